@@ -1,0 +1,110 @@
+"""Sequence combinations (terts, fifty) and bella, found in a hand.
+
+A hand's runs are read per suit in the sequence order (natural 7..A by default; play
+strength with option ``sequence-by-strength``). Each maximal run is cut into scoring
+combinations: 3 cards make a terts, 4 to 7 a fifty ("higher than fifty there is
+nothing"), 8 two fifties (seed 003). Runs never share cards, so no two combinations do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import attrs
+
+from .cards import KING, PLAIN_STRENGTH, QUEEN, TRUMP_STRENGTH, Card, card_str, make
+
+TERTS = 3
+FIFTY = 4
+CATEGORY_POINTS = {TERTS: 20, FIFTY: 50}
+BELLA_POINTS = 20
+CATEGORY_NAMES = {TERTS: "terts", FIFTY: "pyatdesyat"}
+
+NATURAL_ORDER = tuple(range(8))
+
+
+@attrs.frozen
+class Combo:
+    """One scoring sequence: its category (3 or 4), suit, cards and top card."""
+
+    category: int
+    suit: int
+    cards: tuple[Card, ...]
+    top: Card  # the highest card in sequence order
+
+    @property
+    def points(self) -> int:
+        return CATEGORY_POINTS[self.category]
+
+    def describe(self) -> str:
+        return f"{CATEGORY_NAMES[self.category]} to {card_str(self.top)}"
+
+
+def rank_order(by_strength: bool, suit: int, trump: int | None) -> tuple[int, ...]:
+    """Ranks of a suit listed low to high in the order sequences are read."""
+    if not by_strength:
+        return NATURAL_ORDER
+    strength = TRUMP_STRENGTH if suit == trump else PLAIN_STRENGTH
+    return tuple(sorted(range(8), key=lambda r: strength[r]))
+
+
+def find_sequences(
+    hand: Iterable[Card], trump: int | None, by_strength: bool = False
+) -> list[Combo]:
+    """Every scoring sequence in ``hand``, best-first is not implied (see ``best``)."""
+    held = set(hand)
+    found: list[Combo] = []
+    for suit in range(4):
+        order = rank_order(by_strength, suit, trump)
+        run: list[Card] = []
+        for rank in (*order, None):
+            card = make(rank, suit) if rank is not None else None
+            if card is not None and card in held:
+                run.append(card)
+                continue
+            found.extend(_cut_run(run, suit))
+            run = []
+    return found
+
+
+def _cut_run(run: list[Card], suit: int) -> list[Combo]:
+    n = len(run)
+    if n < 3:
+        return []
+    if n == 3:
+        return [Combo(TERTS, suit, tuple(run), run[-1])]
+    if n < 8:
+        return [Combo(FIFTY, suit, tuple(run), run[-1])]
+    return [
+        Combo(FIFTY, suit, tuple(run[:4]), run[3]),
+        Combo(FIFTY, suit, tuple(run[4:]), run[-1]),
+    ]
+
+
+ComboKey = Callable[[Combo, "int | None"], tuple[int, ...]]
+"""Orders combinations: a larger key beats a smaller one; equal keys go to the
+earlier declared. Resolved from the rule plugins once per table."""
+
+
+def top_position(combo: Combo, trump: int | None, by_strength: bool) -> int:
+    order = rank_order(by_strength, combo.suit, trump)
+    return order.index(combo.top & 7)
+
+
+def best(combos: Iterable[Combo], key: Callable[[Combo], tuple[int, ...]]) -> Combo | None:
+    best_combo: Combo | None = None
+    for combo in combos:
+        if best_combo is None or key(combo) > key(best_combo):
+            best_combo = combo
+    return best_combo
+
+
+def holds_bella(hand: Iterable[Card], trump: int | None) -> bool:
+    if trump is None:
+        return False
+    held = set(hand)
+    return make(KING, trump) in held and make(QUEEN, trump) in held
+
+
+def bella_cards(trump: int) -> tuple[Card, Card]:
+    return (make(KING, trump), make(QUEEN, trump))

@@ -1,0 +1,728 @@
+"""One deal: dealing, bidding, the table talk of declarations, play and scoring.
+
+``legal_calls(seat)`` is the single source of truth for what a seat may say now; ``apply``
+accepts exactly those calls and explains any other with a specific ``IllegalCall``,
+before touching the state. Seats are numbered in the order of play; seat ``dealer + 1``
+gets cards first and leads unless a rule says otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from . import calls as C
+from . import errors as E
+from .calls import Call
+from .cards import SEVEN, Card, card_points, card_str, make, suit_of
+from .combos import (
+    BELLA_POINTS,
+    CATEGORY_NAMES,
+    Combo,
+    bella_cards,
+    find_sequences,
+    holds_bella,
+)
+from .play import legal_cards, illegal_card_error, trick_winner
+from .rules import DealScore, RuleSet
+
+BIDDING = "bidding"
+PLAY = "play"
+DONE = "done"
+TALK = frozenset({C.TERTS, C.PYATDESYAT, C.ROST, C.OT, C.PISHET})
+
+
+@attrs.define
+class Trick:
+    leader: int
+    cards: list[tuple[int, Card]] = attrs.Factory(list)
+    winner: int | None = None
+
+
+@attrs.define
+class Declaration:
+    """The best declaration on the table so far: who, which category, its best combo."""
+
+    seat: int
+    category: int
+    combo: Combo
+    top_told: bool = False  # the top card was spoken (rost? answered)
+
+
+@attrs.define
+class Pending:
+    """A question that a given seat must answer before play goes on."""
+
+    kind: str  # "rost", "rost-reply", "show", "prokhodit"
+    asker: int
+    answerer: int
+
+
+@attrs.define
+class LoggedCall:
+    seat: int
+    call: Call
+    ms: int
+    auto: bool
+
+
+@attrs.define(eq=False)
+class Deal:
+    rules: RuleSet
+    deal_no: int
+    dealer: int
+    deck: tuple[Card, ...]
+    seed: str
+    totals_before: tuple[int, ...]
+    hanging_in: int = 0
+    bides_before: tuple[int, ...] = ()
+
+    hands: list[list[Card]] = attrs.field(init=False)
+    turned: Card = attrs.field(init=False)
+    original_turned: Card = attrs.field(init=False)
+    talon: list[Card] = attrs.field(init=False)
+    fresa: Card | None = attrs.field(init=False, default=None)
+    phase: str = attrs.field(init=False, default=BIDDING)
+    bid_round: int = attrs.field(init=False, default=1)
+    turn: int = attrs.field(init=False)
+    passes: int = attrs.field(init=False, default=0)
+    trump: int | None = attrs.field(init=False, default=None)
+    player: int | None = attrs.field(init=False, default=None)
+    first_trump: bool = attrs.field(init=False, default=False)
+    leader: int = attrs.field(init=False)
+    trick: Trick = attrs.field(init=False)
+    tricks: list[Trick] = attrs.field(init=False, factory=list)
+    log: list[LoggedCall] = attrs.field(init=False, factory=list)
+    # table talk
+    swapped_by: int | None = attrs.field(init=False, default=None)
+    talked: set[int] = attrs.field(init=False, factory=set)
+    asked_pass: set[int] = attrs.field(init=False, factory=set)
+    asked_show: set[int] = attrs.field(init=False, factory=set)
+    best: Declaration | None = attrs.field(init=False, default=None)
+    declared_combos: dict[int, list[Combo]] = attrs.field(init=False, factory=dict)
+    declared_calls: dict[int, list[str]] = attrs.field(init=False, factory=dict)
+    pending: Pending | None = attrs.field(init=False, default=None)
+    skin_owed: dict[int, int] = attrs.field(init=False, factory=dict)  # demander -> declarer
+    shown: dict[int, list[Card]] = attrs.field(init=False, factory=dict)
+    window_hands: dict[int, tuple[Card, ...]] = attrs.field(init=False, factory=dict)
+    scoring_combos: dict[int, list[Combo]] | None = attrs.field(init=False, default=None)
+    bella_owner: int | None = attrs.field(init=False, default=None)
+    bella_declared: bool = attrs.field(init=False, default=False)
+    # results
+    card_points: list[int] = attrs.field(init=False)
+    tricks_taken: list[int] = attrs.field(init=False)
+    outcome: str = attrs.field(init=False, default="")
+    void_reason: str | None = attrs.field(init=False, default=None)
+    claimed_by: int | None = attrs.field(init=False, default=None)
+    score: DealScore | None = attrs.field(init=False, default=None)
+    extra: dict[str, Any] = attrs.field(init=False, factory=dict)  # room for plugins
+    _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)
+    _side_of: dict[int, int] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        s = self.rules.settings
+        n = s.players
+        if sorted(self.deck) != list(range(32)):
+            raise ValueError("a deck must hold each of the 32 cards once")
+        self._sides = s.sides()
+        self._side_of = {seat: i for i, side in enumerate(self._sides) for seat in side}
+        self.hands = [[] for _ in range(n)]
+        pos = self._deal_rounds(s.deal_before, 0)
+        self.turned = self.original_turned = self.deck[pos]
+        self.talon = list(self.deck[pos + 1 :])
+        self.turn = (self.dealer + 1) % n
+        self.leader = self.turn
+        self.trick = Trick(self.leader)
+        self.card_points = [0] * len(self._sides)
+        self.tricks_taken = [0] * len(self._sides)
+        if not self.bides_before:
+            self.bides_before = (0,) * len(self._sides)
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def players(self) -> int:
+        return self.rules.settings.players
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        return self._sides
+
+    def side_of(self, seat: int) -> int:
+        return self._side_of[seat]
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat the deal waits for (the answerer of a pending question first)."""
+        if self.phase == DONE:
+            return None
+        if self.pending is not None:
+            return self.pending.answerer
+        return self.turn
+
+    @property
+    def cards_played(self) -> int:
+        return sum(len(t.cards) for t in self.tricks) + len(self.trick.cards)
+
+    def _deal_rounds(self, rounds: tuple[int, ...], pos: int, dealer_short: int = 0) -> int:
+        """Deal rounds from ``pos``, dealer last; the dealer's final round may be short
+        (4 players: the turned card already counts as one of his cards)."""
+        n = self.players
+        for r, size in enumerate(rounds):
+            for i in range(1, n + 1):
+                seat = (self.dealer + i) % n
+                if seat == self.dealer and r == len(rounds) - 1:
+                    size -= dealer_short
+                self.hands[seat].extend(self.deck[pos : pos + size])
+                pos += size
+        return pos
+
+    def order_index(self, seat: int) -> int:
+        """Declaration order: 0 for the seat that plays first in the deal."""
+        return (seat - self.leader) % self.players
+
+    def combos_of(self, seat: int) -> list[Combo]:
+        if seat in self.declared_combos:
+            return self.declared_combos[seat]
+        hand = self.window_hands.get(seat) or tuple(self.hands[seat])
+        return find_sequences(hand, self.trump, self.rules.settings.sequence_by_strength)
+
+    def best_combo(self, seat: int, category: int | None = None) -> Combo | None:
+        key = self.rules.combo_key
+        found = None
+        for combo in self.combos_of(seat):
+            if category is not None and combo.category != category:
+                continue
+            if found is None or key(combo, self.trump) > key(found, self.trump):
+                found = combo
+        return found
+
+    def beats(self, seat_a: int, combo_a: Combo, seat_b: int, combo_b: Combo) -> bool:
+        """Does seat A's combination beat seat B's? Equal keys go to the earlier declared."""
+        ka = self.rules.combo_key(combo_a, self.trump)
+        kb = self.rules.combo_key(combo_b, self.trump)
+        if ka != kb:
+            return ka > kb
+        return self.order_index(seat_a) < self.order_index(seat_b)
+
+    def _in_window(self, seat: int) -> bool:
+        """Before the seat's first card, on its turn, nothing pending: time to talk."""
+        return (
+            self.phase == PLAY
+            and self.pending is None
+            and not self.tricks
+            and self.turn == seat
+            and seat not in self.window_hands
+            and seat not in self.skin_owed
+        )
+
+    def _may_swap(self, seat: int) -> bool:
+        return (
+            self.rules.settings.seven_swap
+            and self.first_trump
+            and self.swapped_by is None
+            and seat not in self.talked
+            and self._in_window(seat)
+            and self.trump is not None
+            and make(SEVEN, self.trump) in self.hands[seat]
+        )
+
+    # ------------------------------------------------------------- legal calls
+    def legal_calls(self, seat: int) -> list[Call]:
+        if self.phase == DONE:
+            return []
+        out: list[Call] = []
+        if self._may_show_sevens(seat):
+            out.append(Call(C.SEVENS))
+        if self.phase == BIDDING:
+            if seat == self.turn:
+                out.extend(self._bidding_calls(seat))
+            return self._with_extra(seat, out)
+        pending = self.pending
+        if pending is not None:
+            if seat == pending.answerer:
+                out.extend(self._answers(pending))
+            return self._with_extra(seat, out)
+        if self._may_demand_show(seat):
+            out.append(Call(C.POKAZHI))
+        if seat != self.turn:
+            return self._with_extra(seat, out)
+        out.extend(self._talk_calls(seat))
+        if self._may_bella(seat):
+            out.append(Call(C.BELLA))
+        out.extend(
+            C.play(c) for c in legal_cards(self.hands[seat], self.trick.cards, self.trump)
+        )
+        return self._with_extra(seat, out)
+
+    def _with_extra(self, seat: int, out: list[Call]) -> list[Call]:
+        if self.rules.extra_calls is not None:
+            out.extend(self.rules.extra_calls(self, seat))
+        return out
+
+    def _may_show_sevens(self, seat: int) -> bool:
+        if not self.rules.settings.four_sevens or self.cards_played:
+            return False
+        return all(make(SEVEN, s) in self.hands[seat] for s in range(4))
+
+    def _bidding_calls(self, seat: int) -> list[Call]:
+        if self.bid_round == 1:
+            return [Call(C.PAS), Call(C.IGRAYU)]
+        turned_suit = suit_of(self.original_turned)
+        names = [Call(C.IGRAYU, suit=s) for s in range(4) if s != turned_suit]
+        if self.rules.settings.commitment and seat == self.dealer:
+            return names
+        return [Call(C.PAS), *names]
+
+    def _answers(self, pending: Pending) -> list[Call]:
+        best = self.best
+        if pending.kind == "rost":
+            assert best is not None
+            return [self._ot(best.combo)]
+        if pending.kind == "rost-reply":
+            assert best is not None
+            mine = self.best_combo(pending.answerer, best.category)
+            out = [Call(C.PISHET)]
+            if mine is not None and self.beats(pending.answerer, mine, best.seat, best.combo):
+                out.insert(0, self._ot(mine))
+            return out
+        if pending.kind == "show":
+            out = [Call(C.POKAZYVAYU)]
+            asker = pending.asker
+            if asker == self.turn and asker not in self.window_hands and not self.tricks:
+                out.append(Call(C.SKIN))
+            return out
+        # "prokhodit": does the asker's best trump sequence pass?
+        return [Call(C.PROKHODIT) if self._trump_passes(pending) else Call(C.NE_PROKHODIT)]
+
+    def _trump_passes(self, pending: Pending) -> bool:
+        theirs = self._best_trump_sequence(pending.asker)
+        mine = self.best_combo(pending.answerer)
+        if theirs is None or mine is None:
+            return True
+        return not self.beats(pending.answerer, mine, pending.asker, theirs)
+
+    def _best_trump_sequence(self, seat: int) -> Combo | None:
+        key = self.rules.combo_key
+        trumps = [c for c in self.combos_of(seat) if c.suit == self.trump]
+        return max(trumps, key=lambda c: key(c, self.trump), default=None)
+
+    def _ot(self, combo: Combo) -> Call:
+        return Call(C.OT, rank=combo.top & 7, trump=combo.suit == self.trump)
+
+    def _talk_calls(self, seat: int) -> list[Call]:
+        if not self._in_window(seat):
+            return []
+        out: list[Call] = []
+        if self._may_swap(seat):
+            out.append(Call(C.MENYAYU))
+            if seat not in self.asked_pass and self._best_trump_sequence(seat) is not None:
+                out.append(Call(C.PROKHODIT_Q))
+        if seat in self.talked:
+            return out
+        mine = self.best_combo(seat)
+        if mine is None:
+            return out
+        best = self.best
+        if best is None or mine.category > best.category:
+            out.append(self._declaration(seat, mine.category))
+        elif mine.category == best.category and self.side_of(best.seat) != self.side_of(seat):
+            out.append(Call(C.ROST))
+        return out
+
+    def _declaration(self, seat: int, category: int) -> Call:
+        count = sum(1 for c in self.combos_of(seat) if c.category == category)
+        return Call(CATEGORY_NAMES[category], count=count)
+
+    def _may_demand_show(self, seat: int) -> bool:
+        best = self.best
+        return (
+            best is not None
+            and self.phase == PLAY
+            and self.side_of(best.seat) != self.side_of(seat)
+            and best.seat not in self.shown
+            and seat not in self.asked_show
+            and len(self.tricks) <= 1
+            and not (self.tricks and self.trick.cards)
+        )
+
+    def _may_bella(self, seat: int) -> bool:
+        if self.bella_owner != seat or self.bella_declared or seat in self.skin_owed:
+            return False
+        assert self.trump is not None
+        if not any(c in self.hands[seat] for c in bella_cards(self.trump)):
+            return False
+        if self.rules.settings.bella_after_trick:
+            return self.tricks_taken[self.side_of(seat)] > 0
+        return True
+
+    # ------------------------------------------------------------------- apply
+    def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> None:
+        """Make ``call`` for ``seat`` or raise ``IllegalCall`` with nothing changed."""
+        if not 0 <= seat < self.players:
+            raise E.NotAllowed(f"there is no seat {seat}")
+        if call not in self.legal_calls(seat):
+            raise self._why_not(seat, call)
+        self.log.append(LoggedCall(seat, call, ms, auto))
+        if call.name in TALK:
+            self.declared_calls.setdefault(seat, []).append(call.token())
+        if self.rules.apply_extra_call is not None and self.rules.apply_extra_call(
+            self, seat, call
+        ):
+            return
+        handler = getattr(self, "_do_" + call.name.replace("-", "_").replace("?", "_q"))
+        handler(seat, call)
+
+    def _do_chetyre_semerki(self, seat: int, call: Call) -> None:
+        self._end_void("sevens")
+
+    def _do_pas(self, seat: int, call: Call) -> None:
+        n = self.players
+        self.passes += 1
+        if self.passes < n:
+            self.turn = (self.turn + 1) % n
+        elif self.bid_round == 1:
+            self.bid_round, self.passes = 2, 0
+            self.turn = (self.dealer + 1) % n
+        else:
+            self._end_void("all passed")
+
+    def _do_igrayu(self, seat: int, call: Call) -> None:
+        s = self.rules.settings
+        self.player = seat
+        self.first_trump = call.suit is None
+        self.trump = suit_of(self.original_turned) if call.suit is None else call.suit
+        pos = 32 - len(self.talon)
+        short = 0
+        if s.turned_to_dealer:
+            self.hands[self.dealer].append(self.turned)
+            short = 1
+        pos = self._deal_rounds(s.deal_after, pos, short)
+        self.talon = list(self.deck[pos:])
+        if s.fresa and self.talon:
+            self.fresa = self.talon[-1]
+        self.phase = PLAY
+        self.leader = seat if s.player_leads else (self.dealer + 1) % self.players
+        self.turn = self.leader
+        self.trick = Trick(self.leader)
+        self._find_bella_owner()
+
+    def _find_bella_owner(self) -> None:
+        self.bella_owner = next(
+            (seat for seat, h in enumerate(self.hands) if holds_bella(h, self.trump)), None
+        )
+
+    def _do_menyayu(self, seat: int, call: Call) -> None:
+        assert self.trump is not None
+        seven = make(SEVEN, self.trump)
+        hand = self.hands[seat]
+        hand.remove(seven)
+        hand.append(self.turned)
+        self.turned = seven
+        self.swapped_by = seat
+        self._find_bella_owner()
+
+    def _do_prokhodit_q(self, seat: int, call: Call) -> None:
+        self.asked_pass.add(seat)
+        n = self.players
+        later = ((seat + i) % n for i in range(1, n))
+        answerer = next(s for s in later if self.side_of(s) != self.side_of(seat))
+        self.pending = Pending("prokhodit", seat, answerer)
+
+    def _do_prokhodit(self, seat: int, call: Call) -> None:
+        self.pending = None
+
+    _do_ne_prokhodit = _do_prokhodit
+
+    def _do_terts(self, seat: int, call: Call) -> None:
+        self.talked.add(seat)
+        self.declared_combos[seat] = self.combos_of(seat)
+        combo = self.best_combo(seat)
+        assert combo is not None
+        self.best = Declaration(seat, combo.category, combo)
+
+    _do_pyatdesyat = _do_terts
+
+    def _do_rost_q(self, seat: int, call: Call) -> None:
+        assert self.best is not None
+        self.talked.add(seat)
+        self.declared_combos[seat] = self.combos_of(seat)
+        self.pending = Pending("rost", seat, self.best.seat)
+
+    def _do_ot(self, seat: int, call: Call) -> None:
+        pending = self.pending
+        assert pending is not None and self.best is not None
+        if pending.kind == "rost":
+            self.best.top_told = True
+            self.pending = Pending("rost-reply", pending.asker, pending.asker)
+            return
+        combo = self.best_combo(seat, self.best.category)
+        assert combo is not None
+        self.best = Declaration(seat, combo.category, combo, top_told=True)
+        self.pending = None
+
+    def _do_pishet(self, seat: int, call: Call) -> None:
+        self.pending = None
+
+    def _do_pokazhi(self, seat: int, call: Call) -> None:
+        assert self.best is not None
+        self.asked_show.add(seat)
+        self.pending = Pending("show", seat, self.best.seat)
+
+    def _do_pokazyvayu(self, seat: int, call: Call) -> None:
+        self.pending = None
+        self._show(seat)
+
+    def _show(self, seat: int) -> None:
+        self.shown[seat] = [c for combo in self.declared_combos[seat] for c in combo.cards]
+
+    def _do_skin(self, seat: int, call: Call) -> None:
+        assert self.pending is not None
+        self.skin_owed[self.pending.asker] = seat
+        self.pending = None
+
+    def _do_bella(self, seat: int, call: Call) -> None:
+        self.bella_declared = True
+
+    def _do_play(self, seat: int, call: Call) -> None:
+        card = call.card
+        assert card is not None
+        hand = self.hands[seat]
+        if not self.tricks and seat not in self.window_hands:
+            self.window_hands[seat] = tuple(hand)
+        hand.remove(card)
+        self.trick.cards.append((seat, card))
+        declarer = self.skin_owed.pop(seat, None)
+        if declarer is not None:
+            self._show(declarer)
+            self.log.append(LoggedCall(declarer, Call(C.POKAZYVAYU), self.log[-1].ms, True))
+        n = self.players
+        if len(self.trick.cards) < n:
+            self.turn = (seat + 1) % n
+            return
+        self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        assert self.trump is not None
+        trick = self.trick
+        winner = trick_winner(trick.cards, self.trump)
+        trick.winner = winner
+        side = self.side_of(winner)
+        self.tricks.append(trick)
+        self.tricks_taken[side] += 1
+        self.card_points[side] += sum(card_points(c, self.trump) for _, c in trick.cards)
+        if len(self.tricks) == 1:
+            self._settle_combinations()
+        if not self.hands[winner]:
+            self._score()
+            return
+        self.turn = winner
+        self.trick = Trick(winner)
+        s = self.rules.settings
+        if s.auto_claim and s.target is not None and self.running_total(side) >= s.target:
+            self.claimed_by = side
+            self._end_claim()
+
+    def _settle_combinations(self) -> None:
+        winners = self.rules.combo_winners(self)
+        self.scoring_combos = {seat: list(self.declared_combos[seat]) for seat in winners}
+
+    def combo_points(self) -> list[int]:
+        out = [0] * len(self._sides)
+        for seat, combos in (self.scoring_combos or {}).items():
+            out[self.side_of(seat)] += sum(c.points for c in combos)
+        return out
+
+    def bella_points(self) -> list[int]:
+        out = [0] * len(self._sides)
+        if self.bella_declared and self.bella_owner is not None:
+            out[self.side_of(self.bella_owner)] += BELLA_POINTS
+        return out
+
+    def deal_points(self) -> list[int]:
+        """Each side's points so far: combinations, bella, cards (and the last trick)."""
+        combos, bella = self.combo_points(), self.bella_points()
+        return [combos[i] + bella[i] + self.card_points[i] for i in range(len(self._sides))]
+
+    def running_total(self, side: int) -> int:
+        return self.totals_before[side] + self.deal_points()[side]
+
+    # ------------------------------------------------------------------ ending
+    def _end_void(self, reason: str) -> None:
+        self.phase = DONE
+        self.outcome = "void"
+        self.void_reason = reason
+        self.pending = None
+        zero = [0] * len(self._sides)
+        self.score = DealScore(
+            sides=self._sides, player_side=-1, points=list(zero), card_points=list(zero),
+            combo_points=list(zero), bella_points=list(zero), tricks_taken=list(zero),
+            last_trick_side=-1, hanging_in=self.hanging_in, hanging_pending=[],
+            bides_before=list(self.bides_before), written=list(zero),
+            hanging_out=self.hanging_in, outcome="void",
+        )
+
+    def _end_claim(self) -> None:
+        self.phase = DONE
+        self.outcome = "claim"
+        points = self.deal_points()
+        self.score = self._deal_score(points)
+        self.score.written = list(points)
+        self.score.outcome = "claim"
+
+    def _deal_score(self, points: list[int]) -> DealScore:
+        assert self.player is not None
+        last = self.tricks[-1].winner
+        assert last is not None
+        return DealScore(
+            sides=self._sides,
+            player_side=self.side_of(self.player),
+            points=points,
+            card_points=list(self.card_points),
+            combo_points=self.combo_points(),
+            bella_points=self.bella_points(),
+            tricks_taken=list(self.tricks_taken),
+            last_trick_side=self.side_of(last),
+            hanging_in=self.hanging_in,
+            hanging_pending=[],
+            bides_before=list(self.bides_before),
+        )
+
+    def _score(self) -> None:
+        self.phase = DONE
+        last = self.tricks[-1].winner
+        assert last is not None
+        points = self.deal_points()
+        points[self.side_of(last)] += self.rules.settings.last_trick_bonus
+        self.score = self._deal_score(points)
+        self.rules.score_deal(self.score)
+        self.outcome = self.score.outcome
+
+    # ------------------------------------------------------------ explanations
+    def _why_not(self, seat: int, call: Call) -> E.IllegalCall:
+        """The most specific reason ``call`` is not legal for ``seat`` now."""
+        if self.phase == DONE:
+            return E.WrongPhase("the deal is over")
+        if self.pending is not None and seat != self.pending.answerer:
+            who = self.pending.answerer
+            return E.AnswerRequired(f"waiting for seat {who} to answer {self.pending.kind}")
+        if self.pending is not None:
+            legal = " or ".join(c.token() for c in self._answers(self.pending))
+            return E.AnswerRequired(f"answer the question first: {legal}")
+        name = call.name
+        if name == C.SEVENS:
+            return E.NotAllowed("only a seat holding all four sevens, before the first card")
+        if name == C.POKAZHI:
+            return E.NotAllowed("no opponent's declaration is waiting to be shown")
+        if name in (C.PAS, C.IGRAYU):
+            return self._why_not_bid(seat, call)
+        if self.phase == BIDDING:
+            return E.WrongPhase(f"bidding is on: {call.token()} comes after the order")
+        if seat != self.turn:
+            return E.NotYourTurn(f"it is seat {self.turn}'s turn")
+        if name == C.PLAY:
+            assert call.card is not None
+            return illegal_card_error(self.hands[seat], self.trick.cards, self.trump, call.card)
+        if name in (C.TERTS, C.PYATDESYAT):
+            return self._why_not_declare(seat, call)
+        if name == C.ROST:
+            return self._why_not_rost(seat)
+        if name in (C.MENYAYU, C.PROKHODIT_Q):
+            return E.NotAllowed(
+                "the seven may be swapped only in the first trump, by the holder of the "
+                "trump 7, before his first card and before he declares"
+            )
+        if name == C.BELLA:
+            return E.NotAllowed(self._why_not_bella(seat))
+        return E.NotAllowed(f"{call.token()} is not a call you may make now")
+
+    def _why_not_bid(self, seat: int, call: Call) -> E.IllegalCall:
+        if self.phase != BIDDING:
+            return E.WrongPhase("bidding is over")
+        if seat != self.turn:
+            return E.NotYourTurn(f"it is seat {self.turn}'s turn to bid")
+        turned = suit_of(self.original_turned)
+        if self.bid_round == 1 and call.suit is not None:
+            return E.NotAllowed("round one plays the turned suit: say igrayu or pas")
+        if self.bid_round == 2 and call.name == C.IGRAYU and call.suit in (None, turned):
+            return E.NotAllowed("round two: name another suit than the turned one")
+        return E.NotAllowed("the dealer must name a suit in round two (commitment)")
+
+    def _why_not_declare(self, seat: int, call: Call) -> E.IllegalCall:
+        if not self._in_window(seat):
+            return E.NotAllowed("declarations are made before your first card only")
+        if seat in self.talked:
+            return E.NotAllowed("you have already declared")
+        mine = self.best_combo(seat)
+        if mine is None:
+            return E.FalseDeclaration("you hold no combination")
+        best = self.best
+        if best is not None and mine.category == best.category:
+            return E.NotAllowed(f"a {CATEGORY_NAMES[best.category]} is declared: ask rost?")
+        if best is not None and mine.category < best.category:
+            return E.NotAllowed("a longer combination is already declared")
+        right = self._declaration(seat, mine.category).token()
+        return E.FalseDeclaration(f"you do not hold {call.token()}; declare your best: {right}")
+
+    def _why_not_rost(self, seat: int) -> E.IllegalCall:
+        best = self.best
+        if best is None or not self._in_window(seat) or seat in self.talked:
+            return E.NotAllowed("rost? answers a declaration, before your first card, once")
+        mine = self.best_combo(seat)
+        if mine is not None and mine.category > best.category:
+            return E.ForbiddenRost("you hold a longer combination: declare it instead")
+        return E.ForbiddenRost("you hold no combination of that length")
+
+    def _why_not_bella(self, seat: int) -> str:
+        if self.bella_owner != seat:
+            return "you do not hold the trump king and queen"
+        if self.bella_declared:
+            return "bella is already declared"
+        if self.rules.settings.bella_after_trick:
+            return "bella is declared after taking a trick, while holding the K or Q"
+        return "bella is declared before playing the trump king or queen"
+
+    # ----------------------------------------------------------------- records
+    def record(self) -> dict[str, Any]:
+        """The deal as a ``deberc-deal/1`` record (without table/match/players)."""
+        score = self.score
+        declared = []
+        for seat in sorted(self.declared_combos):
+            combos = (self.scoring_combos or {}).get(seat, [])
+            declared.append({
+                "seat": seat,
+                "calls": self.declared_calls.get(seat, []),
+                "scored": [
+                    {"combo": c.describe(), "cards": [card_str(x) for x in c.cards],
+                     "points": c.points}
+                    for c in combos
+                ],
+            })
+        if self.bella_declared:
+            declared.append({"seat": self.bella_owner, "calls": ["bella"],
+                             "scored": [{"combo": "bella", "points": BELLA_POINTS}]})
+        return {
+            "dealer": self.dealer,
+            "deck": [card_str(c) for c in self.deck],
+            "calls": [
+                {"seat": e.seat, **e.call.record(), "ms": e.ms, **({"auto": True} if e.auto else {})}
+                for e in self.log
+            ],
+            "trump": None if self.trump is None else "shdc"[self.trump],
+            "player": self.player,
+            "first_trump": self.first_trump,
+            "turned": card_str(self.original_turned),
+            "fresa": None if self.fresa is None else card_str(self.fresa),
+            "tricks": [
+                {"leader": t.leader, "cards": [card_str(c) for _, c in t.cards],
+                 "winner": t.winner}
+                for t in self.tricks
+            ],
+            "declared": declared,
+            "points": list(score.points) if score else None,
+            "written": list(score.written) if score else None,
+            "hanging": score.hanging_out if score else self.hanging_in,
+            "outcome": self.outcome,
+            "void_reason": self.void_reason,
+            "notes": list(score.notes) if score else [],
+        }

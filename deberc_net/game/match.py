@@ -1,0 +1,133 @@
+"""A match: deals one after another until the rules say it is over.
+
+The match owns the totals, the hanging points, who deals next and the deal records. Its
+``legal_calls`` / ``apply`` / ``view`` are what a table (or a test, or self-play) drives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from .calls import Call
+from .deal import DONE, Deal
+from .errors import GameOver
+from .rules import MatchEnd, MatchSnapshot, RuleSet
+from .seeding import deal_seed, deck_for, first_dealer
+
+RECORD_FORMAT = "deberc-deal/1"
+
+
+@attrs.define(eq=False)
+class Match:
+    rules: RuleSet
+    seed: str
+    names: tuple[str, ...] = ()
+    table: str = "local"
+    match_id: str = "1"
+    dealer: int | None = None  # the first dealer; by lot from the seed when not given
+    decks: dict[int, tuple[int, ...]] = attrs.Factory(dict)  # scripted decks by deal_no
+
+    deal: Deal = attrs.field(init=False)
+    totals: list[int] = attrs.field(init=False)
+    hanging: int = attrs.field(init=False, default=0)
+    bides: list[int] = attrs.field(init=False)
+    records: list[dict[str, Any]] = attrs.field(init=False, factory=list)
+    result: MatchEnd | None = attrs.field(init=False, default=None)
+
+    def __attrs_post_init__(self) -> None:
+        n = self.rules.settings.players
+        if not self.names:
+            self.names = tuple(f"seat{i}" for i in range(n))
+        if len(self.names) != n:
+            raise ValueError(f"{n} players need {n} names, got {len(self.names)}")
+        sides = len(self.rules.settings.sides())
+        self.totals = [0] * sides
+        self.bides = [0] * sides
+        first = first_dealer(self.seed, n) if self.dealer is None else self.dealer
+        self.deal = self._new_deal(1, first)
+
+    def _new_deal(self, deal_no: int, dealer: int) -> Deal:
+        deck = self.decks.get(deal_no) or deck_for(self.seed, deal_no)
+        return Deal(
+            rules=self.rules,
+            deal_no=deal_no,
+            dealer=dealer,
+            deck=deck,
+            seed=deal_seed(self.seed, deal_no),
+            totals_before=tuple(self.totals),
+            hanging_in=self.hanging,
+            bides_before=tuple(self.bides),
+        )
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.over else self.deal.to_act
+
+    def legal_calls(self, seat: int) -> list[Call]:
+        return [] if self.over else self.deal.legal_calls(seat)
+
+    def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> None:
+        if self.over:
+            raise GameOver("the match is over")
+        self.deal.apply(seat, call, ms=ms, auto=auto)
+        if self.deal.phase == DONE:
+            self._finish_deal()
+
+    def _finish_deal(self) -> None:
+        deal = self.deal
+        score = deal.score
+        assert score is not None
+        for side, points in enumerate(score.written):
+            self.totals[side] += points
+        if score.outcome == "bide":
+            self.bides[score.player_side] += 1
+        self.hanging = score.hanging_out
+        snapshot = MatchSnapshot(
+            totals=tuple(self.totals),
+            target=self.rules.settings.target,
+            last_deal=score,
+            dealer=deal.dealer,
+            deal_no=deal.deal_no,
+            players=self.rules.settings.players,
+        )
+        if deal.claimed_by is not None:
+            self.result = MatchEnd(deal.claimed_by, "claim")
+        elif score.outcome != "void":
+            self.result = self.rules.match_end(snapshot)
+        self.records.append(self._record(deal))
+        if self.result is None:
+            self.deal = self._new_deal(deal.deal_no + 1, self._next_dealer(deal, snapshot))
+
+    def _next_dealer(self, deal: Deal, snapshot: MatchSnapshot) -> int:
+        if deal.void_reason == "sevens":
+            return deal.dealer  # a misdeal-like redeal: the same dealer deals again
+        if deal.outcome == "void":
+            return (deal.dealer + 1) % self.rules.settings.players
+        return self.rules.next_dealer(snapshot)
+
+    def _record(self, deal: Deal) -> dict[str, Any]:
+        body = deal.record()
+        score = deal.score
+        record: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "table": self.table,
+            "match": self.match_id,
+            "deal_no": deal.deal_no,
+            "seed": deal.seed,
+            **self.rules.record_fields(),
+            "players": list(self.names),
+            **body,
+            "totals_before": list(deal.totals_before),
+            "hanging_before": deal.hanging_in,
+            "totals": list(self.totals),
+        }
+        if self.result is not None:
+            record["match_over"] = {"winner": self.result.winner, "reason": self.result.reason}
+        assert score is not None
+        return record

@@ -1,0 +1,125 @@
+"""The table's resolved rule set: what the engine asks of the rule plugins.
+
+``Settings`` holds every rule that is a plain value (targets, dealing pattern, switches);
+plugins set it once at table creation. ``RuleSet`` adds the few rules that are behaviour
+(how combinations compare, how a deal is scored, who deals next, when the match ends).
+The engine only ever talks to a ``RuleSet``; ``deberc_net.plugins`` builds one from the
+pluggy hooks, so the engine never sees pluggy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from .combos import Combo
+
+if TYPE_CHECKING:
+    from .calls import Call
+    from .deal import Deal
+
+
+@attrs.define
+class Settings:
+    """Plain-valued rules. Defaults are neutral; the builtin plugin sets the Moscow ones."""
+
+    players: int = 2
+    target: int | None = 501
+    auto_claim: bool = True
+    deal_before: tuple[int, ...] = (3, 3)  # cards per seat per round before the order
+    deal_after: tuple[int, ...] = (3,)  # after the order
+    turned_to_dealer: bool = False  # 4 players: the turned card joins the dealer's hand
+    fresa: bool = True
+    fresa_visible: bool = True
+    seven_swap: bool = True
+    four_sevens: bool = True
+    commitment: bool = False
+    player_leads: bool = False
+    sequence_by_strength: bool = False
+    bella_after_trick: bool = False
+    last_trick_bonus: int = 10
+    hanging_accumulate: bool = True  # variant A: two hanging bides play for both sums
+    partnerships: bool = False  # 4 players: seats 0+2 and 1+3 are sides
+
+    @property
+    def hand_size(self) -> int:
+        extra = 1 if self.turned_to_dealer else 0
+        return sum(self.deal_before) + sum(self.deal_after) + extra
+
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        if self.partnerships:
+            half = self.players // 2
+            return tuple(tuple(range(s, self.players, half)) for s in range(half))
+        return tuple((s,) for s in range(self.players))
+
+
+@attrs.define
+class DealScore:
+    """A finished deal handed to the scoring hooks; they fill in what is written.
+
+    Everything is indexed by side (a seat, or a pair of partners in 4 players).
+    """
+
+    sides: tuple[tuple[int, ...], ...]
+    player_side: int
+    points: list[int]  # combinations + cards + last trick, adjusted by deberc_deal_points
+    card_points: list[int]
+    combo_points: list[int]  # sequences that scored
+    bella_points: list[int]
+    tricks_taken: list[int]
+    last_trick_side: int
+    hanging_in: int  # points hanging into this deal from earlier hanging bides
+    hanging_pending: list[int]  # separate sums still waiting (option hanging-separate)
+    bides_before: list[int]  # bides each side had before this deal
+    written: list[int] = attrs.Factory(list)
+    hanging_out: int = 0
+    outcome: str = ""
+    notes: list[str] = attrs.Factory(list)
+
+
+@attrs.frozen
+class MatchEnd:
+    winner: int  # side
+    reason: str  # "target", "claim", ...
+
+
+@attrs.frozen
+class MatchSnapshot:
+    """What the match-end and next-dealer rules may look at after a deal."""
+
+    totals: tuple[int, ...]
+    target: int | None
+    last_deal: DealScore | None
+    dealer: int
+    deal_no: int
+    players: int
+
+
+ComboKeyFn = Callable[[Combo, "int | None"], tuple[int, ...]]
+
+
+@attrs.frozen
+class RuleSet:
+    """Everything the engine needs from the rules, resolved once per table."""
+
+    settings: Settings
+    variant: str
+    options: tuple[str, ...]
+    versions: dict[str, str]
+    combo_key: ComboKeyFn
+    combo_winners: Callable[[Deal], list[int]]
+    score_deal: Callable[[DealScore], None]
+    next_dealer: Callable[[MatchSnapshot], int]
+    match_end: Callable[[MatchSnapshot], MatchEnd | None]
+    extra_calls: Callable[[Deal, int], list[Call]] | None = None
+    apply_extra_call: Callable[[Deal, int, Call], bool] | None = None
+    describe: tuple[str, ...] = ()
+
+    def record_fields(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "options": sorted(self.options),
+            "rule_versions": dict(sorted(self.versions.items())),
+        }

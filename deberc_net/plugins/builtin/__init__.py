@@ -1,0 +1,1 @@
+"""The default rules, registered first on every table so any other rule overrides them."""

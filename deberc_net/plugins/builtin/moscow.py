@@ -1,0 +1,125 @@
+"""The Moscow rules for two players (RULES.md sections 1-7, every default)."""
+
+from __future__ import annotations
+
+from deberc_net.game.combos import Combo, top_position
+from deberc_net.game.deal import Deal
+from deberc_net.game.rules import ComboKeyFn, DealScore, MatchEnd, MatchSnapshot, Settings
+from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+
+NAME = "moscow"
+
+
+@hookimpl
+def deberc_rule_info() -> RuleInfo:
+    return RuleInfo(
+        name=NAME,
+        kind="variant",
+        summary=(
+            "Moscow rules: bidding on the turned suit then any other, terts 20, fifty 50, "
+            "bella 20, equal combinations go to the higher top card, then to trump, then to "
+            "the earlier declared; the player must score more than the whistler or it is a "
+            "bide; game to 501, claimed automatically."
+        ),
+        players=(2,),
+    )
+
+
+@hookimpl(tryfirst=True)
+def deberc_configure(settings: Settings, players: int) -> None:
+    settings.players = players
+    settings.target = 501
+    settings.auto_claim = True
+    settings.deal_before = (3, 3)
+    settings.deal_after = (3,)
+    settings.turned_to_dealer = False
+    settings.fresa = True
+    settings.fresa_visible = True
+    settings.seven_swap = True
+    settings.four_sevens = True
+    settings.commitment = False
+    settings.player_leads = False
+    settings.sequence_by_strength = False
+    settings.bella_after_trick = False
+    settings.last_trick_bonus = 10
+    settings.hanging_accumulate = True
+    settings.partnerships = False
+
+
+@hookimpl(trylast=True)
+def deberc_combo_key(settings: Settings) -> ComboKeyFn:
+    by_strength = settings.sequence_by_strength
+
+    def key(combo: Combo, trump: int | None) -> tuple[int, ...]:
+        return (combo.category, top_position(combo, trump, by_strength), combo.suit == trump)
+
+    return key
+
+
+@hookimpl(trylast=True)
+def deberc_combo_winners(deal: Deal) -> list[int]:
+    """Only the owner of the best combination scores, and then all of his sequences."""
+    return [deal.best.seat] if deal.best is not None else []
+
+
+@hookimpl(trylast=True)
+def deberc_deal_outcome(score: DealScore) -> bool:
+    """Made, bide or hanging bide; hanging points go to whoever writes more next."""
+    p = score.player_side
+    others = [s for s in range(len(score.sides)) if s != p]
+    pts = score.points
+    against = sum(pts[s] for s in others)
+    written = [0] * len(pts)
+    hanging = score.hanging_in
+    if pts[p] > against:
+        score.outcome = "made"
+        written = list(pts)
+    elif pts[p] < against:
+        score.outcome = "bide"
+        share, odd = divmod(pts[p], len(others))
+        for i, s in enumerate(others):  # two players: the whistler takes it all
+            written[s] = pts[s] + share + (odd if i == 0 else 0)
+    else:
+        score.outcome = "hanging"
+        for s in others:
+            written[s] = pts[s]
+    if score.outcome == "hanging":
+        hanging += pts[p]  # variant A: a second hanging bide plays for both sums
+    elif hanging:
+        top = max(written)
+        leaders = [s for s, w in enumerate(written) if w == top]
+        if len(leaders) == 1:
+            written[leaders[0]] += hanging
+            score.notes.append(f"hanging {hanging} to side {leaders[0]}")
+            hanging = 0
+    score.written = written
+    score.hanging_out = hanging
+    return True
+
+
+@hookimpl(trylast=True)
+def deberc_next_dealer(snapshot: MatchSnapshot) -> int:
+    """The one who wrote more in the deal deals; a tie passes the deal on."""
+    score = snapshot.last_deal
+    assert score is not None
+    top = max(score.written)
+    leaders = [s for s, w in enumerate(score.written) if w == top]
+    if len(leaders) == 1:
+        return score.sides[leaders[0]][0]
+    return (snapshot.dealer + 1) % snapshot.players
+
+
+@hookimpl(trylast=True)
+def deberc_match_end(snapshot: MatchSnapshot) -> MatchEnd | None:
+    """Target reached at the scoring; both over it: the taker of the last trick wins."""
+    if snapshot.target is None:
+        return None
+    over = [s for s, t in enumerate(snapshot.totals) if t >= snapshot.target]
+    if not over:
+        return None
+    if len(over) > 1 and snapshot.last_deal is not None:
+        last = snapshot.last_deal.last_trick_side
+        if last in over:
+            return MatchEnd(last, "target")
+        over.sort(key=lambda s: -snapshot.totals[s])
+    return MatchEnd(over[0], "target")

@@ -1,0 +1,1 @@
+"""Table options (house rules), one plugin each."""

@@ -1,0 +1,30 @@
+"""Options ``to-301`` and ``to-1001``: play the match to another target."""
+
+from __future__ import annotations
+
+from deberc_net.game.rules import Settings
+from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+
+
+class Target:
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.name = f"to-{target}"
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        others = tuple(f"to-{t}" for t in (301, 1001) if t != self.target)
+        return RuleInfo(
+            name=self.name,
+            kind="option",
+            summary=f"The match is played to {self.target} points instead of 501.",
+            conflicts=others,
+        )
+
+    @hookimpl
+    def deberc_configure(self, settings: Settings, players: int) -> None:
+        settings.target = self.target
+
+
+TO_301 = Target(301)
+TO_1001 = Target(1001)
