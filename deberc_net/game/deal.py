@@ -24,7 +24,7 @@ from .combos import (
     find_sequences,
     holds_bella,
 )
-from .play import legal_cards, illegal_card_error, trick_winner
+from .play import illegal_card_error, legal_cards, trick_winner
 from .rules import DealScore, RuleSet
 
 BIDDING = "bidding"
@@ -65,6 +65,7 @@ class LoggedCall:
     call: Call
     ms: int
     auto: bool
+    engine: bool = False  # made by the engine itself, not replayed
 
 
 @attrs.define(eq=False)
@@ -495,7 +496,9 @@ class Deal:
         declarer = self.skin_owed.pop(seat, None)
         if declarer is not None:
             self._show(declarer)
-            self.log.append(LoggedCall(declarer, Call(C.POKAZYVAYU), self.log[-1].ms, True))
+            self.log.append(
+                LoggedCall(declarer, Call(C.POKAZYVAYU), self.log[-1].ms, True, engine=True)
+            )
         n = self.players
         if len(self.trick.cards) < n:
             self.turn = (seat + 1) % n
@@ -705,7 +708,8 @@ class Deal:
             "dealer": self.dealer,
             "deck": [card_str(c) for c in self.deck],
             "calls": [
-                {"seat": e.seat, **e.call.record(), "ms": e.ms, **({"auto": True} if e.auto else {})}
+                {"seat": e.seat, **e.call.record(), "ms": e.ms,
+                 **({"auto": True} if e.auto else {}), **({"engine": True} if e.engine else {})}
                 for e in self.log
             ],
             "trump": None if self.trump is None else "shdc"[self.trump],
@@ -723,6 +727,7 @@ class Deal:
             "written": list(score.written) if score else None,
             "hanging": score.hanging_out if score else self.hanging_in,
             "outcome": self.outcome,
+            "bides_before": list(self.bides_before),
             "void_reason": self.void_reason,
             "notes": list(score.notes) if score else [],
         }

@@ -57,15 +57,13 @@ def _pick(variant: str, options: Iterable[str], players: int) -> list[tuple[str,
     chosen = [variant, *sorted(set(options))]
     picked: list[tuple[str, object]] = []
     for name in chosen:
-        if name not in known:
-            kinds = "variants" if name == variant else "options"
-            names = sorted(n for n, p in known.items()
-                           if rule_info(p).kind == ("variant" if name == variant else "option"))
-            raise RuleError(f"unknown {kinds[:-1]} {name!r}; known {kinds}: {', '.join(names)}")
-        info = rule_info(known[name])
         expected = "variant" if name == variant else "option"
+        if name not in known:
+            names = sorted(n for n, p in known.items() if rule_info(p).kind == expected)
+            raise RuleError(f"unknown {expected} {name!r}; known: {', '.join(names)}")
+        info = rule_info(known[name])
         if info.kind != expected:
-            raise RuleError(f"{name!r} is a {info.kind}, not a{'n' if expected == 'option' else ''} {expected}")
+            raise RuleError(f"{name!r} is a {info.kind}, not usable as the {expected}")
         if players not in info.players:
             counts = ", ".join(str(p) for p in info.players)
             raise RuleError(f"{name!r} is for {counts} players, not {players}")

@@ -1,0 +1,3 @@
+from deberc_net.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,92 @@
+"""What one seat (or an observer) may see: computed here and nowhere else.
+
+A view holds the seat's own hand and what lies open on the table: the turned card, the
+fresa (unless hidden), played cards, the calls spoken aloud, combinations shown. It never
+holds another seat's hand, the talon, or the deck order of a deal still in play.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from .calls import PLAY
+from .cards import Card, sort_hand
+from .deal import PLAY as PLAY_PHASE
+from .match import Match
+
+
+@attrs.frozen
+class SeatView:
+    seat: int | None  # None for an observer
+    names: tuple[str, ...]
+    deal_no: int
+    dealer: int
+    phase: str
+    bid_round: int
+    to_act: int | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    turned: Card | None
+    fresa: Card | None
+    trump: int | None
+    player: int | None
+    first_trump: bool
+    leader: int
+    trick: tuple[tuple[int, Card], ...]
+    last_trick: tuple[tuple[int, Card], ...]
+    last_trick_winner: int | None
+    tricks_taken: tuple[int, ...]
+    talk: tuple[tuple[int, str], ...]  # (seat, call token) spoken this deal, cards included
+    shown: dict[int, tuple[Card, ...]]
+    pending: tuple[str, int, int] | None  # (question, asker, answerer)
+    totals: tuple[int, ...]
+    hanging: int
+    target: int | None
+    legal: tuple[str, ...]
+    last_record: dict[str, Any] | None  # the previous deal in full, once it is over
+    winner: int | None
+
+
+def view(match: Match, seat: int | None) -> SeatView:
+    deal = match.deal
+    settings = match.rules.settings
+    in_play = deal.phase == PLAY_PHASE or deal.tricks
+    last = deal.tricks[-1] if deal.tricks else None
+    pending = deal.pending
+    own = tuple(sort_hand(deal.hands[seat], deal.trump)) if seat is not None else ()
+    # 4 players: the turned card lies in the dealer's hand once the game is ordered.
+    turned_open = not (settings.turned_to_dealer and in_play)
+    return SeatView(
+        seat=seat,
+        names=tuple(match.names),
+        deal_no=deal.deal_no,
+        dealer=deal.dealer,
+        phase=deal.phase,
+        bid_round=deal.bid_round,
+        to_act=match.to_act,
+        hand=own,
+        hand_sizes=tuple(len(h) for h in deal.hands),
+        turned=deal.turned if turned_open else None,
+        fresa=deal.fresa if settings.fresa_visible else None,
+        trump=deal.trump,
+        player=deal.player,
+        first_trump=deal.first_trump,
+        leader=deal.leader,
+        trick=tuple(deal.trick.cards),
+        last_trick=tuple(last.cards) if last else (),
+        last_trick_winner=last.winner if last else None,
+        tricks_taken=tuple(deal.tricks_taken),
+        talk=tuple(
+            (e.seat, e.call.token()) for e in deal.log if e.call.name != PLAY
+        ),
+        shown={s: tuple(cards) for s, cards in deal.shown.items()},
+        pending=(pending.kind, pending.asker, pending.answerer) if pending else None,
+        totals=tuple(match.totals),
+        hanging=match.hanging,
+        target=settings.target,
+        legal=tuple(c.token() for c in match.legal_calls(seat)) if seat is not None else (),
+        last_record=match.records[-1] if match.records else None,
+        winner=match.result.winner if match.result else None,
+    )

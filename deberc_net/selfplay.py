@@ -1,0 +1,104 @@
+"""In-process self-play between random legal players: a smoke test and a speedometer."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+import attrs
+
+from deberc_net.game.match import Match
+from deberc_net.plugins import build_ruleset
+
+
+@attrs.define
+class Summary:
+    games: int = 0
+    deals: int = 0
+    seconds: float = 0.0
+    outcomes: Counter[str] = attrs.Factory(Counter)
+    wins: Counter[int] = attrs.Factory(Counter)  # by side
+    end_reasons: Counter[str] = attrs.Factory(Counter)
+
+    @property
+    def deals_per_second(self) -> float:
+        return self.deals / self.seconds if self.seconds > 0 else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "deals": self.deals,
+            "seconds": round(self.seconds, 3),
+            "deals_per_second": round(self.deals_per_second, 1),
+            "outcomes": {k: self.outcomes.get(k, 0) for k in ("made", "bide", "hanging", "void")}
+            | {k: v for k, v in sorted(self.outcomes.items())
+               if k not in ("made", "bide", "hanging", "void")},
+            "wins_by_side": {str(k): v for k, v in sorted(self.wins.items())},
+            "end_reasons": dict(sorted(self.end_reasons.items())),
+        }
+
+    def text(self) -> str:
+        o = self.as_dict()["outcomes"]
+        parts = ", ".join(f"{k} {v}" for k, v in o.items())
+        return (
+            f"games {self.games}, deals {self.deals}, "
+            f"{self.deals_per_second:.0f} deals/s ({self.seconds:.2f} s)\n"
+            f"outcomes: {parts}\n"
+            f"wins by side: {dict(sorted(self.wins.items()))}"
+        )
+
+
+def play_random_match(match: Match, rng: random.Random) -> Match:
+    """Play ``match`` to its end, each seat choosing uniformly among its legal calls."""
+    started = time.monotonic()
+    deal_no = match.deal.deal_no
+    while not match.over:
+        if match.deal.deal_no != deal_no:
+            deal_no, started = match.deal.deal_no, time.monotonic()
+        seat = match.to_act
+        assert seat is not None
+        call = rng.choice(match.legal_calls(seat))
+        match.apply(seat, call, ms=int((time.monotonic() - started) * 1000))
+    return match
+
+
+def selfplay(
+    games: int,
+    seed: str,
+    players: int = 2,
+    variant: str = "moscow",
+    options: Iterable[str] = (),
+) -> Iterator[Match]:
+    """Play ``games`` matches; the rule set is resolved once for all of them."""
+    rules = build_ruleset(players, variant, options)
+    for game in range(1, games + 1):
+        match = Match(rules, seed=f"{seed}/{game}", match_id=str(game), table="selfplay")
+        yield play_random_match(match, random.Random(f"{seed}/players/{game}"))
+
+
+def run(
+    games: int,
+    seed: str,
+    players: int,
+    variant: str,
+    options: Iterable[str],
+    records: IO[str] | None = None,
+) -> Summary:
+    summary = Summary()
+    started = time.perf_counter()
+    for match in selfplay(games, seed, players, variant, options):
+        summary.games += 1
+        summary.deals += len(match.records)
+        for record in match.records:
+            summary.outcomes[record["outcome"]] += 1
+            if records is not None:
+                records.write(json.dumps(record, ensure_ascii=False) + "\n")
+        assert match.result is not None
+        summary.wins[match.result.winner] += 1
+        summary.end_reasons[match.result.reason] += 1
+    summary.seconds = time.perf_counter() - started
+    return summary
