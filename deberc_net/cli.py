@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 from collections.abc import Sequence
 
 from deberc_net import __version__
 from deberc_net.plugins import RuleError
+from deberc_net.server.config import Config
 
 
 def _selfplay(args: argparse.Namespace) -> int:
@@ -31,10 +33,48 @@ def _selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _config(args: argparse.Namespace) -> Config:
+    overrides = {"host": args.host, "port": args.port, "db": args.db}
+    if args.config:
+        return Config.from_toml(args.config, **overrides)
+    return Config(**{k: v for k, v in overrides.items() if v is not None})
+
+
 def _serve(args: argparse.Namespace) -> int:
-    print("deberc-net serve: the server is not built yet (see the open server issue).",
-          file=sys.stderr)
-    return 2
+    import trio
+
+    from deberc_net.server.app import serve
+    from deberc_net.server.logs import configure_logging
+
+    try:
+        config = _config(args)
+    except (OSError, ValueError, TypeError) as exc:
+        print(f"deberc-net serve: {exc}", file=sys.stderr)
+        return 2
+    configure_logging(config.log_level)
+    try:
+        trio.run(lambda: serve(config, handle_signals=True))
+    except OSError as exc:
+        print(f"deberc-net serve: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _records_export(args: argparse.Namespace) -> int:
+    from deberc_net.server.store import Store
+
+    if not os.path.exists(args.db):
+        print(f"deberc-net records export: no database at {args.db}", file=sys.stderr)
+        return 2
+    store = Store(args.db)
+    try:
+        for body in store.records():
+            sys.stdout.write(body + "\n")
+    finally:
+        store.close()
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,7 +94,17 @@ def build_parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=_selfplay)
 
     sv = sub.add_parser("serve", help="run the server")
+    sv.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    sv.add_argument("--port", type=int, help="TCP port (default 7501; 0 picks a free one)")
+    sv.add_argument("--db", help="SQLite file (default deberc.sqlite3)")
+    sv.add_argument("--config", metavar="FILE.toml", help="settings file ([server] table)")
     sv.set_defaults(func=_serve)
+
+    rec = sub.add_parser("records", help="stored deal records")
+    rec_sub = rec.add_subparsers(dest="records_command", required=True)
+    export = rec_sub.add_parser("export", help="print every stored deal as a JSON line")
+    export.add_argument("--db", default="deberc.sqlite3", help="SQLite file")
+    export.set_defaults(func=_records_export)
     return parser
 
 

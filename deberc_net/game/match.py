@@ -79,6 +79,14 @@ class Match:
         if self.deal.phase == DONE:
             self._finish_deal()
 
+    def forfeit(self, side: int, reason: str = "forfeit") -> None:
+        """End the match against ``side`` (left, timed out, stayed away); the deal in
+        progress is abandoned and not recorded."""
+        if self.over:
+            return
+        others = [s for s in range(len(self.totals)) if s != side]
+        self.result = MatchEnd(max(others, key=lambda s: self.totals[s]), reason)
+
     def _finish_deal(self) -> None:
         deal = self.deal
         score = deal.score

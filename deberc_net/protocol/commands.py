@@ -1,0 +1,118 @@
+"""Lines to commands: the session and lobby vocabulary, with help for each (sans-IO).
+
+Anything whose first word is not a command is a table call for the seat's table; the
+vocabulary module reads those.
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+PROTOCOL_VERSION = "1"
+
+
+@attrs.frozen
+class Command:
+    name: str
+    args: tuple[str, ...] = ()
+    rest: str = ""  # the text after the command word, as typed (for say)
+
+
+@attrs.frozen
+class TableCallText:
+    text: str
+    seq: int | None = None  # the ask it answers, when the client says so
+
+
+@attrs.frozen
+class CommandSpec:
+    usage: str
+    summary: str
+    phases: str  # where it makes sense: "any", "lobby", "table"
+
+
+COMMANDS: dict[str, CommandSpec] = {
+    "help": CommandSpec("help [COMMAND]", "Show the commands, or how to use one.", "any"),
+    "login": CommandSpec(
+        "login NAME [PASSWORD]",
+        "Log in. With a password the name is registered on first use and checked after; "
+        "without one you are a guest. Logging in again resumes your seat.", "any"),
+    "style": CommandSpec(
+        "style human|machine",
+        "Choose the output: readable text, or tagged key=value lines for programs.", "any"),
+    "quit": CommandSpec("quit", "Leave the server (your seat waits for you to come back).",
+                        "any"),
+    "who": CommandSpec("who", "List the players connected.", "any"),
+    "tables": CommandSpec("tables", "List the tables, their rules, seats and state.", "any"),
+    "new": CommandSpec(
+        "new [PLAYERS] [VARIANT] [OPTION ...]",
+        "Open a table (default: 2 players, moscow) and sit at it. Example: new 2 moscow to-301",
+        "lobby"),
+    "sit": CommandSpec("sit TABLE [SEAT]", "Sit at a table; the game starts when it is full.",
+                       "lobby"),
+    "leave": CommandSpec("leave", "Leave your table (a game in progress is forfeited) or stop "
+                         "observing.", "table"),
+    "observe": CommandSpec("observe TABLE", "Watch a table: you see what every player sees.",
+                           "any"),
+    "say": CommandSpec("say TEXT", "Talk to your table, or to the lobby.", "any"),
+    "seek": CommandSpec(
+        "seek [PLAYERS] [VARIANT] [OPTION ...]",
+        "Wait for the next game with these settings; you are seated when enough players "
+        "seek the same.", "lobby"),
+    "unseek": CommandSpec("unseek", "Stop waiting for a game.", "lobby"),
+    "rules": CommandSpec("rules [TABLE]", "The table's variant, options and clocks in words.",
+                         "any"),
+    "state": CommandSpec("state", "Show your table again: hand, trump, trick, score.", "table"),
+    "games": CommandSpec("games [NAME]", "Recent finished games of a player.", "any"),
+    "calls": CommandSpec("calls", "The table calls and how to type them.", "any"),
+}
+
+_SEQ = re.compile(r"^(.*?)\s+seq=(\d+)$")
+
+
+def parse_line(text: str) -> Command | TableCallText:
+    """A command if the first word names one, else a table call (``seq=N`` may follow)."""
+    stripped = text.strip()
+    word, _, rest = stripped.partition(" ")
+    name = word.lower()
+    if name in COMMANDS:
+        return Command(name, tuple(rest.split()), rest.strip())
+    match = _SEQ.match(stripped)
+    if match:
+        return TableCallText(match.group(1), int(match.group(2)))
+    return TableCallText(stripped)
+
+
+CALLS_HELP = """\
+Table calls (Latin, Cyrillic or English; case does not matter):
+  pas (пас, pass)                      pass in bidding
+  igrayu (играю, play)                 order the game in the turned suit
+  igrayu SUIT (igrayu h, играю черви)  round two: name another suit
+  menyayu (меняю, swap)                swap the trump 7 for the turned card
+  prokhodit? (проходит?)               ask whether your trump sequence passes
+  terts, dva tertsa, pyatdesyat (50)   declare your best combination (before your first card)
+  rost? (рост?)                        ask the height of a combination of the same length
+  ot RANK [kozyrnogo] (от короля)      answer rost? with your top card
+  pishet (пишет, goditsya)             concede: the other's combination is better
+  pokazhi (покажи, show)               demand the declared cards be shown
+  pokazyvayu / skin (скинь)            show them / demand a card be played first
+  bella (белла)                        declare trump K+Q before playing one of them
+  CARD or hod CARD                     play a card: 7 8 9 10 J Q K A (T=10, В Д К Т) + s h d c
+                                       (♠ ♥ ♦ ♣, п ч б к): 10h, Js, Д♠, Кп
+  chetyre semerki (sevens)             show four sevens: redeal
+"""
+
+
+def help_text(topic: str | None = None) -> list[str]:
+    if topic:
+        key = topic.lower()
+        if key in COMMANDS:
+            spec = COMMANDS[key]
+            return [f"{spec.usage}: {spec.summary}"]
+        return [f"no command {topic!r}; 'help' lists them, 'calls' lists the table calls"]
+    lines = ["Commands:"]
+    lines += [f"  {spec.usage:<40} {spec.summary.split('.')[0]}." for spec in COMMANDS.values()]
+    lines.append("At a table, type the table calls ('calls' lists them).")
+    return lines

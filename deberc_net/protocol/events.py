@@ -1,0 +1,128 @@
+"""What the server says, as small frozen values; ``render`` turns them into lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from deberc_net.game.view import SeatView
+
+
+@attrs.frozen
+class Hello:
+    version: str
+    protocol: str
+
+
+@attrs.frozen
+class Ok:
+    cmd: str
+    text: str
+    fields: tuple[tuple[str, str], ...] = ()
+
+
+@attrs.frozen
+class Error:
+    code: str
+    text: str
+
+
+@attrs.frozen
+class Info:
+    text: str
+
+
+@attrs.frozen
+class TextBlock:
+    """Help and other multi-line text (machine style: one ``text`` line each)."""
+
+    tag: str
+    lines: tuple[str, ...]
+
+
+@attrs.frozen
+class Who:
+    names: tuple[str, ...]
+
+
+@attrs.frozen
+class TableInfo:
+    id: int
+    players: int
+    variant: str
+    options: tuple[str, ...]
+    seats: tuple[str | None, ...]
+    state: str  # "waiting", "playing", "over"
+    observers: int
+
+
+@attrs.frozen
+class Tables:
+    tables: tuple[TableInfo, ...]
+
+
+@attrs.frozen
+class Said:
+    sender: str
+    text: str
+    table: int | None
+
+
+@attrs.frozen
+class Game:
+    """One line of a player's recent games."""
+
+    match: str
+    table: int
+    players: tuple[str, ...]
+    variant: str
+    winner: str | None
+    reason: str
+    totals: tuple[int, ...]
+    finished: str
+
+
+@attrs.frozen
+class Games:
+    name: str
+    games: tuple[Game, ...]
+
+
+@attrs.frozen
+class TableEvent:
+    """A public event at a table, numbered per table."""
+
+    seq: int
+    table: int
+    kind: str
+    names: tuple[str, ...]
+    fields: dict[str, Any]
+
+
+@attrs.frozen
+class Ask:
+    """A request to act, or (``kind='state'``) the seat's full state."""
+
+    seq: int
+    table: int
+    view: SeatView
+    clock_ms: int | None
+    kind: str = "ask"
+
+
+@attrs.frozen
+class DealRecord:
+    table: int
+    record: dict[str, Any]
+
+
+@attrs.frozen
+class Bye:
+    text: str
+
+
+ServerEvent = (
+    Hello | Ok | Error | Info | TextBlock | Who | Tables | Said | Games | TableEvent | Ask
+    | DealRecord | Bye
+)

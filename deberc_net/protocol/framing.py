@@ -1,0 +1,110 @@
+"""Bytes in, lines out: bounded, telnet-aware, UTF-8 line framing (sans-IO).
+
+A client may send LF or CRLF. Telnet option negotiation (IAC sequences) is removed
+before anything else sees the bytes. A line longer than the limit is dropped whole and
+reported once; invalid UTF-8 and control characters are reported, never executed.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
+MAX_LINE = 1024
+
+
+@attrs.frozen
+class Line:
+    text: str
+
+
+@attrs.frozen
+class BadLine:
+    code: str  # "line-too-long", "bad-encoding", "control-character"
+    text: str
+
+
+Event = Line | BadLine
+
+
+@attrs.define
+class LineDecoder:
+    """Feed it bytes; it returns the complete lines (or errors) found so far."""
+
+    max_line: int = MAX_LINE
+    _buf: bytearray = attrs.field(factory=bytearray)
+    _iac: int = 0  # 0 none, 1 after IAC, 2 after IAC+verb, 3 in subnegotiation, 4 IAC in SB
+    _overflow: bool = False
+
+    @property
+    def pending_bytes(self) -> int:
+        """Bytes of an unfinished line held (a client that never ends a line)."""
+        return len(self._buf)
+
+    @property
+    def in_overlong_line(self) -> bool:
+        return self._overflow
+
+    def feed(self, data: bytes) -> list[Event]:
+        out: list[Event] = []
+        for byte in self._strip_telnet(data):
+            if byte == 0:  # telnet sends CR NUL for a bare CR
+                continue
+            if byte == 10:  # LF ends a line; a CR before it is dropped
+                out.extend(self._end_line())
+                continue
+            if self._overflow:
+                continue
+            self._buf.append(byte)
+            if len(self._buf) > self.max_line:
+                self._overflow = True
+                self._buf.clear()
+                out.append(BadLine("line-too-long", f"lines are limited to {self.max_line} bytes"))
+        return out
+
+    def _end_line(self) -> list[Event]:
+        if self._overflow:
+            self._overflow = False
+            return []
+        raw = bytes(self._buf).rstrip(b"\r")
+        self._buf.clear()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return [BadLine("bad-encoding", "lines must be UTF-8")]
+        if any((ord(ch) < 32 and ch != "\t") or ord(ch) == 127 for ch in text):
+            return [BadLine("control-character", "control characters are not allowed")]
+        return [Line(text.replace("\t", " ").strip())]
+
+    def _strip_telnet(self, data: bytes) -> bytearray:
+        kept = bytearray()
+        for byte in data:
+            state = self._iac
+            if state == 0:
+                if byte == IAC:
+                    self._iac = 1
+                else:
+                    kept.append(byte)
+            elif state == 1:
+                if byte == IAC:  # an escaped 255 data byte
+                    kept.append(byte)
+                    self._iac = 0
+                elif byte in (DO, DONT, WILL, WONT):
+                    self._iac = 2
+                elif byte == SB:
+                    self._iac = 3
+                else:
+                    self._iac = 0  # a two-byte command (NOP, GA, ...)
+            elif state == 2:
+                self._iac = 0  # the option byte
+            elif state == 3:
+                if byte == IAC:
+                    self._iac = 4
+            else:  # IAC inside subnegotiation
+                self._iac = 0 if byte == SE else 3
+        return kept
+
+
+def encode_line(text: str) -> bytes:
+    """Server lines always end with CRLF (telnet and netcat both show them right)."""
+    return text.encode("utf-8") + b"\r\n"

@@ -1,0 +1,396 @@
+"""The lobby: who is here, which tables exist, and every command that is not a table call."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import structlog
+import trio
+
+from deberc_net import __version__
+from deberc_net.plugins import RuleError, available_plugins, build_ruleset
+from deberc_net.plugins.manager import rule_info
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import (
+    CALLS_HELP,
+    PROTOCOL_VERSION,
+    Command,
+    TableCallText,
+    help_text,
+)
+from deberc_net.protocol.render import HUMAN, MACHINE
+
+from . import accounts
+from .config import Config
+from .session import Session
+from .store import Store
+from .table import (
+    Away,
+    Back,
+    Leave,
+    Observe,
+    Say,
+    ShowState,
+    Sit,
+    Stop,
+    Table,
+    TableCall,
+)
+
+log = structlog.get_logger("deberc.lobby")
+
+
+@attrs.frozen
+class GameSettings:
+    players: int
+    variant: str
+    options: tuple[str, ...]
+
+
+@attrs.define(eq=False)
+class Lobby:
+    config: Config
+    store: Store
+    nursery: trio.Nursery
+    online: dict[str, Session] = attrs.Factory(dict)  # by lower-cased name
+    tables: dict[int, Table] = attrs.Factory(dict)
+    seekers: list[Session] = attrs.Factory(list)
+    next_table: int = 1
+    next_match: int = attrs.field(init=False, default=1)
+    accepting: bool = True
+
+    def __attrs_post_init__(self) -> None:
+        self.next_match = self.store.max_match_number() + 1
+
+    # ----------------------------------------------------------- sessions
+    def hello(self, session: Session) -> None:
+        session.send(ev.Hello(__version__, PROTOCOL_VERSION))
+
+    def disconnected(self, session: Session) -> None:
+        if session in self.seekers:
+            self.seekers.remove(session)
+        for table_id in list(session.observing):
+            table = self.tables.get(table_id)
+            if table is not None:
+                table.observers.discard(session)
+        name = session.name
+        if name is not None and self.online.get(name.lower()) is session:
+            del self.online[name.lower()]
+            if session.table is not None:
+                session.table.post(Away(name))
+
+    def table_closed(self, table: Table) -> None:
+        self.tables.pop(table.id, None)
+        for observer in list(table.observers):
+            observer.observing.discard(table.id)
+
+    # ----------------------------------------------------------- commands
+    async def handle(self, session: Session, item: Command | TableCallText) -> None:
+        if isinstance(item, TableCallText):
+            self._table_call(session, item)
+            return
+        name = item.name
+        if name == "help":
+            lines = help_text(item.args[0] if item.args else None)
+            session.send(ev.TextBlock("help", tuple(lines)))
+            return
+        if name == "calls":
+            session.send(ev.TextBlock("help", tuple(CALLS_HELP.rstrip().splitlines())))
+            return
+        if name == "quit":
+            session.send(ev.Bye("Bye. Your seat, if any, waits for you."))
+            session.close()
+            return
+        if name == "style":
+            self._style(session, item.args)
+            return
+        if name == "login":
+            await self._login(session, item.args)
+            return
+        if session.name is None:
+            session.send(ev.Error("not-logged-in", "log in first: login NAME [PASSWORD]"))
+            return
+        handler = getattr(self, "_cmd_" + name)
+        await handler(session, item)
+
+    def _style(self, session: Session, args: Sequence[str]) -> None:
+        if len(args) != 1 or args[0].lower() not in (HUMAN, MACHINE):
+            session.send(ev.Error("bad-argument", "style human|machine"))
+            return
+        session.style = args[0].lower()
+        session.send(ev.Ok("style", f"Style {session.style}.", (("style", session.style),)))
+
+    async def _login(self, session: Session, args: Sequence[str]) -> None:
+        if len(args) not in (1, 2):
+            session.send(ev.Error("bad-argument", "login NAME [PASSWORD]"))
+            return
+        name = args[0]
+        if not accounts.valid_name(name):
+            session.send(ev.Error("bad-argument", "a name is 2-20 letters, digits, '_' or '-'"))
+            return
+        if session.name is not None:
+            session.send(ev.Error("not-allowed", f"you are logged in as {session.name}"))
+            return
+        if len(args) == 2:
+            problem = await accounts.check_or_register(self.store, name, args[1])
+            if problem:
+                session.send(ev.Error("bad-password", problem))
+                return
+            guest = False
+        else:
+            if await accounts.is_registered(self.store, name):
+                session.send(ev.Error("bad-password", f"{name} is registered: give the password"))
+                return
+            guest = True
+        if session.closed:
+            return
+        previous = self.online.get(name.lower())
+        if previous is not None:
+            previous.send(ev.Bye("You logged in from another connection; this one closes."))
+            previous.name = None  # it no longer speaks for the seat
+            previous.close()
+            if previous in self.seekers:
+                self.seekers.remove(previous)
+        session.name, session.guest = name, guest
+        self.online[name.lower()] = session
+        session.log = session.log.bind(name=name)
+        log.info("login", name=name, guest=guest, conn=session.id)
+        what = "guest" if guest else "registered"
+        session.send(ev.Ok(
+            "login",
+            f"Hello, {name} ({what}). {len(self.tables)} tables, {len(self.online)} players "
+            "here. 'tables', 'new', 'sit N', 'seek', 'help'.",
+            (("name", name), ("guest", "1" if guest else "0")),
+        ))
+        table = self._table_of(name)
+        if table is not None:
+            table.post(Back(session))
+
+    def _table_of(self, name: str) -> Table | None:
+        for table in self.tables.values():
+            if table.state != "closed" and name.lower() in (
+                s.lower() for s in table.seats if s is not None
+            ):
+                return table
+        return None
+
+    def _table_call(self, session: Session, item: TableCallText) -> None:
+        if session.name is None:
+            session.send(ev.Error("not-logged-in", "log in first: login NAME [PASSWORD]"))
+            return
+        table = session.table
+        if table is None:
+            word = item.text.split()[0] if item.text.split() else item.text
+            session.send(ev.Error("unknown-command",
+                                  f"{word!r} is not a command, and you sit at no table. "
+                                  "Type 'help'."))
+            return
+        if not table.post(TableCall(session, item.text, item.seq)):
+            session.send(ev.Error("busy", "the table is busy; say it again"))
+
+    async def _cmd_who(self, session: Session, item: Command) -> None:
+        names = sorted((s.name for s in self.online.values() if s.name), key=str.lower)
+        session.send(ev.Who(tuple(names)))
+
+    async def _cmd_tables(self, session: Session, item: Command) -> None:
+        infos = tuple(t.info() for _, t in sorted(self.tables.items()) if t.state != "closed")
+        session.send(ev.Tables(infos))
+
+    def _settings(self, args: Sequence[str]) -> GameSettings:
+        players, rest = 2, list(args)
+        if rest and rest[0].isdigit():
+            players = int(rest.pop(0))
+        variant = "moscow"
+        known = available_plugins()
+        if rest and rest[0] in known and rule_info(known[rest[0]]).kind == "variant":
+            variant = rest.pop(0)
+        options = tuple(sorted(set(rest)))
+        return GameSettings(players, variant, options)
+
+    def _open_table(self, settings: GameSettings) -> Table:
+        rules = build_ruleset(settings.players, settings.variant, settings.options)
+        table = Table(self.next_table, rules, self, self.config, self.next_match)
+        self.next_table += 1
+        self.next_match += 1
+        self.tables[table.id] = table
+        self.nursery.start_soon(table.run)
+        return table
+
+    async def _cmd_new(self, session: Session, item: Command) -> None:
+        if not self._free_to_sit(session):
+            return
+        try:
+            table = self._open_table(self._settings(item.args))
+        except RuleError as exc:
+            session.send(ev.Error("bad-rules", str(exc)))
+            return
+        table.post(Sit(session, None))
+
+    def _free_to_sit(self, session: Session) -> bool:
+        if not self.accepting:
+            session.send(ev.Error("shutting-down", "the server is shutting down"))
+            return False
+        if session.table is not None:
+            session.send(ev.Error("already-seated",
+                                  f"you sit at table {session.table.id}: 'leave' first"))
+            return False
+        return True
+
+    async def _cmd_sit(self, session: Session, item: Command) -> None:
+        if not self._free_to_sit(session):
+            return
+        args = item.args
+        if not args or not args[0].isdigit() or (len(args) > 1 and not args[1].isdigit()):
+            session.send(ev.Error("bad-argument", "sit TABLE [SEAT]"))
+            return
+        table = self.tables.get(int(args[0]))
+        if table is None or table.state == "closed":
+            session.send(ev.Error("unknown-table", f"there is no table {args[0]}"))
+            return
+        seat = int(args[1]) if len(args) > 1 else None
+        if seat is not None and not 0 <= seat < table.players:
+            session.send(ev.Error("bad-argument", f"seats are 0 to {table.players - 1}"))
+            return
+        table.post(Sit(session, seat))
+
+    async def _cmd_leave(self, session: Session, item: Command) -> None:
+        if session.table is not None:
+            session.table.post(Leave(session))
+            return
+        if session.observing:
+            for table_id in list(session.observing):
+                table = self.tables.get(table_id)
+                if table is not None:
+                    table.post(Leave(session))
+            return
+        if session in self.seekers:
+            await self._cmd_unseek(session, item)
+            return
+        session.send(ev.Error("not-seated", "you sit at no table and observe none"))
+
+    async def _cmd_observe(self, session: Session, item: Command) -> None:
+        args = item.args
+        if len(args) != 1 or not args[0].isdigit():
+            session.send(ev.Error("bad-argument", "observe TABLE"))
+            return
+        table = self.tables.get(int(args[0]))
+        if table is None or table.state == "closed":
+            session.send(ev.Error("unknown-table", f"there is no table {args[0]}"))
+            return
+        if table is session.table:
+            session.send(ev.Error("already-seated", "you sit at that table"))
+            return
+        table.post(Observe(session))
+
+    async def _cmd_say(self, session: Session, item: Command) -> None:
+        text = item.rest
+        if not text:
+            session.send(ev.Error("bad-argument", "say TEXT"))
+            return
+        if session.table is not None:
+            session.table.post(Say(session, text))
+            return
+        for other in list(self.online.values()):
+            if other.table is None:
+                other.send(ev.Said(session.name or "?", text, None))
+
+    async def _cmd_seek(self, session: Session, item: Command) -> None:
+        if not self._free_to_sit(session):
+            return
+        settings = self._settings(item.args)
+        try:
+            build_ruleset(settings.players, settings.variant, settings.options)
+        except RuleError as exc:
+            session.send(ev.Error("bad-rules", str(exc)))
+            return
+        if session in self.seekers:
+            self.seekers.remove(session)
+        session.seeking = (settings,)
+        self.seekers.append(session)
+        session.send(ev.Ok("seek", f"Waiting for a {settings.players}-player {settings.variant} "
+                           "game.", (("players", str(settings.players)),
+                                     ("variant", settings.variant),
+                                     ("options", ",".join(settings.options)))))
+        same = [s for s in self.seekers if s.seeking == session.seeking]
+        if len(same) >= settings.players:
+            group = same[: settings.players]
+            for s in group:
+                self.seekers.remove(s)
+                s.seeking = None
+            table = self._open_table(settings)
+            for s in group:
+                table.post(Sit(s, None))
+
+    async def _cmd_unseek(self, session: Session, item: Command) -> None:
+        if session in self.seekers:
+            self.seekers.remove(session)
+            session.seeking = None
+            session.send(ev.Ok("unseek", "You no longer wait for a game."))
+        else:
+            session.send(ev.Error("not-allowed", "you are not waiting for a game"))
+
+    async def _cmd_rules(self, session: Session, item: Command) -> None:
+        args = item.args
+        table = session.table
+        if args:
+            if not args[0].isdigit() or int(args[0]) not in self.tables:
+                session.send(ev.Error("unknown-table", f"there is no table {args[0]}"))
+                return
+            table = self.tables[int(args[0])]
+        if table is None:
+            lines = ["Variants and options you can ask for with 'new' or 'seek':"]
+            for name, plugin in sorted(available_plugins().items()):
+                info = rule_info(plugin)
+                counts = "/".join(str(p) for p in info.players)
+                lines.append(f"{name} ({info.kind}, {counts} players): {info.summary}")
+            session.send(ev.TextBlock("rules", tuple(lines)))
+            return
+        session.send(ev.TextBlock("rules", tuple(self._rules_lines(table))))
+
+    def _rules_lines(self, table: Table) -> list[str]:
+        s = table.rules.settings
+        c = self.config
+        opts = ", ".join(sorted(table.rules.options)) or "none"
+        return [
+            f"Table {table.id}: {table.rules.variant}, {s.players} players, options: {opts}, "
+            f"to {s.target}.",
+            *table.rules.describe,
+            f"Clock: {c.human_clock_ms // 1000} s a call for people, {c.bot_clock_ms // 1000} s "
+            f"for machine-style connections, plus {c.lag_ms} ms lag allowance. Out of time: "
+            "pass in bidding, the forced answer in the table talk, the lowest legal card in "
+            f"play. {c.max_timeouts} timeouts in a row, or {c.away_limit_ms // 1000} s "
+            "disconnected, forfeit the game.",
+        ]
+
+    async def _cmd_state(self, session: Session, item: Command) -> None:
+        table = session.table
+        if table is None and session.observing:
+            table = self.tables.get(min(session.observing))
+        if table is None:
+            session.send(ev.Error("not-seated", "you sit at no table and observe none"))
+            return
+        table.post(ShowState(session))
+
+    async def _cmd_games(self, session: Session, item: Command) -> None:
+        name = item.args[0] if item.args else session.name
+        assert name is not None
+        rows = await trio.to_thread.run_sync(self.store.recent_games, name)
+        session.send(ev.Games(name, tuple(_game(r) for r in rows)))
+
+    # ----------------------------------------------------------- shutdown
+    def shutdown(self, reason: str) -> None:
+        self.accepting = False
+        for session in list(self.online.values()):
+            session.send(ev.Info(f"The server is shutting down: {reason}."))
+        for table in list(self.tables.values()):
+            table.post(Stop(reason))
+
+
+def _game(row: dict[str, Any]) -> ev.Game:
+    return ev.Game(
+        match=row["match"], table=row["table"], players=tuple(row["players"]),
+        variant=row["variant"], winner=row["winner"], reason=row["reason"],
+        totals=tuple(row["totals"]), finished=row["finished"],
+    )

@@ -1,0 +1,137 @@
+"""The SQLite store: accounts, finished matches and every deal record.
+
+Plain ``sqlite3`` calls, made from a worker thread by the server (one at a time), so
+the event loop never waits on the disk. Each write is its own transaction: a finished
+deal is on disk before anyone is told the next one started.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS accounts (
+    name TEXT PRIMARY KEY COLLATE NOCASE,
+    salt BLOB NOT NULL,
+    hash BLOB NOT NULL,
+    created TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY,
+    table_id INTEGER NOT NULL,
+    players TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    options TEXT NOT NULL,
+    winner TEXT,
+    reason TEXT NOT NULL,
+    totals TEXT NOT NULL,
+    finished TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS deals (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    match_id TEXT NOT NULL,
+    deal_no INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    UNIQUE (match_id, deal_no)
+);
+CREATE TABLE IF NOT EXISTS match_players (
+    match_id TEXT NOT NULL,
+    name TEXT NOT NULL COLLATE NOCASE
+);
+CREATE INDEX IF NOT EXISTS match_players_name ON match_players (name);
+"""
+
+
+class Store:
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._lock = threading.Lock()
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # accounts
+    def account(self, name: str) -> tuple[bytes, bytes] | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT salt, hash FROM accounts WHERE name = ?", (name,)
+            ).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def add_account(self, name: str, salt: bytes, digest: bytes) -> bool:
+        """Register ``name``; False if it is taken already."""
+        with self._lock:
+            try:
+                self._db.execute(
+                    "INSERT INTO accounts (name, salt, hash) VALUES (?, ?, ?)",
+                    (name, salt, digest),
+                )
+            except sqlite3.IntegrityError:
+                return False
+        return True
+
+    # records
+    def add_deal(self, record: dict[str, Any]) -> None:
+        body = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)",
+                (record["match"], record["deal_no"], body),
+            )
+
+    def finish_match(
+        self, match_id: str, table_id: int, players: list[str], variant: str,
+        options: list[str], winner: str | None, reason: str, totals: list[int],
+    ) -> None:
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            self._db.execute(
+                "INSERT OR REPLACE INTO matches (id, table_id, players, variant, options, winner,"
+                " reason, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (match_id, table_id, json.dumps(players), variant, json.dumps(options), winner,
+                 reason, json.dumps(totals)),
+            )
+            self._db.executemany(
+                "INSERT INTO match_players (match_id, name) VALUES (?, ?)",
+                [(match_id, p) for p in players],
+            )
+
+    def records(self) -> Iterator[str]:
+        with self._lock:
+            rows = self._db.execute("SELECT record FROM deals ORDER BY id").fetchall()
+        for (body,) in rows:
+            yield body
+
+    def recent_games(self, name: str, limit: int = 10) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT m.id, m.table_id, m.players, m.variant, m.winner, m.reason, m.totals,"
+                " m.finished FROM matches m JOIN match_players p ON p.match_id = m.id"
+                " WHERE p.name = ? ORDER BY m.finished DESC, m.rowid DESC LIMIT ?",
+                (name, limit),
+            ).fetchall()
+        return [
+            {"match": r[0], "table": r[1], "players": json.loads(r[2]), "variant": r[3],
+             "winner": r[4], "reason": r[5], "totals": json.loads(r[6]), "finished": r[7]}
+            for r in rows
+        ]
+
+    def max_match_number(self) -> int:
+        """Match ids are ``m<N>``; a restarted server continues after the last one."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT match_id FROM deals UNION SELECT id FROM matches"
+            ).fetchall()
+        numbers = [int(r[0][1:]) for r in rows if r[0].startswith("m") and r[0][1:].isdigit()]
+        return max(numbers, default=0)

@@ -1,0 +1,486 @@
+"""One table: its seats, observers, match and clock, owned by one trio task.
+
+Everything that changes a table arrives as a message on its inbox and is handled by
+``Table.run`` alone, so there are no locks and no two calls can interleave. The task
+sends public events to everyone at the table, private state only to its own seat, and
+stores each finished deal before it starts the next one.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import structlog
+import trio
+
+from deberc_net.game import calls as C
+from deberc_net.game.calls import Call
+from deberc_net.game.cards import PLAIN_STRENGTH, SUITS, TRUMP_STRENGTH, card_str
+from deberc_net.game.deal import DONE
+from deberc_net.game.errors import IllegalCall
+from deberc_net.game.match import Match
+from deberc_net.game.rules import RuleSet
+from deberc_net.game.view import view
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.vocabulary import CallSyntaxError, parse_call
+
+from .config import Config
+from .session import Session
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+log = structlog.get_logger("deberc.table")
+
+
+@attrs.frozen
+class Sit:
+    session: Session
+    seat: int | None
+
+
+@attrs.frozen
+class Leave:
+    session: Session
+
+
+@attrs.frozen
+class TableCall:
+    session: Session
+    text: str
+    seq: int | None
+
+
+@attrs.frozen
+class Observe:
+    session: Session
+
+
+@attrs.frozen
+class Unobserve:
+    session: Session
+
+
+@attrs.frozen
+class Away:
+    name: str
+
+
+@attrs.frozen
+class Back:
+    session: Session
+
+
+@attrs.frozen
+class ShowState:
+    session: Session
+
+
+@attrs.frozen
+class Say:
+    session: Session
+    text: str
+
+
+@attrs.frozen
+class Stop:
+    reason: str
+
+
+Message = Sit | Leave | TableCall | Observe | Unobserve | Away | Back | ShowState | Say | Stop
+
+
+@attrs.define(eq=False)
+class Table:
+    id: int
+    rules: RuleSet
+    lobby: Lobby
+    config: Config
+    match_number: int
+    seed: str | None = None
+    seats: list[str | None] = attrs.field(init=False)
+    observers: set[Session] = attrs.field(init=False, factory=set)
+    match: Match | None = attrs.field(init=False, default=None)
+    seq: int = attrs.field(init=False, default=0)
+    state: str = attrs.field(init=False, default="waiting")
+    asked_at: float = attrs.field(init=False, default=0.0)
+    timeouts: list[int] = attrs.field(init=False)
+    away_since: dict[int, float] = attrs.field(init=False, factory=dict)
+    deal_started: float = attrs.field(init=False, default=0.0)
+    inbox: trio.MemorySendChannel[Message] = attrs.field(init=False)
+    _receive: trio.MemoryReceiveChannel[Message] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        n = self.rules.settings.players
+        self.seats = [None] * n
+        self.timeouts = [0] * n
+        self.inbox, self._receive = trio.open_memory_channel[Message](256)
+
+    # ---------------------------------------------------------------- public
+    @property
+    def players(self) -> int:
+        return self.rules.settings.players
+
+    def info(self) -> ev.TableInfo:
+        return ev.TableInfo(
+            id=self.id, players=self.players, variant=self.rules.variant,
+            options=tuple(sorted(self.rules.options)), seats=tuple(self.seats),
+            state=self.state, observers=len(self.observers),
+        )
+
+    def post(self, message: Message) -> bool:
+        """Hand a message to the table task; False (and nothing done) if it is swamped."""
+        try:
+            self.inbox.send_nowait(message)
+        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+            return False
+        return True
+
+    # ------------------------------------------------------------------ task
+    async def run(self) -> None:
+        bound = log.bind(table=self.id)
+        bound.info("table_open", variant=self.rules.variant, options=sorted(self.rules.options))
+        try:
+            async with self._receive:
+                while self.state != "closed":
+                    deadline = self._deadline()
+                    with trio.move_on_at(deadline) as scope:
+                        message = await self._receive.receive()
+                    if scope.cancelled_caught:
+                        await self._on_clock()
+                        continue
+                    await self._handle(message)
+        finally:
+            self.lobby.table_closed(self)
+            bound.info("table_closed")
+
+    def _deadline(self) -> float:
+        match = self.match
+        if match is None or match.over or match.to_act is None:
+            return math.inf
+        seat = match.to_act
+        deadline = self.asked_at + self._clock_ms(seat) / 1000
+        if self.away_since:
+            limit = self.config.away_limit_ms / 1000
+            deadline = min(deadline, min(self.away_since.values()) + limit)
+        return deadline
+
+    def _clock_ms(self, seat: int) -> int:
+        session = self._session(seat)
+        base = self.config.bot_clock_ms if session and session.machine else \
+            self.config.human_clock_ms
+        return base + self.config.lag_ms
+
+    def _session(self, seat: int) -> Session | None:
+        name = self.seats[seat]
+        return self.lobby.online.get(name.lower()) if name else None
+
+    async def _handle(self, message: Message) -> None:
+        match message:
+            case Sit(session, seat):
+                self._sit(session, seat)
+            case Leave(session):
+                await self._leave(session)
+            case TableCall(session, text, seq):
+                await self._call(session, text, seq)
+            case Observe(session):
+                self.observers.add(session)
+                session.observing.add(self.id)
+                session.send(ev.Ok("observe", f"You observe table {self.id}.",
+                                   (("table", str(self.id)),)))
+                self._send_state(session, None)
+            case Unobserve(session):
+                self.observers.discard(session)
+                session.observing.discard(self.id)
+            case Away(name):
+                seat = self._seat_of(name)
+                if seat is not None and self.match is not None and not self.match.over:
+                    self.away_since[seat] = trio.current_time()
+                    self._event("away", name=name, seat=seat)
+            case Back(session):
+                seat = self._seat_of(session.name or "")
+                if seat is not None:
+                    session.table, session.seat = self, seat
+                    self.away_since.pop(seat, None)
+                    self._event("back", name=session.name, seat=seat)
+                    self._send_state(session, seat)
+            case ShowState(session):
+                self._send_state(session, session.seat if session.table is self else None)
+            case Say(session, text):
+                for target in self._audience():
+                    target.send(ev.Said(session.name or "?", text, self.id))
+            case Stop(reason):
+                await self._stop(reason)
+
+    # -------------------------------------------------------------- seating
+    def _seat_of(self, name: str) -> int | None:
+        for seat, who in enumerate(self.seats):
+            if who is not None and who.lower() == name.lower():
+                return seat
+        return None
+
+    def _sit(self, session: Session, seat: int | None) -> None:
+        name = session.name
+        assert name is not None
+        if self.state != "waiting":
+            session.send(ev.Error("table-full", f"table {self.id} is already playing"))
+            return
+        if self._seat_of(name) is not None:
+            session.send(ev.Error("already-seated", f"you already sit at table {self.id}"))
+            return
+        free = [s for s, who in enumerate(self.seats) if who is None]
+        if seat is None:
+            seat = free[0] if free else None
+        if seat is None or seat not in free:
+            text = f"seat {seat} is not free" if seat is not None else "no free seat"
+            session.send(ev.Error("seat-taken", f"{text} at table {self.id}"))
+            return
+        self.seats[seat] = name
+        session.table, session.seat = self, seat
+        session.send(ev.Ok("sit", f"You sit at table {self.id}, seat {seat}.",
+                           (("table", str(self.id)), ("seat", str(seat)))))
+        self._event("seated", name=name, seat=seat)
+        if all(self.seats):
+            self._start()
+
+    async def _leave(self, session: Session) -> None:
+        if session in self.observers:
+            self.observers.discard(session)
+            session.observing.discard(self.id)
+            session.send(ev.Ok("leave", f"You stop observing table {self.id}."))
+            return
+        seat = self._seat_of(session.name or "")
+        if seat is None:
+            session.send(ev.Error("not-seated", f"you do not sit at table {self.id}"))
+            return
+        session.table, session.seat = None, None
+        session.send(ev.Ok("leave", f"You leave table {self.id}."))
+        if self.match is not None and not self.match.over:
+            await self._forfeit(seat, "left")
+            return
+        self.seats[seat] = None
+        self._event("left", name=session.name, seat=seat)
+        if not any(self.seats):
+            self.state = "closed"
+
+    # ----------------------------------------------------------------- play
+    def _start(self) -> None:
+        names = tuple(s for s in self.seats if s is not None)
+        seed = self.seed or secrets.token_hex(8)
+        self.match = Match(
+            self.rules, seed=seed, names=names, table=str(self.id),
+            match_id=f"m{self.match_number}",
+        )
+        self.state = "playing"
+        log.info("match_start", table=self.id, match=self.match.match_id, players=names)
+        self._event("start", players=list(names), match=self.match.match_id, seed=seed)
+        self._deal_started()
+
+    def _deal_started(self) -> None:
+        match = self.match
+        assert match is not None
+        deal = match.deal
+        self.deal_started = trio.current_time()
+        self._event("deal", deal=deal.deal_no, dealer=deal.dealer,
+                    turned=card_str(deal.turned), score=list(match.totals),
+                    hanging=match.hanging)
+        self._refresh_all()
+
+    def _refresh_all(self) -> None:
+        """Every seat sees its new state; the seat to act gets the request."""
+        match = self.match
+        assert match is not None
+        for seat in range(self.players):
+            session = self._session(seat)
+            if session is not None and seat != match.to_act:
+                self._send_state(session, seat)
+        self._ask()
+
+    def _ask(self) -> None:
+        match = self.match
+        assert match is not None
+        self.asked_at = trio.current_time()
+        if match.over or match.to_act is None:
+            return
+        seat = match.to_act
+        session = self._session(seat)
+        if session is not None:
+            session.send(ev.Ask(self.seq, self.id, view(match, seat), self._clock_ms(seat)))
+
+    def _send_state(self, session: Session, seat: int | None) -> None:
+        match = self.match
+        if match is None:
+            session.send(ev.Info(f"Table {self.id} waits for players: "
+                                 + ", ".join(s or "(free)" for s in self.seats)))
+            return
+        kind = "ask" if seat is not None and seat == match.to_act and not match.over else "state"
+        clock = self._clock_ms(seat) if seat is not None else None
+        session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, kind=kind))
+
+    async def _call(self, session: Session, text: str, seq: int | None) -> None:
+        match = self.match
+        seat = self._seat_of(session.name or "")
+        if seat is None:
+            session.send(ev.Error("not-seated", "sit at a table to make table calls"))
+            return
+        if match is None or match.over:
+            session.send(ev.Error("wrong-phase", "the game has not started"
+                                  if match is None else "the game is over"))
+            return
+        if seq is not None and seq != self.seq:
+            text = f"that answers request {seq}; the table is at {self.seq}"
+            session.send(ev.Error("stale", text))
+            return
+        legal = match.legal_calls(seat)
+        try:
+            call = parse_call(text, legal)
+        except CallSyntaxError as exc:
+            session.send(ev.Error("unknown-command", f"{exc}. Type 'help' or 'calls'."))
+            return
+        try:
+            await self._apply(seat, call, auto=False)
+        except IllegalCall as exc:
+            session.send(ev.Error(exc.code, exc.message))
+            return
+        self.timeouts[seat] = 0
+
+    async def _apply(self, seat: int, call: Call, *, auto: bool) -> None:
+        match = self.match
+        assert match is not None
+        deal = match.deal
+        tricks_before = len(deal.tricks)
+        shown_before = set(deal.shown)
+        ordered_before = deal.trump is not None
+        log_before = len(deal.log)
+        ms = int((trio.current_time() - self.deal_started) * 1000)
+        match.apply(seat, call, ms=ms, auto=auto)  # raises with nothing changed
+        for entry in deal.log[log_before:]:
+            if entry.call.name == C.PLAY:
+                assert entry.call.card is not None
+                self._event("play", seat=entry.seat, card=card_str(entry.call.card),
+                            auto=entry.auto)
+            else:
+                self._event("call", seat=entry.seat, call=entry.call.token(), auto=entry.auto)
+        if not ordered_before and deal.trump is not None:
+            self._event("order", player=deal.player, trump=SUITS[deal.trump],
+                        first=deal.first_trump,
+                        fresa=card_str(deal.fresa) if deal.fresa is not None else None)
+        for trick in deal.tricks[tricks_before:]:
+            self._event("trick", winner=trick.winner, cards=[card_str(c) for _, c in trick.cards])
+        for shown_seat in sorted(set(deal.shown) - shown_before):
+            self._event("shown", seat=shown_seat,
+                        cards=[card_str(c) for c in deal.shown[shown_seat]])
+        if deal.phase == DONE:
+            await self._deal_over(deal.deal_no)
+        elif not ordered_before and deal.trump is not None:
+            self._refresh_all()  # three more cards each
+        else:
+            self._ask()
+
+    async def _deal_over(self, deal_no: int) -> None:
+        match = self.match
+        assert match is not None
+        record = match.records[-1]
+        await trio.to_thread.run_sync(self.lobby.store.add_deal, record)
+        log.info("deal", table=self.id, match=match.match_id, deal=deal_no,
+                 outcome=record["outcome"], written=record["written"], totals=record["totals"])
+        self._event("deal-end", deal=deal_no, outcome=record["outcome"],
+                    points=record["points"], written=record["written"],
+                    totals=record["totals"], hanging=record["hanging"])
+        for target in self._audience():
+            target.send(ev.DealRecord(self.id, record))
+        if match.over:
+            await self._match_over()
+        else:
+            self._deal_started()
+
+    async def _match_over(self) -> None:
+        match = self.match
+        assert match is not None and match.result is not None
+        winner = match.result.winner
+        side_names = [match.names[s] for s in match.rules.settings.sides()[winner]]
+        self._event("match-end", winner=winner, name=",".join(side_names),
+                    reason=match.result.reason, totals=list(match.totals))
+        await trio.to_thread.run_sync(
+            lambda: self.lobby.store.finish_match(
+                match.match_id, self.id, list(match.names), self.rules.variant,
+                sorted(self.rules.options), ",".join(side_names), match.result.reason,
+                list(match.totals),
+            )
+        )
+        log.info("match_end", table=self.id, match=match.match_id, winner=side_names,
+                 reason=match.result.reason, totals=match.totals)
+        self.state = "closed"
+        for seat in range(self.players):
+            session = self._session(seat)
+            if session is not None and session.table is self:
+                session.table, session.seat = None, None
+
+    async def _forfeit(self, seat: int, reason: str) -> None:
+        match = self.match
+        assert match is not None
+        match.forfeit(match.rules.settings.sides().index(
+            next(side for side in match.rules.settings.sides() if seat in side)), reason)
+        await self._match_over()
+
+    async def _on_clock(self) -> None:
+        match = self.match
+        if match is None or match.over or match.to_act is None:
+            return
+        now = trio.current_time()
+        limit = self.config.away_limit_ms / 1000
+        for seat, since in sorted(self.away_since.items()):
+            if now - since >= limit:
+                await self._forfeit(seat, "away")
+                return
+        seat = match.to_act
+        if now - self.asked_at < self._clock_ms(seat) / 1000:
+            return  # woke for an away check only
+        self.timeouts[seat] += 1
+        if self.timeouts[seat] >= self.config.max_timeouts:
+            await self._forfeit(seat, "timeouts")
+            return
+        call = automatic_call(match, seat)
+        await self._apply(seat, call, auto=True)
+
+    async def _stop(self, reason: str) -> None:
+        for target in self._audience():
+            target.send(ev.Info(f"Table {self.id} closes: {reason}."))
+        self.state = "closed"
+
+    # -------------------------------------------------------------- helpers
+    def _audience(self) -> list[Session]:
+        seated = [s for s in (self._session(i) for i in range(self.players)) if s is not None]
+        return seated + [o for o in self.observers if o not in seated]
+
+    def _event(self, kind: str, **fields: Any) -> None:
+        self.seq += 1
+        names = tuple(s or "-" for s in self.seats)
+        event = ev.TableEvent(self.seq, self.id, kind, names, fields)
+        for target in self._audience():
+            target.send(event)
+
+
+def automatic_call(match: Match, seat: int) -> Call:
+    """What the clock says for a seat out of time: pass, the forced answer, the lowest card."""
+    legal = match.legal_calls(seat)
+    names = [c.name for c in legal]
+    for wanted in (C.PAS, C.OT, C.PROKHODIT, C.NE_PROKHODIT, C.POKAZYVAYU, C.PISHET):
+        if wanted in names:
+            return legal[names.index(wanted)]
+    cards = [c for c in legal if c.name == C.PLAY]
+    if cards:
+        trump = match.deal.trump
+
+        def strength(call: Call) -> tuple[int, int]:
+            card = call.card
+            assert card is not None
+            if card >> 3 == trump:
+                return (1, TRUMP_STRENGTH[card & 7])
+            return (0, PLAIN_STRENGTH[card & 7])
+
+        return min(cards, key=strength)
+    return legal[0]
