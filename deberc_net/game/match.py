@@ -70,6 +70,8 @@ class Match:
         return None if self.over else self.deal.to_act
 
     def legal_calls(self, seat: int) -> list[Call]:
+        if not 0 <= seat < self.rules.settings.players:
+            return []
         return [] if self.over else self.deal.legal_calls(seat)
 
     def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> None:

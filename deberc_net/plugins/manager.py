@@ -56,8 +56,8 @@ def _pick(variant: str, options: Iterable[str], players: int) -> list[tuple[str,
     known = available_plugins()
     chosen = [variant, *sorted(set(options))]
     picked: list[tuple[str, object]] = []
-    for name in chosen:
-        expected = "variant" if name == variant else "option"
+    for index, name in enumerate(chosen):
+        expected = "variant" if index == 0 else "option"
         if name not in known:
             names = sorted(n for n, p in known.items() if rule_info(p).kind == expected)
             raise RuleError(f"unknown {expected} {name!r}; known: {', '.join(names)}")

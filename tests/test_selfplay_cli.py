@@ -1,0 +1,248 @@
+"""The ``deberc-net selfplay`` command: summary, JSON, records, options and refusals."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from deberc_net.cli import main
+from deberc_net.game.record import replay_matches, without_timing
+from deberc_net.plugins import build_ruleset
+
+OUTCOMES = ("made", "bide", "hanging", "void")
+# PROTOCOL.md, "The deal record": the keys every deberc-deal/1 line must carry.
+REQUIRED_KEYS = {
+    "format", "table", "match", "deal_no", "seed", "variant", "options", "players",
+    "dealer", "deck", "calls", "trump", "player", "tricks", "declared", "points",
+    "written", "hanging", "totals", "outcome",
+}
+CARD = re.compile(r"^(7|8|9|10|J|Q|K|A)[shdc]$")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["selfplay", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def read_records(path: Path) -> list[dict[str, Any]]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines, "no record written"
+    return [json.loads(line) for line in lines]
+
+
+def records_for(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
+                *args: str) -> list[dict[str, Any]]:
+    path = tmp_path / name
+    code, _, err = run(capsys, *args, "--records", str(path))
+    assert code == 0, err
+    return read_records(path)
+
+
+def untimed(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [without_timing(r) for r in records]
+
+
+# ---------------------------------------------------------------------- summary
+def test_text_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "--games", "3", "--seed", "11")
+    assert code == 0 and err == ""
+    lines = out.strip().splitlines()
+    first = re.fullmatch(r"games 3, deals (\d+), \d+ deals/s \([\d.]+ s\)", lines[0])
+    assert first, lines[0]
+    assert int(first.group(1)) >= 3
+    assert lines[1].startswith("outcomes: made ")
+    for name in OUTCOMES:
+        assert re.search(rf"\b{name} \d+", lines[1]), name
+    assert lines[2].startswith("wins by side: ")
+
+
+def test_json_summary_matches_the_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "deals.jsonl"
+    code, out, err = run(capsys, "--games", "4", "--seed", "5", "--json", "--records", str(path))
+    assert code == 0, err
+    summary = json.loads(out)
+    assert {"games", "deals", "deals_per_second", "outcomes"} <= summary.keys()
+    assert summary["games"] == 4
+    assert isinstance(summary["deals_per_second"], int | float)
+    assert summary["deals_per_second"] > 0
+    assert set(OUTCOMES) <= summary["outcomes"].keys()
+    records = read_records(path)
+    assert summary["deals"] == len(records)
+    assert sum(summary["outcomes"].values()) == len(records)
+    for name in OUTCOMES:
+        assert summary["outcomes"][name] == sum(r["outcome"] == name for r in records)
+    assert sum(summary["wins_by_side"].values()) == 4
+    assert len({r["match"] for r in records}) == 4
+
+
+def test_games_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "--games", "0")
+    assert code == 2 and out == ""
+    assert "--games" in err
+
+
+# ---------------------------------------------------------------------- records
+def test_records_carry_every_required_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = records_for(tmp_path, capsys, "r.jsonl", "--games", "3", "--seed", "r")
+    rules = build_ruleset()
+    by_match: dict[str, list[dict[str, Any]]] = {}
+    for record in records:
+        missing = REQUIRED_KEYS - record.keys()
+        assert not missing, missing
+        assert record["format"] == "deberc-deal/1"
+        assert record["variant"] == "moscow"
+        assert record["options"] == []
+        assert isinstance(record["seed"], str) and record["seed"]
+        assert len(record["players"]) == 2
+        assert record["dealer"] in (0, 1)
+        assert sorted(record["deck"]) == sorted({*record["deck"]}) and len(record["deck"]) == 32
+        assert all(CARD.match(c) for c in record["deck"])
+        assert record["calls"], "a deal has at least one call"
+        for call in record["calls"]:
+            assert call["seat"] in (0, 1)
+            assert isinstance(call["call"], str)
+            assert isinstance(call["ms"], int) and call["ms"] >= 0
+            if call["call"] == "play":
+                assert CARD.match(call["card"])
+        assert record["outcome"] in (*OUTCOMES, "claim")
+        if record["outcome"] == "void":
+            assert record["trump"] is None and record["tricks"] == []
+        else:
+            assert record["trump"] in tuple("shdc")
+            assert record["player"] in (0, 1)
+            for trick in record["tricks"]:
+                assert {"leader", "cards", "winner"} <= trick.keys()
+                assert len(trick["cards"]) == 2
+        assert isinstance(record["declared"], list)
+        assert len(record["points"]) == len(record["written"]) == len(record["totals"]) == 2
+        assert isinstance(record["hanging"], int)
+        assert replay_matches(record, rules)
+        by_match.setdefault(record["match"], []).append(record)
+    assert len(by_match) == 3
+    for deals in by_match.values():
+        assert [r["deal_no"] for r in deals] == list(range(1, len(deals) + 1))
+        assert len({r["seed"] for r in deals}) == len(deals)
+        for before, after in itertools.pairwise(deals):
+            assert after["totals_before"] == before["totals"]
+        assert "match_over" in deals[-1]
+        assert all("match_over" not in r for r in deals[:-1])
+
+
+def test_same_seed_same_records_other_seed_differs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = records_for(tmp_path, capsys, "a.jsonl", "--games", "3", "--seed", "42")
+    b = records_for(tmp_path, capsys, "b.jsonl", "--games", "3", "--seed", "42")
+    c = records_for(tmp_path, capsys, "c.jsonl", "--games", "3", "--seed", "43")
+    assert untimed(a) == untimed(b)
+    assert untimed(a) != untimed(c)
+    assert a[0]["deck"] != c[0]["deck"]
+    # Only the ms fields may differ between two runs of one seed.
+    for ra, rb in zip(a, b, strict=True):
+        assert {k: v for k, v in ra.items() if k != "calls"} == {
+            k: v for k, v in rb.items() if k != "calls"
+        }
+
+
+def test_option_to_301_is_recorded_and_ends_games_at_301(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = records_for(
+        tmp_path, capsys, "301.jsonl", "--games", "6", "--seed", "t", "--option", "to-301"
+    )
+    assert all(r["options"] == ["to-301"] for r in records)
+    ends = [r for r in records if "match_over" in r]
+    assert len(ends) == 6
+    for record in records:
+        if "match_over" in record:
+            winner = record["match_over"]["winner"]
+            assert record["totals"][winner] >= 301
+        else:
+            assert max(record["totals"]) < 301, record["totals"]
+    # Without the option, the same seed plays on past 301.
+    default = records_for(tmp_path, capsys, "501.jsonl", "--games", "6", "--seed", "t")
+    assert all(r["options"] == [] for r in default)
+    assert any(max(r["totals"]) >= 301 and "match_over" not in r for r in default)
+    for record in default:
+        if "match_over" in record:
+            assert record["totals"][record["match_over"]["winner"]] >= 501
+
+
+# --------------------------------------------------------------------- refusals
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (("--option", "no-such-rule"), "no-such-rule"),
+        (("--variant", "nowhere"), "nowhere"),
+        (("--option", "to-301", "--option", "bogus-two"), "bogus-two"),
+    ],
+)
+def test_unknown_rule_exits_2_naming_it(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], named: str
+) -> None:
+    code, out, err = run(capsys, "--games", "1", *args)
+    assert code == 2
+    assert out == ""
+    assert named in err
+    assert "unknown" in err
+
+
+def test_conflicting_options_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "--games", "1", "--option", "to-301", "--option", "to-1001")
+    assert code == 2
+    assert "to-301" in err and "to-1001" in err
+
+
+@pytest.mark.parametrize("players", ["3", "4"])
+def test_more_players_refused_for_now(capsys: pytest.CaptureFixture[str], players: str) -> None:
+    code, out, err = run(capsys, "--games", "1", "--players", players)
+    assert code == 2
+    assert out == ""
+    assert "moscow" in err and players in err
+
+
+def test_records_file_not_left_full_on_refusal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "none.jsonl"
+    code, _, _ = run(capsys, "--games", "1", "--option", "nope", "--records", str(path))
+    assert code == 2
+    assert not path.exists() or path.read_text(encoding="utf-8") == ""
+
+
+# ------------------------------------------------------------------- subprocess
+def test_runs_as_a_program(tmp_path: Path) -> None:
+    path = tmp_path / "sub.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "deberc_net", "selfplay", "--games", "2", "--seed", "9",
+         "--json", "--records", str(path)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["games"] == 2
+    assert summary["deals"] == len(read_records(path))
+    bad = subprocess.run(
+        [sys.executable, "-m", "deberc_net", "selfplay", "--players", "3"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert bad.returncode == 2
+    assert "3" in bad.stderr and bad.stdout == ""
+
+
+def test_console_script_points_at_main() -> None:
+    scripts = {e.name: e.value for e in metadata.entry_points(group="console_scripts")}
+    assert scripts.get("deberc-net") == "deberc_net.cli:main"
