@@ -475,7 +475,14 @@ class Deal:
         self._show(seat)
 
     def _show(self, seat: int) -> None:
-        self.shown[seat] = [c for combo in self.declared_combos[seat] for c in combo.cards]
+        # Only the declared category goes face up (RULES.md 3.5): his other sequences are
+        # added after the first trick, and showing them now would leak hidden cards.
+        assert self.best is not None and self.best.seat == seat
+        category = self.best.category
+        self.shown[seat] = [
+            c for combo in self.declared_combos[seat] if combo.category == category
+            for c in combo.cards
+        ]
 
     def _do_skin(self, seat: int, call: Call) -> None:
         assert self.pending is not None
@@ -496,8 +503,9 @@ class Deal:
         declarer = self.skin_owed.pop(seat, None)
         if declarer is not None:
             self._show(declarer)
+            # engine-made, not a clock's automatic call: "auto" is rendered as "(clock)"
             self.log.append(
-                LoggedCall(declarer, Call(C.POKAZYVAYU), self.log[-1].ms, True, engine=True)
+                LoggedCall(declarer, Call(C.POKAZYVAYU), self.log[-1].ms, False, engine=True)
             )
         n = self.players
         if len(self.trick.cards) < n:
