@@ -7,6 +7,7 @@ Third-party rules come from the entry-point group ``deberc_net``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from importlib import metadata
 from typing import Any
@@ -38,11 +39,13 @@ class RuleError(ValueError):
 
 def available_plugins() -> dict[str, object]:
     """Every rule plugin by name: ours, then those installed through entry points."""
-    found = dict(_SHIPPED)
-    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        if entry.name not in found:
-            found[entry.name] = entry.load()
-    return found
+    return {**_installed(), **_SHIPPED}
+
+
+@functools.cache
+def _installed() -> dict[str, object]:
+    # Scanning the installed distributions is slow; packages do not appear while we run.
+    return {e.name: e.load() for e in metadata.entry_points(group=ENTRY_POINT_GROUP)}
 
 
 def rule_info(plugin: object) -> RuleInfo:
