@@ -38,9 +38,13 @@ class Session:
 
     def send(self, event: ServerEvent) -> None:
         """Queue an event; a client that does not read is dropped, never waited for."""
+        self.send_lines(render(event, self.style))
+
+    def send_lines(self, lines: list[str]) -> None:
+        """Queue lines already rendered in this session's style."""
         if self.closed:
             return
-        for text in render(event, self.style):
+        for text in lines:
             try:
                 self.outbox.send_nowait(encode_line(text))
             except trio.WouldBlock:

@@ -25,6 +25,7 @@ from deberc_net.game.match import Match
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
+from deberc_net.protocol.render import render
 from deberc_net.protocol.vocabulary import CallSyntaxError, parse_call
 
 from .config import Config
@@ -107,6 +108,7 @@ class Table:
     seq: int = attrs.field(init=False, default=0)
     state: str = attrs.field(init=False, default="waiting")
     asked_at: float = attrs.field(init=False, default=0.0)
+    asked_seq: int = attrs.field(init=False, default=0)  # the seq of the open request
     timeouts: list[int] = attrs.field(init=False)
     away_since: dict[int, float] = attrs.field(init=False, factory=dict)
     deal_started: float = attrs.field(init=False, default=0.0)
@@ -152,6 +154,12 @@ class Table:
                     if scope.cancelled_caught:
                         await self._on_clock()
                         continue
+                    await self._handle(message)
+                while True:  # what was queued before the table closed gets its answer
+                    try:
+                        message = self._receive.receive_nowait()
+                    except trio.WouldBlock:
+                        break
                     await self._handle(message)
         finally:
             self.lobby.table_closed(self)
@@ -276,7 +284,12 @@ class Table:
         )
         self.state = "playing"
         log.info("match_start", table=self.id, match=self.match.match_id, players=names)
-        self._event("start", players=list(names), match=self.match.match_id, seed=seed)
+        # not the seed: every deck follows from it (it is told at the match's end)
+        self._event("start", players=list(names), match=self.match.match_id)
+        for seat in range(self.players):  # seated, then disconnected before the start
+            if self._session(seat) is None:
+                self.away_since[seat] = trio.current_time()
+                self._event("away", name=self.seats[seat], seat=seat)
         self._deal_started()
 
     def _deal_started(self) -> None:
@@ -303,6 +316,7 @@ class Table:
         match = self.match
         assert match is not None
         self.asked_at = trio.current_time()
+        self.asked_seq = self.seq
         if match.over or match.to_act is None:
             return
         seat = match.to_act
@@ -318,6 +332,8 @@ class Table:
             return
         kind = "ask" if seat is not None and seat == match.to_act and not match.over else "state"
         clock = self._clock_ms(seat) if seat is not None else None
+        if kind == "ask" and clock is not None:  # the request stands: the clock left on it
+            clock = max(0, int((self.asked_at - trio.current_time()) * 1000) + clock)
         session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, kind=kind))
 
     async def _call(self, session: Session, text: str, seq: int | None) -> None:
@@ -330,8 +346,9 @@ class Table:
             session.send(ev.Error("wrong-phase", "the game has not started"
                                   if match is None else "the game is over"))
             return
-        if seq is not None and seq != self.seq:
-            text = f"that answers request {seq}; the table is at {self.seq}"
+        # events after the request (someone away or back) do not make it stale
+        if seq is not None and not self.asked_seq <= seq <= self.seq:
+            text = f"that answers request {seq}; the open request is {self.asked_seq}"
             session.send(ev.Error("stale", text))
             return
         legal = match.legal_calls(seat)
@@ -365,9 +382,10 @@ class Table:
             else:
                 self._event("call", seat=entry.seat, call=entry.call.token(), auto=entry.auto)
         if not ordered_before and deal.trump is not None:
+            fresa = deal.fresa if self.rules.settings.fresa_visible else None
             self._event("order", player=deal.player, trump=SUITS[deal.trump],
                         first=deal.first_trump,
-                        fresa=card_str(deal.fresa) if deal.fresa is not None else None)
+                        fresa=card_str(fresa) if fresa is not None else None)
         for trick in deal.tricks[tricks_before:]:
             self._event("trick", winner=trick.winner, cards=[card_str(c) for _, c in trick.cards])
         for shown_seat in sorted(set(deal.shown) - shown_before):
@@ -390,6 +408,8 @@ class Table:
         self._event("deal-end", deal=deal_no, outcome=record["outcome"],
                     points=record["points"], written=record["written"],
                     totals=record["totals"], hanging=record["hanging"])
+        if not match.over:  # the seed of a deal would tell the decks still to come
+            record = {**record, "seed": None}
         for target in self._audience():
             target.send(ev.DealRecord(self.id, record))
         if match.over:
@@ -403,7 +423,12 @@ class Table:
         winner = match.result.winner
         side_names = [match.names[s] for s in match.rules.settings.sides()[winner]]
         self._event("match-end", winner=winner, name=",".join(side_names),
-                    reason=match.result.reason, totals=list(match.totals))
+                    reason=match.result.reason, totals=list(match.totals), seed=match.seed)
+        self.state = "closed"
+        for seat in range(self.players):  # before the await: commands now go to the lobby
+            session = self._session(seat)
+            if session is not None and session.table is self:
+                session.table, session.seat = None, None
         await trio.to_thread.run_sync(
             lambda: self.lobby.store.finish_match(
                 match.match_id, self.id, list(match.names), self.rules.variant,
@@ -413,11 +438,6 @@ class Table:
         )
         log.info("match_end", table=self.id, match=match.match_id, winner=side_names,
                  reason=match.result.reason, totals=match.totals)
-        self.state = "closed"
-        for seat in range(self.players):
-            session = self._session(seat)
-            if session is not None and session.table is self:
-                session.table, session.seat = None, None
 
     async def _forfeit(self, seat: int, reason: str) -> None:
         match = self.match
@@ -460,8 +480,12 @@ class Table:
         self.seq += 1
         names = tuple(s or "-" for s in self.seats)
         event = ev.TableEvent(self.seq, self.id, kind, names, fields)
+        rendered: dict[str, list[str]] = {}  # one rendering per style, not per listener
         for target in self._audience():
-            target.send(event)
+            lines = rendered.get(target.style)
+            if lines is None:
+                lines = rendered[target.style] = render(event, target.style)
+            target.send_lines(lines)
 
 
 def automatic_call(match: Match, seat: int) -> Call:
