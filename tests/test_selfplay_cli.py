@@ -207,11 +207,19 @@ def test_conflicting_options_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize("players", ["3", "4"])
-def test_more_players_refused_for_now(capsys: pytest.CaptureFixture[str], players: str) -> None:
-    code, out, err = run(capsys, "--games", "1", "--players", players)
-    assert code == 2
-    assert out == ""
-    assert "moscow" in err and players in err
+def test_three_and_four_players_play(capsys: pytest.CaptureFixture[str], players: str) -> None:
+    code, out, _ = run(capsys, "--games", "2", "--players", players, "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["games"] == 2 and summary["deals"] >= 2
+
+
+def test_an_option_for_another_player_count_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "--games", "1", "--players", "2", "--option", "bide-to-leader")
+    assert code == 2 and out == ""
+    assert "'bide-to-leader' is for 3 players, not 2" in err
 
 
 def test_records_file_not_left_full_on_refusal(
@@ -236,10 +244,10 @@ def test_runs_as_a_program(tmp_path: Path) -> None:
     assert summary["games"] == 2
     assert summary["deals"] == len(read_records(path))
     bad = subprocess.run(
-        [sys.executable, "-m", "deberc_net", "selfplay", "--players", "3"],
+        [sys.executable, "-m", "deberc_net", "selfplay", "--players", "3", "--option", "dave"],
         capture_output=True, text=True, timeout=60, check=False,
     )
-    assert bad.returncode == 2
+    assert bad.returncode == 2 and "'dave' is for 2 players, not 3" in bad.stderr
     assert "3" in bad.stderr and bad.stdout == ""
 
 

@@ -30,6 +30,7 @@ PROKHODIT = "prokhodit"
 NE_PROKHODIT = "ne-prokhodit"
 BELLA = "bella"
 PLAY = "play"
+KONETS = "konets"
 
 DECLARATIONS = (TERTS, PYATDESYAT)
 COUNT_WORDS = {1: "", 2: "dva-", 3: "tri-"}
@@ -95,7 +96,7 @@ def from_record(entry: dict[str, Any]) -> Call:
 
 _SIMPLE = {
     PAS, IGRAYU, MENYAYU, SEVENS, ROST, PISHET, POKAZHI, POKAZYVAYU, SKIN,
-    PROKHODIT_Q, PROKHODIT, NE_PROKHODIT, BELLA,
+    PROKHODIT_Q, PROKHODIT, NE_PROKHODIT, BELLA, KONETS,
 }
 _COUNTS = {"": 1, "dva-": 2, "tri-": 3}
 

@@ -28,8 +28,12 @@ from .play import illegal_card_error, legal_cards, trick_winner
 from .rules import DealScore, RuleSet
 
 BIDDING = "bidding"
+ORDERED = "ordered"  # only with settings.pause_after_order: a plugin's moment
 PLAY = "play"
 DONE = "done"
+# What option table-penalties punishes instead of refusing (RULES.md section 6).
+PENALIZED = frozenset({"must-follow-suit", "must-trump", "must-overtrump",
+                       "false-declaration", "forbidden-rost"})
 TALK = frozenset({C.TERTS, C.PYATDESYAT, C.ROST, C.OT, C.PISHET})
 
 
@@ -54,9 +58,10 @@ class Declaration:
 class Pending:
     """A question that a given seat must answer before play goes on."""
 
-    kind: str  # "rost", "rost-reply", "show", "prokhodit"
+    kind: str  # "rost", "rost-reply", "show", "prokhodit", or a plugin's own
     asker: int
     answerer: int
+    queue: tuple[int, ...] = ()  # who answers after this one (prokhodit? with 3 players)
 
 
 @attrs.define
@@ -66,6 +71,7 @@ class LoggedCall:
     ms: int
     auto: bool
     engine: bool = False  # made by the engine itself, not replayed
+    penalty: str | None = None  # an illegal call punished under table-penalties
 
 
 @attrs.define(eq=False)
@@ -78,6 +84,7 @@ class Deal:
     totals_before: tuple[int, ...]
     hanging_in: int = 0
     bides_before: tuple[int, ...] = ()
+    hanging_pending: tuple[int, ...] = ()  # sums waiting for later deals (hanging-separate)
 
     hands: list[list[Card]] = attrs.field(init=False)
     turned: Card = attrs.field(init=False)
@@ -108,6 +115,7 @@ class Deal:
     shown: dict[int, list[Card]] = attrs.field(init=False, factory=dict)
     window_hands: dict[int, tuple[Card, ...]] = attrs.field(init=False, factory=dict)
     scoring_combos: dict[int, list[Combo]] | None = attrs.field(init=False, default=None)
+    lost_combos: set[int] = attrs.field(init=False, factory=set)  # table-penalties
     bella_owner: int | None = attrs.field(init=False, default=None)
     bella_declared: bool = attrs.field(init=False, default=False)
     # results
@@ -115,7 +123,7 @@ class Deal:
     tricks_taken: list[int] = attrs.field(init=False)
     outcome: str = attrs.field(init=False, default="")
     void_reason: str | None = attrs.field(init=False, default=None)
-    claimed_by: int | None = attrs.field(init=False, default=None)
+    match_end: tuple[int, str] | None = attrs.field(init=False, default=None)  # side, why
     score: DealScore | None = attrs.field(init=False, default=None)
     extra: dict[str, Any] = attrs.field(init=False, factory=dict)  # room for plugins
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)
@@ -244,6 +252,8 @@ class Deal:
             if seat == pending.answerer:
                 out.extend(self._answers(pending))
             return self._with_extra(seat, out)
+        if self.phase == ORDERED:
+            return self._with_extra(seat, out)
         if self._may_demand_show(seat):
             out.append(Call(C.POKAZHI))
         if seat != self.turn:
@@ -251,10 +261,24 @@ class Deal:
         out.extend(self._talk_calls(seat))
         if self._may_bella(seat):
             out.append(Call(C.BELLA))
-        out.extend(
-            C.play(c) for c in legal_cards(self.hands[seat], self.trick.cards, self.trump)
-        )
+        if self._may_claim(seat):
+            out.append(Call(C.KONETS))
+        out.extend(C.play(c) for c in self._legal_cards(seat))
         return self._with_extra(seat, out)
+
+    def _legal_cards(self, seat: int) -> list[Card]:
+        cards = self.trick.cards
+        exempt = bool(cards) and self.rules.settings.partner_exemption and self.side_of(
+            trick_winner(cards, self.trump)) == self.side_of(seat)  # type: ignore[arg-type]
+        return legal_cards(self.hands[seat], cards, self.trump, exempt)
+
+    def _may_claim(self, seat: int) -> bool:
+        """Manual claims: after a trick the seat took (not the last), before the next card."""
+        s = self.rules.settings
+        return (
+            s.manual_claim and s.target is not None and bool(self.tricks)
+            and not self.trick.cards and self.tricks[-1].winner == seat
+        )
 
     def _with_extra(self, seat: int, out: list[Call]) -> list[Call]:
         if self.rules.extra_calls is not None:
@@ -293,8 +317,10 @@ class Deal:
             if asker == self.turn and asker not in self.window_hands and not self.tricks:
                 out.append(Call(C.SKIN))
             return out
-        # "prokhodit": does the asker's best trump sequence pass?
-        return [Call(C.PROKHODIT) if self._trump_passes(pending) else Call(C.NE_PROKHODIT)]
+        if pending.kind == "prokhodit":  # does the asker's best trump sequence pass?
+            passes = self._trump_passes(pending)
+            return [Call(C.PROKHODIT) if passes else Call(C.NE_PROKHODIT)]
+        return []  # a plugin's question: its answers come from deberc_extra_calls
 
     def _trump_passes(self, pending: Pending) -> bool:
         theirs = self._best_trump_sequence(pending.asker)
@@ -363,16 +389,22 @@ class Deal:
         if not 0 <= seat < self.players:
             raise E.NotAllowed(f"there is no seat {seat}")
         if call not in self.legal_calls(seat):
-            raise self._why_not(seat, call)
+            error = self._why_not(seat, call)
+            if not self._punishable(seat, call, error):
+                raise error
+            self.log.append(LoggedCall(seat, call, ms, auto, penalty=error.code))
+            self._punish(seat, call, error)
+            return
         self.log.append(LoggedCall(seat, call, ms, auto))
         if call.name in TALK:
             self.declared_calls.setdefault(seat, []).append(call.token())
-        if self.rules.apply_extra_call is not None and self.rules.apply_extra_call(
+        handler = getattr(self, "_do_" + call.name.replace("-", "_").replace("?", "_q"), None)
+        if handler is not None:
+            handler(seat, call)
+        elif self.rules.apply_extra_call is None or not self.rules.apply_extra_call(
             self, seat, call
         ):
-            return
-        handler = getattr(self, "_do_" + call.name.replace("-", "_").replace("?", "_q"))
-        handler(seat, call)
+            raise AssertionError(f"no rule carries out the legal call {call.token()}")
 
     def _do_chetyre_semerki(self, seat: int, call: Call) -> None:
         self._end_void("sevens")
@@ -389,10 +421,28 @@ class Deal:
             self._end_void("all passed")
 
     def _do_igrayu(self, seat: int, call: Call) -> None:
-        s = self.rules.settings
         self.player = seat
         self.first_trump = call.suit is None
         self.trump = suit_of(self.original_turned) if call.suit is None else call.suit
+        if self.rules.settings.pause_after_order:
+            self.phase = ORDERED
+            self._event("ordered")
+            return
+        self._deal_rest()
+
+    def continue_after_order(self) -> None:
+        """A plugin done with the moment after the order: deal the last cards, play."""
+        if self.phase == ORDERED:
+            self._deal_rest()
+
+    def _event(self, name: str) -> None:
+        if self.rules.deal_event is not None:
+            self.rules.deal_event(self, name)
+
+    def _deal_rest(self) -> None:
+        s = self.rules.settings
+        assert self.player is not None
+        seat = self.player
         pos = 32 - len(self.talon)
         short = 0
         if s.turned_to_dealer:
@@ -407,6 +457,7 @@ class Deal:
         self.turn = self.leader
         self.trick = Trick(self.leader)
         self._find_bella_owner()
+        self._event("play")
 
     def _find_bella_owner(self) -> None:
         self.bella_owner = next(
@@ -427,11 +478,17 @@ class Deal:
         self.asked_pass.add(seat)
         n = self.players
         later = ((seat + i) % n for i in range(1, n))
-        answerer = next(s for s in later if self.side_of(s) != self.side_of(seat))
-        self.pending = Pending("prokhodit", seat, answerer)
+        opponents = [s for s in later if self.side_of(s) != self.side_of(seat)]
+        self.pending = Pending("prokhodit", seat, opponents[0], tuple(opponents[1:]))
 
     def _do_prokhodit(self, seat: int, call: Call) -> None:
-        self.pending = None
+        pending = self.pending
+        assert pending is not None
+        if pending.queue:  # every opponent answers for his own combinations
+            self.pending = Pending("prokhodit", pending.asker, pending.queue[0],
+                                   pending.queue[1:])
+        else:
+            self.pending = None
 
     _do_ne_prokhodit = _do_prokhodit
 
@@ -492,6 +549,63 @@ class Deal:
     def _do_bella(self, seat: int, call: Call) -> None:
         self.bella_declared = True
 
+    def _do_konets(self, seat: int, call: Call) -> None:
+        side = self.side_of(seat)
+        points = self.deal_points()
+        target = self.rules.settings.target
+        assert target is not None
+        if self.running_total(side) >= target:
+            self.end_deal("claim", points, points, winner=side, reason="claim")
+            return
+        others = [s for s in range(len(self._sides)) if s != side]
+        winner = max(others, key=lambda s: self.running_total(s))
+        self.end_deal("false-claim", points, points, winner=winner, reason="false-claim")
+
+    # -------------------------------------------------------------- penalties
+    def _punishable(self, seat: int, call: Call, error: E.IllegalCall) -> bool:
+        if not self.rules.settings.table_penalties or self.phase != PLAY:
+            return False
+        if error.code in PENALIZED:
+            return True
+        # a seven swap that was not allowed, by the holder of the trump 7 on his turn
+        return (
+            call.name == C.MENYAYU and self.pending is None and seat == self.turn
+            and self.trump is not None and make(SEVEN, self.trump) in self.hands[seat]
+        )
+
+    def _punish(self, seat: int, call: Call, error: E.IllegalCall) -> None:
+        """RULES.md 6: a longer combination asked about is lost; anything else is a bide
+        on cards."""
+        best = self.best
+        if call.name == C.ROST and best is not None:
+            mine = self.best_combo(seat)
+            if mine is not None and mine.category > best.category:
+                self.talked.add(seat)
+                self.lost_combos.add(seat)
+                return
+        self._bide_on_cards(seat, error.code)
+
+    def _bide_on_cards(self, seat: int, reason: str) -> None:
+        """The offender hands all his cards to the opponents, who write every point."""
+        assert self.trump is not None
+        everything = [c for t in self.tricks for _, c in t.cards]
+        everything += [c for _, c in self.trick.cards]
+        everything += [c for hand in self.hands for c in hand]
+        total = sum(card_points(c, self.trump) for c in everything)
+        total += self.rules.settings.last_trick_bonus
+        offender = self.side_of(seat)
+        points = self.deal_points()
+        extras = [points[i] - self.card_points[i] for i in range(len(points))]
+        others = [s for s in range(len(self._sides)) if s != offender]
+        share, odd = divmod(total, len(others))
+        written = [0] * len(self._sides)
+        order = [s for s in self._deal_score(points).lead_order if s in others]
+        for i, side in enumerate(order):
+            written[side] = share + (odd if i == 0 else 0) + extras[side]
+        self.end_deal("penalty", points, written)
+        assert self.score is not None
+        self.score.notes.append(f"bide on cards: seat {seat}, {reason}")
+
     def _do_play(self, seat: int, call: Call) -> None:
         card = call.card
         assert card is not None
@@ -531,12 +645,15 @@ class Deal:
         self.trick = Trick(winner)
         s = self.rules.settings
         if s.auto_claim and s.target is not None and self.running_total(side) >= s.target:
-            self.claimed_by = side
-            self._end_claim()
+            self._end_claim(side)
 
     def _settle_combinations(self) -> None:
         winners = self.rules.combo_winners(self)
-        self.scoring_combos = {seat: list(self.declared_combos[seat]) for seat in winners}
+        self.scoring_combos = {
+            seat: self.combos_of(seat)
+            for seat in winners
+            if seat not in self.lost_combos and self.combos_of(seat)
+        }
 
     def combo_points(self) -> list[int]:
         out = [0] * len(self._sides)
@@ -565,38 +682,53 @@ class Deal:
         self.void_reason = reason
         self.pending = None
         zero = [0] * len(self._sides)
-        self.score = DealScore(
-            sides=self._sides, player_side=-1, points=list(zero), card_points=list(zero),
-            combo_points=list(zero), bella_points=list(zero), tricks_taken=list(zero),
-            last_trick_side=-1, hanging_in=self.hanging_in, hanging_pending=[],
-            bides_before=list(self.bides_before), written=list(zero),
-            hanging_out=self.hanging_in, outcome="void",
-        )
+        self.score = self._deal_score(list(zero))
+        self.score.written = list(zero)
+        self.score.outcome = "void"
 
-    def _end_claim(self) -> None:
-        self.phase = DONE
-        self.outcome = "claim"
+    def _end_claim(self, side: int) -> None:
+        """A claim during the deal ends the match: each side writes what it has so far."""
         points = self.deal_points()
-        self.score = self._deal_score(points)
-        self.score.written = list(points)
-        self.score.outcome = "claim"
+        self.end_deal("claim", points, points, winner=side, reason="claim")
+
+    def end_deal(
+        self, outcome: str, points: list[int], written: list[int], *,
+        winner: int | None = None, reason: str = "",
+    ) -> None:
+        """End the deal now (a claim, a penalty, a plugin's rule); ``winner`` (a side)
+        also ends the match."""
+        self.phase = DONE
+        self.pending = None
+        self.outcome = outcome
+        self.score = self._deal_score(list(points))
+        self.score.written = list(written)
+        self.score.outcome = outcome
+        if winner is not None:
+            self.match_end = (winner, reason or outcome)
 
     def _deal_score(self, points: list[int]) -> DealScore:
-        assert self.player is not None
-        last = self.tricks[-1].winner
-        assert last is not None
+        last = self.tricks[-1].winner if self.tricks else None
+        n = self.players
+        lead_order: list[int] = []
+        for i in range(n):
+            side = self.side_of((self.leader + i) % n)
+            if side not in lead_order:
+                lead_order.append(side)
         return DealScore(
             sides=self._sides,
-            player_side=self.side_of(self.player),
+            player_side=-1 if self.player is None else self.side_of(self.player),
             points=points,
             card_points=list(self.card_points),
             combo_points=self.combo_points(),
             bella_points=self.bella_points(),
             tricks_taken=list(self.tricks_taken),
-            last_trick_side=self.side_of(last),
+            last_trick_side=-1 if last is None else self.side_of(last),
             hanging_in=self.hanging_in,
-            hanging_pending=[],
+            hanging_pending=list(self.hanging_pending),
             bides_before=list(self.bides_before),
+            lead_order=lead_order,
+            hanging_out=self.hanging_in,
+            stake=int(self.extra.get("stake", 1)),
         )
 
     def _score(self) -> None:
@@ -629,6 +761,8 @@ class Deal:
             return self._why_not_bid(seat, call)
         if self.phase == BIDDING:
             return E.WrongPhase(f"bidding is on: {call.token()} comes after the order")
+        if self.phase == ORDERED:
+            return E.WrongPhase("the game is ordered; the last cards are not dealt yet")
         if seat != self.turn:
             return E.NotYourTurn(f"it is seat {self.turn}'s turn")
         if name == C.PLAY:
@@ -717,7 +851,8 @@ class Deal:
             "deck": [card_str(c) for c in self.deck],
             "calls": [
                 {"seat": e.seat, **e.call.record(), "ms": e.ms,
-                 **({"auto": True} if e.auto else {}), **({"engine": True} if e.engine else {})}
+                 **({"auto": True} if e.auto else {}), **({"engine": True} if e.engine else {}),
+                 **({"penalty": e.penalty} if e.penalty else {})}
                 for e in self.log
             ],
             "trump": None if self.trump is None else "shdc"[self.trump],

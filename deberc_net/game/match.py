@@ -32,6 +32,7 @@ class Match:
     deal: Deal = attrs.field(init=False)
     totals: list[int] = attrs.field(init=False)
     hanging: int = attrs.field(init=False, default=0)
+    hanging_pending: tuple[int, ...] = attrs.field(init=False, default=())
     bides: list[int] = attrs.field(init=False)
     records: list[dict[str, Any]] = attrs.field(init=False, factory=list)
     result: MatchEnd | None = attrs.field(init=False, default=None)
@@ -98,6 +99,7 @@ class Match:
         if score.outcome == "bide":
             self.bides[score.player_side] += 1
         self.hanging = score.hanging_out
+        self.hanging_pending = tuple(score.hanging_pending)
         snapshot = MatchSnapshot(
             totals=tuple(self.totals),
             target=self.rules.settings.target,
@@ -106,8 +108,8 @@ class Match:
             deal_no=deal.deal_no,
             players=self.rules.settings.players,
         )
-        if deal.claimed_by is not None:
-            self.result = MatchEnd(deal.claimed_by, "claim")
+        if deal.match_end is not None:
+            self.result = MatchEnd(*deal.match_end)
         elif score.outcome != "void":
             self.result = self.rules.match_end(snapshot)
         self.records.append(self._record(deal))

@@ -16,15 +16,24 @@ def _highest_trump(trick: Sequence[tuple[int, Card]], trump: int) -> int:
 
 
 def legal_cards(
-    hand: Sequence[Card], trick: Sequence[tuple[int, Card]], trump: int | None
+    hand: Sequence[Card],
+    trick: Sequence[tuple[int, Card]],
+    trump: int | None,
+    partner_winning: bool = False,
 ) -> list[Card]:
-    """Follow suit; void: trump; no trump: anything. Beat the highest trump if able."""
+    """Follow suit; void: trump; no trump: anything. Beat the highest trump if able.
+
+    ``partner_winning`` (option partner-exemption): the partner holds the trick, so the
+    seat must still follow suit but need neither trump nor overtrump.
+    """
     if not trick:
         return list(hand)
     led = trick[0][1] >> 3
     follow = [c for c in hand if c >> 3 == led]
-    if follow and led != trump:
+    if follow and (led != trump or partner_winning):
         return follow
+    if partner_winning:
+        return list(hand)
     trumps = follow if follow else [c for c in hand if c >> 3 == trump]
     if not trumps:
         return list(hand)

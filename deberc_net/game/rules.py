@@ -42,6 +42,10 @@ class Settings:
     last_trick_bonus: int = 10
     hanging_accumulate: bool = True  # variant A: two hanging bides play for both sums
     partnerships: bool = False  # 4 players: seats 0+2 and 1+3 are sides
+    partner_exemption: bool = False  # no duty to trump or overtrump a partner's trick
+    manual_claim: bool = False  # 'konets' is the seat's own call; a false claim loses
+    table_penalties: bool = False  # the seeds' penalties instead of refusals
+    pause_after_order: bool = False  # a plugin acts between the order and the last cards
 
     @property
     def hand_size(self) -> int:
@@ -73,6 +77,8 @@ class DealScore:
     hanging_in: int  # points hanging into this deal from earlier hanging bides
     hanging_pending: list[int]  # separate sums still waiting (option hanging-separate)
     bides_before: list[int]  # bides each side had before this deal
+    lead_order: list[int] = attrs.Factory(list)  # sides in the order they play, leader first
+    stake: int = 1  # short games: what one stake is worth now (dave raises it)
     written: list[int] = attrs.Factory(list)
     hanging_out: int = 0
     outcome: str = ""
@@ -115,6 +121,7 @@ class RuleSet:
     match_end: Callable[[MatchSnapshot], MatchEnd | None]
     extra_calls: Callable[[Deal, int], list[Call]] | None = None
     apply_extra_call: Callable[[Deal, int, Call], bool] | None = None
+    deal_event: Callable[[Deal, str], None] | None = None
     describe: tuple[str, ...] = ()
 
     def record_fields(self) -> dict[str, Any]:

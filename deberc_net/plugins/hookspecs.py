@@ -27,10 +27,11 @@ class RuleInfo:
     """What a plugin says about itself; shown by ``rules`` and checked at table creation."""
 
     name: str
-    kind: str  # "variant" or "option"
+    kind: str  # "variant", "option", or "players" (chosen by the player count)
     summary: str
     players: tuple[int, ...] = (2, 3, 4)
     conflicts: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()  # options that must be chosen too
     version: str = "1"
 
 
@@ -74,6 +75,11 @@ class RuleSpecs:
     @hookspec
     def deberc_extra_calls(self, deal: Deal, seat: int) -> list[Call]:
         """Calls a plugin adds to ``seat``'s legal calls now (doubling, offers, ...)."""
+
+    @hookspec
+    def deberc_deal_event(self, deal: Deal, name: str) -> None:
+        """A moment of the deal: "ordered" (with pause_after_order, before the last cards)
+        and "play" (all cards dealt, before the first card). May end the deal."""
 
     @hookspec(firstresult=True)
     def deberc_apply_extra_call(self, deal: Deal, seat: int, call: Call) -> bool | None:

@@ -21,15 +21,26 @@ from deberc_net.game.rules import DealScore, RuleSet, Settings
 from . import hookspecs
 from .builtin import moscow
 from .hookspecs import PROJECT, RuleInfo
-from .house import targets
+from .house import deberts, poltinniki, scoring, short, switches, targets
+from .variants import kharkov, players
 
 ENTRY_POINT_GROUP = "deberc_net"
 BUILTIN_VARIANT = moscow.NAME
 
+# Everything we ship, by name. The same objects are published through our own entry
+# points (pyproject.toml), exactly as a third party publishes its rules.
 _SHIPPED: dict[str, object] = {
     moscow.NAME: moscow,
+    kharkov.NAME: kharkov,
+    players.THREE_PLAYERS.name: players.THREE_PLAYERS,
+    players.FOUR_PLAYERS.name: players.FOUR_PLAYERS,
     targets.TO_301.name: targets.TO_301,
     targets.TO_1001.name: targets.TO_1001,
+    deberts.NAME: deberts,
+    poltinniki.NAME: poltinniki,
+    **{switch.name: switch for switch in switches.SWITCHES},
+    **{rule.name: rule for rule in scoring.SCORING},
+    **{rule.name: rule for rule in short.SHORT_GAMES},
 }
 
 
@@ -56,9 +67,13 @@ def rule_info(plugin: object) -> RuleInfo:
 
 
 def _pick(variant: str, options: Iterable[str], players: int) -> list[tuple[str, object]]:
+    """The table's plugins in registration order: the player-count rules, the variant,
+    then the options (sorted). Raises RuleError naming what does not fit."""
     known = available_plugins()
     chosen = [variant, *sorted(set(options))]
     picked: list[tuple[str, object]] = []
+    by_count = [n for n, p in known.items() if _for_player_count(p, players)]
+    picked.extend((name, known[name]) for name in sorted(by_count))
     for index, name in enumerate(chosen):
         expected = "variant" if index == 0 else "option"
         if name not in known:
@@ -73,10 +88,23 @@ def _pick(variant: str, options: Iterable[str], players: int) -> list[tuple[str,
         picked.append((name, known[name]))
     names = {name for name, _ in picked}
     for name, plugin in picked:
-        for other in rule_info(plugin).conflicts:
+        info = rule_info(plugin)
+        for other in info.conflicts:
             if other in names:
                 raise RuleError(f"options {name!r} and {other!r} contradict each other")
+        for needed in info.requires:
+            if needed not in names:
+                raise RuleError(f"option {name!r} needs option {needed!r} too")
     return picked
+
+
+def _for_player_count(plugin: object, players: int) -> bool:
+    """Is this a rule that comes with the player count (three-players, four-players)?"""
+    try:
+        info = rule_info(plugin)
+    except RuleError:
+        return False  # refused later, and only if somebody asks for it by name
+    return info.kind == "players" and players in info.players
 
 
 def build_ruleset(
@@ -95,10 +123,11 @@ def build_ruleset(
     settings = Settings()
     hook.deberc_configure(settings=settings, players=players)
     infos = [rule_info(p) for _, p in picked]
+    options = tuple(name for name, p in picked if rule_info(p).kind == "option")
     return RuleSet(
         settings=settings,
         variant=variant,
-        options=tuple(name for name, _ in picked[1:]),
+        options=options,
         versions={i.name: i.version for i in infos},
         combo_key=hook.deberc_combo_key(settings=settings),
         combo_winners=lambda deal: hook.deberc_combo_winners(deal=deal),
@@ -107,6 +136,7 @@ def build_ruleset(
         match_end=lambda snap: hook.deberc_match_end(snapshot=snap),
         extra_calls=_extra_calls(hook),
         apply_extra_call=_apply_extra_call(hook),
+        deal_event=_deal_event(hook),
         describe=tuple(f"{i.name}: {i.summary}" for i in infos),
     )
 
@@ -128,6 +158,16 @@ def _extra_calls(hook: Any) -> Any:
         return [c for calls in hook.deberc_extra_calls(deal=deal, seat=seat) for c in calls]
 
     return extra_calls
+
+
+def _deal_event(hook: Any) -> Any:
+    if not hook.deberc_deal_event.get_hookimpls():
+        return None
+
+    def deal_event(deal: Deal, name: str) -> None:
+        hook.deberc_deal_event(deal=deal, name=name)
+
+    return deal_event
 
 
 def _apply_extra_call(hook: Any) -> Any:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from deberc_net.game.combos import Combo, top_position
 from deberc_net.game.deal import Deal
 from deberc_net.game.rules import ComboKeyFn, DealScore, MatchEnd, MatchSnapshot, Settings
@@ -21,7 +23,7 @@ def deberc_rule_info() -> RuleInfo:
             "the earlier declared; the player must score more than the whistler or it is a "
             "bide; game to 501, claimed automatically."
         ),
-        players=(2,),
+        players=(2, 3, 4),
     )
 
 
@@ -44,6 +46,10 @@ def deberc_configure(settings: Settings, players: int) -> None:
     settings.last_trick_bonus = 10
     settings.hanging_accumulate = True
     settings.partnerships = False
+    settings.partner_exemption = False
+    settings.manual_claim = False
+    settings.table_penalties = False
+    settings.pause_after_order = False
 
 
 @hookimpl(trylast=True)
@@ -58,13 +64,24 @@ def deberc_combo_key(settings: Settings) -> ComboKeyFn:
 
 @hookimpl(trylast=True)
 def deberc_combo_winners(deal: Deal) -> list[int]:
-    """Only the owner of the best combination scores, and then all of his sequences."""
-    return [deal.best.seat] if deal.best is not None else []
+    """Only the side of the best combination scores, and then all of its sequences."""
+    if deal.best is None:
+        return []
+    return list(deal.sides[deal.side_of(deal.best.seat)])
 
 
 @hookimpl(trylast=True)
 def deberc_deal_outcome(score: DealScore) -> bool:
     """Made, bide or hanging bide; hanging points go to whoever writes more next."""
+    write_deal(score, bide_shares)
+    return True
+
+
+SharesFn = Callable[[DealScore, int], dict[int, int]]
+
+
+def write_deal(score: DealScore, shares: SharesFn) -> None:
+    """The Moscow writing of a deal, with ``shares`` saying where a bide goes."""
     p = score.player_side
     others = [s for s in range(len(score.sides)) if s != p]
     pts = score.points
@@ -76,9 +93,9 @@ def deberc_deal_outcome(score: DealScore) -> bool:
         written = list(pts)
     elif pts[p] < against:
         score.outcome = "bide"
-        share, odd = divmod(pts[p], len(others))
-        for i, s in enumerate(others):  # two players: the whistler takes it all
-            written[s] = pts[s] + share + (odd if i == 0 else 0)
+        written = [pts[s] if s != p else 0 for s in range(len(pts))]
+        for side, share in shares(score, pts[p]).items():
+            written[side] += share
     else:
         score.outcome = "hanging"
         for s in others:
@@ -94,19 +111,29 @@ def deberc_deal_outcome(score: DealScore) -> bool:
             hanging = 0
     score.written = written
     score.hanging_out = hanging
-    return True
+
+
+def bide_shares(score: DealScore, amount: int) -> dict[int, int]:
+    """How the bide player's points go to the whistlers: in equal parts, an odd point
+    to the whistler who plays earlier (two sides: the whole to the other side)."""
+    whistlers = [s for s in score.lead_order if s != score.player_side]
+    share, odd = divmod(amount, len(whistlers))
+    return {s: share + (odd if i == 0 else 0) for i, s in enumerate(whistlers)}
 
 
 @hookimpl(trylast=True)
 def deberc_next_dealer(snapshot: MatchSnapshot) -> int:
-    """The one who wrote more in the deal deals; a tie passes the deal on."""
+    """The one who wrote more in the deal deals (of a pair, the first of it clockwise
+    from the dealer); a tie passes the deal on."""
     score = snapshot.last_deal
     assert score is not None
     top = max(score.written)
     leaders = [s for s, w in enumerate(score.written) if w == top]
+    n = snapshot.players
     if len(leaders) == 1:
-        return score.sides[leaders[0]][0]
-    return (snapshot.dealer + 1) % snapshot.players
+        side = score.sides[leaders[0]]
+        return next(seat for i in range(1, n + 1) if (seat := (snapshot.dealer + i) % n) in side)
+    return (snapshot.dealer + 1) % n
 
 
 @hookimpl(trylast=True)

@@ -1,0 +1,37 @@
+"""Option ``deberts``: seven trumps in sequence in one hand win the game at once."""
+
+from __future__ import annotations
+
+from deberc_net.game.deal import PLAY, Deal
+from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+
+NAME = "deberts"
+RUN = 7
+
+
+@hookimpl
+def deberc_rule_info() -> RuleInfo:
+    return RuleInfo(NAME, "option", "Seven trumps in sequence in one hand win the game at "
+                    "once, as soon as all cards are dealt (seed 004).")
+
+
+@hookimpl
+def deberc_deal_event(deal: Deal, name: str) -> None:
+    if name != "play" or deal.phase != PLAY or deal.trump is None:
+        return
+    for seat, hand in enumerate(deal.hands):
+        ranks = sorted(c & 7 for c in hand if c >> 3 == deal.trump)
+        if longest_run(ranks) >= RUN:
+            zero = [0] * len(deal.sides)
+            deal.end_deal("deberts", zero, zero, winner=deal.side_of(seat), reason="deberts")
+            return
+
+
+def longest_run(ranks: list[int]) -> int:
+    best = run = 0
+    previous = None
+    for rank in ranks:
+        run = run + 1 if previous is not None and rank == previous + 1 else 1
+        best = max(best, run)
+        previous = rank
+    return best

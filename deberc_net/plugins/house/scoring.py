@@ -1,0 +1,117 @@
+"""Table options that change how a deal is written or who deals next."""
+
+from __future__ import annotations
+
+from deberc_net.game.rules import DealScore, MatchSnapshot
+from deberc_net.plugins.builtin import moscow
+from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+
+SKI_PENALTY = 50
+BIDE_PENALTY = 100
+
+
+class SkiPenalty:
+    name = "ski-penalty"
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(self.name, "option", "A side that took no trick writes minus 50 "
+                        "(seed 004 'Ski').")
+
+    @hookimpl
+    def deberc_adjust_written(self, score: DealScore) -> None:
+        if score.outcome in ("void", "claim", "false-claim"):
+            return
+        for side, taken in enumerate(score.tricks_taken):
+            if taken == 0:
+                score.written[side] -= SKI_PENALTY
+                score.notes.append(f"ski: side {side} -{SKI_PENALTY}")
+
+
+class BidePenalty:
+    name = "bide-penalty"
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(self.name, "option", "From a player's third bide on, each bide also "
+                        "costs him 100 points (seed 004).")
+
+    @hookimpl
+    def deberc_adjust_written(self, score: DealScore) -> None:
+        p = score.player_side
+        if score.outcome == "bide" and score.bides_before[p] >= 2:
+            score.written[p] -= BIDE_PENALTY
+            score.notes.append(f"bide {score.bides_before[p] + 1}: side {p} -{BIDE_PENALTY}")
+
+
+class CombosNeedTrick:
+    name = "combos-need-trick"
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(self.name, "option", "Terts and fifty count only if their owner took "
+                        "at least one trick; bella counts anyway (seeds 003 and 004).")
+
+    @hookimpl
+    def deberc_deal_points(self, score: DealScore) -> None:
+        for side, taken in enumerate(score.tricks_taken):
+            if taken == 0 and score.combo_points[side]:
+                score.points[side] -= score.combo_points[side]
+                score.notes.append(f"side {side} took no trick: combinations do not count")
+                score.combo_points[side] = 0
+
+
+class DealerClockwise:
+    name = "dealer-clockwise"
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(self.name, "option", "The deal passes clockwise after every deal "
+                        "(seed 004), not to the one who wrote more.")
+
+    @hookimpl
+    def deberc_next_dealer(self, snapshot: MatchSnapshot) -> int:
+        return (snapshot.dealer + 1) % snapshot.players
+
+
+class HangingSeparate:
+    name = "hanging-separate"
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(self.name, "option", "Two hanging bides in a row: the next deal plays "
+                        "for the first sum and the deal after it for the second (variant B).")
+
+    @hookimpl
+    def deberc_adjust_written(self, score: DealScore) -> None:
+        if score.outcome == "hanging" and score.hanging_in:
+            # the builtin added both sums together (variant A): keep them apart
+            own = score.hanging_out - score.hanging_in
+            score.hanging_out = score.hanging_in
+            score.hanging_pending.append(own)
+        elif score.hanging_out == 0 and score.hanging_pending:
+            score.hanging_out = score.hanging_pending.pop(0)
+
+
+class BideToLeader:
+    name = "bide-to-leader"
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(self.name, "option", "Three players: a bide goes whole to the whistler "
+                        "with more points, not half to each (seed 003).", players=(3,))
+
+    @hookimpl
+    def deberc_deal_outcome(self, score: DealScore) -> bool:
+        moscow.write_deal(score, _to_the_better_whistler)
+        return True
+
+
+def _to_the_better_whistler(score: DealScore, amount: int) -> dict[int, int]:
+    whistlers = [s for s in score.lead_order if s != score.player_side]
+    best = max(whistlers, key=lambda s: (score.points[s], -whistlers.index(s)))
+    return {best: amount}
+
+
+SCORING = (SkiPenalty(), BidePenalty(), CombosNeedTrick(), DealerClockwise(),
+           HangingSeparate(), BideToLeader())

@@ -1,0 +1,151 @@
+"""Short Deberts: one deal decides (RULES.md 7, seed 000 'Короткий деберц').
+
+``short`` (no bide: more points wins), ``short-bide`` (2 players: a losing player pays
+double; 3 players: one stake to or from each whistler), ``dave`` (two players, doubling:
+"dave" offers the opponent to give up for the current stake or play for the next),
+``dave-geometric`` (stakes 1 2 4 8 instead of 1 2 3 4) and ``to-9-stakes`` (seed 003
+"в один удар": deals go on until someone has 9 stakes). In these games ``written`` and
+the totals count stakes; the deal's points stay in ``points``.
+"""
+
+from __future__ import annotations
+
+from deberc_net.game.calls import Call
+from deberc_net.game.deal import PLAY, Deal, Pending
+from deberc_net.game.rules import DealScore, MatchEnd, MatchSnapshot, Settings
+from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+
+DAVE, ACCEPT, GIVE_UP = "dave", "prinimayu", "sdayus"
+SHORT_NAMES = ("short", "short-bide", "dave")
+NOT_WITH_SHORT = ("to-301", "to-1001", "manual-claim", "hanging-separate", "bide-penalty",
+                  "poltinniki")
+
+
+class ShortGame:
+    def __init__(self, name: str, summary: str, bide: bool, players: tuple[int, ...]) -> None:
+        self.name = name
+        self.summary = summary
+        self.bide = bide
+        self.players = players
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        others = tuple(n for n in SHORT_NAMES if n != self.name)
+        return RuleInfo(self.name, "option", self.summary, players=self.players,
+                        conflicts=others + NOT_WITH_SHORT)
+
+    @hookimpl
+    def deberc_configure(self, settings: Settings, players: int) -> None:
+        settings.target = None  # one deal decides (to-9-stakes sets a target in stakes)
+        settings.auto_claim = False
+
+    @hookimpl
+    def deberc_deal_outcome(self, score: DealScore) -> bool:
+        pts, p = score.points, score.player_side
+        sides = range(len(pts))
+        stake = score.stake
+        written = [0] * len(pts)
+        if self.bide:
+            against = sum(pts[s] for s in sides if s != p)
+            won = pts[p] > against or (pts[p] == against and score.last_trick_side == p)
+            for s in sides:
+                if s != p:  # one stake to or from each whistler, double if the player lost
+                    written[s] = -stake if won else 2 * stake
+                    written[p] -= written[s]
+            score.outcome = "made" if won else "bide"
+        else:
+            top = max(pts)
+            leaders = [s for s in sides if pts[s] == top]
+            winner = leaders[0] if len(leaders) == 1 else (
+                score.last_trick_side if score.last_trick_side in leaders else leaders[0])
+            for s in sides:
+                written[s] = stake * (len(pts) - 1) if s == winner else -stake
+            score.outcome = "made" if winner == p else "bide"
+        score.written = written
+        score.hanging_out = 0
+        score.notes.append(f"stake {stake}")
+        return True
+
+    @hookimpl
+    def deberc_match_end(self, snapshot: MatchSnapshot) -> MatchEnd | None:
+        totals = snapshot.totals
+        leader = max(range(len(totals)), key=lambda s: totals[s])
+        if snapshot.target is None:
+            return MatchEnd(leader, "short")
+        if totals[leader] >= snapshot.target:
+            return MatchEnd(leader, "stakes")
+        return None
+
+
+class Dave(ShortGame):
+    """Doubling in the short game for two: never twice in a row by the same player."""
+
+    @hookimpl
+    def deberc_extra_calls(self, deal: Deal, seat: int) -> list[Call]:
+        pending = deal.pending
+        if pending is not None:
+            return [Call(ACCEPT), Call(GIVE_UP)] if (
+                pending.kind == DAVE and seat == pending.answerer) else []
+        may_offer = deal.extra.get("dave_next") in (None, seat)
+        if deal.phase == PLAY and seat == deal.turn and may_offer:
+            return [Call(DAVE)]
+        return []
+
+    @hookimpl
+    def deberc_apply_extra_call(self, deal: Deal, seat: int, call: Call) -> bool | None:
+        if call.name == DAVE:
+            other = (seat + 1) % deal.players
+            deal.pending = Pending(DAVE, seat, other)
+            return True
+        if call.name == ACCEPT and deal.pending is not None and deal.pending.kind == DAVE:
+            stake = int(deal.extra.get("stake", 1))
+            geometric = "dave-geometric" in deal.rules.options
+            deal.extra["stake"] = stake * 2 if geometric else stake + 1
+            deal.extra["dave_next"] = seat  # only the one who accepted may raise next
+            deal.pending = None
+            return True
+        if call.name == GIVE_UP and deal.pending is not None and deal.pending.kind == DAVE:
+            asker = deal.pending.asker
+            stake = int(deal.extra.get("stake", 1))
+            written = [0] * len(deal.sides)
+            written[deal.side_of(asker)] = stake
+            written[deal.side_of(seat)] = -stake
+            deal.end_deal("gave-up", deal.deal_points(), written)
+            return True
+        return None
+
+
+class DaveGeometric:
+    name = "dave-geometric"
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(self.name, "option", "Dave doubles the stake (1 2 4 8) instead of "
+                        "raising it by one (1 2 3 4).", players=(2,), requires=("dave",))
+
+
+class ToNineStakes:
+    name = "to-9-stakes"
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(self.name, "option", "Short games with dave go on deal after deal "
+                        "until a player has won 9 stakes (seed 003 'в один удар').",
+                        players=(2,), requires=("dave",))
+
+    @hookimpl(trylast=True)  # after dave has said "one deal"
+    def deberc_configure(self, settings: Settings, players: int) -> None:
+        settings.target = 9
+
+
+SHORT = ShortGame("short", "One deal decides: more points wins one stake from each loser; "
+                  "who ordered does not matter; a tie goes to the taker of the last trick.",
+                  bide=False, players=(2, 3))
+SHORT_BIDE = ShortGame("short-bide", "One deal decides, with bide: two players, a player who "
+                       "scores less pays a double stake; three players, the player wins or "
+                       "pays one stake from or to each whistler.", bide=True, players=(2, 3))
+DAVE_GAME = Dave("dave", "One deal decides, with doubling: on your turn in play say 'dave' "
+                 "to offer the opponent to give up for the current stake ('sdayus') or play "
+                 "for the next ('prinimayu'); after an accepted dave only the one who "
+                 "accepted may raise again.", bide=False, players=(2,))
+SHORT_GAMES = (SHORT, SHORT_BIDE, DAVE_GAME, DaveGeometric(), ToNineStakes())

@@ -1,0 +1,61 @@
+"""Table options that change one plain rule each (RULES.md names them all)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from deberc_net.game.rules import Settings
+from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+
+
+class Switch:
+    """An option whose whole effect is one change to ``Settings``."""
+
+    def __init__(
+        self, name: str, summary: str, change: Callable[[Settings], None],
+        players: tuple[int, ...] = (2, 3, 4), conflicts: tuple[str, ...] = (),
+    ) -> None:
+        self.name = name
+        self.summary = summary
+        self.change = change
+        self.players = players
+        self.conflicts = conflicts
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name=self.name, kind="option", summary=self.summary,
+                        players=self.players, conflicts=self.conflicts)
+
+    @hookimpl
+    def deberc_configure(self, settings: Settings, players: int) -> None:
+        self.change(settings)
+
+
+def _set(field: str, value: object) -> Callable[[Settings], None]:
+    return lambda settings: setattr(settings, field, value)
+
+
+SWITCHES = (
+    Switch("commitment", "The dealer may not pass in round two: he must name a suit "
+           "(seed 003 'with commitment', seed 004 'Mandated').", _set("commitment", True)),
+    Switch("bella-after-trick", "Bella may be declared only after its owner has taken a "
+           "trick (seed 004).", _set("bella_after_trick", True)),
+    Switch("fresa-hidden", "The fresa is not shown.", _set("fresa_visible", False),
+           players=(2, 3)),
+    Switch("seven-swap-off", "The trump seven may not be swapped for the turned card.",
+           _set("seven_swap", False), players=(2, 3)),
+    Switch("player-leads", "The player who ordered the game leads the first trick "
+           "(seed 004).", _set("player_leads", True)),
+    Switch("partner-exemption", "When your partner holds the trick you must follow suit but "
+           "need neither trump nor overtrump.", _set("partner_exemption", True), players=(4,)),
+    Switch("sequence-by-strength", "Sequences are read in play-strength order (e.g. K 10 A "
+           "is a terts), as seed 004's service does.", _set("sequence_by_strength", True)),
+    Switch("table-penalties", "The seeds' penalties instead of refusals: a renonce, a false "
+           "declaration, a forbidden seven swap or a rost? without a combination of that "
+           "length is a bide on cards; a longer combination asked about with rost? is lost.",
+           _set("table_penalties", True)),
+    Switch("manual-claim", "Claiming the game is the player's own call ('konets') after a "
+           "trick he took; a false claim loses the game. At the scoring the claim stays "
+           "automatic.", lambda s: (setattr(s, "manual_claim", True),
+                                    setattr(s, "auto_claim", False))),
+)

@@ -1,0 +1,1 @@
+"""Variants (one per table) and the rules that come with a player count."""
