@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: serve test lint bench clean
 
@@ -17,7 +18,12 @@ $(STAMP): $(BIN)/python pyproject.toml
 serve: $(STAMP)
 	$(BIN)/deberc-net serve
 
-test: $(STAMP)
+# The tests also install the example third-party rule package, to prove it plugs in.
+$(TEST_STAMP): $(STAMP) examples/posled20/pyproject.toml
+	$(BIN)/python -m pip install --quiet --no-deps -e examples/posled20
+	touch $(TEST_STAMP)
+
+test: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 

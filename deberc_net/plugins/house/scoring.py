@@ -6,8 +6,8 @@ from deberc_net.game.rules import DealScore, MatchSnapshot
 from deberc_net.plugins.builtin import moscow
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
 
-SKI_PENALTY = 50
-BIDE_PENALTY = 100
+SKI_POINTS = 50
+BIDE_POINTS = 100
 
 
 class SkiPenalty:
@@ -24,8 +24,8 @@ class SkiPenalty:
             return
         for side, taken in enumerate(score.tricks_taken):
             if taken == 0:
-                score.written[side] -= SKI_PENALTY
-                score.notes.append(f"ski: side {side} -{SKI_PENALTY}")
+                score.written[side] -= SKI_POINTS
+                score.notes.append(f"ski: side {side} -{SKI_POINTS}")
 
 
 class BidePenalty:
@@ -40,8 +40,8 @@ class BidePenalty:
     def deberc_adjust_written(self, score: DealScore) -> None:
         p = score.player_side
         if score.outcome == "bide" and score.bides_before[p] >= 2:
-            score.written[p] -= BIDE_PENALTY
-            score.notes.append(f"bide {score.bides_before[p] + 1}: side {p} -{BIDE_PENALTY}")
+            score.written[p] -= BIDE_POINTS
+            score.notes.append(f"bide {score.bides_before[p] + 1}: side {p} -{BIDE_POINTS}")
 
 
 class CombosNeedTrick:
@@ -113,5 +113,11 @@ def _to_the_better_whistler(score: DealScore, amount: int) -> dict[int, int]:
     return {best: amount}
 
 
-SCORING = (SkiPenalty(), BidePenalty(), CombosNeedTrick(), DealerClockwise(),
-           HangingSeparate(), BideToLeader())
+SKI_PENALTY = SkiPenalty()
+BIDE_PENALTY = BidePenalty()
+COMBOS_NEED_TRICK = CombosNeedTrick()
+DEALER_CLOCKWISE = DealerClockwise()
+HANGING_SEPARATE = HangingSeparate()
+BIDE_TO_LEADER = BideToLeader()
+SCORING = (SKI_PENALTY, BIDE_PENALTY, COMBOS_NEED_TRICK, DEALER_CLOCKWISE, HANGING_SEPARATE,
+           BIDE_TO_LEADER)

@@ -148,4 +148,6 @@ DAVE_GAME = Dave("dave", "One deal decides, with doubling: on your turn in play 
                  "to offer the opponent to give up for the current stake ('sdayus') or play "
                  "for the next ('prinimayu'); after an accepted dave only the one who "
                  "accepted may raise again.", bide=False, players=(2,))
-SHORT_GAMES = (SHORT, SHORT_BIDE, DAVE_GAME, DaveGeometric(), ToNineStakes())
+DAVE_GEOMETRIC = DaveGeometric()
+TO_9_STAKES = ToNineStakes()
+SHORT_GAMES = (SHORT, SHORT_BIDE, DAVE_GAME, DAVE_GEOMETRIC, TO_9_STAKES)

@@ -35,27 +35,59 @@ def _set(field: str, value: object) -> Callable[[Settings], None]:
     return lambda settings: setattr(settings, field, value)
 
 
+COMMITMENT = Switch(
+    "commitment",
+    "The dealer may not pass in round two: he must name a suit (seed 003 'with "
+    "commitment', seed 004 'Mandated').",
+    _set("commitment", True),
+)
+BELLA_AFTER_TRICK = Switch(
+    "bella-after-trick",
+    "Bella may be declared only after its owner has taken a trick (seed 004).",
+    _set("bella_after_trick", True),
+)
+FRESA_HIDDEN = Switch(
+    "fresa-hidden", "The fresa is not shown.", _set("fresa_visible", False), players=(2, 3)
+)
+SEVEN_SWAP_OFF = Switch(
+    "seven-swap-off",
+    "The trump seven may not be swapped for the turned card.",
+    _set("seven_swap", False),
+    players=(2, 3),
+)
+PLAYER_LEADS = Switch(
+    "player-leads",
+    "The player who ordered the game leads the first trick (seed 004).",
+    _set("player_leads", True),
+)
+PARTNER_EXEMPTION = Switch(
+    "partner-exemption",
+    "When your partner holds the trick you must follow suit but need neither trump nor "
+    "overtrump.",
+    _set("partner_exemption", True),
+    players=(4,),
+)
+SEQUENCE_BY_STRENGTH = Switch(
+    "sequence-by-strength",
+    "Sequences are read in play-strength order (e.g. K 10 A is a terts), as seed 004's "
+    "service does.",
+    _set("sequence_by_strength", True),
+)
+TABLE_PENALTIES = Switch(
+    "table-penalties",
+    "The seeds' penalties instead of refusals: a renonce, a false declaration, a forbidden "
+    "seven swap or a rost? without a combination of that length is a bide on cards; a "
+    "longer combination asked about with rost? is lost.",
+    _set("table_penalties", True),
+)
+MANUAL_CLAIM = Switch(
+    "manual-claim",
+    "Claiming the game is the player's own call ('konets') after a trick he took; a false "
+    "claim loses the game. At the scoring the claim stays automatic.",
+    lambda s: (setattr(s, "manual_claim", True), setattr(s, "auto_claim", False)),
+)
+
 SWITCHES = (
-    Switch("commitment", "The dealer may not pass in round two: he must name a suit "
-           "(seed 003 'with commitment', seed 004 'Mandated').", _set("commitment", True)),
-    Switch("bella-after-trick", "Bella may be declared only after its owner has taken a "
-           "trick (seed 004).", _set("bella_after_trick", True)),
-    Switch("fresa-hidden", "The fresa is not shown.", _set("fresa_visible", False),
-           players=(2, 3)),
-    Switch("seven-swap-off", "The trump seven may not be swapped for the turned card.",
-           _set("seven_swap", False), players=(2, 3)),
-    Switch("player-leads", "The player who ordered the game leads the first trick "
-           "(seed 004).", _set("player_leads", True)),
-    Switch("partner-exemption", "When your partner holds the trick you must follow suit but "
-           "need neither trump nor overtrump.", _set("partner_exemption", True), players=(4,)),
-    Switch("sequence-by-strength", "Sequences are read in play-strength order (e.g. K 10 A "
-           "is a terts), as seed 004's service does.", _set("sequence_by_strength", True)),
-    Switch("table-penalties", "The seeds' penalties instead of refusals: a renonce, a false "
-           "declaration, a forbidden seven swap or a rost? without a combination of that "
-           "length is a bide on cards; a longer combination asked about with rost? is lost.",
-           _set("table_penalties", True)),
-    Switch("manual-claim", "Claiming the game is the player's own call ('konets') after a "
-           "trick he took; a false claim loses the game. At the scoring the claim stays "
-           "automatic.", lambda s: (setattr(s, "manual_claim", True),
-                                    setattr(s, "auto_claim", False))),
+    COMMITMENT, BELLA_AFTER_TRICK, FRESA_HIDDEN, SEVEN_SWAP_OFF, PLAYER_LEADS,
+    PARTNER_EXEMPTION, SEQUENCE_BY_STRENGTH, TABLE_PENALTIES, MANUAL_CLAIM,
 )
