@@ -1,0 +1,157 @@
+"""A small trio client for bots: connect, log in, seek games, answer every request.
+
+A bot author writes one function ``choose(view) -> str`` that returns one of
+``view.legal``; ``play`` does the rest: the machine style, seeking game after game,
+answering with ``seq=`` so a stale answer is refused, falling back to a legal call if
+``choose`` is too slow for the clock or returns something illegal, and reconnecting
+(logging in again resumes the seat) if the connection drops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import AsyncIterator, Callable
+
+import attrs
+import trio
+
+from .protocol import Event, Record, View, parse
+
+Choose = Callable[[View], str]
+CLOCK_MARGIN = 0.3  # seconds kept back from the clock for the network
+
+
+@attrs.define
+class Connection:
+    stream: trio.SocketStream
+    _buf: bytes = b""
+
+    @classmethod
+    async def open(cls, host: str, port: int) -> Connection:
+        return cls(await trio.open_tcp_stream(host, port))
+
+    async def send(self, line: str) -> None:
+        await self.stream.send_all(line.encode("utf-8") + b"\n")
+
+    async def lines(self) -> AsyncIterator[str]:
+        while True:
+            while b"\n" not in self._buf:
+                data = await self.stream.receive_some(65536)
+                if not data:
+                    return
+                self._buf += data
+            raw, self._buf = self._buf.split(b"\n", 1)
+            yield raw.rstrip(b"\r").decode("utf-8", "replace")
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
+
+
+@attrs.define
+class Stats:
+    games: int = 0
+    asks: int = 0
+    fallbacks: int = 0
+    errors: list[str] = attrs.Factory(list)
+
+
+@attrs.define
+class Bot:
+    """Plays with ``choose`` until ``games`` matches are over (None: forever)."""
+
+    choose: Choose
+    name: str
+    host: str = "127.0.0.1"
+    port: int = 7501
+    password: str | None = None
+    seek: str = "2"  # what follows 'seek': players, variant, options
+    games: int | None = None
+    reconnects: int = 5
+    stats: Stats = attrs.Factory(Stats)
+    on_event: Callable[[Event | View | Record], None] | None = None
+
+    async def run(self) -> Stats:
+        failures = 0
+        while self.games is None or self.stats.games < self.games:
+            try:
+                await self._session()
+                return self.stats
+            except (OSError, trio.BrokenResourceError, EOFError) as exc:
+                failures += 1
+                self.stats.errors.append(f"connection: {exc}")
+                if failures > self.reconnects:
+                    raise
+                await trio.sleep(min(2.0, 0.1 * 2**failures))
+        return self.stats
+
+    async def _session(self) -> None:
+        conn = await Connection.open(self.host, self.port)
+        try:
+            await conn.send("style machine")
+            login = f"login {self.name}" + (f" {self.password}" if self.password else "")
+            await conn.send(login)
+            seeking = False
+            async for line in conn.lines():
+                item = parse(line)
+                if self.on_event is not None:
+                    self.on_event(item)
+                if isinstance(item, View):
+                    if item.kind == "ask":
+                        await conn.send(f"{await self._answer(item)} seq={item.seq}")
+                    seeking = False
+                    continue
+                if isinstance(item, Record):
+                    continue
+                tag, f = item.tag, item.fields
+                if tag == "ok" and f.get("cmd") == "login" and not seeking:
+                    await conn.send(f"seek {self.seek}")
+                    seeking = True
+                elif tag == "event" and f.get("kind") == "match-end":
+                    self.stats.games += 1
+                    if self.games is not None and self.stats.games >= self.games:
+                        await conn.send("quit")
+                        return
+                    await conn.send(f"seek {self.seek}")
+                    seeking = True
+                elif tag == "error":
+                    self.stats.errors.append(line)
+                    if f.get("code") == "bad-password":
+                        raise PermissionError(f.get("text", "bad password"))
+                elif tag == "bye":
+                    return
+            raise EOFError("the server closed the connection")
+        finally:
+            await conn.aclose()
+
+    async def _answer(self, view: View) -> str:
+        self.stats.asks += 1
+        budget = (view.clock_ms or 10_000) / 1000 - CLOCK_MARGIN
+        choice = None
+        with trio.move_on_after(max(0.05, budget)):
+            choice = await trio.to_thread.run_sync(self.choose, view, abandon_on_cancel=True)
+        if choice not in view.legal:
+            self.stats.fallbacks += 1
+            return view.legal[0]
+        return choice
+
+
+def bot_arguments(description: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=7501)
+    parser.add_argument("--name", required=True)
+    parser.add_argument("--password")
+    parser.add_argument("--seek", default="2", help="what to seek: PLAYERS [VARIANT] [OPTION..]")
+    parser.add_argument("--games", type=int, help="stop after this many games")
+    parser.add_argument("--seed", default=None, help="seed for the bot's own choices")
+    return parser
+
+
+def run_bot(choose: Choose, args: argparse.Namespace) -> Stats:
+    bot = Bot(choose, args.name, args.host, args.port, args.password, args.seek, args.games)
+    return trio.run(bot.run)
+
+
+def seeded_random(seed: str | None, name: str) -> random.Random:
+    return random.Random(f"{seed}/{name}" if seed is not None else None)
