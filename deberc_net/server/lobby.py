@@ -166,6 +166,7 @@ class Lobby:
         ))
         table = self._table_of(name)
         if table is not None:
+            session.table = table  # at once: 'new' or 'seek' right after must see the seat
             table.post(Back(session))
 
     def _table_of(self, name: str) -> Table | None:

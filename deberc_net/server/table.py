@@ -210,11 +210,13 @@ class Table:
                     self._event("away", name=name, seat=seat)
             case Back(session):
                 seat = self._seat_of(session.name or "")
-                if seat is not None:
+                if seat is not None and self.state != "closed":
                     session.table, session.seat = self, seat
                     self.away_since.pop(seat, None)
                     self._event("back", name=session.name, seat=seat)
                     self._send_state(session, seat)
+                elif session.table is self:  # it closed meanwhile: back in the lobby
+                    session.table, session.seat = None, None
             case ShowState(session):
                 self._send_state(session, session.seat if session.table is self else None)
             case Say(session, text):
@@ -422,22 +424,22 @@ class Table:
         assert match is not None and match.result is not None
         winner = match.result.winner
         side_names = [match.names[s] for s in match.rules.settings.sides()[winner]]
-        self._event("match-end", winner=winner, name=",".join(side_names),
-                    reason=match.result.reason, totals=list(match.totals), seed=match.seed)
-        self.state = "closed"
-        for seat in range(self.players):  # before the await: commands now go to the lobby
-            session = self._session(seat)
-            if session is not None and session.table is self:
-                session.table, session.seat = None, None
-        await trio.to_thread.run_sync(
+        await trio.to_thread.run_sync(  # on disk before anyone is told ('games' lists it)
             lambda: self.lobby.store.finish_match(
                 match.match_id, self.id, list(match.names), self.rules.variant,
                 sorted(self.rules.options), ",".join(side_names), match.result.reason,
                 list(match.totals),
             )
         )
+        self._event("match-end", winner=winner, name=",".join(side_names),
+                    reason=match.result.reason, totals=list(match.totals), seed=match.seed)
         log.info("match_end", table=self.id, match=match.match_id, winner=side_names,
                  reason=match.result.reason, totals=match.totals)
+        self.state = "closed"  # what came meanwhile is answered as the task ends
+        for seat in range(self.players):
+            session = self._session(seat)
+            if session is not None and session.table is self:
+                session.table, session.seat = None, None
 
     async def _forfeit(self, seat: int, reason: str) -> None:
         match = self.match

@@ -1,0 +1,222 @@
+"""A small line client for the end-to-end tests, and players that answer the server.
+
+Every read has a hard deadline (``trio.fail_after``): a test that waits for a line
+that never comes fails in seconds instead of hanging.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+
+import trio
+
+DEFAULT_TIMEOUT = 5.0
+CARD = re.compile(r"(?:10|[789JQKA])[shdc]")
+PROMPT = re.compile(r"^Your call(?: \[\d+ s\])?: (.+)$")
+
+
+class Closed(AssertionError):
+    """The server closed the connection while the test waited for a line."""
+
+
+def fields(line: str) -> tuple[str, dict[str, str]]:
+    """A machine line's tag and ``key=value`` fields (``text=`` takes the rest)."""
+    head, sep, text = line.partition(" text=")
+    tag, *parts = head.split(" ")
+    out = dict(p.split("=", 1) for p in parts if "=" in p)
+    if sep:
+        out["text"] = text
+    return tag, out
+
+
+def is_event(line: str, kind: str) -> bool:
+    tag, f = fields(line)
+    return tag == "event" and f.get("kind") == kind
+
+
+class LineClient:
+    """One TCP connection: send lines, read lines until a predicate holds."""
+
+    def __init__(self, stream: trio.SocketStream, label: str = "") -> None:
+        self.stream = stream
+        self.label = label
+        self.raw = bytearray()  # every byte received, for the secrecy checks
+        self.lines: list[str] = []  # every line received
+        self.pos = 0  # the next line read_until looks at
+        self.eof = False
+        self._buf = bytearray()
+
+    @classmethod
+    async def connect(cls, port: int, label: str = "") -> LineClient:
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        client = cls(stream, label)
+        await client.read_until(lambda line: "deberc-net" in line)  # the banner
+        return client
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
+
+    async def send(self, text: str) -> None:
+        await self.stream.send_all(text.encode("utf-8") + b"\n")
+
+    async def send_raw(self, data: bytes) -> None:
+        await self.stream.send_all(data)
+
+    async def _fill(self) -> None:
+        try:
+            data = await self.stream.receive_some(65536)
+        except trio.BrokenResourceError:
+            data = b""
+        if not data:
+            self.eof = True
+            return
+        self.raw += data
+        self._buf += data
+        while b"\r\n" in self._buf:
+            raw, _, rest = self._buf.partition(b"\r\n")
+            self._buf = bytearray(rest)
+            self.lines.append(raw.decode("utf-8"))  # the server only ever sends UTF-8
+
+    async def read_until(
+        self, pred: Callable[[str], bool], timeout: float = DEFAULT_TIMEOUT
+    ) -> str:
+        """The next unread line that satisfies ``pred`` (lines before it are consumed)."""
+        try:
+            with trio.fail_after(timeout):
+                while True:
+                    while self.pos < len(self.lines):
+                        line = self.lines[self.pos]
+                        self.pos += 1
+                        if pred(line):
+                            return line
+                    if self.eof:
+                        raise Closed(f"{self.label}: closed; last lines: {self.lines[-5:]}")
+                    await self._fill()
+        except trio.TooSlowError:
+            raise AssertionError(
+                f"{self.label}: no matching line in {timeout} s; last lines: {self.lines[-5:]}"
+            ) from None
+
+    async def take(self, pred: Callable[[str], bool], timeout: float = DEFAULT_TIMEOUT) -> str:
+        """Like ``read_until``, but the lines before the match stay unread."""
+        mark = self.pos
+        line = await self.read_until(pred, timeout)
+        del self.lines[self.pos - 1]
+        self.pos = mark
+        return line
+
+    async def expect(
+        self, tag: str, timeout: float = DEFAULT_TIMEOUT, **want: str
+    ) -> dict[str, str]:
+        """The next line with this tag and these field values; its fields."""
+
+        def match(line: str) -> bool:
+            t, f = fields(line)
+            return t == tag and all(f.get(k) == v for k, v in want.items())
+
+        return fields(await self.read_until(match, timeout))[1]
+
+    async def reply(self, text: str, tag: str = "", timeout: float = DEFAULT_TIMEOUT) -> str:
+        """Send a line and return the next line (with ``tag`` if given)."""
+        await self.send(text)
+        return await self.read_until(lambda line: not tag or fields(line)[0] == tag, timeout)
+
+    async def drain(self, seconds: float) -> list[str]:
+        """Every line that arrives within ``seconds`` (consumed)."""
+        with trio.move_on_after(seconds):
+            while not self.eof:
+                await self._fill()
+        new = self.lines[self.pos :]
+        self.pos = len(self.lines)
+        return new
+
+    async def seen(self, pred: Callable[[str], bool], timeout: float = DEFAULT_TIMEOUT) -> str:
+        """Wait (without reading: another task reads this client) for a received line."""
+        with trio.fail_after(timeout):
+            while True:
+                for line in self.lines:
+                    if pred(line):
+                        return line
+                await trio.sleep(0.01)
+
+    async def wait_closed(self, timeout: float = DEFAULT_TIMEOUT) -> None:
+        with trio.fail_after(timeout):
+            while not self.eof:
+                await self._fill()
+
+
+async def machine_client(port: int, name: str, password: str | None = None) -> LineClient:
+    client = await LineClient.connect(port, name)
+    await client.send("style machine")
+    await client.expect("ok", cmd="style")
+    await client.send(f"login {name}" + (f" {password}" if password else ""))
+    await client.expect("ok", cmd="login", name=name)
+    return client
+
+
+async def human_client(port: int, name: str) -> LineClient:
+    client = await LineClient.connect(port, name)
+    await client.send(f"login {name}")
+    await client.read_until(lambda line: line.startswith(f"Hello, {name}"))
+    return client
+
+
+def random_legal(ask: dict[str, str], rng: random.Random) -> str:
+    legal = ask["legal"].split(",")
+    assert legal and legal != [""], ask
+    return rng.choice(legal)
+
+
+async def play_machine(
+    client: LineClient, rng: random.Random, stop: Callable[[str], bool] | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> str:
+    """Answer every ``ask`` with a random legal call (echoing its seq) until the match
+    ends (or ``stop`` holds); the last line read. Any error line fails the test."""
+    stop = stop or (lambda line: is_event(line, "match-end"))
+    while True:
+        line = await client.read_until(lambda _: True, timeout)
+        tag, f = fields(line)
+        assert tag != "error", f"{client.label}: {line}"
+        if stop(line):
+            return line
+        if tag == "ask":
+            await client.send(f"{random_legal(f, rng)} seq={f['seq']}")
+
+
+def human_choice(options: str) -> str:
+    """What a person picks from a prompt's options: the first card, else igrayu, else
+    the first call offered (typed as people type: spaces, not hyphens)."""
+    groups = [g.strip() for g in options.split(" | ")]
+    tokens = [t.strip() for g in groups for t in g.split(", ")]
+    cards = [t for t in tokens if CARD.fullmatch(t)]
+    if cards:
+        return cards[0]
+    if "igrayu" in tokens:
+        return "играю"  # Cyrillic works as well as Latin
+    return tokens[0].replace("-", " ")
+
+
+async def play_human(client: LineClient, timeout: float = DEFAULT_TIMEOUT) -> str:
+    """Answer every "Your call ...:" prompt until "Game over"; the last line."""
+    while True:
+        line = await client.read_until(lambda _: True, timeout)
+        assert not line.startswith("Error"), f"{client.label}: {line}"
+        if line.startswith("Game over:"):
+            return line
+        prompt = PROMPT.match(line)
+        if prompt:
+            await client.send(human_choice(prompt.group(1)))
+
+
+async def seat_pair(a: LineClient, b: LineClient, settings: str = "2") -> tuple[int, int, int]:
+    """Both clients ``seek``; the table id and the seats of ``a`` and ``b``."""
+    await a.send(f"seek {settings}")
+    await a.expect("ok", cmd="seek")
+    await b.send(f"seek {settings}")
+    sit_a = await a.expect("ok", cmd="sit")
+    sit_b = await b.expect("ok", cmd="sit")
+    assert sit_a["table"] == sit_b["table"]
+    return int(sit_a["table"]), int(sit_a["seat"]), int(sit_b["seat"])

@@ -1,0 +1,88 @@
+"""Fixtures for the end-to-end tests: a real server on 127.0.0.1, port 0, a tmp SQLite file.
+
+``start_server(**config)`` runs ``serve`` in the test's nursery (it stops when the test
+ends) and returns the bound port; ``port`` is a server with short clocks left at their
+defaults except the lag allowance. ``connect`` opens clients that are closed afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from deberc_net.server.app import serve
+from deberc_net.server.config import Config
+
+from .client import LineClient, human_client, machine_client
+
+
+def make_config(db: str | Path, **overrides: Any) -> Config:
+    settings: dict[str, Any] = {"host": "127.0.0.1", "port": 0, "db": str(db), "lag_ms": 0}
+    settings.update(overrides)
+    return Config(**settings)
+
+
+@asynccontextmanager
+async def running_server(config: Config) -> AsyncIterator[int]:
+    """A server that stops when the block ends (to restart one on the same file)."""
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(serve, config)
+        yield port
+        nursery.cancel_scope.cancel()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "deberc.sqlite3"
+
+
+@pytest.fixture
+def start_server(
+    nursery: trio.Nursery, db_path: Path
+) -> Callable[..., Awaitable[int]]:
+    async def start(**overrides: Any) -> int:
+        return await nursery.start(serve, make_config(db_path, **overrides))
+
+    return start
+
+
+@pytest.fixture
+async def port(start_server: Callable[..., Awaitable[int]]) -> int:
+    return await start_server()
+
+
+class Connector:
+    """Opens clients and closes them all when the test ends."""
+
+    def __init__(self) -> None:
+        self.clients: list[LineClient] = []
+
+    def _keep(self, client: LineClient) -> LineClient:
+        self.clients.append(client)
+        return client
+
+    async def raw(self, port: int, label: str = "") -> LineClient:
+        return self._keep(await LineClient.connect(port, label))
+
+    async def machine(self, port: int, name: str, password: str | None = None) -> LineClient:
+        return self._keep(await machine_client(port, name, password))
+
+    async def human(self, port: int, name: str) -> LineClient:
+        return self._keep(await human_client(port, name))
+
+    async def aclose(self) -> None:
+        for client in self.clients:
+            with trio.move_on_after(1):
+                await client.aclose()
+
+
+@pytest.fixture
+async def connect() -> AsyncIterator[Connector]:
+    connector = Connector()
+    yield connector
+    await connector.aclose()

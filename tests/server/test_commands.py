@@ -1,0 +1,214 @@
+"""The lobby commands over the wire, in both styles."""
+
+from __future__ import annotations
+
+import random
+
+import trio
+
+from deberc_net.protocol.commands import COMMANDS
+
+from .client import fields, is_event, play_machine, seat_pair
+from .conftest import Connector
+
+
+async def _block(client, command: str, tag: str) -> list[str]:
+    """Send a command whose answer is a block of ``tag`` lines; their texts."""
+    await client.send(command)
+    await client.send("who")  # a marker: the block has ended when its answer comes
+    out = []
+    while True:
+        t, f = fields(await client.read_until(lambda _: True))
+        if t == "who":
+            return out
+        if t == "event":  # table events may come in between
+            continue
+        assert t == tag, (command, t, f)
+        out.append(f.get("text", ""))
+
+
+async def test_help(port: int, connect: Connector) -> None:
+    client = await connect.machine(port, "ann")
+    lines = await _block(client, "help", "help")
+    for name in COMMANDS:
+        assert any(line.strip().startswith(name) for line in lines), name
+    for name, spec in COMMANDS.items():
+        assert await _block(client, f"help {name}", "help") == [f"{spec.usage}: {spec.summary}"]
+    [nothing] = await _block(client, "help frobnicate", "help")
+    assert "frobnicate" in nothing
+    calls = await _block(client, "calls", "help")
+    assert any("pas" in x for x in calls) and any("pishet" in x for x in calls)
+    anon = await connect.raw(port, "anon")  # help needs no login
+    await anon.send("help login")
+    assert (await anon.read_until(lambda _: True)).startswith("login NAME [PASSWORD]")
+
+
+async def test_who_and_tables(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("who")
+    assert (await ann.expect("who")) == {"count": "2", "names": "ann,bob"}
+    await ann.send("tables")
+    assert (await ann.expect("tables"))["count"] == "0"
+    await ann.send("new 2 to-301")
+    sit = await ann.expect("ok", cmd="sit")
+    await bob.send("tables")
+    assert (await bob.expect("tables"))["count"] == "1"
+    table = await bob.expect("table")
+    assert table == {"id": sit["table"], "players": "2", "variant": "moscow",
+                     "options": "to-301", "seats": "ann,-", "state": "waiting",
+                     "observers": "0"}
+    await bob.send(f"sit {sit['table']}")
+    await bob.expect("ok", cmd="sit")
+    await bob.expect("event", kind="start")
+    await bob.send("tables")
+    await bob.expect("tables")
+    table = await bob.expect("table")
+    assert table["seats"] == "ann,bob" and table["state"] == "playing"
+    await ann.send("quit")
+    await ann.read_until(lambda x: x.startswith("bye "))
+    await ann.wait_closed()
+    await bob.send("who")
+    assert (await bob.expect("who"))["names"] == "bob"
+
+
+async def test_rules(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    general = await _block(ann, "rules", "rules")
+    assert any(x.startswith("moscow (variant") for x in general)
+    assert any(x.startswith("to-301 (option") for x in general)
+    await ann.send("new 2 to-301")
+    sit = await ann.expect("ok", cmd="sit")
+    for command in ("rules", f"rules {sit['table']}"):
+        lines = await _block(ann, command, "rules")
+        assert lines[0].startswith(f"Table {sit['table']}: moscow, 2 players, options: to-301, "
+                                   "to 301."), lines
+        clock = lines[-1]
+        assert "Clock: 60 s a call for people, 10 s for machine-style connections" in clock
+        assert "3 timeouts in a row" in clock and "120 s disconnected" in clock
+
+
+async def test_say(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    carl = await connect.machine(port, "carl")
+    await ann.send("say hello, lobby = everyone")
+    for client in (ann, bob, carl):
+        said = await client.expect("say")
+        assert said == {"from": "ann", "table": "-", "text": "hello, lobby = everyone"}
+    await seat_pair(ann, bob)
+    await ann.send("say good luck")
+    for client in (ann, bob):
+        said = await client.expect("say")
+        assert said["from"] == "ann" and said["text"] == "good luck" and said["table"] != "-"
+    await carl.send("say lobby only")
+    assert (await carl.expect("say"))["text"] == "lobby only"
+    for client in (ann, bob):  # read all that came before an answer to a later command
+        await client.send("who")
+        await client.expect("who")
+    # table talk stays at the table; lobby talk stays in the lobby
+    assert not any("good luck" in x for x in carl.lines)
+    assert not any("lobby only" in x for x in ann.lines + bob.lines)
+
+
+async def test_leave_forfeits_a_running_game(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    eve = await connect.machine(port, "eve")
+    table, seat_ann, seat_bob = await seat_pair(ann, bob)
+    await eve.send(f"observe {table}")
+    await eve.expect("ok", cmd="observe")
+    await ann.read_until(lambda x: x.startswith(("ask ", "state ")))
+    await ann.send("leave")
+    await ann.expect("ok", cmd="leave")
+    for client in (ann, bob, eve):
+        end = await client.expect("event", kind="match-end")
+        assert end["reason"] == "left" and end["winner"] == str(seat_bob)
+        assert end["name"] == "bob"
+    assert seat_ann != seat_bob
+    await eve.send("leave")  # the table closes: eve stops watching, or watched no more
+    reply = await eve.read_until(lambda x: x.startswith(("ok ", "error ")))
+    assert reply.startswith(("ok cmd=leave", "error code=not-seated")), reply
+    # both are free again
+    for client in (ann, bob):
+        await client.send("leave")
+        assert (await client.expect("error"))["code"] == "not-seated"
+    await seat_pair(ann, bob)
+    await ann.send("seek 2")
+    assert (await ann.expect("error"))["code"] == "already-seated"
+
+
+async def test_leave_before_the_game_and_unseek(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    await ann.send("seek 2")
+    await ann.expect("ok", cmd="seek")
+    await ann.send("unseek")
+    await ann.expect("ok", cmd="unseek")
+    await ann.send("unseek")
+    assert (await ann.expect("error"))["code"] == "not-allowed"
+    await ann.send("new 2")
+    sit = await ann.expect("ok", cmd="sit")
+    await ann.send("new 2")
+    assert (await ann.expect("error"))["code"] == "already-seated"
+    await ann.send("leave")
+    await ann.expect("ok", cmd="leave")
+    await ann.send("tables")
+    assert (await ann.expect("tables"))["count"] == "0"  # an empty table closes
+    await ann.send(f"sit {sit['table']}")
+    assert (await ann.expect("error"))["code"] == "unknown-table"
+
+
+async def test_observe_and_state(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    eve = await connect.machine(port, "eve")
+    table, _, _ = await seat_pair(ann, bob)
+    await eve.send("state")
+    assert (await eve.expect("error"))["code"] == "not-seated"
+    await eve.send(f"observe {table}")
+    await eve.expect("ok", cmd="observe")
+    first = await eve.expect("state", table=str(table))
+    assert first["hand"] == "" and first["legal"] == "" and first["seat"] == "-"
+    await eve.send("state")
+    assert (await eve.expect("state"))["seq"] == first["seq"]
+    await ann.send(f"observe {table}")
+    error = await ann.take(lambda x: x.startswith("error"))  # its ask stays unread
+    assert fields(error)[1]["code"] == "already-seated"
+    await eve.send("leave")
+    await eve.expect("ok", cmd="leave")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, ann, random.Random(1))
+        nursery.start_soon(play_machine, bob, random.Random(2))
+    await eve.send("who")
+    await eve.expect("who")
+    assert not any(is_event(x, "match-end") for x in eve.lines)  # it stopped watching
+
+
+async def test_style_switching(port: int, connect: Connector) -> None:
+    client = await connect.raw(port, "ann")
+    await client.send("login ann")
+    assert (await client.read_until(lambda _: True)).startswith("Hello, ann (guest).")
+    await client.send("who")
+    assert await client.read_until(lambda _: True) == "1 here: ann"
+    await client.send("style machine")
+    styled = await client.read_until(lambda _: True)
+    assert styled == "ok cmd=style style=machine text=Style machine."
+    await client.send("who")
+    assert await client.read_until(lambda _: True) == "who count=1 names=ann"
+    await client.send("STYLE Human")
+    assert await client.read_until(lambda _: True) == "Style human."
+    await client.send("sit 7")
+    assert await client.read_until(lambda _: True) == "Error (unknown-table): there is no table 7"
+    await client.send("style robot")
+    assert (await client.read_until(lambda _: True)).startswith("Error (bad-argument)")
+    # a seated client switches in the middle of a game and gets its state rendered anew
+    bob = await connect.machine(port, "bob")
+    await client.send("seek 2")
+    await bob.send("seek 2")
+    await bob.expect("ok", cmd="sit")
+    await client.read_until(lambda x: x.startswith("Your hand:"))
+    await client.send("style machine")
+    await client.expect("ok", cmd="style")
+    await client.send("state")
+    state = fields(await client.read_until(lambda x: x.startswith(("ask ", "state "))))[1]
+    assert len(state["hand"].split(",")) == 6

@@ -1,0 +1,115 @@
+"""Whole matches over real sockets: machine-style bots, people at a terminal, and both."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import trio
+
+from .client import fields, is_event, play_human, play_machine, seat_pair
+from .conftest import Connector
+
+TAGS = {"event", "ask", "state", "record", "ok", "info", "say", "error", "bye"}
+
+
+def _records(lines: list[str]) -> list[dict]:
+    return [json.loads(fields(line)[1]["text"]) for line in lines if line.startswith("record ")]
+
+
+async def test_two_machine_clients_play_a_match(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    table, seat_ann, seat_bob = await seat_pair(ann, bob)
+    assert {seat_ann, seat_bob} == {0, 1}
+    ends: dict[str, str] = {}
+
+    async def run(client, seed: int) -> None:
+        ends[client.label] = await play_machine(client, random.Random(seed), timeout=10)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(run, ann, 1)
+        nursery.start_soon(run, bob, 2)
+
+    assert ends["ann"] == ends["bob"]
+    _, end = fields(ends["ann"])
+    assert end["table"] == str(table) and end["reason"] in ("target", "claim")
+    totals = [int(t) for t in end["totals"].split(",")]
+    winner = int(end["winner"])
+    assert max(totals) >= 501 and totals[winner] == max(totals)
+    assert end["name"] == ("ann" if winner == seat_ann else "bob")
+
+    for client in (ann, bob):
+        for line in client.lines[1:]:  # after the banner, a stable tag on every line
+            assert fields(line)[0] in TAGS, line
+        seqs = [int(fields(x)[1]["seq"]) for x in client.lines if x.startswith("event ")]
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))  # numbered, none missed
+        records = _records(client.lines)
+        assert [r["deal_no"] for r in records] == list(range(1, len(records) + 1))
+        assert all(r["format"] == "deberc-deal/1" for r in records)
+        assert records[-1]["totals"] == totals
+        assert all(r["players"][seat_ann] == "ann" for r in records)
+        asks = [fields(x)[1] for x in client.lines if x.startswith("ask ")]
+        assert asks and all(a["legal"] for a in asks)
+    # every card call a bot made is in the record, as made
+    plays = [fields(x)[1] for x in ann.lines if is_event(x, "play")]
+    recorded = [c for r in _records(ann.lines) for t in r["tricks"] for c in t["cards"]]
+    assert [p["card"] for p in plays] == recorded
+
+
+async def test_two_people_play_a_game(port: int, connect: Connector) -> None:
+    ann = await connect.human(port, "ann")
+    bob = await connect.human(port, "bob")
+    await ann.send("new 2 to-301")
+    sat = await ann.read_until(lambda line: line.startswith("You sit at table"))
+    table = re.search(r"table (\d+), seat (\d)", sat)
+    assert table is not None
+    await bob.send(f"sit {table.group(1)}")
+    await bob.read_until(lambda line: line.startswith("You sit at table"))
+    ends: dict[str, str] = {}
+
+    async def run(client) -> None:
+        ends[client.label] = await play_human(client, timeout=10)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(run, ann)
+        nursery.start_soon(run, bob)
+
+    assert ends["ann"] == ends["bob"]
+    end = re.fullmatch(r"Game over: (\w+) wins \((\w+)\)\. Totals: ann (\d+), bob (\d+)\.",
+                       ends["ann"])
+    assert end is not None, ends["ann"]
+    winner, reason, totals = end.group(1), end.group(2), (int(end.group(3)), int(end.group(4)))
+    assert reason in ("target", "claim") and max(totals) >= 301
+    assert totals[("ann", "bob").index(winner)] == max(totals)
+    for client in (ann, bob):
+        # human style: readable text, never the machine tags
+        assert not any(fields(line)[0] in ("event", "ask", "state", "record")
+                       for line in client.lines)
+        assert any(line.startswith("Your hand: ") for line in client.lines)
+        assert any(line.startswith("Deal 1 in full") for line in client.lines)
+        assert not any(line.startswith("Error") for line in client.lines)
+
+
+async def test_a_person_and_a_bot_share_a_table(port: int, connect: Connector) -> None:
+    ann = await connect.human(port, "ann")
+    bot = await connect.machine(port, "bot")
+    await ann.send("seek 2 to-301")
+    await ann.read_until(lambda line: line.startswith("Waiting for a 2-player"))
+    await bot.send("seek 2 to-301")
+    await bot.expect("ok", cmd="sit")
+    ends: dict[str, str] = {}
+
+    async def human() -> None:
+        ends["ann"] = await play_human(ann, timeout=10)
+
+    async def machine() -> None:
+        ends["bot"] = await play_machine(bot, random.Random(7), timeout=10)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(human)
+        nursery.start_soon(machine)
+    _, end = fields(ends["bot"])
+    winner_name = end["name"]
+    assert ends["ann"].startswith(f"Game over: {winner_name} wins ({end['reason']})")

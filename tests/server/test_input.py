@@ -1,0 +1,326 @@
+"""What a client may send that is not a proper command: telnet bytes, garbage, huge or
+broken lines, calls out of turn, illegal cards. Each gets one error line (or nothing,
+for telnet negotiation), the connection stays usable, and nobody else notices."""
+
+from __future__ import annotations
+
+import random
+
+import trio
+
+from .client import LineClient, fields, is_event, play_machine, random_legal, seat_pair
+from .conftest import Connector
+
+IAC, DO, DONT, WILL, WONT, SB, SE = 255, 253, 254, 251, 252, 250, 240
+NEGOTIATION = bytes([
+    IAC, DO, 1, IAC, WILL, 3, IAC, WONT, 34, IAC, DONT, 24,  # echo, SGA, linemode, ttype
+    IAC, SB, 24, 0, *b"xterm-256color", IAC, SE,  # a terminal type subnegotiation
+    IAC, SB, 31, 0, 80, 0, 24, IAC, SE,  # NAWS 80x24
+    IAC, 241,  # NOP
+])
+
+
+async def _who_works(client: LineClient, *names: str) -> None:
+    await client.send("who")
+    who = await client.expect("who")
+    for name in names:
+        assert name in who["names"].split(",")
+
+
+async def test_telnet_negotiation_is_stripped(port: int, connect: Connector) -> None:
+    client = await connect.raw(port, "telnet")
+    # negotiation first, then commands whose bytes are split around more negotiation
+    await client.send_raw(NEGOTIATION + b"style mach")
+    await client.send_raw(bytes([IAC, DO]))
+    await client.send_raw(bytes([1]) + b"ine\r\n" + bytes([IAC, SB, 24]))
+    await client.send_raw(b"ignored inside SB" + bytes([IAC, SE]) + b"login tel\r\n")
+    await client.expect("ok", cmd="login", name="tel")
+    await client.send_raw(bytes([IAC, WILL, 31]) + b"who\r\n")
+    await client.expect("who", names="tel")
+    assert not any(line.startswith("error") for line in client.lines), client.lines
+    assert [fields(x)[0] for x in client.lines[1:]] == ["ok", "ok", "who"]
+
+
+async def test_garbage_and_broken_lines(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("frobnicate the server")
+    error = await ann.expect("error")
+    assert error["code"] == "unknown-command"
+    await _who_works(ann, "ann", "bob")
+
+    await ann.send_raw(b"x" * (100 * 1024) + b"\n")
+    await ann.send("who")
+    error = await ann.expect("error")
+    assert error["code"] == "line-too-long"
+    await ann.expect("who")  # usable at once, and only one error for the whole line
+    assert sum(line.startswith("error code=line-too-long") for line in ann.lines) == 1
+
+    await ann.send_raw(b"login \xc3\x28\xff\xfe caf\xe9\n")
+    assert (await ann.expect("error"))["code"] == "bad-encoding"
+    await ann.send_raw(b"say a\x07bell\n")
+    assert (await ann.expect("error"))["code"] == "control-character"
+    await ann.send_raw(b"say utf-8 is fine: \xd0\xbf\xd0\xb0\xd1\x81\r\n")
+    said = await bob.expect("say")
+    assert said["from"] == "ann" and said["text"] == "utf-8 is fine: пас"
+    await _who_works(ann, "ann", "bob")
+    # bob saw nothing of ann's troubles but her words
+    assert [fields(x)[0] for x in bob.lines[1:]] == ["ok", "ok", "say"]
+
+
+async def test_commands_before_login_and_bad_arguments(port: int, connect: Connector) -> None:
+    client = await connect.raw(port, "anon")
+    await client.send("style machine")
+    await client.expect("ok", cmd="style")
+    for line in ("who", "tables", "seek 2", "pas"):
+        await client.send(line)
+        assert (await client.expect("error"))["code"] == "not-logged-in"
+    await client.send("login x")  # too short a name
+    assert (await client.expect("error"))["code"] == "bad-argument"
+    await client.send("login a b c")
+    assert (await client.expect("error"))["code"] == "bad-argument"
+    await client.send("login anon")
+    await client.expect("ok", cmd="login")
+    await client.send("login other")
+    assert (await client.expect("error"))["code"] == "not-allowed"
+    for line in ("sit", "sit x", "observe", "new 2 nosuchoption", "style purple", "say"):
+        await client.send(line)
+        error = await client.expect("error")
+        assert error["code"] in ("bad-argument", "bad-rules"), (line, error)
+
+
+async def test_unknown_table(port: int, connect: Connector) -> None:
+    client = await connect.machine(port, "ann")
+    for command in ("sit 42", "observe 42", "rules 42", "rules x"):
+        await client.send(command)
+        assert (await client.expect("error"))["code"] == "unknown-table", command
+    await _who_works(client, "ann")
+
+
+async def test_unfinished_line_is_disconnected(start_server, connect: Connector) -> None:
+    port = await start_server(partial_line_ms=300)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    slow = await connect.machine(port, "slow")
+    await seat_pair(ann, bob)
+    ends: list[str] = []
+
+    async def run(client: LineClient, seed: int) -> None:
+        rng = random.Random(seed)
+        slow_enough = trio.current_time() + 0.6  # the game spans the disconnect
+        while True:
+            line = await client.read_until(lambda _: True)
+            tag, f = fields(line)
+            assert tag != "error", line
+            if is_event(line, "match-end"):
+                ends.append(line)
+                return
+            if tag == "ask":
+                await trio.sleep_until(min(slow_enough, trio.current_time() + 0.02))
+                await client.send(f"{random_legal(f, rng)} seq={f['seq']}")
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(run, ann, 1)
+        nursery.start_soon(run, bob, 2)
+        start = trio.current_time()
+        await slow.send_raw(b"who and never a newl")
+        await trio.sleep(0.1)
+        await slow.send_raw(b"ine, a byte at a time")  # trickling does not extend the limit
+        error = await slow.expect("error", timeout=3)
+        assert error["code"] == "line-timeout"
+        await slow.wait_closed(timeout=3)
+        elapsed = trio.current_time() - start
+        assert 0.25 <= elapsed < 2, elapsed
+        assert not ends  # the game was still on meanwhile
+    assert len(ends) == 2 and ends[0] == ends[1]
+    await ann.send("who")
+    assert (await ann.expect("who"))["names"] == "ann,bob"
+
+
+async def test_an_idle_client_is_not_disconnected(start_server, connect: Connector) -> None:
+    port = await start_server(partial_line_ms=200)
+    ann = await connect.machine(port, "ann")
+    assert await ann.drain(0.6) == []
+    await _who_works(ann, "ann")
+
+
+async def _ask_of(client: LineClient) -> dict[str, str]:
+    return fields(await client.read_until(lambda line: line.startswith("ask ")))[1]
+
+
+async def _current_ask(client: LineClient) -> dict[str, str]:
+    """Ask the table again (``state``): the seat's request as it stands now."""
+    await client.send("state")
+    return await _ask_of(client)
+
+
+def _same_request(before: dict[str, str], after: dict[str, str]) -> None:
+    for key in ("seq", "deal", "phase", "hand", "legal", "trick", "score", "talk", "to_act"):
+        assert before[key] == after[key], key
+
+
+async def test_calls_out_of_turn_and_bad_calls_change_nothing(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    observer = await connect.machine(port, "eve")
+    others = await connect.machine(port, "carl"), await connect.machine(port, "dora")
+    table, _, _ = await seat_pair(ann, bob)
+    await observer.send(f"observe {table}")
+    await observer.expect("ok", cmd="observe")
+
+    async with trio.open_nursery() as nursery:
+        # another game runs meanwhile and must not notice anything
+        other_game: dict[str, str] = {}
+
+        async def run(client, seed: int) -> None:
+            other_game[client.label] = await play_machine(client, random.Random(seed), timeout=10)
+
+        await seat_pair(*others)
+        for i, client in enumerate(others):
+            nursery.start_soon(run, client, 10 + i)
+
+        # bidding: whoever is not asked calls out of turn
+        found = await _next_ask(ann, bob)
+        assert found is not None
+        ask, first = found
+        second = bob if first is ann else ann
+        assert ask["phase"] == "bidding" and int(ask["seat"]) == (int(ask["dealer"]) + 1) % 2
+        for call in ("pas", f"pas seq={ask['seq']}", "igrayu"):
+            await second.send(call)
+            assert (await second.expect("error"))["code"] == "not-your-turn", call
+        for call, code in (
+            ("igrayu-h" if ask["turned"][-1] != "h" else "igrayu-s", "not-allowed"),
+            ("Ah", "wrong-phase"), ("blah blah", "unknown-command"),
+            ("igrayu zzz", "unknown-command"),
+            (f"pas seq={int(ask['seq']) - 1}", "stale"),
+            (f"pas seq={int(ask['seq']) + 5}", "stale"),
+        ):
+            await first.send(call)
+            assert (await first.expect("error"))["code"] == code, call
+        _same_request(ask, await _current_ask(first))
+        await second.send("state")  # the other seat sees the table where it was
+        assert (await second.expect("state"))["seq"] == ask["seq"]
+
+        # play the match out (both seats random); whenever a seat holds cards it may
+        # not play, try each of them first: the right code, and nothing changes
+        rng = random.Random(3)
+        await first.send(f"{random_legal(ask, rng)} seq={ask['seq']}")
+        codes: dict[str, int] = {}
+        while True:
+            found = await _next_ask(first, second)
+            if found is None:
+                break
+            ask, actor = found
+            hand, legal = ask["hand"].split(","), set(ask["legal"].split(","))
+            if ask["phase"] == "play" and ask["trick"] and ask["pending"] == "-":
+                for wrong in [c for c in hand if c not in legal]:
+                    code = _expected_code(wrong, hand, ask["trick"].split(",")[0], ask["trump"])
+                    await actor.send(f"{wrong} seq={ask['seq']}")
+                    assert (await actor.expect("error"))["code"] == code, (wrong, ask)
+                    codes[code] = codes.get(code, 0) + 1
+                if len(legal) < len(hand) and "illegal-card" not in codes:
+                    idle = second if actor is first else first
+                    played = set(ask["trick"].split(",")) | set(hand)
+                    absent = next(c for c in _deck() if c not in played)
+                    await actor.send(absent)  # not in the hand
+                    assert (await actor.expect("error"))["code"] == "illegal-card"
+                    codes["illegal-card"] = 1
+                    await actor.send("Q")  # not a card at all
+                    assert (await actor.expect("error"))["code"] == "unknown-command"
+                    await idle.send(f"{idle_hand(idle)[0]} seq={ask['seq']}")
+                    assert (await idle.expect("error"))["code"] == "not-your-turn"
+                if len(legal) < len(hand):
+                    _same_request(ask, await _current_ask(actor))
+            await actor.send(f"{random_legal(ask, rng)} seq={ask['seq']}")
+        # (must-overtrump is checked whenever it comes up; most matches have it)
+        assert {"must-follow-suit", "must-trump", "illegal-card"} <= set(codes), codes
+        ends = []
+        for client in (ann, bob):
+            seen = [x for x in client.lines[: client.pos] if is_event(x, "match-end")]
+            ends += seen or [await client.read_until(lambda x: is_event(x, "match-end"))]
+        assert len(ends) == 2 and ends[0] == ends[1]
+        end = await observer.read_until(lambda line: is_event(line, "match-end"))
+        assert end == ends[0]
+    assert set(other_game) == {"carl", "dora"} and other_game["carl"] == other_game["dora"]
+    for client in others:
+        assert not any(line.startswith("error") for line in client.lines)
+
+
+def _expected_code(card: str, hand: list[str], led: str, trump: str) -> str:
+    """The rule a card breaks, by RULES.md: follow suit, else trump, else overtrump."""
+    if card[-1] != led[-1] and any(c[-1] == led[-1] for c in hand):
+        return "must-follow-suit"
+    if card[-1] != trump and any(c[-1] == trump for c in hand):
+        return "must-trump"
+    assert card[-1] == trump  # a trump too low while a higher one is held
+    return "must-overtrump"
+
+
+def _deck() -> list[str]:
+    return [r + s for s in "shdc" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
+
+
+def idle_hand(client: LineClient) -> list[str]:
+    states = [fields(x)[1] for x in client.lines if x.startswith(("state ", "ask "))]
+    return states[-1]["hand"].split(",") if states else []
+
+
+async def _next_ask(a: LineClient, b: LineClient) -> tuple[dict[str, str], LineClient] | None:
+    """The next request to act, whichever of the two seats gets it (None: match over)."""
+    result: list[tuple[dict[str, str], LineClient] | None] = []
+
+    async def watch(client: LineClient, cancel: trio.CancelScope) -> None:
+        line = await client.read_until(lambda x: x.startswith("ask ") or is_event(x, "match-end"))
+        result.append((fields(line)[1], client) if line.startswith("ask ") else None)
+        cancel.cancel()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(watch, a, nursery.cancel_scope)
+        nursery.start_soon(watch, b, nursery.cancel_scope)
+    return result[0]
+
+
+async def test_bad_bytes_from_a_seat_change_nothing(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    found = await _next_ask(ann, bob)
+    assert found is not None
+    ask, actor = found
+    other = bob if actor is ann else ann
+    for data, code in (
+        (b"frobnicate\n", "unknown-command"),
+        (b"K" * (100 * 1024) + b"\n", "line-too-long"),
+        (b"\xd0\xbf\xd0\n", "bad-encoding"),
+        (b"pas\x1b[A\n", "control-character"),
+        (b"\xff\xfb\x01\xff\xfa\x18\x00vt100\xff\xf0\n", None),  # telnet only: nothing
+    ):
+        await actor.send_raw(data)
+        if code is not None:
+            assert (await actor.expect("error"))["code"] == code
+        _same_request(ask, await _current_ask(actor))
+    events = [int(fields(x)[1]["seq"]) for x in actor.lines if x.startswith("event ")]
+    assert max(events) <= int(ask["seq"])  # the table did not move
+    await actor.send(f"{random_legal(ask, random.Random(0))} seq={ask['seq']}")
+    ends: list[str] = []
+
+    async def finish(client: LineClient, seed: int) -> None:
+        ends.append(await play_machine(client, random.Random(seed)))
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(finish, actor, 1)
+        nursery.start_soon(finish, other, 2)
+    assert ends[0] == ends[1]
+
+
+async def test_a_full_server_refuses_politely(start_server, connect: Connector) -> None:
+    port = await start_server(max_connections=1)
+    ann = await connect.machine(port, "ann")
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    extra = LineClient(stream, "extra")
+    await extra.wait_closed()
+    assert extra.lines == ["error code=busy text=the server is full or shutting down"]
+    await extra.aclose()
+    await _who_works(ann, "ann")

@@ -1,0 +1,293 @@
+"""Resuming a seat, moving a session, staying away too long, and the clock."""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import struct
+import time
+from typing import Any
+
+import pytest
+import structlog
+import trio
+
+from deberc_net.server.store import Store
+
+from .client import (
+    LineClient,
+    fields,
+    is_event,
+    play_human,
+    play_machine,
+    random_legal,
+    seat_pair,
+)
+from .conftest import Connector
+
+
+async def _play_until_asked_in_play(
+    me: LineClient, other: LineClient, nursery: trio.Nursery
+) -> tuple[dict[str, str], list[str]]:
+    """``other`` plays in the background; ``me`` plays until asked for a card (mid-deal).
+    The ask ``me`` now leaves unanswered, and the match-end line ``other`` ends with."""
+    ends: list[str] = []
+
+    async def background() -> None:
+        ends.append(await play_machine(other, random.Random(2)))
+
+    nursery.start_soon(background)
+    rng = random.Random(1)
+    while True:
+        line = await me.read_until(lambda x: x.startswith("ask "))
+        ask = fields(line)[1]
+        if ask["phase"] == "play" and int(ask["deal"]) >= 2:
+            return ask, ends
+        await me.send(f"{random_legal(ask, rng)} seq={ask['seq']}")
+
+
+async def test_reconnect_resumes_the_seat(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    async with trio.open_nursery() as nursery:
+        ask, ends = await _play_until_asked_in_play(ann, bob, nursery)
+        await ann.aclose()
+        away = fields(await bob.seen(lambda x: is_event(x, "away")))[1]
+        assert away["name"] == "ann"
+        await trio.sleep(0.2)
+
+        again = await connect.machine(port, "ann")
+        back = await again.expect("event", kind="back")
+        assert back["name"] == "ann"
+        resumed = fields(await again.read_until(lambda x: x.startswith(("ask ", "state "))))
+        assert resumed[0] == "ask"  # it is still ann's turn: the request comes again
+        state = resumed[1]
+        for key in ("deal", "phase", "hand", "legal", "trick", "score", "trump"):
+            assert state[key] == ask[key], key
+        assert int(state["seq"]) == int(ask["seq"]) + 2  # the away and back events
+        assert int(state["clock"]) <= int(ask["clock"]) - 150  # the clock left, not a new one
+        # the same request: an answer to it (by either number) is not stale
+        await again.send(f"{random_legal(state, random.Random(0))} seq={ask['seq']}")
+        end = await play_machine(again, random.Random(3), timeout=10)
+    assert is_event(end, "match-end") and ends == [end]
+
+
+async def test_a_second_login_moves_the_session(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    async with trio.open_nursery() as nursery:
+        ask, ends = await _play_until_asked_in_play(ann, bob, nursery)
+        moved = await connect.machine(port, "ann")  # the old connection is still open
+        bye = await ann.read_until(lambda x: x.startswith(("bye", "error")))
+        assert bye.startswith("bye ")
+        await ann.wait_closed()
+        state = fields(await moved.read_until(lambda x: x.startswith("ask ")))[1]
+        assert state["hand"] == ask["hand"] and state["legal"] == ask["legal"]
+        await moved.send("who")
+        assert (await moved.expect("who"))["names"].split(",") == ["ann", "bob"]
+        await moved.send(f"{random_legal(state, random.Random(0))} seq={state['seq']}")
+        end = await play_machine(moved, random.Random(3), timeout=10)
+    assert ends == [end]
+    assert not any(is_event(x, "away") for x in bob.lines)  # no gap: nobody was away
+
+
+async def test_away_too_long_forfeits(start_server, connect: Connector) -> None:
+    port = await start_server(away_limit_ms=300)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    _, seat_ann, seat_bob = await seat_pair(ann, bob)
+    async with trio.open_nursery() as nursery:
+        _, ends = await _play_until_asked_in_play(ann, bob, nursery)
+        await ann.aclose()
+        await bob.seen(lambda x: is_event(x, "away"))
+        left = trio.current_time()
+    end = fields(ends[0])[1]
+    assert trio.current_time() - left >= 0.25
+    assert end["reason"] == "away" and end["winner"] == str(seat_bob) and end["name"] == "bob"
+    assert seat_ann != seat_bob
+    await bob.send("state")
+    assert (await bob.expect("error"))["code"] == "not-seated"  # the table is gone
+    await bob.send("tables")
+    assert (await bob.expect("tables"))["count"] == "0"
+
+
+async def test_absent_at_the_start_is_away(start_server, connect: Connector) -> None:
+    port = await start_server(away_limit_ms=300)
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    sit = await ann.expect("ok", cmd="sit")
+    await ann.aclose()  # the seat waits; ann does not come back
+    bob = await connect.machine(port, "bob")
+    await bob.send(f"sit {sit['table']}")
+    await bob.expect("event", kind="start")
+    with trio.fail_after(3):
+        end = fields(await play_machine(bob, random.Random(1)))[1]
+    assert end["reason"] == "away" and end["name"] == "bob"
+
+
+async def test_repeated_timeouts_make_automatic_calls_then_forfeit(
+    start_server, connect: Connector
+) -> None:
+    port = await start_server(bot_clock_ms=200, human_clock_ms=5000, max_timeouts=3)
+    ann, bob, seat = await _quiet_bot_and_person(port, connect)
+    asks = 0
+
+    async def quiet_ann() -> str:
+        nonlocal asks
+        while True:
+            line = await ann.read_until(lambda x: x.startswith("ask ") or
+                                        is_event(x, "match-end"))
+            if line.startswith("event"):
+                return line
+            asks += 1
+            if asks == 3:  # one answer in between: only timeouts in a row count
+                ask = fields(line)[1]
+                await ann.send(f"{random_legal(ask, random.Random(0))} seq={ask['seq']}")
+
+    results: list[str] = []
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(lambda: _collect(play_human(bob), results))
+        end = fields(await quiet_ann())[1]
+    assert end["reason"] == "timeouts" and end["winner"] == str(1 - seat)
+    assert results and results[0].startswith("Game over: bob wins (timeouts)")
+    events = [fields(x)[1] for x in ann.lines if x.startswith("event ")]
+    mine = [e for e in events if e["kind"] in ("call", "play") and e["seat"] == str(seat)]
+    assert [e["auto"] for e in mine] == ["1", "1", "0", "1", "1"]
+    assert asks == 6
+    # bob's calls were his own; the human rendering marks ann's automatic ones
+    assert sum("(clock)" in line for line in bob.lines) == 4
+    assert all(e["auto"] == "0" for e in events
+               if e["kind"] in ("call", "play") and e["seat"] != str(seat))
+
+
+async def _collect(coro, into: list[str]) -> None:
+    into.append(await coro)
+
+
+async def _quiet_bot_and_person(
+    port: int, connect: Connector
+) -> tuple[LineClient, LineClient, int]:
+    """ann (machine style, on the short bot clock) and bob (a person, on the long human
+    clock) at one table; ann's seat."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.human(port, "bob")
+    await ann.send("seek 2")
+    await ann.expect("ok", cmd="seek")
+    await bob.send("seek 2")
+    return ann, bob, int((await ann.expect("ok", cmd="sit"))["seat"])
+
+
+async def test_automatic_calls_are_recorded(start_server, connect: Connector) -> None:
+    port = await start_server(bot_clock_ms=30, human_clock_ms=5000, max_timeouts=1000)
+    ann, bob, seat_ann = await _quiet_bot_and_person(port, connect)  # ann never answers
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_human, bob)
+        line = await ann.read_until(lambda x: x.startswith("record "), timeout=5)
+        nursery.cancel_scope.cancel()
+    record = json.loads(fields(line)[1]["text"])
+    mine = [c for c in record["calls"] if c["seat"] == seat_ann and not c.get("engine")]
+    assert mine and all(c.get("auto") is True for c in mine)
+    others = [c for c in record["calls"] if c["seat"] != seat_ann]
+    assert all("auto" not in c for c in others)
+
+
+async def test_other_events_do_not_make_a_request_stale(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    rng = random.Random(5)
+    while True:  # play until bob is asked
+        ask_line = await _first_ask(ann, bob)
+        client = ann if ask_line[0] is ann else bob
+        ask = ask_line[1]
+        if client is bob:
+            break
+        await ann.send(f"{random_legal(ask, rng)} seq={ask['seq']}")
+    await ann.aclose()  # ann drops: the table numbers an "away" event
+    await bob.expect("event", kind="away")
+    call = random_legal(ask, rng)
+    await bob.send(f"{call} seq={ask['seq']}")
+    line = await bob.read_until(lambda x: x.startswith(("error", "event")))
+    assert not line.startswith("error"), line
+    assert fields(line)[1]["seat"] == ask["seat"]
+
+
+async def _first_ask(a: LineClient, b: LineClient) -> tuple[LineClient, dict[str, str]]:
+    found: list[tuple[LineClient, dict[str, str]]] = []
+
+    async def watch(client: LineClient, scope: trio.CancelScope) -> None:
+        found.append((client, fields(await client.read_until(lambda x: x.startswith("ask ")))[1]))
+        scope.cancel()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(watch, a, nursery.cancel_scope)
+        nursery.start_soon(watch, b, nursery.cancel_scope)
+    return found[0]
+
+
+async def test_a_reset_connection_is_an_ordinary_disconnect(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    await bob.read_until(lambda x: x.startswith(("ask ", "state ")))
+    with structlog.testing.capture_logs() as logs:
+        sock = ann.stream.socket
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        await ann.aclose()  # linger 0: the peer gets a reset, not a FIN
+        away = await bob.expect("event", kind="away")
+        assert away["name"] == "ann"
+        await bob.send("who")  # a round trip: ann's connection is over by now
+        assert (await bob.expect("who"))["names"] == "bob"
+    assert [e for e in logs if e["event"] == "disconnect"]
+    assert not [e for e in logs if e["log_level"] in ("error", "critical")], logs
+
+
+async def test_a_returning_player_is_seated_at_once(port: int, connect: Connector) -> None:
+    """Back at a table one sat at: 'new' or 'seek' in the very next line is refused."""
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.aclose()
+    again = await connect.raw(port, "ann")
+    await again.send_raw(b"style machine\nlogin ann\nnew 2\nseek 2\ntables\n")
+    for _ in range(2):
+        assert (await again.expect("error"))["code"] == "already-seated"
+    assert (await again.expect("tables"))["count"] == "1"
+    seats = (await again.expect("table", id=table))["seats"]
+    assert seats == "ann,-"
+    bob = await connect.machine(port, "bob")
+    await bob.send(f"sit {table}")
+    await bob.expect("event", kind="start")
+    state = fields(await again.read_until(lambda x: x.startswith(("ask ", "state "))))[1]
+    assert len(state["hand"].split(",")) == 6
+
+
+async def test_back_while_the_match_is_being_stored(
+    monkeypatch: pytest.MonkeyPatch, port: int, connect: Connector
+) -> None:
+    """A player who comes back while the finished match is written is in the lobby."""
+    finish = Store.finish_match
+
+    def slow_finish(self: Store, *args: Any) -> None:
+        time.sleep(0.3)  # (in the store's worker thread)
+        finish(self, *args)
+
+    monkeypatch.setattr(Store, "finish_match", slow_finish)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    await bob.read_until(lambda x: x.startswith(("ask ", "state ")))
+    await bob.aclose()
+    await ann.expect("event", kind="away")
+    await ann.send("leave")  # the match ends; it takes a while to store
+    await ann.expect("ok", cmd="leave")
+    again = await connect.machine(port, "bob")
+    end = await ann.expect("event", kind="match-end")
+    assert end["reason"] == "left"
+    await again.send("new 2")
+    await again.expect("ok", cmd="sit")
