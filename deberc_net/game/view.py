@@ -33,7 +33,7 @@ class SeatView:
     trump: int | None
     player: int | None
     first_trump: bool
-    leader: int
+    leader: int  # who led the current trick
     trick: tuple[tuple[int, Card], ...]
     last_trick: tuple[tuple[int, Card], ...]
     last_trick_winner: int | None
@@ -73,7 +73,7 @@ def view(match: Match, seat: int | None) -> SeatView:
         trump=deal.trump,
         player=deal.player,
         first_trump=deal.first_trump,
-        leader=deal.leader,
+        leader=deal.trick.leader,
         trick=tuple(deal.trick.cards),
         last_trick=tuple(last.cards) if last else (),
         last_trick_winner=last.winner if last else None,

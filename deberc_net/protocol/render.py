@@ -206,7 +206,7 @@ def _view_fields(v: SeatView, clock_ms: int | None) -> list[tuple[str, Any]]:
         ("pending", None if v.pending is None else f"{v.pending[0]}:{v.pending[1]}:{v.pending[2]}"),
         ("shown", [f"{s}:{card_str(c)}" for s, cs in sorted(v.shown.items()) for c in cs]),
         ("talk", [f"{s}:{t}" for s, t in v.talk]),
-        ("clock", clock_ms), ("legal", list(v.legal)),
+        ("clock", clock_ms), ("legal", list(v.legal)), ("players", len(v.names)),
     ]
 
 

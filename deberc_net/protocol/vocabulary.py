@@ -50,6 +50,13 @@ _SIMPLE = {
     C.PROKHODIT_Q: {"prokhodit?", "проходит?", "passes?", "does my trump pass?"},
     C.NE_PROKHODIT: {"ne prokhodit", "не проходит", "does not pass", "no"},
     C.BELLA: {"bella", "белла", "belote"},
+    C.KONETS: {"konets", "конец", "claim"},
+    # calls the short games and poltinniki add (their plugins make them legal)
+    "dave": {"dave", "даве", "double"},
+    "prinimayu": {"prinimayu", "принимаю", "accept"},
+    "sdayus": {"sdayus", "сдаюсь", "give up", "resign"},
+    "predlagayu": {"predlagayu", "предлагаю", "offer"},
+    "igraem": {"igraem", "играем", "play on"},
 }
 _PROKHODIT = {"prokhodit", "проходит", "passes", "yes"}
 _IGRAYU = {"igrayu", "igraju", "играю", "play"}
@@ -85,6 +92,10 @@ def parse_call(text: str, legal: Sequence[Call] = ()) -> Call:
     t = normalize(text)
     if not t:
         raise CallSyntaxError("empty call")
+    token = t.replace(" ", "-")
+    for call in legal:  # a legal call's own token always works, a plugin's included
+        if call.token().lower() == token:
+            return call
     if t in _WORDS:
         return Call(_WORDS[t])
     if t in _PROKHODIT:

@@ -16,6 +16,11 @@ SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
 _limiter = trio.CapacityLimiter(2)
 
 
+def name_key(name: str) -> str:
+    """Names are one person however they are cased, in any alphabet (АНЯ is аня)."""
+    return name.casefold()
+
+
 def valid_name(name: str) -> bool:
     """2-20 letters, digits, '_' or '-', starting with a letter or digit (any alphabet)."""
     return bool(NAME_RULE.match(name))

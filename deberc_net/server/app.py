@@ -131,6 +131,7 @@ class _Server:
 
     async def _reader(self, stream: trio.SocketStream, session: Session) -> None:
         decoder = LineDecoder(max_line=self.config.max_line)
+        bucket = _Bucket(self.config.flood_lines_per_s, self.config.flood_burst)
         partial_since: float | None = None
         limit = self.config.partial_line_ms / 1000
         while not session.closed:
@@ -150,6 +151,10 @@ class _Server:
             if not data:
                 return
             for item in decoder.feed(data):
+                if not bucket.take(trio.current_time()):
+                    session.send(ev.Error("flood", "too many lines too fast: goodbye"))
+                    session.log.warning("flood")
+                    return
                 if isinstance(item, BadLine):
                     session.send(ev.Error(item.code, item.text))
                 elif item.text:
@@ -161,6 +166,20 @@ class _Server:
                 partial_since = None
             elif partial_since is None:
                 partial_since = trio.current_time()
+
+
+class _Bucket:
+    """A token bucket: ``rate`` lines a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = burst, 0.0
+
+    def take(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        self.tokens -= 1
+        return self.tokens >= 0
 
 
 def _drain(first: bytes, receive: trio.MemoryReceiveChannel[bytes]) -> bytes:

@@ -21,6 +21,8 @@ class Config:
     away_limit_ms: int = 120_000  # disconnected this long: the game is forfeited
     max_line: int = 1024  # bytes per input line
     partial_line_ms: int = 30_000  # an unfinished line older than this disconnects
+    flood_lines_per_s: float = 200.0  # sustained input lines a connection may send
+    flood_burst: float = 1000.0  # ... and at once; beyond that it is disconnected
     outbox_lines: int = 2000  # lines queued for a slow reader before it is dropped
     max_connections: int = 5000
     shutdown_grace_ms: int = 2000  # after SIGTERM: time to flush what is queued

@@ -23,6 +23,7 @@ from deberc_net.protocol.commands import (
 from deberc_net.protocol.render import HUMAN, MACHINE
 
 from . import accounts
+from .accounts import name_key
 from .config import Config
 from .session import Session
 from .store import Store
@@ -76,8 +77,8 @@ class Lobby:
             if table is not None:
                 table.observers.discard(session)
         name = session.name
-        if name is not None and self.online.get(name.lower()) is session:
-            del self.online[name.lower()]
+        if name is not None and self.online.get(name_key(name)) is session:
+            del self.online[name_key(name)]
             if session.table is not None:
                 session.table.post(Away(name))
 
@@ -146,7 +147,7 @@ class Lobby:
             guest = True
         if session.closed:
             return
-        previous = self.online.get(name.lower())
+        previous = self.online.get(name_key(name))
         if previous is not None:
             previous.send(ev.Bye("You logged in from another connection; this one closes."))
             previous.name = None  # it no longer speaks for the seat
@@ -154,7 +155,7 @@ class Lobby:
             if previous in self.seekers:
                 self.seekers.remove(previous)
         session.name, session.guest = name, guest
-        self.online[name.lower()] = session
+        self.online[name_key(name)] = session
         session.log = session.log.bind(name=name)
         log.info("login", name=name, guest=guest, conn=session.id)
         what = "guest" if guest else "registered"
@@ -171,8 +172,8 @@ class Lobby:
 
     def _table_of(self, name: str) -> Table | None:
         for table in self.tables.values():
-            if table.state != "closed" and name.lower() in (
-                s.lower() for s in table.seats if s is not None
+            if table.state != "closed" and name_key(name) in (
+                name_key(s) for s in table.seats if s is not None
             ):
                 return table
         return None
@@ -237,6 +238,9 @@ class Lobby:
             session.send(ev.Error("already-seated",
                                   f"you sit at table {session.table.id}: 'leave' first"))
             return False
+        if session in self.seekers:  # sitting somewhere ends the wait for a seek
+            self.seekers.remove(session)
+            session.seeking = None
         return True
 
     async def _cmd_sit(self, session: Session, item: Command) -> None:
@@ -356,7 +360,7 @@ class Lobby:
         opts = ", ".join(sorted(table.rules.options)) or "none"
         return [
             f"Table {table.id}: {table.rules.variant}, {s.players} players, options: {opts}, "
-            f"to {s.target}.",
+            + (f"to {s.target}." if s.target is not None else "one deal decides."),
             *table.rules.describe,
             f"Clock: {c.human_clock_ms // 1000} s a call for people, {c.bot_clock_ms // 1000} s "
             f"for machine-style connections, plus {c.lag_ms} ms lag allowance. Out of time: "

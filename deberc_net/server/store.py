@@ -16,7 +16,8 @@ from typing import Any
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
-    name TEXT PRIMARY KEY COLLATE NOCASE,
+    key TEXT PRIMARY KEY,  -- name.casefold(): one account however a name is cased
+    name TEXT NOT NULL,
     salt BLOB NOT NULL,
     hash BLOB NOT NULL,
     created TEXT NOT NULL DEFAULT (datetime('now'))
@@ -41,9 +42,9 @@ CREATE TABLE IF NOT EXISTS deals (
 );
 CREATE TABLE IF NOT EXISTS match_players (
     match_id TEXT NOT NULL,
-    name TEXT NOT NULL COLLATE NOCASE
+    key TEXT NOT NULL  -- the player's name.casefold()
 );
-CREATE INDEX IF NOT EXISTS match_players_name ON match_players (name);
+CREATE INDEX IF NOT EXISTS match_players_key ON match_players (key);
 """
 
 
@@ -65,7 +66,7 @@ class Store:
     def account(self, name: str) -> tuple[bytes, bytes] | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT salt, hash FROM accounts WHERE name = ?", (name,)
+                "SELECT salt, hash FROM accounts WHERE key = ?", (name.casefold(),)
             ).fetchone()
         return (row[0], row[1]) if row else None
 
@@ -74,8 +75,8 @@ class Store:
         with self._lock:
             try:
                 self._db.execute(
-                    "INSERT INTO accounts (name, salt, hash) VALUES (?, ?, ?)",
-                    (name, salt, digest),
+                    "INSERT INTO accounts (key, name, salt, hash) VALUES (?, ?, ?, ?)",
+                    (name.casefold(), name, salt, digest),
                 )
             except sqlite3.IntegrityError:
                 return False
@@ -103,8 +104,8 @@ class Store:
                  reason, json.dumps(totals)),
             )
             self._db.executemany(
-                "INSERT INTO match_players (match_id, name) VALUES (?, ?)",
-                [(match_id, p) for p in players],
+                "INSERT INTO match_players (match_id, key) VALUES (?, ?)",
+                [(match_id, p.casefold()) for p in set(players)],
             )
 
     def records(self) -> Iterator[str]:
@@ -118,8 +119,8 @@ class Store:
             rows = self._db.execute(
                 "SELECT m.id, m.table_id, m.players, m.variant, m.winner, m.reason, m.totals,"
                 " m.finished FROM matches m JOIN match_players p ON p.match_id = m.id"
-                " WHERE p.name = ? ORDER BY m.finished DESC, m.rowid DESC LIMIT ?",
-                (name, limit),
+                " WHERE p.key = ? ORDER BY m.finished DESC, m.rowid DESC LIMIT ?",
+                (name.casefold(), limit),
             ).fetchall()
         return [
             {"match": r[0], "table": r[1], "players": json.loads(r[2]), "variant": r[3],

@@ -20,6 +20,7 @@ from deberc_net.game import calls as C
 from deberc_net.game.calls import Call
 from deberc_net.game.cards import PLAIN_STRENGTH, SUITS, TRUMP_STRENGTH, card_str
 from deberc_net.game.deal import DONE
+from deberc_net.game.deal import PLAY as PLAY_PHASE
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
 from deberc_net.game.rules import RuleSet
@@ -28,6 +29,7 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.render import render
 from deberc_net.protocol.vocabulary import CallSyntaxError, parse_call
 
+from .accounts import name_key
 from .config import Config
 from .session import Session
 
@@ -111,6 +113,7 @@ class Table:
     asked_seq: int = attrs.field(init=False, default=0)  # the seq of the open request
     timeouts: list[int] = attrs.field(init=False)
     away_since: dict[int, float] = attrs.field(init=False, factory=dict)
+    bot_seats: list[bool] = attrs.field(init=False, factory=list)  # machine style at start
     deal_started: float = attrs.field(init=False, default=0.0)
     inbox: trio.MemorySendChannel[Message] = attrs.field(init=False)
     _receive: trio.MemoryReceiveChannel[Message] = attrs.field(init=False)
@@ -167,6 +170,8 @@ class Table:
 
     def _deadline(self) -> float:
         match = self.match
+        if match is None and self.away_since:  # a waiting table holds a seat so long
+            return min(self.away_since.values()) + self.config.away_limit_ms / 1000
         if match is None or match.over or match.to_act is None:
             return math.inf
         seat = match.to_act
@@ -176,15 +181,26 @@ class Table:
             deadline = min(deadline, min(self.away_since.values()) + limit)
         return deadline
 
+    def _fresa(self, deal: Any) -> str | None:
+        fresa = deal.fresa if self.rules.settings.fresa_visible else None
+        return card_str(fresa) if fresa is not None else None
+
     def _clock_ms(self, seat: int) -> int:
-        session = self._session(seat)
-        base = self.config.bot_clock_ms if session and session.machine else \
-            self.config.human_clock_ms
+        """The seat's clock per call: a bot's if it played in the machine style when the
+        match started (a reconnect in another style does not change it)."""
+        if seat < len(self.bot_seats) and self.bot_seats[seat]:
+            base = self.config.bot_clock_ms
+        elif self.match is None:
+            session = self._session(seat)
+            base = self.config.bot_clock_ms if session and session.machine else \
+                self.config.human_clock_ms
+        else:
+            base = self.config.human_clock_ms
         return base + self.config.lag_ms
 
     def _session(self, seat: int) -> Session | None:
         name = self.seats[seat]
-        return self.lobby.online.get(name.lower()) if name else None
+        return self.lobby.online.get(name_key(name)) if name else None
 
     async def _handle(self, message: Message) -> None:
         match message:
@@ -204,8 +220,8 @@ class Table:
                 self.observers.discard(session)
                 session.observing.discard(self.id)
             case Away(name):
-                seat = self._seat_of(name)
-                if seat is not None and self.match is not None and not self.match.over:
+                seat = self._seat_of(name)  # the seat is held for the away limit, waiting
+                if seat is not None and (self.match is None or not self.match.over):
                     self.away_since[seat] = trio.current_time()
                     self._event("away", name=name, seat=seat)
             case Back(session):
@@ -228,7 +244,7 @@ class Table:
     # -------------------------------------------------------------- seating
     def _seat_of(self, name: str) -> int | None:
         for seat, who in enumerate(self.seats):
-            if who is not None and who.lower() == name.lower():
+            if who is not None and name_key(who) == name_key(name):
                 return seat
         return None
 
@@ -237,6 +253,10 @@ class Table:
         assert name is not None
         if self.state != "waiting":
             session.send(ev.Error("table-full", f"table {self.id} is already playing"))
+            return
+        if session.table is not None and session.table is not self:
+            session.send(ev.Error("already-seated",
+                                  f"you sit at table {session.table.id}: 'leave' first"))
             return
         if self._seat_of(name) is not None:
             session.send(ev.Error("already-seated", f"you already sit at table {self.id}"))
@@ -271,8 +291,11 @@ class Table:
         if self.match is not None and not self.match.over:
             await self._forfeit(seat, "left")
             return
+        self._free_seat(seat, session.name or "?")
+
+    def _free_seat(self, seat: int, name: str) -> None:
         self.seats[seat] = None
-        self._event("left", name=session.name, seat=seat)
+        self._event("left", name=name, seat=seat)
         if not any(self.seats):
             self.state = "closed"
 
@@ -285,6 +308,7 @@ class Table:
             match_id=f"m{self.match_number}",
         )
         self.state = "playing"
+        self.bot_seats = [bool(s and s.machine) for s in map(self._session, range(self.players))]
         log.info("match_start", table=self.id, match=self.match.match_id, players=names)
         # not the seed: every deck follows from it (it is told at the match's end)
         self._event("start", players=list(names), match=self.match.match_id)
@@ -373,21 +397,26 @@ class Table:
         tricks_before = len(deal.tricks)
         shown_before = set(deal.shown)
         ordered_before = deal.trump is not None
+        dealt_before = deal.phase == PLAY_PHASE or deal.tricks
         log_before = len(deal.log)
         ms = int((trio.current_time() - self.deal_started) * 1000)
         match.apply(seat, call, ms=ms, auto=auto)  # raises with nothing changed
         for entry in deal.log[log_before:]:
-            if entry.call.name == C.PLAY:
+            if entry.penalty:  # table-penalties: the call is punished, not carried out
+                self._event("penalty", seat=entry.seat, call=entry.call.token(),
+                            code=entry.penalty)
+            elif entry.call.name == C.PLAY:
                 assert entry.call.card is not None
                 self._event("play", seat=entry.seat, card=card_str(entry.call.card),
                             auto=entry.auto)
             else:
                 self._event("call", seat=entry.seat, call=entry.call.token(), auto=entry.auto)
         if not ordered_before and deal.trump is not None:
-            fresa = deal.fresa if self.rules.settings.fresa_visible else None
             self._event("order", player=deal.player, trump=SUITS[deal.trump],
-                        first=deal.first_trump,
-                        fresa=card_str(fresa) if fresa is not None else None)
+                        first=deal.first_trump, fresa=self._fresa(deal))
+        dealt = not dealt_before and deal.phase == PLAY_PHASE
+        if dealt and deal.phase == PLAY_PHASE and deal.log[log_before:] and ordered_before:
+            self._event("dealt", fresa=self._fresa(deal))  # after a pause past the order
         for trick in deal.tricks[tricks_before:]:
             self._event("trick", winner=trick.winner, cards=[card_str(c) for _, c in trick.cards])
         for shown_seat in sorted(set(deal.shown) - shown_before):
@@ -395,8 +424,8 @@ class Table:
                         cards=[card_str(c) for c in deal.shown[shown_seat]])
         if deal.phase == DONE:
             await self._deal_over(deal.deal_no)
-        elif not ordered_before and deal.trump is not None:
-            self._refresh_all()  # three more cards each
+        elif dealt:
+            self._refresh_all()  # the last cards are in every hand
         else:
             self._ask()
 
@@ -450,10 +479,16 @@ class Table:
 
     async def _on_clock(self) -> None:
         match = self.match
-        if match is None or match.over or match.to_act is None:
-            return
         now = trio.current_time()
         limit = self.config.away_limit_ms / 1000
+        if match is None:
+            for seat, since in sorted(self.away_since.items()):
+                if now - since >= limit:
+                    del self.away_since[seat]
+                    self._free_seat(seat, self.seats[seat] or "?")
+            return
+        if match.over or match.to_act is None:
+            return
         for seat, since in sorted(self.away_since.items()):
             if now - since >= limit:
                 await self._forfeit(seat, "away")

@@ -324,3 +324,19 @@ async def test_a_full_server_refuses_politely(start_server, connect: Connector) 
     assert extra.lines == ["error code=busy text=the server is full or shutting down"]
     await extra.aclose()
     await _who_works(ann, "ann")
+
+
+async def test_a_flooding_client_is_cut_off_and_nobody_else_notices(
+    start_server, connect: Connector
+) -> None:
+    port = await start_server(flood_lines_per_s=50, flood_burst=100)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await bob.send("who")  # an ordinary pace is never cut off
+    await bob.expect("who")
+    await ann.send_raw(b"who\n" * 2000)
+    assert (await ann.expect("error", code="flood"))["text"].startswith("too many lines")
+    await ann.wait_closed()
+    whos = [line for line in ann.lines if line.startswith("who ")]
+    assert 90 <= len(whos) <= 110  # the burst was served, the rest was not
+    await _who_works(bob, "bob")

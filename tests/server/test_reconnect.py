@@ -114,18 +114,31 @@ async def test_away_too_long_forfeits(start_server, connect: Connector) -> None:
     assert (await bob.expect("tables"))["count"] == "0"
 
 
-async def test_absent_at_the_start_is_away(start_server, connect: Connector) -> None:
+async def test_leaving_a_waiting_table_frees_the_seat(start_server, connect: Connector) -> None:
     port = await start_server(away_limit_ms=300)
-    ann = await connect.machine(port, "ann")
-    await ann.send("new 2")
-    sit = await ann.expect("ok", cmd="sit")
-    await ann.aclose()  # the seat waits; ann does not come back
     bob = await connect.machine(port, "bob")
-    await bob.send(f"sit {sit['table']}")
-    await bob.expect("event", kind="start")
-    with trio.fail_after(3):
-        end = fields(await play_machine(bob, random.Random(1)))[1]
-    assert end["reason"] == "away" and end["name"] == "bob"
+    await bob.send("new 3")
+    sit = await bob.expect("ok", cmd="sit")
+    ann = await connect.machine(port, "ann")
+    await ann.send(f"sit {sit['table']}")
+    await bob.expect("event", kind="seated", name="ann")
+    await ann.aclose()  # before the game starts the seat is held for the away limit only
+    await bob.expect("event", kind="away", name="ann")
+    await bob.expect("event", kind="left", name="ann")
+    await bob.send("tables")
+    assert (await bob.expect("table", id=sit["table"]))["seats"] == "bob,-,-"
+    others = [await connect.machine(port, name) for name in ("carl", "dan")]
+    for other in others:
+        await other.send(f"sit {sit['table']}")
+    start = await bob.expect("event", kind="start")
+    assert start["players"] == "bob,carl,dan"
+    with trio.fail_after(10):
+        results: list[str] = []
+        async with trio.open_nursery() as nursery:
+            for i, other in enumerate(others):
+                nursery.start_soon(_collect, play_machine(other, random.Random(i)), results)
+            end = fields(await play_machine(bob, random.Random(9)))[1]
+    assert end["reason"] in ("target", "claim")
 
 
 async def test_repeated_timeouts_make_automatic_calls_then_forfeit(
