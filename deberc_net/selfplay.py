@@ -21,7 +21,7 @@ class Summary:
     deals: int = 0
     seconds: float = 0.0
     outcomes: Counter[str] = attrs.Factory(Counter)
-    wins: Counter[int] = attrs.Factory(Counter)  # by side
+    wins: Counter[int | None] = attrs.Factory(Counter)  # by side; None: drawn
     end_reasons: Counter[str] = attrs.Factory(Counter)
 
     @property
@@ -37,7 +37,7 @@ class Summary:
             "outcomes": {k: self.outcomes.get(k, 0) for k in ("made", "bide", "hanging", "void")}
             | {k: v for k, v in sorted(self.outcomes.items())
                if k not in ("made", "bide", "hanging", "void")},
-            "wins_by_side": {str(k): v for k, v in sorted(self.wins.items())},
+            "wins_by_side": {str(k): v for k, v in sorted(self.wins.items(), key=str)},
             "end_reasons": dict(sorted(self.end_reasons.items())),
         }
 
@@ -48,7 +48,7 @@ class Summary:
             f"games {self.games}, deals {self.deals}, "
             f"{self.deals_per_second:.0f} deals/s ({self.seconds:.2f} s)\n"
             f"outcomes: {parts}\n"
-            f"wins by side: {dict(sorted(self.wins.items()))}"
+            f"wins by side: {dict(sorted(self.wins.items(), key=str))}"
         )
 
 

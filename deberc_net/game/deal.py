@@ -813,6 +813,9 @@ class Deal:
         best = self.best
         if best is None or not self._in_window(seat) or seat in self.talked:
             return E.NotAllowed("rost? answers a declaration, before your first card, once")
+        if self.side_of(best.seat) == self.side_of(seat):
+            # no question to one's partner: not a forbidden rost?, so never a penalty
+            return E.NotAllowed("the best declaration is your partner's: no rost? against him")
         mine = self.best_combo(seat)
         if mine is not None and mine.category > best.category:
             return E.ForbiddenRost("you hold a longer combination: declare it instead")

@@ -60,6 +60,8 @@ class Match:
             totals_before=tuple(self.totals),
             hanging_in=self.hanging,
             bides_before=tuple(self.bides),
+            # hanging-separate: the sums still waiting must reach the next deal too
+            hanging_pending=self.hanging_pending,
         )
 
     @property
@@ -89,6 +91,15 @@ class Match:
             return
         others = [s for s in range(len(self.totals)) if s != side]
         self.result = MatchEnd(max(others, key=lambda s: self.totals[s]), reason)
+
+    def stop(self, reason: str) -> None:
+        """End the match between deals (a ladder board is one deal): the side with the
+        most points wins, a tie is a draw."""
+        if self.over:
+            return
+        top = max(self.totals)
+        leaders = [s for s, t in enumerate(self.totals) if t == top]
+        self.result = MatchEnd(leaders[0] if len(leaders) == 1 else None, reason)
 
     def _finish_deal(self) -> None:
         deal = self.deal
@@ -137,6 +148,7 @@ class Match:
             **body,
             "totals_before": list(deal.totals_before),
             "hanging_before": deal.hanging_in,
+            "hanging_pending_before": list(deal.hanging_pending),
             "totals": list(self.totals),
         }
         if self.result is not None:

@@ -24,6 +24,7 @@ def replay_deal(record: dict[str, Any], rules: RuleSet) -> Deal:
         totals_before=tuple(record["totals_before"]),
         hanging_in=record["hanging_before"],
         bides_before=tuple(record["bides_before"]),
+        hanging_pending=tuple(record.get("hanging_pending_before", ())),
     )
     for entry in record["calls"]:
         if entry.get("engine"):

@@ -49,8 +49,9 @@ class Settings:
 
     @property
     def hand_size(self) -> int:
-        extra = 1 if self.turned_to_dealer else 0
-        return sum(self.deal_before) + sum(self.deal_after) + extra
+        # 4 players: the turned card replaces one of the dealer's last cards, so every
+        # hand holds what the rounds give (8), the dealer's included
+        return sum(self.deal_before) + sum(self.deal_after)
 
     def sides(self) -> tuple[tuple[int, ...], ...]:
         if self.partnerships:
@@ -87,7 +88,7 @@ class DealScore:
 
 @attrs.frozen
 class MatchEnd:
-    winner: int  # side
+    winner: int | None  # a side; None for a drawn match (a board played to a deal limit)
     reason: str  # "target", "claim", ...
 
 

@@ -17,8 +17,10 @@ from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
 
 DAVE, ACCEPT, GIVE_UP = "dave", "prinimayu", "sdayus"
 SHORT_NAMES = ("short", "short-bide", "dave")
+# Short games write stakes, not points: options that write points (ski-penalty, the bide
+# on cards of table-penalties) or split a bide (bide-to-leader) have no meaning here.
 NOT_WITH_SHORT = ("to-301", "to-1001", "manual-claim", "hanging-separate", "bide-penalty",
-                  "poltinniki")
+                  "poltinniki", "ski-penalty", "bide-to-leader", "table-penalties")
 
 
 class ShortGame:
@@ -48,9 +50,11 @@ class ShortGame:
         if self.bide:
             against = sum(pts[s] for s in sides if s != p)
             won = pts[p] > against or (pts[p] == against and score.last_trick_side == p)
+            # two players: a losing player pays double; three: one stake per whistler
+            loss = 2 * stake if len(pts) == 2 else stake
             for s in sides:
-                if s != p:  # one stake to or from each whistler, double if the player lost
-                    written[s] = -stake if won else 2 * stake
+                if s != p:  # one stake to or from each whistler
+                    written[s] = -stake if won else loss
                     written[p] -= written[s]
             score.outcome = "made" if won else "bide"
         else:
