@@ -472,7 +472,8 @@ class Deal:
         hand.append(self.turned)
         self.turned = seven
         self.swapped_by = seat
-        self._find_bella_owner()
+        if holds_bella(hand, self.trump):  # the turned K or Q completes his pair; nobody
+            self.bella_owner = seat  # else's pair changes (one may be half played already)
 
     def _do_prokhodit_q(self, seat: int, call: Call) -> None:
         self.asked_pass.add(seat)

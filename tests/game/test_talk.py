@@ -420,3 +420,22 @@ def test_bella_after_the_swap_brings_the_queen() -> None:
     say(deal, 0, "menyayu")
     assert parse_card("Qh") in deal.hands[0]
     assert deal.bella_owner == 0 and "bella" in legal(deal, 0)
+
+
+def test_a_swap_by_the_other_seat_keeps_a_declared_bella() -> None:
+    """Seat 1 declares bella and plays the K; seat 0 then swaps the seven: the bella stays."""
+    rules = build_ruleset(2)
+    deck = build_deck(
+        other=["Kc", "Qc", "8h", "9h", "10h", "Ah", "7d", "8d", "9d"],
+        dealer=["7c", "8s", "9s", "10s", "Js", "7h", "Jd", "Qd", "Kd"],
+        turned="Jc",
+    )
+    deal = Deal(rules=rules, deal_no=1, dealer=0, deck=deck, seed="t", totals_before=(0, 0))
+    say(deal, 1, "igrayu")
+    assert deal.bella_owner == 1
+    say(deal, 1, "bella")
+    play(deal, "Kc")  # seat 1 leads
+    say(deal, 0, "menyayu")  # seat 0 takes the turned Jc for its 7c
+    assert parse_card("Jc") in deal.hands[0]
+    assert deal.bella_owner == 1 and deal.bella_declared
+    assert deal.bella_points() == [0, 20]
