@@ -62,6 +62,64 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ladder_run(args: argparse.Namespace) -> int:
+    from deberc_net.ladder import report
+    from deberc_net.ladder.runner import BotSpec, LadderOptions, run
+    from deberc_net.ladder.schedule import ScheduleError
+    from deberc_net.ladder.stats import Sprt
+    from deberc_net.ladder.store import LadderStore
+    from deberc_net.plugins import build_ruleset
+    from deberc_net.server.logs import configure_logging
+
+    configure_logging("warning")  # the ladder's own server: its warnings only
+    try:
+        build_ruleset(args.players, args.variant, args.option)
+        server = None
+        if args.server:
+            host, _, port = args.server.rpartition(":")
+            server = (host or "127.0.0.1", int(port))
+        options = LadderOptions(
+            bots=[BotSpec.parse(b) for b in args.bot], players=args.players,
+            deals=args.deals, seed=args.seed, variant=args.variant, options=args.option,
+            mode=args.schedule, server=server, admin_password=args.admin_password,
+            db=args.db, concurrency=args.concurrency, clock_ms=args.clock_ms,
+            sprt=Sprt.parse(args.sprt) if args.sprt else None, progress=not args.json,
+        )
+        if args.deals < 1:
+            raise ScheduleError("--deals must be at least 1")
+        if options.sprt is not None and len(options.bots) != 2:
+            raise ScheduleError("--sprt compares exactly two bots")
+        store = LadderStore(args.db)
+        stored = store.leaderboard()
+        run_id = store.start_run({"argv": sys.argv[1:]})
+        summary = run(options, stored)
+    except (RuleError, ScheduleError, ValueError) as exc:
+        print(f"deberc-net ladder: {exc}", file=sys.stderr)
+        return 2
+    for game, written, reason, match_id, forfeit in summary.results:
+        store.add_game(run_id, game.board, list(game.seating), match_id, written, reason,
+                       forfeit)
+    data = summary.as_dict()
+    store.finish_run(run_id, data, data["ratings"], dict(summary.games_by_bot))
+    store.close()
+    print(json.dumps(data, sort_keys=True) if args.json else report.text(data))
+    return 0
+
+
+def _ladder_table(args: argparse.Namespace) -> int:
+    from deberc_net.ladder import report
+    from deberc_net.ladder.store import LadderStore
+
+    if not os.path.exists(args.db):
+        print(f"deberc-net ladder table: no database at {args.db}", file=sys.stderr)
+        return 2
+    store = LadderStore(args.db)
+    rows = store.leaderboard()
+    store.close()
+    print(json.dumps(rows) if args.json else report.leaderboard(rows))
+    return 0
+
+
 def _records_export(args: argparse.Namespace) -> int:
     from deberc_net.server.store import Store
 
@@ -99,6 +157,38 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--db", help="SQLite file (default deberc.sqlite3)")
     sv.add_argument("--config", metavar="FILE.toml", help="settings file ([server] table)")
     sv.set_defaults(func=_serve)
+
+    lad = sub.add_parser("ladder", help="bot-versus-bot ladders with duplicate deals")
+    lad_sub = lad.add_subparsers(dest="ladder_command", required=True)
+    lr = lad_sub.add_parser("run", help="play a ladder between bots over TCP")
+    lr.add_argument("--bot", action="append", required=True, metavar="NAME=COMMAND",
+                    help="a bot and the command that starts it (repeat for each bot); "
+                         "--host, --port, --name, --seek are appended unless COMMAND uses "
+                         "{host} {port} {name}")
+    lr.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    lr.add_argument("--deals", type=int, default=10, help="boards (each played in every "
+                    "seating)")
+    lr.add_argument("--seed", default="ladder")
+    lr.add_argument("--variant", default="moscow")
+    lr.add_argument("--option", action="append", default=[], metavar="NAME")
+    lr.add_argument("--schedule", choices=("round-robin", "gauntlet"), default="round-robin",
+                    help="gauntlet: the first bot against each other one")
+    lr.add_argument("--db", default="ladder.sqlite3", help="SQLite file for records, results "
+                    "and ratings")
+    lr.add_argument("--server", metavar="HOST:PORT", help="use this server instead of "
+                    "starting one (it must list ladder-admin in its admins)")
+    lr.add_argument("--admin-password", help="ladder-admin's password on --server")
+    lr.add_argument("--concurrency", type=int, default=2, help="copies of each bot, so "
+                    "boards are played side by side (default 2)")
+    lr.add_argument("--clock-ms", type=int, default=3000, help="clock per call (default 3000)")
+    lr.add_argument("--sprt", metavar="ELO0,ELO1,ALPHA,BETA", help="stop early when the "
+                    "test decides (two bots only)")
+    lr.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    lr.set_defaults(func=_ladder_run)
+    lt = lad_sub.add_parser("table", help="the leaderboard")
+    lt.add_argument("--db", default="ladder.sqlite3")
+    lt.add_argument("--json", action="store_true")
+    lt.set_defaults(func=_ladder_table)
 
     rec = sub.add_parser("records", help="stored deal records")
     rec_sub = rec.add_subparsers(dest="records_command", required=True)

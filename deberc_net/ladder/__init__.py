@@ -1,0 +1,1 @@
+"""Bot-versus-bot ladders: schedules of duplicate boards, the runner, statistics."""

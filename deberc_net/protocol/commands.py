@@ -58,9 +58,13 @@ COMMANDS: dict[str, CommandSpec] = {
                            "any"),
     "say": CommandSpec("say TEXT", "Talk to your table, or to the lobby.", "any"),
     "seek": CommandSpec(
-        "seek [PLAYERS] [VARIANT] [OPTION ...]",
+        "seek [PLAYERS] [VARIANT] [OPTION ...] | seek reserved",
         "Wait for the next game with these settings; you are seated when enough players "
-        "seek the same.", "lobby"),
+        "seek the same. 'seek reserved' waits only for a table reserved for you.", "lobby"),
+    "reserve": CommandSpec(
+        "reserve PLAYERS VARIANT [OPTION ...] seats=A,B[,..] [seed=S] [deals=N]",
+        "(admins) Open a table for the named players, each in the given seat, with a fixed "
+        "seed and a deal limit: a ladder's board.", "lobby"),
     "unseek": CommandSpec("unseek", "Stop waiting for a game.", "lobby"),
     "rules": CommandSpec("rules [TABLE]", "The table's variant, options and clocks in words.",
                          "any"),

@@ -27,6 +27,7 @@ class Config:
     max_connections: int = 5000
     shutdown_grace_ms: int = 2000  # after SIGTERM: time to flush what is queued
     log_level: str = "info"
+    admins: list[str] = attrs.Factory(list)  # registered names that may 'reserve' tables
 
     @classmethod
     def from_toml(cls, path: str | Path, **overrides: Any) -> Config:

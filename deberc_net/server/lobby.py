@@ -211,9 +211,9 @@ class Lobby:
         options = tuple(sorted(set(rest)))
         return GameSettings(players, variant, options)
 
-    def _open_table(self, settings: GameSettings) -> Table:
+    def _open_table(self, settings: GameSettings, **board: Any) -> Table:
         rules = build_ruleset(settings.players, settings.variant, settings.options)
-        table = Table(self.next_table, rules, self, self.config, self.next_match)
+        table = Table(self.next_table, rules, self, self.config, self.next_match, **board)
         self.next_table += 1
         self.next_match += 1
         self.tables[table.id] = table
@@ -304,6 +304,9 @@ class Lobby:
     async def _cmd_seek(self, session: Session, item: Command) -> None:
         if not self._free_to_sit(session):
             return
+        if item.args == ("reserved",):
+            self._seek_reserved(session)
+            return
         settings = self._settings(item.args)
         try:
             build_ruleset(settings.players, settings.variant, settings.options)
@@ -327,6 +330,55 @@ class Lobby:
             table = self._open_table(settings)
             for s in group:
                 table.post(Sit(s, None))
+
+    def _seek_reserved(self, session: Session) -> None:
+        assert session.name is not None
+        for table in self.tables.values():
+            if table.state == "waiting" and table.reserved is not None and name_key(
+                session.name
+            ) in (name_key(n) for n in table.reserved):
+                table.post(Sit(session, None))
+                return
+        session.seeking = ("reserved",)
+        self.seekers.append(session)
+        session.send(ev.Ok("seek", "Waiting for a table reserved for you.",
+                           (("reserved", "1"),)))
+
+    async def _cmd_reserve(self, session: Session, item: Command) -> None:
+        """A ladder's board: a table for given players in given seats, seed, deal limit."""
+        assert session.name is not None
+        admins = {name_key(n) for n in self.config.admins}
+        if session.guest or name_key(session.name) not in admins:
+            session.send(ev.Error("not-allowed", "reserve is for the server's admins"))
+            return
+        keyed = dict(a.split("=", 1) for a in item.args if "=" in a)
+        plain = [a for a in item.args if "=" not in a]
+        seats = tuple(keyed.get("seats", "").split(",")) if keyed.get("seats") else ()
+        settings = self._settings(plain)
+        if len(seats) != settings.players or len({name_key(n) for n in seats}) != len(seats):
+            session.send(ev.Error("bad-argument", f"seats= names {settings.players} different "
+                                  "players"))
+            return
+        deals = keyed.get("deals")
+        if deals is not None and not deals.isdigit():
+            session.send(ev.Error("bad-argument", "deals=N takes a whole number"))
+            return
+        try:
+            table = self._open_table(settings, seed=keyed.get("seed"), reserved=seats,
+                                     deal_limit=int(deals) if deals else None)
+        except RuleError as exc:
+            session.send(ev.Error("bad-rules", str(exc)))
+            return
+        session.send(ev.Ok("reserve", f"Table {table.id} is reserved for {', '.join(seats)}.",
+                           (("table", str(table.id)),)))
+        table.post(Observe(session))  # before anyone sits: the admin sees the whole board
+        for seeker in list(self.seekers):
+            if seeker.seeking == ("reserved",) and seeker.name is not None and name_key(
+                seeker.name
+            ) in (name_key(n) for n in seats):
+                self.seekers.remove(seeker)
+                seeker.seeking = None
+                table.post(Sit(seeker, None))
 
     async def _cmd_unseek(self, session: Session, item: Command) -> None:
         if session in self.seekers:

@@ -104,6 +104,8 @@ class Table:
     config: Config
     match_number: int
     seed: str | None = None
+    reserved: tuple[str, ...] | None = None  # a ladder's board: these names, these seats
+    deal_limit: int | None = None  # end the match after so many deals (a board: 1)
     seats: list[str | None] = attrs.field(init=False)
     observers: set[Session] = attrs.field(init=False, factory=set)
     match: Match | None = attrs.field(init=False, default=None)
@@ -114,6 +116,7 @@ class Table:
     timeouts: list[int] = attrs.field(init=False)
     away_since: dict[int, float] = attrs.field(init=False, factory=dict)
     bot_seats: list[bool] = attrs.field(init=False, factory=list)  # machine style at start
+    forfeited: int | None = attrs.field(init=False, default=None)  # the seat that lost so
     deal_started: float = attrs.field(init=False, default=0.0)
     inbox: trio.MemorySendChannel[Message] = attrs.field(init=False)
     _receive: trio.MemoryReceiveChannel[Message] = attrs.field(init=False)
@@ -262,6 +265,12 @@ class Table:
             session.send(ev.Error("already-seated", f"you already sit at table {self.id}"))
             return
         free = [s for s, who in enumerate(self.seats) if who is None]
+        if self.reserved is not None:  # a board: only its players, each in its seat
+            keys = [name_key(n) for n in self.reserved]
+            if name_key(name) not in keys:
+                session.send(ev.Error("seat-reserved", f"table {self.id} is reserved"))
+                return
+            seat = keys.index(name_key(name))
         if seat is None:
             seat = free[0] if free else None
         if seat is None or seat not in free:
@@ -443,6 +452,8 @@ class Table:
             record = {**record, "seed": None}
         for target in self._audience():
             target.send(ev.DealRecord(self.id, record))
+        if self.deal_limit is not None and len(match.records) >= self.deal_limit:
+            match.stop("deals")
         if match.over:
             await self._match_over()
         else:
@@ -452,7 +463,8 @@ class Table:
         match = self.match
         assert match is not None and match.result is not None
         winner = match.result.winner
-        side_names = [match.names[s] for s in match.rules.settings.sides()[winner]]
+        sides = match.rules.settings.sides()
+        side_names = [] if winner is None else [match.names[s] for s in sides[winner]]
         await trio.to_thread.run_sync(  # on disk before anyone is told ('games' lists it)
             lambda: self.lobby.store.finish_match(
                 match.match_id, self.id, list(match.names), self.rules.variant,
@@ -460,8 +472,10 @@ class Table:
                 list(match.totals),
             )
         )
-        self._event("match-end", winner=winner, name=",".join(side_names),
-                    reason=match.result.reason, totals=list(match.totals), seed=match.seed)
+        forfeit = {} if self.forfeited is None else {"forfeit": self.forfeited}
+        self._event("match-end", winner=winner, name=",".join(side_names) or None,
+                    reason=match.result.reason, totals=list(match.totals), seed=match.seed,
+                    **forfeit)
         log.info("match_end", table=self.id, match=match.match_id, winner=side_names,
                  reason=match.result.reason, totals=match.totals)
         self.state = "closed"  # what came meanwhile is answered as the task ends
@@ -475,6 +489,7 @@ class Table:
         assert match is not None
         match.forfeit(match.rules.settings.sides().index(
             next(side for side in match.rules.settings.sides() if seat in side)), reason)
+        self.forfeited = seat
         await self._match_over()
 
     async def _on_clock(self) -> None:

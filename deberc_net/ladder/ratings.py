@@ -1,0 +1,33 @@
+"""Ratings for every bot with openskill (Plackett-Luce): it rates pairs and three-player
+tables as naturally as two-player games, which Elo does not."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+
+class Ratings:
+    def __init__(self, bots: Sequence[str]) -> None:
+        self.model = PlackettLuce()
+        self.ratings: dict[str, Any] = {b: self.model.rating(name=b) for b in bots}
+
+    def update(self, bots_by_side: Sequence[str], points_by_side: Sequence[float]) -> None:
+        """One game: each side is one bot (a pair of copies with four players); the side
+        that wrote more ranks higher, equal points share a rank."""
+        order = sorted({-p for p in points_by_side})
+        ranks = [order.index(-p) + 1 for p in points_by_side]
+        teams = [[self.ratings[b]] for b in bots_by_side]
+        rated = self.model.rate(teams, ranks=ranks)
+        for bot, team in zip(bots_by_side, rated, strict=True):
+            self.ratings[bot] = team[0]
+
+    def table(self) -> list[dict[str, Any]]:
+        rows = [
+            {"bot": b, "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
+             "rating": round(r.ordinal(), 3)}
+            for b, r in self.ratings.items()
+        ]
+        return sorted(rows, key=lambda row: -row["rating"])

@@ -1,0 +1,52 @@
+"""The ladder's summary and leaderboard as text for people."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _num(x: float | None, fmt: str = "+.1f") -> str:
+    return "inf" if x is None else format(x, fmt)
+
+
+def text(data: dict[str, Any]) -> str:
+    lines = [
+        f"Ladder: {', '.join(data['bots'])}; {data['players']} players, {data['variant']}"
+        + (f" {' '.join(data['options'])}" if data["options"] else "")
+        + f"; {data['boards']} boards, seed {data['seed']}, {data['schedule']}",
+        f"{data['games']} games ({data['deals']} deals) in {data['seconds']} s: "
+        f"{data['deals_per_second']} deals/s",
+        "",
+        "Ratings (openskill, mu - 3 sigma):",
+    ]
+    for row in data["ratings"]:
+        lines.append(f"  {row['bot']:<16} {row['rating']:8.2f}  (mu {row['mu']:.2f}, "
+                     f"sigma {row['sigma']:.2f})")
+    lines += ["", "Pairs (first against second):"]
+    for p in data["pairs"]:
+        lines.append(
+            f"  {p['a']} v {p['b']}: {p['wins']}-{p['draws']}-{p['losses']} "
+            f"score {p['score']:.3f}, Elo {_num(p['elo'])} ± {_num(p['elo_margin'], '.1f')}, "
+            f"LOS {100 * p['los']:.1f}%, points/deal {_num(p['points_per_deal'])} "
+            f"± {_num(p['points_per_deal_margin'], '.1f')} over {p['duplicate_sets']} "
+            "duplicate sets"
+        )
+    if data.get("sprt"):
+        s = data["sprt"]
+        lines += ["", f"SPRT elo0={s['elo0']} elo1={s['elo1']} alpha={s['alpha']} "
+                      f"beta={s['beta']}: LLR {s['llr']} in {s['bounds']} after {s['pairs']} "
+                      f"pairs: {s['verdict'] or 'no decision'}"]
+    if data["crashes"] or data["forfeits"]:
+        lines += ["", f"Crashes (restarted): {data['crashes'] or 'none'}; "
+                      f"forfeits: {data['forfeits'] or 'none'}"]
+    return "\n".join(lines)
+
+
+def leaderboard(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "No ladder has been run on this database."
+    lines = [f"{'#':>3}  {'bot':<16} {'rating':>8} {'mu':>7} {'sigma':>6} {'games':>6}"]
+    for i, r in enumerate(rows, 1):
+        lines.append(f"{i:>3}  {r['bot']:<16} {r['rating']:8.2f} {r['mu']:7.2f} "
+                     f"{r['sigma']:6.2f} {r['games']:6d}")
+    return "\n".join(lines)

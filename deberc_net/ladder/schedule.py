@@ -1,0 +1,72 @@
+"""Who plays which board in which seat: duplicate boards, round robin or gauntlet.
+
+A board is one deal whose deck depends on the ladder seed and the board number alone.
+Every board is played again with the seats rotated among the same bots — both seatings
+for two players, all distinct seatings for three, both pair orientations for four — so
+the luck of the cards cancels out.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+
+import attrs
+
+
+@attrs.frozen
+class Game:
+    board: int
+    group: tuple[str, ...]  # the bots that meet, sorted
+    seating: tuple[str, ...]  # bot name by seat
+    seed: str  # the match seed: the same for every seating of a board
+
+    @property
+    def key(self) -> tuple[int, tuple[str, ...]]:
+        """Games with the same key are one duplicate set."""
+        return (self.board, self.group)
+
+
+class ScheduleError(ValueError):
+    pass
+
+
+def groups(bots: Sequence[str], players: int, mode: str) -> list[tuple[str, ...]]:
+    """The sets of bots that meet. Four players: two bots, each playing a pair."""
+    if len(bots) < 2:
+        raise ScheduleError("a ladder needs at least two bots")
+    if len(set(bots)) != len(bots):
+        raise ScheduleError("bot names must differ")
+    size = 3 if players == 3 else 2
+    if mode == "gauntlet":
+        champion, others = bots[0], list(bots[1:])
+        if size == 2:
+            return [(champion, other) for other in others]
+        if len(others) >= 2:
+            return [(champion, *pair) for pair in itertools.combinations(others, 2)]
+        return [(champion, champion, others[0]), (champion, others[0], others[0])]
+    if mode != "round-robin":
+        raise ScheduleError(f"unknown schedule {mode!r}: round-robin or gauntlet")
+    if size == 2 or len(bots) >= 3:
+        return list(itertools.combinations(bots, size))
+    a, b = bots
+    return [(a, a, b), (a, b, b)]
+
+
+def seatings(group: tuple[str, ...], players: int) -> list[tuple[str, ...]]:
+    if players == 4:
+        a, b = group
+        return [(a, b, a, b), (b, a, b, a)]
+    return sorted(set(itertools.permutations(group)))
+
+
+def schedule(
+    bots: Sequence[str], players: int, boards: int, seed: str, mode: str = "round-robin"
+) -> Iterator[Game]:
+    """Board by board, every group, every seating: a stop after any board is fair."""
+    met = groups(bots, players, mode)
+    for board in range(1, boards + 1):
+        board_seed = f"{seed}/board{board}"
+        for group in met:
+            for seating in seatings(group, players):
+                yield Game(board, tuple(sorted(group)), seating, board_seed)
