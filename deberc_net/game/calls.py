@@ -78,8 +78,11 @@ class Call:
         return out
 
 
+_PLAYS = tuple(Call(PLAY, card=card) for card in range(32))
+
+
 def play(card: Card) -> Call:
-    return Call(PLAY, card=card)
+    return _PLAYS[card]  # calls are immutable: one per card serves every deal
 
 
 def from_record(entry: dict[str, Any]) -> Call:

@@ -126,6 +126,8 @@ class Deal:
     match_end: tuple[int, str] | None = attrs.field(init=False, default=None)  # side, why
     score: DealScore | None = attrs.field(init=False, default=None)
     extra: dict[str, Any] = attrs.field(init=False, factory=dict)  # room for plugins
+    _legal_cache: dict[int, tuple[tuple[int, str], list[Call]]] = attrs.field(
+        init=False, factory=dict)
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)
     _side_of: dict[int, int] = attrs.field(init=False)
 
@@ -238,6 +240,17 @@ class Deal:
 
     # ------------------------------------------------------------- legal calls
     def legal_calls(self, seat: int) -> list[Call]:
+        """Every call ``seat`` may make now. Computed once per state: the state changes
+        only through ``apply``, and every accepted call lengthens the log."""
+        key = (len(self.log), self.phase)
+        cached = self._legal_cache.get(seat)
+        if cached is not None and cached[0] == key:
+            return list(cached[1])
+        calls = self._compute_legal(seat)
+        self._legal_cache[seat] = (key, calls)
+        return list(calls)
+
+    def _compute_legal(self, seat: int) -> list[Call]:
         if self.phase == DONE:
             return []
         out: list[Call] = []
@@ -286,7 +299,7 @@ class Deal:
         return out
 
     def _may_show_sevens(self, seat: int) -> bool:
-        if not self.rules.settings.four_sevens or self.cards_played:
+        if not self.rules.settings.four_sevens or self.tricks or self.trick.cards:
             return False
         return all(make(SEVEN, s) in self.hands[seat] for s in range(4))
 

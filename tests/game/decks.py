@@ -134,7 +134,8 @@ def play(deal: Any, text: str) -> None:
 
 def snapshot(deal: Deal) -> dict[str, Any]:
     """Everything observable about a deal: its fields, record and every seat's calls."""
-    fields = attrs.asdict(deal, filter=lambda a, _v: a.name != "rules")
+    # the rules are shared, the legal-call cache is a memo of the state, not state
+    fields = attrs.asdict(deal, filter=lambda a, _v: a.name not in ("rules", "_legal_cache"))
     return {
         "fields": fields,
         "record": deal.record(),
