@@ -7,6 +7,7 @@ vocabulary module reads those.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import attrs
 
@@ -109,14 +110,33 @@ Table calls (Latin, Cyrillic or English; case does not matter):
 """
 
 
-def help_text(topic: str | None = None) -> list[str]:
+def help_text(
+    topic: str | None = None, phase: str = "lobby", calls_now: Sequence[str] = ()
+) -> list[str]:
+    """Help for one command, or for the commands that make sense where the user is
+    (``phase``: "login", "lobby" or "table"), with the table calls he may make now."""
     if topic:
         key = topic.lower()
         if key in COMMANDS:
             spec = COMMANDS[key]
             return [f"{spec.usage}: {spec.summary}"]
         return [f"no command {topic!r}; 'help' lists them, 'calls' lists the table calls"]
-    lines = ["Commands:"]
-    lines += [f"  {spec.usage:<40} {spec.summary.split('.')[0]}." for spec in COMMANDS.values()]
-    lines.append("At a table, type the table calls ('calls' lists them).")
+    if phase == "login":
+        return ["First log in: login NAME [PASSWORD] (a password registers the name).",
+                "Programs: 'style machine' for tagged lines. 'help COMMAND' for more."]
+    wanted = ("any", phase)
+    lines = ["Commands here:"]
+    lines += [f"  {spec.usage:<40} {_first_sentence(spec.summary)}"
+              for spec in COMMANDS.values() if spec.phases in wanted]
+    if phase == "table":
+        if calls_now:
+            lines.append(f"Your table calls now: {' | '.join(calls_now)}")
+        lines.append("'calls' explains every table call and how to type it.")
+    else:
+        lines.append("At a table you type the table calls ('calls' lists them).")
     return lines
+
+
+def _first_sentence(text: str) -> str:
+    head, dot, _ = text.partition(". ")
+    return head + ("." if dot or not head.endswith(".") else "")

@@ -94,8 +94,7 @@ class Lobby:
             return
         name = item.name
         if name == "help":
-            lines = help_text(item.args[0] if item.args else None)
-            session.send(ev.TextBlock("help", tuple(lines)))
+            session.send(ev.TextBlock("help", tuple(self._help(session, item.args))))
             return
         if name == "calls":
             session.send(ev.TextBlock("help", tuple(CALLS_HELP.rstrip().splitlines())))
@@ -115,6 +114,20 @@ class Lobby:
             return
         handler = getattr(self, "_cmd_" + name)
         await handler(session, item)
+
+    def _help(self, session: Session, args: Sequence[str]) -> list[str]:
+        if args:
+            return help_text(args[0])
+        if session.name is None:
+            return help_text(phase="login")
+        table = session.table
+        if table is None:
+            return help_text(phase="lobby")
+        calls: list[str] = []
+        match, seat = table.match, session.seat
+        if match is not None and seat is not None:  # a read of the table's state
+            calls = [c.token() for c in match.legal_calls(seat)]
+        return help_text(phase="table", calls_now=calls)
 
     def _style(self, session: Session, args: Sequence[str]) -> None:
         if len(args) != 1 or args[0].lower() not in (HUMAN, MACHINE):

@@ -30,8 +30,9 @@ async def _block(client, command: str, tag: str) -> list[str]:
 async def test_help(port: int, connect: Connector) -> None:
     client = await connect.machine(port, "ann")
     lines = await _block(client, "help", "help")
-    for name in COMMANDS:
-        assert any(line.strip().startswith(name) for line in lines), name
+    for name, spec in COMMANDS.items():  # in the lobby: every command but the table's
+        listed = any(line.strip().startswith(name) for line in lines)
+        assert listed == (spec.phases != "table"), name
     for name, spec in COMMANDS.items():
         assert await _block(client, f"help {name}", "help") == [f"{spec.usage}: {spec.summary}"]
     [nothing] = await _block(client, "help frobnicate", "help")
@@ -41,6 +42,28 @@ async def test_help(port: int, connect: Connector) -> None:
     anon = await connect.raw(port, "anon")  # help needs no login
     await anon.send("help login")
     assert (await anon.read_until(lambda _: True)).startswith("login NAME [PASSWORD]")
+    await anon.send("help")
+    assert "First log in" in await anon.read_until(lambda x: "log in" in x)
+
+
+async def test_help_at_a_table_names_the_calls_of_the_moment(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    ask = await bob.read_until(lambda x: x.startswith("ask ") or x.startswith("state "))
+    tag, view = fields(ask)
+    asked = (bob, view) if tag == "ask" else (ann, None)
+    client = asked[0]
+    if asked[1] is None:
+        view = fields(await ann.read_until(lambda x: x.startswith("ask ")))[1]
+    lines = await _block(client, "help", "help")
+    assert any(line.strip().startswith("leave") for line in lines)
+    assert not any(line.strip().startswith("new ") for line in lines)
+    assert f"Your table calls now: {' | '.join(view['legal'].split(','))}" in lines
 
 
 async def test_who_and_tables(port: int, connect: Connector) -> None:
