@@ -263,15 +263,22 @@ class Lobby:
         if not args or not args[0].isdigit() or (len(args) > 1 and not args[1].isdigit()):
             session.send(ev.Error("bad-argument", "sit TABLE [SEAT]"))
             return
-        table = self.tables.get(int(args[0]))
-        if table is None or table.state == "closed":
-            session.send(ev.Error("unknown-table", f"there is no table {args[0]}"))
+        table = self._table_named(session, args[0])
+        if table is None:
             return
         seat = int(args[1]) if len(args) > 1 else None
         if seat is not None and not 0 <= seat < table.players:
             session.send(ev.Error("bad-argument", f"seats are 0 to {table.players - 1}"))
             return
         table.post(Sit(session, seat))
+
+    def _table_named(self, session: Session, text: str) -> Table | None:
+        """The open table with this number, or None after telling the session so."""
+        table = self.tables.get(int(text)) if text.isdigit() else None
+        if table is None or table.state == "closed":
+            session.send(ev.Error("unknown-table", f"there is no table {text}"))
+            return None
+        return table
 
     async def _cmd_leave(self, session: Session, item: Command) -> None:
         if session.table is not None:
@@ -293,9 +300,8 @@ class Lobby:
         if len(args) != 1 or not args[0].isdigit():
             session.send(ev.Error("bad-argument", "observe TABLE"))
             return
-        table = self.tables.get(int(args[0]))
-        if table is None or table.state == "closed":
-            session.send(ev.Error("unknown-table", f"there is no table {args[0]}"))
+        table = self._table_named(session, args[0])
+        if table is None:
             return
         if table is session.table:
             session.send(ev.Error("already-seated", "you sit at that table"))
@@ -405,10 +411,9 @@ class Lobby:
         args = item.args
         table = session.table
         if args:
-            if not args[0].isdigit() or int(args[0]) not in self.tables:
-                session.send(ev.Error("unknown-table", f"there is no table {args[0]}"))
+            table = self._table_named(session, args[0])
+            if table is None:
                 return
-            table = self.tables[int(args[0])]
         if table is None:
             lines = ["Variants and options you can ask for with 'new' or 'seek':"]
             for name, plugin in sorted(available_plugins().items()):
