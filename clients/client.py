@@ -53,6 +53,7 @@ class Stats:
     games: int = 0
     asks: int = 0
     fallbacks: int = 0
+    logins: int = 0
     errors: list[str] = attrs.Factory(list)
 
 
@@ -74,11 +75,13 @@ class Bot:
     async def run(self) -> Stats:
         failures = 0
         while self.games is None or self.stats.games < self.games:
+            logins = self.stats.logins
             try:
                 await self._session()
                 return self.stats
             except (OSError, trio.BrokenResourceError, EOFError) as exc:
-                failures += 1
+                # 'reconnects' counts drops in a row: a long run survives many far apart
+                failures = 1 if self.stats.logins > logins else failures + 1
                 self.stats.errors.append(f"connection: {exc}")
                 if failures > self.reconnects:
                     raise
@@ -104,6 +107,8 @@ class Bot:
                 if isinstance(item, Record):
                     continue
                 tag, f = item.tag, item.fields
+                if tag == "ok" and f.get("cmd") == "login":
+                    self.stats.logins += 1
                 if tag == "ok" and f.get("cmd") == "login" and not seeking:
                     await conn.send(f"seek {self.seek}")
                     seeking = True
@@ -129,7 +134,11 @@ class Bot:
         budget = (view.clock_ms or 10_000) / 1000 - CLOCK_MARGIN
         choice = None
         with trio.move_on_after(max(0.05, budget)):
-            choice = await trio.to_thread.run_sync(self.choose, view, abandon_on_cancel=True)
+            try:
+                choice = await trio.to_thread.run_sync(self.choose, view,
+                                                       abandon_on_cancel=True)
+            except Exception as exc:  # a bug in choose costs a fallback, not the seat
+                self.stats.errors.append(f"choose: {exc!r}")
         if choice not in view.legal:
             self.stats.fallbacks += 1
             return view.legal[0]

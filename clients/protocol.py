@@ -37,9 +37,39 @@ def _ints(value: str) -> list[int]:
 
 @attrs.frozen
 class Event:
+    """Any line but ``ask``/``state``/``record``: its tag and fields, typed on access
+    (the fields of an ``event`` depend on its kind, and new ones may be appended)."""
+
     tag: str
     fields: dict[str, str]
     line: str
+
+    @property
+    def kind(self) -> str | None:
+        return self.fields.get("kind")
+
+    @property
+    def seq(self) -> int | None:
+        return self.get_int("seq")
+
+    @property
+    def table(self) -> int | None:
+        return self.get_int("table")
+
+    def get_int(self, key: str) -> int | None:
+        """An integer field; None for ``-``, an empty value, or no such field."""
+        return _int(self.fields.get(key, "-"))
+
+    def get_ints(self, key: str) -> list[int]:
+        return _ints(self.fields.get(key, ""))
+
+    def get_list(self, key: str) -> list[str]:
+        return _list(self.fields.get(key, ""))
+
+    def get_str(self, key: str) -> str | None:
+        """A text field; None for ``-`` or no such field ('' stays '')."""
+        value = self.fields.get(key, "-")
+        return None if value == "-" else value
 
 
 @attrs.frozen
@@ -72,6 +102,7 @@ class View:
     clock_ms: int | None
     legal: list[str]
     raw: dict[str, str]
+    players: int | None = None  # the number of seats (appended to the line later)
 
     @classmethod
     def parse(cls, tag: str, f: dict[str, str]) -> View:
@@ -90,7 +121,7 @@ class View:
             hanging=int(f.get("hanging", "0")), target=_int(f.get("target", "-")),
             pending=opt("pending"), shown=_list(f.get("shown", "")),
             talk=_list(f.get("talk", "")), clock_ms=_int(f.get("clock", "-")),
-            legal=_list(f.get("legal", "")), raw=f,
+            legal=_list(f.get("legal", "")), raw=f, players=_int(f.get("players", "-")),
         )
 
 
@@ -98,6 +129,7 @@ class View:
 class Record:
     table: int
     record: dict[str, Any]
+    deal: int | None = None
 
 
 def parse(line: str) -> Event | View | Record:
@@ -105,5 +137,5 @@ def parse(line: str) -> Event | View | Record:
     if tag in ("ask", "state"):
         return View.parse(tag, f)
     if tag == "record":
-        return Record(int(f["table"]), json.loads(f["text"]))
+        return Record(int(f["table"]), json.loads(f["text"]), _int(f.get("deal", "-")))
     return Event(tag, f, line)

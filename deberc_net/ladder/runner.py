@@ -33,6 +33,7 @@ from .stats import PairStats, Sprt
 
 ADMIN = "ladder-admin"
 MAX_RESTARTS = 20
+STARTUP_S = 30.0  # every bot instance must have logged in by then
 
 
 @attrs.frozen
@@ -130,8 +131,8 @@ class Lines:
     async def line(self) -> str:
         while b"\r\n" not in self.buf:
             data = await self.stream.receive_some(65536)
-            if not data:
-                raise EOFError("the server closed the ladder's connection")
+            if not data:  # the ladder cannot go on: an error for the CLI, not a traceback
+                raise ScheduleError("the server closed the ladder's connection")
             self.buf += data
         raw, self.buf = self.buf.split(b"\r\n", 1)
         return raw.decode("utf-8")
@@ -166,6 +167,17 @@ class Ladder:
 
     # ------------------------------------------------------------ the run
     async def run(self) -> Summary:
+        try:
+            return await self._run()
+        except BaseExceptionGroup as group:
+            # trio groups what the tasks raise: a bot that cannot run is the ladder's
+            # error, reported as such (the CLI exits 2), not a traceback
+            matched, _ = group.split(ScheduleError)
+            if matched is None:
+                raise
+            raise _first(matched) from group
+
+    async def _run(self) -> Summary:
         started = time.perf_counter()
         async with trio.open_nursery() as nursery:
             host, port, password = await self._server(nursery)
@@ -174,11 +186,15 @@ class Ladder:
                 self.free[bot.name] = list(names)
                 for name in names:
                     nursery.start_soon(self._supervise, bot, host, port, name)
-            stream = await trio.open_tcp_stream(host, port)
+            try:
+                stream = await trio.open_tcp_stream(host, port)
+            except OSError as exc:
+                raise ScheduleError(f"cannot connect to {host}:{port}: {exc}") from exc
             admin = Lines(stream)
             await admin.send("style machine")
             await admin.send(f"login {ADMIN} {password}")
             await self._expect_login(admin)
+            await self._await_bots(admin)
             await self._fill(admin)
             while self.running or self.reserving:
                 await self._handle(admin, await admin.line())
@@ -190,7 +206,8 @@ class Ladder:
         return self.summary
 
     def _instances(self) -> int:
-        needed = 2 if self.o.players == 4 else 1  # a pair of copies plays four-handed
+        # a pair of copies plays four-handed; two bots three-handed need two of one bot
+        needed = max(max(Counter(g.seating).values()) for g in self.games)
         return max(self.o.concurrency, needed)
 
     async def _server(self, nursery: trio.Nursery) -> tuple[str, int, str]:
@@ -231,6 +248,26 @@ class Ladder:
                     return
                 if tag == "error":
                     raise ScheduleError(f"the ladder could not log in: {f.get('text')}")
+
+    async def _await_bots(self, admin: Lines) -> None:
+        """Reserve nothing before every instance is logged in: a reserved seat left
+        empty past the away limit is forfeited, and a bot may be slow to start."""
+        wanted = {n.casefold() for names in self.free.values() for n in names}
+        online: set[str] = set()
+        with trio.move_on_after(STARTUP_S):
+            while not wanted <= online:
+                await admin.send("who")
+                while True:
+                    tag, f = fields_of(await admin.line())
+                    if tag == "who":
+                        break
+                online = {n.casefold() for n in f.get("names", "").split(",") if n}
+                if not wanted <= online:
+                    await trio.sleep(0.05)
+            return
+        missing = ", ".join(sorted(wanted - online))
+        raise ScheduleError(f"bot instances did not log in within {STARTUP_S:.0f} s: "
+                            f"{missing}")
 
     # ---------------------------------------------------------- the bots
     async def _supervise(self, bot: BotSpec, host: str, port: int, instance: str) -> None:
@@ -302,9 +339,9 @@ class Ladder:
         if tag == "ok" and f.get("cmd") == "reserve":
             running = self.reserving.popleft()
             self.running[int(f["table"])] = running
-        elif tag == "error" and self.reserving and f.get("code") in ("bad-rules",
-                                                                     "bad-argument"):
-            raise ScheduleError(f"the server refused the table: {f.get('text')}")
+        elif tag == "error" and self.reserving:  # e.g. not-allowed: we are no admin there
+            raise ScheduleError(f"the server refused the table: {f.get('code')}: "
+                                f"{f.get('text')}")
         elif tag == "record":
             table = int(f["table"])
             if table in self.running:
@@ -341,7 +378,8 @@ class Ladder:
             key = (a, b) if a < b else (b, a)
             pair = self.summary.pairs.setdefault(key, PairStats(*key))
             if loser is not None:
-                pair.forfeits[loser] = pair.forfeits.get(loser, 0) + 1
+                if loser in key:  # three-handed, the other two bots' pair is untouched
+                    pair.forfeits[loser] = pair.forfeits.get(loser, 0) + 1
                 if loser == key[0]:
                     pair.losses += 1
                 elif loser == key[1]:
@@ -376,6 +414,11 @@ class Ladder:
             if verdict is not None and self.summary.sprt_verdict is None:
                 self.summary.sprt_verdict = verdict
                 self.queue.clear()  # stop: the games already running still finish
+
+
+def _first(group: BaseExceptionGroup[ScheduleError]) -> ScheduleError:
+    inner = group.exceptions[0]
+    return _first(inner) if isinstance(inner, BaseExceptionGroup) else inner
 
 
 def _pairs(n: int) -> list[tuple[int, int]]:

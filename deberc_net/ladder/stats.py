@@ -138,9 +138,12 @@ class Sprt:
         if n < 2:
             return 0.0
         mean = sum(self.scores) / n
-        var = sum((s - mean) ** 2 for s in self.scores) / n
-        if var <= 0:
-            var = 1e-3  # all pairs alike so far: keep the test moving, cautiously
+        # a few pairs underestimate the variance (two alike: none), which let the test
+        # decide after two pairs, far more often wrongly than alpha and beta allow; a
+        # lost, a drawn and a won pair pad it, and fade as the pairs accumulate
+        padded = [*self.scores, 0.0, 0.5, 1.0]
+        centre = sum(padded) / len(padded)
+        var = sum((s - centre) ** 2 for s in padded) / len(padded)
         s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
         return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
 

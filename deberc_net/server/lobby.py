@@ -370,6 +370,9 @@ class Lobby:
         if session.guest or name_key(session.name) not in admins:
             session.send(ev.Error("not-allowed", "reserve is for the server's admins"))
             return
+        if not self.accepting:  # as new, sit and seek: no new table while shutting down
+            session.send(ev.Error("shutting-down", "the server is shutting down"))
+            return
         keyed = dict(a.split("=", 1) for a in item.args if "=" in a)
         plain = [a for a in item.args if "=" not in a]
         seats = tuple(keyed.get("seats", "").split(",")) if keyed.get("seats") else ()
@@ -379,8 +382,8 @@ class Lobby:
                                   "players"))
             return
         deals = keyed.get("deals")
-        if deals is not None and not deals.isdigit():
-            session.send(ev.Error("bad-argument", "deals=N takes a whole number"))
+        if deals is not None and (not deals.isdigit() or int(deals) < 1):
+            session.send(ev.Error("bad-argument", "deals=N takes a whole number from 1"))
             return
         try:
             table = self._open_table(settings, seed=keyed.get("seed"), reserved=seats,

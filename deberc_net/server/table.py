@@ -126,6 +126,11 @@ class Table:
         self.seats = [None] * n
         self.timeouts = [0] * n
         self.inbox, self._receive = trio.open_memory_channel[Message](256)
+        if self.reserved is not None:
+            # a board's players are away until they sit: one that never comes (hung, or
+            # no longer seeking) forfeits after the away limit instead of stalling a ladder
+            now = trio.current_time()
+            self.away_since = dict.fromkeys(range(n), now)
 
     # ---------------------------------------------------------------- public
     @property
@@ -278,6 +283,7 @@ class Table:
             session.send(ev.Error("seat-taken", f"{text} at table {self.id}"))
             return
         self.seats[seat] = name
+        self.away_since.pop(seat, None)
         session.table, session.seat = self, seat
         session.send(ev.Ok("sit", f"You sit at table {self.id}, seat {seat}.",
                            (("table", str(self.id)), ("seat", str(seat)))))
@@ -305,7 +311,9 @@ class Table:
     def _free_seat(self, seat: int, name: str) -> None:
         self.seats[seat] = None
         self._event("left", name=name, seat=seat)
-        if not any(self.seats):
+        if self.reserved is not None:  # a board waits for its player, or its forfeit
+            self.away_since[seat] = trio.current_time()
+        elif not any(self.seats):
             self.state = "closed"
 
     # ----------------------------------------------------------------- play
@@ -492,12 +500,26 @@ class Table:
         self.forfeited = seat
         await self._match_over()
 
+    async def _no_show(self, seat: int) -> None:
+        """A reserved seat stayed empty (or away) past the away limit: the board is lost
+        by that seat, as if the match had started with the seat away."""
+        assert self.reserved is not None
+        self.match = Match(
+            self.rules, seed=self.seed or secrets.token_hex(8), names=self.reserved,
+            table=str(self.id), match_id=f"m{self.match_number}",
+        )
+        self.state = "playing"
+        await self._forfeit(seat, "away")
+
     async def _on_clock(self) -> None:
         match = self.match
         now = trio.current_time()
         limit = self.config.away_limit_ms / 1000
         if match is None:
             for seat, since in sorted(self.away_since.items()):
+                if now - since >= limit and self.reserved is not None:
+                    await self._no_show(seat)
+                    return
                 if now - since >= limit:
                     del self.away_since[seat]
                     self._free_seat(seat, self.seats[seat] or "?")

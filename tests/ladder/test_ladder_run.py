@@ -1,0 +1,325 @@
+"""`deberc-net ladder run` end to end: bots as processes over TCP, duplicate boards,
+statistics and ratings in SQLite, the leaderboard, and bots that crash, hang, talk
+nonsense or cannot start at all."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import shlex
+import sqlite3
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from deberc_net.cli import main
+from deberc_net.server.store import Store
+
+PY = shlex.quote(sys.executable)
+HEUR = f"heur={PY} -m clients.heuristic_bot"
+RAND = f"rand={PY} -m clients.random_bot --seed 1"
+RAND2 = f"rand2={PY} -m clients.random_bot --seed 2"
+
+EAGER = """\
+from clients.client import bot_arguments, run_bot
+run_bot(lambda view: view.legal[-1], bot_arguments("orders every game").parse_args())
+"""
+CRASH = """\
+import os, random, sys
+from pathlib import Path
+from clients.client import bot_arguments, run_bot
+args = bot_arguments("dies once, mid-game").parse_args()
+marker = Path(sys.argv[0]).with_name("crashed-" + args.name)
+rng = random.Random(1)
+asks = []
+def choose(view):
+    asks.append(view)
+    if len(asks) == 3 and not marker.exists():
+        marker.write_text("mid-game")
+        os._exit(3)  # no goodbye: the connection just drops
+    return rng.choice(view.legal)
+run_bot(choose, args)
+"""
+RAW_HEAD = """\
+import argparse, socket
+p = argparse.ArgumentParser()
+for flag in ("--host", "--port", "--name", "--seek"):
+    p.add_argument(flag)
+a = p.parse_args()
+sock = socket.create_connection((a.host, int(a.port)))
+sock.sendall(f"style machine\\nlogin {a.name}\\nseek reserved\\n".encode())
+"""
+HANG = RAW_HEAD + """\
+while sock.recv(65536):  # reads everything, answers nothing
+    pass
+"""
+ILLEGAL = RAW_HEAD + """\
+CARDS = [r + s for s in "shdc" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
+for line in sock.makefile("r", encoding="utf-8", newline="\\r\\n"):
+    tag, _, rest = line.strip().partition(" ")
+    kv = dict(x.split("=", 1) for x in rest.split(" ") if "=" in x)
+    if tag == "ask":  # a card it does not hold: refused, every time
+        hand = set(kv["hand"].split(","))
+        bad = next(c for c in CARDS if c not in hand)
+        sock.sendall(f"{bad} seq={kv['seq']}\\n".encode())
+"""
+
+
+def script(tmp_path: Path, name: str, body: str) -> str:
+    path = tmp_path / f"{name}.py"
+    path.write_text(body, encoding="utf-8")
+    return f"{name}={PY} {shlex.quote(str(path))}"
+
+
+def ladder_argv(db: Path, *args: str) -> list[str]:
+    return [sys.executable, "-m", "deberc_net", "ladder", "run", "--db", str(db), *args]
+
+
+def ladder(tmp_path: Path, *args: str, db: Path | None = None,
+           timeout: float = 50) -> subprocess.CompletedProcess[str]:
+    argv = ladder_argv(db or tmp_path / "ladder.sqlite3", *args)
+    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=tmp_path)
+
+
+def summary(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.count("\n") == 1  # --json: the summary as one object on one line
+    data = json.loads(done.stdout)
+    assert isinstance(data, dict)
+    return data
+
+
+def games_in(db: Path) -> list[dict[str, Any]]:
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT board, seating, match_id, written, reason, forfeit "
+                       "FROM ladder_games ORDER BY rowid").fetchall()
+    con.close()
+    keys = ("board", "seating", "match_id", "written", "reason", "forfeit")
+    out = [dict(zip(keys, r, strict=True)) for r in rows]
+    for row in out:
+        row["seating"], row["written"] = json.loads(row["seating"]), json.loads(row["written"])
+    return out
+
+
+def records_in(db: Path) -> list[dict[str, Any]]:
+    store = Store(db)  # the ladder's server stores its deal records in the same file
+    try:
+        return [json.loads(body) for body in store.records()]
+    finally:
+        store.close()
+
+
+def pair_of(data: dict[str, Any], a: str, b: str) -> dict[str, Any]:
+    (found,) = [p for p in data["pairs"] if (p["a"], p["b"]) == (a, b)]
+    return found
+
+
+def test_heuristic_beats_random_and_a_one_copy_ladder_is_deterministic(
+    tmp_path: Path,
+) -> None:
+    args = ("--bot", HEUR, "--bot", RAND, "--deals", "30", "--seed", "s1",
+            "--concurrency", "1", "--json")
+    first, second = tmp_path / "one.sqlite3", tmp_path / "two.sqlite3"
+    data = summary(ladder(tmp_path, *args, db=first))
+    assert data["games"] == data["deals"] == 60 and data["boards"] == 30
+    p = pair_of(data, "heur", "rand")
+    assert p["deals"] == 60 and p["duplicate_sets"] == 30
+    assert p["points_per_deal"] > 0
+    assert p["points_per_deal"] - p["points_per_deal_margin"] > 0  # the 95% CI is above 0
+    assert p["score"] > 0.55 and p["elo"] > 0 and p["los"] > 0.95
+    assert p["elo"] - p["elo_margin"] > 0
+    assert [r["bot"] for r in data["ratings"]] == ["heur", "rand"]
+    assert data["crashes"] == {} and data["forfeits"] == {}
+
+    # one copy of each bot, seeded: the same ladder again gives the same results
+    again = summary(ladder(tmp_path, *args, db=second))
+    for key in ("seconds", "deals_per_second"):
+        data.pop(key), again.pop(key)
+    assert again == data
+    strip = [(g["board"], g["seating"], g["written"], g["reason"]) for g in games_in(first)]
+    assert strip == [(g["board"], g["seating"], g["written"], g["reason"])
+                     for g in games_in(second)]
+
+    # duplicate boards: each deck was dealt exactly twice, with the seats swapped
+    by_deck: dict[tuple[str, ...], list[list[str]]] = defaultdict(list)
+    for record in records_in(first):
+        by_deck[tuple(record["deck"])].append(record["players"])
+    assert len(by_deck) == 30
+    for players in by_deck.values():
+        assert len(players) == 2 and players[0] == players[1][::-1]
+
+    table = subprocess.run([sys.executable, "-m", "deberc_net", "ladder", "table", "--db",
+                            str(first)], capture_output=True, text=True, timeout=20)
+    assert table.returncode == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert "heur" in lines[1] and "rand" in lines[2]  # the leaderboard, best first
+    rows = json.loads(subprocess.run(
+        [sys.executable, "-m", "deberc_net", "ladder", "table", "--db", str(first), "--json"],
+        capture_output=True, text=True, timeout=20, check=True).stdout)
+    assert [(r["bot"], r["games"]) for r in rows] == [("heur", 60), ("rand", 60)]
+    assert rows[0]["rating"] > rows[1]["rating"]
+
+
+def test_three_bots_three_players_play_all_six_seatings(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    data = summary(ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--bot", RAND2,
+                          "--players", "3", "--deals", "1", "--json", db=db))
+    assert data["games"] == 6 * 1 and data["players"] == 3
+    games = games_in(db)
+    assert sorted(tuple(g["seating"]) for g in games) == sorted(
+        itertools.permutations(["heur", "rand", "rand2"]))
+    assert all(len(g["written"]) == 3 and g["reason"] == "deals" for g in games)
+    assert {(p["a"], p["b"]) for p in data["pairs"]} == {
+        ("heur", "rand"), ("heur", "rand2"), ("rand", "rand2")}
+    assert all(p["deals"] == 6 and p["duplicate_sets"] == 1 for p in data["pairs"])
+    assert {r["bot"] for r in data["ratings"]} == {"heur", "rand", "rand2"}
+
+
+def test_four_players_two_bots_both_pair_orientations(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    data = summary(ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--players", "4",
+                          "--deals", "2", "--json", db=db))
+    assert data["games"] == 2 * 2
+    seatings = Counter(tuple(g["seating"]) for g in games_in(db))
+    assert seatings == {("heur", "rand", "heur", "rand"): 2,
+                        ("rand", "heur", "rand", "heur"): 2}
+    assert all(len(g["written"]) == 2 for g in games_in(db))  # two sides
+    assert pair_of(data, "heur", "rand")["deals"] == 4
+
+
+def test_three_players_two_bots_with_one_copy_each_plays_every_game(tmp_path: Path) -> None:
+    # a seating like (heur, heur, rand) needs two copies of heur whatever --concurrency says
+    data = summary(ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--players", "3",
+                          "--deals", "1", "--concurrency", "1", "--json"))
+    assert data["games"] == 6  # (h, h, r) and (h, r, r), three seatings each
+
+
+def test_gauntlet_text_report_and_progress(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    done = ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--bot", RAND2, "--schedule",
+                  "gauntlet", "--deals", "1", db=db)
+    assert done.returncode == 0, done.stderr
+    assert sorted(tuple(g["seating"]) for g in games_in(db)) == [
+        ("heur", "rand"), ("heur", "rand2"), ("rand", "heur"), ("rand2", "heur")]
+    out = done.stdout
+    assert "gauntlet" in out and "heur v rand:" in out and "heur v rand2:" in out
+    assert "rand v rand2" not in out and "Ratings" in out
+    assert "ladder: 4/4 games" in done.stderr  # the progress, a line at a time off a tty
+
+
+def test_sprt_stops_early_with_a_verdict(tmp_path: Path) -> None:
+    data = summary(ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--deals", "100",
+                          "--seed", "s1", "--concurrency", "1", "--sprt", "0,100,0.05,0.05",
+                          "--json"))
+    sprt = data["sprt"]
+    assert sprt["verdict"] == "H1" and sprt["llr"] >= sprt["bounds"][1]
+    assert data["games"] < 200 and 2 * sprt["pairs"] <= data["games"]
+
+
+def test_variant_and_options_accepted_unknown_refused(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    data = summary(ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--variant", "kharkov",
+                          "--option", "to-301", "--deals", "1", "--json", db=db))
+    assert data["variant"] == "kharkov" and data["options"] == ["to-301"]
+    assert data["games"] == 2
+    assert {(r["variant"], tuple(r["options"])) for r in records_in(db)} == {
+        ("kharkov", ("to-301",))}
+
+    bad = ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--option", "nonsense", "--json",
+                 timeout=20)
+    assert bad.returncode == 2 and "nonsense" in bad.stderr and bad.stdout == ""
+    three = ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--bot", RAND2, "--sprt",
+                   "0,20,0.05,0.05", timeout=20)
+    assert three.returncode == 2 and "two bots" in three.stderr
+    spec = ladder(tmp_path, "--bot", HEUR, "--bot", "no-command", timeout=20)
+    assert spec.returncode == 2 and "NAME=COMMAND" in spec.stderr
+
+
+def test_no_server_and_no_database_are_errors(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    gone = ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--server", "127.0.0.1:1",
+                  "--admin-password", "x", timeout=20)
+    assert gone.returncode == 2 and "cannot connect to 127.0.0.1:1" in gone.stderr
+    assert "Traceback" not in gone.stderr
+    assert main(["ladder", "table", "--db", str(tmp_path / "none.sqlite3")]) == 2
+    assert "no database" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------- misbehaving bots
+def test_a_bot_that_crashes_mid_game_is_restarted_and_resumes_its_seat(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "l.sqlite3"
+    crash, eager = script(tmp_path, "crash", CRASH), script(tmp_path, "eager", EAGER)
+    data = summary(ladder(tmp_path, "--bot", eager, "--bot", crash, "--deals", "2",
+                          "--json", db=db))
+    assert data["games"] == 4
+    crashed = sorted(p.name for p in tmp_path.glob("crashed-*"))
+    assert crashed and set(crashed) <= {"crashed-crash-1", "crashed-crash-2"}
+    assert data["crashes"] == {"crash": len(crashed)}
+    assert data["forfeits"] == {}  # back in time: its games went on with it
+    assert [g["reason"] for g in games_in(db)] == ["deals"] * 4
+
+
+def test_a_bot_that_hangs_forfeits_on_the_clock(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    hang, eager = script(tmp_path, "hang", HANG), script(tmp_path, "eager", EAGER)
+    data = summary(ladder(tmp_path, "--bot", eager, "--bot", hang, "--deals", "1",
+                          "--clock-ms", "300", "--json", db=db))
+    assert data["games"] == 2 and data["forfeits"] == {"hang": 2}
+    p = pair_of(data, "eager", "hang")
+    assert (p["wins"], p["losses"], p["forfeits"]) == (2, 0, {"hang": 2})
+    assert [(g["reason"], g["forfeit"]) for g in games_in(db)] == [("timeouts", "hang")] * 2
+
+
+def test_a_bot_that_only_sends_illegal_calls_forfeits_on_timeouts(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    illegal, eager = script(tmp_path, "illegal", ILLEGAL), script(tmp_path, "eager", EAGER)
+    data = summary(ladder(tmp_path, "--bot", eager, "--bot", illegal, "--deals", "1",
+                          "--clock-ms", "300", "--json", db=db))
+    assert data["games"] == 2 and data["forfeits"] == {"illegal": 2}
+    assert [(g["reason"], g["forfeit"]) for g in games_in(db)] == [("timeouts", "illegal")] * 2
+
+
+def test_a_bot_that_cannot_start_stops_the_ladder_with_status_2(tmp_path: Path) -> None:
+    broken = f"broken={PY} -c 'import sys; sys.exit(1)'"
+    done = ladder(tmp_path, "--bot", HEUR, "--bot", broken, "--deals", "2", "--json",
+                  timeout=30)
+    assert done.returncode == 2, done.stderr
+    assert "bot 'broken'" in done.stderr and "keeps exiting" in done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+# ------------------------------------------------------------ --server HOST:PORT
+async def test_a_ladder_on_a_given_server(
+    tmp_path: Path, start_server: Callable[..., Awaitable[int]]
+) -> None:
+    port = await start_server(admins=["ladder-admin"])
+    argv = ladder_argv(tmp_path / "results.sqlite3", "--server", f"127.0.0.1:{port}",
+                       "--admin-password", "pw-1", "--bot", HEUR, "--bot", RAND,
+                       "--deals", "1", "--json")
+    with trio.fail_after(40):
+        done = await trio.run_process(argv, capture_stdout=True, capture_stderr=True,
+                                      check=False)
+    assert done.returncode == 0, done.stderr.decode()
+    assert json.loads(done.stdout)["games"] == 2
+
+
+async def test_a_server_that_refuses_reserve_is_an_error_not_a_hang(
+    tmp_path: Path, start_server: Callable[..., Awaitable[int]]
+) -> None:
+    port = await start_server()  # ladder-admin is no admin here
+    argv = ladder_argv(tmp_path / "results.sqlite3", "--server", f"127.0.0.1:{port}",
+                       "--admin-password", "pw-1", "--bot", HEUR, "--bot", RAND,
+                       "--deals", "1", "--json")
+    with trio.fail_after(40):
+        done = await trio.run_process(argv, capture_stdout=True, capture_stderr=True,
+                                      check=False)
+    assert done.returncode == 2
+    assert b"not-allowed" in done.stderr and b"Traceback" not in done.stderr

@@ -1,0 +1,174 @@
+"""Pair statistics, Elo with its margin, LOS, points per deal and the SPRT, checked on
+examples worked by hand."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from deberc_net.ladder.stats import (
+    PairStats,
+    Sprt,
+    elo_from_score,
+    mean_interval,
+    score_from_elo,
+)
+
+
+def pair(wins: int, draws: int, losses: int) -> PairStats:
+    p = PairStats("a", "b")
+    for i in range(wins):
+        p.add((i, ("a", "b")), 10, 0)
+    for i in range(draws):
+        p.add((1000 + i, ("a", "b")), 5, 5)
+    for i in range(losses):
+        p.add((2000 + i, ("a", "b")), 0, 10)
+    return p
+
+
+def test_sixty_twenty_twenty_is_a_score_of_point_seven_and_elo_147() -> None:
+    p = pair(60, 20, 20)
+    assert (p.wins, p.draws, p.losses, p.games) == (60, 20, 20, 100)
+    assert p.score == pytest.approx(0.7)
+    elo, margin = p.elo()
+    assert elo == pytest.approx(147.19, abs=0.01)  # 400 * log10(0.7 / 0.3)
+    # by hand: variance (60*.3^2 + 20*.7^2 + 20*.2^2) / 100 = 0.16, stdev/sqrt(n) = 0.04;
+    # score interval 0.7 -+ 1.959964 * 0.04 = [0.62160, 0.77840] -> Elo [86.22, 218.25]
+    assert margin == pytest.approx((218.25 - 86.22) / 2, abs=0.05)
+    # LOS = 1/2 (1 + erf((w - l) / sqrt(2 (w + l)))) = 1/2 (1 + erf(40 / sqrt(160)))
+    assert p.los() == pytest.approx(0.5 * (1 + math.erf(40 / math.sqrt(160))))
+    assert p.los() > 0.9999
+
+
+def test_los_on_small_examples() -> None:
+    assert pair(10, 5, 10).los() == pytest.approx(0.5)
+    assert pair(12, 0, 8).los() == pytest.approx(0.8145, abs=1e-4)
+    assert pair(8, 0, 12).los() == pytest.approx(1 - 0.8145, abs=1e-4)
+    assert pair(0, 7, 0).los() == 0.5  # no decisive game: no information
+
+
+def test_elo_signs_and_the_infinite_margin_of_a_clean_sweep() -> None:
+    assert pair(20, 60, 20).elo()[0] == pytest.approx(0.0)
+    assert pair(20, 20, 60).elo()[0] == pytest.approx(-147.19, abs=0.01)
+    elo, margin = pair(5, 0, 0).elo()
+    assert elo > 1000 and math.isinf(margin)
+    assert pair(5, 0, 0).as_dict()["elo_margin"] is None  # JSON has no infinity
+    assert PairStats("a", "b").elo() == (0.0, math.inf)
+    assert PairStats("a", "b").score == 0.5
+
+
+def test_elo_and_score_are_inverse() -> None:
+    for elo in (-300.0, -50.0, 0.0, 35.5, 147.19, 400.0):
+        assert elo_from_score(score_from_elo(elo)) == pytest.approx(elo, abs=1e-6)
+    assert score_from_elo(0) == 0.5
+    assert score_from_elo(400) == pytest.approx(10 / 11)
+
+
+def test_points_per_deal_uses_each_duplicate_set_as_one_observation() -> None:
+    p = PairStats("a", "b")
+    g = ("a", "b")
+    p.add((1, g), 80, 50)
+    p.add((1, g), 40, 50)  # board 1: +30 and -10 -> +10
+    p.add((2, g), 90, 40)
+    p.add((2, g), 60, 50)  # board 2: +50 and +10 -> +30
+    p.add((3, g), 50, 50)
+    p.add((3, g), 30, 50)  # board 3: 0 and -20 -> -10
+    assert (p.wins, p.draws, p.losses) == (3, 1, 2)
+    assert p.diffs == [30, -10, 50, 10, 0, -20]
+    mean, half = p.points_per_deal()
+    assert mean == pytest.approx(10.0)
+    # sample variance of (10, 30, -10) is 400: half-width 1.959964 * sqrt(400 / 3)
+    assert half == pytest.approx(1.959964 * math.sqrt(400 / 3))
+    d = p.as_dict()
+    assert d["points_per_deal"] == 10.0 and d["duplicate_sets"] == 3 and d["deals"] == 6
+    assert d["points_per_deal_margin"] == pytest.approx(22.63, abs=0.01)
+
+
+def test_mean_interval_needs_two_values() -> None:
+    assert mean_interval([]) == (0.0, math.inf)
+    assert mean_interval([7.0]) == (7.0, math.inf)
+    assert mean_interval([1.0, 3.0]) == (2.0, pytest.approx(1.959964 * 1.0))
+
+
+def test_sprt_bounds_and_llr_by_hand() -> None:
+    s = Sprt(0.0, 100.0, 0.05, 0.05)
+    low, high = s.bounds
+    assert low == pytest.approx(math.log(0.05 / 0.95)) and high == pytest.approx(-low)
+    assert s.llr() == 0.0 and s.verdict() is None
+    s.scores = [1.0, 0.5, 0.5, 0.0]  # mean 0.5; padded with 0, 0.5, 1: variance 1/7
+    s0, s1 = 0.5, score_from_elo(100.0)
+    assert s.llr() == pytest.approx(4 * (s1 - s0) * (1.0 - s0 - s1) / (2 / 7))
+    assert s.llr() < 0 and s.verdict() is None
+    s.scores = [1.0, 1.0, 1.0, 1.0]  # mean 1; padded mean 5.5/7
+    var = (5 * (1 - 5.5 / 7) ** 2 + (5.5 / 7) ** 2 + (0.5 - 5.5 / 7) ** 2) / 7
+    assert s.llr() == pytest.approx(4 * (s1 - s0) * (2.0 - s0 - s1) / (2 * var))
+
+
+def _run(sprt: Sprt, draw: random.Random, mean_pairs: list[float], limit: int) -> str | None:
+    for _ in range(limit):
+        sprt.scores.append(draw.choice(mean_pairs))
+        verdict = sprt.verdict()
+        if verdict is not None:
+            return verdict
+    return None
+
+
+def test_sprt_accepts_h1_for_a_strong_bot() -> None:
+    sprt = Sprt(0.0, 50.0, 0.05, 0.05)
+    # duplicate pairs scored 1 (won both seatings) far more often than 0
+    verdict = _run(sprt, random.Random(1), [1.0, 1.0, 0.5, 0.75, 1.0, 0.0, 0.5], 2000)
+    assert verdict == "H1" and len(sprt.scores) < 200
+
+
+def test_sprt_accepts_h0_for_equal_bots_eventually() -> None:
+    sprt = Sprt(0.0, 50.0, 0.05, 0.05)
+    verdict = _run(sprt, random.Random(2), [1.0, 0.0, 0.5, 0.25, 0.75], 20000)
+    assert verdict == "H0"
+    assert sprt.llr() <= sprt.bounds[0]
+
+
+def test_sprt_two_pairs_alike_decide_nothing_but_a_run_of_them_does() -> None:
+    for alike in (1.0, 0.0, 0.5):
+        assert Sprt(0.0, 50.0, 0.05, 0.05, scores=[alike] * 2).verdict() is None
+    assert Sprt(0.0, 50.0, 0.05, 0.05, scores=[1.0] * 30).verdict() == "H1"
+    assert Sprt(0.0, 50.0, 0.05, 0.05, scores=[0.0] * 30).verdict() == "H0"
+
+
+def test_sprt_error_rates_stay_near_alpha_and_beta() -> None:
+    """Equal bots rarely pass, bots at elo1 rarely fail (nominal 5% each; the normal
+    approximation on small samples once made it 15-20%)."""
+    values = [0.0, 0.25, 0.5, 0.75, 1.0]
+    equal = [0.2, 0.15, 0.3, 0.15, 0.2]  # mean 0.5
+    strong = [0.15, 0.12, 0.3, 0.18, 0.25]  # mean 0.5725: Elo +51
+    outcomes: dict[str, list[str | None]] = {"equal": [], "strong": []}
+    for name, weights in (("equal", equal), ("strong", strong)):
+        for seed in range(200):
+            draw = random.Random(seed)
+            sprt = Sprt(0.0, 50.0, 0.05, 0.05)
+            verdict = None
+            while verdict is None and len(sprt.scores) < 5000:
+                sprt.scores.append(draw.choices(values, weights)[0])
+                verdict = sprt.verdict()
+            outcomes[name].append(verdict)
+    assert outcomes["equal"].count("H1") <= 20  # at most 10% of 200
+    assert outcomes["strong"].count("H0") <= 20
+
+
+def test_sprt_parse() -> None:
+    s = Sprt.parse("0,20,0.05,0.1")
+    assert (s.elo0, s.elo1, s.alpha, s.beta, s.scores) == (0.0, 20.0, 0.05, 0.1, [])
+
+
+@pytest.mark.parametrize("text", ["0,20,0.05", "a,b,c,d", "", "0,20,0.05,0.05,1"])
+def test_sprt_parse_needs_four_numbers(text: str) -> None:
+    with pytest.raises(ValueError, match="elo0,elo1,alpha,beta"):
+        Sprt.parse(text)
+
+
+@pytest.mark.parametrize("text", ["20,0,0.05,0.05", "10,10,0.05,0.05", "0,20,0,0.05",
+                                  "0,20,0.05,1", "0,20,1.5,0.05"])
+def test_sprt_parse_refuses_impossible_settings(text: str) -> None:
+    with pytest.raises(ValueError, match="elo0 < elo1"):
+        Sprt.parse(text)

@@ -1,0 +1,145 @@
+"""The server side of a ladder: `reserve` (admins only), `seek reserved`, the deal limit,
+duplicate decks from a fixed seed, and a reserved player who never comes."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Awaitable, Callable
+
+import trio
+
+from .client import fields, is_event, play_machine
+from .conftest import Connector
+
+StartServer = Callable[..., Awaitable[int]]
+
+
+async def test_reserve_is_for_registered_admins(
+    start_server: StartServer, connect: Connector
+) -> None:
+    port = await start_server(admins=["boss"])
+    guest = await connect.machine(port, "boss")  # the admin's name, as a guest
+    assert fields(await guest.reply("reserve 2 seats=a1,b1", "error"))[1]["code"] == (
+        "not-allowed")
+    other = await connect.machine(port, "other", "pw")
+    assert fields(await other.reply("reserve 2 seats=a1,b1", "error"))[1]["code"] == (
+        "not-allowed")
+
+
+async def test_reserve_refuses_bad_arguments(
+    start_server: StartServer, connect: Connector
+) -> None:
+    port = await start_server(admins=["boss"])
+    boss = await connect.machine(port, "boss", "pw")  # registered on this first login
+    for line, code in [
+        ("reserve 2 seats=p1", "bad-argument"),  # one name for two seats
+        ("reserve 2 seats=p1,P1", "bad-argument"),  # one player, however cased
+        ("reserve 2 seats=p1,p2 deals=x", "bad-argument"),
+        ("reserve 2 seats=p1,p2 deals=0", "bad-argument"),
+        ("reserve 2 frob seats=p1,p2", "bad-rules"),
+        ("reserve 3 seats=p1,p2,p3 short dave", "bad-rules"),  # dave is two-handed
+    ]:
+        assert fields(await boss.reply(line, "error"))[1]["code"] == code, line
+
+
+async def test_reserved_tables_seat_by_name_play_one_deal_and_share_the_deck(
+    start_server: StartServer, connect: Connector
+) -> None:
+    port = await start_server(admins=["boss"])
+    boss = await connect.machine(port, "boss", "pw")
+    p = {n: await connect.machine(port, n) for n in ("pa", "pb", "pc", "pd")}
+    # pb seeks before there is a table: it waits
+    await p["pb"].send("seek reserved")
+    assert (await p["pb"].expect("ok", cmd="seek"))["reserved"] == "1"
+    await boss.send("reserve 2 moscow to-301 seats=pa,pb seed=board-7 deals=1")
+    first = int((await boss.expect("ok", cmd="reserve"))["table"])
+    await boss.send("reserve 2 moscow to-301 seats=pd,pc seed=board-7 deals=1")
+    second = int((await boss.expect("ok", cmd="reserve"))["table"])
+    assert (await p["pb"].expect("ok", cmd="sit"))["seat"] == "1"  # its seat, not the first
+    # an outsider cannot take pa's seat
+    outsider = await connect.machine(port, "zed")
+    assert fields(await outsider.reply(f"sit {first}", "error"))[1]["code"] == "seat-reserved"
+    for name in ("pa", "pc", "pd"):  # these come after the reservation: seated at once
+        await p[name].send("seek reserved")
+    assert (await p["pa"].expect("ok", cmd="sit"))["seat"] == "0"
+    assert (await p["pc"].expect("ok", cmd="sit"))["seat"] == "1"
+    assert (await p["pd"].expect("ok", cmd="sit"))["seat"] == "0"
+
+    ends: dict[str, str] = {}
+
+    async def run(name: str, seed: int) -> None:
+        ends[name] = await play_machine(p[name], random.Random(seed), timeout=10)
+
+    async with trio.open_nursery() as nursery:
+        for i, name in enumerate(p):
+            nursery.start_soon(run, name, i)
+
+    # the admin observed both boards from the start: one deal each, then the end
+    records: dict[int, dict] = {}
+    match_ends: dict[int, dict[str, str]] = {}
+    while len(match_ends) < 2:
+        line = await boss.read_until(lambda x: x.startswith("record ")
+                                     or is_event(x, "match-end"))
+        tag, f = fields(line)
+        if tag == "record":
+            records[int(f["table"])] = json.loads(f["text"])
+        else:
+            match_ends[int(f["table"])] = f
+    for table in (first, second):
+        end, record = match_ends[table], records[table]
+        assert end["reason"] == "deals" and end["seed"] == "board-7"
+        assert record["deal_no"] == 1 and record["options"] == ["to-301"]
+        assert [int(t) for t in end["totals"].split(",")] == record["totals"]
+    assert records[first]["players"] == ["pa", "pb"]
+    assert records[second]["players"] == ["pd", "pc"]
+    # duplicate: the same seed deals the same cards from the same dealer
+    assert records[first]["deck"] == records[second]["deck"]
+    assert records[first]["dealer"] == records[second]["dealer"]
+    assert ends["pa"] == ends["pb"] and is_event(ends["pa"], "match-end")
+
+
+async def test_a_reserved_player_who_never_comes_forfeits_after_the_away_limit(
+    start_server: StartServer, connect: Connector
+) -> None:
+    port = await start_server(admins=["boss"], away_limit_ms=300)
+    boss = await connect.machine(port, "boss", "pw")
+    pa = await connect.machine(port, "pa")
+    await connect.machine(port, "pb")  # online, but it never seeks
+    await pa.send("seek reserved")
+    await pa.expect("ok", cmd="seek")
+    started = trio.current_time()
+    await boss.send("reserve 2 seats=pa,pb seed=s deals=1")
+    table = (await boss.expect("ok", cmd="reserve"))["table"]
+    await pa.expect("ok", cmd="sit", table=table)
+    end = await boss.expect("event", kind="match-end", table=table)
+    assert trio.current_time() - started >= 0.25
+    assert (end["reason"], end["forfeit"], end["winner"], end["name"]) == (
+        "away", "1", "0", "pa")
+    assert end == await pa.expect("event", kind="match-end")
+    # pa is back in the lobby: it may seek again; the match is stored as finished
+    await pa.send("seek reserved")
+    assert (await pa.expect("ok", cmd="seek"))["reserved"] == "1"
+    await pa.send("games")
+    assert (await pa.expect("games"))["count"] == "1"
+    game = await pa.expect("game")
+    assert game["reason"] == "away" and game["winner"] == "pa"
+
+
+async def test_a_reserved_player_who_leaves_before_the_start_forfeits_too(
+    start_server: StartServer, connect: Connector
+) -> None:
+    port = await start_server(admins=["boss"], away_limit_ms=300)
+    boss = await connect.machine(port, "boss", "pw")
+    pa = await connect.machine(port, "pa")
+    pb = await connect.machine(port, "pb")
+    await boss.send("reserve 2 seats=pa,pb deals=1")
+    table = (await boss.expect("ok", cmd="reserve"))["table"]
+    await pb.send("seek reserved")
+    await pb.expect("ok", cmd="sit", table=table)
+    await pb.send("leave")  # the board stays for it (or its forfeit), it does not close
+    await pb.expect("ok", cmd="leave")
+    await pa.send("seek reserved")
+    await pa.expect("ok", cmd="sit", table=table)
+    end = await boss.expect("event", kind="match-end", table=table)
+    assert (end["reason"], end["forfeit"], end["name"]) == ("away", "1", "pa")
