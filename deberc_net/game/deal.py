@@ -224,8 +224,7 @@ class Deal:
             and not self.tricks
             and self.turn == seat
             and seat not in self.window_hands
-            and seat not in self.skin_owed
-        )
+        )  # a seat told 'skin' may still talk: only its card comes before the show
 
     def _may_swap(self, seat: int) -> bool:
         return (
@@ -387,7 +386,7 @@ class Deal:
         )
 
     def _may_bella(self, seat: int) -> bool:
-        if self.bella_owner != seat or self.bella_declared or seat in self.skin_owed:
+        if self.bella_owner != seat or self.bella_declared:
             return False
         assert self.trump is not None
         if not any(c in self.hands[seat] for c in bella_cards(self.trump)):
@@ -487,6 +486,7 @@ class Deal:
         self.swapped_by = seat
         if holds_bella(hand, self.trump):  # the turned K or Q completes his pair; nobody
             self.bella_owner = seat  # else's pair changes (one may be half played already)
+        self._event("swap")
 
     def _do_prokhodit_q(self, seat: int, call: Call) -> None:
         self.asked_pass.add(seat)
@@ -516,10 +516,18 @@ class Deal:
     _do_pyatdesyat = _do_terts
 
     def _do_rost_q(self, seat: int, call: Call) -> None:
-        assert self.best is not None
+        best = self.best
+        assert best is not None
         self.talked.add(seat)
         self.declared_combos[seat] = self.combos_of(seat)
-        self.pending = Pending("rost", seat, self.best.seat)
+        for partner in self.sides[self.side_of(best.seat)]:  # pairs: the side's best answers
+            theirs = self.best_combo(partner, best.category)
+            if partner != best.seat and theirs is not None and self.beats(
+                partner, theirs, best.seat, best.combo
+            ):
+                best = Declaration(partner, best.category, theirs)
+        self.best = best
+        self.pending = Pending("rost", seat, best.seat)
 
     def _do_ot(self, seat: int, call: Call) -> None:
         pending = self.pending
@@ -548,11 +556,10 @@ class Deal:
     def _show(self, seat: int) -> None:
         # Only the declared category goes face up (RULES.md 3.5): his other sequences are
         # added after the first trick, and showing them now would leak hidden cards.
-        assert self.best is not None and self.best.seat == seat
-        category = self.best.category
+        combos = self.combos_of(seat)  # his declared category is his longest one
+        category = max(c.category for c in combos)
         self.shown[seat] = [
-            c for combo in self.declared_combos[seat] if combo.category == category
-            for c in combo.cards
+            c for combo in combos if combo.category == category for c in combo.cards
         ]
 
     def _do_skin(self, seat: int, call: Call) -> None:
@@ -602,6 +609,8 @@ class Deal:
     def _bide_on_cards(self, seat: int, reason: str) -> None:
         """The offender hands all his cards to the opponents, who write every point."""
         assert self.trump is not None
+        if self.scoring_combos is None:  # mid first trick: what was declared still counts
+            self._settle_combinations()
         everything = [c for t in self.tricks for _, c in t.cards]
         everything += [c for _, c in self.trick.cards]
         everything += [c for hand in self.hands for c in hand]
@@ -765,6 +774,8 @@ class Deal:
             return E.AnswerRequired(f"waiting for seat {who} to answer {self.pending.kind}")
         if self.pending is not None:
             legal = " or ".join(c.token() for c in self._answers(self.pending))
+            if call.name == C.OT and self.pending.kind in ("rost", "rost-reply"):
+                return E.FalseDeclaration(f"that is not your combination's top: {legal}")
             return E.AnswerRequired(f"answer the question first: {legal}")
         name = call.name
         if name == C.SEVENS:
@@ -815,13 +826,16 @@ class Deal:
         mine = self.best_combo(seat)
         if mine is None:
             return E.FalseDeclaration("you hold no combination")
+        right = self._declaration(seat, mine.category)
+        if call != right:
+            return E.FalseDeclaration(
+                f"you do not hold {call.token()}; your best is {right.token()}")
         best = self.best
         if best is not None and mine.category == best.category:
             return E.NotAllowed(f"a {CATEGORY_NAMES[best.category]} is declared: ask rost?")
         if best is not None and mine.category < best.category:
             return E.NotAllowed("a longer combination is already declared")
-        right = self._declaration(seat, mine.category).token()
-        return E.FalseDeclaration(f"you do not hold {call.token()}; declare your best: {right}")
+        return E.NotAllowed(f"{call.token()} is not a call you may make now")
 
     def _why_not_rost(self, seat: int) -> E.IllegalCall:
         best = self.best

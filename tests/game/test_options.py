@@ -469,9 +469,9 @@ def test_rost_without_a_combination_is_a_bide_on_cards() -> None:
     deal = talk_deal(NOTHING, rules("table-penalties"))
     say(deal, 1, "rost?")
     assert deal.phase == DONE and deal.score is not None
-    # cards in play: 21 (seat 0) + 50 (seat 1), and the last trick 10; the terts was not
-    # settled yet (the first trick is not complete)
-    assert (deal.outcome, deal.score.written) == ("penalty", [81, 0])
+    # cards in play: 21 (seat 0) + 50 (seat 1), the last trick 10, and seat 0's declared
+    # terts 20: what was declared before the offence still counts for the innocent side
+    assert (deal.outcome, deal.score.written) == ("penalty", [101, 0])
 
 
 def test_a_forbidden_swap() -> None:

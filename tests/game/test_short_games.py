@@ -94,7 +94,8 @@ def test_short_bide_two_players_a_losing_player_pays_double() -> None:
 
 
 def test_short_bide_tie_goes_to_the_taker_of_the_last_trick() -> None:
-    for first, player, written in (("pas", 1, [-1, 1]), ("igrayu", 0, [-2, 2])):
+    # a tie lost on the last trick costs a single stake, whoever ordered (docs/rules.md 11)
+    for first, player, written in (("pas", 1, [-1, 1]), ("igrayu", 0, [-1, 1])):
         match = match2(rules("short-bide"), EVEN)
         say(match, 0, first)
         if first == "pas":
@@ -188,7 +189,7 @@ def test_to_9_stakes_the_match_goes_on() -> None:
     assert match.rules.settings.target == 9
     say(match, 0, "igrayu")
     play(match, SIMPLE_PLAY)
-    assert match.records[0]["written"] == [1, -1]
+    assert match.records[0]["written"] == [1, 0]  # stakes won: the loser writes nothing
     assert match.result is None and match.deal.deal_no == 2
     assert match.deal.dealer == 0  # seat 0 wrote more
 
@@ -199,7 +200,7 @@ def test_to_9_stakes_ends_at_nine() -> None:
                    (WEAK_LEADS[0], WEAK_LEADS[1], "8c"))
     say(match, 0, "igrayu")
     play(match, SIMPLE_PLAY)
-    assert match.totals == [1, -1] and match.result is None
+    assert match.totals == [1, 0] and match.result is None
     say(match, 1, "igrayu")
     say(match, 1, "dave")
     say(match, 0, "prinimayu")  # 2
@@ -211,8 +212,8 @@ def test_to_9_stakes_ends_at_nine() -> None:
     say(match, 0, "prinimayu")  # 8
     play(match, WEAK_LEADS_PLAY[len("Qd 7d "):])
     rec = match.records[1]
-    assert (rec["points"], rec["written"], rec["notes"]) == ([103, 24], [8, -8], ["stake 8"])
-    assert match.totals == [9, -9] and result(match) == (0, "stakes")
+    assert (rec["points"], rec["written"], rec["notes"]) == ([103, 24], [8, 0], ["stake 8"])
+    assert match.totals == [9, 0] and result(match) == (0, "stakes")
 
 
 def test_to_9_stakes_arithmetic_not_yet() -> None:
@@ -228,7 +229,7 @@ def test_to_9_stakes_arithmetic_not_yet() -> None:
     say(match, 1, "dave")
     say(match, 0, "prinimayu")  # 4
     play(match, WEAK_LEADS_PLAY[len("Qd 7d "):])
-    assert match.totals == [5, -5] and match.result is None and match.deal.deal_no == 3
+    assert match.totals == [5, 0] and match.result is None and match.deal.deal_no == 3
 
 
 # ------------------------------------------------------------------ poltinniki

@@ -94,12 +94,12 @@ def test_rost_higher_top_card_wins() -> None:
     assert deal.to_act == 0
     assert legal(deal, 0) == ["ot-K"]  # only the true top card
     assert legal(deal, 1) == []
-    refused(deal, 0, "ot-A", E.AnswerRequired, "answer-required")
-    refused(deal, 0, "ot-K-kozyrnogo", E.AnswerRequired, "answer-required")
+    refused(deal, 0, "ot-A", E.FalseDeclaration, "false-declaration")
+    refused(deal, 0, "ot-K-kozyrnogo", E.FalseDeclaration, "false-declaration")
     refused(deal, 1, "8h", E.AnswerRequired, "answer-required")
     say(deal, 0, "ot-K")
     assert legal(deal, 1) == ["ot-A", "pishet"]
-    refused(deal, 1, "ot-Q", E.AnswerRequired, "answer-required")
+    refused(deal, 1, "ot-Q", E.FalseDeclaration, "false-declaration")
     say(deal, 1, "ot-A")
     assert deal.best is not None and deal.best.seat == 1
     assert deal.pending is None and deal.to_act == 1
@@ -121,7 +121,7 @@ def test_rost_same_top_trump_beats_plain() -> None:
     assert legal(deal, 0) == ["ot-Q"]
     say(deal, 0, "ot-Q")
     assert legal(deal, 1) == ["ot-Q-kozyrnogo", "pishet"]
-    refused(deal, 1, "ot-Q", E.AnswerRequired, "answer-required")
+    refused(deal, 1, "ot-Q", E.FalseDeclaration, "false-declaration")
     say(deal, 1, "ot-Q-kozyrnogo")
     play(deal, "8h")
     assert deal.combo_points() == [0, 20]
@@ -133,10 +133,10 @@ def test_rost_first_has_the_trump_one_second_must_concede() -> None:
     play(deal, "7h")
     say(deal, 1, "rost?")
     assert legal(deal, 0) == ["ot-Q-kozyrnogo"]
-    refused(deal, 0, "ot-Q", E.AnswerRequired, "answer-required")
+    refused(deal, 0, "ot-Q", E.FalseDeclaration, "false-declaration")
     say(deal, 0, "ot-Q-kozyrnogo")
     assert legal(deal, 1) == ["pishet"]
-    refused(deal, 1, "ot-Q", E.AnswerRequired, "answer-required")
+    refused(deal, 1, "ot-Q", E.FalseDeclaration, "false-declaration")
     say(deal, 1, "pishet")
     play(deal, "8h")
     assert deal.combo_points() == [20, 0]

@@ -457,7 +457,7 @@ def test_moscow_equal_combinations_the_trump_one_wins() -> None:
 def test_kharkov_equal_combinations_the_earlier_declared_wins() -> None:
     match = kharkov_or_moscow("kharkov")
     assert legal(match.deal, 1) == ["pishet"]  # trump does not matter: seat 0 was first
-    refused(match.deal, 1, "ot-Q-kozyrnogo", E.AnswerRequired, "answer-required")
+    refused(match.deal, 1, "ot-Q-kozyrnogo", E.FalseDeclaration, "false-declaration")
     say(match, 1, "pishet")
     play(match, KH_PLAY[3:])
     rec = match.records[0]

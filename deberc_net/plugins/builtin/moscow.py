@@ -102,6 +102,13 @@ def write_deal(score: DealScore, shares: SharesFn) -> None:
             written[s] = pts[s]
     if score.outcome == "hanging":
         hanging += pts[p]  # variant A: a second hanging bide plays for both sums
+    elif hanging and score.outcome == "bide":
+        # a bide after a hanging bide: the whistlers share the hanging points as they
+        # share the bide (seed 000, three players; with two the whistler takes them)
+        for side, share in shares(score, hanging).items():
+            written[side] += share
+        score.notes.append(f"hanging {hanging} to the whistlers")
+        hanging = 0
     elif hanging:
         top = max(written)
         leaders = [s for s, w in enumerate(written) if w == top]
@@ -123,17 +130,17 @@ def bide_shares(score: DealScore, amount: int) -> dict[int, int]:
 
 @hookimpl(trylast=True)
 def deberc_next_dealer(snapshot: MatchSnapshot) -> int:
-    """The one who wrote more in the deal deals (of a pair, the first of it clockwise
-    from the dealer); a tie passes the deal on."""
+    """The one who wrote more in the deal deals (of a pair, or of several who wrote as
+    much, the first clockwise from the dealer)."""
     score = snapshot.last_deal
     assert score is not None
     top = max(score.written)
     leaders = [s for s, w in enumerate(score.written) if w == top]
     n = snapshot.players
-    if len(leaders) == 1:
-        side = score.sides[leaders[0]]
-        return next(seat for i in range(1, n + 1) if (seat := (snapshot.dealer + i) % n) in side)
-    return (snapshot.dealer + 1) % n
+    if score.outcome == "hanging":  # the whistler deals, whoever of them wrote more
+        leaders = [s for s in leaders if s != score.player_side] or leaders
+    seats = [seat for side in leaders for seat in score.sides[side]]
+    return next(seat for i in range(1, n + 1) if (seat := (snapshot.dealer + i) % n) in seats)
 
 
 @hookimpl(trylast=True)

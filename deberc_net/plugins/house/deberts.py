@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from deberc_net.game.combos import rank_order
 from deberc_net.game.deal import PLAY, Deal
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
 
@@ -12,15 +13,17 @@ RUN = 7
 @hookimpl
 def deberc_rule_info() -> RuleInfo:
     return RuleInfo(NAME, "option", "Seven trumps in sequence in one hand win the game at "
-                    "once, as soon as all cards are dealt (seed 004).")
+                    "once, as soon as all cards are dealt or a seven swap completes them "
+                    "(seed 004).")
 
 
 @hookimpl
 def deberc_deal_event(deal: Deal, name: str) -> None:
-    if name != "play" or deal.phase != PLAY or deal.trump is None:
-        return
+    if name not in ("play", "swap") or deal.phase != PLAY or deal.trump is None:
+        return  # all cards dealt, or a seven swap that may complete the run
+    order = rank_order(deal.rules.settings.sequence_by_strength, deal.trump, deal.trump)
     for seat, hand in enumerate(deal.hands):
-        ranks = sorted(c & 7 for c in hand if c >> 3 == deal.trump)
+        ranks = sorted(order.index(c & 7) for c in hand if c >> 3 == deal.trump)
         if longest_run(ranks) >= RUN:
             zero = [0] * len(deal.sides)
             deal.end_deal("deberts", zero, zero, winner=deal.side_of(seat), reason="deberts")

@@ -50,8 +50,10 @@ class ShortGame:
         if self.bide:
             against = sum(pts[s] for s in sides if s != p)
             won = pts[p] > against or (pts[p] == against and score.last_trick_side == p)
-            # two players: a losing player pays double; three: one stake per whistler
-            loss = 2 * stake if len(pts) == 2 else stake
+            # two players: a losing player pays double (not on a tie lost on the last
+            # trick, docs/rules.md 11); three: one stake per whistler
+            lost_outright = pts[p] < against
+            loss = 2 * stake if len(pts) == 2 and lost_outright else stake
             for s in sides:
                 if s != p:  # one stake to or from each whistler
                     written[s] = -stake if won else loss
@@ -113,7 +115,8 @@ class Dave(ShortGame):
             stake = int(deal.extra.get("stake", 1))
             written = [0] * len(deal.sides)
             written[deal.side_of(asker)] = stake
-            written[deal.side_of(seat)] = -stake
+            if NINE not in deal.rules.options:  # to 9 stakes counts the stakes won
+                written[deal.side_of(seat)] = -stake
             deal.end_deal("gave-up", deal.deal_points(), written)
             return True
         return None
@@ -128,8 +131,11 @@ class DaveGeometric:
                         "raising it by one (1 2 3 4).", players=(2,), requires=("dave",))
 
 
+NINE = "to-9-stakes"
+
+
 class ToNineStakes:
-    name = "to-9-stakes"
+    name = NINE
 
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
@@ -140,6 +146,11 @@ class ToNineStakes:
     @hookimpl(trylast=True)  # after dave has said "one deal"
     def deberc_configure(self, settings: Settings, players: int) -> None:
         settings.target = 9
+
+    @hookimpl
+    def deberc_adjust_written(self, score: DealScore) -> None:
+        # the match is to 9 stakes won: the loser of a deal writes nothing, not minus
+        score.written = [max(0, w) for w in score.written]
 
 
 SHORT = ShortGame("short", "One deal decides: more points wins one stake from each loser; "

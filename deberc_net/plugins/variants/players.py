@@ -32,7 +32,10 @@ class ThreePlayers:
             return []
         if best.seat == deal.player:
             return [best.seat]
-        return [s for s in range(deal.players) if s != deal.player]
+        # the whistlers' declarations add up: each whistler who spoke (declared or asked
+        # rost?) scores his sequences; a silent one declared nothing to add
+        return [s for s in range(deal.players)
+                if s != deal.player and (s in deal.talked or s == best.seat)]
 
 
 class FourPlayers:
