@@ -556,8 +556,12 @@ class Deal:
     def _show(self, seat: int) -> None:
         # Only the declared category goes face up (RULES.md 3.5): his other sequences are
         # added after the first trick, and showing them now would leak hidden cards.
-        combos = self.combos_of(seat)  # his declared category is his longest one
-        category = max(c.category for c in combos)
+        combos = self.combos_of(seat)
+        best = self.best
+        if best is not None and best.seat == seat:
+            category = best.category  # a partner answering rost? shows that length only
+        else:
+            category = max(c.category for c in combos)  # he declared his longest
         self.shown[seat] = [
             c for combo in combos if combo.category == category for c in combo.cards
         ]

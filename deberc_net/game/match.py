@@ -85,12 +85,17 @@ class Match:
             self._finish_deal()
 
     def forfeit(self, side: int, reason: str = "forfeit") -> None:
-        """End the match against ``side`` (left, timed out, stayed away); the deal in
-        progress is abandoned and not recorded."""
+        """End the match against ``side`` (left, timed out, stayed away). A deal in
+        progress is recorded as it stands, its outcome the reason; nobody writes."""
         if self.over:
             return
         others = [s for s in range(len(self.totals)) if s != side]
         self.result = MatchEnd(max(others, key=lambda s: self.totals[s]), reason)
+        deal = self.deal
+        if deal.phase != DONE and deal.log:  # the deal so far, with the calls that lost it
+            zero = [0] * len(self.totals)
+            deal.end_deal(reason, deal.deal_points(), zero)
+            self.records.append(self._record(deal))
 
     def stop(self, reason: str) -> None:
         """End the match between deals (a ladder board is one deal): the side with the

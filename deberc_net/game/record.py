@@ -9,6 +9,7 @@ from .cards import parse_card
 from .deal import DONE, Deal
 from .rules import RuleSet
 
+FORFEITS = ("left", "timeouts", "away")  # a match lost this way records the deal so far
 # Keys that depend on when calls were made, not on what happened.
 _TIMING_KEYS = ("ms",)
 
@@ -30,6 +31,8 @@ def replay_deal(record: dict[str, Any], rules: RuleSet) -> Deal:
         if entry.get("engine"):
             continue  # the engine makes these itself (a show after skin)
         deal.apply(entry["seat"], from_record(entry), ms=entry["ms"], auto=entry.get("auto", False))
+    if deal.phase != DONE and record["outcome"] in FORFEITS:
+        deal.end_deal(record["outcome"], deal.deal_points(), [0] * len(deal.sides))
     if deal.phase != DONE and record["outcome"] != "claim":
         raise ValueError(f"deal {record['deal_no']}: the calls do not finish the deal")
     return deal

@@ -53,10 +53,12 @@ COMMANDS: dict[str, CommandSpec] = {
         "lobby"),
     "sit": CommandSpec("sit TABLE [SEAT]", "Sit at a table; the game starts when it is full.",
                        "lobby"),
-    "leave": CommandSpec("leave", "Leave your table (a game in progress is forfeited) or stop "
-                         "observing.", "table"),
+    "leave": CommandSpec("leave", "Leave your table (a game in progress is forfeited), stop "
+                         "observing, or stop seeking.", "any"),
     "observe": CommandSpec("observe TABLE", "Watch a table: you see what every player sees.",
                            "any"),
+    "unobserve": CommandSpec("unobserve [TABLE]", "Stop watching a table (all, without "
+                             "TABLE).", "any"),
     "say": CommandSpec("say TEXT", "Talk to your table, or to the lobby.", "any"),
     "seek": CommandSpec(
         "seek [PLAYERS] [VARIANT] [OPTION ...] | seek reserved",
@@ -69,7 +71,8 @@ COMMANDS: dict[str, CommandSpec] = {
     "unseek": CommandSpec("unseek", "Stop waiting for a game.", "lobby"),
     "rules": CommandSpec("rules [TABLE]", "The table's variant, options and clocks in words.",
                          "any"),
-    "state": CommandSpec("state", "Show your table again: hand, trump, trick, score.", "table"),
+    "state": CommandSpec("state", "Show your table (or the one you observe) again: hand, "
+                         "trump, trick, score.", "any"),
     "games": CommandSpec("games [NAME]", "Recent finished games of a player.", "any"),
     "calls": CommandSpec("calls", "The table calls and how to type them.", "any"),
 }

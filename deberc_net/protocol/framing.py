@@ -7,6 +7,8 @@ reported once; invalid UTF-8 and control characters are reported, never executed
 
 from __future__ import annotations
 
+import unicodedata
+
 import attrs
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
@@ -35,11 +37,13 @@ class LineDecoder:
     _buf: bytearray = attrs.field(factory=bytearray)
     _iac: int = 0  # 0 none, 1 after IAC, 2 after IAC+verb, 3 in subnegotiation, 4 IAC in SB
     _overflow: bool = False
+    _sb_bytes: int = 0  # length of the telnet subnegotiation being skipped
 
     @property
     def pending_bytes(self) -> int:
-        """Bytes of an unfinished line held (a client that never ends a line)."""
-        return len(self._buf)
+        """Bytes of an unfinished line held (a client that never ends a line), or of a
+        telnet subnegotiation that never ends."""
+        return len(self._buf) + (self._sb_bytes if self._iac >= 3 else 0)
 
     @property
     def in_overlong_line(self) -> bool:
@@ -72,7 +76,8 @@ class LineDecoder:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             return [BadLine("bad-encoding", "lines must be UTF-8")]
-        if any((ord(ch) < 32 and ch != "\t") or ord(ch) == 127 for ch in text):
+        text = text.removeprefix("\ufeff")  # a byte-order mark some editors put first
+        if any(_is_control(ch) for ch in text):
             return [BadLine("control-character", "control characters are not allowed")]
         return [Line(text.replace("\t", " ").strip())]
 
@@ -92,17 +97,28 @@ class LineDecoder:
                 elif byte in (DO, DONT, WILL, WONT):
                     self._iac = 2
                 elif byte == SB:
-                    self._iac = 3
+                    self._iac, self._sb_bytes = 3, 0
                 else:
                     self._iac = 0  # a two-byte command (NOP, GA, ...)
             elif state == 2:
                 self._iac = 0  # the option byte
             elif state == 3:
+                self._sb_bytes += 1
                 if byte == IAC:
                     self._iac = 4
+                elif self._sb_bytes > self.max_line:  # nobody negotiates that much: stop
+                    self._iac, self._sb_bytes = 0, 0
             else:  # IAC inside subnegotiation
                 self._iac = 0 if byte == SE else 3
         return kept
+
+
+def _is_control(ch: str) -> bool:
+    """C0 and C1 controls and Unicode line or paragraph separators: anything that could
+    end a line or drive a terminal when echoed to others (a tab is allowed)."""
+    if ch == "\t":
+        return False
+    return unicodedata.category(ch) in ("Cc", "Zl", "Zp")
 
 
 def encode_line(text: str) -> bytes:

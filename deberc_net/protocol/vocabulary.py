@@ -50,7 +50,7 @@ _SIMPLE = {
     C.PROKHODIT_Q: {"prokhodit?", "проходит?", "passes?", "does my trump pass?"},
     C.NE_PROKHODIT: {"ne prokhodit", "не проходит", "does not pass", "no"},
     C.BELLA: {"bella", "белла", "belote"},
-    C.KONETS: {"konets", "конец", "claim"},
+    C.KONETS: {"konets", "конец", "claim", "301", "501", "1001"},
     # calls the short games and poltinniki add (their plugins make them legal)
     "dave": {"dave", "даве", "double"},
     "prinimayu": {"prinimayu", "принимаю", "accept"},
@@ -109,8 +109,8 @@ def parse_call(text: str, legal: Sequence[Call] = ()) -> Call:
     declared = _declaration(words, legal)
     if declared is not None:
         return declared
-    if words[0] in _PLAY_PREFIX and len(words) == 2:
-        return C.play(parse_card_text(words[1]))
+    if words[0] in _PLAY_PREFIX and len(words) in (2, 3):
+        return C.play(parse_card_text("".join(words[1:])))
     if len(words) <= 2:
         try:
             return C.play(parse_card_text("".join(words)))

@@ -6,28 +6,28 @@ import hashlib
 import hmac
 import os
 import re
+import unicodedata
 
 import trio
 
-from .store import Store
+from .store import Store, name_key
 
 NAME_RULE = re.compile(r"^[^\W_][\w-]{1,19}$")
 SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
 _limiter = trio.CapacityLimiter(2)
 
 
-def name_key(name: str) -> str:
-    """Names are one person however they are cased, in any alphabet (АНЯ is аня)."""
-    return name.casefold()
-
-
 def valid_name(name: str) -> bool:
-    """2-20 letters, digits, '_' or '-', starting with a letter or digit (any alphabet)."""
-    return bool(NAME_RULE.match(name))
+    """2-20 letters, digits, '_' or '-', starting with a letter or digit (any alphabet);
+    judged in composed form, so a decomposed é is a letter too."""
+    return bool(NAME_RULE.match(unicodedata.normalize("NFC", name)))
 
 
 def _hash(password: str, salt: bytes) -> bytes:
     return hashlib.scrypt(password.encode("utf-8"), salt=salt, **SCRYPT)
+
+
+__all__ = ["check_or_register", "is_registered", "name_key", "valid_name"]
 
 
 async def check_or_register(store: Store, name: str, password: str) -> str | None:

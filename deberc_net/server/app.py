@@ -129,6 +129,14 @@ class _Server:
             pass
         scope.cancel()
 
+    async def _command(self, session: Session, text: str) -> None:
+        """One command; a bug in its handling costs the client an error, not the link."""
+        try:
+            await self.lobby.handle(session, parse_line(text))
+        except Exception:
+            session.log.exception("command_error", line=text[:100])
+            session.send(ev.Error("internal", "the server could not do that; sorry"))
+
     async def _reader(self, stream: trio.SocketStream, session: Session) -> None:
         decoder = LineDecoder(max_line=self.config.max_line)
         bucket = _Bucket(self.config.flood_lines_per_s, self.config.flood_burst)
@@ -158,7 +166,7 @@ class _Server:
                 if isinstance(item, BadLine):
                     session.send(ev.Error(item.code, item.text))
                 elif item.text:
-                    await self.lobby.handle(session, parse_line(item.text))
+                    await self._command(session, item.text)
                 if session.closed:
                     return
             pending = decoder.pending_bytes or decoder.in_overlong_line

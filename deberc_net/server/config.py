@@ -23,8 +23,9 @@ class Config:
     partial_line_ms: int = 30_000  # an unfinished line older than this disconnects
     flood_lines_per_s: float = 200.0  # sustained input lines a connection may send
     flood_burst: float = 1000.0  # ... and at once; beyond that it is disconnected
-    outbox_lines: int = 2000  # lines queued for a slow reader before it is dropped
+    outbox_lines: int = 4000  # lines queued for a slow reader before it is dropped
     max_connections: int = 5000
+    max_tables: int = 1000  # tables open at once ('tables' lists them all)
     shutdown_grace_ms: int = 2000  # after SIGTERM: time to flush what is queued
     log_level: str = "info"
     admins: list[str] = attrs.Factory(list)  # registered names that may 'reserve' tables

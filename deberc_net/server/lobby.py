@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,9 +39,11 @@ from .table import (
     Stop,
     Table,
     TableCall,
+    Unobserve,
 )
 
 log = structlog.get_logger("deberc.lobby")
+MAX_FAILED_LOGINS = 3  # wrong passwords on one connection before it is closed
 
 
 @attrs.frozen
@@ -140,7 +143,7 @@ class Lobby:
         if len(args) not in (1, 2):
             session.send(ev.Error("bad-argument", "login NAME [PASSWORD]"))
             return
-        name = args[0]
+        name = unicodedata.normalize("NFC", args[0])
         if not accounts.valid_name(name):
             session.send(ev.Error("bad-argument", "a name is 2-20 letters, digits, '_' or '-'"))
             return
@@ -150,7 +153,11 @@ class Lobby:
         if len(args) == 2:
             problem = await accounts.check_or_register(self.store, name, args[1])
             if problem:
+                session.failed_logins += 1
                 session.send(ev.Error("bad-password", problem))
+                if session.failed_logins >= MAX_FAILED_LOGINS:  # guessing: a slow hash
+                    session.send(ev.Bye("Too many wrong passwords."))  # each, not for free
+                    session.close()
                 return
             guest = False
         else:
@@ -215,7 +222,7 @@ class Lobby:
 
     def _settings(self, args: Sequence[str]) -> GameSettings:
         players, rest = 2, list(args)
-        if rest and rest[0].isdigit():
+        if rest and rest[0].isdecimal():
             players = int(rest.pop(0))
         variant = "moscow"
         known = available_plugins()
@@ -236,11 +243,15 @@ class Lobby:
     async def _cmd_new(self, session: Session, item: Command) -> None:
         if not self._free_to_sit(session):
             return
+        if len(self.tables) >= self.config.max_tables:
+            session.send(ev.Error("busy", "too many tables are open; sit at one or seek"))
+            return
         try:
             table = self._open_table(self._settings(item.args))
         except RuleError as exc:
             session.send(ev.Error("bad-rules", str(exc)))
             return
+        session.table = table  # at once: the next line must not open another table
         table.post(Sit(session, None))
 
     def _free_to_sit(self, session: Session) -> bool:
@@ -260,7 +271,7 @@ class Lobby:
         if not self._free_to_sit(session):
             return
         args = item.args
-        if not args or not args[0].isdigit() or (len(args) > 1 and not args[1].isdigit()):
+        if not args or not args[0].isdecimal() or (len(args) > 1 and not args[1].isdecimal()):
             session.send(ev.Error("bad-argument", "sit TABLE [SEAT]"))
             return
         table = self._table_named(session, args[0])
@@ -274,7 +285,7 @@ class Lobby:
 
     def _table_named(self, session: Session, text: str) -> Table | None:
         """The open table with this number, or None after telling the session so."""
-        table = self.tables.get(int(text)) if text.isdigit() else None
+        table = self.tables.get(int(text)) if text.isdecimal() else None
         if table is None or table.state == "closed":
             session.send(ev.Error("unknown-table", f"there is no table {text}"))
             return None
@@ -297,7 +308,7 @@ class Lobby:
 
     async def _cmd_observe(self, session: Session, item: Command) -> None:
         args = item.args
-        if len(args) != 1 or not args[0].isdigit():
+        if len(args) != 1 or not args[0].isdecimal():
             session.send(ev.Error("bad-argument", "observe TABLE"))
             return
         table = self._table_named(session, args[0])
@@ -307,6 +318,25 @@ class Lobby:
             session.send(ev.Error("already-seated", "you sit at that table"))
             return
         table.post(Observe(session))
+
+    async def _cmd_unobserve(self, session: Session, item: Command) -> None:
+        wanted = set(session.observing)
+        if item.args:
+            table = self._table_named(session, item.args[0])
+            if table is None:
+                return
+            wanted &= {table.id}
+        if not wanted:
+            session.send(ev.Error("not-allowed", "you observe no such table"))
+            return
+        for table_id in sorted(wanted):
+            table = self.tables.get(table_id)
+            session.observing.discard(table_id)
+            if table is not None:
+                table.post(Unobserve(session))
+        tables = ",".join(str(t) for t in sorted(wanted))
+        session.send(ev.Ok("unobserve", f"You stop observing table {tables}.",
+                           (("table", tables),)))
 
     async def _cmd_say(self, session: Session, item: Command) -> None:
         text = item.rest
@@ -382,7 +412,7 @@ class Lobby:
                                   "players"))
             return
         deals = keyed.get("deals")
-        if deals is not None and (not deals.isdigit() or int(deals) < 1):
+        if deals is not None and (not deals.isdecimal() or int(deals) < 1):
             session.send(ev.Error("bad-argument", "deals=N takes a whole number from 1"))
             return
         try:
@@ -421,6 +451,8 @@ class Lobby:
             lines = ["Variants and options you can ask for with 'new' or 'seek':"]
             for name, plugin in sorted(available_plugins().items()):
                 info = rule_info(plugin)
+                if info.kind == "players":
+                    continue  # they come with the player count, nobody asks for them
                 counts = "/".join(str(p) for p in info.players)
                 lines.append(f"{name} ({info.kind}, {counts} players): {info.summary}")
             session.send(ev.TextBlock("rules", tuple(lines)))

@@ -29,6 +29,8 @@ class Session:
     seat: int | None = None
     observing: set[int] = attrs.Factory(set)
     seeking: tuple[Any, ...] | None = None
+    calls_waiting: int = 0  # table calls posted and not yet handled
+    failed_logins: int = 0
     closed: bool = False
     log: Any = attrs.Factory(lambda: structlog.get_logger("deberc.conn"))
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
-    key TEXT PRIMARY KEY,  -- name.casefold(): one account however a name is cased
+    key TEXT PRIMARY KEY,  -- name_key(name): one account however a name is written
     name TEXT NOT NULL,
     salt BLOB NOT NULL,
     hash BLOB NOT NULL,
@@ -42,10 +43,16 @@ CREATE TABLE IF NOT EXISTS deals (
 );
 CREATE TABLE IF NOT EXISTS match_players (
     match_id TEXT NOT NULL,
-    key TEXT NOT NULL  -- the player's name.casefold()
+    key TEXT NOT NULL  -- name_key(the player's name)
 );
 CREATE INDEX IF NOT EXISTS match_players_key ON match_players (key);
 """
+
+
+def name_key(name: str) -> str:
+    """One person however a name is written: compatibility forms (full-width letters)
+    folded, case folded in any alphabet (АНЯ is аня)."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 class Store:
@@ -66,7 +73,7 @@ class Store:
     def account(self, name: str) -> tuple[bytes, bytes] | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT salt, hash FROM accounts WHERE key = ?", (name.casefold(),)
+                "SELECT salt, hash FROM accounts WHERE key = ?", (name_key(name),)
             ).fetchone()
         return (row[0], row[1]) if row else None
 
@@ -76,7 +83,7 @@ class Store:
             try:
                 self._db.execute(
                     "INSERT INTO accounts (key, name, salt, hash) VALUES (?, ?, ?, ?)",
-                    (name.casefold(), name, salt, digest),
+                    (name_key(name), name, salt, digest),
                 )
             except sqlite3.IntegrityError:
                 return False
@@ -105,7 +112,7 @@ class Store:
             )
             self._db.executemany(
                 "INSERT INTO match_players (match_id, key) VALUES (?, ?)",
-                [(match_id, p.casefold()) for p in set(players)],
+                [(match_id, name_key(p)) for p in set(players)],
             )
 
     def records(self) -> Iterator[str]:
@@ -120,7 +127,7 @@ class Store:
                 "SELECT m.id, m.table_id, m.players, m.variant, m.winner, m.reason, m.totals,"
                 " m.finished FROM matches m JOIN match_players p ON p.match_id = m.id"
                 " WHERE p.key = ? ORDER BY m.finished DESC, m.rowid DESC LIMIT ?",
-                (name.casefold(), limit),
+                (name_key(name), limit),
             ).fetchall()
         return [
             {"match": r[0], "table": r[1], "players": json.loads(r[2]), "variant": r[3],

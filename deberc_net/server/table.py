@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from .lobby import Lobby
 
 log = structlog.get_logger("deberc.table")
+INBOX = 4096  # messages a table may have waiting (lobby messages are never refused)
+MAX_CALLS_WAITING = 8  # table calls one session may have waiting
 
 
 @attrs.frozen
@@ -125,7 +127,7 @@ class Table:
         n = self.rules.settings.players
         self.seats = [None] * n
         self.timeouts = [0] * n
-        self.inbox, self._receive = trio.open_memory_channel[Message](256)
+        self.inbox, self._receive = trio.open_memory_channel[Message](INBOX)
         if self.reserved is not None:
             # a board's players are away until they sit: one that never comes (hung, or
             # no longer seeking) forfeits after the away limit instead of stalling a ladder
@@ -145,7 +147,14 @@ class Table:
         )
 
     def post(self, message: Message) -> bool:
-        """Hand a message to the table task; False (and nothing done) if it is swamped."""
+        """Hand a message to the table task; False (and nothing done) if it is swamped.
+
+        A session may have only a few calls waiting, so one client's burst can never
+        fill the inbox that carries the others' calls and the lobby's messages."""
+        if isinstance(message, TableCall):
+            if message.session.calls_waiting >= MAX_CALLS_WAITING:
+                return False
+            message.session.calls_waiting += 1
         try:
             self.inbox.send_nowait(message)
         except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
@@ -163,18 +172,29 @@ class Table:
                     with trio.move_on_at(deadline) as scope:
                         message = await self._receive.receive()
                     if scope.cancelled_caught:
-                        await self._on_clock()
+                        await self._guarded(self._on_clock())
                         continue
-                    await self._handle(message)
+                    await self._guarded(self._handle(message))
                 while True:  # what was queued before the table closed gets its answer
                     try:
                         message = self._receive.receive_nowait()
                     except trio.WouldBlock:
                         break
-                    await self._handle(message)
+                    await self._guarded(self._handle(message))
         finally:
             self.lobby.table_closed(self)
             bound.info("table_closed")
+
+    async def _guarded(self, step: Any) -> None:
+        """A bug in one message's handling must not take the server down: log it and
+        close this table, telling its players."""
+        try:
+            await step
+        except Exception:
+            log.exception("table_error", table=self.id)
+            for target in self._audience():
+                target.send(ev.Error("internal", f"table {self.id} failed and closes; sorry"))
+            self.state = "closed"
 
     def _deadline(self) -> float:
         match = self.match
@@ -217,6 +237,7 @@ class Table:
             case Leave(session):
                 await self._leave(session)
             case TableCall(session, text, seq):
+                session.calls_waiting -= 1
                 await self._call(session, text, seq)
             case Observe(session):
                 self.observers.add(session)
@@ -258,38 +279,55 @@ class Table:
 
     def _sit(self, session: Session, seat: int | None) -> None:
         name = session.name
-        assert name is not None
-        if self.state != "waiting":
-            session.send(ev.Error("table-full", f"table {self.id} is already playing"))
+        if name is None or session.closed:  # logged in elsewhere meanwhile, or gone
+            self._refuse_sit(session, None)
             return
-        if session.table is not None and session.table is not self:
-            session.send(ev.Error("already-seated",
-                                  f"you sit at table {session.table.id}: 'leave' first"))
+        problem = self._why_not_sit(session, name, seat)
+        if isinstance(problem, ev.Error):
+            self._refuse_sit(session, problem)
             return
-        if self._seat_of(name) is not None:
-            session.send(ev.Error("already-seated", f"you already sit at table {self.id}"))
-            return
-        free = [s for s, who in enumerate(self.seats) if who is None]
-        if self.reserved is not None:  # a board: only its players, each in its seat
-            keys = [name_key(n) for n in self.reserved]
-            if name_key(name) not in keys:
-                session.send(ev.Error("seat-reserved", f"table {self.id} is reserved"))
-                return
-            seat = keys.index(name_key(name))
-        if seat is None:
-            seat = free[0] if free else None
-        if seat is None or seat not in free:
-            text = f"seat {seat} is not free" if seat is not None else "no free seat"
-            session.send(ev.Error("seat-taken", f"{text} at table {self.id}"))
-            return
+        seat = problem
         self.seats[seat] = name
         self.away_since.pop(seat, None)
         session.table, session.seat = self, seat
+        if session in self.observers:  # a seat sees more than an observer
+            self.observers.discard(session)
+            session.observing.discard(self.id)
         session.send(ev.Ok("sit", f"You sit at table {self.id}, seat {seat}.",
                            (("table", str(self.id)), ("seat", str(seat)))))
         self._event("seated", name=name, seat=seat)
         if all(self.seats):
             self._start()
+
+    def _why_not_sit(self, session: Session, name: str, seat: int | None) -> int | ev.Error:
+        """The seat ``session`` gets, or the error that says why it gets none."""
+        if self.state != "waiting":
+            return ev.Error("table-full", f"table {self.id} is already playing")
+        if session.table is not None and session.table is not self:
+            return ev.Error("already-seated", f"you sit at table {session.table.id}: "
+                            "'leave' first")
+        if self._seat_of(name) is not None:
+            return ev.Error("already-seated", f"you already sit at table {self.id}")
+        free = [s for s, who in enumerate(self.seats) if who is None]
+        if self.reserved is not None:  # a board: only its players, each in its seat
+            keys = [name_key(n) for n in self.reserved]
+            if name_key(name) not in keys:
+                return ev.Error("seat-reserved", f"table {self.id} is reserved")
+            seat = keys.index(name_key(name))
+        if seat is None:
+            seat = free[0] if free else None
+        if seat is None or seat not in free:
+            text = f"seat {seat} is not free" if seat is not None else "no free seat"
+            return ev.Error("seat-taken", f"{text} at table {self.id}")
+        return seat
+
+    def _refuse_sit(self, session: Session, error: ev.Error | None) -> None:
+        if error is not None:
+            session.send(error)
+        if session.table is self and session.seat is None:  # 'new' had promised it
+            session.table = None
+        if self.match is None and self.reserved is None and not any(self.seats):
+            self.state = "closed"  # a table nobody ever sat at is not kept
 
     async def _leave(self, session: Session) -> None:
         if session in self.observers:
@@ -495,9 +533,14 @@ class Table:
     async def _forfeit(self, seat: int, reason: str) -> None:
         match = self.match
         assert match is not None
+        recorded = len(match.records)
         match.forfeit(match.rules.settings.sides().index(
             next(side for side in match.rules.settings.sides() if seat in side)), reason)
         self.forfeited = seat
+        for record in match.records[recorded:]:  # the deal it ended, as it stood
+            await trio.to_thread.run_sync(self.lobby.store.add_deal, record)
+            for target in self._audience():
+                target.send(ev.DealRecord(self.id, record))
         await self._match_over()
 
     async def _no_show(self, seat: int) -> None:

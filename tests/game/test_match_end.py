@@ -9,6 +9,7 @@ import pytest
 from deberc_net.game import errors as E
 from deberc_net.game.calls import parse_token
 from deberc_net.game.match import Match
+from deberc_net.game.record import replay_matches
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins.manager import RuleError, build_ruleset
 
@@ -199,3 +200,25 @@ def test_to_1001() -> None:
     assert match.result is not None
     assert (match.result.winner, match.result.reason) == (1, "target")
     assert match.totals == [92, 1005]
+
+
+def test_a_forfeit_records_the_deal_as_it_stood_and_it_replays() -> None:
+    rules = build_ruleset(2)
+    match = Match(rules, seed="forfeit", dealer=1)
+    seat = match.to_act
+    assert seat is not None
+    match.apply(seat, match.legal_calls(seat)[0], auto=True)  # a clock's call, then gone
+    match.forfeit(match.rules.settings.sides().index((seat,)), "timeouts")
+    assert match.result is not None and match.result.reason == "timeouts"
+    assert match.result.winner == 1 - seat
+    [record] = match.records
+    assert record["outcome"] == "timeouts" and record["written"] == [0, 0]
+    assert record["match_over"] == {"winner": 1 - seat, "reason": "timeouts"}
+    assert record["calls"][0]["auto"] is True
+    assert replay_matches(record, rules)
+
+
+def test_a_forfeit_before_any_call_records_nothing() -> None:
+    match = Match(build_ruleset(2), seed="forfeit", dealer=1)
+    match.forfeit(0, "away")
+    assert match.records == [] and match.result is not None
