@@ -142,6 +142,13 @@ def _games(event: ev.Games, machine: bool) -> list[str]:
     ]
 
 
+def _by_side(names: tuple[str, ...], values: Any) -> str:
+    """'anna 120, misha 80'; with pairs, 'anna+boris 120, misha+vera 80'."""
+    sides = len(values)
+    return ", ".join(f"{'+'.join(names[side::sides])} {value}"
+                     for side, value in enumerate(values))
+
+
 def _name(names: tuple[str, ...], seat: int | None) -> str:
     return "-" if seat is None else names[seat]
 
@@ -154,7 +161,7 @@ def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
     n = e.names
     k = e.kind
     if k == "deal":
-        score = ", ".join(f"{n[s]} {t}" for s, t in enumerate(f["score"]))
+        score = _by_side(n, f["score"])
         hang = f" Hanging: {f['hanging']}." if f.get("hanging") else ""
         return [f"Deal {f['deal']}. {n[f['dealer']]} deals. Score: {score}.{hang}"]
     if k == "call":
@@ -172,14 +179,19 @@ def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
     if k == "shown":
         return [f"{n[f['seat']]} shows: {' '.join(f['cards'])}"]
     if k == "deal-end":
-        pts = ", ".join(f"{n[s]} {p}" for s, p in enumerate(f["points"] or []))
-        wr = ", ".join(f"{n[s]} {p}" for s, p in enumerate(f["written"] or []))
-        tot = ", ".join(f"{n[s]} {p}" for s, p in enumerate(f["totals"]))
+        pts = _by_side(n, f["points"] or [])
+        wr = _by_side(n, f["written"] or [])
+        tot = _by_side(n, f["totals"])
         return [f"Deal {f['deal']}: {f['outcome']}. Points: {pts or '-'}. Written: {wr or '-'}. "
                 f"Totals: {tot}."]
     if k == "match-end":
-        tot = ", ".join(f"{n[s]} {p}" for s, p in enumerate(f["totals"]))
-        return [f"Game over: {_name(n, f['winner'])} wins ({f['reason']}). Totals: {tot}."]
+        tot = _by_side(n, f["totals"])
+        winners = f.get("name")
+        if not winners:
+            return [f"Game over: a draw ({f['reason']}). Totals: {tot}."]
+        verb = "win" if "," in winners else "wins"
+        return [f"Game over: {winners.replace(',', ' and ')} {verb} ({f['reason']}). "
+                f"Totals: {tot}."]
     if k == "seated":
         return [f"{f['name']} sits at seat {f['seat']}."]
     if k == "left":
@@ -215,7 +227,7 @@ def _ask(e: ev.Ask, machine: bool) -> list[str]:
     if machine:
         return [line(e.kind, [("seq", e.seq), ("table", e.table), *_view_fields(v, e.clock_ms)])]
     n = v.names
-    score = ", ".join(f"{n[s]} {t}" for s, t in enumerate(v.totals))
+    score = _by_side(n, v.totals)
     out = [f"Table {e.table}, deal {v.deal_no}. Dealer: {n[v.dealer]}. Score: {score}."]
     if v.trump is not None:
         out.append(f"Trump: {SUIT_SYMBOLS[SUITS[v.trump]]} ({_name(n, v.player)} plays)."
