@@ -24,13 +24,15 @@ from .combos import (
     find_sequences,
     holds_bella,
 )
-from .play import illegal_card_error, legal_cards, trick_winner
+from .phases import BIDDING, DONE, ORDERED, PLAY
+from .play import legal_cards, trick_winner
+from .refusals import Refusals
 from .rules import DealScore, RuleSet
 
-BIDDING = "bidding"
-ORDERED = "ordered"  # only with settings.pause_after_order: a plugin's moment
-PLAY = "play"
-DONE = "done"
+# the phases are re-exported: the deal is where callers look for them
+__all__ = ["BIDDING", "DONE", "ORDERED", "PENALIZED", "PLAY", "TALK", "Deal", "Declaration",
+           "LoggedCall", "Pending", "Trick"]
+
 # What option table-penalties punishes instead of refusing (RULES.md section 6).
 PENALIZED = frozenset({"must-follow-suit", "must-trump", "must-overtrump",
                        "false-declaration", "forbidden-rost"})
@@ -75,7 +77,7 @@ class LoggedCall:
 
 
 @attrs.define(eq=False)
-class Deal:
+class Deal(Refusals):
     rules: RuleSet
     deal_no: int
     dealer: int
@@ -767,100 +769,6 @@ class Deal:
         self.score = self._deal_score(points)
         self.rules.score_deal(self.score)
         self.outcome = self.score.outcome
-
-    # ------------------------------------------------------------ explanations
-    def _why_not(self, seat: int, call: Call) -> E.IllegalCall:
-        """The most specific reason ``call`` is not legal for ``seat`` now."""
-        if self.phase == DONE:
-            return E.WrongPhase("the deal is over")
-        if self.pending is not None and seat != self.pending.answerer:
-            who = self.pending.answerer
-            return E.AnswerRequired(f"waiting for seat {who} to answer {self.pending.kind}")
-        if self.pending is not None:
-            legal = " or ".join(c.token() for c in self._answers(self.pending))
-            if call.name == C.OT and self.pending.kind in ("rost", "rost-reply"):
-                return E.FalseDeclaration(f"that is not your combination's top: {legal}")
-            return E.AnswerRequired(f"answer the question first: {legal}")
-        name = call.name
-        if name == C.SEVENS:
-            return E.NotAllowed("only a seat holding all four sevens, before the first card")
-        if name == C.POKAZHI:
-            return E.NotAllowed("no opponent's declaration is waiting to be shown")
-        if name in (C.PAS, C.IGRAYU):
-            return self._why_not_bid(seat, call)
-        if self.phase == BIDDING:
-            return E.WrongPhase(f"bidding is on: {call.token()} comes after the order")
-        if self.phase == ORDERED:
-            return E.WrongPhase("the game is ordered; the last cards are not dealt yet")
-        if seat != self.turn:
-            return E.NotYourTurn(f"it is seat {self.turn}'s turn")
-        if name == C.PLAY:
-            assert call.card is not None
-            return illegal_card_error(self.hands[seat], self.trick.cards, self.trump, call.card)
-        if name in (C.TERTS, C.PYATDESYAT):
-            return self._why_not_declare(seat, call)
-        if name == C.ROST:
-            return self._why_not_rost(seat)
-        if name in (C.MENYAYU, C.PROKHODIT_Q):
-            return E.NotAllowed(
-                "the seven may be swapped only in the first trump, by the holder of the "
-                "trump 7, before his first card and before he declares"
-            )
-        if name == C.BELLA:
-            return E.NotAllowed(self._why_not_bella(seat))
-        return E.NotAllowed(f"{call.token()} is not a call you may make now")
-
-    def _why_not_bid(self, seat: int, call: Call) -> E.IllegalCall:
-        if self.phase != BIDDING:
-            return E.WrongPhase("bidding is over")
-        if seat != self.turn:
-            return E.NotYourTurn(f"it is seat {self.turn}'s turn to bid")
-        turned = suit_of(self.original_turned)
-        if self.bid_round == 1 and call.suit is not None:
-            return E.NotAllowed("round one plays the turned suit: say igrayu or pas")
-        if self.bid_round == 2 and call.name == C.IGRAYU and call.suit in (None, turned):
-            return E.NotAllowed("round two: name another suit than the turned one")
-        return E.NotAllowed("the dealer must name a suit in round two (commitment)")
-
-    def _why_not_declare(self, seat: int, call: Call) -> E.IllegalCall:
-        if not self._in_window(seat):
-            return E.NotAllowed("declarations are made before your first card only")
-        if seat in self.talked:
-            return E.NotAllowed("you have already declared")
-        mine = self.best_combo(seat)
-        if mine is None:
-            return E.FalseDeclaration("you hold no combination")
-        right = self._declaration(seat, mine.category)
-        if call != right:
-            return E.FalseDeclaration(
-                f"you do not hold {call.token()}; your best is {right.token()}")
-        best = self.best
-        if best is not None and mine.category == best.category:
-            return E.NotAllowed(f"a {CATEGORY_NAMES[best.category]} is declared: ask rost?")
-        if best is not None and mine.category < best.category:
-            return E.NotAllowed("a longer combination is already declared")
-        return E.NotAllowed(f"{call.token()} is not a call you may make now")
-
-    def _why_not_rost(self, seat: int) -> E.IllegalCall:
-        best = self.best
-        if best is None or not self._in_window(seat) or seat in self.talked:
-            return E.NotAllowed("rost? answers a declaration, before your first card, once")
-        if self.side_of(best.seat) == self.side_of(seat):
-            # no question to one's partner: not a forbidden rost?, so never a penalty
-            return E.NotAllowed("the best declaration is your partner's: no rost? against him")
-        mine = self.best_combo(seat)
-        if mine is not None and mine.category > best.category:
-            return E.ForbiddenRost("you hold a longer combination: declare it instead")
-        return E.ForbiddenRost("you hold no combination of that length")
-
-    def _why_not_bella(self, seat: int) -> str:
-        if self.bella_owner != seat:
-            return "you do not hold the trump king and queen"
-        if self.bella_declared:
-            return "bella is already declared"
-        if self.rules.settings.bella_after_trick:
-            return "bella is declared after taking a trick, while holding the K or Q"
-        return "bella is declared before playing the trump king or queen"
 
     # ----------------------------------------------------------------- records
     def record(self) -> dict[str, Any]:
