@@ -79,7 +79,8 @@ class RuleSpecs:
     @hookspec
     def deberc_deal_event(self, deal: Deal, name: str) -> None:
         """A moment of the deal: "ordered" (with pause_after_order, before the last cards)
-        and "play" (all cards dealt, before the first card). May end the deal."""
+        "play" (all cards dealt, before the first card) and "swap" (after a seven swap).
+        May end the deal."""
 
     @hookspec(firstresult=True)
     def deberc_apply_extra_call(self, deal: Deal, seat: int, call: Call) -> bool | None:
