@@ -78,7 +78,7 @@ class RuleSpecs:
 
     @hookspec
     def deberc_deal_event(self, deal: Deal, name: str) -> None:
-        """A moment of the deal: "ordered" (with pause_after_order, before the last cards)
+        """A moment of the deal: "ordered" (with pause_after_order, before the last cards),
         "play" (all cards dealt, before the first card) and "swap" (after a seven swap).
         May end the deal."""
 
