@@ -173,10 +173,6 @@ class Deal(Refusals):
             return self.pending.answerer
         return self.turn
 
-    @property
-    def cards_played(self) -> int:
-        return sum(len(t.cards) for t in self.tricks) + len(self.trick.cards)
-
     def _deal_rounds(self, rounds: tuple[int, ...], pos: int, dealer_short: int = 0) -> int:
         """Deal rounds from ``pos``, dealer last; the dealer's final round may be short
         (4 players: the turned card already counts as one of his cards)."""
@@ -628,7 +624,7 @@ class Deal(Refusals):
         others = [s for s in range(len(self._sides)) if s != offender]
         share, odd = divmod(total, len(others))
         written = [0] * len(self._sides)
-        order = [s for s in self._deal_score(points).lead_order if s in others]
+        order = [s for s in self._lead_order() if s in others]
         for i, side in enumerate(order):
             written[side] = share + (odd if i == 0 else 0) + extras[side]
         self.end_deal("penalty", points, written)
@@ -735,14 +731,18 @@ class Deal(Refusals):
         if winner is not None:
             self.match_end = (winner, reason or outcome)
 
-    def _deal_score(self, points: list[int]) -> DealScore:
-        last = self.tricks[-1].winner if self.tricks else None
+    def _lead_order(self) -> list[int]:
+        """The sides in the order they play in this deal, the leader's first."""
         n = self.players
-        lead_order: list[int] = []
+        order: list[int] = []
         for i in range(n):
             side = self.side_of((self.leader + i) % n)
-            if side not in lead_order:
-                lead_order.append(side)
+            if side not in order:
+                order.append(side)
+        return order
+
+    def _deal_score(self, points: list[int]) -> DealScore:
+        last = self.tricks[-1].winner if self.tricks else None
         return DealScore(
             sides=self._sides,
             player_side=-1 if self.player is None else self.side_of(self.player),
@@ -755,7 +755,7 @@ class Deal(Refusals):
             hanging_in=self.hanging_in,
             hanging_pending=list(self.hanging_pending),
             bides_before=list(self.bides_before),
-            lead_order=lead_order,
+            lead_order=self._lead_order(),
             hanging_out=self.hanging_in,
             stake=int(self.extra.get("stake", 1)),
         )

@@ -13,7 +13,6 @@ import json
 import math
 import secrets
 import shlex
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -26,6 +25,7 @@ import attrs
 import trio
 
 from deberc_net.server.config import Config
+from deberc_net.server.store import Store
 
 from .ratings import Ratings
 from .schedule import Game, ScheduleError, schedule, seatings
@@ -233,10 +233,11 @@ class Ladder:
         """Our own server's file: the admin account is re-made for each run."""
 
         def forget() -> None:
-            db = sqlite3.connect(self.o.db)
-            with db:
-                db.execute("DELETE FROM accounts WHERE key = ?", (ADMIN.casefold(),))
-            db.close()
+            store = Store(self.o.db)
+            try:
+                store.forget_account(ADMIN)
+            finally:
+                store.close()
 
         await trio.to_thread.run_sync(forget)
 

@@ -89,6 +89,11 @@ class Store:
                 return False
         return True
 
+    def forget_account(self, name: str) -> None:
+        """Drop an account (the ladder re-makes its admin on its own server each run)."""
+        with self._lock:
+            self._db.execute("DELETE FROM accounts WHERE key = ?", (name_key(name),))
+
     # records
     def add_deal(self, record: dict[str, Any]) -> None:
         body = json.dumps(record, ensure_ascii=False, separators=(",", ":"))

@@ -215,15 +215,10 @@ class Table:
 
     def _clock_ms(self, seat: int) -> int:
         """The seat's clock per call: a bot's if it played in the machine style when the
-        match started (a reconnect in another style does not change it)."""
-        if seat < len(self.bot_seats) and self.bot_seats[seat]:
-            base = self.config.bot_clock_ms
-        elif self.match is None:
-            session = self._session(seat)
-            base = self.config.bot_clock_ms if session and session.machine else \
-                self.config.human_clock_ms
-        else:
-            base = self.config.human_clock_ms
+        match started (a reconnect in another style does not change it). Clocks run only
+        once the match has started."""
+        bot = seat < len(self.bot_seats) and self.bot_seats[seat]
+        base = self.config.bot_clock_ms if bot else self.config.human_clock_ms
         return base + self.config.lag_ms
 
     def _session(self, seat: int) -> Session | None:
