@@ -16,6 +16,7 @@ from .cards import RANKS, SUITS, Card, card_str, parse_card
 PAS = "pas"
 IGRAYU = "igrayu"
 MENYAYU = "menyayu"
+NE_MENYAYU = "ne-menyayu"  # swap-before-extra: no swap
 SEVENS = "chetyre-semerki"
 TERTS = "terts"
 PYATDESYAT = "pyatdesyat"
@@ -98,7 +99,7 @@ def from_record(entry: dict[str, Any]) -> Call:
 
 
 _SIMPLE = {
-    PAS, IGRAYU, MENYAYU, SEVENS, ROST, PISHET, POKAZHI, POKAZYVAYU, SKIN,
+    PAS, IGRAYU, MENYAYU, NE_MENYAYU, SEVENS, ROST, PISHET, POKAZHI, POKAZYVAYU, SKIN,
     PROKHODIT_Q, PROKHODIT, NE_PROKHODIT, BELLA, KONETS,
 }
 _COUNTS = {"": 1, "dva-": 2, "tri-": 3}

@@ -37,6 +37,7 @@ __all__ = ["BIDDING", "DONE", "ORDERED", "PENALIZED", "PLAY", "TALK", "Deal", "D
 PENALIZED = frozenset({"must-follow-suit", "must-trump", "must-overtrump",
                        "false-declaration", "forbidden-rost"})
 TALK = frozenset({C.TERTS, C.PYATDESYAT, C.ROST, C.OT, C.PISHET})
+SWAP_Q = "swap?"  # swap-before-extra: the seats are asked in turn after the order
 
 
 @attrs.define
@@ -118,6 +119,7 @@ class Deal(Refusals):
     window_hands: dict[int, tuple[Card, ...]] = attrs.field(init=False, factory=dict)
     scoring_combos: dict[int, list[Combo]] | None = attrs.field(init=False, default=None)
     lost_combos: set[int] = attrs.field(init=False, factory=set)  # table-penalties
+    offender_side: int | None = attrs.field(init=False, default=None)  # a bide on cards
     bella_owner: int | None = attrs.field(init=False, default=None)
     bella_declared: bool = attrs.field(init=False, default=False)
     # results
@@ -227,6 +229,7 @@ class Deal(Refusals):
     def _may_swap(self, seat: int) -> bool:
         return (
             self.rules.settings.seven_swap
+            and not self.rules.settings.swap_before_extra  # that swap is over by now
             and self.first_trump
             and self.swapped_by is None
             and seat not in self.talked
@@ -327,6 +330,11 @@ class Deal(Refusals):
             if asker == self.turn and asker not in self.window_hands and not self.tricks:
                 out.append(Call(C.SKIN))
             return out
+        if pending.kind == SWAP_Q:  # no swap first: what the clock says for a silent seat
+            out = [Call(C.NE_MENYAYU)]
+            if self.trump is not None and make(SEVEN, self.trump) in self.hands[pending.answerer]:
+                out.append(Call(C.MENYAYU))
+            return out
         if pending.kind == "prokhodit":  # does the asker's best trump sequence pass?
             passes = self._trump_passes(pending)
             return [Call(C.PROKHODIT) if passes else Call(C.NE_PROKHODIT)]
@@ -390,8 +398,11 @@ class Deal(Refusals):
         if not any(c in self.hands[seat] for c in bella_cards(self.trump)):
             return False
         if self.rules.settings.bella_after_trick:
-            return self.tricks_taken[self.side_of(seat)] > 0
+            return self.took_trick(seat)  # the owner himself, not his partner
         return True
+
+    def took_trick(self, seat: int) -> bool:
+        return any(t.winner == seat for t in self.tricks)
 
     # ------------------------------------------------------------------- apply
     def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> None:
@@ -434,7 +445,17 @@ class Deal(Refusals):
         self.player = seat
         self.first_trump = call.suit is None
         self.trump = suit_of(self.original_turned) if call.suit is None else call.suit
-        if self.rules.settings.pause_after_order:
+        s = self.rules.settings
+        if s.swap_before_extra and s.seven_swap and self.first_trump and (
+            self.original_turned != make(SEVEN, self.trump)
+        ):
+            # every seat is asked in turn, holder of the seven or not, so that the
+            # question itself tells nobody where the seven is
+            self.phase = ORDERED
+            order = [(self.dealer + i) % self.players for i in range(1, self.players + 1)]
+            self.pending = Pending(SWAP_Q, seat, order[0], tuple(order[1:]))
+            return
+        if s.pause_after_order:
             self.phase = ORDERED
             self._event("ordered")
             return
@@ -485,6 +506,18 @@ class Deal(Refusals):
         if holds_bella(hand, self.trump):  # the turned K or Q completes his pair; nobody
             self.bella_owner = seat  # else's pair changes (one may be half played already)
         self._event("swap")
+        if self.phase == ORDERED:  # swap-before-extra: the seven is gone, deal on
+            self.pending = None
+            self._deal_rest()
+
+    def _do_ne_menyayu(self, seat: int, call: Call) -> None:
+        pending = self.pending
+        assert pending is not None
+        if pending.queue:
+            self.pending = Pending(SWAP_Q, pending.asker, pending.queue[0], pending.queue[1:])
+            return
+        self.pending = None
+        self._deal_rest()
 
     def _do_prokhodit_q(self, seat: int, call: Call) -> None:
         self.asked_pass.add(seat)
@@ -580,7 +613,9 @@ class Deal(Refusals):
         if self.running_total(side) >= target:
             self.end_deal("claim", points, points, winner=side, reason="claim")
             return
-        others = [s for s in range(len(self._sides)) if s != side]
+        # the best other total wins; of equal ones, the side that plays earlier in the
+        # deal (as the odd point of a bide goes, docs/rules.md 10)
+        others = [s for s in self._lead_order() if s != side]
         winner = max(others, key=lambda s: self.running_total(s))
         self.end_deal("false-claim", points, points, winner=winner, reason="false-claim")
 
@@ -619,6 +654,7 @@ class Deal(Refusals):
         total = sum(card_points(c, self.trump) for c in everything)
         total += self.rules.settings.last_trick_bonus
         offender = self.side_of(seat)
+        self.offender_side = offender  # nothing is written for his combinations or bella
         points = self.deal_points()
         extras = [points[i] - self.card_points[i] for i in range(len(points))]
         others = [s for s in range(len(self._sides)) if s != offender]
@@ -630,12 +666,39 @@ class Deal(Refusals):
         self.end_deal("penalty", points, written)
         assert self.score is not None
         self.score.notes.append(f"bide on cards: seat {seat}, {reason}")
+        self._hanging_after_penalty(offender)
+
+    def _hanging_after_penalty(self, offender: int) -> None:
+        """A bide on cards is a played deal: the hanging points go to whoever writes
+        more (docs/rules.md 5); the whistlers of a player who offended share them as they
+        share a bide (equal parts, the odd point to the earlier)."""
+        score = self.score
+        assert score is not None
+        hanging = score.hanging_in
+        if not hanging:
+            return
+        written = score.written
+        others = [s for s in score.lead_order if s != offender]
+        if offender == score.player_side and len(others) > 1:
+            share, odd = divmod(hanging, len(others))
+            for i, side in enumerate(others):
+                written[side] += share + (odd if i == 0 else 0)
+            score.notes.append(f"hanging {hanging} to the whistlers")
+        else:
+            top = max(written)
+            leaders = [s for s, w in enumerate(written) if w == top]
+            if len(leaders) > 1:
+                return  # nobody wrote more: they keep hanging
+            written[leaders[0]] += hanging
+            score.notes.append(f"hanging {hanging} to side {leaders[0]}")
+        score.hanging_out = score.hanging_pending.pop(0) if score.hanging_pending else 0
 
     def _do_play(self, seat: int, call: Call) -> None:
         card = call.card
         assert card is not None
         hand = self.hands[seat]
-        if not self.tricks and seat not in self.window_hands:
+        first_card = not self.tricks and seat not in self.window_hands
+        if first_card:
             self.window_hands[seat] = tuple(hand)
         hand.remove(card)
         self.trick.cards.append((seat, card))
@@ -645,6 +708,15 @@ class Deal(Refusals):
             # engine-made, not a clock's automatic call: "auto" is rendered as "(clock)"
             self.log.append(
                 LoggedCall(declarer, Call(C.POKAZYVAYU), self.log[-1].ms, False, engine=True)
+            )
+        best = self.best
+        if (
+            first_card and self.rules.settings.show_combination and best is not None
+            and best.seat == seat and seat not in self.shown
+        ):  # show-combination: the best declaration goes face up with its first card
+            self._show(seat)
+            self.log.append(
+                LoggedCall(seat, Call(C.POKAZYVAYU), self.log[-1].ms, False, engine=True)
             )
         n = self.players
         if len(self.trick.cards) < n:
@@ -680,15 +752,32 @@ class Deal(Refusals):
             if seat not in self.lost_combos and self.combos_of(seat)
         }
 
+    def counted_combos(self) -> dict[int, list[Combo]]:
+        """The sequences that count now, by seat: the record lists exactly these."""
+        need_trick = self.rules.settings.combos_need_trick
+        return {
+            seat: combos
+            for seat, combos in (self.scoring_combos or {}).items()
+            if self.side_of(seat) != self.offender_side
+            and not (need_trick and not self.took_trick(seat))
+        }
+
+    def _bella_counts(self) -> bool:
+        return (
+            self.bella_declared and self.bella_owner is not None
+            and self.side_of(self.bella_owner) != self.offender_side
+        )
+
     def combo_points(self) -> list[int]:
         out = [0] * len(self._sides)
-        for seat, combos in (self.scoring_combos or {}).items():
+        for seat, combos in self.counted_combos().items():
             out[self.side_of(seat)] += sum(c.points for c in combos)
         return out
 
     def bella_points(self) -> list[int]:
         out = [0] * len(self._sides)
-        if self.bella_declared and self.bella_owner is not None:
+        if self._bella_counts():
+            assert self.bella_owner is not None
             out[self.side_of(self.bella_owner)] += BELLA_POINTS
         return out
 
@@ -743,6 +832,12 @@ class Deal(Refusals):
 
     def _deal_score(self, points: list[int]) -> DealScore:
         last = self.tricks[-1].winner if self.tricks else None
+        notes = [
+            f"seat {seat} took no trick: his combinations do not count"
+            for seat in sorted(self.scoring_combos or {})
+            if self.rules.settings.combos_need_trick and not self.took_trick(seat)
+            and self.side_of(seat) != self.offender_side
+        ]
         return DealScore(
             sides=self._sides,
             player_side=-1 if self.player is None else self.side_of(self.player),
@@ -758,6 +853,7 @@ class Deal(Refusals):
             lead_order=self._lead_order(),
             hanging_out=self.hanging_in,
             stake=int(self.extra.get("stake", 1)),
+            notes=notes,
         )
 
     def _score(self) -> None:
@@ -775,8 +871,11 @@ class Deal(Refusals):
         """The deal as a ``deberc-deal/1`` record (without table/match/players)."""
         score = self.score
         declared = []
-        for seat in sorted(self.declared_combos):
-            combos = (self.scoring_combos or {}).get(seat, [])
+        counted = self.counted_combos()
+        # every seat that spoke, and every seat whose sequences count though it said
+        # nothing itself (a partner under pair-combinations)
+        for seat in sorted({*self.declared_combos, *self.declared_calls, *counted}):
+            combos = counted.get(seat, [])
             declared.append({
                 "seat": seat,
                 "calls": self.declared_calls.get(seat, []),
@@ -786,7 +885,7 @@ class Deal(Refusals):
                     for c in combos
                 ],
             })
-        if self.bella_declared:
+        if self._bella_counts():
             declared.append({"seat": self.bella_owner, "calls": ["bella"],
                              "scored": [{"combo": "bella", "points": BELLA_POINTS}]})
         return {

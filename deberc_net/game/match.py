@@ -139,6 +139,16 @@ class Match:
             return (deal.dealer + 1) % self.rules.settings.players
         return self.rules.next_dealer(snapshot)
 
+    def _settle_stakes(self, stake: int) -> list[int]:
+        """Per side: the winner +stake from each other side, each loser -stake; a drawn
+        match settles nothing."""
+        assert self.result is not None
+        winner = self.result.winner
+        sides = len(self.totals)
+        if winner is None:
+            return [0] * sides
+        return [stake * (sides - 1) if s == winner else -stake for s in range(sides)]
+
     def _record(self, deal: Deal) -> dict[str, Any]:
         body = deal.record()
         score = deal.score
@@ -158,5 +168,8 @@ class Match:
         }
         if self.result is not None:
             record["match_over"] = {"winner": self.result.winner, "reason": self.result.reason}
+            stake = self.rules.settings.stake
+            if stake is not None:  # stake-N: the winner takes every other side's stake
+                record["match_over"]["stakes"] = self._settle_stakes(stake)
         assert score is not None
         return record

@@ -46,6 +46,11 @@ class Settings:
     manual_claim: bool = False  # 'konets' is the seat's own call; a false claim loses
     table_penalties: bool = False  # the seeds' penalties instead of refusals
     pause_after_order: bool = False  # a plugin acts between the order and the last cards
+    combos_need_trick: bool = False  # a seat's sequences count only if he took a trick
+    pair_combinations: bool = False  # 4 players: both partners' sequences score
+    show_combination: bool = False  # the best declaration goes face up with its first card
+    swap_before_extra: bool = False  # the seven swap is made before the last cards
+    stake: int | None = None  # what the match is worth per side (seed 004's ante)
 
     @property
     def hand_size(self) -> int:

@@ -21,7 +21,7 @@ from deberc_net.game.rules import DealScore, RuleSet, Settings
 from . import hookspecs
 from .builtin import moscow
 from .hookspecs import PROJECT, RuleInfo
-from .house import deberts, poltinniki, scoring, short, switches, targets
+from .house import deberts, poltinniki, scoring, short, stakes, switches, targets
 from .variants import kharkov, players
 
 ENTRY_POINT_GROUP = "deberc_net"
@@ -36,6 +36,8 @@ _SHIPPED: dict[str, object] = {
     players.FOUR_PLAYERS.name: players.FOUR_PLAYERS,
     targets.TO_301.name: targets.TO_301,
     targets.TO_1001.name: targets.TO_1001,
+    targets.TO_1002.name: targets.TO_1002,
+    **{stake.name: stake for stake in stakes.STAKES},
     deberts.NAME: deberts,
     poltinniki.NAME: poltinniki,
     **{switch.name: switch for switch in switches.SWITCHES},

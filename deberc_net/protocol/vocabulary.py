@@ -41,6 +41,7 @@ _TRUMP_WORDS = {"kozyrnogo", "козырного", "trump", "kozyr", "козыр
 _SIMPLE = {
     C.PAS: {"pas", "пас", "pass"},
     C.MENYAYU: {"menyayu", "menyaju", "меняю", "swap"},
+    C.NE_MENYAYU: {"ne menyayu", "ne menyaju", "не меняю", "keep"},
     C.SEVENS: {"chetyre semerki", "четыре семерки", "sevens", "four sevens"},
     C.ROST: {"rost?", "rost", "рост?", "рост", "height?", "height"},
     C.PISHET: {"pishet", "пишет", "goditsya", "годится", "good", "concede"},

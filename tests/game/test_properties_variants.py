@@ -145,6 +145,29 @@ def check_complete_deal(record: dict[str, Any], deal: Deal, players: int,
     assert sum(deal.tricks_taken) == HAND[players]
 
 
+# Outcomes whose points are the deal's own: combinations, bella, cards (and last trick).
+DEAL_POINTS = frozenset({"made", "bide", "hanging", "claim", "false-claim", "penalty"})
+
+
+def check_listed_combinations(record: dict[str, Any], deal: Deal, bonus: int) -> None:
+    """The combinations in ``declared[].scored`` are exactly the combination part of
+    ``points``: per side, the sequences and bella listed add up to it."""
+    score = deal.score
+    assert score is not None
+    listed = [0] * len(score.points)
+    for entry in record["declared"]:
+        listed[deal.side_of(entry["seat"])] += sum(s["points"] for s in entry["scored"])
+    combos = [c + b for c, b in zip(score.combo_points, score.bella_points, strict=True)]
+    assert listed == combos, (record["deal_no"], record["declared"])
+    if record["outcome"] not in DEAL_POINTS:
+        return
+    for side, points in enumerate(record["points"]):
+        last = bonus if record["tricks"] and score.last_trick_side == side and len(
+            record["tricks"]) == deal.rules.settings.hand_size else 0
+        assert points == listed[side] + deal.card_points[side] + last, (
+            record["deal_no"], side, record)
+
+
 # ---------------------------------------------------------------- the driver
 def play_match(match: Match, rng: random.Random, deals: dict[int, Deal]) -> None:
     voids = in_deal = 0
@@ -202,6 +225,7 @@ def test_random_play_keeps_every_invariant(table: tuple[Any, ...]) -> None:
         if len(record["tricks"]) == HAND[players] and record["outcome"] != "claim":
             check_complete_deal(record, deal, players, bonus)
             complete += 1
+        check_listed_combinations(record, deal, bonus)
         assert replay_matches(record, rules), record["deal_no"]
         rebuilt = replay_deal(record, rules).record()
         for key in ("trump", "player", "tricks", "points", "written", "outcome", "hanging"):

@@ -69,8 +69,9 @@ def test_four_players_rost_is_answered_by_the_pairs_best() -> None:
     say(deal, 3, "pishet")
     play(deal, "Jh")  # seat 3 takes 7h 8h 9h Jh: 2
     assert deal.best.seat == 2
-    assert scored(deal) == {0: ["terts to 9d"], 2: ["terts to Ah"]}
-    assert deal.combo_points() == [40, 0] and deal.card_points == [0, 2]
+    # the partner who took over the pair's declaration scores alone (seeds 003, 004)
+    assert scored(deal) == {2: ["terts to Ah"]}
+    assert deal.combo_points() == [20, 0] and deal.card_points == [0, 2]
     assert deal.declared_calls == {0: ["terts"], 2: ["ot-A"], 3: ["rost?", "pishet"]}
 
 

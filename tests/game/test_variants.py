@@ -4,6 +4,8 @@ in the comments."""
 
 from __future__ import annotations
 
+import pytest
+
 from deberc_net.game import errors as E
 from deberc_net.game.cards import cards_str, parse_card
 from deberc_net.game.deal import BIDDING, PLAY, Deal
@@ -321,8 +323,10 @@ def pairs_deal(hands: tuple[str, ...], rules: RuleSet = R4) -> Deal:
     return deal
 
 
-def test_four_players_partner_adds_his_sequence() -> None:
-    deal = pairs_deal(PAIRS)
+@pytest.mark.parametrize("pair_combinations", [False, True])
+def test_four_players_partner_adds_his_sequence(pair_combinations: bool) -> None:
+    rules = build_ruleset(4, options=["pair-combinations"] if pair_combinations else [])
+    deal = pairs_deal(PAIRS, rules)
     say(deal, 0, "terts")
     play(deal, "7d")
     say(deal, 1, "rost?")
@@ -338,10 +342,20 @@ def test_four_players_partner_adds_his_sequence() -> None:
     # seat 3 has no combination: he may only ask to see
     assert [t for t in legal(deal, 3) if not t[0].isdigit() and t[0] not in "JQKA"] == ["pokazhi"]
     play(deal, "Ad")  # seat 3 takes the trick
-    # the pair holds the best: seat 0's terts and seat 2's (never declared) both score
-    assert deal.combo_points() == [40, 0]
     assert deal.card_points == [0, 13]
+    if not pair_combinations:
+        # seeds 003, 004: only the owner of the best scores; his partner's terts does not
+        assert deal.combo_points() == [20, 0]
+        assert sorted(deal.scoring_combos or {}) == [0]
+        return
+    # pair-combinations: seat 0's terts and seat 2's (never declared) both score, and the
+    # record lists seat 2's too (it said nothing, so no calls)
+    assert deal.combo_points() == [40, 0]
     assert sorted(deal.scoring_combos or {}) == [0, 2]
+    listed = {d["seat"]: d for d in deal.record()["declared"]}
+    assert listed[2] == {"seat": 2, "calls": [],
+                         "scored": [{"combo": "terts to 9s", "cards": ["7s", "8s", "9s"],
+                                     "points": 20}]}
 
 
 def test_four_players_partner_with_a_longer_combination_declares_it() -> None:
@@ -356,7 +370,7 @@ def test_four_players_partner_with_a_longer_combination_declares_it() -> None:
     say(deal, 2, "pyatdesyat")
     assert deal.best is not None and deal.best.seat == 2
     play(deal, "Jd Ad")
-    assert deal.combo_points() == [70, 0]
+    assert deal.combo_points() == [50, 0]  # the fifty alone: seat 0's terts does not count
 
 
 def test_four_players_opponents_best_takes_it_from_the_pair() -> None:

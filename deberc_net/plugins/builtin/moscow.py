@@ -50,6 +50,11 @@ def deberc_configure(settings: Settings, players: int) -> None:
     settings.manual_claim = False
     settings.table_penalties = False
     settings.pause_after_order = False
+    settings.combos_need_trick = False
+    settings.pair_combinations = False
+    settings.show_combination = False
+    settings.swap_before_extra = False
+    settings.stake = None
 
 
 @hookimpl(trylast=True)
@@ -64,10 +69,14 @@ def deberc_combo_key(settings: Settings) -> ComboKeyFn:
 
 @hookimpl(trylast=True)
 def deberc_combo_winners(deal: Deal) -> list[int]:
-    """Only the side of the best combination scores, and then all of its sequences."""
+    """Only the owner of the best combination scores, and then all of his sequences
+    (seeds 003, 004: "the rest do not count anything"); with ``pair-combinations`` his
+    partner's too."""
     if deal.best is None:
         return []
-    return list(deal.sides[deal.side_of(deal.best.seat)])
+    if deal.rules.settings.pair_combinations:
+        return list(deal.sides[deal.side_of(deal.best.seat)])
+    return [deal.best.seat]
 
 
 @hookimpl(trylast=True)
@@ -103,9 +112,10 @@ def write_deal(score: DealScore, shares: SharesFn) -> None:
     if score.outcome == "hanging":
         hanging += pts[p]  # variant A: a second hanging bide plays for both sums
     elif hanging and score.outcome == "bide":
-        # a bide after a hanging bide: the whistlers share the hanging points as they
-        # share the bide (seed 000, three players; with two the whistler takes them)
-        for side, share in shares(score, hanging).items():
+        # a bide after a hanging bide: the whistlers split the hanging points equally
+        # (seed 000, three players, also under bide-to-leader, which only moves the bide
+        # player's own points; with two the whistler takes them)
+        for side, share in bide_shares(score, hanging).items():
             written[side] += share
         score.notes.append(f"hanging {hanging} to the whistlers")
         hanging = 0

@@ -71,6 +71,9 @@ def deberc_apply_extra_call(deal: Deal, seat: int, call: Call) -> bool | None:
 @hookimpl
 def deberc_match_end(snapshot: MatchSnapshot) -> MatchEnd | None:
     totals = snapshot.totals
+    target = snapshot.target
+    if target is not None and max(totals) >= target:
+        return None  # the target ends the match by its own rule (docs/rules.md 11)
     leader = max(range(len(totals)), key=lambda s: totals[s])
     if any(totals[leader] - t >= GAP for s, t in enumerate(totals) if s != leader):
         return MatchEnd(leader, "gap")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deberc_net.game.rules import DealScore, MatchSnapshot
+from deberc_net.game.rules import DealScore, MatchSnapshot, Settings
 from deberc_net.plugins.builtin import moscow
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
 
@@ -53,12 +53,10 @@ class CombosNeedTrick:
                         "at least one trick; bella counts anyway (seeds 003 and 004).")
 
     @hookimpl
-    def deberc_deal_points(self, score: DealScore) -> None:
-        for side, taken in enumerate(score.tricks_taken):
-            if taken == 0 and score.combo_points[side]:
-                score.points[side] -= score.combo_points[side]
-                score.notes.append(f"side {side} took no trick: combinations do not count")
-                score.combo_points[side] = 0
+    def deberc_configure(self, settings: Settings, players: int) -> None:
+        # the deal applies it wherever it counts points: at the scoring, and in a deal
+        # cut short by a claim, konets or a bide on cards
+        settings.combos_need_trick = True
 
 
 class DealerClockwise:

@@ -19,8 +19,9 @@ DAVE, ACCEPT, GIVE_UP = "dave", "prinimayu", "sdayus"
 SHORT_NAMES = ("short", "short-bide", "dave")
 # Short games write stakes, not points: options that write points (ski-penalty, the bide
 # on cards of table-penalties) or split a bide (bide-to-leader) have no meaning here.
-NOT_WITH_SHORT = ("to-301", "to-1001", "manual-claim", "hanging-separate", "bide-penalty",
-                  "poltinniki", "ski-penalty", "bide-to-leader", "table-penalties")
+NOT_WITH_SHORT = ("to-301", "to-1001", "to-1002", "manual-claim", "hanging-separate",
+                  "bide-penalty", "poltinniki", "ski-penalty", "bide-to-leader",
+                  "table-penalties")
 
 
 class ShortGame:
@@ -61,7 +62,9 @@ class ShortGame:
             score.outcome = "made" if won else "bide"
         else:
             top = max(pts)
-            leaders = [s for s in sides if pts[s] == top]
+            # of equal points without the last trick, the one who plays earlier wins
+            order = score.lead_order or list(sides)
+            leaders = [s for s in order if pts[s] == top]
             winner = leaders[0] if len(leaders) == 1 else (
                 score.last_trick_side if score.last_trick_side in leaders else leaders[0])
             for s in sides:

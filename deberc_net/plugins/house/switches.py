@@ -86,8 +86,30 @@ MANUAL_CLAIM = Switch(
     "claim loses the game. At the scoring the claim stays automatic.",
     lambda s: (setattr(s, "manual_claim", True), setattr(s, "auto_claim", False)),
 )
+PAIR_COMBINATIONS = Switch(
+    "pair-combinations",
+    "Four players: when a pair holds the best combination, both partners' sequences "
+    "score (the belote habit; the seeds score only the owner of the best).",
+    _set("pair_combinations", True),
+    players=(4,),
+)
+SHOW_COMBINATION = Switch(
+    "show-combination",
+    "The owner of the best declaration shows it with his first card, without anyone "
+    "asking 'pokazhi' (seed 004).",
+    _set("show_combination", True),
+)
+SWAP_BEFORE_EXTRA = Switch(
+    "swap-before-extra",
+    "The trump seven is swapped before the last cards are dealt (seed 003 'до підйому "
+    "карт прикупу'): after the order each seat in turn says 'menyayu' or 'ne-menyayu'.",
+    _set("swap_before_extra", True),
+    players=(2, 3),
+    conflicts=("seven-swap-off", "poltinniki"),
+)
 
 SWITCHES = (
     COMMITMENT, BELLA_AFTER_TRICK, FRESA_HIDDEN, SEVEN_SWAP_OFF, PLAYER_LEADS,
     PARTNER_EXEMPTION, SEQUENCE_BY_STRENGTH, TABLE_PENALTIES, MANUAL_CLAIM,
+    PAIR_COMBINATIONS, SHOW_COMBINATION, SWAP_BEFORE_EXTRA,
 )

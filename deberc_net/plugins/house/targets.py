@@ -1,4 +1,4 @@
-"""Options ``to-301`` and ``to-1001``: play the match to another target."""
+"""Options ``to-301``, ``to-1001`` and ``to-1002``: play the match to another target."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ class Target:
 
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
-        others = tuple(f"to-{t}" for t in (301, 1001) if t != self.target)
+        others = tuple(f"to-{t}" for t in TARGETS if t != self.target)
         return RuleInfo(
             name=self.name,
             kind="option",
@@ -26,5 +26,7 @@ class Target:
         settings.target = self.target
 
 
+TARGETS = (301, 1001, 1002)  # 1002: seed 003, "до 1001 чи 1002 очок"
 TO_301 = Target(301)
 TO_1001 = Target(1001)
+TO_1002 = Target(1002)

@@ -1,0 +1,43 @@
+"""Options ``stake-N``: what a match is worth (seed 004's ante), recorded with the match.
+
+Every side puts ``N`` in before the match; the winner takes the others' stakes. The
+match's last record carries the settlement in ``match_over.stakes`` (per side); the
+option's name, in every record's ``options``, says the stake from the first deal on.
+Options are names, so a stake is one of a fixed list of values, one plugin each.
+"""
+
+from __future__ import annotations
+
+from deberc_net.game.rules import Settings
+from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+
+VALUES = (1, 2, 5, 10, 20, 50, 100)
+# Short games already write stakes as their score: a second stake would be confusing.
+NOT_WITH = ("short", "short-bide", "dave")
+
+
+class Stake:
+    def __init__(self, value: int) -> None:
+        self.value = value
+        self.name = f"stake-{value}"
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        others = tuple(f"stake-{v}" for v in VALUES if v != self.value)
+        return RuleInfo(
+            name=self.name,
+            kind="option",
+            summary=f"The match is played for a stake of {self.value} per side (seed 004's "
+            "ante): the winner takes the others' stakes, recorded with the match's end.",
+            conflicts=others + NOT_WITH,
+        )
+
+    @hookimpl
+    def deberc_configure(self, settings: Settings, players: int) -> None:
+        settings.stake = self.value
+
+
+# one name per value: each is an entry point of its own (pyproject.toml)
+STAKE_1, STAKE_2, STAKE_5, STAKE_10, STAKE_20, STAKE_50, STAKE_100 = STAKES = tuple(
+    Stake(v) for v in VALUES
+)
