@@ -262,8 +262,8 @@ class Deal(Refusals):
             return self._with_extra(seat, out)
         pending = self.pending
         if pending is not None:
-            if seat == pending.answerer:
-                out.extend(self._answers(pending))
+            if seat == pending.answerer:  # the answers first: the clock takes the first
+                out[:0] = self._answers(pending)
             return self._with_extra(seat, out)
         if self.phase == ORDERED:
             return self._with_extra(seat, out)

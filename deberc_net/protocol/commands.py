@@ -99,6 +99,7 @@ Table calls (Latin, Cyrillic or English; case does not matter):
   igrayu (играю, play)                 order the game in the turned suit
   igrayu SUIT (igrayu h, играю черви)  round two: name another suit
   menyayu (меняю, swap)                swap the trump 7 for the turned card
+  ne menyayu (не меняю, keep)          swap-before-extra: no swap before the last cards
   prokhodit? (проходит?)               ask whether your trump sequence passes
   terts, dva tertsa, pyatdesyat (50)   declare your best combination (before your first card)
   rost? (рост?)                        ask the height of a combination of the same length

@@ -75,7 +75,7 @@ def trick_winner(leader: int, cards: list[str], trump: str) -> int:
 # ------------------------------------------------------------------ the vocabulary
 VOCABULARY = [
     *(r + s for r in RANKS for s in SUITS),
-    "pas", "igrayu", *(f"igrayu-{s}" for s in SUITS), "menyayu", "chetyre-semerki",
+    "pas", "igrayu", *(f"igrayu-{s}" for s in SUITS), "menyayu", "ne-menyayu", "chetyre-semerki",
     "terts", "dva-tertsa", "tri-tertsa", "pyatdesyat", "dva-pyatdesyat", "tri-pyatdesyat",
     "rost?", *(f"ot-{r}" for r in RANKS), *(f"ot-{r}-kozyrnogo" for r in RANKS),
     "pishet", "pokazhi", "pokazyvayu", "skin", "prokhodit?", "prokhodit", "ne-prokhodit",

@@ -410,3 +410,11 @@ def test_stake_conflicts() -> None:
         rules("stake-5", "stake-10")
     with pytest.raises(RuleError, match="contradict"):
         rules("stake-5", "short")
+
+
+def test_swap_before_extra_the_answers_come_first_for_a_four_sevens_holder() -> None:
+    # the clock says the first legal call: "no swap", not a redeal by four sevens
+    spec = ("Jc 9c Ac 10s As Ks 8h 9h 8d", "7s 7h 7d 7c 9s Js Ah 10h Kh", "8c")
+    match = match2(spec, rules("swap-before-extra"))
+    say(match, 0, "igrayu", "ne-menyayu")
+    assert legal(match.deal, 1) == ["ne-menyayu", "menyayu", "chetyre-semerki"]

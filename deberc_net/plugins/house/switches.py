@@ -43,7 +43,8 @@ COMMITMENT = Switch(
 )
 BELLA_AFTER_TRICK = Switch(
     "bella-after-trick",
-    "Bella may be declared only after its owner has taken a trick (seed 004).",
+    "Bella may be declared only after its owner himself has taken a trick (seed 004); "
+    "his partner's trick does not count.",
     _set("bella_after_trick", True),
 )
 FRESA_HIDDEN = Switch(

@@ -50,7 +50,9 @@ class FourPlayers:
             summary=(
                 "Four players in pairs, partners across (seats 0+2 against 1+3): 3+3 "
                 "cards, then 2 each with the turned card going to the dealer; no fresa, "
-                "no seven swap; a pair declares and scores as one side."
+                "no seven swap; a pair declares and writes as one side, but only the owner "
+                "of the best combination scores his sequences (option pair-combinations: "
+                "both partners)."
             ),
         )
 
