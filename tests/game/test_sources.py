@@ -418,3 +418,16 @@ def test_swap_before_extra_the_answers_come_first_for_a_four_sevens_holder() -> 
     match = match2(spec, rules("swap-before-extra"))
     say(match, 0, "igrayu", "ne-menyayu")
     assert legal(match.deal, 1) == ["ne-menyayu", "menyayu", "chetyre-semerki"]
+
+
+def test_choice_four_sevens_window_closes_with_the_leaders_first_card() -> None:
+    # seat 1 (not the leader) gets his fourth seven with the last cards; the table does
+    # not wait for him: once seat 0's card is down the call is refused
+    spec = ("Jc 9c Ac 10s As Ks 8h 9h 8d", "7s 7h 7d 9s Js Ah 7c 10h Kh", "8c")
+    match = match2(spec, rules())
+    say(match, 0, "igrayu")
+    deal = match.deal
+    assert deal.to_act == 0 and legal(deal, 1) == ["chetyre-semerki"]
+    play(match, "Jc")
+    assert "chetyre-semerki" not in legal(deal, 1)
+    refused(deal, 1, "chetyre-semerki", E.NotAllowed, "not-allowed")
