@@ -10,22 +10,37 @@ import sys
 from collections.abc import Sequence
 
 from deberc_net import __version__
-from deberc_net.plugins import RuleError
+from deberc_net.plugins import PluginError, RuleBook, RuleError
 from deberc_net.server.config import Config
+
+
+def _rule_book(command: str) -> RuleBook | None:
+    """Load every rule plugin once, at start-up; None (after saying why) if one is broken."""
+    try:
+        return RuleBook.load()
+    except PluginError as exc:
+        print(f"deberc-net {command}: {exc}", file=sys.stderr)
+        print(f"deberc-net {command}: fix or uninstall distribution {exc.distribution!r}",
+              file=sys.stderr)
+        return None
 
 
 def _selfplay(args: argparse.Namespace) -> int:
     from deberc_net.selfplay import run
 
+    book = _rule_book("selfplay")
+    if book is None:
+        return 2
+    try:
+        rules = book.ruleset(args.players, args.variant, args.option)
+    except RuleError as exc:
+        print(f"deberc-net selfplay: {exc}", file=sys.stderr)
+        return 2
     with contextlib.ExitStack() as stack:
         out = None
         if args.records:
             out = stack.enter_context(open(args.records, "w", encoding="utf-8"))
-        try:
-            summary = run(args.games, args.seed, args.players, args.variant, args.option, out)
-        except RuleError as exc:
-            print(f"deberc-net selfplay: {exc}", file=sys.stderr)
-            return 2
+        summary = run(rules, args.games, args.seed, out)
     if args.json:
         print(json.dumps(summary.as_dict(), sort_keys=True))
     else:
@@ -51,9 +66,12 @@ def _serve(args: argparse.Namespace) -> int:
     except (OSError, ValueError, TypeError) as exc:
         print(f"deberc-net serve: {exc}", file=sys.stderr)
         return 2
+    book = _rule_book("serve")
+    if book is None:
+        return 2
     configure_logging(config.log_level)
     try:
-        trio.run(lambda: serve(config, handle_signals=True))
+        trio.run(lambda: serve(config, handle_signals=True, rules=book))
     except OSError as exc:
         print(f"deberc-net serve: {exc}", file=sys.stderr)
         return 1
@@ -68,12 +86,14 @@ def _ladder_run(args: argparse.Namespace) -> int:
     from deberc_net.ladder.schedule import ScheduleError
     from deberc_net.ladder.stats import Sprt
     from deberc_net.ladder.store import LadderStore
-    from deberc_net.plugins import build_ruleset
     from deberc_net.server.logs import configure_logging
 
+    book = _rule_book("ladder")
+    if book is None:
+        return 2
     configure_logging("warning")  # the ladder's own server: its warnings only
     try:
-        build_ruleset(args.players, args.variant, args.option)
+        book.ruleset(args.players, args.variant, args.option)
         server = None
         if args.server:
             host, _, port = args.server.rpartition(":")
@@ -84,6 +104,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
             mode=args.schedule, server=server, admin_password=args.admin_password,
             db=args.db, concurrency=args.concurrency, clock_ms=args.clock_ms,
             sprt=Sprt.parse(args.sprt) if args.sprt else None, progress=not args.json,
+            rules=book,
         )
         if args.deals < 1:
             raise ScheduleError("--deals must be at least 1")

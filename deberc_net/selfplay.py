@@ -6,13 +6,13 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import IO, Any
 
 import attrs
 
 from deberc_net.game.match import Match
-from deberc_net.plugins import build_ruleset
+from deberc_net.game.rules import RuleSet
 
 
 @attrs.define
@@ -66,31 +66,17 @@ def play_random_match(match: Match, rng: random.Random) -> Match:
     return match
 
 
-def selfplay(
-    games: int,
-    seed: str,
-    players: int = 2,
-    variant: str = "moscow",
-    options: Iterable[str] = (),
-) -> Iterator[Match]:
-    """Play ``games`` matches; the rule set is resolved once for all of them."""
-    rules = build_ruleset(players, variant, options)
+def selfplay(rules: RuleSet, games: int, seed: str) -> Iterator[Match]:
+    """Play ``games`` matches with the table rules ``rules``."""
     for game in range(1, games + 1):
         match = Match(rules, seed=f"{seed}/{game}", match_id=str(game), table="selfplay")
         yield play_random_match(match, random.Random(f"{seed}/players/{game}"))
 
 
-def run(
-    games: int,
-    seed: str,
-    players: int,
-    variant: str,
-    options: Iterable[str],
-    records: IO[str] | None = None,
-) -> Summary:
+def run(rules: RuleSet, games: int, seed: str, records: IO[str] | None = None) -> Summary:
     summary = Summary()
     started = time.perf_counter()
-    for match in selfplay(games, seed, players, variant, options):
+    for match in selfplay(rules, games, seed):
         summary.games += 1
         summary.deals += len(match.records)
         for record in match.records:

@@ -15,7 +15,7 @@ import pytest
 
 from deberc_net.cli import main
 from deberc_net.game.record import replay_matches, without_timing
-from deberc_net.plugins import build_ruleset
+from deberc_net.testing import build_ruleset
 
 OUTCOMES = ("made", "bide", "hanging", "void")
 # PROTOCOL.md, "The deal record": the keys every deberc-deal/1 line must carry.

@@ -9,7 +9,7 @@ pluggy hooks, so the engine never sees pluggy.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -129,6 +129,7 @@ class RuleSet:
     apply_extra_call: Callable[[Deal, int, Call], bool] | None = None
     deal_event: Callable[[Deal, str], None] | None = None
     describe: tuple[str, ...] = ()
+    call_aliases: Mapping[str, str] = attrs.Factory(dict)  # spoken word -> a plugin's call
 
     def record_fields(self) -> dict[str, Any]:
         return {

@@ -9,6 +9,7 @@ its seat); one that hangs or talks nonsense loses on the clock, as the rules say
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import secrets
@@ -24,6 +25,7 @@ from typing import Any
 import attrs
 import trio
 
+from deberc_net.plugins import RuleBook
 from deberc_net.server.config import Config
 from deberc_net.server.store import Store
 
@@ -75,6 +77,7 @@ class LadderOptions:
     away_limit_ms: int = 5000
     sprt: Sprt | None = None
     progress: bool = True
+    rules: RuleBook | None = None  # the rule plugins our own server uses (loaded if None)
 
 
 @attrs.define
@@ -225,7 +228,7 @@ class Ladder:
             bot_clock_ms=self.o.clock_ms, human_clock_ms=self.o.clock_ms,
             away_limit_ms=self.o.away_limit_ms, lag_ms=200, log_level="warning",
         )
-        port = await nursery.start(serve, config)
+        port = await nursery.start(functools.partial(serve, config, rules=self.o.rules))
         await self._reset_admin_password(password)
         return "127.0.0.1", port, password
 

@@ -1,6 +1,8 @@
-"""Rules as pluggy plugins: hook specs, the resolver, the builtin and house rules."""
+"""Rules as pluggy plugins: hook specs, the rule book (loading and rule sets), the
+builtin and house rules, and ``PluginDeal``, what a plugin may use on a deal."""
 
-from .hookspecs import RuleInfo, hookimpl
-from .manager import RuleError, available_plugins, build_ruleset
+from .api import PluginDeal
+from .hookspecs import RuleInfo, RuleKind, hookimpl
+from .manager import PluginError, RuleBook, RuleError
 
-__all__ = ["RuleError", "RuleInfo", "available_plugins", "build_ruleset", "hookimpl"]
+__all__ = ["PluginDeal", "PluginError", "RuleBook", "RuleError", "RuleInfo", "RuleKind", "hookimpl"]

@@ -1,12 +1,16 @@
 """The hooks a rule plugin may implement. Every name carries the ``deberc_`` prefix.
 
 When each is called in a deal is written down in docs/plugins.md. Hooks that return a
-strategy (``deberc_combo_key``) are called once per table; the others once per deal or
-less, never once per card.
+strategy (``deberc_combo_key``) are called once per rule set; ``deberc_rule_info`` and
+``deberc_call_aliases`` once when the plugins are loaded; the others once per deal or
+less, never once per card. A hook that is handed a deal sees it as a ``PluginDeal``
+(plugins/api.py), the typed surface a plugin may use.
 """
 
 from __future__ import annotations
 
+import enum
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import attrs
@@ -14,42 +18,63 @@ import pluggy
 
 if TYPE_CHECKING:
     from deberc_net.game.calls import Call
-    from deberc_net.game.deal import Deal
     from deberc_net.game.rules import ComboKeyFn, DealScore, MatchEnd, MatchSnapshot, Settings
+
+    from .api import PluginDeal
 
 PROJECT = "deberc_net"
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
+class RuleKind(enum.StrEnum):
+    VARIANT = "variant"  # a whole rule family: a table has exactly one
+    OPTION = "option"  # a table option on top of the variant
+    PLAYERS = "players"  # comes with the player count; nobody asks for it by name
+
+
 @attrs.frozen
 class RuleInfo:
-    """What a plugin says about itself; shown by ``rules`` and checked at table creation."""
+    """What a plugin says about itself; shown by ``rules`` and checked when loaded.
+
+    ``name`` must equal the plugin's entry-point name. Its version is its distribution's
+    (package metadata), so a plugin does not state one.
+    """
 
     name: str
-    kind: str  # "variant", "option", or "players" (chosen by the player count)
+    kind: RuleKind = attrs.field(converter=RuleKind)  # "variant", "option" or "players"
     summary: str
     players: tuple[int, ...] = (2, 3, 4)
     conflicts: tuple[str, ...] = ()
-    requires: tuple[str, ...] = ()  # options that must be chosen too
-    version: str = "1"
+    requires: tuple[str, ...] = ()  # options that must be chosen too; an option may
+    # override a setting of an option it requires (to-9-stakes sets dave's target)
 
 
 class RuleSpecs:
     @hookspec
     def deberc_rule_info(self) -> RuleInfo:
         """Describe the plugin (name, kind, summary, player counts, conflicts)."""
+        raise NotImplementedError  # a specification: plugins implement it
+
+    @hookspec
+    def deberc_call_aliases(self) -> Mapping[str, Sequence[str]]:
+        """The words people may type for this plugin's own calls: ``{call name: words}``,
+        e.g. ``{"dave": ("даве", "double")}``. The call's own token always works; an
+        alias is heard only at tables that use the plugin. Called once, at loading."""
+        raise NotImplementedError  # a specification: plugins implement it
 
     @hookspec
     def deberc_configure(self, settings: Settings, players: int) -> None:
-        """Set plain-valued rules on ``settings`` at table creation (builtin first)."""
+        """Set plain-valued rules on ``settings`` when a rule set is made (builtin first).
+        Two options that set one setting differently are refused, unless one requires
+        the other."""
 
     @hookspec(firstresult=True)
     def deberc_combo_key(self, settings: Settings) -> ComboKeyFn | None:
         """Return the function ordering combinations; called once per table."""
 
     @hookspec(firstresult=True)
-    def deberc_combo_winners(self, deal: Deal) -> list[int] | None:
+    def deberc_combo_winners(self, deal: PluginDeal) -> list[int] | None:
         """After the first trick: the seats whose sequence combinations score."""
 
     @hookspec
@@ -73,15 +98,16 @@ class RuleSpecs:
         """After a played deal: the match's end, or None to let the next rule decide."""
 
     @hookspec
-    def deberc_extra_calls(self, deal: Deal, seat: int) -> list[Call]:
+    def deberc_extra_calls(self, deal: PluginDeal, seat: int) -> list[Call]:
         """Calls a plugin adds to ``seat``'s legal calls now (doubling, offers, ...)."""
+        raise NotImplementedError  # a specification: plugins implement it
 
     @hookspec
-    def deberc_deal_event(self, deal: Deal, name: str) -> None:
+    def deberc_deal_event(self, deal: PluginDeal, name: str) -> None:
         """A moment of the deal: "ordered" (with pause_after_order, before the last cards),
         "play" (all cards dealt, before the first card) and "swap" (after a seven swap).
         May end the deal."""
 
     @hookspec(firstresult=True)
-    def deberc_apply_extra_call(self, deal: Deal, seat: int, call: Call) -> bool | None:
+    def deberc_apply_extra_call(self, deal: PluginDeal, seat: int, call: Call) -> bool | None:
         """Carry out a legal call; return True if this plugin handled it."""

@@ -1,184 +1,436 @@
-"""Resolve a table's rule set: pick the plugins, check them, bind the hooks once.
+"""Load every rule plugin once, at start-up, and build tables' rule sets from them.
 
-The plugin manager is built per table (never at import time). The builtin Moscow rules
-are registered first; the variant, then the options, go on top, so they override it.
-Third-party rules come from the entry-point group ``deberc_net``.
+``RuleBook.load()`` loads the entry-point group ``deberc_net`` with pluggy's
+``load_setuptools_entrypoints`` and ``check_pending`` (as pytest loads its plugins). Our
+own rules are published there exactly as a third party publishes one (pyproject.toml).
+Anything wrong with a plugin (its import raises, a misspelled ``deberc_`` hook, a name
+that is not its entry point's) raises ``PluginError`` naming its distribution, so the
+server refuses to start instead of failing every table.
+
+The book then registers the rules, in a fixed order, with one plugin manager: the
+builtin Moscow rules first, then the player-count rules, the variants and the options
+(each by name). Pluggy calls the last registered first, so an option overrides the
+variant, which overrides the builtin. A table's rule set calls only its own plugins
+(``subset_hook_caller``) and is cached by (players, variant, options); the cache belongs
+to the book, which the server (or a test) creates.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Iterable
+import itertools
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib import metadata
 from typing import Any
 
+import attrs
 import pluggy
 
 from deberc_net.game.calls import Call
 from deberc_net.game.deal import Deal
-from deberc_net.game.rules import DealScore, RuleSet, Settings
+from deberc_net.game.rules import DealScore, MatchSnapshot, RuleSet, Settings
 
-from . import hookspecs
-from .builtin import moscow
-from .hookspecs import PROJECT, RuleInfo
-from .house import deberts, poltinniki, scoring, short, stakes, switches, targets
-from .variants import kharkov, players
+from .api import PluginDeal
+from .hookspecs import PROJECT, RuleInfo, RuleKind, RuleSpecs
 
 ENTRY_POINT_GROUP = "deberc_net"
-BUILTIN_VARIANT = moscow.NAME
-
-# Everything we ship, by name. The same objects are published through our own entry
-# points (pyproject.toml), exactly as a third party publishes its rules.
-_SHIPPED: dict[str, object] = {
-    moscow.NAME: moscow,
-    kharkov.NAME: kharkov,
-    players.THREE_PLAYERS.name: players.THREE_PLAYERS,
-    players.FOUR_PLAYERS.name: players.FOUR_PLAYERS,
-    targets.TO_301.name: targets.TO_301,
-    targets.TO_1001.name: targets.TO_1001,
-    targets.TO_1002.name: targets.TO_1002,
-    **{stake.name: stake for stake in stakes.STAKES},
-    deberts.NAME: deberts,
-    poltinniki.NAME: poltinniki,
-    **{switch.name: switch for switch in switches.SWITCHES},
-    **{rule.name: rule for rule in scoring.SCORING},
-    **{rule.name: rule for rule in short.SHORT_GAMES},
-}
+BUILTIN_VARIANT = "moscow"
+IN_PROCESS = "(registered in-process)"  # the distribution of a plugin handed to load()
+CACHED_RULE_SETS = 256  # distinct (players, variant, options) kept; users choose them
 
 
 class RuleError(ValueError):
     """The requested variant and options do not make a table."""
 
 
-def available_plugins() -> dict[str, object]:
-    """Every rule plugin by name: ours, then those installed through entry points."""
-    return {**_installed(), **_SHIPPED}
+class PluginError(Exception):
+    """A rule plugin cannot be used; the message names its distribution."""
+
+    def __init__(self, distribution: str, rule: str, problem: str) -> None:
+        super().__init__(f"rule plugin {rule!r} from distribution {distribution!r}: {problem}")
+        self.distribution = distribution
+        self.rule = rule
 
 
-@functools.cache
-def _installed() -> dict[str, object]:
-    # Scanning the installed distributions is slow; packages do not appear while we run.
-    return {e.name: e.load() for e in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+@attrs.frozen
+class LoadedRule:
+    """One rule plugin as loaded: what it says about itself and where it comes from."""
+
+    plugin: object
+    info: RuleInfo
+    distribution: str
+    version: str
+    aliases: Mapping[str, str]  # a word people type -> the plugin's call name
+
+    @property
+    def name(self) -> str:
+        return self.info.name
 
 
-def rule_info(plugin: object) -> RuleInfo:
-    info = getattr(plugin, "deberc_rule_info", None)
-    if info is None:
-        raise RuleError(f"{plugin!r} does not describe itself (deberc_rule_info)")
-    return info()
+class RuleBook:
+    """Every rule plugin, loaded once; the rule sets of tables, built from one manager."""
+
+    def __init__(self, rules: Iterable[LoadedRule]) -> None:
+        self._rules = {rule.name: rule for rule in rules}
+        if BUILTIN_VARIANT not in self._rules:
+            raise PluginError(
+                "deberc-net",
+                BUILTIN_VARIANT,
+                "the builtin rules are not "
+                "installed (reinstall deberc-net: its entry points are missing)",
+            )
+        self._pm = pluggy.PluginManager(PROJECT)
+        self._pm.add_hookspecs(RuleSpecs)
+        for rule in sorted(self._rules.values(), key=_registration_order):
+            self._pm.register(rule.plugin, name=rule.name)
+        self._cached = functools.lru_cache(maxsize=CACHED_RULE_SETS)(self._build)
+
+    @classmethod
+    def load(cls, extra: Iterable[object] = (), group: str = ENTRY_POINT_GROUP) -> RuleBook:
+        """Every rule installed under the entry-point group ``group``, plus ``extra``
+        plugin objects (a test's own rules). Raises PluginError naming what is broken."""
+        return cls(_load(group, extra))
+
+    # ------------------------------------------------------------------ what is known
+    def rules(self) -> list[LoadedRule]:
+        """Every loaded rule, by name."""
+        return [self._rules[name] for name in sorted(self._rules)]
+
+    def get(self, name: str) -> LoadedRule | None:
+        return self._rules.get(name)
+
+    def kind_of(self, name: str) -> RuleKind | None:
+        rule = self._rules.get(name)
+        return None if rule is None else rule.info.kind
+
+    # ------------------------------------------------------------------ rule sets
+    def ruleset(
+        self, players: int = 2, variant: str = BUILTIN_VARIANT, options: Iterable[str] = ()
+    ) -> RuleSet:
+        """The resolved rules of a table (shared by every table with the same rules).
+        Raises RuleError naming what does not fit."""
+        return self._cached(players, variant, tuple(sorted(set(options))))
+
+    def _build(self, players: int, variant: str, options: tuple[str, ...]) -> RuleSet:
+        picked = self._pick(variant, options, players)
+        others = [r.plugin for name, r in self._rules.items() if name not in picked]
+        chosen = [self._rules[name] for name in picked]
+        base = [r.plugin for r in chosen if r.info.kind != RuleKind.OPTION]
+
+        def hook(name: str, without: Iterable[object] = others) -> Any:
+            return self._pm.subset_hook_caller(name, remove_plugins=without)
+
+        settings = self._settings(hook, chosen, base, players)
+        return RuleSet(
+            settings=settings,
+            variant=variant,
+            options=tuple(r.name for r in chosen if r.info.kind == RuleKind.OPTION),
+            versions={r.name: r.version for r in chosen},
+            combo_key=hook("deberc_combo_key")(settings=settings),
+            combo_winners=_combo_winners(hook("deberc_combo_winners")),
+            score_deal=_score_deal(hook),
+            next_dealer=_on_snapshot(hook("deberc_next_dealer")),
+            match_end=_on_snapshot(hook("deberc_match_end")),
+            extra_calls=_extra_calls(hook("deberc_extra_calls")),
+            apply_extra_call=_apply_extra_call(hook("deberc_apply_extra_call")),
+            deal_event=_deal_event(hook("deberc_deal_event")),
+            describe=tuple(f"{r.name}: {r.info.summary}" for r in chosen),
+            call_aliases=_aliases(chosen),
+        )
+
+    def _pick(self, variant: str, options: Sequence[str], players: int) -> list[str]:
+        """The table's rules: the builtin, the player-count rules, the variant, the
+        options. Raises RuleError naming what does not fit."""
+        picked = [BUILTIN_VARIANT]
+        picked += [
+            r.name
+            for r in self.rules()
+            if r.info.kind == RuleKind.PLAYERS and players in r.info.players
+        ]
+        for index, name in enumerate([variant, *options]):
+            expected = RuleKind.VARIANT if index == 0 else RuleKind.OPTION
+            rule = self._rules.get(name)
+            if rule is None:
+                known = ", ".join(r.name for r in self.rules() if r.info.kind == expected)
+                raise RuleError(f"unknown {expected} {name!r}; known: {known}")
+            if rule.info.kind != expected:
+                raise RuleError(f"{name!r} is a {rule.info.kind}, not usable as the {expected}")
+            if players not in rule.info.players:
+                counts = ", ".join(str(p) for p in rule.info.players)
+                raise RuleError(f"{name!r} is for {counts} players, not {players}")
+            if name not in picked:
+                picked.append(name)
+        for name in picked:
+            info = self._rules[name].info
+            for other in info.conflicts:
+                if other in picked:
+                    raise RuleError(f"options {name!r} and {other!r} contradict each other")
+            for needed in info.requires:
+                if needed not in picked:
+                    raise RuleError(f"option {name!r} needs option {needed!r} too")
+        return picked
+
+    def _settings(
+        self,
+        hook: Callable[..., Any],
+        chosen: list[LoadedRule],
+        base: list[object],
+        players: int,
+    ) -> Settings:
+        """Configure the builtin, player-count rules and variant; then each option on a
+        copy of that, once. Two options that set one setting to different values are
+        refused (which one won would be an accident of their names), unless one requires
+        the other: then the one built on the other goes last and its values stand."""
+        everyone = [r.plugin for r in self._rules.values()]
+        start = Settings()
+        hook("deberc_configure", [p for p in everyone if p not in base])(
+            settings=start, players=players
+        )
+        options = [r for r in chosen if r.info.kind == RuleKind.OPTION]
+        changes: dict[str, dict[str, Any]] = {}
+        for rule in options:
+            alone = attrs.evolve(start)
+            hook("deberc_configure", [p for p in everyone if p is not rule.plugin])(
+                settings=alone, players=players
+            )
+            changes[rule.name] = {
+                f.name: getattr(alone, f.name)
+                for f in attrs.fields(Settings)
+                if getattr(alone, f.name) != getattr(start, f.name)
+            }
+        requires = {r.name: r.info.requires for r in options}
+        _refuse_disagreements(changes, requires)
+        settings = attrs.evolve(start)
+        for name in sorted(changes, key=lambda n: (_depth(n, requires), n)):
+            for setting, value in changes[name].items():
+                setattr(settings, setting, value)
+        return settings
 
 
-def _pick(variant: str, options: Iterable[str], players: int) -> list[tuple[str, object]]:
-    """The table's plugins in registration order: the player-count rules, the variant,
-    then the options (sorted). Raises RuleError naming what does not fit."""
-    known = available_plugins()
-    chosen = [variant, *sorted(set(options))]
-    picked: list[tuple[str, object]] = []
-    by_count = [n for n, p in known.items() if _for_player_count(p, players)]
-    picked.extend((name, known[name]) for name in sorted(by_count))
-    for index, name in enumerate(chosen):
-        expected = "variant" if index == 0 else "option"
-        if name not in known:
-            names = sorted(n for n, p in known.items() if rule_info(p).kind == expected)
-            raise RuleError(f"unknown {expected} {name!r}; known: {', '.join(names)}")
-        info = rule_info(known[name])
-        if info.kind != expected:
-            raise RuleError(f"{name!r} is a {info.kind}, not usable as the {expected}")
-        if players not in info.players:
-            counts = ", ".join(str(p) for p in info.players)
-            raise RuleError(f"{name!r} is for {counts} players, not {players}")
-        picked.append((name, known[name]))
-    names = {name for name, _ in picked}
-    for name, plugin in picked:
-        info = rule_info(plugin)
-        for other in info.conflicts:
-            if other in names:
-                raise RuleError(f"options {name!r} and {other!r} contradict each other")
-        for needed in info.requires:
-            if needed not in names:
-                raise RuleError(f"option {name!r} needs option {needed!r} too")
-    return picked
+def _depth(
+    name: str,
+    requires: Mapping[str, Sequence[str]],
+    seen: frozenset[str] = frozenset(),
+) -> int:
+    """How many options ``name`` is built on, through ``requires`` (0: on none)."""
+    below = [n for n in requires.get(name, ()) if n in requires and n not in seen]
+    return max((1 + _depth(n, requires, seen | {name}) for n in below), default=0)
 
 
-def _for_player_count(plugin: object, players: int) -> bool:
-    """Is this a rule that comes with the player count (three-players, four-players)?"""
-    try:
-        info = rule_info(plugin)
-    except RuleError:
-        return False  # refused later, and only if somebody asks for it by name
-    return info.kind == "players" and players in info.players
+def _registration_order(rule: LoadedRule) -> tuple[int, str]:
+    rank = {RuleKind.PLAYERS: 1, RuleKind.VARIANT: 2, RuleKind.OPTION: 3}[rule.info.kind]
+    return (0 if rule.name == BUILTIN_VARIANT else rank, rule.name)
 
 
-def build_ruleset(
-    players: int = 2, variant: str = BUILTIN_VARIANT, options: Iterable[str] = ()
-) -> RuleSet:
-    """The resolved rules of one table. Raises RuleError naming what does not fit."""
-    picked = _pick(variant, options, players)
-    pm = pluggy.PluginManager(PROJECT)
-    pm.add_hookspecs(hookspecs.RuleSpecs)
-    pm.register(moscow, name=f"builtin:{moscow.NAME}")
-    for name, plugin in picked:
-        if plugin is not moscow:
-            pm.register(plugin, name=name)
-    pm.check_pending()
-    hook = pm.hook
-    settings = Settings()
-    hook.deberc_configure(settings=settings, players=players)
-    infos = [rule_info(p) for _, p in picked]
-    options = tuple(name for name, p in picked if rule_info(p).kind == "option")
-    return RuleSet(
-        settings=settings,
-        variant=variant,
-        options=options,
-        versions={i.name: i.version for i in infos},
-        combo_key=hook.deberc_combo_key(settings=settings),
-        combo_winners=lambda deal: hook.deberc_combo_winners(deal=deal),
-        score_deal=_score_deal(hook),
-        next_dealer=lambda snap: hook.deberc_next_dealer(snapshot=snap),
-        match_end=lambda snap: hook.deberc_match_end(snapshot=snap),
-        extra_calls=_extra_calls(hook),
-        apply_extra_call=_apply_extra_call(hook),
-        deal_event=_deal_event(hook),
-        describe=tuple(f"{i.name}: {i.summary}" for i in infos),
-    )
+def _refuse_disagreements(
+    changes: Mapping[str, Mapping[str, Any]], requires: Mapping[str, Sequence[str]]
+) -> None:
+    names = sorted(changes)
+    for i, first in enumerate(names):
+        for second in names[i + 1 :]:
+            if second in requires[first] or first in requires[second]:
+                continue  # built on the other: it may override it (to-9-stakes on dave)
+            for setting in sorted(changes[first].keys() & changes[second].keys()):
+                a, b = changes[first][setting], changes[second][setting]
+                if a != b:
+                    raise RuleError(
+                        f"options {first!r} and {second!r} set {setting} differently "
+                        f"({a!r} and {b!r}); choose one"
+                    )
 
 
-def _score_deal(hook: Any) -> Any:
+def _aliases(chosen: Iterable[LoadedRule]) -> dict[str, str]:
+    words: dict[str, str] = {}
+    said_by: dict[str, str] = {}
+    for rule in chosen:
+        for word, call in rule.aliases.items():
+            if words.get(word, call) != call:
+                raise RuleError(
+                    f"options {said_by[word]!r} and {rule.name!r} both use "
+                    f"{word!r}, for {words[word]!r} and {call!r}"
+                )
+            words[word] = call
+            said_by.setdefault(word, rule.name)
+    return words
+
+
+# ---------------------------------------------------------------------- the engine's view
+def _as_plugin_deal(deal: Deal) -> PluginDeal:
+    return deal  # mypy checks here that the engine's Deal is what plugins are promised
+
+
+def _combo_winners(hook: Any) -> Callable[[Deal], list[int]]:
+    def combo_winners(deal: Deal) -> list[int]:
+        return list(hook(deal=_as_plugin_deal(deal)))
+
+    return combo_winners
+
+
+def _on_snapshot(hook: Any) -> Callable[[MatchSnapshot], Any]:
+    def call(snapshot: MatchSnapshot) -> Any:
+        return hook(snapshot=snapshot)
+
+    return call
+
+
+def _score_deal(hook: Callable[[str], Any]) -> Callable[[DealScore], None]:
+    points, outcome = hook("deberc_deal_points"), hook("deberc_deal_outcome")
+    adjust = hook("deberc_adjust_written")
+
     def score_deal(score: DealScore) -> None:
-        hook.deberc_deal_points(score=score)
-        hook.deberc_deal_outcome(score=score)
-        hook.deberc_adjust_written(score=score)
+        points(score=score)
+        outcome(score=score)
+        adjust(score=score)
 
     return score_deal
 
 
-def _extra_calls(hook: Any) -> Any:
-    if not hook.deberc_extra_calls.get_hookimpls():
+def _extra_calls(hook: Any) -> Callable[[Deal, int], list[Call]] | None:
+    if not hook.get_hookimpls():
         return None  # nobody adds calls: the engine pays nothing for the hook
 
     def extra_calls(deal: Deal, seat: int) -> list[Call]:
-        return [c for calls in hook.deberc_extra_calls(deal=deal, seat=seat) for c in calls]
+        return [c for calls in hook(deal=_as_plugin_deal(deal), seat=seat) for c in calls]
 
     return extra_calls
 
 
-def _deal_event(hook: Any) -> Any:
-    if not hook.deberc_deal_event.get_hookimpls():
+def _deal_event(hook: Any) -> Callable[[Deal, str], None] | None:
+    if not hook.get_hookimpls():
         return None
 
     def deal_event(deal: Deal, name: str) -> None:
-        hook.deberc_deal_event(deal=deal, name=name)
+        hook(deal=_as_plugin_deal(deal), name=name)
 
     return deal_event
 
 
-def _apply_extra_call(hook: Any) -> Any:
-    if not hook.deberc_apply_extra_call.get_hookimpls():
+def _apply_extra_call(hook: Any) -> Callable[[Deal, int, Call], bool] | None:
+    if not hook.get_hookimpls():
         return None
 
     def apply_extra_call(deal: Deal, seat: int, call: Call) -> bool:
-        return bool(hook.deberc_apply_extra_call(deal=deal, seat=seat, call=call))
+        return bool(hook(deal=_as_plugin_deal(deal), seat=seat, call=call))
 
     return apply_extra_call
 
 
+# ---------------------------------------------------------------------- loading
+def _load(group: str, extra: Iterable[object]) -> list[LoadedRule]:
+    """Load the group once with pluggy, check every plugin, name the broken one."""
+    points = sorted(metadata.entry_points(group=group), key=lambda ep: ep.name)
+    _refuse_duplicates(points)
+    loader = pluggy.PluginManager(PROJECT)
+    loader.add_hookspecs(RuleSpecs)
+    try:
+        loader.load_setuptools_entrypoints(group)
+    except Exception:
+        _diagnose(group, points)  # one by one, to name the one that fails
+        raise  # only together (one object under two names): pluggy's message says which
+    origin = {id(plugin): dist for plugin, dist in loader.list_plugin_distinfo()}
+    found: list[tuple[object, str, str, str]] = []
+    for name, plugin in loader.list_name_plugin():
+        dist = origin[id(plugin)]
+        found.append((plugin, name, dist.project_name, dist.version))
+    for plugin in extra:
+        loader.register(plugin)
+        found.append((plugin, "", IN_PROCESS, "unpackaged"))
+    try:
+        loader.check_pending()
+    except pluggy.PluginValidationError as exc:
+        bad = next((f for f in found if f[0] is exc.plugin), (None, "?", "?", ""))
+        raise PluginError(bad[2], bad[1] or _name_of(exc.plugin), str(exc)) from exc
+    return [_describe(plugin, name, dist, version) for plugin, name, dist, version in found]
+
+
+def _refuse_duplicates(points: Sequence[metadata.EntryPoint]) -> None:
+    for first, second in itertools.pairwise(points):
+        if first.name == second.name:
+            raise PluginError(
+                _dist_name(second),
+                second.name,
+                f"the same rule name is published by distribution {_dist_name(first)!r} too",
+            )
+
+
+def _diagnose(group: str, points: Sequence[metadata.EntryPoint]) -> None:
+    for point in points:
+        alone = pluggy.PluginManager(PROJECT)
+        alone.add_hookspecs(RuleSpecs)
+        try:
+            alone.load_setuptools_entrypoints(group, name=point.name)
+        except Exception as exc:
+            raise PluginError(
+                _dist_name(point),
+                point.name,
+                f"loading {point.value} failed: {type(exc).__name__}: {exc}",
+            ) from exc
+
+
+def _dist_name(point: metadata.EntryPoint) -> str:
+    return point.dist.name if point.dist is not None else "?"
+
+
+def _name_of(plugin: object) -> str:
+    """The rule's own name if it can say it, else what Python calls the object."""
+    with contextlib.suppress(Exception):  # only a label for an error message
+        info = plugin.deberc_rule_info()  # type: ignore[attr-defined]
+        if isinstance(info, RuleInfo):
+            return info.name
+    return str(getattr(plugin, "__name__", None) or plugin)
+
+
+def _describe(plugin: object, name: str, dist: str, version: str) -> LoadedRule:
+    """Ask the plugin about itself and check the answer; PluginError if it is wrong."""
+    label = name or _name_of(plugin)
+    describe = getattr(plugin, "deberc_rule_info", None)
+    if describe is None:
+        raise PluginError(dist, label, "it does not describe itself (deberc_rule_info)")
+    try:
+        info = describe()
+        aliases: object = getattr(plugin, "deberc_call_aliases", dict)()
+    except Exception as exc:
+        raise PluginError(dist, label, f"{type(exc).__name__}: {exc}") from exc
+    if not isinstance(info, RuleInfo):
+        raise PluginError(dist, label, f"deberc_rule_info returned {info!r}, not a RuleInfo")
+    if name and info.name != name:
+        raise PluginError(
+            dist,
+            name,
+            f"its entry point is named {name!r} but the rule "
+            f"calls itself {info.name!r}; the two must be the same",
+        )
+    return LoadedRule(plugin, info, dist, version, _spoken(dist, info.name, aliases))
+
+
+def _spoken(dist: str, rule: str, aliases: object) -> dict[str, str]:
+    """``{call: words}`` from deberc_call_aliases, checked, as ``{word: call}``."""
+    if not isinstance(aliases, Mapping):
+        raise PluginError(
+            dist,
+            rule,
+            f"deberc_call_aliases returned {aliases!r}, not a mapping of call names to words",
+        )
+    words: dict[str, str] = {}
+    for call, said in aliases.items():
+        if (
+            not isinstance(call, str)
+            or isinstance(said, str)
+            or not all(isinstance(w, str) and w.strip() for w in said)
+        ):
+            raise PluginError(
+                dist,
+                rule,
+                f"deberc_call_aliases: {call!r}: {said!r} is not a call name with a list of words",
+            )
+        for word in (call, *said):  # the call's own name is heard too, legal or not
+            spoken = " ".join(word.lower().split())
+            if words.get(spoken, call) != call:
+                raise PluginError(
+                    dist,
+                    rule,
+                    f"deberc_call_aliases gives {word!r} to both {words[spoken]!r} and {call!r}",
+                )
+            words[spoken] = call
+    return words

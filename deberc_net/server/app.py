@@ -13,6 +13,7 @@ from typing import Any
 import structlog
 import trio
 
+from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import parse_line
 from deberc_net.protocol.framing import BadLine, LineDecoder
@@ -32,12 +33,16 @@ async def serve(
     *,
     task_status: trio.TaskStatus[Any] = trio.TASK_STATUS_IGNORED,
     handle_signals: bool = False,
+    rules: RuleBook | None = None,
 ) -> None:
-    """Run until cancelled (or, with ``handle_signals``, until SIGINT/SIGTERM)."""
+    """Run until cancelled (or, with ``handle_signals``, until SIGINT/SIGTERM).
+    ``rules``: the rule plugins, loaded once by the caller; loaded here if not given
+    (a broken plugin raises PluginError before anything listens)."""
+    rules = rules if rules is not None else RuleBook.load()
     store = Store(config.db)
     try:
         async with trio.open_nursery() as nursery:
-            lobby = Lobby(config, store, nursery)
+            lobby = Lobby(config, store, nursery, rules)
             listeners = await trio.open_tcp_listeners(config.port, host=config.host)
             port = listeners[0].socket.getsockname()[1]
             log.info("listening", host=config.host, port=port, db=config.db)

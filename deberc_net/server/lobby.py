@@ -11,8 +11,7 @@ import structlog
 import trio
 
 from deberc_net import __version__
-from deberc_net.plugins import RuleError, available_plugins, build_ruleset
-from deberc_net.plugins.manager import rule_info
+from deberc_net.plugins import RuleBook, RuleError, RuleKind
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import (
     CALLS_HELP,
@@ -58,6 +57,7 @@ class Lobby:
     config: Config
     store: Store
     nursery: trio.Nursery
+    rules: RuleBook  # every rule plugin, loaded at start-up
     online: dict[str, Session] = attrs.Factory(dict)  # by lower-cased name
     tables: dict[int, Table] = attrs.Factory(dict)
     seekers: list[Session] = attrs.Factory(list)
@@ -225,14 +225,13 @@ class Lobby:
         if rest and rest[0].isdecimal():
             players = int(rest.pop(0))
         variant = "moscow"
-        known = available_plugins()
-        if rest and rest[0] in known and rule_info(known[rest[0]]).kind == "variant":
+        if rest and self.rules.kind_of(rest[0]) == RuleKind.VARIANT:
             variant = rest.pop(0)
         options = tuple(sorted(set(rest)))
         return GameSettings(players, variant, options)
 
     def _open_table(self, settings: GameSettings, **board: Any) -> Table:
-        rules = build_ruleset(settings.players, settings.variant, settings.options)
+        rules = self.rules.ruleset(settings.players, settings.variant, settings.options)
         table = Table(self.next_table, rules, self, self.config, self.next_match, **board)
         self.next_table += 1
         self.next_match += 1
@@ -358,7 +357,7 @@ class Lobby:
             return
         settings = self._settings(item.args)
         try:
-            build_ruleset(settings.players, settings.variant, settings.options)
+            self.rules.ruleset(settings.players, settings.variant, settings.options)
         except RuleError as exc:
             session.send(ev.Error("bad-rules", str(exc)))
             return
@@ -449,12 +448,12 @@ class Lobby:
                 return
         if table is None:
             lines = ["Variants and options you can ask for with 'new' or 'seek':"]
-            for name, plugin in sorted(available_plugins().items()):
-                info = rule_info(plugin)
-                if info.kind == "players":
+            for rule in self.rules.rules():
+                info = rule.info
+                if info.kind == RuleKind.PLAYERS:
                     continue  # they come with the player count, nobody asks for them
                 counts = "/".join(str(p) for p in info.players)
-                lines.append(f"{name} ({info.kind}, {counts} players): {info.summary}")
+                lines.append(f"{info.name} ({info.kind}, {counts} players): {info.summary}")
             session.send(ev.TextBlock("rules", tuple(lines)))
             return
         session.send(ev.TextBlock("rules", tuple(self._rules_lines(table))))

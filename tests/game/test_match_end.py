@@ -11,7 +11,8 @@ from deberc_net.game.calls import parse_token
 from deberc_net.game.match import Match
 from deberc_net.game.record import replay_matches
 from deberc_net.game.rules import RuleSet
-from deberc_net.plugins.manager import RuleError, build_ruleset
+from deberc_net.plugins import RuleError
+from deberc_net.testing import build_ruleset
 
 from .decks import SIMPLE, SIMPLE_PLAY, build_deck, play, say, snapshot
 

@@ -13,7 +13,8 @@ from deberc_net.game.deal import DONE, PLAY, Deal
 from deberc_net.game.match import Match
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
-from deberc_net.plugins.manager import _SHIPPED, RuleError, build_ruleset, rule_info
+from deberc_net.plugins import RuleError, RuleKind
+from deberc_net.testing import build_ruleset, rule_book
 
 from .decks import (
     EVEN,
@@ -538,7 +539,8 @@ def test_manual_claim_missed_then_false() -> None:
 
 
 # ------------------------------------------------------------- option validation
-OPTIONS = sorted(n for n, p in _SHIPPED.items() if rule_info(p).kind == "option")
+OPTIONS = sorted(r.name for r in rule_book().rules()
+                 if r.info.kind == RuleKind.OPTION and r.distribution == "deberc-net")
 
 
 def accepted(players: int, options: tuple[str, ...]) -> bool:

@@ -6,7 +6,7 @@ from deberc_net.game import errors as E
 from deberc_net.game.cards import DECK, card_points, parse_card
 from deberc_net.game.deal import Deal
 from deberc_net.game.play import illegal_card_error, legal_cards, trick_winner
-from deberc_net.plugins.manager import build_ruleset
+from deberc_net.testing import build_ruleset
 
 from .decks import SIMPLE, SIMPLE_PLAY, build_deck, cards, legal, play, refused, say
 

@@ -25,7 +25,7 @@ from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
 from deberc_net.game.record import replay_deal, replay_matches
 from deberc_net.game.view import view
-from deberc_net.plugins import build_ruleset
+from deberc_net.testing import build_ruleset
 
 RULES = build_ruleset()
 SEATS = (0, 1)

@@ -19,9 +19,11 @@ from deberc_net.game.deal import BIDDING, DONE, Deal
 from deberc_net.game.match import Match
 from deberc_net.game.record import replay_deal, replay_matches
 from deberc_net.game.rules import RuleSet
-from deberc_net.plugins.manager import _SHIPPED, RuleError, build_ruleset, rule_info
+from deberc_net.plugins import RuleError, RuleKind
+from deberc_net.testing import build_ruleset, rule_book
 
-OPTIONS = sorted(n for n, p in _SHIPPED.items() if rule_info(p).kind == "option")
+OPTIONS = sorted(r.name for r in rule_book().rules()
+                 if r.info.kind == RuleKind.OPTION and r.distribution == "deberc-net")
 VARIANTS = ("moscow", "kharkov")
 IN_PLAY = {2: 18, 3: 27, 4: 32}
 HAND = {2: 9, 3: 9, 4: 8}

@@ -9,7 +9,7 @@ from deberc_net.game.calls import PLAY
 from deberc_net.game.cards import card_str
 from deberc_net.game.match import Match
 from deberc_net.game.record import replay_deal, replay_matches
-from deberc_net.plugins.manager import build_ruleset
+from deberc_net.testing import build_ruleset
 
 from .decks import EVEN, EVEN_PLAY, SIMPLE, SIMPLE_PLAY, build_deck, play, say
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from deberc_net.game.match import Match
-from deberc_net.plugins.manager import build_ruleset
+from deberc_net.testing import build_ruleset
 
 from .decks import EVEN, EVEN_PLAY, SIMPLE, SIMPLE_PLAY, build_deck, play, say
 

@@ -6,7 +6,7 @@ from deberc_net.game import errors as E
 from deberc_net.game.deal import ORDERED, PLAY
 from deberc_net.game.match import Match
 from deberc_net.game.rules import RuleSet
-from deberc_net.plugins.manager import build_ruleset
+from deberc_net.testing import build_ruleset
 
 from .decks import EVEN, EVEN_PLAY, SIMPLE, SIMPLE_PLAY, build_deck, legal, play, refused, say
 from .test_options import WEAK_LEADS, WEAK_LEADS_PLAY

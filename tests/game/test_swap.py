@@ -6,7 +6,7 @@ from deberc_net.game import errors as E
 from deberc_net.game.cards import cards_str, parse_card
 from deberc_net.game.deal import Deal
 from deberc_net.game.match import Match
-from deberc_net.plugins.manager import build_ruleset
+from deberc_net.testing import build_ruleset
 
 from .decks import SIMPLE, build_deck, cards, legal, play, refused, say
 

@@ -7,7 +7,7 @@ from deberc_net.game.cards import parse_card
 from deberc_net.game.deal import Deal
 from deberc_net.game.match import Match
 from deberc_net.game.view import view
-from deberc_net.plugins.manager import build_ruleset
+from deberc_net.testing import build_ruleset
 
 from .decks import SIMPLE, build_deck, cards, legal, play, refused, say
 

@@ -12,7 +12,7 @@ from deberc_net.game.deal import BIDDING, PLAY, Deal
 from deberc_net.game.match import Match
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
-from deberc_net.plugins.manager import build_ruleset
+from deberc_net.testing import build_ruleset
 
 from .decks import build_deck, build_deck_n, cards, legal, play, refused, say
 

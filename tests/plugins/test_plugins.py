@@ -1,9 +1,13 @@
-"""The rule-plugin machinery: resolving a table's rules, pluggy ordering, hook checks."""
+"""The rule-plugin machinery: resolving a table's rules, pluggy ordering, hook checks.
+
+Loading from entry points, broken distributions and the command line's refusal are in
+test_loading.py."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from importlib import metadata
 from typing import Any
 
 import pluggy
@@ -13,12 +17,14 @@ from deberc_net.game.cards import make
 from deberc_net.game.combos import FIFTY, TERTS, Combo
 from deberc_net.game.match import Match
 from deberc_net.game.rules import Settings
-from deberc_net.plugins import RuleError, RuleInfo, build_ruleset, hookimpl, manager
+from deberc_net.plugins import PluginError, RuleBook, RuleError, RuleInfo, hookimpl
 from deberc_net.plugins.builtin import moscow
 from deberc_net.plugins.hookspecs import PROJECT, RuleSpecs
 from deberc_net.selfplay import selfplay
+from deberc_net.testing import build_ruleset
 
 SPADES, HEARTS = 0, 1
+VERSION = metadata.version("deberc-net")  # our rules' version is our distribution's
 
 
 def run_of(suit: int, low: int, length: int) -> Combo:
@@ -62,7 +68,7 @@ class Spy:
 
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
-        return RuleInfo(name="spy", kind="option", summary="Counts hook calls.", version="7")
+        return RuleInfo(name="spy", kind="option", summary="Counts hook calls.")
 
     @hookimpl
     def deberc_configure(self, settings: Settings, players: int) -> None:
@@ -114,7 +120,7 @@ def test_default_ruleset_is_moscow_to_501() -> None:
     assert rules.variant == "moscow" and rules.options == ()
     assert rules.settings.players == 2 and rules.settings.target == 501
     assert rules.record_fields() == {
-        "variant": "moscow", "options": [], "rule_versions": {"moscow": "1"},
+        "variant": "moscow", "options": [], "rule_versions": {"moscow": VERSION},
     }
     assert rules.describe and rules.describe[0].startswith("moscow: ")
     assert rules.extra_calls is None and rules.apply_extra_call is None
@@ -169,55 +175,29 @@ def test_options_are_deduplicated_and_sorted() -> None:
     assert rules.options == ("to-301",)
     assert rules.settings.target == 301
     assert build_ruleset(options=["to-1001"]).settings.target == 1001
-    assert rules.record_fields()["rule_versions"] == {"moscow": "1", "to-301": "1"}
+    assert rules.record_fields()["rule_versions"] == {"moscow": VERSION, "to-301": VERSION}
 
 
-def test_option_player_count_and_missing_info(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(manager._SHIPPED, "three-only", option_plugin("three-only",
-                                                                       players=(3,)))
-    monkeypatch.setitem(manager._SHIPPED, "mute", object())
+def test_option_player_count() -> None:
+    three_only = option_plugin("three-only", players=(3,))
     with pytest.raises(RuleError, match=r"'three-only' is for 3 players, not 2"):
-        build_ruleset(options=["three-only"])
-    with pytest.raises(RuleError, match="deberc_rule_info"):
-        build_ruleset(options=["mute"])
+        build_ruleset(options=["three-only"], plugins=[three_only])
+    assert build_ruleset(3, options=["three-only"], plugins=[three_only]).options == (
+        "three-only",)
 
 
-def test_a_new_option_may_declare_a_conflict(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(manager._SHIPPED, "to-777",
-                        option_plugin("to-777", conflicts=("to-301",)))
-    assert build_ruleset(options=["to-777"]).options == ("to-777",)
+def test_a_plugin_that_does_not_describe_itself_is_refused_at_loading() -> None:
+    with pytest.raises(PluginError, match="deberc_rule_info") as info:
+        RuleBook.load(extra=[object()])
+    assert info.value.distribution == "(registered in-process)"
+
+
+def test_a_new_option_may_declare_a_conflict() -> None:
+    to_777 = option_plugin("to-777", conflicts=("to-301",))
+    assert build_ruleset(options=["to-777"], plugins=[to_777]).options == ("to-777",)
     with pytest.raises(RuleError) as info:
-        build_ruleset(options=["to-777", "to-301"])
+        build_ruleset(options=["to-777", "to-301"], plugins=[to_777])
     assert "'to-777'" in str(info.value) and "'to-301'" in str(info.value)
-
-
-def test_entry_point_plugins_are_found_but_do_not_shadow_ours(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    class Entry:
-        def __init__(self, name: str, plugin: object) -> None:
-            self.name, self.plugin = name, plugin
-
-        def load(self) -> object:
-            return self.plugin
-
-    fake = [Entry("to-777", KharkovHouse()), Entry("moscow", object())]
-    seen: list[str] = []
-
-    def entry_points(group: str) -> list[Entry]:
-        seen.append(group)
-        return fake
-
-    monkeypatch.setattr(manager.metadata, "entry_points", entry_points)
-    manager._installed.cache_clear()  # the scan is cached per process
-    try:
-        found = manager.available_plugins()
-        manager.available_plugins()
-    finally:
-        manager._installed.cache_clear()
-    assert seen == ["deberc_net"]  # scanned once, however often asked
-    assert found["moscow"] is moscow
-    assert isinstance(found["to-777"], KharkovHouse)
 
 
 # ----------------------------------------------------------- pluggy, directly
@@ -266,10 +246,9 @@ def test_a_plugin_without_opinion_falls_back_to_builtin() -> None:
     assert key(run_of(SPADES, 0, 3), SPADES) > key(run_of(HEARTS, 0, 3), SPADES)
 
 
-def test_house_rule_through_build_ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_house_rule_through_build_ruleset() -> None:
     house = KharkovHouse()
-    monkeypatch.setitem(manager._SHIPPED, "kharkov-house", house)
-    rules = build_ruleset(options=["kharkov-house"])
+    rules = build_ruleset(options=["kharkov-house"], plugins=[house])
     assert rules.settings.target == 101 and house.target_seen == 501
     key = rules.combo_key
     assert key(run_of(SPADES, 0, 3), SPADES) == key(run_of(HEARTS, 0, 3), SPADES)
@@ -294,10 +273,10 @@ def test_check_pending_refuses_a_misspelled_hook() -> None:
         pm.check_pending()
 
 
-def test_build_ruleset_refuses_a_misspelled_hook(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(manager._SHIPPED, "typo", Misspelled())
-    with pytest.raises(pluggy.PluginValidationError, match="deberc_combo_kye"):
-        build_ruleset(options=["typo"])
+def test_loading_refuses_a_misspelled_hook() -> None:
+    with pytest.raises(PluginError, match="deberc_combo_kye") as info:
+        RuleBook.load(extra=[Misspelled()])
+    assert info.value.rule == "typo"
 
 
 def test_a_hook_with_wrong_arguments_is_refused() -> None:
@@ -312,13 +291,16 @@ def test_a_hook_with_wrong_arguments_is_refused() -> None:
 
 
 # ------------------------------------------------------- resolved once per table
-def test_the_rule_set_is_resolved_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_rule_set_is_resolved_once() -> None:
     spy = Spy()
-    monkeypatch.setitem(manager._SHIPPED, "spy", spy)
-    rules = build_ruleset(options=["spy"])
+    book = RuleBook.load(extra=[spy])
+    rules = book.ruleset(options=["spy"])
+    assert spy.calls == Counter(configure=1, combo_key=1)
+    assert book.ruleset(options=["spy", "spy"]) is rules  # cached: one rule set per rules
     assert spy.calls == Counter(configure=1, combo_key=1)
     assert rules.options == ("spy",)
-    assert rules.record_fields()["rule_versions"] == {"moscow": "1", "spy": "7"}
+    # a plugin that comes from no distribution has no version to record
+    assert rules.record_fields()["rule_versions"] == {"moscow": VERSION, "spy": "unpackaged"}
     assert rules.settings.target == 501  # the spy has no opinion: Moscow's rules stand
 
     records: list[dict[str, Any]] = []
@@ -347,12 +329,9 @@ def test_the_rule_set_is_resolved_once(monkeypatch: pytest.MonkeyPatch) -> None:
     assert spy.calls["next_dealer"] == len(not_last)
 
 
-def test_selfplay_resolves_the_rules_once_for_all_games(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_selfplay_uses_the_rules_it_is_given_for_all_games() -> None:
     spy = Spy()
-    monkeypatch.setitem(manager._SHIPPED, "spy", spy)
-    matches = list(selfplay(4, "once", options=["spy"]))
+    matches = list(selfplay(RuleBook.load(extra=[spy]).ruleset(options=["spy"]), 4, "once"))
     assert len(matches) == 4 and all(m.over for m in matches)
     assert spy.calls["configure"] == 1
     assert spy.calls["combo_key"] == 1

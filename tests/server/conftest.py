@@ -7,6 +7,7 @@ defaults except the lag allowance. ``connect`` opens clients that are closed aft
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,6 +18,7 @@ import trio
 
 from deberc_net.server.app import serve
 from deberc_net.server.config import Config
+from deberc_net.testing import rule_book
 
 from .client import LineClient, human_client, machine_client
 
@@ -31,7 +33,7 @@ def make_config(db: str | Path, **overrides: Any) -> Config:
 async def running_server(config: Config) -> AsyncIterator[int]:
     """A server that stops when the block ends (to restart one on the same file)."""
     async with trio.open_nursery() as nursery:
-        port = await nursery.start(serve, config)
+        port = await nursery.start(functools.partial(serve, config, rules=rule_book()))
         yield port
         nursery.cancel_scope.cancel()
 
@@ -46,7 +48,9 @@ def start_server(
     nursery: trio.Nursery, db_path: Path
 ) -> Callable[..., Awaitable[int]]:
     async def start(**overrides: Any) -> int:
-        return await nursery.start(serve, make_config(db_path, **overrides))
+        # the plugins are loaded once per test process, as once per server process
+        config = make_config(db_path, **overrides)
+        return await nursery.start(functools.partial(serve, config, rules=rule_book()))
 
     return start
 

@@ -15,7 +15,7 @@ import re
 import pytest
 import trio
 
-from deberc_net.plugins import build_ruleset
+from deberc_net.testing import build_ruleset
 
 from .client import LineClient, fields, is_event, play_machine
 from .conftest import Connector

@@ -1,0 +1,151 @@
+"""Loading the rule plugins once, at start-up, and refusing to start with a broken one.
+
+A broken third-party distribution is built in a temporary directory (a dist-info with an
+entry_points.txt and a module, on the path), never installed into the environment.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from deberc_net.cli import main
+from deberc_net.plugins import PluginError, RuleBook, manager
+
+GOOD_RULE = """
+from deberc_net.plugins import RuleInfo, hookimpl
+
+@hookimpl
+def deberc_rule_info():
+    return RuleInfo(name={name!r}, kind="option", summary="A test rule.")
+"""
+MISSPELLED = (
+    GOOD_RULE
+    + """
+@hookimpl
+def deberc_configur(settings, players):
+    settings.target = 777
+"""
+)
+RAISES = 'raise RuntimeError("this plugin is broken on purpose")\n'
+
+
+def publish(root: Path, dist: str, rule: str, source: str) -> str:
+    """A distribution ``dist`` in ``root`` publishing ``rule`` (a module made of
+    ``source``) under the entry-point group deberc_net. Returns the module name."""
+    module = f"deberc_test_{uuid.uuid4().hex[:12]}"  # fresh: nothing cached in sys.modules
+    (root / f"{module}.py").write_text(source.format(name=rule), encoding="utf-8")
+    info = root / f"{dist.replace('-', '_')}-0.0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.0.1\n", encoding="utf-8"
+    )
+    (info / "entry_points.txt").write_text(f"[deberc_net]\n{rule} = {module}\n", encoding="utf-8")
+    return module
+
+
+def serve_with(root: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``deberc-net serve`` (port 0, a scratch database) with ``root`` on the path."""
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(root), *filter(None, [os.environ.get("PYTHONPATH")])]),
+    )
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "deberc_net",
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            str(tmp_path / "serve.sqlite3"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("source", "said"),
+    [
+        (RAISES, "this plugin is broken on purpose"),
+        (MISSPELLED, "deberc_configur"),
+    ],
+)
+def test_serve_exits_2_naming_a_broken_distribution(tmp_path: Path, source: str, said: str) -> None:
+    root = tmp_path / "site"
+    root.mkdir()
+    publish(root, "deberc-broken", "broken-rule", source)
+    done = serve_with(root, tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert "'deberc-broken'" in done.stderr and "'broken-rule'" in done.stderr
+    assert said in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "serve.sqlite3").exists()  # refused before anything started
+
+
+def test_selfplay_and_ladder_refuse_to_start_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    publish(tmp_path, "deberc-broken", "broken-rule", RAISES)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for argv in (["selfplay", "--games", "1"], ["ladder", "run", "--bot", "a=true"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "distribution 'deberc-broken'" in err and "broken on purpose" in err, argv
+
+
+def test_the_entry_point_name_must_be_the_rules_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = publish(tmp_path, "deberc-misnamed", "to-666", GOOD_RULE)
+    (tmp_path / f"{module}.py").write_text(GOOD_RULE.format(name="to-999"), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginError) as info:
+        RuleBook.load()
+    text = str(info.value)
+    assert info.value.distribution == "deberc-misnamed"
+    assert "'to-666'" in text and "'to-999'" in text
+
+
+def test_a_rule_name_published_twice_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    publish(tmp_path, "deberc-copycat", "to-301", GOOD_RULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginError) as info:
+        RuleBook.load()
+    text = str(info.value)
+    assert "'deberc-copycat'" in text and "'deberc-net'" in text and "'to-301'" in text
+
+
+def test_a_working_third_party_rule_is_loaded_with_its_distributions_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    publish(tmp_path, "deberc-fine", "fine-rule", GOOD_RULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    rule = RuleBook.load().get("fine-rule")
+    assert rule is not None
+    assert (rule.distribution, rule.version) == ("deberc-fine", "0.0.1")
+
+
+def test_tables_never_look_for_plugins_after_start_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    book = RuleBook.load()
+
+    def no_scan(**_: object) -> None:
+        raise AssertionError("entry points scanned after start-up")
+
+    monkeypatch.setattr(manager.metadata, "entry_points", no_scan)
+    first = book.ruleset(2, "kharkov", ["to-301", "commitment"])
+    assert book.ruleset(2, "kharkov", ["commitment", "to-301"]) is first  # cached
+    assert book.ruleset(3, "kharkov", ["commitment", "to-301"]) is not first
+    assert first.options == ("commitment", "to-301")
