@@ -4,13 +4,15 @@
 values. ``legal`` (the calls the seat may make now) settles the words that mean
 different things at different moments (``prokhodit`` concedes a ``rost?`` or answers a
 ``prokhodit?``) and fills in what a person leaves out (the count of a declaration,
-``kozyrnogo`` in an answer).
+``kozyrnogo`` in an answer). ``aliases`` are the words the table's own rule plugins
+give their calls (``RuleSet.call_aliases``, from the hook ``deberc_call_aliases``): a
+plugin's call is heard in Cyrillic or English only at a table that uses it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from deberc_net.game import calls as C
 from deberc_net.game.calls import Call
@@ -52,12 +54,6 @@ _SIMPLE = {
     C.NE_PROKHODIT: {"ne prokhodit", "не проходит", "does not pass", "no"},
     C.BELLA: {"bella", "белла", "belote"},
     C.KONETS: {"konets", "конец", "claim", "301", "501", "1001"},
-    # calls the short games and poltinniki add (their plugins make them legal)
-    "dave": {"dave", "даве", "double"},
-    "prinimayu": {"prinimayu", "принимаю", "accept"},
-    "sdayus": {"sdayus", "сдаюсь", "give up", "resign"},
-    "predlagayu": {"predlagayu", "предлагаю", "offer"},
-    "igraem": {"igraem", "играем", "play on"},
 }
 _PROKHODIT = {"prokhodit", "проходит", "passes", "yes"}
 _IGRAYU = {"igrayu", "igraju", "играю", "play"}
@@ -88,8 +84,11 @@ def parse_card_text(text: str) -> int:
     return make(_RANK_WORDS[m.group(1)], _SUIT_WORDS[m.group(2)])
 
 
-def parse_call(text: str, legal: Sequence[Call] = ()) -> Call:
-    """Read a table call; raise CallSyntaxError when it is none."""
+def parse_call(
+    text: str, legal: Sequence[Call] = (), aliases: Mapping[str, str] | None = None
+) -> Call:
+    """Read a table call; raise CallSyntaxError when it is none. ``aliases`` maps the
+    words of the table's plugins to their calls; the engine's own words come first."""
     t = normalize(text)
     if not t:
         raise CallSyntaxError("empty call")
@@ -99,6 +98,9 @@ def parse_call(text: str, legal: Sequence[Call] = ()) -> Call:
             return call
     if t in _WORDS:
         return Call(_WORDS[t])
+    for word, name in (aliases or {}).items():
+        if normalize(word) == t:
+            return Call(name)
     if t in _PROKHODIT:
         names = {c.name for c in legal}
         return Call(C.PROKHODIT if C.PROKHODIT in names or C.PISHET not in names else C.PISHET)

@@ -429,7 +429,7 @@ class Table:
             return
         legal = match.legal_calls(seat)
         try:
-            call = parse_call(text, legal)
+            call = parse_call(text, legal, self.rules.call_aliases)
         except CallSyntaxError as exc:
             session.send(ev.Error("unknown-command", f"{exc}. Type 'help' or 'calls'."))
             return

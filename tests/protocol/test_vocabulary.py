@@ -14,10 +14,18 @@ from deberc_net.protocol.vocabulary import CallSyntaxError, parse_call
     ("ход Д ♠", "Qs"), ("ot korolya kozyrnogo", "ot-K-kozyrnogo"), ("от туза", "ot-A"),
     ("dva tertsa", "dva-tertsa"), ("пятьдесят", "pyatdesyat"), ("рост?", "rost?"),
     ("четыре семёрки", "chetyre-semerki"), ("конец", "konets"), ("501", "konets"),
-    ("сдаюсь", "sdayus"), ("play on", "igraem"),
 ])
 def test_spellings(typed: str, token: str) -> None:
     assert parse_call(typed).token() == token
+
+
+def test_a_tables_plugin_words_are_heard_after_the_engines() -> None:
+    words = {"сдаюсь": "sdayus", "Play On": "igraem", "pas": "house-pass"}
+    assert parse_call("сдаюсь", (), words).token() == "sdayus"
+    assert parse_call("play  on", (), words).token() == "igraem"  # compared as typed words
+    assert parse_call("pas", (), words).token() == "pas"  # the engine's word comes first
+    with pytest.raises(CallSyntaxError):
+        parse_call("сдаюсь")  # not at a table without the plugin
 
 
 def test_legal_calls_settle_what_was_left_out() -> None:

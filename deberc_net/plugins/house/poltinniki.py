@@ -25,6 +25,12 @@ def deberc_rule_info() -> RuleInfo:
 
 
 @hookimpl
+def deberc_call_aliases() -> dict[str, tuple[str, ...]]:
+    return {OFFER: ("предлагаю", "offer"), ACCEPT: ("принимаю", "accept"),
+            PLAY_ON: ("играем", "play on")}
+
+
+@hookimpl
 def deberc_configure(settings: Settings, players: int) -> None:
     settings.pause_after_order = True
 

@@ -90,6 +90,11 @@ class Dave(ShortGame):
     """Doubling in the short game for two: never twice in a row by the same player."""
 
     @hookimpl
+    def deberc_call_aliases(self) -> dict[str, tuple[str, ...]]:
+        return {DAVE: ("даве", "double"), ACCEPT: ("принимаю", "accept"),
+                GIVE_UP: ("сдаюсь", "give up", "resign")}
+
+    @hookimpl
     def deberc_extra_calls(self, deal: Deal, seat: int) -> list[Call]:
         pending = deal.pending
         if pending is not None:

@@ -1,0 +1,123 @@
+"""What a plugin author is given: spoken aliases for a plugin's calls, the typed deal
+(``PluginDeal``), and a clear refusal when two options disagree on a setting."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from deberc_net.game.rules import Settings
+from deberc_net.plugins import PluginDeal, PluginError, RuleBook, RuleError, RuleInfo, hookimpl
+from deberc_net.protocol.vocabulary import CallSyntaxError
+from deberc_net.testing import build_deck, build_ruleset, new_deal, spoken
+
+
+class Setter:
+    """An option that sets one setting; ``requires`` other options."""
+
+    def __init__(self, name: str, setting: str, value: Any, requires: tuple[str, ...] = ()):
+        self.name, self.setting, self.value, self.requires = name, setting, value, requires
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(
+            name=self.name, kind="option", summary="sets one thing", requires=self.requires
+        )
+
+    @hookimpl
+    def deberc_configure(self, settings: Settings, players: int) -> None:
+        setattr(settings, self.setting, self.value)
+
+
+class Speaker:
+    """An option with calls and the words people say for them."""
+
+    def __init__(self, name: str, aliases: Any) -> None:
+        self.name, self.aliases = name, aliases
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name=self.name, kind="option", summary="speaks")
+
+    @hookimpl
+    def deberc_call_aliases(self) -> Any:
+        return self.aliases
+
+
+TO_777 = Setter("to-777", "target", 777)
+TO_888 = Setter("to-888", "target", 888)
+ALSO_777 = Setter("also-777", "target", 777)
+# named to sort first: the order of names must not decide, ``requires`` does
+A_ON_777 = Setter("a-on-777", "target", 1, requires=("to-777",))
+SETTERS = (TO_777, TO_888, ALSO_777, A_ON_777)
+
+
+# ------------------------------------------------------------- settings conflicts
+def test_two_options_setting_one_thing_differently_are_refused_naming_both() -> None:
+    with pytest.raises(RuleError) as info:
+        build_ruleset(options=["to-888", "to-777"], plugins=SETTERS)
+    text = str(info.value)
+    assert "'to-777'" in text and "'to-888'" in text and "target" in text
+    assert "777" in text and "888" in text
+
+
+def test_options_that_agree_or_build_on_each_other_are_accepted() -> None:
+    assert build_ruleset(options=["to-777", "also-777"], plugins=SETTERS).settings.target == 777
+    # the option built on another wins, whatever the names' order
+    assert build_ruleset(options=["to-777", "a-on-777"], plugins=SETTERS).settings.target == 1
+    # shipped: to-9-stakes requires dave and sets the target dave leaves out
+    assert build_ruleset(options=["dave", "to-9-stakes"]).settings.target == 9
+
+
+def test_an_option_configures_once_on_the_variants_settings() -> None:
+    rules = build_ruleset(3, "kharkov", ["to-777"], plugins=SETTERS)
+    assert rules.settings.target == 777 and rules.settings.players == 3
+
+
+# ------------------------------------------------------------- spoken aliases
+def test_shipped_calls_are_heard_in_russian_and_english_at_their_tables_only() -> None:
+    dave = build_ruleset(options=["dave"])
+    assert spoken(dave, "даве").token() == "dave"
+    assert spoken(dave, "Give up").token() == "sdayus"
+    assert spoken(build_ruleset(options=["poltinniki"]), "играем").token() == "igraem"
+    with pytest.raises(CallSyntaxError):
+        spoken(build_ruleset(), "даве")
+
+
+def test_two_options_giving_one_word_to_different_calls_are_refused() -> None:
+    yes = Speaker("house-yes", {"da": ["yes please"]})
+    other = Speaker("house-other", {"net": ["Yes  Please"]})
+    assert (
+        spoken(build_ruleset(options=["house-yes"], plugins=[yes, other]), "yes please").token()
+        == "da"
+    )
+    with pytest.raises(RuleError) as info:
+        build_ruleset(options=["house-yes", "house-other"], plugins=[yes, other])
+    assert "'house-yes'" in str(info.value) and "'house-other'" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "aliases",
+    [
+        ["da"],  # not a mapping
+        {"da": "yes"},  # a bare string, not a list of words
+        {"da": ["yes"], "net": ["yes"]},  # one word for two calls
+        {"da": [""]},
+    ],
+)
+def test_bad_aliases_are_refused_at_loading(aliases: Any) -> None:
+    with pytest.raises(PluginError, match="deberc_call_aliases") as info:
+        RuleBook.load(extra=[Speaker("house-bad", aliases)])
+    assert info.value.rule == "house-bad"
+
+
+# ------------------------------------------------------------- the typed deal
+def test_the_engines_deal_is_what_plugins_are_promised() -> None:
+    deal = new_deal(
+        build_ruleset(),
+        build_deck("Jc 9c Ac 10s As Ks 7h 8h 7d", "10c Kc Qs Js 9s Ah 10h Kh Qd", "8c"),
+    )
+    assert isinstance(deal, PluginDeal)  # every member of the Protocol is there
+    promised = {n for n in [*dir(PluginDeal), *PluginDeal.__annotations__] if n[0] != "_"}
+    assert {"pending", "extra", "end_deal", "continue_after_order", "hands"} <= promised
