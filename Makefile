@@ -18,9 +18,11 @@ $(STAMP): $(BIN)/python pyproject.toml
 serve: $(STAMP)
 	$(BIN)/deberc-net serve
 
-# The tests also install the example third-party rule package, to prove it plugs in.
-$(TEST_STAMP): $(STAMP) examples/posled20/pyproject.toml
-	$(BIN)/python -m pip install --quiet --no-deps -e examples/posled20
+# The tests also install the example third-party rule packages, to prove they plug in
+# (their own tests, examples/*/tests, run with ours).
+EXAMPLES := examples/posled20 examples/perezdacha
+$(TEST_STAMP): $(STAMP) $(addsuffix /pyproject.toml,$(EXAMPLES))
+	$(BIN)/python -m pip install --quiet --no-deps $(addprefix -e ,$(EXAMPLES))
 	touch $(TEST_STAMP)
 
 test: $(TEST_STAMP)
