@@ -10,12 +10,13 @@ import os
 import subprocess
 import sys
 import uuid
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 
 from deberc_net.cli import main
-from deberc_net.plugins import PluginError, RuleBook, manager
+from deberc_net.plugins import PluginError, RuleBook
 
 GOOD_RULE = """
 from deberc_net.plugins import RuleInfo, hookimpl
@@ -144,7 +145,7 @@ def test_tables_never_look_for_plugins_after_start_up(monkeypatch: pytest.Monkey
     def no_scan(**_: object) -> None:
         raise AssertionError("entry points scanned after start-up")
 
-    monkeypatch.setattr(manager.metadata, "entry_points", no_scan)
+    monkeypatch.setattr(metadata, "entry_points", no_scan)
     first = book.ruleset(2, "kharkov", ["to-301", "commitment"])
     assert book.ruleset(2, "kharkov", ["commitment", "to-301"]) is first  # cached
     assert book.ruleset(3, "kharkov", ["commitment", "to-301"]) is not first
