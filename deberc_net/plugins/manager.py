@@ -72,7 +72,15 @@ class RuleBook:
     """Every rule plugin, loaded once; the rule sets of tables, built from one manager."""
 
     def __init__(self, rules: Iterable[LoadedRule]) -> None:
-        self._rules = {rule.name: rule for rule in rules}
+        self._rules: dict[str, LoadedRule] = {}
+        for rule in rules:
+            known = self._rules.setdefault(rule.name, rule)
+            if known is not rule:
+                raise PluginError(
+                    rule.distribution,
+                    rule.name,
+                    f"the same rule name comes from distribution {known.distribution!r} too",
+                )
         if BUILTIN_VARIANT not in self._rules:
             raise PluginError(
                 "deberc-net",

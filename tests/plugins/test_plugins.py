@@ -120,7 +120,9 @@ def test_default_ruleset_is_moscow_to_501() -> None:
     assert rules.variant == "moscow" and rules.options == ()
     assert rules.settings.players == 2 and rules.settings.target == 501
     assert rules.record_fields() == {
-        "variant": "moscow", "options": [], "rule_versions": {"moscow": VERSION},
+        "variant": "moscow",
+        "options": [],
+        "rule_versions": {"moscow": VERSION},
     }
     assert rules.describe and rules.describe[0].startswith("moscow: ")
     assert rules.extra_calls is None and rules.apply_extra_call is None
@@ -182,13 +184,19 @@ def test_option_player_count() -> None:
     three_only = option_plugin("three-only", players=(3,))
     with pytest.raises(RuleError, match=r"'three-only' is for 3 players, not 2"):
         build_ruleset(options=["three-only"], plugins=[three_only])
-    assert build_ruleset(3, options=["three-only"], plugins=[three_only]).options == (
-        "three-only",)
+    assert build_ruleset(3, options=["three-only"], plugins=[three_only]).options == ("three-only",)
 
 
 def test_a_plugin_that_does_not_describe_itself_is_refused_at_loading() -> None:
     with pytest.raises(PluginError, match="deberc_rule_info") as info:
         RuleBook.load(extra=[object()])
+    assert info.value.distribution == "(registered in-process)"
+
+
+def test_a_plugin_may_not_take_a_name_that_is_taken() -> None:
+    with pytest.raises(PluginError) as info:
+        RuleBook.load(extra=[option_plugin("to-301")])
+    assert "'to-301'" in str(info.value) and "'deberc-net'" in str(info.value)
     assert info.value.distribution == "(registered in-process)"
 
 

@@ -30,9 +30,14 @@ def shipped_plugin_objects() -> list[object]:
         module = importlib.import_module(info.name)
         if callable(getattr(module, "deberc_rule_info", None)):
             found.append(module)
-        found += [v for v in vars(module).values() if not isinstance(v, type)
-                  and hasattr(v, "deberc_rule_info") and not hasattr(v, "__path__")
-                  and not isinstance(v, type(module))]
+        found += [
+            v
+            for v in vars(module).values()
+            if not isinstance(v, type)
+            and hasattr(v, "deberc_rule_info")
+            and not hasattr(v, "__path__")
+            and not isinstance(v, type(module))
+        ]
     return list({id(p): p for p in found}.values())
 
 
@@ -55,10 +60,10 @@ def test_a_game_with_the_third_party_rule_counts_the_last_trick_20() -> None:
             if record["outcome"] not in ("made", "bide", "hanging"):
                 continue
             trump = "shdc".index(record["trump"])
-            cards = sum(card_points(parse_card(c), trump)
-                        for t in record["tricks"] for c in t["cards"])
-            combos = sum(item["points"] for entry in record["declared"]
-                         for item in entry["scored"])
+            cards = sum(
+                card_points(parse_card(c), trump) for t in record["tricks"] for c in t["cards"]
+            )
+            combos = sum(item["points"] for entry in record["declared"] for item in entry["scored"])
             assert sum(record["points"]) == cards + combos + 20
             played += 1
     assert played > 0
