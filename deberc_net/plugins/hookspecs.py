@@ -71,7 +71,7 @@ class RuleSpecs:
 
     @hookspec(firstresult=True)
     def deberc_combo_key(self, settings: Settings) -> ComboKeyFn | None:
-        """Return the function ordering combinations; called once per table."""
+        """Return the function ordering combinations; called once per rule set."""
 
     @hookspec(firstresult=True)
     def deberc_combo_winners(self, deal: PluginDeal) -> list[int] | None:
