@@ -13,8 +13,9 @@ from deberc_net.game import errors as E
 from deberc_net.game.deal import ORDERED, PLAY, Deal
 from deberc_net.game.match import Match
 from deberc_net.game.rules import DealScore, RuleSet
+from deberc_net.plugins import RuleError
 from deberc_net.plugins.house.short import SHORT
-from deberc_net.plugins.manager import RuleError, build_ruleset
+from deberc_net.testing import build_ruleset
 
 from .decks import (
     EVEN,
