@@ -16,16 +16,24 @@ from collections.abc import AsyncIterator, Callable
 import attrs
 import trio
 
-from .protocol import Event, Record, View, parse
+from deberc_net.protocol.wire import LineBuffer
+
+from .protocol import Event, EventKind, Record, Tag, View, banner_protocol, parse
 
 Choose = Callable[[View], str]
 CLOCK_MARGIN = 0.3  # seconds kept back from the clock for the network
+PROTOCOL = 1  # the protocol version this library speaks (docs/protocol.md §1)
+
+
+class ProtocolMismatch(RuntimeError):
+    """The server speaks a protocol version this library does not know."""
 
 
 @attrs.define
 class Connection:
     stream: trio.SocketStream
-    _buf: bytes = b""
+    _buffer: LineBuffer = attrs.Factory(lambda: LineBuffer(errors="replace"))
+    _ready: list[str] = attrs.Factory(list)
 
     @classmethod
     async def open(cls, host: str, port: int) -> Connection:
@@ -36,13 +44,12 @@ class Connection:
 
     async def lines(self) -> AsyncIterator[str]:
         while True:
-            while b"\n" not in self._buf:
+            while not self._ready:
                 data = await self.stream.receive_some(65536)
                 if not data:
                     return
-                self._buf += data
-            raw, self._buf = self._buf.split(b"\n", 1)
-            yield raw.rstrip(b"\r").decode("utf-8", "replace")
+                self._ready = self._buffer.feed(data)
+            yield self._ready.pop(0)
 
     async def aclose(self) -> None:
         await self.stream.aclose()
@@ -96,6 +103,10 @@ class Bot:
             await conn.send(login)
             seeking = False
             async for line in conn.lines():
+                version = banner_protocol(line)
+                if version is not None and version != PROTOCOL:
+                    raise ProtocolMismatch(f"the server speaks protocol {version}, "
+                                           f"this client {PROTOCOL}")
                 item = parse(line)
                 if self.on_event is not None:
                     self.on_event(item)
@@ -107,23 +118,23 @@ class Bot:
                 if isinstance(item, Record):
                     continue
                 tag, f = item.tag, item.fields
-                if tag == "ok" and f.get("cmd") == "login":
+                if tag == Tag.OK and f.get("cmd") == "login":
                     self.stats.logins += 1
-                if tag == "ok" and f.get("cmd") == "login" and not seeking:
+                if tag == Tag.OK and f.get("cmd") == "login" and not seeking:
                     await conn.send(f"seek {self.seek}")
                     seeking = True
-                elif tag == "event" and f.get("kind") == "match-end":
+                elif tag == Tag.EVENT and item.kind == EventKind.MATCH_END:
                     self.stats.games += 1
                     if self.games is not None and self.stats.games >= self.games:
                         await conn.send("quit")
                         return
                     await conn.send(f"seek {self.seek}")
                     seeking = True
-                elif tag == "error":
+                elif tag == Tag.ERROR:
                     self.stats.errors.append(line)
                     if f.get("code") == "bad-password":
                         raise PermissionError(f.get("text", "bad password"))
-                elif tag == "bye":
+                elif tag == Tag.BYE:
                     return
             raise EOFError("the server closed the connection")
         finally:

@@ -1,30 +1,53 @@
 """A complete bot with nothing but a socket: the example for other languages.
 
     python clients/raw_bot.py HOST PORT NAME
-It logs in, switches to the machine style, seeks a two-player game, answers every
-'ask' with its first legal call, and stops after one game.
+
+It is deliberately standalone (no import from this project, not even the client
+library): everything it needs is in docs/protocol.md, and it shows how little that is.
+It checks the protocol version in the banner, switches to the machine style, logs in,
+seeks a two-player game, answers every 'ask' with its first legal call, and stops after
+one game.
 """
 
 import socket
 import sys
 
 
+def fields(line: str) -> tuple[str, dict[str, str]]:
+    """A machine line's tag and fields (docs/protocol.md §3.1): fields are separated by
+    one space, and a field named text runs to the end of the line."""
+    tag, _, rest = line.partition(" ")
+    out: dict[str, str] = {}
+    while rest:
+        if rest.startswith("text="):
+            out["text"] = rest[5:]
+            break
+        item, _, rest = rest.partition(" ")
+        key, _, value = item.partition("=")
+        out[key] = value
+    return tag, out
+
+
 def main(host: str, port: int, name: str) -> None:
     sock = socket.create_connection((host, port))
-    reader = sock.makefile("r", encoding="utf-8", newline="\r\n")
+    reader = sock.makefile("r", encoding="utf-8", newline="")
 
     def send(line: str) -> None:
         sock.sendall((line + "\n").encode("utf-8"))
 
+    banner = reader.readline()
+    if "(protocol 1)" not in banner:
+        sys.exit(f"not a protocol 1 server: {banner.strip()}")
     send("style machine")
     send(f"login {name}")
     send("seek 2")
-    for line in reader:
-        tag, _, rest = line.strip().partition(" ")
-        fields = dict(p.split("=", 1) for p in rest.split(" ") if "=" in p)
+    for raw in reader:
+        tag, kv = fields(raw.rstrip("\r\n"))
         if tag == "ask":  # answer with a legal call, naming the request it answers
-            send(f"{fields['legal'].split(',')[0]} seq={fields['seq']}")
-        elif tag == "event" and fields.get("kind") == "match-end":
+            send(f"{kv['legal'].split(',')[0]} seq={kv['seq']}")
+        elif tag == "error" and kv.get("code") == "stale":
+            send("state")  # the request moved on: ask for the open one again
+        elif tag == "event" and kv.get("kind") == "match-end":
             send("quit")
         elif tag == "bye":
             break

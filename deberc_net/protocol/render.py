@@ -1,8 +1,7 @@
 """Server events to text lines, in the human or the machine style (sans-IO).
 
-Machine lines: a stable tag, then ``key=value`` fields; lists are comma-separated, an
-empty value is empty, ``-`` means none; only a last field named ``text`` may hold
-spaces. Fields are only ever appended.
+Machine lines are built by protocol.wire's formatter (the one the readers' parser
+matches); fields are only ever appended.
 """
 
 from __future__ import annotations
@@ -15,26 +14,11 @@ from deberc_net.game.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, card_str
 from deberc_net.game.view import SeatView
 
 from . import events as ev
+from .wire import format_line as line
+from .wire import format_value as _value
 
 HUMAN = "human"
 MACHINE = "machine"
-
-
-def _value(v: Any) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, bool):
-        return "1" if v else "0"
-    if isinstance(v, (list, tuple)):
-        return ",".join(_value(x) for x in v)
-    return str(v).replace(" ", "_")
-
-
-def line(tag: str, fields: Iterable[tuple[str, Any]] = (), text: str | None = None) -> str:
-    parts = [tag, *(f"{k}={_value(v)}" for k, v in fields)]
-    if text is not None:
-        parts.append(f"text={text}")
-    return " ".join(parts)
 
 
 def pretty_card(card: Card) -> str:

@@ -12,6 +12,8 @@ from collections.abc import Callable
 
 import trio
 
+from deberc_net.protocol.wire import EventKind, LineBuffer, fields_of, parse_line
+
 DEFAULT_TIMEOUT = 5.0
 CARD = re.compile(r"(?:10|[789JQKA])[shdc]")
 PROMPT = re.compile(r"^Your call(?: \[\d+ s\])?: (.+)$")
@@ -22,18 +24,14 @@ class Closed(AssertionError):
 
 
 def fields(line: str) -> tuple[str, dict[str, str]]:
-    """A machine line's tag and ``key=value`` fields (``text=`` takes the rest)."""
-    head, sep, text = line.partition(" text=")
-    tag, *parts = head.split(" ")
-    out = dict(p.split("=", 1) for p in parts if "=" in p)
-    if sep:
-        out["text"] = text
-    return tag, out
+    """A machine line's tag and ``key=value`` fields (``text=`` takes the rest): the
+    wire module's parser, the one every reader uses."""
+    return fields_of(line)
 
 
-def is_event(line: str, kind: str) -> bool:
-    tag, f = fields(line)
-    return tag == "event" and f.get("kind") == kind
+def is_event(line: str, kind: EventKind | str) -> bool:
+    parsed = parse_line(line)
+    return parsed.tag == "event" and parsed.kind == kind
 
 
 class LineClient:
@@ -46,7 +44,7 @@ class LineClient:
         self.lines: list[str] = []  # every line received
         self.pos = 0  # the next line read_until looks at
         self.eof = False
-        self._buf = bytearray()
+        self._buffer = LineBuffer()  # the server only ever sends UTF-8
 
     @classmethod
     async def connect(cls, port: int, label: str = "") -> LineClient:
@@ -73,11 +71,7 @@ class LineClient:
             self.eof = True
             return
         self.raw += data
-        self._buf += data
-        while b"\r\n" in self._buf:
-            raw, _, rest = self._buf.partition(b"\r\n")
-            self._buf = bytearray(rest)
-            self.lines.append(raw.decode("utf-8"))  # the server only ever sends UTF-8
+        self.lines += self._buffer.feed(data)
 
     async def read_until(
         self, pred: Callable[[str], bool], timeout: float = DEFAULT_TIMEOUT
