@@ -65,9 +65,12 @@ COMMANDS: dict[str, CommandSpec] = {
         "Wait for the next game with these settings; you are seated when enough players "
         "seek the same. 'seek reserved' waits only for a table reserved for you.", "lobby"),
     "reserve": CommandSpec(
-        "reserve PLAYERS VARIANT [OPTION ...] seats=A,B[,..] [seed=S] [deals=N]",
+        "reserve PLAYERS VARIANT [OPTION ...] seats=A,B[,..] [seed=S] [deals=N] [board=KEY]",
         "(admins) Open a table for the named players, each in the given seat, with a fixed "
         "seed and a deal limit: a ladder's board.", "lobby"),
+    "release": CommandSpec(
+        "release BOARD", "(admins) Send the players of a ladder's board its deal records, "
+        "held since they were played.", "any"),
     "unseek": CommandSpec("unseek", "Stop waiting for a game.", "lobby"),
     "rules": CommandSpec("rules [TABLE]", "The table's variant, options and clocks in words.",
                          "any"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
@@ -42,6 +43,7 @@ from .table import (
 )
 
 log = structlog.get_logger("deberc.lobby")
+BOARD_KEY = re.compile(r"[A-Za-z0-9_./-]{1,64}")
 MAX_FAILED_LOGINS = 3  # wrong passwords on one connection before it is closed
 
 
@@ -61,6 +63,9 @@ class Lobby:
     online: dict[str, Session] = attrs.Factory(dict)  # by lower-cased name
     tables: dict[int, Table] = attrs.Factory(dict)
     seekers: list[Session] = attrs.Factory(list)
+    # a ladder's boards: deal records kept from their players until the admin releases
+    # them, once every seating of the board is played (docs/protocol.md §5.5a)
+    held: dict[str, list[tuple[tuple[str, ...], ev.DealRecord]]] = attrs.Factory(dict)
     next_table: int = 1
     next_match: int = attrs.field(init=False, default=1)
     accepting: bool = True
@@ -394,9 +399,7 @@ class Lobby:
 
     async def _cmd_reserve(self, session: Session, item: Command) -> None:
         """A ladder's board: a table for given players in given seats, seed, deal limit."""
-        assert session.name is not None
-        admins = {name_key(n) for n in self.config.admins}
-        if session.guest or name_key(session.name) not in admins:
+        if not self.is_admin(session):
             session.send(ev.Error("not-allowed", "reserve is for the server's admins"))
             return
         if not self.accepting:  # as new, sit and seek: no new table while shutting down
@@ -414,9 +417,14 @@ class Lobby:
         if deals is not None and (not deals.isdecimal() or int(deals) < 1):
             session.send(ev.Error("bad-argument", "deals=N takes a whole number from 1"))
             return
+        board = keyed.get("board")
+        if board is not None and not BOARD_KEY.fullmatch(board):
+            session.send(ev.Error("bad-argument", "board=KEY takes 1-64 letters, digits, "
+                                  "'_', '-', '.' or '/'"))
+            return
         try:
             table = self._open_table(settings, seed=keyed.get("seed"), reserved=seats,
-                                     deal_limit=int(deals) if deals else None)
+                                     deal_limit=int(deals) if deals else None, board=board)
         except RuleError as exc:
             session.send(ev.Error("bad-rules", str(exc)))
             return
@@ -430,6 +438,32 @@ class Lobby:
                 self.seekers.remove(seeker)
                 seeker.seeking = None
                 table.post(Sit(seeker, None))
+
+    def is_admin(self, session: Session) -> bool:
+        admins = {name_key(n) for n in self.config.admins}
+        return not session.guest and session.name is not None and (
+            name_key(session.name) in admins)
+
+    def hold(self, board: str, players: tuple[str, ...], record: ev.DealRecord) -> None:
+        self.held.setdefault(board, []).append((players, record))
+
+    async def _cmd_release(self, session: Session, item: Command) -> None:
+        """A ladder's board is played in every seating: its players get its records."""
+        if not self.is_admin(session):
+            session.send(ev.Error("not-allowed", "release is for the server's admins"))
+            return
+        if len(item.args) != 1:
+            session.send(ev.Error("bad-argument", "release BOARD"))
+            return
+        board = item.args[0]
+        held = self.held.pop(board, [])
+        for players, record in held:
+            for name in players:
+                player = self.online.get(name_key(name))
+                if player is not None:
+                    player.send(record)
+        session.send(ev.Ok("release", f"{len(held)} records of board {board} released.",
+                           (("board", board), ("records", str(len(held))))))
 
     async def _cmd_unseek(self, session: Session, item: Command) -> None:
         if session in self.seekers:

@@ -108,6 +108,8 @@ class Table:
     seed: str | None = None
     reserved: tuple[str, ...] | None = None  # a ladder's board: these names, these seats
     deal_limit: int | None = None  # end the match after so many deals (a board: 1)
+    # a ladder's board key: its records (and seed) wait for the admin's 'release'
+    board: str | None = None
     seats: list[str | None] = attrs.field(init=False)
     observers: set[Session] = attrs.field(init=False, factory=set)
     match: Match | None = attrs.field(init=False, default=None)
@@ -288,8 +290,9 @@ class Table:
         if session in self.observers:  # a seat sees more than an observer
             self.observers.discard(session)
             session.observing.discard(self.id)
+        board = () if self.board is None else (("board", self.board),)
         session.send(ev.Ok("sit", f"You sit at table {self.id}, seat {seat}.",
-                           (("table", str(self.id)), ("seat", str(seat)))))
+                           (("table", str(self.id)), ("seat", str(seat)), *board)))
         self._event("seated", name=name, seat=seat)
         if all(self.seats):
             self._start()
@@ -489,12 +492,11 @@ class Table:
         self._event("deal-end", deal=deal_no, outcome=record["outcome"],
                     points=record["points"], written=record["written"],
                     totals=record["totals"], hanging=record["hanging"])
+        if self.deal_limit is not None and len(match.records) >= self.deal_limit:
+            match.stop("deals")  # first: the last deal's record carries the seed (§14)
         if not match.over:  # the seed of a deal would tell the decks still to come
             record = {**record, "seed": None}
-        for target in self._audience():
-            target.send(ev.DealRecord(self.id, record))
-        if self.deal_limit is not None and len(match.records) >= self.deal_limit:
-            match.stop("deals")
+        self._send_record(record)
         if match.over:
             await self._match_over()
         else:
@@ -515,7 +517,8 @@ class Table:
         )
         forfeit = {} if self.forfeited is None else {"forfeit": self.forfeited}
         self._event("match-end", winner=winner, name=",".join(side_names) or None,
-                    reason=match.result.reason, totals=list(match.totals), seed=match.seed,
+                    reason=match.result.reason, totals=list(match.totals),
+                    seed=None if self.board is not None else match.seed,
                     **forfeit)
         log.info("match_end", table=self.id, match=match.match_id, winner=side_names,
                  reason=match.result.reason, totals=match.totals)
@@ -534,9 +537,21 @@ class Table:
         self.forfeited = seat
         for record in match.records[recorded:]:  # the deal it ended, as it stood
             await trio.to_thread.run_sync(self.lobby.store.add_deal, record)
-            for target in self._audience():
-                target.send(ev.DealRecord(self.id, record))
+            self._send_record(record)
         await self._match_over()
+
+    def _send_record(self, record: dict[str, Any]) -> None:
+        """To everyone at the table; a ladder's board only to its admins, holding the
+        players' copies until every seating of the board is played."""
+        deal = ev.DealRecord(self.id, record)
+        if self.board is None:
+            for target in self._audience():
+                target.send(deal)
+            return
+        for target in self.observers:
+            if self.lobby.is_admin(target):
+                target.send(deal)
+        self.lobby.hold(self.board, tuple(s for s in self.seats if s is not None), deal)
 
     async def _no_show(self, seat: int) -> None:
         """A reserved seat stayed empty (or away) past the away limit: the board is lost
