@@ -78,6 +78,10 @@ class Bot:
     reconnects: int = 5
     stats: Stats = attrs.Factory(Stats)
     on_event: Callable[[Event | View | Record], None] | None = None
+    # called with a ladder board's key when the bot sits at that board's table
+    # (``ok cmd=sit … board=KEY``): a bot with randomness reseeds here, so a ladder's
+    # results do not depend on which copy of the bot got which board
+    on_board: Callable[[str], None] | None = None
 
     async def run(self) -> Stats:
         failures = 0
@@ -105,8 +109,9 @@ class Bot:
             async for line in conn.lines():
                 version = banner_protocol(line)
                 if version is not None and version != PROTOCOL:
-                    raise ProtocolMismatch(f"the server speaks protocol {version}, "
-                                           f"this client {PROTOCOL}")
+                    raise ProtocolMismatch(
+                        f"the server speaks protocol {version}, this client {PROTOCOL}"
+                    )
                 item = parse(line)
                 if self.on_event is not None:
                     self.on_event(item)
@@ -118,6 +123,9 @@ class Bot:
                 if isinstance(item, Record):
                     continue
                 tag, f = item.tag, item.fields
+                board = f.get("board") if tag == Tag.OK and f.get("cmd") == "sit" else None
+                if board is not None and self.on_board is not None:
+                    self.on_board(board)
                 if tag == Tag.OK and f.get("cmd") == "login":
                     self.stats.logins += 1
                 if tag == Tag.OK and f.get("cmd") == "login" and not seeking:
@@ -146,8 +154,7 @@ class Bot:
         choice = None
         with trio.move_on_after(max(0.05, budget)):
             try:
-                choice = await trio.to_thread.run_sync(self.choose, view,
-                                                       abandon_on_cancel=True)
+                choice = await trio.to_thread.run_sync(self.choose, view, abandon_on_cancel=True)
             except Exception as exc:  # a bug in choose costs a fallback, not the seat
                 self.stats.errors.append(f"choose: {exc!r}")
         if choice not in view.legal:
@@ -168,9 +175,19 @@ def bot_arguments(description: str) -> argparse.ArgumentParser:
     return parser
 
 
-def run_bot(choose: Choose, args: argparse.Namespace) -> Stats:
+def run_bot(choose: Choose, args: argparse.Namespace, rng: random.Random | None = None) -> Stats:
+    """Play as the command line says. ``rng``, the bot's own generator, is reseeded from
+    ``--seed`` and the board at every ladder board, so seeded copies agree."""
     bot = Bot(choose, args.name, args.host, args.port, args.password, args.seek, args.games)
+    if rng is not None and args.seed is not None:  # unseeded stays unseeded
+        bot.on_board = lambda board: rng.seed(board_seed(args.seed, board))
     return trio.run(bot.run)
+
+
+def board_seed(seed: str, board: str) -> str:
+    """The seed of a bot's choices on a ladder board: its ``--seed`` and the board's key
+    only (not the copy's name), so any copy plays a board alike."""
+    return f"{seed}/{board}"
 
 
 def seeded_random(seed: str | None, name: str) -> random.Random:

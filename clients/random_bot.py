@@ -13,7 +13,7 @@ def main() -> None:
     def choose(view: View) -> str:
         return rng.choice(view.legal)
 
-    stats = run_bot(choose, args)
+    stats = run_bot(choose, args, rng)
     print(f"{args.name}: {stats.games} games, {stats.asks} calls, {stats.fallbacks} fallbacks")
 
 

@@ -117,9 +117,9 @@ def _ladder_run(args: argparse.Namespace) -> int:
     except (RuleError, ScheduleError, ValueError) as exc:
         print(f"deberc-net ladder: {exc}", file=sys.stderr)
         return 2
-    for game, written, reason, match_id, forfeit in summary.results:
-        store.add_game(run_id, game.board, list(game.seating), match_id, written, reason,
-                       forfeit)
+    for result in summary.results:
+        store.add_game(run_id, result.game.board, list(result.game.seating), result.match_id,
+                       result.written, result.reason, result.forfeit)
     data = summary.as_dict()
     store.finish_run(run_id, data, data["ratings"], dict(summary.games_by_bot))
     store.close()
@@ -189,7 +189,8 @@ def build_parser() -> argparse.ArgumentParser:
     lr.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     lr.add_argument("--deals", type=int, default=10, help="boards (each played in every "
                     "seating)")
-    lr.add_argument("--seed", default="ladder")
+    lr.add_argument("--seed", help="the boards' seed, to replay a ladder (default: a random "
+                    "one, told at the end)")
     lr.add_argument("--variant", default="moscow")
     lr.add_argument("--option", action="append", default=[], metavar="NAME")
     lr.add_argument("--schedule", choices=("round-robin", "gauntlet"), default="round-robin",

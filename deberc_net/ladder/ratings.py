@@ -15,10 +15,13 @@ class Ratings:
         self.ratings: dict[str, Any] = {b: self.model.rating(name=b) for b in bots}
 
     def update(self, bots_by_side: Sequence[str], points_by_side: Sequence[float]) -> None:
-        """One game: each side is one bot (a pair of copies with four players); the side
-        that wrote more ranks higher, equal points share a rank."""
+        """One game: each side is one bot (a pair of copies with four players, two seats
+        of a three-player game); the side that wrote more ranks higher, equal points
+        share a rank. A bot must not stand on two sides: it cannot play itself."""
+        if len(set(bots_by_side)) != len(bots_by_side):
+            raise ValueError(f"one bot on two sides: {list(bots_by_side)}")
         order = sorted({-p for p in points_by_side})
-        ranks = [order.index(-p) + 1 for p in points_by_side]
+        ranks: list[float] = [order.index(-p) + 1 for p in points_by_side]
         teams = [[self.ratings[b]] for b in bots_by_side]
         rated = self.model.rate(teams, ranks=ranks)
         for bot, team in zip(bots_by_side, rated, strict=True):
@@ -26,8 +29,12 @@ class Ratings:
 
     def table(self) -> list[dict[str, Any]]:
         rows = [
-            {"bot": b, "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
-             "rating": round(r.ordinal(), 3)}
+            {
+                "bot": b,
+                "mu": round(r.mu, 3),
+                "sigma": round(r.sigma, 3),
+                "rating": round(r.ordinal(), 3),
+            }
             for b, r in self.ratings.items()
         ]
         return sorted(rows, key=lambda row: -row["rating"])

@@ -20,8 +20,10 @@ def text(data: dict[str, Any]) -> str:
         "Ratings (openskill, mu - 3 sigma):",
     ]
     for row in data["ratings"]:
-        lines.append(f"  {row['bot']:<16} {row['rating']:8.2f}  (mu {row['mu']:.2f}, "
-                     f"sigma {row['sigma']:.2f})")
+        lines.append(
+            f"  {row['bot']:<16} {row['rating']:8.2f}  (mu {row['mu']:.2f}, "
+            f"sigma {row['sigma']:.2f})"
+        )
     lines += ["", "Pairs (first against second):"]
     for p in data["pairs"]:
         lines.append(
@@ -33,12 +35,23 @@ def text(data: dict[str, Any]) -> str:
         )
     if data.get("sprt"):
         s = data["sprt"]
-        lines += ["", f"SPRT elo0={s['elo0']} elo1={s['elo1']} alpha={s['alpha']} "
-                      f"beta={s['beta']}: LLR {s['llr']} in {s['bounds']} after {s['pairs']} "
-                      f"pairs: {s['verdict'] or 'no decision'}"]
+        lines += [
+            "",
+            f"SPRT elo0={s['elo0']} elo1={s['elo1']} alpha={s['alpha']} "
+            f"beta={s['beta']}: LLR {s['llr']} in {s['bounds']} after {s['pairs']} "
+            f"pairs: {s['verdict'] or 'no decision'}",
+        ]
     if data["crashes"] or data["forfeits"]:
-        lines += ["", f"Crashes (restarted): {data['crashes'] or 'none'}; "
-                      f"forfeits: {data['forfeits'] or 'none'}"]
+        lines += [
+            "",
+            f"Crashes (restarted): {data['crashes'] or 'none'}; "
+            f"forfeits: {data['forfeits'] or 'none'}",
+        ]
+    drawn = " (drawn at random for this run)" if data.get("random_seed") else ""
+    lines += [
+        "",
+        f"Seed: {data['seed']}{drawn}; --seed {data['seed']} plays the same boards again.",
+    ]
     return "\n".join(lines)
 
 
@@ -47,6 +60,8 @@ def leaderboard(rows: list[dict[str, Any]]) -> str:
         return "No ladder has been run on this database."
     lines = [f"{'#':>3}  {'bot':<16} {'rating':>8} {'mu':>7} {'sigma':>6} {'games':>6}"]
     for i, r in enumerate(rows, 1):
-        lines.append(f"{i:>3}  {r['bot']:<16} {r['rating']:8.2f} {r['mu']:7.2f} "
-                     f"{r['sigma']:6.2f} {r['games']:6d}")
+        lines.append(
+            f"{i:>3}  {r['bot']:<16} {r['rating']:8.2f} {r['mu']:7.2f} "
+            f"{r['sigma']:6.2f} {r['games']:6d}"
+        )
     return "\n".join(lines)

@@ -1,0 +1,100 @@
+"""The ladder's admin connection: it speaks the protocol like any client (reading with
+protocol.wire), logs in as the server's ladder admin, waits for the bots, reserves a
+table per game and releases a board's records once every seating is played."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import trio
+
+from deberc_net.protocol.wire import Line, LineBuffer, Tag, parse_line
+
+from .schedule import ScheduleError
+
+ADMIN = "ladder-admin"
+LOGIN_S = 10.0
+
+
+class AdminClient:
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self._buffer = LineBuffer()
+        self._ready: list[str] = []
+
+    @classmethod
+    async def connect(cls, host: str, port: int, password: str) -> AdminClient:
+        try:
+            stream = await trio.open_tcp_stream(host, port)
+        except OSError as exc:
+            raise ScheduleError(f"cannot connect to {host}:{port}: {exc}") from exc
+        admin = cls(stream)
+        await admin.send("style machine")
+        await admin.send(f"login {ADMIN} {password}")
+        with trio.fail_after(LOGIN_S):
+            while True:
+                line = await admin.next()
+                if line.tag is Tag.OK and line.get_str("cmd") == "login":
+                    return admin
+                if line.tag is Tag.ERROR:
+                    raise ScheduleError(f"the ladder could not log in: {line.text}")
+
+    async def send(self, text: str) -> None:
+        await self.stream.send_all(text.encode("utf-8") + b"\n")
+
+    async def next(self) -> Line:
+        while not self._ready:
+            data = await self.stream.receive_some(65536)
+            if not data:  # the ladder cannot go on: an error for the CLI, not a traceback
+                raise ScheduleError("the server closed the ladder's connection")
+            self._ready = self._buffer.feed(data)
+        return parse_line(self._ready.pop(0))
+
+    async def wait_for(self, names: Collection[str], within: float) -> None:
+        """Return once every name is logged in (``who``); a ScheduleError naming the
+        missing ones after ``within`` seconds."""
+        wanted = {n.casefold() for n in names}
+        online: set[str] = set()
+        with trio.move_on_after(within):
+            while not wanted <= online:
+                await self.send("who")
+                while (line := await self.next()).tag is not Tag.WHO:
+                    pass
+                online = {n.casefold() for n in line.get_list("names")}
+                if not wanted <= online:
+                    await trio.sleep(0.05)
+            return
+        missing = ", ".join(sorted(wanted - online))
+        raise ScheduleError(f"bot instances did not log in within {within:.0f} s: {missing}")
+
+    async def reserve(
+        self,
+        players: int,
+        variant: str,
+        options: Collection[str],
+        seats: Collection[str],
+        seed: str,
+        board: str,
+    ) -> None:
+        """Ask for a one-deal table; the server answers ``ok cmd=reserve`` (or an error)
+        in the order asked."""
+        await self.send(
+            " ".join(
+                [
+                    "reserve",
+                    str(players),
+                    variant,
+                    *options,
+                    f"seats={','.join(seats)}",
+                    f"seed={seed}",
+                    "deals=1",
+                    f"board={board}",
+                ]
+            )
+        )
+
+    async def release(self, board: str) -> None:
+        await self.send(f"release {board}")
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()

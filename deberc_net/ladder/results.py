@@ -1,0 +1,184 @@
+"""A ladder's results: each finished game goes into the pair statistics, the ratings
+and the SPRT, in schedule order whatever order the games end in, so a seeded ladder
+gives the same summary with one copy of each bot or many."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from deberc_net.protocol.wire import MatchEnd
+
+from .ratings import Ratings
+from .schedule import Game, seatings
+from .stats import PairStats
+
+if TYPE_CHECKING:
+    from .runner import LadderOptions
+
+
+@attrs.frozen
+class GameResult:
+    game: Game
+    written: list[int]  # by side
+    reason: str
+    match_id: str | None
+    forfeit: str | None  # the bot that lost by forfeit
+
+
+@attrs.define
+class Summary:
+    options: LadderOptions
+    seed: str  # the ladder's seed: the one given, or the random one drawn for this run
+    games: int = 0
+    deals: int = 0
+    seconds: float = 0.0
+    pairs: dict[tuple[str, str], PairStats] = attrs.Factory(dict)
+    ratings: Ratings | None = None
+    crashes: Counter[str] = attrs.Factory(Counter)
+    forfeits: Counter[str] = attrs.Factory(Counter)
+    sprt_verdict: str | None = None
+    games_by_bot: Counter[str] = attrs.Factory(Counter)
+    results: list[GameResult] = attrs.Factory(list)
+
+    def as_dict(self) -> dict[str, Any]:
+        o = self.options
+        return {
+            "bots": [b.name for b in o.bots],
+            "players": o.players,
+            "variant": o.variant,
+            "options": sorted(o.options),
+            "seed": self.seed,
+            "random_seed": o.seed is None,
+            "boards": o.deals,
+            "schedule": o.mode,
+            "games": self.games,
+            "deals": self.deals,
+            "seconds": round(self.seconds, 2),
+            "deals_per_second": round(self.deals / self.seconds, 2) if self.seconds else 0.0,
+            "lag_ms": o.lag_ms,
+            "ratings": self.ratings.table() if self.ratings else [],
+            "pairs": [p.as_dict() for _, p in sorted(self.pairs.items())],
+            "crashes": dict(self.crashes),
+            "forfeits": dict(self.forfeits),
+            "sprt": None
+            if o.sprt is None
+            else {
+                "elo0": o.sprt.elo0,
+                "elo1": o.sprt.elo1,
+                "alpha": o.sprt.alpha,
+                "beta": o.sprt.beta,
+                "pairs": len(o.sprt.scores),
+                "llr": round(o.sprt.llr(), 3),
+                "bounds": [round(b, 3) for b in o.sprt.bounds],
+                "verdict": self.sprt_verdict,
+            },
+        }
+
+
+def rating_teams(
+    bots_by_side: list[str], points_by_side: list[int]
+) -> tuple[list[str], list[float]]:
+    """One team per bot: a bot filling two seats of a three-player game (its two copies)
+    is one team, scored by its seats' mean points, so its rating moves like anyone's."""
+    points: dict[str, list[int]] = {}
+    for bot, value in zip(bots_by_side, points_by_side, strict=True):
+        points.setdefault(bot, []).append(value)
+    return list(points), [sum(v) / len(v) for v in points.values()]
+
+
+class Results:
+    """Takes games as they end (by schedule index), counts them in schedule order."""
+
+    def __init__(
+        self,
+        options: LadderOptions,
+        summary: Summary,
+        on_counted: Callable[[int], None] | None = None,
+        on_verdict: Callable[[], None] | None = None,
+    ) -> None:
+        self.o = options
+        self.summary = summary
+        self.on_counted = on_counted
+        self.on_verdict = on_verdict
+        self._waiting: dict[int, GameResult] = {}
+        self._next = 0
+        self._set_results: dict[tuple[int, tuple[str, ...]], list[float]] = {}
+
+    def add(self, index: int, game: Game, end: MatchEnd, match_id: str | None) -> None:
+        loser = game.seating[end.forfeit] if end.forfeit is not None else None
+        self._waiting[index] = GameResult(game, end.totals, end.reason, match_id, loser)
+        while self._next in self._waiting:
+            self._count(self._waiting.pop(self._next))
+            self._next += 1
+            if self.on_counted is not None:
+                self.on_counted(self.summary.games)
+
+    @property
+    def pending(self) -> int:
+        return len(self._waiting)
+
+    def _sides(self) -> list[tuple[int, ...]]:
+        players = self.o.players
+        return [(s, s + 2) for s in range(2)] if players == 4 else [(s,) for s in range(players)]
+
+    def _count(self, result: GameResult) -> None:
+        game, totals, loser = result.game, result.written, result.forfeit
+        s = self.summary
+        bots = [game.seating[side[0]] for side in self._sides()]
+        s.games += 1
+        s.deals += 1
+        s.results.append(result)
+        for bot in set(bots):
+            s.games_by_bot[bot] += 1
+        if loser is not None:
+            s.forfeits[loser] += 1
+        for i, j in _pairs(len(bots)):
+            a, b = bots[i], bots[j]
+            if a == b:
+                continue
+            key = (a, b) if a < b else (b, a)
+            pair = s.pairs.setdefault(key, PairStats(*key))
+            if loser is not None:
+                if loser in key:  # three-handed, the other two bots' pair is untouched
+                    pair.forfeits[loser] = pair.forfeits.get(loser, 0) + 1
+                if loser == key[0]:
+                    pair.losses += 1
+                elif loser == key[1]:
+                    pair.wins += 1
+                continue
+            pa, pb = (totals[i], totals[j]) if a == key[0] else (totals[j], totals[i])
+            pair.add(game.key, pa, pb)
+        if loser is None and s.ratings is not None:
+            teams, points = rating_teams(bots, totals)
+            s.ratings.update(teams, points)
+        self._sprt_step(game, bots, totals, loser)
+
+    def _sprt_step(self, game: Game, bots: list[str], totals: list[int], loser: str | None) -> None:
+        sprt = self.o.sprt
+        if sprt is None or len(self.o.bots) != 2:
+            return
+        first = self.o.bots[0].name
+        mine = [t for b, t in zip(bots, totals, strict=True) if b == first]
+        theirs = [t for b, t in zip(bots, totals, strict=True) if b != first]
+        if loser is not None:
+            result = 0.0 if loser == first else 1.0
+        else:
+            diff = sum(mine) - sum(theirs)
+            result = 1.0 if diff > 0 else 0.0 if diff < 0 else 0.5
+        results = self._set_results.setdefault(game.key, [])
+        results.append(result)
+        if len(results) == len(seatings(game.group, self.o.players)):
+            sprt.scores.append(sum(results) / len(results))
+            verdict = sprt.verdict()
+            if verdict is not None and self.summary.sprt_verdict is None:
+                self.summary.sprt_verdict = verdict
+                if self.on_verdict is not None:
+                    self.on_verdict()  # stop: the games already running still finish
+
+
+def _pairs(n: int) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(n) for j in range(i + 1, n)]
