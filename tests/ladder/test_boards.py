@@ -16,7 +16,7 @@ from deberc_net.protocol.wire import Tag, parse_line
 from tests.server.client import fields, play_machine
 from tests.server.conftest import Connector
 
-from .test_ladder_run import HEUR, PY, RAND, games_in, ladder, script, summary
+from .helpers import HEUR, PY, RAND, games_in, ladder, script, summary
 
 StartServer = Callable[..., Awaitable[int]]
 

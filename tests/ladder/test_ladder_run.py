@@ -6,25 +6,30 @@ from __future__ import annotations
 
 import itertools
 import json
-import shlex
-import sqlite3
 import subprocess
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 import trio
 
 from deberc_net.cli import main
-from deberc_net.server.store import Store
 
-PY = shlex.quote(sys.executable)
-HEUR = f"heur={PY} -m clients.heuristic_bot"
-RAND = f"rand={PY} -m clients.random_bot --seed 1"
-RAND2 = f"rand2={PY} -m clients.random_bot --seed 2"
+from .helpers import (
+    HEUR,
+    PY,
+    RAND,
+    RAND2,
+    games_in,
+    ladder,
+    ladder_argv,
+    pair_of,
+    records_in,
+    script,
+    summary,
+)
 
 EAGER = """\
 from clients.client import bot_arguments, run_bot
@@ -60,64 +65,15 @@ while sock.recv(65536):  # reads everything, answers nothing
     pass
 """
 ILLEGAL = RAW_HEAD + """\
+from deberc_net.protocol.wire import fields_of
 CARDS = [r + s for s in "shdc" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
 for line in sock.makefile("r", encoding="utf-8", newline="\\r\\n"):
-    tag, _, rest = line.strip().partition(" ")
-    kv = dict(x.split("=", 1) for x in rest.split(" ") if "=" in x)
+    tag, kv = fields_of(line)
     if tag == "ask":  # a card it does not hold: refused, every time
         hand = set(kv["hand"].split(","))
         bad = next(c for c in CARDS if c not in hand)
         sock.sendall(f"{bad} seq={kv['seq']}\\n".encode())
 """
-
-
-def script(tmp_path: Path, name: str, body: str) -> str:
-    path = tmp_path / f"{name}.py"
-    path.write_text(body, encoding="utf-8")
-    return f"{name}={PY} {shlex.quote(str(path))}"
-
-
-def ladder_argv(db: Path, *args: str) -> list[str]:
-    return [sys.executable, "-m", "deberc_net", "ladder", "run", "--db", str(db), *args]
-
-
-def ladder(tmp_path: Path, *args: str, db: Path | None = None,
-           timeout: float = 50) -> subprocess.CompletedProcess[str]:
-    argv = ladder_argv(db or tmp_path / "ladder.sqlite3", *args)
-    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=tmp_path)
-
-
-def summary(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.count("\n") == 1  # --json: the summary as one object on one line
-    data = json.loads(done.stdout)
-    assert isinstance(data, dict)
-    return data
-
-
-def games_in(db: Path) -> list[dict[str, Any]]:
-    con = sqlite3.connect(db)
-    rows = con.execute("SELECT board, seating, match_id, written, reason, forfeit "
-                       "FROM ladder_games ORDER BY rowid").fetchall()
-    con.close()
-    keys = ("board", "seating", "match_id", "written", "reason", "forfeit")
-    out = [dict(zip(keys, r, strict=True)) for r in rows]
-    for row in out:
-        row["seating"], row["written"] = json.loads(row["seating"]), json.loads(row["written"])
-    return out
-
-
-def records_in(db: Path) -> list[dict[str, Any]]:
-    store = Store(db)  # the ladder's server stores its deal records in the same file
-    try:
-        return [json.loads(body) for body in store.records()]
-    finally:
-        store.close()
-
-
-def pair_of(data: dict[str, Any], a: str, b: str) -> dict[str, Any]:
-    (found,) = [p for p in data["pairs"] if (p["a"], p["b"]) == (a, b)]
-    return found
 
 
 def test_heuristic_beats_random_and_a_one_copy_ladder_is_deterministic(

@@ -1,0 +1,70 @@
+"""Running ladders from the tests: the reference bots' commands, the CLI as a process,
+and what it stored."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from deberc_net.server.store import Store
+
+PY = shlex.quote(sys.executable)
+HEUR = f"heur={PY} -m clients.heuristic_bot"
+RAND = f"rand={PY} -m clients.random_bot --seed 1"
+RAND2 = f"rand2={PY} -m clients.random_bot --seed 2"
+
+
+def script(tmp_path: Path, name: str, body: str) -> str:
+    path = tmp_path / f"{name}.py"
+    path.write_text(body, encoding="utf-8")
+    return f"{name}={PY} {shlex.quote(str(path))}"
+
+
+def ladder_argv(db: Path, *args: str) -> list[str]:
+    return [sys.executable, "-m", "deberc_net", "ladder", "run", "--db", str(db), *args]
+
+
+def ladder(
+    tmp_path: Path, *args: str, db: Path | None = None, timeout: float = 50
+) -> subprocess.CompletedProcess[str]:
+    argv = ladder_argv(db or tmp_path / "ladder.sqlite3", *args)
+    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=tmp_path)
+
+
+def summary(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.count("\n") == 1  # --json: the summary as one object on one line
+    data = json.loads(done.stdout)
+    assert isinstance(data, dict)
+    return data
+
+
+def games_in(db: Path) -> list[dict[str, Any]]:
+    con = sqlite3.connect(db)
+    rows = con.execute(
+        "SELECT board, seating, match_id, written, reason, forfeit FROM ladder_games ORDER BY rowid"
+    ).fetchall()
+    con.close()
+    keys = ("board", "seating", "match_id", "written", "reason", "forfeit")
+    out = [dict(zip(keys, r, strict=True)) for r in rows]
+    for row in out:
+        row["seating"], row["written"] = json.loads(row["seating"]), json.loads(row["written"])
+    return out
+
+
+def records_in(db: Path) -> list[dict[str, Any]]:
+    store = Store(db)  # the ladder's server stores its deal records in the same file
+    try:
+        return [json.loads(body) for body in store.records()]
+    finally:
+        store.close()
+
+
+def pair_of(data: dict[str, Any], a: str, b: str) -> dict[str, Any]:
+    (found,) = [p for p in data["pairs"] if (p["a"], p["b"]) == (a, b)]
+    return found
