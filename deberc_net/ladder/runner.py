@@ -99,11 +99,12 @@ class Ladder:
             on_verdict=self.queue.clear,
         )
         self.running: dict[int, Running] = {}
-        self.reserving: deque[Running] = deque()
+        # the commands sent and not answered yet, in order (the server answers in order):
+        # a game being reserved, or a board (number) being released
+        self.awaiting: deque[Running | int] = deque()
         self.free: dict[str, list[str]] = {}
         self.unplayed = Counter(game.board for game in self.games)  # games per board
         self.started: set[int] = set()  # boards with a game reserved
-        self.releasing = 0  # release commands not yet answered
 
     # ------------------------------------------------------------ the run
     async def run(self) -> Summary:
@@ -133,10 +134,10 @@ class Ladder:
             admin = await AdminClient.connect(host, port, password)
             await admin.wait_for([n for names in self.free.values() for n in names], STARTUP_S)
             await self._fill(admin)
-            while self.running or self.reserving or self.releasing:
+            while self.running or self.awaiting:
                 await self._handle(admin, await admin.next())
                 await self._fill(admin)
-                if not self.running and not self.reserving and not self.queue:
+                if not self.running and not self.awaiting and not self.queue:
                     await self._release_the_rest(admin)
             supervisor.stop()
             await admin.aclose()
@@ -196,7 +197,7 @@ class Ladder:
                 return
             self.queue.popleft()
             running = Running(index, game, instances)
-            self.reserving.append(running)
+            self.awaiting.append(running)
             self.started.add(game.board)
             await admin.reserve(
                 self.o.players,
@@ -213,20 +214,26 @@ class Ladder:
             return None
         return [self.free[bot].pop(0) for bot in game.seating]
 
-    def _release(self, running: Running) -> None:
+    def _free_instances(self, running: Running) -> None:
         for bot, instance in zip(running.game.seating, running.instances, strict=True):
             self.free[bot].append(instance)
 
     async def _handle(self, admin: AdminClient, line: Line) -> None:
-        if line.tag is Tag.OK and line.get_str("cmd") == "reserve":
-            running = self.reserving.popleft()
-            self.running[line.require_int("table")] = running
-        elif line.tag is Tag.OK and line.get_str("cmd") == "release":
-            self.releasing -= 1
-        elif line.tag is Tag.ERROR and self.reserving:  # e.g. not-allowed: we are no admin
-            raise ScheduleError(
-                f"the server refused the table: {line.get_str('code')}: {line.text}"
-            )
+        answer = line.tag is Tag.ERROR or (
+            line.tag is Tag.OK and line.get_str("cmd") in ("reserve", "release")
+        )
+        if answer and self.awaiting:
+            asked = self.awaiting.popleft()
+            if line.tag is Tag.ERROR and isinstance(asked, Running):  # e.g. not an admin
+                raise ScheduleError(
+                    f"the server refused the table: {line.get_str('code')}: {line.text}"
+                )
+            if line.tag is Tag.ERROR:  # a server older than boards (docs/protocol.md §5.5a)
+                raise ScheduleError(
+                    f"the server cannot release board records: {line.get_str('code')}: {line.text}"
+                )
+            if isinstance(asked, Running):
+                self.running[line.require_int("table")] = asked
         elif line.tag is Tag.RECORD:
             table = line.require_int("table")
             if table in self.running:
@@ -238,7 +245,7 @@ class Ladder:
                 self.results.add(
                     running.index, running.game, MatchEnd.from_line(line), running.match_id
                 )
-                self._release(running)
+                self._free_instances(running)
                 await self._board_done(admin, running.game.board)
 
     async def _board_done(self, admin: AdminClient, board: int) -> None:
@@ -254,7 +261,7 @@ class Ladder:
                 await self._send_release(admin, board)
 
     async def _send_release(self, admin: AdminClient, board: int) -> None:
-        self.releasing += 1
+        self.awaiting.append(board)
         await admin.release(board_key(self.seed, board))
 
 
