@@ -19,7 +19,6 @@ from clients.client import Connection
 from deberc_net.game.cards import SUITS, card_str
 from deberc_net.game.match import Match
 from deberc_net.game.view import SeatView, view
-from deberc_net.plugins import build_ruleset
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.render import MACHINE, render
 from deberc_net.protocol.wire import (
@@ -39,6 +38,7 @@ from deberc_net.protocol.wire import (
 )
 from deberc_net.server.app import serve
 from deberc_net.server.config import Config
+from deberc_net.testing import build_ruleset
 
 
 def one(event: ev.ServerEvent) -> str:
