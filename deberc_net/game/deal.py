@@ -754,13 +754,21 @@ class Deal(Refusals):
 
     def counted_combos(self) -> dict[int, list[Combo]]:
         """The sequences that count now, by seat: the record lists exactly these."""
-        need_trick = self.rules.settings.combos_need_trick
         return {
             seat: combos
             for seat, combos in (self.scoring_combos or {}).items()
-            if self.side_of(seat) != self.offender_side
-            and not (need_trick and not self.took_trick(seat))
+            if self.side_of(seat) != self.offender_side and not self._lacks_trick(seat)
         }
+
+    def _lacks_trick(self, seat: int) -> bool:
+        """combos-need-trick: the seat took no trick himself. After a bide on cards the
+        others are handed every card in play (and write the last trick's 10): they have
+        their tricks, whatever the play had reached (docs/rules.md 10)."""
+        return (
+            self.rules.settings.combos_need_trick
+            and self.offender_side is None
+            and not self.took_trick(seat)
+        )
 
     def _bella_counts(self) -> bool:
         return (
@@ -835,8 +843,7 @@ class Deal(Refusals):
         notes = [
             f"seat {seat} took no trick: his combinations do not count"
             for seat in sorted(self.scoring_combos or {})
-            if self.rules.settings.combos_need_trick and not self.took_trick(seat)
-            and self.side_of(seat) != self.offender_side
+            if self._lacks_trick(seat) and self.side_of(seat) != self.offender_side
         ]
         return DealScore(
             sides=self._sides,

@@ -68,6 +68,10 @@ def ski_first_trick(match: Match, bella: bool = True) -> None:
     play(match, "Kc")
 
 
+# SKI's hands the other way round: seat 0 (leads) holds the terts 7h-9h and bella.
+SHOWN = (SKI[1], SKI[0], "7c")
+
+
 # ------------------------------------------------ 1. combos-need-trick in a cut-short deal
 def test_bug1_automatic_claim_writes_no_terts_for_a_seat_without_a_trick() -> None:
     match = with_totals(match2(SKI, rules("combos-need-trick")), [490, 0])
@@ -152,6 +156,24 @@ def test_bug4_three_players_a_player_who_offends_leaves_the_hanging_to_the_whist
     assert rec["outcome"] == "penalty" and rec["calls"][-1]["penalty"] == "false-declaration"
     # 152 + 10 in play: 81 each; the hanging 49: 25 to seat 1 (plays earlier), 24 to seat 2
     assert rec["written"] == [0, 81 + 25, 81 + 24] and rec["hanging"] == 0
+
+
+@pytest.mark.parametrize("need_trick", [False, True])
+def test_bug1_a_bide_on_cards_keeps_the_innocent_sides_terts(need_trick: bool) -> None:
+    # SHOWN: seat 0 declares his terts and leads 7d; seat 1, holding Ad, trumps with Jc:
+    # a renonce in the first trick, before anybody has taken a trick. Seat 0 is handed
+    # every card (105) and the last trick's 10: under combos-need-trick his terts counts
+    # all the same, the foul was not his.
+    options = ("table-penalties", "combos-need-trick") if need_trick else ("table-penalties",)
+    match = match2(SHOWN, rules(*options))
+    say(match, 0, "igrayu", "terts")
+    play(match, "7d")
+    say(match, 1, "Jc")
+    rec = match.records[-1]
+    assert rec["outcome"] == "penalty" and rec["calls"][-1]["penalty"] == "must-follow-suit"
+    assert (rec["points"], rec["written"]) == ([20, 0], [135, 0])
+    assert scored(rec) == {0: ["terts to 9h"]}
+    assert not any("took no trick" in n for n in rec["notes"])
 
 
 # -------------------------------------- 5. four players: only one player scores sequences
@@ -288,10 +310,6 @@ def test_pair_combinations_is_for_four_players_only() -> None:
     for players in (2, 3):
         with pytest.raises(RuleError, match="pair-combinations"):
             rules("pair-combinations", players=players)
-
-
-# SKI's hands the other way round: seat 0 (leads) holds the terts 7h-9h.
-SHOWN = (SKI[1], SKI[0], "7c")
 
 
 @pytest.mark.parametrize("show", [False, True])
