@@ -262,8 +262,9 @@ class Deal(Refusals):
             return self._with_extra(seat, out)
         pending = self.pending
         if pending is not None:
-            if seat == pending.answerer:  # the answers first: the clock takes the first
-                out[:0] = self._answers(pending)
+            if seat == pending.answerer:  # the answers first, a plugin's too (an offer,
+                # a dave): the clock takes the first, never a redeal by four sevens
+                return self._with_extra(seat, self._answers(pending)) + out
             return self._with_extra(seat, out)
         if self.phase == ORDERED:
             return self._with_extra(seat, out)

@@ -450,3 +450,15 @@ def test_choice_four_sevens_window_closes_with_the_leaders_first_card() -> None:
     play(match, "Jc")
     assert "chetyre-semerki" not in legal(deal, 1)
     refused(deal, 1, "chetyre-semerki", E.NotAllowed, "not-allowed")
+
+
+def test_a_plugins_answers_come_before_four_sevens_too() -> None:
+    # poltinniki: seat 1, the whistler, holds the four sevens among his first six cards
+    # and is asked offer?; the clock says the first legal call, an answer, not a redeal
+    spec = ("Jc 9c Ac 10s As Ks 8h 9h 8d", "7s 7h 7d 7c 9s Js Ah 10h Kh", "8c")
+    match = match2(spec, rules("poltinniki"))
+    say(match, 0, "igrayu")
+    assert match.deal.to_act == 1
+    assert legal(match.deal, 1) == ["predlagayu", "igraem", "chetyre-semerki"]
+    say(match, 1, "predlagayu")  # the player has no sevens: his answers alone
+    assert legal(match.deal, 0) == ["prinimayu", "igraem"]
