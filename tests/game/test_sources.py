@@ -462,3 +462,15 @@ def test_a_plugins_answers_come_before_four_sevens_too() -> None:
     assert legal(match.deal, 1) == ["predlagayu", "igraem", "chetyre-semerki"]
     say(match, 1, "predlagayu")  # the player has no sevens: his answers alone
     assert legal(match.deal, 0) == ["prinimayu", "igraem"]
+
+
+def test_deberts_after_a_bella_lists_it_in_points_too() -> None:
+    # seat 0 says bella (Kc Qc in hand), then swaps 7c for the turned 10c: 8c-Ac, seven
+    # trumps in sequence, end the match. The record lists the bella: points carry it
+    spec = ("7c 8c 9c Jc Qc Kc Ac 7h 8h", "10s As Ks Js 9s Ah 10h Kh Qd", "10c")
+    match = match2(spec, rules("deberts"))
+    say(match, 0, "igrayu", "bella", "menyayu")
+    rec = match.records[-1]
+    assert rec["match_over"] == {"winner": 0, "reason": "deberts"}
+    assert scored(rec) == {0: ["bella"]}
+    assert (rec["points"], rec["written"]) == ([20, 0], [0, 0])
