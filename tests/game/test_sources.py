@@ -424,6 +424,15 @@ def test_stake_is_settled_with_the_match() -> None:
     assert "stakes" not in plain.records[-1]["match_over"]
 
 
+def test_stake_four_players_every_player_puts_his_stake_in() -> None:
+    # seed 004: "all players place an initial bet (ante)": four stakes of 5 in the pot;
+    # the winning pair takes them (+5 each partner), the losing pair pays 5 each
+    match = Match(rules("stake-5", players=4), seed="s4", dealer=3)
+    say(match, 0, "pas")
+    match.forfeit(1, "left")  # seats 1 and 3 lose
+    assert match.records[-1]["match_over"] == {"winner": 0, "reason": "left", "stakes": [10, -10]}
+
+
 def test_stake_conflicts() -> None:
     with pytest.raises(RuleError, match="contradict"):
         rules("stake-5", "stake-10")
