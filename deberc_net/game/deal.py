@@ -552,12 +552,17 @@ class Deal(Refusals):
         assert best is not None
         self.talked.add(seat)
         self.declared_combos[seat] = self.combos_of(seat)
-        for partner in self.sides[self.side_of(best.seat)]:  # pairs: the side's best answers
-            theirs = self.best_combo(partner, best.category)
-            if partner != best.seat and theirs is not None and self.beats(
-                partner, theirs, best.seat, best.combo
-            ):
-                best = Declaration(partner, best.category, theirs)
+        # pairs: the declarer answers for his pair; his partner takes the declaration over
+        # only when the asker's beats the declarer's and not his (taking it over when the
+        # declarer's own wins would cost the declarer his other sequences, docs/rules.md 8)
+        mine = self.best_combo(seat, best.category)
+        if mine is not None and self.beats(seat, mine, best.seat, best.combo):
+            for partner in self.sides[self.side_of(best.seat)]:
+                theirs = self.best_combo(partner, best.category)
+                if partner != best.seat and theirs is not None and not self.beats(
+                    seat, mine, partner, theirs
+                ):
+                    best = Declaration(partner, best.category, theirs)
         self.best = best
         self.pending = Pending("rost", seat, best.seat)
 

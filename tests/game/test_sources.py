@@ -181,6 +181,42 @@ def test_bug1_a_bide_on_cards_keeps_the_innocent_sides_terts(need_trick: bool) -
 # test_four_players_partner_with_a_longer_combination_declares_it)
 
 
+# Four players, dealer 3, trump clubs: seat 0 holds two terts (Jd-Kd, 7s-9s), his
+# partner seat 2 one higher terts (Qh-Ah), seat 1 a terts to the queen (10s-Qs).
+TWO_TERTS = (
+    "Jd Qd Kd 7s 8s 9s 7h 7c",
+    "10s Js Qs 8h 9h 8c 9c 7d",
+    "Qh Kh Ah 10c Qc 8d 9d As",
+    "Ks 10h Jh 10d Ad Jc Kc Ac",
+)
+
+
+def test_point5_a_losing_rost_does_not_hand_the_declaration_to_the_partner() -> None:
+    # seat 1's rost? loses to seat 0's own terts to the king: seat 0 answers and keeps
+    # his declaration, so both his terts score (40). Handing it to seat 2, whose terts
+    # to the ace was not needed, would leave the pair 20: the opponent's question would
+    # have cost the declarer a terts
+    deal = Deal(
+        rules=build_ruleset(4),
+        deal_no=1,
+        dealer=3,
+        deck=build_deck_n(TWO_TERTS, 3, "Kc"),
+        seed="t",
+        totals_before=(0, 0),
+    )
+    say(deal, 0, "igrayu", "dva-tertsa")
+    play(deal, "7h")
+    say(deal, 1, "rost?")
+    assert deal.to_act == 0 and legal(deal, 0) == ["ot-K"]
+    say(deal, 0, "ot-K")
+    assert legal(deal, 1) == ["pishet"]
+    say(deal, 1, "pishet")
+    play(deal, "8h Ah 10h")  # seat 2 takes the trick
+    assert deal.best is not None and deal.best.seat == 0
+    assert deal.combo_points() == [40, 0]
+    assert scored(deal.record()) == {0: ["terts to 9s", "terts to Kd"], 1: []}
+
+
 # -------------------------- 6. three players: the whistlers split hanging points equally
 def test_point6_hanging_points_split_equally_under_bide_to_leader() -> None:
     match = with_totals(match3(rules=rules("bide-to-leader", players=3)), [0, 0, 0], hanging=49)
