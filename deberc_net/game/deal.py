@@ -262,8 +262,9 @@ class Deal(Refusals):
             return self._with_extra(seat, out)
         pending = self.pending
         if pending is not None:
-            if seat == pending.answerer:  # the answers first: the clock takes the first
-                out[:0] = self._answers(pending)
+            if seat == pending.answerer:  # the answers first, a plugin's too (an offer,
+                # a dave): the clock takes the first, never a redeal by four sevens
+                return self._with_extra(seat, self._answers(pending)) + out
             return self._with_extra(seat, out)
         if self.phase == ORDERED:
             return self._with_extra(seat, out)
@@ -551,12 +552,17 @@ class Deal(Refusals):
         assert best is not None
         self.talked.add(seat)
         self.declared_combos[seat] = self.combos_of(seat)
-        for partner in self.sides[self.side_of(best.seat)]:  # pairs: the side's best answers
-            theirs = self.best_combo(partner, best.category)
-            if partner != best.seat and theirs is not None and self.beats(
-                partner, theirs, best.seat, best.combo
-            ):
-                best = Declaration(partner, best.category, theirs)
+        # pairs: the declarer answers for his pair; his partner takes the declaration over
+        # only when the asker's beats the declarer's and not his (taking it over when the
+        # declarer's own wins would cost the declarer his other sequences, docs/rules.md 8)
+        mine = self.best_combo(seat, best.category)
+        if mine is not None and self.beats(seat, mine, best.seat, best.combo):
+            for partner in self.sides[self.side_of(best.seat)]:
+                theirs = self.best_combo(partner, best.category)
+                if partner != best.seat and theirs is not None and not self.beats(
+                    seat, mine, partner, theirs
+                ):
+                    best = Declaration(partner, best.category, theirs)
         self.best = best
         self.pending = Pending("rost", seat, best.seat)
 
@@ -754,13 +760,21 @@ class Deal(Refusals):
 
     def counted_combos(self) -> dict[int, list[Combo]]:
         """The sequences that count now, by seat: the record lists exactly these."""
-        need_trick = self.rules.settings.combos_need_trick
         return {
             seat: combos
             for seat, combos in (self.scoring_combos or {}).items()
-            if self.side_of(seat) != self.offender_side
-            and not (need_trick and not self.took_trick(seat))
+            if self.side_of(seat) != self.offender_side and not self._lacks_trick(seat)
         }
+
+    def _lacks_trick(self, seat: int) -> bool:
+        """combos-need-trick: the seat took no trick himself. After a bide on cards the
+        others are handed every card in play (and write the last trick's 10): they have
+        their tricks, whatever the play had reached (docs/rules.md 10)."""
+        return (
+            self.rules.settings.combos_need_trick
+            and self.offender_side is None
+            and not self.took_trick(seat)
+        )
 
     def _bella_counts(self) -> bool:
         return (
@@ -835,8 +849,7 @@ class Deal(Refusals):
         notes = [
             f"seat {seat} took no trick: his combinations do not count"
             for seat in sorted(self.scoring_combos or {})
-            if self.rules.settings.combos_need_trick and not self.took_trick(seat)
-            and self.side_of(seat) != self.offender_side
+            if self._lacks_trick(seat) and self.side_of(seat) != self.offender_side
         ]
         return DealScore(
             sides=self._sides,

@@ -140,14 +140,19 @@ class Match:
         return self.rules.next_dealer(snapshot)
 
     def _settle_stakes(self, stake: int) -> list[int]:
-        """Per side: the winner +stake from each other side, each loser -stake; a drawn
-        match settles nothing."""
+        """Per side: every player put ``stake`` in (seed 004: "all players place an
+        initial bet"), the winning side takes it all; a drawn match settles nothing.
+        Four players: each loser pays his stake, each partner of the winners gains one."""
         assert self.result is not None
         winner = self.result.winner
-        sides = len(self.totals)
+        sides = self.rules.settings.sides()
         if winner is None:
-            return [0] * sides
-        return [stake * (sides - 1) if s == winner else -stake for s in range(sides)]
+            return [0] * len(sides)
+        pot = stake * self.rules.settings.players
+        return [
+            pot - stake * len(seats) if s == winner else -stake * len(seats)
+            for s, seats in enumerate(sides)
+        ]
 
     def _record(self, deal: Deal) -> dict[str, Any]:
         body = deal.record()

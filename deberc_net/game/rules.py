@@ -50,7 +50,7 @@ class Settings:
     pair_combinations: bool = False  # 4 players: both partners' sequences score
     show_combination: bool = False  # the best declaration goes face up with its first card
     swap_before_extra: bool = False  # the seven swap is made before the last cards
-    stake: int | None = None  # what the match is worth per side (seed 004's ante)
+    stake: int | None = None  # what each player puts in for the match (seed 004's ante)
 
     @property
     def hand_size(self) -> int:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from deberc_net.game.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, card_str
+from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.view import SeatView
 
 from . import events as ev
@@ -225,7 +226,11 @@ def _ask(e: ev.Ask, machine: bool) -> list[str]:
         out.append(f"Your hand: {pretty_hand(v.hand)}")
     if v.pending is not None:
         kind, asker, answerer = v.pending
-        out.append(f"{n[asker]} asked {kind}; {n[answerer]} must answer.")
+        if kind == SWAP_Q:  # the table asks every seat in turn, nobody asked it
+            out.append("Before the last cards each seat in turn may swap the trump 7 for "
+                       f"the turned card: {n[answerer]} to answer (menyayu or ne-menyayu).")
+        else:
+            out.append(f"{n[asker]} asked {kind}; {n[answerer]} must answer.")
     if e.kind == "ask" and v.legal:
         cards = [t for t in v.legal if t[0].isdigit() or t[0] in "JQKA"]
         talk = [t for t in v.legal if t not in cards]

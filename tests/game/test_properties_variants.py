@@ -147,10 +147,6 @@ def check_complete_deal(record: dict[str, Any], deal: Deal, players: int,
     assert sum(deal.tricks_taken) == HAND[players]
 
 
-# Outcomes whose points are the deal's own: combinations, bella, cards (and last trick).
-DEAL_POINTS = frozenset({"made", "bide", "hanging", "claim", "false-claim", "penalty"})
-
-
 def check_listed_combinations(record: dict[str, Any], deal: Deal, bonus: int) -> None:
     """The combinations in ``declared[].scored`` are exactly the combination part of
     ``points``: per side, the sequences and bella listed add up to it."""
@@ -161,8 +157,8 @@ def check_listed_combinations(record: dict[str, Any], deal: Deal, bonus: int) ->
         listed[deal.side_of(entry["seat"])] += sum(s["points"] for s in entry["scored"])
     combos = [c + b for c, b in zip(score.combo_points, score.bella_points, strict=True)]
     assert listed == combos, (record["deal_no"], record["declared"])
-    if record["outcome"] not in DEAL_POINTS:
-        return
+    # every outcome: a deal cut short (claim, penalty, deberts, dave, an offer, a void
+    # deal) carries its points so far, combinations included
     for side, points in enumerate(record["points"]):
         last = bonus if record["tricks"] and score.last_trick_side == side and len(
             record["tricks"]) == deal.rules.settings.hand_size else 0

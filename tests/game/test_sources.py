@@ -68,6 +68,10 @@ def ski_first_trick(match: Match, bella: bool = True) -> None:
     play(match, "Kc")
 
 
+# SKI's hands the other way round: seat 0 (leads) holds the terts 7h-9h and bella.
+SHOWN = (SKI[1], SKI[0], "7c")
+
+
 # ------------------------------------------------ 1. combos-need-trick in a cut-short deal
 def test_bug1_automatic_claim_writes_no_terts_for_a_seat_without_a_trick() -> None:
     match = with_totals(match2(SKI, rules("combos-need-trick")), [490, 0])
@@ -154,9 +158,63 @@ def test_bug4_three_players_a_player_who_offends_leaves_the_hanging_to_the_whist
     assert rec["written"] == [0, 81 + 25, 81 + 24] and rec["hanging"] == 0
 
 
+@pytest.mark.parametrize("need_trick", [False, True])
+def test_bug1_a_bide_on_cards_keeps_the_innocent_sides_terts(need_trick: bool) -> None:
+    # SHOWN: seat 0 declares his terts and leads 7d; seat 1, holding Ad, trumps with Jc:
+    # a renonce in the first trick, before anybody has taken a trick. Seat 0 is handed
+    # every card (105) and the last trick's 10: under combos-need-trick his terts counts
+    # all the same, the foul was not his.
+    options = ("table-penalties", "combos-need-trick") if need_trick else ("table-penalties",)
+    match = match2(SHOWN, rules(*options))
+    say(match, 0, "igrayu", "terts")
+    play(match, "7d")
+    say(match, 1, "Jc")
+    rec = match.records[-1]
+    assert rec["outcome"] == "penalty" and rec["calls"][-1]["penalty"] == "must-follow-suit"
+    assert (rec["points"], rec["written"]) == ([20, 0], [135, 0])
+    assert scored(rec) == {0: ["terts to 9h"]}
+    assert not any("took no trick" in n for n in rec["notes"])
+
+
 # -------------------------------------- 5. four players: only one player scores sequences
 # (tests/game/test_variants.py: test_four_players_partner_adds_his_sequence[False] and
 # test_four_players_partner_with_a_longer_combination_declares_it)
+
+
+# Four players, dealer 3, trump clubs: seat 0 holds two terts (Jd-Kd, 7s-9s), his
+# partner seat 2 one higher terts (Qh-Ah), seat 1 a terts to the queen (10s-Qs).
+TWO_TERTS = (
+    "Jd Qd Kd 7s 8s 9s 7h 7c",
+    "10s Js Qs 8h 9h 8c 9c 7d",
+    "Qh Kh Ah 10c Qc 8d 9d As",
+    "Ks 10h Jh 10d Ad Jc Kc Ac",
+)
+
+
+def test_point5_a_losing_rost_does_not_hand_the_declaration_to_the_partner() -> None:
+    # seat 1's rost? loses to seat 0's own terts to the king: seat 0 answers and keeps
+    # his declaration, so both his terts score (40). Handing it to seat 2, whose terts
+    # to the ace was not needed, would leave the pair 20: the opponent's question would
+    # have cost the declarer a terts
+    deal = Deal(
+        rules=build_ruleset(4),
+        deal_no=1,
+        dealer=3,
+        deck=build_deck_n(TWO_TERTS, 3, "Kc"),
+        seed="t",
+        totals_before=(0, 0),
+    )
+    say(deal, 0, "igrayu", "dva-tertsa")
+    play(deal, "7h")
+    say(deal, 1, "rost?")
+    assert deal.to_act == 0 and legal(deal, 0) == ["ot-K"]
+    say(deal, 0, "ot-K")
+    assert legal(deal, 1) == ["pishet"]
+    say(deal, 1, "pishet")
+    play(deal, "8h Ah 10h")  # seat 2 takes the trick
+    assert deal.best is not None and deal.best.seat == 0
+    assert deal.combo_points() == [40, 0]
+    assert scored(deal.record()) == {0: ["terts to 9s", "terts to Kd"], 1: []}
 
 
 # -------------------------- 6. three players: the whistlers split hanging points equally
@@ -290,10 +348,6 @@ def test_pair_combinations_is_for_four_players_only() -> None:
             rules("pair-combinations", players=players)
 
 
-# SKI's hands the other way round: seat 0 (leads) holds the terts 7h-9h.
-SHOWN = (SKI[1], SKI[0], "7c")
-
-
 @pytest.mark.parametrize("show", [False, True])
 def test_show_combination_the_best_is_shown_with_the_first_card(show: bool) -> None:
     match = match2(SHOWN, rules("show-combination") if show else rules())
@@ -406,6 +460,15 @@ def test_stake_is_settled_with_the_match() -> None:
     assert "stakes" not in plain.records[-1]["match_over"]
 
 
+def test_stake_four_players_every_player_puts_his_stake_in() -> None:
+    # seed 004: "all players place an initial bet (ante)": four stakes of 5 in the pot;
+    # the winning pair takes them (+5 each partner), the losing pair pays 5 each
+    match = Match(rules("stake-5", players=4), seed="s4", dealer=3)
+    say(match, 0, "pas")
+    match.forfeit(1, "left")  # seats 1 and 3 lose
+    assert match.records[-1]["match_over"] == {"winner": 0, "reason": "left", "stakes": [10, -10]}
+
+
 def test_stake_conflicts() -> None:
     with pytest.raises(RuleError, match="contradict"):
         rules("stake-5", "stake-10")
@@ -432,3 +495,27 @@ def test_choice_four_sevens_window_closes_with_the_leaders_first_card() -> None:
     play(match, "Jc")
     assert "chetyre-semerki" not in legal(deal, 1)
     refused(deal, 1, "chetyre-semerki", E.NotAllowed, "not-allowed")
+
+
+def test_a_plugins_answers_come_before_four_sevens_too() -> None:
+    # poltinniki: seat 1, the whistler, holds the four sevens among his first six cards
+    # and is asked offer?; the clock says the first legal call, an answer, not a redeal
+    spec = ("Jc 9c Ac 10s As Ks 8h 9h 8d", "7s 7h 7d 7c 9s Js Ah 10h Kh", "8c")
+    match = match2(spec, rules("poltinniki"))
+    say(match, 0, "igrayu")
+    assert match.deal.to_act == 1
+    assert legal(match.deal, 1) == ["predlagayu", "igraem", "chetyre-semerki"]
+    say(match, 1, "predlagayu")  # the player has no sevens: his answers alone
+    assert legal(match.deal, 0) == ["prinimayu", "igraem"]
+
+
+def test_deberts_after_a_bella_lists_it_in_points_too() -> None:
+    # seat 0 says bella (Kc Qc in hand), then swaps 7c for the turned 10c: 8c-Ac, seven
+    # trumps in sequence, end the match. The record lists the bella: points carry it
+    spec = ("7c 8c 9c Jc Qc Kc Ac 7h 8h", "10s As Ks Js 9s Ah 10h Kh Qd", "10c")
+    match = match2(spec, rules("deberts"))
+    say(match, 0, "igrayu", "bella", "menyayu")
+    rec = match.records[-1]
+    assert rec["match_over"] == {"winner": 0, "reason": "deberts"}
+    assert scored(rec) == {0: ["bella"]}
+    assert (rec["points"], rec["written"]) == ([20, 0], [0, 0])

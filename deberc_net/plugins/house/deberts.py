@@ -26,7 +26,10 @@ def deberc_deal_event(deal: Deal, name: str) -> None:
         ranks = sorted(order.index(c & 7) for c in hand if c >> 3 == deal.trump)
         if longest_run(ranks) >= RUN:
             zero = [0] * len(deal.sides)
-            deal.end_deal("deberts", zero, zero, winner=deal.side_of(seat), reason="deberts")
+            # the points so far (a bella said before the swap): the record lists it
+            deal.end_deal(
+                "deberts", deal.deal_points(), zero, winner=deal.side_of(seat), reason="deberts"
+            )
             return
 
 

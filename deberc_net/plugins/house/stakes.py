@@ -1,6 +1,6 @@
 """Options ``stake-N``: what a match is worth (seed 004's ante), recorded with the match.
 
-Every side puts ``N`` in before the match; the winner takes the others' stakes. The
+Every player puts ``N`` in before the match; the winning side takes them all. The
 match's last record carries the settlement in ``match_over.stakes`` (per side); the
 option's name, in every record's ``options``, says the stake from the first deal on.
 Options are names, so a stake is one of a fixed list of values, one plugin each.
@@ -27,8 +27,8 @@ class Stake:
         return RuleInfo(
             name=self.name,
             kind="option",
-            summary=f"The match is played for a stake of {self.value} per side (seed 004's "
-            "ante): the winner takes the others' stakes, recorded with the match's end.",
+            summary=f"The match is played for a stake of {self.value} per player (seed "
+            "004's ante): the winning side takes every stake, recorded with the match's end.",
             conflicts=others + NOT_WITH,
         )
 
