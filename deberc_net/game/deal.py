@@ -8,6 +8,7 @@ gets cards first and leads unless a rule says otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -24,14 +25,14 @@ from .combos import (
     find_sequences,
     holds_bella,
 )
-from .phases import BIDDING, DONE, ORDERED, PLAY
+from .phases import BIDDING, DONE, ORDERED, PLAY, Phase
 from .play import legal_cards, trick_winner
-from .refusals import Refusals
+from .refusals import why_not
 from .rules import DealScore, RuleSet
 
 # the phases are re-exported: the deal is where callers look for them
 __all__ = ["BIDDING", "DONE", "ORDERED", "PENALIZED", "PLAY", "TALK", "Deal", "Declaration",
-           "LoggedCall", "Pending", "Trick"]
+           "LoggedCall", "Pending", "Phase", "Trick"]
 
 # What option table-penalties punishes instead of refusing (RULES.md section 6).
 PENALIZED = frozenset({"must-follow-suit", "must-trump", "must-overtrump",
@@ -78,7 +79,7 @@ class LoggedCall:
 
 
 @attrs.define(eq=False)
-class Deal(Refusals):
+class Deal:
     rules: RuleSet
     deal_no: int
     dealer: int
@@ -94,7 +95,7 @@ class Deal(Refusals):
     original_turned: Card = attrs.field(init=False)
     talon: list[Card] = attrs.field(init=False)
     fresa: Card | None = attrs.field(init=False, default=None)
-    phase: str = attrs.field(init=False, default=BIDDING)
+    phase: Phase = attrs.field(init=False, default=BIDDING)
     bid_round: int = attrs.field(init=False, default=1)
     turn: int = attrs.field(init=False)
     passes: int = attrs.field(init=False, default=0)
@@ -410,7 +411,7 @@ class Deal(Refusals):
         if not 0 <= seat < self.players:
             raise E.NotAllowed(f"there is no seat {seat}")
         if call not in self.legal_calls(seat):
-            error = self._why_not(seat, call)
+            error = why_not(self, seat, call)
             if not self._punishable(seat, call, error):
                 raise error
             self.log.append(LoggedCall(seat, call, ms, auto, penalty=error.code))
@@ -419,9 +420,9 @@ class Deal(Refusals):
         self.log.append(LoggedCall(seat, call, ms, auto))
         if call.name in TALK:
             self.declared_calls.setdefault(seat, []).append(call.token())
-        handler = getattr(self, "_do_" + call.name.replace("-", "_").replace("?", "_q"), None)
+        handler = _HANDLERS.get(call.name)
         if handler is not None:
-            handler(seat, call)
+            handler(self, seat, call)
         elif self.rules.apply_extra_call is None or not self.rules.apply_extra_call(
             self, seat, call
         ):
@@ -535,16 +536,12 @@ class Deal(Refusals):
         else:
             self.pending = None
 
-    _do_ne_prokhodit = _do_prokhodit
-
     def _do_terts(self, seat: int, call: Call) -> None:
         self.talked.add(seat)
         self.declared_combos[seat] = self.combos_of(seat)
         combo = self.best_combo(seat)
         assert combo is not None
         self.best = Declaration(seat, combo.category, combo)
-
-    _do_pyatdesyat = _do_terts
 
     def _do_rost_q(self, seat: int, call: Call) -> None:
         best = self.best
@@ -916,3 +913,26 @@ class Deal(Refusals):
             "void_reason": self.void_reason,
             "notes": list(score.notes) if score else [],
         }
+
+
+# What carries out each of the engine's own calls (a plugin's calls go to its hook).
+_HANDLERS: dict[str, Callable[[Deal, int, Call], None]] = {
+    C.SEVENS: Deal._do_chetyre_semerki,
+    C.PAS: Deal._do_pas,
+    C.IGRAYU: Deal._do_igrayu,
+    C.MENYAYU: Deal._do_menyayu,
+    C.PROKHODIT_Q: Deal._do_prokhodit_q,
+    C.PROKHODIT: Deal._do_prokhodit,
+    C.NE_PROKHODIT: Deal._do_prokhodit,
+    C.TERTS: Deal._do_terts,
+    C.PYATDESYAT: Deal._do_terts,
+    C.ROST: Deal._do_rost_q,
+    C.OT: Deal._do_ot,
+    C.PISHET: Deal._do_pishet,
+    C.POKAZHI: Deal._do_pokazhi,
+    C.POKAZYVAYU: Deal._do_pokazyvayu,
+    C.SKIN: Deal._do_skin,
+    C.BELLA: Deal._do_bella,
+    C.KONETS: Deal._do_konets,
+    C.PLAY: Deal._do_play,
+}
