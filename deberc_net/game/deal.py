@@ -25,6 +25,17 @@ from .combos import (
     find_sequences,
     holds_bella,
 )
+from .events import (
+    CallMade,
+    CardPlayed,
+    DealEvent,
+    Dealt,
+    Ordered,
+    Penalized,
+    Shown,
+    TrickTaken,
+    in_telling_order,
+)
 from .phases import BIDDING, DONE, ORDERED, PLAY, Phase
 from .play import legal_cards, trick_winner
 from .refusals import why_not
@@ -133,6 +144,7 @@ class Deal:
     extra: dict[str, Any] = attrs.field(init=False, factory=dict)  # room for plugins
     _legal_cache: dict[int, tuple[tuple[int, str], list[Call]]] = attrs.field(
         init=False, factory=dict)
+    _told: list[DealEvent] = attrs.field(init=False, factory=list)  # not yet returned
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)
     _side_of: dict[int, int] = attrs.field(init=False)
 
@@ -406,8 +418,9 @@ class Deal:
         return any(t.winner == seat for t in self.tricks)
 
     # ------------------------------------------------------------------- apply
-    def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> None:
-        """Make ``call`` for ``seat`` or raise ``IllegalCall`` with nothing changed."""
+    def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> list[DealEvent]:
+        """Make ``call`` for ``seat`` and say what happened, or raise ``IllegalCall`` with
+        nothing changed."""
         if not 0 <= seat < self.players:
             raise E.NotAllowed(f"there is no seat {seat}")
         if call not in self.legal_calls(seat):
@@ -415,9 +428,12 @@ class Deal:
             if not self._punishable(seat, call, error):
                 raise error
             self.log.append(LoggedCall(seat, call, ms, auto, penalty=error.code))
+            self._tell(Penalized(seat, call, error.code))
             self._punish(seat, call, error)
-            return
+            return self._take_told()
         self.log.append(LoggedCall(seat, call, ms, auto))
+        card = call.card
+        self._tell(CallMade(seat, call, auto) if card is None else CardPlayed(seat, card, auto))
         if call.name in TALK:
             self.declared_calls.setdefault(seat, []).append(call.token())
         handler = _HANDLERS.get(call.name)
@@ -427,6 +443,17 @@ class Deal:
             self, seat, call
         ):
             raise AssertionError(f"no rule carries out the legal call {call.token()}")
+        return self._take_told()
+
+    def _tell(self, event: DealEvent) -> None:
+        self._told.append(event)
+
+    def _take_told(self) -> list[DealEvent]:
+        told, self._told = self._told, []
+        return in_telling_order(told)
+
+    def _visible_fresa(self) -> Card | None:
+        return self.fresa if self.rules.settings.fresa_visible else None
 
     def _do_chetyre_semerki(self, seat: int, call: Call) -> None:
         self._end_void("sevens")
@@ -459,13 +486,15 @@ class Deal:
         if s.pause_after_order:
             self.phase = ORDERED
             self._event("ordered")
-            return
-        self._deal_rest()
+        else:
+            self._deal_rest()
+        self._tell(Ordered(seat, self.trump, self.first_trump, self._visible_fresa()))
 
     def continue_after_order(self) -> None:
         """A plugin done with the moment after the order: deal the last cards, play."""
         if self.phase == ORDERED:
             self._deal_rest()
+            self._tell(Dealt(self._visible_fresa()))
 
     def _event(self, name: str) -> None:
         if self.rules.deal_event is not None:
@@ -590,9 +619,12 @@ class Deal:
             category = best.category  # a partner answering rost? shows that length only
         else:
             category = max(c.category for c in combos)  # he declared his longest
+        new = seat not in self.shown  # shown twice (skin, then asked again): told once
         self.shown[seat] = [
             c for combo in combos if combo.category == category for c in combo.cards
         ]
+        if new:
+            self._tell(Shown(seat, tuple(self.shown[seat])))
 
     def _do_skin(self, seat: int, call: Call) -> None:
         assert self.pending is not None
@@ -706,6 +738,7 @@ class Deal:
             self.log.append(
                 LoggedCall(declarer, Call(C.POKAZYVAYU), self.log[-1].ms, False, engine=True)
             )
+            self._tell(CallMade(declarer, Call(C.POKAZYVAYU)))
         best = self.best
         if (
             first_card and self.rules.settings.show_combination and best is not None
@@ -715,6 +748,7 @@ class Deal:
             self.log.append(
                 LoggedCall(seat, Call(C.POKAZYVAYU), self.log[-1].ms, False, engine=True)
             )
+            self._tell(CallMade(seat, Call(C.POKAZYVAYU)))
         n = self.players
         if len(self.trick.cards) < n:
             self.turn = (seat + 1) % n
@@ -728,6 +762,7 @@ class Deal:
         trick.winner = winner
         side = self.side_of(winner)
         self.tricks.append(trick)
+        self._tell(TrickTaken(winner, tuple(c for _, c in trick.cards)))
         self.tricks_taken[side] += 1
         self.card_points[side] += sum(card_points(c, self.trump) for _, c in trick.cards)
         if len(self.tricks) == 1:
