@@ -139,15 +139,20 @@ class TableEvent:
     event: MatchEvent | SeatEvent
 
 
+class AskKind(StrEnum):
+    ASK = "ask"  # a request to act
+    STATE = "state"  # the same fields, asking nothing
+
+
 @attrs.frozen
 class Ask:
-    """A request to act, or (``kind='state'``) the seat's full state."""
+    """A request to act, or (``kind=STATE``) the seat's full state."""
 
     seq: int
     table: int
     view: SeatView
     clock_ms: int | None
-    kind: str = "ask"
+    kind: AskKind = AskKind.ASK
 
 
 @attrs.frozen

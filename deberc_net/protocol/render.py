@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable
+from enum import StrEnum
 from typing import Any
 
 from deberc_net.game import events as g
@@ -18,8 +19,14 @@ from deberc_net.game.view import SeatView
 
 from . import events as ev
 
-HUMAN = "human"
-MACHINE = "machine"
+
+class Style(StrEnum):
+    HUMAN = "human"  # readable text, for telnet and netcat
+    MACHINE = "machine"  # tagged key=value lines, for programs
+
+
+HUMAN = Style.HUMAN
+MACHINE = Style.MACHINE
 
 
 def _value(v: Any) -> str:
@@ -359,7 +366,7 @@ def _ask(e: ev.Ask, machine: bool) -> list[str]:
     if v.pending is not None:
         kind, asker, answerer = v.pending
         out.append(f"{n[asker]} asked {kind}; {n[answerer]} must answer.")
-    if e.kind == "ask" and v.legal:
+    if e.kind == ev.AskKind.ASK and v.legal:
         cards = [t for t in v.legal if t[0].isdigit() or t[0] in "JQKA"]
         talk = [t for t in v.legal if t not in cards]
         options = " | ".join(talk + ([", ".join(cards)] if cards else []))

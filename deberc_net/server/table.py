@@ -380,10 +380,11 @@ class Table:
             session.send(ev.Info(f"Table {self.id} waits for players: "
                                  + ", ".join(s or "(free)" for s in self.seats)))
             return
-        kind = "ask" if seat is not None and seat == match.to_act and not match.over else "state"
+        asked = seat is not None and seat == match.to_act and not match.over
+        kind = ev.AskKind.ASK if asked else ev.AskKind.STATE
         clock = None
         if seat is not None:  # an open request: the clock left on it
-            clock = (self.clocks.left_ms(seat, trio.current_time()) if kind == "ask"
+            clock = (self.clocks.left_ms(seat, trio.current_time()) if asked
                      else self.clocks.per_seat_ms[seat])
         session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, kind=kind))
 
