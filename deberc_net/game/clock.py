@@ -65,30 +65,33 @@ class Clocks:
         self.stopped = True
 
     # ------------------------------------------------------------ what is due
+    # What is due is decided by comparing ``now`` with the very deadline ``deadline()``
+    # gave (never ``now - start`` with a length: in floating point the two can disagree,
+    # and a task woken at its deadline would find nothing due and wake again at once).
     def deadline(self) -> float:
         """When something may next be due (``math.inf``: never, until told more)."""
         if self.stopped:
             return math.inf
-        deadline = math.inf
-        if self.waiting_for is not None:
-            deadline = self.asked_at + self.per_seat_ms[self.waiting_for] / 1000
-        if self.away_since:
-            deadline = min(deadline, min(self.away_since.values()) + self.away_limit_ms / 1000)
-        return deadline
+        return min([self._request_deadline(), *map(self._away_deadline, self.away_since)])
 
     def away_too_long(self, now: float) -> list[int]:
         """The seats away for the away limit or longer, lowest first."""
         if self.stopped:
             return []
-        limit = self.away_limit_ms / 1000
-        return [seat for seat, since in sorted(self.away_since.items()) if now - since >= limit]
+        return [seat for seat in sorted(self.away_since) if now >= self._away_deadline(seat)]
 
     def out_of_time(self, now: float) -> int | None:
         """The seat asked, if its time for the call is up."""
-        seat = self.waiting_for
-        if self.stopped or seat is None:
+        if self.stopped or now < self._request_deadline():
             return None
-        return seat if now - self.asked_at >= self.per_seat_ms[seat] / 1000 else None
+        return self.waiting_for
+
+    def _request_deadline(self) -> float:
+        seat = self.waiting_for
+        return math.inf if seat is None else self.asked_at + self.per_seat_ms[seat] / 1000
+
+    def _away_deadline(self, seat: int) -> float:
+        return self.away_since[seat] + self.away_limit_ms / 1000
 
     def left_ms(self, seat: int, now: float) -> int:
         """What is left of ``seat``'s time for the open request (all of it for another

@@ -66,6 +66,16 @@ def test_timeouts_in_a_row_lose_and_an_answer_resets_them() -> None:
     assert c.timed_out(0)
 
 
+def test_at_its_deadline_a_request_is_out_of_time_whatever_the_rounding() -> None:
+    c = clocks(away_limit_ms=200)
+    c.set_call_ms([200, 200])
+    c.ask(1, now=0.6000000000000001)  # 0.8 - this is 0.19999999999999996, not 0.2
+    c.away(0, now=0.6000000000000001)
+    now = c.deadline()
+    assert now == 0.6000000000000001 + 0.2
+    assert c.out_of_time(now) == 1 and c.away_too_long(now) == [0]
+
+
 def test_a_stopped_clock_has_nothing_due() -> None:
     c = clocks()
     c.ask(0, now=0.0)
