@@ -482,19 +482,20 @@ class Deal:
             self.phase = ORDERED
             order = [(self.dealer + i) % self.players for i in range(1, self.players + 1)]
             self.pending = Pending(SWAP_Q, seat, order[0], tuple(order[1:]))
+            self._tell(Ordered(seat, self.trump, self.first_trump, None))  # nothing dealt
             return
         if s.pause_after_order:
             self.phase = ORDERED
+            self._tell(Ordered(seat, self.trump, self.first_trump, None))  # nothing dealt
             self._event("ordered")
-        else:
-            self._deal_rest()
+            return
+        self._deal_rest()
         self._tell(Ordered(seat, self.trump, self.first_trump, self._visible_fresa()))
 
     def continue_after_order(self) -> None:
         """A plugin done with the moment after the order: deal the last cards, play."""
         if self.phase == ORDERED:
             self._deal_rest()
-            self._tell(Dealt(self._visible_fresa()))
 
     def _event(self, name: str) -> None:
         if self.rules.deal_event is not None:
@@ -503,6 +504,7 @@ class Deal:
     def _deal_rest(self) -> None:
         s = self.rules.settings
         assert self.player is not None
+        paused = self.phase == ORDERED  # the order came in an earlier call
         seat = self.player
         pos = 32 - len(self.talon)
         short = 0
@@ -518,6 +520,8 @@ class Deal:
         self.turn = self.leader
         self.trick = Trick(self.leader)
         self._find_bella_owner()
+        if paused:
+            self._tell(Dealt(self._visible_fresa()))
         self._event("play")
 
     def _find_bella_owner(self) -> None:
@@ -956,6 +960,7 @@ _HANDLERS: dict[str, Callable[[Deal, int, Call], None]] = {
     C.PAS: Deal._do_pas,
     C.IGRAYU: Deal._do_igrayu,
     C.MENYAYU: Deal._do_menyayu,
+    C.NE_MENYAYU: Deal._do_ne_menyayu,
     C.PROKHODIT_Q: Deal._do_prokhodit_q,
     C.PROKHODIT: Deal._do_prokhodit,
     C.NE_PROKHODIT: Deal._do_prokhodit,

@@ -7,7 +7,7 @@ import math
 from deberc_net.game import calls as C
 from deberc_net.game.clock import Clocks, automatic_call
 from deberc_net.game.match import Match
-from deberc_net.plugins.manager import build_ruleset
+from deberc_net.testing import build_ruleset
 
 from .decks import SIMPLE, build_deck, parse
 

@@ -13,7 +13,7 @@ from deberc_net.game.deal import Deal
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
 from deberc_net.game.record import replay_deal
-from deberc_net.plugins.manager import build_ruleset
+from deberc_net.testing import build_ruleset
 
 from .decks import SIMPLE, SIMPLE_PLAY, build_deck, cards, parse
 
@@ -186,3 +186,34 @@ def test_the_events_fold_into_the_records(players: int) -> None:
         [ended] = [e for e in events if isinstance(e, g.DealEnded)]
         assert ended.record is record and list(ended.totals) == record["totals"]
     assert isinstance(told[-1], g.MatchEnded) and told[-1].totals == tuple(match.totals)
+
+
+# Seat 1 (the dealer) holds the trump 7c among his first six cards; turned 8c.
+SWAP = ("Jc 9c Ac 10s As Ks 7h 8h 7d", "10c Kc Qs Js 9s 7c Ah 10h Kh", "8c")
+
+
+@pytest.mark.parametrize("answer", ["menyayu", "ne-menyayu"])
+def test_swap_before_extra_the_order_then_the_last_cards_after_the_answers(
+    answer: str,
+) -> None:
+    match = Match(build_ruleset(2, options=["swap-before-extra"]), seed="e", dealer=1,
+                  decks={1: build_deck(*SWAP)})
+    assert apply(match, 0, "igrayu") == [
+        g.CallMade(0, Call(C.IGRAYU)), g.Ordered(0, 3, True, None)]  # nothing dealt yet
+    assert apply(match, 0, "ne-menyayu") == [g.CallMade(0, parse("ne-menyayu"))]
+    fresa = match.deal.deck[-1]
+    assert apply(match, 1, answer) == [g.CallMade(1, parse(answer)), g.Dealt(fresa)]
+
+
+def test_show_combination_the_engine_shows_with_the_first_card() -> None:
+    # seat 0 leads and holds the terts 7h-9h
+    other, dealer = "7h 8h 9h Ah 7s 9s 7d 8d Kc", "Qh Kh 10h As 10s Ks Ad 10d Jc"
+    match = Match(build_ruleset(2, options=["show-combination"]), seed="e", dealer=1,
+                  decks={1: build_deck(other, dealer, "7c")})
+    apply(match, 0, "igrayu")
+    apply(match, 0, "terts")
+    assert apply(match, 0, "7d") == [
+        g.CardPlayed(0, cards("7d")[0]),
+        g.CallMade(0, Call(C.POKAZYVAYU)),
+        g.Shown(0, tuple(cards("7h 8h 9h"))),
+    ]
