@@ -22,11 +22,18 @@ TERTS_K = "Js Qs Ks 7h 9h Jh 8d 10d 8c"  # terts Js-Ks, nothing else
 NOTHING = "7d Kd Ad 7s 9s Ah 8h 10h 9c"  # no sequence
 
 
-def deal2(other: str, dealer: str, turned: str = "Kc", fresa: str | None = None,
-          rules: object = R) -> Deal:
+def deal2(
+    other: str, dealer: str, turned: str = "Kc", fresa: str | None = None, rules: object = R
+) -> Deal:
     deck = build_deck(other, dealer, turned, fresa)
-    return Deal(rules=rules, deal_no=1, dealer=1, deck=deck, seed="t",  # type: ignore[arg-type]
-                totals_before=(0, 0))
+    return Deal(
+        rules=rules,
+        deal_no=1,
+        dealer=1,
+        deck=deck,
+        seed="t",  # type: ignore[arg-type]
+        totals_before=(0, 0),
+    )
 
 
 def apply(target: Deal | Match, seat: int, text: str) -> list[g.MatchEvent]:
@@ -66,7 +73,9 @@ def test_a_declaration_shown_on_demand() -> None:
     apply(deal, 0, "7h")
     assert apply(deal, 1, "pokazhi") == [g.CallMade(1, Call(C.POKAZHI))]
     assert apply(deal, 0, "pokazyvayu") == [
-        g.CallMade(0, Call(C.POKAZYVAYU)), g.Shown(0, tuple(cards("Js Qs Ks")))]
+        g.CallMade(0, Call(C.POKAZYVAYU)),
+        g.Shown(0, tuple(cards("Js Qs Ks"))),
+    ]
 
 
 def test_skin_the_engine_shows_after_the_card_and_the_trick_is_told_first() -> None:
@@ -98,10 +107,10 @@ def test_a_refused_call_tells_nothing_and_a_penalty_is_told() -> None:
 
 
 def test_a_pause_after_the_order_then_the_last_cards() -> None:
-    match = Match(build_ruleset(2, options=["poltinniki"]), seed="e", dealer=1,
-                  decks={1: build_deck(*SIMPLE)})
-    assert apply(match, 0, "igrayu") == [
-        g.CallMade(0, Call(C.IGRAYU)), g.Ordered(0, 3, True, None)]
+    match = Match(
+        build_ruleset(2, options=["poltinniki"]), seed="e", dealer=1, decks={1: build_deck(*SIMPLE)}
+    )
+    assert apply(match, 0, "igrayu") == [g.CallMade(0, Call(C.IGRAYU)), g.Ordered(0, 3, True, None)]
     fresa = match.deal.deck[-1]
     assert apply(match, 1, "igraem") == [g.CallMade(1, Call("igraem")), g.Dealt(fresa)]
 
@@ -120,8 +129,7 @@ def test_a_deal_ends_and_the_next_starts() -> None:
     *play, ended, started = events
     assert isinstance(play[-1], g.TrickTaken)
     record = match.records[0]
-    assert ended == g.DealEnded(1, "made", (92, 35), (92, 35), (92, 35), 0, record,
-                                seed_told=False)
+    assert ended == g.DealEnded(1, "made", (92, 35), (92, 35), (92, 35), 0, record, seed_told=False)
     assert ended.record is record
     assert started == g.DealStarted(2, 0, match.deal.turned, (92, 35), 0)
     assert started == match.deal_started()
@@ -153,7 +161,8 @@ def test_forfeit_and_stop() -> None:
     assert match.forfeit(1, "away") == [] and match.stop("deals") == []
     fresh = Match(R, seed="e")
     assert fresh.forfeit(1, "left", seat=1) == [  # nothing played: no deal to record
-        g.MatchEnded(0, ("seat0",), "left", (0, 0), "e", forfeit=1)]
+        g.MatchEnded(0, ("seat0",), "left", (0, 0), "e", forfeit=1)
+    ]
     pairs = Match(build_ruleset(4), seed="e", names=("a", "b", "c", "d"))
     assert pairs.stop("deals") == [g.MatchEnded(None, (), "deals", (0, 0), "e")]
 
@@ -175,14 +184,20 @@ def test_the_events_fold_into_the_records(players: int) -> None:
         deals[-1].append(event)
     assert len(deals) == len(match.records)
     for events, record in zip(deals, match.records, strict=True):
-        calls = [(e.seat, e.call.token() if isinstance(e, g.CallMade) else e.card)
-                 for e in events if isinstance(e, g.CallMade | g.CardPlayed)]
+        calls = [
+            (e.seat, e.call.token() if isinstance(e, g.CallMade) else e.card)
+            for e in events
+            if isinstance(e, g.CallMade | g.CardPlayed)
+        ]
         rebuilt = replay_deal(record, match.rules)
-        assert calls == [(e.seat, e.call.card if e.call.card is not None else e.call.token())
-                         for e in rebuilt.log]
+        assert calls == [
+            (e.seat, e.call.card if e.call.card is not None else e.call.token())
+            for e in rebuilt.log
+        ]
         tricks = [e for e in events if isinstance(e, g.TrickTaken)]
         assert [(t.winner, list(t.cards)) for t in tricks] == [
-            (t.winner, [c for _, c in t.cards]) for t in rebuilt.tricks]
+            (t.winner, [c for _, c in t.cards]) for t in rebuilt.tricks
+        ]
         [ended] = [e for e in events if isinstance(e, g.DealEnded)]
         assert ended.record is record and list(ended.totals) == record["totals"]
     assert isinstance(told[-1], g.MatchEnded) and told[-1].totals == tuple(match.totals)
@@ -196,10 +211,16 @@ SWAP = ("Jc 9c Ac 10s As Ks 7h 8h 7d", "10c Kc Qs Js 9s 7c Ah 10h Kh", "8c")
 def test_swap_before_extra_the_order_then_the_last_cards_after_the_answers(
     answer: str,
 ) -> None:
-    match = Match(build_ruleset(2, options=["swap-before-extra"]), seed="e", dealer=1,
-                  decks={1: build_deck(*SWAP)})
+    match = Match(
+        build_ruleset(2, options=["swap-before-extra"]),
+        seed="e",
+        dealer=1,
+        decks={1: build_deck(*SWAP)},
+    )
     assert apply(match, 0, "igrayu") == [
-        g.CallMade(0, Call(C.IGRAYU)), g.Ordered(0, 3, True, None)]  # nothing dealt yet
+        g.CallMade(0, Call(C.IGRAYU)),
+        g.Ordered(0, 3, True, None),
+    ]  # nothing dealt yet
     assert apply(match, 0, "ne-menyayu") == [g.CallMade(0, parse("ne-menyayu"))]
     fresa = match.deal.deck[-1]
     assert apply(match, 1, answer) == [g.CallMade(1, parse(answer)), g.Dealt(fresa)]
@@ -208,8 +229,12 @@ def test_swap_before_extra_the_order_then_the_last_cards_after_the_answers(
 def test_show_combination_the_engine_shows_with_the_first_card() -> None:
     # seat 0 leads and holds the terts 7h-9h
     other, dealer = "7h 8h 9h Ah 7s 9s 7d 8d Kc", "Qh Kh 10h As 10s Ks Ad 10d Jc"
-    match = Match(build_ruleset(2, options=["show-combination"]), seed="e", dealer=1,
-                  decks={1: build_deck(other, dealer, "7c")})
+    match = Match(
+        build_ruleset(2, options=["show-combination"]),
+        seed="e",
+        dealer=1,
+        decks={1: build_deck(other, dealer, "7c")},
+    )
     apply(match, 0, "igrayu")
     apply(match, 0, "terts")
     assert apply(match, 0, "7d") == [
