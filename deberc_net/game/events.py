@@ -8,6 +8,7 @@ server numbers them, and protocol/render.py turns each class into lines.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import attrs
@@ -142,6 +143,9 @@ def in_telling_order(events: list[DealEvent]) -> list[DealEvent]:
     """``events`` as they are told: each kind in the order it happened, the kinds in a
     fixed order (a card that completes a trick and a shown combination: the trick first),
     shown cards by seat."""
+    ranks = [_TOLD_AFTER.get(type(event), 0) for event in events]
+    if all(a < b for a, b in pairwise(ranks)):
+        return events  # the usual case (a card, then its trick): already in order
 
     def key(event: DealEvent) -> tuple[int, int]:
         return (_TOLD_AFTER.get(type(event), 0), event.seat if isinstance(event, Shown) else 0)
