@@ -8,6 +8,7 @@ gets cards first and leads unless a rule says otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -24,14 +25,25 @@ from .combos import (
     find_sequences,
     holds_bella,
 )
-from .phases import BIDDING, DONE, ORDERED, PLAY
+from .events import (
+    CallMade,
+    CardPlayed,
+    DealEvent,
+    Dealt,
+    Ordered,
+    Penalized,
+    Shown,
+    TrickTaken,
+    in_telling_order,
+)
+from .phases import BIDDING, DONE, ORDERED, PLAY, Phase
 from .play import legal_cards, trick_winner
-from .refusals import Refusals
+from .refusals import why_not
 from .rules import DealScore, RuleSet
 
 # the phases are re-exported: the deal is where callers look for them
 __all__ = ["BIDDING", "DONE", "ORDERED", "PENALIZED", "PLAY", "TALK", "Deal", "Declaration",
-           "LoggedCall", "Pending", "Trick"]
+           "LoggedCall", "Pending", "Phase", "Trick"]
 
 # What option table-penalties punishes instead of refusing (RULES.md section 6).
 PENALIZED = frozenset({"must-follow-suit", "must-trump", "must-overtrump",
@@ -78,7 +90,7 @@ class LoggedCall:
 
 
 @attrs.define(eq=False)
-class Deal(Refusals):
+class Deal:
     rules: RuleSet
     deal_no: int
     dealer: int
@@ -94,7 +106,7 @@ class Deal(Refusals):
     original_turned: Card = attrs.field(init=False)
     talon: list[Card] = attrs.field(init=False)
     fresa: Card | None = attrs.field(init=False, default=None)
-    phase: str = attrs.field(init=False, default=BIDDING)
+    phase: Phase = attrs.field(init=False, default=BIDDING)
     bid_round: int = attrs.field(init=False, default=1)
     turn: int = attrs.field(init=False)
     passes: int = attrs.field(init=False, default=0)
@@ -132,6 +144,7 @@ class Deal(Refusals):
     extra: dict[str, Any] = attrs.field(init=False, factory=dict)  # room for plugins
     _legal_cache: dict[int, tuple[tuple[int, str], list[Call]]] = attrs.field(
         init=False, factory=dict)
+    _told: list[DealEvent] = attrs.field(init=False, factory=list)  # not yet returned
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)
     _side_of: dict[int, int] = attrs.field(init=False)
 
@@ -406,27 +419,42 @@ class Deal(Refusals):
         return any(t.winner == seat for t in self.tricks)
 
     # ------------------------------------------------------------------- apply
-    def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> None:
-        """Make ``call`` for ``seat`` or raise ``IllegalCall`` with nothing changed."""
+    def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> list[DealEvent]:
+        """Make ``call`` for ``seat`` and say what happened, or raise ``IllegalCall`` with
+        nothing changed."""
         if not 0 <= seat < self.players:
             raise E.NotAllowed(f"there is no seat {seat}")
         if call not in self.legal_calls(seat):
-            error = self._why_not(seat, call)
+            error = why_not(self, seat, call)
             if not self._punishable(seat, call, error):
                 raise error
             self.log.append(LoggedCall(seat, call, ms, auto, penalty=error.code))
+            self._tell(Penalized(seat, call, error.code))
             self._punish(seat, call, error)
-            return
+            return self._take_told()
         self.log.append(LoggedCall(seat, call, ms, auto))
+        card = call.card
+        self._tell(CallMade(seat, call, auto) if card is None else CardPlayed(seat, card, auto))
         if call.name in TALK:
             self.declared_calls.setdefault(seat, []).append(call.token())
-        handler = getattr(self, "_do_" + call.name.replace("-", "_").replace("?", "_q"), None)
+        handler = _HANDLERS.get(call.name)
         if handler is not None:
-            handler(seat, call)
+            handler(self, seat, call)
         elif self.rules.apply_extra_call is None or not self.rules.apply_extra_call(
             self, seat, call
         ):
             raise AssertionError(f"no rule carries out the legal call {call.token()}")
+        return self._take_told()
+
+    def _tell(self, event: DealEvent) -> None:
+        self._told.append(event)
+
+    def _take_told(self) -> list[DealEvent]:
+        told, self._told = self._told, []
+        return in_telling_order(told)
+
+    def _visible_fresa(self) -> Card | None:
+        return self.fresa if self.rules.settings.fresa_visible else None
 
     def _do_chetyre_semerki(self, seat: int, call: Call) -> None:
         self._end_void("sevens")
@@ -455,12 +483,15 @@ class Deal(Refusals):
             self.phase = ORDERED
             order = [(self.dealer + i) % self.players for i in range(1, self.players + 1)]
             self.pending = Pending(SWAP_Q, seat, order[0], tuple(order[1:]))
+            self._tell(Ordered(seat, self.trump, self.first_trump, None))  # nothing dealt
             return
         if s.pause_after_order:
             self.phase = ORDERED
+            self._tell(Ordered(seat, self.trump, self.first_trump, None))  # nothing dealt
             self._event("ordered")
             return
         self._deal_rest()
+        self._tell(Ordered(seat, self.trump, self.first_trump, self._visible_fresa()))
 
     def continue_after_order(self) -> None:
         """A plugin done with the moment after the order: deal the last cards, play."""
@@ -474,6 +505,7 @@ class Deal(Refusals):
     def _deal_rest(self) -> None:
         s = self.rules.settings
         assert self.player is not None
+        paused = self.phase == ORDERED  # the order came in an earlier call
         seat = self.player
         pos = 32 - len(self.talon)
         short = 0
@@ -489,6 +521,8 @@ class Deal(Refusals):
         self.turn = self.leader
         self.trick = Trick(self.leader)
         self._find_bella_owner()
+        if paused:
+            self._tell(Dealt(self._visible_fresa()))
         self._event("play")
 
     def _find_bella_owner(self) -> None:
@@ -536,16 +570,12 @@ class Deal(Refusals):
         else:
             self.pending = None
 
-    _do_ne_prokhodit = _do_prokhodit
-
     def _do_terts(self, seat: int, call: Call) -> None:
         self.talked.add(seat)
         self.declared_combos[seat] = self.combos_of(seat)
         combo = self.best_combo(seat)
         assert combo is not None
         self.best = Declaration(seat, combo.category, combo)
-
-    _do_pyatdesyat = _do_terts
 
     def _do_rost_q(self, seat: int, call: Call) -> None:
         best = self.best
@@ -599,9 +629,12 @@ class Deal(Refusals):
             category = best.category  # a partner answering rost? shows that length only
         else:
             category = max(c.category for c in combos)  # he declared his longest
+        new = seat not in self.shown  # shown twice (skin, then asked again): told once
         self.shown[seat] = [
             c for combo in combos if combo.category == category for c in combo.cards
         ]
+        if new:
+            self._tell(Shown(seat, tuple(self.shown[seat])))
 
     def _do_skin(self, seat: int, call: Call) -> None:
         assert self.pending is not None
@@ -715,6 +748,7 @@ class Deal(Refusals):
             self.log.append(
                 LoggedCall(declarer, Call(C.POKAZYVAYU), self.log[-1].ms, False, engine=True)
             )
+            self._tell(CallMade(declarer, Call(C.POKAZYVAYU)))
         best = self.best
         if (
             first_card and self.rules.settings.show_combination and best is not None
@@ -724,6 +758,7 @@ class Deal(Refusals):
             self.log.append(
                 LoggedCall(seat, Call(C.POKAZYVAYU), self.log[-1].ms, False, engine=True)
             )
+            self._tell(CallMade(seat, Call(C.POKAZYVAYU)))
         n = self.players
         if len(self.trick.cards) < n:
             self.turn = (seat + 1) % n
@@ -737,6 +772,7 @@ class Deal(Refusals):
         trick.winner = winner
         side = self.side_of(winner)
         self.tricks.append(trick)
+        self._tell(TrickTaken(winner, tuple(c for _, c in trick.cards)))
         self.tricks_taken[side] += 1
         self.card_points[side] += sum(card_points(c, self.trump) for _, c in trick.cards)
         if len(self.tricks) == 1:
@@ -929,3 +965,27 @@ class Deal(Refusals):
             "void_reason": self.void_reason,
             "notes": list(score.notes) if score else [],
         }
+
+
+# What carries out each of the engine's own calls (a plugin's calls go to its hook).
+_HANDLERS: dict[str, Callable[[Deal, int, Call], None]] = {
+    C.SEVENS: Deal._do_chetyre_semerki,
+    C.PAS: Deal._do_pas,
+    C.IGRAYU: Deal._do_igrayu,
+    C.MENYAYU: Deal._do_menyayu,
+    C.NE_MENYAYU: Deal._do_ne_menyayu,
+    C.PROKHODIT_Q: Deal._do_prokhodit_q,
+    C.PROKHODIT: Deal._do_prokhodit,
+    C.NE_PROKHODIT: Deal._do_prokhodit,
+    C.TERTS: Deal._do_terts,
+    C.PYATDESYAT: Deal._do_terts,
+    C.ROST: Deal._do_rost_q,
+    C.OT: Deal._do_ot,
+    C.PISHET: Deal._do_pishet,
+    C.POKAZHI: Deal._do_pokazhi,
+    C.POKAZYVAYU: Deal._do_pokazyvayu,
+    C.SKIN: Deal._do_skin,
+    C.BELLA: Deal._do_bella,
+    C.KONETS: Deal._do_konets,
+    C.PLAY: Deal._do_play,
+}

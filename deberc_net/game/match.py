@@ -1,7 +1,8 @@
 """A match: deals one after another until the rules say it is over.
 
 The match owns the totals, the hanging points, who deals next and the deal records. Its
-``legal_calls`` / ``apply`` / ``view`` are what a table (or a test, or self-play) drives.
+``legal_calls`` / ``apply`` / ``view`` are what a table (or a test, or self-play) drives;
+``apply``, ``forfeit`` and ``stop`` return the events that say what happened.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import attrs
 from .calls import Call
 from .deal import DONE, Deal
 from .errors import GameOver
+from .events import DealAbandoned, DealEnded, DealStarted, MatchEnded, MatchEvent
 from .rules import MatchEnd, MatchSnapshot, RuleSet
 from .seeding import deal_seed, deck_for, first_dealer
 
@@ -28,6 +30,7 @@ class Match:
     match_id: str = "1"
     dealer: int | None = None  # the first dealer; by lot from the seed when not given
     decks: dict[int, tuple[int, ...]] = attrs.Factory(dict)  # scripted decks by deal_no
+    deal_limit: int | None = None  # stop after so many deals (a ladder board: 1)
 
     deal: Deal = attrs.field(init=False)
     totals: list[int] = attrs.field(init=False)
@@ -77,36 +80,63 @@ class Match:
             return []
         return [] if self.over else self.deal.legal_calls(seat)
 
-    def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> None:
+    def apply(
+        self, seat: int, call: Call, *, ms: int = 0, auto: bool = False
+    ) -> list[MatchEvent]:
+        """Make ``call`` for ``seat`` (see ``Deal.apply``) and say what happened: the
+        deal's events, then at a deal's end ``DealEnded`` and the next ``DealStarted``
+        or ``MatchEnded``."""
         if self.over:
             raise GameOver("the match is over")
-        self.deal.apply(seat, call, ms=ms, auto=auto)
+        events: list[MatchEvent] = [*self.deal.apply(seat, call, ms=ms, auto=auto)]
         if self.deal.phase == DONE:
-            self._finish_deal()
+            events += self._finish_deal()
+        return events
 
-    def forfeit(self, side: int, reason: str = "forfeit") -> None:
-        """End the match against ``side`` (left, timed out, stayed away). A deal in
-        progress is recorded as it stands, its outcome the reason; nobody writes."""
+    def deal_started(self) -> DealStarted:
+        """The current deal's start (a table tells the first one when the match starts)."""
+        deal = self.deal
+        return DealStarted(deal.deal_no, deal.dealer, deal.turned, tuple(self.totals),
+                           self.hanging)
+
+    def forfeit(self, side: int, reason: str = "forfeit", *,
+                seat: int | None = None) -> list[MatchEvent]:
+        """End the match against ``side`` (``seat`` left, timed out, stayed away). A deal
+        in progress is recorded as it stands, its outcome the reason; nobody writes."""
         if self.over:
-            return
+            return []
         others = [s for s in range(len(self.totals)) if s != side]
         self.result = MatchEnd(max(others, key=lambda s: self.totals[s]), reason)
+        events: list[MatchEvent] = []
         deal = self.deal
         if deal.phase != DONE and deal.log:  # the deal so far, with the calls that lost it
             zero = [0] * len(self.totals)
             deal.end_deal(reason, deal.deal_points(), zero)
             self.records.append(self._record(deal))
+            events.append(DealAbandoned(deal.deal_no, self.records[-1]))
+        events.append(self._ended(forfeit=seat))
+        return events
 
-    def stop(self, reason: str) -> None:
+    def stop(self, reason: str) -> list[MatchEvent]:
         """End the match between deals (a ladder board is one deal): the side with the
         most points wins, a tie is a draw."""
         if self.over:
-            return
+            return []
         top = max(self.totals)
         leaders = [s for s, t in enumerate(self.totals) if t == top]
         self.result = MatchEnd(leaders[0] if len(leaders) == 1 else None, reason)
+        return [self._ended()]
 
-    def _finish_deal(self) -> None:
+    def _ended(self, forfeit: int | None = None) -> MatchEnded:
+        result = self.result
+        assert result is not None
+        sides = self.rules.settings.sides()
+        winners = () if result.winner is None else tuple(
+            self.names[s] for s in sides[result.winner])
+        return MatchEnded(result.winner, winners, result.reason, tuple(self.totals),
+                          self.seed, forfeit)
+
+    def _finish_deal(self) -> list[MatchEvent]:
         deal = self.deal
         score = deal.score
         assert score is not None
@@ -128,9 +158,23 @@ class Match:
             self.result = MatchEnd(*deal.match_end)
         elif score.outcome != "void":
             self.result = self.rules.match_end(snapshot)
-        self.records.append(self._record(deal))
-        if self.result is None:
+        record = self._record(deal)
+        self.records.append(record)
+        limit_reached = self.result is None and self.deal_limit is not None and (
+            len(self.records) >= self.deal_limit
+        )  # the last deal's record carries the seed (docs/protocol.md §14)
+        events: list[MatchEvent] = [DealEnded(
+            deal.deal_no, deal.outcome, _tuple(record["points"]), _tuple(record["written"]),
+            tuple(self.totals), record["hanging"], record,
+            seed_told=self.over or limit_reached)]
+        if limit_reached:  # after the record: it is the deal's, and the deal did not end the match
+            events += self.stop("deals")
+        elif self.result is not None:
+            events.append(self._ended())
+        else:
             self.deal = self._new_deal(deal.deal_no + 1, self._next_dealer(deal, snapshot))
+            events.append(self.deal_started())
+        return events
 
     def _next_dealer(self, deal: Deal, snapshot: MatchSnapshot) -> int:
         if deal.void_reason == "sevens":
@@ -178,3 +222,7 @@ class Match:
                 record["match_over"]["stakes"] = self._settle_stakes(stake)
         assert score is not None
         return record
+
+
+def _tuple(values: list[int] | None) -> tuple[int, ...] | None:
+    return None if values is None else tuple(values)

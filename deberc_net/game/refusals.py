@@ -1,7 +1,8 @@
 """Why a call is refused: the most specific error for a call that is not legal now.
 
-Kept apart from the deal's state machine: ``Deal.apply`` asks only when a call is not
-in ``legal_calls``, so nothing here is on the path of a legal call.
+Kept apart from the deal's state machine: ``Deal.apply`` asks ``why_not`` only when a
+call is not in ``legal_calls``, so nothing here is on the path of a legal call. Plain
+functions of a deal: they read it and never change it.
 """
 
 from __future__ import annotations
@@ -19,98 +20,99 @@ from .play import illegal_card_error
 if TYPE_CHECKING:
     from .deal import Deal
 
-class Refusals:
-    """Mixed into ``Deal``."""
 
-    def _why_not(self: Deal, seat: int, call: Call) -> E.IllegalCall:
-        """The most specific reason ``call`` is not legal for ``seat`` now."""
-        if self.phase == DONE:
-            return E.WrongPhase("the deal is over")
-        if self.pending is not None and seat != self.pending.answerer:
-            who = self.pending.answerer
-            return E.AnswerRequired(f"waiting for seat {who} to answer {self.pending.kind}")
-        if self.pending is not None:
-            legal = " or ".join(c.token() for c in self._answers(self.pending))
-            if call.name == C.OT and self.pending.kind in ("rost", "rost-reply"):
-                return E.FalseDeclaration(f"that is not your combination's top: {legal}")
-            return E.AnswerRequired(f"answer the question first: {legal}")
-        name = call.name
-        if name == C.SEVENS:
-            return E.NotAllowed("only a seat holding all four sevens, before the first card")
-        if name == C.POKAZHI:
-            return E.NotAllowed("no opponent's declaration is waiting to be shown")
-        if name in (C.PAS, C.IGRAYU):
-            return self._why_not_bid(seat, call)
-        if self.phase == BIDDING:
-            return E.WrongPhase(f"bidding is on: {call.token()} comes after the order")
-        if self.phase == ORDERED:
-            return E.WrongPhase("the game is ordered; the last cards are not dealt yet")
-        if seat != self.turn:
-            return E.NotYourTurn(f"it is seat {self.turn}'s turn")
-        if name == C.PLAY:
-            assert call.card is not None
-            return illegal_card_error(self.hands[seat], self.trick.cards, self.trump, call.card)
-        if name in (C.TERTS, C.PYATDESYAT):
-            return self._why_not_declare(seat, call)
-        if name == C.ROST:
-            return self._why_not_rost(seat)
-        if name in (C.MENYAYU, C.PROKHODIT_Q):
-            return E.NotAllowed(
-                "the seven may be swapped only in the first trump, by the holder of the "
-                "trump 7, before his first card and before he declares"
-            )
-        if name == C.BELLA:
-            return E.NotAllowed(self._why_not_bella(seat))
-        return E.NotAllowed(f"{call.token()} is not a call you may make now")
+def why_not(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
+    """The most specific reason ``call`` is not legal for ``seat`` now."""
+    if deal.phase == DONE:
+        return E.WrongPhase("the deal is over")
+    if deal.pending is not None and seat != deal.pending.answerer:
+        who = deal.pending.answerer
+        return E.AnswerRequired(f"waiting for seat {who} to answer {deal.pending.kind}")
+    if deal.pending is not None:
+        legal = " or ".join(c.token() for c in deal._answers(deal.pending))
+        if call.name == C.OT and deal.pending.kind in ("rost", "rost-reply"):
+            return E.FalseDeclaration(f"that is not your combination's top: {legal}")
+        return E.AnswerRequired(f"answer the question first: {legal}")
+    name = call.name
+    if name == C.SEVENS:
+        return E.NotAllowed("only a seat holding all four sevens, before the first card")
+    if name == C.POKAZHI:
+        return E.NotAllowed("no opponent's declaration is waiting to be shown")
+    if name in (C.PAS, C.IGRAYU):
+        return _why_not_bid(deal, seat, call)
+    if deal.phase == BIDDING:
+        return E.WrongPhase(f"bidding is on: {call.token()} comes after the order")
+    if deal.phase == ORDERED:
+        return E.WrongPhase("the game is ordered; the last cards are not dealt yet")
+    if seat != deal.turn:
+        return E.NotYourTurn(f"it is seat {deal.turn}'s turn")
+    if name == C.PLAY:
+        assert call.card is not None
+        return illegal_card_error(deal.hands[seat], deal.trick.cards, deal.trump, call.card)
+    if name in (C.TERTS, C.PYATDESYAT):
+        return _why_not_declare(deal, seat, call)
+    if name == C.ROST:
+        return _why_not_rost(deal, seat)
+    if name in (C.MENYAYU, C.PROKHODIT_Q):
+        return E.NotAllowed(
+            "the seven may be swapped only in the first trump, by the holder of the "
+            "trump 7, before his first card and before he declares"
+        )
+    if name == C.BELLA:
+        return E.NotAllowed(_why_not_bella(deal, seat))
+    return E.NotAllowed(f"{call.token()} is not a call you may make now")
 
-    def _why_not_bid(self: Deal, seat: int, call: Call) -> E.IllegalCall:
-        if self.phase != BIDDING:
-            return E.WrongPhase("bidding is over")
-        if seat != self.turn:
-            return E.NotYourTurn(f"it is seat {self.turn}'s turn to bid")
-        turned = suit_of(self.original_turned)
-        if self.bid_round == 1 and call.suit is not None:
-            return E.NotAllowed("round one plays the turned suit: say igrayu or pas")
-        if self.bid_round == 2 and call.name == C.IGRAYU and call.suit in (None, turned):
-            return E.NotAllowed("round two: name another suit than the turned one")
-        return E.NotAllowed("the dealer must name a suit in round two (commitment)")
 
-    def _why_not_declare(self: Deal, seat: int, call: Call) -> E.IllegalCall:
-        if not self._in_window(seat):
-            return E.NotAllowed("declarations are made before your first card only")
-        if seat in self.talked:
-            return E.NotAllowed("you have already declared")
-        mine = self.best_combo(seat)
-        if mine is None:
-            return E.FalseDeclaration("you hold no combination")
-        right = self._declaration(seat, mine.category)
-        if call != right:
-            return E.FalseDeclaration(
-                f"you do not hold {call.token()}; your best is {right.token()}")
-        best = self.best
-        if best is not None and mine.category == best.category:
-            return E.NotAllowed(f"a {CATEGORY_NAMES[best.category]} is declared: ask rost?")
-        if best is not None and mine.category < best.category:
-            return E.NotAllowed("a longer combination is already declared")
-        return E.NotAllowed(f"{call.token()} is not a call you may make now")
+def _why_not_bid(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
+    if deal.phase != BIDDING:
+        return E.WrongPhase("bidding is over")
+    if seat != deal.turn:
+        return E.NotYourTurn(f"it is seat {deal.turn}'s turn to bid")
+    turned = suit_of(deal.original_turned)
+    if deal.bid_round == 1 and call.suit is not None:
+        return E.NotAllowed("round one plays the turned suit: say igrayu or pas")
+    if deal.bid_round == 2 and call.name == C.IGRAYU and call.suit in (None, turned):
+        return E.NotAllowed("round two: name another suit than the turned one")
+    return E.NotAllowed("the dealer must name a suit in round two (commitment)")
 
-    def _why_not_rost(self: Deal, seat: int) -> E.IllegalCall:
-        best = self.best
-        if best is None or not self._in_window(seat) or seat in self.talked:
-            return E.NotAllowed("rost? answers a declaration, before your first card, once")
-        if self.side_of(best.seat) == self.side_of(seat):
-            # no question to one's partner: not a forbidden rost?, so never a penalty
-            return E.NotAllowed("the best declaration is your partner's: no rost? against him")
-        mine = self.best_combo(seat)
-        if mine is not None and mine.category > best.category:
-            return E.ForbiddenRost("you hold a longer combination: declare it instead")
-        return E.ForbiddenRost("you hold no combination of that length")
 
-    def _why_not_bella(self: Deal, seat: int) -> str:
-        if self.bella_owner != seat:
-            return "you do not hold the trump king and queen"
-        if self.bella_declared:
-            return "bella is already declared"
-        if self.rules.settings.bella_after_trick:
-            return "bella is declared after taking a trick, while holding the K or Q"
-        return "bella is declared before playing the trump king or queen"
+def _why_not_declare(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
+    if not deal._in_window(seat):
+        return E.NotAllowed("declarations are made before your first card only")
+    if seat in deal.talked:
+        return E.NotAllowed("you have already declared")
+    mine = deal.best_combo(seat)
+    if mine is None:
+        return E.FalseDeclaration("you hold no combination")
+    right = deal._declaration(seat, mine.category)
+    if call != right:
+        return E.FalseDeclaration(f"you do not hold {call.token()}; your best is {right.token()}")
+    best = deal.best
+    if best is not None and mine.category == best.category:
+        return E.NotAllowed(f"a {CATEGORY_NAMES[best.category]} is declared: ask rost?")
+    if best is not None and mine.category < best.category:
+        return E.NotAllowed("a longer combination is already declared")
+    return E.NotAllowed(f"{call.token()} is not a call you may make now")
+
+
+def _why_not_rost(deal: Deal, seat: int) -> E.IllegalCall:
+    best = deal.best
+    if best is None or not deal._in_window(seat) or seat in deal.talked:
+        return E.NotAllowed("rost? answers a declaration, before your first card, once")
+    if deal.side_of(best.seat) == deal.side_of(seat):
+        # no question to one's partner: not a forbidden rost?, so never a penalty
+        return E.NotAllowed("the best declaration is your partner's: no rost? against him")
+    mine = deal.best_combo(seat)
+    if mine is not None and mine.category > best.category:
+        return E.ForbiddenRost("you hold a longer combination: declare it instead")
+    return E.ForbiddenRost("you hold no combination of that length")
+
+
+def _why_not_bella(deal: Deal, seat: int) -> str:
+    if deal.bella_owner != seat:
+        return "you do not hold the trump king and queen"
+    if deal.bella_declared:
+        return "bella is already declared"
+    if deal.rules.settings.bella_after_trick:
+        return "bella is declared after taking a trick, while holding the K or Q"
+    return "bella is declared before playing the trump king or queen"

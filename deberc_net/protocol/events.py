@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 import attrs
 
+from deberc_net.game.events import MatchEvent
 from deberc_net.game.view import SeatView
+
+
+class TableState(StrEnum):
+    WAITING = "waiting"  # for players to sit
+    PLAYING = "playing"
+    CLOSED = "closed"  # over, or stopped: the table task ends
 
 
 @attrs.frozen
@@ -53,7 +61,7 @@ class TableInfo:
     variant: str
     options: tuple[str, ...]
     seats: tuple[str | None, ...]
-    state: str  # "waiting", "playing", "over"
+    state: TableState
     observers: int
 
 
@@ -90,25 +98,61 @@ class Games:
 
 
 @attrs.frozen
+class Seated:
+    name: str
+    seat: int
+
+
+@attrs.frozen
+class Left:
+    """A seat is given up (before the match starts, or after it is over)."""
+
+    name: str
+    seat: int
+
+
+@attrs.frozen
+class WentAway:
+    """A seated player lost the connection: the seat waits and the clock runs."""
+
+    name: str
+    seat: int
+
+
+@attrs.frozen
+class CameBack:
+    name: str
+    seat: int
+
+
+SeatEvent = Seated | Left | WentAway | CameBack
+"""What the table itself says about its seats (the rest is the engine's, game/events.py)."""
+
+
+@attrs.frozen
 class TableEvent:
-    """A public event at a table, numbered per table."""
+    """A public event at a table, numbered per table; ``names`` by seat ("-": free)."""
 
     seq: int
     table: int
-    kind: str
     names: tuple[str, ...]
-    fields: dict[str, Any]
+    event: MatchEvent | SeatEvent
+
+
+class AskKind(StrEnum):
+    ASK = "ask"  # a request to act
+    STATE = "state"  # the same fields, asking nothing
 
 
 @attrs.frozen
 class Ask:
-    """A request to act, or (``kind='state'``) the seat's full state."""
+    """A request to act, or (``kind=STATE``) the seat's full state."""
 
     seq: int
     table: int
     view: SeatView
     clock_ms: int | None
-    kind: str = "ask"
+    kind: AskKind = AskKind.ASK
 
 
 @attrs.frozen

@@ -6,10 +6,13 @@ matches); fields are only ever appended.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable
+from enum import StrEnum
 from typing import Any
 
+from deberc_net.game import events as g
 from deberc_net.game.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, card_str
 from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.view import SeatView
@@ -18,8 +21,14 @@ from . import events as ev
 from .wire import format_line as line
 from .wire import format_value as _value
 
-HUMAN = "human"
-MACHINE = "machine"
+
+class Style(StrEnum):
+    HUMAN = "human"  # readable text, for telnet and netcat
+    MACHINE = "machine"  # tagged key=value lines, for programs
+
+
+HUMAN = Style.HUMAN
+MACHINE = Style.MACHINE
 
 
 def pretty_card(card: Card) -> str:
@@ -139,55 +148,170 @@ def _name(names: tuple[str, ...], seat: int | None) -> str:
 
 
 def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
-    f = e.fields
+    kind, fields = _told(e.event)
     if machine:
-        return [line("event", [("seq", e.seq), ("table", e.table), ("kind", e.kind),
-                               *f.items()])]
-    n = e.names
-    k = e.kind
-    if k == "deal":
-        score = _by_side(n, f["score"])
-        hang = f" Hanging: {f['hanging']}." if f.get("hanging") else ""
-        return [f"Deal {f['deal']}. {n[f['dealer']]} deals. Score: {score}.{hang}"]
-    if k == "call":
-        auto = " (clock)" if f.get("auto") else ""
-        return [f"{n[f['seat']]}: {f['call']}{auto}"]
-    if k == "play":
-        auto = " (clock)" if f.get("auto") else ""
-        return [f"{n[f['seat']]} plays {f['card']}{auto}"]
-    if k == "order":
-        first = " (the turned suit)" if f["first"] else ""
-        return [f"{n[f['player']]} plays in {SUIT_SYMBOLS[f['trump']]}{first}; "
-                f"the others whistle. Fresa: {f['fresa'] or '-'}."]
-    if k == "trick":
-        return [f"{n[f['winner']]} takes the trick ({' '.join(f['cards'])})."]
-    if k == "shown":
-        return [f"{n[f['seat']]} shows: {' '.join(f['cards'])}"]
-    if k == "deal-end":
-        pts = _by_side(n, f["points"] or [])
-        wr = _by_side(n, f["written"] or [])
-        tot = _by_side(n, f["totals"])
-        return [f"Deal {f['deal']}: {f['outcome']}. Points: {pts or '-'}. Written: {wr or '-'}. "
-                f"Totals: {tot}."]
-    if k == "match-end":
-        tot = _by_side(n, f["totals"])
-        winners = f.get("name")
-        if not winners:
-            return [f"Game over: a draw ({f['reason']}). Totals: {tot}."]
-        verb = "win" if "," in winners else "wins"
-        return [f"Game over: {winners.replace(',', ' and ')} {verb} ({f['reason']}). "
-                f"Totals: {tot}."]
-    if k == "seated":
-        return [f"{f['name']} sits at seat {f['seat']}."]
-    if k == "left":
-        return [f"{f['name']} leaves seat {f['seat']}."]
-    if k == "away":
-        return [f"{f['name']} is disconnected; the seat waits and the clock runs."]
-    if k == "back":
-        return [f"{f['name']} is back."]
-    if k == "start":
-        return [f"The game starts: {' v '.join(n)}."]
-    return [f"{k}: " + " ".join(f"{a}={_value(b)}" for a, b in f.items())]
+        return [line("event", [("seq", e.seq), ("table", e.table), ("kind", kind), *fields])]
+    return _human(e.event, e.names) or [
+        f"{kind}: " + " ".join(f"{a}={_value(b)}" for a, b in fields)]
+
+
+# ----------------------------------------------------------- table events, by class
+# _told gives an event's kind and its machine-style fields (in their fixed order: new
+# fields are only ever appended); _human its human-style lines, or [] for the plain
+# "kind: key=value" form.
+Fields = list[tuple[str, Any]]
+
+
+@functools.singledispatch
+def _told(event: object) -> tuple[str, Fields]:
+    raise TypeError(f"cannot render the table event {event!r}")
+
+
+@_told.register
+def _told_call(e: g.CallMade) -> tuple[str, Fields]:
+    return "call", [("seat", e.seat), ("call", e.call.token()), ("auto", e.auto)]
+
+
+@_told.register
+def _told_card(e: g.CardPlayed) -> tuple[str, Fields]:
+    return "play", [("seat", e.seat), ("card", card_str(e.card)), ("auto", e.auto)]
+
+
+@_told.register
+def _told_penalty(e: g.Penalized) -> tuple[str, Fields]:
+    return "penalty", [("seat", e.seat), ("call", e.call.token()), ("code", e.code)]
+
+
+@_told.register
+def _told_order(e: g.Ordered) -> tuple[str, Fields]:
+    return "order", [("player", e.player), ("trump", SUITS[e.trump]), ("first", e.first),
+                     ("fresa", _card(e.fresa))]
+
+
+@_told.register
+def _told_dealt(e: g.Dealt) -> tuple[str, Fields]:
+    return "dealt", [("fresa", _card(e.fresa))]
+
+
+@_told.register
+def _told_trick(e: g.TrickTaken) -> tuple[str, Fields]:
+    return "trick", [("winner", e.winner), ("cards", _cards(e.cards))]
+
+
+@_told.register
+def _told_shown(e: g.Shown) -> tuple[str, Fields]:
+    return "shown", [("seat", e.seat), ("cards", _cards(e.cards))]
+
+
+@_told.register
+def _told_start(e: g.MatchStarted) -> tuple[str, Fields]:
+    return "start", [("players", e.players), ("match", e.match)]
+
+
+@_told.register
+def _told_deal(e: g.DealStarted) -> tuple[str, Fields]:
+    return "deal", [("deal", e.deal), ("dealer", e.dealer), ("turned", card_str(e.turned)),
+                    ("score", e.score), ("hanging", e.hanging)]
+
+
+@_told.register
+def _told_deal_end(e: g.DealEnded) -> tuple[str, Fields]:
+    return "deal-end", [("deal", e.deal), ("outcome", e.outcome), ("points", e.points),
+                        ("written", e.written), ("totals", e.totals), ("hanging", e.hanging)]
+
+
+@_told.register
+def _told_match_end(e: g.MatchEnded) -> tuple[str, Fields]:
+    forfeit = [] if e.forfeit is None else [("forfeit", e.forfeit)]
+    return "match-end", [("winner", e.winner), ("name", ",".join(e.winners) or None),
+                         ("reason", e.reason), ("totals", e.totals), ("seed", e.seed),
+                         *forfeit]
+
+
+def _seat_fields(e: ev.SeatEvent) -> Fields:
+    return [("name", e.name), ("seat", e.seat)]
+
+
+_told.register(ev.Seated, lambda e: ("seated", _seat_fields(e)))
+_told.register(ev.Left, lambda e: ("left", _seat_fields(e)))
+_told.register(ev.WentAway, lambda e: ("away", _seat_fields(e)))
+_told.register(ev.CameBack, lambda e: ("back", _seat_fields(e)))
+
+
+@functools.singledispatch
+def _human(event: object, names: tuple[str, ...]) -> list[str]:
+    return []  # dealt, penalty, and any kind without words of its own
+
+
+@_human.register
+def _human_call(e: g.CallMade, n: tuple[str, ...]) -> list[str]:
+    return [f"{n[e.seat]}: {e.call.token()}{_clock(e.auto)}"]
+
+
+@_human.register
+def _human_card(e: g.CardPlayed, n: tuple[str, ...]) -> list[str]:
+    return [f"{n[e.seat]} plays {card_str(e.card)}{_clock(e.auto)}"]
+
+
+@_human.register
+def _human_order(e: g.Ordered, n: tuple[str, ...]) -> list[str]:
+    first = " (the turned suit)" if e.first else ""
+    return [f"{n[e.player]} plays in {SUIT_SYMBOLS[SUITS[e.trump]]}{first}; "
+            f"the others whistle. Fresa: {_card(e.fresa) or '-'}."]
+
+
+@_human.register
+def _human_trick(e: g.TrickTaken, n: tuple[str, ...]) -> list[str]:
+    return [f"{n[e.winner]} takes the trick ({' '.join(_cards(e.cards))})."]
+
+
+@_human.register
+def _human_shown(e: g.Shown, n: tuple[str, ...]) -> list[str]:
+    return [f"{n[e.seat]} shows: {' '.join(_cards(e.cards))}"]
+
+
+@_human.register
+def _human_start(e: g.MatchStarted, n: tuple[str, ...]) -> list[str]:
+    return [f"The game starts: {' v '.join(n)}."]
+
+
+@_human.register
+def _human_deal(e: g.DealStarted, n: tuple[str, ...]) -> list[str]:
+    hang = f" Hanging: {e.hanging}." if e.hanging else ""
+    return [f"Deal {e.deal}. {n[e.dealer]} deals. Score: {_by_side(n, e.score)}.{hang}"]
+
+
+@_human.register
+def _human_deal_end(e: g.DealEnded, n: tuple[str, ...]) -> list[str]:
+    pts = _by_side(n, e.points or [])
+    wr = _by_side(n, e.written or [])
+    tot = _by_side(n, e.totals)
+    return [f"Deal {e.deal}: {e.outcome}. Points: {pts or '-'}. Written: {wr or '-'}. "
+            f"Totals: {tot}."]
+
+
+@_human.register
+def _human_match_end(e: g.MatchEnded, n: tuple[str, ...]) -> list[str]:
+    tot = _by_side(n, e.totals)
+    if not e.winners:
+        return [f"Game over: a draw ({e.reason}). Totals: {tot}."]
+    verb = "win" if len(e.winners) > 1 else "wins"
+    return [f"Game over: {' and '.join(e.winners)} {verb} ({e.reason}). Totals: {tot}."]
+
+
+_human.register(ev.Seated, lambda e, n: [f"{e.name} sits at seat {e.seat}."])
+_human.register(ev.Left, lambda e, n: [f"{e.name} leaves seat {e.seat}."])
+_human.register(ev.WentAway, lambda e, n: [
+    f"{e.name} is disconnected; the seat waits and the clock runs."])
+_human.register(ev.CameBack, lambda e, n: [f"{e.name} is back."])
+
+
+def _clock(auto: bool) -> str:
+    return " (clock)" if auto else ""
+
+
+def _card(card: Card | None) -> str | None:
+    return None if card is None else card_str(card)
 
 
 def _view_fields(v: SeatView, clock_ms: int | None) -> list[tuple[str, Any]]:
@@ -231,7 +355,7 @@ def _ask(e: ev.Ask, machine: bool) -> list[str]:
                        f"the turned card: {n[answerer]} to answer (menyayu or ne-menyayu).")
         else:
             out.append(f"{n[asker]} asked {kind}; {n[answerer]} must answer.")
-    if e.kind == "ask" and v.legal:
+    if e.kind == ev.AskKind.ASK and v.legal:
         cards = [t for t in v.legal if t[0].isdigit() or t[0] in "JQKA"]
         talk = [t for t in v.legal if t not in cards]
         options = " | ".join(talk + ([", ".join(cards)] if cards else []))

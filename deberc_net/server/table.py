@@ -8,21 +8,20 @@ stores each finished deal before it starts the next one.
 
 from __future__ import annotations
 
-import math
 import secrets
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 import structlog
 import trio
 
-from deberc_net.game import calls as C
+from deberc_net.game import events as g
 from deberc_net.game.calls import Call
-from deberc_net.game.cards import PLAIN_STRENGTH, SUITS, TRUMP_STRENGTH, card_str
-from deberc_net.game.deal import DONE
-from deberc_net.game.deal import PLAY as PLAY_PHASE
+from deberc_net.game.clock import Clocks, automatic_call
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
+from deberc_net.game.phases import PLAY
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
@@ -114,13 +113,9 @@ class Table:
     observers: set[Session] = attrs.field(init=False, factory=set)
     match: Match | None = attrs.field(init=False, default=None)
     seq: int = attrs.field(init=False, default=0)
-    state: str = attrs.field(init=False, default="waiting")
-    asked_at: float = attrs.field(init=False, default=0.0)
+    state: ev.TableState = attrs.field(init=False, default=ev.TableState.WAITING)
     asked_seq: int = attrs.field(init=False, default=0)  # the seq of the open request
-    timeouts: list[int] = attrs.field(init=False)
-    away_since: dict[int, float] = attrs.field(init=False, factory=dict)
-    bot_seats: list[bool] = attrs.field(init=False, factory=list)  # machine style at start
-    forfeited: int | None = attrs.field(init=False, default=None)  # the seat that lost so
+    clocks: Clocks = attrs.field(init=False)
     deal_started: float = attrs.field(init=False, default=0.0)
     inbox: trio.MemorySendChannel[Message] = attrs.field(init=False)
     _receive: trio.MemoryReceiveChannel[Message] = attrs.field(init=False)
@@ -128,13 +123,16 @@ class Table:
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
         self.seats = [None] * n
-        self.timeouts = [0] * n
+        config = self.config
+        self.clocks = Clocks(n, config.human_clock_ms + config.lag_ms, config.away_limit_ms,
+                             config.max_timeouts)
         self.inbox, self._receive = trio.open_memory_channel[Message](INBOX)
         if self.reserved is not None:
             # a board's players are away until they sit: one that never comes (hung, or
             # no longer seeking) forfeits after the away limit instead of stalling a ladder
             now = trio.current_time()
-            self.away_since = dict.fromkeys(range(n), now)
+            for seat in range(n):
+                self.clocks.away(seat, now)
 
     # ---------------------------------------------------------------- public
     @property
@@ -169,9 +167,8 @@ class Table:
         bound.info("table_open", variant=self.rules.variant, options=sorted(self.rules.options))
         try:
             async with self._receive:
-                while self.state != "closed":
-                    deadline = self._deadline()
-                    with trio.move_on_at(deadline) as scope:
+                while self.state != ev.TableState.CLOSED:
+                    with trio.move_on_at(self.clocks.deadline()) as scope:
                         message = await self._receive.receive()
                     if scope.cancelled_caught:
                         await self._guarded(self._on_clock())
@@ -196,32 +193,7 @@ class Table:
             log.exception("table_error", table=self.id)
             for target in self._audience():
                 target.send(ev.Error("internal", f"table {self.id} failed and closes; sorry"))
-            self.state = "closed"
-
-    def _deadline(self) -> float:
-        match = self.match
-        if match is None and self.away_since:  # a waiting table holds a seat so long
-            return min(self.away_since.values()) + self.config.away_limit_ms / 1000
-        if match is None or match.over or match.to_act is None:
-            return math.inf
-        seat = match.to_act
-        deadline = self.asked_at + self._clock_ms(seat) / 1000
-        if self.away_since:
-            limit = self.config.away_limit_ms / 1000
-            deadline = min(deadline, min(self.away_since.values()) + limit)
-        return deadline
-
-    def _fresa(self, deal: Any) -> str | None:
-        fresa = deal.fresa if self.rules.settings.fresa_visible else None
-        return card_str(fresa) if fresa is not None else None
-
-    def _clock_ms(self, seat: int) -> int:
-        """The seat's clock per call: a bot's if it played in the machine style when the
-        match started (a reconnect in another style does not change it). Clocks run only
-        once the match has started."""
-        bot = seat < len(self.bot_seats) and self.bot_seats[seat]
-        base = self.config.bot_clock_ms if bot else self.config.human_clock_ms
-        return base + self.config.lag_ms
+            self.state = ev.TableState.CLOSED
 
     def _session(self, seat: int) -> Session | None:
         name = self.seats[seat]
@@ -248,14 +220,14 @@ class Table:
             case Away(name):
                 seat = self._seat_of(name)  # the seat is held for the away limit, waiting
                 if seat is not None and (self.match is None or not self.match.over):
-                    self.away_since[seat] = trio.current_time()
-                    self._event("away", name=name, seat=seat)
+                    self.clocks.away(seat, trio.current_time())
+                    self._event(ev.WentAway(name, seat))
             case Back(session):
                 seat = self._seat_of(session.name or "")
-                if seat is not None and self.state != "closed":
+                if seat is not None and self.state != ev.TableState.CLOSED:
                     session.table, session.seat = self, seat
-                    self.away_since.pop(seat, None)
-                    self._event("back", name=session.name, seat=seat)
+                    self.clocks.back(seat)
+                    self._event(ev.CameBack(session.name or "?", seat))
                     self._send_state(session, seat)
                 elif session.table is self:  # it closed meanwhile: back in the lobby
                     session.table, session.seat = None, None
@@ -285,7 +257,7 @@ class Table:
             return
         seat = problem
         self.seats[seat] = name
-        self.away_since.pop(seat, None)
+        self.clocks.back(seat)
         session.table, session.seat = self, seat
         if session in self.observers:  # a seat sees more than an observer
             self.observers.discard(session)
@@ -293,13 +265,13 @@ class Table:
         board = () if self.board is None else (("board", self.board),)
         session.send(ev.Ok("sit", f"You sit at table {self.id}, seat {seat}.",
                            (("table", str(self.id)), ("seat", str(seat)), *board)))
-        self._event("seated", name=name, seat=seat)
+        self._event(ev.Seated(name, seat))
         if all(self.seats):
             self._start()
 
     def _why_not_sit(self, session: Session, name: str, seat: int | None) -> int | ev.Error:
         """The seat ``session`` gets, or the error that says why it gets none."""
-        if self.state != "waiting":
+        if self.state != ev.TableState.WAITING:
             return ev.Error("table-full", f"table {self.id} is already playing")
         if session.table is not None and session.table is not self:
             return ev.Error("already-seated", f"you sit at table {session.table.id}: "
@@ -325,7 +297,7 @@ class Table:
         if session.table is self and session.seat is None:  # 'new' had promised it
             session.table = None
         if self.match is None and self.reserved is None and not any(self.seats):
-            self.state = "closed"  # a table nobody ever sat at is not kept
+            self.state = ev.TableState.CLOSED  # a table nobody ever sat at is not kept
 
     async def _leave(self, session: Session) -> None:
         if session in self.observers:
@@ -346,11 +318,11 @@ class Table:
 
     def _free_seat(self, seat: int, name: str) -> None:
         self.seats[seat] = None
-        self._event("left", name=name, seat=seat)
+        self._event(ev.Left(name, seat))
         if self.reserved is not None:  # a board waits for its player, or its forfeit
-            self.away_since[seat] = trio.current_time()
+            self.clocks.away(seat, trio.current_time())
         elif not any(self.seats):
-            self.state = "closed"
+            self.state = ev.TableState.CLOSED
 
     # ----------------------------------------------------------------- play
     def _start(self) -> None:
@@ -358,27 +330,28 @@ class Table:
         seed = self.seed or secrets.token_hex(8)
         self.match = Match(
             self.rules, seed=seed, names=names, table=str(self.id),
-            match_id=f"m{self.match_number}",
+            match_id=f"m{self.match_number}", deal_limit=self.deal_limit,
         )
-        self.state = "playing"
-        self.bot_seats = [bool(s and s.machine) for s in map(self._session, range(self.players))]
+        self.state = ev.TableState.PLAYING
+        # a seat's clock is a bot's if it played in the machine style when the match
+        # started (a reconnect in another style does not change it)
+        config = self.config
+        self.clocks.set_call_ms([
+            (config.bot_clock_ms if session is not None and session.machine
+             else config.human_clock_ms) + config.lag_ms
+            for session in map(self._session, range(self.players))])
         log.info("match_start", table=self.id, match=self.match.match_id, players=names)
         # not the seed: every deck follows from it (it is told at the match's end)
-        self._event("start", players=list(names), match=self.match.match_id)
+        self._event(g.MatchStarted(names, self.match.match_id))
         for seat in range(self.players):  # seated, then disconnected before the start
             if self._session(seat) is None:
-                self.away_since[seat] = trio.current_time()
-                self._event("away", name=self.seats[seat], seat=seat)
-        self._deal_started()
+                self.clocks.away(seat, trio.current_time())
+                self._event(ev.WentAway(self.seats[seat] or "?", seat))
+        self._deal_started(self.match.deal_started())
 
-    def _deal_started(self) -> None:
-        match = self.match
-        assert match is not None
-        deal = match.deal
+    def _deal_started(self, event: g.DealStarted) -> None:
         self.deal_started = trio.current_time()
-        self._event("deal", deal=deal.deal_no, dealer=deal.dealer,
-                    turned=card_str(deal.turned), score=list(match.totals),
-                    hanging=match.hanging)
+        self._event(event)
         self._refresh_all()
 
     def _refresh_all(self) -> None:
@@ -394,14 +367,15 @@ class Table:
     def _ask(self) -> None:
         match = self.match
         assert match is not None
-        self.asked_at = trio.current_time()
         self.asked_seq = self.seq
-        if match.over or match.to_act is None:
+        self.clocks.ask(match.to_act, trio.current_time())
+        if match.to_act is None:
             return
         seat = match.to_act
         session = self._session(seat)
         if session is not None:
-            session.send(ev.Ask(self.seq, self.id, view(match, seat), self._clock_ms(seat)))
+            clock = self.clocks.per_seat_ms[seat]
+            session.send(ev.Ask(self.seq, self.id, view(match, seat), clock))
 
     def _send_state(self, session: Session, seat: int | None) -> None:
         match = self.match
@@ -409,10 +383,12 @@ class Table:
             session.send(ev.Info(f"Table {self.id} waits for players: "
                                  + ", ".join(s or "(free)" for s in self.seats)))
             return
-        kind = "ask" if seat is not None and seat == match.to_act and not match.over else "state"
-        clock = self._clock_ms(seat) if seat is not None else None
-        if kind == "ask" and clock is not None:  # the request stands: the clock left on it
-            clock = max(0, int((self.asked_at - trio.current_time()) * 1000) + clock)
+        asked = seat is not None and seat == match.to_act and not match.over
+        kind = ev.AskKind.ASK if asked else ev.AskKind.STATE
+        clock = None
+        if seat is not None:  # an open request: the clock left on it
+            clock = (self.clocks.left_ms(seat, trio.current_time()) if asked
+                     else self.clocks.per_seat_ms[seat])
         session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, kind=kind))
 
     async def _call(self, session: Session, text: str, seq: int | None) -> None:
@@ -441,88 +417,62 @@ class Table:
         except IllegalCall as exc:
             session.send(ev.Error(exc.code, exc.message))
             return
-        self.timeouts[seat] = 0
+        self.clocks.answered(seat)
 
     async def _apply(self, seat: int, call: Call, *, auto: bool) -> None:
         match = self.match
         assert match is not None
-        deal = match.deal
-        tricks_before = len(deal.tricks)
-        shown_before = set(deal.shown)
-        ordered_before = deal.trump is not None
-        dealt_before = deal.phase == PLAY_PHASE or deal.tricks
-        log_before = len(deal.log)
         ms = int((trio.current_time() - self.deal_started) * 1000)
-        match.apply(seat, call, ms=ms, auto=auto)  # raises with nothing changed
-        for entry in deal.log[log_before:]:
-            if entry.penalty:  # table-penalties: the call is punished, not carried out
-                self._event("penalty", seat=entry.seat, call=entry.call.token(),
-                            code=entry.penalty)
-            elif entry.call.name == C.PLAY:
-                assert entry.call.card is not None
-                self._event("play", seat=entry.seat, card=card_str(entry.call.card),
-                            auto=entry.auto)
-            else:
-                self._event("call", seat=entry.seat, call=entry.call.token(), auto=entry.auto)
-        if not ordered_before and deal.trump is not None:
-            self._event("order", player=deal.player, trump=SUITS[deal.trump],
-                        first=deal.first_trump, fresa=self._fresa(deal))
-        dealt = not dealt_before and deal.phase == PLAY_PHASE
-        if dealt and deal.phase == PLAY_PHASE and deal.log[log_before:] and ordered_before:
-            self._event("dealt", fresa=self._fresa(deal))  # after a pause past the order
-        for trick in deal.tricks[tricks_before:]:
-            self._event("trick", winner=trick.winner, cards=[card_str(c) for _, c in trick.cards])
-        for shown_seat in sorted(set(deal.shown) - shown_before):
-            self._event("shown", seat=shown_seat,
-                        cards=[card_str(c) for c in deal.shown[shown_seat]])
-        if deal.phase == DONE:
-            await self._deal_over(deal.deal_no)
-        elif dealt:
+        events = match.apply(seat, call, ms=ms, auto=auto)  # raises with nothing changed
+        await self._tell(events)
+        if match.over or any(isinstance(e, g.DealEnded) for e in events):
+            return  # the next deal (or the end) is told and asked for already
+        if match.deal.phase == PLAY and any(isinstance(e, g.Ordered | g.Dealt) for e in events):
             self._refresh_all()  # the last cards are in every hand
         else:
             self._ask()
 
-    async def _deal_over(self, deal_no: int) -> None:
+    async def _tell(self, events: Sequence[g.MatchEvent]) -> None:
+        """Tell everyone at the table what the engine says happened; a deal's record is
+        stored before it is told, the match's result before its end is."""
         match = self.match
         assert match is not None
-        record = match.records[-1]
-        await trio.to_thread.run_sync(self.lobby.store.add_deal, record)
-        log.info("deal", table=self.id, match=match.match_id, deal=deal_no,
-                 outcome=record["outcome"], written=record["written"], totals=record["totals"])
-        self._event("deal-end", deal=deal_no, outcome=record["outcome"],
-                    points=record["points"], written=record["written"],
-                    totals=record["totals"], hanging=record["hanging"])
-        if self.deal_limit is not None and len(match.records) >= self.deal_limit:
-            match.stop("deals")  # first: the last deal's record carries the seed (§14)
-        if not match.over:  # the seed of a deal would tell the decks still to come
-            record = {**record, "seed": None}
-        self._send_record(record)
-        if match.over:
-            await self._match_over()
-        else:
-            self._deal_started()
+        for event in events:
+            match event:
+                case g.DealEnded() | g.DealAbandoned():
+                    await trio.to_thread.run_sync(self.lobby.store.add_deal, event.record)
+                    record = event.record
+                    if isinstance(event, g.DealEnded):
+                        log.info("deal", table=self.id, match=match.match_id, deal=event.deal,
+                                 outcome=event.outcome, written=record["written"],
+                                 totals=record["totals"])
+                        self._event(event)
+                        if not event.seed_told:  # it would tell the decks still to come
+                            record = {**record, "seed": None}
+                    self._send_record(record)
+                case g.DealStarted():
+                    self._deal_started(event)
+                case g.MatchEnded():
+                    await self._match_over(event)
+                case _:
+                    self._event(event)
 
-    async def _match_over(self) -> None:
+    async def _match_over(self, end: g.MatchEnded) -> None:
         match = self.match
-        assert match is not None and match.result is not None
-        winner = match.result.winner
-        sides = match.rules.settings.sides()
-        side_names = [] if winner is None else [match.names[s] for s in sides[winner]]
+        assert match is not None
+        self.clocks.stop()
         await trio.to_thread.run_sync(  # on disk before anyone is told ('games' lists it)
             lambda: self.lobby.store.finish_match(
                 match.match_id, self.id, list(match.names), self.rules.variant,
-                sorted(self.rules.options), ",".join(side_names), match.result.reason,
-                list(match.totals),
+                sorted(self.rules.options), ",".join(end.winners), end.reason,
+                list(end.totals),
             )
         )
-        forfeit = {} if self.forfeited is None else {"forfeit": self.forfeited}
-        self._event("match-end", winner=winner, name=",".join(side_names) or None,
-                    reason=match.result.reason, totals=list(match.totals),
-                    seed=None if self.board is not None else match.seed,
-                    **forfeit)
-        log.info("match_end", table=self.id, match=match.match_id, winner=side_names,
-                 reason=match.result.reason, totals=match.totals)
-        self.state = "closed"  # what came meanwhile is answered as the task ends
+        # a ladder board's seed would tell the other seatings' decks
+        self._event(end if self.board is None else attrs.evolve(end, seed=None))
+        log.info("match_end", table=self.id, match=match.match_id, winner=list(end.winners),
+                 reason=end.reason, totals=match.totals)
+        self.state = ev.TableState.CLOSED  # what came meanwhile is answered as the task ends
         for seat in range(self.players):
             session = self._session(seat)
             if session is not None and session.table is self:
@@ -531,14 +481,9 @@ class Table:
     async def _forfeit(self, seat: int, reason: str) -> None:
         match = self.match
         assert match is not None
-        recorded = len(match.records)
-        match.forfeit(match.rules.settings.sides().index(
-            next(side for side in match.rules.settings.sides() if seat in side)), reason)
-        self.forfeited = seat
-        for record in match.records[recorded:]:  # the deal it ended, as it stood
-            await trio.to_thread.run_sync(self.lobby.store.add_deal, record)
-            self._send_record(record)
-        await self._match_over()
+        sides = match.rules.settings.sides()
+        side = next(i for i, members in enumerate(sides) if seat in members)
+        await self._tell(match.forfeit(side, reason, seat=seat))
 
     def _send_record(self, record: dict[str, Any]) -> None:
         """To everyone at the table; a ladder's board only to its admins, holding the
@@ -561,77 +506,53 @@ class Table:
             self.rules, seed=self.seed or secrets.token_hex(8), names=self.reserved,
             table=str(self.id), match_id=f"m{self.match_number}",
         )
-        self.state = "playing"
+        self.state = ev.TableState.PLAYING
         await self._forfeit(seat, "away")
 
     async def _on_clock(self) -> None:
         match = self.match
         now = trio.current_time()
-        limit = self.config.away_limit_ms / 1000
-        if match is None:
-            for seat, since in sorted(self.away_since.items()):
-                if now - since >= limit and self.reserved is not None:
+        clocks = self.clocks
+        if match is None:  # a waiting table holds a seat for the away limit
+            for seat in clocks.away_too_long(now):
+                if self.reserved is not None:
                     await self._no_show(seat)
                     return
-                if now - since >= limit:
-                    del self.away_since[seat]
-                    self._free_seat(seat, self.seats[seat] or "?")
+                clocks.back(seat)  # (not back: no longer waited for)
+                self._free_seat(seat, self.seats[seat] or "?")
             return
-        if match.over or match.to_act is None:
+        if match.over:
             return
-        for seat, since in sorted(self.away_since.items()):
-            if now - since >= limit:
-                await self._forfeit(seat, "away")
-                return
-        seat = match.to_act
-        if now - self.asked_at < self._clock_ms(seat) / 1000:
+        away = clocks.away_too_long(now)
+        if away:
+            await self._forfeit(away[0], "away")
+            return
+        late = clocks.out_of_time(now)
+        if late is None:
             return  # woke for an away check only
-        self.timeouts[seat] += 1
-        if self.timeouts[seat] >= self.config.max_timeouts:
-            await self._forfeit(seat, "timeouts")
+        if clocks.timed_out(late):
+            await self._forfeit(late, "timeouts")
             return
-        call = automatic_call(match, seat)
-        await self._apply(seat, call, auto=True)
+        await self._apply(late, automatic_call(match, late), auto=True)
 
     async def _stop(self, reason: str) -> None:
         for target in self._audience():
             target.send(ev.Info(f"Table {self.id} closes: {reason}."))
-        self.state = "closed"
+        self.state = ev.TableState.CLOSED
 
     # -------------------------------------------------------------- helpers
     def _audience(self) -> list[Session]:
         seated = [s for s in (self._session(i) for i in range(self.players)) if s is not None]
         return seated + [o for o in self.observers if o not in seated]
 
-    def _event(self, kind: str, **fields: Any) -> None:
+    def _event(self, event: g.MatchEvent | ev.SeatEvent) -> None:
+        """Number a public event and send it to everyone at the table."""
         self.seq += 1
         names = tuple(s or "-" for s in self.seats)
-        event = ev.TableEvent(self.seq, self.id, kind, names, fields)
+        told = ev.TableEvent(self.seq, self.id, names, event)
         rendered: dict[str, list[str]] = {}  # one rendering per style, not per listener
         for target in self._audience():
             lines = rendered.get(target.style)
             if lines is None:
-                lines = rendered[target.style] = render(event, target.style)
+                lines = rendered[target.style] = render(told, target.style)
             target.send_lines(lines)
-
-
-def automatic_call(match: Match, seat: int) -> Call:
-    """What the clock says for a seat out of time: pass, the forced answer, the lowest card."""
-    legal = match.legal_calls(seat)
-    names = [c.name for c in legal]
-    for wanted in (C.PAS, C.OT, C.PROKHODIT, C.NE_PROKHODIT, C.POKAZYVAYU, C.PISHET):
-        if wanted in names:
-            return legal[names.index(wanted)]
-    cards = [c for c in legal if c.name == C.PLAY]
-    if cards:
-        trump = match.deal.trump
-
-        def strength(call: Call) -> tuple[int, int]:
-            card = call.card
-            assert card is not None
-            if card >> 3 == trump:
-                return (1, TRUMP_STRENGTH[card & 7])
-            return (0, PLAIN_STRENGTH[card & 7])
-
-        return min(cards, key=strength)
-    return legal[0]

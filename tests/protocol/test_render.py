@@ -1,7 +1,14 @@
-"""Human-style lines name sides properly: pairs by both partners."""
+"""Table events render the same lines they always did: golden lines for every kind, in
+both styles (machine fields are only ever appended: docs/protocol.md §1)."""
 
 from __future__ import annotations
 
+import pytest
+
+from deberc_net.game import calls as C
+from deberc_net.game import events as g
+from deberc_net.game.calls import Call, parse_token
+from deberc_net.game.cards import parse_card
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.render import HUMAN, MACHINE, render
@@ -10,26 +17,129 @@ from tests.game.decks import say
 from tests.game.test_options import match2
 
 FOUR = ("anna", "boris", "vera", "gleb")
+TWO = ("anna", "boris")
+
+
+def card(text: str) -> int:
+    return parse_card(text)
+
+
+def hand(text: str) -> tuple[int, ...]:
+    return tuple(parse_card(t) for t in text.split())
 
 
 def test_four_player_totals_name_both_partners() -> None:
-    end = ev.TableEvent(9, 1, "deal-end", FOUR, {
-        "deal": 1, "outcome": "made", "points": [100, 62], "written": [100, 62],
-        "totals": [100, 62], "hanging": 0})
+    end = ev.TableEvent(9, 1, FOUR, g.DealEnded(1, "made", (100, 62), (100, 62), (100, 62), 0, {}))
     [line] = render(end, HUMAN)
     assert "Totals: anna+vera 100, boris+gleb 62." in line
 
 
 def test_match_end_for_a_pair_and_for_a_draw() -> None:
-    won = ev.TableEvent(10, 1, "match-end", FOUR, {
-        "winner": 0, "name": "anna,vera", "reason": "target", "totals": [510, 300]})
+    won = ev.TableEvent(10, 1, FOUR, g.MatchEnded(0, ("anna", "vera"), "target", (510, 300), "s1"))
     assert render(won, HUMAN) == [
-        "Game over: anna and vera win (target). Totals: anna+vera 510, boris+gleb 300."]
-    drawn = ev.TableEvent(3, 2, "match-end", ("x1", "x2"), {
-        "winner": None, "name": None, "reason": "deals", "totals": [0, 0]})
+        "Game over: anna and vera win (target). Totals: anna+vera 510, boris+gleb 300."
+    ]
+    drawn = ev.TableEvent(3, 2, ("x1", "x2"), g.MatchEnded(None, (), "deals", (0, 0), "s2"))
     assert render(drawn, HUMAN) == ["Game over: a draw (deals). Totals: x1 0, x2 0."]
     assert render(drawn, MACHINE) == [
-        "event seq=3 table=2 kind=match-end winner=- name=- reason=deals totals=0,0"]
+        "event seq=3 table=2 kind=match-end winner=- name=- reason=deals totals=0,0 seed=s2"
+    ]
+
+
+GOLDEN: list[tuple[object, str, str]] = [
+    (g.CallMade(0, Call(C.PAS)), "kind=call seat=0 call=pas auto=0", "anna: pas"),
+    (
+        g.CallMade(1, parse_token("ot-K-kozyrnogo"), auto=True),
+        "kind=call seat=1 call=ot-K-kozyrnogo auto=1",
+        "boris: ot-K-kozyrnogo (clock)",
+    ),
+    (g.CardPlayed(1, card("10h")), "kind=play seat=1 card=10h auto=0", "boris plays 10h"),
+    (
+        g.CardPlayed(0, card("7s"), auto=True),
+        "kind=play seat=0 card=7s auto=1",
+        "anna plays 7s (clock)",
+    ),
+    (
+        g.Penalized(1, parse_token("9c"), "must-follow-suit"),
+        "kind=penalty seat=1 call=9c code=must-follow-suit",
+        "penalty: seat=1 call=9c code=must-follow-suit",
+    ),
+    (
+        g.Ordered(0, 3, True, card("Kd")),
+        "kind=order player=0 trump=c first=1 fresa=Kd",
+        "anna plays in ♣ (the turned suit); the others whistle. Fresa: Kd.",
+    ),
+    (
+        g.Ordered(1, 1, False, None),
+        "kind=order player=1 trump=h first=0 fresa=-",
+        "boris plays in ♥; the others whistle. Fresa: -.",
+    ),
+    (g.Dealt(card("Ac")), "kind=dealt fresa=Ac", "dealt: fresa=Ac"),
+    (g.Dealt(None), "kind=dealt fresa=-", "dealt: fresa=-"),
+    (
+        g.TrickTaken(1, hand("7h Ah")),
+        "kind=trick winner=1 cards=7h,Ah",
+        "boris takes the trick (7h Ah).",
+    ),
+    (g.Shown(0, hand("10s Js Qs")), "kind=shown seat=0 cards=10s,Js,Qs", "anna shows: 10s Js Qs"),
+    (
+        g.MatchStarted(TWO, "m1"),
+        "kind=start players=anna,boris match=m1",
+        "The game starts: anna v boris.",
+    ),
+    (
+        g.DealStarted(2, 1, card("8c"), (92, 35), 0),
+        "kind=deal deal=2 dealer=1 turned=8c score=92,35 hanging=0",
+        "Deal 2. boris deals. Score: anna 92, boris 35.",
+    ),
+    (
+        g.DealStarted(3, 0, card("Js"), (92, 35), 81),
+        "kind=deal deal=3 dealer=0 turned=Js score=92,35 hanging=81",
+        "Deal 3. anna deals. Score: anna 92, boris 35. Hanging: 81.",
+    ),
+    (
+        g.DealEnded(1, "made", (92, 35), (92, 35), (92, 35), 0, {}),
+        "kind=deal-end deal=1 outcome=made points=92,35 written=92,35 totals=92,35 hanging=0",
+        "Deal 1: made. Points: anna 92, boris 35. Written: anna 92, boris 35. "
+        "Totals: anna 92, boris 35.",
+    ),
+    (
+        g.DealEnded(2, "void", (0, 0), (0, 0), (92, 35), 0, {}),
+        "kind=deal-end deal=2 outcome=void points=0,0 written=0,0 totals=92,35 hanging=0",
+        "Deal 2: void. Points: anna 0, boris 0. Written: anna 0, boris 0. "
+        "Totals: anna 92, boris 35.",
+    ),
+    (
+        g.MatchEnded(1, ("boris",), "timeouts", (0, 0), "abc", forfeit=0),
+        "kind=match-end winner=1 name=boris reason=timeouts totals=0,0 seed=abc forfeit=0",
+        "Game over: boris wins (timeouts). Totals: anna 0, boris 0.",
+    ),
+    (ev.Seated("anna", 0), "kind=seated name=anna seat=0", "anna sits at seat 0."),
+    (ev.Left("boris", 1), "kind=left name=boris seat=1", "boris leaves seat 1."),
+    (
+        ev.WentAway("boris", 1),
+        "kind=away name=boris seat=1",
+        "boris is disconnected; the seat waits and the clock runs.",
+    ),
+    (ev.CameBack("boris", 1), "kind=back name=boris seat=1", "boris is back."),
+]
+
+
+@pytest.mark.parametrize(("event", "machine", "human"), GOLDEN)
+def test_golden_lines(event: g.MatchEvent | ev.SeatEvent, machine: str, human: str) -> None:
+    told = ev.TableEvent(7, 4, TWO, event)
+    assert render(told, MACHINE) == [f"event seq=7 table=4 {machine}"]
+    assert render(told, HUMAN) == [human]
+
+
+def test_every_event_class_has_golden_lines() -> None:
+    kinds = {type(e) for e, _, _ in GOLDEN}
+    assert kinds == {*g.MatchEvent.__args__, *ev.SeatEvent.__args__} - {g.DealAbandoned}
+
+
+def test_an_event_that_is_not_told_cannot_be_rendered() -> None:
+    with pytest.raises(TypeError):  # a forfeit's abandoned deal is told as its record only
+        render(ev.TableEvent(1, 1, TWO, g.DealAbandoned(1, {})), MACHINE)
 
 
 def test_the_swap_question_reads_as_the_tables_question() -> None:

@@ -8,6 +8,7 @@ defaults except the lag allowance. ``connect`` opens clients that are closed aft
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 import trio
+import trio.testing
 
 from deberc_net.server.app import serve
 from deberc_net.server.config import Config
@@ -90,3 +92,49 @@ async def connect() -> AsyncIterator[Connector]:
     connector = Connector()
     yield connector
     await connector.aclose()
+
+
+
+@pytest.fixture
+def virtual_clock() -> trio.testing.MockClock:
+    """Virtual time for clock and away tests (pytest-trio runs a test with a Clock among
+    its arguments on that clock); ``jump_when_idle`` moves it. Rate 0: time moves only
+    by jumps."""
+    return trio.testing.MockClock()
+
+
+@pytest.fixture
+async def jump_when_idle(
+    virtual_clock: trio.testing.MockClock, nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When every task waits, jump to the next deadline, so a 300 ms away limit passes at
+    once and exactly.
+
+    pytest-trio's ``autojump_clock`` does this without the thread check, and cannot be
+    used as it is: the server does its SQLite and account work in worker threads, and a
+    task waiting for a thread looks idle, so that clock would jump to a test client's
+    timeout while a thread runs. So ``trio.to_thread.run_sync`` is wrapped to count the
+    calls in flight (the real one still does the work), and time waits for them."""
+    in_flight = 0
+    run_sync = trio.to_thread.run_sync
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal in_flight
+        in_flight += 1
+        try:
+            return await run_sync(*args, **kwargs)
+        finally:
+            in_flight -= 1
+
+    monkeypatch.setattr(trio.to_thread, "run_sync", counted)
+
+    async def jump() -> None:
+        while True:
+            await trio.testing.wait_all_tasks_blocked(cushion=0.001)
+            if in_flight:
+                continue  # a worker thread runs: not idle, however it looks
+            ahead = trio.lowlevel.current_statistics().seconds_to_next_deadline
+            if 0 < ahead < math.inf:
+                virtual_clock.jump(ahead)
+
+    nursery.start_soon(jump)

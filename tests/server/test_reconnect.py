@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import structlog
 import trio
+from trio.testing import MockClock
 
 from deberc_net.server.store import Store
 
@@ -47,7 +48,9 @@ async def _play_until_asked_in_play(
         await me.send(f"{random_legal(ask, rng)} seq={ask['seq']}")
 
 
-async def test_reconnect_resumes_the_seat(port: int, connect: Connector) -> None:
+async def test_reconnect_resumes_the_seat(
+    port: int, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
     await seat_pair(ann, bob)
@@ -94,7 +97,9 @@ async def test_a_second_login_moves_the_session(port: int, connect: Connector) -
     assert not any(is_event(x, "away") for x in bob.lines)  # no gap: nobody was away
 
 
-async def test_away_too_long_forfeits(start_server, connect: Connector) -> None:
+async def test_away_too_long_forfeits(
+    start_server, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
     port = await start_server(away_limit_ms=300)
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
@@ -114,7 +119,9 @@ async def test_away_too_long_forfeits(start_server, connect: Connector) -> None:
     assert (await bob.expect("tables"))["count"] == "0"
 
 
-async def test_leaving_a_waiting_table_frees_the_seat(start_server, connect: Connector) -> None:
+async def test_leaving_a_waiting_table_frees_the_seat(
+    start_server, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
     port = await start_server(away_limit_ms=300)
     bob = await connect.machine(port, "bob")
     await bob.send("new 3")
@@ -142,7 +149,7 @@ async def test_leaving_a_waiting_table_frees_the_seat(start_server, connect: Con
 
 
 async def test_repeated_timeouts_make_automatic_calls_then_forfeit(
-    start_server, connect: Connector
+    start_server, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
 ) -> None:
     port = await start_server(bot_clock_ms=200, human_clock_ms=5000, max_timeouts=3)
     ann, bob, seat = await _quiet_bot_and_person(port, connect)
@@ -193,7 +200,9 @@ async def _quiet_bot_and_person(
     return ann, bob, int((await ann.expect("ok", cmd="sit"))["seat"])
 
 
-async def test_automatic_calls_are_recorded(start_server, connect: Connector) -> None:
+async def test_automatic_calls_are_recorded(
+    start_server, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
     port = await start_server(bot_clock_ms=30, human_clock_ms=5000, max_timeouts=1000)
     ann, bob, seat_ann = await _quiet_bot_and_person(port, connect)  # ann never answers
     async with trio.open_nursery() as nursery:
@@ -304,3 +313,27 @@ async def test_back_while_the_match_is_being_stored(
     assert end["reason"] == "left"
     await again.send("new 2")
     await again.expect("ok", cmd="sit")
+
+
+async def test_virtual_time_waits_for_worker_threads(
+    virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """The clock and away tests' virtual time: it jumps when all is idle, but not while a
+    worker thread (the server's store) runs, however long that takes."""
+    assert trio.lowlevel.current_clock() is virtual_clock
+    start = trio.current_time()
+    await trio.sleep(1000)
+    assert trio.current_time() - start == 1000  # at once: nothing else was due
+    deadline_passed = False
+
+    async def deadline() -> None:
+        nonlocal deadline_passed
+        await trio.sleep(5)
+        deadline_passed = True
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(deadline)
+        await trio.testing.wait_all_tasks_blocked()
+        await trio.to_thread.run_sync(time.sleep, 0.05)  # real time, virtual none
+        assert not deadline_passed
+    assert deadline_passed

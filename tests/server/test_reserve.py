@@ -8,6 +8,7 @@ import random
 from collections.abc import Awaitable, Callable
 
 import trio
+from trio.testing import MockClock
 
 from .client import fields, is_event, play_machine
 from .conftest import Connector
@@ -100,7 +101,7 @@ async def test_reserved_tables_seat_by_name_play_one_deal_and_share_the_deck(
 
 
 async def test_a_reserved_player_who_never_comes_forfeits_after_the_away_limit(
-    start_server: StartServer, connect: Connector
+    start_server: StartServer, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
 ) -> None:
     port = await start_server(admins=["boss"], away_limit_ms=300)
     boss = await connect.machine(port, "boss", "pw")
@@ -127,7 +128,7 @@ async def test_a_reserved_player_who_never_comes_forfeits_after_the_away_limit(
 
 
 async def test_a_reserved_player_who_leaves_before_the_start_forfeits_too(
-    start_server: StartServer, connect: Connector
+    start_server: StartServer, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
 ) -> None:
     port = await start_server(admins=["boss"], away_limit_ms=300)
     boss = await connect.machine(port, "boss", "pw")

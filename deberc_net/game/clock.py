@@ -1,0 +1,124 @@
+"""A table's clocks, as a pure object fed with ``now``, and the call the clock makes.
+
+``Clocks`` knows when the open request was made, how long each seat has per call, who
+is away since when and how many timeouts each seat has had in a row. It never reads a
+clock itself: every question takes ``now`` (seconds on any monotonic clock; the server
+feeds it ``trio.current_time()``), so tests drive it with plain numbers.
+"""
+
+from __future__ import annotations
+
+import math
+
+import attrs
+
+from . import calls as C
+from .calls import Call
+from .cards import PLAIN_STRENGTH, TRUMP_STRENGTH
+from .match import Match
+
+
+@attrs.define
+class Clocks:
+    players: int
+    call_ms: int  # each seat's time per call, until ``set_call_ms``
+    away_limit_ms: int  # how long a seat is held for a player who is away
+    max_timeouts: int  # timeouts in a row that lose the match
+    asked_at: float = attrs.field(init=False, default=0.0)
+    waiting_for: int | None = attrs.field(init=False, default=None)  # whose clock runs
+    stopped: bool = attrs.field(init=False, default=False)  # the match is over
+    away_since: dict[int, float] = attrs.field(init=False, factory=dict)
+    per_seat_ms: list[int] = attrs.field(init=False)
+    timeouts: list[int] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.per_seat_ms = [self.call_ms] * self.players
+        self.timeouts = [0] * self.players
+
+    # ------------------------------------------------------------ what happens
+    def set_call_ms(self, per_seat_ms: list[int]) -> None:
+        """Each seat's time per call (a bot's clock is not a person's)."""
+        self.per_seat_ms = list(per_seat_ms)
+
+    def ask(self, seat: int | None, now: float) -> None:
+        """A new request to ``seat`` (None: nobody is to act): its clock starts now."""
+        self.asked_at = now
+        self.waiting_for = seat
+
+    def answered(self, seat: int) -> None:
+        """The seat made a call itself: only timeouts in a row count."""
+        self.timeouts[seat] = 0
+
+    def timed_out(self, seat: int) -> bool:
+        """Count a timeout for ``seat``; True if that one loses the match."""
+        self.timeouts[seat] += 1
+        return self.timeouts[seat] >= self.max_timeouts
+
+    def away(self, seat: int, now: float) -> None:
+        self.away_since[seat] = now
+
+    def back(self, seat: int) -> None:
+        self.away_since.pop(seat, None)
+
+    def stop(self) -> None:
+        """The match is over: nothing is due any more."""
+        self.stopped = True
+
+    # ------------------------------------------------------------ what is due
+    # What is due is decided by comparing ``now`` with the very deadline ``deadline()``
+    # gave (never ``now - start`` with a length: in floating point the two can disagree,
+    # and a task woken at its deadline would find nothing due and wake again at once).
+    def deadline(self) -> float:
+        """When something may next be due (``math.inf``: never, until told more)."""
+        if self.stopped:
+            return math.inf
+        return min([self._request_deadline(), *map(self._away_deadline, self.away_since)])
+
+    def away_too_long(self, now: float) -> list[int]:
+        """The seats away for the away limit or longer, lowest first."""
+        if self.stopped:
+            return []
+        return [seat for seat in sorted(self.away_since) if now >= self._away_deadline(seat)]
+
+    def out_of_time(self, now: float) -> int | None:
+        """The seat asked, if its time for the call is up."""
+        if self.stopped or now < self._request_deadline():
+            return None
+        return self.waiting_for
+
+    def _request_deadline(self) -> float:
+        seat = self.waiting_for
+        return math.inf if seat is None else self.asked_at + self.per_seat_ms[seat] / 1000
+
+    def _away_deadline(self, seat: int) -> float:
+        return self.away_since[seat] + self.away_limit_ms / 1000
+
+    def left_ms(self, seat: int, now: float) -> int:
+        """What is left of ``seat``'s time for the open request (all of it for another
+        seat: its clock starts when it is asked)."""
+        full = self.per_seat_ms[seat]
+        if seat != self.waiting_for:
+            return full
+        return max(0, int((self.asked_at - now) * 1000) + full)
+
+
+def automatic_call(match: Match, seat: int) -> Call:
+    """What the clock says for a seat out of time: pass, the forced answer, the lowest card."""
+    legal = match.legal_calls(seat)
+    names = [c.name for c in legal]
+    for wanted in (C.PAS, C.OT, C.PROKHODIT, C.NE_PROKHODIT, C.POKAZYVAYU, C.PISHET):
+        if wanted in names:
+            return legal[names.index(wanted)]
+    cards = [c for c in legal if c.name == C.PLAY]
+    if cards:
+        trump = match.deal.trump
+
+        def strength(call: Call) -> tuple[int, int]:
+            card = call.card
+            assert card is not None
+            if card >> 3 == trump:
+                return (1, TRUMP_STRENGTH[card & 7])
+            return (0, PLAIN_STRENGTH[card & 7])
+
+        return min(cards, key=strength)
+    return legal[0]

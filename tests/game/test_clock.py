@@ -1,0 +1,97 @@
+"""The table's clocks as a pure object: driven with plain numbers, no trio, no sleeps."""
+
+from __future__ import annotations
+
+import math
+
+from deberc_net.game import calls as C
+from deberc_net.game.clock import Clocks, automatic_call
+from deberc_net.game.match import Match
+from deberc_net.testing import build_ruleset
+
+from .decks import SIMPLE, build_deck, parse
+
+
+def clocks(**overrides: int) -> Clocks:
+    settings = {"players": 2, "call_ms": 10_000, "away_limit_ms": 60_000, "max_timeouts": 3}
+    settings.update(overrides)
+    return Clocks(**settings)
+
+
+def test_nothing_is_due_before_anyone_is_asked() -> None:
+    c = clocks()
+    assert c.deadline() == math.inf
+    assert c.out_of_time(1e9) is None and c.away_too_long(1e9) == []
+
+
+def test_a_request_runs_out_at_its_seats_time() -> None:
+    c = clocks()
+    c.set_call_ms([10_000, 2_000])  # seat 1 plays in the machine style
+    c.ask(1, now=100.0)
+    assert c.deadline() == 102.0
+    assert c.out_of_time(101.999) is None
+    assert c.out_of_time(102.0) == 1
+    assert c.left_ms(1, now=100.5) == 1500
+    assert c.left_ms(1, now=200.0) == 0  # never below nothing
+    assert c.left_ms(0, now=100.5) == 10_000  # not asked: its clock has not started
+    c.ask(0, now=102.0)  # the next request starts the next clock
+    assert c.deadline() == 112.0 and c.out_of_time(105.0) is None
+
+
+def test_the_earliest_of_the_request_and_an_away_limit() -> None:
+    c = clocks(away_limit_ms=5_000)
+    c.ask(0, now=0.0)
+    c.away(1, now=1.0)
+    assert c.deadline() == 6.0
+    assert c.away_too_long(5.9) == [] and c.away_too_long(6.0) == [1]
+    c.back(1)
+    assert c.deadline() == 10.0 and c.away_too_long(100.0) == []
+
+
+def test_a_waiting_table_holds_away_seats_lowest_first() -> None:
+    c = clocks(players=3, away_limit_ms=1_000)
+    c.away(2, now=0.0)
+    c.away(0, now=0.5)
+    assert c.deadline() == 1.0  # nobody is asked: only the away limits count
+    assert c.away_too_long(1.2) == [2]
+    assert c.away_too_long(1.5) == [0, 2]
+
+
+def test_timeouts_in_a_row_lose_and_an_answer_resets_them() -> None:
+    c = clocks(max_timeouts=3)
+    assert not c.timed_out(0) and not c.timed_out(0)
+    c.answered(0)
+    assert not c.timed_out(0) and not c.timed_out(0)
+    assert not c.timed_out(1)  # each seat counts its own
+    assert c.timed_out(0)
+
+
+def test_at_its_deadline_a_request_is_out_of_time_whatever_the_rounding() -> None:
+    c = clocks(away_limit_ms=200)
+    c.set_call_ms([200, 200])
+    c.ask(1, now=0.6000000000000001)  # 0.8 - this is 0.19999999999999996, not 0.2
+    c.away(0, now=0.6000000000000001)
+    now = c.deadline()
+    assert now == 0.6000000000000001 + 0.2
+    assert c.out_of_time(now) == 1 and c.away_too_long(now) == [0]
+
+
+def test_a_stopped_clock_has_nothing_due() -> None:
+    c = clocks()
+    c.ask(0, now=0.0)
+    c.away(1, now=0.0)
+    c.stop()
+    assert c.deadline() == math.inf
+    assert c.out_of_time(1e9) is None and c.away_too_long(1e9) == []
+
+
+def test_the_automatic_call_passes_then_plays_the_lowest_card() -> None:
+    rules = build_ruleset()
+    match = Match(rules, seed="clock", dealer=1, decks={1: build_deck(*SIMPLE)})
+    assert automatic_call(match, 0) == parse("pas")
+    match.apply(0, parse("igrayu"))
+    # trump clubs: a plain seven (7h before 7d, as the hand holds them), not a trump
+    call = automatic_call(match, 0)
+    assert call.name == C.PLAY and call == parse("7h")
+    match.apply(0, call)
+    assert automatic_call(match, 1) == parse("Kh")  # follows suit: K is below 10 and A
