@@ -12,8 +12,10 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
 import secrets
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,6 +28,7 @@ import attrs
 import trio
 
 from deberc_net.plugins import RuleBook
+from deberc_net.server.accounts import set_password
 from deberc_net.server.config import Config
 from deberc_net.server.store import Store
 
@@ -167,6 +170,7 @@ class Ladder:
         self.set_results: dict[tuple[int, tuple[str, ...]], list[float]] = {}
         self.stopping = False
         self.on_progress = on_progress
+        self.token_dir: str | None = None
 
     # ------------------------------------------------------------ the run
     async def run(self) -> Summary:
@@ -179,6 +183,9 @@ class Ladder:
             if matched is None:
                 raise
             raise _first(matched) from group
+        finally:
+            if self.token_dir is not None:
+                shutil.rmtree(self.token_dir, ignore_errors=True)
 
     async def _run(self) -> Summary:
         started = time.perf_counter()
@@ -233,16 +240,17 @@ class Ladder:
         return "127.0.0.1", port, password
 
     async def _reset_admin_password(self, password: str) -> None:
-        """Our own server's file: the admin account is re-made for each run."""
+        """Our own server's file: the admin account is re-made for each run (an admin's
+        name is registered by the server's owner, never by a first-come login)."""
 
-        def forget() -> None:
+        def reset() -> None:
             store = Store(self.o.db)
             try:
-                store.forget_account(ADMIN)
+                set_password(store, ADMIN, password)
             finally:
                 store.close()
 
-        await trio.to_thread.run_sync(forget)
+        await trio.to_thread.run_sync(reset)
 
     async def _expect_login(self, admin: Lines) -> None:
         with trio.fail_after(10):
@@ -274,6 +282,13 @@ class Ladder:
                             f"{missing}")
 
     # ---------------------------------------------------------- the bots
+    def _bot_env(self) -> dict[str, str]:
+        """A restarted bot resumes its seat with the guest token its last run saved
+        (clients/client.py keeps it in DEBERC_TOKEN_DIR)."""
+        if self.token_dir is None:
+            self.token_dir = tempfile.mkdtemp(prefix="deberc-tokens-")
+        return {**os.environ, "DEBERC_TOKEN_DIR": self.token_dir}
+
     async def _supervise(self, bot: BotSpec, host: str, port: int, instance: str) -> None:
         restarts = 0
         started_once = False
@@ -283,7 +298,7 @@ class Ladder:
                 try:
                     proc = await trio.lowlevel.open_process(
                         argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                        stderr=errors,
+                        stderr=errors, env=self._bot_env(),
                     )
                 except OSError as exc:
                     raise ScheduleError(f"cannot start bot {bot.name!r}: {exc}") from exc

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hmac
+import math
+import secrets
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
@@ -23,7 +26,7 @@ from deberc_net.protocol.commands import (
 from deberc_net.protocol.render import HUMAN, MACHINE
 
 from . import accounts
-from .accounts import name_key
+from .accounts import Accounts, name_key
 from .config import Config
 from .session import Session
 from .store import Store
@@ -42,7 +45,7 @@ from .table import (
 )
 
 log = structlog.get_logger("deberc.lobby")
-MAX_FAILED_LOGINS = 3  # wrong passwords on one connection before it is closed
+TOKEN = "token="  # 'login NAME token=T': a guest resumes with the token it was given
 
 
 @attrs.frozen
@@ -64,9 +67,14 @@ class Lobby:
     next_table: int = 1
     next_match: int = attrs.field(init=False, default=1)
     accepting: bool = True
+    accounts: Accounts = attrs.field(init=False)
+    # a guest name's resume token, while the guest is connected or holds a seat
+    guest_tokens: dict[str, str] = attrs.Factory(dict)
+    registering: set[str] = attrs.Factory(set)  # names being registered right now
 
     def __attrs_post_init__(self) -> None:
         self.next_match = self.store.max_match_number() + 1
+        self.accounts = Accounts(self.store, self.config)
 
     # ----------------------------------------------------------- sessions
     def hello(self, session: Session) -> None:
@@ -84,11 +92,26 @@ class Lobby:
             del self.online[name_key(name)]
             if session.table is not None:
                 session.table.post(Away(name))
+            elif self._table_of(name) is None:  # nothing to come back to: the name is free
+                self.guest_tokens.pop(name_key(name), None)
 
     def table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)
         for observer in list(table.observers):
             observer.observing.discard(table.id)
+        for name in table.seats:
+            if name is not None and name_key(name) not in self.online:
+                self.guest_tokens.pop(name_key(name), None)
+
+    def _guest_token(self, name: str) -> str | None:
+        """The token of the guest who holds ``name`` (connected, or seated at a table
+        that is not closed); None if the name is free."""
+        key = name_key(name)
+        token = self.guest_tokens.get(key)
+        if token is not None and key not in self.online and self._table_of(name) is None:
+            del self.guest_tokens[key]  # a claim left behind: the name is free again
+            return None
+        return token
 
     # ----------------------------------------------------------- commands
     async def handle(self, session: Session, item: Command | TableCallText) -> None:
@@ -111,6 +134,9 @@ class Lobby:
             return
         if name == "login":
             await self._login(session, item.args)
+            return
+        if name == "ping":
+            session.send(ev.Ok("ping", "pong"))
             return
         if session.name is None:
             session.send(ev.Error("not-logged-in", "log in first: login NAME [PASSWORD]"))
@@ -141,7 +167,7 @@ class Lobby:
 
     async def _login(self, session: Session, args: Sequence[str]) -> None:
         if len(args) not in (1, 2):
-            session.send(ev.Error("bad-argument", "login NAME [PASSWORD]"))
+            session.send(ev.Error("bad-argument", "login NAME [PASSWORD | token=TOKEN]"))
             return
         name = unicodedata.normalize("NFC", args[0])
         if not accounts.valid_name(name):
@@ -150,40 +176,90 @@ class Lobby:
         if session.name is not None:
             session.send(ev.Error("not-allowed", f"you are logged in as {session.name}"))
             return
-        if len(args) == 2:
-            problem = await accounts.check_or_register(self.store, name, args[1])
-            if problem:
-                session.failed_logins += 1
-                session.send(ev.Error("bad-password", problem))
-                if session.failed_logins >= MAX_FAILED_LOGINS:  # guessing: a slow hash
-                    session.send(ev.Bye("Too many wrong passwords."))  # each, not for free
-                    session.close()
+        secret = args[1] if len(args) == 2 else None
+        token = secret[len(TOKEN):] if secret and secret.startswith(TOKEN) else None
+        password = secret if token is None else None
+        if await self.accounts.is_registered(name):
+            if password is None:
+                session.send(ev.Error("bad-password", f"{name} is registered: give the password"))
+                return
+            if not await self._check_password(session, name, password):
+                return
+            guest = False
+        elif password is not None:
+            if not await self._register(session, name, password):
                 return
             guest = False
         else:
-            if await accounts.is_registered(self.store, name):
-                session.send(ev.Error("bad-password", f"{name} is registered: give the password"))
+            held = self._guest_token(name)
+            if name_key(name) in self.registering or (held is not None and (
+                    token is None or not hmac.compare_digest(token, held))):
+                session.send(ev.Error("name-in-use", f"{name} is in use: to resume that seat "
+                                      "log in with its token (login NAME token=TOKEN); "
+                                      "else choose another name"))
                 return
             guest = True
         if session.closed:
             return
-        previous = self.online.get(name_key(name))
+        self._welcome(session, name, guest)
+
+    async def _check_password(self, session: Session, name: str, password: str) -> bool:
+        problem = await self.accounts.check_or_register(name, password, session.address)
+        if problem is None:
+            return True
+        session.send(problem)
+        if problem.code == "bad-password":
+            session.failed_logins += 1
+            if session.failed_logins >= self.config.failed_logins_per_connection:
+                session.send(ev.Bye("Too many wrong passwords."))
+                session.close()
+        return False
+
+    async def _register(self, session: Session, name: str, password: str) -> bool:
+        """Register a free name; refused while a guest holds it (connected or seated)."""
+        key = name_key(name)
+        if self._guest_token(name) is not None or key in self.registering:
+            session.send(ev.Error("name-in-use", f"{name} is in use by a guest: register "
+                                  "another name"))
+            return False
+        self.registering.add(key)  # no guest takes it while the hash is computed
+        try:
+            return await self._check_password(session, name, password)
+        finally:
+            self.registering.discard(key)
+
+    def _welcome(self, session: Session, name: str, guest: bool) -> None:
+        """Log ``session`` in as ``name`` (its right to it checked): a connection that
+        held the name closes, and a seat the name holds comes back."""
+        key = name_key(name)
+        previous = self.online.get(key)
         if previous is not None:
             previous.send(ev.Bye("You logged in from another connection; this one closes."))
             previous.name = None  # it no longer speaks for the seat
             previous.close()
             if previous in self.seekers:
                 self.seekers.remove(previous)
+        token = None
+        if guest:
+            token = self.guest_tokens.setdefault(key, secrets.token_urlsafe(12))
+        else:
+            self.guest_tokens.pop(key, None)
         session.name, session.guest = name, guest
-        self.online[name_key(name)] = session
+        self.online[key] = session
         session.log = session.log.bind(name=name)
         log.info("login", name=name, guest=guest, conn=session.id)
         what = "guest" if guest else "registered"
+        fields = (("name", name), ("guest", "1" if guest else "0"))
+        resume = ""
+        if token is not None:
+            fields += (("token", token),)
+            resume = f" Your resume token is {token}: 'login {name} token={token}' takes " \
+                     "your seat back if this connection drops."
         session.send(ev.Ok(
             "login",
             f"Hello, {name} ({what}). {len(self.tables)} tables, {len(self.online)} players "
-            "here. 'tables', 'new', 'sit N', 'seek', 'help'.",
-            (("name", name), ("guest", "1" if guest else "0")),
+            f"here. 'tables', 'new', 'sit N', 'seek', 'help'.{resume}",
+            fields,
         ))
         table = self._table_of(name)
         if table is not None:
@@ -203,22 +279,82 @@ class Lobby:
             session.send(ev.Error("not-logged-in", "log in first: login NAME [PASSWORD]"))
             return
         table = session.table
+        if table is None and not self.accepting:  # its table closed for the shutdown
+            session.send(ev.Error("shutting-down", "the server is shutting down"))
+            return
         if table is None:
             word = item.text.split()[0] if item.text.split() else item.text
             session.send(ev.Error("unknown-command",
                                   f"{word!r} is not a command, and you sit at no table. "
                                   "Type 'help'."))
             return
-        if not table.post(TableCall(session, item.text, item.seq)):
-            session.send(ev.Error("busy", "the table is busy; say it again"))
+        self._post(session, table, TableCall(session, item.text, item.seq))
+
+    def _post(self, session: Session, table: Table, message: Any) -> None:
+        """Hand a session's message to its table, or tell the session why not."""
+        if table.post(message):
+            return
+        if table.state == "closed" or table.id not in self.tables:
+            if session.table is table:
+                session.table, session.seat = None, None
+            if not self.accepting:
+                session.send(ev.Error("shutting-down", "the server is shutting down"))
+            else:
+                session.send(ev.Error("unknown-table", f"table {table.id} has closed"))
+            return
+        session.send(ev.Error("busy", "your earlier lines at this table are still being "
+                              "handled: wait for their answers"))
+
+    def _page(self, session: Session, item: Command, count: int) -> tuple[int, int] | None:
+        """The page asked for and the number of pages, or None after an error (a list is
+        paged and rate-limited: one client cannot make the server copy it without end)."""
+        pages = max(1, math.ceil(count / self.config.page_size))
+        args = item.args
+        if args and (not args[0].isdecimal() or not 1 <= int(args[0]) <= pages):
+            session.send(ev.Error("bad-argument", f"{item.name} [PAGE]: pages 1 to {pages}"))
+            return None
+        if not session.lists.take(trio.current_time()):
+            session.send(ev.Error("slow-down", f"too many '{item.name}' at once: wait a "
+                                  "little"))
+            return None
+        return (int(args[0]) if args else 1), pages
 
     async def _cmd_who(self, session: Session, item: Command) -> None:
         names = sorted((s.name for s in self.online.values() if s.name), key=str.lower)
-        session.send(ev.Who(tuple(names)))
+        paged = self._page(session, item, len(names))
+        if paged is None:
+            return
+        page, pages = paged
+        size = self.config.page_size
+        session.send(ev.Who(tuple(names[(page - 1) * size: page * size]), len(names),
+                            page, pages))
 
     async def _cmd_tables(self, session: Session, item: Command) -> None:
-        infos = tuple(t.info() for _, t in sorted(self.tables.items()) if t.state != "closed")
-        session.send(ev.Tables(infos))
+        infos = [t.info() for _, t in sorted(self.tables.items()) if t.state != "closed"]
+        paged = self._page(session, item, len(infos))
+        if paged is None:
+            return
+        page, pages = paged
+        size = self.config.page_size
+        session.send(ev.Tables(tuple(infos[(page - 1) * size: page * size]), len(infos),
+                               page, pages))
+
+    def _table_room(self, session: Session, opening: bool) -> bool:
+        """Whether a new table may open (the server's cap; with ``opening``, a 'new',
+        the cap per address too); if not, the session is told."""
+        if len(self.tables) >= self.config.max_tables:
+            session.send(ev.Error("busy", "too many tables are open; sit at one or try "
+                                  "again later"))
+            return False
+        cap = self.config.max_tables_per_address
+        if opening and cap and sum(
+            1 for t in self.tables.values()
+            if t.state == "waiting" and t.opened_from == session.address
+        ) >= cap:
+            session.send(ev.Error("busy", f"your address has {cap} waiting tables open; "
+                                  "sit at one or wait"))
+            return False
+        return True
 
     def _settings(self, args: Sequence[str]) -> GameSettings:
         players, rest = 2, list(args)
@@ -240,13 +376,10 @@ class Lobby:
         return table
 
     async def _cmd_new(self, session: Session, item: Command) -> None:
-        if not self._free_to_sit(session):
-            return
-        if len(self.tables) >= self.config.max_tables:
-            session.send(ev.Error("busy", "too many tables are open; sit at one or seek"))
+        if not self._free_to_sit(session) or not self._table_room(session, opening=True):
             return
         try:
-            table = self._open_table(self._settings(item.args))
+            table = self._open_table(self._settings(item.args), opened_from=session.address)
         except RuleError as exc:
             session.send(ev.Error("bad-rules", str(exc)))
             return
@@ -316,7 +449,7 @@ class Lobby:
         if table is session.table:
             session.send(ev.Error("already-seated", "you sit at that table"))
             return
-        table.post(Observe(session))
+        self._post(session, table, Observe(session))
 
     async def _cmd_unobserve(self, session: Session, item: Command) -> None:
         wanted = set(session.observing)
@@ -342,8 +475,11 @@ class Lobby:
         if not text:
             session.send(ev.Error("bad-argument", "say TEXT"))
             return
+        if not session.says.take(trio.current_time()):  # each line is copied to many
+            session.send(ev.Error("slow-down", "too many 'say' at once: wait a little"))
+            return
         if session.table is not None:
-            session.table.post(Say(session, text))
+            self._post(session, session.table, Say(session, text))
             return
         for other in list(self.online.values()):
             if other.table is None:
@@ -361,6 +497,9 @@ class Lobby:
         except RuleError as exc:
             session.send(ev.Error("bad-rules", str(exc)))
             return
+        waiting = [s for s in self.seekers if s.seeking == (settings,) and s is not session]
+        if len(waiting) + 1 >= settings.players and not self._table_room(session, False):
+            return  # it would open a table: refused, and nothing changes
         if session in self.seekers:
             self.seekers.remove(session)
         session.seeking = (settings,)
@@ -413,6 +552,8 @@ class Lobby:
         deals = keyed.get("deals")
         if deals is not None and (not deals.isdecimal() or int(deals) < 1):
             session.send(ev.Error("bad-argument", "deals=N takes a whole number from 1"))
+            return
+        if not self._table_room(session, opening=False):
             return
         try:
             table = self._open_table(settings, seed=keyed.get("seed"), reserved=seats,
@@ -477,10 +618,13 @@ class Lobby:
         table = session.table
         if table is None and session.observing:
             table = self.tables.get(min(session.observing))
+        if table is None and not self.accepting:
+            session.send(ev.Error("shutting-down", "the server is shutting down"))
+            return
         if table is None:
             session.send(ev.Error("not-seated", "you sit at no table and observe none"))
             return
-        table.post(ShowState(session))
+        self._post(session, table, ShowState(session))
 
     async def _cmd_games(self, session: Session, item: Command) -> None:
         name = item.args[0] if item.args else session.name

@@ -37,8 +37,6 @@ if TYPE_CHECKING:
     from .lobby import Lobby
 
 log = structlog.get_logger("deberc.table")
-INBOX = 4096  # messages a table may have waiting (lobby messages are never refused)
-MAX_CALLS_WAITING = 8  # table calls one session may have waiting
 
 
 @attrs.frozen
@@ -96,6 +94,10 @@ class Stop:
 
 
 Message = Sit | Leave | TableCall | Observe | Unobserve | Away | Back | ShowState | Say | Stop
+# What a client may repeat at will: each session may have only a few of them waiting.
+# The rest (seating, leaving, away and back, stop) happen once per change and are
+# never refused, so the inbox holds at most a few messages per connection.
+REQUESTS = (TableCall, ShowState, Say, Observe)
 
 
 @attrs.define(eq=False)
@@ -107,6 +109,7 @@ class Table:
     match_number: int
     seed: str | None = None
     reserved: tuple[str, ...] | None = None  # a ladder's board: these names, these seats
+    opened_from: str | None = None  # the address whose 'new' opened it (per-address cap)
     deal_limit: int | None = None  # end the match after so many deals (a board: 1)
     seats: list[str | None] = attrs.field(init=False)
     observers: set[Session] = attrs.field(init=False, factory=set)
@@ -127,7 +130,8 @@ class Table:
         n = self.rules.settings.players
         self.seats = [None] * n
         self.timeouts = [0] * n
-        self.inbox, self._receive = trio.open_memory_channel[Message](INBOX)
+        # unbounded, but bounded in fact: see REQUESTS
+        self.inbox, self._receive = trio.open_memory_channel[Message](math.inf)
         if self.reserved is not None:
             # a board's players are away until they sit: one that never comes (hung, or
             # no longer seeking) forfeits after the away limit instead of stalling a ladder
@@ -147,18 +151,22 @@ class Table:
         )
 
     def post(self, message: Message) -> bool:
-        """Hand a message to the table task; False (and nothing done) if it is swamped.
+        """Hand a message to the table task; False (and nothing done) if the table has
+        closed, or if it is a request and its session already has its share waiting.
 
-        A session may have only a few calls waiting, so one client's burst can never
-        fill the inbox that carries the others' calls and the lobby's messages."""
-        if isinstance(message, TableCall):
-            if message.session.calls_waiting >= MAX_CALLS_WAITING:
+        Control messages are never refused, and a session may have only a few requests
+        waiting, so one client's burst can never crowd out another's call or state."""
+        request = isinstance(message, REQUESTS)
+        session = getattr(message, "session", None)
+        if request and session is not None:
+            if session.requests_waiting >= self.config.table_requests_waiting:
                 return False
-            message.session.calls_waiting += 1
         try:
             self.inbox.send_nowait(message)
         except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
             return False
+        if request and session is not None:
+            session.requests_waiting += 1
         return True
 
     # ------------------------------------------------------------------ task
@@ -196,8 +204,16 @@ class Table:
                 target.send(ev.Error("internal", f"table {self.id} failed and closes; sorry"))
             self.state = "closed"
 
+    def _deserted(self) -> bool:
+        """A waiting table (not a board) whose seated players have all left the server."""
+        seated = [s for s, who in enumerate(self.seats) if who is not None]
+        return (self.match is None and self.reserved is None and bool(seated)
+                and all(s in self.away_since for s in seated))
+
     def _deadline(self) -> float:
         match = self.match
+        if self._deserted():  # nobody here to play: the table is not kept for long
+            return max(self.away_since.values()) + self.config.empty_table_ms / 1000
         if match is None and self.away_since:  # a waiting table holds a seat so long
             return min(self.away_since.values()) + self.config.away_limit_ms / 1000
         if match is None or match.over or match.to_act is None:
@@ -226,13 +242,14 @@ class Table:
         return self.lobby.online.get(name_key(name)) if name else None
 
     async def _handle(self, message: Message) -> None:
+        if isinstance(message, REQUESTS):
+            message.session.requests_waiting -= 1
         match message:
             case Sit(session, seat):
                 self._sit(session, seat)
             case Leave(session):
                 await self._leave(session)
             case TableCall(session, text, seq):
-                session.calls_waiting -= 1
                 await self._call(session, text, seq)
             case Observe(session):
                 self.observers.add(session)
@@ -510,7 +527,7 @@ class Table:
             lambda: self.lobby.store.finish_match(
                 match.match_id, self.id, list(match.names), self.rules.variant,
                 sorted(self.rules.options), ",".join(side_names), match.result.reason,
-                list(match.totals),
+                list(match.totals), {r["deal_no"]: r["seed"] for r in match.records},
             )
         )
         forfeit = {} if self.forfeited is None else {"forfeit": self.forfeited}
@@ -553,6 +570,10 @@ class Table:
         match = self.match
         now = trio.current_time()
         limit = self.config.away_limit_ms / 1000
+        if self._deserted():
+            if now - max(self.away_since.values()) >= self.config.empty_table_ms / 1000:
+                self._stop_now("its players left")
+            return
         if match is None:
             for seat, since in sorted(self.away_since.items()):
                 if now - since >= limit and self.reserved is not None:
@@ -571,7 +592,8 @@ class Table:
         seat = match.to_act
         if now - self.asked_at < self._clock_ms(seat) / 1000:
             return  # woke for an away check only
-        self.timeouts[seat] += 1
+        if seat not in self.away_since:  # an away seat is played for, and forfeits only
+            self.timeouts[seat] += 1  # at the away limit (docs/protocol.md §11.3)
         if self.timeouts[seat] >= self.config.max_timeouts:
             await self._forfeit(seat, "timeouts")
             return
@@ -579,9 +601,16 @@ class Table:
         await self._apply(seat, call, auto=True)
 
     async def _stop(self, reason: str) -> None:
+        self._stop_now(reason)
+
+    def _stop_now(self, reason: str) -> None:
         for target in self._audience():
             target.send(ev.Info(f"Table {self.id} closes: {reason}."))
         self.state = "closed"
+        for seat in range(self.players):  # back in the lobby: a call now gets a clear error
+            session = self._session(seat)
+            if session is not None and session.table is self:
+                session.table, session.seat = None, None
 
     # -------------------------------------------------------------- helpers
     def _audience(self) -> list[Session]:

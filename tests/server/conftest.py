@@ -16,8 +16,10 @@ from typing import Any
 import pytest
 import trio
 
+from deberc_net.server.accounts import set_password
 from deberc_net.server.app import serve
 from deberc_net.server.config import Config
+from deberc_net.server.store import Store
 from deberc_net.testing import rule_book
 
 from .client import LineClient, human_client, machine_client
@@ -56,6 +58,24 @@ def start_server(
 
 
 @pytest.fixture
+def register(db_path: Path) -> Callable[[str, str], Awaitable[None]]:
+    """Register a name the way a server's owner does ('deberc-net admin NAME'): in the
+    file, not by a first-come login (an admin's name can be had no other way)."""
+
+    async def add(name: str, password: str) -> None:
+        def write() -> None:
+            store = Store(db_path)
+            try:
+                set_password(store, name, password)
+            finally:
+                store.close()
+
+        await trio.to_thread.run_sync(write)
+
+    return add
+
+
+@pytest.fixture
 async def port(start_server: Callable[..., Awaitable[int]]) -> int:
     return await start_server()
 
@@ -73,8 +93,9 @@ class Connector:
     async def raw(self, port: int, label: str = "") -> LineClient:
         return self._keep(await LineClient.connect(port, label))
 
-    async def machine(self, port: int, name: str, password: str | None = None) -> LineClient:
-        return self._keep(await machine_client(port, name, password))
+    async def machine(self, port: int, name: str, password: str | None = None,
+                      token: str | None = None) -> LineClient:
+        return self._keep(await machine_client(port, name, password, token))
 
     async def human(self, port: int, name: str) -> LineClient:
         return self._keep(await human_client(port, name))
