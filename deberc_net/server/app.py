@@ -124,7 +124,7 @@ class _Server:
                 return "the server is full or shutting down"
             idle.send(ev.Error("busy", "the server is full: connections that have not "
                                "logged in make room"))
-            idle.abort()
+            idle.close()
             self.sessions.pop(idle, None)
         return None
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import trio
+import trio.testing
 
 from deberc_net.server.accounts import set_password
 from deberc_net.server.app import serve
@@ -38,6 +39,14 @@ async def running_server(config: Config) -> AsyncIterator[int]:
         port = await nursery.start(functools.partial(serve, config, rules=rule_book()))
         yield port
         nursery.cancel_scope.cancel()
+
+
+@pytest.fixture
+def jump_clock() -> trio.testing.MockClock:
+    """Virtual time that jumps ahead once the process has been idle for 0.3 s of real
+    time: a timeout of minutes passes at once, while a worker thread (the store, a
+    password hash) still gets the real moment it needs before the clock moves."""
+    return trio.testing.MockClock(autojump_threshold=0.3)
 
 
 @pytest.fixture
