@@ -126,7 +126,7 @@ def _tables(event: ev.Tables, machine: bool) -> list[str]:
         opts = f" {' '.join(t.options)}" if t.options else ""
         out.append(f"Table {t.id}: {t.variant}{opts}, {t.players} players, {t.state}: {seats}")
     more = _more("tables", event.page, event.pages)
-    return out + [more.strip()] if more else out
+    return [*out, more.strip()] if more else out
 
 
 def _more(command: str, page: int, pages: int) -> str:

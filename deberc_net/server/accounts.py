@@ -76,10 +76,12 @@ class Accounts:
             return limited
         known = await trio.to_thread.run_sync(self.store.account, name)
         if known is None:
-            problem = await self._register(name, password, address)
-            if problem is not False:
-                return problem
-            known = await trio.to_thread.run_sync(self.store.account, name)
+            refused = self._registration_refused(name, address, now)
+            if refused is not None:
+                return refused
+            if await self._register(name, password, address):
+                return None
+            known = await trio.to_thread.run_sync(self.store.account, name)  # taken meanwhile
             assert known is not None
         salt, digest = known
         given = await trio.to_thread.run_sync(_hash, password, salt, limiter=self._logins)
@@ -90,18 +92,21 @@ class Accounts:
         self._failed_addresses.add(address, now)
         return ev.Error("bad-password", "wrong password for that name")
 
-    async def _register(self, name: str, password: str, address: str) -> ev.Error | None | bool:
-        """None once registered; an error; False if someone registered it meanwhile."""
+    def _registration_refused(self, name: str, address: str, now: float) -> ev.Error | None:
         c = self.config
         if name_key(name) in self.admins:
             return ev.Error("not-allowed", f"{name} is an admin's name: the server's owner "
                             "registers it ('deberc-net admin NAME'), not a login")
-        now = trio.current_time()
         if self._registered_from.count(address, now) >= c.registrations_per_address:
             return ev.Error("slow-down", "too many names registered from your address: "
                             "try again later")
         if self._registering >= c.registrations_waiting:
             return ev.Error("busy", "too many registrations at once: try again")
+        return None
+
+    async def _register(self, name: str, password: str, address: str) -> bool:
+        """Hash in the registration pool and store; False if someone registered the
+        name meanwhile."""
         self._registering += 1
         try:
             salt = os.urandom(16)
@@ -110,6 +115,4 @@ class Accounts:
         finally:
             self._registering -= 1
         self._registered_from.add(address, trio.current_time())
-        if await trio.to_thread.run_sync(self.store.add_account, name, salt, digest):
-            return None
-        return False
+        return bool(await trio.to_thread.run_sync(self.store.add_account, name, salt, digest))

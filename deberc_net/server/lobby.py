@@ -249,7 +249,7 @@ class Lobby:
         session.log = session.log.bind(name=name)
         log.info("login", name=name, guest=guest, conn=session.id)
         what = "guest" if guest else "registered"
-        fields = (("name", name), ("guest", "1" if guest else "0"))
+        fields: tuple[tuple[str, str], ...] = (("name", name), ("guest", "1" if guest else "0"))
         resume = ""
         if token is not None:
             fields += (("token", token),)

@@ -158,9 +158,9 @@ class Table:
         waiting, so one client's burst can never crowd out another's call or state."""
         request = isinstance(message, REQUESTS)
         session = getattr(message, "session", None)
-        if request and session is not None:
-            if session.requests_waiting >= self.config.table_requests_waiting:
-                return False
+        if (request and session is not None
+                and session.requests_waiting >= self.config.table_requests_waiting):
+            return False
         try:
             self.inbox.send_nowait(message)
         except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
@@ -523,11 +523,13 @@ class Table:
         winner = match.result.winner
         sides = match.rules.settings.sides()
         side_names = [] if winner is None else [match.names[s] for s in sides[winner]]
+        reason = match.result.reason
+        seeds = {r["deal_no"]: r["seed"] for r in match.records}  # told now the match is over
         await trio.to_thread.run_sync(  # on disk before anyone is told ('games' lists it)
             lambda: self.lobby.store.finish_match(
                 match.match_id, self.id, list(match.names), self.rules.variant,
-                sorted(self.rules.options), ",".join(side_names), match.result.reason,
-                list(match.totals), {r["deal_no"]: r["seed"] for r in match.records},
+                sorted(self.rules.options), ",".join(side_names), reason,
+                list(match.totals), seeds,
             )
         )
         forfeit = {} if self.forfeited is None else {"forfeit": self.forfeited}

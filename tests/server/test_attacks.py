@@ -314,6 +314,21 @@ async def test_an_admins_name_is_never_registered_by_a_login(
         "bad-password")
 
 
+async def test_the_admin_command_registers_an_admins_name(
+    start_server: StartServer, connect: Connector, db_path: Path
+) -> None:
+    argv = [sys.executable, "-m", "deberc_net", "admin", "boss", "--db", str(db_path)]
+    done = await trio.run_process(argv, stdin=b"owners\n", capture_stdout=True)
+    assert b"boss is registered" in done.stdout
+    bad = await trio.run_process([*argv[:4], "b o"], stdin=b"x\n", check=False,
+                                 capture_stderr=True)
+    assert bad.returncode == 2
+    port = await start_server(admins=["boss"])
+    boss = await connect.machine(port, "boss", "owners")
+    await boss.send("reserve 2 seats=a1,b1")
+    await boss.expect("ok", cmd="reserve")
+
+
 # -------------------------------------------------------------- 7. table inbox
 async def test_observers_bursts_cannot_drop_a_players_state_or_call(
     port: int, connect: Connector
