@@ -313,11 +313,16 @@ class Lobby:
         if args and (not args[0].isdecimal() or not 1 <= int(args[0]) <= pages):
             session.send(ev.Error("bad-argument", f"{item.name} [PAGE]: pages 1 to {pages}"))
             return None
-        if not session.lists.take(trio.current_time()):
+        if not self._admin(session) and not session.lists.take(trio.current_time()):
             session.send(ev.Error("slow-down", f"too many '{item.name}' at once: wait a "
                                   "little"))
             return None
         return (int(args[0]) if args else 1), pages
+
+    def _admin(self, session: Session) -> bool:
+        """A registered name in the admins setting (a ladder polls 'who' as it waits)."""
+        return (not session.guest and session.name is not None
+                and name_key(session.name) in self.accounts.admins)
 
     async def _cmd_who(self, session: Session, item: Command) -> None:
         names = sorted((s.name for s in self.online.values() if s.name), key=str.lower)
@@ -534,8 +539,7 @@ class Lobby:
     async def _cmd_reserve(self, session: Session, item: Command) -> None:
         """A ladder's board: a table for given players in given seats, seed, deal limit."""
         assert session.name is not None
-        admins = {name_key(n) for n in self.config.admins}
-        if session.guest or name_key(session.name) not in admins:
+        if not self._admin(session):
             session.send(ev.Error("not-allowed", "reserve is for the server's admins"))
             return
         if not self.accepting:  # as new, sit and seek: no new table while shutting down
