@@ -262,7 +262,7 @@ async def guesser(port: int, tally: Tally) -> None:
             lines = await Lines.open(port)
             await lines.send("style machine")
             await lines.send(f"login victim guess{i}")
-            tag, f = await lines.login_reply()
+            _, f = await lines.login_reply()
             tally.count(f"guess: {f.get('code', 'accepted!')}")
             await lines.aclose()
         except ERRORS:
@@ -275,7 +275,7 @@ async def registrar(port: int, tally: Tally) -> None:
             lines = await Lines.open(port)
             await lines.send("style machine")
             await lines.send(f"login spam{i} pw")
-            tag, f = await lines.login_reply()
+            _, f = await lines.login_reply()
             tally.count(f"registration: {f.get('code', 'ok')}")
             await lines.aclose()
         except ERRORS:
