@@ -80,16 +80,18 @@ class Lines:
         line, self.buf = self.buf.split(b"\r\n", 1)
         return line.decode("utf-8", "replace")
 
-    async def until(self, pred: Callable[[str, dict[str, str]], bool]
-                    ) -> tuple[str, dict[str, str]]:
+    async def until(
+        self, pred: Callable[[str, dict[str, str]], bool]
+    ) -> tuple[str, dict[str, str]]:
         while True:
             tag, f = fields(await self.line())
             if pred(tag, f):
                 return tag, f
 
     async def login_reply(self) -> tuple[str, dict[str, str]]:
-        return await self.until(lambda t, f: t == "error" or (
-            t == "ok" and f.get("cmd") == "login"))
+        return await self.until(
+            lambda t, f: t == "error" or (t == "ok" and f.get("cmd") == "login")
+        )
 
     async def aclose(self) -> None:
         with trio.move_on_after(1):
@@ -288,8 +290,9 @@ async def soak(port: int, args: argparse.Namespace, tally: Tally) -> None:
             for pair in range(args.pairs):
                 for side in range(2):
                     name = f"bot{pair}x{side}"
-                    nursery.start_soon(honest_bot, port, name, tally,
-                                       random.Random(f"{pair}/{side}"))
+                    nursery.start_soon(
+                        honest_bot, port, name, tally, random.Random(f"{pair}/{side}")
+                    )
             nursery.start_soon(help_prober, port, tally)
             nursery.start_soon(takeover, port, tally)
             for i in range(50):
@@ -315,8 +318,9 @@ def start_server(db: str) -> tuple[subprocess.Popen[str], int]:
         "        print(await n.start(serve, config), flush=True)\n"
         "trio.run(main)\n"
     )
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
-                            cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
     assert proc.stdout is not None
     return proc, int(proc.stdout.readline())
 
@@ -340,19 +344,28 @@ def main() -> None:
             server.kill()
             server.wait()
         with sqlite3.connect(db) as conn:
-            stored = conn.execute("SELECT COUNT(*) FROM deals WHERE record LIKE "
-                                  "'%\"players\":[\"bot%'").fetchone()[0]
+            stored = conn.execute(
+                'SELECT COUNT(*) FROM deals WHERE record LIKE \'%"players":["bot%\''
+            ).fetchone()[0]
     times = sorted(tally.help_ms) or [float("nan")]
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
     print(f"soak:              {args.minutes:g} min, {args.pairs} pairs of bots")
-    print(f"server RSS:        {rss / 1024:.1f} MiB now, {peak / 1024:.1f} MiB peak "
-          f"({started_kib / 1024:.1f} MiB at the start)")
-    print(f"help latency p99:  {p99:.1f} ms ({len(tally.help_ms)} requests, median "
-          f"{times[len(times) // 2]:.1f} ms)")
-    print(f"matches finished:  {tally.matches // 2} ({tally.forfeits // 2} forfeited, "
-          f"bots dropped {tally.drops} times)")
-    print(f"records stored:    {stored} of {len(tally.deals)} deals finished"
-          + ("" if stored == len(tally.deals) else "  <-- MISMATCH"))
+    print(
+        f"server RSS:        {rss / 1024:.1f} MiB now, {peak / 1024:.1f} MiB peak "
+        f"({started_kib / 1024:.1f} MiB at the start)"
+    )
+    print(
+        f"help latency p99:  {p99:.1f} ms ({len(tally.help_ms)} requests, median "
+        f"{times[len(times) // 2]:.1f} ms)"
+    )
+    print(
+        f"matches finished:  {tally.matches // 2} ({tally.forfeits // 2} forfeited, "
+        f"bots dropped {tally.drops} times)"
+    )
+    print(
+        f"records stored:    {stored} of {len(tally.deals)} deals finished"
+        + ("" if stored == len(tally.deals) else "  <-- MISMATCH")
+    )
     print(f"takeovers:         {tally.takeovers} of {tally.takeover_tries} attempts")
     for what, n in sorted(tally.attacks.items()):
         print(f"  {what:<30} {n}")

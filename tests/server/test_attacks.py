@@ -106,8 +106,9 @@ async def test_chat_to_clients_that_never_read_is_bounded_in_bytes(
     """30 lobby connections that never read, 3,000 lines of 900 bytes said to them
     (rate limits off: the byte bound alone must hold). Before: each held up to 4,000
     lines, ~3 MB here; now each is dropped at 64 KB and its backlog freed."""
-    port = await start_server(outbox_bytes=64 * 1024, say_per_s=1e6, say_burst=1e6,
-                              flood_lines_per_s=1e6, flood_burst=1e6)
+    port = await start_server(
+        outbox_bytes=64 * 1024, say_per_s=1e6, say_burst=1e6, flood_lines_per_s=1e6, flood_burst=1e6
+    )
     sleepers = [await connect.machine(port, f"zz{i}") for i in range(30)]
     sayer = await connect.machine(port, "sayer")
     before = _rss_bytes()
@@ -131,8 +132,7 @@ async def test_who_and_tables_come_in_pages_at_a_limited_rate(
     players = [await connect.machine(port, f"p{i:02d}") for i in range(25)]
     asker = players[0]
     first = fields(await asker.reply("who", "who"))[1]
-    assert (first["count"], first["total"], first["page"], first["pages"]) == ("10", "25",
-                                                                              "1", "3")
+    assert (first["count"], first["total"], first["page"], first["pages"]) == ("10", "25", "1", "3")
     assert first["names"].split(",") == [f"p{i:02d}" for i in range(10)]
     last = fields(await asker.reply("who 3", "who"))[1]
     assert last["names"].split(",") == [f"p{i:02d}" for i in range(20, 25)]
@@ -243,9 +243,7 @@ async def test_tables_left_by_everyone_close_fast_and_are_capped_per_address(
     await watcher.expect("ok", cmd="sit")
 
 
-async def test_seek_respects_the_table_cap(
-    start_server: StartServer, connect: Connector
-) -> None:
+async def test_seek_respects_the_table_cap(start_server: StartServer, connect: Connector) -> None:
     port = await start_server(max_tables=1)
     ann, bob, carl = [await connect.machine(port, n) for n in ("ann", "bob", "carl")]
     await ann.send("new 2")
@@ -262,7 +260,9 @@ async def test_seek_respects_the_table_cap(
 async def _export(db: Path) -> str:
     done = await trio.run_process(
         [sys.executable, "-m", "deberc_net", "records", "export", "--db", str(db)],
-        capture_stdout=True, capture_stderr=True, check=False,
+        capture_stdout=True,
+        capture_stderr=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     return done.stdout.decode("utf-8")
@@ -310,8 +310,7 @@ async def test_an_admins_name_is_never_registered_by_a_login(
     boss = await connect.machine(port, "boss", "owners")
     await boss.send("reserve 2 seats=a1,b1")
     await boss.expect("ok", cmd="reserve")
-    assert (await _login_reply(port, "login boss mine-now", connect))["code"] == (
-        "bad-password")
+    assert (await _login_reply(port, "login boss mine-now", connect))["code"] == ("bad-password")
 
 
 async def test_the_admin_command_registers_an_admins_name(
@@ -320,8 +319,7 @@ async def test_the_admin_command_registers_an_admins_name(
     argv = [sys.executable, "-m", "deberc_net", "admin", "boss", "--db", str(db_path)]
     done = await trio.run_process(argv, stdin=b"owners\n", capture_stdout=True)
     assert b"boss is registered" in done.stdout
-    bad = await trio.run_process([*argv[:4], "b o"], stdin=b"x\n", check=False,
-                                 capture_stderr=True)
+    bad = await trio.run_process([*argv[:4], "b o"], stdin=b"x\n", check=False, capture_stderr=True)
     assert bad.returncode == 2
     port = await start_server(admins=["boss"])
     boss = await connect.machine(port, "boss", "owners")
@@ -346,14 +344,19 @@ async def test_observers_bursts_cannot_drop_a_players_state_or_call(
     for player in (ann, bob):
         player.pos = len(player.lines)
         await player.send("state")
-        replies[player] = await player.read_until(lambda x: x.startswith(("state ", "ask ")),
-                                                  timeout=20)
+        replies[player] = await player.read_until(
+            lambda x: x.startswith(("state ", "ask ")), timeout=20
+        )
     actor = next(p for p, line in replies.items() if line.startswith("ask "))
     ask = fields(replies[actor])[1]
     await actor.send(f"{ask['legal'].split(',')[0]} seq={ask['seq']}")
     seat = ask["seat"]
-    done = await actor.read_until(lambda x: (x.startswith("error ") or (
-        x.startswith("event ") and fields(x)[1].get("seat") == seat)), timeout=20)
+    done = await actor.read_until(
+        lambda x: (
+            x.startswith("error ") or (x.startswith("event ") and fields(x)[1].get("seat") == seat)
+        ),
+        timeout=20,
+    )
     assert done.startswith("event "), done
     codes = {fields(x)[1]["code"] for o in observers for x in o.lines if x.startswith("error")}
     assert codes <= {"busy"}  # each observer is told of its own surplus
@@ -366,8 +369,7 @@ async def test_one_session_cannot_fill_a_tables_inbox_and_control_always_passes(
     config = make_config(tmp_path / "inbox.sqlite3")
     store = Store(config.db)
     try:
-        table = Table(1, build_ruleset(2, "moscow", ()), Lobby(config, store, nursery),
-                      config, 1)
+        table = Table(1, build_ruleset(2, "moscow", ()), Lobby(config, store, nursery), config, 1)
 
         def session(number: int, name: str) -> Session:
             return Session(number, Outbox(1 << 20), trio.CancelScope(), name=name)
@@ -385,14 +387,17 @@ async def test_one_session_cannot_fill_a_tables_inbox_and_control_always_passes(
 
 # ------------------------------------------------------------------ 8. accounts
 async def test_wrong_passwords_are_limited_per_name_across_connections(
-    start_server: StartServer, connect: Connector, register: Register,
+    start_server: StartServer,
+    connect: Connector,
+    register: Register,
     jump_clock: trio.testing.MockClock,
 ) -> None:
     port = await start_server(failed_logins_per_name=4, failure_window_ms=60_000)
     await register("vic", "right")
     for guess in range(4):  # a new connection for each guess
         assert (await _login_reply(port, f"login vic wrong{guess}", connect))["code"] == (
-            "bad-password")
+            "bad-password"
+        )
     assert (await _login_reply(port, "login vic right", connect))["code"] == "slow-down"
     await trio.sleep(61)
     assert (await _login_reply(port, "login vic right", connect)).get("cmd") == "login"
@@ -406,7 +411,8 @@ async def test_wrong_passwords_are_limited_per_address(
         await register(name, "right")
     for name in ("va", "vb", "vc"):
         assert (await _login_reply(port, f"login {name} wrong", connect))["code"] == (
-            "bad-password")
+            "bad-password"
+        )
     assert (await _login_reply(port, "login vd wrong", connect))["code"] == "slow-down"
 
 
@@ -421,8 +427,9 @@ async def test_registrations_are_limited_and_do_not_hold_up_logins(
         await spammer.expect("ok", cmd="style")
     for i, spammer in enumerate(spammers):  # at once: two wait, the rest are refused
         await spammer.send(f"login spam{i} pw")
-    replies = [fields(await s.read_until(lambda x: x.startswith(("ok ", "error "))))[1]
-               for s in spammers]
+    replies = [
+        fields(await s.read_until(lambda x: x.startswith(("ok ", "error "))))[1] for s in spammers
+    ]
     refused = [r["code"] for r in replies if "code" in r]
     assert refused and set(refused) == {"busy"}
     assert (await _login_reply(port, "login regular pw", connect)).get("cmd") == "login"
