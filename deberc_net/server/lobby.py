@@ -292,7 +292,7 @@ class Lobby:
 
     def _post(self, session: Session, table: Table, message: Any) -> None:
         """Hand a session's message to its table, or tell the session why not."""
-        if table.post(message):
+        if table.post(message, request=True):
             return
         if table.state == "closed" or table.id not in self.tables:
             if session.table is table:
@@ -418,7 +418,7 @@ class Lobby:
         if seat is not None and not 0 <= seat < table.players:
             session.send(ev.Error("bad-argument", f"seats are 0 to {table.players - 1}"))
             return
-        table.post(Sit(session, seat))
+        self._post(session, table, Sit(session, seat))
 
     def _table_named(self, session: Session, text: str) -> Table | None:
         """The open table with this number, or None after telling the session so."""
@@ -430,13 +430,13 @@ class Lobby:
 
     async def _cmd_leave(self, session: Session, item: Command) -> None:
         if session.table is not None:
-            session.table.post(Leave(session))
+            self._post(session, session.table, Leave(session))
             return
         if session.observing:
             for table_id in list(session.observing):
                 table = self.tables.get(table_id)
                 if table is not None:
-                    table.post(Leave(session))
+                    self._post(session, table, Leave(session))
             return
         if session in self.seekers:
             await self._cmd_unseek(session, item)
@@ -470,7 +470,7 @@ class Lobby:
             table = self.tables.get(table_id)
             session.observing.discard(table_id)
             if table is not None:
-                table.post(Unobserve(session))
+                table.post(Unobserve(session))  # once: observing is already dropped
         tables = ",".join(str(t) for t in sorted(wanted))
         session.send(ev.Ok("unobserve", f"You stop observing table {tables}.",
                            (("table", tables),)))

@@ -94,10 +94,15 @@ class Stop:
 
 
 Message = Sit | Leave | TableCall | Observe | Unobserve | Away | Back | ShowState | Say | Stop
-# What a client may repeat at will: each session may have only a few of them waiting.
-# The rest (seating, leaving, away and back, stop) happen once per change and are
-# never refused, so the inbox holds at most a few messages per connection.
-REQUESTS = (TableCall, ShowState, Say, Observe)
+# What a client asks for itself (a call, 'state', 'say', 'sit', 'leave', 'observe', ...)
+# is a request: each session may have only a few waiting. What the server posts on its
+# own (a seek's seating, away and back, stop) is control, and never refused. So the
+# inbox holds at most a few messages per connection, and nobody can crowd out another.
+Posted = tuple[Message, bool]  # the message, and whether it counts as its session's request
+
+
+def _requester(message: Message) -> Session | None:
+    return None if isinstance(message, Away | Stop) else message.session
 
 
 @attrs.define(eq=False)
@@ -123,15 +128,15 @@ class Table:
     bot_seats: list[bool] = attrs.field(init=False, factory=list)  # machine style at start
     forfeited: int | None = attrs.field(init=False, default=None)  # the seat that lost so
     deal_started: float = attrs.field(init=False, default=0.0)
-    inbox: trio.MemorySendChannel[Message] = attrs.field(init=False)
-    _receive: trio.MemoryReceiveChannel[Message] = attrs.field(init=False)
+    inbox: trio.MemorySendChannel[Posted] = attrs.field(init=False)
+    _receive: trio.MemoryReceiveChannel[Posted] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
         self.seats = [None] * n
         self.timeouts = [0] * n
-        # unbounded, but bounded in fact: see REQUESTS
-        self.inbox, self._receive = trio.open_memory_channel[Message](math.inf)
+        # unbounded, but bounded in fact: see Posted
+        self.inbox, self._receive = trio.open_memory_channel[Posted](math.inf)
         if self.reserved is not None:
             # a board's players are away until they sit: one that never comes (hung, or
             # no longer seeking) forfeits after the away limit instead of stalling a ladder
@@ -150,22 +155,19 @@ class Table:
             state=self.state, observers=len(self.observers),
         )
 
-    def post(self, message: Message) -> bool:
+    def post(self, message: Message, *, request: bool = False) -> bool:
         """Hand a message to the table task; False (and nothing done) if the table has
-        closed, or if it is a request and its session already has its share waiting.
-
-        Control messages are never refused, and a session may have only a few requests
-        waiting, so one client's burst can never crowd out another's call or state."""
-        request = isinstance(message, REQUESTS)
-        session = getattr(message, "session", None)
-        if (request and session is not None
-                and session.requests_waiting >= self.config.table_requests_waiting):
+        closed, or if it is a ``request`` of a session that already has its share
+        waiting. Control messages (the default) are never refused."""
+        session = _requester(message) if request else None
+        quota = self.config.table_requests_waiting
+        if session is not None and session.requests_waiting >= quota:
             return False
         try:
-            self.inbox.send_nowait(message)
+            self.inbox.send_nowait((message, session is not None))
         except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
             return False
-        if request and session is not None:
+        if session is not None:
             session.requests_waiting += 1
         return True
 
@@ -178,17 +180,17 @@ class Table:
                 while self.state != "closed":
                     deadline = self._deadline()
                     with trio.move_on_at(deadline) as scope:
-                        message = await self._receive.receive()
+                        posted = await self._receive.receive()
                     if scope.cancelled_caught:
                         await self._guarded(self._on_clock())
                         continue
-                    await self._guarded(self._handle(message))
+                    await self._guarded(self._handle(*posted))
                 while True:  # what was queued before the table closed gets its answer
                     try:
-                        message = self._receive.receive_nowait()
+                        posted = self._receive.receive_nowait()
                     except trio.WouldBlock:
                         break
-                    await self._guarded(self._handle(message))
+                    await self._guarded(self._handle(*posted))
         finally:
             self.lobby.table_closed(self)
             bound.info("table_closed")
@@ -241,9 +243,10 @@ class Table:
         name = self.seats[seat]
         return self.lobby.online.get(name_key(name)) if name else None
 
-    async def _handle(self, message: Message) -> None:
-        if isinstance(message, REQUESTS):
-            message.session.requests_waiting -= 1
+    async def _handle(self, message: Message, request: bool = False) -> None:
+        session = _requester(message) if request else None
+        if session is not None:
+            session.requests_waiting -= 1
         match message:
             case Sit(session, seat):
                 self._sit(session, seat)

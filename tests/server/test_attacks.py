@@ -23,7 +23,18 @@ from deberc_net.plugins import build_ruleset
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.session import Outbox, Session
 from deberc_net.server.store import Store
-from deberc_net.server.table import Away, Back, Say, ShowState, Stop, Table, TableCall
+from deberc_net.server.table import (
+    Away,
+    Back,
+    Leave,
+    Observe,
+    Say,
+    ShowState,
+    Sit,
+    Stop,
+    Table,
+    TableCall,
+)
 
 from .client import LineClient, fields, is_event, play_machine, seat_pair
 from .conftest import Connector, make_config
@@ -375,12 +386,22 @@ async def test_one_session_cannot_fill_a_tables_inbox_and_control_always_passes(
             return Session(number, Outbox(1 << 20), trio.CancelScope(), name=name)
 
         noisy, quiet = session(1, "noisy"), session(2, "quiet")
-        burst = [ShowState(noisy), Say(noisy, "hi"), TableCall(noisy, "pas", None)] * 3000
-        accepted = sum(table.post(message) for message in burst)
+        burst = [
+            ShowState(noisy),
+            Say(noisy, "hi"),
+            TableCall(noisy, "pas", None),
+            Sit(noisy, None),
+            Leave(noisy),
+            Observe(noisy),
+        ] * 1000
+        accepted = sum(table.post(message, request=True) for message in burst)
         assert accepted == config.table_requests_waiting  # its share, not the queue
-        assert table.post(ShowState(quiet)) and table.post(TableCall(quiet, "pas", None))
-        assert all(table.post(Away("noisy")) for _ in range(5000))  # never refused
-        assert table.post(Back(quiet)) and table.post(Stop("test"))
+        assert table.post(ShowState(quiet), request=True)
+        assert table.post(TableCall(quiet, "pas", None), request=True)
+        # what the server posts itself is never refused
+        assert all(table.post(Away("noisy")) for _ in range(5000))
+        assert table.post(Sit(noisy, None)) and table.post(Back(quiet))
+        assert table.post(Stop("test"))
     finally:
         store.close()
 
