@@ -38,7 +38,7 @@ class Config:
     max_tables: int = 1000  # tables open at once ('new', 'seek' and 'reserve' respect it)
     max_tables_per_address: int = 10  # waiting tables opened with 'new' from one address
     empty_table_ms: int = 10_000  # a waiting table whose players all left the server closes
-    table_requests_waiting: int = 8  # calls, 'state's, 'say's one session may have queued
+    table_requests_waiting: int = 8  # calls, 'state', 'say', 'sit', 'leave' a session has queued
     # Accounts
     hash_workers: int = 2  # threads checking passwords of registered names
     registration_workers: int = 1  # threads hashing new registrations (apart from logins)
