@@ -19,7 +19,6 @@ from pathlib import Path
 import trio
 import trio.testing
 
-from deberc_net.plugins import build_ruleset
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.session import Outbox, Session
 from deberc_net.server.store import Store
@@ -35,6 +34,7 @@ from deberc_net.server.table import (
     Table,
     TableCall,
 )
+from deberc_net.testing import build_ruleset, rule_book
 
 from .client import LineClient, fields, is_event, play_machine, seat_pair
 from .conftest import Connector, make_config
@@ -380,7 +380,9 @@ async def test_one_session_cannot_fill_a_tables_inbox_and_control_always_passes(
     config = make_config(tmp_path / "inbox.sqlite3")
     store = Store(config.db)
     try:
-        table = Table(1, build_ruleset(2, "moscow", ()), Lobby(config, store, nursery), config, 1)
+        table = Table(
+            1, build_ruleset(2, "moscow", ()), Lobby(config, store, nursery, rule_book()), config, 1
+        )
 
         def session(number: int, name: str) -> Session:
             return Session(number, Outbox(1 << 20), trio.CancelScope(), name=name)
