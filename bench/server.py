@@ -154,7 +154,8 @@ def start_server(db: str) -> tuple[subprocess.Popen[str], int]:
         "configure_logging('warning')\n"
         "async def main():\n"
         "    async with trio.open_nursery() as n:\n"
-        f"        port = await n.start(serve, Config(port=0, db={db!r}, max_connections=5000))\n"
+        f"        port = await n.start(serve, Config(port=0, db={db!r}, max_connections=5000, "
+        "max_connections_per_address=0))\n"
         "        print(port, flush=True)\n"
         "trio.run(main)\n"
     )

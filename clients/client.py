@@ -4,12 +4,15 @@ A bot author writes one function ``choose(view) -> str`` that returns one of
 ``view.legal``; ``play`` does the rest: the machine style, seeking game after game,
 answering with ``seq=`` so a stale answer is refused, falling back to a legal call if
 ``choose`` is too slow for the clock or returns something illegal, and reconnecting
-(logging in again resumes the seat) if the connection drops.
+if the connection drops (logging in again with the password, or a guest with the resume
+token the server gave, resumes the seat; with DEBERC_TOKEN_DIR set the token is kept in
+a file there, so a restarted process resumes too), and a ``ping`` when all is quiet.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 from collections.abc import AsyncIterator, Callable
 
@@ -23,6 +26,7 @@ from .protocol import Event, EventKind, Record, Tag, View, banner_protocol, pars
 Choose = Callable[[View], str]
 CLOCK_MARGIN = 0.3  # seconds kept back from the clock for the network
 PROTOCOL = 1  # the protocol version this library speaks (docs/protocol.md §1)
+KEEPALIVE_S = 60.0  # silence after which the bot says 'ping' (servers close idle links)
 
 
 class ProtocolMismatch(RuntimeError):
@@ -45,7 +49,12 @@ class Connection:
     async def lines(self) -> AsyncIterator[str]:
         while True:
             while not self._ready:
-                data = await self.stream.receive_some(65536)
+                data = None
+                with trio.move_on_after(KEEPALIVE_S):
+                    data = await self.stream.receive_some(65536)
+                if data is None:
+                    await self.send("ping")
+                    continue
                 if not data:
                     return
                 self._ready = self._buffer.feed(data)
@@ -77,6 +86,7 @@ class Bot:
     games: int | None = None
     reconnects: int = 5
     stats: Stats = attrs.Factory(Stats)
+    token: str | None = None  # a guest's resume token, from the server's 'ok cmd=login'
     on_event: Callable[[Event | View | Record], None] | None = None
     # called with a ladder board's key when the bot sits at that board's table
     # (``ok cmd=sit … board=KEY``): a bot with randomness reseeds here, so a ladder's
@@ -99,12 +109,31 @@ class Bot:
                 await trio.sleep(min(2.0, 0.1 * 2**failures))
         return self.stats
 
+    def _token_file(self) -> str | None:
+        folder = os.environ.get("DEBERC_TOKEN_DIR")
+        return os.path.join(folder, f"{self.name}.token") if folder else None
+
+    def _login_line(self) -> str:
+        if self.password:
+            return f"login {self.name} {self.password}"
+        path = self._token_file()
+        if self.token is None and path is not None and os.path.exists(path):
+            with open(path, encoding="utf-8") as fh:
+                self.token = fh.read().strip() or None
+        return f"login {self.name}" + (f" token={self.token}" if self.token else "")
+
+    def _keep_token(self, token: str | None) -> None:
+        self.token = token
+        path = self._token_file()
+        if token and path is not None:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(token)
+
     async def _session(self) -> None:
         conn = await Connection.open(self.host, self.port)
         try:
             await conn.send("style machine")
-            login = f"login {self.name}" + (f" {self.password}" if self.password else "")
-            await conn.send(login)
+            await conn.send(self._login_line())
             seeking = False
             async for line in conn.lines():
                 version = banner_protocol(line)
@@ -128,6 +157,7 @@ class Bot:
                     self.on_board(board)
                 if tag == Tag.OK and f.get("cmd") == "login":
                     self.stats.logins += 1
+                    self._keep_token(f.get("token"))
                 if tag == Tag.OK and f.get("cmd") == "login" and not seeking:
                     await conn.send(f"seek {self.seek}")
                     seeking = True
@@ -140,7 +170,7 @@ class Bot:
                     seeking = True
                 elif tag == Tag.ERROR:
                     self.stats.errors.append(line)
-                    if f.get("code") == "bad-password":
+                    if f.get("code") in ("bad-password", "name-in-use"):
                         raise PermissionError(f.get("text", "bad password"))
                 elif tag == Tag.BYE:
                     return

@@ -156,6 +156,33 @@ def _records_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _admin(args: argparse.Namespace) -> int:
+    """Register an admin's name (or change its password): the only way one is made."""
+    from deberc_net.server.accounts import set_password, valid_name
+    from deberc_net.server.store import Store
+
+    if not valid_name(args.name):
+        print("deberc-net admin: a name is 2-20 letters, digits, '_' or '-'", file=sys.stderr)
+        return 2
+    if sys.stdin.isatty():
+        import getpass
+
+        password = getpass.getpass(f"password for {args.name}: ")
+    else:
+        password = sys.stdin.readline().rstrip("\r\n")
+    if not password or " " in password:
+        print("deberc-net admin: the password is one word, read from standard input",
+              file=sys.stderr)
+        return 2
+    store = Store(args.db)
+    try:
+        set_password(store, args.name, password)
+    finally:
+        store.close()
+    print(f"{args.name} is registered in {args.db}; list it in the server's admins")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="deberc-net", description="Deberts for people and bots.")
     parser.add_argument("--version", action="version", version=f"deberc-net {__version__}")
@@ -211,6 +238,12 @@ def build_parser() -> argparse.ArgumentParser:
     lt.add_argument("--db", default="ladder.sqlite3")
     lt.add_argument("--json", action="store_true")
     lt.set_defaults(func=_ladder_table)
+
+    adm = sub.add_parser("admin", help="register an admin's name (password on standard "
+                         "input); a login can never register a name listed in admins")
+    adm.add_argument("name")
+    adm.add_argument("--db", default="deberc.sqlite3", help="SQLite file")
+    adm.set_defaults(func=_admin)
 
     rec = sub.add_parser("records", help="stored deal records")
     rec_sub = rec.add_subparsers(dest="records_command", required=True)

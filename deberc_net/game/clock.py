@@ -50,7 +50,10 @@ class Clocks:
         self.timeouts[seat] = 0
 
     def timed_out(self, seat: int) -> bool:
-        """Count a timeout for ``seat``; True if that one loses the match."""
+        """Count a timeout for ``seat``; True if that one loses the match. An away seat is
+        played for and forfeits only at the away limit (docs/protocol.md §11.3)."""
+        if seat in self.away_since:
+            return False
         self.timeouts[seat] += 1
         return self.timeouts[seat] >= self.max_timeouts
 

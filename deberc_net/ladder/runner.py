@@ -24,6 +24,7 @@ import trio
 
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol.wire import EventKind, Line, MatchEnd, Record, Tag
+from deberc_net.server.accounts import set_password
 from deberc_net.server.config import Config
 from deberc_net.server.store import Store
 
@@ -123,25 +124,30 @@ class Ladder:
 
     async def _run(self) -> Summary:
         started = time.perf_counter()
-        async with trio.open_nursery() as nursery:
-            host, port, password = await self._server(nursery)
-            supervisor = Supervisor(host, port, self.summary.crashes)
-            for bot in self.o.bots:
-                names = [f"{bot.name}-{i}" for i in range(1, self._instances() + 1)]
-                self.free[bot.name] = list(names)
-                for name in names:
-                    nursery.start_soon(supervisor.keep_running, bot, name)
-            admin = await AdminClient.connect(host, port, password)
-            await admin.wait_for([n for names in self.free.values() for n in names], STARTUP_S)
-            await self._fill(admin)
-            while self.running or self.awaiting:
-                await self._handle(admin, await admin.next())
+        supervisor: Supervisor | None = None
+        try:
+            async with trio.open_nursery() as nursery:
+                host, port, password = await self._server(nursery)
+                supervisor = Supervisor(host, port, self.summary.crashes)
+                for bot in self.o.bots:
+                    names = [f"{bot.name}-{i}" for i in range(1, self._instances() + 1)]
+                    self.free[bot.name] = list(names)
+                    for name in names:
+                        nursery.start_soon(supervisor.keep_running, bot, name)
+                admin = await AdminClient.connect(host, port, password)
+                await admin.wait_for([n for names in self.free.values() for n in names], STARTUP_S)
                 await self._fill(admin)
-                if not self.running and not self.awaiting and not self.queue:
-                    await self._release_the_rest(admin)
-            supervisor.stop()
-            await admin.aclose()
-            nursery.cancel_scope.cancel()
+                while self.running or self.awaiting:
+                    await self._handle(admin, await admin.next())
+                    await self._fill(admin)
+                    if not self.running and not self.awaiting and not self.queue:
+                        await self._release_the_rest(admin)
+                supervisor.stop()
+                await admin.aclose()
+                nursery.cancel_scope.cancel()
+        finally:
+            if supervisor is not None:
+                supervisor.close()
         self.summary.seconds = time.perf_counter() - started
         return self.summary
 
@@ -177,16 +183,17 @@ class Ladder:
         return "127.0.0.1", port, password
 
     async def _reset_admin_password(self, password: str) -> None:
-        """Our own server's file: the admin account is re-made for each run."""
+        """Our own server's file: the admin account is re-made for each run (an admin's
+        name is registered by the server's owner, never by a first-come login)."""
 
-        def forget() -> None:
+        def reset() -> None:
             store = Store(self.o.db)
             try:
-                store.forget_account(ADMIN)
+                set_password(store, ADMIN, password)
             finally:
                 store.close()
 
-        await trio.to_thread.run_sync(forget)
+        await trio.to_thread.run_sync(reset)
 
     # ------------------------------------------------------- scheduling
     async def _fill(self, admin: AdminClient) -> None:

@@ -3,7 +3,9 @@ give up (with its last words) on one that cannot run at all."""
 
 from __future__ import annotations
 
+import os
 import shlex
+import shutil
 import subprocess
 import tempfile
 from collections import Counter
@@ -56,9 +58,19 @@ class Supervisor:
     port: int
     crashes: Counter[str] = attrs.Factory(Counter)
     stopping: bool = False
+    # where the copies keep their guest tokens, so a restarted copy resumes its seat
+    # (clients/client.py reads DEBERC_TOKEN_DIR)
+    token_dir: str = attrs.Factory(lambda: tempfile.mkdtemp(prefix="deberc-tokens-"))
 
     def stop(self) -> None:
         self.stopping = True
+
+    def close(self) -> None:
+        """After every copy has exited: the tokens are of no use any more."""
+        shutil.rmtree(self.token_dir, ignore_errors=True)
+
+    def _env(self) -> dict[str, str]:
+        return {**os.environ, "DEBERC_TOKEN_DIR": self.token_dir}
 
     async def keep_running(self, bot: BotSpec, instance: str) -> None:
         restarts = 0
@@ -72,6 +84,7 @@ class Supervisor:
                         stdin=subprocess.DEVNULL,
                         stdout=subprocess.DEVNULL,
                         stderr=errors,
+                        env=self._env(),
                     )
                 except OSError as exc:
                     raise ScheduleError(f"cannot start bot {bot.name!r}: {exc}") from exc

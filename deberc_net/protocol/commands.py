@@ -37,16 +37,20 @@ class CommandSpec:
 COMMANDS: dict[str, CommandSpec] = {
     "help": CommandSpec("help [COMMAND]", "Show the commands, or how to use one.", "any"),
     "login": CommandSpec(
-        "login NAME [PASSWORD]",
+        "login NAME [PASSWORD | token=TOKEN]",
         "Log in. With a password the name is registered on first use and checked after; "
-        "without one you are a guest. Logging in again resumes your seat.", "any"),
+        "without one you are a guest, given a resume token. A name in use is refused; "
+        "your password, or a guest's token, resumes your seat.", "any"),
     "style": CommandSpec(
         "style human|machine",
         "Choose the output: readable text, or tagged key=value lines for programs.", "any"),
     "quit": CommandSpec("quit", "Leave the server (your seat waits for you to come back).",
                         "any"),
-    "who": CommandSpec("who", "List the players connected.", "any"),
-    "tables": CommandSpec("tables", "List the tables, their rules, seats and state.", "any"),
+    "who": CommandSpec("who [PAGE]", "List the players connected (a page at a time).", "any"),
+    "tables": CommandSpec("tables [PAGE]", "List the tables, their rules, seats and state "
+                          "(a page at a time).", "any"),
+    "ping": CommandSpec("ping", "Keep the connection open: any line does, 'ping' does "
+                        "nothing else.", "any"),
     "new": CommandSpec(
         "new [PLAYERS] [VARIANT] [OPTION ...]",
         "Open a table (default: 2 players, moscow) and sit at it. Example: new 2 moscow to-301",

@@ -51,7 +51,10 @@ class TextBlock:
 
 @attrs.frozen
 class Who:
-    names: tuple[str, ...]
+    names: tuple[str, ...]  # this page's
+    total: int = 0  # names in every page
+    page: int = 1
+    pages: int = 1
 
 
 @attrs.frozen
@@ -67,7 +70,10 @@ class TableInfo:
 
 @attrs.frozen
 class Tables:
-    tables: tuple[TableInfo, ...]
+    tables: tuple[TableInfo, ...]  # this page's
+    total: int = 0  # tables in every page
+    page: int = 1
+    pages: int = 1
 
 
 @attrs.frozen

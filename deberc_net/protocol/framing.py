@@ -70,7 +70,7 @@ class LineDecoder:
         if self._overflow:
             self._overflow = False
             return []
-        raw = bytes(self._buf).rstrip(b"\r")
+        raw = bytes(self._buf).removesuffix(b"\r")  # one CR: a second is a control character
         self._buf.clear()
         try:
             text = raw.decode("utf-8")

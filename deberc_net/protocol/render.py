@@ -75,8 +75,11 @@ def render(event: ev.ServerEvent, style: str) -> list[str]:
             return list(event.lines)
         case ev.Who():
             if machine:
-                return [line("who", [("count", len(event.names)), ("names", event.names)])]
-            return [f"{len(event.names)} here: {', '.join(event.names) or 'nobody'}"]
+                return [line("who", [("count", len(event.names)), ("names", event.names),
+                                     ("total", event.total), ("page", event.page),
+                                     ("pages", event.pages)])]
+            return [f"{event.total} here: {', '.join(event.names) or 'nobody'}"
+                    + _more("who", event.page, event.pages)]
         case ev.Tables():
             return _tables(event, machine)
         case ev.Said():
@@ -101,7 +104,8 @@ def render(event: ev.ServerEvent, style: str) -> list[str]:
 
 def _tables(event: ev.Tables, machine: bool) -> list[str]:
     if machine:
-        out = [line("tables", [("count", len(event.tables))])]
+        out = [line("tables", [("count", len(event.tables)), ("total", event.total),
+                               ("page", event.page), ("pages", event.pages)])]
         for t in event.tables:
             out.append(line("table", [
                 ("id", t.id), ("players", t.players), ("variant", t.variant),
@@ -115,7 +119,16 @@ def _tables(event: ev.Tables, machine: bool) -> list[str]:
         seats = ", ".join(s or "(free)" for s in t.seats)
         opts = f" {' '.join(t.options)}" if t.options else ""
         out.append(f"Table {t.id}: {t.variant}{opts}, {t.players} players, {t.state}: {seats}")
-    return out
+    more = _more("tables", event.page, event.pages)
+    return [*out, more.strip()] if more else out
+
+
+def _more(command: str, page: int, pages: int) -> str:
+    """A long list comes in pages: say where this one is and how to get the next."""
+    if pages <= 1:
+        return ""
+    after = f" '{command} {page + 1}' for more." if page < pages else ""
+    return f" (page {page} of {pages}.{after})"
 
 
 def _games(event: ev.Games, machine: bool) -> list[str]:

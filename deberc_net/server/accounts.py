@@ -1,4 +1,6 @@
-"""Names and passwords: salted scrypt hashes, computed off the event loop."""
+"""Names and passwords: salted scrypt hashes, computed off the event loop, in bounded
+worker pools (registrations apart from logins, so a registration flood never slows the
+login of a registered name), with failed logins limited per name and per address."""
 
 from __future__ import annotations
 
@@ -10,11 +12,14 @@ import unicodedata
 
 import trio
 
+from deberc_net.protocol import events as ev
+
+from .config import Config
+from .limits import WindowCounter
 from .store import Store, name_key
 
 NAME_RULE = re.compile(r"^[^\W_][\w-]{1,19}$")
 SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
-_limiter = trio.CapacityLimiter(2)
 
 
 def valid_name(name: str) -> bool:
@@ -27,23 +32,87 @@ def _hash(password: str, salt: bytes) -> bytes:
     return hashlib.scrypt(password.encode("utf-8"), salt=salt, **SCRYPT)
 
 
-__all__ = ["check_or_register", "is_registered", "name_key", "valid_name"]
+def set_password(store: Store, name: str, password: str) -> None:
+    """Register ``name`` (or change its password) outside the server: how an admin's name
+    is made (``deberc-net admin NAME``, or a ladder on its own server)."""
+    salt = os.urandom(16)
+    store.forget_account(name)
+    store.add_account(name, salt, _hash(password, salt))
 
 
-async def check_or_register(store: Store, name: str, password: str) -> str | None:
-    """None if the password is right (or the name was just registered), else an error."""
-    known = await trio.to_thread.run_sync(store.account, name)
-    if known is None:
-        salt = os.urandom(16)
-        digest = await trio.to_thread.run_sync(_hash, password, salt, limiter=_limiter)
-        if await trio.to_thread.run_sync(store.add_account, name, salt, digest):
+__all__ = ["Accounts", "name_key", "set_password", "valid_name"]
+
+
+class Accounts:
+    def __init__(self, store: Store, config: Config) -> None:
+        self.store = store
+        self.config = config
+        self.admins = {name_key(n) for n in config.admins}
+        self._logins = trio.CapacityLimiter(config.hash_workers)
+        self._registrations = trio.CapacityLimiter(config.registration_workers)
+        self._registering = 0
+        self._registered_from = WindowCounter(config.registration_window_ms / 1000)
+        window = config.failure_window_ms / 1000
+        self._failed_names = WindowCounter(window)
+        self._failed_addresses = WindowCounter(window)
+
+    async def is_registered(self, name: str) -> bool:
+        return await trio.to_thread.run_sync(self.store.account, name) is not None
+
+    def _limited(self, name: str, address: str, now: float) -> ev.Error | None:
+        c = self.config
+        if (self._failed_names.count(name_key(name), now) >= c.failed_logins_per_name
+                or self._failed_addresses.count(address, now) >= c.failed_logins_per_address):
+            return ev.Error("slow-down", "too many wrong passwords for this name or from "
+                            "your address: try again later")
+        return None
+
+    async def check_or_register(self, name: str, password: str, address: str) -> ev.Error | None:
+        """None if the password is right (or the name was just registered), else the
+        error to send. Nothing is hashed for a request over a limit."""
+        now = trio.current_time()
+        limited = self._limited(name, address, now)
+        if limited is not None:
+            return limited
+        known = await trio.to_thread.run_sync(self.store.account, name)
+        if known is None:
+            refused = self._registration_refused(name, address, now)
+            if refused is not None:
+                return refused
+            if await self._register(name, password, address):
+                return None
+            known = await trio.to_thread.run_sync(self.store.account, name)  # taken meanwhile
+            assert known is not None
+        salt, digest = known
+        given = await trio.to_thread.run_sync(_hash, password, salt, limiter=self._logins)
+        if hmac.compare_digest(given, digest):
             return None
-        known = await trio.to_thread.run_sync(store.account, name)
-        assert known is not None
-    salt, digest = known
-    given = await trio.to_thread.run_sync(_hash, password, salt, limiter=_limiter)
-    return None if hmac.compare_digest(given, digest) else "wrong password for that name"
+        now = trio.current_time()
+        self._failed_names.add(name_key(name), now)
+        self._failed_addresses.add(address, now)
+        return ev.Error("bad-password", "wrong password for that name")
 
+    def _registration_refused(self, name: str, address: str, now: float) -> ev.Error | None:
+        c = self.config
+        if name_key(name) in self.admins:
+            return ev.Error("not-allowed", f"{name} is an admin's name: the server's owner "
+                            "registers it ('deberc-net admin NAME'), not a login")
+        if self._registered_from.count(address, now) >= c.registrations_per_address:
+            return ev.Error("slow-down", "too many names registered from your address: "
+                            "try again later")
+        if self._registering >= c.registrations_waiting:
+            return ev.Error("busy", "too many registrations at once: try again")
+        return None
 
-async def is_registered(store: Store, name: str) -> bool:
-    return await trio.to_thread.run_sync(store.account, name) is not None
+    async def _register(self, name: str, password: str, address: str) -> bool:
+        """Hash in the registration pool and store; False if someone registered the
+        name meanwhile."""
+        self._registering += 1
+        try:
+            salt = os.urandom(16)
+            digest = await trio.to_thread.run_sync(_hash, password, salt,
+                                                   limiter=self._registrations)
+        finally:
+            self._registering -= 1
+        self._registered_from.add(address, trio.current_time())
+        return bool(await trio.to_thread.run_sync(self.store.add_account, name, salt, digest))

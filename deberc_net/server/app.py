@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import signal
+from collections import Counter
 from typing import Any
 
 import structlog
@@ -15,12 +16,13 @@ import trio
 
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import parse_line
-from deberc_net.protocol.framing import BadLine, LineDecoder
+from deberc_net.protocol.commands import Command, TableCallText, parse_line
+from deberc_net.protocol.framing import BadLine, Line, LineDecoder
 
 from .config import Config
+from .limits import Bucket
 from .lobby import Lobby
-from .session import Session
+from .session import Outbox, Session
 from .store import Store
 
 log = structlog.get_logger("deberc.server")
@@ -39,7 +41,7 @@ async def serve(
     ``rules``: the rule plugins, loaded once by the caller; loaded here if not given
     (a broken plugin raises PluginError before anything listens)."""
     rules = rules if rules is not None else RuleBook.load()
-    store = Store(config.db)
+    store = Store(config.db, serving=True)
     try:
         async with trio.open_nursery() as nursery:
             lobby = Lobby(config, store, nursery, rules)
@@ -84,94 +86,133 @@ class _Server:
     def __init__(self, config: Config, lobby: Lobby) -> None:
         self.config = config
         self.lobby = lobby
-        self.connections = 0
+        self.sessions: dict[Session, None] = {}  # every open connection, oldest first
+        self.per_address: Counter[str] = Counter()
+        self.pending = 0  # accepted, and not yet given a session
 
     async def handle(self, stream: trio.SocketStream) -> None:
-        self.connections += 1
+        address, peer = _peer(stream)
+        self.per_address[address] += 1
+        self.pending += 1
         try:
-            if self.connections > self.config.max_connections or not self.lobby.accepting:
-                await _refuse(stream)
+            refusal = self._refusal(address)
+            if refusal is not None:
+                self.pending -= 1
+                await _refuse(stream, refusal)
                 return
-            await self._serve_connection(stream)
+            await self._serve_connection(stream, address, peer)
         except Exception:  # a handler's failure ends its connection, never the server
             log.exception("connection_error")
         finally:
-            self.connections -= 1
+            self.per_address[address] -= 1
+            if not self.per_address[address]:
+                del self.per_address[address]
             with trio.move_on_after(1):
                 await stream.aclose()
 
-    async def _serve_connection(self, stream: trio.SocketStream) -> None:
-        send, receive = trio.open_memory_channel[bytes](self.config.outbox_lines)
-        try:
-            host, port = stream.socket.getpeername()[:2]
-            peer = f"{host}:{port}"
-        except OSError:
-            peer = "?"
+    def _refusal(self, address: str) -> str | None:
+        """Why this new connection is refused, or None: a full server first closes the
+        oldest connection that has not logged in, so idle sockets cannot keep players out."""
+        if not self.lobby.accepting:
+            return "the server is full or shutting down"
+        per_address = self.config.max_connections_per_address
+        if per_address and self.per_address[address] > per_address:
+            return "too many connections from your address"
+        if len(self.sessions) + self.pending > self.config.max_connections:
+            idle = next((s for s in self.sessions if s.name is None and not s.closed), None)
+            if idle is None:
+                return "the server is full or shutting down"
+            idle.send(ev.Error("busy", "the server is full: connections that have not "
+                               "logged in make room"))
+            idle.close()
+            self.sessions.pop(idle, None)
+        return None
+
+    async def _serve_connection(self, stream: trio.SocketStream, address: str,
+                                peer: str) -> None:
+        outbox = Outbox(self.config.outbox_bytes)
         with trio.CancelScope() as scope:
-            session = Session(next(_ids), send, scope, peer=peer)
+            session = Session(next(_ids), outbox, scope, peer=peer, address=address,
+                              connected_at=trio.current_time())
+            session.says = Bucket(self.config.say_per_s, self.config.say_burst)
+            session.lists = Bucket(self.config.lists_per_s, self.config.lists_burst)
+            self.pending -= 1
+            self.sessions[session] = None
             session.log = session.log.bind(conn=session.id, peer=peer)
             session.log.info("connect")
             try:
                 async with trio.open_nursery() as nursery:
-                    nursery.start_soon(self._writer, stream, receive, scope)
+                    nursery.start_soon(self._writer, stream, outbox, scope)
                     self.lobby.hello(session)
                     await self._reader(stream, session)
                     session.close()  # the writer flushes, then ends the connection
             finally:
+                self.sessions.pop(session, None)
                 self.lobby.disconnected(session)
                 session.closed = True
+                outbox.drop()
                 session.log.info("disconnect")
 
-    async def _writer(
-        self, stream: trio.SocketStream, receive: trio.MemoryReceiveChannel[bytes],
-        scope: trio.CancelScope,
-    ) -> None:
+    async def _writer(self, stream: trio.SocketStream, outbox: Outbox,
+                      scope: trio.CancelScope) -> None:
         try:
-            async with receive:
-                async for data in receive:
-                    await stream.send_all(_drain(data, receive))
+            while await outbox.wait():
+                await stream.send_all(outbox.take())
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         scope.cancel()
 
-    async def _command(self, session: Session, text: str) -> None:
+    async def _command(self, session: Session, item: Command | TableCallText) -> None:
         """One command; a bug in its handling costs the client an error, not the link."""
         try:
-            await self.lobby.handle(session, parse_line(text))
+            await self.lobby.handle(session, item)
         except Exception:
-            session.log.exception("command_error", line=text[:100])
+            session.log.exception("command_error", item=repr(item)[:100])
             session.send(ev.Error("internal", "the server could not do that; sorry"))
+
+    def _silence_deadline(self, session: Session, last_input: float) -> tuple[float, str]:
+        """When silence ends this connection, and the error code that says so."""
+        if session.name is None:
+            return session.connected_at + self.config.login_timeout_ms / 1000, "login-timeout"
+        return last_input + self.config.idle_timeout_ms / 1000, "idle-timeout"
 
     async def _reader(self, stream: trio.SocketStream, session: Session) -> None:
         decoder = LineDecoder(max_line=self.config.max_line)
-        bucket = _Bucket(self.config.flood_lines_per_s, self.config.flood_burst)
+        bucket = Bucket(self.config.flood_lines_per_s, self.config.flood_burst)
         partial_since: float | None = None
         limit = self.config.partial_line_ms / 1000
+        last_input = trio.current_time()
         while not session.closed:
-            timeout = limit if partial_since is None else max(
-                0.0, partial_since + limit - trio.current_time())
+            deadline, code = self._silence_deadline(session, last_input)
+            if partial_since is not None and partial_since + limit < deadline:
+                deadline, code = partial_since + limit, "line-timeout"
             data = b""
-            with trio.move_on_after(timeout) as waited:
+            with trio.move_on_at(deadline) as waited:
                 try:
                     data = await stream.receive_some(READ_SIZE)
                 except trio.BrokenResourceError:  # a reset is a disconnect, not a failure
                     return
             if waited.cancelled_caught:
-                if partial_since is not None:
-                    session.send(ev.Error("line-timeout", "an unfinished line waited too long"))
-                    return
-                continue
+                session.send(ev.Error(code, _TIMEOUT_TEXT[code]))
+                session.log.info("timeout", code=code)
+                return
             if not data:
                 return
             for item in decoder.feed(data):
-                if not bucket.take(trio.current_time()):
+                command = parse_line(item.text) if isinstance(item, Line) and item.text else None
+                if command is not None:  # an empty line is no sign of life
+                    last_input = trio.current_time()
+                # the answer to a request to act is what an honest bot sends most: free
+                if isinstance(command, TableCallText) and session.answer_credit > 0:
+                    session.answer_credit -= 1
+                elif not bucket.take(trio.current_time()):
                     session.send(ev.Error("flood", "too many lines too fast: goodbye"))
                     session.log.warning("flood")
                     return
                 if isinstance(item, BadLine):
                     session.send(ev.Error(item.code, item.text))
-                elif item.text:
-                    await self._command(session, item.text)
+                elif command is not None:
+                    await self._command(session, command)
                 if session.closed:
                     return
             pending = decoder.pending_bytes or decoder.in_overlong_line
@@ -181,34 +222,21 @@ class _Server:
                 partial_since = trio.current_time()
 
 
-class _Bucket:
-    """A token bucket: ``rate`` lines a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens, self.stamp = burst, 0.0
-
-    def take(self, now: float) -> bool:
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        self.tokens -= 1
-        return self.tokens >= 0
+_TIMEOUT_TEXT = {
+    "line-timeout": "an unfinished line waited too long",
+    "login-timeout": "log in sooner: this connection closes",
+    "idle-timeout": "nothing heard for too long ('ping' keeps a connection open): goodbye",
+}
 
 
-def _drain(first: bytes, receive: trio.MemoryReceiveChannel[bytes]) -> bytes:
-    """Join what is already queued into one write: one syscall for a burst of events."""
-    chunks = [first]
-    size = len(first)
-    while size < 65536:
-        try:
-            chunk = receive.receive_nowait()
-        except (trio.WouldBlock, trio.EndOfChannel):
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
+def _peer(stream: trio.SocketStream) -> tuple[str, str]:
+    try:
+        host, port = stream.socket.getpeername()[:2]
+    except OSError:
+        return "?", "?"
+    return str(host), f"{host}:{port}"
 
 
-async def _refuse(stream: trio.SocketStream) -> None:
+async def _refuse(stream: trio.SocketStream, why: str) -> None:
     with trio.move_on_after(1):
-        await stream.send_all(b"error code=busy text=the server is full or shutting down\r\n")
+        await stream.send_all(f"error code=busy text={why}\r\n".encode())

@@ -21,14 +21,39 @@ class Config:
     away_limit_ms: int = 120_000  # disconnected this long: the game is forfeited
     max_line: int = 1024  # bytes per input line
     partial_line_ms: int = 30_000  # an unfinished line older than this disconnects
-    flood_lines_per_s: float = 200.0  # sustained input lines a connection may send
+    # Flow control (docs/security.md): an answer to an open request is never counted
+    flood_lines_per_s: float = 200.0  # sustained other input lines a connection may send
     flood_burst: float = 1000.0  # ... and at once; beyond that it is disconnected
-    outbox_lines: int = 4000  # lines queued for a slow reader before it is dropped
-    max_connections: int = 5000
-    max_tables: int = 1000  # tables open at once ('tables' lists them all)
+    outbox_bytes: int = 256 * 1024  # bytes queued for a slow reader before it is dropped
+    say_per_s: float = 1.0  # 'say' lines a connection may send, on average ...
+    say_burst: float = 5.0  # ... and at once; beyond that: error slow-down
+    lists_per_s: float = 5.0  # 'who' and 'tables' pages a connection may ask for ...
+    lists_burst: float = 30.0  # ... and at once; beyond that: error slow-down
+    page_size: int = 100  # names in one 'who' page, tables in one 'tables' page
+    # Slots
+    max_connections: int = 5000  # when full, the oldest connection not logged in is closed
+    max_connections_per_address: int = 100  # 0: no limit
+    login_timeout_ms: int = 15_000  # a connection not logged in by then is closed
+    idle_timeout_ms: int = 900_000  # logged in and silent this long: closed ('ping' resets)
+    max_tables: int = 1000  # tables open at once ('new', 'seek' and 'reserve' respect it)
+    max_tables_per_address: int = 10  # waiting tables opened with 'new' from one address
+    empty_table_ms: int = 10_000  # a waiting table whose players all left the server closes
+    table_requests_waiting: int = 8  # calls, 'state', 'say', 'sit', 'leave' a session has queued
+    # Accounts
+    hash_workers: int = 2  # threads checking passwords of registered names
+    registration_workers: int = 1  # threads hashing new registrations (apart from logins)
+    registrations_waiting: int = 8  # registrations queued at once; beyond that: busy
+    registrations_per_address: int = 20  # per registration window, from one address
+    registration_window_ms: int = 3_600_000
+    failed_logins_per_name: int = 5  # wrong passwords for one name per failure window
+    failed_logins_per_address: int = 20  # wrong passwords from one address per window
+    failure_window_ms: int = 300_000
+    failed_logins_per_connection: int = 3  # then the connection is closed
     shutdown_grace_ms: int = 2000  # after SIGTERM: time to flush what is queued
     log_level: str = "info"
-    admins: list[str] = attrs.Factory(list)  # registered names that may 'reserve' tables
+    # names that may 'reserve' tables; they are registered only with 'deberc-net admin
+    # NAME' (or by the ladder on its own server), never by a first-come 'login'
+    admins: list[str] = attrs.Factory(list)
 
     @classmethod
     def from_toml(cls, path: str | Path, **overrides: Any) -> Config:

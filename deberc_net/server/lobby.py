@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hmac
+import math
 import re
+import secrets
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
@@ -24,7 +27,7 @@ from deberc_net.protocol.commands import (
 from deberc_net.protocol.render import HUMAN, MACHINE
 
 from . import accounts
-from .accounts import name_key
+from .accounts import Accounts, name_key
 from .config import Config
 from .session import Session
 from .store import Store
@@ -44,7 +47,7 @@ from .table import (
 
 log = structlog.get_logger("deberc.lobby")
 BOARD_KEY = re.compile(r"[A-Za-z0-9_./-]{1,64}")
-MAX_FAILED_LOGINS = 3  # wrong passwords on one connection before it is closed
+TOKEN = "token="  # 'login NAME token=T': a guest resumes with the token it was given
 
 
 @attrs.frozen
@@ -69,9 +72,14 @@ class Lobby:
     next_table: int = 1
     next_match: int = attrs.field(init=False, default=1)
     accepting: bool = True
+    accounts: Accounts = attrs.field(init=False)
+    # a guest name's resume token, while the guest is connected or holds a seat
+    guest_tokens: dict[str, str] = attrs.Factory(dict)
+    registering: set[str] = attrs.Factory(set)  # names being registered right now
 
     def __attrs_post_init__(self) -> None:
         self.next_match = self.store.max_match_number() + 1
+        self.accounts = Accounts(self.store, self.config)
 
     # ----------------------------------------------------------- sessions
     def hello(self, session: Session) -> None:
@@ -89,11 +97,26 @@ class Lobby:
             del self.online[name_key(name)]
             if session.table is not None:
                 session.table.post(Away(name))
+            elif self._table_of(name) is None:  # nothing to come back to: the name is free
+                self.guest_tokens.pop(name_key(name), None)
 
     def table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)
         for observer in list(table.observers):
             observer.observing.discard(table.id)
+        for name in table.seats:
+            if name is not None and name_key(name) not in self.online:
+                self.guest_tokens.pop(name_key(name), None)
+
+    def _guest_token(self, name: str) -> str | None:
+        """The token of the guest who holds ``name`` (connected, or seated at a table
+        that is not closed); None if the name is free."""
+        key = name_key(name)
+        token = self.guest_tokens.get(key)
+        if token is not None and key not in self.online and self._table_of(name) is None:
+            del self.guest_tokens[key]  # a claim left behind: the name is free again
+            return None
+        return token
 
     # ----------------------------------------------------------- commands
     async def handle(self, session: Session, item: Command | TableCallText) -> None:
@@ -116,6 +139,9 @@ class Lobby:
             return
         if name == "login":
             await self._login(session, item.args)
+            return
+        if name == "ping":
+            session.send(ev.Ok("ping", "pong"))
             return
         if session.name is None:
             session.send(ev.Error("not-logged-in", "log in first: login NAME [PASSWORD]"))
@@ -146,7 +172,7 @@ class Lobby:
 
     async def _login(self, session: Session, args: Sequence[str]) -> None:
         if len(args) not in (1, 2):
-            session.send(ev.Error("bad-argument", "login NAME [PASSWORD]"))
+            session.send(ev.Error("bad-argument", "login NAME [PASSWORD | token=TOKEN]"))
             return
         name = unicodedata.normalize("NFC", args[0])
         if not accounts.valid_name(name):
@@ -155,40 +181,90 @@ class Lobby:
         if session.name is not None:
             session.send(ev.Error("not-allowed", f"you are logged in as {session.name}"))
             return
-        if len(args) == 2:
-            problem = await accounts.check_or_register(self.store, name, args[1])
-            if problem:
-                session.failed_logins += 1
-                session.send(ev.Error("bad-password", problem))
-                if session.failed_logins >= MAX_FAILED_LOGINS:  # guessing: a slow hash
-                    session.send(ev.Bye("Too many wrong passwords."))  # each, not for free
-                    session.close()
+        secret = args[1] if len(args) == 2 else None
+        token = secret[len(TOKEN):] if secret and secret.startswith(TOKEN) else None
+        password = secret if token is None else None
+        if await self.accounts.is_registered(name):
+            if password is None:
+                session.send(ev.Error("bad-password", f"{name} is registered: give the password"))
+                return
+            if not await self._check_password(session, name, password):
+                return
+            guest = False
+        elif password is not None:
+            if not await self._register(session, name, password):
                 return
             guest = False
         else:
-            if await accounts.is_registered(self.store, name):
-                session.send(ev.Error("bad-password", f"{name} is registered: give the password"))
+            held = self._guest_token(name)
+            if name_key(name) in self.registering or (held is not None and (
+                    token is None or not hmac.compare_digest(token, held))):
+                session.send(ev.Error("name-in-use", f"{name} is in use: to resume that seat "
+                                      "log in with its token (login NAME token=TOKEN); "
+                                      "else choose another name"))
                 return
             guest = True
         if session.closed:
             return
-        previous = self.online.get(name_key(name))
+        self._welcome(session, name, guest)
+
+    async def _check_password(self, session: Session, name: str, password: str) -> bool:
+        problem = await self.accounts.check_or_register(name, password, session.address)
+        if problem is None:
+            return True
+        session.send(problem)
+        if problem.code == "bad-password":
+            session.failed_logins += 1
+            if session.failed_logins >= self.config.failed_logins_per_connection:
+                session.send(ev.Bye("Too many wrong passwords."))
+                session.close()
+        return False
+
+    async def _register(self, session: Session, name: str, password: str) -> bool:
+        """Register a free name; refused while a guest holds it (connected or seated)."""
+        key = name_key(name)
+        if self._guest_token(name) is not None or key in self.registering:
+            session.send(ev.Error("name-in-use", f"{name} is in use by a guest: register "
+                                  "another name"))
+            return False
+        self.registering.add(key)  # no guest takes it while the hash is computed
+        try:
+            return await self._check_password(session, name, password)
+        finally:
+            self.registering.discard(key)
+
+    def _welcome(self, session: Session, name: str, guest: bool) -> None:
+        """Log ``session`` in as ``name`` (its right to it checked): a connection that
+        held the name closes, and a seat the name holds comes back."""
+        key = name_key(name)
+        previous = self.online.get(key)
         if previous is not None:
             previous.send(ev.Bye("You logged in from another connection; this one closes."))
             previous.name = None  # it no longer speaks for the seat
             previous.close()
             if previous in self.seekers:
                 self.seekers.remove(previous)
+        token = None
+        if guest:
+            token = self.guest_tokens.setdefault(key, secrets.token_urlsafe(12))
+        else:
+            self.guest_tokens.pop(key, None)
         session.name, session.guest = name, guest
-        self.online[name_key(name)] = session
+        self.online[key] = session
         session.log = session.log.bind(name=name)
         log.info("login", name=name, guest=guest, conn=session.id)
         what = "guest" if guest else "registered"
+        fields: tuple[tuple[str, str], ...] = (("name", name), ("guest", "1" if guest else "0"))
+        resume = ""
+        if token is not None:
+            fields += (("token", token),)
+            resume = f" Your resume token is {token}: 'login {name} token={token}' takes " \
+                     "your seat back if this connection drops."
         session.send(ev.Ok(
             "login",
             f"Hello, {name} ({what}). {len(self.tables)} tables, {len(self.online)} players "
-            "here. 'tables', 'new', 'sit N', 'seek', 'help'.",
-            (("name", name), ("guest", "1" if guest else "0")),
+            f"here. 'tables', 'new', 'sit N', 'seek', 'help'.{resume}",
+            fields,
         ))
         table = self._table_of(name)
         if table is not None:
@@ -208,22 +284,82 @@ class Lobby:
             session.send(ev.Error("not-logged-in", "log in first: login NAME [PASSWORD]"))
             return
         table = session.table
+        if table is None and not self.accepting:  # its table closed for the shutdown
+            session.send(ev.Error("shutting-down", "the server is shutting down"))
+            return
         if table is None:
             word = item.text.split()[0] if item.text.split() else item.text
             session.send(ev.Error("unknown-command",
                                   f"{word!r} is not a command, and you sit at no table. "
                                   "Type 'help'."))
             return
-        if not table.post(TableCall(session, item.text, item.seq)):
-            session.send(ev.Error("busy", "the table is busy; say it again"))
+        self._post(session, table, TableCall(session, item.text, item.seq))
+
+    def _post(self, session: Session, table: Table, message: Any) -> None:
+        """Hand a session's message to its table, or tell the session why not."""
+        if table.post(message, request=True):
+            return
+        if table.state == "closed" or table.id not in self.tables:
+            if session.table is table:
+                session.table, session.seat = None, None
+            if not self.accepting:
+                session.send(ev.Error("shutting-down", "the server is shutting down"))
+            else:
+                session.send(ev.Error("unknown-table", f"table {table.id} has closed"))
+            return
+        session.send(ev.Error("busy", "your earlier lines at this table are still being "
+                              "handled: wait for their answers"))
+
+    def _page(self, session: Session, item: Command, count: int) -> tuple[int, int] | None:
+        """The page asked for and the number of pages, or None after an error (a list is
+        paged and rate-limited: one client cannot make the server copy it without end)."""
+        pages = max(1, math.ceil(count / self.config.page_size))
+        args = item.args
+        if args and (not args[0].isdecimal() or not 1 <= int(args[0]) <= pages):
+            session.send(ev.Error("bad-argument", f"{item.name} [PAGE]: pages 1 to {pages}"))
+            return None
+        if not self.is_admin(session) and not session.lists.take(trio.current_time()):
+            session.send(ev.Error("slow-down", f"too many '{item.name}' at once: wait a "
+                                  "little"))
+            return None
+        return (int(args[0]) if args else 1), pages
 
     async def _cmd_who(self, session: Session, item: Command) -> None:
         names = sorted((s.name for s in self.online.values() if s.name), key=str.lower)
-        session.send(ev.Who(tuple(names)))
+        paged = self._page(session, item, len(names))
+        if paged is None:
+            return
+        page, pages = paged
+        size = self.config.page_size
+        session.send(ev.Who(tuple(names[(page - 1) * size: page * size]), len(names),
+                            page, pages))
 
     async def _cmd_tables(self, session: Session, item: Command) -> None:
-        infos = tuple(t.info() for _, t in sorted(self.tables.items()) if t.state != "closed")
-        session.send(ev.Tables(infos))
+        infos = [t.info() for _, t in sorted(self.tables.items()) if t.state != "closed"]
+        paged = self._page(session, item, len(infos))
+        if paged is None:
+            return
+        page, pages = paged
+        size = self.config.page_size
+        session.send(ev.Tables(tuple(infos[(page - 1) * size: page * size]), len(infos),
+                               page, pages))
+
+    def _table_room(self, session: Session, opening: bool) -> bool:
+        """Whether a new table may open (the server's cap; with ``opening``, a 'new',
+        the cap per address too); if not, the session is told."""
+        if len(self.tables) >= self.config.max_tables:
+            session.send(ev.Error("busy", "too many tables are open; sit at one or try "
+                                  "again later"))
+            return False
+        cap = self.config.max_tables_per_address
+        if opening and cap and sum(
+            1 for t in self.tables.values()
+            if t.state == "waiting" and t.opened_from == session.address
+        ) >= cap:
+            session.send(ev.Error("busy", f"your address has {cap} waiting tables open; "
+                                  "sit at one or wait"))
+            return False
+        return True
 
     def _settings(self, args: Sequence[str]) -> GameSettings:
         players, rest = 2, list(args)
@@ -245,13 +381,10 @@ class Lobby:
         return table
 
     async def _cmd_new(self, session: Session, item: Command) -> None:
-        if not self._free_to_sit(session):
-            return
-        if len(self.tables) >= self.config.max_tables:
-            session.send(ev.Error("busy", "too many tables are open; sit at one or seek"))
+        if not self._free_to_sit(session) or not self._table_room(session, opening=True):
             return
         try:
-            table = self._open_table(self._settings(item.args))
+            table = self._open_table(self._settings(item.args), opened_from=session.address)
         except RuleError as exc:
             session.send(ev.Error("bad-rules", str(exc)))
             return
@@ -285,7 +418,7 @@ class Lobby:
         if seat is not None and not 0 <= seat < table.players:
             session.send(ev.Error("bad-argument", f"seats are 0 to {table.players - 1}"))
             return
-        table.post(Sit(session, seat))
+        self._post(session, table, Sit(session, seat))
 
     def _table_named(self, session: Session, text: str) -> Table | None:
         """The open table with this number, or None after telling the session so."""
@@ -297,13 +430,13 @@ class Lobby:
 
     async def _cmd_leave(self, session: Session, item: Command) -> None:
         if session.table is not None:
-            session.table.post(Leave(session))
+            self._post(session, session.table, Leave(session))
             return
         if session.observing:
             for table_id in list(session.observing):
                 table = self.tables.get(table_id)
                 if table is not None:
-                    table.post(Leave(session))
+                    self._post(session, table, Leave(session))
             return
         if session in self.seekers:
             await self._cmd_unseek(session, item)
@@ -321,7 +454,7 @@ class Lobby:
         if table is session.table:
             session.send(ev.Error("already-seated", "you sit at that table"))
             return
-        table.post(Observe(session))
+        self._post(session, table, Observe(session))
 
     async def _cmd_unobserve(self, session: Session, item: Command) -> None:
         wanted = set(session.observing)
@@ -337,7 +470,7 @@ class Lobby:
             table = self.tables.get(table_id)
             session.observing.discard(table_id)
             if table is not None:
-                table.post(Unobserve(session))
+                table.post(Unobserve(session))  # once: observing is already dropped
         tables = ",".join(str(t) for t in sorted(wanted))
         session.send(ev.Ok("unobserve", f"You stop observing table {tables}.",
                            (("table", tables),)))
@@ -347,8 +480,11 @@ class Lobby:
         if not text:
             session.send(ev.Error("bad-argument", "say TEXT"))
             return
+        if not session.says.take(trio.current_time()):  # each line is copied to many
+            session.send(ev.Error("slow-down", "too many 'say' at once: wait a little"))
+            return
         if session.table is not None:
-            session.table.post(Say(session, text))
+            self._post(session, session.table, Say(session, text))
             return
         for other in list(self.online.values()):
             if other.table is None:
@@ -366,6 +502,9 @@ class Lobby:
         except RuleError as exc:
             session.send(ev.Error("bad-rules", str(exc)))
             return
+        waiting = [s for s in self.seekers if s.seeking == (settings,) and s is not session]
+        if len(waiting) + 1 >= settings.players and not self._table_room(session, False):
+            return  # it would open a table: refused, and nothing changes
         if session in self.seekers:
             self.seekers.remove(session)
         session.seeking = (settings,)
@@ -422,6 +561,8 @@ class Lobby:
             session.send(ev.Error("bad-argument", "board=KEY takes 1-64 letters, digits, "
                                   "'_', '-', '.' or '/'"))
             return
+        if not self._table_room(session, opening=False):
+            return
         try:
             table = self._open_table(settings, seed=keyed.get("seed"), reserved=seats,
                                      deal_limit=int(deals) if deals else None, board=board)
@@ -440,9 +581,9 @@ class Lobby:
                 table.post(Sit(seeker, None))
 
     def is_admin(self, session: Session) -> bool:
-        admins = {name_key(n) for n in self.config.admins}
-        return not session.guest and session.name is not None and (
-            name_key(session.name) in admins)
+        """A registered name in the admins setting (a ladder polls 'who' as it waits)."""
+        return (not session.guest and session.name is not None
+                and name_key(session.name) in self.accounts.admins)
 
     def hold(self, board: str, players: tuple[str, ...], record: ev.DealRecord) -> None:
         self.held.setdefault(board, []).append((players, record))
@@ -511,10 +652,13 @@ class Lobby:
         table = session.table
         if table is None and session.observing:
             table = self.tables.get(min(session.observing))
+        if table is None and not self.accepting:
+            session.send(ev.Error("shutting-down", "the server is shutting down"))
+            return
         if table is None:
             session.send(ev.Error("not-seated", "you sit at no table and observe none"))
             return
-        table.post(ShowState(session))
+        self._post(session, table, ShowState(session))
 
     async def _cmd_games(self, session: Session, item: Command) -> None:
         name = item.args[0] if item.args else session.name

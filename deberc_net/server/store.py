@@ -3,11 +3,16 @@
 Plain ``sqlite3`` calls, made from a worker thread by the server (one at a time), so
 the event loop never waits on the disk. Each write is its own transaction: a finished
 deal is on disk before anyone is told the next one started.
+
+The decks of a running match must not be knowable: its deals are stored without the
+match seed and are not exported until the match ends, when the seed is filled in. The
+file is created readable by its owner only.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import unicodedata
@@ -46,6 +51,9 @@ CREATE TABLE IF NOT EXISTS match_players (
     key TEXT NOT NULL  -- name_key(the player's name)
 );
 CREATE INDEX IF NOT EXISTS match_players_key ON match_players (key);
+CREATE TABLE IF NOT EXISTS running (  -- matches whose records are withheld (and seedless)
+    match_id TEXT PRIMARY KEY
+);
 """
 
 
@@ -56,14 +64,21 @@ def name_key(name: str) -> str:
 
 
 class Store:
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, serving: bool = False) -> None:
+        """``serving``: opened by a server, so the matches an earlier run left running
+        are over (their records, seedless, become exportable)."""
         self.path = str(path)
+        if self.path != ":memory:" and not os.path.exists(self.path):
+            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))  # SQLite gives
+            # its -wal and -shm files the same mode
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
         with self._lock:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(SCHEMA)
+            if serving:
+                self._db.execute("DELETE FROM running")
 
     def close(self) -> None:
         with self._lock:
@@ -96,8 +111,12 @@ class Store:
 
     # records
     def add_deal(self, record: dict[str, Any]) -> None:
-        body = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-        with self._lock:
+        """Store a deal of a running match: withheld, and without the seed."""
+        body = json.dumps({**record, "seed": None}, ensure_ascii=False, separators=(",", ":"))
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            self._db.execute("INSERT OR IGNORE INTO running (match_id) VALUES (?)",
+                             (record["match"],))
             self._db.execute(
                 "INSERT OR REPLACE INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)",
                 (record["match"], record["deal_no"], body),
@@ -106,9 +125,20 @@ class Store:
     def finish_match(
         self, match_id: str, table_id: int, players: list[str], variant: str,
         options: list[str], winner: str | None, reason: str, totals: list[int],
+        seeds: dict[int, str] | None = None,
     ) -> None:
+        """The match is over: its row, and its deals released with their seeds (by deal
+        number) filled in."""
         with self._lock, self._db:
             self._db.execute("BEGIN")
+            rows = self._db.execute("SELECT id, record FROM deals WHERE match_id = ?",
+                                    (match_id,)).fetchall()
+            for row_id, body in rows:
+                record = json.loads(body)
+                filled = {**record, "seed": (seeds or {}).get(record["deal_no"])}
+                self._db.execute("UPDATE deals SET record = ? WHERE id = ?", (json.dumps(
+                    filled, ensure_ascii=False, separators=(",", ":")), row_id))
+            self._db.execute("DELETE FROM running WHERE match_id = ?", (match_id,))
             self._db.execute(
                 "INSERT OR REPLACE INTO matches (id, table_id, players, variant, options, winner,"
                 " reason, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -121,8 +151,11 @@ class Store:
             )
 
     def records(self) -> Iterator[str]:
+        """Every stored deal except those of matches still running."""
         with self._lock:
-            rows = self._db.execute("SELECT record FROM deals ORDER BY id").fetchall()
+            rows = self._db.execute(
+                "SELECT record FROM deals WHERE match_id NOT IN (SELECT match_id FROM running)"
+                " ORDER BY id").fetchall()
         for (body,) in rows:
             yield body
 

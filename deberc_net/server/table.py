@@ -8,6 +8,7 @@ stores each finished deal before it starts the next one.
 
 from __future__ import annotations
 
+import math
 import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -36,8 +37,6 @@ if TYPE_CHECKING:
     from .lobby import Lobby
 
 log = structlog.get_logger("deberc.table")
-INBOX = 4096  # messages a table may have waiting (lobby messages are never refused)
-MAX_CALLS_WAITING = 8  # table calls one session may have waiting
 
 
 @attrs.frozen
@@ -95,6 +94,15 @@ class Stop:
 
 
 Message = Sit | Leave | TableCall | Observe | Unobserve | Away | Back | ShowState | Say | Stop
+# What a client asks for itself (a call, 'state', 'say', 'sit', 'leave', 'observe', ...)
+# is a request: each session may have only a few waiting. What the server posts on its
+# own (a seek's seating, away and back, stop) is control, and never refused. So the
+# inbox holds at most a few messages per connection, and nobody can crowd out another.
+Posted = tuple[Message, bool]  # the message, and whether it counts as its session's request
+
+
+def _requester(message: Message) -> Session | None:
+    return None if isinstance(message, Away | Stop) else message.session
 
 
 @attrs.define(eq=False)
@@ -106,6 +114,7 @@ class Table:
     match_number: int
     seed: str | None = None
     reserved: tuple[str, ...] | None = None  # a ladder's board: these names, these seats
+    opened_from: str | None = None  # the address whose 'new' opened it (per-address cap)
     deal_limit: int | None = None  # end the match after so many deals (a board: 1)
     # a ladder's board key: its records (and seed) wait for the admin's 'release'
     board: str | None = None
@@ -117,8 +126,8 @@ class Table:
     asked_seq: int = attrs.field(init=False, default=0)  # the seq of the open request
     clocks: Clocks = attrs.field(init=False)
     deal_started: float = attrs.field(init=False, default=0.0)
-    inbox: trio.MemorySendChannel[Message] = attrs.field(init=False)
-    _receive: trio.MemoryReceiveChannel[Message] = attrs.field(init=False)
+    inbox: trio.MemorySendChannel[Posted] = attrs.field(init=False)
+    _receive: trio.MemoryReceiveChannel[Posted] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
@@ -126,7 +135,8 @@ class Table:
         config = self.config
         self.clocks = Clocks(n, config.human_clock_ms + config.lag_ms, config.away_limit_ms,
                              config.max_timeouts)
-        self.inbox, self._receive = trio.open_memory_channel[Message](INBOX)
+        # unbounded, but bounded in fact: see Posted
+        self.inbox, self._receive = trio.open_memory_channel[Posted](math.inf)
         if self.reserved is not None:
             # a board's players are away until they sit: one that never comes (hung, or
             # no longer seeking) forfeits after the away limit instead of stalling a ladder
@@ -146,19 +156,20 @@ class Table:
             state=self.state, observers=len(self.observers),
         )
 
-    def post(self, message: Message) -> bool:
-        """Hand a message to the table task; False (and nothing done) if it is swamped.
-
-        A session may have only a few calls waiting, so one client's burst can never
-        fill the inbox that carries the others' calls and the lobby's messages."""
-        if isinstance(message, TableCall):
-            if message.session.calls_waiting >= MAX_CALLS_WAITING:
-                return False
-            message.session.calls_waiting += 1
+    def post(self, message: Message, *, request: bool = False) -> bool:
+        """Hand a message to the table task; False (and nothing done) if the table has
+        closed, or if it is a ``request`` of a session that already has its share
+        waiting. Control messages (the default) are never refused."""
+        session = _requester(message) if request else None
+        quota = self.config.table_requests_waiting
+        if session is not None and session.requests_waiting >= quota:
+            return False
         try:
-            self.inbox.send_nowait(message)
+            self.inbox.send_nowait((message, session is not None))
         except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
             return False
+        if session is not None:
+            session.requests_waiting += 1
         return True
 
     # ------------------------------------------------------------------ task
@@ -168,18 +179,18 @@ class Table:
         try:
             async with self._receive:
                 while self.state != ev.TableState.CLOSED:
-                    with trio.move_on_at(self.clocks.deadline()) as scope:
-                        message = await self._receive.receive()
+                    with trio.move_on_at(self._deadline()) as scope:
+                        posted = await self._receive.receive()
                     if scope.cancelled_caught:
                         await self._guarded(self._on_clock())
                         continue
-                    await self._guarded(self._handle(message))
+                    await self._guarded(self._handle(*posted))
                 while True:  # what was queued before the table closed gets its answer
                     try:
-                        message = self._receive.receive_nowait()
+                        posted = self._receive.receive_nowait()
                     except trio.WouldBlock:
                         break
-                    await self._guarded(self._handle(message))
+                    await self._guarded(self._handle(*posted))
         finally:
             self.lobby.table_closed(self)
             bound.info("table_closed")
@@ -195,18 +206,34 @@ class Table:
                 target.send(ev.Error("internal", f"table {self.id} failed and closes; sorry"))
             self.state = ev.TableState.CLOSED
 
+    def _deserted(self) -> bool:
+        """A waiting table (not a board) whose seated players have all left the server."""
+        seated = [s for s, who in enumerate(self.seats) if who is not None]
+        return (self.match is None and self.reserved is None and bool(seated)
+                and all(s in self.clocks.away_since for s in seated))
+
+    def _deserted_deadline(self) -> float:
+        return max(self.clocks.away_since.values()) + self.config.empty_table_ms / 1000
+
+    def _deadline(self) -> float:
+        if self._deserted():  # nobody here to play: the table is not kept for long
+            return self._deserted_deadline()
+        return self.clocks.deadline()
+
     def _session(self, seat: int) -> Session | None:
         name = self.seats[seat]
         return self.lobby.online.get(name_key(name)) if name else None
 
-    async def _handle(self, message: Message) -> None:
+    async def _handle(self, message: Message, request: bool = False) -> None:
+        session = _requester(message) if request else None
+        if session is not None:
+            session.requests_waiting -= 1
         match message:
             case Sit(session, seat):
                 self._sit(session, seat)
             case Leave(session):
                 await self._leave(session)
             case TableCall(session, text, seq):
-                session.calls_waiting -= 1
                 await self._call(session, text, seq)
             case Observe(session):
                 self.observers.add(session)
@@ -461,11 +488,12 @@ class Table:
         match = self.match
         assert match is not None
         self.clocks.stop()
+        seeds = {r["deal_no"]: r["seed"] for r in match.records}  # told now the match is over
         await trio.to_thread.run_sync(  # on disk before anyone is told ('games' lists it)
             lambda: self.lobby.store.finish_match(
                 match.match_id, self.id, list(match.names), self.rules.variant,
                 sorted(self.rules.options), ",".join(end.winners), end.reason,
-                list(end.totals),
+                list(end.totals), seeds,
             )
         )
         # a ladder board's seed would tell the other seatings' decks
@@ -513,6 +541,10 @@ class Table:
         match = self.match
         now = trio.current_time()
         clocks = self.clocks
+        if self._deserted():
+            if now >= self._deserted_deadline():
+                self._stop_now("its players left")
+            return
         if match is None:  # a waiting table holds a seat for the away limit
             for seat in clocks.away_too_long(now):
                 if self.reserved is not None:
@@ -536,9 +568,16 @@ class Table:
         await self._apply(late, automatic_call(match, late), auto=True)
 
     async def _stop(self, reason: str) -> None:
+        self._stop_now(reason)
+
+    def _stop_now(self, reason: str) -> None:
         for target in self._audience():
             target.send(ev.Info(f"Table {self.id} closes: {reason}."))
         self.state = ev.TableState.CLOSED
+        for seat in range(self.players):  # back in the lobby: a call now gets a clear error
+            session = self._session(seat)
+            if session is not None and session.table is self:
+                session.table, session.seat = None, None
 
     # -------------------------------------------------------------- helpers
     def _audience(self) -> list[Session]:

@@ -19,12 +19,14 @@ from tests.server.conftest import Connector
 from .helpers import HEUR, PY, RAND, games_in, ladder, script, summary
 
 StartServer = Callable[..., Awaitable[int]]
+Register = Callable[[str, str], Awaitable[None]]
 
 
 async def test_a_boards_records_and_seed_wait_for_the_admins_release(
-    start_server: StartServer, connect: Connector
+    start_server: StartServer, connect: Connector, register: Register
 ) -> None:
     port = await start_server(admins=["boss"])
+    await register("boss", "pw")
     boss = await connect.machine(port, "boss", "pw")
     pa, pb, nosy = [await connect.machine(port, n) for n in ("pa", "pb", "nosy")]
     await boss.send("reserve 2 moscow seats=pa,pb seed=secret-7 deals=1 board=k1")
@@ -64,8 +66,11 @@ async def test_a_boards_records_and_seed_wait_for_the_admins_release(
     assert again["records"] == "0"  # sent once
 
 
-async def test_a_bad_board_key_is_refused(start_server: StartServer, connect: Connector) -> None:
+async def test_a_bad_board_key_is_refused(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
     port = await start_server(admins=["boss"])
+    await register("boss", "pw")
     boss = await connect.machine(port, "boss", "pw")
     for key in ("", "x" * 65, "ключ", "a;b", "a=b"):
         line = await boss.reply(f"reserve 2 seats=pa,pb board={key}", "error")

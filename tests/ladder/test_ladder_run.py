@@ -254,9 +254,11 @@ def test_a_bot_that_cannot_start_stops_the_ladder_with_status_2(tmp_path: Path) 
 
 # ------------------------------------------------------------ --server HOST:PORT
 async def test_a_ladder_on_a_given_server(
-    tmp_path: Path, start_server: Callable[..., Awaitable[int]]
+    tmp_path: Path, start_server: Callable[..., Awaitable[int]],
+    register: Callable[[str, str], Awaitable[None]],
 ) -> None:
     port = await start_server(admins=["ladder-admin"])
+    await register("ladder-admin", "pw-1")  # an admin's name is the owner's to register
     argv = ladder_argv(tmp_path / "results.sqlite3", "--server", f"127.0.0.1:{port}",
                        "--admin-password", "pw-1", "--bot", HEUR, "--bot", RAND,
                        "--deals", "1", "--json")

@@ -44,6 +44,7 @@ class LineClient:
         self.lines: list[str] = []  # every line received
         self.pos = 0  # the next line read_until looks at
         self.eof = False
+        self.token: str | None = None  # a guest's resume token, from 'ok cmd=login'
         self._buffer = LineBuffer()  # the server only ever sends UTF-8
 
     @classmethod
@@ -141,12 +142,16 @@ class LineClient:
                 await self._fill()
 
 
-async def machine_client(port: int, name: str, password: str | None = None) -> LineClient:
+async def machine_client(
+    port: int, name: str, password: str | None = None, token: str | None = None
+) -> LineClient:
+    """Logged in: with a password, a guest's resume ``token``, or as a new guest."""
     client = await LineClient.connect(port, name)
     await client.send("style machine")
     await client.expect("ok", cmd="style")
-    await client.send(f"login {name}" + (f" {password}" if password else ""))
-    await client.expect("ok", cmd="login", name=name)
+    secret = password or (f"token={token}" if token else None)
+    await client.send(f"login {name}" + (f" {secret}" if secret else ""))
+    client.token = (await client.expect("ok", cmd="login", name=name)).get("token")
     return client
 
 

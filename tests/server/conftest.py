@@ -18,8 +18,10 @@ import pytest
 import trio
 import trio.testing
 
+from deberc_net.server.accounts import set_password
 from deberc_net.server.app import serve
 from deberc_net.server.config import Config
+from deberc_net.server.store import Store
 from deberc_net.testing import rule_book
 
 from .client import LineClient, human_client, machine_client
@@ -41,6 +43,14 @@ async def running_server(config: Config) -> AsyncIterator[int]:
 
 
 @pytest.fixture
+def jump_clock() -> trio.testing.MockClock:
+    """Virtual time that jumps ahead once the process has been idle for 0.3 s of real
+    time: a timeout of minutes passes at once, while a worker thread (the store, a
+    password hash) still gets the real moment it needs before the clock moves."""
+    return trio.testing.MockClock(autojump_threshold=0.3)
+
+
+@pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "deberc.sqlite3"
 
@@ -55,6 +65,24 @@ def start_server(
         return await nursery.start(functools.partial(serve, config, rules=rule_book()))
 
     return start
+
+
+@pytest.fixture
+def register(db_path: Path) -> Callable[[str, str], Awaitable[None]]:
+    """Register a name the way a server's owner does ('deberc-net admin NAME'): in the
+    file, not by a first-come login (an admin's name can be had no other way)."""
+
+    async def add(name: str, password: str) -> None:
+        def write() -> None:
+            store = Store(db_path)
+            try:
+                set_password(store, name, password)
+            finally:
+                store.close()
+
+        await trio.to_thread.run_sync(write)
+
+    return add
 
 
 @pytest.fixture
@@ -75,8 +103,9 @@ class Connector:
     async def raw(self, port: int, label: str = "") -> LineClient:
         return self._keep(await LineClient.connect(port, label))
 
-    async def machine(self, port: int, name: str, password: str | None = None) -> LineClient:
-        return self._keep(await machine_client(port, name, password))
+    async def machine(self, port: int, name: str, password: str | None = None,
+                      token: str | None = None) -> LineClient:
+        return self._keep(await machine_client(port, name, password, token))
 
     async def human(self, port: int, name: str) -> LineClient:
         return self._keep(await human_client(port, name))

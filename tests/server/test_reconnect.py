@@ -61,7 +61,7 @@ async def test_reconnect_resumes_the_seat(
         assert away["name"] == "ann"
         await trio.sleep(0.2)
 
-        again = await connect.machine(port, "ann")
+        again = await connect.machine(port, "ann", token=ann.token)
         back = await again.expect("event", kind="back")
         assert back["name"] == "ann"
         resumed = fields(await again.read_until(lambda x: x.startswith(("ask ", "state "))))
@@ -83,7 +83,7 @@ async def test_a_second_login_moves_the_session(port: int, connect: Connector) -
     await seat_pair(ann, bob)
     async with trio.open_nursery() as nursery:
         ask, ends = await _play_until_asked_in_play(ann, bob, nursery)
-        moved = await connect.machine(port, "ann")  # the old connection is still open
+        moved = await connect.machine(port, "ann", token=ann.token)  # the old one is open
         bye = await ann.read_until(lambda x: x.startswith(("bye", "error")))
         assert bye.startswith("bye ")
         await ann.wait_closed()
@@ -276,7 +276,8 @@ async def test_a_returning_player_is_seated_at_once(port: int, connect: Connecto
     table = (await ann.expect("ok", cmd="sit"))["table"]
     await ann.aclose()
     again = await connect.raw(port, "ann")
-    await again.send_raw(b"style machine\nlogin ann\nnew 2\nseek 2\ntables\n")
+    await again.send_raw(f"style machine\nlogin ann token={ann.token}\nnew 2\nseek 2\n"
+                         "tables\n".encode())
     for _ in range(2):
         assert (await again.expect("error"))["code"] == "already-seated"
     assert (await again.expect("tables"))["count"] == "1"
@@ -308,7 +309,7 @@ async def test_back_while_the_match_is_being_stored(
     await ann.expect("event", kind="away")
     await ann.send("leave")  # the match ends; it takes a while to store
     await ann.expect("ok", cmd="leave")
-    again = await connect.machine(port, "bob")
+    again = await connect.machine(port, "bob", token=bob.token)
     end = await ann.expect("event", kind="match-end")
     assert end["reason"] == "left"
     await again.send("new 2")

@@ -14,6 +14,7 @@ from .client import fields, is_event, play_machine
 from .conftest import Connector
 
 StartServer = Callable[..., Awaitable[int]]
+Register = Callable[[str, str], Awaitable[None]]
 
 
 async def test_reserve_is_for_registered_admins(
@@ -29,10 +30,11 @@ async def test_reserve_is_for_registered_admins(
 
 
 async def test_reserve_refuses_bad_arguments(
-    start_server: StartServer, connect: Connector
+    start_server: StartServer, connect: Connector, register: Register
 ) -> None:
     port = await start_server(admins=["boss"])
-    boss = await connect.machine(port, "boss", "pw")  # registered on this first login
+    await register("boss", "pw")
+    boss = await connect.machine(port, "boss", "pw")
     for line, code in [
         ("reserve 2 seats=p1", "bad-argument"),  # one name for two seats
         ("reserve 2 seats=p1,P1", "bad-argument"),  # one player, however cased
@@ -45,9 +47,10 @@ async def test_reserve_refuses_bad_arguments(
 
 
 async def test_reserved_tables_seat_by_name_play_one_deal_and_share_the_deck(
-    start_server: StartServer, connect: Connector
+    start_server: StartServer, connect: Connector, register: Register
 ) -> None:
     port = await start_server(admins=["boss"])
+    await register("boss", "pw")
     boss = await connect.machine(port, "boss", "pw")
     p = {n: await connect.machine(port, n) for n in ("pa", "pb", "pc", "pd")}
     # pb seeks before there is a table: it waits
@@ -101,9 +104,14 @@ async def test_reserved_tables_seat_by_name_play_one_deal_and_share_the_deck(
 
 
 async def test_a_reserved_player_who_never_comes_forfeits_after_the_away_limit(
-    start_server: StartServer, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+    start_server: StartServer,
+    connect: Connector,
+    register: Register,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
 ) -> None:
     port = await start_server(admins=["boss"], away_limit_ms=300)
+    await register("boss", "pw")
     boss = await connect.machine(port, "boss", "pw")
     pa = await connect.machine(port, "pa")
     await connect.machine(port, "pb")  # online, but it never seeks
@@ -128,9 +136,14 @@ async def test_a_reserved_player_who_never_comes_forfeits_after_the_away_limit(
 
 
 async def test_a_reserved_player_who_leaves_before_the_start_forfeits_too(
-    start_server: StartServer, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+    start_server: StartServer,
+    connect: Connector,
+    register: Register,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
 ) -> None:
     port = await start_server(admins=["boss"], away_limit_ms=300)
+    await register("boss", "pw")
     boss = await connect.machine(port, "boss", "pw")
     pa = await connect.machine(port, "pa")
     pb = await connect.machine(port, "pb")

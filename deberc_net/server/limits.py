@@ -1,0 +1,62 @@
+"""Rate limits, fed with ``now`` (trio.current_time in the server, any clock in tests)."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import attrs
+
+
+@attrs.define
+class Bucket:
+    """A token bucket: ``rate`` a second on average, ``burst`` at once."""
+
+    rate: float
+    burst: float
+    tokens: float = attrs.field(init=False)
+    stamp: float | None = attrs.field(init=False, default=None)
+
+    def __attrs_post_init__(self) -> None:
+        self.tokens = self.burst
+
+    def take(self, now: float) -> bool:
+        """Spend one token; False (nothing spent) if there is none."""
+        if self.stamp is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+@attrs.define
+class WindowCounter:
+    """How many times each key was counted in the last ``window`` seconds; keys with no
+    recent count are forgotten, so memory follows the recent activity only."""
+
+    window: float
+    _stamps: dict[str, deque[float]] = attrs.field(factory=dict)
+
+    def _recent(self, key: str, now: float) -> deque[float] | None:
+        stamps = self._stamps.get(key)
+        if stamps is None:
+            return None
+        while stamps and stamps[0] <= now - self.window:
+            stamps.popleft()
+        if not stamps:
+            del self._stamps[key]
+            return None
+        return stamps
+
+    def count(self, key: str, now: float) -> int:
+        stamps = self._recent(key, now)
+        return len(stamps) if stamps else 0
+
+    def add(self, key: str, now: float) -> None:
+        self._recent(key, now)
+        self._stamps.setdefault(key, deque()).append(now)
+
+    def prune(self, now: float) -> None:
+        for key in list(self._stamps):
+            self._recent(key, now)

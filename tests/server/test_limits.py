@@ -1,0 +1,36 @@
+"""The rate limits and the byte-bounded outbox on their own, fed with chosen times."""
+
+from __future__ import annotations
+
+from deberc_net.server.limits import Bucket, WindowCounter
+from deberc_net.server.session import Outbox
+
+
+def test_a_bucket_allows_its_burst_then_its_rate() -> None:
+    bucket = Bucket(rate=2.0, burst=3.0)
+    assert [bucket.take(0.0) for _ in range(4)] == [True, True, True, False]
+    assert not bucket.take(0.4)  # 0.8 of a token back: not yet one
+    assert bucket.take(0.5) and not bucket.take(0.5)
+    assert [bucket.take(100.0) for _ in range(4)] == [True, True, True, False]  # capped
+
+
+def test_a_window_counter_forgets_what_is_older_than_its_window() -> None:
+    counter = WindowCounter(window=10.0)
+    for now in (0.0, 1.0, 2.0):
+        counter.add("a", now)
+    counter.add("b", 5.0)
+    assert counter.count("a", 9.0) == 3 and counter.count("b", 9.0) == 1
+    assert counter.count("a", 10.5) == 2  # the one at 0.0 has left the window
+    counter.prune(20.0)
+    assert counter.count("a", 20.0) == 0 and not counter._stamps  # nothing kept
+
+
+def test_an_outbox_is_bounded_in_bytes_and_dropped_whole() -> None:
+    outbox = Outbox(limit=100)
+    assert outbox.put(b"x" * 60) and outbox.put(b"y" * 40)
+    assert outbox.queued_bytes == 100
+    assert outbox.take() == b"x" * 60 + b"y" * 40 and outbox.queued_bytes == 0
+    assert outbox.put(b"z" * 90)
+    assert not outbox.put(b"w" * 11)  # past the limit: the backlog goes, not waits
+    assert outbox.closed and outbox.queued_bytes == 0 and not outbox.chunks
+    assert not outbox.put(b"late")
