@@ -27,10 +27,12 @@ $(TEST_STAMP): $(STAMP) $(addsuffix /pyproject.toml,$(EXAMPLES))
 
 test: $(TEST_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

@@ -35,6 +35,14 @@ def _set(field: str, value: object) -> Callable[[Settings], None]:
     return lambda settings: setattr(settings, field, value)
 
 
+def _set_many(**values: bool) -> Callable[[Settings], None]:
+    def change(settings: Settings) -> None:
+        for name, value in values.items():
+            setattr(settings, name, value)
+
+    return change
+
+
 COMMITMENT = Switch(
     "commitment",
     "The dealer may not pass in round two: he must name a suit (seed 003 'with "
@@ -85,7 +93,7 @@ MANUAL_CLAIM = Switch(
     "manual-claim",
     "Claiming the game is the player's own call ('konets') after a trick he took; a false "
     "claim loses the game. At the scoring the claim stays automatic.",
-    lambda s: (setattr(s, "manual_claim", True), setattr(s, "auto_claim", False)),
+    _set_many(manual_claim=True, auto_claim=False),
 )
 PAIR_COMBINATIONS = Switch(
     "pair-combinations",
