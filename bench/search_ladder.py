@@ -1,0 +1,122 @@
+"""The search bot against another bot in a duplicate ladder: Elo ± 95% margin and points
+per deal, through the real server (``deberc-net ladder run``).
+
+    .venv/bin/python bench/search_ladder.py [--boards 100] [--players 2] [--level 3]
+        [--ms 200] [--against heuristic|random|search-L] [--variant moscow]
+        [--option NAME ...] [--seed s1] [--concurrency 1]
+
+The issue's target (#12): 1,000 boards, 2 players, the default level beating the
+heuristic bot by at least 100 Elo with the lower end of the 95% interval above 0, at no
+more than 200 ms per decision. Each board is played in every seating, so the luck of the
+cards cancels out within a duplicate set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def bot_command(spec: str, ms: int, seed: str) -> str:
+    py = shlex.quote(sys.executable)
+    if spec == "heuristic":
+        return f"{py} -m clients.heuristic_bot"
+    if spec == "random":
+        return f"{py} -m clients.random_bot --seed {shlex.quote(seed)}"
+    if spec.startswith("search-"):
+        level = int(spec.split("-", 1)[1])
+        return f"{py} -m clients.search_bot --level {level} --ms {ms} --seed {shlex.quote(seed)}"
+    raise SystemExit(f"unknown bot {spec!r}: heuristic, random or search-LEVEL")
+
+
+def run_ladder(args: argparse.Namespace) -> dict[str, Any]:
+    first = f"search-{args.level}"
+    with tempfile.TemporaryDirectory() as tmp:
+        argv = [
+            sys.executable,
+            "-m",
+            "deberc_net",
+            "ladder",
+            "run",
+            "--bot",
+            f"{first.replace('-', '')}={bot_command(first, args.ms, args.seed)}",
+            "--bot",
+            f"{args.against.replace('-', '')}={bot_command(args.against, args.ms, args.seed)}",
+            "--players",
+            str(args.players),
+            "--deals",
+            str(args.boards),
+            "--seed",
+            args.seed,
+            "--variant",
+            args.variant,
+            "--concurrency",
+            str(args.concurrency),
+            "--clock-ms",
+            str(args.clock_ms),
+            "--db",
+            str(Path(tmp) / "ladder.sqlite3"),
+            "--json",
+        ]
+        for option in args.option:
+            argv += ["--option", option]
+        done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+    if done.returncode != 0:
+        raise SystemExit(f"the ladder failed:\n{done.stderr[-3000:]}")
+    data: dict[str, Any] = json.loads(done.stdout)
+    return data
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--boards", type=int, default=100)
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--level", type=int, default=3, choices=range(1, 6))
+    parser.add_argument("--ms", type=int, default=200, help="search time per decision")
+    parser.add_argument(
+        "--against",
+        default="heuristic",
+        help="heuristic, random or search-LEVEL (default heuristic)",
+    )
+    parser.add_argument("--variant", default="moscow")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME")
+    parser.add_argument("--seed", default="s1")
+    parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--clock-ms", type=int, default=3000)
+    parser.add_argument("--json", action="store_true", help="print the ladder's summary")
+    args = parser.parse_args()
+    data = run_ladder(args)
+    if args.json:
+        print(json.dumps(data))
+        return
+    pair = dict(data["pairs"][0])
+    if not pair["a"].startswith("search"):  # the ladder lists a pair by name: face it
+        pair["a"], pair["b"] = pair["b"], pair["a"]
+        pair["elo"], pair["points_per_deal"] = -pair["elo"], -pair["points_per_deal"]
+        pair["score"], pair["los"] = 1 - pair["score"], 1 - pair["los"]
+    print(
+        f"{pair['a']} vs {pair['b']}: {args.boards} boards, {pair['deals']} deals, "
+        f"{args.players} players, level {args.level}, {args.ms} ms"
+    )
+    print(
+        f"  Elo {pair['elo']:+.0f} ± {pair['elo_margin']:.0f}  "
+        f"(score {pair['score']:.3f}, LOS {pair['los']:.3f})"
+    )
+    print(
+        f"  points per deal {pair['points_per_deal']:+.1f} ± {pair['points_per_deal_margin']:.1f}"
+    )
+    print(f"  {data['seconds']:.0f} s, forfeits {data['forfeits']}, crashes {data['crashes']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,355 @@
+"""The search bot's decisions: every choice is tried in sampled worlds and the one with
+the best average outcome (what the deal writes for us less the others) is taken.
+
+- Cards: each world is solved by ``Solver`` (exactly near the end of the deal, a few
+  tricks deep plus an estimate early on) for every legal card.
+- Bidding (``igrayu``/``pas``, the round-two suits, four sevens): each choice is played
+  on in the world through the engine; the other seats bid as the heuristic bot would;
+  once a game is ordered the world is solved from the first card.
+- The seven swap and the declarations (declare, ``rost?``, ``ot-…``/``pishet``): each
+  world is valued with and without; bella and ``pokazhi`` cost nothing and are always
+  taken, ``prokhodit?`` is never asked (it only tells the opponents about our trumps).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+
+import attrs
+
+from clients import heuristic_bot
+from clients.protocol import View
+from deberc_net.game import calls as C
+from deberc_net.game.cards import SUITS, card_str
+from deberc_net.game.deal import BIDDING, PLAY, Deal
+from deberc_net.game.rules import RuleSet
+from deberc_net.plugins import build_ruleset
+
+from .evaluate import expected_combos, teams, written_value
+from .history import DealHistory, Tracker
+from .solver import Solver
+from .world import worlds
+
+
+@attrs.frozen
+class Level:
+    samples: int  # worlds per decision (fewer if the clock runs out)
+    depth: int  # tricks searched before estimating, early in the deal
+    exact: int  # cards left in hand at which the search goes to the end
+    bid_samples: int
+
+
+LEVELS = {
+    1: Level(samples=3, depth=1, exact=2, bid_samples=8),
+    2: Level(samples=6, depth=1, exact=4, bid_samples=16),
+    3: Level(samples=12, depth=2, exact=5, bid_samples=32),
+    4: Level(samples=24, depth=2, exact=6, bid_samples=64),
+    5: Level(samples=48, depth=3, exact=7, bid_samples=128),
+}
+DEFAULT_LEVEL = 3
+ORDER_MARGIN = 10  # points per deal an order must promise above a pass
+DEBUG = bool(os.environ.get("SEARCH_DEBUG"))
+CARD_TOKENS = set("789JQKA1")
+DECLARATIONS = ("terts", "tertsa", "pyatdesyat")
+
+
+def is_card(token: str) -> bool:
+    return token[0] in CARD_TOKENS
+
+
+@attrs.define
+class SearchPlayer:
+    level: int = DEFAULT_LEVEL
+    ms: int = 200
+    seed: str | None = None
+    tracker: Tracker = attrs.Factory(Tracker)
+    rng: random.Random = attrs.Factory(random.Random)
+    fallbacks: int = 0  # decisions left to the heuristic bot (no usable history)
+    strict: bool = False  # raise what goes wrong instead of playing on (tests)
+    _rules: dict[tuple[int, str, tuple[str, ...]], RuleSet] = attrs.Factory(dict)
+    _deadline: float | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if self.seed is not None:
+            self.rng.seed(self.seed)
+
+    @property
+    def settings(self) -> Level:
+        return LEVELS[self.level]
+
+    def ruleset(self, players: int) -> RuleSet:
+        r = self.tracker.rules
+        key = (players, r.variant, r.options)
+        if key not in self._rules:
+            self._rules[key] = build_ruleset(players, r.variant, r.options)
+        return self._rules[key]
+
+    # -------------------------------------------------------------- entry point
+    def choose(self, view: View) -> str:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        history = self.tracker.history(view)
+        if history is None or view.seat is None:
+            self.fallbacks += 1
+            return heuristic_bot.choose(view)
+        players = view.players or self.tracker.rules.players
+        try:
+            rules = self.ruleset(players)
+            choice = self._choose(view, history, rules)
+        except Exception:  # a world the model cannot read: play on sensibly
+            if self.strict:
+                raise
+            choice = None
+        if choice is None or choice not in legal:
+            self.fallbacks += 1
+            return heuristic_bot.choose(view)
+        return choice
+
+    def _choose(self, view: View, history: DealHistory, rules: RuleSet) -> str | None:
+        legal = view.legal
+        deadline = time.perf_counter() + self.ms / 1000
+        self._deadline = deadline
+        if view.phase == BIDDING:
+            if os.environ.get("SEARCH_HEUR_BID"):
+                return None
+            return self._bid(view, history, rules, deadline)
+        if view.phase != PLAY:
+            return None
+        if "konets" in legal:
+            return self._claim(view, history, rules)
+        for free in ("bella", "pokazhi", "skin"):
+            if free in legal:
+                return free
+        answers = [t for t in legal if t.startswith("ot-")]
+        if answers and "pishet" in legal:
+            return answers[0]  # ours is better: saying so only adds points
+        if view.pending is not None:
+            return None
+        talk = [t for t in legal if t.endswith(DECLARATIONS) or t in ("rost?", "menyayu")]
+        cards = [t for t in legal if is_card(t)]
+        if not cards:
+            return None
+        return self._play(view, history, rules, talk, cards, deadline)
+
+    # ------------------------------------------------------------------- play
+    def _play(
+        self,
+        view: View,
+        history: DealHistory,
+        rules: RuleSet,
+        talk: list[str],
+        cards: list[str],
+        deadline: float,
+    ) -> str | None:
+        seat = view.seat
+        assert seat is not None
+        level = self.settings
+        totals: dict[str, float] = {}
+        counts: dict[str, int] = {}
+        samples = 0
+        for deal in worlds(view, history, rules, self.rng, level.samples, deadline=deadline):
+            values = self._values_in(deal, seat, talk, deadline)
+            for token, value in values.items():
+                totals[token] = totals.get(token, 0.0) + value
+                counts[token] = counts.get(token, 0) + 1
+            samples += 1
+            if time.perf_counter() > deadline:
+                break
+        if not totals:
+            return None
+        if DEBUG:
+            print(
+                "play",
+                view.hand,
+                view.trick,
+                samples,
+                {t: round(v / counts[t]) for t, v in totals.items()},
+                file=sys.stderr,
+            )
+        return max(totals, key=lambda t: totals[t] / counts[t])
+
+    def _values_in(
+        self, deal: Deal, seat: int, talk: list[str], deadline: float
+    ) -> dict[str, float]:
+        """The value of each choice open to ``seat`` in one world."""
+        del deadline
+        out: dict[str, float] = {}
+        best_card, card_values = self._card_values(deal, seat)
+        for token, v in card_values.items():
+            out[token] = v
+        if not talk:
+            return out
+        base = card_values[best_card]
+        declaring = [t for t in talk if t not in ("menyayu",)]
+        if declaring:
+            future = self._future(deal, seat)
+            silent = expected_combos(deal, {seat: False})
+            spoken = expected_combos(deal, {seat: True})
+            gain = written_value(deal, seat, future, spoken) - written_value(
+                deal, seat, future, silent
+            )
+            for t in declaring:
+                out[t] = base + gain + 0.01  # equal: say it (it only adds)
+        if "menyayu" in talk:
+            swapped = _copy_with(deal, seat, C.Call(C.MENYAYU))
+            if swapped is not None:
+                _, after = self._card_values(swapped, seat)
+                out["menyayu"] = max(after.values()) + 0.01
+        return out
+
+    def _future(self, deal: Deal, seat: int) -> float:
+        solver, hands, trick, turn, depth = self._solver(deal, seat)
+        return solver.value(hands, trick, turn, depth)
+
+    def _solver(
+        self, deal: Deal, seat: int
+    ) -> tuple[Solver, list[int], list[tuple[int, int]], int, int]:
+        assert deal.trump is not None
+        s = deal.rules.settings
+        solver = Solver(
+            deal.trump,
+            teams(deal, seat),
+            last_bonus=s.last_trick_bonus,
+            partner_exemption=s.partner_exemption,
+            side=[deal.side_of(x) for x in range(deal.players)],
+            node_limit=60_000,
+            deadline=self._deadline,
+        )
+        hands = [sum(1 << c for c in h) for h in deal.hands]
+        left = max(len(h) for h in deal.hands)
+        level = self.settings
+        exact = level.exact + (2 if deal.players == 2 else 0)
+        depth = 99 if left <= exact else level.depth + (1 if deal.players == 2 else 0)
+        turn = deal.to_act
+        assert turn is not None
+        return solver, hands, list(deal.trick.cards), turn, depth
+
+    def _card_values(self, deal: Deal, seat: int) -> tuple[str, dict[str, float]]:
+        solver, hands, trick, turn, depth = self._solver(deal, seat)
+        raw = solver.move_values(hands, trick, turn, depth)
+        values = {card_str(c): written_value(deal, seat, v) for c, v in raw.items()}
+        best = max(values, key=lambda t: values[t])
+        return best, values
+
+    def _claim(self, view: View, history: DealHistory, rules: RuleSet) -> str:
+        seat = view.seat
+        assert seat is not None
+        found = list(worlds(view, history, rules, self.rng, 1))
+        if found and found[0].running_total(found[0].side_of(seat)) >= (view.target or 0):
+            return "konets"
+        return next(t for t in view.legal if t != "konets")
+
+    # ---------------------------------------------------------------- bidding
+    def _bid(self, view: View, history: DealHistory, rules: RuleSet, deadline: float) -> str | None:
+        seat = view.seat
+        assert seat is not None
+        options = list(view.legal)
+        totals = dict.fromkeys(options, 0.0)
+        samples = 0
+        for deal in worlds(
+            view, history, rules, self.rng, self.settings.bid_samples, deadline=deadline
+        ):
+            for token in options:
+                totals[token] += self._bid_value(deal, seat, token, history, view, rules)
+            samples += 1
+            if time.perf_counter() > deadline:
+                break
+        if not samples:
+            return None
+        if DEBUG:
+            print(
+                "bid",
+                view.hand,
+                view.turned,
+                view.talk,
+                {t: round(v / samples) for t, v in totals.items()},
+                file=sys.stderr,
+            )
+        # a perfect-information playout flatters whoever orders (he "knows" the talon):
+        # ordering must promise a little more than passing
+        return max(
+            options,
+            key=lambda t: totals[t] / samples - (ORDER_MARGIN if t.startswith(C.IGRAYU) else 0),
+        )
+
+    def _bid_value(
+        self, deal: Deal, seat: int, token: str, history: DealHistory, view: View, rules: RuleSet
+    ) -> float:
+        """Play ``token`` in this world, the others bidding as the heuristic bot, our later
+        bids the best of ours; then solve the ordered game from its first card."""
+        world = _fresh(deal, history)
+        if world is None:
+            return 0.0
+        world.apply(seat, C.parse_token(token))
+        return self._bidding_on(world, seat)
+
+    def _bidding_on(self, world: Deal, seat: int) -> float:
+        # Later bids, ours included, follow the model: choosing ours here with the
+        # world's hidden cards in view would value passing as if we could see them.
+        while world.phase == BIDDING:
+            turn = world.turn
+            legal = [c.token() for c in world.legal_calls(turn) if c.name != C.SEVENS]
+            world.apply(turn, C.parse_token(_model_bid(world, turn, legal)))
+        if world.phase != PLAY:
+            return 0.0  # a void deal: nobody writes
+        # a quick playout, not a search: bidding needs many worlds more than deep ones
+        solver, hands, _, turn, _ = self._solver(world, seat)
+        return written_value(world, seat, solver.rollout(hands, turn))
+
+
+def _model_bid(deal: Deal, seat: int, legal: list[str]) -> str:
+    """How another seat bids in our simulation: as the heuristic bot does."""
+    hand = list(deal.hands[seat])
+    if C.IGRAYU in legal:
+        trump = deal.original_turned >> 3
+        worth = heuristic_bot.hand_strength([*hand, deal.original_turned], trump) - 5
+        return C.IGRAYU if worth >= heuristic_bot.ORDER_THRESHOLD else C.PAS
+    named = [t for t in legal if t.startswith("igrayu-")]
+    if not named:
+        return C.PAS if C.PAS in legal else legal[0]
+    best = max(named, key=lambda t: heuristic_bot.hand_strength(hand, SUITS.index(t[-1])))
+    strong = heuristic_bot.hand_strength(hand, SUITS.index(best[-1]))
+    if C.PAS not in legal or strong >= heuristic_bot.ORDER_THRESHOLD:
+        return best
+    return C.PAS
+
+
+def _replayed(deal: Deal, upto: int) -> Deal:
+    """A new deal with the same deck, the first ``upto`` logged calls applied again."""
+    copy = Deal(
+        rules=deal.rules,
+        deal_no=deal.deal_no,
+        dealer=deal.dealer,
+        deck=deal.deck,
+        seed=deal.seed,
+        totals_before=deal.totals_before,
+        hanging_in=deal.hanging_in,
+        bides_before=deal.bides_before,
+        hanging_pending=deal.hanging_pending,
+    )
+    for entry in deal.log[:upto]:
+        if entry.engine:
+            continue
+        copy.apply(entry.seat, entry.call)
+    return copy
+
+
+def _copy_deal(deal: Deal) -> Deal:
+    return _replayed(deal, len(deal.log))
+
+
+def _fresh(deal: Deal, history: DealHistory) -> Deal | None:
+    del history
+    return _copy_deal(deal)
+
+
+def _copy_with(deal: Deal, seat: int, call: C.Call) -> Deal | None:
+    copy = _copy_deal(deal)
+    if call not in copy.legal_calls(seat):
+        return None
+    copy.apply(seat, call)
+    return copy

@@ -1,0 +1,387 @@
+"""Sampled worlds: hidden hands dealt consistently with everything public to one seat,
+checked by replaying the deal's public calls through the engine itself.
+
+What the seat knows is gathered into ``Knowledge``: its own cards, the cards seen (played,
+turned, fresa, shown), the cards whose owner is known (a shown combination, a swapped
+turned card, the turned card in the dealer's hand with four players, bella's K and Q),
+and what the play revealed: a void (not following suit, not trumping) or a trump cap
+(a trump played under the table's highest one, so nothing above it is held). A sample
+deals the unknown cards around those constraints; the engine's replay of the public
+calls then rejects whatever else does not fit (a declaration, a ``rost?`` answer, a
+``prokhodit`` reply, bella).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator, Sequence
+
+import attrs
+
+from clients.protocol import View
+from deberc_net.game import calls as C
+from deberc_net.game.cards import KING, QUEEN, SEVEN, SUITS, TRUMP_STRENGTH, make, parse_card
+from deberc_net.game.deal import DONE, Deal
+from deberc_net.game.errors import IllegalCall
+from deberc_net.game.rules import RuleSet
+
+from .history import DealHistory
+
+SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
+
+
+def bit(card: int) -> int:
+    return 1 << card
+
+
+@attrs.define
+class Knowledge:
+    """Everything public to ``seat`` about the deal's hidden cards."""
+
+    seat: int
+    players: int
+    dealer: int
+    turned: int  # as turned at the deal
+    trump: int | None
+    ordered: bool
+    fresa: int | None
+    my_hand: list[int]
+    played: list[list[int]]  # by seat, in order
+    must_hold: list[int]  # masks by seat: cards known to be (still) in that hand
+    forbid: list[int]  # masks by seat: cards that seat cannot hold
+    sizes: list[int]  # cards each seat holds now
+    talon_size: int
+    swapped_by: int | None
+    unknown: int  # mask of cards whose place is not known
+    # what each seat said it holds: (run length, how many, top rank or None, trump or
+    # None when not told), for planting such runs in the samples
+    claims: dict[int, list[tuple[int, int, int | None, bool | None]]] = attrs.Factory(dict)
+
+
+def knowledge(view: View, history: DealHistory, rules: RuleSet) -> Knowledge:
+    """Read the view and the public calls of the deal into constraints."""
+    s = rules.settings
+    n = s.players
+    seat = view.seat
+    assert seat is not None
+    turned = parse_card(history.turned)
+    trump = SUITS.index(view.trump) if view.trump else None
+    ordered = trump is not None
+    sides = s.sides()
+    side_of = {x: i for i, side in enumerate(sides) for x in side}
+    my_hand = [parse_card(c) for c in view.hand]
+    played: list[list[int]] = [[] for _ in range(n)]
+    forbid = [0] * n
+    must = [0] * n
+    swapped_by = None
+    bella_seat = None
+    trick: list[tuple[int, int]] = []
+    claims: dict[int, list[tuple[int, int, int | None, bool | None]]] = {}
+    best_category = 0
+    for who, token in history.calls:
+        best_category = _note_claim(claims, who, token, best_category)
+        if token == C.MENYAYU:
+            swapped_by = who
+        elif token == C.BELLA:
+            bella_seat = who
+        if not (token[0].isdigit() or token[0] in "JQKA"):
+            continue
+        card = parse_card(token)
+        if trick and trump is not None:
+            forbid[who] |= _revealed(trick, who, card, trump, s.partner_exemption, side_of)
+        trick.append((who, card))
+        played[who].append(card)
+        if len(trick) == n:
+            trick = []
+    seen = 0
+    for cards in played:
+        for c in cards:
+            seen |= bit(c)
+    for c in my_hand:
+        seen |= bit(c)
+    fresa = parse_card(view.fresa) if view.fresa else None
+    seen |= bit(turned)
+    if ordered and trump is not None:
+        seven = make(SEVEN, trump)
+        if swapped_by is not None and swapped_by != seat:
+            if turned not in played[swapped_by]:
+                must[swapped_by] |= bit(turned)
+            seen |= bit(seven)  # the seven lies face up
+        elif swapped_by == seat:
+            seen |= bit(seven)
+        if s.turned_to_dealer and history.dealer != seat and turned not in played[history.dealer]:
+            must[history.dealer] |= bit(turned)
+        if fresa is not None:
+            seen |= bit(fresa)
+        if bella_seat is not None and bella_seat != seat:
+            for c in (make(KING, trump), make(QUEEN, trump)):
+                if not (seen >> c & 1) and not any(c in p for p in played):
+                    must[bella_seat] |= bit(c)
+    for shown in view.raw.get("shown", "").split(","):
+        if ":" in shown:  # seat:card
+            who_text, _, card_text = shown.partition(":")
+            card = parse_card(card_text)
+            who = int(who_text)
+            if who != seat and not any(card in p for p in played):
+                must[who] |= bit(card)
+    for who in range(n):
+        seen |= must[who]
+    hand_size = s.hand_size if ordered else sum(s.deal_before)
+    sizes = [hand_size - len(played[x]) for x in range(n)]
+    in_hands = sum(sizes) - len(my_hand)
+    unknown = ((1 << 32) - 1) & ~seen
+    talon_size = bin(unknown).count("1") - (
+        in_hands - sum(bin(m).count("1") for x, m in enumerate(must) if x != seat)
+    )
+    return Knowledge(
+        seat=seat,
+        players=n,
+        dealer=history.dealer,
+        turned=turned,
+        trump=trump,
+        ordered=ordered,
+        fresa=fresa,
+        my_hand=my_hand,
+        played=played,
+        must_hold=must,
+        forbid=forbid,
+        sizes=sizes,
+        talon_size=talon_size,
+        swapped_by=swapped_by,
+        unknown=unknown,
+        claims={x: c for x, c in claims.items() if x != seat},
+    )
+
+
+def _note_claim(
+    claims: dict[int, list[tuple[int, int, int | None, bool | None]]],
+    who: int,
+    token: str,
+    best: int,
+) -> int:
+    """Read one talk call into ``claims``; returns the category now on the table."""
+    if token.endswith(("terts", "tertsa", "pyatdesyat")):
+        call = C.parse_token(token)
+        category = 3 if call.name == C.TERTS else 4
+        claims[who] = [(category, call.count, None, None)]
+        return category
+    if token == C.ROST and best:
+        claims[who] = [(best, 1, None, None)]
+    elif token.startswith("ot-") and who in claims:
+        call = C.parse_token(token)
+        category, count, _, _ = claims[who][0]
+        claims[who] = [(category, count, call.rank, call.trump)]
+    return best
+
+
+def _revealed(
+    trick: Sequence[tuple[int, int]],
+    who: int,
+    card: int,
+    trump: int,
+    exemption: bool,
+    side_of: dict[int, int],
+) -> int:
+    """Cards ``who`` cannot hold, having played ``card`` onto ``trick``."""
+    led = trick[0][1] >> 3
+    suit = card >> 3
+    if exemption:
+        from deberc_net.game.play import trick_winner
+
+        if side_of[trick_winner(trick, trump)] == side_of[who]:
+            return SUIT_MASK[led] if suit != led else 0
+    out = 0
+    if suit != led:
+        out |= SUIT_MASK[led]
+        if suit != trump:
+            out |= SUIT_MASK[trump]
+    if suit == trump:
+        top = max((TRUMP_STRENGTH[c & 7] for _, c in trick if c >> 3 == trump), default=-1)
+        if TRUMP_STRENGTH[card & 7] < top:  # could not overtrump: nothing above
+            out |= sum(bit(make(r, trump)) for r in range(8) if TRUMP_STRENGTH[r] > top)
+    return out
+
+
+def sample_hands(k: Knowledge, rng: random.Random, tries: int = 50) -> list[list[int]] | None:
+    """Deal the unknown cards: each other seat gets what it must hold plus random cards
+    it may hold, up to its size; the rest is the talon. None if no deal fits."""
+    n = k.players
+    others = [x for x in range(n) if x != k.seat]
+    unknown = [c for c in range(32) if k.unknown >> c & 1]
+    for _ in range(tries):
+        planted = _plant(k, rng)
+        if planted is None:
+            continue
+        pool = [c for c in unknown if not any(p >> c & 1 for p in planted)]
+        rng.shuffle(pool)
+        hands = [[c for c in range(32) if (k.must_hold[x] | planted[x]) >> c & 1] for x in range(n)]
+        hands[k.seat] = list(k.my_hand)
+        room = {x: k.sizes[x] - len(hands[x]) for x in others}
+        if any(v < 0 for v in room.values()):
+            continue
+
+        # most constrained cards first: those fewest seats may hold
+        def options(c: int) -> list[int]:
+            return [x for x in others if not (k.forbid[x] >> c & 1)]
+
+        ranked = sorted(pool, key=lambda c: len(options(c)))
+        talon_room = k.talon_size
+        ok = True
+        for c in ranked:
+            places = [x for x in options(c) if room[x] > 0]
+            total = sum(room[x] for x in places) + talon_room
+            if total <= 0:
+                ok = False
+                break
+            pick = rng.randrange(total)
+            for x in places:
+                if pick < room[x]:
+                    hands[x].append(c)
+                    room[x] -= 1
+                    break
+                pick -= room[x]
+            else:
+                talon_room -= 1
+        if ok and all(v == 0 for v in room.values()):
+            return hands
+    return None
+
+
+def _plant(k: Knowledge, rng: random.Random) -> list[int] | None:
+    """For each seat that declared (or asked ``rost?``), cards of a run it could hold:
+    unknown cards it may hold, or cards it played since. None if none fits."""
+    planted = [0] * k.players
+    taken = 0
+    for seat, claims in k.claims.items():
+        played = sum(bit(c) for c in k.played[seat])
+        free = (k.unknown & ~k.forbid[seat]) | k.must_hold[seat]
+        for length, count, top, trump in claims:
+            for _ in range(count):
+                runs = []
+                for suit in range(4):
+                    if trump is not None and k.trump is not None and (suit == k.trump) != trump:
+                        continue
+                    for low in range(0, 9 - length):
+                        if top is not None and low + length - 1 != top:
+                            continue
+                        cards = [make(r, suit) for r in range(low, low + length)]
+                        ok = all(((free | played) >> c & 1) and not (taken >> c & 1) for c in cards)
+                        if ok:
+                            runs.append(cards)
+                if not runs:
+                    return None
+                run = rng.choice(runs)
+                for c in run:
+                    taken |= bit(c)
+                    if not played >> c & 1:
+                        planted[seat] |= bit(c)
+    return planted
+
+
+def build_deal(
+    k: Knowledge,
+    hands: list[list[int]],
+    history: DealHistory,
+    rules: RuleSet,
+    view: View,
+    rng: random.Random,
+) -> Deal | None:
+    """The deal with these hands, its public calls replayed; None if one is refused."""
+    s = rules.settings
+    n = k.players
+    before_n = sum(s.deal_before)
+    full = [list(hands[x]) + list(k.played[x]) for x in range(n)]
+    if k.swapped_by is not None and k.trump is not None:
+        # the swapper was dealt the seven, not the turned card
+        h = full[k.swapped_by]
+        h.remove(k.turned)
+        h.append(make(SEVEN, k.trump))
+    if s.turned_to_dealer and k.ordered:
+        full[k.dealer].remove(k.turned)
+    used = {c for h in full for c in h} | {k.turned}
+    rest = [c for c in range(32) if c not in used]
+    rng.shuffle(rest)  # before the order, the talon's order decides who gets what
+    if k.fresa is not None and k.ordered:
+        rest.remove(k.fresa)
+        rest.append(k.fresa)
+    befores = [h[:before_n] for h in full]
+    afters = [h[before_n:] for h in full]
+    deck: list[int] = []
+    for size in s.deal_before:
+        for i in range(1, n + 1):
+            x = (k.dealer + i) % n
+            deck.extend(befores[x][:size])
+            befores[x] = befores[x][size:]
+    deck.append(k.turned)
+    if k.ordered:
+        for r, size in enumerate(s.deal_after):
+            for i in range(1, n + 1):
+                x = (k.dealer + i) % n
+                take = size - (
+                    1 if s.turned_to_dealer and x == k.dealer and r == len(s.deal_after) - 1 else 0
+                )
+                deck.extend(afters[x][:take])
+                afters[x] = afters[x][take:]
+    deck.extend(rest)
+    try:
+        deal = Deal(
+            rules=rules,
+            deal_no=history.deal,
+            dealer=k.dealer,
+            deck=tuple(deck),
+            seed="sample",
+            totals_before=tuple(view.score),
+            hanging_in=view.hanging,
+        )
+    except ValueError:
+        return None
+    if not replay(deal, history.calls):
+        return None
+    # a world where the deal ended (a claim with sequences the seat cannot see) or
+    # waits for someone else is not the one the seat is in
+    if deal.phase == DONE or deal.to_act != view.to_act:
+        return None
+    return deal
+
+
+def replay(deal: Deal, calls: Sequence[tuple[int, str]]) -> bool:
+    """Apply the public calls; False as soon as one does not fit this deal."""
+    for seat, token in calls:
+        call = C.parse_token(token)
+        if call.name == C.POKAZYVAYU and call not in deal.legal_calls(seat):
+            continue  # made by the engine after the card a 'skin' called for
+        try:
+            deal.apply(seat, call)
+        except IllegalCall:
+            return False
+        if deal.phase == DONE:
+            return True
+    return True
+
+
+def worlds(
+    view: View,
+    history: DealHistory,
+    rules: RuleSet,
+    rng: random.Random,
+    count: int,
+    attempts: int = 6,
+    deadline: float | None = None,
+) -> Iterator[Deal]:
+    """Up to ``count`` sampled deals consistent with the seat's view, made one at a time
+    (the caller may stop early); none made after ``deadline`` (``time.perf_counter``)."""
+    k = knowledge(view, history, rules)
+    made = 0
+    for _ in range(count * attempts):
+        if deadline is not None and time.perf_counter() > deadline:
+            return
+        hands = sample_hands(k, rng)
+        if hands is None:
+            return
+        deal = build_deal(k, hands, history, rules, view, rng)
+        if deal is not None:
+            yield deal
+            made += 1
+            if made >= count:
+                return

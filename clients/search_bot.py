@@ -1,0 +1,57 @@
+"""The search bot: for every decision it deals the hidden cards many times, consistently
+with everything its seat has seen, solves each deal, and takes the call that does best
+on average.
+
+    python -m clients.search_bot --name s1 [--level 1..5] [--ms 200] [--host --port --seek]
+"""
+
+from __future__ import annotations
+
+import trio
+
+from .client import Bot, bot_arguments
+from .search.history import rules_from_seek
+from .search.policy import DEFAULT_LEVEL, LEVELS, SearchPlayer
+
+
+def main() -> None:
+    parser = bot_arguments(__doc__ or "")
+    parser.add_argument(
+        "--level",
+        type=int,
+        default=DEFAULT_LEVEL,
+        choices=sorted(LEVELS),
+        help=f"strength: samples and search depth (default {DEFAULT_LEVEL})",
+    )
+    parser.add_argument(
+        "--ms",
+        type=int,
+        default=200,
+        help="thinking time per decision in milliseconds (default 200)",
+    )
+    args = parser.parse_args()
+    if args.ms < 1:
+        parser.error("--ms must be at least 1")
+    player = SearchPlayer(
+        level=args.level, ms=args.ms, seed=None if args.seed is None else f"{args.seed}/{args.name}"
+    )
+    player.tracker.rules = rules_from_seek(args.seek)
+    bot = Bot(
+        player.choose,
+        args.name,
+        args.host,
+        args.port,
+        args.password,
+        args.seek,
+        args.games,
+        on_event=player.tracker,
+    )
+    stats = trio.run(bot.run)
+    print(
+        f"{args.name}: {stats.games} games, {stats.asks} calls, {stats.fallbacks} fallbacks,"
+        f" {player.fallbacks} heuristic calls"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,220 @@
+"""The search bot: its card-play solver against the engine's rules, its sampled worlds
+against what the seat has seen, whole deals in-process under every player count and
+some table options, and a few boards through the real ladder and server."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clients import heuristic_bot
+from clients.search.local import history_of, view_of
+from clients.search.policy import SearchPlayer
+from clients.search.solver import Solver, mask_of
+from clients.search.world import knowledge, worlds
+from deberc_net.game import calls as C
+from deberc_net.game.cards import card_points, parse_card
+from deberc_net.game.deal import BIDDING, PLAY
+from deberc_net.game.match import Match
+from deberc_net.game.play import legal_cards, trick_winner
+from deberc_net.plugins import build_ruleset
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLES = [  # players, variant, options
+    (2, "moscow", ()),
+    (3, "moscow", ()),
+    (4, "moscow", ()),
+    (2, "kharkov", ()),
+    (4, "moscow", ("partner-exemption",)),
+    (3, "kharkov", ("player-leads",)),
+    (2, "moscow", ("sequence-by-strength", "bella-after-trick")),
+]
+
+
+def heuristic_steps(match: Match, rng: random.Random, limit: int = 400):  # type: ignore[no-untyped-def]
+    """Play the match with the heuristic bot, yielding before each call."""
+    for _ in range(limit):
+        if match.over:
+            return
+        seat = match.to_act
+        assert seat is not None
+        yield seat
+        match.apply(seat, C.parse_token(heuristic_bot.choose(view_of(match, seat))))
+
+
+@pytest.mark.parametrize(("players", "variant", "options"), TABLES)
+def test_solver_legal_cards_are_the_engines(
+    players: int, variant: str, options: tuple[str, ...]
+) -> None:
+    rules = build_ruleset(players, variant, options)
+    checked = 0
+    for game in range(2):
+        match = Match(rules, seed=f"legal{game}")
+        for seat in heuristic_steps(match, random.Random(game)):
+            deal = match.deal
+            if deal.phase != PLAY or deal.pending is not None or seat != deal.turn:
+                continue
+            assert deal.trump is not None
+            solver = Solver(
+                deal.trump,
+                [deal.side_of(x) for x in range(players)],
+                partner_exemption=rules.settings.partner_exemption,
+                side=[deal.side_of(x) for x in range(players)],
+            )
+            engine = {c.card for c in deal.legal_calls(seat) if c.name == C.PLAY}
+            mask = solver.legal(mask_of(deal.hands[seat]), deal.trick.cards, seat)
+            assert mask == mask_of(engine)
+            checked += 1
+    assert checked > 50
+
+
+def _minimax(
+    hands: list[list[int]], trick: list[tuple[int, int]], turn: int, trump: int, team: list[int]
+) -> int:
+    """The plain definition, with the engine's own rules of play, for small endings."""
+    values = []
+    for card in legal_cards(hands[turn], trick, trump):
+        rest = [list(h) for h in hands]
+        rest[turn].remove(card)
+        now = [*trick, (turn, card)]
+        if len(now) < len(hands):
+            values.append(_minimax(rest, now, (turn + 1) % len(hands), trump, team))
+            continue
+        winner = trick_winner(now, trump)
+        got = sum(card_points(c, trump) for _, c in now) + (0 if any(rest) else 10)
+        later = _minimax(rest, [], winner, trump, team) if any(rest) else 0
+        values.append((got if team[winner] == 0 else -got) + later)
+    return max(values) if team[turn] == 0 else min(values)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_solver_finds_the_minimax_value_of_small_endings(players: int) -> None:
+    rng = random.Random(players)
+    for _ in range(12):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        size = 4 if players < 4 else 3
+        hands = [deck[i * size : (i + 1) * size] for i in range(players)]
+        trump = rng.randrange(4)
+        team = [rng.randrange(2) for _ in range(players)]
+        solver = Solver(trump, team)
+        masks = [mask_of(h) for h in hands]
+        expected = _minimax(hands, [], 0, trump, team)
+        assert solver.value(masks, [], 0) == expected
+        per_card = solver.move_values(masks, [], 0)
+        assert set(per_card) == set(hands[0])
+        best = max(per_card.values()) if team[0] == 0 else min(per_card.values())
+        assert best == expected
+
+
+@pytest.mark.parametrize(("players", "variant", "options"), TABLES[:5])
+def test_sampled_worlds_never_contradict_what_the_seat_has_seen(
+    players: int, variant: str, options: tuple[str, ...]
+) -> None:
+    rules = build_ruleset(players, variant, options)
+    rng = random.Random(7)
+    sampled = 0
+    for game in range(1):
+        match = Match(rules, seed=f"worlds{game}")
+        for seat in heuristic_steps(match, rng):
+            deal = match.deal
+            if deal.phase not in (BIDDING, PLAY) or rng.random() > 0.2:
+                continue
+            view, history = view_of(match, seat), history_of(match)
+            known = knowledge(view, history, rules)
+            seen = {parse_card(c) for c in view.hand}
+            seen |= {c for cards in known.played for c in cards}
+            seen.add(deal.original_turned)
+            if view.fresa:
+                seen.add(parse_card(view.fresa))
+            for world in worlds(view, history, rules, rng, 3):
+                sampled += 1
+                assert sorted(world.hands[seat]) == sorted(deal.hands[seat])
+                assert [len(h) for h in world.hands] == [len(h) for h in deal.hands]
+                assert world.trick.cards == deal.trick.cards
+                assert world.to_act == deal.to_act and world.phase == deal.phase
+                for other in range(players):
+                    if other == seat:
+                        continue
+                    hidden = set(world.hands[other])
+                    # a card seen elsewhere is never in another seat's sampled hand...
+                    if known.swapped_by != other:
+                        assert not (
+                            hidden & (seen - {deal.original_turned}) - set(deal.hands[other])
+                        )
+                    # ...nor a suit it showed it has none of
+                    for card in hidden:
+                        assert not known.forbid[other] >> card & 1
+                    # the revealed voids are true in the real deal too
+                    for card in deal.hands[other]:
+                        assert not known.forbid[other] >> card & 1
+    assert sampled > 15
+
+
+@pytest.mark.parametrize(("players", "variant", "options"), TABLES)
+def test_search_player_plays_whole_deals_legally(
+    players: int, variant: str, options: tuple[str, ...]
+) -> None:
+    rules = build_ruleset(players, variant, options)
+    match = Match(rules, seed="search")
+    bot = SearchPlayer(level=1, ms=15, seed="t", strict=True)
+    bot.tracker.rules.players, bot.tracker.rules.variant = players, variant
+    bot.tracker.rules.options = options
+    deals = 0
+    while not match.over and match.deal.deal_no <= 1:
+        seat = match.to_act
+        assert seat is not None
+        view = view_of(match, seat)
+        if seat == 0:
+            bot.tracker.deals[1] = history_of(match)
+            choice = bot.choose(view)
+        else:
+            choice = heuristic_bot.choose(view)
+        assert choice in view.legal
+        match.apply(seat, C.parse_token(choice))
+        deals = len(match.records)
+    assert deals >= 1 and bot.fallbacks == 0
+
+
+def _ladder(tmp_path: Path, players: int, boards: int) -> dict:  # type: ignore[type-arg]
+    py = sys.executable
+    argv = [
+        py,
+        "-m",
+        "deberc_net",
+        "ladder",
+        "run",
+        "--bot",
+        f"search={py} -m clients.search_bot --level 1 --ms 30 --seed t",
+        "--bot",
+        f"heur={py} -m clients.heuristic_bot",
+        "--players",
+        str(players),
+        "--deals",
+        str(boards),
+        "--seed",
+        "sb",
+        "--concurrency",
+        "1",
+        "--db",
+        str(tmp_path / f"l{players}.sqlite3"),
+        "--json",
+    ]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    data: dict = json.loads(done.stdout)  # type: ignore[type-arg]
+    return data
+
+
+def test_search_bot_plays_ladder_boards_through_the_server(tmp_path: Path) -> None:
+    players, boards = 2, 2
+    data = _ladder(tmp_path, players, boards)
+    assert data["boards"] == boards and data["games"] == 2 * boards
+    assert data["crashes"] == {} and data["forfeits"] == {}
+    (pair,) = data["pairs"]
+    assert {pair["a"], pair["b"]} == {"search", "heur"} and pair["deals"] == 2 * boards
