@@ -45,9 +45,9 @@ class Level:
 LEVELS = {
     1: Level(samples=3, depth=1, exact=2, bid_samples=8),
     2: Level(samples=6, depth=1, exact=4, bid_samples=16),
-    3: Level(samples=12, depth=2, exact=5, bid_samples=32),
-    4: Level(samples=24, depth=2, exact=6, bid_samples=64),
-    5: Level(samples=48, depth=3, exact=7, bid_samples=128),
+    3: Level(samples=20, depth=2, exact=5, bid_samples=32),
+    4: Level(samples=40, depth=2, exact=6, bid_samples=64),
+    5: Level(samples=80, depth=3, exact=7, bid_samples=128),
 }
 DEFAULT_LEVEL = 3
 ORDER_MARGIN = 10  # points per deal an order must promise above a pass

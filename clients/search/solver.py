@@ -329,9 +329,6 @@ class Solver:
         trick); its result stands in for a search too deep to finish."""
         hands = list(hands)
         points, strength, team, n = self.points, self.strength, self.team, self.n
-        out_cards = 0
-        for h in hands:
-            out_cards |= h
         total = 0
         while hands[leader]:
             trick: list[tuple[int, int]] = []
@@ -341,7 +338,7 @@ class Solver:
                 legal = self.legal(hand, trick, seat)
                 cards = cards_of(legal)
                 if not trick:
-                    masters = [c for c in cards if self._master(c, out_cards)]
+                    masters = [c for c in cards if self._sure(c, hands, seat)]
                     if masters:
                         card = max(masters, key=lambda c: points[c])
                     else:
@@ -366,7 +363,6 @@ class Solver:
                     else:
                         card = min(cards, key=lambda c: (points[c], strength[c]))
                 hands[seat] = hand & ~(1 << card)
-                out_cards &= ~(1 << card)
                 trick.append((seat, card))
                 seat = (seat + 1) % n
             leader = self.winner(trick)
@@ -376,12 +372,22 @@ class Solver:
             total += got if team[leader] == 0 else -got
         return total
 
-    def _master(self, card: int, out_cards: int) -> bool:
-        """Is ``card`` the strongest of its suit still out (so it wins if followed)?"""
-        above = [c for c in self.order[card >> 3] if self.strength[c] > self.strength[card]]
-        return not any(out_cards >> c & 1 for c in above) and (
-            card >> 3 == self.trump or not out_cards & self.trump_mask & ~(1 << card)
-        )
+    def _sure(self, card: int, hands: list[int], seat: int) -> bool:
+        """Does ``card``, led, take the trick whatever the opponents hold (they can see
+        nothing better in its suit, and none of them can trump it)?"""
+        suit = card >> 3
+        above = 0
+        for c in self.order[suit]:
+            if self.strength[c] > self.strength[card]:
+                above |= 1 << c
+        for other, hand in enumerate(hands):
+            if self.team[other] == self.team[seat]:
+                continue
+            if hand & above:
+                return False
+            if suit != self.trump and not hand & SUIT_MASK[suit] and hand & self.trump_mask:
+                return False
+        return True
 
     def estimate(self, hands: Sequence[int]) -> int:
         """A rough value of the cards still in hand: each side tends to take the points

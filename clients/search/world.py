@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 
 import attrs
 
+from clients.heuristic_bot import ORDER_THRESHOLD, hand_strength
 from clients.protocol import View
 from deberc_net.game import calls as C
 from deberc_net.game.cards import KING, QUEEN, SEVEN, SUITS, TRUMP_STRENGTH, make, parse_card
@@ -306,6 +307,8 @@ def build_deal(
         rest.remove(k.fresa)
         rest.append(k.fresa)
     befores = [h[:before_n] for h in full]
+    if not _bids_plausible(k, befores, history, rng):
+        return None
     afters = [h[before_n:] for h in full]
     deck: list[int] = []
     for size in s.deal_before:
@@ -343,6 +346,33 @@ def build_deal(
     if deal.phase == DONE or deal.to_act != view.to_act:
         return None
     return deal
+
+
+UNLIKELY_BID = 0.25  # how often a world is kept where a seat bid against the model
+
+
+def _bids_plausible(
+    k: Knowledge, befores: list[list[int]], history: DealHistory, rng: random.Random
+) -> bool:
+    """Would the other seats have bid as they did with these cards? The model is the
+    heuristic bot's hand strength; a world that disagrees is kept only now and then
+    (other players bid otherwise), so the samples lean towards what the bids say."""
+    turned_suit = k.turned >> 3
+    bids = [(seat, t) for seat, t in history.calls if t == C.PAS or t.startswith(C.IGRAYU)]
+    for i, (seat, token) in enumerate(bids):
+        if seat == k.seat:
+            continue
+        hand = befores[seat]
+        if i < k.players:  # round one: the turned suit
+            strong = hand_strength([*hand, k.turned], turned_suit) - 5 >= ORDER_THRESHOLD
+        else:
+            named = [s for s in range(4) if s != turned_suit]
+            if token.startswith("igrayu-"):
+                named = [SUITS.index(token[-1])]
+            strong = max(hand_strength(hand, s) for s in named) >= ORDER_THRESHOLD
+        if strong != (token != C.PAS) and rng.random() > UNLIKELY_BID:
+            return False
+    return True
 
 
 def replay(deal: Deal, calls: Sequence[tuple[int, str]]) -> bool:
