@@ -297,7 +297,7 @@ def build_deal(
         # the swapper was dealt the seven, not the turned card
         h = full[k.swapped_by]
         h.remove(k.turned)
-        h.append(make(SEVEN, k.trump))
+        h.insert(0, make(SEVEN, k.trump))  # among the first cards: a swap may come early
     if s.turned_to_dealer and k.ordered:
         full[k.dealer].remove(k.turned)
     used = {c for h in full for c in h} | {k.turned}
