@@ -58,9 +58,15 @@ def expected_combos(deal: Deal, declare: dict[int, bool] | None = None) -> list[
     if best_seat is None:
         return out
     winning_side = deal.side_of(best_seat)
-    whistlers = deal.players == 3 and best_seat != deal.player
+    whistlers = deal.players == 3 and best_seat != deal.player  # their sequences add up
+    pairs = deal.rules.settings.pair_combinations  # else only the owner's sequences
     for seat in speaking:
-        same = deal.side_of(seat) == winning_side or (whistlers and seat != deal.player)
+        if seat == best_seat:
+            same = True
+        elif whistlers:
+            same = seat != deal.player
+        else:
+            same = pairs and deal.side_of(seat) == winning_side
         if same:
             out[deal.side_of(seat)] += sum(c.points for c in deal.combos_of(seat))
     return out

@@ -26,7 +26,7 @@ from deberc_net.game import calls as C
 from deberc_net.game.cards import SUITS, card_str
 from deberc_net.game.deal import BIDDING, PLAY, Deal
 from deberc_net.game.rules import RuleSet
-from deberc_net.plugins import build_ruleset
+from deberc_net.plugins import RuleBook
 
 from .evaluate import expected_combos, teams, written_value
 from .history import DealHistory, Tracker
@@ -69,8 +69,9 @@ class SearchPlayer:
     rng: random.Random = attrs.Factory(random.Random)
     fallbacks: int = 0  # decisions left to the heuristic bot (no usable history)
     strict: bool = False  # raise what goes wrong instead of playing on (tests)
-    _rules: dict[tuple[int, str, tuple[str, ...]], RuleSet] = attrs.Factory(dict)
     _deadline: float | None = None
+    # the rules installed here, as the server loads them (its plugins must be installed)
+    book: RuleBook = attrs.Factory(RuleBook.load)
 
     def __attrs_post_init__(self) -> None:
         if self.seed is not None:
@@ -82,10 +83,7 @@ class SearchPlayer:
 
     def ruleset(self, players: int) -> RuleSet:
         r = self.tracker.rules
-        key = (players, r.variant, r.options)
-        if key not in self._rules:
-            self._rules[key] = build_ruleset(players, r.variant, r.options)
-        return self._rules[key]
+        return self.book.ruleset(players, r.variant, r.options)  # cached by the book
 
     # -------------------------------------------------------------- entry point
     def choose(self, view: View) -> str:

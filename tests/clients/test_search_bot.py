@@ -22,7 +22,7 @@ from deberc_net.game.cards import card_points, parse_card
 from deberc_net.game.deal import BIDDING, PLAY
 from deberc_net.game.match import Match
 from deberc_net.game.play import legal_cards, trick_winner
-from deberc_net.plugins import build_ruleset
+from deberc_net.testing import build_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = [  # players, variant, options
