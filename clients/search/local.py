@@ -5,6 +5,7 @@ for trying the bot without a server."""
 from __future__ import annotations
 
 from clients.protocol import View, parse
+from deberc_net.game.calls import Call
 from deberc_net.game.cards import card_str
 from deberc_net.game.match import Match
 from deberc_net.game.view import view as seat_view
@@ -19,6 +20,14 @@ def view_of(match: Match, seat: int, clock_ms: int = 10_000) -> View:
     parsed = parse(line)
     assert isinstance(parsed, View)
     return parsed
+
+
+def call_for(match: Match, seat: int, token: str) -> Call:
+    """The legal call of ``seat`` whose token is ``token`` (a rule plugin's included)."""
+    for call in match.legal_calls(seat):
+        if call.token() == token:
+            return call
+    raise ValueError(f"{token!r} is not a legal call of seat {seat}")
 
 
 def history_of(match: Match) -> DealHistory:

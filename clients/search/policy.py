@@ -51,7 +51,7 @@ LEVELS = {
 }
 DEFAULT_LEVEL = 3
 ORDER_MARGIN = 10  # points per deal an order must promise above a pass
-DEBUG = bool(os.environ.get("SEARCH_DEBUG"))
+DEBUG = bool(os.environ.get("SEARCH_DEBUG"))  # print each decision's values to stderr
 CARD_TOKENS = set("789JQKA1")
 DECLARATIONS = ("terts", "tertsa", "pyatdesyat")
 
@@ -67,7 +67,7 @@ class SearchPlayer:
     seed: str | None = None
     tracker: Tracker = attrs.Factory(Tracker)
     rng: random.Random = attrs.Factory(random.Random)
-    fallbacks: int = 0  # decisions left to the heuristic bot (no usable history)
+    fallbacks: int = 0  # decisions the search could not make (no history, no world)
     strict: bool = False  # raise what goes wrong instead of playing on (tests)
     _deadline: float | None = None
     # the rules installed here, as the server loads them (its plugins must be installed)
@@ -112,11 +112,9 @@ class SearchPlayer:
         deadline = time.perf_counter() + self.ms / 1000
         self._deadline = deadline
         if view.phase == BIDDING:
-            if os.environ.get("SEARCH_HEUR_BID"):
-                return None
             return self._bid(view, history, rules, deadline)
         if view.phase != PLAY:
-            return None
+            return heuristic_bot.choose(view)  # a rule plugin's phase: no model of it
         if "konets" in legal:
             return self._claim(view, history, rules)
         for free in ("bella", "pokazhi", "skin"):
@@ -126,11 +124,11 @@ class SearchPlayer:
         if answers and "pishet" in legal:
             return answers[0]  # ours is better: saying so only adds points
         if view.pending is not None:
-            return None
+            return heuristic_bot.choose(view)  # the other answers are forced or a plugin's
         talk = [t for t in legal if t.endswith(DECLARATIONS) or t in ("rost?", "menyayu")]
         cards = [t for t in legal if is_card(t)]
         if not cards:
-            return None
+            return heuristic_bot.choose(view)
         return self._play(view, history, rules, talk, cards, deadline)
 
     # ------------------------------------------------------------------- play

@@ -376,11 +376,15 @@ def _bids_plausible(
 
 
 def replay(deal: Deal, calls: Sequence[tuple[int, str]]) -> bool:
-    """Apply the public calls; False as soon as one does not fit this deal."""
+    """Apply the public calls; False as soon as one does not fit this deal. A call is
+    matched against the engine's legal calls by its token, so a rule plugin's own calls
+    replay too."""
     for seat, token in calls:
-        call = C.parse_token(token)
-        if call.name == C.POKAZYVAYU and call not in deal.legal_calls(seat):
-            continue  # made by the engine after the card a 'skin' called for
+        call = next((c for c in deal.legal_calls(seat) if c.token() == token), None)
+        if call is None:
+            if token == C.POKAZYVAYU:
+                continue  # made by the engine after the card a 'skin' called for
+            return False
         try:
             deal.apply(seat, call)
         except IllegalCall:
@@ -400,11 +404,12 @@ def worlds(
     deadline: float | None = None,
 ) -> Iterator[Deal]:
     """Up to ``count`` sampled deals consistent with the seat's view, made one at a time
-    (the caller may stop early); none made after ``deadline`` (``time.perf_counter``)."""
+    (the caller may stop early); after ``deadline`` (``time.perf_counter``) no more are
+    made once there is one."""
     k = knowledge(view, history, rules)
     made = 0
     for _ in range(count * attempts):
-        if deadline is not None and time.perf_counter() > deadline:
+        if made and deadline is not None and time.perf_counter() > deadline:
             return
         hands = sample_hands(k, rng)
         if hands is None:

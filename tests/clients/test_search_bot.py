@@ -13,11 +13,10 @@ from pathlib import Path
 import pytest
 
 from clients import heuristic_bot
-from clients.search.local import history_of, view_of
+from clients.search.local import call_for, history_of, view_of
 from clients.search.policy import SearchPlayer
 from clients.search.solver import Solver, mask_of
 from clients.search.world import knowledge, worlds
-from deberc_net.game import calls as C
 from deberc_net.game.cards import card_points, parse_card
 from deberc_net.game.deal import BIDDING, PLAY
 from deberc_net.game.match import Match
@@ -34,6 +33,12 @@ TABLES = [  # players, variant, options
     (3, "kharkov", ("player-leads",)),
     (2, "moscow", ("sequence-by-strength", "bella-after-trick")),
 ]
+# tables whose rule plugins add calls and phases of their own
+PLUGIN_TABLES = [
+    (2, "moscow", ("poltinniki", "manual-claim")),
+    (2, "moscow", ("swap-before-extra",)),
+    (4, "moscow", ("pair-combinations", "show-combination")),
+]
 
 
 def heuristic_steps(match: Match, rng: random.Random, limit: int = 400):  # type: ignore[no-untyped-def]
@@ -44,7 +49,7 @@ def heuristic_steps(match: Match, rng: random.Random, limit: int = 400):  # type
         seat = match.to_act
         assert seat is not None
         yield seat
-        match.apply(seat, C.parse_token(heuristic_bot.choose(view_of(match, seat))))
+        match.apply(seat, call_for(match, seat, heuristic_bot.choose(view_of(match, seat))))
 
 
 @pytest.mark.parametrize(("players", "variant", "options"), TABLES)
@@ -156,7 +161,7 @@ def test_sampled_worlds_never_contradict_what_the_seat_has_seen(
     assert sampled > 15
 
 
-@pytest.mark.parametrize(("players", "variant", "options"), TABLES)
+@pytest.mark.parametrize(("players", "variant", "options"), TABLES + PLUGIN_TABLES)
 def test_search_player_plays_whole_deals_legally(
     players: int, variant: str, options: tuple[str, ...]
 ) -> None:
@@ -176,7 +181,7 @@ def test_search_player_plays_whole_deals_legally(
         else:
             choice = heuristic_bot.choose(view)
         assert choice in view.legal
-        match.apply(seat, C.parse_token(choice))
+        match.apply(seat, call_for(match, seat, choice))
         deals = len(match.records)
     assert deals >= 1 and bot.fallbacks == 0
 
