@@ -83,6 +83,13 @@ class Solver:
         self.order = [
             sorted(range(s * 8, s * 8 + 8), key=lambda c: self.strength[c]) for s in range(4)
         ]
+        # per card: the weaker cards of its suit, strongest first; the stronger ones, a mask
+        self.weaker: list[list[int]] = [[] for _ in range(32)]
+        self.above = [0] * 32
+        for order in self.order:
+            for i, card in enumerate(order):
+                self.weaker[card] = order[:i][::-1]
+                self.above[card] = sum(1 << c for c in order[i + 1 :])
 
     # ------------------------------------------------------------------ rules
     def legal(self, hand: int, trick: Sequence[tuple[int, int]], seat: int) -> int:
@@ -155,14 +162,7 @@ class Solver:
 
     def _representative(self, hands: list[int], trick: list[tuple[int, int]], card: int) -> int:
         out = self._out_mask(hands, trick)
-        order = self.order[card >> 3]
-        i = order.index(card)
-        while i > 0:
-            i -= 1
-            lower = order[i]
-            if out >> lower & 1:
-                return lower
-        return card
+        return next((c for c in self.weaker[card] if out >> c & 1), card)
 
     @staticmethod
     def _out_mask(hands: list[int], trick: Sequence[tuple[int, int]]) -> int:
@@ -192,14 +192,14 @@ class Solver:
             m ^= low
             card = low.bit_length() - 1
             # skip a card if the next weaker card still out is ours, legal, same points
-            order = self.order[card >> 3]
-            i = order.index(card) - 1
-            while i >= 0 and not (out_cards >> order[i] & 1):
-                i -= 1
-            if i >= 0:
-                lower = order[i]
-                if legal >> lower & 1 and hand >> lower & 1 and points[lower] == points[card]:
-                    continue
+            lower = next((c for c in self.weaker[card] if out_cards >> c & 1), -1)
+            if (
+                lower >= 0
+                and legal >> lower & 1
+                and hand >> lower & 1
+                and points[lower] == points[card]
+            ):
+                continue
             moves.append(card)
         if len(moves) < 2:
             return moves
@@ -376,10 +376,7 @@ class Solver:
         """Does ``card``, led, take the trick whatever the opponents hold (they can see
         nothing better in its suit, and none of them can trump it)?"""
         suit = card >> 3
-        above = 0
-        for c in self.order[suit]:
-            if self.strength[c] > self.strength[card]:
-                above |= 1 << c
+        above = self.above[card]
         for other, hand in enumerate(hands):
             if self.team[other] == self.team[seat]:
                 continue
