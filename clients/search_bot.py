@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import trio
 
-from .client import Bot, bot_arguments
+from .client import Bot, board_seed, bot_arguments
 from .search.history import rules_from_seek
 from .search.policy import DEFAULT_LEVEL, LEVELS, SearchPlayer
 
@@ -32,9 +32,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.ms < 1:
         parser.error("--ms must be at least 1")
-    player = SearchPlayer(
-        level=args.level, ms=args.ms, seed=None if args.seed is None else f"{args.seed}/{args.name}"
-    )
+    player = SearchPlayer(level=args.level, ms=args.ms, seed=args.seed)
     player.tracker.rules = rules_from_seek(args.seek)
     bot = Bot(
         player.choose,
@@ -46,6 +44,9 @@ def main() -> None:
         args.games,
         on_event=player.tracker,
     )
+    if args.seed is not None:  # any copy of the bot samples a ladder board alike
+        seed = args.seed
+        bot.on_board = lambda board: player.rng.seed(board_seed(seed, board))
     stats = trio.run(bot.run)
     print(
         f"{args.name}: {stats.games} games, {stats.asks} calls, {stats.fallbacks} fallbacks,"
