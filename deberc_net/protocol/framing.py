@@ -49,7 +49,7 @@ class LineDecoder:
     def in_overlong_line(self) -> bool:
         return self._overflow
 
-    def feed(self, data: bytes) -> list[Event]:
+    def feed(self, data: bytes | bytearray) -> list[Event]:
         out: list[Event] = []
         for byte in self._strip_telnet(data):
             if byte == 0:  # telnet sends CR NUL for a bare CR
@@ -81,7 +81,7 @@ class LineDecoder:
             return [BadLine("control-character", "control characters are not allowed")]
         return [Line(text.replace("\t", " ").strip())]
 
-    def _strip_telnet(self, data: bytes) -> bytearray:
+    def _strip_telnet(self, data: bytes | bytearray) -> bytearray:
         kept = bytearray()
         for byte in data:
             state = self._iac

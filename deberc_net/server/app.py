@@ -1,7 +1,10 @@
 """The TCP server: a listener, a nursery per connection (reader + writer), shutdown.
 
 ``serve(config, task_status=...)`` reports the bound port, so tests listen on port 0.
-A handler's failure is logged and ends only its own connection.
+A connection is any ``trio.abc.Stream`` (``Server.handle``): the listener hands it
+sockets, tests may hand it memory streams. The protocol itself is the sans-IO
+``Connection`` (protocol/connection.py); this module only feeds it and writes its
+bytes. A handler's failure is logged and ends only its own connection.
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ import trio
 
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import Command, TableCallText, parse_line
-from deberc_net.protocol.framing import BadLine, Line, LineDecoder
+from deberc_net.protocol.commands import Command, TableCallText
+from deberc_net.protocol.connection import NEED_DATA, Connection, Limits, Reply
 
 from .config import Config
 from .limits import Bucket
@@ -48,12 +51,12 @@ async def serve(
             listeners = await trio.open_tcp_listeners(config.port, host=config.host)
             port = listeners[0].socket.getsockname()[1]
             log.info("listening", host=config.host, port=port, db=config.db)
-            server = _Server(config, lobby)
+            server = Server(config, lobby)
             listen_scope = trio.CancelScope()
 
             async def accept_all() -> None:
                 with listen_scope:
-                    await trio.serve_listeners(server.handle, listeners,
+                    await trio.serve_listeners(server.handle_socket, listeners,
                                                handler_nursery=nursery)
 
             nursery.start_soon(accept_all)
@@ -82,16 +85,32 @@ async def _on_signal(
             return
 
 
-class _Server:
+class Server:
+    """Serves connections on any streams, for one lobby."""
+
     def __init__(self, config: Config, lobby: Lobby) -> None:
         self.config = config
         self.lobby = lobby
         self.sessions: dict[Session, None] = {}  # every open connection, oldest first
         self.per_address: Counter[str] = Counter()
         self.pending = 0  # accepted, and not yet given a session
+        self.limits = Limits(
+            max_line=config.max_line,
+            flood_lines_per_s=config.flood_lines_per_s,
+            flood_burst=config.flood_burst,
+            partial_line_s=config.partial_line_ms / 1000,
+            login_timeout_s=config.login_timeout_ms / 1000,
+            idle_timeout_s=config.idle_timeout_ms / 1000,
+        )
 
-    async def handle(self, stream: trio.SocketStream) -> None:
+    async def handle_socket(self, stream: trio.SocketStream) -> None:
         address, peer = _peer(stream)
+        await self.handle(stream, address, peer)
+
+    async def handle(self, stream: trio.abc.Stream, address: str = "?",
+                     peer: str = "?") -> None:
+        """Serve one connection until it ends; ``address`` is what the per-address
+        limits count (a socket's peer host), ``peer`` what the log shows."""
         self.per_address[address] += 1
         self.pending += 1
         try:
@@ -128,12 +147,13 @@ class _Server:
             self.sessions.pop(idle, None)
         return None
 
-    async def _serve_connection(self, stream: trio.SocketStream, address: str,
+    async def _serve_connection(self, stream: trio.abc.Stream, address: str,
                                 peer: str) -> None:
         outbox = Outbox(self.config.outbox_bytes)
         with trio.CancelScope() as scope:
-            session = Session(next(_ids), outbox, scope, peer=peer, address=address,
-                              connected_at=trio.current_time())
+            connection = Connection(trio.current_time(), self.limits)
+            session = Session(next(_ids), outbox, scope, connection, peer=peer,
+                              address=address)
             session.says = Bucket(self.config.say_per_s, self.config.say_burst)
             session.lists = Bucket(self.config.lists_per_s, self.config.lists_burst)
             self.pending -= 1
@@ -149,11 +169,11 @@ class _Server:
             finally:
                 self.sessions.pop(session, None)
                 self.lobby.disconnected(session)
-                session.closed = True
+                connection.close()
                 outbox.drop()
                 session.log.info("disconnect")
 
-    async def _writer(self, stream: trio.SocketStream, outbox: Outbox,
+    async def _writer(self, stream: trio.abc.Stream, outbox: Outbox,
                       scope: trio.CancelScope) -> None:
         try:
             while await outbox.wait():
@@ -170,63 +190,38 @@ class _Server:
             session.log.exception("command_error", item=repr(item)[:100])
             session.send(ev.Error("internal", "the server could not do that; sorry"))
 
-    def _silence_deadline(self, session: Session, last_input: float) -> tuple[float, str]:
-        """When silence ends this connection, and the error code that says so."""
-        if session.name is None:
-            return session.connected_at + self.config.login_timeout_ms / 1000, "login-timeout"
-        return last_input + self.config.idle_timeout_ms / 1000, "idle-timeout"
-
-    async def _reader(self, stream: trio.SocketStream, session: Session) -> None:
-        decoder = LineDecoder(max_line=self.config.max_line)
-        bucket = Bucket(self.config.flood_lines_per_s, self.config.flood_burst)
-        partial_since: float | None = None
-        limit = self.config.partial_line_ms / 1000
-        last_input = trio.current_time()
-        while not session.closed:
-            deadline, code = self._silence_deadline(session, last_input)
-            if partial_since is not None and partial_since + limit < deadline:
-                deadline, code = partial_since + limit, "line-timeout"
-            data = b""
+    async def _reader(self, stream: trio.abc.Stream, session: Session) -> None:
+        """Feed the connection what the stream gives; hand the lobby what comes out."""
+        connection = session.connection
+        while not connection.closed:
+            deadline, _ = connection.deadline()
+            data: bytes | bytearray = b""
             with trio.move_on_at(deadline) as waited:
                 try:
                     data = await stream.receive_some(READ_SIZE)
                 except trio.BrokenResourceError:  # a reset is a disconnect, not a failure
                     return
             if waited.cancelled_caught:
-                session.send(ev.Error(code, _TIMEOUT_TEXT[code]))
-                session.log.info("timeout", code=code)
+                goodbye = connection.timed_out(trio.current_time())
+                if goodbye is None:  # woken early: not due yet
+                    continue
+                session.send(goodbye.error)
+                session.log.info("timeout", code=goodbye.error.code)
                 return
             if not data:
                 return
-            for item in decoder.feed(data):
-                command = parse_line(item.text) if isinstance(item, Line) and item.text else None
-                if command is not None:  # an empty line is no sign of life
-                    last_input = trio.current_time()
-                # the answer to a request to act is what an honest bot sends most: free
-                if isinstance(command, TableCallText) and session.answer_credit > 0:
-                    session.answer_credit -= 1
-                elif not bucket.take(trio.current_time()):
-                    session.send(ev.Error("flood", "too many lines too fast: goodbye"))
-                    session.log.warning("flood")
-                    return
-                if isinstance(item, BadLine):
-                    session.send(ev.Error(item.code, item.text))
-                elif command is not None:
-                    await self._command(session, command)
-                if session.closed:
-                    return
-            pending = decoder.pending_bytes or decoder.in_overlong_line
-            if not pending:
-                partial_since = None
-            elif partial_since is None:
-                partial_since = trio.current_time()
-
-
-_TIMEOUT_TEXT = {
-    "line-timeout": "an unfinished line waited too long",
-    "login-timeout": "log in sooner: this connection closes",
-    "idle-timeout": "nothing heard for too long ('ping' keeps a connection open): goodbye",
-}
+            connection.receive_data(data, trio.current_time())
+            while not connection.closed:
+                item = connection.next_input(trio.current_time())
+                if item is NEED_DATA:
+                    break
+                if isinstance(item, Reply):
+                    session.send(item.error)
+                    if item.hang_up:
+                        session.log.warning(item.error.code)
+                        return
+                    continue
+                await self._command(session, item)
 
 
 def _peer(stream: trio.SocketStream) -> tuple[str, str]:
@@ -237,6 +232,6 @@ def _peer(stream: trio.SocketStream) -> tuple[str, str]:
     return str(host), f"{host}:{port}"
 
 
-async def _refuse(stream: trio.SocketStream, why: str) -> None:
+async def _refuse(stream: trio.abc.Stream, why: str) -> None:
     with trio.move_on_after(1):
         await stream.send_all(f"error code=busy text={why}\r\n".encode())

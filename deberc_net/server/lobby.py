@@ -143,9 +143,6 @@ class Lobby:
         if name == "ping":
             session.send(ev.Ok("ping", "pong"))
             return
-        if session.name is None:
-            session.send(ev.Error("not-logged-in", "log in first: login NAME [PASSWORD]"))
-            return
         handler = getattr(self, "_cmd_" + name)
         await handler(session, item)
 
@@ -250,6 +247,7 @@ class Lobby:
         else:
             self.guest_tokens.pop(key, None)
         session.name, session.guest = name, guest
+        session.connection.logged_in()
         self.online[key] = session
         session.log = session.log.bind(name=name)
         log.info("login", name=name, guest=guest, conn=session.id)
@@ -280,9 +278,6 @@ class Lobby:
         return None
 
     def _table_call(self, session: Session, item: TableCallText) -> None:
-        if session.name is None:
-            session.send(ev.Error("not-logged-in", "log in first: login NAME [PASSWORD]"))
-            return
         table = session.table
         if table is None and not self.accepting:  # its table closed for the shutdown
             session.send(ev.Error("shutting-down", "the server is shutting down"))

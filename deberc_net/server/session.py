@@ -9,16 +9,13 @@ import attrs
 import structlog
 import trio
 
-from deberc_net.protocol.events import Ask, ServerEvent
-from deberc_net.protocol.framing import encode_line
-from deberc_net.protocol.render import HUMAN, render
+from deberc_net.protocol.connection import Connection
+from deberc_net.protocol.events import ServerEvent
 
 from .limits import Bucket
 
 if TYPE_CHECKING:
     from .table import Table
-
-MAX_ANSWER_CREDIT = 4  # requests to act a client may answer without counting as a flood
 
 
 @attrs.define(eq=False)
@@ -79,13 +76,15 @@ class Outbox:
 
 @attrs.define(eq=False)
 class Session:
+    """The server's side of a connection: who it is and where it sits. Its protocol
+    (logged in or not, framing, limits, the bytes sent) is its ``connection``."""
+
     id: int
     outbox: Outbox
     cancel_scope: trio.CancelScope
+    connection: Connection = attrs.Factory(lambda: Connection(connected_at=0.0))
     peer: str = "?"
     address: str = "?"  # the peer's host: what the per-address limits count
-    connected_at: float = 0.0
-    style: str = HUMAN
     name: str | None = None
     guest: bool = True
     table: Table | None = None
@@ -93,41 +92,48 @@ class Session:
     observing: set[int] = attrs.Factory(set)
     seeking: tuple[Any, ...] | None = None
     requests_waiting: int = 0  # table calls, 'state's and 'say's posted, not yet handled
-    answer_credit: int = 0  # requests to act sent and not yet answered (flood-free lines)
     failed_logins: int = 0
     says: Bucket = attrs.Factory(lambda: Bucket(1.0, 5.0))
     lists: Bucket = attrs.Factory(lambda: Bucket(2.0, 10.0))
-    closed: bool = False
     log: Any = attrs.Factory(lambda: structlog.get_logger("deberc.conn"))
 
     @property
+    def style(self) -> str:
+        return self.connection.style
+
+    @style.setter
+    def style(self, style: str) -> None:
+        self.connection.style = style
+
+    @property
     def machine(self) -> bool:
-        return self.style != HUMAN
+        return self.connection.machine
+
+    @property
+    def closed(self) -> bool:
+        return self.connection.closed
 
     def send(self, event: ServerEvent) -> None:
         """Queue an event; a client that does not read is dropped, never waited for."""
-        if isinstance(event, Ask) and event.kind == "ask":  # its answer is not a flood
-            self.answer_credit = min(MAX_ANSWER_CREDIT, self.answer_credit + 1)
-        self.send_lines(render(event, self.style))
+        self._put(self.connection.send(event))
 
     def send_lines(self, lines: list[str]) -> None:
         """Queue lines already rendered in this session's style."""
-        if self.closed:
-            return
-        for text in lines:
-            if not self.outbox.put(encode_line(text)):
-                self.log.warning("outbox_full", limit=self.outbox.limit)
-                self.abort()
-                return
+        self._put(self.connection.send_lines(lines))
+
+    def _put(self, data: bytes) -> None:
+        if data and not self.outbox.put(data):
+            self.log.warning("outbox_full", limit=self.outbox.limit)
+            self.abort()
 
     def close(self) -> None:
         """End after what is queued is written (the writer then ends the connection)."""
         if not self.closed:
-            self.closed = True
+            self.connection.close()
             self.outbox.close()
 
     def abort(self) -> None:
         """End now, dropping what is queued."""
-        self.closed = True
+        self.connection.close()
         self.outbox.drop()
         self.cancel_scope.cancel()

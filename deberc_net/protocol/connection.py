@@ -1,0 +1,204 @@
+"""One client connection's protocol, without I/O: bytes in, commands out; events in,
+bytes out (in the manner of h11's connection object).
+
+The server feeds it what the socket gave (``receive_data``) and asks it for what came
+in (``next_input``): a command or table call for the lobby, or a ``Reply`` the
+connection already knows (bad framing, a flood, a command that needs a login). It
+renders what the server says (``send``) into the bytes to write, and it says when
+silence ends the connection (``deadline``, ``timed_out``). Times are plain numbers
+given by the caller, so all of it is tested without trio.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import deque
+from collections.abc import Sequence
+
+import attrs
+
+from deberc_net.server.limits import Bucket  # pure: fed with the caller's clock
+
+from . import events as ev
+from .commands import Command, TableCallText, parse_line
+from .framing import MAX_LINE, BadLine, Line, LineDecoder, encode_line
+from .render import HUMAN, render
+
+MAX_ANSWER_CREDIT = 4  # requests to act a client may answer without counting as a flood
+
+
+class State(enum.Enum):
+    AWAITING_LOGIN = "awaiting-login"
+    LOGGED_IN = "logged-in"
+    CLOSED = "closed"
+
+
+class Trigger(enum.Enum):
+    LOGIN = "login"  # the lobby accepted a login
+    CLOSE = "close"  # quit, a timeout, a flood, a login elsewhere, the link gone
+
+
+# Every legal move; any other is a ProtocolError (a bug in the caller, not the client).
+TRANSITIONS: dict[tuple[State, Trigger], State] = {
+    (State.AWAITING_LOGIN, Trigger.LOGIN): State.LOGGED_IN,
+    (State.AWAITING_LOGIN, Trigger.CLOSE): State.CLOSED,
+    (State.LOGGED_IN, Trigger.CLOSE): State.CLOSED,
+    (State.CLOSED, Trigger.CLOSE): State.CLOSED,
+}
+
+# What a client may send in each state; anything else is answered by the connection.
+BEFORE_LOGIN = frozenset({"help", "calls", "quit", "style", "login", "ping"})
+NOT_LOGGED_IN = ev.Error("not-logged-in", "log in first: login NAME [PASSWORD]")
+
+
+class TimeoutCode(enum.Enum):
+    LINE = "line-timeout"
+    LOGIN = "login-timeout"
+    IDLE = "idle-timeout"
+
+
+TIMEOUT_TEXT = {
+    TimeoutCode.LINE: "an unfinished line waited too long",
+    TimeoutCode.LOGIN: "log in sooner: this connection closes",
+    TimeoutCode.IDLE: "nothing heard for too long ('ping' keeps a connection open): goodbye",
+}
+
+
+class ProtocolError(Exception):
+    """A transition the table does not have."""
+
+
+@attrs.frozen
+class Reply:
+    """The answer to an input the lobby never sees; ``hang_up``: close after sending."""
+
+    error: ev.Error
+    hang_up: bool = False
+
+
+class NeedData(enum.Enum):
+    NEED_DATA = "need-data"  # nothing complete yet: read more
+
+
+NEED_DATA = NeedData.NEED_DATA
+Input = Command | TableCallText | Reply | NeedData
+
+
+@attrs.frozen
+class Limits:
+    max_line: int = MAX_LINE
+    flood_lines_per_s: float = 200.0
+    flood_burst: float = 1000.0
+    partial_line_s: float = 30.0
+    login_timeout_s: float = 15.0
+    idle_timeout_s: float = 900.0
+
+
+@attrs.define(eq=False)
+class Connection:
+    connected_at: float
+    limits: Limits = Limits()
+    style: str = HUMAN
+    state: State = State.AWAITING_LOGIN
+    answer_credit: int = 0  # requests to act sent and not yet answered (flood-free lines)
+    _decoder: LineDecoder = attrs.field(init=False)
+    _flood: Bucket = attrs.field(init=False)
+    _pending: deque[Line | BadLine] = attrs.field(init=False, factory=deque)
+    _last_input: float = attrs.field(init=False)
+    _partial_since: float | None = attrs.field(init=False, default=None)
+
+    def __attrs_post_init__(self) -> None:
+        self._decoder = LineDecoder(max_line=self.limits.max_line)
+        self._flood = Bucket(self.limits.flood_lines_per_s, self.limits.flood_burst)
+        self._last_input = self.connected_at
+
+    # ------------------------------------------------------------- states
+    def apply(self, trigger: Trigger) -> None:
+        try:
+            self.state = TRANSITIONS[self.state, trigger]
+        except KeyError:
+            raise ProtocolError(f"{trigger.value} in state {self.state.value}") from None
+
+    def logged_in(self) -> None:
+        self.apply(Trigger.LOGIN)
+
+    def close(self) -> None:
+        self.apply(Trigger.CLOSE)
+
+    @property
+    def closed(self) -> bool:
+        return self.state is State.CLOSED
+
+    @property
+    def machine(self) -> bool:
+        return self.style != HUMAN
+
+    # ------------------------------------------------------------- input
+    def receive_data(self, data: bytes | bytearray, now: float) -> None:
+        """Bytes from the client (b"" is not an end: the caller closes)."""
+        self._pending.extend(self._decoder.feed(data))
+        if not (self._decoder.pending_bytes or self._decoder.in_overlong_line):
+            self._partial_since = None
+        elif self._partial_since is None:
+            self._partial_since = now
+
+    def next_input(self, now: float) -> Input:
+        """The next thing that came in, or NEED_DATA. Empty lines are skipped (they still
+        count toward the flood limit, and are no sign of life)."""
+        while self._pending and not self.closed:
+            item = self._pending.popleft()
+            command = parse_line(item.text) if isinstance(item, Line) and item.text else None
+            if command is not None:
+                self._last_input = now
+            # the answer to a request to act is what an honest bot sends most: free
+            if isinstance(command, TableCallText) and self.answer_credit > 0:
+                self.answer_credit -= 1
+            elif not self._flood.take(now):
+                self._pending.clear()
+                return Reply(ev.Error("flood", "too many lines too fast: goodbye"), hang_up=True)
+            if isinstance(item, BadLine):
+                return Reply(ev.Error(item.code, item.text))
+            if command is not None:
+                return self._admit(command)
+        return NEED_DATA
+
+    def _admit(self, command: Command | TableCallText) -> Command | TableCallText | Reply:
+        if self.state is State.AWAITING_LOGIN and not (
+            isinstance(command, Command) and command.name in BEFORE_LOGIN
+        ):
+            return Reply(NOT_LOGGED_IN)
+        return command
+
+    # ------------------------------------------------------------- time
+    def deadline(self) -> tuple[float, TimeoutCode]:
+        """When silence ends this connection, and why."""
+        if self.state is State.AWAITING_LOGIN:
+            at, code = self.connected_at + self.limits.login_timeout_s, TimeoutCode.LOGIN
+        else:
+            at, code = self._last_input + self.limits.idle_timeout_s, TimeoutCode.IDLE
+        if self._partial_since is not None:
+            partial = self._partial_since + self.limits.partial_line_s
+            if partial < at:
+                return partial, TimeoutCode.LINE
+        return at, code
+
+    def timed_out(self, now: float) -> Reply | None:
+        """The goodbye if the deadline has passed at ``now`` (the caller sends it and
+        closes), else None."""
+        at, code = self.deadline()
+        if now < at:
+            return None
+        return Reply(ev.Error(code.value, TIMEOUT_TEXT[code]), hang_up=True)
+
+    # ------------------------------------------------------------- output
+    def send(self, event: ev.ServerEvent) -> bytes:
+        """The bytes that tell ``event`` in this connection's style (nothing once closed)."""
+        if isinstance(event, ev.Ask) and event.kind == "ask":  # its answer is not a flood
+            self.answer_credit = min(MAX_ANSWER_CREDIT, self.answer_credit + 1)
+        return self.send_lines(render(event, self.style))
+
+    def send_lines(self, lines: Sequence[str]) -> bytes:
+        """Lines already rendered in this connection's style, as bytes."""
+        if self.closed:
+            return b""
+        return b"".join(encode_line(text) for text in lines)

@@ -1,0 +1,136 @@
+"""The sans-IO connection: bytes and times in, commands, replies, states and bytes out."""
+
+from __future__ import annotations
+
+import pytest
+
+from deberc_net.game.view import view
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import Command, TableCallText
+from deberc_net.protocol.connection import (
+    NEED_DATA,
+    Connection,
+    Input,
+    Limits,
+    ProtocolError,
+    Reply,
+    State,
+    TimeoutCode,
+)
+from deberc_net.protocol.render import MACHINE
+from deberc_net.testing import build_ruleset, new_match
+
+
+def inputs(connection: Connection, data: bytes, now: float = 0.0) -> list[Input]:
+    """Everything one chunk of bytes gives, up to NEED_DATA."""
+    connection.receive_data(data, now)
+    out: list[Input] = []
+    while (item := connection.next_input(now)) is not NEED_DATA:
+        out.append(item)
+        if isinstance(item, Reply) and item.hang_up:
+            break
+    return out
+
+
+def test_a_new_connection_awaits_a_login_and_answers_other_commands_itself() -> None:
+    connection = Connection(0.0)
+    assert connection.state is State.AWAITING_LOGIN
+    got = inputs(connection, b"who\r\n10h seq=3\nlogin ann\n")
+    refused = Reply(ev.Error("not-logged-in", "log in first: login NAME [PASSWORD]"))
+    assert got == [refused, refused, Command("login", ("ann",), "ann")]
+    assert connection.state is State.AWAITING_LOGIN  # the lobby decides the login
+
+
+def test_after_login_commands_and_table_calls_pass_to_the_lobby() -> None:
+    connection = Connection(0.0)
+    connection.logged_in()
+    assert connection.state is State.LOGGED_IN
+    got = inputs(connection, b"who 2\n10h seq=3\nigrayu\n")
+    assert got == [Command("who", ("2",), "2"), TableCallText("10h", 3), TableCallText("igrayu")]
+
+
+def test_a_line_split_across_reads_comes_out_once_whole() -> None:
+    connection = Connection(0.0)
+    assert inputs(connection, b"pi") == []
+    assert inputs(connection, b"ng\r") == []
+    assert inputs(connection, b"\n") == [Command("ping")]
+
+
+def test_bad_framing_is_answered_and_the_next_line_still_passes() -> None:
+    connection = Connection(0.0, Limits(max_line=8))
+    got = inputs(connection, b"\xff\xfb\x01" + b"x" * 20 + b"\n\xc3\x28\nping\n")
+    assert got == [
+        Reply(ev.Error("line-too-long", "lines are limited to 8 bytes")),
+        Reply(ev.Error("bad-encoding", "lines must be UTF-8")),
+        Command("ping"),
+    ]
+
+
+def test_a_flood_is_answered_with_goodbye_and_nothing_after_it_passes() -> None:
+    connection = Connection(0.0, Limits(flood_lines_per_s=1.0, flood_burst=3.0))
+    got = inputs(connection, b"ping\n\nping\nping\nping\n")
+    assert got == [
+        Command("ping"),
+        Command("ping"),
+        Reply(ev.Error("flood", "too many lines too fast: goodbye"), hang_up=True),
+    ]
+    assert connection.next_input(0.0) is NEED_DATA
+
+
+def test_answers_to_requests_to_act_do_not_count_as_a_flood() -> None:
+    connection = Connection(0.0, Limits(flood_lines_per_s=1.0, flood_burst=1.0))
+    connection.logged_in()
+    match = new_match(build_ruleset(2), names=("ann", "bob"))
+    seat = match.deal.turn
+    ask = ev.Ask(1, 1, view(match, seat), 10_000)
+    connection.send(ask)
+    connection.send(ask)  # two requests sent: two answers are free
+    got = inputs(connection, b"pas\npas\nping\npas\n")
+    assert got == [
+        TableCallText("pas"),
+        TableCallText("pas"),
+        Command("ping"),
+        Reply(ev.Error("flood", "too many lines too fast: goodbye"), hang_up=True),
+    ]
+
+
+def test_silence_deadlines_follow_the_state_and_the_last_line() -> None:
+    limits = Limits(login_timeout_s=15, idle_timeout_s=900, partial_line_s=30)
+    connection = Connection(100.0, limits)
+    assert connection.deadline() == (115.0, TimeoutCode.LOGIN)
+    assert connection.timed_out(114.9) is None
+    assert connection.timed_out(115.0) == Reply(
+        ev.Error("login-timeout", "log in sooner: this connection closes"), hang_up=True
+    )
+    connection.logged_in()
+    inputs(connection, b"ping\n", now=110.0)
+    assert connection.deadline() == (1010.0, TimeoutCode.IDLE)
+    inputs(connection, b"\n", now=500.0)  # an empty line is no sign of life
+    assert connection.deadline() == (1010.0, TimeoutCode.IDLE)
+    inputs(connection, b"half a li", now=600.0)
+    assert connection.deadline() == (630.0, TimeoutCode.LINE)
+    inputs(connection, b"ne\n", now=601.0)
+    assert connection.deadline() == (1501.0, TimeoutCode.IDLE)
+
+
+def test_events_become_bytes_in_the_chosen_style_and_nothing_once_closed() -> None:
+    connection = Connection(0.0)
+    assert connection.send(ev.Ok("ping", "pong")) == b"pong\r\n"
+    connection.style = MACHINE
+    assert connection.send(ev.Ok("ping", "pong")).startswith(b"ok cmd=ping")
+    connection.close()
+    assert connection.state is State.CLOSED
+    assert connection.send(ev.Ok("ping", "pong")) == b""
+    assert inputs(connection, b"ping\n") == []
+
+
+def test_moves_outside_the_transition_table_are_errors() -> None:
+    connection = Connection(0.0)
+    connection.logged_in()
+    with pytest.raises(ProtocolError):
+        connection.logged_in()  # a second login on one connection is the lobby's bug
+    connection.close()
+    connection.close()  # closing twice is allowed
+    with pytest.raises(ProtocolError):
+        connection.logged_in()
+    assert connection.state is State.CLOSED
