@@ -35,9 +35,10 @@ def is_event(line: str, kind: EventKind | str) -> bool:
 
 
 class LineClient:
-    """One TCP connection: send lines, read lines until a predicate holds."""
+    """One connection (TCP, or any stream): send lines, read lines until a predicate
+    holds."""
 
-    def __init__(self, stream: trio.SocketStream, label: str = "") -> None:
+    def __init__(self, stream: trio.abc.Stream, label: str = "") -> None:
         self.stream = stream
         self.label = label
         self.raw = bytearray()  # every byte received, for the secrecy checks
@@ -49,7 +50,11 @@ class LineClient:
 
     @classmethod
     async def connect(cls, port: int, label: str = "") -> LineClient:
-        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        return await cls.over(await trio.open_tcp_stream("127.0.0.1", port), label)
+
+    @classmethod
+    async def over(cls, stream: trio.abc.Stream, label: str = "") -> LineClient:
+        """A client on a stream already connected to a server (after its banner)."""
         client = cls(stream, label)
         await client.read_until(lambda line: "deberc-net" in line)  # the banner
         return client
@@ -146,7 +151,13 @@ async def machine_client(
     port: int, name: str, password: str | None = None, token: str | None = None
 ) -> LineClient:
     """Logged in: with a password, a guest's resume ``token``, or as a new guest."""
-    client = await LineClient.connect(port, name)
+    return await log_in_machine(await LineClient.connect(port, name), name, password, token)
+
+
+async def log_in_machine(
+    client: LineClient, name: str, password: str | None = None, token: str | None = None
+) -> LineClient:
+    """``client`` in the machine style, logged in as ``name``."""
     await client.send("style machine")
     await client.expect("ok", cmd="style")
     secret = password or (f"token={token}" if token else None)

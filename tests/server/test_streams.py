@@ -1,0 +1,154 @@
+"""Whole sessions over in-memory streams, on virtual time: no sockets, no real waiting.
+
+The server's connection handler takes any ``trio.abc.Stream`` (``Server.handle``), with
+the peer's address as a parameter; the clock jumps whenever every task waits
+(``jump_when_idle``, which also waits for the server's worker threads).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+import trio.testing
+from trio.testing import MockClock
+
+from deberc_net.server.app import Server
+from deberc_net.server.lobby import Lobby
+from deberc_net.server.store import Store
+from deberc_net.testing import rule_book
+
+from .client import LineClient, fields, is_event, log_in_machine, play_machine, seat_pair
+from .conftest import make_config
+
+Dial = Callable[..., Awaitable[LineClient]]
+
+
+@pytest.fixture
+async def start_memory_server(db_path: Path) -> AsyncIterator[Callable[..., Dial]]:
+    """``start(**config)`` runs a lobby and server without a listener, and returns
+    ``dial(label, address=...)``: a client on a fresh memory stream pair."""
+    stores: list[Store] = []
+    ports = itertools.count(40000)
+    async with trio.open_nursery() as nursery:
+
+        def start(**overrides: Any) -> Dial:
+            config = make_config(db_path, **overrides)
+            store = Store(config.db, serving=True)
+            stores.append(store)
+            server = Server(config, Lobby(config, store, nursery, rule_book()))
+
+            async def dial(
+                label: str, address: str = "10.0.0.1", banner: bool = True
+            ) -> LineClient:
+                client_end, server_end = trio.testing.memory_stream_pair()
+                nursery.start_soon(server.handle, server_end, address, f"{address}:{next(ports)}")
+                if not banner:
+                    return LineClient(client_end, label)
+                return await LineClient.over(client_end, label)
+
+            return dial
+
+        yield start
+        nursery.cancel_scope.cancel()
+    for store in stores:
+        store.close()
+
+
+async def test_a_guest_logs_in_over_a_memory_stream(
+    start_memory_server: Callable[..., Dial], virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    dial = start_memory_server()
+    ann = await dial("ann")
+    await ann.send("style machine")
+    await ann.expect("ok", cmd="style")
+    await ann.send("who")
+    assert (await ann.expect("error"))["code"] == "not-logged-in"
+    await log_in_machine(ann, "ann")
+    assert ann.token
+    await ann.send("who")
+    assert (await ann.expect("who"))["names"] == "ann"
+
+
+async def test_two_guests_seek_and_play_a_game_to_its_end(
+    start_memory_server: Callable[..., Dial], virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    dial = start_memory_server()
+    ann = await log_in_machine(await dial("ann"), "ann")
+    bob = await log_in_machine(await dial("bob"), "bob")
+    await seat_pair(ann, bob, "2 to-301")
+    ends: dict[str, str] = {}
+
+    async def player(client: LineClient, seed: int) -> None:
+        ends[client.label] = await play_machine(client, random.Random(seed), timeout=30)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(player, ann, 1)
+        nursery.start_soon(player, bob, 2)
+    assert ends["ann"] == ends["bob"] and is_event(ends["ann"], "match-end")
+    totals = [int(t) for t in fields(ends["ann"])[1]["totals"].split(",")]
+    assert max(totals) >= 301
+
+
+async def test_a_guest_whose_stream_drops_comes_back_by_token(
+    start_memory_server: Callable[..., Dial], virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    dial = start_memory_server()
+    ann = await log_in_machine(await dial("ann"), "ann")
+    bob = await log_in_machine(await dial("bob"), "bob")
+    table, seat, _ = await seat_pair(ann, bob)
+    await ann.aclose()
+    assert (await bob.expect("event", kind="away"))["name"] == "ann"
+    impostor = await dial("eve")
+    await impostor.send("login ann")  # a guest's name is held for its token
+    await impostor.read_until(lambda x: x.startswith("Error (name-in-use): ann is in use"))
+    again = await log_in_machine(await dial("ann again"), "ann", token=ann.token)
+    assert (await again.expect("event", kind="back"))["name"] == "ann"
+    assert (await bob.expect("event", kind="back"))["name"] == "ann"
+    state = fields(await again.read_until(lambda x: x.startswith(("ask ", "state "))))[1]
+    assert state["table"] == str(table) and state["seat"] == str(seat)
+
+
+async def test_silence_closes_a_connection_on_virtual_time_and_ping_delays_it(
+    start_memory_server: Callable[..., Dial], virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    dial = start_memory_server(login_timeout_ms=15_000, idle_timeout_ms=60_000)
+    quiet = await dial("quiet")
+    started = trio.current_time()
+    await quiet.send("style machine")  # a line, but no login: the login clock runs on
+    assert (await quiet.expect("error", timeout=60))["code"] == "login-timeout"
+    assert trio.current_time() - started == pytest.approx(15, abs=0.01)
+    await quiet.wait_closed()
+
+    ann = await log_in_machine(await dial("ann"), "ann")
+    await trio.sleep(40)
+    await ann.send("ping")
+    await ann.expect("ok", cmd="ping")
+    pinged = trio.current_time()
+    error = await ann.expect("error", timeout=300)
+    assert error["code"] == "idle-timeout"
+    assert trio.current_time() - pinged == pytest.approx(60, abs=0.01)
+    await ann.wait_closed()
+
+
+async def test_the_per_address_limit_counts_the_address_given_with_the_stream(
+    start_memory_server: Callable[..., Dial], virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    dial = start_memory_server(max_connections_per_address=2)
+    kept = [await dial(f"c{i}", address="10.0.0.9") for i in range(2)]
+    refused = await dial("c2", address="10.0.0.9", banner=False)
+    busy = await refused.expect("error")
+    assert busy == {"code": "busy", "text": "too many connections from your address"}
+    await refused.wait_closed()
+    other = await log_in_machine(await dial("other", address="10.0.0.10"), "other")
+    await kept[0].aclose()
+    await trio.testing.wait_all_tasks_blocked()  # the server has seen it go: a place is free
+    again = await log_in_machine(await dial("c3", address="10.0.0.9"), "again")
+    await again.send("who")
+    assert (await again.expect("who"))["names"].split(",") == ["again", "other"]
+    assert not kept[1].eof and not other.eof
