@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import hmac
 import math
-import re
 import secrets
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import attrs
@@ -19,6 +18,7 @@ from deberc_net.plugins import RuleBook, RuleError, RuleKind
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import (
     CALLS_HELP,
+    COMMANDS,
     PROTOCOL_VERSION,
     Command,
     TableCallText,
@@ -29,6 +29,7 @@ from deberc_net.protocol.render import HUMAN, MACHINE
 from . import accounts
 from .accounts import Accounts, name_key
 from .config import Config
+from .matchmaking import GameSettings, Matchmaking, game_settings
 from .session import Session
 from .store import Store
 from .table import (
@@ -46,15 +47,8 @@ from .table import (
 )
 
 log = structlog.get_logger("deberc.lobby")
-BOARD_KEY = re.compile(r"[A-Za-z0-9_./-]{1,64}")
 TOKEN = "token="  # 'login NAME token=T': a guest resumes with the token it was given
-
-
-@attrs.frozen
-class GameSettings:
-    players: int
-    variant: str
-    options: tuple[str, ...]
+Handler = Callable[[Session, Command], Awaitable[None]]
 
 
 @attrs.define(eq=False)
@@ -65,10 +59,6 @@ class Lobby:
     rules: RuleBook  # every rule plugin, loaded at start-up
     online: dict[str, Session] = attrs.Factory(dict)  # by lower-cased name
     tables: dict[int, Table] = attrs.Factory(dict)
-    seekers: list[Session] = attrs.Factory(list)
-    # a ladder's boards: deal records kept from their players until the admin releases
-    # them, once every seating of the board is played (docs/protocol.md §5.5a)
-    held: dict[str, list[tuple[tuple[str, ...], ev.DealRecord]]] = attrs.Factory(dict)
     next_table: int = 1
     next_match: int = attrs.field(init=False, default=1)
     accepting: bool = True
@@ -76,18 +66,35 @@ class Lobby:
     # a guest name's resume token, while the guest is connected or holds a seat
     guest_tokens: dict[str, str] = attrs.Factory(dict)
     registering: set[str] = attrs.Factory(set)  # names being registered right now
+    matchmaking: Matchmaking = attrs.field(init=False)
+    # every command's handler, by the command's name (protocol/commands.py: COMMANDS)
+    handlers: dict[str, Handler] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         self.next_match = self.store.max_match_number() + 1
         self.accounts = Accounts(self.store, self.config)
+        self.matchmaking = Matchmaking(self)
+        mm = self.matchmaking
+        self.handlers = {
+            "help": self._cmd_help, "calls": self._cmd_calls, "quit": self._cmd_quit,
+            "style": self._cmd_style, "login": self._cmd_login, "ping": self._cmd_ping,
+            "who": self._cmd_who, "tables": self._cmd_tables, "new": self._cmd_new,
+            "sit": self._cmd_sit, "leave": self._cmd_leave, "observe": self._cmd_observe,
+            "unobserve": self._cmd_unobserve, "say": self._cmd_say, "rules": self._cmd_rules,
+            "state": self._cmd_state, "games": self._cmd_games,
+            "seek": mm.seek, "unseek": mm.unseek, "reserve": mm.reserve,
+            "release": mm.release,
+        }
+        if self.handlers.keys() != COMMANDS.keys():  # a command nobody handles, or a stray
+            raise RuntimeError(f"commands and handlers differ: "
+                               f"{sorted(self.handlers.keys() ^ COMMANDS.keys())}")
 
     # ----------------------------------------------------------- sessions
     def hello(self, session: Session) -> None:
         session.send(ev.Hello(__version__, PROTOCOL_VERSION))
 
     def disconnected(self, session: Session) -> None:
-        if session in self.seekers:
-            self.seekers.remove(session)
+        self.matchmaking.forget(session)
         for table_id in list(session.observing):
             table = self.tables.get(table_id)
             if table is not None:
@@ -120,31 +127,25 @@ class Lobby:
 
     # ----------------------------------------------------------- commands
     async def handle(self, session: Session, item: Command | TableCallText) -> None:
+        """One line from a session: the connection has let it through (a command that
+        needs a login comes only from a logged-in session)."""
         if isinstance(item, TableCallText):
             self._table_call(session, item)
             return
-        name = item.name
-        if name == "help":
-            session.send(ev.TextBlock("help", tuple(self._help(session, item.args))))
-            return
-        if name == "calls":
-            session.send(ev.TextBlock("help", tuple(CALLS_HELP.rstrip().splitlines())))
-            return
-        if name == "quit":
-            session.send(ev.Bye("Bye. Your seat, if any, waits for you."))
-            session.close()
-            return
-        if name == "style":
-            self._style(session, item.args)
-            return
-        if name == "login":
-            await self._login(session, item.args)
-            return
-        if name == "ping":
-            session.send(ev.Ok("ping", "pong"))
-            return
-        handler = getattr(self, "_cmd_" + name)
-        await handler(session, item)
+        await self.handlers[item.name](session, item)
+
+    async def _cmd_help(self, session: Session, item: Command) -> None:
+        session.send(ev.TextBlock("help", tuple(self._help(session, item.args))))
+
+    async def _cmd_calls(self, session: Session, item: Command) -> None:
+        session.send(ev.TextBlock("help", tuple(CALLS_HELP.rstrip().splitlines())))
+
+    async def _cmd_quit(self, session: Session, item: Command) -> None:
+        session.send(ev.Bye("Bye. Your seat, if any, waits for you."))
+        session.close()
+
+    async def _cmd_ping(self, session: Session, item: Command) -> None:
+        session.send(ev.Ok("ping", "pong"))
 
     def _help(self, session: Session, args: Sequence[str]) -> list[str]:
         if args:
@@ -160,14 +161,16 @@ class Lobby:
             calls = [c.token() for c in match.legal_calls(seat)]
         return help_text(phase="table", calls_now=calls)
 
-    def _style(self, session: Session, args: Sequence[str]) -> None:
+    async def _cmd_style(self, session: Session, item: Command) -> None:
+        args = item.args
         if len(args) != 1 or args[0].lower() not in (HUMAN, MACHINE):
             session.send(ev.Error("bad-argument", "style human|machine"))
             return
         session.style = args[0].lower()
         session.send(ev.Ok("style", f"Style {session.style}.", (("style", session.style),)))
 
-    async def _login(self, session: Session, args: Sequence[str]) -> None:
+    async def _cmd_login(self, session: Session, item: Command) -> None:
+        args = item.args
         if len(args) not in (1, 2):
             session.send(ev.Error("bad-argument", "login NAME [PASSWORD | token=TOKEN]"))
             return
@@ -239,8 +242,7 @@ class Lobby:
             previous.send(ev.Bye("You logged in from another connection; this one closes."))
             previous.name = None  # it no longer speaks for the seat
             previous.close()
-            if previous in self.seekers:
-                self.seekers.remove(previous)
+            self.matchmaking.forget(previous)
         token = None
         if guest:
             token = self.guest_tokens.setdefault(key, secrets.token_urlsafe(12))
@@ -339,7 +341,7 @@ class Lobby:
         session.send(ev.Tables(tuple(infos[(page - 1) * size: page * size]), len(infos),
                                page, pages))
 
-    def _table_room(self, session: Session, opening: bool) -> bool:
+    def table_room(self, session: Session, opening: bool) -> bool:
         """Whether a new table may open (the server's cap; with ``opening``, a 'new',
         the cap per address too); if not, the session is told."""
         if len(self.tables) >= self.config.max_tables:
@@ -356,17 +358,7 @@ class Lobby:
             return False
         return True
 
-    def _settings(self, args: Sequence[str]) -> GameSettings:
-        players, rest = 2, list(args)
-        if rest and rest[0].isdecimal():
-            players = int(rest.pop(0))
-        variant = "moscow"
-        if rest and self.rules.kind_of(rest[0]) == RuleKind.VARIANT:
-            variant = rest.pop(0)
-        options = tuple(sorted(set(rest)))
-        return GameSettings(players, variant, options)
-
-    def _open_table(self, settings: GameSettings, **board: Any) -> Table:
+    def open_table(self, settings: GameSettings, **board: Any) -> Table:
         rules = self.rules.ruleset(settings.players, settings.variant, settings.options)
         table = Table(self.next_table, rules, self, self.config, self.next_match, **board)
         self.next_table += 1
@@ -376,17 +368,18 @@ class Lobby:
         return table
 
     async def _cmd_new(self, session: Session, item: Command) -> None:
-        if not self._free_to_sit(session) or not self._table_room(session, opening=True):
+        if not self.free_to_sit(session) or not self.table_room(session, opening=True):
             return
         try:
-            table = self._open_table(self._settings(item.args), opened_from=session.address)
+            settings = game_settings(item.args, self.rules)
+            table = self.open_table(settings, opened_from=session.address)
         except RuleError as exc:
             session.send(ev.Error("bad-rules", str(exc)))
             return
         session.table = table  # at once: the next line must not open another table
         table.post(Sit(session, None))
 
-    def _free_to_sit(self, session: Session) -> bool:
+    def free_to_sit(self, session: Session) -> bool:
         if not self.accepting:
             session.send(ev.Error("shutting-down", "the server is shutting down"))
             return False
@@ -394,13 +387,11 @@ class Lobby:
             session.send(ev.Error("already-seated",
                                   f"you sit at table {session.table.id}: 'leave' first"))
             return False
-        if session in self.seekers:  # sitting somewhere ends the wait for a seek
-            self.seekers.remove(session)
-            session.seeking = None
+        self.matchmaking.forget(session)  # sitting somewhere ends the wait for a seek
         return True
 
     async def _cmd_sit(self, session: Session, item: Command) -> None:
-        if not self._free_to_sit(session):
+        if not self.free_to_sit(session):
             return
         args = item.args
         if not args or not args[0].isdecimal() or (len(args) > 1 and not args[1].isdecimal()):
@@ -433,8 +424,8 @@ class Lobby:
                 if table is not None:
                     self._post(session, table, Leave(session))
             return
-        if session in self.seekers:
-            await self._cmd_unseek(session, item)
+        if self.matchmaking.is_seeking(session):
+            await self.matchmaking.unseek(session, item)
             return
         session.send(ev.Error("not-seated", "you sit at no table and observe none"))
 
@@ -485,129 +476,14 @@ class Lobby:
             if other.table is None:
                 other.send(ev.Said(session.name or "?", text, None))
 
-    async def _cmd_seek(self, session: Session, item: Command) -> None:
-        if not self._free_to_sit(session):
-            return
-        if item.args == ("reserved",):
-            self._seek_reserved(session)
-            return
-        settings = self._settings(item.args)
-        try:
-            self.rules.ruleset(settings.players, settings.variant, settings.options)
-        except RuleError as exc:
-            session.send(ev.Error("bad-rules", str(exc)))
-            return
-        waiting = [s for s in self.seekers if s.seeking == (settings,) and s is not session]
-        if len(waiting) + 1 >= settings.players and not self._table_room(session, False):
-            return  # it would open a table: refused, and nothing changes
-        if session in self.seekers:
-            self.seekers.remove(session)
-        session.seeking = (settings,)
-        self.seekers.append(session)
-        session.send(ev.Ok("seek", f"Waiting for a {settings.players}-player {settings.variant} "
-                           "game.", (("players", str(settings.players)),
-                                     ("variant", settings.variant),
-                                     ("options", ",".join(settings.options)))))
-        same = [s for s in self.seekers if s.seeking == session.seeking]
-        if len(same) >= settings.players:
-            group = same[: settings.players]
-            for s in group:
-                self.seekers.remove(s)
-                s.seeking = None
-            table = self._open_table(settings)
-            for s in group:
-                table.post(Sit(s, None))
-
-    def _seek_reserved(self, session: Session) -> None:
-        assert session.name is not None
-        for table in self.tables.values():
-            if table.state == "waiting" and table.reserved is not None and name_key(
-                session.name
-            ) in (name_key(n) for n in table.reserved):
-                table.post(Sit(session, None))
-                return
-        session.seeking = ("reserved",)
-        self.seekers.append(session)
-        session.send(ev.Ok("seek", "Waiting for a table reserved for you.",
-                           (("reserved", "1"),)))
-
-    async def _cmd_reserve(self, session: Session, item: Command) -> None:
-        """A ladder's board: a table for given players in given seats, seed, deal limit."""
-        if not self.is_admin(session):
-            session.send(ev.Error("not-allowed", "reserve is for the server's admins"))
-            return
-        if not self.accepting:  # as new, sit and seek: no new table while shutting down
-            session.send(ev.Error("shutting-down", "the server is shutting down"))
-            return
-        keyed = dict(a.split("=", 1) for a in item.args if "=" in a)
-        plain = [a for a in item.args if "=" not in a]
-        seats = tuple(keyed.get("seats", "").split(",")) if keyed.get("seats") else ()
-        settings = self._settings(plain)
-        if len(seats) != settings.players or len({name_key(n) for n in seats}) != len(seats):
-            session.send(ev.Error("bad-argument", f"seats= names {settings.players} different "
-                                  "players"))
-            return
-        deals = keyed.get("deals")
-        if deals is not None and (not deals.isdecimal() or int(deals) < 1):
-            session.send(ev.Error("bad-argument", "deals=N takes a whole number from 1"))
-            return
-        board = keyed.get("board")
-        if board is not None and not BOARD_KEY.fullmatch(board):
-            session.send(ev.Error("bad-argument", "board=KEY takes 1-64 letters, digits, "
-                                  "'_', '-', '.' or '/'"))
-            return
-        if not self._table_room(session, opening=False):
-            return
-        try:
-            table = self._open_table(settings, seed=keyed.get("seed"), reserved=seats,
-                                     deal_limit=int(deals) if deals else None, board=board)
-        except RuleError as exc:
-            session.send(ev.Error("bad-rules", str(exc)))
-            return
-        session.send(ev.Ok("reserve", f"Table {table.id} is reserved for {', '.join(seats)}.",
-                           (("table", str(table.id)),)))
-        table.post(Observe(session))  # before anyone sits: the admin sees the whole board
-        for seeker in list(self.seekers):
-            if seeker.seeking == ("reserved",) and seeker.name is not None and name_key(
-                seeker.name
-            ) in (name_key(n) for n in seats):
-                self.seekers.remove(seeker)
-                seeker.seeking = None
-                table.post(Sit(seeker, None))
-
     def is_admin(self, session: Session) -> bool:
         """A registered name in the admins setting (a ladder polls 'who' as it waits)."""
         return (not session.guest and session.name is not None
                 and name_key(session.name) in self.accounts.admins)
 
     def hold(self, board: str, players: tuple[str, ...], record: ev.DealRecord) -> None:
-        self.held.setdefault(board, []).append((players, record))
-
-    async def _cmd_release(self, session: Session, item: Command) -> None:
-        """A ladder's board is played in every seating: its players get its records."""
-        if not self.is_admin(session):
-            session.send(ev.Error("not-allowed", "release is for the server's admins"))
-            return
-        if len(item.args) != 1:
-            session.send(ev.Error("bad-argument", "release BOARD"))
-            return
-        board = item.args[0]
-        held = self.held.pop(board, [])
-        for players, record in held:
-            for name in players:
-                player = self.online.get(name_key(name))
-                if player is not None:
-                    player.send(record)
-        session.send(ev.Ok("release", f"{len(held)} records of board {board} released.",
-                           (("board", board), ("records", str(len(held))))))
-
-    async def _cmd_unseek(self, session: Session, item: Command) -> None:
-        if session in self.seekers:
-            self.seekers.remove(session)
-            session.seeking = None
-            session.send(ev.Ok("unseek", "You no longer wait for a game."))
-        else:
-            session.send(ev.Error("not-allowed", "you are not waiting for a game"))
+        """Keep a board's deal record from its players until 'release' (matchmaking)."""
+        self.matchmaking.hold(board, players, record)
 
     async def _cmd_rules(self, session: Session, item: Command) -> None:
         args = item.args

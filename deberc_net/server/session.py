@@ -15,6 +15,7 @@ from deberc_net.protocol.events import ServerEvent
 from .limits import Bucket
 
 if TYPE_CHECKING:
+    from .matchmaking import Wanted
     from .table import Table
 
 
@@ -90,7 +91,7 @@ class Session:
     table: Table | None = None
     seat: int | None = None
     observing: set[int] = attrs.Factory(set)
-    seeking: tuple[Any, ...] | None = None
+    seeking: Wanted | None = None  # the game it waits for (server/matchmaking.py)
     requests_waiting: int = 0  # table calls, 'state's and 'say's posted, not yet handled
     failed_logins: int = 0
     says: Bucket = attrs.Factory(lambda: Bucket(1.0, 5.0))

@@ -1,0 +1,226 @@
+"""Matchmaking: players seeking a game, tables reserved for a ladder's boards, and the
+board records held from their players until the admin releases them."""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import attrs
+
+from deberc_net.plugins import RuleBook, RuleError, RuleKind
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import Command
+
+from .accounts import name_key
+from .table import Observe, Sit
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+    from .session import Session
+
+BOARD_KEY = re.compile(r"[A-Za-z0-9_./-]{1,64}")
+
+
+@attrs.frozen
+class GameSettings:
+    players: int
+    variant: str
+    options: tuple[str, ...]
+
+
+def game_settings(args: Sequence[str], rules: RuleBook) -> GameSettings:
+    """``[PLAYERS] [VARIANT] [OPTION ...]`` (2 players and moscow unless given); the
+    options sorted, so the same game asked two ways is one seek."""
+    players, rest = 2, list(args)
+    if rest and rest[0].isdecimal():
+        players = int(rest.pop(0))
+    variant = "moscow"
+    if rest and rules.kind_of(rest[0]) == RuleKind.VARIANT:
+        variant = rest.pop(0)
+    options = tuple(sorted(set(rest)))
+    return GameSettings(players, variant, options)
+
+
+class Reserved(enum.Enum):
+    """'seek reserved': waiting only for a table reserved for this player."""
+
+    RESERVED = "reserved"
+
+
+RESERVED = Reserved.RESERVED
+Wanted = GameSettings | Reserved  # what a seeker waits for
+
+
+@attrs.frozen
+class HeldRecord:
+    players: tuple[str, ...]  # who gets it when the board is released
+    record: ev.DealRecord
+
+
+@attrs.define(eq=False)
+class Matchmaking:
+    lobby: Lobby
+    seekers: list[Session] = attrs.Factory(list)  # oldest first
+    # a ladder's boards: deal records kept from their players until the admin releases
+    # them, once every seating of the board is played (docs/protocol.md §5.5a)
+    held: dict[str, list[HeldRecord]] = attrs.Factory(dict)
+
+    def is_seeking(self, session: Session) -> bool:
+        return session in self.seekers
+
+    def forget(self, session: Session) -> None:
+        """``session`` waits no more (it sat down, left, or logged in elsewhere)."""
+        if session in self.seekers:
+            self.seekers.remove(session)
+        session.seeking = None
+
+    # ----------------------------------------------------------- commands
+    async def seek(self, session: Session, item: Command) -> None:
+        lobby = self.lobby
+        if not lobby.free_to_sit(session):
+            return
+        if item.args == ("reserved",):
+            self._seek_reserved(session)
+            return
+        settings = game_settings(item.args, lobby.rules)
+        try:
+            lobby.rules.ruleset(settings.players, settings.variant, settings.options)
+        except RuleError as exc:
+            session.send(ev.Error("bad-rules", str(exc)))
+            return
+        waiting = [s for s in self.seekers if s.seeking == settings and s is not session]
+        if len(waiting) + 1 >= settings.players and not lobby.table_room(session, False):
+            return  # it would open a table: refused, and nothing changes
+        self.forget(session)
+        session.seeking = settings
+        self.seekers.append(session)
+        session.send(
+            ev.Ok(
+                "seek",
+                f"Waiting for a {settings.players}-player {settings.variant} game.",
+                (
+                    ("players", str(settings.players)),
+                    ("variant", settings.variant),
+                    ("options", ",".join(settings.options)),
+                ),
+            )
+        )
+        same = [s for s in self.seekers if s.seeking == settings]
+        if len(same) >= settings.players:
+            group = same[: settings.players]
+            for s in group:
+                self.forget(s)
+            table = lobby.open_table(settings)
+            for s in group:
+                table.post(Sit(s, None))
+
+    def _seek_reserved(self, session: Session) -> None:
+        assert session.name is not None
+        for table in self.lobby.tables.values():
+            if (
+                table.state == "waiting"
+                and table.reserved is not None
+                and name_key(session.name) in (name_key(n) for n in table.reserved)
+            ):
+                table.post(Sit(session, None))
+                return
+        session.seeking = RESERVED
+        self.seekers.append(session)
+        session.send(ev.Ok("seek", "Waiting for a table reserved for you.", (("reserved", "1"),)))
+
+    async def unseek(self, session: Session, item: Command) -> None:
+        if session in self.seekers:
+            self.forget(session)
+            session.send(ev.Ok("unseek", "You no longer wait for a game."))
+        else:
+            session.send(ev.Error("not-allowed", "you are not waiting for a game"))
+
+    async def reserve(self, session: Session, item: Command) -> None:
+        """A ladder's board: a table for given players in given seats, seed, deal limit."""
+        lobby = self.lobby
+        if not lobby.is_admin(session):
+            session.send(ev.Error("not-allowed", "reserve is for the server's admins"))
+            return
+        if not lobby.accepting:  # as new, sit and seek: no new table while shutting down
+            session.send(ev.Error("shutting-down", "the server is shutting down"))
+            return
+        keyed = dict(a.split("=", 1) for a in item.args if "=" in a)
+        plain = [a for a in item.args if "=" not in a]
+        seats = tuple(keyed.get("seats", "").split(",")) if keyed.get("seats") else ()
+        settings = game_settings(plain, lobby.rules)
+        if len(seats) != settings.players or len({name_key(n) for n in seats}) != len(seats):
+            session.send(
+                ev.Error("bad-argument", f"seats= names {settings.players} different players")
+            )
+            return
+        deals = keyed.get("deals")
+        if deals is not None and (not deals.isdecimal() or int(deals) < 1):
+            session.send(ev.Error("bad-argument", "deals=N takes a whole number from 1"))
+            return
+        board = keyed.get("board")
+        if board is not None and not BOARD_KEY.fullmatch(board):
+            session.send(
+                ev.Error(
+                    "bad-argument", "board=KEY takes 1-64 letters, digits, '_', '-', '.' or '/'"
+                )
+            )
+            return
+        if not lobby.table_room(session, opening=False):
+            return
+        try:
+            table = lobby.open_table(
+                settings,
+                seed=keyed.get("seed"),
+                reserved=seats,
+                deal_limit=int(deals) if deals else None,
+                board=board,
+            )
+        except RuleError as exc:
+            session.send(ev.Error("bad-rules", str(exc)))
+            return
+        session.send(
+            ev.Ok(
+                "reserve",
+                f"Table {table.id} is reserved for {', '.join(seats)}.",
+                (("table", str(table.id)),),
+            )
+        )
+        table.post(Observe(session))  # before anyone sits: the admin sees the whole board
+        for seeker in list(self.seekers):
+            if (
+                seeker.seeking is RESERVED
+                and seeker.name is not None
+                and name_key(seeker.name) in (name_key(n) for n in seats)
+            ):
+                self.forget(seeker)
+                table.post(Sit(seeker, None))
+
+    def hold(self, board: str, players: tuple[str, ...], record: ev.DealRecord) -> None:
+        self.held.setdefault(board, []).append(HeldRecord(players, record))
+
+    async def release(self, session: Session, item: Command) -> None:
+        """A ladder's board is played in every seating: its players get its records."""
+        lobby = self.lobby
+        if not lobby.is_admin(session):
+            session.send(ev.Error("not-allowed", "release is for the server's admins"))
+            return
+        if len(item.args) != 1:
+            session.send(ev.Error("bad-argument", "release BOARD"))
+            return
+        board = item.args[0]
+        held = self.held.pop(board, [])
+        for kept in held:
+            for name in kept.players:
+                player = lobby.online.get(name_key(name))
+                if player is not None:
+                    player.send(kept.record)
+        session.send(
+            ev.Ok(
+                "release",
+                f"{len(held)} records of board {board} released.",
+                (("board", board), ("records", str(len(held)))),
+            )
+        )
