@@ -87,6 +87,15 @@ COMMANDS: dict[str, CommandSpec] = {
 _SEQ = re.compile(r"^(.*?)\s+seq=(\d+)$")
 
 
+def stale_answer(seq: int | None, open_request: int, last_event: int) -> str | None:
+    """Why a table call answering request ``seq`` is stale, or None: it must answer the
+    open request or come after it (events since, someone away or back, do not spoil
+    it); a call without ``seq`` is never stale (docs/protocol.md §7)."""
+    if seq is None or open_request <= seq <= last_event:
+        return None
+    return f"that answers request {seq}; the open request is {open_request}"
+
+
 def parse_line(text: str) -> Command | TableCallText:
     """A command if the first word names one, else a table call (``seq=N`` may follow)."""
     stripped = text.strip()

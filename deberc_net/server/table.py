@@ -26,6 +26,7 @@ from deberc_net.game.phases import PLAY
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import stale_answer
 from deberc_net.protocol.render import render
 from deberc_net.protocol.vocabulary import CallSyntaxError, parse_call
 
@@ -428,10 +429,9 @@ class Table:
             session.send(ev.Error("wrong-phase", "the game has not started"
                                   if match is None else "the game is over"))
             return
-        # events after the request (someone away or back) do not make it stale
-        if seq is not None and not self.asked_seq <= seq <= self.seq:
-            text = f"that answers request {seq}; the open request is {self.asked_seq}"
-            session.send(ev.Error("stale", text))
+        stale = stale_answer(seq, self.asked_seq, self.seq)
+        if stale is not None:
+            session.send(ev.Error("stale", stale))
             return
         legal = match.legal_calls(seat)
         try:

@@ -6,7 +6,7 @@ import pytest
 
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import Command, TableCallText
+from deberc_net.protocol.commands import Command, TableCallText, stale_answer
 from deberc_net.protocol.connection import (
     NEED_DATA,
     Connection,
@@ -134,3 +134,11 @@ def test_moves_outside_the_transition_table_are_errors() -> None:
     with pytest.raises(ProtocolError):
         connection.logged_in()
     assert connection.state is State.CLOSED
+
+
+def test_an_answer_is_stale_only_before_the_open_request_or_after_the_last_event() -> None:
+    assert stale_answer(None, 7, 9) is None  # no seq: never stale
+    assert stale_answer(7, 7, 9) is None
+    assert stale_answer(9, 7, 9) is None  # events since (away, back) do not spoil it
+    assert stale_answer(6, 7, 9) == "that answers request 6; the open request is 7"
+    assert stale_answer(10, 7, 9) == "that answers request 10; the open request is 7"
