@@ -20,7 +20,7 @@ import trio
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, TableCallText
-from deberc_net.protocol.connection import NEED_DATA, Connection, Limits, Reply
+from deberc_net.protocol.connection import NEED_DATA, Connection, Limits, Reply, State
 
 from .config import Config
 from .limits import Bucket
@@ -138,7 +138,8 @@ class Server:
         if per_address and self.per_address[address] > per_address:
             return "too many connections from your address"
         if len(self.sessions) + self.pending > self.config.max_connections:
-            idle = next((s for s in self.sessions if s.name is None and not s.closed), None)
+            idle = next((s for s in self.sessions
+                         if s.connection.state is State.AWAITING_LOGIN), None)
             if idle is None:
                 return "the server is full or shutting down"
             idle.send(ev.Error("busy", "the server is full: connections that have not "
