@@ -46,9 +46,29 @@ TRANSITIONS: dict[tuple[State, Trigger], State] = {
     (State.CLOSED, Trigger.CLOSE): State.CLOSED,
 }
 
-# What a client may send in each state; anything else is answered by the connection.
+
+@attrs.frozen
+class Admits:
+    """What a state lets through to the lobby; the connection answers anything else
+    with ``refusal`` itself."""
+
+    commands: frozenset[str] | None  # None: every command
+    table_calls: bool
+    refusal: ev.Error
+
+    def admits(self, item: Command | TableCallText) -> bool:
+        if isinstance(item, TableCallText):
+            return self.table_calls
+        return self.commands is None or item.name in self.commands
+
+
 BEFORE_LOGIN = frozenset({"help", "calls", "quit", "style", "login", "ping"})
 NOT_LOGGED_IN = ev.Error("not-logged-in", "log in first: login NAME [PASSWORD]")
+# A state missing here (CLOSED) reads nothing at all.
+ADMITS: dict[State, Admits] = {
+    State.AWAITING_LOGIN: Admits(BEFORE_LOGIN, table_calls=False, refusal=NOT_LOGGED_IN),
+    State.LOGGED_IN: Admits(None, table_calls=True, refusal=NOT_LOGGED_IN),
+}
 
 
 class TimeoutCode(enum.Enum):
@@ -145,7 +165,7 @@ class Connection:
     def next_input(self, now: float) -> Input:
         """The next thing that came in, or NEED_DATA. Empty lines are skipped (they still
         count toward the flood limit, and are no sign of life)."""
-        while self._pending and not self.closed:
+        while self._pending and self.state in ADMITS:
             item = self._pending.popleft()
             command = parse_line(item.text) if isinstance(item, Line) and item.text else None
             if command is not None:
@@ -163,11 +183,8 @@ class Connection:
         return NEED_DATA
 
     def _admit(self, command: Command | TableCallText) -> Command | TableCallText | Reply:
-        if self.state is State.AWAITING_LOGIN and not (
-            isinstance(command, Command) and command.name in BEFORE_LOGIN
-        ):
-            return Reply(NOT_LOGGED_IN)
-        return command
+        rule = ADMITS[self.state]
+        return command if rule.admits(command) else Reply(rule.refusal)
 
     # ------------------------------------------------------------- time
     def deadline(self) -> tuple[float, TimeoutCode]:
