@@ -18,7 +18,7 @@ from deberc_net.game.record import replay_matches, without_timing
 from deberc_net.testing import build_ruleset
 
 OUTCOMES = ("made", "bide", "hanging", "void")
-# PROTOCOL.md, "The deal record": the keys every deberc-deal/1 line must carry.
+# docs/records.md: the keys every deberc-deal/1 line must carry.
 REQUIRED_KEYS = {
     "format", "table", "match", "deal_no", "seed", "variant", "options", "players",
     "dealer", "deck", "calls", "trump", "player", "tricks", "declared", "points",

@@ -45,7 +45,7 @@ from .rules import DealScore, RuleSet
 __all__ = ["BIDDING", "DONE", "ORDERED", "PENALIZED", "PLAY", "TALK", "Deal", "Declaration",
            "LoggedCall", "Pending", "Phase", "Trick"]
 
-# What option table-penalties punishes instead of refusing (RULES.md section 6).
+# What option table-penalties punishes instead of refusing (docs/rules.md §10, table-penalties).
 PENALIZED = frozenset({"must-follow-suit", "must-trump", "must-overtrump",
                        "false-declaration", "forbidden-rost"})
 TALK = frozenset({C.TERTS, C.PYATDESYAT, C.ROST, C.OT, C.PISHET})
@@ -621,8 +621,9 @@ class Deal:
         self._show(seat)
 
     def _show(self, seat: int) -> None:
-        # Only the declared category goes face up (RULES.md 3.5): his other sequences are
-        # added after the first trick, and showing them now would leak hidden cards.
+        # Only the declared category goes face up (docs/rules.md §3, the table talk, 5):
+        # his other sequences are added after the first trick, and showing them now
+        # would leak hidden cards.
         combos = self.combos_of(seat)
         best = self.best
         if best is not None and best.seat == seat:
@@ -671,8 +672,8 @@ class Deal:
         )
 
     def _punish(self, seat: int, call: Call, error: E.IllegalCall) -> None:
-        """RULES.md 6: a longer combination asked about is lost; anything else is a bide
-        on cards."""
+        """docs/rules.md §10, table-penalties: a longer combination asked about is lost;
+        anything else is a bide on cards."""
         best = self.best
         if call.name == C.ROST and best is not None:
             mine = self.best_combo(seat)

@@ -1,4 +1,4 @@
-"""Dealing and bidding with scripted decks (RULES.md 2)."""
+"""Dealing and bidding with scripted decks (docs/rules.md §2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The end of the match: target, automatic claims, both over, bide (RULES.md 7)."""
+"""The end of the match: target, automatic claims, both over, bide (docs/rules.md §7)."""
 
 from __future__ import annotations
 

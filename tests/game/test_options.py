@@ -1,5 +1,5 @@
 """Every table option against the default, on scripted deals with exact numbers
-(RULES.md 2-7), and the checks build_ruleset makes on a set of options."""
+(docs/rules.md §10), and the checks build_ruleset makes on a set of options."""
 
 from __future__ import annotations
 

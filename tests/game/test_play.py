@@ -1,4 +1,4 @@
-"""Card play: following, trumping, overtrumping, trick winners, points (RULES.md 1, 4)."""
+"""Card play: following, trumping, overtrumping, trick winners, points (docs/rules.md §1, §4)."""
 
 from __future__ import annotations
 

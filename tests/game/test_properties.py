@@ -3,7 +3,7 @@
 Hypothesis drives whole matches (Moscow, two players): at every step it picks the seat
 (usually the one to act, sometimes another seat that has an out-of-turn call such as
 ``pokazhi``) and the index of the call among that seat's ``legal_calls``. The checks
-below use their own card tables written from RULES.md section 1, not the engine's.
+below use their own card tables written from docs/rules.md §1, not the engine's.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def examples(n: int) -> settings:
     return settings(max_examples=n, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # --------------------------------------------------------------------------- tables
-# RULES.md section 1, written out again on purpose (independent of deberc_net.game.cards).
+# docs/rules.md §1, written out again on purpose (independent of deberc_net.game.cards).
 PLAIN_POINTS = {"7": 0, "8": 0, "9": 0, "10": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
 TRUMP_POINTS = {"7": 0, "8": 0, "9": 14, "10": 10, "J": 20, "Q": 3, "K": 4, "A": 11}
 PLAIN_ORDER = ["7", "8", "9", "J", "Q", "K", "10", "A"]
@@ -160,7 +160,7 @@ def test_any_legal_calls_end_the_match(data: Any) -> None:
 
 # ---------------------------------------------------------- 2. card points add up
 def dealt_hands(record: dict[str, Any]) -> list[list[str]]:
-    """Each seat's nine cards, dealt as RULES.md says, after a trump-seven swap."""
+    """Each seat's nine cards, dealt as docs/rules.md §2 says, after a trump-seven swap."""
     deck, dealer = record["deck"], record["dealer"]
     first = (dealer + 1) % 2
     hands: list[list[str]] = [[], []]

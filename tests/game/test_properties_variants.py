@@ -3,7 +3,7 @@
 Hypothesis draws the player count, the variant, a subset of the shipped option names
 (refused sets are skipped) and a seed; from the seed, the seat to act (now and then
 another seat with an out-of-turn call) picks uniformly among its legal calls. The checks
-use their own card tables and their own dealing, written from RULES.md sections 1-2, not
+use their own card tables and their own dealing, written from docs/rules.md §1–2 and §8, not
 the engine's.
 """
 
@@ -31,7 +31,7 @@ HAND = {2: 9, 3: 9, 4: 8}
 MAX_CALLS_PER_DEAL = 400
 MAX_VOID_DEALS = 4  # after this many void deals the players stop passing
 
-# RULES.md section 1, written out again on purpose.
+# docs/rules.md §1, written out again on purpose.
 PLAIN_POINTS = {"7": 0, "8": 0, "9": 0, "10": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
 TRUMP_POINTS = {"7": 0, "8": 0, "9": 14, "10": 10, "J": 20, "Q": 3, "K": 4, "A": 11}
 
@@ -96,7 +96,7 @@ def check_cards(deal: Deal) -> None:
 
 
 def dealt_hands(record: dict[str, Any], players: int) -> list[list[str]]:
-    """Each seat's cards in play as RULES.md deals them (after a trump-seven swap)."""
+    """Each seat's cards in play as docs/rules.md §2 and §8 deal them (after a trump-seven swap)."""
     deck, dealer = record["deck"], record["dealer"]
     order = [(dealer + i) % players for i in range(1, players + 1)]
     hands: list[list[str]] = [[] for _ in range(players)]

@@ -1,4 +1,4 @@
-"""Deal records of scripted deals: the documented keys, and replays (PROTOCOL.md)."""
+"""Deal records of scripted deals: the documented keys, and replays (docs/records.md)."""
 
 from __future__ import annotations
 

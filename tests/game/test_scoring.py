@@ -1,4 +1,4 @@
-"""Scoring a deal: made, bide, hanging bide, next dealer (RULES.md 5)."""
+"""Scoring a deal: made, bide, hanging bide, next dealer (docs/rules.md §5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Short games (one deal decides, stakes, dave) and poltinniki (RULES.md 7)."""
+"""Short games (one deal decides, stakes, dave) and poltinniki (docs/rules.md §11)."""
 
 from __future__ import annotations
 

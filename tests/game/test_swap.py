@@ -1,4 +1,4 @@
-"""The trump seven swap, four sevens and "does my trump pass?" (RULES.md 2)."""
+"""The trump seven swap, four sevens and "does my trump pass?" (docs/rules.md §2)."""
 
 from __future__ import annotations
 

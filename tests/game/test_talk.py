@@ -1,4 +1,4 @@
-"""Declarations, table talk and bella with scripted hands (RULES.md 3)."""
+"""Declarations, table talk and bella with scripted hands (docs/rules.md §3)."""
 
 from __future__ import annotations
 

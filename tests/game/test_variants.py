@@ -1,5 +1,5 @@
 """Three players, four players in pairs, and Kharkov against Moscow, with scripted deals
-(RULES.md 2-5). Hands are built with ``build_deck_n``; every number is worked out by hand
+(docs/rules.md §8–9). Hands are built with ``build_deck_n``; every number is worked out by hand
 in the comments."""
 
 from __future__ import annotations

@@ -249,7 +249,7 @@ async def test_calls_out_of_turn_and_bad_calls_change_nothing(
 
 
 def _expected_code(card: str, hand: list[str], led: str, trump: str) -> str:
-    """The rule a card breaks, by RULES.md: follow suit, else trump, else overtrump."""
+    """The rule a card breaks, by docs/rules.md §4: follow suit, else trump, else overtrump."""
     if card[-1] != led[-1] and any(c[-1] == led[-1] for c in hand):
         return "must-follow-suit"
     if card[-1] != trump and any(c[-1] == trump for c in hand):

@@ -1,4 +1,4 @@
-"""The Moscow rules for two players (RULES.md sections 1-7, every default)."""
+"""The Moscow rules for two players (docs/rules.md §1–7, every default)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Short Deberts: one deal decides (RULES.md 7, seed 000 'Короткий деберц').
+"""Short Deberts: one deal decides (docs/rules.md §11, seed 000 'Короткий деберц').
 
 ``short`` (no bide: more points wins), ``short-bide`` (2 players: a losing player pays
 double; 3 players: one stake to or from each whistler), ``dave`` (two players, doubling:

@@ -1,4 +1,4 @@
-"""Table options that change one plain rule each (RULES.md names them all)."""
+"""Table options that change one plain rule each (docs/rules.md §10 names them all)."""
 
 from __future__ import annotations
 

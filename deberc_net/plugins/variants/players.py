@@ -8,7 +8,7 @@ from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
 
 
 class ThreePlayers:
-    """RULES.md: the player must beat both whistlers together; the whistlers'
+    """docs/rules.md §8: the player must beat both whistlers together; the whistlers'
     combinations add up when the better of theirs beats the player's."""
 
     name = "three-players"
@@ -39,7 +39,7 @@ class ThreePlayers:
 
 
 class FourPlayers:
-    """RULES.md: partners across, 6 + 2 cards, the turned card to the dealer."""
+    """docs/rules.md §8: partners across, 6 + 2 cards, the turned card to the dealer."""
 
     name = "four-players"
 
