@@ -16,6 +16,7 @@ from .cards import suit_of
 from .combos import CATEGORY_NAMES
 from .phases import BIDDING, DONE, ORDERED
 from .play import illegal_card_error
+from .talk import Question, answers, declaration, in_window
 
 if TYPE_CHECKING:
     from .deal import Deal
@@ -29,8 +30,8 @@ def why_not(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
         who = deal.pending.answerer
         return E.AnswerRequired(f"waiting for seat {who} to answer {deal.pending.kind}")
     if deal.pending is not None:
-        legal = " or ".join(c.token() for c in deal._answers(deal.pending))
-        if call.name == C.OT and deal.pending.kind in ("rost", "rost-reply"):
+        legal = " or ".join(c.token() for c in answers(deal, deal.pending))
+        if call.name == C.OT and deal.pending.kind in (Question.ROST, Question.ROST_REPLY):
             return E.FalseDeclaration(f"that is not your combination's top: {legal}")
         return E.AnswerRequired(f"answer the question first: {legal}")
     name = call.name
@@ -77,14 +78,14 @@ def _why_not_bid(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
 
 
 def _why_not_declare(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
-    if not deal._in_window(seat):
+    if not in_window(deal, seat):
         return E.NotAllowed("declarations are made before your first card only")
     if seat in deal.talked:
         return E.NotAllowed("you have already declared")
     mine = deal.best_combo(seat)
     if mine is None:
         return E.FalseDeclaration("you hold no combination")
-    right = deal._declaration(seat, mine.category)
+    right = declaration(deal, seat, mine.category)
     if call != right:
         return E.FalseDeclaration(f"you do not hold {call.token()}; your best is {right.token()}")
     best = deal.best
@@ -97,7 +98,7 @@ def _why_not_declare(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
 
 def _why_not_rost(deal: Deal, seat: int) -> E.IllegalCall:
     best = deal.best
-    if best is None or not deal._in_window(seat) or seat in deal.talked:
+    if best is None or not in_window(deal, seat) or seat in deal.talked:
         return E.NotAllowed("rost? answers a declaration, before your first card, once")
     if deal.side_of(best.seat) == deal.side_of(seat):
         # no question to one's partner: not a forbidden rost?, so never a penalty

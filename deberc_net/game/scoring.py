@@ -1,0 +1,178 @@
+"""Scoring a deal: what counts (combinations, bella, cards, the last trick), the deal's
+``DealScore``, and the bide on cards of option table-penalties.
+
+Plain functions of a deal; the rule set's ``score_deal`` (the plugins' hooks) turns the
+points into what each side writes (docs/rules.md §5).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards import card_points
+from .combos import BELLA_POINTS, Combo
+from .phases import DONE
+from .rules import DealScore
+
+if TYPE_CHECKING:
+    from .deal import Deal
+
+
+def settle_combinations(deal: Deal) -> None:
+    """After the first trick (or a bide on cards during it): whose sequences count."""
+    winners = deal.rules.combo_winners(deal)
+    deal.scoring_combos = {
+        seat: deal.combos_of(seat)
+        for seat in winners
+        if seat not in deal.talk.lost_combos and deal.combos_of(seat)
+    }
+
+
+def counted_combos(deal: Deal) -> dict[int, list[Combo]]:
+    """The sequences that count now, by seat: the record lists exactly these."""
+    return {
+        seat: combos
+        for seat, combos in (deal.scoring_combos or {}).items()
+        if deal.side_of(seat) != deal.offender_side and not lacks_trick(deal, seat)
+    }
+
+
+def lacks_trick(deal: Deal, seat: int) -> bool:
+    """combos-need-trick: the seat took no trick himself. After a bide on cards the
+    others are handed every card in play (and write the last trick's 10): they have
+    their tricks, whatever the play had reached (docs/rules.md §10)."""
+    return (
+        deal.rules.settings.combos_need_trick
+        and deal.offender_side is None
+        and not deal.took_trick(seat)
+    )
+
+
+def bella_counts(deal: Deal) -> bool:
+    owner = deal.talk.bella_owner
+    return (
+        deal.talk.bella_declared and owner is not None
+        and deal.side_of(owner) != deal.offender_side
+    )
+
+
+def combo_points(deal: Deal) -> list[int]:
+    out = [0] * len(deal.sides)
+    for seat, combos in counted_combos(deal).items():
+        out[deal.side_of(seat)] += sum(c.points for c in combos)
+    return out
+
+
+def bella_points(deal: Deal) -> list[int]:
+    out = [0] * len(deal.sides)
+    if bella_counts(deal):
+        owner = deal.talk.bella_owner
+        assert owner is not None
+        out[deal.side_of(owner)] += BELLA_POINTS
+    return out
+
+
+def deal_points(deal: Deal) -> list[int]:
+    """Each side's points so far: combinations, bella, cards (and the last trick)."""
+    combos, bella = combo_points(deal), bella_points(deal)
+    return [combos[i] + bella[i] + deal.card_points[i] for i in range(len(deal.sides))]
+
+
+def lead_order(deal: Deal) -> list[int]:
+    """The sides in the order they play in this deal, the leader's first."""
+    n = deal.players
+    order: list[int] = []
+    for i in range(n):
+        side = deal.side_of((deal.leader + i) % n)
+        if side not in order:
+            order.append(side)
+    return order
+
+
+def deal_score(deal: Deal, points: list[int]) -> DealScore:
+    last = deal.tricks[-1].winner if deal.tricks else None
+    notes = [
+        f"seat {seat} took no trick: his combinations do not count"
+        for seat in sorted(deal.scoring_combos or {})
+        if lacks_trick(deal, seat) and deal.side_of(seat) != deal.offender_side
+    ]
+    return DealScore(
+        sides=deal.sides,
+        player_side=-1 if deal.player is None else deal.side_of(deal.player),
+        points=points,
+        card_points=list(deal.card_points),
+        combo_points=combo_points(deal),
+        bella_points=bella_points(deal),
+        tricks_taken=list(deal.tricks_taken),
+        last_trick_side=-1 if last is None else deal.side_of(last),
+        hanging_in=deal.hanging_in,
+        hanging_pending=list(deal.hanging_pending),
+        bides_before=list(deal.bides_before),
+        lead_order=lead_order(deal),
+        hanging_out=deal.hanging_in,
+        stake=int(deal.extra.get("stake", 1)),
+        notes=notes,
+    )
+
+
+def score_played(deal: Deal) -> None:
+    """The last trick is taken: count the points and let the rules write them."""
+    deal.phase = DONE
+    last = deal.tricks[-1].winner
+    assert last is not None
+    points = deal_points(deal)
+    points[deal.side_of(last)] += deal.rules.settings.last_trick_bonus
+    deal.score = deal_score(deal, points)
+    deal.rules.score_deal(deal.score)
+    deal.outcome = deal.score.outcome
+
+
+def bide_on_cards(deal: Deal, seat: int, reason: str) -> None:
+    """The offender hands all his cards to the opponents, who write every point."""
+    trump = deal.trump
+    assert trump is not None
+    if deal.scoring_combos is None:  # mid first trick: what was declared still counts
+        settle_combinations(deal)
+    everything = [c for t in deal.tricks for _, c in t.cards]
+    everything += [c for _, c in deal.trick.cards]
+    everything += [c for hand in deal.hands for c in hand]
+    total = sum(card_points(c, trump) for c in everything)
+    total += deal.rules.settings.last_trick_bonus
+    offender = deal.side_of(seat)
+    deal.offender_side = offender  # nothing is written for his combinations or bella
+    points = deal_points(deal)
+    extras = [points[i] - deal.card_points[i] for i in range(len(points))]
+    others = [s for s in range(len(deal.sides)) if s != offender]
+    share, odd = divmod(total, len(others))
+    written = [0] * len(deal.sides)
+    order = [s for s in lead_order(deal) if s in others]
+    for i, side in enumerate(order):
+        written[side] = share + (odd if i == 0 else 0) + extras[side]
+    deal.end_deal("penalty", points, written)
+    assert deal.score is not None
+    deal.score.notes.append(f"bide on cards: seat {seat}, {reason}")
+    _hanging_after_penalty(deal.score, offender)
+
+
+def _hanging_after_penalty(score: DealScore, offender: int) -> None:
+    """A bide on cards is a played deal: the hanging points go to whoever writes
+    more (docs/rules.md §5); the whistlers of a player who offended share them as they
+    share a bide (equal parts, the odd point to the earlier)."""
+    hanging = score.hanging_in
+    if not hanging:
+        return
+    written = score.written
+    others = [s for s in score.lead_order if s != offender]
+    if offender == score.player_side and len(others) > 1:
+        share, odd = divmod(hanging, len(others))
+        for i, side in enumerate(others):
+            written[side] += share + (odd if i == 0 else 0)
+        score.notes.append(f"hanging {hanging} to the whistlers")
+    else:
+        top = max(written)
+        leaders = [s for s, w in enumerate(written) if w == top]
+        if len(leaders) > 1:
+            return  # nobody wrote more: they keep hanging
+        written[leaders[0]] += hanging
+        score.notes.append(f"hanging {hanging} to side {leaders[0]}")
+    score.hanging_out = score.hanging_pending.pop(0) if score.hanging_pending else 0
