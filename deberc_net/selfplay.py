@@ -12,7 +12,11 @@ from typing import IO, Any
 import attrs
 
 from deberc_net.game.match import Match
+from deberc_net.game.outcomes import Outcome
 from deberc_net.game.rules import RuleSet
+
+# the outcomes the summary always lists (0 when none), the others only when they occur
+_USUAL = (Outcome.MADE, Outcome.BIDE, Outcome.HANGING, Outcome.VOID)
 
 
 @attrs.define
@@ -34,9 +38,9 @@ class Summary:
             "deals": self.deals,
             "seconds": round(self.seconds, 3),
             "deals_per_second": round(self.deals_per_second, 1),
-            "outcomes": {k: self.outcomes.get(k, 0) for k in ("made", "bide", "hanging", "void")}
+            "outcomes": {k: self.outcomes.get(k, 0) for k in _USUAL}
             | {k: v for k, v in sorted(self.outcomes.items())
-               if k not in ("made", "bide", "hanging", "void")},
+               if k not in _USUAL},
             "wins_by_side": {str(k): v for k, v in sorted(self.wins.items(), key=str)},
             "end_reasons": dict(sorted(self.end_reasons.items())),
         }

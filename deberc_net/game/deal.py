@@ -31,6 +31,7 @@ from .events import (
     TrickTaken,
     in_telling_order,
 )
+from .outcomes import Outcome, VoidReason
 from .phases import BIDDING, DONE, ORDERED, PLAY, Phase
 from .play import legal_cards, trick_winner
 from .refusals import why_not
@@ -98,8 +99,8 @@ class Deal:
     offender_side: int | None = attrs.field(init=False, default=None)  # a bide on cards
     card_points: list[int] = attrs.field(init=False)
     tricks_taken: list[int] = attrs.field(init=False)
-    outcome: str = attrs.field(init=False, default="")
-    void_reason: str | None = attrs.field(init=False, default=None)
+    outcome: str = attrs.field(init=False, default="")  # an Outcome, or a plugin's own
+    void_reason: VoidReason | None = attrs.field(init=False, default=None)
     match_end: tuple[int, str] | None = attrs.field(init=False, default=None)  # side, why
     score: DealScore | None = attrs.field(init=False, default=None)
     extra: dict[str, Any] = attrs.field(init=False, factory=dict)  # room for plugins
@@ -349,7 +350,7 @@ class Deal:
         return self.fresa if self.rules.settings.fresa_visible else None
 
     def _do_chetyre_semerki(self, seat: int, call: Call) -> None:
-        self._end_void("sevens")
+        self._end_void(VoidReason.SEVENS)
 
     def _do_pas(self, seat: int, call: Call) -> None:
         n = self.players
@@ -360,7 +361,7 @@ class Deal:
             self.bid_round, self.passes = 2, 0
             self.turn = (self.dealer + 1) % n
         else:
-            self._end_void("all passed")
+            self._end_void(VoidReason.ALL_PASSED)
 
     def _do_igrayu(self, seat: int, call: Call) -> None:
         self.player = seat
@@ -461,13 +462,15 @@ class Deal:
         target = self.rules.settings.target
         assert target is not None
         if self.running_total(side) >= target:
-            self.end_deal("claim", points, points, winner=side, reason="claim")
+            self.end_deal(Outcome.CLAIM, points, points, winner=side, reason=Outcome.CLAIM)
             return
         # the best other total wins; of equal ones, the side that plays earlier in the
         # deal (as the odd point of a bide goes, docs/rules.md §10)
         others = [s for s in scoring.lead_order(self) if s != side]
         winner = max(others, key=lambda s: self.running_total(s))
-        self.end_deal("false-claim", points, points, winner=winner, reason="false-claim")
+        self.end_deal(
+            Outcome.FALSE_CLAIM, points, points, winner=winner, reason=Outcome.FALSE_CLAIM
+        )
 
     # -------------------------------------------------------------- penalties
     def _punishable(self, seat: int, call: Call, error: E.IllegalCall) -> bool:
@@ -566,20 +569,20 @@ class Deal:
         return self.totals_before[side] + self.deal_points()[side]
 
     # ------------------------------------------------------------------ ending
-    def _end_void(self, reason: str) -> None:
+    def _end_void(self, reason: VoidReason) -> None:
         self.phase = DONE
-        self.outcome = "void"
+        self.outcome = Outcome.VOID
         self.void_reason = reason
         self.talk.pending = None
         zero = [0] * len(self._sides)
         self.score = scoring.deal_score(self, list(zero))
         self.score.written = list(zero)
-        self.score.outcome = "void"
+        self.score.outcome = Outcome.VOID
 
     def _end_claim(self, side: int) -> None:
         """A claim during the deal ends the match: each side writes what it has so far."""
         points = self.deal_points()
-        self.end_deal("claim", points, points, winner=side, reason="claim")
+        self.end_deal(Outcome.CLAIM, points, points, winner=side, reason=Outcome.CLAIM)
 
     def end_deal(
         self, outcome: str, points: list[int], written: list[int], *,

@@ -15,6 +15,7 @@ from .calls import Call
 from .deal import DONE, Deal
 from .errors import GameOver
 from .events import DealAbandoned, DealEnded, DealStarted, MatchEnded, MatchEvent
+from .outcomes import Outcome, VoidReason
 from .rules import MatchEnd, MatchSnapshot, RuleSet
 from .seeding import deal_seed, deck_for, first_dealer
 
@@ -142,7 +143,7 @@ class Match:
         assert score is not None
         for side, points in enumerate(score.written):
             self.totals[side] += points
-        if score.outcome == "bide":
+        if score.outcome == Outcome.BIDE:
             self.bides[score.player_side] += 1
         self.hanging = score.hanging_out
         self.hanging_pending = tuple(score.hanging_pending)
@@ -156,7 +157,7 @@ class Match:
         )
         if deal.match_end is not None:
             self.result = MatchEnd(*deal.match_end)
-        elif score.outcome != "void":
+        elif score.outcome != Outcome.VOID:
             self.result = self.rules.match_end(snapshot)
         record = self._record(deal)
         self.records.append(record)
@@ -177,9 +178,9 @@ class Match:
         return events
 
     def _next_dealer(self, deal: Deal, snapshot: MatchSnapshot) -> int:
-        if deal.void_reason == "sevens":
+        if deal.void_reason == VoidReason.SEVENS:
             return deal.dealer  # a misdeal-like redeal: the same dealer deals again
-        if deal.outcome == "void":
+        if deal.outcome == Outcome.VOID:
             return (deal.dealer + 1) % self.rules.settings.players
         return self.rules.next_dealer(snapshot)
 

@@ -9,10 +9,10 @@ from .calls import from_record
 from .cards import card_str, parse_card
 from .combos import BELLA_POINTS
 from .deal import DONE, Deal
+from .outcomes import FORFEITS, Outcome
 from .rules import RuleSet
 from .scoring import bella_counts
 
-FORFEITS = ("left", "timeouts", "away")  # a match lost this way records the deal so far
 # Keys that depend on when calls were made, not on what happened.
 _TIMING_KEYS = ("ms",)
 
@@ -88,7 +88,7 @@ def replay_deal(record: dict[str, Any], rules: RuleSet) -> Deal:
         deal.apply(entry["seat"], from_record(entry), ms=entry["ms"], auto=entry.get("auto", False))
     if deal.phase != DONE and record["outcome"] in FORFEITS:
         deal.end_deal(record["outcome"], deal.deal_points(), [0] * len(deal.sides))
-    if deal.phase != DONE and record["outcome"] != "claim":
+    if deal.phase != DONE and record["outcome"] != Outcome.CLAIM:
         raise ValueError(f"deal {record['deal_no']}: the calls do not finish the deal")
     return deal
 

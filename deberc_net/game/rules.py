@@ -87,7 +87,7 @@ class DealScore:
     stake: int = 1  # short games: what one stake is worth now (dave raises it)
     written: list[int] = attrs.Factory(list)
     hanging_out: int = 0
-    outcome: str = ""
+    outcome: str = ""  # an Outcome (game/outcomes.py), or a plugin's own
     notes: list[str] = attrs.Factory(list)
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from .cards import card_points
 from .combos import BELLA_POINTS, Combo
+from .outcomes import Outcome
 from .phases import DONE
 from .rules import DealScore
 
@@ -148,7 +149,7 @@ def bide_on_cards(deal: Deal, seat: int, reason: str) -> None:
     order = [s for s in lead_order(deal) if s in others]
     for i, side in enumerate(order):
         written[side] = share + (odd if i == 0 else 0) + extras[side]
-    deal.end_deal("penalty", points, written)
+    deal.end_deal(Outcome.PENALTY, points, written)
     assert deal.score is not None
     deal.score.notes.append(f"bide on cards: seat {seat}, {reason}")
     _hanging_after_penalty(deal.score, offender)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from deberc_net.game.combos import Combo, top_position
 from deberc_net.game.deal import Deal
+from deberc_net.game.outcomes import Outcome
 from deberc_net.game.rules import ComboKeyFn, DealScore, MatchEnd, MatchSnapshot, Settings
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
 
@@ -98,20 +99,20 @@ def write_deal(score: DealScore, shares: SharesFn) -> None:
     written = [0] * len(pts)
     hanging = score.hanging_in
     if pts[p] > against:
-        score.outcome = "made"
+        score.outcome = Outcome.MADE
         written = list(pts)
     elif pts[p] < against:
-        score.outcome = "bide"
+        score.outcome = Outcome.BIDE
         written = [pts[s] if s != p else 0 for s in range(len(pts))]
         for side, share in shares(score, pts[p]).items():
             written[side] += share
     else:
-        score.outcome = "hanging"
+        score.outcome = Outcome.HANGING
         for s in others:
             written[s] = pts[s]
-    if score.outcome == "hanging":
+    if score.outcome == Outcome.HANGING:
         hanging += pts[p]  # variant A: a second hanging bide plays for both sums
-    elif hanging and score.outcome == "bide":
+    elif hanging and score.outcome == Outcome.BIDE:
         # a bide after a hanging bide: the whistlers split the hanging points equally
         # (seed 000, three players, also under bide-to-leader, which only moves the bide
         # player's own points; with two the whistler takes them)
@@ -147,7 +148,7 @@ def deberc_next_dealer(snapshot: MatchSnapshot) -> int:
     top = max(score.written)
     leaders = [s for s, w in enumerate(score.written) if w == top]
     n = snapshot.players
-    if score.outcome == "hanging":  # the whistler deals, whoever of them wrote more
+    if score.outcome == Outcome.HANGING:  # the whistler deals, whoever of them wrote more
         leaders = [s for s in leaders if s != score.player_side] or leaders
     seats = [seat for side in leaders for seat in score.sides[side]]
     return next(seat for i in range(1, n + 1) if (seat := (snapshot.dealer + i) % n) in seats)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from deberc_net.game.combos import rank_order
 from deberc_net.game.deal import PLAY, Deal
+from deberc_net.game.outcomes import Outcome
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
 
 NAME = "deberts"
@@ -28,7 +29,8 @@ def deberc_deal_event(deal: Deal, name: str) -> None:
             zero = [0] * len(deal.sides)
             # the points so far (a bella said before the swap): the record lists it
             deal.end_deal(
-                "deberts", deal.deal_points(), zero, winner=deal.side_of(seat), reason="deberts"
+                Outcome.DEBERTS, deal.deal_points(), zero, winner=deal.side_of(seat),
+                reason=Outcome.DEBERTS,
             )
             return
 

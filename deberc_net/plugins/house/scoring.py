@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from deberc_net.game.outcomes import Outcome
 from deberc_net.game.rules import DealScore, MatchSnapshot, Settings
 from deberc_net.plugins.builtin import moscow
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
@@ -20,7 +21,7 @@ class SkiPenalty:
 
     @hookimpl
     def deberc_adjust_written(self, score: DealScore) -> None:
-        if score.outcome in ("void", "claim", "false-claim"):
+        if score.outcome in (Outcome.VOID, Outcome.CLAIM, Outcome.FALSE_CLAIM):
             return
         for side, taken in enumerate(score.tricks_taken):
             if taken == 0:
@@ -39,7 +40,7 @@ class BidePenalty:
     @hookimpl
     def deberc_adjust_written(self, score: DealScore) -> None:
         p = score.player_side
-        if score.outcome == "bide" and score.bides_before[p] >= 2:
+        if score.outcome == Outcome.BIDE and score.bides_before[p] >= 2:
             score.written[p] -= BIDE_POINTS
             score.notes.append(f"bide {score.bides_before[p] + 1}: side {p} -{BIDE_POINTS}")
 
@@ -82,7 +83,7 @@ class HangingSeparate:
 
     @hookimpl
     def deberc_adjust_written(self, score: DealScore) -> None:
-        if score.outcome == "hanging" and score.hanging_in:
+        if score.outcome == Outcome.HANGING and score.hanging_in:
             # the builtin added both sums together (variant A): keep them apart
             own = score.hanging_out - score.hanging_in
             score.hanging_out = score.hanging_in

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from deberc_net.game.calls import Call
 from deberc_net.game.deal import PLAY, Deal, Pending
+from deberc_net.game.outcomes import Outcome
 from deberc_net.game.rules import DealScore, MatchEnd, MatchSnapshot, Settings
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
 
@@ -59,7 +60,7 @@ class ShortGame:
                 if s != p:  # one stake to or from each whistler
                     written[s] = -stake if won else loss
                     written[p] -= written[s]
-            score.outcome = "made" if won else "bide"
+            score.outcome = Outcome.MADE if won else Outcome.BIDE
         else:
             top = max(pts)
             # of equal points without the last trick, the one who plays earlier wins
@@ -69,7 +70,7 @@ class ShortGame:
                 score.last_trick_side if score.last_trick_side in leaders else leaders[0])
             for s in sides:
                 written[s] = stake * (len(pts) - 1) if s == winner else -stake
-            score.outcome = "made" if winner == p else "bide"
+            score.outcome = Outcome.MADE if winner == p else Outcome.BIDE
         score.written = written
         score.hanging_out = 0
         score.notes.append(f"stake {stake}")

@@ -1,0 +1,33 @@
+"""How a deal ends: the engine's and the shipped rules' outcomes, and why a deal is void.
+
+StrEnums equal their strings, so records and the wire carry the same words as before.
+An outcome is typed ``str`` where it is stored (``Deal.outcome``, ``DealScore.outcome``,
+``Deal.end_deal``): a third-party plugin may end a deal its own way (perezdacha's
+``redeal``) without being listed here.
+"""
+
+from enum import StrEnum
+
+
+class Outcome(StrEnum):
+    MADE = "made"  # the player scored more (docs/rules.md §5)
+    BIDE = "bide"  # he did not: the whistlers write his points
+    HANGING = "hanging"  # equal: the points wait for the next deal
+    VOID = "void"  # nobody played it (four sevens, everybody passed)
+    CLAIM = "claim"  # a side reached the target during the deal
+    FALSE_CLAIM = "false-claim"  # manual-claim: a konets that did not reach it
+    PENALTY = "penalty"  # table-penalties: a bide on cards
+    DEBERTS = "deberts"  # option deberts: seven trumps in sequence win the match
+    # the match was lost at the table (a seat left, ran out of time, stayed away):
+    # the deal in progress is recorded as it stood
+    LEFT = "left"
+    TIMEOUTS = "timeouts"
+    AWAY = "away"
+
+
+FORFEITS = frozenset({Outcome.LEFT, Outcome.TIMEOUTS, Outcome.AWAY})
+
+
+class VoidReason(StrEnum):
+    SEVENS = "sevens"  # four sevens shown: the same dealer deals again
+    ALL_PASSED = "all passed"
