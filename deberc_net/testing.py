@@ -31,7 +31,7 @@ from deberc_net.game.cards import DECK, Card, parse_card
 from deberc_net.game.deal import Deal
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
-from deberc_net.game.record import replay_matches
+from deberc_net.game.record import deal_record, replay_matches
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins.manager import BUILTIN_VARIANT, RuleBook
 from deberc_net.protocol.vocabulary import parse_call
@@ -227,7 +227,7 @@ def snapshot(deal: Deal) -> dict[str, Any]:
     fields = attrs.asdict(deal, filter=lambda a, _v: a.name not in ("rules", "_legal_cache"))
     return {
         "fields": fields,
-        "record": deal.record(),
+        "record": deal_record(deal),
         "legal": [legal(deal, s) for s in range(deal.players)],
     }
 

@@ -16,6 +16,7 @@ from .deal import DONE, Deal
 from .errors import GameOver
 from .events import DealAbandoned, DealEnded, DealStarted, MatchEnded, MatchEvent
 from .outcomes import Outcome, VoidReason
+from .record import deal_record
 from .rules import MatchEnd, MatchSnapshot, RuleSet
 from .seeding import deal_seed, deck_for, first_dealer
 
@@ -200,7 +201,7 @@ class Match:
         ]
 
     def _record(self, deal: Deal) -> dict[str, Any]:
-        body = deal.record()
+        body = deal_record(deal)
         score = deal.score
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
