@@ -11,7 +11,6 @@ from collections.abc import Iterable
 
 SUITS = "shdc"
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
-SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 
 SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
@@ -32,10 +31,6 @@ def make(rank: int, suit: int) -> Card:
 
 def suit_of(card: Card) -> int:
     return card >> 3
-
-
-def rank_of(card: Card) -> int:
-    return card & 7
 
 
 def card_str(card: Card) -> str:
@@ -61,16 +56,6 @@ def parse_card(text: str) -> Card:
         if card is not None:
             return card
     raise ValueError(f"not a card: {text!r}")
-
-
-def parse_suit(text: str) -> int:
-    t = text.strip().lower()
-    if len(t) == 1 and t in SUITS:
-        return SUITS.index(t)
-    for i, name in enumerate(SUIT_NAMES.values()):
-        if t == name:
-            return i
-    raise ValueError(f"not a suit: {text!r}")
 
 
 def card_points(card: Card, trump: int) -> int:

@@ -81,11 +81,6 @@ def _cut_run(run: list[Card], suit: int) -> list[Combo]:
     ]
 
 
-ComboKey = Callable[[Combo, "int | None"], tuple[int, ...]]
-"""Orders combinations: a larger key beats a smaller one; equal keys go to the
-earlier declared. Resolved from the rule plugins once per table."""
-
-
 def top_position(combo: Combo, trump: int | None, by_strength: bool) -> int:
     order = rank_order(by_strength, combo.suit, trump)
     return order.index(combo.top & 7)

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 
 from deberc_net.game import calls as C
 from deberc_net.game.calls import Call
-from deberc_net.game.cards import RANKS, make
+from deberc_net.game.cards import make
 
 _RANK_WORDS = {
     "7": 0, "8": 1, "9": 2, "10": 3, "t": 3, "j": 4, "q": 5, "k": 6, "a": 7,
@@ -162,5 +162,3 @@ def _declaration(words: list[str], legal: Sequence[Call]) -> Call | None:
     return Call(name, count=count)
 
 
-def rank_name(rank: int) -> str:
-    return RANKS[rank]

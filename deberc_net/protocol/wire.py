@@ -154,9 +154,6 @@ class Line:
     def table(self) -> int | None:
         return self.get_int("table")
 
-    def has(self, key: str) -> bool:
-        return key in self.fields
-
     def get_str(self, key: str) -> str | None:
         """The value; None for ``-`` or a missing field (an empty value stays '')."""
         value = self.fields.get(key, NONE)

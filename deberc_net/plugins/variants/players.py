@@ -67,4 +67,3 @@ class FourPlayers:
 
 THREE_PLAYERS = ThreePlayers()
 FOUR_PLAYERS = FourPlayers()
-BY_COUNT = {3: THREE_PLAYERS, 4: FOUR_PLAYERS}
