@@ -54,6 +54,25 @@ class Match:
         first = first_dealer(self.seed, n) if self.dealer is None else self.dealer
         self.deal = self._new_deal(1, first)
 
+    def set_standing(
+        self, totals: list[int], hanging: int = 0, bides: list[int] | None = None
+    ) -> None:
+        """Start the match from a standing (a resumed score sheet, a scripted test):
+        the first deal is dealt again from the same deck at ``totals``. Only before
+        anybody has said anything."""
+        sides = len(self.totals)
+        if self.records or self.deal.deal_no != 1 or self.deal.log:
+            raise ValueError("the standing is set before the first call of the match")
+        if len(totals) != sides or (bides is not None and len(bides) != sides):
+            raise ValueError(f"a standing gives one number per side ({sides} sides)")
+        if hanging < 0 or any(t < 0 for t in totals) or any(b < 0 for b in bides or ()):
+            raise ValueError("totals, hanging points and bides are never negative")
+        self.totals = list(totals)
+        self.hanging = hanging
+        if bides is not None:
+            self.bides = list(bides)
+        self.deal = self._new_deal(1, self.deal.dealer)
+
     def _new_deal(self, deal_no: int, dealer: int) -> Deal:
         deck = self.decks.get(deal_no) or deck_for(self.seed, deal_no)
         return Deal(

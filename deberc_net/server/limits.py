@@ -57,6 +57,10 @@ class WindowCounter:
         self._recent(key, now)
         self._stamps.setdefault(key, deque()).append(now)
 
+    def __len__(self) -> int:
+        """How many keys it still remembers (none once every stamp has left the window)."""
+        return len(self._stamps)
+
     def prune(self, now: float) -> None:
         for key in list(self._stamps):
             self._recent(key, now)

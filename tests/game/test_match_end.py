@@ -33,8 +33,7 @@ FIFTY_TERTS = ("7s 8s 9s 10s Jh Qh Kh Ad 9c", "7d 8d 9d 10d As Ah 10h Jc Qc", "8
 
 def match_at(totals: tuple[int, int], spec: tuple[str, str, str], rules: RuleSet = R) -> Match:
     match = Match(rules, seed="t", dealer=1, decks={1: build_deck(*spec)})
-    match.totals = list(totals)
-    match.deal = match._new_deal(1, 1)
+    match.set_standing(list(totals))
     return match
 
 
@@ -223,3 +222,18 @@ def test_a_forfeit_before_any_call_records_nothing() -> None:
     match = Match(build_ruleset(2), seed="forfeit", dealer=1)
     match.forfeit(0, "away")
     assert match.records == [] and match.result is not None
+
+
+def test_a_standing_is_set_before_the_first_call_and_checked() -> None:
+    match = match_at((480, 30), LAST_ONLY)
+    assert match.deal.totals_before == (480, 30) and match.totals == [480, 30]
+    for bad in ([1, 2, 3], [-5, 0]):
+        with pytest.raises(ValueError):
+            match.set_standing(bad)
+    with pytest.raises(ValueError):
+        match.set_standing([0, 0], hanging=-1)
+    assert match.totals == [480, 30]  # a refused standing changes nothing
+    say(match, 0, "igrayu")
+    with pytest.raises(ValueError, match="before the first call"):
+        match.set_standing([0, 0])
+    assert match.deal.totals_before == (480, 30)

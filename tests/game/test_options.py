@@ -17,50 +17,32 @@ from deberc_net.plugins import RuleError, RuleKind
 from deberc_net.testing import build_ruleset, rule_book
 
 from .decks import (
+    D3_PLAY,
+    D4,
     EVEN,
     EVEN_PLAY,
+    PAIRS,
     SIMPLE,
     SIMPLE_PLAY,
+    SKI,
+    SKI_PLAY,
+    WEAK_LEADS,
+    WEAK_LEADS_PLAY,
+    R,
     build_deck,
     build_deck_n,
     legal,
+    match2,
+    match3,
+    match4,
     play,
     refused,
     say,
 )
-from .test_variants import D3_PLAY, D4, PAIRS, match3, match4
-
-R = build_ruleset()
 
 
 def rules(*options: str, players: int = 2) -> RuleSet:
     return build_ruleset(players, options=options)
-
-
-def match2(spec: tuple[str, str, str], ruleset: RuleSet = R, dealer: int = 1,
-           totals: tuple[int, int] = (0, 0), **more: tuple[str, str, str]) -> Match:
-    """A two-player match whose first deal is ``spec`` (the first hand to the dealer's
-    opponent); ``more`` gives later deals as ``d2=...``."""
-    decks = {1: build_deck(*spec)}
-    decks.update({int(k[1:]): build_deck(*v) for k, v in more.items()})
-    match = Match(ruleset, seed="opt", dealer=dealer, decks=decks)
-    if totals != (0, 0):
-        match.totals = list(totals)
-        match.deal = match._new_deal(1, dealer)
-    return match
-
-
-# SIMPLE's hands the other way round: the weak hand leads. Trump clubs (turned 8c).
-# Qd 7d -> weak 3; Ah 7h -> weak 11; 10h 8h -> weak 10; Kh 9c -> strong 18;
-# Jc 10c 30; Ac Kc 15; As Qs 14; 10s Js 12; Ks 9s 4+10 -> strong. Weak 24, strong 103.
-WEAK_LEADS = (SIMPLE[1], SIMPLE[0], "8c")
-WEAK_LEADS_PLAY = "Qd 7d Ah 7h 10h 8h Kh 9c Jc 10c Ac Kc As Qs 10s Js Ks 9s"
-
-# Seat 0 (leads, orders clubs) takes every trick: 115. Seat 1 holds the terts 7h-9h and
-# bella (Kc Qc) and takes nothing. Jc Kc 24; 9c Qc 17; Ac 7s 11; 8c 8s 0; As 7d 11;
-# 10s 8d 10; Ah 7h 11; 10h 8h 10; Ad 9h 11+10.
-SKI = ("Jc 9c Ac 8c As 10s Ah 10h Ad", "Kc Qc 7h 8h 9h 7s 8s 7d 8d", "7c")
-SKI_PLAY = "9c Qc Ac 7s 8c 8s As 7d 10s 8d Ah 7h 10h 8h Ad 9h"
 
 
 def ski_deal(ruleset: RuleSet) -> dict[str, object]:

@@ -128,8 +128,7 @@ def test_record_of_the_table_talk_replays() -> None:
 def test_record_with_skin_and_a_claim_replays() -> None:
     deck = build_deck("Js Qs Ks 7h 9h Jh 8d 10d 8c", "7d Kd Ad 7s 9s Ah 8h 10h 9c", "Kc")
     match = Match(R, seed="t", dealer=1, decks={1: deck})
-    match.totals = [0, 490]
-    match.deal = match._new_deal(1, 1)
+    match.set_standing([0, 490])
     say(match, 0, "igrayu", "terts")
     play(match, "7h")
     say(match, 1, "pokazhi")

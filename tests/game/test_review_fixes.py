@@ -11,8 +11,11 @@ from deberc_net.game.rules import RuleSet
 from deberc_net.testing import build_ruleset
 
 from .decks import (
+    D3,
+    D3_PLAY,
     EVEN,
     EVEN_PLAY,
+    PAIR_ROST,
     SIMPLE,
     SIMPLE_PLAY,
     build_deck,
@@ -23,7 +26,6 @@ from .decks import (
     refused,
     say,
 )
-from .test_variants import D3, D3_PLAY
 
 
 def rules(*options: str, players: int = 2) -> RuleSet:
@@ -47,12 +49,6 @@ def scored(deal: Deal) -> dict[int, list[str]]:
 
 
 # ------------------------------------------------ 1. four players: the pair answers rost?
-# Dealer 3, trump clubs (Kc turned to the dealer). Seat 0 terts 7d-9d; his partner seat 2
-# terts Qh-Ah; seat 3 terts Js-Ks (and bella Kc Qc); seat 1 nothing.
-PAIR_ROST = ("7d 8d 9d 7c 10s 7h Jc Ad", "Jd Kd 8c 9c 8h 10h Ac 7s",
-             "Qh Kh Ah 10c Qd 8s 9h As", "Js Qs Ks Kc Qc 10d Jh 9s")
-
-
 def test_four_players_rost_is_answered_by_the_pairs_best() -> None:
     deal = Deal(rules=build_ruleset(4), deal_no=1, dealer=3,
                 deck=build_deck_n(PAIR_ROST, 3, "Kc"), seed="t", totals_before=(0, 0))

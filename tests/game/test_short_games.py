@@ -8,9 +8,23 @@ from deberc_net.game.match import Match
 from deberc_net.game.rules import RuleSet
 from deberc_net.testing import build_ruleset
 
-from .decks import EVEN, EVEN_PLAY, SIMPLE, SIMPLE_PLAY, build_deck, legal, play, refused, say
-from .test_options import WEAK_LEADS, WEAK_LEADS_PLAY
-from .test_variants import D3_PLAY, D3C, D3C_PLAY, match3
+from .decks import (
+    D3_PLAY,
+    D3C,
+    D3C_PLAY,
+    EVEN,
+    EVEN_PLAY,
+    SIMPLE,
+    SIMPLE_PLAY,
+    WEAK_LEADS,
+    WEAK_LEADS_PLAY,
+    build_deck,
+    legal,
+    match3,
+    play,
+    refused,
+    say,
+)
 
 
 def rules(*options: str, players: int = 2) -> RuleSet:
@@ -22,8 +36,7 @@ def match2(ruleset: RuleSet, *specs: tuple[str, str, str], dealer: int = 1,
     decks = {i + 1: build_deck(*spec) for i, spec in enumerate(specs)}
     match = Match(ruleset, seed="short", dealer=dealer, decks=decks)
     if totals != (0, 0):
-        match.totals = list(totals)
-        match.deal = match._new_deal(1, dealer)
+        match.set_standing(list(totals))
     return match
 
 

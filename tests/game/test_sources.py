@@ -18,20 +18,24 @@ from deberc_net.plugins.house.short import SHORT
 from deberc_net.testing import build_ruleset
 
 from .decks import (
+    D3,
+    D3_PLAY,
     EVEN,
     EVEN_PLAY,
+    PAIR_ROST,
     SIMPLE,
     SIMPLE_PLAY,
+    SKI,
     build_deck_n,
     cards,
     legal,
+    match2,
+    match3,
     play,
     refused,
+    rotate,
     say,
 )
-from .test_options import SKI, match2
-from .test_review_fixes import PAIR_ROST
-from .test_variants import D3, D3_PLAY, match3, rotate
 
 
 def rules(*options: str, players: int = 2) -> RuleSet:
@@ -42,11 +46,7 @@ def with_totals(
     match: Match, totals: list[int], hanging: int = 0, bides: list[int] | None = None
 ) -> Match:
     """The match's first deal, dealt again as if the match stood at ``totals``."""
-    match.totals = list(totals)
-    match.hanging = hanging
-    if bides is not None:
-        match.bides = list(bides)
-    match.deal = match._new_deal(1, match.deal.dealer)
+    match.set_standing(totals, hanging, bides)
     return match
 
 

@@ -14,43 +14,31 @@ from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
 from deberc_net.testing import build_ruleset
 
-from .decks import build_deck, build_deck_n, cards, legal, play, refused, say
+from .decks import (
+    D3,
+    D3_PLAY,
+    D3C,
+    D3C_PLAY,
+    D4,
+    D4_PLAY,
+    PAIRS,
+    PAIRS_FIFTY,
+    R3,
+    R4,
+    build_deck,
+    build_deck_n,
+    cards,
+    legal,
+    match3,
+    match4,
+    play,
+    refused,
+    rotate,
+    say,
+)
 
-R3 = build_ruleset(3)
-R4 = build_ruleset(4)
 
 # ----------------------------------------------------------------- three players
-# Trump clubs (turned 7c, so nobody can swap). Dealer 2, seat 0 bids first and leads.
-# 27 cards in play: 8..A of spades, hearts, diamonds and 9c..Ac: 152 points, +10.
-# The talon: 7s 7h 8c, then the fresa 7d.
-D3 = ("Jc 10s Ah 8s Jh Kc 9d Qd Kd", "Ac Js 8h 9s Qh Qc Ad 10d Ks",
-      "9c Qs 9h As 10h 10c 8d Jd Kh")
-# Tricks (leader first) and who takes them:
-#  Jc Ac 9c  -> 0: 45      10s Js Qs -> 0: 15      Ah 8h 9h  -> 0: 11    (seat 0: 71)
-#  8s 9s As  -> 2: 11      10h Jh Qh -> 2: 15      10c Kc Qc -> 2: 17    (seat 2: 43)
-#  8d 9d Ad  -> 1: 11      10d Jd Qd -> 1: 15      Ks Kh Kd  -> 1: 12+10 (seat 1: 48)
-D3_PLAY = "Jc Ac 9c 10s Js Qs Ah 8h 9h 8s 9s As 10h Jh Qh 10c Kc Qc 8d 9d Ad 10d Jd Qd Ks Kh Kd"
-
-# The same 27 cards again, each seat with one terts: seat 0 Jh-Kh, seat 1 Qd-Ad, seat 2
-# 10s-Qs. Tricks: Jc Kc Qc -> 0: 27; 9c Ac 10c -> 0: 35; 9s Ks Js -> 1: 6;
-# Ah 8h Jh -> 1: 13; 10h 9h Qh -> 1: 13; Ad 8d 9d -> 1: 11; Kd 10d Jd -> 2: 16;
-# Qs As 8s -> 0: 14; Kh Qd 10s -> 0: 17+10. Cards: [103, 43, 16].
-D3C = ("Jc 9c 9s Jh Qh Kh 9d Jd As", "Kc Ac Ks Ah 10h Ad Kd Qd 8s",
-       "Qc 10c Js 8h 9h 8d 10d Qs 10s")
-D3C_PLAY = "9c Ac 10c 9s Ks Js Ah 8h Jh 10h 9h Qh Ad 8d 9d Kd 10d Jd Qs As 8s Kh Qd 10s"
-
-
-def match3(hands: tuple[str, ...] = D3, dealer: int = 2, rules: RuleSet = R3) -> Match:
-    deck = build_deck_n(hands, dealer, "7c", fresa="7d")
-    return Match(rules, seed="t3", dealer=dealer, decks={1: deck})
-
-
-def rotate(hands: tuple[str, ...], by: int) -> tuple[str, ...]:
-    """Seat ``i`` gets the hand of seat ``i - by``."""
-    n = len(hands)
-    return tuple(hands[(i - by) % n] for i in range(n))
-
-
 def test_three_players_dealing_order() -> None:
     deck = build_deck_n(D3, 2, "7c", fresa="7d")
     # left of the dealer first: seat 0, seat 1, then the dealer, 3 cards at a time
@@ -221,22 +209,6 @@ def test_three_players_prokhodit_is_answered_by_both_opponents_in_turn() -> None
 
 
 # ----------------------------------------------------------------- four players
-# Pairs 0+2 and 1+3. Dealer 3, seat 0 bids first and leads. Trump clubs: the turned Kc
-# goes to the dealer after the order. Each seat holds two cards of each suit.
-# Tricks: Jc 7c Qc 8c -> 0: 23; 9c Ac 10c Kc -> 0: 39; As 7s 8s 9s -> 0: 11 (pair 0+2:
-# 73); 7h Ah 8h 9h -> 1: 11; Ad 7d 8d 9d -> 1: 11; 10s Js Qs Ks -> 1: 19;
-# 10h Jh Qh Kh -> 1: 19; 10d Jd Qd Kd -> 1: 19+10 (pair 1+3: 89).
-D4 = ("Jc 9c As 7h 9d Ks Kh Kd", "7c Ac 7s Ah Ad 10s 10h 10d",
-      "Qc 10c 8s 8h 7d Js Jh Jd", "8c Kc 9s 9h 8d Qs Qh Qd")
-D4_PLAY = ("Jc 7c Qc 8c 9c Ac 10c Kc As 7s 8s 9s 7h Ah 8h 9h Ad 7d 8d 9d "
-           "10s Js Qs Ks 10h Jh Qh Kh 10d Jd Qd Kd")
-
-
-def match4(hands: tuple[str, ...] = D4, dealer: int = 3, rules: RuleSet = R4) -> Match:
-    deck = build_deck_n(hands, dealer, "Kc")
-    return Match(rules, seed="t4", dealer=dealer, decks={1: deck})
-
-
 def test_four_players_deal_six_then_two_turned_card_to_the_dealer() -> None:
     deck = build_deck_n(D4, 3, "Kc")
     assert cards_str(deck[:3]) == "Jc,9c,As" and cards_str(deck[9:12]) == "8c,9s,9h"
@@ -305,15 +277,6 @@ def test_four_players_next_dealer_is_the_first_of_the_pair_clockwise() -> None:
     assert (rec["outcome"], rec["points"], rec["written"]) == ("bide", [89, 73], [162, 0])
     # the pair 0+2 wrote more; clockwise from dealer 0 its first seat is 2, not 0
     assert match.deal.dealer == 2
-
-
-# Declarations in pairs. Trump clubs (turned Kc, in the dealer's hand). Seat 0 terts
-# Jh-Kh; seat 1 terts 8d-10d; seat 2 (seat 0's partner) terts 7s-9s; seat 3 nothing.
-PAIRS = ("Jh Qh Kh 7c Qc 7d As 10s", "8d 9d 10d 8c 9c Ah 10h Ks",
-         "7s 8s 9s Jc 10c Jd Qd 9h", "Kc Ac Js Qs 7h 8h Kd Ad")
-# the same with seat 2 holding a fifty 7s-10s instead (10s and 9h swapped with seat 0)
-PAIRS_FIFTY = ("Jh Qh Kh 7c Qc 7d As 9h", "8d 9d 10d 8c 9c Ah 10h Ks",
-               "7s 8s 9s Jc 10c Jd Qd 10s", "Kc Ac Js Qs 7h 8h Kd Ad")
 
 
 def pairs_deal(hands: tuple[str, ...], rules: RuleSet = R4) -> Deal:

@@ -13,8 +13,7 @@ from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.render import HUMAN, MACHINE, render
 from deberc_net.testing import build_ruleset
-from tests.game.decks import say
-from tests.game.test_options import match2
+from tests.game.decks import match2, say
 
 FOUR = ("anna", "boris", "vera", "gleb")
 TWO = ("anna", "boris")

@@ -38,7 +38,7 @@ from deberc_net.testing import build_ruleset, rule_book
 
 from .client import LineClient, fields, is_event, play_machine, seat_pair
 from .conftest import Connector, make_config
-from .test_shutdown import _read_until, _start
+from .process import read_until, start_server_process
 
 StartServer = Callable[..., Awaitable[int]]
 Register = Callable[[str, str], Awaitable[None]]
@@ -498,20 +498,20 @@ async def test_an_away_seat_forfeits_by_the_away_limit_not_the_clock(
 
 
 def test_during_shutdown_calls_and_state_get_an_answer(tmp_path: Path) -> None:
-    proc, port = _start(tmp_path / "s.sqlite3")
+    proc, port = start_server_process(tmp_path / "s.sqlite3")
     try:
         socks = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(2)]
         for i, sock in enumerate(socks):
             sock.sendall(f"style machine\nlogin p{i}\nseek 2\n".encode())
         for sock in socks:
-            _read_until(sock, b"kind=deal ")
+            read_until(sock, b"kind=deal ")
         proc.send_signal(signal.SIGTERM)
         for sock in socks:
-            _read_until(sock, b"closes")  # the table closed for the shutdown
+            read_until(sock, b"closes")  # the table closed for the shutdown
             sock.sendall(b"pas\nstate\n")
             said = b""
             while said.count(b"error code=shutting-down") < 2:
-                chunk = _read_until(sock, b"\n", 5)
+                chunk = read_until(sock, b"\n", 5)
                 assert chunk, said
                 said += chunk
             assert b"code=busy" not in said

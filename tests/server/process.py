@@ -1,0 +1,41 @@
+"""The server in a process of its own, for the tests that send it signals."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def start_server_process(db: Path) -> tuple[subprocess.Popen[str], int]:
+    """``deberc-net serve`` in its own process on a free port: the process and its port."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--db", str(db)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    assert proc.stderr is not None
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        entry = json.loads(line)
+        if entry.get("event") == "listening":
+            return proc, int(entry["port"])
+    proc.kill()
+    raise AssertionError("the server did not report its port")
+
+
+def read_until(sock: socket.socket, needle: bytes, seconds: float = 10) -> bytes:
+    """Read until ``needle`` arrives or the server closes (a hard time limit)."""
+    sock.settimeout(seconds)
+    data = b""
+    while needle not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return data
