@@ -18,6 +18,7 @@ class Outcome(StrEnum):
     FALSE_CLAIM = "false-claim"  # manual-claim: a konets that did not reach it
     PENALTY = "penalty"  # table-penalties: a bide on cards
     DEBERTS = "deberts"  # option deberts: seven trumps in sequence win the match
+    GAVE_UP = "gave-up"  # option dave: a dave declined, the one who said it wins the stake
     # the match was lost at the table (a seat left, ran out of time, stayed away):
     # the deal in progress is recorded as it stood
     LEFT = "left"

@@ -126,7 +126,7 @@ class Dave(ShortGame):
             written[deal.side_of(asker)] = stake
             if NINE not in deal.rules.options:  # to 9 stakes counts the stakes won
                 written[deal.side_of(seat)] = -stake
-            deal.end_deal("gave-up", deal.deal_points(), written)
+            deal.end_deal(Outcome.GAVE_UP, deal.deal_points(), written)
             return True
         return None
 
