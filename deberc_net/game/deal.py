@@ -276,9 +276,11 @@ class Deal:
         return self._with_extra(seat, out)
 
     def _legal_cards(self, seat: int) -> list[Card]:
-        cards = self.trick.cards
-        exempt = bool(cards) and self.rules.settings.partner_exemption and self.side_of(
-            trick_winner(cards, self.trump)) == self.side_of(seat)  # type: ignore[arg-type]
+        cards, trump = self.trick.cards, self.trump
+        exempt = (  # in play the trump is known
+            bool(cards) and trump is not None and self.rules.settings.partner_exemption
+            and self.side_of(trick_winner(cards, trump)) == self.side_of(seat)
+        )
         return legal_cards(self.hands[seat], cards, self.trump, exempt)
 
     def _may_claim(self, seat: int) -> bool:
