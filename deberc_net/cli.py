@@ -60,6 +60,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from deberc_net.server.app import serve
     from deberc_net.server.logs import configure_logging
+    from deberc_net.server.store import StoreError
 
     try:
         config = _config(args)
@@ -72,12 +73,22 @@ def _serve(args: argparse.Namespace) -> int:
     configure_logging(config.log_level)
     try:
         trio.run(lambda: serve(config, handle_signals=True, rules=book))
-    except OSError as exc:
+    except (OSError, StoreError) as exc:
         print(f"deberc-net serve: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _ladder_db_refused(command: str, db: str) -> bool:
+    """The ladder's results are in an SQLite file only, so far (docs/scaling.md)."""
+    from deberc_net.server.store import is_postgres
+
+    if is_postgres(db):
+        print(f"deberc-net ladder {command}: --db takes an SQLite file; ladder results in "
+              "PostgreSQL are not supported yet (docs/scaling.md)", file=sys.stderr)
+    return is_postgres(db)
 
 
 def _ladder_run(args: argparse.Namespace) -> int:
@@ -88,6 +99,8 @@ def _ladder_run(args: argparse.Namespace) -> int:
     from deberc_net.ladder.store import LadderStore
     from deberc_net.server.logs import configure_logging
 
+    if _ladder_db_refused("run", args.db):
+        return 2
     book = _rule_book("ladder")
     if book is None:
         return 2
@@ -131,6 +144,8 @@ def _ladder_table(args: argparse.Namespace) -> int:
     from deberc_net.ladder import report
     from deberc_net.ladder.store import LadderStore
 
+    if _ladder_db_refused("table", args.db):
+        return 2
     if not os.path.exists(args.db):
         print(f"deberc-net ladder table: no database at {args.db}", file=sys.stderr)
         return 2
@@ -142,12 +157,16 @@ def _ladder_table(args: argparse.Namespace) -> int:
 
 
 def _records_export(args: argparse.Namespace) -> int:
-    from deberc_net.server.store import Store
+    from deberc_net.server.store import StoreError, is_postgres, open_store
 
-    if not os.path.exists(args.db):
+    if not is_postgres(args.db) and not os.path.exists(args.db):
         print(f"deberc-net records export: no database at {args.db}", file=sys.stderr)
         return 2
-    store = Store(args.db)
+    try:
+        store = open_store(args.db)
+    except StoreError as exc:
+        print(f"deberc-net records export: {exc}", file=sys.stderr)
+        return 2
     try:
         for body in store.records():
             sys.stdout.write(body + "\n")
@@ -159,7 +178,7 @@ def _records_export(args: argparse.Namespace) -> int:
 def _admin(args: argparse.Namespace) -> int:
     """Register an admin's name (or change its password): the only way one is made."""
     from deberc_net.server.accounts import set_password, valid_name
-    from deberc_net.server.store import Store
+    from deberc_net.server.store import StoreError, describe, open_store
 
     if not valid_name(args.name):
         print("deberc-net admin: a name is 2-20 letters, digits, '_' or '-'", file=sys.stderr)
@@ -174,13 +193,20 @@ def _admin(args: argparse.Namespace) -> int:
         print("deberc-net admin: the password is one word, read from standard input",
               file=sys.stderr)
         return 2
-    store = Store(args.db)
+    try:
+        store = open_store(args.db)
+    except StoreError as exc:
+        print(f"deberc-net admin: {exc}", file=sys.stderr)
+        return 2
     try:
         set_password(store, args.name, password)
     finally:
         store.close()
-    print(f"{args.name} is registered in {args.db}; list it in the server's admins")
+    print(f"{args.name} is registered in {describe(args.db)}; list it in the server's admins")
     return 0
+
+
+DB_HELP = "SQLite file or postgresql://USER@HOST[:PORT]/DB (default deberc.sqlite3)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -202,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv = sub.add_parser("serve", help="run the server")
     sv.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     sv.add_argument("--port", type=int, help="TCP port (default 7501; 0 picks a free one)")
-    sv.add_argument("--db", help="SQLite file (default deberc.sqlite3)")
+    sv.add_argument("--db", help=DB_HELP)
     sv.add_argument("--config", metavar="FILE.toml", help="settings file ([server] table)")
     sv.set_defaults(func=_serve)
 
@@ -242,13 +268,13 @@ def build_parser() -> argparse.ArgumentParser:
     adm = sub.add_parser("admin", help="register an admin's name (password on standard "
                          "input); a login can never register a name listed in admins")
     adm.add_argument("name")
-    adm.add_argument("--db", default="deberc.sqlite3", help="SQLite file")
+    adm.add_argument("--db", default="deberc.sqlite3", help=DB_HELP)
     adm.set_defaults(func=_admin)
 
     rec = sub.add_parser("records", help="stored deal records")
     rec_sub = rec.add_subparsers(dest="records_command", required=True)
     export = rec_sub.add_parser("export", help="print every stored deal as a JSON line")
-    export.add_argument("--db", default="deberc.sqlite3", help="SQLite file")
+    export.add_argument("--db", default="deberc.sqlite3", help=DB_HELP)
     export.set_defaults(func=_records_export)
     return parser
 

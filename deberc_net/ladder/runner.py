@@ -26,7 +26,7 @@ from deberc_net.plugins import RuleBook
 from deberc_net.protocol.wire import EventKind, Line, MatchEnd, Record, Tag
 from deberc_net.server.accounts import set_password
 from deberc_net.server.config import Config
-from deberc_net.server.store import Store
+from deberc_net.server.store import open_store
 
 from .admin import ADMIN, AdminClient
 from .progress import LadderProgress
@@ -187,7 +187,7 @@ class Ladder:
         name is registered by the server's owner, never by a first-come login)."""
 
         def reset() -> None:
-            store = Store(self.o.db)
+            store = open_store(self.o.db)
             try:
                 set_password(store, ADMIN, password)
             finally:

@@ -26,7 +26,7 @@ from .config import Config
 from .limits import Bucket
 from .lobby import Lobby
 from .session import Outbox, Session
-from .store import Store
+from .store import describe, open_store
 
 log = structlog.get_logger("deberc.server")
 _ids = itertools.count(1)
@@ -44,13 +44,13 @@ async def serve(
     ``rules``: the rule plugins, loaded once by the caller; loaded here if not given
     (a broken plugin raises PluginError before anything listens)."""
     rules = rules if rules is not None else RuleBook.load()
-    store = Store(config.db, serving=True)
+    store = open_store(config.db, serving=True)
     try:
         async with trio.open_nursery() as nursery:
             lobby = Lobby(config, store, nursery, rules)
             listeners = await trio.open_tcp_listeners(config.port, host=config.host)
             port = listeners[0].socket.getsockname()[1]
-            log.info("listening", host=config.host, port=port, db=config.db)
+            log.info("listening", host=config.host, port=port, db=describe(config.db))
             server = Server(config, lobby)
             listen_scope = trio.CancelScope()
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from deberc_net.server.store import Store
+from deberc_net.server.store import open_store
 
 PY = shlex.quote(sys.executable)
 HEUR = f"heur={PY} -m clients.heuristic_bot"
@@ -58,7 +58,7 @@ def games_in(db: Path) -> list[dict[str, Any]]:
 
 
 def records_in(db: Path) -> list[dict[str, Any]]:
-    store = Store(db)  # the ladder's server stores its deal records in the same file
+    store = open_store(db)  # the ladder's server stores its deal records in the same file
     try:
         return [json.loads(body) for body in store.records()]
     finally:

@@ -21,7 +21,7 @@ import trio.testing
 from deberc_net.server.accounts import set_password
 from deberc_net.server.app import serve
 from deberc_net.server.config import Config
-from deberc_net.server.store import Store
+from deberc_net.server.store import open_store
 from deberc_net.testing import rule_book
 
 from .client import LineClient, human_client, machine_client
@@ -74,7 +74,7 @@ def register(db_path: Path) -> Callable[[str, str], Awaitable[None]]:
 
     async def add(name: str, password: str) -> None:
         def write() -> None:
-            store = Store(db_path)
+            store = open_store(db_path)
             try:
                 set_password(store, name, password)
             finally:

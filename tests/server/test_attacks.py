@@ -21,7 +21,7 @@ import trio.testing
 
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.session import Outbox, Session
-from deberc_net.server.store import Store
+from deberc_net.server.store import open_store
 from deberc_net.server.table import (
     Away,
     Back,
@@ -378,7 +378,7 @@ async def test_one_session_cannot_fill_a_tables_inbox_and_control_always_passes(
 ) -> None:
     """The table task is not started here: nothing drains its inbox."""
     config = make_config(tmp_path / "inbox.sqlite3")
-    store = Store(config.db)
+    store = open_store(config.db)
     try:
         table = Table(
             1, build_ruleset(2, "moscow", ()), Lobby(config, store, nursery, rule_book()), config, 1

@@ -14,7 +14,7 @@ import structlog
 import trio
 from trio.testing import MockClock
 
-from deberc_net.server.store import Store
+from deberc_net.server.store.sqlite import SQLiteStore
 
 from .client import (
     LineClient,
@@ -294,13 +294,13 @@ async def test_back_while_the_match_is_being_stored(
     monkeypatch: pytest.MonkeyPatch, port: int, connect: Connector
 ) -> None:
     """A player who comes back while the finished match is written is in the lobby."""
-    finish = Store.finish_match
+    finish = SQLiteStore.finish_match
 
-    def slow_finish(self: Store, *args: Any) -> None:
+    def slow_finish(self: SQLiteStore, *args: Any) -> None:
         time.sleep(0.3)  # (in the store's worker thread)
         finish(self, *args)
 
-    monkeypatch.setattr(Store, "finish_match", slow_finish)
+    monkeypatch.setattr(SQLiteStore, "finish_match", slow_finish)
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
     await seat_pair(ann, bob)

@@ -1,0 +1,39 @@
+"""Where the server keeps accounts, matches and deal records: one interface (``Store``),
+two backends: SQLite (a file, the embedded default) and PostgreSQL (a shared server,
+chosen by a ``postgresql://`` address). docs/scaling.md describes both."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .base import Store, StoreError, name_key
+
+__all__ = ["Store", "StoreError", "describe", "is_postgres", "name_key", "open_store"]
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres(db: str | Path) -> bool:
+    return str(db).startswith(POSTGRES_SCHEMES)
+
+
+def open_store(db: str | Path, *, serving: bool = False) -> Store:
+    """The store at ``db``: a ``postgresql://`` address or an SQLite file (created if
+    missing). ``serving``: opened by a server, so the matches an earlier run left
+    running are over. StoreError (or OSError for a file) if it cannot be opened."""
+    if is_postgres(db):
+        from .postgres import PostgresStore  # psycopg is imported only when used
+
+        return PostgresStore(str(db), serving=serving)
+    from .sqlite import SQLiteStore
+
+    return SQLiteStore(db, serving=serving)
+
+
+def describe(db: str | Path) -> str:
+    """``db`` fit for a log line: a PostgreSQL address without its password."""
+    if is_postgres(db):
+        from .postgres import redacted
+
+        return redacted(str(db))
+    return str(db)

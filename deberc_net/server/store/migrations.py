@@ -1,0 +1,137 @@
+"""The schema, as numbered migrations applied in order, for each backend.
+
+A database records the migrations applied to it in ``schema_migrations``; opening a
+store applies the missing ones, each in one transaction with its row, so a crash leaves
+a database at one version or the next, never between. A database that has a migration
+this code does not know is refused (an older server must not write a newer schema).
+Never edit a migration once released: add the next one.
+
+Migration 1 is the schema SQLite files had before migrations were numbered: written with
+``IF NOT EXISTS``, it adopts such a file as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from .base import StoreError
+
+
+@attrs.frozen
+class Migration:
+    number: int
+    description: str
+    sqlite: str
+    postgres: str
+
+
+SQLITE_VERSIONS = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    number INTEGER PRIMARY KEY,
+    description TEXT NOT NULL,
+    applied TEXT NOT NULL DEFAULT (datetime('now'))
+)
+"""
+
+POSTGRES_VERSIONS = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    number INTEGER PRIMARY KEY,
+    description TEXT NOT NULL,
+    applied TIMESTAMPTZ NOT NULL DEFAULT now()
+)
+"""
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "accounts, matches, deals, match players, running matches",
+        sqlite="""
+CREATE TABLE IF NOT EXISTS accounts (
+    key TEXT PRIMARY KEY,  -- name_key(name): one account however a name is written
+    name TEXT NOT NULL,
+    salt BLOB NOT NULL,
+    hash BLOB NOT NULL,
+    created TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY,
+    table_id INTEGER NOT NULL,
+    players TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    options TEXT NOT NULL,
+    winner TEXT,
+    reason TEXT NOT NULL,
+    totals TEXT NOT NULL,
+    finished TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS deals (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    match_id TEXT NOT NULL,
+    deal_no INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    UNIQUE (match_id, deal_no)
+);
+CREATE TABLE IF NOT EXISTS match_players (
+    match_id TEXT NOT NULL,
+    key TEXT NOT NULL  -- name_key(the player's name)
+);
+CREATE INDEX IF NOT EXISTS match_players_key ON match_players (key);
+CREATE TABLE IF NOT EXISTS running (  -- matches whose records are withheld (and seedless)
+    match_id TEXT PRIMARY KEY
+);
+""",
+        # records stay TEXT, not jsonb: an export gives back the very text stored
+        postgres="""
+CREATE TABLE accounts (
+    key TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    salt BYTEA NOT NULL,
+    hash BYTEA NOT NULL,
+    created TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE TABLE matches (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,  -- the order stored, as SQLite's rowid
+    id TEXT PRIMARY KEY,
+    table_id INTEGER NOT NULL,
+    players TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    options TEXT NOT NULL,
+    winner TEXT,
+    reason TEXT NOT NULL,
+    totals TEXT NOT NULL,
+    finished TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE TABLE deals (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    match_id TEXT NOT NULL,
+    deal_no INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    UNIQUE (match_id, deal_no)
+);
+CREATE TABLE match_players (
+    match_id TEXT NOT NULL,
+    key TEXT NOT NULL
+);
+CREATE INDEX match_players_key ON match_players (key);
+CREATE TABLE running (
+    match_id TEXT PRIMARY KEY
+);
+""",
+    ),
+)
+
+
+def pending(current: int, migrations: Sequence[Migration]) -> list[Migration]:
+    """The migrations a database at ``current`` still needs, in order; StoreError if it
+    is newer than the newest one known."""
+    numbers = [m.number for m in migrations]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise ValueError(f"migrations must be numbered 1, 2, 3 … in order, not {numbers}")
+    if current > len(numbers):
+        raise StoreError(
+            f"the database's schema is at version {current}, newer than this "
+            f"deberc-net knows ({len(numbers)}): upgrade deberc-net"
+        )
+    return [m for m in migrations if m.number > current]

@@ -1,0 +1,209 @@
+"""The PostgreSQL store: the same promises as the SQLite one, in a shared database.
+
+psycopg 3, blocking calls (the server makes them from worker threads), through a
+psycopg_pool connection pool so those threads never wait for one another's round
+trips. Each method is one transaction (a pool connection's block commits on success).
+Migrations run under an advisory lock, so servers started at once on one database
+apply each one once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import psycopg
+import psycopg_pool
+
+from .base import StoreError, game_row, highest_match_number, name_key, released, withheld
+from .migrations import MIGRATIONS, POSTGRES_VERSIONS, Migration, pending
+
+MIGRATION_LOCK = 0x64656265  # 'debe': the advisory lock key migrations hold
+CONNECT_TIMEOUT_S = 10.0
+
+
+class PostgresStore:
+    def __init__(
+        self,
+        url: str,
+        *,
+        serving: bool = False,
+        migrations: Sequence[Migration] = MIGRATIONS,
+        pool_size: int = 4,
+        connect_timeout_s: float = CONNECT_TIMEOUT_S,
+    ) -> None:
+        """``url``: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB (any libpq conninfo).
+        ``serving``: as for SQLiteStore."""
+        try:
+            psycopg.conninfo.conninfo_to_dict(url)
+        except psycopg.ProgrammingError as exc:
+            raise StoreError(f"not a PostgreSQL address: {exc}") from None
+        try:  # one plain connection first: a refusal is told at once, with its reason
+            first = psycopg.connect(url, connect_timeout=max(1, int(connect_timeout_s)))
+        except psycopg.OperationalError as exc:
+            reason = " ".join(str(exc).split()) or "refused"  # libpq's lines, as one
+            raise StoreError(f"cannot connect to PostgreSQL at {redacted(url)}: {reason}") from None
+        with first:  # commits at the end of the block
+            self._migrate(first, migrations)
+            if serving:
+                first.execute("DELETE FROM running")
+        self._pool = psycopg_pool.ConnectionPool(
+            url,
+            min_size=1,
+            max_size=pool_size,
+            open=False,
+            name="deberc-store",
+            check=psycopg_pool.ConnectionPool.check_connection,
+            kwargs={"connect_timeout": max(1, int(connect_timeout_s))},
+        )
+        try:
+            self._pool.open(wait=True, timeout=connect_timeout_s)
+        except psycopg_pool.PoolTimeout:
+            self._pool.close()
+            raise StoreError(
+                f"cannot connect to PostgreSQL at {redacted(url)} within {connect_timeout_s:g} s"
+            ) from None
+
+    @staticmethod
+    def _migrate(conn: psycopg.Connection[Any], migrations: Sequence[Migration]) -> None:
+        """All in one transaction: PostgreSQL's DDL is transactional."""
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        conn.execute(POSTGRES_VERSIONS)
+        for migration in pending(_version(conn), migrations):
+            conn.execute(migration.postgres.encode())  # several statements: no parameters
+            conn.execute(
+                "INSERT INTO schema_migrations (number, description) VALUES (%s, %s)",
+                (migration.number, migration.description),
+            )
+
+    def close(self) -> None:
+        self._pool.close()
+
+    def schema_version(self) -> int:
+        with self._pool.connection() as conn:
+            return _version(conn)
+
+    # accounts
+    def account(self, name: str) -> tuple[bytes, bytes] | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT salt, hash FROM accounts WHERE key = %s", (name_key(name),)
+            ).fetchone()
+        return (bytes(row[0]), bytes(row[1])) if row else None
+
+    def add_account(self, name: str, salt: bytes, digest: bytes) -> bool:
+        with self._pool.connection() as conn:
+            cur = conn.execute(
+                "INSERT INTO accounts (key, name, salt, hash) VALUES (%s, %s, %s, %s)"
+                " ON CONFLICT (key) DO NOTHING",
+                (name_key(name), name, salt, digest),
+            )
+            return cur.rowcount == 1
+
+    def forget_account(self, name: str) -> None:
+        with self._pool.connection() as conn:
+            conn.execute("DELETE FROM accounts WHERE key = %s", (name_key(name),))
+
+    # records
+    def add_deal(self, record: dict[str, Any]) -> None:
+        with self._pool.connection() as conn:
+            conn.execute(
+                "INSERT INTO running (match_id) VALUES (%s) ON CONFLICT DO NOTHING",
+                (record["match"],),
+            )
+            conn.execute(
+                "INSERT INTO deals (match_id, deal_no, record) VALUES (%s, %s, %s)"
+                " ON CONFLICT (match_id, deal_no) DO UPDATE SET record = excluded.record",
+                (record["match"], record["deal_no"], withheld(record)),
+            )
+
+    def finish_match(
+        self,
+        match_id: str,
+        table_id: int,
+        players: list[str],
+        variant: str,
+        options: list[str],
+        winner: str | None,
+        reason: str,
+        totals: list[int],
+        seeds: dict[int, str] | None = None,
+    ) -> None:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT id, record FROM deals WHERE match_id = %s FOR UPDATE", (match_id,)
+            ).fetchall()
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "UPDATE deals SET record = %s WHERE id = %s",
+                    [(released(body, seeds), row_id) for row_id, body in rows],
+                )
+            conn.execute("DELETE FROM running WHERE match_id = %s", (match_id,))
+            conn.execute(
+                "INSERT INTO matches (id, table_id, players, variant, options, winner, reason,"
+                " totals) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE"
+                " SET table_id = excluded.table_id, players = excluded.players,"
+                " variant = excluded.variant, options = excluded.options,"
+                " winner = excluded.winner, reason = excluded.reason, totals = excluded.totals,"
+                " finished = now()",
+                (
+                    match_id,
+                    table_id,
+                    json.dumps(players),
+                    variant,
+                    json.dumps(options),
+                    winner,
+                    reason,
+                    json.dumps(totals),
+                ),
+            )
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO match_players (match_id, key) VALUES (%s, %s)",
+                    [(match_id, name_key(p)) for p in set(players)],
+                )
+
+    def records(self) -> Iterator[str]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT record FROM deals WHERE match_id NOT IN (SELECT match_id FROM running)"
+                " ORDER BY id"
+            ).fetchall()
+        for (body,) in rows:
+            yield body
+
+    def recent_games(self, name: str, limit: int = 10) -> list[dict[str, Any]]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT m.id, m.table_id, m.players, m.variant, m.winner, m.reason, m.totals,"
+                " to_char(m.finished AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
+                " FROM matches m JOIN match_players p ON p.match_id = m.id"
+                " WHERE p.key = %s ORDER BY m.finished DESC, m.seq DESC LIMIT %s",
+                (name_key(name), limit),
+            ).fetchall()
+        return [game_row(tuple(r)) for r in rows]
+
+    def max_match_number(self) -> int:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT match_id FROM deals UNION SELECT id FROM matches"
+            ).fetchall()
+        return highest_match_number([r[0] for r in rows])
+
+
+def _version(conn: psycopg.Connection[Any]) -> int:
+    row = conn.execute("SELECT coalesce(max(number), 0) FROM schema_migrations").fetchone()
+    return int(row[0]) if row else 0
+
+
+def redacted(url: str) -> str:
+    """``url`` with any password replaced, fit for a log line or an error."""
+    try:
+        parts = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "(unparsable address)"
+    secret = ":***" if parts.get("password") else ""
+    user = f"{parts.get('user', '')}{secret}@" if parts.get("user") or secret else ""
+    port = f":{parts['port']}" if parts.get("port") else ""
+    return f"postgresql://{user}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"

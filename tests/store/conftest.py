@@ -1,0 +1,39 @@
+"""Every store test runs against both backends: an SQLite file, and a fresh database on
+a PostgreSQL server the session starts (see postgres_server.py)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .postgres_server import PostgresServer, Unavailable
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    try:
+        server = PostgresServer.start()
+    except Unavailable as exc:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI must run the PostgreSQL tests: {exc}")
+        pytest.skip(str(exc))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> str:
+    return postgres_server.new_database()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a store lives: a file path or a postgresql:// address."""
+    if request.param == "sqlite":
+        return str(tmp_path / "deberc.sqlite3")
+    return str(request.getfixturevalue("postgres_url"))

@@ -1,0 +1,152 @@
+"""A throw-away PostgreSQL server for the tests: initdb on a temporary directory, a free
+loopback port, trust authentication for its superuser, no fsync; stopped at the end.
+
+The binaries are Debian's ``postgresql`` package (``make test`` installs it when they
+are missing). initdb and postgres refuse to run as root: as root, they are run as the
+``postgres`` user the package creates, on a directory that user owns.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+import attrs
+import psycopg
+
+SUPERUSER = "postgres"
+
+
+class Unavailable(Exception):
+    """No PostgreSQL server can be run here (the reason says why)."""
+
+
+def binaries() -> Path | None:
+    """The newest installed server's bin directory."""
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parent.parent.name)
+    )
+    return Path(found[-1]).parent if found else None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@attrs.define
+class PostgresServer:
+    bin: Path
+    directory: Path
+    as_user: list[str]  # the command prefix that runs a server binary
+    port: int = 0
+    _databases: int = 0
+
+    @classmethod
+    def start(cls) -> PostgresServer:
+        bin_dir = binaries()
+        if bin_dir is None:
+            raise Unavailable(
+                "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/"
+                "initdb); `make test` installs Debian's postgresql package "
+                "when run as root"
+            )
+        directory = Path(tempfile.mkdtemp(prefix="deberc-pg-"))
+        as_user: list[str] = []
+        if os.geteuid() == 0:
+            runuser = shutil.which("runuser")
+            if runuser is None:
+                raise Unavailable(
+                    "running as root without runuser: cannot run postgres as an unprivileged user"
+                )
+            try:
+                shutil.chown(directory, user=SUPERUSER)
+            except LookupError:
+                raise Unavailable(
+                    f"running as root and there is no {SUPERUSER!r} user to run the server as"
+                ) from None
+            as_user = [runuser, "-u", SUPERUSER, "--"]
+        server = cls(bin_dir, directory, as_user)
+        server._initdb()
+        server._launch()
+        return server
+
+    def _run(self, *command: str) -> None:
+        done = subprocess.run(
+            [*self.as_user, *command], capture_output=True, text=True, timeout=120, check=False
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"{command[0]} failed: {done.stdout}{done.stderr}")
+
+    def _initdb(self) -> None:
+        self._run(
+            str(self.bin / "initdb"),
+            "-D",
+            str(self.directory / "data"),
+            "-U",
+            SUPERUSER,
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+            "--no-locale",
+        )
+
+    def _launch(self) -> None:
+        """pg_ctl start on a free port (again on another one if it was taken meanwhile)."""
+        for _attempt in range(3):
+            self.port = _free_port()
+            options = (
+                f"-p {self.port} -h 127.0.0.1 -k {self.directory} -F "
+                "-c full_page_writes=off -c synchronous_commit=off"
+            )
+            try:
+                self._run(
+                    str(self.bin / "pg_ctl"),
+                    "-D",
+                    str(self.directory / "data"),
+                    "-l",
+                    str(self.directory / "log"),
+                    "-o",
+                    options,
+                    "-w",
+                    "-t",
+                    "60",
+                    "start",
+                )
+                return
+            except RuntimeError:
+                continue
+        log = (self.directory / "log").read_text(errors="replace")
+        raise RuntimeError(f"postgres would not start:\n{log}")
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
+
+    def new_database(self) -> str:
+        """A fresh empty database; its address."""
+        self._databases += 1
+        name = f"test_{self._databases}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+    def stop(self) -> None:
+        try:
+            self._run(
+                str(self.bin / "pg_ctl"),
+                "-D",
+                str(self.directory / "data"),
+                "-m",
+                "immediate",
+                "-w",
+                "stop",
+            )
+        finally:
+            shutil.rmtree(self.directory, ignore_errors=True)

@@ -1,0 +1,151 @@
+"""End to end on PostgreSQL: ``deberc-net serve --db postgresql://…`` over real sockets;
+a game's account, history and records outlive the server, as with the SQLite file."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import psycopg
+import trio
+
+from tests.server.client import LineClient, fields, play_machine, seat_pair
+from tests.server.conftest import Connector
+
+TIME_LIMIT_S = 30
+
+
+async def _deberc(*args: str, stdin: bytes = b"") -> tuple[int, str, str]:
+    done = await trio.run_process(
+        [sys.executable, "-m", "deberc_net", *args],
+        stdin=stdin,
+        capture_stdout=True,
+        capture_stderr=True,
+        check=False,
+    )
+    return done.returncode, done.stdout.decode(), done.stderr.decode()
+
+
+@asynccontextmanager
+async def served(url: str, settings: Path) -> AsyncIterator[int]:
+    """``deberc-net serve`` in its own process on a free port; SIGTERM at the end."""
+    async with trio.open_nursery() as nursery:
+        command = [
+            sys.executable,
+            "-m",
+            "deberc_net",
+            "serve",
+            "--db",
+            url,
+            "--port",
+            "0",
+            "--config",
+            str(settings),
+        ]
+        process = await nursery.start(
+            functools.partial(trio.run_process, command, stderr=subprocess.PIPE, check=False)
+        )
+        assert process.stderr is not None
+        port = None
+        buffered = b""
+        with trio.fail_after(TIME_LIMIT_S):
+            while port is None:
+                chunk = await process.stderr.receive_some()
+                assert chunk, f"the server ended before listening: {buffered!r}"
+                buffered += chunk
+                *lines, buffered = buffered.split(b"\n")
+                for line in lines:
+                    entry = json.loads(line)
+                    if entry.get("event") == "listening":
+                        port = int(entry["port"])
+        nursery.start_soon(_drain, process.stderr)
+        try:
+            yield port
+        finally:
+            process.send_signal(signal.SIGTERM)
+            with trio.fail_after(TIME_LIMIT_S):
+                assert await process.wait() == 0
+
+
+async def _drain(stream: trio.abc.ReceiveStream) -> None:
+    while await stream.receive_some():
+        pass
+
+
+async def test_serve_on_postgres_keeps_accounts_and_games_across_a_restart(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    settings = tmp_path / "server.toml"
+    settings.write_text("[server]\nlag_ms = 0\nshutdown_grace_ms = 100\n")
+    connect = Connector()
+    try:
+        async with served(postgres_url, settings) as port:
+            ann = await connect.machine(port, "ann", "s3cret-pass")  # registers
+            assert ann.lines[-1].startswith("ok cmd=login name=ann guest=0")
+            bob = await connect.machine(port, "bob")
+            await seat_pair(ann, bob, "2 to-301")
+            ends: list[str] = []
+
+            async def run(client: LineClient, seed: int) -> None:
+                ends.append(await play_machine(client, random.Random(seed), timeout=20))
+
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(run, ann, 1)
+                nursery.start_soon(run, bob, 2)
+            end = fields(ends[0])[1]
+            live = [json.loads(fields(x)[1]["text"]) for x in ann.lines if x.startswith("record ")]
+        await connect.aclose()
+
+        with psycopg.connect(postgres_url) as conn:  # a salted hash, never the password
+            row = conn.execute("SELECT salt, hash FROM accounts WHERE name = 'ann'").fetchone()
+        assert row is not None and b"s3cret" not in bytes(row[1])
+
+        code, out, err = await _deberc("records", "export", "--db", postgres_url)
+        assert code == 0, err
+        stored = [json.loads(line) for line in out.splitlines()]
+        assert len(stored) == len(live) >= 1
+        assert all(r["seed"] == f"{end['seed']}/{r['deal_no']}" for r in stored)
+
+        async with served(postgres_url, settings) as port:
+            wrong = await connect.raw(port, "wrong")
+            await wrong.send("style machine")
+            await wrong.expect("ok", cmd="style")
+            await wrong.send("login ann not-it")
+            await wrong.expect("error", code="bad-password")
+            again = await connect.machine(port, "ann", "s3cret-pass")
+            await again.send("games")
+            assert (await again.expect("games", name="ann"))["count"] == "1"
+            game = await again.expect("game")
+            assert game["match"] == "m1" and game["winner"] == end["name"]
+            assert game["totals"] == end["totals"]
+            carl = await connect.machine(port, "carl")
+            await seat_pair(again, carl)
+            assert (await carl.expect("event", kind="start"))["match"] == "m2"
+    finally:
+        await connect.aclose()
+
+
+async def test_admin_and_export_take_a_postgres_address(postgres_url: str) -> None:
+    code, out, err = await _deberc("admin", "boss", "--db", postgres_url, stdin=b"pw-of-boss\n")
+    assert code == 0, err
+    assert "boss is registered in postgresql://postgres@127.0.0.1:" in out
+    code, out, err = await _deberc("records", "export", "--db", postgres_url)
+    assert (code, out) == (0, "")
+    nowhere = postgres_url.rsplit(":", 1)[0] + ":1/nowhere"
+    code, out, err = await _deberc("records", "export", "--db", nowhere)
+    assert code == 2 and "cannot connect to PostgreSQL" in err
+
+
+async def test_the_ladder_refuses_a_postgres_address_clearly() -> None:
+    url = "postgresql://ann@127.0.0.1:1/ladder"
+    for command in (["table"], ["run", "--bot", "a=x", "--bot", "b=y"]):
+        code, out, err = await _deberc("ladder", *command, "--db", url)
+        assert (code, out) == (2, "")
+        assert "--db takes an SQLite file" in err

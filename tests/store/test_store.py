@@ -1,0 +1,285 @@
+"""The store's promises, kept alike by SQLite and PostgreSQL (each test runs on both)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from deberc_net.server.store import Store, StoreError, describe, is_postgres, open_store
+from deberc_net.server.store.migrations import MIGRATIONS, Migration
+from deberc_net.server.store.postgres import PostgresStore
+from deberc_net.server.store.sqlite import SQLiteStore
+
+
+def opened(
+    db: str, *, serving: bool = False, migrations: tuple[Migration, ...] = MIGRATIONS
+) -> Store:
+    if is_postgres(db):
+        return PostgresStore(db, serving=serving, migrations=migrations)
+    return SQLiteStore(db, serving=serving, migrations=migrations)
+
+
+@pytest.fixture
+def store(store_db: str) -> Iterator[Store]:
+    store = open_store(store_db)
+    yield store
+    store.close()
+
+
+def deal(match: str, deal_no: int, **extra: Any) -> dict[str, Any]:
+    return {
+        "format": "deberc-deal/1",
+        "match": match,
+        "deal_no": deal_no,
+        "seed": f"secret/{deal_no}",
+        "players": ["ann", "Бо"],
+        **extra,
+    }
+
+
+def finish(
+    store: Store,
+    match: str,
+    players: list[str],
+    winner: str | None = None,
+    seeds: dict[int, str] | None = None,
+) -> None:
+    store.finish_match(match, 3, players, "moscow", ["to-301"], winner, "score", [301, 120], seeds)
+
+
+def exported(store: Store) -> list[dict[str, Any]]:
+    return [json.loads(body) for body in store.records()]
+
+
+EXTRA = Migration(
+    2,
+    "a later table",
+    sqlite="CREATE TABLE extra (x INTEGER)",
+    postgres="CREATE TABLE extra (x INTEGER)",
+)
+
+
+def test_one_account_per_name_however_written(store: Store) -> None:
+    assert store.account("Аня") is None
+    assert store.add_account("Аня", b"salt", b"hash")
+    assert not store.add_account("АНЯ", b"other", b"other")  # taken: nothing changes
+    assert store.account("аня") == (b"salt", b"hash")
+    assert store.account("ＡＮＹＡ") is None  # another name
+    store.forget_account("аня")
+    assert store.account("Аня") is None
+    assert store.add_account("АНЯ", b"s2", b"h2")
+    assert store.account("аня") == (b"s2", b"h2")
+
+
+def test_a_running_matchs_deals_are_withheld_and_seedless(store: Store) -> None:
+    store.add_deal(deal("m1", 1))
+    store.add_deal(deal("m1", 2))
+    assert exported(store) == []
+    finish(store, "m1", ["ann", "Бо"], "ann", seeds={1: "s/1", 2: "s/2"})
+    records = exported(store)
+    assert [(r["match"], r["deal_no"], r["seed"]) for r in records] == [
+        ("m1", 1, "s/1"),
+        ("m1", 2, "s/2"),
+    ]
+    assert records[0]["players"] == ["ann", "Бо"]  # the rest as given, non-ASCII kept
+
+
+def test_records_leave_running_matches_out(store: Store) -> None:
+    store.add_deal(deal("m1", 1))
+    store.add_deal(deal("m2", 1))
+    finish(store, "m2", ["ann", "Бо"], seeds={1: "x/1"})
+    store.add_deal(deal("m1", 2))
+    assert [(r["match"], r["deal_no"]) for r in exported(store)] == [("m2", 1)]
+
+
+def test_stored_deals_never_hold_the_seed_of_a_running_match(store_db: str) -> None:
+    store = open_store(store_db)
+    try:
+        store.add_deal(deal("m1", 1))
+    finally:
+        store.close()
+    raw = raw_deals(store_db)
+    assert len(raw) == 1 and "secret" not in raw[0]
+
+
+def test_a_serving_open_ends_the_matches_an_earlier_run_left_running(store_db: str) -> None:
+    store = open_store(store_db)
+    store.add_deal(deal("m4", 1))
+    store.close()
+    store = open_store(store_db)  # not serving: still running
+    assert exported(store) == []
+    store.close()
+    store = open_store(store_db, serving=True)
+    try:
+        (record,) = exported(store)
+        assert record["match"] == "m4" and record["seed"] is None
+        assert store.max_match_number() == 4
+    finally:
+        store.close()
+
+
+def test_recent_games_newest_first_for_any_writing_of_a_name(store: Store) -> None:
+    finish(store, "m1", ["Ann", "bob"], "Ann")
+    finish(store, "m2", ["bob", "carl"], None)
+    finish(store, "m3", ["carl", "ann"], "carl")
+    games = store.recent_games("ANN")
+    assert [g["match"] for g in games] == ["m3", "m1"]
+    newest = games[0]
+    assert set(newest) == {
+        "match",
+        "table",
+        "players",
+        "variant",
+        "winner",
+        "reason",
+        "totals",
+        "finished",
+    }
+    assert newest["players"] == ["carl", "ann"] and newest["winner"] == "carl"
+    assert newest["table"] == 3 and newest["variant"] == "moscow"
+    assert newest["reason"] == "score" and newest["totals"] == [301, 120]
+    assert len(newest["finished"]) == 19 and newest["finished"][10] == " "  # UTC seconds
+    assert [g["match"] for g in store.recent_games("bob", limit=1)] == ["m2"]
+    assert store.recent_games("nobody") == []
+
+
+def test_match_numbers_go_on_after_the_highest_stored(store: Store) -> None:
+    assert store.max_match_number() == 0
+    store.add_deal(deal("m12", 1))  # running
+    finish(store, "m7", ["ann", "bob"])
+    finish(store, "ladder-x", ["ann", "bob"])  # not a server's number
+    assert store.max_match_number() == 12
+
+
+def test_a_new_database_is_at_the_newest_migration_and_reopening_changes_nothing(
+    store_db: str,
+) -> None:
+    store = open_store(store_db)
+    assert store.schema_version() == len(MIGRATIONS)
+    store.add_account("ann", b"s", b"h")
+    store.close()
+    store = open_store(store_db)
+    try:
+        assert store.schema_version() == len(MIGRATIONS)
+        assert store.account("ann") == (b"s", b"h")
+    finally:
+        store.close()
+
+
+def test_later_migrations_are_applied_in_order_keeping_the_data(store_db: str) -> None:
+    store = opened(store_db)
+    store.add_account("ann", b"s", b"h")
+    store.close()
+    store = opened(store_db, migrations=(*MIGRATIONS, EXTRA))
+    try:
+        assert store.schema_version() == 2
+        assert store.account("ann") == (b"s", b"h")
+    finally:
+        store.close()
+    assert table_exists(store_db, "extra")
+
+
+def test_a_failing_migration_changes_nothing(store_db: str) -> None:
+    opened(store_db).close()
+    broken = Migration(
+        2,
+        "broken",
+        sqlite="CREATE TABLE extra (x INTEGER); NOT SQL",
+        postgres="CREATE TABLE extra (x INTEGER); NOT SQL",
+    )
+    with pytest.raises(Exception, match="syntax error"):
+        opened(store_db, migrations=(*MIGRATIONS, broken))
+    assert not table_exists(store_db, "extra")
+    store = opened(store_db)
+    try:
+        assert store.schema_version() == 1
+    finally:
+        store.close()
+
+
+def test_a_database_newer_than_the_code_is_refused(store_db: str) -> None:
+    opened(store_db, migrations=(*MIGRATIONS, EXTRA)).close()
+    with pytest.raises(StoreError, match="version 2, newer than this deberc-net knows"):
+        open_store(store_db)
+
+
+def test_migrations_must_be_numbered_in_order(store_db: str) -> None:
+    gap = Migration(3, "a gap", sqlite="SELECT 1", postgres="SELECT 1")
+    with pytest.raises(ValueError, match="numbered 1, 2, 3"):
+        opened(store_db, migrations=(*MIGRATIONS, gap))
+
+
+def test_an_sqlite_file_from_before_migrations_is_adopted(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:  # the schema as it was, no schema_migrations
+        db.executescript(MIGRATIONS[0].sqlite)
+        db.execute(
+            "INSERT INTO accounts (key, name, salt, hash) VALUES ('ann', 'ann', x'00', x'01')"
+        )
+    db.close()
+    store = open_store(path)
+    try:
+        assert store.schema_version() == 1
+        assert store.account("ann") == (b"\x00", b"\x01")
+    finally:
+        store.close()
+
+
+def test_an_sqlite_file_is_its_owners_only(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    open_store(path).close()
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_an_unreachable_postgres_is_a_clear_error(postgres_url: str) -> None:
+    refused = postgres_url.rsplit(":", 1)[0] + ":1/nowhere"  # a port nothing listens on
+    with pytest.raises(
+        StoreError,
+        match=r"cannot connect to PostgreSQL at postgresql://"
+        r"postgres@127\.0\.0\.1:1/nowhere",
+    ):
+        PostgresStore(refused, connect_timeout_s=1)
+
+
+def test_a_malformed_postgres_address_is_a_clear_error() -> None:
+    with pytest.raises(StoreError, match="not a PostgreSQL address"):
+        open_store("postgresql://ann@host:notaport/db?nonsense=1")
+
+
+def test_a_logged_address_hides_the_password() -> None:
+    assert (
+        describe("postgresql://ann:s3cret@db.example:5433/deberc")
+        == "postgresql://ann:***@db.example:5433/deberc"
+    )
+    assert describe("deberc.sqlite3") == "deberc.sqlite3"
+
+
+# ----------------------------------------------------------------- raw looks
+def raw_deals(db: str) -> list[str]:
+    if is_postgres(db):
+        import psycopg
+
+        with psycopg.connect(db) as conn:
+            return [r[0] for r in conn.execute("SELECT record FROM deals")]
+    with sqlite3.connect(db) as con:
+        rows = [r[0] for r in con.execute("SELECT record FROM deals")]
+    con.close()
+    return rows
+
+
+def table_exists(db: str, name: str) -> bool:
+    if is_postgres(db):
+        import psycopg
+
+        with psycopg.connect(db) as conn:
+            row = conn.execute("SELECT to_regclass(%s)", (name,)).fetchone()
+            return row is not None and row[0] is not None
+    with sqlite3.connect(db) as con:
+        found = con.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone()
+    con.close()
+    return found is not None
