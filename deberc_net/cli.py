@@ -81,26 +81,15 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ladder_db_refused(command: str, db: str) -> bool:
-    """The ladder's results are in an SQLite file only, so far (docs/scaling.md)."""
-    from deberc_net.server.store import is_postgres
-
-    if is_postgres(db):
-        print(f"deberc-net ladder {command}: --db takes an SQLite file; ladder results in "
-              "PostgreSQL are not supported yet (docs/scaling.md)", file=sys.stderr)
-    return is_postgres(db)
-
-
 def _ladder_run(args: argparse.Namespace) -> int:
     from deberc_net.ladder import report
     from deberc_net.ladder.runner import BotSpec, LadderOptions, run
     from deberc_net.ladder.schedule import ScheduleError
     from deberc_net.ladder.stats import Sprt
-    from deberc_net.ladder.store import LadderStore
+    from deberc_net.ladder.store import open_ladder_store
     from deberc_net.server.logs import configure_logging
+    from deberc_net.server.store import StoreError
 
-    if _ladder_db_refused("run", args.db):
-        return 2
     book = _rule_book("ladder")
     if book is None:
         return 2
@@ -123,11 +112,11 @@ def _ladder_run(args: argparse.Namespace) -> int:
             raise ScheduleError("--deals must be at least 1")
         if options.sprt is not None and len(options.bots) != 2:
             raise ScheduleError("--sprt compares exactly two bots")
-        store = LadderStore(args.db)
+        store = open_ladder_store(args.db)
         stored = store.leaderboard()
         run_id = store.start_run({"argv": sys.argv[1:]})
         summary = run(options, stored)
-    except (RuleError, ScheduleError, ValueError) as exc:
+    except (RuleError, ScheduleError, ValueError, StoreError) as exc:
         print(f"deberc-net ladder: {exc}", file=sys.stderr)
         return 2
     for result in summary.results:
@@ -142,14 +131,17 @@ def _ladder_run(args: argparse.Namespace) -> int:
 
 def _ladder_table(args: argparse.Namespace) -> int:
     from deberc_net.ladder import report
-    from deberc_net.ladder.store import LadderStore
+    from deberc_net.ladder.store import open_ladder_store
+    from deberc_net.server.store import StoreError, is_postgres
 
-    if _ladder_db_refused("table", args.db):
-        return 2
-    if not os.path.exists(args.db):
+    if not is_postgres(args.db) and not os.path.exists(args.db):
         print(f"deberc-net ladder table: no database at {args.db}", file=sys.stderr)
         return 2
-    store = LadderStore(args.db)
+    try:
+        store = open_ladder_store(args.db)
+    except StoreError as exc:
+        print(f"deberc-net ladder table: {exc}", file=sys.stderr)
+        return 2
     rows = store.leaderboard()
     store.close()
     print(json.dumps(rows) if args.json else report.leaderboard(rows))
@@ -248,8 +240,8 @@ def build_parser() -> argparse.ArgumentParser:
     lr.add_argument("--option", action="append", default=[], metavar="NAME")
     lr.add_argument("--schedule", choices=("round-robin", "gauntlet"), default="round-robin",
                     help="gauntlet: the first bot against each other one")
-    lr.add_argument("--db", default="ladder.sqlite3", help="SQLite file for records, results "
-                    "and ratings")
+    lr.add_argument("--db", default="ladder.sqlite3", help="SQLite file or "
+                    "postgresql://USER@HOST[:PORT]/DB for records, results and ratings")
     lr.add_argument("--server", metavar="HOST:PORT", help="use this server instead of "
                     "starting one (it must list ladder-admin in its admins)")
     lr.add_argument("--admin-password", help="ladder-admin's password on --server")
@@ -261,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     lr.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     lr.set_defaults(func=_ladder_run)
     lt = lad_sub.add_parser("table", help="the leaderboard")
-    lt.add_argument("--db", default="ladder.sqlite3")
+    lt.add_argument("--db", default="ladder.sqlite3", help="as for ladder run")
     lt.add_argument("--json", action="store_true")
     lt.set_defaults(func=_ladder_table)
 

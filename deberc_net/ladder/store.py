@@ -1,65 +1,113 @@
-"""Ladder results in the same SQLite file as the server: runs, games, ratings."""
+"""Ladder results: runs, games, ratings, in the same database as the ladder's server (an
+SQLite file or PostgreSQL; the tables are migration 2 of deberc_net/server/store)."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS ladder_runs (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    started TEXT NOT NULL DEFAULT (datetime('now')),
-    settings TEXT NOT NULL,
-    summary TEXT
-);
-CREATE TABLE IF NOT EXISTS ladder_games (
-    run_id INTEGER NOT NULL,
-    board INTEGER NOT NULL,
-    seating TEXT NOT NULL,
-    match_id TEXT,
-    written TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    forfeit TEXT
-);
-CREATE TABLE IF NOT EXISTS ladder_ratings (
-    bot TEXT PRIMARY KEY,
-    mu REAL NOT NULL,
-    sigma REAL NOT NULL,
-    rating REAL NOT NULL,
-    games INTEGER NOT NULL,
-    updated TEXT NOT NULL DEFAULT (datetime('now'))
-);
-"""
+from deberc_net.server.store import is_postgres
+
+LEADERBOARD_FIELDS = ("bot", "rating", "mu", "sigma", "games", "updated")
+GAME_FIELDS = ("board", "seating", "match_id", "written", "reason", "forfeit")
 
 
-class LadderStore:
+class LadderStore(Protocol):
+    def close(self) -> None: ...
+
+    def start_run(self, settings: dict[str, Any]) -> int:
+        """A new run's id."""
+        ...
+
+    def add_game(
+        self,
+        run: int,
+        board: int,
+        seating: list[str],
+        match_id: str | None,
+        written: list[int],
+        reason: str,
+        forfeit: str | None,
+    ) -> None: ...
+
+    def finish_run(
+        self,
+        run: int,
+        summary: dict[str, Any],
+        ratings: list[dict[str, Any]],
+        games: dict[str, int],
+    ) -> None:
+        """The run's summary, and each bot's new rating with its games added."""
+        ...
+
+    def games(self, run: int) -> list[dict[str, Any]]:
+        """The run's games in the order stored (board, seating, match_id, written,
+        reason, forfeit)."""
+        ...
+
+    def leaderboard(self) -> list[dict[str, Any]]:
+        """Every rated bot, best first (bot, rating, mu, sigma, games, updated: UTC)."""
+        ...
+
+
+def open_ladder_store(db: str | Path) -> LadderStore:
+    """StoreError if a PostgreSQL database cannot be reached."""
+    if is_postgres(db):
+        return PostgresLadderStore(str(db))
+    return SQLiteLadderStore(db)
+
+
+def _game(row: tuple[Any, ...]) -> dict[str, Any]:
+    game = dict(zip(GAME_FIELDS, row, strict=True))
+    game["seating"], game["written"] = json.loads(game["seating"]), json.loads(game["written"])
+    return game
+
+
+class SQLiteLadderStore:
     def __init__(self, path: str | Path) -> None:
+        from deberc_net.server.store.sqlite import migrate
+
         self.db = sqlite3.connect(str(path), isolation_level=None)
-        self.db.executescript(SCHEMA)
+        migrate(self.db)
 
     def close(self) -> None:
         self.db.close()
 
     def start_run(self, settings: dict[str, Any]) -> int:
-        cur = self.db.execute("INSERT INTO ladder_runs (settings) VALUES (?)",
-                              (json.dumps(settings),))
+        cur = self.db.execute(
+            "INSERT INTO ladder_runs (settings) VALUES (?)", (json.dumps(settings),)
+        )
         return int(cur.lastrowid or 0)
 
-    def add_game(self, run: int, board: int, seating: list[str], match_id: str | None,
-                 written: list[int], reason: str, forfeit: str | None) -> None:
+    def add_game(
+        self,
+        run: int,
+        board: int,
+        seating: list[str],
+        match_id: str | None,
+        written: list[int],
+        reason: str,
+        forfeit: str | None,
+    ) -> None:
         self.db.execute(
             "INSERT INTO ladder_games VALUES (?, ?, ?, ?, ?, ?, ?)",
             (run, board, json.dumps(seating), match_id, json.dumps(written), reason, forfeit),
         )
 
-    def finish_run(self, run: int, summary: dict[str, Any], ratings: list[dict[str, Any]],
-                   games: dict[str, int]) -> None:
+    def finish_run(
+        self,
+        run: int,
+        summary: dict[str, Any],
+        ratings: list[dict[str, Any]],
+        games: dict[str, int],
+    ) -> None:
         with self.db:
             self.db.execute("BEGIN")
-            self.db.execute("UPDATE ladder_runs SET summary = ? WHERE id = ?",
-                            (json.dumps(summary), run))
+            self.db.execute(
+                "UPDATE ladder_runs SET summary = ? WHERE id = ?", (json.dumps(summary), run)
+            )
             for row in ratings:
                 self.db.execute(
                     "INSERT INTO ladder_ratings (bot, mu, sigma, rating, games) VALUES "
@@ -69,10 +117,95 @@ class LadderStore:
                     (row["bot"], row["mu"], row["sigma"], row["rating"], games.get(row["bot"], 0)),
                 )
 
+    def games(self, run: int) -> list[dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT board, seating, match_id, written, reason, forfeit FROM ladder_games"
+            " WHERE run_id = ? ORDER BY rowid",
+            (run,),
+        ).fetchall()
+        return [_game(r) for r in rows]
+
     def leaderboard(self) -> list[dict[str, Any]]:
         rows = self.db.execute(
-            "SELECT bot, rating, mu, sigma, games, updated FROM ladder_ratings "
-            "ORDER BY rating DESC"
+            "SELECT bot, rating, mu, sigma, games, updated FROM ladder_ratings ORDER BY rating DESC"
         ).fetchall()
-        return [dict(zip(("bot", "rating", "mu", "sigma", "games", "updated"), r, strict=True))
-                for r in rows]
+        return [dict(zip(LEADERBOARD_FIELDS, r, strict=True)) for r in rows]
+
+
+class PostgresLadderStore:
+    """One connection: the ladder's command writes from one thread, in turn. Each method
+    is one transaction (the connection commits at the end of each ``with``)."""
+
+    def __init__(self, url: str) -> None:
+        from deberc_net.server.store.postgres import connect, migrate
+
+        self.db = connect(url)
+        with self.db.transaction():
+            migrate(self.db)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def start_run(self, settings: dict[str, Any]) -> int:
+        with self.db.transaction():
+            row = self.db.execute(
+                "INSERT INTO ladder_runs (settings) VALUES (%s) RETURNING id",
+                (json.dumps(settings),),
+            ).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    def add_game(
+        self,
+        run: int,
+        board: int,
+        seating: list[str],
+        match_id: str | None,
+        written: list[int],
+        reason: str,
+        forfeit: str | None,
+    ) -> None:
+        with self.db.transaction():
+            self.db.execute(
+                "INSERT INTO ladder_games (run_id, board, seating, match_id, written, reason,"
+                " forfeit) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                (run, board, json.dumps(seating), match_id, json.dumps(written), reason, forfeit),
+            )
+
+    def finish_run(
+        self,
+        run: int,
+        summary: dict[str, Any],
+        ratings: list[dict[str, Any]],
+        games: dict[str, int],
+    ) -> None:
+        with self.db.transaction():
+            self.db.execute(
+                "UPDATE ladder_runs SET summary = %s WHERE id = %s", (json.dumps(summary), run)
+            )
+            for row in ratings:
+                self.db.execute(
+                    "INSERT INTO ladder_ratings (bot, mu, sigma, rating, games) VALUES "
+                    "(%s, %s, %s, %s, %s) ON CONFLICT (bot) DO UPDATE SET mu = excluded.mu, "
+                    "sigma = excluded.sigma, rating = excluded.rating, "
+                    "games = ladder_ratings.games + excluded.games, updated = now()",
+                    (row["bot"], row["mu"], row["sigma"], row["rating"], games.get(row["bot"], 0)),
+                )
+
+    def games(self, run: int) -> list[dict[str, Any]]:
+        with self.db.transaction():
+            rows = self.db.execute(
+                "SELECT board, seating, match_id, written, reason, forfeit FROM ladder_games"
+                " WHERE run_id = %s ORDER BY seq",
+                (run,),
+            ).fetchall()
+        return [_game(tuple(r)) for r in rows]
+
+    def leaderboard(self) -> list[dict[str, Any]]:
+        with self.db.transaction():
+            rows = self.db.execute(
+                "SELECT bot, rating, mu, sigma, games,"
+                " to_char(updated AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
+                " FROM ladder_ratings ORDER BY rating DESC"
+            ).fetchall()
+        return [dict(zip(LEADERBOARD_FIELDS, r, strict=True)) for r in rows]

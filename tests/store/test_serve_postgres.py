@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import psycopg
+import pytest
 import trio
 
 from tests.server.client import LineClient, fields, play_machine, seat_pair
@@ -143,9 +144,22 @@ async def test_admin_and_export_take_a_postgres_address(postgres_url: str) -> No
     assert code == 2 and "cannot connect to PostgreSQL" in err
 
 
-async def test_the_ladder_refuses_a_postgres_address_clearly() -> None:
-    url = "postgresql://ann@127.0.0.1:1/ladder"
-    for command in (["table"], ["run", "--bot", "a=x", "--bot", "b=y"]):
-        code, out, err = await _deberc("ladder", *command, "--db", url)
-        assert (code, out) == (2, "")
-        assert "--db takes an SQLite file" in err
+async def test_a_ladder_keeps_its_results_and_records_in_postgres(postgres_url: str) -> None:
+    bots = [f"--bot=rand{n}={sys.executable} -m clients.random_bot --seed {n}" for n in (1, 2)]
+    code, out, err = await _deberc(
+        "ladder", "run", *bots, "--deals", "1", "--seed", "pg", "--db", postgres_url, "--json"
+    )
+    assert code == 0, err[-2000:]
+    summary = json.loads(out)
+    code, out, err = await _deberc("ladder", "table", "--db", postgres_url, "--json")
+    assert code == 0, err
+    board = json.loads(out)
+    assert sorted(r["bot"] for r in board) == ["rand1", "rand2"]
+    assert summary["games"] == 2  # one board, both seatings: each bot in each game
+    assert all(r["games"] == 2 for r in board)
+    rated = {r["bot"]: r["rating"] for r in summary["ratings"]}
+    assert {r["bot"]: r["rating"] for r in board} == pytest.approx(rated)
+    code, out, err = await _deberc("records", "export", "--db", postgres_url)
+    assert code == 0, err
+    assert len(out.splitlines()) >= 2  # both seatings' deals, seeds filled in
+    assert all(json.loads(line)["seed"] for line in out.splitlines())

@@ -56,8 +56,9 @@ def exported(store: Store) -> list[dict[str, Any]]:
     return [json.loads(body) for body in store.records()]
 
 
+LATEST = len(MIGRATIONS)
 EXTRA = Migration(
-    2,
+    LATEST + 1,
     "a later table",
     sqlite="CREATE TABLE extra (x INTEGER)",
     postgres="CREATE TABLE extra (x INTEGER)",
@@ -177,7 +178,7 @@ def test_later_migrations_are_applied_in_order_keeping_the_data(store_db: str) -
     store.close()
     store = opened(store_db, migrations=(*MIGRATIONS, EXTRA))
     try:
-        assert store.schema_version() == 2
+        assert store.schema_version() == LATEST + 1
         assert store.account("ann") == (b"s", b"h")
     finally:
         store.close()
@@ -187,7 +188,7 @@ def test_later_migrations_are_applied_in_order_keeping_the_data(store_db: str) -
 def test_a_failing_migration_changes_nothing(store_db: str) -> None:
     opened(store_db).close()
     broken = Migration(
-        2,
+        LATEST + 1,
         "broken",
         sqlite="CREATE TABLE extra (x INTEGER); NOT SQL",
         postgres="CREATE TABLE extra (x INTEGER); NOT SQL",
@@ -197,19 +198,19 @@ def test_a_failing_migration_changes_nothing(store_db: str) -> None:
     assert not table_exists(store_db, "extra")
     store = opened(store_db)
     try:
-        assert store.schema_version() == 1
+        assert store.schema_version() == LATEST
     finally:
         store.close()
 
 
 def test_a_database_newer_than_the_code_is_refused(store_db: str) -> None:
     opened(store_db, migrations=(*MIGRATIONS, EXTRA)).close()
-    with pytest.raises(StoreError, match="version 2, newer than this deberc-net knows"):
+    with pytest.raises(StoreError, match=f"version {LATEST + 1}, newer than this deberc-net knows"):
         open_store(store_db)
 
 
 def test_migrations_must_be_numbered_in_order(store_db: str) -> None:
-    gap = Migration(3, "a gap", sqlite="SELECT 1", postgres="SELECT 1")
+    gap = Migration(LATEST + 2, "a gap", sqlite="SELECT 1", postgres="SELECT 1")
     with pytest.raises(ValueError, match="numbered 1, 2, 3"):
         opened(store_db, migrations=(*MIGRATIONS, gap))
 
@@ -224,7 +225,7 @@ def test_an_sqlite_file_from_before_migrations_is_adopted(tmp_path: Path) -> Non
     db.close()
     store = open_store(path)
     try:
-        assert store.schema_version() == 1
+        assert store.schema_version() == LATEST
         assert store.account("ann") == (b"\x00", b"\x01")
     finally:
         store.close()

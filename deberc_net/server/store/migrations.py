@@ -6,8 +6,9 @@ a database at one version or the next, never between. A database that has a migr
 this code does not know is refused (an older server must not write a newer schema).
 Never edit a migration once released: add the next one.
 
-Migration 1 is the schema SQLite files had before migrations were numbered: written with
-``IF NOT EXISTS``, it adopts such a file as it is.
+Migrations 1 (the server's tables) and 2 (the ladder's) are the schema SQLite files had
+before migrations were numbered: written with ``IF NOT EXISTS``, they adopt such a file
+as it is.
 """
 
 from __future__ import annotations
@@ -117,6 +118,62 @@ CREATE TABLE match_players (
 CREATE INDEX match_players_key ON match_players (key);
 CREATE TABLE running (
     match_id TEXT PRIMARY KEY
+);
+""",
+    ),
+    Migration(
+        2,
+        "ladder runs, games and ratings",
+        # the tables deberc_net/ladder/store.py made itself before: adopted as they are
+        sqlite="""
+CREATE TABLE IF NOT EXISTS ladder_runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    started TEXT NOT NULL DEFAULT (datetime('now')),
+    settings TEXT NOT NULL,
+    summary TEXT
+);
+CREATE TABLE IF NOT EXISTS ladder_games (
+    run_id INTEGER NOT NULL,
+    board INTEGER NOT NULL,
+    seating TEXT NOT NULL,
+    match_id TEXT,
+    written TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    forfeit TEXT
+);
+CREATE TABLE IF NOT EXISTS ladder_ratings (
+    bot TEXT PRIMARY KEY,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    rating REAL NOT NULL,
+    games INTEGER NOT NULL,
+    updated TEXT NOT NULL DEFAULT (datetime('now'))
+);
+""",
+        postgres="""
+CREATE TABLE ladder_runs (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    started TIMESTAMPTZ NOT NULL DEFAULT now(),
+    settings TEXT NOT NULL,
+    summary TEXT
+);
+CREATE TABLE ladder_games (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,  -- the order stored
+    run_id BIGINT NOT NULL,
+    board INTEGER NOT NULL,
+    seating TEXT NOT NULL,
+    match_id TEXT,
+    written TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    forfeit TEXT
+);
+CREATE TABLE ladder_ratings (
+    bot TEXT PRIMARY KEY,
+    mu DOUBLE PRECISION NOT NULL,
+    sigma DOUBLE PRECISION NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    games INTEGER NOT NULL,
+    updated TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 """,
     ),

@@ -35,17 +35,10 @@ class PostgresStore:
     ) -> None:
         """``url``: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB (any libpq conninfo).
         ``serving``: as for SQLiteStore."""
-        try:
-            psycopg.conninfo.conninfo_to_dict(url)
-        except psycopg.ProgrammingError as exc:
-            raise StoreError(f"not a PostgreSQL address: {exc}") from None
-        try:  # one plain connection first: a refusal is told at once, with its reason
-            first = psycopg.connect(url, connect_timeout=max(1, int(connect_timeout_s)))
-        except psycopg.OperationalError as exc:
-            reason = " ".join(str(exc).split()) or "refused"  # libpq's lines, as one
-            raise StoreError(f"cannot connect to PostgreSQL at {redacted(url)}: {reason}") from None
+        # one plain connection first: a refusal is told at once, with its reason
+        first = connect(url, connect_timeout_s)
         with first:  # commits at the end of the block
-            self._migrate(first, migrations)
+            migrate(first, migrations)
             if serving:
                 first.execute("DELETE FROM running")
         self._pool = psycopg_pool.ConnectionPool(
@@ -64,18 +57,6 @@ class PostgresStore:
             raise StoreError(
                 f"cannot connect to PostgreSQL at {redacted(url)} within {connect_timeout_s:g} s"
             ) from None
-
-    @staticmethod
-    def _migrate(conn: psycopg.Connection[Any], migrations: Sequence[Migration]) -> None:
-        """All in one transaction: PostgreSQL's DDL is transactional."""
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-        conn.execute(POSTGRES_VERSIONS)
-        for migration in pending(_version(conn), migrations):
-            conn.execute(migration.postgres.encode())  # several statements: no parameters
-            conn.execute(
-                "INSERT INTO schema_migrations (number, description) VALUES (%s, %s)",
-                (migration.number, migration.description),
-            )
 
     def close(self) -> None:
         self._pool.close()
@@ -190,6 +171,33 @@ class PostgresStore:
                 "SELECT match_id FROM deals UNION SELECT id FROM matches"
             ).fetchall()
         return highest_match_number([r[0] for r in rows])
+
+
+def connect(url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> psycopg.Connection[Any]:
+    """One connection to ``url``; StoreError (with libpq's reason) if there is none."""
+    try:
+        psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError as exc:
+        raise StoreError(f"not a PostgreSQL address: {exc}") from None
+    try:
+        return psycopg.connect(url, connect_timeout=max(1, int(timeout_s)))
+    except psycopg.OperationalError as exc:
+        reason = " ".join(str(exc).split()) or "refused"  # libpq's lines, as one
+        raise StoreError(f"cannot connect to PostgreSQL at {redacted(url)}: {reason}") from None
+
+
+def migrate(conn: psycopg.Connection[Any], migrations: Sequence[Migration] = MIGRATIONS) -> None:
+    """Apply the migrations the database lacks, in the connection's transaction (the
+    caller commits): PostgreSQL's DDL is transactional. The advisory lock makes
+    processes starting at once take turns."""
+    conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+    conn.execute(POSTGRES_VERSIONS)
+    for migration in pending(_version(conn), migrations):
+        conn.execute(migration.postgres.encode())  # several statements: no parameters
+        conn.execute(
+            "INSERT INTO schema_migrations (number, description) VALUES (%s, %s)",
+            (migration.number, migration.description),
+        )
 
 
 def _version(conn: psycopg.Connection[Any]) -> int:

@@ -38,35 +38,15 @@ class SQLiteStore:
             with self._lock:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
-                self._migrate(migrations)
+                migrate(self._db, migrations)
                 if serving:
                     self._db.execute("DELETE FROM running")
         except BaseException:
             self._db.close()
             raise
 
-    def _migrate(self, migrations: Sequence[Migration]) -> None:
-        self._db.execute(SQLITE_VERSIONS)
-        for migration in pending(self._version(), migrations):
-            quoted = migration.description.replace("'", "''")
-            script = (
-                f"BEGIN IMMEDIATE;\n{migration.sqlite};\n"
-                "INSERT INTO schema_migrations (number, description) VALUES "
-                f"({migration.number}, '{quoted}');\nCOMMIT;"
-            )
-            try:
-                self._db.executescript(script)
-            except sqlite3.Error:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                if self._version() < migration.number:  # not another process's doing
-                    raise
-
     def _version(self) -> int:
-        (version,) = self._db.execute(
-            "SELECT coalesce(max(number), 0) FROM schema_migrations"
-        ).fetchone()
-        return int(version)
+        return version(self._db)
 
     def close(self) -> None:
         with self._lock:
@@ -177,3 +157,28 @@ class SQLiteStore:
                 "SELECT match_id FROM deals UNION SELECT id FROM matches"
             ).fetchall()
         return highest_match_number([r[0] for r in rows])
+
+
+def migrate(db: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS) -> None:
+    """Apply the migrations ``db`` lacks, each in its own transaction with its row (on an
+    autocommit connection: ``isolation_level=None``)."""
+    db.execute(SQLITE_VERSIONS)
+    for migration in pending(version(db), migrations):
+        quoted = migration.description.replace("'", "''")
+        script = (
+            f"BEGIN IMMEDIATE;\n{migration.sqlite};\n"
+            "INSERT INTO schema_migrations (number, description) VALUES "
+            f"({migration.number}, '{quoted}');\nCOMMIT;"
+        )
+        try:
+            db.executescript(script)
+        except sqlite3.Error:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            if version(db) < migration.number:  # not another process's doing
+                raise
+
+
+def version(db: sqlite3.Connection) -> int:
+    (number,) = db.execute("SELECT coalesce(max(number), 0) FROM schema_migrations").fetchone()
+    return int(number)

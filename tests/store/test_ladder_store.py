@@ -1,0 +1,87 @@
+"""The ladder's results, kept alike in an SQLite file and in PostgreSQL."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from deberc_net.ladder.store import LadderStore, open_ladder_store
+from deberc_net.server.store import open_store
+from deberc_net.server.store.migrations import MIGRATIONS
+
+
+@pytest.fixture
+def ladder_store(store_db: str) -> Iterator[LadderStore]:
+    store = open_ladder_store(store_db)
+    yield store
+    store.close()
+
+
+def rating(bot: str, value: float) -> dict[str, float | str]:
+    return {"bot": bot, "mu": value / 10, "sigma": 2.5, "rating": value}
+
+
+def test_runs_keep_their_games_in_order(ladder_store: LadderStore) -> None:
+    first = ladder_store.start_run({"argv": ["--deals", "2"]})
+    second = ladder_store.start_run({"argv": []})
+    assert second > first
+    ladder_store.add_game(first, 1, ["heur", "rand"], "m1", [301, 40], "score", None)
+    ladder_store.add_game(second, 1, ["rand", "heur"], None, [0, 0], "forfeit", "rand")
+    ladder_store.add_game(first, 1, ["rand", "heur"], "m2", [12, 302], "score", None)
+    assert ladder_store.games(first) == [
+        {"board": 1, "seating": ["heur", "rand"], "match_id": "m1", "written": [301, 40],
+         "reason": "score", "forfeit": None},
+        {"board": 1, "seating": ["rand", "heur"], "match_id": "m2", "written": [12, 302],
+         "reason": "score", "forfeit": None},
+    ]  # fmt: skip
+    assert [g["forfeit"] for g in ladder_store.games(second)] == ["rand"]
+
+
+def test_ratings_are_replaced_and_games_added_up(ladder_store: LadderStore) -> None:
+    run = ladder_store.start_run({})
+    ladder_store.finish_run(run, {"deals": 1}, [rating("heur", 30.0), rating("rand", 10.0)],
+                            {"heur": 2, "rand": 2})  # fmt: skip
+    run = ladder_store.start_run({})
+    ladder_store.finish_run(run, {"deals": 1}, [rating("heur", 5.0), rating("rand", 12.5)],
+                            {"heur": 4, "rand": 4})  # fmt: skip
+    board = ladder_store.leaderboard()
+    assert [(r["bot"], r["rating"], r["mu"], r["sigma"], r["games"]) for r in board] == [
+        ("rand", 12.5, 1.25, 2.5, 6),
+        ("heur", 5.0, 0.5, 2.5, 6),
+    ]
+    assert all(len(r["updated"]) == 19 and r["updated"][10] == " " for r in board)
+
+
+def test_a_ladder_store_and_a_server_store_share_one_database(store_db: str) -> None:
+    ladder = open_ladder_store(store_db)
+    server = open_store(store_db, serving=True)
+    try:
+        assert server.schema_version() == len(MIGRATIONS)
+        run = ladder.start_run({})
+        ladder.add_game(run, 1, ["a", "b"], "m1", [1, 2], "score", None)
+        assert server.max_match_number() == 0 and len(ladder.games(run)) == 1
+    finally:
+        server.close()
+        ladder.close()
+
+
+def test_a_ladder_file_from_before_migrations_is_adopted(tmp_path: Path) -> None:
+    path = tmp_path / "ladder.sqlite3"
+    with sqlite3.connect(path) as db:  # the tables as the ladder made them itself
+        db.executescript(MIGRATIONS[0].sqlite + MIGRATIONS[1].sqlite)
+        db.execute("INSERT INTO ladder_ratings (bot, mu, sigma, rating, games) VALUES "
+                   "('heur', 25, 8, 1, 10)")  # fmt: skip
+    db.close()
+    store = open_ladder_store(path)
+    try:
+        assert [r["bot"] for r in store.leaderboard()] == ["heur"]
+    finally:
+        store.close()
+    server = open_store(path)
+    try:
+        assert server.schema_version() == len(MIGRATIONS)
+    finally:
+        server.close()
