@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -284,3 +285,46 @@ def table_exists(db: str, name: str) -> bool:
         found = con.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone()
     con.close()
     return found is not None
+
+
+def test_stores_opened_at_once_on_a_new_database_apply_each_migration_once(
+    store_db: str,
+) -> None:
+    """Servers started together on one empty database: one applies each migration, the
+    others find it applied (PostgreSQL: an advisory lock; SQLite: the rows' key)."""
+    opened_stores: list[Store] = []
+    errors: list[BaseException] = []
+    start = threading.Barrier(4)
+
+    def open_one() -> None:
+        start.wait()
+        try:
+            opened_stores.append(open_store(store_db, serving=True))
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_one) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    try:
+        assert errors == [] and len(opened_stores) == 4
+        assert {s.schema_version() for s in opened_stores} == {LATEST}
+        assert applied_migrations(store_db) == list(range(1, LATEST + 1))
+    finally:
+        for store in opened_stores:
+            store.close()
+
+
+def applied_migrations(db: str) -> list[int]:
+    query = "SELECT number FROM schema_migrations ORDER BY number"
+    if is_postgres(db):
+        import psycopg
+
+        with psycopg.connect(db) as conn:
+            return [r[0] for r in conn.execute(query)]
+    with sqlite3.connect(db) as con:
+        numbers = [r[0] for r in con.execute(query)]
+    con.close()
+    return numbers
