@@ -57,9 +57,11 @@ class PostgresServer:
                 "initdb); `make test` installs Debian's postgresql package "
                 "when run as root"
             )
-        directory = Path(tempfile.mkdtemp(prefix="deberc-pg-"))
+        root = os.geteuid() == 0
+        # as root, in /tmp: a TMPDIR under /root would be out of the postgres user's reach
+        directory = Path(tempfile.mkdtemp(prefix="deberc-pg-", dir="/tmp" if root else None))
         as_user: list[str] = []
-        if os.geteuid() == 0:
+        if root:
             runuser = shutil.which("runuser")
             if runuser is None:
                 raise Unavailable(
