@@ -20,7 +20,7 @@ from trio.testing import MockClock
 
 from deberc_net.server.app import Server
 from deberc_net.server.lobby import Lobby
-from deberc_net.server.store import Store
+from deberc_net.server.store import Store, open_store
 from deberc_net.testing import rule_book
 
 from .client import LineClient, fields, is_event, log_in_machine, play_machine, seat_pair
@@ -39,7 +39,7 @@ async def start_memory_server(db_path: Path) -> AsyncIterator[Callable[..., Dial
 
         def start(**overrides: Any) -> Dial:
             config = make_config(db_path, **overrides)
-            store = Store(config.db, serving=True)
+            store = open_store(config.db, serving=True)
             stores.append(store)
             server = Server(config, Lobby(config, store, nursery, rule_book()))
 
