@@ -17,8 +17,7 @@ import psycopg
 import pytest
 import trio
 
-from tests.server.client import LineClient, fields, play_machine, seat_pair
-from tests.server.conftest import Connector
+from tests.server.client import LineClient, fields, machine_client, play_machine, seat_pair
 
 TIME_LIMIT_S = 30
 
@@ -75,6 +74,27 @@ async def served(url: str, settings: Path) -> AsyncIterator[int]:
                 assert await process.wait() == 0
 
 
+class Clients:
+    """The test's connections, closed at its end."""
+
+    def __init__(self) -> None:
+        self.open: list[LineClient] = []
+
+    async def machine(self, port: int, name: str, password: str | None = None) -> LineClient:
+        self.open.append(await machine_client(port, name, password))
+        return self.open[-1]
+
+    async def raw(self, port: int, label: str) -> LineClient:
+        self.open.append(await LineClient.connect(port, label))
+        return self.open[-1]
+
+    async def aclose(self) -> None:
+        for client in self.open:
+            with trio.move_on_after(1):
+                await client.aclose()
+        self.open.clear()
+
+
 async def _drain(stream: trio.abc.ReceiveStream) -> None:
     while await stream.receive_some():
         pass
@@ -85,7 +105,7 @@ async def test_serve_on_postgres_keeps_accounts_and_games_across_a_restart(
 ) -> None:
     settings = tmp_path / "server.toml"
     settings.write_text("[server]\nlag_ms = 0\nshutdown_grace_ms = 100\n")
-    connect = Connector()
+    connect = Clients()
     try:
         async with served(postgres_url, settings) as port:
             ann = await connect.machine(port, "ann", "s3cret-pass")  # registers
