@@ -579,6 +579,9 @@ class Deal:
         zero = [0] * len(self._sides)
         self.score = scoring.deal_score(self, list(zero))
         self.score.written = list(zero)
+        # nothing said in a void deal scores: not a bella said before the four sevens
+        self.score.combo_points = list(zero)
+        self.score.bella_points = list(zero)
         self.score.outcome = Outcome.VOID
 
     def _end_claim(self, side: int) -> None:

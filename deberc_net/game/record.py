@@ -22,7 +22,9 @@ def deal_record(deal: Deal) -> dict[str, Any]:
     score = deal.score
     talk = deal.talk
     declared: list[dict[str, Any]] = []
-    counted = deal.counted_combos()
+    # a void deal (four sevens, a redeal) writes nothing: nothing said in it scored
+    void = deal.outcome == Outcome.VOID
+    counted = {} if void else deal.counted_combos()
     # every seat that spoke, and every seat whose sequences count though it said
     # nothing itself (a partner under pair-combinations)
     for seat in sorted({*talk.declared_combos, *talk.declared_calls, *counted}):
@@ -36,7 +38,7 @@ def deal_record(deal: Deal) -> dict[str, Any]:
                 for c in combos
             ],
         })
-    if bella_counts(deal):
+    if bella_counts(deal) and not void:
         declared.append({"seat": talk.bella_owner, "calls": ["bella"],
                          "scored": [{"combo": "bella", "points": BELLA_POINTS}]})
     return {

@@ -273,3 +273,18 @@ def test_plain_tables_of_each_count_end_and_replay(players: int, variant: str,
     for record in match.records:
         assert record["options"] == [] and record["variant"] == variant
         assert replay_matches(record, rules)
+
+
+def test_a_void_deal_lists_nothing_as_scored() -> None:
+    """Bella said, then the four sevens void the deal: the record lists no score for it
+    (two matches hypothesis once found, one of 2 and one of 4 players)."""
+    for players, seed, deal_no in ((2, 46556910, 2), (4, 86832086, 1)):
+        match = Match(build_ruleset(players), seed=str(seed))
+        deals: dict[int, Deal] = {}
+        play_match(match, random.Random(seed), deals)
+        record = match.records[deal_no - 1]
+        assert record["outcome"] == "void" and record["void_reason"] == "sevens"
+        assert any(c["call"] == "bella" for c in record["calls"])
+        assert record["declared"] == [] and record["points"] == [0] * len(record["points"])
+        for each in match.records:
+            check_listed_combinations(each, deals[each["deal_no"]], 10)
