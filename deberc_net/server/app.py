@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import signal
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import structlog
@@ -39,10 +40,12 @@ async def serve(
     task_status: trio.TaskStatus[Any] = trio.TASK_STATUS_IGNORED,
     handle_signals: bool = False,
     rules: RuleBook | None = None,
+    http_bound: Callable[[int], None] | None = None,
 ) -> None:
     """Run until cancelled (or, with ``handle_signals``, until SIGINT/SIGTERM).
     ``rules``: the rule plugins, loaded once by the caller; loaded here if not given
-    (a broken plugin raises PluginError before anything listens)."""
+    (a broken plugin raises PluginError before anything listens). With
+    ``config.http_port`` set, the web face is served too; ``http_bound`` gets its port."""
     rules = rules if rules is not None else RuleBook.load()
     store = open_store(config.db, serving=True)
     try:
@@ -60,6 +63,13 @@ async def serve(
                                                handler_nursery=nursery)
 
             nursery.start_soon(accept_all)
+            if config.http_port is not None:
+                from .web import serve_http  # the web face's libraries load only when served
+
+                http_port = await nursery.start(serve_http, config, lobby, config.http_port)
+                log.info("http_listening", host=config.host, port=http_port)
+                if http_bound is not None:
+                    http_bound(http_port)
             if handle_signals:
                 nursery.start_soon(_on_signal, lobby, listen_scope, nursery, config)
             task_status.started(port)

@@ -1,0 +1,105 @@
+"""The web app's routes: pages rendered on the server, their JSON twins, a live socket.
+
+Every page works without JavaScript; scripts only keep a page live (docs/web.md).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import attrs
+import trio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.websockets import WebSocket
+
+from ..lobby import Lobby
+from . import views
+from .live import watch_table
+
+HERE = Path(__file__).parent
+MATCH_ID = re.compile(r"m\d{1,12}")  # the ids the server gives (Table._start)
+
+
+def make_app(lobby: Lobby) -> Starlette:
+    templates = Jinja2Templates(directory=HERE / "templates")
+
+    def page(request: Request, name: str, status: int = 200, **context: Any) -> Response:
+        return templates.TemplateResponse(request, name, context, status_code=status)
+
+    def not_found(request: Request, text: str) -> Response:
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": text}, status_code=404)
+        return page(request, "missing.html", 404, text=text)
+
+    async def index(request: Request) -> Response:
+        return page(request, "index.html", tables=views.open_tables(lobby.tables.values()))
+
+    async def api_tables(request: Request) -> Response:
+        tables = views.open_tables(lobby.tables.values())
+        return JSONResponse({"tables": [attrs.asdict(t) for t in tables]})
+
+    def _table(request: Request) -> views.TableSummary | None:
+        table = lobby.tables.get(request.path_params["n"])
+        return None if table is None or table.state == "closed" else views.table_summary(table)
+
+    async def table_page(request: Request) -> Response:
+        summary = _table(request)
+        if summary is None:
+            return not_found(request, f"no open table {request.path_params['n']}")
+        return page(request, "table.html", table=summary)
+
+    async def api_table(request: Request) -> Response:
+        summary = _table(request)
+        if summary is None:
+            return not_found(request, f"no open table {request.path_params['n']}")
+        return JSONResponse(attrs.asdict(summary))
+
+    async def _replay(request: Request) -> views.Replay | None:
+        match_id = request.path_params["match"]
+        if not MATCH_ID.fullmatch(match_id):
+            return None
+        records = await trio.to_thread.run_sync(
+            lambda: views.match_records(lobby.store.records(), match_id))
+        if not records:
+            return None
+        return views.replay(records, lobby.rules)
+
+    async def game_page(request: Request) -> Response:
+        replay = await _replay(request)
+        if replay is None:
+            return not_found(request, f"no finished match {request.path_params['match']}")
+        return page(request, "game.html", game=replay)
+
+    async def api_game(request: Request) -> Response:
+        replay = await _replay(request)
+        if replay is None:
+            return not_found(request, f"no finished match {request.path_params['match']}")
+        return JSONResponse({
+            "match": replay.match, "players": replay.players, "variant": replay.variant,
+            "options": replay.options, "totals": replay.totals, "winner": replay.winner,
+            "deals": [d.record for d in replay.deals],
+        })
+
+    async def live(websocket: WebSocket) -> None:
+        await watch_table(websocket, lobby, websocket.path_params["n"])
+
+    return Starlette(routes=[
+        Route("/", index),
+        Route("/table/{n:int}", table_page),
+        Route("/games/{match}", game_page),
+        Route("/api/tables", api_tables),
+        Route("/api/tables/{n:int}", api_table),
+        Route("/api/games/{match}", api_game),
+        WebSocketRoute("/live/table/{n:int}", live),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ])
+
+
+__all__ = ["make_app"]
