@@ -29,9 +29,17 @@ __all__ = ["connect", "db_path"]
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-QUIET_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run",
-               "--disable-dev-shm-usage", "--window-size=1280,800")
+QUIET_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+    "--window-size=1280,800",
+)
 
 
 @pytest.fixture(scope="session")
@@ -44,8 +52,12 @@ def browser() -> Iterator[webdriver.Chrome]:
         options.add_argument(f"--user-data-dir={profile}")
         driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
         try:
-            driver.set_window_size(1280, 800)
             driver.set_page_load_timeout(10)
+            # the window size counts the (invisible) browser frame: fix the page's own
+            driver.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False},
+            )
             yield driver
         finally:
             driver.quit()
@@ -68,6 +80,7 @@ class WebServer:
 
     async def get(self, path: str) -> tuple[int, bytes]:
         """An HTTP GET in a worker thread (the stdlib client): status and body."""
+
         def fetch() -> tuple[int, bytes]:
             try:
                 with urllib.request.urlopen(self.url(path), timeout=5) as reply:
@@ -83,8 +96,9 @@ def start_web(nursery: trio.Nursery, db_path: Path) -> Callable[..., Any]:
     async def start(**overrides: Any) -> WebServer:
         config = make_config(db_path, http_port=0, **overrides)
         bound: list[int] = []
-        port = await nursery.start(functools.partial(
-            serve, config, rules=rule_book(), http_bound=bound.append))
+        port = await nursery.start(
+            functools.partial(serve, config, rules=rule_book(), http_bound=bound.append)
+        )
         return WebServer(port, bound[0])
 
     return start

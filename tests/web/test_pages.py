@@ -34,8 +34,9 @@ async def test_no_http_port_no_web_face(nursery: trio.Nursery, db_path: Any) -> 
     from deberc_net.testing import rule_book
 
     bound: list[int] = []
-    await nursery.start(functools.partial(serve, make_config(db_path), rules=rule_book(),
-                                          http_bound=bound.append))
+    await nursery.start(
+        functools.partial(serve, make_config(db_path), rules=rule_book(), http_bound=bound.append)
+    )
     assert bound == []
 
 
@@ -49,10 +50,22 @@ async def test_a_waiting_table_is_listed_in_html_and_json(
 
     status, body = await web.get("/api/tables")
     assert status == 200
-    assert json.loads(body) == {"tables": [{
-        "id": 1, "players": ["ann", None], "variant": "moscow", "options": ["to-301"],
-        "state": "waiting", "observers": 0, "score": None, "deal": None, "match": None,
-        "hand_sizes": []}]}
+    assert json.loads(body) == {
+        "tables": [
+            {
+                "id": 1,
+                "players": ["ann", None],
+                "variant": "moscow",
+                "options": ["to-301"],
+                "state": "waiting",
+                "observers": 0,
+                "score": None,
+                "deal": None,
+                "match": None,
+                "hand_sizes": [],
+            }
+        ]
+    }
     status, body = await web.get("/api/tables/1")
     assert status == 200 and json.loads(body)["players"] == ["ann", None]
     status, body = await web.get("/")
@@ -63,10 +76,13 @@ async def test_a_waiting_table_is_listed_in_html_and_json(
 
 async def test_unknown_things_are_404_with_a_reason(start_web: StartWeb) -> None:
     web: WebServer = await start_web()
-    for path, why in [("/api/tables/7", b"no open table 7"), ("/table/7", b"no open table 7"),
-                      ("/api/games/m9", b"no finished match m9"),
-                      ("/games/m9", b"no finished match m9"),
-                      ("/api/games/m1x", b"no finished match m1x")]:
+    for path, why in [
+        ("/api/tables/7", b"no open table 7"),
+        ("/table/7", b"no open table 7"),
+        ("/api/games/m9", b"no finished match m9"),
+        ("/games/m9", b"no finished match m9"),
+        ("/api/games/m1x", b"no finished match m1x"),
+    ]:
         status, body = await web.get(path)
         assert (status, why in body) == (404, True), path
     status, body = await web.get("/api/tables/x")  # not a number: no such route
@@ -101,8 +117,11 @@ async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(check_withheld)
             for name in ("ann", "bob"):
-                nursery.start_soon(Bot(choose, name, port=web.port, seek="2 moscow to-301",
-                                       games=1, on_event=seen).run)
+                nursery.start_soon(
+                    Bot(
+                        choose, name, port=web.port, seek="2 moscow to-301", games=1, on_event=seen
+                    ).run
+                )
     assert checked == [404]
 
     store = Store(db_path)
@@ -120,6 +139,6 @@ async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(
     assert status == 200
     assert f'<strong id="final-totals">{" : ".join(map(str, records[-1]["totals"]))}' in page
     for record in records:  # each deal's replayed totals are the recorded ones
-        assert (f'<section class="deal" id="deal-{record["deal_no"]}">' in page)
+        assert f'<section class="deal" id="deal-{record["deal_no"]}">' in page
     shown = [part.split("</span>")[0] for part in page.split('<span class="deal-totals">')[1:]]
     assert shown == [" : ".join(map(str, r["totals"])) for r in records]

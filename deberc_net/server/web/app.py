@@ -66,7 +66,8 @@ def make_app(lobby: Lobby) -> Starlette:
         if not MATCH_ID.fullmatch(match_id):
             return None
         records = await trio.to_thread.run_sync(
-            lambda: views.match_records(lobby.store.records(), match_id))
+            lambda: views.match_records(lobby.store.records(), match_id)
+        )
         if not records:
             return None
         return views.replay(records, lobby.rules)
@@ -81,25 +82,33 @@ def make_app(lobby: Lobby) -> Starlette:
         replay = await _replay(request)
         if replay is None:
             return not_found(request, f"no finished match {request.path_params['match']}")
-        return JSONResponse({
-            "match": replay.match, "players": replay.players, "variant": replay.variant,
-            "options": replay.options, "totals": replay.totals, "winner": replay.winner,
-            "deals": [d.record for d in replay.deals],
-        })
+        return JSONResponse(
+            {
+                "match": replay.match,
+                "players": replay.players,
+                "variant": replay.variant,
+                "options": replay.options,
+                "totals": replay.totals,
+                "winner": replay.winner,
+                "deals": [d.record for d in replay.deals],
+            }
+        )
 
     async def live(websocket: WebSocket) -> None:
         await watch_table(websocket, lobby, websocket.path_params["n"])
 
-    return Starlette(routes=[
-        Route("/", index),
-        Route("/table/{n:int}", table_page),
-        Route("/games/{match}", game_page),
-        Route("/api/tables", api_tables),
-        Route("/api/tables/{n:int}", api_table),
-        Route("/api/games/{match}", api_game),
-        WebSocketRoute("/live/table/{n:int}", live),
-        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
-    ])
+    return Starlette(
+        routes=[
+            Route("/", index),
+            Route("/table/{n:int}", table_page),
+            Route("/games/{match}", game_page),
+            Route("/api/tables", api_tables),
+            Route("/api/tables/{n:int}", api_table),
+            Route("/api/games/{match}", api_game),
+            WebSocketRoute("/live/table/{n:int}", live),
+            Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        ]
+    )
 
 
 __all__ = ["make_app"]

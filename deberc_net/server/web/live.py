@@ -33,9 +33,15 @@ async def watch_table(websocket: WebSocket, lobby: Lobby, table_id: int) -> None
     peer = f"{client.host}:{client.port}" if client else "?"
     outbox = Outbox(lobby.config.outbox_bytes)
     with trio.CancelScope() as scope:
-        session = Session(next(_ids), outbox, scope, peer=peer, style=MACHINE,
-                          address=client.host if client else "?",
-                          connected_at=trio.current_time())
+        session = Session(
+            next(_ids),
+            outbox,
+            scope,
+            peer=peer,
+            style=MACHINE,
+            address=client.host if client else "?",
+            connected_at=trio.current_time(),
+        )
         session.log = session.log.bind(web=session.id, peer=peer, table=table_id)
         if not table.post(Observe(session)):
             await websocket.close(code=4404, reason=f"table {table_id} closed")

@@ -15,8 +15,11 @@ from .app import make_app
 
 
 async def serve_http(
-    config: Config, lobby: Lobby, port: int,
-    *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+    config: Config,
+    lobby: Lobby,
+    port: int,
+    *,
+    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve until cancelled; report the bound port (``port`` 0: any free one)."""
     settings = HypercornConfig()

@@ -37,8 +37,12 @@ def table_summary(table: Table) -> TableSummary:
     info = table.info()
     match = table.match
     return TableSummary(
-        id=info.id, players=list(info.seats), variant=info.variant, options=list(info.options),
-        state=str(info.state), observers=info.observers,
+        id=info.id,
+        players=list(info.seats),
+        variant=info.variant,
+        options=list(info.options),
+        state=str(info.state),
+        observers=info.observers,
         score=None if match is None else list(match.totals),
         deal=None if match is None else match.deal.deal_no,
         match=None if match is None else match.match_id,
@@ -47,8 +51,7 @@ def table_summary(table: Table) -> TableSummary:
 
 
 def open_tables(tables: Iterable[Table]) -> list[TableSummary]:
-    return sorted((table_summary(t) for t in tables if t.state != "closed"),
-                  key=lambda s: s.id)
+    return sorted((table_summary(t) for t in tables if t.state != "closed"), key=lambda s: s.id)
 
 
 @attrs.frozen
@@ -91,8 +94,11 @@ class NoSuchGame(LookupError):
 
 def match_records(lines: Iterable[str], match_id: str) -> list[dict[str, Any]]:
     """A finished match's deal records, in order (the store withholds running ones)."""
-    found = [json.loads(line) for line in lines if f'"match":"{match_id}"' in line
-             or f'"match": "{match_id}"' in line]
+    found = [
+        json.loads(line)
+        for line in lines
+        if f'"match":"{match_id}"' in line or f'"match": "{match_id}"' in line
+    ]
     found = [r for r in found if r.get("match") == match_id]
     return sorted(found, key=lambda r: r["deal_no"])
 
@@ -109,18 +115,29 @@ def replay(records: list[dict[str, Any]], book: RuleBook) -> Replay:
     over = last.get("match_over") or {}
     winner_side = over.get("winner")
     sides = rules.settings.sides()
-    winner = (None if winner_side is None
-              else ", ".join(first["players"][s] for s in sides[winner_side]))
-    return Replay(match=first["match"], players=list(first["players"]),
-                  variant=first["variant"], options=list(first["options"]), deals=deals,
-                  totals=totals, winner=winner)
+    winner = (
+        None if winner_side is None else ", ".join(first["players"][s] for s in sides[winner_side])
+    )
+    return Replay(
+        match=first["match"],
+        players=list(first["players"]),
+        variant=first["variant"],
+        options=list(first["options"]),
+        deals=deals,
+        totals=totals,
+        winner=winner,
+    )
 
 
 def _replay_deal(record: dict[str, Any], rules: RuleSet) -> ReplayedDeal:
     deal = Deal(
-        rules=rules, deal_no=record["deal_no"], dealer=record["dealer"],
-        deck=tuple(parse_card(c) for c in record["deck"]), seed=record["seed"],
-        totals_before=tuple(record["totals_before"]), hanging_in=record["hanging_before"],
+        rules=rules,
+        deal_no=record["deal_no"],
+        dealer=record["dealer"],
+        deck=tuple(parse_card(c) for c in record["deck"]),
+        seed=record["seed"],
+        totals_before=tuple(record["totals_before"]),
+        hanging_in=record["hanging_before"],
         bides_before=tuple(record["bides_before"]),
         hanging_pending=tuple(record.get("hanging_pending_before", ())),
     )
@@ -133,8 +150,7 @@ def _replay_deal(record: dict[str, Any], rules: RuleSet) -> ReplayedDeal:
             talk.append((entry["seat"], _call_text(entry)))
         if entry.get("engine"):
             continue  # the engine makes these itself (a show after skin)
-        deal.apply(entry["seat"], from_record(entry), ms=entry["ms"],
-                   auto=entry.get("auto", False))
+        deal.apply(entry["seat"], from_record(entry), ms=entry["ms"], auto=entry.get("auto", False))
     if deal.phase != DONE and record["outcome"] in FORFEITS:
         deal.end_deal(record["outcome"], deal.deal_points(), [0] * len(deal.sides))
     if hands is None:  # void, or ended before the first lead
@@ -146,17 +162,27 @@ def _replay_deal(record: dict[str, Any], rules: RuleSet) -> ReplayedDeal:
     tricks = []
     for trick in record["tricks"]:
         seats = [(trick["leader"] + i) % n for i in range(len(trick["cards"]))]
-        tricks.append(Trick(trick["leader"], list(zip(seats, trick["cards"], strict=True)),
-                            trick["winner"]))
+        tricks.append(
+            Trick(trick["leader"], list(zip(seats, trick["cards"], strict=True)), trick["winner"])
+        )
     return ReplayedDeal(
-        deal_no=record["deal_no"], dealer=record["dealer"], hands=hands,
-        turned=record["turned"], trump=record["trump"], player=record["player"], talk=talk,
-        tricks=tricks, outcome=record["outcome"], written=written, totals=totals,
+        deal_no=record["deal_no"],
+        dealer=record["dealer"],
+        hands=hands,
+        turned=record["turned"],
+        trump=record["trump"],
+        player=record["player"],
+        talk=talk,
+        tricks=tricks,
+        outcome=record["outcome"],
+        written=written,
+        totals=totals,
         record=record,
     )
 
 
 def _call_text(entry: dict[str, Any]) -> str:
-    extra = " ".join(str(v) for k, v in entry.items()
-                     if k not in ("seat", "call", "ms", "auto", "engine"))
+    extra = " ".join(
+        str(v) for k, v in entry.items() if k not in ("seat", "call", "ms", "auto", "engine")
+    )
     return f"{entry['call']} {extra}".strip()
