@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket
 
 from ..lobby import Lobby
 from . import views
-from .live import watch_table
+from .live import Viewers, watch_table
 
 HERE = Path(__file__).parent
 MATCH_ID = re.compile(r"m\d{1,12}")  # the ids the server gives (Table._start)
@@ -29,6 +29,7 @@ MATCH_ID = re.compile(r"m\d{1,12}")  # the ids the server gives (Table._start)
 
 def make_app(lobby: Lobby) -> Starlette:
     templates = Jinja2Templates(directory=HERE / "templates")
+    viewers = Viewers(lobby.config.max_web_viewers)
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> Response:
         return templates.TemplateResponse(request, name, context, status_code=status)
@@ -95,7 +96,7 @@ def make_app(lobby: Lobby) -> Starlette:
         )
 
     async def live(websocket: WebSocket) -> None:
-        await watch_table(websocket, lobby, websocket.path_params["n"])
+        await watch_table(websocket, lobby, websocket.path_params["n"], viewers)
 
     return Starlette(
         routes=[

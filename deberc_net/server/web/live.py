@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 
+import attrs
 import trio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -17,17 +18,37 @@ from deberc_net.protocol.render import MACHINE
 
 from ..lobby import Lobby
 from ..session import Outbox, Session
-from ..table import Observe, Unobserve
+from ..table import Observe, Table, Unobserve
 
 _ids = itertools.count(1_000_000_000)  # apart from the game connections' ids
 CLOSED_CHECK_S = 1.0  # how often a quiet page checks whether its table closed
 
 
-async def watch_table(websocket: WebSocket, lobby: Lobby, table_id: int) -> None:
+@attrs.define
+class Viewers:
+    """Live sockets open now: bounded, as game connections are (docs/web.md)."""
+
+    limit: int
+    open: int = 0
+
+
+async def watch_table(websocket: WebSocket, lobby: Lobby, table_id: int, viewers: Viewers) -> None:
     table = lobby.tables.get(table_id)
     if table is None:
         await websocket.close(code=4404, reason=f"no open table {table_id}")
         return
+    if viewers.open >= viewers.limit:  # refused before the handshake: HTTP 403
+        await websocket.close(code=1013, reason="too many live viewers")
+        return
+    viewers.open += 1
+    try:
+        await _watch(websocket, lobby, table)
+    finally:
+        viewers.open -= 1
+
+
+async def _watch(websocket: WebSocket, lobby: Lobby, table: Table) -> None:
+    table_id = table.id
     await websocket.accept()
     client = websocket.client
     peer = f"{client.host}:{client.port}" if client else "?"
