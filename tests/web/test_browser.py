@@ -151,6 +151,13 @@ async def test_live_pages_follow_a_match_and_replay_it(
     assert shown_totals == [" : ".join(map(str, r["totals"])) for r in records]
     await in_thread(screenshot, browser, "game")
 
+    winner = records[-1]["players"][records[-1]["match_over"]["winner"]]
+    await in_thread(lambda: browser.find_element(By.LINK_TEXT, winner).click())
+    await in_thread(wait_for, browser, "#tally")
+    tally = await in_thread(lambda: browser.find_element(By.ID, "tally").text)
+    assert tally.startswith("Won 1, lost 0, drawn 0")
+    await in_thread(screenshot, browser, "player")
+
 
 def test_the_redaction_check_catches_a_card_told_early() -> None:
     """The check above can fail: a card named before it is played is caught."""

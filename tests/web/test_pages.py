@@ -142,3 +142,21 @@ async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(
         assert f'<section class="deal" id="deal-{record["deal_no"]}">' in page
     shown = [part.split("</span>")[0] for part in page.split('<span class="deal-totals">')[1:]]
     assert shown == [" : ".join(map(str, r["totals"])) for r in records]
+
+    winner_side = records[-1]["match_over"]["winner"]
+    for seat, name in enumerate(records[-1]["players"]):
+        status, body = await web.get(f"/api/players/{name}")
+        assert status == 200
+        player = json.loads(body)
+        result = "won" if seat == winner_side else "lost"
+        assert (player["won"], player["lost"], player["drawn"]) == (
+            (1, 0, 0) if result == "won" else (0, 1, 0)
+        )
+        assert [(g["match"], g["result"], g["totals"]) for g in player["games"]] == [
+            ("m1", result, records[-1]["totals"])
+        ]
+        status, body = await web.get(f"/players/{name}")
+        assert status == 200 and b'<a href="/games/m1">m1</a>' in body
+    for missing in ("carl", "no%20such"):  # no match, or not a possible name
+        status, body = await web.get(f"/api/players/{missing}")
+        assert status == 404 and b"no finished match of" in body

@@ -19,12 +19,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket
 
+from ..accounts import valid_name
 from ..lobby import Lobby
 from . import views
 from .live import Viewers, watch_table
 
 HERE = Path(__file__).parent
 MATCH_ID = re.compile(r"m\d{1,12}")  # the ids the server gives (Table._start)
+PLAYER_GAMES = 50  # the newest finished matches a player's page lists
 
 
 def make_app(lobby: Lobby) -> Starlette:
@@ -95,6 +97,27 @@ def make_app(lobby: Lobby) -> Starlette:
             }
         )
 
+    async def _player(request: Request) -> views.PlayerPage | None:
+        name = request.path_params["name"]
+        if not valid_name(name):
+            return None
+        rows = await trio.to_thread.run_sync(
+            lambda: lobby.store.recent_games(name, limit=PLAYER_GAMES)
+        )
+        return views.player_page(name, rows) if rows else None
+
+    async def player_page(request: Request) -> Response:
+        player = await _player(request)
+        if player is None:
+            return not_found(request, f"no finished match of {request.path_params['name']}")
+        return page(request, "player.html", player=player)
+
+    async def api_player(request: Request) -> Response:
+        player = await _player(request)
+        if player is None:
+            return not_found(request, f"no finished match of {request.path_params['name']}")
+        return JSONResponse(attrs.asdict(player))
+
     async def live(websocket: WebSocket) -> None:
         await watch_table(websocket, lobby, websocket.path_params["n"], viewers)
 
@@ -106,6 +129,8 @@ def make_app(lobby: Lobby) -> Starlette:
             Route("/api/tables", api_tables),
             Route("/api/tables/{n:int}", api_table),
             Route("/api/games/{match}", api_game),
+            Route("/players/{name}", player_page),
+            Route("/api/players/{name}", api_player),
             WebSocketRoute("/live/table/{n:int}", live),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ]

@@ -186,3 +186,51 @@ def _call_text(entry: dict[str, Any]) -> str:
         str(v) for k, v in entry.items() if k not in ("seat", "call", "ms", "auto", "engine")
     )
     return f"{entry['call']} {extra}".strip()
+
+
+@attrs.frozen
+class PlayedMatch:
+    match: str
+    table: str
+    players: list[str]
+    variant: str
+    winner: str  # the winners' names joined by ',', empty for a draw
+    reason: str
+    totals: list[int]
+    finished: str
+    result: str  # for the player: won, lost, drawn
+
+
+@attrs.frozen
+class PlayerPage:
+    name: str
+    won: int
+    lost: int
+    drawn: int
+    games: list[PlayedMatch]  # newest first
+
+
+def player_page(name: str, rows: list[dict[str, Any]]) -> PlayerPage:
+    """A player's finished matches (the store's rows, newest first) and their tally."""
+    key = name.casefold()
+    games = []
+    for row in rows:
+        winners = [w.casefold() for w in row["winner"].split(",") if w] if row["winner"] else []
+        result = "drawn" if not winners else "won" if key in winners else "lost"
+        games.append(
+            PlayedMatch(
+                match=row["match"],
+                table=str(row["table"]),
+                players=list(row["players"]),
+                variant=row["variant"],
+                winner=row["winner"] or "",
+                reason=row["reason"],
+                totals=list(row["totals"]),
+                finished=str(row["finished"]),
+                result=result,
+            )
+        )
+    count = {r: sum(1 for g in games if g.result == r) for r in ("won", "lost", "drawn")}
+    return PlayerPage(
+        name=name, won=count["won"], lost=count["lost"], drawn=count["drawn"], games=games
+    )
