@@ -53,6 +53,13 @@ async def serve(
             lobby = Lobby(config, store, nursery, rules)
             listeners = await trio.open_tcp_listeners(config.port, host=config.host)
             port = listeners[0].socket.getsockname()[1]
+            if config.http_port is not None:
+                from .web import serve_http  # its libraries load only when served
+
+                http_port = await nursery.start(serve_http, config, lobby, config.http_port)
+                log.info("http_listening", host=config.host, port=http_port)
+                if http_bound is not None:
+                    http_bound(http_port)
             log.info("listening", host=config.host, port=port, db=describe(config.db))
             server = Server(config, lobby)
             listen_scope = trio.CancelScope()
@@ -63,13 +70,6 @@ async def serve(
                                                handler_nursery=nursery)
 
             nursery.start_soon(accept_all)
-            if config.http_port is not None:
-                from .web import serve_http  # the web face's libraries load only when served
-
-                http_port = await nursery.start(serve_http, config, lobby, config.http_port)
-                log.info("http_listening", host=config.host, port=http_port)
-                if http_bound is not None:
-                    http_bound(http_port)
             if handle_signals:
                 nursery.start_soon(_on_signal, lobby, listen_scope, nursery, config)
             task_status.started(port)
