@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket
 
 from ..accounts import valid_name
 from ..lobby import Lobby
-from . import views
+from . import ladders, views
 from .live import Viewers, watch_table
 
 HERE = Path(__file__).parent
@@ -118,6 +118,30 @@ def make_app(lobby: Lobby) -> Starlette:
             return not_found(request, f"no finished match of {request.path_params['name']}")
         return JSONResponse(attrs.asdict(player))
 
+    async def ladders_page(request: Request) -> Response:
+        found = await trio.to_thread.run_sync(ladders.ladders, lobby.config.db)
+        return page(request, "ladders.html", ladders=found)
+
+    async def api_ladders(request: Request) -> Response:
+        found = await trio.to_thread.run_sync(ladders.ladders, lobby.config.db)
+        return JSONResponse(attrs.asdict(found))
+
+    async def _ladder_run(request: Request) -> ladders.LadderRun | None:
+        run = request.path_params["run"]
+        return await trio.to_thread.run_sync(ladders.ladder_run, lobby.config.db, run)
+
+    async def ladder_page(request: Request) -> Response:
+        run = await _ladder_run(request)
+        if run is None:
+            return not_found(request, f"no ladder run {request.path_params['run']}")
+        return page(request, "ladder.html", run=run)
+
+    async def api_ladder(request: Request) -> Response:
+        run = await _ladder_run(request)
+        if run is None:
+            return not_found(request, f"no ladder run {request.path_params['run']}")
+        return JSONResponse(attrs.asdict(run))
+
     async def live(websocket: WebSocket) -> None:
         await watch_table(websocket, lobby, websocket.path_params["n"], viewers)
 
@@ -130,6 +154,10 @@ def make_app(lobby: Lobby) -> Starlette:
             Route("/api/tables/{n:int}", api_table),
             Route("/api/games/{match}", api_game),
             Route("/players/{name}", player_page),
+            Route("/ladders", ladders_page),
+            Route("/ladders/{run:int}", ladder_page),
+            Route("/api/ladders", api_ladders),
+            Route("/api/ladders/{run:int}", api_ladder),
             Route("/api/players/{name}", api_player),
             WebSocketRoute("/live/table/{n:int}", live),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
