@@ -14,6 +14,7 @@ import attrs
 import trio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from deberc_net.protocol.connection import Connection
 from deberc_net.protocol.render import MACHINE
 
 from ..lobby import Lobby
@@ -58,10 +59,9 @@ async def _watch(websocket: WebSocket, lobby: Lobby, table: Table) -> None:
             next(_ids),
             outbox,
             scope,
+            connection=Connection(trio.current_time(), style=MACHINE),
             peer=peer,
-            style=MACHINE,
             address=client.host if client else "?",
-            connected_at=trio.current_time(),
         )
         session.log = session.log.bind(web=session.id, peer=peer, table=table_id)
         if not table.post(Observe(session)):
@@ -80,7 +80,7 @@ async def _watch(websocket: WebSocket, lobby: Lobby, table: Table) -> None:
                         break  # closed: the page has had the last word
                 scope.cancel()
         finally:
-            session.closed = True
+            session.close()
             outbox.drop()
             table.post(Unobserve(session))
     # the browser may have gone first

@@ -11,8 +11,8 @@ import attrs
 from deberc_net.game.calls import from_record
 from deberc_net.game.cards import card_str, parse_card
 from deberc_net.game.deal import Deal
+from deberc_net.game.outcomes import FORFEITS
 from deberc_net.game.phases import DONE, PLAY
-from deberc_net.game.record import FORFEITS
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
 
