@@ -21,7 +21,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from clients.client import Bot
-from deberc_net.server.store import Store
+from deberc_net.server.store import open_store
 from tests.server.client import fields
 
 from .conftest import WebServer, screenshot
@@ -135,7 +135,7 @@ async def test_live_pages_follow_a_match_and_replay_it(
     assert sum(1 for line in lines if line.startswith("record ")) >= 1
     assert_no_card_before_its_time(lines)
 
-    store = Store(db_path)
+    store = open_store(db_path)
     try:
         records = [json.loads(line) for line in store.records()]
     finally:

@@ -11,7 +11,7 @@ import trio
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 
-from deberc_net.ladder.store import LadderStore
+from deberc_net.ladder.store import open_ladder_store
 from tests.ladder.helpers import RAND, RAND2, ladder, summary
 
 from .conftest import WebServer, screenshot
@@ -41,7 +41,7 @@ async def test_a_ladder_run_on_the_servers_file_is_shown(
         )
     )
     data = summary(done)
-    store = LadderStore(db_path)
+    store = open_ladder_store(db_path)
     try:
         leaderboard = store.leaderboard()
     finally:

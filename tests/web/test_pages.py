@@ -12,7 +12,7 @@ import trio
 
 from clients.client import Bot
 from deberc_net.cli import DEFAULT_HTTP_PORT, _config, build_parser
-from deberc_net.server.store import Store
+from deberc_net.server.store import open_store
 from tests.server.conftest import Connector, make_config
 
 from .conftest import WebServer
@@ -124,7 +124,7 @@ async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(
                 )
     assert checked == [404]
 
-    store = Store(db_path)
+    store = open_store(db_path)
     try:
         records = [json.loads(line) for line in store.records()]
     finally:
