@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: serve test lint bench clean postgresql
+.PHONY: serve test lint bench clean postgresql chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,7 +37,14 @@ postgresql:
 		fi; \
 	fi
 
-test: $(TEST_STAMP) postgresql
+# The web tests drive Debian's Chromium and its driver (tests/web): installed here when
+# /usr/bin/chromium or /usr/bin/chromedriver is missing (as root, as in CI).
+chromium:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver; \
+	fi
+
+test: $(TEST_STAMP) postgresql chromium
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest

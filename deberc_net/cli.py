@@ -48,11 +48,23 @@ def _selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+DEFAULT_HTTP_PORT = 7580
+
+
 def _config(args: argparse.Namespace) -> Config:
     overrides = {"host": args.host, "port": args.port, "db": args.db}
     if args.config:
-        return Config.from_toml(args.config, **overrides)
-    return Config(**{k: v for k, v in overrides.items() if v is not None})
+        config = Config.from_toml(args.config, **overrides)
+    else:
+        config = Config(**{k: v for k, v in overrides.items() if v is not None})
+    # the command line's 0 turns the web face off; a library caller's 0 picks a free port
+    if args.http_port == 0:
+        config.http_port = None
+    elif args.http_port is not None:
+        config.http_port = args.http_port
+    elif config.http_port is None and not args.config:
+        config.http_port = DEFAULT_HTTP_PORT
+    return config
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -221,6 +233,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     sv.add_argument("--port", type=int, help="TCP port (default 7501; 0 picks a free one)")
     sv.add_argument("--db", help=DB_HELP)
+    sv.add_argument("--http-port", type=int,
+                    help=f"web pages and JSON (docs/web.md; default {DEFAULT_HTTP_PORT}; 0: off)")
     sv.add_argument("--config", metavar="FILE.toml", help="settings file ([server] table)")
     sv.set_defaults(func=_serve)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import signal
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import structlog
@@ -39,10 +40,12 @@ async def serve(
     task_status: trio.TaskStatus[Any] = trio.TASK_STATUS_IGNORED,
     handle_signals: bool = False,
     rules: RuleBook | None = None,
+    http_bound: Callable[[int], None] | None = None,
 ) -> None:
     """Run until cancelled (or, with ``handle_signals``, until SIGINT/SIGTERM).
     ``rules``: the rule plugins, loaded once by the caller; loaded here if not given
-    (a broken plugin raises PluginError before anything listens)."""
+    (a broken plugin raises PluginError before anything listens). With
+    ``config.http_port`` set, the web face is served too; ``http_bound`` gets its port."""
     rules = rules if rules is not None else RuleBook.load()
     store = open_store(config.db, serving=True)
     try:
@@ -50,6 +53,13 @@ async def serve(
             lobby = Lobby(config, store, nursery, rules)
             listeners = await trio.open_tcp_listeners(config.port, host=config.host)
             port = listeners[0].socket.getsockname()[1]
+            if config.http_port is not None:
+                from .web import serve_http  # its libraries load only when served
+
+                http_port = await nursery.start(serve_http, config, lobby, config.http_port)
+                log.info("http_listening", host=config.host, port=http_port)
+                if http_bound is not None:
+                    http_bound(http_port)
             log.info("listening", host=config.host, port=port, db=describe(config.db))
             server = Server(config, lobby)
             listen_scope = trio.CancelScope()

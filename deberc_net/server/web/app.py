@@ -1,0 +1,168 @@
+"""The web app's routes: pages rendered on the server, their JSON twins, a live socket.
+
+Every page works without JavaScript; scripts only keep a page live (docs/web.md).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import attrs
+import trio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.websockets import WebSocket
+
+from ..accounts import valid_name
+from ..lobby import Lobby
+from . import ladders, views
+from .live import Viewers, watch_table
+
+HERE = Path(__file__).parent
+MATCH_ID = re.compile(r"m\d{1,12}")  # the ids the server gives (Table._start)
+PLAYER_GAMES = 50  # the newest finished matches a player's page lists
+
+
+def make_app(lobby: Lobby) -> Starlette:
+    templates = Jinja2Templates(directory=HERE / "templates")
+    viewers = Viewers(lobby.config.max_web_viewers)
+
+    def page(request: Request, name: str, status: int = 200, **context: Any) -> Response:
+        return templates.TemplateResponse(request, name, context, status_code=status)
+
+    def not_found(request: Request, text: str) -> Response:
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": text}, status_code=404)
+        return page(request, "missing.html", 404, text=text)
+
+    async def index(request: Request) -> Response:
+        return page(request, "index.html", tables=views.open_tables(lobby.tables.values()))
+
+    async def api_tables(request: Request) -> Response:
+        tables = views.open_tables(lobby.tables.values())
+        return JSONResponse({"tables": [attrs.asdict(t) for t in tables]})
+
+    def _table(request: Request) -> views.TableSummary | None:
+        table = lobby.tables.get(request.path_params["n"])
+        return None if table is None or table.state == "closed" else views.table_summary(table)
+
+    async def table_page(request: Request) -> Response:
+        summary = _table(request)
+        if summary is None:
+            return not_found(request, f"no open table {request.path_params['n']}")
+        return page(request, "table.html", table=summary)
+
+    async def api_table(request: Request) -> Response:
+        summary = _table(request)
+        if summary is None:
+            return not_found(request, f"no open table {request.path_params['n']}")
+        return JSONResponse(attrs.asdict(summary))
+
+    async def _replay(request: Request) -> views.Replay | None:
+        match_id = request.path_params["match"]
+        if not MATCH_ID.fullmatch(match_id):
+            return None
+        records = await trio.to_thread.run_sync(
+            lambda: views.match_records(lobby.store.records(), match_id)
+        )
+        if not records:
+            return None
+        return views.replay(records, lobby.rules)
+
+    async def game_page(request: Request) -> Response:
+        replay = await _replay(request)
+        if replay is None:
+            return not_found(request, f"no finished match {request.path_params['match']}")
+        return page(request, "game.html", game=replay)
+
+    async def api_game(request: Request) -> Response:
+        replay = await _replay(request)
+        if replay is None:
+            return not_found(request, f"no finished match {request.path_params['match']}")
+        return JSONResponse(
+            {
+                "match": replay.match,
+                "players": replay.players,
+                "variant": replay.variant,
+                "options": replay.options,
+                "totals": replay.totals,
+                "winner": replay.winner,
+                "deals": [d.record for d in replay.deals],
+            }
+        )
+
+    async def _player(request: Request) -> views.PlayerPage | None:
+        name = request.path_params["name"]
+        if not valid_name(name):
+            return None
+        rows = await trio.to_thread.run_sync(
+            lambda: lobby.store.recent_games(name, limit=PLAYER_GAMES)
+        )
+        return views.player_page(name, rows) if rows else None
+
+    async def player_page(request: Request) -> Response:
+        player = await _player(request)
+        if player is None:
+            return not_found(request, f"no finished match of {request.path_params['name']}")
+        return page(request, "player.html", player=player)
+
+    async def api_player(request: Request) -> Response:
+        player = await _player(request)
+        if player is None:
+            return not_found(request, f"no finished match of {request.path_params['name']}")
+        return JSONResponse(attrs.asdict(player))
+
+    async def ladders_page(request: Request) -> Response:
+        found = await trio.to_thread.run_sync(ladders.ladders, lobby.config.db)
+        return page(request, "ladders.html", ladders=found)
+
+    async def api_ladders(request: Request) -> Response:
+        found = await trio.to_thread.run_sync(ladders.ladders, lobby.config.db)
+        return JSONResponse(attrs.asdict(found))
+
+    async def _ladder_run(request: Request) -> ladders.LadderRun | None:
+        run = request.path_params["run"]
+        return await trio.to_thread.run_sync(ladders.ladder_run, lobby.config.db, run)
+
+    async def ladder_page(request: Request) -> Response:
+        run = await _ladder_run(request)
+        if run is None:
+            return not_found(request, f"no ladder run {request.path_params['run']}")
+        return page(request, "ladder.html", run=run)
+
+    async def api_ladder(request: Request) -> Response:
+        run = await _ladder_run(request)
+        if run is None:
+            return not_found(request, f"no ladder run {request.path_params['run']}")
+        return JSONResponse(attrs.asdict(run))
+
+    async def live(websocket: WebSocket) -> None:
+        await watch_table(websocket, lobby, websocket.path_params["n"], viewers)
+
+    return Starlette(
+        routes=[
+            Route("/", index),
+            Route("/table/{n:int}", table_page),
+            Route("/games/{match}", game_page),
+            Route("/api/tables", api_tables),
+            Route("/api/tables/{n:int}", api_table),
+            Route("/api/games/{match}", api_game),
+            Route("/players/{name}", player_page),
+            Route("/ladders", ladders_page),
+            Route("/ladders/{run:int}", ladder_page),
+            Route("/api/ladders", api_ladders),
+            Route("/api/ladders/{run:int}", api_ladder),
+            Route("/api/players/{name}", api_player),
+            WebSocketRoute("/live/table/{n:int}", live),
+            Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        ]
+    )
+
+
+__all__ = ["make_app"]

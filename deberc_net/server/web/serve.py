@@ -1,0 +1,34 @@
+"""Run the web app under hypercorn's trio worker, in the game server's own trio loop."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import trio
+from hypercorn.config import Config as HypercornConfig
+from hypercorn.trio import serve
+
+from ..config import Config
+from ..lobby import Lobby
+from .app import make_app
+
+
+async def serve_http(
+    config: Config,
+    lobby: Lobby,
+    port: int,
+    *,
+    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Serve until cancelled; report the bound port (``port`` 0: any free one)."""
+    settings = HypercornConfig()
+    settings.bind = [f"{config.host}:{port}"]
+    settings.accesslog = None
+    settings.loglevel = "WARNING"  # our own log says where it listens
+    settings.graceful_timeout = 1.0
+    # Starlette is an ASGI app; hypercorn's own type for one is narrower than Starlette's
+    app: Any = make_app(lobby)
+    async with trio.open_nursery() as nursery:
+        binds: list[str] = await nursery.start(functools.partial(serve, app, settings))
+        task_status.started(int(binds[0].rsplit(":", 1)[1]))

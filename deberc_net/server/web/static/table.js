@@ -1,0 +1,150 @@
+// Live table: reads the machine-style lines an observer's connection gets (docs/protocol.md
+// §3) from the page's WebSocket and redraws the board. Without it the page shows the table
+// as it was when loaded.
+"use strict";
+(function () {
+  const board = document.getElementById("board");
+  const tableId = board.dataset.table;
+  let names = board.dataset.players.split(",");
+  const n = names.length;
+  const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+  const st = { trick: [], talk: [], handSizes: [], match: board.dataset.match || null, toAct: null };
+  window.debercLines = [];  // every line received, for the tests (and the curious)
+
+  function parse(line) {
+    const out = { tag: "", fields: {} };
+    const t = line.indexOf(" text=");
+    let text = null;
+    if (t >= 0) { text = line.slice(t + 6); line = line.slice(0, t); }
+    const words = line.split(" ");
+    out.tag = words[0];
+    for (const w of words.slice(1)) {
+      const i = w.indexOf("=");
+      if (i > 0) out.fields[w.slice(0, i)] = w.slice(i + 1);
+    }
+    if (text !== null) out.fields.text = text;
+    return out;
+  }
+  const list = (v) => (!v || v === "-") ? [] : v.split(",");
+  const num = (v) => (v === undefined || v === "-") ? null : Number(v);
+
+  function cardEl(text) {
+    const s = document.createElement("span");
+    const suit = text.slice(-1);
+    s.className = "card suit-" + suit;
+    s.dataset.card = text;
+    s.textContent = text.slice(0, -1) + SUITS[suit];
+    return s;
+  }
+  function drawSeats() {
+    for (let seat = 0; seat < n; seat++) {
+      const el = document.getElementById("seat-" + seat);
+      if (!el) continue;
+      el.querySelector(".name").textContent = names[seat] === "-" ? "(free)" : names[seat];
+      el.classList.toggle("to-act", st.toAct === seat);
+      const hand = el.querySelector(".hand");
+      const backs = [];
+      for (let i = 0; i < (st.handSizes[seat] || 0); i++) {
+        const b = document.createElement("span"); b.className = "card back"; backs.push(b);
+      }
+      hand.replaceChildren(...backs);
+      const laid = st.trick.filter((p) => p.seat === seat).map((p) => cardEl(p.card));
+      el.querySelector(".laid").replaceChildren(...laid);
+    }
+  }
+  function drawTalk() {
+    const ol = document.getElementById("talk");
+    ol.replaceChildren(...st.talk.map((t) => {
+      const li = document.createElement("li"); li.textContent = t; return li;
+    }));
+    ol.scrollTop = ol.scrollHeight;
+  }
+  const setText = (id, text) => { document.getElementById(id).textContent = text; };
+  function setTrump(s, who) {
+    setText("trump", s && s !== "-" ? "Trump " + SUITS[s] + (who !== null ? " · " + names[who] + " plays" : "") : "");
+  }
+  async function refreshSizes() {  // hand sizes are public counts; the socket does not carry them
+    try {
+      const r = await fetch("/api/tables/" + tableId, { cache: "no-store" });
+      if (r.ok) { st.handSizes = (await r.json()).hand_sizes; drawSeats(); }
+    } catch (e) { /* closed meanwhile */ }
+  }
+
+  function onState(f) {
+    const leader = num(f.leader);
+    st.trick = list(f.trick).map((card, i) => ({ seat: (leader + i) % n, card }));
+    st.talk = list(f.talk).map((t) => { const [s, c] = t.split(":"); return names[s] + ": " + c; });
+    st.toAct = num(f.to_act);
+    setText("status", "Deal " + f.deal + (f.turned !== "-" ? " · turned " : ""));
+    if (f.turned !== "-") document.getElementById("status").append(cardEl(f.turned));
+    setTrump(f.trump, num(f.player));
+    setText("score", list(f.score).join(" : "));
+    refreshSizes();
+    drawTalk();
+  }
+  function onEvent(f) {
+    switch (f.kind) {
+      case "start":
+        names = list(f.players); st.match = f.match; break;
+      case "seated": names[Number(f.seat)] = f.name; break;
+      case "left": names[Number(f.seat)] = "-"; break;
+      case "deal":
+        st.trick = []; st.talk = []; st.toAct = null;
+        setText("status", "Deal " + f.deal + " · turned ");
+        document.getElementById("status").append(cardEl(f.turned));
+        setTrump(null, null);
+        setText("score", list(f.score).join(" : "));
+        refreshSizes();
+        break;
+      case "call":
+        st.talk.push(names[Number(f.seat)] + ": " + f.call.replace(/_/g, " ")); break;
+      case "order":
+        setTrump(f.trump, num(f.player)); refreshSizes(); break;
+      case "dealt": refreshSizes(); break;
+      case "play": {
+        const seat = Number(f.seat);
+        if (st.trick.length >= n || st.trickDone) { st.trick = []; st.trickDone = false; }
+        st.trick.push({ seat, card: f.card });
+        if (st.handSizes[seat]) st.handSizes[seat] -= 1;
+        break;
+      }
+      case "trick": st.trickDone = true; break;  // the cards stay until the next lead
+      case "deal-end": {
+        setText("score", list(f.totals).join(" : "));
+        const tr = document.createElement("tr");
+        for (const v of [f.deal, f.outcome, list(f.written).join(" : "), list(f.totals).join(" : ")]) {
+          const td = document.createElement("td"); td.textContent = v; tr.append(td);
+        }
+        document.querySelector("#deals tbody").append(tr);
+        break;
+      }
+      case "match-end": {
+        setText("score", list(f.totals).join(" : "));
+        const over = document.getElementById("over");
+        over.replaceChildren("Match over (" + f.reason + "). ");
+        if (st.match) {
+          const a = document.createElement("a");
+          a.href = "/games/" + st.match; a.id = "replay-link"; a.textContent = "Replay it";
+          over.append(a);
+        }
+        st.toAct = null;
+        break;
+      }
+    }
+    drawSeats(); drawTalk();
+  }
+  function onLine(line) {
+    window.debercLines.push(line);
+    const { tag, fields } = parse(line);
+    if (tag === "state") onState(fields);
+    else if (tag === "event") onEvent(fields);
+    else if (tag === "record") {
+      try { st.match = JSON.parse(fields.text || "{}").match || st.match; } catch (e) { /* ignore */ }
+    }
+  }
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  const socket = new WebSocket(scheme + location.host + "/live/table/" + tableId);
+  socket.onmessage = (m) => { for (const l of m.data.split("\r\n")) if (l) onLine(l); };
+  socket.onclose = () => { document.body.dataset.live = "closed"; };
+  socket.onopen = () => { document.body.dataset.live = "open"; };
+})();

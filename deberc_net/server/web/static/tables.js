@@ -1,0 +1,33 @@
+// Keeps the list of open tables live: the page itself is complete without this.
+"use strict";
+(function () {
+  const body = document.querySelector("#tables tbody");
+  const cell = (text, href) => {
+    const td = document.createElement("td");
+    if (href) { const a = document.createElement("a"); a.href = href; a.textContent = text; td.append(a); }
+    else td.textContent = text;
+    return td;
+  };
+  async function refresh() {
+    try {
+      const reply = await fetch("/api/tables", { cache: "no-store" });
+      if (!reply.ok) return;
+      const { tables } = await reply.json();
+      const rows = tables.map((t) => {
+        const tr = document.createElement("tr");
+        tr.append(cell(String(t.id), "/table/" + t.id),
+          cell(t.players.map((p) => p || "(free)").join(", ")), cell(t.variant),
+          cell(t.options.join(", ") || "–"), cell(t.state), cell(t.deal ? String(t.deal) : "–"),
+          cell(t.score ? t.score.join(" : ") : "–"), cell(String(t.observers)));
+        return tr;
+      });
+      if (!rows.length) {
+        const tr = document.createElement("tr"); tr.className = "empty";
+        const td = cell("No table is open. Connect a client and type new."); td.colSpan = 8;
+        tr.append(td); rows.push(tr);
+      }
+      body.replaceChildren(...rows);
+    } catch (e) { /* the server may be restarting: try again later */ }
+  }
+  setInterval(refresh, 1000);
+})();

@@ -1,0 +1,236 @@
+"""What the pages and the JSON endpoints show, built from the lobby and the store."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+from deberc_net.game.calls import from_record
+from deberc_net.game.cards import card_str, parse_card
+from deberc_net.game.deal import Deal
+from deberc_net.game.outcomes import FORFEITS
+from deberc_net.game.phases import DONE, PLAY
+from deberc_net.game.rules import RuleSet
+from deberc_net.plugins import RuleBook
+
+from ..table import Table
+
+
+@attrs.frozen
+class TableSummary:
+    id: int
+    players: list[str | None]
+    variant: str
+    options: list[str]
+    state: str
+    observers: int
+    score: list[int] | None  # per side; None before the match starts
+    deal: int | None  # the deal being played
+    match: str | None  # the match id (its replay is /games/ID once it is over)
+    hand_sizes: list[int]  # cards in each hand: public, as at a real table
+
+
+def table_summary(table: Table) -> TableSummary:
+    info = table.info()
+    match = table.match
+    return TableSummary(
+        id=info.id,
+        players=list(info.seats),
+        variant=info.variant,
+        options=list(info.options),
+        state=str(info.state),
+        observers=info.observers,
+        score=None if match is None else list(match.totals),
+        deal=None if match is None else match.deal.deal_no,
+        match=None if match is None else match.match_id,
+        hand_sizes=[] if match is None else [len(hand) for hand in match.deal.hands],
+    )
+
+
+def open_tables(tables: Iterable[Table]) -> list[TableSummary]:
+    return sorted((table_summary(t) for t in tables if t.state != "closed"), key=lambda s: s.id)
+
+
+@attrs.frozen
+class Trick:
+    leader: int
+    plays: list[tuple[int, str]]  # (seat, card) in play order
+    winner: int
+
+
+@attrs.frozen
+class ReplayedDeal:
+    deal_no: int
+    dealer: int
+    hands: list[list[str]]  # by seat, as held at the first lead (all cards dealt)
+    turned: str | None
+    trump: str | None
+    player: int | None
+    talk: list[tuple[int, str]]  # (seat, call) before the first lead, and the declarations
+    tricks: list[Trick]
+    outcome: str
+    written: list[int]
+    totals: list[int]  # after the deal, as the replay gives them
+    record: dict[str, Any]
+
+
+@attrs.frozen
+class Replay:
+    match: str
+    players: list[str]
+    variant: str
+    options: list[str]
+    deals: list[ReplayedDeal]
+    totals: list[int]
+    winner: str | None  # the side's names, or None for a draw
+
+
+class NoSuchGame(LookupError):
+    """No finished match with that id in the store."""
+
+
+def match_records(lines: Iterable[str], match_id: str) -> list[dict[str, Any]]:
+    """A finished match's deal records, in order (the store withholds running ones)."""
+    found = [
+        json.loads(line)
+        for line in lines
+        if f'"match":"{match_id}"' in line or f'"match": "{match_id}"' in line
+    ]
+    found = [r for r in found if r.get("match") == match_id]
+    return sorted(found, key=lambda r: r["deal_no"])
+
+
+def replay(records: list[dict[str, Any]], book: RuleBook) -> Replay:
+    """Rebuild every deal with the engine from its record (docs/records.md)."""
+    if not records:
+        raise NoSuchGame("no finished match with that id")
+    first = records[0]
+    rules = book.ruleset(len(first["players"]), first["variant"], first["options"])
+    deals = [_replay_deal(record, rules) for record in records]
+    last = records[-1]
+    totals = deals[-1].totals
+    over = last.get("match_over") or {}
+    winner_side = over.get("winner")
+    sides = rules.settings.sides()
+    winner = (
+        None if winner_side is None else ", ".join(first["players"][s] for s in sides[winner_side])
+    )
+    return Replay(
+        match=first["match"],
+        players=list(first["players"]),
+        variant=first["variant"],
+        options=list(first["options"]),
+        deals=deals,
+        totals=totals,
+        winner=winner,
+    )
+
+
+def _replay_deal(record: dict[str, Any], rules: RuleSet) -> ReplayedDeal:
+    deal = Deal(
+        rules=rules,
+        deal_no=record["deal_no"],
+        dealer=record["dealer"],
+        deck=tuple(parse_card(c) for c in record["deck"]),
+        seed=record["seed"],
+        totals_before=tuple(record["totals_before"]),
+        hanging_in=record["hanging_before"],
+        bides_before=tuple(record["bides_before"]),
+        hanging_pending=tuple(record.get("hanging_pending_before", ())),
+    )
+    hands: list[list[str]] | None = None
+    talk: list[tuple[int, str]] = []
+    for entry in record["calls"]:
+        if deal.phase == PLAY and hands is None:
+            hands = [[card_str(c) for c in hand] for hand in deal.hands]
+        if entry["call"] != "play":
+            talk.append((entry["seat"], _call_text(entry)))
+        if entry.get("engine"):
+            continue  # the engine makes these itself (a show after skin)
+        deal.apply(entry["seat"], from_record(entry), ms=entry["ms"], auto=entry.get("auto", False))
+    if deal.phase != DONE and record["outcome"] in FORFEITS:
+        deal.end_deal(record["outcome"], deal.deal_points(), [0] * len(deal.sides))
+    if hands is None:  # void, or ended before the first lead
+        hands = [[card_str(c) for c in hand] for hand in deal.hands]
+    # the replayed deal's own score; the match adds it to the totals it came in with
+    written = list(deal.score.written) if deal.score is not None else list(record["written"])
+    totals = [before + w for before, w in zip(record["totals_before"], written, strict=True)]
+    n = len(record["players"])
+    tricks = []
+    for trick in record["tricks"]:
+        seats = [(trick["leader"] + i) % n for i in range(len(trick["cards"]))]
+        tricks.append(
+            Trick(trick["leader"], list(zip(seats, trick["cards"], strict=True)), trick["winner"])
+        )
+    return ReplayedDeal(
+        deal_no=record["deal_no"],
+        dealer=record["dealer"],
+        hands=hands,
+        turned=record["turned"],
+        trump=record["trump"],
+        player=record["player"],
+        talk=talk,
+        tricks=tricks,
+        outcome=record["outcome"],
+        written=written,
+        totals=totals,
+        record=record,
+    )
+
+
+def _call_text(entry: dict[str, Any]) -> str:
+    extra = " ".join(
+        str(v) for k, v in entry.items() if k not in ("seat", "call", "ms", "auto", "engine")
+    )
+    return f"{entry['call']} {extra}".strip()
+
+
+@attrs.frozen
+class PlayedMatch:
+    match: str
+    table: str
+    players: list[str]
+    variant: str
+    winner: str  # the winners' names joined by ',', empty for a draw
+    reason: str
+    totals: list[int]
+    finished: str
+    result: str  # for the player: won, lost, drawn
+
+
+@attrs.frozen
+class PlayerPage:
+    name: str
+    won: int
+    lost: int
+    drawn: int
+    games: list[PlayedMatch]  # newest first
+
+
+def player_page(name: str, rows: list[dict[str, Any]]) -> PlayerPage:
+    """A player's finished matches (the store's rows, newest first) and their tally."""
+    key = name.casefold()
+    games = []
+    for row in rows:
+        winners = [w.casefold() for w in row["winner"].split(",") if w] if row["winner"] else []
+        result = "drawn" if not winners else "won" if key in winners else "lost"
+        games.append(
+            PlayedMatch(
+                match=row["match"],
+                table=str(row["table"]),
+                players=list(row["players"]),
+                variant=row["variant"],
+                winner=row["winner"] or "",
+                reason=row["reason"],
+                totals=list(row["totals"]),
+                finished=str(row["finished"]),
+                result=result,
+            )
+        )
+    count = {r: sum(1 for g in games if g.result == r) for r in ("won", "lost", "drawn")}
+    return PlayerPage(
+        name=name, won=count["won"], lost=count["lost"], drawn=count["drawn"], games=games
+    )

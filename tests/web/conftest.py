@@ -1,0 +1,104 @@
+"""Fixtures for the web tests: a real server with its web face on free ports, and one
+headless Debian Chromium for the whole session (selenium, driver at /usr/bin/chromedriver).
+
+Chromium starts with the flags that keep it off the network (the test machine has none)
+and a fresh profile. Screenshots go to tests/web/screenshots/ (ignored by git) for a
+person to look at.
+"""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+from deberc_net.server.app import serve
+from deberc_net.testing import rule_book
+from tests.server.conftest import connect, db_path, make_config
+
+__all__ = ["connect", "db_path"]
+
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+QUIET_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+    "--window-size=1280,800",
+)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[webdriver.Chrome]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in QUIET_FLAGS:
+        options.add_argument(flag)
+    with tempfile.TemporaryDirectory(prefix="deberc-chromium-") as profile:
+        options.add_argument(f"--user-data-dir={profile}")
+        driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+        try:
+            driver.set_page_load_timeout(10)
+            # the window size counts the (invisible) browser frame: fix the page's own
+            driver.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False},
+            )
+            yield driver
+        finally:
+            driver.quit()
+
+
+def screenshot(driver: webdriver.Chrome, name: str) -> Path:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    driver.save_screenshot(str(path))
+    return path
+
+
+class WebServer:
+    def __init__(self, port: int, http_port: int) -> None:
+        self.port = port
+        self.http_port = http_port
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.http_port}{path}"
+
+    async def get(self, path: str) -> tuple[int, bytes]:
+        """An HTTP GET in a worker thread (the stdlib client): status and body."""
+
+        def fetch() -> tuple[int, bytes]:
+            try:
+                with urllib.request.urlopen(self.url(path), timeout=5) as reply:
+                    return reply.status, reply.read()
+            except urllib.error.HTTPError as error:
+                return error.code, error.read()
+
+        return await trio.to_thread.run_sync(fetch)
+
+
+@pytest.fixture
+def start_web(nursery: trio.Nursery, db_path: Path) -> Callable[..., Any]:
+    async def start(**overrides: Any) -> WebServer:
+        config = make_config(db_path, http_port=0, **overrides)
+        bound: list[int] = []
+        port = await nursery.start(
+            functools.partial(serve, config, rules=rule_book(), http_bound=bound.append)
+        )
+        return WebServer(port, bound[0])
+
+    return start

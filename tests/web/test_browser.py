@@ -1,0 +1,176 @@
+"""The web face in a real headless Chromium, against a real server with bots playing.
+
+One browser for the session (conftest), one match here: the table list updates live, the
+table page shows each card within a second of its call and is sent no card an observer
+may not see yet, and the finished match replays to its records' totals.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import trio
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from clients.client import Bot
+from deberc_net.server.store import open_store
+from tests.server.client import fields
+
+from .conftest import WebServer, screenshot
+
+CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[789JQKA])[shdc](?![0-9A-Za-z])")
+WATCH_PLAYS = 8  # cards timed on the live page before the bots speed up
+
+# Records, for every card on the live page's board, when it appeared (browser wall clock)
+RECORD_LAID = """
+window.laidSeen = [];
+new MutationObserver((changes) => {
+  for (const change of changes) for (const node of change.addedNodes) {
+    if (node.dataset && node.dataset.card && change.target.classList.contains("laid"))
+      window.laidSeen.push([node.dataset.card, Date.now()]);
+  }
+}).observe(document.getElementById("board"), { childList: true, subtree: true });
+"""
+
+
+def _cards(value: str | None) -> set[str]:
+    return {c for c in (value or "").split(",") if c and c != "-"}
+
+
+def assert_no_card_before_its_time(lines: list[str]) -> None:
+    """Every card named in a line was public when the line came: the turned card, the
+    fresa, cards played or shown in this deal; a deal's record (after it) tells all."""
+    visible: set[str] = set()
+    for line in lines:
+        tag, f = fields(line)
+        if tag == "record":
+            visible = set()  # the deal is over; the next one starts from nothing
+            continue
+        if tag == "event":
+            kind = f.get("kind")
+            if kind == "deal":
+                visible = _cards(f.get("turned"))
+            elif kind == "play":
+                visible |= _cards(f.get("card"))
+            elif kind == "shown":
+                visible |= _cards(f.get("cards"))
+            elif kind in ("order", "dealt"):
+                visible |= _cards(f.get("fresa"))
+        elif tag == "state":
+            assert f["hand"] == "", line  # an observer holds no hand
+            shown = {item.split(":", 1)[1] for item in f.get("shown", "").split(",") if item}
+            visible |= _cards(f.get("turned")) | _cards(f.get("fresa")) | shown
+            visible |= _cards(f.get("trick"))
+        hidden = set(CARD.findall(line)) - visible
+        assert not hidden, f"{sorted(hidden)} told before their time in: {line}"
+
+
+async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
+    return await trio.to_thread.run_sync(fn, *args)
+
+
+def wait_for(driver: webdriver.Chrome, css: str, timeout: float = 10) -> Any:
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, css)
+    )
+
+
+async def test_live_pages_follow_a_match_and_replay_it(
+    start_web: Callable[..., Any], browser: webdriver.Chrome, db_path: Path
+) -> None:
+    web: WebServer = await start_web()
+    await in_thread(browser.get, web.url("/"))
+    assert await in_thread(lambda: browser.find_element(By.CSS_SELECTOR, "tr.empty").text)
+
+    pace = [0.15]  # seconds a bot thinks: slow while the page is timed, then fast
+    plays: list[tuple[str, float]] = []  # every card played, with the time of its call
+    rng = random.Random(7)
+
+    def choose(view: Any) -> str:  # in a worker thread
+        time.sleep(pace[0])
+        call: str = rng.choice(view.legal)
+        if CARD.fullmatch(call):
+            plays.append((call, time.time()))
+        return call
+
+    with trio.fail_after(50):
+        async with trio.open_nursery() as nursery:
+            for name in ("ann", "bob"):
+                nursery.start_soon(
+                    Bot(choose, name, port=web.port, seek="2 moscow to-301", games=1).run
+                )
+            # the list shows the new table without a reload
+            await in_thread(wait_for, browser, '#tables a[href="/table/1"]')
+            assert "ann" in await in_thread(
+                lambda: browser.find_element(By.CSS_SELECTOR, "#tables tbody").text
+            )
+            await in_thread(screenshot, browser, "tables")
+
+            await in_thread(browser.get, web.url("/table/1"))
+            await in_thread(browser.execute_script, RECORD_LAID)
+            watching_from = time.time()
+            while len([p for p in plays if p[1] > watching_from]) < WATCH_PLAYS:
+                await trio.sleep(0.05)
+            await trio.sleep(1.0)  # the last timed card's second
+            await in_thread(wait_for, browser, ".laid .card")  # a trick on the board
+            await in_thread(screenshot, browser, "table")
+            laid = await in_thread(browser.execute_script, "return window.laidSeen")
+            timed = [p for p in plays if p[1] > watching_from][:WATCH_PLAYS]
+            pace[0] = 0.0
+            for card, called in timed:
+                shown = [at / 1000 for c, at in laid if c == card and at / 1000 >= called - 0.01]
+                assert shown, f"{card} never appeared"
+                assert shown[0] - called < 1.0, f"{card} took {shown[0] - called:.2f} s"
+
+            await in_thread(wait_for, browser, "#replay-link", 40)
+    lines: list[str] = await in_thread(browser.execute_script, "return window.debercLines")
+    assert sum(1 for line in lines if line.startswith("record ")) >= 1
+    assert_no_card_before_its_time(lines)
+
+    store = open_store(db_path)
+    try:
+        records = [json.loads(line) for line in store.records()]
+    finally:
+        store.close()
+    final = " : ".join(map(str, records[-1]["totals"]))
+    assert final in await in_thread(lambda: browser.find_element(By.ID, "score").text)
+    await in_thread(lambda: browser.find_element(By.ID, "replay-link").click())
+    await in_thread(wait_for, browser, "#final-totals")
+    assert await in_thread(lambda: browser.find_element(By.ID, "final-totals").text) == final
+    shown_totals = await in_thread(
+        lambda: [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".deal-totals")]
+    )
+    assert shown_totals == [" : ".join(map(str, r["totals"])) for r in records]
+    await in_thread(screenshot, browser, "game")
+
+    winner = records[-1]["players"][records[-1]["match_over"]["winner"]]
+    await in_thread(lambda: browser.find_element(By.LINK_TEXT, winner).click())
+    await in_thread(wait_for, browser, "#tally")
+    tally = await in_thread(lambda: browser.find_element(By.ID, "tally").text)
+    assert tally.startswith("Won 1, lost 0, drawn 0")
+    await in_thread(screenshot, browser, "player")
+
+
+def test_the_redaction_check_catches_a_card_told_early() -> None:
+    """The check above can fail: a card named before it is played is caught."""
+    deal = "event seq=1 table=1 kind=deal deal=1 dealer=0 turned=Ks score=0,0 hanging=0"
+    assert_no_card_before_its_time([deal, "event seq=2 table=1 kind=play seat=1 card=7h auto=0"])
+    try:
+        assert_no_card_before_its_time([deal, "state seq=2 table=1 deal=1 hand=7h,8h"])
+    except AssertionError:
+        pass
+    else:
+        raise AssertionError("a hand sent to an observer went unnoticed")
+    try:
+        assert_no_card_before_its_time([deal, "info text=ann holds Ah"])
+    except AssertionError:
+        return
+    raise AssertionError("a card named early went unnoticed")

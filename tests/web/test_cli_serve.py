@@ -1,0 +1,59 @@
+"""`deberc-net serve` with its web face, as a process: pages served, SIGTERM stops both."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+
+def test_serve_serves_pages_and_stops_on_sigterm(tmp_path: Path) -> None:
+    settings = tmp_path / "server.toml"
+    settings.write_text("[server]\nhttp_port = 0\n")  # in a file, 0 is any free port
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "deberc_net",
+            "serve",
+            "--port",
+            "0",
+            "--config",
+            str(settings),
+            "--db",
+            str(tmp_path / "s.sqlite3"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr is not None
+    try:
+        ports: dict[str, int] = {}
+        deadline = time.monotonic() + 20
+        while "listening" not in ports and time.monotonic() < deadline:
+            line = proc.stderr.readline()
+            if not line:
+                break
+            entry = json.loads(line)
+            if entry.get("event") in ("listening", "http_listening"):
+                ports[entry["event"]] = int(entry["port"])
+        assert set(ports) == {"listening", "http_listening"}, ports
+        url = f"http://127.0.0.1:{ports['http_listening']}"
+        with urllib.request.urlopen(f"{url}/api/tables", timeout=5) as reply:
+            assert json.loads(reply.read()) == {"tables": []}
+        with urllib.request.urlopen(f"{url}/", timeout=5) as reply:
+            page = reply.read().decode()
+            assert "Open tables" in page and "No table is open" in page
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    events = [json.loads(line)["event"] for line in proc.stderr.read().splitlines() if line]
+    assert "shutdown" in events and events[-1] == "stopped"

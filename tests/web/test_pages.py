@@ -1,0 +1,162 @@
+"""The web face over plain HTTP: what each page and JSON endpoint answers (no browser)."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+from clients.client import Bot
+from deberc_net.cli import DEFAULT_HTTP_PORT, _config, build_parser
+from deberc_net.server.store import open_store
+from tests.server.conftest import Connector, make_config
+
+from .conftest import WebServer
+
+StartWeb = Callable[..., Any]
+
+
+def test_the_command_line_serves_pages_on_7580_unless_told_otherwise() -> None:
+    parse = build_parser().parse_args
+    assert _config(parse(["serve"])).http_port == DEFAULT_HTTP_PORT == 7580
+    assert _config(parse(["serve", "--http-port", "8123"])).http_port == 8123
+    assert _config(parse(["serve", "--http-port", "0"])).http_port is None  # off
+
+
+async def test_no_http_port_no_web_face(nursery: trio.Nursery, db_path: Any) -> None:
+    import functools
+
+    from deberc_net.server.app import serve
+    from deberc_net.testing import rule_book
+
+    bound: list[int] = []
+    await nursery.start(
+        functools.partial(serve, make_config(db_path), rules=rule_book(), http_bound=bound.append)
+    )
+    assert bound == []
+
+
+async def test_a_waiting_table_is_listed_in_html_and_json(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2 moscow to-301")
+    await ann.expect("ok", cmd="sit")
+
+    status, body = await web.get("/api/tables")
+    assert status == 200
+    assert json.loads(body) == {
+        "tables": [
+            {
+                "id": 1,
+                "players": ["ann", None],
+                "variant": "moscow",
+                "options": ["to-301"],
+                "state": "waiting",
+                "observers": 0,
+                "score": None,
+                "deal": None,
+                "match": None,
+                "hand_sizes": [],
+            }
+        ]
+    }
+    status, body = await web.get("/api/tables/1")
+    assert status == 200 and json.loads(body)["players"] == ["ann", None]
+    status, body = await web.get("/")
+    assert status == 200 and b'<a href="/table/1">1</a>' in body and b"ann, (free)" in body
+    status, body = await web.get("/table/1")
+    assert status == 200 and b"Table 1" in body and b"ann" in body
+
+
+async def test_unknown_things_are_404_with_a_reason(start_web: StartWeb) -> None:
+    web: WebServer = await start_web()
+    for path, why in [
+        ("/api/tables/7", b"no open table 7"),
+        ("/table/7", b"no open table 7"),
+        ("/api/games/m9", b"no finished match m9"),
+        ("/games/m9", b"no finished match m9"),
+        ("/api/games/m1x", b"no finished match m1x"),
+    ]:
+        status, body = await web.get(path)
+        assert (status, why in body) == (404, True), path
+    status, body = await web.get("/api/tables/x")  # not a number: no such route
+    assert status == 404
+
+
+async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(
+    start_web: StartWeb, db_path: Any
+) -> None:
+    web: WebServer = await start_web()
+    rng = random.Random(3)
+    running = trio.Event()
+    checked: list[int] = []
+
+    async def check_withheld() -> None:  # while the match runs its records stay hidden
+        await running.wait()
+        status, _ = await web.get("/api/games/m1")
+        checked.append(status)
+        answered.set()
+
+    answered = threading.Event()
+
+    def choose(view: Any) -> str:  # (in a worker thread) the match waits for the check
+        answered.wait(10)
+        return rng.choice(view.legal)
+
+    def seen(item: Any) -> None:
+        if getattr(item, "kind", None) == "deal":
+            running.set()
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(check_withheld)
+            for name in ("ann", "bob"):
+                nursery.start_soon(
+                    Bot(
+                        choose, name, port=web.port, seek="2 moscow to-301", games=1, on_event=seen
+                    ).run
+                )
+    assert checked == [404]
+
+    store = open_store(db_path)
+    try:
+        records = [json.loads(line) for line in store.records()]
+    finally:
+        store.close()
+    status, body = await web.get("/api/games/m1")
+    assert status == 200
+    game = json.loads(body)
+    assert game["deals"] == records  # the store's records, as stored
+    assert game["totals"] == records[-1]["totals"] and max(game["totals"]) >= 301
+    status, body = await web.get("/games/m1")
+    page = body.decode()
+    assert status == 200
+    assert f'<strong id="final-totals">{" : ".join(map(str, records[-1]["totals"]))}' in page
+    for record in records:  # each deal's replayed totals are the recorded ones
+        assert f'<section class="deal" id="deal-{record["deal_no"]}">' in page
+    shown = [part.split("</span>")[0] for part in page.split('<span class="deal-totals">')[1:]]
+    assert shown == [" : ".join(map(str, r["totals"])) for r in records]
+
+    winner_side = records[-1]["match_over"]["winner"]
+    for seat, name in enumerate(records[-1]["players"]):
+        status, body = await web.get(f"/api/players/{name}")
+        assert status == 200
+        player = json.loads(body)
+        result = "won" if seat == winner_side else "lost"
+        assert (player["won"], player["lost"], player["drawn"]) == (
+            (1, 0, 0) if result == "won" else (0, 1, 0)
+        )
+        assert [(g["match"], g["result"], g["totals"]) for g in player["games"]] == [
+            ("m1", result, records[-1]["totals"])
+        ]
+        status, body = await web.get(f"/players/{name}")
+        assert status == 200 and b'<a href="/games/m1">m1</a>' in body
+    for missing in ("carl", "no%20such"):  # no match, or not a possible name
+        status, body = await web.get(f"/api/players/{missing}")
+        assert status == 404 and b"no finished match of" in body
