@@ -1,0 +1,159 @@
+"""``deberc-net play`` headless: Textual's pilot types into the real app, which talks to
+a real server on loopback; a whole match against a machine-style opponent.
+
+The tests are plain functions running their own asyncio loop (the pilot's), since the
+suite runs async tests on trio; the server lives in a thread (tests/play/server.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from clients.play.app import PlayApp
+from clients.play.cards import RANKS, SYMBOL
+from deberc_net.protocol.wire import EventKind, parse_line
+
+from .server import ServerThread
+
+WAIT_S = 15.0
+CARD = r"(?:10|[789JQKA])[♠♥♦♣]"
+LAST_TRICK = re.compile(
+    rf"Last:   (?:rival {CARD}  tuiplayer {CARD}|tuiplayer {CARD}  rival {CARD})"
+)
+SIZE = (80, 24)
+
+
+async def until(pilot: Pilot[None], cond: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not cond():
+        if time.monotonic() > deadline:
+            app = pilot.app
+            assert isinstance(app, PlayApp)
+            raise AssertionError(f"no {what} in {WAIT_S} s; log: {app.state.log[-6:]}")
+        await pilot.pause(0.02)
+
+
+async def type_line(pilot: Pilot[None], text: str) -> None:
+    """Type ``text`` key by key, then Enter, as a person would."""
+    keys = ["space" if ch == " " else ch for ch in text]
+    await pilot.press(*keys, "enter")
+
+
+def drawn_hand_is_in_rank_order(text: str) -> bool:
+    """The hand pane, read back: each suit's ranks strictly rising 7 8 9 10 J Q K A, and
+    the suits in the order ♠ ♥ ♦ ♣."""
+    assert text.startswith("Hand:")
+    groups = text[len("Hand:") :].split("   ")
+    suits = []
+    for group in (g.strip() for g in groups if g.strip()):
+        head, *ranks = group.split()
+        suits.append(head.rstrip("*"))
+        order = [RANKS.index(r) for r in ranks]
+        if order != sorted(order) or len(set(order)) != len(order):
+            return False
+    symbols = list(SYMBOL.values())
+    return [symbols.index(s) for s in suits] == sorted(symbols.index(s) for s in suits)
+
+
+async def choose(pilot: Pilot[None], app: PlayApp) -> str:
+    """Pick a call as the test's person: igrayu when offered (so a deal is played), else
+    the first legal call; typed with its first letter and Tab, so completion is used."""
+    call = "igrayu" if "igrayu" in app.state.legal else app.state.legal[0]
+    box = app.query_one("#input", Input)
+    await pilot.press(call[0])
+    for _ in range(20):
+        if box.value == call:
+            break
+        await pilot.press("tab")
+    assert box.value == call, f"Tab did not complete {call!r}: {box.value!r}"
+    await pilot.press("enter")
+    return call
+
+
+def answered(app: PlayApp, seq: int | None) -> Callable[[], bool]:
+    """The table moved past request ``seq`` (or the match ended)."""
+    return lambda: app.state.seq != seq or app.state.result is not None
+
+
+@pytest.mark.timeout(120)
+def test_a_whole_match_typed_through_the_terminal_client(tmp_path: Path) -> None:
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        server.opponent("rival", "2 moscow short")
+        asyncio.run(asyncio.wait_for(_whole_match(server), 100))
+        assert not server.errors, server.errors
+
+
+async def _whole_match(server: ServerThread) -> None:
+    app = PlayApp("127.0.0.1", server.port)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: any("deberc-net" in line for line in app.state.log), "banner")
+        await type_line(pilot, "login tuiplayer")
+        await until(pilot, lambda: app.state.name == "tuiplayer", "login")
+        token = app.state.token
+        assert token and f"token {token}" in app.pane("status").text
+        await type_line(pilot, "seek 2 moscow short")
+        await until(pilot, lambda: app.state.table is not None, "seat")
+
+        last_tricks_drawn = 0
+        calls = 0
+        while app.state.result is None:
+            await until(
+                pilot, lambda: app.state.asking or app.state.result is not None, "request or end"
+            )
+            if app.state.result is not None:
+                break
+            assert drawn_hand_is_in_rank_order(app.pane("hand").text), app.pane("hand").text
+            assert "YOU (tuiplayer)" in app.pane("table").text
+            assert app.pane("legal").text == "Your call: " + " | ".join(app.state.legal)
+            laid = [
+                f"{app.state.who(seat)} {card[:-1]}{SYMBOL[card[-1]]}"
+                for seat, card in app.state.trick
+            ]  # what lies on the table, in order
+            if laid:
+                assert "Trick:  " + "  ".join(laid) in app.pane("table").text
+                assert {name.split()[0] for name in laid} <= {"rival", "tuiplayer"}
+            last = app.pane("table").text.splitlines()[5]
+            if app.state.last_trick:  # the trick before: both cards, with who laid them
+                assert LAST_TRICK.fullmatch(last), last
+                last_tricks_drawn += 1
+            asked = app.state.seq  # before typing: the answer may come at once
+            await choose(pilot, app)
+            calls += 1
+            await until(pilot, answered(app, asked), "the call's answer")
+            assert not any(line.startswith("! ") for line in app.state.log), app.state.log
+
+        assert calls > 5 and last_tricks_drawn > 0
+        # the score drawn is the one the opponent was told: every deal-end and the end
+        ends = [parse_line(line) for line in server.opponent_lines]
+        deal_ends = [e for e in ends if e.kind == EventKind.DEAL_END]
+        match_end = next(e for e in ends if e.kind == EventKind.MATCH_END)
+        ours = app.state.seat
+        clock_made = [
+            e.line
+            for e in ends
+            if e.kind in (EventKind.PLAY, EventKind.CALL)
+            and e.get_int("seat") == ours
+            and e.get_bool("auto")
+        ]
+        assert not clock_made, clock_made  # every call of ours was typed in time
+        assert [d.deal for d in app.state.deals] == [e.get_int("deal") for e in deal_ends]
+        totals = match_end.get_ints("totals")
+        score = app.pane("score").text.splitlines()
+        assert score[-1].split() == ["Tot", *map(str, totals)]
+        assert score[1].split() == ["Deal", "tuiplayer"[:6], "rival"] or score[1].split() == [
+            "Deal",
+            "rival",
+            "tuiplayer"[:6],
+        ]
+        assert app.pane("table").text.splitlines()[-1].startswith("Game over:")
+
+        await pilot.press("f10")  # quit: the server says bye and the app ends
+        await until(pilot, lambda: not app.is_running, "exit")
