@@ -35,7 +35,7 @@ def candidates(prefix: str, legal: tuple[str, ...] | list[str]) -> list[str]:
     folded = prefix.casefold()
     found = [call for call in legal if call.casefold().startswith(folded)]
     if " " not in prefix:
-        found += [c for c in COMMANDS if c.startswith(folded) and c not in found]
+        found += sorted(c for c in COMMANDS if c.startswith(folded) and c not in found)
     return found
 
 
