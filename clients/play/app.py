@@ -83,6 +83,7 @@ class PlayApp(App[None]):
         Binding("f6", "send('who')", "who", priority=True),
         Binding("f7", "send('seek 2')", "seek 2", priority=True),
         Binding("f10", "send('quit')", "quit", priority=True),
+        Binding("ctrl+r", "reconnect", "reconnect", priority=True),
         Binding("tab", "complete", "complete", show=False, priority=True),
         Binding("up", "history(-1)", "history", show=False, priority=True),
         Binding("down", "history(1)", "history", show=False, priority=True),
@@ -168,6 +169,11 @@ class PlayApp(App[None]):
         if not self.link.send(line):
             self.state = fold(self.state, "info text=not connected: F10 or 'quit' leaves")
             self.redraw()
+
+    def action_reconnect(self) -> None:
+        """Drop the connection and resume the session with the token: for a link
+        that seems stuck."""
+        self.link.drop()
 
     def action_complete(self) -> None:
         box = self.query_one("#input", Input)

@@ -39,6 +39,8 @@ class Link:
         self._scope: trio.CancelScope | None = None
         self._thread: threading.Thread | None = None
         self._quitting = False
+        self._conn: Connection | None = None
+        self._logins = 0  # logins answered, so a drop after one is a fresh failure count
 
     # ------------------------------------------------------------ from the app
     @property
@@ -66,6 +68,18 @@ class Link:
         except (trio.RunFinishedError, trio.WouldBlock, trio.ClosedResourceError):
             return False
         return True
+
+    def drop(self) -> None:
+        """Close the connection as a network failure would; the link then logs in again
+        with the resume token (or password), and the seat is taken back."""
+        if self._trio_token is None:
+            return
+        with contextlib.suppress(trio.RunFinishedError):
+            trio.from_thread.run(self._close_current, trio_token=self._trio_token)
+
+    async def _close_current(self) -> None:
+        if self._conn is not None:
+            await self._conn.aclose()
 
     def stop(self) -> None:
         if self._scope is not None and self._trio_token is not None:
@@ -95,10 +109,11 @@ class Link:
                 self._started.set()
                 failures = 0
                 while failures <= RETRIES:
+                    logins = self._logins
                     done = await self._session(inbox)
                     if done or self._quitting:
                         break
-                    failures += 1
+                    failures = 1 if self._logins > logins else failures + 1
                     if failures <= RETRIES:
                         self._notice(f"connection lost: trying again ({failures}/{RETRIES})")
                         await trio.sleep(min(5.0, 0.2 * 2**failures))
@@ -117,6 +132,7 @@ class Link:
             self._notice(f"cannot connect to {self.host}:{self.port}: {exc.strerror or exc}")
             return False
         ended = False
+        self._conn = conn
         try:
             async with trio.open_nursery() as nursery:
                 await conn.send("style machine")
@@ -134,12 +150,14 @@ class Link:
         except* (OSError, trio.BrokenResourceError, trio.ClosedResourceError):
             pass  # a dropped connection: the caller tries again
         finally:
+            self._conn = None
             await conn.aclose()
         return ended
 
     def _learn(self, line: str) -> None:
         parsed = parse_line(line)
         if parsed.tag == Tag.OK and parsed.get_str("cmd") == "login":
+            self._logins += 1
             self.name = parsed.get_str("name") or self.name
             self.token = parsed.get_str("token") or self.token
 

@@ -91,7 +91,32 @@ def test_a_whole_match_typed_through_the_terminal_client(tmp_path: Path) -> None
         assert not server.errors, server.errors
 
 
-async def _whole_match(server: ServerThread) -> None:
+@pytest.mark.timeout(120)
+def test_a_dropped_connection_resumes_the_seat_with_the_token(tmp_path: Path) -> None:
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        server.opponent("rival", "2 moscow short", seed=2)
+        asyncio.run(asyncio.wait_for(_whole_match(server, drop_at=2), 100))
+        assert not server.errors, server.errors
+        kinds = [parse_line(line).kind for line in server.opponent_lines]
+        assert EventKind.AWAY in kinds and EventKind.BACK in kinds
+
+
+async def _resume(pilot: Pilot[None], app: PlayApp) -> None:
+    """Drop the connection (Ctrl+R) while asked; the link logs in with the token and the
+    same request comes back."""
+    token, hand, legal = app.state.token, app.state.hand, app.state.legal
+    full = app.state.clock_ms or 0
+    await pilot.press("ctrl+r")
+    await until(pilot, lambda: "tuiplayer is back" in app.state.log, "back")
+    # the request again, with the clock left on it (a fresh one would have it all)
+    await until(
+        pilot, lambda: app.state.asking and (app.state.clock_ms or full) < full, "the request again"
+    )
+    assert any(line.startswith("connection lost") for line in app.state.log)
+    assert (app.state.token, app.state.hand, app.state.legal) == (token, hand, legal)
+
+
+async def _whole_match(server: ServerThread, drop_at: int | None = None) -> None:
     app = PlayApp("127.0.0.1", server.port)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: any("deberc-net" in line for line in app.state.log), "banner")
@@ -124,6 +149,8 @@ async def _whole_match(server: ServerThread) -> None:
             if app.state.last_trick:  # the trick before: both cards, with who laid them
                 assert LAST_TRICK.fullmatch(last), last
                 last_tricks_drawn += 1
+            if calls == drop_at:
+                await _resume(pilot, app)
             asked = app.state.seq  # before typing: the answer may come at once
             await choose(pilot, app)
             calls += 1
