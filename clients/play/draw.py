@@ -64,8 +64,8 @@ def table_text(state: TableState, remaining_ms: int | None = None) -> str:
         return "\n".join(
             [
                 "In the lobby." if state.name else "Not logged in: 'login NAME'.",
-                "'seek 2' waits for a game, 'new 2 moscow to-301' opens a",
-                "table, 'tables' lists them, 'sit N' takes a seat.",
+                "'seek 2' waits for a game; 'new 2 moscow to-301'",
+                "opens a table; 'tables' lists them, 'sit N' sits.",
             ]
         )
     seats = (

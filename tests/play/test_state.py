@@ -143,6 +143,8 @@ def test_every_drawn_line_fits_an_80_column_terminal() -> None:
     )
     # the table pane is 80 - 27 (score) - 2 (padding) columns wide
     assert all(len(line) <= 51 for line in table_text(state, 10_000).splitlines())
+    lobby = table_text(TableState(name="b1"))
+    assert all(len(line) <= 51 for line in lobby.splitlines())
     assert all(len(line) <= 25 for line in score_text(state).splitlines())
     assert len(hand_text(state)) <= 78
 
