@@ -26,7 +26,8 @@ START_TIMEOUT = 10.0
 
 class ServerThread:
     """``with ServerThread(db) as server:`` a server on ``server.port``; ``opponent(name,
-    seek)`` starts a random machine-style player that seeks one game and plays it."""
+    join)`` starts a random machine-style player that joins one game (``seek …`` or
+    ``sit TABLE``) and plays it."""
 
     def __init__(self, db: Path, **settings: object) -> None:
         self.config = Config(host="127.0.0.1", port=0, db=str(db), lag_ms=0, **settings)  # type: ignore[arg-type]
@@ -64,19 +65,19 @@ class ServerThread:
             self._ports.put(port)
             await trio.sleep_forever()
 
-    def opponent(self, name: str, seek: str, seed: int = 1) -> None:
-        """A random legal player that seeks ``seek`` and plays one match."""
+    def opponent(self, name: str, join: str, seed: int = 1) -> None:
+        """A random legal player that sends ``join`` and plays one match."""
         assert self._token is not None and self._nursery is not None
         trio.from_thread.run_sync(
-            self._nursery.start_soon, self._play, name, seek, seed, trio_token=self._token
+            self._nursery.start_soon, self._play, name, join, seed, trio_token=self._token
         )
 
-    async def _play(self, name: str, seek: str, seed: int) -> None:
+    async def _play(self, name: str, join: str, seed: int) -> None:
         client: LineClient | None = None
         try:
             client = await machine_client(self.port, name)
             self.opponent_lines = client.lines  # the same list, filled as lines come
-            await client.send(f"seek {seek}")
+            await client.send(join)
             await play_machine(client, random.Random(seed), timeout=30)
         except BaseException as exc:
             if not isinstance(exc, trio.Cancelled):

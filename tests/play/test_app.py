@@ -19,6 +19,7 @@ from textual.widgets import Input
 
 from clients.play.app import PlayApp
 from clients.play.cards import RANKS, SYMBOL
+from deberc_net.cli import main
 from deberc_net.protocol.wire import EventKind, parse_line
 
 from .server import ServerThread
@@ -86,7 +87,7 @@ def answered(app: PlayApp, seq: int | None) -> Callable[[], bool]:
 @pytest.mark.timeout(120)
 def test_a_whole_match_typed_through_the_terminal_client(tmp_path: Path) -> None:
     with ServerThread(tmp_path / "db.sqlite3") as server:
-        server.opponent("rival", "2 moscow short")
+        server.opponent("rival", "seek 2 moscow short")
         asyncio.run(asyncio.wait_for(_whole_match(server), 100))
         assert not server.errors, server.errors
 
@@ -94,8 +95,7 @@ def test_a_whole_match_typed_through_the_terminal_client(tmp_path: Path) -> None
 @pytest.mark.timeout(120)
 def test_a_dropped_connection_resumes_the_seat_with_the_token(tmp_path: Path) -> None:
     with ServerThread(tmp_path / "db.sqlite3") as server:
-        server.opponent("rival", "2 moscow short", seed=2)
-        asyncio.run(asyncio.wait_for(_whole_match(server, drop_at=2), 100))
+        asyncio.run(asyncio.wait_for(_whole_match(server, drop_at=2, host=True), 100))
         assert not server.errors, server.errors
         kinds = [parse_line(line).kind for line in server.opponent_lines]
         assert EventKind.AWAY in kinds and EventKind.BACK in kinds
@@ -116,7 +116,23 @@ async def _resume(pilot: Pilot[None], app: PlayApp) -> None:
     assert (app.state.token, app.state.hand, app.state.legal) == (token, hand, legal)
 
 
-async def _whole_match(server: ServerThread, drop_at: int | None = None) -> None:
+async def _lobby(pilot: Pilot[None], app: PlayApp) -> None:
+    """The lobby's keys and commands: who (F6), tables (F5), say."""
+    await pilot.press("f6")
+    await until(pilot, lambda: any(line.startswith("here: ") for line in app.state.log), "who")
+    assert "tuiplayer" in next(line for line in app.state.log if line.startswith("here: "))
+    await pilot.press("f5")
+    await until(pilot, lambda: any("open tables" in line for line in app.state.log), "tables")
+    await type_line(pilot, "say hello lobby")
+    await until(pilot, lambda: "tuiplayer: hello lobby" in app.state.log, "say")
+
+
+async def _whole_match(
+    server: ServerThread, drop_at: int | None = None, host: bool = False
+) -> None:
+    """Log in and play one short match to its end. ``host``: open the table with ``new``
+    and let the opponent ``sit`` (else both ``seek``); ``drop_at``: drop the connection
+    at that request and resume."""
     app = PlayApp("127.0.0.1", server.port)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: any("deberc-net" in line for line in app.state.log), "banner")
@@ -124,8 +140,15 @@ async def _whole_match(server: ServerThread, drop_at: int | None = None) -> None
         await until(pilot, lambda: app.state.name == "tuiplayer", "login")
         token = app.state.token
         assert token and f"token {token}" in app.pane("status").text
-        await type_line(pilot, "seek 2 moscow short")
-        await until(pilot, lambda: app.state.table is not None, "seat")
+        await _lobby(pilot, app)
+        if host:
+            await type_line(pilot, "new 2 moscow short")
+            await until(pilot, lambda: app.state.table is not None, "table")
+            assert app.pane("table").text.startswith(f"Table {app.state.table}, deal -")
+            server.opponent("rival", f"sit {app.state.table}", seed=2)
+        else:
+            await type_line(pilot, "seek 2 moscow short")
+            await until(pilot, lambda: app.state.table is not None, "seat")
 
         last_tricks_drawn = 0
         calls = 0
@@ -184,3 +207,8 @@ async def _whole_match(server: ServerThread, drop_at: int | None = None) -> None
 
         await pilot.press("f10")  # quit: the server says bye and the app ends
         await until(pilot, lambda: not app.is_running, "exit")
+
+
+def test_play_refuses_an_address_without_a_port(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "localhost"]) == 2
+    assert "HOST:PORT" in capsys.readouterr().err
