@@ -206,7 +206,7 @@ def _play(args: argparse.Namespace) -> int:
         print("deberc-net play: the address is HOST:PORT, e.g. 127.0.0.1:7501",
               file=sys.stderr)
         return 2
-    PlayApp(host or "127.0.0.1", int(port), args.name).run()
+    PlayApp(host or "127.0.0.1", int(port), args.name, args.token).run()
     return 0
 
 
@@ -234,6 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("address", nargs="?", default="127.0.0.1:7501", metavar="HOST:PORT",
                     help="the server (default 127.0.0.1:7501)")
     pl.add_argument("--name", help="log in as NAME on connecting (a guest)")
+    pl.add_argument("--token", help="with --name: a guest's resume token, to take the seat "
+                    "back after the client was closed")
     pl.set_defaults(func=_play)
 
     sv = sub.add_parser("serve", help="run the server")

@@ -89,13 +89,16 @@ class PlayApp(App[None]):
         Binding("down", "history(1)", "history", show=False, priority=True),
     ]
 
-    def __init__(self, host: str, port: int, name: str | None = None) -> None:
+    def __init__(
+        self, host: str, port: int, name: str | None = None, token: str | None = None
+    ) -> None:
         super().__init__()
         self.address = f"{host}:{port}"
         self.state = TableState()
         self.history = History()
         self.asked_at = 0.0  # when the open ask came (its clock counts from there)
         self.link = Link(host, port, self._from_link, name)
+        self.link.token = token  # a guest's token from an earlier run: resumes the seat
         self._cycle: list[str] = []
 
     # ------------------------------------------------------------------ screen

@@ -101,6 +101,32 @@ def test_a_dropped_connection_resumes_the_seat_with_the_token(tmp_path: Path) ->
         assert EventKind.AWAY in kinds and EventKind.BACK in kinds
 
 
+@pytest.mark.timeout(120)
+def test_a_new_client_given_the_token_takes_the_seat_back(tmp_path: Path) -> None:
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        server.opponent("rival", "seek 2 moscow short", seed=3)
+        asyncio.run(asyncio.wait_for(_restart(server), 60))
+        assert not server.errors, server.errors
+
+
+async def _restart(server: ServerThread) -> None:
+    """``play --name`` logs in by itself; closed mid-match, ``play --name --token`` takes
+    the seat back."""
+    first = PlayApp("127.0.0.1", server.port, name="tuiplayer")
+    async with first.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: first.state.token is not None, "login")
+        await type_line(pilot, "seek 2 moscow short")
+        await until(pilot, lambda: bool(first.state.hand), "a hand")
+        token, table = first.state.token, first.state.table
+    second = PlayApp("127.0.0.1", server.port, name="tuiplayer", token=token)
+    async with second.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "tuiplayer is back" in second.state.log, "back")
+        await until(pilot, lambda: bool(second.state.hand), "the seat's view")
+        assert (second.state.table, second.state.token) == (table, token)
+        assert drawn_hand_is_in_rank_order(second.pane("hand").text)
+        assert f"token {token}" in second.pane("status").text
+
+
 async def _resume(pilot: Pilot[None], app: PlayApp) -> None:
     """Drop the connection (Ctrl+R) while asked; the link logs in with the token and the
     same request comes back."""
