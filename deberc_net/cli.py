@@ -210,6 +210,18 @@ def _admin(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    from clients.play.app import PlayApp
+
+    host, _, port = args.address.rpartition(":")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        print("deberc-net play: the address is HOST:PORT, e.g. 127.0.0.1:7501",
+              file=sys.stderr)
+        return 2
+    PlayApp(host or "127.0.0.1", int(port), args.name, args.token).run()
+    return 0
+
+
 DB_HELP = "SQLite file or postgresql://USER@HOST[:PORT]/DB (default deberc.sqlite3)"
 
 
@@ -228,6 +240,15 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--records", metavar="FILE", help="write every deal as a deberc-deal/1 line")
     sp.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sp.set_defaults(func=_selfplay)
+
+    pl = sub.add_parser("play", help="play at a terminal: the table drawn, calls typed "
+                        "(docs/play.md)")
+    pl.add_argument("address", nargs="?", default="127.0.0.1:7501", metavar="HOST:PORT",
+                    help="the server (default 127.0.0.1:7501)")
+    pl.add_argument("--name", help="log in as NAME on connecting (a guest)")
+    pl.add_argument("--token", help="with --name: a guest's resume token, to take the seat "
+                    "back after the client was closed")
+    pl.set_defaults(func=_play)
 
     sv = sub.add_parser("serve", help="run the server")
     sv.add_argument("--host", help="address to listen on (default 127.0.0.1)")

@@ -1,0 +1,198 @@
+"""The Textual application of ``deberc-net play`` (docs/play.md).
+
+The screen, for 80×24: a status line (name, resume token), the table pane and the score
+beside it, the hand and the calls you may make, the log (talk and notices), the input
+line and the keys. Everything drawn comes from ``state.fold`` over the server's lines.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.suggester import Suggester
+from textual.widgets import Footer, Input, Static
+
+from . import draw
+from .entry import History, candidates
+from .link import Link
+from .state import TableState, fold
+
+LOG_LINES = 7
+TICK_S = 0.25  # how often the clock redraws
+
+
+class WireLine(Message):
+    """A line from the server (or a notice of the link), posted from the link's thread."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__()
+        self.line = line
+
+
+class LegalSuggester(Suggester):
+    """Shows, greyed after the cursor, the first legal call or command that fits."""
+
+    def __init__(self, app: PlayApp) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self._app = app
+
+    async def get_suggestion(self, value: str) -> str | None:
+        if not value:
+            return None
+        found = candidates(value, self._app.state.legal)
+        return value + found[0][len(value) :] if found else None
+
+
+class Pane(Static):
+    """A pane of plain text; ``text`` is what it shows now (markup off: cards are text)."""
+
+    def __init__(self, **kwargs: str) -> None:
+        super().__init__("", markup=False, **kwargs)  # type: ignore[arg-type]
+        self.text = ""
+
+    def show(self, text: str) -> None:
+        if text != self.text:
+            self.text = text
+            self.update(text)
+
+
+class PlayApp(App[None]):
+    TITLE = "deberc-net play"
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: 1; background: $primary-background; }
+    #top { height: 9; }
+    #table { width: 1fr; padding: 0 1; }
+    #score { width: 27; border-left: solid $primary; padding: 0 1; }
+    #hand { height: 1; padding: 0 1; text-style: bold; }
+    #legal { height: 2; padding: 0 1; color: $success; }
+    #log { height: 1fr; padding: 0 1; color: $text-muted; }
+    #input { height: 1; border: none; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("f1", "send('help')", "help", priority=True),
+        Binding("f2", "send('pas')", "pas", priority=True),
+        Binding("f3", "send('igrayu')", "igrayu", priority=True),
+        Binding("f4", "send('state')", "state", priority=True),
+        Binding("f5", "send('tables')", "tables", priority=True),
+        Binding("f6", "send('who')", "who", priority=True),
+        Binding("f7", "send('seek 2')", "seek 2", priority=True),
+        Binding("f10", "send('quit')", "quit", priority=True),
+        Binding("ctrl+r", "reconnect", "reconnect", priority=True),
+        Binding("tab", "complete", "complete", show=False, priority=True),
+        Binding("up", "history(-1)", "history", show=False, priority=True),
+        Binding("down", "history(1)", "history", show=False, priority=True),
+    ]
+
+    def __init__(
+        self, host: str, port: int, name: str | None = None, token: str | None = None
+    ) -> None:
+        super().__init__()
+        self.address = f"{host}:{port}"
+        self.state = TableState()
+        self.history = History()
+        self.asked_at = 0.0  # when the open ask came (its clock counts from there)
+        self.link = Link(host, port, self._from_link, name)
+        self.link.token = token  # a guest's token from an earlier run: resumes the seat
+        self._cycle: list[str] = []
+
+    # ------------------------------------------------------------------ screen
+    def compose(self) -> ComposeResult:
+        yield Pane(id="status")
+        with Horizontal(id="top"):
+            yield Pane(id="table")
+            yield Pane(id="score")
+        yield Pane(id="hand")
+        yield Pane(id="legal")
+        yield Pane(id="log")
+        yield Input(
+            id="input",
+            placeholder="a call or a command (Tab completes)",
+            suggester=LegalSuggester(self),
+        )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.redraw()
+        self.query_one("#input", Input).focus()
+        self.set_interval(TICK_S, self.redraw)
+        self.link.start()
+
+    def on_unmount(self) -> None:
+        self.link.stop()
+
+    def pane(self, name: str) -> Pane:
+        return self.query_one(f"#{name}", Pane)
+
+    def remaining_ms(self) -> int | None:
+        if not self.state.asking or self.state.clock_ms is None:
+            return None
+        return self.state.clock_ms - int((time.monotonic() - self.asked_at) * 1000)
+
+    def redraw(self) -> None:
+        state = self.state
+        self.pane("status").show(draw.status_text(state, self.address))
+        self.pane("table").show(draw.table_text(state, self.remaining_ms()))
+        self.pane("score").show(draw.score_text(state))
+        self.pane("hand").show(draw.hand_text(state) if state.table is not None else "")
+        self.pane("legal").show(draw.legal_text(state))
+        self.pane("log").show("\n".join(state.log[-LOG_LINES:]))
+
+    # ------------------------------------------------------------------- lines
+    def _from_link(self, line: str) -> None:
+        self.post_message(WireLine(line))  # thread-safe: runs on_wire_line in the app
+
+    def on_wire_line(self, message: WireLine) -> None:
+        was_asking, seq = self.state.asking, self.state.seq
+        self.state = fold(self.state, message.line)
+        if self.state.asking and (not was_asking or self.state.seq != seq):
+            self.asked_at = time.monotonic()
+        self.redraw()
+        if self.link.quitting and self.link.closed.is_set():
+            self.exit()  # 'quit' was answered with bye: the session is over
+
+    # ------------------------------------------------------------------ typing
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        line = event.value.strip()
+        event.input.value = ""
+        self._cycle = []
+        if line:
+            self.history.add(line)
+            self.action_send(line)
+
+    def action_send(self, line: str) -> None:
+        if line.split()[0].lower() == "quit" and self.link.closed.is_set():
+            self.exit()
+            return
+        if not self.link.send(line):
+            self.state = fold(self.state, "info text=not connected: F10 or 'quit' leaves")
+            self.redraw()
+
+    def action_reconnect(self) -> None:
+        """Drop the connection and resume the session with the token: for a link
+        that seems stuck."""
+        self.link.drop()
+
+    def action_complete(self) -> None:
+        box = self.query_one("#input", Input)
+        if self._cycle and box.value in self._cycle:
+            following = self._cycle[(self._cycle.index(box.value) + 1) % len(self._cycle)]
+        else:
+            self._cycle = candidates(box.value, self.state.legal)
+            if not self._cycle:
+                return
+            following = self._cycle[0]
+        box.value = following
+        box.cursor_position = len(following)
+
+    def action_history(self, step: int) -> None:
+        box = self.query_one("#input", Input)
+        line = self.history.back() if step < 0 else self.history.forward()
+        if line is not None:
+            box.value = line
+            box.cursor_position = len(line)

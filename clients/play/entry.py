@@ -1,0 +1,64 @@
+"""What the input line knows: completion of calls and commands, and the typed history.
+
+Pure, so it is tested without a terminal. The legal calls come from the ``legal=`` list
+of the current ``ask``: completing to one of them always makes a call the server takes.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+# the commands a person types in the lobby and at the table (docs/protocol.md §4–5)
+COMMANDS = (
+    "help",
+    "login",
+    "who",
+    "tables",
+    "new",
+    "sit",
+    "seek",
+    "unseek",
+    "leave",
+    "observe",
+    "unobserve",
+    "say",
+    "rules",
+    "state",
+    "games",
+    "calls",
+    "quit",
+)
+
+
+def candidates(prefix: str, legal: tuple[str, ...] | list[str]) -> list[str]:
+    """The legal calls, then the commands, that start with ``prefix`` (any case)."""
+    folded = prefix.casefold()
+    found = [call for call in legal if call.casefold().startswith(folded)]
+    if " " not in prefix:
+        found += sorted(c for c in COMMANDS if c.startswith(folded) and c not in found)
+    return found
+
+
+@attrs.define
+class History:
+    """Lines typed, oldest first; ``back``/``forward`` walk it like a shell's."""
+
+    lines: list[str] = attrs.Factory(list)
+    limit: int = 200
+    _at: int = 0
+
+    def add(self, line: str) -> None:
+        if line and (not self.lines or self.lines[-1] != line):
+            self.lines.append(line)
+            del self.lines[: -self.limit]
+        self._at = len(self.lines)
+
+    def back(self) -> str | None:
+        if not self.lines:
+            return None
+        self._at = max(0, self._at - 1)
+        return self.lines[self._at]
+
+    def forward(self) -> str:
+        self._at = min(len(self.lines), self._at + 1)
+        return self.lines[self._at] if self._at < len(self.lines) else ""

@@ -1,0 +1,90 @@
+"""A real server, and a machine-style opponent, for the terminal client's tests.
+
+Textual's pilot runs on asyncio and the server on trio, so the server (and the opponent,
+a random legal player from tests/server/client.py) run in a thread with its own trio
+loop. Everything is on 127.0.0.1, port 0, and every wait has a deadline.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import queue
+import random
+import threading
+from pathlib import Path
+
+import trio
+
+from deberc_net.server.app import serve
+from deberc_net.server.config import Config
+from deberc_net.testing import rule_book
+from tests.server.client import LineClient, machine_client, play_machine
+
+START_TIMEOUT = 10.0
+
+
+class ServerThread:
+    """``with ServerThread(db) as server:`` a server on ``server.port``; ``opponent(name,
+    join)`` starts a random machine-style player that joins one game (``seek …`` or
+    ``sit TABLE``) and plays it."""
+
+    def __init__(self, db: Path, **settings: object) -> None:
+        self.config = Config(host="127.0.0.1", port=0, db=str(db), lag_ms=0, **settings)  # type: ignore[arg-type]
+        self.port = 0
+        self.errors: list[BaseException] = []
+        self.opponent_lines: list[str] = []
+        self._ports: queue.Queue[int] = queue.Queue()
+        self._token: trio.lowlevel.TrioToken | None = None
+        self._nursery: trio.Nursery | None = None
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> ServerThread:
+        self._thread.start()
+        self.port = self._ports.get(timeout=START_TIMEOUT)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self._nursery is not None and self._token is not None:
+            with contextlib.suppress(trio.RunFinishedError):
+                trio.from_thread.run_sync(self._nursery.cancel_scope.cancel, trio_token=self._token)
+        self._thread.join(START_TIMEOUT)
+
+    def _run(self) -> None:
+        try:
+            trio.run(self._main)
+        except BaseException as exc:  # told to the test, which fails on it
+            self.errors.append(exc)
+            self._ports.put(0)
+
+    async def _main(self) -> None:
+        self._token = trio.lowlevel.current_trio_token()
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            port = await nursery.start(functools.partial(serve, self.config, rules=rule_book()))
+            self._ports.put(port)
+            await trio.sleep_forever()
+
+    def opponent(self, name: str, join: str, seed: int = 1) -> None:
+        """A random legal player that sends ``join`` and plays one match."""
+        assert self._token is not None and self._nursery is not None
+        trio.from_thread.run_sync(
+            self._nursery.start_soon, self._play, name, join, seed, trio_token=self._token
+        )
+
+    async def _play(self, name: str, join: str, seed: int) -> None:
+        client: LineClient | None = None
+        try:
+            client = await machine_client(self.port, name)
+            self.opponent_lines = client.lines  # the same list, filled as lines come
+            await client.send(join)
+            await play_machine(client, random.Random(seed), timeout=30)
+        except BaseException as exc:
+            if not isinstance(exc, trio.Cancelled):
+                self.errors.append(exc)
+            raise
+        finally:
+            if client is not None:
+                with trio.move_on_after(1) as scope:
+                    scope.shield = True
+                    await client.aclose()

@@ -1,0 +1,240 @@
+"""``deberc-net play`` headless: Textual's pilot types into the real app, which talks to
+a real server on loopback; a whole match against a machine-style opponent.
+
+The tests are plain functions running their own asyncio loop (the pilot's), since the
+suite runs async tests on trio; the server lives in a thread (tests/play/server.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from clients.play.app import PlayApp
+from clients.play.cards import RANKS, SYMBOL
+from deberc_net.cli import main
+from deberc_net.protocol.wire import EventKind, parse_line
+
+from .server import ServerThread
+
+WAIT_S = 15.0
+CARD = r"(?:10|[789JQKA])[♠♥♦♣]"
+LAST_TRICK = re.compile(
+    rf"Last:   (?:rival {CARD}  tuiplayer {CARD}|tuiplayer {CARD}  rival {CARD})"
+)
+SIZE = (80, 24)
+
+
+async def until(pilot: Pilot[None], cond: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not cond():
+        if time.monotonic() > deadline:
+            app = pilot.app
+            assert isinstance(app, PlayApp)
+            raise AssertionError(f"no {what} in {WAIT_S} s; log: {app.state.log[-6:]}")
+        await pilot.pause(0.02)
+
+
+async def type_line(pilot: Pilot[None], text: str) -> None:
+    """Type ``text`` key by key, then Enter, as a person would."""
+    keys = ["space" if ch == " " else ch for ch in text]
+    await pilot.press(*keys, "enter")
+
+
+def drawn_hand_is_in_rank_order(text: str) -> bool:
+    """The hand pane, read back: each suit's ranks strictly rising 7 8 9 10 J Q K A, and
+    the suits in the order ♠ ♥ ♦ ♣."""
+    assert text.startswith("Hand:")
+    groups = text[len("Hand:") :].split("   ")
+    suits = []
+    for group in (g.strip() for g in groups if g.strip()):
+        head, *ranks = group.split()
+        suits.append(head.rstrip("*"))
+        order = [RANKS.index(r) for r in ranks]
+        if order != sorted(order) or len(set(order)) != len(order):
+            return False
+    symbols = list(SYMBOL.values())
+    return [symbols.index(s) for s in suits] == sorted(symbols.index(s) for s in suits)
+
+
+async def choose(pilot: Pilot[None], app: PlayApp) -> str:
+    """Pick a call as the test's person: igrayu when offered (so a deal is played), else
+    the first legal call; typed with its first letter and Tab, so completion is used."""
+    call = "igrayu" if "igrayu" in app.state.legal else app.state.legal[0]
+    box = app.query_one("#input", Input)
+    await pilot.press(call[0])
+    for _ in range(20):
+        if box.value == call:
+            break
+        await pilot.press("tab")
+    assert box.value == call, f"Tab did not complete {call!r}: {box.value!r}"
+    await pilot.press("enter")
+    return call
+
+
+def answered(app: PlayApp, seq: int | None) -> Callable[[], bool]:
+    """The table moved past request ``seq`` (or the match ended)."""
+    return lambda: app.state.seq != seq or app.state.result is not None
+
+
+@pytest.mark.timeout(120)
+def test_a_whole_match_typed_through_the_terminal_client(tmp_path: Path) -> None:
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        server.opponent("rival", "seek 2 moscow short")
+        asyncio.run(asyncio.wait_for(_whole_match(server), 100))
+        assert not server.errors, server.errors
+
+
+@pytest.mark.timeout(120)
+def test_a_dropped_connection_resumes_the_seat_with_the_token(tmp_path: Path) -> None:
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        asyncio.run(asyncio.wait_for(_whole_match(server, drop_at=2, host=True), 100))
+        assert not server.errors, server.errors
+        kinds = [parse_line(line).kind for line in server.opponent_lines]
+        assert EventKind.AWAY in kinds and EventKind.BACK in kinds
+
+
+@pytest.mark.timeout(120)
+def test_a_new_client_given_the_token_takes_the_seat_back(tmp_path: Path) -> None:
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        server.opponent("rival", "seek 2 moscow short", seed=3)
+        asyncio.run(asyncio.wait_for(_restart(server), 60))
+        assert not server.errors, server.errors
+
+
+async def _restart(server: ServerThread) -> None:
+    """``play --name`` logs in by itself; closed mid-match, ``play --name --token`` takes
+    the seat back."""
+    first = PlayApp("127.0.0.1", server.port, name="tuiplayer")
+    async with first.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: first.state.token is not None, "login")
+        await type_line(pilot, "seek 2 moscow short")
+        await until(pilot, lambda: bool(first.state.hand), "a hand")
+        token, table = first.state.token, first.state.table
+    second = PlayApp("127.0.0.1", server.port, name="tuiplayer", token=token)
+    async with second.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "tuiplayer is back" in second.state.log, "back")
+        await until(pilot, lambda: bool(second.state.hand), "the seat's view")
+        assert (second.state.table, second.state.token) == (table, token)
+        assert drawn_hand_is_in_rank_order(second.pane("hand").text)
+        assert f"token {token}" in second.pane("status").text
+
+
+async def _resume(pilot: Pilot[None], app: PlayApp) -> None:
+    """Drop the connection (Ctrl+R) while asked; the link logs in with the token and the
+    same request comes back."""
+    token, hand, legal = app.state.token, app.state.hand, app.state.legal
+    full = app.state.clock_ms or 0
+    await pilot.press("ctrl+r")
+    await until(pilot, lambda: "tuiplayer is back" in app.state.log, "back")
+    # the request again, with the clock left on it (a fresh one would have it all)
+    await until(
+        pilot, lambda: app.state.asking and (app.state.clock_ms or full) < full, "the request again"
+    )
+    assert any(line.startswith("connection lost") for line in app.state.log)
+    assert (app.state.token, app.state.hand, app.state.legal) == (token, hand, legal)
+
+
+async def _lobby(pilot: Pilot[None], app: PlayApp) -> None:
+    """The lobby's keys and commands: who (F6), tables (F5), say."""
+    await pilot.press("f6")
+    await until(pilot, lambda: any(line.startswith("here: ") for line in app.state.log), "who")
+    assert "tuiplayer" in next(line for line in app.state.log if line.startswith("here: "))
+    await pilot.press("f5")
+    await until(pilot, lambda: any("open tables" in line for line in app.state.log), "tables")
+    await type_line(pilot, "say hello lobby")
+    await until(pilot, lambda: "tuiplayer: hello lobby" in app.state.log, "say")
+
+
+async def _whole_match(
+    server: ServerThread, drop_at: int | None = None, host: bool = False
+) -> None:
+    """Log in and play one short match to its end. ``host``: open the table with ``new``
+    and let the opponent ``sit`` (else both ``seek``); ``drop_at``: drop the connection
+    at that request and resume."""
+    app = PlayApp("127.0.0.1", server.port)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: any("deberc-net" in line for line in app.state.log), "banner")
+        await type_line(pilot, "login tuiplayer")
+        await until(pilot, lambda: app.state.name == "tuiplayer", "login")
+        token = app.state.token
+        assert token and f"token {token}" in app.pane("status").text
+        await _lobby(pilot, app)
+        if host:
+            await type_line(pilot, "new 2 moscow short")
+            await until(pilot, lambda: app.state.table is not None, "table")
+            assert app.pane("table").text.startswith(f"Table {app.state.table}, deal -")
+            server.opponent("rival", f"sit {app.state.table}", seed=2)
+        else:
+            await type_line(pilot, "seek 2 moscow short")
+            await until(pilot, lambda: app.state.table is not None, "seat")
+
+        last_tricks_drawn = 0
+        calls = 0
+        while app.state.result is None:
+            await until(
+                pilot, lambda: app.state.asking or app.state.result is not None, "request or end"
+            )
+            if app.state.result is not None:
+                break
+            assert drawn_hand_is_in_rank_order(app.pane("hand").text), app.pane("hand").text
+            assert "YOU (tuiplayer)" in app.pane("table").text
+            assert app.pane("legal").text == "Your call: " + " | ".join(app.state.legal)
+            laid = [
+                f"{app.state.who(seat)} {card[:-1]}{SYMBOL[card[-1]]}"
+                for seat, card in app.state.trick
+            ]  # what lies on the table, in order
+            if laid:
+                assert "Trick:  " + "  ".join(laid) in app.pane("table").text
+                assert {name.split()[0] for name in laid} <= {"rival", "tuiplayer"}
+            last = app.pane("table").text.splitlines()[5]
+            if app.state.last_trick:  # the trick before: both cards, with who laid them
+                assert LAST_TRICK.fullmatch(last), last
+                last_tricks_drawn += 1
+            if calls == drop_at:
+                await _resume(pilot, app)
+            asked = app.state.seq  # before typing: the answer may come at once
+            await choose(pilot, app)
+            calls += 1
+            await until(pilot, answered(app, asked), "the call's answer")
+            assert not any(line.startswith("! ") for line in app.state.log), app.state.log
+
+        assert calls > 5 and last_tricks_drawn > 0
+        # the score drawn is the one the opponent was told: every deal-end and the end
+        ends = [parse_line(line) for line in server.opponent_lines]
+        deal_ends = [e for e in ends if e.kind == EventKind.DEAL_END]
+        match_end = next(e for e in ends if e.kind == EventKind.MATCH_END)
+        ours = app.state.seat
+        clock_made = [
+            e.line
+            for e in ends
+            if e.kind in (EventKind.PLAY, EventKind.CALL)
+            and e.get_int("seat") == ours
+            and e.get_bool("auto")
+        ]
+        assert not clock_made, clock_made  # every call of ours was typed in time
+        assert [d.deal for d in app.state.deals] == [e.get_int("deal") for e in deal_ends]
+        totals = match_end.get_ints("totals")
+        score = app.pane("score").text.splitlines()
+        assert score[-1].split() == ["Tot", *map(str, totals)]
+        assert score[1].split() == ["Deal", "tuiplayer"[:6], "rival"] or score[1].split() == [
+            "Deal",
+            "rival",
+            "tuiplayer"[:6],
+        ]
+        assert app.pane("table").text.splitlines()[-1].startswith("Game over:")
+
+        await pilot.press("f10")  # quit: the server says bye and the app ends
+        await until(pilot, lambda: not app.is_running, "exit")
+
+
+def test_play_refuses_an_address_without_a_port(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "localhost"]) == 2
+    assert "HOST:PORT" in capsys.readouterr().err

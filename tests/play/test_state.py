@@ -1,0 +1,171 @@
+"""The terminal client's table model and drawing, on wire lines alone (no terminal)."""
+
+from __future__ import annotations
+
+from clients.play.draw import hand_text, legal_text, rank_order, score_text, table_text
+from clients.play.entry import History, candidates
+from clients.play.state import TableState, fold, fold_all
+
+# a two-player deal as the server sends it (docs/protocol.md §15.2), seat 0's view
+START = [
+    "ok cmd=login name=b1 guest=1 token=Tok123 text=Hello, b1 (guest).",
+    "ok cmd=sit table=3 seat=0 text=You sit at table 3, seat 0.",
+    "event seq=1 table=3 kind=seated name=b1 seat=0",
+    "event seq=2 table=3 kind=seated name=b2 seat=1",
+    "event seq=3 table=3 kind=start players=b1,b2 match=m3",
+    "event seq=4 table=3 kind=deal deal=1 dealer=0 turned=Ad score=0,0 hanging=0",
+    "state seq=4 table=3 deal=1 phase=bidding seat=0 dealer=0 to_act=1 "
+    "hand=8h,Jh,Qh,7d,9d,Qd turned=Ad fresa=- trump=- player=- round=1 leader=1 trick= "
+    "tricks=0,0 score=0,0 hanging=0 target=301 pending=- shown= talk= clock=10500 legal=",
+    "event seq=5 table=3 kind=call seat=1 call=igrayu auto=0",
+    "event seq=6 table=3 kind=order player=1 trump=d first=1 fresa=10c",
+    "event seq=7 table=3 kind=play seat=1 card=7c auto=0",
+    "ask seq=7 table=3 deal=1 phase=play seat=0 dealer=0 to_act=0 "
+    "hand=8h,Jh,Qh,7d,Qd,9d,Jd,8c,Kc turned=Ad fresa=10c trump=d player=1 round=1 leader=1 "
+    "trick=7c tricks=0,0 score=0,0 hanging=0 target=301 pending=- shown= talk=1:igrayu "
+    "clock=10500 legal=menyayu,Kc,8c",
+]
+
+
+def test_login_keeps_the_name_and_the_resume_token() -> None:
+    state = fold(TableState(), START[0])
+    assert (state.name, state.token) == ("b1", "Tok123")
+    # a later login line without a token (a registered name) does not lose it
+    state = fold(state, "ok cmd=login name=b1 guest=0 text=Hello")
+    assert state.token == "Tok123"
+
+
+def test_an_ask_is_the_open_request_with_its_legal_calls_and_the_trick() -> None:
+    state = fold_all(START)
+    assert state.players == ("b1", "b2") and state.seat == 0 and state.table == 3
+    assert state.asking and state.seq == 7 and state.clock_ms == 10500
+    assert state.legal == ("menyayu", "Kc", "8c")
+    assert state.trick == ((1, "7c"),)  # laid by the leader, seat 1
+    assert (state.turned, state.fresa, state.trump, state.player) == ("Ad", "10c", "d", 1)
+    assert state.talk == ((1, "igrayu"),)
+    text = table_text(state, remaining_ms=7400)
+    assert "Turned: A♦   Fresa: 10♣   Trump: ♦ (b2 plays)" in text
+    assert "Trick:  b2 7♣" in text
+    assert "Turn:   YOU (b1), 7 s left" in text
+    assert legal_text(state) == "Your call: menyayu | Kc | 8c"
+
+
+def test_the_hand_is_drawn_in_rank_order_grouped_by_suit() -> None:
+    state = fold_all(START)
+    # the server sends trumps by strength (9 J …); a player reads 7 8 9 10 J Q K A
+    assert rank_order(["Jd", "9d", "Ad", "7d", "10d", "Ks", "8s"]) == [
+        ["8s", "Ks"],
+        ["7d", "9d", "10d", "Jd", "Ad"],
+    ]
+    assert hand_text(state) == "Hand:   ♥ 8 J Q   ♦* 7 9 J Q   ♣ 8 K"
+
+
+def test_plays_fill_the_trick_and_the_trick_event_moves_it_to_last() -> None:
+    state = fold_all(
+        [
+            *START,
+            "event seq=8 table=3 kind=play seat=0 card=Kc auto=0",
+        ]
+    )
+    assert not state.asking and state.legal == ()  # the request was answered
+    assert "Kc" not in state.hand and state.trick == ((1, "7c"), (0, "Kc"))
+    state = fold(state, "event seq=9 table=3 kind=trick winner=0 cards=7c,Kc")
+    assert state.trick == () and state.last_trick == ((1, "7c"), (0, "Kc"))
+    assert state.to_act == 0 and state.tricks == (1, 0)
+    assert "Last:   b2 7♣  b1 K♣" in table_text(state)
+    assert state.log[-1] == "b1 takes 7♣ K♣"
+
+
+def test_the_score_is_the_deal_end_events_and_the_match_end() -> None:
+    state = fold_all(
+        [
+            *START,
+            "event seq=35 table=3 kind=deal-end deal=1 outcome=bide points=99,3 "
+            "written=102,0 totals=102,0 hanging=0",
+            "event seq=36 table=3 kind=deal deal=2 dealer=1 turned=10c score=102,0 hanging=0",
+            "event seq=70 table=3 kind=deal-end deal=2 outcome=made points=60,102 "
+            "written=60,102 totals=162,102 hanging=0",
+        ]
+    )
+    assert [(d.deal, d.written, d.totals) for d in state.deals] == [
+        (1, (102, 0), (102, 0)),
+        (2, (60, 102), (162, 102)),
+    ]
+    assert score_text(state).splitlines() == [
+        "Score",
+        "Deal      b1     b2",
+        "  1b     102      0",
+        "  2       60    102",
+        "Tot      162    102",
+    ]
+    state = fold(
+        state,
+        "event seq=71 table=3 kind=match-end winner=0 name=b1 reason=target totals=301,226 seed=ab",
+    )
+    assert state.result == "Game over: b1 wins (target), totals 301 : 226"
+    assert table_text(state).splitlines()[-1] == state.result
+
+
+def test_away_and_back_do_not_spoil_the_open_request() -> None:
+    state = fold_all([*START, "event seq=8 table=3 kind=away name=b2 seat=1"])
+    assert state.asking and state.legal == ("menyayu", "Kc", "8c")
+    assert state.log[-1] == "b2 is away"
+
+
+def test_talk_errors_and_lobby_lines_go_to_the_log() -> None:
+    state = fold_all(
+        [
+            "say from=anna table=- text=hello lobby",
+            "error code=must-follow-suit text=you hold c: follow suit",
+            "who count=2 names=anna,fedya total=2 page=1 pages=1",
+            "table id=2 players=2 variant=moscow options=to-301 seats=anna,- state=waiting "
+            "observers=0",
+            "event seq=x table=3 kind=seated name=b1 seat=zero",
+        ]
+    )
+    assert state.log[:4] == (
+        "anna: hello lobby",
+        "! you hold c: follow suit",
+        "here: anna, fedya",
+        "table 2: moscow to-301 [anna (free)] waiting",
+    )
+    # a line against the grammar is told, and changes nothing else
+    assert state.log[4].startswith("(unreadable line:") and state.players == ()
+
+
+def test_every_drawn_line_fits_an_80_column_terminal() -> None:
+    state = fold_all(
+        [
+            *START,
+            "event seq=35 table=3 kind=deal-end deal=1 outcome=bide points=99,3 "
+            "written=102,0 totals=102,0 hanging=0",
+        ]
+    )
+    # the table pane is 80 - 27 (score) - 2 (padding) columns wide
+    assert all(len(line) <= 51 for line in table_text(state, 10_000).splitlines())
+    lobby = table_text(TableState(name="b1"))
+    assert all(len(line) <= 51 for line in lobby.splitlines())
+    assert all(len(line) <= 25 for line in score_text(state).splitlines())
+    assert len(hand_text(state)) <= 78
+
+
+def test_completion_offers_the_legal_calls_then_the_commands() -> None:
+    legal = ("menyayu", "Kc", "8c", "Ks")
+    assert candidates("k", legal) == ["Kc", "Ks"]
+    assert candidates("s", legal) == ["say", "seek", "sit", "state"]
+    assert candidates("m", legal) == ["menyayu"]
+    assert candidates("say h", legal) == []  # past the first word: no command names
+
+
+def test_history_walks_back_and_forward() -> None:
+    history = History()
+    for line in ("seek 2", "pas", "pas", "Kc"):
+        history.add(line)
+    assert history.lines == ["seek 2", "pas", "Kc"]  # a repeat is kept once
+    assert [history.back(), history.back(), history.back(), history.back()] == [
+        "Kc",
+        "pas",
+        "seek 2",
+        "seek 2",
+    ]
+    assert [history.forward(), history.forward(), history.forward()] == ["pas", "Kc", ""]
