@@ -44,6 +44,10 @@ COMMANDS: dict[str, CommandSpec] = {
     "style": CommandSpec(
         "style human|machine",
         "Choose the output: readable text, or tagged key=value lines for programs.", "any"),
+    "sort": CommandSpec(
+        "sort rank|strength",
+        "Order your hand in the human style: by rank, 7 8 9 10 J Q K A (the default: runs "
+        "show), or by strength in play. Grouped by suit either way.", "any"),
     "quit": CommandSpec("quit", "Leave the server (your seat waits for you to come back).",
                         "any"),
     "who": CommandSpec("who [PAGE]", "List the players connected (a page at a time).", "any"),

@@ -34,6 +34,7 @@ class Ok:
 class Error:
     code: str
     text: str
+    human: str | None = None  # the text for people, when it differs (names, ♠♥♦♣)
 
 
 @attrs.frozen
@@ -143,6 +144,7 @@ class TableEvent:
     table: int
     names: tuple[str, ...]
     event: MatchEvent | SeatEvent
+    sides: tuple[tuple[int, ...], ...] = ()  # the seats of each side, when it matters
 
 
 class AskKind(StrEnum):
@@ -159,6 +161,9 @@ class Ask:
     view: SeatView
     clock_ms: int | None
     kind: AskKind = AskKind.ASK
+    # people are shown the whole table (deal, dealer, score, trump) only when they ask
+    # for it ('state', observe, back): a request in play repeats none of it
+    whole: bool = False
 
 
 @attrs.frozen

@@ -24,7 +24,7 @@ from deberc_net.protocol.commands import (
     TableCallText,
     help_text,
 )
-from deberc_net.protocol.render import HUMAN, MACHINE
+from deberc_net.protocol.render import HUMAN, MACHINE, HandOrder
 
 from . import accounts
 from .accounts import Accounts, name_key
@@ -77,7 +77,8 @@ class Lobby:
         mm = self.matchmaking
         self.handlers = {
             "help": self._cmd_help, "calls": self._cmd_calls, "quit": self._cmd_quit,
-            "style": self._cmd_style, "login": self._cmd_login, "ping": self._cmd_ping,
+            "style": self._cmd_style, "sort": self._cmd_sort, "login": self._cmd_login,
+            "ping": self._cmd_ping,
             "who": self._cmd_who, "tables": self._cmd_tables, "new": self._cmd_new,
             "sit": self._cmd_sit, "leave": self._cmd_leave, "observe": self._cmd_observe,
             "unobserve": self._cmd_unobserve, "say": self._cmd_say, "rules": self._cmd_rules,
@@ -168,6 +169,16 @@ class Lobby:
             return
         session.style = args[0].lower()
         session.send(ev.Ok("style", f"Style {session.style}.", (("style", session.style),)))
+
+    async def _cmd_sort(self, session: Session, item: Command) -> None:
+        orders = [str(o) for o in HandOrder]
+        args = item.args
+        if len(args) != 1 or args[0].lower() not in orders:
+            session.send(ev.Error("bad-argument", "sort " + "|".join(orders)))
+            return
+        order = HandOrder(args[0].lower())
+        session.connection.hand_order = order
+        session.send(ev.Ok("sort", f"Your hand is shown by {order}.", (("sort", order),)))
 
     async def _cmd_login(self, session: Session, item: Command) -> None:
         args = item.args

@@ -27,7 +27,7 @@ from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import stale_answer
-from deberc_net.protocol.render import render
+from deberc_net.protocol.render import for_people, render
 from deberc_net.protocol.vocabulary import CallSyntaxError, parse_call
 
 from .accounts import name_key
@@ -241,7 +241,7 @@ class Table:
                 session.observing.add(self.id)
                 session.send(ev.Ok("observe", f"You observe table {self.id}.",
                                    (("table", str(self.id)),)))
-                self._send_state(session, None)
+                self._send_state(session, None, whole=True)
             case Unobserve(session):
                 self.observers.discard(session)
                 session.observing.discard(self.id)
@@ -256,11 +256,12 @@ class Table:
                     session.table, session.seat = self, seat
                     self.clocks.back(seat)
                     self._event(ev.CameBack(session.name or "?", seat))
-                    self._send_state(session, seat)
+                    self._send_state(session, seat, whole=True)
                 elif session.table is self:  # it closed meanwhile: back in the lobby
                     session.table, session.seat = None, None
             case ShowState(session):
-                self._send_state(session, session.seat if session.table is self else None)
+                self._send_state(session, session.seat if session.table is self else None,
+                                 whole=True)
             case Say(session, text):
                 for target in self._audience():
                     target.send(ev.Said(session.name or "?", text, self.id))
@@ -405,7 +406,7 @@ class Table:
             clock = self.clocks.per_seat_ms[seat]
             session.send(ev.Ask(self.seq, self.id, view(match, seat), clock))
 
-    def _send_state(self, session: Session, seat: int | None) -> None:
+    def _send_state(self, session: Session, seat: int | None, *, whole: bool = False) -> None:
         match = self.match
         if match is None:
             session.send(ev.Info(f"Table {self.id} waits for players: "
@@ -417,7 +418,8 @@ class Table:
         if seat is not None:  # an open request: the clock left on it
             clock = (self.clocks.left_ms(seat, trio.current_time()) if asked
                      else self.clocks.per_seat_ms[seat])
-        session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, kind=kind))
+        session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, kind=kind,
+                            whole=whole))
 
     async def _call(self, session: Session, text: str, seq: int | None) -> None:
         match = self.match
@@ -442,7 +444,7 @@ class Table:
         try:
             await self._apply(seat, call, auto=False)
         except IllegalCall as exc:
-            session.send(ev.Error(exc.code, exc.message))
+            session.send(ev.Error(exc.code, exc.message, for_people(exc.message, match.names)))
             return
         self.clocks.answered(seat)
 
@@ -588,7 +590,7 @@ class Table:
         """Number a public event and send it to everyone at the table."""
         self.seq += 1
         names = tuple(s or "-" for s in self.seats)
-        told = ev.TableEvent(self.seq, self.id, names, event)
+        told = ev.TableEvent(self.seq, self.id, names, event, self.rules.settings.sides())
         rendered: dict[str, list[str]] = {}  # one rendering per style, not per listener
         for target in self._audience():
             lines = rendered.get(target.style)
