@@ -84,6 +84,11 @@ COMMANDS: dict[str, CommandSpec] = {
                          "any"),
     "state": CommandSpec("state", "Show your table (or the one you observe) again: hand, "
                          "trump, trick, score.", "any"),
+    "last": CommandSpec("last", "The last trick taken at your table (or the one you observe): "
+                        "who led, the cards, who took it.", "any"),
+    "sheet": CommandSpec("sheet", "The score sheet of your table's match (or the one you "
+                         "observe): each deal's written points, bides, hanging, totals.",
+                         "any"),
     "games": CommandSpec("games [NAME]", "Recent finished games of a player.", "any"),
     "calls": CommandSpec("calls", "The table calls and how to type them.", "any"),
 }

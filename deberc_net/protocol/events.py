@@ -167,6 +167,41 @@ class Ask:
 
 
 @attrs.frozen
+class LastTrick:
+    """The last trick taken at a table ('last'): who led, the cards as laid, who took it."""
+
+    table: int
+    deal: int
+    leader: int
+    cards: tuple[int, ...]  # cards (game.cards), in the order laid from the leader
+    winner: int
+    names: tuple[str, ...]
+
+
+@attrs.frozen
+class SheetRow:
+    """One deal on the score sheet: what each side wrote, and where the match stands."""
+
+    deal: int
+    outcome: str
+    written: tuple[int, ...]
+    totals: tuple[int, ...]
+    hanging: int  # points left hanging after the deal
+    bides: tuple[int, ...]  # each side's bides after the deal
+
+
+@attrs.frozen
+class Sheet:
+    """The score sheet of a table's match ('sheet'), one row a finished deal."""
+
+    table: int
+    names: tuple[str, ...]
+    sides: tuple[tuple[int, ...], ...]
+    target: int | None
+    rows: tuple[SheetRow, ...]
+
+
+@attrs.frozen
 class DealRecord:
     table: int
     record: dict[str, Any]
@@ -179,5 +214,5 @@ class Bye:
 
 ServerEvent = (
     Hello | Ok | Error | Info | TextBlock | Who | Tables | Said | Games | TableEvent | Ask
-    | DealRecord | Bye
+    | DealRecord | Bye | LastTrick | Sheet
 )

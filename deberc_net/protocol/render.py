@@ -152,6 +152,10 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
             return _table_event(event, machine)
         case ev.Ask():
             return _ask(event, machine, order)
+        case ev.LastTrick():
+            return _last(event, machine)
+        case ev.Sheet():
+            return _sheet(event, machine)
         case ev.DealRecord():
             if machine:
                 body = json.dumps(event.record, ensure_ascii=False, separators=(",", ":"))
@@ -484,6 +488,46 @@ def _question(kind: str, asker: int, answerer: int, n: Sequence[str]) -> str:
     if kind == "prokhodit":
         return f"{a} asks whether the trump run passes (prokhodit?): {b} answers."
     return f"{a} asks {kind}: {b} answers."
+
+
+def _last(e: ev.LastTrick, machine: bool) -> list[str]:
+    if machine:
+        return [line("last", [("table", e.table), ("deal", e.deal), ("leader", e.leader),
+                              ("cards", _cards(e.cards)), ("winner", e.winner)])]
+    n = e.names
+    laid = []
+    seat = e.leader
+    for card in e.cards:
+        laid.append(f"{n[seat]} {pretty_card(card)}")
+        seat = (seat + 1) % len(n)
+    return [f"Last trick (deal {e.deal}): {n[e.leader]} led; {', '.join(laid)}; "
+            f"{n[e.winner]} took it."]
+
+
+def _sheet(e: ev.Sheet, machine: bool) -> list[str]:
+    if machine:
+        out = [line("sheet", [("table", e.table), ("deals", len(e.rows)),
+                              ("target", e.target)])]
+        out += [line("sheet-deal", [("table", e.table), ("deal", r.deal),
+                                    ("outcome", r.outcome), ("written", r.written),
+                                    ("totals", r.totals), ("hanging", r.hanging),
+                                    ("bides", r.bides)])
+                for r in e.rows]
+        return out
+    sides = ["+".join(e.names[s] for s in side) for side in e.sides]
+    width = max(11, *(len(side) + 2 for side in sides))
+    goal = f" (to {e.target})" if e.target is not None else ""
+    out = [f"Score sheet, table {e.table}{goal}: each side's written points, then its total.",
+           "deal outcome  " + "".join(f"{side:>{width}}" for side in sides)]
+    for r in e.rows:
+        cells = "".join(f"{f'{w} {t}':>{width}}" for w, t in zip(r.written, r.totals,
+                                                                 strict=True))
+        notes = f"  bides {'/'.join(map(str, r.bides))}" if any(r.bides) else ""
+        notes += f"  hanging {r.hanging}" if r.hanging else ""
+        out.append(f"{r.deal:>4} {r.outcome:<8}{cells}{notes}")
+    if not e.rows:
+        out.append("   - no deal finished yet")
+    return out
 
 
 def _human_record(record: dict[str, Any]) -> list[str]:

@@ -38,6 +38,8 @@ from .table import (
     Leave,
     Observe,
     Say,
+    ShowLast,
+    ShowSheet,
     ShowState,
     Sit,
     Stop,
@@ -82,7 +84,8 @@ class Lobby:
             "who": self._cmd_who, "tables": self._cmd_tables, "new": self._cmd_new,
             "sit": self._cmd_sit, "leave": self._cmd_leave, "observe": self._cmd_observe,
             "unobserve": self._cmd_unobserve, "say": self._cmd_say, "rules": self._cmd_rules,
-            "state": self._cmd_state, "games": self._cmd_games,
+            "state": self._cmd_state, "games": self._cmd_games, "last": self._cmd_last,
+            "sheet": self._cmd_sheet,
             "seek": mm.seek, "unseek": mm.unseek, "reserve": mm.reserve,
             "release": mm.release,
         }
@@ -531,16 +534,32 @@ class Lobby:
         ]
 
     async def _cmd_state(self, session: Session, item: Command) -> None:
+        table = self._watched(session)
+        if table is not None:
+            self._post(session, table, ShowState(session))
+
+    async def _cmd_last(self, session: Session, item: Command) -> None:
+        table = self._watched(session)
+        if table is not None:
+            self._post(session, table, ShowLast(session))
+
+    async def _cmd_sheet(self, session: Session, item: Command) -> None:
+        table = self._watched(session)
+        if table is not None:
+            self._post(session, table, ShowSheet(session))
+
+    def _watched(self, session: Session) -> Table | None:
+        """The table a session sits at, else the first it observes; None after telling
+        it that there is none."""
         table = session.table
         if table is None and session.observing:
             table = self.tables.get(min(session.observing))
         if table is None and not self.accepting:
             session.send(ev.Error("shutting-down", "the server is shutting down"))
-            return
+            return None
         if table is None:
             session.send(ev.Error("not-seated", "you sit at no table and observe none"))
-            return
-        self._post(session, table, ShowState(session))
+        return table
 
     async def _cmd_games(self, session: Session, item: Command) -> None:
         name = item.args[0] if item.args else session.name

@@ -19,6 +19,7 @@ import trio
 
 from deberc_net.game import events as g
 from deberc_net.game.calls import Call
+from deberc_net.game.cards import parse_card
 from deberc_net.game.clock import Clocks, automatic_call
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
@@ -84,6 +85,16 @@ class ShowState:
 
 
 @attrs.frozen
+class ShowLast:
+    session: Session
+
+
+@attrs.frozen
+class ShowSheet:
+    session: Session
+
+
+@attrs.frozen
 class Say:
     session: Session
     text: str
@@ -94,7 +105,8 @@ class Stop:
     reason: str
 
 
-Message = Sit | Leave | TableCall | Observe | Unobserve | Away | Back | ShowState | Say | Stop
+Message = (Sit | Leave | TableCall | Observe | Unobserve | Away | Back | ShowState | ShowLast
+           | ShowSheet | Say | Stop)
 # What a client asks for itself (a call, 'state', 'say', 'sit', 'leave', 'observe', ...)
 # is a request: each session may have only a few waiting. What the server posts on its
 # own (a seek's seating, away and back, stop) is control, and never refused. So the
@@ -262,6 +274,10 @@ class Table:
             case ShowState(session):
                 self._send_state(session, session.seat if session.table is self else None,
                                  whole=True)
+            case ShowLast(session):
+                self._send_last(session)
+            case ShowSheet(session):
+                self._send_sheet(session)
             case Say(session, text):
                 for target in self._audience():
                     target.send(ev.Said(session.name or "?", text, self.id))
@@ -420,6 +436,46 @@ class Table:
                      else self.clocks.per_seat_ms[seat])
         session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, kind=kind,
                             whole=whole))
+
+    def _send_last(self, session: Session) -> None:
+        """The last trick taken: this deal's, else the last one of the deal before."""
+        match = self.match
+        if match is None:
+            session.send(ev.Error("wrong-phase", "the game has not started"))
+            return
+        names = match.names
+        taken = [t for t in match.deal.tricks if t.winner is not None]
+        if taken and not match.over:
+            trick = taken[-1]
+            assert trick.winner is not None
+            session.send(ev.LastTrick(self.id, match.deal.deal_no, trick.leader,
+                                      tuple(c for _, c in trick.cards), trick.winner, names))
+            return
+        for record in reversed(match.records):  # a new deal: the last of an earlier one
+            if record["tricks"]:
+                told = record["tricks"][-1]
+                session.send(ev.LastTrick(self.id, record["deal_no"], told["leader"],
+                                          tuple(parse_card(c) for c in told["cards"]),
+                                          told["winner"], names))
+                return
+        session.send(ev.Error("wrong-phase", "no trick has been taken yet"))
+
+    def _send_sheet(self, session: Session) -> None:
+        """The score sheet: every finished deal's written points, bides and totals."""
+        match = self.match
+        if match is None:
+            session.send(ev.Error("wrong-phase", "the game has not started"))
+            return
+        records = [r for r in match.records if r.get("written") is not None]
+        rows = []
+        for i, r in enumerate(records):
+            later = records[i + 1]["bides_before"] if i + 1 < len(records) else (
+                match.deal.bides_before if match.deal.deal_no > r["deal_no"] and not match.over
+                else r["bides_before"])
+            rows.append(ev.SheetRow(r["deal_no"], r["outcome"], tuple(r["written"]),
+                                    tuple(r["totals"]), r["hanging"], tuple(later)))
+        session.send(ev.Sheet(self.id, match.names, self.rules.settings.sides(),
+                              self.rules.settings.target, tuple(rows)))
 
     async def _call(self, session: Session, text: str, seq: int | None) -> None:
         match = self.match
