@@ -61,13 +61,17 @@ COMMANDS: dict[str, CommandSpec] = {
         "lobby"),
     "sit": CommandSpec("sit TABLE [SEAT]", "Sit at a table; the game starts when it is full.",
                        "lobby"),
-    "leave": CommandSpec("leave", "Leave your table (a game in progress is forfeited), stop "
-                         "observing, or stop seeking.", "any"),
+    "leave": CommandSpec("leave", "Leave your table, stop observing, or stop seeking. A "
+                         "game in progress is forfeited: in the human style 'leave' asks "
+                         "first, and a second 'leave' within 10 s confirms.", "any"),
+    "leave!": CommandSpec("leave!", "Leave your table at once, forfeiting a game in "
+                          "progress, with no question asked.", "any"),
     "observe": CommandSpec("observe TABLE", "Watch a table: you see what every player sees.",
                            "any"),
     "unobserve": CommandSpec("unobserve [TABLE]", "Stop watching a table (all, without "
                              "TABLE).", "any"),
-    "say": CommandSpec("say TEXT", "Talk to your table, or to the lobby.", "any"),
+    "say": CommandSpec("say TEXT", "Talk to your table (a watcher: to its watchers), or to "
+                       "the lobby.", "any"),
     "seek": CommandSpec(
         "seek [PLAYERS] [VARIANT] [OPTION ...] | seek reserved",
         "Wait for the next game with these settings; you are seated when enough players "

@@ -82,6 +82,7 @@ class Said:
     sender: str
     text: str
     table: int | None
+    watchers: bool = False  # a watcher's talk, heard by the table's watchers only
 
 
 @attrs.frozen
@@ -132,6 +133,16 @@ class CameBack:
     seat: int
 
 
+@attrs.frozen
+class Watching:
+    """Someone starts (``watching``) or stops watching the table; ``observers``: how
+    many watch now. Players are told who looks on."""
+
+    name: str
+    watching: bool
+    observers: int
+
+
 SeatEvent = Seated | Left | WentAway | CameBack
 """What the table itself says about its seats (the rest is the engine's, game/events.py)."""
 
@@ -143,7 +154,7 @@ class TableEvent:
     seq: int
     table: int
     names: tuple[str, ...]
-    event: MatchEvent | SeatEvent
+    event: MatchEvent | SeatEvent | Watching
     sides: tuple[tuple[int, ...], ...] = ()  # the seats of each side, when it matters
 
 

@@ -142,9 +142,12 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
         case ev.Tables():
             return _tables(event, machine)
         case ev.Said():
+            among = [("watchers", True)] if event.watchers else []
             if machine:
-                return [line("say", [("from", event.sender), ("table", event.table)], event.text)]
-            where = f"[table {event.table}] " if event.table is not None else ""
+                return [line("say", [("from", event.sender), ("table", event.table), *among],
+                             event.text)]
+            watchers = ", watchers" if event.watchers else ""
+            where = f"[table {event.table}{watchers}] " if event.table is not None else ""
             return [f"{where}{event.sender} says: {event.text}"]
         case ev.Games():
             return _games(event, machine)
@@ -312,6 +315,8 @@ _told.register(ev.Seated, lambda e: ("seated", _seat_fields(e)))
 _told.register(ev.Left, lambda e: ("left", _seat_fields(e)))
 _told.register(ev.WentAway, lambda e: ("away", _seat_fields(e)))
 _told.register(ev.CameBack, lambda e: ("back", _seat_fields(e)))
+_told.register(ev.Watching, lambda e: ("observer", [
+    ("name", e.name), ("watching", e.watching), ("observers", e.observers)]))
 
 
 Sides = tuple[tuple[int, ...], ...]
@@ -402,6 +407,13 @@ _human.register(ev.Left, lambda e, n, sides: [f"{e.name} leaves seat {e.seat}."]
 _human.register(ev.WentAway, lambda e, n, sides: [
     f"{e.name} is disconnected; the seat waits and the clock runs."])
 _human.register(ev.CameBack, lambda e, n, sides: [f"{e.name} is back."])
+
+
+@_human.register
+def _human_watching(e: ev.Watching, n: tuple[str, ...], sides: Sides) -> list[str]:
+    now = f"{e.observers} watching" if e.observers else "nobody watching"
+    verb = "watches the table" if e.watching else "stops watching"
+    return [f"{e.name} {verb} ({now})."]
 
 
 def _clock(auto: bool) -> str:

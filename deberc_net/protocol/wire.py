@@ -74,6 +74,7 @@ class EventKind(enum.StrEnum):
     MATCH_END = "match-end"
     AWAY = "away"
     BACK = "back"
+    OBSERVER = "observer"
 
 
 # ------------------------------------------------------------------ formatting

@@ -82,7 +82,8 @@ class Lobby:
             "style": self._cmd_style, "sort": self._cmd_sort, "login": self._cmd_login,
             "ping": self._cmd_ping,
             "who": self._cmd_who, "tables": self._cmd_tables, "new": self._cmd_new,
-            "sit": self._cmd_sit, "leave": self._cmd_leave, "observe": self._cmd_observe,
+            "sit": self._cmd_sit, "leave": self._cmd_leave, "leave!": self._cmd_leave,
+            "observe": self._cmd_observe,
             "unobserve": self._cmd_unobserve, "say": self._cmd_say, "rules": self._cmd_rules,
             "state": self._cmd_state, "games": self._cmd_games, "last": self._cmd_last,
             "sheet": self._cmd_sheet,
@@ -102,7 +103,7 @@ class Lobby:
         for table_id in list(session.observing):
             table = self.tables.get(table_id)
             if table is not None:
-                table.observers.discard(session)
+                table.post(Unobserve(session))  # the table says the watcher is gone
         name = session.name
         if name is not None and self.online.get(name_key(name)) is session:
             del self.online[name_key(name)]
@@ -430,7 +431,7 @@ class Lobby:
 
     async def _cmd_leave(self, session: Session, item: Command) -> None:
         if session.table is not None:
-            self._post(session, session.table, Leave(session))
+            self._post(session, session.table, Leave(session, item.name == "leave!"))
             return
         if session.observing:
             for table_id in list(session.observing):
@@ -486,6 +487,11 @@ class Lobby:
         if session.table is not None:
             self._post(session, session.table, Say(session, text))
             return
+        if session.observing:  # a watcher talks to the table's other watchers
+            table = self.tables.get(min(session.observing))
+            if table is not None:
+                self._post(session, table, Say(session, text))
+                return
         for other in list(self.online.values()):
             if other.table is None:
                 other.send(ev.Said(session.name or "?", text, None))

@@ -50,6 +50,10 @@ class Sit:
 @attrs.frozen
 class Leave:
     session: Session
+    confirmed: bool = False  # 'leave!': no question asked
+
+
+LEAVE_CONFIRM_S = 10.0  # a person's second 'leave' within this confirms the first
 
 
 @attrs.frozen
@@ -139,6 +143,7 @@ class Table:
     asked_seq: int = attrs.field(init=False, default=0)  # the seq of the open request
     clocks: Clocks = attrs.field(init=False)
     deal_started: float = attrs.field(init=False, default=0.0)
+    leave_asked: dict[int, float] = attrs.field(init=False, factory=dict)  # seat: when
     inbox: trio.MemorySendChannel[Posted] = attrs.field(init=False)
     _receive: trio.MemoryReceiveChannel[Posted] = attrs.field(init=False)
 
@@ -244,19 +249,25 @@ class Table:
         match message:
             case Sit(session, seat):
                 self._sit(session, seat)
-            case Leave(session):
-                await self._leave(session)
+            case Leave(session, confirmed):
+                await self._leave(session, confirmed)
             case TableCall(session, text, seq):
                 await self._call(session, text, seq)
             case Observe(session):
+                new = session not in self.observers
                 self.observers.add(session)
                 session.observing.add(self.id)
                 session.send(ev.Ok("observe", f"You observe table {self.id}.",
                                    (("table", str(self.id)),)))
+                if new:  # told first: the state then carries its seq
+                    self._watching(session, True)
                 self._send_state(session, None, whole=True)
             case Unobserve(session):
+                gone = session in self.observers
                 self.observers.discard(session)
                 session.observing.discard(self.id)
+                if gone:
+                    self._watching(session, False)
             case Away(name):
                 seat = self._seat_of(name)  # the seat is held for the away limit, waiting
                 if seat is not None and (self.match is None or not self.match.over):
@@ -279,6 +290,10 @@ class Table:
             case ShowSheet(session):
                 self._send_sheet(session)
             case Say(session, text):
+                if session in self.observers:  # kibitzers talk among themselves
+                    for target in list(self.observers):
+                        target.send(ev.Said(session.name or "?", text, self.id, watchers=True))
+                    return
                 for target in self._audience():
                     target.send(ev.Said(session.name or "?", text, self.id))
             case Stop(reason):
@@ -344,22 +359,42 @@ class Table:
         if self.match is None and self.reserved is None and not any(self.seats):
             self.state = ev.TableState.CLOSED  # a table nobody ever sat at is not kept
 
-    async def _leave(self, session: Session) -> None:
+    def _watching(self, session: Session, watching: bool) -> None:
+        """Tell the table (players first of all) who starts or stops looking on."""
+        if self.state != ev.TableState.CLOSED:
+            self._event(ev.Watching(session.name or "?", watching, len(self.observers)))
+
+    async def _leave(self, session: Session, confirmed: bool = False) -> None:
         if session in self.observers:
             self.observers.discard(session)
             session.observing.discard(self.id)
             session.send(ev.Ok("leave", f"You stop observing table {self.id}."))
+            self._watching(session, False)
             return
         seat = self._seat_of(session.name or "")
         if seat is None:
             session.send(ev.Error("not-seated", f"you do not sit at table {self.id}"))
             return
+        running = self.match is not None and not self.match.over
+        if running and not confirmed and not session.machine and not self._confirms(seat):
+            session.send(ev.Info(
+                f"Leaving forfeits the game for your side. 'leave' again within "
+                f"{LEAVE_CONFIRM_S:.0f} s, or 'leave!', to leave."))
+            return
+        self.leave_asked.pop(seat, None)
         session.table, session.seat = None, None
         session.send(ev.Ok("leave", f"You leave table {self.id}."))
         if self.match is not None and not self.match.over:
             await self._forfeit(seat, "left")
             return
         self._free_seat(seat, session.name or "?")
+
+    def _confirms(self, seat: int) -> bool:
+        """Whether this 'leave' confirms one asked a moment ago; if not, it is asked now."""
+        now = trio.current_time()
+        asked = self.leave_asked.get(seat)
+        self.leave_asked[seat] = now
+        return asked is not None and now - asked <= LEAVE_CONFIRM_S
 
     def _free_seat(self, seat: int, name: str) -> None:
         self.seats[seat] = None
@@ -642,7 +677,7 @@ class Table:
         seated = [s for s in (self._session(i) for i in range(self.players)) if s is not None]
         return seated + [o for o in self.observers if o not in seated]
 
-    def _event(self, event: g.MatchEvent | ev.SeatEvent) -> None:
+    def _event(self, event: g.MatchEvent | ev.SeatEvent | ev.Watching) -> None:
         """Number a public event and send it to everyone at the table."""
         self.seq += 1
         names = tuple(s or "-" for s in self.seats)

@@ -122,11 +122,23 @@ GOLDEN: list[tuple[object, str, str]] = [
         "boris is disconnected; the seat waits and the clock runs.",
     ),
     (ev.CameBack("boris", 1), "kind=back name=boris seat=1", "boris is back."),
+    (
+        ev.Watching("eve", True, 1),
+        "kind=observer name=eve watching=1 observers=1",
+        "eve watches the table (1 watching).",
+    ),
+    (
+        ev.Watching("eve", False, 0),
+        "kind=observer name=eve watching=0 observers=0",
+        "eve stops watching (nobody watching).",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("event", "machine", "human"), GOLDEN)
-def test_golden_lines(event: g.MatchEvent | ev.SeatEvent, machine: str, human: str) -> None:
+def test_golden_lines(
+    event: g.MatchEvent | ev.SeatEvent | ev.Watching, machine: str, human: str
+) -> None:
     told = ev.TableEvent(7, 4, TWO, event)
     assert render(told, MACHINE) == [f"event seq=7 table=4 {machine}"]
     lines = render(told, HUMAN)
@@ -136,7 +148,9 @@ def test_golden_lines(event: g.MatchEvent | ev.SeatEvent, machine: str, human: s
 
 def test_every_event_class_has_golden_lines() -> None:
     kinds = {type(e) for e, _, _ in GOLDEN}
-    assert kinds == {*g.MatchEvent.__args__, *ev.SeatEvent.__args__} - {g.DealAbandoned}
+    assert kinds == {*g.MatchEvent.__args__, *ev.SeatEvent.__args__, ev.Watching} - {
+        g.DealAbandoned
+    }
 
 
 def test_an_event_that_is_not_told_cannot_be_rendered() -> None:

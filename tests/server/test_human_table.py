@@ -115,3 +115,105 @@ async def test_last_and_sheet_before_any_trick_or_away_from_a_table(
     header = await ann.read_until(lambda _: True)
     assert re.fullmatch(r"deal outcome\s+(ann|bob)\s+(ann|bob)", header), header
     assert await ann.read_until(lambda _: True) == "   - no deal finished yet"
+
+
+async def seated_people(port: int, connect: Connector):  # type: ignore[no-untyped-def]
+    """ann and bob, people, at a 2-player table whose game has started."""
+    ann = await connect.human(port, "ann")
+    bob = await connect.human(port, "bob")
+    await ann.send("new 2")
+    sat = await ann.read_until(lambda line: line.startswith("You sit at table"))
+    table = int(re.findall(r"\d+", sat)[0])
+    await bob.send(f"sit {table}")
+    for person in (ann, bob):
+        await person.read_until(lambda line: line.startswith("Deal 1."))
+    return table, ann, bob
+
+
+async def test_watchers_are_announced_to_the_players(port: int, connect: Connector) -> None:
+    table, ann, _bob = await seated_people(port, connect)
+    bot = await connect.machine(port, "bot")
+    await bot.send(f"observe {table}")
+    joined = await bot.expect("event", kind="observer")
+    assert joined == {
+        "seq": joined["seq"],
+        "table": str(table),
+        "kind": "observer",
+        "name": "bot",
+        "watching": "1",
+        "observers": "1",
+    }
+    assert await ann.read_until(lambda x: "watch" in x) == "bot watches the table (1 watching)."
+    eve = await connect.human(port, "eve")
+    await eve.send(f"observe {table}")
+    assert await ann.read_until(lambda x: "watch" in x) == "eve watches the table (2 watching)."
+    await bot.expect("event", kind="observer", name="eve", watching="1", observers="2")
+    await eve.send("unobserve")
+    assert await ann.read_until(lambda x: "watch" in x) == "eve stops watching (1 watching)."
+    await bot.expect("event", kind="observer", name="eve", watching="0", observers="1")
+    await bot.aclose()  # a watcher that goes away is gone too
+    assert await ann.read_until(lambda x: "watch" in x) == "bot stops watching (nobody watching)."
+
+
+async def test_a_watchers_say_goes_to_the_watchers_only(port: int, connect: Connector) -> None:
+    table, ann, bob = await seated_people(port, connect)
+    eve = await connect.human(port, "eve")
+    bot = await connect.machine(port, "bot")
+    carl = await connect.human(port, "carl")  # in the lobby
+    for watcher in (eve, bot):
+        await watcher.send(f"observe {table}")
+        await watcher.read_until(lambda x: "observe table" in x)
+    await eve.send("say who leads?")
+    assert await eve.read_until(lambda x: "says" in x) == (
+        f"[table {table}, watchers] eve says: who leads?"
+    )
+    said = await bot.expect("say")
+    assert said == {"from": "eve", "table": str(table), "watchers": "1", "text": "who leads?"}
+    await ann.send("say good luck")  # the players' talk is heard by everyone at the table
+    await bot.expect("say", **{"from": "ann", "text": "good luck"})
+    assert "watchers" not in bot.lines[-1]
+    for person in (ann, bob, carl):  # a ping's answer comes after anything said before it
+        await person.send("ping")
+        await person.read_until(lambda x: x == "pong")
+        assert not any("who leads?" in x for x in person.lines), person.label
+
+
+async def test_leave_in_a_running_game_asks_first(
+    port: int, connect: Connector, jump_clock: trio.testing.MockClock
+) -> None:
+    table, ann, bob = await seated_people(port, connect)
+    await ann.send("leave")
+    asked = "Leaving forfeits the game for your side. 'leave' again within 10 s, or 'leave!',"
+    assert await ann.read_until(lambda x: x.startswith("Leaving")) == asked
+    await trio.sleep(11)  # too late: the next 'leave' asks again
+    await ann.send("leave")
+    assert await ann.read_until(lambda x: x.startswith("Leaving")) == asked
+    await ann.send("tables")  # still seated, still playing
+    assert re.match(
+        rf"Table {table}: moscow, 2 players, playing: (ann|bob), (ann|bob)",
+        await ann.read_until(lambda x: x.startswith("Table ")),
+    )
+    await ann.send("leave")
+    assert await ann.read_until(lambda x: x.startswith("You leave")) == (
+        f"You leave table {table}."
+    )
+    assert (await bob.read_until(lambda x: x.startswith("Game over"))).startswith(
+        "Game over: bob wins (left)."
+    )
+
+
+async def test_leave_bang_leaves_at_once_and_bots_are_not_asked(
+    port: int, connect: Connector
+) -> None:
+    table, ann, bob = await seated_people(port, connect)
+    await ann.send("leave!")
+    assert await ann.read_until(lambda x: x.startswith(("You leave", "Leaving"))) == (
+        f"You leave table {table}."
+    )
+    await bob.read_until(lambda x: x.startswith("Game over: bob wins (left)."))
+    x1, x2 = await connect.machine(port, "x1"), await connect.machine(port, "x2")
+    await seat_pair(x1, x2)
+    await x1.send("leave")  # a program means what it sends: no question
+    await x1.expect("ok", cmd="leave")
+    end = await x2.expect("event", kind="match-end")
+    assert end["reason"] == "left"
