@@ -171,3 +171,21 @@ def test_the_swap_question_reads_as_the_tables_question() -> None:
     assert lines[-1] == "Your call [60 s]: ne-menyayu"
     [machine] = render(ev.Ask(1, 1, view(match, 0), 60500), MACHINE)
     assert "pending=swap?:0:0" in machine and "legal=ne-menyayu " in machine
+
+
+def test_the_rost_exchange_reads_as_sentences() -> None:
+    # seat 0 declares a fifty and leads; seat 1 (a fifty too) asks rost?; seat 0 names
+    # its top card; seat 1 then concedes or names a higher one
+    match = match2(("7s 8s 9s 10s Jh Qh Kh Ad 9c", "7d 8d 9d 10d As Ah 10h Jc Qc", "8c"),
+                   dealer=1)
+    match.names = TWO
+    say(match, 0, "igrayu", "pyatdesyat")
+    match.apply(0, parse_token("7s"))
+    say(match, 1, "rost?")
+    lines = render(ev.Ask(1, 1, view(match, 0), 60500), HUMAN)
+    assert "boris asks anna how high the combination goes (rost?): anna names its top." in lines
+    say(match, 0, "ot-10")
+    lines = render(ev.Ask(1, 1, view(match, 1), 60500), HUMAN)
+    assert "boris has heard the top card: boris says pishet, or names a higher one." in lines
+    assert not any("asked" in line or "must answer" in line for line in lines)
+    assert all(len(line) <= 80 for line in lines)
