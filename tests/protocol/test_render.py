@@ -11,7 +11,7 @@ from deberc_net.game.calls import Call, parse_token
 from deberc_net.game.cards import parse_card
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.render import HUMAN, MACHINE, render
+from deberc_net.protocol.render import HUMAN, MACHINE, for_people, render
 from deberc_net.testing import build_ruleset
 from tests.game.decks import match2, say
 
@@ -189,3 +189,13 @@ def test_the_rost_exchange_reads_as_sentences() -> None:
     assert "boris has heard the top card: boris says pishet, or names a higher one." in lines
     assert not any("asked" in line or "must answer" in line for line in lines)
     assert all(len(line) <= 80 for line in lines)
+
+
+def test_engine_refusals_are_told_to_people_in_their_notation() -> None:
+    assert for_people("you hold s: follow suit", TWO) == "you hold ♠: follow suit"
+    assert for_people("10h is not in your hand", TWO) == "10♥ is not in your hand"
+    assert for_people("it is seat 1's turn to bid", TWO) == "it is boris's turn to bid"
+    assert for_people("there is no seat 7", TWO) == "there is no seat 7"  # not a seat here
+    error = ev.Error("must-follow-suit", "you hold s: follow suit", "you hold ♠: follow suit")
+    assert render(error, HUMAN) == ["Error (must-follow-suit): you hold ♠: follow suit"]
+    assert render(error, MACHINE) == ["error code=must-follow-suit text=you hold s: follow suit"]
