@@ -44,6 +44,10 @@ COMMANDS: dict[str, CommandSpec] = {
     "style": CommandSpec(
         "style human|machine",
         "Choose the output: readable text, or tagged key=value lines for programs.", "any"),
+    "sort": CommandSpec(
+        "sort rank|strength",
+        "Order your hand in the human style: by rank, 7 8 9 10 J Q K A (the default: runs "
+        "show), or by strength in play. Grouped by suit either way.", "any"),
     "quit": CommandSpec("quit", "Leave the server (your seat waits for you to come back).",
                         "any"),
     "who": CommandSpec("who [PAGE]", "List the players connected (a page at a time).", "any"),
@@ -57,13 +61,17 @@ COMMANDS: dict[str, CommandSpec] = {
         "lobby"),
     "sit": CommandSpec("sit TABLE [SEAT]", "Sit at a table; the game starts when it is full.",
                        "lobby"),
-    "leave": CommandSpec("leave", "Leave your table (a game in progress is forfeited), stop "
-                         "observing, or stop seeking.", "any"),
+    "leave": CommandSpec("leave", "Leave your table, stop observing, or stop seeking. A "
+                         "game in progress is forfeited: in the human style 'leave' asks "
+                         "first, and a second 'leave' within 10 s confirms.", "any"),
+    "leave!": CommandSpec("leave!", "Leave your table at once, forfeiting a game in "
+                          "progress, with no question asked.", "any"),
     "observe": CommandSpec("observe TABLE", "Watch a table: you see what every player sees.",
                            "any"),
     "unobserve": CommandSpec("unobserve [TABLE]", "Stop watching a table (all, without "
                              "TABLE).", "any"),
-    "say": CommandSpec("say TEXT", "Talk to your table, or to the lobby.", "any"),
+    "say": CommandSpec("say TEXT", "Talk to your table (a watcher: to its watchers), or to "
+                       "the lobby.", "any"),
     "seek": CommandSpec(
         "seek [PLAYERS] [VARIANT] [OPTION ...] | seek reserved",
         "Wait for the next game with these settings; you are seated when enough players "
@@ -80,6 +88,11 @@ COMMANDS: dict[str, CommandSpec] = {
                          "any"),
     "state": CommandSpec("state", "Show your table (or the one you observe) again: hand, "
                          "trump, trick, score.", "any"),
+    "last": CommandSpec("last", "The last trick taken at your table (or the one you observe): "
+                        "who led, the cards, who took it.", "any"),
+    "sheet": CommandSpec("sheet", "The score sheet of your table's match (or the one you "
+                         "observe): each deal's written points, bides, hanging, totals.",
+                         "any"),
     "games": CommandSpec("games [NAME]", "Recent finished games of a player.", "any"),
     "calls": CommandSpec("calls", "The table calls and how to type them.", "any"),
 }

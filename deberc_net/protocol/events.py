@@ -34,6 +34,7 @@ class Ok:
 class Error:
     code: str
     text: str
+    human: str | None = None  # the text for people, when it differs (names, ♠♥♦♣)
 
 
 @attrs.frozen
@@ -81,6 +82,7 @@ class Said:
     sender: str
     text: str
     table: int | None
+    watchers: bool = False  # a watcher's talk, heard by the table's watchers only
 
 
 @attrs.frozen
@@ -131,6 +133,16 @@ class CameBack:
     seat: int
 
 
+@attrs.frozen
+class Watching:
+    """Someone starts (``watching``) or stops watching the table; ``observers``: how
+    many watch now. Players are told who looks on."""
+
+    name: str
+    watching: bool
+    observers: int
+
+
 SeatEvent = Seated | Left | WentAway | CameBack
 """What the table itself says about its seats (the rest is the engine's, game/events.py)."""
 
@@ -142,7 +154,8 @@ class TableEvent:
     seq: int
     table: int
     names: tuple[str, ...]
-    event: MatchEvent | SeatEvent
+    event: MatchEvent | SeatEvent | Watching
+    sides: tuple[tuple[int, ...], ...] = ()  # the seats of each side, when it matters
 
 
 class AskKind(StrEnum):
@@ -159,6 +172,44 @@ class Ask:
     view: SeatView
     clock_ms: int | None
     kind: AskKind = AskKind.ASK
+    # people are shown the whole table (deal, dealer, score, trump) only when they ask
+    # for it ('state', observe, back): a request in play repeats none of it
+    whole: bool = False
+
+
+@attrs.frozen
+class LastTrick:
+    """The last trick taken at a table ('last'): who led, the cards as laid, who took it."""
+
+    table: int
+    deal: int
+    leader: int
+    cards: tuple[int, ...]  # cards (game.cards), in the order laid from the leader
+    winner: int
+    names: tuple[str, ...]
+
+
+@attrs.frozen
+class SheetRow:
+    """One deal on the score sheet: what each side wrote, and where the match stands."""
+
+    deal: int
+    outcome: str
+    written: tuple[int, ...]
+    totals: tuple[int, ...]
+    hanging: int  # points left hanging after the deal
+    bides: tuple[int, ...]  # each side's bides after the deal
+
+
+@attrs.frozen
+class Sheet:
+    """The score sheet of a table's match ('sheet'), one row a finished deal."""
+
+    table: int
+    names: tuple[str, ...]
+    sides: tuple[tuple[int, ...], ...]
+    target: int | None
+    rows: tuple[SheetRow, ...]
 
 
 @attrs.frozen
@@ -174,5 +225,5 @@ class Bye:
 
 ServerEvent = (
     Hello | Ok | Error | Info | TextBlock | Who | Tables | Said | Games | TableEvent | Ask
-    | DealRecord | Bye
+    | DealRecord | Bye | LastTrick | Sheet
 )

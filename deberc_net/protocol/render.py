@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable
+import re
+import textwrap
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -29,17 +31,67 @@ class Style(StrEnum):
 
 HUMAN = Style.HUMAN
 MACHINE = Style.MACHINE
+WIDTH = 80  # every human line fits an 80-column terminal
+
+
+class HandOrder(StrEnum):
+    """How a person's hand is shown ('sort'): grouped by suit either way."""
+
+    RANK = "rank"  # 7 8 9 10 J Q K A: runs (tertsy, fifties) are seen at a glance
+    STRENGTH = "strength"  # weakest to strongest in play, as the engine orders it
 
 
 def pretty_card(card: Card) -> str:
     return RANKS[card & 7] + SUIT_SYMBOLS[SUITS[card >> 3]]
 
 
-def pretty_hand(cards: Iterable[Card]) -> str:
-    groups: dict[int, list[str]] = {}
+def pretty_cards(cards: Iterable[Card]) -> str:
+    return " ".join(pretty_card(c) for c in cards)
+
+
+def _ordered(cards: Iterable[Card], order: HandOrder) -> list[Card]:
+    """The cards grouped by suit (the suits in the order given: the engine's, trump
+    first in play), each suit by rank or as given (by strength)."""
+    groups: dict[int, list[Card]] = {}
     for c in cards:
+        groups.setdefault(c >> 3, []).append(c)
+    if order == HandOrder.RANK:
+        groups = {s: sorted(suit) for s, suit in groups.items()}
+    return [c for suit in groups.values() for c in suit]
+
+
+def pretty_hand(cards: Iterable[Card], order: HandOrder = HandOrder.STRENGTH) -> str:
+    """'♠ 7 9 J  ♥ 10 A': the hand by suit, in ``order``."""
+    groups: dict[int, list[str]] = {}
+    for c in _ordered(cards, order):
         groups.setdefault(c >> 3, []).append(RANKS[c & 7])
     return "  ".join(SUIT_SYMBOLS[SUITS[s]] + " " + " ".join(r) for s, r in groups.items())
+
+
+_CARD_TEXT = re.compile(r"\b(10|[789JQKA])([shdc])\b")
+_SEAT_TEXT = re.compile(r"\bseat (\d+)")
+_HOLD_SUIT = re.compile(r"\byou hold ([shdc]):")
+
+
+def for_people(text: str, names: Sequence[str]) -> str:
+    """An engine message (said to programs as it is) in the human notation: names for
+    seat numbers, ♠♥♦♣ for the suit letters of cards."""
+    text = _SEAT_TEXT.sub(lambda m: names[int(m.group(1))]
+                          if int(m.group(1)) < len(names) else m.group(0), text)
+    text = _HOLD_SUIT.sub(lambda m: f"you hold {SUIT_SYMBOLS[m.group(1)]}:", text)
+    return _CARD_TEXT.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
+
+
+def _fit(lines: Iterable[str]) -> list[str]:
+    """Human lines cut to the terminal's width; a continuation is indented."""
+    out: list[str] = []
+    for text in lines:
+        if len(text) <= WIDTH:
+            out.append(text)
+        else:
+            out += textwrap.wrap(text, WIDTH, subsequent_indent="  ",
+                                 break_on_hyphens=False) or [""]
+    return out
 
 
 def _suit(s: int | None) -> str | None:
@@ -50,11 +102,18 @@ def _cards(cards: Iterable[Card]) -> list[str]:
     return [card_str(c) for c in cards]
 
 
-def render(event: ev.ServerEvent, style: str) -> list[str]:
-    machine = style == MACHINE
+def render(event: ev.ServerEvent, style: str,
+           order: HandOrder = HandOrder.RANK) -> list[str]:
+    """The lines that tell ``event`` in ``style``; ``order`` sorts a person's hand."""
+    if style == MACHINE:
+        return _render(event, True, order)
+    return _fit(_render(event, False, order))
+
+
+def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]:
     match event:
         case ev.Hello():
-            text = "Deberts for people and bots. Type 'help' for commands."
+            text = "Deberts for people and bots. Type 'help'."
             if machine:
                 return [line("hello", [("server", "deberc-net"), ("version", event.version),
                                        ("protocol", event.protocol)], text)]
@@ -64,7 +123,7 @@ def render(event: ev.ServerEvent, style: str) -> list[str]:
                     if machine else event.text]
         case ev.Error():
             return [line("error", [("code", event.code)], event.text)
-                    if machine else f"Error ({event.code}): {event.text}"]
+                    if machine else f"Error ({event.code}): {event.human or event.text}"]
         case ev.Info():
             return [line("info", (), event.text) if machine else event.text]
         case ev.Bye():
@@ -83,16 +142,23 @@ def render(event: ev.ServerEvent, style: str) -> list[str]:
         case ev.Tables():
             return _tables(event, machine)
         case ev.Said():
+            among = [("watchers", True)] if event.watchers else []
             if machine:
-                return [line("say", [("from", event.sender), ("table", event.table)], event.text)]
-            where = f"[table {event.table}] " if event.table is not None else ""
+                return [line("say", [("from", event.sender), ("table", event.table), *among],
+                             event.text)]
+            watchers = ", watchers" if event.watchers else ""
+            where = f"[table {event.table}{watchers}] " if event.table is not None else ""
             return [f"{where}{event.sender} says: {event.text}"]
         case ev.Games():
             return _games(event, machine)
         case ev.TableEvent():
             return _table_event(event, machine)
         case ev.Ask():
-            return _ask(event, machine)
+            return _ask(event, machine, order)
+        case ev.LastTrick():
+            return _last(event, machine)
+        case ev.Sheet():
+            return _sheet(event, machine)
         case ev.DealRecord():
             if machine:
                 body = json.dumps(event.record, ensure_ascii=False, separators=(",", ":"))
@@ -164,7 +230,7 @@ def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
     kind, fields = _told(e.event)
     if machine:
         return [line("event", [("seq", e.seq), ("table", e.table), ("kind", kind), *fields])]
-    return _human(e.event, e.names) or [
+    return _human(e.event, e.names, e.sides) or [
         f"{kind}: " + " ".join(f"{a}={_value(b)}" for a, b in fields)]
 
 
@@ -249,62 +315,86 @@ _told.register(ev.Seated, lambda e: ("seated", _seat_fields(e)))
 _told.register(ev.Left, lambda e: ("left", _seat_fields(e)))
 _told.register(ev.WentAway, lambda e: ("away", _seat_fields(e)))
 _told.register(ev.CameBack, lambda e: ("back", _seat_fields(e)))
+_told.register(ev.Watching, lambda e: ("observer", [
+    ("name", e.name), ("watching", e.watching), ("observers", e.observers)]))
+
+
+Sides = tuple[tuple[int, ...], ...]
 
 
 @functools.singledispatch
-def _human(event: object, names: tuple[str, ...]) -> list[str]:
-    return []  # dealt, penalty, and any kind without words of its own
+def _human(event: object, names: tuple[str, ...], sides: Sides) -> list[str]:
+    return []  # any kind without words of its own
 
 
 @_human.register
-def _human_call(e: g.CallMade, n: tuple[str, ...]) -> list[str]:
-    return [f"{n[e.seat]}: {e.call.token()}{_clock(e.auto)}"]
+def _human_call(e: g.CallMade, n: tuple[str, ...], sides: Sides) -> list[str]:
+    return [f"{n[e.seat]}: {_pretty_call(e.call.token())}{_clock(e.auto)}"]
 
 
 @_human.register
-def _human_card(e: g.CardPlayed, n: tuple[str, ...]) -> list[str]:
-    return [f"{n[e.seat]} plays {card_str(e.card)}{_clock(e.auto)}"]
+def _human_card(e: g.CardPlayed, n: tuple[str, ...], sides: Sides) -> list[str]:
+    return [f"{n[e.seat]} plays {pretty_card(e.card)}{_clock(e.auto)}"]
 
 
 @_human.register
-def _human_order(e: g.Ordered, n: tuple[str, ...]) -> list[str]:
+def _human_penalty(e: g.Penalized, n: tuple[str, ...], sides: Sides) -> list[str]:
+    return [f"{n[e.seat]} is penalized for {_pretty_call(e.call.token())} "
+            f"({e.code.replace('-', ' ')})."]
+
+
+@_human.register
+def _human_dealt(e: g.Dealt, n: tuple[str, ...], sides: Sides) -> list[str]:
+    fresa = "" if e.fresa is None else f" Fresa: {pretty_card(e.fresa)}."
+    return [f"The last cards are dealt.{fresa}"]
+
+
+@_human.register
+def _human_order(e: g.Ordered, n: tuple[str, ...], sides: Sides) -> list[str]:
     first = " (the turned suit)" if e.first else ""
+    fresa = "" if e.fresa is None else f" Fresa: {pretty_card(e.fresa)}."
     return [f"{n[e.player]} plays in {SUIT_SYMBOLS[SUITS[e.trump]]}{first}; "
-            f"the others whistle. Fresa: {_card(e.fresa) or '-'}."]
+            f"the others whistle.{fresa}"]
 
 
 @_human.register
-def _human_trick(e: g.TrickTaken, n: tuple[str, ...]) -> list[str]:
-    return [f"{n[e.winner]} takes the trick ({' '.join(_cards(e.cards))})."]
+def _human_trick(e: g.TrickTaken, n: tuple[str, ...], sides: Sides) -> list[str]:
+    return [f"{n[e.winner]} takes the trick ({pretty_cards(e.cards)})."]
 
 
 @_human.register
-def _human_shown(e: g.Shown, n: tuple[str, ...]) -> list[str]:
-    return [f"{n[e.seat]} shows: {' '.join(_cards(e.cards))}"]
+def _human_shown(e: g.Shown, n: tuple[str, ...], sides: Sides) -> list[str]:
+    return [f"{n[e.seat]} shows: {pretty_cards(e.cards)}"]
 
 
 @_human.register
-def _human_start(e: g.MatchStarted, n: tuple[str, ...]) -> list[str]:
+def _human_start(e: g.MatchStarted, n: tuple[str, ...], sides: Sides) -> list[str]:
+    if any(len(side) > 1 for side in sides):
+        pairs = [" and ".join(n[s] for s in side) for side in sides]
+        return [f"The game starts: {' against '.join(pairs)} (partners sit opposite)."]
     return [f"The game starts: {' v '.join(n)}."]
 
 
 @_human.register
-def _human_deal(e: g.DealStarted, n: tuple[str, ...]) -> list[str]:
+def _human_deal(e: g.DealStarted, n: tuple[str, ...], sides: Sides) -> list[str]:
     hang = f" Hanging: {e.hanging}." if e.hanging else ""
-    return [f"Deal {e.deal}. {n[e.dealer]} deals. Score: {_by_side(n, e.score)}.{hang}"]
+    return [f"Deal {e.deal}. {n[e.dealer]} deals and turns {pretty_card(e.turned)}. "
+            f"Score: {_by_side(n, e.score)}.{hang}"]
 
 
 @_human.register
-def _human_deal_end(e: g.DealEnded, n: tuple[str, ...]) -> list[str]:
+def _human_deal_end(e: g.DealEnded, n: tuple[str, ...], sides: Sides) -> list[str]:
     pts = _by_side(n, e.points or [])
-    wr = _by_side(n, e.written or [])
     tot = _by_side(n, e.totals)
-    return [f"Deal {e.deal}: {e.outcome}. Points: {pts or '-'}. Written: {wr or '-'}. "
-            f"Totals: {tot}."]
+    if e.written is not None and e.points is not None and list(e.written) == list(e.points):
+        written = " (written as played)"
+    else:
+        written = f". Written: {_by_side(n, e.written or []) or '-'}"
+    return [f"Deal {e.deal}: {e.outcome}. Points: {pts or '-'}{written}. Totals: {tot}."]
 
 
 @_human.register
-def _human_match_end(e: g.MatchEnded, n: tuple[str, ...]) -> list[str]:
+def _human_match_end(e: g.MatchEnded, n: tuple[str, ...], sides: Sides) -> list[str]:
     tot = _by_side(n, e.totals)
     if not e.winners:
         return [f"Game over: a draw ({e.reason}). Totals: {tot}."]
@@ -312,11 +402,18 @@ def _human_match_end(e: g.MatchEnded, n: tuple[str, ...]) -> list[str]:
     return [f"Game over: {' and '.join(e.winners)} {verb} ({e.reason}). Totals: {tot}."]
 
 
-_human.register(ev.Seated, lambda e, n: [f"{e.name} sits at seat {e.seat}."])
-_human.register(ev.Left, lambda e, n: [f"{e.name} leaves seat {e.seat}."])
-_human.register(ev.WentAway, lambda e, n: [
+_human.register(ev.Seated, lambda e, n, sides: [f"{e.name} sits at seat {e.seat}."])
+_human.register(ev.Left, lambda e, n, sides: [f"{e.name} leaves seat {e.seat}."])
+_human.register(ev.WentAway, lambda e, n, sides: [
     f"{e.name} is disconnected; the seat waits and the clock runs."])
-_human.register(ev.CameBack, lambda e, n: [f"{e.name} is back."])
+_human.register(ev.CameBack, lambda e, n, sides: [f"{e.name} is back."])
+
+
+@_human.register
+def _human_watching(e: ev.Watching, n: tuple[str, ...], sides: Sides) -> list[str]:
+    now = f"{e.observers} watching" if e.observers else "nobody watching"
+    verb = "watches the table" if e.watching else "stops watching"
+    return [f"{e.name} {verb} ({now})."]
 
 
 def _clock(auto: bool) -> str:
@@ -344,33 +441,34 @@ def _view_fields(v: SeatView, clock_ms: int | None) -> list[tuple[str, Any]]:
     ]
 
 
-def _ask(e: ev.Ask, machine: bool) -> list[str]:
+def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
     v = e.view
     if machine:
         return [line(e.kind, [("seq", e.seq), ("table", e.table), *_view_fields(v, e.clock_ms)])]
     n = v.names
-    score = _by_side(n, v.totals)
-    out = [f"Table {e.table}, deal {v.deal_no}. Dealer: {n[v.dealer]}. Score: {score}."]
-    if v.trump is not None:
-        out.append(f"Trump: {SUIT_SYMBOLS[SUITS[v.trump]]} ({_name(n, v.player)} plays)."
-                   + (f" Turned: {pretty_card(v.turned)}." if v.turned is not None else ""))
-    elif v.turned is not None:
-        out.append(f"Turned card: {pretty_card(v.turned)} — first trump would be "
-                   f"{SUIT_SYMBOLS[SUITS[v.turned >> 3]]}. Bidding round {v.bid_round}.")
-    if v.trick:
-        out.append("Trick: " + ", ".join(f"{n[s]} {pretty_card(c)}" for s, c in v.trick))
+    out = []
+    if e.whole:  # the events told the rest as it happened: only asked for is it repeated
+        out.append(f"Table {e.table}, deal {v.deal_no}. Dealer: {n[v.dealer]}. "
+                   f"Score: {_by_side(n, v.totals)}.")
+        if v.trump is not None:
+            out.append(f"Trump: {SUIT_SYMBOLS[SUITS[v.trump]]} ({_name(n, v.player)} plays)."
+                       + (f" Turned: {pretty_card(v.turned)}." if v.turned is not None else ""))
+        elif v.turned is not None:
+            out.append(f"Turned card: {pretty_card(v.turned)} — first trump would be "
+                       f"{SUIT_SYMBOLS[SUITS[v.turned >> 3]]}. Bidding round {v.bid_round}.")
+        if v.trick:  # in play each card was told as it was laid
+            out.append("Trick: " + ", ".join(f"{n[s]} {pretty_card(c)}" for s, c in v.trick))
     if v.hand:
-        out.append(f"Your hand: {pretty_hand(v.hand)}")
+        out.append(f"Your hand: {pretty_hand(v.hand, order)}")
     if v.pending is not None:
-        kind, asker, answerer = v.pending
-        if kind == SWAP_Q:  # the table asks every seat in turn, nobody asked it
-            out.append("Before the last cards each seat in turn may swap the trump 7 for "
-                       f"the turned card: {n[answerer]} to answer (menyayu or ne-menyayu).")
-        else:
-            out.append(f"{n[asker]} asked {kind}; {n[answerer]} must answer.")
+        out.append(_question(*v.pending, n))
     if e.kind == ev.AskKind.ASK and v.legal:
-        cards = [t for t in v.legal if t[0].isdigit() or t[0] in "JQKA"]
-        talk = [t for t in v.legal if t not in cards]
+        playable = [t for t in v.legal if t[0].isdigit() or t[0] in "JQKA"]
+        talk = [t for t in v.legal if t not in playable]
+        # the cards in the order the hand is shown
+        shown = [card_str(c) for c in _ordered(v.hand, order)]
+        cards = [_pretty_token(t) for t in sorted(
+            playable, key=lambda t: shown.index(t) if t in shown else len(shown))]
         options = " | ".join(talk + ([", ".join(cards)] if cards else []))
         clock = f" [{e.clock_ms // 1000} s]" if e.clock_ms is not None else ""
         out.append(f"Your call{clock}: {options}")
@@ -379,13 +477,83 @@ def _ask(e: ev.Ask, machine: bool) -> list[str]:
     return out
 
 
+def _pretty_token(token: str) -> str:
+    return token[:-1] + SUIT_SYMBOLS[token[-1]]
+
+
+def _pretty_call(token: str) -> str:
+    """A call as typed, a card in it (a play, 'hod-Js') with its suit symbol."""
+    return _CARD_TEXT.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], token)
+
+
+def _question(kind: str, asker: int, answerer: int, n: Sequence[str]) -> str:
+    """The open question of the table talk, as a player would say it."""
+    a, b = n[asker], n[answerer]
+    if kind == SWAP_Q:  # the table asks every seat in turn, nobody asked it
+        return f"Each seat in turn may swap the trump 7 for the turned card: {b} now."
+    if kind == "rost":
+        return f"{a} asks {b} how high the combination goes (rost?): {b} names its top."
+    if kind == "rost-reply":
+        return f"{a} has heard the top card: {a} says pishet, or names a higher one."
+    if kind == "show":
+        return f"{a} asks {b} to show the combination (pokazhi): {b} shows it."
+    if kind == "prokhodit":
+        return f"{a} asks whether the trump run passes (prokhodit?): {b} answers."
+    return f"{a} asks {kind}: {b} answers."
+
+
+def _last(e: ev.LastTrick, machine: bool) -> list[str]:
+    if machine:
+        return [line("last", [("table", e.table), ("deal", e.deal), ("leader", e.leader),
+                              ("cards", _cards(e.cards)), ("winner", e.winner)])]
+    n = e.names
+    laid = []
+    seat = e.leader
+    for card in e.cards:
+        laid.append(f"{n[seat]} {pretty_card(card)}")
+        seat = (seat + 1) % len(n)
+    return [f"Last trick (deal {e.deal}): {n[e.leader]} led; {', '.join(laid)}; "
+            f"{n[e.winner]} took it."]
+
+
+def _sheet(e: ev.Sheet, machine: bool) -> list[str]:
+    if machine:
+        out = [line("sheet", [("table", e.table), ("deals", len(e.rows)),
+                              ("target", e.target)])]
+        out += [line("sheet-deal", [("table", e.table), ("deal", r.deal),
+                                    ("outcome", r.outcome), ("written", r.written),
+                                    ("totals", r.totals), ("hanging", r.hanging),
+                                    ("bides", r.bides)])
+                for r in e.rows]
+        return out
+    sides = ["+".join(e.names[s] for s in side) for side in e.sides]
+    width = max(11, *(len(side) + 2 for side in sides))
+    goal = f" (to {e.target})" if e.target is not None else ""
+    out = [f"Score sheet, table {e.table}{goal}: each side's written points, then its total.",
+           "deal outcome  " + "".join(f"{side:>{width}}" for side in sides)]
+    for r in e.rows:
+        cells = "".join(f"{f'{w} {t}':>{width}}" for w, t in zip(r.written, r.totals,
+                                                                 strict=True))
+        notes = f"  bides {'/'.join(map(str, r.bides))}" if any(r.bides) else ""
+        notes += f"  hanging {r.hanging}" if r.hanging else ""
+        out.append(f"{r.deal:>4} {r.outcome:<8}{cells}{notes}")
+    if not e.rows:
+        out.append("   - no deal finished yet")
+    return out
+
+
 def _human_record(record: dict[str, Any]) -> list[str]:
+    """The deal's play trick by trick: who led, the cards in order, who took it."""
     names = record["players"]
-    played: dict[int, list[str]] = {}
-    for trick in record["tricks"]:
+    out = [f"Deal {record['deal_no']} in full"
+           + (":" if record["tricks"] else ": no card was played.")]
+    for number, trick in enumerate(record["tricks"], 1):
         seat = trick["leader"]
-        for card in trick["cards"]:
-            played.setdefault(seat, []).append(card)
+        laid = []
+        for text in trick["cards"]:
+            laid.append(f"{names[seat]} {_pretty_token(text)}")
             seat = (seat + 1) % len(names)
-    hands = "; ".join(f"{names[s]}: {' '.join(cs)}" for s, cs in sorted(played.items()))
-    return [f"Deal {record['deal_no']} in full — cards played: {hands or 'none (void)'}."]
+        taker = trick.get("winner")
+        took = f" → {names[taker]}" if isinstance(taker, int) else ""
+        out.append(f"  trick {number}: {', '.join(laid)}{took}")
+    return out

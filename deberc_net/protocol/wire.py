@@ -51,6 +51,9 @@ class Tag(enum.StrEnum):
     STATE = "state"
     RECORD = "record"
     HELLO = "hello"
+    LAST = "last"
+    SHEET = "sheet"
+    SHEET_DEAL = "sheet-deal"
 
 
 class EventKind(enum.StrEnum):
@@ -71,6 +74,7 @@ class EventKind(enum.StrEnum):
     MATCH_END = "match-end"
     AWAY = "away"
     BACK = "back"
+    OBSERVER = "observer"
 
 
 # ------------------------------------------------------------------ formatting

@@ -24,7 +24,7 @@ from deberc_net.protocol.commands import (
     TableCallText,
     help_text,
 )
-from deberc_net.protocol.render import HUMAN, MACHINE
+from deberc_net.protocol.render import HUMAN, MACHINE, HandOrder
 
 from . import accounts
 from .accounts import Accounts, name_key
@@ -38,6 +38,8 @@ from .table import (
     Leave,
     Observe,
     Say,
+    ShowLast,
+    ShowSheet,
     ShowState,
     Sit,
     Stop,
@@ -77,11 +79,14 @@ class Lobby:
         mm = self.matchmaking
         self.handlers = {
             "help": self._cmd_help, "calls": self._cmd_calls, "quit": self._cmd_quit,
-            "style": self._cmd_style, "login": self._cmd_login, "ping": self._cmd_ping,
+            "style": self._cmd_style, "sort": self._cmd_sort, "login": self._cmd_login,
+            "ping": self._cmd_ping,
             "who": self._cmd_who, "tables": self._cmd_tables, "new": self._cmd_new,
-            "sit": self._cmd_sit, "leave": self._cmd_leave, "observe": self._cmd_observe,
+            "sit": self._cmd_sit, "leave": self._cmd_leave, "leave!": self._cmd_leave,
+            "observe": self._cmd_observe,
             "unobserve": self._cmd_unobserve, "say": self._cmd_say, "rules": self._cmd_rules,
-            "state": self._cmd_state, "games": self._cmd_games,
+            "state": self._cmd_state, "games": self._cmd_games, "last": self._cmd_last,
+            "sheet": self._cmd_sheet,
             "seek": mm.seek, "unseek": mm.unseek, "reserve": mm.reserve,
             "release": mm.release,
         }
@@ -98,7 +103,7 @@ class Lobby:
         for table_id in list(session.observing):
             table = self.tables.get(table_id)
             if table is not None:
-                table.observers.discard(session)
+                table.post(Unobserve(session))  # the table says the watcher is gone
         name = session.name
         if name is not None and self.online.get(name_key(name)) is session:
             del self.online[name_key(name)]
@@ -168,6 +173,16 @@ class Lobby:
             return
         session.style = args[0].lower()
         session.send(ev.Ok("style", f"Style {session.style}.", (("style", session.style),)))
+
+    async def _cmd_sort(self, session: Session, item: Command) -> None:
+        orders = [str(o) for o in HandOrder]
+        args = item.args
+        if len(args) != 1 or args[0].lower() not in orders:
+            session.send(ev.Error("bad-argument", "sort " + "|".join(orders)))
+            return
+        order = HandOrder(args[0].lower())
+        session.connection.hand_order = order
+        session.send(ev.Ok("sort", f"Your hand is shown by {order}.", (("sort", order),)))
 
     async def _cmd_login(self, session: Session, item: Command) -> None:
         args = item.args
@@ -416,7 +431,7 @@ class Lobby:
 
     async def _cmd_leave(self, session: Session, item: Command) -> None:
         if session.table is not None:
-            self._post(session, session.table, Leave(session))
+            self._post(session, session.table, Leave(session, item.name == "leave!"))
             return
         if session.observing:
             for table_id in list(session.observing):
@@ -472,6 +487,11 @@ class Lobby:
         if session.table is not None:
             self._post(session, session.table, Say(session, text))
             return
+        if session.observing:  # a watcher talks to the table's other watchers
+            table = self.tables.get(min(session.observing))
+            if table is not None:
+                self._post(session, table, Say(session, text))
+                return
         for other in list(self.online.values()):
             if other.table is None:
                 other.send(ev.Said(session.name or "?", text, None))
@@ -520,16 +540,32 @@ class Lobby:
         ]
 
     async def _cmd_state(self, session: Session, item: Command) -> None:
+        table = self._watched(session)
+        if table is not None:
+            self._post(session, table, ShowState(session))
+
+    async def _cmd_last(self, session: Session, item: Command) -> None:
+        table = self._watched(session)
+        if table is not None:
+            self._post(session, table, ShowLast(session))
+
+    async def _cmd_sheet(self, session: Session, item: Command) -> None:
+        table = self._watched(session)
+        if table is not None:
+            self._post(session, table, ShowSheet(session))
+
+    def _watched(self, session: Session) -> Table | None:
+        """The table a session sits at, else the first it observes; None after telling
+        it that there is none."""
         table = session.table
         if table is None and session.observing:
             table = self.tables.get(min(session.observing))
         if table is None and not self.accepting:
             session.send(ev.Error("shutting-down", "the server is shutting down"))
-            return
+            return None
         if table is None:
             session.send(ev.Error("not-seated", "you sit at no table and observe none"))
-            return
-        self._post(session, table, ShowState(session))
+        return table
 
     async def _cmd_games(self, session: Session, item: Command) -> None:
         name = item.args[0] if item.args else session.name

@@ -19,6 +19,7 @@ import trio
 
 from deberc_net.game import events as g
 from deberc_net.game.calls import Call
+from deberc_net.game.cards import parse_card
 from deberc_net.game.clock import Clocks, automatic_call
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
@@ -27,7 +28,7 @@ from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import stale_answer
-from deberc_net.protocol.render import render
+from deberc_net.protocol.render import for_people, render
 from deberc_net.protocol.vocabulary import CallSyntaxError, parse_call
 
 from .accounts import name_key
@@ -49,6 +50,10 @@ class Sit:
 @attrs.frozen
 class Leave:
     session: Session
+    confirmed: bool = False  # 'leave!': no question asked
+
+
+LEAVE_CONFIRM_S = 10.0  # a person's second 'leave' within this confirms the first
 
 
 @attrs.frozen
@@ -84,6 +89,16 @@ class ShowState:
 
 
 @attrs.frozen
+class ShowLast:
+    session: Session
+
+
+@attrs.frozen
+class ShowSheet:
+    session: Session
+
+
+@attrs.frozen
 class Say:
     session: Session
     text: str
@@ -94,7 +109,8 @@ class Stop:
     reason: str
 
 
-Message = Sit | Leave | TableCall | Observe | Unobserve | Away | Back | ShowState | Say | Stop
+Message = (Sit | Leave | TableCall | Observe | Unobserve | Away | Back | ShowState | ShowLast
+           | ShowSheet | Say | Stop)
 # What a client asks for itself (a call, 'state', 'say', 'sit', 'leave', 'observe', ...)
 # is a request: each session may have only a few waiting. What the server posts on its
 # own (a seek's seating, away and back, stop) is control, and never refused. So the
@@ -127,6 +143,7 @@ class Table:
     asked_seq: int = attrs.field(init=False, default=0)  # the seq of the open request
     clocks: Clocks = attrs.field(init=False)
     deal_started: float = attrs.field(init=False, default=0.0)
+    leave_asked: dict[int, float] = attrs.field(init=False, factory=dict)  # seat: when
     inbox: trio.MemorySendChannel[Posted] = attrs.field(init=False)
     _receive: trio.MemoryReceiveChannel[Posted] = attrs.field(init=False)
 
@@ -232,19 +249,25 @@ class Table:
         match message:
             case Sit(session, seat):
                 self._sit(session, seat)
-            case Leave(session):
-                await self._leave(session)
+            case Leave(session, confirmed):
+                await self._leave(session, confirmed)
             case TableCall(session, text, seq):
                 await self._call(session, text, seq)
             case Observe(session):
+                new = session not in self.observers
                 self.observers.add(session)
                 session.observing.add(self.id)
                 session.send(ev.Ok("observe", f"You observe table {self.id}.",
                                    (("table", str(self.id)),)))
-                self._send_state(session, None)
+                if new:  # told first: the state then carries its seq
+                    self._watching(session, True)
+                self._send_state(session, None, whole=True)
             case Unobserve(session):
+                gone = session in self.observers
                 self.observers.discard(session)
                 session.observing.discard(self.id)
+                if gone:
+                    self._watching(session, False)
             case Away(name):
                 seat = self._seat_of(name)  # the seat is held for the away limit, waiting
                 if seat is not None and (self.match is None or not self.match.over):
@@ -256,12 +279,21 @@ class Table:
                     session.table, session.seat = self, seat
                     self.clocks.back(seat)
                     self._event(ev.CameBack(session.name or "?", seat))
-                    self._send_state(session, seat)
+                    self._send_state(session, seat, whole=True)
                 elif session.table is self:  # it closed meanwhile: back in the lobby
                     session.table, session.seat = None, None
             case ShowState(session):
-                self._send_state(session, session.seat if session.table is self else None)
+                self._send_state(session, session.seat if session.table is self else None,
+                                 whole=True)
+            case ShowLast(session):
+                self._send_last(session)
+            case ShowSheet(session):
+                self._send_sheet(session)
             case Say(session, text):
+                if session in self.observers:  # kibitzers talk among themselves
+                    for target in list(self.observers):
+                        target.send(ev.Said(session.name or "?", text, self.id, watchers=True))
+                    return
                 for target in self._audience():
                     target.send(ev.Said(session.name or "?", text, self.id))
             case Stop(reason):
@@ -327,22 +359,42 @@ class Table:
         if self.match is None and self.reserved is None and not any(self.seats):
             self.state = ev.TableState.CLOSED  # a table nobody ever sat at is not kept
 
-    async def _leave(self, session: Session) -> None:
+    def _watching(self, session: Session, watching: bool) -> None:
+        """Tell the table (players first of all) who starts or stops looking on."""
+        if self.state != ev.TableState.CLOSED:
+            self._event(ev.Watching(session.name or "?", watching, len(self.observers)))
+
+    async def _leave(self, session: Session, confirmed: bool = False) -> None:
         if session in self.observers:
             self.observers.discard(session)
             session.observing.discard(self.id)
             session.send(ev.Ok("leave", f"You stop observing table {self.id}."))
+            self._watching(session, False)
             return
         seat = self._seat_of(session.name or "")
         if seat is None:
             session.send(ev.Error("not-seated", f"you do not sit at table {self.id}"))
             return
+        running = self.match is not None and not self.match.over
+        if running and not confirmed and not session.machine and not self._confirms(seat):
+            session.send(ev.Info(
+                f"Leaving forfeits the game for your side. 'leave' again within "
+                f"{LEAVE_CONFIRM_S:.0f} s, or 'leave!', to leave."))
+            return
+        self.leave_asked.pop(seat, None)
         session.table, session.seat = None, None
         session.send(ev.Ok("leave", f"You leave table {self.id}."))
         if self.match is not None and not self.match.over:
             await self._forfeit(seat, "left")
             return
         self._free_seat(seat, session.name or "?")
+
+    def _confirms(self, seat: int) -> bool:
+        """Whether this 'leave' confirms one asked a moment ago; if not, it is asked now."""
+        now = trio.current_time()
+        asked = self.leave_asked.get(seat)
+        self.leave_asked[seat] = now
+        return asked is not None and now - asked <= LEAVE_CONFIRM_S
 
     def _free_seat(self, seat: int, name: str) -> None:
         self.seats[seat] = None
@@ -405,7 +457,7 @@ class Table:
             clock = self.clocks.per_seat_ms[seat]
             session.send(ev.Ask(self.seq, self.id, view(match, seat), clock))
 
-    def _send_state(self, session: Session, seat: int | None) -> None:
+    def _send_state(self, session: Session, seat: int | None, *, whole: bool = False) -> None:
         match = self.match
         if match is None:
             session.send(ev.Info(f"Table {self.id} waits for players: "
@@ -417,7 +469,48 @@ class Table:
         if seat is not None:  # an open request: the clock left on it
             clock = (self.clocks.left_ms(seat, trio.current_time()) if asked
                      else self.clocks.per_seat_ms[seat])
-        session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, kind=kind))
+        session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, kind=kind,
+                            whole=whole))
+
+    def _send_last(self, session: Session) -> None:
+        """The last trick taken: this deal's, else the last one of the deal before."""
+        match = self.match
+        if match is None:
+            session.send(ev.Error("wrong-phase", "the game has not started"))
+            return
+        names = match.names
+        taken = [t for t in match.deal.tricks if t.winner is not None]
+        if taken and not match.over:
+            trick = taken[-1]
+            assert trick.winner is not None
+            session.send(ev.LastTrick(self.id, match.deal.deal_no, trick.leader,
+                                      tuple(c for _, c in trick.cards), trick.winner, names))
+            return
+        for record in reversed(match.records):  # a new deal: the last of an earlier one
+            if record["tricks"]:
+                told = record["tricks"][-1]
+                session.send(ev.LastTrick(self.id, record["deal_no"], told["leader"],
+                                          tuple(parse_card(c) for c in told["cards"]),
+                                          told["winner"], names))
+                return
+        session.send(ev.Error("wrong-phase", "no trick has been taken yet"))
+
+    def _send_sheet(self, session: Session) -> None:
+        """The score sheet: every finished deal's written points, bides and totals."""
+        match = self.match
+        if match is None:
+            session.send(ev.Error("wrong-phase", "the game has not started"))
+            return
+        records = [r for r in match.records if r.get("written") is not None]
+        rows = []
+        for i, r in enumerate(records):
+            later = records[i + 1]["bides_before"] if i + 1 < len(records) else (
+                match.deal.bides_before if match.deal.deal_no > r["deal_no"] and not match.over
+                else r["bides_before"])
+            rows.append(ev.SheetRow(r["deal_no"], r["outcome"], tuple(r["written"]),
+                                    tuple(r["totals"]), r["hanging"], tuple(later)))
+        session.send(ev.Sheet(self.id, match.names, self.rules.settings.sides(),
+                              self.rules.settings.target, tuple(rows)))
 
     async def _call(self, session: Session, text: str, seq: int | None) -> None:
         match = self.match
@@ -442,7 +535,7 @@ class Table:
         try:
             await self._apply(seat, call, auto=False)
         except IllegalCall as exc:
-            session.send(ev.Error(exc.code, exc.message))
+            session.send(ev.Error(exc.code, exc.message, for_people(exc.message, match.names)))
             return
         self.clocks.answered(seat)
 
@@ -584,11 +677,11 @@ class Table:
         seated = [s for s in (self._session(i) for i in range(self.players)) if s is not None]
         return seated + [o for o in self.observers if o not in seated]
 
-    def _event(self, event: g.MatchEvent | ev.SeatEvent) -> None:
+    def _event(self, event: g.MatchEvent | ev.SeatEvent | ev.Watching) -> None:
         """Number a public event and send it to everyone at the table."""
         self.seq += 1
         names = tuple(s or "-" for s in self.seats)
-        told = ev.TableEvent(self.seq, self.id, names, event)
+        told = ev.TableEvent(self.seq, self.id, names, event, self.rules.settings.sides())
         rendered: dict[str, list[str]] = {}  # one rendering per style, not per listener
         for target in self._audience():
             lines = rendered.get(target.style)

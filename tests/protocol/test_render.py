@@ -11,7 +11,7 @@ from deberc_net.game.calls import Call, parse_token
 from deberc_net.game.cards import parse_card
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.render import HUMAN, MACHINE, render
+from deberc_net.protocol.render import HUMAN, MACHINE, for_people, render
 from deberc_net.testing import build_ruleset
 from tests.game.decks import match2, say
 
@@ -29,8 +29,9 @@ def hand(text: str) -> tuple[int, ...]:
 
 def test_four_player_totals_name_both_partners() -> None:
     end = ev.TableEvent(9, 1, FOUR, g.DealEnded(1, "made", (100, 62), (100, 62), (100, 62), 0, {}))
-    [line] = render(end, HUMAN)
-    assert "Totals: anna+vera 100, boris+gleb 62." in line
+    lines = render(end, HUMAN)
+    assert all(len(x) <= 80 for x in lines)  # a long line is cut to the width
+    assert "Totals: anna+vera 100, boris+gleb 62." in " ".join(x.strip() for x in lines)
 
 
 def test_match_end_for_a_pair_and_for_a_draw() -> None:
@@ -52,35 +53,35 @@ GOLDEN: list[tuple[object, str, str]] = [
         "kind=call seat=1 call=ot-K-kozyrnogo auto=1",
         "boris: ot-K-kozyrnogo (clock)",
     ),
-    (g.CardPlayed(1, card("10h")), "kind=play seat=1 card=10h auto=0", "boris plays 10h"),
+    (g.CardPlayed(1, card("10h")), "kind=play seat=1 card=10h auto=0", "boris plays 10♥"),
     (
         g.CardPlayed(0, card("7s"), auto=True),
         "kind=play seat=0 card=7s auto=1",
-        "anna plays 7s (clock)",
+        "anna plays 7♠ (clock)",
     ),
     (
         g.Penalized(1, parse_token("9c"), "must-follow-suit"),
         "kind=penalty seat=1 call=9c code=must-follow-suit",
-        "penalty: seat=1 call=9c code=must-follow-suit",
+        "boris is penalized for 9♣ (must follow suit).",
     ),
     (
         g.Ordered(0, 3, True, card("Kd")),
         "kind=order player=0 trump=c first=1 fresa=Kd",
-        "anna plays in ♣ (the turned suit); the others whistle. Fresa: Kd.",
+        "anna plays in ♣ (the turned suit); the others whistle. Fresa: K♦.",
     ),
     (
         g.Ordered(1, 1, False, None),
         "kind=order player=1 trump=h first=0 fresa=-",
-        "boris plays in ♥; the others whistle. Fresa: -.",
+        "boris plays in ♥; the others whistle.",
     ),
-    (g.Dealt(card("Ac")), "kind=dealt fresa=Ac", "dealt: fresa=Ac"),
-    (g.Dealt(None), "kind=dealt fresa=-", "dealt: fresa=-"),
+    (g.Dealt(card("Ac")), "kind=dealt fresa=Ac", "The last cards are dealt. Fresa: A♣."),
+    (g.Dealt(None), "kind=dealt fresa=-", "The last cards are dealt."),
     (
         g.TrickTaken(1, hand("7h Ah")),
         "kind=trick winner=1 cards=7h,Ah",
-        "boris takes the trick (7h Ah).",
+        "boris takes the trick (7♥ A♥).",
     ),
-    (g.Shown(0, hand("10s Js Qs")), "kind=shown seat=0 cards=10s,Js,Qs", "anna shows: 10s Js Qs"),
+    (g.Shown(0, hand("10s Js Qs")), "kind=shown seat=0 cards=10s,Js,Qs", "anna shows: 10♠ J♠ Q♠"),
     (
         g.MatchStarted(TWO, "m1"),
         "kind=start players=anna,boris match=m1",
@@ -89,23 +90,23 @@ GOLDEN: list[tuple[object, str, str]] = [
     (
         g.DealStarted(2, 1, card("8c"), (92, 35), 0),
         "kind=deal deal=2 dealer=1 turned=8c score=92,35 hanging=0",
-        "Deal 2. boris deals. Score: anna 92, boris 35.",
+        "Deal 2. boris deals and turns 8♣. Score: anna 92, boris 35.",
     ),
     (
         g.DealStarted(3, 0, card("Js"), (92, 35), 81),
         "kind=deal deal=3 dealer=0 turned=Js score=92,35 hanging=81",
-        "Deal 3. anna deals. Score: anna 92, boris 35. Hanging: 81.",
+        "Deal 3. anna deals and turns J♠. Score: anna 92, boris 35. Hanging: 81.",
     ),
     (
         g.DealEnded(1, "made", (92, 35), (92, 35), (92, 35), 0, {}),
         "kind=deal-end deal=1 outcome=made points=92,35 written=92,35 totals=92,35 hanging=0",
-        "Deal 1: made. Points: anna 92, boris 35. Written: anna 92, boris 35. "
+        "Deal 1: made. Points: anna 92, boris 35 (written as played). "
         "Totals: anna 92, boris 35.",
     ),
     (
         g.DealEnded(2, "void", (0, 0), (0, 0), (92, 35), 0, {}),
         "kind=deal-end deal=2 outcome=void points=0,0 written=0,0 totals=92,35 hanging=0",
-        "Deal 2: void. Points: anna 0, boris 0. Written: anna 0, boris 0. "
+        "Deal 2: void. Points: anna 0, boris 0 (written as played). "
         "Totals: anna 92, boris 35.",
     ),
     (
@@ -121,19 +122,35 @@ GOLDEN: list[tuple[object, str, str]] = [
         "boris is disconnected; the seat waits and the clock runs.",
     ),
     (ev.CameBack("boris", 1), "kind=back name=boris seat=1", "boris is back."),
+    (
+        ev.Watching("eve", True, 1),
+        "kind=observer name=eve watching=1 observers=1",
+        "eve watches the table (1 watching).",
+    ),
+    (
+        ev.Watching("eve", False, 0),
+        "kind=observer name=eve watching=0 observers=0",
+        "eve stops watching (nobody watching).",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("event", "machine", "human"), GOLDEN)
-def test_golden_lines(event: g.MatchEvent | ev.SeatEvent, machine: str, human: str) -> None:
+def test_golden_lines(
+    event: g.MatchEvent | ev.SeatEvent | ev.Watching, machine: str, human: str
+) -> None:
     told = ev.TableEvent(7, 4, TWO, event)
     assert render(told, MACHINE) == [f"event seq=7 table=4 {machine}"]
-    assert render(told, HUMAN) == [human]
+    lines = render(told, HUMAN)
+    assert all(len(x) <= 80 for x in lines), lines  # a longer line is cut, indented
+    assert " ".join(x.strip() for x in lines) == human
 
 
 def test_every_event_class_has_golden_lines() -> None:
     kinds = {type(e) for e, _, _ in GOLDEN}
-    assert kinds == {*g.MatchEvent.__args__, *ev.SeatEvent.__args__} - {g.DealAbandoned}
+    assert kinds == {*g.MatchEvent.__args__, *ev.SeatEvent.__args__, ev.Watching} - {
+        g.DealAbandoned
+    }
 
 
 def test_an_event_that_is_not_told_cannot_be_rendered() -> None:
@@ -149,11 +166,36 @@ def test_the_swap_question_reads_as_the_tables_question() -> None:
     match.names = ("anna", "boris")
     say(match, 0, "igrayu")
     lines = render(ev.Ask(1, 1, view(match, 0), 60500), HUMAN)
-    assert (
-        "Before the last cards each seat in turn may swap the trump 7 for the turned "
-        "card: anna to answer (menyayu or ne-menyayu)." in lines
-    )
+    assert "Each seat in turn may swap the trump 7 for the turned card: anna now." in lines
     assert not any("asked" in line for line in lines)
     assert lines[-1] == "Your call [60 s]: ne-menyayu"
     [machine] = render(ev.Ask(1, 1, view(match, 0), 60500), MACHINE)
     assert "pending=swap?:0:0" in machine and "legal=ne-menyayu " in machine
+
+
+def test_the_rost_exchange_reads_as_sentences() -> None:
+    # seat 0 declares a fifty and leads; seat 1 (a fifty too) asks rost?; seat 0 names
+    # its top card; seat 1 then concedes or names a higher one
+    match = match2(("7s 8s 9s 10s Jh Qh Kh Ad 9c", "7d 8d 9d 10d As Ah 10h Jc Qc", "8c"),
+                   dealer=1)
+    match.names = TWO
+    say(match, 0, "igrayu", "pyatdesyat")
+    match.apply(0, parse_token("7s"))
+    say(match, 1, "rost?")
+    lines = render(ev.Ask(1, 1, view(match, 0), 60500), HUMAN)
+    assert "boris asks anna how high the combination goes (rost?): anna names its top." in lines
+    say(match, 0, "ot-10")
+    lines = render(ev.Ask(1, 1, view(match, 1), 60500), HUMAN)
+    assert "boris has heard the top card: boris says pishet, or names a higher one." in lines
+    assert not any("asked" in line or "must answer" in line for line in lines)
+    assert all(len(line) <= 80 for line in lines)
+
+
+def test_engine_refusals_are_told_to_people_in_their_notation() -> None:
+    assert for_people("you hold s: follow suit", TWO) == "you hold ♠: follow suit"
+    assert for_people("10h is not in your hand", TWO) == "10♥ is not in your hand"
+    assert for_people("it is seat 1's turn to bid", TWO) == "it is boris's turn to bid"
+    assert for_people("there is no seat 7", TWO) == "there is no seat 7"  # not a seat here
+    error = ev.Error("must-follow-suit", "you hold s: follow suit", "you hold ♠: follow suit")
+    assert render(error, HUMAN) == ["Error (must-follow-suit): you hold ♠: follow suit"]
+    assert render(error, MACHINE) == ["error code=must-follow-suit text=you hold s: follow suit"]

@@ -15,7 +15,7 @@ import trio
 from deberc_net.protocol.wire import EventKind, LineBuffer, fields_of, parse_line
 
 DEFAULT_TIMEOUT = 5.0
-CARD = re.compile(r"(?:10|[789JQKA])[shdc]")
+CARD = re.compile(r"(?:10|[789JQKA])[♠♥♦♣]")  # as the human style shows cards
 PROMPT = re.compile(r"^Your call(?: \[\d+ s\])?: (.+)$")
 
 

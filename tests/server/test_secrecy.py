@@ -123,20 +123,22 @@ class Checker:
         trump = ""
         seen: list[tuple[str, frozenset[str]]] = []  # each line, with what was public then
         for line in lines:
-            if line.startswith("Deal ") and " in full — " in line:
-                record = records[int(line.split()[1])]
+            if full := re.match(r"Deal (\d+) in full", line):
+                record = records[int(full.group(1))]
                 self.deals.append(record["deal_no"])
                 for text, public in seen:
                     self._tokens(text, _human_cards(text), public | {record["turned"]})
                 seen, revealed = [], set()
                 continue
+            if line.startswith("  trick "):  # the record's trick by trick, told at the end
+                continue
             assert not line.startswith("Your hand"), line
             if m := re.search(r" plays (\S+)", line):
-                revealed.add(m.group(1))
+                revealed |= set(_human_cards(m.group(1)))
             if m := re.search(r" shows: (.+)$", line):
-                revealed |= set(m.group(1).split())
+                revealed |= set(_human_cards(m.group(1)))
             if m := re.search(r"Fresa: (\S+)\.", line):
-                revealed.add(m.group(1))
+                revealed |= set(_human_cards(m.group(1)))
             if m := re.search(r"plays in (.)", line):
                 trump = SYMBOL_SUIT[m.group(1)]
             if line.endswith(": menyayu"):
@@ -206,7 +208,7 @@ async def test_nobody_sees_a_hidden_card(
     assert records[-1]["seed"] == f"{seed}/{records[-1]['deal_no']}"
     for client in [*seated, eve, hugo]:
         last = max(i for i, x in enumerate(client.lines)
-                   if x.startswith("record ") or " in full — " in x)
+                   if x.startswith("record ") or re.match(r"Deal \d+ in full", x))
         assert not [x for x in client.lines[:last] if seed in x], client.label
         live = [json.loads(fields(x)[1]["text"]) for x in client.lines if x.startswith("record ")]
         assert all(r["seed"] is None for r in live[:-1])

@@ -1,0 +1,153 @@
+"""The human style as people read it (issue #13): whole matches played over real sockets
+by clients that read every line as a person would see it in an 80-column terminal."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import trio
+
+from .client import LineClient, play_human
+from .conftest import Connector
+
+NAMES = ("anna", "boris", "vera", "gleb")
+LATIN_CARD = re.compile(r"(?<![\w-])(?:10|[789JQKA])[shdc](?![\w])")
+RANK_ORDER = ("7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+async def seat_people(
+    port: int, connect: Connector, players: int, settings: str
+) -> list[LineClient]:
+    """``players`` people seek the same game and are seated at one table."""
+    people = [await connect.human(port, name) for name in NAMES[:players]]
+    for person in people:
+        await person.send(f"seek {players} {settings}")
+    for person in people:
+        await person.read_until(lambda line: line.startswith("You sit at table"))
+    return people
+
+
+async def play_match(people: list[LineClient]) -> None:
+    async with trio.open_nursery() as nursery:
+        for person in people:
+            nursery.start_soon(play_human, person, 20)
+
+
+async def next_said(client: LineClient) -> str:
+    """The next line that starts something (not the rest of a line cut to 80 columns)."""
+    return await client.read_until(lambda line: not line.startswith("  "))
+
+
+def suit_groups(hand_line: str) -> list[list[str]]:
+    """'Your hand: ♠ 7 9 J  ♥ 10 A' -> [['7', '9', 'J'], ['10', 'A']]."""
+    groups = hand_line.removeprefix("Your hand: ").split("  ")
+    return [group.split()[1:] for group in groups]
+
+
+@pytest.mark.parametrize(("players", "settings"), [(2, "to-301"), (3, "to-301"), (4, "to-301")])
+async def test_whole_matches_fit_80_columns_in_one_notation(
+    port: int, connect: Connector, players: int, settings: str
+) -> None:
+    people = await seat_people(port, connect, players, settings)
+    await play_match(people)
+    for person in people:
+        lines = person.lines
+        assert lines[-1].startswith("Game over:") or any(x.startswith("Game over:") for x in lines)
+        too_wide = [x for x in lines if len(x) > 80]
+        assert too_wide == [], too_wide[:3]
+        latin = [x for x in lines if LATIN_CARD.search(x)]
+        assert latin == [], latin[:3]  # cards are 10♥ J♠ everywhere, never 10h Js
+        assert not any("Fresa: -" in x for x in lines)
+        assert not any(re.search(r"\bseat \d+'s turn", x) for x in lines)
+        # the deal is announced once (with its turned card), not again by every request
+        assert not any(x.startswith("Table ") and ", deal " in x for x in lines)
+        deals = [x for x in lines if re.match(r"Deal \d+\. ", x)]
+        numbers = [int(x.split()[1].rstrip(".")) for x in deals]
+        assert numbers == sorted(set(numbers)) and numbers[0] == 1
+        assert all(" turns " in x for x in deals)
+        # by default the hand is in rank order, 7 8 9 10 J Q K A, in each suit
+        hands = [x for x in lines if x.startswith("Your hand: ")]
+        assert hands
+        for hand in hands:
+            for ranks in suit_groups(hand):
+                assert ranks == sorted(ranks, key=RANK_ORDER.index), hand
+
+
+async def test_four_players_are_told_who_partners_whom(port: int, connect: Connector) -> None:
+    people = await seat_people(port, connect, 4, "to-301")
+    start = await people[0].read_until(lambda line: line.startswith("The game starts"))
+    seated = {}
+    for line in people[0].lines:
+        if m := re.fullmatch(r"(\w+) sits at seat (\d)\.", line):
+            seated[int(m.group(2))] = m.group(1)
+    assert start == (
+        f"The game starts: {seated[0]} and {seated[2]} against {seated[1]} "
+        f"and {seated[3]} (partners sit opposite)."
+    )
+
+
+async def test_three_players_play_each_for_himself(port: int, connect: Connector) -> None:
+    people = await seat_people(port, connect, 3, "to-301")
+    start = await people[0].read_until(lambda line: line.startswith("The game starts"))
+    assert re.fullmatch(r"The game starts: \w+ v \w+ v \w+\.", start)
+
+
+async def test_sort_strength_and_back_to_rank(port: int, connect: Connector) -> None:
+    anna = await connect.human(port, "anna")
+    await anna.send("sort")
+    assert await next_said(anna) == "Error (bad-argument): sort rank|strength"
+    await anna.send("sort strength")
+    assert await next_said(anna) == "Your hand is shown by strength."
+    boris = await connect.human(port, "boris")
+    for person in (anna, boris):
+        await person.send("seek 2")
+    by_strength = await anna.read_until(lambda line: line.startswith("Your hand: "))
+    await anna.send("sort rank")
+    assert await anna.read_until(lambda line: line.startswith("Your hand is")) == (
+        "Your hand is shown by rank."
+    )
+    await anna.send("state")
+    by_rank = await anna.read_until(lambda line: line.startswith("Your hand: "))
+    # the same cards, in rank order now; in strength order a 10 comes after the K
+    assert sorted(by_rank.split()) == sorted(by_strength.split())
+    for ranks in suit_groups(by_rank):
+        assert ranks == sorted(ranks, key=RANK_ORDER.index)
+    strength = ("7", "8", "9", "J", "Q", "K", "10", "A")  # plain suits (trump not named yet)
+    for ranks in suit_groups(by_strength):
+        assert ranks == sorted(ranks, key=strength.index), by_strength
+    # the machine style is not touched by it
+    bot = await connect.machine(port, "bot")
+    await bot.send("sort strength")
+    await bot.expect("ok", cmd="sort", sort="strength")
+
+
+async def test_state_on_request_tells_the_whole_table(port: int, connect: Connector) -> None:
+    anna, _boris = await seat_people(port, connect, 2, "")
+    await anna.read_until(lambda line: line.startswith("Your hand: "))
+    await anna.send("state")
+    header = await anna.read_until(lambda line: line.startswith("Table "))
+    assert re.fullmatch(r"Table \d+, deal 1\. Dealer: \w+\. Score: \w+ 0, \w+ 0\.", header)
+    turned = await anna.read_until(lambda _: True)
+    assert re.fullmatch(
+        r"Turned card: (10|[789JQKA])[♠♥♦♣] — first trump would be [♠♥♦♣]\. "
+        r"Bidding round 1\.",
+        turned,
+    )
+
+
+async def test_a_refusal_names_the_player_whose_turn_it_is(port: int, connect: Connector) -> None:
+    anna, boris = await seat_people(port, connect, 2, "")
+    waiting = None
+    for person in (anna, boris):
+        await person.send("state")
+    for person, other in ((anna, boris), (boris, anna)):
+        line = await person.read_until(
+            lambda x: x.startswith("Your call") or x.startswith("Waiting for ")
+        )
+        if line.startswith("Waiting for "):
+            waiting, turn = person, other
+    assert waiting is not None
+    await waiting.send("pas")
+    error = await waiting.read_until(lambda x: x.startswith("Error"))
+    assert error == f"Error (not-your-turn): it is {turn.label}'s turn to bid"
