@@ -48,16 +48,15 @@ def baseline_deal(rng: random.Random) -> None:
                 if follow and led != trump:
                     options = follow
                 elif trumps:
-                    top = max((TRUMP_STRENGTH[c & 7] for c in trick if c >> 3 == trump),
-                              default=-1)
+                    top = max((TRUMP_STRENGTH[c & 7] for c in trick if c >> 3 == trump), default=-1)
                     options = [c for c in trumps if TRUMP_STRENGTH[c & 7] > top] or trumps
             card = rng.choice(options)
             hand.remove(card)
             trick.append(card)
         first, second = trick
         if (second >> 3 == trump and first >> 3 != trump) or (
-            second >> 3 == first >> 3 and (
-                TRUMP_STRENGTH if first >> 3 == trump else PLAIN_STRENGTH)[second & 7]
+            second >> 3 == first >> 3
+            and (TRUMP_STRENGTH if first >> 3 == trump else PLAIN_STRENGTH)[second & 7]
             > (TRUMP_STRENGTH if first >> 3 == trump else PLAIN_STRENGTH)[first & 7]
         ):
             leader = (leader + 1) % 2
@@ -90,11 +89,30 @@ def rate_ladder(boards: int) -> tuple[float, int]:
     bot = f"{sys.executable} -m clients.random_bot"
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run(
-            [sys.executable, "-m", "deberc_net", "ladder", "run",
-             "--bot", f"r1={bot} --seed 1", "--bot", f"r2={bot} --seed 2",
-             "--deals", str(boards), "--seed", "bench", "--concurrency", "4",
-             "--db", os.path.join(tmp, "bench.sqlite3"), "--json"],
-            capture_output=True, text=True, cwd=ROOT, check=True,
+            [
+                sys.executable,
+                "-m",
+                "deberc_net",
+                "ladder",
+                "run",
+                "--bot",
+                f"r1={bot} --seed 1",
+                "--bot",
+                f"r2={bot} --seed 2",
+                "--deals",
+                str(boards),
+                "--seed",
+                "bench",
+                "--concurrency",
+                "4",
+                "--db",
+                os.path.join(tmp, "bench.sqlite3"),
+                "--json",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=True,
         )
     summary = json.loads(done.stdout)
     return summary["deals_per_second"], summary["deals"]
@@ -112,8 +130,10 @@ def main() -> None:
     print(f"engine, full rules:    {engine:10.0f} deals/s   ratio {engine / base:.3f}")
     if not args.skip_ladder:
         ladder, deals = rate_ladder(args.boards)
-        print(f"ladder over TCP:       {ladder:10.1f} deals/s   ratio to the engine "
-              f"{ladder / engine:.4f} ({deals} deals, 2 bots x 4 copies)")
+        print(
+            f"ladder over TCP:       {ladder:10.1f} deals/s   ratio to the engine "
+            f"{ladder / engine:.4f} ({deals} deals, 2 bots x 4 copies)"
+        )
 
 
 if __name__ == "__main__":

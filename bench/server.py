@@ -180,6 +180,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         server, port = start_server(os.path.join(tmp, "bench.sqlite3"))
         try:
+
             async def bots(port: int, index: int, deadline: float, counter: list[int]) -> None:
                 await bot(port, f"bot{index}", deadline, counter, index)
 
@@ -191,11 +192,15 @@ def main() -> None:
             server.kill()
 
     print(f"bare trio echo:  {echo_rate:10.0f} round trips/s ({2 * args.pairs} clients)")
-    print(f"deberc-net:      {calls_rate:10.0f} calls/s ({args.pairs} games at a time, "
-          f"{elapsed:.1f} s)")
+    print(
+        f"deberc-net:      {calls_rate:10.0f} calls/s ({args.pairs} games at a time, "
+        f"{elapsed:.1f} s)"
+    )
     print(f"ratio:           {calls_rate / echo_rate:10.3f}")
-    print(f"memory:          {per_conn / 1024:10.1f} KiB per idle logged-in connection "
-          f"({args.idle} connections)")
+    print(
+        f"memory:          {per_conn / 1024:10.1f} KiB per idle logged-in connection "
+        f"({args.idle} connections)"
+    )
 
 
 if __name__ == "__main__":

@@ -20,8 +20,10 @@ def _rule_book(command: str) -> RuleBook | None:
         return RuleBook.load()
     except PluginError as exc:
         print(f"deberc-net {command}: {exc}", file=sys.stderr)
-        print(f"deberc-net {command}: fix or uninstall distribution {exc.distribution!r}",
-              file=sys.stderr)
+        print(
+            f"deberc-net {command}: fix or uninstall distribution {exc.distribution!r}",
+            file=sys.stderr,
+        )
         return None
 
 
@@ -113,11 +115,20 @@ def _ladder_run(args: argparse.Namespace) -> int:
             host, _, port = args.server.rpartition(":")
             server = (host or "127.0.0.1", int(port))
         options = LadderOptions(
-            bots=[BotSpec.parse(b) for b in args.bot], players=args.players,
-            deals=args.deals, seed=args.seed, variant=args.variant, options=args.option,
-            mode=args.schedule, server=server, admin_password=args.admin_password,
-            db=args.db, concurrency=args.concurrency, clock_ms=args.clock_ms,
-            sprt=Sprt.parse(args.sprt) if args.sprt else None, progress=not args.json,
+            bots=[BotSpec.parse(b) for b in args.bot],
+            players=args.players,
+            deals=args.deals,
+            seed=args.seed,
+            variant=args.variant,
+            options=args.option,
+            mode=args.schedule,
+            server=server,
+            admin_password=args.admin_password,
+            db=args.db,
+            concurrency=args.concurrency,
+            clock_ms=args.clock_ms,
+            sprt=Sprt.parse(args.sprt) if args.sprt else None,
+            progress=not args.json,
             rules=book,
         )
         if args.deals < 1:
@@ -132,8 +143,15 @@ def _ladder_run(args: argparse.Namespace) -> int:
         print(f"deberc-net ladder: {exc}", file=sys.stderr)
         return 2
     for result in summary.results:
-        store.add_game(run_id, result.game.board, list(result.game.seating), result.match_id,
-                       result.written, result.reason, result.forfeit)
+        store.add_game(
+            run_id,
+            result.game.board,
+            list(result.game.seating),
+            result.match_id,
+            result.written,
+            result.reason,
+            result.forfeit,
+        )
     data = summary.as_dict()
     store.finish_run(run_id, data, data["ratings"], dict(summary.games_by_bot))
     store.close()
@@ -194,8 +212,9 @@ def _admin(args: argparse.Namespace) -> int:
     else:
         password = sys.stdin.readline().rstrip("\r\n")
     if not password or " " in password:
-        print("deberc-net admin: the password is one word, read from standard input",
-              file=sys.stderr)
+        print(
+            "deberc-net admin: the password is one word, read from standard input", file=sys.stderr
+        )
         return 2
     try:
         store = open_store(args.db)
@@ -215,8 +234,7 @@ def _play(args: argparse.Namespace) -> int:
 
     host, _, port = args.address.rpartition(":")
     if not port.isdigit() or not 0 < int(port) < 65536:
-        print("deberc-net play: the address is HOST:PORT, e.g. 127.0.0.1:7501",
-              file=sys.stderr)
+        print("deberc-net play: the address is HOST:PORT, e.g. 127.0.0.1:7501", file=sys.stderr)
         return 2
     PlayApp(host or "127.0.0.1", int(port), args.name, args.token).run()
     return 0
@@ -235,56 +253,96 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--seed", default="0", help="match seed; the same seed replays the same")
     sp.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     sp.add_argument("--variant", default="moscow")
-    sp.add_argument("--option", action="append", default=[], metavar="NAME",
-                    help="a table option (repeatable), e.g. to-301")
+    sp.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a table option (repeatable), e.g. to-301",
+    )
     sp.add_argument("--records", metavar="FILE", help="write every deal as a deberc-deal/1 line")
     sp.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sp.set_defaults(func=_selfplay)
 
-    pl = sub.add_parser("play", help="play at a terminal: the table drawn, calls typed "
-                        "(docs/play.md)")
-    pl.add_argument("address", nargs="?", default="127.0.0.1:7501", metavar="HOST:PORT",
-                    help="the server (default 127.0.0.1:7501)")
+    pl = sub.add_parser(
+        "play", help="play at a terminal: the table drawn, calls typed (docs/play.md)"
+    )
+    pl.add_argument(
+        "address",
+        nargs="?",
+        default="127.0.0.1:7501",
+        metavar="HOST:PORT",
+        help="the server (default 127.0.0.1:7501)",
+    )
     pl.add_argument("--name", help="log in as NAME on connecting (a guest)")
-    pl.add_argument("--token", help="with --name: a guest's resume token, to take the seat "
-                    "back after the client was closed")
+    pl.add_argument(
+        "--token",
+        help="with --name: a guest's resume token, to take the seat "
+        "back after the client was closed",
+    )
     pl.set_defaults(func=_play)
 
     sv = sub.add_parser("serve", help="run the server")
     sv.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     sv.add_argument("--port", type=int, help="TCP port (default 7501; 0 picks a free one)")
     sv.add_argument("--db", help=DB_HELP)
-    sv.add_argument("--http-port", type=int,
-                    help=f"web pages and JSON (docs/web.md; default {DEFAULT_HTTP_PORT}; 0: off)")
+    sv.add_argument(
+        "--http-port",
+        type=int,
+        help=f"web pages and JSON (docs/web.md; default {DEFAULT_HTTP_PORT}; 0: off)",
+    )
     sv.add_argument("--config", metavar="FILE.toml", help="settings file ([server] table)")
     sv.set_defaults(func=_serve)
 
     lad = sub.add_parser("ladder", help="bot-versus-bot ladders with duplicate deals")
     lad_sub = lad.add_subparsers(dest="ladder_command", required=True)
     lr = lad_sub.add_parser("run", help="play a ladder between bots over TCP")
-    lr.add_argument("--bot", action="append", required=True, metavar="NAME=COMMAND",
-                    help="a bot and the command that starts it (repeat for each bot); "
-                         "--host, --port, --name, --seek are appended unless COMMAND uses "
-                         "{host} {port} {name}")
+    lr.add_argument(
+        "--bot",
+        action="append",
+        required=True,
+        metavar="NAME=COMMAND",
+        help="a bot and the command that starts it (repeat for each bot); "
+        "--host, --port, --name, --seek are appended unless COMMAND uses "
+        "{host} {port} {name}",
+    )
     lr.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    lr.add_argument("--deals", type=int, default=10, help="boards (each played in every "
-                    "seating)")
-    lr.add_argument("--seed", help="the boards' seed, to replay a ladder (default: a random "
-                    "one, told at the end)")
+    lr.add_argument("--deals", type=int, default=10, help="boards (each played in every seating)")
+    lr.add_argument(
+        "--seed",
+        help="the boards' seed, to replay a ladder (default: a random one, told at the end)",
+    )
     lr.add_argument("--variant", default="moscow")
     lr.add_argument("--option", action="append", default=[], metavar="NAME")
-    lr.add_argument("--schedule", choices=("round-robin", "gauntlet"), default="round-robin",
-                    help="gauntlet: the first bot against each other one")
-    lr.add_argument("--db", default="ladder.sqlite3", help="SQLite file or "
-                    "postgresql://USER@HOST[:PORT]/DB for records, results and ratings")
-    lr.add_argument("--server", metavar="HOST:PORT", help="use this server instead of "
-                    "starting one (it must list ladder-admin in its admins)")
+    lr.add_argument(
+        "--schedule",
+        choices=("round-robin", "gauntlet"),
+        default="round-robin",
+        help="gauntlet: the first bot against each other one",
+    )
+    lr.add_argument(
+        "--db",
+        default="ladder.sqlite3",
+        help="SQLite file or postgresql://USER@HOST[:PORT]/DB for records, results and ratings",
+    )
+    lr.add_argument(
+        "--server",
+        metavar="HOST:PORT",
+        help="use this server instead of starting one (it must list ladder-admin in its admins)",
+    )
     lr.add_argument("--admin-password", help="ladder-admin's password on --server")
-    lr.add_argument("--concurrency", type=int, default=2, help="copies of each bot, so "
-                    "boards are played side by side (default 2)")
+    lr.add_argument(
+        "--concurrency",
+        type=int,
+        default=2,
+        help="copies of each bot, so boards are played side by side (default 2)",
+    )
     lr.add_argument("--clock-ms", type=int, default=3000, help="clock per call (default 3000)")
-    lr.add_argument("--sprt", metavar="ELO0,ELO1,ALPHA,BETA", help="stop early when the "
-                    "test decides (two bots only)")
+    lr.add_argument(
+        "--sprt",
+        metavar="ELO0,ELO1,ALPHA,BETA",
+        help="stop early when the test decides (two bots only)",
+    )
     lr.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     lr.set_defaults(func=_ladder_run)
     lt = lad_sub.add_parser("table", help="the leaderboard")
@@ -292,8 +350,11 @@ def build_parser() -> argparse.ArgumentParser:
     lt.add_argument("--json", action="store_true")
     lt.set_defaults(func=_ladder_table)
 
-    adm = sub.add_parser("admin", help="register an admin's name (password on standard "
-                         "input); a login can never register a name listed in admins")
+    adm = sub.add_parser(
+        "admin",
+        help="register an admin's name (password on standard "
+        "input); a login can never register a name listed in admins",
+    )
     adm.add_argument("name")
     adm.add_argument("--db", default="deberc.sqlite3", help=DB_HELP)
     adm.set_defaults(func=_admin)

@@ -39,8 +39,7 @@ class Summary:
             "seconds": round(self.seconds, 3),
             "deals_per_second": round(self.deals_per_second, 1),
             "outcomes": {k: self.outcomes.get(k, 0) for k in _USUAL}
-            | {k: v for k, v in sorted(self.outcomes.items())
-               if k not in _USUAL},
+            | {k: v for k, v in sorted(self.outcomes.items()) if k not in _USUAL},
             "wins_by_side": {str(k): v for k, v in sorted(self.wins.items(), key=str)},
             "end_reasons": dict(sorted(self.end_reasons.items())),
         }

@@ -20,9 +20,26 @@ from deberc_net.testing import build_ruleset
 OUTCOMES = ("made", "bide", "hanging", "void")
 # docs/records.md: the keys every deberc-deal/1 line must carry.
 REQUIRED_KEYS = {
-    "format", "table", "match", "deal_no", "seed", "variant", "options", "players",
-    "dealer", "deck", "calls", "trump", "player", "tricks", "declared", "points",
-    "written", "hanging", "totals", "outcome",
+    "format",
+    "table",
+    "match",
+    "deal_no",
+    "seed",
+    "variant",
+    "options",
+    "players",
+    "dealer",
+    "deck",
+    "calls",
+    "trump",
+    "player",
+    "tricks",
+    "declared",
+    "points",
+    "written",
+    "hanging",
+    "totals",
+    "outcome",
 }
 CARD = re.compile(r"^(7|8|9|10|J|Q|K|A)[shdc]$")
 
@@ -39,8 +56,9 @@ def read_records(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines]
 
 
-def records_for(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
-                *args: str) -> list[dict[str, Any]]:
+def records_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, *args: str
+) -> list[dict[str, Any]]:
     path = tmp_path / name
     code, _, err = run(capsys, *args, "--records", str(path))
     assert code == 0, err
@@ -235,9 +253,23 @@ def test_records_file_not_left_full_on_refusal(
 def test_runs_as_a_program(tmp_path: Path) -> None:
     path = tmp_path / "sub.jsonl"
     done = subprocess.run(
-        [sys.executable, "-m", "deberc_net", "selfplay", "--games", "2", "--seed", "9",
-         "--json", "--records", str(path)],
-        capture_output=True, text=True, timeout=60, check=False,
+        [
+            sys.executable,
+            "-m",
+            "deberc_net",
+            "selfplay",
+            "--games",
+            "2",
+            "--seed",
+            "9",
+            "--json",
+            "--records",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
@@ -245,7 +277,10 @@ def test_runs_as_a_program(tmp_path: Path) -> None:
     assert summary["deals"] == len(read_records(path))
     bad = subprocess.run(
         [sys.executable, "-m", "deberc_net", "selfplay", "--players", "3", "--option", "dave"],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert bad.returncode == 2 and "'dave' is for 2 players, not 3" in bad.stderr
     assert "3" in bad.stderr and bad.stdout == ""

@@ -6,5 +6,13 @@ from .errors import IllegalCall
 from .match import RECORD_FORMAT, Match
 from .rules import RuleSet, Settings
 
-__all__ = ["RECORD_FORMAT", "Call", "Deal", "IllegalCall", "Match", "RuleSet", "Settings",
-           "parse_token"]
+__all__ = [
+    "RECORD_FORMAT",
+    "Call",
+    "Deal",
+    "IllegalCall",
+    "Match",
+    "RuleSet",
+    "Settings",
+    "parse_token",
+]

@@ -99,8 +99,21 @@ def from_record(entry: dict[str, Any]) -> Call:
 
 
 _SIMPLE = {
-    PAS, IGRAYU, MENYAYU, NE_MENYAYU, SEVENS, ROST, PISHET, POKAZHI, POKAZYVAYU, SKIN,
-    PROKHODIT_Q, PROKHODIT, NE_PROKHODIT, BELLA, KONETS,
+    PAS,
+    IGRAYU,
+    MENYAYU,
+    NE_MENYAYU,
+    SEVENS,
+    ROST,
+    PISHET,
+    POKAZHI,
+    POKAZYVAYU,
+    SKIN,
+    PROKHODIT_Q,
+    PROKHODIT,
+    NE_PROKHODIT,
+    BELLA,
+    KONETS,
 }
 _COUNTS = {"": 1, "dva-": 2, "tri-": 3}
 

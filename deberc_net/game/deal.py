@@ -39,12 +39,27 @@ from .rules import DealScore, RuleSet
 from .talk import SWAP_Q, TALK, Declaration, Pending, Question, Talk
 
 # the phases are re-exported: the deal is where callers look for them
-__all__ = ["BIDDING", "DONE", "ORDERED", "PENALIZED", "PLAY", "SWAP_Q", "TALK", "Deal",
-           "Declaration", "LoggedCall", "Pending", "Phase", "Question", "Trick"]
+__all__ = [
+    "BIDDING",
+    "DONE",
+    "ORDERED",
+    "PENALIZED",
+    "PLAY",
+    "SWAP_Q",
+    "TALK",
+    "Deal",
+    "Declaration",
+    "LoggedCall",
+    "Pending",
+    "Phase",
+    "Question",
+    "Trick",
+]
 
 # What option table-penalties punishes instead of refusing (docs/rules.md §10).
-PENALIZED = frozenset({"must-follow-suit", "must-trump", "must-overtrump",
-                       "false-declaration", "forbidden-rost"})
+PENALIZED = frozenset(
+    {"must-follow-suit", "must-trump", "must-overtrump", "false-declaration", "forbidden-rost"}
+)
 
 
 @attrs.define
@@ -105,7 +120,8 @@ class Deal:
     score: DealScore | None = attrs.field(init=False, default=None)
     extra: dict[str, Any] = attrs.field(init=False, factory=dict)  # room for plugins
     _legal_cache: dict[int, tuple[tuple[int, str], list[Call]]] = attrs.field(
-        init=False, factory=dict)
+        init=False, factory=dict
+    )
     _told: list[DealEvent] = attrs.field(init=False, factory=list)  # not yet returned
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)
     _side_of: dict[int, int] = attrs.field(init=False)
@@ -278,7 +294,9 @@ class Deal:
     def _legal_cards(self, seat: int) -> list[Card]:
         cards, trump = self.trick.cards, self.trump
         exempt = (  # in play the trump is known
-            bool(cards) and trump is not None and self.rules.settings.partner_exemption
+            bool(cards)
+            and trump is not None
+            and self.rules.settings.partner_exemption
             and self.side_of(trick_winner(cards, trump)) == self.side_of(seat)
         )
         return legal_cards(self.hands[seat], cards, self.trump, exempt)
@@ -287,8 +305,11 @@ class Deal:
         """Manual claims: after a trick the seat took (not the last), before the next card."""
         s = self.rules.settings
         return (
-            s.manual_claim and s.target is not None and bool(self.tricks)
-            and not self.trick.cards and self.tricks[-1].winner == seat
+            s.manual_claim
+            and s.target is not None
+            and bool(self.tricks)
+            and not self.trick.cards
+            and self.tricks[-1].winner == seat
         )
 
     def _with_extra(self, seat: int, out: list[Call]) -> list[Call]:
@@ -370,8 +391,11 @@ class Deal:
         self.first_trump = call.suit is None
         self.trump = suit_of(self.original_turned) if call.suit is None else call.suit
         s = self.rules.settings
-        if s.swap_before_extra and s.seven_swap and self.first_trump and (
-            self.original_turned != make(SEVEN, self.trump)
+        if (
+            s.swap_before_extra
+            and s.seven_swap
+            and self.first_trump
+            and (self.original_turned != make(SEVEN, self.trump))
         ):
             # every seat is asked in turn, holder of the seven or not, so that the
             # question itself tells nobody where the seven is
@@ -482,8 +506,11 @@ class Deal:
             return True
         # a seven swap that was not allowed, by the holder of the trump 7 on his turn
         return (
-            call.name == C.MENYAYU and self.talk.pending is None and seat == self.turn
-            and self.trump is not None and make(SEVEN, self.trump) in self.hands[seat]
+            call.name == C.MENYAYU
+            and self.talk.pending is None
+            and seat == self.turn
+            and self.trump is not None
+            and make(SEVEN, self.trump) in self.hands[seat]
         )
 
     def _punish(self, seat: int, call: Call, error: E.IllegalCall) -> None:
@@ -517,8 +544,11 @@ class Deal:
             self._tell(CallMade(declarer, Call(C.POKAZYVAYU)))
         best = self.talk.best
         if (
-            first_card and self.rules.settings.show_combination and best is not None
-            and best.seat == seat and seat not in self.talk.shown
+            first_card
+            and self.rules.settings.show_combination
+            and best is not None
+            and best.seat == seat
+            and seat not in self.talk.shown
         ):  # show-combination: the best declaration goes face up with its first card
             self._show(seat)
             self.log.append(
@@ -590,8 +620,13 @@ class Deal:
         self.end_deal(Outcome.CLAIM, points, points, winner=side, reason=Outcome.CLAIM)
 
     def end_deal(
-        self, outcome: str, points: list[int], written: list[int], *,
-        winner: int | None = None, reason: str = "",
+        self,
+        outcome: str,
+        points: list[int],
+        written: list[int],
+        *,
+        winner: int | None = None,
+        reason: str = "",
     ) -> None:
         """End the deal now (a claim, a penalty, a plugin's rule); ``winner`` (a side)
         also ends the match."""
@@ -610,6 +645,7 @@ class Deal:
         from .record import deal_record  # record.py builds deals to replay: imports us
 
         return deal_record(self)
+
 
 # What carries out each of the engine's own calls (a plugin's calls go to its hook).
 _HANDLERS: dict[str, Callable[[Deal, int, Call], None]] = {

@@ -101,9 +101,7 @@ class Match:
             return []
         return [] if self.over else self.deal.legal_calls(seat)
 
-    def apply(
-        self, seat: int, call: Call, *, ms: int = 0, auto: bool = False
-    ) -> list[MatchEvent]:
+    def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> list[MatchEvent]:
         """Make ``call`` for ``seat`` (see ``Deal.apply``) and say what happened: the
         deal's events, then at a deal's end ``DealEnded`` and the next ``DealStarted``
         or ``MatchEnded``."""
@@ -117,11 +115,11 @@ class Match:
     def deal_started(self) -> DealStarted:
         """The current deal's start (a table tells the first one when the match starts)."""
         deal = self.deal
-        return DealStarted(deal.deal_no, deal.dealer, deal.turned, tuple(self.totals),
-                           self.hanging)
+        return DealStarted(deal.deal_no, deal.dealer, deal.turned, tuple(self.totals), self.hanging)
 
-    def forfeit(self, side: int, reason: str = "forfeit", *,
-                seat: int | None = None) -> list[MatchEvent]:
+    def forfeit(
+        self, side: int, reason: str = "forfeit", *, seat: int | None = None
+    ) -> list[MatchEvent]:
         """End the match against ``side`` (``seat`` left, timed out, stayed away). A deal
         in progress is recorded as it stands, its outcome the reason; nobody writes."""
         if self.over:
@@ -152,10 +150,12 @@ class Match:
         result = self.result
         assert result is not None
         sides = self.rules.settings.sides()
-        winners = () if result.winner is None else tuple(
-            self.names[s] for s in sides[result.winner])
-        return MatchEnded(result.winner, winners, result.reason, tuple(self.totals),
-                          self.seed, forfeit)
+        winners = (
+            () if result.winner is None else tuple(self.names[s] for s in sides[result.winner])
+        )
+        return MatchEnded(
+            result.winner, winners, result.reason, tuple(self.totals), self.seed, forfeit
+        )
 
     def _finish_deal(self) -> list[MatchEvent]:
         deal = self.deal
@@ -181,13 +181,23 @@ class Match:
             self.result = self.rules.match_end(snapshot)
         record = self._record(deal)
         self.records.append(record)
-        limit_reached = self.result is None and self.deal_limit is not None and (
-            len(self.records) >= self.deal_limit
+        limit_reached = (
+            self.result is None
+            and self.deal_limit is not None
+            and (len(self.records) >= self.deal_limit)
         )  # the last deal's record carries the seed (docs/protocol.md §14)
-        events: list[MatchEvent] = [DealEnded(
-            deal.deal_no, deal.outcome, _tuple(record["points"]), _tuple(record["written"]),
-            tuple(self.totals), record["hanging"], record,
-            seed_told=self.over or limit_reached)]
+        events: list[MatchEvent] = [
+            DealEnded(
+                deal.deal_no,
+                deal.outcome,
+                _tuple(record["points"]),
+                _tuple(record["written"]),
+                tuple(self.totals),
+                record["hanging"],
+                record,
+                seed_told=self.over or limit_reached,
+            )
+        ]
         if limit_reached:  # after the record: it is the deal's, and the deal did not end the match
             events += self.stop("deals")
         elif self.result is not None:

@@ -29,25 +29,40 @@ def deal_record(deal: Deal) -> dict[str, Any]:
     # nothing itself (a partner under pair-combinations)
     for seat in sorted({*talk.declared_combos, *talk.declared_calls, *counted}):
         combos = counted.get(seat, [])
-        declared.append({
-            "seat": seat,
-            "calls": talk.declared_calls.get(seat, []),
-            "scored": [
-                {"combo": c.describe(), "cards": [card_str(x) for x in c.cards],
-                 "points": c.points}
-                for c in combos
-            ],
-        })
+        declared.append(
+            {
+                "seat": seat,
+                "calls": talk.declared_calls.get(seat, []),
+                "scored": [
+                    {
+                        "combo": c.describe(),
+                        "cards": [card_str(x) for x in c.cards],
+                        "points": c.points,
+                    }
+                    for c in combos
+                ],
+            }
+        )
     if bella_counts(deal) and not void:
-        declared.append({"seat": talk.bella_owner, "calls": ["bella"],
-                         "scored": [{"combo": "bella", "points": BELLA_POINTS}]})
+        declared.append(
+            {
+                "seat": talk.bella_owner,
+                "calls": ["bella"],
+                "scored": [{"combo": "bella", "points": BELLA_POINTS}],
+            }
+        )
     return {
         "dealer": deal.dealer,
         "deck": [card_str(c) for c in deal.deck],
         "calls": [
-            {"seat": e.seat, **e.call.record(), "ms": e.ms,
-             **({"auto": True} if e.auto else {}), **({"engine": True} if e.engine else {}),
-             **({"penalty": e.penalty} if e.penalty else {})}
+            {
+                "seat": e.seat,
+                **e.call.record(),
+                "ms": e.ms,
+                **({"auto": True} if e.auto else {}),
+                **({"engine": True} if e.engine else {}),
+                **({"penalty": e.penalty} if e.penalty else {}),
+            }
             for e in deal.log
         ],
         "trump": None if deal.trump is None else "shdc"[deal.trump],
@@ -56,8 +71,7 @@ def deal_record(deal: Deal) -> dict[str, Any]:
         "turned": card_str(deal.original_turned),
         "fresa": None if deal.fresa is None else card_str(deal.fresa),
         "tricks": [
-            {"leader": t.leader, "cards": [card_str(c) for _, c in t.cards],
-             "winner": t.winner}
+            {"leader": t.leader, "cards": [card_str(c) for _, c in t.cards], "winner": t.winner}
             for t in deal.tricks
         ],
         "declared": declared,

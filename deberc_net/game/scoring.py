@@ -52,8 +52,7 @@ def lacks_trick(deal: Deal, seat: int) -> bool:
 def bella_counts(deal: Deal) -> bool:
     owner = deal.talk.bella_owner
     return (
-        deal.talk.bella_declared and owner is not None
-        and deal.side_of(owner) != deal.offender_side
+        deal.talk.bella_declared and owner is not None and deal.side_of(owner) != deal.offender_side
     )
 
 

@@ -248,8 +248,10 @@ def do_rost_q(deal: Deal, seat: int, call: Call) -> None:
     if mine is not None and deal.beats(seat, mine, best.seat, best.combo):
         for partner in deal.sides[deal.side_of(best.seat)]:
             theirs = deal.best_combo(partner, best.category)
-            if partner != best.seat and theirs is not None and not deal.beats(
-                seat, mine, partner, theirs
+            if (
+                partner != best.seat
+                and theirs is not None
+                and not deal.beats(seat, mine, partner, theirs)
             ):
                 best = Declaration(partner, best.category, theirs)
     talk.best = best

@@ -60,8 +60,7 @@ class PairStats:
         if n == 0:
             return 0.0, math.inf
         mu = self.score
-        var = (self.wins * (1 - mu) ** 2 + self.losses * mu**2
-               + self.draws * (0.5 - mu) ** 2) / n
+        var = (self.wins * (1 - mu) ** 2 + self.losses * mu**2 + self.draws * (0.5 - mu) ** 2) / n
         stdev = math.sqrt(var) / math.sqrt(n)
         low, high = mu - Z95 * stdev, mu + Z95 * stdev
         if low <= 0 or high >= 1:
@@ -85,11 +84,20 @@ class PairStats:
         elo, margin = self.elo()
         ppd, ppd_margin = self.points_per_deal()
         return {
-            "a": self.a, "b": self.b, "deals": self.games, "wins": self.wins,
-            "draws": self.draws, "losses": self.losses, "score": round(self.score, 4),
-            "elo": _finite(elo), "elo_margin": _finite(margin), "los": round(self.los(), 4),
-            "points_per_deal": _finite(ppd), "points_per_deal_margin": _finite(ppd_margin),
-            "duplicate_sets": len(self.sets), "forfeits": dict(self.forfeits),
+            "a": self.a,
+            "b": self.b,
+            "deals": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "score": round(self.score, 4),
+            "elo": _finite(elo),
+            "elo_margin": _finite(margin),
+            "los": round(self.los(), 4),
+            "points_per_deal": _finite(ppd),
+            "points_per_deal_margin": _finite(ppd_margin),
+            "duplicate_sets": len(self.sets),
+            "forfeits": dict(self.forfeits),
         }
 
 

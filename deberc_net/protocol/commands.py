@@ -40,59 +40,94 @@ COMMANDS: dict[str, CommandSpec] = {
         "login NAME [PASSWORD | token=TOKEN]",
         "Log in. With a password the name is registered on first use and checked after; "
         "without one you are a guest, given a resume token. A name in use is refused; "
-        "your password, or a guest's token, resumes your seat.", "any"),
+        "your password, or a guest's token, resumes your seat.",
+        "any",
+    ),
     "style": CommandSpec(
         "style human|machine",
-        "Choose the output: readable text, or tagged key=value lines for programs.", "any"),
+        "Choose the output: readable text, or tagged key=value lines for programs.",
+        "any",
+    ),
     "sort": CommandSpec(
         "sort rank|strength",
         "Order your hand in the human style: by rank, 7 8 9 10 J Q K A (the default: runs "
-        "show), or by strength in play. Grouped by suit either way.", "any"),
-    "quit": CommandSpec("quit", "Leave the server (your seat waits for you to come back).",
-                        "any"),
+        "show), or by strength in play. Grouped by suit either way.",
+        "any",
+    ),
+    "quit": CommandSpec("quit", "Leave the server (your seat waits for you to come back).", "any"),
     "who": CommandSpec("who [PAGE]", "List the players connected (a page at a time).", "any"),
-    "tables": CommandSpec("tables [PAGE]", "List the tables, their rules, seats and state "
-                          "(a page at a time).", "any"),
-    "ping": CommandSpec("ping", "Keep the connection open: any line does, 'ping' does "
-                        "nothing else.", "any"),
+    "tables": CommandSpec(
+        "tables [PAGE]", "List the tables, their rules, seats and state (a page at a time).", "any"
+    ),
+    "ping": CommandSpec(
+        "ping", "Keep the connection open: any line does, 'ping' does nothing else.", "any"
+    ),
     "new": CommandSpec(
         "new [PLAYERS] [VARIANT] [OPTION ...]",
         "Open a table (default: 2 players, moscow) and sit at it. Example: new 2 moscow to-301",
-        "lobby"),
-    "sit": CommandSpec("sit TABLE [SEAT]", "Sit at a table; the game starts when it is full.",
-                       "lobby"),
-    "leave": CommandSpec("leave", "Leave your table, stop observing, or stop seeking. A "
-                         "game in progress is forfeited: in the human style 'leave' asks "
-                         "first, and a second 'leave' within 10 s confirms.", "any"),
-    "leave!": CommandSpec("leave!", "Leave your table at once, forfeiting a game in "
-                          "progress, with no question asked.", "any"),
-    "observe": CommandSpec("observe TABLE", "Watch a table: you see what every player sees.",
-                           "any"),
-    "unobserve": CommandSpec("unobserve [TABLE]", "Stop watching a table (all, without "
-                             "TABLE).", "any"),
-    "say": CommandSpec("say TEXT", "Talk to your table (a watcher: to its watchers), or to "
-                       "the lobby.", "any"),
+        "lobby",
+    ),
+    "sit": CommandSpec(
+        "sit TABLE [SEAT]", "Sit at a table; the game starts when it is full.", "lobby"
+    ),
+    "leave": CommandSpec(
+        "leave",
+        "Leave your table, stop observing, or stop seeking. A "
+        "game in progress is forfeited: in the human style 'leave' asks "
+        "first, and a second 'leave' within 10 s confirms.",
+        "any",
+    ),
+    "leave!": CommandSpec(
+        "leave!",
+        "Leave your table at once, forfeiting a game in progress, with no question asked.",
+        "any",
+    ),
+    "observe": CommandSpec(
+        "observe TABLE", "Watch a table: you see what every player sees.", "any"
+    ),
+    "unobserve": CommandSpec(
+        "unobserve [TABLE]", "Stop watching a table (all, without TABLE).", "any"
+    ),
+    "say": CommandSpec(
+        "say TEXT", "Talk to your table (a watcher: to its watchers), or to the lobby.", "any"
+    ),
     "seek": CommandSpec(
         "seek [PLAYERS] [VARIANT] [OPTION ...] | seek reserved",
         "Wait for the next game with these settings; you are seated when enough players "
-        "seek the same. 'seek reserved' waits only for a table reserved for you.", "lobby"),
+        "seek the same. 'seek reserved' waits only for a table reserved for you.",
+        "lobby",
+    ),
     "reserve": CommandSpec(
         "reserve PLAYERS VARIANT [OPTION ...] seats=A,B[,..] [seed=S] [deals=N] [board=KEY]",
         "(admins) Open a table for the named players, each in the given seat, with a fixed "
-        "seed and a deal limit: a ladder's board.", "lobby"),
+        "seed and a deal limit: a ladder's board.",
+        "lobby",
+    ),
     "release": CommandSpec(
-        "release BOARD", "(admins) Send the players of a ladder's board its deal records, "
-        "held since they were played.", "any"),
+        "release BOARD",
+        "(admins) Send the players of a ladder's board its deal records, "
+        "held since they were played.",
+        "any",
+    ),
     "unseek": CommandSpec("unseek", "Stop waiting for a game.", "lobby"),
-    "rules": CommandSpec("rules [TABLE]", "The table's variant, options and clocks in words.",
-                         "any"),
-    "state": CommandSpec("state", "Show your table (or the one you observe) again: hand, "
-                         "trump, trick, score.", "any"),
-    "last": CommandSpec("last", "The last trick taken at your table (or the one you observe): "
-                        "who led, the cards, who took it.", "any"),
-    "sheet": CommandSpec("sheet", "The score sheet of your table's match (or the one you "
-                         "observe): each deal's written points, bides, hanging, totals.",
-                         "any"),
+    "rules": CommandSpec(
+        "rules [TABLE]", "The table's variant, options and clocks in words.", "any"
+    ),
+    "state": CommandSpec(
+        "state", "Show your table (or the one you observe) again: hand, trump, trick, score.", "any"
+    ),
+    "last": CommandSpec(
+        "last",
+        "The last trick taken at your table (or the one you observe): "
+        "who led, the cards, who took it.",
+        "any",
+    ),
+    "sheet": CommandSpec(
+        "sheet",
+        "The score sheet of your table's match (or the one you "
+        "observe): each deal's written points, bides, hanging, totals.",
+        "any",
+    ),
     "games": CommandSpec("games [NAME]", "Recent finished games of a player.", "any"),
     "calls": CommandSpec("calls", "The table calls and how to type them.", "any"),
 }
@@ -155,12 +190,17 @@ def help_text(
             return [f"{spec.usage}: {spec.summary}"]
         return [f"no command {topic!r}; 'help' lists them, 'calls' lists the table calls"]
     if phase == "login":
-        return ["First log in: login NAME [PASSWORD] (a password registers the name).",
-                "Programs: 'style machine' for tagged lines. 'help COMMAND' for more."]
+        return [
+            "First log in: login NAME [PASSWORD] (a password registers the name).",
+            "Programs: 'style machine' for tagged lines. 'help COMMAND' for more.",
+        ]
     wanted = ("any", phase)
     lines = ["Commands here:"]
-    lines += [f"  {spec.usage:<40} {_first_sentence(spec.summary)}"
-              for spec in COMMANDS.values() if spec.phases in wanted]
+    lines += [
+        f"  {spec.usage:<40} {_first_sentence(spec.summary)}"
+        for spec in COMMANDS.values()
+        if spec.phases in wanted
+    ]
     if phase == "table":
         if calls_now:
             lines.append(f"Your table calls now: {' | '.join(calls_now)}")

@@ -224,6 +224,19 @@ class Bye:
 
 
 ServerEvent = (
-    Hello | Ok | Error | Info | TextBlock | Who | Tables | Said | Games | TableEvent | Ask
-    | DealRecord | Bye | LastTrick | Sheet
+    Hello
+    | Ok
+    | Error
+    | Info
+    | TextBlock
+    | Who
+    | Tables
+    | Said
+    | Games
+    | TableEvent
+    | Ask
+    | DealRecord
+    | Bye
+    | LastTrick
+    | Sheet
 )

@@ -76,8 +76,9 @@ _HOLD_SUIT = re.compile(r"\byou hold ([shdc]):")
 def for_people(text: str, names: Sequence[str]) -> str:
     """An engine message (said to programs as it is) in the human notation: names for
     seat numbers, ♠♥♦♣ for the suit letters of cards."""
-    text = _SEAT_TEXT.sub(lambda m: names[int(m.group(1))]
-                          if int(m.group(1)) < len(names) else m.group(0), text)
+    text = _SEAT_TEXT.sub(
+        lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), text
+    )
     text = _HOLD_SUIT.sub(lambda m: f"you hold {SUIT_SYMBOLS[m.group(1)]}:", text)
     return _CARD_TEXT.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
 
@@ -89,8 +90,9 @@ def _fit(lines: Iterable[str]) -> list[str]:
         if len(text) <= WIDTH:
             out.append(text)
         else:
-            out += textwrap.wrap(text, WIDTH, subsequent_indent="  ",
-                                 break_on_hyphens=False) or [""]
+            out += textwrap.wrap(text, WIDTH, subsequent_indent="  ", break_on_hyphens=False) or [
+                ""
+            ]
     return out
 
 
@@ -102,8 +104,7 @@ def _cards(cards: Iterable[Card]) -> list[str]:
     return [card_str(c) for c in cards]
 
 
-def render(event: ev.ServerEvent, style: str,
-           order: HandOrder = HandOrder.RANK) -> list[str]:
+def render(event: ev.ServerEvent, style: str, order: HandOrder = HandOrder.RANK) -> list[str]:
     """The lines that tell ``event`` in ``style``; ``order`` sorts a person's hand."""
     if style == MACHINE:
         return _render(event, True, order)
@@ -115,15 +116,30 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
         case ev.Hello():
             text = "Deberts for people and bots. Type 'help'."
             if machine:
-                return [line("hello", [("server", "deberc-net"), ("version", event.version),
-                                       ("protocol", event.protocol)], text)]
+                return [
+                    line(
+                        "hello",
+                        [
+                            ("server", "deberc-net"),
+                            ("version", event.version),
+                            ("protocol", event.protocol),
+                        ],
+                        text,
+                    )
+                ]
             return [f"deberc-net {event.version} (protocol {event.protocol}) — {text}"]
         case ev.Ok():
-            return [line("ok", [("cmd", event.cmd), *event.fields], event.text)
-                    if machine else event.text]
+            return [
+                line("ok", [("cmd", event.cmd), *event.fields], event.text)
+                if machine
+                else event.text
+            ]
         case ev.Error():
-            return [line("error", [("code", event.code)], event.text)
-                    if machine else f"Error ({event.code}): {event.human or event.text}"]
+            return [
+                line("error", [("code", event.code)], event.text)
+                if machine
+                else f"Error ({event.code}): {event.human or event.text}"
+            ]
         case ev.Info():
             return [line("info", (), event.text) if machine else event.text]
         case ev.Bye():
@@ -134,18 +150,32 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
             return list(event.lines)
         case ev.Who():
             if machine:
-                return [line("who", [("count", len(event.names)), ("names", event.names),
-                                     ("total", event.total), ("page", event.page),
-                                     ("pages", event.pages)])]
-            return [f"{event.total} here: {', '.join(event.names) or 'nobody'}"
-                    + _more("who", event.page, event.pages)]
+                return [
+                    line(
+                        "who",
+                        [
+                            ("count", len(event.names)),
+                            ("names", event.names),
+                            ("total", event.total),
+                            ("page", event.page),
+                            ("pages", event.pages),
+                        ],
+                    )
+                ]
+            return [
+                f"{event.total} here: {', '.join(event.names) or 'nobody'}"
+                + _more("who", event.page, event.pages)
+            ]
         case ev.Tables():
             return _tables(event, machine)
         case ev.Said():
             among = [("watchers", True)] if event.watchers else []
             if machine:
-                return [line("say", [("from", event.sender), ("table", event.table), *among],
-                             event.text)]
+                return [
+                    line(
+                        "say", [("from", event.sender), ("table", event.table), *among], event.text
+                    )
+                ]
             watchers = ", watchers" if event.watchers else ""
             where = f"[table {event.table}{watchers}] " if event.table is not None else ""
             return [f"{where}{event.sender} says: {event.text}"]
@@ -162,21 +192,43 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
         case ev.DealRecord():
             if machine:
                 body = json.dumps(event.record, ensure_ascii=False, separators=(",", ":"))
-                return [line("record", [("table", event.table),
-                                        ("deal", event.record["deal_no"])], body)]
+                return [
+                    line(
+                        "record", [("table", event.table), ("deal", event.record["deal_no"])], body
+                    )
+                ]
             return _human_record(event.record)
     raise TypeError(f"cannot render {event!r}")
 
 
 def _tables(event: ev.Tables, machine: bool) -> list[str]:
     if machine:
-        out = [line("tables", [("count", len(event.tables)), ("total", event.total),
-                               ("page", event.page), ("pages", event.pages)])]
+        out = [
+            line(
+                "tables",
+                [
+                    ("count", len(event.tables)),
+                    ("total", event.total),
+                    ("page", event.page),
+                    ("pages", event.pages),
+                ],
+            )
+        ]
         for t in event.tables:
-            out.append(line("table", [
-                ("id", t.id), ("players", t.players), ("variant", t.variant),
-                ("options", t.options), ("seats", ["-" if s is None else s for s in t.seats]),
-                ("state", t.state), ("observers", t.observers)]))
+            out.append(
+                line(
+                    "table",
+                    [
+                        ("id", t.id),
+                        ("players", t.players),
+                        ("variant", t.variant),
+                        ("options", t.options),
+                        ("seats", ["-" if s is None else s for s in t.seats]),
+                        ("state", t.state),
+                        ("observers", t.observers),
+                    ],
+                )
+            )
         return out
     if not event.tables:
         return ["No tables. 'new' opens one, 'seek' waits for a game."]
@@ -201,10 +253,21 @@ def _games(event: ev.Games, machine: bool) -> list[str]:
     if machine:
         out = [line("games", [("name", event.name), ("count", len(event.games))])]
         for g in event.games:
-            out.append(line("game", [
-                ("match", g.match), ("table", g.table), ("players", g.players),
-                ("variant", g.variant), ("winner", g.winner), ("reason", g.reason),
-                ("totals", g.totals), ("finished", g.finished)]))
+            out.append(
+                line(
+                    "game",
+                    [
+                        ("match", g.match),
+                        ("table", g.table),
+                        ("players", g.players),
+                        ("variant", g.variant),
+                        ("winner", g.winner),
+                        ("reason", g.reason),
+                        ("totals", g.totals),
+                        ("finished", g.finished),
+                    ],
+                )
+            )
         return out
     if not event.games:
         return [f"No finished games for {event.name}."]
@@ -218,8 +281,7 @@ def _games(event: ev.Games, machine: bool) -> list[str]:
 def _by_side(names: tuple[str, ...], values: Any) -> str:
     """'anna 120, misha 80'; with pairs, 'anna+boris 120, misha+vera 80'."""
     sides = len(values)
-    return ", ".join(f"{'+'.join(names[side::sides])} {value}"
-                     for side, value in enumerate(values))
+    return ", ".join(f"{'+'.join(names[side::sides])} {value}" for side, value in enumerate(values))
 
 
 def _name(names: tuple[str, ...], seat: int | None) -> str:
@@ -231,7 +293,8 @@ def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
     if machine:
         return [line("event", [("seq", e.seq), ("table", e.table), ("kind", kind), *fields])]
     return _human(e.event, e.names, e.sides) or [
-        f"{kind}: " + " ".join(f"{a}={_value(b)}" for a, b in fields)]
+        f"{kind}: " + " ".join(f"{a}={_value(b)}" for a, b in fields)
+    ]
 
 
 # ----------------------------------------------------------- table events, by class
@@ -263,8 +326,12 @@ def _told_penalty(e: g.Penalized) -> tuple[str, Fields]:
 
 @_told.register
 def _told_order(e: g.Ordered) -> tuple[str, Fields]:
-    return "order", [("player", e.player), ("trump", SUITS[e.trump]), ("first", e.first),
-                     ("fresa", _card(e.fresa))]
+    return "order", [
+        ("player", e.player),
+        ("trump", SUITS[e.trump]),
+        ("first", e.first),
+        ("fresa", _card(e.fresa)),
+    ]
 
 
 @_told.register
@@ -289,22 +356,38 @@ def _told_start(e: g.MatchStarted) -> tuple[str, Fields]:
 
 @_told.register
 def _told_deal(e: g.DealStarted) -> tuple[str, Fields]:
-    return "deal", [("deal", e.deal), ("dealer", e.dealer), ("turned", card_str(e.turned)),
-                    ("score", e.score), ("hanging", e.hanging)]
+    return "deal", [
+        ("deal", e.deal),
+        ("dealer", e.dealer),
+        ("turned", card_str(e.turned)),
+        ("score", e.score),
+        ("hanging", e.hanging),
+    ]
 
 
 @_told.register
 def _told_deal_end(e: g.DealEnded) -> tuple[str, Fields]:
-    return "deal-end", [("deal", e.deal), ("outcome", e.outcome), ("points", e.points),
-                        ("written", e.written), ("totals", e.totals), ("hanging", e.hanging)]
+    return "deal-end", [
+        ("deal", e.deal),
+        ("outcome", e.outcome),
+        ("points", e.points),
+        ("written", e.written),
+        ("totals", e.totals),
+        ("hanging", e.hanging),
+    ]
 
 
 @_told.register
 def _told_match_end(e: g.MatchEnded) -> tuple[str, Fields]:
     forfeit = [] if e.forfeit is None else [("forfeit", e.forfeit)]
-    return "match-end", [("winner", e.winner), ("name", ",".join(e.winners) or None),
-                         ("reason", e.reason), ("totals", e.totals), ("seed", e.seed),
-                         *forfeit]
+    return "match-end", [
+        ("winner", e.winner),
+        ("name", ",".join(e.winners) or None),
+        ("reason", e.reason),
+        ("totals", e.totals),
+        ("seed", e.seed),
+        *forfeit,
+    ]
 
 
 def _seat_fields(e: ev.SeatEvent) -> Fields:
@@ -315,8 +398,13 @@ _told.register(ev.Seated, lambda e: ("seated", _seat_fields(e)))
 _told.register(ev.Left, lambda e: ("left", _seat_fields(e)))
 _told.register(ev.WentAway, lambda e: ("away", _seat_fields(e)))
 _told.register(ev.CameBack, lambda e: ("back", _seat_fields(e)))
-_told.register(ev.Watching, lambda e: ("observer", [
-    ("name", e.name), ("watching", e.watching), ("observers", e.observers)]))
+_told.register(
+    ev.Watching,
+    lambda e: (
+        "observer",
+        [("name", e.name), ("watching", e.watching), ("observers", e.observers)],
+    ),
+)
 
 
 Sides = tuple[tuple[int, ...], ...]
@@ -339,8 +427,9 @@ def _human_card(e: g.CardPlayed, n: tuple[str, ...], sides: Sides) -> list[str]:
 
 @_human.register
 def _human_penalty(e: g.Penalized, n: tuple[str, ...], sides: Sides) -> list[str]:
-    return [f"{n[e.seat]} is penalized for {_pretty_call(e.call.token())} "
-            f"({e.code.replace('-', ' ')})."]
+    return [
+        f"{n[e.seat]} is penalized for {_pretty_call(e.call.token())} ({e.code.replace('-', ' ')})."
+    ]
 
 
 @_human.register
@@ -353,8 +442,9 @@ def _human_dealt(e: g.Dealt, n: tuple[str, ...], sides: Sides) -> list[str]:
 def _human_order(e: g.Ordered, n: tuple[str, ...], sides: Sides) -> list[str]:
     first = " (the turned suit)" if e.first else ""
     fresa = "" if e.fresa is None else f" Fresa: {pretty_card(e.fresa)}."
-    return [f"{n[e.player]} plays in {SUIT_SYMBOLS[SUITS[e.trump]]}{first}; "
-            f"the others whistle.{fresa}"]
+    return [
+        f"{n[e.player]} plays in {SUIT_SYMBOLS[SUITS[e.trump]]}{first}; the others whistle.{fresa}"
+    ]
 
 
 @_human.register
@@ -378,8 +468,10 @@ def _human_start(e: g.MatchStarted, n: tuple[str, ...], sides: Sides) -> list[st
 @_human.register
 def _human_deal(e: g.DealStarted, n: tuple[str, ...], sides: Sides) -> list[str]:
     hang = f" Hanging: {e.hanging}." if e.hanging else ""
-    return [f"Deal {e.deal}. {n[e.dealer]} deals and turns {pretty_card(e.turned)}. "
-            f"Score: {_by_side(n, e.score)}.{hang}"]
+    return [
+        f"Deal {e.deal}. {n[e.dealer]} deals and turns {pretty_card(e.turned)}. "
+        f"Score: {_by_side(n, e.score)}.{hang}"
+    ]
 
 
 @_human.register
@@ -404,8 +496,10 @@ def _human_match_end(e: g.MatchEnded, n: tuple[str, ...], sides: Sides) -> list[
 
 _human.register(ev.Seated, lambda e, n, sides: [f"{e.name} sits at seat {e.seat}."])
 _human.register(ev.Left, lambda e, n, sides: [f"{e.name} leaves seat {e.seat}."])
-_human.register(ev.WentAway, lambda e, n, sides: [
-    f"{e.name} is disconnected; the seat waits and the clock runs."])
+_human.register(
+    ev.WentAway,
+    lambda e, n, sides: [f"{e.name} is disconnected; the seat waits and the clock runs."],
+)
 _human.register(ev.CameBack, lambda e, n, sides: [f"{e.name} is back."])
 
 
@@ -426,18 +520,29 @@ def _card(card: Card | None) -> str | None:
 
 def _view_fields(v: SeatView, clock_ms: int | None) -> list[tuple[str, Any]]:
     return [
-        ("deal", v.deal_no), ("phase", v.phase), ("seat", v.seat), ("dealer", v.dealer),
-        ("to_act", v.to_act), ("hand", _cards(v.hand)),
+        ("deal", v.deal_no),
+        ("phase", v.phase),
+        ("seat", v.seat),
+        ("dealer", v.dealer),
+        ("to_act", v.to_act),
+        ("hand", _cards(v.hand)),
         ("turned", card_str(v.turned) if v.turned is not None else None),
         ("fresa", card_str(v.fresa) if v.fresa is not None else None),
-        ("trump", _suit(v.trump)), ("player", v.player), ("round", v.bid_round),
-        ("leader", v.leader), ("trick", [card_str(c) for _, c in v.trick]),
-        ("tricks", v.tricks_taken), ("score", v.totals), ("hanging", v.hanging),
+        ("trump", _suit(v.trump)),
+        ("player", v.player),
+        ("round", v.bid_round),
+        ("leader", v.leader),
+        ("trick", [card_str(c) for _, c in v.trick]),
+        ("tricks", v.tricks_taken),
+        ("score", v.totals),
+        ("hanging", v.hanging),
         ("target", v.target),
         ("pending", None if v.pending is None else f"{v.pending[0]}:{v.pending[1]}:{v.pending[2]}"),
         ("shown", [f"{s}:{card_str(c)}" for s, cs in sorted(v.shown.items()) for c in cs]),
         ("talk", [f"{s}:{t}" for s, t in v.talk]),
-        ("clock", clock_ms), ("legal", list(v.legal)), ("players", len(v.names)),
+        ("clock", clock_ms),
+        ("legal", list(v.legal)),
+        ("players", len(v.names)),
     ]
 
 
@@ -448,14 +553,20 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
     n = v.names
     out = []
     if e.whole:  # the events told the rest as it happened: only asked for is it repeated
-        out.append(f"Table {e.table}, deal {v.deal_no}. Dealer: {n[v.dealer]}. "
-                   f"Score: {_by_side(n, v.totals)}.")
+        out.append(
+            f"Table {e.table}, deal {v.deal_no}. Dealer: {n[v.dealer]}. "
+            f"Score: {_by_side(n, v.totals)}."
+        )
         if v.trump is not None:
-            out.append(f"Trump: {SUIT_SYMBOLS[SUITS[v.trump]]} ({_name(n, v.player)} plays)."
-                       + (f" Turned: {pretty_card(v.turned)}." if v.turned is not None else ""))
+            out.append(
+                f"Trump: {SUIT_SYMBOLS[SUITS[v.trump]]} ({_name(n, v.player)} plays)."
+                + (f" Turned: {pretty_card(v.turned)}." if v.turned is not None else "")
+            )
         elif v.turned is not None:
-            out.append(f"Turned card: {pretty_card(v.turned)} — first trump would be "
-                       f"{SUIT_SYMBOLS[SUITS[v.turned >> 3]]}. Bidding round {v.bid_round}.")
+            out.append(
+                f"Turned card: {pretty_card(v.turned)} — first trump would be "
+                f"{SUIT_SYMBOLS[SUITS[v.turned >> 3]]}. Bidding round {v.bid_round}."
+            )
         if v.trick:  # in play each card was told as it was laid
             out.append("Trick: " + ", ".join(f"{n[s]} {pretty_card(c)}" for s, c in v.trick))
     if v.hand:
@@ -467,8 +578,10 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
         talk = [t for t in v.legal if t not in playable]
         # the cards in the order the hand is shown
         shown = [card_str(c) for c in _ordered(v.hand, order)]
-        cards = [_pretty_token(t) for t in sorted(
-            playable, key=lambda t: shown.index(t) if t in shown else len(shown))]
+        cards = [
+            _pretty_token(t)
+            for t in sorted(playable, key=lambda t: shown.index(t) if t in shown else len(shown))
+        ]
         options = " | ".join(talk + ([", ".join(cards)] if cards else []))
         clock = f" [{e.clock_ms // 1000} s]" if e.clock_ms is not None else ""
         out.append(f"Your call{clock}: {options}")
@@ -504,36 +617,57 @@ def _question(kind: str, asker: int, answerer: int, n: Sequence[str]) -> str:
 
 def _last(e: ev.LastTrick, machine: bool) -> list[str]:
     if machine:
-        return [line("last", [("table", e.table), ("deal", e.deal), ("leader", e.leader),
-                              ("cards", _cards(e.cards)), ("winner", e.winner)])]
+        return [
+            line(
+                "last",
+                [
+                    ("table", e.table),
+                    ("deal", e.deal),
+                    ("leader", e.leader),
+                    ("cards", _cards(e.cards)),
+                    ("winner", e.winner),
+                ],
+            )
+        ]
     n = e.names
     laid = []
     seat = e.leader
     for card in e.cards:
         laid.append(f"{n[seat]} {pretty_card(card)}")
         seat = (seat + 1) % len(n)
-    return [f"Last trick (deal {e.deal}): {n[e.leader]} led; {', '.join(laid)}; "
-            f"{n[e.winner]} took it."]
+    return [
+        f"Last trick (deal {e.deal}): {n[e.leader]} led; {', '.join(laid)}; {n[e.winner]} took it."
+    ]
 
 
 def _sheet(e: ev.Sheet, machine: bool) -> list[str]:
     if machine:
-        out = [line("sheet", [("table", e.table), ("deals", len(e.rows)),
-                              ("target", e.target)])]
-        out += [line("sheet-deal", [("table", e.table), ("deal", r.deal),
-                                    ("outcome", r.outcome), ("written", r.written),
-                                    ("totals", r.totals), ("hanging", r.hanging),
-                                    ("bides", r.bides)])
-                for r in e.rows]
+        out = [line("sheet", [("table", e.table), ("deals", len(e.rows)), ("target", e.target)])]
+        out += [
+            line(
+                "sheet-deal",
+                [
+                    ("table", e.table),
+                    ("deal", r.deal),
+                    ("outcome", r.outcome),
+                    ("written", r.written),
+                    ("totals", r.totals),
+                    ("hanging", r.hanging),
+                    ("bides", r.bides),
+                ],
+            )
+            for r in e.rows
+        ]
         return out
     sides = ["+".join(e.names[s] for s in side) for side in e.sides]
     width = max(11, *(len(side) + 2 for side in sides))
     goal = f" (to {e.target})" if e.target is not None else ""
-    out = [f"Score sheet, table {e.table}{goal}: each side's written points, then its total.",
-           "deal outcome  " + "".join(f"{side:>{width}}" for side in sides)]
+    out = [
+        f"Score sheet, table {e.table}{goal}: each side's written points, then its total.",
+        "deal outcome  " + "".join(f"{side:>{width}}" for side in sides),
+    ]
     for r in e.rows:
-        cells = "".join(f"{f'{w} {t}':>{width}}" for w, t in zip(r.written, r.totals,
-                                                                 strict=True))
+        cells = "".join(f"{f'{w} {t}':>{width}}" for w, t in zip(r.written, r.totals, strict=True))
         notes = f"  bides {'/'.join(map(str, r.bides))}" if any(r.bides) else ""
         notes += f"  hanging {r.hanging}" if r.hanging else ""
         out.append(f"{r.deal:>4} {r.outcome:<8}{cells}{notes}")
@@ -545,8 +679,9 @@ def _sheet(e: ev.Sheet, machine: bool) -> list[str]:
 def _human_record(record: dict[str, Any]) -> list[str]:
     """The deal's play trick by trick: who led, the cards in order, who took it."""
     names = record["players"]
-    out = [f"Deal {record['deal_no']} in full"
-           + (":" if record["tricks"] else ": no card was played.")]
+    out = [
+        f"Deal {record['deal_no']} in full" + (":" if record["tricks"] else ": no card was played.")
+    ]
     for number, trick in enumerate(record["tricks"], 1):
         seat = trick["leader"]
         laid = []

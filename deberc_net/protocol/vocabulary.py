@@ -19,24 +19,79 @@ from deberc_net.game.calls import Call
 from deberc_net.game.cards import make
 
 _RANK_WORDS = {
-    "7": 0, "8": 1, "9": 2, "10": 3, "t": 3, "j": 4, "q": 5, "k": 6, "a": 7,
-    "в": 4, "д": 5, "к": 6, "т": 7,
+    "7": 0,
+    "8": 1,
+    "9": 2,
+    "10": 3,
+    "t": 3,
+    "j": 4,
+    "q": 5,
+    "k": 6,
+    "a": 7,
+    "в": 4,
+    "д": 5,
+    "к": 6,
+    "т": 7,
 }
 _SUIT_WORDS = {
-    "s": 0, "h": 1, "d": 2, "c": 3,
-    "♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, "♢": 2, "♧": 3,
-    "п": 0, "ч": 1, "б": 2, "к": 3, "т": 3,
-    "spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3,
-    "piki": 0, "chervi": 1, "bubny": 2, "kresti": 3, "trefy": 3,
-    "пики": 0, "черви": 1, "бубны": 2, "крести": 3, "трефы": 3,
+    "s": 0,
+    "h": 1,
+    "d": 2,
+    "c": 3,
+    "♠": 0,
+    "♥": 1,
+    "♦": 2,
+    "♣": 3,
+    "♤": 0,
+    "♡": 1,
+    "♢": 2,
+    "♧": 3,
+    "п": 0,
+    "ч": 1,
+    "б": 2,
+    "к": 3,
+    "т": 3,
+    "spades": 0,
+    "hearts": 1,
+    "diamonds": 2,
+    "clubs": 3,
+    "piki": 0,
+    "chervi": 1,
+    "bubny": 2,
+    "kresti": 3,
+    "trefy": 3,
+    "пики": 0,
+    "черви": 1,
+    "бубны": 2,
+    "крести": 3,
+    "трефы": 3,
 }
 # "ot korolya": the top card's rank in the genitive, as spoken.
 _RANK_GENITIVE = {
-    "semerki": 0, "vosmerki": 1, "devyatki": 2, "desyatki": 3, "valeta": 4, "damy": 5,
-    "korolya": 6, "tuza": 7,
-    "семерки": 0, "восьмерки": 1, "девятки": 2, "десятки": 3, "валета": 4, "дамы": 5,
-    "короля": 6, "туза": 7,
-    "seven": 0, "eight": 1, "nine": 2, "ten": 3, "jack": 4, "queen": 5, "king": 6, "ace": 7,
+    "semerki": 0,
+    "vosmerki": 1,
+    "devyatki": 2,
+    "desyatki": 3,
+    "valeta": 4,
+    "damy": 5,
+    "korolya": 6,
+    "tuza": 7,
+    "семерки": 0,
+    "восьмерки": 1,
+    "девятки": 2,
+    "десятки": 3,
+    "валета": 4,
+    "дамы": 5,
+    "короля": 6,
+    "туза": 7,
+    "seven": 0,
+    "eight": 1,
+    "nine": 2,
+    "ten": 3,
+    "jack": 4,
+    "queen": 5,
+    "king": 6,
+    "ace": 7,
 }
 _TRUMP_WORDS = {"kozyrnogo", "козырного", "trump", "kozyr", "козырь"}
 
@@ -58,8 +113,20 @@ _SIMPLE = {
 _PROKHODIT = {"prokhodit", "проходит", "passes", "yes"}
 _IGRAYU = {"igrayu", "igraju", "играю", "play"}
 _TERTS = {"terts", "терц", "tierce", "tertsa", "терца", "tierces"}
-_FIFTY = {"pyatdesyat", "poltinnik", "berts", "kopa", "50", "пятьдесят", "полтинник",
-          "берц", "копа", "fifty", "fifties", "poltinnika"}
+_FIFTY = {
+    "pyatdesyat",
+    "poltinnik",
+    "berts",
+    "kopa",
+    "50",
+    "пятьдесят",
+    "полтинник",
+    "берц",
+    "копа",
+    "fifty",
+    "fifties",
+    "poltinnika",
+}
 _COUNT = {"dva": 2, "два": 2, "two": 2, "tri": 3, "три": 3, "three": 3}
 _PLAY_PREFIX = {"hod", "ход", "card"}
 
@@ -160,5 +227,3 @@ def _declaration(words: list[str], legal: Sequence[Call]) -> Call | None:
         if call.name == name and (count == 1 or call.count == count):
             return call
     return Call(name, count=count)
-
-

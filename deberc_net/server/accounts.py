@@ -61,10 +61,14 @@ class Accounts:
 
     def _limited(self, name: str, address: str, now: float) -> ev.Error | None:
         c = self.config
-        if (self._failed_names.count(name_key(name), now) >= c.failed_logins_per_name
-                or self._failed_addresses.count(address, now) >= c.failed_logins_per_address):
-            return ev.Error("slow-down", "too many wrong passwords for this name or from "
-                            "your address: try again later")
+        if (
+            self._failed_names.count(name_key(name), now) >= c.failed_logins_per_name
+            or self._failed_addresses.count(address, now) >= c.failed_logins_per_address
+        ):
+            return ev.Error(
+                "slow-down",
+                "too many wrong passwords for this name or from your address: try again later",
+            )
         return None
 
     async def check_or_register(self, name: str, password: str, address: str) -> ev.Error | None:
@@ -95,11 +99,15 @@ class Accounts:
     def _registration_refused(self, name: str, address: str, now: float) -> ev.Error | None:
         c = self.config
         if name_key(name) in self.admins:
-            return ev.Error("not-allowed", f"{name} is an admin's name: the server's owner "
-                            "registers it ('deberc-net admin NAME'), not a login")
+            return ev.Error(
+                "not-allowed",
+                f"{name} is an admin's name: the server's owner "
+                "registers it ('deberc-net admin NAME'), not a login",
+            )
         if self._registered_from.count(address, now) >= c.registrations_per_address:
-            return ev.Error("slow-down", "too many names registered from your address: "
-                            "try again later")
+            return ev.Error(
+                "slow-down", "too many names registered from your address: try again later"
+            )
         if self._registering >= c.registrations_waiting:
             return ev.Error("busy", "too many registrations at once: try again")
         return None
@@ -110,8 +118,9 @@ class Accounts:
         self._registering += 1
         try:
             salt = os.urandom(16)
-            digest = await trio.to_thread.run_sync(_hash, password, salt,
-                                                   limiter=self._registrations)
+            digest = await trio.to_thread.run_sync(
+                _hash, password, salt, limiter=self._registrations
+            )
         finally:
             self._registering -= 1
         self._registered_from.add(address, trio.current_time())

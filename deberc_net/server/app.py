@@ -66,8 +66,9 @@ async def serve(
 
             async def accept_all() -> None:
                 with listen_scope:
-                    await trio.serve_listeners(server.handle_socket, listeners,
-                                               handler_nursery=nursery)
+                    await trio.serve_listeners(
+                        server.handle_socket, listeners, handler_nursery=nursery
+                    )
 
             nursery.start_soon(accept_all)
             if handle_signals:
@@ -117,8 +118,7 @@ class Server:
         address, peer = _peer(stream)
         await self.handle(stream, address, peer)
 
-    async def handle(self, stream: trio.abc.Stream, address: str = "?",
-                     peer: str = "?") -> None:
+    async def handle(self, stream: trio.abc.Stream, address: str = "?", peer: str = "?") -> None:
         """Serve one connection until it ends; ``address`` is what the per-address
         limits count (a socket's peer host), ``peer`` what the log shows."""
         self.per_address[address] += 1
@@ -148,23 +148,25 @@ class Server:
         if per_address and self.per_address[address] > per_address:
             return "too many connections from your address"
         if len(self.sessions) + self.pending > self.config.max_connections:
-            idle = next((s for s in self.sessions
-                         if s.connection.state is State.AWAITING_LOGIN), None)
+            idle = next(
+                (s for s in self.sessions if s.connection.state is State.AWAITING_LOGIN), None
+            )
             if idle is None:
                 return "the server is full or shutting down"
-            idle.send(ev.Error("busy", "the server is full: connections that have not "
-                               "logged in make room"))
+            idle.send(
+                ev.Error(
+                    "busy", "the server is full: connections that have not logged in make room"
+                )
+            )
             idle.close()
             self.sessions.pop(idle, None)
         return None
 
-    async def _serve_connection(self, stream: trio.abc.Stream, address: str,
-                                peer: str) -> None:
+    async def _serve_connection(self, stream: trio.abc.Stream, address: str, peer: str) -> None:
         outbox = Outbox(self.config.outbox_bytes)
         with trio.CancelScope() as scope:
             connection = Connection(trio.current_time(), self.limits)
-            session = Session(next(_ids), outbox, scope, connection, peer=peer,
-                              address=address)
+            session = Session(next(_ids), outbox, scope, connection, peer=peer, address=address)
             session.says = Bucket(self.config.say_per_s, self.config.say_burst)
             session.lists = Bucket(self.config.lists_per_s, self.config.lists_burst)
             self.pending -= 1
@@ -184,8 +186,9 @@ class Server:
                 outbox.drop()
                 session.log.info("disconnect")
 
-    async def _writer(self, stream: trio.abc.Stream, outbox: Outbox,
-                      scope: trio.CancelScope) -> None:
+    async def _writer(
+        self, stream: trio.abc.Stream, outbox: Outbox, scope: trio.CancelScope
+    ) -> None:
         try:
             while await outbox.wait():
                 await stream.send_all(outbox.take())

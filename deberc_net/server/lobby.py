@@ -78,21 +78,36 @@ class Lobby:
         self.matchmaking = Matchmaking(self)
         mm = self.matchmaking
         self.handlers = {
-            "help": self._cmd_help, "calls": self._cmd_calls, "quit": self._cmd_quit,
-            "style": self._cmd_style, "sort": self._cmd_sort, "login": self._cmd_login,
+            "help": self._cmd_help,
+            "calls": self._cmd_calls,
+            "quit": self._cmd_quit,
+            "style": self._cmd_style,
+            "sort": self._cmd_sort,
+            "login": self._cmd_login,
             "ping": self._cmd_ping,
-            "who": self._cmd_who, "tables": self._cmd_tables, "new": self._cmd_new,
-            "sit": self._cmd_sit, "leave": self._cmd_leave, "leave!": self._cmd_leave,
+            "who": self._cmd_who,
+            "tables": self._cmd_tables,
+            "new": self._cmd_new,
+            "sit": self._cmd_sit,
+            "leave": self._cmd_leave,
+            "leave!": self._cmd_leave,
             "observe": self._cmd_observe,
-            "unobserve": self._cmd_unobserve, "say": self._cmd_say, "rules": self._cmd_rules,
-            "state": self._cmd_state, "games": self._cmd_games, "last": self._cmd_last,
+            "unobserve": self._cmd_unobserve,
+            "say": self._cmd_say,
+            "rules": self._cmd_rules,
+            "state": self._cmd_state,
+            "games": self._cmd_games,
+            "last": self._cmd_last,
             "sheet": self._cmd_sheet,
-            "seek": mm.seek, "unseek": mm.unseek, "reserve": mm.reserve,
+            "seek": mm.seek,
+            "unseek": mm.unseek,
+            "reserve": mm.reserve,
             "release": mm.release,
         }
         if self.handlers.keys() != COMMANDS.keys():  # a command nobody handles, or a stray
-            raise RuntimeError(f"commands and handlers differ: "
-                               f"{sorted(self.handlers.keys() ^ COMMANDS.keys())}")
+            raise RuntimeError(
+                f"commands and handlers differ: {sorted(self.handlers.keys() ^ COMMANDS.keys())}"
+            )
 
     # ----------------------------------------------------------- sessions
     def hello(self, session: Session) -> None:
@@ -197,7 +212,7 @@ class Lobby:
             session.send(ev.Error("not-allowed", f"you are logged in as {session.name}"))
             return
         secret = args[1] if len(args) == 2 else None
-        token = secret[len(TOKEN):] if secret and secret.startswith(TOKEN) else None
+        token = secret[len(TOKEN) :] if secret and secret.startswith(TOKEN) else None
         password = secret if token is None else None
         if await self.accounts.is_registered(name):
             if password is None:
@@ -212,11 +227,17 @@ class Lobby:
             guest = False
         else:
             held = self._guest_token(name)
-            if name_key(name) in self.registering or (held is not None and (
-                    token is None or not hmac.compare_digest(token, held))):
-                session.send(ev.Error("name-in-use", f"{name} is in use: to resume that seat "
-                                      "log in with its token (login NAME token=TOKEN); "
-                                      "else choose another name"))
+            if name_key(name) in self.registering or (
+                held is not None and (token is None or not hmac.compare_digest(token, held))
+            ):
+                session.send(
+                    ev.Error(
+                        "name-in-use",
+                        f"{name} is in use: to resume that seat "
+                        "log in with its token (login NAME token=TOKEN); "
+                        "else choose another name",
+                    )
+                )
                 return
             guest = True
         if session.closed:
@@ -239,8 +260,9 @@ class Lobby:
         """Register a free name; refused while a guest holds it (connected or seated)."""
         key = name_key(name)
         if self._guest_token(name) is not None or key in self.registering:
-            session.send(ev.Error("name-in-use", f"{name} is in use by a guest: register "
-                                  "another name"))
+            session.send(
+                ev.Error("name-in-use", f"{name} is in use by a guest: register another name")
+            )
             return False
         self.registering.add(key)  # no guest takes it while the hash is computed
         try:
@@ -273,14 +295,18 @@ class Lobby:
         resume = ""
         if token is not None:
             fields += (("token", token),)
-            resume = f" Your resume token is {token}: 'login {name} token={token}' takes " \
-                     "your seat back if this connection drops."
-        session.send(ev.Ok(
-            "login",
-            f"Hello, {name} ({what}). {len(self.tables)} tables, {len(self.online)} players "
-            f"here. 'tables', 'new', 'sit N', 'seek', 'help'.{resume}",
-            fields,
-        ))
+            resume = (
+                f" Your resume token is {token}: 'login {name} token={token}' takes "
+                "your seat back if this connection drops."
+            )
+        session.send(
+            ev.Ok(
+                "login",
+                f"Hello, {name} ({what}). {len(self.tables)} tables, {len(self.online)} players "
+                f"here. 'tables', 'new', 'sit N', 'seek', 'help'.{resume}",
+                fields,
+            )
+        )
         table = self._table_of(name)
         if table is not None:
             session.table = table  # at once: 'new' or 'seek' right after must see the seat
@@ -301,9 +327,12 @@ class Lobby:
             return
         if table is None:
             word = item.text.split()[0] if item.text.split() else item.text
-            session.send(ev.Error("unknown-command",
-                                  f"{word!r} is not a command, and you sit at no table. "
-                                  "Type 'help'."))
+            session.send(
+                ev.Error(
+                    "unknown-command",
+                    f"{word!r} is not a command, and you sit at no table. Type 'help'.",
+                )
+            )
             return
         self._post(session, table, TableCall(session, item.text, item.seq))
 
@@ -319,8 +348,12 @@ class Lobby:
             else:
                 session.send(ev.Error("unknown-table", f"table {table.id} has closed"))
             return
-        session.send(ev.Error("busy", "your earlier lines at this table are still being "
-                              "handled: wait for their answers"))
+        session.send(
+            ev.Error(
+                "busy",
+                "your earlier lines at this table are still being handled: wait for their answers",
+            )
+        )
 
     def _page(self, session: Session, item: Command, count: int) -> tuple[int, int] | None:
         """The page asked for and the number of pages, or None after an error (a list is
@@ -331,8 +364,7 @@ class Lobby:
             session.send(ev.Error("bad-argument", f"{item.name} [PAGE]: pages 1 to {pages}"))
             return None
         if not self.is_admin(session) and not session.lists.take(trio.current_time()):
-            session.send(ev.Error("slow-down", f"too many '{item.name}' at once: wait a "
-                                  "little"))
+            session.send(ev.Error("slow-down", f"too many '{item.name}' at once: wait a little"))
             return None
         return (int(args[0]) if args else 1), pages
 
@@ -343,8 +375,7 @@ class Lobby:
             return
         page, pages = paged
         size = self.config.page_size
-        session.send(ev.Who(tuple(names[(page - 1) * size: page * size]), len(names),
-                            page, pages))
+        session.send(ev.Who(tuple(names[(page - 1) * size : page * size]), len(names), page, pages))
 
     async def _cmd_tables(self, session: Session, item: Command) -> None:
         infos = [t.info() for _, t in sorted(self.tables.items()) if t.state != "closed"]
@@ -353,23 +384,32 @@ class Lobby:
             return
         page, pages = paged
         size = self.config.page_size
-        session.send(ev.Tables(tuple(infos[(page - 1) * size: page * size]), len(infos),
-                               page, pages))
+        session.send(
+            ev.Tables(tuple(infos[(page - 1) * size : page * size]), len(infos), page, pages)
+        )
 
     def table_room(self, session: Session, opening: bool) -> bool:
         """Whether a new table may open (the server's cap; with ``opening``, a 'new',
         the cap per address too); if not, the session is told."""
         if len(self.tables) >= self.config.max_tables:
-            session.send(ev.Error("busy", "too many tables are open; sit at one or try "
-                                  "again later"))
+            session.send(
+                ev.Error("busy", "too many tables are open; sit at one or try again later")
+            )
             return False
         cap = self.config.max_tables_per_address
-        if opening and cap and sum(
-            1 for t in self.tables.values()
-            if t.state == "waiting" and t.opened_from == session.address
-        ) >= cap:
-            session.send(ev.Error("busy", f"your address has {cap} waiting tables open; "
-                                  "sit at one or wait"))
+        if (
+            opening
+            and cap
+            and sum(
+                1
+                for t in self.tables.values()
+                if t.state == "waiting" and t.opened_from == session.address
+            )
+            >= cap
+        ):
+            session.send(
+                ev.Error("busy", f"your address has {cap} waiting tables open; sit at one or wait")
+            )
             return False
         return True
 
@@ -399,8 +439,9 @@ class Lobby:
             session.send(ev.Error("shutting-down", "the server is shutting down"))
             return False
         if session.table is not None:
-            session.send(ev.Error("already-seated",
-                                  f"you sit at table {session.table.id}: 'leave' first"))
+            session.send(
+                ev.Error("already-seated", f"you sit at table {session.table.id}: 'leave' first")
+            )
             return False
         self.matchmaking.forget(session)  # sitting somewhere ends the wait for a seek
         return True
@@ -473,8 +514,9 @@ class Lobby:
             if table is not None:
                 table.post(Unobserve(session))  # once: observing is already dropped
         tables = ",".join(str(t) for t in sorted(wanted))
-        session.send(ev.Ok("unobserve", f"You stop observing table {tables}.",
-                           (("table", tables),)))
+        session.send(
+            ev.Ok("unobserve", f"You stop observing table {tables}.", (("table", tables),))
+        )
 
     async def _cmd_say(self, session: Session, item: Command) -> None:
         text = item.rest
@@ -498,8 +540,11 @@ class Lobby:
 
     def is_admin(self, session: Session) -> bool:
         """A registered name in the admins setting (a ladder polls 'who' as it waits)."""
-        return (not session.guest and session.name is not None
-                and name_key(session.name) in self.accounts.admins)
+        return (
+            not session.guest
+            and session.name is not None
+            and name_key(session.name) in self.accounts.admins
+        )
 
     def hold(self, board: str, players: tuple[str, ...], record: ev.DealRecord) -> None:
         """Keep a board's deal record from its players until 'release' (matchmaking)."""
@@ -584,7 +629,12 @@ class Lobby:
 
 def _game(row: dict[str, Any]) -> ev.Game:
     return ev.Game(
-        match=row["match"], table=row["table"], players=tuple(row["players"]),
-        variant=row["variant"], winner=row["winner"], reason=row["reason"],
-        totals=tuple(row["totals"]), finished=row["finished"],
+        match=row["match"],
+        table=row["table"],
+        players=tuple(row["players"]),
+        variant=row["variant"],
+        winner=row["winner"],
+        reason=row["reason"],
+        totals=tuple(row["totals"]),
+        finished=row["finished"],
     )

@@ -109,8 +109,20 @@ class Stop:
     reason: str
 
 
-Message = (Sit | Leave | TableCall | Observe | Unobserve | Away | Back | ShowState | ShowLast
-           | ShowSheet | Say | Stop)
+Message = (
+    Sit
+    | Leave
+    | TableCall
+    | Observe
+    | Unobserve
+    | Away
+    | Back
+    | ShowState
+    | ShowLast
+    | ShowSheet
+    | Say
+    | Stop
+)
 # What a client asks for itself (a call, 'state', 'say', 'sit', 'leave', 'observe', ...)
 # is a request: each session may have only a few waiting. What the server posts on its
 # own (a seek's seating, away and back, stop) is control, and never refused. So the
@@ -151,8 +163,9 @@ class Table:
         n = self.rules.settings.players
         self.seats = [None] * n
         config = self.config
-        self.clocks = Clocks(n, config.human_clock_ms + config.lag_ms, config.away_limit_ms,
-                             config.max_timeouts)
+        self.clocks = Clocks(
+            n, config.human_clock_ms + config.lag_ms, config.away_limit_ms, config.max_timeouts
+        )
         # unbounded, but bounded in fact: see Posted
         self.inbox, self._receive = trio.open_memory_channel[Posted](math.inf)
         if self.reserved is not None:
@@ -169,9 +182,13 @@ class Table:
 
     def info(self) -> ev.TableInfo:
         return ev.TableInfo(
-            id=self.id, players=self.players, variant=self.rules.variant,
-            options=tuple(sorted(self.rules.options)), seats=tuple(self.seats),
-            state=self.state, observers=len(self.observers),
+            id=self.id,
+            players=self.players,
+            variant=self.rules.variant,
+            options=tuple(sorted(self.rules.options)),
+            seats=tuple(self.seats),
+            state=self.state,
+            observers=len(self.observers),
         )
 
     def post(self, message: Message, *, request: bool = False) -> bool:
@@ -227,8 +244,12 @@ class Table:
     def _deserted(self) -> bool:
         """A waiting table (not a board) whose seated players have all left the server."""
         seated = [s for s, who in enumerate(self.seats) if who is not None]
-        return (self.match is None and self.reserved is None and bool(seated)
-                and all(s in self.clocks.away_since for s in seated))
+        return (
+            self.match is None
+            and self.reserved is None
+            and bool(seated)
+            and all(s in self.clocks.away_since for s in seated)
+        )
 
     def _deserted_deadline(self) -> float:
         return max(self.clocks.away_since.values()) + self.config.empty_table_ms / 1000
@@ -257,8 +278,9 @@ class Table:
                 new = session not in self.observers
                 self.observers.add(session)
                 session.observing.add(self.id)
-                session.send(ev.Ok("observe", f"You observe table {self.id}.",
-                                   (("table", str(self.id)),)))
+                session.send(
+                    ev.Ok("observe", f"You observe table {self.id}.", (("table", str(self.id)),))
+                )
                 if new:  # told first: the state then carries its seq
                     self._watching(session, True)
                 self._send_state(session, None, whole=True)
@@ -283,8 +305,9 @@ class Table:
                 elif session.table is self:  # it closed meanwhile: back in the lobby
                     session.table, session.seat = None, None
             case ShowState(session):
-                self._send_state(session, session.seat if session.table is self else None,
-                                 whole=True)
+                self._send_state(
+                    session, session.seat if session.table is self else None, whole=True
+                )
             case ShowLast(session):
                 self._send_last(session)
             case ShowSheet(session):
@@ -323,8 +346,13 @@ class Table:
             self.observers.discard(session)
             session.observing.discard(self.id)
         board = () if self.board is None else (("board", self.board),)
-        session.send(ev.Ok("sit", f"You sit at table {self.id}, seat {seat}.",
-                           (("table", str(self.id)), ("seat", str(seat)), *board)))
+        session.send(
+            ev.Ok(
+                "sit",
+                f"You sit at table {self.id}, seat {seat}.",
+                (("table", str(self.id)), ("seat", str(seat)), *board),
+            )
+        )
         self._event(ev.Seated(name, seat))
         if all(self.seats):
             self._start()
@@ -334,8 +362,7 @@ class Table:
         if self.state != ev.TableState.WAITING:
             return ev.Error("table-full", f"table {self.id} is already playing")
         if session.table is not None and session.table is not self:
-            return ev.Error("already-seated", f"you sit at table {session.table.id}: "
-                            "'leave' first")
+            return ev.Error("already-seated", f"you sit at table {session.table.id}: 'leave' first")
         if self._seat_of(name) is not None:
             return ev.Error("already-seated", f"you already sit at table {self.id}")
         free = [s for s, who in enumerate(self.seats) if who is None]
@@ -377,9 +404,12 @@ class Table:
             return
         running = self.match is not None and not self.match.over
         if running and not confirmed and not session.machine and not self._confirms(seat):
-            session.send(ev.Info(
-                f"Leaving forfeits the game for your side. 'leave' again within "
-                f"{LEAVE_CONFIRM_S:.0f} s, or 'leave!', to leave."))
+            session.send(
+                ev.Info(
+                    f"Leaving forfeits the game for your side. 'leave' again within "
+                    f"{LEAVE_CONFIRM_S:.0f} s, or 'leave!', to leave."
+                )
+            )
             return
         self.leave_asked.pop(seat, None)
         session.table, session.seat = None, None
@@ -409,17 +439,28 @@ class Table:
         names = tuple(s for s in self.seats if s is not None)
         seed = self.seed or secrets.token_hex(8)
         self.match = Match(
-            self.rules, seed=seed, names=names, table=str(self.id),
-            match_id=f"m{self.match_number}", deal_limit=self.deal_limit,
+            self.rules,
+            seed=seed,
+            names=names,
+            table=str(self.id),
+            match_id=f"m{self.match_number}",
+            deal_limit=self.deal_limit,
         )
         self.state = ev.TableState.PLAYING
         # a seat's clock is a bot's if it played in the machine style when the match
         # started (a reconnect in another style does not change it)
         config = self.config
-        self.clocks.set_call_ms([
-            (config.bot_clock_ms if session is not None and session.machine
-             else config.human_clock_ms) + config.lag_ms
-            for session in map(self._session, range(self.players))])
+        self.clocks.set_call_ms(
+            [
+                (
+                    config.bot_clock_ms
+                    if session is not None and session.machine
+                    else config.human_clock_ms
+                )
+                + config.lag_ms
+                for session in map(self._session, range(self.players))
+            ]
+        )
         log.info("match_start", table=self.id, match=self.match.match_id, players=names)
         # not the seed: every deck follows from it (it is told at the match's end)
         self._event(g.MatchStarted(names, self.match.match_id))
@@ -460,17 +501,23 @@ class Table:
     def _send_state(self, session: Session, seat: int | None, *, whole: bool = False) -> None:
         match = self.match
         if match is None:
-            session.send(ev.Info(f"Table {self.id} waits for players: "
-                                 + ", ".join(s or "(free)" for s in self.seats)))
+            session.send(
+                ev.Info(
+                    f"Table {self.id} waits for players: "
+                    + ", ".join(s or "(free)" for s in self.seats)
+                )
+            )
             return
         asked = seat is not None and seat == match.to_act and not match.over
         kind = ev.AskKind.ASK if asked else ev.AskKind.STATE
         clock = None
         if seat is not None:  # an open request: the clock left on it
-            clock = (self.clocks.left_ms(seat, trio.current_time()) if asked
-                     else self.clocks.per_seat_ms[seat])
-        session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, kind=kind,
-                            whole=whole))
+            clock = (
+                self.clocks.left_ms(seat, trio.current_time())
+                if asked
+                else self.clocks.per_seat_ms[seat]
+            )
+        session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, kind=kind, whole=whole))
 
     def _send_last(self, session: Session) -> None:
         """The last trick taken: this deal's, else the last one of the deal before."""
@@ -483,15 +530,30 @@ class Table:
         if taken and not match.over:
             trick = taken[-1]
             assert trick.winner is not None
-            session.send(ev.LastTrick(self.id, match.deal.deal_no, trick.leader,
-                                      tuple(c for _, c in trick.cards), trick.winner, names))
+            session.send(
+                ev.LastTrick(
+                    self.id,
+                    match.deal.deal_no,
+                    trick.leader,
+                    tuple(c for _, c in trick.cards),
+                    trick.winner,
+                    names,
+                )
+            )
             return
         for record in reversed(match.records):  # a new deal: the last of an earlier one
             if record["tricks"]:
                 told = record["tricks"][-1]
-                session.send(ev.LastTrick(self.id, record["deal_no"], told["leader"],
-                                          tuple(parse_card(c) for c in told["cards"]),
-                                          told["winner"], names))
+                session.send(
+                    ev.LastTrick(
+                        self.id,
+                        record["deal_no"],
+                        told["leader"],
+                        tuple(parse_card(c) for c in told["cards"]),
+                        told["winner"],
+                        names,
+                    )
+                )
                 return
         session.send(ev.Error("wrong-phase", "no trick has been taken yet"))
 
@@ -504,13 +566,34 @@ class Table:
         records = [r for r in match.records if r.get("written") is not None]
         rows = []
         for i, r in enumerate(records):
-            later = records[i + 1]["bides_before"] if i + 1 < len(records) else (
-                match.deal.bides_before if match.deal.deal_no > r["deal_no"] and not match.over
-                else r["bides_before"])
-            rows.append(ev.SheetRow(r["deal_no"], r["outcome"], tuple(r["written"]),
-                                    tuple(r["totals"]), r["hanging"], tuple(later)))
-        session.send(ev.Sheet(self.id, match.names, self.rules.settings.sides(),
-                              self.rules.settings.target, tuple(rows)))
+            later = (
+                records[i + 1]["bides_before"]
+                if i + 1 < len(records)
+                else (
+                    match.deal.bides_before
+                    if match.deal.deal_no > r["deal_no"] and not match.over
+                    else r["bides_before"]
+                )
+            )
+            rows.append(
+                ev.SheetRow(
+                    r["deal_no"],
+                    r["outcome"],
+                    tuple(r["written"]),
+                    tuple(r["totals"]),
+                    r["hanging"],
+                    tuple(later),
+                )
+            )
+        session.send(
+            ev.Sheet(
+                self.id,
+                match.names,
+                self.rules.settings.sides(),
+                self.rules.settings.target,
+                tuple(rows),
+            )
+        )
 
     async def _call(self, session: Session, text: str, seq: int | None) -> None:
         match = self.match
@@ -519,8 +602,12 @@ class Table:
             session.send(ev.Error("not-seated", "sit at a table to make table calls"))
             return
         if match is None or match.over:
-            session.send(ev.Error("wrong-phase", "the game has not started"
-                                  if match is None else "the game is over"))
+            session.send(
+                ev.Error(
+                    "wrong-phase",
+                    "the game has not started" if match is None else "the game is over",
+                )
+            )
             return
         stale = stale_answer(seq, self.asked_seq, self.seq)
         if stale is not None:
@@ -563,9 +650,15 @@ class Table:
                     await trio.to_thread.run_sync(self.lobby.store.add_deal, event.record)
                     record = event.record
                     if isinstance(event, g.DealEnded):
-                        log.info("deal", table=self.id, match=match.match_id, deal=event.deal,
-                                 outcome=event.outcome, written=record["written"],
-                                 totals=record["totals"])
+                        log.info(
+                            "deal",
+                            table=self.id,
+                            match=match.match_id,
+                            deal=event.deal,
+                            outcome=event.outcome,
+                            written=record["written"],
+                            totals=record["totals"],
+                        )
                         self._event(event)
                         if not event.seed_told:  # it would tell the decks still to come
                             record = {**record, "seed": None}
@@ -584,15 +677,27 @@ class Table:
         seeds = {r["deal_no"]: r["seed"] for r in match.records}  # told now the match is over
         await trio.to_thread.run_sync(  # on disk before anyone is told ('games' lists it)
             lambda: self.lobby.store.finish_match(
-                match.match_id, self.id, list(match.names), self.rules.variant,
-                sorted(self.rules.options), ",".join(end.winners), end.reason,
-                list(end.totals), seeds,
+                match.match_id,
+                self.id,
+                list(match.names),
+                self.rules.variant,
+                sorted(self.rules.options),
+                ",".join(end.winners),
+                end.reason,
+                list(end.totals),
+                seeds,
             )
         )
         # a ladder board's seed would tell the other seatings' decks
         self._event(end if self.board is None else attrs.evolve(end, seed=None))
-        log.info("match_end", table=self.id, match=match.match_id, winner=list(end.winners),
-                 reason=end.reason, totals=match.totals)
+        log.info(
+            "match_end",
+            table=self.id,
+            match=match.match_id,
+            winner=list(end.winners),
+            reason=end.reason,
+            totals=match.totals,
+        )
         self.state = ev.TableState.CLOSED  # what came meanwhile is answered as the task ends
         for seat in range(self.players):
             session = self._session(seat)
@@ -624,8 +729,11 @@ class Table:
         by that seat, as if the match had started with the seat away."""
         assert self.reserved is not None
         self.match = Match(
-            self.rules, seed=self.seed or secrets.token_hex(8), names=self.reserved,
-            table=str(self.id), match_id=f"m{self.match_number}",
+            self.rules,
+            seed=self.seed or secrets.token_hex(8),
+            names=self.reserved,
+            table=str(self.id),
+            match_id=f"m{self.match_number}",
         )
         self.state = ev.TableState.PLAYING
         await self._forfeit(seat, "away")

@@ -34,8 +34,9 @@ def events(items: list[Item], kind: str) -> list[Event]:
 
 
 def my_seat(items: list[Item]) -> int:
-    sits = [e for e in items if isinstance(e, Event) and e.tag == "ok"
-            and e.fields.get("cmd") == "sit"]
+    sits = [
+        e for e in items if isinstance(e, Event) and e.tag == "ok" and e.fields.get("cmd") == "sit"
+    ]
     seat = sits[0].get_int("seat")
     assert seat is not None
     return seat
@@ -53,8 +54,9 @@ async def test_two_random_bots_play_n_games_and_stop(
 ) -> None:
     port = await start_server()
     seen: list[Item] = []
-    ann = Bot(random_choose(1), "ann", port=port, seek="2 moscow to-301", games=2,
-              on_event=seen.append)
+    ann = Bot(
+        random_choose(1), "ann", port=port, seek="2 moscow to-301", games=2, on_event=seen.append
+    )
     bob = Bot(random_choose(2), "bob", port=port, seek="2 moscow to-301", games=2)
     await play(ann, bob)
 
@@ -153,7 +155,8 @@ async def _cutting_proxy(
             pipes.start_soon(down)
 
     listeners: list[Any] = await nursery.start(
-        functools.partial(trio.serve_tcp, relay, 0, host="127.0.0.1"))
+        functools.partial(trio.serve_tcp, relay, 0, host="127.0.0.1")
+    )
     return listeners[0].socket.getsockname()[1], cut
 
 
@@ -164,10 +167,22 @@ async def test_a_dropped_connection_logs_in_again_and_the_match_finishes_with_it
     relay_port, cut = await _cutting_proxy(nursery, port, cut_after_asks=3)
     seen_ann: list[Item] = []
     seen_bob: list[Item] = []
-    ann = Bot(random_choose(5), "ann", port=relay_port, seek="2 moscow to-301", games=1,
-              on_event=seen_ann.append)
-    bob = Bot(random_choose(6), "bob", port=port, seek="2 moscow to-301", games=1,
-              on_event=seen_bob.append)
+    ann = Bot(
+        random_choose(5),
+        "ann",
+        port=relay_port,
+        seek="2 moscow to-301",
+        games=1,
+        on_event=seen_ann.append,
+    )
+    bob = Bot(
+        random_choose(6),
+        "bob",
+        port=port,
+        seek="2 moscow to-301",
+        games=1,
+        on_event=seen_bob.append,
+    )
     await play(ann, bob)
 
     assert cut.is_set()
@@ -178,13 +193,14 @@ async def test_a_dropped_connection_logs_in_again_and_the_match_finishes_with_it
     away = [e.get_str("name") for e in events(seen_bob, "away")]
     back = [e.get_str("name") for e in events(seen_bob, "back")]
     assert away == ["ann"] and back == ["ann"]
-    assert seen_bob.index(events(seen_bob, "away")[0]) < seen_bob.index(
-        events(seen_bob, "back")[0])
+    assert seen_bob.index(events(seen_bob, "away")[0]) < seen_bob.index(events(seen_bob, "back")[0])
     (end,) = events(seen_bob, "match-end")
     assert end.get_str("reason") in ("target", "claim") and end.get_int("forfeit") is None
     assert events(seen_ann, "match-end")[-1].line == end.line  # ann saw the end too
-    assert any(isinstance(v, View) and v.kind == "ask" for v in seen_ann[
-        seen_ann.index(events(seen_ann, "back")[0]):])  # asked again after coming back
+    assert any(
+        isinstance(v, View) and v.kind == "ask"
+        for v in seen_ann[seen_ann.index(events(seen_ann, "back")[0]) :]
+    )  # asked again after coming back
 
 
 async def test_the_raw_bot_plays_one_game_against_a_random_bot(
@@ -193,13 +209,13 @@ async def test_the_raw_bot_plays_one_game_against_a_random_bot(
     port = await start_server()
     seen: list[Item] = []
     ann = Bot(random_choose(7), "ann", port=port, seek="2", games=1, on_event=seen.append)
-    raw = [sys.executable, str(ROOT / "clients" / "raw_bot.py"), "127.0.0.1", str(port),
-           "rawbot"]
+    raw = [sys.executable, str(ROOT / "clients" / "raw_bot.py"), "127.0.0.1", str(port), "rawbot"]
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(ann.run)
-            done = await trio.run_process(raw, capture_stdout=True, capture_stderr=True,
-                                          check=False)
+            done = await trio.run_process(
+                raw, capture_stdout=True, capture_stderr=True, check=False
+            )
     assert done.returncode == 0, done.stderr.decode()
     assert ann.stats.games == 1 and ann.stats.errors == []
     (start,) = events(seen, "start")
@@ -211,4 +227,5 @@ async def test_the_raw_bot_plays_one_game_against_a_random_bot(
     assert (await carl.expect("games"))["count"] == "1"
     game = await carl.expect("game")
     assert game["players"] in ("ann,rawbot", "rawbot,ann") and game["reason"] == end.get_str(
-        "reason")
+        "reason"
+    )

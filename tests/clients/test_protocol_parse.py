@@ -63,15 +63,13 @@ MATCH_END_SHORT = (
     "seed=460236a38cc870ce"
 )
 MATCH_END_DRAW = (
-    "event seq=10 table=2 kind=match-end winner=- name=- reason=deals totals=0,0 "
-    "seed=ladder/board1"
+    "event seq=10 table=2 kind=match-end winner=- name=- reason=deals totals=0,0 seed=ladder/board1"
 )
 OTHER_LINES = [
     "ok cmd=style style=machine text=Style machine.",
     "ok cmd=login name=carl guest=1 text=Hello, carl (guest). 0 tables, 1 players here. "
     "'tables', 'new', 'sit N', 'seek', 'help'.",
-    "ok cmd=seek players=2 variant=moscow options=to-301 text=Waiting for a 2-player moscow "
-    "game.",
+    "ok cmd=seek players=2 variant=moscow options=to-301 text=Waiting for a 2-player moscow game.",
     "ok cmd=sit table=1 seat=0 text=You sit at table 1, seat 0.",
     "who count=1 names=carl",
     "tables count=1",
@@ -108,9 +106,13 @@ def _view(line: str) -> View:
 
 def test_fields_split_on_spaces_and_text_runs_to_the_end() -> None:
     assert fields_of("say from=carl table=- text=hello  lobby  text=x") == (
-        "say", {"from": "carl", "table": "-", "text": "hello  lobby  text=x"})
+        "say",
+        {"from": "carl", "table": "-", "text": "hello  lobby  text=x"},
+    )
     assert fields_of("bye text=Bye. Your seat, if any, waits for you.") == (
-        "bye", {"text": "Bye. Your seat, if any, waits for you."})
+        "bye",
+        {"text": "Bye. Your seat, if any, waits for you."},
+    )
     assert fields_of("help text=") == ("help", {"text": ""})
     assert fields_of("tables count=0") == ("tables", {"count": "0"})
     assert fields_of("bye") == ("bye", {})
@@ -121,12 +123,33 @@ def test_fields_split_on_spaces_and_text_runs_to_the_end() -> None:
 def test_ask_in_play_every_field_typed() -> None:
     v = _view(ASK_PLAY)
     assert v == View(
-        kind="ask", seq=73, table=1, deal=3, phase="play", seat=0, dealer=0, to_act=0,
-        hand=["10s", "7h", "Kh", "7d", "Qd", "10d", "Jc", "10c", "Ac"], turned="Kd",
-        fresa="Qc", trump="d", player=0, round=1, leader=1, trick=["8h"], tricks=[0, 0],
-        score=[72, 115], hanging=0, target=301, pending=None, shown=[],
-        talk=["1:pas", "0:igrayu"], clock_ms=400, legal=["menyayu", "Kh", "7h"],
-        raw=v.raw, players=2,
+        kind="ask",
+        seq=73,
+        table=1,
+        deal=3,
+        phase="play",
+        seat=0,
+        dealer=0,
+        to_act=0,
+        hand=["10s", "7h", "Kh", "7d", "Qd", "10d", "Jc", "10c", "Ac"],
+        turned="Kd",
+        fresa="Qc",
+        trump="d",
+        player=0,
+        round=1,
+        leader=1,
+        trick=["8h"],
+        tricks=[0, 0],
+        score=[72, 115],
+        hanging=0,
+        target=301,
+        pending=None,
+        shown=[],
+        talk=["1:pas", "0:igrayu"],
+        clock_ms=400,
+        legal=["menyayu", "Kh", "7h"],
+        raw=v.raw,
+        players=2,
     )
     assert v.raw["legal"] == "menyayu,Kh,7h" and v.raw["pending"] == "-"
 

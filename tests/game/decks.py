@@ -78,8 +78,7 @@ R4 = build_ruleset(4)
 # Trump clubs (turned 7c, so nobody can swap). Dealer 2, seat 0 bids first and leads.
 # 27 cards in play: 8..A of spades, hearts, diamonds and 9c..Ac: 152 points, +10.
 # The talon: 7s 7h 8c, then the fresa 7d.
-D3 = ("Jc 10s Ah 8s Jh Kc 9d Qd Kd", "Ac Js 8h 9s Qh Qc Ad 10d Ks",
-      "9c Qs 9h As 10h 10c 8d Jd Kh")
+D3 = ("Jc 10s Ah 8s Jh Kc 9d Qd Kd", "Ac Js 8h 9s Qh Qc Ad 10d Ks", "9c Qs 9h As 10h 10c 8d Jd Kh")
 # Tricks (leader first) and who takes them:
 #  Jc Ac 9c  -> 0: 45      10s Js Qs -> 0: 15      Ah 8h 9h  -> 0: 11    (seat 0: 71)
 #  8s 9s As  -> 2: 11      10h Jh Qh -> 2: 15      10c Kc Qc -> 2: 17    (seat 2: 43)
@@ -90,8 +89,7 @@ D3_PLAY = "Jc Ac 9c 10s Js Qs Ah 8h 9h 8s 9s As 10h Jh Qh 10c Kc Qc 8d 9d Ad 10d
 # 10s-Qs. Tricks: Jc Kc Qc -> 0: 27; 9c Ac 10c -> 0: 35; 9s Ks Js -> 1: 6;
 # Ah 8h Jh -> 1: 13; 10h 9h Qh -> 1: 13; Ad 8d 9d -> 1: 11; Kd 10d Jd -> 2: 16;
 # Qs As 8s -> 0: 14; Kh Qd 10s -> 0: 17+10. Cards: [103, 43, 16].
-D3C = ("Jc 9c 9s Jh Qh Kh 9d Jd As", "Kc Ac Ks Ah 10h Ad Kd Qd 8s",
-       "Qc 10c Js 8h 9h 8d 10d Qs 10s")
+D3C = ("Jc 9c 9s Jh Qh Kh 9d Jd As", "Kc Ac Ks Ah 10h Ad Kd Qd 8s", "Qc 10c Js 8h 9h 8d 10d Qs 10s")
 D3C_PLAY = "9c Ac 10c 9s Ks Js Ah 8h Jh 10h 9h Qh Ad 8d 9d Kd 10d Jd Qs As 8s Kh Qd 10s"
 
 
@@ -112,10 +110,16 @@ def rotate(hands: tuple[str, ...], by: int) -> tuple[str, ...]:
 # Tricks: Jc 7c Qc 8c -> 0: 23; 9c Ac 10c Kc -> 0: 39; As 7s 8s 9s -> 0: 11 (pair 0+2:
 # 73); 7h Ah 8h 9h -> 1: 11; Ad 7d 8d 9d -> 1: 11; 10s Js Qs Ks -> 1: 19;
 # 10h Jh Qh Kh -> 1: 19; 10d Jd Qd Kd -> 1: 19+10 (pair 1+3: 89).
-D4 = ("Jc 9c As 7h 9d Ks Kh Kd", "7c Ac 7s Ah Ad 10s 10h 10d",
-      "Qc 10c 8s 8h 7d Js Jh Jd", "8c Kc 9s 9h 8d Qs Qh Qd")
-D4_PLAY = ("Jc 7c Qc 8c 9c Ac 10c Kc As 7s 8s 9s 7h Ah 8h 9h Ad 7d 8d 9d "
-           "10s Js Qs Ks 10h Jh Qh Kh 10d Jd Qd Kd")
+D4 = (
+    "Jc 9c As 7h 9d Ks Kh Kd",
+    "7c Ac 7s Ah Ad 10s 10h 10d",
+    "Qc 10c 8s 8h 7d Js Jh Jd",
+    "8c Kc 9s 9h 8d Qs Qh Qd",
+)
+D4_PLAY = (
+    "Jc 7c Qc 8c 9c Ac 10c Kc As 7s 8s 9s 7h Ah 8h 9h Ad 7d 8d 9d "
+    "10s Js Qs Ks 10h Jh Qh Kh 10d Jd Qd Kd"
+)
 
 
 def match4(hands: tuple[str, ...] = D4, dealer: int = 3, rules: RuleSet = R4) -> Match:
@@ -125,19 +129,32 @@ def match4(hands: tuple[str, ...] = D4, dealer: int = 3, rules: RuleSet = R4) ->
 
 # Declarations in pairs. Trump clubs (turned Kc, in the dealer's hand). Seat 0 terts
 # Jh-Kh; seat 1 terts 8d-10d; seat 2 (seat 0's partner) terts 7s-9s; seat 3 nothing.
-PAIRS = ("Jh Qh Kh 7c Qc 7d As 10s", "8d 9d 10d 8c 9c Ah 10h Ks",
-         "7s 8s 9s Jc 10c Jd Qd 9h", "Kc Ac Js Qs 7h 8h Kd Ad")
+PAIRS = (
+    "Jh Qh Kh 7c Qc 7d As 10s",
+    "8d 9d 10d 8c 9c Ah 10h Ks",
+    "7s 8s 9s Jc 10c Jd Qd 9h",
+    "Kc Ac Js Qs 7h 8h Kd Ad",
+)
 # the same with seat 2 holding a fifty 7s-10s instead (10s and 9h swapped with seat 0)
-PAIRS_FIFTY = ("Jh Qh Kh 7c Qc 7d As 9h", "8d 9d 10d 8c 9c Ah 10h Ks",
-               "7s 8s 9s Jc 10c Jd Qd 10s", "Kc Ac Js Qs 7h 8h Kd Ad")
+PAIRS_FIFTY = (
+    "Jh Qh Kh 7c Qc 7d As 9h",
+    "8d 9d 10d 8c 9c Ah 10h Ks",
+    "7s 8s 9s Jc 10c Jd Qd 10s",
+    "Kc Ac Js Qs 7h 8h Kd Ad",
+)
 
 
 # ----------------------------------------------------------------- two players
 R = build_ruleset()
 
 
-def match2(spec: tuple[str, str, str], ruleset: RuleSet = R, dealer: int = 1,
-           totals: tuple[int, int] = (0, 0), **more: tuple[str, str, str]) -> Match:
+def match2(
+    spec: tuple[str, str, str],
+    ruleset: RuleSet = R,
+    dealer: int = 1,
+    totals: tuple[int, int] = (0, 0),
+    **more: tuple[str, str, str],
+) -> Match:
     """A two-player match whose first deal is ``spec`` (the first hand to the dealer's
     opponent); ``more`` gives later deals as ``d2=...``."""
     decks = {1: build_deck(*spec)}
@@ -164,5 +181,9 @@ SKI_PLAY = "9c Qc Ac 7s 8c 8s As 7d 10s 8d Ah 7h 10h 8h Ad 9h"
 # four players: the pair answers rost?
 # Dealer 3, trump clubs (Kc turned to the dealer). Seat 0 terts 7d-9d; his partner seat 2
 # terts Qh-Ah; seat 3 terts Js-Ks (and bella Kc Qc); seat 1 nothing.
-PAIR_ROST = ("7d 8d 9d 7c 10s 7h Jc Ad", "Jd Kd 8c 9c 8h 10h Ac 7s",
-             "Qh Kh Ah 10c Qd 8s 9h As", "Js Qs Ks Kc Qc 10d Jh 9s")
+PAIR_ROST = (
+    "7d 8d 9d 7c 10s 7h Jc Ad",
+    "Jd Kd 8c 9c 8h 10h Ac 7s",
+    "Qh Kh Ah 10c Qd 8s 9h As",
+    "Js Qs Ks Kc Qc 10d Jh 9s",
+)

@@ -136,8 +136,9 @@ BELLA = ("Kc Qc As 10s 7h 8h 7d 9d Jd", "Jc 9c Ac Ks Qs Ah 10h 10d Ad", "8c")
 
 
 def bella_deal(ruleset: RuleSet) -> Deal:
-    deal = Deal(rules=ruleset, deal_no=1, dealer=1, deck=build_deck(*BELLA), seed="t",
-                totals_before=(0, 0))
+    deal = Deal(
+        rules=ruleset, deal_no=1, dealer=1, deck=build_deck(*BELLA), seed="t", totals_before=(0, 0)
+    )
     say(deal, 0, "igrayu")
     return deal
 
@@ -180,8 +181,7 @@ def three_bides(ruleset: RuleSet) -> Match:
 def test_bide_penalty_from_the_third_bide_on() -> None:
     match = three_bides(rules("bide-penalty"))
     assert [r["outcome"] for r in match.records] == ["bide"] * 4
-    assert [r["written"] for r in match.records] == [[0, 127], [0, 127], [-100, 127],
-                                                     [-100, 127]]
+    assert [r["written"] for r in match.records] == [[0, 127], [0, 127], [-100, 127], [-100, 127]]
     assert [r["bides_before"] for r in match.records] == [[0, 0], [1, 0], [2, 0], [3, 0]]
     assert match.records[2]["notes"] == ["bide 3: side 0 -100"]
     assert match.totals == [-200, 508] and match.bides == [4, 0]
@@ -214,13 +214,20 @@ SWAP = ("7h 9s Qs 8d Kd 9c Ac 10c 8h", "Ah 10s Ks 9d Jd 7c Jc Qc 7s", "Jh")
 
 
 def test_seven_swap_default_and_off() -> None:
-    deal = Deal(rules=R, deal_no=1, dealer=1, deck=build_deck(*SWAP), seed="t",
-                totals_before=(0, 0))
+    deal = Deal(
+        rules=R, deal_no=1, dealer=1, deck=build_deck(*SWAP), seed="t", totals_before=(0, 0)
+    )
     say(deal, 0, "igrayu", "menyayu")
     play(deal, "Jh Ah")
     assert deal.card_points == [31, 0]
-    deal = Deal(rules=rules("seven-swap-off"), deal_no=1, dealer=1,
-                deck=build_deck(*SWAP), seed="t", totals_before=(0, 0))
+    deal = Deal(
+        rules=rules("seven-swap-off"),
+        deal_no=1,
+        dealer=1,
+        deck=build_deck(*SWAP),
+        seed="t",
+        totals_before=(0, 0),
+    )
     say(deal, 0, "igrayu")
     assert "menyayu" not in legal(deal, 0)
     refused(deal, 0, "menyayu", E.NotAllowed, "not-allowed")
@@ -264,8 +271,14 @@ STRENGTH = ("Ks 10s As 7h 9h Jh 8d Kd 8c", "9d 10d Jd 7s 8s Ah 10h Qc 9c", "Kc")
 
 
 def strength_deal(ruleset: RuleSet) -> Deal:
-    deal = Deal(rules=ruleset, deal_no=1, dealer=1, deck=build_deck(*STRENGTH), seed="t",
-                totals_before=(0, 0))
+    deal = Deal(
+        rules=ruleset,
+        deal_no=1,
+        dealer=1,
+        deck=build_deck(*STRENGTH),
+        seed="t",
+        totals_before=(0, 0),
+    )
     say(deal, 0, "igrayu")
     return deal
 
@@ -380,8 +393,13 @@ def test_table_penalties_renonce_is_a_bide_on_cards() -> None:
     # seat 0 writes every card in play (117) and the last trick (10)
     assert (rec["outcome"], rec["points"], rec["written"]) == ("penalty", [0, 0], [127, 0])
     assert rec["notes"] == ["bide on cards: seat 1, must-follow-suit"]
-    assert rec["calls"][-1] == {"seat": 1, "call": "play", "card": "Qs", "ms": 0,
-                                "penalty": "must-follow-suit"}
+    assert rec["calls"][-1] == {
+        "seat": 1,
+        "call": "play",
+        "card": "Qs",
+        "ms": 0,
+        "penalty": "must-follow-suit",
+    }
     assert match.totals == [127, 0] and match.deal.deal_no == 2
 
 
@@ -409,8 +427,14 @@ def test_table_penalties_three_players_the_others_share_like_a_bide() -> None:
 def test_table_penalties_no_rost_against_a_partner_is_no_penalty() -> None:
     # seat 2 asking rost? of his partner's terts is simply refused: there is nobody to
     # peek at, so it is not a forbidden rost? and not a bide on cards
-    deal = Deal(rules=build_ruleset(4, options=["table-penalties"]), deal_no=1, dealer=3,
-                deck=build_deck_n(PAIRS, 3, "Kc"), seed="t", totals_before=(0, 0))
+    deal = Deal(
+        rules=build_ruleset(4, options=["table-penalties"]),
+        deal_no=1,
+        dealer=3,
+        deck=build_deck_n(PAIRS, 3, "Kc"),
+        seed="t",
+        totals_before=(0, 0),
+    )
     say(deal, 0, "igrayu", "terts")
     play(deal, "7d 8d")
     refused(deal, 2, "rost?", E.NotAllowed, "not-allowed")
@@ -424,8 +448,14 @@ NOTHING = "7d Kd Ad 7s 9s Ah 8h 10h 9c"
 
 
 def talk_deal(second: str, ruleset: RuleSet) -> Deal:
-    deal = Deal(rules=ruleset, deal_no=1, dealer=1, deck=build_deck(TERTS_K, second, "Kc"),
-                seed="t", totals_before=(0, 0))
+    deal = Deal(
+        rules=ruleset,
+        deal_no=1,
+        dealer=1,
+        deck=build_deck(TERTS_K, second, "Kc"),
+        seed="t",
+        totals_before=(0, 0),
+    )
     say(deal, 0, "igrayu", "terts")
     play(deal, "7h")
     return deal
@@ -459,8 +489,14 @@ def test_rost_without_a_combination_is_a_bide_on_cards() -> None:
 
 def test_a_forbidden_swap() -> None:
     def second_trump(ruleset: RuleSet) -> Deal:
-        deal = Deal(rules=ruleset, deal_no=1, dealer=1, deck=build_deck(*SWAP), seed="t",
-                    totals_before=(0, 0))
+        deal = Deal(
+            rules=ruleset,
+            deal_no=1,
+            dealer=1,
+            deck=build_deck(*SWAP),
+            seed="t",
+            totals_before=(0, 0),
+        )
         say(deal, 0, "pas")
         say(deal, 1, "pas")
         say(deal, 0, "pas")
@@ -514,15 +550,18 @@ def test_manual_claim_missed_then_false() -> None:
     say(match, 0, "igrayu")
     play(match, "Jc Kc 9c")
     assert "konets" not in legal(match.deal, 0)  # a card is on the table
-    play(match, SIMPLE_PLAY[len("Jc Kc 9c "):])
+    play(match, SIMPLE_PLAY[len("Jc Kc 9c ") :])
     assert match.result is not None
     assert (match.result.winner, match.result.reason) == (0, "target")
     assert match.totals == [572, 35]
 
 
 # ------------------------------------------------------------- option validation
-OPTIONS = sorted(r.name for r in rule_book().rules()
-                 if r.info.kind == RuleKind.OPTION and r.distribution == "deberc-net")
+OPTIONS = sorted(
+    r.name
+    for r in rule_book().rules()
+    if r.info.kind == RuleKind.OPTION and r.distribution == "deberc-net"
+)
 
 
 def accepted(players: int, options: tuple[str, ...]) -> bool:
@@ -547,12 +586,22 @@ def test_every_refused_pair_names_both_options() -> None:
     assert refused_pairs >= 30
 
 
-@pytest.mark.parametrize("pair", [
-    ("to-301", "to-1001"), ("short", "short-bide"), ("short", "dave"), ("short-bide", "dave"),
-    ("short", "to-301"), ("dave", "manual-claim"), ("short", "poltinniki"),
-    ("short", "hanging-separate"), ("short", "bide-penalty"), ("short", "ski-penalty"),
-    ("short", "table-penalties"),
-])
+@pytest.mark.parametrize(
+    "pair",
+    [
+        ("to-301", "to-1001"),
+        ("short", "short-bide"),
+        ("short", "dave"),
+        ("short-bide", "dave"),
+        ("short", "to-301"),
+        ("dave", "manual-claim"),
+        ("short", "poltinniki"),
+        ("short", "hanging-separate"),
+        ("short", "bide-penalty"),
+        ("short", "ski-penalty"),
+        ("short", "table-penalties"),
+    ],
+)
 def test_known_contradictions(pair: tuple[str, str]) -> None:
     with pytest.raises(RuleError) as info:
         build_ruleset(2, options=pair)
@@ -565,12 +614,23 @@ def test_short_bide_to_leader_contradict_with_three_players() -> None:
         build_ruleset(3, options=("short-bide", "bide-to-leader"))
 
 
-@pytest.mark.parametrize(("option", "players"), [
-    ("bide-to-leader", 2), ("bide-to-leader", 4), ("partner-exemption", 2),
-    ("partner-exemption", 3), ("fresa-hidden", 4), ("seven-swap-off", 4),
-    ("poltinniki", 3), ("poltinniki", 4), ("dave", 3), ("dave", 4), ("short", 4),
-    ("short-bide", 4),
-])
+@pytest.mark.parametrize(
+    ("option", "players"),
+    [
+        ("bide-to-leader", 2),
+        ("bide-to-leader", 4),
+        ("partner-exemption", 2),
+        ("partner-exemption", 3),
+        ("fresa-hidden", 4),
+        ("seven-swap-off", 4),
+        ("poltinniki", 3),
+        ("poltinniki", 4),
+        ("dave", 3),
+        ("dave", 4),
+        ("short", 4),
+        ("short-bide", 4),
+    ],
+)
 def test_options_for_another_player_count_are_refused(option: str, players: int) -> None:
     with pytest.raises(RuleError) as info:
         build_ruleset(players, options=[option])

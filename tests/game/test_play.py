@@ -30,10 +30,24 @@ def test_card_points_tables() -> None:
     assert card_points(parse_card("9c"), CLUBS) == 14
     assert card_points(parse_card("9h"), CLUBS) == 0
     assert [card_points(c, HEARTS) for c in cards("7h 8h 9h 10h Jh Qh Kh Ah")] == [
-        0, 0, 14, 10, 20, 3, 4, 11,
+        0,
+        0,
+        14,
+        10,
+        20,
+        3,
+        4,
+        11,
     ]
     assert [card_points(c, HEARTS) for c in cards("7s 8s 9s 10s Js Qs Ks As")] == [
-        0, 0, 0, 10, 2, 3, 4, 11,
+        0,
+        0,
+        0,
+        10,
+        2,
+        3,
+        4,
+        11,
     ]
     assert sum(card_points(c, CLUBS) for c in DECK) == 152
 
@@ -108,8 +122,7 @@ def test_simple_deal_last_trick_and_totals() -> None:
     assert deal.card_points == [92, 25]
     assert deal.score is not None
     assert deal.score.points == [92, 35]
-    assert sum(deal.card_points) == sum(card_points(c, CLUBS) for c in cards(
-        " ".join(SIMPLE[:2])))
+    assert sum(deal.card_points) == sum(card_points(c, CLUBS) for c in cards(" ".join(SIMPLE[:2])))
 
 
 # --------------------------------------------- three cards on the table (rule level)

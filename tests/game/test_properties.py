@@ -39,9 +39,9 @@ MAX_CALLS_PER_DEAL = 40
 MAX_VOID_DEALS = 4
 
 
-
 def examples(n: int) -> settings:
     return settings(max_examples=n, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
 
 # --------------------------------------------------------------------------- tables
 # docs/rules.md §1, written out again on purpose (independent of deberc_net.game.cards).
@@ -75,10 +75,28 @@ def trick_winner(leader: int, cards: list[str], trump: str) -> int:
 # ------------------------------------------------------------------ the vocabulary
 VOCABULARY = [
     *(r + s for r in RANKS for s in SUITS),
-    "pas", "igrayu", *(f"igrayu-{s}" for s in SUITS), "menyayu", "ne-menyayu", "chetyre-semerki",
-    "terts", "dva-tertsa", "tri-tertsa", "pyatdesyat", "dva-pyatdesyat", "tri-pyatdesyat",
-    "rost?", *(f"ot-{r}" for r in RANKS), *(f"ot-{r}-kozyrnogo" for r in RANKS),
-    "pishet", "pokazhi", "pokazyvayu", "skin", "prokhodit?", "prokhodit", "ne-prokhodit",
+    "pas",
+    "igrayu",
+    *(f"igrayu-{s}" for s in SUITS),
+    "menyayu",
+    "ne-menyayu",
+    "chetyre-semerki",
+    "terts",
+    "dva-tertsa",
+    "tri-tertsa",
+    "pyatdesyat",
+    "dva-pyatdesyat",
+    "tri-pyatdesyat",
+    "rost?",
+    *(f"ot-{r}" for r in RANKS),
+    *(f"ot-{r}-kozyrnogo" for r in RANKS),
+    "pishet",
+    "pokazhi",
+    "pokazyvayu",
+    "skin",
+    "prokhodit?",
+    "prokhodit",
+    "ne-prokhodit",
     "bella",
 ]
 VOCABULARY_CALLS = [parse_token(t) for t in VOCABULARY]

@@ -22,8 +22,11 @@ from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleError, RuleKind
 from deberc_net.testing import build_ruleset, rule_book
 
-OPTIONS = sorted(r.name for r in rule_book().rules()
-                 if r.info.kind == RuleKind.OPTION and r.distribution == "deberc-net")
+OPTIONS = sorted(
+    r.name
+    for r in rule_book().rules()
+    if r.info.kind == RuleKind.OPTION and r.distribution == "deberc-net"
+)
 VARIANTS = ("moscow", "kharkov")
 IN_PLAY = {2: 18, 3: 27, 4: 32}
 HAND = {2: 9, 3: 9, 4: 8}
@@ -41,8 +44,11 @@ def points(card: str, trump: str) -> int:
 
 
 def examples(n: int) -> Any:
-    return settings(max_examples=n, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    return settings(
+        max_examples=n,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
 
 
 @st.composite
@@ -121,8 +127,7 @@ def dealt_hands(record: dict[str, Any], players: int) -> list[list[str]]:
     return hands
 
 
-def check_complete_deal(record: dict[str, Any], deal: Deal, players: int,
-                        bonus: int) -> None:
+def check_complete_deal(record: dict[str, Any], deal: Deal, players: int, bonus: int) -> None:
     trump = record["trump"]
     hands = dealt_hands(record, players)
     assert sum(len(h) for h in hands) == IN_PLAY[players]
@@ -142,8 +147,7 @@ def check_complete_deal(record: dict[str, Any], deal: Deal, players: int,
     score = deal.score
     assert score is not None
     assert sum(deal.card_points) == in_play
-    assert sum(score.points) - sum(score.combo_points) - sum(score.bella_points) == (
-        tricks + bonus)
+    assert sum(score.points) - sum(score.combo_points) - sum(score.bella_points) == (tricks + bonus)
     assert sum(deal.tricks_taken) == HAND[players]
 
 
@@ -160,10 +164,18 @@ def check_listed_combinations(record: dict[str, Any], deal: Deal, bonus: int) ->
     # every outcome: a deal cut short (claim, penalty, deberts, dave, an offer, a void
     # deal) carries its points so far, combinations included
     for side, points in enumerate(record["points"]):
-        last = bonus if record["tricks"] and score.last_trick_side == side and len(
-            record["tricks"]) == deal.rules.settings.hand_size else 0
+        last = (
+            bonus
+            if record["tricks"]
+            and score.last_trick_side == side
+            and len(record["tricks"]) == deal.rules.settings.hand_size
+            else 0
+        )
         assert points == listed[side] + deal.card_points[side] + last, (
-            record["deal_no"], side, record)
+            record["deal_no"],
+            side,
+            record,
+        )
 
 
 # ---------------------------------------------------------------- the driver
@@ -176,8 +188,9 @@ def play_match(match: Match, rng: random.Random, deals: dict[int, Deal]) -> None
         assert seat is not None
         assert match.legal_calls(seat), f"seat {seat} is to act but has no legal call"
         # now and then another seat speaks out of turn (pokazhi, four sevens)
-        others = [s for s in range(match.rules.settings.players)
-                  if s != seat and match.legal_calls(s)]
+        others = [
+            s for s in range(match.rules.settings.players) if s != seat and match.legal_calls(s)
+        ]
         if others and rng.random() < 0.2:
             seat = rng.choice(others)
         legal = match.legal_calls(seat)
@@ -251,19 +264,19 @@ def test_many_multi_option_sets_are_accepted() -> None:
 
 @examples(60)
 @given(st.sampled_from((2, 3, 4)), st.sampled_from(VARIANTS), st.integers(0, 10**9))
-def test_plain_tables_of_each_count_end_and_replay(players: int, variant: str,
-                                                   seed: int) -> None:
+def test_plain_tables_of_each_count_end_and_replay(players: int, variant: str, seed: int) -> None:
     """No options: the defaults of each player count and variant."""
     rules = build_ruleset(players, variant)
     match = Match(rules, seed=str(seed))
     deals: dict[int, Deal] = {}
     play_match(match, random.Random(seed), deals)
-    played = [r for r in match.records if len(r["tricks"]) == HAND[players]
-              and r["outcome"] != "claim"]
+    played = [
+        r for r in match.records if len(r["tricks"]) == HAND[players] and r["outcome"] != "claim"
+    ]
     for record in played:
         check_complete_deal(record, deals[record["deal_no"]], players, 10)
         points, written = record["points"], record["written"]
-        player = (record["player"] if players < 4 else record["player"] % 2)
+        player = record["player"] if players < 4 else record["player"] % 2
         if record["outcome"] == "hanging":  # the player's points hang
             assert sum(written) == sum(points) - points[player]
             assert record["hanging"] == record["hanging_before"] + points[player]

@@ -15,9 +15,26 @@ from .decks import EVEN, EVEN_PLAY, SIMPLE, SIMPLE_PLAY, build_deck, play, say
 
 R = build_ruleset()
 REQUIRED = {
-    "format", "table", "match", "deal_no", "seed", "variant", "options", "players", "dealer",
-    "deck", "calls", "trump", "player", "tricks", "declared", "points", "written", "hanging",
-    "totals", "outcome",
+    "format",
+    "table",
+    "match",
+    "deal_no",
+    "seed",
+    "variant",
+    "options",
+    "players",
+    "dealer",
+    "deck",
+    "calls",
+    "trump",
+    "player",
+    "tricks",
+    "declared",
+    "points",
+    "written",
+    "hanging",
+    "totals",
+    "outcome",
 }
 
 
@@ -76,9 +93,17 @@ def test_record_of_a_made_deal() -> None:
 
 def test_records_of_void_hanging_and_resolved_deals_replay() -> None:
     sevens = build_deck("7s 7h 7d 7c 9s Jd 8d 10c Kc", "8s 9h 10s Jh Ad 9d Jc Qc Ac", "Ah")
-    match = Match(R, seed="t", dealer=1, decks={
-        1: build_deck(*SIMPLE), 2: sevens, 3: build_deck(*EVEN), 4: build_deck(*SIMPLE),
-    })
+    match = Match(
+        R,
+        seed="t",
+        dealer=1,
+        decks={
+            1: build_deck(*SIMPLE),
+            2: sevens,
+            3: build_deck(*EVEN),
+            4: build_deck(*SIMPLE),
+        },
+    )
     for seat in (0, 1, 0, 1):
         say(match, seat, "pas")  # deal 1: void, seat 0 deals next
     say(match, 1, "chetyre-semerki")  # deal 2: seat 1 (the opponent) shows the sevens
@@ -89,7 +114,9 @@ def test_records_of_void_hanging_and_resolved_deals_replay() -> None:
     play(match, SIMPLE_PLAY)
     outcomes = [(r["dealer"], r["outcome"], r["void_reason"]) for r in match.records]
     assert outcomes == [
-        (1, "void", "all passed"), (0, "void", "sevens"), (0, "hanging", None),
+        (1, "void", "all passed"),
+        (0, "void", "sevens"),
+        (0, "hanging", None),
         (1, "made", None),
     ]
     assert [r["written"] for r in match.records] == [[0, 0], [0, 0], [0, 35], [92 + 35, 35]]
@@ -112,14 +139,24 @@ def test_record_of_the_table_talk_replays() -> None:
     rec = match.records[0]
     assert rec["declared"] == [
         {"seat": 0, "calls": ["terts", "ot-9-kozyrnogo"], "scored": []},
-        {"seat": 1, "calls": ["rost?", "ot-10"],
-         "scored": [{"combo": "terts to 10s", "cards": ["8s", "9s", "10s"], "points": 20}]},
+        {
+            "seat": 1,
+            "calls": ["rost?", "ot-10"],
+            "scored": [{"combo": "terts to 10s", "cards": ["8s", "9s", "10s"], "points": 20}],
+        },
         {"seat": 0, "calls": ["bella"], "scored": [{"combo": "bella", "points": 20}]},
     ]
     calls = [(c["seat"], c["call"]) for c in rec["calls"][:9]]
     assert calls == [
-        (0, "igrayu"), (0, "prokhodit?"), (1, "ne-prokhodit"), (0, "terts"), (0, "bella"),
-        (0, "play"), (1, "rost?"), (0, "ot"), (1, "ot"),
+        (0, "igrayu"),
+        (0, "prokhodit?"),
+        (1, "ne-prokhodit"),
+        (0, "terts"),
+        (0, "bella"),
+        (0, "play"),
+        (1, "rost?"),
+        (0, "ot"),
+        (1, "ot"),
     ]
     assert rec["calls"][7] == {"seat": 0, "call": "ot", "rank": "9", "trump": True, "ms": 0}
     assert_replays(match)

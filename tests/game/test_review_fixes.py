@@ -34,8 +34,14 @@ def rules(*options: str, players: int = 2) -> RuleSet:
 
 def deal2(other: str, dealer: str, turned: str, ruleset: RuleSet | None = None) -> Deal:
     """Two players, dealer seat 1: seat 0 holds ``other`` and leads."""
-    return Deal(rules=ruleset or rules(), deal_no=1, dealer=1,
-                deck=build_deck(other, dealer, turned), seed="t", totals_before=(0, 0))
+    return Deal(
+        rules=ruleset or rules(),
+        deal_no=1,
+        dealer=1,
+        deck=build_deck(other, dealer, turned),
+        seed="t",
+        totals_before=(0, 0),
+    )
 
 
 def match2(ruleset: RuleSet, *specs: tuple[str, str, str]) -> Match:
@@ -44,14 +50,21 @@ def match2(ruleset: RuleSet, *specs: tuple[str, str, str]) -> Match:
 
 
 def scored(deal: Deal) -> dict[int, list[str]]:
-    return {seat: [c.describe() for c in combos]
-            for seat, combos in (deal.scoring_combos or {}).items()}
+    return {
+        seat: [c.describe() for c in combos] for seat, combos in (deal.scoring_combos or {}).items()
+    }
 
 
 # ------------------------------------------------ 1. four players: the pair answers rost?
 def test_four_players_rost_is_answered_by_the_pairs_best() -> None:
-    deal = Deal(rules=build_ruleset(4), deal_no=1, dealer=3,
-                deck=build_deck_n(PAIR_ROST, 3, "Kc"), seed="t", totals_before=(0, 0))
+    deal = Deal(
+        rules=build_ruleset(4),
+        deal_no=1,
+        dealer=3,
+        deck=build_deck_n(PAIR_ROST, 3, "Kc"),
+        seed="t",
+        totals_before=(0, 0),
+    )
     say(deal, 0, "igrayu", "terts")
     play(deal, "7h 8h 9h")
     say(deal, 3, "rost?")
@@ -74,13 +87,22 @@ def test_four_players_rost_is_answered_by_the_pairs_best() -> None:
 # ------------------------------------------- 2. three players: a silent whistler scores none
 # Dealer 2, trump clubs (7c turned). Seat 0 terts Qh-Ah, seat 1 terts Js-Ks, seat 2 fifty
 # 9d-Qd. Seat 1 orders; the whistler seat 0 wins the rost?; seat 2 says nothing.
-SILENT = ("Qh Kh Ah 8s 10s 9c As 7d 8c", "Js Qs Ks 7h 9h Jc Ac 8d Kd",
-          "9d 10d Jd Qd 10h 7s 9s Qc 10c")
+SILENT = (
+    "Qh Kh Ah 8s 10s 9c As 7d 8c",
+    "Js Qs Ks 7h 9h Jc Ac 8d Kd",
+    "9d 10d Jd Qd 10h 7s 9s Qc 10c",
+)
 
 
 def test_three_players_a_silent_whistler_scores_no_sequence() -> None:
-    deal = Deal(rules=build_ruleset(3), deal_no=1, dealer=2,
-                deck=build_deck_n(SILENT, 2, "7c"), seed="t", totals_before=(0, 0, 0))
+    deal = Deal(
+        rules=build_ruleset(3),
+        deal_no=1,
+        dealer=2,
+        deck=build_deck_n(SILENT, 2, "7c"),
+        seed="t",
+        totals_before=(0, 0, 0),
+    )
     say(deal, 0, "pas")
     say(deal, 1, "igrayu")
     say(deal, 0, "terts")
@@ -98,9 +120,15 @@ def test_three_players_a_silent_whistler_scores_no_sequence() -> None:
 
 # ------------------------------------------------- 3. a bide right after a hanging bide
 def test_three_players_hanging_points_after_a_bide_are_shared_by_the_whistlers() -> None:
-    deal = Deal(rules=build_ruleset(3), deal_no=2, dealer=2,
-                deck=build_deck_n(D3, 2, "7c", fresa="7d"), seed="t",
-                totals_before=(0, 0, 0), hanging_in=101)
+    deal = Deal(
+        rules=build_ruleset(3),
+        deal_no=2,
+        dealer=2,
+        deck=build_deck_n(D3, 2, "7c", fresa="7d"),
+        seed="t",
+        totals_before=(0, 0, 0),
+        hanging_in=101,
+    )
     say(deal, 0, "igrayu")
     play(deal, D3_PLAY)
     score = deal.score
@@ -235,19 +263,22 @@ def test_a_false_ot_answer_is_a_false_declaration() -> None:
 #  Jc 8c Kc -> 0: 24    Kh 9c Ah -> 1: 29    10d Kd 10c -> 0: 24   10h 9s 8h -> 0: 10
 #  Ks 8s Qc -> 2: 7     9d Qs Qd -> 1: 6     8d Jd Js -> 2: 4      Ad Qh 10s -> 2: 24
 #  9h Jh 7s -> 0: 2+10. Seat 0 70, seats 1 and 2 35 each: 70 = 35 + 35, hanging.
-HANG3 = ("Ks Jh Qh 10c Jc Js Kh 10h Qs", "10s 8s 9s Qd 8d 8c 10d 9c 7s",
-         "Jd Qc 9h Ad Kd 8h Kc 9d Ah")
+HANG3 = (
+    "Ks Jh Qh 10c Jc Js Kh 10h Qs",
+    "10s 8s 9s Qd 8d 8c 10d 9c 7s",
+    "Jd Qc 9h Ad Kd 8h Kc 9d Ah",
+)
 HANG3_PLAY = "Jc 8c Kc Kh 9c Ah 10d Kd 10c 10h 9s 8h Ks 8s Qc 9d Qs Qd 8d Jd Js Ad Qh 10s 9h Jh 7s"
 
 
 def test_three_players_hanging_bide_equal_whistlers_the_first_whistler_deals() -> None:
-    match = Match(build_ruleset(3), seed="t", dealer=2,
-                  decks={1: build_deck_n(HANG3, 2, "7c", fresa="Ac")})
+    match = Match(
+        build_ruleset(3), seed="t", dealer=2, decks={1: build_deck_n(HANG3, 2, "7c", fresa="Ac")}
+    )
     say(match, 0, "igrayu")
     play(match, HANG3_PLAY)
     rec = match.records[0]
-    assert (rec["outcome"], rec["points"], rec["written"]) == (
-        "hanging", [70, 35, 35], [0, 35, 35])
+    assert (rec["outcome"], rec["points"], rec["written"]) == ("hanging", [70, 35, 35], [0, 35, 35])
     assert rec["hanging"] == 70
     # the whistlers tie: the first of them clockwise from the dealer (seat 2) deals,
     # never the player, seat 0, who is next clockwise
@@ -257,8 +288,9 @@ def test_three_players_hanging_bide_equal_whistlers_the_first_whistler_deals() -
 # --------------------------------------------------------- 9. deberts: swap, by strength
 def test_deberts_completed_by_the_seven_swap() -> None:
     # trump hearts (8h turned): seat 0 holds 7h 9h-Ah; the swap gives him 8h-Ah
-    deal = deal2("7h 9h 10h Jh Qh Kh Ah 7s 8s", "9s 10s Js Qs Ks As 7d 8d 9d", "8h",
-                 rules("deberts"))
+    deal = deal2(
+        "7h 9h 10h Jh Qh Kh Ah 7s 8s", "9s 10s Js Qs Ks As 7d 8d 9d", "8h", rules("deberts")
+    )
     say(deal, 0, "igrayu")
     assert deal.phase == PLAY and deal.outcome == ""  # 9h-Ah: a run of six
     say(deal, 0, "menyayu")
@@ -281,10 +313,20 @@ def test_deberts_with_sequence_by_strength_reads_runs_in_that_order() -> None:
 
 def test_four_players_a_partner_who_answered_rost_shows_only_that_length() -> None:
     """The pair's best terts is the partner's; his undeclared fifty stays hidden."""
-    hands = ("7d 8d 9d 7c 10s 7h Jc Ad", "Jd Qd Kd 8c 9c 8h Ac 7s",
-             "9h 10h Jh Qh Qs Ks As 10c", "8s 9s Js Kh Ah 10d Qc Kc")
-    deal = Deal(rules=build_ruleset(4), deal_no=1, dealer=3,
-                deck=build_deck_n(hands, 3, "Kc"), seed="t", totals_before=(0, 0))
+    hands = (
+        "7d 8d 9d 7c 10s 7h Jc Ad",
+        "Jd Qd Kd 8c 9c 8h Ac 7s",
+        "9h 10h Jh Qh Qs Ks As 10c",
+        "8s 9s Js Kh Ah 10d Qc Kc",
+    )
+    deal = Deal(
+        rules=build_ruleset(4),
+        deal_no=1,
+        dealer=3,
+        deck=build_deck_n(hands, 3, "Kc"),
+        seed="t",
+        totals_before=(0, 0),
+    )
     say(deal, 0, "igrayu", "terts")
     play(deal, "7h")
     say(deal, 1, "rost?")

@@ -93,9 +93,16 @@ def test_hanging_points_go_to_the_whistler_after_a_bide() -> None:
 
 
 def test_two_hanging_bides_then_one_deal_plays_for_both_sums() -> None:
-    match = Match(R, seed="t", dealer=1, decks={
-        1: deck(EVEN), 2: deck(EVEN), 3: deck(SIMPLE),
-    })
+    match = Match(
+        R,
+        seed="t",
+        dealer=1,
+        decks={
+            1: deck(EVEN),
+            2: deck(EVEN),
+            3: deck(SIMPLE),
+        },
+    )
     say(match, 0, "pas")
     say(match, 1, "igrayu")
     play(match, EVEN_PLAY)

@@ -31,8 +31,12 @@ def rules(*options: str, players: int = 2) -> RuleSet:
     return build_ruleset(players, options=options)
 
 
-def match2(ruleset: RuleSet, *specs: tuple[str, str, str], dealer: int = 1,
-           totals: tuple[int, int] = (0, 0)) -> Match:
+def match2(
+    ruleset: RuleSet,
+    *specs: tuple[str, str, str],
+    dealer: int = 1,
+    totals: tuple[int, int] = (0, 0),
+) -> Match:
     decks = {i + 1: build_deck(*spec) for i, spec in enumerate(specs)}
     match = Match(ruleset, seed="short", dealer=dealer, decks=decks)
     if totals != (0, 0):
@@ -129,8 +133,7 @@ def test_short_bide_three_players_one_stake_per_whistler() -> None:
     say(won, 0, "igrayu")
     play(won, "Jc Kc Qc " + D3C_PLAY)  # 103 against 43 + 16: one stake from each
     rec = won.records[0]
-    assert (rec["outcome"], rec["points"], rec["written"]) == ("made", [103, 43, 16],
-                                                               [2, -1, -1])
+    assert (rec["outcome"], rec["points"], rec["written"]) == ("made", [103, 43, 16], [2, -1, -1])
     assert result(won) == (0, "short")
 
 
@@ -161,19 +164,25 @@ def test_dave_arithmetic_1_2_3() -> None:
     match = dave_match()
     raise_twice(match)
     assert match.deal.extra["stake"] == 3
-    play(match, SIMPLE_PLAY[len("Jc Kc "):])
+    play(match, SIMPLE_PLAY[len("Jc Kc ") :])
     rec = match.records[0]
     assert (rec["points"], rec["written"], rec["notes"]) == ([92, 35], [3, -3], ["stake 3"])
     assert result(match) == (0, "short")
     assert [c["call"] for c in rec["calls"][:6]] == [
-        "igrayu", "dave", "prinimayu", "play", "dave", "prinimayu"]
+        "igrayu",
+        "dave",
+        "prinimayu",
+        "play",
+        "dave",
+        "prinimayu",
+    ]
 
 
 def test_dave_geometric_1_2_4() -> None:
     match = dave_match("dave-geometric")
     raise_twice(match)
     assert match.deal.extra["stake"] == 4
-    play(match, SIMPLE_PLAY[len("Jc Kc "):])
+    play(match, SIMPLE_PLAY[len("Jc Kc ") :])
     assert match.records[0]["written"] == [4, -4]
 
 
@@ -209,8 +218,9 @@ def test_to_9_stakes_the_match_goes_on() -> None:
 
 def test_to_9_stakes_ends_at_nine() -> None:
     # deal 2: dealer 0, seat 1 leads the weak hand; geometric daves take it to 8
-    match = match2(rules("dave", "dave-geometric", "to-9-stakes"), SIMPLE,
-                   (WEAK_LEADS[0], WEAK_LEADS[1], "8c"))
+    match = match2(
+        rules("dave", "dave-geometric", "to-9-stakes"), SIMPLE, (WEAK_LEADS[0], WEAK_LEADS[1], "8c")
+    )
     say(match, 0, "igrayu")
     play(match, SIMPLE_PLAY)
     assert match.totals == [1, 0] and match.result is None
@@ -223,7 +233,7 @@ def test_to_9_stakes_ends_at_nine() -> None:
     play(match, "7d")
     say(match, 1, "dave")
     say(match, 0, "prinimayu")  # 8
-    play(match, WEAK_LEADS_PLAY[len("Qd 7d "):])
+    play(match, WEAK_LEADS_PLAY[len("Qd 7d ") :])
     rec = match.records[1]
     assert (rec["points"], rec["written"], rec["notes"]) == ([103, 24], [8, 0], ["stake 8"])
     assert match.totals == [9, 0] and result(match) == (0, "stakes")
@@ -241,7 +251,7 @@ def test_to_9_stakes_arithmetic_not_yet() -> None:
     play(match, "7d")
     say(match, 1, "dave")
     say(match, 0, "prinimayu")  # 4
-    play(match, WEAK_LEADS_PLAY[len("Qd 7d "):])
+    play(match, WEAK_LEADS_PLAY[len("Qd 7d ") :])
     assert match.totals == [5, 0] and match.result is None and match.deal.deal_no == 3
 
 

@@ -133,7 +133,10 @@ def test_prokhodit_answer_must_be_ne_prokhodit_against_a_higher_terts() -> None:
     assert cards_str(sorted(deal.hands[0])) == "7s,Js,8h,9h,Ah,8d,Qd,10c,Kc"
     assert "terts" not in legal(deal, 0)  # 8h 9h Ah is no sequence
     assert [(c["seat"], c["call"]) for c in deal.record()["calls"]] == [
-        (0, "igrayu"), (0, "prokhodit?"), (1, "ne-prokhodit"), (0, "menyayu"),
+        (0, "igrayu"),
+        (0, "prokhodit?"),
+        (1, "ne-prokhodit"),
+        (0, "menyayu"),
     ]
 
 

@@ -15,7 +15,7 @@ R = build_ruleset()
 
 # Trump clubs unless said. Seat 0 leads, seat 1 deals.
 TERTS_K = "Js Qs Ks 7h 9h Jh 8d 10d 8c"  # terts Js-Ks, nothing else
-TOP_A = ("Qd Kd Ad 7s 9s Ah 8h 10h 9c")  # terts Qd-Ad
+TOP_A = "Qd Kd Ad 7s 9s Ah 8h 10h 9c"  # terts Qd-Ad
 NOTHING = "7d Kd Ad 7s 9s Ah 8h 10h 9c"  # no sequence
 FIFTY_A = "Jd Qd Kd Ad 7s 9s Ah 8h 10h"  # fifty Jd-Ad
 PLAIN_Q = "10s Js Qs 7h 9h Jh 8d Kd 8c"  # terts 10s-Qs
@@ -108,8 +108,11 @@ def test_rost_higher_top_card_wins() -> None:
     declared = deal.record()["declared"]
     assert declared == [
         {"seat": 0, "calls": ["terts", "ot-K"], "scored": []},
-        {"seat": 1, "calls": ["rost?", "ot-A"],
-         "scored": [{"combo": "terts to Ad", "cards": ["Qd", "Kd", "Ad"], "points": 20}]},
+        {
+            "seat": 1,
+            "calls": ["rost?", "ot-A"],
+            "scored": [{"combo": "terts to Ad", "cards": ["Qd", "Kd", "Ad"], "points": 20}],
+        },
     ]
 
 
@@ -188,7 +191,8 @@ def test_winner_scores_fifty_and_terts_loser_nothing_full_deal() -> None:
     assert (deal.outcome, deal.score.written) == ("made", [115, 74])
     declared = deal.record()["declared"]
     assert declared[0] == {
-        "seat": 0, "calls": ["pyatdesyat", "ot-10"],
+        "seat": 0,
+        "calls": ["pyatdesyat", "ot-10"],
         "scored": [
             {"combo": "pyatdesyat to 10s", "cards": ["7s", "8s", "9s", "10s"], "points": 50},
             {"combo": "terts to Kh", "cards": ["Jh", "Qh", "Kh"], "points": 20},
@@ -255,8 +259,13 @@ def test_pokazhi_skin_the_demander_plays_first_then_the_cards_are_shown() -> Non
     assert deal.shown == {0: cards("Js Qs Ks")}
     rec = deal.record()
     assert [(c["seat"], c["call"], c.get("engine", False)) for c in rec["calls"]] == [
-        (0, "igrayu", False), (0, "terts", False), (0, "play", False), (1, "pokazhi", False),
-        (0, "skin", False), (1, "play", False), (0, "pokazyvayu", True),
+        (0, "igrayu", False),
+        (0, "terts", False),
+        (0, "play", False),
+        (1, "pokazhi", False),
+        (0, "skin", False),
+        (1, "play", False),
+        (0, "pokazyvayu", True),
     ]
 
 
@@ -334,7 +343,8 @@ def test_run_of_eight_is_two_fifties() -> None:
     play(deal, "7h 8h")
     assert deal.combo_points() == [100, 0]
     assert [c.describe() for c in deal.scoring_combos[0]] == [
-        "pyatdesyat to 10s", "pyatdesyat to As",
+        "pyatdesyat to 10s",
+        "pyatdesyat to As",
     ]
 
 

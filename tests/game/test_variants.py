@@ -48,7 +48,10 @@ def test_three_players_dealing_order() -> None:
     match = match3()
     deal = match.deal
     assert [cards_str(h) for h in deal.hands] == [
-        "Jc,10s,Ah,8s,Jh,Kc", "Ac,Js,8h,9s,Qh,Qc", "9c,Qs,9h,As,10h,10c"]
+        "Jc,10s,Ah,8s,Jh,Kc",
+        "Ac,Js,8h,9s,Qh,Qc",
+        "9c,Qs,9h,As,10h,10c",
+    ]
     assert deal.turned == parse_card("7c") and len(deal.talon) == 13
     assert deal.fresa is None and deal.turn == 0 and deal.phase == BIDDING
     say(match, 0, "igrayu")
@@ -178,17 +181,25 @@ def test_three_players_player_scores_when_his_beats_both() -> None:
     assert match.deal.combo_points() == [20, 0, 0]
     play(match, D3C_PLAY)
     rec = match.records[0]
-    assert (rec["outcome"], rec["points"], rec["written"]) == (
-        "made", [123, 43, 16], [123, 43, 16])
+    assert (rec["outcome"], rec["points"], rec["written"]) == ("made", [123, 43, 16], [123, 43, 16])
 
 
 def test_three_players_prokhodit_is_answered_by_both_opponents_in_turn() -> None:
     # Trump hearts (turned Ah). Seat 0 holds the trump 7 and the trump terts 7h-9h;
     # seat 1 a terts 8s-10s (top 10 beats top 9); seat 2 no combination.
-    hands = ("7h 8h 9h 7s Js Qd 8d 10c Kc", "8s 9s 10s Jh Ad 9d Jc Qc Ac",
-             "Qs As 10h Kh 7d 10d Kd 7c 9c")
-    deal = Deal(rules=R3, deal_no=1, dealer=2, deck=build_deck_n(hands, 2, "Ah"),
-                seed="t", totals_before=(0, 0, 0))
+    hands = (
+        "7h 8h 9h 7s Js Qd 8d 10c Kc",
+        "8s 9s 10s Jh Ad 9d Jc Qc Ac",
+        "Qs As 10h Kh 7d 10d Kd 7c 9c",
+    )
+    deal = Deal(
+        rules=R3,
+        deal_no=1,
+        dealer=2,
+        deck=build_deck_n(hands, 2, "Ah"),
+        seed="t",
+        totals_before=(0, 0, 0),
+    )
     say(deal, 0, "igrayu")
     assert legal(deal, 0)[:3] == ["menyayu", "prokhodit?", "terts"]
     say(deal, 0, "prokhodit?")
@@ -280,8 +291,14 @@ def test_four_players_next_dealer_is_the_first_of_the_pair_clockwise() -> None:
 
 
 def pairs_deal(hands: tuple[str, ...], rules: RuleSet = R4) -> Deal:
-    deal = Deal(rules=rules, deal_no=1, dealer=3, deck=build_deck_n(hands, 3, "Kc"),
-                seed="t", totals_before=(0, 0))
+    deal = Deal(
+        rules=rules,
+        deal_no=1,
+        dealer=3,
+        deck=build_deck_n(hands, 3, "Kc"),
+        seed="t",
+        totals_before=(0, 0),
+    )
     say(deal, 0, "igrayu")
     return deal
 
@@ -316,9 +333,11 @@ def test_four_players_partner_adds_his_sequence(pair_combinations: bool) -> None
     assert deal.combo_points() == [40, 0]
     assert sorted(deal.scoring_combos or {}) == [0, 2]
     listed = {d["seat"]: d for d in deal.record()["declared"]}
-    assert listed[2] == {"seat": 2, "calls": [],
-                         "scored": [{"combo": "terts to 9s", "cards": ["7s", "8s", "9s"],
-                                     "points": 20}]}
+    assert listed[2] == {
+        "seat": 2,
+        "calls": [],
+        "scored": [{"combo": "terts to 9s", "cards": ["7s", "8s", "9s"], "points": 20}],
+    }
 
 
 def test_four_players_partner_with_a_longer_combination_declares_it() -> None:
@@ -339,8 +358,12 @@ def test_four_players_partner_with_a_longer_combination_declares_it() -> None:
 def test_four_players_opponents_best_takes_it_from_the_pair() -> None:
     # seat 1 with a terts to A against seat 0's to K: the pair 1+3 scores, seat 2's
     # terts does not count
-    hands = ("Jh Qh Kh 7c Qc 7d As 10s", "Qd Kd Ad 8c 9c Ah 10h Ks",
-             "7s 8s 9s Jc 10c Jd 8d 9h", "Kc Ac Js Qs 7h 8h 9d 10d")
+    hands = (
+        "Jh Qh Kh 7c Qc 7d As 10s",
+        "Qd Kd Ad 8c 9c Ah 10h Ks",
+        "7s 8s 9s Jc 10c Jd 8d 9h",
+        "Kc Ac Js Qs 7h 8h 9d 10d",
+    )
     deal = pairs_deal(hands)
     say(deal, 0, "terts")
     play(deal, "7d")
@@ -362,15 +385,18 @@ def test_four_players_opponents_best_takes_it_from_the_pair() -> None:
 def test_four_players_partner_exemption_legal_cards() -> None:
     # Trump clubs. Seat 2 (seat 0's partner) holds Jc Qc 8c, hearts and diamonds, no
     # spades.
-    hands = ("9c Js Qs As 7h 8h 7d 8d", "7c 7s 9s 10s 9h 10h 9d 10d",
-             "8c Jc Qc Jh Kh Ah Jd Ad", "10c Kc Ac 8s Ks Qh Qd Kd")
+    hands = (
+        "9c Js Qs As 7h 8h 7d 8d",
+        "7c 7s 9s 10s 9h 10h 9d 10d",
+        "8c Jc Qc Jh Kh Ah Jd Ad",
+        "10c Kc Ac 8s Ks Qh Qd Kd",
+    )
     deck = build_deck_n(hands, 3, "Kc")
     default = build_ruleset(4)
     exempt = build_ruleset(4, options=["partner-exemption"])
 
     def deal_for(rules: RuleSet, lead: str) -> Deal:
-        deal = Deal(rules=rules, deal_no=1, dealer=3, deck=deck, seed="t",
-                    totals_before=(0, 0))
+        deal = Deal(rules=rules, deal_no=1, dealer=3, deck=deck, seed="t", totals_before=(0, 0))
         say(deal, 0, "igrayu")
         play(deal, lead)
         return deal
@@ -410,8 +436,7 @@ KH_PLAY = "8c Qc 9d Kd 8d Jc 10h Jh 8h 9h 7h Ah 9s Qs Js 7s 10s 10c"
 
 
 def kharkov_or_moscow(variant: str) -> Match:
-    match = Match(build_ruleset(2, variant), seed="kh", dealer=1,
-                  decks={1: build_deck(*KH)})
+    match = Match(build_ruleset(2, variant), seed="kh", dealer=1, decks={1: build_deck(*KH)})
     say(match, 0, "pas")
     say(match, 1, "igrayu")
     say(match, 0, "terts")
@@ -444,8 +469,14 @@ def test_kharkov_equal_combinations_the_earlier_declared_wins() -> None:
 
 def test_kharkov_still_ranks_by_length_and_top_card() -> None:
     key = build_ruleset(2, "kharkov").combo_key
-    deal = Deal(rules=build_ruleset(2, "kharkov"), deal_no=1, dealer=1,
-                deck=build_deck(*KH), seed="t", totals_before=(0, 0))
+    deal = Deal(
+        rules=build_ruleset(2, "kharkov"),
+        deal_no=1,
+        dealer=1,
+        deck=build_deck(*KH),
+        seed="t",
+        totals_before=(0, 0),
+    )
     say(deal, 0, "igrayu")
     plain_q, trump_q = deal.best_combo(0), deal.best_combo(1)
     assert plain_q is not None and trump_q is not None

@@ -60,11 +60,16 @@ a = p.parse_args()
 sock = socket.create_connection((a.host, int(a.port)))
 sock.sendall(f"style machine\\nlogin {a.name}\\nseek reserved\\n".encode())
 """
-HANG = RAW_HEAD + """\
+HANG = (
+    RAW_HEAD
+    + """\
 while sock.recv(65536):  # reads everything, answers nothing
     pass
 """
-ILLEGAL = RAW_HEAD + """\
+)
+ILLEGAL = (
+    RAW_HEAD
+    + """\
 from deberc_net.protocol.wire import fields_of
 CARDS = [r + s for s in "shdc" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
 for line in sock.makefile("r", encoding="utf-8", newline="\\r\\n"):
@@ -74,13 +79,25 @@ for line in sock.makefile("r", encoding="utf-8", newline="\\r\\n"):
         bad = next(c for c in CARDS if c not in hand)
         sock.sendall(f"{bad} seq={kv['seq']}\\n".encode())
 """
+)
 
 
 def test_heuristic_beats_random_and_a_one_copy_ladder_is_deterministic(
     tmp_path: Path,
 ) -> None:
-    args = ("--bot", HEUR, "--bot", RAND, "--deals", "30", "--seed", "s1",
-            "--concurrency", "1", "--json")
+    args = (
+        "--bot",
+        HEUR,
+        "--bot",
+        RAND,
+        "--deals",
+        "30",
+        "--seed",
+        "s1",
+        "--concurrency",
+        "1",
+        "--json",
+    )
     first, second = tmp_path / "one.sqlite3", tmp_path / "two.sqlite3"
     data = summary(ladder(tmp_path, *args, db=first))
     assert data["games"] == data["deals"] == 60 and data["boards"] == 30
@@ -99,8 +116,9 @@ def test_heuristic_beats_random_and_a_one_copy_ladder_is_deterministic(
         data.pop(key), again.pop(key)
     assert again == data
     strip = [(g["board"], g["seating"], g["written"], g["reason"]) for g in games_in(first)]
-    assert strip == [(g["board"], g["seating"], g["written"], g["reason"])
-                     for g in games_in(second)]
+    assert strip == [
+        (g["board"], g["seating"], g["written"], g["reason"]) for g in games_in(second)
+    ]
 
     # duplicate boards: each deck was dealt exactly twice, with the seats swapped
     by_deck: dict[tuple[str, ...], list[list[str]]] = defaultdict(list)
@@ -110,59 +128,130 @@ def test_heuristic_beats_random_and_a_one_copy_ladder_is_deterministic(
     for players in by_deck.values():
         assert len(players) == 2 and players[0] == players[1][::-1]
 
-    table = subprocess.run([sys.executable, "-m", "deberc_net", "ladder", "table", "--db",
-                            str(first)], capture_output=True, text=True, timeout=20)
+    table = subprocess.run(
+        [sys.executable, "-m", "deberc_net", "ladder", "table", "--db", str(first)],
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
     assert table.returncode == 0, table.stderr
     lines = table.stdout.splitlines()
     assert "heur" in lines[1] and "rand" in lines[2]  # the leaderboard, best first
-    rows = json.loads(subprocess.run(
-        [sys.executable, "-m", "deberc_net", "ladder", "table", "--db", str(first), "--json"],
-        capture_output=True, text=True, timeout=20, check=True).stdout)
+    rows = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "deberc_net", "ladder", "table", "--db", str(first), "--json"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=True,
+        ).stdout
+    )
     assert [(r["bot"], r["games"]) for r in rows] == [("heur", 60), ("rand", 60)]
     assert rows[0]["rating"] > rows[1]["rating"]
 
 
 def test_three_bots_three_players_play_all_six_seatings(tmp_path: Path) -> None:
     db = tmp_path / "l.sqlite3"
-    data = summary(ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--bot", RAND2,
-                          "--players", "3", "--deals", "1", "--json", db=db))
+    data = summary(
+        ladder(
+            tmp_path,
+            "--bot",
+            HEUR,
+            "--bot",
+            RAND,
+            "--bot",
+            RAND2,
+            "--players",
+            "3",
+            "--deals",
+            "1",
+            "--json",
+            db=db,
+        )
+    )
     assert data["games"] == 6 * 1 and data["players"] == 3
     games = games_in(db)
     assert sorted(tuple(g["seating"]) for g in games) == sorted(
-        itertools.permutations(["heur", "rand", "rand2"]))
+        itertools.permutations(["heur", "rand", "rand2"])
+    )
     assert all(len(g["written"]) == 3 and g["reason"] == "deals" for g in games)
     assert {(p["a"], p["b"]) for p in data["pairs"]} == {
-        ("heur", "rand"), ("heur", "rand2"), ("rand", "rand2")}
+        ("heur", "rand"),
+        ("heur", "rand2"),
+        ("rand", "rand2"),
+    }
     assert all(p["deals"] == 6 and p["duplicate_sets"] == 1 for p in data["pairs"])
     assert {r["bot"] for r in data["ratings"]} == {"heur", "rand", "rand2"}
 
 
 def test_four_players_two_bots_both_pair_orientations(tmp_path: Path) -> None:
     db = tmp_path / "l.sqlite3"
-    data = summary(ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--players", "4",
-                          "--deals", "2", "--json", db=db))
+    data = summary(
+        ladder(
+            tmp_path,
+            "--bot",
+            HEUR,
+            "--bot",
+            RAND,
+            "--players",
+            "4",
+            "--deals",
+            "2",
+            "--json",
+            db=db,
+        )
+    )
     assert data["games"] == 2 * 2
     seatings = Counter(tuple(g["seating"]) for g in games_in(db))
-    assert seatings == {("heur", "rand", "heur", "rand"): 2,
-                        ("rand", "heur", "rand", "heur"): 2}
+    assert seatings == {("heur", "rand", "heur", "rand"): 2, ("rand", "heur", "rand", "heur"): 2}
     assert all(len(g["written"]) == 2 for g in games_in(db))  # two sides
     assert pair_of(data, "heur", "rand")["deals"] == 4
 
 
 def test_three_players_two_bots_with_one_copy_each_plays_every_game(tmp_path: Path) -> None:
     # a seating like (heur, heur, rand) needs two copies of heur whatever --concurrency says
-    data = summary(ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--players", "3",
-                          "--deals", "1", "--concurrency", "1", "--json"))
+    data = summary(
+        ladder(
+            tmp_path,
+            "--bot",
+            HEUR,
+            "--bot",
+            RAND,
+            "--players",
+            "3",
+            "--deals",
+            "1",
+            "--concurrency",
+            "1",
+            "--json",
+        )
+    )
     assert data["games"] == 6  # (h, h, r) and (h, r, r), three seatings each
 
 
 def test_gauntlet_text_report_and_progress(tmp_path: Path) -> None:
     db = tmp_path / "l.sqlite3"
-    done = ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--bot", RAND2, "--schedule",
-                  "gauntlet", "--deals", "1", db=db)
+    done = ladder(
+        tmp_path,
+        "--bot",
+        HEUR,
+        "--bot",
+        RAND,
+        "--bot",
+        RAND2,
+        "--schedule",
+        "gauntlet",
+        "--deals",
+        "1",
+        db=db,
+    )
     assert done.returncode == 0, done.stderr
     assert sorted(tuple(g["seating"]) for g in games_in(db)) == [
-        ("heur", "rand"), ("heur", "rand2"), ("rand", "heur"), ("rand2", "heur")]
+        ("heur", "rand"),
+        ("heur", "rand2"),
+        ("rand", "heur"),
+        ("rand2", "heur"),
+    ]
     out = done.stdout
     assert "gauntlet" in out and "heur v rand:" in out and "heur v rand2:" in out
     assert "rand v rand2" not in out and "Ratings" in out
@@ -170,9 +259,24 @@ def test_gauntlet_text_report_and_progress(tmp_path: Path) -> None:
 
 
 def test_sprt_stops_early_with_a_verdict(tmp_path: Path) -> None:
-    data = summary(ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--deals", "100",
-                          "--seed", "s1", "--concurrency", "1", "--sprt", "0,100,0.05,0.05",
-                          "--json"))
+    data = summary(
+        ladder(
+            tmp_path,
+            "--bot",
+            HEUR,
+            "--bot",
+            RAND,
+            "--deals",
+            "100",
+            "--seed",
+            "s1",
+            "--concurrency",
+            "1",
+            "--sprt",
+            "0,100,0.05,0.05",
+            "--json",
+        )
+    )
     sprt = data["sprt"]
     assert sprt["verdict"] == "H1" and sprt["llr"] >= sprt["bounds"][1]
     assert data["games"] < 200 and 2 * sprt["pairs"] <= data["games"]
@@ -180,27 +284,65 @@ def test_sprt_stops_early_with_a_verdict(tmp_path: Path) -> None:
 
 def test_variant_and_options_accepted_unknown_refused(tmp_path: Path) -> None:
     db = tmp_path / "l.sqlite3"
-    data = summary(ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--variant", "kharkov",
-                          "--option", "to-301", "--deals", "1", "--json", db=db))
+    data = summary(
+        ladder(
+            tmp_path,
+            "--bot",
+            HEUR,
+            "--bot",
+            RAND,
+            "--variant",
+            "kharkov",
+            "--option",
+            "to-301",
+            "--deals",
+            "1",
+            "--json",
+            db=db,
+        )
+    )
     assert data["variant"] == "kharkov" and data["options"] == ["to-301"]
     assert data["games"] == 2
     assert {(r["variant"], tuple(r["options"])) for r in records_in(db)} == {
-        ("kharkov", ("to-301",))}
+        ("kharkov", ("to-301",))
+    }
 
-    bad = ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--option", "nonsense", "--json",
-                 timeout=20)
+    bad = ladder(
+        tmp_path, "--bot", HEUR, "--bot", RAND, "--option", "nonsense", "--json", timeout=20
+    )
     assert bad.returncode == 2 and "nonsense" in bad.stderr and bad.stdout == ""
-    three = ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--bot", RAND2, "--sprt",
-                   "0,20,0.05,0.05", timeout=20)
+    three = ladder(
+        tmp_path,
+        "--bot",
+        HEUR,
+        "--bot",
+        RAND,
+        "--bot",
+        RAND2,
+        "--sprt",
+        "0,20,0.05,0.05",
+        timeout=20,
+    )
     assert three.returncode == 2 and "two bots" in three.stderr
     spec = ladder(tmp_path, "--bot", HEUR, "--bot", "no-command", timeout=20)
     assert spec.returncode == 2 and "NAME=COMMAND" in spec.stderr
 
 
-def test_no_server_and_no_database_are_errors(tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
-    gone = ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--server", "127.0.0.1:1",
-                  "--admin-password", "x", timeout=20)
+def test_no_server_and_no_database_are_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gone = ladder(
+        tmp_path,
+        "--bot",
+        HEUR,
+        "--bot",
+        RAND,
+        "--server",
+        "127.0.0.1:1",
+        "--admin-password",
+        "x",
+        timeout=20,
+    )
     assert gone.returncode == 2 and "cannot connect to 127.0.0.1:1" in gone.stderr
     assert "Traceback" not in gone.stderr
     assert main(["ladder", "table", "--db", str(tmp_path / "none.sqlite3")]) == 2
@@ -213,8 +355,9 @@ def test_a_bot_that_crashes_mid_game_is_restarted_and_resumes_its_seat(
 ) -> None:
     db = tmp_path / "l.sqlite3"
     crash, eager = script(tmp_path, "crash", CRASH), script(tmp_path, "eager", EAGER)
-    data = summary(ladder(tmp_path, "--bot", eager, "--bot", crash, "--deals", "2",
-                          "--json", db=db))
+    data = summary(
+        ladder(tmp_path, "--bot", eager, "--bot", crash, "--deals", "2", "--json", db=db)
+    )
     assert data["games"] == 4
     crashed = sorted(p.name for p in tmp_path.glob("crashed-*"))
     assert crashed and set(crashed) <= {"crashed-crash-1", "crashed-crash-2"}
@@ -226,8 +369,21 @@ def test_a_bot_that_crashes_mid_game_is_restarted_and_resumes_its_seat(
 def test_a_bot_that_hangs_forfeits_on_the_clock(tmp_path: Path) -> None:
     db = tmp_path / "l.sqlite3"
     hang, eager = script(tmp_path, "hang", HANG), script(tmp_path, "eager", EAGER)
-    data = summary(ladder(tmp_path, "--bot", eager, "--bot", hang, "--deals", "1",
-                          "--clock-ms", "300", "--json", db=db))
+    data = summary(
+        ladder(
+            tmp_path,
+            "--bot",
+            eager,
+            "--bot",
+            hang,
+            "--deals",
+            "1",
+            "--clock-ms",
+            "300",
+            "--json",
+            db=db,
+        )
+    )
     assert data["games"] == 2 and data["forfeits"] == {"hang": 2}
     p = pair_of(data, "eager", "hang")
     assert (p["wins"], p["losses"], p["forfeits"]) == (2, 0, {"hang": 2})
@@ -237,16 +393,28 @@ def test_a_bot_that_hangs_forfeits_on_the_clock(tmp_path: Path) -> None:
 def test_a_bot_that_only_sends_illegal_calls_forfeits_on_timeouts(tmp_path: Path) -> None:
     db = tmp_path / "l.sqlite3"
     illegal, eager = script(tmp_path, "illegal", ILLEGAL), script(tmp_path, "eager", EAGER)
-    data = summary(ladder(tmp_path, "--bot", eager, "--bot", illegal, "--deals", "1",
-                          "--clock-ms", "300", "--json", db=db))
+    data = summary(
+        ladder(
+            tmp_path,
+            "--bot",
+            eager,
+            "--bot",
+            illegal,
+            "--deals",
+            "1",
+            "--clock-ms",
+            "300",
+            "--json",
+            db=db,
+        )
+    )
     assert data["games"] == 2 and data["forfeits"] == {"illegal": 2}
     assert [(g["reason"], g["forfeit"]) for g in games_in(db)] == [("timeouts", "illegal")] * 2
 
 
 def test_a_bot_that_cannot_start_stops_the_ladder_with_status_2(tmp_path: Path) -> None:
     broken = f"broken={PY} -c 'import sys; sys.exit(1)'"
-    done = ladder(tmp_path, "--bot", HEUR, "--bot", broken, "--deals", "2", "--json",
-                  timeout=30)
+    done = ladder(tmp_path, "--bot", HEUR, "--bot", broken, "--deals", "2", "--json", timeout=30)
     assert done.returncode == 2, done.stderr
     assert "bot 'broken'" in done.stderr and "keeps exiting" in done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
@@ -254,17 +422,28 @@ def test_a_bot_that_cannot_start_stops_the_ladder_with_status_2(tmp_path: Path) 
 
 # ------------------------------------------------------------ --server HOST:PORT
 async def test_a_ladder_on_a_given_server(
-    tmp_path: Path, start_server: Callable[..., Awaitable[int]],
+    tmp_path: Path,
+    start_server: Callable[..., Awaitable[int]],
     register: Callable[[str, str], Awaitable[None]],
 ) -> None:
     port = await start_server(admins=["ladder-admin"])
     await register("ladder-admin", "pw-1")  # an admin's name is the owner's to register
-    argv = ladder_argv(tmp_path / "results.sqlite3", "--server", f"127.0.0.1:{port}",
-                       "--admin-password", "pw-1", "--bot", HEUR, "--bot", RAND,
-                       "--deals", "1", "--json")
+    argv = ladder_argv(
+        tmp_path / "results.sqlite3",
+        "--server",
+        f"127.0.0.1:{port}",
+        "--admin-password",
+        "pw-1",
+        "--bot",
+        HEUR,
+        "--bot",
+        RAND,
+        "--deals",
+        "1",
+        "--json",
+    )
     with trio.fail_after(40):
-        done = await trio.run_process(argv, capture_stdout=True, capture_stderr=True,
-                                      check=False)
+        done = await trio.run_process(argv, capture_stdout=True, capture_stderr=True, check=False)
     assert done.returncode == 0, done.stderr.decode()
     assert json.loads(done.stdout)["games"] == 2
 
@@ -273,11 +452,21 @@ async def test_a_server_that_refuses_reserve_is_an_error_not_a_hang(
     tmp_path: Path, start_server: Callable[..., Awaitable[int]]
 ) -> None:
     port = await start_server()  # ladder-admin is no admin here
-    argv = ladder_argv(tmp_path / "results.sqlite3", "--server", f"127.0.0.1:{port}",
-                       "--admin-password", "pw-1", "--bot", HEUR, "--bot", RAND,
-                       "--deals", "1", "--json")
+    argv = ladder_argv(
+        tmp_path / "results.sqlite3",
+        "--server",
+        f"127.0.0.1:{port}",
+        "--admin-password",
+        "pw-1",
+        "--bot",
+        HEUR,
+        "--bot",
+        RAND,
+        "--deals",
+        "1",
+        "--json",
+    )
     with trio.fail_after(40):
-        done = await trio.run_process(argv, capture_stdout=True, capture_stderr=True,
-                                      check=False)
+        done = await trio.run_process(argv, capture_stdout=True, capture_stderr=True, check=False)
     assert done.returncode == 2
     assert b"not-allowed" in done.stderr and b"Traceback" not in done.stderr

@@ -37,8 +37,7 @@ def test_four_players_two_bots_both_pair_orientations() -> None:
 
 def test_three_players_with_two_bots_meet_as_two_plus_one_both_ways() -> None:
     assert groups(["a", "b"], 3, "round-robin") == [("a", "a", "b"), ("a", "b", "b")]
-    assert seatings(("a", "a", "b"), 3) == [("a", "a", "b"), ("a", "b", "a"),
-                                            ("b", "a", "a")]
+    assert seatings(("a", "a", "b"), 3) == [("a", "a", "b"), ("a", "b", "a"), ("b", "a", "a")]
     assert len(list(schedule(["a", "b"], 3, 1, "s"))) == 6
 
 

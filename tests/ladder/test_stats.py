@@ -167,8 +167,9 @@ def test_sprt_parse_needs_four_numbers(text: str) -> None:
         Sprt.parse(text)
 
 
-@pytest.mark.parametrize("text", ["20,0,0.05,0.05", "10,10,0.05,0.05", "0,20,0,0.05",
-                                  "0,20,0.05,1", "0,20,1.5,0.05"])
+@pytest.mark.parametrize(
+    "text", ["20,0,0.05,0.05", "10,10,0.05,0.05", "0,20,0,0.05", "0,20,0.05,1", "0,20,1.5,0.05"]
+)
 def test_sprt_parse_refuses_impossible_settings(text: str) -> None:
     with pytest.raises(ValueError, match="elo0 < elo1"):
         Sprt.parse(text)

@@ -100,14 +100,12 @@ GOLDEN: list[tuple[object, str, str]] = [
     (
         g.DealEnded(1, "made", (92, 35), (92, 35), (92, 35), 0, {}),
         "kind=deal-end deal=1 outcome=made points=92,35 written=92,35 totals=92,35 hanging=0",
-        "Deal 1: made. Points: anna 92, boris 35 (written as played). "
-        "Totals: anna 92, boris 35.",
+        "Deal 1: made. Points: anna 92, boris 35 (written as played). Totals: anna 92, boris 35.",
     ),
     (
         g.DealEnded(2, "void", (0, 0), (0, 0), (92, 35), 0, {}),
         "kind=deal-end deal=2 outcome=void points=0,0 written=0,0 totals=92,35 hanging=0",
-        "Deal 2: void. Points: anna 0, boris 0 (written as played). "
-        "Totals: anna 92, boris 35.",
+        "Deal 2: void. Points: anna 0, boris 0 (written as played). Totals: anna 92, boris 35.",
     ),
     (
         g.MatchEnded(1, ("boris",), "timeouts", (0, 0), "abc", forfeit=0),
@@ -176,8 +174,7 @@ def test_the_swap_question_reads_as_the_tables_question() -> None:
 def test_the_rost_exchange_reads_as_sentences() -> None:
     # seat 0 declares a fifty and leads; seat 1 (a fifty too) asks rost?; seat 0 names
     # its top card; seat 1 then concedes or names a higher one
-    match = match2(("7s 8s 9s 10s Jh Qh Kh Ad 9c", "7d 8d 9d 10d As Ah 10h Jc Qc", "8c"),
-                   dealer=1)
+    match = match2(("7s 8s 9s 10s Jh Qh Kh Ad 9c", "7d 8d 9d 10d As Ah 10h Jc Qc", "8c"), dealer=1)
     match.names = TWO
     say(match, 0, "igrayu", "pyatdesyat")
     match.apply(0, parse_token("7s"))

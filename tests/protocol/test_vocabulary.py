@@ -8,13 +8,29 @@ from deberc_net.game.calls import Call
 from deberc_net.protocol.vocabulary import CallSyntaxError, parse_call
 
 
-@pytest.mark.parametrize(("typed", "token"), [
-    ("пас", "pas"), ("PASS", "pas"), ("igrayu h", "igrayu-h"), ("играю черви", "igrayu-h"),
-    ("Кп", "Ks"), ("10♥", "10h"), ("Th", "10h"), ("hod 9h", "9h"), ("hod 10 h", "10h"),
-    ("ход Д ♠", "Qs"), ("ot korolya kozyrnogo", "ot-K-kozyrnogo"), ("от туза", "ot-A"),
-    ("dva tertsa", "dva-tertsa"), ("пятьдесят", "pyatdesyat"), ("рост?", "rost?"),
-    ("четыре семёрки", "chetyre-semerki"), ("конец", "konets"), ("501", "konets"),
-])
+@pytest.mark.parametrize(
+    ("typed", "token"),
+    [
+        ("пас", "pas"),
+        ("PASS", "pas"),
+        ("igrayu h", "igrayu-h"),
+        ("играю черви", "igrayu-h"),
+        ("Кп", "Ks"),
+        ("10♥", "10h"),
+        ("Th", "10h"),
+        ("hod 9h", "9h"),
+        ("hod 10 h", "10h"),
+        ("ход Д ♠", "Qs"),
+        ("ot korolya kozyrnogo", "ot-K-kozyrnogo"),
+        ("от туза", "ot-A"),
+        ("dva tertsa", "dva-tertsa"),
+        ("пятьдесят", "pyatdesyat"),
+        ("рост?", "rost?"),
+        ("четыре семёрки", "chetyre-semerki"),
+        ("конец", "konets"),
+        ("501", "konets"),
+    ],
+)
 def test_spellings(typed: str, token: str) -> None:
     assert parse_call(typed).token() == token
 

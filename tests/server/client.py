@@ -180,7 +180,9 @@ def random_legal(ask: dict[str, str], rng: random.Random) -> str:
 
 
 async def play_machine(
-    client: LineClient, rng: random.Random, stop: Callable[[str], bool] | None = None,
+    client: LineClient,
+    rng: random.Random,
+    stop: Callable[[str], bool] | None = None,
     timeout: float = DEFAULT_TIMEOUT,
 ) -> str:
     """Answer every ``ask`` with a random legal call (echoing its seq) until the match

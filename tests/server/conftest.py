@@ -56,9 +56,7 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def start_server(
-    nursery: trio.Nursery, db_path: Path
-) -> Callable[..., Awaitable[int]]:
+def start_server(nursery: trio.Nursery, db_path: Path) -> Callable[..., Awaitable[int]]:
     async def start(**overrides: Any) -> int:
         # the plugins are loaded once per test process, as once per server process
         config = make_config(db_path, **overrides)
@@ -103,8 +101,9 @@ class Connector:
     async def raw(self, port: int, label: str = "") -> LineClient:
         return self._keep(await LineClient.connect(port, label))
 
-    async def machine(self, port: int, name: str, password: str | None = None,
-                      token: str | None = None) -> LineClient:
+    async def machine(
+        self, port: int, name: str, password: str | None = None, token: str | None = None
+    ) -> LineClient:
         return self._keep(await machine_client(port, name, password, token))
 
     async def human(self, port: int, name: str) -> LineClient:
@@ -121,7 +120,6 @@ async def connect() -> AsyncIterator[Connector]:
     connector = Connector()
     yield connector
     await connector.aclose()
-
 
 
 @pytest.fixture

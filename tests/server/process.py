@@ -14,9 +14,21 @@ def start_server_process(db: Path) -> tuple[subprocess.Popen[str], int]:
     """``deberc-net serve`` in its own process on a free port: the process and its port."""
     proc = subprocess.Popen(
         # no web face: its default port is fixed (tests/web stops one by signal too)
-        [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--db", str(db),
-         "--http-port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "deberc_net",
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+            "--http-port",
+            "0",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     assert proc.stderr is not None
     deadline = time.monotonic() + 20

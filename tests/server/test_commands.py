@@ -46,9 +46,7 @@ async def test_help(port: int, connect: Connector) -> None:
     assert "First log in" in await anon.read_until(lambda x: "log in" in x)
 
 
-async def test_help_at_a_table_names_the_calls_of_the_moment(
-    port: int, connect: Connector
-) -> None:
+async def test_help_at_a_table_names_the_calls_of_the_moment(port: int, connect: Connector) -> None:
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
     await ann.send("new 2")
@@ -70,8 +68,13 @@ async def test_who_and_tables(port: int, connect: Connector) -> None:
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
     await ann.send("who")
-    assert (await ann.expect("who")) == {"count": "2", "names": "ann,bob", "total": "2",
-                                         "page": "1", "pages": "1"}
+    assert (await ann.expect("who")) == {
+        "count": "2",
+        "names": "ann,bob",
+        "total": "2",
+        "page": "1",
+        "pages": "1",
+    }
     await ann.send("tables")
     assert (await ann.expect("tables"))["count"] == "0"
     await ann.send("new 2 to-301")
@@ -79,9 +82,15 @@ async def test_who_and_tables(port: int, connect: Connector) -> None:
     await bob.send("tables")
     assert (await bob.expect("tables"))["count"] == "1"
     table = await bob.expect("table")
-    assert table == {"id": sit["table"], "players": "2", "variant": "moscow",
-                     "options": "to-301", "seats": "ann,-", "state": "waiting",
-                     "observers": "0"}
+    assert table == {
+        "id": sit["table"],
+        "players": "2",
+        "variant": "moscow",
+        "options": "to-301",
+        "seats": "ann,-",
+        "state": "waiting",
+        "observers": "0",
+    }
     await bob.send(f"sit {sit['table']}")
     await bob.expect("ok", cmd="sit")
     await bob.expect("event", kind="start")
@@ -105,8 +114,9 @@ async def test_rules(port: int, connect: Connector) -> None:
     sit = await ann.expect("ok", cmd="sit")
     for command in ("rules", f"rules {sit['table']}"):
         lines = await _block(ann, command, "rules")
-        assert lines[0].startswith(f"Table {sit['table']}: moscow, 2 players, options: to-301, "
-                                   "to 301."), lines
+        assert lines[0].startswith(
+            f"Table {sit['table']}: moscow, 2 players, options: to-301, to 301."
+        ), lines
         clock = lines[-1]
         assert "Clock: 60 s a call for people, 10 s for machine-style connections" in clock
         assert "3 timeouts in a row" in clock and "120 s disconnected" in clock

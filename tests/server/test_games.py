@@ -77,16 +77,18 @@ async def test_two_people_play_a_game(port: int, connect: Connector) -> None:
         nursery.start_soon(run, bob)
 
     assert ends["ann"] == ends["bob"]
-    end = re.fullmatch(r"Game over: (\w+) wins \((\w+)\)\. Totals: ann (\d+), bob (\d+)\.",
-                       ends["ann"])
+    end = re.fullmatch(
+        r"Game over: (\w+) wins \((\w+)\)\. Totals: ann (\d+), bob (\d+)\.", ends["ann"]
+    )
     assert end is not None, ends["ann"]
     winner, reason, totals = end.group(1), end.group(2), (int(end.group(3)), int(end.group(4)))
     assert reason in ("target", "claim") and max(totals) >= 301
     assert totals[("ann", "bob").index(winner)] == max(totals)
     for client in (ann, bob):
         # human style: readable text, never the machine tags
-        assert not any(fields(line)[0] in ("event", "ask", "state", "record")
-                       for line in client.lines)
+        assert not any(
+            fields(line)[0] in ("event", "ask", "state", "record") for line in client.lines
+        )
         assert any(line.startswith("Your hand: ") for line in client.lines)
         assert any(line.startswith("Deal 1 in full") for line in client.lines)
         assert not any(line.startswith("Error") for line in client.lines)

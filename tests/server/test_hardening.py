@@ -25,9 +25,7 @@ async def test_many_new_lines_at_once_open_one_table(port: int, connect: Connect
     assert (await bob.expect("tables"))["count"] == "1"
 
 
-async def test_a_new_that_cannot_seat_anyone_leaves_no_table(
-    port: int, connect: Connector
-) -> None:
+async def test_a_new_that_cannot_seat_anyone_leaves_no_table(port: int, connect: Connector) -> None:
     ann = await connect.raw(port, "ann")
     await ann.send_raw(b"style machine\nlogin ann\nnew 2\n")
     await ann.aclose()  # gone before the table seats her
@@ -112,8 +110,9 @@ async def test_a_forfeit_sends_and_stores_the_deal_it_ended(
     await seat_pair(ann, bob)
 
     async def quiet(client: LineClient) -> dict[str, str]:
-        return fields(await client.read_until(lambda x: x.startswith("event ") and
-                                              "kind=match-end" in x))[1]
+        return fields(
+            await client.read_until(lambda x: x.startswith("event ") and "kind=match-end" in x)
+        )[1]
 
     with trio.fail_after(5):
         end = await quiet(ann)  # neither answers: the first to act times out twice

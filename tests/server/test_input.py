@@ -12,12 +12,40 @@ from .client import LineClient, fields, is_event, play_machine, random_legal, se
 from .conftest import Connector
 
 IAC, DO, DONT, WILL, WONT, SB, SE = 255, 253, 254, 251, 252, 250, 240
-NEGOTIATION = bytes([
-    IAC, DO, 1, IAC, WILL, 3, IAC, WONT, 34, IAC, DONT, 24,  # echo, SGA, linemode, ttype
-    IAC, SB, 24, 0, *b"xterm-256color", IAC, SE,  # a terminal type subnegotiation
-    IAC, SB, 31, 0, 80, 0, 24, IAC, SE,  # NAWS 80x24
-    IAC, 241,  # NOP
-])
+NEGOTIATION = bytes(
+    [
+        IAC,
+        DO,
+        1,
+        IAC,
+        WILL,
+        3,
+        IAC,
+        WONT,
+        34,
+        IAC,
+        DONT,
+        24,  # echo, SGA, linemode, ttype
+        IAC,
+        SB,
+        24,
+        0,
+        *b"xterm-256color",
+        IAC,
+        SE,  # a terminal type subnegotiation
+        IAC,
+        SB,
+        31,
+        0,
+        80,
+        0,
+        24,
+        IAC,
+        SE,  # NAWS 80x24
+        IAC,
+        241,  # NOP
+    ]
+)
 
 
 async def _who_works(client: LineClient, *names: str) -> None:
@@ -196,7 +224,8 @@ async def test_calls_out_of_turn_and_bad_calls_change_nothing(
             assert (await second.expect("error"))["code"] == "not-your-turn", call
         for call, code in (
             ("igrayu-h" if ask["turned"][-1] != "h" else "igrayu-s", "not-allowed"),
-            ("Ah", "wrong-phase"), ("blah blah", "unknown-command"),
+            ("Ah", "wrong-phase"),
+            ("blah blah", "unknown-command"),
             ("igrayu zzz", "unknown-command"),
             (f"pas seq={int(ask['seq']) - 1}", "stale"),
             (f"pas seq={int(ask['seq']) + 5}", "stale"),

@@ -29,7 +29,9 @@ async def _raw_login(port: int, line: str) -> str:
 async def _export(db: Path) -> tuple[int, str]:
     done = await trio.run_process(
         [sys.executable, "-m", "deberc_net", "records", "export", "--db", str(db)],
-        capture_stdout=True, capture_stderr=True, check=False,
+        capture_stdout=True,
+        capture_stderr=True,
+        check=False,
     )
     return done.returncode, done.stdout.decode("utf-8")
 
@@ -67,8 +69,9 @@ async def test_accounts_and_games_survive_a_restart(db_path: Path, connect: Conn
         assert record["format"] == "deberc-deal/1"
         assert record["match"] == "m1" and record["players"] == sent["players"]
         assert record["seed"] == f"{end['seed']}/{record['deal_no']}"  # kept in full
-        assert {k: v for k, v in record.items() if k != "seed"} == \
-            {k: v for k, v in sent.items() if k != "seed"}
+        assert {k: v for k, v in record.items() if k != "seed"} == {
+            k: v for k, v in sent.items() if k != "seed"
+        }
     assert [r["deal_no"] for r in stored] == list(range(1, len(stored) + 1))
     assert stored[-1]["totals"] == [int(t) for t in end["totals"].split(",")]
     with sqlite3.connect(db_path) as db:  # a salted hash, never the password

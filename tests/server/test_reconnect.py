@@ -158,8 +158,7 @@ async def test_repeated_timeouts_make_automatic_calls_then_forfeit(
     async def quiet_ann() -> str:
         nonlocal asks
         while True:
-            line = await ann.read_until(lambda x: x.startswith("ask ") or
-                                        is_event(x, "match-end"))
+            line = await ann.read_until(lambda x: x.startswith("ask ") or is_event(x, "match-end"))
             if line.startswith("event"):
                 return line
             asks += 1
@@ -179,8 +178,9 @@ async def test_repeated_timeouts_make_automatic_calls_then_forfeit(
     assert asks == 6
     # bob's calls were his own; the human rendering marks ann's automatic ones
     assert sum("(clock)" in line for line in bob.lines) == 4
-    assert all(e["auto"] == "0" for e in events
-               if e["kind"] in ("call", "play") and e["seat"] != str(seat))
+    assert all(
+        e["auto"] == "0" for e in events if e["kind"] in ("call", "play") and e["seat"] != str(seat)
+    )
 
 
 async def _collect(coro, into: list[str]) -> None:
@@ -250,9 +250,7 @@ async def _first_ask(a: LineClient, b: LineClient) -> tuple[LineClient, dict[str
     return found[0]
 
 
-async def test_a_reset_connection_is_an_ordinary_disconnect(
-    port: int, connect: Connector
-) -> None:
+async def test_a_reset_connection_is_an_ordinary_disconnect(port: int, connect: Connector) -> None:
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
     await seat_pair(ann, bob)
@@ -276,8 +274,9 @@ async def test_a_returning_player_is_seated_at_once(port: int, connect: Connecto
     table = (await ann.expect("ok", cmd="sit"))["table"]
     await ann.aclose()
     again = await connect.raw(port, "ann")
-    await again.send_raw(f"style machine\nlogin ann token={ann.token}\nnew 2\nseek 2\n"
-                         "tables\n".encode())
+    await again.send_raw(
+        f"style machine\nlogin ann token={ann.token}\nnew 2\nseek 2\ntables\n".encode()
+    )
     for _ in range(2):
         assert (await again.expect("error"))["code"] == "already-seated"
     assert (await again.expect("tables"))["count"] == "1"

@@ -22,11 +22,9 @@ async def test_reserve_is_for_registered_admins(
 ) -> None:
     port = await start_server(admins=["boss"])
     guest = await connect.machine(port, "boss")  # the admin's name, as a guest
-    assert fields(await guest.reply("reserve 2 seats=a1,b1", "error"))[1]["code"] == (
-        "not-allowed")
+    assert fields(await guest.reply("reserve 2 seats=a1,b1", "error"))[1]["code"] == ("not-allowed")
     other = await connect.machine(port, "other", "pw")
-    assert fields(await other.reply("reserve 2 seats=a1,b1", "error"))[1]["code"] == (
-        "not-allowed")
+    assert fields(await other.reply("reserve 2 seats=a1,b1", "error"))[1]["code"] == ("not-allowed")
 
 
 async def test_reserve_refuses_bad_arguments(
@@ -83,8 +81,7 @@ async def test_reserved_tables_seat_by_name_play_one_deal_and_share_the_deck(
     records: dict[int, dict] = {}
     match_ends: dict[int, dict[str, str]] = {}
     while len(match_ends) < 2:
-        line = await boss.read_until(lambda x: x.startswith("record ")
-                                     or is_event(x, "match-end"))
+        line = await boss.read_until(lambda x: x.startswith("record ") or is_event(x, "match-end"))
         tag, f = fields(line)
         if tag == "record":
             records[int(f["table"])] = json.loads(f["text"])
@@ -123,8 +120,7 @@ async def test_a_reserved_player_who_never_comes_forfeits_after_the_away_limit(
     await pa.expect("ok", cmd="sit", table=table)
     end = await boss.expect("event", kind="match-end", table=table)
     assert trio.current_time() - started >= 0.25
-    assert (end["reason"], end["forfeit"], end["winner"], end["name"]) == (
-        "away", "1", "0", "pa")
+    assert (end["reason"], end["forfeit"], end["winner"], end["name"]) == ("away", "1", "0", "pa")
     assert end == await pa.expect("event", kind="match-end")
     # pa is back in the lobby: it may seek again; the match is stored as finished
     await pa.send("seek reserved")

@@ -207,8 +207,11 @@ async def test_nobody_sees_a_hidden_card(
     seed = end["seed"]
     assert records[-1]["seed"] == f"{seed}/{records[-1]['deal_no']}"
     for client in [*seated, eve, hugo]:
-        last = max(i for i, x in enumerate(client.lines)
-                   if x.startswith("record ") or re.match(r"Deal \d+ in full", x))
+        last = max(
+            i
+            for i, x in enumerate(client.lines)
+            if x.startswith("record ") or re.match(r"Deal \d+ in full", x)
+        )
         assert not [x for x in client.lines[:last] if seed in x], client.label
         live = [json.loads(fields(x)[1]["text"]) for x in client.lines if x.startswith("record ")]
         assert all(r["seed"] is None for r in live[:-1])
@@ -217,11 +220,31 @@ async def test_nobody_sees_a_hidden_card(
 def test_the_checker_finds_a_leak() -> None:
     """The check above can fail: a line with the other seat's card is reported."""
     record = {
-        "deal_no": 1, "players": ["a", "b"], "variant": "moscow", "options": [], "dealer": 0,
-        "trump": None, "turned": "7d",
-        "fresa": None, "tricks": [],
-        "deck": ["10c", "9h", "Kh", "Ad", "8s", "Jd", "7s", "10d", "9d", "9s", "Kc", "Ac",
-                 "7d", *["x"] * 19],
+        "deal_no": 1,
+        "players": ["a", "b"],
+        "variant": "moscow",
+        "options": [],
+        "dealer": 0,
+        "trump": None,
+        "turned": "7d",
+        "fresa": None,
+        "tricks": [],
+        "deck": [
+            "10c",
+            "9h",
+            "Kh",
+            "Ad",
+            "8s",
+            "Jd",
+            "7s",
+            "10d",
+            "9d",
+            "9s",
+            "Kc",
+            "Ac",
+            "7d",
+            *["x"] * 19,
+        ],
     }
     line = "record table=1 deal=1 text=" + json.dumps(record)
     seat0 = "state seq=4 table=1 deal=1 hand=8s,9s,Jd,Ad,Kc,Ac turned=7d legal="

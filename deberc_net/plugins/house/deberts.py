@@ -13,9 +13,13 @@ RUN = 7
 
 @hookimpl
 def deberc_rule_info() -> RuleInfo:
-    return RuleInfo(NAME, "option", "Seven trumps in sequence in one hand win the game at "
-                    "once, as soon as all cards are dealt or a seven swap completes them "
-                    "(seed 004).")
+    return RuleInfo(
+        NAME,
+        "option",
+        "Seven trumps in sequence in one hand win the game at "
+        "once, as soon as all cards are dealt or a seven swap completes them "
+        "(seed 004).",
+    )
 
 
 @hookimpl
@@ -29,7 +33,10 @@ def deberc_deal_event(deal: Deal, name: str) -> None:
             zero = [0] * len(deal.sides)
             # the points so far (a bella said before the swap): the record lists it
             deal.end_deal(
-                Outcome.DEBERTS, deal.deal_points(), zero, winner=deal.side_of(seat),
+                Outcome.DEBERTS,
+                deal.deal_points(),
+                zero,
+                winner=deal.side_of(seat),
                 reason=Outcome.DEBERTS,
             )
             return

@@ -18,16 +18,23 @@ GAP = 250
 
 @hookimpl
 def deberc_rule_info() -> RuleInfo:
-    return RuleInfo(NAME, "option", "After the order, before the last cards, the whistler may "
-                    "offer the player 50 points without play ('predlagayu'; the player says "
-                    "'prinimayu' or 'igraem'); a gap of 250 points ends the game.",
-                    players=(2,))
+    return RuleInfo(
+        NAME,
+        "option",
+        "After the order, before the last cards, the whistler may "
+        "offer the player 50 points without play ('predlagayu'; the player says "
+        "'prinimayu' or 'igraem'); a gap of 250 points ends the game.",
+        players=(2,),
+    )
 
 
 @hookimpl
 def deberc_call_aliases() -> dict[str, tuple[str, ...]]:
-    return {OFFER: ("предлагаю", "offer"), ACCEPT: ("принимаю", "accept"),
-            PLAY_ON: ("играем", "play on")}
+    return {
+        OFFER: ("предлагаю", "offer"),
+        ACCEPT: ("принимаю", "accept"),
+        PLAY_ON: ("играем", "play on"),
+    }
 
 
 @hookimpl

@@ -16,8 +16,9 @@ class SkiPenalty:
 
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
-        return RuleInfo(self.name, "option", "A side that took no trick writes minus 50 "
-                        "(seed 004 'Ski').")
+        return RuleInfo(
+            self.name, "option", "A side that took no trick writes minus 50 (seed 004 'Ski')."
+        )
 
     @hookimpl
     def deberc_adjust_written(self, score: DealScore) -> None:
@@ -34,8 +35,11 @@ class BidePenalty:
 
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
-        return RuleInfo(self.name, "option", "From a player's third bide on, each bide also "
-                        "costs him 100 points (seed 004).")
+        return RuleInfo(
+            self.name,
+            "option",
+            "From a player's third bide on, each bide also costs him 100 points (seed 004).",
+        )
 
     @hookimpl
     def deberc_adjust_written(self, score: DealScore) -> None:
@@ -50,8 +54,12 @@ class CombosNeedTrick:
 
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
-        return RuleInfo(self.name, "option", "Terts and fifty count only if their owner took "
-                        "at least one trick; bella counts anyway (seeds 003 and 004).")
+        return RuleInfo(
+            self.name,
+            "option",
+            "Terts and fifty count only if their owner took "
+            "at least one trick; bella counts anyway (seeds 003 and 004).",
+        )
 
     @hookimpl
     def deberc_configure(self, settings: Settings, players: int) -> None:
@@ -65,8 +73,11 @@ class DealerClockwise:
 
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
-        return RuleInfo(self.name, "option", "The deal passes clockwise after every deal "
-                        "(seed 004), not to the one who wrote more.")
+        return RuleInfo(
+            self.name,
+            "option",
+            "The deal passes clockwise after every deal (seed 004), not to the one who wrote more.",
+        )
 
     @hookimpl
     def deberc_next_dealer(self, snapshot: MatchSnapshot) -> int:
@@ -78,8 +89,12 @@ class HangingSeparate:
 
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
-        return RuleInfo(self.name, "option", "Two hanging bides in a row: the next deal plays "
-                        "for the first sum and the deal after it for the second (variant B).")
+        return RuleInfo(
+            self.name,
+            "option",
+            "Two hanging bides in a row: the next deal plays "
+            "for the first sum and the deal after it for the second (variant B).",
+        )
 
     @hookimpl
     def deberc_adjust_written(self, score: DealScore) -> None:
@@ -97,8 +112,13 @@ class BideToLeader:
 
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
-        return RuleInfo(self.name, "option", "Three players: a bide goes whole to the whistler "
-                        "with more points, not half to each (seed 003).", players=(3,))
+        return RuleInfo(
+            self.name,
+            "option",
+            "Three players: a bide goes whole to the whistler "
+            "with more points, not half to each (seed 003).",
+            players=(3,),
+        )
 
     @hookimpl
     def deberc_deal_outcome(self, score: DealScore) -> bool:
@@ -118,5 +138,11 @@ COMBOS_NEED_TRICK = CombosNeedTrick()
 DEALER_CLOCKWISE = DealerClockwise()
 HANGING_SEPARATE = HangingSeparate()
 BIDE_TO_LEADER = BideToLeader()
-SCORING = (SKI_PENALTY, BIDE_PENALTY, COMBOS_NEED_TRICK, DEALER_CLOCKWISE, HANGING_SEPARATE,
-           BIDE_TO_LEADER)
+SCORING = (
+    SKI_PENALTY,
+    BIDE_PENALTY,
+    COMBOS_NEED_TRICK,
+    DEALER_CLOCKWISE,
+    HANGING_SEPARATE,
+    BIDE_TO_LEADER,
+)

@@ -20,9 +20,18 @@ DAVE, ACCEPT, GIVE_UP = "dave", "prinimayu", "sdayus"
 SHORT_NAMES = ("short", "short-bide", "dave")
 # Short games write stakes, not points: options that write points (ski-penalty, the bide
 # on cards of table-penalties) or split a bide (bide-to-leader) have no meaning here.
-NOT_WITH_SHORT = ("to-301", "to-1001", "to-1002", "manual-claim", "hanging-separate",
-                  "bide-penalty", "poltinniki", "ski-penalty", "bide-to-leader",
-                  "table-penalties")
+NOT_WITH_SHORT = (
+    "to-301",
+    "to-1001",
+    "to-1002",
+    "manual-claim",
+    "hanging-separate",
+    "bide-penalty",
+    "poltinniki",
+    "ski-penalty",
+    "bide-to-leader",
+    "table-penalties",
+)
 
 
 class ShortGame:
@@ -35,8 +44,13 @@ class ShortGame:
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
         others = tuple(n for n in SHORT_NAMES if n != self.name)
-        return RuleInfo(self.name, "option", self.summary, players=self.players,
-                        conflicts=others + NOT_WITH_SHORT)
+        return RuleInfo(
+            self.name,
+            "option",
+            self.summary,
+            players=self.players,
+            conflicts=others + NOT_WITH_SHORT,
+        )
 
     @hookimpl
     def deberc_configure(self, settings: Settings, players: int) -> None:
@@ -66,8 +80,11 @@ class ShortGame:
             # of equal points without the last trick, the one who plays earlier wins
             order = score.lead_order or list(sides)
             leaders = [s for s in order if pts[s] == top]
-            winner = leaders[0] if len(leaders) == 1 else (
-                score.last_trick_side if score.last_trick_side in leaders else leaders[0])
+            winner = (
+                leaders[0]
+                if len(leaders) == 1
+                else (score.last_trick_side if score.last_trick_side in leaders else leaders[0])
+            )
             for s in sides:
                 written[s] = stake * (len(pts) - 1) if s == winner else -stake
             score.outcome = Outcome.MADE if winner == p else Outcome.BIDE
@@ -92,15 +109,21 @@ class Dave(ShortGame):
 
     @hookimpl
     def deberc_call_aliases(self) -> dict[str, tuple[str, ...]]:
-        return {DAVE: ("даве", "double"), ACCEPT: ("принимаю", "accept"),
-                GIVE_UP: ("сдаюсь", "give up", "resign")}
+        return {
+            DAVE: ("даве", "double"),
+            ACCEPT: ("принимаю", "accept"),
+            GIVE_UP: ("сдаюсь", "give up", "resign"),
+        }
 
     @hookimpl
     def deberc_extra_calls(self, deal: Deal, seat: int) -> list[Call]:
         pending = deal.pending
         if pending is not None:
-            return [Call(ACCEPT), Call(GIVE_UP)] if (
-                pending.kind == DAVE and seat == pending.answerer) else []
+            return (
+                [Call(ACCEPT), Call(GIVE_UP)]
+                if (pending.kind == DAVE and seat == pending.answerer)
+                else []
+            )
         may_offer = deal.extra.get("dave_next") in (None, seat)
         if deal.phase == PLAY and seat == deal.turn and may_offer:
             return [Call(DAVE)]
@@ -136,8 +159,13 @@ class DaveGeometric:
 
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
-        return RuleInfo(self.name, "option", "Dave doubles the stake (1 2 4 8) instead of "
-                        "raising it by one (1 2 3 4).", players=(2,), requires=("dave",))
+        return RuleInfo(
+            self.name,
+            "option",
+            "Dave doubles the stake (1 2 4 8) instead of raising it by one (1 2 3 4).",
+            players=(2,),
+            requires=("dave",),
+        )
 
 
 NINE = "to-9-stakes"
@@ -148,9 +176,14 @@ class ToNineStakes:
 
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
-        return RuleInfo(self.name, "option", "Short games with dave go on deal after deal "
-                        "until a player has won 9 stakes (seed 003 'в один удар').",
-                        players=(2,), requires=("dave",))
+        return RuleInfo(
+            self.name,
+            "option",
+            "Short games with dave go on deal after deal "
+            "until a player has won 9 stakes (seed 003 'в один удар').",
+            players=(2,),
+            requires=("dave",),
+        )
 
     @hookimpl(trylast=True)  # after dave has said "one deal"
     def deberc_configure(self, settings: Settings, players: int) -> None:
@@ -162,16 +195,30 @@ class ToNineStakes:
         score.written = [max(0, w) for w in score.written]
 
 
-SHORT = ShortGame("short", "One deal decides: more points wins one stake from each loser; "
-                  "who ordered does not matter; a tie goes to the taker of the last trick.",
-                  bide=False, players=(2, 3))
-SHORT_BIDE = ShortGame("short-bide", "One deal decides, with bide: two players, a player who "
-                       "scores less pays a double stake; three players, the player wins or "
-                       "pays one stake from or to each whistler.", bide=True, players=(2, 3))
-DAVE_GAME = Dave("dave", "One deal decides, with doubling: on your turn in play say 'dave' "
-                 "to offer the opponent to give up for the current stake ('sdayus') or play "
-                 "for the next ('prinimayu'); after an accepted dave only the one who "
-                 "accepted may raise again.", bide=False, players=(2,))
+SHORT = ShortGame(
+    "short",
+    "One deal decides: more points wins one stake from each loser; "
+    "who ordered does not matter; a tie goes to the taker of the last trick.",
+    bide=False,
+    players=(2, 3),
+)
+SHORT_BIDE = ShortGame(
+    "short-bide",
+    "One deal decides, with bide: two players, a player who "
+    "scores less pays a double stake; three players, the player wins or "
+    "pays one stake from or to each whistler.",
+    bide=True,
+    players=(2, 3),
+)
+DAVE_GAME = Dave(
+    "dave",
+    "One deal decides, with doubling: on your turn in play say 'dave' "
+    "to offer the opponent to give up for the current stake ('sdayus') or play "
+    "for the next ('prinimayu'); after an accepted dave only the one who "
+    "accepted may raise again.",
+    bide=False,
+    players=(2,),
+)
 DAVE_GEOMETRIC = DaveGeometric()
 TO_9_STAKES = ToNineStakes()
 SHORT_GAMES = (SHORT, SHORT_BIDE, DAVE_GAME, DAVE_GEOMETRIC, TO_9_STAKES)

@@ -12,8 +12,12 @@ class Switch:
     """An option whose whole effect is one change to ``Settings``."""
 
     def __init__(
-        self, name: str, summary: str, change: Callable[[Settings], None],
-        players: tuple[int, ...] = (2, 3, 4), conflicts: tuple[str, ...] = (),
+        self,
+        name: str,
+        summary: str,
+        change: Callable[[Settings], None],
+        players: tuple[int, ...] = (2, 3, 4),
+        conflicts: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         self.summary = summary
@@ -23,8 +27,13 @@ class Switch:
 
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
-        return RuleInfo(name=self.name, kind="option", summary=self.summary,
-                        players=self.players, conflicts=self.conflicts)
+        return RuleInfo(
+            name=self.name,
+            kind="option",
+            summary=self.summary,
+            players=self.players,
+            conflicts=self.conflicts,
+        )
 
     @hookimpl
     def deberc_configure(self, settings: Settings, players: int) -> None:
@@ -71,8 +80,7 @@ PLAYER_LEADS = Switch(
 )
 PARTNER_EXEMPTION = Switch(
     "partner-exemption",
-    "When your partner holds the trick you must follow suit but need neither trump nor "
-    "overtrump.",
+    "When your partner holds the trick you must follow suit but need neither trump nor overtrump.",
     _set("partner_exemption", True),
     players=(4,),
 )
@@ -118,7 +126,16 @@ SWAP_BEFORE_EXTRA = Switch(
 )
 
 SWITCHES = (
-    COMMITMENT, BELLA_AFTER_TRICK, FRESA_HIDDEN, SEVEN_SWAP_OFF, PLAYER_LEADS,
-    PARTNER_EXEMPTION, SEQUENCE_BY_STRENGTH, TABLE_PENALTIES, MANUAL_CLAIM,
-    PAIR_COMBINATIONS, SHOW_COMBINATION, SWAP_BEFORE_EXTRA,
+    COMMITMENT,
+    BELLA_AFTER_TRICK,
+    FRESA_HIDDEN,
+    SEVEN_SWAP_OFF,
+    PLAYER_LEADS,
+    PARTNER_EXEMPTION,
+    SEQUENCE_BY_STRENGTH,
+    TABLE_PENALTIES,
+    MANUAL_CLAIM,
+    PAIR_COMBINATIONS,
+    SHOW_COMBINATION,
+    SWAP_BEFORE_EXTRA,
 )

@@ -12,7 +12,8 @@ NAME = "kharkov"
 @hookimpl
 def deberc_rule_info() -> RuleInfo:
     return RuleInfo(
-        name=NAME, kind="variant",
+        name=NAME,
+        kind="variant",
         summary=(
             "Kharkov rules: as Moscow, but of two combinations of the same length and top "
             "card the one declared first wins; a trump combination has no precedence."

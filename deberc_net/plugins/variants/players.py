@@ -16,7 +16,9 @@ class ThreePlayers:
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
         return RuleInfo(
-            name=self.name, kind="players", players=(3,),
+            name=self.name,
+            kind="players",
+            players=(3,),
             summary=(
                 "Three players: the player must score more than both whistlers together; "
                 "when a whistler holds the best combination both whistlers' sequences "
@@ -34,8 +36,11 @@ class ThreePlayers:
             return [best.seat]
         # the whistlers' declarations add up: each whistler who spoke (declared or asked
         # rost?) scores his sequences; a silent one declared nothing to add
-        return [s for s in range(deal.players)
-                if s != deal.player and (s in deal.talked or s == best.seat)]
+        return [
+            s
+            for s in range(deal.players)
+            if s != deal.player and (s in deal.talked or s == best.seat)
+        ]
 
 
 class FourPlayers:
@@ -46,7 +51,9 @@ class FourPlayers:
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
         return RuleInfo(
-            name=self.name, kind="players", players=(4,),
+            name=self.name,
+            kind="players",
+            players=(4,),
             summary=(
                 "Four players in pairs, partners across (seats 0+2 against 1+3): 3+3 "
                 "cards, then 2 each with the turned card going to the dealer; no fresa, "
