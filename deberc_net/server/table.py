@@ -388,8 +388,10 @@ class Table:
 
     def _watching(self, session: Session, watching: bool) -> None:
         """Tell the table (players first of all) who starts or stops looking on."""
+        if session.name is None:  # a web page looks on anonymously: counted, not announced
+            return
         if self.state != ev.TableState.CLOSED:
-            self._event(ev.Watching(session.name or "?", watching, len(self.observers)))
+            self._event(ev.Watching(session.name, watching, len(self.observers)))
 
     async def _leave(self, session: Session, confirmed: bool = False) -> None:
         if session in self.observers:
