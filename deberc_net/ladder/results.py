@@ -136,22 +136,7 @@ class Results:
             s.games_by_bot[bot] += 1
         if loser is not None:
             s.forfeits[loser] += 1
-        for i, j in _pairs(len(bots)):
-            a, b = bots[i], bots[j]
-            if a == b:
-                continue
-            key = (a, b) if a < b else (b, a)
-            pair = s.pairs.setdefault(key, PairStats(*key))
-            if loser is not None:
-                if loser in key:  # three-handed, the other two bots' pair is untouched
-                    pair.forfeits[loser] = pair.forfeits.get(loser, 0) + 1
-                if loser == key[0]:
-                    pair.losses += 1
-                elif loser == key[1]:
-                    pair.wins += 1
-                continue
-            pa, pb = (totals[i], totals[j]) if a == key[0] else (totals[j], totals[i])
-            pair.add(game.key, pa, pb)
+        count_pairs(s.pairs, game.key, bots, totals, loser)
         if loser is None and s.ratings is not None:
             teams, points = rating_teams(bots, totals)
             s.ratings.update(teams, points)
@@ -178,6 +163,40 @@ class Results:
                 self.summary.sprt_verdict = verdict
                 if self.on_verdict is not None:
                     self.on_verdict()  # stop: the games already running still finish
+
+
+def count_pairs(
+    pairs: dict[tuple[str, str], PairStats],
+    key: tuple[int, tuple[str, ...]],
+    bots: list[str],
+    totals: list[int],
+    loser: str | None,
+) -> list[tuple[str, str]]:
+    """Counts one game (``bots`` and ``totals`` by side) into every pair of different
+    bots that met in it; returns the pairs it counted for (the web page's Elo plot
+    replays stored games through this, so it matches the table)."""
+    counted = []
+    for i, j in _pairs(len(bots)):
+        a, b = bots[i], bots[j]
+        if a == b:
+            continue
+        pair_key = (a, b) if a < b else (b, a)
+        pair = pairs.setdefault(pair_key, PairStats(*pair_key))
+        if loser is not None:
+            if loser in pair_key:  # three-handed, the other two bots' pair is untouched
+                pair.forfeits[loser] = pair.forfeits.get(loser, 0) + 1
+            if loser == pair_key[0]:
+                pair.losses += 1
+            elif loser == pair_key[1]:
+                pair.wins += 1
+            else:
+                continue
+            counted.append(pair_key)
+            continue
+        pa, pb = (totals[i], totals[j]) if a == pair_key[0] else (totals[j], totals[i])
+        pair.add(key, pa, pb)
+        counted.append(pair_key)
+    return counted
 
 
 def _pairs(n: int) -> list[tuple[int, int]]:

@@ -134,7 +134,7 @@ def make_app(lobby: Lobby) -> Starlette:
         run = await _ladder_run(request)
         if run is None:
             return not_found(request, f"no ladder run {request.path_params['run']}")
-        return page(request, "ladder.html", run=run)
+        return page(request, "ladder.html", run=run, elo_plot=ladders.elo_plot(run))
 
     async def api_ladder(request: Request) -> Response:
         run = await _ladder_run(request)

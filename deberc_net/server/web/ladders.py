@@ -10,6 +10,13 @@ from typing import Any
 
 import attrs
 
+from deberc_net.ladder.results import count_pairs
+from deberc_net.ladder.stats import PairStats
+
+from .plot import Rule, Series, line_chart
+
+ELO_LIMIT = 800.0  # a pair with no loss yet has infinite Elo: the plot stops at ±800
+
 
 @attrs.frozen
 class LadderRun:
@@ -91,3 +98,46 @@ def ladder_run(path: str, run: int) -> LadderRun | None:
         )
         listed.append(entry)
     return LadderRun(row[0], row[1], json.loads(row[2]) if row[2] else None, listed)
+
+
+def elo_curves(run: LadderRun) -> dict[tuple[str, str], list[float]]:
+    """Each pair's Elo (first against second, as in the pairs table) after each game
+    counted for it, from the run's stored games in the order they were counted."""
+    pairs: dict[tuple[str, str], PairStats] = {}
+    curves: dict[tuple[str, str], list[float]] = {}
+    for game in run.games:
+        written = game["written"]
+        bots = game["seating"][: len(written)]  # side i's first seat is seat i
+        key = (game["board"], tuple(sorted(set(game["seating"]))))
+        for pair in count_pairs(pairs, key, bots, written, game["forfeit"]):
+            curves.setdefault(pair, []).append(pairs[pair].elo()[0])
+    return dict(sorted(curves.items()))
+
+
+def sprt_rules(run: LadderRun) -> list[Rule]:
+    """The SPRT's two hypotheses as Elo lines, from the pair's side (the test is from
+    the first bot's side, the pairs from the alphabetically first bot's)."""
+    s = run.summary
+    if not s or not s.get("sprt") or len(s["bots"]) != 2:
+        return []
+    sign = 1 if s["bots"][0] == min(s["bots"]) else -1
+    elo0, elo1 = sign * s["sprt"]["elo0"] + 0.0, sign * s["sprt"]["elo1"] + 0.0  # no -0
+    return [
+        Rule(f"SPRT H0 {elo0:+g}", elo0),
+        Rule(f"SPRT H1 {elo1:+g}", elo1),
+    ]
+
+
+def elo_plot(run: LadderRun) -> str | None:
+    """The SVG of Elo against games counted, one line per pair (None: no game yet)."""
+    curves = elo_curves(run)
+    if not curves:
+        return None
+    return line_chart(
+        [Series(f"{a} v {b}", values) for (a, b), values in curves.items()],
+        rules=sprt_rules(run),
+        x_label="games counted for the pair (each board once per seating)",
+        y_label="Elo (first v second)",
+        title=f"Ladder run {run.id}: Elo against games played",
+        limit=ELO_LIMIT,
+    )
