@@ -94,7 +94,8 @@ async def viewer(http_port: int, index: int, deadline: float, received: list[int
                 async with open_websocket_url(url) as ws:
                     while True:
                         message = await ws.get_message()
-                        received[0] += message.count("\n")  # lines, however batched
+                        text = message if isinstance(message, str) else message.decode()
+                        received[0] += text.count("\n")  # lines, however batched
             except (ConnectionClosed, HandshakeError):
                 pass  # the table closed (or closed before we came): watch another
 
