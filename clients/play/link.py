@@ -136,6 +136,7 @@ class Link:
         try:
             async with trio.open_nursery() as nursery:
                 await conn.send("style machine")
+                await conn.send("clock human")  # a person at the keys: not a bot's 10 s
                 login = self._login_line()
                 if login is not None:
                     await conn.send(login)

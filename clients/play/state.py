@@ -147,7 +147,7 @@ def _ok(state: TableState, line: Line) -> TableState:
         )
     elif cmd == "leave" and state.result is None:
         state = TableState(name=state.name, token=state.token, log=state.log)
-    if cmd in ("style", "ping"):
+    if cmd in ("style", "clock", "ping"):
         return state
     return _log(state, line.text or f"ok {cmd}")
 

@@ -24,9 +24,13 @@ class Clocks:
     call_ms: int  # each seat's time per call, until ``set_call_ms``
     away_limit_ms: int  # how long a seat is held for a player who is away
     max_timeouts: int  # timeouts in a row that lose the match
+    # a seat is warned once when this much is left of its clock for a request (0: never),
+    # if its clock is longer than that
+    warn_left_ms: int = 0
     asked_at: float = attrs.field(init=False, default=0.0)
     waiting_for: int | None = attrs.field(init=False, default=None)  # whose clock runs
     stopped: bool = attrs.field(init=False, default=False)  # the match is over
+    warned: bool = attrs.field(init=False, default=False)  # for the open request
     away_since: dict[int, float] = attrs.field(init=False, factory=dict)
     per_seat_ms: list[int] = attrs.field(init=False)
     timeouts: list[int] = attrs.field(init=False)
@@ -44,6 +48,7 @@ class Clocks:
         """A new request to ``seat`` (None: nobody is to act): its clock starts now."""
         self.asked_at = now
         self.waiting_for = seat
+        self.warned = False
 
     def answered(self, seat: int) -> None:
         """The seat made a call itself: only timeouts in a row count."""
@@ -75,7 +80,21 @@ class Clocks:
         """When something may next be due (``math.inf``: never, until told more)."""
         if self.stopped:
             return math.inf
-        return min([self._request_deadline(), *map(self._away_deadline, self.away_since)])
+        return min(
+            [
+                self._warning_deadline(),
+                self._request_deadline(),
+                *map(self._away_deadline, self.away_since),
+            ]
+        )
+
+    def take_warning(self, now: float) -> int | None:
+        """The seat asked, if its warning is due and not yet given (it is given now:
+        once a request)."""
+        if self.stopped or now < self._warning_deadline():
+            return None
+        self.warned = True
+        return self.waiting_for
 
     def away_too_long(self, now: float) -> list[int]:
         """The seats away for the away limit or longer, lowest first."""
@@ -92,6 +111,15 @@ class Clocks:
     def _request_deadline(self) -> float:
         seat = self.waiting_for
         return math.inf if seat is None else self.asked_at + self.per_seat_ms[seat] / 1000
+
+    def _warning_deadline(self) -> float:
+        seat = self.waiting_for
+        if seat is None or self.warned or self.warn_left_ms <= 0:
+            return math.inf
+        full = self.per_seat_ms[seat]
+        if full <= self.warn_left_ms:  # a clock this short is all warning
+            return math.inf
+        return self.asked_at + (full - self.warn_left_ms) / 1000
 
     def _away_deadline(self, seat: int) -> float:
         return self.away_since[seat] + self.away_limit_ms / 1000

@@ -54,6 +54,12 @@ COMMANDS: dict[str, CommandSpec] = {
         "show), or by strength in play. Grouped by suit either way.",
         "any",
     ),
+    "clock": CommandSpec(
+        "clock human|bot",
+        "Ask for a person's clock (60 s a call by default) or a bot's (10 s). Without it "
+        "the style decides: machine style, a bot's. Fixed at each match's start.",
+        "any",
+    ),
     "quit": CommandSpec("quit", "Leave the server (your seat waits for you to come back).", "any"),
     "who": CommandSpec("who [PAGE]", "List the players connected (a page at a time).", "any"),
     "tables": CommandSpec(

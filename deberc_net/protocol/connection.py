@@ -62,7 +62,7 @@ class Admits:
         return self.commands is None or item.name in self.commands
 
 
-BEFORE_LOGIN = frozenset({"help", "calls", "quit", "style", "sort", "login", "ping"})
+BEFORE_LOGIN = frozenset({"help", "calls", "quit", "style", "sort", "clock", "login", "ping"})
 NOT_LOGGED_IN = ev.Error("not-logged-in", "log in first: login NAME [PASSWORD]")
 # A state missing here (CLOSED) reads nothing at all.
 ADMITS: dict[State, Admits] = {
@@ -104,6 +104,13 @@ NEED_DATA = NeedData.NEED_DATA
 Input = Command | TableCallText | Reply | NeedData
 
 
+class ClockChoice(enum.StrEnum):
+    """The clock a connection asks for ('clock'): a person's, or a bot's."""
+
+    HUMAN = "human"
+    BOT = "bot"
+
+
 @attrs.frozen
 class Limits:
     max_line: int = MAX_LINE
@@ -120,6 +127,7 @@ class Connection:
     limits: Limits = Limits()
     style: str = HUMAN
     hand_order: HandOrder = HandOrder.RANK  # how a person's hand is shown ('sort')
+    clock: ClockChoice | None = None  # the clock asked for ('clock'); None: by the style
     state: State = State.AWAITING_LOGIN
     answer_credit: int = 0  # requests to act sent and not yet answered (flood-free lines)
     _decoder: LineDecoder = attrs.field(init=False)
@@ -153,6 +161,14 @@ class Connection:
     @property
     def machine(self) -> bool:
         return self.style != HUMAN
+
+    @property
+    def bot_clock(self) -> bool:
+        """Whether a match starting now gives this connection the bot clock: asked for,
+        else the machine style's (docs/protocol.md §11.1)."""
+        if self.clock is None:
+            return self.machine
+        return self.clock is ClockChoice.BOT
 
     # ------------------------------------------------------------- input
     def receive_data(self, data: bytes | bytearray, now: float) -> None:

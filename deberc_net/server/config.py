@@ -19,6 +19,7 @@ class Config:
     human_clock_ms: int = 60_000  # per call, a person
     bot_clock_ms: int = 10_000  # per call, a connection in the machine style
     lag_ms: int = 500  # allowance added to every clock
+    clock_warning_ms: int = 10_000  # a person is told when this is left of a call (0: never)
     max_timeouts: int = 3  # consecutive clock timeouts that forfeit the game
     away_limit_ms: int = 120_000  # disconnected this long: the game is forfeited
     max_line: int = 1024  # bytes per input line

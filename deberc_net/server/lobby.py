@@ -24,6 +24,7 @@ from deberc_net.protocol.commands import (
     TableCallText,
     help_text,
 )
+from deberc_net.protocol.connection import ClockChoice
 from deberc_net.protocol.render import HUMAN, MACHINE, HandOrder
 
 from . import accounts
@@ -83,6 +84,7 @@ class Lobby:
             "quit": self._cmd_quit,
             "style": self._cmd_style,
             "sort": self._cmd_sort,
+            "clock": self._cmd_clock,
             "login": self._cmd_login,
             "ping": self._cmd_ping,
             "who": self._cmd_who,
@@ -198,6 +200,24 @@ class Lobby:
         order = HandOrder(args[0].lower())
         session.connection.hand_order = order
         session.send(ev.Ok("sort", f"Your hand is shown by {order}.", (("sort", order),)))
+
+    async def _cmd_clock(self, session: Session, item: Command) -> None:
+        choices = [str(c) for c in ClockChoice]
+        args = item.args
+        if len(args) != 1 or args[0].lower() not in choices:
+            session.send(ev.Error("bad-argument", "clock " + "|".join(choices)))
+            return
+        choice = ClockChoice(args[0].lower())
+        session.connection.clock = choice
+        c = self.config
+        ms = c.bot_clock_ms if choice is ClockChoice.BOT else c.human_clock_ms
+        session.send(
+            ev.Ok(
+                "clock",
+                f"Your clock: {ms // 1000} s a call, from your next match's start.",
+                (("clock", str(choice)), ("ms", str(ms))),
+            )
+        )
 
     async def _cmd_login(self, session: Session, item: Command) -> None:
         args = item.args

@@ -111,6 +111,10 @@ class Session:
         return self.connection.machine
 
     @property
+    def bot_clock(self) -> bool:
+        return self.connection.bot_clock
+
+    @property
     def closed(self) -> bool:
         return self.connection.closed
 

@@ -164,7 +164,14 @@ class Table:
         self.seats = [None] * n
         config = self.config
         self.clocks = Clocks(
-            n, config.human_clock_ms + config.lag_ms, config.away_limit_ms, config.max_timeouts
+            n,
+            config.human_clock_ms + config.lag_ms,
+            config.away_limit_ms,
+            config.max_timeouts,
+            # the lag allowance is on top: warned with 10 s (and the lag) left
+            warn_left_ms=config.clock_warning_ms + config.lag_ms
+            if config.clock_warning_ms > 0
+            else 0,
         )
         # unbounded, but bounded in fact: see Posted
         self.inbox, self._receive = trio.open_memory_channel[Posted](math.inf)
@@ -449,14 +456,15 @@ class Table:
             deal_limit=self.deal_limit,
         )
         self.state = ev.TableState.PLAYING
-        # a seat's clock is a bot's if it played in the machine style when the match
-        # started (a reconnect in another style does not change it)
+        # a seat's clock is a bot's if it asked for one ('clock bot'), or played in the
+        # machine style without asking, when the match started (a reconnect in another
+        # style does not change it)
         config = self.config
         self.clocks.set_call_ms(
             [
                 (
                     config.bot_clock_ms
-                    if session is not None and session.machine
+                    if session is not None and session.bot_clock
                     else config.human_clock_ms
                 )
                 + config.lag_ms
@@ -762,13 +770,25 @@ class Table:
         if away:
             await self._forfeit(away[0], "away")
             return
+        warned = clocks.take_warning(now)
+        if warned is not None:
+            self._warn(warned)
         late = clocks.out_of_time(now)
         if late is None:
-            return  # woke for an away check only
+            return  # woke for an away check or a warning only
         if clocks.timed_out(late):
             await self._forfeit(late, "timeouts")
             return
         await self._apply(late, automatic_call(match, late), auto=True)
+
+    def _warn(self, seat: int) -> None:
+        """Tell a person that the clock is nearly out (docs/protocol.md §11.1); the
+        machine style is told nothing new: its clients count down ``clock=`` themselves."""
+        session = self._session(seat)
+        if session is None or session.machine:
+            return
+        left = self.config.clock_warning_ms // 1000
+        session.send(ev.Info(f"{left} s left to answer."))
 
     async def _stop(self, reason: str) -> None:
         self._stop_now(reason)

@@ -38,6 +38,30 @@ def test_a_request_runs_out_at_its_seats_time() -> None:
     assert c.deadline() == 112.0 and c.out_of_time(105.0) is None
 
 
+def test_a_seat_is_warned_once_a_request_when_its_warning_time_is_left() -> None:
+    c = clocks(warn_left_ms=4_000)
+    c.set_call_ms([10_000, 4_000])  # seat 1's whole clock is no longer than the warning
+    c.ask(0, now=100.0)
+    assert c.deadline() == 106.0  # the warning comes before the time is up
+    assert c.take_warning(105.999) is None
+    assert c.take_warning(106.0) == 0
+    assert c.take_warning(107.0) is None  # once
+    assert c.deadline() == 110.0 and c.out_of_time(110.0) == 0
+    c.ask(1, now=110.0)  # a clock this short has no warning
+    assert c.deadline() == 114.0 and c.take_warning(113.9) is None
+    c.ask(0, now=114.0)  # a new request to seat 0: warned again
+    assert c.deadline() == 120.0 and c.take_warning(120.0) == 0
+    c.stop()
+    c.ask(0, now=200.0)
+    assert c.deadline() == math.inf and c.take_warning(1e9) is None
+
+
+def test_no_warning_unless_one_is_set() -> None:
+    c = clocks()
+    c.ask(0, now=0.0)
+    assert c.deadline() == 10.0 and c.take_warning(9.99) is None
+
+
 def test_the_earliest_of_the_request_and_an_away_limit() -> None:
     c = clocks(away_limit_ms=5_000)
     c.ask(0, now=0.0)

@@ -198,6 +198,8 @@ async def _whole_match(
             if app.state.last_trick:  # the trick before: both cards, with who laid them
                 assert LAST_TRICK.fullmatch(last), last
                 last_tricks_drawn += 1
+            if calls == 0:  # the client asked for a person's clock, not a bot's 10 s
+                assert app.state.clock_ms == server.config.human_clock_ms + server.config.lag_ms
             if calls == drop_at:
                 await _resume(pilot, app)
             asked = app.state.seq  # before typing: the answer may come at once

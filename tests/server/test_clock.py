@@ -1,0 +1,104 @@
+"""The clock a connection asks for ('clock human|bot'), and the warning before it runs
+out (docs/protocol.md §11.1), over real sockets."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Awaitable, Callable
+
+import trio
+from trio.testing import MockClock
+
+from .client import LineClient, fields, random_legal, seat_pair
+from .conftest import Connector
+
+WARNING = "10 s left to answer."
+
+
+async def test_clock_human_gives_a_machine_style_seat_the_human_clock(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    port = await start_server(human_clock_ms=45_000, bot_clock_ms=7_000, lag_ms=250)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    assert await ann.reply("clock human", "ok") == (
+        "ok cmd=clock clock=human ms=45000 text=Your clock: 45 s a call, from your next "
+        "match's start."
+    )
+    clocks: dict[str, int] = {}
+
+    async def first_ask(client: LineClient) -> None:
+        ask = fields(await client.read_until(lambda x: x.startswith("ask ")))[1]
+        clocks[client.label] = int(ask["clock"])
+        await client.send(f"{random_legal(ask, random.Random(1))} seq={ask['seq']}")
+
+    await seat_pair(ann, bob)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(first_ask, ann)
+        nursery.start_soon(first_ask, bob)
+    # ann asked for a person's clock; bob, in the machine style, has a bot's
+    assert clocks == {"ann": 45_250, "bob": 7_250}
+
+
+async def test_clock_refuses_a_bad_choice_and_keeps_the_style_default(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    for bad in ("clock", "clock fast", "clock human bot"):
+        assert await ann.reply(bad, "error") == ("error code=bad-argument text=clock human|bot"), (
+            bad
+        )
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    ask = fields(await ann.read_until(lambda x: x.startswith(("ask ", "state "))))[1]
+    assert int(ask["clock"]) == 10_000  # nothing taken: the machine style's bot clock
+
+
+async def people_at_a_table(port: int, connect: Connector) -> tuple[LineClient, LineClient]:
+    """ann and bob, in the human style, sat at one 2-player table (the match starts)."""
+    ann = await connect.human(port, "ann")
+    bob = await connect.human(port, "bob")
+    await ann.send("new 2")
+    sat = await ann.read_until(lambda line: line.startswith("You sit at table"))
+    table = re.findall(r"\d+", sat)[0]
+    await bob.send(f"sit {table}")
+    return ann, bob
+
+
+async def test_a_person_is_warned_once_when_10_s_are_left(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
+    port = await start_server(human_clock_ms=30_000)
+    ann, bob = await people_at_a_table(port, connect)
+    asked_at = None
+    for person in (ann, bob):
+        await person.read_until(lambda line: line.startswith("Deal 1."))
+        asked_at = trio.current_time()
+    assert asked_at is not None
+    first = await ann.read_until(lambda x: x.startswith(("Your call", "Waiting for")))
+    to_act, other = (ann, bob) if first.startswith("Your call") else (bob, ann)
+    # the one asked hears it 20 s into its 30 s, once; then the clock calls for it
+    await to_act.read_until(lambda x: x == WARNING, timeout=60)
+    assert trio.current_time() - asked_at == 20.0
+    made = await to_act.read_until(lambda x: "(clock)" in x or x == WARNING, timeout=60)
+    assert made.endswith("(clock)"), made
+    assert trio.current_time() - asked_at == 30.0
+    # the other was not asked until now: never warned
+    assert WARNING not in other.lines + await other.drain(1)
+
+
+async def test_no_warning_when_the_clock_is_no_longer_than_the_warning(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
+    port = await start_server(human_clock_ms=30_000, clock_warning_ms=30_000)
+    ann, bob = await people_at_a_table(port, connect)
+    made = await ann.read_until(lambda x: "(clock)" in x, timeout=60)
+    heard = ann.lines + bob.lines + await bob.drain(1)
+    assert not any("left to answer" in x for x in heard), made
