@@ -598,7 +598,7 @@ class Lobby:
             + (f"to {s.target}." if s.target is not None else "one deal decides."),
             *table.rules.describe,
             f"Clock: {c.human_clock_ms // 1000} s a call for people, {c.bot_clock_ms // 1000} s "
-            f"for machine-style connections, plus {c.lag_ms} ms lag allowance. Out of time: "
+            f"for bots ('clock'), plus {c.lag_ms} ms lag allowance. Out of time: "
             "pass in bidding, the forced answer in the table talk, the lowest legal card in "
             f"play. {c.max_timeouts} timeouts in a row, or {c.away_limit_ms // 1000} s "
             "disconnected, forfeit the game.",

@@ -118,7 +118,7 @@ async def test_rules(port: int, connect: Connector) -> None:
             f"Table {sit['table']}: moscow, 2 players, options: to-301, to 301."
         ), lines
         clock = lines[-1]
-        assert "Clock: 60 s a call for people, 10 s for machine-style connections" in clock
+        assert "Clock: 60 s a call for people, 10 s for bots ('clock')" in clock
         assert "3 timeouts in a row" in clock and "120 s disconnected" in clock
 
 
