@@ -54,6 +54,12 @@ COMMANDS: dict[str, CommandSpec] = {
         "show), or by strength in play. Grouped by suit either way.",
         "any",
     ),
+    "lang": CommandSpec(
+        "lang en|ru",
+        "The human style's language: English, or Russian (Cyrillic ranks В Д К Т, "
+        "the talk as said: «от туза», «пишет»). Calls are heard in either language.",
+        "any",
+    ),
     "quit": CommandSpec("quit", "Leave the server (your seat waits for you to come back).", "any"),
     "who": CommandSpec("who [PAGE]", "List the players connected (a page at a time).", "any"),
     "tables": CommandSpec(

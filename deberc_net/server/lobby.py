@@ -24,6 +24,7 @@ from deberc_net.protocol.commands import (
     TableCallText,
     help_text,
 )
+from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.render import HUMAN, MACHINE, HandOrder
 
 from . import accounts
@@ -83,6 +84,7 @@ class Lobby:
             "quit": self._cmd_quit,
             "style": self._cmd_style,
             "sort": self._cmd_sort,
+            "lang": self._cmd_lang,
             "login": self._cmd_login,
             "ping": self._cmd_ping,
             "who": self._cmd_who,
@@ -198,6 +200,17 @@ class Lobby:
         order = HandOrder(args[0].lower())
         session.connection.hand_order = order
         session.send(ev.Ok("sort", f"Your hand is shown by {order}.", (("sort", order),)))
+
+    async def _cmd_lang(self, session: Session, item: Command) -> None:
+        langs = [str(x) for x in Lang]
+        args = item.args
+        if len(args) != 1 or args[0].lower() not in langs:
+            session.send(ev.Error("bad-argument", "lang " + "|".join(langs)))
+            return
+        lang = Lang(args[0].lower())
+        session.connection.lang = lang
+        text = "Язык: русский." if lang == Lang.RU else "Language: English."
+        session.send(ev.Ok("lang", text, (("lang", lang),)))
 
     async def _cmd_login(self, session: Session, item: Command) -> None:
         args = item.args
