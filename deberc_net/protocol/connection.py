@@ -216,9 +216,19 @@ class Connection:
         """The bytes that tell ``event`` in this connection's style (nothing once closed)."""
         if isinstance(event, ev.Ask) and event.kind == "ask":  # its answer is not a flood
             self.answer_credit = min(MAX_ANSWER_CREDIT, self.answer_credit + 1)
+        return self.send_lines(self.render(event))
+
+    @property
+    def voice(self) -> tuple[str, Lang]:
+        """What this connection's lines depend on, besides the hand order (a table event
+        is rendered once per voice, not once per listener)."""
+        return (self.style, Lang.EN if self.machine else self.lang)
+
+    def render(self, event: ev.ServerEvent) -> list[str]:
+        """The lines that tell ``event`` in this connection's style and language."""
         if self.lang == Lang.RU and not self.machine:
-            return self.send_lines(render_ru(event, self.hand_order))
-        return self.send_lines(render(event, self.style, self.hand_order))
+            return render_ru(event, self.hand_order)
+        return render(event, self.style, self.hand_order)
 
     def send_lines(self, lines: Sequence[str]) -> bytes:
         """Lines already rendered in this connection's style, as bytes."""

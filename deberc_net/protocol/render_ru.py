@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from deberc_net.game import events as g
 from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, Card, card_str
@@ -29,6 +30,8 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
             lines = _ask(event, order)
         case ev.LastTrick():
             lines = _last(event)
+        case ev.DealRecord():
+            lines = _record(event.record)
         case _:
             lines = _render(event, False, order)
     return _fit(ru_card_text(text) for text in lines)
@@ -209,3 +212,20 @@ def _last(e: ev.LastTrick) -> list[str]:
         f"Последняя взятка (раздача {e.deal}): первым ходил {n[e.leader]}; "
         f"{', '.join(laid)}; взял {n[e.winner]}."
     ]
+
+
+def _record(record: dict[str, Any]) -> list[str]:
+    """The deal's play trick by trick: who led, the cards in order, who took it."""
+    names = record["players"]
+    none = "" if record["tricks"] else " ни одной карты не сыграно."
+    out = [f"Раздача {record['deal_no']} полностью:{none}"]
+    for number, trick in enumerate(record["tricks"], 1):
+        seat = trick["leader"]
+        laid = []
+        for text in trick["cards"]:
+            laid.append(f"{names[seat]} {ru_call(text)}")
+            seat = (seat + 1) % len(names)
+        taker = trick.get("winner")
+        took = f" → {names[taker]}" if isinstance(taker, int) else ""
+        out.append(f"  взятка {number}: {', '.join(laid)}{took}")
+    return out
