@@ -147,6 +147,13 @@ _human.register(ev.WentAway, lambda e, n, sides: [f"{e.name} отключилс�
 _human.register(ev.CameBack, lambda e, n, sides: [f"{e.name} вернулся."])
 
 
+@_human.register
+def _watching(e: ev.Watching, n: Names, sides: Sides) -> list[str]:
+    now = f"зрителей: {e.observers}" if e.observers else "зрителей нет"
+    verb = "смотрит за столом" if e.watching else "больше не смотрит"
+    return [f"{e.name} {verb} ({now})."]
+
+
 def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
     v = e.view
     n = v.names

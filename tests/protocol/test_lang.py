@@ -101,3 +101,10 @@ def test_errors_in_russian_keep_their_code() -> None:
     error = ev.Error("not-in-hand", "Js is not in your hand", "J♠ is not in your hand")
     assert render_ru(error) == ["Ошибка (not-in-hand): В♠ is not in your hand"]
     assert render(error, MACHINE) == ["error code=not-in-hand text=Js is not in your hand"]
+
+
+def test_watchers_in_russian() -> None:
+    came = ev.TableEvent(6, 1, TWO, ev.Watching("vera", True, 2))
+    assert render_ru(came) == ["vera смотрит за столом (зрителей: 2)."]
+    gone = ev.TableEvent(7, 1, TWO, ev.Watching("vera", False, 0))
+    assert render_ru(gone) == ["vera больше не смотрит (зрителей нет)."]
