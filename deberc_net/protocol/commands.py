@@ -60,6 +60,12 @@ COMMANDS: dict[str, CommandSpec] = {
         "the style decides: machine style, a bot's. Fixed at each match's start.",
         "any",
     ),
+    "lang": CommandSpec(
+        "lang en|ru",
+        "The human style's language: English, or Russian (Cyrillic ranks В Д К Т, "
+        "the talk as said: «от туза», «пишет»). Calls are heard in either language.",
+        "any",
+    ),
     "quit": CommandSpec("quit", "Leave the server (your seat waits for you to come back).", "any"),
     "who": CommandSpec("who [PAGE]", "List the players connected (a page at a time).", "any"),
     "tables": CommandSpec(

@@ -22,7 +22,9 @@ from deberc_net.server.limits import Bucket  # pure: fed with the caller's clock
 from . import events as ev
 from .commands import Command, TableCallText, parse_line
 from .framing import MAX_LINE, BadLine, Line, LineDecoder, encode_line
+from .lang import Lang
 from .render import HUMAN, HandOrder, render
+from .render_ru import render_ru
 
 MAX_ANSWER_CREDIT = 4  # requests to act a client may answer without counting as a flood
 
@@ -62,7 +64,9 @@ class Admits:
         return self.commands is None or item.name in self.commands
 
 
-BEFORE_LOGIN = frozenset({"help", "calls", "quit", "style", "sort", "clock", "login", "ping"})
+BEFORE_LOGIN = frozenset(
+    {"help", "calls", "quit", "style", "sort", "clock", "lang", "login", "ping"}
+)
 NOT_LOGGED_IN = ev.Error("not-logged-in", "log in first: login NAME [PASSWORD]")
 # A state missing here (CLOSED) reads nothing at all.
 ADMITS: dict[State, Admits] = {
@@ -128,6 +132,7 @@ class Connection:
     style: str = HUMAN
     hand_order: HandOrder = HandOrder.RANK  # how a person's hand is shown ('sort')
     clock: ClockChoice | None = None  # the clock asked for ('clock'); None: by the style
+    lang: Lang = Lang.EN  # the human style's language ('lang'); machine lines have none
     state: State = State.AWAITING_LOGIN
     answer_credit: int = 0  # requests to act sent and not yet answered (flood-free lines)
     _decoder: LineDecoder = attrs.field(init=False)
@@ -229,7 +234,19 @@ class Connection:
         """The bytes that tell ``event`` in this connection's style (nothing once closed)."""
         if isinstance(event, ev.Ask) and event.kind == "ask":  # its answer is not a flood
             self.answer_credit = min(MAX_ANSWER_CREDIT, self.answer_credit + 1)
-        return self.send_lines(render(event, self.style, self.hand_order))
+        return self.send_lines(self.render(event))
+
+    @property
+    def voice(self) -> tuple[str, Lang]:
+        """What this connection's lines depend on, besides the hand order (a table event
+        is rendered once per voice, not once per listener)."""
+        return (self.style, Lang.EN if self.machine else self.lang)
+
+    def render(self, event: ev.ServerEvent) -> list[str]:
+        """The lines that tell ``event`` in this connection's style and language."""
+        if self.lang == Lang.RU and not self.machine:
+            return render_ru(event, self.hand_order)
+        return render(event, self.style, self.hand_order)
 
     def send_lines(self, lines: Sequence[str]) -> bytes:
         """Lines already rendered in this connection's style, as bytes."""

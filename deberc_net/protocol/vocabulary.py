@@ -73,6 +73,7 @@ _RANK_GENITIVE = {
     "devyatki": 2,
     "desyatki": 3,
     "valeta": 4,
+    "valta": 4,
     "damy": 5,
     "korolya": 6,
     "tuza": 7,
@@ -81,6 +82,7 @@ _RANK_GENITIVE = {
     "девятки": 2,
     "десятки": 3,
     "валета": 4,
+    "вальта": 4,  # the correct genitive; "валета" is common speech, heard as well
     "дамы": 5,
     "короля": 6,
     "туза": 7,

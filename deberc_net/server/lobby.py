@@ -25,6 +25,7 @@ from deberc_net.protocol.commands import (
     help_text,
 )
 from deberc_net.protocol.connection import ClockChoice
+from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.render import HUMAN, MACHINE, HandOrder
 
 from . import accounts
@@ -85,6 +86,7 @@ class Lobby:
             "style": self._cmd_style,
             "sort": self._cmd_sort,
             "clock": self._cmd_clock,
+            "lang": self._cmd_lang,
             "login": self._cmd_login,
             "ping": self._cmd_ping,
             "who": self._cmd_who,
@@ -218,6 +220,17 @@ class Lobby:
                 (("clock", str(choice)), ("ms", str(ms))),
             )
         )
+
+    async def _cmd_lang(self, session: Session, item: Command) -> None:
+        langs = [str(x) for x in Lang]
+        args = item.args
+        if len(args) != 1 or args[0].lower() not in langs:
+            session.send(ev.Error("bad-argument", "lang " + "|".join(langs)))
+            return
+        lang = Lang(args[0].lower())
+        session.connection.lang = lang
+        text = "Язык: русский." if lang == Lang.RU else "Language: English."
+        session.send(ev.Ok("lang", text, (("lang", lang),)))
 
     async def _cmd_login(self, session: Session, item: Command) -> None:
         args = item.args

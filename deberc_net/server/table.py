@@ -28,7 +28,7 @@ from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import stale_answer
-from deberc_net.protocol.render import for_people, render
+from deberc_net.protocol.render import for_people
 from deberc_net.protocol.vocabulary import CallSyntaxError, parse_call
 
 from .accounts import name_key
@@ -812,9 +812,10 @@ class Table:
         self.seq += 1
         names = tuple(s or "-" for s in self.seats)
         told = ev.TableEvent(self.seq, self.id, names, event, self.rules.settings.sides())
-        rendered: dict[str, list[str]] = {}  # one rendering per style, not per listener
+        rendered: dict[tuple[str, str], list[str]] = {}  # one rendering per voice
         for target in self._audience():
-            lines = rendered.get(target.style)
+            voice = target.connection.voice
+            lines = rendered.get(voice)
             if lines is None:
-                lines = rendered[target.style] = render(told, target.style)
+                lines = rendered[voice] = target.connection.render(told)
             target.send_lines(lines)

@@ -1,0 +1,91 @@
+"""The languages of the human style ('lang en|ru') and the Russian words it uses.
+
+Only the human style has a language: the machine style's words are the protocol's.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from deberc_net.game import calls as C
+from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, Card
+
+
+class Lang(StrEnum):
+    EN = "en"  # the default, as before 'lang' existed
+    RU = "ru"  # Russian wording, Cyrillic rank letters, Russian table speech
+
+
+# the ranks 7 8 9 10 J Q K A as Russian players write them: валет, дама, король, туз
+RU_RANKS = ("7", "8", "9", "10", "В", "Д", "К", "Т")
+_LATIN_RANK = {"J": "В", "Q": "Д", "K": "К", "A": "Т"}
+# "от туза": the top card's rank in the genitive
+RU_GENITIVE = ("семерки", "восьмерки", "девятки", "десятки", "вальта", "дамы", "короля", "туза")
+_RANK_INDEX = {r: i for i, r in enumerate(("7", "8", "9", "10", "J", "Q", "K", "A"))}
+
+RU_CALLS = {
+    C.PAS: "пас",
+    C.IGRAYU: "играю",
+    C.MENYAYU: "меняю",
+    C.NE_MENYAYU: "не меняю",
+    C.SEVENS: "четыре семерки",
+    C.ROST: "рост?",
+    C.PISHET: "пишет",
+    C.POKAZHI: "покажи",
+    C.POKAZYVAYU: "показываю",
+    C.SKIN: "скинь",
+    C.PROKHODIT_Q: "проходит?",
+    C.PROKHODIT: "проходит",
+    C.NE_PROKHODIT: "не проходит",
+    C.BELLA: "белла",
+    C.KONETS: "конец",
+}
+_RU_COUNTS = {"": "", "dva-": "два ", "tri-": "три "}
+_DECLARATION = re.compile(r"(dva-|tri-|)(terts|tertsa|pyatdesyat)")
+_OT = re.compile(r"ot-(10|[789JQKA])(-kozyrnogo)?")
+_CARD_TOKEN = re.compile(r"(10|[789JQKA])([shdc])")
+_PRETTY_CARD = re.compile(r"(?<![\w-])(10|[789JQKA])([♠♥♦♣])")
+
+RU_OUTCOMES = {
+    "made": "сыграна",
+    "bide": "бита",
+    "hanging": "висит",
+    "void": "пересдача",
+    "claim": "конец",
+    "false-claim": "ложный конец",
+    "penalty": "штраф",
+    "deberts": "деберц",
+    "gave-up": "отказ",
+    "left": "игрок ушёл",
+    "timeouts": "время вышло",
+    "away": "игрок пропал",
+}
+
+
+def ru_card(card: Card) -> str:
+    """'В♠' for the jack of spades."""
+    return RU_RANKS[card & 7] + SUIT_SYMBOLS[SUITS[card >> 3]]
+
+
+def ru_card_text(text: str) -> str:
+    """Cards already shown as 'J♠' in a text (an engine message), in Cyrillic: 'В♠'."""
+    return _PRETTY_CARD.sub(lambda m: _LATIN_RANK.get(m.group(1), m.group(1)) + m.group(2), text)
+
+
+def ru_call(token: str) -> str:
+    """A call's token as a Russian player says it: 'ot-A' is 'от туза', 'Js' is 'В♠'.
+    Each one reads back as the same call (protocol.vocabulary); a plugin's own call is
+    shown as its token."""
+    if m := _CARD_TOKEN.fullmatch(token):
+        return _LATIN_RANK.get(m.group(1), m.group(1)) + SUIT_SYMBOLS[m.group(2)]
+    if m := _OT.fullmatch(token):
+        trump = " козырного" if m.group(2) else ""
+        return f"от {RU_GENITIVE[_RANK_INDEX[m.group(1)]]}{trump}"
+    if token.startswith(C.IGRAYU + "-") and token[-1] in SUIT_SYMBOLS:
+        return f"играю {SUIT_SYMBOLS[token[-1]]}"
+    if m := _DECLARATION.fullmatch(token):
+        count = _RU_COUNTS[m.group(1)]
+        word = "пятьдесят" if m.group(2) == C.PYATDESYAT else ("терца" if count else "терц")
+        return count + word
+    return RU_CALLS.get(token, token)

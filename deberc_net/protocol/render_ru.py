@@ -1,0 +1,238 @@
+"""The human style in Russian ('lang ru'): the lines a player sees at the table.
+
+What has no Russian words here yet (the lobby's lines) is told as in English, its cards
+in Cyrillic letters. The machine style has no language and never comes here.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from deberc_net.game import events as g
+from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, Card, card_str
+from deberc_net.game.deal import SWAP_Q
+
+from . import events as ev
+from .lang import RU_OUTCOMES, RU_RANKS, ru_call, ru_card, ru_card_text
+from .render import HandOrder, Sides, _by_side, _fit, _name, _ordered, _render
+
+
+def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[str]:
+    """The human lines that tell ``event`` in Russian."""
+    match event:
+        case ev.Error():
+            lines = [f"Ошибка ({event.code}): {event.human or event.text}"]
+        case ev.TableEvent():
+            lines = _human(event.event, event.names, event.sides) or _render(event, False, order)
+        case ev.Ask():
+            lines = _ask(event, order)
+        case ev.LastTrick():
+            lines = _last(event)
+        case ev.DealRecord():
+            lines = _record(event.record)
+        case _:
+            lines = _render(event, False, order)
+    return _fit(ru_card_text(text) for text in lines)
+
+
+def ru_cards(cards: Iterable[Card]) -> str:
+    return " ".join(ru_card(c) for c in cards)
+
+
+def ru_hand(cards: Iterable[Card], order: HandOrder) -> str:
+    """'♠ 7 9 В  ♥ 10 Т': the hand by suit, in ``order``."""
+    groups: dict[int, list[str]] = {}
+    for c in _ordered(cards, order):
+        groups.setdefault(c >> 3, []).append(RU_RANKS[c & 7])
+    return "  ".join(SUIT_SYMBOLS[SUITS[s]] + " " + " ".join(r) for s, r in groups.items())
+
+
+def _suit(s: int) -> str:
+    return SUIT_SYMBOLS[SUITS[s]]
+
+
+def _clock(auto: bool) -> str:
+    return " (по часам)" if auto else ""
+
+
+Names = tuple[str, ...]
+
+
+@functools.singledispatch
+def _human(event: object, n: Names, sides: Sides) -> list[str]:
+    return []  # told as in English (its cards in Cyrillic)
+
+
+@_human.register
+def _call(e: g.CallMade, n: Names, sides: Sides) -> list[str]:
+    return [f"{n[e.seat]}: {ru_call(e.call.token())}{_clock(e.auto)}"]
+
+
+@_human.register
+def _card(e: g.CardPlayed, n: Names, sides: Sides) -> list[str]:
+    return [f"{n[e.seat]} ходит {ru_card(e.card)}{_clock(e.auto)}"]
+
+
+@_human.register
+def _penalty(e: g.Penalized, n: Names, sides: Sides) -> list[str]:
+    return [f"{n[e.seat]} штрафуется за «{ru_call(e.call.token())}» ({e.code})."]
+
+
+@_human.register
+def _dealt(e: g.Dealt, n: Names, sides: Sides) -> list[str]:
+    fresa = "" if e.fresa is None else f" Фреза: {ru_card(e.fresa)}."
+    return [f"Последние карты розданы.{fresa}"]
+
+
+@_human.register
+def _order(e: g.Ordered, n: Names, sides: Sides) -> list[str]:
+    first = " (открытая масть)" if e.first else ""
+    fresa = "" if e.fresa is None else f" Фреза: {ru_card(e.fresa)}."
+    return [f"{n[e.player]} играет в {_suit(e.trump)}{first}; остальные вистуют.{fresa}"]
+
+
+@_human.register
+def _trick(e: g.TrickTaken, n: Names, sides: Sides) -> list[str]:
+    return [f"{n[e.winner]} берёт взятку ({ru_cards(e.cards)})."]
+
+
+@_human.register
+def _shown(e: g.Shown, n: Names, sides: Sides) -> list[str]:
+    return [f"{n[e.seat]} показывает: {ru_cards(e.cards)}"]
+
+
+@_human.register
+def _start(e: g.MatchStarted, n: Names, sides: Sides) -> list[str]:
+    if any(len(side) > 1 for side in sides):
+        pairs = [" и ".join(n[s] for s in side) for side in sides]
+        return [f"Игра начинается: {' против '.join(pairs)} (партнёры сидят напротив)."]
+    return [f"Игра начинается: {' против '.join(n)}."]
+
+
+@_human.register
+def _deal(e: g.DealStarted, n: Names, sides: Sides) -> list[str]:
+    hang = f" Висит: {e.hanging}." if e.hanging else ""
+    return [
+        f"Раздача {e.deal}. {n[e.dealer]} сдаёт и открывает {ru_card(e.turned)}. "
+        f"Счёт: {_by_side(n, e.score)}.{hang}"
+    ]
+
+
+@_human.register
+def _deal_end(e: g.DealEnded, n: Names, sides: Sides) -> list[str]:
+    pts = _by_side(n, e.points or [])
+    tot = _by_side(n, e.totals)
+    if e.written is not None and e.points is not None and list(e.written) == list(e.points):
+        written = " (записано как сыграно)"
+    else:
+        written = f". Записано: {_by_side(n, e.written or []) or '-'}"
+    outcome = RU_OUTCOMES.get(e.outcome, e.outcome)
+    return [f"Раздача {e.deal}: {outcome}. Очки: {pts or '-'}{written}. Итого: {tot}."]
+
+
+@_human.register
+def _match_end(e: g.MatchEnded, n: Names, sides: Sides) -> list[str]:
+    tot = _by_side(n, e.totals)
+    if not e.winners:
+        return [f"Игра окончена: ничья ({e.reason}). Итого: {tot}."]
+    verb = "выигрывают" if len(e.winners) > 1 else "выигрывает"
+    return [f"Игра окончена: {' и '.join(e.winners)} {verb} ({e.reason}). Итого: {tot}."]
+
+
+_human.register(ev.Seated, lambda e, n, sides: [f"{e.name} садится на место {e.seat}."])
+_human.register(ev.Left, lambda e, n, sides: [f"{e.name} уходит с места {e.seat}."])
+_human.register(ev.WentAway, lambda e, n, sides: [f"{e.name} отключился; место ждёт, часы идут."])
+_human.register(ev.CameBack, lambda e, n, sides: [f"{e.name} вернулся."])
+
+
+@_human.register
+def _watching(e: ev.Watching, n: Names, sides: Sides) -> list[str]:
+    now = f"зрителей: {e.observers}" if e.observers else "зрителей нет"
+    verb = "смотрит за столом" if e.watching else "больше не смотрит"
+    return [f"{e.name} {verb} ({now})."]
+
+
+def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
+    v = e.view
+    n = v.names
+    out = []
+    if e.whole:
+        out.append(
+            f"Стол {e.table}, раздача {v.deal_no}. Сдаёт: {n[v.dealer]}. "
+            f"Счёт: {_by_side(n, v.totals)}."
+        )
+        if v.trump is not None:
+            out.append(
+                f"Козырь: {_suit(v.trump)} (играет {_name(n, v.player)})."
+                + (f" Открыта: {ru_card(v.turned)}." if v.turned is not None else "")
+            )
+        elif v.turned is not None:
+            out.append(
+                f"Открытая карта: {ru_card(v.turned)} — первым козырем была бы "
+                f"{_suit(v.turned >> 3)}. Круг торговли {v.bid_round}."
+            )
+        if v.trick:
+            out.append("Взятка: " + ", ".join(f"{n[s]} {ru_card(c)}" for s, c in v.trick))
+    if v.hand:
+        out.append(f"Ваши карты: {ru_hand(v.hand, order)}")
+    if v.pending is not None:
+        out.append(_question(*v.pending, n))
+    if e.kind == ev.AskKind.ASK and v.legal:
+        shown = [card_str(c) for c in _ordered(v.hand, order)]
+        playable = [t for t in v.legal if t in shown]
+        talk = [ru_call(t) for t in v.legal if t not in playable]
+        cards = [ru_call(t) for t in sorted(playable, key=shown.index)]
+        options = " | ".join(talk + ([", ".join(cards)] if cards else []))
+        clock = f" [{e.clock_ms // 1000} с]" if e.clock_ms is not None else ""
+        out.append(f"Ваш ход{clock}: {options}")
+    elif v.to_act is not None and v.seat != v.to_act:
+        out.append(f"Ждём {n[v.to_act]}.")
+    return out
+
+
+def _question(kind: str, asker: int, answerer: int, n: Sequence[str]) -> str:
+    """The open question of the table talk, as a Russian player would say it."""
+    a, b = n[asker], n[answerer]
+    if kind == SWAP_Q:
+        return f"Каждый по очереди может обменять козырную семерку на открытую карту: {b}."
+    if kind == "rost":
+        return f"{a} спрашивает {b}, от какой карты комбинация («рост?»): {b} называет старшую."
+    if kind == "rost-reply":
+        return f"{a} услышал старшую карту: {a} говорит «пишет» или называет старше."
+    if kind == "show":
+        return f"{a} просит {b} показать комбинацию («покажи»): {b} показывает."
+    if kind == "prokhodit":
+        return f"{a} спрашивает, проходит ли козырная комбинация («проходит?»): {b} отвечает."
+    return f"{a} спрашивает «{ru_call(kind)}»: {b} отвечает."
+
+
+def _last(e: ev.LastTrick) -> list[str]:
+    n = e.names
+    laid = []
+    seat = e.leader
+    for card in e.cards:
+        laid.append(f"{n[seat]} {ru_card(card)}")
+        seat = (seat + 1) % len(n)
+    return [
+        f"Последняя взятка (раздача {e.deal}): первым ходил {n[e.leader]}; "
+        f"{', '.join(laid)}; взял {n[e.winner]}."
+    ]
+
+
+def _record(record: dict[str, Any]) -> list[str]:
+    """The deal's play trick by trick: who led, the cards in order, who took it."""
+    names = record["players"]
+    none = "" if record["tricks"] else " ни одной карты не сыграно."
+    out = [f"Раздача {record['deal_no']} полностью:{none}"]
+    for number, trick in enumerate(record["tricks"], 1):
+        seat = trick["leader"]
+        laid = []
+        for text in trick["cards"]:
+            laid.append(f"{names[seat]} {ru_call(text)}")
+            seat = (seat + 1) % len(names)
+        taker = trick.get("winner")
+        took = f" → {names[taker]}" if isinstance(taker, int) else ""
+        out.append(f"  взятка {number}: {', '.join(laid)}{took}")
+    return out

@@ -1,0 +1,110 @@
+"""The human style in Russian ('lang ru'), sans-IO: the talk as Russian players say it,
+and every Russian rendering read back as the same call."""
+
+from __future__ import annotations
+
+import pytest
+
+from deberc_net.game import events as g
+from deberc_net.game.calls import parse_token
+from deberc_net.game.view import view
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.lang import ru_call, ru_card_text
+from deberc_net.protocol.render import MACHINE, render
+from deberc_net.protocol.render_ru import render_ru
+from deberc_net.protocol.vocabulary import parse_call
+from tests.game.decks import match2, say
+
+TWO = ("anna", "boris")
+
+
+@pytest.mark.parametrize(
+    ("token", "said"),
+    [
+        ("ot-A", "от туза"),
+        ("ot-J", "от вальта"),
+        ("ot-Q", "от дамы"),
+        ("ot-K-kozyrnogo", "от короля козырного"),
+        ("ot-10", "от десятки"),
+        ("ot-7", "от семерки"),
+        ("pishet", "пишет"),
+        ("prokhodit", "проходит"),
+        ("ne-prokhodit", "не проходит"),
+        ("prokhodit?", "проходит?"),
+        ("rost?", "рост?"),
+        ("pokazhi", "покажи"),
+        ("pokazyvayu", "показываю"),
+        ("pas", "пас"),
+        ("igrayu", "играю"),
+        ("igrayu-h", "играю ♥"),
+        ("ne-menyayu", "не меняю"),
+        ("terts", "терц"),
+        ("dva-tertsa", "два терца"),
+        ("pyatdesyat", "пятьдесят"),
+        ("dva-pyatdesyat", "два пятьдесят"),
+        ("chetyre-semerki", "четыре семерки"),
+        ("bella", "белла"),
+        ("konets", "конец"),
+        ("Js", "В♠"),
+        ("Qh", "Д♥"),
+        ("Kd", "К♦"),
+        ("Ac", "Т♣"),
+        ("10h", "10♥"),
+    ],
+)
+def test_the_talk_in_russian_reads_back_as_the_same_call(token: str, said: str) -> None:
+    assert ru_call(token) == said
+    assert parse_call(said, [parse_token(token)]).token() == token
+
+
+def test_a_plugins_call_is_shown_as_its_token() -> None:
+    assert ru_call("sdayus") == "sdayus"
+
+
+@pytest.mark.parametrize("typed", ["от вальта", "от валета", "ot valta", "ot valeta", "от В"])
+def test_both_genitives_of_valet_are_heard(typed: str) -> None:
+    assert parse_call(typed).token() == "ot-J"
+
+
+def test_cards_already_in_symbols_get_cyrillic_ranks() -> None:
+    assert ru_card_text("J♠ is not in your hand; A♥, 10♦, Q♣ and K♣") == (
+        "В♠ is not in your hand; Т♥, 10♦, Д♣ and К♣"
+    )
+    assert ru_card_text("bob-A♠ stays") == "bob-A♠ stays"  # part of a word, not a card
+
+
+def test_calls_and_plays_in_russian_and_machine_untouched() -> None:
+    call = ev.TableEvent(4, 1, TWO, g.CallMade(1, parse_token("ot-A-kozyrnogo"), True))
+    assert render_ru(call) == ["boris: от туза козырного (по часам)"]
+    play = ev.TableEvent(5, 1, TWO, g.CardPlayed(0, parse_token("Qs").card or 0, False))
+    assert render_ru(play) == ["anna ходит Д♠"]
+    assert render(play, MACHINE) == ["event seq=5 table=1 kind=play seat=0 card=Qs auto=0"]
+
+
+def test_the_rost_exchange_and_the_prompt_in_russian() -> None:
+    match = match2(("7s 8s 9s 10s Jh Qh Kh Ad 9c", "7d 8d 9d 10d As Ah 10h Jc Qc", "8c"), dealer=1)
+    match.names = TWO
+    say(match, 0, "igrayu", "pyatdesyat")
+    match.apply(0, parse_token("7s"))
+    say(match, 1, "rost?")
+    lines = render_ru(ev.Ask(1, 1, view(match, 0), 60500))
+    assert "boris спрашивает anna, от какой карты комбинация («рост?»): anna называет " in (
+        " ".join(x.strip() for x in lines)
+    )
+    prompt = lines[-1]
+    assert prompt.startswith("Ваш ход [60 с]: ") and "от десятки" in prompt, prompt
+    assert not any(x.startswith("Your ") for x in lines)
+    assert all(len(x) <= 80 for x in lines)
+
+
+def test_errors_in_russian_keep_their_code() -> None:
+    error = ev.Error("not-in-hand", "Js is not in your hand", "J♠ is not in your hand")
+    assert render_ru(error) == ["Ошибка (not-in-hand): В♠ is not in your hand"]
+    assert render(error, MACHINE) == ["error code=not-in-hand text=Js is not in your hand"]
+
+
+def test_watchers_in_russian() -> None:
+    came = ev.TableEvent(6, 1, TWO, ev.Watching("vera", True, 2))
+    assert render_ru(came) == ["vera смотрит за столом (зрителей: 2)."]
+    gone = ev.TableEvent(7, 1, TWO, ev.Watching("vera", False, 0))
+    assert render_ru(gone) == ["vera больше не смотрит (зрителей нет)."]

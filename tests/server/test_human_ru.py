@@ -1,0 +1,88 @@
+"""The human style in Russian ('lang ru', issue #13): a whole match played over real
+sockets by people who read every line in an 80-column terminal and answer in Russian."""
+
+from __future__ import annotations
+
+import re
+
+import trio
+
+from .client import LineClient
+from .conftest import Connector
+
+RU_PROMPT = re.compile(r"^Ваш ход(?: \[\d+ с\])?: (.+)$")
+RU_CARD = re.compile(r"(?:10|[789ВДКТ])[♠♥♦♣]")
+# a Latin rank letter where a card is shown: 'J♠', 'Qh', or a hand's '♠ 7 J'
+LATIN_RANK = re.compile(
+    r"(?<![\w-])(?:(?:10|[789JQKA])[shdc]|[JQKA][♠♥♦♣])(?!\w)|[♠♥♦♣](?: \w+)* [JQKA]\b"
+)
+LATIN_TALK = re.compile(r"\b(?:pishet|igrayu|ot-[0-9JQKA]+|menyayu|pas)\b")
+
+
+def russian_choice(options: str) -> str:
+    """What a person picks: the first card, else 'играю', else the first call offered,
+    typed as it is shown."""
+    tokens = [t.strip() for group in options.split(" | ") for t in group.split(", ")]
+    cards = [t for t in tokens if RU_CARD.fullmatch(t)]
+    if cards:
+        return cards[0]
+    return "играю" if "играю" in tokens else tokens[0]
+
+
+async def play_in_russian(client: LineClient) -> str:
+    """Answer every 'Ваш ход' prompt until the game is over; the last line."""
+    while True:
+        line = await client.read_until(lambda _: True, 20)
+        assert not line.startswith("Ошибка"), f"{client.label}: {line}"
+        if line.startswith("Игра окончена:"):
+            return line
+        if prompt := RU_PROMPT.match(line):
+            await client.send(russian_choice(prompt.group(1)))
+
+
+async def test_a_whole_two_player_match_in_russian(port: int, connect: Connector) -> None:
+    people = [await connect.human(port, name) for name in ("anna", "boris")]
+    for person in people:
+        await person.send("lang ru")
+        assert await person.read_until(lambda x: x.startswith("Язык")) == "Язык: русский."
+    for person in people:
+        await person.send("seek 2 to-301")
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            for person in people:
+                nursery.start_soon(play_in_russian, person)
+    for person in people:
+        lines = person.lines
+        assert [x for x in lines if len(x) > 80] == []
+        assert [x for x in lines if LATIN_RANK.search(x)] == []
+        assert [x for x in lines if LATIN_TALK.search(x)] == []
+        assert [x for x in lines if x.startswith(("Your ", "Deal ", "Game over"))] == []
+        deals = [x for x in lines if re.match(r"Раздача \d+\. \w+ сдаёт и открывает ", x)]
+        assert deals and deals[0].startswith("Раздача 1. ")
+        assert any(x.startswith("Ваши карты: ") for x in lines)
+        assert any(re.fullmatch(r"\w+ ходит " + RU_CARD.pattern, x) for x in lines)
+        assert any(re.match(r"\w+ берёт взятку \(", x) for x in lines)
+        assert any(re.match(r"\w+: играю", x) for x in lines)  # echoed in Cyrillic
+        assert any(re.match(r"Игра окончена: \w+ выигрывает \(", x) for x in lines)
+
+
+async def test_lang_is_checked_and_can_go_back_to_english(port: int, connect: Connector) -> None:
+    anna = await connect.human(port, "anna")
+    await anna.send("lang fr")
+    assert await anna.read_until(lambda x: x.startswith("Error")) == (
+        "Error (bad-argument): lang en|ru"
+    )
+    await anna.send("lang ru")
+    await anna.read_until(lambda x: x == "Язык: русский.")
+    await anna.send("sit 99")
+    assert (await anna.read_until(lambda x: x.startswith("Ошибка ("))).startswith("Ошибка (")
+    await anna.send("lang en")
+    assert await anna.read_until(lambda x: x.startswith("Language")) == "Language: English."
+    await anna.send("help")
+    assert "lang en|ru" in await anna.read_until(lambda x: "lang" in x)  # help lists it
+    # the machine style has no language: its lines stay the protocol's
+    bot = await connect.machine(port, "bot")
+    await bot.send("lang ru")
+    await bot.expect("ok", cmd="lang", lang="ru")
+    await bot.send("sit 99")
+    await bot.expect("error")
