@@ -3,6 +3,7 @@ and calls give the same result). docs/records.md describes every key."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .calls import from_record
@@ -85,8 +86,15 @@ def deal_record(deal: Deal) -> dict[str, Any]:
     }
 
 
-def replay_deal(record: dict[str, Any], rules: RuleSet) -> Deal:
-    """Rebuild a deal from its record by applying every call the players made."""
+def replay_calls(
+    record: dict[str, Any],
+    rules: RuleSet,
+    before_call: Callable[[Deal, dict[str, Any]], None] | None = None,
+) -> Deal:
+    """Rebuild a deal from its record by applying every call the players made (and its
+    forfeit, if it ended in one), without checking that the calls finish it.
+    ``before_call`` sees the deal before each recorded call is applied (the web replay
+    takes the hands and the talk from there)."""
     deal = Deal(
         rules=rules,
         deal_no=record["deal_no"],
@@ -99,11 +107,20 @@ def replay_deal(record: dict[str, Any], rules: RuleSet) -> Deal:
         hanging_pending=tuple(record.get("hanging_pending_before", ())),
     )
     for entry in record["calls"]:
+        if before_call is not None:
+            before_call(deal, entry)
         if entry.get("engine"):
             continue  # the engine makes these itself (a show after skin)
         deal.apply(entry["seat"], from_record(entry), ms=entry["ms"], auto=entry.get("auto", False))
     if deal.phase != DONE and record["outcome"] in FORFEITS:
         deal.end_deal(record["outcome"], deal.deal_points(), [0] * len(deal.sides))
+    return deal
+
+
+def replay_deal(record: dict[str, Any], rules: RuleSet) -> Deal:
+    """Rebuild a deal from its record by applying every call the players made;
+    ValueError if the calls do not finish it."""
+    deal = replay_calls(record, rules)
     if deal.phase != DONE and record["outcome"] != Outcome.CLAIM:
         raise ValueError(f"deal {record['deal_no']}: the calls do not finish the deal")
     return deal

@@ -8,11 +8,10 @@ from typing import Any
 
 import attrs
 
-from deberc_net.game.calls import from_record
-from deberc_net.game.cards import card_str, parse_card
+from deberc_net.game.cards import card_str
 from deberc_net.game.deal import Deal
-from deberc_net.game.outcomes import FORFEITS
-from deberc_net.game.phases import DONE, PLAY
+from deberc_net.game.phases import PLAY
+from deberc_net.game.record import replay_calls
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
 
@@ -130,29 +129,17 @@ def replay(records: list[dict[str, Any]], book: RuleBook) -> Replay:
 
 
 def _replay_deal(record: dict[str, Any], rules: RuleSet) -> ReplayedDeal:
-    deal = Deal(
-        rules=rules,
-        deal_no=record["deal_no"],
-        dealer=record["dealer"],
-        deck=tuple(parse_card(c) for c in record["deck"]),
-        seed=record["seed"],
-        totals_before=tuple(record["totals_before"]),
-        hanging_in=record["hanging_before"],
-        bides_before=tuple(record["bides_before"]),
-        hanging_pending=tuple(record.get("hanging_pending_before", ())),
-    )
     hands: list[list[str]] | None = None
     talk: list[tuple[int, str]] = []
-    for entry in record["calls"]:
+
+    def watch(deal: Deal, entry: dict[str, Any]) -> None:
+        nonlocal hands
         if deal.phase == PLAY and hands is None:
             hands = [[card_str(c) for c in hand] for hand in deal.hands]
         if entry["call"] != "play":
             talk.append((entry["seat"], _call_text(entry)))
-        if entry.get("engine"):
-            continue  # the engine makes these itself (a show after skin)
-        deal.apply(entry["seat"], from_record(entry), ms=entry["ms"], auto=entry.get("auto", False))
-    if deal.phase != DONE and record["outcome"] in FORFEITS:
-        deal.end_deal(record["outcome"], deal.deal_points(), [0] * len(deal.sides))
+
+    deal = replay_calls(record, rules, before_call=watch)
     if hands is None:  # void, or ended before the first lead
         hands = [[card_str(c) for c in hand] for hand in deal.hands]
     # the replayed deal's own score; the match adds it to the totals it came in with
