@@ -96,6 +96,41 @@ def released(body: str, seeds: dict[int, str] | None) -> str:
     return deal_text({**record, "seed": (seeds or {}).get(record["deal_no"])})
 
 
+def match_row(
+    match_id: str,
+    table_id: int,
+    players: list[str],
+    variant: str,
+    options: list[str],
+    winner: str | None,
+    reason: str,
+    totals: list[int],
+) -> tuple[Any, ...]:
+    """A finished match's ``matches`` row (id, table_id, players, variant, options,
+    winner, reason, totals), its lists as JSON: the same in both backends."""
+    return (
+        match_id,
+        table_id,
+        json.dumps(players),
+        variant,
+        json.dumps(options),
+        winner,
+        reason,
+        json.dumps(totals),
+    )
+
+
+def player_rows(match_id: str, players: list[str]) -> list[tuple[str, str]]:
+    """The match's ``match_players`` rows: one per person, however often seated."""
+    return [(match_id, name_key(p)) for p in set(players)]
+
+
+# Queries written the same in both SQL dialects.
+RELEASED_RECORDS = (
+    "SELECT record FROM deals WHERE match_id NOT IN (SELECT match_id FROM running) ORDER BY id"
+)
+MATCH_IDS = "SELECT match_id FROM deals UNION SELECT id FROM matches"
+
 GAME_FIELDS = ("match", "table", "players", "variant", "winner", "reason", "totals", "finished")
 
 

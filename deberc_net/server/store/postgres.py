@@ -9,14 +9,24 @@ apply each one once.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import psycopg
 import psycopg_pool
 
-from .base import StoreError, game_row, highest_match_number, name_key, released, withheld
+from .base import (
+    MATCH_IDS,
+    RELEASED_RECORDS,
+    StoreError,
+    game_row,
+    highest_match_number,
+    match_row,
+    name_key,
+    player_rows,
+    released,
+    withheld,
+)
 from .migrations import MIGRATIONS, POSTGRES_VERSIONS, Migration, pending
 
 MIGRATION_LOCK = 0x64656265  # 'debe': the advisory lock key migrations hold
@@ -128,29 +138,17 @@ class PostgresStore:
                 " variant = excluded.variant, options = excluded.options,"
                 " winner = excluded.winner, reason = excluded.reason, totals = excluded.totals,"
                 " finished = now()",
-                (
-                    match_id,
-                    table_id,
-                    json.dumps(players),
-                    variant,
-                    json.dumps(options),
-                    winner,
-                    reason,
-                    json.dumps(totals),
-                ),
+                match_row(match_id, table_id, players, variant, options, winner, reason, totals),
             )
             with conn.cursor() as cur:
                 cur.executemany(
                     "INSERT INTO match_players (match_id, key) VALUES (%s, %s)",
-                    [(match_id, name_key(p)) for p in set(players)],
+                    player_rows(match_id, players),
                 )
 
     def records(self) -> Iterator[str]:
         with self._pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT record FROM deals WHERE match_id NOT IN (SELECT match_id FROM running)"
-                " ORDER BY id"
-            ).fetchall()
+            rows = conn.execute(RELEASED_RECORDS).fetchall()
         for (body,) in rows:
             yield body
 
@@ -167,9 +165,7 @@ class PostgresStore:
 
     def max_match_number(self) -> int:
         with self._pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT match_id FROM deals UNION SELECT id FROM matches"
-            ).fetchall()
+            rows = conn.execute(MATCH_IDS).fetchall()
         return highest_match_number([r[0] for r in rows])
 
 

@@ -7,7 +7,6 @@ same mode).
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import threading
@@ -15,7 +14,17 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from .base import game_row, highest_match_number, name_key, released, withheld
+from .base import (
+    MATCH_IDS,
+    RELEASED_RECORDS,
+    game_row,
+    highest_match_number,
+    match_row,
+    name_key,
+    player_rows,
+    released,
+    withheld,
+)
 from .migrations import MIGRATIONS, SQLITE_VERSIONS, Migration, pending
 
 
@@ -116,28 +125,16 @@ class SQLiteStore:
             self._db.execute(
                 "INSERT OR REPLACE INTO matches (id, table_id, players, variant, options, winner,"
                 " reason, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    match_id,
-                    table_id,
-                    json.dumps(players),
-                    variant,
-                    json.dumps(options),
-                    winner,
-                    reason,
-                    json.dumps(totals),
-                ),
+                match_row(match_id, table_id, players, variant, options, winner, reason, totals),
             )
             self._db.executemany(
                 "INSERT INTO match_players (match_id, key) VALUES (?, ?)",
-                [(match_id, name_key(p)) for p in set(players)],
+                player_rows(match_id, players),
             )
 
     def records(self) -> Iterator[str]:
         with self._lock:
-            rows = self._db.execute(
-                "SELECT record FROM deals WHERE match_id NOT IN (SELECT match_id FROM running)"
-                " ORDER BY id"
-            ).fetchall()
+            rows = self._db.execute(RELEASED_RECORDS).fetchall()
         for (body,) in rows:
             yield body
 
@@ -153,9 +150,7 @@ class SQLiteStore:
 
     def max_match_number(self) -> int:
         with self._lock:
-            rows = self._db.execute(
-                "SELECT match_id FROM deals UNION SELECT id FROM matches"
-            ).fetchall()
+            rows = self._db.execute(MATCH_IDS).fetchall()
         return highest_match_number([r[0] for r in rows])
 
 
