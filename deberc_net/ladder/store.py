@@ -65,6 +65,24 @@ def _game(row: tuple[Any, ...]) -> dict[str, Any]:
     return game
 
 
+def _game_params(
+    run: int,
+    board: int,
+    seating: list[str],
+    match_id: str | None,
+    written: list[int],
+    reason: str,
+    forfeit: str | None,
+) -> tuple[Any, ...]:
+    """A ``ladder_games`` row, its lists as JSON: the same in both backends."""
+    return (run, board, json.dumps(seating), match_id, json.dumps(written), reason, forfeit)
+
+
+def _rating_params(row: dict[str, Any], games: dict[str, int]) -> tuple[Any, ...]:
+    """A bot's ``ladder_ratings`` upsert: (bot, mu, sigma, rating, games added)."""
+    return (row["bot"], row["mu"], row["sigma"], row["rating"], games.get(row["bot"], 0))
+
+
 class SQLiteLadderStore:
     def __init__(self, path: str | Path) -> None:
         from deberc_net.server.store.sqlite import migrate
@@ -93,7 +111,7 @@ class SQLiteLadderStore:
     ) -> None:
         self.db.execute(
             "INSERT INTO ladder_games VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (run, board, json.dumps(seating), match_id, json.dumps(written), reason, forfeit),
+            _game_params(run, board, seating, match_id, written, reason, forfeit),
         )
 
     def finish_run(
@@ -114,7 +132,7 @@ class SQLiteLadderStore:
                     "(?, ?, ?, ?, ?) ON CONFLICT(bot) DO UPDATE SET mu = excluded.mu, "
                     "sigma = excluded.sigma, rating = excluded.rating, "
                     "games = ladder_ratings.games + excluded.games, updated = datetime('now')",
-                    (row["bot"], row["mu"], row["sigma"], row["rating"], games.get(row["bot"], 0)),
+                    _rating_params(row, games),
                 )
 
     def games(self, run: int) -> list[dict[str, Any]]:
@@ -169,7 +187,7 @@ class PostgresLadderStore:
             self.db.execute(
                 "INSERT INTO ladder_games (run_id, board, seating, match_id, written, reason,"
                 " forfeit) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                (run, board, json.dumps(seating), match_id, json.dumps(written), reason, forfeit),
+                _game_params(run, board, seating, match_id, written, reason, forfeit),
             )
 
     def finish_run(
@@ -189,7 +207,7 @@ class PostgresLadderStore:
                     "(%s, %s, %s, %s, %s) ON CONFLICT (bot) DO UPDATE SET mu = excluded.mu, "
                     "sigma = excluded.sigma, rating = excluded.rating, "
                     "games = ladder_ratings.games + excluded.games, updated = now()",
-                    (row["bot"], row["mu"], row["sigma"], row["rating"], games.get(row["bot"], 0)),
+                    _rating_params(row, games),
                 )
 
     def games(self, run: int) -> list[dict[str, Any]]:
