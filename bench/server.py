@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
+from lines import Lines, status_kib  # bench/lines.py
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,33 +56,8 @@ trio.run(main)
 """
 
 
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
-
-
-class Lines:
-    def __init__(self, stream: trio.SocketStream) -> None:
-        self.stream = stream
-        self.buf = b""
-
-    async def send(self, text: str) -> None:
-        await self.stream.send_all(text.encode() + b"\n")
-
-    async def line(self) -> str:
-        while b"\r\n" not in self.buf:
-            data = await self.stream.receive_some(65536)
-            if not data:
-                raise EOFError
-            self.buf += data
-        line, self.buf = self.buf.split(b"\r\n", 1)
-        return line.decode()
-
-
 async def echo_client(port: int, index: int, deadline: float, counter: list[int]) -> None:
-    lines = Lines(await trio.open_tcp_stream("127.0.0.1", port))
+    lines = await Lines.open(port)
     while trio.current_time() < deadline:
         await lines.send("9h seq=1")
         with trio.move_on_at(deadline):
@@ -92,7 +68,7 @@ async def echo_client(port: int, index: int, deadline: float, counter: list[int]
 
 async def bot(port: int, name: str, deadline: float, counter: list[int], seed: int) -> None:
     rng = random.Random(seed)
-    lines = Lines(await trio.open_tcp_stream("127.0.0.1", port))
+    lines = await Lines.open(port)
     await lines.send("style machine")
     await lines.send(f"login {name}")
     await lines.send("seek 2")
@@ -123,17 +99,17 @@ async def measure(client: Any, port: int, clients: int, seconds: float) -> float
 
 
 async def idle_connections(port: int, pid: int, count: int) -> float:
-    before = rss_kib(pid)
+    before = status_kib(pid, "VmRSS")
     streams = []
     for i in range(count):
-        lines = Lines(await trio.open_tcp_stream("127.0.0.1", port))
+        lines = await Lines.open(port)
         await lines.send(f"login idle{i}")
         streams.append(lines)
     for lines in streams:  # wait for every hello + login reply
         await lines.line()
         await lines.line()
     await trio.sleep(0.5)
-    after = rss_kib(pid)
+    after = status_kib(pid, "VmRSS")
     for lines in streams:
         await lines.stream.aclose()
     return (after - before) * 1024 / count

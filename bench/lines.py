@@ -1,0 +1,66 @@
+"""What the server benchmarks share: a line-at-a-time client of the server's text
+protocol, its lines split into fields, and a process's memory from /proc."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import trio
+
+HOST = "127.0.0.1"
+
+
+def status_kib(pid: int, key: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no {key}")
+
+
+def fields(line: str) -> tuple[str, dict[str, str]]:
+    head, sep, text = line.partition(" text=")
+    tag, *parts = head.split(" ")
+    out = dict(p.split("=", 1) for p in parts if "=" in p)
+    if sep:
+        out["text"] = text
+    return tag, out
+
+
+class Lines:
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self.buf = b""
+
+    @classmethod
+    async def open(cls, port: int) -> Lines:
+        return cls(await trio.open_tcp_stream(HOST, port))
+
+    async def send(self, text: str) -> None:
+        await self.stream.send_all(text.encode() + b"\n")
+
+    async def line(self) -> str:
+        while b"\r\n" not in self.buf:
+            data = await self.stream.receive_some(65536)
+            if not data:
+                raise EOFError
+            self.buf += data
+        line, self.buf = self.buf.split(b"\r\n", 1)
+        return line.decode("utf-8", "replace")
+
+    async def until(
+        self, pred: Callable[[str, dict[str, str]], bool]
+    ) -> tuple[str, dict[str, str]]:
+        while True:
+            tag, f = fields(await self.line())
+            if pred(tag, f):
+                return tag, f
+
+    async def login_reply(self) -> tuple[str, dict[str, str]]:
+        return await self.until(
+            lambda t, f: t == "error" or (t == "ok" and f.get("cmd") == "login")
+        )
+
+    async def aclose(self) -> None:
+        with trio.move_on_after(1):
+            await self.stream.aclose()
