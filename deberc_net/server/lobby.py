@@ -7,7 +7,8 @@ import math
 import secrets
 import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from enum import StrEnum
+from typing import Any, TypeVar
 
 import attrs
 import structlog
@@ -26,7 +27,7 @@ from deberc_net.protocol.commands import (
 )
 from deberc_net.protocol.connection import ClockChoice
 from deberc_net.protocol.lang import Lang
-from deberc_net.protocol.render import HUMAN, MACHINE, HandOrder
+from deberc_net.protocol.render import HandOrder, Style
 
 from . import accounts
 from .accounts import Accounts, name_key
@@ -53,6 +54,20 @@ from .table import (
 log = structlog.get_logger("deberc.lobby")
 TOKEN = "token="  # 'login NAME token=T': a guest resumes with the token it was given
 Handler = Callable[[Session, Command], Awaitable[None]]
+Choice = TypeVar("Choice", bound=StrEnum)
+
+
+def _one_choice(
+    session: Session, item: Command, command: str, choices: type[Choice]
+) -> Choice | None:
+    """The command's one argument as one of ``choices`` (in any case); if it is not one,
+    the usage error is sent and None returned (the style, sort, clock and lang settings)."""
+    names = [str(c) for c in choices]
+    args = item.args
+    if len(args) != 1 or args[0].lower() not in names:
+        session.send(ev.Error("bad-argument", f"{command} " + "|".join(names)))
+        return None
+    return choices(args[0].lower())
 
 
 @attrs.define(eq=False)
@@ -186,30 +201,23 @@ class Lobby:
         return help_text(phase="table", calls_now=calls)
 
     async def _cmd_style(self, session: Session, item: Command) -> None:
-        args = item.args
-        if len(args) != 1 or args[0].lower() not in (HUMAN, MACHINE):
-            session.send(ev.Error("bad-argument", "style human|machine"))
+        style = _one_choice(session, item, "style", Style)
+        if style is None:
             return
-        session.style = args[0].lower()
+        session.style = str(style)
         session.send(ev.Ok("style", f"Style {session.style}.", (("style", session.style),)))
 
     async def _cmd_sort(self, session: Session, item: Command) -> None:
-        orders = [str(o) for o in HandOrder]
-        args = item.args
-        if len(args) != 1 or args[0].lower() not in orders:
-            session.send(ev.Error("bad-argument", "sort " + "|".join(orders)))
+        order = _one_choice(session, item, "sort", HandOrder)
+        if order is None:
             return
-        order = HandOrder(args[0].lower())
         session.connection.hand_order = order
         session.send(ev.Ok("sort", f"Your hand is shown by {order}.", (("sort", order),)))
 
     async def _cmd_clock(self, session: Session, item: Command) -> None:
-        choices = [str(c) for c in ClockChoice]
-        args = item.args
-        if len(args) != 1 or args[0].lower() not in choices:
-            session.send(ev.Error("bad-argument", "clock " + "|".join(choices)))
+        choice = _one_choice(session, item, "clock", ClockChoice)
+        if choice is None:
             return
-        choice = ClockChoice(args[0].lower())
         session.connection.clock = choice
         c = self.config
         ms = c.bot_clock_ms if choice is ClockChoice.BOT else c.human_clock_ms
@@ -222,12 +230,9 @@ class Lobby:
         )
 
     async def _cmd_lang(self, session: Session, item: Command) -> None:
-        langs = [str(x) for x in Lang]
-        args = item.args
-        if len(args) != 1 or args[0].lower() not in langs:
-            session.send(ev.Error("bad-argument", "lang " + "|".join(langs)))
+        lang = _one_choice(session, item, "lang", Lang)
+        if lang is None:
             return
-        lang = Lang(args[0].lower())
         session.connection.lang = lang
         text = "Язык: русский." if lang == Lang.RU else "Language: English."
         session.send(ev.Ok("lang", text, (("lang", lang),)))
