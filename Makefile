@@ -25,23 +25,28 @@ $(TEST_STAMP): $(STAMP) $(addsuffix /pyproject.toml,$(EXAMPLES))
 	$(BIN)/python -m pip install --quiet --no-deps $(addprefix -e ,$(EXAMPLES))
 	touch $(TEST_STAMP)
 
+# Debian packages the tests need, installed only when missing (root only: CI runs as root).
+define apt_install
+if [ "$$(id -u)" = 0 ]; then \
+	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(1); \
+else \
+	echo "missing: run 'apt-get install $(1)' as root"; \
+fi
+endef
+
 # The PostgreSQL store's tests start their own server from Debian's postgresql package:
 # installed here when its binaries are missing (as root, as in CI; otherwise the tests
 # say they need it and are skipped, except under CI=true, where they fail).
 postgresql:
 	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
-		if [ "$$(id -u)" = 0 ]; then \
-			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; \
-		else \
-			echo "PostgreSQL is missing: run 'apt-get install postgresql' as root"; \
-		fi; \
+		$(call apt_install,postgresql); \
 	fi
 
 # The web tests drive Debian's Chromium and its driver (tests/web): installed here when
 # /usr/bin/chromium or /usr/bin/chromedriver is missing (as root, as in CI).
 chromium:
 	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
-		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver; \
+		$(call apt_install,chromium chromium-driver); \
 	fi
 
 test: $(TEST_STAMP) postgresql chromium
