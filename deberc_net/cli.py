@@ -7,7 +7,8 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from deberc_net import __version__
 from deberc_net.plugins import PluginError, RuleBook, RuleError
@@ -51,6 +52,18 @@ def _selfplay(args: argparse.Namespace) -> int:
 
 
 DEFAULT_HTTP_PORT = 7580
+StoreT = TypeVar("StoreT")
+
+
+def _open_store(command: str, opener: Callable[[str], StoreT], db: str) -> StoreT | None:
+    """A store for a one-shot command; None (after saying why) if it cannot be opened."""
+    from deberc_net.server.store import StoreError
+
+    try:
+        return opener(db)
+    except StoreError as exc:
+        print(f"deberc-net {command}: {exc}", file=sys.stderr)
+        return None
 
 
 def _config(args: argparse.Namespace) -> Config:
@@ -162,15 +175,13 @@ def _ladder_run(args: argparse.Namespace) -> int:
 def _ladder_table(args: argparse.Namespace) -> int:
     from deberc_net.ladder import report
     from deberc_net.ladder.store import open_ladder_store
-    from deberc_net.server.store import StoreError, is_postgres
+    from deberc_net.server.store import is_postgres
 
     if not is_postgres(args.db) and not os.path.exists(args.db):
         print(f"deberc-net ladder table: no database at {args.db}", file=sys.stderr)
         return 2
-    try:
-        store = open_ladder_store(args.db)
-    except StoreError as exc:
-        print(f"deberc-net ladder table: {exc}", file=sys.stderr)
+    store = _open_store("ladder table", open_ladder_store, args.db)
+    if store is None:
         return 2
     rows = store.leaderboard()
     store.close()
@@ -179,15 +190,13 @@ def _ladder_table(args: argparse.Namespace) -> int:
 
 
 def _records_export(args: argparse.Namespace) -> int:
-    from deberc_net.server.store import StoreError, is_postgres, open_store
+    from deberc_net.server.store import is_postgres, open_store
 
     if not is_postgres(args.db) and not os.path.exists(args.db):
         print(f"deberc-net records export: no database at {args.db}", file=sys.stderr)
         return 2
-    try:
-        store = open_store(args.db)
-    except StoreError as exc:
-        print(f"deberc-net records export: {exc}", file=sys.stderr)
+    store = _open_store("records export", open_store, args.db)
+    if store is None:
         return 2
     try:
         for body in store.records():
@@ -200,7 +209,7 @@ def _records_export(args: argparse.Namespace) -> int:
 def _admin(args: argparse.Namespace) -> int:
     """Register an admin's name (or change its password): the only way one is made."""
     from deberc_net.server.accounts import set_password, valid_name
-    from deberc_net.server.store import StoreError, describe, open_store
+    from deberc_net.server.store import describe, open_store
 
     if not valid_name(args.name):
         print("deberc-net admin: a name is 2-20 letters, digits, '_' or '-'", file=sys.stderr)
@@ -216,10 +225,8 @@ def _admin(args: argparse.Namespace) -> int:
             "deberc-net admin: the password is one word, read from standard input", file=sys.stderr
         )
         return 2
-    try:
-        store = open_store(args.db)
-    except StoreError as exc:
-        print(f"deberc-net admin: {exc}", file=sys.stderr)
+    store = _open_store("admin", open_store, args.db)
+    if store is None:
         return 2
     try:
         set_password(store, args.name, password)
