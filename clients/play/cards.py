@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
-SUITS = ("s", "h", "d", "c")
-SYMBOL = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+from deberc_net.game.cards import RANKS, SUITS
+from deberc_net.game.cards import SUIT_SYMBOLS as SYMBOL
+
+__all__ = ["RANKS", "SUITS", "SYMBOL", "card", "cards", "suit"]
 
 
 def card(token: str | None) -> str:
