@@ -10,6 +10,7 @@ from __future__ import annotations
 import attrs
 
 from clients.protocol import Event, Record, View
+from deberc_net.game.cards import RANKS
 
 Item = Event | View | Record
 
@@ -101,10 +102,11 @@ class Tracker:
         deal = self.deals.get(view.table)
         if deal is None or deal.deal != view.deal:
             return None
-        talk = [f"{s}:{t}" for s, t in deal.calls if not _is_card(t)]
+        talk = [f"{s}:{t}" for s, t in deal.calls if not is_card(t)]
         # a copy: events may arrive while the bot thinks in its worker thread
         return attrs.evolve(deal, calls=list(deal.calls)) if talk == view.talk else None
 
 
-def _is_card(token: str) -> bool:
-    return token[0].isdigit() or token[0] in "JQKA"
+def is_card(token: str) -> bool:
+    """A card (``10h``, ``Js``) rather than a call: no call token starts with a rank."""
+    return token[:-1] in RANKS

@@ -29,7 +29,7 @@ from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
 
 from .evaluate import expected_combos, teams, written_value
-from .history import DealHistory, Tracker
+from .history import DealHistory, Tracker, is_card
 from .solver import Solver
 from .world import worlds
 
@@ -52,12 +52,7 @@ LEVELS = {
 DEFAULT_LEVEL = 3
 ORDER_MARGIN = 10  # points per deal an order must promise above a pass
 DEBUG = bool(os.environ.get("SEARCH_DEBUG"))  # print each decision's values to stderr
-CARD_TOKENS = set("789JQKA1")
 DECLARATIONS = ("terts", "tertsa", "pyatdesyat")
-
-
-def is_card(token: str) -> bool:
-    return token[0] in CARD_TOKENS
 
 
 @attrs.define
