@@ -59,6 +59,23 @@ def open_ladder_store(db: str | Path) -> LadderStore:
     return SQLiteLadderStore(db)
 
 
+# The statements both backends share; each fills in its own dialect: ``p`` its
+# placeholder, ``now`` its current time, ``order`` the column that keeps insertion order.
+_INSERT_GAME = (
+    "INSERT INTO ladder_games (run_id, board, seating, match_id, written, reason, forfeit)"
+    " VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p})"
+)
+_UPSERT_RATING = (
+    "INSERT INTO ladder_ratings (bot, mu, sigma, rating, games) VALUES ({p}, {p}, {p}, {p}, {p})"
+    " ON CONFLICT (bot) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+    " rating = excluded.rating, games = ladder_ratings.games + excluded.games,"
+    " updated = {now}"
+)
+_SELECT_GAMES = (
+    "SELECT " + ", ".join(GAME_FIELDS) + " FROM ladder_games WHERE run_id = {p} ORDER BY {order}"
+)
+
+
 def _game(row: tuple[Any, ...]) -> dict[str, Any]:
     game = dict(zip(GAME_FIELDS, row, strict=True))
     game["seating"], game["written"] = json.loads(game["seating"]), json.loads(game["written"])
@@ -110,7 +127,7 @@ class SQLiteLadderStore:
         forfeit: str | None,
     ) -> None:
         self.db.execute(
-            "INSERT INTO ladder_games VALUES (?, ?, ?, ?, ?, ?, ?)",
+            _INSERT_GAME.format(p="?"),
             _game_params(run, board, seating, match_id, written, reason, forfeit),
         )
 
@@ -128,19 +145,12 @@ class SQLiteLadderStore:
             )
             for row in ratings:
                 self.db.execute(
-                    "INSERT INTO ladder_ratings (bot, mu, sigma, rating, games) VALUES "
-                    "(?, ?, ?, ?, ?) ON CONFLICT(bot) DO UPDATE SET mu = excluded.mu, "
-                    "sigma = excluded.sigma, rating = excluded.rating, "
-                    "games = ladder_ratings.games + excluded.games, updated = datetime('now')",
+                    _UPSERT_RATING.format(p="?", now="datetime('now')"),
                     _rating_params(row, games),
                 )
 
     def games(self, run: int) -> list[dict[str, Any]]:
-        rows = self.db.execute(
-            "SELECT board, seating, match_id, written, reason, forfeit FROM ladder_games"
-            " WHERE run_id = ? ORDER BY rowid",
-            (run,),
-        ).fetchall()
+        rows = self.db.execute(_SELECT_GAMES.format(p="?", order="rowid"), (run,)).fetchall()
         return [_game(r) for r in rows]
 
     def leaderboard(self) -> list[dict[str, Any]]:
@@ -185,8 +195,7 @@ class PostgresLadderStore:
     ) -> None:
         with self.db.transaction():
             self.db.execute(
-                "INSERT INTO ladder_games (run_id, board, seating, match_id, written, reason,"
-                " forfeit) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                _INSERT_GAME.format(p="%s"),
                 _game_params(run, board, seating, match_id, written, reason, forfeit),
             )
 
@@ -203,20 +212,12 @@ class PostgresLadderStore:
             )
             for row in ratings:
                 self.db.execute(
-                    "INSERT INTO ladder_ratings (bot, mu, sigma, rating, games) VALUES "
-                    "(%s, %s, %s, %s, %s) ON CONFLICT (bot) DO UPDATE SET mu = excluded.mu, "
-                    "sigma = excluded.sigma, rating = excluded.rating, "
-                    "games = ladder_ratings.games + excluded.games, updated = now()",
-                    _rating_params(row, games),
+                    _UPSERT_RATING.format(p="%s", now="now()"), _rating_params(row, games)
                 )
 
     def games(self, run: int) -> list[dict[str, Any]]:
         with self.db.transaction():
-            rows = self.db.execute(
-                "SELECT board, seating, match_id, written, reason, forfeit FROM ladder_games"
-                " WHERE run_id = %s ORDER BY seq",
-                (run,),
-            ).fetchall()
+            rows = self.db.execute(_SELECT_GAMES.format(p="%s", order="seq"), (run,)).fetchall()
         return [_game(tuple(r)) for r in rows]
 
     def leaderboard(self) -> list[dict[str, Any]]:
