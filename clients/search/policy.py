@@ -245,7 +245,7 @@ class SearchPlayer:
             view, history, rules, self.rng, self.settings.bid_samples, deadline=deadline
         ):
             for token in options:
-                totals[token] += self._bid_value(deal, seat, token, history, view, rules)
+                totals[token] += self._bid_value(deal, seat, token)
             samples += 1
             if time.perf_counter() > deadline:
                 break
@@ -267,14 +267,10 @@ class SearchPlayer:
             key=lambda t: totals[t] / samples - (ORDER_MARGIN if t.startswith(C.IGRAYU) else 0),
         )
 
-    def _bid_value(
-        self, deal: Deal, seat: int, token: str, history: DealHistory, view: View, rules: RuleSet
-    ) -> float:
+    def _bid_value(self, deal: Deal, seat: int, token: str) -> float:
         """Play ``token`` in this world, the others bidding as the heuristic bot, our later
         bids the best of ours; then solve the ordered game from its first card."""
-        world = _fresh(deal, history)
-        if world is None:
-            return 0.0
+        world = _copy_deal(deal)
         world.apply(seat, C.parse_token(token))
         return self._bidding_on(world, seat)
 
@@ -309,8 +305,8 @@ def _model_bid(deal: Deal, seat: int, legal: list[str]) -> str:
     return C.PAS
 
 
-def _replayed(deal: Deal, upto: int) -> Deal:
-    """A new deal with the same deck, the first ``upto`` logged calls applied again."""
+def _copy_deal(deal: Deal) -> Deal:
+    """A new deal with the same deck and the logged calls applied again."""
     copy = Deal(
         rules=deal.rules,
         deal_no=deal.deal_no,
@@ -322,20 +318,11 @@ def _replayed(deal: Deal, upto: int) -> Deal:
         bides_before=deal.bides_before,
         hanging_pending=deal.hanging_pending,
     )
-    for entry in deal.log[:upto]:
+    for entry in deal.log:
         if entry.engine:
             continue
         copy.apply(entry.seat, entry.call)
     return copy
-
-
-def _copy_deal(deal: Deal) -> Deal:
-    return _replayed(deal, len(deal.log))
-
-
-def _fresh(deal: Deal, history: DealHistory) -> Deal | None:
-    del history
-    return _copy_deal(deal)
 
 
 def _copy_with(deal: Deal, seat: int, call: C.Call) -> Deal | None:
