@@ -52,7 +52,6 @@ LEVELS = {
 DEFAULT_LEVEL = 3
 ORDER_MARGIN = 10  # points per deal an order must promise above a pass
 DEBUG = bool(os.environ.get("SEARCH_DEBUG"))  # print each decision's values to stderr
-DECLARATIONS = ("terts", "tertsa", "pyatdesyat")
 
 
 @attrs.define
@@ -120,7 +119,9 @@ class SearchPlayer:
             return answers[0]  # ours is better: saying so only adds points
         if view.pending is not None:
             return heuristic_bot.choose(view)  # the other answers are forced or a plugin's
-        talk = [t for t in legal if t.endswith(DECLARATIONS) or t in ("rost?", "menyayu")]
+        talk = [
+            t for t in legal if t.endswith(heuristic_bot.DECLARATIONS) or t in ("rost?", "menyayu")
+        ]
         cards = [t for t in legal if is_card(t)]
         if not cards:
             return heuristic_bot.choose(view)
