@@ -8,36 +8,25 @@ Options are names, so a stake is one of a fixed list of values, one plugin each.
 
 from __future__ import annotations
 
-from deberc_net.game.rules import Settings
-from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+from .switches import Switch, set_settings
 
 VALUES = (1, 2, 5, 10, 20, 50, 100)
 # Short games already write stakes as their score: a second stake would be confusing.
 NOT_WITH = ("short", "short-bide", "dave")
 
 
-class Stake:
-    def __init__(self, value: int) -> None:
-        self.value = value
-        self.name = f"stake-{value}"
-
-    @hookimpl
-    def deberc_rule_info(self) -> RuleInfo:
-        others = tuple(f"stake-{v}" for v in VALUES if v != self.value)
-        return RuleInfo(
-            name=self.name,
-            kind="option",
-            summary=f"The match is played for a stake of {self.value} per player (seed "
-            "004's ante): the winning side takes every stake, recorded with the match's end.",
-            conflicts=others + NOT_WITH,
-        )
-
-    @hookimpl
-    def deberc_configure(self, settings: Settings, players: int) -> None:
-        settings.stake = self.value
+def _stake(value: int) -> Switch:
+    """The option ``stake-<value>``: its whole effect is one setting, so it is a Switch."""
+    return Switch(
+        f"stake-{value}",
+        f"The match is played for a stake of {value} per player (seed "
+        "004's ante): the winning side takes every stake, recorded with the match's end.",
+        set_settings(stake=value),
+        conflicts=tuple(f"stake-{v}" for v in VALUES if v != value) + NOT_WITH,
+    )
 
 
 # one name per value: each is an entry point of its own (pyproject.toml)
 STAKE_1, STAKE_2, STAKE_5, STAKE_10, STAKE_20, STAKE_50, STAKE_100 = STAKES = tuple(
-    Stake(v) for v in VALUES
+    _stake(v) for v in VALUES
 )

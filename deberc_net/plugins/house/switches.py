@@ -40,11 +40,9 @@ class Switch:
         self.change(settings)
 
 
-def _set(field: str, value: object) -> Callable[[Settings], None]:
-    return lambda settings: setattr(settings, field, value)
+def set_settings(**values: object) -> Callable[[Settings], None]:
+    """A Switch's change: set these fields of ``Settings``."""
 
-
-def _set_many(**values: bool) -> Callable[[Settings], None]:
     def change(settings: Settings) -> None:
         for name, value in values.items():
             setattr(settings, name, value)
@@ -56,71 +54,71 @@ COMMITMENT = Switch(
     "commitment",
     "The dealer may not pass in round two: he must name a suit (seed 003 'with "
     "commitment', seed 004 'Mandated').",
-    _set("commitment", True),
+    set_settings(commitment=True),
 )
 BELLA_AFTER_TRICK = Switch(
     "bella-after-trick",
     "Bella may be declared only after its owner himself has taken a trick (seed 004); "
     "his partner's trick does not count.",
-    _set("bella_after_trick", True),
+    set_settings(bella_after_trick=True),
 )
 FRESA_HIDDEN = Switch(
-    "fresa-hidden", "The fresa is not shown.", _set("fresa_visible", False), players=(2, 3)
+    "fresa-hidden", "The fresa is not shown.", set_settings(fresa_visible=False), players=(2, 3)
 )
 SEVEN_SWAP_OFF = Switch(
     "seven-swap-off",
     "The trump seven may not be swapped for the turned card.",
-    _set("seven_swap", False),
+    set_settings(seven_swap=False),
     players=(2, 3),
 )
 PLAYER_LEADS = Switch(
     "player-leads",
     "The player who ordered the game leads the first trick (seed 004).",
-    _set("player_leads", True),
+    set_settings(player_leads=True),
 )
 PARTNER_EXEMPTION = Switch(
     "partner-exemption",
     "When your partner holds the trick you must follow suit but need neither trump nor overtrump.",
-    _set("partner_exemption", True),
+    set_settings(partner_exemption=True),
     players=(4,),
 )
 SEQUENCE_BY_STRENGTH = Switch(
     "sequence-by-strength",
     "Sequences are read in play-strength order (e.g. K 10 A is a terts), as seed 004's "
     "service does.",
-    _set("sequence_by_strength", True),
+    set_settings(sequence_by_strength=True),
 )
 TABLE_PENALTIES = Switch(
     "table-penalties",
     "The seeds' penalties instead of refusals: a renonce, a false declaration, a forbidden "
     "seven swap or a rost? without a combination of that length is a bide on cards; a "
     "longer combination asked about with rost? is lost.",
-    _set("table_penalties", True),
+    set_settings(table_penalties=True),
 )
 MANUAL_CLAIM = Switch(
     "manual-claim",
     "Claiming the game is the player's own call ('konets') after a trick he took; a false "
     "claim loses the game. At the scoring the claim stays automatic.",
-    _set_many(manual_claim=True, auto_claim=False),
+    set_settings(manual_claim=True, auto_claim=False),
 )
 PAIR_COMBINATIONS = Switch(
     "pair-combinations",
     "Four players: when a pair holds the best combination, both partners' sequences "
     "score (the belote habit; the seeds score only the owner of the best).",
-    _set("pair_combinations", True),
+    set_settings(pair_combinations=True),
     players=(4,),
 )
 SHOW_COMBINATION = Switch(
     "show-combination",
     "The owner of the best declaration shows it with his first card, without anyone "
     "asking 'pokazhi' (seed 004).",
-    _set("show_combination", True),
+    set_settings(show_combination=True),
 )
 SWAP_BEFORE_EXTRA = Switch(
     "swap-before-extra",
     "The trump seven is swapped before the last cards are dealt (seed 003 'до підйому "
     "карт прикупу'): after the order each seat in turn says 'menyayu' or 'ne-menyayu'.",
-    _set("swap_before_extra", True),
+    set_settings(swap_before_extra=True),
     players=(2, 3),
     conflicts=("seven-swap-off", "poltinniki"),
 )
