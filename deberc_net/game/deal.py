@@ -484,16 +484,16 @@ class Deal:
 
     def _do_konets(self, seat: int, call: Call) -> None:
         side = self.side_of(seat)
-        points = self.deal_points()
         target = self.rules.settings.target
         assert target is not None
         if self.running_total(side) >= target:
-            self.end_deal(Outcome.CLAIM, points, points, winner=side, reason=Outcome.CLAIM)
+            self._end_claim(side)
             return
+        points = self.deal_points()
         # the best other total wins; of equal ones, the side that plays earlier in the
         # deal (as the odd point of a bide goes, docs/rules.md §10)
         others = [s for s in scoring.lead_order(self) if s != side]
-        winner = max(others, key=lambda s: self.running_total(s))
+        winner = max(others, key=lambda s: self.totals_before[s] + points[s])
         self.end_deal(
             Outcome.FALSE_CLAIM, points, points, winner=winner, reason=Outcome.FALSE_CLAIM
         )
@@ -602,17 +602,13 @@ class Deal:
 
     # ------------------------------------------------------------------ ending
     def _end_void(self, reason: VoidReason) -> None:
-        self.phase = DONE
-        self.outcome = Outcome.VOID
-        self.void_reason = reason
-        self.talk.pending = None
         zero = [0] * len(self._sides)
-        self.score = scoring.deal_score(self, list(zero))
-        self.score.written = list(zero)
+        self.end_deal(Outcome.VOID, zero, zero)
+        self.void_reason = reason
+        assert self.score is not None  # end_deal set it
         # nothing said in a void deal scores: not a bella said before the four sevens
         self.score.combo_points = list(zero)
         self.score.bella_points = list(zero)
-        self.score.outcome = Outcome.VOID
 
     def _end_claim(self, side: int) -> None:
         """A claim during the deal ends the match: each side writes what it has so far."""
