@@ -98,15 +98,10 @@ def build_deck(
     [9:12] -> dealer, deck[12] is turned; after the order [13:16] -> other, [16:19] ->
     dealer; deck[31] is the fresa.
     """
-    o = _hand(other)
-    d = _hand(dealer)
-    top = [parse_card(turned)]
+    held = [_hand(other), _hand(dealer)]
+    top = parse_card(turned)
     bottom = [parse_card(fresa)] if fresa is not None else []
-    used = o + d + top + bottom
-    if len(set(used)) != len(used):
-        raise ValueError("a card is given twice")
-    rest = [c for c in DECK if c not in used]
-    return tuple(o[0:3] + d[0:3] + o[3:6] + d[3:6] + top + o[6:9] + d[6:9] + rest + bottom)
+    return _stack(held, 1, top, bottom)
 
 
 def build_deck_n(
@@ -138,9 +133,17 @@ def build_deck_n(
     bottom = [parse_card(fresa)] if fresa is not None else []
     if n == 4 and bottom:
         raise ValueError("4 players: no talon, no fresa")
+    return _stack(held, dealer, top, bottom)
+
+
+def _stack(held: list[list[Card]], dealer: int, top: Card, bottom: list[Card]) -> Deck:
+    """The deck that deals ``held`` (each hand in dealing order, without ``top``) from
+    the seat left of ``dealer``: 3 each, 3 each, ``top`` turned, the rest of each hand,
+    then the talon in deck order and the fresa (``bottom``) last."""
     used = [c for hand in held for c in hand] + [top] + bottom
     if len(set(used)) != len(used):
         raise ValueError("a card is given twice")
+    n = len(held)
     order = [(dealer + i) % n for i in range(1, n + 1)]  # the dealer last
     deck: list[Card] = []
     for low in (0, 3):
