@@ -23,9 +23,9 @@ def settle_combinations(deal: Deal) -> None:
     """After the first trick (or a bide on cards during it): whose sequences count."""
     winners = deal.rules.combo_winners(deal)
     deal.scoring_combos = {
-        seat: deal.combos_of(seat)
+        seat: combos
         for seat in winners
-        if seat not in deal.talk.lost_combos and deal.combos_of(seat)
+        if seat not in deal.talk.lost_combos and (combos := deal.combos_of(seat))
     }
 
 
