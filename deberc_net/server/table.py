@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -244,8 +244,8 @@ class Table:
             await step
         except Exception:
             log.exception("table_error", table=self.id)
-            for target in self._audience():
-                target.send(ev.Error("internal", f"table {self.id} failed and closes; sorry"))
+            failed = ev.Error("internal", f"table {self.id} failed and closes; sorry")
+            self._broadcast(self._audience(), failed)
             self.state = ev.TableState.CLOSED
 
     def _deserted(self) -> bool:
@@ -321,11 +321,10 @@ class Table:
                 self._send_sheet(session)
             case Say(session, text):
                 if session in self.observers:  # kibitzers talk among themselves
-                    for target in list(self.observers):
-                        target.send(ev.Said(session.name or "?", text, self.id, watchers=True))
+                    said = ev.Said(session.name or "?", text, self.id, watchers=True)
+                    self._broadcast(list(self.observers), said)
                     return
-                for target in self._audience():
-                    target.send(ev.Said(session.name or "?", text, self.id))
+                self._broadcast(self._audience(), ev.Said(session.name or "?", text, self.id))
             case Stop(reason):
                 await self._stop(reason)
 
@@ -726,8 +725,7 @@ class Table:
         players' copies until every seating of the board is played."""
         deal = ev.DealRecord(self.id, record)
         if self.board is None:
-            for target in self._audience():
-                target.send(deal)
+            self._broadcast(self._audience(), deal)
             return
         for target in self.observers:
             if self.lobby.is_admin(target):
@@ -794,8 +792,7 @@ class Table:
         self._stop_now(reason)
 
     def _stop_now(self, reason: str) -> None:
-        for target in self._audience():
-            target.send(ev.Info(f"Table {self.id} closes: {reason}."))
+        self._broadcast(self._audience(), ev.Info(f"Table {self.id} closes: {reason}."))
         self.state = ev.TableState.CLOSED
         for seat in range(self.players):  # back in the lobby: a call now gets a clear error
             session = self._session(seat)
@@ -812,10 +809,15 @@ class Table:
         self.seq += 1
         names = tuple(s or "-" for s in self.seats)
         told = ev.TableEvent(self.seq, self.id, names, event, self.rules.settings.sides())
-        rendered: dict[tuple[str, str], list[str]] = {}  # one rendering per voice
-        for target in self._audience():
+        self._broadcast(self._audience(), told)
+
+    @staticmethod
+    def _broadcast(targets: Iterable[Session], event: ev.ServerEvent) -> None:
+        """Send one event to many: rendered once per voice, not once per listener."""
+        rendered: dict[tuple[str, str], list[str]] = {}
+        for target in targets:
             voice = target.connection.voice
             lines = rendered.get(voice)
             if lines is None:
-                lines = rendered[voice] = target.connection.render(told)
+                lines = rendered[voice] = target.connection.render(event)
             target.send_lines(lines)
