@@ -360,8 +360,7 @@ class Lobby:
 
     def _table_call(self, session: Session, item: TableCallText) -> None:
         table = session.table
-        if table is None and not self.accepting:  # its table closed for the shutdown
-            session.send(ev.Error("shutting-down", "the server is shutting down"))
+        if table is None and self.refused_for_shutdown(session):  # closed by the shutdown
             return
         if table is None:
             word = item.text.split()[0] if item.text.split() else item.text
@@ -381,9 +380,7 @@ class Lobby:
         if table.state == "closed" or table.id not in self.tables:
             if session.table is table:
                 session.table, session.seat = None, None
-            if not self.accepting:
-                session.send(ev.Error("shutting-down", "the server is shutting down"))
-            else:
+            if not self.refused_for_shutdown(session):
                 session.send(ev.Error("unknown-table", f"table {table.id} has closed"))
             return
         session.send(
@@ -472,9 +469,15 @@ class Lobby:
         session.table = table  # at once: the next line must not open another table
         table.post(Sit(session, None))
 
+    def refused_for_shutdown(self, session: Session) -> bool:
+        """True, and the session told, once the server is shutting down."""
+        if self.accepting:
+            return False
+        session.send(ev.Error("shutting-down", "the server is shutting down"))
+        return True
+
     def free_to_sit(self, session: Session) -> bool:
-        if not self.accepting:
-            session.send(ev.Error("shutting-down", "the server is shutting down"))
+        if self.refused_for_shutdown(session):
             return False
         if session.table is not None:
             session.send(
@@ -643,8 +646,7 @@ class Lobby:
         table = session.table
         if table is None and session.observing:
             table = self.tables.get(min(session.observing))
-        if table is None and not self.accepting:
-            session.send(ev.Error("shutting-down", "the server is shutting down"))
+        if table is None and self.refused_for_shutdown(session):
             return None
         if table is None:
             session.send(ev.Error("not-seated", "you sit at no table and observe none"))
