@@ -55,6 +55,7 @@ log = structlog.get_logger("deberc.lobby")
 TOKEN = "token="  # 'login NAME token=T': a guest resumes with the token it was given
 Handler = Callable[[Session, Command], Awaitable[None]]
 Choice = TypeVar("Choice", bound=StrEnum)
+Item = TypeVar("Item")
 
 
 def _one_choice(
@@ -390,10 +391,14 @@ class Lobby:
             )
         )
 
-    def _page(self, session: Session, item: Command, count: int) -> tuple[int, int] | None:
-        """The page asked for and the number of pages, or None after an error (a list is
-        paged and rate-limited: one client cannot make the server copy it without end)."""
-        pages = max(1, math.ceil(count / self.config.page_size))
+    def _page(
+        self, session: Session, item: Command, items: Sequence[Item]
+    ) -> tuple[tuple[Item, ...], int, int] | None:
+        """The items on the page asked for, its number and the number of pages, or None
+        after an error (a list is paged and rate-limited: one client cannot make the
+        server copy it without end)."""
+        size = self.config.page_size
+        pages = max(1, math.ceil(len(items) / size))
         args = item.args
         if args and (not args[0].isdecimal() or not 1 <= int(args[0]) <= pages):
             session.send(ev.Error("bad-argument", f"{item.name} [PAGE]: pages 1 to {pages}"))
@@ -401,27 +406,24 @@ class Lobby:
         if not self.is_admin(session) and not session.lists.take(trio.current_time()):
             session.send(ev.Error("slow-down", f"too many '{item.name}' at once: wait a little"))
             return None
-        return (int(args[0]) if args else 1), pages
+        page = int(args[0]) if args else 1
+        return tuple(items[(page - 1) * size : page * size]), page, pages
 
     async def _cmd_who(self, session: Session, item: Command) -> None:
         names = sorted((s.name for s in self.online.values() if s.name), key=str.lower)
-        paged = self._page(session, item, len(names))
+        paged = self._page(session, item, names)
         if paged is None:
             return
-        page, pages = paged
-        size = self.config.page_size
-        session.send(ev.Who(tuple(names[(page - 1) * size : page * size]), len(names), page, pages))
+        shown, page, pages = paged
+        session.send(ev.Who(shown, len(names), page, pages))
 
     async def _cmd_tables(self, session: Session, item: Command) -> None:
         infos = [t.info() for _, t in sorted(self.tables.items()) if t.state != "closed"]
-        paged = self._page(session, item, len(infos))
+        paged = self._page(session, item, infos)
         if paged is None:
             return
-        page, pages = paged
-        size = self.config.page_size
-        session.send(
-            ev.Tables(tuple(infos[(page - 1) * size : page * size]), len(infos), page, pages)
-        )
+        shown, page, pages = paged
+        session.send(ev.Tables(shown, len(infos), page, pages))
 
     def table_room(self, session: Session, opening: bool) -> bool:
         """Whether a new table may open (the server's cap; with ``opening``, a 'new',
