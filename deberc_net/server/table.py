@@ -292,10 +292,7 @@ class Table:
                     self._watching(session, True)
                 self._send_state(session, None, whole=True)
             case Unobserve(session):
-                gone = session in self.observers
-                self.observers.discard(session)
-                session.observing.discard(self.id)
-                if gone:
+                if self._stop_observing(session):
                     self._watching(session, False)
             case Away(name):
                 seat = self._seat_of(name)  # the seat is held for the away limit, waiting
@@ -348,9 +345,7 @@ class Table:
         self.seats[seat] = name
         self.clocks.back(seat)
         session.table, session.seat = self, seat
-        if session in self.observers:  # a seat sees more than an observer
-            self.observers.discard(session)
-            session.observing.discard(self.id)
+        self._stop_observing(session)  # a seat sees more than an observer
         board = () if self.board is None else (("board", self.board),)
         session.send(
             ev.Ok(
@@ -392,6 +387,13 @@ class Table:
         if self.match is None and self.reserved is None and not any(self.seats):
             self.state = ev.TableState.CLOSED  # a table nobody ever sat at is not kept
 
+    def _stop_observing(self, session: Session) -> bool:
+        """Drop ``session`` from this table's observers; whether it was one."""
+        was = session in self.observers
+        self.observers.discard(session)
+        session.observing.discard(self.id)
+        return was
+
     def _watching(self, session: Session, watching: bool) -> None:
         """Tell the table (players first of all) who starts or stops looking on."""
         if session.name is None:  # a web page looks on anonymously: counted, not announced
@@ -400,9 +402,7 @@ class Table:
             self._event(ev.Watching(session.name, watching, len(self.observers)))
 
     async def _leave(self, session: Session, confirmed: bool = False) -> None:
-        if session in self.observers:
-            self.observers.discard(session)
-            session.observing.discard(self.id)
+        if self._stop_observing(session):
             session.send(ev.Ok("leave", f"You stop observing table {self.id}."))
             self._watching(session, False)
             return
