@@ -55,6 +55,7 @@ log = structlog.get_logger("deberc.lobby")
 TOKEN = "token="  # 'login NAME token=T': a guest resumes with the token it was given
 Handler = Callable[[Session, Command], Awaitable[None]]
 Choice = TypeVar("Choice", bound=StrEnum)
+Item = TypeVar("Item")
 
 
 def _one_choice(
@@ -360,8 +361,7 @@ class Lobby:
 
     def _table_call(self, session: Session, item: TableCallText) -> None:
         table = session.table
-        if table is None and not self.accepting:  # its table closed for the shutdown
-            session.send(ev.Error("shutting-down", "the server is shutting down"))
+        if table is None and self.refused_for_shutdown(session):  # closed by the shutdown
             return
         if table is None:
             word = item.text.split()[0] if item.text.split() else item.text
@@ -381,9 +381,7 @@ class Lobby:
         if table.state == "closed" or table.id not in self.tables:
             if session.table is table:
                 session.table, session.seat = None, None
-            if not self.accepting:
-                session.send(ev.Error("shutting-down", "the server is shutting down"))
-            else:
+            if not self.refused_for_shutdown(session):
                 session.send(ev.Error("unknown-table", f"table {table.id} has closed"))
             return
         session.send(
@@ -393,10 +391,14 @@ class Lobby:
             )
         )
 
-    def _page(self, session: Session, item: Command, count: int) -> tuple[int, int] | None:
-        """The page asked for and the number of pages, or None after an error (a list is
-        paged and rate-limited: one client cannot make the server copy it without end)."""
-        pages = max(1, math.ceil(count / self.config.page_size))
+    def _page(
+        self, session: Session, item: Command, items: Sequence[Item]
+    ) -> tuple[tuple[Item, ...], int, int] | None:
+        """The items on the page asked for, its number and the number of pages, or None
+        after an error (a list is paged and rate-limited: one client cannot make the
+        server copy it without end)."""
+        size = self.config.page_size
+        pages = max(1, math.ceil(len(items) / size))
         args = item.args
         if args and (not args[0].isdecimal() or not 1 <= int(args[0]) <= pages):
             session.send(ev.Error("bad-argument", f"{item.name} [PAGE]: pages 1 to {pages}"))
@@ -404,27 +406,24 @@ class Lobby:
         if not self.is_admin(session) and not session.lists.take(trio.current_time()):
             session.send(ev.Error("slow-down", f"too many '{item.name}' at once: wait a little"))
             return None
-        return (int(args[0]) if args else 1), pages
+        page = int(args[0]) if args else 1
+        return tuple(items[(page - 1) * size : page * size]), page, pages
 
     async def _cmd_who(self, session: Session, item: Command) -> None:
         names = sorted((s.name for s in self.online.values() if s.name), key=str.lower)
-        paged = self._page(session, item, len(names))
+        paged = self._page(session, item, names)
         if paged is None:
             return
-        page, pages = paged
-        size = self.config.page_size
-        session.send(ev.Who(tuple(names[(page - 1) * size : page * size]), len(names), page, pages))
+        shown, page, pages = paged
+        session.send(ev.Who(shown, len(names), page, pages))
 
     async def _cmd_tables(self, session: Session, item: Command) -> None:
         infos = [t.info() for _, t in sorted(self.tables.items()) if t.state != "closed"]
-        paged = self._page(session, item, len(infos))
+        paged = self._page(session, item, infos)
         if paged is None:
             return
-        page, pages = paged
-        size = self.config.page_size
-        session.send(
-            ev.Tables(tuple(infos[(page - 1) * size : page * size]), len(infos), page, pages)
-        )
+        shown, page, pages = paged
+        session.send(ev.Tables(shown, len(infos), page, pages))
 
     def table_room(self, session: Session, opening: bool) -> bool:
         """Whether a new table may open (the server's cap; with ``opening``, a 'new',
@@ -472,9 +471,15 @@ class Lobby:
         session.table = table  # at once: the next line must not open another table
         table.post(Sit(session, None))
 
+    def refused_for_shutdown(self, session: Session) -> bool:
+        """True, and the session told, once the server is shutting down."""
+        if self.accepting:
+            return False
+        session.send(ev.Error("shutting-down", "the server is shutting down"))
+        return True
+
     def free_to_sit(self, session: Session) -> bool:
-        if not self.accepting:
-            session.send(ev.Error("shutting-down", "the server is shutting down"))
+        if self.refused_for_shutdown(session):
             return False
         if session.table is not None:
             session.send(
@@ -643,8 +648,7 @@ class Lobby:
         table = session.table
         if table is None and session.observing:
             table = self.tables.get(min(session.observing))
-        if table is None and not self.accepting:
-            session.send(ev.Error("shutting-down", "the server is shutting down"))
+        if table is None and self.refused_for_shutdown(session):
             return None
         if table is None:
             session.send(ev.Error("not-seated", "you sit at no table and observe none"))

@@ -144,8 +144,7 @@ class Matchmaking:
         if not lobby.is_admin(session):
             session.send(ev.Error("not-allowed", "reserve is for the server's admins"))
             return
-        if not lobby.accepting:  # as new, sit and seek: no new table while shutting down
-            session.send(ev.Error("shutting-down", "the server is shutting down"))
+        if lobby.refused_for_shutdown(session):  # as new, sit and seek: no new table now
             return
         keyed = dict(a.split("=", 1) for a in item.args if "=" in a)
         plain = [a for a in item.args if "=" not in a]

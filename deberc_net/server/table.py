@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -244,8 +244,8 @@ class Table:
             await step
         except Exception:
             log.exception("table_error", table=self.id)
-            for target in self._audience():
-                target.send(ev.Error("internal", f"table {self.id} failed and closes; sorry"))
+            failed = ev.Error("internal", f"table {self.id} failed and closes; sorry")
+            self._broadcast(self._audience(), failed)
             self.state = ev.TableState.CLOSED
 
     def _deserted(self) -> bool:
@@ -292,10 +292,7 @@ class Table:
                     self._watching(session, True)
                 self._send_state(session, None, whole=True)
             case Unobserve(session):
-                gone = session in self.observers
-                self.observers.discard(session)
-                session.observing.discard(self.id)
-                if gone:
+                if self._stop_observing(session):
                     self._watching(session, False)
             case Away(name):
                 seat = self._seat_of(name)  # the seat is held for the away limit, waiting
@@ -321,11 +318,10 @@ class Table:
                 self._send_sheet(session)
             case Say(session, text):
                 if session in self.observers:  # kibitzers talk among themselves
-                    for target in list(self.observers):
-                        target.send(ev.Said(session.name or "?", text, self.id, watchers=True))
+                    said = ev.Said(session.name or "?", text, self.id, watchers=True)
+                    self._broadcast(list(self.observers), said)
                     return
-                for target in self._audience():
-                    target.send(ev.Said(session.name or "?", text, self.id))
+                self._broadcast(self._audience(), ev.Said(session.name or "?", text, self.id))
             case Stop(reason):
                 await self._stop(reason)
 
@@ -349,9 +345,7 @@ class Table:
         self.seats[seat] = name
         self.clocks.back(seat)
         session.table, session.seat = self, seat
-        if session in self.observers:  # a seat sees more than an observer
-            self.observers.discard(session)
-            session.observing.discard(self.id)
+        self._stop_observing(session)  # a seat sees more than an observer
         board = () if self.board is None else (("board", self.board),)
         session.send(
             ev.Ok(
@@ -393,6 +387,13 @@ class Table:
         if self.match is None and self.reserved is None and not any(self.seats):
             self.state = ev.TableState.CLOSED  # a table nobody ever sat at is not kept
 
+    def _stop_observing(self, session: Session) -> bool:
+        """Drop ``session`` from this table's observers; whether it was one."""
+        was = session in self.observers
+        self.observers.discard(session)
+        session.observing.discard(self.id)
+        return was
+
     def _watching(self, session: Session, watching: bool) -> None:
         """Tell the table (players first of all) who starts or stops looking on."""
         if session.name is None:  # a web page looks on anonymously: counted, not announced
@@ -401,9 +402,7 @@ class Table:
             self._event(ev.Watching(session.name, watching, len(self.observers)))
 
     async def _leave(self, session: Session, confirmed: bool = False) -> None:
-        if session in self.observers:
-            self.observers.discard(session)
-            session.observing.discard(self.id)
+        if self._stop_observing(session):
             session.send(ev.Ok("leave", f"You stop observing table {self.id}."))
             self._watching(session, False)
             return
@@ -726,8 +725,7 @@ class Table:
         players' copies until every seating of the board is played."""
         deal = ev.DealRecord(self.id, record)
         if self.board is None:
-            for target in self._audience():
-                target.send(deal)
+            self._broadcast(self._audience(), deal)
             return
         for target in self.observers:
             if self.lobby.is_admin(target):
@@ -794,8 +792,7 @@ class Table:
         self._stop_now(reason)
 
     def _stop_now(self, reason: str) -> None:
-        for target in self._audience():
-            target.send(ev.Info(f"Table {self.id} closes: {reason}."))
+        self._broadcast(self._audience(), ev.Info(f"Table {self.id} closes: {reason}."))
         self.state = ev.TableState.CLOSED
         for seat in range(self.players):  # back in the lobby: a call now gets a clear error
             session = self._session(seat)
@@ -812,10 +809,15 @@ class Table:
         self.seq += 1
         names = tuple(s or "-" for s in self.seats)
         told = ev.TableEvent(self.seq, self.id, names, event, self.rules.settings.sides())
-        rendered: dict[tuple[str, str], list[str]] = {}  # one rendering per voice
-        for target in self._audience():
+        self._broadcast(self._audience(), told)
+
+    @staticmethod
+    def _broadcast(targets: Iterable[Session], event: ev.ServerEvent) -> None:
+        """Send one event to many: rendered once per voice, not once per listener."""
+        rendered: dict[tuple[str, str], list[str]] = {}
+        for target in targets:
             voice = target.connection.voice
             lines = rendered.get(voice)
             if lines is None:
-                lines = rendered[voice] = target.connection.render(told)
+                lines = rendered[voice] = target.connection.render(event)
             target.send_lines(lines)
