@@ -8,10 +8,22 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Protocol
 
+import attrs
+
 from deberc_net.server.store import is_postgres
 
 LEADERBOARD_FIELDS = ("bot", "rating", "mu", "sigma", "games", "updated")
 GAME_FIELDS = ("board", "seating", "match_id", "written", "reason", "forfeit")
+
+
+@attrs.frozen
+class RunRow:
+    """A stored run: when it started (UTC, ``YYYY-MM-DD HH:MM:SS``) and its report (None
+    while it runs, or if it broke)."""
+
+    id: int
+    started: str
+    summary: dict[str, Any] | None
 
 
 class LadderStore(Protocol):
@@ -51,6 +63,14 @@ class LadderStore(Protocol):
         """Every rated bot, best first (bot, rating, mu, sigma, games, updated: UTC)."""
         ...
 
+    def runs(self) -> list[RunRow]:
+        """Every run, newest first."""
+        ...
+
+    def run(self, run: int) -> RunRow | None:
+        """One run (None: no such run)."""
+        ...
+
 
 def open_ladder_store(db: str | Path) -> LadderStore:
     """StoreError if a PostgreSQL database cannot be reached."""
@@ -71,9 +91,22 @@ _UPSERT_RATING = (
     " rating = excluded.rating, games = ladder_ratings.games + excluded.games,"
     " updated = {now}"
 )
+_SELECT_RUNS = "SELECT id, {started}, summary FROM ladder_runs"
+
+
+def _pg_utc(column: str) -> str:
+    """A PostgreSQL timestamp as SQLite's ``datetime('now')`` writes it: UTC text."""
+    return f"to_char({column} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
+
+
 _SELECT_GAMES = (
     "SELECT " + ", ".join(GAME_FIELDS) + " FROM ladder_games WHERE run_id = {p} ORDER BY {order}"
 )
+
+
+def _run(row: tuple[Any, ...]) -> RunRow:
+    run, started, summary = row
+    return RunRow(int(run), str(started), json.loads(summary) if summary else None)
 
 
 def _game(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -159,6 +192,15 @@ class SQLiteLadderStore:
         ).fetchall()
         return [dict(zip(LEADERBOARD_FIELDS, r, strict=True)) for r in rows]
 
+    def runs(self) -> list[RunRow]:
+        rows = self.db.execute(_SELECT_RUNS.format(started="started") + " ORDER BY id DESC")
+        return [_run(r) for r in rows.fetchall()]
+
+    def run(self, run: int) -> RunRow | None:
+        query = _SELECT_RUNS.format(started="started") + " WHERE id = ?"
+        row = self.db.execute(query, (run,)).fetchone()
+        return None if row is None else _run(row)
+
 
 class PostgresLadderStore:
     """One connection: the ladder's command writes from one thread, in turn. Each method
@@ -224,7 +266,19 @@ class PostgresLadderStore:
         with self.db.transaction():
             rows = self.db.execute(
                 "SELECT bot, rating, mu, sigma, games,"
-                " to_char(updated AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
+                f" {_pg_utc('updated')}"
                 " FROM ladder_ratings ORDER BY rating DESC"
             ).fetchall()
         return [dict(zip(LEADERBOARD_FIELDS, r, strict=True)) for r in rows]
+
+    def runs(self) -> list[RunRow]:
+        with self.db.transaction():
+            query = _SELECT_RUNS.format(started=_pg_utc("started")) + " ORDER BY id DESC"
+            rows = self.db.execute(query).fetchall()
+        return [_run(tuple(r)) for r in rows]
+
+    def run(self, run: int) -> RunRow | None:
+        with self.db.transaction():
+            query = _SELECT_RUNS.format(started=_pg_utc("started")) + " WHERE id = %s"
+            row = self.db.execute(query, (run,)).fetchone()
+        return None if row is None else _run(tuple(row))

@@ -40,6 +40,17 @@ def test_runs_keep_their_games_in_order(ladder_store: LadderStore) -> None:
     assert [g["forfeit"] for g in ladder_store.games(second)] == ["rand"]
 
 
+def test_runs_are_listed_newest_first_with_their_reports(ladder_store: LadderStore) -> None:
+    assert (ladder_store.runs(), ladder_store.run(1)) == ([], None)
+    first = ladder_store.start_run({"argv": []})
+    second = ladder_store.start_run({"argv": []})
+    ladder_store.finish_run(first, {"deals": 3}, [rating("heur", 1.0)], {"heur": 1})
+    runs = ladder_store.runs()
+    assert [(r.id, r.summary) for r in runs] == [(second, None), (first, {"deals": 3})]
+    assert ladder_store.run(first) == runs[1] and ladder_store.run(second + 1) is None
+    assert all(len(r.started) == 19 and r.started[10] == " " for r in runs)  # UTC text
+
+
 def test_ratings_are_replaced_and_games_added_up(ladder_store: LadderStore) -> None:
     run = ladder_store.start_run({})
     ladder_store.finish_run(run, {"deals": 1}, [rating("heur", 30.0), rating("rand", 10.0)],

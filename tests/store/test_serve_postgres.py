@@ -17,6 +17,7 @@ import psycopg
 import pytest
 import trio
 
+from deberc_net.server.web import ladders as web_ladders
 from tests.server.client import LineClient, fields, machine_client, play_machine, seat_pair
 
 TIME_LIMIT_S = 30
@@ -183,3 +184,9 @@ async def test_a_ladder_keeps_its_results_and_records_in_postgres(postgres_url: 
     assert code == 0, err
     assert len(out.splitlines()) >= 2  # both seatings' deals, seeds filled in
     assert all(json.loads(line)["seed"] for line in out.splitlines())
+    # the web face's ladder pages read the same results from PostgreSQL
+    shown = web_ladders.ladders(postgres_url)
+    assert shown.leaderboard == board and [r.summary for r in shown.runs] == [summary]
+    run = web_ladders.ladder_run(postgres_url, shown.runs[0].id)
+    assert run is not None and len(run.games) == summary["games"]
+    assert web_ladders.elo_plot(run) is not None

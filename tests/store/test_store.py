@@ -99,6 +99,20 @@ def test_records_leave_running_matches_out(store: Store) -> None:
     assert [(r["match"], r["deal_no"]) for r in exported(store)] == [("m2", 1)]
 
 
+def test_one_matchs_records_in_deal_order_once_it_is_finished(store: Store) -> None:
+    store.add_deal(deal("m1", 2))  # stored out of order: read back in deal order
+    store.add_deal(deal("m2", 1))
+    store.add_deal(deal("m1", 1))
+    assert store.match_records("m1") == []  # running: withheld
+    finish(store, "m1", ["ann", "Бо"], seeds={1: "s/1", 2: "s/2"})
+    found = [json.loads(body) for body in store.match_records("m1")]
+    assert [(r["match"], r["deal_no"], r["seed"]) for r in found] == [
+        ("m1", 1, "s/1"),
+        ("m1", 2, "s/2"),
+    ]
+    assert store.match_records("m2") == [] and store.match_records("m9") == []
+
+
 def test_stored_deals_never_hold_the_seed_of_a_running_match(store_db: str) -> None:
     store = open_store(store_db)
     try:

@@ -71,6 +71,10 @@ class Store(Protocol):
         matches still running."""
         ...
 
+    def match_records(self, match_id: str) -> list[str]:
+        """One finished match's deals (JSON texts) in deal order; none while it runs."""
+        ...
+
     def recent_games(self, name: str, limit: int = 10) -> list[dict[str, Any]]:
         """``name``'s finished matches, newest first: match, table, players, variant,
         winner, reason, totals, finished ('YYYY-MM-DD HH:MM:SS', UTC)."""
@@ -128,6 +132,11 @@ def player_rows(match_id: str, players: list[str]) -> list[tuple[str, str]]:
 # Queries written the same in both SQL dialects.
 RELEASED_RECORDS = (
     "SELECT record FROM deals WHERE match_id NOT IN (SELECT match_id FROM running) ORDER BY id"
+)
+# the (match_id, deal_no) key's index finds one match's deals
+MATCH_RECORDS = (
+    "SELECT record FROM deals WHERE match_id = {p}"
+    " AND match_id NOT IN (SELECT match_id FROM running) ORDER BY deal_no"
 )
 MATCH_IDS = "SELECT match_id FROM deals UNION SELECT id FROM matches"
 

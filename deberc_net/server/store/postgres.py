@@ -17,6 +17,7 @@ import psycopg_pool
 
 from .base import (
     MATCH_IDS,
+    MATCH_RECORDS,
     RELEASED_RECORDS,
     StoreError,
     game_row,
@@ -151,6 +152,11 @@ class PostgresStore:
             rows = conn.execute(RELEASED_RECORDS).fetchall()
         for (body,) in rows:
             yield body
+
+    def match_records(self, match_id: str) -> list[str]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(MATCH_RECORDS.format(p="%s"), (match_id,)).fetchall()
+        return [body for (body,) in rows]
 
     def recent_games(self, name: str, limit: int = 10) -> list[dict[str, Any]]:
         with self._pool.connection() as conn:

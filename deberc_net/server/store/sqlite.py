@@ -16,6 +16,7 @@ from typing import Any
 
 from .base import (
     MATCH_IDS,
+    MATCH_RECORDS,
     RELEASED_RECORDS,
     game_row,
     highest_match_number,
@@ -137,6 +138,11 @@ class SQLiteStore:
             rows = self._db.execute(RELEASED_RECORDS).fetchall()
         for (body,) in rows:
             yield body
+
+    def match_records(self, match_id: str) -> list[str]:
+        with self._lock:
+            rows = self._db.execute(MATCH_RECORDS.format(p="?"), (match_id,)).fetchall()
+        return [body for (body,) in rows]
 
     def recent_games(self, name: str, limit: int = 10) -> list[dict[str, Any]]:
         with self._lock:

@@ -5,6 +5,7 @@ Every page works without JavaScript; scripts only keep a page live (docs/web.md)
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -69,7 +70,7 @@ def make_app(lobby: Lobby) -> Starlette:
         if not MATCH_ID.fullmatch(match_id):
             return None
         records = await trio.to_thread.run_sync(
-            lambda: views.match_records(lobby.store.records(), match_id)
+            lambda: [json.loads(body) for body in lobby.store.match_records(match_id)]
         )
         if not records:
             return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -89,17 +88,6 @@ class Replay:
 
 class NoSuchGame(LookupError):
     """No finished match with that id in the store."""
-
-
-def match_records(lines: Iterable[str], match_id: str) -> list[dict[str, Any]]:
-    """A finished match's deal records, in order (the store withholds running ones)."""
-    found = [
-        json.loads(line)
-        for line in lines
-        if f'"match":"{match_id}"' in line or f'"match": "{match_id}"' in line
-    ]
-    found = [r for r in found if r.get("match") == match_id]
-    return sorted(found, key=lambda r: r["deal_no"])
 
 
 def replay(records: list[dict[str, Any]], book: RuleBook) -> Replay:
