@@ -11,6 +11,9 @@ from collections.abc import Sequence
 
 import attrs
 
+from .lang import Lang
+from .messages import RU_COMMANDS
+
 PROTOCOL_VERSION = "1"
 
 
@@ -191,32 +194,56 @@ Table calls (Latin, Cyrillic or English; case does not matter):
 
 
 def help_text(
-    topic: str | None = None, phase: str = "lobby", calls_now: Sequence[str] = ()
+    topic: str | None = None,
+    phase: str = "lobby",
+    calls_now: Sequence[str] = (),
+    lang: Lang = Lang.EN,
 ) -> list[str]:
     """Help for one command, or for the commands that make sense where the user is
-    (``phase``: "login", "lobby" or "table"), with the table calls he may make now."""
+    (``phase``: "login", "lobby" or "table"), with the table calls he may make now;
+    in ``lang`` (a command without Russian words yet is explained in English)."""
+    ru = lang == Lang.RU
+
+    def summary(name: str) -> str:
+        return RU_COMMANDS.get(name, COMMANDS[name].summary) if ru else COMMANDS[name].summary
+
     if topic:
         key = topic.lower()
         if key in COMMANDS:
-            spec = COMMANDS[key]
-            return [f"{spec.usage}: {spec.summary}"]
+            return [f"{COMMANDS[key].usage}: {summary(key)}"]
+        if ru:
+            return [f"нет команды «{topic}»; help перечисляет команды, calls — ходы"]
         return [f"no command {topic!r}; 'help' lists them, 'calls' lists the table calls"]
+    if phase == "login" and ru:
+        return [
+            "Сначала войдите: login ИМЯ [ПАРОЛЬ] [lang=ru] (с паролем имя регистрируется).",
+            "Программам: style machine. Подробнее: help КОМАНДА.",
+        ]
     if phase == "login":
         return [
             "First log in: login NAME [PASSWORD] (a password registers the name).",
             "Programs: 'style machine' for tagged lines. 'help COMMAND' for more.",
         ]
     wanted = ("any", phase)
-    lines = ["Commands here:"]
+    lines = ["Команды здесь:" if ru else "Commands here:"]
+    width = 30 if ru else 40
     lines += [
-        f"  {spec.usage:<40} {_first_sentence(spec.summary)}"
-        for spec in COMMANDS.values()
+        f"  {spec.usage:<{width}} {_first_sentence(summary(name))}"
+        for name, spec in COMMANDS.items()
         if spec.phases in wanted
     ]
     if phase == "table":
         if calls_now:
-            lines.append(f"Your table calls now: {' | '.join(calls_now)}")
-        lines.append("'calls' explains every table call and how to type it.")
+            lines.append(
+                ("Ваши ходы сейчас: " if ru else "Your table calls now: ") + " | ".join(calls_now)
+            )
+        lines.append(
+            "calls объясняет все ходы и как их набирать."
+            if ru
+            else "'calls' explains every table call and how to type it."
+        )
+    elif ru:
+        lines.append("За столом набирайте ходы и заявки (calls их перечисляет).")
     else:
         lines.append("At a table you type the table calls ('calls' lists them).")
     return lines

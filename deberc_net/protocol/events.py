@@ -10,6 +10,8 @@ import attrs
 from deberc_net.game.events import MatchEvent
 from deberc_net.game.view import SeatView
 
+from .messages import Phrase
+
 
 class TableState(StrEnum):
     WAITING = "waiting"  # for players to sit
@@ -28,6 +30,7 @@ class Ok:
     cmd: str
     text: str
     fields: tuple[tuple[str, str], ...] = ()
+    said: Phrase | None = None  # the text as a catalogue phrase: told in each language
 
 
 @attrs.frozen
@@ -35,11 +38,13 @@ class Error:
     code: str
     text: str
     human: str | None = None  # the text for people, when it differs (names, ♠♥♦♣)
+    said: Phrase | None = None  # the text as a catalogue phrase: told in each language
 
 
 @attrs.frozen
 class Info:
     text: str
+    said: Phrase | None = None
 
 
 @attrs.frozen
@@ -48,6 +53,7 @@ class TextBlock:
 
     tag: str
     lines: tuple[str, ...]
+    ru: tuple[str, ...] | None = None  # the lines in Russian, for 'lang ru'
 
 
 @attrs.frozen
@@ -221,6 +227,7 @@ class DealRecord:
 @attrs.frozen
 class Bye:
     text: str
+    said: Phrase | None = None
 
 
 ServerEvent = (
@@ -240,3 +247,20 @@ ServerEvent = (
     | LastTrick
     | Sheet
 )
+
+
+def ok(cmd: str, said: Phrase, fields: tuple[tuple[str, str], ...] = ()) -> Ok:
+    """An ``ok`` whose text is a catalogue phrase (protocol.messages)."""
+    return Ok(cmd, said.text(), fields, said)
+
+
+def error(code: str, said: Phrase) -> Error:
+    return Error(code, said.text(), said=said)
+
+
+def info(said: Phrase) -> Info:
+    return Info(said.text(), said)
+
+
+def bye(said: Phrase) -> Bye:
+    return Bye(said.text(), said)

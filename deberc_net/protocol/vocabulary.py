@@ -11,7 +11,6 @@ plugin's call is heard in Cyrillic or English only at a table that uses it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 from deberc_net.game import calls as C
@@ -32,7 +31,24 @@ _RANK_WORDS = {
     "д": 5,
     "к": 6,
     "т": 7,
+    # letters that look like a rank letter of the other alphabet mean what they look like
+    "b": 4,  # Latin B looks like Cyrillic В (валет)
+    "а": 7,  # Cyrillic А looks like Latin A
+    # the rank as a word, for saying a card beyond doubt: "туз ♠", "десятка пик"
+    "туз": 7,
+    "десятка": 3,
+    "валет": 4,
+    "дама": 5,
+    "король": 6,
+    "tuz": 7,
+    "desyatka": 3,
+    "ace": 7,
+    "ten": 3,
 }
+# Latin T (the ten) and Cyrillic Т (the ace, туз) look the same: either one typed alone
+# as a rank is a question unless the legal calls settle it (ambiguous_ranks)
+_LOOK_ALIKE = {"t", "т"}
+_TEN, _ACE = 3, 7
 _SUIT_WORDS = {
     "s": 0,
     "h": 1,
@@ -51,6 +67,7 @@ _SUIT_WORDS = {
     "б": 2,
     "к": 3,
     "т": 3,
+    "с": 3,  # Cyrillic с looks like Latin c
     "spades": 0,
     "hearts": 1,
     "diamonds": 2,
@@ -65,6 +82,12 @@ _SUIT_WORDS = {
     "бубны": 2,
     "крести": 3,
     "трефы": 3,
+    "пик": 0,  # "десятка пик": the suit in the genitive
+    "червей": 1,
+    "бубен": 2,
+    "бубей": 2,
+    "крестей": 3,
+    "треф": 3,
 }
 # "ot korolya": the top card's rank in the genitive, as spoken.
 _RANK_GENITIVE = {
@@ -139,18 +162,52 @@ class CallSyntaxError(ValueError):
     """What was typed is not a table call."""
 
 
+class AmbiguousRank(CallSyntaxError):
+    """A rank letter typed alone that reads as two ranks (Latin T the ten, Cyrillic Т
+    the ace), and the legal calls allow both: the person is asked which one."""
+
+    def __init__(self, typed: str, suit: int | None) -> None:
+        self.typed = typed  # the letter as typed
+        self.suit = suit  # the card's suit; None in an answer to rost? ("ot T")
+        super().__init__(f"{typed!r} is both the ten (Latin T) and the ace (Cyrillic Т)")
+
+
 def normalize(text: str) -> str:
     t = text.strip().lower().replace("ё", "е").replace("-", " ").replace("’", "'")
     return " ".join(t.split())
 
 
-def parse_card_text(text: str) -> int:
-    """A card as people type it: ``10h``, ``Th``, ``10♥``, ``Кп`` (king of spades)."""
+def _card_words(text: str) -> tuple[str, int, int]:
+    """The rank as typed, the rank and the suit of a card as people type it: the rank
+    word (or letter) first, then the suit's, with or without a space between."""
     t = text.strip().lower()
-    m = re.fullmatch(r"(10|[2-9]|[tjqkaвдкт])\s*(\S+)", t)
-    if m is None or m.group(1) not in _RANK_WORDS or m.group(2) not in _SUIT_WORDS:
-        raise CallSyntaxError(f"not a card: {text!r} (try 10h, Js, Q♠)")
-    return make(_RANK_WORDS[m.group(1)], _SUIT_WORDS[m.group(2)])
+    for cut in range(1, len(t)):
+        rank, suit = t[:cut].strip(), t[cut:].strip()
+        if rank in _RANK_WORDS and suit in _SUIT_WORDS:
+            return rank, _RANK_WORDS[rank], _SUIT_WORDS[suit]
+    raise CallSyntaxError(f"not a card: {text!r} (try 10h, Js, Q♠)")
+
+
+def parse_card_text(text: str) -> int:
+    """A card as people type it: ``10h``, ``Th``, ``10♥``, ``Кп`` (king of spades),
+    ``туз пик``. A look-alike T/Т reads as its own alphabet's rank (see _play)."""
+    _, rank, suit = _card_words(text)
+    return make(rank, suit)
+
+
+def _play(text: str, legal: Sequence[Call]) -> Call:
+    """A card played: a T/Т that may be the ten or the ace is the one the legal calls
+    allow; when both are legal it is asked about (AmbiguousRank); when neither is, it
+    is read as typed and the table says why that card cannot be played."""
+    typed, rank, suit = _card_words(text)
+    if typed in _LOOK_ALIKE:
+        allowed = {c.card for c in legal if c.name == C.PLAY}
+        ten, ace = make(_TEN, suit), make(_ACE, suit)
+        if ten in allowed and ace in allowed:
+            raise AmbiguousRank(typed.upper(), suit)
+        if ten in allowed or ace in allowed:
+            return C.play(ten if ten in allowed else ace)
+    return C.play(make(rank, suit))
 
 
 def parse_call(
@@ -182,10 +239,12 @@ def parse_call(
     if declared is not None:
         return declared
     if words[0] in _PLAY_PREFIX and len(words) in (2, 3):
-        return C.play(parse_card_text("".join(words[1:])))
+        return _play(" ".join(words[1:]), legal)
     if len(words) <= 2:
         try:
-            return C.play(parse_card_text("".join(words)))
+            return _play(" ".join(words), legal)
+        except AmbiguousRank:
+            raise
         except CallSyntaxError:
             pass
     raise CallSyntaxError(f"not a table call: {text.strip()!r}")
@@ -204,6 +263,11 @@ def _ot(rest: list[str], text: str, legal: Sequence[Call]) -> Call:
         raise CallSyntaxError("say the top card: ot korolya, ot K, ot K kozyrnogo")
     word = rest[0]
     rank = _RANK_GENITIVE.get(word, _RANK_WORDS.get(word))
+    if word in _LOOK_ALIKE:  # "ot T": the ten or the ace, as with a card
+        ranks = {c.rank for c in legal if c.name == C.OT} & {_TEN, _ACE}
+        if len(ranks) == 2:
+            raise AmbiguousRank(word.upper(), None)
+        rank = ranks.pop() if ranks else rank
     if rank is None:
         raise CallSyntaxError(f"not a rank: {word!r} (7 8 9 10 J Q K A, or korolya, tuza ...)")
     trump = any(w in _TRUMP_WORDS for w in rest[1:])

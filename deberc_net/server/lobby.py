@@ -26,7 +26,8 @@ from deberc_net.protocol.commands import (
     help_text,
 )
 from deberc_net.protocol.connection import ClockChoice
-from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.lang import Lang, ru_call
+from deberc_net.protocol.messages import RU_CALLS_HELP, Msg, phrase
 from deberc_net.protocol.render import HandOrder, Style
 
 from . import accounts
@@ -175,45 +176,58 @@ class Lobby:
         await self.handlers[item.name](session, item)
 
     async def _cmd_help(self, session: Session, item: Command) -> None:
-        session.send(ev.TextBlock("help", tuple(self._help(session, item.args))))
+        english = self._help(session, item.args, Lang.EN)
+        session.send(
+            ev.TextBlock("help", tuple(english), tuple(self._help(session, item.args, Lang.RU)))
+        )
 
     async def _cmd_calls(self, session: Session, item: Command) -> None:
-        session.send(ev.TextBlock("help", tuple(CALLS_HELP.rstrip().splitlines())))
+        session.send(
+            ev.TextBlock(
+                "help",
+                tuple(CALLS_HELP.rstrip().splitlines()),
+                tuple(RU_CALLS_HELP.rstrip().splitlines()),
+            )
+        )
 
     async def _cmd_quit(self, session: Session, item: Command) -> None:
-        session.send(ev.Bye("Bye. Your seat, if any, waits for you."))
+        session.send(ev.bye(phrase(Msg.BYE)))
         session.close()
 
     async def _cmd_ping(self, session: Session, item: Command) -> None:
         session.send(ev.Ok("ping", "pong"))
 
-    def _help(self, session: Session, args: Sequence[str]) -> list[str]:
+    def _help(self, session: Session, args: Sequence[str], lang: Lang) -> list[str]:
         if args:
-            return help_text(args[0])
+            return help_text(args[0], lang=lang)
         if session.name is None:
-            return help_text(phase="login")
+            return help_text(phase="login", lang=lang)
         table = session.table
         if table is None:
-            return help_text(phase="lobby")
+            return help_text(phase="lobby", lang=lang)
         calls: list[str] = []
         match, seat = table.match, session.seat
         if match is not None and seat is not None:  # a read of the table's state
             calls = [c.token() for c in match.legal_calls(seat)]
-        return help_text(phase="table", calls_now=calls)
+        if lang == Lang.RU:
+            calls = [ru_call(c) for c in calls]
+        return help_text(phase="table", calls_now=calls, lang=lang)
 
     async def _cmd_style(self, session: Session, item: Command) -> None:
         style = _one_choice(session, item, "style", Style)
         if style is None:
             return
         session.style = str(style)
-        session.send(ev.Ok("style", f"Style {session.style}.", (("style", session.style),)))
+        said = phrase(Msg.STYLE, style=session.style)
+        session.send(ev.ok("style", said, (("style", session.style),)))
 
     async def _cmd_sort(self, session: Session, item: Command) -> None:
         order = _one_choice(session, item, "sort", HandOrder)
         if order is None:
             return
         session.connection.hand_order = order
-        session.send(ev.Ok("sort", f"Your hand is shown by {order}.", (("sort", order),)))
+        said = phrase(Msg.SORT_RANK if order == HandOrder.RANK else Msg.SORT_STRENGTH)
+        session.send(ev.ok("sort", said, (("sort", order),)))
 
     async def _cmd_clock(self, session: Session, item: Command) -> None:
         choice = _one_choice(session, item, "clock", ClockChoice)
@@ -222,13 +236,8 @@ class Lobby:
         session.connection.clock = choice
         c = self.config
         ms = c.bot_clock_ms if choice is ClockChoice.BOT else c.human_clock_ms
-        session.send(
-            ev.Ok(
-                "clock",
-                f"Your clock: {ms // 1000} s a call, from your next match's start.",
-                (("clock", str(choice)), ("ms", str(ms))),
-            )
-        )
+        said = phrase(Msg.CLOCK, seconds=ms // 1000)
+        session.send(ev.ok("clock", said, (("clock", str(choice)), ("ms", str(ms)))))
 
     async def _cmd_lang(self, session: Session, item: Command) -> None:
         lang = _one_choice(session, item, "lang", Lang)
@@ -239,23 +248,26 @@ class Lobby:
         session.send(ev.Ok("lang", text, (("lang", lang),)))
 
     async def _cmd_login(self, session: Session, item: Command) -> None:
-        args = item.args
-        if len(args) not in (1, 2):
-            session.send(ev.Error("bad-argument", "login NAME [PASSWORD | token=TOKEN]"))
+        asked = _lang_argument(item.args)
+        if asked is None or len(asked[0]) not in (1, 2):
+            session.send(ev.error("bad-argument", phrase(Msg.LOGIN_USAGE)))
             return
+        args, lang = asked
+        if lang is not None:  # 'login NAME lang=ru': the replies from here on in Russian
+            session.connection.lang = lang
         name = unicodedata.normalize("NFC", args[0])
         if not accounts.valid_name(name):
-            session.send(ev.Error("bad-argument", "a name is 2-20 letters, digits, '_' or '-'"))
+            session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
             return
         if session.name is not None:
-            session.send(ev.Error("not-allowed", f"you are logged in as {session.name}"))
+            session.send(ev.error("not-allowed", phrase(Msg.LOGGED_IN_AS, name=session.name)))
             return
         secret = args[1] if len(args) == 2 else None
         token = secret[len(TOKEN) :] if secret and secret.startswith(TOKEN) else None
         password = secret if token is None else None
         if await self.accounts.is_registered(name):
             if password is None:
-                session.send(ev.Error("bad-password", f"{name} is registered: give the password"))
+                session.send(ev.error("bad-password", phrase(Msg.NEED_PASSWORD, name=name)))
                 return
             if not await self._check_password(session, name, password):
                 return
@@ -269,14 +281,7 @@ class Lobby:
             if name_key(name) in self.registering or (
                 held is not None and (token is None or not hmac.compare_digest(token, held))
             ):
-                session.send(
-                    ev.Error(
-                        "name-in-use",
-                        f"{name} is in use: to resume that seat "
-                        "log in with its token (login NAME token=TOKEN); "
-                        "else choose another name",
-                    )
-                )
+                session.send(ev.error("name-in-use", phrase(Msg.NAME_IN_USE, name=name)))
                 return
             guest = True
         if session.closed:
@@ -299,9 +304,7 @@ class Lobby:
         """Register a free name; refused while a guest holds it (connected or seated)."""
         key = name_key(name)
         if self._guest_token(name) is not None or key in self.registering:
-            session.send(
-                ev.Error("name-in-use", f"{name} is in use by a guest: register another name")
-            )
+            session.send(ev.error("name-in-use", phrase(Msg.NAME_IN_USE_BY_GUEST, name=name)))
             return False
         self.registering.add(key)  # no guest takes it while the hash is computed
         try:
@@ -329,23 +332,21 @@ class Lobby:
         self.online[key] = session
         session.log = session.log.bind(name=name)
         log.info("login", name=name, guest=guest, conn=session.id)
-        what = "guest" if guest else "registered"
+        what = phrase(Msg.GUEST if guest else Msg.REGISTERED)
         fields: tuple[tuple[str, str], ...] = (("name", name), ("guest", "1" if guest else "0"))
-        resume = ""
+        resume = phrase(Msg.NOTHING)
         if token is not None:
             fields += (("token", token),)
-            resume = (
-                f" Your resume token is {token}: 'login {name} token={token}' takes "
-                "your seat back if this connection drops."
-            )
-        session.send(
-            ev.Ok(
-                "login",
-                f"Hello, {name} ({what}). {len(self.tables)} tables, {len(self.online)} players "
-                f"here. 'tables', 'new', 'sit N', 'seek', 'help'.{resume}",
-                fields,
-            )
+            resume = phrase(Msg.RESUME, token=token, name=name)
+        said = phrase(
+            Msg.WELCOME,
+            name=name,
+            what=what,
+            tables=len(self.tables),
+            players=len(self.online),
+            resume=resume,
         )
+        session.send(ev.ok("login", said, fields))
         table = self._table_of(name)
         if table is not None:
             session.table = table  # at once: 'new' or 'seek' right after must see the seat
@@ -365,12 +366,7 @@ class Lobby:
             return
         if table is None:
             word = item.text.split()[0] if item.text.split() else item.text
-            session.send(
-                ev.Error(
-                    "unknown-command",
-                    f"{word!r} is not a command, and you sit at no table. Type 'help'.",
-                )
-            )
+            session.send(ev.error("unknown-command", phrase(Msg.NOT_A_COMMAND, word=word)))
             return
         self._post(session, table, TableCall(session, item.text, item.seq))
 
@@ -557,9 +553,8 @@ class Lobby:
             if table is not None:
                 table.post(Unobserve(session))  # once: observing is already dropped
         tables = ",".join(str(t) for t in sorted(wanted))
-        session.send(
-            ev.Ok("unobserve", f"You stop observing table {tables}.", (("table", tables),))
-        )
+        said = phrase(Msg.UNOBSERVE, table=tables)
+        session.send(ev.ok("unobserve", said, (("table", tables),)))
 
     async def _cmd_say(self, session: Session, item: Command) -> None:
         text = item.rest
@@ -664,7 +659,7 @@ class Lobby:
     def shutdown(self, reason: str) -> None:
         self.accepting = False
         for session in list(self.online.values()):
-            session.send(ev.Info(f"The server is shutting down: {reason}."))
+            session.send(ev.info(phrase(Msg.SHUTTING_DOWN, reason=reason)))
         for table in list(self.tables.values()):
             table.post(Stop(reason))
 
@@ -680,3 +675,15 @@ def _game(row: dict[str, Any]) -> ev.Game:
         totals=tuple(row["totals"]),
         finished=row["finished"],
     )
+
+
+def _lang_argument(args: tuple[str, ...]) -> tuple[tuple[str, ...], Lang | None] | None:
+    """'login NAME [SECRET] lang=ru': the other arguments and the language asked for
+    (None if none was); None if what follows 'lang=' is no language."""
+    asked = [a for a in args if a.lower().startswith("lang=")]
+    if not asked:
+        return args, None
+    word = asked[-1][len("lang=") :].lower()
+    if len(asked) > 1 or word not in [str(c) for c in Lang]:
+        return None
+    return tuple(a for a in args if a not in asked), Lang(word)

@@ -13,6 +13,7 @@ import attrs
 from deberc_net.plugins import RuleBook, RuleError, RuleKind
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
+from deberc_net.protocol.messages import Msg, phrase
 
 from .accounts import name_key
 from .table import Observe, Sit
@@ -98,9 +99,9 @@ class Matchmaking:
         session.seeking = settings
         self.seekers.append(session)
         session.send(
-            ev.Ok(
+            ev.ok(
                 "seek",
-                f"Waiting for a {settings.players}-player {settings.variant} game.",
+                phrase(Msg.SEEK, players=settings.players, variant=settings.variant),
                 (
                     ("players", str(settings.players)),
                     ("variant", settings.variant),
@@ -129,12 +130,12 @@ class Matchmaking:
                 return
         session.seeking = RESERVED
         self.seekers.append(session)
-        session.send(ev.Ok("seek", "Waiting for a table reserved for you.", (("reserved", "1"),)))
+        session.send(ev.ok("seek", phrase(Msg.SEEK_RESERVED), (("reserved", "1"),)))
 
     async def unseek(self, session: Session, item: Command) -> None:
         if session in self.seekers:
             self.forget(session)
-            session.send(ev.Ok("unseek", "You no longer wait for a game."))
+            session.send(ev.ok("unseek", phrase(Msg.UNSEEK)))
         else:
             session.send(ev.Error("not-allowed", "you are not waiting for a game"))
 

@@ -19,7 +19,7 @@ import trio
 
 from deberc_net.game import events as g
 from deberc_net.game.calls import Call
-from deberc_net.game.cards import parse_card
+from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, parse_card
 from deberc_net.game.clock import Clocks, automatic_call
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
@@ -28,8 +28,9 @@ from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import stale_answer
+from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.render import for_people
-from deberc_net.protocol.vocabulary import CallSyntaxError, parse_call
+from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse_call
 
 from .accounts import name_key
 from .config import Config
@@ -285,9 +286,8 @@ class Table:
                 new = session not in self.observers
                 self.observers.add(session)
                 session.observing.add(self.id)
-                session.send(
-                    ev.Ok("observe", f"You observe table {self.id}.", (("table", str(self.id)),))
-                )
+                watching = phrase(Msg.OBSERVE, table=self.id)
+                session.send(ev.ok("observe", watching, (("table", str(self.id)),)))
                 if new:  # told first: the state then carries its seq
                     self._watching(session, True)
                 self._send_state(session, None, whole=True)
@@ -348,9 +348,9 @@ class Table:
         self._stop_observing(session)  # a seat sees more than an observer
         board = () if self.board is None else (("board", self.board),)
         session.send(
-            ev.Ok(
+            ev.ok(
                 "sit",
-                f"You sit at table {self.id}, seat {seat}.",
+                phrase(Msg.SIT, table=self.id, seat=seat),
                 (("table", str(self.id)), ("seat", str(seat)), *board),
             )
         )
@@ -403,7 +403,7 @@ class Table:
 
     async def _leave(self, session: Session, confirmed: bool = False) -> None:
         if self._stop_observing(session):
-            session.send(ev.Ok("leave", f"You stop observing table {self.id}."))
+            session.send(ev.ok("leave", phrase(Msg.STOP_OBSERVING, table=self.id)))
             self._watching(session, False)
             return
         seat = self._seat_of(session.name or "")
@@ -412,16 +412,12 @@ class Table:
             return
         running = self.match is not None and not self.match.over
         if running and not confirmed and not session.machine and not self._confirms(seat):
-            session.send(
-                ev.Info(
-                    f"Leaving forfeits the game for your side. 'leave' again within "
-                    f"{LEAVE_CONFIRM_S:.0f} s, or 'leave!', to leave."
-                )
-            )
+            seconds = f"{LEAVE_CONFIRM_S:.0f}"
+            session.send(ev.info(phrase(Msg.LEAVE_CONFIRM, seconds=seconds)))
             return
         self.leave_asked.pop(seat, None)
         session.table, session.seat = None, None
-        session.send(ev.Ok("leave", f"You leave table {self.id}."))
+        session.send(ev.ok("leave", phrase(Msg.LEAVE, table=self.id)))
         if self.match is not None and not self.match.over:
             await self._forfeit(seat, "left")
             return
@@ -510,12 +506,8 @@ class Table:
     def _send_state(self, session: Session, seat: int | None, *, whole: bool = False) -> None:
         match = self.match
         if match is None:
-            session.send(
-                ev.Info(
-                    f"Table {self.id} waits for players: "
-                    + ", ".join(s or "(free)" for s in self.seats)
-                )
-            )
+            seats = tuple(s or phrase(Msg.FREE_SEAT) for s in self.seats)
+            session.send(ev.info(phrase(Msg.WAITS_FOR_PLAYERS, table=self.id, seats=seats)))
             return
         asked = seat is not None and seat == match.to_act and not match.over
         kind = ev.AskKind.ASK if asked else ev.AskKind.STATE
@@ -625,8 +617,12 @@ class Table:
         legal = match.legal_calls(seat)
         try:
             call = parse_call(text, legal, self.rules.call_aliases)
+        except AmbiguousRank as exc:
+            session.send(ev.error("ambiguous-rank", _ambiguity(exc)))
+            return
         except CallSyntaxError as exc:
-            session.send(ev.Error("unknown-command", f"{exc}. Type 'help' or 'calls'."))
+            said = phrase(Msg.NOT_A_CALL, reason=str(exc), typed=text.strip())
+            session.send(ev.error("unknown-command", said))
             return
         try:
             await self._apply(seat, call, auto=False)
@@ -752,7 +748,7 @@ class Table:
         clocks = self.clocks
         if self._deserted():
             if now >= self._deserted_deadline():
-                self._stop_now("its players left")
+                self._stop_now(phrase(Msg.PLAYERS_LEFT))
             return
         if match is None:  # a waiting table holds a seat for the away limit
             for seat in clocks.away_too_long(now):
@@ -786,13 +782,14 @@ class Table:
         if session is None or session.machine:
             return
         left = self.config.clock_warning_ms // 1000
-        session.send(ev.Info(f"{left} s left to answer."))
+        session.send(ev.info(phrase(Msg.CLOCK_WARNING, seconds=left)))
 
     async def _stop(self, reason: str) -> None:
         self._stop_now(reason)
 
-    def _stop_now(self, reason: str) -> None:
-        self._broadcast(self._audience(), ev.Info(f"Table {self.id} closes: {reason}."))
+    def _stop_now(self, reason: str | Phrase) -> None:
+        said = phrase(Msg.TABLE_CLOSES, table=self.id, reason=reason)
+        self._broadcast(self._audience(), ev.info(said))
         self.state = ev.TableState.CLOSED
         for seat in range(self.players):  # back in the lobby: a call now gets a clear error
             session = self._session(seat)
@@ -821,3 +818,10 @@ class Table:
             if lines is None:
                 lines = rendered[voice] = target.connection.render(event)
             target.send_lines(lines)
+
+
+def _ambiguity(exc: AmbiguousRank) -> Phrase:
+    """The question a look-alike T/Т asks: the ten or the ace?"""
+    if exc.suit is None:
+        return phrase(Msg.AMBIGUOUS_OT, letter=exc.typed)
+    return phrase(Msg.AMBIGUOUS_CARD, letter=exc.typed, suit=SUIT_SYMBOLS[SUITS[exc.suit]])

@@ -1,0 +1,309 @@
+"""The human style's sentences in English and Russian: one catalogue, message key to
+the two templates ('lang en|ru', docs/protocol.md §4.3c).
+
+The server makes a ``Phrase`` (a key and its values) and sends it with the event; the
+English text is the one the machine style's ``text=`` carries, so the protocol's lines
+stay as they were, and each person's connection says the phrase in its own language.
+A refusal that has no phrase of its own is told in Russian by its code (``RU_ERRORS``):
+the codes are stable, their English sentences are not.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+import attrs
+
+from .lang import Lang
+
+
+class Msg(StrEnum):
+    NOTHING = "nothing"
+    BYE = "bye"
+    STYLE = "style"
+    SORT_RANK = "sort-rank"
+    SORT_STRENGTH = "sort-strength"
+    CLOCK = "clock"
+    WELCOME = "welcome"
+    GUEST = "guest"
+    REGISTERED = "registered"
+    RESUME = "resume"
+    LOGIN_USAGE = "login-usage"
+    LOGIN_NAME = "login-name"
+    LOGGED_IN_AS = "logged-in-as"
+    NEED_PASSWORD = "need-password"
+    NAME_IN_USE = "name-in-use"
+    NAME_IN_USE_BY_GUEST = "name-in-use-by-guest"
+    NOT_A_COMMAND = "not-a-command"
+    NOT_A_CALL = "not-a-call"
+    AMBIGUOUS_CARD = "ambiguous-card"
+    AMBIGUOUS_OT = "ambiguous-ot"
+    SIT = "sit"
+    OBSERVE = "observe"
+    UNOBSERVE = "unobserve"
+    LEAVE = "leave"
+    STOP_OBSERVING = "stop-observing"
+    LEAVE_CONFIRM = "leave-confirm"
+    WAITS_FOR_PLAYERS = "waits-for-players"
+    FREE_SEAT = "free-seat"
+    CLOCK_WARNING = "clock-warning"
+    TABLE_CLOSES = "table-closes"
+    PLAYERS_LEFT = "players-left"
+    SEEK = "seek"
+    SEEK_RESERVED = "seek-reserved"
+    UNSEEK = "unseek"
+    SHUTTING_DOWN = "shutting-down"
+
+
+# key: (English, Russian). Only the English text is what the machine style says.
+MESSAGES: dict[Msg, tuple[str, str]] = {
+    Msg.NOTHING: ("", ""),
+    Msg.BYE: (
+        "Bye. Your seat, if any, waits for you.",
+        "До встречи. Ваше место за столом ждёт вас.",
+    ),
+    Msg.STYLE: ("Style {style}.", "Стиль: {style}."),
+    Msg.SORT_RANK: ("Your hand is shown by rank.", "Карты в руке — по порядку: 7 8 9 10 В Д К Т."),
+    Msg.SORT_STRENGTH: ("Your hand is shown by strength.", "Карты в руке — по силе в игре."),
+    Msg.CLOCK: (
+        "Your clock: {seconds} s a call, from your next match's start.",
+        "Ваши часы: {seconds} с на ход, с начала следующей игры.",
+    ),
+    Msg.WELCOME: (
+        "Hello, {name} ({what}). {tables} tables, {players} players here. "
+        "'tables', 'new', 'sit N', 'seek', 'help'.{resume}",
+        "Здравствуйте, {name} ({what}). Столов: {tables}, игроков здесь: {players}. "
+        "Команды: tables, new, sit N, seek, help.{resume}",
+    ),
+    Msg.GUEST: ("guest", "гость"),
+    Msg.REGISTERED: ("registered", "зарегистрирован"),
+    Msg.RESUME: (
+        " Your resume token is {token}: 'login {name} token={token}' takes "
+        "your seat back if this connection drops.",
+        " Ваш жетон: {token}. Если связь прервётся, «login {name} token={token}» вернёт вам место.",
+    ),
+    Msg.LOGIN_USAGE: (
+        "login NAME [PASSWORD | token=TOKEN]",
+        "login ИМЯ [ПАРОЛЬ | token=ЖЕТОН] [lang=ru]",
+    ),
+    Msg.LOGIN_NAME: (
+        "a name is 2-20 letters, digits, '_' or '-'",
+        "имя — от 2 до 20 букв, цифр, знаков «_» или «-»",
+    ),
+    Msg.LOGGED_IN_AS: ("you are logged in as {name}", "вы уже вошли как {name}"),
+    Msg.NEED_PASSWORD: (
+        "{name} is registered: give the password",
+        "имя {name} зарегистрировано: назовите пароль",
+    ),
+    Msg.NAME_IN_USE: (
+        "{name} is in use: to resume that seat log in with its token "
+        "(login NAME token=TOKEN); else choose another name",
+        "имя {name} занято: чтобы вернуться на своё место, войдите с жетоном "
+        "(login ИМЯ token=ЖЕТОН), иначе выберите другое имя",
+    ),
+    Msg.NAME_IN_USE_BY_GUEST: (
+        "{name} is in use by a guest: register another name",
+        "имя {name} занято гостем: зарегистрируйте другое",
+    ),
+    Msg.NOT_A_COMMAND: (
+        "{word!r} is not a command, and you sit at no table. Type 'help'.",
+        "«{word}» — не команда, а за столом вы не сидите. Наберите help.",
+    ),
+    Msg.NOT_A_CALL: (
+        "{reason}. Type 'help' or 'calls'.",
+        "«{typed}» — не ход и не заявка. Наберите help или calls.",
+    ),
+    Msg.AMBIGUOUS_CARD: (
+        "{letter}{suit}: the ten or the ace? Latin T is the ten, Cyrillic Т the ace, "
+        "and they look alike: type 10{suit} or A{suit}.",
+        "Т{suit} — туз или десятка? Русская Т — туз, латинская T — десятка, "
+        "а на вид они одинаковы: напишите «туз {suit}» или «10{suit}».",
+    ),
+    Msg.AMBIGUOUS_OT: (
+        "ot {letter}: from the ten or from the ace? Latin T is the ten, Cyrillic Т "
+        "the ace: type ot 10 or ot A.",
+        "от Т — от туза или от десятки? Напишите «от туза» или «от десятки».",
+    ),
+    Msg.SIT: ("You sit at table {table}, seat {seat}.", "Вы за столом {table}, место {seat}."),
+    Msg.OBSERVE: ("You observe table {table}.", "Вы смотрите за столом {table}."),
+    Msg.UNOBSERVE: (
+        "You stop observing table {table}.",
+        "Вы больше не смотрите за столом {table}.",
+    ),
+    Msg.LEAVE: ("You leave table {table}.", "Вы уходите из-за стола {table}."),
+    Msg.STOP_OBSERVING: (
+        "You stop observing table {table}.",
+        "Вы больше не смотрите за столом {table}.",
+    ),
+    Msg.LEAVE_CONFIRM: (
+        "Leaving forfeits the game for your side. 'leave' again within "
+        "{seconds} s, or 'leave!', to leave.",
+        "Если уйти, вашей стороне засчитают поражение. Чтобы уйти, наберите leave "
+        "ещё раз в течение {seconds} с или leave!.",
+    ),
+    Msg.WAITS_FOR_PLAYERS: (
+        "Table {table} waits for players: {seats}",
+        "Стол {table} ждёт игроков: {seats}",
+    ),
+    Msg.FREE_SEAT: ("(free)", "(свободно)"),
+    Msg.CLOCK_WARNING: ("{seconds} s left to answer.", "Осталось {seconds} с на ответ."),
+    Msg.TABLE_CLOSES: ("Table {table} closes: {reason}.", "Стол {table} закрывается: {reason}."),
+    Msg.PLAYERS_LEFT: ("its players left", "игроки ушли"),
+    Msg.SEEK: (
+        "Waiting for a {players}-player {variant} game.",
+        "Ждём игру: {variant}, игроков: {players}.",
+    ),
+    Msg.SEEK_RESERVED: (
+        "Waiting for a table reserved for you.",
+        "Ждём стол, оставленный для вас.",
+    ),
+    Msg.UNSEEK: ("You no longer wait for a game.", "Вы больше не ждёте игру."),
+    Msg.SHUTTING_DOWN: (
+        "The server is shutting down: {reason}.",
+        "Сервер останавливается: {reason}.",
+    ),
+}
+
+
+@attrs.frozen
+class Phrase:
+    """A sentence of the catalogue with its values; a value may be a phrase itself."""
+
+    key: Msg
+    values: tuple[tuple[str, Value], ...] = ()
+
+    def text(self, lang: Lang = Lang.EN) -> str:
+        english, russian = MESSAGES[self.key]
+        template = russian if lang == Lang.RU else english
+        return template.format(**{k: _told(v, lang) for k, v in self.values})
+
+
+# a value: said as it is, a phrase in the same language, or a list of them ("a, b")
+Value = str | int | Phrase | tuple[str | Phrase, ...]
+
+
+def _told(value: Value, lang: Lang) -> str | int:
+    if isinstance(value, Phrase):
+        return value.text(lang)
+    if isinstance(value, tuple):
+        return ", ".join(_told(v, lang) for v in value)  # type: ignore[misc]
+    return value
+
+
+def phrase(key: Msg, **values: Value) -> Phrase:
+    return Phrase(key, tuple(values.items()))
+
+
+# A refusal without a phrase of its own, in Russian by its code (docs/protocol.md §10).
+RU_ERRORS: dict[str, str] = {
+    "line-too-long": "строка длиннее 1024 байт",
+    "bad-encoding": "строка не в UTF-8",
+    "control-character": "в строке управляющий символ",
+    "flood": "слишком много строк сразу",
+    "internal": "сбой сервера; ничего не изменилось, извините",
+    "line-timeout": "строка не закончена за 30 с",
+    "login-timeout": "нет входа (login) за 15 с",
+    "idle-timeout": "15 минут тишины: соединение закрывается",
+    "busy": "сервер занят: подождите ответов или попробуйте позже",
+    "slow-down": "слишком часто: подождите немного",
+    "name-in-use": "это имя занято",
+    "not-logged-in": "сначала войдите: login ИМЯ",
+    "unknown-command": "нет такой команды; наберите help",
+    "bad-argument": "неверные параметры команды; help КОМАНДА подскажет",
+    "bad-password": "неверный пароль",
+    "bad-rules": "таких правил нет; rules их перечисляет",
+    "shutting-down": "сервер останавливается",
+    "already-seated": "вы уже сидите за столом: сначала leave",
+    "unknown-table": "такого стола нет",
+    "table-full": "за этим столом уже играют",
+    "seat-taken": "это место занято",
+    "not-seated": "вы не сидите за столом и ни за каким не смотрите",
+    "seat-reserved": "этот стол оставлен для других игроков",
+    "stale": "это ответ на старый запрос",
+    "wrong-phase": "сейчас это не ко времени",
+    "not-your-turn": "сейчас не ваш ход",
+    "answer-required": "сначала ответьте на вопрос",
+    "illegal-card": "такой карты у вас нет",
+    "must-follow-suit": "надо ходить в масть",
+    "must-trump": "масти нет — надо бить козырем",
+    "must-overtrump": "надо перебить козырь старшим козырем",
+    "forbidden-rost": "«рост?» здесь нельзя",
+    "false-declaration": "такой комбинации у вас нет",
+    "not-allowed": "так сейчас нельзя",
+    "game-over": "игра окончена",
+    "illegal-call": "так сейчас нельзя",
+    "ambiguous-rank": "туз или десятка? напишите «туз» или «10»",
+}
+
+
+def ru_plural(count: int, one: str, few: str, many: str) -> str:
+    """'1 игрок', '2 игрока', '5 игроков': the noun a Russian count takes."""
+    tens, units = count % 100, count % 10
+    if units == 1 and tens != 11:
+        return f"{count} {one}"
+    if 2 <= units <= 4 and not 12 <= tens <= 14:
+        return f"{count} {few}"
+    return f"{count} {many}"
+
+
+# 'help' in Russian: each command's summary (its usage is typed as it is, in Latin);
+# a command not here yet is explained in English.
+RU_COMMANDS: dict[str, str] = {
+    "help": "Команды, или как пользоваться одной из них.",
+    "login": "Войти. С паролем имя регистрируется при первом входе и проверяется потом; "
+    "без пароля вы гость и получаете жетон для возврата. Занятое имя не дают; пароль "
+    "или жетон гостя возвращают ваше место. lang=ru сразу включает русский.",
+    "style": "Вывод: текст для людей или строки key=value для программ.",
+    "sort": "Порядок карт в руке: по порядку, 7 8 9 10 В Д К Т (так видны терцы и "
+    "полтинники; так по умолчанию), или по силе в игре. В обоих случаях по мастям.",
+    "clock": "Часы человека (60 с на ход) или бота (10 с). Без этой команды решает "
+    "стиль. Действует с начала каждой игры.",
+    "lang": "Язык: английский или русский (буквы В Д К Т, речь за столом как "
+    "говорят: «от туза», «пишет»). Ходы понимаются на обоих языках.",
+    "quit": "Уйти с сервера (ваше место ждёт вашего возвращения).",
+    "who": "Кто сейчас на сервере (по страницам).",
+    "tables": "Столы: правила, места, состояние (по страницам).",
+    "ping": "Держать соединение: подойдёт любая строка, ping больше ничего не делает.",
+    "new": "Открыть стол (по умолчанию на двоих, moscow) и сесть за него. "
+    "Пример: new 2 moscow to-301",
+    "sit": "Сесть за стол; игра начинается, когда все места заняты.",
+    "leave": "Встать из-за стола, перестать смотреть или ждать игру. Идущая игра "
+    "засчитывается проигранной: leave сначала спрашивает, второй leave за 10 с "
+    "подтверждает.",
+    "leave!": "Встать из-за стола сразу, без вопроса (идущая игра проиграна).",
+    "observe": "Смотреть за столом: видно то же, что видят игроки.",
+    "unobserve": "Перестать смотреть за столом (без номера — за всеми).",
+    "say": "Сказать своему столу (зрителю — зрителям стола) или всем в зале.",
+    "seek": "Ждать игру с этими правилами; вас посадят, когда наберутся игроки. "
+    "seek reserved ждёт только стол, оставленный для вас.",
+    "reserve": "(для админов) Стол для названных игроков на заданных местах: доска турнира.",
+    "release": "(для админов) Отдать игрокам доски записи её раздач.",
+    "unseek": "Перестать ждать игру.",
+    "rules": "Правила стола словами: вариант, опции, часы.",
+    "state": "Снова показать стол: карты, козырь, взятку, счёт.",
+    "last": "Последняя взятка за столом: кто ходил первым, карты, кто взял.",
+    "sheet": "Запись игры: очки каждой раздачи, биты, висящие очки, итог.",
+    "games": "Последние законченные игры игрока.",
+    "calls": "Ходы и заявки за столом и как их набирать.",
+}
+
+RU_CALLS_HELP = """\
+Ходы и заявки (русскими или латинскими буквами, по-английски; регистр неважен):
+  пас (pas, pass)                 пас в торговле
+  играю (igrayu, play)            играть в открытую масть
+  играю МАСТЬ (играю черви)       второй круг: назвать другую масть
+  меняю (menyayu, swap)           поменять козырную семерку на открытую карту
+  не меняю (ne menyayu, keep)     не меняться до прикупа (swap-before-extra)
+  проходит? (prokhodit?)          спросить, проходит ли ваша козырная комбинация
+  терц, два терца, пятьдесят      объявить лучшую комбинацию (до первой карты)
+  рост? (rost?)                   спросить высоту комбинации той же длины
+  от КАРТЫ [козырного]            ответ на «рост?»: от туза, от короля козырного
+  пишет (pishet, годится)         уступить: комбинация соперника лучше
+  покажи (pokazhi, show)          потребовать показать объявленные карты
+  показываю / скинь               показать их / потребовать сначала сходить
+  белла (bella)                   объявить козырных короля и даму до хода одной из них
+  КАРТА или ход КАРТА             сходить: 7 8 9 10 В Д К Т + масть ♠ ♥ ♦ ♣ или п ч б к:
+                                  10ч, Вп, Д♠, туз пик. Т — туз; если Т может быть
+                                  и латинской T (десяткой), сервер переспросит
+  четыре семерки (sevens)         показать четыре семерки: пересдача
+"""
