@@ -7,6 +7,7 @@ vocabulary module reads those.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 
 import attrs
@@ -209,6 +210,10 @@ def help_text(
 
     if topic:
         key = topic.lower()
+        if key in COMMANDS and ru:
+            return textwrap.wrap(
+                f"{COMMANDS[key].usage}: {summary(key)}", 80, subsequent_indent="  "
+            )
         if key in COMMANDS:
             return [f"{COMMANDS[key].usage}: {summary(key)}"]
         if ru:
@@ -226,12 +231,13 @@ def help_text(
         ]
     wanted = ("any", phase)
     lines = ["Команды здесь:" if ru else "Commands here:"]
-    width = 30 if ru else 40
-    lines += [
-        f"  {spec.usage:<{width}} {_first_sentence(summary(name))}"
-        for name, spec in COMMANDS.items()
-        if spec.phases in wanted
-    ]
+    for name, spec in COMMANDS.items():
+        if spec.phases not in wanted:
+            continue
+        if ru:  # new words, laid out to fit 80 columns as they are
+            lines += _columns(spec.usage, _first_sentence(summary(name)))
+        else:
+            lines.append(f"  {spec.usage:<40} {_first_sentence(spec.summary)}")
     if phase == "table":
         if calls_now:
             lines.append(
@@ -247,6 +253,19 @@ def help_text(
     else:
         lines.append("At a table you type the table calls ('calls' lists them).")
     return lines
+
+
+_USAGE = 22  # the usage column of the Russian help; its text starts after it
+
+
+def _columns(usage: str, text: str) -> list[str]:
+    """'  usage   text', the text wrapped in its column; a long usage on a line of its own."""
+    indent = " " * (_USAGE + 3)
+    wrapped = textwrap.wrap(text, 80 - len(indent))
+    if len(usage) > _USAGE:
+        usages = textwrap.wrap(usage, 78, initial_indent="  ", subsequent_indent="    ")
+        return usages + [indent + t for t in wrapped]
+    return [f"  {usage:<{_USAGE}} {wrapped[0]}"] + [indent + t for t in wrapped[1:]]
 
 
 def _first_sentence(text: str) -> str:

@@ -524,7 +524,7 @@ class Table:
         """The last trick taken: this deal's, else the last one of the deal before."""
         match = self.match
         if match is None:
-            session.send(ev.Error("wrong-phase", "the game has not started"))
+            session.send(ev.error("wrong-phase", phrase(Msg.NOT_STARTED)))
             return
         names = match.names
         taken = [t for t in match.deal.tricks if t.winner is not None]
@@ -556,13 +556,13 @@ class Table:
                     )
                 )
                 return
-        session.send(ev.Error("wrong-phase", "no trick has been taken yet"))
+        session.send(ev.error("wrong-phase", phrase(Msg.NO_TRICK_YET)))
 
     def _send_sheet(self, session: Session) -> None:
         """The score sheet: every finished deal's written points, bides and totals."""
         match = self.match
         if match is None:
-            session.send(ev.Error("wrong-phase", "the game has not started"))
+            session.send(ev.error("wrong-phase", phrase(Msg.NOT_STARTED)))
             return
         records = [r for r in match.records if r.get("written") is not None]
         rows = []
@@ -603,12 +603,8 @@ class Table:
             session.send(ev.Error("not-seated", "sit at a table to make table calls"))
             return
         if match is None or match.over:
-            session.send(
-                ev.Error(
-                    "wrong-phase",
-                    "the game has not started" if match is None else "the game is over",
-                )
-            )
+            said = phrase(Msg.NOT_STARTED if match is None else Msg.GAME_IS_OVER)
+            session.send(ev.error("wrong-phase", said))
             return
         stale = stale_answer(seq, self.asked_seq, self.seq)
         if stale is not None:

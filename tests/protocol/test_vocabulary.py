@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from deberc_net.game.calls import Call
-from deberc_net.protocol.vocabulary import CallSyntaxError, parse_call
+from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse_call
 
 
 @pytest.mark.parametrize(
@@ -56,3 +56,55 @@ def test_legal_calls_settle_what_was_left_out() -> None:
 def test_nonsense_is_a_syntax_error(typed: str) -> None:
     with pytest.raises(CallSyntaxError):
         parse_call(typed)
+
+
+# Latin T (the ten) and Cyrillic Т (the ace, туз) look the same on a screen
+TEN_S, ACE_S, TEN_H = Call("play", card=3), Call("play", card=7), Call("play", card=11)
+
+
+@pytest.mark.parametrize("typed", ["T♠", "Т♠", "tп", "Тs", "ход Т ♠", "hod T s"])
+def test_a_look_alike_t_is_asked_about_when_both_cards_are_legal(typed: str) -> None:
+    with pytest.raises(AmbiguousRank) as asked:
+        parse_call(typed, [TEN_S, ACE_S, TEN_H])
+    assert asked.value.suit == 0
+    assert asked.value.typed.lower() in ("t", "т")
+
+
+@pytest.mark.parametrize("typed", ["T♠", "Т♠"])
+def test_a_look_alike_t_plays_the_one_card_the_hand_allows(typed: str) -> None:
+    assert parse_call(typed, [TEN_S, TEN_H]).token() == "10s"
+    assert parse_call(typed, [ACE_S, TEN_H]).token() == "As"
+
+
+def test_a_look_alike_t_is_read_as_typed_when_neither_card_is_legal() -> None:
+    # the table then says why that card cannot be played
+    assert parse_call("T♥", [TEN_S, ACE_S]).token() == "10h"
+    assert parse_call("Т♥", [TEN_S, ACE_S]).token() == "Ah"
+    assert parse_call("Т♥").token() == "Ah"
+
+
+@pytest.mark.parametrize(
+    ("typed", "token"),
+    [
+        ("туз ♠", "As"),
+        ("туз пик", "As"),
+        ("туз♠", "As"),
+        ("десятка червей", "10h"),
+        ("ход десятка ♥", "10h"),
+        ("Bп", "Js"),  # Latin B for Cyrillic В: the jack
+        ("Аб", "Ad"),  # Cyrillic А for Latin A: the ace
+        ("10с", "10c"),  # Cyrillic с for Latin c: clubs
+    ],
+)
+def test_words_and_look_alike_letters_that_mean_one_card(typed: str, token: str) -> None:
+    assert parse_call(typed, [TEN_S, ACE_S]).token() == token
+
+
+def test_a_look_alike_t_in_an_answer_to_rost() -> None:
+    both = [Call("ot", rank=3), Call("ot", rank=7)]
+    with pytest.raises(AmbiguousRank) as asked:
+        parse_call("от Т", both)
+    assert asked.value.suit is None
+    assert parse_call("от Т", [Call("ot", rank=3)]).token() == "ot-10"
+    assert parse_call("ot T", [Call("ot", rank=7, trump=True)]).token() == "ot-A-kozyrnogo"
+    assert parse_call("от туза", both).token() == "ot-A"

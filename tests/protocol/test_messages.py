@@ -1,0 +1,115 @@
+"""The message catalogue (protocol/messages.py): every sentence in both languages, the
+same values in each, and the Russian help as it is laid out for an 80-column terminal."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import COMMANDS, help_text
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.messages import (
+    MESSAGES,
+    RU_CALLS_HELP,
+    RU_COMMANDS,
+    RU_ERRORS,
+    Msg,
+    phrase,
+    ru_plural,
+)
+from deberc_net.protocol.render import render
+from deberc_net.protocol.render_ru import render_ru
+
+LATIN_CARD = re.compile(r"(?<![\w-])(?:(?:10|[2-9AKQJT])[shdc]|[AKQJ][♠♥♦♣])(?!\w)")
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_every_message_has_both_languages_with_its_values() -> None:
+    assert set(MESSAGES) == set(Msg)
+    for key, (english, russian) in MESSAGES.items():
+        if key == Msg.NOT_A_CALL:  # the parser's reason is English: Russian quotes the line
+            assert (_fields(english), _fields(russian)) == ({"reason"}, {"typed"})
+            continue
+        # Russian may leave a value out (the look-alike letter: it always shows Т)
+        assert _fields(russian) <= _fields(english), key
+        assert len(_fields(english) - _fields(russian)) <= 1, key
+        assert not LATIN_CARD.search(russian), key
+
+
+def test_a_phrase_is_said_in_each_language_and_nests() -> None:
+    said = phrase(
+        Msg.WELCOME,
+        name="anna",
+        what=phrase(Msg.GUEST),
+        tables=2,
+        players=5,
+        resume=phrase(Msg.NOTHING),
+    )
+    assert said.text() == (
+        "Hello, anna (guest). 2 tables, 5 players here. 'tables', 'new', 'sit N', 'seek', 'help'."
+    )
+    assert said.text(Lang.RU).startswith("Здравствуйте, anna (гость). Столов: 2, игроков")
+    seats = phrase(Msg.WAITS_FOR_PLAYERS, table=3, seats=("anna", phrase(Msg.FREE_SEAT)))
+    assert seats.text() == "Table 3 waits for players: anna, (free)"
+    assert seats.text(Lang.RU) == "Стол 3 ждёт игроков: anna, (свободно)"
+
+
+def test_the_english_line_is_the_protocols_text_and_russian_is_the_phrase() -> None:
+    warned = ev.info(phrase(Msg.CLOCK_WARNING, seconds=10))
+    assert render(warned, "machine") == ["info text=10 s left to answer."]
+    assert render(warned, "human") == ["10 s left to answer."]
+    assert render_ru(warned) == ["Осталось 10 с на ответ."]
+    refused = ev.error("wrong-phase", phrase(Msg.NO_TRICK_YET))
+    assert render(refused, "human") == ["Error (wrong-phase): no trick has been taken yet"]
+    assert render_ru(refused) == ["Ошибка (wrong-phase): ещё не взято ни одной взятки"]
+    # a refusal without a phrase is told in Russian by its code
+    assert render_ru(ev.Error("seat-taken", "seat 1 is not free at table 4")) == [
+        "Ошибка (seat-taken): это место занято"
+    ]
+
+
+def test_the_t_question_names_both_readings_in_both_languages() -> None:
+    asked = phrase(Msg.AMBIGUOUS_CARD, letter="T", suit="♠")
+    assert "10♠" in asked.text() and "A♠" in asked.text()
+    russian = asked.text(Lang.RU)
+    assert "туз" in russian and "десятка" in russian
+    assert "«туз ♠»" in russian and "«10♠»" in russian  # each types beyond doubt
+    assert not LATIN_CARD.search(russian)
+
+
+def test_every_refusal_code_of_the_protocol_has_russian_words() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    section = doc.split("## 10. Errors", 1)[1].split("\n## 11.", 1)[0]
+    codes = set(re.findall(r"^\| `([a-z-]+)` \|", section, re.M))
+    assert "must-follow-suit" in codes and "ambiguous-rank" in codes
+    assert codes <= set(RU_ERRORS)
+
+
+def test_the_russian_help_fits_80_columns_and_is_russian() -> None:
+    assert set(RU_COMMANDS) <= set(COMMANDS)
+    lines = RU_CALLS_HELP.splitlines()
+    for phase in ("login", "lobby", "table"):
+        lines += help_text(phase=phase, calls_now=["пас", "играю"], lang=Lang.RU)
+    for command in COMMANDS:
+        lines += help_text(command, lang=Lang.RU)
+    assert [x for x in lines if len(x) > 80] == []
+    assert all(re.search("[а-я]", x) for x in RU_CALLS_HELP.splitlines())
+    assert help_text("nonsense", lang=Lang.RU)[0].startswith("нет команды «nonsense»")
+
+
+def test_russian_counts_take_the_right_noun() -> None:
+    said = [ru_plural(n, "игрок", "игрока", "игроков") for n in (1, 2, 5, 11, 21, 22, 112)]
+    assert said == [
+        "1 игрок",
+        "2 игрока",
+        "5 игроков",
+        "11 игроков",
+        "21 игрок",
+        "22 игрока",
+        "112 игроков",
+    ]

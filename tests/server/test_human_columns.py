@@ -1,0 +1,158 @@
+"""Whole sessions in the human style, recorded line by line over real sockets, as a
+person reads them in an 80-column terminal (issue #13): every line fits, and in
+'lang ru' no card is shown with a Latin letter and the lobby speaks Russian too."""
+
+from __future__ import annotations
+
+import random
+import re
+import unicodedata
+from collections.abc import Awaitable, Callable
+
+import pytest
+import trio
+from trio.testing import MockClock
+
+from deberc_net.protocol.commands import COMMANDS
+
+from .client import LineClient
+from .conftest import Connector
+
+COLUMNS = 80
+PROMPTS = {
+    "en": re.compile(r"^Your call(?: \[\d+ s\])?: (.+)$"),
+    "ru": re.compile(r"^Ваш ход(?: \[\d+ с\])?: (.+)$"),
+}
+GAME_OVER = {"en": "Game over:", "ru": "Игра окончена:"}
+ERROR = {"en": "Error (", "ru": "Ошибка ("}
+SUITS = "♠♥♦♣"
+# a card with a Latin rank letter or a Latin suit letter ('A♠', 'Ts', '10h'), or a Latin
+# rank letter in a hand or a list of ranks ('♠ 7 9 J')
+LATIN_CARD = re.compile(
+    rf"(?<![\w-])(?:(?:10|[2-9AKQJTВДКТ])[shdc]|[AKQJT][{SUITS}])(?![\w])"
+    rf"|[{SUITS}](?: (?:10|[2-9]|[ВДКТAKQJT]))* [AKQJT](?![\w])"
+)
+CYRILLIC = re.compile(r"[а-яА-ЯёЁ]")
+
+
+def columns(line: str) -> int:
+    """The width of a line on a terminal: a wide (East Asian W/F) character takes two
+    columns, a combining mark none; everything else, ♠♥♦♣ among them, one."""
+    width = 0
+    for ch in line:
+        if unicodedata.combining(ch):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def test_columns_counts_what_a_terminal_shows() -> None:
+    assert columns("Т♠ 10♥") == 6
+    assert columns("漢字") == 4  # wide characters take two columns each
+    assert columns("е\u0301") == 1  # a combining accent takes none
+
+
+def options(prompt: str) -> list[str]:
+    return [t.strip() for group in prompt.split(" | ") for t in group.split(", ")]
+
+
+async def play_randomly(client: LineClient, lang: str, rng: random.Random) -> None:
+    """Answer every prompt with an option picked at random, typed as it is shown, and
+    look at the table now and then ('sheet', 'last', 'help') as a person does; a T/Т
+    the server asks about is said again beyond doubt ('туз ♠'). Until the game ends."""
+    asked = looked = ""
+    while True:
+        line = await client.read_until(lambda _: True, 20)
+        if line.startswith(GAME_OVER[lang]):
+            return
+        if line.startswith(ERROR[lang]) and "(wrong-phase)" in line and looked == "last":
+            looked = ""  # 'last' before the first trick: nothing to show yet
+            continue
+        if line.startswith(ERROR[lang]):
+            # the only refusal a prompt's option may meet: Т♠ when 10♠ is legal too
+            assert "(ambiguous-rank)" in line, f"{client.label}: {line}"
+            assert asked.startswith("Т"), f"{client.label}: {asked} -> {line}"
+            await client.send(f"туз {asked[1:]}")
+            continue
+        if prompt := PROMPTS[lang].match(line):
+            if rng.random() < 0.15:
+                looked = rng.choice(["sheet", "last", "help"])
+                await client.send(looked)
+            asked = rng.choice(options(prompt.group(1)))
+            await client.send(asked)
+
+
+async def look_around(client: LineClient, lang: str) -> None:
+    """The lobby as a newcomer tries it: help, each command's help, who, tables..."""
+    for command in ("help", "help sit", "help lang", "calls", "who", "tables", "games", "sheet"):
+        await client.send(command)
+    await client.send("нечто")  # no command, and no table: refused in words
+    await client.read_until(lambda x: x.startswith(ERROR[lang]) and "(unknown-command)" in x)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_whole_matches_in_the_human_style_fit_80_columns(
+    lang: str,
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    jump_clock: MockClock,
+) -> None:
+    port = await start_server(human_clock_ms=600_000)
+    anna = await connect.raw(port, "anna")
+    boris = await connect.raw(port, "boris")
+    vera = await connect.raw(port, "vera")  # she watches
+    await anna.send(f"login anna lang={lang}")  # the language chosen at login
+    for person in (boris, vera):
+        await person.send(f"lang {lang}")
+        await person.send(f"login {person.label}")
+    welcome = {"en": "Hello, ", "ru": "Здравствуйте, "}[lang]
+    for person in (anna, boris, vera):
+        await person.read_until(lambda x: x.startswith(welcome))
+    await look_around(anna, lang)
+    await anna.send("new 2 to-301")
+    sat = await anna.read_until(lambda x: x.startswith(("You sit at table", "Вы за столом")))
+    table = re.findall(r"\d+", sat)[0]
+    await vera.send(f"observe {table}")
+    await vera.read_until(lambda x: x.startswith(("You observe", "Вы смотрите")))
+    await boris.send(f"sit {table}")
+    await vera.send("say удачи!")
+    rngs = [random.Random(13), random.Random(31)]
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            for person, rng in zip((anna, boris), rngs, strict=True):
+                nursery.start_soon(play_randomly, person, lang, rng)
+    await vera.read_until(lambda x: x.startswith(GAME_OVER[lang]))
+    for person in (anna, boris, vera):
+        await person.send("who")
+        await person.read_until(lambda x: x.startswith(("1 here", "3 here", "Здесь ")))
+
+    for person in (anna, boris, vera):
+        wide = [x for x in person.lines if columns(x) > COLUMNS]
+        assert wide == [], f"{person.label}: lines wider than {COLUMNS} columns"
+        assert any(x.startswith(GAME_OVER[lang]) for x in person.lines)
+        deals = {"en": "Deal 2. ", "ru": "Раздача 2. "}[lang]
+        assert any(x.startswith(deals) for x in person.lines)  # a match, not one deal
+    watched = {"en": "vera watches the table", "ru": "vera смотрит за столом"}[lang]
+    assert any(x.startswith(watched) for x in anna.lines)  # the players are told
+    if lang == "en":
+        return
+    for person in (anna, boris, vera):
+        latin = [x for x in person.lines if LATIN_CARD.search(x)]
+        assert latin == [], f"{person.label}: cards in Latin letters"
+        # after the banner (said before any language is chosen) every line is Russian
+        # but the ones made only of names, numbers and cards (a hand, a trick, chat),
+        # and a command's usage in 'help' (commands are typed as they are)
+        english = [
+            x
+            for x in person.lines[1:]
+            if x.split(" ", 3)[2:3] not in ([c] for c in COMMANDS)
+            and not any(x.strip() in spec.usage for spec in COMMANDS.values())
+            and re.search(r"\b[A-Za-z]{3,}\b", x)
+            and not CYRILLIC.search(x)
+            and not re.fullmatch(r"[\w\s,.:;()\[\]♠♥♦♣+→-]*", x.replace("anna", ""))
+        ]
+        assert english == [], f"{person.label}: lines in English"
+    help_lines = [x for x in anna.lines if x.startswith("  sit TABLE")]
+    assert help_lines and all(CYRILLIC.search(x) for x in help_lines)
+    assert any(x.startswith("Ходы и заявки") for x in anna.lines)  # 'calls'
+    assert any(x.startswith("Запись, стол ") for x in anna.lines + boris.lines)  # 'sheet'
