@@ -63,6 +63,22 @@ RU_OUTCOMES = {
 }
 
 
+# why a match ended (docs/protocol.md §9.7), as the end's line says it
+RU_MATCH_REASONS = {
+    "target": "набраны очки",
+    "claim": "объявлен конец",
+    "deals": "раздачи сыграны",
+    "left": "игрок ушёл",
+    "timeouts": "время вышло",
+    "away": "игрок пропал",
+    "false-claim": "ложный конец",
+    "deberts": "деберц",
+    "short": "короткая игра",
+    "stakes": "ставки",
+    "gap": "отрыв 250",
+}
+
+
 def ru_card(card: Card) -> str:
     """'В♠' for the jack of spades."""
     return RU_RANKS[card & 7] + SUIT_SYMBOLS[SUITS[card >> 3]]

@@ -56,6 +56,29 @@ class Msg(StrEnum):
     SEEK_RESERVED = "seek-reserved"
     UNSEEK = "unseek"
     SHUTTING_DOWN = "shutting-down"
+    # the lobby's lists and the score sheet (protocol.render)
+    WHO = "who"
+    NOBODY = "nobody"
+    PAGE = "page"
+    PAGE_NEXT = "page-next"
+    NO_TABLES = "no-tables"
+    TABLE_LINE = "table-line"
+    WAITING = "waiting"
+    PLAYING = "playing"
+    CLOSED = "closed"
+    NO_GAMES = "no-games"
+    GAME_LINE = "game-line"
+    SHEET_TITLE = "sheet-title"
+    SHEET_TARGET = "sheet-target"
+    SHEET_HEADER = "sheet-header"
+    SHEET_ROW = "sheet-row"
+    SHEET_BIDES = "sheet-bides"
+    SHEET_HANGING = "sheet-hanging"
+    SHEET_EMPTY = "sheet-empty"
+    VERSUS = "versus"
+    SAID = "said"
+    SAID_AT = "said-at"
+    SAID_WATCHERS = "said-watchers"
 
 
 # key: (English, Russian). Only the English text is what the machine style says.
@@ -168,6 +191,40 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "The server is shutting down: {reason}.",
         "Сервер останавливается: {reason}.",
     ),
+    Msg.WHO: ("{total} here: {names}{more}", "Игроков здесь — {total}: {names}{more}"),
+    Msg.NOBODY: ("nobody", "никого"),
+    Msg.PAGE: (" (page {page} of {pages}.{after})", " (страница {page} из {pages}.{after})"),
+    Msg.PAGE_NEXT: (" '{command} {page}' for more.", " Дальше: {command} {page}."),
+    Msg.NO_TABLES: (
+        "No tables. 'new' opens one, 'seek' waits for a game.",
+        "Столов нет. new открывает стол, seek ждёт игру.",
+    ),
+    Msg.TABLE_LINE: (
+        "Table {table}: {variant}{options}, {players} players, {state}: {seats}",
+        "Стол {table}: {variant}{options}, игроков: {players}, {state}: {seats}",
+    ),
+    Msg.WAITING: ("waiting", "ждёт игроков"),
+    Msg.PLAYING: ("playing", "играют"),
+    Msg.CLOSED: ("closed", "закрыт"),
+    Msg.NO_GAMES: ("No finished games for {name}.", "У {name} нет законченных игр."),
+    Msg.GAME_LINE: (
+        "{finished}  table {table}  {players}  {totals}  winner {winner} ({reason})",
+        "{finished}  стол {table}  {players}  {totals}  победа: {winner} ({reason})",
+    ),
+    Msg.SHEET_TITLE: (
+        "Score sheet, table {table}{goal}: each side's written points, then its total.",
+        "Запись, стол {table}{goal}: записанные очки каждой стороны и итог.",
+    ),
+    Msg.SHEET_TARGET: (" (to {target})", " (до {target})"),
+    Msg.SHEET_HEADER: ("deal outcome  ", "разд. исход   "),
+    Msg.SHEET_ROW: ("{deal:>4} {outcome:<8}{cells}{notes}", "{deal:>4} {outcome:<9}{cells}{notes}"),
+    Msg.SHEET_BIDES: ("  bides {bides}", "  биты {bides}"),
+    Msg.SHEET_HANGING: ("  hanging {hanging}", "  висит {hanging}"),
+    Msg.SHEET_EMPTY: ("   - no deal finished yet", "   - ни одна раздача ещё не закончена"),
+    Msg.VERSUS: (" v ", " — "),
+    Msg.SAID: ("{where}{sender} says: {text}", "{where}{sender}: {text}"),
+    Msg.SAID_AT: ("[table {table}{watchers}] ", "[стол {table}{watchers}] "),
+    Msg.SAID_WATCHERS: (", watchers", ", зрители"),
 }
 
 
@@ -240,16 +297,6 @@ RU_ERRORS: dict[str, str] = {
     "illegal-call": "так сейчас нельзя",
     "ambiguous-rank": "туз или десятка? напишите «туз» или «10»",
 }
-
-
-def ru_plural(count: int, one: str, few: str, many: str) -> str:
-    """'1 игрок', '2 игрока', '5 игроков': the noun a Russian count takes."""
-    tens, units = count % 100, count % 10
-    if units == 1 and tens != 11:
-        return f"{count} {one}"
-    if 2 <= units <= 4 and not 12 <= tens <= 14:
-        return f"{count} {few}"
-    return f"{count} {many}"
 
 
 # 'help' in Russian: each command's summary (its usage is typed as it is, in Latin);

@@ -20,6 +20,8 @@ from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.view import SeatView
 
 from . import events as ev
+from .lang import RU_MATCH_REASONS, RU_OUTCOMES, Lang
+from .messages import Msg, phrase
 from .wire import format_line as line
 from .wire import format_value as _value
 
@@ -162,10 +164,7 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
                         ],
                     )
                 ]
-            return [
-                f"{event.total} here: {', '.join(event.names) or 'nobody'}"
-                + _more("who", event.page, event.pages)
-            ]
+            return who_lines(event)
         case ev.Tables():
             return _tables(event, machine)
         case ev.Said():
@@ -176,9 +175,7 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
                         "say", [("from", event.sender), ("table", event.table), *among], event.text
                     )
                 ]
-            watchers = ", watchers" if event.watchers else ""
-            where = f"[table {event.table}{watchers}] " if event.table is not None else ""
-            return [f"{where}{event.sender} says: {event.text}"]
+            return said_lines(event)
         case ev.Games():
             return _games(event, machine)
         case ev.TableEvent():
@@ -230,23 +227,64 @@ def _tables(event: ev.Tables, machine: bool) -> list[str]:
                 )
             )
         return out
-    if not event.tables:
-        return ["No tables. 'new' opens one, 'seek' waits for a game."]
+    return tables_lines(event)
+
+
+# The human lines of the lobby's lists and the score sheet, in either language: the
+# words come from the catalogue (protocol.messages), the layout is the same.
+def _say(lang: Lang, key: Msg, **values: Any) -> str:
+    return phrase(key, **values).text(lang)
+
+
+def who_lines(e: ev.Who, lang: Lang = Lang.EN) -> list[str]:
+    names = ", ".join(e.names) or _say(lang, Msg.NOBODY)
+    more = _more("who", e.page, e.pages, lang)
+    return [_say(lang, Msg.WHO, total=e.total, names=names, more=more)]
+
+
+_TABLE_STATES = {
+    ev.TableState.WAITING: Msg.WAITING,
+    ev.TableState.PLAYING: Msg.PLAYING,
+    ev.TableState.CLOSED: Msg.CLOSED,
+}
+
+
+def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
+    if not e.tables:
+        return [_say(lang, Msg.NO_TABLES)]
     out = []
-    for t in event.tables:
-        seats = ", ".join(s or "(free)" for s in t.seats)
-        opts = f" {' '.join(t.options)}" if t.options else ""
-        out.append(f"Table {t.id}: {t.variant}{opts}, {t.players} players, {t.state}: {seats}")
-    more = _more("tables", event.page, event.pages)
+    free = _say(lang, Msg.FREE_SEAT)
+    for t in e.tables:
+        out.append(
+            _say(
+                lang,
+                Msg.TABLE_LINE,
+                table=t.id,
+                variant=t.variant,
+                options=f" {' '.join(t.options)}" if t.options else "",
+                players=t.players,
+                state=_say(lang, _TABLE_STATES[t.state]),
+                seats=", ".join(s or free for s in t.seats),
+            )
+        )
+    more = _more("tables", e.page, e.pages, lang)
     return [*out, more.strip()] if more else out
 
 
-def _more(command: str, page: int, pages: int) -> str:
+def said_lines(e: ev.Said, lang: Lang = Lang.EN) -> list[str]:
+    where = ""
+    if e.table is not None:
+        watchers = _say(lang, Msg.SAID_WATCHERS) if e.watchers else ""
+        where = _say(lang, Msg.SAID_AT, table=e.table, watchers=watchers)
+    return [_say(lang, Msg.SAID, where=where, sender=e.sender, text=e.text)]
+
+
+def _more(command: str, page: int, pages: int, lang: Lang) -> str:
     """A long list comes in pages: say where this one is and how to get the next."""
     if pages <= 1:
         return ""
-    after = f" '{command} {page + 1}' for more." if page < pages else ""
-    return f" (page {page} of {pages}.{after})"
+    after = _say(lang, Msg.PAGE_NEXT, command=command, page=page + 1) if page < pages else ""
+    return _say(lang, Msg.PAGE, page=page, pages=pages, after=after)
 
 
 def _games(event: ev.Games, machine: bool) -> list[str]:
@@ -269,12 +307,25 @@ def _games(event: ev.Games, machine: bool) -> list[str]:
                 )
             )
         return out
-    if not event.games:
-        return [f"No finished games for {event.name}."]
+    return games_lines(event)
+
+
+def games_lines(e: ev.Games, lang: Lang = Lang.EN) -> list[str]:
+    if not e.games:
+        return [_say(lang, Msg.NO_GAMES, name=e.name)]
+    versus = _say(lang, Msg.VERSUS)
     return [
-        f"{g.finished}  table {g.table}  {' v '.join(g.players)}  "
-        f"{'-'.join(str(t) for t in g.totals)}  winner {g.winner or '-'} ({g.reason})"
-        for g in event.games
+        _say(
+            lang,
+            Msg.GAME_LINE,
+            finished=g.finished,
+            table=g.table,
+            players=versus.join(g.players),
+            totals="-".join(str(t) for t in g.totals),
+            winner=g.winner or "-",
+            reason=RU_MATCH_REASONS.get(g.reason, g.reason) if lang == Lang.RU else g.reason,
+        )
+        for g in e.games
     ]
 
 
@@ -659,20 +710,29 @@ def _sheet(e: ev.Sheet, machine: bool) -> list[str]:
             for r in e.rows
         ]
         return out
+    return sheet_lines(e)
+
+
+def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
+    """The pencil sheet: each deal's written points and the running total by side."""
     sides = ["+".join(e.names[s] for s in side) for side in e.sides]
     width = max(11, *(len(side) + 2 for side in sides))
-    goal = f" (to {e.target})" if e.target is not None else ""
+    goal = _say(lang, Msg.SHEET_TARGET, target=e.target) if e.target is not None else ""
     out = [
-        f"Score sheet, table {e.table}{goal}: each side's written points, then its total.",
-        "deal outcome  " + "".join(f"{side:>{width}}" for side in sides),
+        _say(lang, Msg.SHEET_TITLE, table=e.table, goal=goal),
+        _say(lang, Msg.SHEET_HEADER) + "".join(f"{side:>{width}}" for side in sides),
     ]
     for r in e.rows:
         cells = "".join(f"{f'{w} {t}':>{width}}" for w, t in zip(r.written, r.totals, strict=True))
-        notes = f"  bides {'/'.join(map(str, r.bides))}" if any(r.bides) else ""
-        notes += f"  hanging {r.hanging}" if r.hanging else ""
-        out.append(f"{r.deal:>4} {r.outcome:<8}{cells}{notes}")
+        bides = "/".join(map(str, r.bides))
+        notes = _say(lang, Msg.SHEET_BIDES, bides=bides) if any(r.bides) else ""
+        notes += _say(lang, Msg.SHEET_HANGING, hanging=r.hanging) if r.hanging else ""
+        outcome = RU_OUTCOMES.get(r.outcome, r.outcome) if lang == Lang.RU else r.outcome
+        out.append(
+            _say(lang, Msg.SHEET_ROW, deal=r.deal, outcome=outcome, cells=cells, notes=notes)
+        )
     if not e.rows:
-        out.append("   - no deal finished yet")
+        out.append(_say(lang, Msg.SHEET_EMPTY))
     return out
 
 

@@ -17,9 +17,22 @@ from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, Card, card_str
 from deberc_net.game.deal import SWAP_Q
 
 from . import events as ev
-from .lang import RU_OUTCOMES, RU_RANKS, Lang, ru_call, ru_card, ru_card_text
-from .messages import RU_ERRORS, Phrase, ru_plural
-from .render import HandOrder, Sides, _by_side, _fit, _name, _ordered, _render
+from .lang import RU_MATCH_REASONS, RU_OUTCOMES, RU_RANKS, Lang, ru_call, ru_card, ru_card_text
+from .messages import RU_ERRORS, Phrase
+from .render import (
+    HandOrder,
+    Sides,
+    _by_side,
+    _fit,
+    _name,
+    _ordered,
+    _render,
+    games_lines,
+    said_lines,
+    sheet_lines,
+    tables_lines,
+    who_lines,
+)
 
 
 def _said(said: Phrase | None, text: str) -> str:
@@ -37,17 +50,15 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
         case ev.TextBlock():
             lines = list(event.ru if event.ru is not None else event.lines)
         case ev.Who():
-            lines = [_who(event)]
+            lines = who_lines(event, Lang.RU)
         case ev.Tables():
-            lines = _tables(event)
+            lines = tables_lines(event, Lang.RU)
         case ev.Said():
-            watchers = ", зрители" if event.watchers else ""
-            where = f"[стол {event.table}{watchers}] " if event.table is not None else ""
-            lines = [f"{where}{event.sender}: {event.text}"]
+            lines = said_lines(event, Lang.RU)
         case ev.Games():
-            lines = _games(event)
+            lines = games_lines(event, Lang.RU)
         case ev.Sheet():
-            lines = _sheet(event)
+            lines = sheet_lines(event, Lang.RU)
         case ev.TableEvent():
             lines = _human(event.event, event.names, event.sides) or _render(event, False, order)
         case ev.Ask():
@@ -59,66 +70,6 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
         case _:
             lines = _render(event, False, order)
     return _fit(ru_card_text(text) for text in lines)
-
-
-def _more(command: str, page: int, pages: int) -> str:
-    if pages <= 1:
-        return ""
-    after = f" Дальше: {command} {page + 1}." if page < pages else ""
-    return f" (страница {page} из {pages}.{after})"
-
-
-def _who(e: ev.Who) -> str:
-    names = ", ".join(e.names) or "никого"
-    return f"Здесь {ru_plural(e.total, 'игрок', 'игрока', 'игроков')}: {names}" + _more(
-        "who", e.page, e.pages
-    )
-
-
-_RU_STATES = {"waiting": "ждёт игроков", "playing": "играют", "closed": "закрыт"}
-
-
-def _tables(e: ev.Tables) -> list[str]:
-    if not e.tables:
-        return ["Столов нет. new открывает стол, seek ждёт игру."]
-    out = []
-    for t in e.tables:
-        seats = ", ".join(s or "(свободно)" for s in t.seats)
-        opts = f" {' '.join(t.options)}" if t.options else ""
-        state = _RU_STATES.get(t.state, t.state)
-        out.append(f"Стол {t.id}: {t.variant}{opts}, игроков: {t.players}, {state}: {seats}")
-    more = _more("tables", e.page, e.pages)
-    return [*out, more.strip()] if more else out
-
-
-def _games(e: ev.Games) -> list[str]:
-    if not e.games:
-        return [f"У {e.name} нет законченных игр."]
-    return [
-        f"{g.finished}  стол {g.table}  {' — '.join(g.players)}  "
-        f"{':'.join(str(t) for t in g.totals)}  победил {g.winner or '-'} ({g.reason})"
-        for g in e.games
-    ]
-
-
-def _sheet(e: ev.Sheet) -> list[str]:
-    """The pencil sheet: each deal's written points and the running total by side."""
-    sides = ["+".join(e.names[s] for s in side) for side in e.sides]
-    width = max(11, *(len(side) + 2 for side in sides))
-    goal = f" (до {e.target})" if e.target is not None else ""
-    out = [
-        f"Запись, стол {e.table}{goal}: записанные очки каждой стороны и итог.",
-        "разд. исход   " + "".join(f"{side:>{width}}" for side in sides),
-    ]
-    for r in e.rows:
-        cells = "".join(f"{f'{w} {t}':>{width}}" for w, t in zip(r.written, r.totals, strict=True))
-        notes = f"  биты {'/'.join(map(str, r.bides))}" if any(r.bides) else ""
-        notes += f"  висит {r.hanging}" if r.hanging else ""
-        outcome = RU_OUTCOMES.get(r.outcome, r.outcome)
-        out.append(f"{r.deal:>4} {outcome:<9}{cells}{notes}")
-    if not e.rows:
-        out.append("   - ни одна раздача ещё не закончена")
-    return out
 
 
 def ru_cards(cards: Iterable[Card]) -> str:
@@ -219,10 +170,11 @@ def _deal_end(e: g.DealEnded, n: Names, sides: Sides) -> list[str]:
 @_human.register
 def _match_end(e: g.MatchEnded, n: Names, sides: Sides) -> list[str]:
     tot = _by_side(n, e.totals)
+    reason = RU_MATCH_REASONS.get(e.reason, e.reason)
     if not e.winners:
-        return [f"Игра окончена: ничья ({e.reason}). Итого: {tot}."]
+        return [f"Игра окончена: ничья ({reason}). Итого: {tot}."]
     verb = "выигрывают" if len(e.winners) > 1 else "выигрывает"
-    return [f"Игра окончена: {' и '.join(e.winners)} {verb} ({e.reason}). Итого: {tot}."]
+    return [f"Игра окончена: {' и '.join(e.winners)} {verb} ({reason}). Итого: {tot}."]
 
 
 _human.register(ev.Seated, lambda e, n, sides: [f"{e.name} садится на место {e.seat}."])

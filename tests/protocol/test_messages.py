@@ -17,7 +17,6 @@ from deberc_net.protocol.messages import (
     RU_ERRORS,
     Msg,
     phrase,
-    ru_plural,
 )
 from deberc_net.protocol.render import render
 from deberc_net.protocol.render_ru import render_ru
@@ -100,16 +99,3 @@ def test_the_russian_help_fits_80_columns_and_is_russian() -> None:
     assert [x for x in lines if len(x) > 80] == []
     assert all(re.search("[а-я]", x) for x in RU_CALLS_HELP.splitlines())
     assert help_text("nonsense", lang=Lang.RU)[0].startswith("нет команды «nonsense»")
-
-
-def test_russian_counts_take_the_right_noun() -> None:
-    said = [ru_plural(n, "игрок", "игрока", "игроков") for n in (1, 2, 5, 11, 21, 22, 112)]
-    assert said == [
-        "1 игрок",
-        "2 игрока",
-        "5 игроков",
-        "11 игроков",
-        "21 игрок",
-        "22 игрока",
-        "112 игроков",
-    ]
