@@ -19,6 +19,7 @@ from .lang import Lang
 
 class Msg(StrEnum):
     NOTHING = "nothing"
+    AS_IS = "as-is"  # a text with no Russian words of its own (a plugin's)
     BYE = "bye"
     STYLE = "style"
     SORT_RANK = "sort-rank"
@@ -76,6 +77,17 @@ class Msg(StrEnum):
     SHEET_HANGING = "sheet-hanging"
     SHEET_EMPTY = "sheet-empty"
     VERSUS = "versus"
+    TOO_MANY_PASSWORDS = "too-many-passwords"
+    LOGGED_IN_ELSEWHERE = "logged-in-elsewhere"
+    RULES_LIST = "rules-list"
+    RULES_ENTRY = "rules-entry"
+    VARIANT = "variant"
+    OPTION = "option"
+    RULES_TABLE = "rules-table"
+    NO_OPTIONS = "no-options"
+    TO_TARGET = "to-target"
+    ONE_DEAL = "one-deal"
+    RULES_CLOCK = "rules-clock"
     SAID = "said"
     SAID_AT = "said-at"
     SAID_WATCHERS = "said-watchers"
@@ -84,6 +96,7 @@ class Msg(StrEnum):
 # key: (English, Russian). Only the English text is what the machine style says.
 MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NOTHING: ("", ""),
+    Msg.AS_IS: ("{text}", "{text}"),
     Msg.BYE: (
         "Bye. Your seat, if any, waits for you.",
         "До встречи. Ваше место за столом ждёт вас.",
@@ -222,6 +235,38 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SHEET_HANGING: ("  hanging {hanging}", "  висит {hanging}"),
     Msg.SHEET_EMPTY: ("   - no deal finished yet", "   - ни одна раздача ещё не закончена"),
     Msg.VERSUS: (" v ", " — "),
+    Msg.TOO_MANY_PASSWORDS: ("Too many wrong passwords.", "Слишком много неверных паролей."),
+    Msg.LOGGED_IN_ELSEWHERE: (
+        "You logged in from another connection; this one closes.",
+        "Вы вошли с другого соединения; это закрывается.",
+    ),
+    Msg.RULES_LIST: (
+        "Variants and options you can ask for with 'new' or 'seek':",
+        "Варианты и опции для new и seek:",
+    ),
+    Msg.RULES_ENTRY: (
+        "{name} ({kind}, {counts} players): {summary}",
+        "{name} ({kind}, игроков: {counts}): {summary}",
+    ),
+    Msg.VARIANT: ("variant", "вариант"),
+    Msg.OPTION: ("option", "опция"),
+    Msg.RULES_TABLE: (
+        "Table {table}: {variant}, {players} players, options: {options}, {goal}",
+        "Стол {table}: {variant}, игроков: {players}, опции: {options}, {goal}",
+    ),
+    Msg.NO_OPTIONS: ("none", "нет"),
+    Msg.TO_TARGET: ("to {target}.", "до {target}."),
+    Msg.ONE_DEAL: ("one deal decides.", "всё решает одна раздача."),
+    Msg.RULES_CLOCK: (
+        "Clock: {human} s a call for people, {bot} s for bots ('clock'), plus {lag} ms lag "
+        "allowance. Out of time: pass in bidding, the forced answer in the table talk, the "
+        "lowest legal card in play. {timeouts} timeouts in a row, or {away} s "
+        "disconnected, forfeit the game.",
+        "Часы: {human} с на ход людям, {bot} с ботам (команда clock), и ещё {lag} мс на "
+        "задержку связи. Время вышло — за вас ходят часы: пас в торговле, вынужденный "
+        "ответ в разговоре, младшая разрешённая карта в игре. Проигрыш: {timeouts} раза "
+        "подряд по часам или {away} с без связи.",
+    ),
     Msg.SAID: ("{where}{sender} says: {text}", "{where}{sender}: {text}"),
     Msg.SAID_AT: ("[table {table}{watchers}] ", "[стол {table}{watchers}] "),
     Msg.SAID_WATCHERS: (", watchers", ", зрители"),

@@ -27,7 +27,7 @@ from deberc_net.protocol.commands import (
 )
 from deberc_net.protocol.connection import ClockChoice
 from deberc_net.protocol.lang import Lang, ru_call
-from deberc_net.protocol.messages import RU_CALLS_HELP, Msg, phrase
+from deberc_net.protocol.messages import RU_CALLS_HELP, Msg, Phrase, phrase
 from deberc_net.protocol.render import HandOrder, Style
 
 from . import accounts
@@ -296,7 +296,7 @@ class Lobby:
         if problem.code == "bad-password":
             session.failed_logins += 1
             if session.failed_logins >= self.config.failed_logins_per_connection:
-                session.send(ev.Bye("Too many wrong passwords."))
+                session.send(ev.bye(phrase(Msg.TOO_MANY_PASSWORDS)))
                 session.close()
         return False
 
@@ -318,7 +318,7 @@ class Lobby:
         key = name_key(name)
         previous = self.online.get(key)
         if previous is not None:
-            previous.send(ev.Bye("You logged in from another connection; this one closes."))
+            previous.send(ev.bye(phrase(Msg.LOGGED_IN_ELSEWHERE)))
             previous.name = None  # it no longer speaks for the seat
             previous.close()
             self.matchmaking.forget(previous)
@@ -595,31 +595,49 @@ class Lobby:
             table = self._table_named(session, args[0])
             if table is None:
                 return
-        if table is None:
-            lines = ["Variants and options you can ask for with 'new' or 'seek':"]
-            for rule in self.rules.rules():
-                info = rule.info
-                if info.kind == RuleKind.PLAYERS:
-                    continue  # they come with the player count, nobody asks for them
-                counts = "/".join(str(p) for p in info.players)
-                lines.append(f"{info.name} ({info.kind}, {counts} players): {info.summary}")
-            session.send(ev.TextBlock("rules", tuple(lines)))
-            return
-        session.send(ev.TextBlock("rules", tuple(self._rules_lines(table))))
+        said = self._rules_list() if table is None else self._rules_lines(table)
+        english = tuple(p.text() for p in said)
+        session.send(ev.TextBlock("rules", english, tuple(p.text(Lang.RU) for p in said)))
 
-    def _rules_lines(self, table: Table) -> list[str]:
+    def _rules_list(self) -> list[Phrase]:
+        """Every variant and option (a plugin's summary is in its own words)."""
+        lines = [phrase(Msg.RULES_LIST)]
+        for rule in self.rules.rules():
+            info = rule.info
+            if info.kind == RuleKind.PLAYERS:
+                continue  # they come with the player count, nobody asks for them
+            counts = "/".join(str(p) for p in info.players)
+            kind = phrase(Msg.VARIANT if info.kind == RuleKind.VARIANT else Msg.OPTION)
+            lines.append(
+                phrase(
+                    Msg.RULES_ENTRY, name=info.name, kind=kind, counts=counts, summary=info.summary
+                )
+            )
+        return lines
+
+    def _rules_lines(self, table: Table) -> list[Phrase]:
         s = table.rules.settings
         c = self.config
-        opts = ", ".join(sorted(table.rules.options)) or "none"
+        opts = ", ".join(sorted(table.rules.options)) or phrase(Msg.NO_OPTIONS)
+        goal = phrase(Msg.ONE_DEAL) if s.target is None else phrase(Msg.TO_TARGET, target=s.target)
         return [
-            f"Table {table.id}: {table.rules.variant}, {s.players} players, options: {opts}, "
-            + (f"to {s.target}." if s.target is not None else "one deal decides."),
-            *table.rules.describe,
-            f"Clock: {c.human_clock_ms // 1000} s a call for people, {c.bot_clock_ms // 1000} s "
-            f"for bots ('clock'), plus {c.lag_ms} ms lag allowance. Out of time: "
-            "pass in bidding, the forced answer in the table talk, the lowest legal card in "
-            f"play. {c.max_timeouts} timeouts in a row, or {c.away_limit_ms // 1000} s "
-            "disconnected, forfeit the game.",
+            phrase(
+                Msg.RULES_TABLE,
+                table=table.id,
+                variant=table.rules.variant,
+                players=s.players,
+                options=opts,
+                goal=goal,
+            ),
+            *(phrase(Msg.AS_IS, text=line) for line in table.rules.describe),
+            phrase(
+                Msg.RULES_CLOCK,
+                human=c.human_clock_ms // 1000,
+                bot=c.bot_clock_ms // 1000,
+                lag=c.lag_ms,
+                timeouts=c.max_timeouts,
+                away=c.away_limit_ms // 1000,
+            ),
         ]
 
     async def _cmd_state(self, session: Session, item: Command) -> None:
