@@ -157,3 +157,28 @@ async def test_whole_matches_in_the_human_style_fit_80_columns(
     assert help_lines and all(CYRILLIC.search(x) for x in help_lines)
     assert any(x.startswith("Ходы и заявки") for x in anna.lines)  # 'calls'
     assert any(x.startswith("Запись, стол ") for x in anna.lines + boris.lines)  # 'sheet'
+
+
+async def test_the_clock_warning_and_leaves_question_in_russian(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
+    port = await start_server(human_clock_ms=30_000)
+    anna = await connect.raw(port, "anna")
+    boris = await connect.raw(port, "boris")
+    for person in (anna, boris):
+        await person.send(f"login {person.label} lang=ru")
+    await anna.send("new 2")
+    sat = await anna.read_until(lambda x: x.startswith("Вы за столом"))
+    await boris.send(f"sit {re.findall(r'[0-9]+', sat)[0]}")
+    first = await anna.read_until(lambda x: x.startswith(("Ваш ход", "Ждём")))
+    to_act = anna if first.startswith("Ваш ход") else boris
+    await to_act.read_until(lambda x: x == "Осталось 10 с на ответ.", timeout=60)
+    await to_act.send("leave")
+    asked = await to_act.read_until(lambda x: x.startswith("Если уйти"))
+    assert "leave" in asked and columns(asked) <= COLUMNS
+    await to_act.send("лишнее слово")  # no table call: refused, and nothing is played
+    refused = await to_act.read_until(lambda x: x.startswith("Ошибка ("))
+    assert refused.startswith("Ошибка (unknown-command): «лишнее слово» — не ход")
