@@ -41,10 +41,10 @@ class CommandSpec:
 COMMANDS: dict[str, CommandSpec] = {
     "help": CommandSpec("help [COMMAND]", "Show the commands, or how to use one.", "any"),
     "login": CommandSpec(
-        "login NAME [PASSWORD | token=TOKEN]",
+        "login NAME [PASSWORD | token=TOKEN] [lang=en|ru]",
         "Log in. With a password the name is registered on first use and checked after; "
         "without one you are a guest, given a resume token. A name in use is refused; "
-        "your password, or a guest's token, resumes your seat.",
+        "your password, or a guest's token, resumes your seat. lang=ru: as 'lang ru'.",
         "any",
     ),
     "style": CommandSpec(

@@ -122,8 +122,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " Ваш жетон: {token}. Если связь прервётся, «login {name} token={token}» вернёт вам место.",
     ),
     Msg.LOGIN_USAGE: (
-        "login NAME [PASSWORD | token=TOKEN]",
-        "login ИМЯ [ПАРОЛЬ | token=ЖЕТОН] [lang=ru]",
+        "login NAME [PASSWORD | token=TOKEN] [lang=en|ru]",
+        "login ИМЯ [ПАРОЛЬ | token=ЖЕТОН] [lang=en|ru]",
     ),
     Msg.LOGIN_NAME: (
         "a name is 2-20 letters, digits, '_' or '-'",

@@ -182,3 +182,18 @@ async def test_the_clock_warning_and_leaves_question_in_russian(
     await to_act.send("лишнее слово")  # no table call: refused, and nothing is played
     refused = await to_act.read_until(lambda x: x.startswith("Ошибка ("))
     assert refused.startswith("Ошибка (unknown-command): «лишнее слово» — не ход")
+
+
+async def test_login_with_a_language_that_is_none_changes_nothing(
+    port: int, connect: Connector
+) -> None:
+    anna = await connect.raw(port, "anna")
+    await anna.send("login anna lang=fr")
+    refused = await anna.read_until(lambda x: x.startswith("Error ("))
+    assert refused == "Error (bad-argument): login NAME [PASSWORD | token=TOKEN] [lang=en|ru]"
+    await anna.send("who")  # still not logged in, still in English
+    assert (await anna.read_until(lambda x: x.startswith("Error ("))).startswith(
+        "Error (not-logged-in)"
+    )
+    await anna.send("login anna lang=RU")
+    assert (await anna.read_until(lambda x: "anna" in x)).startswith("Здравствуйте, anna (гость)")
