@@ -43,7 +43,6 @@ class Msg(StrEnum):
     OBSERVE = "observe"
     UNOBSERVE = "unobserve"
     LEAVE = "leave"
-    STOP_OBSERVING = "stop-observing"
     LEAVE_CONFIRM = "leave-confirm"
     WAITS_FOR_PLAYERS = "waits-for-players"
     FREE_SEAT = "free-seat"
@@ -170,10 +169,6 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Вы больше не смотрите за столом {table}.",
     ),
     Msg.LEAVE: ("You leave table {table}.", "Вы уходите из-за стола {table}."),
-    Msg.STOP_OBSERVING: (
-        "You stop observing table {table}.",
-        "Вы больше не смотрите за столом {table}.",
-    ),
     Msg.LEAVE_CONFIRM: (
         "Leaving forfeits the game for your side. 'leave' again within "
         "{seconds} s, or 'leave!', to leave.",

@@ -403,7 +403,7 @@ class Table:
 
     async def _leave(self, session: Session, confirmed: bool = False) -> None:
         if self._stop_observing(session):
-            session.send(ev.ok("leave", phrase(Msg.STOP_OBSERVING, table=self.id)))
+            session.send(ev.ok("leave", phrase(Msg.UNOBSERVE, table=self.id)))
             self._watching(session, False)
             return
         seat = self._seat_of(session.name or "")
