@@ -197,3 +197,76 @@ async def test_login_with_a_language_that_is_none_changes_nothing(
     )
     await anna.send("login anna lang=RU")
     assert (await anna.read_until(lambda x: "anna" in x)).startswith("Здравствуйте, anna (гость)")
+
+
+ACE = {"en": "A", "ru": "Т"}  # how each language shows the ace
+LOOK_ALIKE = {"en": "T", "ru": "Т"}  # Latin T, Cyrillic Т: the same on a screen
+
+
+async def play_and_slip(client: LineClient, lang: str, rng: random.Random) -> list[str]:
+    """Play at random, but when the ten and the ace of a suit are both playable, type
+    the look-alike letter for the card: the questions the server asks."""
+    asked: list[str] = []
+    while True:
+        line = await client.read_until(lambda _: True, 20)
+        assert not line.startswith(ERROR[lang]), f"{client.label}: {line}"
+        if line.startswith(GAME_OVER[lang]):
+            return asked
+        prompt = PROMPTS[lang].match(line)
+        if prompt is None:
+            continue
+        offered = options(prompt.group(1))
+        both = [s for s in SUITS if f"10{s}" in offered and f"{ACE[lang]}{s}" in offered]
+        if not both:  # the game ordered at once: more deals are played, fewer void
+            order = [x for x in offered if x in ("играю", "igrayu")]
+            await client.send(order[0] if order else rng.choice(offered))
+            continue
+        suit = both[0]
+        await client.send(f"{LOOK_ALIKE[lang]}{suit}")
+        question = await client.read_until(lambda x: x.startswith(ERROR[lang]))
+        told = " ".join([question, *client.lines[client.pos : client.pos + 1]])
+        asked.append(told)
+        # said again beyond doubt: the ace in Russian as a word, in English the ten
+        again = f"туз {suit}" if lang == "ru" else f"10{suit}"
+        await client.send(again)
+        card = f"{ACE[lang]}{suit}" if lang == "ru" else f"10{suit}"
+        played = f"{client.label} {'ходит' if lang == 'ru' else 'plays'} {card}"
+        await client.read_until(lambda x, played=played: x == played)
+
+
+async def test_a_look_alike_t_is_asked_about_at_a_real_table(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    register: Callable[[str, str], Awaitable[None]],
+    jump_clock: MockClock,
+) -> None:
+    port = await start_server(admins=["boss"], human_clock_ms=600_000)
+    await register("boss", "pw")
+    boss = await connect.machine(port, "boss", "pw")
+    anna = await connect.raw(port, "anna")  # in Russian
+    boris = await connect.raw(port, "boris")  # in English
+    await anna.send("login anna lang=ru")
+    await boris.send("login boris")
+    for person in (anna, boris):
+        await person.send("seek reserved")
+    await anna.read_until(lambda x: x == "Ждём стол, оставленный для вас.")
+    await boris.read_until(lambda x: x == "Waiting for a table reserved for you.")
+    # a fixed deck (seed=a), so the same moments when both cards are playable: in its
+    # eight deals each player meets the ten and the ace of a suit playable at once
+    await boss.send("reserve 2 moscow seats=anna,boris seed=a deals=8")
+    await boss.expect("ok", cmd="reserve")
+    asked: dict[str, list[str]] = {}
+
+    async def play(client: LineClient, lang: str, seed: int) -> None:
+        asked[lang] = await play_and_slip(client, lang, random.Random(seed))
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(play, anna, "ru", 1)
+            nursery.start_soon(play, boris, "en", 2)
+    assert asked["ru"] and asked["en"], asked
+    for told in asked["ru"]:
+        assert re.match(r"Ошибка \(ambiguous-rank\): Т([♠♥♦♣]) — туз или десятка\?", told)
+        assert "«туз " in told and "или «10" in told
+    for told in asked["en"]:
+        assert re.match(r"Error \(ambiguous-rank\): T([♠♥♦♣]): the ten or the ace\?", told)
