@@ -131,7 +131,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.LOGGED_IN_AS: ("you are logged in as {name}", "вы уже вошли как {name}"),
     Msg.NEED_PASSWORD: (
         "{name} is registered: give the password",
-        "имя {name} зарегистрировано: назовите пароль",
+        "имя {name} зарегистрировано: войдите с паролем",
     ),
     Msg.NAME_IN_USE: (
         "{name} is in use: to resume that seat log in with its token "
@@ -168,12 +168,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "You stop observing table {table}.",
         "Вы больше не смотрите за столом {table}.",
     ),
-    Msg.LEAVE: ("You leave table {table}.", "Вы уходите из-за стола {table}."),
+    Msg.LEAVE: ("You leave table {table}.", "Вы встали из-за стола {table}."),
     Msg.LEAVE_CONFIRM: (
         "Leaving forfeits the game for your side. 'leave' again within "
         "{seconds} s, or 'leave!', to leave.",
-        "Если уйти, вашей стороне засчитают поражение. Чтобы уйти, наберите leave "
-        "ещё раз в течение {seconds} с или leave!.",
+        "Если уйти, игра будет проиграна для вашей стороны. Чтобы уйти, наберите "
+        "leave ещё раз в течение {seconds} с (или сразу leave!).",
     ),
     Msg.WAITS_FOR_PLAYERS: (
         "Table {table} waits for players: {seats}",
