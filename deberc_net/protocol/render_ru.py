@@ -112,7 +112,8 @@ def _card(e: g.CardPlayed, n: Names, sides: Sides) -> list[str]:
 
 @_human.register
 def _penalty(e: g.Penalized, n: Names, sides: Sides) -> list[str]:
-    return [f"{n[e.seat]} штрафуется за «{ru_call(e.call.token())}» ({e.code})."]
+    why = RU_ERRORS.get(e.code, e.code)
+    return [f"{n[e.seat]} штрафуется за «{ru_call(e.call.token())}» ({why})."]
 
 
 @_human.register

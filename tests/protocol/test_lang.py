@@ -108,3 +108,8 @@ def test_watchers_in_russian() -> None:
     assert render_ru(came) == ["vera смотрит за столом (зрителей: 2)."]
     gone = ev.TableEvent(7, 1, TWO, ev.Watching("vera", False, 0))
     assert render_ru(gone) == ["vera больше не смотрит (зрителей нет)."]
+
+
+def test_a_penalty_says_why_in_russian() -> None:
+    fined = ev.TableEvent(8, 1, TWO, g.Penalized(0, parse_token("Js"), "must-follow-suit"))
+    assert render_ru(fined) == ["anna штрафуется за «В♠» (надо ходить в масть)."]
