@@ -10,6 +10,7 @@ import functools
 import json
 import re
 import textwrap
+import unicodedata
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Any
@@ -85,17 +86,54 @@ def for_people(text: str, names: Sequence[str]) -> str:
     return _CARD_TEXT.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
 
 
+def columns(text: str) -> int:
+    """The columns a line takes on a terminal: a wide character (East Asian W or F,
+    as in a name written in CJK) two, a combining mark none, any other one (♠♥♦♣ too)."""
+    if text.isascii():
+        return len(text)
+    return sum(
+        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        for ch in text
+    )
+
+
 def _fit(lines: Iterable[str]) -> list[str]:
     """Human lines cut to the terminal's width; a continuation is indented."""
     out: list[str] = []
     for text in lines:
-        if len(text) <= WIDTH:
+        if len(text) <= WIDTH and columns(text) <= WIDTH:
             out.append(text)
-        else:
+        elif columns(text) == len(text):
             out += textwrap.wrap(text, WIDTH, subsequent_indent="  ", break_on_hyphens=False) or [
                 ""
             ]
+        else:
+            out += _wrap_wide(text)
     return out
+
+
+def _wrap_wide(text: str) -> list[str]:
+    """Word by word into lines of WIDTH columns, for a text with wide characters
+    (textwrap counts characters, not columns); a word too wide alone is cut."""
+    out: list[str] = []
+    line = ""
+    for word in text.split():
+        while columns(word) > WIDTH - 2:  # a word wider than any line: cut it
+            cut = 1
+            while columns(word[: cut + 1]) <= WIDTH - 2:
+                cut += 1
+            if line:
+                out.append(line)
+            out.append(("  " if out else "") + word[:cut])
+            line, word = "", word[cut:]
+        candidate = f"{line} {word}" if line else ("  " if out else "") + word
+        if line and columns(candidate) > WIDTH:
+            out.append(line)
+            candidate = "  " + word
+        line = candidate
+    if line:
+        out.append(line)
+    return out or [""]
 
 
 def _suit(s: int | None) -> str | None:

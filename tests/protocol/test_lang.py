@@ -10,7 +10,7 @@ from deberc_net.game.calls import parse_token
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.lang import ru_call, ru_card_text
-from deberc_net.protocol.render import MACHINE, render
+from deberc_net.protocol.render import MACHINE, columns, render
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.protocol.vocabulary import parse_call
 from tests.game.decks import match2, say
@@ -113,3 +113,13 @@ def test_watchers_in_russian() -> None:
 def test_a_penalty_says_why_in_russian() -> None:
     fined = ev.TableEvent(8, 1, TWO, g.Penalized(0, parse_token("Js"), "must-follow-suit"))
     assert render_ru(fined) == ["anna штрафуется за «В♠» (надо ходить в масть)."]
+
+
+def test_names_in_wide_letters_still_fit_80_columns() -> None:
+    names = ("張三張三張三張三張三張三張三張三張三張三", "李四李四李四李四李四李四李四李四李四李四")
+    dealt = ev.TableEvent(1, 1, names, g.DealStarted(3, 0, 7, (120, 95), 40))
+    for lines in (render_ru(dealt), render(dealt, "human")):
+        assert len(lines) > 1  # cut where the columns, not the characters, run out
+        assert all(columns(x) <= 80 for x in lines), lines
+        assert " ".join(x.strip() for x in lines).count("張三") == 20  # dealer and score
+    assert columns("Т♠ 張") == 5
