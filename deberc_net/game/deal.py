@@ -635,6 +635,16 @@ class Deal:
         if winner is not None:
             self.match_end = (winner, reason or outcome)
 
+    # ----------------------------------------------- what a whole new game adds
+    def record_extra(self) -> dict[str, Any]:
+        """Keys a game of its own (a ``deberc_deal_class``) adds to its deal records."""
+        return {}
+
+    def view_fields(self, seat: int | None) -> tuple[tuple[str, Any], ...]:
+        """What such a game adds to ``seat``'s view (None: an observer's), as
+        ``(name, value)``; it must say only what that seat may see."""
+        return ()
+
     def record(self) -> dict[str, Any]:
         """The deal as a ``deberc-deal/1`` record (without table/match/players):
         record.deal_record, next to the replay that reads it back."""

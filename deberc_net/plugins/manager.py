@@ -145,6 +145,7 @@ class RuleBook:
             deal_event=_deal_event(hook("deberc_deal_event")),
             describe=tuple(f"{r.name}: {r.info.summary}" for r in chosen),
             call_aliases=_aliases(chosen),
+            deal_class=hook("deberc_deal_class")(settings=settings),
         )
 
     def _pick(self, variant: str, options: Sequence[str], players: int) -> list[str]:

@@ -543,6 +543,7 @@ def _view_fields(v: SeatView, clock_ms: int | None) -> list[tuple[str, Any]]:
         ("clock", clock_ms),
         ("legal", list(v.legal)),
         ("players", len(v.names)),
+        *v.game,  # a whole new game's own fields (Tertz: talon, their_tricks), appended
     ]
 
 
@@ -571,6 +572,7 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
             out.append("Trick: " + ", ".join(f"{n[s]} {pretty_card(c)}" for s, c in v.trick))
     if v.hand:
         out.append(f"Your hand: {pretty_hand(v.hand, order)}")
+    out.extend(_game_line(name, value) for name, value in v.game if value is not None)
     if v.pending is not None:
         out.append(_question(*v.pending, n))
     if e.kind == ev.AskKind.ASK and v.legal:
@@ -588,6 +590,13 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
     elif v.to_act is not None and v.seat != v.to_act:
         out.append(f"Waiting for {n[v.to_act]}.")
     return out
+
+
+def _game_line(name: str, value: Any) -> str:
+    """A whole new game's own view field, in words (Tertz: "Talon: 12")."""
+    if isinstance(value, tuple | list):
+        value = pretty_cards(value) if value else "none"
+    return f"{name.replace('_', ' ').capitalize()}: {value}"
 
 
 def _pretty_token(token: str) -> str:
