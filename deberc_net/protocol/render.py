@@ -584,11 +584,33 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
             _pretty_token(t)
             for t in sorted(playable, key=lambda t: shown.index(t) if t in shown else len(shown))
         ]
-        options = " | ".join(talk + ([", ".join(cards)] if cards else []))
+        options = " | ".join(_numbered_runs(talk) + ([", ".join(cards)] if cards else []))
         clock = f" [{e.clock_ms // 1000} s]" if e.clock_ms is not None else ""
         out.append(f"Your call{clock}: {options}")
     elif v.to_act is not None and v.seat != v.to_act:
         out.append(f"Waiting for {n[v.to_act]}.")
+    return out
+
+
+_NUMBERED = re.compile(r"^(.+)-(\d+)$")
+
+
+def _numbered_runs(tokens: list[str]) -> list[str]:
+    """A call offered for a run of three or more numbers, as one option: Tertz's
+    ``lomayu-1`` … ``lomayu-12`` is "lomayu 1..12" (people type "lomayu 5")."""
+    numbers: dict[str, list[int]] = {}
+    for token in tokens:
+        m = _NUMBERED.match(token)
+        if m is not None:
+            numbers.setdefault(m.group(1), []).append(int(m.group(2)))
+    out: list[str] = []
+    for token in tokens:
+        m = _NUMBERED.match(token)
+        run = numbers.get(m.group(1), []) if m is not None else []
+        if m is None or len(run) < 3 or run != list(range(run[0], run[-1] + 1)):
+            out.append(token)
+        elif int(m.group(2)) == run[0]:
+            out.append(f"{m.group(1)} {run[0]}..{run[-1]}")
     return out
 
 

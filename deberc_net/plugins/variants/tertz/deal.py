@@ -29,7 +29,7 @@ from .combos import CALLS, find_combos
 BREAK_Q = "lomayu"  # the question after the first trick: how many cards to move
 BREAK = "lomayu"  # its answer, lomayu-N
 LOOK_WHILE = 4  # the taken tricks are open while the talon holds at least this many
-SWAP_WHILE = 2  # the trump seven may be exchanged while the talon holds this many
+SWAP_UNTIL = 2  # the trump seven may be exchanged until only this many are left
 
 
 def break_call(n: int) -> Call:
@@ -100,9 +100,7 @@ class TertzDeal(Deal):
     def _may_swap(self, seat: int) -> bool:
         assert self.trump is not None
         seven = make(SEVEN, self.trump)
-        return (
-            self.talon_left() >= SWAP_WHILE and self.turned != seven and seven in self.hands[seat]
-        )
+        return self.talon_left() > SWAP_UNTIL and self.turned != seven and seven in self.hands[seat]
 
     def _may_mariage(self, seat: int) -> bool:
         return (
