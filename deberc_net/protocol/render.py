@@ -543,7 +543,8 @@ def _view_fields(v: SeatView, clock_ms: int | None) -> list[tuple[str, Any]]:
         ("clock", clock_ms),
         ("legal", list(v.legal)),
         ("players", len(v.names)),
-        *v.game,  # a whole new game's own fields (Tertz: talon, their_tricks), appended
+        # a whole new game's own fields (Tertz: talon, their_tricks), appended
+        *((name, _cards(x) if isinstance(x, tuple) else x) for name, x in v.game),
     ]
 
 

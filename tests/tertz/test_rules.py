@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from deberc_net.game import calls as C
 from deberc_net.game import errors as E
 from deberc_net.game.cards import card_str, parse_card
 from deberc_net.game.deal import DONE, PLAY
@@ -12,12 +13,14 @@ from deberc_net.plugins.manager import RuleError
 from deberc_net.plugins.variants.tertz import plugin
 from deberc_net.plugins.variants.tertz.cards import DEAL_TOTAL, card_points, legal_cards
 from deberc_net.plugins.variants.tertz.combos import find_combos
+from deberc_net.plugins.variants.tertz.deal import TertzDeal
 from deberc_net.testing import (
     assert_replays,
     build_ruleset,
     build_talon_deck,
     cards,
     legal,
+    new_deal,
     new_match,
     play,
     refused,
@@ -331,3 +334,43 @@ def test_people_say_the_break_in_russian() -> None:
     play(deal, "Ad 10d")
     assert spoken(RULES, "ломаю 5", deal.legal_calls(1)).token() == "lomayu-5"
     assert spoken(RULES, "lomayu 5", deal.legal_calls(1)).token() == "lomayu-5"
+
+
+def test_a_changed_last_trick_changes_the_sum_shared() -> None:
+    rules = build_ruleset(2, "tertz", ["posled-20"])  # the example option: last trick 20
+    deal = new_deal(rules, build_talon_deck(SEAT0, SEAT1, "Kh", TALON))
+    assert isinstance(deal, TertzDeal)
+    finish(deal)
+    score = deal.score
+    assert score is not None
+    assert sum(score.written) - sum(score.combo_points) - sum(score.bella_points) == 160
+
+
+def test_refusals_name_tertz_rules() -> None:
+    deal = deal_of("Js Jh Jd Jc As Ah Ad Ac 7s", "Ks Kh Kd Kc Qs Qh Qd Qc 8s", "8d", "7h 8h 9h")
+    error = refused(deal, 0, "terts", E.FalseDeclaration)
+    assert "dvesti" in error.message
+    refused(deal, 0, "menyayu", E.NotAllowed)  # no trump 7
+    refused(deal, 0, "bella", E.NotAllowed)
+    refused(deal, 0, "lomayu-3", E.NotAllowed)
+    deal = deal_of(SEAT0, SEAT1, "Kh", TALON)
+    while deal.talon_left() or deal.trick.cards or deal.to_act is None:
+        step(deal)
+    # after the talon: find a trick where the follower could beat and try a lower card
+    while deal.phase != DONE:
+        leader = deal.to_act
+        assert leader is not None
+        step(deal)
+        if deal.phase == DONE:
+            break
+        follower = deal.to_act
+        assert follower is not None and follower != leader
+        led = deal.trick.cards[0][1]
+        same = sorted(c for c in deal.hands[follower] if c >> 3 == led >> 3)
+        allowed = set(deal.legal_calls(follower))
+        low = [c for c in same if C.play(c) not in allowed]
+        if low:
+            refused(deal, follower, card_str(low[0]), E.MustBeat)
+            return
+        step(deal)
+    raise AssertionError("no trick let the follower beat: choose another deck")

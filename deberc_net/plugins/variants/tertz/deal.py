@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 
 from deberc_net.game import calls as C
+from deberc_net.game import errors as E
 from deberc_net.game import scoring
 from deberc_net.game import talk as T
 from deberc_net.game.calls import Call
@@ -76,22 +77,22 @@ class TertzDeal(Deal):
         pending = self.talk.pending
         if pending is not None:
             if seat != pending.answerer:
-                return []
+                return self._with_extra(seat, [])
             if pending.kind == BREAK_Q:
                 return [break_call(n) for n in range(1, len(self.talon))]
-            return T.answers(self, pending)
+            return self._with_extra(seat, T.answers(self, pending))
         out: list[Call] = []
         if T.may_demand_show(self, seat):
             out.append(Call(C.POKAZHI))
         if seat != self.turn:
-            return out
+            return self._with_extra(seat, out)
         if self._may_swap(seat):
             out.append(Call(C.MENYAYU))
         out.extend(self._declarations(seat))
         if self._may_mariage(seat):
             out.append(Call(C.BELLA))
         out.extend(C.play(c) for c in self._legal_cards(seat))
-        return out
+        return self._with_extra(seat, out)  # an option's calls on top of Tertz
 
     def _legal_cards(self, seat: int) -> list[Card]:
         assert self.trump is not None
@@ -146,6 +147,63 @@ class TertzDeal(Deal):
             T.do_declare(self, seat, call)
             return True
         return False
+
+    # ------------------------------------------------------------------ refusals
+    def why_not(self, seat: int, call: Call) -> E.IllegalCall:
+        """Tertz's reasons; the engine's for what the two games share."""
+        pending = self.talk.pending
+        if self.phase == DONE or (pending is not None and pending.kind != BREAK_Q):
+            return super().why_not(seat, call)
+        if pending is not None:
+            if seat != pending.answerer:
+                return E.AnswerRequired(f"seat {pending.answerer} breaks the deck first")
+            return E.AnswerRequired(
+                f"break the deck first: lomayu-1 … lomayu-{len(self.talon) - 1}"
+            )
+        if broken_by(call) is not None:
+            return E.NotAllowed("the loser of the first trick breaks the deck, once, after it")
+        if seat != self.turn:
+            return super().why_not(seat, call)
+        if call.name in (C.TERTS, C.PYATDESYAT, *CALLS.values()):
+            return self._why_not_declare(seat, call)
+        if call.name == C.MENYAYU:
+            return E.NotAllowed(
+                "the trump 7 takes the turned card on its holder's turn, while the talon "
+                "holds more than two cards"
+            )
+        if call.name == C.BELLA:
+            return E.NotAllowed("mariage: the trump K and Q in your hand, on your turn, once")
+        if call.name == C.PLAY and call.card is not None:
+            return self._why_not_card(seat, call.card)
+        return super().why_not(seat, call)
+
+    def _why_not_declare(self, seat: int, call: Call) -> E.IllegalCall:
+        if not T.in_window(self, seat):
+            return E.NotAllowed("combinations are declared before your first card only")
+        if seat in self.talk.talked:
+            return E.NotAllowed("you have already declared")
+        mine = self.best_combo(seat)
+        if mine is None:
+            return E.FalseDeclaration("you hold no combination")
+        right = self.declaration(seat, mine.category)
+        if call != right:
+            return E.FalseDeclaration(
+                f"you do not hold {call.token()}; your best is {right.token()}"
+            )
+        return E.NotAllowed("a combination as high or higher is declared: rost? or nothing")
+
+    def _why_not_card(self, seat: int, card: Card) -> E.IllegalCall:
+        hand, trump = self.hands[seat], self.trump
+        if card not in hand:
+            return E.NotInHand(f"{card_str(card)} is not in your hand")
+        led = self.trick.cards[0][1]
+        if card >> 3 != led >> 3 and any(c >> 3 == led >> 3 for c in hand):
+            return E.MustFollowSuit(f"you hold {'shdc'[led >> 3]}: follow suit")
+        if card >> 3 == led >> 3:  # after the talon: a card of the suit that does not beat
+            return E.MustBeat(f"the talon is gone: beat {card_str(led)} if you can")
+        if card >> 3 != trump:
+            return E.MustTrump("you have no card of the led suit: play a trump")
+        return E.NotAllowed(f"you may not play {card_str(card)} now")
 
     # -------------------------------------------------------------------- tricks
     def _finish_trick(self) -> None:

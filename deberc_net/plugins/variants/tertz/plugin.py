@@ -10,7 +10,7 @@ from deberc_net.game.rules import ComboKeyFn, DealScore, MatchEnd, MatchSnapshot
 from deberc_net.plugins.api import PluginDeal
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
 
-from .cards import DEAL_TOTAL, LAST_TRICK
+from .cards import LAST_TRICK
 from .combos import WORDS
 from .deal import BREAK, TertzDeal
 
@@ -39,7 +39,6 @@ NOT_FOR_TERTZ = (
     "seven-swap-off",
     "short",
     "short-bide",
-    "show-combination",
     "ski-penalty",
     "swap-before-extra",
     "table-penalties",
@@ -123,15 +122,15 @@ def round_count(points: int) -> int:
 def deberc_deal_outcome(score: DealScore) -> bool:
     """The 150 split: the side with fewer tricks counts its cards (and the last trick),
     rounded; the other writes 150 less that. Equal tricks: the side that did not take
-    the last trick counts. Combinations and mariage are written on top."""
+    the last trick counts. Combinations and mariage are written on top. (150 is every
+    card and the last trick: an option that changes the last trick changes it too.)"""
     sides = range(len(score.sides))
-    cards = [
-        score.card_points[s] + (LAST_TRICK if s == score.last_trick_side else 0) for s in sides
-    ]
+    cards = [score.points[s] - score.combo_points[s] - score.bella_points[s] for s in sides]
+    total = sum(cards)
     counter = min(sides, key=lambda s: (score.tricks_taken[s], s == score.last_trick_side))
     counted = round_count(cards[counter])
     score.written = [
-        (counted if s == counter else DEAL_TOTAL - counted)
+        (counted if s == counter else total - counted)
         + score.combo_points[s]
         + score.bella_points[s]
         for s in sides
