@@ -80,3 +80,35 @@ async def test_the_machine_style_tells_the_talon_and_refuses_three_players(
     for line in (ask, other):
         assert " talon=14 " in line and " their_tricks=" in line
         assert " phase=play " in line and " player=" in line
+
+
+async def test_russian_players_see_the_talon_and_break_the_deck_in_russian(
+    port: int, connect: Connector
+) -> None:
+    people = [await connect.human(port, name) for name in ("anna", "boris")]
+    for person in people:
+        await person.send("lang ru")
+        await person.read_until(lambda x: x == "Язык: русский.")
+    for person in people:
+        await person.send("seek 2 tertz")
+    said: list[str] = []
+
+    async def play_in_russian(client: LineClient) -> None:
+        while True:
+            line = await client.read_until(lambda _: True, TIMEOUT)
+            assert not line.startswith("Ошибка"), line
+            if line.startswith("Игра окончена"):
+                return
+            if line.startswith("Ваш ход"):
+                options = line.split(": ", 1)[1]
+                said.append(tertz_choice(options))
+                await client.send(said[-1])
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            for person in people:
+                nursery.start_soon(play_in_russian, person)
+    lines = people[0].lines + people[1].lines
+    assert any(x.startswith("В колоде: 14") for x in lines)
+    assert any(x.startswith("Взятки соперника: ") for x in lines)
+    assert any(s.startswith("ломаю ") for s in said)
