@@ -561,7 +561,8 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
         )
         if v.trump is not None:
             out.append(
-                f"Trump: {SUIT_SYMBOLS[SUITS[v.trump]]} ({_name(n, v.player)} plays)."
+                f"Trump: {SUIT_SYMBOLS[SUITS[v.trump]]}"
+                + ("." if v.player is None else f" ({_name(n, v.player)} plays).")  # Tertz: no bid
                 + (f" Turned: {pretty_card(v.turned)}." if v.turned is not None else "")
             )
         elif v.turned is not None:

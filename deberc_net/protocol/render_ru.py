@@ -165,7 +165,8 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
         )
         if v.trump is not None:
             out.append(
-                f"Козырь: {_suit(v.trump)} (играет {_name(n, v.player)})."
+                f"Козырь: {_suit(v.trump)}"
+                + ("." if v.player is None else f" (играет {_name(n, v.player)}).")  # Tertz: no bid
                 + (f" Открыта: {ru_card(v.turned)}." if v.turned is not None else "")
             )
         elif v.turned is not None:

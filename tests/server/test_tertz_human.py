@@ -45,6 +45,10 @@ async def test_a_whole_tertz_match_in_the_human_style(port: int, connect: Connec
     table = re.search(r"table (\d+)", opened)
     assert table is not None
     await boris.send(f"sit {table.group(1)}")
+    await anna.read_until(lambda line: line.startswith("Deal 1. "), TIMEOUT)
+    await anna.send("state")  # the whole table: trump without anybody who ordered it
+    trump = await anna.read_until(lambda line: line.startswith("Trump: "), TIMEOUT)
+    assert re.fullmatch(r"Trump: [♠♥♦♣]\. Turned: .+\.", trump), trump
     said: dict[str, list[str]] = {"anna": [], "boris": []}
     ends: dict[str, str] = {}
 
