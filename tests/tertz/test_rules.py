@@ -226,18 +226,25 @@ def test_the_trump_seven_takes_the_turned_card() -> None:
     assert deal.record()["draws"][-1][1] == "7h"  # the seven is now the last card
 
 
-@pytest.mark.parametrize(("index", "allowed"), [(10, True), (12, False)])
-def test_the_exchange_ends_when_only_two_cards_are_left(index: int, allowed: bool) -> None:
+@pytest.mark.parametrize(
+    ("index", "options", "allowed"),
+    [(10, (), True), (12, (), False), (12, ("tertz-swap-to-last",), True)],
+)
+def test_the_exchange_ends_when_only_two_cards_are_left(
+    index: int, options: tuple[str, ...], allowed: bool
+) -> None:
     # the trump 7 lies in the talon; lomayu-1 moves it one place up: drawn as card
     # index 10 (4 left after that draw) or 12 (2 left)
     talon = ["8h", "10h", "Ah", "Qh", "7d", "8d", "9s", "Js", "Qs", "10c", "Jc", "Kc", "Ac"]
     talon.insert(index, "7h")
     talon.remove("Ac")
-    deal = deal_of(SEAT0, SEAT1.replace("7h", "Ac"), "Kh", " ".join(talon))
+    deck = build_talon_deck(SEAT0, SEAT1.replace("7h", "Ac"), "Kh", " ".join(talon))
+    deal = new_deal(build_ruleset(2, "tertz", options), deck)
+    assert isinstance(deal, TertzDeal)
     while parse_card("7h") not in deal.hands[0] + deal.hands[1]:
         step(deal)
     holder = 0 if parse_card("7h") in deal.hands[0] else 1
-    assert deal.talon_left() == (4 if allowed else 2)
+    assert deal.talon_left() == (4 if index == 10 else 2)
     while deal.to_act != holder:
         step(deal)
     assert ("menyayu" in legal(deal, holder)) is allowed

@@ -31,6 +31,7 @@ BREAK_Q = "lomayu"  # the question after the first trick: how many cards to move
 BREAK = "lomayu"  # its answer, lomayu-N
 LOOK_WHILE = 4  # the taken tricks are open while the talon holds at least this many
 SWAP_UNTIL = 2  # the trump seven may be exchanged until only this many are left
+SWAP_TO_LAST = "tertz-swap-to-last"  # the option: while at least two are left
 
 
 def break_call(n: int) -> Call:
@@ -101,7 +102,9 @@ class TertzDeal(Deal):
     def _may_swap(self, seat: int) -> bool:
         assert self.trump is not None
         seven = make(SEVEN, self.trump)
-        return self.talon_left() > SWAP_UNTIL and self.turned != seven and seven in self.hands[seat]
+        left = self.talon_left()
+        open_ = left >= SWAP_UNTIL if SWAP_TO_LAST in self.rules.options else left > SWAP_UNTIL
+        return open_ and self.turned != seven and seven in self.hands[seat]
 
     def _may_mariage(self, seat: int) -> bool:
         return (

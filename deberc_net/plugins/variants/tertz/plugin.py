@@ -12,7 +12,7 @@ from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
 
 from .cards import LAST_TRICK
 from .combos import WORDS
-from .deal import BREAK, TertzDeal
+from .deal import BREAK, SWAP_TO_LAST, TertzDeal
 
 NAME = "tertz"
 TARGET = 500
@@ -183,3 +183,24 @@ class To501:
 
 
 TO_501 = To501()
+
+
+class SwapToLast:
+    """Option ``tertz-swap-to-last``: the trump seven may be exchanged while at least
+    two cards are left in the talon (the reading of issue #15), not only while more
+    than two are (docs/rules.md §12.3); ``TertzDeal`` reads it from the table's options."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(
+            name=SWAP_TO_LAST,
+            kind="option",
+            summary=(
+                "Tertz: the trump 7 may take the turned card while two or more cards are "
+                "left in the talon, the last pair included."
+            ),
+            players=(2,),
+        )
+
+
+SWAP_TO_LAST_OPTION = SwapToLast()
