@@ -79,7 +79,7 @@ async def test_the_machine_style_tells_the_talon_and_refuses_three_players(
     refusal = await a.expect("error")
     assert refusal["code"] == "bad-rules" and "2 players, not 3" in refusal["text"]
     await seat_pair(a, b, "2 tertz")
-    ask = await a.read_until(lambda line: line.startswith("ask "), TIMEOUT)
+    ask = await a.read_until(lambda line: line.startswith(("ask ", "state ")), TIMEOUT)
     other = await b.read_until(lambda line: line.startswith(("ask ", "state ")), TIMEOUT)
     for line in (ask, other):
         assert " talon=14 " in line and " their_tricks=" in line
