@@ -645,6 +645,8 @@ def _question(kind: str, asker: int, answerer: int, n: Sequence[str]) -> str:
         return f"{a} asks {b} to show the combination (pokazhi): {b} shows it."
     if kind == "prokhodit":
         return f"{a} asks whether the trump run passes (prokhodit?): {b} answers."
+    if kind == "lomayu":  # Tertz: the loser of the first trick breaks the deck
+        return f"{b} breaks the deck (lomayu N): N cards from the talon's top go under it."
     return f"{a} asks {kind}: {b} answers."
 
 

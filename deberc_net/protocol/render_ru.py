@@ -217,6 +217,8 @@ def _question(kind: str, asker: int, answerer: int, n: Sequence[str]) -> str:
         return f"{a} просит {b} показать комбинацию («покажи»): {b} показывает."
     if kind == "prokhodit":
         return f"{a} спрашивает, проходит ли козырная комбинация («проходит?»): {b} отвечает."
+    if kind == "lomayu":  # терц: проигравший первую взятку ломает колоду
+        return f"{b} ломает колоду («ломаю N»): N карт сверху колоды уходят под низ."
     return f"{a} спрашивает «{ru_call(kind)}»: {b} отвечает."
 
 
