@@ -162,6 +162,7 @@ def test_rost_as_in_deberts_the_higher_terts_scores() -> None:
     say(deal, 0, "terts")
     play(deal, "Ad")
     assert "rost?" in legal(deal, 1) and "terts" not in legal(deal, 1)
+    assert spoken(RULES, "от чего?", deal.legal_calls(1)).token() == "rost?"
     say(deal, 1, "rost?")
     assert legal(deal, 0) == ["ot-9"]
     say(deal, 0, "ot-9")

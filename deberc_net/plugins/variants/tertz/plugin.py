@@ -70,7 +70,12 @@ def deberc_call_aliases() -> dict[str, tuple[str, ...]]:
     breaks = {
         f"{BREAK}-{n}": (f"ломаю {n}", f"break {n}", f"lomaju {n}") for n in range(1, MAX_BREAK + 1)
     }
-    return {**breaks, **WORDS, "bella": ("mariazh", "марьяж", "mariage", "marriage")}
+    return {
+        **breaks,
+        **WORDS,
+        "bella": ("mariazh", "марьяж", "mariage", "marriage"),
+        "rost?": ("от чего?", "ot chego?", "from what?"),  # seed 004: "From what?"
+    }
 
 
 @hookimpl
