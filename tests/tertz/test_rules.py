@@ -9,6 +9,7 @@ from deberc_net.game import errors as E
 from deberc_net.game.cards import card_str, parse_card
 from deberc_net.game.deal import DONE, PLAY
 from deberc_net.game.view import view
+from deberc_net.plugins import RuleInfo, hookimpl
 from deberc_net.plugins.manager import RuleError
 from deberc_net.plugins.variants.tertz import plugin
 from deberc_net.plugins.variants.tertz.cards import DEAL_TOTAL, card_points, legal_cards
@@ -382,3 +383,17 @@ def test_refusals_name_tertz_rules() -> None:
             return
         step(deal)
     raise AssertionError("no trick let the follower beat: choose another deck")
+
+
+def test_a_deal_class_that_is_not_a_deal_is_refused() -> None:
+    class NotAGame:
+        @hookimpl
+        def deberc_rule_info(self) -> RuleInfo:
+            return RuleInfo(name="not-a-game", kind="variant", summary="broken", players=(2,))
+
+        @hookimpl
+        def deberc_deal_class(self, settings: object) -> object:
+            return dict
+
+    with pytest.raises(RuleError, match="'not-a-game': deberc_deal_class gave <class 'dict'>"):
+        build_ruleset(2, "not-a-game", plugins=[NotAGame()])
