@@ -230,13 +230,14 @@ def test_the_trump_seven_takes_the_turned_card() -> None:
 
 @pytest.mark.parametrize(
     ("index", "options", "allowed"),
-    [(10, (), True), (12, (), False), (12, ("tertz-swap-to-last",), True)],
+    [(10, (), True), (12, (), True), (12, ("tertz-swap-until-two",), False), (0, (), False)],
 )
-def test_the_exchange_ends_when_only_two_cards_are_left(
+def test_the_exchange_lasts_while_two_cards_are_left(
     index: int, options: tuple[str, ...], allowed: bool
 ) -> None:
     # the trump 7 lies in the talon; lomayu-1 moves it one place up: drawn as card
-    # index 10 (4 left after that draw) or 12 (2 left)
+    # index 10 (4 left after that draw) or 12 (2 left); from the top, lomayu-1 puts it
+    # under the rest: drawn last but the turned card (none left)
     talon = ["8h", "10h", "Ah", "Qh", "7d", "8d", "9s", "Js", "Qs", "10c", "Jc", "Kc", "Ac"]
     talon.insert(index, "7h")
     talon.remove("Ac")
@@ -246,7 +247,7 @@ def test_the_exchange_ends_when_only_two_cards_are_left(
     while parse_card("7h") not in deal.hands[0] + deal.hands[1]:
         step(deal)
     holder = 0 if parse_card("7h") in deal.hands[0] else 1
-    assert deal.talon_left() == (4 if index == 10 else 2)
+    assert deal.talon_left() == {10: 4, 12: 2, 0: 0}[index]
     while deal.to_act != holder:
         step(deal)
     assert ("menyayu" in legal(deal, holder)) is allowed

@@ -30,8 +30,8 @@ from .combos import CALLS, find_combos
 BREAK_Q = "lomayu"  # the question after the first trick: how many cards to move
 BREAK = "lomayu"  # its answer, lomayu-N
 LOOK_WHILE = 4  # the taken tricks are open while the talon holds at least this many
-SWAP_UNTIL = 2  # the trump seven may be exchanged until only this many are left
-SWAP_TO_LAST = "tertz-swap-to-last"  # the option: while at least two are left
+SWAP_WHILE = 2  # the trump seven may be exchanged while the talon holds this many
+SWAP_UNTIL_TWO = "tertz-swap-until-two"  # the option: only while more than two are left
 
 
 def break_call(n: int) -> Call:
@@ -103,7 +103,7 @@ class TertzDeal(Deal):
         assert self.trump is not None
         seven = make(SEVEN, self.trump)
         left = self.talon_left()
-        open_ = left >= SWAP_UNTIL if SWAP_TO_LAST in self.rules.options else left > SWAP_UNTIL
+        open_ = left > SWAP_WHILE if SWAP_UNTIL_TWO in self.rules.options else left >= SWAP_WHILE
         return open_ and self.turned != seven and seven in self.hands[seat]
 
     def _may_mariage(self, seat: int) -> bool:
@@ -172,7 +172,7 @@ class TertzDeal(Deal):
         if call.name == C.MENYAYU:
             return E.NotAllowed(
                 "the trump 7 takes the turned card on its holder's turn, while the talon "
-                "holds more than two cards"
+                "holds two cards or more"
             )
         if call.name == C.BELLA:
             return E.NotAllowed("mariage: the trump K and Q in your hand, on your turn, once")

@@ -12,7 +12,7 @@ from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
 
 from .cards import LAST_TRICK
 from .combos import WORDS
-from .deal import BREAK, SWAP_TO_LAST, TertzDeal
+from .deal import BREAK, SWAP_UNTIL_TWO, TertzDeal
 
 NAME = "tertz"
 TARGET = 500
@@ -190,22 +190,22 @@ class To501:
 TO_501 = To501()
 
 
-class SwapToLast:
-    """Option ``tertz-swap-to-last``: the trump seven may be exchanged while at least
-    two cards are left in the talon (the reading of issue #15), not only while more
-    than two are (docs/rules.md §12.3); ``TertzDeal`` reads it from the table's options."""
+class SwapUntilTwo:
+    """Option ``tertz-swap-until-two``: the trump seven may be exchanged only while more
+    than two cards are left in the talon (seed 004: "until only two cards remain"), not
+    with the last pair (docs/rules.md §12.3); ``TertzDeal`` reads it from the options."""
 
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
         return RuleInfo(
-            name=SWAP_TO_LAST,
+            name=SWAP_UNTIL_TWO,
             kind="option",
             summary=(
-                "Tertz: the trump 7 may take the turned card while two or more cards are "
-                "left in the talon, the last pair included."
+                "Tertz: the trump 7 may take the turned card only until two cards are left "
+                "in the talon, not with the last pair."
             ),
             players=(2,),
         )
 
 
-SWAP_TO_LAST_OPTION = SwapToLast()
+SWAP_UNTIL_TWO_OPTION = SwapUntilTwo()
