@@ -21,6 +21,7 @@ from .protocol import View
 
 ORDER_THRESHOLD = 42  # expected points from trumps and aces that make a game worth ordering
 DECLARATIONS = ("terts", "tertsa", "pyatdesyat")
+HUNDREDS = ("sto-", "dvesti")  # Tertz's higher declarations (docs/rules.md, Tertz)
 
 
 def hand_strength(cards: list[int], trump: int) -> int:
@@ -54,7 +55,11 @@ def choose(view: View) -> str:
     if "pishet" in legal:
         return "pishet"
     for token in legal:
-        if token.endswith(DECLARATIONS) or token in ("rost?", "bella"):
+        if (
+            token.endswith(DECLARATIONS)
+            or token.startswith(HUNDREDS)
+            or token in ("rost?", "bella")
+        ):
             return token
     if "menyayu" in legal and _swap_helps(view, hand):
         return "menyayu"

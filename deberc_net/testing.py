@@ -41,6 +41,7 @@ __all__ = [
     "build_deck",
     "build_deck_n",
     "build_ruleset",
+    "build_talon_deck",
     "cards",
     "legal",
     "new_deal",
@@ -136,6 +137,26 @@ def build_deck_n(
     return _stack(held, dealer, top, bottom)
 
 
+def build_talon_deck(
+    other: str | Iterable[str],
+    dealer: str | Iterable[str],
+    turned: str,
+    talon: str | Iterable[str] = (),
+) -> Deck:
+    """A deck for two players of a game dealt 3, 3, 3 before the turned card, with the
+    talon drawn from under it (Tertz): ``other`` (the dealer's opponent) and ``dealer``
+    get these 9 cards, then ``turned``, then ``talon`` in drawing order (before any
+    break), then the remaining cards in deck order."""
+    held = [_hand(other), _hand(dealer)]
+    first = cards(talon) if isinstance(talon, str) else [parse_card(t) for t in talon]
+    top = parse_card(turned)
+    used = [*held[0], *held[1], top, *first]
+    if len(set(used)) != len(used):
+        raise ValueError("a card is given twice")
+    deck = [c for low in (0, 3, 6) for hand in held for c in hand[low : low + 3]]
+    return tuple([*deck, top, *first, *(c for c in DECK if c not in used)])
+
+
 def _stack(held: list[list[Card]], dealer: int, top: Card, bottom: list[Card]) -> Deck:
     """The deck that deals ``held`` (each hand in dealing order, without ``top``) from
     the seat left of ``dealer``: 3 each, 3 each, ``top`` turned, the rest of each hand,
@@ -166,7 +187,7 @@ def _hand(spec: str | Iterable[str], size: int = 9) -> list[Card]:
 def new_deal(rules: RuleSet, deck: Deck, dealer: int = 1, seed: str = "scripted") -> Deal:
     """The first deal of a match, from ``deck``, at 0 points each."""
     sides = len(rules.settings.sides())
-    return Deal(
+    return (rules.deal_class or Deal)(
         rules=rules, deal_no=1, dealer=dealer, deck=deck, seed=seed, totals_before=(0,) * sides
     )
 

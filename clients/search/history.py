@@ -43,7 +43,7 @@ def rules_from_seek(seek: str) -> TableRules:
     out = TableRules()
     if words and words[0].isdigit():
         out.players = int(words.pop(0))
-    if words and words[0] in ("moscow", "kharkov"):
+    if words and words[0] in ("moscow", "kharkov", "tertz"):
         out.variant = words.pop(0)
     if words and words != ["reserved"]:
         out.options = tuple(words)

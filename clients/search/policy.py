@@ -50,6 +50,9 @@ LEVELS = {
     5: Level(samples=80, depth=3, exact=7, bid_samples=128),
 }
 DEFAULT_LEVEL = 3
+# games the world model cannot play (another game, not Deberts rules): every decision
+# there is the heuristic bot's, and search_bot refuses to seek them
+UNMODELLED = frozenset({"tertz"})
 ORDER_MARGIN = 10  # points per deal an order must promise above a pass
 DEBUG = bool(os.environ.get("SEARCH_DEBUG"))  # print each decision's values to stderr
 
@@ -85,7 +88,7 @@ class SearchPlayer:
         if len(legal) == 1:
             return legal[0]
         history = self.tracker.history(view)
-        if history is None or view.seat is None:
+        if history is None or view.seat is None or self.tracker.rules.variant in UNMODELLED:
             self.fallbacks += 1
             return heuristic_bot.choose(view)
         players = view.players or self.tracker.rules.players

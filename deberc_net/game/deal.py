@@ -341,7 +341,7 @@ class Deal:
         if not 0 <= seat < self.players:
             raise E.NotAllowed(f"there is no seat {seat}")
         if call not in self.legal_calls(seat):
-            error = why_not(self, seat, call)
+            error = self.why_not(seat, call)
             if not self._punishable(seat, call, error):
                 raise error
             self.log.append(LoggedCall(seat, call, ms, auto, penalty=error.code))
@@ -634,6 +634,21 @@ class Deal:
         self.score.outcome = outcome
         if winner is not None:
             self.match_end = (winner, reason or outcome)
+
+    # ----------------------------------------------- what a whole new game adds
+    def why_not(self, seat: int, call: Call) -> E.IllegalCall:
+        """The most specific reason ``call`` is not legal for ``seat`` now."""
+        return why_not(self, seat, call)
+
+    def record_extra(self) -> dict[str, Any]:
+        """Keys a game of its own (a ``deberc_deal_class``) adds to its deal records."""
+        return {}
+
+    def view_fields(self, seat: int | None) -> tuple[tuple[str, Any], ...]:
+        """What such a game adds to ``seat``'s view (None: an observer's), as
+        ``(name, value)``, a value a number, a word, None or a tuple of cards; it must
+        say only what that seat may see."""
+        return ()
 
     def record(self) -> dict[str, Any]:
         """The deal as a ``deberc-deal/1`` record (without table/match/players):

@@ -75,7 +75,7 @@ class Match:
 
     def _new_deal(self, deal_no: int, dealer: int) -> Deal:
         deck = self.decks.get(deal_no) or deck_for(self.seed, deal_no)
-        return Deal(
+        return (self.rules.deal_class or Deal)(
             rules=self.rules,
             deal_no=deal_no,
             dealer=dealer,

@@ -83,6 +83,7 @@ def deal_record(deal: Deal) -> dict[str, Any]:
         "bides_before": list(deal.bides_before),
         "void_reason": deal.void_reason,
         "notes": list(score.notes) if score else [],
+        **deal.record_extra(),
     }
 
 
@@ -95,7 +96,7 @@ def replay_calls(
     forfeit, if it ended in one), without checking that the calls finish it.
     ``before_call`` sees the deal before each recorded call is applied (the web replay
     takes the hands and the talk from there)."""
-    deal = Deal(
+    deal = (rules.deal_class or Deal)(
         rules=rules,
         deal_no=record["deal_no"],
         dealer=record["dealer"],

@@ -130,6 +130,7 @@ class RuleSet:
     deal_event: Callable[[Deal, str], None] | None = None
     describe: tuple[str, ...] = ()
     call_aliases: Mapping[str, str] = attrs.Factory(dict)  # spoken word -> a plugin's call
+    deal_class: type[Deal] | None = None  # a whole new game's deals; None: the engine's
 
     def record_fields(self) -> dict[str, Any]:
         return {

@@ -47,6 +47,7 @@ class SeatView:
     legal: tuple[str, ...]
     last_record: dict[str, Any] | None  # the previous deal in full, once it is over
     winner: int | None
+    game: tuple[tuple[str, Any], ...] = ()  # a whole new game's own fields (Deal.view_fields)
 
 
 def view(match: Match, seat: int | None) -> SeatView:
@@ -87,4 +88,5 @@ def view(match: Match, seat: int | None) -> SeatView:
         legal=tuple(c.token() for c in match.legal_calls(seat)) if seat is not None else (),
         last_record=match.records[-1] if match.records else None,
         winner=match.result.winner if match.result else None,
+        game=deal.view_fields(seat),
     )

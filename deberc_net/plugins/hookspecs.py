@@ -18,6 +18,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from deberc_net.game.calls import Call
+    from deberc_net.game.deal import Deal
     from deberc_net.game.rules import ComboKeyFn, DealScore, MatchEnd, MatchSnapshot, Settings
 
     from .api import PluginDeal
@@ -72,6 +73,12 @@ class RuleSpecs:
     @hookspec(firstresult=True)
     def deberc_combo_key(self, settings: Settings) -> ComboKeyFn | None:
         """Return the function ordering combinations; called once per rule set."""
+
+    @hookspec(firstresult=True)
+    def deberc_deal_class(self, settings: Settings) -> type[Deal] | None:
+        """A whole new game on the 32 cards: the ``Deal`` subclass its deals are made of
+        (its own legal calls, play and scoring), or None for the engine's own. Called
+        once per rule set; matches, records and their replay make deals of this class."""
 
     @hookspec(firstresult=True)
     def deberc_combo_winners(self, deal: PluginDeal) -> list[int] | None:

@@ -130,6 +130,11 @@ class RuleBook:
             return self._pm.subset_hook_caller(name, remove_plugins=without)
 
         settings = self._settings(hook, chosen, base, players)
+        deal_class = hook("deberc_deal_class")(settings=settings)
+        if deal_class is not None and not (
+            isinstance(deal_class, type) and issubclass(deal_class, Deal)
+        ):
+            raise RuleError(f"{variant!r}: deberc_deal_class gave {deal_class!r}, not a Deal class")
         return RuleSet(
             settings=settings,
             variant=variant,
@@ -145,6 +150,7 @@ class RuleBook:
             deal_event=_deal_event(hook("deberc_deal_event")),
             describe=tuple(f"{r.name}: {r.info.summary}" for r in chosen),
             call_aliases=_aliases(chosen),
+            deal_class=deal_class,
         )
 
     def _pick(self, variant: str, options: Sequence[str], players: int) -> list[str]:

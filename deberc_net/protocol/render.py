@@ -632,6 +632,8 @@ def _view_fields(v: SeatView, clock_ms: int | None) -> list[tuple[str, Any]]:
         ("clock", clock_ms),
         ("legal", list(v.legal)),
         ("players", len(v.names)),
+        # a whole new game's own fields (Tertz: talon, their_tricks), appended
+        *((name, _cards(x) if isinstance(x, tuple) else x) for name, x in v.game),
     ]
 
 
@@ -648,7 +650,8 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
         )
         if v.trump is not None:
             out.append(
-                f"Trump: {SUIT_SYMBOLS[SUITS[v.trump]]} ({_name(n, v.player)} plays)."
+                f"Trump: {SUIT_SYMBOLS[SUITS[v.trump]]}"
+                + ("." if v.player is None else f" ({_name(n, v.player)} plays).")  # Tertz: no bid
                 + (f" Turned: {pretty_card(v.turned)}." if v.turned is not None else "")
             )
         elif v.turned is not None:
@@ -660,6 +663,7 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
             out.append("Trick: " + ", ".join(f"{n[s]} {pretty_card(c)}" for s, c in v.trick))
     if v.hand:
         out.append(f"Your hand: {pretty_hand(v.hand, order)}")
+    out.extend(_game_line(name, value) for name, value in v.game if value is not None)
     if v.pending is not None:
         out.append(_question(*v.pending, n))
     if e.kind == ev.AskKind.ASK and v.legal:
@@ -671,12 +675,41 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
             _pretty_token(t)
             for t in sorted(playable, key=lambda t: shown.index(t) if t in shown else len(shown))
         ]
-        options = " | ".join(talk + ([", ".join(cards)] if cards else []))
+        options = " | ".join(_numbered_runs(talk) + ([", ".join(cards)] if cards else []))
         clock = f" [{e.clock_ms // 1000} s]" if e.clock_ms is not None else ""
         out.append(f"Your call{clock}: {options}")
     elif v.to_act is not None and v.seat != v.to_act:
         out.append(f"Waiting for {n[v.to_act]}.")
     return out
+
+
+_NUMBERED = re.compile(r"^(.+)-(\d+)$")
+
+
+def _numbered_runs(tokens: list[str]) -> list[str]:
+    """A call offered for a run of three or more numbers, as one option: Tertz's
+    ``lomayu-1`` … ``lomayu-12`` is "lomayu 1..12" (people type "lomayu 5")."""
+    numbers: dict[str, list[int]] = {}
+    for token in tokens:
+        m = _NUMBERED.match(token)
+        if m is not None:
+            numbers.setdefault(m.group(1), []).append(int(m.group(2)))
+    out: list[str] = []
+    for token in tokens:
+        m = _NUMBERED.match(token)
+        run = numbers.get(m.group(1), []) if m is not None else []
+        if m is None or len(run) < 3 or run != list(range(run[0], run[-1] + 1)):
+            out.append(token)
+        elif int(m.group(2)) == run[0]:
+            out.append(f"{m.group(1)} {run[0]}..{run[-1]}")
+    return out
+
+
+def _game_line(name: str, value: Any) -> str:
+    """A whole new game's own view field, in words (Tertz: "Talon: 12")."""
+    if isinstance(value, tuple | list):
+        value = pretty_cards(value) if value else "none"
+    return f"{name.replace('_', ' ').capitalize()}: {value}"
 
 
 def _pretty_token(token: str) -> str:
@@ -701,6 +734,8 @@ def _question(kind: str, asker: int, answerer: int, n: Sequence[str]) -> str:
         return f"{a} asks {b} to show the combination (pokazhi): {b} shows it."
     if kind == "prokhodit":
         return f"{a} asks whether the trump run passes (prokhodit?): {b} answers."
+    if kind == "lomayu":  # Tertz: the loser of the first trick breaks the deck
+        return f"{b} breaks the deck (lomayu N): N cards from the talon's top go under it."
     return f"{a} asks {kind}: {b} answers."
 
 

@@ -25,6 +25,7 @@ from .render import (
     _by_side,
     _fit,
     _name,
+    _numbered_runs,
     _ordered,
     _render,
     games_lines,
@@ -202,7 +203,8 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
         )
         if v.trump is not None:
             out.append(
-                f"Козырь: {_suit(v.trump)} (играет {_name(n, v.player)})."
+                f"Козырь: {_suit(v.trump)}"
+                + ("." if v.player is None else f" (играет {_name(n, v.player)}).")  # Tertz: no bid
                 + (f" Открыта: {ru_card(v.turned)}." if v.turned is not None else "")
             )
         elif v.turned is not None:
@@ -214,12 +216,13 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
             out.append("Взятка: " + ", ".join(f"{n[s]} {ru_card(c)}" for s, c in v.trick))
     if v.hand:
         out.append(f"Ваши карты: {ru_hand(v.hand, order)}")
+    out.extend(_game_line(name, value) for name, value in v.game if value is not None)
     if v.pending is not None:
         out.append(_question(*v.pending, n))
     if e.kind == ev.AskKind.ASK and v.legal:
         shown = [card_str(c) for c in _ordered(v.hand, order)]
         playable = [t for t in v.legal if t in shown]
-        talk = [ru_call(t) for t in v.legal if t not in playable]
+        talk = [ru_call(t) for t in _numbered_runs([t for t in v.legal if t not in playable])]
         cards = [ru_call(t) for t in sorted(playable, key=shown.index)]
         options = " | ".join(talk + ([", ".join(cards)] if cards else []))
         clock = f" [{e.clock_ms // 1000} с]" if e.clock_ms is not None else ""
@@ -227,6 +230,16 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
     elif v.to_act is not None and v.seat != v.to_act:
         out.append(f"Ждём {n[v.to_act]}.")
     return out
+
+
+_GAME_FIELDS = {"talon": "В колоде", "their_tricks": "Взятки соперника"}  # Tertz's
+
+
+def _game_line(name: str, value: Any) -> str:
+    """A whole new game's own view field (Tertz: "В колоде: 12")."""
+    if isinstance(value, tuple):
+        value = " ".join(ru_card(c) for c in value) if value else "нет"
+    return f"{_GAME_FIELDS.get(name, name)}: {value}"
 
 
 def _question(kind: str, asker: int, answerer: int, n: Sequence[str]) -> str:
@@ -242,6 +255,8 @@ def _question(kind: str, asker: int, answerer: int, n: Sequence[str]) -> str:
         return f"{a} просит {b} показать комбинацию («покажи»): {b} показывает."
     if kind == "prokhodit":
         return f"{a} спрашивает, проходит ли козырная комбинация («проходит?»): {b} отвечает."
+    if kind == "lomayu":  # терц: проигравший первую взятку ломает колоду
+        return f"{b} ломает колоду («ломаю N»): N карт сверху колоды уходят под низ."
     return f"{a} спрашивает «{ru_call(kind)}»: {b} отвечает."
 
 

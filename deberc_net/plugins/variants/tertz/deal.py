@@ -1,0 +1,260 @@
+"""A Tertz deal (docs/rules.md, Tertz): the engine's ``Deal`` with a talon to draw from.
+
+Nine cards each, three at a time, the dealer last; the next card is turned for trump and
+lies on the talon, the rest is drawn from under it. No bidding: the deal starts in play,
+the dealer's opponent leading. After each trick both draw (the winner first) back to
+nine; after the first trick the loser breaks the deck first (``lomayu-N``: N cards from
+the top go under the bottom). When the talon is gone, follow and beat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from deberc_net.game import calls as C
+from deberc_net.game import errors as E
+from deberc_net.game import scoring
+from deberc_net.game import talk as T
+from deberc_net.game.calls import Call
+from deberc_net.game.cards import SEVEN, Card, card_str, make, suit_of
+from deberc_net.game.combos import Combo, holds_bella
+from deberc_net.game.deal import DONE, PLAY, Deal, Pending, Trick
+from deberc_net.game.events import TrickTaken
+from deberc_net.game.play import trick_winner
+
+from .cards import card_points, legal_cards
+from .combos import CALLS, find_combos
+
+BREAK_Q = "lomayu"  # the question after the first trick: how many cards to move
+BREAK = "lomayu"  # its answer, lomayu-N
+LOOK_WHILE = 4  # the taken tricks are open while the talon holds at least this many
+SWAP_WHILE = 2  # the trump seven may be exchanged while the talon holds this many
+SWAP_UNTIL_TWO = "tertz-swap-until-two"  # the option: only while more than two are left
+
+
+def break_call(n: int) -> Call:
+    return Call(f"{BREAK}-{n}")
+
+
+def broken_by(call: Call) -> int | None:
+    """N of a ``lomayu-N`` call, or None for any other call."""
+    head, _, n = call.name.partition("-")
+    return int(n) if head == BREAK and n.isdigit() else None
+
+
+@attrs.define(eq=False)
+class TertzDeal(Deal):
+    broken: int | None = attrs.field(init=False, default=None)  # N of lomayu-N
+    turned_drawn: bool = attrs.field(init=False, default=False)
+    draws: list[tuple[int, Card]] = attrs.field(init=False, factory=list)
+
+    def __attrs_post_init__(self) -> None:
+        super().__attrs_post_init__()
+        if self.players != 2:
+            raise ValueError("Tertz is a game for two")
+        self.trump = suit_of(self.turned)  # the turned card is trump: nobody bids
+        self.first_trump = True
+        self.phase = PLAY
+        self._find_bella_owner()
+
+    # ------------------------------------------------------------------ the talon
+    def talon_left(self) -> int:
+        """Cards still to draw, the turned trump included."""
+        return len(self.talon) + (0 if self.turned_drawn else 1)
+
+    def combos_of(self, seat: int) -> list[Combo]:
+        declared = self.talk.declared_combos
+        if seat in declared:
+            return declared[seat]
+        hand = self.window_hands.get(seat) or tuple(self.hands[seat])
+        return find_combos(hand, self.trump, self.rules.settings.sequence_by_strength)
+
+    # ---------------------------------------------------------------- legal calls
+    def _compute_legal(self, seat: int) -> list[Call]:
+        if self.phase == DONE:
+            return []
+        pending = self.talk.pending
+        if pending is not None:
+            if seat != pending.answerer:
+                return self._with_extra(seat, [])
+            if pending.kind == BREAK_Q:
+                return [break_call(n) for n in range(1, len(self.talon))]
+            return self._with_extra(seat, T.answers(self, pending))
+        out: list[Call] = []
+        if T.may_demand_show(self, seat):
+            out.append(Call(C.POKAZHI))
+        if seat != self.turn:
+            return self._with_extra(seat, out)
+        if self._may_swap(seat):
+            out.append(Call(C.MENYAYU))
+        out.extend(self._declarations(seat))
+        if self._may_mariage(seat):
+            out.append(Call(C.BELLA))
+        out.extend(C.play(c) for c in self._legal_cards(seat))
+        return self._with_extra(seat, out)  # an option's calls on top of Tertz
+
+    def _legal_cards(self, seat: int) -> list[Card]:
+        assert self.trump is not None
+        return legal_cards(self.hands[seat], self.trick.cards, self.trump, self.talon_left() > 0)
+
+    def _may_swap(self, seat: int) -> bool:
+        assert self.trump is not None
+        seven = make(SEVEN, self.trump)
+        left = self.talon_left()
+        open_ = left > SWAP_WHILE if SWAP_UNTIL_TWO in self.rules.options else left >= SWAP_WHILE
+        return open_ and self.turned != seven and seven in self.hands[seat]
+
+    def _may_mariage(self, seat: int) -> bool:
+        return (
+            not self.talk.bella_declared
+            and self.talk.bella_owner == seat
+            and holds_bella(self.hands[seat], self.trump)
+        )
+
+    def _declarations(self, seat: int) -> list[Call]:
+        """Before his first card: his best category if it is higher than the best
+        declared, ``rost?`` if it is as high."""
+        if not T.in_window(self, seat) or seat in self.talk.talked:
+            return []
+        mine = self.best_combo(seat)
+        if mine is None:
+            return []
+        best = self.talk.best
+        if best is None or mine.category > best.category:
+            return [self.declaration(seat, mine.category)]
+        if mine.category == best.category and best.seat != seat:
+            return [Call(C.ROST)]
+        return []
+
+    def declaration(self, seat: int, category: int) -> Call:
+        if category in CALLS:
+            return Call(CALLS[category])
+        return T.declaration(self, seat, category)  # terts, pyatdesyat (with a count)
+
+    # ------------------------------------------------------------ Tertz's own calls
+    def carry_out(self, seat: int, call: Call) -> bool:
+        """A legal call of Tertz's own (the engine has no handler for it)."""
+        n = broken_by(call)
+        if n is not None:
+            self.talon = self.talon[n:] + self.talon[:n]
+            self.broken = n
+            self.talk.pending = None
+            winner = self.tricks[0].winner
+            assert winner is not None
+            self._draw(winner)
+            return True
+        if call.name in CALLS.values():
+            self.talk.declared_calls.setdefault(seat, []).append(call.token())
+            T.do_declare(self, seat, call)
+            return True
+        return False
+
+    # ------------------------------------------------------------------ refusals
+    def why_not(self, seat: int, call: Call) -> E.IllegalCall:
+        """Tertz's reasons; the engine's for what the two games share."""
+        pending = self.talk.pending
+        if self.phase == DONE or (pending is not None and pending.kind != BREAK_Q):
+            return super().why_not(seat, call)
+        if pending is not None:
+            if seat != pending.answerer:
+                return E.AnswerRequired(f"seat {pending.answerer} breaks the deck first")
+            return E.AnswerRequired(
+                f"break the deck first: lomayu-1 … lomayu-{len(self.talon) - 1}"
+            )
+        if broken_by(call) is not None:
+            return E.NotAllowed("the loser of the first trick breaks the deck, once, after it")
+        if seat != self.turn:
+            return super().why_not(seat, call)
+        if call.name in (C.TERTS, C.PYATDESYAT, *CALLS.values()):
+            return self._why_not_declare(seat, call)
+        if call.name == C.MENYAYU:
+            return E.NotAllowed(
+                "the trump 7 takes the turned card on its holder's turn, while the talon "
+                "holds two cards or more"
+            )
+        if call.name == C.BELLA:
+            return E.NotAllowed("mariage: the trump K and Q in your hand, on your turn, once")
+        if call.name == C.PLAY and call.card is not None:
+            return self._why_not_card(seat, call.card)
+        return super().why_not(seat, call)
+
+    def _why_not_declare(self, seat: int, call: Call) -> E.IllegalCall:
+        if not T.in_window(self, seat):
+            return E.NotAllowed("combinations are declared before your first card only")
+        if seat in self.talk.talked:
+            return E.NotAllowed("you have already declared")
+        mine = self.best_combo(seat)
+        if mine is None:
+            return E.FalseDeclaration("you hold no combination")
+        right = self.declaration(seat, mine.category)
+        if call != right:
+            return E.FalseDeclaration(
+                f"you do not hold {call.token()}; your best is {right.token()}"
+            )
+        return E.NotAllowed("a combination as high or higher is declared: rost? or nothing")
+
+    def _why_not_card(self, seat: int, card: Card) -> E.IllegalCall:
+        hand, trump = self.hands[seat], self.trump
+        if card not in hand:
+            return E.NotInHand(f"{card_str(card)} is not in your hand")
+        led = self.trick.cards[0][1]
+        if card >> 3 != led >> 3 and any(c >> 3 == led >> 3 for c in hand):
+            return E.MustFollowSuit(f"you hold {'shdc'[led >> 3]}: follow suit")
+        if card >> 3 == led >> 3:  # after the talon: a card of the suit that does not beat
+            return E.MustBeat(f"the talon is gone: beat {card_str(led)} if you can")
+        if card >> 3 != trump:
+            return E.MustTrump("you have no card of the led suit: play a trump")
+        return E.NotAllowed(f"you may not play {card_str(card)} now")
+
+    # -------------------------------------------------------------------- tricks
+    def _finish_trick(self) -> None:
+        trump = self.trump
+        assert trump is not None
+        trick = self.trick
+        winner = trick_winner(trick.cards, trump)
+        trick.winner = winner
+        side = self.side_of(winner)
+        self.tricks.append(trick)
+        self._tell(TrickTaken(winner, tuple(c for _, c in trick.cards)))
+        self.tricks_taken[side] += 1
+        self.card_points[side] += sum(card_points(c, trump) for _, c in trick.cards)
+        if len(self.tricks) == 1:
+            scoring.settle_combinations(self)
+        if not self.hands[winner]:
+            scoring.score_played(self)
+            return
+        self.turn = winner
+        self.trick = Trick(winner)
+        if not self.talon_left():
+            return
+        if self.broken is None:  # the loser breaks the deck; the winner waits for it
+            self.talk.pending = Pending(BREAK_Q, winner, (winner + 1) % 2)
+            return
+        self._draw(winner)
+
+    def _draw(self, first: int) -> None:
+        for seat in (first, (first + 1) % 2):
+            if self.talon:
+                card = self.talon.pop(0)
+            else:  # the turned trump is the last card of the talon
+                card, self.turned_drawn = self.turned, True
+            self.hands[seat].append(card)
+            self.draws.append((seat, card))
+        if not self.talk.bella_declared:
+            self._find_bella_owner()
+
+    # ------------------------------------------------------- records and views
+    def record_extra(self) -> dict[str, Any]:
+        return {
+            "talon_broken": self.broken,
+            "draws": [[seat, card_str(card)] for seat, card in self.draws],
+        }
+
+    def view_fields(self, seat: int | None) -> tuple[tuple[str, Any], ...]:
+        left = self.talon_left()
+        theirs: tuple[Card, ...] | None = None
+        if seat is not None and left >= LOOK_WHILE:
+            theirs = tuple(c for t in self.tricks if t.winner != seat for _, c in t.cards)
+        return (("talon", left), ("their_tricks", theirs))

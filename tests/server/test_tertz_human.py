@@ -1,0 +1,120 @@
+"""Tertz over real sockets: a whole match in the human style (its break and mariage
+typed in Russian), and the machine style's view fields and refusals."""
+
+from __future__ import annotations
+
+import re
+
+import trio
+
+from .client import PROMPT, LineClient, human_choice, seat_pair
+from .conftest import Connector
+
+TIMEOUT = 20
+BREAKS = re.compile(r"lomayu (\d+)\.\.(\d+)")  # the prompt's "lomayu 1..12"
+
+
+def tertz_choice(options: str) -> str:
+    """Cards first; the deck broken and mariage said as people say them in Russian."""
+    tokens = [t.strip() for g in options.split(" | ") for t in g.strip().split(", ")]
+    breaks = [m for t in tokens if (m := BREAKS.fullmatch(t))]
+    if breaks:
+        return "ломаю " + breaks[0].group(2)  # the most cards it may move
+    if "bella" in tokens:
+        return "марьяж"
+    return human_choice(options)
+
+
+async def play_tertz(client: LineClient, said: list[str]) -> str:
+    while True:
+        line = await client.read_until(lambda _: True, TIMEOUT)
+        assert not line.startswith("Error"), f"{client.label}: {line}"
+        if line.startswith("Game over:"):
+            return line
+        prompt = PROMPT.match(line)
+        if prompt:
+            said.append(tertz_choice(prompt.group(1)))
+            await client.send(said[-1])
+
+
+async def test_a_whole_tertz_match_in_the_human_style(port: int, connect: Connector) -> None:
+    anna = await connect.human(port, "anna")
+    boris = await connect.human(port, "boris")
+    await anna.send("new 2 tertz")
+    opened = await anna.read_until(lambda line: line.startswith("You sit at table"))
+    table = re.search(r"table (\d+)", opened)
+    assert table is not None
+    await boris.send(f"sit {table.group(1)}")
+    await anna.read_until(lambda line: line.startswith("Deal 1. "), TIMEOUT)
+    await anna.send("state")  # the whole table: trump without anybody who ordered it
+    trump = await anna.read_until(lambda line: line.startswith("Trump: "), TIMEOUT)
+    assert re.fullmatch(r"Trump: [♠♥♦♣]\. Turned: .+\.", trump), trump
+    said: dict[str, list[str]] = {"anna": [], "boris": []}
+    ends: dict[str, str] = {}
+
+    async def run(client: LineClient, name: str) -> None:
+        ends[name] = await play_tertz(client, said[name])
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(run, anna, "anna")
+            nursery.start_soon(run, boris, "boris")
+    assert ends["anna"] == ends["boris"]
+    everything = anna.lines + boris.lines
+    assert any(x.startswith("Talon: 14") for x in everything)
+    assert any(x.startswith("Talon: 2") for x in everything)
+    assert any(x.startswith("Their tricks: ") for x in everything)
+    assert any(" breaks the deck (lomayu N): " in x for x in everything)
+    assert [x for x in everything if len(x) > 80] == []
+    assert any(s.startswith("ломаю ") for s in said["anna"] + said["boris"])
+    assert not any("igrayu" in x or "pas |" in x for x in everything)  # nobody bids
+    scores = re.findall(r"\d+", ends["anna"])
+    assert scores and max(int(s) for s in scores) >= 500
+
+
+async def test_the_machine_style_tells_the_talon_and_refuses_three_players(
+    port: int, connect: Connector
+) -> None:
+    a = await connect.machine(port, "m1")
+    b = await connect.machine(port, "m2")
+    await a.send("new 3 tertz")
+    refusal = await a.expect("error")
+    assert refusal["code"] == "bad-rules" and "2 players, not 3" in refusal["text"]
+    await seat_pair(a, b, "2 tertz")
+    ask = await a.read_until(lambda line: line.startswith(("ask ", "state ")), TIMEOUT)
+    other = await b.read_until(lambda line: line.startswith(("ask ", "state ")), TIMEOUT)
+    for line in (ask, other):
+        assert " talon=14 " in line and " their_tricks=" in line
+        assert " phase=play " in line and " player=" in line
+
+
+async def test_russian_players_see_the_talon_and_break_the_deck_in_russian(
+    port: int, connect: Connector
+) -> None:
+    people = [await connect.human(port, name) for name in ("anna", "boris")]
+    for person in people:
+        await person.send("lang ru")
+        await person.read_until(lambda x: x == "Язык: русский.")
+    for person in people:
+        await person.send("seek 2 tertz")
+    said: list[str] = []
+
+    async def play_in_russian(client: LineClient) -> None:
+        while True:
+            line = await client.read_until(lambda _: True, TIMEOUT)
+            assert not line.startswith("Ошибка"), line
+            if line.startswith("Игра окончена"):
+                return
+            if line.startswith("Ваш ход"):
+                options = line.split(": ", 1)[1]
+                said.append(tertz_choice(options))
+                await client.send(said[-1])
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            for person in people:
+                nursery.start_soon(play_in_russian, person)
+    lines = people[0].lines + people[1].lines
+    assert any(x.startswith("В колоде: 14") for x in lines)
+    assert any(x.startswith("Взятки соперника: ") for x in lines)
+    assert any(s.startswith("ломаю ") for s in said)

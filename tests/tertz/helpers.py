@@ -1,0 +1,34 @@
+"""Playing Tertz deals in tests: a stacked deck, simple players."""
+
+from __future__ import annotations
+
+from deberc_net.game.deal import DONE
+from deberc_net.game.match import Match
+from deberc_net.plugins.variants.tertz.deal import TertzDeal
+from deberc_net.testing import build_ruleset, build_talon_deck, legal, new_deal, say
+
+RULES = build_ruleset(2, "tertz")
+
+
+def deal_of(other: str, dealer: str, turned: str, talon: str = "") -> TertzDeal:
+    deal = new_deal(RULES, build_talon_deck(other, dealer, turned, talon))
+    assert isinstance(deal, TertzDeal)
+    return deal
+
+
+def first_card(deal: TertzDeal | Match, seat: int) -> str:
+    """The first legal card, else the first legal call (a break: lomayu-1)."""
+    calls = legal(deal, seat)
+    cards = [t for t in calls if t[0].isdigit() or t[0] in "JQKA"]
+    return (cards or calls)[0]
+
+
+def step(deal: TertzDeal) -> None:
+    seat = deal.to_act
+    assert seat is not None
+    say(deal, seat, first_card(deal, seat))
+
+
+def finish(deal: TertzDeal) -> None:
+    while deal.phase != DONE:
+        step(deal)

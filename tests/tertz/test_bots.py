@@ -1,0 +1,70 @@
+"""The reference bots and Tertz: the random and heuristic bots play it from ``legal=``;
+the search bot, which models Deberts only, refuses it."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from clients import heuristic_bot
+from clients.search.local import call_for, history_of, view_of
+from clients.search.policy import SearchPlayer
+from deberc_net.game.match import Match
+from deberc_net.testing import build_talon_deck, new_match, play
+
+from .helpers import RULES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_heuristic_bot_plays_whole_tertz_matches_and_declares_hundreds() -> None:
+    said: list[str] = []
+    for seed in range(3):
+        match = Match(RULES, seed=f"h{seed}")
+        while not match.over:
+            seat = match.to_act
+            assert seat is not None
+            view = view_of(match, seat)
+            choice = heuristic_bot.choose(view)
+            assert choice in view.legal
+            said.append(choice)
+            match.apply(seat, call_for(match, seat, choice))
+    assert any(s.startswith("lomayu-") for s in said)
+    deck = build_talon_deck("7s 8s 10s Qs As 7c 9c Jc 8d", "Ks Kh Kd Kc 9s 8h 9h 7d 10d", "7h")
+    kings = new_match(RULES, deck)
+    play(kings, "7s")
+    view = view_of(kings, 1)
+    assert "sto-korolei" in view.legal and heuristic_bot.choose(view) == "sto-korolei"
+
+
+def test_the_search_bot_refuses_to_seek_tertz() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "clients.search_bot", "--name", "s", "--seek", "2 tertz"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=ROOT,
+    )
+    assert done.returncode == 2
+    assert "models Deberts only and does not play tertz" in done.stderr
+
+
+def test_at_a_tertz_table_the_search_bot_makes_the_heuristic_bots_calls() -> None:
+    match = Match(RULES, seed="search")
+    bot = SearchPlayer(level=1, ms=15, seed="t", strict=True)
+    bot.tracker.rules.variant = "tertz"
+    rng = random.Random(1)
+    while not match.over and len(match.records) < 1:
+        seat = match.to_act
+        assert seat is not None
+        view = view_of(match, seat)
+        if seat == 0:
+            bot.tracker.deals[1] = history_of(match)
+            choice = bot.choose(view)
+            assert choice == heuristic_bot.choose(view)
+        else:
+            choice = rng.choice(view.legal)
+        match.apply(seat, call_for(match, seat, choice))
+    assert bot.fallbacks > 0
