@@ -235,7 +235,7 @@ class LineBuffer:
         self._pending = bytearray()
         self._errors = errors
 
-    def feed(self, data: bytes) -> list[str]:
+    def feed(self, data: bytes | bytearray) -> list[str]:
         self._pending += data
         *complete, rest = self._pending.split(b"\n")
         self._pending = bytearray(rest)

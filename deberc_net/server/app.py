@@ -17,6 +17,7 @@ from typing import Any
 
 import structlog
 import trio
+import trio.testing
 
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
@@ -41,11 +42,13 @@ async def serve(
     handle_signals: bool = False,
     rules: RuleBook | None = None,
     http_bound: Callable[[int], None] | None = None,
+    local_bound: Callable[[LocalLink], None] | None = None,
 ) -> None:
     """Run until cancelled (or, with ``handle_signals``, until SIGINT/SIGTERM).
     ``rules``: the rule plugins, loaded once by the caller; loaded here if not given
     (a broken plugin raises PluginError before anything listens). With
-    ``config.http_port`` set, the web face is served too; ``http_bound`` gets its port."""
+    ``config.http_port`` set, the web face is served too; ``http_bound`` gets its port.
+    ``local_bound`` gets a ``LocalLink``: connections from inside this process."""
     rules = rules if rules is not None else RuleBook.load()
     store = open_store(config.db, serving=True)
     try:
@@ -71,6 +74,8 @@ async def serve(
                     )
 
             nursery.start_soon(accept_all)
+            if local_bound is not None:
+                local_bound(LocalLink(server, nursery))
             if handle_signals:
                 nursery.start_soon(_on_signal, lobby, listen_scope, nursery, config)
             task_status.started(port)
@@ -236,6 +241,26 @@ class Server:
                         return
                     continue
                 await self._command(session, item)
+
+
+class LocalLink:
+    """Connections from inside the server's process (a ladder's in-process bots): the
+    same protocol bytes through the same ``Server.handle``, over memory streams instead
+    of a socket. Their per-address limits count them under one address, ``in-process``."""
+
+    ADDRESS = "in-process"
+
+    def __init__(self, server: Server, nursery: trio.Nursery) -> None:
+        self._server = server
+        self._nursery = nursery
+        self._ids = itertools.count(1)
+
+    async def connect(self) -> trio.abc.Stream:
+        """A new connection: the client's end (the server serves the other end)."""
+        client, served = trio.testing.memory_stream_pair()
+        peer = f"{self.ADDRESS}:{next(self._ids)}"
+        self._nursery.start_soon(self._server.handle, served, self.ADDRESS, peer)
+        return client
 
 
 def _peer(stream: trio.SocketStream) -> tuple[str, str]:
