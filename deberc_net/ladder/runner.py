@@ -138,7 +138,7 @@ class Ladder:
                     self.free[bot.name] = list(names)
                     for name in names:
                         nursery.start_soon(supervisor.keep_running, bot, name)
-                admin = await AdminClient.connect(host, port, password)
+                admin = await AdminClient.connect(host, port, password, connect)
                 await admin.wait_for([n for names in self.free.values() for n in names], STARTUP_S)
                 await self._fill(admin)
                 while self.running or self.awaiting:
