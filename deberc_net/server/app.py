@@ -10,6 +10,7 @@ bytes. A handler's failure is logged and ends only its own connection.
 from __future__ import annotations
 
 import itertools
+import math
 import signal
 from collections import Counter
 from collections.abc import Callable
@@ -169,22 +170,25 @@ class Server:
 
     async def _serve_connection(self, stream: trio.abc.Stream, address: str, peer: str) -> None:
         outbox = Outbox(self.config.outbox_bytes)
-        with trio.CancelScope() as scope:
-            connection = Connection(trio.current_time(), self.limits)
-            session = Session(next(_ids), outbox, scope, connection, peer=peer, address=address)
-            session.says = Bucket(self.config.say_per_s, self.config.say_burst)
-            session.lists = Bucket(self.config.lists_per_s, self.config.lists_burst)
-            self.pending -= 1
-            self.sessions[session] = None
-            session.log = session.log.bind(conn=session.id, peer=peer)
-            session.log.info("connect")
-            try:
-                async with trio.open_nursery() as nursery:
-                    nursery.start_soon(self._writer, stream, outbox, scope)
-                    self.lobby.hello(session)
-                    await self._reader(stream, session)
-                    session.close()  # the writer flushes, then ends the connection
-            finally:
+        connection = Connection(trio.current_time(), self.limits)
+        session: Session | None = None
+        try:
+            # the connection's nursery scope is the one 'abort' cancels: no scope of its own
+            async with trio.open_nursery() as nursery:
+                scope = nursery.cancel_scope
+                session = Session(next(_ids), outbox, scope, connection, peer=peer, address=address)
+                session.says = Bucket(self.config.say_per_s, self.config.say_burst)
+                session.lists = Bucket(self.config.lists_per_s, self.config.lists_burst)
+                self.pending -= 1
+                self.sessions[session] = None
+                session.log = session.log.bind(conn=session.id, peer=peer)
+                session.log.info("connect")
+                nursery.start_soon(self._writer, stream, outbox, scope)
+                self.lobby.hello(session)
+                await self._reader(stream, session)
+                session.close()  # the writer flushes, then ends the connection
+        finally:
+            if session is not None:
                 self.sessions.pop(session, None)
                 self.lobby.disconnected(session)
                 connection.close()
@@ -213,13 +217,20 @@ class Server:
         """Feed the connection what the stream gives; hand the lobby what comes out."""
         connection = session.connection
         while not connection.closed:
-            deadline, _ = connection.deadline()
-            data: bytes | bytearray = b""
-            with trio.move_on_at(deadline) as waited:
-                try:
-                    data = await stream.receive_some(READ_SIZE)
-                except trio.BrokenResourceError:  # a reset is a disconnect, not a failure
-                    return
+            # one scope for many reads, its deadline moved as the connection's moves
+            # (a scope a read costs time); a new one only after it fired too early
+            with trio.CancelScope() as waited:
+                while not connection.closed:
+                    waited.deadline = connection.deadline()[0]
+                    try:
+                        data = await stream.receive_some(READ_SIZE)
+                    except trio.BrokenResourceError:  # a reset is a disconnect, not a failure
+                        return
+                    waited.deadline = math.inf  # handling a command is no silence
+                    if not data:
+                        return
+                    if not await self._received(session, data):
+                        return
             if waited.cancelled_caught:
                 goodbye = connection.timed_out(trio.current_time())
                 if goodbye is None:  # woken early: not due yet
@@ -227,20 +238,23 @@ class Server:
                 session.send(goodbye.error)
                 session.log.info("timeout", code=goodbye.error.code)
                 return
-            if not data:
-                return
-            connection.receive_data(data, trio.current_time())
-            while not connection.closed:
-                item = connection.next_input(trio.current_time())
-                if item is NEED_DATA:
-                    break
-                if isinstance(item, Reply):
-                    session.send(item.error)
-                    if item.hang_up:
-                        session.log.warning(item.error.code)
-                        return
-                    continue
-                await self._command(session, item)
+
+    async def _received(self, session: Session, data: bytes | bytearray) -> bool:
+        """Hand the lobby what ``data`` completes; False once the connection must end."""
+        connection = session.connection
+        connection.receive_data(data, trio.current_time())
+        while not connection.closed:
+            item = connection.next_input(trio.current_time())
+            if item is NEED_DATA:
+                break
+            if isinstance(item, Reply):
+                session.send(item.error)
+                if item.hang_up:
+                    session.log.warning(item.error.code)
+                    return False
+                continue
+            await self._command(session, item)
+        return True
 
 
 class LocalLink:

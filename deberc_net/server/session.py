@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -27,7 +26,7 @@ class Outbox:
     outbox is disconnected without the server holding its backlog."""
 
     limit: int
-    chunks: deque[bytes] = attrs.Factory(deque)
+    chunks: list[bytes] = attrs.Factory(list)  # not a deque: 600 bytes less when idle
     queued_bytes: int = 0
     closed: bool = False
     _ready: trio.Event = attrs.Factory(trio.Event)
@@ -46,14 +45,20 @@ class Outbox:
 
     def take(self, most: int = 65536) -> bytes:
         """What is queued, joined (up to about ``most`` bytes): one write for a burst."""
-        parts: list[bytes] = []
-        size = 0
-        while self.chunks and size < most:
-            chunk = self.chunks.popleft()
-            parts.append(chunk)
-            size += len(chunk)
+        chunks = self.chunks
+        if self.queued_bytes <= most:  # the usual case: everything at once
+            data = b"".join(chunks)
+            chunks.clear()
+            self.queued_bytes = 0
+            return data
+        size = count = 0
+        while count < len(chunks) and size < most:
+            size += len(chunks[count])
+            count += 1
+        data = b"".join(chunks[:count])
+        del chunks[:count]
         self.queued_bytes -= size
-        return b"".join(parts)
+        return data
 
     async def wait(self) -> bool:
         """Wait until there is something to write; False once closed and empty."""
