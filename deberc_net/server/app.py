@@ -9,8 +9,10 @@ bytes. A handler's failure is logged and ends only its own connection.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+import os
 import signal
 from collections import Counter
 from collections.abc import Callable
@@ -169,7 +171,7 @@ class Server:
         return None
 
     async def _serve_connection(self, stream: trio.abc.Stream, address: str, peer: str) -> None:
-        outbox = Outbox(self.config.outbox_bytes)
+        outbox = Outbox(self.config.outbox_bytes, direct=_direct_write(stream))
         connection = Connection(trio.current_time(), self.limits)
         session: Session | None = None
         try:
@@ -200,7 +202,9 @@ class Server:
     ) -> None:
         try:
             while await outbox.wait():
+                outbox.writing = True
                 await stream.send_all(outbox.take())
+                outbox.writing = False
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         scope.cancel()
@@ -275,6 +279,15 @@ class LocalLink:
         peer = f"{self.ADDRESS}:{next(self._ids)}"
         self._nursery.start_soon(self._server.handle, served, self.ADDRESS, peer)
         return client
+
+
+def _direct_write(stream: trio.abc.Stream) -> Callable[[bytes], int] | None:
+    """A socket's non-blocking write, for the outbox to send at once when nothing waits
+    (trio's sockets are non-blocking; a full buffer raises BlockingIOError). The outbox
+    is closed before the stream is, so the descriptor is never written after its close."""
+    if not isinstance(stream, trio.SocketStream):
+        return None
+    return functools.partial(os.write, stream.socket.fileno())
 
 
 def _peer(stream: trio.SocketStream) -> tuple[str, str]:

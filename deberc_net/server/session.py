@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -30,11 +31,24 @@ class Outbox:
     queued_bytes: int = 0
     closed: bool = False
     _ready: trio.Event = attrs.Factory(trio.Event)
+    # a socket's non-blocking write (bytes in, how many were taken): with nothing queued
+    # and the writer idle, data goes out at once, without waking the writer task (most
+    # sends: a bot reads as fast as it is told). None: everything goes through the queue.
+    direct: Callable[[bytes], int] | None = None
+    writing: bool = False  # the writer is in a send: nothing may overtake what it sends
 
     def put(self, data: bytes) -> bool:
         """Queue ``data``; False (and the queue dropped) if that passes the limit."""
         if self.closed:
             return False
+        if self.direct is not None and not self.chunks and not self.writing:
+            try:
+                sent = self.direct(data)
+            except OSError:  # full (or broken: the writer meets that itself)
+                sent = 0
+            if sent == len(data):
+                return True
+            data = data[sent:]
         if self.queued_bytes + len(data) > self.limit:
             self.drop()
             return False
