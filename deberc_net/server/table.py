@@ -222,12 +222,16 @@ class Table:
         try:
             async with self._receive:
                 while self.state != ev.TableState.CLOSED:
-                    with trio.move_on_at(self._deadline()) as scope:
-                        posted = await self._receive.receive()
+                    # one scope for many messages (a scope a message costs time), its
+                    # deadline the clock's while waiting, none while handling
+                    with trio.CancelScope() as scope:
+                        while self.state != ev.TableState.CLOSED:
+                            scope.deadline = self._deadline()
+                            posted = await self._receive.receive()
+                            scope.deadline = math.inf
+                            await self._guarded(self._handle(*posted))
                     if scope.cancelled_caught:
                         await self._guarded(self._on_clock())
-                        continue
-                    await self._guarded(self._handle(*posted))
                 while True:  # what was queued before the table closed gets its answer
                     try:
                         posted = self._receive.receive_nowait()
