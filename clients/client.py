@@ -162,8 +162,14 @@ class Bot:
                     raise ProtocolMismatch(
                         f"the server speaks protocol {version}, this client {PROTOCOL}"
                     )
-                if line.startswith("record ") and self.on_event is None:
-                    continue  # a deal in full: nothing to do with it, not worth parsing
+                if self.on_event is None:  # what the bot does not act on is not parsed
+                    if line.startswith("record "):
+                        continue
+                    if line.startswith("event ") and " kind=match-end" not in line:
+                        continue
+                    if line.startswith("state "):
+                        seeking = False
+                        continue
                 item = parse(line)
                 if self.on_event is not None:
                     self.on_event(item)

@@ -52,12 +52,20 @@ class AdminClient:
         await self.stream.send_all(text.encode("utf-8") + b"\n")
 
     async def next(self) -> Line:
-        while not self._ready:
-            data = await self.stream.receive_some(65536)
-            if not data:  # the ladder cannot go on: an error for the CLI, not a traceback
-                raise ScheduleError("the server closed the ladder's connection")
-            self._ready.extend(self._buffer.feed(data))
-        return parse_line(self._ready.popleft())
+        """The next line the ladder acts on: the play it watches (every event but a
+        match's end, the observer's state lines) is skipped unparsed."""
+        while True:
+            while not self._ready:
+                data = await self.stream.receive_some(65536)
+                if not data:  # the ladder cannot go on: an error for the CLI, not a traceback
+                    raise ScheduleError("the server closed the ladder's connection")
+                self._ready.extend(self._buffer.feed(data))
+            line = self._ready.popleft()
+            if line.startswith("state ") or (
+                line.startswith("event ") and " kind=match-end" not in line
+            ):
+                continue
+            return parse_line(line)
 
     async def wait_for(self, names: Collection[str], within: float) -> None:
         """Return once every name is logged in (``who``); a ScheduleError naming the

@@ -225,11 +225,7 @@ class Table:
                     # one scope for many messages (a scope a message costs time), its
                     # deadline the clock's while waiting, none while handling
                     with trio.CancelScope() as scope:
-                        while self.state != ev.TableState.CLOSED:
-                            scope.deadline = self._deadline()
-                            posted = await self._receive.receive()
-                            scope.deadline = math.inf
-                            await self._guarded(self._handle(*posted))
+                        await self._messages(scope)
                     if scope.cancelled_caught:
                         await self._guarded(self._on_clock())
                 while True:  # what was queued before the table closed gets its answer
@@ -241,6 +237,15 @@ class Table:
         finally:
             self.lobby.table_closed(self)
             bound.info("table_closed")
+
+    async def _messages(self, scope: trio.CancelScope) -> None:
+        """Handle messages until the table closes, or ``scope`` ends at the clock's
+        deadline while waiting for one."""
+        while self.state != ev.TableState.CLOSED:
+            scope.deadline = self._deadline()
+            posted = await self._receive.receive()
+            scope.deadline = math.inf
+            await self._guarded(self._handle(*posted))
 
     async def _guarded(self, step: Any) -> None:
         """A bug in one message's handling must not take the server down: log it and
