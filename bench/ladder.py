@@ -14,7 +14,8 @@ game), ``--repeat`` times each way, alternating:
 Reports the ladder's own ``deals_per_second`` (games ÷ the run's wall time, start-up of
 the bots included) and the ladder process's CPU seconds per deal (its rusage; the bot
 processes' CPU is not in it, so that figure is for in-process runs only), min and
-median, and the ratio in-process ÷ processes of the medians. Prints ONE JSON line.
+median, and the ratio in-process ÷ processes of the medians. Prints a text summary,
+then ONE JSON line.
 """
 
 from __future__ import annotations
@@ -106,6 +107,9 @@ def main() -> None:
     )
     # the bots' own processes are not in the ladder's CPU: that figure is in-process only
     del result["processes"]["cpu_ms_per_deal"]
+    for kind in KINDS:  # a text summary (medians), then the JSON line with everything
+        print(f"{kind:10s} {result[kind]['deals_per_s']['median']:7.1f} deals/s")
+    print(f"in-process / processes: {result['deals_ratio_median']}")
     print(json.dumps(result, sort_keys=True))
 
 

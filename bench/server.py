@@ -21,8 +21,9 @@ the repeats, and the ratios deberc-net ÷ echo of the medians.
 Then a fresh server of each kind gets ``--idle`` connections that stay idle (deberc-net's
 logged in) and reports the growth of its resident memory per connection.
 
-Prints ONE JSON line with every figure (and the machine), so runs can be compared over
-time. Everything is on 127.0.0.1, on ports the system picks; every server is killed.
+Prints a short text summary (medians), then ONE JSON line with every figure (and the
+machine), so runs can be compared over time. Everything is on 127.0.0.1, on ports the
+system picks; every server is killed.
 """
 
 from __future__ import annotations
@@ -300,6 +301,18 @@ def main() -> None:
     if idle:
         result["idle_bytes_per_connection"] = {k: round(v) for k, v in idle.items()}
         result["idle_connections"] = args.idle
+    for n in sizes:  # a text summary (medians), then the JSON line with everything
+        row = result[f"tables_{n}"]
+        for kind in ("echo", "server"):
+            f = {key: value["median"] for key, value in row[kind].items()}
+            print(
+                f"{n:4d} tables  {kind:6s} {f['per_s']:8.0f}/s  {f['cpu_us_per']:7.1f} µs CPU"
+                f"  p50 {f['p50_ms']:6.1f} ms  p99 {f['p99_ms']:6.1f} ms"
+            )
+        calls, cpu = row["calls_ratio_median"], row["cpu_ratio_median"]
+        print(f"{n:4d} tables  ratios: calls/s {calls}, CPU {cpu}")
+    for kind, value in idle.items():
+        print(f"idle {kind:6s} {value / 1024:5.1f} KiB per connection ({args.idle})")
     print(json.dumps(result, sort_keys=True))
 
 
