@@ -12,7 +12,7 @@ game), ``--repeat`` times each way, alternating:
   over TCP).
 
 Reports the ladder's own ``deals_per_second`` (games ÷ the run's wall time, start-up of
-the bots included) and the ladder process's CPU seconds per deal (its rusage; the bot
+the bots included) and the ladder process's CPU ms per deal (its rusage; the bot
 processes' CPU is not in it, so that figure is for in-process runs only), min and
 median, and the ratio in-process ÷ processes of the medians. Prints a text summary,
 then ONE JSON line.
