@@ -1,52 +1,67 @@
-"""Server throughput and memory, against a bare trio echo server in the same run.
+"""One server process against a bare trio line-echo server, driven by the same harness.
 
-    .venv/bin/python bench/server.py [--pairs 20] [--seconds 5] [--idle 1000]
+    .venv/bin/python bench/server.py [--tables 10,100] [--seconds 1] [--repeat 5] [--idle 300]
 
-1. Starts a bare trio line-echo server (a subprocess) and measures round trips per
-   second with ``2 * pairs`` concurrent clients, each sending one line and waiting for
-   its echo.
-2. Starts ``deberc-net serve`` (a subprocess, fresh SQLite file) and ``pairs`` pairs of
-   machine-style bots that seek games and answer every ``ask`` with a random legal
-   call; counts answered calls per second.
-3. Prints both rates and the ratio (server calls/s ÷ echo round trips/s).
-4. Opens ``idle`` connections that log in and stay idle, and reports the server's
-   resident memory per connection (RSS growth ÷ connections).
+For each table count N it measures, ``--repeat`` times (echo and server alternating, so a
+slow spell on the machine hits both), a window of ``--seconds`` after a short warm-up:
 
-Everything is on 127.0.0.1; every loop stops by itself after ``--seconds``.
+- the echo baseline: a bare trio line-echo server (a subprocess) and N clients of this
+  process, each with one line in flight (send a line, wait for its echo);
+- deberc-net: ``deberc-net serve`` (a subprocess, fresh SQLite file) and N busy
+  two-player tables: 2N machine-style bots of this process that seek games and answer
+  every ``ask`` with a random legal call, so each table has one request in flight.
+
+Both are driven by the same client code (bench/lines.py) in the same process, and both
+servers are single trio processes started the same way. For each it reports round trips
+(calls) per second, the server process's own CPU time per round trip (utime + stime from
+/proc, in µs), and the latency from sending a call to the table's next ``ask`` arriving
+(the echo: to the echo arriving), p50 and p99 in ms; each figure as min and median over
+the repeats, and the ratios deberc-net ÷ echo of the medians.
+
+Then a fresh server of each kind gets ``--idle`` connections that stay idle (deberc-net's
+logged in) and reports the growth of its resident memory per connection.
+
+Prints a short text summary (medians), then ONE JSON line with every figure (and the
+machine), so runs can be compared over time. Everything is on 127.0.0.1, on ports the
+system picks; every server is killed.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import platform
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
-import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import trio
 from lines import Lines, status_kib  # bench/lines.py
 
-ROOT = Path(__file__).resolve().parent.parent
+WARM_UP_S = 0.5
 
 ECHO_SERVER = """
-import sys, trio
+import trio
 async def handle(stream):
     buf = b""
     try:
         while True:
-            data = await stream.receive_some(4096)
+            data = await stream.receive_some(65536)
             if not data:
                 return
             buf += data
-            while b"\\n" in buf:
-                line, buf = buf.split(b"\\n", 1)
-                await stream.send_all(line + b"\\r\\n")
-    except trio.BrokenResourceError:
+            if b"\\n" in buf:
+                *lines, buf = buf.split(b"\\n")
+                await stream.send_all(b"".join(line + b"\\r\\n" for line in lines))
+    except (trio.BrokenResourceError, trio.ClosedResourceError):
         pass
 async def main():
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
@@ -56,17 +71,50 @@ trio.run(main)
 """
 
 
-async def echo_client(port: int, index: int, deadline: float, counter: list[int]) -> None:
+def deberc_server_code(db: str) -> str:
+    return (
+        "import trio\n"
+        "from deberc_net.server.app import serve\n"
+        "from deberc_net.server.config import Config\n"
+        "from deberc_net.server.logs import configure_logging\n"
+        "configure_logging('warning')\n"
+        "async def main():\n"
+        "    async with trio.open_nursery() as n:\n"
+        f"        port = await n.start(serve, Config(port=0, db={db!r}, max_connections=5000, "
+        "max_connections_per_address=0))\n"
+        "        print(port, flush=True)\n"
+        "trio.run(main)\n"
+    )
+
+
+class Load:
+    """What a load counts: round trips (calls) and their latencies, while ``counting``."""
+
+    def __init__(self) -> None:
+        self.counting = False
+        self.done = 0
+        self.latencies: list[float] = []
+        self.sent_at: dict[str, float] = {}  # table id: when its last call was sent
+
+    def record(self, latency: float) -> None:
+        if self.counting:
+            self.done += 1
+            self.latencies.append(latency)
+
+
+async def echo_client(port: int, index: int, deadline: float, load: Load) -> None:
     lines = await Lines.open(port)
     while trio.current_time() < deadline:
+        sent = trio.current_time()
         await lines.send("9h seq=1")
         with trio.move_on_at(deadline):
             await lines.line()
-            counter[0] += 1
-    await lines.stream.aclose()
+            load.record(trio.current_time() - sent)
+    await lines.aclose()
 
 
-async def bot(port: int, name: str, deadline: float, counter: list[int], seed: int) -> None:
+async def bot(port: int, name: str, deadline: float, load: Load, seed: int) -> None:
+    """A machine-style bot: seeks two-player games, answers every ``ask`` at random."""
     rng = random.Random(seed)
     lines = await Lines.open(port)
     await lines.send("style machine")
@@ -79,104 +127,193 @@ async def bot(port: int, name: str, deadline: float, counter: list[int], seed: i
                 line = await lines.line()
             except EOFError:
                 return
-        tag = line.split(" ", 1)[0]
-        if tag == "ask":
+        if line.startswith("ask "):
             fields = dict(p.split("=", 1) for p in line.split(" ")[1:] if "=" in p)
+            table = fields["table"]
+            sent = load.sent_at.pop(table, None)
+            if sent is not None:
+                load.record(trio.current_time() - sent)
+            load.sent_at[table] = trio.current_time()
             await lines.send(f"{rng.choice(fields['legal'].split(','))} seq={fields['seq']}")
-            counter[0] += 1
-        elif tag == "event" and "kind=match-end" in line:
+        elif line.startswith("event ") and "kind=match-end" in line:
             await lines.send("seek 2")
-    await lines.stream.aclose()
+    await lines.aclose()
 
 
-async def measure(client: Any, port: int, clients: int, seconds: float) -> float:
-    counter = [0]
-    deadline = trio.current_time() + seconds
+def echoes(port: int, n: int, deadline: float, load: Load, nursery: trio.Nursery) -> None:
+    for i in range(n):
+        nursery.start_soon(echo_client, port, i, deadline, load)
+
+
+def bots(
+    port: int, n: int, prefix: str, deadline: float, load: Load, nursery: trio.Nursery
+) -> None:
+    """N busy two-player tables: 2N bots (named afresh each round)."""
+    for i in range(2 * n):
+        nursery.start_soon(bot, port, f"{prefix}{i}", deadline, load, i)
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))] if ordered else float("nan")
+
+
+async def window(
+    pid: int, clients: Callable[[float, Load, trio.Nursery], None], seconds: float
+) -> dict[str, float]:
+    """Start the clients, warm up, then count one window of ``seconds``."""
+    load = Load()
+    deadline = trio.current_time() + WARM_UP_S + seconds
     async with trio.open_nursery() as nursery:
-        for i in range(clients):
-            nursery.start_soon(client, port, i, deadline, counter)
-    return counter[0] / seconds
+        clients(deadline, load, nursery)
+        await trio.sleep(WARM_UP_S)
+        load.counting, cpu0, t0 = True, cpu_seconds(pid), trio.current_time()
+        await trio.sleep_until(deadline)
+        load.counting = False
+        cpu, elapsed = cpu_seconds(pid) - cpu0, trio.current_time() - t0
+    done = load.done
+    return {
+        "per_s": done / elapsed,
+        "cpu_us_per": 1e6 * cpu / done if done else float("nan"),
+        "p50_ms": 1000 * percentile(load.latencies, 0.5),
+        "p99_ms": 1000 * percentile(load.latencies, 0.99),
+    }
 
 
-async def idle_connections(port: int, pid: int, count: int) -> float:
-    before = status_kib(pid, "VmRSS")
-    streams = []
-    for i in range(count):
-        lines = await Lines.open(port)
-        await lines.send(f"login idle{i}")
-        streams.append(lines)
-    for lines in streams:  # wait for every hello + login reply
-        await lines.line()
-        await lines.line()
-    await trio.sleep(0.5)
-    after = status_kib(pid, "VmRSS")
-    for lines in streams:
-        await lines.stream.aclose()
-    return (after - before) * 1024 / count
-
-
-def start(cmd: list[str]) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def start(code: str) -> tuple[subprocess.Popen[str], int]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     assert proc.stdout is not None
     return proc, int(proc.stdout.readline())
 
 
-def start_server(db: str) -> tuple[subprocess.Popen[str], int]:
-    code = (
-        "import sys, trio\n"
-        "from deberc_net.server.app import serve\n"
-        "from deberc_net.server.config import Config\n"
-        "from deberc_net.server.logs import configure_logging\n"
-        "configure_logging('warning')\n"
-        "async def main():\n"
-        "    async with trio.open_nursery() as n:\n"
-        f"        port = await n.start(serve, Config(port=0, db={db!r}, max_connections=5000, "
-        "max_connections_per_address=0))\n"
-        "        print(port, flush=True)\n"
-        "trio.run(main)\n"
+def stop(proc: subprocess.Popen[str]) -> None:
+    proc.kill()
+    proc.wait()
+
+
+async def idle_rss(port: int, pid: int, count: int, logged_in: bool) -> float:
+    """Bytes of resident memory the server grows by per idle connection."""
+    await trio.sleep(0.2)
+    before = status_kib(pid, "VmRSS")
+    opened = []
+    for i in range(count):
+        lines = await Lines.open(port)
+        await lines.send(f"style machine\nlogin idle{i}" if logged_in else "hello")
+        opened.append(lines)
+    for lines in opened:  # every connection served: its login answered, its line echoed
+        if logged_in:
+            await lines.login_reply()
+        else:
+            await lines.line()
+    await trio.sleep(0.3)
+    after = status_kib(pid, "VmRSS")
+    for lines in opened:
+        await lines.aclose()
+    return (after - before) * 1024 / count
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    return {"min": round(min(values), 2), "median": round(statistics.median(values), 2)}
+
+
+def machine() -> dict[str, Any]:
+    model = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
     )
-    return start([sys.executable, "-c", code])
+    return {"cpu": model, "cores": os.cpu_count(), "python": platform.python_version()}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pairs", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--idle", type=int, default=1000)
+    parser.add_argument("--tables", default="10,100", help="table counts, comma-separated")
+    parser.add_argument("--seconds", type=float, default=1.0, help="each counted window")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--idle", type=int, default=300, help="idle connections (0: none)")
     args = parser.parse_args()
+    try:
+        sizes = [int(n) for n in args.tables.split(",")]
+    except ValueError:
+        parser.error("--tables: numbers separated by commas, like 10,100")
+    if not sizes or min(sizes) < 1 or args.seconds <= 0 or args.repeat < 1 or args.idle < 0:
+        parser.error("--tables and --repeat need at least 1, --seconds more than 0")
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
 
-    echo, echo_port = start([sys.executable, "-c", ECHO_SERVER])
-    try:
-        echo_rate = trio.run(measure, echo_client, echo_port, 2 * args.pairs, args.seconds)
-    finally:
-        echo.kill()
-
+    runs: dict[tuple[str, int], list[dict[str, float]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        server, port = start_server(os.path.join(tmp, "bench.sqlite3"))
+        echo, echo_port = start(ECHO_SERVER)
+        server, port = start(deberc_server_code(os.path.join(tmp, "bench.sqlite3")))
         try:
-
-            async def bots(port: int, index: int, deadline: float, counter: list[int]) -> None:
-                await bot(port, f"bot{index}", deadline, counter, index)
-
-            started = time.perf_counter()
-            calls_rate = trio.run(measure, bots, port, 2 * args.pairs, args.seconds)
-            elapsed = time.perf_counter() - started
-            per_conn = trio.run(idle_connections, port, server.pid, args.idle)
+            for round_no in range(args.repeat):
+                for n in sizes:
+                    loads = (
+                        ("echo", echo.pid, partial(echoes, echo_port, n)),
+                        ("server", server.pid, partial(bots, port, n, f"b{round_no}x")),
+                    )
+                    for kind, pid, clients in loads:
+                        measured = trio.run(window, pid, clients, args.seconds)
+                        runs.setdefault((kind, n), []).append(measured)
         finally:
-            server.kill()
+            stop(echo)
+            stop(server)
 
-    print(f"bare trio echo:  {echo_rate:10.0f} round trips/s ({2 * args.pairs} clients)")
-    print(
-        f"deberc-net:      {calls_rate:10.0f} calls/s ({args.pairs} games at a time, "
-        f"{elapsed:.1f} s)"
-    )
-    print(f"ratio:           {calls_rate / echo_rate:10.3f}")
-    print(
-        f"memory:          {per_conn / 1024:10.1f} KiB per idle logged-in connection "
-        f"({args.idle} connections)"
-    )
+        idle: dict[str, float] = {}
+        if args.idle:
+            echo, echo_port = start(ECHO_SERVER)
+            try:
+                idle["echo"] = trio.run(idle_rss, echo_port, echo.pid, args.idle, False)
+            finally:
+                stop(echo)
+            server, port = start(deberc_server_code(os.path.join(tmp, "idle.sqlite3")))
+            try:
+                idle["server"] = trio.run(idle_rss, port, server.pid, args.idle, True)
+            finally:
+                stop(server)
+
+    result: dict[str, Any] = {
+        "bench": "server",
+        "seconds": args.seconds,
+        "repeat": args.repeat,
+        "machine": machine(),
+    }
+    for n in sizes:
+        row: dict[str, Any] = {}
+        for kind in ("echo", "server"):
+            measured = runs[kind, n]
+            row[kind] = {key: summary([m[key] for m in measured]) for key in measured[0]}
+        echo_rate = row["echo"]["per_s"]["median"]
+        row["calls_ratio_median"] = round(row["server"]["per_s"]["median"] / echo_rate, 3)
+        echo_cpu = row["echo"]["cpu_us_per"]["median"]
+        row["cpu_ratio_median"] = round(echo_cpu / row["server"]["cpu_us_per"]["median"], 3)
+        result[f"tables_{n}"] = row
+    if idle:
+        result["idle_bytes_per_connection"] = {k: round(v) for k, v in idle.items()}
+        result["idle_connections"] = args.idle
+    for n in sizes:  # a text summary (medians), then the JSON line with everything
+        row = result[f"tables_{n}"]
+        for kind in ("echo", "server"):
+            f = {key: value["median"] for key, value in row[kind].items()}
+            print(
+                f"{n:4d} tables  {kind:6s} {f['per_s']:8.0f}/s  {f['cpu_us_per']:7.1f} µs CPU"
+                f"  p50 {f['p50_ms']:6.1f} ms  p99 {f['p99_ms']:6.1f} ms"
+            )
+        calls, cpu = row["calls_ratio_median"], row["cpu_ratio_median"]
+        print(f"{n:4d} tables  ratios: calls/s {calls}, CPU {cpu}")
+    for kind, value in idle.items():
+        print(f"idle {kind:6s} {value / 1024:5.1f} KiB per connection ({args.idle})")
+    print(json.dumps(result, sort_keys=True))
 
 
 if __name__ == "__main__":

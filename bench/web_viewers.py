@@ -36,7 +36,7 @@ import trio
 from trio_websocket import ConnectionClosed, HandshakeError, open_websocket_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import bot  # bench/server.py: the same bots, the same load
+from server import Load, bot  # bench/server.py: the same bots, the same load
 
 WARM_UP_S = 1.0
 
@@ -104,17 +104,18 @@ async def one_run(tables: int, viewers: int, seconds: float) -> dict[str, float]
     with tempfile.TemporaryDirectory() as tmp:
         server, port, http_port = start_server(os.path.join(tmp, "bench.sqlite3"))
         try:
-            calls, received = [0], [0]
+            load, received = Load(), [0]
             deadline = trio.current_time() + WARM_UP_S + seconds
             async with trio.open_nursery() as nursery:
                 for i in range(2 * tables):
-                    nursery.start_soon(bot, port, f"bot{i}", deadline, calls, i)
+                    nursery.start_soon(bot, port, f"bot{i}", deadline, load, i)
                 for i in range(viewers):
                     nursery.start_soon(viewer, http_port, i, deadline, received)
                 await trio.sleep(WARM_UP_S)
-                calls0, cpu0, received0 = calls[0], cpu_seconds(server.pid), received[0]
+                load.counting, cpu0, received0 = True, cpu_seconds(server.pid), received[0]
                 await trio.sleep_until(deadline)
-                counted, cpu = calls[0] - calls0, cpu_seconds(server.pid) - cpu0
+                load.counting = False
+                counted, cpu = load.done, cpu_seconds(server.pid) - cpu0
                 lines = received[0] - received0
         finally:
             server.kill()

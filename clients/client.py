@@ -14,7 +14,8 @@ from __future__ import annotations
 import argparse
 import os
 import random
-from collections.abc import AsyncIterator, Callable
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import attrs
 import trio
@@ -24,6 +25,7 @@ from deberc_net.protocol.wire import LineBuffer
 from .protocol import Event, EventKind, Record, Tag, View, banner_protocol, parse
 
 Choose = Callable[[View], str]
+Connect = Callable[[], Awaitable[trio.abc.Stream]]
 CLOCK_MARGIN = 0.3  # seconds kept back from the clock for the network
 PROTOCOL = 1  # the protocol version this library speaks (docs/protocol.md §1)
 KEEPALIVE_S = 60.0  # silence after which the bot says 'ping' (servers close idle links)
@@ -33,11 +35,21 @@ class ProtocolMismatch(RuntimeError):
     """The server speaks a protocol version this library does not know."""
 
 
+@attrs.frozen
+class Brain:
+    """What a bot decides with: its ``choose``, and ``on_board`` (see ``Bot``). A bot
+    module that defines ``brain(name, seed) -> Brain`` can also play inside a ladder's
+    process (docs/bots.md, in-process bots)."""
+
+    choose: Choose
+    on_board: Callable[[str], None] | None = None
+
+
 @attrs.define
 class Connection:
-    stream: trio.SocketStream
+    stream: trio.abc.Stream
     _buffer: LineBuffer = attrs.Factory(lambda: LineBuffer(errors="replace"))
-    _ready: list[str] = attrs.Factory(list)
+    _ready: deque[str] = attrs.Factory(deque)
 
     @classmethod
     async def open(cls, host: str, port: int) -> Connection:
@@ -57,8 +69,8 @@ class Connection:
                     continue
                 if not data:
                     return
-                self._ready = self._buffer.feed(data)
-            yield self._ready.pop(0)
+                self._ready.extend(self._buffer.feed(data))
+            yield self._ready.popleft()
 
     async def aclose(self) -> None:
         await self.stream.aclose()
@@ -92,6 +104,12 @@ class Bot:
     # (``ok cmd=sit … board=KEY``): a bot with randomness reseeds here, so a ladder's
     # results do not depend on which copy of the bot got which board
     on_board: Callable[[str], None] | None = None
+    # how to reach the server (None: TCP to host:port); a ladder gives its in-process
+    # bots a connection to its own server over memory streams
+    connect: Connect | None = None
+    # call ``choose`` in this thread (no worker thread, no clock fallback): for quick
+    # bots running inside another program's event loop
+    inline: bool = False
 
     async def run(self) -> Stats:
         failures = 0
@@ -130,7 +148,10 @@ class Bot:
                 fh.write(token)
 
     async def _session(self) -> None:
-        conn = await Connection.open(self.host, self.port)
+        if self.connect is not None:
+            conn = Connection(await self.connect())
+        else:
+            conn = await Connection.open(self.host, self.port)
         try:
             await conn.send("style machine")
             await conn.send(self._login_line())
@@ -141,6 +162,14 @@ class Bot:
                     raise ProtocolMismatch(
                         f"the server speaks protocol {version}, this client {PROTOCOL}"
                     )
+                if self.on_event is None:  # what the bot does not act on is not parsed
+                    if line.startswith("record "):
+                        continue
+                    if line.startswith("event ") and " kind=match-end" not in line:
+                        continue
+                    if line.startswith("state "):
+                        seeking = False
+                        continue
                 item = parse(line)
                 if self.on_event is not None:
                     self.on_event(item)
@@ -180,13 +209,21 @@ class Bot:
 
     async def _answer(self, view: View) -> str:
         self.stats.asks += 1
-        budget = (view.clock_ms or 10_000) / 1000 - CLOCK_MARGIN
-        choice = None
-        with trio.move_on_after(max(0.05, budget)):
+        choice: str | None = None
+        if self.inline:
             try:
-                choice = await trio.to_thread.run_sync(self.choose, view, abandon_on_cancel=True)
+                choice = self.choose(view)
             except Exception as exc:  # a bug in choose costs a fallback, not the seat
                 self.stats.errors.append(f"choose: {exc!r}")
+        else:
+            budget = (view.clock_ms or 10_000) / 1000 - CLOCK_MARGIN
+            with trio.move_on_after(max(0.05, budget)):
+                try:
+                    choice = await trio.to_thread.run_sync(
+                        self.choose, view, abandon_on_cancel=True
+                    )
+                except Exception as exc:  # a bug in choose costs a fallback, not the seat
+                    self.stats.errors.append(f"choose: {exc!r}")
         if choice not in view.legal:
             self.stats.fallbacks += 1
             return view.legal[0]

@@ -16,7 +16,7 @@ from deberc_net.game.cards import (
 )
 from deberc_net.game.combos import find_sequences
 
-from .client import bot_arguments, run_bot
+from .client import Brain, bot_arguments, run_bot
 from .protocol import View
 
 ORDER_THRESHOLD = 42  # expected points from trumps and aces that make a game worth ordering
@@ -139,6 +139,12 @@ def _card(view: View, hand: list[int], tokens: list[str]) -> str:
         cheapest = min(winners, key=lambda c: _keep_value(c, trump))
         return by_card[cheapest]
     return by_card[min(options, key=lambda c: _keep_value(c, trump))]
+
+
+def brain(name: str, seed: str | None) -> Brain:
+    """The bot's decisions, for a ladder's in-process bots (docs/bots.md): it has no
+    randomness, so neither the name nor the seed changes them."""
+    return Brain(choose)
 
 
 def main() -> None:

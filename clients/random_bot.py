@@ -2,18 +2,34 @@
 
 from __future__ import annotations
 
-from .client import bot_arguments, run_bot, seeded_random
+import random
+from collections.abc import Callable
+
+from .client import Brain, board_seed, bot_arguments, run_bot, seeded_random
 from .protocol import View
+
+
+def brain(name: str, seed: str | None) -> Brain:
+    """The bot's decisions, for a ladder's in-process bots (docs/bots.md)."""
+    rng = seeded_random(seed, name)
+    return Brain(_chooser(rng), None if seed is None else _reseeder(rng, seed))
+
+
+def _chooser(rng: random.Random) -> Callable[[View], str]:
+    def choose(view: View) -> str:
+        return rng.choice(view.legal)
+
+    return choose
+
+
+def _reseeder(rng: random.Random, seed: str) -> Callable[[str], None]:
+    return lambda board: rng.seed(board_seed(seed, board))
 
 
 def main() -> None:
     args = bot_arguments(__doc__ or "").parse_args()
     rng = seeded_random(args.seed, args.name)
-
-    def choose(view: View) -> str:
-        return rng.choice(view.legal)
-
-    stats = run_bot(choose, args, rng)
+    stats = run_bot(_chooser(rng), args, rng)
     print(f"{args.name}: {stats.games} games, {stats.asks} calls, {stats.fallbacks} fallbacks")
 
 

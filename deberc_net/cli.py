@@ -311,7 +311,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME=COMMAND",
         help="a bot and the command that starts it (repeat for each bot); "
         "--host, --port, --name, --seek are appended unless COMMAND uses "
-        "{host} {port} {name}",
+        "{host} {port} {name}; COMMAND py:MODULE [--seed S] plays a client-library "
+        "bot inside the ladder's process (docs/bots.md)",
     )
     lr.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     lr.add_argument("--deals", type=int, default=10, help="boards (each played in every seating)")

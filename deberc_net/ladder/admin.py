@@ -4,7 +4,8 @@ table per game and releases a board's records once every seating is played."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections import deque
+from collections.abc import Awaitable, Callable, Collection
 
 import trio
 
@@ -17,15 +18,23 @@ LOGIN_S = 10.0
 
 
 class AdminClient:
-    def __init__(self, stream: trio.SocketStream) -> None:
+    def __init__(self, stream: trio.abc.Stream) -> None:
         self.stream = stream
         self._buffer = LineBuffer()
-        self._ready: list[str] = []
+        self._ready: deque[str] = deque()
 
     @classmethod
-    async def connect(cls, host: str, port: int, password: str) -> AdminClient:
+    async def connect(
+        cls,
+        host: str,
+        port: int,
+        password: str,
+        local: Callable[[], Awaitable[trio.abc.Stream]] | None = None,
+    ) -> AdminClient:
+        """Log in as the ladder's admin: over TCP, or through ``local`` (our own
+        server's in-process link: it sees every table's lines, no socket needed)."""
         try:
-            stream = await trio.open_tcp_stream(host, port)
+            stream = await (local() if local is not None else trio.open_tcp_stream(host, port))
         except OSError as exc:
             raise ScheduleError(f"cannot connect to {host}:{port}: {exc}") from exc
         admin = cls(stream)
@@ -43,12 +52,20 @@ class AdminClient:
         await self.stream.send_all(text.encode("utf-8") + b"\n")
 
     async def next(self) -> Line:
-        while not self._ready:
-            data = await self.stream.receive_some(65536)
-            if not data:  # the ladder cannot go on: an error for the CLI, not a traceback
-                raise ScheduleError("the server closed the ladder's connection")
-            self._ready = self._buffer.feed(data)
-        return parse_line(self._ready.pop(0))
+        """The next line the ladder acts on: the play it watches (every event but a
+        match's end, the observer's state lines) is skipped unparsed."""
+        while True:
+            while not self._ready:
+                data = await self.stream.receive_some(65536)
+                if not data:  # the ladder cannot go on: an error for the CLI, not a traceback
+                    raise ScheduleError("the server closed the ladder's connection")
+                self._ready.extend(self._buffer.feed(data))
+            line = self._ready.popleft()
+            if line.startswith("state ") or (
+                line.startswith("event ") and " kind=match-end" not in line
+            ):
+                continue
+            return parse_line(line)
 
     async def wait_for(self, names: Collection[str], within: float) -> None:
         """Return once every name is logged in (``who``); a ScheduleError naming the

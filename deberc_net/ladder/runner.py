@@ -17,7 +17,7 @@ import secrets
 import time
 from collections import Counter, deque
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import trio
@@ -35,6 +35,9 @@ from .results import GameResult, Results, Summary
 from .schedule import Game, ScheduleError, schedule
 from .stats import Sprt
 from .supervisor import BotSpec, Supervisor
+
+if TYPE_CHECKING:
+    from deberc_net.server.app import LocalLink
 
 __all__ = ["ADMIN", "BotSpec", "GameResult", "LadderOptions", "Summary", "board_key", "run"]
 
@@ -127,14 +130,15 @@ class Ladder:
         supervisor: Supervisor | None = None
         try:
             async with trio.open_nursery() as nursery:
-                host, port, password = await self._server(nursery)
-                supervisor = Supervisor(host, port, self.summary.crashes)
+                host, port, password, link = await self._server(nursery)
+                connect = link.connect if link is not None else None
+                supervisor = Supervisor(host, port, self.summary.crashes, connect)
                 for bot in self.o.bots:
                     names = [f"{bot.name}-{i}" for i in range(1, self._instances() + 1)]
                     self.free[bot.name] = list(names)
                     for name in names:
                         nursery.start_soon(supervisor.keep_running, bot, name)
-                admin = await AdminClient.connect(host, port, password)
+                admin = await AdminClient.connect(host, port, password, connect)
                 await admin.wait_for([n for names in self.free.values() for n in names], STARTUP_S)
                 await self._fill(admin)
                 while self.running or self.awaiting:
@@ -156,14 +160,16 @@ class Ladder:
         needed = max(max(Counter(g.seating).values()) for g in self.games)
         return max(self.o.concurrency, needed)
 
-    async def _server(self, nursery: trio.Nursery) -> tuple[str, int, str]:
+    async def _server(self, nursery: trio.Nursery) -> tuple[str, int, str, LocalLink | None]:
+        """Where the ladder plays: host, port, the admin's password, and the link for
+        in-process bots (our own server only)."""
         if self.o.server is not None:
             if self.o.admin_password is None:
                 raise ScheduleError(
                     f"--server needs --admin-password for {ADMIN!r}, listed in that server's admins"
                 )
             host, port = self.o.server
-            return host, port, self.o.admin_password
+            return host, port, self.o.admin_password, None
         from deberc_net.server.app import serve
 
         password = secrets.token_hex(12)
@@ -178,9 +184,12 @@ class Ladder:
             lag_ms=self.o.lag_ms,
             log_level="warning",
         )
-        port = await nursery.start(functools.partial(serve, config, rules=self.o.rules))
+        links: list[LocalLink] = []
+        port = await nursery.start(
+            functools.partial(serve, config, rules=self.o.rules, local_bound=links.append)
+        )
         await self._reset_admin_password(password)
-        return "127.0.0.1", port, password
+        return "127.0.0.1", port, password, links[0]
 
     async def _reset_admin_password(self, password: str) -> None:
         """Our own server's file: the admin account is re-made for each run (an admin's

@@ -1,19 +1,28 @@
-"""The bots of a ladder as processes: start each copy, restart it when it exits, and
-give up (with its last words) on one that cannot run at all."""
+"""The bots of a ladder: start each copy, restart it when it exits, and give up (with
+its last words) on one that cannot run at all. A bot given as a command runs as its own
+process over TCP; one given as ``py:MODULE`` (a bot module of the client library with a
+``brain(name, seed)``) runs inside the ladder's process, over memory streams to the
+ladder's own server (over TCP to a ``--server``)."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import shlex
 import shutil
 import subprocess
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 
 import attrs
 import trio
 
+from clients.client import Bot, Brain, Connect
+
 from .schedule import ScheduleError
+
+IN_PROCESS = "py:"  # the prefix of an in-process bot's spec: py:MODULE [--seed S]
 
 MAX_RESTARTS = 20
 LIVED_S = 2.0  # a copy that ran this long did start: its exits are crashes, not a bad command
@@ -31,7 +40,36 @@ class BotSpec:
             raise ScheduleError(f"--bot takes NAME=COMMAND, got {text!r}")
         if not all(ch.isalnum() or ch in "_-" for ch in name) or len(name) > 16:
             raise ScheduleError(f"bot name {name!r}: up to 16 letters, digits, '_' or '-'")
-        return cls(name, command)
+        spec = cls(name, command)
+        if spec.in_process:
+            spec.brain_factory()  # a bad module stops the ladder before it starts
+        return spec
+
+    @property
+    def in_process(self) -> bool:
+        return self.command.startswith(IN_PROCESS)
+
+    def _module_and_seed(self) -> tuple[str, str | None]:
+        words = shlex.split(self.command.removeprefix(IN_PROCESS))
+        if len(words) == 1:
+            return words[0], None
+        if len(words) == 3 and words[1] == "--seed":
+            return words[0], words[2]
+        raise ScheduleError(f"bot {self.name!r}: py:MODULE [--seed S], got {self.command!r}")
+
+    def brain_factory(self) -> BrainFactory:
+        """The module's ``brain(name, seed)``, with the spec's seed."""
+        module_name, seed = self._module_and_seed()
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise ScheduleError(f"bot {self.name!r}: cannot import {module_name}: {exc}") from exc
+        make = getattr(module, "brain", None)
+        if not callable(make):
+            raise ScheduleError(
+                f"bot {self.name!r}: {module_name} has no brain(name, seed) for in-process play"
+            )
+        return lambda instance: make(instance, seed)
 
     def argv(self, host: str, port: int, instance: str) -> list[str]:
         if "{port}" in self.command or "{name}" in self.command:
@@ -50,6 +88,9 @@ class BotSpec:
         ]
 
 
+BrainFactory = Callable[[str], Brain]
+
+
 @attrs.define
 class Supervisor:
     """Keeps every copy of every bot running until ``stop``; counts the crashes."""
@@ -57,6 +98,8 @@ class Supervisor:
     host: str
     port: int
     crashes: Counter[str] = attrs.Factory(Counter)
+    # in-process bots reach the server this way (None: TCP to host:port)
+    connect: Connect | None = None
     stopping: bool = False
     # where the copies keep their guest tokens, so a restarted copy resumes its seat
     # (clients/client.py reads DEBERC_TOKEN_DIR)
@@ -73,6 +116,9 @@ class Supervisor:
         return {**os.environ, "DEBERC_TOKEN_DIR": self.token_dir}
 
     async def keep_running(self, bot: BotSpec, instance: str) -> None:
+        if bot.in_process:
+            await self._keep_in_process(bot, instance)
+            return
         restarts = 0
         started_once = False
         while not self.stopping:
@@ -110,5 +156,36 @@ class Supervisor:
                 raise ScheduleError(
                     f"bot {bot.name!r} keeps exiting (code {proc.returncode}); "
                     f"command: {shlex.join(argv)}; its last words: {tail or '(none)'}"
+                )
+            await trio.sleep(min(1.0, 0.05 * restarts))
+
+    async def _keep_in_process(self, spec: BotSpec, instance: str) -> None:
+        """Play in this process until ``stop``; a copy that fails is restarted (the same
+        ``Bot``, so it keeps its guest token and resumes its seat)."""
+        brain = spec.brain_factory()(instance)
+        bot = Bot(
+            brain.choose,
+            instance,
+            self.host,
+            self.port,
+            seek="reserved",
+            on_board=brain.on_board,
+            connect=self.connect,
+            inline=True,
+        )
+        restarts = 0
+        while not self.stopping:
+            try:
+                await bot.run()
+                last_words = "it stopped playing"
+            except Exception as exc:  # its failure is a crash, as a process's exit is
+                last_words = repr(exc)
+            if self.stopping:
+                return
+            self.crashes[spec.name] += 1
+            restarts += 1
+            if restarts > MAX_RESTARTS:
+                raise ScheduleError(
+                    f"bot {spec.name!r} keeps failing; its last words: {last_words}"
                 )
             await trio.sleep(min(1.0, 0.05 * restarts))

@@ -9,7 +9,10 @@ bytes. A handler's failure is logged and ends only its own connection.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import math
+import os
 import signal
 from collections import Counter
 from collections.abc import Callable
@@ -17,6 +20,7 @@ from typing import Any
 
 import structlog
 import trio
+import trio.testing
 
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
@@ -41,11 +45,13 @@ async def serve(
     handle_signals: bool = False,
     rules: RuleBook | None = None,
     http_bound: Callable[[int], None] | None = None,
+    local_bound: Callable[[LocalLink], None] | None = None,
 ) -> None:
     """Run until cancelled (or, with ``handle_signals``, until SIGINT/SIGTERM).
     ``rules``: the rule plugins, loaded once by the caller; loaded here if not given
     (a broken plugin raises PluginError before anything listens). With
-    ``config.http_port`` set, the web face is served too; ``http_bound`` gets its port."""
+    ``config.http_port`` set, the web face is served too; ``http_bound`` gets its port.
+    ``local_bound`` gets a ``LocalLink``: connections from inside this process."""
     rules = rules if rules is not None else RuleBook.load()
     store = open_store(config.db, serving=True)
     try:
@@ -71,6 +77,8 @@ async def serve(
                     )
 
             nursery.start_soon(accept_all)
+            if local_bound is not None:
+                local_bound(LocalLink(server, nursery))
             if handle_signals:
                 nursery.start_soon(_on_signal, lobby, listen_scope, nursery, config)
             task_status.started(port)
@@ -163,23 +171,26 @@ class Server:
         return None
 
     async def _serve_connection(self, stream: trio.abc.Stream, address: str, peer: str) -> None:
-        outbox = Outbox(self.config.outbox_bytes)
-        with trio.CancelScope() as scope:
-            connection = Connection(trio.current_time(), self.limits)
-            session = Session(next(_ids), outbox, scope, connection, peer=peer, address=address)
-            session.says = Bucket(self.config.say_per_s, self.config.say_burst)
-            session.lists = Bucket(self.config.lists_per_s, self.config.lists_burst)
-            self.pending -= 1
-            self.sessions[session] = None
-            session.log = session.log.bind(conn=session.id, peer=peer)
-            session.log.info("connect")
-            try:
-                async with trio.open_nursery() as nursery:
-                    nursery.start_soon(self._writer, stream, outbox, scope)
-                    self.lobby.hello(session)
-                    await self._reader(stream, session)
-                    session.close()  # the writer flushes, then ends the connection
-            finally:
+        outbox = Outbox(self.config.outbox_bytes, direct=_direct_write(stream))
+        connection = Connection(trio.current_time(), self.limits)
+        session: Session | None = None
+        try:
+            # the connection's nursery scope is the one 'abort' cancels: no scope of its own
+            async with trio.open_nursery() as nursery:
+                scope = nursery.cancel_scope
+                session = Session(next(_ids), outbox, scope, connection, peer=peer, address=address)
+                session.says = Bucket(self.config.say_per_s, self.config.say_burst)
+                session.lists = Bucket(self.config.lists_per_s, self.config.lists_burst)
+                self.pending -= 1
+                self.sessions[session] = None
+                session.log = session.log.bind(conn=session.id, peer=peer)
+                session.log.info("connect")
+                nursery.start_soon(self._writer, stream, outbox, scope)
+                self.lobby.hello(session)
+                await self._reader(stream, session)
+                session.close()  # the writer flushes, then ends the connection
+        finally:
+            if session is not None:
                 self.sessions.pop(session, None)
                 self.lobby.disconnected(session)
                 connection.close()
@@ -191,7 +202,9 @@ class Server:
     ) -> None:
         try:
             while await outbox.wait():
+                outbox.writing = True
                 await stream.send_all(outbox.take())
+                outbox.writing = False
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         scope.cancel()
@@ -208,13 +221,20 @@ class Server:
         """Feed the connection what the stream gives; hand the lobby what comes out."""
         connection = session.connection
         while not connection.closed:
-            deadline, _ = connection.deadline()
-            data: bytes | bytearray = b""
-            with trio.move_on_at(deadline) as waited:
-                try:
-                    data = await stream.receive_some(READ_SIZE)
-                except trio.BrokenResourceError:  # a reset is a disconnect, not a failure
-                    return
+            # one scope for many reads, its deadline moved as the connection's moves
+            # (a scope a read costs time); a new one only after it fired too early
+            with trio.CancelScope() as waited:
+                while not connection.closed:
+                    waited.deadline = connection.deadline()[0]
+                    try:
+                        data = await stream.receive_some(READ_SIZE)
+                    except trio.BrokenResourceError:  # a reset is a disconnect, not a failure
+                        return
+                    waited.deadline = math.inf  # handling a command is no silence
+                    if not data:
+                        return
+                    if not await self._received(session, data):
+                        return
             if waited.cancelled_caught:
                 goodbye = connection.timed_out(trio.current_time())
                 if goodbye is None:  # woken early: not due yet
@@ -222,20 +242,52 @@ class Server:
                 session.send(goodbye.error)
                 session.log.info("timeout", code=goodbye.error.code)
                 return
-            if not data:
-                return
-            connection.receive_data(data, trio.current_time())
-            while not connection.closed:
-                item = connection.next_input(trio.current_time())
-                if item is NEED_DATA:
-                    break
-                if isinstance(item, Reply):
-                    session.send(item.error)
-                    if item.hang_up:
-                        session.log.warning(item.error.code)
-                        return
-                    continue
-                await self._command(session, item)
+
+    async def _received(self, session: Session, data: bytes | bytearray) -> bool:
+        """Hand the lobby what ``data`` completes; False once the connection must end."""
+        connection = session.connection
+        connection.receive_data(data, trio.current_time())
+        while not connection.closed:
+            item = connection.next_input(trio.current_time())
+            if item is NEED_DATA:
+                break
+            if isinstance(item, Reply):
+                session.send(item.error)
+                if item.hang_up:
+                    session.log.warning(item.error.code)
+                    return False
+                continue
+            await self._command(session, item)
+        return True
+
+
+class LocalLink:
+    """Connections from inside the server's process (a ladder's in-process bots): the
+    same protocol bytes through the same ``Server.handle``, over memory streams instead
+    of a socket. Their per-address limits count them under one address, ``in-process``."""
+
+    ADDRESS = "in-process"
+
+    def __init__(self, server: Server, nursery: trio.Nursery) -> None:
+        self._server = server
+        self._nursery = nursery
+        self._ids = itertools.count(1)
+
+    async def connect(self) -> trio.abc.Stream:
+        """A new connection: the client's end (the server serves the other end)."""
+        client, served = trio.testing.memory_stream_pair()
+        peer = f"{self.ADDRESS}:{next(self._ids)}"
+        self._nursery.start_soon(self._server.handle, served, self.ADDRESS, peer)
+        return client
+
+
+def _direct_write(stream: trio.abc.Stream) -> Callable[[bytes], int] | None:
+    """A socket's non-blocking write, for the outbox to send at once when nothing waits
+    (trio's sockets are non-blocking; a full buffer raises BlockingIOError). The outbox
+    is closed before the stream is, so the descriptor is never written after its close."""
+    if not isinstance(stream, trio.SocketStream):
+        return None
+    return functools.partial(os.write, stream.socket.fileno())
 
 
 def _peer(stream: trio.SocketStream) -> tuple[str, str]:

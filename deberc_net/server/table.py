@@ -222,12 +222,12 @@ class Table:
         try:
             async with self._receive:
                 while self.state != ev.TableState.CLOSED:
-                    with trio.move_on_at(self._deadline()) as scope:
-                        posted = await self._receive.receive()
+                    # one scope for many messages (a scope a message costs time), its
+                    # deadline the clock's while waiting, none while handling
+                    with trio.CancelScope() as scope:
+                        await self._messages(scope)
                     if scope.cancelled_caught:
                         await self._guarded(self._on_clock())
-                        continue
-                    await self._guarded(self._handle(*posted))
                 while True:  # what was queued before the table closed gets its answer
                     try:
                         posted = self._receive.receive_nowait()
@@ -237,6 +237,15 @@ class Table:
         finally:
             self.lobby.table_closed(self)
             bound.info("table_closed")
+
+    async def _messages(self, scope: trio.CancelScope) -> None:
+        """Handle messages until the table closes, or ``scope`` ends at the clock's
+        deadline while waiting for one."""
+        while self.state != ev.TableState.CLOSED:
+            scope.deadline = self._deadline()
+            posted = await self._receive.receive()
+            scope.deadline = math.inf
+            await self._guarded(self._handle(*posted))
 
     async def _guarded(self, step: Any) -> None:
         """A bug in one message's handling must not take the server down: log it and

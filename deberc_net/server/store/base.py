@@ -9,6 +9,7 @@ transaction: a finished deal is stored before anyone is told the next one starte
 
 from __future__ import annotations
 
+import functools
 import json
 import unicodedata
 from collections.abc import Iterator
@@ -22,6 +23,16 @@ class StoreError(Exception):
 def name_key(name: str) -> str:
     """One person however a name is written: compatibility forms (full-width letters)
     folded, case folded in any alphabet (АНЯ is аня)."""
+    if len(name) > NAME_KEY_CACHED:  # no valid name: not worth a cache entry
+        return unicodedata.normalize("NFKC", name).casefold()
+    return _cached_name_key(name)
+
+
+NAME_KEY_CACHED = 40  # longest name whose key is cached (valid names have at most 20)
+
+
+@functools.lru_cache(maxsize=4096)  # a table asks for its seats' keys at every event
+def _cached_name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 

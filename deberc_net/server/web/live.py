@@ -23,6 +23,9 @@ from ..table import Observe, Table, Unobserve
 
 _ids = itertools.count(1_000_000_000)  # apart from the game connections' ids
 CLOSED_CHECK_S = 1.0  # how often a quiet page checks whether its table closed
+# a page's lines are sent at most this often, what came meanwhile in one message: a
+# person sees no difference, and a busy table's viewers cost the game far less
+COALESCE_S = 0.1
 
 
 @attrs.define
@@ -74,7 +77,8 @@ async def _watch(websocket: WebSocket, lobby: Lobby, table: Table) -> None:
                     with trio.move_on_after(CLOSED_CHECK_S):
                         if not await outbox.wait():
                             break
-                        await websocket.send_text(outbox.take().decode())
+                        await trio.sleep(COALESCE_S)
+                        await websocket.send_text(outbox.take(outbox.limit).decode())
                         continue
                     if lobby.tables.get(table_id) is not table:
                         break  # closed: the page has had the last word

@@ -1,0 +1,117 @@
+"""Ladder speed: deals per second between the two random bots, in-process and as processes.
+
+    .venv/bin/python bench/ladder.py [--deals 100] [--repeat 3] [--concurrency 4]
+
+Runs ``deberc-net ladder run`` (a subprocess, its own server, a fresh SQLite file) with
+two seeded random bots, ``--deals`` boards (each played in both seatings, one deal a
+game), ``--repeat`` times each way, alternating:
+
+- ``in_process``: both bots as ``py:clients.random_bot`` (inside the ladder's process,
+  over memory streams);
+- ``processes``: both bots as ``python -m clients.random_bot`` (a process each copy,
+  over TCP).
+
+Reports the ladder's own ``deals_per_second`` (games ÷ the run's wall time, start-up of
+the bots included) and the ladder process's CPU ms per deal (its rusage; the bot
+processes' CPU is not in it, so that figure is for in-process runs only), min and
+median, and the ratio in-process ÷ processes of the medians. Prints a text summary,
+then ONE JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+PY = sys.executable
+KINDS = {
+    "in_process": ("r1=py:clients.random_bot --seed 1", "r2=py:clients.random_bot --seed 2"),
+    "processes": (
+        f"r1={PY} -m clients.random_bot --seed 1",
+        f"r2={PY} -m clients.random_bot --seed 2",
+    ),
+}
+
+
+def one_run(bots: tuple[str, str], deals: int, concurrency: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        argv = [PY, "-m", "deberc_net", "ladder", "run", "--db", os.path.join(tmp, "l.sqlite3")]
+        for bot in bots:
+            argv += ["--bot", bot]
+        argv += ["--deals", str(deals), "--seed", "bench", "--concurrency", str(concurrency)]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run(
+            [*argv, "--json"], capture_output=True, text=True, timeout=600, cwd=tmp
+        )
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"the ladder failed: {done.stderr[-2000:]}")
+    summary = json.loads(done.stdout)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {
+        "deals_per_s": summary["deals_per_second"],
+        "cpu_ms_per_deal": 1000 * cpu / summary["games"],
+    }
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    return {"min": round(min(values), 2), "median": round(statistics.median(values), 2)}
+
+
+def machine() -> dict[str, Any]:
+    model = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    return {"cpu": model, "cores": os.cpu_count(), "python": platform.python_version()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=100, help="boards (two games each)")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--concurrency", type=int, default=4, help="copies of each bot")
+    args = parser.parse_args()
+    if args.deals < 1 or args.repeat < 1 or args.concurrency < 1:
+        parser.error("--deals, --repeat and --concurrency need at least 1")
+    runs: dict[str, list[dict[str, float]]] = {kind: [] for kind in KINDS}
+    for _ in range(args.repeat):
+        for kind, bots in KINDS.items():  # alternate, so a slow spell hits both
+            runs[kind].append(one_run(bots, args.deals, args.concurrency))
+    result: dict[str, Any] = {
+        "bench": "ladder",
+        "deals": 2 * args.deals,
+        "concurrency": args.concurrency,
+        "repeat": args.repeat,
+        "machine": machine(),
+    }
+    for kind, measured in runs.items():
+        result[kind] = {key: summary([m[key] for m in measured]) for key in measured[0]}
+    result["deals_ratio_median"] = round(
+        result["in_process"]["deals_per_s"]["median"]
+        / result["processes"]["deals_per_s"]["median"],
+        2,
+    )
+    # the bots' own processes are not in the ladder's CPU: that figure is in-process only
+    del result["processes"]["cpu_ms_per_deal"]
+    for kind in KINDS:  # a text summary (medians), then the JSON line with everything
+        print(f"{kind:10s} {result[kind]['deals_per_s']['median']:7.1f} deals/s")
+    print(f"in-process / processes: {result['deals_ratio_median']}")
+    print(json.dumps(result, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()

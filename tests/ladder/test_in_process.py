@@ -1,0 +1,68 @@
+"""A ladder's in-process bots (``--bot NAME=py:MODULE``): the client library's bots play
+inside the ladder's process over memory streams, through the same server code, and meet
+bots that run as processes over TCP."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .helpers import HEUR, RAND, games_in, ladder, summary
+
+
+def _strip(db: Path) -> list[tuple[int, list[str], list[int], str]]:
+    return [(g["board"], g["seating"], g["written"], g["reason"]) for g in games_in(db)]
+
+
+def test_an_in_process_bot_plays_exactly_as_its_process_does(tmp_path: Path) -> None:
+    """The same seeded ladder, the heuristic bot as a process and then in-process,
+    against the random bot as a process: the same games, the same results."""
+    common = ("--bot", RAND, "--deals", "8", "--seed", "s2", "--concurrency", "1", "--json")
+    as_process, in_process = tmp_path / "p.sqlite3", tmp_path / "i.sqlite3"
+    first = summary(ladder(tmp_path, "--bot", HEUR, *common, db=as_process))
+    second = summary(
+        ladder(tmp_path, "--bot", "heur=py:clients.heuristic_bot", *common, db=in_process)
+    )
+    assert second["games"] == 16 and second["crashes"] == {} and second["forfeits"] == {}
+    for key in ("seconds", "deals_per_second"):
+        first.pop(key), second.pop(key)
+    assert second == first
+    assert _strip(in_process) == _strip(as_process)
+
+
+def test_two_seeded_in_process_random_bots_are_deterministic(tmp_path: Path) -> None:
+    args = (
+        "--bot",
+        "r1=py:clients.random_bot --seed 1",
+        "--bot",
+        "r2=py:clients.random_bot --seed 2",
+        "--deals",
+        "10",
+        "--seed",
+        "s3",
+        "--concurrency",
+        "2",
+        "--json",
+    )
+    one, two = tmp_path / "one.sqlite3", tmp_path / "two.sqlite3"
+    first, second = (
+        summary(ladder(tmp_path, *args, db=one)),
+        summary(ladder(tmp_path, *args, db=two)),
+    )
+    assert first["games"] == 20 and first["crashes"] == {}
+    assert second["pairs"] == first["pairs"]
+    assert sorted(_strip(one)) == sorted(_strip(two))  # copies may finish in any order
+
+
+def test_a_bad_in_process_bot_is_an_error_before_anything_runs(tmp_path: Path) -> None:
+    for spec, why in (
+        ("x=py:no_such_module_here", "cannot import no_such_module_here"),
+        ("x=py:json", "json has no brain(name, seed)"),
+        ("x=py:clients.random_bot --speed 1", "py:MODULE [--seed S]"),
+    ):
+        done = ladder(tmp_path, "--bot", RAND, "--bot", spec, "--deals", "1", timeout=30)
+        assert done.returncode == 2, done.stderr
+        assert why in done.stderr and "Traceback" not in done.stderr
+        assert (
+            not (tmp_path / "ladder.sqlite3").exists()
+            or games_in(tmp_path / "ladder.sqlite3") == []
+        )
