@@ -79,9 +79,16 @@ COMMANDS: dict[str, CommandSpec] = {
         "ping", "Keep the connection open: any line does, 'ping' does nothing else.", "any"
     ),
     "new": CommandSpec(
-        "new [PLAYERS] [VARIANT] [OPTION ...]",
-        "Open a table (default: 2 players, moscow) and sit at it. Example: new 2 moscow to-301",
+        "new [PLAYERS] [VARIANT] [OPTION ...] [private]",
+        "Open a table (default: 2 players, moscow) and sit at it. Example: new 2 moscow to-301. "
+        "A private table is listed to nobody: only those you 'invite' sit or watch.",
         "lobby",
+    ),
+    "invite": CommandSpec(
+        "invite NAME",
+        "Let a player (a person or a bot) sit at your waiting table, or watch it; "
+        "the only way into a private table. NAME is told.",
+        "table",
     ),
     "sit": CommandSpec(
         "sit TABLE [SEAT]", "Sit at a table; the game starts when it is full.", "lobby"

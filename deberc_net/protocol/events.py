@@ -92,6 +92,18 @@ class Said:
 
 
 @attrs.frozen
+class Invited:
+    """Someone at a table lets you in ('invite'): 'sit TABLE' takes the seat."""
+
+    sender: str
+    table: int
+    players: int
+    variant: str
+    options: tuple[str, ...]
+    private: bool
+
+
+@attrs.frozen
 class Game:
     """One line of a player's recent games."""
 
@@ -246,6 +258,7 @@ ServerEvent = (
     | Bye
     | LastTrick
     | Sheet
+    | Invited
 )
 
 

@@ -224,6 +224,8 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
             return _last(event, machine)
         case ev.Sheet():
             return _sheet(event, machine)
+        case ev.Invited():
+            return _invited(event, machine)
         case ev.DealRecord():
             if machine:
                 body = json.dumps(event.record, ensure_ascii=False, separators=(",", ":"))
@@ -315,6 +317,26 @@ def said_lines(e: ev.Said, lang: Lang = Lang.EN) -> list[str]:
         watchers = _say(lang, Msg.SAID_WATCHERS) if e.watchers else ""
         where = _say(lang, Msg.SAID_AT, table=e.table, watchers=watchers)
     return [_say(lang, Msg.SAID, where=where, sender=e.sender, text=e.text)]
+
+
+def _invited(e: ev.Invited, machine: bool) -> list[str]:
+    opts = f" {' '.join(e.options)}" if e.options else ""
+    private = "private " if e.private else ""
+    text = (
+        f"{e.sender} invites you to {private}table {e.table} ({e.players} players, "
+        f"{e.variant}{opts}): 'sit {e.table}' to play."
+    )
+    if not machine:
+        return [text]
+    fields = [
+        ("from", e.sender),
+        ("table", e.table),
+        ("players", e.players),
+        ("variant", e.variant),
+        ("options", e.options),
+        ("private", e.private),
+    ]
+    return [line("invite", fields, text)]
 
 
 def _more(command: str, page: int, pages: int, lang: Lang) -> str:

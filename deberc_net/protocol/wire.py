@@ -54,6 +54,7 @@ class Tag(enum.StrEnum):
     LAST = "last"
     SHEET = "sheet"
     SHEET_DEAL = "sheet-deal"
+    INVITE = "invite"
 
 
 class EventKind(enum.StrEnum):

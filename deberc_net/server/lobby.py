@@ -39,6 +39,7 @@ from .store import Store
 from .table import (
     Away,
     Back,
+    Invite,
     Leave,
     Observe,
     Say,
@@ -53,6 +54,7 @@ from .table import (
 )
 
 log = structlog.get_logger("deberc.lobby")
+PRIVATE = "private"  # 'new ... private'
 TOKEN = "token="  # 'login NAME token=T': a guest resumes with the token it was given
 Handler = Callable[[Session, Command], Awaitable[None]]
 Choice = TypeVar("Choice", bound=StrEnum)
@@ -120,6 +122,7 @@ class Lobby:
             "games": self._cmd_games,
             "last": self._cmd_last,
             "sheet": self._cmd_sheet,
+            "invite": self._cmd_invite,
             "seek": mm.seek,
             "unseek": mm.unseek,
             "reserve": mm.reserve,
@@ -414,12 +417,16 @@ class Lobby:
         session.send(ev.Who(shown, len(names), page, pages))
 
     async def _cmd_tables(self, session: Session, item: Command) -> None:
-        infos = [t.info() for _, t in sorted(self.tables.items()) if t.state != "closed"]
+        infos = [t.info() for t in self.listed_tables()]
         paged = self._page(session, item, infos)
         if paged is None:
             return
         shown, page, pages = paged
         session.send(ev.Tables(shown, len(infos), page, pages))
+
+    def listed_tables(self) -> list[Table]:
+        """The open tables anyone may see listed ('tables', the web): not the private."""
+        return [t for _, t in sorted(self.tables.items()) if t.state != "closed" and not t.private]
 
     def table_room(self, session: Session, opening: bool) -> bool:
         """Whether a new table may open (the server's cap; with ``opening``, a 'new',
@@ -458,9 +465,12 @@ class Lobby:
     async def _cmd_new(self, session: Session, item: Command) -> None:
         if not self.free_to_sit(session) or not self.table_room(session, opening=True):
             return
+        # 'private' anywhere after 'new' is no rule option: the table is listed to nobody
+        args = [a for a in item.args if a.lower() != PRIVATE]
+        private = len(args) < len(item.args)
         try:
-            settings = game_settings(item.args, self.rules)
-            table = self.open_table(settings, opened_from=session.address)
+            settings = game_settings(args, self.rules)
+            table = self.open_table(settings, opened_from=session.address, private=private)
         except RuleError as exc:
             session.send(ev.Error("bad-rules", str(exc)))
             return
@@ -555,6 +565,27 @@ class Lobby:
         tables = ",".join(str(t) for t in sorted(wanted))
         said = phrase(Msg.UNOBSERVE, table=tables)
         session.send(ev.ok("unobserve", said, (("table", tables),)))
+
+    async def _cmd_invite(self, session: Session, item: Command) -> None:
+        args = item.args
+        if len(args) != 1:
+            session.send(ev.Error("bad-argument", "invite NAME"))
+            return
+        name = unicodedata.normalize("NFC", args[0])
+        if not accounts.valid_name(name):
+            session.send(ev.Error("bad-argument", "a name is 2-20 letters, digits, '_' or '-'"))
+            return
+        if session.table is None:
+            session.send(ev.Error("not-seated", "sit at a table to invite someone to it"))
+            return
+        if name_key(name) == name_key(session.name or ""):
+            session.send(ev.Error("bad-argument", "you sit at the table already"))
+            return
+        guest = self.online.get(name_key(name))
+        if guest is None or guest.name is None:
+            session.send(ev.Error("unknown-player", f"nobody called {name} is here ('who')"))
+            return
+        self._post(session, session.table, Invite(session, guest.name))
 
     async def _cmd_say(self, session: Session, item: Command) -> None:
         text = item.rest

@@ -106,6 +106,15 @@ class Say:
 
 
 @attrs.frozen
+class Invite:
+    """A seated player lets ``name`` sit at (and watch) the table: a private table's
+    only way in."""
+
+    session: Session
+    name: str
+
+
+@attrs.frozen
 class Stop:
     reason: str
 
@@ -122,6 +131,7 @@ Message = (
     | ShowLast
     | ShowSheet
     | Say
+    | Invite
     | Stop
 )
 # What a client asks for itself (a call, 'state', 'say', 'sit', 'leave', 'observe', ...)
@@ -148,6 +158,7 @@ class Table:
     deal_limit: int | None = None  # end the match after so many deals (a board: 1)
     # a ladder's board key: its records (and seed) wait for the admin's 'release'
     board: str | None = None
+    private: bool = False  # 'new ... private': listed to nobody, entered by invitation
     seats: list[str | None] = attrs.field(init=False)
     observers: set[Session] = attrs.field(init=False, factory=set)
     match: Match | None = attrs.field(init=False, default=None)
@@ -157,6 +168,7 @@ class Table:
     clocks: Clocks = attrs.field(init=False)
     deal_started: float = attrs.field(init=False, default=0.0)
     leave_asked: dict[int, float] = attrs.field(init=False, factory=dict)  # seat: when
+    invited: set[str] = attrs.field(init=False, factory=set)  # name keys ('invite')
     inbox: trio.MemorySendChannel[Posted] = attrs.field(init=False)
     _receive: trio.MemoryReceiveChannel[Posted] = attrs.field(init=False)
 
@@ -292,6 +304,9 @@ class Table:
             case TableCall(session, text, seq):
                 await self._call(session, text, seq)
             case Observe(session):
+                if not self._may_enter(session):
+                    session.send(self._not_invited())
+                    return
                 new = session not in self.observers
                 self.observers.add(session)
                 session.observing.add(self.id)
@@ -331,6 +346,8 @@ class Table:
                     self._broadcast(list(self.observers), said)
                     return
                 self._broadcast(self._audience(), ev.Said(session.name or "?", text, self.id))
+            case Invite(session, name):
+                self._invite(session, name)
             case Stop(reason):
                 await self._stop(reason)
 
@@ -376,6 +393,8 @@ class Table:
         if self._seat_of(name) is not None:
             return ev.Error("already-seated", f"you already sit at table {self.id}")
         free = [s for s, who in enumerate(self.seats) if who is None]
+        if not self._may_enter(session):
+            return self._not_invited()
         if self.reserved is not None:  # a board: only its players, each in its seat
             keys = [name_key(n) for n in self.reserved]
             if name_key(name) not in keys:
@@ -387,6 +406,56 @@ class Table:
             text = f"seat {seat} is not free" if seat is not None else "no free seat"
             return ev.Error("seat-taken", f"{text} at table {self.id}")
         return seat
+
+    def _may_enter(self, session: Session) -> bool:
+        """Whether ``session`` may sit at or watch this table: any table but a private
+        one, which takes only its opener (the first to sit), its players, the names they
+        invited, and admins."""
+        name = session.name
+        if not self.private or not any(self.seats) or self.lobby.is_admin(session):
+            return True
+        return name is not None and (
+            name_key(name) in self.invited or self._seat_of(name) is not None
+        )
+
+    def _not_invited(self) -> ev.Error:
+        return ev.Error(
+            "not-invited",
+            f"table {self.id} is private: a player there must 'invite' you first",
+        )
+
+    def _invite(self, session: Session, name: str) -> None:
+        """'invite NAME' (the lobby has checked that NAME is someone else, online)."""
+        if self._seat_of(session.name or "") is None:
+            session.send(ev.Error("not-seated", f"you do not sit at table {self.id}"))
+            return
+        if self._seat_of(name) is not None:
+            session.send(ev.Error("already-seated", f"{name} already sits at table {self.id}"))
+            return
+        if self.state != ev.TableState.WAITING or all(self.seats):
+            session.send(ev.Error("table-full", f"table {self.id} has no free seat"))
+            return
+        self.invited.add(name_key(name))
+        table = str(self.id)
+        session.send(
+            ev.Ok(
+                "invite",
+                f"You invite {name} to table {self.id}.",
+                (("table", table), ("name", name)),
+            )
+        )
+        guest = self.lobby.online.get(name_key(name))
+        if guest is not None:
+            guest.send(
+                ev.Invited(
+                    session.name or "?",
+                    self.id,
+                    self.players,
+                    self.rules.variant,
+                    tuple(sorted(self.rules.options)),
+                    self.private,
+                )
+            )
 
     def _refuse_sit(self, session: Session, error: ev.Error | None) -> None:
         if error is not None:

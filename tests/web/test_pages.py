@@ -160,3 +160,19 @@ async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(
     for missing in ("carl", "no%20such"):  # no match, or not a possible name
         status, body = await web.get(f"/api/players/{missing}")
         assert status == 404 and b"no finished match of" in body
+
+
+async def test_a_private_table_is_not_shown_nor_watched_from_the_web(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2 private")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    status, body = await web.get("/api/tables")
+    assert (status, json.loads(body)) == (200, {"tables": []})
+    status, body = await web.get("/")
+    assert status == 200 and b"ann" not in body
+    for path in (f"/api/tables/{table}", f"/table/{table}"):
+        status, body = await web.get(path)
+        assert (status, f"no open table {table}".encode() in body) == (404, True), path

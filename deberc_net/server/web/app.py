@@ -51,7 +51,9 @@ def make_app(lobby: Lobby) -> Starlette:
 
     def _table(request: Request) -> views.TableSummary | None:
         table = lobby.tables.get(request.path_params["n"])
-        return None if table is None or table.state == "closed" else views.table_summary(table)
+        if table is None or table.state == "closed" or table.private:  # private: not shown
+            return None
+        return views.table_summary(table)
 
     async def table_page(request: Request) -> Response:
         summary = _table(request)

@@ -49,7 +49,11 @@ def table_summary(table: Table) -> TableSummary:
 
 
 def open_tables(tables: Iterable[Table]) -> list[TableSummary]:
-    return sorted((table_summary(t) for t in tables if t.state != "closed"), key=lambda s: s.id)
+    """The tables anyone may see: open, and not private."""
+    return sorted(
+        (table_summary(t) for t in tables if t.state != "closed" and not t.private),
+        key=lambda s: s.id,
+    )
 
 
 @attrs.frozen
