@@ -151,6 +151,13 @@ COMMANDS: dict[str, CommandSpec] = {
         "observe): each deal's written points, bides, hanging, totals.",
         "any",
     ),
+    "bot": CommandSpec(
+        "bot heuristic|random|search [LEVEL]",
+        "Ask a house bot (one of the server's own bots) to sit at your waiting table: "
+        "the heuristic bot, the random bot, or the search bot at LEVEL 1-5 (default 3). "
+        "It plays the match, then leaves.",
+        "table",
+    ),
     "games": CommandSpec("games [NAME]", "Recent finished games of a player.", "any"),
     "calls": CommandSpec("calls", "The table calls and how to type them.", "any"),
 }

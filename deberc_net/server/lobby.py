@@ -33,6 +33,8 @@ from deberc_net.protocol.render import HandOrder, Style
 from . import accounts
 from .accounts import Accounts, name_key
 from .config import Config
+from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind, HouseBots
+from .house import PREFIX as HOUSE_PREFIX
 from .matchmaking import GameSettings, Matchmaking, game_settings
 from .session import Session
 from .store import Store
@@ -48,6 +50,7 @@ from .table import (
     ShowState,
     Sit,
     Stop,
+    SummonBot,
     Table,
     TableCall,
     Unobserve,
@@ -90,6 +93,7 @@ class Lobby:
     guest_tokens: dict[str, str] = attrs.Factory(dict)
     registering: set[str] = attrs.Factory(set)  # names being registered right now
     matchmaking: Matchmaking = attrs.field(init=False)
+    house: HouseBots = attrs.field(init=False)
     # every command's handler, by the command's name (protocol/commands.py: COMMANDS)
     handlers: dict[str, Handler] = attrs.field(init=False)
 
@@ -97,6 +101,14 @@ class Lobby:
         self.next_match = self.store.max_match_number() + 1
         self.accounts = Accounts(self.store, self.config)
         self.matchmaking = Matchmaking(self)
+        config = self.config
+        self.house = HouseBots(
+            self,
+            self.nursery,
+            config.house_bots,
+            config.house_bots_per_table,
+            config.max_house_bots,
+        )
         mm = self.matchmaking
         self.handlers = {
             "help": self._cmd_help,
@@ -123,6 +135,7 @@ class Lobby:
             "last": self._cmd_last,
             "sheet": self._cmd_sheet,
             "invite": self._cmd_invite,
+            "bot": self._cmd_bot,
             "seek": mm.seek,
             "unseek": mm.unseek,
             "reserve": mm.reserve,
@@ -153,6 +166,7 @@ class Lobby:
 
     def table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)
+        self.house.table_closed(table)  # a house bot leaves with its table
         for observer in list(table.observers):
             observer.observing.discard(table.id)
         for name in table.seats:
@@ -164,7 +178,12 @@ class Lobby:
         that is not closed); None if the name is free."""
         key = name_key(name)
         token = self.guest_tokens.get(key)
-        if token is not None and key not in self.online and self._table_of(name) is None:
+        if (
+            token is not None
+            and key not in self.online
+            and self._table_of(name) is None
+            and self.house.get(name) is None  # a house bot's, held while the bot runs
+        ):
             del self.guest_tokens[key]  # a claim left behind: the name is free again
             return None
         return token
@@ -264,6 +283,11 @@ class Lobby:
             return
         if session.name is not None:
             session.send(ev.error("not-allowed", phrase(Msg.LOGGED_IN_AS, name=session.name)))
+            return
+        if name_key(name).startswith(HOUSE_PREFIX) and self.house.get(name) is None:
+            session.send(
+                ev.Error("bad-argument", f"names starting '{HOUSE_PREFIX}' are the server's bots")
+            )
             return
         secret = args[1] if len(args) == 2 else None
         token = secret[len(TOKEN) :] if secret and secret.startswith(TOKEN) else None
@@ -476,6 +500,7 @@ class Lobby:
             return
         session.table = table  # at once: the next line must not open another table
         table.post(Sit(session, None))
+        self.matchmaking.fill(table)  # a seeker of this very game sits at once
 
     def refused_for_shutdown(self, session: Session) -> bool:
         """True, and the session told, once the server is shutting down."""
@@ -586,6 +611,36 @@ class Lobby:
             session.send(ev.Error("unknown-player", f"nobody called {name} is here ('who')"))
             return
         self._post(session, session.table, Invite(session, guest.name))
+
+    async def _cmd_bot(self, session: Session, item: Command) -> None:
+        args = [a.lower() for a in item.args]
+        kinds = "|".join(HouseBotKind)
+        levels = f"{SEARCH_LEVELS[0]} to {SEARCH_LEVELS[-1]}"
+        usage = f"bot {kinds} [LEVEL]: LEVEL (search only) {levels}"
+        if not args or args[0] not in kinds.split("|") or len(args) > 2:
+            session.send(ev.Error("bad-argument", usage))
+            return
+        kind = HouseBotKind(args[0])
+        level = None
+        if kind == HouseBotKind.SEARCH:
+            level = DEFAULT_SEARCH_LEVEL
+            if len(args) == 2:
+                if not args[1].isdecimal() or int(args[1]) not in SEARCH_LEVELS:
+                    session.send(ev.Error("bad-argument", usage))
+                    return
+                level = int(args[1])
+        elif len(args) == 2:
+            session.send(ev.Error("bad-argument", usage))
+            return
+        if not self.house.enabled:
+            session.send(
+                ev.Error("not-allowed", "this server runs no house bots (serve --house-bots)")
+            )
+            return
+        if session.table is None:
+            session.send(ev.Error("not-seated", "sit at a table to ask a house bot to it"))
+            return
+        self._post(session, session.table, SummonBot(session, kind, level))
 
     async def _cmd_say(self, session: Session, item: Command) -> None:
         text = item.rest

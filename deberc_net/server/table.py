@@ -37,6 +37,10 @@ from .config import Config
 from .session import Session
 
 if TYPE_CHECKING:
+    from .house import HouseBotKind
+    from .matchmaking import GameSettings
+
+if TYPE_CHECKING:
     from .lobby import Lobby
 
 log = structlog.get_logger("deberc.table")
@@ -46,6 +50,9 @@ log = structlog.get_logger("deberc.table")
 class Sit:
     session: Session
     seat: int | None
+    # matchmaking seats a seeker at a waiting table: refused (the seat went to someone
+    # posted just before), the seeker waits again for this game instead of an error
+    seeking: GameSettings | None = None
 
 
 @attrs.frozen
@@ -115,6 +122,22 @@ class Invite:
 
 
 @attrs.frozen
+class SummonBot:
+    """'bot KIND [LEVEL]': a seated player asks for a house bot (server/house.py)."""
+
+    session: Session
+    kind: HouseBotKind
+    level: int | None
+
+
+@attrs.frozen
+class Dismiss:
+    """A house bot that cannot go on gives its seat up (a running match is forfeited)."""
+
+    name: str
+
+
+@attrs.frozen
 class Stop:
     reason: str
 
@@ -132,6 +155,8 @@ Message = (
     | ShowSheet
     | Say
     | Invite
+    | SummonBot
+    | Dismiss
     | Stop
 )
 # What a client asks for itself (a call, 'state', 'say', 'sit', 'leave', 'observe', ...)
@@ -142,7 +167,7 @@ Posted = tuple[Message, bool]  # the message, and whether it counts as its sessi
 
 
 def _requester(message: Message) -> Session | None:
-    return None if isinstance(message, Away | Stop) else message.session
+    return None if isinstance(message, Away | Stop | Dismiss) else message.session
 
 
 @attrs.define(eq=False)
@@ -297,8 +322,8 @@ class Table:
         if session is not None:
             session.requests_waiting -= 1
         match message:
-            case Sit(session, seat):
-                self._sit(session, seat)
+            case Sit(session, seat, seeking):
+                self._sit(session, seat, seeking)
             case Leave(session, confirmed):
                 await self._leave(session, confirmed)
             case TableCall(session, text, seq):
@@ -348,6 +373,10 @@ class Table:
                 self._broadcast(self._audience(), ev.Said(session.name or "?", text, self.id))
             case Invite(session, name):
                 self._invite(session, name)
+            case SummonBot(session, kind, level):
+                self._summon(session, kind, level)
+            case Dismiss(name):
+                await self._dismiss(name)
             case Stop(reason):
                 await self._stop(reason)
 
@@ -358,12 +387,15 @@ class Table:
                 return seat
         return None
 
-    def _sit(self, session: Session, seat: int | None) -> None:
+    def _sit(self, session: Session, seat: int | None, seeking: GameSettings | None = None) -> None:
         name = session.name
         if name is None or session.closed:  # logged in elsewhere meanwhile, or gone
             self._refuse_sit(session, None)
             return
         problem = self._why_not_sit(session, name, seat)
+        if isinstance(problem, ev.Error) and seeking is not None and session.table is None:
+            self.lobby.matchmaking.place(session, seeking)  # another table, or the queue
+            return
         if isinstance(problem, ev.Error):
             self._refuse_sit(session, problem)
             return
@@ -371,6 +403,9 @@ class Table:
         self.seats[seat] = name
         self.clocks.back(seat)
         session.table, session.seat = self, seat
+        bot = self.lobby.house.get(name)
+        if bot is not None:
+            bot.seated = True
         self._stop_observing(session)  # a seat sees more than an observer
         board = () if self.board is None else (("board", self.board),)
         session.send(
@@ -395,6 +430,12 @@ class Table:
         free = [s for s, who in enumerate(self.seats) if who is None]
         if not self._may_enter(session):
             return self._not_invited()
+        house = self.lobby.house
+        bot = house.get(name)
+        if bot is not None and bot.table is not self:
+            return ev.Error("seat-reserved", f"table {self.id} did not ask for {name}")
+        if bot is None and len(free) <= house.pending(self):
+            return ev.Error("seat-taken", f"the free seats at table {self.id} wait for house bots")
         if self.reserved is not None:  # a board: only its players, each in its seat
             keys = [name_key(n) for n in self.reserved]
             if name_key(name) not in keys:
@@ -457,6 +498,46 @@ class Table:
                 )
             )
 
+    def _summon(self, session: Session, kind: HouseBotKind, level: int | None) -> None:
+        """'bot KIND [LEVEL]': a house bot comes to sit here (server/house.py)."""
+        house = self.lobby.house
+        if self._seat_of(session.name or "") is None:
+            session.send(ev.Error("not-seated", f"you do not sit at table {self.id}"))
+            return
+        if self.reserved is not None:
+            session.send(ev.Error("not-allowed", f"table {self.id} is a ladder's board"))
+            return
+        free = sum(1 for who in self.seats if who is None)
+        if self.state != ev.TableState.WAITING or free <= house.pending(self):
+            session.send(ev.Error("table-full", f"table {self.id} has no free seat"))
+            return
+        refusal = house.refusal(self)
+        if refusal is not None:
+            session.send(ev.Error("busy", refusal))
+            return
+        bot = house.start(self, kind, level)
+        self.invited.add(name_key(bot.name))
+        fields = (
+            ("table", str(self.id)),
+            ("name", bot.name),
+            ("kind", str(kind)),
+            ("level", "-" if level is None else str(level)),
+        )
+        session.send(ev.Ok("bot", f"{bot.name} comes to table {self.id}.", fields))
+
+    async def _dismiss(self, name: str) -> None:
+        seat = self._seat_of(name)
+        if self.state == ev.TableState.CLOSED:
+            return
+        if seat is None:  # it never came: its seat is free for anyone again
+            self._broadcast(self._audience(), ev.Info(f"{name} could not come."))
+            return
+        self._broadcast(self._audience(), ev.Info(f"{name} cannot go on and gives its seat up."))
+        if self.match is not None and not self.match.over:
+            await self._forfeit(seat, "left")
+            return
+        self._free_seat(seat, name)
+
     def _refuse_sit(self, session: Session, error: ev.Error | None) -> None:
         if error is not None:
             session.send(error)
@@ -513,8 +594,8 @@ class Table:
         self._event(ev.Left(name, seat))
         if self.reserved is not None:  # a board waits for its player, or its forfeit
             self.clocks.away(seat, trio.current_time())
-        elif not any(self.seats):
-            self.state = ev.TableState.CLOSED
+        elif not any(s for s in self.seats if s is not None and not self.lobby.house.get(s)):
+            self.state = ev.TableState.CLOSED  # nobody left, or only house bots: they go too
 
     # ----------------------------------------------------------------- play
     def _start(self) -> None:

@@ -6,6 +6,7 @@ import json
 import random
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -176,3 +177,11 @@ async def test_a_private_table_is_not_shown_nor_watched_from_the_web(
     for path in (f"/api/tables/{table}", f"/table/{table}"):
         status, body = await web.get(path)
         assert (status, f"no open table {table}".encode() in body) == (404, True), path
+
+
+def test_house_bots_are_off_unless_the_command_line_or_make_serve_says_so() -> None:
+    parse = build_parser().parse_args
+    assert _config(parse(["serve"])).house_bots is False
+    assert _config(parse(["serve", "--house-bots"])).house_bots is True
+    makefile = (Path(__file__).parents[2] / "Makefile").read_text()
+    assert "deberc-net serve --house-bots" in makefile
