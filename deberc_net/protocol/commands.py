@@ -158,6 +158,12 @@ COMMANDS: dict[str, CommandSpec] = {
         "It plays the match, then leaves.",
         "table",
     ),
+    "rematch": CommandSpec(
+        "rematch",
+        "After a match: play again with the same players and rules, seats rotated. "
+        "Everyone must ask within 60 s; the others are told who asked.",
+        "lobby",
+    ),
     "games": CommandSpec("games [NAME]", "Recent finished games of a player.", "any"),
     "calls": CommandSpec("calls", "The table calls and how to type them.", "any"),
 }

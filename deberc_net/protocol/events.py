@@ -103,6 +103,26 @@ class Invited:
     private: bool
 
 
+class RematchOff(StrEnum):
+    """Why a rematch is called off."""
+
+    TIMEOUT = "timeout"  # not everyone asked in time
+    LEFT = "left"  # a player disconnected
+    ELSEWHERE = "elsewhere"  # a player sat down (or seeks) elsewhere
+
+
+@attrs.frozen
+class Rematch:
+    """Where a rematch of a finished match stands ('rematch'): who asked, who has not;
+    ``off``: why it is called off (None while it stands), ``by`` whom."""
+
+    table: int
+    asked: tuple[str, ...]
+    waiting: tuple[str, ...]
+    off: RematchOff | None = None
+    by: str | None = None
+
+
 @attrs.frozen
 class Game:
     """One line of a player's recent games."""
@@ -259,6 +279,7 @@ ServerEvent = (
     | LastTrick
     | Sheet
     | Invited
+    | Rematch
 )
 
 

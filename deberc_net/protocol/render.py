@@ -226,6 +226,8 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
             return _sheet(event, machine)
         case ev.Invited():
             return _invited(event, machine)
+        case ev.Rematch():
+            return _rematch(event, machine)
         case ev.DealRecord():
             if machine:
                 body = json.dumps(event.record, ensure_ascii=False, separators=(",", ":"))
@@ -337,6 +339,33 @@ def _invited(e: ev.Invited, machine: bool) -> list[str]:
         ("private", e.private),
     ]
     return [line("invite", fields, text)]
+
+
+def _rematch(e: ev.Rematch, machine: bool) -> list[str]:
+    why = {
+        ev.RematchOff.TIMEOUT: "not everyone asked in time",
+        ev.RematchOff.LEFT: f"{e.by} left",
+        ev.RematchOff.ELSEWHERE: f"{e.by} went to another game",
+    }
+    if e.off is not None:
+        text = f"The rematch of table {e.table} is off: {why[e.off]}."
+    elif e.waiting:
+        text = (
+            f"Rematch of table {e.table} asked by {', '.join(e.asked)}, waiting for "
+            f"{', '.join(e.waiting)}: 'rematch' to agree."
+        )
+    else:
+        text = f"Everyone agrees: the rematch of table {e.table} starts."
+    if not machine:
+        return [text]
+    fields = [
+        ("table", e.table),
+        ("asked", e.asked),
+        ("waiting", e.waiting),
+        ("off", e.off),
+        ("by", e.by),
+    ]
+    return [line("rematch", fields, text)]
 
 
 def _more(command: str, page: int, pages: int, lang: Lang) -> str:

@@ -55,6 +55,7 @@ class Tag(enum.StrEnum):
     SHEET = "sheet"
     SHEET_DEAL = "sheet-deal"
     INVITE = "invite"
+    REMATCH = "rematch"
 
 
 class EventKind(enum.StrEnum):

@@ -36,6 +36,7 @@ from .config import Config
 from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind, HouseBots
 from .house import PREFIX as HOUSE_PREFIX
 from .matchmaking import GameSettings, Matchmaking, game_settings
+from .rematch import Rematches
 from .session import Session
 from .store import Store
 from .table import (
@@ -94,6 +95,7 @@ class Lobby:
     registering: set[str] = attrs.Factory(set)  # names being registered right now
     matchmaking: Matchmaking = attrs.field(init=False)
     house: HouseBots = attrs.field(init=False)
+    rematches: Rematches = attrs.field(init=False)
     # every command's handler, by the command's name (protocol/commands.py: COMMANDS)
     handlers: dict[str, Handler] = attrs.field(init=False)
 
@@ -101,6 +103,7 @@ class Lobby:
         self.next_match = self.store.max_match_number() + 1
         self.accounts = Accounts(self.store, self.config)
         self.matchmaking = Matchmaking(self)
+        self.rematches = Rematches(self)
         config = self.config
         self.house = HouseBots(
             self,
@@ -136,6 +139,7 @@ class Lobby:
             "sheet": self._cmd_sheet,
             "invite": self._cmd_invite,
             "bot": self._cmd_bot,
+            "rematch": self._cmd_rematch,
             "seek": mm.seek,
             "unseek": mm.unseek,
             "reserve": mm.reserve,
@@ -152,6 +156,7 @@ class Lobby:
 
     def disconnected(self, session: Session) -> None:
         self.matchmaking.forget(session)
+        self.rematches.withdraw(session, ev.RematchOff.LEFT)
         for table_id in list(session.observing):
             table = self.tables.get(table_id)
             if table is not None:
@@ -518,6 +523,7 @@ class Lobby:
             )
             return False
         self.matchmaking.forget(session)  # sitting somewhere ends the wait for a seek
+        self.rematches.withdraw(session, ev.RematchOff.ELSEWHERE)
         return True
 
     async def _cmd_sit(self, session: Session, item: Command) -> None:
@@ -611,6 +617,19 @@ class Lobby:
             session.send(ev.Error("unknown-player", f"nobody called {name} is here ('who')"))
             return
         self._post(session, session.table, Invite(session, guest.name))
+
+    async def _cmd_rematch(self, session: Session, item: Command) -> None:
+        if item.args:
+            session.send(ev.Error("bad-argument", "rematch"))
+            return
+        if self.refused_for_shutdown(session):
+            return
+        if session.table is not None:
+            session.send(
+                ev.Error("already-seated", f"you sit at table {session.table.id}: 'leave' first")
+            )
+            return
+        self.rematches.ask(session)
 
     async def _cmd_bot(self, session: Session, item: Command) -> None:
         args = [a.lower() for a in item.args]

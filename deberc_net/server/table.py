@@ -859,6 +859,7 @@ class Table:
             totals=match.totals,
         )
         self.state = ev.TableState.CLOSED  # what came meanwhile is answered as the task ends
+        self.lobby.rematches.match_over(self)  # its players may play again
         for seat in range(self.players):
             session = self._session(seat)
             if session is not None and session.table is self:
