@@ -164,6 +164,12 @@ COMMANDS: dict[str, CommandSpec] = {
         "Everyone must ask within 60 s; the others are told who asked.",
         "lobby",
     ),
+    "history": CommandSpec(
+        "history",
+        "The match at your table (or the one you observe) deal by deal: who dealt, the "
+        "trump, how it ended, and every trick taken: who laid what, who took it.",
+        "any",
+    ),
     "games": CommandSpec("games [NAME]", "Recent finished games of a player.", "any"),
     "calls": CommandSpec("calls", "The table calls and how to type them.", "any"),
 }

@@ -251,6 +251,38 @@ class Sheet:
 
 
 @attrs.frozen
+class HistoryTrick:
+    leader: int
+    cards: tuple[int, ...]  # cards (game.cards), in the order laid from the leader
+    winner: int
+
+
+@attrs.frozen
+class HistoryDeal:
+    """One deal of a match's history: who dealt, the trump and who ordered it, how it
+    ended (None: still being played), and its tricks taken."""
+
+    deal: int
+    dealer: int
+    trump: int | None  # a suit index (game.cards.SUITS)
+    player: int | None
+    outcome: str | None
+    written: tuple[int, ...] | None
+    tricks: tuple[HistoryTrick, ...]
+
+
+@attrs.frozen
+class History:
+    """The match at a table deal by deal, trick by trick ('history')."""
+
+    table: int
+    match: str
+    names: tuple[str, ...]
+    sides: tuple[tuple[int, ...], ...]
+    deals: tuple[HistoryDeal, ...]
+
+
+@attrs.frozen
 class DealRecord:
     table: int
     record: dict[str, Any]
@@ -280,6 +312,7 @@ ServerEvent = (
     | Sheet
     | Invited
     | Rematch
+    | History
 )
 
 

@@ -228,6 +228,8 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
             return _invited(event, machine)
         case ev.Rematch():
             return _rematch(event, machine)
+        case ev.History():
+            return _history(event, machine)
         case ev.DealRecord():
             if machine:
                 body = json.dumps(event.record, ensure_ascii=False, separators=(",", ":"))
@@ -813,6 +815,50 @@ def _last(e: ev.LastTrick, machine: bool) -> list[str]:
     return [
         f"Last trick (deal {e.deal}): {n[e.leader]} led; {', '.join(laid)}; {n[e.winner]} took it."
     ]
+
+
+def _history(e: ev.History, machine: bool) -> list[str]:
+    if machine:
+        out = [line("history", [("table", e.table), ("match", e.match), ("deals", len(e.deals))])]
+        for d in e.deals:
+            out.append(
+                line(
+                    "history-deal",
+                    [
+                        ("table", e.table),
+                        ("deal", d.deal),
+                        ("dealer", d.dealer),
+                        ("trump", _suit(d.trump)),
+                        ("player", d.player),
+                        ("outcome", d.outcome),
+                        ("written", d.written),
+                        ("tricks", len(d.tricks)),
+                    ],
+                )
+            )
+            for i, t in enumerate(d.tricks, 1):
+                fields: list[tuple[str, Any]] = [("table", e.table), ("deal", d.deal)]
+                fields += [("trick", i), ("leader", t.leader), ("cards", _cards(t.cards))]
+                out.append(line("history-trick", [*fields, ("winner", t.winner)]))
+        return out
+    n = e.names
+    out = [f"History of table {e.table} ({e.match}): {' v '.join(n)}"]
+    if not e.deals:
+        out.append("No card played yet.")
+    for d in e.deals:
+        trump = "no trump yet"
+        if d.trump is not None:
+            trump = f"trump {SUIT_SYMBOLS[SUITS[d.trump]]}" + (
+                f" ({n[d.player]})" if d.player is not None else ""
+            )
+        end = "being played"
+        if d.outcome is not None:
+            end = d.outcome + (f", {_by_side(n, d.written)}" if d.written is not None else "")
+        out.append(f"Deal {d.deal}, {n[d.dealer]} deals, {trump}: {end}")
+        for i, t in enumerate(d.tricks, 1):
+            laid = [f"{n[(t.leader + k) % len(n)]} {pretty_card(c)}" for k, c in enumerate(t.cards)]
+            out.append(f"{i:>3} {' '.join(laid)} > {n[t.winner]}")
+    return out
 
 
 def _sheet(e: ev.Sheet, machine: bool) -> list[str]:

@@ -56,6 +56,9 @@ class Tag(enum.StrEnum):
     SHEET_DEAL = "sheet-deal"
     INVITE = "invite"
     REMATCH = "rematch"
+    HISTORY = "history"
+    HISTORY_DEAL = "history-deal"
+    HISTORY_TRICK = "history-trick"
 
 
 class EventKind(enum.StrEnum):

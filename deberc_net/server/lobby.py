@@ -46,6 +46,7 @@ from .table import (
     Leave,
     Observe,
     Say,
+    ShowHistory,
     ShowLast,
     ShowSheet,
     ShowState,
@@ -137,6 +138,7 @@ class Lobby:
             "games": self._cmd_games,
             "last": self._cmd_last,
             "sheet": self._cmd_sheet,
+            "history": self._cmd_history,
             "invite": self._cmd_invite,
             "bot": self._cmd_bot,
             "rematch": self._cmd_rematch,
@@ -759,6 +761,11 @@ class Lobby:
         table = self._watched(session)
         if table is not None:
             self._post(session, table, ShowSheet(session))
+
+    async def _cmd_history(self, session: Session, item: Command) -> None:
+        table = self._watched(session)
+        if table is not None:
+            self._post(session, table, ShowHistory(session))
 
     def _watched(self, session: Session) -> Table | None:
         """The table a session sits at, else the first it observes; None after telling

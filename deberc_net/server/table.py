@@ -46,6 +46,24 @@ if TYPE_CHECKING:
 log = structlog.get_logger("deberc.table")
 
 
+def _history_deal(record: dict[str, Any]) -> ev.HistoryDeal:
+    """A finished (or void) deal of the history, from its record."""
+    trump = record.get("trump")
+    written = record.get("written")
+    return ev.HistoryDeal(
+        record["deal_no"],
+        record["dealer"],
+        SUITS.index(trump) if trump else None,
+        record.get("player"),
+        record.get("outcome"),
+        tuple(written) if written is not None else None,
+        tuple(
+            ev.HistoryTrick(t["leader"], tuple(parse_card(c) for c in t["cards"]), t["winner"])
+            for t in record.get("tricks") or ()
+        ),
+    )
+
+
 @attrs.frozen
 class Sit:
     session: Session
@@ -107,6 +125,11 @@ class ShowSheet:
 
 
 @attrs.frozen
+class ShowHistory:
+    session: Session
+
+
+@attrs.frozen
 class Say:
     session: Session
     text: str
@@ -153,6 +176,7 @@ Message = (
     | ShowState
     | ShowLast
     | ShowSheet
+    | ShowHistory
     | Say
     | Invite
     | SummonBot
@@ -365,6 +389,8 @@ class Table:
                 self._send_last(session)
             case ShowSheet(session):
                 self._send_sheet(session)
+            case ShowHistory(session):
+                self._send_history(session)
             case Say(session, text):
                 if session in self.observers:  # kibitzers talk among themselves
                     said = ev.Said(session.name or "?", text, self.id, watchers=True)
@@ -754,6 +780,29 @@ class Table:
                 tuple(rows),
             )
         )
+
+    def _send_history(self, session: Session) -> None:
+        """The match so far, deal by deal and trick by trick (public: every card of a
+        trick taken was shown to the whole table)."""
+        match = self.match
+        if match is None:
+            session.send(ev.Error("wrong-phase", "the game has not started"))
+            return
+        deals = [_history_deal(r) for r in match.records]
+        deal = match.deal
+        if not match.over and (not deals or deal.deal_no > deals[-1].deal):
+            taken = tuple(
+                ev.HistoryTrick(t.leader, tuple(c for _, c in t.cards), t.winner)
+                for t in deal.tricks
+                if t.winner is not None
+            )
+            deals.append(
+                ev.HistoryDeal(
+                    deal.deal_no, deal.dealer, deal.trump, deal.player, None, None, taken
+                )
+            )
+        sides = self.rules.settings.sides()
+        session.send(ev.History(self.id, match.match_id, match.names, sides, tuple(deals)))
 
     async def _call(self, session: Session, text: str, seq: int | None) -> None:
         match = self.match
