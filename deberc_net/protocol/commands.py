@@ -170,6 +170,18 @@ COMMANDS: dict[str, CommandSpec] = {
         "trump, how it ended, and every trick taken: who laid what, who took it.",
         "any",
     ),
+    "top": CommandSpec(
+        "top [VARIANT] [PLAYERS] [PAGE]",
+        "The rated players of a variant and player count (default moscow, 2), best "
+        "first (a page at a time). Rated: public matches of registered players, no bots.",
+        "any",
+    ),
+    "finger": CommandSpec(
+        "finger [NAME]",
+        "Who a player is (default: you): registered, online, his ratings with rank and "
+        "record (won, lost, drawn), and his last games.",
+        "any",
+    ),
     "games": CommandSpec("games [NAME]", "Recent finished games of a player.", "any"),
     "calls": CommandSpec("calls", "The table calls and how to type them.", "any"),
 }

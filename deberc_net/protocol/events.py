@@ -144,6 +144,46 @@ class Games:
 
 
 @attrs.frozen
+class Rated:
+    """A person's rating in one variant and player count, and his rank there."""
+
+    rank: int
+    name: str
+    variant: str
+    players: int
+    rating: float  # mu - 3 sigma
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@attrs.frozen
+class Top:
+    """'top': the standings of one variant and player count, a page of them."""
+
+    variant: str
+    players: int
+    ratings: tuple[Rated, ...]  # this page's
+    total: int = 0
+    page: int = 1
+    pages: int = 1
+
+
+@attrs.frozen
+class Finger:
+    """'finger NAME': who a player is, his ratings and his last games."""
+
+    name: str
+    registered: bool
+    online: bool
+    ratings: tuple[Rated, ...]
+    last: tuple[str, ...]  # match ids, newest first
+
+
+@attrs.frozen
 class Seated:
     name: str
     seat: int
@@ -313,6 +353,8 @@ ServerEvent = (
     | Invited
     | Rematch
     | History
+    | Top
+    | Finger
 )
 
 

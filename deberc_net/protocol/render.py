@@ -230,6 +230,10 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
             return _rematch(event, machine)
         case ev.History():
             return _history(event, machine)
+        case ev.Top():
+            return _top(event, machine)
+        case ev.Finger():
+            return _finger(event, machine)
         case ev.DealRecord():
             if machine:
                 body = json.dumps(event.record, ensure_ascii=False, separators=(",", ":"))
@@ -368,6 +372,65 @@ def _rematch(e: ev.Rematch, machine: bool) -> list[str]:
         ("by", e.by),
     ]
     return [line("rematch", fields, text)]
+
+
+def _rated_line(r: ev.Rated) -> str:
+    return line(
+        "rated",
+        [
+            ("rank", r.rank),
+            ("name", r.name),
+            ("variant", r.variant),
+            ("players", r.players),
+            ("rating", f"{r.rating:.3f}"),
+            ("mu", f"{r.mu:.3f}"),
+            ("sigma", f"{r.sigma:.3f}"),
+            ("games", r.games),
+            ("wins", r.wins),
+            ("losses", r.losses),
+            ("draws", r.draws),
+        ],
+    )
+
+
+def _record_text(r: ev.Rated) -> str:
+    games = "1 game" if r.games == 1 else f"{r.games} games"
+    return f"{games}: {r.wins} won, {r.losses} lost, {r.draws} drawn"
+
+
+def _top(e: ev.Top, machine: bool) -> list[str]:
+    if machine:
+        fields = [("variant", e.variant), ("players", e.players), ("count", len(e.ratings))]
+        fields += [("total", e.total), ("page", e.page), ("pages", e.pages)]
+        return [line("top", fields), *(_rated_line(r) for r in e.ratings)]
+    head = f"Standings: {e.variant}, {e.players} players ({e.total} rated)."
+    if not e.ratings:
+        return [head[:-1] + ": nobody yet."]
+    out = [head]
+    for r in e.ratings:
+        out.append(f"{r.rank:>4}. {r.name:<20} {r.rating:7.1f}  {_record_text(r)}")
+    more = _more("top", e.page, e.pages, Lang.EN)
+    return [*out, more.strip()] if more else out
+
+
+def _finger(e: ev.Finger, machine: bool) -> list[str]:
+    if machine:
+        fields = [("name", e.name), ("registered", e.registered), ("online", e.online)]
+        fields += [("ratings", len(e.ratings)), ("last", e.last)]
+        return [line("finger", fields), *(_rated_line(r) for r in e.ratings)]
+    who = "registered" if e.registered else "a guest"
+    where = "online" if e.online else "not here"
+    last = f" Last games: {' '.join(e.last)}." if e.last else " No finished game."
+    out = [f"{e.name}: {who}, {where}.{last}"]
+    if not e.ratings:
+        out.append("  Not rated yet.")
+    for r in e.ratings:
+        out.append(
+            f"  {r.variant}, {r.players} players: #{r.rank}, rating {r.rating:.1f} "
+            f"(mu {r.mu:.1f}, sigma {r.sigma:.1f})"
+        )
+        out.append(f"    {_record_text(r)}")
+    return out
 
 
 def _more(command: str, page: int, pages: int, lang: Lang) -> str:

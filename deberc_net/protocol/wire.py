@@ -59,6 +59,9 @@ class Tag(enum.StrEnum):
     HISTORY = "history"
     HISTORY_DEAL = "history-deal"
     HISTORY_TRICK = "history-trick"
+    TOP = "top"
+    FINGER = "finger"
+    RATED = "rated"
 
 
 class EventKind(enum.StrEnum):

@@ -39,6 +39,7 @@ from .matchmaking import GameSettings, Matchmaking, game_settings
 from .rematch import Rematches
 from .session import Session
 from .store import Store
+from .store.base import PlayerRating
 from .table import (
     Away,
     Back,
@@ -142,6 +143,8 @@ class Lobby:
             "invite": self._cmd_invite,
             "bot": self._cmd_bot,
             "rematch": self._cmd_rematch,
+            "top": self._cmd_top,
+            "finger": self._cmd_finger,
             "seek": mm.seek,
             "unseek": mm.unseek,
             "reserve": mm.reserve,
@@ -422,14 +425,19 @@ class Lobby:
         )
 
     def _page(
-        self, session: Session, item: Command, items: Sequence[Item]
+        self,
+        session: Session,
+        item: Command,
+        items: Sequence[Item],
+        args: Sequence[str] | None = None,
     ) -> tuple[tuple[Item, ...], int, int] | None:
-        """The items on the page asked for, its number and the number of pages, or None
-        after an error (a list is paged and rate-limited: one client cannot make the
-        server copy it without end)."""
+        """The items on the page asked for (``args``, the command's own by default: a
+        page number or nothing), its number and the number of pages, or None after an
+        error (a list is paged and rate-limited: one client cannot make the server copy
+        it without end)."""
         size = self.config.page_size
         pages = max(1, math.ceil(len(items) / size))
-        args = item.args
+        args = item.args if args is None else args
         if args and (not args[0].isdecimal() or not 1 <= int(args[0]) <= pages):
             session.send(ev.Error("bad-argument", f"{item.name} [PAGE]: pages 1 to {pages}"))
             return None
@@ -779,6 +787,53 @@ class Lobby:
             session.send(ev.Error("not-seated", "you sit at no table and observe none"))
         return table
 
+    async def _cmd_top(self, session: Session, item: Command) -> None:
+        args = list(item.args)
+        variant = "moscow"
+        if args and self.rules.kind_of(args[0]) == RuleKind.VARIANT:
+            variant = args.pop(0)
+        players = 2
+        if args and args[0] in ("2", "3", "4"):
+            players = int(args.pop(0))
+        if len(args) > 1 or (args and not args[0].isdecimal()):
+            session.send(ev.Error("bad-argument", "top [VARIANT] [PLAYERS] [PAGE]"))
+            return
+        rows = await trio.to_thread.run_sync(self.store.standings, variant, players)
+        paged = self._page(session, item, rows, args)
+        if paged is None:
+            return
+        shown, page, pages = paged
+        first = (page - 1) * self.config.page_size + 1
+        rated = tuple(_rated(first + i, r) for i, r in enumerate(shown))
+        session.send(ev.Top(variant, players, rated, len(rows), page, pages))
+
+    async def _cmd_finger(self, session: Session, item: Command) -> None:
+        if len(item.args) > 1:
+            session.send(ev.Error("bad-argument", "finger [NAME]"))
+            return
+        name = unicodedata.normalize("NFC", item.args[0]) if item.args else session.name
+        assert name is not None
+        if not accounts.valid_name(name):
+            session.send(ev.Error("bad-argument", "a name is 2-20 letters, digits, '_' or '-'"))
+            return
+        online = self.online.get(name_key(name))
+        store = self.store
+
+        def look_up() -> tuple[bool, list[ev.Rated], list[str]]:
+            ratings = []
+            for r in store.player_ratings(name):
+                keys = [name_key(s.name) for s in store.standings(r.variant, r.players)]
+                ratings.append(_rated(keys.index(name_key(r.name)) + 1, r))
+            last = [g["match"] for g in store.recent_games(name)]
+            return store.account(name) is not None, ratings, last
+
+        registered, ratings, last = await trio.to_thread.run_sync(look_up)
+        if not registered and online is None and not last:
+            session.send(ev.Error("unknown-player", f"nobody called {name} has played here"))
+            return
+        shown = online.name if online is not None and online.name else name
+        session.send(ev.Finger(shown, registered, online is not None, tuple(ratings), tuple(last)))
+
     async def _cmd_games(self, session: Session, item: Command) -> None:
         name = item.args[0] if item.args else session.name
         assert name is not None
@@ -792,6 +847,13 @@ class Lobby:
             session.send(ev.info(phrase(Msg.SHUTTING_DOWN, reason=reason)))
         for table in list(self.tables.values()):
             table.post(Stop(reason))
+
+
+def _rated(rank: int, r: PlayerRating) -> ev.Rated:
+    return ev.Rated(
+        rank, r.name, r.variant, r.players, r.rating, r.mu, r.sigma,
+        r.games, r.wins, r.losses, r.draws,
+    )  # fmt: skip
 
 
 def _game(row: dict[str, Any]) -> ev.Game:

@@ -230,6 +230,7 @@ class Matchmaking:
                 reserved=seats,
                 deal_limit=int(deals) if deals else None,
                 board=board,
+                rated=False,  # a ladder's: bots are rated by the ladder
             )
         except RuleError as exc:
             session.send(ev.Error("bad-rules", str(exc)))

@@ -43,6 +43,7 @@ class Offer:
     names: tuple[str, ...]  # by seat, in the finished match
     settings: GameSettings
     private: bool
+    rated: bool
     deadline: float
     refusal: Refusal | None = None
     asked: list[str] = attrs.Factory(list)  # names, in the order they asked
@@ -73,6 +74,7 @@ class Rematches:
             names,
             table_settings(table),
             table.private,
+            table.rated,
             trio.current_time() + REMATCH_S,
             refusal,
         )
@@ -165,7 +167,9 @@ class Rematches:
         if len(players) != len(offer.names) or any(p.table is not None for p in players):
             return  # cannot happen: leaving or sitting elsewhere calls the offer off
         rotated = offer.names[1:] + offer.names[:1]
-        table = self.lobby.open_table(offer.settings, reserved=rotated, private=offer.private)
+        table = self.lobby.open_table(
+            offer.settings, reserved=rotated, private=offer.private, rated=offer.rated
+        )
         table.invited.update(name_key(n) for n in rotated)  # a private table's, too
         by_key = {name_key(p.name or ""): p for p in players}
         for name in rotated:

@@ -34,6 +34,7 @@ from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse
 
 from .accounts import name_key
 from .config import Config
+from .ratings import rate_match
 from .session import Session
 
 if TYPE_CHECKING:
@@ -208,6 +209,9 @@ class Table:
     # a ladder's board key: its records (and seed) wait for the admin's 'release'
     board: str | None = None
     private: bool = False  # 'new ... private': listed to nobody, entered by invitation
+    # whether its match updates its players' ratings (server/ratings.py): never at a
+    # private table or a ladder's board
+    rated: bool = True
     seats: list[str | None] = attrs.field(init=False)
     observers: set[Session] = attrs.field(init=False, factory=set)
     match: Match | None = attrs.field(init=False, default=None)
@@ -224,6 +228,8 @@ class Table:
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
         self.seats = [None] * n
+        if self.private or self.board is not None:
+            self.rated = False
         config = self.config
         self.clocks = Clocks(
             n,
@@ -897,6 +903,20 @@ class Table:
                 seeds,
             )
         )
+        if self.rated and not any(self.lobby.house.get(n) for n in match.names):
+            sides = self.rules.settings.sides()
+            results = await trio.to_thread.run_sync(  # stored, too, before the end is told
+                lambda: rate_match(
+                    self.lobby.store,
+                    match.match_id,
+                    self.rules.variant,
+                    match.names,
+                    sides,
+                    end.winners,
+                    end.totals,
+                )
+            )
+            log.info("rated", match=match.match_id, ratings={r.name: r.rating for r in results})
         # a ladder board's seed would tell the other seatings' decks
         self._event(end if self.board is None else attrs.evolve(end, seed=None))
         log.info(
