@@ -14,7 +14,9 @@ from deberc_net.game.record import replay_calls
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
 
+from ..store.base import PlayerRating, RatingPoint
 from ..table import Table
+from .plot import Series, line_chart
 
 
 @attrs.frozen
@@ -187,10 +189,38 @@ class PlayerPage:
     lost: int
     drawn: int
     games: list[PlayedMatch]  # newest first
+    # his ratings, one per variant and player count (server/ratings.py), and each one's
+    # value after every rated match, oldest first
+    ratings: list[PlayerRating] = attrs.Factory(list)
+    rating_history: list[RatingPoint] = attrs.Factory(list)
 
 
-def player_page(name: str, rows: list[dict[str, Any]]) -> PlayerPage:
-    """A player's finished matches (the store's rows, newest first) and their tally."""
+def rating_plot(page: PlayerPage) -> str | None:
+    """The player's rating over his rated matches, a line per variant and player count
+    (None before his first rated match)."""
+    if not page.rating_history:
+        return None
+    lines: dict[tuple[str, int], list[float]] = {}
+    for point in page.rating_history:
+        lines.setdefault((point.variant, point.players), []).append(point.rating)
+    series = [Series(f"{v}, {n} players", values) for (v, n), values in lines.items()]
+    return line_chart(
+        series,
+        x_label="rated matches",
+        y_label="rating (mu - 3 sigma)",
+        title=f"{page.name}'s rating",
+        markers=True,
+    )
+
+
+def player_page(
+    name: str,
+    rows: list[dict[str, Any]],
+    ratings: list[PlayerRating] | None = None,
+    history: list[RatingPoint] | None = None,
+) -> PlayerPage:
+    """A player's finished matches (the store's rows, newest first) and their tally,
+    with his ratings and their history."""
     key = name.casefold()
     games = []
     for row in rows:
@@ -211,5 +241,11 @@ def player_page(name: str, rows: list[dict[str, Any]]) -> PlayerPage:
         )
     count = {r: sum(1 for g in games if g.result == r) for r in ("won", "lost", "drawn")}
     return PlayerPage(
-        name=name, won=count["won"], lost=count["lost"], drawn=count["drawn"], games=games
+        name=name,
+        won=count["won"],
+        lost=count["lost"],
+        drawn=count["drawn"],
+        games=games,
+        ratings=list(ratings or []),
+        rating_history=list(history or []),
     )
