@@ -26,6 +26,7 @@ from deberc_net.protocol.commands import (
     help_text,
 )
 from deberc_net.protocol.connection import ClockChoice
+from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import Lang, ru_call
 from deberc_net.protocol.messages import RU_CALLS_HELP, Msg, Phrase, phrase
 from deberc_net.protocol.render import HandOrder, Style
@@ -391,7 +392,7 @@ class Lobby:
 
     def _table_of(self, name: str) -> Table | None:
         for table in self.tables.values():
-            if table.state != "closed" and name_key(name) in (
+            if table.state != TableState.CLOSED and name_key(name) in (
                 name_key(s) for s in table.seats if s is not None
             ):
                 return table
@@ -411,7 +412,7 @@ class Lobby:
         """Hand a session's message to its table, or tell the session why not."""
         if table.post(message, request=True):
             return
-        if table.state == "closed" or table.id not in self.tables:
+        if table.state == TableState.CLOSED or table.id not in self.tables:
             if session.table is table:
                 session.table, session.seat = None, None
             if not self.refused_for_shutdown(session):
@@ -465,7 +466,11 @@ class Lobby:
 
     def listed_tables(self) -> list[Table]:
         """The open tables anyone may see listed ('tables', the web): not the private."""
-        return [t for _, t in sorted(self.tables.items()) if t.state != "closed" and not t.private]
+        return [
+            t
+            for _, t in sorted(self.tables.items())
+            if t.state != TableState.CLOSED and not t.private
+        ]
 
     def table_room(self, session: Session, opening: bool) -> bool:
         """Whether a new table may open (the server's cap; with ``opening``, a 'new',
@@ -482,7 +487,7 @@ class Lobby:
             and sum(
                 1
                 for t in self.tables.values()
-                if t.state == "waiting" and t.opened_from == session.address
+                if t.state == TableState.WAITING and t.opened_from == session.address
             )
             >= cap
         ):
@@ -555,7 +560,7 @@ class Lobby:
     def _table_named(self, session: Session, text: str) -> Table | None:
         """The open table with this number, or None after telling the session so."""
         table = self.tables.get(int(text)) if text.isdecimal() else None
-        if table is None or table.state == "closed":
+        if table is None or table.state == TableState.CLOSED:
             session.send(ev.Error("unknown-table", f"there is no table {text}"))
             return None
         return table

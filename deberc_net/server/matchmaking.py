@@ -13,6 +13,7 @@ import attrs
 from deberc_net.plugins import RuleBook, RuleError, RuleKind
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
+from deberc_net.protocol.events import TableState
 from deberc_net.protocol.messages import Msg, phrase
 
 from .accounts import name_key
@@ -148,7 +149,7 @@ class Matchmaking:
         for _, table in sorted(self.lobby.tables.items()):
             free = sum(1 for who in table.seats if who is None)
             if (
-                table.state == "waiting"
+                table.state == TableState.WAITING
                 and not table.private
                 and table.reserved is None
                 and table_settings(table) == settings
@@ -170,12 +171,12 @@ class Matchmaking:
     def _seek_reserved(self, session: Session) -> None:
         assert session.name is not None
         bot = self.lobby.house.get(session.name)  # a house bot: its table waits for it
-        if bot is not None and bot.table.state == "waiting":
+        if bot is not None and bot.table.state == TableState.WAITING:
             bot.table.post(Sit(session, None))
             return
         for table in self.lobby.tables.values():
             if (
-                table.state == "waiting"
+                table.state == TableState.WAITING
                 and table.reserved is not None
                 and name_key(session.name) in (name_key(n) for n in table.reserved)
             ):

@@ -23,6 +23,7 @@ from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, parse_card
 from deberc_net.game.clock import Clocks, automatic_call
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
+from deberc_net.game.outcomes import Outcome
 from deberc_net.game.phases import PLAY
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
@@ -566,7 +567,7 @@ class Table:
             return
         self._broadcast(self._audience(), ev.Info(f"{name} cannot go on and gives its seat up."))
         if self.match is not None and not self.match.over:
-            await self._forfeit(seat, "left")
+            await self._forfeit(seat, Outcome.LEFT)
             return
         self._free_seat(seat, name)
 
@@ -610,7 +611,7 @@ class Table:
         session.table, session.seat = None, None
         session.send(ev.ok("leave", phrase(Msg.LEAVE, table=self.id)))
         if self.match is not None and not self.match.over:
-            await self._forfeit(seat, "left")
+            await self._forfeit(seat, Outcome.LEFT)
             return
         self._free_seat(seat, session.name or "?")
 
@@ -934,7 +935,7 @@ class Table:
             if session is not None and session.table is self:
                 session.table, session.seat = None, None
 
-    async def _forfeit(self, seat: int, reason: str) -> None:
+    async def _forfeit(self, seat: int, reason: Outcome) -> None:
         match = self.match
         assert match is not None
         sides = match.rules.settings.sides()
@@ -965,7 +966,7 @@ class Table:
             match_id=f"m{self.match_number}",
         )
         self.state = ev.TableState.PLAYING
-        await self._forfeit(seat, "away")
+        await self._forfeit(seat, Outcome.AWAY)
 
     async def _on_clock(self) -> None:
         match = self.match
@@ -987,7 +988,7 @@ class Table:
             return
         away = clocks.away_too_long(now)
         if away:
-            await self._forfeit(away[0], "away")
+            await self._forfeit(away[0], Outcome.AWAY)
             return
         warned = clocks.take_warning(now)
         if warned is not None:
@@ -996,7 +997,7 @@ class Table:
         if late is None:
             return  # woke for an away check or a warning only
         if clocks.timed_out(late):
-            await self._forfeit(late, "timeouts")
+            await self._forfeit(late, Outcome.TIMEOUTS)
             return
         await self._apply(late, automatic_call(match, late), auto=True)
 

@@ -20,6 +20,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket
 
+from deberc_net.protocol.events import TableState
+
 from ..accounts import valid_name
 from ..lobby import Lobby
 from . import ladders, views
@@ -51,7 +53,7 @@ def make_app(lobby: Lobby) -> Starlette:
 
     def _table(request: Request) -> views.TableSummary | None:
         table = lobby.tables.get(request.path_params["n"])
-        if table is None or table.state == "closed" or table.private:  # private: not shown
+        if table is None or table.state == TableState.CLOSED or table.private:  # private: not shown
             return None
         return views.table_summary(table)
 

@@ -13,6 +13,7 @@ from deberc_net.game.phases import PLAY
 from deberc_net.game.record import replay_calls
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
+from deberc_net.protocol.events import TableState
 
 from ..store.base import PlayerRating, RatingPoint
 from ..table import Table
@@ -25,7 +26,7 @@ class TableSummary:
     players: list[str | None]
     variant: str
     options: list[str]
-    state: str
+    state: TableState  # a StrEnum: its JSON and HTML are the wire's words
     observers: int
     score: list[int] | None  # per side; None before the match starts
     deal: int | None  # the deal being played
@@ -41,7 +42,7 @@ def table_summary(table: Table) -> TableSummary:
         players=list(info.seats),
         variant=info.variant,
         options=list(info.options),
-        state=str(info.state),
+        state=info.state,
         observers=info.observers,
         score=None if match is None else list(match.totals),
         deal=None if match is None else match.deal.deal_no,
@@ -53,7 +54,7 @@ def table_summary(table: Table) -> TableSummary:
 def open_tables(tables: Iterable[Table]) -> list[TableSummary]:
     """The tables anyone may see: open, and not private."""
     return sorted(
-        (table_summary(t) for t in tables if t.state != "closed" and not t.private),
+        (table_summary(t) for t in tables if t.state != TableState.CLOSED and not t.private),
         key=lambda s: s.id,
     )
 
