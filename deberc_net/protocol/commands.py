@@ -166,8 +166,8 @@ COMMANDS: dict[str, CommandSpec] = {
     ),
     "history": CommandSpec(
         "history",
-        "The match at your table (or the one you observe) deal by deal: who dealt, the "
-        "trump, how it ended, and every trick taken: who laid what, who took it.",
+        "The match at your table (or the one you observe; at no table, your last finished "
+        "one) deal by deal: who dealt, the trump, how it ended, and every trick taken.",
         "any",
     ),
     "top": CommandSpec(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hmac
+import json
 import math
 import secrets
 import unicodedata
@@ -58,6 +59,7 @@ from .table import (
     Table,
     TableCall,
     Unobserve,
+    history_deal,
 )
 
 log = structlog.get_logger("deberc.lobby")
@@ -776,9 +778,39 @@ class Lobby:
             self._post(session, table, ShowSheet(session))
 
     async def _cmd_history(self, session: Session, item: Command) -> None:
+        if (
+            session.table is None
+            and not session.observing
+            and not self.refused_for_shutdown(session)
+        ):
+            assert session.name is not None  # at no table: your last finished match's
+            told = await trio.to_thread.run_sync(self._last_history, session.name)
+            if told is None:
+                session.send(
+                    ev.Error("not-seated", "you sit at no table, observe none, and have no match")
+                )
+                return
+            session.send(told)
+            return
         table = self._watched(session)
         if table is not None:
             self._post(session, table, ShowHistory(session))
+
+    def _last_history(self, name: str) -> ev.History | None:
+        """The history of ``name``'s last finished match, from the store (its replay is
+        public on the web too); None if he has none."""
+        games = self.store.recent_games(name, 1)
+        if not games:
+            return None
+        game = games[0]
+        records = [json.loads(body) for body in self.store.match_records(game["match"])]
+        if not records:
+            return None
+        names = tuple(records[0]["players"])
+        count = len(records[0].get("totals_before") or game["totals"])
+        sides = tuple(tuple(range(side, len(names), count)) for side in range(count))
+        deals = tuple(history_deal(r) for r in records)
+        return ev.History(game["table"], game["match"], names, sides, deals)
 
     def _watched(self, session: Session) -> Table | None:
         """The table a session sits at, else the first it observes; None after telling

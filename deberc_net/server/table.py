@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 log = structlog.get_logger("deberc.table")
 
 
-def _history_deal(record: dict[str, Any]) -> ev.HistoryDeal:
+def history_deal(record: dict[str, Any]) -> ev.HistoryDeal:
     """A finished (or void) deal of the history, from its record."""
     trump = record.get("trump")
     written = record.get("written")
@@ -795,7 +795,7 @@ class Table:
         if match is None:
             session.send(ev.Error("wrong-phase", "the game has not started"))
             return
-        deals = [_history_deal(r) for r in match.records]
+        deals = [history_deal(r) for r in match.records]
         deal = match.deal
         if not match.over and (not deals or deal.deal_no > deals[-1].deal):
             taken = tuple(

@@ -102,3 +102,31 @@ async def test_history_tells_every_deal_and_trick(port: int, connect: Connector)
     assert told[2].endswith(f" > {names[first['winner']]}")
     assert told[-2].startswith("Deal 2, ") and told[-2].endswith(": being played")
     assert all(len(x) <= 80 for x in told)
+
+
+async def test_after_the_match_history_tells_your_last_one(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("history")  # no table, no match yet
+    assert await ann.expect("error") == {
+        "code": "not-seated",
+        "text": "you sit at no table, observe none, and have no match",
+    }
+    await ann.send("new 2 short")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, ann, random.Random(6))
+        nursery.start_soon(play_machine, bob, random.Random(7))
+    records = [json.loads(fields(x)[1]["text"]) for x in bob.lines if x.startswith("record ")]
+    match = fields(next(x for x in bob.lines if is_event(x, "start")))[1]["match"]
+    await bob.send("history")
+    head = await bob.expect("history")
+    assert head == {"table": table, "match": match, "deals": str(len(records))}
+    for record in records:
+        deal = await bob.expect("history-deal")
+        assert (deal["deal"], deal["outcome"]) == (str(record["deal_no"]), record["outcome"])
+        for want in record["tricks"]:
+            trick = await bob.expect("history-trick")
+            assert trick["cards"] == ",".join(want["cards"])
