@@ -16,7 +16,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 	touch $(STAMP)
 
 serve: $(STAMP)
-	$(BIN)/deberc-net serve
+	$(BIN)/deberc-net serve --house-bots
 
 # The tests also install the example third-party rule packages, to prove they plug in
 # (their own tests, examples/*/tests, run with ours).

@@ -72,6 +72,8 @@ def _config(args: argparse.Namespace) -> Config:
         config = Config.from_toml(args.config, **overrides)
     else:
         config = Config(**{k: v for k, v in overrides.items() if v is not None})
+    if args.house_bots:
+        config.house_bots = True
     # the command line's 0 turns the web face off; a library caller's 0 picks a free port
     if args.http_port == 0:
         config.http_port = None
@@ -299,6 +301,13 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"web pages and JSON (docs/web.md; default {DEFAULT_HTTP_PORT}; 0: off)",
     )
     sv.add_argument("--config", metavar="FILE.toml", help="settings file ([server] table)")
+    sv.add_argument(
+        "--house-bots",
+        action="store_true",
+        default=None,
+        help="let players ask for the server's own bots at their table ('bot heuristic'); "
+        "'make serve' turns it on",
+    )
     sv.set_defaults(func=_serve)
 
     lad = sub.add_parser("ladder", help="bot-versus-bot ladders with duplicate deals")

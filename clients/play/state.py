@@ -74,6 +74,12 @@ class TableState:
         return len(self.players)
 
 
+# the lines of the lobby's lists the client has no view for: logged as the server says them
+LISTED = frozenset(
+    {Tag.TOP, Tag.FINGER, Tag.RATED, Tag.HISTORY, Tag.HISTORY_DEAL, Tag.HISTORY_TRICK}
+)
+
+
 def _log(state: TableState, *lines: str) -> TableState:
     return attrs.evolve(state, log=(*state.log, *lines)[-LOG_KEEP:])
 
@@ -124,8 +130,10 @@ def _fold(state: TableState, line: Line) -> TableState:
             f"table {line.get_str('id')}: {line.get_str('variant')} "
             f"{options} [{seats}] {line.get_str('state')}",
         )
-    if tag in (Tag.INFO, Tag.BYE, Tag.HELP, Tag.RULES):
+    if tag in (Tag.INFO, Tag.BYE, Tag.HELP, Tag.RULES, Tag.INVITE, Tag.REMATCH):
         return _log(state, line.text or "")
+    if tag in LISTED:  # 'top', 'finger', 'history': shown as they came
+        return _log(state, line.line)
     if tag == Tag.RECORD:
         return state  # the deal in full: the score already came with deal-end
     if isinstance(tag, Tag):

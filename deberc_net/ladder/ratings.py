@@ -9,6 +9,13 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 
+def ranks_by_points(points_by_side: Sequence[float]) -> list[float]:
+    """Each side's rank for openskill: the most points rank 1, equal points share a rank
+    (the server's ratings for people rank by the same rule, server/ratings.py)."""
+    order = sorted({-p for p in points_by_side})
+    return [order.index(-p) + 1 for p in points_by_side]
+
+
 class Ratings:
     def __init__(self, bots: Sequence[str]) -> None:
         self.model = PlackettLuce()
@@ -20,8 +27,7 @@ class Ratings:
         share a rank. A bot must not stand on two sides: it cannot play itself."""
         if len(set(bots_by_side)) != len(bots_by_side):
             raise ValueError(f"one bot on two sides: {list(bots_by_side)}")
-        order = sorted({-p for p in points_by_side})
-        ranks: list[float] = [order.index(-p) + 1 for p in points_by_side]
+        ranks = ranks_by_points(points_by_side)
         teams = [[self.ratings[b]] for b in bots_by_side]
         rated = self.model.rate(teams, ranks=ranks)
         for bot, team in zip(bots_by_side, rated, strict=True):

@@ -79,9 +79,16 @@ COMMANDS: dict[str, CommandSpec] = {
         "ping", "Keep the connection open: any line does, 'ping' does nothing else.", "any"
     ),
     "new": CommandSpec(
-        "new [PLAYERS] [VARIANT] [OPTION ...]",
-        "Open a table (default: 2 players, moscow) and sit at it. Example: new 2 moscow to-301",
+        "new [PLAYERS] [VARIANT] [OPTION ...] [private]",
+        "Open a table (default: 2 players, moscow) and sit at it. Example: new 2 moscow to-301. "
+        "A private table is listed to nobody: only those you 'invite' sit or watch.",
         "lobby",
+    ),
+    "invite": CommandSpec(
+        "invite NAME",
+        "Let a player (a person or a bot) sit at your waiting table, or watch it; "
+        "the only way into a private table. NAME is told.",
+        "table",
     ),
     "sit": CommandSpec(
         "sit TABLE [SEAT]", "Sit at a table; the game starts when it is full.", "lobby"
@@ -142,6 +149,37 @@ COMMANDS: dict[str, CommandSpec] = {
         "sheet",
         "The score sheet of your table's match (or the one you "
         "observe): each deal's written points, bides, hanging, totals.",
+        "any",
+    ),
+    "bot": CommandSpec(
+        "bot heuristic|random|search [LEVEL]",
+        "Ask a house bot (one of the server's own bots) to sit at your waiting table: "
+        "the heuristic bot, the random bot, or the search bot at LEVEL 1-5 (default 3). "
+        "It plays the match, then leaves.",
+        "table",
+    ),
+    "rematch": CommandSpec(
+        "rematch",
+        "After a match: play again with the same players and rules, seats rotated. "
+        "Everyone must ask within 60 s; the others are told who asked.",
+        "lobby",
+    ),
+    "history": CommandSpec(
+        "history",
+        "The match at your table (or the one you observe; at no table, your last finished "
+        "one) deal by deal: who dealt, the trump, how it ended, and every trick taken.",
+        "any",
+    ),
+    "top": CommandSpec(
+        "top [VARIANT] [PLAYERS] [PAGE]",
+        "The rated players of a variant and player count (default moscow, 2), best "
+        "first (a page at a time). Rated: public matches of registered players, no bots.",
+        "any",
+    ),
+    "finger": CommandSpec(
+        "finger [NAME]",
+        "Who a player is (default: you): registered, online, his ratings with rank and "
+        "record (won, lost, drawn), and his last games.",
         "any",
     ),
     "games": CommandSpec("games [NAME]", "Recent finished games of a player.", "any"),

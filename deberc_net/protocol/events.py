@@ -92,6 +92,38 @@ class Said:
 
 
 @attrs.frozen
+class Invited:
+    """Someone at a table lets you in ('invite'): 'sit TABLE' takes the seat."""
+
+    sender: str
+    table: int
+    players: int
+    variant: str
+    options: tuple[str, ...]
+    private: bool
+
+
+class RematchOff(StrEnum):
+    """Why a rematch is called off."""
+
+    TIMEOUT = "timeout"  # not everyone asked in time
+    LEFT = "left"  # a player disconnected
+    ELSEWHERE = "elsewhere"  # a player sat down (or seeks) elsewhere
+
+
+@attrs.frozen
+class Rematch:
+    """Where a rematch of a finished match stands ('rematch'): who asked, who has not;
+    ``off``: why it is called off (None while it stands), ``by`` whom."""
+
+    table: int
+    asked: tuple[str, ...]
+    waiting: tuple[str, ...]
+    off: RematchOff | None = None
+    by: str | None = None
+
+
+@attrs.frozen
 class Game:
     """One line of a player's recent games."""
 
@@ -109,6 +141,46 @@ class Game:
 class Games:
     name: str
     games: tuple[Game, ...]
+
+
+@attrs.frozen
+class Rated:
+    """A person's rating in one variant and player count, and his rank there."""
+
+    rank: int
+    name: str
+    variant: str
+    players: int
+    rating: float  # mu - 3 sigma
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@attrs.frozen
+class Top:
+    """'top': the standings of one variant and player count, a page of them."""
+
+    variant: str
+    players: int
+    ratings: tuple[Rated, ...]  # this page's
+    total: int = 0
+    page: int = 1
+    pages: int = 1
+
+
+@attrs.frozen
+class Finger:
+    """'finger NAME': who a player is, his ratings and his last games."""
+
+    name: str
+    registered: bool
+    online: bool
+    ratings: tuple[Rated, ...]
+    last: tuple[str, ...]  # match ids, newest first
 
 
 @attrs.frozen
@@ -219,6 +291,38 @@ class Sheet:
 
 
 @attrs.frozen
+class HistoryTrick:
+    leader: int
+    cards: tuple[int, ...]  # cards (game.cards), in the order laid from the leader
+    winner: int
+
+
+@attrs.frozen
+class HistoryDeal:
+    """One deal of a match's history: who dealt, the trump and who ordered it, how it
+    ended (None: still being played), and its tricks taken."""
+
+    deal: int
+    dealer: int
+    trump: int | None  # a suit index (game.cards.SUITS)
+    player: int | None
+    outcome: str | None
+    written: tuple[int, ...] | None
+    tricks: tuple[HistoryTrick, ...]
+
+
+@attrs.frozen
+class History:
+    """The match at a table deal by deal, trick by trick ('history')."""
+
+    table: int
+    match: str
+    names: tuple[str, ...]
+    sides: tuple[tuple[int, ...], ...]
+    deals: tuple[HistoryDeal, ...]
+
+
+@attrs.frozen
 class DealRecord:
     table: int
     record: dict[str, Any]
@@ -246,6 +350,11 @@ ServerEvent = (
     | Bye
     | LastTrick
     | Sheet
+    | Invited
+    | Rematch
+    | History
+    | Top
+    | Finger
 )
 
 

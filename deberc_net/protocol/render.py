@@ -224,6 +224,16 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
             return _last(event, machine)
         case ev.Sheet():
             return _sheet(event, machine)
+        case ev.Invited():
+            return _invited(event, machine)
+        case ev.Rematch():
+            return _rematch(event, machine)
+        case ev.History():
+            return _history(event, machine)
+        case ev.Top():
+            return _top(event, machine)
+        case ev.Finger():
+            return _finger(event, machine)
         case ev.DealRecord():
             if machine:
                 body = json.dumps(event.record, ensure_ascii=False, separators=(",", ":"))
@@ -315,6 +325,112 @@ def said_lines(e: ev.Said, lang: Lang = Lang.EN) -> list[str]:
         watchers = _say(lang, Msg.SAID_WATCHERS) if e.watchers else ""
         where = _say(lang, Msg.SAID_AT, table=e.table, watchers=watchers)
     return [_say(lang, Msg.SAID, where=where, sender=e.sender, text=e.text)]
+
+
+def _invited(e: ev.Invited, machine: bool) -> list[str]:
+    opts = f" {' '.join(e.options)}" if e.options else ""
+    private = "private " if e.private else ""
+    text = (
+        f"{e.sender} invites you to {private}table {e.table} ({e.players} players, "
+        f"{e.variant}{opts}): 'sit {e.table}' to play."
+    )
+    if not machine:
+        return [text]
+    fields = [
+        ("from", e.sender),
+        ("table", e.table),
+        ("players", e.players),
+        ("variant", e.variant),
+        ("options", e.options),
+        ("private", e.private),
+    ]
+    return [line("invite", fields, text)]
+
+
+def _rematch(e: ev.Rematch, machine: bool) -> list[str]:
+    why = {
+        ev.RematchOff.TIMEOUT: "not everyone asked in time",
+        ev.RematchOff.LEFT: f"{e.by} left",
+        ev.RematchOff.ELSEWHERE: f"{e.by} went to another game",
+    }
+    if e.off is not None:
+        text = f"The rematch of table {e.table} is off: {why[e.off]}."
+    elif e.waiting:
+        text = (
+            f"Rematch of table {e.table} asked by {', '.join(e.asked)}, waiting for "
+            f"{', '.join(e.waiting)}: 'rematch' to agree."
+        )
+    else:
+        text = f"Everyone agrees: the rematch of table {e.table} starts."
+    if not machine:
+        return [text]
+    fields = [
+        ("table", e.table),
+        ("asked", e.asked),
+        ("waiting", e.waiting),
+        ("off", e.off),
+        ("by", e.by),
+    ]
+    return [line("rematch", fields, text)]
+
+
+def _rated_line(r: ev.Rated) -> str:
+    return line(
+        "rated",
+        [
+            ("rank", r.rank),
+            ("name", r.name),
+            ("variant", r.variant),
+            ("players", r.players),
+            ("rating", f"{r.rating:.3f}"),
+            ("mu", f"{r.mu:.3f}"),
+            ("sigma", f"{r.sigma:.3f}"),
+            ("games", r.games),
+            ("wins", r.wins),
+            ("losses", r.losses),
+            ("draws", r.draws),
+        ],
+    )
+
+
+def _record_text(r: ev.Rated) -> str:
+    games = "1 game" if r.games == 1 else f"{r.games} games"
+    return f"{games}: {r.wins} won, {r.losses} lost, {r.draws} drawn"
+
+
+def _top(e: ev.Top, machine: bool) -> list[str]:
+    if machine:
+        fields = [("variant", e.variant), ("players", e.players), ("count", len(e.ratings))]
+        fields += [("total", e.total), ("page", e.page), ("pages", e.pages)]
+        return [line("top", fields), *(_rated_line(r) for r in e.ratings)]
+    head = f"Standings: {e.variant}, {e.players} players ({e.total} rated)."
+    if not e.ratings:
+        return [head[:-1] + ": nobody yet."]
+    out = [head]
+    for r in e.ratings:
+        out.append(f"{r.rank:>4}. {r.name:<20} {r.rating:7.1f}  {_record_text(r)}")
+    more = _more("top", e.page, e.pages, Lang.EN)
+    return [*out, more.strip()] if more else out
+
+
+def _finger(e: ev.Finger, machine: bool) -> list[str]:
+    if machine:
+        fields = [("name", e.name), ("registered", e.registered), ("online", e.online)]
+        fields += [("ratings", len(e.ratings)), ("last", e.last)]
+        return [line("finger", fields), *(_rated_line(r) for r in e.ratings)]
+    who = "registered" if e.registered else "a guest"
+    where = "online" if e.online else "not here"
+    last = f" Last games: {' '.join(e.last)}." if e.last else " No finished game."
+    out = [f"{e.name}: {who}, {where}.{last}"]
+    if not e.ratings:
+        out.append("  Not rated yet.")
+    for r in e.ratings:
+        out.append(
+            f"  {r.variant}, {r.players} players: #{r.rank}, rating {r.rating:.1f} "
+            f"(mu {r.mu:.1f}, sigma {r.sigma:.1f})"
+        )
+        out.append(f"    {_record_text(r)}")
+    return out
 
 
 def _more(command: str, page: int, pages: int, lang: Lang) -> str:
@@ -762,6 +878,50 @@ def _last(e: ev.LastTrick, machine: bool) -> list[str]:
     return [
         f"Last trick (deal {e.deal}): {n[e.leader]} led; {', '.join(laid)}; {n[e.winner]} took it."
     ]
+
+
+def _history(e: ev.History, machine: bool) -> list[str]:
+    if machine:
+        out = [line("history", [("table", e.table), ("match", e.match), ("deals", len(e.deals))])]
+        for d in e.deals:
+            out.append(
+                line(
+                    "history-deal",
+                    [
+                        ("table", e.table),
+                        ("deal", d.deal),
+                        ("dealer", d.dealer),
+                        ("trump", _suit(d.trump)),
+                        ("player", d.player),
+                        ("outcome", d.outcome),
+                        ("written", d.written),
+                        ("tricks", len(d.tricks)),
+                    ],
+                )
+            )
+            for i, t in enumerate(d.tricks, 1):
+                fields: list[tuple[str, Any]] = [("table", e.table), ("deal", d.deal)]
+                fields += [("trick", i), ("leader", t.leader), ("cards", _cards(t.cards))]
+                out.append(line("history-trick", [*fields, ("winner", t.winner)]))
+        return out
+    n = e.names
+    out = [f"History of table {e.table} ({e.match}): {' v '.join(n)}"]
+    if not e.deals:
+        out.append("No card played yet.")
+    for d in e.deals:
+        trump = "no trump yet"
+        if d.trump is not None:
+            trump = f"trump {SUIT_SYMBOLS[SUITS[d.trump]]}" + (
+                f" ({n[d.player]})" if d.player is not None else ""
+            )
+        end = "being played"
+        if d.outcome is not None:
+            end = d.outcome + (f", {_by_side(n, d.written)}" if d.written is not None else "")
+        out.append(f"Deal {d.deal}, {n[d.dealer]} deals, {trump}: {end}")
+        for i, t in enumerate(d.tricks, 1):
+            laid = [f"{n[(t.leader + k) % len(n)]} {pretty_card(c)}" for k, c in enumerate(t.cards)]
+            out.append(f"{i:>3} {' '.join(laid)} > {n[t.winner]}")
+    return out
 
 
 def _sheet(e: ev.Sheet, machine: bool) -> list[str]:

@@ -54,6 +54,14 @@ class Tag(enum.StrEnum):
     LAST = "last"
     SHEET = "sheet"
     SHEET_DEAL = "sheet-deal"
+    INVITE = "invite"
+    REMATCH = "rematch"
+    HISTORY = "history"
+    HISTORY_DEAL = "history-deal"
+    HISTORY_TRICK = "history-trick"
+    TOP = "top"
+    FINGER = "finger"
+    RATED = "rated"
 
 
 class EventKind(enum.StrEnum):

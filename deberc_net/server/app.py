@@ -59,6 +59,7 @@ async def serve(
             lobby = Lobby(config, store, nursery, rules)
             listeners = await trio.open_tcp_listeners(config.port, host=config.host)
             port = listeners[0].socket.getsockname()[1]
+            lobby.house.host, lobby.house.port = _local(config.host), port  # house bots dial it
             if config.http_port is not None:
                 from .web import serve_http  # its libraries load only when served
 
@@ -85,6 +86,11 @@ async def serve(
     finally:
         store.close()
         log.info("stopped")
+
+
+def _local(host: str) -> str:
+    """Where a process on this machine reaches a server listening on ``host``."""
+    return {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
 
 
 async def _on_signal(

@@ -42,6 +42,10 @@ class Config:
     max_tables_per_address: int = 10  # waiting tables opened with 'new' from one address
     empty_table_ms: int = 10_000  # a waiting table whose players all left the server closes
     table_requests_waiting: int = 8  # calls, 'state', 'say', 'sit', 'leave' a session has queued
+    # House bots ('bot KIND' at a table; docs/protocol.md §5.15, docs/security.md)
+    house_bots: bool = False  # 'serve --house-bots' (make serve passes it)
+    house_bots_per_table: int = 3  # at one table, at once
+    max_house_bots: int = 20  # processes at once on the whole server
     # Accounts
     hash_workers: int = 2  # threads checking passwords of registered names
     registration_workers: int = 1  # threads hashing new registrations (apart from logins)

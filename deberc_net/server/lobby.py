@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hmac
+import json
 import math
 import secrets
 import unicodedata
@@ -26,6 +27,7 @@ from deberc_net.protocol.commands import (
     help_text,
 )
 from deberc_net.protocol.connection import ClockChoice
+from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import Lang, ru_call
 from deberc_net.protocol.messages import RU_CALLS_HELP, Msg, Phrase, phrase
 from deberc_net.protocol.render import HandOrder, Style
@@ -33,26 +35,35 @@ from deberc_net.protocol.render import HandOrder, Style
 from . import accounts
 from .accounts import Accounts, name_key
 from .config import Config
+from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind, HouseBots
+from .house import PREFIX as HOUSE_PREFIX
 from .matchmaking import GameSettings, Matchmaking, game_settings
+from .rematch import Rematches
 from .session import Session
 from .store import Store
+from .store.base import PlayerRating
 from .table import (
     Away,
     Back,
+    Invite,
     Leave,
     Observe,
     Say,
+    ShowHistory,
     ShowLast,
     ShowSheet,
     ShowState,
     Sit,
     Stop,
+    SummonBot,
     Table,
     TableCall,
     Unobserve,
+    history_deal,
 )
 
 log = structlog.get_logger("deberc.lobby")
+PRIVATE = "private"  # 'new ... private'
 TOKEN = "token="  # 'login NAME token=T': a guest resumes with the token it was given
 Handler = Callable[[Session, Command], Awaitable[None]]
 Choice = TypeVar("Choice", bound=StrEnum)
@@ -88,6 +99,8 @@ class Lobby:
     guest_tokens: dict[str, str] = attrs.Factory(dict)
     registering: set[str] = attrs.Factory(set)  # names being registered right now
     matchmaking: Matchmaking = attrs.field(init=False)
+    house: HouseBots = attrs.field(init=False)
+    rematches: Rematches = attrs.field(init=False)
     # every command's handler, by the command's name (protocol/commands.py: COMMANDS)
     handlers: dict[str, Handler] = attrs.field(init=False)
 
@@ -95,6 +108,15 @@ class Lobby:
         self.next_match = self.store.max_match_number() + 1
         self.accounts = Accounts(self.store, self.config)
         self.matchmaking = Matchmaking(self)
+        self.rematches = Rematches(self)
+        config = self.config
+        self.house = HouseBots(
+            self,
+            self.nursery,
+            config.house_bots,
+            config.house_bots_per_table,
+            config.max_house_bots,
+        )
         mm = self.matchmaking
         self.handlers = {
             "help": self._cmd_help,
@@ -120,6 +142,12 @@ class Lobby:
             "games": self._cmd_games,
             "last": self._cmd_last,
             "sheet": self._cmd_sheet,
+            "history": self._cmd_history,
+            "invite": self._cmd_invite,
+            "bot": self._cmd_bot,
+            "rematch": self._cmd_rematch,
+            "top": self._cmd_top,
+            "finger": self._cmd_finger,
             "seek": mm.seek,
             "unseek": mm.unseek,
             "reserve": mm.reserve,
@@ -136,6 +164,7 @@ class Lobby:
 
     def disconnected(self, session: Session) -> None:
         self.matchmaking.forget(session)
+        self.rematches.withdraw(session, ev.RematchOff.LEFT)
         for table_id in list(session.observing):
             table = self.tables.get(table_id)
             if table is not None:
@@ -150,6 +179,7 @@ class Lobby:
 
     def table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)
+        self.house.table_closed(table)  # a house bot leaves with its table
         for observer in list(table.observers):
             observer.observing.discard(table.id)
         for name in table.seats:
@@ -161,7 +191,12 @@ class Lobby:
         that is not closed); None if the name is free."""
         key = name_key(name)
         token = self.guest_tokens.get(key)
-        if token is not None and key not in self.online and self._table_of(name) is None:
+        if (
+            token is not None
+            and key not in self.online
+            and self._table_of(name) is None
+            and self.house.get(name) is None  # a house bot's, held while the bot runs
+        ):
             del self.guest_tokens[key]  # a claim left behind: the name is free again
             return None
         return token
@@ -262,6 +297,11 @@ class Lobby:
         if session.name is not None:
             session.send(ev.error("not-allowed", phrase(Msg.LOGGED_IN_AS, name=session.name)))
             return
+        if name_key(name).startswith(HOUSE_PREFIX) and self.house.get(name) is None:
+            session.send(
+                ev.Error("bad-argument", f"names starting '{HOUSE_PREFIX}' are the server's bots")
+            )
+            return
         secret = args[1] if len(args) == 2 else None
         token = secret[len(TOKEN) :] if secret and secret.startswith(TOKEN) else None
         password = secret if token is None else None
@@ -354,7 +394,7 @@ class Lobby:
 
     def _table_of(self, name: str) -> Table | None:
         for table in self.tables.values():
-            if table.state != "closed" and name_key(name) in (
+            if table.state != TableState.CLOSED and name_key(name) in (
                 name_key(s) for s in table.seats if s is not None
             ):
                 return table
@@ -374,7 +414,7 @@ class Lobby:
         """Hand a session's message to its table, or tell the session why not."""
         if table.post(message, request=True):
             return
-        if table.state == "closed" or table.id not in self.tables:
+        if table.state == TableState.CLOSED or table.id not in self.tables:
             if session.table is table:
                 session.table, session.seat = None, None
             if not self.refused_for_shutdown(session):
@@ -388,14 +428,19 @@ class Lobby:
         )
 
     def _page(
-        self, session: Session, item: Command, items: Sequence[Item]
+        self,
+        session: Session,
+        item: Command,
+        items: Sequence[Item],
+        args: Sequence[str] | None = None,
     ) -> tuple[tuple[Item, ...], int, int] | None:
-        """The items on the page asked for, its number and the number of pages, or None
-        after an error (a list is paged and rate-limited: one client cannot make the
-        server copy it without end)."""
+        """The items on the page asked for (``args``, the command's own by default: a
+        page number or nothing), its number and the number of pages, or None after an
+        error (a list is paged and rate-limited: one client cannot make the server copy
+        it without end)."""
         size = self.config.page_size
         pages = max(1, math.ceil(len(items) / size))
-        args = item.args
+        args = item.args if args is None else args
         if args and (not args[0].isdecimal() or not 1 <= int(args[0]) <= pages):
             session.send(ev.Error("bad-argument", f"{item.name} [PAGE]: pages 1 to {pages}"))
             return None
@@ -414,12 +459,20 @@ class Lobby:
         session.send(ev.Who(shown, len(names), page, pages))
 
     async def _cmd_tables(self, session: Session, item: Command) -> None:
-        infos = [t.info() for _, t in sorted(self.tables.items()) if t.state != "closed"]
+        infos = [t.info() for t in self.listed_tables()]
         paged = self._page(session, item, infos)
         if paged is None:
             return
         shown, page, pages = paged
         session.send(ev.Tables(shown, len(infos), page, pages))
+
+    def listed_tables(self) -> list[Table]:
+        """The open tables anyone may see listed ('tables', the web): not the private."""
+        return [
+            t
+            for _, t in sorted(self.tables.items())
+            if t.state != TableState.CLOSED and not t.private
+        ]
 
     def table_room(self, session: Session, opening: bool) -> bool:
         """Whether a new table may open (the server's cap; with ``opening``, a 'new',
@@ -436,7 +489,7 @@ class Lobby:
             and sum(
                 1
                 for t in self.tables.values()
-                if t.state == "waiting" and t.opened_from == session.address
+                if t.state == TableState.WAITING and t.opened_from == session.address
             )
             >= cap
         ):
@@ -458,14 +511,18 @@ class Lobby:
     async def _cmd_new(self, session: Session, item: Command) -> None:
         if not self.free_to_sit(session) or not self.table_room(session, opening=True):
             return
+        # 'private' anywhere after 'new' is no rule option: the table is listed to nobody
+        args = [a for a in item.args if a.lower() != PRIVATE]
+        private = len(args) < len(item.args)
         try:
-            settings = game_settings(item.args, self.rules)
-            table = self.open_table(settings, opened_from=session.address)
+            settings = game_settings(args, self.rules)
+            table = self.open_table(settings, opened_from=session.address, private=private)
         except RuleError as exc:
             session.send(ev.Error("bad-rules", str(exc)))
             return
         session.table = table  # at once: the next line must not open another table
         table.post(Sit(session, None))
+        self.matchmaking.fill(table)  # a seeker of this very game sits at once
 
     def refused_for_shutdown(self, session: Session) -> bool:
         """True, and the session told, once the server is shutting down."""
@@ -483,6 +540,7 @@ class Lobby:
             )
             return False
         self.matchmaking.forget(session)  # sitting somewhere ends the wait for a seek
+        self.rematches.withdraw(session, ev.RematchOff.ELSEWHERE)
         return True
 
     async def _cmd_sit(self, session: Session, item: Command) -> None:
@@ -504,7 +562,7 @@ class Lobby:
     def _table_named(self, session: Session, text: str) -> Table | None:
         """The open table with this number, or None after telling the session so."""
         table = self.tables.get(int(text)) if text.isdecimal() else None
-        if table is None or table.state == "closed":
+        if table is None or table.state == TableState.CLOSED:
             session.send(ev.Error("unknown-table", f"there is no table {text}"))
             return None
         return table
@@ -555,6 +613,70 @@ class Lobby:
         tables = ",".join(str(t) for t in sorted(wanted))
         said = phrase(Msg.UNOBSERVE, table=tables)
         session.send(ev.ok("unobserve", said, (("table", tables),)))
+
+    async def _cmd_invite(self, session: Session, item: Command) -> None:
+        args = item.args
+        if len(args) != 1:
+            session.send(ev.Error("bad-argument", "invite NAME"))
+            return
+        name = unicodedata.normalize("NFC", args[0])
+        if not accounts.valid_name(name):
+            session.send(ev.Error("bad-argument", "a name is 2-20 letters, digits, '_' or '-'"))
+            return
+        if session.table is None:
+            session.send(ev.Error("not-seated", "sit at a table to invite someone to it"))
+            return
+        if name_key(name) == name_key(session.name or ""):
+            session.send(ev.Error("bad-argument", "you sit at the table already"))
+            return
+        guest = self.online.get(name_key(name))
+        if guest is None or guest.name is None:
+            session.send(ev.Error("unknown-player", f"nobody called {name} is here ('who')"))
+            return
+        self._post(session, session.table, Invite(session, guest.name))
+
+    async def _cmd_rematch(self, session: Session, item: Command) -> None:
+        if item.args:
+            session.send(ev.Error("bad-argument", "rematch"))
+            return
+        if self.refused_for_shutdown(session):
+            return
+        if session.table is not None:
+            session.send(
+                ev.Error("already-seated", f"you sit at table {session.table.id}: 'leave' first")
+            )
+            return
+        self.rematches.ask(session)
+
+    async def _cmd_bot(self, session: Session, item: Command) -> None:
+        args = [a.lower() for a in item.args]
+        kinds = "|".join(HouseBotKind)
+        levels = f"{SEARCH_LEVELS[0]} to {SEARCH_LEVELS[-1]}"
+        usage = f"bot {kinds} [LEVEL]: LEVEL (search only) {levels}"
+        if not args or args[0] not in kinds.split("|") or len(args) > 2:
+            session.send(ev.Error("bad-argument", usage))
+            return
+        kind = HouseBotKind(args[0])
+        level = None
+        if kind == HouseBotKind.SEARCH:
+            level = DEFAULT_SEARCH_LEVEL
+            if len(args) == 2:
+                if not args[1].isdecimal() or int(args[1]) not in SEARCH_LEVELS:
+                    session.send(ev.Error("bad-argument", usage))
+                    return
+                level = int(args[1])
+        elif len(args) == 2:
+            session.send(ev.Error("bad-argument", usage))
+            return
+        if not self.house.enabled:
+            session.send(
+                ev.Error("not-allowed", "this server runs no house bots (serve --house-bots)")
+            )
+            return
+        if session.table is None:
+            session.send(ev.Error("not-seated", "sit at a table to ask a house bot to it"))
+            return
+        self._post(session, session.table, SummonBot(session, kind, level))
 
     async def _cmd_say(self, session: Session, item: Command) -> None:
         text = item.rest
@@ -655,6 +777,41 @@ class Lobby:
         if table is not None:
             self._post(session, table, ShowSheet(session))
 
+    async def _cmd_history(self, session: Session, item: Command) -> None:
+        if (
+            session.table is None
+            and not session.observing
+            and not self.refused_for_shutdown(session)
+        ):
+            assert session.name is not None  # at no table: your last finished match's
+            told = await trio.to_thread.run_sync(self._last_history, session.name)
+            if told is None:
+                session.send(
+                    ev.Error("not-seated", "you sit at no table, observe none, and have no match")
+                )
+                return
+            session.send(told)
+            return
+        table = self._watched(session)
+        if table is not None:
+            self._post(session, table, ShowHistory(session))
+
+    def _last_history(self, name: str) -> ev.History | None:
+        """The history of ``name``'s last finished match, from the store (its replay is
+        public on the web too); None if he has none."""
+        games = self.store.recent_games(name, 1)
+        if not games:
+            return None
+        game = games[0]
+        records = [json.loads(body) for body in self.store.match_records(game["match"])]
+        if not records:
+            return None
+        names = tuple(records[0]["players"])
+        count = len(records[0].get("totals_before") or game["totals"])
+        sides = tuple(tuple(range(side, len(names), count)) for side in range(count))
+        deals = tuple(history_deal(r) for r in records)
+        return ev.History(game["table"], game["match"], names, sides, deals)
+
     def _watched(self, session: Session) -> Table | None:
         """The table a session sits at, else the first it observes; None after telling
         it that there is none."""
@@ -666,6 +823,53 @@ class Lobby:
         if table is None:
             session.send(ev.Error("not-seated", "you sit at no table and observe none"))
         return table
+
+    async def _cmd_top(self, session: Session, item: Command) -> None:
+        args = list(item.args)
+        variant = "moscow"
+        if args and self.rules.kind_of(args[0]) == RuleKind.VARIANT:
+            variant = args.pop(0)
+        players = 2
+        if args and args[0] in ("2", "3", "4"):
+            players = int(args.pop(0))
+        if len(args) > 1 or (args and not args[0].isdecimal()):
+            session.send(ev.Error("bad-argument", "top [VARIANT] [PLAYERS] [PAGE]"))
+            return
+        rows = await trio.to_thread.run_sync(self.store.standings, variant, players)
+        paged = self._page(session, item, rows, args)
+        if paged is None:
+            return
+        shown, page, pages = paged
+        first = (page - 1) * self.config.page_size + 1
+        rated = tuple(_rated(first + i, r) for i, r in enumerate(shown))
+        session.send(ev.Top(variant, players, rated, len(rows), page, pages))
+
+    async def _cmd_finger(self, session: Session, item: Command) -> None:
+        if len(item.args) > 1:
+            session.send(ev.Error("bad-argument", "finger [NAME]"))
+            return
+        name = unicodedata.normalize("NFC", item.args[0]) if item.args else session.name
+        assert name is not None
+        if not accounts.valid_name(name):
+            session.send(ev.Error("bad-argument", "a name is 2-20 letters, digits, '_' or '-'"))
+            return
+        online = self.online.get(name_key(name))
+        store = self.store
+
+        def look_up() -> tuple[bool, list[ev.Rated], list[str]]:
+            ratings = []
+            for r in store.player_ratings(name):
+                keys = [name_key(s.name) for s in store.standings(r.variant, r.players)]
+                ratings.append(_rated(keys.index(name_key(r.name)) + 1, r))
+            last = [g["match"] for g in store.recent_games(name)]
+            return store.account(name) is not None, ratings, last
+
+        registered, ratings, last = await trio.to_thread.run_sync(look_up)
+        if not registered and online is None and not last:
+            session.send(ev.Error("unknown-player", f"nobody called {name} has played here"))
+            return
+        shown = online.name if online is not None and online.name else name
+        session.send(ev.Finger(shown, registered, online is not None, tuple(ratings), tuple(last)))
 
     async def _cmd_games(self, session: Session, item: Command) -> None:
         name = item.args[0] if item.args else session.name
@@ -680,6 +884,13 @@ class Lobby:
             session.send(ev.info(phrase(Msg.SHUTTING_DOWN, reason=reason)))
         for table in list(self.tables.values()):
             table.post(Stop(reason))
+
+
+def _rated(rank: int, r: PlayerRating) -> ev.Rated:
+    return ev.Rated(
+        rank, r.name, r.variant, r.players, r.rating, r.mu, r.sigma,
+        r.games, r.wins, r.losses, r.draws,
+    )  # fmt: skip
 
 
 def _game(row: dict[str, Any]) -> ev.Game:

@@ -13,6 +13,7 @@ import attrs
 from deberc_net.plugins import RuleBook, RuleError, RuleKind
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
+from deberc_net.protocol.events import TableState
 from deberc_net.protocol.messages import Msg, phrase
 
 from .accounts import name_key
@@ -21,6 +22,7 @@ from .table import Observe, Sit
 if TYPE_CHECKING:
     from .lobby import Lobby
     from .session import Session
+    from .table import Table
 
 BOARD_KEY = re.compile(r"[A-Za-z0-9_./-]{1,64}")
 
@@ -43,6 +45,12 @@ def game_settings(args: Sequence[str], rules: RuleBook) -> GameSettings:
         variant = rest.pop(0)
     options = tuple(sorted(set(rest)))
     return GameSettings(players, variant, options)
+
+
+def table_settings(table: Table) -> GameSettings:
+    """The game a table plays, as 'seek' asks for it."""
+    rules = table.rules
+    return GameSettings(table.players, rules.variant, tuple(sorted(rules.options)))
 
 
 class Reserved(enum.Enum):
@@ -92,9 +100,11 @@ class Matchmaking:
         except RuleError as exc:
             session.send(ev.Error("bad-rules", str(exc)))
             return
-        waiting = [s for s in self.seekers if s.seeking == settings and s is not session]
-        if len(waiting) + 1 >= settings.players and not lobby.table_room(session, False):
-            return  # it would open a table: refused, and nothing changes
+        open_table = self.open_table_for(settings)
+        if open_table is None:
+            waiting = [s for s in self.seekers if s.seeking == settings and s is not session]
+            if len(waiting) + 1 >= settings.players and not lobby.table_room(session, False):
+                return  # it would open a table: refused, and nothing changes
         self.forget(session)
         session.seeking = settings
         self.seekers.append(session)
@@ -109,8 +119,23 @@ class Matchmaking:
                 ),
             )
         )
+        self.place(session, settings)
+
+    def place(self, session: Session, settings: GameSettings) -> None:
+        """Seat a seeker (already in the queue, or back from a refused seat): at a
+        waiting table of this game if there is one, else with enough other seekers at a
+        new table, else it waits."""
+        lobby = self.lobby
+        open_table = self.open_table_for(settings)
+        if open_table is not None:  # a table someone opened with 'new' waits for this game
+            self.forget(session)
+            open_table.post(Sit(session, None, settings))
+            return
+        if session not in self.seekers:
+            session.seeking = settings
+            self.seekers.append(session)
         same = [s for s in self.seekers if s.seeking == settings]
-        if len(same) >= settings.players:
+        if len(same) >= settings.players and len(lobby.tables) < lobby.config.max_tables:
             group = same[: settings.players]
             for s in group:
                 self.forget(s)
@@ -118,11 +143,40 @@ class Matchmaking:
             for s in group:
                 table.post(Sit(s, None))
 
+    def open_table_for(self, settings: GameSettings) -> Table | None:
+        """The oldest waiting public table of exactly this game with a seat anyone may
+        take: a seeker sits there rather than wait beside it."""
+        for _, table in sorted(self.lobby.tables.items()):
+            free = sum(1 for who in table.seats if who is None)
+            if (
+                table.state == TableState.WAITING
+                and not table.private
+                and table.reserved is None
+                and table_settings(table) == settings
+                and free > self.lobby.house.pending(table)
+            ):
+                return table
+        return None
+
+    def fill(self, table: Table) -> None:
+        """A public table just opened with 'new': seekers of exactly its game sit at it
+        (after its opener: his Sit was posted first)."""
+        if table.private:
+            return
+        settings = table_settings(table)
+        for seeker in [s for s in self.seekers if s.seeking == settings][: table.players - 1]:
+            self.forget(seeker)
+            table.post(Sit(seeker, None, settings))
+
     def _seek_reserved(self, session: Session) -> None:
         assert session.name is not None
+        bot = self.lobby.house.get(session.name)  # a house bot: its table waits for it
+        if bot is not None and bot.table.state == TableState.WAITING:
+            bot.table.post(Sit(session, None))
+            return
         for table in self.lobby.tables.values():
             if (
-                table.state == "waiting"
+                table.state == TableState.WAITING
                 and table.reserved is not None
                 and name_key(session.name) in (name_key(n) for n in table.reserved)
             ):
@@ -177,6 +231,7 @@ class Matchmaking:
                 reserved=seats,
                 deal_limit=int(deals) if deals else None,
                 board=board,
+                rated=False,  # a ladder's: bots are rated by the ladder
             )
         except RuleError as exc:
             session.send(ev.Error("bad-rules", str(exc)))

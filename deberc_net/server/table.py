@@ -23,6 +23,7 @@ from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, parse_card
 from deberc_net.game.clock import Clocks, automatic_call
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
+from deberc_net.game.outcomes import Outcome
 from deberc_net.game.phases import PLAY
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
@@ -34,7 +35,12 @@ from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse
 
 from .accounts import name_key
 from .config import Config
+from .ratings import rate_match
 from .session import Session
+
+if TYPE_CHECKING:
+    from .house import HouseBotKind
+    from .matchmaking import GameSettings
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -42,10 +48,31 @@ if TYPE_CHECKING:
 log = structlog.get_logger("deberc.table")
 
 
+def history_deal(record: dict[str, Any]) -> ev.HistoryDeal:
+    """A finished (or void) deal of the history, from its record."""
+    trump = record.get("trump")
+    written = record.get("written")
+    return ev.HistoryDeal(
+        record["deal_no"],
+        record["dealer"],
+        SUITS.index(trump) if trump else None,
+        record.get("player"),
+        record.get("outcome"),
+        tuple(written) if written is not None else None,
+        tuple(
+            ev.HistoryTrick(t["leader"], tuple(parse_card(c) for c in t["cards"]), t["winner"])
+            for t in record.get("tricks") or ()
+        ),
+    )
+
+
 @attrs.frozen
 class Sit:
     session: Session
     seat: int | None
+    # matchmaking seats a seeker at a waiting table: refused (the seat went to someone
+    # posted just before), the seeker waits again for this game instead of an error
+    seeking: GameSettings | None = None
 
 
 @attrs.frozen
@@ -100,9 +127,39 @@ class ShowSheet:
 
 
 @attrs.frozen
+class ShowHistory:
+    session: Session
+
+
+@attrs.frozen
 class Say:
     session: Session
     text: str
+
+
+@attrs.frozen
+class Invite:
+    """A seated player lets ``name`` sit at (and watch) the table: a private table's
+    only way in."""
+
+    session: Session
+    name: str
+
+
+@attrs.frozen
+class SummonBot:
+    """'bot KIND [LEVEL]': a seated player asks for a house bot (server/house.py)."""
+
+    session: Session
+    kind: HouseBotKind
+    level: int | None
+
+
+@attrs.frozen
+class Dismiss:
+    """A house bot that cannot go on gives its seat up (a running match is forfeited)."""
+
+    name: str
 
 
 @attrs.frozen
@@ -121,7 +178,11 @@ Message = (
     | ShowState
     | ShowLast
     | ShowSheet
+    | ShowHistory
     | Say
+    | Invite
+    | SummonBot
+    | Dismiss
     | Stop
 )
 # What a client asks for itself (a call, 'state', 'say', 'sit', 'leave', 'observe', ...)
@@ -132,7 +193,7 @@ Posted = tuple[Message, bool]  # the message, and whether it counts as its sessi
 
 
 def _requester(message: Message) -> Session | None:
-    return None if isinstance(message, Away | Stop) else message.session
+    return None if isinstance(message, Away | Stop | Dismiss) else message.session
 
 
 @attrs.define(eq=False)
@@ -148,6 +209,10 @@ class Table:
     deal_limit: int | None = None  # end the match after so many deals (a board: 1)
     # a ladder's board key: its records (and seed) wait for the admin's 'release'
     board: str | None = None
+    private: bool = False  # 'new ... private': listed to nobody, entered by invitation
+    # whether its match updates its players' ratings (server/ratings.py): never at a
+    # private table or a ladder's board
+    rated: bool = True
     seats: list[str | None] = attrs.field(init=False)
     observers: set[Session] = attrs.field(init=False, factory=set)
     match: Match | None = attrs.field(init=False, default=None)
@@ -157,12 +222,15 @@ class Table:
     clocks: Clocks = attrs.field(init=False)
     deal_started: float = attrs.field(init=False, default=0.0)
     leave_asked: dict[int, float] = attrs.field(init=False, factory=dict)  # seat: when
+    invited: set[str] = attrs.field(init=False, factory=set)  # name keys ('invite')
     inbox: trio.MemorySendChannel[Posted] = attrs.field(init=False)
     _receive: trio.MemoryReceiveChannel[Posted] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
         self.seats = [None] * n
+        if self.private or self.board is not None:
+            self.rated = False
         config = self.config
         self.clocks = Clocks(
             n,
@@ -285,13 +353,16 @@ class Table:
         if session is not None:
             session.requests_waiting -= 1
         match message:
-            case Sit(session, seat):
-                self._sit(session, seat)
+            case Sit(session, seat, seeking):
+                self._sit(session, seat, seeking)
             case Leave(session, confirmed):
                 await self._leave(session, confirmed)
             case TableCall(session, text, seq):
                 await self._call(session, text, seq)
             case Observe(session):
+                if not self._may_enter(session):
+                    session.send(self._not_invited())
+                    return
                 new = session not in self.observers
                 self.observers.add(session)
                 session.observing.add(self.id)
@@ -325,12 +396,20 @@ class Table:
                 self._send_last(session)
             case ShowSheet(session):
                 self._send_sheet(session)
+            case ShowHistory(session):
+                self._send_history(session)
             case Say(session, text):
                 if session in self.observers:  # kibitzers talk among themselves
                     said = ev.Said(session.name or "?", text, self.id, watchers=True)
                     self._broadcast(list(self.observers), said)
                     return
                 self._broadcast(self._audience(), ev.Said(session.name or "?", text, self.id))
+            case Invite(session, name):
+                self._invite(session, name)
+            case SummonBot(session, kind, level):
+                self._summon(session, kind, level)
+            case Dismiss(name):
+                await self._dismiss(name)
             case Stop(reason):
                 await self._stop(reason)
 
@@ -341,12 +420,15 @@ class Table:
                 return seat
         return None
 
-    def _sit(self, session: Session, seat: int | None) -> None:
+    def _sit(self, session: Session, seat: int | None, seeking: GameSettings | None = None) -> None:
         name = session.name
         if name is None or session.closed:  # logged in elsewhere meanwhile, or gone
             self._refuse_sit(session, None)
             return
         problem = self._why_not_sit(session, name, seat)
+        if isinstance(problem, ev.Error) and seeking is not None and session.table is None:
+            self.lobby.matchmaking.place(session, seeking)  # another table, or the queue
+            return
         if isinstance(problem, ev.Error):
             self._refuse_sit(session, problem)
             return
@@ -354,6 +436,9 @@ class Table:
         self.seats[seat] = name
         self.clocks.back(seat)
         session.table, session.seat = self, seat
+        bot = self.lobby.house.get(name)
+        if bot is not None:
+            bot.seated = True
         self._stop_observing(session)  # a seat sees more than an observer
         board = () if self.board is None else (("board", self.board),)
         session.send(
@@ -376,6 +461,14 @@ class Table:
         if self._seat_of(name) is not None:
             return ev.Error("already-seated", f"you already sit at table {self.id}")
         free = [s for s, who in enumerate(self.seats) if who is None]
+        if not self._may_enter(session):
+            return self._not_invited()
+        house = self.lobby.house
+        bot = house.get(name)
+        if bot is not None and bot.table is not self:
+            return ev.Error("seat-reserved", f"table {self.id} did not ask for {name}")
+        if bot is None and len(free) <= house.pending(self):
+            return ev.Error("seat-taken", f"the free seats at table {self.id} wait for house bots")
         if self.reserved is not None:  # a board: only its players, each in its seat
             keys = [name_key(n) for n in self.reserved]
             if name_key(name) not in keys:
@@ -387,6 +480,96 @@ class Table:
             text = f"seat {seat} is not free" if seat is not None else "no free seat"
             return ev.Error("seat-taken", f"{text} at table {self.id}")
         return seat
+
+    def _may_enter(self, session: Session) -> bool:
+        """Whether ``session`` may sit at or watch this table: any table but a private
+        one, which takes only its opener (the first to sit), its players, the names they
+        invited, and admins."""
+        name = session.name
+        if not self.private or not any(self.seats) or self.lobby.is_admin(session):
+            return True
+        return name is not None and (
+            name_key(name) in self.invited or self._seat_of(name) is not None
+        )
+
+    def _not_invited(self) -> ev.Error:
+        return ev.Error(
+            "not-invited",
+            f"table {self.id} is private: a player there must 'invite' you first",
+        )
+
+    def _invite(self, session: Session, name: str) -> None:
+        """'invite NAME' (the lobby has checked that NAME is someone else, online)."""
+        if self._seat_of(session.name or "") is None:
+            session.send(ev.Error("not-seated", f"you do not sit at table {self.id}"))
+            return
+        if self._seat_of(name) is not None:
+            session.send(ev.Error("already-seated", f"{name} already sits at table {self.id}"))
+            return
+        if self.state != ev.TableState.WAITING or all(self.seats):
+            session.send(ev.Error("table-full", f"table {self.id} has no free seat"))
+            return
+        self.invited.add(name_key(name))
+        table = str(self.id)
+        session.send(
+            ev.Ok(
+                "invite",
+                f"You invite {name} to table {self.id}.",
+                (("table", table), ("name", name)),
+            )
+        )
+        guest = self.lobby.online.get(name_key(name))
+        if guest is not None:
+            guest.send(
+                ev.Invited(
+                    session.name or "?",
+                    self.id,
+                    self.players,
+                    self.rules.variant,
+                    tuple(sorted(self.rules.options)),
+                    self.private,
+                )
+            )
+
+    def _summon(self, session: Session, kind: HouseBotKind, level: int | None) -> None:
+        """'bot KIND [LEVEL]': a house bot comes to sit here (server/house.py)."""
+        house = self.lobby.house
+        if self._seat_of(session.name or "") is None:
+            session.send(ev.Error("not-seated", f"you do not sit at table {self.id}"))
+            return
+        if self.reserved is not None:
+            session.send(ev.Error("not-allowed", f"table {self.id} is a ladder's board"))
+            return
+        free = sum(1 for who in self.seats if who is None)
+        if self.state != ev.TableState.WAITING or free <= house.pending(self):
+            session.send(ev.Error("table-full", f"table {self.id} has no free seat"))
+            return
+        refusal = house.refusal(self)
+        if refusal is not None:
+            session.send(ev.Error("busy", refusal))
+            return
+        bot = house.start(self, kind, level)
+        self.invited.add(name_key(bot.name))
+        fields = (
+            ("table", str(self.id)),
+            ("name", bot.name),
+            ("kind", str(kind)),
+            ("level", "-" if level is None else str(level)),
+        )
+        session.send(ev.Ok("bot", f"{bot.name} comes to table {self.id}.", fields))
+
+    async def _dismiss(self, name: str) -> None:
+        seat = self._seat_of(name)
+        if self.state == ev.TableState.CLOSED:
+            return
+        if seat is None:  # it never came: its seat is free for anyone again
+            self._broadcast(self._audience(), ev.Info(f"{name} could not come."))
+            return
+        self._broadcast(self._audience(), ev.Info(f"{name} cannot go on and gives its seat up."))
+        if self.match is not None and not self.match.over:
+            await self._forfeit(seat, Outcome.LEFT)
+            return
+        self._free_seat(seat, name)
 
     def _refuse_sit(self, session: Session, error: ev.Error | None) -> None:
         if error is not None:
@@ -428,7 +611,7 @@ class Table:
         session.table, session.seat = None, None
         session.send(ev.ok("leave", phrase(Msg.LEAVE, table=self.id)))
         if self.match is not None and not self.match.over:
-            await self._forfeit(seat, "left")
+            await self._forfeit(seat, Outcome.LEFT)
             return
         self._free_seat(seat, session.name or "?")
 
@@ -444,8 +627,8 @@ class Table:
         self._event(ev.Left(name, seat))
         if self.reserved is not None:  # a board waits for its player, or its forfeit
             self.clocks.away(seat, trio.current_time())
-        elif not any(self.seats):
-            self.state = ev.TableState.CLOSED
+        elif not any(s for s in self.seats if s is not None and not self.lobby.house.get(s)):
+            self.state = ev.TableState.CLOSED  # nobody left, or only house bots: they go too
 
     # ----------------------------------------------------------------- play
     def _start(self) -> None:
@@ -605,6 +788,29 @@ class Table:
             )
         )
 
+    def _send_history(self, session: Session) -> None:
+        """The match so far, deal by deal and trick by trick (public: every card of a
+        trick taken was shown to the whole table)."""
+        match = self.match
+        if match is None:
+            session.send(ev.Error("wrong-phase", "the game has not started"))
+            return
+        deals = [history_deal(r) for r in match.records]
+        deal = match.deal
+        if not match.over and (not deals or deal.deal_no > deals[-1].deal):
+            taken = tuple(
+                ev.HistoryTrick(t.leader, tuple(c for _, c in t.cards), t.winner)
+                for t in deal.tricks
+                if t.winner is not None
+            )
+            deals.append(
+                ev.HistoryDeal(
+                    deal.deal_no, deal.dealer, deal.trump, deal.player, None, None, taken
+                )
+            )
+        sides = self.rules.settings.sides()
+        session.send(ev.History(self.id, match.match_id, match.names, sides, tuple(deals)))
+
     async def _call(self, session: Session, text: str, seq: int | None) -> None:
         match = self.match
         seat = self._seat_of(session.name or "")
@@ -698,6 +904,20 @@ class Table:
                 seeds,
             )
         )
+        if self.rated and not any(self.lobby.house.get(n) for n in match.names):
+            sides = self.rules.settings.sides()
+            results = await trio.to_thread.run_sync(  # stored, too, before the end is told
+                lambda: rate_match(
+                    self.lobby.store,
+                    match.match_id,
+                    self.rules.variant,
+                    match.names,
+                    sides,
+                    end.winners,
+                    end.totals,
+                )
+            )
+            log.info("rated", match=match.match_id, ratings={r.name: r.rating for r in results})
         # a ladder board's seed would tell the other seatings' decks
         self._event(end if self.board is None else attrs.evolve(end, seed=None))
         log.info(
@@ -709,12 +929,13 @@ class Table:
             totals=match.totals,
         )
         self.state = ev.TableState.CLOSED  # what came meanwhile is answered as the task ends
+        self.lobby.rematches.match_over(self)  # its players may play again
         for seat in range(self.players):
             session = self._session(seat)
             if session is not None and session.table is self:
                 session.table, session.seat = None, None
 
-    async def _forfeit(self, seat: int, reason: str) -> None:
+    async def _forfeit(self, seat: int, reason: Outcome) -> None:
         match = self.match
         assert match is not None
         sides = match.rules.settings.sides()
@@ -745,7 +966,7 @@ class Table:
             match_id=f"m{self.match_number}",
         )
         self.state = ev.TableState.PLAYING
-        await self._forfeit(seat, "away")
+        await self._forfeit(seat, Outcome.AWAY)
 
     async def _on_clock(self) -> None:
         match = self.match
@@ -767,7 +988,7 @@ class Table:
             return
         away = clocks.away_too_long(now)
         if away:
-            await self._forfeit(away[0], "away")
+            await self._forfeit(away[0], Outcome.AWAY)
             return
         warned = clocks.take_warning(now)
         if warned is not None:
@@ -776,7 +997,7 @@ class Table:
         if late is None:
             return  # woke for an away check or a warning only
         if clocks.timed_out(late):
-            await self._forfeit(late, "timeouts")
+            await self._forfeit(late, Outcome.TIMEOUTS)
             return
         await self._apply(late, automatic_call(match, late), auto=True)
 

@@ -257,7 +257,7 @@ async def test_tables_left_by_everyone_close_fast_and_are_capped_per_address(
 async def test_seek_respects_the_table_cap(start_server: StartServer, connect: Connector) -> None:
     port = await start_server(max_tables=1)
     ann, bob, carl = [await connect.machine(port, n) for n in ("ann", "bob", "carl")]
-    await ann.send("new 2")
+    await ann.send("new 2 to-301")  # another game than the seeks': they do not sit there
     await ann.expect("ok", cmd="sit")
     await bob.send("seek 2")
     await bob.expect("ok", cmd="seek")

@@ -104,8 +104,15 @@ async def test_live_pages_follow_a_match_and_replay_it(
     with trio.fail_after(50):
         async with trio.open_nursery() as nursery:
             for name in ("ann", "bob"):
-                nursery.start_soon(
-                    Bot(choose, name, port=web.port, seek="2 moscow to-301", games=1).run
+                nursery.start_soon(  # registered: the match is rated
+                    Bot(
+                        choose,
+                        name,
+                        port=web.port,
+                        password=f"pw-{name}-1",
+                        seek="2 moscow to-301",
+                        games=1,
+                    ).run
                 )
             # the list shows the new table without a reload
             await in_thread(wait_for, browser, '#tables a[href="/table/1"]')
@@ -156,6 +163,12 @@ async def test_live_pages_follow_a_match_and_replay_it(
     await in_thread(wait_for, browser, "#tally")
     tally = await in_thread(lambda: browser.find_element(By.ID, "tally").text)
     assert tally.startswith("Won 1, lost 0, drawn 0")
+    rating = await in_thread(lambda: browser.find_element(By.CSS_SELECTOR, "#ratings .rating"))
+    assert float(await in_thread(lambda: rating.text)) > 0  # a win: above the start, 0
+    series = await in_thread(
+        lambda: browser.find_elements(By.CSS_SELECTOR, "#rating-plot polyline.series")
+    )
+    assert [await in_thread(s.get_attribute, "data-name") for s in series] == ["moscow, 2 players"]
     await in_thread(screenshot, browser, "player")
 
 

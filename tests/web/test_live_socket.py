@@ -86,3 +86,13 @@ async def test_live_sockets_are_capped_and_unknown_tables_refused(
                 await trio.sleep(0.05)
         else:
             raise AssertionError("a closed viewer's place was never freed")
+
+
+async def test_a_private_table_is_not_watched_live(start_web: StartWeb, connect: Connector) -> None:
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2 private")
+    table = int((await ann.expect("ok", cmd="sit"))["table"])
+    with trio.fail_after(10), pytest.raises(ConnectionRejected):
+        async with open_websocket_url(live_url(web, table)):
+            pass

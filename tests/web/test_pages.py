@@ -6,6 +6,7 @@ import json
 import random
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -160,3 +161,58 @@ async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(
     for missing in ("carl", "no%20such"):  # no match, or not a possible name
         status, body = await web.get(f"/api/players/{missing}")
         assert status == 404 and b"no finished match of" in body
+
+
+async def test_a_private_table_is_not_shown_nor_watched_from_the_web(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2 private")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    status, body = await web.get("/api/tables")
+    assert (status, json.loads(body)) == (200, {"tables": []})
+    status, body = await web.get("/")
+    assert status == 200 and b"ann" not in body
+    for path in (f"/api/tables/{table}", f"/table/{table}"):
+        status, body = await web.get(path)
+        assert (status, f"no open table {table}".encode() in body) == (404, True), path
+
+
+def test_house_bots_are_off_unless_the_command_line_or_make_serve_says_so() -> None:
+    parse = build_parser().parse_args
+    assert _config(parse(["serve"])).house_bots is False
+    assert _config(parse(["serve", "--house-bots"])).house_bots is True
+    makefile = (Path(__file__).parents[2] / "Makefile").read_text()
+    assert "deberc-net serve --house-bots" in makefile
+
+
+async def test_a_players_page_plots_his_rating_and_the_api_tells_it(start_web: StartWeb) -> None:
+    web: WebServer = await start_web()
+    rng = random.Random(11)
+
+    def choose(view: Any) -> str:
+        return rng.choice(view.legal)
+
+    for _ in range(2):  # two rated matches of two registered players
+        with trio.fail_after(30):
+            async with trio.open_nursery() as nursery:
+                for name in ("ann", "bob"):
+                    bot = Bot(choose, name, port=web.port, password=f"pw-{name}-1")
+                    bot.seek, bot.games = "2 short", 1
+                    nursery.start_soon(bot.run)
+    status, body = await web.get("/api/players/ann")
+    assert status == 200
+    player = json.loads(body)
+    [rating] = player["ratings"]
+    assert (rating["variant"], rating["players"], rating["games"]) == ("moscow", 2, 2)
+    assert rating["wins"] + rating["losses"] + rating["draws"] == 2
+    history = player["rating_history"]
+    assert [(p["variant"], p["players"]) for p in history] == [("moscow", 2)] * 2
+    assert [p["match"] for p in history] == [g["match"] for g in reversed(player["games"])]
+    assert history[-1]["rating"] == rating["rating"]
+    status, body = await web.get("/players/ann")
+    assert status == 200
+    page = body.decode()
+    assert 'id="rating-plot"' in page and page.count('<polyline class="series"') == 1
+    assert 'data-name="moscow, 2 players"' in page

@@ -9,11 +9,14 @@ transaction: a finished deal is stored before anyone is told the next one starte
 
 from __future__ import annotations
 
+import enum
 import functools
 import json
 import unicodedata
 from collections.abc import Iterator
 from typing import Any, Protocol
+
+import attrs
 
 
 class StoreError(Exception):
@@ -34,6 +37,51 @@ NAME_KEY_CACHED = 40  # longest name whose key is cached (valid names have at mo
 @functools.lru_cache(maxsize=4096)  # a table asks for its seats' keys at every event
 def _cached_name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+class Outcome(enum.StrEnum):
+    """A rated player's result in one match."""
+
+    WON = "won"
+    LOST = "lost"
+    DRAWN = "drawn"
+
+
+@attrs.frozen
+class RatingResult:
+    """One player's new rating after a rated match (server/ratings.py computes it)."""
+
+    name: str
+    mu: float
+    sigma: float
+    rating: float
+    outcome: Outcome
+
+
+@attrs.frozen
+class PlayerRating:
+    """A person's standing in one variant and player count."""
+
+    name: str
+    variant: str
+    players: int
+    mu: float
+    sigma: float
+    rating: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@attrs.frozen
+class RatingPoint:
+    """A person's rating after one rated match."""
+
+    variant: str
+    players: int
+    match: str
+    rating: float
 
 
 class Store(Protocol):
@@ -93,6 +141,33 @@ class Store(Protocol):
 
     def max_match_number(self) -> int:
         """Match ids are ``m<N>``; a restarted server continues after the last one."""
+        ...
+
+    # people's ratings (server/ratings.py)
+    def ratings_for(
+        self, names: list[str], variant: str, players: int
+    ) -> dict[str, tuple[float, float]]:
+        """(mu, sigma) of each of ``names`` that has a rating in this variant and player
+        count, by name_key."""
+        ...
+
+    def save_ratings(
+        self, match_id: str, variant: str, players: int, results: list[RatingResult]
+    ) -> None:
+        """A rated match's new ratings: each player's row updated (a game and its
+        outcome counted) and a point added to his history, in one transaction."""
+        ...
+
+    def standings(self, variant: str, players: int) -> list[PlayerRating]:
+        """Everyone rated in this variant and player count, best first."""
+        ...
+
+    def player_ratings(self, name: str) -> list[PlayerRating]:
+        """``name``'s ratings, one per variant and player count he has played rated."""
+        ...
+
+    def rating_history(self, name: str) -> list[RatingPoint]:
+        """``name``'s rating after each of his rated matches, oldest first."""
         ...
 
 
@@ -165,3 +240,61 @@ def game_row(row: tuple[Any, ...]) -> dict[str, Any]:
 def highest_match_number(ids: list[str]) -> int:
     numbers = [int(i[1:]) for i in ids if i.startswith("m") and i[1:].isdigit()]
     return max(numbers, default=0)
+
+
+# People's ratings: the same SQL in both dialects ({p}: the placeholder)
+RATINGS_FOR = (
+    "SELECT key, mu, sigma FROM player_ratings WHERE variant = {p} AND players = {p}"
+    " AND key IN ({keys})"
+)
+SAVE_RATING = (
+    "INSERT INTO player_ratings (key, name, variant, players, mu, sigma, rating, games,"
+    " wins, losses, draws) VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p}, 1, {p}, {p}, {p})"
+    " ON CONFLICT (key, variant, players) DO UPDATE SET name = excluded.name,"
+    " mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,"
+    " games = player_ratings.games + 1, wins = player_ratings.wins + excluded.wins,"
+    " losses = player_ratings.losses + excluded.losses,"
+    " draws = player_ratings.draws + excluded.draws"
+)
+SAVE_HISTORY = (
+    "INSERT INTO rating_history (key, variant, players, match_id, rating)"
+    " VALUES ({p}, {p}, {p}, {p}, {p})"
+)
+RATING_FIELDS = "name, variant, players, mu, sigma, rating, games, wins, losses, draws"
+STANDINGS = (
+    f"SELECT {RATING_FIELDS} FROM player_ratings WHERE variant = {{p}} AND players = {{p}}"
+    " ORDER BY rating DESC, key LIMIT 100000"
+)
+PLAYER_RATINGS = (
+    f"SELECT {RATING_FIELDS} FROM player_ratings WHERE key = {{p}} ORDER BY variant, players"
+)
+RATING_HISTORY = (
+    "SELECT variant, players, match_id, rating FROM rating_history WHERE key = {p} ORDER BY id"
+)
+
+
+def rating_rows(
+    match_id: str, variant: str, players: int, results: list[RatingResult]
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The player_ratings and rating_history rows of a rated match's results."""
+    ratings, history = [], []
+    for r in results:
+        key = name_key(r.name)
+        won, lost = int(r.outcome == Outcome.WON), int(r.outcome == Outcome.LOST)
+        drawn = int(r.outcome == Outcome.DRAWN)
+        ratings.append((key, r.name, variant, players, r.mu, r.sigma, r.rating, won, lost, drawn))
+        history.append((key, variant, players, match_id, r.rating))
+    return ratings, history
+
+
+def player_rating(row: tuple[Any, ...]) -> PlayerRating:
+    name, variant, players, mu, sigma, rating, games, wins, losses, draws = row
+    return PlayerRating(
+        name, variant, int(players), float(mu), float(sigma), float(rating),
+        int(games), int(wins), int(losses), int(draws),
+    )  # fmt: skip
+
+
+def rating_point(row: tuple[Any, ...]) -> RatingPoint:
+    variant, players, match, rating = row
+    return RatingPoint(variant, int(players), match, float(rating))

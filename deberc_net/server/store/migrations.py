@@ -177,6 +177,64 @@ CREATE TABLE ladder_ratings (
 );
 """,
     ),
+    Migration(
+        3,
+        "people's ratings per variant and player count, and their history",
+        sqlite="""
+CREATE TABLE player_ratings (
+    key TEXT NOT NULL,  -- name_key(name)
+    name TEXT NOT NULL,  -- as last written
+    variant TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    rating REAL NOT NULL,  -- mu - 3 sigma: what the standings sort by
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    losses INTEGER NOT NULL,
+    draws INTEGER NOT NULL,
+    PRIMARY KEY (key, variant, players)
+);
+CREATE INDEX player_ratings_standings ON player_ratings (variant, players, rating);
+CREATE TABLE rating_history (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    match_id TEXT NOT NULL,
+    rating REAL NOT NULL,
+    at TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE INDEX rating_history_key ON rating_history (key, id);
+""",
+        postgres="""
+CREATE TABLE player_ratings (
+    key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    mu DOUBLE PRECISION NOT NULL,
+    sigma DOUBLE PRECISION NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    losses INTEGER NOT NULL,
+    draws INTEGER NOT NULL,
+    PRIMARY KEY (key, variant, players)
+);
+CREATE INDEX player_ratings_standings ON player_ratings (variant, players, rating);
+CREATE TABLE rating_history (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    key TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    match_id TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX rating_history_key ON rating_history (key, id);
+""",
+    ),
 )
 
 

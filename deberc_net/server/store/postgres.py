@@ -18,13 +18,25 @@ import psycopg_pool
 from .base import (
     MATCH_IDS,
     MATCH_RECORDS,
+    PLAYER_RATINGS,
+    RATING_HISTORY,
+    RATINGS_FOR,
     RELEASED_RECORDS,
+    SAVE_HISTORY,
+    SAVE_RATING,
+    STANDINGS,
+    PlayerRating,
+    RatingPoint,
+    RatingResult,
     StoreError,
     game_row,
     highest_match_number,
     match_row,
     name_key,
+    player_rating,
     player_rows,
+    rating_point,
+    rating_rows,
     released,
     withheld,
 )
@@ -173,6 +185,39 @@ class PostgresStore:
         with self._pool.connection() as conn:
             rows = conn.execute(MATCH_IDS).fetchall()
         return highest_match_number([r[0] for r in rows])
+
+    # people's ratings
+    def ratings_for(
+        self, names: list[str], variant: str, players: int
+    ) -> dict[str, tuple[float, float]]:
+        keys = sorted({name_key(n) for n in names})
+        sql = RATINGS_FOR.format(p="%s", keys=", ".join(["%s"] * len(keys)))
+        with self._pool.connection() as conn:
+            rows = conn.execute(sql, (variant, players, *keys)).fetchall()
+        return {key: (float(mu), float(sigma)) for key, mu, sigma in rows}
+
+    def save_ratings(
+        self, match_id: str, variant: str, players: int, results: list[RatingResult]
+    ) -> None:
+        ratings, history = rating_rows(match_id, variant, players, results)
+        with self._pool.connection() as conn, conn.cursor() as cur:
+            cur.executemany(SAVE_RATING.format(p="%s"), ratings)
+            cur.executemany(SAVE_HISTORY.format(p="%s"), history)
+
+    def standings(self, variant: str, players: int) -> list[PlayerRating]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(STANDINGS.format(p="%s"), (variant, players)).fetchall()
+        return [player_rating(tuple(r)) for r in rows]
+
+    def player_ratings(self, name: str) -> list[PlayerRating]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(PLAYER_RATINGS.format(p="%s"), (name_key(name),)).fetchall()
+        return [player_rating(tuple(r)) for r in rows]
+
+    def rating_history(self, name: str) -> list[RatingPoint]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(RATING_HISTORY.format(p="%s"), (name_key(name),)).fetchall()
+        return [rating_point(tuple(r)) for r in rows]
 
 
 def connect(url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> psycopg.Connection[Any]:

@@ -17,12 +17,24 @@ from typing import Any
 from .base import (
     MATCH_IDS,
     MATCH_RECORDS,
+    PLAYER_RATINGS,
+    RATING_HISTORY,
+    RATINGS_FOR,
     RELEASED_RECORDS,
+    SAVE_HISTORY,
+    SAVE_RATING,
+    STANDINGS,
+    PlayerRating,
+    RatingPoint,
+    RatingResult,
     game_row,
     highest_match_number,
     match_row,
     name_key,
+    player_rating,
     player_rows,
+    rating_point,
+    rating_rows,
     released,
     withheld,
 )
@@ -158,6 +170,40 @@ class SQLiteStore:
         with self._lock:
             rows = self._db.execute(MATCH_IDS).fetchall()
         return highest_match_number([r[0] for r in rows])
+
+    # people's ratings
+    def ratings_for(
+        self, names: list[str], variant: str, players: int
+    ) -> dict[str, tuple[float, float]]:
+        keys = sorted({name_key(n) for n in names})
+        sql = RATINGS_FOR.format(p="?", keys=", ".join("?" * len(keys)))
+        with self._lock:
+            rows = self._db.execute(sql, (variant, players, *keys)).fetchall()
+        return {key: (float(mu), float(sigma)) for key, mu, sigma in rows}
+
+    def save_ratings(
+        self, match_id: str, variant: str, players: int, results: list[RatingResult]
+    ) -> None:
+        ratings, history = rating_rows(match_id, variant, players, results)
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            self._db.executemany(SAVE_RATING.format(p="?"), ratings)
+            self._db.executemany(SAVE_HISTORY.format(p="?"), history)
+
+    def standings(self, variant: str, players: int) -> list[PlayerRating]:
+        with self._lock:
+            rows = self._db.execute(STANDINGS.format(p="?"), (variant, players)).fetchall()
+        return [player_rating(r) for r in rows]
+
+    def player_ratings(self, name: str) -> list[PlayerRating]:
+        with self._lock:
+            rows = self._db.execute(PLAYER_RATINGS.format(p="?"), (name_key(name),)).fetchall()
+        return [player_rating(r) for r in rows]
+
+    def rating_history(self, name: str) -> list[RatingPoint]:
+        with self._lock:
+            rows = self._db.execute(RATING_HISTORY.format(p="?"), (name_key(name),)).fetchall()
+        return [rating_point(r) for r in rows]
 
 
 def migrate(db: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS) -> None:

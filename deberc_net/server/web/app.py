@@ -20,6 +20,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket
 
+from deberc_net.protocol.events import TableState
+
 from ..accounts import valid_name
 from ..lobby import Lobby
 from . import ladders, views
@@ -51,7 +53,9 @@ def make_app(lobby: Lobby) -> Starlette:
 
     def _table(request: Request) -> views.TableSummary | None:
         table = lobby.tables.get(request.path_params["n"])
-        return None if table is None or table.state == "closed" else views.table_summary(table)
+        if table is None or table.state == TableState.CLOSED or table.private:  # private: not shown
+            return None
+        return views.table_summary(table)
 
     async def table_page(request: Request) -> Response:
         summary = _table(request)
@@ -102,16 +106,23 @@ def make_app(lobby: Lobby) -> Starlette:
         name = request.path_params["name"]
         if not valid_name(name):
             return None
-        rows = await trio.to_thread.run_sync(
-            lambda: lobby.store.recent_games(name, limit=PLAYER_GAMES)
-        )
-        return views.player_page(name, rows) if rows else None
+        store = lobby.store
+
+        def look_up() -> views.PlayerPage | None:
+            rows = store.recent_games(name, limit=PLAYER_GAMES)
+            if not rows:
+                return None
+            return views.player_page(
+                name, rows, store.player_ratings(name), store.rating_history(name)
+            )
+
+        return await trio.to_thread.run_sync(look_up)
 
     async def player_page(request: Request) -> Response:
         player = await _player(request)
         if player is None:
             return not_found(request, f"no finished match of {request.path_params['name']}")
-        return page(request, "player.html", player=player)
+        return page(request, "player.html", player=player, plot=views.rating_plot(player))
 
     async def api_player(request: Request) -> Response:
         player = await _player(request)

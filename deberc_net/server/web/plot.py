@@ -88,8 +88,10 @@ def line_chart(
     limit: float = math.inf,
     width: int = 640,
     height: int = 320,
+    markers: bool = False,
 ) -> str:
-    """One polyline per series (a point per value), dashed rules, axes with ticks."""
+    """One polyline per series (a point per value), dashed rules, axes with ticks;
+    with ``markers`` a dot on every point too (a series of one point shows)."""
     longest = max((len(s.values) for s in series), default=0)
     x = Scale(1, max(longest, 2), MARGIN_LEFT, width - MARGIN_RIGHT)
     everything = [v for s in series for v in s.values] + [r.value for r in rules]
@@ -140,5 +142,10 @@ def line_chart(
             f'points="{polyline_points(s.values, x, y)}"/>'
             f'<text x="{left + 8}" y="{top + 14 + 14 * n}" fill="{colour}">{escape(s.name)}</text>'
         )
+        if markers:
+            parts.extend(
+                f'<circle class="point" cx="{x(i + 1):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}"/>'
+                for i, v in enumerate(s.values)
+            )
     parts.append("</svg>")
     return "\n".join(parts)

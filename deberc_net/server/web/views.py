@@ -13,8 +13,11 @@ from deberc_net.game.phases import PLAY
 from deberc_net.game.record import replay_calls
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
+from deberc_net.protocol.events import TableState
 
+from ..store.base import PlayerRating, RatingPoint
 from ..table import Table
+from .plot import Series, line_chart
 
 
 @attrs.frozen
@@ -23,7 +26,7 @@ class TableSummary:
     players: list[str | None]
     variant: str
     options: list[str]
-    state: str
+    state: TableState  # a StrEnum: its JSON and HTML are the wire's words
     observers: int
     score: list[int] | None  # per side; None before the match starts
     deal: int | None  # the deal being played
@@ -39,7 +42,7 @@ def table_summary(table: Table) -> TableSummary:
         players=list(info.seats),
         variant=info.variant,
         options=list(info.options),
-        state=str(info.state),
+        state=info.state,
         observers=info.observers,
         score=None if match is None else list(match.totals),
         deal=None if match is None else match.deal.deal_no,
@@ -49,7 +52,11 @@ def table_summary(table: Table) -> TableSummary:
 
 
 def open_tables(tables: Iterable[Table]) -> list[TableSummary]:
-    return sorted((table_summary(t) for t in tables if t.state != "closed"), key=lambda s: s.id)
+    """The tables anyone may see: open, and not private."""
+    return sorted(
+        (table_summary(t) for t in tables if t.state != TableState.CLOSED and not t.private),
+        key=lambda s: s.id,
+    )
 
 
 @attrs.frozen
@@ -183,10 +190,38 @@ class PlayerPage:
     lost: int
     drawn: int
     games: list[PlayedMatch]  # newest first
+    # his ratings, one per variant and player count (server/ratings.py), and each one's
+    # value after every rated match, oldest first
+    ratings: list[PlayerRating] = attrs.Factory(list)
+    rating_history: list[RatingPoint] = attrs.Factory(list)
 
 
-def player_page(name: str, rows: list[dict[str, Any]]) -> PlayerPage:
-    """A player's finished matches (the store's rows, newest first) and their tally."""
+def rating_plot(page: PlayerPage) -> str | None:
+    """The player's rating over his rated matches, a line per variant and player count
+    (None before his first rated match)."""
+    if not page.rating_history:
+        return None
+    lines: dict[tuple[str, int], list[float]] = {}
+    for point in page.rating_history:
+        lines.setdefault((point.variant, point.players), []).append(point.rating)
+    series = [Series(f"{v}, {n} players", values) for (v, n), values in lines.items()]
+    return line_chart(
+        series,
+        x_label="rated matches",
+        y_label="rating (mu - 3 sigma)",
+        title=f"{page.name}'s rating",
+        markers=True,
+    )
+
+
+def player_page(
+    name: str,
+    rows: list[dict[str, Any]],
+    ratings: list[PlayerRating] | None = None,
+    history: list[RatingPoint] | None = None,
+) -> PlayerPage:
+    """A player's finished matches (the store's rows, newest first) and their tally,
+    with his ratings and their history."""
     key = name.casefold()
     games = []
     for row in rows:
@@ -207,5 +242,11 @@ def player_page(name: str, rows: list[dict[str, Any]]) -> PlayerPage:
         )
     count = {r: sum(1 for g in games if g.result == r) for r in ("won", "lost", "drawn")}
     return PlayerPage(
-        name=name, won=count["won"], lost=count["lost"], drawn=count["drawn"], games=games
+        name=name,
+        won=count["won"],
+        lost=count["lost"],
+        drawn=count["drawn"],
+        games=games,
+        ratings=list(ratings or []),
+        rating_history=list(history or []),
     )

@@ -1,0 +1,204 @@
+"""House bots: the project's own bots (clients/), started by the server to fill a seat.
+
+'bot heuristic', 'bot random' or 'bot search 3' at a waiting table asks for one. Each is
+an ordinary client in its own process (``python -m clients.heuristic_bot`` ...), given a
+name the server chooses and a guest token only it knows (through DEBERC_TOKEN_DIR, as
+the ladder's supervisor gives its bots, so nobody else can log in as it, and a copy
+restarted after a crash resumes its seat). It logs in, waits with 'seek reserved' for its
+table (server/matchmaking.py seats it), plays one match (``--games 1``) and quits. The
+server caps them per table and in all (docs/security.md), restarts one that crashes a
+few times, and after that gives its seat up (a running match is forfeited by its side).
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+from typing import TYPE_CHECKING
+
+import attrs
+import structlog
+import trio
+
+from .accounts import name_key
+from .table import Dismiss, Table
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+log = structlog.get_logger("deberc.house")
+
+MAX_RESTARTS = 3  # a house bot that exits unasked more often than this gives its seat up
+SEARCH_LEVELS = range(1, 6)  # the search bot's --level (clients/search/policy.py: LEVELS)
+DEFAULT_SEARCH_LEVEL = 3
+PREFIX = "house-"  # every house bot's name starts so: people can tell who is a program
+
+
+class HouseBotKind(enum.StrEnum):
+    HEURISTIC = "heuristic"
+    RANDOM = "random"
+    SEARCH = "search"
+
+    @property
+    def module(self) -> str:
+        return f"clients.{self.value}_bot"
+
+
+@attrs.define(eq=False)
+class HouseBot:
+    name: str
+    kind: HouseBotKind
+    level: int | None  # the search bot's strength; None for the others
+    table: Table
+    token: str
+    seated: bool = False
+    dismissed: bool = False  # the server ends it: its exit is no crash
+    process: trio.Process | None = None
+
+
+@attrs.define(eq=False)
+class HouseBots:
+    """Every house bot of one server: started, watched and stopped in its nursery."""
+
+    lobby: Lobby
+    nursery: trio.Nursery
+    enabled: bool
+    per_table: int
+    per_server: int
+    host: str = "127.0.0.1"
+    port: int = 0  # the server's bound port, set once it listens
+    bots: dict[str, HouseBot] = attrs.Factory(dict)  # by name key
+    token_dir: str = attrs.field(init=False, default="")
+    _numbers: int = 0
+
+    def at(self, table: Table) -> list[HouseBot]:
+        return [b for b in self.bots.values() if b.table is table]
+
+    def pending(self, table: Table) -> int:
+        """House bots on their way to this table (started, not yet seated)."""
+        return sum(1 for b in self.at(table) if not b.seated)
+
+    def get(self, name: str) -> HouseBot | None:
+        return self.bots.get(name_key(name))
+
+    def refusal(self, table: Table) -> str | None:
+        """Why no more house bots may come to ``table`` (the caps), or None."""
+        if len(self.at(table)) >= self.per_table:
+            return f"table {table.id} has its {self.per_table} house bots already"
+        if len(self.bots) >= self.per_server:
+            return f"the server runs its {self.per_server} house bots already; try later"
+        return None
+
+    def start(self, table: Table, kind: HouseBotKind, level: int | None) -> HouseBot:
+        """A new house bot for ``table`` (the caller checked the caps): its process starts."""
+        if not self.token_dir:
+            self.token_dir = tempfile.mkdtemp(prefix="deberc-house-")
+        name = self._new_name(kind, level)
+        bot = HouseBot(name, kind, level, table, secrets.token_urlsafe(12))
+        with open(os.path.join(self.token_dir, f"{name}.token"), "w", encoding="utf-8") as fh:
+            fh.write(bot.token)
+        # the name is held as a guest's: without the token nobody else logs in as it
+        self.lobby.guest_tokens[name_key(name)] = bot.token
+        self.bots[name_key(name)] = bot
+        self.nursery.start_soon(self._keep_running, bot)
+        log.info("house_bot_start", name=name, table=table.id, kind=str(kind), level=level)
+        return bot
+
+    def _new_name(self, kind: HouseBotKind, level: int | None) -> str:
+        label = f"{kind}{level}" if level is not None else str(kind)
+        while True:
+            self._numbers += 1
+            name = f"{PREFIX}{label}-{self._numbers}"
+            key = name_key(name)
+            if key not in self.lobby.online and key not in self.lobby.guest_tokens:
+                return name
+
+    def dismiss(self, bot: HouseBot) -> None:
+        """The server is done with ``bot`` (its table closed): stop its process."""
+        bot.dismissed = True
+        if bot.process is not None and bot.process.returncode is None:
+            bot.process.terminate()
+        self._forget(bot)
+
+    def table_closed(self, table: Table) -> None:
+        for bot in self.at(table):
+            self.dismiss(bot)
+
+    def _forget(self, bot: HouseBot) -> None:
+        key = name_key(bot.name)
+        if self.bots.get(key) is bot:
+            del self.bots[key]
+        if self.lobby.guest_tokens.get(key) == bot.token and key not in self.lobby.online:
+            del self.lobby.guest_tokens[key]
+        if self.token_dir and not self.bots:  # the last one: its token goes with it
+            shutil.rmtree(self.token_dir, ignore_errors=True)
+            self.token_dir = ""
+        elif self.token_dir:
+            with_token = os.path.join(self.token_dir, f"{bot.name}.token")
+            if os.path.exists(with_token):
+                os.remove(with_token)
+
+    def argv(self, bot: HouseBot) -> list[str]:
+        argv = [sys.executable, "-m", bot.kind.module, "--host", self.host]
+        argv += ["--port", str(self.port), "--name", bot.name, "--seek", "reserved"]
+        argv += ["--games", "1"]
+        if bot.level is not None:
+            argv += ["--level", str(bot.level)]
+        return argv
+
+    async def _keep_running(self, bot: HouseBot) -> None:
+        """Run ``bot`` until it has played its match (or is dismissed); restart it when it
+        exits early, and give its seat up after MAX_RESTARTS such exits."""
+        restarts = 0
+        env = {**os.environ, "DEBERC_TOKEN_DIR": self.token_dir}
+        while not bot.dismissed:
+            try:
+                bot.process = await trio.lowlevel.open_process(
+                    self.argv(bot),
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    env=env,
+                )
+            except OSError:
+                log.exception("house_bot_cannot_start", name=bot.name)
+                break
+            try:
+                await bot.process.wait()
+            finally:
+                await _end(bot.process)
+            if bot.dismissed:
+                return
+            if bot.process.returncode == 0 and bot.table.match is not None:
+                self._forget(bot)  # played its match and quit, as asked
+                return
+            restarts += 1
+            log.warning(
+                "house_bot_exit", name=bot.name, code=bot.process.returncode, restarts=restarts
+            )
+            if restarts > MAX_RESTARTS:
+                break
+            await trio.sleep(min(1.0, 0.1 * restarts))
+        if not bot.dismissed:
+            self._give_up(bot)
+
+    def _give_up(self, bot: HouseBot) -> None:
+        """A bot that keeps failing: its seat is given up (a running match forfeited)."""
+        self._forget(bot)
+        bot.table.post(Dismiss(bot.name))
+
+
+async def _end(process: trio.Process) -> None:
+    """Make sure ``process`` is gone (a cancelled wait leaves it running otherwise)."""
+    if process.returncode is not None:
+        return
+    process.terminate()
+    with trio.CancelScope(shield=True), trio.move_on_after(2):
+        await process.wait()
+    if process.returncode is None:
+        process.kill()

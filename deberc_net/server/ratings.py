@@ -1,0 +1,59 @@
+"""Ratings for people: every rated match updates its players' openskill ratings (the
+ladder's model, deberc_net/ladder/ratings.py), one rating per variant and player count.
+
+Which matches are rated (docs/protocol.md §5.18): a match at a public table opened with
+'new', 'seek' or 'rematch', between registered players only. Not rated: a private
+table's (friends play as they like), a ladder's board, a match with a house bot (its
+strength is fixed: a rating could be farmed from the random bot), and any match with a
+guest (a guest's name is anyone's once he has gone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from openskill.models import PlackettLuce
+
+from deberc_net.ladder.ratings import ranks_by_points
+
+from .store import Store, name_key
+from .store.base import Outcome, RatingResult
+
+# a side that won ranks above every side that did not, whatever the totals say (a
+# forfeit's winner may have written less); the others rank by their totals
+WINNER_BONUS = 1e12
+
+
+def rate_match(
+    store: Store,
+    match_id: str,
+    variant: str,
+    names: Sequence[str],
+    sides: Sequence[Sequence[int]],
+    winners: Sequence[str],
+    totals: Sequence[int],
+) -> list[RatingResult]:
+    """Rate a finished match (a blocking call, from a worker thread); its results, or
+    none if a player is a guest (no account)."""
+    if any(store.account(name) is None for name in names):
+        return []
+    model = PlackettLuce()
+    players = len(names)
+    known = store.ratings_for(list(names), variant, players)
+    won = {name_key(w) for w in winners}
+    side_won = [all(name_key(names[s]) in won for s in seats) for seats in sides]
+    points = [t + (WINNER_BONUS if w else 0.0) for t, w in zip(totals, side_won, strict=True)]
+    teams = [
+        [model.rating(*known.get(name_key(names[s]), (None, None))) for s in seats]
+        for seats in sides
+    ]
+    rated = model.rate(teams, ranks=ranks_by_points(points))
+    results = []
+    for seats, team, side_did in zip(sides, rated, side_won, strict=True):
+        outcome = Outcome.WON if side_did else Outcome.DRAWN if not won else Outcome.LOST
+        for seat, rating in zip(seats, team, strict=True):
+            results.append(
+                RatingResult(names[seat], rating.mu, rating.sigma, rating.ordinal(), outcome)
+            )
+    store.save_ratings(match_id, variant, players, results)
+    return results

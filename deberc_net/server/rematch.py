@@ -1,0 +1,178 @@
+"""Rematch: the players of a match just over play again, same rules, seats rotated.
+
+When a match ends its table closes (server/table.py) and an offer is kept here for
+REMATCH_S: each player may say 'rematch'; the others are told who asked. When every
+player has asked, a new table opens with the same rules (and privacy) and the players
+seated one seat on (seat 1's player to seat 0, …, seat 0's to the last: partners stay
+partners), a new match with a new number and its own records. The offer is off when
+its time runs out, or a player disconnects or sits down elsewhere.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING
+
+import attrs
+import trio
+
+from deberc_net.protocol import events as ev
+
+from .accounts import name_key
+from .matchmaking import GameSettings, table_settings
+from .table import Sit
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+    from .session import Session
+    from .table import Table
+
+REMATCH_S = 60.0  # how long after a match's end its players may agree to play again
+
+
+class Refusal(enum.StrEnum):
+    """Why a finished match has no rematch on offer."""
+
+    BOARD = "a ladder's board is not played again"
+    HOUSE_BOT = "a house bot plays one match only: open a table and ask 'bot' again"
+
+
+@attrs.define(eq=False)
+class Offer:
+    table: int  # the finished match's table
+    names: tuple[str, ...]  # by seat, in the finished match
+    settings: GameSettings
+    private: bool
+    rated: bool
+    deadline: float
+    refusal: Refusal | None = None
+    asked: list[str] = attrs.Factory(list)  # names, in the order they asked
+    open: bool = True
+
+    def waiting(self) -> tuple[str, ...]:
+        keys = {name_key(n) for n in self.asked}
+        return tuple(n for n in self.names if name_key(n) not in keys)
+
+
+@attrs.define(eq=False)
+class Rematches:
+    lobby: Lobby
+    offers: dict[str, Offer] = attrs.Factory(dict)  # by player's name key
+
+    def match_over(self, table: Table) -> None:
+        """A match has ended at ``table``: its players may ask for a rematch a while."""
+        names = tuple(n for n in table.seats if n is not None)
+        if len(names) != table.players:
+            return
+        refusal = None
+        if table.board is not None:
+            refusal = Refusal.BOARD
+        elif any(self.lobby.house.get(n) is not None for n in names):
+            refusal = Refusal.HOUSE_BOT
+        offer = Offer(
+            table.id,
+            names,
+            table_settings(table),
+            table.private,
+            table.rated,
+            trio.current_time() + REMATCH_S,
+            refusal,
+        )
+        for name in names:
+            old = self.offers.get(name_key(name))
+            if old is not None:
+                old.open = False
+            self.offers[name_key(name)] = offer
+        self.lobby.nursery.start_soon(self._expire, offer)
+
+    async def _expire(self, offer: Offer) -> None:
+        await trio.sleep_until(offer.deadline)
+        if offer.open:
+            self._call_off(offer, ev.RematchOff.TIMEOUT)
+
+    def ask(self, session: Session) -> None:
+        """'rematch' by ``session`` (logged in, seated nowhere: the lobby checked)."""
+        name = session.name
+        assert name is not None
+        offer = self.offers.get(name_key(name))
+        if offer is None or not offer.open:
+            session.send(ev.Error("not-allowed", "no match of yours has just ended"))
+            return
+        if offer.refusal is not None:
+            session.send(ev.Error("not-allowed", str(offer.refusal)))
+            return
+        if name_key(name) not in {name_key(n) for n in offer.asked}:
+            offer.asked.append(name)
+        waiting = offer.waiting()
+        if waiting and not self.lobby.table_room(session, opening=False):
+            offer.asked.remove(name)  # refused: as if not asked
+            return
+        told = self._event(offer)
+        session.send(
+            ev.Ok(
+                "rematch",
+                f"You ask for a rematch of table {offer.table}."
+                + (f" Waiting for {', '.join(waiting)}." if waiting else ""),
+                (
+                    ("table", str(offer.table)),
+                    ("asked", ",".join(offer.asked)),
+                    ("waiting", ",".join(waiting)),
+                ),
+            )
+        )
+        for other in self._players(offer):
+            if other is not session:
+                other.send(told)
+        if not waiting:
+            self._start(offer)
+
+    def withdraw(self, session: Session, why: ev.RematchOff) -> None:
+        """``session`` goes elsewhere (or away): its match's offer is off."""
+        name = session.name
+        offer = self.offers.get(name_key(name)) if name is not None else None
+        if offer is not None and offer.open:
+            self._call_off(offer, why, name, without=session)
+
+    def _call_off(
+        self,
+        offer: Offer,
+        why: ev.RematchOff,
+        by: str | None = None,
+        without: Session | None = None,
+    ) -> None:
+        offer.open = False
+        for name in offer.names:
+            if self.offers.get(name_key(name)) is offer:
+                del self.offers[name_key(name)]
+        if not offer.asked:  # nobody wanted one: nobody is told
+            return
+        off = ev.Rematch(offer.table, tuple(offer.asked), offer.waiting(), why, by)
+        for player in self._players(offer):
+            if player is not without:
+                player.send(off)
+
+    def _event(self, offer: Offer) -> ev.Rematch:
+        return ev.Rematch(offer.table, tuple(offer.asked), offer.waiting())
+
+    def _players(self, offer: Offer) -> list[Session]:
+        online = (self.lobby.online.get(name_key(n)) for n in offer.names)
+        return [s for s in online if s is not None]
+
+    def _start(self, offer: Offer) -> None:
+        offer.open = False
+        for name in offer.names:
+            if self.offers.get(name_key(name)) is offer:
+                del self.offers[name_key(name)]
+        players = self._players(offer)
+        if len(players) != len(offer.names) or any(p.table is not None for p in players):
+            return  # cannot happen: leaving or sitting elsewhere calls the offer off
+        rotated = offer.names[1:] + offer.names[:1]
+        table = self.lobby.open_table(
+            offer.settings, reserved=rotated, private=offer.private, rated=offer.rated
+        )
+        table.invited.update(name_key(n) for n in rotated)  # a private table's, too
+        by_key = {name_key(p.name or ""): p for p in players}
+        for name in rotated:
+            session = by_key[name_key(name)]
+            session.table = table  # at once, as 'new' does
+            table.post(Sit(session, None))

@@ -1,0 +1,132 @@
+"""'history' over real sockets: the match's deals trick by trick, in both styles."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import trio
+
+from .client import fields, is_event, play_machine
+from .conftest import Connector
+
+
+def _second_deal_first_trick() -> object:
+    """A stop for play_machine: the first trick of deal 2 has been taken."""
+    seen = {"deal2": False}
+
+    def stop(line: str) -> bool:
+        if is_event(line, "deal") and fields(line)[1]["deal"] == "2":
+            seen["deal2"] = True
+        return seen["deal2"] and is_event(line, "trick")
+
+    return stop
+
+
+async def _block(client, command: str) -> list[str]:
+    """The lines that answer a command the table answers ('sheet', also the table's,
+    marks the end: the table answers in order)."""
+    await client.send(command)
+    await client.send("sheet")
+    lines = []
+    while True:
+        line = await client.read_until(lambda _: True)
+        if line.startswith(("sheet ", "Score sheet")):
+            return lines
+        lines.append(line)
+
+
+async def test_history_tells_every_deal_and_trick(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    eve = await connect.human(port, "eve")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("history")
+    assert await ann.expect("error") == {
+        "code": "wrong-phase",
+        "text": "the game has not started",
+    }
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    await eve.send(f"observe {table}")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, ann, random.Random(4), _second_deal_first_trick())
+        nursery.start_soon(play_machine, bob, random.Random(5), _second_deal_first_trick())
+    record = json.loads(fields(next(x for x in ann.lines if x.startswith("record ")))[1]["text"])
+    deal2_trick = fields([x for x in ann.lines if is_event(x, "trick")][-1])[1]
+
+    lines = [x for x in await _block(ann, "history") if not x.startswith(("event", "ask", "state"))]
+    head, deal1, *rest = [fields(x) for x in lines]
+    assert head == ("history", {"table": table, "match": head[1]["match"], "deals": "2"})
+    assert deal1[0] == "history-deal"
+    assert deal1[1] == {
+        "table": table,
+        "deal": "1",
+        "dealer": str(record["dealer"]),
+        "trump": record["trump"] or "-",
+        "player": "-" if record["player"] is None else str(record["player"]),
+        "outcome": record["outcome"],
+        "written": ",".join(str(w) for w in record["written"]),
+        "tricks": str(len(record["tricks"])),
+    }
+    tricks1 = rest[: len(record["tricks"])]
+    for i, ((tag, got), want) in enumerate(zip(tricks1, record["tricks"], strict=True), 1):
+        assert tag == "history-trick"
+        assert got == {
+            "table": table,
+            "deal": "1",
+            "trick": str(i),
+            "leader": str(want["leader"]),
+            "cards": ",".join(want["cards"]),
+            "winner": str(want["winner"]),
+        }
+    (tag, deal2), (_, trick) = rest[len(record["tricks"]) :]
+    assert (tag, deal2["deal"], deal2["outcome"], deal2["written"], deal2["tricks"]) == (
+        "history-deal",
+        "2",
+        "-",
+        "-",
+        "1",
+    )
+    assert (trick["cards"], trick["winner"]) == (deal2_trick["cards"], deal2_trick["winner"])
+
+    told = await _block(eve, "history")  # a watcher reads it too, in the human style
+    told = told[next(i for i, x in enumerate(told) if x.startswith("History of")) :]
+    told = [x for x in told if x.startswith(("History", "Deal", "  "))]
+    assert told[0] == f"History of table {table} ({head[1]['match']}): ann v bob"
+    assert told[1].startswith("Deal 1, ") and f": {record['outcome']}, ann " in told[1]
+    first = record["tricks"][0]
+    names = ("ann", "bob")
+    assert told[2].startswith(f"  1 {names[first['leader']]} ")
+    assert told[2].endswith(f" > {names[first['winner']]}")
+    assert told[-2].startswith("Deal 2, ") and told[-2].endswith(": being played")
+    assert all(len(x) <= 80 for x in told)
+
+
+async def test_after_the_match_history_tells_your_last_one(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("history")  # no table, no match yet
+    assert await ann.expect("error") == {
+        "code": "not-seated",
+        "text": "you sit at no table, observe none, and have no match",
+    }
+    await ann.send("new 2 short")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, ann, random.Random(6))
+        nursery.start_soon(play_machine, bob, random.Random(7))
+    records = [json.loads(fields(x)[1]["text"]) for x in bob.lines if x.startswith("record ")]
+    match = fields(next(x for x in bob.lines if is_event(x, "start")))[1]["match"]
+    await bob.send("history")
+    head = await bob.expect("history")
+    assert head == {"table": table, "match": match, "deals": str(len(records))}
+    for record in records:
+        deal = await bob.expect("history-deal")
+        assert (deal["deal"], deal["outcome"]) == (str(record["deal_no"]), record["outcome"])
+        for want in record["tricks"]:
+            trick = await bob.expect("history-trick")
+            assert trick["cards"] == ",".join(want["cards"])

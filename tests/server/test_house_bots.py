@@ -1,0 +1,178 @@
+"""House bots over real sockets: 'bot KIND [LEVEL]' starts one of clients/ as a process
+that sits at the table, plays the match and leaves; the caps, the errors, a crash."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Awaitable, Callable
+
+import trio
+from pytest import MonkeyPatch
+
+from deberc_net.server.house import SEARCH_LEVELS, HouseBot, HouseBots
+
+from .client import fields, is_event, play_machine
+from .conftest import Connector
+
+BOT_START_S = 20.0  # a bot process imports the project before it connects (2 busy cores)
+PYTHON = (sys.executable, "-c")
+SLEEPER = "import time; time.sleep(60)"
+# the real bot, which crashes at its fourth answer, each time it is started
+CRASHER = """
+import os, runpy, sys
+import clients.client as c
+real, answers = c.Bot._answer, []
+async def answer(self, view):
+    answers.append(view)
+    if len(answers) > 3:
+        os._exit(1)
+    return await real(self, view)
+c.Bot._answer = answer
+module, sys.argv = sys.argv[1], ["bot", *sys.argv[2:]]
+runpy.run_module(module, run_name="__main__")
+"""
+
+
+async def test_a_house_bot_sits_plays_the_match_and_leaves(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    port = await start_server(house_bots=True)
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2 private short")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("bot random")
+    ok = await ann.expect("ok", cmd="bot")
+    name = ok["name"]
+    assert name.startswith("house-random-")
+    assert (ok["table"], ok["kind"], ok["level"]) == (table, "random", "-")
+    seated = await ann.read_until(lambda x: is_event(x, "seated"), BOT_START_S)
+    assert fields(seated)[1]["name"] == name  # invited to the private table
+    end = await play_machine(ann, random.Random(5), timeout=BOT_START_S)
+    assert fields(end)[1]["kind"] == "match-end"
+    await ann.send("who")  # the bot quits once its match is over
+    with trio.fail_after(10):
+        while name in (await ann.expect("who"))["names"].split(","):
+            await trio.sleep(0.1)
+            await ann.send("who")
+
+
+async def test_bot_errors_change_nothing(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, monkeypatch: MonkeyPatch
+) -> None:
+    """(The bot's process here never comes: a program that sleeps, so that its seat
+    waits for it as long as the test looks.)"""
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: [*PYTHON, SLEEPER])
+    port = await start_server(house_bots=True, house_bots_per_table=1)
+    ann = await connect.machine(port, "ann")
+    levels = f"{SEARCH_LEVELS[0]} to {SEARCH_LEVELS[-1]}"
+    usage = f"bot heuristic|random|search [LEVEL]: LEVEL (search only) {levels}"
+    for line, code, text in [
+        ("bot", "bad-argument", usage),
+        ("bot alphazero", "bad-argument", usage),
+        ("bot search 9", "bad-argument", usage),
+        ("bot search x", "bad-argument", usage),
+        ("bot heuristic 3", "bad-argument", usage),
+        ("bot heuristic", "not-seated", "sit at a table to ask a house bot to it"),
+    ]:
+        await ann.send(line)
+        assert await ann.expect("error") == {"code": code, "text": text}, line
+    await ann.send("new 3")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("bot search 1")
+    assert (await ann.expect("ok", cmd="bot"))["level"] == "1"
+    await ann.send("bot heuristic")  # a cap of one a table
+    assert await ann.expect("error") == {
+        "code": "busy",
+        "text": f"table {table} has its 1 house bots already",
+    }
+    bob = await connect.machine(port, "bob")
+    cat = await connect.machine(port, "cat")
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    await cat.send(f"sit {table}")  # the last free seat waits for the bot on its way
+    assert await cat.expect("error") == {
+        "code": "seat-taken",
+        "text": f"the free seats at table {table} wait for house bots",
+    }
+    await bob.send("bot random")
+    assert await bob.expect("error") == {
+        "code": "table-full",
+        "text": f"table {table} has no free seat",
+    }
+    for client in (ann, bob):  # the table closes, and its bot goes with it
+        await client.send("leave")
+        await client.expect("ok", cmd="leave")
+    await cat.send("tables")
+    assert (await cat.expect("tables"))["total"] == "0"
+
+
+async def test_without_house_bots_the_command_is_refused(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    await ann.send("bot heuristic")
+    assert await ann.expect("error") == {
+        "code": "not-allowed",
+        "text": "this server runs no house bots (serve --house-bots)",
+    }
+
+
+async def test_a_house_bot_name_cannot_be_taken_by_a_person(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    port = await start_server(house_bots=True)
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    await ann.send("bot heuristic")
+    name = (await ann.expect("ok", cmd="bot"))["name"]
+    eve = await connect.raw(port, "eve")
+    await eve.send("style machine")
+    await eve.send(f"login {name}")  # before the bot's process has logged in, or after
+    assert (await eve.expect("error"))["code"] == "name-in-use"
+    await eve.send("login house-heuristic-99")  # no such bot: the prefix is the server's
+    assert await eve.expect("error") == {
+        "code": "bad-argument",
+        "text": "names starting 'house-' are the server's bots",
+    }
+
+
+async def test_a_house_bot_that_never_comes_frees_its_seat(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, monkeypatch: MonkeyPatch
+) -> None:
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: [*PYTHON, "raise SystemExit(3)"])
+    port = await start_server(house_bots=True)
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("bot heuristic")
+    name = (await ann.expect("ok", cmd="bot"))["name"]
+    said = await ann.expect("info", timeout=BOT_START_S)  # after its restarts
+    assert said["text"] == f"{name} could not come."
+    bob = await connect.machine(port, "bob")
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+
+
+async def test_a_house_bot_that_keeps_crashing_forfeits_the_match(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, monkeypatch: MonkeyPatch
+) -> None:
+    real_argv = HouseBots.argv
+
+    def crashing(self: HouseBots, bot: HouseBot) -> list[str]:
+        return [*PYTHON, CRASHER, *real_argv(self, bot)[2:]]  # after 'python -m'
+
+    monkeypatch.setattr(HouseBots, "argv", crashing)
+    port = await start_server(house_bots=True)
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    await ann.send("bot random")
+    name = (await ann.expect("ok", cmd="bot"))["name"]
+    end = fields(await play_machine(ann, random.Random(2), timeout=BOT_START_S))[1]
+    assert (end["reason"], end["name"]) == ("left", "ann")
+    told = [line for line in ann.lines if line.startswith("info ")]
+    assert f"info text={name} cannot go on and gives its seat up." in told
+    away = [line for line in ann.lines if is_event(line, "away")]
+    assert away  # it crashed (and came back) before it gave up

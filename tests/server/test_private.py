@@ -1,0 +1,117 @@
+"""Private tables and invitations over real sockets: 'new ... private' and 'invite NAME'."""
+
+from __future__ import annotations
+
+from .client import fields, is_event
+from .conftest import Connector
+
+
+async def _private_table(client, settings: str = "2 private") -> str:
+    await client.send(f"new {settings}")
+    return (await client.expect("ok", cmd="sit"))["table"]
+
+
+async def test_a_private_table_is_listed_to_nobody_and_entered_only_by_invitation(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    eve = await connect.machine(port, "eve")
+    table = await _private_table(ann, "2 moscow private to-301")
+    for client in (ann, bob):
+        await client.send("tables")
+        assert (await client.expect("tables"))["total"] == "0"
+    await bob.send(f"sit {table}")
+    error = await bob.expect("error")
+    assert error["code"] == "not-invited" and f"table {table} is private" in error["text"]
+    await bob.send(f"observe {table}")
+    assert (await bob.expect("error"))["code"] == "not-invited"
+
+    await ann.send("invite bob")
+    assert await ann.expect("ok", cmd="invite") == {
+        "cmd": "invite",
+        "table": table,
+        "name": "bob",
+        "text": f"You invite bob to table {table}.",
+    }
+    invite = await bob.expect("invite")
+    assert invite["from"] == "ann" and invite["table"] == table
+    assert (invite["players"], invite["variant"], invite["options"], invite["private"]) == (
+        "2",
+        "moscow",
+        "to-301",
+        "1",
+    )
+    await bob.send(f"observe {table}")  # an invitation lets one watch, too
+    await bob.expect("ok", cmd="observe")
+    await bob.send(f"sit {table}")
+    assert (await bob.expect("ok", cmd="sit"))["seat"] == "1"
+    start = await bob.read_until(lambda x: is_event(x, "start"))
+    assert fields(start)[1]["players"] == "ann,bob"
+    await eve.send(f"observe {table}")  # nobody else gets in, even to watch the game
+    assert (await eve.expect("error"))["code"] == "not-invited"
+    await ann.send("tables")
+    assert (await ann.expect("tables"))["total"] == "0"
+
+
+async def test_invite_errors_change_nothing(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    cat = await connect.machine(port, "cat")
+    for line, code in [
+        ("invite bob", "not-seated"),  # at no table
+        ("invite", "bad-argument"),
+    ]:
+        await ann.send(line)
+        assert (await ann.expect("error"))["code"] == code, line
+    table = await _private_table(ann)
+    for line, code, text in [
+        ("invite", "bad-argument", "invite NAME"),
+        ("invite bob cat", "bad-argument", "invite NAME"),
+        ("invite x", "bad-argument", "a name is 2-20 letters, digits, '_' or '-'"),
+        ("invite ANN", "bad-argument", "you sit at the table already"),
+        ("invite zed", "unknown-player", "nobody called zed is here ('who')"),
+    ]:
+        await ann.send(line)
+        assert await ann.expect("error") == {"code": code, "text": text}, line
+    await bob.send(f"sit {table}")
+    assert (await bob.expect("error"))["code"] == "not-invited"  # nobody was invited
+    await bob.send("invite cat")  # bob sits nowhere: he cannot invite to ann's table
+    assert (await bob.expect("error"))["code"] == "not-seated"
+    await cat.send(f"sit {table}")
+    assert (await cat.expect("error"))["code"] == "not-invited"
+
+    await ann.send("invite bob")
+    await ann.expect("ok", cmd="invite")
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    await ann.send("invite cat")  # the table is full (and playing)
+    assert await ann.expect("error") == {
+        "code": "table-full",
+        "text": f"table {table} has no free seat",
+    }
+    await cat.send("who")
+    await cat.expect("who")
+    assert not any(line.startswith("invite ") for line in cat.lines)  # cat was told nothing
+
+
+async def test_an_invitation_to_a_public_table_tells_the_guest_and_anyone_may_sit(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.human(port, "bob")
+    cat = await connect.machine(port, "cat")
+    await ann.send("new 3")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("invite bob")
+    await ann.expect("ok", cmd="invite")
+    said = await bob.read_until(lambda x: "invites you" in x)
+    assert said == f"ann invites you to table {table} (3 players, moscow): 'sit {table}' to play."
+    await cat.send("tables")  # a public table is listed, and free to sit at
+    assert (await cat.expect("tables"))["total"] == "1"
+    await cat.send(f"sit {table}")
+    await cat.expect("ok", cmd="sit")
+    await ann.send("leave")
+    await ann.expect("ok", cmd="leave")
+    await ann.send("invite bob")  # no longer at the table
+    assert (await ann.expect("error"))["code"] == "not-seated"

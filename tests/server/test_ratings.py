@@ -1,0 +1,138 @@
+"""Ratings for people over real sockets: a rated match moves 'top' and 'finger'; guests,
+private tables and house bots are not rated."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+
+import trio
+
+from .client import fields, is_event, play_machine
+from .conftest import Connector
+
+Register = Callable[[str, str], Awaitable[None]]
+
+
+async def _play(ann, bob, settings: str = "2 short") -> dict[str, str]:
+    """A match of ann and bob at a new table (ann invites bob if it is private); its
+    match-end fields."""
+    await ann.send(f"new {settings}")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    if "private" in settings:
+        await ann.send(f"invite {bob.label}")
+        await ann.expect("ok", cmd="invite")
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    ends: list[str] = []
+
+    async def play(client, seed: int) -> None:
+        ends.append(await play_machine(client, random.Random(seed)))
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play, ann, 1)
+        nursery.start_soon(play, bob, 2)
+    start = [x for x in ann.lines if is_event(x, "start")][-1]
+    return {**fields(ends[0])[1], "match": fields(start)[1]["match"]}
+
+
+async def test_a_rated_match_moves_top_and_finger(
+    port: int, connect: Connector, register: Register
+) -> None:
+    await register("ann", "pw-ann-1")
+    await register("bob", "pw-bob-1")
+    ann = await connect.machine(port, "ann", "pw-ann-1")
+    bob = await connect.machine(port, "bob", "pw-bob-1")
+    await ann.send("top")
+    assert await ann.expect("top") == {
+        "variant": "moscow",
+        "players": "2",
+        "count": "0",
+        "total": "0",
+        "page": "1",
+        "pages": "1",
+    }
+    end = await _play(ann, bob)
+    winner = end["name"]
+    loser = "bob" if winner == "ann" else "ann"
+    await ann.send("top moscow 2")
+    assert (await ann.expect("top"))["total"] == "2"
+    first = await ann.expect("rated")
+    second = await ann.expect("rated")
+    assert (first["rank"], first["name"], first["wins"], first["losses"]) == ("1", winner, "1", "0")
+    assert (second["rank"], second["name"], second["wins"], second["losses"]) == (
+        "2",
+        loser,
+        "0",
+        "1",
+    )
+    assert float(first["rating"]) > float(second["rating"])
+    assert float(first["mu"]) > 25.0 > float(second["mu"])  # openskill's start is 25
+    assert abs(float(first["rating"]) - (float(first["mu"]) - 3 * float(first["sigma"]))) < 0.01
+
+    await bob.send(f"finger {winner.upper()}")
+    finger = await bob.expect("finger")
+    assert (finger["name"], finger["registered"], finger["online"], finger["ratings"]) == (
+        winner,
+        "1",
+        "1",
+        "1",
+    )
+    assert finger["last"] == end["match"]
+    rated = await bob.expect("rated")
+    assert (rated["rank"], rated["variant"], rated["players"], rated["games"]) == (
+        "1",
+        "moscow",
+        "2",
+        "1",
+    )
+
+    await ann.send("top kharkov 3")  # nobody rated there
+    assert (await ann.expect("top"))["count"] == "0"
+    for line, code in [
+        ("top moscow 2 9", "bad-argument"),  # no page 9
+        ("top moscow x", "bad-argument"),
+        ("top 2 1 1", "bad-argument"),
+        ("finger a b", "bad-argument"),
+        ("finger x", "bad-argument"),
+        ("finger zed", "unknown-player"),
+    ]:
+        await ann.send(line)
+        assert (await ann.expect("error"))["code"] == code, line
+
+
+async def test_guests_and_private_tables_are_not_rated(
+    port: int, connect: Connector, register: Register
+) -> None:
+    await register("ann", "pw-ann-1")
+    await register("bob", "pw-bob-1")
+    ann = await connect.machine(port, "ann", "pw-ann-1")
+    bob = await connect.machine(port, "bob", "pw-bob-1")
+    cat = await connect.machine(port, "cat")  # a guest
+    await _play(ann, bob, "2 private short")
+    await _play(ann, cat)
+    await ann.send("top")
+    assert (await ann.expect("top"))["total"] == "0"
+    await ann.send("finger cat")  # a guest who has played
+    finger = await ann.expect("finger")
+    assert (finger["registered"], finger["ratings"], finger["last"].count(",")) == ("0", "0", 0)
+
+
+async def test_top_and_finger_for_people(port: int, connect: Connector, register: Register) -> None:
+    await register("ann", "pw-ann-1")
+    await register("bob", "pw-bob-1")
+    ann = await connect.machine(port, "ann", "pw-ann-1")
+    bob = await connect.machine(port, "bob", "pw-bob-1")
+    end = await _play(ann, bob)
+    eve = await connect.human(port, "eve")
+    await eve.send("top")
+    head = await eve.read_until(lambda x: x.startswith("Standings"))
+    assert head == "Standings: moscow, 2 players (2 rated)."
+    first = await eve.read_until(lambda _: True)
+    assert first.startswith(f"   1. {end['name']:<20} ")
+    assert first.endswith("1 game: 1 won, 0 lost, 0 drawn")
+    await eve.send("finger ann")
+    told = await eve.read_until(lambda x: x.startswith("ann: registered, online. Last games: m"))
+    assert told.endswith(".")
+    rating = await eve.read_until(lambda _: True)
+    assert rating.startswith("  moscow, 2 players: #") and len(rating) <= 80

@@ -1,0 +1,107 @@
+"""'rematch' over real sockets: the same players and rules again, seats rotated."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+
+import trio
+import trio.testing
+
+from .client import fields, is_event, play_machine
+from .conftest import Connector
+
+
+async def _play_one(ann, bob, settings: str = "2 short") -> str:
+    """A one-deal match of ann and bob at a new table; its table id."""
+    await ann.send(f"new {settings}")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    if "private" in settings:
+        await ann.send("invite bob")
+        await ann.expect("ok", cmd="invite")
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, ann, random.Random(1))
+        nursery.start_soon(play_machine, bob, random.Random(2))
+    return table
+
+
+async def test_a_rematch_when_both_ask_rotates_the_seats(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("rematch")  # no match yet
+    assert await ann.expect("error") == {
+        "code": "not-allowed",
+        "text": "no match of yours has just ended",
+    }
+    table = await _play_one(ann, bob, "2 private short")
+    first = fields(next(x for x in ann.lines if is_event(x, "start")))[1]["match"]
+    await ann.send("rematch")
+    assert await ann.expect("ok", cmd="rematch") == {
+        "cmd": "rematch",
+        "table": table,
+        "asked": "ann",
+        "waiting": "bob",
+        "text": f"You ask for a rematch of table {table}. Waiting for bob.",
+    }
+    told = await bob.expect("rematch")
+    assert [told[k] for k in ("table", "asked", "waiting", "off")] == [table, "ann", "bob", "-"]
+    await bob.send("rematch")
+    await bob.expect("ok", cmd="rematch", waiting="")
+    sit_a = await ann.expect("ok", cmd="sit")
+    sit_b = await bob.expect("ok", cmd="sit")
+    assert sit_a["table"] == sit_b["table"] != table
+    assert (sit_b["seat"], sit_a["seat"]) == ("0", "1")  # rotated
+    start = fields(await ann.read_until(lambda x: is_event(x, "start")))[1]
+    assert start["players"] == "bob,ann" and start["match"] != first
+    await ann.send("rules")  # the same rules, and still private
+    assert "short" in (await ann.expect("rules"))["text"]
+    cat = await connect.machine(port, "cat")
+    await cat.send("tables")
+    assert (await cat.expect("tables"))["total"] == "0"
+
+
+async def test_a_rematch_is_off_when_a_player_leaves_or_goes_elsewhere(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    table = await _play_one(ann, bob)
+    await ann.send("rematch")
+    await ann.expect("ok", cmd="rematch")
+    await bob.send("seek 3")  # bob wants another game
+    await bob.expect("ok", cmd="seek")
+    off = await ann.expect("rematch")
+    assert (off["table"], off["off"], off["by"]) == (table, "elsewhere", "bob")
+    await bob.send("rematch")
+    assert (await bob.expect("error"))["code"] == "not-allowed"
+    await bob.send("unseek")
+    await bob.expect("ok", cmd="unseek")
+
+    table = await _play_one(ann, bob)
+    await bob.send("rematch")
+    await bob.expect("ok", cmd="rematch")
+    await ann.aclose()
+    off = await bob.expect("rematch")
+    assert (off["table"], off["off"], off["by"]) == (table, "left", "ann")
+
+
+async def test_a_rematch_not_agreed_in_time_is_off(
+    jump_clock: trio.testing.MockClock,
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+) -> None:
+    port = await start_server()
+    ann = await connect.human(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("style machine")
+    await ann.expect("ok", cmd="style")
+    await _play_one(ann, bob)
+    await ann.send("style human")
+    await ann.send("rematch")
+    await ann.read_until(lambda x: x.startswith("You ask for a rematch"))
+    off = await ann.read_until(lambda x: "is off" in x, timeout=120)
+    assert off.endswith("is off: not everyone asked in time.")
+    assert (await bob.expect("rematch", timeout=120))["off"] == "-"  # bob was told who asked
+    assert (await bob.expect("rematch", timeout=120))["off"] == "timeout"

@@ -1,0 +1,72 @@
+"""People's ratings in the store (migration 3), alike in SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from deberc_net.server.store import Store, open_store
+from deberc_net.server.store.base import Outcome, PlayerRating, RatingPoint, RatingResult
+from deberc_net.server.store.migrations import MIGRATIONS
+from deberc_net.server.store.sqlite import SQLiteStore
+
+
+@pytest.fixture
+def store(store_db: str) -> Iterator[Store]:
+    store = open_store(store_db)
+    yield store
+    store.close()
+
+
+def test_ratings_are_kept_per_variant_and_player_count_with_their_history(store: Store) -> None:
+    assert store.ratings_for(["ann", "bob"], "moscow", 2) == {}
+    store.save_ratings(
+        "m1",
+        "moscow",
+        2,
+        [
+            RatingResult("Ann", 27.5, 8.0, 3.5, Outcome.WON),
+            RatingResult("bob", 22.5, 8.0, -1.5, Outcome.LOST),
+        ],
+    )
+    store.save_ratings(
+        "m2",
+        "moscow",
+        2,
+        [
+            RatingResult("ANN", 26.0, 7.5, 3.5, Outcome.LOST),
+            RatingResult("bob", 24.0, 7.5, 1.5, Outcome.WON),
+        ],
+    )
+    store.save_ratings("m3", "kharkov", 3, [RatingResult("ann", 25.0, 8.0, 1.0, Outcome.DRAWN)])
+    assert store.ratings_for(["ann", "BOB", "cat"], "moscow", 2) == {
+        "ann": (26.0, 7.5),
+        "bob": (24.0, 7.5),
+    }
+    assert store.standings("moscow", 2) == [
+        PlayerRating("ANN", "moscow", 2, 26.0, 7.5, 3.5, 2, 1, 1, 0),  # as last written
+        PlayerRating("bob", "moscow", 2, 24.0, 7.5, 1.5, 2, 1, 1, 0),
+    ]
+    assert store.standings("moscow", 3) == []
+    assert store.player_ratings("ann") == [
+        PlayerRating("ann", "kharkov", 3, 25.0, 8.0, 1.0, 1, 0, 0, 1),
+        PlayerRating("ANN", "moscow", 2, 26.0, 7.5, 3.5, 2, 1, 1, 0),
+    ]
+    assert store.rating_history("Ann") == [
+        RatingPoint("moscow", 2, "m1", 3.5),
+        RatingPoint("moscow", 2, "m2", 3.5),
+        RatingPoint("kharkov", 3, "m3", 1.0),
+    ]
+    assert store.rating_history("nobody") == []
+
+
+def test_a_database_of_migration_2_gains_the_ratings(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "old.sqlite3"
+    SQLiteStore(path, migrations=MIGRATIONS[:2]).close()
+    store = SQLiteStore(path)
+    try:
+        assert store.schema_version() == len(MIGRATIONS)
+        assert store.standings("moscow", 2) == []
+    finally:
+        store.close()
