@@ -485,3 +485,27 @@ def test_no_declaration_without_nine_cards_after_the_talon() -> None:
             assert bool(declarations(deal, seat)) == bool(deal.fresh_combos(seat))
         step(deal)
     assert checked  # the deck keeps a combination in a hand after the talon
+
+
+def test_show_combination_puts_a_later_declaration_face_up_with_the_next_card() -> None:
+    rules = build_ruleset(2, "tertz", ["show-combination"])
+    match = new_match(rules, build_talon_deck(LATE0, LATE1, "Kh", LATE_TALON))
+    deal = match.deal
+    assert isinstance(deal, TertzDeal)
+    to_trick_three(deal, seat1_declares=False)
+    say(deal, 0, "terts")
+    assert 0 not in deal.shown
+    told = deal.apply(0, C.play(parse_card("7s")))
+    assert deal.shown[0] == cards("7c 8c 9c")
+    kinds = [type(e).__name__ for e in told]
+    assert kinds[-2:] == ["TrickTaken", "Shown"] and "CallMade" in kinds
+    assert deal.log[-1].engine and deal.log[-1].call.token() == "pokazyvayu"
+    play(deal, "8d")
+    say(deal, 0, "pyatdesyat")
+    play(deal, "7d")  # the fifty's new card goes face up too
+    assert set(deal.shown[0]) == set(cards("7c 8c 9c 10c"))
+    while len(match.records) < 1:
+        seat = match.to_act
+        assert seat is not None
+        say(match, seat, first_card(match, seat))
+    assert_replays(match)

@@ -20,8 +20,8 @@ from deberc_net.game import talk as T
 from deberc_net.game.calls import Call
 from deberc_net.game.cards import SEVEN, Card, card_str, make, suit_of
 from deberc_net.game.combos import CATEGORY_NAMES, Combo, holds_bella
-from deberc_net.game.deal import DONE, PLAY, Deal, Pending, Trick
-from deberc_net.game.events import Shown, TrickTaken
+from deberc_net.game.deal import DONE, PLAY, Deal, LoggedCall, Pending, Trick
+from deberc_net.game.events import CallMade, DealEvent, Shown, TrickTaken, in_telling_order
 from deberc_net.game.play import trick_winner
 
 from .cards import card_points, legal_cards
@@ -183,6 +183,29 @@ class TertzDeal(Deal):
             return Call(CALLS[category])
         count = sum(1 for c in fresh if c.category == category)
         return Call(CATEGORY_NAMES[category], count=count)
+
+    # ------------------------------------------------------------ show-combination
+    def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> list[DealEvent]:
+        """The engine's, and with ``show-combination`` a best declaration made at a later
+        trick goes face up with its declarer's next card, as one made at the first does."""
+        told = super().apply(seat, call, ms=ms, auto=auto)
+        if call.name != C.PLAY or not self._owes_show(seat):
+            return told
+        self._show(seat)
+        show = Call(C.POKAZYVAYU)
+        self.log.append(LoggedCall(seat, show, self.log[-1].ms, False, engine=True))
+        self._tell(CallMade(seat, show))
+        return in_telling_order(told + self._take_told())
+
+    def _owes_show(self, seat: int) -> bool:
+        best = self.talk.best
+        return (
+            self.rules.settings.show_combination
+            and self.phase != DONE
+            and best is not None
+            and best.seat == seat
+            and not set(best.combo.cards) <= set(self.talk.shown.get(seat, ()))
+        )
 
     # ------------------------------------------------------------ Tertz's own calls
     def carry_out(self, seat: int, call: Call) -> bool:
