@@ -509,3 +509,20 @@ def test_show_combination_puts_a_later_declaration_face_up_with_the_next_card() 
         assert seat is not None
         say(match, seat, first_card(match, seat))
     assert_replays(match)
+
+
+def test_pokazyvayu_shows_what_was_declared_not_a_combination_held_undeclared() -> None:
+    # seat 1 declares a terts; at trick 3 seat 0 (a terts drawn) is asked nothing yet,
+    # seat 1 is on turn with a fresh terts of spades he has not declared: pokazhi by
+    # seat 0 makes him show the declared diamonds only
+    talon = "8h 7d Qs 9s 8c Ah 10c 8d Qh 10h Jc Kc Ac"  # seat 1 draws the Qs first
+    deal = deal_of(LATE0, LATE1, "Kh", talon)
+    play(deal, "Ad")
+    say(deal, 1, "terts")
+    play(deal, "10d")
+    say(deal, 1, "lomayu-1")
+    play(deal, "9d Jd")  # seat 1 leads trick 3, Qs Ks As in hand, declared 10-J-Qd
+    assert deal.fresh_combos(1) and deal.to_act == 1
+    say(deal, 0, "pokazhi")
+    say(deal, 1, "pokazyvayu")
+    assert deal.shown[1] == cards("10d Jd Qd")

@@ -314,11 +314,18 @@ class TertzDeal(Deal):
         self.scoring_combos = {s: list(c) for s in winners if (c := self.standing(s))}
 
     def _show(self, seat: int) -> None:
-        """pokazyvayu: the declared class goes face up, added to what the seat showed
-        before (a later declaration is shown too), told once per card."""
+        """pokazyvayu: the declared class of what the seat has declared goes face up
+        (never a combination it holds undeclared), added to what it showed before (a
+        later declaration is shown too), told once per card."""
+        standing = self.standing(seat)
+        if not standing:
+            return
+        best = self.talk.best
+        top = max(c.category for c in standing)
+        category = best.category if best is not None and best.seat == seat else top
+        cards = [c for combo in standing if combo.category == category for c in combo.cards]
         before = list(self.talk.shown.get(seat, ()))
-        T.show(self, seat)
-        added = [c for c in self.talk.shown[seat] if c not in before]
+        added = [c for c in cards if c not in before]
         self.talk.shown[seat] = before + added
         if added:
             self._tell(Shown(seat, tuple(added)))
