@@ -82,6 +82,7 @@ class PlayApp(App[None]):
         Binding("f5", "send('tables')", "tables", priority=True),
         Binding("f6", "send('who')", "who", priority=True),
         Binding("f7", "send('seek 2')", "seek 2", priority=True),
+        Binding("f8", "break_deck", "break", priority=True),
         Binding("f10", "send('quit')", "quit", priority=True),
         Binding("ctrl+r", "reconnect", "reconnect", priority=True),
         Binding("tab", "complete", "complete", show=False, priority=True),
@@ -172,6 +173,12 @@ class PlayApp(App[None]):
         if not self.link.send(line):
             self.state = fold(self.state, "info text=not connected: F10 or 'quit' leaves")
             self.redraw()
+
+    def action_break_deck(self) -> None:
+        """Tertz: break the deck by the middle of the range offered (lomayu N)."""
+        chosen = draw.default_break(self.state.legal)
+        if chosen is not None:
+            self.action_send(chosen)
 
     def action_reconnect(self) -> None:
         """Drop the connection and resume the session with the token: for a link

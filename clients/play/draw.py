@@ -11,6 +11,7 @@ from .cards import RANKS, SUITS, SYMBOL, card, suit
 from .state import TableState
 
 NAME_WIDTH = 7
+BREAK = "lomayu"  # Tertz: breaking the deck, lomayu-N (docs/rules.md §12.2)
 DEAL_ROWS = 5  # deals listed in the score pane (the totals cover the rest)
 
 
@@ -74,25 +75,68 @@ def table_text(state: TableState, remaining_ms: int | None = None) -> str:
     )
     trump = "-"
     if state.trump is not None:
-        trump = f"{suit(state.trump)} ({state.who(state.player)} plays)"
+        trump = suit(state.trump)
+        if state.player is not None:  # a game that was ordered (no one orders in Tertz)
+            trump += f" ({state.who(state.player)} plays)"
+    if state.talon is None:
+        turned = f"Turned: {card(state.turned)}   Fresa: {card(state.fresa)}   Trump: {trump}"
+    else:  # a game with a talon: how many cards are left to draw, the turned one included
+        turned = f"Turned: {card(state.turned)}   Talon: {state.talon}   Trump: {trump}"
     talk = ", ".join(f"{state.who(s)} {t}" for s, t in state.talk[-4:]) or "-"
+    theirs = []
+    if state.their_tricks:  # Tertz: the opponent's taken tricks, while they are open
+        theirs = ["Theirs: " + " ".join(card(c) for c in state.their_tricks)]
     return "\n".join(
         [
             f"Table {state.table}, deal {state.deal or '-'}: {seats}",
             f"Dealer: {state.who(state.dealer)}   Target: {state.target or '-'}",
-            f"Turned: {card(state.turned)}   Fresa: {card(state.fresa)}   Trump: {trump}",
+            turned,
             f"Talk:   {talk}",
             f"Trick:  {_laid(state, state.trick)}",
             f"Last:   {_laid(state, state.last_trick)}",
+            *theirs,
             turn_text(state, remaining_ms),
         ]
     )
 
 
+def numbered_runs(legal: tuple[str, ...]) -> list[str]:
+    """The legal calls, a run of numbered ones (``lomayu-1`` … ``lomayu-12``) as one
+    option, ``lomayu-1..12``, so the question fits the pane."""
+    out: list[str] = []
+    runs: dict[str, list[int]] = {}
+    for token in legal:
+        head, _, number = token.rpartition("-")
+        if head and number.isdigit():
+            if head not in runs:
+                runs[head] = []
+                out.append(head)
+            runs[head].append(int(number))
+        else:
+            out.append(token)
+    for head, numbers in runs.items():
+        if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
+            text = f"{head}-{numbers[0]}..{numbers[-1]}"
+        else:
+            text = " | ".join(f"{head}-{n}" for n in numbers)
+        out[out.index(head)] = text
+    return out
+
+
+def default_break(legal: tuple[str, ...]) -> str | None:
+    """The break the key F8 makes when the deck is to be broken: the middle of the range."""
+    breaks = [t for t in legal if t.startswith(BREAK + "-")]
+    return breaks[(len(breaks) - 1) // 2] if breaks else None
+
+
 def legal_text(state: TableState) -> str:
     if not state.asking:
         return ""
-    return "Your call: " + " | ".join(state.legal)
+    text = "Your call: " + " | ".join(numbered_runs(state.legal))
+    chosen = default_break(state.legal)
+    if chosen is not None:
+        text += f"  (F8: {chosen.replace('-', ' ')})"
+    return text
 
 
 def _side_names(state: TableState) -> list[str]:

@@ -45,6 +45,10 @@ class TableState:
     fresa: str | None = None
     trump: str | None = None
     player: int | None = None  # the seat that ordered the game
+    # a game with a talon (Tertz): cards left to draw, the turned one included, and the
+    # opponent's taken tricks while they are open to see (None: no such game, or closed)
+    talon: int | None = None
+    their_tricks: tuple[str, ...] | None = None
     trick: tuple[tuple[int, str], ...] = ()  # (seat, card) as laid, leader first
     last_trick: tuple[tuple[int, str], ...] = ()
     tricks: tuple[int, ...] = ()
@@ -169,6 +173,8 @@ def _view(state: TableState, view: View) -> TableState:
         talk.append((int(seat) if seat.isdigit() else -1, token))
     players = state.players if len(state.players) == seats else ("",) * seats
     asking = view.kind == Tag.ASK
+    talon = view.raw.get("talon")
+    theirs = view.raw.get("their_tricks")
     return attrs.evolve(
         state,
         table=view.table,
@@ -182,6 +188,8 @@ def _view(state: TableState, view: View) -> TableState:
         fresa=view.fresa,
         trump=view.trump,
         player=view.player,
+        talon=int(talon) if talon is not None and talon.isdigit() else None,
+        their_tricks=tuple(theirs.split(",")) if theirs and theirs != "-" else None,
         trick=tuple(zip(trick_seats, view.trick, strict=True)),
         tricks=tuple(view.tricks),
         to_act=view.to_act,
@@ -231,20 +239,25 @@ def _event(state: TableState, line: Line) -> TableState:
             f"the game starts: {' v '.join(seated)}",
         )
     if kind == EventKind.DEAL:
+        turned = line.get_str("turned")
+        # a game with a talon (its views said so) has no bidding: the turned card is trump
+        talon_game = state.talon is not None
         return _log(
             attrs.evolve(
                 state,
                 deal=line.require_int("deal"),
                 dealer=line.get_int("dealer"),
-                turned=line.get_str("turned"),
+                turned=turned,
                 fresa=None,
-                trump=None,
+                trump=turned[-1:] if talon_game and turned else None,
                 player=None,
                 trick=(),
                 last_trick=(),
+                tricks=(),
+                their_tricks=None,
                 talk=(),
                 score=tuple(line.get_ints("score")),
-                phase="bidding",
+                phase="play" if talon_game else "bidding",
             ),
             f"deal {line.require_int('deal')}: {state.who(line.get_int('dealer'))} deals",
         )

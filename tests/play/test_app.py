@@ -240,3 +240,77 @@ async def _whole_match(
 def test_play_refuses_an_address_without_a_port(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "localhost"]) == 2
     assert "HOST:PORT" in capsys.readouterr().err
+
+
+@pytest.mark.timeout(120)
+def test_a_whole_tertz_match_typed_through_the_terminal_client(tmp_path: Path) -> None:
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        server.opponent("rival", "seek 2 tertz to-301", seed=4)
+        asyncio.run(asyncio.wait_for(_tertz_match(server), 100))
+        assert not server.errors, server.errors
+
+
+def tertz_choice(legal: tuple[str, ...], talon: int) -> str:
+    """The first legal call; at the first trick the lowest card, to lose it and break."""
+    cards = [t for t in legal if t[0].isdigit() or t[0] in "JQKA"]
+    if talon == 14 and cards:
+        return min(cards, key=lambda c: RANKS.index(c[:-1]))
+    return legal[0]
+
+
+async def _tertz_match(server: ServerThread) -> None:
+    """A Tertz table: no bidding, the turned card is trump, the talon's count is drawn,
+    the opponent's tricks while open, and the deck is broken with F8."""
+    app = PlayApp("127.0.0.1", server.port, name="tuiplayer")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.state.name == "tuiplayer", "login")
+        await type_line(pilot, "seek 2 tertz to-301")
+        await until(pilot, lambda: app.state.table is not None, "seat")
+        talons: set[int] = set()
+        broke = theirs = calls = 0
+        while app.state.result is None:
+            await until(
+                pilot, lambda: app.state.asking or app.state.result is not None, "request or end"
+            )
+            if app.state.result is not None:
+                break
+            state, table = app.state, app.pane("table").text.splitlines()
+            assert state.phase == "play" and "igrayu" not in state.legal
+            assert state.trump is not None and state.turned is not None
+            assert table[2] == (
+                f"Turned: {state.turned[:-1]}{SYMBOL[state.turned[-1]]}   "
+                f"Talon: {state.talon}   Trump: {SYMBOL[state.trump]}"
+            )
+            assert state.talon is not None
+            talons.add(state.talon)
+            if state.their_tricks:  # open while the talon holds four or more
+                assert state.talon >= 4
+                shown = " ".join(f"{c[:-1]}{SYMBOL[c[-1]]}" for c in state.their_tricks)
+                assert table[6] == "Theirs: " + shown
+                theirs += 1
+            asked = state.seq
+            if any(t.startswith("lomayu-") for t in state.legal):
+                legal = app.pane("legal").text
+                assert legal.startswith("Your call: lomayu-1..")
+                assert legal.endswith("(F8: lomayu 6)")
+                await pilot.press("f8")
+                broke += 1
+            else:  # typed whole (completion is tried in the Deberts match)
+                app.query_one("#input", Input).value = tertz_choice(state.legal, state.talon)
+                await pilot.press("enter")
+            calls += 1
+            await until(pilot, answered(app, asked), "the call's answer")
+            assert not any(line.startswith("! ") for line in app.state.log), app.state.log
+        assert calls > 20 and {14, 0} & talons and theirs > 0
+        breaks = [
+            parse_line(line)
+            for line in server.opponent_lines
+            if parse_line(line).kind == EventKind.CALL
+        ]
+        ours = [e for e in breaks if e.get_int("seat") == app.state.seat]
+        # the decks are the server's: whether we lose a first trick (and break) is theirs
+        assert broke == sum(e.get_str("call") == "lomayu-6" for e in ours)
+        assert len(app.state.deals) > 1 and all(d.outcome == "split" for d in app.state.deals)
+        assert app.pane("table").text.splitlines()[-1].startswith("Game over:")
+        await pilot.press("f10")
+        await until(pilot, lambda: not app.is_running, "exit")

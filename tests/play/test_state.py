@@ -187,3 +187,44 @@ def test_invitations_rematches_and_the_lists_go_to_the_log() -> None:
         "Rematch of table 3 asked by ann, waiting for b1: 'rematch' to agree.",
         rated,
     )
+
+
+# a Tertz deal (docs/protocol.md, the view's own fields): no bidding, a talon
+TERTZ = [
+    "ok cmd=sit table=4 seat=1 text=You sit at table 4, seat 1.",
+    "event seq=1 table=4 kind=start players=b1,b2 match=m4",
+    "event seq=2 table=4 kind=deal deal=1 dealer=0 turned=Kh score=0,0 hanging=0",
+    "ask seq=2 table=4 deal=1 phase=play seat=1 dealer=0 to_act=1 "
+    "hand=7c,8c,9c,Ad,Kd,10s,8s,7s,9d turned=Kh fresa=- trump=h player=- round=1 leader=1 "
+    "trick= tricks=0,0 score=0,0 hanging=0 target=500 pending=- shown= talk= clock=10500 "
+    "legal=terts,7c,8c,9c,Ad,Kd,10s,8s,7s,9d players=2 talon=14 their_tricks=-",
+]
+
+
+def test_a_tertz_table_shows_the_talon_the_turned_trump_and_no_bidding() -> None:
+    state = fold_all(TERTZ)
+    assert (state.phase, state.trump, state.talon, state.their_tricks) == ("play", "h", 14, None)
+    text = table_text(state)
+    assert "Turned: K♥   Talon: 14   Trump: ♥\n" in text  # nobody plays it: no "(… plays)"
+    assert "Theirs:" not in text
+    # the opponent's tricks, while open, get a line of their own
+    opened = fold(
+        state, TERTZ[-1].replace("talon=14 their_tricks=-", "talon=12 their_tricks=Ad,10d")
+    )
+    assert opened.their_tricks == ("Ad", "10d") and "Theirs: A♦ 10♦" in table_text(opened)
+    # the next deal: a talon game has no bidding, the turned card is trump at once
+    nxt = fold(
+        opened, "event seq=9 table=4 kind=deal deal=2 dealer=1 turned=9s score=70,80 hanging=0"
+    )
+    assert (nxt.phase, nxt.trump, nxt.tricks, nxt.their_tricks) == ("play", "s", (), None)
+
+
+def test_the_break_is_one_option_with_a_default_for_f8() -> None:
+    breaks = ",".join(f"lomayu-{n}" for n in range(1, 13))
+    line = TERTZ[-1].replace("legal=terts,7c,8c,9c,Ad,Kd,10s,8s,7s,9d", f"legal={breaks}")
+    state = fold_all([*TERTZ[:-1], line])
+    assert legal_text(state) == "Your call: lomayu-1..12  (F8: lomayu 6)"
+    assert len(legal_text(state)) < 78
+    # a Deberts table is drawn as before: no talon, the fresa, who plays
+    deberts = fold_all(START)
+    assert deberts.talon is None and "Fresa: 10♣" in table_text(deberts)

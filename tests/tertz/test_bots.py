@@ -12,9 +12,10 @@ from clients import heuristic_bot
 from clients.search.local import call_for, history_of, view_of
 from clients.search.policy import SearchPlayer
 from deberc_net.game.match import Match
-from deberc_net.testing import build_talon_deck, new_match, play
+from deberc_net.testing import build_talon_deck, new_match, play, say
 
 from .helpers import RULES
+from .test_rules import LATE0, LATE1, LATE_TALON
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,6 +38,19 @@ def test_the_heuristic_bot_plays_whole_tertz_matches_and_declares_hundreds() -> 
     play(kings, "7s")
     view = view_of(kings, 1)
     assert "sto-korolei" in view.legal and heuristic_bot.choose(view) == "sto-korolei"
+
+
+def test_the_heuristic_bot_declares_a_combination_drawn_later() -> None:
+    match = new_match(RULES, build_talon_deck(LATE0, LATE1, "Kh", LATE_TALON))
+    play(match, "Ad 10d")
+    say(match, 1, "lomayu-1")
+    play(match, "9d Jd 9s")  # seat 0 drew the 8c: a terts 7-8-9c at trick 3
+    view = view_of(match, 0)
+    assert "terts" in view.legal and heuristic_bot.choose(view) == "terts"
+    say(match, 0, "terts")
+    play(match, "7s 8d")  # and the 10c: a fifty at trick 4
+    view = view_of(match, 0)
+    assert heuristic_bot.choose(view) == "pyatdesyat"
 
 
 def test_the_search_bot_refuses_to_seek_tertz() -> None:

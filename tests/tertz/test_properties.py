@@ -64,7 +64,7 @@ def check_views(match: Match) -> None:
 
 def check_legal_cards(deal: TertzDeal, seat: int, tokens: list[str]) -> None:
     """After the talon: a follower who can beat the led card must."""
-    if deal.talon_left() or len(deal.trick.cards) != 1:
+    if deal.talon_left() or len(deal.trick.cards) != 1 or deal.pending is not None:
         return
     trump = "shdc"[deal.trump or 0]
     led = card_str(deal.trick.cards[0][1])
@@ -76,6 +76,20 @@ def check_legal_cards(deal: TertzDeal, seat: int, tokens: list[str]) -> None:
     cards = [t for t in tokens if t[0].isdigit() or t[0] in "JQKA"]
     if higher:
         assert sorted(cards) == sorted(higher)
+
+
+def check_declared(deal: TertzDeal, seat: int, hand: list[int], before: list[Any]) -> None:
+    """Every newly declared combination was in the seat's hand of nine at that moment;
+    no card stands declared twice in one kind (runs, fours of a kind)."""
+    standing = deal.declared_combos.get(seat, [])
+    new = [c for c in standing if c not in before]
+    if new:
+        assert len(hand) == 9
+    for combo in new:
+        assert set(combo.cards) <= set(hand)
+    for kind in (True, False):
+        held = [c for combo in standing if (combo.suit < 0) is kind for c in combo.cards]
+        assert len(held) == len(set(held))
 
 
 def check_deal_record(record: dict[str, Any]) -> None:
@@ -116,7 +130,9 @@ def test_random_tertz_matches_keep_every_rule(seed: int, target: int) -> None:
         assert {c.token() for c in match.legal_calls(1 - seat)} <= {"pokazhi"}
         tokens = [c.token() for c in calls]
         check_legal_cards(deal, seat, tokens)
+        hand, before = list(deal.hands[seat]), list(deal.declared_combos.get(seat, []))
         match.apply(seat, rng.choice(calls))
+        check_declared(deal, seat, hand, before)
     for record in match.records:
         check_deal_record(record)
     totals = [0, 0]

@@ -398,3 +398,131 @@ def test_a_deal_class_that_is_not_a_deal_is_refused() -> None:
 
     with pytest.raises(RuleError, match="'not-a-game': deberc_deal_class gave <class 'dict'>"):
         build_ruleset(2, "not-a-game", plugins=[NotAGame()])
+
+
+# Late declarations (docs/rules.md §12.5): seat 0 draws 8c at the second draw (a terts
+# 7-8-9c at trick 3), then 10c at the third (a fifty at trick 4); seat 1 holds 10-J-Qd.
+LATE0 = "7c 9c Ad Kd 10s 8s 7s 9d Js"
+LATE1 = "10d Jd Qd 7h 9h Ks As Jh Qc"
+LATE_TALON = "8h 7d 8d 9s 8c Ah 10c Qs Qh 10h Jc Kc Ac"  # lomayu-1 puts 8h under
+
+
+def declarations(deal: TertzDeal, seat: int) -> list[str]:
+    return [t for t in legal(deal, seat) if "terts" in t or "pyatdesyat" in t or t == "rost?"]
+
+
+def to_trick_three(deal: TertzDeal, *, seat1_declares: bool) -> None:
+    play(deal, "Ad")
+    if seat1_declares:
+        say(deal, 1, "terts")
+    play(deal, "10d")
+    say(deal, 1, "lomayu-1")
+    assert declarations(deal, 0) == []  # 7c 9c and 7d: nothing yet
+    play(deal, "9d Jd")  # seat 1 takes it; seat 0 draws the 8c
+    play(deal, "9s")
+
+
+def test_a_combination_drawn_from_the_talon_is_declared_at_trick_three() -> None:
+    deal = deal_of(LATE0, LATE1, "Kh", LATE_TALON)
+    to_trick_three(deal, seat1_declares=False)
+    assert len(deal.tricks) == 2 and len(deal.hands[0]) == 9
+    assert declarations(deal, 0) == ["terts"]
+    say(deal, 0, "terts")
+    assert deal.best is not None and deal.best.seat == 0
+    assert [c.describe() for c in deal.declared_combos[0]] == ["run of 3 to 9c"]
+    assert declarations(deal, 0) == []  # the same cards are declared once
+    refused(deal, 0, "terts", E.NotAllowed)
+    play(deal, "7s")  # seat 1's 9s takes it; seat 0 draws the 10c
+    play(deal, "8d")
+    # the terts grew to a fifty: declared, it replaces the terts (50, not 70)
+    assert declarations(deal, 0) == ["pyatdesyat"]
+    say(deal, 0, "pyatdesyat")
+    assert [c.describe() for c in deal.declared_combos[0]] == ["run of 4 to 10c"]
+    finish(deal)
+    assert deal.score is not None and deal.score.combo_points == [50, 0]
+    scored = {d["seat"]: d["calls"] for d in deal.record()["declared"]}
+    assert scored == {0: ["terts", "pyatdesyat"]}
+
+
+def test_a_later_higher_combination_beats_an_earlier_one() -> None:
+    deal = deal_of(LATE0, LATE1, "Kh", LATE_TALON)
+    to_trick_three(deal, seat1_declares=True)
+    assert deal.best is not None and deal.best.seat == 1
+    assert declarations(deal, 0) == ["rost?"]  # a terts against his terts
+    say(deal, 0, "rost?")
+    say(deal, 1, "ot-Q")
+    assert legal(deal, 0) == ["pishet"]  # 9c is lower than Qd
+    say(deal, 0, "pishet")
+    play(deal, "7s")
+    assert deal.counted_combos() == {1: deal.declared_combos[1]}
+    play(deal, "8d")
+    assert declarations(deal, 0) == ["pyatdesyat"]  # the 10c made it a fifty
+    say(deal, 0, "pyatdesyat")
+    assert deal.best is not None and deal.best.seat == 0
+    assert "pokazhi" in legal(deal, 1)
+    finish(deal)
+    assert deal.score is not None and deal.score.combo_points == [50, 0]
+    scored = {d["seat"]: [s["points"] for s in d["scored"]] for d in deal.record()["declared"]}
+    assert scored == {0: [50], 1: []}
+
+
+def test_no_declaration_without_nine_cards_after_the_talon() -> None:
+    deal = deal_of(LATE0, LATE1, "Kh", LATE_TALON)
+    play(deal, "Ad 10d")
+    say(deal, 1, "lomayu-1")
+    checked = 0
+    while deal.phase != DONE:
+        seat = deal.to_act
+        assert seat is not None
+        nine = len(deal.hands[seat]) == 9 and deal.pending is None
+        if not nine and deal.fresh_combos(seat):
+            assert declarations(deal, seat) == []
+            fresh = deal.fresh_combos(seat)
+            call = deal.declaration(max(c.category for c in fresh), fresh)
+            refused(deal, seat, call.token(), E.NotAllowed)
+            checked += 1
+        if nine:  # while the talon refills the hands, what is held may be declared
+            assert bool(declarations(deal, seat)) == bool(deal.fresh_combos(seat))
+        step(deal)
+    assert checked  # the deck keeps a combination in a hand after the talon
+
+
+def test_show_combination_puts_a_later_declaration_face_up_with_the_next_card() -> None:
+    rules = build_ruleset(2, "tertz", ["show-combination"])
+    match = new_match(rules, build_talon_deck(LATE0, LATE1, "Kh", LATE_TALON))
+    deal = match.deal
+    assert isinstance(deal, TertzDeal)
+    to_trick_three(deal, seat1_declares=False)
+    say(deal, 0, "terts")
+    assert 0 not in deal.shown
+    told = deal.apply(0, C.play(parse_card("7s")))
+    assert deal.shown[0] == cards("7c 8c 9c")
+    kinds = [type(e).__name__ for e in told]
+    assert kinds[-2:] == ["TrickTaken", "Shown"] and "CallMade" in kinds
+    assert deal.log[-1].engine and deal.log[-1].call.token() == "pokazyvayu"
+    play(deal, "8d")
+    say(deal, 0, "pyatdesyat")
+    play(deal, "7d")  # the fifty's new card goes face up too
+    assert set(deal.shown[0]) == set(cards("7c 8c 9c 10c"))
+    while len(match.records) < 1:
+        seat = match.to_act
+        assert seat is not None
+        say(match, seat, first_card(match, seat))
+    assert_replays(match)
+
+
+def test_pokazyvayu_shows_what_was_declared_not_a_combination_held_undeclared() -> None:
+    # seat 1 declares a terts; at trick 3 seat 0 (a terts drawn) is asked nothing yet,
+    # seat 1 is on turn with a fresh terts of spades he has not declared: pokazhi by
+    # seat 0 makes him show the declared diamonds only
+    talon = "8h 7d Qs 9s 8c Ah 10c 8d Qh 10h Jc Kc Ac"  # seat 1 draws the Qs first
+    deal = deal_of(LATE0, LATE1, "Kh", talon)
+    play(deal, "Ad")
+    say(deal, 1, "terts")
+    play(deal, "10d")
+    say(deal, 1, "lomayu-1")
+    play(deal, "9d Jd")  # seat 1 leads trick 3, Qs Ks As in hand, declared 10-J-Qd
+    assert deal.fresh_combos(1) and deal.to_act == 1
+    say(deal, 0, "pokazhi")
+    say(deal, 1, "pokazyvayu")
+    assert deal.shown[1] == cards("10d Jd Qd")

@@ -73,3 +73,15 @@ def find_combos(hand: Iterable[Card], trump: int | None, by_strength: bool) -> l
         if held.issuperset(four):
             found.append(TertzCombo(category, -1, four, four[-1]))
     return found
+
+
+def is_new(combo: Combo, declared: list[Combo]) -> bool:
+    """May ``combo`` still be declared? A card is declared once in each kind (runs, fours
+    of a kind); a run sharing a card with a declared run is new only if it is longer
+    (it replaces it: docs/rules.md §12.5)."""
+    cards = set(combo.cards)
+    for old in declared:
+        same_kind = (old.suit < 0) == (combo.suit < 0)
+        if same_kind and cards & set(old.cards) and len(combo.cards) <= len(old.cards):
+            return False
+    return True

@@ -19,13 +19,15 @@ from deberc_net.game import scoring
 from deberc_net.game import talk as T
 from deberc_net.game.calls import Call
 from deberc_net.game.cards import SEVEN, Card, card_str, make, suit_of
-from deberc_net.game.combos import Combo, holds_bella
-from deberc_net.game.deal import DONE, PLAY, Deal, Pending, Trick
-from deberc_net.game.events import TrickTaken
+from deberc_net.game.combos import CATEGORY_NAMES, Combo, holds_bella
+from deberc_net.game.deal import DONE, PLAY, Deal, LoggedCall, Pending, Trick
+from deberc_net.game.events import CallMade, DealEvent, Shown, TrickTaken, in_telling_order
 from deberc_net.game.play import trick_winner
 
 from .cards import card_points, legal_cards
-from .combos import CALLS, find_combos
+from .combos import CALLS, find_combos, is_new
+
+HAND = 9  # a seat declares before its move while it holds nine cards
 
 BREAK_Q = "lomayu"  # the question after the first trick: how many cards to move
 BREAK = "lomayu"  # its answer, lomayu-N
@@ -64,12 +66,45 @@ class TertzDeal(Deal):
         """Cards still to draw, the turned trump included."""
         return len(self.talon) + (0 if self.turned_drawn else 1)
 
+    # ------------------------------------------------------------ combinations
+    def standing(self, seat: int) -> list[Combo]:
+        """The seat's declared combinations that still stand (a longer run declared
+        later replaces the one it grew from)."""
+        return self.talk.declared_combos.get(seat, [])
+
+    def may_declare_now(self, seat: int) -> bool:
+        """On its turn, before its card, nothing pending, nine cards in hand."""
+        return (
+            self.phase == PLAY
+            and self.talk.pending is None
+            and self.turn == seat
+            and len(self.hands[seat]) == HAND
+        )
+
+    def fresh_combos(self, seat: int) -> list[Combo]:
+        """The combinations in the seat's hand it has not declared yet."""
+        held = find_combos(self.hands[seat], self.trump, self.rules.settings.sequence_by_strength)
+        declared = self.standing(seat)
+        return [c for c in held if is_new(c, declared)]
+
     def combos_of(self, seat: int) -> list[Combo]:
-        declared = self.talk.declared_combos
-        if seat in declared:
-            return declared[seat]
-        hand = self.window_hands.get(seat) or tuple(self.hands[seat])
-        return find_combos(hand, self.trump, self.rules.settings.sequence_by_strength)
+        """What the talk reads: at a moment the seat may declare, its standing
+        combinations with the fresh ones (those they replace left out); else only what
+        it has declared."""
+        declared = self.standing(seat)
+        if not self.may_declare_now(seat):
+            return declared
+        fresh = self.fresh_combos(seat)
+        return [c for c in declared if not _replaced(c, fresh)] + fresh
+
+    def beats(self, seat_a: int, combo_a: Combo, seat_b: int, combo_b: Combo) -> bool:
+        """Equal combinations: the one declared earlier, the table's best (seed 004:
+        "the advantage is given to the one that was announced earlier")."""
+        key = self.rules.combo_key
+        best = self.talk.best
+        if best is None or key(combo_a, self.trump) != key(combo_b, self.trump):
+            return super().beats(seat_a, combo_a, seat_b, combo_b)
+        return best.seat != seat_b
 
     # ---------------------------------------------------------------- legal calls
     def _compute_legal(self, seat: int) -> list[Call]:
@@ -83,7 +118,7 @@ class TertzDeal(Deal):
                 return [break_call(n) for n in range(1, len(self.talon))]
             return self._with_extra(seat, T.answers(self, pending))
         out: list[Call] = []
-        if T.may_demand_show(self, seat):
+        if self._may_demand_show(seat):
             out.append(Call(C.POKAZHI))
         if seat != self.turn:
             return self._with_extra(seat, out)
@@ -113,25 +148,64 @@ class TertzDeal(Deal):
             and holds_bella(self.hands[seat], self.trump)
         )
 
-    def _declarations(self, seat: int) -> list[Call]:
-        """Before his first card: his best category if it is higher than the best
-        declared, ``rost?`` if it is as high."""
-        if not T.in_window(self, seat) or seat in self.talk.talked:
-            return []
-        mine = self.best_combo(seat)
-        if mine is None:
-            return []
+    def _may_demand_show(self, seat: int) -> bool:
+        """pokazhi: the opponent holds the best declaration and has not shown it."""
         best = self.talk.best
-        if best is None or mine.category > best.category:
-            return [self.declaration(seat, mine.category)]
-        if mine.category == best.category and best.seat != seat:
+        return (
+            best is not None
+            and self.phase == PLAY
+            and best.seat != seat
+            and seat not in self.talk.skin_owed
+            and not set(best.combo.cards) <= set(self.talk.shown.get(best.seat, ()))
+        )
+
+    def _declarations(self, seat: int) -> list[Call]:
+        """Before his move while he holds nine cards: his highest fresh class if it is
+        higher than the best declared (or the best is his own), ``rost?`` if it is as
+        high as the opponent's; under the opponent's best, nothing (it could not score)."""
+        if not self.may_declare_now(seat):
+            return []
+        fresh = self.fresh_combos(seat)
+        if not fresh:
+            return []
+        top = max(c.category for c in fresh)
+        best = self.talk.best
+        if best is None or top > best.category or best.seat == seat:
+            return [self.declaration(top, fresh)]
+        if top == best.category:
             return [Call(C.ROST)]
         return []
 
-    def declaration(self, seat: int, category: int) -> Call:
+    def declaration(self, category: int, fresh: list[Combo]) -> Call:
+        """The call that declares ``fresh``, named by its highest class (terts and
+        pyatdesyat with their count: dva-tertsa)."""
         if category in CALLS:
             return Call(CALLS[category])
-        return T.declaration(self, seat, category)  # terts, pyatdesyat (with a count)
+        count = sum(1 for c in fresh if c.category == category)
+        return Call(CATEGORY_NAMES[category], count=count)
+
+    # ------------------------------------------------------------ show-combination
+    def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> list[DealEvent]:
+        """The engine's, and with ``show-combination`` a best declaration made at a later
+        trick goes face up with its declarer's next card, as one made at the first does."""
+        told = super().apply(seat, call, ms=ms, auto=auto)
+        if call.name != C.PLAY or not self._owes_show(seat):
+            return told
+        self._show(seat)
+        show = Call(C.POKAZYVAYU)
+        self.log.append(LoggedCall(seat, show, self.log[-1].ms, False, engine=True))
+        self._tell(CallMade(seat, show))
+        return in_telling_order(told + self._take_told())
+
+    def _owes_show(self, seat: int) -> bool:
+        best = self.talk.best
+        return (
+            self.rules.settings.show_combination
+            and self.phase != DONE
+            and best is not None
+            and best.seat == seat
+            and not set(best.combo.cards) <= set(self.talk.shown.get(seat, ()))
+        )
 
     # ------------------------------------------------------------ Tertz's own calls
     def carry_out(self, seat: int, call: Call) -> bool:
@@ -181,17 +255,17 @@ class TertzDeal(Deal):
         return super().why_not(seat, call)
 
     def _why_not_declare(self, seat: int, call: Call) -> E.IllegalCall:
-        if not T.in_window(self, seat):
-            return E.NotAllowed("combinations are declared before your first card only")
-        if seat in self.talk.talked:
-            return E.NotAllowed("you have already declared")
-        mine = self.best_combo(seat)
-        if mine is None:
+        if len(self.hands[seat]) != HAND:
+            return E.NotAllowed("combinations are declared before your move, with nine cards")
+        fresh = self.fresh_combos(seat)
+        if not fresh:
+            if self.standing(seat):
+                return E.NotAllowed("you have declared every combination you hold")
             return E.FalseDeclaration("you hold no combination")
-        right = self.declaration(seat, mine.category)
+        right = self.declaration(max(c.category for c in fresh), fresh)
         if call != right:
             return E.FalseDeclaration(
-                f"you do not hold {call.token()}; your best is {right.token()}"
+                f"you do not hold {call.token()}; yours to declare is {right.token()}"
             )
         return E.NotAllowed("a combination as high or higher is declared: rost? or nothing")
 
@@ -220,8 +294,7 @@ class TertzDeal(Deal):
         self._tell(TrickTaken(winner, tuple(c for _, c in trick.cards)))
         self.tricks_taken[side] += 1
         self.card_points[side] += sum(card_points(c, trump) for _, c in trick.cards)
-        if len(self.tricks) == 1:
-            scoring.settle_combinations(self)
+        self._settle()
         if not self.hands[winner]:
             scoring.score_played(self)
             return
@@ -233,6 +306,29 @@ class TertzDeal(Deal):
             self.talk.pending = Pending(BREAK_Q, winner, (winner + 1) % 2)
             return
         self._draw(winner)
+
+    def _settle(self) -> None:
+        """Whose declarations score, from everything declared so far: the owner of the
+        best writes all his standing combinations (docs/rules.md §12.5)."""
+        winners = self.rules.combo_winners(self)
+        self.scoring_combos = {s: list(c) for s in winners if (c := self.standing(s))}
+
+    def _show(self, seat: int) -> None:
+        """pokazyvayu: the declared class of what the seat has declared goes face up
+        (never a combination it holds undeclared), added to what it showed before (a
+        later declaration is shown too), told once per card."""
+        standing = self.standing(seat)
+        if not standing:
+            return
+        best = self.talk.best
+        top = max(c.category for c in standing)
+        category = best.category if best is not None and best.seat == seat else top
+        cards = [c for combo in standing if combo.category == category for c in combo.cards]
+        before = list(self.talk.shown.get(seat, ()))
+        added = [c for c in cards if c not in before]
+        self.talk.shown[seat] = before + added
+        if added:
+            self._tell(Shown(seat, tuple(added)))
 
     def _draw(self, first: int) -> None:
         for seat in (first, (first + 1) % 2):
@@ -258,3 +354,8 @@ class TertzDeal(Deal):
         if seat is not None and left >= LOOK_WHILE:
             theirs = tuple(c for t in self.tricks if t.winner != seat for _, c in t.cards)
         return (("talon", left), ("their_tricks", theirs))
+
+
+def _replaced(old: Combo, fresh: list[Combo]) -> bool:
+    """A declared run that a longer fresh run grew from (they share a card)."""
+    return old.suit >= 0 and any(f.suit >= 0 and set(f.cards) & set(old.cards) for f in fresh)
