@@ -122,6 +122,9 @@ class Deal:
     _legal_cache: dict[int, tuple[tuple[int, str], list[Call]]] = attrs.field(
         init=False, factory=dict
     )
+    _combos_cache: dict[int, tuple[tuple[tuple[Card, ...], int | None], list[Combo]]] = attrs.field(
+        init=False, factory=dict
+    )
     _told: list[DealEvent] = attrs.field(init=False, factory=list)  # not yet returned
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)
     _side_of: dict[int, int] = attrs.field(init=False)
@@ -229,7 +232,14 @@ class Deal:
         if seat in declared:
             return declared[seat]
         hand = self.window_hands.get(seat) or tuple(self.hands[seat])
-        return find_sequences(hand, self.trump, self.rules.settings.sequence_by_strength)
+        # asked at every turn of the talk: found once per hand and trump
+        key = (hand, self.trump)
+        cached = self._combos_cache.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        combos = find_sequences(hand, self.trump, self.rules.settings.sequence_by_strength)
+        self._combos_cache[seat] = (key, combos)
+        return combos
 
     def best_combo(self, seat: int, category: int | None = None) -> Combo | None:
         key = self.rules.combo_key
@@ -251,15 +261,20 @@ class Deal:
 
     # ------------------------------------------------------------- legal calls
     def legal_calls(self, seat: int) -> list[Call]:
-        """Every call ``seat`` may make now. Computed once per state: the state changes
-        only through ``apply``, and every accepted call lengthens the log."""
+        """Every call ``seat`` may make now (a list of the caller's own)."""
+        return list(self._legal(seat))
+
+    def _legal(self, seat: int) -> list[Call]:
+        """``legal_calls``, computed once per state and shared: never change the list.
+        The state changes only through ``apply`` (every accepted call lengthens the log)
+        and the end of the deal."""
         key = (len(self.log), self.phase)
         cached = self._legal_cache.get(seat)
         if cached is not None and cached[0] == key:
-            return list(cached[1])
+            return cached[1]
         calls = self._compute_legal(seat)
         self._legal_cache[seat] = (key, calls)
-        return list(calls)
+        return calls
 
     def _compute_legal(self, seat: int) -> list[Call]:
         if self.phase == DONE:
@@ -288,7 +303,7 @@ class Deal:
             out.append(Call(C.BELLA))
         if self._may_claim(seat):
             out.append(Call(C.KONETS))
-        out.extend(C.play(c) for c in self._legal_cards(seat))
+        out += map(C.play, self._legal_cards(seat))
         return self._with_extra(seat, out)
 
     def _legal_cards(self, seat: int) -> list[Card]:
@@ -340,7 +355,7 @@ class Deal:
         nothing changed."""
         if not 0 <= seat < self.players:
             raise E.NotAllowed(f"there is no seat {seat}")
-        if call not in self.legal_calls(seat):
+        if call not in self._legal(seat):
             error = self.why_not(seat, call)
             if not self._punishable(seat, call, error):
                 raise error

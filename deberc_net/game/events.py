@@ -143,6 +143,8 @@ def in_telling_order(events: list[DealEvent]) -> list[DealEvent]:
     """``events`` as they are told: each kind in the order it happened, the kinds in a
     fixed order (a card that completes a trick and a shown combination: the trick first),
     shown cards by seat."""
+    if len(events) < 2:
+        return events  # one call, one event: most calls
     ranks = [_TOLD_AFTER.get(type(event), 0) for event in events]
     if all(a < b for a, b in pairwise(ranks)):
         return events  # the usual case (a card, then its trick): already in order
