@@ -125,6 +125,12 @@ class Deal:
     _combos_cache: dict[int, tuple[tuple[tuple[Card, ...], int | None], list[Combo]]] = attrs.field(
         init=False, factory=dict
     )
+    # combination and bella points: the settled sequences (compared by identity: they
+    # are set once, never changed in place), what else they depend on, the points
+    _points_cache: (
+        tuple[dict[int, list[Combo]] | None, tuple[bool, int | None, int | None, int], list[int]]
+        | None
+    ) = attrs.field(init=False, default=None)
     _told: list[DealEvent] = attrs.field(init=False, factory=list)  # not yet returned
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)
     _side_of: dict[int, int] = attrs.field(init=False)
@@ -613,7 +619,29 @@ class Deal:
         return scoring.deal_points(self)
 
     def running_total(self, side: int) -> int:
-        return self.totals_before[side] + self.deal_points()[side]
+        """The side's total with this deal's points so far (the claim check, after
+        every trick): its card points plus the combination and bella points, which
+        change only with what ``_extra_points`` watches, so they are counted once."""
+        return self.totals_before[side] + self._extra_points()[side] + self.card_points[side]
+
+    def _extra_points(self) -> list[int]:
+        """Each side's combination and bella points so far (scoring.py counts them)."""
+        scoring_combos = self.scoring_combos
+        talk = self.talk
+        watched = (
+            talk.bella_declared,
+            talk.bella_owner,
+            self.offender_side,
+            # combos-need-trick: a seat's first trick makes its sequences count
+            len(self.tricks) if self.rules.settings.combos_need_trick else 0,
+        )
+        cached = self._points_cache
+        if cached is not None and cached[0] is scoring_combos and cached[1] == watched:
+            return cached[2]
+        combos, bella = scoring.combo_points(self), scoring.bella_points(self)
+        extra = [c + b for c, b in zip(combos, bella, strict=True)]
+        self._points_cache = (scoring_combos, watched, extra)
+        return extra
 
     # ------------------------------------------------------------------ ending
     def _end_void(self, reason: VoidReason) -> None:

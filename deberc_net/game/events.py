@@ -9,12 +9,15 @@ server numbers them, and protocol/render.py turns each class into lines.
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from .calls import Call
 from .cards import Card
+
+if TYPE_CHECKING:
+    from .record import LazyRecord
 
 
 @attrs.frozen
@@ -102,8 +105,13 @@ class DealEnded:
     written: tuple[int, ...] | None
     totals: tuple[int, ...]
     hanging: int
-    record: dict[str, Any] = attrs.field(eq=False, repr=False)
+    _record: dict[str, Any] | LazyRecord = attrs.field(eq=False, repr=False, alias="record")
     seed_told: bool = False
+
+    @property
+    def record(self) -> dict[str, Any]:
+        """The record, built now if nobody asked for it before (record.LazyRecord)."""
+        return self._record if isinstance(self._record, dict) else self._record.get()
 
 
 @attrs.frozen
@@ -112,7 +120,11 @@ class DealAbandoned:
     so there is no deal end to announce, only its record."""
 
     deal: int
-    record: dict[str, Any] = attrs.field(eq=False, repr=False)
+    _record: dict[str, Any] | LazyRecord = attrs.field(eq=False, repr=False, alias="record")
+
+    @property
+    def record(self) -> dict[str, Any]:
+        return self._record if isinstance(self._record, dict) else self._record.get()
 
 
 @attrs.frozen

@@ -16,7 +16,7 @@ from .deal import DONE, Deal
 from .errors import GameOver
 from .events import DealAbandoned, DealEnded, DealStarted, MatchEnded, MatchEvent
 from .outcomes import Outcome, VoidReason
-from .record import deal_record
+from .record import LazyRecord, Records, deal_record
 from .rules import MatchEnd, MatchSnapshot, RuleSet
 from .seeding import deal_seed, deck_for, first_dealer
 
@@ -39,7 +39,7 @@ class Match:
     hanging: int = attrs.field(init=False, default=0)
     hanging_pending: tuple[int, ...] = attrs.field(init=False, default=())
     bides: list[int] = attrs.field(init=False)
-    records: list[dict[str, Any]] = attrs.field(init=False, factory=list)
+    records: Records = attrs.field(init=False, factory=Records)
     result: MatchEnd | None = attrs.field(init=False, default=None)
 
     def __attrs_post_init__(self) -> None:
@@ -131,8 +131,9 @@ class Match:
         if deal.phase != DONE and deal.log:  # the deal so far, with the calls that lost it
             zero = [0] * len(self.totals)
             deal.end_deal(reason, deal.deal_points(), zero)
-            self.records.append(self._record(deal))
-            events.append(DealAbandoned(deal.deal_no, self.records[-1]))
+            record = self._record_later(deal)
+            self.records.append(record)
+            events.append(DealAbandoned(deal.deal_no, record))
         events.append(self._ended(forfeit=seat))
         return events
 
@@ -179,7 +180,7 @@ class Match:
             self.result = MatchEnd(*deal.match_end)
         elif score.outcome != Outcome.VOID:
             self.result = self.rules.match_end(snapshot)
-        record = self._record(deal)
+        record = self._record_later(deal)
         self.records.append(record)
         limit_reached = (
             self.result is None
@@ -190,10 +191,10 @@ class Match:
             DealEnded(
                 deal.deal_no,
                 deal.outcome,
-                _tuple(record["points"]),
-                _tuple(record["written"]),
+                tuple(score.points),
+                tuple(score.written),
                 tuple(self.totals),
-                record["hanging"],
+                score.hanging_out,
                 record,
                 seed_told=self.over or limit_reached,
             )
@@ -229,7 +230,22 @@ class Match:
             for s, seats in enumerate(sides)
         ]
 
-    def _record(self, deal: Deal) -> dict[str, Any]:
+    def _record_later(self, deal: Deal) -> LazyRecord:
+        """The ended deal's record, built when first asked for, from the finished deal
+        and the match as it stands now (its totals and result move on)."""
+        totals, result = list(self.totals), self.result
+        stake = self.rules.settings.stake
+        # stake-N: the winner takes every other side's stake
+        stakes = None if result is None or stake is None else self._settle_stakes(stake)
+        return LazyRecord(lambda: self._record(deal, totals, result, stakes))
+
+    def _record(
+        self,
+        deal: Deal,
+        totals: list[int],
+        result: MatchEnd | None,
+        stakes: list[int] | None,
+    ) -> dict[str, Any]:
         body = deal_record(deal)
         score = deal.score
         record: dict[str, Any] = {
@@ -244,16 +260,11 @@ class Match:
             "totals_before": list(deal.totals_before),
             "hanging_before": deal.hanging_in,
             "hanging_pending_before": list(deal.hanging_pending),
-            "totals": list(self.totals),
+            "totals": totals,
         }
-        if self.result is not None:
-            record["match_over"] = {"winner": self.result.winner, "reason": self.result.reason}
-            stake = self.rules.settings.stake
-            if stake is not None:  # stake-N: the winner takes every other side's stake
-                record["match_over"]["stakes"] = self._settle_stakes(stake)
+        if result is not None:
+            record["match_over"] = {"winner": result.winner, "reason": result.reason}
+            if stakes is not None:
+                record["match_over"]["stakes"] = stakes
         assert score is not None
         return record
-
-
-def _tuple(values: list[int] | None) -> tuple[int, ...] | None:
-    return None if values is None else tuple(values)
