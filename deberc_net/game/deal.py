@@ -19,7 +19,7 @@ from . import errors as E
 from . import scoring
 from . import talk as T
 from .calls import Call
-from .cards import SEVEN, Card, card_points, make, suit_of
+from .cards import PLAIN_POINTS, SEVEN, TRUMP_POINTS, Card, make, suit_of
 from .combos import Combo, find_sequences, holds_bella
 from .events import (
     CallMade,
@@ -283,12 +283,15 @@ class Deal:
         return calls
 
     def _compute_legal(self, seat: int) -> list[Call]:
-        if self.phase == DONE:
+        # the cheap test of each rule first: this runs for every move of every deal
+        phase = self.phase
+        if phase == DONE:
             return []
+        s = self.rules.settings
         out: list[Call] = []
-        if self._may_show_sevens(seat):
-            out.append(Call(C.SEVENS))
-        if self.phase == BIDDING:
+        if s.four_sevens and not self.tricks and self._may_show_sevens(seat):
+            out.append(_SEVENS)
+        if phase == BIDDING:
             if seat == self.turn:
                 out.extend(self._bidding_calls(seat))
             return self._with_extra(seat, out)
@@ -298,26 +301,28 @@ class Deal:
                 # a dave): the clock takes the first, never a redeal by four sevens
                 return self._with_extra(seat, T.answers(self, pending)) + out
             return self._with_extra(seat, out)
-        if self.phase == ORDERED:
+        if phase == ORDERED:
             return self._with_extra(seat, out)
-        if T.may_demand_show(self, seat):
-            out.append(Call(C.POKAZHI))
+        talk = self.talk
+        if talk.best is not None and T.may_demand_show(self, seat):
+            out.append(_POKAZHI)
         if seat != self.turn:
             return self._with_extra(seat, out)
-        out.extend(T.talk_calls(self, seat))
-        if T.may_bella(self, seat):
-            out.append(Call(C.BELLA))
-        if self._may_claim(seat):
-            out.append(Call(C.KONETS))
+        if not self.tricks and seat not in self.window_hands:  # talk.in_window, in short
+            out.extend(T.talk_calls(self, seat))
+        if talk.bella_owner == seat and T.may_bella(self, seat):
+            out.append(_BELLA)
+        if s.manual_claim and self._may_claim(seat):
+            out.append(_KONETS)
         out += map(C.play, self._legal_cards(seat))
         return self._with_extra(seat, out)
 
     def _legal_cards(self, seat: int) -> list[Card]:
         cards, trump = self.trick.cards, self.trump
         exempt = (  # in play the trump is known
-            bool(cards)
+            self.rules.settings.partner_exemption
+            and bool(cards)
             and trump is not None
-            and self.rules.settings.partner_exemption
             and self.side_of(trick_winner(cards, trump)) == self.side_of(seat)
         )
         return legal_cards(self.hands[seat], cards, self.trump, exempt)
@@ -341,7 +346,7 @@ class Deal:
     def _may_show_sevens(self, seat: int) -> bool:
         if not self.rules.settings.four_sevens or self.tricks or self.trick.cards:
             return False
-        return all(make(SEVEN, s) in self.hands[seat] for s in range(4))
+        return _ALL_SEVENS.issubset(self.hands[seat])
 
     def _bidding_calls(self, seat: int) -> list[Call]:
         if self.bid_round == 1:
@@ -359,7 +364,7 @@ class Deal:
     def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> list[DealEvent]:
         """Make ``call`` for ``seat`` and say what happened, or raise ``IllegalCall`` with
         nothing changed."""
-        if not 0 <= seat < self.players:
+        if not 0 <= seat < len(self.hands):  # a hand per seat
             raise E.NotAllowed(f"there is no seat {seat}")
         if call not in self._legal(seat):
             error = self.why_not(seat, call)
@@ -388,7 +393,7 @@ class Deal:
 
     def _take_told(self) -> list[DealEvent]:
         told, self._told = self._told, []
-        return in_telling_order(told)
+        return told if len(told) < 2 else in_telling_order(told)
 
     def _visible_fresa(self) -> Card | None:
         return self.fresa if self.rules.settings.fresa_visible else None
@@ -555,7 +560,8 @@ class Deal:
             self.window_hands[seat] = tuple(hand)
         hand.remove(card)
         self.trick.cards.append((seat, card))
-        declarer = self.talk.skin_owed.pop(seat, None)
+        talk = self.talk
+        declarer = talk.skin_owed.pop(seat, None) if talk.skin_owed else None
         if declarer is not None:
             self._show(declarer)
             # engine-made, not a clock's automatic call: "auto" is rendered as "(clock)"
@@ -576,22 +582,26 @@ class Deal:
                 LoggedCall(seat, Call(C.POKAZYVAYU), self.log[-1].ms, False, engine=True)
             )
             self._tell(CallMade(seat, Call(C.POKAZYVAYU)))
-        n = self.players
+        n = len(self.hands)  # the players
         if len(self.trick.cards) < n:
             self.turn = (seat + 1) % n
             return
         self._finish_trick()
 
     def _finish_trick(self) -> None:
-        assert self.trump is not None
+        trump = self.trump
+        assert trump is not None
         trick = self.trick
-        winner = trick_winner(trick.cards, self.trump)
+        winner = trick_winner(trick.cards, trump)
         trick.winner = winner
-        side = self.side_of(winner)
+        side = self._side_of[winner]
         self.tricks.append(trick)
-        self._tell(TrickTaken(winner, tuple(c for _, c in trick.cards)))
+        cards = tuple(c for _, c in trick.cards)
+        self._told.append(TrickTaken(winner, cards))
         self.tricks_taken[side] += 1
-        self.card_points[side] += sum(card_points(c, self.trump) for _, c in trick.cards)
+        self.card_points[side] += sum(
+            TRUMP_POINTS[c & 7] if c >> 3 == trump else PLAIN_POINTS[c & 7] for c in cards
+        )
         if len(self.tricks) == 1:
             scoring.settle_combinations(self)
         if not self.hands[winner]:
@@ -700,6 +710,13 @@ class Deal:
 
         return deal_record(self)
 
+
+# The engine's calls without arguments: calls are immutable, one of each serves every deal
+_SEVENS, _POKAZHI, _BELLA, _KONETS = (
+    Call(name) for name in (C.SEVENS, C.POKAZHI, C.BELLA, C.KONETS)
+)
+
+_ALL_SEVENS = frozenset(make(SEVEN, suit) for suit in range(4))
 
 # What carries out each of the engine's own calls (a plugin's calls go to its hook).
 _HANDLERS: dict[str, Callable[[Deal, int, Call], None]] = {

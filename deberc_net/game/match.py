@@ -94,21 +94,22 @@ class Match:
 
     @property
     def to_act(self) -> int | None:
-        return None if self.over else self.deal.to_act
+        return None if self.result is not None else self.deal.to_act
 
     def legal_calls(self, seat: int) -> list[Call]:
-        if not 0 <= seat < self.rules.settings.players:
+        if self.result is not None or not 0 <= seat < len(self.names):  # a name per seat
             return []
-        return [] if self.over else self.deal.legal_calls(seat)
+        return self.deal.legal_calls(seat)
 
     def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> list[MatchEvent]:
         """Make ``call`` for ``seat`` (see ``Deal.apply``) and say what happened: the
         deal's events, then at a deal's end ``DealEnded`` and the next ``DealStarted``
         or ``MatchEnded``."""
-        if self.over:
+        if self.result is not None:
             raise GameOver("the match is over")
-        events: list[MatchEvent] = [*self.deal.apply(seat, call, ms=ms, auto=auto)]
-        if self.deal.phase == DONE:
+        deal = self.deal
+        events: list[MatchEvent] = [*deal.apply(seat, call, ms=ms, auto=auto)]
+        if deal.phase == DONE:
             events += self._finish_deal()
         return events
 
