@@ -119,9 +119,7 @@ class Deal:
     match_end: tuple[int, str] | None = attrs.field(init=False, default=None)  # side, why
     score: DealScore | None = attrs.field(init=False, default=None)
     extra: dict[str, Any] = attrs.field(init=False, factory=dict)  # room for plugins
-    _legal_cache: dict[int, tuple[tuple[int, str], list[Call]]] = attrs.field(
-        init=False, factory=dict
-    )
+    _legal_cache: dict[int, tuple[int, Phase, list[Call]]] = attrs.field(init=False, factory=dict)
     _combos_cache: dict[int, tuple[tuple[tuple[Card, ...], int | None], list[Combo]]] = attrs.field(
         init=False, factory=dict
     )
@@ -274,12 +272,12 @@ class Deal:
         """``legal_calls``, computed once per state and shared: never change the list.
         The state changes only through ``apply`` (every accepted call lengthens the log)
         and the end of the deal."""
-        key = (len(self.log), self.phase)
+        moves, phase = len(self.log), self.phase
         cached = self._legal_cache.get(seat)
-        if cached is not None and cached[0] == key:
-            return cached[1]
+        if cached is not None and cached[0] == moves and cached[1] is phase:
+            return cached[2]
         calls = self._compute_legal(seat)
-        self._legal_cache[seat] = (key, calls)
+        self._legal_cache[seat] = (moves, phase, calls)
         return calls
 
     def _compute_legal(self, seat: int) -> list[Call]:

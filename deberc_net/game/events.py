@@ -8,7 +8,7 @@ server numbers them, and protocol/render.py turns each class into lines.
 
 from __future__ import annotations
 
-from itertools import pairwise
+import operator
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -158,7 +158,7 @@ def in_telling_order(events: list[DealEvent]) -> list[DealEvent]:
     if len(events) < 2:
         return events  # one call, one event: most calls
     ranks = [_TOLD_AFTER.get(type(event), 0) for event in events]
-    if all(a < b for a, b in pairwise(ranks)):
+    if all(map(operator.lt, ranks, ranks[1:])):
         return events  # the usual case (a card, then its trick): already in order
 
     def key(event: DealEvent) -> tuple[int, int]:
