@@ -312,7 +312,7 @@ class Deal:
             out.append(_BELLA)
         if s.manual_claim and self._may_claim(seat):
             out.append(_KONETS)
-        out += map(C.play, self._legal_cards(seat))
+        out += map(C.PLAY_CALLS.__getitem__, self._legal_cards(seat))
         return self._with_extra(seat, out)
 
     def _legal_cards(self, seat: int) -> list[Card]:
@@ -364,7 +364,7 @@ class Deal:
         nothing changed."""
         if not 0 <= seat < len(self.hands):  # a hand per seat
             raise E.NotAllowed(f"there is no seat {seat}")
-        if call not in self._legal(seat):
+        if not _listed(call, self._legal(seat)):
             error = self.why_not(seat, call)
             if not self._punishable(seat, call, error):
                 raise error
@@ -594,11 +594,11 @@ class Deal:
         trick.winner = winner
         side = self._side_of[winner]
         self.tricks.append(trick)
-        cards = tuple(c for _, c in trick.cards)
+        cards = tuple([c for _, c in trick.cards])
         self._told.append(TrickTaken(winner, cards))
         self.tricks_taken[side] += 1
         self.card_points[side] += sum(
-            TRUMP_POINTS[c & 7] if c >> 3 == trump else PLAIN_POINTS[c & 7] for c in cards
+            [TRUMP_POINTS[c & 7] if c >> 3 == trump else PLAIN_POINTS[c & 7] for c in cards]
         )
         if len(self.tricks) == 1:
             scoring.settle_combinations(self)
@@ -713,6 +713,16 @@ class Deal:
 _SEVENS, _POKAZHI, _BELLA, _KONETS = (
     Call(name) for name in (C.SEVENS, C.POKAZHI, C.BELLA, C.KONETS)
 )
+
+
+def _listed(call: Call, legal: list[Call]) -> bool:
+    """``call in legal``; a player mostly hands back one of the listed calls themselves,
+    found by identity before any (slower, attrs-made) comparison of fields."""
+    for listed in legal:
+        if listed is call:
+            return True
+    return call in legal
+
 
 _ALL_SEVENS = frozenset(make(SEVEN, suit) for suit in range(4))
 
