@@ -348,12 +348,12 @@ class Deal:
 
     def _bidding_calls(self, seat: int) -> list[Call]:
         if self.bid_round == 1:
-            return [Call(C.PAS), Call(C.IGRAYU)]
+            return [_PAS, _IGRAYU]
         turned_suit = suit_of(self.original_turned)
-        names = [Call(C.IGRAYU, suit=s) for s in range(4) if s != turned_suit]
+        names = [_IGRAYU_IN[s] for s in range(4) if s != turned_suit]
         if self.rules.settings.commitment and seat == self.dealer:
             return names
-        return [Call(C.PAS), *names]
+        return [_PAS, *names]
 
     def took_trick(self, seat: int) -> bool:
         return any(t.winner == seat for t in self.tricks)
@@ -710,9 +710,10 @@ class Deal:
 
 
 # The engine's calls without arguments: calls are immutable, one of each serves every deal
-_SEVENS, _POKAZHI, _BELLA, _KONETS = (
-    Call(name) for name in (C.SEVENS, C.POKAZHI, C.BELLA, C.KONETS)
+_SEVENS, _POKAZHI, _BELLA, _KONETS, _PAS, _IGRAYU = (
+    Call(name) for name in (C.SEVENS, C.POKAZHI, C.BELLA, C.KONETS, C.PAS, C.IGRAYU)
 )
+_IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 
 
 def _listed(call: Call, legal: list[Call]) -> bool:
