@@ -313,7 +313,10 @@ class Deal:
         if s.manual_claim and self._may_claim(seat):
             out.append(_KONETS)
         out += map(C.PLAY_CALLS.__getitem__, self._legal_cards(seat))
-        return self._with_extra(seat, out)
+        extra = self.rules.extra_calls
+        if extra is not None:
+            out += extra(self, seat)
+        return out
 
     def _legal_cards(self, seat: int) -> list[Card]:
         cards, trump = self.trick.cards, self.trump
@@ -374,9 +377,12 @@ class Deal:
             return self._take_told()
         self.log.append(LoggedCall(seat, call, ms, auto))
         card = call.card
-        self._tell(CallMade(seat, call, auto) if card is None else CardPlayed(seat, card, auto))
-        if call.name in TALK:
-            self.talk.declared_calls.setdefault(seat, []).append(call.token())
+        if card is not None:
+            self._told.append(CardPlayed(seat, card, auto))
+        else:
+            self._told.append(CallMade(seat, call, auto))
+            if call.name in TALK:
+                self.talk.declared_calls.setdefault(seat, []).append(call.token())
         handler = _HANDLERS.get(call.name)
         if handler is not None:
             handler(self, seat, call)
@@ -557,7 +563,8 @@ class Deal:
         if first_card:
             self.window_hands[seat] = tuple(hand)
         hand.remove(card)
-        self.trick.cards.append((seat, card))
+        cards = self.trick.cards
+        cards.append((seat, card))
         talk = self.talk
         declarer = talk.skin_owed.pop(seat, None) if talk.skin_owed else None
         if declarer is not None:
@@ -567,13 +574,13 @@ class Deal:
                 LoggedCall(declarer, Call(C.POKAZYVAYU), self.log[-1].ms, False, engine=True)
             )
             self._tell(CallMade(declarer, Call(C.POKAZYVAYU)))
-        best = self.talk.best
+        best = talk.best
         if (
             first_card
-            and self.rules.settings.show_combination
             and best is not None
+            and self.rules.settings.show_combination
             and best.seat == seat
-            and seat not in self.talk.shown
+            and seat not in talk.shown
         ):  # show-combination: the best declaration goes face up with its first card
             self._show(seat)
             self.log.append(
@@ -581,7 +588,7 @@ class Deal:
             )
             self._tell(CallMade(seat, Call(C.POKAZYVAYU)))
         n = len(self.hands)  # the players
-        if len(self.trick.cards) < n:
+        if len(cards) < n:
             self.turn = (seat + 1) % n
             return
         self._finish_trick()

@@ -7,7 +7,7 @@ The match owns the totals, the hanging points, who deals next and the deal recor
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -108,7 +108,8 @@ class Match:
         if self.result is not None:
             raise GameOver("the match is over")
         deal = self.deal
-        events: list[MatchEvent] = [*deal.apply(seat, call, ms=ms, auto=auto)]
+        # Deal.apply hands out a new list each call: ours to extend
+        events = cast(list[MatchEvent], deal.apply(seat, call, ms=ms, auto=auto))
         if deal.phase == DONE:
             events += self._finish_deal()
         return events
