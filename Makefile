@@ -61,7 +61,8 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 bench: $(STAMP)
-	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/engine.py --seconds 0.3
+	$(BIN)/python bench/server.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

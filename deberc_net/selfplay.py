@@ -57,15 +57,16 @@ class Summary:
 
 def play_random_match(match: Match, rng: random.Random) -> Match:
     """Play ``match`` to its end, each seat choosing uniformly among its legal calls."""
-    started = time.monotonic()
-    deal_no = match.deal.deal_no
-    while not match.over:
-        if match.deal.deal_no != deal_no:
-            deal_no, started = match.deal.deal_no, time.monotonic()
-        seat = match.to_act
+    clock = time.monotonic
+    deal = match.deal
+    started = clock()
+    while match.result is None:
+        if match.deal is not deal:
+            deal, started = match.deal, clock()
+        seat = deal.to_act
         assert seat is not None
-        call = rng.choice(match.legal_calls(seat))
-        match.apply(seat, call, ms=int((time.monotonic() - started) * 1000))
+        call = rng.choice(deal.legal_calls(seat))
+        match.apply(seat, call, ms=int((clock() - started) * 1000))
     return match
 
 

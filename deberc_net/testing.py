@@ -247,8 +247,11 @@ def play(deal: Deal | Match, text: str) -> None:
 
 def snapshot(deal: Deal) -> dict[str, Any]:
     """Everything observable about a deal: its fields, record and every seat's calls."""
-    # the rules are shared, the legal-call cache is a memo of the state, not state
-    fields = attrs.asdict(deal, filter=lambda a, _v: a.name not in ("rules", "_legal_cache"))
+    # the rules are shared; the caches (legal calls, sequences, points) are memos of
+    # the state, not state
+    fields = attrs.asdict(
+        deal, filter=lambda a, _v: a.name != "rules" and not a.name.endswith("_cache")
+    )
     return {
         "fields": fields,
         "record": deal_record(deal),

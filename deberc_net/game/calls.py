@@ -79,11 +79,12 @@ class Call:
         return out
 
 
-_PLAYS = tuple(Call(PLAY, card=card) for card in range(32))
+# calls are immutable: one per card serves every deal
+PLAY_CALLS: tuple[Call, ...] = tuple(Call(PLAY, card=card) for card in range(32))
 
 
 def play(card: Card) -> Call:
-    return _PLAYS[card]  # calls are immutable: one per card serves every deal
+    return PLAY_CALLS[card]
 
 
 def from_record(entry: dict[str, Any]) -> Call:

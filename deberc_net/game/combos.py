@@ -48,22 +48,43 @@ def rank_order(by_strength: bool, suit: int, trump: int | None) -> tuple[int, ..
     return tuple(sorted(range(8), key=lambda r: strength[r]))
 
 
+def _runs(mask: int) -> tuple[tuple[int, int], ...]:
+    """The maximal runs of 3 or more set bits in an 8-bit mask: (first bit, length)."""
+    runs: list[tuple[int, int]] = []
+    bit = 0
+    while bit < 8:
+        length = 0
+        while bit + length < 8 and mask >> (bit + length) & 1:
+            length += 1
+        if length >= 3:
+            runs.append((bit, length))
+        bit += length + 1
+    return tuple(runs)
+
+
+# The runs in every set of ranks of one suit (bit i: the i-th rank in sequence order):
+# a hand's sequences are then a few table look-ups, the hot path of the table talk.
+_RUNS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_runs(mask) for mask in range(256))
+
+
 def find_sequences(
     hand: Iterable[Card], trump: int | None, by_strength: bool = False
 ) -> list[Combo]:
     """Every scoring sequence in ``hand``, best-first is not implied (see ``best``)."""
-    held = set(hand)
+    ranks = [0, 0, 0, 0]  # per suit, bit r: rank r (natural order) is held
+    for card in hand:
+        ranks[card >> 3] |= 1 << (card & 7)
     found: list[Combo] = []
     for suit in range(4):
-        order = rank_order(by_strength, suit, trump)
-        run: list[Card] = []
-        for rank in (*order, None):
-            card = make(rank, suit) if rank is not None else None
-            if card is not None and card in held:
-                run.append(card)
-                continue
+        mask = ranks[suit]
+        if not by_strength:
+            order = NATURAL_ORDER
+        else:
+            order = rank_order(by_strength, suit, trump)
+            mask = sum(1 << i for i, rank in enumerate(order) if mask >> rank & 1)
+        for first, length in _RUNS[mask]:
+            run = [make(order[i], suit) for i in range(first, first + length)]
             found.extend(_cut_run(run, suit))
-            run = []
     return found
 
 

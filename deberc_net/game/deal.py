@@ -19,7 +19,7 @@ from . import errors as E
 from . import scoring
 from . import talk as T
 from .calls import Call
-from .cards import SEVEN, Card, card_points, make, suit_of
+from .cards import PLAIN_POINTS, SEVEN, TRUMP_POINTS, Card, make, suit_of
 from .combos import Combo, find_sequences, holds_bella
 from .events import (
     CallMade,
@@ -119,9 +119,16 @@ class Deal:
     match_end: tuple[int, str] | None = attrs.field(init=False, default=None)  # side, why
     score: DealScore | None = attrs.field(init=False, default=None)
     extra: dict[str, Any] = attrs.field(init=False, factory=dict)  # room for plugins
-    _legal_cache: dict[int, tuple[tuple[int, str], list[Call]]] = attrs.field(
+    _legal_cache: dict[int, tuple[int, Phase, list[Call]]] = attrs.field(init=False, factory=dict)
+    _combos_cache: dict[int, tuple[tuple[tuple[Card, ...], int | None], list[Combo]]] = attrs.field(
         init=False, factory=dict
     )
+    # combination and bella points: the settled sequences (compared by identity: they
+    # are set once, never changed in place), what else they depend on, the points
+    _points_cache: (
+        tuple[dict[int, list[Combo]] | None, tuple[bool, int | None, int | None, int], list[int]]
+        | None
+    ) = attrs.field(init=False, default=None)
     _told: list[DealEvent] = attrs.field(init=False, factory=list)  # not yet returned
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)
     _side_of: dict[int, int] = attrs.field(init=False)
@@ -229,7 +236,14 @@ class Deal:
         if seat in declared:
             return declared[seat]
         hand = self.window_hands.get(seat) or tuple(self.hands[seat])
-        return find_sequences(hand, self.trump, self.rules.settings.sequence_by_strength)
+        # asked at every turn of the talk: found once per hand and trump
+        key = (hand, self.trump)
+        cached = self._combos_cache.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        combos = find_sequences(hand, self.trump, self.rules.settings.sequence_by_strength)
+        self._combos_cache[seat] = (key, combos)
+        return combos
 
     def best_combo(self, seat: int, category: int | None = None) -> Combo | None:
         key = self.rules.combo_key
@@ -251,23 +265,31 @@ class Deal:
 
     # ------------------------------------------------------------- legal calls
     def legal_calls(self, seat: int) -> list[Call]:
-        """Every call ``seat`` may make now. Computed once per state: the state changes
-        only through ``apply``, and every accepted call lengthens the log."""
-        key = (len(self.log), self.phase)
+        """Every call ``seat`` may make now (a list of the caller's own)."""
+        return list(self._legal(seat))
+
+    def _legal(self, seat: int) -> list[Call]:
+        """``legal_calls``, computed once per state and shared: never change the list.
+        The state changes only through ``apply`` (every accepted call lengthens the log)
+        and the end of the deal."""
+        moves, phase = len(self.log), self.phase
         cached = self._legal_cache.get(seat)
-        if cached is not None and cached[0] == key:
-            return list(cached[1])
+        if cached is not None and cached[0] == moves and cached[1] is phase:
+            return cached[2]
         calls = self._compute_legal(seat)
-        self._legal_cache[seat] = (key, calls)
-        return list(calls)
+        self._legal_cache[seat] = (moves, phase, calls)
+        return calls
 
     def _compute_legal(self, seat: int) -> list[Call]:
-        if self.phase == DONE:
+        # the cheap test of each rule first: this runs for every move of every deal
+        phase = self.phase
+        if phase == DONE:
             return []
+        s = self.rules.settings
         out: list[Call] = []
-        if self._may_show_sevens(seat):
-            out.append(Call(C.SEVENS))
-        if self.phase == BIDDING:
+        if s.four_sevens and not self.tricks and self._may_show_sevens(seat):
+            out.append(_SEVENS)
+        if phase == BIDDING:
             if seat == self.turn:
                 out.extend(self._bidding_calls(seat))
             return self._with_extra(seat, out)
@@ -277,26 +299,31 @@ class Deal:
                 # a dave): the clock takes the first, never a redeal by four sevens
                 return self._with_extra(seat, T.answers(self, pending)) + out
             return self._with_extra(seat, out)
-        if self.phase == ORDERED:
+        if phase == ORDERED:
             return self._with_extra(seat, out)
-        if T.may_demand_show(self, seat):
-            out.append(Call(C.POKAZHI))
+        talk = self.talk
+        if talk.best is not None and T.may_demand_show(self, seat):
+            out.append(_POKAZHI)
         if seat != self.turn:
             return self._with_extra(seat, out)
-        out.extend(T.talk_calls(self, seat))
-        if T.may_bella(self, seat):
-            out.append(Call(C.BELLA))
-        if self._may_claim(seat):
-            out.append(Call(C.KONETS))
-        out.extend(C.play(c) for c in self._legal_cards(seat))
-        return self._with_extra(seat, out)
+        if not self.tricks and seat not in self.window_hands:  # talk.in_window, in short
+            out.extend(T.talk_calls(self, seat))
+        if talk.bella_owner == seat and T.may_bella(self, seat):
+            out.append(_BELLA)
+        if s.manual_claim and self._may_claim(seat):
+            out.append(_KONETS)
+        out += map(C.PLAY_CALLS.__getitem__, self._legal_cards(seat))
+        extra = self.rules.extra_calls
+        if extra is not None:
+            out += extra(self, seat)
+        return out
 
     def _legal_cards(self, seat: int) -> list[Card]:
         cards, trump = self.trick.cards, self.trump
         exempt = (  # in play the trump is known
-            bool(cards)
+            self.rules.settings.partner_exemption
+            and bool(cards)
             and trump is not None
-            and self.rules.settings.partner_exemption
             and self.side_of(trick_winner(cards, trump)) == self.side_of(seat)
         )
         return legal_cards(self.hands[seat], cards, self.trump, exempt)
@@ -320,16 +347,16 @@ class Deal:
     def _may_show_sevens(self, seat: int) -> bool:
         if not self.rules.settings.four_sevens or self.tricks or self.trick.cards:
             return False
-        return all(make(SEVEN, s) in self.hands[seat] for s in range(4))
+        return _ALL_SEVENS.issubset(self.hands[seat])
 
     def _bidding_calls(self, seat: int) -> list[Call]:
         if self.bid_round == 1:
-            return [Call(C.PAS), Call(C.IGRAYU)]
+            return [_PAS, _IGRAYU]
         turned_suit = suit_of(self.original_turned)
-        names = [Call(C.IGRAYU, suit=s) for s in range(4) if s != turned_suit]
+        names = [_IGRAYU_IN[s] for s in range(4) if s != turned_suit]
         if self.rules.settings.commitment and seat == self.dealer:
             return names
-        return [Call(C.PAS), *names]
+        return [_PAS, *names]
 
     def took_trick(self, seat: int) -> bool:
         return any(t.winner == seat for t in self.tricks)
@@ -338,9 +365,9 @@ class Deal:
     def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> list[DealEvent]:
         """Make ``call`` for ``seat`` and say what happened, or raise ``IllegalCall`` with
         nothing changed."""
-        if not 0 <= seat < self.players:
+        if not 0 <= seat < len(self.hands):  # a hand per seat
             raise E.NotAllowed(f"there is no seat {seat}")
-        if call not in self.legal_calls(seat):
+        if not _listed(call, self._legal(seat)):
             error = self.why_not(seat, call)
             if not self._punishable(seat, call, error):
                 raise error
@@ -350,9 +377,12 @@ class Deal:
             return self._take_told()
         self.log.append(LoggedCall(seat, call, ms, auto))
         card = call.card
-        self._tell(CallMade(seat, call, auto) if card is None else CardPlayed(seat, card, auto))
-        if call.name in TALK:
-            self.talk.declared_calls.setdefault(seat, []).append(call.token())
+        if card is not None:
+            self._told.append(CardPlayed(seat, card, auto))
+        else:
+            self._told.append(CallMade(seat, call, auto))
+            if call.name in TALK:
+                self.talk.declared_calls.setdefault(seat, []).append(call.token())
         handler = _HANDLERS.get(call.name)
         if handler is not None:
             handler(self, seat, call)
@@ -367,7 +397,7 @@ class Deal:
 
     def _take_told(self) -> list[DealEvent]:
         told, self._told = self._told, []
-        return in_telling_order(told)
+        return told if len(told) < 2 else in_telling_order(told)
 
     def _visible_fresa(self) -> Card | None:
         return self.fresa if self.rules.settings.fresa_visible else None
@@ -533,8 +563,10 @@ class Deal:
         if first_card:
             self.window_hands[seat] = tuple(hand)
         hand.remove(card)
-        self.trick.cards.append((seat, card))
-        declarer = self.talk.skin_owed.pop(seat, None)
+        cards = self.trick.cards
+        cards.append((seat, card))
+        talk = self.talk
+        declarer = talk.skin_owed.pop(seat, None) if talk.skin_owed else None
         if declarer is not None:
             self._show(declarer)
             # engine-made, not a clock's automatic call: "auto" is rendered as "(clock)"
@@ -542,35 +574,39 @@ class Deal:
                 LoggedCall(declarer, Call(C.POKAZYVAYU), self.log[-1].ms, False, engine=True)
             )
             self._tell(CallMade(declarer, Call(C.POKAZYVAYU)))
-        best = self.talk.best
+        best = talk.best
         if (
             first_card
-            and self.rules.settings.show_combination
             and best is not None
+            and self.rules.settings.show_combination
             and best.seat == seat
-            and seat not in self.talk.shown
+            and seat not in talk.shown
         ):  # show-combination: the best declaration goes face up with its first card
             self._show(seat)
             self.log.append(
                 LoggedCall(seat, Call(C.POKAZYVAYU), self.log[-1].ms, False, engine=True)
             )
             self._tell(CallMade(seat, Call(C.POKAZYVAYU)))
-        n = self.players
-        if len(self.trick.cards) < n:
+        n = len(self.hands)  # the players
+        if len(cards) < n:
             self.turn = (seat + 1) % n
             return
         self._finish_trick()
 
     def _finish_trick(self) -> None:
-        assert self.trump is not None
+        trump = self.trump
+        assert trump is not None
         trick = self.trick
-        winner = trick_winner(trick.cards, self.trump)
+        winner = trick_winner(trick.cards, trump)
         trick.winner = winner
-        side = self.side_of(winner)
+        side = self._side_of[winner]
         self.tricks.append(trick)
-        self._tell(TrickTaken(winner, tuple(c for _, c in trick.cards)))
+        cards = tuple([c for _, c in trick.cards])
+        self._told.append(TrickTaken(winner, cards))
         self.tricks_taken[side] += 1
-        self.card_points[side] += sum(card_points(c, self.trump) for _, c in trick.cards)
+        self.card_points[side] += sum(
+            [TRUMP_POINTS[c & 7] if c >> 3 == trump else PLAIN_POINTS[c & 7] for c in cards]
+        )
         if len(self.tricks) == 1:
             scoring.settle_combinations(self)
         if not self.hands[winner]:
@@ -598,7 +634,29 @@ class Deal:
         return scoring.deal_points(self)
 
     def running_total(self, side: int) -> int:
-        return self.totals_before[side] + self.deal_points()[side]
+        """The side's total with this deal's points so far (the claim check, after
+        every trick): its card points plus the combination and bella points, which
+        change only with what ``_extra_points`` watches, so they are counted once."""
+        return self.totals_before[side] + self._extra_points()[side] + self.card_points[side]
+
+    def _extra_points(self) -> list[int]:
+        """Each side's combination and bella points so far (scoring.py counts them)."""
+        scoring_combos = self.scoring_combos
+        talk = self.talk
+        watched = (
+            talk.bella_declared,
+            talk.bella_owner,
+            self.offender_side,
+            # combos-need-trick: a seat's first trick makes its sequences count
+            len(self.tricks) if self.rules.settings.combos_need_trick else 0,
+        )
+        cached = self._points_cache
+        if cached is not None and cached[0] is scoring_combos and cached[1] == watched:
+            return cached[2]
+        combos, bella = scoring.combo_points(self), scoring.bella_points(self)
+        extra = [c + b for c, b in zip(combos, bella, strict=True)]
+        self._points_cache = (scoring_combos, watched, extra)
+        return extra
 
     # ------------------------------------------------------------------ ending
     def _end_void(self, reason: VoidReason) -> None:
@@ -657,6 +715,24 @@ class Deal:
 
         return deal_record(self)
 
+
+# The engine's calls without arguments: calls are immutable, one of each serves every deal
+_SEVENS, _POKAZHI, _BELLA, _KONETS, _PAS, _IGRAYU = (
+    Call(name) for name in (C.SEVENS, C.POKAZHI, C.BELLA, C.KONETS, C.PAS, C.IGRAYU)
+)
+_IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
+
+
+def _listed(call: Call, legal: list[Call]) -> bool:
+    """``call in legal``; a player mostly hands back one of the listed calls themselves,
+    found by identity before any (slower, attrs-made) comparison of fields."""
+    for listed in legal:
+        if listed is call:
+            return True
+    return call in legal
+
+
+_ALL_SEVENS = frozenset(make(SEVEN, suit) for suit in range(4))
 
 # What carries out each of the engine's own calls (a plugin's calls go to its hook).
 _HANDLERS: dict[str, Callable[[Deal, int, Call], None]] = {

@@ -8,13 +8,16 @@ server numbers them, and protocol/render.py turns each class into lines.
 
 from __future__ import annotations
 
-from itertools import pairwise
-from typing import Any
+import operator
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from .calls import Call
 from .cards import Card
+
+if TYPE_CHECKING:
+    from .record import LazyRecord
 
 
 @attrs.frozen
@@ -102,8 +105,13 @@ class DealEnded:
     written: tuple[int, ...] | None
     totals: tuple[int, ...]
     hanging: int
-    record: dict[str, Any] = attrs.field(eq=False, repr=False)
+    _record: dict[str, Any] | LazyRecord = attrs.field(eq=False, repr=False, alias="record")
     seed_told: bool = False
+
+    @property
+    def record(self) -> dict[str, Any]:
+        """The record, built now if nobody asked for it before (record.LazyRecord)."""
+        return self._record if isinstance(self._record, dict) else self._record.get()
 
 
 @attrs.frozen
@@ -112,7 +120,11 @@ class DealAbandoned:
     so there is no deal end to announce, only its record."""
 
     deal: int
-    record: dict[str, Any] = attrs.field(eq=False, repr=False)
+    _record: dict[str, Any] | LazyRecord = attrs.field(eq=False, repr=False, alias="record")
+
+    @property
+    def record(self) -> dict[str, Any]:
+        return self._record if isinstance(self._record, dict) else self._record.get()
 
 
 @attrs.frozen
@@ -143,8 +155,10 @@ def in_telling_order(events: list[DealEvent]) -> list[DealEvent]:
     """``events`` as they are told: each kind in the order it happened, the kinds in a
     fixed order (a card that completes a trick and a shown combination: the trick first),
     shown cards by seat."""
+    if len(events) < 2:
+        return events  # one call, one event: most calls
     ranks = [_TOLD_AFTER.get(type(event), 0) for event in events]
-    if all(a < b for a, b in pairwise(ranks)):
+    if all(map(operator.lt, ranks, ranks[1:])):
         return events  # the usual case (a card, then its trick): already in order
 
     def key(event: DealEvent) -> tuple[int, int]:

@@ -7,7 +7,7 @@ The match owns the totals, the hanging points, who deals next and the deal recor
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -16,7 +16,7 @@ from .deal import DONE, Deal
 from .errors import GameOver
 from .events import DealAbandoned, DealEnded, DealStarted, MatchEnded, MatchEvent
 from .outcomes import Outcome, VoidReason
-from .record import deal_record
+from .record import LazyRecord, Records, deal_record
 from .rules import MatchEnd, MatchSnapshot, RuleSet
 from .seeding import deal_seed, deck_for, first_dealer
 
@@ -39,7 +39,7 @@ class Match:
     hanging: int = attrs.field(init=False, default=0)
     hanging_pending: tuple[int, ...] = attrs.field(init=False, default=())
     bides: list[int] = attrs.field(init=False)
-    records: list[dict[str, Any]] = attrs.field(init=False, factory=list)
+    records: Records = attrs.field(init=False, factory=Records)
     result: MatchEnd | None = attrs.field(init=False, default=None)
 
     def __attrs_post_init__(self) -> None:
@@ -94,21 +94,23 @@ class Match:
 
     @property
     def to_act(self) -> int | None:
-        return None if self.over else self.deal.to_act
+        return None if self.result is not None else self.deal.to_act
 
     def legal_calls(self, seat: int) -> list[Call]:
-        if not 0 <= seat < self.rules.settings.players:
+        if self.result is not None or not 0 <= seat < len(self.names):  # a name per seat
             return []
-        return [] if self.over else self.deal.legal_calls(seat)
+        return self.deal.legal_calls(seat)
 
     def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> list[MatchEvent]:
         """Make ``call`` for ``seat`` (see ``Deal.apply``) and say what happened: the
         deal's events, then at a deal's end ``DealEnded`` and the next ``DealStarted``
         or ``MatchEnded``."""
-        if self.over:
+        if self.result is not None:
             raise GameOver("the match is over")
-        events: list[MatchEvent] = [*self.deal.apply(seat, call, ms=ms, auto=auto)]
-        if self.deal.phase == DONE:
+        deal = self.deal
+        # Deal.apply hands out a new list each call: ours to extend
+        events = cast(list[MatchEvent], deal.apply(seat, call, ms=ms, auto=auto))
+        if deal.phase == DONE:
             events += self._finish_deal()
         return events
 
@@ -131,8 +133,9 @@ class Match:
         if deal.phase != DONE and deal.log:  # the deal so far, with the calls that lost it
             zero = [0] * len(self.totals)
             deal.end_deal(reason, deal.deal_points(), zero)
-            self.records.append(self._record(deal))
-            events.append(DealAbandoned(deal.deal_no, self.records[-1]))
+            record = self._record_later(deal)
+            self.records.append(record)
+            events.append(DealAbandoned(deal.deal_no, record))
         events.append(self._ended(forfeit=seat))
         return events
 
@@ -179,7 +182,7 @@ class Match:
             self.result = MatchEnd(*deal.match_end)
         elif score.outcome != Outcome.VOID:
             self.result = self.rules.match_end(snapshot)
-        record = self._record(deal)
+        record = self._record_later(deal)
         self.records.append(record)
         limit_reached = (
             self.result is None
@@ -190,10 +193,10 @@ class Match:
             DealEnded(
                 deal.deal_no,
                 deal.outcome,
-                _tuple(record["points"]),
-                _tuple(record["written"]),
+                tuple(score.points),
+                tuple(score.written),
                 tuple(self.totals),
-                record["hanging"],
+                score.hanging_out,
                 record,
                 seed_told=self.over or limit_reached,
             )
@@ -229,7 +232,22 @@ class Match:
             for s, seats in enumerate(sides)
         ]
 
-    def _record(self, deal: Deal) -> dict[str, Any]:
+    def _record_later(self, deal: Deal) -> LazyRecord:
+        """The ended deal's record, built when first asked for, from the finished deal
+        and the match as it stands now (its totals and result move on)."""
+        totals, result = list(self.totals), self.result
+        stake = self.rules.settings.stake
+        # stake-N: the winner takes every other side's stake
+        stakes = None if result is None or stake is None else self._settle_stakes(stake)
+        return LazyRecord(lambda: self._record(deal, totals, result, stakes))
+
+    def _record(
+        self,
+        deal: Deal,
+        totals: list[int],
+        result: MatchEnd | None,
+        stakes: list[int] | None,
+    ) -> dict[str, Any]:
         body = deal_record(deal)
         score = deal.score
         record: dict[str, Any] = {
@@ -244,16 +262,11 @@ class Match:
             "totals_before": list(deal.totals_before),
             "hanging_before": deal.hanging_in,
             "hanging_pending_before": list(deal.hanging_pending),
-            "totals": list(self.totals),
+            "totals": totals,
         }
-        if self.result is not None:
-            record["match_over"] = {"winner": self.result.winner, "reason": self.result.reason}
-            stake = self.rules.settings.stake
-            if stake is not None:  # stake-N: the winner takes every other side's stake
-                record["match_over"]["stakes"] = self._settle_stakes(stake)
+        if result is not None:
+            record["match_over"] = {"winner": result.winner, "reason": result.reason}
+            if stakes is not None:
+                record["match_over"]["stakes"] = stakes
         assert score is not None
         return record
-
-
-def _tuple(values: list[int] | None) -> tuple[int, ...] | None:
-    return None if values is None else tuple(values)

@@ -3,8 +3,10 @@ and calls give the same result). docs/records.md describes every key."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, overload
+
+import attrs
 
 from .calls import from_record
 from .cards import card_str, parse_card
@@ -85,6 +87,57 @@ def deal_record(deal: Deal) -> dict[str, Any]:
         "notes": list(score.notes) if score else [],
         **deal.record_extra(),
     }
+
+
+@attrs.define(eq=False)
+class LazyRecord:
+    """A deal's record, built the first time somebody asks for it: self-play and a
+    bench play thousands of deals nobody reads. ``build`` must give the same record
+    whenever it runs (it reads a finished deal and values taken when the deal ended)."""
+
+    _build: Callable[[], dict[str, Any]] | None
+    _record: dict[str, Any] | None = None
+
+    def get(self) -> dict[str, Any]:
+        if self._record is None:
+            assert self._build is not None
+            self._record, self._build = self._build(), None  # the deal may go now
+        return self._record
+
+
+class Records(Sequence[dict[str, Any]]):
+    """A match's deal records, in order, each built when first read."""
+
+    def __init__(self) -> None:
+        self._records: list[LazyRecord] = []
+
+    def append(self, record: LazyRecord) -> None:
+        self._records.append(record)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [r.get() for r in self._records[index]]
+        return self._records[index].get()
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (r.get() for r in self._records)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Records | list):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # a mutable sequence, as a list
+
+    def __repr__(self) -> str:
+        return f"Records({list(self)!r})"
 
 
 def replay_calls(

@@ -141,10 +141,10 @@ class RuleBook:
             options=tuple(r.name for r in chosen if r.info.kind == RuleKind.OPTION),
             versions={r.name: r.version for r in chosen},
             combo_key=hook("deberc_combo_key")(settings=settings),
-            combo_winners=_combo_winners(hook("deberc_combo_winners")),
-            score_deal=_score_deal(hook),
-            next_dealer=_on_snapshot(hook("deberc_next_dealer")),
-            match_end=_on_snapshot(hook("deberc_match_end")),
+            combo_winners=_combo_winners(_resolved(hook("deberc_combo_winners"))),
+            score_deal=_score_deal(lambda name: _resolved(hook(name))),
+            next_dealer=_on_snapshot(_resolved(hook("deberc_next_dealer"))),
+            match_end=_on_snapshot(_resolved(hook("deberc_match_end"))),
             extra_calls=_extra_calls(hook("deberc_extra_calls")),
             apply_extra_call=_apply_extra_call(hook("deberc_apply_extra_call")),
             deal_event=_deal_event(hook("deberc_deal_event")),
@@ -270,6 +270,38 @@ def _aliases(chosen: Iterable[LoadedRule]) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------------- the engine's view
+def _resolved(caller: pluggy.HookCaller) -> Callable[..., Any]:
+    """``caller``'s hook, its implementations looked up once: a rule set's plugins never
+    change after it is built, and the engine calls these hooks every deal (pluggy's
+    full dispatch copies and checks them on each call). The same order and results as
+    pluggy's: the last registered first, each given only the arguments it names, None
+    results dropped, the first result alone for a firstresult hook. Hooks with wrappers
+    or keyword-only arguments keep pluggy's own call."""
+    impls = caller.get_hookimpls()
+    if any(impl.hookwrapper or impl.wrapper or impl.kwargnames for impl in impls):
+        return caller
+    firstresult = bool(caller.spec is not None and caller.spec.opts.get("firstresult"))
+    order = tuple((impl.function, tuple(impl.argnames)) for impl in reversed(impls))
+
+    def call(**kwargs: Any) -> Any:
+        results = []
+        for function, names in order:
+            try:
+                args = [kwargs[name] for name in names]
+            except KeyError as missing:
+                raise pluggy.HookCallError(
+                    f"hook call must provide argument {missing.args[0]!r}"
+                ) from missing
+            result = function(*args)
+            if result is not None:
+                if firstresult:
+                    return result
+                results.append(result)
+        return None if firstresult else results
+
+    return call
+
+
 def _as_plugin_deal(deal: Deal) -> PluginDeal:
     return deal  # mypy checks here that the engine's Deal is what plugins are promised
 
@@ -300,9 +332,10 @@ def _score_deal(hook: Callable[[str], Any]) -> Callable[[DealScore], None]:
     return score_deal
 
 
-def _extra_calls(hook: Any) -> Callable[[Deal, int], list[Call]] | None:
-    if not hook.get_hookimpls():
+def _extra_calls(caller: Any) -> Callable[[Deal, int], list[Call]] | None:
+    if not caller.get_hookimpls():
         return None  # nobody adds calls: the engine pays nothing for the hook
+    hook = _resolved(caller)
 
     def extra_calls(deal: Deal, seat: int) -> list[Call]:
         return [c for calls in hook(deal=_as_plugin_deal(deal), seat=seat) for c in calls]
@@ -310,9 +343,10 @@ def _extra_calls(hook: Any) -> Callable[[Deal, int], list[Call]] | None:
     return extra_calls
 
 
-def _deal_event(hook: Any) -> Callable[[Deal, str], None] | None:
-    if not hook.get_hookimpls():
+def _deal_event(caller: Any) -> Callable[[Deal, str], None] | None:
+    if not caller.get_hookimpls():
         return None
+    hook = _resolved(caller)
 
     def deal_event(deal: Deal, name: str) -> None:
         hook(deal=_as_plugin_deal(deal), name=name)
@@ -320,9 +354,10 @@ def _deal_event(hook: Any) -> Callable[[Deal, str], None] | None:
     return deal_event
 
 
-def _apply_extra_call(hook: Any) -> Callable[[Deal, int, Call], bool] | None:
-    if not hook.get_hookimpls():
+def _apply_extra_call(caller: Any) -> Callable[[Deal, int, Call], bool] | None:
+    if not caller.get_hookimpls():
         return None
+    hook = _resolved(caller)
 
     def apply_extra_call(deal: Deal, seat: int, call: Call) -> bool:
         return bool(hook(deal=_as_plugin_deal(deal), seat=seat, call=call))

@@ -1,0 +1,98 @@
+"""The per-deal hooks are looked up once (plugins/manager.py ``_resolved``): calling
+them gives exactly what pluggy's own call gives, in pluggy's order."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+import pluggy
+import pytest
+
+from deberc_net.plugins.hookspecs import PROJECT
+from deberc_net.plugins.manager import _resolved
+
+spec = pluggy.HookspecMarker(PROJECT)
+impl = pluggy.HookimplMarker(PROJECT)
+
+
+class Specs:
+    @spec
+    def every(self, deal: Any, seat: int) -> Any:
+        """Every implementation answers."""
+
+    @spec(firstresult=True)
+    def first(self, deal: Any, seat: int) -> Any:
+        """The first answer that is not None."""
+
+
+class Answers:
+    """A plugin answering ``(label, seat)``, or None when ``seat`` is in ``silent_at``."""
+
+    def __init__(self, label: str, silent_at: tuple[int, ...] = ()) -> None:
+        self.label = label
+        self.silent_at = silent_at
+
+    @impl
+    def every(self, seat: int) -> Any:  # names only the argument it needs
+        return None if seat in self.silent_at else (self.label, seat)
+
+    @impl
+    def first(self, deal: Any, seat: int) -> Any:
+        return None if seat in self.silent_at else (self.label, deal, seat)
+
+
+class Wrapper:
+    @impl(wrapper=True)
+    def every(self) -> Generator[None, list[Any], list[Any]]:
+        result = yield
+        return [*result, "wrapped"]
+
+
+def manager(*plugins: object) -> pluggy.PluginManager:
+    pm = pluggy.PluginManager(PROJECT)
+    pm.add_hookspecs(Specs)
+    for plugin in plugins:
+        pm.register(plugin)
+    return pm
+
+
+@pytest.mark.parametrize("hook", ["every", "first"])
+def test_resolved_calls_answer_as_pluggy_does(hook: str) -> None:
+    pm = manager(Answers("a"), Answers("b", silent_at=(1,)), Answers("c", silent_at=(1, 2)))
+    caller = getattr(pm.hook, hook)
+    call = _resolved(caller)
+    assert call is not caller
+    for seat in range(4):
+        assert call(deal="d", seat=seat) == caller(deal="d", seat=seat)
+    # the last registered first; None answers dropped; a firstresult hook's first answer
+    if hook == "every":
+        assert call(deal="d", seat=0) == [("c", 0), ("b", 0), ("a", 0)]
+        assert call(deal="d", seat=1) == [("a", 1)]
+    else:
+        assert call(deal="d", seat=2) == ("b", "d", 2)
+
+
+def test_resolved_calls_of_a_subset_skip_the_removed_plugins() -> None:
+    kept, removed = Answers("kept"), Answers("removed")
+    pm = manager(kept, removed)
+    caller = pm.subset_hook_caller("every", remove_plugins=[removed])
+    assert _resolved(caller)(deal=None, seat=3) == [("kept", 3)] == caller(deal=None, seat=3)
+
+
+def test_no_implementation_answers_nothing() -> None:
+    pm = manager()
+    assert _resolved(pm.hook.every)(deal=None, seat=0) == []
+    assert _resolved(pm.hook.first)(deal=None, seat=0) is None
+
+
+def test_a_missing_argument_is_refused_as_pluggy_refuses_it() -> None:
+    call = _resolved(manager(Answers("a")).hook.first)
+    with pytest.raises(pluggy.HookCallError, match="'deal'"):
+        call(seat=0)
+
+
+def test_a_hook_with_a_wrapper_keeps_pluggys_call() -> None:
+    pm = manager(Answers("a"), Wrapper())
+    assert _resolved(pm.hook.every) is pm.hook.every
+    assert pm.hook.every(deal=None, seat=0) == [("a", 0), "wrapped"]
