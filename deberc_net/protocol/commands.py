@@ -152,10 +152,11 @@ COMMANDS: dict[str, CommandSpec] = {
         "any",
     ),
     "bot": CommandSpec(
-        "bot heuristic|random|search [LEVEL]",
+        "bot heuristic|random|search [LEVEL] [rated]",
         "Ask a house bot (one of the server's own bots) to sit at your waiting table: "
         "the heuristic bot, the random bot, or the search bot at LEVEL 1-5 (default 3). "
-        "It plays the match, then leaves.",
+        "It plays the match, then leaves. 'rated': the match is rated, the bot too "
+        "(not the random bot).",
         "table",
     ),
     "rematch": CommandSpec(

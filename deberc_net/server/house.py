@@ -56,9 +56,16 @@ class HouseBot:
     level: int | None  # the search bot's strength; None for the others
     table: Table
     token: str
+    rated: bool = False  # asked for with 'rated': the match rates the player and the bot
     seated: bool = False
     dismissed: bool = False  # the server ends it: its exit is no crash
     process: trio.Process | None = None
+
+    @property
+    def rating_name(self) -> str:
+        """The name the bot's rating is kept under: one per kind and level, however many
+        copies play (``house-heuristic``, ``house-search3``); nobody can log in as it."""
+        return f"{PREFIX}{self.kind}{'' if self.level is None else self.level}"
 
 
 @attrs.define(eq=False)
@@ -94,12 +101,14 @@ class HouseBots:
             return f"the server runs its {self.per_server} house bots already; try later"
         return None
 
-    def start(self, table: Table, kind: HouseBotKind, level: int | None) -> HouseBot:
+    def start(
+        self, table: Table, kind: HouseBotKind, level: int | None, rated: bool = False
+    ) -> HouseBot:
         """A new house bot for ``table`` (the caller checked the caps): its process starts."""
         if not self.token_dir:
             self.token_dir = tempfile.mkdtemp(prefix="deberc-house-")
         name = self._new_name(kind, level)
-        bot = HouseBot(name, kind, level, table, secrets.token_urlsafe(12))
+        bot = HouseBot(name, kind, level, table, secrets.token_urlsafe(12), rated)
         with open(os.path.join(self.token_dir, f"{name}.token"), "w", encoding="utf-8") as fh:
             fh.write(bot.token)
         # the name is held as a guest's: without the token nobody else logs in as it

@@ -652,7 +652,10 @@ class Lobby:
         args = [a.lower() for a in item.args]
         kinds = "|".join(HouseBotKind)
         levels = f"{SEARCH_LEVELS[0]} to {SEARCH_LEVELS[-1]}"
-        usage = f"bot {kinds} [LEVEL]: LEVEL (search only) {levels}"
+        usage = f"bot {kinds} [LEVEL] [rated]: LEVEL (search only) {levels}"
+        rated = bool(args) and args[-1] == "rated"
+        if rated:
+            args.pop()
         if not args or args[0] not in kinds.split("|") or len(args) > 2:
             session.send(ev.Error("bad-argument", usage))
             return
@@ -668,6 +671,9 @@ class Lobby:
         elif len(args) == 2:
             session.send(ev.Error("bad-argument", usage))
             return
+        if rated and kind == HouseBotKind.RANDOM:
+            session.send(ev.Error("bad-argument", "the random bot is never rated"))
+            return
         if not self.house.enabled:
             session.send(
                 ev.Error("not-allowed", "this server runs no house bots (serve --house-bots)")
@@ -676,7 +682,7 @@ class Lobby:
         if session.table is None:
             session.send(ev.Error("not-seated", "sit at a table to ask a house bot to it"))
             return
-        self._post(session, session.table, SummonBot(session, kind, level))
+        self._post(session, session.table, SummonBot(session, kind, level, rated))
 
     async def _cmd_say(self, session: Session, item: Command) -> None:
         text = item.rest
@@ -865,7 +871,7 @@ class Lobby:
             return store.account(name) is not None, ratings, last
 
         registered, ratings, last = await trio.to_thread.run_sync(look_up)
-        if not registered and online is None and not last:
+        if not registered and online is None and not last and not ratings:
             session.send(ev.Error("unknown-player", f"nobody called {name} has played here"))
             return
         shown = online.name if online is not None and online.name else name

@@ -3,14 +3,15 @@ ladder's model, deberc_net/ladder/ratings.py), one rating per variant and player
 
 Which matches are rated (docs/protocol.md §5.18): a match at a public table opened with
 'new', 'seek' or 'rematch', between registered players only. Not rated: a private
-table's (friends play as they like), a ladder's board, a match with a house bot (its
-strength is fixed: a rating could be farmed from the random bot), and any match with a
-guest (a guest's name is anyone's once he has gone).
+table's (friends play as they like), a ladder's board, a match with a house bot unless
+the player asked for it with 'bot KIND rated' (then the bot is rated too, under one name
+per kind and level; never the random bot, whose rating could be farmed), and any match
+with a guest (a guest's name is anyone's once he has gone).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from openskill.models import PlackettLuce
 
@@ -32,11 +33,16 @@ def rate_match(
     sides: Sequence[Sequence[int]],
     winners: Sequence[str],
     totals: Sequence[int],
+    house: Mapping[str, str] | None = None,
 ) -> list[RatingResult]:
     """Rate a finished match (a blocking call, from a worker thread); its results, or
-    none if a player is a guest (no account)."""
-    if any(store.account(name) is None for name in names):
+    none if a player is a guest (no account). ``house`` maps a rated house bot's name to
+    the name its rating is kept under (it has no account)."""
+    house = house or {}
+    if any(name not in house and store.account(name) is None for name in names):
         return []
+    names = [house.get(name, name) for name in names]
+    winners = [house.get(name, name) for name in winners]
     model = PlackettLuce()
     players = len(names)
     known = store.ratings_for(list(names), variant, players)

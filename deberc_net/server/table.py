@@ -153,6 +153,7 @@ class SummonBot:
     session: Session
     kind: HouseBotKind
     level: int | None
+    rated: bool = False  # 'bot KIND rated': the match is rated, the bot too
 
 
 @attrs.frozen
@@ -406,8 +407,8 @@ class Table:
                 self._broadcast(self._audience(), ev.Said(session.name or "?", text, self.id))
             case Invite(session, name):
                 self._invite(session, name)
-            case SummonBot(session, kind, level):
-                self._summon(session, kind, level)
+            case SummonBot(session, kind, level, rated):
+                self._summon(session, kind, level, rated)
             case Dismiss(name):
                 await self._dismiss(name)
             case Stop(reason):
@@ -531,8 +532,8 @@ class Table:
                 )
             )
 
-    def _summon(self, session: Session, kind: HouseBotKind, level: int | None) -> None:
-        """'bot KIND [LEVEL]': a house bot comes to sit here (server/house.py)."""
+    def _summon(self, session: Session, kind: HouseBotKind, level: int | None, rated: bool) -> None:
+        """'bot KIND [LEVEL] [rated]': a house bot comes to sit here (server/house.py)."""
         house = self.lobby.house
         if self._seat_of(session.name or "") is None:
             session.send(ev.Error("not-seated", f"you do not sit at table {self.id}"))
@@ -544,17 +545,21 @@ class Table:
         if self.state != ev.TableState.WAITING or free <= house.pending(self):
             session.send(ev.Error("table-full", f"table {self.id} has no free seat"))
             return
+        if rated and not self.rated:
+            session.send(ev.Error("not-allowed", f"table {self.id}'s matches are not rated"))
+            return
         refusal = house.refusal(self)
         if refusal is not None:
             session.send(ev.Error("busy", refusal))
             return
-        bot = house.start(self, kind, level)
+        bot = house.start(self, kind, level, rated)
         self.invited.add(name_key(bot.name))
         fields = (
             ("table", str(self.id)),
             ("name", bot.name),
             ("kind", str(kind)),
             ("level", "-" if level is None else str(level)),
+            ("rated", "1" if rated else "0"),
         )
         session.send(ev.Ok("bot", f"{bot.name} comes to table {self.id}.", fields))
 
@@ -904,7 +909,8 @@ class Table:
                 seeds,
             )
         )
-        if self.rated and not any(self.lobby.house.get(n) for n in match.names):
+        bots = [b for b in map(self.lobby.house.get, match.names) if b is not None]
+        if self.rated and all(b.rated for b in bots):
             sides = self.rules.settings.sides()
             results = await trio.to_thread.run_sync(  # stored, too, before the end is told
                 lambda: rate_match(
@@ -915,6 +921,7 @@ class Table:
                     sides,
                     end.winners,
                     end.totals,
+                    {b.name: b.rating_name for b in bots},
                 )
             )
             log.info("rated", match=match.match_id, ratings={r.name: r.rating for r in results})

@@ -66,7 +66,7 @@ async def test_bot_errors_change_nothing(
     port = await start_server(house_bots=True, house_bots_per_table=1)
     ann = await connect.machine(port, "ann")
     levels = f"{SEARCH_LEVELS[0]} to {SEARCH_LEVELS[-1]}"
-    usage = f"bot heuristic|random|search [LEVEL]: LEVEL (search only) {levels}"
+    usage = f"bot heuristic|random|search [LEVEL] [rated]: LEVEL (search only) {levels}"
     for line, code, text in [
         ("bot", "bad-argument", usage),
         ("bot alphazero", "bad-argument", usage),

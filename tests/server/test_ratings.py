@@ -1,5 +1,5 @@
-"""Ratings for people over real sockets: a rated match moves 'top' and 'finger'; guests,
-private tables and house bots are not rated."""
+"""Ratings for people over real sockets: a rated match moves 'top' and 'finger'; guests
+and private tables are not rated, house bots only when asked for so."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from .client import fields, is_event, play_machine
 from .conftest import Connector
 
 Register = Callable[[str, str], Awaitable[None]]
+BOT_START_S = 20.0  # a house bot's process imports the project before it connects
 
 
 async def _play(ann, bob, settings: str = "2 short") -> dict[str, str]:
@@ -136,3 +137,44 @@ async def test_top_and_finger_for_people(port: int, connect: Connector, register
     assert told.endswith(".")
     rating = await eve.read_until(lambda _: True)
     assert rating.startswith("  moscow, 2 players: #") and len(rating) <= 80
+
+
+async def test_a_house_bot_game_is_rated_only_when_asked_and_rates_the_bot_too(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, register: Register
+) -> None:
+    port = await start_server(house_bots=True)
+    await register("ann", "pw-ann-1")
+    ann = await connect.machine(port, "ann", "pw-ann-1")
+    await ann.send("new 2 private short")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("bot heuristic rated")  # a private table's matches are never rated
+    assert await ann.expect("error") == {
+        "code": "not-allowed",
+        "text": f"table {table}'s matches are not rated",
+    }
+    await ann.send("leave")
+    await ann.expect("ok", cmd="leave")
+
+    async def match_with(line: str) -> None:
+        await ann.send("new 2 short")
+        await ann.expect("ok", cmd="sit")
+        await ann.send(line)
+        ok = await ann.expect("ok", cmd="bot")
+        assert ok["rated"] == ("1" if "rated" in line else "0")
+        end = await play_machine(ann, random.Random(7), timeout=BOT_START_S)
+        assert fields(end)[1]["kind"] == "match-end"  # the table is gone with it
+
+    await match_with("bot heuristic")  # not asked: not rated
+    await ann.send("top")
+    assert (await ann.expect("top"))["total"] == "0"
+    await ann.send("bot random rated")  # never: its rating could be farmed
+    assert (await ann.expect("error"))["code"] == "bad-argument"
+    await match_with("bot heuristic rated")
+    await ann.send("top")
+    assert (await ann.expect("top"))["total"] == "2"
+    rated = [await ann.expect("rated"), await ann.expect("rated")]
+    assert sorted(r["name"] for r in rated) == ["ann", "house-heuristic"]
+    assert all(r["games"] == "1" for r in rated)
+    await ann.send("finger house-heuristic")  # one name for every copy of that bot
+    finger = await ann.expect("finger")
+    assert (finger["registered"], finger["online"], finger["ratings"]) == ("0", "0", "1")
