@@ -9,6 +9,8 @@ the best average outcome (what the deal writes for us less the others) is taken.
 - The seven swap and the declarations (declare, ``rost?``, ``ot-…``/``pishet``): each
   world is valued with and without; bella and ``pokazhi`` cost nothing and are always
   taken, ``prokhodit?`` is never asked (it only tells the opponents about our trumps).
+- Tertz: the cards are searched in worlds of the engine's ``TertzDeal`` (``tertz.py``);
+  its other calls are the heuristic bot's.
 """
 
 from __future__ import annotations
@@ -145,7 +147,7 @@ class SearchPlayer:
         deadline = time.perf_counter() + self.ms / 1000
         left = len(view.hand)
         talon = int(view.raw.get("talon", "0") or 0)
-        exact = 3 if level.exact < 5 else 4
+        exact = 4 if level.depth >= 3 else 3  # cards each, the talon gone: to the end
         depth = 99 if talon == 0 and left <= exact else (0 if level.depth < 2 else level.depth - 1)
         totals: dict[str, float] = {}
         for deal in tertz.worlds(view, history, rules, self.rng, level.samples, deadline):
