@@ -193,8 +193,14 @@ def build_world(
     deal.leader = trick.leader
     if not deal.talk.bella_declared:
         deal._find_bella_owner()
-    deal._legal_cache.clear()
+    _forget_caches(deal)  # they were filled for the placeholder deck's state
     return deal
+
+
+def _forget_caches(deal: Deal) -> None:
+    object.__setattr__(deal, "_legal_cache", {})
+    object.__setattr__(deal, "_combos_cache", {})
+    object.__setattr__(deal, "_points_cache", None)
 
 
 def worlds(
@@ -230,7 +236,7 @@ def clone(deal: Deal) -> Deal:
     new.tricks_taken = list(deal.tricks_taken)
     new.extra = dict(deal.extra)
     new.window_hands = dict(deal.window_hands)
-    object.__setattr__(new, "_legal_cache", {})
+    _forget_caches(new)
     object.__setattr__(new, "_told", [])
     t = deal.talk
     new.talk = copy.copy(t)
@@ -239,6 +245,9 @@ def clone(deal: Deal) -> Deal:
     new.talk.declared_combos = {s: list(c) for s, c in t.declared_combos.items()}
     new.talk.declared_calls = {s: list(c) for s, c in t.declared_calls.items()}
     new.talk.talked = set(t.talked)
+    new.talk.asked_pass = set(t.asked_pass)
+    new.talk.asked_show = set(t.asked_show)
+    new.talk.lost_combos = set(t.lost_combos)
     if isinstance(deal, TertzDeal):
         assert isinstance(new, TertzDeal)
         new.draws = list(deal.draws)
