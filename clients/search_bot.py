@@ -11,7 +11,7 @@ import trio
 
 from .client import Bot, board_seed, bot_arguments
 from .search.history import rules_from_seek
-from .search.policy import DEFAULT_LEVEL, LEVELS, UNMODELLED, SearchPlayer
+from .search.policy import DEFAULT_LEVEL, LEVELS, SearchPlayer
 
 
 def main() -> None:
@@ -32,12 +32,6 @@ def main() -> None:
     args = parser.parse_args()
     if args.ms < 1:
         parser.error("--ms must be at least 1")
-    unmodelled = UNMODELLED.intersection(args.seek.split())
-    if unmodelled:
-        parser.error(
-            f"the search bot models Deberts only and does not play {', '.join(sorted(unmodelled))};"
-            " use clients.heuristic_bot or clients.random_bot"
-        )
     player = SearchPlayer(level=args.level, ms=args.ms, seed=args.seed)
     player.tracker.rules = rules_from_seek(args.seek)
     bot = Bot(

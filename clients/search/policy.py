@@ -9,6 +9,8 @@ the best average outcome (what the deal writes for us less the others) is taken.
 - The seven swap and the declarations (declare, ``rost?``, ``ot-…``/``pishet``): each
   world is valued with and without; bella and ``pokazhi`` cost nothing and are always
   taken, ``prokhodit?`` is never asked (it only tells the opponents about our trumps).
+- Tertz: the cards are searched in worlds of the engine's ``TertzDeal`` (``tertz.py``);
+  its other calls are the heuristic bot's.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from deberc_net.game.deal import BIDDING, PLAY, Deal
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
 
+from . import tertz
 from .evaluate import expected_combos, teams, written_value
 from .history import DealHistory, Tracker, is_card
 from .solver import Solver
@@ -50,9 +53,7 @@ LEVELS = {
     5: Level(samples=80, depth=3, exact=7, bid_samples=128),
 }
 DEFAULT_LEVEL = 3
-# games the world model cannot play (another game, not Deberts rules): every decision
-# there is the heuristic bot's, and search_bot refuses to seek them
-UNMODELLED = frozenset({"tertz"})
+TERTZ = "tertz"  # its cards are searched in worlds of its own (search/tertz.py)
 ORDER_MARGIN = 10  # points per deal an order must promise above a pass
 DEBUG = bool(os.environ.get("SEARCH_DEBUG"))  # print each decision's values to stderr
 
@@ -88,13 +89,16 @@ class SearchPlayer:
         if len(legal) == 1:
             return legal[0]
         history = self.tracker.history(view)
-        if history is None or view.seat is None or self.tracker.rules.variant in UNMODELLED:
+        if history is None or view.seat is None:
             self.fallbacks += 1
             return heuristic_bot.choose(view)
         players = view.players or self.tracker.rules.players
         try:
             rules = self.ruleset(players)
-            choice = self._choose(view, history, rules)
+            if self.tracker.rules.variant == TERTZ:
+                choice = self._tertz(view, history, rules)
+            else:
+                choice = self._choose(view, history, rules)
         except Exception:  # a world the model cannot read: play on sensibly
             if self.strict:
                 raise
@@ -129,6 +133,34 @@ class SearchPlayer:
         if not cards:
             return heuristic_bot.choose(view)
         return self._play(view, history, rules, talk, cards, deadline)
+
+    # ------------------------------------------------------------------ Tertz
+    def _tertz(self, view: View, history: DealHistory, rules: RuleSet) -> str | None:
+        """Tertz: the cards by search; everything else (declarations, mariage, the seven
+        exchange, lomayu-N) as the heuristic bot says."""
+        said = heuristic_bot.choose(view)
+        if view.phase != PLAY or view.pending is not None or not is_card(said):
+            return said
+        seat = view.seat
+        assert seat is not None
+        level = self.settings
+        deadline = time.perf_counter() + self.ms / 1000
+        left = len(view.hand)
+        talon = int(view.raw.get("talon", "0") or 0)
+        exact = 4 if level.depth >= 3 else 3  # cards each, the talon gone: to the end
+        depth = 99 if talon == 0 and left <= exact else (0 if level.depth < 2 else level.depth - 1)
+        totals: dict[str, float] = {}
+        for deal in tertz.worlds(view, history, rules, self.rng, level.samples, deadline):
+            values = tertz.values_in(deal, seat, depth, deadline, node_limit=4_000)
+            for token, value in values.items():
+                totals[token] = totals.get(token, 0.0) + value
+            if time.perf_counter() > deadline:
+                break
+        if not totals:
+            return None
+        if DEBUG:
+            print("tertz", view.hand, view.trick, totals, file=sys.stderr)
+        return max(totals, key=lambda t: totals[t])
 
     # ------------------------------------------------------------------- play
     def _play(
