@@ -286,6 +286,8 @@ class Table:
 
     # ------------------------------------------------------------------ task
     async def run(self) -> None:
+        if not self.match_number:  # from the store: unique among every server on it
+            self.match_number = await trio.to_thread.run_sync(self.lobby.store.new_match_number)
         bound = log.bind(table=self.id)
         bound.info("table_open", variant=self.rules.variant, options=sorted(self.rules.options))
         try:
