@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .base import DEAD_AFTER_S, HEARTBEAT_S, Store, StoreError, name_key
+from .base import DEAD_AFTER_S, Store, StoreError, name_key
 
 __all__ = [
     "DEAD_AFTER_S",
-    "HEARTBEAT_S",
     "Store",
     "StoreError",
     "describe",

@@ -19,7 +19,6 @@ from typing import Any, Protocol
 import attrs
 
 DEAD_AFTER_S = 30.0  # a server silent this long is dead: its running matches are over
-HEARTBEAT_S = 5.0  # how often a server says it is alive
 
 
 class StoreError(Exception):
