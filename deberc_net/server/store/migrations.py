@@ -275,6 +275,35 @@ SELECT setval('match_numbers', n)
     WHERE n IS NOT NULL;
 """,
     ),
+    Migration(
+        4,
+        "the boards of distributed ladders, claimed by workers under a lease",
+        sqlite="""
+CREATE TABLE ladder_boards (
+    run_id INTEGER NOT NULL,
+    board INTEGER NOT NULL,
+    spec TEXT NOT NULL,  -- the board's games: seating and seed of each, as JSON
+    done INTEGER NOT NULL DEFAULT 0,
+    claimed_by TEXT,
+    lease_until REAL,  -- julianday
+    claims INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_id, board)
+);
+""",
+        postgres="""
+CREATE TABLE ladder_boards (
+    run_id BIGINT NOT NULL,
+    board INTEGER NOT NULL,
+    spec TEXT NOT NULL,
+    done BOOLEAN NOT NULL DEFAULT false,
+    claimed_by TEXT,
+    lease_until TIMESTAMPTZ,
+    claims INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_id, board)
+);
+CREATE INDEX ladder_boards_open ON ladder_boards (run_id, board) WHERE NOT done;
+""",
+    ),
 )
 
 
