@@ -353,9 +353,10 @@ def test_a_distributed_ladder_and_its_workers_need_postgres(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "local.sqlite3"
-    bots = ["--bot", HEUR, "--bot", RAND]
-    assert main(["ladder", "run", *bots, "--db", str(db), "--distributed"]) == 2
-    assert "--distributed needs --db postgresql://" in capsys.readouterr().err
+    # a process: 'ladder run' sets up logging to its standard error
+    refused = ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--distributed", db=db, timeout=20)
+    assert refused.returncode == 2
+    assert "--distributed needs --db postgresql://" in refused.stderr
     assert main(["ladder", "worker", "--db", str(db)]) == 2
     assert "--db takes a postgresql:// address" in capsys.readouterr().err
     url = "postgresql://nobody@127.0.0.1:1/none"
