@@ -98,7 +98,11 @@ async def _heartbeat(store: Store, config: Config) -> None:
     """Tell the store this server lives; end the matches of servers that died."""
     while True:
         await trio.sleep(config.heartbeat_ms / 1000)
-        ended = await trio.to_thread.run_sync(store.heartbeat, config.server_dead_ms / 1000)
+        try:
+            ended = await trio.to_thread.run_sync(store.heartbeat, config.server_dead_ms / 1000)
+        except Exception:  # the database away for a moment: the server plays on
+            log.exception("heartbeat_failed")
+            continue
         if ended:
             log.warning("dead_servers_matches_ended", matches=ended)
 

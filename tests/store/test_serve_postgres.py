@@ -260,3 +260,33 @@ async def test_two_servers_on_one_database_number_matches_apart_and_end_only_the
                 assert _running(postgres_url) == {on_second}
     finally:
         await connect.aclose()
+
+
+async def test_a_server_plays_on_while_its_heartbeat_cannot_be_stored(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    settings = tmp_path / "server.toml"
+    settings.write_text("[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 100\n")
+    connect = Clients()
+
+    def beats() -> list[object]:
+        with psycopg.connect(postgres_url) as conn:
+            return [r[0] for r in conn.execute("SELECT heartbeat FROM servers")]
+
+    try:
+        async with served_process(postgres_url, settings) as (port, process):
+            with psycopg.connect(postgres_url) as conn:  # heartbeats fail while it is away
+                conn.execute("ALTER TABLE servers RENAME TO servers_away")
+            await trio.sleep(0.5)
+            ann = await connect.machine(port, "ann")
+            await ann.send("who")
+            await ann.expect("who")
+            assert process.returncode is None
+            with psycopg.connect(postgres_url) as conn:
+                conn.execute("ALTER TABLE servers_away RENAME TO servers")
+            (before,) = beats()
+            with trio.fail_after(10):  # and the heartbeat resumes
+                while beats() == [before]:
+                    await trio.sleep(0.05)
+    finally:
+        await connect.aclose()
