@@ -58,7 +58,7 @@ class BoardResults(Results):
 
 class WorkerLadder(Ladder):
     """The boards of one run this worker claims, played on one server and one set of
-    bot copies, until the run has no board left for it to claim."""
+    bot copies, until every board of the run is played (by it or others)."""
 
     def __init__(
         self, options: LadderOptions, queue: BoardQueue, worker: str, first: Claim, lease_s: float
@@ -82,6 +82,18 @@ class WorkerLadder(Ladder):
         self.queue.extend((i, g) for i, g in enumerate(self.games) if g.board == board)
 
     async def _fill(self, admin: AdminClient) -> None:
+        await self._claim_if_room()
+        while not (self.queue or self.running or self.awaiting):
+            # idle, while boards of the run are leased to others: one may come free (its
+            # worker died), and the server and bots are ready to play it
+            done, total = await trio.to_thread.run_sync(self.boards.progress, self.run_id)
+            if done == total:
+                break
+            await trio.sleep(CLAIM_RETRY_S)
+            await self._claim_if_room()
+        await super()._fill(admin)
+
+    async def _claim_if_room(self) -> None:
         now = trio.current_time()
         if not self.queue and len(self.held) < self.o.concurrency and now >= self._next_claim:
             claim = await trio.to_thread.run_sync(
@@ -91,7 +103,6 @@ class WorkerLadder(Ladder):
                 self._next_claim = now + CLAIM_RETRY_S
             else:
                 self._take_board(claim.board)
-        await super()._fill(admin)
 
     async def _board_done(self, admin: AdminClient, board: int) -> None:
         await super()._board_done(admin, board)
@@ -116,7 +127,7 @@ class WorkerLadder(Ladder):
                 log.warning("leases_lost", run=self.run_id, boards=lost)
 
     async def play(self) -> int:
-        """Play until no board of the run is left to claim; the boards stored."""
+        """Play until every board of the run is played; the boards this worker stored."""
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self.renew_leases)
             await self.run()

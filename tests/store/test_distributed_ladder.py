@@ -78,10 +78,18 @@ def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
         )
         assert "(distributed): 0 of 4 boards played so far" in table.stdout
         doomed = _worker(postgres_url, tmp_path / "doomed.log")
+        workers.append(doomed)
+        _wait_for(
+            "the first worker's first claim",
+            lambda: bool(
+                _query(postgres_url, "SELECT 1 FROM ladder_boards WHERE claimed_by IS NOT NULL")
+            ),
+            deadline,
+        )
         survivor = _worker(postgres_url, tmp_path / "survivor.log")
-        workers += [doomed, survivor]
+        workers.append(survivor)
 
-        def doomed_holds_a_board() -> bool:
+        def doomed_holds_a_board() -> bool:  # while deals have been played
             held = _query(
                 postgres_url,
                 "SELECT board FROM ladder_boards WHERE NOT done AND claimed_by LIKE %s",
