@@ -290,3 +290,27 @@ async def test_a_server_plays_on_while_its_heartbeat_cannot_be_stored(
                     await trio.sleep(0.05)
     finally:
         await connect.aclose()
+
+
+async def test_a_table_whose_match_number_cannot_be_drawn_closes_and_the_server_plays_on(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    settings = tmp_path / "server.toml"
+    settings.write_text("[server]\nlag_ms = 0\nshutdown_grace_ms = 100\n")
+    connect = Clients()
+    try:
+        async with served_process(postgres_url, settings) as (port, process):
+            ann = await connect.machine(port, "ann")
+            with psycopg.connect(postgres_url) as conn:
+                conn.execute("ALTER SEQUENCE match_numbers RENAME TO match_numbers_away")
+            await ann.send("new 2")
+            await ann.expect("error")  # the table closed at once: ann is not seated
+            await ann.send("who")
+            await ann.expect("who", names="ann")
+            with psycopg.connect(postgres_url) as conn:
+                conn.execute("ALTER SEQUENCE match_numbers_away RENAME TO match_numbers")
+            await ann.send("new 2")
+            assert (await ann.expect("ok", cmd="sit"))["table"] == "2"
+            assert process.returncode is None
+    finally:
+        await connect.aclose()
