@@ -1,5 +1,5 @@
 """The boards of a distributed ladder, queued in PostgreSQL (table ``ladder_boards``,
-migration 4 of deberc_net/server/store).
+migration 5 of deberc_net/server/store).
 
 ``ladder run --distributed`` queues one row per board; each ``ladder worker`` claims a
 board with ``FOR UPDATE SKIP LOCKED`` (two workers never wait for, nor get, the same

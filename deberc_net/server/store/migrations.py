@@ -276,7 +276,7 @@ SELECT setval('match_numbers', n)
 """,
     ),
     Migration(
-        4,
+        5,
         "the boards of distributed ladders, claimed by workers under a lease",
         sqlite="""
 CREATE TABLE ladder_boards (
