@@ -117,7 +117,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
     from deberc_net.ladder.stats import Sprt
     from deberc_net.ladder.store import open_ladder_store
     from deberc_net.server.logs import configure_logging
-    from deberc_net.server.store import StoreError
+    from deberc_net.server.store import StoreError, is_postgres
 
     book = _rule_book("ladder")
     if book is None:
@@ -150,14 +150,21 @@ def _ladder_run(args: argparse.Namespace) -> int:
             raise ScheduleError("--deals must be at least 1")
         if options.sprt is not None and len(options.bots) != 2:
             raise ScheduleError("--sprt compares exactly two bots")
+        if args.distributed and not is_postgres(args.db):
+            raise ScheduleError("--distributed needs --db postgresql://… (the workers' queue)")
         store = open_ladder_store(args.db)
         stored = store.leaderboard()
-        run_id = store.start_run({"argv": sys.argv[1:]})
-        summary = run(options, stored)
+        if args.distributed:  # the workers store the games
+            from deberc_net.ladder.distributed import run_distributed
+
+            run_id, summary = run_distributed(options, store, args.db, stored, sys.argv[1:])
+        else:
+            run_id = store.start_run({"argv": sys.argv[1:]})
+            summary = run(options, stored)
     except (RuleError, ScheduleError, ValueError, StoreError) as exc:
         print(f"deberc-net ladder: {exc}", file=sys.stderr)
         return 2
-    for result in summary.results:
+    for result in [] if args.distributed else summary.results:
         store.add_game(
             run_id,
             result.game.board,
@@ -171,6 +178,33 @@ def _ladder_run(args: argparse.Namespace) -> int:
     store.finish_run(run_id, data, data["ratings"], dict(summary.games_by_bot))
     store.close()
     print(json.dumps(data, sort_keys=True) if args.json else report.text(data))
+    return 0
+
+
+def _ladder_worker(args: argparse.Namespace) -> int:
+    from deberc_net.ladder.schedule import ScheduleError
+    from deberc_net.ladder.worker import work
+    from deberc_net.server.logs import configure_logging
+    from deberc_net.server.store import StoreError, is_postgres
+
+    if not is_postgres(args.db):
+        print("deberc-net ladder worker: --db takes a postgresql:// address", file=sys.stderr)
+        return 2
+    if args.lease_s <= 0:
+        print("deberc-net ladder worker: --lease-s must be positive", file=sys.stderr)
+        return 2
+    book = _rule_book("ladder")
+    if book is None:
+        return 2
+    configure_logging("warning")
+    try:
+        stored = work(args.db, lease_s=args.lease_s, exit_when_done=args.exit_when_done, rules=book)
+    except (ScheduleError, StoreError) as exc:
+        print(f"deberc-net ladder worker: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+    print(f"{stored} boards played", file=sys.stderr)
     return 0
 
 
@@ -188,6 +222,16 @@ def _ladder_table(args: argparse.Namespace) -> int:
     rows = store.leaderboard()
     store.close()
     print(json.dumps(rows) if args.json else report.leaderboard(rows))
+    if is_postgres(args.db) and not args.json:  # distributed runs being played now
+        from deberc_net.ladder.queue import BoardQueue
+
+        queue = BoardQueue(args.db)
+        try:
+            for run, done, total in queue.unfinished_runs():
+                print(f"run {run} (distributed): {done} of {total} boards played so far; "
+                      "the ratings above take it in when it ends")  # fmt: skip
+        finally:
+            queue.close()
     return 0
 
 
@@ -360,8 +404,31 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ELO0,ELO1,ALPHA,BETA",
         help="stop early when the test decides (two bots only)",
     )
+    lr.add_argument(
+        "--distributed",
+        action="store_true",
+        help="queue the boards in --db (PostgreSQL) for 'ladder worker' processes to play; "
+        "wait for them and report (docs/ladder.md)",
+    )
     lr.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     lr.set_defaults(func=_ladder_run)
+    lw = lad_sub.add_parser(
+        "worker", help="play the boards of distributed ladders queued in a PostgreSQL store"
+    )
+    lw.add_argument("--db", required=True, help="postgresql://USER@HOST[:PORT]/DB")
+    lw.add_argument(
+        "--lease-s",
+        type=float,
+        default=60.0,
+        help="a claimed board's lease, renewed while played; a dead worker's boards are "
+        "played again after it (default 60)",
+    )
+    lw.add_argument(
+        "--exit-when-done",
+        action="store_true",
+        help="stop once no board of any run is left unplayed (default: wait for more)",
+    )
+    lw.set_defaults(func=_ladder_worker)
     lt = lad_sub.add_parser("table", help="the leaderboard")
     lt.add_argument("--db", default="ladder.sqlite3", help="as for ladder run")
     lt.add_argument("--json", action="store_true")

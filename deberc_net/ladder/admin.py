@@ -30,8 +30,9 @@ class AdminClient:
         port: int,
         password: str,
         local: Callable[[], Awaitable[trio.abc.Stream]] | None = None,
+        name: str = ADMIN,
     ) -> AdminClient:
-        """Log in as the ladder's admin: over TCP, or through ``local`` (our own
+        """Log in as the ladder's admin ``name``: over TCP, or through ``local`` (our own
         server's in-process link: it sees every table's lines, no socket needed)."""
         try:
             stream = await (local() if local is not None else trio.open_tcp_stream(host, port))
@@ -39,7 +40,7 @@ class AdminClient:
             raise ScheduleError(f"cannot connect to {host}:{port}: {exc}") from exc
         admin = cls(stream)
         await admin.send("style machine")
-        await admin.send(f"login {ADMIN} {password}")
+        await admin.send(f"login {name} {password}")
         with trio.fail_after(LOGIN_S):
             while True:
                 line = await admin.next()

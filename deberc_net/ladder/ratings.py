@@ -21,6 +21,17 @@ class Ratings:
         self.model = PlackettLuce()
         self.ratings: dict[str, Any] = {b: self.model.rating(name=b) for b in bots}
 
+    @classmethod
+    def carried_on(cls, bots: Sequence[str], stored: Sequence[dict[str, Any]]) -> Ratings:
+        """The bots' ratings, starting from those of earlier runs (``ladder table``'s rows)."""
+        ratings = cls(bots)
+        for row in stored:
+            if row["bot"] in ratings.ratings:
+                ratings.ratings[row["bot"]] = ratings.model.rating(
+                    mu=row["mu"], sigma=row["sigma"], name=row["bot"]
+                )
+        return ratings
+
     def update(self, bots_by_side: Sequence[str], points_by_side: Sequence[float]) -> None:
         """One game: each side is one bot (a pair of copies with four players, two seats
         of a three-player game); the side that wrote more ranks higher, equal points

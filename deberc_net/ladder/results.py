@@ -28,6 +28,11 @@ class GameResult:
     match_id: str | None
     forfeit: str | None  # the bot that lost by forfeit
 
+    @classmethod
+    def of(cls, game: Game, end: MatchEnd, match_id: str | None) -> GameResult:
+        loser = game.seating[end.forfeit] if end.forfeit is not None else None
+        return cls(game, end.totals, end.reason, match_id, loser)
+
 
 @attrs.define
 class Summary:
@@ -109,8 +114,12 @@ class Results:
         self._set_results: dict[tuple[int, tuple[str, ...]], list[float]] = {}
 
     def add(self, index: int, game: Game, end: MatchEnd, match_id: str | None) -> None:
-        loser = game.seating[end.forfeit] if end.forfeit is not None else None
-        self._waiting[index] = GameResult(game, end.totals, end.reason, match_id, loser)
+        self.add_result(index, GameResult.of(game, end, match_id))
+
+    def add_result(self, index: int, result: GameResult) -> None:
+        """A game's result, by its index in the schedule (a distributed ladder's come
+        from the store)."""
+        self._waiting[index] = result
         while self._next in self._waiting:
             self._count(self._waiting.pop(self._next))
             self._next += 1

@@ -109,6 +109,9 @@ class Ladder:
         self.free: dict[str, list[str]] = {}
         self.unplayed = Counter(game.board for game in self.games)  # games per board
         self.started: set[int] = set()  # boards with a game reserved
+        # our own server's admin: a distributed ladder's workers each have their own name,
+        # as they share one database (and so its accounts)
+        self.admin_name = ADMIN
 
     # ------------------------------------------------------------ the run
     async def run(self) -> Summary:
@@ -138,7 +141,9 @@ class Ladder:
                     self.free[bot.name] = list(names)
                     for name in names:
                         nursery.start_soon(supervisor.keep_running, bot, name)
-                admin = await AdminClient.connect(host, port, password, connect)
+                admin = await AdminClient.connect(
+                    host, port, password, connect, name=self.admin_name
+                )
                 await admin.wait_for([n for names in self.free.values() for n in names], STARTUP_S)
                 await self._fill(admin)
                 while self.running or self.awaiting:
@@ -177,7 +182,7 @@ class Ladder:
             host="127.0.0.1",
             port=0,
             db=self.o.db,
-            admins=[ADMIN],
+            admins=[self.admin_name],
             bot_clock_ms=self.o.clock_ms,
             human_clock_ms=self.o.clock_ms,
             away_limit_ms=self.o.away_limit_ms,
@@ -198,7 +203,7 @@ class Ladder:
         def reset() -> None:
             store = open_store(self.o.db)
             try:
-                set_password(store, ADMIN, password)
+                set_password(store, self.admin_name, password)
             finally:
                 store.close()
 
@@ -288,10 +293,5 @@ def _first(group: BaseExceptionGroup[ScheduleError]) -> ScheduleError:
 
 def run(options: LadderOptions, stored: Sequence[dict[str, Any]] = ()) -> Summary:
     """Run the ladder to its end (or the SPRT's verdict) and return the summary."""
-    ratings = Ratings([b.name for b in options.bots])
-    for row in stored:  # carry on from the ratings of earlier runs
-        if row["bot"] in ratings.ratings:
-            ratings.ratings[row["bot"]] = ratings.model.rating(
-                mu=row["mu"], sigma=row["sigma"], name=row["bot"]
-            )
+    ratings = Ratings.carried_on([b.name for b in options.bots], stored)
     return trio.run(Ladder(options, ratings).run)

@@ -31,7 +31,7 @@ from .config import Config
 from .limits import Bucket
 from .lobby import Lobby
 from .session import Outbox, Session
-from .store import describe, open_store
+from .store import Store, describe, open_store
 
 log = structlog.get_logger("deberc.server")
 _ids = itertools.count(1)
@@ -53,9 +53,10 @@ async def serve(
     ``config.http_port`` set, the web face is served too; ``http_bound`` gets its port.
     ``local_bound`` gets a ``LocalLink``: connections from inside this process."""
     rules = rules if rules is not None else RuleBook.load()
-    store = open_store(config.db, serving=True)
+    store = open_store(config.db, serving=True, dead_after_s=config.server_dead_ms / 1000)
     try:
         async with trio.open_nursery() as nursery:
+            nursery.start_soon(_heartbeat, store, config)
             lobby = Lobby(config, store, nursery, rules)
             listeners = await trio.open_tcp_listeners(config.port, host=config.host)
             port = listeners[0].socket.getsockname()[1]
@@ -91,6 +92,19 @@ async def serve(
 def _local(host: str) -> str:
     """Where a process on this machine reaches a server listening on ``host``."""
     return {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+
+
+async def _heartbeat(store: Store, config: Config) -> None:
+    """Tell the store this server lives; end the matches of servers that died."""
+    while True:
+        await trio.sleep(config.heartbeat_ms / 1000)
+        try:
+            ended = await trio.to_thread.run_sync(store.heartbeat, config.server_dead_ms / 1000)
+        except Exception:  # the database away for a moment: the server plays on
+            log.exception("heartbeat_failed")
+            continue
+        if ended:
+            log.warning("dead_servers_matches_ended", matches=ended)
 
 
 async def _on_signal(

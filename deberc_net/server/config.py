@@ -57,6 +57,10 @@ class Config:
     failure_window_ms: int = 300_000
     failed_logins_per_connection: int = 3  # then the connection is closed
     shutdown_grace_ms: int = 2000  # after SIGTERM: time to flush what is queued
+    # Several servers on one database (docs/scaling.md): each says it is alive this often;
+    # one silent for server_dead_ms is dead, and its running matches are over
+    heartbeat_ms: int = 5_000
+    server_dead_ms: int = 30_000
     log_level: str = "info"
     # names that may 'reserve' tables; they are registered only with 'deberc-net admin
     # NAME' (or by the ladder on its own server), never by a first-come 'login'

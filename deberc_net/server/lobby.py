@@ -92,7 +92,6 @@ class Lobby:
     online: dict[str, Session] = attrs.Factory(dict)  # by lower-cased name
     tables: dict[int, Table] = attrs.Factory(dict)
     next_table: int = 1
-    next_match: int = attrs.field(init=False, default=1)
     accepting: bool = True
     accounts: Accounts = attrs.field(init=False)
     # a guest name's resume token, while the guest is connected or holds a seat
@@ -105,7 +104,6 @@ class Lobby:
     handlers: dict[str, Handler] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
-        self.next_match = self.store.max_match_number() + 1
         self.accounts = Accounts(self.store, self.config)
         self.matchmaking = Matchmaking(self)
         self.rematches = Rematches(self)
@@ -501,9 +499,9 @@ class Lobby:
 
     def open_table(self, settings: GameSettings, **board: Any) -> Table:
         rules = self.rules.ruleset(settings.players, settings.variant, settings.options)
-        table = Table(self.next_table, rules, self, self.config, self.next_match, **board)
+        # match number 0: the table draws its own from the store as it starts
+        table = Table(self.next_table, rules, self, self.config, 0, **board)
         self.next_table += 1
-        self.next_match += 1
         self.tables[table.id] = table
         self.nursery.start_soon(table.run)
         return table

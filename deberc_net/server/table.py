@@ -289,6 +289,8 @@ class Table:
         bound = log.bind(table=self.id)
         bound.info("table_open", variant=self.rules.variant, options=sorted(self.rules.options))
         try:
+            if not self.match_number:  # a store that cannot answer closes the table
+                await self._guarded(self._draw_match_number())
             async with self._receive:
                 while self.state != ev.TableState.CLOSED:
                     # one scope for many messages (a scope a message costs time), its
@@ -315,6 +317,10 @@ class Table:
             posted = await self._receive.receive()
             scope.deadline = math.inf
             await self._guarded(self._handle(*posted))
+
+    async def _draw_match_number(self) -> None:
+        """From the store: unique among every server on the same database."""
+        self.match_number = await trio.to_thread.run_sync(self.lobby.store.new_match_number)
 
     async def _guarded(self, step: Any) -> None:
         """A bug in one message's handling must not take the server down: log it and

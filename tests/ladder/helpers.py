@@ -25,12 +25,12 @@ def script(tmp_path: Path, name: str, body: str) -> str:
     return f"{name}={PY} {shlex.quote(str(path))}"
 
 
-def ladder_argv(db: Path, *args: str) -> list[str]:
+def ladder_argv(db: Path | str, *args: str) -> list[str]:
     return [sys.executable, "-m", "deberc_net", "ladder", "run", "--db", str(db), *args]
 
 
 def ladder(
-    tmp_path: Path, *args: str, db: Path | None = None, timeout: float = 50
+    tmp_path: Path, *args: str, db: Path | str | None = None, timeout: float = 50
 ) -> subprocess.CompletedProcess[str]:
     argv = ladder_argv(db or tmp_path / "ladder.sqlite3", *args)
     return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=tmp_path)

@@ -349,6 +349,22 @@ def test_no_server_and_no_database_are_errors(
     assert "no database" in capsys.readouterr().err
 
 
+def test_a_distributed_ladder_and_its_workers_need_postgres(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "local.sqlite3"
+    # a process: 'ladder run' sets up logging to its standard error
+    refused = ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--distributed", db=db, timeout=20)
+    assert refused.returncode == 2
+    assert "--distributed needs --db postgresql://" in refused.stderr
+    assert main(["ladder", "worker", "--db", str(db)]) == 2
+    assert "--db takes a postgresql:// address" in capsys.readouterr().err
+    url = "postgresql://nobody@127.0.0.1:1/none"
+    assert main(["ladder", "worker", "--db", url, "--lease-s", "0"]) == 2
+    assert "--lease-s must be positive" in capsys.readouterr().err
+    assert not db.exists()  # refused before anything was opened
+
+
 # ------------------------------------------------------------- misbehaving bots
 def test_a_bot_that_crashes_mid_game_is_restarted_and_resumes_its_seat(
     tmp_path: Path,

@@ -37,6 +37,13 @@ async def _deberc(*args: str, stdin: bytes = b"") -> tuple[int, str, str]:
 @asynccontextmanager
 async def served(url: str, settings: Path) -> AsyncIterator[int]:
     """``deberc-net serve`` in its own process on a free port; SIGTERM at the end."""
+    async with served_process(url, settings) as (port, _):
+        yield port
+
+
+@asynccontextmanager
+async def served_process(url: str, settings: Path) -> AsyncIterator[tuple[int, trio.Process]]:
+    """As ``served``, with the process (a test may kill it: then it is not stopped)."""
     async with trio.open_nursery() as nursery:
         command = [
             sys.executable,
@@ -68,11 +75,12 @@ async def served(url: str, settings: Path) -> AsyncIterator[int]:
                         port = int(entry["port"])
         nursery.start_soon(_drain, process.stderr)
         try:
-            yield port
+            yield port, process
         finally:
-            process.send_signal(signal.SIGTERM)
-            with trio.fail_after(TIME_LIMIT_S):
-                assert await process.wait() == 0
+            if process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+                with trio.fail_after(TIME_LIMIT_S):
+                    assert await process.wait() == 0
 
 
 class Clients:
@@ -190,3 +198,119 @@ async def test_a_ladder_keeps_its_results_and_records_in_postgres(postgres_url: 
     run = web_ladders.ladder_run(postgres_url, shown.runs[0].id)
     assert run is not None and len(run.games) == summary["games"]
     assert web_ladders.elo_plot(run) is not None
+
+
+async def _play_a_deal(a: LineClient, b: LineClient) -> str:
+    """Seat ``a`` and ``b`` in a match to 301 and play its first deal; the match id."""
+    await seat_pair(a, b, "2 to-301")
+    await _play_on(a, b)
+    (start,) = [fields(x)[1] for x in a.lines if x.startswith("event ") and "kind=start" in x]
+    return start["match"]
+
+
+async def _play_on(a: LineClient, b: LineClient) -> None:
+    """Play until the next deal's record."""
+    async with trio.open_nursery() as nursery:
+
+        async def play(client: LineClient, seed: int) -> None:
+            await play_machine(client, random.Random(seed), stop=lambda x: x.startswith("record "))
+            nursery.cancel_scope.cancel()
+
+        nursery.start_soon(play, a, 1)
+        nursery.start_soon(play, b, 2)
+
+
+def _running(url: str) -> set[str]:
+    with psycopg.connect(url) as conn:
+        return {r[0] for r in conn.execute("SELECT match_id FROM running")}
+
+
+async def test_two_servers_on_one_database_number_matches_apart_and_end_only_their_own(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    settings = tmp_path / "server.toml"
+    settings.write_text(
+        "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 100\nserver_dead_ms = 1500\n"
+    )
+    connect = Clients()
+    try:
+        async with served_process(postgres_url, settings) as (first, first_process):
+            ann, bob = await connect.machine(first, "ann"), await connect.machine(first, "bob")
+            on_first = await _play_a_deal(ann, bob)
+            async with served(postgres_url, settings) as second:
+                # the second server's start left the first one's running match alone
+                assert _running(postgres_url) == {on_first}
+                carl = await connect.machine(second, "carl")
+                dan = await connect.machine(second, "dan")
+                on_second = await _play_a_deal(carl, dan)
+                assert {on_first, on_second} == {"m1", "m2"}  # drawn from the store
+                assert _running(postgres_url) == {on_first, on_second}
+                code, out, _ = await _deberc("records", "export", "--db", postgres_url)
+                assert (code, out) == (0, "")  # both withheld while they run
+
+                first_process.kill()  # SIGKILL: no goodbye to the store
+                await first_process.wait()
+                with trio.fail_after(10):  # the second sees its heartbeat stop
+                    while _running(postgres_url) != {on_second}:
+                        await trio.sleep(0.1)
+                code, out, _ = await _deberc("records", "export", "--db", postgres_url)
+                (record,) = [json.loads(line) for line in out.splitlines()]
+                assert record["match"] == on_first and record["seed"] is None
+                await _play_on(carl, dan)  # the second server plays on
+                assert _running(postgres_url) == {on_second}
+    finally:
+        await connect.aclose()
+
+
+async def test_a_server_plays_on_while_its_heartbeat_cannot_be_stored(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    settings = tmp_path / "server.toml"
+    settings.write_text("[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 100\n")
+    connect = Clients()
+
+    def beats() -> list[object]:
+        with psycopg.connect(postgres_url) as conn:
+            return [r[0] for r in conn.execute("SELECT heartbeat FROM servers")]
+
+    try:
+        async with served_process(postgres_url, settings) as (port, process):
+            with psycopg.connect(postgres_url) as conn:  # heartbeats fail while it is away
+                conn.execute("ALTER TABLE servers RENAME TO servers_away")
+            await trio.sleep(0.5)
+            ann = await connect.machine(port, "ann")
+            await ann.send("who")
+            await ann.expect("who")
+            assert process.returncode is None
+            with psycopg.connect(postgres_url) as conn:
+                conn.execute("ALTER TABLE servers_away RENAME TO servers")
+            (before,) = beats()
+            with trio.fail_after(10):  # and the heartbeat resumes
+                while beats() == [before]:
+                    await trio.sleep(0.05)
+    finally:
+        await connect.aclose()
+
+
+async def test_a_table_whose_match_number_cannot_be_drawn_closes_and_the_server_plays_on(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    settings = tmp_path / "server.toml"
+    settings.write_text("[server]\nlag_ms = 0\nshutdown_grace_ms = 100\n")
+    connect = Clients()
+    try:
+        async with served_process(postgres_url, settings) as (port, process):
+            ann = await connect.machine(port, "ann")
+            with psycopg.connect(postgres_url) as conn:
+                conn.execute("ALTER SEQUENCE match_numbers RENAME TO match_numbers_away")
+            await ann.send("new 2")
+            await ann.expect("error")  # the table closed at once: ann is not seated
+            await ann.send("who")
+            await ann.expect("who", names="ann")
+            with psycopg.connect(postgres_url) as conn:
+                conn.execute("ALTER SEQUENCE match_numbers_away RENAME TO match_numbers")
+            await ann.send("new 2")
+            assert (await ann.expect("ok", cmd="sit"))["table"] == "2"
+            assert process.returncode is None
+    finally:
+        await connect.aclose()

@@ -139,6 +139,74 @@ def test_a_serving_open_ends_the_matches_an_earlier_run_left_running(store_db: s
         store.close()
 
 
+def test_match_numbers_drawn_at_once_by_two_stores_never_repeat(store_db: str) -> None:
+    """Two servers on one database (two stores, threads drawing at once): every number
+    is handed out once, and one store's numbers go up."""
+    stores = [open_store(store_db, serving=True) for _ in range(2)]
+    drawn: list[list[int]] = [[], []]
+    start = threading.Barrier(2)
+
+    def draw(i: int) -> None:
+        start.wait()
+        drawn[i] = [stores[i].new_match_number() for _ in range(25)]
+
+    threads = [threading.Thread(target=draw, args=(i,)) for i in range(2)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+        every = drawn[0] + drawn[1]
+        assert len(every) == 50 and sorted(every) == list(range(1, 51))
+        assert all(d == sorted(d) for d in drawn)
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_match_numbers_go_on_after_those_stored_before_the_store_drew_them(
+    store_db: str,
+) -> None:
+    opened(store_db, migrations=MIGRATIONS[:3]).close()  # before numbers were drawn
+    raw_execute(store_db, "INSERT INTO deals (match_id, deal_no, record) VALUES ('m12', 1, '{}')")
+    for match in ("m7", "ladder-x", "m3x"):  # the last two: not a server's number
+        raw_execute(
+            store_db,
+            "INSERT INTO matches (id, table_id, players, variant, options, reason, totals)"
+            f" VALUES ('{match}', 1, '[]', 'moscow', '[]', 'score', '[]')",
+        )
+    store = open_store(store_db)
+    try:
+        assert [store.new_match_number() for _ in range(2)] == [13, 14]
+    finally:
+        store.close()
+
+
+def test_a_server_ends_only_its_own_matches_and_those_of_dead_servers(store_db: str) -> None:
+    first = open_store(store_db, serving=True)
+    second = open_store(store_db, serving=True)
+    assert first.server_id is not None and second.server_id is not None
+    assert first.server_id != second.server_id
+    first.add_deal(deal("m1", 1))
+    second.add_deal(deal("m2", 1))
+    third = open_store(store_db, serving=True)  # a server starting: both are alive
+    try:
+        assert exported(third) == []
+        first.close()  # a server stopping ends its own running match, only its own
+        assert [r["match"] for r in exported(third)] == ["m1"]
+        assert third.heartbeat(30.0) == 0  # the second is alive: nothing ended
+        silence(store_db, second.server_id)  # the second stops beating (a crash)
+        assert third.heartbeat(30.0) == 1
+        assert sorted(r["match"] for r in exported(third)) == ["m1", "m2"]
+        assert all(r["seed"] is None for r in exported(third))  # seedless for good
+        assert second.heartbeat(30.0) == 0  # back from a stall: it beats on, as itself
+        second.add_deal(deal("m3", 1))
+        assert third.heartbeat(30.0) == 0 and len(exported(third)) == 2
+    finally:
+        second.close()
+        third.close()
+
+
 def test_recent_games_newest_first_for_any_writing_of_a_name(store: Store) -> None:
     finish(store, "m1", ["Ann", "bob"], "Ann")
     finish(store, "m2", ["bob", "carl"], None)
@@ -286,6 +354,36 @@ def raw_deals(db: str) -> list[str]:
         rows = [r[0] for r in con.execute("SELECT record FROM deals")]
     con.close()
     return rows
+
+
+def raw_execute(db: str, statement: str) -> None:
+    if is_postgres(db):
+        import psycopg
+
+        with psycopg.connect(db) as conn:
+            conn.execute(statement.encode())
+        return
+    with sqlite3.connect(db) as con:
+        con.execute(statement)
+    con.close()
+
+
+def silence(db: str, server_id: int) -> None:
+    """The server's last heartbeat an hour ago, as if it had died then."""
+    if is_postgres(db):
+        import psycopg
+
+        with psycopg.connect(db) as conn:
+            conn.execute(
+                "UPDATE servers SET heartbeat = now() - interval '1 hour' WHERE id = %s",
+                (server_id,),
+            )
+        return
+    with sqlite3.connect(db) as con:
+        con.execute(
+            "UPDATE servers SET heartbeat = heartbeat - 1 / 24.0 WHERE id = ?", (server_id,)
+        )
+    con.close()
 
 
 def table_exists(db: str, name: str) -> bool:

@@ -6,9 +6,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .base import Store, StoreError, name_key
+from .base import DEAD_AFTER_S, Store, StoreError, name_key
 
-__all__ = ["Store", "StoreError", "describe", "is_postgres", "name_key", "open_store"]
+__all__ = [
+    "DEAD_AFTER_S",
+    "Store",
+    "StoreError",
+    "describe",
+    "is_postgres",
+    "name_key",
+    "open_store",
+]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -17,17 +25,20 @@ def is_postgres(db: str | Path) -> bool:
     return str(db).startswith(POSTGRES_SCHEMES)
 
 
-def open_store(db: str | Path, *, serving: bool = False) -> Store:
+def open_store(
+    db: str | Path, *, serving: bool = False, dead_after_s: float = DEAD_AFTER_S
+) -> Store:
     """The store at ``db``: a ``postgresql://`` address or an SQLite file (created if
-    missing). ``serving``: opened by a server, so the matches an earlier run left
-    running are over. StoreError (or OSError for a file) if it cannot be opened."""
+    missing). ``serving``: opened by a server, which gets its id from the store (its
+    running matches are its own); the matches of servers silent for ``dead_after_s``
+    are over. StoreError (or OSError for a file) if it cannot be opened."""
     if is_postgres(db):
         from .postgres import PostgresStore  # psycopg is imported only when used
 
-        return PostgresStore(str(db), serving=serving)
+        return PostgresStore(str(db), serving=serving, dead_after_s=dead_after_s)
     from .sqlite import SQLiteStore
 
-    return SQLiteStore(db, serving=serving)
+    return SQLiteStore(db, serving=serving, dead_after_s=dead_after_s)
 
 
 def describe(db: str | Path) -> str:

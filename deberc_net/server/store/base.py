@@ -18,6 +18,8 @@ from typing import Any, Protocol
 
 import attrs
 
+DEAD_AFTER_S = 30.0  # a server silent this long is dead: its running matches are over
+
 
 class StoreError(Exception):
     """The store cannot be opened (unreachable server, a schema newer than this code)."""
@@ -140,7 +142,23 @@ class Store(Protocol):
         ...
 
     def max_match_number(self) -> int:
-        """Match ids are ``m<N>``; a restarted server continues after the last one."""
+        """The highest ``m<N>`` stored (0 if none)."""
+        ...
+
+    # several servers on one database (docs/scaling.md)
+    server_id: int | None
+    """Opened by a server (``serving``): its row in ``servers``, drawn from the store;
+    the running matches it stores are its own. None otherwise."""
+
+    def new_match_number(self) -> int:
+        """A match number no other call, in this process or any other on the same
+        database, ever gets: match ids are ``m<N>``."""
+        ...
+
+    def heartbeat(self, dead_after_s: float) -> int:
+        """This server is alive (its heartbeat is now, by the database's clock); the
+        servers silent for more than ``dead_after_s`` are dead, and their running
+        matches over (exportable, seedless). Returns how many matches it ended."""
         ...
 
     # people's ratings (server/ratings.py)

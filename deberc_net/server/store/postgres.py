@@ -9,6 +9,8 @@ apply each one once.
 
 from __future__ import annotations
 
+import os
+import socket
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -16,6 +18,7 @@ import psycopg
 import psycopg_pool
 
 from .base import (
+    DEAD_AFTER_S,
     MATCH_IDS,
     MATCH_RECORDS,
     PLAYER_RATINGS,
@@ -55,15 +58,23 @@ class PostgresStore:
         migrations: Sequence[Migration] = MIGRATIONS,
         pool_size: int = 4,
         connect_timeout_s: float = CONNECT_TIMEOUT_S,
+        dead_after_s: float = DEAD_AFTER_S,
     ) -> None:
         """``url``: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB (any libpq conninfo).
-        ``serving``: as for SQLiteStore."""
+        ``serving``, ``dead_after_s``: as for SQLiteStore."""
+        self.server_id: int | None = None
         # one plain connection first: a refusal is told at once, with its reason
         first = connect(url, connect_timeout_s)
-        with first:  # commits at the end of the block
+        with first:  # commits at the end of the block, and closes it
             migrate(first, migrations)
             if serving:
-                first.execute("DELETE FROM running")
+                row = first.execute(
+                    "INSERT INTO servers (host, pid) VALUES (%s, %s) RETURNING id",
+                    (socket.gethostname(), os.getpid()),
+                ).fetchone()
+                assert row is not None
+                self.server_id = int(row[0])
+                _end_the_dead(first, dead_after_s)
         self._pool = psycopg_pool.ConnectionPool(
             url,
             min_size=1,
@@ -82,7 +93,30 @@ class PostgresStore:
             ) from None
 
     def close(self) -> None:
+        if self.server_id is not None:  # a server's own matches end with it
+            with self._pool.connection() as conn:
+                conn.execute("DELETE FROM running WHERE server = %s", (self.server_id,))
+                conn.execute("DELETE FROM servers WHERE id = %s", (self.server_id,))
         self._pool.close()
+
+    # several servers on one database
+    def heartbeat(self, dead_after_s: float) -> int:
+        with self._pool.connection() as conn:
+            beat = conn.execute(
+                "UPDATE servers SET heartbeat = now() WHERE id = %s", (self.server_id,)
+            )
+            if beat.rowcount == 0 and self.server_id is not None:  # thought dead: alive again
+                conn.execute(
+                    "INSERT INTO servers (id, host, pid) VALUES (%s, %s, %s)",
+                    (self.server_id, socket.gethostname(), os.getpid()),
+                )
+            return _end_the_dead(conn, dead_after_s)
+
+    def new_match_number(self) -> int:
+        with self._pool.connection() as conn:
+            row = conn.execute("SELECT nextval('match_numbers')").fetchone()
+        assert row is not None
+        return int(row[0])
 
     def schema_version(self) -> int:
         with self._pool.connection() as conn:
@@ -113,8 +147,8 @@ class PostgresStore:
     def add_deal(self, record: dict[str, Any]) -> None:
         with self._pool.connection() as conn:
             conn.execute(
-                "INSERT INTO running (match_id) VALUES (%s) ON CONFLICT DO NOTHING",
-                (record["match"],),
+                "INSERT INTO running (match_id, server) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                (record["match"], self.server_id),
             )
             conn.execute(
                 "INSERT INTO deals (match_id, deal_no, record) VALUES (%s, %s, %s)"
@@ -218,6 +252,19 @@ class PostgresStore:
         with self._pool.connection() as conn:
             rows = conn.execute(RATING_HISTORY.format(p="%s"), (name_key(name),)).fetchall()
         return [rating_point(tuple(r)) for r in rows]
+
+
+def _end_the_dead(conn: psycopg.Connection[Any], dead_after_s: float) -> int:
+    """Forget the servers silent for ``dead_after_s``; end the running matches no live
+    server owns. How many it ended."""
+    conn.execute(
+        "DELETE FROM servers WHERE heartbeat < now() - make_interval(secs => %s)",
+        (dead_after_s,),
+    )
+    cur = conn.execute(
+        "DELETE FROM running WHERE server IS NULL OR server NOT IN (SELECT id FROM servers)"
+    )
+    return cur.rowcount
 
 
 def connect(url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> psycopg.Connection[Any]:

@@ -8,6 +8,7 @@ same mode).
 from __future__ import annotations
 
 import os
+import socket
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .base import (
+    DEAD_AFTER_S,
     MATCH_IDS,
     MATCH_RECORDS,
     PLAYER_RATINGS,
@@ -48,21 +50,24 @@ class SQLiteStore:
         *,
         serving: bool = False,
         migrations: Sequence[Migration] = MIGRATIONS,
+        dead_after_s: float = DEAD_AFTER_S,
     ) -> None:
-        """``serving``: opened by a server, so the matches an earlier run left running
-        are over (their records, seedless, become exportable)."""
+        """``serving``: opened by a server, which gets its row in ``servers``; the
+        matches of servers that died (silent for ``dead_after_s``), or of a run before
+        servers had rows, are over (their records, seedless, become exportable)."""
         self.path = str(path)
         if self.path != ":memory:" and not os.path.exists(self.path):
             os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
+        self.server_id: int | None = None
         try:
             with self._lock:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 migrate(self._db, migrations)
-                if serving:
-                    self._db.execute("DELETE FROM running")
+            if serving:
+                self._register(dead_after_s)
         except BaseException:
             self._db.close()
             raise
@@ -72,7 +77,57 @@ class SQLiteStore:
 
     def close(self) -> None:
         with self._lock:
+            if self.server_id is not None:  # a server's own matches end with it
+                with self._db:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    self._db.execute("DELETE FROM running WHERE server = ?", (self.server_id,))
+                    self._db.execute("DELETE FROM servers WHERE id = ?", (self.server_id,))
             self._db.close()
+
+    # several servers on one database
+    def _register(self, dead_after_s: float) -> None:
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            cur = self._db.execute(
+                "INSERT INTO servers (host, pid, heartbeat) VALUES (?, ?, julianday('now'))",
+                (socket.gethostname(), os.getpid()),
+            )
+            self.server_id = int(cur.lastrowid or 0)
+            self._end_the_dead(dead_after_s)
+
+    def _end_the_dead(self, dead_after_s: float) -> int:
+        self._db.execute(
+            "DELETE FROM servers WHERE heartbeat < julianday('now') - ? / 86400.0",
+            (dead_after_s,),
+        )
+        cur = self._db.execute(
+            "DELETE FROM running WHERE server IS NULL OR server NOT IN (SELECT id FROM servers)"
+        )
+        return cur.rowcount
+
+    def heartbeat(self, dead_after_s: float) -> int:
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            beat = self._db.execute(
+                "UPDATE servers SET heartbeat = julianday('now') WHERE id = ?", (self.server_id,)
+            )
+            if beat.rowcount == 0 and self.server_id is not None:  # thought dead: alive again
+                self._db.execute(
+                    "INSERT INTO servers (id, host, pid, heartbeat)"
+                    " VALUES (?, ?, ?, julianday('now'))",
+                    (self.server_id, socket.gethostname(), os.getpid()),
+                )
+            return self._end_the_dead(dead_after_s)
+
+    def new_match_number(self) -> int:
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            number = int(
+                self._db.execute("INSERT INTO match_numbers DEFAULT VALUES").lastrowid or 0
+            )
+            # AUTOINCREMENT remembers the highest: only the newest row need be kept
+            self._db.execute("DELETE FROM match_numbers WHERE number < ?", (number,))
+        return number
 
     def schema_version(self) -> int:
         with self._lock:
@@ -106,7 +161,8 @@ class SQLiteStore:
         with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.execute(
-                "INSERT OR IGNORE INTO running (match_id) VALUES (?)", (record["match"],)
+                "INSERT OR IGNORE INTO running (match_id, server) VALUES (?, ?)",
+                (record["match"], self.server_id),
             )
             self._db.execute(
                 "INSERT OR REPLACE INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)",

@@ -1,0 +1,150 @@
+"""The boards of a distributed ladder, queued in PostgreSQL (table ``ladder_boards``,
+migration 5 of deberc_net/server/store).
+
+``ladder run --distributed`` queues one row per board; each ``ladder worker`` claims a
+board with ``FOR UPDATE SKIP LOCKED`` (two workers never wait for, nor get, the same
+row) under a lease it renews while it plays. A board whose lease ran out (its worker
+died, or stalled) is claimed again. A worker writes a board's games and marks it done in
+one transaction, and only while it still holds the lease: each board's results are
+stored exactly once. Times are the database's (``now()``), so the machines' clocks need
+not agree. Every method is a blocking call and one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from deberc_net.server.store.postgres import connect, migrate
+
+from .results import GameResult
+from .store import _game_params
+
+INSERT_GAME = (
+    "INSERT INTO ladder_games (run_id, board, seating, match_id, written, reason, forfeit)"
+    " VALUES (%s, %s, %s, %s, %s, %s, %s)"
+)
+
+
+@attrs.frozen
+class Claim:
+    run: int
+    board: int
+    settings: dict[str, Any]  # the run's: its "distributed" entry is what to play
+
+
+class BoardQueue:
+    """One connection, used by one thread at a time (the worker's calls come from trio
+    worker threads)."""
+
+    def __init__(self, url: str) -> None:
+        self.db = connect(url)
+        self._lock = threading.Lock()
+        with self.db.transaction():
+            migrate(self.db)
+
+    def close(self) -> None:
+        with self._lock:
+            self.db.close()
+
+    def enqueue(self, run: int, boards: Sequence[tuple[int, dict[str, Any]]]) -> None:
+        """A run's boards: (board number, its games as JSON-able data)."""
+        with self._lock, self.db.transaction(), self.db.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO ladder_boards (run_id, board, spec) VALUES (%s, %s, %s)",
+                [(run, board, json.dumps(spec)) for board, spec in boards],
+            )
+
+    def claim(self, worker: str, lease_s: float, run: int | None = None) -> Claim | None:
+        """The first board not done and not leased (of ``run``, or of any run), now
+        leased to ``worker`` for ``lease_s``; None if there is none."""
+        only_run = "" if run is None else " AND run_id = %(run)s"
+        with self._lock, self.db.transaction():
+            row = self.db.execute(
+                "UPDATE ladder_boards b SET claimed_by = %(worker)s,"
+                " lease_until = now() + make_interval(secs => %(lease)s), claims = claims + 1"
+                " FROM (SELECT run_id, board FROM ladder_boards WHERE NOT done"
+                f" AND (lease_until IS NULL OR lease_until < now()){only_run}"
+                " ORDER BY run_id, board LIMIT 1 FOR UPDATE SKIP LOCKED) free"
+                " WHERE b.run_id = free.run_id AND b.board = free.board"
+                " RETURNING b.run_id, b.board,"
+                " (SELECT settings FROM ladder_runs r WHERE r.id = b.run_id)",
+                {"worker": worker, "lease": lease_s, "run": run},
+            ).fetchone()
+        if row is None:
+            return None
+        return Claim(int(row[0]), int(row[1]), json.loads(row[2]) if row[2] else {})
+
+    def renew(self, worker: str, lease_s: float, run: int, boards: Sequence[int]) -> list[int]:
+        """Extend ``worker``'s leases on these boards; the boards it no longer holds."""
+        if not boards:
+            return []
+        with self._lock, self.db.transaction():
+            rows = self.db.execute(
+                "UPDATE ladder_boards SET lease_until = now() + make_interval(secs => %s)"
+                " WHERE run_id = %s AND board = ANY(%s) AND claimed_by = %s AND NOT done"
+                " RETURNING board",
+                (lease_s, run, list(boards), worker),
+            ).fetchall()
+        held = {int(r[0]) for r in rows}
+        return [b for b in boards if b not in held]
+
+    def complete(self, worker: str, run: int, board: int, results: Sequence[GameResult]) -> bool:
+        """The board's games stored and the board done, if ``worker`` still holds it;
+        False (nothing stored) if its lease was lost to another worker."""
+        with self._lock, self.db.transaction():
+            done = self.db.execute(
+                "UPDATE ladder_boards SET done = true, lease_until = NULL"
+                " WHERE run_id = %s AND board = %s AND claimed_by = %s AND NOT done",
+                (run, board, worker),
+            )
+            if done.rowcount != 1:
+                return False
+            with self.db.cursor() as cur:
+                cur.executemany(
+                    INSERT_GAME,
+                    [
+                        _game_params(
+                            run,
+                            r.game.board,
+                            list(r.game.seating),
+                            r.match_id,
+                            r.written,
+                            r.reason,
+                            r.forfeit,
+                        )
+                        for r in results
+                    ],
+                )
+        return True
+
+    def progress(self, run: int) -> tuple[int, int]:
+        """(boards done, boards queued) of ``run``."""
+        with self._lock, self.db.transaction():
+            row = self.db.execute(
+                "SELECT count(*) FILTER (WHERE done), count(*) FROM ladder_boards"
+                " WHERE run_id = %s",
+                (run,),
+            ).fetchone()
+        assert row is not None
+        return int(row[0]), int(row[1])
+
+    def unfinished(self) -> int:
+        """Boards of any run not done yet (leased or not)."""
+        with self._lock, self.db.transaction():
+            row = self.db.execute("SELECT count(*) FROM ladder_boards WHERE NOT done").fetchone()
+        assert row is not None
+        return int(row[0])
+
+    def unfinished_runs(self) -> list[tuple[int, int, int]]:
+        """(run, boards done, boards queued) of every run with boards left to play."""
+        with self._lock, self.db.transaction():
+            rows = self.db.execute(
+                "SELECT run_id, count(*) FILTER (WHERE done), count(*) FROM ladder_boards"
+                " GROUP BY run_id HAVING bool_or(NOT done) ORDER BY run_id"
+            ).fetchall()
+        return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]

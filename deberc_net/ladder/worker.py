@@ -1,0 +1,176 @@
+"""``ladder worker``: claims boards of distributed ladders from the store's queue and
+plays them with its own server and its own copies of the run's bots (as ``ladder run``
+does on one machine), then stores each board's games.
+
+A worker holds up to ``concurrency`` boards (the run's setting) at a time, renewing
+their leases while it plays. Its server keeps its deal records in the same database;
+each worker has its own admin name there (``ladder-`` and a random tail), forgotten
+when it stops. A worker killed mid-board loses nothing: its lease runs out and another
+worker plays the board again (the dead attempt's deals end up stored seedless, like
+any match of a server that died; docs/ladder.md).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import sys
+import time
+
+import structlog
+import trio
+
+from deberc_net.plugins import RuleBook
+from deberc_net.protocol.wire import MatchEnd
+from deberc_net.server.store import describe, open_store
+
+from .admin import AdminClient
+from .distributed import options_from
+from .queue import BoardQueue, Claim
+from .ratings import Ratings
+from .results import GameResult, Results, Summary
+from .runner import Ladder, LadderOptions
+from .schedule import Game
+
+log = structlog.get_logger("deberc.ladder.worker")
+
+LEASE_S = 60.0  # a board's lease: renewed every third of it while played
+POLL_S = 1.0  # how often an idle worker looks for a board
+CLAIM_RETRY_S = 0.5  # a worker playing boards asks for another at most this often
+
+
+def worker_id() -> str:
+    """Unique among the workers on one database: host, process and a random tail."""
+    return f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(3)}"
+
+
+class BoardResults(Results):
+    """A worker's results: kept by board until the board is played, not counted."""
+
+    def __init__(self, options: LadderOptions, summary: Summary) -> None:
+        super().__init__(options, summary)
+        self.by_board: dict[int, list[tuple[int, GameResult]]] = {}
+
+    def add(self, index: int, game: Game, end: MatchEnd, match_id: str | None) -> None:
+        self.by_board.setdefault(game.board, []).append((index, GameResult.of(game, end, match_id)))
+
+
+class WorkerLadder(Ladder):
+    """The boards of one run this worker claims, played on one server and one set of
+    bot copies, until every board of the run is played (by it or others)."""
+
+    def __init__(
+        self, options: LadderOptions, queue: BoardQueue, worker: str, first: Claim, lease_s: float
+    ) -> None:
+        super().__init__(options, Ratings([b.name for b in options.bots]))
+        self.boards = queue
+        self.worker = worker
+        self.run_id = first.run
+        self.lease_s = lease_s
+        self.queue.clear()  # only the boards claimed are played
+        self.board_results = BoardResults(options, self.summary)
+        self.results = self.board_results
+        self.held: set[int] = set()
+        self.stored = 0  # boards played and stored
+        self._next_claim = 0.0
+        self.admin_name = f"ladder-{secrets.token_hex(4)}"
+        self._take_board(first.board)
+
+    def _take_board(self, board: int) -> None:
+        self.held.add(board)
+        self.queue.extend((i, g) for i, g in enumerate(self.games) if g.board == board)
+
+    async def _fill(self, admin: AdminClient) -> None:
+        await self._claim_if_room()
+        while not (self.queue or self.running or self.awaiting):
+            # idle, while boards of the run are leased to others: one may come free (its
+            # worker died), and the server and bots are ready to play it
+            done, total = await trio.to_thread.run_sync(self.boards.progress, self.run_id)
+            if done == total:
+                break
+            await trio.sleep(CLAIM_RETRY_S)
+            await self._claim_if_room()
+        await super()._fill(admin)
+
+    async def _claim_if_room(self) -> None:
+        now = trio.current_time()
+        if not self.queue and len(self.held) < self.o.concurrency and now >= self._next_claim:
+            claim = await trio.to_thread.run_sync(
+                self.boards.claim, self.worker, self.lease_s, self.run_id
+            )
+            if claim is None:
+                self._next_claim = now + CLAIM_RETRY_S
+            else:
+                self._take_board(claim.board)
+
+    async def _board_done(self, admin: AdminClient, board: int) -> None:
+        await super()._board_done(admin, board)
+        if self.unplayed[board] == 0 and board in self.held:
+            self.held.discard(board)
+            played = [r for _, r in sorted(self.board_results.by_board.pop(board, []))]
+            stored = await trio.to_thread.run_sync(
+                self.boards.complete, self.worker, self.run_id, board, played
+            )
+            if stored:
+                self.stored += 1
+            else:  # its lease ran out and another worker took it: that one's results count
+                log.warning("board_lost", run=self.run_id, board=board)
+
+    async def renew_leases(self) -> None:
+        while True:
+            await trio.sleep(self.lease_s / 3)
+            lost = await trio.to_thread.run_sync(
+                self.boards.renew, self.worker, self.lease_s, self.run_id, sorted(self.held)
+            )
+            if lost:
+                log.warning("leases_lost", run=self.run_id, boards=lost)
+
+    async def play(self) -> int:
+        """Play until every board of the run is played; the boards this worker stored."""
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self.renew_leases)
+            await self.run()
+            nursery.cancel_scope.cancel()
+        return self.stored
+
+
+def work(
+    db: str,
+    *,
+    lease_s: float = LEASE_S,
+    poll_s: float = POLL_S,
+    exit_when_done: bool = False,
+    rules: RuleBook | None = None,
+) -> int:
+    """Claim and play boards until stopped (or, ``exit_when_done``, until no board of
+    any run is left unplayed); the boards stored."""
+    rules = rules if rules is not None else RuleBook.load()
+    me = worker_id()
+    queue = BoardQueue(db)
+    stored = 0
+    try:
+        print(f"ladder worker {me} on {describe(db)}", file=sys.stderr)
+        while True:
+            claim = queue.claim(me, lease_s)
+            if claim is None:
+                if exit_when_done and queue.unfinished() == 0:
+                    return stored
+                time.sleep(poll_s)
+                continue
+            spec = claim.settings["distributed"]  # only a distributed run queues boards
+            ladder = WorkerLadder(options_from(spec, db, rules), queue, me, claim, lease_s)
+            try:
+                stored += trio.run(ladder.play)
+            finally:
+                _forget(db, ladder.admin_name)
+    finally:
+        queue.close()
+
+
+def _forget(db: str, admin: str) -> None:
+    store = open_store(db)
+    try:
+        store.forget_account(admin)
+    finally:
+        store.close()

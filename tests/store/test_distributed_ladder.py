@@ -1,0 +1,167 @@
+"""A distributed ladder on a real PostgreSQL server: ``ladder run --distributed`` queues
+the boards, two ``ladder worker`` processes play them, one is SIGKILLed holding a board;
+the results equal those of a single-machine ladder with the same seed."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from tests.ladder.helpers import HEUR, RAND, ladder, ladder_argv, summary
+
+LEASE_S = "1.5"
+TIME_LIMIT_S = 45  # under pytest's own limit
+
+
+def _worker(url: str, log: Path) -> subprocess.Popen[str]:
+    """A ``ladder worker`` process; what it says goes to ``log``."""
+    argv = ["ladder", "worker", "--db", url, "--lease-s", LEASE_S, "--exit-when-done"]
+    with log.open("w") as out:  # the child keeps its own copy of the descriptor
+        return subprocess.Popen(
+            [sys.executable, "-m", "deberc_net", *argv],
+            stdout=subprocess.DEVNULL,
+            stderr=out,
+            text=True,
+        )
+
+
+def _query(url: str, sql: str, *params: object) -> list[tuple[Any, ...]]:
+    with psycopg.connect(url) as conn:
+        return [tuple(r) for r in conn.execute(sql.encode(), params).fetchall()]
+
+
+def _wait_for(what: str, check: object, deadline: float) -> None:
+    assert callable(check)
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    args = ("--bot", HEUR, "--bot", RAND, "--deals", "4", "--seed", "spread", "--concurrency", "1")
+    args = (*args, "--json")
+    local = summary(ladder(tmp_path, *args, db=tmp_path / "local.sqlite3", timeout=60))
+
+    deadline = time.monotonic() + TIME_LIMIT_S
+    run = subprocess.Popen(
+        ladder_argv(postgres_url, *args, "--distributed"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    workers: list[subprocess.Popen[str]] = []
+    try:
+        _wait_for(
+            "the boards to be queued",
+            lambda: (
+                _query(postgres_url, "SELECT count(*) FROM ladder_boards")[0][0] == 4
+                if _query(postgres_url, "SELECT to_regclass('ladder_boards')")[0][0]
+                else False
+            ),
+            deadline,
+        )
+        table = subprocess.run(
+            [sys.executable, "-m", "deberc_net", "ladder", "table", "--db", postgres_url],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        )
+        assert "(distributed): 0 of 4 boards played so far" in table.stdout
+        doomed = _worker(postgres_url, tmp_path / "doomed.log")
+        workers.append(doomed)
+        _wait_for(
+            "the first worker's first claim",
+            lambda: bool(
+                _query(postgres_url, "SELECT 1 FROM ladder_boards WHERE claimed_by IS NOT NULL")
+            ),
+            deadline,
+        )
+        survivor = _worker(postgres_url, tmp_path / "survivor.log")
+        workers.append(survivor)
+
+        def doomed_holds_a_board() -> bool:  # while deals have been played
+            held = _query(
+                postgres_url,
+                "SELECT board FROM ladder_boards WHERE NOT done AND claimed_by LIKE %s",
+                f"%/{doomed.pid}/%",
+            )
+            return bool(held) and _query(postgres_url, "SELECT count(*) FROM deals")[0][0] > 0
+
+        def doomed_is_mid_board() -> bool:
+            """Frozen (SIGSTOP) while it holds a board and deals have been played: it
+            can finish nothing more before it is killed."""
+            if not doomed_holds_a_board():
+                return False
+            doomed.send_signal(signal.SIGSTOP)
+            if doomed_holds_a_board():
+                return True
+            doomed.send_signal(signal.SIGCONT)
+            return False
+
+        _wait_for("the first worker to hold a board while deals are played",
+                  doomed_is_mid_board, deadline)  # fmt: skip
+        held = [
+            int(board)
+            for (board,) in _query(
+                postgres_url,
+                "SELECT board FROM ladder_boards WHERE NOT done AND claimed_by LIKE %s",
+                f"%/{doomed.pid}/%",
+            )
+        ]
+        doomed.kill()
+        doomed.wait(timeout=10)
+
+        out, err = run.communicate(timeout=max(1.0, deadline - time.monotonic()))
+        assert run.returncode == 0, err[-2000:]
+        survived = survivor.wait(timeout=max(1.0, deadline - time.monotonic()))
+        assert survived == 0, (tmp_path / "survivor.log").read_text()[-2000:]
+    finally:
+        for process in [run, *workers]:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+    distributed = json.loads(out)
+    for data in (local, distributed):
+        data.pop("seconds"), data.pop("deals_per_second")
+    assert distributed == local  # pairs, ratings, forfeits: all alike
+
+    boards = _query(postgres_url, "SELECT board, done, claims FROM ladder_boards ORDER BY board")
+    assert [(b, d) for b, d, _ in boards] == [(1, True), (2, True), (3, True), (4, True)]
+    claims = {b: c for b, _, c in boards}
+    assert held and all(claims[b] >= 2 for b in held)  # claimed again after the lease
+    # each board's games stored once, by the worker that finished it
+    games = _query(postgres_url, "SELECT board, seating FROM ladder_games ORDER BY board, seating")
+    assert len(games) == 8 and len(set(games)) == 8
+
+    table = subprocess.run(
+        [sys.executable, "-m", "deberc_net", "ladder", "table", "--db", postgres_url, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    rows = json.loads(table.stdout)
+    assert [(r["bot"], r["games"]) for r in rows] == [(r["bot"], 8) for r in distributed["ratings"]]
+
+
+def test_a_distributed_ladder_refuses_what_only_one_machine_can_do(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    bots = ("--bot", HEUR, "--bot", RAND, "--distributed")
+    sprt = ladder(tmp_path, *bots, "--sprt", "0,10,0.05,0.05", db=postgres_url, timeout=30)
+    assert sprt.returncode == 2 and "--sprt needs a single-machine ladder" in sprt.stderr
+    given = ladder(tmp_path, *bots, "--server", "127.0.0.1:1", "--admin-password", "x",
+                   db=postgres_url, timeout=30)  # fmt: skip
+    assert given.returncode == 2 and "not --server" in given.stderr
+    assert _query(postgres_url, "SELECT count(*) FROM ladder_boards")[0][0] == 0
