@@ -35,6 +35,7 @@ class Style(StrEnum):
 HUMAN = Style.HUMAN
 MACHINE = Style.MACHINE
 WIDTH = 80  # every human line fits an 80-column terminal
+BANNER_RU = "Деберц для людей и ботов. По-русски: наберите lang ru, потом help."
 
 
 class HandOrder(StrEnum):
@@ -167,7 +168,8 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
                         text,
                     )
                 ]
-            return [f"deberc-net {event.version} (protocol {event.protocol}) — {text}"]
+            # said before any language is chosen: the way to Russian is told in Russian
+            return [f"deberc-net {event.version} (protocol {event.protocol}) — {text}", BANNER_RU]
         case ev.Ok():
             return [
                 line("ok", [("cmd", event.cmd), *event.fields], event.text)

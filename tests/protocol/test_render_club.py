@@ -11,8 +11,9 @@ from deberc_net.game.play import illegal_card_error
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.protocol.refusals import refusal_phrase
-from deberc_net.protocol.render import HUMAN, columns, for_people, render
+from deberc_net.protocol.render import HUMAN, MACHINE, columns, for_people, render
 from deberc_net.protocol.render_ru import render_ru
+from deberc_net.protocol.wire import banner_protocol, parse_line
 
 LATIN_WORD = re.compile(r"\b(?!mu\b|sigma\b|moscow\b|anna\b|boris\b|m7\b|m9\b)[A-Za-z]{2,}\b")
 LATIN_CARD = re.compile(r"(?<![\w-])(?:10|[789JQKA])[♠♥♦♣shdc](?!\w)")
@@ -167,4 +168,17 @@ def test_engine_refusals_keep_their_detail_in_russian() -> None:
     assert other.said is None
     assert render_ru(ev.Error("must-trump", "you have no card of the led suit: play a trump")) == [
         "Ошибка (must-trump): масти нет — надо бить козырем"
+    ]
+
+
+def test_the_banner_tells_the_way_to_russian_on_a_second_line() -> None:
+    hello = ev.Hello("0.1.0", "1")
+    english, russian = render(hello, HUMAN)
+    assert banner_protocol(english) == 1 and banner_protocol(russian) is None
+    assert "lang ru" in russian and re.search("[а-я]", russian)
+    assert all(columns(x) <= 80 for x in (english, russian))
+    assert parse_line(russian).fields == {}  # a machine reader finds no field in it
+    assert render(hello, MACHINE) == [  # the machine style's hello stays one line
+        "hello server=deberc-net version=0.1.0 protocol=1 "
+        "text=Deberts for people and bots. Type 'help'."
     ]
