@@ -45,6 +45,10 @@ async def test_a_private_table_invite_history_top_finger_and_rematch_in_russian(
     for person in (anna, boris, vera):
         await person.send(f"login {person.label} lang=ru")
         await person.read_until(lambda x: x.startswith("Здравствуйте, "))
+    await anna.send("rematch")  # no match of hers has ended: refused in Russian
+    assert await anna.read_until(lambda x: x.startswith("Ошибка (")) == (
+        "Ошибка (not-allowed): реванш можно просить только сразу после своей игры"
+    )
     await anna.send("new 2 short private")
     table = re.findall(r"\d+", await anna.read_until(lambda x: x.startswith("Вы за столом")))[0]
     await anna.send("invite boris")
