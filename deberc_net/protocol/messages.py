@@ -90,6 +90,49 @@ class Msg(StrEnum):
     SAID = "said"
     SAID_AT = "said-at"
     SAID_WATCHERS = "said-watchers"
+    # private tables, invitations, house bots, rematches, history and ratings
+    INVITE = "invite"
+    INVITED = "invited"
+    PRIVATE_TABLE = "private-table"
+    BOT_COMES = "bot-comes"
+    BOT_NOT_COME = "bot-not-come"
+    BOT_GIVES_UP = "bot-gives-up"
+    REMATCH_ASK = "rematch-ask"
+    REMATCH_WAITING = "rematch-waiting"
+    REMATCH_PENDING = "rematch-pending"
+    REMATCH_STARTS = "rematch-starts"
+    REMATCH_OFF = "rematch-off"
+    REMATCH_TIMEOUT = "rematch-timeout"
+    REMATCH_LEFT = "rematch-left"
+    REMATCH_ELSEWHERE = "rematch-elsewhere"
+    NO_REMATCH = "no-rematch"
+    REMATCH_BOARD = "rematch-board"
+    REMATCH_HOUSE_BOT = "rematch-house-bot"
+    HISTORY_TITLE = "history-title"
+    HISTORY_EMPTY = "history-empty"
+    HISTORY_DEAL = "history-deal"
+    HISTORY_TRUMP = "history-trump"
+    HISTORY_NO_TRUMP = "history-no-trump"
+    HISTORY_PLAYING = "history-playing"
+    TOP_TITLE = "top-title"
+    TOP_NOBODY = "top-nobody"
+    TOP_LINE = "top-line"
+    ONE_GAME = "one-game"
+    GAMES = "games"
+    RECORD = "record"
+    FINGER_TITLE = "finger-title"
+    A_GUEST = "a-guest"
+    ONLINE = "online"
+    NOT_HERE = "not-here"
+    LAST_GAMES = "last-games"
+    NO_FINISHED_GAME = "no-finished-game"
+    NOT_RATED = "not-rated"
+    FINGER_RATED = "finger-rated"
+    # an engine refusal with its detail (a name, a suit, a card)
+    NOT_YOUR_TURN = "not-your-turn"
+    NOT_YOUR_TURN_TO_BID = "not-your-turn-to-bid"
+    MUST_FOLLOW_SUIT = "must-follow-suit"
+    NOT_IN_HAND = "not-in-hand"
 
 
 # key: (English, Russian). Only the English text is what the machine style says.
@@ -265,6 +308,103 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SAID: ("{where}{sender} says: {text}", "{where}{sender}: {text}"),
     Msg.SAID_AT: ("[table {table}{watchers}] ", "[стол {table}{watchers}] "),
     Msg.SAID_WATCHERS: (", watchers", ", зрители"),
+    Msg.INVITE: ("You invite {name} to table {table}.", "Вы пригласили {name} за стол {table}."),
+    Msg.INVITED: (
+        "{sender} invites you to {private}table {table} ({players} players, "
+        "{variant}{options}): 'sit {table}' to play.",
+        "{sender} зовёт вас за {private}стол {table} ({variant}{options}, игроков: "
+        "{players}): наберите sit {table}.",
+    ),
+    Msg.PRIVATE_TABLE: ("private ", "закрытый "),
+    Msg.BOT_COMES: ("{name} comes to table {table}.", "{name} идёт за стол {table}."),
+    Msg.BOT_NOT_COME: ("{name} could not come.", "{name} не смог прийти."),
+    Msg.BOT_GIVES_UP: (
+        "{name} cannot go on and gives its seat up.",
+        "{name} не может играть дальше и освобождает место.",
+    ),
+    Msg.REMATCH_ASK: (
+        "You ask for a rematch of table {table}.{waiting}",
+        "Вы просите реванш за столом {table}.{waiting}",
+    ),
+    Msg.REMATCH_WAITING: (" Waiting for {names}.", " Ждём: {names}."),
+    Msg.REMATCH_PENDING: (
+        "Rematch of table {table} asked by {asked}, waiting for {waiting}: 'rematch' to agree.",
+        "Реванш за столом {table} просят: {asked}; ждём: {waiting}. Согласны — наберите rematch.",
+    ),
+    Msg.REMATCH_STARTS: (
+        "Everyone agrees: the rematch of table {table} starts.",
+        "Все согласны: реванш за столом {table} начинается.",
+    ),
+    Msg.REMATCH_OFF: (
+        "The rematch of table {table} is off: {why}.",
+        "Реванша за столом {table} не будет: {why}.",
+    ),
+    Msg.REMATCH_TIMEOUT: ("not everyone asked in time", "не все попросили вовремя"),
+    Msg.REMATCH_LEFT: ("{name} left", "{name} ушёл"),
+    Msg.REMATCH_ELSEWHERE: ("{name} went to another game", "{name} ушёл в другую игру"),
+    Msg.NO_REMATCH: (
+        "no match of yours has just ended",
+        "реванш можно просить только сразу после своей игры",
+    ),
+    Msg.REMATCH_BOARD: (
+        "a ladder's board is not played again",
+        "доску турнира не переигрывают",
+    ),
+    Msg.REMATCH_HOUSE_BOT: (
+        "a house bot plays one match only: open a table and ask 'bot' again",
+        "бот сервера играет только одну игру: откройте стол и позовите bot снова",
+    ),
+    Msg.HISTORY_TITLE: (
+        "History of table {table} ({match}): {players}",
+        "История стола {table} ({match}): {players}",
+    ),
+    Msg.HISTORY_EMPTY: ("No card played yet.", "Ещё не сыграно ни одной карты."),
+    Msg.HISTORY_DEAL: (
+        "Deal {deal}, {dealer} deals, {trump}: {end}",
+        "Раздача {deal}, сдаёт {dealer}, {trump}: {end}",
+    ),
+    Msg.HISTORY_TRUMP: ("trump {suit}{player}", "козырь {suit}{player}"),
+    Msg.HISTORY_NO_TRUMP: ("no trump yet", "козыря ещё нет"),
+    Msg.HISTORY_PLAYING: ("being played", "играется"),
+    Msg.TOP_TITLE: (
+        "Standings: {variant}, {players} players ({total} rated).",
+        "Рейтинг: {variant}, игроков: {players} (в рейтинге: {total}).",
+    ),
+    Msg.TOP_NOBODY: (
+        "Standings: {variant}, {players} players ({total} rated): nobody yet.",
+        "Рейтинг: {variant}, игроков: {players} (в рейтинге: {total}): пока никого.",
+    ),
+    Msg.TOP_LINE: (
+        "{rank:>4}. {name:<20} {rating}  {record}",
+        "{rank:>4}. {name:<20} {rating}  {record}",
+    ),
+    Msg.ONE_GAME: ("1 game", "игр: 1"),
+    Msg.GAMES: ("{games} games", "игр: {games}"),
+    Msg.RECORD: (
+        "{games}: {wins} won, {losses} lost, {draws} drawn",
+        "{games} — выиграно {wins}, проиграно {losses}, вничью {draws}",
+    ),
+    Msg.FINGER_TITLE: ("{name}: {who}, {where}.{last}", "{name}: {who}, {where}.{last}"),
+    Msg.A_GUEST: ("a guest", "гость"),
+    Msg.ONLINE: ("online", "на сервере"),
+    Msg.NOT_HERE: ("not here", "не на сервере"),
+    Msg.LAST_GAMES: (" Last games: {games}.", " Последние игры: {games}."),
+    Msg.NO_FINISHED_GAME: (" No finished game.", " Законченных игр нет."),
+    Msg.NOT_RATED: ("  Not rated yet.", "  Рейтинга пока нет."),
+    Msg.FINGER_RATED: (
+        "  {variant}, {players} players: #{rank}, rating {rating} (mu {mu}, sigma {sigma})",
+        "  {variant}, игроков: {players}: место {rank}, рейтинг {rating} (mu {mu}, sigma {sigma})",
+    ),
+    Msg.NOT_YOUR_TURN: ("it is {name}'s turn", "сейчас ход игрока {name}"),
+    Msg.NOT_YOUR_TURN_TO_BID: (
+        "it is {name}'s turn to bid",
+        "сейчас торгуется {name}, а не вы",
+    ),
+    Msg.MUST_FOLLOW_SUIT: (
+        "you hold {suit}: follow suit",
+        "у вас есть {suit}: надо ходить в масть",
+    ),
+    Msg.NOT_IN_HAND: ("{card} is not in your hand", "карты {card} у вас нет"),
 }
 
 

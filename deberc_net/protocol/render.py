@@ -35,6 +35,7 @@ class Style(StrEnum):
 HUMAN = Style.HUMAN
 MACHINE = Style.MACHINE
 WIDTH = 80  # every human line fits an 80-column terminal
+BANNER_RU = "Деберц для людей и ботов. По-русски: наберите lang ru, потом help."
 
 
 class HandOrder(StrEnum):
@@ -167,7 +168,8 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
                         text,
                     )
                 ]
-            return [f"deberc-net {event.version} (protocol {event.protocol}) — {text}"]
+            # said before any language is chosen: the way to Russian is told in Russian
+            return [f"deberc-net {event.version} (protocol {event.protocol}) — {text}", BANNER_RU]
         case ev.Ok():
             return [
                 line("ok", [("cmd", event.cmd), *event.fields], event.text)
@@ -327,13 +329,23 @@ def said_lines(e: ev.Said, lang: Lang = Lang.EN) -> list[str]:
     return [_say(lang, Msg.SAID, where=where, sender=e.sender, text=e.text)]
 
 
+def invited_lines(e: ev.Invited, lang: Lang = Lang.EN) -> list[str]:
+    return [
+        _say(
+            lang,
+            Msg.INVITED,
+            sender=e.sender,
+            private=_say(lang, Msg.PRIVATE_TABLE) if e.private else "",
+            table=e.table,
+            players=e.players,
+            variant=e.variant,
+            options=f" {' '.join(e.options)}" if e.options else "",
+        )
+    ]
+
+
 def _invited(e: ev.Invited, machine: bool) -> list[str]:
-    opts = f" {' '.join(e.options)}" if e.options else ""
-    private = "private " if e.private else ""
-    text = (
-        f"{e.sender} invites you to {private}table {e.table} ({e.players} players, "
-        f"{e.variant}{opts}): 'sit {e.table}' to play."
-    )
+    text = invited_lines(e)[0]
     if not machine:
         return [text]
     fields = [
@@ -347,21 +359,32 @@ def _invited(e: ev.Invited, machine: bool) -> list[str]:
     return [line("invite", fields, text)]
 
 
-def _rematch(e: ev.Rematch, machine: bool) -> list[str]:
-    why = {
-        ev.RematchOff.TIMEOUT: "not everyone asked in time",
-        ev.RematchOff.LEFT: f"{e.by} left",
-        ev.RematchOff.ELSEWHERE: f"{e.by} went to another game",
-    }
+_REMATCH_OFF = {
+    ev.RematchOff.TIMEOUT: Msg.REMATCH_TIMEOUT,
+    ev.RematchOff.LEFT: Msg.REMATCH_LEFT,
+    ev.RematchOff.ELSEWHERE: Msg.REMATCH_ELSEWHERE,
+}
+
+
+def rematch_lines(e: ev.Rematch, lang: Lang = Lang.EN) -> list[str]:
     if e.off is not None:
-        text = f"The rematch of table {e.table} is off: {why[e.off]}."
-    elif e.waiting:
-        text = (
-            f"Rematch of table {e.table} asked by {', '.join(e.asked)}, waiting for "
-            f"{', '.join(e.waiting)}: 'rematch' to agree."
-        )
-    else:
-        text = f"Everyone agrees: the rematch of table {e.table} starts."
+        why = _say(lang, _REMATCH_OFF[e.off], name=e.by or "-")
+        return [_say(lang, Msg.REMATCH_OFF, table=e.table, why=why)]
+    if e.waiting:
+        return [
+            _say(
+                lang,
+                Msg.REMATCH_PENDING,
+                table=e.table,
+                asked=", ".join(e.asked),
+                waiting=", ".join(e.waiting),
+            )
+        ]
+    return [_say(lang, Msg.REMATCH_STARTS, table=e.table)]
+
+
+def _rematch(e: ev.Rematch, machine: bool) -> list[str]:
+    text = rematch_lines(e)[0]
     if not machine:
         return [text]
     fields = [
@@ -393,9 +416,9 @@ def _rated_line(r: ev.Rated) -> str:
     )
 
 
-def _record_text(r: ev.Rated) -> str:
-    games = "1 game" if r.games == 1 else f"{r.games} games"
-    return f"{games}: {r.wins} won, {r.losses} lost, {r.draws} drawn"
+def _record_text(r: ev.Rated, lang: Lang) -> str:
+    games = _say(lang, Msg.ONE_GAME) if r.games == 1 else _say(lang, Msg.GAMES, games=r.games)
+    return _say(lang, Msg.RECORD, games=games, wins=r.wins, losses=r.losses, draws=r.draws)
 
 
 def _top(e: ev.Top, machine: bool) -> list[str]:
@@ -403,13 +426,17 @@ def _top(e: ev.Top, machine: bool) -> list[str]:
         fields = [("variant", e.variant), ("players", e.players), ("count", len(e.ratings))]
         fields += [("total", e.total), ("page", e.page), ("pages", e.pages)]
         return [line("top", fields), *(_rated_line(r) for r in e.ratings)]
-    head = f"Standings: {e.variant}, {e.players} players ({e.total} rated)."
-    if not e.ratings:
-        return [head[:-1] + ": nobody yet."]
-    out = [head]
+    return top_lines(e)
+
+
+def top_lines(e: ev.Top, lang: Lang = Lang.EN) -> list[str]:
+    key = Msg.TOP_TITLE if e.ratings else Msg.TOP_NOBODY
+    out = [_say(lang, key, variant=e.variant, players=e.players, total=e.total)]
     for r in e.ratings:
-        out.append(f"{r.rank:>4}. {r.name:<20} {r.rating:7.1f}  {_record_text(r)}")
-    more = _more("top", e.page, e.pages, Lang.EN)
+        record = _record_text(r, lang)
+        rating = f"{r.rating:7.1f}"
+        out.append(_say(lang, Msg.TOP_LINE, rank=r.rank, name=r.name, rating=rating, record=record))
+    more = _more("top", e.page, e.pages, lang) if e.ratings else ""
     return [*out, more.strip()] if more else out
 
 
@@ -418,18 +445,34 @@ def _finger(e: ev.Finger, machine: bool) -> list[str]:
         fields = [("name", e.name), ("registered", e.registered), ("online", e.online)]
         fields += [("ratings", len(e.ratings)), ("last", e.last)]
         return [line("finger", fields), *(_rated_line(r) for r in e.ratings)]
-    who = "registered" if e.registered else "a guest"
-    where = "online" if e.online else "not here"
-    last = f" Last games: {' '.join(e.last)}." if e.last else " No finished game."
-    out = [f"{e.name}: {who}, {where}.{last}"]
+    return finger_lines(e)
+
+
+def finger_lines(e: ev.Finger, lang: Lang = Lang.EN) -> list[str]:
+    who = _say(lang, Msg.REGISTERED if e.registered else Msg.A_GUEST)
+    where = _say(lang, Msg.ONLINE if e.online else Msg.NOT_HERE)
+    last = (
+        _say(lang, Msg.LAST_GAMES, games=" ".join(e.last))
+        if e.last
+        else _say(lang, Msg.NO_FINISHED_GAME)
+    )
+    out = [_say(lang, Msg.FINGER_TITLE, name=e.name, who=who, where=where, last=last)]
     if not e.ratings:
-        out.append("  Not rated yet.")
+        out.append(_say(lang, Msg.NOT_RATED))
     for r in e.ratings:
         out.append(
-            f"  {r.variant}, {r.players} players: #{r.rank}, rating {r.rating:.1f} "
-            f"(mu {r.mu:.1f}, sigma {r.sigma:.1f})"
+            _say(
+                lang,
+                Msg.FINGER_RATED,
+                variant=r.variant,
+                players=r.players,
+                rank=r.rank,
+                rating=f"{r.rating:.1f}",
+                mu=f"{r.mu:.1f}",
+                sigma=f"{r.sigma:.1f}",
+            )
         )
-        out.append(f"    {_record_text(r)}")
+        out.append(f"    {_record_text(r, lang)}")
     return out
 
 
@@ -904,20 +947,28 @@ def _history(e: ev.History, machine: bool) -> list[str]:
                 fields += [("trick", i), ("leader", t.leader), ("cards", _cards(t.cards))]
                 out.append(line("history-trick", [*fields, ("winner", t.winner)]))
         return out
+    return history_lines(e)
+
+
+def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
+    """The match deal by deal, each trick as laid (cards in Latin letters: the Russian
+    renderer turns them Cyrillic, as every line of its own)."""
     n = e.names
-    out = [f"History of table {e.table} ({e.match}): {' v '.join(n)}"]
+    players = _say(lang, Msg.VERSUS).join(n)
+    out = [_say(lang, Msg.HISTORY_TITLE, table=e.table, match=e.match, players=players)]
     if not e.deals:
-        out.append("No card played yet.")
+        out.append(_say(lang, Msg.HISTORY_EMPTY))
     for d in e.deals:
-        trump = "no trump yet"
+        trump = _say(lang, Msg.HISTORY_NO_TRUMP)
         if d.trump is not None:
-            trump = f"trump {SUIT_SYMBOLS[SUITS[d.trump]]}" + (
-                f" ({n[d.player]})" if d.player is not None else ""
-            )
-        end = "being played"
+            player = f" ({n[d.player]})" if d.player is not None else ""
+            trump = _say(lang, Msg.HISTORY_TRUMP, suit=SUIT_SYMBOLS[SUITS[d.trump]], player=player)
+        end = _say(lang, Msg.HISTORY_PLAYING)
         if d.outcome is not None:
-            end = d.outcome + (f", {_by_side(n, d.written)}" if d.written is not None else "")
-        out.append(f"Deal {d.deal}, {n[d.dealer]} deals, {trump}: {end}")
+            outcome = RU_OUTCOMES.get(d.outcome, d.outcome) if lang == Lang.RU else d.outcome
+            end = outcome + (f", {_by_side(n, d.written)}" if d.written is not None else "")
+        deal = _say(lang, Msg.HISTORY_DEAL, deal=d.deal, dealer=n[d.dealer], trump=trump, end=end)
+        out.append(deal)
         for i, t in enumerate(d.tricks, 1):
             laid = [f"{n[(t.leader + k) % len(n)]} {pretty_card(c)}" for k, c in enumerate(t.cards)]
             out.append(f"{i:>3} {' '.join(laid)} > {n[t.winner]}")

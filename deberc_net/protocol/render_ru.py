@@ -28,10 +28,15 @@ from .render import (
     _numbered_runs,
     _ordered,
     _render,
+    finger_lines,
     games_lines,
+    history_lines,
+    invited_lines,
+    rematch_lines,
     said_lines,
     sheet_lines,
     tables_lines,
+    top_lines,
     who_lines,
 )
 
@@ -60,6 +65,16 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
             lines = games_lines(event, Lang.RU)
         case ev.Sheet():
             lines = sheet_lines(event, Lang.RU)
+        case ev.Invited():
+            lines = invited_lines(event, Lang.RU)
+        case ev.Rematch():
+            lines = rematch_lines(event, Lang.RU)
+        case ev.History():
+            lines = history_lines(event, Lang.RU)
+        case ev.Top():
+            lines = top_lines(event, Lang.RU)
+        case ev.Finger():
+            lines = finger_lines(event, Lang.RU)
         case ev.TableEvent():
             lines = _human(event.event, event.names, event.sides) or _render(event, False, order)
         case ev.Ask():

@@ -17,6 +17,7 @@ import attrs
 import trio
 
 from deberc_net.protocol import events as ev
+from deberc_net.protocol.messages import Msg, phrase
 
 from .accounts import name_key
 from .matchmaking import GameSettings, table_settings
@@ -33,8 +34,12 @@ REMATCH_S = 60.0  # how long after a match's end its players may agree to play a
 class Refusal(enum.StrEnum):
     """Why a finished match has no rematch on offer."""
 
-    BOARD = "a ladder's board is not played again"
-    HOUSE_BOT = "a house bot plays one match only: open a table and ask 'bot' again"
+    BOARD = "board"  # a ladder's board is not played again
+    HOUSE_BOT = "house-bot"  # a house bot plays one match only
+
+    @property
+    def said(self) -> Msg:
+        return Msg.REMATCH_BOARD if self is Refusal.BOARD else Msg.REMATCH_HOUSE_BOT
 
 
 @attrs.define(eq=False)
@@ -96,10 +101,10 @@ class Rematches:
         assert name is not None
         offer = self.offers.get(name_key(name))
         if offer is None or not offer.open:
-            session.send(ev.Error("not-allowed", "no match of yours has just ended"))
+            session.send(ev.error("not-allowed", phrase(Msg.NO_REMATCH)))
             return
         if offer.refusal is not None:
-            session.send(ev.Error("not-allowed", str(offer.refusal)))
+            session.send(ev.error("not-allowed", phrase(offer.refusal.said)))
             return
         if name_key(name) not in {name_key(n) for n in offer.asked}:
             offer.asked.append(name)
@@ -108,11 +113,11 @@ class Rematches:
             offer.asked.remove(name)  # refused: as if not asked
             return
         told = self._event(offer)
+        told_waiting = phrase(Msg.REMATCH_WAITING, names=waiting) if waiting else ""
         session.send(
-            ev.Ok(
+            ev.ok(
                 "rematch",
-                f"You ask for a rematch of table {offer.table}."
-                + (f" Waiting for {', '.join(waiting)}." if waiting else ""),
+                phrase(Msg.REMATCH_ASK, table=offer.table, waiting=told_waiting),
                 (
                     ("table", str(offer.table)),
                     ("asked", ",".join(offer.asked)),

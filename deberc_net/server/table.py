@@ -30,6 +30,7 @@ from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import stale_answer
 from deberc_net.protocol.messages import Msg, Phrase, phrase
+from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import for_people
 from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse_call
 
@@ -518,13 +519,8 @@ class Table:
             return
         self.invited.add(name_key(name))
         table = str(self.id)
-        session.send(
-            ev.Ok(
-                "invite",
-                f"You invite {name} to table {self.id}.",
-                (("table", table), ("name", name)),
-            )
-        )
+        said = phrase(Msg.INVITE, name=name, table=self.id)
+        session.send(ev.ok("invite", said, (("table", table), ("name", name))))
         guest = self.lobby.online.get(name_key(name))
         if guest is not None:
             guest.send(
@@ -567,16 +563,16 @@ class Table:
             ("level", "-" if level is None else str(level)),
             ("rated", "1" if rated else "0"),
         )
-        session.send(ev.Ok("bot", f"{bot.name} comes to table {self.id}.", fields))
+        session.send(ev.ok("bot", phrase(Msg.BOT_COMES, name=bot.name, table=self.id), fields))
 
     async def _dismiss(self, name: str) -> None:
         seat = self._seat_of(name)
         if self.state == ev.TableState.CLOSED:
             return
         if seat is None:  # it never came: its seat is free for anyone again
-            self._broadcast(self._audience(), ev.Info(f"{name} could not come."))
+            self._broadcast(self._audience(), ev.info(phrase(Msg.BOT_NOT_COME, name=name)))
             return
-        self._broadcast(self._audience(), ev.Info(f"{name} cannot go on and gives its seat up."))
+        self._broadcast(self._audience(), ev.info(phrase(Msg.BOT_GIVES_UP, name=name)))
         if self.match is not None and not self.match.over:
             await self._forfeit(seat, Outcome.LEFT)
             return
@@ -849,7 +845,9 @@ class Table:
         try:
             await self._apply(seat, call, auto=False)
         except IllegalCall as exc:
-            session.send(ev.Error(exc.code, exc.message, for_people(exc.message, match.names)))
+            human = for_people(exc.message, match.names)
+            detail = refusal_phrase(exc.message, match.names)
+            session.send(ev.Error(exc.code, exc.message, human, detail))
             return
         self.clocks.answered(seat)
 

@@ -23,7 +23,7 @@ from deberc_net.game.cards import SUITS, card_str, parse_card
 from deberc_net.game.match import Match
 from deberc_net.game.view import SeatView, view
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.render import MACHINE, render
+from deberc_net.protocol.render import BANNER_RU, MACHINE, render
 from deberc_net.protocol.wire import (
     EventKind,
     Line,
@@ -524,7 +524,7 @@ async def test_a_real_servers_lines_round_trip_and_only_append_to_the_documented
             nursery.cancel_scope.cancel()
     checked = set()
     for text in seen:
-        if banner_protocol(text) is not None:
+        if banner_protocol(text) is not None or text == BANNER_RU:  # the banner (§4.1)
             continue
         line = parse_line(text)
         assert line.format() == text

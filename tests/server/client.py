@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import trio
 
+from deberc_net.protocol.render import BANNER_RU
 from deberc_net.protocol.wire import EventKind, LineBuffer, fields_of, parse_line
 
 DEFAULT_TIMEOUT = 5.0
@@ -56,7 +57,8 @@ class LineClient:
     async def over(cls, stream: trio.abc.Stream, label: str = "") -> LineClient:
         """A client on a stream already connected to a server (after its banner)."""
         client = cls(stream, label)
-        await client.read_until(lambda line: "deberc-net" in line)  # the banner
+        await client.read_until(lambda line: "deberc-net" in line)  # the banner,
+        await client.read_until(lambda line: line == BANNER_RU)  # and its Russian line
         return client
 
     async def aclose(self) -> None:

@@ -52,6 +52,21 @@ def test_columns_counts_what_a_terminal_shows() -> None:
     assert columns("е\u0301") == 1  # a combining accent takes none
 
 
+def english_lines(lines: list[str]) -> list[str]:
+    """The lines a Russian session should not show: English words, outside a command's
+    usage in 'help' and the lines made only of names, numbers and cards (a hand, a trick
+    as 'history' lays it out, chat)."""
+    return [
+        x
+        for x in lines
+        if x.split(" ", 3)[2:3] not in ([c] for c in COMMANDS)
+        and not any(x.strip() in spec.usage for spec in COMMANDS.values())
+        and re.search(r"\b[A-Za-z]{3,}\b", x)
+        and not CYRILLIC.search(x)
+        and not re.fullmatch(r"[\w\s,.:;()\[\]♠♥♦♣+→>-]*", x.replace("anna", ""))
+    ]
+
+
 def options(prompt: str) -> list[str]:
     return [t.strip() for group in prompt.split(" | ") for t in group.split(", ")]
 
@@ -143,16 +158,7 @@ async def test_whole_matches_in_the_human_style_fit_80_columns(
         # after the banner (said before any language is chosen) every line is Russian
         # but the ones made only of names, numbers and cards (a hand, a trick, chat),
         # and a command's usage in 'help' (commands are typed as they are)
-        english = [
-            x
-            for x in person.lines[1:]
-            if x.split(" ", 3)[2:3] not in ([c] for c in COMMANDS)
-            and not any(x.strip() in spec.usage for spec in COMMANDS.values())
-            and re.search(r"\b[A-Za-z]{3,}\b", x)
-            and not CYRILLIC.search(x)
-            and not re.fullmatch(r"[\w\s,.:;()\[\]♠♥♦♣+→-]*", x.replace("anna", ""))
-        ]
-        assert english == [], f"{person.label}: lines in English"
+        assert english_lines(person.lines[1:]) == [], f"{person.label}: lines in English"
     help_lines = [x for x in anna.lines if x.startswith("  sit TABLE")]
     assert help_lines and all(CYRILLIC.search(x) for x in help_lines)
     assert any(x.startswith("Ходы и заявки") for x in anna.lines)  # 'calls'

@@ -1,0 +1,184 @@
+"""The club's lines (invitations, rematches, history, standings, finger, house bots) and
+the engine's refusals with their detail, in both languages (docs/protocol.md §4.3c)."""
+
+from __future__ import annotations
+
+import re
+
+from deberc_net.game.cards import parse_card
+from deberc_net.game.errors import IllegalCall
+from deberc_net.game.play import illegal_card_error
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.refusals import refusal_phrase
+from deberc_net.protocol.render import HUMAN, MACHINE, columns, for_people, render
+from deberc_net.protocol.render_ru import render_ru
+from deberc_net.protocol.wire import banner_protocol, parse_line
+
+LATIN_WORD = re.compile(r"\b(?!mu\b|sigma\b|moscow\b|anna\b|boris\b|m7\b|m9\b)[A-Za-z]{2,}\b")
+LATIN_CARD = re.compile(r"(?<![\w-])(?:10|[789JQKA])[♠♥♦♣shdc](?!\w)")
+
+
+def _rated(rank: int, name: str, games: int) -> ev.Rated:
+    return ev.Rated(rank, name, "moscow", 2, 21.25, 27.5, 2.08, games, games - 1, 1, 0)
+
+
+def _russian(lines: list[str]) -> None:
+    for text in lines:
+        assert columns(text) <= 80, text
+        assert not LATIN_WORD.search(text), text
+        assert not LATIN_CARD.search(text), text
+
+
+def test_top_and_finger_with_ratings_in_both_languages() -> None:
+    top = ev.Top("moscow", 2, (_rated(1, "anna", 1), _rated(2, "boris", 12)), 2, 1, 1)
+    assert render(top, HUMAN) == [
+        "Standings: moscow, 2 players (2 rated).",
+        "   1. anna                    21.2  1 game: 0 won, 1 lost, 0 drawn",
+        "   2. boris                   21.2  12 games: 11 won, 1 lost, 0 drawn",
+    ]
+    ru = render_ru(top)
+    assert ru == [
+        "Рейтинг: moscow, игроков: 2 (в рейтинге: 2).",
+        "   1. anna                    21.2  игр: 1 — выиграно 0, проиграно 1, вничью 0",
+        "   2. boris                   21.2  игр: 12 — выиграно 11, проиграно 1, вничью 0",
+    ]
+    _russian(ru)
+    finger = ev.Finger("anna", True, False, (_rated(3, "anna", 4),), ("m7", "m9"))
+    assert render(finger, HUMAN) == [
+        "anna: registered, not here. Last games: m7 m9.",
+        "  moscow, 2 players: #3, rating 21.2 (mu 27.5, sigma 2.1)",
+        "    4 games: 3 won, 1 lost, 0 drawn",
+    ]
+    ru = render_ru(finger)
+    assert ru[0] == "anna: зарегистрирован, не на сервере. Последние игры: m7 m9."
+    assert ru[1] == "  moscow, игроков: 2: место 3, рейтинг 21.2 (mu 27.5, sigma 2.1)"
+    _russian(ru)
+    more = ev.Top("moscow", 2, (_rated(1, "anna", 1),), 30, 1, 2)
+    assert render_ru(more)[-1] == "(страница 1 из 2. Дальше: top 2.)"
+
+
+def test_rematch_lines_in_both_languages() -> None:
+    cases = [
+        (
+            ev.Rematch(4, ("anna",), ("boris",)),
+            "Rematch of table 4 asked by anna, waiting for boris: 'rematch' to agree.",
+            "Реванш за столом 4 просят: anna; ждём: boris. Согласны — наберите rematch.",
+        ),
+        (
+            ev.Rematch(4, ("anna", "boris"), ()),
+            "Everyone agrees: the rematch of table 4 starts.",
+            "Все согласны: реванш за столом 4 начинается.",
+        ),
+        (
+            ev.Rematch(4, ("anna",), ("boris",), ev.RematchOff.TIMEOUT),
+            "The rematch of table 4 is off: not everyone asked in time.",
+            "Реванша за столом 4 не будет: не все попросили вовремя.",
+        ),
+        (
+            ev.Rematch(4, ("anna",), ("boris",), ev.RematchOff.LEFT, "boris"),
+            "The rematch of table 4 is off: boris left.",
+            "Реванша за столом 4 не будет: boris ушёл.",
+        ),
+        (
+            ev.Rematch(4, ("anna",), ("boris",), ev.RematchOff.ELSEWHERE, "boris"),
+            "The rematch of table 4 is off: boris went to another game.",
+            "Реванша за столом 4 не будет: boris ушёл в другую игру.",
+        ),
+    ]
+    for event, english, russian in cases:
+        assert render(event, HUMAN) == [english]
+        assert render_ru(event) == [russian]
+
+
+def test_a_house_bots_words_and_a_private_invitation_in_russian() -> None:
+    comes = ev.ok("bot", phrase(Msg.BOT_COMES, name="house-search3-1", table=2))
+    assert render(comes, HUMAN) == ["house-search3-1 comes to table 2."]
+    assert render_ru(comes) == ["house-search3-1 идёт за стол 2."]
+    gone = ev.info(phrase(Msg.BOT_GIVES_UP, name="house-random-2"))
+    assert render_ru(gone) == ["house-random-2 не может играть дальше и освобождает место."]
+    invited = ev.Invited("anna", 3, 2, "moscow", ("to-301",), True)
+    assert render(invited, HUMAN) == [
+        "anna invites you to private table 3 (2 players, moscow to-301): 'sit 3' to play."
+    ]
+    assert render_ru(invited) == [
+        "anna зовёт вас за закрытый стол 3 (moscow to-301, игроков: 2): наберите sit 3."
+    ]
+
+
+def test_history_in_russian_names_the_outcome_and_cards_in_cyrillic() -> None:
+    trick = ev.HistoryTrick(0, (parse_card("Js"), parse_card("As")), 1)
+    deal = ev.HistoryDeal(1, 1, 0, 0, "bide", (0, 2), (trick,))
+    playing = ev.HistoryDeal(2, 0, None, None, None, None, ())
+    history = ev.History(5, "m9", ("anna", "boris"), ((0,), (1,)), (deal, playing))
+    assert render(history, HUMAN) == [
+        "History of table 5 (m9): anna v boris",
+        "Deal 1, boris deals, trump ♠ (anna): bide, anna 0, boris 2",
+        "  1 anna J♠ boris A♠ > boris",
+        "Deal 2, anna deals, no trump yet: being played",
+    ]
+    assert render_ru(history) == [
+        "История стола 5 (m9): anna — boris",
+        "Раздача 1, сдаёт boris, козырь ♠ (anna): бита, anna 0, boris 2",
+        "  1 anna В♠ boris Т♠ > boris",
+        "Раздача 2, сдаёт anna, козыря ещё нет: играется",
+    ]
+
+
+def _refused(exc: IllegalCall, names: tuple[str, ...]) -> ev.Error:
+    """The error the table sends for an engine refusal (server/table.py)."""
+    said = refusal_phrase(exc.message, names)
+    return ev.Error(exc.code, exc.message, for_people(exc.message, names), said)
+
+
+def test_engine_refusals_keep_their_detail_in_russian() -> None:
+    names = ("anna", "boris", "vera")
+    hand = [parse_card(c) for c in ("7s", "Ks", "Ah")]
+    trick = [(1, parse_card("9s"))]
+    cases = [
+        (
+            IllegalCall("it is seat 2's turn"),
+            "Error (illegal-call): it is vera's turn",
+            "Ошибка (illegal-call): сейчас ход игрока vera",
+        ),
+        (
+            IllegalCall("it is seat 1's turn to bid"),
+            "Error (illegal-call): it is boris's turn to bid",
+            "Ошибка (illegal-call): сейчас торгуется boris, а не вы",
+        ),
+        (
+            illegal_card_error(hand, trick, 2, parse_card("Ah")),
+            "Error (must-follow-suit): you hold ♠: follow suit",
+            "Ошибка (must-follow-suit): у вас есть ♠: надо ходить в масть",
+        ),
+        (
+            illegal_card_error(hand, trick, 2, parse_card("Qd")),
+            "Error (illegal-card): Q♦ is not in your hand",
+            "Ошибка (illegal-card): карты Д♦ у вас нет",
+        ),
+    ]
+    for exc, english, russian in cases:
+        error = _refused(exc, names)
+        assert error.text == exc.message  # the machine style's text is the engine's
+        assert render(error, HUMAN) == [english]
+        assert render_ru(error) == [russian]
+    # a seat the table does not name, or a sentence of another form: said by its code
+    assert refusal_phrase("it is seat 7's turn", names) is None
+    other = _refused(IllegalCall("the deal is over"), names)
+    assert other.said is None
+    assert render_ru(ev.Error("must-trump", "you have no card of the led suit: play a trump")) == [
+        "Ошибка (must-trump): масти нет — надо бить козырем"
+    ]
+
+
+def test_the_banner_tells_the_way_to_russian_on_a_second_line() -> None:
+    hello = ev.Hello("0.1.0", "1")
+    english, russian = render(hello, HUMAN)
+    assert banner_protocol(english) == 1 and banner_protocol(russian) is None
+    assert "lang ru" in russian and re.search("[а-я]", russian)
+    assert all(columns(x) <= 80 for x in (english, russian))
+    assert parse_line(russian).fields == {}  # a machine reader finds no field in it
+    assert render(hello, MACHINE) == [  # the machine style's hello stays one line
+        "hello server=deberc-net version=0.1.0 protocol=1 "
+        "text=Deberts for people and bots. Type 'help'."
+    ]

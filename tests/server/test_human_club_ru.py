@@ -1,0 +1,129 @@
+"""The club's commands in 'lang ru' over real sockets (issue #13): a private table,
+'invite', 'history', 'top', 'finger' and 'rematch' say everything in Russian, no card
+with a Latin letter, every line within 80 columns; and 3- and 4-player matches fit too."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Awaitable, Callable
+
+import pytest
+import trio
+from trio.testing import MockClock
+
+from .client import LineClient
+from .conftest import Connector
+from .test_human_columns import (
+    COLUMNS,
+    GAME_OVER,
+    LATIN_CARD,
+    PROMPTS,
+    columns,
+    english_lines,
+    play_randomly,
+)
+
+
+def check_russian(people: tuple[LineClient, ...]) -> None:
+    for person in people:
+        wide = [x for x in person.lines if columns(x) > COLUMNS]
+        assert wide == [], f"{person.label}: lines wider than {COLUMNS} columns"
+        latin = [x for x in person.lines if LATIN_CARD.search(x)]
+        assert latin == [], f"{person.label}: cards in Latin letters"
+        # the banner is said before any language is chosen
+        assert english_lines(person.lines[1:]) == [], f"{person.label}: lines in English"
+
+
+async def test_a_private_table_invite_history_top_finger_and_rematch_in_russian(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    jump_clock: MockClock,
+) -> None:
+    port = await start_server(human_clock_ms=600_000)
+    anna, boris, vera = [await connect.raw(port, name) for name in ("anna", "boris", "vera")]
+    for person in (anna, boris, vera):
+        await person.send(f"login {person.label} lang=ru")
+        await person.read_until(lambda x: x.startswith("Здравствуйте, "))
+    await anna.send("rematch")  # no match of hers has ended: refused in Russian
+    assert await anna.read_until(lambda x: x.startswith("Ошибка (")) == (
+        "Ошибка (not-allowed): реванш можно просить только сразу после своей игры"
+    )
+    await anna.send("new 2 short private")
+    table = re.findall(r"\d+", await anna.read_until(lambda x: x.startswith("Вы за столом")))[0]
+    await anna.send("invite boris")
+    assert await anna.read_until(lambda x: x.startswith("Вы пригласили")) == (
+        f"Вы пригласили boris за стол {table}."
+    )
+    invited = await boris.read_until(lambda x: x.startswith("anna зовёт вас"))
+    assert invited.startswith(f"anna зовёт вас за закрытый стол {table} (moscow")
+    assert invited.endswith(f"наберите sit {table}.")
+    await anna.send("invite vera")
+    await vera.read_until(lambda x: x.startswith("anna зовёт вас"))
+    await vera.send(f"observe {table}")
+    await vera.read_until(lambda x: x.startswith("Вы смотрите"))
+    await boris.send(f"sit {table}")
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(play_randomly, anna, "ru", random.Random(5))
+            nursery.start_soon(play_randomly, boris, "ru", random.Random(7))
+    await vera.read_until(lambda x: x.startswith(GAME_OVER["ru"]))
+
+    await anna.send("history")
+    title = await anna.read_until(lambda x: x.startswith("История стола"))
+    assert title.startswith(f"История стола {table} (") and title.endswith("anna — boris")
+    await anna.read_until(lambda x: x.startswith("Раздача 1, сдаёт "))
+    await anna.send("top")
+    await anna.read_until(lambda x: x.startswith("Рейтинг: moscow, игроков: 2"))
+    await anna.send("finger")
+    await anna.read_until(lambda x: x.startswith("anna: гость, на сервере. Последние игры: "))
+    await anna.read_until(lambda x: x == "  Рейтинга пока нет.")  # a private table is unrated
+    await anna.send("finger boris")
+    await anna.read_until(lambda x: x.startswith("boris: гость, на сервере."))
+
+    await anna.send("rematch")
+    asked = await anna.read_until(lambda x: x.startswith("Вы просите реванш"))
+    assert asked == f"Вы просите реванш за столом {table}. Ждём: boris."
+    told = await boris.read_until(lambda x: x.startswith("Реванш за столом"))
+    assert (
+        told == f"Реванш за столом {table} просят: anna; ждём: boris. Согласны — наберите rematch."
+    )
+    await boris.send("rematch")
+    await boris.read_until(lambda x: x == f"Вы просите реванш за столом {table}.")
+    await anna.read_until(lambda x: x == f"Все согласны: реванш за столом {table} начинается.")
+    # the rematch's first request goes to one of them: the other is refused by name
+    first = await anna.read_until(lambda x: x.startswith(("Ваш ход", "Ждём ")))
+    idle, to_act = (anna, "boris") if first.startswith("Ждём ") else (boris, "anna")
+    await idle.send("пас")
+    refused = await idle.read_until(lambda x: x.startswith("Ошибка ("))
+    assert refused == f"Ошибка (not-your-turn): сейчас торгуется {to_act}, а не вы"
+    check_russian((anna, boris, vera))
+
+
+@pytest.mark.parametrize("players", [3, 4])
+async def test_three_and_four_player_matches_in_russian_fit_80_columns(
+    players: int,
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    jump_clock: MockClock,
+) -> None:
+    port = await start_server(human_clock_ms=600_000)
+    names = ("anna", "boris", "vera", "gleb")[:players]
+    people = tuple([await connect.raw(port, name) for name in names])
+    for person in people:
+        await person.send(f"login {person.label} lang=ru")
+    rules = "short" if players == 3 else "to-301"  # 'short' (one deal) is for 2-3 players
+    await people[0].send(f"new {players} {rules}")
+    sat = await people[0].read_until(lambda x: x.startswith("Вы за столом"))
+    for person in people[1:]:
+        await person.send(f"sit {re.findall(r'[0-9]+', sat)[0]}")
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            for i, person in enumerate(people):
+                nursery.start_soon(play_randomly, person, "ru", random.Random(40 + i))
+    for person in people:
+        await person.send("sheet")
+        await person.send("history")
+        await person.read_until(lambda x: x.startswith("История стола"))
+    assert any(PROMPTS["ru"].match(x) for x in people[0].lines)
+    check_russian(people)
