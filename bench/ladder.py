@@ -23,14 +23,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 from typing import Any
+
+from lines import machine  # bench/lines.py
 
 PY = sys.executable
 KINDS = {
@@ -65,18 +65,6 @@ def one_run(bots: tuple[str, str], deals: int, concurrency: int) -> dict[str, fl
 
 def summary(values: list[float]) -> dict[str, float]:
     return {"min": round(min(values), 2), "median": round(statistics.median(values), 2)}
-
-
-def machine() -> dict[str, Any]:
-    model = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        ),
-        platform.processor(),
-    )
-    return {"cpu": model, "cores": os.cpu_count(), "python": platform.python_version()}
 
 
 def main() -> None:

@@ -1,15 +1,32 @@
 """What the server benchmarks share: a line-at-a-time client of the server's text
-protocol, its lines split into fields, and a process's memory from /proc."""
+protocol, its lines split into fields, a process's memory from /proc, and the machine
+a figure was measured on."""
 
 from __future__ import annotations
 
+import os
+import platform
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import trio
 
 HOST = "127.0.0.1"
+
+
+def machine() -> dict[str, Any]:
+    """The CPU model, core count and Python version, for each JSON line."""
+    model = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    return {"cpu": model, "cores": os.cpu_count(), "python": platform.python_version()}
 
 
 def status_kib(pid: int, key: str) -> int:

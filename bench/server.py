@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import resource
 import statistics
@@ -44,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from lines import Lines, status_kib  # bench/lines.py
+from lines import Lines, machine, status_kib  # bench/lines.py
 
 WARM_UP_S = 0.5
 
@@ -221,18 +220,6 @@ async def idle_rss(port: int, pid: int, count: int, logged_in: bool) -> float:
 
 def summary(values: list[float]) -> dict[str, float]:
     return {"min": round(min(values), 2), "median": round(statistics.median(values), 2)}
-
-
-def machine() -> dict[str, Any]:
-    model = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        ),
-        platform.processor(),
-    )
-    return {"cpu": model, "cores": os.cpu_count(), "python": platform.python_version()}
 
 
 def main() -> None:

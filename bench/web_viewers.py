@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -36,6 +35,7 @@ import trio
 from trio_websocket import ConnectionClosed, HandshakeError, open_websocket_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from lines import machine  # bench/lines.py
 from server import Load, bot  # bench/server.py: the same bots, the same load
 
 WARM_UP_S = 1.0
@@ -125,18 +125,6 @@ async def one_run(tables: int, viewers: int, seconds: float) -> dict[str, float]
         "server_cpu_ms_per_1000_calls": 1e6 * cpu / counted if counted else float("nan"),
         "viewer_lines_per_s": lines / seconds,
     }
-
-
-def machine() -> dict[str, Any]:
-    model = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        ),
-        platform.processor(),
-    )
-    return {"cpu": model, "cores": os.cpu_count(), "python": platform.python_version()}
 
 
 def summary(runs: list[dict[str, float]], key: str) -> dict[str, float]:
