@@ -68,7 +68,10 @@ def english_lines(lines: list[str]) -> list[str]:
 
 
 def options(prompt: str) -> list[str]:
-    return [t.strip() for group in prompt.split(" | ") for t in group.split(", ")]
+    """The options on a prompt's first line (a long prompt goes on, indented, on the
+    next: the first line's are enough to pick from, less the separator it ends on)."""
+    tokens = [t.strip() for group in prompt.split(" | ") for t in group.split(", ")]
+    return [t for t in (t.rstrip(",|").strip() for t in tokens) if t]
 
 
 async def play_randomly(client: LineClient, lang: str, rng: random.Random) -> None:
