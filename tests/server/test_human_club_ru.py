@@ -14,7 +14,7 @@ from trio.testing import MockClock
 
 from .client import LineClient
 from .conftest import Connector
-from .test_human_columns import (
+from .human import (
     COLUMNS,
     GAME_OVER,
     LATIN_CARD,

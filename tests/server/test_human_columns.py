@@ -6,98 +6,33 @@ from __future__ import annotations
 
 import random
 import re
-import unicodedata
 from collections.abc import Awaitable, Callable
 
 import pytest
 import trio
 from trio.testing import MockClock
 
-from deberc_net.protocol.commands import COMMANDS
-
 from .client import LineClient
 from .conftest import Connector
-
-COLUMNS = 80
-PROMPTS = {
-    "en": re.compile(r"^Your call(?: \[\d+ s\])?: (.+)$"),
-    "ru": re.compile(r"^Ваш ход(?: \[\d+ с\])?: (.+)$"),
-}
-GAME_OVER = {"en": "Game over:", "ru": "Игра окончена:"}
-ERROR = {"en": "Error (", "ru": "Ошибка ("}
-SUITS = "♠♥♦♣"
-# a card with a Latin rank letter or a Latin suit letter ('A♠', 'Ts', '10h'), or a Latin
-# rank letter in a hand or a list of ranks ('♠ 7 9 J')
-LATIN_CARD = re.compile(
-    rf"(?<![\w-])(?:(?:10|[2-9AKQJTВДКТ])[shdc]|[AKQJT][{SUITS}])(?![\w])"
-    rf"|[{SUITS}](?: (?:10|[2-9]|[ВДКТAKQJT]))* [AKQJT](?![\w])"
+from .human import (
+    COLUMNS,
+    CYRILLIC,
+    ERROR,
+    GAME_OVER,
+    LATIN_CARD,
+    PROMPTS,
+    SUITS,
+    columns,
+    english_lines,
+    options,
+    play_randomly,
 )
-CYRILLIC = re.compile(r"[а-яА-ЯёЁ]")
-
-
-def columns(line: str) -> int:
-    """The width of a line on a terminal: a wide (East Asian W/F) character takes two
-    columns, a combining mark none; everything else, ♠♥♦♣ among them, one."""
-    width = 0
-    for ch in line:
-        if unicodedata.combining(ch):
-            continue
-        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-    return width
 
 
 def test_columns_counts_what_a_terminal_shows() -> None:
     assert columns("Т♠ 10♥") == 6
     assert columns("漢字") == 4  # wide characters take two columns each
     assert columns("е\u0301") == 1  # a combining accent takes none
-
-
-def english_lines(lines: list[str]) -> list[str]:
-    """The lines a Russian session should not show: English words, outside a command's
-    usage in 'help' and the lines made only of names, numbers and cards (a hand, a trick
-    as 'history' lays it out, chat)."""
-    return [
-        x
-        for x in lines
-        if x.split(" ", 3)[2:3] not in ([c] for c in COMMANDS)
-        and not any(x.strip() in spec.usage for spec in COMMANDS.values())
-        and re.search(r"\b[A-Za-z]{3,}\b", x)
-        and not CYRILLIC.search(x)
-        and not re.fullmatch(r"[\w\s,.:;()\[\]♠♥♦♣+→>-]*", x.replace("anna", ""))
-    ]
-
-
-def options(prompt: str) -> list[str]:
-    """The options on a prompt's first line (a long prompt goes on, indented, on the
-    next: the first line's are enough to pick from, less the separator it ends on)."""
-    tokens = [t.strip() for group in prompt.split(" | ") for t in group.split(", ")]
-    return [t for t in (t.rstrip(",|").strip() for t in tokens) if t]
-
-
-async def play_randomly(client: LineClient, lang: str, rng: random.Random) -> None:
-    """Answer every prompt with an option picked at random, typed as it is shown, and
-    look at the table now and then ('sheet', 'last', 'help') as a person does; a T/Т
-    the server asks about is said again beyond doubt ('туз ♠'). Until the game ends."""
-    asked = looked = ""
-    while True:
-        line = await client.read_until(lambda _: True, 20)
-        if line.startswith(GAME_OVER[lang]):
-            return
-        if line.startswith(ERROR[lang]) and "(wrong-phase)" in line and looked == "last":
-            looked = ""  # 'last' before the first trick: nothing to show yet
-            continue
-        if line.startswith(ERROR[lang]):
-            # the only refusal a prompt's option may meet: Т♠ when 10♠ is legal too
-            assert "(ambiguous-rank)" in line, f"{client.label}: {line}"
-            assert asked.startswith("Т"), f"{client.label}: {asked} -> {line}"
-            await client.send(f"туз {asked[1:]}")
-            continue
-        if prompt := PROMPTS[lang].match(line):
-            if rng.random() < 0.15:
-                looked = rng.choice(["sheet", "last", "help"])
-                await client.send(looked)
-            asked = rng.choice(options(prompt.group(1)))
-            await client.send(asked)
 
 
 async def look_around(client: LineClient, lang: str) -> None:

@@ -32,3 +32,9 @@ def step(deal: TertzDeal) -> None:
 def finish(deal: TertzDeal) -> None:
     while deal.phase != DONE:
         step(deal)
+
+
+# a deal where seat 1 draws a terts from the talon (declared at trick three)
+LATE0 = "7c 9c Ad Kd 10s 8s 7s 9d Js"
+LATE1 = "10d Jd Qd 7h 9h Ks As Jh Qc"
+LATE_TALON = "8h 7d 8d 9s 8c Ah 10c Qs Qh 10h Jc Kc Ac"  # lomayu-1 puts 8h under

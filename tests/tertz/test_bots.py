@@ -11,8 +11,7 @@ from clients.search.policy import SearchPlayer
 from deberc_net.game.match import Match
 from deberc_net.testing import build_talon_deck, new_match, play, say
 
-from .helpers import RULES
-from .test_rules import LATE0, LATE1, LATE_TALON
+from .helpers import LATE0, LATE1, LATE_TALON, RULES
 
 
 def test_the_heuristic_bot_plays_whole_tertz_matches_and_declares_hundreds() -> None:

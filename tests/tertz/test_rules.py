@@ -29,7 +29,7 @@ from deberc_net.testing import (
     spoken,
 )
 
-from .helpers import RULES, deal_of, finish, first_card, step
+from .helpers import LATE0, LATE1, LATE_TALON, RULES, deal_of, finish, first_card, step
 
 SEAT0 = "7c 8c 9c Ad Kd 10s 8s 7s 9d"  # a terts to 9c
 SEAT1 = "10d Jd Qd 7h 9h Ks As Jh Qc"  # a terts to Qd, the trump 7 and jack
@@ -402,9 +402,6 @@ def test_a_deal_class_that_is_not_a_deal_is_refused() -> None:
 
 # Late declarations (docs/rules.md §12.5): seat 0 draws 8c at the second draw (a terts
 # 7-8-9c at trick 3), then 10c at the third (a fifty at trick 4); seat 1 holds 10-J-Qd.
-LATE0 = "7c 9c Ad Kd 10s 8s 7s 9d Js"
-LATE1 = "10d Jd Qd 7h 9h Ks As Jh Qc"
-LATE_TALON = "8h 7d 8d 9s 8c Ah 10c Qs Qh 10h Jc Kc Ac"  # lomayu-1 puts 8h under
 
 
 def declarations(deal: TertzDeal, seat: int) -> list[str]:
