@@ -593,7 +593,10 @@ class Deal:
             return
         self._finish_trick()
 
-    def _finish_trick(self) -> None:
+    def _take_trick(self) -> tuple[int, int]:
+        """The full trick goes to its winner: told, counted, its card points written to
+        the winner's side; (winner, side). A game of its own (Tertz) shares this and
+        decides what follows."""
         trump = self.trump
         assert trump is not None
         trick = self.trick
@@ -604,9 +607,14 @@ class Deal:
         cards = tuple([c for _, c in trick.cards])
         self._told.append(TrickTaken(winner, cards))
         self.tricks_taken[side] += 1
-        self.card_points[side] += sum(
-            [TRUMP_POINTS[c & 7] if c >> 3 == trump else PLAIN_POINTS[c & 7] for c in cards]
-        )
+        self.card_points[side] += self._trick_points(cards, trump)
+        return winner, side
+
+    def _trick_points(self, cards: tuple[Card, ...], trump: int) -> int:
+        return sum([TRUMP_POINTS[c & 7] if c >> 3 == trump else PLAIN_POINTS[c & 7] for c in cards])
+
+    def _finish_trick(self) -> None:
+        winner, side = self._take_trick()
         if len(self.tricks) == 1:
             scoring.settle_combinations(self)
         if not self.hands[winner]:

@@ -21,8 +21,7 @@ from deberc_net.game.calls import Call
 from deberc_net.game.cards import SEVEN, Card, card_str, make, suit_of
 from deberc_net.game.combos import CATEGORY_NAMES, Combo, holds_bella
 from deberc_net.game.deal import DONE, PLAY, Deal, LoggedCall, Pending, Trick
-from deberc_net.game.events import CallMade, DealEvent, Shown, TrickTaken, in_telling_order
-from deberc_net.game.play import trick_winner
+from deberc_net.game.events import CallMade, DealEvent, Shown, in_telling_order
 
 from .cards import card_points, legal_cards
 from .combos import CALLS, find_combos, is_new
@@ -283,17 +282,11 @@ class TertzDeal(Deal):
         return E.NotAllowed(f"you may not play {card_str(card)} now")
 
     # -------------------------------------------------------------------- tricks
+    def _trick_points(self, cards: tuple[Card, ...], trump: int) -> int:
+        return sum(card_points(c, trump) for c in cards)  # Tertz's own values
+
     def _finish_trick(self) -> None:
-        trump = self.trump
-        assert trump is not None
-        trick = self.trick
-        winner = trick_winner(trick.cards, trump)
-        trick.winner = winner
-        side = self.side_of(winner)
-        self.tricks.append(trick)
-        self._tell(TrickTaken(winner, tuple(c for _, c in trick.cards)))
-        self.tricks_taken[side] += 1
-        self.card_points[side] += sum(card_points(c, trump) for _, c in trick.cards)
+        winner, _ = self._take_trick()
         self._settle()
         if not self.hands[winner]:
             scoring.score_played(self)
