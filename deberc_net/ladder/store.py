@@ -72,11 +72,12 @@ class LadderStore(Protocol):
         ...
 
 
-def open_ladder_store(db: str | Path) -> LadderStore:
-    """StoreError if a PostgreSQL database cannot be reached."""
+def open_ladder_store(db: str | Path, migrate: bool = True) -> LadderStore:
+    """StoreError if a PostgreSQL database cannot be reached. ``migrate=False``: a reader
+    of a database its server has migrated already (the web pages, per request)."""
     if is_postgres(db):
-        return PostgresLadderStore(str(db))
-    return SQLiteLadderStore(db)
+        return PostgresLadderStore(str(db), migrate)
+    return SQLiteLadderStore(db, migrate)
 
 
 # The statements both backends share; each fills in its own dialect: ``p`` its
@@ -134,11 +135,12 @@ def _rating_params(row: dict[str, Any], games: dict[str, int]) -> tuple[Any, ...
 
 
 class SQLiteLadderStore:
-    def __init__(self, path: str | Path) -> None:
-        from deberc_net.server.store.sqlite import migrate
+    def __init__(self, path: str | Path, migrate: bool = True) -> None:
+        from deberc_net.server.store import sqlite
 
         self.db = sqlite3.connect(str(path), isolation_level=None)
-        migrate(self.db)
+        if migrate:
+            sqlite.migrate(self.db)
 
     def close(self) -> None:
         self.db.close()
@@ -206,12 +208,13 @@ class PostgresLadderStore:
     """One connection: the ladder's command writes from one thread, in turn. Each method
     is one transaction (the connection commits at the end of each ``with``)."""
 
-    def __init__(self, url: str) -> None:
-        from deberc_net.server.store.postgres import connect, migrate
+    def __init__(self, url: str, migrate: bool = True) -> None:
+        from deberc_net.server.store import postgres
 
-        self.db = connect(url)
-        with self.db.transaction():
-            migrate(self.db)
+        self.db = postgres.connect(url)
+        if migrate:
+            with self.db.transaction():
+                postgres.migrate(self.db)
 
     def close(self) -> None:
         self.db.close()

@@ -31,7 +31,7 @@ class Ladders:
 
 
 def ladders(db: str) -> Ladders:
-    store = open_ladder_store(db)
+    store = open_ladder_store(db, migrate=False)  # the server migrated it
     try:
         board, runs = store.leaderboard(), store.runs()
     finally:
@@ -40,7 +40,7 @@ def ladders(db: str) -> Ladders:
 
 
 def ladder_run(db: str, run: int) -> LadderRun | None:
-    store = open_ladder_store(db)
+    store = open_ladder_store(db, migrate=False)  # the server migrated it
     try:
         found = store.run(run)
         games = store.games(run) if found else []
