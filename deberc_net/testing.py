@@ -37,6 +37,7 @@ from deberc_net.plugins.manager import BUILTIN_VARIANT, RuleBook
 from deberc_net.protocol.vocabulary import parse_call
 
 __all__ = [
+    "RECORD_KEYS",
     "assert_replays",
     "build_deck",
     "build_deck_n",
@@ -57,6 +58,31 @@ __all__ = [
 ]
 
 Deck = tuple[Card, ...]
+# docs/records.md: the keys every deberc-deal/1 record carries (a plugin may add more)
+RECORD_KEYS = frozenset(
+    {
+        "format",
+        "table",
+        "match",
+        "deal_no",
+        "seed",
+        "variant",
+        "options",
+        "players",
+        "dealer",
+        "deck",
+        "calls",
+        "trump",
+        "player",
+        "tricks",
+        "declared",
+        "points",
+        "written",
+        "hanging",
+        "totals",
+        "outcome",
+    }
+)
 _PLUGIN_CALL = re.compile(r"[a-z][a-z0-9?]*(-[a-z0-9?]+)*")
 
 

@@ -15,32 +15,9 @@ import pytest
 
 from deberc_net.cli import main
 from deberc_net.game.record import replay_matches, without_timing
-from deberc_net.testing import build_ruleset
+from deberc_net.testing import RECORD_KEYS, build_ruleset
 
 OUTCOMES = ("made", "bide", "hanging", "void")
-# docs/records.md: the keys every deberc-deal/1 line must carry.
-REQUIRED_KEYS = {
-    "format",
-    "table",
-    "match",
-    "deal_no",
-    "seed",
-    "variant",
-    "options",
-    "players",
-    "dealer",
-    "deck",
-    "calls",
-    "trump",
-    "player",
-    "tricks",
-    "declared",
-    "points",
-    "written",
-    "hanging",
-    "totals",
-    "outcome",
-}
 CARD = re.compile(r"^(7|8|9|10|J|Q|K|A)[shdc]$")
 
 
@@ -118,7 +95,7 @@ def test_records_carry_every_required_key(
     rules = build_ruleset()
     by_match: dict[str, list[dict[str, Any]]] = {}
     for record in records:
-        missing = REQUIRED_KEYS - record.keys()
+        missing = RECORD_KEYS - record.keys()
         assert not missing, missing
         assert record["format"] == "deberc-deal/1"
         assert record["variant"] == "moscow"

@@ -9,33 +9,11 @@ from deberc_net.game.calls import PLAY
 from deberc_net.game.cards import card_str
 from deberc_net.game.match import Match
 from deberc_net.game.record import replay_deal, replay_matches
-from deberc_net.testing import build_ruleset
+from deberc_net.testing import RECORD_KEYS, build_ruleset
 
 from .decks import EVEN, EVEN_PLAY, SIMPLE, SIMPLE_PLAY, build_deck, play, say
 
 R = build_ruleset()
-REQUIRED = {
-    "format",
-    "table",
-    "match",
-    "deal_no",
-    "seed",
-    "variant",
-    "options",
-    "players",
-    "dealer",
-    "deck",
-    "calls",
-    "trump",
-    "player",
-    "tricks",
-    "declared",
-    "points",
-    "written",
-    "hanging",
-    "totals",
-    "outcome",
-}
 
 
 def finish_deal(match: Match) -> None:
@@ -50,7 +28,7 @@ def finish_deal(match: Match) -> None:
 
 def assert_replays(match: Match) -> None:
     for rec in match.records:
-        assert rec.keys() >= REQUIRED
+        assert rec.keys() >= RECORD_KEYS
         json.dumps(rec)  # plain JSON values only
         assert replay_matches(rec, R)
         # the check can fail: a wrong written score is caught
@@ -65,7 +43,7 @@ def test_record_of_a_made_deal() -> None:
     say(match, 0, "igrayu")
     play(match, SIMPLE_PLAY)
     rec = match.records[0]
-    assert rec.keys() >= REQUIRED
+    assert rec.keys() >= RECORD_KEYS
     assert rec["format"] == "deberc-deal/1"
     assert (rec["table"], rec["match"], rec["deal_no"], rec["seed"]) == ("local", "1", 1, "t/1")
     assert (rec["variant"], rec["options"]) == ("moscow", [])
