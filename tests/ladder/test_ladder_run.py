@@ -437,13 +437,9 @@ def test_a_bot_that_cannot_start_stops_the_ladder_with_status_2(tmp_path: Path) 
 
 
 # ------------------------------------------------------------ --server HOST:PORT
-async def test_a_ladder_on_a_given_server(
-    tmp_path: Path,
-    start_server: Callable[..., Awaitable[int]],
-    register: Callable[[str, str], Awaitable[None]],
-) -> None:
-    port = await start_server(admins=["ladder-admin"])
-    await register("ladder-admin", "pw-1")  # an admin's name is the owner's to register
+async def one_board_on(port: int, tmp_path: Path) -> subprocess.CompletedProcess[bytes]:
+    """A one-board ladder of HEUR and RAND run by the command on the server at ``port``,
+    as its admin ``ladder-admin`` (password pw-1)."""
     argv = ladder_argv(
         tmp_path / "results.sqlite3",
         "--server",
@@ -459,7 +455,17 @@ async def test_a_ladder_on_a_given_server(
         "--json",
     )
     with trio.fail_after(40):
-        done = await trio.run_process(argv, capture_stdout=True, capture_stderr=True, check=False)
+        return await trio.run_process(argv, capture_stdout=True, capture_stderr=True, check=False)
+
+
+async def test_a_ladder_on_a_given_server(
+    tmp_path: Path,
+    start_server: Callable[..., Awaitable[int]],
+    register: Callable[[str, str], Awaitable[None]],
+) -> None:
+    port = await start_server(admins=["ladder-admin"])
+    await register("ladder-admin", "pw-1")  # an admin's name is the owner's to register
+    done = await one_board_on(port, tmp_path)
     assert done.returncode == 0, done.stderr.decode()
     assert json.loads(done.stdout)["games"] == 2
 
@@ -468,21 +474,6 @@ async def test_a_server_that_refuses_reserve_is_an_error_not_a_hang(
     tmp_path: Path, start_server: Callable[..., Awaitable[int]]
 ) -> None:
     port = await start_server()  # ladder-admin is no admin here
-    argv = ladder_argv(
-        tmp_path / "results.sqlite3",
-        "--server",
-        f"127.0.0.1:{port}",
-        "--admin-password",
-        "pw-1",
-        "--bot",
-        HEUR,
-        "--bot",
-        RAND,
-        "--deals",
-        "1",
-        "--json",
-    )
-    with trio.fail_after(40):
-        done = await trio.run_process(argv, capture_stdout=True, capture_stderr=True, check=False)
+    done = await one_board_on(port, tmp_path)
     assert done.returncode == 2
     assert b"not-allowed" in done.stderr and b"Traceback" not in done.stderr
