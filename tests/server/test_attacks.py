@@ -2,8 +2,8 @@
 on loopback: what the attacker gets now, and that nobody else notices. docs/security.md
 names the test behind every promise.
 
-Tests on time use ``jump_clock``: virtual time, so a 15 s login limit or a 5 min
-failure window pass in a moment of real time."""
+Tests on time use ``virtual_clock`` and ``jump_when_idle``: virtual time, so a 15 s login
+limit or a 5 min failure window pass in a moment of real time."""
 
 from __future__ import annotations
 
@@ -185,7 +185,10 @@ async def test_idle_sockets_that_never_log_in_do_not_keep_a_player_out(
 
 
 async def test_a_connection_that_does_not_log_in_is_closed_even_if_it_trickles(
-    start_server: StartServer, connect: Connector, jump_clock: trio.testing.MockClock
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
 ) -> None:
     port = await start_server(login_timeout_ms=15_000)
     lurker = await connect.raw(port, "lurker")
@@ -206,7 +209,10 @@ async def test_a_connection_that_does_not_log_in_is_closed_even_if_it_trickles(
 
 
 async def test_an_idle_connection_is_closed_and_ping_keeps_one_open(
-    start_server: StartServer, connect: Connector, jump_clock: trio.testing.MockClock
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
 ) -> None:
     port = await start_server(idle_timeout_ms=60_000)
     ann = await connect.machine(port, "ann")
@@ -235,7 +241,10 @@ async def test_connections_are_limited_per_address(
 
 
 async def test_tables_left_by_everyone_close_fast_and_are_capped_per_address(
-    start_server: StartServer, connect: Connector, jump_clock: trio.testing.MockClock
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
 ) -> None:
     port = await start_server(empty_table_ms=5_000, max_tables_per_address=3)
     openers = [await connect.machine(port, f"op{i}") for i in range(4)]
@@ -413,7 +422,8 @@ async def test_wrong_passwords_are_limited_per_name_across_connections(
     start_server: StartServer,
     connect: Connector,
     register: Register,
-    jump_clock: trio.testing.MockClock,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
 ) -> None:
     port = await start_server(failed_logins_per_name=4, failure_window_ms=60_000)
     await register("vic", "right")
@@ -484,7 +494,10 @@ async def test_a_second_cr_before_the_lf_is_a_control_character(
 
 
 async def test_an_away_seat_forfeits_by_the_away_limit_not_the_clock(
-    start_server: StartServer, connect: Connector, jump_clock: trio.testing.MockClock
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
 ) -> None:
     port = await start_server(bot_clock_ms=1_000, max_timeouts=2, away_limit_ms=6_000)
     ann = await connect.machine(port, "ann")

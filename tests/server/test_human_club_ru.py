@@ -38,7 +38,8 @@ def check_russian(people: tuple[LineClient, ...]) -> None:
 async def test_a_private_table_invite_history_top_finger_and_rematch_in_russian(
     start_server: Callable[..., Awaitable[int]],
     connect: Connector,
-    jump_clock: MockClock,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
 ) -> None:
     port = await start_server(human_clock_ms=600_000)
     anna, boris, vera = [await connect.raw(port, name) for name in ("anna", "boris", "vera")]
@@ -105,7 +106,8 @@ async def test_three_and_four_player_matches_in_russian_fit_80_columns(
     players: int,
     start_server: Callable[..., Awaitable[int]],
     connect: Connector,
-    jump_clock: MockClock,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
 ) -> None:
     port = await start_server(human_clock_ms=600_000)
     names = ("anna", "boris", "vera", "gleb")[:players]

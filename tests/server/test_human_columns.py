@@ -49,7 +49,8 @@ async def test_whole_matches_in_the_human_style_fit_80_columns(
     lang: str,
     start_server: Callable[..., Awaitable[int]],
     connect: Connector,
-    jump_clock: MockClock,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
 ) -> None:
     port = await start_server(human_clock_ms=600_000)
     anna = await connect.raw(port, "anna")
@@ -182,7 +183,8 @@ async def test_a_look_alike_t_is_asked_about_at_a_real_table(
     start_server: Callable[..., Awaitable[int]],
     connect: Connector,
     register: Callable[[str, str], Awaitable[None]],
-    jump_clock: MockClock,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
 ) -> None:
     port = await start_server(admins=["boss"], human_clock_ms=600_000)
     await register("boss", "pw")

@@ -179,7 +179,7 @@ async def test_a_watchers_say_goes_to_the_watchers_only(port: int, connect: Conn
 
 
 async def test_leave_in_a_running_game_asks_first(
-    port: int, connect: Connector, jump_clock: trio.testing.MockClock
+    port: int, connect: Connector, virtual_clock: trio.testing.MockClock, jump_when_idle: None
 ) -> None:
     table, ann, bob = await seated_people(port, connect)
     await ann.send("leave")

@@ -88,7 +88,8 @@ async def test_a_rematch_is_off_when_a_player_leaves_or_goes_elsewhere(
 
 
 async def test_a_rematch_not_agreed_in_time_is_off(
-    jump_clock: trio.testing.MockClock,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
     start_server: Callable[..., Awaitable[int]],
     connect: Connector,
 ) -> None:
