@@ -407,7 +407,7 @@ def make_check_apply(data: Any) -> Step:
     return check
 
 
-@examples(10)
+@examples(6)
 @given(st.data())
 def test_apply_accepts_exactly_the_legal_calls(data: Any) -> None:
     match = new_match(data)

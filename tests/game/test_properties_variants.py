@@ -211,7 +211,7 @@ def play_match(match: Match, rng: random.Random, deals: dict[int, Deal]) -> None
                 check_cards(match.deal)
 
 
-@examples(400)
+@examples(200)
 @given(tables())
 def test_random_play_keeps_every_invariant(table: tuple[Any, ...]) -> None:
     rules, players, variant, options, seed = table
