@@ -14,9 +14,13 @@ from typing import Any
 from deberc_net.server.store import open_store
 
 PY = shlex.quote(sys.executable)
-HEUR = f"heur={PY} -m clients.heuristic_bot"
-RAND = f"rand={PY} -m clients.random_bot --seed 1"
-RAND2 = f"rand2={PY} -m clients.random_bot --seed 2"
+# The reference bots in the ladder's own process (docs/bots.md "In-process bots"): the
+# same protocol bytes through the same server code, without starting a Python per bot.
+# tests/ladder/test_in_process.py shows they play exactly as their processes do, and
+# the tests on supervising bots (crash, hang, cannot start) run processes.
+HEUR = "heur=py:clients.heuristic_bot"
+RAND = "rand=py:clients.random_bot --seed 1"
+RAND2 = "rand2=py:clients.random_bot --seed 2"
 
 
 def script(tmp_path: Path, name: str, body: str) -> str:
