@@ -384,6 +384,10 @@ def state(match: Match) -> tuple[Any, ...]:
 
 def make_check_apply(data: Any) -> Step:
     def check(match: Match, *_: Any) -> None:
+        # a copy of the match for every legal call is costly: check one step in four,
+        # which hypothesis chooses (and so can shrink to)
+        if data.draw(st.integers(0, 3), label="check this step") != 0:
+            return
         for seat in SEATS:
             legal = match.legal_calls(seat)
             for call in legal:
@@ -407,7 +411,7 @@ def make_check_apply(data: Any) -> Step:
     return check
 
 
-@examples(6)
+@examples(10)
 @given(st.data())
 def test_apply_accepts_exactly_the_legal_calls(data: Any) -> None:
     match = new_match(data)
