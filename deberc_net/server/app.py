@@ -20,7 +20,6 @@ from typing import Any
 
 import structlog
 import trio
-import trio.testing
 
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
@@ -30,6 +29,7 @@ from deberc_net.protocol.connection import NEED_DATA, Connection, Limits, Reply,
 from .config import Config
 from .limits import Bucket
 from .lobby import Lobby
+from .local import LocalStream, local_stream_pair
 from .session import Outbox, Session
 from .store import Store, describe, open_store
 
@@ -283,8 +283,9 @@ class Server:
 
 class LocalLink:
     """Connections from inside the server's process (a ladder's in-process bots): the
-    same protocol bytes through the same ``Server.handle``, over memory streams instead
-    of a socket. Their per-address limits count them under one address, ``in-process``."""
+    same protocol bytes through the same ``Server.handle``, over in-memory streams
+    (server/local.py) instead of a socket. Their per-address limits count them under
+    one address, ``in-process``."""
 
     ADDRESS = "in-process"
 
@@ -295,7 +296,7 @@ class LocalLink:
 
     async def connect(self) -> trio.abc.Stream:
         """A new connection: the client's end (the server serves the other end)."""
-        client, served = trio.testing.memory_stream_pair()
+        client, served = local_stream_pair()
         peer = f"{self.ADDRESS}:{next(self._ids)}"
         self._nursery.start_soon(self._server.handle, served, self.ADDRESS, peer)
         return client
@@ -304,7 +305,10 @@ class LocalLink:
 def _direct_write(stream: trio.abc.Stream) -> Callable[[bytes], int] | None:
     """A socket's non-blocking write, for the outbox to send at once when nothing waits
     (trio's sockets are non-blocking; a full buffer raises BlockingIOError). The outbox
-    is closed before the stream is, so the descriptor is never written after its close."""
+    is closed before the stream is, so the descriptor is never written after its close.
+    An in-process stream has its own (server/local.py)."""
+    if isinstance(stream, LocalStream):
+        return stream.write_nowait
     if not isinstance(stream, trio.SocketStream):
         return None
     return functools.partial(os.write, stream.socket.fileno())
