@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -17,6 +19,43 @@ from .limits import Bucket
 if TYPE_CHECKING:
     from .matchmaking import Wanted
     from .table import Table
+
+
+@attrs.define(eq=False)
+class _Batch:
+    """The outboxes one task has put into while it handles one message (``batched``)."""
+
+    task: trio.lowlevel.Task
+    held: list[Outbox] = attrs.Factory(list)
+
+
+# The running task's batch: a context variable, so each trio task has its own (a task
+# started inside a batch inherits the variable, hence the check of ``task``)
+_batch: ContextVar[_Batch | None] = ContextVar("deberc_outbox_batch", default=None)
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """What this task sends inside is written at the end (or at ``flush_batch``), one
+    write per connection instead of one per line: a table's call tells two or three
+    lines to each player."""
+    batch = _Batch(trio.lowlevel.current_task())
+    token = _batch.set(batch)
+    try:
+        yield
+    finally:
+        _batch.reset(token)
+        for outbox in batch.held:
+            outbox.flush()
+
+
+def flush_batch() -> None:
+    """Write what this task's batch holds now (before it waits on something slow)."""
+    batch = _batch.get()
+    if batch is not None and batch.held and batch.task is trio.lowlevel.current_task():
+        for outbox in batch.held:
+            outbox.flush()
+        batch.held.clear()
 
 
 @attrs.define(eq=False)
@@ -36,11 +75,26 @@ class Outbox:
     # sends: a bot reads as fast as it is told). None: everything goes through the queue.
     direct: Callable[[bytes], int] | None = None
     writing: bool = False  # the writer is in a send: nothing may overtake what it sends
+    held_by: _Batch | None = None  # the task's batch that writes what is queued
 
     def put(self, data: bytes) -> bool:
         """Queue ``data``; False (and the queue dropped) if that passes the limit."""
         if self.closed:
             return False
+        batch = _batch.get()
+        if batch is not None and batch.task is trio.lowlevel.current_task():
+            # kept for the batch's one write (the limit still holds)
+            if self.queued_bytes + len(data) > self.limit:
+                self.drop()
+                return False
+            self.chunks.append(data)
+            self.queued_bytes += len(data)
+            if self.held_by is None:
+                self.held_by = batch
+                batch.held.append(self)
+            elif self.held_by is not batch:  # another task's: the writer sends it all
+                self._ready.set()
+            return True
         if self.direct is not None and not self.chunks and not self.writing:
             try:
                 sent = self.direct(data)
@@ -56,6 +110,24 @@ class Outbox:
         self.queued_bytes += len(data)
         self._ready.set()
         return True
+
+    def flush(self) -> None:
+        """Write what a batch held: at once if the socket takes it, else by the writer."""
+        self.held_by = None
+        if not self.chunks:
+            return
+        if self.direct is not None and not self.writing and not self.closed:
+            data = self.take()
+            try:
+                sent = self.direct(data)
+            except OSError:  # full (or broken: the writer meets that itself)
+                sent = 0
+            if sent < len(data):  # the rest goes first, by the writer
+                self.chunks.insert(0, data[sent:])
+                self.queued_bytes += len(data) - sent
+            if not self.chunks:
+                return
+        self._ready.set()
 
     def take(self, most: int = 65536) -> bytes:
         """What is queued, joined (up to about ``most`` bytes): one write for a burst."""
