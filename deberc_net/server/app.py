@@ -205,7 +205,11 @@ class Server:
                 self.sessions[session] = None
                 session.log = session.log.bind(conn=session.id, peer=peer)
                 session.log.info("connect")
-                nursery.start_soon(self._writer, stream, outbox, scope)
+                # a writer task only while something waits to be written (most lines go
+                # out at once: Outbox.direct)
+                outbox.start_writer = functools.partial(
+                    nursery.start_soon, self._writer, stream, outbox, scope
+                )
                 self.lobby.hello(session)
                 await self._reader(stream, session)
                 session.close()  # the writer flushes, then ends the connection
@@ -214,20 +218,26 @@ class Server:
                 self.sessions.pop(session, None)
                 self.lobby.disconnected(session)
                 connection.close()
+                outbox.start_writer = None  # the nursery is gone
                 outbox.drop()
                 session.log.info("disconnect")
 
     async def _writer(
         self, stream: trio.abc.Stream, outbox: Outbox, scope: trio.CancelScope
     ) -> None:
+        """Send what is queued, then end; once the outbox is closed (and drained), end the
+        connection too. Started again by the outbox when more is queued."""
         try:
-            while await outbox.wait():
+            while outbox.chunks:
                 outbox.writing = True
                 await stream.send_all(outbox.take())
                 outbox.writing = False
         except (trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
-        scope.cancel()
+            scope.cancel()  # the link is gone (no writer is started again: it stays running)
+            return
+        outbox.writer_running = False
+        if outbox.closed:
+            scope.cancel()
 
     async def _command(self, session: Session, item: Command | TableCallText) -> None:
         """One command; a bug in its handling costs the client an error, not the link."""

@@ -69,13 +69,20 @@ class Outbox:
     chunks: list[bytes] = attrs.Factory(list)  # not a deque: 600 bytes less when idle
     queued_bytes: int = 0
     closed: bool = False
-    _ready: trio.Event = attrs.Factory(trio.Event)
+    # set when something is queued, for a writer that waits in ``wait`` (made only then:
+    # an idle connection holds none)
+    _ready: trio.Event | None = None
     # a socket's non-blocking write (bytes in, how many were taken): with nothing queued
     # and the writer idle, data goes out at once, without waking the writer task (most
     # sends: a bot reads as fast as it is told). None: everything goes through the queue.
     direct: Callable[[bytes], int] | None = None
     writing: bool = False  # the writer is in a send: nothing may overtake what it sends
     held_by: _Batch | None = None  # the task's batch that writes what is queued
+    # starts a writer task that sends what is queued and ends when nothing is (the
+    # server's connections: an idle one has no writer task); None: a writer that waits
+    # in ``wait`` runs all along
+    start_writer: Callable[[], None] | None = None
+    writer_running: bool = False  # the started writer has not ended yet
 
     def put(self, data: bytes) -> bool:
         """Queue ``data``; False (and the queue dropped) if that passes the limit."""
@@ -93,7 +100,7 @@ class Outbox:
                 self.held_by = batch
                 batch.held.append(self)
             elif self.held_by is not batch:  # another task's: the writer sends it all
-                self._ready.set()
+                self._signal()
             return True
         if self.direct is not None and not self.chunks and not self.writing:
             try:
@@ -108,7 +115,7 @@ class Outbox:
             return False
         self.chunks.append(data)
         self.queued_bytes += len(data)
-        self._ready.set()
+        self._signal()
         return True
 
     def flush(self) -> None:
@@ -127,7 +134,16 @@ class Outbox:
                 self.queued_bytes += len(data) - sent
             if not self.chunks:
                 return
-        self._ready.set()
+        self._signal()
+
+    def _signal(self) -> None:
+        """Something waits to be written (or the outbox closed): tell the writer."""
+        if self.start_writer is not None:
+            if not self.writer_running:
+                self.writer_running = True
+                self.start_writer()
+        elif self._ready is not None:
+            self._ready.set()
 
     def take(self, most: int = 65536) -> bytes:
         """What is queued, joined (up to about ``most`` bytes): one write for a burst."""
@@ -158,7 +174,7 @@ class Outbox:
     def close(self) -> None:
         """No more data; the writer ends after what is queued."""
         self.closed = True
-        self._ready.set()
+        self._signal()
 
     def drop(self) -> None:
         self.chunks.clear()
