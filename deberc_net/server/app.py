@@ -20,7 +20,6 @@ from typing import Any
 
 import structlog
 import trio
-import trio.testing
 
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
@@ -30,6 +29,7 @@ from deberc_net.protocol.connection import NEED_DATA, Connection, Limits, Reply,
 from .config import Config
 from .limits import Bucket
 from .lobby import Lobby
+from .local import LocalStream, local_stream_pair
 from .session import Outbox, Session
 from .store import Store, describe, open_store
 
@@ -205,7 +205,11 @@ class Server:
                 self.sessions[session] = None
                 session.log = session.log.bind(conn=session.id, peer=peer)
                 session.log.info("connect")
-                nursery.start_soon(self._writer, stream, outbox, scope)
+                # a writer task only while something waits to be written (most lines go
+                # out at once: Outbox.direct)
+                outbox.start_writer = functools.partial(
+                    nursery.start_soon, self._writer, stream, outbox, scope
+                )
                 self.lobby.hello(session)
                 await self._reader(stream, session)
                 session.close()  # the writer flushes, then ends the connection
@@ -214,20 +218,26 @@ class Server:
                 self.sessions.pop(session, None)
                 self.lobby.disconnected(session)
                 connection.close()
+                outbox.start_writer = None  # the nursery is gone
                 outbox.drop()
                 session.log.info("disconnect")
 
     async def _writer(
         self, stream: trio.abc.Stream, outbox: Outbox, scope: trio.CancelScope
     ) -> None:
+        """Send what is queued, then end; once the outbox is closed (and drained), end the
+        connection too. Started again by the outbox when more is queued."""
         try:
-            while await outbox.wait():
+            while outbox.chunks:
                 outbox.writing = True
                 await stream.send_all(outbox.take())
                 outbox.writing = False
         except (trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
-        scope.cancel()
+            scope.cancel()  # the link is gone (no writer is started again: it stays running)
+            return
+        outbox.writer_running = False
+        if outbox.closed:
+            scope.cancel()
 
     async def _command(self, session: Session, item: Command | TableCallText) -> None:
         """One command; a bug in its handling costs the client an error, not the link."""
@@ -283,8 +293,9 @@ class Server:
 
 class LocalLink:
     """Connections from inside the server's process (a ladder's in-process bots): the
-    same protocol bytes through the same ``Server.handle``, over memory streams instead
-    of a socket. Their per-address limits count them under one address, ``in-process``."""
+    same protocol bytes through the same ``Server.handle``, over in-memory streams
+    (server/local.py) instead of a socket. Their per-address limits count them under
+    one address, ``in-process``."""
 
     ADDRESS = "in-process"
 
@@ -295,7 +306,7 @@ class LocalLink:
 
     async def connect(self) -> trio.abc.Stream:
         """A new connection: the client's end (the server serves the other end)."""
-        client, served = trio.testing.memory_stream_pair()
+        client, served = local_stream_pair()
         peer = f"{self.ADDRESS}:{next(self._ids)}"
         self._nursery.start_soon(self._server.handle, served, self.ADDRESS, peer)
         return client
@@ -304,7 +315,10 @@ class LocalLink:
 def _direct_write(stream: trio.abc.Stream) -> Callable[[bytes], int] | None:
     """A socket's non-blocking write, for the outbox to send at once when nothing waits
     (trio's sockets are non-blocking; a full buffer raises BlockingIOError). The outbox
-    is closed before the stream is, so the descriptor is never written after its close."""
+    is closed before the stream is, so the descriptor is never written after its close.
+    An in-process stream has its own (server/local.py)."""
+    if isinstance(stream, LocalStream):
+        return stream.write_nowait
     if not isinstance(stream, trio.SocketStream):
         return None
     return functools.partial(os.write, stream.socket.fileno())

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -20,6 +22,43 @@ if TYPE_CHECKING:
 
 
 @attrs.define(eq=False)
+class _Batch:
+    """The outboxes one task has put into while it handles one message (``batched``)."""
+
+    task: trio.lowlevel.Task
+    held: list[Outbox] = attrs.Factory(list)
+
+
+# The running task's batch: a context variable, so each trio task has its own (a task
+# started inside a batch inherits the variable, hence the check of ``task``)
+_batch: ContextVar[_Batch | None] = ContextVar("deberc_outbox_batch", default=None)
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """What this task sends inside is written at the end (or at ``flush_batch``), one
+    write per connection instead of one per line: a table's call tells two or three
+    lines to each player."""
+    batch = _Batch(trio.lowlevel.current_task())
+    token = _batch.set(batch)
+    try:
+        yield
+    finally:
+        _batch.reset(token)
+        for outbox in batch.held:
+            outbox.flush()
+
+
+def flush_batch() -> None:
+    """Write what this task's batch holds now (before it waits on something slow)."""
+    batch = _batch.get()
+    if batch is not None and batch.held and batch.task is trio.lowlevel.current_task():
+        for outbox in batch.held:
+            outbox.flush()
+        batch.held.clear()
+
+
+@attrs.define(eq=False)
 class Outbox:
     """Bytes waiting for the writer, bounded in bytes (not lines: one line may be 1 KB).
 
@@ -30,17 +69,39 @@ class Outbox:
     chunks: list[bytes] = attrs.Factory(list)  # not a deque: 600 bytes less when idle
     queued_bytes: int = 0
     closed: bool = False
-    _ready: trio.Event = attrs.Factory(trio.Event)
+    # set when something is queued, for a writer that waits in ``wait`` (made only then:
+    # an idle connection holds none)
+    _ready: trio.Event | None = None
     # a socket's non-blocking write (bytes in, how many were taken): with nothing queued
     # and the writer idle, data goes out at once, without waking the writer task (most
     # sends: a bot reads as fast as it is told). None: everything goes through the queue.
     direct: Callable[[bytes], int] | None = None
     writing: bool = False  # the writer is in a send: nothing may overtake what it sends
+    held_by: _Batch | None = None  # the task's batch that writes what is queued
+    # starts a writer task that sends what is queued and ends when nothing is (the
+    # server's connections: an idle one has no writer task); None: a writer that waits
+    # in ``wait`` runs all along
+    start_writer: Callable[[], None] | None = None
+    writer_running: bool = False  # the started writer has not ended yet
 
     def put(self, data: bytes) -> bool:
         """Queue ``data``; False (and the queue dropped) if that passes the limit."""
         if self.closed:
             return False
+        batch = _batch.get()
+        if batch is not None and batch.task is trio.lowlevel.current_task():
+            # kept for the batch's one write (the limit still holds)
+            if self.queued_bytes + len(data) > self.limit:
+                self.drop()
+                return False
+            self.chunks.append(data)
+            self.queued_bytes += len(data)
+            if self.held_by is None:
+                self.held_by = batch
+                batch.held.append(self)
+            elif self.held_by is not batch:  # another task's: the writer sends it all
+                self._signal()
+            return True
         if self.direct is not None and not self.chunks and not self.writing:
             try:
                 sent = self.direct(data)
@@ -54,8 +115,35 @@ class Outbox:
             return False
         self.chunks.append(data)
         self.queued_bytes += len(data)
-        self._ready.set()
+        self._signal()
         return True
+
+    def flush(self) -> None:
+        """Write what a batch held: at once if the socket takes it, else by the writer."""
+        self.held_by = None
+        if not self.chunks:
+            return
+        if self.direct is not None and not self.writing and not self.closed:
+            data = self.take()
+            try:
+                sent = self.direct(data)
+            except OSError:  # full (or broken: the writer meets that itself)
+                sent = 0
+            if sent < len(data):  # the rest goes first, by the writer
+                self.chunks.insert(0, data[sent:])
+                self.queued_bytes += len(data) - sent
+            if not self.chunks:
+                return
+        self._signal()
+
+    def _signal(self) -> None:
+        """Something waits to be written (or the outbox closed): tell the writer."""
+        if self.start_writer is not None:
+            if not self.writer_running:
+                self.writer_running = True
+                self.start_writer()
+        elif self._ready is not None:
+            self._ready.set()
 
     def take(self, most: int = 65536) -> bytes:
         """What is queued, joined (up to about ``most`` bytes): one write for a burst."""
@@ -86,7 +174,7 @@ class Outbox:
     def close(self) -> None:
         """No more data; the writer ends after what is queued."""
         self.closed = True
-        self._ready.set()
+        self._signal()
 
     def drop(self) -> None:
         self.chunks.clear()

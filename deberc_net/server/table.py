@@ -37,7 +37,7 @@ from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse
 from .accounts import name_key
 from .config import Config
 from .ratings import rate_match
-from .session import Session
+from .session import Session, batched, flush_batch
 
 if TYPE_CHECKING:
     from .house import HouseBotKind
@@ -299,7 +299,8 @@ class Table:
                     with trio.CancelScope() as scope:
                         await self._messages(scope)
                     if scope.cancelled_caught:
-                        await self._guarded(self._on_clock())
+                        with batched():
+                            await self._guarded(self._on_clock())
                 while True:  # what was queued before the table closed gets its answer
                     try:
                         posted = self._receive.receive_nowait()
@@ -317,7 +318,8 @@ class Table:
             scope.deadline = self._deadline()
             posted = await self._receive.receive()
             scope.deadline = math.inf
-            await self._guarded(self._handle(*posted))
+            with batched():  # what one message tells goes out in one write per connection
+                await self._guarded(self._handle(*posted))
 
     async def _draw_match_number(self) -> None:
         """From the store: unique among every server on the same database."""
@@ -872,6 +874,7 @@ class Table:
         for event in events:
             match event:
                 case g.DealEnded() | g.DealAbandoned():
+                    flush_batch()  # what was told so far need not wait for the disk
                     await trio.to_thread.run_sync(self.lobby.store.add_deal, event.record)
                     record = event.record
                     if isinstance(event, g.DealEnded):
@@ -900,6 +903,7 @@ class Table:
         assert match is not None
         self.clocks.stop()
         seeds = {r["deal_no"]: r["seed"] for r in match.records}  # told now the match is over
+        flush_batch()
         await trio.to_thread.run_sync(  # on disk before anyone is told ('games' lists it)
             lambda: self.lobby.store.finish_match(
                 match.match_id,

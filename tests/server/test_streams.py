@@ -20,6 +20,7 @@ from trio.testing import MockClock
 
 from deberc_net.server.app import Server
 from deberc_net.server.lobby import Lobby
+from deberc_net.server.local import local_stream_pair
 from deberc_net.server.store import Store, open_store
 from deberc_net.testing import rule_book
 
@@ -152,3 +153,39 @@ async def test_the_per_address_limit_counts_the_address_given_with_the_stream(
     await again.send("who")
     assert (await again.expect("who"))["names"].split(",") == ["again", "other"]
     assert not kept[1].eof and not other.eof
+
+
+def _writer_tasks() -> int:
+    """The connections' writer tasks running now (Server._writer)."""
+    found, tasks = 0, [trio.lowlevel.current_root_task()]
+    while tasks:
+        task = tasks.pop()
+        found += task.coro.cr_code.co_name == "_writer"
+        tasks.extend(t for n in task.child_nurseries for t in n.child_tasks)
+    return found
+
+
+async def test_an_idle_connection_has_no_writer_task_and_a_burst_gets_one_till_sent(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    config = make_config(db_path)
+    store = open_store(config.db, serving=True)
+    try:
+        async with trio.open_nursery() as nursery:
+            server = Server(config, Lobby(config, store, nursery, rule_book()))
+            client_end, server_end = local_stream_pair()  # bounded, as a socket is
+            nursery.start_soon(server.handle, server_end, "10.0.0.1", "10.0.0.1:1")
+            ann = await log_in_machine(await LineClient.over(client_end, "ann"), "ann")
+            await trio.testing.wait_all_tasks_blocked()
+            assert _writer_tasks() == 0  # every line so far went out at once
+            for _ in range(40):  # far more than the stream holds: the rest waits
+                await ann.send("help")
+            await trio.testing.wait_all_tasks_blocked()
+            assert _writer_tasks() == 1
+            await ann.send("ping")
+            await ann.expect("ok", cmd="ping")  # every help before it came whole, in order
+            await trio.testing.wait_all_tasks_blocked()
+            assert _writer_tasks() == 0
+            nursery.cancel_scope.cancel()
+    finally:
+        store.close()
