@@ -7,7 +7,8 @@ The match owns the totals, the hanging points, who deals next and the deal recor
 
 from __future__ import annotations
 
-from typing import cast
+from itertools import chain
+from typing import Any, cast
 
 import attrs
 
@@ -142,7 +143,7 @@ class Match:
         if deal.phase != DONE and deal.log:  # the deal so far, with the calls that lost it
             zero = [0] * len(self.totals)
             deal.end_deal(reason, deal.deal_points(), zero)
-            record, told = self._record_later(deal)
+            record, end = self._record_later(deal)
             self.records.append(record)
             abandoned = DealAbandoned(
                 deal.deal_no,
@@ -152,7 +153,7 @@ class Match:
                 unveil(deal),
                 self._match_over(),
             )
-            told.append(abandoned)
+            end.append(abandoned)
             events.append(abandoned)
         events.append(self._ended(forfeit=seat))
         return events
@@ -200,7 +201,7 @@ class Match:
             self.result = MatchEnd(*deal.match_end)
         elif score.outcome != Outcome.VOID:
             self.result = self.rules.match_end(snapshot)
-        record, told = self._record_later(deal)
+        record, end = self._record_later(deal)
         self.records.append(record)
         limit_reached = (
             self.result is None
@@ -220,7 +221,7 @@ class Match:
             unveiled=unveil(deal),
             match_over=self._match_over(),
         )
-        told.append(ended)
+        end.append(ended)
         events: list[MatchEvent] = [ended]
         if limit_reached:  # after the record: it is the deal's, and the deal did not end the match
             events += self.stop("deals")
@@ -266,12 +267,17 @@ class Match:
 
     def _record_later(self, deal: Deal) -> tuple[LazyRecord, list[MatchEvent]]:
         """The ended deal's record, folded from its events when first asked for (most
-        records of a self-play nobody reads), and the list of those events, to which
-        the deal's end is added once told."""
-        told: list[MatchEvent] = [self._started]
-        told += deal.history
+        records of a self-play nobody reads), and a list for the deal's end, added
+        once told."""
+        started, history = self._started, deal.history
+        end: list[MatchEvent] = []
         talk_calls = deal.talk_calls
-        return LazyRecord(lambda: RecordFold(talk_calls).feed_all(told).record(self._head())), told
+
+        def fold() -> dict[str, Any]:
+            events = chain((started,), history, end)
+            return RecordFold(talk_calls).feed_all(events).record(self._head())
+
+        return LazyRecord(fold), end
 
     def _head(self) -> RecordHead:
         """Read with the record: a table names its match before anybody reads one."""

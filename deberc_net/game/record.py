@@ -251,7 +251,7 @@ def deal_record(deal: Deal) -> dict[str, Any]:
 class LazyRecord:
     """A deal's record, built the first time somebody asks for it: self-play and a
     bench play thousands of deals nobody reads. ``build`` must give the same record
-    whenever it runs (it reads a finished deal and values taken when the deal ended)."""
+    whenever it runs (Match's folds the deal's events, which stop at its end)."""
 
     _build: Callable[[], dict[str, Any]] | None
     _record: dict[str, Any] | None = None
