@@ -23,7 +23,7 @@ from .events import (
     MatchEvent,
     MatchOver,
 )
-from .outcomes import Outcome, VoidReason
+from .outcomes import MatchEndReason, Outcome, VoidReason
 from .record import RECORD_FORMAT, LazyRecord, RecordFold, RecordHead, Records, unveil
 from .rules import MatchEnd, MatchSnapshot, RuleSet
 from .seeding import deal_seed, deck_for, first_dealer
@@ -224,7 +224,7 @@ class Match:
         end.append(ended)
         events: list[MatchEvent] = [ended]
         if limit_reached:  # after the record: it is the deal's, and the deal did not end the match
-            events += self.stop("deals")
+            events += self.stop(MatchEndReason.DEALS)
         elif self.result is not None:
             events.append(self._ended())
         else:
