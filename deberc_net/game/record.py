@@ -9,7 +9,7 @@ from typing import Any, overload
 
 import attrs
 
-from .calls import PLAY_CALLS, from_record
+from .calls import PLAY, from_record
 from .cards import card_str, parse_card
 from .combos import BELLA_POINTS
 from .deal import DONE, Deal
@@ -31,6 +31,8 @@ from .scoring import bella_counts
 from .seeding import deal_seed
 
 RECORD_FORMAT = "deberc-deal/1"
+
+_CARD_NAMES = tuple(card_str(card) for card in range(32))
 
 # Keys that depend on when calls were made, not on what happened.
 _TIMING_KEYS = ("ms",)
@@ -66,13 +68,24 @@ class RecordFold:
         self._unveiled: Unveiled | None = None
 
     def feed(self, event: MatchEvent) -> None:
-        step = _STEPS.get(type(event))
-        if step is not None:
-            step(self, event)
+        self.feed_all((event,))
 
     def feed_all(self, events: Iterable[MatchEvent]) -> RecordFold:
-        steps, step = _STEPS, None
+        steps, calls, names = _STEPS, self._calls, _CARD_NAMES
         for event in events:
+            if type(event) is CardPlayed:  # half of a deal's events: kept cheap here
+                entry = {
+                    "seat": event.seat,
+                    "call": PLAY,
+                    "card": names[event.card],
+                    "ms": event.ms,
+                }
+                if event.auto:
+                    entry["auto"] = True
+                calls.append(entry)
+                if self._leader is None:  # the trick's first card
+                    self._leader = event.seat
+                continue
             step = steps.get(type(event))
             if step is not None:
                 step(self, event)
@@ -97,14 +110,6 @@ class RecordFold:
         if call.name in self._talk_calls:
             self._said.setdefault(event.seat, []).append(call.token())
 
-    def _card(self, event: CardPlayed) -> None:
-        entry = {"seat": event.seat, **PLAY_CALLS[event.card].record(), "ms": event.ms}
-        if event.auto:
-            entry["auto"] = True
-        self._calls.append(entry)
-        if self._leader is None:
-            self._leader = event.seat
-
     def _penalty(self, event: Penalized) -> None:
         entry = {"seat": event.seat, **event.call.record(), "ms": event.ms}
         if event.auto:
@@ -116,7 +121,7 @@ class RecordFold:
         self._ordered = event
 
     def _trick(self, event: TrickTaken) -> None:
-        cards = [card_str(c) for c in event.cards]
+        cards = [_CARD_NAMES[c] for c in event.cards]
         self._tricks.append({"leader": self._leader, "cards": cards, "winner": event.winner})
         self._leader = None
 
@@ -209,7 +214,6 @@ class RecordFold:
 _STEPS: dict[type, Callable[[RecordFold, Any], None]] = {
     DealStarted: RecordFold._start,
     CallMade: RecordFold._call,
-    CardPlayed: RecordFold._card,
     Penalized: RecordFold._penalty,
     Ordered: RecordFold._order,
     TrickTaken: RecordFold._trick,
