@@ -10,7 +10,7 @@ gets cards first and leads unless a rule says otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
@@ -25,6 +25,7 @@ from .events import (
     CallMade,
     CardPlayed,
     DealEvent,
+    DealStarted,
     Dealt,
     Ordered,
     Penalized,
@@ -81,6 +82,9 @@ class LoggedCall:
 
 @attrs.define(eq=False)
 class Deal:
+    # the calls of the table talk: its record lists each seat's under "declared"
+    talk_calls: ClassVar[frozenset[str]] = TALK
+
     rules: RuleSet
     deal_no: int
     dealer: int
@@ -130,6 +134,9 @@ class Deal:
         | None
     ) = attrs.field(init=False, default=None)
     _told: list[DealEvent] = attrs.field(init=False, factory=list)  # not yet returned
+    # every event told so far, in the order made: the deal's record folds them
+    # (record.py); a call's consequences may be told in another order (in_telling_order)
+    history: list[DealEvent] = attrs.field(init=False, factory=list)
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)
     _side_of: dict[int, int] = attrs.field(init=False)
 
@@ -372,15 +379,15 @@ class Deal:
             if not self._punishable(seat, call, error):
                 raise error
             self.log.append(LoggedCall(seat, call, ms, auto, penalty=error.code))
-            self._tell(Penalized(seat, call, error.code))
+            self._tell(Penalized(seat, call, error.code, ms, auto))
             self._punish(seat, call, error)
             return self._take_told()
         self.log.append(LoggedCall(seat, call, ms, auto))
         card = call.card
         if card is not None:
-            self._told.append(CardPlayed(seat, card, auto))
+            self._told.append(CardPlayed(seat, card, auto, ms))
         else:
-            self._told.append(CallMade(seat, call, auto))
+            self._told.append(CallMade(seat, call, auto, ms))
             if call.name in TALK:
                 self.talk.declared_calls.setdefault(seat, []).append(call.token())
         handler = _HANDLERS.get(call.name)
@@ -397,6 +404,7 @@ class Deal:
 
     def _take_told(self) -> list[DealEvent]:
         told, self._told = self._told, []
+        self.history += told
         return told if len(told) < 2 else in_telling_order(told)
 
     def _visible_fresa(self) -> Card | None:
@@ -570,10 +578,9 @@ class Deal:
         if declarer is not None:
             self._show(declarer)
             # engine-made, not a clock's automatic call: "auto" is rendered as "(clock)"
-            self.log.append(
-                LoggedCall(declarer, Call(C.POKAZYVAYU), self.log[-1].ms, False, engine=True)
-            )
-            self._tell(CallMade(declarer, Call(C.POKAZYVAYU)))
+            ms = self.log[-1].ms
+            self.log.append(LoggedCall(declarer, Call(C.POKAZYVAYU), ms, False, engine=True))
+            self._tell(CallMade(declarer, Call(C.POKAZYVAYU), False, ms, engine=True))
         best = talk.best
         if (
             first_card
@@ -583,10 +590,9 @@ class Deal:
             and seat not in talk.shown
         ):  # show-combination: the best declaration goes face up with its first card
             self._show(seat)
-            self.log.append(
-                LoggedCall(seat, Call(C.POKAZYVAYU), self.log[-1].ms, False, engine=True)
-            )
-            self._tell(CallMade(seat, Call(C.POKAZYVAYU)))
+            ms = self.log[-1].ms
+            self.log.append(LoggedCall(seat, Call(C.POKAZYVAYU), ms, False, engine=True))
+            self._tell(CallMade(seat, Call(C.POKAZYVAYU), False, ms, engine=True))
         n = len(self.hands)  # the players
         if len(cards) < n:
             self.turn = (seat + 1) % n
@@ -716,9 +722,23 @@ class Deal:
         say only what that seat may see."""
         return ()
 
+    def started(self) -> DealStarted:
+        """The deal's start, as told: the standing it comes in with. A trump nobody
+        orders (``player`` None: Tertz turns its trump) is known from the start."""
+        return DealStarted(
+            self.deal_no,
+            self.dealer,
+            self.original_turned,
+            self.totals_before,
+            self.hanging_in,
+            self.bides_before,
+            self.hanging_pending,
+            self.trump if self.player is None else None,
+        )
+
     def record(self) -> dict[str, Any]:
-        """The deal as a ``deberc-deal/1`` record (without table/match/players):
-        record.deal_record, next to the replay that reads it back."""
+        """The deal as a ``deberc-deal/1`` record (without table/match/players), folded
+        from its events: record.deal_record, next to the replay that reads it back."""
         from .record import deal_record  # record.py builds deals to replay: imports us
 
         return deal_record(self)

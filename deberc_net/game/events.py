@@ -15,6 +15,7 @@ import attrs
 
 from .calls import Call
 from .cards import Card
+from .combos import Combo
 
 if TYPE_CHECKING:
     from .record import LazyRecord
@@ -22,11 +23,15 @@ if TYPE_CHECKING:
 
 @attrs.frozen
 class CallMade:
-    """A spoken call (anything but a card); ``auto``: the clock made it."""
+    """A spoken call (anything but a card); ``auto``: the clock made it. ``ms``: when,
+    in milliseconds since the deal started (not part of what happened: left out of
+    equality); ``engine``: the engine made it itself (the show after 'skin')."""
 
     seat: int
     call: Call
     auto: bool = False
+    ms: int = attrs.field(default=0, eq=False)
+    engine: bool = False
 
 
 @attrs.frozen
@@ -34,6 +39,7 @@ class CardPlayed:
     seat: int
     card: Card
     auto: bool = False
+    ms: int = attrs.field(default=0, eq=False)  # as CallMade.ms
 
 
 @attrs.frozen
@@ -43,6 +49,8 @@ class Penalized:
     seat: int
     call: Call
     code: str
+    ms: int = attrs.field(default=0, eq=False)  # as CallMade.ms
+    auto: bool = False
 
 
 @attrs.frozen
@@ -86,11 +94,48 @@ class MatchStarted:
 
 @attrs.frozen
 class DealStarted:
+    """``bides`` and ``pending``: each side's bides and the hanging-separate sums coming
+    into the deal; ``trump``: a trump nobody orders, known from the start (Tertz)."""
+
     deal: int
     dealer: int
     turned: Card
     score: tuple[int, ...]  # the totals before this deal, by side
     hanging: int
+    bides: tuple[int, ...] = ()
+    pending: tuple[int, ...] = ()
+    trump: int | None = None
+
+
+@attrs.frozen
+class Unveiled:
+    """What a deal's end makes public, for its record (game/record.py folds it in with
+    the deal's other events): the deck, the fresa even where it stayed hidden, the
+    result (``points`` and ``written`` None while the deal is unfinished), why a void
+    deal was void, the scoring notes, each seat's combinations that count, the seat
+    whose bella counts, and the keys a game of its own adds (``Deal.record_extra``)."""
+
+    deck: tuple[Card, ...]
+    fresa: Card | None
+    outcome: str
+    points: tuple[int, ...] | None
+    written: tuple[int, ...] | None
+    hanging: int
+    void_reason: str | None
+    notes: tuple[str, ...]
+    scored: tuple[tuple[int, tuple[Combo, ...]], ...]  # (seat, combinations) by seat
+    bella: int | None
+    extra: dict[str, Any] = attrs.field(factory=dict, eq=False)
+
+
+@attrs.frozen
+class MatchOver:
+    """The match ended with this deal: ``winner`` a side (None: a draw), and with a
+    ``stake-N`` option the settlement, per side."""
+
+    winner: int | None
+    reason: str
+    stakes: tuple[int, ...] | None = None
 
 
 @attrs.frozen
@@ -107,6 +152,9 @@ class DealEnded:
     hanging: int
     _record: dict[str, Any] | LazyRecord = attrs.field(eq=False, repr=False, alias="record")
     seed_told: bool = False
+    bides: tuple[int, ...] = ()  # each side's bides after the deal
+    unveiled: Unveiled | None = attrs.field(default=None, eq=False, repr=False)
+    match_over: MatchOver | None = None  # the deal ended the match
 
     @property
     def record(self) -> dict[str, Any]:
@@ -121,6 +169,10 @@ class DealAbandoned:
 
     deal: int
     _record: dict[str, Any] | LazyRecord = attrs.field(eq=False, repr=False, alias="record")
+    totals: tuple[int, ...] = ()
+    bides: tuple[int, ...] = ()
+    unveiled: Unveiled | None = attrs.field(default=None, eq=False, repr=False)
+    match_over: MatchOver | None = None
 
     @property
     def record(self) -> dict[str, Any]:

@@ -7,6 +7,7 @@ The match owns the totals, the hanging points, who deals next and the deal recor
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any, cast
 
 import attrs
@@ -14,13 +15,20 @@ import attrs
 from .calls import Call
 from .deal import DONE, Deal
 from .errors import GameOver
-from .events import DealAbandoned, DealEnded, DealStarted, MatchEnded, MatchEvent
-from .outcomes import Outcome, VoidReason
-from .record import LazyRecord, Records, deal_record
+from .events import (
+    DealAbandoned,
+    DealEnded,
+    DealStarted,
+    MatchEnded,
+    MatchEvent,
+    MatchOver,
+)
+from .outcomes import MatchEndReason, Outcome, VoidReason
+from .record import RECORD_FORMAT, LazyRecord, RecordFold, RecordHead, Records, unveil
 from .rules import MatchEnd, MatchSnapshot, RuleSet
 from .seeding import deal_seed, deck_for, first_dealer
 
-RECORD_FORMAT = "deberc-deal/1"
+__all__ = ["RECORD_FORMAT", "Match"]
 
 
 @attrs.define(eq=False)
@@ -35,6 +43,7 @@ class Match:
     deal_limit: int | None = None  # stop after so many deals (a ladder board: 1)
 
     deal: Deal = attrs.field(init=False)
+    _started: DealStarted = attrs.field(init=False)  # the current deal's start
     totals: list[int] = attrs.field(init=False)
     hanging: int = attrs.field(init=False, default=0)
     hanging_pending: tuple[int, ...] = attrs.field(init=False, default=())
@@ -75,7 +84,7 @@ class Match:
 
     def _new_deal(self, deal_no: int, dealer: int) -> Deal:
         deck = self.decks.get(deal_no) or deck_for(self.seed, deal_no)
-        return (self.rules.deal_class or Deal)(
+        deal = (self.rules.deal_class or Deal)(
             rules=self.rules,
             deal_no=deal_no,
             dealer=dealer,
@@ -87,6 +96,8 @@ class Match:
             # hanging-separate: the sums still waiting must reach the next deal too
             hanging_pending=self.hanging_pending,
         )
+        self._started = deal.started()
+        return deal
 
     @property
     def over(self) -> bool:
@@ -116,8 +127,7 @@ class Match:
 
     def deal_started(self) -> DealStarted:
         """The current deal's start (a table tells the first one when the match starts)."""
-        deal = self.deal
-        return DealStarted(deal.deal_no, deal.dealer, deal.turned, tuple(self.totals), self.hanging)
+        return self._started
 
     def forfeit(
         self, side: int, reason: str = "forfeit", *, seat: int | None = None
@@ -133,9 +143,18 @@ class Match:
         if deal.phase != DONE and deal.log:  # the deal so far, with the calls that lost it
             zero = [0] * len(self.totals)
             deal.end_deal(reason, deal.deal_points(), zero)
-            record = self._record_later(deal)
+            record, end = self._record_later(deal)
             self.records.append(record)
-            events.append(DealAbandoned(deal.deal_no, record))
+            abandoned = DealAbandoned(
+                deal.deal_no,
+                record,
+                tuple(self.totals),
+                tuple(self.bides),
+                unveil(deal),
+                self._match_over(),
+            )
+            end.append(abandoned)
+            events.append(abandoned)
         events.append(self._ended(forfeit=seat))
         return events
 
@@ -182,27 +201,30 @@ class Match:
             self.result = MatchEnd(*deal.match_end)
         elif score.outcome != Outcome.VOID:
             self.result = self.rules.match_end(snapshot)
-        record = self._record_later(deal)
+        record, end = self._record_later(deal)
         self.records.append(record)
         limit_reached = (
             self.result is None
             and self.deal_limit is not None
             and (len(self.records) >= self.deal_limit)
         )  # the last deal's record carries the seed (docs/protocol.md §14)
-        events: list[MatchEvent] = [
-            DealEnded(
-                deal.deal_no,
-                deal.outcome,
-                tuple(score.points),
-                tuple(score.written),
-                tuple(self.totals),
-                score.hanging_out,
-                record,
-                seed_told=self.over or limit_reached,
-            )
-        ]
+        ended = DealEnded(
+            deal.deal_no,
+            deal.outcome,
+            tuple(score.points),
+            tuple(score.written),
+            tuple(self.totals),
+            score.hanging_out,
+            record,
+            seed_told=self.over or limit_reached,
+            bides=tuple(self.bides),
+            unveiled=unveil(deal),
+            match_over=self._match_over(),
+        )
+        end.append(ended)
+        events: list[MatchEvent] = [ended]
         if limit_reached:  # after the record: it is the deal's, and the deal did not end the match
-            events += self.stop("deals")
+            events += self.stop(MatchEndReason.DEALS)
         elif self.result is not None:
             events.append(self._ended())
         else:
@@ -232,41 +254,33 @@ class Match:
             for s, seats in enumerate(sides)
         ]
 
-    def _record_later(self, deal: Deal) -> LazyRecord:
-        """The ended deal's record, built when first asked for, from the finished deal
-        and the match as it stands now (its totals and result move on)."""
-        totals, result = list(self.totals), self.result
+    def _match_over(self) -> MatchOver | None:
+        """The match's result as the deal just ended leaves it (None: it goes on, or a
+        board stops after its deals, which is no deal's doing)."""
+        result = self.result
+        if result is None:
+            return None
         stake = self.rules.settings.stake
         # stake-N: the winner takes every other side's stake
-        stakes = None if result is None or stake is None else self._settle_stakes(stake)
-        return LazyRecord(lambda: self._record(deal, totals, result, stakes))
+        stakes = None if stake is None else tuple(self._settle_stakes(stake))
+        return MatchOver(result.winner, result.reason, stakes)
 
-    def _record(
-        self,
-        deal: Deal,
-        totals: list[int],
-        result: MatchEnd | None,
-        stakes: list[int] | None,
-    ) -> dict[str, Any]:
-        body = deal_record(deal)
-        score = deal.score
-        record: dict[str, Any] = {
-            "format": RECORD_FORMAT,
-            "table": self.table,
-            "match": self.match_id,
-            "deal_no": deal.deal_no,
-            "seed": deal.seed,
-            **self.rules.record_fields(),
-            "players": list(self.names),
-            **body,
-            "totals_before": list(deal.totals_before),
-            "hanging_before": deal.hanging_in,
-            "hanging_pending_before": list(deal.hanging_pending),
-            "totals": totals,
-        }
-        if result is not None:
-            record["match_over"] = {"winner": result.winner, "reason": result.reason}
-            if stakes is not None:
-                record["match_over"]["stakes"] = stakes
-        assert score is not None
-        return record
+    def _record_later(self, deal: Deal) -> tuple[LazyRecord, list[MatchEvent]]:
+        """The ended deal's record, folded from its events when first asked for (most
+        records of a self-play nobody reads), and a list for the deal's end, added
+        once told."""
+        started, history = self._started, deal.history
+        end: list[MatchEvent] = []
+        talk_calls = deal.talk_calls
+
+        def fold() -> dict[str, Any]:
+            events = chain((started,), history, end)
+            return RecordFold(talk_calls).feed_all(events).record(self._head())
+
+        return LazyRecord(fold), end
+
+    def _head(self) -> RecordHead:
+        """Read with the record: a table names its match before anybody reads one."""
+        return RecordHead(
+            self.table, self.match_id, self.seed, self.rules.record_fields(), self.names
+        )

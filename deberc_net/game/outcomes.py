@@ -29,6 +29,18 @@ class Outcome(StrEnum):
 FORFEITS = frozenset({Outcome.LEFT, Outcome.TIMEOUTS, Outcome.AWAY})
 
 
+class MatchEndReason(StrEnum):
+    """Why a match ended, besides a deal that ended it (``claim``, ``false-claim``,
+    ``deberts``: the deal's ``Outcome``) and a forfeit (``FORFEITS``). ``MatchEnd.reason``
+    is typed ``str``: a third-party rule may end a match its own way."""
+
+    TARGET = "target"  # a side reached the target (docs/rules.md §7)
+    DEALS = "deals"  # a ladder board played its deals
+    SHORT = "short"  # option short: the short game's deals are played
+    STAKES = "stakes"  # option short: a side won the stakes
+    GAP = "gap"  # option poltinniki: a lead of 250
+
+
 class VoidReason(StrEnum):
     SEVENS = "sevens"  # four sevens shown: the same dealer deals again
     ALL_PASSED = "all passed"

@@ -1,99 +1,261 @@
-"""``deberc-deal/1`` records: writing a deal's record, and replaying one (the same deck
-and calls give the same result). docs/records.md describes every key."""
+"""``deberc-deal/1`` records: a deal's record folded from the events the engine told
+about it, and replaying one (the same deck and calls give the same events, so the same
+record). docs/records.md describes every key."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, overload
 
 import attrs
 
-from .calls import from_record
+from .calls import PLAY, from_record
 from .cards import card_str, parse_card
 from .combos import BELLA_POINTS
 from .deal import DONE, Deal
+from .events import (
+    CallMade,
+    CardPlayed,
+    DealAbandoned,
+    DealEnded,
+    DealStarted,
+    MatchEvent,
+    Ordered,
+    Penalized,
+    TrickTaken,
+    Unveiled,
+)
 from .outcomes import FORFEITS, Outcome
 from .rules import RuleSet
 from .scoring import bella_counts
+from .seeding import deal_seed
+
+RECORD_FORMAT = "deberc-deal/1"
+
+_CARD_NAMES = tuple(card_str(card) for card in range(32))
 
 # Keys that depend on when calls were made, not on what happened.
 _TIMING_KEYS = ("ms",)
 
 
-def deal_record(deal: Deal) -> dict[str, Any]:
-    """The deal as a ``deberc-deal/1`` record (without table/match/players)."""
-    score = deal.score
-    talk = deal.talk
-    declared: list[dict[str, Any]] = []
-    # a void deal (four sevens, a redeal) writes nothing: nothing said in it scored
-    void = deal.outcome == Outcome.VOID
-    counted = {} if void else deal.counted_combos()
-    # every seat that spoke, and every seat whose sequences count though it said
-    # nothing itself (a partner under pair-combinations)
-    for seat in sorted({*talk.declared_combos, *talk.declared_calls, *counted}):
-        combos = counted.get(seat, [])
-        declared.append(
+@attrs.frozen
+class RecordHead:
+    """What a match writes around each deal's body: where and by whom it was played."""
+
+    table: str
+    match: str
+    seed: str  # the match's: a deal's own is derived from it (seeding.deal_seed)
+    rule_fields: dict[str, Any]  # RuleSet.record_fields: variant, options, versions
+    players: tuple[str, ...]
+
+
+class RecordFold:
+    """A deal's ``deberc-deal/1`` record, folded from the events the engine told about
+    it, in the order they were made: its ``DealStarted``, every call, card, order and
+    trick, and the ``Unveiled`` facts of its end (on ``DealEnded`` or ``DealAbandoned``,
+    or given to ``unveil`` for a deal still in play). ``talk_calls``: the calls a seat
+    says in the table talk, which the record lists under ``declared``."""
+
+    def __init__(self, talk_calls: frozenset[str]) -> None:
+        self._talk_calls = talk_calls
+        self._started: DealStarted | None = None
+        self._calls: list[dict[str, Any]] = []
+        self._said: dict[int, list[str]] = {}
+        self._ordered: Ordered | None = None
+        self._tricks: list[dict[str, Any]] = []
+        self._leader: int | None = None  # of the trick in play: its first card's seat
+        self._end: DealEnded | DealAbandoned | None = None
+        self._unveiled: Unveiled | None = None
+
+    def feed(self, event: MatchEvent) -> None:
+        self.feed_all((event,))
+
+    def feed_all(self, events: Iterable[MatchEvent]) -> RecordFold:
+        steps, calls, names = _STEPS, self._calls, _CARD_NAMES
+        for event in events:
+            if type(event) is CardPlayed:  # half of a deal's events: kept cheap here
+                entry = {
+                    "seat": event.seat,
+                    "call": PLAY,
+                    "card": names[event.card],
+                    "ms": event.ms,
+                }
+                if event.auto:
+                    entry["auto"] = True
+                calls.append(entry)
+                if self._leader is None:  # the trick's first card
+                    self._leader = event.seat
+                continue
+            step = steps.get(type(event))
+            if step is not None:
+                step(self, event)
+        return self
+
+    def unveil(self, unveiled: Unveiled) -> RecordFold:
+        """The end's facts of a deal that has no end event (a bare deal, a replay)."""
+        self._unveiled = unveiled
+        return self
+
+    def _start(self, event: DealStarted) -> None:
+        self._started = event
+
+    def _call(self, event: CallMade) -> None:
+        call = event.call
+        entry = {"seat": event.seat, **call.record(), "ms": event.ms}
+        if event.auto:
+            entry["auto"] = True
+        if event.engine:
+            entry["engine"] = True
+        self._calls.append(entry)
+        if call.name in self._talk_calls:
+            self._said.setdefault(event.seat, []).append(call.token())
+
+    def _penalty(self, event: Penalized) -> None:
+        entry = {"seat": event.seat, **event.call.record(), "ms": event.ms}
+        if event.auto:
+            entry["auto"] = True
+        entry["penalty"] = event.code
+        self._calls.append(entry)
+
+    def _order(self, event: Ordered) -> None:
+        self._ordered = event
+
+    def _trick(self, event: TrickTaken) -> None:
+        cards = [_CARD_NAMES[c] for c in event.cards]
+        self._tricks.append({"leader": self._leader, "cards": cards, "winner": event.winner})
+        self._leader = None
+
+    def _ended(self, event: DealEnded | DealAbandoned) -> None:
+        self._end, self._unveiled = event, event.unveiled
+
+    def body(self) -> dict[str, Any]:
+        """The deal's part of the record (without table, match, players)."""
+        started, end = self._started, self._unveiled
+        assert started is not None and end is not None, "a record needs a start and an end"
+        ordered = self._ordered
+        trump: int | None
+        player: int | None
+        if ordered is not None:
+            trump, player, first = ordered.trump, ordered.player, ordered.first
+        else:  # never ordered: void, or a trump known from the start (Tertz)
+            trump, player, first = started.trump, None, started.trump is not None
+        said = self._said
+        counted = dict(end.scored)
+        declared: list[dict[str, Any]] = [
             {
                 "seat": seat,
-                "calls": talk.declared_calls.get(seat, []),
+                "calls": said.get(seat, []),
                 "scored": [
                     {
                         "combo": c.describe(),
                         "cards": [card_str(x) for x in c.cards],
                         "points": c.points,
                     }
-                    for c in combos
+                    for c in counted.get(seat, ())
                 ],
             }
-        )
-    if bella_counts(deal) and not void:
-        declared.append(
-            {
-                "seat": talk.bella_owner,
-                "calls": ["bella"],
-                "scored": [{"combo": "bella", "points": BELLA_POINTS}],
-            }
-        )
-    return {
-        "dealer": deal.dealer,
-        "deck": [card_str(c) for c in deal.deck],
-        "calls": [
-            {
-                "seat": e.seat,
-                **e.call.record(),
-                "ms": e.ms,
-                **({"auto": True} if e.auto else {}),
-                **({"engine": True} if e.engine else {}),
-                **({"penalty": e.penalty} if e.penalty else {}),
-            }
-            for e in deal.log
-        ],
-        "trump": None if deal.trump is None else "shdc"[deal.trump],
-        "player": deal.player,
-        "first_trump": deal.first_trump,
-        "turned": card_str(deal.original_turned),
-        "fresa": None if deal.fresa is None else card_str(deal.fresa),
-        "tricks": [
-            {"leader": t.leader, "cards": [card_str(c) for _, c in t.cards], "winner": t.winner}
-            for t in deal.tricks
-        ],
-        "declared": declared,
-        "points": list(score.points) if score else None,
-        "written": list(score.written) if score else None,
-        "hanging": score.hanging_out if score else deal.hanging_in,
-        "outcome": deal.outcome,
-        "bides_before": list(deal.bides_before),
-        "void_reason": deal.void_reason,
-        "notes": list(score.notes) if score else [],
-        **deal.record_extra(),
-    }
+            for seat in sorted({*said, *counted})
+        ]
+        if end.bella is not None:
+            declared.append(
+                {
+                    "seat": end.bella,
+                    "calls": ["bella"],
+                    "scored": [{"combo": "bella", "points": BELLA_POINTS}],
+                }
+            )
+        return {
+            "dealer": started.dealer,
+            "deck": [card_str(c) for c in end.deck],
+            "calls": self._calls,
+            "trump": None if trump is None else "shdc"[trump],
+            "player": player,
+            "first_trump": first,
+            "turned": card_str(started.turned),
+            "fresa": None if end.fresa is None else card_str(end.fresa),
+            "tricks": self._tricks,
+            "declared": declared,
+            "points": None if end.points is None else list(end.points),
+            "written": None if end.written is None else list(end.written),
+            "hanging": end.hanging,
+            "outcome": end.outcome,
+            "bides_before": list(started.bides),
+            "void_reason": end.void_reason,
+            "notes": list(end.notes),
+            **end.extra,
+        }
+
+    def record(self, head: RecordHead) -> dict[str, Any]:
+        """The whole record: ``head`` around the body, the match's standing after it."""
+        started, end = self._started, self._end
+        assert started is not None and end is not None, "a match's record needs its end"
+        record: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "table": head.table,
+            "match": head.match,
+            "deal_no": started.deal,
+            "seed": deal_seed(head.seed, started.deal),
+            **head.rule_fields,
+            "players": list(head.players),
+            **self.body(),
+            "totals_before": list(started.score),
+            "hanging_before": started.hanging,
+            "hanging_pending_before": list(started.pending),
+            "totals": list(end.totals),
+        }
+        over = end.match_over
+        if over is not None:
+            record["match_over"] = {"winner": over.winner, "reason": over.reason}
+            if over.stakes is not None:
+                record["match_over"]["stakes"] = list(over.stakes)
+        return record
+
+
+_STEPS: dict[type, Callable[[RecordFold, Any], None]] = {
+    DealStarted: RecordFold._start,
+    CallMade: RecordFold._call,
+    Penalized: RecordFold._penalty,
+    Ordered: RecordFold._order,
+    TrickTaken: RecordFold._trick,
+    DealEnded: RecordFold._ended,
+    DealAbandoned: RecordFold._ended,
+}
+
+
+def unveil(deal: Deal) -> Unveiled:
+    """What ``deal``'s end makes public (as it stands now, for a deal still in play)."""
+    score = deal.score
+    # a void deal (four sevens, a redeal) writes nothing: nothing said in it scored
+    void = deal.outcome == Outcome.VOID
+    # every seat whose sequences count, a partner's under pair-combinations included
+    counted = () if void else tuple(deal.counted_combos().items())
+    return Unveiled(
+        deck=deal.deck,
+        fresa=deal.fresa,
+        outcome=deal.outcome,
+        points=None if score is None else tuple(score.points),
+        written=None if score is None else tuple(score.written),
+        hanging=deal.hanging_in if score is None else score.hanging_out,
+        void_reason=deal.void_reason,
+        notes=() if score is None else tuple(score.notes),
+        scored=tuple((seat, tuple(combos)) for seat, combos in counted),
+        bella=deal.talk.bella_owner if bella_counts(deal) and not void else None,
+        extra=deal.record_extra(),
+    )
+
+
+def deal_record(deal: Deal) -> dict[str, Any]:
+    """The deal as a ``deberc-deal/1`` record (without table/match/players): its events
+    folded, with what its end makes public (``unveil``)."""
+    fold = RecordFold(deal.talk_calls).feed_all([deal.started(), *deal.history])
+    return fold.unveil(unveil(deal)).body()
 
 
 @attrs.define(eq=False)
 class LazyRecord:
     """A deal's record, built the first time somebody asks for it: self-play and a
     bench play thousands of deals nobody reads. ``build`` must give the same record
-    whenever it runs (it reads a finished deal and values taken when the deal ended)."""
+    whenever it runs (Match's folds the deal's events, which stop at its end)."""
 
     _build: Callable[[], dict[str, Any]] | None
     _record: dict[str, Any] | None = None

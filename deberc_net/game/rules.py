@@ -94,7 +94,7 @@ class DealScore:
 @attrs.frozen
 class MatchEnd:
     winner: int | None  # a side; None for a drawn match (a board played to a deal limit)
-    reason: str  # "target", "claim", ...
+    reason: str  # outcomes.MatchEndReason, a deal's Outcome, a forfeit, or a plugin's own
 
 
 @attrs.frozen

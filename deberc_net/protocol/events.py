@@ -8,6 +8,7 @@ from typing import Any
 import attrs
 
 from deberc_net.game.events import MatchEvent
+from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import SeatView
 
 from .messages import Phrase
@@ -265,18 +266,6 @@ class LastTrick:
     cards: tuple[int, ...]  # cards (game.cards), in the order laid from the leader
     winner: int
     names: tuple[str, ...]
-
-
-@attrs.frozen
-class SheetRow:
-    """One deal on the score sheet: what each side wrote, and where the match stands."""
-
-    deal: int
-    outcome: str
-    written: tuple[int, ...]
-    totals: tuple[int, ...]
-    hanging: int  # points left hanging after the deal
-    bides: tuple[int, ...]  # each side's bides after the deal
 
 
 @attrs.frozen

@@ -26,6 +26,7 @@ from deberc_net.game.match import Match
 from deberc_net.game.outcomes import Outcome
 from deberc_net.game.phases import PLAY
 from deberc_net.game.rules import RuleSet
+from deberc_net.game.sheet import ScoreSheet
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import stale_answer
@@ -218,6 +219,7 @@ class Table:
     seats: list[str | None] = attrs.field(init=False)
     observers: set[Session] = attrs.field(init=False, factory=set)
     match: Match | None = attrs.field(init=False, default=None)
+    sheet: ScoreSheet = attrs.field(init=False, factory=ScoreSheet)  # folded in _tell
     seq: int = attrs.field(init=False, default=0)
     state: ev.TableState = attrs.field(init=False, default=ev.TableState.WAITING)
     asked_seq: int = attrs.field(init=False, default=0)  # the seq of the open request
@@ -760,40 +762,19 @@ class Table:
         session.send(ev.error("wrong-phase", phrase(Msg.NO_TRICK_YET)))
 
     def _send_sheet(self, session: Session) -> None:
-        """The score sheet: every finished deal's written points, bides and totals."""
+        """The score sheet: every finished deal's written points, bides and totals, as
+        the deal ends told fold them (game/sheet.py)."""
         match = self.match
         if match is None:
             session.send(ev.error("wrong-phase", phrase(Msg.NOT_STARTED)))
             return
-        records = [r for r in match.records if r.get("written") is not None]
-        rows = []
-        for i, r in enumerate(records):
-            later = (
-                records[i + 1]["bides_before"]
-                if i + 1 < len(records)
-                else (
-                    match.deal.bides_before
-                    if match.deal.deal_no > r["deal_no"] and not match.over
-                    else r["bides_before"]
-                )
-            )
-            rows.append(
-                ev.SheetRow(
-                    r["deal_no"],
-                    r["outcome"],
-                    tuple(r["written"]),
-                    tuple(r["totals"]),
-                    r["hanging"],
-                    tuple(later),
-                )
-            )
         session.send(
             ev.Sheet(
                 self.id,
                 match.names,
                 self.rules.settings.sides(),
                 self.rules.settings.target,
-                tuple(rows),
+                tuple(self.sheet.rows),
             )
         )
 
@@ -874,6 +855,7 @@ class Table:
         for event in events:
             match event:
                 case g.DealEnded() | g.DealAbandoned():
+                    self.sheet.feed(event)
                     flush_batch()  # what was told so far need not wait for the disk
                     await trio.to_thread.run_sync(self.lobby.store.add_deal, event.record)
                     record = event.record

@@ -88,7 +88,7 @@ def test_skin_the_engine_shows_after_the_card_and_the_trick_is_told_first() -> N
     # the engine's own pokazyvayu comes with the card that completes the trick
     assert apply(deal, 1, "8h") == [
         g.CardPlayed(1, cards("8h")[0]),
-        g.CallMade(0, Call(C.POKAZYVAYU)),
+        g.CallMade(0, Call(C.POKAZYVAYU), engine=True),
         g.TrickTaken(1, tuple(cards("7h 8h"))),
         g.Shown(0, tuple(cards("Js Qs Ks"))),
     ]
@@ -129,9 +129,11 @@ def test_a_deal_ends_and_the_next_starts() -> None:
     *play, ended, started = events
     assert isinstance(play[-1], g.TrickTaken)
     record = match.records[0]
-    assert ended == g.DealEnded(1, "made", (92, 35), (92, 35), (92, 35), 0, record, seed_told=False)
+    assert ended == g.DealEnded(
+        1, "made", (92, 35), (92, 35), (92, 35), 0, record, seed_told=False, bides=(0, 0)
+    )
     assert ended.record is record
-    assert started == g.DealStarted(2, 0, match.deal.turned, (92, 35), 0)
+    assert started == g.DealStarted(2, 0, match.deal.turned, (92, 35), 0, bides=(0, 0))
     assert started == match.deal_started()
 
 
@@ -155,7 +157,9 @@ def test_forfeit_and_stop() -> None:
     apply(match, 0, "igrayu")
     apply(match, 0, "Jc")
     abandoned, end = match.forfeit(0, "timeouts", seat=0)
-    assert abandoned == g.DealAbandoned(1, match.records[0])
+    assert abandoned == g.DealAbandoned(
+        1, match.records[0], (0, 0), (0, 0), match_over=g.MatchOver(1, "timeouts")
+    )
     assert abandoned.record["outcome"] == "timeouts"
     assert end == g.MatchEnded(1, ("seat1",), "timeouts", (0, 0), "e", forfeit=0)
     assert match.forfeit(1, "away") == [] and match.stop("deals") == []
@@ -239,6 +243,6 @@ def test_show_combination_the_engine_shows_with_the_first_card() -> None:
     apply(match, 0, "terts")
     assert apply(match, 0, "7d") == [
         g.CardPlayed(0, cards("7d")[0]),
-        g.CallMade(0, Call(C.POKAZYVAYU)),
+        g.CallMade(0, Call(C.POKAZYVAYU), engine=True),
         g.Shown(0, tuple(cards("7h 8h 9h"))),
     ]

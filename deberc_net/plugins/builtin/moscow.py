@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from deberc_net.game.combos import Combo, top_position
 from deberc_net.game.deal import Deal
-from deberc_net.game.outcomes import Outcome
+from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.game.rules import ComboKeyFn, DealScore, MatchEnd, MatchSnapshot, Settings
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
 
@@ -165,6 +165,6 @@ def deberc_match_end(snapshot: MatchSnapshot) -> MatchEnd | None:
     if len(over) > 1 and snapshot.last_deal is not None:
         last = snapshot.last_deal.last_trick_side
         if last in over:
-            return MatchEnd(last, "target")
+            return MatchEnd(last, MatchEndReason.TARGET)
         over.sort(key=lambda s: -snapshot.totals[s])
-    return MatchEnd(over[0], "target")
+    return MatchEnd(over[0], MatchEndReason.TARGET)

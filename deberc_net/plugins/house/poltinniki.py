@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from deberc_net.game.calls import Call
 from deberc_net.game.deal import ORDERED, Deal, Pending
+from deberc_net.game.outcomes import MatchEndReason
 from deberc_net.game.rules import MatchEnd, MatchSnapshot, Settings
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
 
@@ -89,5 +90,5 @@ def deberc_match_end(snapshot: MatchSnapshot) -> MatchEnd | None:
         return None  # the target ends the match by its own rule (docs/rules.md 11)
     leader = max(range(len(totals)), key=lambda s: totals[s])
     if any(totals[leader] - t >= GAP for s, t in enumerate(totals) if s != leader):
-        return MatchEnd(leader, "gap")
+        return MatchEnd(leader, MatchEndReason.GAP)
     return None

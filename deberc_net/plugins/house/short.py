@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from deberc_net.game.calls import Call
 from deberc_net.game.deal import PLAY, Deal, Pending
-from deberc_net.game.outcomes import Outcome
+from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.game.rules import DealScore, MatchEnd, MatchSnapshot, Settings
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
 
@@ -98,9 +98,9 @@ class ShortGame:
         totals = snapshot.totals
         leader = max(range(len(totals)), key=lambda s: totals[s])
         if snapshot.target is None:
-            return MatchEnd(leader, "short")
+            return MatchEnd(leader, MatchEndReason.SHORT)
         if totals[leader] >= snapshot.target:
-            return MatchEnd(leader, "stakes")
+            return MatchEnd(leader, MatchEndReason.STAKES)
         return None
 
 

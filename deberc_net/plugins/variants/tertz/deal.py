@@ -9,7 +9,7 @@ the top go under the bottom). When the talon is gone, follow and beat.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
@@ -20,7 +20,7 @@ from deberc_net.game import talk as T
 from deberc_net.game.calls import Call
 from deberc_net.game.cards import SEVEN, Card, card_str, make, suit_of
 from deberc_net.game.combos import CATEGORY_NAMES, Combo, holds_bella
-from deberc_net.game.deal import DONE, PLAY, Deal, LoggedCall, Pending, Trick
+from deberc_net.game.deal import DONE, PLAY, TALK, Deal, LoggedCall, Pending, Trick
 from deberc_net.game.events import CallMade, DealEvent, Shown, in_telling_order
 
 from .cards import card_points, legal_cards
@@ -47,6 +47,8 @@ def broken_by(call: Call) -> int | None:
 
 @attrs.define(eq=False)
 class TertzDeal(Deal):
+    talk_calls: ClassVar[frozenset[str]] = TALK | frozenset(CALLS.values())
+
     broken: int | None = attrs.field(init=False, default=None)  # N of lomayu-N
     turned_drawn: bool = attrs.field(init=False, default=False)
     draws: list[tuple[int, Card]] = attrs.field(init=False, factory=list)
@@ -192,8 +194,9 @@ class TertzDeal(Deal):
             return told
         self._show(seat)
         show = Call(C.POKAZYVAYU)
-        self.log.append(LoggedCall(seat, show, self.log[-1].ms, False, engine=True))
-        self._tell(CallMade(seat, show))
+        ms = self.log[-1].ms
+        self.log.append(LoggedCall(seat, show, ms, False, engine=True))
+        self._tell(CallMade(seat, show, False, ms, engine=True))
         return in_telling_order(told + self._take_told())
 
     def _owes_show(self, seat: int) -> bool:

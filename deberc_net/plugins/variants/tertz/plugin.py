@@ -6,6 +6,7 @@ from __future__ import annotations
 from deberc_net.game.calls import Call
 from deberc_net.game.combos import Combo, top_position
 from deberc_net.game.deal import Deal
+from deberc_net.game.outcomes import MatchEndReason
 from deberc_net.game.rules import ComboKeyFn, DealScore, MatchEnd, MatchSnapshot, Settings
 from deberc_net.plugins.api import PluginDeal
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
@@ -165,7 +166,7 @@ def deberc_match_end(snapshot: MatchSnapshot) -> MatchEnd | None:
     if not over:
         return None
     last = snapshot.last_deal.last_trick_side if snapshot.last_deal else -1
-    return MatchEnd(max(over, key=lambda s: (snapshot.totals[s], s == last)), "target")
+    return MatchEnd(max(over, key=lambda s: (snapshot.totals[s], s == last)), MatchEndReason.TARGET)
 
 
 class To501:
