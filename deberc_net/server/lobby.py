@@ -9,7 +9,7 @@ import secrets
 import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import structlog
@@ -62,6 +62,9 @@ from .table import (
     history_deal,
 )
 
+if TYPE_CHECKING:
+    from .cluster.node import Node
+
 log = structlog.get_logger("deberc.lobby")
 PRIVATE = "private"  # 'new ... private'
 TOKEN = "token="  # 'login NAME token=T': a guest resumes with the token it was given
@@ -102,6 +105,9 @@ class Lobby:
     rematches: Rematches = attrs.field(init=False)
     # every command's handler, by the command's name (protocol/commands.py: COMMANDS)
     handlers: dict[str, Handler] = attrs.field(init=False)
+    # serve --workers: this worker's share of the one lobby (server/cluster/); None alone
+    node: Node | None = None
+    table_step: int = 1  # table ids go up by this: each worker numbers its own apart
 
     def __attrs_post_init__(self) -> None:
         self.accounts = Accounts(self.store, self.config)
@@ -174,6 +180,10 @@ class Lobby:
                 session.table.post(Away(name))
             elif self._table_of(name) is None:  # nothing to come back to: the name is free
                 self.guest_tokens.pop(name_key(name), None)
+            if self.node is not None:
+                self.node.logged_out(name)
+        if self.node is not None:
+            self.node.disconnected(session)
 
     def table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)
@@ -197,6 +207,10 @@ class Lobby:
         ):
             del self.guest_tokens[key]  # a claim left behind: the name is free again
             return None
+        if token is None and self.node is not None:  # a guest on another worker holds it
+            present = self.node.elsewhere(name)
+            if present is not None and present.guest:
+                return present.token
         return token
 
     # ----------------------------------------------------------- commands
@@ -356,18 +370,20 @@ class Lobby:
         key = name_key(name)
         previous = self.online.get(key)
         if previous is not None:
-            previous.send(ev.bye(phrase(Msg.LOGGED_IN_ELSEWHERE)))
-            previous.name = None  # it no longer speaks for the seat
-            previous.close()
-            self.matchmaking.forget(previous)
+            self.logged_in_elsewhere(previous)
         token = None
         if guest:
+            present = self.node.elsewhere(name) if self.node is not None else None
+            if present is not None and present.token is not None:  # resumed from there
+                self.guest_tokens.setdefault(key, present.token)
             token = self.guest_tokens.setdefault(key, secrets.token_urlsafe(12))
         else:
             self.guest_tokens.pop(key, None)
         session.name, session.guest = name, guest
         session.connection.logged_in()
         self.online[key] = session
+        if self.node is not None:
+            self.node.logged_in(session, token)
         session.log = session.log.bind(name=name)
         log.info("login", name=name, guest=guest, conn=session.id)
         what = phrase(Msg.GUEST if guest else Msg.REGISTERED)
@@ -390,6 +406,14 @@ class Lobby:
             session.table = table  # at once: 'new' or 'seek' right after must see the seat
             table.post(Back(session))
 
+    def logged_in_elsewhere(self, previous: Session) -> None:
+        """``previous`` held a name that has just logged in again: it closes, and no
+        longer speaks for the name's seat."""
+        previous.send(ev.bye(phrase(Msg.LOGGED_IN_ELSEWHERE)))
+        previous.name = None
+        previous.close()
+        self.matchmaking.forget(previous)
+
     def _table_of(self, name: str) -> Table | None:
         for table in self.tables.values():
             if table.state != TableState.CLOSED and name_key(name) in (
@@ -407,6 +431,9 @@ class Lobby:
             session.send(ev.error("unknown-command", phrase(Msg.NOT_A_COMMAND, word=word)))
             return
         self._post(session, table, TableCall(session, item.text, item.seq))
+
+    def post_for(self, session: Session, table: Table, message: Any) -> None:
+        self._post(session, table, message)
 
     def _post(self, session: Session, table: Table, message: Any) -> None:
         """Hand a session's message to its table, or tell the session why not."""
@@ -449,7 +476,10 @@ class Lobby:
         return tuple(items[(page - 1) * size : page * size]), page, pages
 
     async def _cmd_who(self, session: Session, item: Command) -> None:
-        names = sorted((s.name for s in self.online.values() if s.name), key=str.lower)
+        names = [s.name for s in self.online.values() if s.name]
+        if self.node is not None:  # and those of every other worker
+            names += self.node.names()
+        names.sort(key=str.lower)
         paged = self._page(session, item, names)
         if paged is None:
             return
@@ -501,7 +531,7 @@ class Lobby:
         rules = self.rules.ruleset(settings.players, settings.variant, settings.options)
         # match number 0: the table draws its own from the store as it starts
         table = Table(self.next_table, rules, self, self.config, 0, **board)
-        self.next_table += 1
+        self.next_table += self.table_step
         self.tables[table.id] = table
         self.nursery.start_soon(table.run)
         return table
@@ -701,6 +731,8 @@ class Lobby:
         for other in list(self.online.values()):
             if other.table is None:
                 other.send(ev.Said(session.name or "?", text, None))
+        if self.node is not None:
+            self.node.lobby_say(session.name or "?", text)
 
     def is_admin(self, session: Session) -> bool:
         """A registered name in the admins setting (a ladder polls 'who' as it waits)."""

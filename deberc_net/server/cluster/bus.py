@@ -1,0 +1,105 @@
+"""The bus between workers: PostgreSQL LISTEN/NOTIFY (docs/scaling.md says why).
+
+Two connections per worker. The listener LISTENs on ``lobby`` (what every worker
+keeps a copy of) and on its own channel ``w<id>`` (what is addressed to it), and is
+read from trio without a thread: trio waits for its socket, libpq parses what came.
+The publisher sends what was queued since its last send in one transaction, from a
+worker thread, so the event loop never waits on the database and messages leave in
+the order they were queued (a table's events keep their order). Every payload carries
+the sender's serial number: PostgreSQL folds identical notifications of one
+transaction into one, and no two of ours are identical.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+import structlog
+import trio
+
+from deberc_net.server.store.postgres import connect
+
+log = structlog.get_logger("deberc.bus")
+LOBBY = "lobby"
+MAX_PAYLOAD = 7900  # bytes: PostgreSQL refuses a notification of 8000 or more
+Message = dict[str, Any]
+
+
+def channel(worker: int) -> str:
+    return f"w{worker}"
+
+
+class Bus:
+    """Publish JSON messages on channels; hand each one heard to ``heard``."""
+
+    def __init__(self, url: str, worker: int, heard: Callable[[Message], None]) -> None:
+        self.url = url
+        self.worker = worker
+        self.heard = heard
+        self._serial = itertools.count()
+        self._queued: list[tuple[str, str]] = []
+        self._wake = trio.Event()
+        self._listener: psycopg.Connection[Any] | None = None
+        self._publisher: psycopg.Connection[Any] | None = None
+
+    def open(self) -> None:
+        """Connect and LISTEN (blocking: before the server listens)."""
+        listener = connect(self.url)
+        listener.autocommit = True
+        listener.execute(f"LISTEN {LOBBY}")
+        listener.execute(f"LISTEN {channel(self.worker)}")
+        self._listener = listener
+        self._publisher = connect(self.url)
+
+    def close(self) -> None:
+        for conn in (self._listener, self._publisher):
+            if conn is not None:
+                conn.close()
+
+    def publish(self, to: str, message: Message) -> None:
+        """Queue ``message`` for channel ``to`` (sent by ``run``'s publisher, in order)."""
+        message["n"] = next(self._serial)
+        message["w"] = self.worker
+        payload = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+        if len(payload.encode()) > MAX_PAYLOAD:
+            raise ValueError(f"a bus message of {len(payload)} characters: too long")
+        self._queued.append((to, payload))
+        self._wake.set()
+
+    async def run(self) -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._listen)
+            nursery.start_soon(self._publish)
+
+    async def _listen(self) -> None:
+        assert self._listener is not None
+        pg = self._listener.pgconn
+        while True:
+            await trio.lowlevel.wait_readable(pg.socket)
+            pg.consume_input()
+            while (note := pg.notifies()) is not None:
+                try:
+                    self.heard(json.loads(note.extra.decode()))
+                except Exception:  # one bad message costs only itself
+                    log.exception("bus_message_failed", payload=note.extra[:200])
+
+    async def _publish(self) -> None:
+        assert self._publisher is not None
+        conn = self._publisher
+        while True:
+            await self._wake.wait()
+            self._wake = trio.Event()
+            batch, self._queued = self._queued, []
+            if not batch:
+                continue
+
+            def send(batch: list[tuple[str, str]] = batch) -> None:
+                with conn.cursor() as cur:
+                    cur.executemany("SELECT pg_notify(%s, %s)", batch)
+                conn.commit()
+
+            await trio.to_thread.run_sync(send)

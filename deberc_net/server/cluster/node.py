@@ -1,0 +1,533 @@
+"""A worker's share of the one lobby (``serve --workers N``, docs/scaling.md).
+
+Each worker keeps, from the bus, a copy of what the others hold: who is online where
+(presence), their tables (``RemoteTable`` entries in its own ``lobby.tables``), and
+when each was last heard from. Tables stay where they were opened: a session posting
+to a remote table has its message forwarded to the owner, which plays it for a
+``RemoteSession`` and sends the rendered text back. Every message names its sender;
+a worker silent for ``server_dead_ms`` is dead: its tables leave the lobby, the seats
+its players held elsewhere go away (their clocks run, as after a disconnect).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import structlog
+import trio
+
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.connection import MAX_ANSWER_CREDIT, ClockChoice
+from deberc_net.protocol.events import TableState
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.render import HandOrder
+
+from ..accounts import name_key
+from ..house import HouseBotKind
+from ..matchmaking import GameSettings
+from ..session import Session
+from ..table import (
+    Away,
+    Back,
+    Invite,
+    Leave,
+    Message,
+    Observe,
+    Say,
+    ShowHistory,
+    ShowLast,
+    ShowSheet,
+    ShowState,
+    Sit,
+    SummonBot,
+    Table,
+    TableCall,
+    Unobserve,
+)
+from . import WorkerPlace
+from .bus import LOBBY, Bus, channel
+from .remote import RemoteSession, RemoteTable
+
+if TYPE_CHECKING:
+    from ..lobby import Lobby
+
+log = structlog.get_logger("deberc.node")
+TEXT_CHUNK = 1800  # characters of a session's text per bus message (< 8000 bytes)
+SNAPSHOT_S = 0.25  # a changed table is told to the others within this
+
+
+@attrs.define
+class Present:
+    name: str
+    worker: int
+    guest: bool
+    token: str | None
+
+
+@attrs.define(eq=False)
+class Node:
+    lobby: Lobby
+    place: WorkerPlace
+    worker: int  # this worker's id (its server id in the store): its channel w<id>
+    bus: Bus = attrs.field(init=False)
+    present: dict[str, Present] = attrs.Factory(dict)  # others' players, by name key
+    heard: dict[int, float] = attrs.Factory(dict)  # each other worker: last heard (trio time)
+    # what this worker told of its tables, by id (what changed is told again)
+    told: dict[int, dict[str, Any]] = attrs.Factory(dict)
+    # sessions here with a seat or a watch at a remote table, by session id
+    forwarded: dict[int, Session] = attrs.Factory(dict)
+    # players of other workers at this worker's tables: by (worker, session id), by name
+    remote: dict[tuple[int, int], RemoteSession] = attrs.Factory(dict)
+    remote_named: dict[str, RemoteSession] = attrs.Factory(dict)
+
+    _handlers: dict[str, Callable[[dict[str, Any]], None]] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.bus = Bus(self.lobby.config.db, self.worker, self._heard)
+        self._handlers = {
+            "hello": self._hello,
+            "in": self._in,
+            "left": self._out_of_lobby,
+            "say": self._said,
+            "tables": self._tables,
+            "gone": lambda m: self._gone(m["w"], m["s"]),
+            "post": self._posted,
+            "text": self._out,
+            "placed": self._placed,
+            "watch": self._watched,
+            "close": self._closing,
+        }
+
+    # ------------------------------------------------------------ running
+    def open(self) -> None:
+        """Connect to the bus (blocking: at start-up, before the server listens)."""
+        self.bus.open()
+
+    async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self.bus.run)
+                self.bus.publish(LOBBY, {"k": "hello"})
+                self._tell_presence_all()
+                nursery.start_soon(self._tell_tables)
+                nursery.start_soon(self._watch_the_living)
+                task_status.started()
+        finally:
+            self.bus.close()
+
+    async def _tell_tables(self) -> None:
+        """Tell the others what changed among this worker's tables, looked at every
+        SNAPSHOT_S; a message at least every heartbeat_ms says this worker lives."""
+        beat = self.lobby.config.heartbeat_ms / 1000
+        last = -math.inf
+        while True:
+            await trio.sleep(SNAPSHOT_S)
+            now = trio.current_time()
+            if self._publish_tables(force=now - last >= beat):
+                last = now
+
+    def _publish_tables(self, *, force: bool = False, everything: bool = False) -> bool:
+        """Publish the tables changed since last told (all with ``everything``); with
+        ``force``, a message even if none did. Whether anything was published."""
+        now: dict[int, dict[str, Any]] = {}
+        for table in list(self.lobby.tables.values()):
+            if isinstance(table, RemoteTable) or table.state == TableState.CLOSED:
+                continue
+            now[table.id] = _described(table)
+        changed = [d for i, d in now.items() if everything or self.told.get(i) != d]
+        gone = [i for i in self.told if i not in now]
+        self.told = now
+        if not (changed or gone or force):
+            return False
+        for start in range(0, max(1, len(changed)), 20):
+            last = start + 20 >= len(changed)
+            batch = changed[start : start + 20]
+            self.bus.publish(LOBBY, {"k": "tables", "open": batch, "gone": gone if last else []})
+        return True
+
+    async def _watch_the_living(self) -> None:
+        dead_after = self.lobby.config.server_dead_ms / 1000
+        while True:
+            await trio.sleep(min(1.0, dead_after / 4))
+            now = trio.current_time()
+            for worker, last in list(self.heard.items()):
+                if now - last > dead_after:
+                    self._forget_worker(worker)
+
+    # ------------------------------------------------------------ presence
+    def logged_in(self, session: Session, token: str | None) -> None:
+        assert session.name is not None
+        self.bus.publish(
+            LOBBY, {"k": "in", "name": session.name, "guest": session.guest, "token": token}
+        )
+
+    def logged_out(self, name: str) -> None:
+        self.bus.publish(LOBBY, {"k": "left", "name": name})
+
+    def _tell_presence_all(self) -> None:
+        for key, session in list(self.lobby.online.items()):
+            if session.name is not None:
+                token = self.lobby.guest_tokens.get(key) if session.guest else None
+                self.logged_in(session, token)
+
+    def names(self) -> list[str]:
+        """Everyone online on the other workers."""
+        return [p.name for p in self.present.values()]
+
+    def elsewhere(self, name: str) -> Present | None:
+        return self.present.get(name_key(name))
+
+    def lobby_say(self, name: str, text: str) -> None:
+        self.bus.publish(LOBBY, {"k": "say", "name": name, "text": text})
+
+    # ------------------------------------------------------------ forwarding (a session here)
+    def forward(self, table: RemoteTable, message: Message, request: bool) -> bool:
+        """A message of a session here for ``table``, which ``table.owner`` holds."""
+        body: dict[str, Any] = {"k": "post", "table": table.id, "req": request}
+        match message:
+            case Sit(session, seat, seeking):
+                body |= {"m": "sit", "seat": seat, "seeking": _settings(seeking)}
+            case Leave(session, confirmed):
+                body |= {"m": "leave", "confirmed": confirmed}
+            case TableCall(session, text, seq):
+                body |= {"m": "call", "text": text, "seq": seq}
+            case Observe(session):
+                body |= {"m": "observe"}
+            case Unobserve(session):
+                body |= {"m": "unobserve"}
+            case Back(session):
+                body |= {"m": "back"}
+            case ShowState(session):
+                body |= {"m": "state"}
+            case ShowLast(session):
+                body |= {"m": "last"}
+            case ShowSheet(session):
+                body |= {"m": "sheet"}
+            case ShowHistory(session):
+                body |= {"m": "history"}
+            case Say(session, text):
+                body |= {"m": "say", "text": text}
+            case Invite(session, name):
+                body |= {"m": "invite", "name": name}
+            case SummonBot(session, kind, level, rated):
+                body |= {"m": "bot", "kind": str(kind), "level": level, "rated": rated}
+            case Away(name):
+                self.bus.publish(channel(table.owner), body | {"m": "away", "name": name})
+                return True
+            case _:  # Stop, Dismiss: the owner's own business
+                return True
+        self.forwarded[session.id] = session
+        body |= {"s": session.id, "who": _who(session)}
+        self.bus.publish(channel(table.owner), body)
+        return True
+
+    def disconnected(self, session: Session) -> None:
+        """A session here ended: the owners it spoke to forget their stand-in."""
+        if self.forwarded.pop(session.id, None) is not None:
+            self.bus.publish(LOBBY, {"k": "gone", "s": session.id})
+
+    def _out(self, message: dict[str, Any]) -> None:
+        """Text for a session here, from a table's owner."""
+        session = self.forwarded.get(message["s"])
+        if session is None or session.closed:
+            return
+        asks = message.get("asks", 0)
+        if asks:
+            connection = session.connection
+            connection.answer_credit = min(MAX_ANSWER_CREDIT, connection.answer_credit + asks)
+        if not session.outbox.put(message["text"].encode()):
+            session.log.warning("outbox_full", limit=session.outbox.limit)
+            session.abort()
+
+    def _placed(self, message: dict[str, Any]) -> None:
+        session = self.forwarded.get(message["s"])
+        if session is None:
+            return
+        table_id = message["table"]
+        if table_id is None:
+            if isinstance(session.table, RemoteTable):
+                session.table, session.seat = None, None
+            return
+        table = self._table_copy(message["w"], message["info"])
+        session.table, session.seat = table, message["seat"]
+
+    def _watched(self, message: dict[str, Any]) -> None:
+        session = self.forwarded.get(message["s"])
+        if session is None:
+            return
+        if message["on"]:
+            self._table_copy(message["w"], message["info"])
+            session.observing.add(message["table"])
+        else:
+            session.observing.discard(message["table"])
+
+    def _closing(self, message: dict[str, Any]) -> None:
+        session = self.forwarded.get(message["s"])
+        if session is not None:
+            session.close()
+
+    # ------------------------------------------------------------ owning (a table here)
+    def proxy_named(self, key: str) -> RemoteSession | None:
+        return self.remote_named.get(key)
+
+    def _proxy(self, worker: int, sid: int, who: list[Any]) -> RemoteSession:
+        proxy = self.remote.get((worker, sid))
+        if proxy is None:
+            proxy = self.remote[worker, sid] = RemoteSession(self, worker, sid)
+        name, guest, style, lang, order, clock = who
+        proxy.name, proxy.guest = name, guest
+        connection = proxy.connection
+        connection.style, connection.lang = style, Lang(lang)
+        connection.hand_order = HandOrder(order)
+        connection.clock = None if clock is None else ClockChoice(clock)
+        self.remote_named[name_key(name)] = proxy
+        return proxy
+
+    def _posted(self, message: dict[str, Any]) -> None:
+        """A message of another worker's session for a table here."""
+        lobby = self.lobby
+        table = lobby.tables.get(message["table"])
+        kind = message["m"]
+        if kind == "away":
+            if table is not None and not isinstance(table, RemoteTable):
+                table.post(Away(message["name"]))
+            return
+        proxy = self._proxy(message["w"], message["s"], message["who"])
+        if table is None or isinstance(table, RemoteTable) or table.state == TableState.CLOSED:
+            if message["req"]:
+                proxy.send(ev.Error("unknown-table", f"there is no table {message['table']}"))
+            if kind == "back" and proxy.table is None:
+                self.placed(proxy)  # its worker thought it sat here: back in the lobby
+            return
+        built = _message(kind, proxy, message)
+        if message["req"]:
+            lobby.post_for(proxy, table, built)
+        else:
+            table.post(built)
+
+    def placed(self, proxy: RemoteSession) -> None:
+        table = proxy.table
+        body: dict[str, Any] = {"k": "placed", "s": proxy.remote_id, "seat": proxy.seat}
+        body |= {"table": None if table is None else table.id}
+        if table is not None:
+            body["info"] = _described(table)
+        self.bus.publish(channel(proxy.worker), body)
+
+    def watching(self, proxy: RemoteSession, table_id: int, on: bool) -> None:
+        body: dict[str, Any] = {"k": "watch", "s": proxy.remote_id, "table": table_id, "on": on}
+        table = self.lobby.tables.get(table_id)
+        if on and table is not None:
+            body["info"] = _described(table)
+        elif on:
+            return
+        self.bus.publish(channel(proxy.worker), body)
+
+    def send_out(self, proxy: RemoteSession, lines: list[str], asks: int) -> None:
+        if proxy.closed:
+            return
+        text = "".join(line + "\r\n" for line in lines)
+        to = channel(proxy.worker)
+        for start in range(0, len(text), TEXT_CHUNK):
+            last = start + TEXT_CHUNK >= len(text)
+            self.bus.publish(
+                to,
+                {
+                    "k": "text",
+                    "s": proxy.remote_id,
+                    "text": text[start : start + TEXT_CHUNK],
+                    "asks": asks if last else 0,
+                },
+            )
+
+    def close_remote(self, proxy: RemoteSession) -> None:
+        self.bus.publish(channel(proxy.worker), {"k": "close", "s": proxy.remote_id})
+
+    def _gone(self, worker: int, sid: int) -> None:
+        proxy = self.remote.pop((worker, sid), None)
+        if proxy is None:
+            return
+        self.lobby.matchmaking.forget(proxy)
+        if proxy.name is not None and self.remote_named.get(name_key(proxy.name)) is proxy:
+            del self.remote_named[name_key(proxy.name)]
+        proxy.connection.close()
+
+    # ------------------------------------------------------------ the copy
+    def _heard(self, message: dict[str, Any]) -> None:
+        sender = message["w"]
+        if sender == self.worker:
+            return
+        self.heard[sender] = trio.current_time()
+        handler = self._handlers.get(message["k"])
+        if handler is not None:
+            handler(message)
+
+    def _hello(self, message: dict[str, Any]) -> None:
+        """A worker started: it gets everything this one holds."""
+        self._tell_presence_all()
+        self._publish_tables(force=True, everything=True)
+
+    def _in(self, message: dict[str, Any]) -> None:
+        name, worker = message["name"], message["w"]
+        key = name_key(name)
+        self.present[key] = Present(name, worker, message["guest"], message["token"])
+        local = self.lobby.online.get(key)
+        if local is not None:  # the name logged in there: this connection no longer holds it
+            self.lobby.logged_in_elsewhere(local)
+
+    def _out_of_lobby(self, message: dict[str, Any]) -> None:
+        key = name_key(message["name"])
+        present = self.present.get(key)
+        if present is not None and present.worker == message["w"]:
+            del self.present[key]
+
+    def _said(self, message: dict[str, Any]) -> None:
+        said = ev.Said(message["name"], message["text"], None)
+        for session in list(self.lobby.online.values()):
+            if session.table is None:
+                session.send(said)
+
+    def _tables(self, message: dict[str, Any]) -> None:
+        owner = message["w"]
+        for described in message["open"]:
+            self._table_copy(owner, described)
+        for table_id in message["gone"]:
+            table = self.lobby.tables.get(table_id)
+            if isinstance(table, RemoteTable) and table.owner == owner:
+                self._drop_copy(table, None)
+
+    def _table_copy(self, owner: int, described: dict[str, Any]) -> RemoteTable:
+        """The copy of another worker's table, made or brought up to date."""
+        lobby = self.lobby
+        table_id = described["id"]
+        table = lobby.tables.get(table_id)
+        if not isinstance(table, RemoteTable) or table.owner != owner:
+            if table is not None and not isinstance(table, RemoteTable):
+                log.warning("table_id_clash", table=table_id, owner=owner)
+            rules = lobby.rules.ruleset(
+                described["players"], described["variant"], tuple(described["options"])
+            )
+            table = RemoteTable(table_id, rules, lobby, lobby.config, 0, owner=owner, node=self)
+            lobby.tables[table_id] = table
+        info = ev.TableInfo(
+            id=table_id,
+            players=described["players"],
+            variant=described["variant"],
+            options=tuple(described["options"]),
+            seats=tuple(described["seats"]),
+            state=TableState(described["state"]),
+            observers=described["observers"],
+        )
+        reserved = described["reserved"]
+        table.update(info, described["private"], None if reserved is None else tuple(reserved))
+        return table
+
+    def _drop_copy(self, table: RemoteTable, why: str | None) -> None:
+        """A remote table is gone: the sessions here that sat at it or watched it are
+        back in the lobby (told ``why``, if its worker died)."""
+        if self.lobby.tables.get(table.id) is table:
+            del self.lobby.tables[table.id]
+        table.state = TableState.CLOSED
+        for session in list(self.forwarded.values()):
+            touched = False
+            if session.table is table:
+                session.table, session.seat = None, None
+                touched = True
+            if table.id in session.observing:
+                session.observing.discard(table.id)
+                touched = True
+            if touched and why is not None:
+                session.send(ev.info(phrase(Msg.TABLE_CLOSES, table=table.id, reason=why)))
+
+    def _forget_worker(self, worker: int) -> None:
+        """``worker`` is silent past server_dead_ms: dead. Its tables leave the lobby,
+        its players the list, and the seats they held here go away."""
+        log.warning("worker_lost", worker=worker)
+        del self.heard[worker]
+        for table in list(self.lobby.tables.values()):
+            if isinstance(table, RemoteTable) and table.owner == worker:
+                self._drop_copy(table, "its server was lost")
+        for key, present in list(self.present.items()):
+            if present.worker == worker:
+                del self.present[key]
+        for (owner, sid), proxy in list(self.remote.items()):
+            if owner != worker:
+                continue
+            if proxy.table is not None and proxy.name is not None:
+                proxy.table.post(Away(proxy.name))
+            for table_id in list(proxy.observing):
+                watched = self.lobby.tables.get(table_id)
+                if watched is not None:
+                    watched.post(Unobserve(proxy))
+            self._gone(owner, sid)
+
+
+def _described(table: Table) -> dict[str, Any]:
+    info = table.info()
+    return {
+        "id": info.id,
+        "players": info.players,
+        "variant": info.variant,
+        "options": list(info.options),
+        "seats": list(info.seats),
+        "state": str(info.state.value),
+        "observers": info.observers,
+        "private": table.private,
+        "reserved": None if table.reserved is None else list(table.reserved),
+    }
+
+
+def _who(session: Session) -> list[Any]:
+    """What the owner needs to speak to ``session`` as its own worker would."""
+    connection = session.connection
+    clock = None if connection.clock is None else str(connection.clock)
+    return [
+        session.name,
+        session.guest,
+        connection.style,
+        str(connection.lang),
+        str(connection.hand_order),
+        clock,
+    ]
+
+
+def _settings(seeking: GameSettings | None) -> list[Any] | None:
+    if seeking is None:
+        return None
+    return [seeking.players, seeking.variant, list(seeking.options)]
+
+
+def _message(kind: str, proxy: RemoteSession, body: dict[str, Any]) -> Message:
+    match kind:
+        case "sit":
+            s = body["seeking"]
+            settings = None if s is None else GameSettings(s[0], s[1], tuple(s[2]))
+            return Sit(proxy, body["seat"], settings)
+        case "leave":
+            return Leave(proxy, body["confirmed"])
+        case "call":
+            return TableCall(proxy, body["text"], body["seq"])
+        case "observe":
+            return Observe(proxy)
+        case "unobserve":
+            return Unobserve(proxy)
+        case "back":
+            return Back(proxy)
+        case "state":
+            return ShowState(proxy)
+        case "last":
+            return ShowLast(proxy)
+        case "sheet":
+            return ShowSheet(proxy)
+        case "history":
+            return ShowHistory(proxy)
+        case "say":
+            return Say(proxy, body["text"])
+        case "invite":
+            return Invite(proxy, body["name"])
+        case "bot":
+            return SummonBot(proxy, HouseBotKind(body["kind"]), body["level"], body["rated"])
+    raise ValueError(f"no such table message: {kind}")
