@@ -397,7 +397,7 @@ class Lobby:
             name=name,
             what=what,
             tables=len(self.tables),
-            players=len(self.online),
+            players=len(self.online) + (len(self.node.names()) if self.node else 0),
             resume=resume,
         )
         session.send(ev.ok("login", said, fields))
