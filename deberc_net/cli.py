@@ -104,7 +104,7 @@ def _serve(args: argparse.Namespace) -> int:
         except WorkersError as exc:
             print(f"deberc-net serve: {exc}", file=sys.stderr)
             return 2
-        configure_logging(config.log_level)
+        configure_logging("info")  # the parent's few lines (its port); workers use log_level
         return run_workers(config, args.workers)
     book = _rule_book("serve")
     if book is None:

@@ -180,8 +180,8 @@ class Lobby:
                 session.table.post(Away(name))
             elif self._table_of(name) is None:  # nothing to come back to: the name is free
                 self.guest_tokens.pop(name_key(name), None)
-            if self.node is not None:
-                self.node.logged_out(name)
+            if self.node is not None:  # a guest's token goes on while he holds a seat
+                self.node.logged_out(name, self.guest_tokens.get(name_key(name)))
         if self.node is not None:
             self.node.disconnected(session)
 
@@ -209,7 +209,11 @@ class Lobby:
             return None
         if token is None and self.node is not None:  # a guest on another worker holds it
             present = self.node.elsewhere(name)
-            if present is not None and present.guest:
+            if (
+                present is not None
+                and present.guest
+                and (present.online or self._table_of(name) is not None)
+            ):
                 return present.token
         return token
 
@@ -658,10 +662,14 @@ class Lobby:
             session.send(ev.Error("bad-argument", "you sit at the table already"))
             return
         guest = self.online.get(name_key(name))
-        if guest is None or guest.name is None:
+        invited = guest.name if guest is not None else None
+        present = self.node.elsewhere(name) if self.node is not None else None
+        if invited is None and present is not None and present.online:  # on another worker
+            invited = present.name
+        if invited is None:
             session.send(ev.Error("unknown-player", f"nobody called {name} is here ('who')"))
             return
-        self._post(session, session.table, Invite(session, guest.name))
+        self._post(session, session.table, Invite(session, invited))
 
     async def _cmd_rematch(self, session: Session, item: Command) -> None:
         if item.args:
@@ -890,6 +898,8 @@ class Lobby:
             session.send(ev.Error("bad-argument", "a name is 2-20 letters, digits, '_' or '-'"))
             return
         online = self.online.get(name_key(name))
+        present = self.node.elsewhere(name) if self.node is not None else None
+        elsewhere = present is not None and present.online  # on another worker
         store = self.store
 
         def look_up() -> tuple[bool, list[ev.Rated], list[str]]:
@@ -901,11 +911,14 @@ class Lobby:
             return store.account(name) is not None, ratings, last
 
         registered, ratings, last = await trio.to_thread.run_sync(look_up)
-        if not registered and online is None and not last and not ratings:
+        if not registered and online is None and not elsewhere and not last and not ratings:
             session.send(ev.Error("unknown-player", f"nobody called {name} has played here"))
             return
         shown = online.name if online is not None and online.name else name
-        session.send(ev.Finger(shown, registered, online is not None, tuple(ratings), tuple(last)))
+        if online is None and present is not None:
+            shown = present.name
+        here = online is not None or elsewhere
+        session.send(ev.Finger(shown, registered, here, tuple(ratings), tuple(last)))
 
     async def _cmd_games(self, session: Session, item: Command) -> None:
         name = item.args[0] if item.args else session.name

@@ -78,13 +78,16 @@ class Matchmaking:
     held: dict[str, list[HeldRecord]] = attrs.Factory(dict)
 
     def is_seeking(self, session: Session) -> bool:
-        return session in self.seekers
+        node = self.lobby.node  # serve --workers: its seek may wait on another worker
+        return session in self.seekers or (node is not None and node.seeks_elsewhere(session))
 
     def forget(self, session: Session) -> None:
         """``session`` waits no more (it sat down, left, or logged in elsewhere)."""
         if session in self.seekers:
             self.seekers.remove(session)
         session.seeking = None
+        if self.lobby.node is not None:
+            self.lobby.node.forget_seek(session)
 
     # ----------------------------------------------------------- commands
     async def seek(self, session: Session, item: Command) -> None:
@@ -126,7 +129,8 @@ class Matchmaking:
         waiting table of this game if there is one, else with enough other seekers at a
         new table, else it waits."""
         lobby = self.lobby
-        open_table = self.open_table_for(settings)
+        # a player of another worker sits only at tables of this one (one hop at most)
+        open_table = self.open_table_for(settings, here_only=session.remote)
         if open_table is not None:  # a table someone opened with 'new' waits for this game
             self.forget(session)
             open_table.post(Sit(session, None, settings))
@@ -142,14 +146,18 @@ class Matchmaking:
             table = lobby.open_table(settings)
             for s in group:
                 table.post(Sit(s, None))
+        elif lobby.node is not None:  # perhaps someone waits for it on another worker
+            lobby.node.match_seeks()
 
-    def open_table_for(self, settings: GameSettings) -> Table | None:
+    def open_table_for(self, settings: GameSettings, here_only: bool = False) -> Table | None:
         """The oldest waiting public table of exactly this game with a seat anyone may
-        take: a seeker sits there rather than wait beside it."""
+        take: a seeker sits there rather than wait beside it. ``here_only``: not a
+        table of another worker (serve --workers)."""
         for _, table in sorted(self.lobby.tables.items()):
             free = sum(1 for who in table.seats if who is None)
             if (
                 table.state == TableState.WAITING
+                and not (here_only and table.remote)
                 and not table.private
                 and table.reserved is None
                 and table_settings(table) == settings
@@ -187,7 +195,7 @@ class Matchmaking:
         session.send(ev.ok("seek", phrase(Msg.SEEK_RESERVED), (("reserved", "1"),)))
 
     async def unseek(self, session: Session, item: Command) -> None:
-        if session in self.seekers:
+        if self.is_seeking(session):
             self.forget(session)
             session.send(ev.ok("unseek", phrase(Msg.UNSEEK)))
         else:

@@ -229,6 +229,7 @@ class Table:
     invited: set[str] = attrs.field(init=False, factory=set)  # name keys ('invite')
     inbox: trio.MemorySendChannel[Posted] = attrs.field(init=False)
     _receive: trio.MemoryReceiveChannel[Posted] = attrs.field(init=False)
+    remote = False  # (a class attribute) another worker's table: server/cluster/
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players

@@ -78,6 +78,16 @@ async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
     await carol.send("say hello from worker 1")
     said = await ann.expect("say", **{"from": "carol"})
     assert said["text"] == "hello from worker 1"
+    # two seekers of one game on different workers meet at one table
+    dan = await workers.connect(0, "dan")
+    eli = await workers.connect(1, "eli")
+    opened += [dan, eli]
+    await dan.send("seek 2 kharkov")
+    await dan.expect("ok", cmd="seek")
+    await eli.send("seek 2 kharkov")
+    await eli.expect("ok", cmd="seek")
+    met = (await dan.expect("ok", cmd="sit", timeout=10))["table"]
+    assert (await eli.expect("ok", cmd="sit", timeout=10))["table"] == met
     # ann opens a table on worker 0; bob, on worker 1, sees it and sits
     await ann.send("new 2")
     table = (await ann.expect("ok", cmd="sit"))["table"]

@@ -65,7 +65,8 @@ class Present:
     name: str
     worker: int
     guest: bool
-    token: str | None
+    token: str | None  # a guest's resume token
+    online: bool = True  # False: gone, but a guest's seat (and token) is still held
 
 
 @attrs.define(eq=False)
@@ -84,6 +85,11 @@ class Node:
     remote: dict[tuple[int, int], RemoteSession] = attrs.Factory(dict)
     remote_named: dict[str, RemoteSession] = attrs.Factory(dict)
 
+    # the games waited for on each other worker (what 'seek' asked there)
+    seeks: dict[int, set[GameSettings]] = attrs.Factory(dict)
+    told_seeks: list[list[Any]] = attrs.Factory(list)
+    # sessions here whose seek waits on another worker: (that worker, the game)
+    seeking_at: dict[int, tuple[int, GameSettings]] = attrs.Factory(dict)
     _handlers: dict[str, Callable[[dict[str, Any]], None]] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
@@ -100,6 +106,8 @@ class Node:
             "placed": self._placed,
             "watch": self._watched,
             "close": self._closing,
+            "seek": self._seek_here,
+            "unseek": self._unseek_here,
         }
 
     # ------------------------------------------------------------ running
@@ -141,12 +149,22 @@ class Node:
         changed = [d for i, d in now.items() if everything or self.told.get(i) != d]
         gone = [i for i in self.told if i not in now]
         self.told = now
-        if not (changed or gone or force):
+        seeks = sorted(
+            {
+                (s.seeking.players, s.seeking.variant, s.seeking.options)
+                for s in self.lobby.matchmaking.seekers
+                if isinstance(s.seeking, GameSettings)
+            }
+        )
+        told_seeks = [[p, v, list(o)] for p, v, o in seeks]
+        if not (changed or gone or force or told_seeks != self.told_seeks):
             return False
+        self.told_seeks = told_seeks
         for start in range(0, max(1, len(changed)), 20):
             last = start + 20 >= len(changed)
             batch = changed[start : start + 20]
-            self.bus.publish(LOBBY, {"k": "tables", "open": batch, "gone": gone if last else []})
+            body = {"k": "tables", "open": batch, "gone": gone if last else []}
+            self.bus.publish(LOBBY, body | {"seeks": told_seeks})
         return True
 
     async def _watch_the_living(self) -> None:
@@ -165,8 +183,9 @@ class Node:
             LOBBY, {"k": "in", "name": session.name, "guest": session.guest, "token": token}
         )
 
-    def logged_out(self, name: str) -> None:
-        self.bus.publish(LOBBY, {"k": "left", "name": name})
+    def logged_out(self, name: str, token: str | None) -> None:
+        """``name`` left this worker; a guest still seated keeps his ``token``."""
+        self.bus.publish(LOBBY, {"k": "left", "name": name, "token": token})
 
     def _tell_presence_all(self) -> None:
         for key, session in list(self.lobby.online.items()):
@@ -176,7 +195,7 @@ class Node:
 
     def names(self) -> list[str]:
         """Everyone online on the other workers."""
-        return [p.name for p in self.present.values()]
+        return [p.name for p in self.present.values() if p.online]
 
     def elsewhere(self, name: str) -> Present | None:
         return self.present.get(name_key(name))
@@ -220,6 +239,8 @@ class Node:
                 return True
             case _:  # Stop, Dismiss: the owner's own business
                 return True
+        if session.remote:  # a stand-in goes one hop, no further (never happens: guarded)
+            return False
         self.forwarded[session.id] = session
         body |= {"s": session.id, "who": _who(session)}
         self.bus.publish(channel(table.owner), body)
@@ -227,6 +248,7 @@ class Node:
 
     def disconnected(self, session: Session) -> None:
         """A session here ended: the owners it spoke to forget their stand-in."""
+        self.seeking_at.pop(session.id, None)
         if self.forwarded.pop(session.id, None) is not None:
             self.bus.publish(LOBBY, {"k": "gone", "s": session.id})
 
@@ -253,6 +275,7 @@ class Node:
                 session.table, session.seat = None, None
             return
         table = self._table_copy(message["w"], message["info"])
+        self.seeking_at.pop(session.id, None)  # seated: its seek there is over
         session.table, session.seat = table, message["seat"]
 
     def _watched(self, message: dict[str, Any]) -> None:
@@ -269,6 +292,47 @@ class Node:
         session = self.forwarded.get(message["s"])
         if session is not None:
             session.close()
+
+    # ------------------------------------------------------------ seeks across workers
+    def match_seeks(self) -> None:
+        """A seeker here whose game someone waits for on a worker with a smaller id
+        goes to wait there (seeks flow one way, to the smallest id with a match, so two
+        workers never swap their seekers and both wait)."""
+        matchmaking = self.lobby.matchmaking
+        for session in list(matchmaking.seekers):
+            wanted = session.seeking
+            if isinstance(session, RemoteSession) or not isinstance(wanted, GameSettings):
+                continue
+            there = sorted(
+                w for w, games in self.seeks.items() if w < self.worker and wanted in games
+            )
+            if not there:
+                continue
+            matchmaking.forget(session)
+            self.seeking_at[session.id] = (there[0], wanted)
+            self.forwarded[session.id] = session
+            body = {"k": "seek", "s": session.id, "who": _who(session)}
+            self.bus.publish(channel(there[0]), body | {"settings": _settings(wanted)})
+            self.seeks[there[0]].discard(wanted)  # one seeker for one waiting there
+
+    def seeks_elsewhere(self, session: Session) -> bool:
+        return session.id in self.seeking_at and self.forwarded.get(session.id) is session
+
+    def forget_seek(self, session: Session) -> None:
+        if isinstance(session, RemoteSession) or not self.seeks_elsewhere(session):
+            return
+        worker, _ = self.seeking_at.pop(session.id)
+        self.bus.publish(channel(worker), {"k": "unseek", "s": session.id})
+
+    def _seek_here(self, message: dict[str, Any]) -> None:
+        proxy = self._proxy(message["w"], message["s"], message["who"])
+        p, v, o = message["settings"]
+        self.lobby.matchmaking.place(proxy, GameSettings(p, v, tuple(o)))
+
+    def _unseek_here(self, message: dict[str, Any]) -> None:
+        proxy = self.remote.get((message["w"], message["s"]))
+        if proxy is not None:
+            self.lobby.matchmaking.forget(proxy)
 
     # ------------------------------------------------------------ owning (a table here)
     def proxy_named(self, key: str) -> RemoteSession | None:
@@ -360,6 +424,9 @@ class Node:
         sender = message["w"]
         if sender == self.worker:
             return
+        if sender not in self.heard and message["k"] != "hello":
+            # a worker not heard from (or thought dead): everyone tells everything again
+            self.bus.publish(LOBBY, {"k": "hello"})
         self.heard[sender] = trio.current_time()
         handler = self._handlers.get(message["k"])
         if handler is not None:
@@ -374,7 +441,7 @@ class Node:
         name, worker = message["name"], message["w"]
         key = name_key(name)
         self.present[key] = Present(name, worker, message["guest"], message["token"])
-        local = self.lobby.online.get(key)
+        local = self.lobby.online.pop(key, None)
         if local is not None:  # the name logged in there: this connection no longer holds it
             self.lobby.logged_in_elsewhere(local)
 
@@ -382,7 +449,10 @@ class Node:
         key = name_key(message["name"])
         present = self.present.get(key)
         if present is not None and present.worker == message["w"]:
-            del self.present[key]
+            if message["token"] is None:
+                del self.present[key]
+            else:  # a guest's seat waits for him: only his token takes it back
+                present.online, present.token = False, message["token"]
 
     def _said(self, message: dict[str, Any]) -> None:
         said = ev.Said(message["name"], message["text"], None)
@@ -392,6 +462,8 @@ class Node:
 
     def _tables(self, message: dict[str, Any]) -> None:
         owner = message["w"]
+        self.seeks[owner] = {GameSettings(p, v, tuple(o)) for p, v, o in message["seeks"]}
+        self.match_seeks()
         for described in message["open"]:
             self._table_copy(owner, described)
         for table_id in message["gone"]:
@@ -436,7 +508,7 @@ class Node:
             if session.table is table:
                 session.table, session.seat = None, None
                 touched = True
-            if table.id in session.observing:
+            if table.id in session.observing and self.lobby.tables.get(table.id) is None:
                 session.observing.discard(table.id)
                 touched = True
             if touched and why is not None:
@@ -447,12 +519,20 @@ class Node:
         its players the list, and the seats they held here go away."""
         log.warning("worker_lost", worker=worker)
         del self.heard[worker]
-        for table in list(self.lobby.tables.values()):
-            if isinstance(table, RemoteTable) and table.owner == worker:
+        lost = {t for t in self.lobby.tables.values() if isinstance(t, RemoteTable)}
+        lost |= {s.table for s in self.forwarded.values() if isinstance(s.table, RemoteTable)}
+        for table in lost:
+            if table.owner == worker:
                 self._drop_copy(table, "its server was lost")
         for key, present in list(self.present.items()):
             if present.worker == worker:
                 del self.present[key]
+        self.seeks.pop(worker, None)
+        for sid, (at, settings) in list(self.seeking_at.items()):
+            session = self.forwarded.get(sid)
+            del self.seeking_at[sid]
+            if at == worker and session is not None and not session.closed:
+                self.lobby.matchmaking.place(session, settings)  # it waits here again
         for (owner, sid), proxy in list(self.remote.items()):
             if owner != worker:
                 continue

@@ -35,6 +35,7 @@ _SEAT: Any = Session.__dict__["seat"]
 class RemoteTable(Table):
     """A table another worker (``owner``) holds: what the bus told of it."""
 
+    remote = True
     owner: int = 0
     node: Node | None = None
     copy: ev.TableInfo | None = None
@@ -76,6 +77,8 @@ class WatchedSet(set[int]):
 
 class RemoteSession(Session):
     """A player connected to worker ``worker`` (its session ``remote_id`` there)."""
+
+    remote = True
 
     def __init__(self, node: Node, worker: int, remote_id: int) -> None:
         self.node = node
