@@ -146,8 +146,6 @@ class Matchmaking:
             table = lobby.open_table(settings)
             for s in group:
                 table.post(Sit(s, None))
-        elif lobby.node is not None:  # perhaps someone waits for it on another worker
-            lobby.node.match_seeks()
 
     def open_table_for(self, settings: GameSettings, here_only: bool = False) -> Table | None:
         """The oldest waiting public table of exactly this game with a seat anyone may

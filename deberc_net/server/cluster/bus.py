@@ -45,6 +45,7 @@ class Bus:
         self._wake = trio.Event()
         self._listener: psycopg.Connection[Any] | None = None
         self._publisher: psycopg.Connection[Any] | None = None
+        self.published = self.received = self.sends = 0  # counted, logged at the end
 
     def open(self) -> None:
         """Connect and LISTEN (blocking: before the server listens)."""
@@ -56,6 +57,7 @@ class Bus:
         self._publisher = connect(self.url)
 
     def close(self) -> None:
+        log.info("bus_closed", published=self.published, sends=self.sends, heard=self.received)
         for conn in (self._listener, self._publisher):
             if conn is not None:
                 conn.close()
@@ -68,6 +70,7 @@ class Bus:
         if len(payload.encode()) > MAX_PAYLOAD:
             raise ValueError(f"a bus message of {len(payload)} characters: too long")
         self._queued.append((to, payload))
+        self.published += 1
         self._wake.set()
 
     async def run(self) -> None:
@@ -82,6 +85,7 @@ class Bus:
             await trio.lowlevel.wait_readable(pg.socket)
             pg.consume_input()
             while (note := pg.notifies()) is not None:
+                self.received += 1
                 try:
                     self.heard(json.loads(note.extra.decode()))
                 except Exception:  # one bad message costs only itself
@@ -102,4 +106,5 @@ class Bus:
                     cur.executemany("SELECT pg_notify(%s, %s)", batch)
                 conn.commit()
 
+            self.sends += 1
             await trio.to_thread.run_sync(send)

@@ -58,6 +58,9 @@ if TYPE_CHECKING:
 log = structlog.get_logger("deberc.node")
 TEXT_CHUNK = 1800  # characters of a session's text per bus message (< 8000 bytes)
 SNAPSHOT_S = 0.25  # a changed table is told to the others within this
+# a seek waits this long for a partner on its own worker before it goes to another
+# (a table of two workers' players costs the bus every call; one worker's costs none)
+SEEK_PATIENCE_S = 1.0
 
 
 @attrs.define
@@ -90,6 +93,7 @@ class Node:
     told_seeks: list[list[Any]] = attrs.Factory(list)
     # sessions here whose seek waits on another worker: (that worker, the game)
     seeking_at: dict[int, tuple[int, GameSettings]] = attrs.Factory(dict)
+    waiting_since: dict[int, float] = attrs.Factory(dict)  # seekers here: since when
     _handlers: dict[str, Callable[[dict[str, Any]], None]] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
@@ -137,6 +141,7 @@ class Node:
             now = trio.current_time()
             if self._publish_tables(force=now - last >= beat):
                 last = now
+            self.match_seeks()
 
     def _publish_tables(self, *, force: bool = False, everything: bool = False) -> bool:
         """Publish the tables changed since last told (all with ``everything``); with
@@ -299,9 +304,14 @@ class Node:
         goes to wait there (seeks flow one way, to the smallest id with a match, so two
         workers never swap their seekers and both wait)."""
         matchmaking = self.lobby.matchmaking
+        now = trio.current_time()
+        since, self.waiting_since = self.waiting_since, {}
         for session in list(matchmaking.seekers):
             wanted = session.seeking
             if isinstance(session, RemoteSession) or not isinstance(wanted, GameSettings):
+                continue
+            started = self.waiting_since[session.id] = since.get(session.id, now)
+            if now - started < SEEK_PATIENCE_S:
                 continue
             there = sorted(
                 w for w, games in self.seeks.items() if w < self.worker and wanted in games
@@ -463,7 +473,6 @@ class Node:
     def _tables(self, message: dict[str, Any]) -> None:
         owner = message["w"]
         self.seeks[owner] = {GameSettings(p, v, tuple(o)) for p, v, o in message["seeks"]}
-        self.match_seeks()
         for described in message["open"]:
             self._table_copy(owner, described)
         for table_id in message["gone"]:
