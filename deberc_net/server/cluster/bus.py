@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +27,7 @@ from deberc_net.server.store.postgres import connect
 log = structlog.get_logger("deberc.bus")
 LOBBY = "lobby"
 MAX_PAYLOAD = 7900  # bytes: PostgreSQL refuses a notification of 8000 or more
+MERGED_TEXT = 1800  # characters: a message's text grows no longer by merging (< 8000 bytes)
 Message = dict[str, Any]
 
 
@@ -41,11 +43,12 @@ class Bus:
         self.worker = worker
         self.heard = heard
         self._serial = itertools.count()
-        self._queued: list[tuple[str, str]] = []
+        self._queued: list[tuple[str, Message]] = []
         self._wake = trio.Event()
         self._listener: psycopg.Connection[Any] | None = None
         self._publisher: psycopg.Connection[Any] | None = None
         self.published = self.received = self.sends = 0  # counted, logged at the end
+        self.kinds: Counter[str] = Counter()  # messages published, by kind
 
     def open(self) -> None:
         """Connect and LISTEN (blocking: before the server listens)."""
@@ -57,20 +60,41 @@ class Bus:
         self._publisher = connect(self.url)
 
     def close(self) -> None:
-        log.info("bus_closed", published=self.published, sends=self.sends, heard=self.received)
+        log.info(
+            "bus_closed",
+            published=self.published,
+            sends=self.sends,
+            heard=self.received,
+            kinds=dict(self.kinds),
+        )
         for conn in (self._listener, self._publisher):
             if conn is not None:
                 conn.close()
 
-    def publish(self, to: str, message: Message) -> None:
-        """Queue ``message`` for channel ``to`` (sent by ``run``'s publisher, in order)."""
+    def publish(self, to: str, message: Message, *, merge: bool = False) -> None:
+        """Queue ``message`` for channel ``to`` (sent by ``run``'s publisher, in order).
+        ``merge``: its ``text`` (and ``asks``) may join the message queued just before
+        it, if that one is of the same kind, for the same channel and session (``s``):
+        a table's burst of lines to one player leaves as one notification."""
+        self.published += 1
+        self.kinds[message["k"]] += 1
+        if merge and self._queued:
+            last_to, last = self._queued[-1]
+            if (
+                last_to == to
+                and last.get("merge")
+                and last["k"] == message["k"]
+                and last["s"] == message["s"]
+                and len(last["text"]) + len(message["text"]) <= MERGED_TEXT
+            ):
+                last["text"] += message["text"]
+                last["asks"] += message["asks"]
+                return
         message["n"] = next(self._serial)
         message["w"] = self.worker
-        payload = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-        if len(payload.encode()) > MAX_PAYLOAD:
-            raise ValueError(f"a bus message of {len(payload)} characters: too long")
-        self._queued.append((to, payload))
-        self.published += 1
+        if merge:
+            message["merge"] = True
+        self._queued.append((to, message))
         self._wake.set()
 
     async def run(self) -> None:
@@ -97,7 +121,14 @@ class Bus:
         while True:
             await self._wake.wait()
             self._wake = trio.Event()
-            batch, self._queued = self._queued, []
+            queued, self._queued = self._queued, []
+            batch = []
+            for to, message in queued:
+                payload = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+                if len(payload.encode()) > MAX_PAYLOAD:  # a bug: never sent in pieces this big
+                    log.error("bus_message_too_long", kind=message["k"], size=len(payload))
+                    continue
+                batch.append((to, payload))
             if not batch:
                 continue
 

@@ -415,6 +415,7 @@ class Node:
                     "text": text[start : start + TEXT_CHUNK],
                     "asks": asks if last else 0,
                 },
+                merge=True,
             )
 
     def close_remote(self, proxy: RemoteSession) -> None:
