@@ -129,8 +129,7 @@ class Matchmaking:
         waiting table of this game if there is one, else with enough other seekers at a
         new table, else it waits."""
         lobby = self.lobby
-        # a player of another worker sits only at tables of this one (one hop at most)
-        open_table = self.open_table_for(settings, here_only=session.remote)
+        open_table = self.open_table_for(settings)
         if open_table is not None:  # a table someone opened with 'new' waits for this game
             self.forget(session)
             open_table.post(Sit(session, None, settings))
@@ -147,15 +146,15 @@ class Matchmaking:
             for s in group:
                 table.post(Sit(s, None))
 
-    def open_table_for(self, settings: GameSettings, here_only: bool = False) -> Table | None:
+    def open_table_for(self, settings: GameSettings) -> Table | None:
         """The oldest waiting public table of exactly this game with a seat anyone may
-        take: a seeker sits there rather than wait beside it. ``here_only``: not a
-        table of another worker (serve --workers)."""
+        take: a seeker sits there rather than wait beside it. Not another worker's
+        (serve --workers): its copy here may be late; a seek goes there otherwise."""
         for _, table in sorted(self.lobby.tables.items()):
             free = sum(1 for who in table.seats if who is None)
             if (
                 table.state == TableState.WAITING
-                and not (here_only and table.remote)
+                and not table.remote
                 and not table.private
                 and table.reserved is None
                 and table_settings(table) == settings

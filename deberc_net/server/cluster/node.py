@@ -28,7 +28,7 @@ from deberc_net.protocol.render import HandOrder
 
 from ..accounts import name_key
 from ..house import HouseBotKind
-from ..matchmaking import GameSettings
+from ..matchmaking import GameSettings, table_settings
 from ..session import Session
 from ..table import (
     Away,
@@ -90,6 +90,7 @@ class Node:
 
     # the games waited for on each other worker (what 'seek' asked there)
     seeks: dict[int, set[GameSettings]] = attrs.Factory(dict)
+    tables_wait: dict[int, set[GameSettings]] = attrs.Factory(dict)  # ... a table waits
     told_seeks: list[list[Any]] = attrs.Factory(list)
     # sessions here whose seek waits on another worker: (that worker, the game)
     seeking_at: dict[int, tuple[int, GameSettings]] = attrs.Factory(dict)
@@ -154,14 +155,13 @@ class Node:
         changed = [d for i, d in now.items() if everything or self.told.get(i) != d]
         gone = [i for i in self.told if i not in now]
         self.told = now
-        seeks = sorted(
-            {
-                (s.seeking.players, s.seeking.variant, s.seeking.options)
-                for s in self.lobby.matchmaking.seekers
-                if isinstance(s.seeking, GameSettings)
-            }
-        )
-        told_seeks = [[p, v, list(o)] for p, v, o in seeks]
+        matchmaking = self.lobby.matchmaking
+        games = {s.seeking for s in matchmaking.seekers if isinstance(s.seeking, GameSettings)}
+        tables = {  # a public table opened with 'new' waits for this game here
+            table_settings(t) for t in self.lobby.tables.values() if self._open_to_seekers(t)
+        }
+        told_seeks = [[g.players, g.variant, list(g.options), g in tables] for g in games | tables]
+        told_seeks.sort()
         if not (changed or gone or force or told_seeks != self.told_seeks):
             return False
         self.told_seeks = told_seeks
@@ -300,9 +300,10 @@ class Node:
 
     # ------------------------------------------------------------ seeks across workers
     def match_seeks(self) -> None:
-        """A seeker here whose game someone waits for on a worker with a smaller id
-        goes to wait there (seeks flow one way, to the smallest id with a match, so two
-        workers never swap their seekers and both wait)."""
+        """A seeker here, waiting SEEK_PATIENCE_S for a partner here, goes to a worker
+        where a table opened with 'new' waits for its game, else to one with a smaller
+        id where someone waits for it (seeks flow one way, to the smallest id with a
+        match, so two workers never swap their seekers and both wait)."""
         matchmaking = self.lobby.matchmaking
         now = trio.current_time()
         since, self.waiting_since = self.waiting_since, {}
@@ -313,7 +314,8 @@ class Node:
             started = self.waiting_since[session.id] = since.get(session.id, now)
             if now - started < SEEK_PATIENCE_S:
                 continue
-            there = sorted(
+            there = sorted(w for w, games in self.tables_wait.items() if wanted in games)
+            there += sorted(
                 w for w, games in self.seeks.items() if w < self.worker and wanted in games
             )
             if not there:
@@ -323,7 +325,19 @@ class Node:
             self.forwarded[session.id] = session
             body = {"k": "seek", "s": session.id, "who": _who(session)}
             self.bus.publish(channel(there[0]), body | {"settings": _settings(wanted)})
-            self.seeks[there[0]].discard(wanted)  # one seeker for one waiting there
+            for waiting in (self.tables_wait, self.seeks):  # one seeker for one waiting there
+                waiting.get(there[0], set()).discard(wanted)
+
+    def _open_to_seekers(self, table: Table) -> bool:
+        """As matchmaking's open_table_for: a table here a seeker would sit at."""
+        free = sum(1 for who in table.seats if who is None)
+        return (
+            not table.remote
+            and table.state == TableState.WAITING
+            and not table.private
+            and table.reserved is None
+            and free > self.lobby.house.pending(table)
+        )
 
     def seeks_elsewhere(self, session: Session) -> bool:
         return session.id in self.seeking_at and self.forwarded.get(session.id) is session
@@ -473,7 +487,10 @@ class Node:
 
     def _tables(self, message: dict[str, Any]) -> None:
         owner = message["w"]
-        self.seeks[owner] = {GameSettings(p, v, tuple(o)) for p, v, o in message["seeks"]}
+        self.seeks[owner] = {GameSettings(p, v, tuple(o)) for p, v, o, _ in message["seeks"]}
+        self.tables_wait[owner] = {
+            GameSettings(p, v, tuple(o)) for p, v, o, table in message["seeks"] if table
+        }
         for described in message["open"]:
             self._table_copy(owner, described)
         for table_id in message["gone"]:
@@ -538,6 +555,7 @@ class Node:
             if present.worker == worker:
                 del self.present[key]
         self.seeks.pop(worker, None)
+        self.tables_wait.pop(worker, None)
         for sid, (at, settings) in list(self.seeking_at.items()):
             session = self.forwarded.get(sid)
             del self.seeking_at[sid]
