@@ -59,7 +59,17 @@ class Bus:
         self._listener = listener
         self._publisher = connect(self.url)
 
-    def close(self) -> None:
+    def close(self, farewell: Message | None = None) -> None:
+        """Send what is still queued (and ``farewell``) at once, then disconnect
+        (blocking: the worker is stopping)."""
+        if farewell is not None:
+            self.publish(LOBBY, farewell)
+        queued, self._queued = self._queued, []
+        if self._publisher is not None and queued:
+            try:
+                self._send(self._publisher, self._payloads(queued))
+            except psycopg.Error:  # the database away: the others find out by silence
+                log.warning("bus_farewell_failed")
         log.info(
             "bus_closed",
             published=self.published,
@@ -122,20 +132,25 @@ class Bus:
             await self._wake.wait()
             self._wake = trio.Event()
             queued, self._queued = self._queued, []
-            batch = []
-            for to, message in queued:
-                payload = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-                if len(payload.encode()) > MAX_PAYLOAD:  # a bug: never sent in pieces this big
-                    log.error("bus_message_too_long", kind=message["k"], size=len(payload))
-                    continue
-                batch.append((to, payload))
-            if not batch:
+            batch = self._payloads(queued)
+            if batch:
+                self.sends += 1
+                await trio.to_thread.run_sync(self._send, conn, batch)
+
+    @staticmethod
+    def _payloads(queued: list[tuple[str, Message]]) -> list[tuple[str, str]]:
+        batch = []
+        for to, message in queued:
+            payload = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+            if len(payload.encode()) > MAX_PAYLOAD:  # a bug: text is sent in smaller pieces
+                log.error("bus_message_too_long", kind=message["k"], size=len(payload))
                 continue
+            batch.append((to, payload))
+        return batch
 
-            def send(batch: list[tuple[str, str]] = batch) -> None:
-                with conn.cursor() as cur:
-                    cur.executemany("SELECT pg_notify(%s, %s)", batch)
-                conn.commit()
-
-            self.sends += 1
-            await trio.to_thread.run_sync(send)
+    @staticmethod
+    def _send(conn: psycopg.Connection[Any], batch: list[tuple[str, str]]) -> None:
+        """One transaction: delivered together, in this order, once it commits."""
+        with conn.cursor() as cur:
+            cur.executemany("SELECT pg_notify(%s, %s)", batch)
+        conn.commit()

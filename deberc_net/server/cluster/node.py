@@ -113,6 +113,7 @@ class Node:
             "close": self._closing,
             "seek": self._seek_here,
             "unseek": self._unseek_here,
+            "bye": lambda m: self._forget_worker(m["w"], "its server stopped"),
         }
 
     # ------------------------------------------------------------ running
@@ -129,8 +130,8 @@ class Node:
                 nursery.start_soon(self._tell_tables)
                 nursery.start_soon(self._watch_the_living)
                 task_status.started()
-        finally:
-            self.bus.close()
+        finally:  # stopping: the others forget this worker at once, not after silence
+            self.bus.close(farewell={"k": "bye"})
 
     async def _tell_tables(self) -> None:
         """Tell the others what changed among this worker's tables, looked at every
@@ -541,16 +542,16 @@ class Node:
             if touched and why is not None:
                 session.send(ev.info(phrase(Msg.TABLE_CLOSES, table=table.id, reason=why)))
 
-    def _forget_worker(self, worker: int) -> None:
-        """``worker`` is silent past server_dead_ms: dead. Its tables leave the lobby,
-        its players the list, and the seats they held here go away."""
+    def _forget_worker(self, worker: int, why: str = "its server was lost") -> None:
+        """``worker`` is silent past server_dead_ms (dead), or said it stops. Its tables
+        leave the lobby, its players the list, and the seats they held here go away."""
         log.warning("worker_lost", worker=worker)
-        del self.heard[worker]
+        self.heard.pop(worker, None)
         lost = {t for t in self.lobby.tables.values() if isinstance(t, RemoteTable)}
         lost |= {s.table for s in self.forwarded.values() if isinstance(s.table, RemoteTable)}
         for table in lost:
             if table.owner == worker:
-                self._drop_copy(table, "its server was lost")
+                self._drop_copy(table, why)
         for key, present in list(self.present.items()):
             if present.worker == worker:
                 del self.present[key]
