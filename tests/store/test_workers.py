@@ -7,6 +7,7 @@ import json
 import os
 import random
 import signal
+import socket
 import sys
 from pathlib import Path
 
@@ -52,6 +53,24 @@ async def test_workers_above_one_need_postgresql(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert b"--workers above 1 needs --db postgresql://" in done.stderr
     assert not db.exists()  # refused before anything was opened
+
+
+async def test_workers_that_cannot_start_stop_their_parent(tmp_path: Path) -> None:
+    closed = socket.socket()  # a port nothing listens on: no database there
+    closed.bind(("127.0.0.1", 0))
+    url = f"postgresql://nobody@127.0.0.1:{closed.getsockname()[1]}/nothing"
+    command = [sys.executable, "-m", "deberc_net", "serve", "--workers", "2"]
+    with trio.fail_after(60):
+        done = await trio.run_process(
+            [*command, "--db", url, "--http-port", "0"],
+            capture_stdout=True,
+            capture_stderr=True,
+            check=False,
+        )
+    closed.close()
+    assert done.returncode == 1
+    assert b"worker_failed_to_start" in done.stderr
+    assert b"cannot connect to PostgreSQL" in done.stderr  # the worker's own reason
 
 
 async def test_two_workers_one_lobby_play_watch_and_resume_across(

@@ -74,6 +74,7 @@ def run_workers(config: Config, count: int) -> int:
     signal.signal(signal.SIGINT, stop)
     workers = [_start(settings, i, count) for i in range(count)]
     announced = False
+    failed = 0
     try:
         while not stopping:
             for worker in workers:
@@ -87,18 +88,24 @@ def run_workers(config: Config, count: int) -> int:
                 announced = True
             for i, worker in enumerate(workers):
                 code = worker.process.poll()
-                if code is not None and not stopping:
-                    log.warning("worker_died", worker=i, pid=worker.process.pid, status=code)
-                    time.sleep(RESTART_DELAY_S)
-                    workers[i] = _start(settings, i, count)
+                if code is None or stopping:
+                    continue
+                if not announced:  # it could not start (its reason is in the log): nor will it
+                    log.error("worker_failed_to_start", worker=i, status=code)
+                    stopping.append(signal.SIGTERM)
+                    failed = 1
+                    break
+                log.warning("worker_died", worker=i, pid=worker.process.pid, status=code)
+                time.sleep(RESTART_DELAY_S)
+                workers[i] = _start(settings, i, count)
             time.sleep(0.05)
-        name = signal.Signals(stopping[0]).name
-        log.info("shutdown", signal=name, workers=count)
+        if not failed:
+            log.info("shutdown", signal=signal.Signals(stopping[0]).name, workers=count)
         for worker in workers:
             if worker.process.poll() is None:
                 worker.process.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + config.shutdown_grace_ms / 1000 + 10
-        status = 0
+        status = failed
         for worker in workers:
             try:
                 code = worker.process.wait(max(0.1, deadline - time.monotonic()))
