@@ -116,7 +116,6 @@ async def _join_workers(
     node = Node(lobby, worker, store.server_id)
     node.open()
     lobby.node = node
-    lobby.next_table, lobby.table_step = worker.index + 1, worker.count
     await nursery.start(node.run)
     sock = reuseport_socket(lobby.config.host, lobby.config.port)
     sock.listen(1024)

@@ -107,7 +107,6 @@ class Lobby:
     handlers: dict[str, Handler] = attrs.field(init=False)
     # serve --workers: this worker's share of the one lobby (server/cluster/); None alone
     node: Node | None = None
-    table_step: int = 1  # table ids go up by this: each worker numbers its own apart
 
     def __attrs_post_init__(self) -> None:
         self.accounts = Accounts(self.store, self.config)
@@ -534,8 +533,11 @@ class Lobby:
     def open_table(self, settings: GameSettings, **board: Any) -> Table:
         rules = self.rules.ruleset(settings.players, settings.variant, settings.options)
         # match number 0: the table draws its own from the store as it starts
-        table = Table(self.next_table, rules, self, self.config, 0, **board)
-        self.next_table += self.table_step
+        if self.node is not None:  # one of several workers: numbered by the store
+            number = self.node.next_table_number()
+        else:
+            number, self.next_table = self.next_table, self.next_table + 1
+        table = Table(number, rules, self, self.config, 0, **board)
         self.tables[table.id] = table
         self.nursery.start_soon(table.run)
         return table

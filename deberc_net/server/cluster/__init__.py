@@ -12,5 +12,5 @@ import attrs
 class WorkerPlace:
     """Which worker this process is, of how many (``serve --workers``)."""
 
-    index: int  # 0 .. count-1: its table ids are index+1, index+1+count, ...
+    index: int  # 0 .. count-1 (worker 0 serves the web face, if any)
     count: int

@@ -61,6 +61,7 @@ SNAPSHOT_S = 0.25  # a changed table is told to the others within this
 # a seek waits this long for a partner on its own worker before it goes to another
 # (a table of two workers' players costs the bus every call; one worker's costs none)
 SEEK_PATIENCE_S = 1.0
+TABLE_NUMBERS = 32  # drawn from the store at a time; more are drawn when half are used
 
 
 @attrs.define
@@ -95,6 +96,10 @@ class Node:
     # sessions here whose seek waits on another worker: (that worker, the game)
     seeking_at: dict[int, tuple[int, GameSettings]] = attrs.Factory(dict)
     waiting_since: dict[int, float] = attrs.Factory(dict)  # seekers here: since when
+    # table numbers drawn from the store (unique among every worker of every host on
+    # the database), not yet used; refilled in the background
+    table_numbers: list[int] = attrs.Factory(list)
+    _drawing: bool = False
     _handlers: dict[str, Callable[[dict[str, Any]], None]] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
@@ -118,8 +123,29 @@ class Node:
 
     # ------------------------------------------------------------ running
     def open(self) -> None:
-        """Connect to the bus (blocking: at start-up, before the server listens)."""
+        """Connect to the bus, draw table numbers (blocking: at start-up, before the
+        server listens)."""
         self.bus.open()
+        self.table_numbers = self.lobby.store.new_table_numbers(TABLE_NUMBERS)
+
+    def next_table_number(self) -> int:
+        """A table id no other worker uses: drawn ahead from the store."""
+        if not self.table_numbers:  # a burst used them all: draw at once (rare)
+            self.table_numbers = self.lobby.store.new_table_numbers(TABLE_NUMBERS)
+        number = self.table_numbers.pop(0)
+        if len(self.table_numbers) < TABLE_NUMBERS // 2 and not self._drawing:
+            self._drawing = True
+            self.lobby.nursery.start_soon(self._draw_table_numbers)
+        return number
+
+    async def _draw_table_numbers(self) -> None:
+        try:
+            drawn = await trio.to_thread.run_sync(self.lobby.store.new_table_numbers, TABLE_NUMBERS)
+            self.table_numbers += drawn
+        except Exception:  # the database away for a moment: drawn at the next table
+            log.exception("table_numbers_failed")
+        finally:
+            self._drawing = False
 
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         try:
@@ -504,9 +530,9 @@ class Node:
         lobby = self.lobby
         table_id = described["id"]
         table = lobby.tables.get(table_id)
-        if not isinstance(table, RemoteTable) or table.owner != owner:
-            if table is not None and not isinstance(table, RemoteTable):
-                log.warning("table_id_clash", table=table_id, owner=owner)
+        if table is not None and not isinstance(table, RemoteTable):
+            raise ValueError(f"worker {owner} tells of table {table_id}, which is this one's")
+        if table is None or table.owner != owner:
             rules = lobby.rules.ruleset(
                 described["players"], described["variant"], tuple(described["options"])
             )
