@@ -71,6 +71,11 @@ async def serve(
                 listeners = await _join_workers(lobby, store, worker, nursery)
             port = listeners[0].socket.getsockname()[1]
             lobby.house.host, lobby.house.port = _local(config.host), port  # house bots dial it
+            if worker is not None:  # a worker's: its own loopback port, not the shared one
+                lobby.house.host, lobby.house.port = (
+                    "127.0.0.1",
+                    listeners[-1].socket.getsockname()[1],
+                )
             if config.http_port is not None and (worker is None or worker.index == 0):
                 from .web import serve_http  # its libraries load only when served
 
@@ -108,7 +113,9 @@ async def _join_workers(
     lobby: Lobby, store: Store, worker: WorkerPlace, nursery: trio.Nursery
 ) -> list[trio.SocketListener]:
     """One of ``serve --workers``: the bus and the lobby's copy first, then the shared
-    port (SO_REUSEPORT: the kernel spreads new connections over the workers)."""
+    port (SO_REUSEPORT: the kernel spreads new connections over the workers), and a
+    loopback port of its own, last, for the house bots it starts (a house bot's name
+    is known only to the worker that started it)."""
     from .cluster.launch import reuseport_socket
     from .cluster.node import Node
 
@@ -119,7 +126,9 @@ async def _join_workers(
     await nursery.start(node.run)
     sock = reuseport_socket(lobby.config.host, lobby.config.port)
     sock.listen(1024)
-    return [trio.SocketListener(trio.socket.from_stdlib_socket(sock))]
+    shared = trio.SocketListener(trio.socket.from_stdlib_socket(sock))
+    own = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    return [shared, *own]
 
 
 def _local(host: str) -> str:

@@ -19,6 +19,7 @@ from .workers import Workers, served_workers
 
 SETTINGS = (
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 500\nserver_dead_ms = 2000\n"
+    "house_bots = true\n"
 )
 
 
@@ -146,6 +147,14 @@ async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
     assert fields(seen)[1]["seq"] == fields(ends[0])[1]["seq"]
     # the table closed: the lobby of either worker lists it no more
     await _listed(again, "tables", f"id={table} ", present=False)
+    # a house bot comes to a table of worker 1 (through worker 1's own port: the shared
+    # one could hand it to worker 0, which does not know its name)
+    await again.send("new 2")
+    await again.expect("ok", cmd="sit")
+    await again.send("bot random")
+    await again.expect("ok", cmd="bot")
+    await again.expect("ask", timeout=30)  # it sat: the match began
+    await again.send("leave!")
 
 
 async def test_a_worker_killed_its_tables_end_the_others_play_on(

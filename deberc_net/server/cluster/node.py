@@ -271,8 +271,8 @@ class Node:
                 return True
             case _:  # Stop, Dismiss: the owner's own business
                 return True
-        if session.remote:  # a stand-in goes one hop, no further (never happens: guarded)
-            return False
+        if session.remote or session.name is None:
+            return False  # a stand-in goes one hop, no further; a web viewer stays here
         self.forwarded[session.id] = session
         body |= {"s": session.id, "who": _who(session)}
         self.bus.publish(channel(table.owner), body)
