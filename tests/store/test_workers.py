@@ -108,6 +108,18 @@ async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
     await eli.expect("ok", cmd="seek")
     met = (await dan.expect("ok", cmd="sit", timeout=10))["table"]
     assert (await eli.expect("ok", cmd="sit", timeout=10))["table"] == met
+    # a guest's seat, held after his connection drops, is his token's on either worker
+    token = dan.token
+    await dan.aclose()
+    thief = await workers.reach(1, "thief")
+    opened.append(thief)
+    await thief.send("style machine")
+    await thief.send("login dan")
+    await thief.expect("error", code="name-in-use")
+    dan = await workers.connect(1, "dan", token=token)
+    opened.append(dan)
+    back = await dan.read_until(lambda x: fields(x)[0] in ("ask", "state"))
+    assert fields(back)[1]["table"] == met
     # ann opens a table on worker 0; bob, on worker 1, sees it and sits
     await ann.send("new 2")
     table = (await ann.expect("ok", cmd="sit"))["table"]

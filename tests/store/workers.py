@@ -49,15 +49,21 @@ class Workers:
                     continue
         return None
 
-    async def connect(self, worker: int, name: str, password: str | None = None) -> LineClient:
-        """A machine-style client logged in as ``name`` on worker ``worker`` (the
-        kernel spreads connections: try until one lands there)."""
+    async def reach(self, worker: int, label: str) -> LineClient:
+        """A connection to worker ``worker`` (the kernel spreads connections: try until
+        one lands there)."""
         for _ in range(40):
-            client = await LineClient.connect(self.port, name)
+            client = await LineClient.connect(self.port, label)
             if self.holder(client) == worker:
-                return await log_in_machine(client, name, password)
+                return client
             await client.aclose()
         raise AssertionError(f"no connection landed on worker {worker}")
+
+    async def connect(
+        self, worker: int, name: str, password: str | None = None, token: str | None = None
+    ) -> LineClient:
+        """A machine-style client logged in as ``name`` on worker ``worker``."""
+        return await log_in_machine(await self.reach(worker, name), name, password, token)
 
 
 def _server_inode(port: int, peer_port: int) -> str | None:
