@@ -18,7 +18,7 @@ from tests.server.client import LineClient, fields, is_event, play_machine
 from .workers import Workers, served_workers
 
 SETTINGS = (
-    "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 500\nserver_dead_ms = 2000\n"
+    "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 500\nserver_dead_ms = 3000\n"
     "house_bots = true\n"
 )
 
