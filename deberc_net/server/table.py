@@ -532,18 +532,19 @@ class Table:
         table = str(self.id)
         said = phrase(Msg.INVITE, name=name, table=self.id)
         session.send(ev.ok("invite", said, (("table", table), ("name", name))))
+        invited = ev.Invited(
+            session.name or "?",
+            self.id,
+            self.players,
+            self.rules.variant,
+            tuple(sorted(self.rules.options)),
+            self.private,
+        )
         guest = self.lobby.online.get(name_key(name))
         if guest is not None:
-            guest.send(
-                ev.Invited(
-                    session.name or "?",
-                    self.id,
-                    self.players,
-                    self.rules.variant,
-                    tuple(sorted(self.rules.options)),
-                    self.private,
-                )
-            )
+            guest.send(invited)
+        elif self.lobby.node is not None:  # perhaps on another worker
+            self.lobby.node.tell_invited(name, invited)
 
     def _summon(self, session: Session, kind: HouseBotKind, level: int | None, rated: bool) -> None:
         """'bot KIND [LEVEL] [rated]': a house bot comes to sit here (server/house.py)."""

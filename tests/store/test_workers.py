@@ -123,6 +123,9 @@ async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
     # ann opens a table on worker 0; bob, on worker 1, sees it and sits
     await ann.send("new 2")
     table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("invite carol")  # carol, on worker 1, is told there
+    await ann.expect("ok", cmd="invite")
+    await carol.expect("invite", table=table, **{"from": "ann"})
     await _listed(bob, "tables", f"id={table} ")
     await bob.send(f"sit {table}")
     assert (await bob.expect("ok", cmd="sit"))["table"] == table

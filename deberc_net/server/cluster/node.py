@@ -119,6 +119,7 @@ class Node:
             "seek": self._seek_here,
             "unseek": self._unseek_here,
             "bye": lambda m: self._forget_worker(m["w"], "its server stopped"),
+            "invited": self._invited,
         }
 
     # ------------------------------------------------------------ running
@@ -231,6 +232,29 @@ class Node:
 
     def elsewhere(self, name: str) -> Present | None:
         return self.present.get(name_key(name))
+
+    def tell_invited(self, name: str, invited: ev.Invited) -> None:
+        """'invite NAME' at a table here, NAME on another worker: he is told there."""
+        present = self.elsewhere(name)
+        if present is None or not present.online:
+            return
+        body = attrs.asdict(invited, recurse=False) | {"k": "invited", "to": name}
+        body["options"] = list(invited.options)
+        self.bus.publish(channel(present.worker), body)
+
+    def _invited(self, message: dict[str, Any]) -> None:
+        session = self.lobby.online.get(name_key(message["to"]))
+        if session is not None:
+            session.send(
+                ev.Invited(
+                    message["sender"],
+                    message["table"],
+                    message["players"],
+                    message["variant"],
+                    tuple(message["options"]),
+                    message["private"],
+                )
+            )
 
     def lobby_say(self, name: str, text: str) -> None:
         self.bus.publish(LOBBY, {"k": "say", "name": name, "text": text})
