@@ -96,6 +96,16 @@ def _serve(args: argparse.Namespace) -> int:
     except (OSError, ValueError, TypeError) as exc:
         print(f"deberc-net serve: {exc}", file=sys.stderr)
         return 2
+    if args.workers != 1:
+        from deberc_net.server.cluster.launch import WorkersError, check_workers, run_workers
+
+        try:
+            check_workers(config, args.workers)
+        except WorkersError as exc:
+            print(f"deberc-net serve: {exc}", file=sys.stderr)
+            return 2
+        configure_logging("info")  # the parent's few lines (its port); workers use log_level
+        return run_workers(config, args.workers)
     book = _rule_book("serve")
     if book is None:
         return 2
@@ -351,6 +361,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="let players ask for the server's own bots at their table ('bot heuristic'); "
         "'make serve' turns it on",
+    )
+    sv.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N server processes on one port with one lobby (above 1 needs --db "
+        "postgresql://…; docs/scaling.md)",
     )
     sv.set_defaults(func=_serve)
 

@@ -16,7 +16,7 @@ import os
 import signal
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 import trio
@@ -33,6 +33,9 @@ from .local import LocalStream, local_stream_pair
 from .session import Outbox, Session
 from .store import Store, describe, open_store
 
+if TYPE_CHECKING:
+    from .cluster import WorkerPlace
+
 log = structlog.get_logger("deberc.server")
 _ids = itertools.count(1)
 READ_SIZE = 4096
@@ -46,29 +49,44 @@ async def serve(
     rules: RuleBook | None = None,
     http_bound: Callable[[int], None] | None = None,
     local_bound: Callable[[LocalLink], None] | None = None,
+    worker: WorkerPlace | None = None,
+    ready: Callable[[int], None] | None = None,
 ) -> None:
     """Run until cancelled (or, with ``handle_signals``, until SIGINT/SIGTERM).
     ``rules``: the rule plugins, loaded once by the caller; loaded here if not given
     (a broken plugin raises PluginError before anything listens). With
     ``config.http_port`` set, the web face is served too; ``http_bound`` gets its port.
-    ``local_bound`` gets a ``LocalLink``: connections from inside this process."""
+    ``local_bound`` gets a ``LocalLink``: connections from inside this process.
+    ``worker``: this process is one of ``serve --workers N`` (server/cluster/): it
+    listens on the shared port and shares its lobby; ``ready`` is told its port."""
     rules = rules if rules is not None else RuleBook.load()
     store = open_store(config.db, serving=True, dead_after_s=config.server_dead_ms / 1000)
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_heartbeat, store, config)
             lobby = Lobby(config, store, nursery, rules)
-            listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+            if worker is None:
+                listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+            else:
+                listeners = await _join_workers(lobby, store, worker, nursery)
             port = listeners[0].socket.getsockname()[1]
             lobby.house.host, lobby.house.port = _local(config.host), port  # house bots dial it
-            if config.http_port is not None:
+            if worker is not None:  # a worker's: its own loopback port, not the shared one
+                lobby.house.host, lobby.house.port = (
+                    "127.0.0.1",
+                    listeners[-1].socket.getsockname()[1],
+                )
+            if config.http_port is not None and (worker is None or worker.index == 0):
                 from .web import serve_http  # its libraries load only when served
 
                 http_port = await nursery.start(serve_http, config, lobby, config.http_port)
                 log.info("http_listening", host=config.host, port=http_port)
                 if http_bound is not None:
                     http_bound(http_port)
-            log.info("listening", host=config.host, port=port, db=describe(config.db))
+            if worker is None:
+                log.info("listening", host=config.host, port=port, db=describe(config.db))
+            else:
+                log.info("worker_listening", worker=worker.index, pid=os.getpid(), port=port)
             server = Server(config, lobby)
             listen_scope = trio.CancelScope()
 
@@ -84,9 +102,33 @@ async def serve(
             if handle_signals:
                 nursery.start_soon(_on_signal, lobby, listen_scope, nursery, config)
             task_status.started(port)
+            if ready is not None:
+                ready(port)
     finally:
         store.close()
         log.info("stopped")
+
+
+async def _join_workers(
+    lobby: Lobby, store: Store, worker: WorkerPlace, nursery: trio.Nursery
+) -> list[trio.SocketListener]:
+    """One of ``serve --workers``: the bus and the lobby's copy first, then the shared
+    port (SO_REUSEPORT: the kernel spreads new connections over the workers), and a
+    loopback port of its own, last, for the house bots it starts (a house bot's name
+    is known only to the worker that started it)."""
+    from .cluster.launch import reuseport_socket
+    from .cluster.node import Node
+
+    assert store.server_id is not None
+    node = Node(lobby, worker, store.server_id)
+    node.open()
+    lobby.node = node
+    await nursery.start(node.run)
+    sock = reuseport_socket(lobby.config.host, lobby.config.port)
+    sock.listen(1024)
+    shared = trio.SocketListener(trio.socket.from_stdlib_socket(sock))
+    own = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    return [shared, *own]
 
 
 def _local(host: str) -> str:

@@ -9,7 +9,7 @@ import secrets
 import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import structlog
@@ -62,6 +62,9 @@ from .table import (
     history_deal,
 )
 
+if TYPE_CHECKING:
+    from .cluster.node import Node
+
 log = structlog.get_logger("deberc.lobby")
 PRIVATE = "private"  # 'new ... private'
 TOKEN = "token="  # 'login NAME token=T': a guest resumes with the token it was given
@@ -102,6 +105,8 @@ class Lobby:
     rematches: Rematches = attrs.field(init=False)
     # every command's handler, by the command's name (protocol/commands.py: COMMANDS)
     handlers: dict[str, Handler] = attrs.field(init=False)
+    # serve --workers: this worker's share of the one lobby (server/cluster/); None alone
+    node: Node | None = None
 
     def __attrs_post_init__(self) -> None:
         self.accounts = Accounts(self.store, self.config)
@@ -174,6 +179,10 @@ class Lobby:
                 session.table.post(Away(name))
             elif self._table_of(name) is None:  # nothing to come back to: the name is free
                 self.guest_tokens.pop(name_key(name), None)
+            if self.node is not None:  # a guest's token goes on while he holds a seat
+                self.node.logged_out(name, self.guest_tokens.get(name_key(name)))
+        if self.node is not None:
+            self.node.disconnected(session)
 
     def table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)
@@ -197,6 +206,14 @@ class Lobby:
         ):
             del self.guest_tokens[key]  # a claim left behind: the name is free again
             return None
+        if token is None and self.node is not None:  # a guest on another worker holds it
+            present = self.node.elsewhere(name)
+            if (
+                present is not None
+                and present.guest
+                and (present.online or self._table_of(name) is not None)
+            ):
+                return present.token
         return token
 
     # ----------------------------------------------------------- commands
@@ -356,18 +373,20 @@ class Lobby:
         key = name_key(name)
         previous = self.online.get(key)
         if previous is not None:
-            previous.send(ev.bye(phrase(Msg.LOGGED_IN_ELSEWHERE)))
-            previous.name = None  # it no longer speaks for the seat
-            previous.close()
-            self.matchmaking.forget(previous)
+            self.logged_in_elsewhere(previous)
         token = None
         if guest:
+            present = self.node.elsewhere(name) if self.node is not None else None
+            if present is not None and present.token is not None:  # resumed from there
+                self.guest_tokens.setdefault(key, present.token)
             token = self.guest_tokens.setdefault(key, secrets.token_urlsafe(12))
         else:
             self.guest_tokens.pop(key, None)
         session.name, session.guest = name, guest
         session.connection.logged_in()
         self.online[key] = session
+        if self.node is not None:
+            self.node.logged_in(session, token)
         session.log = session.log.bind(name=name)
         log.info("login", name=name, guest=guest, conn=session.id)
         what = phrase(Msg.GUEST if guest else Msg.REGISTERED)
@@ -381,7 +400,7 @@ class Lobby:
             name=name,
             what=what,
             tables=len(self.tables),
-            players=len(self.online),
+            players=len(self.online) + (len(self.node.names()) if self.node else 0),
             resume=resume,
         )
         session.send(ev.ok("login", said, fields))
@@ -389,6 +408,14 @@ class Lobby:
         if table is not None:
             session.table = table  # at once: 'new' or 'seek' right after must see the seat
             table.post(Back(session))
+
+    def logged_in_elsewhere(self, previous: Session) -> None:
+        """``previous`` held a name that has just logged in again: it closes, and no
+        longer speaks for the name's seat."""
+        previous.send(ev.bye(phrase(Msg.LOGGED_IN_ELSEWHERE)))
+        previous.name = None
+        previous.close()
+        self.matchmaking.forget(previous)
 
     def _table_of(self, name: str) -> Table | None:
         for table in self.tables.values():
@@ -407,6 +434,9 @@ class Lobby:
             session.send(ev.error("unknown-command", phrase(Msg.NOT_A_COMMAND, word=word)))
             return
         self._post(session, table, TableCall(session, item.text, item.seq))
+
+    def post_for(self, session: Session, table: Table, message: Any) -> None:
+        self._post(session, table, message)
 
     def _post(self, session: Session, table: Table, message: Any) -> None:
         """Hand a session's message to its table, or tell the session why not."""
@@ -449,7 +479,10 @@ class Lobby:
         return tuple(items[(page - 1) * size : page * size]), page, pages
 
     async def _cmd_who(self, session: Session, item: Command) -> None:
-        names = sorted((s.name for s in self.online.values() if s.name), key=str.lower)
+        names = [s.name for s in self.online.values() if s.name]
+        if self.node is not None:  # and those of every other worker
+            names += self.node.names()
+        names.sort(key=str.lower)
         paged = self._page(session, item, names)
         if paged is None:
             return
@@ -500,8 +533,11 @@ class Lobby:
     def open_table(self, settings: GameSettings, **board: Any) -> Table:
         rules = self.rules.ruleset(settings.players, settings.variant, settings.options)
         # match number 0: the table draws its own from the store as it starts
-        table = Table(self.next_table, rules, self, self.config, 0, **board)
-        self.next_table += 1
+        if self.node is not None:  # one of several workers: numbered by the store
+            number = self.node.next_table_number()
+        else:
+            number, self.next_table = self.next_table, self.next_table + 1
+        table = Table(number, rules, self, self.config, 0, **board)
         self.tables[table.id] = table
         self.nursery.start_soon(table.run)
         return table
@@ -628,10 +664,14 @@ class Lobby:
             session.send(ev.Error("bad-argument", "you sit at the table already"))
             return
         guest = self.online.get(name_key(name))
-        if guest is None or guest.name is None:
+        invited = guest.name if guest is not None else None
+        present = self.node.elsewhere(name) if self.node is not None else None
+        if invited is None and present is not None and present.online:  # on another worker
+            invited = present.name
+        if invited is None:
             session.send(ev.Error("unknown-player", f"nobody called {name} is here ('who')"))
             return
-        self._post(session, session.table, Invite(session, guest.name))
+        self._post(session, session.table, Invite(session, invited))
 
     async def _cmd_rematch(self, session: Session, item: Command) -> None:
         if item.args:
@@ -701,6 +741,8 @@ class Lobby:
         for other in list(self.online.values()):
             if other.table is None:
                 other.send(ev.Said(session.name or "?", text, None))
+        if self.node is not None:
+            self.node.lobby_say(session.name or "?", text)
 
     def is_admin(self, session: Session) -> bool:
         """A registered name in the admins setting (a ladder polls 'who' as it waits)."""
@@ -858,6 +900,8 @@ class Lobby:
             session.send(ev.Error("bad-argument", "a name is 2-20 letters, digits, '_' or '-'"))
             return
         online = self.online.get(name_key(name))
+        present = self.node.elsewhere(name) if self.node is not None else None
+        elsewhere = present is not None and present.online  # on another worker
         store = self.store
 
         def look_up() -> tuple[bool, list[ev.Rated], list[str]]:
@@ -869,11 +913,14 @@ class Lobby:
             return store.account(name) is not None, ratings, last
 
         registered, ratings, last = await trio.to_thread.run_sync(look_up)
-        if not registered and online is None and not last and not ratings:
+        if not registered and online is None and not elsewhere and not last and not ratings:
             session.send(ev.Error("unknown-player", f"nobody called {name} has played here"))
             return
         shown = online.name if online is not None and online.name else name
-        session.send(ev.Finger(shown, registered, online is not None, tuple(ratings), tuple(last)))
+        if online is None and present is not None:
+            shown = present.name
+        here = online is not None or elsewhere
+        session.send(ev.Finger(shown, registered, here, tuple(ratings), tuple(last)))
 
     async def _cmd_games(self, session: Session, item: Command) -> None:
         name = item.args[0] if item.args else session.name

@@ -78,13 +78,16 @@ class Matchmaking:
     held: dict[str, list[HeldRecord]] = attrs.Factory(dict)
 
     def is_seeking(self, session: Session) -> bool:
-        return session in self.seekers
+        node = self.lobby.node  # serve --workers: its seek may wait on another worker
+        return session in self.seekers or (node is not None and node.seeks_elsewhere(session))
 
     def forget(self, session: Session) -> None:
         """``session`` waits no more (it sat down, left, or logged in elsewhere)."""
         if session in self.seekers:
             self.seekers.remove(session)
         session.seeking = None
+        if self.lobby.node is not None:
+            self.lobby.node.forget_seek(session)
 
     # ----------------------------------------------------------- commands
     async def seek(self, session: Session, item: Command) -> None:
@@ -145,11 +148,13 @@ class Matchmaking:
 
     def open_table_for(self, settings: GameSettings) -> Table | None:
         """The oldest waiting public table of exactly this game with a seat anyone may
-        take: a seeker sits there rather than wait beside it."""
+        take: a seeker sits there rather than wait beside it. Not another worker's
+        (serve --workers): its copy here may be late; a seek goes there otherwise."""
         for _, table in sorted(self.lobby.tables.items()):
             free = sum(1 for who in table.seats if who is None)
             if (
                 table.state == TableState.WAITING
+                and not table.remote
                 and not table.private
                 and table.reserved is None
                 and table_settings(table) == settings
@@ -187,7 +192,7 @@ class Matchmaking:
         session.send(ev.ok("seek", phrase(Msg.SEEK_RESERVED), (("reserved", "1"),)))
 
     async def unseek(self, session: Session, item: Command) -> None:
-        if session in self.seekers:
+        if self.is_seeking(session):
             self.forget(session)
             session.send(ev.ok("unseek", phrase(Msg.UNSEEK)))
         else:

@@ -204,6 +204,7 @@ class Session:
     says: Bucket = attrs.Factory(lambda: Bucket(1.0, 5.0))
     lists: Bucket = attrs.Factory(lambda: Bucket(2.0, 10.0))
     log: Any = attrs.Factory(lambda: structlog.get_logger("deberc.conn"))
+    remote = False  # (a class attribute) a player of another worker: server/cluster/
 
     @property
     def style(self) -> str:

@@ -229,6 +229,7 @@ class Table:
     invited: set[str] = attrs.field(init=False, factory=set)  # name keys ('invite')
     inbox: trio.MemorySendChannel[Posted] = attrs.field(init=False)
     _receive: trio.MemoryReceiveChannel[Posted] = attrs.field(init=False)
+    remote = False  # (a class attribute) another worker's table: server/cluster/
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
@@ -358,7 +359,13 @@ class Table:
 
     def _session(self, seat: int) -> Session | None:
         name = self.seats[seat]
-        return self.lobby.online.get(name_key(name)) if name else None
+        if not name:
+            return None
+        session = self.lobby.online.get(name_key(name))
+        node = self.lobby.node
+        if session is None and node is not None:  # a player on another worker
+            return node.proxy_named(name_key(name))
+        return session
 
     async def _handle(self, message: Message, request: bool = False) -> None:
         session = _requester(message) if request else None
@@ -525,18 +532,19 @@ class Table:
         table = str(self.id)
         said = phrase(Msg.INVITE, name=name, table=self.id)
         session.send(ev.ok("invite", said, (("table", table), ("name", name))))
+        invited = ev.Invited(
+            session.name or "?",
+            self.id,
+            self.players,
+            self.rules.variant,
+            tuple(sorted(self.rules.options)),
+            self.private,
+        )
         guest = self.lobby.online.get(name_key(name))
         if guest is not None:
-            guest.send(
-                ev.Invited(
-                    session.name or "?",
-                    self.id,
-                    self.players,
-                    self.rules.variant,
-                    tuple(sorted(self.rules.options)),
-                    self.private,
-                )
-            )
+            guest.send(invited)
+        elif self.lobby.node is not None:  # perhaps on another worker
+            self.lobby.node.tell_invited(name, invited)
 
     def _summon(self, session: Session, kind: HouseBotKind, level: int | None, rated: bool) -> None:
         """'bot KIND [LEVEL] [rated]': a house bot comes to sit here (server/house.py)."""

@@ -164,6 +164,19 @@ def test_match_numbers_drawn_at_once_by_two_stores_never_repeat(store_db: str) -
             store.close()
 
 
+def test_table_numbers_drawn_by_two_stores_never_repeat(store_db: str) -> None:
+    """The workers of serve --workers (two stores here, drawing in turn) number their
+    tables from the store: every number once, each draw ascending."""
+    stores = [open_store(store_db, serving=True) for _ in range(2)]
+    try:
+        drawn = [stores[i % 2].new_table_numbers(3) for i in range(4)]
+        assert all(d == sorted(d) and len(d) == 3 for d in drawn)
+        assert sorted(n for d in drawn for n in d) == list(range(1, 13))
+    finally:
+        for store in stores:
+            store.close()
+
+
 def test_match_numbers_go_on_after_those_stored_before_the_store_drew_them(
     store_db: str,
 ) -> None:

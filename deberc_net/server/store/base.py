@@ -155,6 +155,12 @@ class Store(Protocol):
         database, ever gets: match ids are ``m<N>``."""
         ...
 
+    def new_table_numbers(self, count: int) -> list[int]:
+        """``count`` table numbers, ascending, that no other call in any process on the
+        same database gets: the workers of ``serve --workers`` (on any host) number
+        their tables from them. A plain server counts its own from 1."""
+        ...
+
     def heartbeat(self, dead_after_s: float) -> int:
         """This server is alive (its heartbeat is now, by the database's clock); the
         servers silent for more than ``dead_after_s`` are dead, and their running

@@ -304,6 +304,18 @@ CREATE TABLE ladder_boards (
 CREATE INDEX ladder_boards_open ON ladder_boards (run_id, board) WHERE NOT done;
 """,
     ),
+    Migration(
+        6,
+        "table numbers from the store, for the workers of serve --workers on one database",
+        sqlite="""
+CREATE TABLE table_numbers (  -- AUTOINCREMENT: a number is never handed out twice
+    number INTEGER PRIMARY KEY AUTOINCREMENT
+);
+""",
+        postgres="""
+CREATE SEQUENCE table_numbers;
+""",
+    ),
 )
 
 

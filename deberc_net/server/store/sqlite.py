@@ -129,6 +129,16 @@ class SQLiteStore:
             self._db.execute("DELETE FROM match_numbers WHERE number < ?", (number,))
         return number
 
+    def new_table_numbers(self, count: int) -> list[int]:
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            numbers = [
+                int(self._db.execute("INSERT INTO table_numbers DEFAULT VALUES").lastrowid or 0)
+                for _ in range(count)
+            ]
+            self._db.execute("DELETE FROM table_numbers WHERE number < ?", (numbers[-1],))
+        return numbers
+
     def schema_version(self) -> int:
         with self._lock:
             return self._version()

@@ -1,0 +1,156 @@
+"""The bus between workers: PostgreSQL LISTEN/NOTIFY (docs/scaling.md says why).
+
+Two connections per worker. The listener LISTENs on ``lobby`` (what every worker
+keeps a copy of) and on its own channel ``w<id>`` (what is addressed to it), and is
+read from trio without a thread: trio waits for its socket, libpq parses what came.
+The publisher sends what was queued since its last send in one transaction, from a
+worker thread, so the event loop never waits on the database and messages leave in
+the order they were queued (a table's events keep their order). Every payload carries
+the sender's serial number: PostgreSQL folds identical notifications of one
+transaction into one, and no two of ours are identical.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+import structlog
+import trio
+
+from deberc_net.server.store.postgres import connect
+
+log = structlog.get_logger("deberc.bus")
+LOBBY = "lobby"
+MAX_PAYLOAD = 7900  # bytes: PostgreSQL refuses a notification of 8000 or more
+MERGED_TEXT = 1800  # characters: a message's text grows no longer by merging (< 8000 bytes)
+Message = dict[str, Any]
+
+
+def channel(worker: int) -> str:
+    return f"w{worker}"
+
+
+class Bus:
+    """Publish JSON messages on channels; hand each one heard to ``heard``."""
+
+    def __init__(self, url: str, worker: int, heard: Callable[[Message], None]) -> None:
+        self.url = url
+        self.worker = worker
+        self.heard = heard
+        self._serial = itertools.count()
+        self._queued: list[tuple[str, Message]] = []
+        self._wake = trio.Event()
+        self._listener: psycopg.Connection[Any] | None = None
+        self._publisher: psycopg.Connection[Any] | None = None
+        self.published = self.received = self.sends = 0  # counted, logged at the end
+        self.kinds: Counter[str] = Counter()  # messages published, by kind
+
+    def open(self) -> None:
+        """Connect and LISTEN (blocking: before the server listens)."""
+        listener = connect(self.url)
+        listener.autocommit = True
+        listener.execute(f"LISTEN {LOBBY}")
+        listener.execute(f"LISTEN {channel(self.worker)}")
+        self._listener = listener
+        self._publisher = connect(self.url)
+
+    def close(self, farewell: Message | None = None) -> None:
+        """Send what is still queued (and ``farewell``) at once, then disconnect
+        (blocking: the worker is stopping)."""
+        if farewell is not None:
+            self.publish(LOBBY, farewell)
+        queued, self._queued = self._queued, []
+        if self._publisher is not None and queued:
+            try:
+                self._send(self._publisher, self._payloads(queued))
+            except psycopg.Error:  # the database away: the others find out by silence
+                log.warning("bus_farewell_failed")
+        log.info(
+            "bus_closed",
+            published=self.published,
+            sends=self.sends,
+            heard=self.received,
+            kinds=dict(self.kinds),
+        )
+        for conn in (self._listener, self._publisher):
+            if conn is not None:
+                conn.close()
+
+    def publish(self, to: str, message: Message, *, merge: bool = False) -> None:
+        """Queue ``message`` for channel ``to`` (sent by ``run``'s publisher, in order).
+        ``merge``: its ``text`` (and ``asks``) may join the message queued just before
+        it, if that one is of the same kind, for the same channel and session (``s``):
+        a table's burst of lines to one player leaves as one notification."""
+        self.published += 1
+        self.kinds[message["k"]] += 1
+        if merge and self._queued:
+            last_to, last = self._queued[-1]
+            if (
+                last_to == to
+                and last.get("merge")
+                and last["k"] == message["k"]
+                and last["s"] == message["s"]
+                and len(last["text"]) + len(message["text"]) <= MERGED_TEXT
+            ):
+                last["text"] += message["text"]
+                last["asks"] += message["asks"]
+                return
+        message["n"] = next(self._serial)
+        message["w"] = self.worker
+        if merge:
+            message["merge"] = True
+        self._queued.append((to, message))
+        self._wake.set()
+
+    async def run(self) -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._listen)
+            nursery.start_soon(self._publish)
+
+    async def _listen(self) -> None:
+        assert self._listener is not None
+        pg = self._listener.pgconn
+        while True:
+            await trio.lowlevel.wait_readable(pg.socket)
+            pg.consume_input()
+            while (note := pg.notifies()) is not None:
+                self.received += 1
+                try:
+                    self.heard(json.loads(note.extra.decode()))
+                except Exception:  # one bad message costs only itself
+                    log.exception("bus_message_failed", payload=note.extra[:200])
+
+    async def _publish(self) -> None:
+        assert self._publisher is not None
+        conn = self._publisher
+        while True:
+            await self._wake.wait()
+            self._wake = trio.Event()
+            queued, self._queued = self._queued, []
+            batch = self._payloads(queued)
+            if batch:
+                self.sends += 1
+                await trio.to_thread.run_sync(self._send, conn, batch)
+
+    @staticmethod
+    def _payloads(queued: list[tuple[str, Message]]) -> list[tuple[str, str]]:
+        batch = []
+        for to, message in queued:
+            payload = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+            if len(payload.encode()) > MAX_PAYLOAD:  # a bug: text is sent in smaller pieces
+                log.error("bus_message_too_long", kind=message["k"], size=len(payload))
+                continue
+            batch.append((to, payload))
+        return batch
+
+    @staticmethod
+    def _send(conn: psycopg.Connection[Any], batch: list[tuple[str, str]]) -> None:
+        """One transaction: delivered together, in this order, once it commits."""
+        with conn.cursor() as cur:
+            cur.executemany("SELECT pg_notify(%s, %s)", batch)
+        conn.commit()

@@ -1,0 +1,134 @@
+"""The parent of ``serve --workers N``: one port for every worker (SO_REUSEPORT: the
+kernel spreads new connections over them), N worker processes, each restarted if it
+dies, and SIGTERM/SIGINT passed on to them.
+
+The parent binds the port first (port 0 picks a free one) and keeps that socket, bound
+and not listening, so the port stays theirs while a worker restarts; it logs
+``listening`` with the port once every worker listens."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+import attrs
+import structlog
+
+from deberc_net.server.config import Config
+from deberc_net.server.store import is_postgres
+
+log = structlog.get_logger("deberc.workers")
+RESTART_DELAY_S = 1.0
+ENV = "DEBERC_NET_WORKER"  # the worker's settings, as JSON (see worker_main)
+
+
+class WorkersError(Exception):
+    """``--workers`` cannot run as asked (the reason says why)."""
+
+
+def check_workers(config: Config, count: int) -> None:
+    if count < 1:
+        raise WorkersError("--workers takes a whole number from 1")
+    if count > 1 and not is_postgres(config.db):
+        raise WorkersError(
+            "--workers above 1 needs --db postgresql://… (the workers share their lobby "
+            "through PostgreSQL; an SQLite file serves one worker)"
+        )
+
+
+def reuseport_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to (host, port) with SO_REUSEPORT, not listening yet."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host or "0.0.0.0", port))
+    return sock
+
+
+@attrs.define(eq=False)
+class Worker:
+    index: int
+    process: subprocess.Popen[bytes]
+    ready: bool = False
+
+
+def run_workers(config: Config, count: int) -> int:
+    """Run ``count`` workers on one port until SIGTERM or SIGINT; the exit status."""
+    held = reuseport_socket(config.host, config.port)
+    port = held.getsockname()[1]
+    settings = attrs.asdict(attrs.evolve(config, port=port))
+    stopping: list[int] = []
+
+    def stop(signum: int, _frame: Any) -> None:
+        stopping.append(signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    workers = [_start(settings, i, count) for i in range(count)]
+    announced = False
+    failed = 0
+    try:
+        while not stopping:
+            for worker in workers:
+                if worker.ready or worker.process.stdout is None:
+                    continue
+                readable, _, _ = select.select([worker.process.stdout], [], [], 0)
+                if readable and worker.process.stdout.readline().strip() == b"ready":
+                    worker.ready = True
+            if not announced and all(w.ready for w in workers):
+                log.info("listening", host=config.host, port=port, workers=count)
+                announced = True
+            for i, worker in enumerate(workers):
+                code = worker.process.poll()
+                if code is None or stopping:
+                    continue
+                if not announced:  # it could not start (its reason is in the log): nor will it
+                    log.error("worker_failed_to_start", worker=i, status=code)
+                    stopping.append(signal.SIGTERM)
+                    failed = 1
+                    break
+                log.warning("worker_died", worker=i, pid=worker.process.pid, status=code)
+                time.sleep(RESTART_DELAY_S)
+                workers[i] = _start(settings, i, count)
+            time.sleep(0.05)
+        if not failed:
+            log.info("shutdown", signal=signal.Signals(stopping[0]).name, workers=count)
+        for worker in workers:
+            if worker.process.poll() is None:
+                worker.process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + config.shutdown_grace_ms / 1000 + 10
+        status = failed
+        for worker in workers:
+            try:
+                code = worker.process.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                worker.process.kill()
+                code = worker.process.wait()
+            status = status or (code if code > 0 else 0)
+        return status
+    finally:
+        for worker in workers:
+            if worker.process.poll() is None:
+                worker.process.kill()
+        held.close()
+        log.info("stopped", workers=count)
+
+
+def _start(settings: dict[str, Any], index: int, count: int) -> Worker:
+    env = {**os.environ, ENV: json.dumps({"config": settings, "index": index, "count": count})}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "deberc_net.server.cluster.worker"],
+        env=env,
+        stdout=subprocess.PIPE,  # one line: 'ready'
+        stdin=subprocess.DEVNULL,
+    )
+    log.info("worker_started", worker=index, pid=process.pid)
+    return Worker(index, process)

@@ -1,0 +1,692 @@
+"""A worker's share of the one lobby (``serve --workers N``, docs/scaling.md).
+
+Each worker keeps, from the bus, a copy of what the others hold: who is online where
+(presence), their tables (``RemoteTable`` entries in its own ``lobby.tables``), and
+when each was last heard from. Tables stay where they were opened: a session posting
+to a remote table has its message forwarded to the owner, which plays it for a
+``RemoteSession`` and sends the rendered text back. Every message names its sender;
+a worker silent for ``server_dead_ms`` is dead: its tables leave the lobby, the seats
+its players held elsewhere go away (their clocks run, as after a disconnect).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import structlog
+import trio
+
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.connection import MAX_ANSWER_CREDIT, ClockChoice
+from deberc_net.protocol.events import TableState
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.render import HandOrder
+
+from ..accounts import name_key
+from ..house import HouseBotKind
+from ..matchmaking import GameSettings, table_settings
+from ..session import Session
+from ..table import (
+    Away,
+    Back,
+    Invite,
+    Leave,
+    Message,
+    Observe,
+    Say,
+    ShowHistory,
+    ShowLast,
+    ShowSheet,
+    ShowState,
+    Sit,
+    SummonBot,
+    Table,
+    TableCall,
+    Unobserve,
+)
+from . import WorkerPlace
+from .bus import LOBBY, Bus, channel
+from .remote import RemoteSession, RemoteTable
+
+if TYPE_CHECKING:
+    from ..lobby import Lobby
+
+log = structlog.get_logger("deberc.node")
+TEXT_CHUNK = 1800  # characters of a session's text per bus message (< 8000 bytes)
+SNAPSHOT_S = 0.25  # a changed table is told to the others within this
+# a seek waits this long for a partner on its own worker before it goes to another
+# (a table of two workers' players costs the bus every call; one worker's costs none)
+SEEK_PATIENCE_S = 1.0
+TABLE_NUMBERS = 32  # drawn from the store at a time; more are drawn when half are used
+
+
+@attrs.define
+class Present:
+    name: str
+    worker: int
+    guest: bool
+    token: str | None  # a guest's resume token
+    online: bool = True  # False: gone, but a guest's seat (and token) is still held
+
+
+@attrs.define(eq=False)
+class Node:
+    lobby: Lobby
+    place: WorkerPlace
+    worker: int  # this worker's id (its server id in the store): its channel w<id>
+    bus: Bus = attrs.field(init=False)
+    present: dict[str, Present] = attrs.Factory(dict)  # others' players, by name key
+    heard: dict[int, float] = attrs.Factory(dict)  # each other worker: last heard (trio time)
+    # what this worker told of its tables, by id (what changed is told again)
+    told: dict[int, dict[str, Any]] = attrs.Factory(dict)
+    # sessions here with a seat or a watch at a remote table, by session id
+    forwarded: dict[int, Session] = attrs.Factory(dict)
+    # players of other workers at this worker's tables: by (worker, session id), by name
+    remote: dict[tuple[int, int], RemoteSession] = attrs.Factory(dict)
+    remote_named: dict[str, RemoteSession] = attrs.Factory(dict)
+
+    # the games waited for on each other worker (what 'seek' asked there)
+    seeks: dict[int, set[GameSettings]] = attrs.Factory(dict)
+    tables_wait: dict[int, set[GameSettings]] = attrs.Factory(dict)  # ... a table waits
+    told_seeks: list[list[Any]] = attrs.Factory(list)
+    # sessions here whose seek waits on another worker: (that worker, the game)
+    seeking_at: dict[int, tuple[int, GameSettings]] = attrs.Factory(dict)
+    waiting_since: dict[int, float] = attrs.Factory(dict)  # seekers here: since when
+    # table numbers drawn from the store (unique among every worker of every host on
+    # the database), not yet used; refilled in the background
+    table_numbers: list[int] = attrs.Factory(list)
+    _drawing: bool = False
+    _handlers: dict[str, Callable[[dict[str, Any]], None]] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.bus = Bus(self.lobby.config.db, self.worker, self._heard)
+        self._handlers = {
+            "hello": self._hello,
+            "in": self._in,
+            "left": self._out_of_lobby,
+            "say": self._said,
+            "tables": self._tables,
+            "gone": lambda m: self._gone(m["w"], m["s"]),
+            "post": self._posted,
+            "text": self._out,
+            "placed": self._placed,
+            "watch": self._watched,
+            "close": self._closing,
+            "seek": self._seek_here,
+            "unseek": self._unseek_here,
+            "bye": lambda m: self._forget_worker(m["w"], "its server stopped"),
+            "invited": self._invited,
+        }
+
+    # ------------------------------------------------------------ running
+    def open(self) -> None:
+        """Connect to the bus, draw table numbers (blocking: at start-up, before the
+        server listens)."""
+        self.bus.open()
+        self.table_numbers = self.lobby.store.new_table_numbers(TABLE_NUMBERS)
+
+    def next_table_number(self) -> int:
+        """A table id no other worker uses: drawn ahead from the store."""
+        if not self.table_numbers:  # a burst used them all: draw at once (rare)
+            self.table_numbers = self.lobby.store.new_table_numbers(TABLE_NUMBERS)
+        number = self.table_numbers.pop(0)
+        if len(self.table_numbers) < TABLE_NUMBERS // 2 and not self._drawing:
+            self._drawing = True
+            self.lobby.nursery.start_soon(self._draw_table_numbers)
+        return number
+
+    async def _draw_table_numbers(self) -> None:
+        try:
+            drawn = await trio.to_thread.run_sync(self.lobby.store.new_table_numbers, TABLE_NUMBERS)
+            self.table_numbers += drawn
+        except Exception:  # the database away for a moment: drawn at the next table
+            log.exception("table_numbers_failed")
+        finally:
+            self._drawing = False
+
+    async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self.bus.run)
+                self.bus.publish(LOBBY, {"k": "hello"})
+                self._tell_presence_all()
+                nursery.start_soon(self._tell_tables)
+                nursery.start_soon(self._watch_the_living)
+                task_status.started()
+        finally:  # stopping: the others forget this worker at once, not after silence
+            self.bus.close(farewell={"k": "bye"})
+
+    async def _tell_tables(self) -> None:
+        """Tell the others what changed among this worker's tables, looked at every
+        SNAPSHOT_S; a message at least every heartbeat_ms says this worker lives."""
+        beat = self.lobby.config.heartbeat_ms / 1000
+        last = -math.inf
+        while True:
+            await trio.sleep(SNAPSHOT_S)
+            now = trio.current_time()
+            if self._publish_tables(force=now - last >= beat):
+                last = now
+            self.match_seeks()
+
+    def _publish_tables(self, *, force: bool = False, everything: bool = False) -> bool:
+        """Publish the tables changed since last told (all with ``everything``); with
+        ``force``, a message even if none did. Whether anything was published."""
+        now: dict[int, dict[str, Any]] = {}
+        for table in list(self.lobby.tables.values()):
+            if isinstance(table, RemoteTable) or table.state == TableState.CLOSED:
+                continue
+            now[table.id] = _described(table)
+        changed = [d for i, d in now.items() if everything or self.told.get(i) != d]
+        gone = [i for i in self.told if i not in now]
+        self.told = now
+        matchmaking = self.lobby.matchmaking
+        games = {s.seeking for s in matchmaking.seekers if isinstance(s.seeking, GameSettings)}
+        tables = {  # a public table opened with 'new' waits for this game here
+            table_settings(t) for t in self.lobby.tables.values() if self._open_to_seekers(t)
+        }
+        told_seeks = [[g.players, g.variant, list(g.options), g in tables] for g in games | tables]
+        told_seeks.sort()
+        if not (changed or gone or force or told_seeks != self.told_seeks):
+            return False
+        self.told_seeks = told_seeks
+        for start in range(0, max(1, len(changed)), 20):
+            last = start + 20 >= len(changed)
+            batch = changed[start : start + 20]
+            body = {"k": "tables", "open": batch, "gone": gone if last else []}
+            self.bus.publish(LOBBY, body | {"seeks": told_seeks})
+        return True
+
+    async def _watch_the_living(self) -> None:
+        dead_after = self.lobby.config.server_dead_ms / 1000
+        while True:
+            await trio.sleep(min(1.0, dead_after / 4))
+            now = trio.current_time()
+            for worker, last in list(self.heard.items()):
+                if now - last > dead_after:
+                    self._forget_worker(worker)
+
+    # ------------------------------------------------------------ presence
+    def logged_in(self, session: Session, token: str | None) -> None:
+        assert session.name is not None
+        self.bus.publish(
+            LOBBY, {"k": "in", "name": session.name, "guest": session.guest, "token": token}
+        )
+
+    def logged_out(self, name: str, token: str | None) -> None:
+        """``name`` left this worker; a guest still seated keeps his ``token``."""
+        self.bus.publish(LOBBY, {"k": "left", "name": name, "token": token})
+
+    def _tell_presence_all(self) -> None:
+        for key, session in list(self.lobby.online.items()):
+            if session.name is not None:
+                token = self.lobby.guest_tokens.get(key) if session.guest else None
+                self.logged_in(session, token)
+
+    def names(self) -> list[str]:
+        """Everyone online on the other workers."""
+        return [p.name for p in self.present.values() if p.online]
+
+    def elsewhere(self, name: str) -> Present | None:
+        return self.present.get(name_key(name))
+
+    def tell_invited(self, name: str, invited: ev.Invited) -> None:
+        """'invite NAME' at a table here, NAME on another worker: he is told there."""
+        present = self.elsewhere(name)
+        if present is None or not present.online:
+            return
+        body = attrs.asdict(invited, recurse=False) | {"k": "invited", "to": name}
+        body["options"] = list(invited.options)
+        self.bus.publish(channel(present.worker), body)
+
+    def _invited(self, message: dict[str, Any]) -> None:
+        session = self.lobby.online.get(name_key(message["to"]))
+        if session is not None:
+            session.send(
+                ev.Invited(
+                    message["sender"],
+                    message["table"],
+                    message["players"],
+                    message["variant"],
+                    tuple(message["options"]),
+                    message["private"],
+                )
+            )
+
+    def lobby_say(self, name: str, text: str) -> None:
+        self.bus.publish(LOBBY, {"k": "say", "name": name, "text": text})
+
+    # ------------------------------------------------------------ forwarding (a session here)
+    def forward(self, table: RemoteTable, message: Message, request: bool) -> bool:
+        """A message of a session here for ``table``, which ``table.owner`` holds."""
+        body: dict[str, Any] = {"k": "post", "table": table.id, "req": request}
+        match message:
+            case Sit(session, seat, seeking):
+                body |= {"m": "sit", "seat": seat, "seeking": _settings(seeking)}
+            case Leave(session, confirmed):
+                body |= {"m": "leave", "confirmed": confirmed}
+            case TableCall(session, text, seq):
+                body |= {"m": "call", "text": text, "seq": seq}
+            case Observe(session):
+                body |= {"m": "observe"}
+            case Unobserve(session):
+                body |= {"m": "unobserve"}
+            case Back(session):
+                body |= {"m": "back"}
+            case ShowState(session):
+                body |= {"m": "state"}
+            case ShowLast(session):
+                body |= {"m": "last"}
+            case ShowSheet(session):
+                body |= {"m": "sheet"}
+            case ShowHistory(session):
+                body |= {"m": "history"}
+            case Say(session, text):
+                body |= {"m": "say", "text": text}
+            case Invite(session, name):
+                body |= {"m": "invite", "name": name}
+            case SummonBot(session, kind, level, rated):
+                body |= {"m": "bot", "kind": str(kind), "level": level, "rated": rated}
+            case Away(name):
+                self.bus.publish(channel(table.owner), body | {"m": "away", "name": name})
+                return True
+            case _:  # Stop, Dismiss: the owner's own business
+                return True
+        if session.remote or session.name is None:
+            return False  # a stand-in goes one hop, no further; a web viewer stays here
+        self.forwarded[session.id] = session
+        body |= {"s": session.id, "who": _who(session)}
+        self.bus.publish(channel(table.owner), body)
+        return True
+
+    def disconnected(self, session: Session) -> None:
+        """A session here ended: the owners it spoke to forget their stand-in."""
+        self.seeking_at.pop(session.id, None)
+        if self.forwarded.pop(session.id, None) is not None:
+            self.bus.publish(LOBBY, {"k": "gone", "s": session.id})
+
+    def _out(self, message: dict[str, Any]) -> None:
+        """Text for a session here, from a table's owner."""
+        session = self.forwarded.get(message["s"])
+        if session is None or session.closed:
+            return
+        asks = message.get("asks", 0)
+        if asks:
+            connection = session.connection
+            connection.answer_credit = min(MAX_ANSWER_CREDIT, connection.answer_credit + asks)
+        if not session.outbox.put(message["text"].encode()):
+            session.log.warning("outbox_full", limit=session.outbox.limit)
+            session.abort()
+
+    def _placed(self, message: dict[str, Any]) -> None:
+        session = self.forwarded.get(message["s"])
+        if session is None:
+            return
+        table_id = message["table"]
+        if table_id is None:
+            if isinstance(session.table, RemoteTable):
+                session.table, session.seat = None, None
+            return
+        table = self._table_copy(message["w"], message["info"])
+        self.seeking_at.pop(session.id, None)  # seated: its seek there is over
+        session.table, session.seat = table, message["seat"]
+
+    def _watched(self, message: dict[str, Any]) -> None:
+        session = self.forwarded.get(message["s"])
+        if session is None:
+            return
+        if message["on"]:
+            self._table_copy(message["w"], message["info"])
+            session.observing.add(message["table"])
+        else:
+            session.observing.discard(message["table"])
+
+    def _closing(self, message: dict[str, Any]) -> None:
+        session = self.forwarded.get(message["s"])
+        if session is not None:
+            session.close()
+
+    # ------------------------------------------------------------ seeks across workers
+    def match_seeks(self) -> None:
+        """A seeker here, waiting SEEK_PATIENCE_S for a partner here, goes to a worker
+        where a table opened with 'new' waits for its game, else to one with a smaller
+        id where someone waits for it (seeks flow one way, to the smallest id with a
+        match, so two workers never swap their seekers and both wait)."""
+        matchmaking = self.lobby.matchmaking
+        now = trio.current_time()
+        since, self.waiting_since = self.waiting_since, {}
+        for session in list(matchmaking.seekers):
+            wanted = session.seeking
+            if isinstance(session, RemoteSession) or not isinstance(wanted, GameSettings):
+                continue
+            started = self.waiting_since[session.id] = since.get(session.id, now)
+            if now - started < SEEK_PATIENCE_S:
+                continue
+            there = sorted(w for w, games in self.tables_wait.items() if wanted in games)
+            there += sorted(
+                w for w, games in self.seeks.items() if w < self.worker and wanted in games
+            )
+            if not there:
+                continue
+            matchmaking.forget(session)
+            self.seeking_at[session.id] = (there[0], wanted)
+            self.forwarded[session.id] = session
+            body = {"k": "seek", "s": session.id, "who": _who(session)}
+            self.bus.publish(channel(there[0]), body | {"settings": _settings(wanted)})
+            for waiting in (self.tables_wait, self.seeks):  # one seeker for one waiting there
+                waiting.get(there[0], set()).discard(wanted)
+
+    def _open_to_seekers(self, table: Table) -> bool:
+        """As matchmaking's open_table_for: a table here a seeker would sit at."""
+        free = sum(1 for who in table.seats if who is None)
+        return (
+            not table.remote
+            and table.state == TableState.WAITING
+            and not table.private
+            and table.reserved is None
+            and free > self.lobby.house.pending(table)
+        )
+
+    def seeks_elsewhere(self, session: Session) -> bool:
+        return session.id in self.seeking_at and self.forwarded.get(session.id) is session
+
+    def forget_seek(self, session: Session) -> None:
+        if isinstance(session, RemoteSession) or not self.seeks_elsewhere(session):
+            return
+        worker, _ = self.seeking_at.pop(session.id)
+        self.bus.publish(channel(worker), {"k": "unseek", "s": session.id})
+
+    def _seek_here(self, message: dict[str, Any]) -> None:
+        proxy = self._proxy(message["w"], message["s"], message["who"])
+        p, v, o = message["settings"]
+        self.lobby.matchmaking.place(proxy, GameSettings(p, v, tuple(o)))
+
+    def _unseek_here(self, message: dict[str, Any]) -> None:
+        proxy = self.remote.get((message["w"], message["s"]))
+        if proxy is not None:
+            self.lobby.matchmaking.forget(proxy)
+
+    # ------------------------------------------------------------ owning (a table here)
+    def proxy_named(self, key: str) -> RemoteSession | None:
+        return self.remote_named.get(key)
+
+    def _proxy(self, worker: int, sid: int, who: list[Any]) -> RemoteSession:
+        proxy = self.remote.get((worker, sid))
+        if proxy is None:
+            proxy = self.remote[worker, sid] = RemoteSession(self, worker, sid)
+        name, guest, style, lang, order, clock = who
+        proxy.name, proxy.guest = name, guest
+        connection = proxy.connection
+        connection.style, connection.lang = style, Lang(lang)
+        connection.hand_order = HandOrder(order)
+        connection.clock = None if clock is None else ClockChoice(clock)
+        self.remote_named[name_key(name)] = proxy
+        return proxy
+
+    def _posted(self, message: dict[str, Any]) -> None:
+        """A message of another worker's session for a table here."""
+        lobby = self.lobby
+        table = lobby.tables.get(message["table"])
+        kind = message["m"]
+        if kind == "away":
+            if table is not None and not isinstance(table, RemoteTable):
+                table.post(Away(message["name"]))
+            return
+        proxy = self._proxy(message["w"], message["s"], message["who"])
+        if table is None or isinstance(table, RemoteTable) or table.state == TableState.CLOSED:
+            if message["req"]:
+                proxy.send(ev.Error("unknown-table", f"there is no table {message['table']}"))
+            if kind == "back" and proxy.table is None:
+                self.placed(proxy)  # its worker thought it sat here: back in the lobby
+            return
+        built = _message(kind, proxy, message)
+        if message["req"]:
+            lobby.post_for(proxy, table, built)
+        else:
+            table.post(built)
+
+    def placed(self, proxy: RemoteSession) -> None:
+        table = proxy.table
+        body: dict[str, Any] = {"k": "placed", "s": proxy.remote_id, "seat": proxy.seat}
+        body |= {"table": None if table is None else table.id}
+        if table is not None:
+            body["info"] = _described(table)
+        self.bus.publish(channel(proxy.worker), body)
+
+    def watching(self, proxy: RemoteSession, table_id: int, on: bool) -> None:
+        body: dict[str, Any] = {"k": "watch", "s": proxy.remote_id, "table": table_id, "on": on}
+        table = self.lobby.tables.get(table_id)
+        if on and table is not None:
+            body["info"] = _described(table)
+        elif on:
+            return
+        self.bus.publish(channel(proxy.worker), body)
+
+    def send_out(self, proxy: RemoteSession, lines: list[str], asks: int) -> None:
+        if proxy.closed:
+            return
+        text = "".join(line + "\r\n" for line in lines)
+        to = channel(proxy.worker)
+        for start in range(0, len(text), TEXT_CHUNK):
+            last = start + TEXT_CHUNK >= len(text)
+            self.bus.publish(
+                to,
+                {
+                    "k": "text",
+                    "s": proxy.remote_id,
+                    "text": text[start : start + TEXT_CHUNK],
+                    "asks": asks if last else 0,
+                },
+                merge=True,
+            )
+
+    def close_remote(self, proxy: RemoteSession) -> None:
+        self.bus.publish(channel(proxy.worker), {"k": "close", "s": proxy.remote_id})
+
+    def _gone(self, worker: int, sid: int) -> None:
+        proxy = self.remote.pop((worker, sid), None)
+        if proxy is None:
+            return
+        self.lobby.matchmaking.forget(proxy)
+        if proxy.name is not None and self.remote_named.get(name_key(proxy.name)) is proxy:
+            del self.remote_named[name_key(proxy.name)]
+        proxy.connection.close()
+
+    # ------------------------------------------------------------ the copy
+    def _heard(self, message: dict[str, Any]) -> None:
+        sender = message["w"]
+        if sender == self.worker:
+            return
+        if sender not in self.heard and message["k"] != "hello":
+            # a worker not heard from (or thought dead): everyone tells everything again
+            self.bus.publish(LOBBY, {"k": "hello"})
+        self.heard[sender] = trio.current_time()
+        handler = self._handlers.get(message["k"])
+        if handler is not None:
+            handler(message)
+
+    def _hello(self, message: dict[str, Any]) -> None:
+        """A worker started: it gets everything this one holds."""
+        self._tell_presence_all()
+        self._publish_tables(force=True, everything=True)
+
+    def _in(self, message: dict[str, Any]) -> None:
+        name, worker = message["name"], message["w"]
+        key = name_key(name)
+        self.present[key] = Present(name, worker, message["guest"], message["token"])
+        local = self.lobby.online.pop(key, None)
+        if local is not None:  # the name logged in there: this connection no longer holds it
+            self.lobby.logged_in_elsewhere(local)
+
+    def _out_of_lobby(self, message: dict[str, Any]) -> None:
+        key = name_key(message["name"])
+        present = self.present.get(key)
+        if present is not None and present.worker == message["w"]:
+            if message["token"] is None:
+                del self.present[key]
+            else:  # a guest's seat waits for him: only his token takes it back
+                present.online, present.token = False, message["token"]
+
+    def _said(self, message: dict[str, Any]) -> None:
+        said = ev.Said(message["name"], message["text"], None)
+        for session in list(self.lobby.online.values()):
+            if session.table is None:
+                session.send(said)
+
+    def _tables(self, message: dict[str, Any]) -> None:
+        owner = message["w"]
+        self.seeks[owner] = {GameSettings(p, v, tuple(o)) for p, v, o, _ in message["seeks"]}
+        self.tables_wait[owner] = {
+            GameSettings(p, v, tuple(o)) for p, v, o, table in message["seeks"] if table
+        }
+        for described in message["open"]:
+            self._table_copy(owner, described)
+        for table_id in message["gone"]:
+            table = self.lobby.tables.get(table_id)
+            if isinstance(table, RemoteTable) and table.owner == owner:
+                self._drop_copy(table, None)
+
+    def _table_copy(self, owner: int, described: dict[str, Any]) -> RemoteTable:
+        """The copy of another worker's table, made or brought up to date."""
+        lobby = self.lobby
+        table_id = described["id"]
+        table = lobby.tables.get(table_id)
+        if table is not None and not isinstance(table, RemoteTable):
+            raise ValueError(f"worker {owner} tells of table {table_id}, which is this one's")
+        if table is None or table.owner != owner:
+            rules = lobby.rules.ruleset(
+                described["players"], described["variant"], tuple(described["options"])
+            )
+            table = RemoteTable(table_id, rules, lobby, lobby.config, 0, owner=owner, node=self)
+            lobby.tables[table_id] = table
+        info = ev.TableInfo(
+            id=table_id,
+            players=described["players"],
+            variant=described["variant"],
+            options=tuple(described["options"]),
+            seats=tuple(described["seats"]),
+            state=TableState(described["state"]),
+            observers=described["observers"],
+        )
+        reserved = described["reserved"]
+        table.update(info, described["private"], None if reserved is None else tuple(reserved))
+        return table
+
+    def _drop_copy(self, table: RemoteTable, why: str | None) -> None:
+        """A remote table is gone: the sessions here that sat at it or watched it are
+        back in the lobby (told ``why``, if its worker died)."""
+        if self.lobby.tables.get(table.id) is table:
+            del self.lobby.tables[table.id]
+        table.state = TableState.CLOSED
+        for session in list(self.forwarded.values()):
+            touched = False
+            if session.table is table:
+                session.table, session.seat = None, None
+                touched = True
+            if table.id in session.observing and self.lobby.tables.get(table.id) is None:
+                session.observing.discard(table.id)
+                touched = True
+            if touched and why is not None:
+                session.send(ev.info(phrase(Msg.TABLE_CLOSES, table=table.id, reason=why)))
+
+    def _forget_worker(self, worker: int, why: str = "its server was lost") -> None:
+        """``worker`` is silent past server_dead_ms (dead), or said it stops. Its tables
+        leave the lobby, its players the list, and the seats they held here go away."""
+        log.warning("worker_lost", worker=worker)
+        self.heard.pop(worker, None)
+        lost = {t for t in self.lobby.tables.values() if isinstance(t, RemoteTable)}
+        lost |= {s.table for s in self.forwarded.values() if isinstance(s.table, RemoteTable)}
+        for table in lost:
+            if table.owner == worker:
+                self._drop_copy(table, why)
+        for key, present in list(self.present.items()):
+            if present.worker == worker:
+                del self.present[key]
+        self.seeks.pop(worker, None)
+        self.tables_wait.pop(worker, None)
+        for sid, (at, settings) in list(self.seeking_at.items()):
+            session = self.forwarded.get(sid)
+            del self.seeking_at[sid]
+            if at == worker and session is not None and not session.closed:
+                self.lobby.matchmaking.place(session, settings)  # it waits here again
+        for (owner, sid), proxy in list(self.remote.items()):
+            if owner != worker:
+                continue
+            if proxy.table is not None and proxy.name is not None:
+                proxy.table.post(Away(proxy.name))
+            for table_id in list(proxy.observing):
+                watched = self.lobby.tables.get(table_id)
+                if watched is not None:
+                    watched.post(Unobserve(proxy))
+            self._gone(owner, sid)
+
+
+def _described(table: Table) -> dict[str, Any]:
+    info = table.info()
+    return {
+        "id": info.id,
+        "players": info.players,
+        "variant": info.variant,
+        "options": list(info.options),
+        "seats": list(info.seats),
+        "state": str(info.state.value),
+        "observers": info.observers,
+        "private": table.private,
+        "reserved": None if table.reserved is None else list(table.reserved),
+    }
+
+
+def _who(session: Session) -> list[Any]:
+    """What the owner needs to speak to ``session`` as its own worker would."""
+    connection = session.connection
+    clock = None if connection.clock is None else str(connection.clock)
+    return [
+        session.name,
+        session.guest,
+        connection.style,
+        str(connection.lang),
+        str(connection.hand_order),
+        clock,
+    ]
+
+
+def _settings(seeking: GameSettings | None) -> list[Any] | None:
+    if seeking is None:
+        return None
+    return [seeking.players, seeking.variant, list(seeking.options)]
+
+
+def _message(kind: str, proxy: RemoteSession, body: dict[str, Any]) -> Message:
+    match kind:
+        case "sit":
+            s = body["seeking"]
+            settings = None if s is None else GameSettings(s[0], s[1], tuple(s[2]))
+            return Sit(proxy, body["seat"], settings)
+        case "leave":
+            return Leave(proxy, body["confirmed"])
+        case "call":
+            return TableCall(proxy, body["text"], body["seq"])
+        case "observe":
+            return Observe(proxy)
+        case "unobserve":
+            return Unobserve(proxy)
+        case "back":
+            return Back(proxy)
+        case "state":
+            return ShowState(proxy)
+        case "last":
+            return ShowLast(proxy)
+        case "sheet":
+            return ShowSheet(proxy)
+        case "history":
+            return ShowHistory(proxy)
+        case "say":
+            return Say(proxy, body["text"])
+        case "invite":
+            return Invite(proxy, body["name"])
+        case "bot":
+            return SummonBot(proxy, HouseBotKind(body["kind"]), body["level"], body["rated"])
+    raise ValueError(f"no such table message: {kind}")

@@ -1,0 +1,134 @@
+"""Stand-ins for what another worker holds.
+
+- ``RemoteTable``: on a worker that does not own a table, the table as the lobby's copy
+  knows it (its info, from the bus). What a session posts to it goes over the bus to
+  the owner; it runs no task.
+- ``RemoteSession``: on a table's owner, a player (or watcher) connected to another
+  worker. What the table sends it is rendered here, in the player's style and
+  language, and the text goes over the bus to that worker's connection; where the
+  table seats it (or lets it watch) is told back the same way, in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+import attrs
+import trio
+
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.connection import Connection
+from deberc_net.protocol.events import ServerEvent, TableState
+
+from ..session import Outbox, Session
+from ..table import Message, Table
+
+if TYPE_CHECKING:
+    from .node import Node
+
+_TABLE: Any = Session.__dict__["table"]  # the slots under the properties below
+_SEAT: Any = Session.__dict__["seat"]
+
+
+@attrs.define(eq=False)
+class RemoteTable(Table):
+    """A table another worker (``owner``) holds: what the bus told of it."""
+
+    remote = True
+    owner: int = 0
+    node: Node | None = None
+    copy: ev.TableInfo | None = None
+
+    def update(self, info: ev.TableInfo, private: bool, reserved: tuple[str, ...] | None) -> None:
+        self.copy = info
+        self.seats = list(info.seats)
+        self.state = info.state
+        self.private = private
+        self.reserved = reserved
+
+    def info(self) -> ev.TableInfo:
+        assert self.copy is not None
+        return self.copy
+
+    def post(self, message: Message, *, request: bool = False) -> bool:
+        if self.state == TableState.CLOSED or self.node is None:
+            return False
+        return self.node.forward(self, message, request)
+
+
+class WatchedSet(set[int]):
+    """A remote session's tables watched: each change is told to its worker."""
+
+    session: RemoteSession | None = None
+
+    def add(self, table: int) -> None:
+        new = table not in self
+        super().add(table)
+        if new and self.session is not None:
+            self.session.node.watching(self.session, table, True)
+
+    def discard(self, table: object) -> None:
+        had = table in self
+        super().discard(table)
+        if had and self.session is not None and isinstance(table, int):
+            self.session.node.watching(self.session, table, False)
+
+
+class RemoteSession(Session):
+    """A player connected to worker ``worker`` (its session ``remote_id`` there)."""
+
+    remote = True
+
+    def __init__(self, node: Node, worker: int, remote_id: int) -> None:
+        self.node = node
+        self.worker = worker
+        self.remote_id = remote_id
+        self.ready = False  # placements are told from here on
+        connection = Connection(0.0)
+        connection.logged_in()
+        super().__init__(
+            remote_id,
+            Outbox(0),
+            trio.CancelScope(),
+            connection,
+            peer=f"w{worker}:{remote_id}",
+            address=f"w{worker}",
+        )
+        watched = WatchedSet()
+        watched.session = self
+        self.observing = watched
+        self.ready = True
+
+    @property
+    def table(self) -> Table | None:
+        return cast(Table | None, _TABLE.__get__(self, Session))
+
+    @table.setter
+    def table(self, table: Table | None) -> None:
+        _TABLE.__set__(self, table)
+        if self.ready:
+            self.node.placed(self)
+
+    @property
+    def seat(self) -> int | None:
+        return cast(int | None, _SEAT.__get__(self, Session))
+
+    @seat.setter
+    def seat(self, seat: int | None) -> None:
+        _SEAT.__set__(self, seat)
+        if self.ready:
+            self.node.placed(self)
+
+    def send(self, event: ServerEvent) -> None:
+        asks = 1 if isinstance(event, ev.Ask) and event.kind == "ask" else 0
+        self.node.send_out(self, self.connection.render(event), asks)
+
+    def send_lines(self, lines: list[str] | Sequence[str]) -> None:
+        self.node.send_out(self, list(lines), 0)
+
+    def close(self) -> None:
+        self.node.close_remote(self)
+
+    def abort(self) -> None:
+        self.node.close_remote(self)

@@ -1,0 +1,44 @@
+"""One worker of ``serve --workers N`` (started by launch.py, its settings in the
+environment): the ordinary server, on the shared port, in the shared lobby."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import trio
+
+from deberc_net.plugins import RuleBook
+from deberc_net.server.app import serve
+from deberc_net.server.config import Config
+from deberc_net.server.logs import configure_logging
+from deberc_net.server.store import StoreError
+
+from . import WorkerPlace
+from .launch import ENV
+
+
+def worker_main() -> int:
+    told = json.loads(os.environ[ENV])
+    config = Config(**told["config"])
+    place = WorkerPlace(int(told["index"]), int(told["count"]))
+    configure_logging(config.log_level)
+    rules = RuleBook.load()
+
+    def ready(_port: int) -> None:
+        sys.stdout.write("ready\n")
+        sys.stdout.flush()
+
+    try:
+        trio.run(lambda: serve(config, handle_signals=True, rules=rules, worker=place, ready=ready))
+    except (OSError, StoreError) as exc:
+        print(f"deberc-net serve worker {place.index}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(worker_main())

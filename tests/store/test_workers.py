@@ -1,0 +1,240 @@
+"""``deberc-net serve --workers 2`` end to end: real worker processes on one loopback
+port sharing one lobby over PostgreSQL (docs/scaling.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import sys
+from pathlib import Path
+
+import trio
+
+from tests.server.client import LineClient, fields, is_event, play_machine
+
+from .workers import Workers, served_workers
+
+SETTINGS = (
+    "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 500\nserver_dead_ms = 3000\n"
+    "house_bots = true\n"
+)
+
+
+def _settings(tmp_path: Path) -> Path:
+    path = tmp_path / "server.toml"
+    path.write_text(SETTINGS)
+    return path
+
+
+async def _listed(client: LineClient, command: str, want: str, present: bool = True) -> str:
+    """Ask ``command`` until its answer has (or, not ``present``, lacks) ``want``."""
+    with trio.fail_after(10):
+        while True:
+            await client.send(command)
+            line = await client.read_until(lambda x: fields(x)[0] in ("who", "tables"))
+            if fields(line)[0] == "tables":  # a line per table follows
+                for _ in range(int(fields(line)[1]["count"])):
+                    line += "\n" + await client.read_until(lambda x: fields(x)[0] == "table")
+            if (want in line) == present:
+                return line
+            await trio.sleep(0.1)
+
+
+async def test_workers_above_one_need_postgresql(tmp_path: Path) -> None:
+    db = tmp_path / "deberc.sqlite3"
+    done = await trio.run_process(
+        [sys.executable, "-m", "deberc_net", "serve", "--workers", "2", "--db", str(db)],
+        capture_stdout=True,
+        capture_stderr=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert b"--workers above 1 needs --db postgresql://" in done.stderr
+    assert not db.exists()  # refused before anything was opened
+
+
+async def test_workers_that_cannot_start_stop_their_parent(tmp_path: Path) -> None:
+    closed = socket.socket()  # a port nothing listens on: no database there
+    closed.bind(("127.0.0.1", 0))
+    url = f"postgresql://nobody@127.0.0.1:{closed.getsockname()[1]}/nothing"
+    command = [sys.executable, "-m", "deberc_net", "serve", "--workers", "2"]
+    with trio.fail_after(60):
+        done = await trio.run_process(
+            [*command, "--db", url, "--http-port", "0"],
+            capture_stdout=True,
+            capture_stderr=True,
+            check=False,
+        )
+    closed.close()
+    assert done.returncode == 1
+    assert b"worker_failed_to_start" in done.stderr
+    assert b"cannot connect to PostgreSQL" in done.stderr  # the worker's own reason
+
+
+async def test_two_workers_one_lobby_play_watch_and_resume_across(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, _settings(tmp_path)) as workers:
+            try:
+                await _play_across(workers, opened)
+            finally:
+                for client in opened:
+                    await client.aclose()
+
+
+async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
+    ann = await workers.connect(0, "ann", "ann-secret-1")
+    bob = await workers.connect(1, "bob", "bob-secret-1")
+    carol = await workers.connect(1, "carol")
+    opened += [ann, bob, carol]
+    # one lobby: each worker lists everyone, and a lobby 'say' reaches the other worker
+    who = await _listed(bob, "who", "ann")
+    assert "bob" in who and "carol" in who
+    await carol.send("say hello from worker 1")
+    said = await ann.expect("say", **{"from": "carol"})
+    assert said["text"] == "hello from worker 1"
+    # two seekers of one game on different workers meet at one table
+    dan = await workers.connect(0, "dan")
+    eli = await workers.connect(1, "eli")
+    opened += [dan, eli]
+    await dan.send("seek 2 kharkov")
+    await dan.expect("ok", cmd="seek")
+    await eli.send("seek 2 kharkov")
+    await eli.expect("ok", cmd="seek")
+    met = (await dan.expect("ok", cmd="sit", timeout=10))["table"]
+    assert (await eli.expect("ok", cmd="sit", timeout=10))["table"] == met
+    # a guest's seat, held after his connection drops, is his token's on either worker
+    token = dan.token
+    await dan.aclose()
+    thief = await workers.reach(1, "thief")
+    opened.append(thief)
+    await thief.send("style machine")
+    await thief.send("login dan")
+    await thief.expect("error", code="name-in-use")
+    dan = await workers.connect(1, "dan", token=token)
+    opened.append(dan)
+    back = await dan.read_until(lambda x: fields(x)[0] in ("ask", "state"))
+    assert fields(back)[1]["table"] == met
+    # ann opens a table on worker 0; bob, on worker 1, sees it and sits
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("invite carol")  # carol, on worker 1, is told there
+    await ann.expect("ok", cmd="invite")
+    await carol.expect("invite", table=table, **{"from": "ann"})
+    await _listed(bob, "tables", f"id={table} ")
+    await bob.send(f"sit {table}")
+    assert (await bob.expect("ok", cmd="sit"))["table"] == table
+    await carol.send(f"observe {table}")
+    await carol.expect("ok", cmd="observe", table=table)
+    # bob (on worker 1, at worker 0's table) plays a few calls, then ann's connection
+    # drops and she logs in on worker 1: her seat comes back there
+    rng = random.Random(7)
+    asks = {"ann": 0}
+
+    def after_two(line: str) -> bool:
+        if fields(line)[0] == "ask":
+            asks["ann"] += 1
+        return asks["ann"] > 2
+
+    ends: list[str] = []
+
+    async def bob_plays() -> None:
+        ends.append(await play_machine(bob, random.Random(2), timeout=30))
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(bob_plays)
+        pending = await play_machine(ann, rng, stop=after_two, timeout=30)
+        assert fields(pending)[0] == "ask"
+        await ann.aclose()
+        again = await workers.connect(1, "ann", "ann-secret-1")
+        opened.append(again)
+        assert workers.holder(again) == 1
+        ends.append(await play_machine(again, rng, timeout=30))
+    assert all(is_event(e, "match-end") for e in ends)
+    assert fields(ends[0])[1]["seq"] == fields(ends[1])[1]["seq"]
+    # the watcher on worker 1 saw the same end, in the same order of events
+    seen = await carol.read_until(lambda x: is_event(x, "match-end"))
+    assert fields(seen)[1]["seq"] == fields(ends[0])[1]["seq"]
+    # the table closed: the lobby of either worker lists it no more
+    await _listed(again, "tables", f"id={table} ", present=False)
+    # a house bot comes to a table of worker 1 (through worker 1's own port: the shared
+    # one could hand it to worker 0, which does not know its name)
+    await again.send("new 2")
+    await again.expect("ok", cmd="sit")
+    await again.send("bot random")
+    await again.expect("ok", cmd="bot")
+    await again.expect("ask", timeout=30)  # it sat: the match began
+    await again.send("leave!")
+
+
+async def test_a_worker_killed_its_tables_end_the_others_play_on(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, _settings(tmp_path)) as workers:
+            try:
+                await _kill_one(workers, opened, postgres_url)
+            finally:
+                for client in opened:
+                    with trio.move_on_after(1):
+                        await client.aclose()
+
+
+async def _kill_one(workers: Workers, opened: list[LineClient], url: str) -> None:
+    ann = await workers.connect(0, "ann")
+    bob = await workers.connect(0, "bob")
+    carol = await workers.connect(1, "carol")
+    dave = await workers.connect(1, "dave")
+    eve = await workers.connect(1, "eve")
+    opened += [ann, bob, carol, dave, eve]
+    await ann.send("new 2")
+    doomed = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {doomed}")
+    await bob.expect("ok", cmd="sit")
+    await carol.send("new 2")
+    lasting = (await carol.expect("ok", cmd="sit"))["table"]
+    await dave.send(f"sit {lasting}")
+    await dave.expect("ok", cmd="sit")
+    await _listed(eve, "tables", f"id={doomed} ")
+    await eve.send(f"observe {doomed}")
+    await eve.expect("ok", cmd="observe", table=doomed)
+    # worker 0's table plays one deal (its record stored), then worker 0 is killed
+    stop_at_record = lambda line: fields(line)[0] == "record"  # noqa: E731
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, bob, random.Random(3), stop_at_record, 30)
+        record = await play_machine(ann, random.Random(4), stop=stop_at_record, timeout=30)
+    match_id = json.loads(fields(record)[1]["text"])["match"]
+    os.kill(workers.pids[0], signal.SIGKILL)
+    await ann.wait_closed()
+    # worker 1 plays on: its table's match ends
+    ends: list[str] = []
+
+    async def plays(client: LineClient, seed: int) -> None:
+        ends.append(await play_machine(client, random.Random(seed), timeout=30))
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(plays, carol, 5)
+        nursery.start_soon(plays, dave, 6)
+        # within a few seconds the watcher is told, and the lobby forgets the table
+        closes = await eve.expect("info", timeout=10)
+        assert f"table {doomed}" in closes["text"].lower()
+        await _listed(eve, "tables", f"id={doomed} ", present=False)
+    assert len(ends) == 2 and all(is_event(e, "match-end") for e in ends)
+    # the dead worker's match is ended in the store: its stored deal is exported
+    with trio.fail_after(15):
+        while True:
+            done = await trio.run_process(
+                [sys.executable, "-m", "deberc_net", "records", "export", "--db", url],
+                capture_stdout=True,
+                check=False,
+            )
+            exported = [json.loads(line) for line in done.stdout.splitlines()]
+            if any(r["match"] == match_id for r in exported):
+                break
+            await trio.sleep(0.5)
