@@ -63,11 +63,31 @@
   function setTrump(s, who) {
     setText("trump", s && s !== "-" ? "Trump " + SUITS[s] + (who !== null ? " · " + names[who] + " plays" : "") : "");
   }
-  async function refreshSizes() {  // hand sizes are public counts; the socket does not carry them
+  // Hand sizes are public counts; the socket does not carry them, so the page asks
+  // /api/tables/N with the state, then once the dealing has settled (no deal, order or dealt for
+  // SIZES_QUIET_MS), and at least every SIZES_MAX_MS while they are wanted: a bots' table
+  // deals several times a second, and every ask costs the server an HTTP request.
+  const SIZES_QUIET_MS = 500, SIZES_MAX_MS = 5000;
+  let sizesTimer = null, sizesSince = null, sizesBusy = false, sizesAgain = false;
+  function refreshSizes() {
+    const now = Date.now();
+    if (sizesSince === null) sizesSince = now;
+    clearTimeout(sizesTimer);
+    const wait = Math.min(SIZES_QUIET_MS, Math.max(0, sizesSince + SIZES_MAX_MS - now));
+    sizesTimer = setTimeout(askSizes, wait);
+  }
+  async function askSizes() {
+    clearTimeout(sizesTimer);
+    sizesTimer = null;
+    sizesSince = null;
+    if (sizesBusy) { sizesAgain = true; return; }  // asked again once this one is answered
+    sizesBusy = true;
     try {
       const r = await fetch("/api/tables/" + tableId, { cache: "no-store" });
       if (r.ok) { st.handSizes = (await r.json()).hand_sizes; drawSeats(); }
     } catch (e) { /* closed meanwhile */ }
+    sizesBusy = false;
+    if (sizesAgain) { sizesAgain = false; askSizes(); }
   }
 
   function onState(f) {
@@ -79,7 +99,7 @@
     if (f.turned !== "-") document.getElementById("status").append(cardEl(f.turned));
     setTrump(f.trump, num(f.player));
     setText("score", list(f.score).join(" : "));
-    refreshSizes();
+    askSizes();  // the page has just opened (or asked for the state): at once
     drawTalk();
   }
   function onEvent(f) {
