@@ -6,8 +6,8 @@
 Viewer i opens ``/live/table/T`` for the i-th table (round robin) and reads every
 message, as a browser's page does; and as the page does (static/table.js), after a
 ``state`` line (at once) or a ``deal``, ``order`` or ``dealt`` event (once the dealing
-has settled, at least every 5 s while it waits for that) it asks ``/api/tables/T`` for
-the hand sizes, over one kept-alive HTTP connection (``--no-sizes``: it does not).
+has settled, never twice within 5 s) it asks ``/api/tables/T`` for the hand sizes, over
+one kept-alive HTTP connection (``--no-sizes``: it does not).
 
 The viewers are plain non-blocking sockets under one ``selectors`` loop (no trio, no
 WebSocket library: a frame's header is a few bytes, and the server's frames are never
@@ -38,7 +38,7 @@ HOST = "127.0.0.1"
 OFFER = "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
 TAIL = b"\x00\x00\xff\xff"  # what permessage-deflate strips from each message (RFC 7692)
 CLOSE, PING = 8, 9
-SIZES_QUIET_S, SIZES_MAX_S = 0.5, 5.0  # the page's SIZES_QUIET_MS and SIZES_MAX_MS
+SIZES_QUIET_S, SIZES_WAIT_S, SIZES_GAP_S = 0.5, 5.0, 5.0  # the page's SIZES_..._MS
 # what makes the page ask for the hand sizes (static/table.js): at once, and once settled
 SIZES_NOW, SIZES_SETTLED = b"state ", (b"kind=deal ", b"kind=order ", b"kind=dealt ")
 
@@ -50,8 +50,8 @@ class Counts:
 
 class Sizes:
     """A page's asks for the hand sizes (static/table.js refreshSizes): once the dealing
-    has settled (nothing that changes them for SIZES_QUIET_S), at least every
-    SIZES_MAX_S while wanted, one at a time."""
+    has settled (nothing that changes them for SIZES_QUIET_S, or SIZES_WAIT_S after the
+    first), never two within SIZES_GAP_S, one at a time."""
 
     def __init__(self, port: int, table: int) -> None:
         self.port, self.table = port, table
@@ -59,31 +59,45 @@ class Sizes:
         self.buf = bytearray()
         self.since: float | None = None  # wanted since
         self.due: float | None = None  # when the next ask goes
+        self.asked = -SIZES_GAP_S
         self.busy = self.again = False
 
     def want(self, now: float) -> None:
         if self.since is None:
             self.since = now
-        self.due = min(now + SIZES_QUIET_S, max(now, self.since + SIZES_MAX_S))
+        settled = min(now + SIZES_QUIET_S, self.since + SIZES_WAIT_S)
+        self.due = max(now, settled, self.asked + SIZES_GAP_S)
 
     def ask(self, selector: selectors.BaseSelector) -> None:
         self.since = self.due = None
         if self.busy:
             self.again = True
             return
+        if self.sock is not None and self.sock.fileno() >= 0:
+            try:  # ended by the server while idle: it says so with an empty read
+                if self.sock.recv(1, socket.MSG_PEEK) == b"":
+                    self.close(selector)
+            except BlockingIOError:
+                pass
+            except OSError:
+                self.close(selector)
         if self.sock is None:
             self.sock = socket.create_connection((HOST, self.port))
             self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self.sock.setblocking(False)
             selector.register(self.sock, selectors.EVENT_READ, self)
+        self.asked = time.monotonic()
         request = f"GET /api/tables/{self.table} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n\r\n"
         self.sock.sendall(request.encode())
         self.busy = True
 
     def read(self, counts: Counts, selector: selectors.BaseSelector) -> None:
         assert self.sock is not None
-        data = self.sock.recv(65536)
-        if not data:  # the server ends a kept-alive connection after many requests
+        try:
+            data = self.sock.recv(65536)
+        except OSError:
+            data = b""
+        if not data:  # the server ends a kept-alive connection (idle 5 s, or 1000 asks)
             self.close(selector)
             self.busy, self.again = False, True
         self.buf += data

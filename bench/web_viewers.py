@@ -1,29 +1,31 @@
 """Does watching slow the game? Calls/s and server CPU per call, 0 vs N live web viewers.
 
-    .venv/bin/python bench/web_viewers.py [--tables 10] [--viewers 50] [--seconds 4]
-        [--repeat 5] [--no-deflate]
+    .venv/bin/python bench/web_viewers.py [--tables 10] [--viewers 50] [--seconds 5]
+        [--repeat 6] [--no-deflate] [--no-sizes]
 
-Each run starts a fresh ``deberc-net`` server (a subprocess, fresh SQLite file, the web
-face on a free port) and ``2 * tables`` machine-style bots in this process (bench/server.py's
+It starts one fresh ``deberc-net`` server (a subprocess, fresh SQLite file, the web face
+on a free port) and ``2 * tables`` machine-style bots in this process (bench/server.py's
 ``bot``: they seek two-player games and answer every ``ask`` with a random legal call).
 The bots play to 100001 (``to-100001``, a target option this bench adds to the server's
 rules), so each table plays deal after deal for the whole run: a viewer watches one
 table throughout, as a person watches a match, instead of reconnecting every couple of
 seconds as short matches would make it (that measured reconnects, not watching).
 
-Once every table plays, with viewers, a second process (bench/web_viewer_clients.py:
-plain sockets under one ``selectors`` loop, offering ``permessage-deflate`` like a
-browser) opens N live sockets (``/live/table/T``, the table page's), spread over the
-tables, and reads every message. After a one-second warm-up it counts answered calls,
-the CPU time of the server, of this process (the bots) and of the viewers' process,
-and what the viewers got, over ``--seconds``. Runs alternate (0 viewers, N viewers)
-``--repeat`` times, so a slow spell on the machine hits both; the load average is read
-before and after each run.
+Once every table plays, it counts ``--repeat`` pairs of windows of ``--seconds``: one
+without viewers, then one with them: a fresh process (bench/web_viewer_clients.py:
+plain sockets under one ``selectors`` loop, offering ``permessage-deflate`` and asking
+for hand sizes as the table page does) opens N live sockets (``/live/table/T``, the
+table page's), spread over the tables, and reads every message; it is stopped after
+the window. Each window counts answered calls, the CPU time of the server, of this
+process (the bots) and of the viewers' process, what the viewers got, and the load
+average.
 
-Prints one JSON line: per arm, the min and median of calls/s, server CPU ms per 1000
-calls, each process's CPU share (seconds of CPU per second), and the viewers' lines,
-messages and reopened sockets per second; and the ratios with ÷ without of the medians
-(the issue's goal: calls/s within 10%, server CPU per call within about 10%).
+Prints one JSON line: per side, the min and median of calls/s, server CPU ms per 1000
+calls, each process's CPU share (seconds of CPU per second), the viewers' lines,
+messages, reopened sockets and hand-size asks per second; and the ratios with ÷ without,
+of the medians and of each pair (a pair's windows are seconds apart, so a slow spell
+of the machine weighs on both), with their median. The issue's goal: calls/s within 10%;
+the server's CPU per call, the steadier figure on a shared machine, within about 10%.
 """
 
 from __future__ import annotations

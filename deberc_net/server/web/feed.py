@@ -21,10 +21,14 @@ from ..session import Session
 from ..table import Table, Unobserve
 
 CLOSED_CHECK_S = 1.0  # how often a quiet feed checks whether its table closed
-# a page is sent at most one message this often (the first line after a quiet spell at
-# once), what came meanwhile in one message: a person sees no difference, and a busy
-# table's pages cost the game far less
+# A page is sent at most one message every COALESCE_S (the first line after a quiet
+# spell at once), what came meanwhile in one message; and all pages together at most
+# about LIVE_MESSAGES_PER_S: with more than LIVE_MESSAGES_PER_S * COALESCE_S pages the
+# wait grows with their number. A message costs the server about as much CPU as a call
+# (hypercorn, wsproto and trio's socket path), so this is what keeps watching from
+# slowing the game; a person watching sees at most a quarter second's bunching.
 COALESCE_S = 0.25
+LIVE_MESSAGES_PER_S = 60
 
 
 @attrs.define(eq=False)
@@ -140,7 +144,7 @@ class Feed:
                     if not self.chunks:
                         self._wake = trio.Event()
                         continue
-                    await trio.sleep_until(last + COALESCE_S)
+                    await trio.sleep_until(last + window(self.feeds))
                     self._wake = trio.Event()
                     last = trio.current_time()
                     self.flush()
@@ -151,6 +155,12 @@ class Feed:
                 del self.feeds[self.table.id]  # with no checkpoint since the loop's test
                 self.session.close()
                 self.table.post(Unobserve(self.session))
+
+
+def window(feeds: dict[int, Feed]) -> float:
+    """The least time between two messages to a page, with so many pages watching."""
+    pages = sum(len(feed.pages) for feed in feeds.values())
+    return max(COALESCE_S, pages / LIVE_MESSAGES_PER_S)
 
 
 def join(lobby: Lobby, feeds: dict[int, Feed], table: Table, page: Page, own: Session) -> None:

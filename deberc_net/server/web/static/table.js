@@ -64,17 +64,19 @@
     setText("trump", s && s !== "-" ? "Trump " + SUITS[s] + (who !== null ? " · " + names[who] + " plays" : "") : "");
   }
   // Hand sizes are public counts; the socket does not carry them, so the page asks
-  // /api/tables/N with the state, then once the dealing has settled (no deal, order or dealt for
-  // SIZES_QUIET_MS), and at least every SIZES_MAX_MS while they are wanted: a bots' table
-  // deals several times a second, and every ask costs the server an HTTP request.
-  const SIZES_QUIET_MS = 500, SIZES_MAX_MS = 5000;
-  let sizesTimer = null, sizesSince = null, sizesBusy = false, sizesAgain = false;
+  // /api/tables/N with the state, then once the dealing has settled (no deal, order or
+  // dealt for SIZES_QUIET_MS, or SIZES_WAIT_MS after the first), never twice within
+  // SIZES_GAP_MS: a bots' table deals several times a second, and every ask costs the
+  // server an HTTP request (docs/web.md).
+  const SIZES_QUIET_MS = 500, SIZES_WAIT_MS = 5000, SIZES_GAP_MS = 5000;
+  let sizesTimer = null, sizesSince = null, sizesAsked = -SIZES_GAP_MS;
+  let sizesBusy = false, sizesAgain = false;
   function refreshSizes() {
     const now = Date.now();
     if (sizesSince === null) sizesSince = now;
     clearTimeout(sizesTimer);
-    const wait = Math.min(SIZES_QUIET_MS, Math.max(0, sizesSince + SIZES_MAX_MS - now));
-    sizesTimer = setTimeout(askSizes, wait);
+    const settled = Math.min(now + SIZES_QUIET_MS, sizesSince + SIZES_WAIT_MS);
+    sizesTimer = setTimeout(askSizes, Math.max(0, settled - now, sizesAsked + SIZES_GAP_MS - now));
   }
   async function askSizes() {
     clearTimeout(sizesTimer);
@@ -82,6 +84,7 @@
     sizesSince = null;
     if (sizesBusy) { sizesAgain = true; return; }  // asked again once this one is answered
     sizesBusy = true;
+    sizesAsked = Date.now();
     try {
       const r = await fetch("/api/tables/" + tableId, { cache: "no-store" });
       if (r.ok) { st.handSizes = (await r.json()).hand_sizes; drawSeats(); }
