@@ -4,9 +4,9 @@ A page first observes the table through its own session, the way an observer's
 connection does: it gets its own ``ok cmd=observe`` and ``state``. Once those have come
 it joins its table's feed and its own session stops: from then on the table renders and
 encodes each line once for the feed's session, however many pages watch, and at most
-every ``COALESCE_S`` the feed decodes what came once and hands the same text to every
-page. The switch is one synchronous step between two of the table task's steps, so a
-page's lines are exactly an observer's: nothing lost, nothing twice.
+every ``window`` the feed decodes what came once and hands the same text to every page.
+The switch is one synchronous step between two of the table task's steps, so a page's
+lines are exactly an observer's: nothing lost, nothing twice.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ CLOSED_CHECK_S = 1.0  # how often a quiet feed checks whether its table closed
 # spell at once), what came meanwhile in one message; and all pages together at most
 # about LIVE_MESSAGES_PER_S: with more than LIVE_MESSAGES_PER_S * COALESCE_S pages the
 # wait grows with their number. A message costs the server about as much CPU as a call
-# (hypercorn, wsproto and trio's socket path), so this is what keeps watching from
-# slowing the game; a person watching sees at most a quarter second's bunching.
+# (hypercorn, wsproto and its compression, trio's socket path), so this is what keeps
+# watching from slowing the game; on a person's table, calls come seconds apart and a
+# page sees each at once.
 COALESCE_S = 0.25
 LIVE_MESSAGES_PER_S = 60
 
@@ -103,6 +104,9 @@ class Feed:
         self.add(page)
 
     def add(self, page: Page) -> None:
+        # what the table told and holds for its batch's one write (session.batched)
+        # came before this step: the feed has it now, so the page skips it
+        self.session.outbox.flush()
         if self.chunks:
             self.skip[page] = len(self.chunks)
         self.pages.append(page)
