@@ -112,13 +112,16 @@ async def echo_client(port: int, index: int, deadline: float, load: Load) -> Non
     await lines.aclose()
 
 
-async def bot(port: int, name: str, deadline: float, load: Load, seed: int) -> None:
-    """A machine-style bot: seeks two-player games, answers every ``ask`` at random."""
+async def bot(
+    port: int, name: str, deadline: float, load: Load, seed: int, seek: str = "seek 2"
+) -> None:
+    """A machine-style bot: seeks two-player games (``seek``: the command that asks for
+    one), answers every ``ask`` at random."""
     rng = random.Random(seed)
     lines = await Lines.open(port)
     await lines.send("style machine")
     await lines.send(f"login {name}")
-    await lines.send("seek 2")
+    await lines.send(seek)
     while trio.current_time() < deadline:
         line = ""
         with trio.move_on_at(deadline):  # a partner may stop first: never wait past the end
@@ -135,7 +138,7 @@ async def bot(port: int, name: str, deadline: float, load: Load, seed: int) -> N
             load.sent_at[table] = trio.current_time()
             await lines.send(f"{rng.choice(fields['legal'].split(','))} seq={fields['seq']}")
         elif line.startswith("event ") and "kind=match-end" in line:
-            await lines.send("seek 2")
+            await lines.send(seek)
     await lines.aclose()
 
 

@@ -1,22 +1,31 @@
-"""Does watching slow the game? Calls/s with 0 and with N live web viewers, same load.
+"""Does watching slow the game? Calls/s and server CPU per call, 0 vs N live web viewers.
 
-    .venv/bin/python bench/web_viewers.py [--tables 10] [--viewers 50] [--seconds 5] [--repeat 3]
+    .venv/bin/python bench/web_viewers.py [--tables 10] [--viewers 50] [--seconds 5]
+        [--repeat 6] [--no-deflate] [--no-sizes]
 
-Each run starts a fresh ``deberc-net`` server (a subprocess, fresh SQLite file, the web
-face on a free port) and ``2 * tables`` machine-style bots in this process (bench/server.py's
+It starts one fresh ``deberc-net`` server (a subprocess, fresh SQLite file, the web face
+on a free port) and ``2 * tables`` machine-style bots in this process (bench/server.py's
 ``bot``: they seek two-player games and answer every ``ask`` with a random legal call).
-With viewers, each viewer opens the live WebSocket of an open table (``/live/table/N``,
-the table page's socket), reads every line, and when the table closes moves to another
-(a match of these bots lasts about two seconds, and the server notices a closed table
-within a second, so a viewer is attached to a live table for part of the time:
-``viewer_lines_per_s`` says how much the viewers got).
-After a one-second warm-up it counts answered calls and the server's CPU time over
-``--seconds``. The runs alternate (0 viewers, N viewers) ``--repeat`` times; prints one
-JSON line: calls/s and server CPU ms per 1000 calls, min and median of each, and the
-ratio of the medians (the issue's goal: calls/s with viewers within 10% of without).
+The bots play to 100001 (``to-100001``, a target option this bench adds to the server's
+rules), so each table plays deal after deal for the whole run: a viewer watches one
+table throughout, as a person watches a match, instead of reconnecting every couple of
+seconds as short matches would make it (that measured reconnects, not watching).
 
-The viewers run in this process too, so on a small machine they also take CPU from the
-bots; the server's CPU per call is the figure that does not depend on that.
+Once every table plays, it counts ``--repeat`` pairs of windows of ``--seconds``: one
+without viewers, then one with them: a fresh process (bench/web_viewer_clients.py:
+plain sockets under one ``selectors`` loop, offering ``permessage-deflate`` and asking
+for hand sizes as the table page does) opens N live sockets (``/live/table/T``, the
+table page's), spread over the tables, and reads every message; it is stopped after
+the window. Each window counts answered calls, the CPU time of the server, of this
+process (the bots) and of the viewers' process, what the viewers got, and the load
+average.
+
+Prints one JSON line: per side, the min and median of calls/s, server CPU ms per 1000
+calls, each process's CPU share (seconds of CPU per second), the viewers' lines,
+messages, reopened sockets and hand-size asks per second; and the ratios with ÷ without,
+of the medians and of each pair (a pair's windows are seconds apart, so a slow spell
+of the machine weighs on both), with their median. The issue's goal: calls/s within 10%;
+the server's CPU per call, the steadier figure on a shared machine, within about 10%.
 """
 
 from __future__ import annotations
@@ -32,27 +41,35 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from trio_websocket import ConnectionClosed, HandshakeError, open_websocket_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from lines import machine  # bench/lines.py
-from server import Load, bot  # bench/server.py: the same bots, the same load
+from server import Load, bot, cpu_seconds  # bench/server.py: the same bots, the same load
+
+HERE = Path(__file__).resolve().parent
 
 WARM_UP_S = 1.0
+SETTLE_S = 0.5  # after the viewers came (or went), before counting
+Phase = dict[str, float]
+TARGET = 100001  # no match ends within a run: the viewers watch the same tables
+SEEK = f"seek 2 moscow to-{TARGET}"
 
 
 def start_server(db: str) -> tuple[subprocess.Popen[str], int, int]:
     code = (
         "import trio\n"
+        "from deberc_net.plugins.house.targets import Target\n"
+        "from deberc_net.plugins.manager import RuleBook\n"
         "from deberc_net.server.app import serve\n"
         "from deberc_net.server.config import Config\n"
         "from deberc_net.server.logs import configure_logging\n"
         "configure_logging('warning')\n"
+        f"rules = RuleBook.load(extra=[Target({TARGET})])\n"
         "async def main():\n"
         "    bound = []\n"
         "    async with trio.open_nursery() as n:\n"
         f"        port = await n.start(lambda task_status: serve(Config(port=0, db={db!r}, "
-        "http_port=0, max_connections=5000, max_connections_per_address=0), "
+        "http_port=0, max_connections=5000, max_connections_per_address=0), rules=rules, "
         "http_bound=bound.append, task_status=task_status))\n"
         "        print(port, bound[0], flush=True)\n"
         "trio.run(main)\n"
@@ -65,71 +82,131 @@ def start_server(db: str) -> tuple[subprocess.Popen[str], int, int]:
     return proc, port, http_port
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+def own_cpu_seconds() -> float:
+    times = os.times()
+    return times.user + times.system
 
 
-async def open_tables(http_port: int) -> list[int]:
-    """The open tables' ids from /api/tables (a plain HTTP/1.0 GET: no client library)."""
-    stream = await trio.open_tcp_stream("127.0.0.1", http_port)
-    async with stream:
-        await stream.send_all(b"GET /api/tables HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
-        data = b""
-        while chunk := await stream.receive_some(65536):
-            data += chunk
-    tables = json.loads(data.split(b"\r\n\r\n", 1)[1])["tables"]
-    return [t["id"] for t in tables if t["state"] == "playing"]
+def load_average() -> float:
+    return os.getloadavg()[0]
 
 
-async def viewer(http_port: int, index: int, deadline: float, received: list[int]) -> None:
-    while trio.current_time() < deadline:
-        tables = await open_tables(http_port)
-        if not tables:
-            await trio.sleep(0.05)
-            continue
-        url = f"ws://127.0.0.1:{http_port}/live/table/{tables[index % len(tables)]}"
-        with trio.move_on_at(deadline):
-            try:
-                async with open_websocket_url(url) as ws:
-                    while True:
-                        message = await ws.get_message()
-                        text = message if isinstance(message, str) else message.decode()
-                        received[0] += text.count("\n")  # lines, however batched
-            except (ConnectionClosed, HandshakeError):
-                pass  # the table closed (or closed before we came): watch another
+async def playing_tables(http_port: int, count: int) -> list[int]:
+    """The ids of the playing tables from /api/tables, once ``count`` of them play (a
+    plain HTTP/1.0 GET: no client library)."""
+    while True:
+        stream = await trio.open_tcp_stream("127.0.0.1", http_port)
+        async with stream:
+            await stream.send_all(b"GET /api/tables HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+            data = b""
+            while chunk := await stream.receive_some(65536):
+                data += chunk
+        tables = json.loads(data.split(b"\r\n\r\n", 1)[1])["tables"]
+        playing = [t["id"] for t in tables if t["state"] == "playing"]
+        if len(playing) >= count:
+            return playing
+        await trio.sleep(0.05)
 
 
-async def one_run(tables: int, viewers: int, seconds: float) -> dict[str, float]:
+class ViewerProcess:
+    """bench/web_viewer_clients.py, told 'mark' to report its counts."""
+
+    def __init__(self, http_port: int, viewers: int, tables: list[int], args: Any) -> None:
+        command = [sys.executable, str(HERE / "web_viewer_clients.py"), str(http_port)]
+        command += [str(viewers), ",".join(map(str, tables))]
+        command += ["--no-deflate"] if args.no_deflate else []
+        self.proc = subprocess.Popen(
+            command + (["--no-sizes"] if args.no_sizes else []),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def line(self) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the viewers' process ended")
+        return line
+
+    def mark(self) -> dict[str, float]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("mark\n")
+        self.proc.stdin.flush()
+        marked: dict[str, float] = json.loads(self.line())
+        return marked
+
+    def stop(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+
+async def measure(pid: int, load: Load, seconds: float, watchers: ViewerProcess | None) -> Phase:
+    """Count one window of ``seconds``."""
+    marked = watchers.mark() if watchers else {}
+    load.done, load.counting, load_before = 0, True, load_average()
+    t0, cpu0, own0 = trio.current_time(), cpu_seconds(pid), own_cpu_seconds()
+    await trio.sleep(seconds)
+    load.counting = False
+    elapsed = trio.current_time() - t0
+    cpu, own = cpu_seconds(pid) - cpu0, own_cpu_seconds() - own0
+    got = watchers.mark() if watchers else {}
+    counted = load.done
+    phase = {
+        "calls_per_s": counted / elapsed,
+        "server_cpu_ms_per_1000_calls": 1e6 * cpu / counted if counted else float("nan"),
+        "server_cpu_share": cpu / elapsed,
+        "bots_cpu_share": own / elapsed,
+        "viewers_cpu_share": 0.0,
+        "viewer_lines_per_s": 0.0,
+        "viewer_messages_per_s": 0.0,
+        "viewer_reopened_per_s": 0.0,
+        "viewer_sizes_per_s": 0.0,
+        "load_average": max(load_before, load_average()),
+    }
+    if got:
+        phase["viewers_cpu_share"] = (got["cpu_s"] - marked["cpu_s"]) / elapsed
+        for key in ("lines", "messages", "reopened", "sizes"):
+            phase[f"viewer_{key}_per_s"] = (got[key] - marked[key]) / elapsed
+    return phase
+
+
+async def one_run(args: argparse.Namespace) -> list[tuple[Phase, Phase]]:
+    """One server, its tables playing throughout; ``--repeat`` pairs of windows, without
+    viewers then with them (a fresh viewers' process each time)."""
+    pairs: list[tuple[Phase, Phase]] = []
     with tempfile.TemporaryDirectory() as tmp:
         server, port, http_port = start_server(os.path.join(tmp, "bench.sqlite3"))
         try:
-            load, received = Load(), [0]
-            deadline = trio.current_time() + WARM_UP_S + seconds
+            load = Load()
             async with trio.open_nursery() as nursery:
-                for i in range(2 * tables):
-                    nursery.start_soon(bot, port, f"bot{i}", deadline, load, i)
-                for i in range(viewers):
-                    nursery.start_soon(viewer, http_port, i, deadline, received)
+                deadline = trio.current_time() + 3600  # the bots are cancelled before
+                for i in range(2 * args.tables):
+                    nursery.start_soon(bot, port, f"bot{i}", deadline, load, i, SEEK)
+                ids = await playing_tables(http_port, args.tables)
                 await trio.sleep(WARM_UP_S)
-                load.counting, cpu0, received0 = True, cpu_seconds(server.pid), received[0]
-                await trio.sleep_until(deadline)
-                load.counting = False
-                counted, cpu = load.done, cpu_seconds(server.pid) - cpu0
-                lines = received[0] - received0
+                for _ in range(args.repeat):
+                    await trio.sleep(SETTLE_S)
+                    without = await measure(server.pid, load, args.seconds, None)
+                    watchers = ViewerProcess(http_port, args.viewers, ids, args)
+                    try:
+                        await trio.to_thread.run_sync(watchers.line)  # 'ready'
+                        await trio.sleep(SETTLE_S)
+                        pairs.append(
+                            (without, await measure(server.pid, load, args.seconds, watchers))
+                        )
+                    finally:
+                        watchers.stop()
+                nursery.cancel_scope.cancel()
         finally:
             server.kill()
             server.wait()
-    return {
-        "calls_per_s": counted / seconds,
-        "server_cpu_ms_per_1000_calls": 1e6 * cpu / counted if counted else float("nan"),
-        "viewer_lines_per_s": lines / seconds,
-    }
+    return pairs
 
 
 def summary(runs: list[dict[str, float]], key: str) -> dict[str, float]:
     values = [r[key] for r in runs]
-    return {"min": round(min(values), 1), "median": round(statistics.median(values), 1)}
+    return {"min": round(min(values), 3), "median": round(statistics.median(values), 3)}
 
 
 def main() -> None:
@@ -137,28 +214,42 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--viewers", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=6)
+    parser.add_argument(
+        "--no-deflate", action="store_true", help="viewers do not offer permessage-deflate"
+    )
+    parser.add_argument(
+        "--no-sizes", action="store_true", help="viewers do not ask for the hand sizes"
+    )
     args = parser.parse_args()
     if args.tables < 1 or args.viewers < 1 or args.seconds <= 0 or args.repeat < 1:
         parser.error("--tables, --viewers, --repeat need at least 1, --seconds more than 0")
-    runs: dict[int, list[dict[str, float]]] = {0: [], args.viewers: []}
-    for _ in range(args.repeat):
-        for count in runs:  # alternate, so a slow spell on the machine hits both
-            runs[count].append(trio.run(one_run, args.tables, count, args.seconds))
+    pairs = trio.run(one_run, args)
+    runs = {0: [p[0] for p in pairs], args.viewers: [p[1] for p in pairs]}
     result: dict[str, Any] = {
+        "bench": "web_viewers",
         "tables": args.tables,
+        "viewers": args.viewers,
+        "deflate": not args.no_deflate,
+        "sizes": not args.no_sizes,
         "seconds": args.seconds,
-        "repeat": args.repeat,
+        "pairs": args.repeat,
         "machine": machine(),
     }
     for count, measured in runs.items():
-        result[f"viewers_{count}"] = {
-            key: summary(measured, key)
-            for key in ("calls_per_s", "server_cpu_ms_per_1000_calls", "viewer_lines_per_s")
-        }
-    without = result["viewers_0"]["calls_per_s"]["median"]
-    with_viewers = result[f"viewers_{args.viewers}"]["calls_per_s"]["median"]
-    result["calls_ratio_median"] = round(with_viewers / without, 3) if without else None
+        result[f"viewers_{count}"] = {key: summary(measured, key) for key in measured[0]}
+    without, with_viewers = result["viewers_0"], result[f"viewers_{args.viewers}"]
+    for key, name in (
+        ("calls_per_s", "calls_ratio"),
+        ("server_cpu_ms_per_1000_calls", "server_cpu_per_call_ratio"),
+    ):
+        base = without[key]["median"]
+        result[f"{name}_median"] = round(with_viewers[key]["median"] / base, 3) if base else None
+        # each run with viewers against the run without just before it: the machine's
+        # slow spells (other jobs) hit both of a pair
+        pairs = [w[key] / b[key] for b, w in zip(runs[0], runs[args.viewers], strict=True)]
+        result[f"{name}_by_pair"] = [round(r, 3) for r in pairs]
+        result[f"{name}_by_pair_median"] = round(statistics.median(pairs), 3)
     print(json.dumps(result, sort_keys=True))
 
 

@@ -199,6 +199,8 @@ class Session:
     seat: int | None = None
     observing: set[int] = attrs.Factory(set)
     seeking: Wanted | None = None  # the game it waits for (server/matchmaking.py)
+    # the people looking on through it: a web table feed's session stands for its pages
+    watchers: int = 1
     requests_waiting: int = 0  # table calls, 'state's and 'say's posted, not yet handled
     failed_logins: int = 0
     says: Bucket = attrs.Factory(lambda: Bucket(1.0, 5.0))

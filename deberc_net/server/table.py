@@ -269,7 +269,7 @@ class Table:
             options=tuple(sorted(self.rules.options)),
             seats=tuple(self.seats),
             state=self.state,
-            observers=len(self.observers),
+            observers=self._watchers(),
         )
 
     def post(self, message: Message, *, request: bool = False) -> bool:
@@ -605,12 +605,16 @@ class Table:
         session.observing.discard(self.id)
         return was
 
+    def _watchers(self) -> int:
+        """Who looks on: a web feed's one session counts its pages (web/feed.py)."""
+        return sum(s.watchers for s in self.observers)
+
     def _watching(self, session: Session, watching: bool) -> None:
         """Tell the table (players first of all) who starts or stops looking on."""
         if session.name is None:  # a web page looks on anonymously: counted, not announced
             return
         if self.state != ev.TableState.CLOSED:
-            self._event(ev.Watching(session.name, watching, len(self.observers)))
+            self._event(ev.Watching(session.name, watching, self._watchers()))
 
     async def _leave(self, session: Session, confirmed: bool = False) -> None:
         if self._stop_observing(session):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from typing import Any
@@ -59,6 +60,100 @@ async def test_the_page_gets_exactly_the_lines_of_an_observers_connection(
     assert socket_lines == observed[: len(socket_lines)] and len(socket_lines) == len(observed)
     kinds = {fields(line)[1].get("kind") for line in socket_lines}
     assert {"start", "deal", "play", "trick", "deal-end", "match-end"} <= kinds
+
+
+def seq_of(line: str) -> int | None:
+    seq = fields(line)[1].get("seq")
+    return None if seq is None else int(seq)
+
+
+def is_slice(part: list[str], whole: list[str]) -> int | None:
+    """Where ``part`` stands in ``whole`` as one unbroken run of lines, if it does."""
+    for start in range(len(whole) - len(part) + 1):
+        if whole[start : start + len(part)] == part:
+            return start
+    return None
+
+
+async def test_pages_come_and_go_and_each_gets_an_observers_lines(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """A table's pages share one feed (web/feed.py). Whenever a page comes it gets its own
+    'ok' and state, then every line an observer's connection gets after that state: none
+    lost, none twice, though pages came and went meanwhile; each is counted among the
+    table's observers while it looks on."""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2 moscow to-301")
+    await ann.expect("ok", cmd="sit")
+    carl = await connect.machine(web.port, "carl")  # an observer's connection
+    await carl.send("observe 1")
+    await carl.expect("ok", cmd="observe")
+    pages: dict[str, list[str]] = {"a": [], "b": [], "c": []}
+    closed: dict[str, bool] = {}
+    watching = {name: trio.CancelScope() for name in pages}  # cancelled: the page goes
+
+    async def page(name: str, opened: trio.Event) -> None:
+        with watching[name]:
+            async with open_websocket_url(live_url(web, 1)) as socket:
+                try:
+                    while True:
+                        pages[name] += (await socket.get_message()).split("\r\n")
+                        opened.set()
+                except ConnectionClosed:
+                    closed[name] = True
+
+    async def observers() -> int:
+        status, body = await web.get("/api/tables/1")
+        assert status == 200
+        count: int = json.loads(body)["observers"]
+        return count
+
+    async def play_until(seq: int) -> None:  # both players, then they wait
+        def reached(line: str) -> bool:
+            return is_event(line, "match-end") or (seq_of(line) or 0) >= seq
+
+        async with trio.open_nursery() as players:
+            players.start_soon(play_machine, ann, random.Random(1), reached)
+            players.start_soon(play_machine, bob, random.Random(2), reached)
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            opened = {name: trio.Event() for name in pages}
+            nursery.start_soon(page, "a", opened["a"])
+            await opened["a"].wait()
+            bob = await connect.machine(web.port, "bob")
+            await bob.send("sit 1")
+            await bob.expect("ok", cmd="sit")
+            await play_until(15)
+            nursery.start_soon(page, "b", opened["b"])
+            await opened["b"].wait()
+            await play_until(30)
+            nursery.start_soon(page, "c", opened["c"])
+            await opened["c"].wait()
+            assert await observers() == 4  # carl and three pages
+            while not any((seq_of(line) or 0) >= 30 for line in pages["a"]):
+                await trio.sleep(0.02)  # (lines go out every feed.COALESCE_S at most)
+            watching["a"].cancel()  # the page goes away while the match runs
+            await play_until(45)
+            while await observers() != 3:  # a's place is given up once the server sees it go
+                await trio.sleep(0.02)
+            await play_until(10**9)  # to the end of the match: the table closes
+    assert closed == {"b": True, "c": True}
+    await carl.read_until(lambda line: line == [x for x in pages["b"] if x][-1])
+    observing = next(i for i, line in enumerate(carl.lines) if line.startswith("ok "))
+    observed = carl.lines[observing + 1 :]
+    for name, got in pages.items():
+        lines = [line for line in got if line]
+        assert lines[0] == "ok cmd=observe table=1 text=You observe table 1.", name
+        rest = lines[2:]  # after its own state (an 'info' while the table waited)
+        start = is_slice(rest, observed)
+        assert start is not None and len(rest) > 10, name
+        if name != "a":
+            assert observed[start + len(rest) :] == []  # to the table's last line
+            state_seq = seq_of(lines[1])
+            first_seq = next(seq_of(line) for line in rest if seq_of(line) is not None)
+            assert lines[1].startswith("state ") and first_seq == (state_seq or 0) + 1, name
 
 
 async def test_live_sockets_are_capped_and_unknown_tables_refused(

@@ -2,7 +2,8 @@
 
 The page's socket gets exactly the machine-style lines an observer's connection gets
 (the same ``Observe`` message, the same ``_event``/render, the same redaction), so it can
-never show a card an observer could not see yet.
+never show a card an observer could not see yet: first through its own session, then
+through its table's feed (feed.py), which observes once for all the table's pages.
 """
 
 from __future__ import annotations
@@ -20,20 +21,19 @@ from deberc_net.protocol.render import MACHINE
 from ..lobby import Lobby
 from ..session import Outbox, Session
 from ..table import Observe, Table, Unobserve
+from .feed import Feed, Page, join
 
 _ids = itertools.count(1_000_000_000)  # apart from the game connections' ids
-CLOSED_CHECK_S = 1.0  # how often a quiet page checks whether its table closed
-# a page's lines are sent at most this often, what came meanwhile in one message: a
-# person sees no difference, and a busy table's viewers cost the game far less
-COALESCE_S = 0.1
 
 
 @attrs.define
 class Viewers:
-    """Live sockets open now: bounded, as game connections are (docs/web.md)."""
+    """Live sockets open now: bounded, as game connections are (docs/web.md); and the
+    feeds that serve them, one per watched table."""
 
     limit: int
     open: int = 0
+    feeds: dict[int, Feed] = attrs.Factory(dict)
 
 
 async def watch_table(websocket: WebSocket, lobby: Lobby, table_id: int, viewers: Viewers) -> None:
@@ -46,47 +46,48 @@ async def watch_table(websocket: WebSocket, lobby: Lobby, table_id: int, viewers
         return
     viewers.open += 1
     try:
-        await _watch(websocket, lobby, table)
+        await _watch(websocket, lobby, table, viewers.feeds)
     finally:
         viewers.open -= 1
 
 
-async def _watch(websocket: WebSocket, lobby: Lobby, table: Table) -> None:
+async def _watch(websocket: WebSocket, lobby: Lobby, table: Table, feeds: dict[int, Feed]) -> None:
     table_id = table.id
     await websocket.accept()
     client = websocket.client
     peer = f"{client.host}:{client.port}" if client else "?"
-    outbox = Outbox(lobby.config.outbox_bytes)
+    page = Page(lobby.config.outbox_bytes)
     with trio.CancelScope() as scope:
-        session = Session(
+        own = Session(  # the page's own observer, until it joins the table's feed
             next(_ids),
-            outbox,
+            Outbox(lobby.config.outbox_bytes),
             scope,
             connection=Connection(trio.current_time(), style=MACHINE),
             peer=peer,
             address=client.host if client else "?",
         )
-        session.log = session.log.bind(web=session.id, peer=peer, table=table_id)
-        if not table.post(Observe(session)):
+        own.log = own.log.bind(web=own.id, peer=peer, table=table_id)
+        if not table.post(Observe(own)):
             await websocket.close(code=4404, reason=f"table {table_id} closed")
             return
+        feed: Feed | None = None
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(_until_gone, websocket, scope)
-                while True:
-                    with trio.move_on_after(CLOSED_CHECK_S):
-                        if not await outbox.wait():
-                            break
-                        await trio.sleep(COALESCE_S)
-                        await websocket.send_text(outbox.take(outbox.limit).decode())
-                        continue
-                    if lobby.tables.get(table_id) is not table:
-                        break  # closed: the page has had the last word
+                # the table answers the observe (its 'ok', then the state) in one step
+                if await own.outbox.wait():
+                    join(lobby, feeds, table, page, own)
+                    feed = feeds[table_id]
+                    while await page.wait():
+                        await websocket.send_text(page.take())
                 scope.cancel()
         finally:
-            session.close()
-            outbox.drop()
-            table.post(Unobserve(session))
+            if feed is None:
+                own.close()
+                own.outbox.drop()
+                table.post(Unobserve(own))
+            else:
+                feed.leave(page)
     # the browser may have gone first
     with trio.move_on_after(1), contextlib.suppress(RuntimeError, WebSocketDisconnect):
         await websocket.close()

@@ -63,11 +63,34 @@
   function setTrump(s, who) {
     setText("trump", s && s !== "-" ? "Trump " + SUITS[s] + (who !== null ? " · " + names[who] + " plays" : "") : "");
   }
-  async function refreshSizes() {  // hand sizes are public counts; the socket does not carry them
+  // Hand sizes are public counts; the socket does not carry them, so the page asks
+  // /api/tables/N with the state, then once the dealing has settled (no deal, order or
+  // dealt for SIZES_QUIET_MS, or SIZES_WAIT_MS after the first), never twice within
+  // SIZES_GAP_MS: a bots' table deals several times a second, and every ask costs the
+  // server an HTTP request (docs/web.md).
+  const SIZES_QUIET_MS = 500, SIZES_WAIT_MS = 5000, SIZES_GAP_MS = 5000;
+  let sizesTimer = null, sizesSince = null, sizesAsked = -SIZES_GAP_MS;
+  let sizesBusy = false, sizesAgain = false;
+  function refreshSizes() {
+    const now = Date.now();
+    if (sizesSince === null) sizesSince = now;
+    clearTimeout(sizesTimer);
+    const settled = Math.min(now + SIZES_QUIET_MS, sizesSince + SIZES_WAIT_MS);
+    sizesTimer = setTimeout(askSizes, Math.max(0, settled - now, sizesAsked + SIZES_GAP_MS - now));
+  }
+  async function askSizes() {
+    clearTimeout(sizesTimer);
+    sizesTimer = null;
+    sizesSince = null;
+    if (sizesBusy) { sizesAgain = true; return; }  // asked again once this one is answered
+    sizesBusy = true;
+    sizesAsked = Date.now();
     try {
       const r = await fetch("/api/tables/" + tableId, { cache: "no-store" });
       if (r.ok) { st.handSizes = (await r.json()).hand_sizes; drawSeats(); }
     } catch (e) { /* closed meanwhile */ }
+    sizesBusy = false;
+    if (sizesAgain) { sizesAgain = false; askSizes(); }
   }
 
   function onState(f) {
@@ -79,7 +102,7 @@
     if (f.turned !== "-") document.getElementById("status").append(cardEl(f.turned));
     setTrump(f.trump, num(f.player));
     setText("score", list(f.score).join(" : "));
-    refreshSizes();
+    askSizes();  // the page has just opened (or asked for the state): at once
     drawTalk();
   }
   function onEvent(f) {
