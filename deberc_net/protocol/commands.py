@@ -188,6 +188,7 @@ COMMANDS: dict[str, CommandSpec] = {
 }
 
 _SEQ = re.compile(r"^(.*?)\s+seq=(\d+)$")
+_SEQ_ARGUMENT = re.compile(r"seq=\d+")
 
 
 def stale_answer(seq: int | None, open_request: int, last_event: int) -> str | None:
@@ -205,7 +206,10 @@ def parse_line(text: str) -> Command | TableCallText:
     word, _, rest = stripped.partition(" ")
     name = word.lower()
     if name in COMMANDS:
-        return Command(name, tuple(rest.split()), rest.strip())
+        # commands take no seq= (a bot may add it to every line): 'who seq=3' is 'who';
+        # 'say' speaks ``rest``, as typed
+        args = tuple(a for a in rest.split() if not _SEQ_ARGUMENT.fullmatch(a))
+        return Command(name, args, rest.strip())
     match = _SEQ.match(stripped)
     if match:
         return TableCallText(match.group(1), int(match.group(2)))

@@ -49,6 +49,18 @@ def test_after_login_commands_and_table_calls_pass_to_the_lobby() -> None:
     assert got == [Command("who", ("2",), "2"), TableCallText("10h", 3), TableCallText("igrayu")]
 
 
+def test_commands_take_no_seq_but_say_speaks_it() -> None:
+    # docs/protocol.md §7: "who seq=3 is who; say hi seq=3 says 'hi seq=3'"
+    connection = Connection(0.0)
+    connection.logged_in()
+    got = inputs(connection, b"who seq=3\ntables 2 seq=9\nsay hi seq=3\n")
+    assert got == [
+        Command("who", (), "seq=3"),
+        Command("tables", ("2",), "2 seq=9"),
+        Command("say", ("hi",), "hi seq=3"),
+    ]
+
+
 def test_a_line_split_across_reads_comes_out_once_whole() -> None:
     connection = Connection(0.0)
     assert inputs(connection, b"pi") == []
