@@ -18,7 +18,7 @@ import structlog
 import trio
 
 from deberc_net.game import events as g
-from deberc_net.game.calls import Call
+from deberc_net.game.calls import KONETS, Call
 from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, parse_card
 from deberc_net.game.clock import Clocks, automatic_call
 from deberc_net.game.errors import IllegalCall
@@ -830,6 +830,9 @@ class Table:
         legal = match.legal_calls(seat)
         try:
             call = parse_call(text, legal, self.rules.call_aliases)
+            if call.name == KONETS and not self.rules.settings.manual_claim:
+                # a call only where 'manual-claim' makes it one, like any option's words
+                raise CallSyntaxError(f"not a table call here: {text.strip()!r}")
         except AmbiguousRank as exc:
             session.send(ev.error("ambiguous-rank", _ambiguity(exc)))
             return

@@ -227,6 +227,8 @@ async def test_calls_out_of_turn_and_bad_calls_change_nothing(
             ("Ah", "wrong-phase"),
             ("blah blah", "unknown-command"),
             ("igrayu zzz", "unknown-command"),
+            ("konets", "unknown-command"),  # a call only with manual-claim (§8.2)
+            ("501", "unknown-command"),
             (f"pas seq={int(ask['seq']) - 1}", "stale"),
             (f"pas seq={int(ask['seq']) + 5}", "stale"),
         ):
@@ -373,3 +375,12 @@ async def test_a_flooding_client_is_cut_off_and_nobody_else_notices(
     pongs = [line for line in ann.lines if line.startswith("ok cmd=ping")]
     assert 90 <= len(pongs) <= 110  # the burst was served, the rest was not
     await _who_works(bob, "bob")
+
+
+async def test_konets_is_a_call_only_at_a_manual_claim_table(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob, "2 moscow manual-claim")
+    for client in (ann, bob):  # a call here, refused for the phase or turn, not unknown
+        await client.send("konets")
+        assert (await client.expect("error"))["code"] in {"wrong-phase", "not-your-turn"}
