@@ -224,7 +224,7 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
             )
         elif v.turned is not None:
             out.append(
-                f"Открытая карта: {ru_card(v.turned)} — первым козырем была бы "
+                f"Открытая карта: {ru_card(v.turned)}, козырь первого круга — "
                 f"{_suit(v.turned >> 3)}. Круг торговли {v.bid_round}."
             )
         if v.trick:
