@@ -426,7 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--distributed",
         action="store_true",
         help="queue the boards in --db (PostgreSQL) for 'ladder worker' processes to play; "
-        "wait for them and report (docs/ladder.md)",
+        "wait for them and report (docs/bots.md)",
     )
     lr.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     lr.set_defaults(func=_ladder_run)

@@ -7,7 +7,7 @@ their leases while it plays. Its server keeps its deal records in the same datab
 each worker has its own admin name there (``ladder-`` and a random tail), forgotten
 when it stops. A worker killed mid-board loses nothing: its lease runs out and another
 worker plays the board again (the dead attempt's deals end up stored seedless, like
-any match of a server that died; docs/ladder.md).
+any match of a server that died; docs/bots.md "Distributed ladders").
 """
 
 from __future__ import annotations
