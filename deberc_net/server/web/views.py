@@ -9,7 +9,6 @@ import attrs
 
 from deberc_net.game.cards import card_str
 from deberc_net.game.deal import Deal
-from deberc_net.game.phases import PLAY
 from deberc_net.game.record import replay_calls
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
@@ -124,19 +123,21 @@ def replay(records: list[dict[str, Any]], book: RuleBook) -> Replay:
 
 
 def _replay_deal(record: dict[str, Any], rules: RuleSet) -> ReplayedDeal:
-    hands: list[list[str]] | None = None
+    # each seat's hand as it held it for its first card: every card dealt to it, after
+    # a swap of the trump seven (which may come after the order, even after the lead)
+    held: dict[int, list[str]] = {}
     talk: list[tuple[int, str]] = []
 
     def watch(deal: Deal, entry: dict[str, Any]) -> None:
-        nonlocal hands
-        if deal.phase == PLAY and hands is None:
-            hands = [[card_str(c) for c in hand] for hand in deal.hands]
+        seat = entry["seat"]
+        if entry["call"] == "play" and seat not in held:
+            held[seat] = [card_str(c) for c in deal.hands[seat]]
         if entry["call"] != "play":
-            talk.append((entry["seat"], _call_text(entry)))
+            talk.append((seat, _call_text(entry)))
 
     deal = replay_calls(record, rules, before_call=watch)
-    if hands is None:  # void, or ended before the first lead
-        hands = [[card_str(c) for c in hand] for hand in deal.hands]
+    # a seat that played no card (a void deal, a claim): what it holds at the end
+    hands = [held.get(seat, [card_str(c) for c in hand]) for seat, hand in enumerate(deal.hands)]
     # the replayed deal's own score; the match adds it to the totals it came in with
     written = list(deal.score.written) if deal.score is not None else list(record["written"])
     totals = [before + w for before, w in zip(record["totals_before"], written, strict=True)]
