@@ -87,7 +87,9 @@ async def test_unknown_things_are_404_with_a_reason(start_web: StartWeb) -> None
         status, body = await web.get(path)
         assert (status, why in body) == (404, True), path
     status, body = await web.get("/api/tables/x")  # not a number: no such route
-    assert status == 404
+    assert (status, json.loads(body)) == (404, {"error": "no page /api/tables/x"})
+    status, body = await web.get("/nowhere")
+    assert status == 404 and b"no page /nowhere" in body and b"<html" in body.lower()
 
 
 async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(

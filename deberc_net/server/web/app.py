@@ -157,7 +157,12 @@ def make_app(lobby: Lobby) -> Starlette:
     async def live(websocket: WebSocket) -> None:
         await watch_table(websocket, lobby, websocket.path_params["n"], viewers)
 
+    async def no_route(request: Request, exc: Exception) -> Response:
+        # a path no route matches ('/api/tables/x') is told as the others are
+        return not_found(request, f"no page {request.url.path}")
+
     return Starlette(
+        exception_handlers={404: no_route},
         routes=[
             Route("/", index),
             Route("/table/{n:int}", table_page),
@@ -173,7 +178,7 @@ def make_app(lobby: Lobby) -> Starlette:
             Route("/api/players/{name}", api_player),
             WebSocketRoute("/live/table/{n:int}", live),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
-        ]
+        ],
     )
 
 
