@@ -261,3 +261,15 @@ def test_an_in_process_search_bot_hears_every_line_of_its_connection() -> None:
     brain.on_event(parse("event seq=3 table=7 kind=deal deal=1 dealer=0 turned=Ac"))
     player = brain.on_event
     assert isinstance(player, Tracker) and player.deals[7].turned == "Ac"
+
+
+def test_a_ladder_board_is_a_match_of_one_deal_and_a_win_counts_beyond_its_points() -> None:
+    bot = SearchPlayer(level=1, ms=15)
+    deal = Match(build_ruleset(2, "moscow", ()), seed="w").deal
+    assert bot._worth(deal, 12) == 12  # a table outside a ladder: points alone
+    bot.tracker(parse("ok cmd=sit table=4 seat=1 board=b7 text=You sit at table 4, seat 1."))
+    assert bot.tracker.one_deal
+    assert bot._worth(deal, 12) > bot._worth(deal, 0) == 0 > bot._worth(deal, -12)
+    assert bot._worth(deal, 12) - bot._worth(deal, -12) > 2 * 12  # the win itself counts
+    bot.tracker(parse("ok cmd=sit table=5 seat=0 text=You sit at table 5, seat 0."))
+    assert not bot.tracker.one_deal and bot._worth(deal, -12) == -12
