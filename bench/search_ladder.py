@@ -3,18 +3,20 @@ per deal, through the real server (``deberc-net ladder run``).
 
     .venv/bin/python bench/search_ladder.py [--boards 100] [--players 2] [--level 3]
         [--ms 200] [--against heuristic|random|search-L] [--variant moscow]
-        [--option NAME ...] [--seed s1] [--concurrency 1]
+        [--option NAME ...] [--seed s1] [--concurrency 1] [--in-process]
 
 The issue's target (#12): 1,000 boards, 2 players, the default level beating the
 heuristic bot by at least 100 Elo with the lower end of the 95% interval above 0, at no
 more than 200 ms per decision. Each board is played in every seating, so the luck of the
-cards cancels out within a duplicate set.
+cards cancels out within a duplicate set. ``--in-process`` plays both bots inside the
+ladder's process (``py:MODULE``, docs/bots.md): no process per copy, one core in all.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -37,8 +39,25 @@ def bot_command(spec: str, ms: int, seed: str) -> str:
     raise SystemExit(f"unknown bot {spec!r}: heuristic, random or search-LEVEL")
 
 
+def in_process_spec(spec: str, seed: str) -> str:
+    if spec == "heuristic":
+        return "py:clients.heuristic_bot"
+    if spec == "random":
+        return f"py:clients.random_bot --seed {shlex.quote(seed)}"
+    if spec.startswith("search-"):
+        return f"py:clients.search_bot --seed {shlex.quote(seed)}"
+    raise SystemExit(f"unknown bot {spec!r}: heuristic, random or search-LEVEL")
+
+
 def run_ladder(args: argparse.Namespace) -> dict[str, Any]:
     first = f"search-{args.level}"
+    spec = bot_command
+    env = dict(os.environ)
+    if args.in_process:
+        if args.against.startswith("search-"):
+            raise SystemExit("--in-process takes one search bot: its level is the process's")
+        spec = lambda name, ms, seed: in_process_spec(name, seed)  # noqa: E731
+        env["DEBERC_SEARCH_LEVEL"], env["DEBERC_SEARCH_MS"] = str(args.level), str(args.ms)
     with tempfile.TemporaryDirectory() as tmp:
         argv = [
             sys.executable,
@@ -47,9 +66,9 @@ def run_ladder(args: argparse.Namespace) -> dict[str, Any]:
             "ladder",
             "run",
             "--bot",
-            f"{first.replace('-', '')}={bot_command(first, args.ms, args.seed)}",
+            f"{first.replace('-', '')}={spec(first, args.ms, args.seed)}",
             "--bot",
-            f"{args.against.replace('-', '')}={bot_command(args.against, args.ms, args.seed)}",
+            f"{args.against.replace('-', '')}={spec(args.against, args.ms, args.seed)}",
             "--players",
             str(args.players),
             "--deals",
@@ -68,7 +87,7 @@ def run_ladder(args: argparse.Namespace) -> dict[str, Any]:
         ]
         for option in args.option:
             argv += ["--option", option]
-        done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+        done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env)
     if done.returncode != 0:
         raise SystemExit(f"the ladder failed:\n{done.stderr[-3000:]}")
     data: dict[str, Any] = json.loads(done.stdout)
@@ -93,6 +112,9 @@ def main() -> None:
     parser.add_argument("--seed", default="s1")
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--clock-ms", type=int, default=3000)
+    parser.add_argument(
+        "--in-process", action="store_true", help="both bots in the ladder's process"
+    )
     parser.add_argument("--json", action="store_true", help="print the ladder's summary")
     args = parser.parse_args()
     data = run_ladder(args)

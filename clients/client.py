@@ -43,6 +43,9 @@ class Brain:
 
     choose: Choose
     on_board: Callable[[str], None] | None = None
+    # fed every line the bot's connection reads (``Bot.on_event``): a bot that keeps
+    # the deal's history (the search bot) needs it
+    on_event: Callable[[Event | View | Record], None] | None = None
 
 
 @attrs.define

@@ -7,11 +7,33 @@ on average.
 
 from __future__ import annotations
 
+import os
+
 import trio
 
-from .client import Bot, board_seed, bot_arguments
+from .client import Bot, Brain, board_seed, bot_arguments
 from .search.history import rules_from_seek
 from .search.policy import DEFAULT_LEVEL, LEVELS, SearchPlayer
+
+# an in-process bot's spec carries only a seed: its level and time come from here
+LEVEL_ENV = "DEBERC_SEARCH_LEVEL"
+MS_ENV = "DEBERC_SEARCH_MS"
+
+
+def brain(name: str, seed: str | None) -> Brain:
+    """The bot's decisions, for a ladder's in-process bots (docs/bots.md): level and
+    time from ``DEBERC_SEARCH_LEVEL`` and ``DEBERC_SEARCH_MS`` (default 3 and 200)."""
+    del name
+    level = int(os.environ.get(LEVEL_ENV, DEFAULT_LEVEL))
+    ms = int(os.environ.get(MS_ENV, 200))
+    if level not in LEVELS or ms < 1:
+        raise ValueError(f"{LEVEL_ENV} must be one of {sorted(LEVELS)}, {MS_ENV} at least 1")
+    player = SearchPlayer(level=level, ms=ms, seed=seed)
+    player.tracker.rules = rules_from_seek("reserved")
+    reseed = None
+    if seed is not None:
+        reseed = lambda board: player.rng.seed(board_seed(seed, board))  # noqa: E731
+    return Brain(player.choose, reseed, player.tracker)
 
 
 def main() -> None:

@@ -56,6 +56,8 @@ class Tracker:
 
     rules: TableRules = attrs.Factory(TableRules)
     deals: dict[int, DealHistory] = attrs.Factory(dict)  # by table
+    # seated at a ladder board ('ok cmd=sit … board=KEY'): a match of one deal
+    one_deal: bool = False
 
     def __call__(self, item: Item) -> None:
         if isinstance(item, Record):
@@ -70,6 +72,9 @@ class Tracker:
         if isinstance(item, View):
             return
         f = item.fields
+        if item.tag == "ok" and f.get("cmd") == "sit":
+            self.one_deal = "board" in f
+            return
         if item.tag == "ok" and f.get("cmd") == "seek" and "players" in f:
             self.rules = TableRules(
                 int(f["players"]),

@@ -54,6 +54,12 @@ LEVELS = {
 }
 DEFAULT_LEVEL = 3
 TERTZ = "tertz"  # its cards are searched in worlds of its own (search/tertz.py)
+# of --ms, the time the sampling and search may take: a world or solver passes its
+# deadline by a little, and answering takes a little more
+TIME_SHARE = 0.85
+MIN_WORLDS = 12  # card play on fewer worlds is a guess: search shallower to get them
+MAX_SHALLOWER = 3
+WIN_BONUS = 50  # on a one-deal board: what winning the match is worth, in deal points
 ORDER_MARGIN = 10  # points per deal an order must promise above a pass
 DEBUG = bool(os.environ.get("SEARCH_DEBUG"))  # print each decision's values to stderr
 
@@ -67,7 +73,9 @@ class SearchPlayer:
     rng: random.Random = attrs.Factory(random.Random)
     fallbacks: int = 0  # decisions the search could not make (no history, no world)
     strict: bool = False  # raise what goes wrong instead of playing on (tests)
-    _deadline: float | None = None
+    _deadline: float | None = None  # of the world being solved
+    _shallower: int = 0  # steps below the level's depth, for this decision's worlds
+    _timed_out: bool = False  # a solver of this world ran out of its time
     # the rules installed here, as the server loads them (its plugins must be installed)
     book: RuleBook = attrs.Factory(RuleBook.load)
 
@@ -110,8 +118,9 @@ class SearchPlayer:
 
     def _choose(self, view: View, history: DealHistory, rules: RuleSet) -> str | None:
         legal = view.legal
-        deadline = time.perf_counter() + self.ms / 1000
+        deadline = time.perf_counter() + self.ms * TIME_SHARE / 1000
         self._deadline = deadline
+        self._shallower = 0
         if view.phase == BIDDING:
             return self._bid(view, history, rules, deadline)
         if view.phase != PLAY:
@@ -144,7 +153,7 @@ class SearchPlayer:
         seat = view.seat
         assert seat is not None
         level = self.settings
-        deadline = time.perf_counter() + self.ms / 1000
+        deadline = time.perf_counter() + self.ms * TIME_SHARE / 1000
         left = len(view.hand)
         talon = int(view.raw.get("talon", "0") or 0)
         exact = 4 if level.depth >= 3 else 3  # cards each, the talon gone: to the end
@@ -178,14 +187,33 @@ class SearchPlayer:
         totals: dict[str, float] = {}
         counts: dict[str, int] = {}
         samples = 0
+        self._shallower = 0
+        wanted = min(MIN_WORLDS, level.samples)
+        since, since_samples = time.perf_counter(), 0  # the pace at the current depth
         for deal in worlds(view, history, rules, self.rng, level.samples, deadline=deadline):
+            # a world may take twice its share of the time left; one that takes longer
+            # is dropped, and the next ones are searched less deep
+            now = time.perf_counter()
+            share = (deadline - now) / max(1, wanted - samples)
+            self._deadline = min(deadline, now + 2 * share)
+            self._timed_out = False
             values = self._values_in(deal, seat, talk, deadline)
+            now = time.perf_counter()
+            if self._timed_out and now < deadline and self._shallower < MAX_SHALLOWER:
+                self._shallower += 1
+                since, since_samples = now, samples
+                continue
             for token, value in values.items():
                 totals[token] = totals.get(token, 0.0) + value
                 counts[token] = counts.get(token, 0) + 1
             samples += 1
-            if time.perf_counter() > deadline:
+            if now > deadline:
                 break
+            # at this pace fewer than ``wanted`` worlds: search the next ones less deep
+            per_world = (now - since) / (samples - since_samples)
+            if samples + (deadline - now) / per_world < wanted and self._shallower < MAX_SHALLOWER:
+                self._shallower += 1
+                since, since_samples = now, samples
         if not totals:
             return None
         if DEBUG:
@@ -194,6 +222,7 @@ class SearchPlayer:
                 view.hand,
                 view.trick,
                 samples,
+                self._shallower,
                 {t: round(v / counts[t]) for t, v in totals.items()},
                 file=sys.stderr,
             )
@@ -230,7 +259,9 @@ class SearchPlayer:
 
     def _future(self, deal: Deal, seat: int) -> float:
         solver, hands, trick, turn, depth = self._solver(deal, seat)
-        return solver.value(hands, trick, turn, depth)
+        value = solver.value(hands, trick, turn, depth)
+        self._timed_out |= solver.node_limit < 0
+        return value
 
     def _solver(
         self, deal: Deal, seat: int
@@ -250,7 +281,9 @@ class SearchPlayer:
         left = max(len(h) for h in deal.hands)
         level = self.settings
         exact = level.exact + (2 if deal.players == 2 else 0)
-        depth = 99 if left <= exact else level.depth + (1 if deal.players == 2 else 0)
+        deep = level.depth + (1 if deal.players == 2 else 0)
+        steps = ([99] if left <= exact else []) + list(range(deep, 0, -1))
+        depth = steps[min(self._shallower, len(steps) - 1)]
         turn = deal.to_act
         assert turn is not None
         return solver, hands, list(deal.trick.cards), turn, depth
@@ -258,7 +291,12 @@ class SearchPlayer:
     def _card_values(self, deal: Deal, seat: int) -> tuple[str, dict[str, float]]:
         solver, hands, trick, turn, depth = self._solver(deal, seat)
         raw = solver.move_values(hands, trick, turn, depth)
-        values = {card_str(c): written_value(deal, seat, v) for c, v in raw.items()}
+        self._timed_out |= solver.node_limit < 0
+        written: dict[int, float] = {}  # cards of equal card value write alike
+        for v in raw.values():
+            if v not in written:
+                written[v] = self._worth(deal, written_value(deal, seat, v))
+        values = {card_str(c): written[v] for c, v in raw.items()}
         best = max(values, key=lambda t: values[t])
         return best, values
 
@@ -290,6 +328,7 @@ class SearchPlayer:
         if DEBUG:
             print(
                 "bid",
+                samples,
                 view.hand,
                 view.turned,
                 view.talk,
@@ -321,7 +360,15 @@ class SearchPlayer:
             return 0.0  # a void deal: nobody writes
         # a quick playout, not a search: bidding needs many worlds more than deep ones
         solver, hands, _, turn, _ = self._solver(world, seat)
-        return written_value(world, seat, solver.rollout(hands, turn))
+        return self._worth(world, written_value(world, seat, solver.rollout(hands, turn)))
+
+    def _worth(self, deal: Deal, diff: float) -> float:
+        """What a deal that writes ``diff`` more for us than for the others is worth: its
+        points, and on a ladder board (a match of one deal) between two sides the
+        match's result too, so a sure small win beats a gamble on a big one."""
+        if not self.tracker.one_deal or len(deal.sides) != 2 or diff == 0:
+            return diff
+        return diff + (WIN_BONUS if diff > 0 else -WIN_BONUS)
 
 
 def _model_bid(deal: Deal, seat: int, legal: list[str]) -> str:

@@ -42,7 +42,11 @@ class BotSpec:
             raise ScheduleError(f"bot name {name!r}: up to 16 letters, digits, '_' or '-'")
         spec = cls(name, command)
         if spec.in_process:
-            spec.brain_factory()  # a bad module stops the ladder before it starts
+            make = spec.brain_factory()  # a bad module stops the ladder before it starts
+            try:
+                make(name)  # and so does a brain its settings refuse
+            except (ValueError, TypeError) as exc:
+                raise ScheduleError(f"bot {name!r}: {exc}") from exc
         return spec
 
     @property
@@ -170,6 +174,7 @@ class Supervisor:
             self.port,
             seek="reserved",
             on_board=brain.on_board,
+            on_event=brain.on_event,
             connect=self.connect,
             inline=True,
         )

@@ -5,6 +5,7 @@ some table options, and a few boards through the real ladder and server."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -13,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from clients import heuristic_bot
+from clients.protocol import parse
+from clients.search.history import Tracker
 from clients.search.local import call_for, history_of, view_of
 from clients.search.policy import SearchPlayer
 from clients.search.solver import Solver, mask_of
@@ -21,6 +24,7 @@ from deberc_net.game.cards import card_points, parse_card
 from deberc_net.game.deal import BIDDING, PLAY
 from deberc_net.game.match import Match
 from deberc_net.game.play import legal_cards, trick_winner
+from deberc_net.ladder.supervisor import BotSpec
 from deberc_net.testing import build_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -223,3 +227,49 @@ def test_search_bot_plays_ladder_boards_through_the_server(tmp_path: Path) -> No
     assert data["crashes"] == {} and data["forfeits"] == {}
     (pair,) = data["pairs"]
     assert {pair["a"], pair["b"]} == {"search", "heur"} and pair["deals"] == 2 * boards
+
+
+def test_in_process_search_bot_plays_ladder_boards_with_its_level_from_the_environment(
+    tmp_path: Path,
+) -> None:
+    py = sys.executable
+    argv = [
+        *(py, "-m", "deberc_net", "ladder", "run"),
+        *(
+            "--bot",
+            "search=py:clients.search_bot --seed t",
+            "--bot",
+            "heur=py:clients.heuristic_bot",
+        ),
+        *("--players", "2", "--deals", "1", "--seed", "ip", "--concurrency", "1"),
+        *("--db", str(tmp_path / "ip.sqlite3"), "--json"),
+    ]
+    env = {**os.environ, "DEBERC_SEARCH_LEVEL": "1", "DEBERC_SEARCH_MS": "20"}
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    data = json.loads(done.stdout)
+    assert data["games"] == 2 and data["crashes"] == {} and data["forfeits"] == {}
+    env["DEBERC_SEARCH_LEVEL"] = "9"
+    bad = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
+    assert bad.returncode != 0 and "DEBERC_SEARCH_LEVEL must be" in bad.stderr
+    assert "Traceback" not in bad.stderr  # refused before the ladder starts
+
+
+def test_an_in_process_search_bot_hears_every_line_of_its_connection() -> None:
+    brain = BotSpec("search", "py:clients.search_bot --seed t").brain_factory()("search-1")
+    assert brain.on_event is not None and brain.on_board is not None
+    brain.on_event(parse("event seq=3 table=7 kind=deal deal=1 dealer=0 turned=Ac"))
+    player = brain.on_event
+    assert isinstance(player, Tracker) and player.deals[7].turned == "Ac"
+
+
+def test_a_ladder_board_is_a_match_of_one_deal_and_a_win_counts_beyond_its_points() -> None:
+    bot = SearchPlayer(level=1, ms=15)
+    deal = Match(build_ruleset(2, "moscow", ()), seed="w").deal
+    assert bot._worth(deal, 12) == 12  # a table outside a ladder: points alone
+    bot.tracker(parse("ok cmd=sit table=4 seat=1 board=b7 text=You sit at table 4, seat 1."))
+    assert bot.tracker.one_deal
+    assert bot._worth(deal, 12) > bot._worth(deal, 0) == 0 > bot._worth(deal, -12)
+    assert bot._worth(deal, 12) - bot._worth(deal, -12) > 2 * 12  # the win itself counts
+    bot.tracker(parse("ok cmd=sit table=5 seat=0 text=You sit at table 5, seat 0."))
+    assert not bot.tracker.one_deal and bot._worth(deal, -12) == -12
