@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import attrs
 
 from .lang import Lang
-from .messages import RU_COMMANDS
+from .messages import RU_COMMANDS, Msg, Phrase, phrase
 
 PROTOCOL_VERSION = "1"
 
@@ -191,13 +191,15 @@ _SEQ = re.compile(r"^(.*?)\s+seq=(\d+)$")
 _SEQ_ARGUMENT = re.compile(r"seq=\d+")
 
 
-def stale_answer(seq: int | None, open_request: int, last_event: int) -> str | None:
+def stale_answer(seq: int | None, open_request: int, last_event: int) -> Phrase | None:
     """Why a table call answering request ``seq`` is stale, or None: it must answer the
     open request or come after it (events since, someone away or back, do not spoil
-    it); a call without ``seq`` is never stale (docs/protocol.md §7)."""
+    it); a call without ``seq`` is never stale (docs/protocol.md §7). A ``seq`` the
+    table has not reached is no old request: it is said so."""
     if seq is None or open_request <= seq <= last_event:
         return None
-    return f"that answers request {seq}; the open request is {open_request}"
+    key = Msg.STALE_FUTURE if seq > last_event else Msg.STALE_PAST
+    return phrase(key, seq=seq, open=open_request)
 
 
 def parse_line(text: str) -> Command | TableCallText:

@@ -825,7 +825,7 @@ class Table:
             return
         stale = stale_answer(seq, self.asked_seq, self.seq)
         if stale is not None:
-            session.send(ev.Error("stale", stale))
+            session.send(ev.error("stale", stale))
             return
         legal = match.legal_calls(seat)
         try:
