@@ -178,6 +178,24 @@ class Msg(StrEnum):
     MUST_BEAT = "must-beat"
     STALE_PAST = "stale-past"
     STALE_FUTURE = "stale-future"
+    # the lobby's refusals of the club's commands (invite, bot, rematch, history, top, finger)
+    USAGE = "usage"
+    PAGES = "pages"
+    TOP_PLAYERS = "top-players"
+    INVITE_NOT_SEATED = "invite-not-seated"
+    INVITE_SELF = "invite-self"
+    NOBODY_HERE = "nobody-here"
+    NOBODY_PLAYED = "nobody-played"
+    REMATCH_SEATED = "rematch-seated"
+    RANDOM_NOT_RATED = "random-not-rated"
+    NO_HOUSE_BOTS = "no-house-bots"
+    BOT_NOT_SEATED = "bot-not-seated"
+    NO_HISTORY = "no-history"
+    NOT_AT_TABLE = "not-at-table"
+    ALREADY_SITS = "already-sits"
+    NO_FREE_SEAT = "no-free-seat"
+    LADDER_BOARD = "ladder-board"
+    UNRATED_TABLE = "unrated-table"
     # a call inside a refusal: its token (English) or as a Russian player says it
     CALL_WORD = "call-word"
 
@@ -596,6 +614,53 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "прикуп кончился: перебейте {card}, если можете",
     ),
     Msg.CALL_WORD: ("{call}", "{ru}"),
+    Msg.USAGE: ("{usage}", "набирайте так: {usage}"),
+    Msg.PAGES: (
+        "{command} [PAGE]: pages 1 to {pages}",
+        "{command} [СТРАНИЦА]: страницы от 1 до {pages}",
+    ),
+    Msg.TOP_PLAYERS: (
+        "top [VARIANT] [PLAYERS] [PAGE]: PLAYERS is 2, 3 or 4, not {players}",
+        "top [ВАРИАНТ] [ИГРОКОВ] [СТРАНИЦА]: игроков 2, 3 или 4, а не {players}",
+    ),
+    Msg.INVITE_NOT_SEATED: (
+        "sit at a table to invite someone to it",
+        "сядьте за стол, чтобы пригласить к нему",
+    ),
+    Msg.INVITE_SELF: ("you sit at the table already", "вы сами уже сидите за этим столом"),
+    Msg.NOBODY_HERE: (
+        "nobody called {name} is here ('who')",
+        "игрока {name} сейчас нет на сервере (кто есть — who)",
+    ),
+    Msg.NOBODY_PLAYED: ("nobody called {name} has played here", "игрок {name} здесь не играл"),
+    Msg.REMATCH_SEATED: (
+        "you sit at table {table}: 'leave' first",
+        "вы сидите за столом {table}: сначала leave",
+    ),
+    Msg.RANDOM_NOT_RATED: ("the random bot is never rated", "случайный бот в рейтинг не играет"),
+    Msg.NO_HOUSE_BOTS: (
+        "this server runs no house bots (serve --house-bots)",
+        "на этом сервере нет ботов сервера (serve --house-bots)",
+    ),
+    Msg.BOT_NOT_SEATED: (
+        "sit at a table to ask a house bot to it",
+        "сядьте за стол, чтобы позвать к нему бота сервера",
+    ),
+    Msg.NO_HISTORY: (
+        "you sit at no table, observe none, and have no match",
+        "вы не сидите за столом, ни за каким не смотрите и ещё не сыграли ни одной игры",
+    ),
+    Msg.NOT_AT_TABLE: ("you do not sit at table {table}", "вы не сидите за столом {table}"),
+    Msg.ALREADY_SITS: (
+        "{name} already sits at table {table}",
+        "{name} уже сидит за столом {table}",
+    ),
+    Msg.NO_FREE_SEAT: ("table {table} has no free seat", "за столом {table} нет свободного места"),
+    Msg.LADDER_BOARD: ("table {table} is a ladder's board", "стол {table} — доска турнира"),
+    Msg.UNRATED_TABLE: (
+        "table {table}'s matches are not rated",
+        "игры за столом {table} не идут в рейтинг",
+    ),
     Msg.STALE_PAST: (
         "that answers request {seq}; the open request is {open}",
         "это ответ на старый запрос {seq}; открытый запрос — {open}",

@@ -470,7 +470,9 @@ class Lobby:
         pages = max(1, math.ceil(len(items) / size))
         args = item.args if args is None else args
         if args and (not args[0].isdecimal() or not 1 <= int(args[0]) <= pages):
-            session.send(ev.Error("bad-argument", f"{item.name} [PAGE]: pages 1 to {pages}"))
+            session.send(
+                ev.error("bad-argument", phrase(Msg.PAGES, command=item.name, pages=pages))
+            )
             return None
         if not self.is_admin(session) and not session.lists.take(trio.current_time()):
             session.send(ev.Error("slow-down", f"too many '{item.name}' at once: wait a little"))
@@ -651,17 +653,17 @@ class Lobby:
     async def _cmd_invite(self, session: Session, item: Command) -> None:
         args = item.args
         if len(args) != 1:
-            session.send(ev.Error("bad-argument", "invite NAME"))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="invite NAME")))
             return
         name = unicodedata.normalize("NFC", args[0])
         if not accounts.valid_name(name):
-            session.send(ev.Error("bad-argument", "a name is 2-20 letters, digits, '_' or '-'"))
+            session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
             return
         if session.table is None:
-            session.send(ev.Error("not-seated", "sit at a table to invite someone to it"))
+            session.send(ev.error("not-seated", phrase(Msg.INVITE_NOT_SEATED)))
             return
         if name_key(name) == name_key(session.name or ""):
-            session.send(ev.Error("bad-argument", "you sit at the table already"))
+            session.send(ev.error("bad-argument", phrase(Msg.INVITE_SELF)))
             return
         guest = self.online.get(name_key(name))
         invited = guest.name if guest is not None else None
@@ -669,20 +671,19 @@ class Lobby:
         if invited is None and present is not None and present.online:  # on another worker
             invited = present.name
         if invited is None:
-            session.send(ev.Error("unknown-player", f"nobody called {name} is here ('who')"))
+            session.send(ev.error("unknown-player", phrase(Msg.NOBODY_HERE, name=name)))
             return
         self._post(session, session.table, Invite(session, invited))
 
     async def _cmd_rematch(self, session: Session, item: Command) -> None:
         if item.args:
-            session.send(ev.Error("bad-argument", "rematch"))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="rematch")))
             return
         if self.refused_for_shutdown(session):
             return
         if session.table is not None:
-            session.send(
-                ev.Error("already-seated", f"you sit at table {session.table.id}: 'leave' first")
-            )
+            said = phrase(Msg.REMATCH_SEATED, table=session.table.id)
+            session.send(ev.error("already-seated", said))
             return
         self.rematches.ask(session)
 
@@ -695,7 +696,7 @@ class Lobby:
         if rated:
             args.pop()
         if not args or args[0] not in kinds.split("|") or len(args) > 2:
-            session.send(ev.Error("bad-argument", usage))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
             return
         kind = HouseBotKind(args[0])
         level = None
@@ -703,22 +704,20 @@ class Lobby:
             level = DEFAULT_SEARCH_LEVEL
             if len(args) == 2:
                 if not args[1].isdecimal() or int(args[1]) not in SEARCH_LEVELS:
-                    session.send(ev.Error("bad-argument", usage))
+                    session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
                     return
                 level = int(args[1])
         elif len(args) == 2:
-            session.send(ev.Error("bad-argument", usage))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
             return
         if rated and kind == HouseBotKind.RANDOM:
-            session.send(ev.Error("bad-argument", "the random bot is never rated"))
+            session.send(ev.error("bad-argument", phrase(Msg.RANDOM_NOT_RATED)))
             return
         if not self.house.enabled:
-            session.send(
-                ev.Error("not-allowed", "this server runs no house bots (serve --house-bots)")
-            )
+            session.send(ev.error("not-allowed", phrase(Msg.NO_HOUSE_BOTS)))
             return
         if session.table is None:
-            session.send(ev.Error("not-seated", "sit at a table to ask a house bot to it"))
+            session.send(ev.error("not-seated", phrase(Msg.BOT_NOT_SEATED)))
             return
         self._post(session, session.table, SummonBot(session, kind, level, rated))
 
@@ -832,9 +831,7 @@ class Lobby:
             assert session.name is not None  # at no table: your last finished match's
             told = await trio.to_thread.run_sync(self._last_history, session.name)
             if told is None:
-                session.send(
-                    ev.Error("not-seated", "you sit at no table, observe none, and have no match")
-                )
+                session.send(ev.error("not-seated", phrase(Msg.NO_HISTORY)))
                 return
             session.send(told)
             return
@@ -875,11 +872,17 @@ class Lobby:
         variant = "moscow"
         if args and self.rules.kind_of(args[0]) == RuleKind.VARIANT:
             variant = args.pop(0)
+        named = variant != "moscow" or len(args) < len(item.args)
         players = 2
         if args and args[0] in ("2", "3", "4"):
             players = int(args.pop(0))
+        elif named and args and args[0].isdecimal():
+            # a number after the variant is its player count (a page comes after that)
+            session.send(ev.error("bad-argument", phrase(Msg.TOP_PLAYERS, players=args[0])))
+            return
         if len(args) > 1 or (args and not args[0].isdecimal()):
-            session.send(ev.Error("bad-argument", "top [VARIANT] [PLAYERS] [PAGE]"))
+            usage = "top [VARIANT] [PLAYERS] [PAGE]"
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
             return
         rows = await trio.to_thread.run_sync(self.store.standings, variant, players)
         paged = self._page(session, item, rows, args)
@@ -892,12 +895,12 @@ class Lobby:
 
     async def _cmd_finger(self, session: Session, item: Command) -> None:
         if len(item.args) > 1:
-            session.send(ev.Error("bad-argument", "finger [NAME]"))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="finger [NAME]")))
             return
         name = unicodedata.normalize("NFC", item.args[0]) if item.args else session.name
         assert name is not None
         if not accounts.valid_name(name):
-            session.send(ev.Error("bad-argument", "a name is 2-20 letters, digits, '_' or '-'"))
+            session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
             return
         online = self.online.get(name_key(name))
         present = self.node.elsewhere(name) if self.node is not None else None
@@ -914,7 +917,7 @@ class Lobby:
 
         registered, ratings, last = await trio.to_thread.run_sync(look_up)
         if not registered and online is None and not elsewhere and not last and not ratings:
-            session.send(ev.Error("unknown-player", f"nobody called {name} has played here"))
+            session.send(ev.error("unknown-player", phrase(Msg.NOBODY_PLAYED, name=name)))
             return
         shown = online.name if online is not None and online.name else name
         if online is None and present is not None:
