@@ -252,16 +252,17 @@ class Lobby:
             return help_text(args[0], lang=lang)
         if session.name is None:
             return help_text(phase="login", lang=lang)
-        table = session.table
+        table, admin = session.table, self.is_admin(session)
         if table is None:
-            return help_text(phase="lobby", lang=lang)
+            return help_text(phase="lobby", lang=lang, admin=admin)
         calls: list[str] = []
         match, seat = table.match, session.seat
         if match is not None and seat is not None:  # a read of the table's state
             calls = [c.token() for c in match.legal_calls(seat)]
         if lang == Lang.RU:
             calls = [ru_call(c) for c in calls]
-        return help_text(phase="table", calls_now=calls, lang=lang)
+        playing = table.state != ev.TableState.WAITING
+        return help_text(phase="table", calls_now=calls, lang=lang, admin=admin, playing=playing)
 
     async def _cmd_style(self, session: Session, item: Command) -> None:
         style = _one_choice(session, item, "style", Style)

@@ -7,7 +7,6 @@ import pytest
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, TableCallText, stale_answer
-from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.connection import (
     NEED_DATA,
     Connection,
@@ -18,6 +17,7 @@ from deberc_net.protocol.connection import (
     State,
     TimeoutCode,
 )
+from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.render import MACHINE
 from deberc_net.testing import build_ruleset, new_match
 
