@@ -180,7 +180,8 @@ COMMANDS: dict[str, CommandSpec] = {
     "top": CommandSpec(
         "top [VARIANT] [PLAYERS] [PAGE]",
         "The rated players of a variant and player count (default moscow, 2), best "
-        "first (a page at a time). Rated: public matches of registered players, no bots.",
+        "first (a page at a time). Rated: public matches of registered players, a house "
+        "bot only with 'bot KIND rated'.",
         "any",
     ),
     "finger": CommandSpec(

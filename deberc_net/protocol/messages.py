@@ -128,6 +128,7 @@ class Msg(StrEnum):
     NO_FINISHED_GAME = "no-finished-game"
     NOT_RATED = "not-rated"
     FINGER_RATED = "finger-rated"
+    HOUSE_FINGER_TITLE = "house-finger-title"
     # an engine refusal with its detail (a name, a suit, a card)
     NOT_YOUR_TURN = "not-your-turn"
     NOT_YOUR_TURN_TO_BID = "not-your-turn-to-bid"
@@ -455,6 +456,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NOT_HERE: ("not here", "не на сервере"),
     Msg.LAST_GAMES: (" Last games: {games}.", " Последние игры: {games}."),
     Msg.NO_FINISHED_GAME: (" No finished game.", " Законченных игр нет."),
+    Msg.HOUSE_FINGER_TITLE: (
+        "{name}: a house bot, rated under this name however many copies play ({name}-N).{last}",
+        "{name}: бот сервера; рейтинг один на все его копии ({name}-N).{last}",
+    ),
     Msg.NOT_RATED: ("  Not rated yet.", "  Рейтинга пока нет."),
     Msg.FINGER_RATED: (
         "  {variant}, {players} players: #{rank}, rating {rating} (mu {mu}, sigma {sigma})",
@@ -779,7 +784,7 @@ RU_COMMANDS: dict[str, str] = {
     "последняя) по раздачам: кто сдавал, козырь, чем кончилась, и каждая взятка.",
     "top": "Рейтинг игроков варианта и числа игроков (по умолчанию moscow на двоих), "
     "лучшие сначала (по страницам). В рейтинг идут открытые игры "
-    "зарегистрированных игроков без ботов.",
+    "зарегистрированных игроков; с ботом сервера — только по bot … rated.",
     "finger": "Кто игрок (по умолчанию вы): зарегистрирован ли, здесь ли, его рейтинги "
     "с местом и итогом (выиграл, проиграл, ничьи) и последние игры.",
     "sit": "Сесть за стол; игра начинается, когда все места заняты.",

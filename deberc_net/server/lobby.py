@@ -37,6 +37,7 @@ from .accounts import Accounts, name_key
 from .config import Config
 from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind, HouseBots
 from .house import PREFIX as HOUSE_PREFIX
+from .house_games import house_bot_games, is_house_rating_name
 from .matchmaking import GameSettings, Matchmaking, game_settings
 from .rematch import Rematches
 from .session import Session
@@ -907,6 +908,7 @@ class Lobby:
         present = self.node.elsewhere(name) if self.node is not None else None
         elsewhere = present is not None and present.online  # on another worker
         store = self.store
+        house_bot = is_house_rating_name(name)
 
         def look_up() -> tuple[bool, list[ev.Rated], list[str]]:
             ratings = []
@@ -914,6 +916,8 @@ class Lobby:
                 keys = [name_key(s.name) for s in store.standings(r.variant, r.players)]
                 ratings.append(_rated(keys.index(name_key(r.name)) + 1, r))
             last = [g["match"] for g in store.recent_games(name)]
+            if house_bot:  # its copies played them
+                last = [row["match"] for _, row in house_bot_games(store, name, 10)]
             return store.account(name) is not None, ratings, last
 
         registered, ratings, last = await trio.to_thread.run_sync(look_up)
@@ -924,7 +928,7 @@ class Lobby:
         if online is None and present is not None:
             shown = present.name
         here = online is not None or elsewhere
-        session.send(ev.Finger(shown, registered, here, tuple(ratings), tuple(last)))
+        session.send(ev.Finger(shown, registered, here, tuple(ratings), tuple(last), house_bot))
 
     async def _cmd_games(self, session: Session, item: Command) -> None:
         name = item.args[0] if item.args else session.name
