@@ -17,6 +17,7 @@ import trio
 
 from deberc_net import __version__
 from deberc_net.plugins import RuleBook, RuleError, RuleKind
+from deberc_net.plugins.manager import for_players
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import (
     CALLS_HELP,
@@ -760,6 +761,9 @@ class Lobby:
     async def _cmd_rules(self, session: Session, item: Command) -> None:
         args = item.args
         table = session.table
+        if len(args) > 1 or (args and not args[0].isdecimal()):  # as observe and sit
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="rules [TABLE]")))
+            return
         if args:
             table = self._table_named(session, args[0])
             if table is None:
@@ -779,7 +783,11 @@ class Lobby:
             kind = phrase(Msg.VARIANT if info.kind == RuleKind.VARIANT else Msg.OPTION)
             lines.append(
                 phrase(
-                    Msg.RULES_ENTRY, name=info.name, kind=kind, counts=counts, summary=info.summary
+                    Msg.RULES_ENTRY,
+                    name=info.name,
+                    kind=kind,
+                    counts=counts,
+                    summary=for_players(info.summary),
                 )
             )
         return lines

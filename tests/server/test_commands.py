@@ -159,6 +159,23 @@ async def test_rules(port: int, connect: Connector) -> None:
         clock = lines[-1]
         assert "Clock: 60 s a call for people, 10 s for bots ('clock')" in clock
         assert "3 timeouts in a row" in clock and "120 s disconnected" in clock
+    # what players read names no source of the rules ('(seed 004)')
+    general += await _block(ann, "rules", "rules")
+    assert not [x for x in general if "seed" in x]
+    assert any(x.startswith("ski-penalty (option") and "(seed" not in x for x in general)
+
+
+async def test_rules_of_a_tertz_table_describe_tertz_not_moscow(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2 tertz tertz-501")
+    await ann.expect("ok", cmd="sit")
+    lines = await _block(ann, "rules", "rules")
+    assert lines[0].startswith("Table ") and "tertz" in lines[0]
+    described = [x for x in lines[1:-1] if not x.startswith("  ")]
+    assert [x.split(":")[0] for x in described] == ["tertz", "tertz-501"]
+    assert not [x for x in lines if "seed" in x or "Moscow rules" in x]
 
 
 async def test_say(port: int, connect: Connector) -> None:
