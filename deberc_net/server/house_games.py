@@ -30,8 +30,10 @@ def house_bot_games(store: Store, name: str, limit: int) -> list[tuple[str, dict
             break
         records = store.match_records(point.match)
         players = json.loads(records[0])["players"] if records else []
-        copy = next((p for p in players if name_key(p).startswith(prefix)), None)
-        rows = store.recent_games(copy, 1) if copy is not None else []
+        copy: str | None = next((p for p in players if name_key(p).startswith(prefix)), None)
+        if copy is None:
+            continue
+        rows = store.recent_games(copy, 1)
         if rows and rows[0]["match"] == point.match:  # a copy plays one match only
             out.append((copy, rows[0]))
     return out

@@ -90,9 +90,9 @@ SEQUENCE_BY_STRENGTH = Switch(
 )
 TABLE_PENALTIES = Switch(
     "table-penalties",
-    "Penalties instead of refusals (as the seeds play): a renonce, a false declaration, a forbidden "
-    "seven swap or a rost? without a combination of that length is a bide on cards; a "
-    "longer combination asked about with rost? is lost.",
+    "Penalties instead of refusals (as the seeds play): a renonce, a false declaration, "
+    "a forbidden seven swap or a rost? without a combination of that length is a bide on "
+    "cards; a longer combination asked about with rost? is lost.",
     set_settings(table_penalties=True),
 )
 MANUAL_CLAIM = Switch(
