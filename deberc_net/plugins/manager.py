@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib import metadata
 from typing import Any
@@ -148,7 +149,7 @@ class RuleBook:
             extra_calls=_extra_calls(hook("deberc_extra_calls")),
             apply_extra_call=_apply_extra_call(hook("deberc_apply_extra_call")),
             deal_event=_deal_event(hook("deberc_deal_event")),
-            describe=tuple(f"{r.name}: {r.info.summary}" for r in chosen),
+            describe=_table_rules_told(chosen, variant, deal_class),
             call_aliases=_aliases(chosen),
             deal_class=deal_class,
         )
@@ -220,6 +221,28 @@ class RuleBook:
             for setting, value in changes[name].items():
                 setattr(settings, setting, value)
         return settings
+
+
+# a rule's source in its summary ('(seed 004)', '(seed 003 'with commitment')'): for
+# the project's readers, meaningless to players ('rules' leaves it out)
+_SOURCE = re.compile(r"\s*\([^()]*\bseeds?\b[^()]*\)")
+
+
+def for_players(summary: str) -> str:
+    """A rule's summary as players are told it: without its sources."""
+    return _SOURCE.sub("", summary)
+
+
+def _table_rules_told(
+    chosen: Sequence[LoadedRule], variant: str, deal_class: object
+) -> tuple[str, ...]:
+    """The table's rules in words. A variant that is a game of its own (its own deal
+    class: Tertz) is not the builtin's game: the builtin's summary would mislead."""
+    return tuple(
+        f"{r.name}: {for_players(r.info.summary)}"
+        for r in chosen
+        if not (deal_class is not None and r.name == BUILTIN_VARIANT != variant)
+    )
 
 
 def _depth(

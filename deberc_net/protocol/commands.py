@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import attrs
 
 from .lang import Lang
-from .messages import RU_COMMANDS
+from .messages import RU_COMMANDS, Msg, Phrase, phrase
 
 PROTOCOL_VERSION = "1"
 
@@ -36,6 +36,8 @@ class CommandSpec:
     usage: str
     summary: str
     phases: str  # where it makes sense: "any", "lobby", "table"
+    admins: bool = False  # listed in 'help' to the server's admins only
+    waiting: bool = False  # at a table: while it waits for players only
 
 
 COMMANDS: dict[str, CommandSpec] = {
@@ -89,6 +91,7 @@ COMMANDS: dict[str, CommandSpec] = {
         "Let a player (a person or a bot) sit at your waiting table, or watch it; "
         "the only way into a private table. NAME is told.",
         "table",
+        waiting=True,
     ),
     "sit": CommandSpec(
         "sit TABLE [SEAT]", "Sit at a table; the game starts when it is full.", "lobby"
@@ -125,12 +128,14 @@ COMMANDS: dict[str, CommandSpec] = {
         "(admins) Open a table for the named players, each in the given seat, with a fixed "
         "seed and a deal limit: a ladder's board.",
         "lobby",
+        admins=True,
     ),
     "release": CommandSpec(
         "release BOARD",
         "(admins) Send the players of a ladder's board its deal records, "
         "held since they were played.",
         "any",
+        admins=True,
     ),
     "unseek": CommandSpec("unseek", "Stop waiting for a game.", "lobby"),
     "rules": CommandSpec(
@@ -158,6 +163,7 @@ COMMANDS: dict[str, CommandSpec] = {
         "It plays the match, then leaves. 'rated': the match is rated, the bot too "
         "(not the random bot).",
         "table",
+        waiting=True,
     ),
     "rematch": CommandSpec(
         "rematch",
@@ -174,7 +180,8 @@ COMMANDS: dict[str, CommandSpec] = {
     "top": CommandSpec(
         "top [VARIANT] [PLAYERS] [PAGE]",
         "The rated players of a variant and player count (default moscow, 2), best "
-        "first (a page at a time). Rated: public matches of registered players, no bots.",
+        "first (a page at a time). Rated: public matches of registered players, a house "
+        "bot only with 'bot KIND rated'.",
         "any",
     ),
     "finger": CommandSpec(
@@ -191,13 +198,15 @@ _SEQ = re.compile(r"^(.*?)\s+seq=(\d+)$")
 _SEQ_ARGUMENT = re.compile(r"seq=\d+")
 
 
-def stale_answer(seq: int | None, open_request: int, last_event: int) -> str | None:
+def stale_answer(seq: int | None, open_request: int, last_event: int) -> Phrase | None:
     """Why a table call answering request ``seq`` is stale, or None: it must answer the
     open request or come after it (events since, someone away or back, do not spoil
-    it); a call without ``seq`` is never stale (docs/protocol.md §7)."""
+    it); a call without ``seq`` is never stale (docs/protocol.md §7). A ``seq`` the
+    table has not reached is no old request: it is said so."""
     if seq is None or open_request <= seq <= last_event:
         return None
-    return f"that answers request {seq}; the open request is {open_request}"
+    key = Msg.STALE_FUTURE if seq > last_event else Msg.STALE_PAST
+    return phrase(key, seq=seq, open=open_request)
 
 
 def parse_line(text: str) -> Command | TableCallText:
@@ -222,17 +231,23 @@ Table calls (Latin, Cyrillic or English; case does not matter):
   igrayu (играю, play)                 order the game in the turned suit
   igrayu SUIT (igrayu h, играю черви)  round two: name another suit
   menyayu (меняю, swap)                swap the trump 7 for the turned card
-  ne menyayu (не меняю, keep)          swap-before-extra: no swap before the last cards
+  ne menyayu (не меняю, keep)          swap-before-extra: no swap before the
+                                       last cards
   prokhodit? (проходит?)               ask whether your trump sequence passes
-  terts, dva tertsa, pyatdesyat (50)   declare your best combination (before your first card)
-  rost? (рост?)                        ask the height of a combination of the same length
+  terts, dva tertsa, pyatdesyat (50)   declare your best combination (before
+                                       your first card)
+  rost? (рост?)                        ask the height of a combination of the
+                                       same length
   ot RANK [kozyrnogo] (от короля)      answer rost? with your top card
-  pishet (пишет, goditsya)             concede: the other's combination is better
+  pishet (пишет, goditsya)             concede: the other's combination is
+                                       better
   pokazhi (покажи, show)               demand the declared cards be shown
   pokazyvayu / skin (скинь)            show them / demand a card be played first
-  bella (белла)                        declare trump K+Q before playing one of them
-  CARD or hod CARD                     play a card: 7 8 9 10 J Q K A (T=10, В Д К Т) + s h d c
-                                       (♠ ♥ ♦ ♣, п ч б к): 10h, Js, Д♠, Кп
+  bella (белла)                        declare trump K+Q before playing one of
+                                       them
+  CARD or hod CARD                     play a card: 7 8 9 10 J Q K A (T=10,
+                                       В Д К Т) + s h d c (♠ ♥ ♦ ♣, п ч б к):
+                                       10h, Js, Д♠, Кп
   chetyre semerki (sevens)             show four sevens: redeal
 """
 
@@ -242,10 +257,14 @@ def help_text(
     phase: str = "lobby",
     calls_now: Sequence[str] = (),
     lang: Lang = Lang.EN,
+    *,
+    admin: bool = False,
+    playing: bool = False,
 ) -> list[str]:
     """Help for one command, or for the commands that make sense where the user is
-    (``phase``: "login", "lobby" or "table"), with the table calls he may make now;
-    in ``lang`` (a command without Russian words yet is explained in English)."""
+    (``phase``: "login", "lobby" or "table"; an ``admin`` sees the admins' commands, a
+    table ``playing`` hides those for a waiting table), with the table calls he may make
+    now; in ``lang`` (a command without Russian words yet is explained in English)."""
     ru = lang == Lang.RU
 
     def summary(name: str) -> str:
@@ -275,12 +294,16 @@ def help_text(
     wanted = ("any", phase)
     lines = ["Команды здесь:" if ru else "Commands here:"]
     for name, spec in COMMANDS.items():
-        if spec.phases not in wanted:
+        if (
+            spec.phases not in wanted
+            or name == "login"  # logged in already
+            or (spec.admins and not admin)
+            or (spec.waiting and playing)
+        ):
             continue
-        if ru:  # new words, laid out to fit 80 columns as they are
-            lines += _columns(spec.usage, _first_sentence(summary(name)))
-        else:
-            lines.append(f"  {spec.usage:<40} {_first_sentence(spec.summary)}")
+        # laid out to fit 80 columns: the explanation keeps its column when it wraps
+        width = _USAGE if ru else _USAGE_EN
+        lines += _columns(spec.usage, _first_sentence(summary(name)), width)
     if phase == "table":
         if calls_now:
             lines.append(
@@ -299,16 +322,17 @@ def help_text(
 
 
 _USAGE = 22  # the usage column of the Russian help; its text starts after it
+_USAGE_EN = 30  # the English help's (its usages are the same, its words shorter)
 
 
-def _columns(usage: str, text: str) -> list[str]:
+def _columns(usage: str, text: str, width: int = _USAGE) -> list[str]:
     """'  usage   text', the text wrapped in its column; a long usage on a line of its own."""
-    indent = " " * (_USAGE + 3)
+    indent = " " * (width + 3)
     wrapped = textwrap.wrap(text, 80 - len(indent))
-    if len(usage) > _USAGE:
+    if len(usage) > width:
         usages = textwrap.wrap(usage, 78, initial_indent="  ", subsequent_indent="    ")
         return usages + [indent + t for t in wrapped]
-    return [f"  {usage:<{_USAGE}} {wrapped[0]}"] + [indent + t for t in wrapped[1:]]
+    return [f"  {usage:<{width}} {wrapped[0]}"] + [indent + t for t in wrapped[1:]]
 
 
 def _first_sentence(text: str) -> str:

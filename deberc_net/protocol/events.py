@@ -182,6 +182,7 @@ class Finger:
     online: bool
     ratings: tuple[Rated, ...]
     last: tuple[str, ...]  # match ids, newest first
+    house_bot: bool = False  # a house bot's rating name: its copies played the matches
 
 
 @attrs.frozen

@@ -128,11 +128,77 @@ class Msg(StrEnum):
     NO_FINISHED_GAME = "no-finished-game"
     NOT_RATED = "not-rated"
     FINGER_RATED = "finger-rated"
+    HOUSE_FINGER_TITLE = "house-finger-title"
     # an engine refusal with its detail (a name, a suit, a card)
     NOT_YOUR_TURN = "not-your-turn"
     NOT_YOUR_TURN_TO_BID = "not-your-turn-to-bid"
     MUST_FOLLOW_SUIT = "must-follow-suit"
     NOT_IN_HAND = "not-in-hand"
+    DEAL_OVER = "deal-over"
+    WAIT_ANSWER = "wait-answer"
+    NOT_THE_TOP = "not-the-top"
+    ANSWER_FIRST = "answer-first"
+    SEVENS_ONLY = "sevens-only"
+    NOTHING_TO_SHOW = "nothing-to-show"
+    BIDDING_ON = "bidding-on"
+    NOT_DEALT_YET = "not-dealt-yet"
+    PLAY_A_TRUMP = "play-a-trump"
+    BEAT_THE_TRUMP = "beat-the-trump"
+    MAY_NOT_PLAY = "may-not-play"
+    SWAP_WHEN = "swap-when"
+    NO_BELLA = "no-bella"
+    BELLA_DONE = "bella-done"
+    BELLA_AFTER_TRICK = "bella-after-trick"
+    BELLA_BEFORE = "bella-before"
+    NOT_A_CALL_NOW = "not-a-call-now"
+    BIDDING_OVER = "bidding-over"
+    ROUND_ONE = "round-one"
+    ROUND_TWO = "round-two"
+    DEALER_MUST_NAME = "dealer-must-name"
+    DECLARE_BEFORE_CARD = "declare-before-card"
+    ALREADY_DECLARED = "already-declared"
+    NO_COMBINATION = "no-combination"
+    NOT_YOUR_BEST = "not-your-best"
+    YOURS_TO_DECLARE = "yours-to-declare"
+    ASK_ROST = "ask-rost"
+    LONGER_DECLARED = "longer-declared"
+    ROST_WHEN = "rost-when"
+    ROST_PARTNER = "rost-partner"
+    ROST_LONGER = "rost-longer"
+    ROST_NONE = "rost-none"
+    MATCH_OVER = "match-over"
+    NO_SUCH_SEAT = "no-such-seat"
+    BREAKS_FIRST = "breaks-first"
+    BREAK_FIRST = "break-first"
+    BREAK_ONCE = "break-once"
+    TERTZ_SWAP_WHEN = "tertz-swap-when"
+    MARIAGE_WHEN = "mariage-when"
+    NINE_CARDS = "nine-cards"
+    ALL_DECLARED = "all-declared"
+    AS_HIGH_DECLARED = "as-high-declared"
+    MUST_BEAT = "must-beat"
+    STALE_PAST = "stale-past"
+    STALE_FUTURE = "stale-future"
+    # the lobby's refusals of the club's commands (invite, bot, rematch, history, top, finger)
+    USAGE = "usage"
+    PAGES = "pages"
+    TOP_PLAYERS = "top-players"
+    INVITE_NOT_SEATED = "invite-not-seated"
+    INVITE_SELF = "invite-self"
+    NOBODY_HERE = "nobody-here"
+    NOBODY_PLAYED = "nobody-played"
+    REMATCH_SEATED = "rematch-seated"
+    RANDOM_NOT_RATED = "random-not-rated"
+    NO_HOUSE_BOTS = "no-house-bots"
+    BOT_NOT_SEATED = "bot-not-seated"
+    NO_HISTORY = "no-history"
+    NOT_AT_TABLE = "not-at-table"
+    ALREADY_SITS = "already-sits"
+    NO_FREE_SEAT = "no-free-seat"
+    LADDER_BOARD = "ladder-board"
+    UNRATED_TABLE = "unrated-table"
+    # a call inside a refusal: its token (English) or as a Russian player says it
+    CALL_WORD = "call-word"
 
 
 # key: (English, Russian). Only the English text is what the machine style says.
@@ -390,6 +456,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NOT_HERE: ("not here", "не на сервере"),
     Msg.LAST_GAMES: (" Last games: {games}.", " Последние игры: {games}."),
     Msg.NO_FINISHED_GAME: (" No finished game.", " Законченных игр нет."),
+    Msg.HOUSE_FINGER_TITLE: (
+        "{name}: a house bot, rated under this name however many copies play ({name}-N).{last}",
+        "{name}: бот сервера; рейтинг один на все его копии ({name}-N).{last}",
+    ),
     Msg.NOT_RATED: ("  Not rated yet.", "  Рейтинга пока нет."),
     Msg.FINGER_RATED: (
         "  {variant}, {players} players: #{rank}, rating {rating} (mu {mu}, sigma {sigma})",
@@ -405,6 +475,205 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "у вас есть {suit}: надо ходить в масть",
     ),
     Msg.NOT_IN_HAND: ("{card} is not in your hand", "карты {card} у вас нет"),
+    Msg.DEAL_OVER: ("the deal is over", "раздача окончена"),
+    Msg.WAIT_ANSWER: (
+        "waiting for {name} to answer {kind}",
+        "сначала должен ответить {name}",
+    ),
+    Msg.NOT_THE_TOP: (
+        "that is not your combination's top: {calls}",
+        "это не старшая карта вашей комбинации; можно: {calls}",
+    ),
+    Msg.ANSWER_FIRST: ("answer the question first: {calls}", "сначала ответьте на вопрос: {calls}"),
+    Msg.SEVENS_ONLY: (
+        "only a seat holding all four sevens, before the first card",
+        "четыре семерки показывает только тот, у кого они все, и до первой карты",
+    ),
+    Msg.NOTHING_TO_SHOW: (
+        "no opponent's declaration is waiting to be shown",
+        "соперник не объявлял комбинации, которую можно потребовать показать",
+    ),
+    Msg.BIDDING_ON: (
+        "bidding is on: {call} comes after the order",
+        "идёт торговля: «{call}» — только после заказа козыря",
+    ),
+    Msg.NOT_DEALT_YET: (
+        "the game is ordered; the last cards are not dealt yet",
+        "козырь заказан, но последние карты ещё не розданы",
+    ),
+    Msg.PLAY_A_TRUMP: (
+        "you have no card of the led suit: play a trump",
+        "масти нет — надо бить козырем",
+    ),
+    Msg.BEAT_THE_TRUMP: (
+        "you can beat the highest trump on the table: you must",
+        "вы можете перебить старший козырь на столе — значит, надо",
+    ),
+    Msg.MAY_NOT_PLAY: ("you may not play {card} now", "сейчас ходить {card} нельзя"),
+    Msg.SWAP_WHEN: (
+        "the seven may be swapped only in the first trump, by the holder of the trump 7, "
+        "before his first card and before he declares",
+        "меняют семерку только в первом козыре: тот, у кого козырная семерка, до своей "
+        "первой карты и до объявления",
+    ),
+    Msg.NO_BELLA: (
+        "you do not hold the trump king and queen",
+        "у вас нет козырных короля и дамы",
+    ),
+    Msg.BELLA_DONE: ("bella is already declared", "белла уже объявлена"),
+    Msg.BELLA_AFTER_TRICK: (
+        "bella is declared after taking a trick, while holding the K or Q",
+        "беллу объявляют после взятой взятки, пока король или дама ещё на руках",
+    ),
+    Msg.BELLA_BEFORE: (
+        "bella is declared before playing the trump king or queen",
+        "беллу объявляют до хода козырным королём или дамой",
+    ),
+    Msg.NOT_A_CALL_NOW: ("{call} is not a call you may make now", "«{call}» сейчас сказать нельзя"),
+    Msg.BIDDING_OVER: ("bidding is over", "торговля уже закончилась"),
+    Msg.ROUND_ONE: (
+        "round one plays the turned suit: say igrayu or pas",
+        "в первом круге играют открытую масть: скажите «играю» или «пас»",
+    ),
+    Msg.ROUND_TWO: (
+        "round two: name another suit than the turned one",
+        "во втором круге назовите другую масть, не открытую",
+    ),
+    Msg.DEALER_MUST_NAME: (
+        "the dealer must name a suit in round two (commitment)",
+        "во втором круге сдающий обязан назвать масть (обязаловка)",
+    ),
+    Msg.DECLARE_BEFORE_CARD: (
+        "declarations are made before your first card only",
+        "комбинации объявляют только до своей первой карты",
+    ),
+    Msg.ALREADY_DECLARED: ("you have already declared", "вы уже объявили комбинацию"),
+    Msg.NO_COMBINATION: ("you hold no combination", "у вас нет комбинации"),
+    Msg.NOT_YOUR_BEST: (
+        "you do not hold {call}; your best is {best}",
+        "у вас нет «{call}»; ваша лучшая — «{best}»",
+    ),
+    Msg.YOURS_TO_DECLARE: (
+        "you do not hold {call}; yours to declare is {best}",
+        "у вас нет «{call}»; объявить можно «{best}»",
+    ),
+    Msg.ASK_ROST: (
+        "a {category} is declared: ask rost?",
+        "такая же комбинация уже объявлена: спросите «рост?»",
+    ),
+    Msg.LONGER_DECLARED: (
+        "a longer combination is already declared",
+        "уже объявлена более длинная комбинация",
+    ),
+    Msg.ROST_WHEN: (
+        "rost? answers a declaration, before your first card, once",
+        "«рост?» спрашивают в ответ на объявление, до своей первой карты, один раз",
+    ),
+    Msg.ROST_PARTNER: (
+        "the best declaration is your partner's: no rost? against him",
+        "лучшая комбинация — у вашего партнёра: «рост?» ему не задают",
+    ),
+    Msg.ROST_LONGER: (
+        "you hold a longer combination: declare it instead",
+        "у вас комбинация длиннее: объявите её",
+    ),
+    Msg.ROST_NONE: (
+        "you hold no combination of that length",
+        "у вас нет комбинации такой длины",
+    ),
+    Msg.MATCH_OVER: ("the match is over", "игра окончена"),
+    Msg.NO_SUCH_SEAT: ("there is no seat {number}", "места {number} нет"),
+    Msg.BREAKS_FIRST: ("{name} breaks the deck first", "сначала {name} ломает колоду"),
+    Msg.BREAK_FIRST: (
+        "break the deck first: lomayu-1 … lomayu-{number}",
+        "сначала сломайте колоду: lomayu-1 … lomayu-{number}",
+    ),
+    Msg.BREAK_ONCE: (
+        "the loser of the first trick breaks the deck, once, after it",
+        "колоду ломает проигравший первую взятку, один раз, сразу после неё",
+    ),
+    Msg.TERTZ_SWAP_WHEN: (
+        "the trump 7 takes the turned card on its holder's turn, while the talon holds "
+        "two cards or more",
+        "козырная семерка берёт открытую карту в ход своего хозяина, пока в прикупе "
+        "две карты или больше",
+    ),
+    Msg.MARIAGE_WHEN: (
+        "mariage: the trump K and Q in your hand, on your turn, once",
+        "марьяж: козырные король и дама у вас на руках, в ваш ход, один раз",
+    ),
+    Msg.NINE_CARDS: (
+        "combinations are declared before your move, with nine cards",
+        "комбинации объявляют до своего хода, пока на руках девять карт",
+    ),
+    Msg.ALL_DECLARED: (
+        "you have declared every combination you hold",
+        "вы уже объявили все свои комбинации",
+    ),
+    Msg.AS_HIGH_DECLARED: (
+        "a combination as high or higher is declared: rost? or nothing",
+        "уже объявлена такая же или старшая комбинация: только «рост?»",
+    ),
+    Msg.MUST_BEAT: (
+        "the talon is gone: beat {card} if you can",
+        "прикуп кончился: перебейте {card}, если можете",
+    ),
+    Msg.CALL_WORD: ("{call}", "{ru}"),
+    Msg.USAGE: ("{usage}", "набирайте так: {usage}"),
+    Msg.PAGES: (
+        "{command} [PAGE]: pages 1 to {pages}",
+        "{command} [СТРАНИЦА]: страницы от 1 до {pages}",
+    ),
+    Msg.TOP_PLAYERS: (
+        "top [VARIANT] [PLAYERS] [PAGE]: PLAYERS is 2, 3 or 4, not {players}",
+        "top [ВАРИАНТ] [ИГРОКОВ] [СТРАНИЦА]: игроков 2, 3 или 4, а не {players}",
+    ),
+    Msg.INVITE_NOT_SEATED: (
+        "sit at a table to invite someone to it",
+        "сядьте за стол, чтобы пригласить к нему",
+    ),
+    Msg.INVITE_SELF: ("you sit at the table already", "вы сами уже сидите за этим столом"),
+    Msg.NOBODY_HERE: (
+        "nobody called {name} is here ('who')",
+        "игрока {name} сейчас нет на сервере (кто есть — who)",
+    ),
+    Msg.NOBODY_PLAYED: ("nobody called {name} has played here", "игрок {name} здесь не играл"),
+    Msg.REMATCH_SEATED: (
+        "you sit at table {table}: 'leave' first",
+        "вы сидите за столом {table}: сначала leave",
+    ),
+    Msg.RANDOM_NOT_RATED: ("the random bot is never rated", "случайный бот в рейтинг не играет"),
+    Msg.NO_HOUSE_BOTS: (
+        "this server runs no house bots (serve --house-bots)",
+        "на этом сервере нет ботов сервера (serve --house-bots)",
+    ),
+    Msg.BOT_NOT_SEATED: (
+        "sit at a table to ask a house bot to it",
+        "сядьте за стол, чтобы позвать к нему бота сервера",
+    ),
+    Msg.NO_HISTORY: (
+        "you sit at no table, observe none, and have no match",
+        "вы не сидите за столом, ни за каким не смотрите и ещё не сыграли ни одной игры",
+    ),
+    Msg.NOT_AT_TABLE: ("you do not sit at table {table}", "вы не сидите за столом {table}"),
+    Msg.ALREADY_SITS: (
+        "{name} already sits at table {table}",
+        "{name} уже сидит за столом {table}",
+    ),
+    Msg.NO_FREE_SEAT: ("table {table} has no free seat", "за столом {table} нет свободного места"),
+    Msg.LADDER_BOARD: ("table {table} is a ladder's board", "стол {table} — доска турнира"),
+    Msg.UNRATED_TABLE: (
+        "table {table}'s matches are not rated",
+        "игры за столом {table} не идут в рейтинг",
+    ),
+    Msg.STALE_PAST: (
+        "that answers request {seq}; the open request is {open}",
+        "это ответ на старый запрос {seq}; открытый запрос — {open}",
+    ),
+    Msg.STALE_FUTURE: (
+        "there is no request {seq} yet; the open request is {open}",
+        "запроса {seq} ещё не было; открытый запрос — {open}",
+    ),
 }
 
 
@@ -515,7 +784,7 @@ RU_COMMANDS: dict[str, str] = {
     "последняя) по раздачам: кто сдавал, козырь, чем кончилась, и каждая взятка.",
     "top": "Рейтинг игроков варианта и числа игроков (по умолчанию moscow на двоих), "
     "лучшие сначала (по страницам). В рейтинг идут открытые игры "
-    "зарегистрированных игроков без ботов.",
+    "зарегистрированных игроков; с ботом сервера — только по bot … rated.",
     "finger": "Кто игрок (по умолчанию вы): зарегистрирован ли, здесь ли, его рейтинги "
     "с местом и итогом (выиграл, проиграл, ничьи) и последние игры.",
     "sit": "Сесть за стол; игра начинается, когда все места заняты.",

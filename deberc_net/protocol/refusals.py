@@ -1,37 +1,132 @@
-"""An engine refusal's detail (whose turn, which suit, which card) as a catalogue phrase,
-so a person is told it in his language ('lang ru', docs/protocol.md §4.3c).
+"""An engine refusal's reason and detail (whose turn, which suit, which card) as a
+catalogue phrase, so a person is told it in his language ('lang ru', docs/protocol.md §4.3c).
 
-The engine (game/) raises a refusal with a code and an English sentence only; the detail
-is read back from that sentence, whose forms are fixed here and in the tests. A sentence
-of another form gets no phrase: it is then said by its code (messages.RU_ERRORS).
+The engine (game/, and a variant's deal) raises a refusal with a code and an English
+sentence only; the sentence is read back here, one form per sentence the engine can say
+(tests/protocol/test_refusals.py walks the engine's source and checks each has one). A
+sentence of another form (a third-party plugin's) gets no phrase: it is then said by its
+code (messages.RU_ERRORS).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from deberc_net.game.cards import SUIT_SYMBOLS
 
-from .messages import Msg, Phrase, phrase
+from .lang import ru_call
+from .messages import Msg, Phrase, Value, phrase
+from .render import for_people
 
-_TURN = re.compile(r"it is seat (\d+)'s turn( to bid)?")
-_FOLLOW = re.compile(r"you hold ([shdc]): follow suit")
-_NOT_IN_HAND = re.compile(r"(10|[789JQKA])([shdc]) is not in your hand")
+_CARD = r"(?:10|[789JQKA])[shdc]"
+_TOKEN = r"[\w?-]+"
+
+# the engine's sentence (a regular expression; each group a value) and its phrase
+_FORMS: tuple[tuple[str, Msg], ...] = (
+    (r"it is seat (?P<seat>\d+)'s turn", Msg.NOT_YOUR_TURN),
+    (r"it is seat (?P<seat>\d+)'s turn to bid", Msg.NOT_YOUR_TURN_TO_BID),
+    (r"you hold (?P<suit>[shdc]): follow suit", Msg.MUST_FOLLOW_SUIT),
+    (rf"(?P<card>{_CARD}) is not in your hand", Msg.NOT_IN_HAND),
+    (r"the deal is over", Msg.DEAL_OVER),
+    (r"waiting for seat (?P<seat>\d+) to answer (?P<kind>\S+)", Msg.WAIT_ANSWER),
+    (r"that is not your combination's top: (?P<calls>.+)", Msg.NOT_THE_TOP),
+    (r"answer the question first: (?P<calls>.+)", Msg.ANSWER_FIRST),
+    (r"only a seat holding all four sevens, before the first card", Msg.SEVENS_ONLY),
+    (r"no opponent's declaration is waiting to be shown", Msg.NOTHING_TO_SHOW),
+    (rf"bidding is on: (?P<call>{_TOKEN}) comes after the order", Msg.BIDDING_ON),
+    (r"the game is ordered; the last cards are not dealt yet", Msg.NOT_DEALT_YET),
+    (r"you have no card of the led suit: play a trump", Msg.PLAY_A_TRUMP),
+    (r"you can beat the highest trump on the table: you must", Msg.BEAT_THE_TRUMP),
+    (rf"you may not play (?P<card>{_CARD}) now", Msg.MAY_NOT_PLAY),
+    (
+        r"the seven may be swapped only in the first trump, by the holder of the trump 7, "
+        r"before his first card and before he declares",
+        Msg.SWAP_WHEN,
+    ),
+    (r"you do not hold the trump king and queen", Msg.NO_BELLA),
+    (r"bella is already declared", Msg.BELLA_DONE),
+    (
+        r"bella is declared after taking a trick, while holding the K or Q",
+        Msg.BELLA_AFTER_TRICK,
+    ),
+    (r"bella is declared before playing the trump king or queen", Msg.BELLA_BEFORE),
+    (rf"(?P<call>{_TOKEN}) is not a call you may make now", Msg.NOT_A_CALL_NOW),
+    (r"bidding is over", Msg.BIDDING_OVER),
+    (r"round one plays the turned suit: say igrayu or pas", Msg.ROUND_ONE),
+    (r"round two: name another suit than the turned one", Msg.ROUND_TWO),
+    (r"the dealer must name a suit in round two \(commitment\)", Msg.DEALER_MUST_NAME),
+    (r"declarations are made before your first card only", Msg.DECLARE_BEFORE_CARD),
+    (r"you have already declared", Msg.ALREADY_DECLARED),
+    (r"you hold no combination", Msg.NO_COMBINATION),
+    (rf"you do not hold (?P<call>{_TOKEN}); your best is (?P<best>{_TOKEN})", Msg.NOT_YOUR_BEST),
+    (
+        rf"you do not hold (?P<call>{_TOKEN}); yours to declare is (?P<best>{_TOKEN})",
+        Msg.YOURS_TO_DECLARE,
+    ),
+    (r"a (?P<category>\w+) is declared: ask rost\?", Msg.ASK_ROST),
+    (r"a longer combination is already declared", Msg.LONGER_DECLARED),
+    (r"rost\? answers a declaration, before your first card, once", Msg.ROST_WHEN),
+    (r"the best declaration is your partner's: no rost\? against him", Msg.ROST_PARTNER),
+    (r"you hold a longer combination: declare it instead", Msg.ROST_LONGER),
+    (r"you hold no combination of that length", Msg.ROST_NONE),
+    (r"the match is over", Msg.MATCH_OVER),
+    (r"there is no seat (?P<number>\d+)", Msg.NO_SUCH_SEAT),
+    # Tertz (plugins/variants/tertz)
+    (r"seat (?P<seat>\d+) breaks the deck first", Msg.BREAKS_FIRST),
+    (r"break the deck first: lomayu-1 … lomayu-(?P<number>\d+)", Msg.BREAK_FIRST),
+    (r"the loser of the first trick breaks the deck, once, after it", Msg.BREAK_ONCE),
+    (
+        r"the trump 7 takes the turned card on its holder's turn, while the talon holds "
+        r"two cards or more",
+        Msg.TERTZ_SWAP_WHEN,
+    ),
+    (r"mariage: the trump K and Q in your hand, on your turn, once", Msg.MARIAGE_WHEN),
+    (r"combinations are declared before your move, with nine cards", Msg.NINE_CARDS),
+    (r"you have declared every combination you hold", Msg.ALL_DECLARED),
+    (r"a combination as high or higher is declared: rost\? or nothing", Msg.AS_HIGH_DECLARED),
+    (rf"the talon is gone: beat (?P<card>{_CARD}) if you can", Msg.MUST_BEAT),
+)
+_COMPILED = tuple((re.compile(pattern), key) for pattern, key in _FORMS)
+
+
+def _call(token: str) -> Phrase:
+    return phrase(Msg.CALL_WORD, call=for_people(token, ()), ru=ru_call(token))
+
+
+def _calls(text: str) -> Value:
+    return tuple(_call(token) for token in text.split(" or "))
+
+
+def _card(text: str) -> str:
+    # 'J♠': the Russian renderer writes it 'В♠', as every card of its lines
+    return text[:-1] + SUIT_SYMBOLS[text[-1]]
+
+
+_VALUES: dict[str, Callable[[str], Value]] = {
+    "suit": SUIT_SYMBOLS.__getitem__,
+    "card": _card,
+    "call": _call,
+    "best": _call,
+    "calls": _calls,
+    "kind": str,
+    "category": str,
+    "number": str,
+}
 
 
 def refusal_phrase(message: str, names: Sequence[str]) -> Phrase | None:
     """The phrase for an engine refusal's ``message`` (seats named by ``names``), or
-    None when its form carries no detail known here."""
-    if m := _TURN.fullmatch(message):
-        seat = int(m.group(1))
-        if seat >= len(names):
-            return None
-        key = Msg.NOT_YOUR_TURN_TO_BID if m.group(2) else Msg.NOT_YOUR_TURN
-        return phrase(key, name=names[seat])
-    if m := _FOLLOW.fullmatch(message):
-        return phrase(Msg.MUST_FOLLOW_SUIT, suit=SUIT_SYMBOLS[m.group(1)])
-    if m := _NOT_IN_HAND.fullmatch(message):
-        # 'J♠': the Russian renderer writes it 'В♠', as every card of its lines
-        return phrase(Msg.NOT_IN_HAND, card=m.group(1) + SUIT_SYMBOLS[m.group(2)])
+    None when its form is not one known here."""
+    for pattern, key in _COMPILED:
+        if m := pattern.fullmatch(message):
+            values: dict[str, Value] = {}
+            for group, text in m.groupdict().items():
+                if group == "seat":
+                    if int(text) >= len(names):
+                        return None
+                    values["name"] = names[int(text)]
+                else:
+                    values[group] = _VALUES[group](text)
+            return phrase(key, **values)
     return None

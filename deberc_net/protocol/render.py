@@ -444,6 +444,8 @@ def _finger(e: ev.Finger, machine: bool) -> list[str]:
     if machine:
         fields = [("name", e.name), ("registered", e.registered), ("online", e.online)]
         fields += [("ratings", len(e.ratings)), ("last", e.last)]
+        if e.house_bot:
+            fields.append(("house_bot", True))
         return [line("finger", fields), *(_rated_line(r) for r in e.ratings)]
     return finger_lines(e)
 
@@ -456,7 +458,10 @@ def finger_lines(e: ev.Finger, lang: Lang = Lang.EN) -> list[str]:
         if e.last
         else _say(lang, Msg.NO_FINISHED_GAME)
     )
-    out = [_say(lang, Msg.FINGER_TITLE, name=e.name, who=who, where=where, last=last)]
+    if e.house_bot:
+        out = [_say(lang, Msg.HOUSE_FINGER_TITLE, name=e.name, last=last)]
+    else:
+        out = [_say(lang, Msg.FINGER_TITLE, name=e.name, who=who, where=where, last=last)]
     if not e.ratings:
         out.append(_say(lang, Msg.NOT_RATED))
     for r in e.ratings:

@@ -17,6 +17,7 @@ import trio
 
 from deberc_net import __version__
 from deberc_net.plugins import RuleBook, RuleError, RuleKind
+from deberc_net.plugins.manager import for_players
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import (
     CALLS_HELP,
@@ -37,6 +38,7 @@ from .accounts import Accounts, name_key
 from .config import Config
 from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind, HouseBots
 from .house import PREFIX as HOUSE_PREFIX
+from .house_games import house_bot_games, is_house_rating_name
 from .matchmaking import GameSettings, Matchmaking, game_settings
 from .rematch import Rematches
 from .session import Session
@@ -252,16 +254,17 @@ class Lobby:
             return help_text(args[0], lang=lang)
         if session.name is None:
             return help_text(phase="login", lang=lang)
-        table = session.table
+        table, admin = session.table, self.is_admin(session)
         if table is None:
-            return help_text(phase="lobby", lang=lang)
+            return help_text(phase="lobby", lang=lang, admin=admin)
         calls: list[str] = []
         match, seat = table.match, session.seat
         if match is not None and seat is not None:  # a read of the table's state
             calls = [c.token() for c in match.legal_calls(seat)]
         if lang == Lang.RU:
             calls = [ru_call(c) for c in calls]
-        return help_text(phase="table", calls_now=calls, lang=lang)
+        playing = table.state != ev.TableState.WAITING
+        return help_text(phase="table", calls_now=calls, lang=lang, admin=admin, playing=playing)
 
     async def _cmd_style(self, session: Session, item: Command) -> None:
         style = _one_choice(session, item, "style", Style)
@@ -470,7 +473,9 @@ class Lobby:
         pages = max(1, math.ceil(len(items) / size))
         args = item.args if args is None else args
         if args and (not args[0].isdecimal() or not 1 <= int(args[0]) <= pages):
-            session.send(ev.Error("bad-argument", f"{item.name} [PAGE]: pages 1 to {pages}"))
+            session.send(
+                ev.error("bad-argument", phrase(Msg.PAGES, command=item.name, pages=pages))
+            )
             return None
         if not self.is_admin(session) and not session.lists.take(trio.current_time()):
             session.send(ev.Error("slow-down", f"too many '{item.name}' at once: wait a little"))
@@ -651,17 +656,17 @@ class Lobby:
     async def _cmd_invite(self, session: Session, item: Command) -> None:
         args = item.args
         if len(args) != 1:
-            session.send(ev.Error("bad-argument", "invite NAME"))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="invite NAME")))
             return
         name = unicodedata.normalize("NFC", args[0])
         if not accounts.valid_name(name):
-            session.send(ev.Error("bad-argument", "a name is 2-20 letters, digits, '_' or '-'"))
+            session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
             return
         if session.table is None:
-            session.send(ev.Error("not-seated", "sit at a table to invite someone to it"))
+            session.send(ev.error("not-seated", phrase(Msg.INVITE_NOT_SEATED)))
             return
         if name_key(name) == name_key(session.name or ""):
-            session.send(ev.Error("bad-argument", "you sit at the table already"))
+            session.send(ev.error("bad-argument", phrase(Msg.INVITE_SELF)))
             return
         guest = self.online.get(name_key(name))
         invited = guest.name if guest is not None else None
@@ -669,20 +674,19 @@ class Lobby:
         if invited is None and present is not None and present.online:  # on another worker
             invited = present.name
         if invited is None:
-            session.send(ev.Error("unknown-player", f"nobody called {name} is here ('who')"))
+            session.send(ev.error("unknown-player", phrase(Msg.NOBODY_HERE, name=name)))
             return
         self._post(session, session.table, Invite(session, invited))
 
     async def _cmd_rematch(self, session: Session, item: Command) -> None:
         if item.args:
-            session.send(ev.Error("bad-argument", "rematch"))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="rematch")))
             return
         if self.refused_for_shutdown(session):
             return
         if session.table is not None:
-            session.send(
-                ev.Error("already-seated", f"you sit at table {session.table.id}: 'leave' first")
-            )
+            said = phrase(Msg.REMATCH_SEATED, table=session.table.id)
+            session.send(ev.error("already-seated", said))
             return
         self.rematches.ask(session)
 
@@ -695,7 +699,7 @@ class Lobby:
         if rated:
             args.pop()
         if not args or args[0] not in kinds.split("|") or len(args) > 2:
-            session.send(ev.Error("bad-argument", usage))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
             return
         kind = HouseBotKind(args[0])
         level = None
@@ -703,22 +707,20 @@ class Lobby:
             level = DEFAULT_SEARCH_LEVEL
             if len(args) == 2:
                 if not args[1].isdecimal() or int(args[1]) not in SEARCH_LEVELS:
-                    session.send(ev.Error("bad-argument", usage))
+                    session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
                     return
                 level = int(args[1])
         elif len(args) == 2:
-            session.send(ev.Error("bad-argument", usage))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
             return
         if rated and kind == HouseBotKind.RANDOM:
-            session.send(ev.Error("bad-argument", "the random bot is never rated"))
+            session.send(ev.error("bad-argument", phrase(Msg.RANDOM_NOT_RATED)))
             return
         if not self.house.enabled:
-            session.send(
-                ev.Error("not-allowed", "this server runs no house bots (serve --house-bots)")
-            )
+            session.send(ev.error("not-allowed", phrase(Msg.NO_HOUSE_BOTS)))
             return
         if session.table is None:
-            session.send(ev.Error("not-seated", "sit at a table to ask a house bot to it"))
+            session.send(ev.error("not-seated", phrase(Msg.BOT_NOT_SEATED)))
             return
         self._post(session, session.table, SummonBot(session, kind, level, rated))
 
@@ -759,6 +761,9 @@ class Lobby:
     async def _cmd_rules(self, session: Session, item: Command) -> None:
         args = item.args
         table = session.table
+        if len(args) > 1 or (args and not args[0].isdecimal()):  # as observe and sit
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="rules [TABLE]")))
+            return
         if args:
             table = self._table_named(session, args[0])
             if table is None:
@@ -778,7 +783,11 @@ class Lobby:
             kind = phrase(Msg.VARIANT if info.kind == RuleKind.VARIANT else Msg.OPTION)
             lines.append(
                 phrase(
-                    Msg.RULES_ENTRY, name=info.name, kind=kind, counts=counts, summary=info.summary
+                    Msg.RULES_ENTRY,
+                    name=info.name,
+                    kind=kind,
+                    counts=counts,
+                    summary=for_players(info.summary),
                 )
             )
         return lines
@@ -832,9 +841,7 @@ class Lobby:
             assert session.name is not None  # at no table: your last finished match's
             told = await trio.to_thread.run_sync(self._last_history, session.name)
             if told is None:
-                session.send(
-                    ev.Error("not-seated", "you sit at no table, observe none, and have no match")
-                )
+                session.send(ev.error("not-seated", phrase(Msg.NO_HISTORY)))
                 return
             session.send(told)
             return
@@ -875,11 +882,17 @@ class Lobby:
         variant = "moscow"
         if args and self.rules.kind_of(args[0]) == RuleKind.VARIANT:
             variant = args.pop(0)
+        named = variant != "moscow" or len(args) < len(item.args)
         players = 2
         if args and args[0] in ("2", "3", "4"):
             players = int(args.pop(0))
+        elif named and args and args[0].isdecimal():
+            # a number after the variant is its player count (a page comes after that)
+            session.send(ev.error("bad-argument", phrase(Msg.TOP_PLAYERS, players=args[0])))
+            return
         if len(args) > 1 or (args and not args[0].isdecimal()):
-            session.send(ev.Error("bad-argument", "top [VARIANT] [PLAYERS] [PAGE]"))
+            usage = "top [VARIANT] [PLAYERS] [PAGE]"
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
             return
         rows = await trio.to_thread.run_sync(self.store.standings, variant, players)
         paged = self._page(session, item, rows, args)
@@ -892,17 +905,18 @@ class Lobby:
 
     async def _cmd_finger(self, session: Session, item: Command) -> None:
         if len(item.args) > 1:
-            session.send(ev.Error("bad-argument", "finger [NAME]"))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="finger [NAME]")))
             return
         name = unicodedata.normalize("NFC", item.args[0]) if item.args else session.name
         assert name is not None
         if not accounts.valid_name(name):
-            session.send(ev.Error("bad-argument", "a name is 2-20 letters, digits, '_' or '-'"))
+            session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
             return
         online = self.online.get(name_key(name))
         present = self.node.elsewhere(name) if self.node is not None else None
         elsewhere = present is not None and present.online  # on another worker
         store = self.store
+        house_bot = is_house_rating_name(name)
 
         def look_up() -> tuple[bool, list[ev.Rated], list[str]]:
             ratings = []
@@ -910,17 +924,19 @@ class Lobby:
                 keys = [name_key(s.name) for s in store.standings(r.variant, r.players)]
                 ratings.append(_rated(keys.index(name_key(r.name)) + 1, r))
             last = [g["match"] for g in store.recent_games(name)]
+            if house_bot:  # its copies played them
+                last = [row["match"] for _, row in house_bot_games(store, name, 10)]
             return store.account(name) is not None, ratings, last
 
         registered, ratings, last = await trio.to_thread.run_sync(look_up)
         if not registered and online is None and not elsewhere and not last and not ratings:
-            session.send(ev.Error("unknown-player", f"nobody called {name} has played here"))
+            session.send(ev.error("unknown-player", phrase(Msg.NOBODY_PLAYED, name=name)))
             return
         shown = online.name if online is not None and online.name else name
         if online is None and present is not None:
             shown = present.name
         here = online is not None or elsewhere
-        session.send(ev.Finger(shown, registered, here, tuple(ratings), tuple(last)))
+        session.send(ev.Finger(shown, registered, here, tuple(ratings), tuple(last), house_bot))
 
     async def _cmd_games(self, session: Session, item: Command) -> None:
         name = item.args[0] if item.args else session.name

@@ -100,11 +100,11 @@ class Rematches:
         name = session.name
         assert name is not None
         offer = self.offers.get(name_key(name))
+        if offer is not None and offer.refusal is not None:  # its time out or not, the reason
+            session.send(ev.error("not-allowed", phrase(offer.refusal.said)))
+            return
         if offer is None or not offer.open:
             session.send(ev.error("not-allowed", phrase(Msg.NO_REMATCH)))
-            return
-        if offer.refusal is not None:
-            session.send(ev.error("not-allowed", phrase(offer.refusal.said)))
             return
         if name_key(name) not in {name_key(n) for n in offer.asked}:
             offer.asked.append(name)

@@ -520,13 +520,14 @@ class Table:
     def _invite(self, session: Session, name: str) -> None:
         """'invite NAME' (the lobby has checked that NAME is someone else, online)."""
         if self._seat_of(session.name or "") is None:
-            session.send(ev.Error("not-seated", f"you do not sit at table {self.id}"))
+            session.send(ev.error("not-seated", phrase(Msg.NOT_AT_TABLE, table=self.id)))
             return
         if self._seat_of(name) is not None:
-            session.send(ev.Error("already-seated", f"{name} already sits at table {self.id}"))
+            said = phrase(Msg.ALREADY_SITS, name=name, table=self.id)
+            session.send(ev.error("already-seated", said))
             return
         if self.state != ev.TableState.WAITING or all(self.seats):
-            session.send(ev.Error("table-full", f"table {self.id} has no free seat"))
+            session.send(ev.error("table-full", phrase(Msg.NO_FREE_SEAT, table=self.id)))
             return
         self.invited.add(name_key(name))
         table = str(self.id)
@@ -550,17 +551,17 @@ class Table:
         """'bot KIND [LEVEL] [rated]': a house bot comes to sit here (server/house.py)."""
         house = self.lobby.house
         if self._seat_of(session.name or "") is None:
-            session.send(ev.Error("not-seated", f"you do not sit at table {self.id}"))
+            session.send(ev.error("not-seated", phrase(Msg.NOT_AT_TABLE, table=self.id)))
             return
         if self.reserved is not None:
-            session.send(ev.Error("not-allowed", f"table {self.id} is a ladder's board"))
+            session.send(ev.error("not-allowed", phrase(Msg.LADDER_BOARD, table=self.id)))
             return
         free = sum(1 for who in self.seats if who is None)
         if self.state != ev.TableState.WAITING or free <= house.pending(self):
-            session.send(ev.Error("table-full", f"table {self.id} has no free seat"))
+            session.send(ev.error("table-full", phrase(Msg.NO_FREE_SEAT, table=self.id)))
             return
         if rated and not self.rated:
-            session.send(ev.Error("not-allowed", f"table {self.id}'s matches are not rated"))
+            session.send(ev.error("not-allowed", phrase(Msg.UNRATED_TABLE, table=self.id)))
             return
         refusal = house.refusal(self)
         if refusal is not None:
@@ -825,7 +826,7 @@ class Table:
             return
         stale = stale_answer(seq, self.asked_seq, self.seq)
         if stale is not None:
-            session.send(ev.Error("stale", stale))
+            session.send(ev.error("stale", stale))
             return
         legal = match.legal_calls(seat)
         try:

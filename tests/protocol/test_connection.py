@@ -17,6 +17,7 @@ from deberc_net.protocol.connection import (
     State,
     TimeoutCode,
 )
+from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.render import MACHINE
 from deberc_net.testing import build_ruleset, new_match
 
@@ -152,5 +153,10 @@ def test_an_answer_is_stale_only_before_the_open_request_or_after_the_last_event
     assert stale_answer(None, 7, 9) is None  # no seq: never stale
     assert stale_answer(7, 7, 9) is None
     assert stale_answer(9, 7, 9) is None  # events since (away, back) do not spoil it
-    assert stale_answer(6, 7, 9) == "that answers request 6; the open request is 7"
-    assert stale_answer(10, 7, 9) == "that answers request 10; the open request is 7"
+    old, future = stale_answer(6, 7, 9), stale_answer(10, 7, 9)
+    assert old is not None and future is not None
+    assert old.text() == "that answers request 6; the open request is 7"
+    assert old.text(Lang.RU) == "это ответ на старый запрос 6; открытый запрос — 7"
+    # a request the table has not reached is no old one
+    assert future.text() == "there is no request 10 yet; the open request is 7"
+    assert future.text(Lang.RU) == "запроса 10 ещё не было; открытый запрос — 7"

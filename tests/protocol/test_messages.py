@@ -34,6 +34,9 @@ def test_every_message_has_both_languages_with_its_values() -> None:
         if key == Msg.NOT_A_CALL:  # the parser's reason is English: Russian quotes the line
             assert (_fields(english), _fields(russian)) == ({"reason"}, {"typed"})
             continue
+        if key == Msg.CALL_WORD:  # a call's token, or as a Russian player says it
+            assert (_fields(english), _fields(russian)) == ({"call"}, {"ru"})
+            continue
         # Russian may leave a value out (the look-alike letter: it always shows Т)
         assert _fields(russian) <= _fields(english), key
         assert len(_fields(english) - _fields(russian)) <= 1, key
@@ -99,3 +102,14 @@ def test_the_russian_help_fits_80_columns_and_is_russian() -> None:
     assert [x for x in lines if len(x) > 80] == []
     assert all(re.search("[а-я]", x) for x in RU_CALLS_HELP.splitlines())
     assert help_text("nonsense", lang=Lang.RU)[0].startswith("нет команды «nonsense»")
+
+
+def test_finger_of_a_house_bot_says_what_it_is_in_both_languages() -> None:
+    told = ev.Finger("house-search3", False, False, (), ("m7",), house_bot=True)
+    english = " ".join(x.strip() for x in render(told, "human")[:2])  # wrapped at 80
+    assert english == (
+        "house-search3: a house bot, rated under this name however many copies play "
+        "(house-search3-N). Last games: m7."
+    )
+    assert "гость" not in render_ru(told)[0] and "бот сервера" in render_ru(told)[0]
+    assert render(told, "machine")[0].endswith("last=m7 house_bot=1")

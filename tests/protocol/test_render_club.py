@@ -164,7 +164,7 @@ def test_engine_refusals_keep_their_detail_in_russian() -> None:
         assert render_ru(error) == [russian]
     # a seat the table does not name, or a sentence of another form: said by its code
     assert refusal_phrase("it is seat 7's turn", names) is None
-    other = _refused(IllegalCall("the deal is over"), names)
+    other = _refused(IllegalCall("a plugin's own reason"), names)
     assert other.said is None
     assert render_ru(ev.Error("must-trump", "you have no card of the led suit: play a trump")) == [
         "Ошибка (must-trump): масти нет — надо бить козырем"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 
 import trio
 
@@ -10,6 +11,8 @@ from deberc_net.protocol.commands import COMMANDS
 
 from .client import fields, is_event, play_machine, seat_pair
 from .conftest import Connector
+
+Register = Callable[[str, str], Awaitable[None]]
 
 
 async def _block(client, command: str, tag: str) -> list[str]:
@@ -30,9 +33,16 @@ async def _block(client, command: str, tag: str) -> list[str]:
 async def test_help(port: int, connect: Connector) -> None:
     client = await connect.machine(port, "ann")
     lines = await _block(client, "help", "help")
-    for name, spec in COMMANDS.items():  # in the lobby: every command but the table's
-        listed = any(line.strip().startswith(name) for line in lines)
-        assert listed == (spec.phases != "table"), name
+    for name, spec in COMMANDS.items():  # in the lobby: every command but the table's,
+        listed = any(line.strip().split()[0] == name for line in lines if line.strip())
+        # login (done), and the admins' commands (ann is none)
+        assert listed == (spec.phases != "table" and name != "login" and not spec.admins), name
+    # an explanation that wraps keeps its column
+    column = lines[1].index("Show")
+    for line in lines[1:-1]:
+        assert len(line) <= 80 and (
+            (line.startswith("  ") and line[2] != " ") or line[:column].isspace()
+        ), line
     for name, spec in COMMANDS.items():
         assert await _block(client, f"help {name}", "help") == [f"{spec.usage}: {spec.summary}"]
     [nothing] = await _block(client, "help frobnicate", "help")
@@ -62,6 +72,35 @@ async def test_help_at_a_table_names_the_calls_of_the_moment(port: int, connect:
     assert any(line.strip().startswith("leave") for line in lines)
     assert not any(line.strip().startswith("new ") for line in lines)
     assert f"Your table calls now: {' | '.join(view['legal'].split(','))}" in lines
+    # the match is on: nobody more to invite or ask, and still no login
+    listed = {line.split()[0] for line in lines if line.startswith("  ")}
+    assert {"leave", "rules", "history"} <= listed
+    assert not listed & {"invite", "bot", "login", "reserve", "release", "new"}
+
+
+async def test_help_lists_the_admins_commands_to_admins_and_invite_at_a_waiting_table(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, register: Register
+) -> None:
+    port = await start_server(admins=["boss"])
+    await register("boss", "owners")
+    boss = await connect.machine(port, "boss", "owners")
+    listed = {x.split()[0] for x in await _block(boss, "help", "help") if x.startswith("  ")}
+    assert {"reserve", "release", "new"} <= listed and "login" not in listed
+    await boss.send("new 2")
+    await boss.expect("ok", cmd="sit")
+    listed = {x.split()[0] for x in await _block(boss, "help", "help") if x.startswith("  ")}
+    assert {"invite", "bot", "release"} <= listed
+
+
+async def test_calls_keeps_its_column_when_an_explanation_wraps(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    lines = await _block(ann, "calls", "help")
+    column = lines[1].index("pass in bidding")
+    for line in lines[1:]:
+        assert len(line) <= 80, line
+        assert line[column - 1] == " " and line[column] != " ", line
 
 
 async def test_who_and_tables(port: int, connect: Connector) -> None:
@@ -120,6 +159,23 @@ async def test_rules(port: int, connect: Connector) -> None:
         clock = lines[-1]
         assert "Clock: 60 s a call for people, 10 s for bots ('clock')" in clock
         assert "3 timeouts in a row" in clock and "120 s disconnected" in clock
+    # what players read names no source of the rules ('(seed 004)')
+    general += await _block(ann, "rules", "rules")
+    assert not [x for x in general if "seed" in x]
+    assert any(x.startswith("ski-penalty (option") and "(seed" not in x for x in general)
+
+
+async def test_rules_of_a_tertz_table_describe_tertz_not_moscow(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2 tertz tertz-501")
+    await ann.expect("ok", cmd="sit")
+    lines = await _block(ann, "rules", "rules")
+    assert lines[0].startswith("Table ") and "tertz" in lines[0]
+    described = [x for x in lines[1:-1] if not x.startswith("  ")]
+    assert [x.split(":")[0] for x in described] == ["tertz", "tertz-501"]
+    assert not [x for x in lines if "seed" in x or "Moscow rules" in x]
 
 
 async def test_say(port: int, connect: Connector) -> None:

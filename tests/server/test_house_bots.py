@@ -50,6 +50,9 @@ async def test_a_house_bot_sits_plays_the_match_and_leaves(
     assert fields(seated)[1]["name"] == name  # invited to the private table
     end = await play_machine(ann, random.Random(5), timeout=BOT_START_S)
     assert fields(end)[1]["kind"] == "match-end"
+    await ann.send("rematch")  # told why, not that no match has ended
+    refused = await ann.expect("error")
+    assert refused["code"] == "not-allowed" and "house bot plays one match" in refused["text"]
     await ann.send("who")  # the bot quits once its match is over
     with trio.fail_after(10):
         while name in (await ann.expect("who"))["names"].split(","):

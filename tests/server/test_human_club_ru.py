@@ -129,3 +129,39 @@ async def test_three_and_four_player_matches_in_russian_fit_80_columns(
         await person.read_until(lambda x: x.startswith("История стола"))
     assert any(PROMPTS["ru"].match(x) for x in people[0].lines)
     check_russian(people)
+
+
+async def test_the_club_commands_refusals_say_their_reason_in_russian(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    port = await start_server()
+    anna = await connect.raw(port, "anna")
+    await anna.send("login anna lang=ru")
+    await anna.read_until(lambda x: x.startswith("Здравствуйте, "))
+    expected = {
+        "invite boris": "Ошибка (not-seated): сядьте за стол, чтобы пригласить к нему",
+        "bot random": "Ошибка (not-allowed): на этом сервере нет ботов сервера "
+        "(serve --house-bots)",
+        "bot": "Ошибка (bad-argument): набирайте так: bot heuristic|random|search",
+        "history": "Ошибка (not-seated): вы не сидите за столом, ни за каким не смотрите",
+        "top moscow 7": "Ошибка (bad-argument): top [ВАРИАНТ] [ИГРОКОВ] [СТРАНИЦА]: игроков",
+        "top 7": "Ошибка (bad-argument): top [СТРАНИЦА]: страницы от 1 до 1",
+        "finger x": "Ошибка (bad-argument): имя — от 2 до 20 букв",
+        "finger nobody1": "Ошибка (unknown-player): игрок nobody1 здесь не играл",
+        "rematch now": "Ошибка (bad-argument): набирайте так: rematch",
+    }
+    for typed, said in expected.items():
+        await anna.send(typed)
+        line = await anna.read_until(lambda x: x.startswith("Ошибка ("))
+        assert line.startswith(said), (typed, line)
+    await anna.send("new 2")
+    await anna.read_until(lambda x: x.startswith("Вы за столом"))
+    await anna.send("invite anna")  # oneself
+    line = await anna.read_until(lambda x: x.startswith("Ошибка ("))
+    assert line == "Ошибка (bad-argument): вы сами уже сидите за этим столом"
+    await anna.send("invite boris")
+    line = await anna.read_until(lambda x: x.startswith("Ошибка ("))
+    assert line == "Ошибка (unknown-player): игрока boris сейчас нет на сервере (кто есть — who)"
+    await anna.send("играю ч seq=999999")  # no game yet: said so
+    await anna.read_until(lambda x: x.startswith("Ошибка ("))
+    check_russian((anna,))

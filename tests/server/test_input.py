@@ -119,9 +119,12 @@ async def test_commands_before_login_and_bad_arguments(port: int, connect: Conne
 
 async def test_unknown_table(port: int, connect: Connector) -> None:
     client = await connect.machine(port, "ann")
-    for command in ("sit 42", "observe 42", "rules 42", "rules x"):
+    for command in ("sit 42", "observe 42", "rules 42"):
         await client.send(command)
         assert (await client.expect("error"))["code"] == "unknown-table", command
+    for command in ("sit x", "observe x", "rules x", "rules 1 2"):  # no table number at all
+        await client.send(command)
+        assert (await client.expect("error"))["code"] == "bad-argument", command
     await _who_works(client, "ann")
 
 

@@ -155,7 +155,7 @@ async def test_a_house_bot_game_is_rated_only_when_asked_and_rates_the_bot_too(
     await ann.send("leave")
     await ann.expect("ok", cmd="leave")
 
-    async def match_with(line: str) -> None:
+    async def match_with(line: str) -> str:
         await ann.send("new 2 short")
         await ann.expect("ok", cmd="sit")
         await ann.send(line)
@@ -163,13 +163,15 @@ async def test_a_house_bot_game_is_rated_only_when_asked_and_rates_the_bot_too(
         assert ok["rated"] == ("1" if "rated" in line else "0")
         end = await play_machine(ann, random.Random(7), timeout=BOT_START_S)
         assert fields(end)[1]["kind"] == "match-end"  # the table is gone with it
+        await ann.send("finger")  # her own last match
+        return str((await ann.expect("finger"))["last"]).split(",")[0]
 
     await match_with("bot heuristic")  # not asked: not rated
     await ann.send("top")
     assert (await ann.expect("top"))["total"] == "0"
     await ann.send("bot random rated")  # never: its rating could be farmed
     assert (await ann.expect("error"))["code"] == "bad-argument"
-    await match_with("bot heuristic rated")
+    rated_match = await match_with("bot heuristic rated")
     await ann.send("top")
     assert (await ann.expect("top"))["total"] == "2"
     rated = [await ann.expect("rated"), await ann.expect("rated")]
@@ -178,3 +180,5 @@ async def test_a_house_bot_game_is_rated_only_when_asked_and_rates_the_bot_too(
     await ann.send("finger house-heuristic")  # one name for every copy of that bot
     finger = await ann.expect("finger")
     assert (finger["registered"], finger["online"], finger["ratings"]) == ("0", "0", "1")
+    # a house bot, and the rated match its copy played is its last game
+    assert finger["house_bot"] == "1" and finger["last"] == rated_match

@@ -14,7 +14,9 @@ import trio
 from clients.client import Bot
 from deberc_net.cli import DEFAULT_HTTP_PORT, _config, build_parser
 from deberc_net.server.store import open_store
+from tests.server.client import fields, play_machine
 from tests.server.conftest import Connector, make_config
+from tests.server.test_house_bots import BOT_START_S
 
 from .conftest import WebServer
 
@@ -218,3 +220,35 @@ async def test_a_players_page_plots_his_rating_and_the_api_tells_it(start_web: S
     page = body.decode()
     assert 'id="rating-plot"' in page and page.count('<polyline class="series"') == 1
     assert 'data-name="moscow, 2 players"' in page
+
+
+async def test_a_rated_house_bots_page_shows_its_standing_as_finger_does(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    web: WebServer = await start_web(house_bots=True)
+    ann = await connect.machine(web.port, "ann", "pw-ann-1")  # registered by this login
+    await ann.send("new 2 short")
+    await ann.expect("ok", cmd="sit")
+    await ann.send("bot heuristic rated")
+    await ann.expect("ok", cmd="bot")
+    end = await play_machine(ann, random.Random(7), timeout=BOT_START_S)
+    assert fields(end)[1]["kind"] == "match-end"
+    await ann.send("finger")  # her own last match: the bot's too
+    match = (await ann.expect("finger"))["last"].split(",")[0]
+    status, body = await web.get("/api/players/house-heuristic")
+    assert status == 200
+    player = json.loads(body)
+    [rating] = player["ratings"]
+    [game] = player["games"]  # played by a copy, told under the rating name
+    assert game["match"] == match and rating["games"] == 1
+    assert {"won": 1, "lost": 0, "drawn": 0}[game["result"]] == rating["wins"]
+    assert (player["won"], player["lost"], player["drawn"]) == (
+        rating["wins"],
+        rating["losses"],
+        rating["draws"],
+    )
+    status, body = await web.get("/players/house-heuristic")
+    assert status == 200 and match.encode() in body
+    status, body = await web.get("/players/ann")  # rated only against a house bot: said so
+    assert status == 200 and b"with no house bot" not in body
+    assert b"bot KIND rated" in body

@@ -84,15 +84,15 @@ PARTNER_EXEMPTION = Switch(
 )
 SEQUENCE_BY_STRENGTH = Switch(
     "sequence-by-strength",
-    "Sequences are read in play-strength order (e.g. K 10 A is a terts), as seed 004's "
-    "service does.",
+    "Sequences are read in play-strength order (e.g. K 10 A is a terts), as one "
+    "online service does (seed 004).",
     set_settings(sequence_by_strength=True),
 )
 TABLE_PENALTIES = Switch(
     "table-penalties",
-    "The seeds' penalties instead of refusals: a renonce, a false declaration, a forbidden "
-    "seven swap or a rost? without a combination of that length is a bide on cards; a "
-    "longer combination asked about with rost? is lost.",
+    "Penalties instead of refusals (as the seeds play): a renonce, a false declaration, "
+    "a forbidden seven swap or a rost? without a combination of that length is a bide on "
+    "cards; a longer combination asked about with rost? is lost.",
     set_settings(table_penalties=True),
 )
 MANUAL_CLAIM = Switch(
@@ -104,7 +104,7 @@ MANUAL_CLAIM = Switch(
 PAIR_COMBINATIONS = Switch(
     "pair-combinations",
     "Four players: when a pair holds the best combination, both partners' sequences "
-    "score (the belote habit; the seeds score only the owner of the best).",
+    "score (the belote habit; by default only the owner of the best scores).",
     set_settings(pair_combinations=True),
     players=(4,),
 )

@@ -23,6 +23,7 @@ from starlette.websockets import WebSocket
 from deberc_net.protocol.events import TableState
 
 from ..accounts import valid_name
+from ..house_games import house_bot_games, is_house_rating_name
 from ..lobby import Lobby
 from . import ladders, views
 from .live import Viewers, watch_table
@@ -110,10 +111,15 @@ def make_app(lobby: Lobby) -> Starlette:
 
         def look_up() -> views.PlayerPage | None:
             rows = store.recent_games(name, limit=PLAYER_GAMES)
+            played_as: dict[str, str] = {}
+            if not rows and is_house_rating_name(name):  # a rated house bot: its copies'
+                for copy, row in house_bot_games(store, name, PLAYER_GAMES):
+                    rows.append(row)
+                    played_as[row["match"]] = copy
             if not rows:
                 return None
             return views.player_page(
-                name, rows, store.player_ratings(name), store.rating_history(name)
+                name, rows, store.player_ratings(name), store.rating_history(name), played_as
             )
 
         return await trio.to_thread.run_sync(look_up)

@@ -220,12 +220,14 @@ def player_page(
     rows: list[dict[str, Any]],
     ratings: list[PlayerRating] | None = None,
     history: list[RatingPoint] | None = None,
+    played_as: dict[str, str] | None = None,
 ) -> PlayerPage:
     """A player's finished matches (the store's rows, newest first) and their tally,
-    with his ratings and their history."""
-    key = name.casefold()
+    with his ratings and their history; ``played_as``: a match's name he played under
+    when not his own (a house bot's copy)."""
     games = []
     for row in rows:
+        key = (played_as or {}).get(row["match"], name).casefold()
         winners = [w.casefold() for w in row["winner"].split(",") if w] if row["winner"] else []
         result = "drawn" if not winners else "won" if key in winners else "lost"
         games.append(

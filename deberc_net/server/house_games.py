@@ -1,0 +1,39 @@
+"""A rated house bot's games: its rating is kept under one name per kind and level
+(``house-search3``, server/house.py ``HouseBot.rating_name``) while each copy plays one
+match under a name of its own (``house-search3-12``). 'finger' and the player pages
+show the rating name's standing with the matches its copies were rated in."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .accounts import name_key
+from .store.base import Store
+
+# house.py's PREFIX and kinds, and the search levels 1-5 (a copy's name adds '-N')
+_RATING_NAME = re.compile(r"house-(?:heuristic|random|search[1-5])")
+
+
+def is_house_rating_name(name: str) -> bool:
+    return _RATING_NAME.fullmatch(name_key(name)) is not None
+
+
+def house_bot_games(store: Store, name: str, limit: int) -> list[tuple[str, dict[str, Any]]]:
+    """The rated matches of house bot ``name`` (a rating name), newest first: the name
+    its copy played under and the store's row of the match."""
+    prefix = name_key(name) + "-"
+    out: list[tuple[str, dict[str, Any]]] = []
+    for point in reversed(store.rating_history(name)):
+        if len(out) >= limit:
+            break
+        records = store.match_records(point.match)
+        players = json.loads(records[0])["players"] if records else []
+        copy: str | None = next((p for p in players if name_key(p).startswith(prefix)), None)
+        if copy is None:
+            continue
+        rows = store.recent_games(copy, 1)
+        if rows and rows[0]["match"] == point.match:  # a copy plays one match only
+            out.append((copy, rows[0]))
+    return out

@@ -1,0 +1,126 @@
+"""Every refusal sentence the engine (and a built-in variant's deal) can say has a
+phrase of its own, so a Russian player is told the reason, not only the code."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import deberc_net
+from deberc_net.game import errors as E
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.lang import Lang, ru_card_text
+from deberc_net.protocol.messages import RU_ERRORS
+from deberc_net.protocol.refusals import refusal_phrase
+from deberc_net.protocol.render_ru import render_ru
+
+PACKAGE = Path(deberc_net.__file__).parent
+ERRORS = {name for name, value in vars(E).items() if isinstance(value, type)} - {"IllegalCall"}
+NAMES = ("anna", "boris", "vera", "gleb")
+
+# what each expression inside an f-string sentence stands for, as the engine says it
+SAMPLES = {
+    "deal.turn": "1",
+    "who": "1",
+    "pending.answerer": "1",
+    "seat": "1",
+    "deal.pending.kind": "rost",
+    "legal": "ot-A or pishet",
+    "call.token()": "ot-Q",
+    "right.token()": "dva-terts",
+    "CATEGORY_NAMES[best.category]": "terts",
+    "text": "Ks",
+    "card_str(card)": "10h",
+    "card_str(led)": "Js",
+    "'shdc'[led]": "d",
+    "'shdc'[led >> 3]": "c",
+    "len(self.talon) - 1": "5",
+}
+
+
+def _sentence(node: ast.expr, functions: dict[str, ast.FunctionDef]) -> list[str]:
+    """The sentences ``node`` (an error's argument) can be, its values filled in."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for part in node.values:
+            if isinstance(part, ast.Constant):
+                parts.append(str(part.value))
+            else:
+                assert isinstance(part, ast.FormattedValue)
+                source = ast.unparse(part.value)
+                assert source in SAMPLES, f"add a sample for {source!r}"
+                parts.append(SAMPLES[source])
+        return ["".join(parts)]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        helper = functions[node.func.id]  # a helper of the module that returns the sentence
+        return [
+            text
+            for ret in ast.walk(helper)
+            if isinstance(ret, ast.Return) and ret.value is not None
+            for text in _sentence(ret.value, functions)
+        ]
+    raise AssertionError(f"a refusal sentence this test cannot read: {ast.unparse(node)}")
+
+
+def engine_sentences() -> list[str]:
+    found = []
+    sources = [*(PACKAGE / "game").glob("*.py"), *(PACKAGE / "plugins").rglob("*.py")]
+    for path in sources:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        functions = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in ERRORS:
+                found += _sentence(node.args[0], functions)
+    return found
+
+
+def test_the_walk_finds_the_engines_sentences() -> None:
+    sentences = engine_sentences()
+    assert len(sentences) >= 40
+    assert "no opponent's declaration is waiting to be shown" in sentences
+    assert "bidding is on: ot-Q comes after the order" in sentences
+    assert "the talon is gone: beat Js if you can" in sentences  # Tertz's own
+
+
+def test_every_engine_refusal_has_a_russian_reason() -> None:
+    # the codes whose Russian says no reason ("not now"); a specific code's is one
+    generic = {RU_ERRORS[code] for code in ("wrong-phase", "not-allowed", "illegal-call")}
+    for sentence in engine_sentences():
+        said = refusal_phrase(sentence, NAMES)
+        assert said is not None, sentence
+        russian = ru_card_text(said.text(Lang.RU))  # as render_ru writes its lines
+        assert russian and russian not in generic, sentence
+        latin = russian.replace("lomayu", "")  # the Tertz calls are typed so
+        for name in NAMES:
+            latin = latin.replace(name, "")
+        assert not any(c.isascii() and c.isalpha() for c in latin), (sentence, russian)
+
+
+def test_a_refusal_in_russian_keeps_its_detail() -> None:
+    cases = {
+        "bidding is on: As comes after the order": "идёт торговля: «Т♠» — только после заказа",
+        "bidding is on: ot-Q comes after the order": "«от дамы»",
+        "round one plays the turned suit: say igrayu or pas": "в первом круге",
+        "no opponent's declaration is waiting to be shown": "соперник не объявлял",
+        "only a seat holding all four sevens, before the first card": "четыре семерки",
+        "waiting for seat 2 to answer rost": "сначала должен ответить vera",
+        "answer the question first: ot-A or pishet": "от туза, пишет",
+        "you may not play Jd now": "В♦",
+        "bidding is on: konets comes after the order": "идёт торговля",
+    }
+    for sentence, part in cases.items():
+        said = refusal_phrase(sentence, NAMES)
+        assert said is not None, sentence
+        line = " ".join(x.strip() for x in render_ru(ev.Error("not-allowed", sentence, None, said)))
+        assert line.startswith("Ошибка (not-allowed): ") and part in line, (sentence, line)
+
+
+def test_an_unknown_sentence_or_seat_gets_no_phrase() -> None:
+    assert refusal_phrase("a plugin's own reason", NAMES) is None
+    assert refusal_phrase("it is seat 7's turn", NAMES) is None
