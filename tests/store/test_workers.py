@@ -11,7 +11,9 @@ import socket
 import sys
 from pathlib import Path
 
+import pytest
 import trio
+from trio_websocket import ConnectionClosed, open_websocket_url
 
 from tests.server.client import LineClient, fields, is_event, play_machine, random_legal
 
@@ -245,6 +247,7 @@ async def test_help_rematch_games_and_a_clean_stop_across_workers(
 ) -> None:
     # a worker is dead only after a minute of silence here: one forgotten sooner said bye
     patient = SETTINGS.replace("server_dead_ms = 3000", "server_dead_ms = 60000")
+    patient += "http_port = 0\n"  # the web face, on worker 0, on a free port
     opened: list[LineClient] = []
     with trio.fail_after(90):
         async with served_workers(postgres_url, _settings(tmp_path, patient)) as workers:
@@ -312,14 +315,35 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
     # bob leaves the new match (a forfeit: it is over), ann asks again; bob opening a
     # table on worker 1 calls the offer off on worker 0, as sitting elsewhere does
     await bob.send("leave!")
+    await bob.read_until(lambda x: is_event(x, "match-end"), 10)
     await ann.read_until(lambda x: is_event(x, "match-end"), 10)
     await ann.send("rematch")
     assert (await ann.expect("ok", cmd="rematch", timeout=10))["waiting"] == "bob"
     await bob.send("new 2")
-    await bob.expect("ok", cmd="sit")
+    bobs = (await bob.expect("ok", cmd="sit"))["table"]
     off = await ann.expect("rematch", timeout=10)
     assert (off["off"], off["by"]) == ("elsewhere", "bob")
-    await bob.send("leave!")
+    # worker 0's web face watches bob's table on worker 1 live, to its close
+    await _listed(ann, "tables", f"id={bobs} ")
+    http_port = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
+    live = f"ws://127.0.0.1:{http_port}/live/table/{bobs}"
+    async with open_websocket_url(live) as page, open_websocket_url(live) as second:
+        seen = await page.get_message()
+        assert seen.startswith(f"ok cmd=observe table={bobs} "), seen
+        also = await second.get_message()  # it joins the first one's feed
+        assert also.startswith(f"ok cmd=observe table={bobs} "), also
+        await ann.send(f"sit {bobs}")
+        await ann.expect("ok", cmd="sit")
+        while "kind=start" not in seen:
+            seen += await page.get_message()
+        assert f"table={bobs} kind=seated name=ann" in seen
+        await bob.send("leave!")
+        for socket in (page, second):
+            with pytest.raises(ConnectionClosed):  # the table closed: so does the page
+                while True:
+                    text = await socket.get_message()
+                    seen, also = (seen + text, also) if socket is page else (seen, also + text)
+    assert "kind=match-end" in seen and "kind=match-end" in also
     # worker 0 stops cleanly: worker 1 forgets it at once (its bye), not after a minute
     carol = await workers.connect(0, "carol")
     opened.append(carol)

@@ -300,11 +300,18 @@ class Node:
                 return True
             case _:  # Stop, Dismiss: the owner's own business
                 return True
-        if session.remote or session.name is None:
-            return False  # a stand-in goes one hop, no further; a web viewer stays here
+        if session.remote:
+            return False  # a stand-in goes one hop, no further
+        if session.name is None and not isinstance(message, Observe | Unobserve):
+            return False  # a web page (nameless) only watches
         self.forwarded[session.id] = session
         body |= {"s": session.id, "who": _who(session)}
         self.bus.publish(channel(table.owner), body)
+        if session.name is None and isinstance(message, Unobserve):
+            # a web page's session watches one table: done, its stand-in goes (on the
+            # owner's channel, so after the unobserve)
+            del self.forwarded[session.id]
+            self.bus.publish(channel(table.owner), {"k": "gone", "s": session.id})
         return True
 
     def ask_help(self, session: Session, table: Table) -> None:
@@ -467,7 +474,8 @@ class Node:
         connection.style, connection.lang = style, Lang(lang)
         connection.hand_order = HandOrder(order)
         connection.clock = None if clock is None else ClockChoice(clock)
-        self.remote_named[name_key(name)] = proxy
+        if name is not None:  # a web page watching is nameless
+            self.remote_named[name_key(name)] = proxy
         return proxy
 
     def _posted(self, message: dict[str, Any]) -> None:
