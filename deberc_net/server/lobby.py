@@ -228,9 +228,16 @@ class Lobby:
         await self.handlers[item.name](session, item)
 
     async def _cmd_help(self, session: Session, item: Command) -> None:
-        english = self._help(session, item.args, Lang.EN)
+        table = session.table
+        if not item.args and table is not None and table.remote and self.node is not None:
+            self.node.ask_help(session, table)  # the legal calls are known where it plays
+            return
+        self.send_help(session, item.args)
+
+    def send_help(self, session: Session, args: Sequence[str]) -> None:
+        english = self._help(session, args, Lang.EN)
         session.send(
-            ev.TextBlock("help", tuple(english), tuple(self._help(session, item.args, Lang.RU)))
+            ev.TextBlock("help", tuple(english), tuple(self._help(session, args, Lang.RU)))
         )
 
     async def _cmd_calls(self, session: Session, item: Command) -> None:

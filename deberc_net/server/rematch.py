@@ -103,6 +103,9 @@ class Rematches:
         if offer is not None and offer.refusal is not None:  # its time out or not, the reason
             session.send(ev.error("not-allowed", phrase(offer.refusal.said)))
             return
+        node = self.lobby.node
+        if (offer is None or not offer.open) and node is not None and node.ask_rematch(session):
+            return  # the match was played on another worker, which keeps its offer
         if offer is None or not offer.open:
             session.send(ev.error("not-allowed", phrase(Msg.NO_REMATCH)))
             return
@@ -137,6 +140,8 @@ class Rematches:
         offer = self.offers.get(name_key(name)) if name is not None else None
         if offer is not None and offer.open:
             self._call_off(offer, why, name, without=session)
+        elif self.lobby.node is not None:  # an offer kept by another worker is off too
+            self.lobby.node.withdraw_rematch(session, why)
 
     def _call_off(
         self,
@@ -160,8 +165,15 @@ class Rematches:
         return ev.Rematch(offer.table, tuple(offer.asked), offer.waiting())
 
     def _players(self, offer: Offer) -> list[Session]:
-        online = (self.lobby.online.get(name_key(n)) for n in offer.names)
-        return [s for s in online if s is not None]
+        node = self.lobby.node
+        players = []
+        for name in offer.names:
+            player: Session | None = self.lobby.online.get(name_key(name))
+            if player is None and node is not None:  # connected to another worker
+                player = node.proxy_named(name_key(name))
+            if player is not None and not player.closed:
+                players.append(player)
+        return players
 
     def _start(self, offer: Offer) -> None:
         offer.open = False

@@ -11,9 +11,11 @@ import socket
 import sys
 from pathlib import Path
 
+import pytest
 import trio
+from trio_websocket import ConnectionClosed, open_websocket_url
 
-from tests.server.client import LineClient, fields, is_event, play_machine
+from tests.server.client import LineClient, fields, is_event, play_machine, random_legal
 
 from .workers import Workers, served_workers
 
@@ -23,9 +25,9 @@ SETTINGS = (
 )
 
 
-def _settings(tmp_path: Path) -> Path:
+def _settings(tmp_path: Path, settings: str = SETTINGS) -> Path:
     path = tmp_path / "server.toml"
-    path.write_text(SETTINGS)
+    path.write_text(settings)
     return path
 
 
@@ -238,3 +240,117 @@ async def _kill_one(workers: Workers, opened: list[LineClient], url: str) -> Non
             if any(r["match"] == match_id for r in exported):
                 break
             await trio.sleep(0.5)
+
+
+async def test_help_rematch_games_and_a_clean_stop_across_workers(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # a worker is dead only after a minute of silence here: one forgotten sooner said bye
+    patient = SETTINGS.replace("server_dead_ms = 3000", "server_dead_ms = 60000")
+    patient += "http_port = 0\n"  # the web face, on worker 0, on a free port
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, _settings(tmp_path, patient)) as workers:
+            try:
+                await _after_a_match_across(workers, opened)
+            finally:
+                for client in opened:
+                    with trio.move_on_after(1):
+                        await client.aclose()
+
+
+async def _help_lines(client: LineClient) -> list[str]:
+    """'help' sent: its lines, to the last one (other lines in between skipped)."""
+    await client.send("help")
+    lines: list[str] = []
+    while not lines or not lines[-1].startswith(("'calls' explains", "At a table")):
+        lines.append(fields(await client.read_until(lambda x: fields(x)[0] == "help"))[1]["text"])
+    return lines
+
+
+async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> None:
+    ann = await workers.connect(0, "ann")
+    bob = await workers.connect(1, "bob")
+    opened += [ann, bob]
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await _listed(bob, "tables", f"id={table} ")
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    ends: list[str] = []
+
+    async def plays(client: LineClient, seed: int) -> None:
+        ends.append(await play_machine(client, random.Random(seed), timeout=30))
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(plays, ann, 11)
+        # bob, at worker 0's table from worker 1: 'help' lists the calls legal now
+        ask = fields(await bob.read_until(lambda x: fields(x)[0] == "ask", 30))[1]
+        lines = await _help_lines(bob)
+        assert f"Your table calls now: {' | '.join(ask['legal'].split(','))}" in lines
+        assert any(line.strip().startswith("leave") for line in lines)
+        await bob.send(f"{random_legal(ask, random.Random(12))} seq={ask['seq']}")
+        await plays(bob, 13)
+    assert all(is_event(e, "match-end") for e in ends)
+    # 'games' on either worker lists the match, wherever it was played
+    await bob.send("games ann")
+    assert (await bob.expect("games", name="ann"))["count"] == "1"
+    game = await bob.expect("game", table=table)
+    assert game["players"] == "ann,bob"
+    await ann.send("games bob")
+    await ann.expect("games", name="bob")
+    assert (await ann.expect("game", table=table))["match"] == game["match"]
+    await bob.send("finger ann")
+    assert game["match"] in (await bob.expect("finger", name="ann"))["last"].split(",")
+    # a rematch asked from worker 1 of worker 0's match: both sit at a new table
+    await bob.send("rematch")
+    asked = await bob.expect("ok", cmd="rematch", timeout=10)
+    assert (asked["table"], asked["asked"], asked["waiting"]) == (table, "bob", "ann")
+    assert (await ann.expect("rematch", timeout=10))["waiting"] == "ann"
+    await ann.send("rematch")
+    await ann.expect("ok", cmd="rematch")
+    for client in (ann, bob):
+        again = await client.read_until(lambda x: fields(x)[0] in ("ask", "state"), 10)
+        assert fields(again)[1]["table"] != table
+    # bob leaves the new match (a forfeit: it is over), ann asks again; bob opening a
+    # table on worker 1 calls the offer off on worker 0, as sitting elsewhere does
+    await bob.send("leave!")
+    await bob.read_until(lambda x: is_event(x, "match-end"), 10)
+    await ann.read_until(lambda x: is_event(x, "match-end"), 10)
+    await ann.send("rematch")
+    assert (await ann.expect("ok", cmd="rematch", timeout=10))["waiting"] == "bob"
+    await bob.send("new 2")
+    bobs = (await bob.expect("ok", cmd="sit"))["table"]
+    off = await ann.expect("rematch", timeout=10)
+    assert (off["off"], off["by"]) == ("elsewhere", "bob")
+    # worker 0's web face watches bob's table on worker 1 live, to its close
+    await _listed(ann, "tables", f"id={bobs} ")
+    http_port = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
+    live = f"ws://127.0.0.1:{http_port}/live/table/{bobs}"
+    async with open_websocket_url(live) as page, open_websocket_url(live) as second:
+        seen = await page.get_message()
+        assert seen.startswith(f"ok cmd=observe table={bobs} "), seen
+        also = await second.get_message()  # it joins the first one's feed
+        assert also.startswith(f"ok cmd=observe table={bobs} "), also
+        await ann.send(f"sit {bobs}")
+        await ann.expect("ok", cmd="sit")
+        while "kind=start" not in seen:
+            seen += await page.get_message()
+        assert f"table={bobs} kind=seated name=ann" in seen
+        await bob.send("leave!")
+        for socket in (page, second):
+            with pytest.raises(ConnectionClosed):  # the table closed: so does the page
+                while True:
+                    text = await socket.get_message()
+                    seen, also = (seen + text, also) if socket is page else (seen, also + text)
+    assert "kind=match-end" in seen and "kind=match-end" in also
+    # worker 0 stops cleanly: worker 1 forgets it at once (its bye), not after a minute
+    carol = await workers.connect(0, "carol")
+    opened.append(carol)
+    await _listed(bob, "who", "carol")
+    stopped = workers.pids[0]
+    os.kill(stopped, signal.SIGTERM)
+    with trio.fail_after(10):
+        while not any(e.get("event") == "worker_lost" for e in workers.events):
+            await trio.sleep(0.1)
+    await _listed(bob, "who", "carol", present=False)

@@ -83,12 +83,16 @@ def _server_inode(port: int, peer_port: int) -> str | None:
 
 @asynccontextmanager
 async def served_workers(url: str, settings: Path, count: int = 2) -> AsyncIterator[Workers]:
-    """``serve --workers count`` on a free port; SIGTERM at the end."""
+    """``serve --workers count`` on a free port (the web face off unless ``settings``
+    give it an ``http_port``); SIGTERM at the end."""
     async with trio.open_nursery() as nursery:
+        web = "http_port" in settings.read_text()
         command = [
             sys.executable, "-m", "deberc_net", "serve", "--workers", str(count),
-            "--db", url, "--port", "0", "--http-port", "0", "--config", str(settings),
+            "--db", url, "--port", "0", "--config", str(settings),
         ]  # fmt: skip
+        if not web:
+            command += ["--http-port", "0"]  # off
         process = await nursery.start(
             functools.partial(trio.run_process, command, stderr=subprocess.PIPE, check=False)
         )

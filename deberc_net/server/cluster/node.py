@@ -96,6 +96,8 @@ class Node:
     # sessions here whose seek waits on another worker: (that worker, the game)
     seeking_at: dict[int, tuple[int, GameSettings]] = attrs.Factory(dict)
     waiting_since: dict[int, float] = attrs.Factory(dict)  # seekers here: since when
+    # sessions here whose last table was another worker's, which keeps its rematch offer
+    rematch_at: dict[int, int] = attrs.Factory(dict)
     # table numbers drawn from the store (unique among every worker of every host on
     # the database), not yet used; refilled in the background
     table_numbers: list[int] = attrs.Factory(list)
@@ -120,6 +122,9 @@ class Node:
             "unseek": self._unseek_here,
             "bye": lambda m: self._forget_worker(m["w"], "its server stopped"),
             "invited": self._invited,
+            "help": self._help_here,
+            "rematch": self._rematch_here,
+            "unrematch": self._unrematch_here,
         }
 
     # ------------------------------------------------------------ running
@@ -295,16 +300,61 @@ class Node:
                 return True
             case _:  # Stop, Dismiss: the owner's own business
                 return True
-        if session.remote or session.name is None:
-            return False  # a stand-in goes one hop, no further; a web viewer stays here
+        if session.remote:
+            return False  # a stand-in goes one hop, no further
+        if session.name is None and not isinstance(message, Observe | Unobserve):
+            return False  # a web page (nameless) only watches
         self.forwarded[session.id] = session
         body |= {"s": session.id, "who": _who(session)}
         self.bus.publish(channel(table.owner), body)
+        if session.name is None and isinstance(message, Unobserve):
+            # a web page's session watches one table: done, its stand-in goes (on the
+            # owner's channel, so after the unobserve)
+            del self.forwarded[session.id]
+            self.bus.publish(channel(table.owner), {"k": "gone", "s": session.id})
         return True
+
+    def ask_help(self, session: Session, table: Table) -> None:
+        """'help' at another worker's ``table``: its owner lists the calls legal now, as
+        for its own players."""
+        assert isinstance(table, RemoteTable)
+        self._to_owner(table.owner, session, {"k": "help"})
+
+    def ask_rematch(self, session: Session) -> bool:
+        """'rematch' after a match on another worker's table: asked there (False: the
+        last table was none of another worker's)."""
+        owner = self.rematch_at.get(session.id)
+        if owner is None or session.remote or owner not in self.heard:
+            return False
+        self._to_owner(owner, session, {"k": "rematch"})
+        return True
+
+    def withdraw_rematch(self, session: Session, why: ev.RematchOff) -> None:
+        owner = self.rematch_at.pop(session.id, None)
+        if owner is not None and not session.remote:
+            self._to_owner(owner, session, {"k": "unrematch", "why": str(why)})
+
+    def _to_owner(self, owner: int, session: Session, body: dict[str, Any]) -> None:
+        self.forwarded[session.id] = session  # its answer comes back as text
+        self.bus.publish(channel(owner), body | {"s": session.id, "who": _who(session)})
+
+    def _help_here(self, message: dict[str, Any]) -> None:
+        proxy = self._proxy(message["w"], message["s"], message["who"])
+        self.lobby.send_help(proxy, ())
+
+    def _rematch_here(self, message: dict[str, Any]) -> None:
+        proxy = self._proxy(message["w"], message["s"], message["who"])
+        self.lobby.rematches.ask(proxy)
+
+    def _unrematch_here(self, message: dict[str, Any]) -> None:
+        proxy = self.remote.get((message["w"], message["s"]))
+        if proxy is not None:
+            self.lobby.rematches.withdraw(proxy, ev.RematchOff(message["why"]))
 
     def disconnected(self, session: Session) -> None:
         """A session here ended: the owners it spoke to forget their stand-in."""
         self.seeking_at.pop(session.id, None)
+        self.rematch_at.pop(session.id, None)
         if self.forwarded.pop(session.id, None) is not None:
             self.bus.publish(LOBBY, {"k": "gone", "s": session.id})
 
@@ -328,6 +378,7 @@ class Node:
         table_id = message["table"]
         if table_id is None:
             if isinstance(session.table, RemoteTable):
+                self.rematch_at[session.id] = session.table.owner
                 session.table, session.seat = None, None
             return
         table = self._table_copy(message["w"], message["info"])
@@ -423,7 +474,8 @@ class Node:
         connection.style, connection.lang = style, Lang(lang)
         connection.hand_order = HandOrder(order)
         connection.clock = None if clock is None else ClockChoice(clock)
-        self.remote_named[name_key(name)] = proxy
+        if name is not None:  # a web page watching is nameless
+            self.remote_named[name_key(name)] = proxy
         return proxy
 
     def _posted(self, message: dict[str, Any]) -> None:
@@ -491,6 +543,7 @@ class Node:
         if proxy is None:
             return
         self.lobby.matchmaking.forget(proxy)
+        self.lobby.rematches.withdraw(proxy, ev.RematchOff.LEFT)
         if proxy.name is not None and self.remote_named.get(name_key(proxy.name)) is proxy:
             del self.remote_named[name_key(proxy.name)]
         proxy.connection.close()

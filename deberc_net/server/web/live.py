@@ -4,6 +4,8 @@ The page's socket gets exactly the machine-style lines an observer's connection 
 (the same ``Observe`` message, the same ``_event``/render, the same redaction), so it can
 never show a card an observer could not see yet: first through its own session, then
 through its table's feed (feed.py), which observes once for all the table's pages.
+Under ``serve --workers`` both watch another worker's table through the bus, as a
+player's ``observe`` does (server/cluster/node.py).
 """
 
 from __future__ import annotations
