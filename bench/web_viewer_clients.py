@@ -3,8 +3,8 @@
     python bench/web_viewer_clients.py HTTP_PORT VIEWERS TABLE[,TABLE...] [--no-deflate]
 
 Viewer i opens ``/live/table/T`` for the i-th table (round robin) and reads every
-message, as a browser's page does: lines, and the hand sizes in messages of their own
-(the page asks nothing else: static/table.js).
+message, as a browser's page does: lines, and the hand sizes when told (after a
+message's last line; the page asks nothing else: static/table.js).
 
 The viewers are plain non-blocking sockets under one ``selectors`` loop (no trio, no
 WebSocket library: a frame's header is a few bytes, and the server's frames are never
@@ -114,7 +114,7 @@ class Viewer:
             if self.compressed and self.inflater is not None:
                 payload = self.inflater.decompress(payload + TAIL if final else payload)
             counts.lines += payload.count(b"\n")
-            if opcode and payload.startswith(b"{"):  # the hand sizes: a message of their own
+            if b'{"hand_sizes":' in payload:  # told after the message's last line
                 counts.sizes += 1
             if final:
                 counts.messages += 1

@@ -24,19 +24,23 @@ def live_url(web: WebServer, table: int) -> str:
 
 
 def lines_of(message: str) -> list[str]:
-    """A message's lines; none in a hand-sizes message (the page's own, not a line)."""
-    return [] if message.startswith("{") else message.split("\r\n")
+    """A message's lines, each ended by CRLF; what may follow the last is the hand sizes
+    (the page's own, never a line)."""
+    *lines, tail = message.split("\r\n")
+    assert tail == "" or tail.startswith('{"hand_sizes":'), message
+    return lines
 
 
 def follow_sizes(sizes: list[int], message: str) -> list[int]:
     """The hand sizes as the page works them out (static/table.js) after ``message``."""
-    if message.startswith("{"):
-        told: list[int] = json.loads(message)["hand_sizes"]
-        return told
     out = list(sizes)
-    for line in message.split("\r\n"):
+    for line in lines_of(message):
         if is_event(line, "play"):
             out[int(fields(line)[1]["seat"])] -= 1
+    tail = message.rsplit("\r\n", 1)[-1]
+    if tail:
+        told: list[int] = json.loads(tail)["hand_sizes"]
+        return told
     return out
 
 

@@ -10,8 +10,10 @@ lines are exactly an observer's: nothing lost, nothing twice.
 
 The hand sizes are public but not in an observer's lines; a page works them out from
 the last sizes it was told, each ``play`` taking a card from its seat. When that is not
-what the hands hold (a deal, the extra cards, a Tertz draw), the feed tells the sizes in
-a message of their own, ``{"hand_sizes": [...]}``, after the lines that led to them.
+what the hands hold (a deal, the extra cards, a Tertz draw), the feed tells the sizes,
+``{"hand_sizes": [...]}``, at the end of the message whose lines led to them, after the
+last line's CRLF: never a line, and no message of its own (each costs the server about
+as much as a call).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def hand_sizes(table: Table) -> list[int]:
 
 
 def sizes_message(sizes: list[int]) -> str:
-    """Not a protocol line (those never start with ``{``): the page tells them apart."""
+    """Not a line: it follows a message's last CRLF (a line never starts with ``{``)."""
     return json.dumps({"hand_sizes": sizes}, separators=(",", ":"))
 
 
@@ -63,9 +65,9 @@ def after_plays(sizes: list[int], text: str) -> list[int]:
 
 @attrs.define(eq=False)
 class Page:
-    """What waits to be sent to one page: lines, and hand sizes (a message of their own,
-    in order with the lines), bounded in characters (a page too slow to read them is
-    dropped, like a slow connection)."""
+    """What waits to be sent to one page: lines, and hand sizes (after the lines they
+    follow), bounded in characters (a page too slow to read them is dropped, like a slow
+    connection)."""
 
     limit: int
     queued: list[str] = attrs.Factory(list)  # lines; a sizes message starts with "{"
@@ -85,14 +87,13 @@ class Page:
         self._ready.set()
 
     def take(self) -> str:
-        """The next message: every line queued up to the next sizes message, or that."""
+        """The next message: the lines queued, up to and with the first sizes after them
+        (the sizes told after those lines, at the message's end; later lines wait for
+        the next message, so a page never applies the lines' plays to later sizes)."""
         queued = self.queued
-        if queued[0].startswith("{"):
-            text = queued.pop(0)
-        else:
-            end = next((i for i, t in enumerate(queued) if t.startswith("{")), len(queued))
-            text = queued[0] if end == 1 else "".join(queued[:end])
-            del queued[:end]
+        end = next((i + 1 for i, t in enumerate(queued) if t.startswith("{")), len(queued))
+        text = queued[0] if end == 1 else "".join(queued[:end])
+        del queued[:end]
         self.queued_chars -= len(text)
         return text
 

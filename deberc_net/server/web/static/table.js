@@ -64,8 +64,8 @@
     setText("trump", s && s !== "-" ? "Trump " + SUITS[s] + (who !== null ? " · " + names[who] + " plays" : "") : "");
   }
   // Hand sizes are public counts, not in an observer's lines: each card played takes
-  // one from its seat, and the server tells them in a message of their own (JSON,
-  // {"hand_sizes": [...]}) whenever that is not what the hands hold (docs/web.md).
+  // one from its seat, and the server tells them (JSON, {"hand_sizes": [...]}, after a
+  // message's last line) whenever that is not what the hands hold (docs/web.md).
   function onSizes(text) {
     st.handSizes = JSON.parse(text).hand_sizes;
     drawSeats();
@@ -143,8 +143,10 @@
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const socket = new WebSocket(scheme + location.host + "/live/table/" + tableId);
   socket.onmessage = (m) => {
-    if (m.data.startsWith("{")) onSizes(m.data);
-    else for (const l of m.data.split("\r\n")) if (l) onLine(l);
+    const parts = m.data.split("\r\n");
+    const tail = parts.pop();  // after the last line's CRLF: the sizes, if told
+    for (const l of parts) if (l) onLine(l);
+    if (tail.startsWith("{")) onSizes(tail);
   };
   socket.onclose = () => { document.body.dataset.live = "closed"; };
   socket.onopen = () => { document.body.dataset.live = "open"; };
