@@ -227,14 +227,20 @@ async def test_the_page_works_out_the_hand_sizes_the_table_holds(
     await players[0].send(new)
     await players[0].expect("ok", cmd="sit")
     sizes: list[int] = []
+    over: list[str] = []  # the match ended (the table then closes): no more stops
+
+    async def play(seat: int, stop: Callable[[str], bool]) -> None:
+        last = await play_machine(players[seat], random.Random(seat), stop)
+        if is_event(last, "match-end"):
+            over.append(last)
 
     async def play_until(seq: int) -> None:  # every player, then they wait
         def reached(line: str) -> bool:
             return is_event(line, "match-end") or (seq_of(line) or 0) >= seq
 
         async with trio.open_nursery() as nursery:
-            for seat, player in enumerate(players):
-                nursery.start_soon(play_machine, player, random.Random(seat), reached)
+            for seat in range(count):
+                nursery.start_soon(play, seat, reached)
 
     with trio.fail_after(60):
         async with open_websocket_url(live_url(web, 1)) as socket:
@@ -244,6 +250,8 @@ async def test_the_page_works_out_the_hand_sizes_the_table_holds(
             checked: set[tuple[int, ...]] = set()
             for seq in range(count + 3, 120, 5):
                 await play_until(seq)
+                if over:
+                    break
                 status, body = await web.get("/api/tables/1")
                 assert status == 200
                 real = json.loads(body)["hand_sizes"]
