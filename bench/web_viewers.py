@@ -1,7 +1,7 @@
 """Does watching slow the game? Calls/s and server CPU per call, 0 vs N live web viewers.
 
     .venv/bin/python bench/web_viewers.py [--tables 10] [--viewers 50] [--seconds 5]
-        [--repeat 6] [--no-deflate] [--no-sizes]
+        [--repeat 6] [--no-deflate]
 
 It starts one fresh ``deberc-net`` server (a subprocess, fresh SQLite file, the web face
 on a free port) and ``2 * tables`` machine-style bots in this process (bench/server.py's
@@ -13,8 +13,8 @@ seconds as short matches would make it (that measured reconnects, not watching).
 
 Once every table plays, it counts ``--repeat`` pairs of windows of ``--seconds``: one
 without viewers, then one with them: a fresh process (bench/web_viewer_clients.py:
-plain sockets under one ``selectors`` loop, offering ``permessage-deflate`` and asking
-for hand sizes as the table page does) opens N live sockets (``/live/table/T``, the
+plain sockets under one ``selectors`` loop, offering ``permessage-deflate`` as a
+browser does) opens N live sockets (``/live/table/T``, the
 table page's), spread over the tables, and reads every message; it is stopped after
 the window. Each window counts answered calls, the CPU time of the server, of this
 process (the bots) and of the viewers' process, what the viewers got, and the load
@@ -22,7 +22,8 @@ average.
 
 Prints one JSON line: per side, the min and median of calls/s, server CPU ms per 1000
 calls, each process's CPU share (seconds of CPU per second), the viewers' lines,
-messages, reopened sockets and hand-size asks per second; and the ratios with ÷ without,
+messages (the hand-size messages among them), reopened sockets and hand-size messages
+per second; and the ratios with ÷ without,
 of the medians and of each pair (a pair's windows are seconds apart, so a slow spell
 of the machine weighs on both), with their median. The issue's goal: calls/s within 10%;
 the server's CPU per call, the steadier figure on a shared machine, within about 10%.
@@ -116,7 +117,7 @@ class ViewerProcess:
         command += [str(viewers), ",".join(map(str, tables))]
         command += ["--no-deflate"] if args.no_deflate else []
         self.proc = subprocess.Popen(
-            command + (["--no-sizes"] if args.no_sizes else []),
+            command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -218,9 +219,6 @@ def main() -> None:
     parser.add_argument(
         "--no-deflate", action="store_true", help="viewers do not offer permessage-deflate"
     )
-    parser.add_argument(
-        "--no-sizes", action="store_true", help="viewers do not ask for the hand sizes"
-    )
     args = parser.parse_args()
     if args.tables < 1 or args.viewers < 1 or args.seconds <= 0 or args.repeat < 1:
         parser.error("--tables, --viewers, --repeat need at least 1, --seconds more than 0")
@@ -231,7 +229,6 @@ def main() -> None:
         "tables": args.tables,
         "viewers": args.viewers,
         "deflate": not args.no_deflate,
-        "sizes": not args.no_sizes,
         "seconds": args.seconds,
         "pairs": args.repeat,
         "machine": machine(),

@@ -8,8 +8,10 @@ may not see yet, and the finished match replays to its records' totals.
 from __future__ import annotations
 
 import json
+import queue
 import random
 import re
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +30,11 @@ from .conftest import WebServer, screenshot
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[789JQKA])[shdc](?![0-9A-Za-z])")
 WATCH_PLAYS = 8  # cards timed on the live page before the bots speed up
+HOLD_CALLS = 16  # then calls held while the page's hand sizes are checked
+SHOWN_SIZES = """
+return Array.from(document.querySelectorAll("#board .seat"),
+                  (seat) => seat.querySelectorAll(".hand .card.back").length);
+"""
 
 # Records, for every card on the live page's board, when it appeared (browser wall clock)
 RECORD_LAID = """
@@ -73,6 +80,14 @@ def assert_no_card_before_its_time(lines: list[str]) -> None:
         assert not hidden, f"{sorted(hidden)} told before their time in: {line}"
 
 
+def shown_sizes_become(driver: webdriver.Chrome, real: list[int]) -> list[int]:
+    """The page's hand sizes (its backs, seat by seat), once they are ``real``."""
+    shown: list[int] = WebDriverWait(driver, 2, poll_frequency=0.02).until(
+        lambda d: (got := d.execute_script(SHOWN_SIZES)) == real and got
+    )
+    return shown
+
+
 async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
     return await trio.to_thread.run_sync(fn, *args)
 
@@ -93,8 +108,15 @@ async def test_live_pages_follow_a_match_and_replay_it(
     pace = [0.15]  # seconds a bot thinks: slow while the page is timed, then fast
     plays: list[tuple[str, float]] = []  # every card played, with the time of its call
     rng = random.Random(7)
+    holding = [0]  # calls still to hold: the table stands still while the page is read
+    held: queue.Queue[None] = queue.Queue()
+    release = threading.Semaphore(0)
 
     def choose(view: Any) -> str:  # in a worker thread
+        if holding[0] > 0:
+            holding[0] -= 1
+            held.put(None)
+            release.acquire()
         time.sleep(pace[0])
         call: str = rng.choice(view.legal)
         if CARD.fullmatch(call):
@@ -136,6 +158,17 @@ async def test_live_pages_follow_a_match_and_replay_it(
                 shown = [at / 1000 for c, at in laid if c == card and at / 1000 >= called - 0.01]
                 assert shown, f"{card} never appeared"
                 assert shown[0] - called < 1.0, f"{card} took {shown[0] - called:.2f} s"
+
+            # the hands' sizes shown (backs) are the hands' own, whenever the table stands
+            holding[0] = HOLD_CALLS
+            sizes_seen = set()
+            for _ in range(HOLD_CALLS):
+                await in_thread(held.get, True, 10)
+                real = json.loads((await web.get("/api/tables/1"))[1])["hand_sizes"]
+                shown_sizes = await in_thread(shown_sizes_become, browser, real)
+                sizes_seen.add(tuple(shown_sizes))
+                release.release()
+            assert len(sizes_seen) >= 4, sizes_seen  # the sizes changed as the deal went on
 
             await in_thread(wait_for, browser, "#replay-link", 40)
     lines: list[str] = await in_thread(browser.execute_script, "return window.debercLines")

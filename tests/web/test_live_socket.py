@@ -23,6 +23,27 @@ def live_url(web: WebServer, table: int) -> str:
     return f"ws://127.0.0.1:{web.http_port}/live/table/{table}"
 
 
+def lines_of(message: str) -> list[str]:
+    """A message's lines, each ended by CRLF; what may follow the last is the hand sizes
+    (the page's own, never a line)."""
+    *lines, tail = message.split("\r\n")
+    assert tail == "" or tail.startswith('{"hand_sizes":'), message
+    return lines
+
+
+def follow_sizes(sizes: list[int], message: str) -> list[int]:
+    """The hand sizes as the page works them out (static/table.js) after ``message``."""
+    out = list(sizes)
+    for line in lines_of(message):
+        if is_event(line, "play"):
+            out[int(fields(line)[1]["seat"])] -= 1
+    tail = message.rsplit("\r\n", 1)[-1]
+    if tail:
+        told: list[int] = json.loads(tail)["hand_sizes"]
+        return told
+    return out
+
+
 async def test_the_page_gets_exactly_the_lines_of_an_observers_connection(
     start_web: StartWeb, connect: Connector
 ) -> None:
@@ -37,7 +58,7 @@ async def test_the_page_gets_exactly_the_lines_of_an_observers_connection(
     with trio.fail_after(30):
         async with open_websocket_url(live_url(web, 1)) as socket:
             while not socket_lines:  # the page is observing once told so
-                socket_lines += (await socket.get_message()).split("\r\n")
+                socket_lines += lines_of(await socket.get_message())
             bob = await connect.machine(web.port, "bob")
             await bob.send("sit 1")
             await bob.expect("ok", cmd="sit")
@@ -47,7 +68,7 @@ async def test_the_page_gets_exactly_the_lines_of_an_observers_connection(
             await carl.read_until(lambda line: is_event(line, "match-end"))
             with pytest.raises(ConnectionClosed):  # the table closed: so does the socket
                 while True:
-                    socket_lines += (await socket.get_message()).split("\r\n")
+                    socket_lines += lines_of(await socket.get_message())
     socket_lines = [line for line in socket_lines if line]
     observed = carl.lines[
         carl.lines.index(next(line for line in carl.lines if line.startswith("ok cmd=observe"))) :
@@ -98,7 +119,7 @@ async def test_pages_come_and_go_and_each_gets_an_observers_lines(
             async with open_websocket_url(live_url(web, 1)) as socket:
                 try:
                     while True:
-                        pages[name] += (await socket.get_message()).split("\r\n")
+                        pages[name] += lines_of(await socket.get_message())
                         opened.set()
                 except ConnectionClosed:
                     closed[name] = True
@@ -191,3 +212,52 @@ async def test_a_private_table_is_not_watched_live(start_web: StartWeb, connect:
     with trio.fail_after(10), pytest.raises(ConnectionRejected):
         async with open_websocket_url(live_url(web, table)):
             pass
+
+
+@pytest.mark.parametrize("new", ["new 2 moscow to-301", "new 3", "new 4", "new 2 tertz"])
+async def test_the_page_works_out_the_hand_sizes_the_table_holds(
+    start_web: StartWeb, connect: Connector, new: str
+) -> None:
+    """The page's hand sizes (each play takes a card; the server's sizes message when
+    that is not enough: a deal, the extra cards, a Tertz draw) come to what the hands
+    hold, whenever the table stops, through deals and their ends."""
+    web: WebServer = await start_web()
+    count = int(new.split()[1])
+    players = [await connect.machine(web.port, f"p{seat}") for seat in range(count)]
+    await players[0].send(new)
+    await players[0].expect("ok", cmd="sit")
+    sizes: list[int] = []
+    over: list[str] = []  # the match ended (the table then closes): no more stops
+
+    async def play(seat: int, stop: Callable[[str], bool]) -> None:
+        last = await play_machine(players[seat], random.Random(seat), stop)
+        if is_event(last, "match-end"):
+            over.append(last)
+
+    async def play_until(seq: int) -> None:  # every player, then they wait
+        def reached(line: str) -> bool:
+            return is_event(line, "match-end") or (seq_of(line) or 0) >= seq
+
+        async with trio.open_nursery() as nursery:
+            for seat in range(count):
+                nursery.start_soon(play, seat, reached)
+
+    with trio.fail_after(60):
+        async with open_websocket_url(live_url(web, 1)) as socket:
+            for player in players[1:]:
+                await player.send("sit 1")
+                await player.expect("ok", cmd="sit")
+            checked: set[tuple[int, ...]] = set()
+            for seq in range(count + 3, 120, 5):
+                await play_until(seq)
+                if over:
+                    break
+                status, body = await web.get("/api/tables/1")
+                assert status == 200
+                real = json.loads(body)["hand_sizes"]
+                with trio.fail_after(3):  # the page catches up with the still table
+                    while sizes != real:
+                        sizes = follow_sizes(sizes, await socket.get_message())
+                checked.add(tuple(real))
+    # deals, their extra cards or draws, and cards played were all on the way
+    assert len(checked) >= 8 and len({sum(s) for s in checked}) >= 5, checked

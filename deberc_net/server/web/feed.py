@@ -7,11 +7,20 @@ encodes each line once for the feed's session, however many pages watch, and at 
 every ``window`` the feed decodes what came once and hands the same text to every page.
 The switch is one synchronous step between two of the table task's steps, so a page's
 lines are exactly an observer's: nothing lost, nothing twice.
+
+The hand sizes are public but not in an observer's lines; a page works them out from
+the last sizes it was told, each ``play`` taking a card from its seat. When that is not
+what the hands hold (a deal, the extra cards, a Tertz draw), the feed tells the sizes,
+``{"hand_sizes": [...]}``, at the end of the message whose lines led to them, after the
+last line's CRLF: never a line, and no message of its own (each costs the server about
+as much as a call).
 """
 
 from __future__ import annotations
 
+import json
 import math
+import re
 
 import attrs
 import trio
@@ -30,15 +39,38 @@ CLOSED_CHECK_S = 1.0  # how often a quiet feed checks whether its table closed
 # page sees each at once.
 COALESCE_S = 0.25
 LIVE_MESSAGES_PER_S = 60
+_PLAY = re.compile(r" kind=play seat=(\d+) ")  # an event line: a card leaves that hand
+
+
+def hand_sizes(table: Table) -> list[int]:
+    """The cards in each hand now (public, as at a real table)."""
+    match = table.match
+    return [] if match is None else [len(hand) for hand in match.deal.hands]
+
+
+def sizes_message(sizes: list[int]) -> str:
+    """Not a line: it follows a message's last CRLF (a line never starts with ``{``)."""
+    return json.dumps({"hand_sizes": sizes}, separators=(",", ":"))
+
+
+def after_plays(sizes: list[int], text: str) -> list[int]:
+    """``sizes`` less a card for each ``play`` in ``text``: what a page works out."""
+    out = list(sizes)
+    for seat in _PLAY.findall(text):
+        index = int(seat)
+        if index < len(out) and out[index] > 0:
+            out[index] -= 1
+    return out
 
 
 @attrs.define(eq=False)
 class Page:
-    """What waits to be sent to one page: whole messages, bounded in characters (a page
-    too slow to read them is dropped, like a slow connection)."""
+    """What waits to be sent to one page: lines, and hand sizes (after the lines they
+    follow), bounded in characters (a page too slow to read them is dropped, like a slow
+    connection)."""
 
     limit: int
-    queued: list[str] = attrs.Factory(list)
+    queued: list[str] = attrs.Factory(list)  # lines; a sizes message starts with "{"
     queued_chars: int = 0
     closed: bool = False
     _ready: trio.Event = attrs.Factory(trio.Event)
@@ -55,9 +87,14 @@ class Page:
         self._ready.set()
 
     def take(self) -> str:
-        text = self.queued[0] if len(self.queued) == 1 else "".join(self.queued)
-        self.queued.clear()
-        self.queued_chars = 0
+        """The next message: the lines queued, up to and with the first sizes after them
+        (the sizes told after those lines, at the message's end; later lines wait for
+        the next message, so a page never applies the lines' plays to later sizes)."""
+        queued = self.queued
+        end = next((i + 1 for i, t in enumerate(queued) if t.startswith("{")), len(queued))
+        text = queued[0] if end == 1 else "".join(queued[:end])
+        del queued[:end]
+        self.queued_chars -= len(text)
         return text
 
     async def wait(self) -> bool:
@@ -83,6 +120,7 @@ class Feed:
     session: Session
     feeds: dict[int, Feed]  # every table's feed, by table id: this one leaves it at the end
     pages: list[Page] = attrs.Factory(list)
+    sizes: list[int] = attrs.Factory(list)  # the hand sizes the pages work out now
     chunks: list[bytes] = attrs.Factory(list)  # what came since the last message, encoded
     # pages that joined since: they had the first ``skip`` chunks in their own lines
     skip: dict[Page, int] = attrs.Factory(dict)
@@ -98,6 +136,7 @@ class Feed:
         """``page`` has had its own first lines (``own``'s outbox): it gets the feed's
         from now on, and ``own`` stops."""
         page.put(own.outbox.take().decode())
+        page.put(sizes_message(hand_sizes(self.table)))
         own.watchers = 0  # counted in the feed's session from now on
         own.close()
         self.table.post(Unobserve(own))
@@ -120,15 +159,22 @@ class Feed:
             self._wake.set()  # the last one gone: the feed ends
 
     def flush(self) -> None:
-        """What came since the last message, to every page: decoded once, one string."""
+        """What came since the last message, to every page: decoded once, one string;
+        then the hand sizes, when the lines do not tell them."""
+        self.session.outbox.flush()  # what the table holds for its batch: in step with its hands
         chunks = self.chunks
         if not chunks:
             return
         text = b"".join(chunks).decode()
         self.chunks = []
+        sizes = hand_sizes(self.table)
+        told = None if sizes == after_plays(self.sizes, text) else sizes_message(sizes)
+        self.sizes = sizes
         for page in self.pages:
             skipped = self.skip.get(page)
             page.put(text if skipped is None else b"".join(chunks[skipped:]).decode())
+            if told is not None:
+                page.put(told)
         self.skip.clear()
         if any(page.closed for page in self.pages):  # too slow: dropped
             self.pages = [page for page in self.pages if not page.closed]
@@ -175,8 +221,10 @@ def join(lobby: Lobby, feeds: dict[int, Feed], table: Table, page: Page, own: Se
         feed.join(page, own)
         return
     page.put(own.outbox.take().decode())
+    sizes = hand_sizes(table)
+    page.put(sizes_message(sizes))
     own.cancel_scope = trio.CancelScope()  # the feed's now, not the page's
-    feed = feeds[table.id] = Feed(table, own, feeds)
+    feed = feeds[table.id] = Feed(table, own, feeds, sizes=sizes)
     own.outbox.direct = feed.receive
     feed.add(page)
     lobby.nursery.start_soon(feed.run, lobby)

@@ -63,34 +63,12 @@
   function setTrump(s, who) {
     setText("trump", s && s !== "-" ? "Trump " + SUITS[s] + (who !== null ? " · " + names[who] + " plays" : "") : "");
   }
-  // Hand sizes are public counts; the socket does not carry them, so the page asks
-  // /api/tables/N with the state, then once the dealing has settled (no deal, order or
-  // dealt for SIZES_QUIET_MS, or SIZES_WAIT_MS after the first), never twice within
-  // SIZES_GAP_MS: a bots' table deals several times a second, and every ask costs the
-  // server an HTTP request (docs/web.md).
-  const SIZES_QUIET_MS = 500, SIZES_WAIT_MS = 5000, SIZES_GAP_MS = 5000;
-  let sizesTimer = null, sizesSince = null, sizesAsked = -SIZES_GAP_MS;
-  let sizesBusy = false, sizesAgain = false;
-  function refreshSizes() {
-    const now = Date.now();
-    if (sizesSince === null) sizesSince = now;
-    clearTimeout(sizesTimer);
-    const settled = Math.min(now + SIZES_QUIET_MS, sizesSince + SIZES_WAIT_MS);
-    sizesTimer = setTimeout(askSizes, Math.max(0, settled - now, sizesAsked + SIZES_GAP_MS - now));
-  }
-  async function askSizes() {
-    clearTimeout(sizesTimer);
-    sizesTimer = null;
-    sizesSince = null;
-    if (sizesBusy) { sizesAgain = true; return; }  // asked again once this one is answered
-    sizesBusy = true;
-    sizesAsked = Date.now();
-    try {
-      const r = await fetch("/api/tables/" + tableId, { cache: "no-store" });
-      if (r.ok) { st.handSizes = (await r.json()).hand_sizes; drawSeats(); }
-    } catch (e) { /* closed meanwhile */ }
-    sizesBusy = false;
-    if (sizesAgain) { sizesAgain = false; askSizes(); }
+  // Hand sizes are public counts, not in an observer's lines: each card played takes
+  // one from its seat, and the server tells them (JSON, {"hand_sizes": [...]}, after a
+  // message's last line) whenever that is not what the hands hold (docs/web.md).
+  function onSizes(text) {
+    st.handSizes = JSON.parse(text).hand_sizes;
+    drawSeats();
   }
 
   function onState(f) {
@@ -102,7 +80,6 @@
     if (f.turned !== "-") document.getElementById("status").append(cardEl(f.turned));
     setTrump(f.trump, num(f.player));
     setText("score", list(f.score).join(" : "));
-    askSizes();  // the page has just opened (or asked for the state): at once
     drawTalk();
   }
   function onEvent(f) {
@@ -117,13 +94,11 @@
         document.getElementById("status").append(cardEl(f.turned));
         setTrump(null, null);
         setText("score", list(f.score).join(" : "));
-        refreshSizes();
         break;
       case "call":
         st.talk.push(names[Number(f.seat)] + ": " + f.call.replace(/_/g, " ")); break;
       case "order":
-        setTrump(f.trump, num(f.player)); refreshSizes(); break;
-      case "dealt": refreshSizes(); break;
+        setTrump(f.trump, num(f.player)); break;
       case "play": {
         const seat = Number(f.seat);
         if (st.trick.length >= n || st.trickDone) { st.trick = []; st.trickDone = false; }
@@ -167,7 +142,12 @@
   }
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const socket = new WebSocket(scheme + location.host + "/live/table/" + tableId);
-  socket.onmessage = (m) => { for (const l of m.data.split("\r\n")) if (l) onLine(l); };
+  socket.onmessage = (m) => {
+    const parts = m.data.split("\r\n");
+    const tail = parts.pop();  // after the last line's CRLF: the sizes, if told
+    for (const l of parts) if (l) onLine(l);
+    if (tail.startsWith("{")) onSizes(tail);
+  };
   socket.onclose = () => { document.body.dataset.live = "closed"; };
   socket.onopen = () => { document.body.dataset.live = "open"; };
 })();
