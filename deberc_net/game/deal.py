@@ -9,7 +9,7 @@ gets cards first and leads unless a rule says otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -275,6 +275,11 @@ class Deal:
         """Every call ``seat`` may make now (a list of the caller's own)."""
         return list(self._legal(seat))
 
+    def shared_legal_calls(self, seat: int) -> Sequence[Call]:
+        """``legal_calls`` without the copy, for a caller in this process that only
+        reads it (self-play): the deal's own list, true until the next call."""
+        return self._legal(seat)
+
     def _legal(self, seat: int) -> list[Call]:
         """``legal_calls``, computed once per state and shared: never change the list.
         The state changes only through ``apply`` (every accepted call lengthens the log)
@@ -374,22 +379,27 @@ class Deal:
         nothing changed."""
         if not 0 <= seat < len(self.hands):  # a hand per seat
             raise E.NotAllowed(f"there is no seat {seat}")
-        if not _listed(call, self._legal(seat)):
-            error = self.why_not(seat, call)
-            if not self._punishable(seat, call, error):
-                raise error
-            self.log.append(LoggedCall(seat, call, ms, auto, penalty=error.code))
-            self._tell(Penalized(seat, call, error.code, ms, auto))
-            self._punish(seat, call, error)
-            return self._take_told()
+        legal = self._legal(seat)
+        # a player mostly hands back one of the listed calls themselves: found by
+        # identity before any (slower, attrs-made) comparison of fields
+        for listed in legal:
+            if listed is call:
+                break
+        else:
+            if call not in legal:
+                return self._refused(seat, call, ms, auto)
         self.log.append(LoggedCall(seat, call, ms, auto))
         card = call.card
+        if card is not None and call.name == C.PLAY:  # most calls: straight to the card
+            self._told.append(CardPlayed(seat, card, auto, ms))
+            self._do_play(seat, call)
+            return self._take_told()
         if card is not None:
             self._told.append(CardPlayed(seat, card, auto, ms))
         else:
             self._told.append(CallMade(seat, call, auto, ms))
-            if call.name in TALK:
-                self.talk.declared_calls.setdefault(seat, []).append(call.token())
+        if call.name in TALK:
+            self.talk.declared_calls.setdefault(seat, []).append(call.token())
         handler = _HANDLERS.get(call.name)
         if handler is not None:
             handler(self, seat, call)
@@ -399,13 +409,27 @@ class Deal:
             raise AssertionError(f"no rule carries out the legal call {call.token()}")
         return self._take_told()
 
+    def _refused(self, seat: int, call: Call, ms: int, auto: bool) -> list[DealEvent]:
+        """A call not listed: raise why, or punish it (table-penalties)."""
+        error = self.why_not(seat, call)
+        if not self._punishable(seat, call, error):
+            raise error
+        self.log.append(LoggedCall(seat, call, ms, auto, penalty=error.code))
+        self._tell(Penalized(seat, call, error.code, ms, auto))
+        self._punish(seat, call, error)
+        return self._take_told()
+
     def _tell(self, event: DealEvent) -> None:
         self._told.append(event)
 
     def _take_told(self) -> list[DealEvent]:
         told, self._told = self._told, []
         self.history += told
-        return told if len(told) < 2 else in_telling_order(told)
+        if len(told) < 2 or (
+            len(told) == 2 and type(told[0]) is CardPlayed and type(told[1]) is TrickTaken
+        ):
+            return told  # one call, or a card and its trick: already in telling order
+        return in_telling_order(told)
 
     def _visible_fresa(self) -> Card | None:
         return self.fresa if self.rules.settings.fresa_visible else None
@@ -617,7 +641,7 @@ class Deal:
         return winner, side
 
     def _trick_points(self, cards: tuple[Card, ...], trump: int) -> int:
-        return sum([TRUMP_POINTS[c & 7] if c >> 3 == trump else PLAIN_POINTS[c & 7] for c in cards])
+        return sum(map(_POINTS_IN_TRUMP[trump].__getitem__, cards))
 
     def _finish_trick(self) -> None:
         winner, side = self._take_trick()
@@ -751,16 +775,13 @@ _SEVENS, _POKAZHI, _BELLA, _KONETS, _PAS, _IGRAYU = (
 _IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 
 
-def _listed(call: Call, legal: list[Call]) -> bool:
-    """``call in legal``; a player mostly hands back one of the listed calls themselves,
-    found by identity before any (slower, attrs-made) comparison of fields."""
-    for listed in legal:
-        if listed is call:
-            return True
-    return call in legal
-
-
 _ALL_SEVENS = frozenset(make(SEVEN, suit) for suit in range(4))
+
+# Each card's points by the trump suit (immutable): a trick is counted by lookups
+_POINTS_IN_TRUMP = tuple(
+    tuple(TRUMP_POINTS[c & 7] if c >> 3 == trump else PLAIN_POINTS[c & 7] for c in range(32))
+    for trump in range(4)
+)
 
 # What carries out each of the engine's own calls (a plugin's calls go to its hook).
 _HANDLERS: dict[str, Callable[[Deal, int, Call], None]] = {
