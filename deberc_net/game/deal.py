@@ -332,6 +332,8 @@ class Deal:
 
     def _legal_cards(self, seat: int) -> list[Card]:
         cards, trump = self.trick.cards, self.trump
+        if not cards:
+            return list(self.hands[seat])  # a lead: any card
         exempt = (  # in play the trump is known
             self.rules.settings.partner_exemption
             and bool(cards)
@@ -641,7 +643,8 @@ class Deal:
         return winner, side
 
     def _trick_points(self, cards: tuple[Card, ...], trump: int) -> int:
-        return sum(map(_POINTS_IN_TRUMP[trump].__getitem__, cards))
+        points = _POINTS_IN_TRUMP[trump]
+        return sum([points[c] for c in cards])
 
     def _finish_trick(self) -> None:
         winner, side = self._take_trick()
@@ -653,7 +656,14 @@ class Deal:
         self.turn = winner
         self.trick = Trick(winner)
         s = self.rules.settings
-        if s.auto_claim and s.target is not None and self.running_total(side) >= s.target:
+        target = s.target
+        if (
+            s.auto_claim
+            and target is not None
+            # running_total, inline: this runs after every trick
+            and self.totals_before[side] + self._extra_points()[side] + self.card_points[side]
+            >= target
+        ):
             self._end_claim(side)
 
     # ----------------------------------------------------------------- points
