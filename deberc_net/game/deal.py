@@ -143,7 +143,7 @@ class Deal:
     def __attrs_post_init__(self) -> None:
         s = self.rules.settings
         n = s.players
-        if sorted(self.deck) != list(range(32)):
+        if len(self.deck) != 32 or set(self.deck) != _WHOLE_DECK:  # each card once
             raise ValueError("a deck must hold each of the 32 cards once")
         self._sides = s.sides()
         self._side_of = {seat: i for i, side in enumerate(self._sides) for seat in side}
@@ -324,7 +324,7 @@ class Deal:
             out.append(_BELLA)
         if s.manual_claim and self._may_claim(seat):
             out.append(_KONETS)
-        out += map(C.PLAY_CALLS.__getitem__, self._legal_cards(seat))
+        out += [_PLAY_CALLS[card] for card in self._legal_cards(seat)]
         extra = self.rules.extra_calls
         if extra is not None:
             out += extra(self, seat)
@@ -782,9 +782,11 @@ class Deal:
 _SEVENS, _POKAZHI, _BELLA, _KONETS, _PAS, _IGRAYU = (
     Call(name) for name in (C.SEVENS, C.POKAZHI, C.BELLA, C.KONETS, C.PAS, C.IGRAYU)
 )
+_PLAY_CALLS = C.PLAY_CALLS  # by card
 _IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 
 
+_WHOLE_DECK = frozenset(range(32))
 _ALL_SEVENS = frozenset(make(SEVEN, suit) for suit in range(4))
 
 # Each card's points by the trump suit (immutable): a trick is counted by lookups
