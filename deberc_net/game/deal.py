@@ -9,7 +9,7 @@ gets cards first and leads unless a rule says otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import attrs
@@ -275,11 +275,6 @@ class Deal:
         """Every call ``seat`` may make now (a list of the caller's own)."""
         return list(self._legal(seat))
 
-    def shared_legal_calls(self, seat: int) -> Sequence[Call]:
-        """``legal_calls`` without the copy, for a caller in this process that only
-        reads it (self-play): the deal's own list, true until the next call."""
-        return self._legal(seat)
-
     def _legal(self, seat: int) -> list[Call]:
         """``legal_calls``, computed once per state and shared: never change the list.
         The state changes only through ``apply`` (every accepted call lengthens the log)
@@ -291,6 +286,10 @@ class Deal:
         calls = self._compute_legal(seat)
         self._legal_cache[seat] = (moves, phase, calls)
         return calls
+
+    # ``legal_calls`` without the copy, for a caller in this process that only reads it
+    # (self-play): the deal's own list, true until the next call (the same method)
+    shared_legal_calls = _legal
 
     def _compute_legal(self, seat: int) -> list[Call]:
         # the cheap test of each rule first: this runs for every move of every deal
