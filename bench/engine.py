@@ -18,6 +18,15 @@ Both count deals per CPU second (``time.process_time``) and per wall second; the
 gives min and median over the rounds, the ratio is engine ÷ baseline of the median CPU
 rates. The last line is one JSON object with every figure, to compare runs over time.
 
+``--fixed MATCHES`` times nothing: it plays exactly MATCHES self-play matches (with
+``--bare``: MATCHES deals of the bare loop) per player count and prints the deals, for
+counting instructions, which the load of a shared machine does not move::
+
+    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+        .venv/bin/python bench/engine.py --players 2 --fixed 40
+
+(less the same run with ``--fixed 0``: the start-up), divided by the deals.
+
 ``--ladder BOARDS`` adds a ladder of the random bot against itself over TCP
 (``deberc-net ladder run``: its own server, one process per bot), once, wall time only.
 """
@@ -180,13 +189,32 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+def fixed(book: RuleBook, counts: list[int], matches: int, bare: bool) -> None:
+    """Play a fixed amount, untimed, and print the deals (for an instruction count)."""
+    for n in counts:
+        if bare:
+            rng = random.Random(n)
+            for _ in range(matches):
+                baseline_deal(rng, n)
+            deals = matches
+        else:
+            rules = book.ruleset(n)
+            deals = sum(len(m.records) for m in selfplay(rules, matches, f"fixed/{n}"))
+        print(f"{n} players: {deals} deals")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds a round")
     parser.add_argument("--repeat", type=int, default=5, help="rounds (at least 5)")
     parser.add_argument("--players", default="2,3,4", help="player counts, comma-separated")
     parser.add_argument("--ladder", type=int, default=0, metavar="BOARDS")
+    parser.add_argument("--fixed", type=int, metavar="MATCHES", help="untimed: see above")
+    parser.add_argument("--bare", action="store_true", help="--fixed: the bare loop's deals")
     args = parser.parse_args()
+    if args.fixed is not None:
+        fixed(RuleBook.load(), [int(p) for p in args.players.split(",")], args.fixed, args.bare)
+        return
     if args.repeat < 5:
         parser.error("--repeat must be at least 5: a min and a median of fewer say little")
     counts = [int(p) for p in args.players.split(",")]

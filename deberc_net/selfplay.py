@@ -57,7 +57,7 @@ class Summary:
 
 def play_random_match(match: Match, rng: random.Random) -> Match:
     """Play ``match`` to its end, each seat choosing uniformly among its legal calls."""
-    clock = time.monotonic
+    clock, choice, apply = time.monotonic, rng.choice, match.apply  # bound once: per move
     deal = match.deal
     started = clock()
     while match.result is None:
@@ -65,8 +65,8 @@ def play_random_match(match: Match, rng: random.Random) -> Match:
             deal, started = match.deal, clock()
         seat = deal.to_act
         assert seat is not None
-        call = rng.choice(deal.legal_calls(seat))
-        match.apply(seat, call, ms=int((clock() - started) * 1000))
+        call = choice(deal.shared_legal_calls(seat))  # only read: no copy
+        apply(seat, call, ms=int((clock() - started) * 1000))
     return match
 
 

@@ -143,7 +143,7 @@ class Deal:
     def __attrs_post_init__(self) -> None:
         s = self.rules.settings
         n = s.players
-        if sorted(self.deck) != list(range(32)):
+        if len(self.deck) != 32 or set(self.deck) != _WHOLE_DECK:  # each card once
             raise ValueError("a deck must hold each of the 32 cards once")
         self._sides = s.sides()
         self._side_of = {seat: i for i, side in enumerate(self._sides) for seat in side}
@@ -287,6 +287,10 @@ class Deal:
         self._legal_cache[seat] = (moves, phase, calls)
         return calls
 
+    # ``legal_calls`` without the copy, for a caller in this process that only reads it
+    # (self-play): the deal's own list, true until the next call (the same method)
+    shared_legal_calls = _legal
+
     def _compute_legal(self, seat: int) -> list[Call]:
         # the cheap test of each rule first: this runs for every move of every deal
         phase = self.phase
@@ -319,7 +323,7 @@ class Deal:
             out.append(_BELLA)
         if s.manual_claim and self._may_claim(seat):
             out.append(_KONETS)
-        out += map(C.PLAY_CALLS.__getitem__, self._legal_cards(seat))
+        out += [_PLAY_CALLS[card] for card in self._legal_cards(seat)]
         extra = self.rules.extra_calls
         if extra is not None:
             out += extra(self, seat)
@@ -327,6 +331,8 @@ class Deal:
 
     def _legal_cards(self, seat: int) -> list[Card]:
         cards, trump = self.trick.cards, self.trump
+        if not cards:
+            return list(self.hands[seat])  # a lead: any card
         exempt = (  # in play the trump is known
             self.rules.settings.partner_exemption
             and bool(cards)
@@ -374,22 +380,27 @@ class Deal:
         nothing changed."""
         if not 0 <= seat < len(self.hands):  # a hand per seat
             raise E.NotAllowed(f"there is no seat {seat}")
-        if not _listed(call, self._legal(seat)):
-            error = self.why_not(seat, call)
-            if not self._punishable(seat, call, error):
-                raise error
-            self.log.append(LoggedCall(seat, call, ms, auto, penalty=error.code))
-            self._tell(Penalized(seat, call, error.code, ms, auto))
-            self._punish(seat, call, error)
-            return self._take_told()
+        legal = self._legal(seat)
+        # a player mostly hands back one of the listed calls themselves: found by
+        # identity before any (slower, attrs-made) comparison of fields
+        for listed in legal:
+            if listed is call:
+                break
+        else:
+            if call not in legal:
+                return self._refused(seat, call, ms, auto)
         self.log.append(LoggedCall(seat, call, ms, auto))
         card = call.card
+        if card is not None and call.name == C.PLAY:  # most calls: straight to the card
+            self._told.append(CardPlayed(seat, card, auto, ms))
+            self._do_play(seat, call)
+            return self._take_told()
         if card is not None:
             self._told.append(CardPlayed(seat, card, auto, ms))
         else:
             self._told.append(CallMade(seat, call, auto, ms))
-            if call.name in TALK:
-                self.talk.declared_calls.setdefault(seat, []).append(call.token())
+        if call.name in TALK:
+            self.talk.declared_calls.setdefault(seat, []).append(call.token())
         handler = _HANDLERS.get(call.name)
         if handler is not None:
             handler(self, seat, call)
@@ -399,13 +410,27 @@ class Deal:
             raise AssertionError(f"no rule carries out the legal call {call.token()}")
         return self._take_told()
 
+    def _refused(self, seat: int, call: Call, ms: int, auto: bool) -> list[DealEvent]:
+        """A call not listed: raise why, or punish it (table-penalties)."""
+        error = self.why_not(seat, call)
+        if not self._punishable(seat, call, error):
+            raise error
+        self.log.append(LoggedCall(seat, call, ms, auto, penalty=error.code))
+        self._tell(Penalized(seat, call, error.code, ms, auto))
+        self._punish(seat, call, error)
+        return self._take_told()
+
     def _tell(self, event: DealEvent) -> None:
         self._told.append(event)
 
     def _take_told(self) -> list[DealEvent]:
         told, self._told = self._told, []
         self.history += told
-        return told if len(told) < 2 else in_telling_order(told)
+        if len(told) < 2 or (
+            len(told) == 2 and type(told[0]) is CardPlayed and type(told[1]) is TrickTaken
+        ):
+            return told  # one call, or a card and its trick: already in telling order
+        return in_telling_order(told)
 
     def _visible_fresa(self) -> Card | None:
         return self.fresa if self.rules.settings.fresa_visible else None
@@ -617,7 +642,8 @@ class Deal:
         return winner, side
 
     def _trick_points(self, cards: tuple[Card, ...], trump: int) -> int:
-        return sum([TRUMP_POINTS[c & 7] if c >> 3 == trump else PLAIN_POINTS[c & 7] for c in cards])
+        points = _POINTS_IN_TRUMP[trump]
+        return sum([points[c] for c in cards])
 
     def _finish_trick(self) -> None:
         winner, side = self._take_trick()
@@ -629,7 +655,14 @@ class Deal:
         self.turn = winner
         self.trick = Trick(winner)
         s = self.rules.settings
-        if s.auto_claim and s.target is not None and self.running_total(side) >= s.target:
+        target = s.target
+        if (
+            s.auto_claim
+            and target is not None
+            # running_total, inline: this runs after every trick
+            and self.totals_before[side] + self._extra_points()[side] + self.card_points[side]
+            >= target
+        ):
             self._end_claim(side)
 
     # ----------------------------------------------------------------- points
@@ -748,19 +781,18 @@ class Deal:
 _SEVENS, _POKAZHI, _BELLA, _KONETS, _PAS, _IGRAYU = (
     Call(name) for name in (C.SEVENS, C.POKAZHI, C.BELLA, C.KONETS, C.PAS, C.IGRAYU)
 )
+_PLAY_CALLS = C.PLAY_CALLS  # by card
 _IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 
 
-def _listed(call: Call, legal: list[Call]) -> bool:
-    """``call in legal``; a player mostly hands back one of the listed calls themselves,
-    found by identity before any (slower, attrs-made) comparison of fields."""
-    for listed in legal:
-        if listed is call:
-            return True
-    return call in legal
-
-
+_WHOLE_DECK = frozenset(range(32))
 _ALL_SEVENS = frozenset(make(SEVEN, suit) for suit in range(4))
+
+# Each card's points by the trump suit (immutable): a trick is counted by lookups
+_POINTS_IN_TRUMP = tuple(
+    tuple(TRUMP_POINTS[c & 7] if c >> 3 == trump else PLAIN_POINTS[c & 7] for c in range(32))
+    for trump in range(4)
+)
 
 # What carries out each of the engine's own calls (a plugin's calls go to its hook).
 _HANDLERS: dict[str, Callable[[Deal, int, Call], None]] = {

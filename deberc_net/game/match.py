@@ -120,7 +120,7 @@ class Match:
             raise GameOver("the match is over")
         deal = self.deal
         # Deal.apply hands out a new list each call: ours to extend
-        events = cast(list[MatchEvent], deal.apply(seat, call, ms=ms, auto=auto))
+        events = cast("list[MatchEvent]", deal.apply(seat, call, ms=ms, auto=auto))
         if deal.phase == DONE:
             events += self._finish_deal()
         return events

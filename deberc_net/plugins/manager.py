@@ -305,6 +305,8 @@ def _resolved(caller: pluggy.HookCaller) -> Callable[..., Any]:
         return caller
     firstresult = bool(caller.spec is not None and caller.spec.opts.get("firstresult"))
     order = tuple((impl.function, tuple(impl.argnames)) for impl in reversed(impls))
+    if len(order) == 1:  # most hooks of a rule set: no loop, no list to fill
+        return _resolved_one(*order[0], firstresult)
 
     def call(**kwargs: Any) -> Any:
         results = []
@@ -321,6 +323,26 @@ def _resolved(caller: pluggy.HookCaller) -> Callable[..., Any]:
                     return result
                 results.append(result)
         return None if firstresult else results
+
+    return call
+
+
+def _resolved_one(
+    function: Callable[..., Any], names: tuple[str, ...], firstresult: bool
+) -> Callable[..., Any]:
+    """``_resolved``'s call for a hook with one implementation: the same results."""
+
+    def call(**kwargs: Any) -> Any:
+        try:
+            args = [kwargs[name] for name in names]
+        except KeyError as missing:
+            raise pluggy.HookCallError(
+                f"hook call must provide argument {missing.args[0]!r}"
+            ) from missing
+        result = function(*args)
+        if firstresult:
+            return result
+        return [] if result is None else [result]
 
     return call
 
