@@ -33,6 +33,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import lean_bots  # bench/lean_bots.py
 import trio
 from lines import machine  # bench/lines.py
 from server import Load, bots, percentile  # bench/server.py: the same bots
@@ -153,12 +154,36 @@ async def window(port: int, pids: list[int], tables: int, seconds: float) -> dic
     }
 
 
+def lean_window(port: int, pids: list[int], tables: int, seconds: float) -> dict[str, float]:
+    """As ``window``, with the bots of bench/lean_bots.py (one thread, no trio)."""
+    load = Load()
+    marks: list[tuple[float, float, float, float]] = []
+
+    def mark() -> None:
+        marks.append((cpu_seconds(pids), own_cpu(), time.monotonic(), os.getloadavg()[0]))
+
+    lean_bots.run(port, tables, "b", WARM_UP_S, seconds, load, mark)
+    (cpu0, mine0, t0, load0), (cpu1, mine1, t1, load1) = marks
+    elapsed, cpu, mine, done = t1 - t0, cpu1 - cpu0, mine1 - mine0, load.done
+    return {
+        "per_s": done / elapsed,
+        "server_cpu_us_per": 1e6 * cpu / done if done else float("nan"),
+        "server_cores": cpu / elapsed,
+        "client_cores": mine / elapsed,
+        "p50_ms": 1000 * percentile(load.latencies, 0.5),
+        "p99_ms": 1000 * percentile(load.latencies, 0.99),
+        "load_avg_1min": max(load0, load1),
+    }
+
+
 def measure(
-    url: str, workers: int, settings: Path, tables: int, seconds: float
+    url: str, workers: int, settings: Path, tables: int, seconds: float, client: str
 ) -> dict[str, float]:
     proc, port = start(url, workers, settings)
     try:
         time.sleep(0.5)  # every worker's share of the lobby is told
+        if client == "lean":
+            return lean_window(port, family(proc.pid), tables, seconds)
         return trio.run(partial(window, port, family(proc.pid), tables, seconds))
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -174,6 +199,12 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--client",
+        choices=("lean", "trio"),
+        default="lean",
+        help="the load's bots: lean (bench/lean_bots.py, cheapest) or trio (bench/server.py's)",
+    )
     args = parser.parse_args()
     server = PostgresServer.start()
     runs: dict[int, list[dict[str, float]]] = {1: [], 2: []}
@@ -184,7 +215,9 @@ def main() -> None:
             for r in range(args.repeat):
                 for workers in (1, 2) if r % 2 == 0 else (2, 1):
                     url = server.new_database()
-                    runs[workers].append(measure(url, workers, settings, args.tables, args.seconds))
+                    runs[workers].append(
+                        measure(url, workers, settings, args.tables, args.seconds, args.client)
+                    )
     finally:
         server.stop()
     result: dict[str, Any] = {"bench": "workers", "machine": machine(), "args": vars(args)}
