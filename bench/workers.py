@@ -142,6 +142,13 @@ async def window(port: int, pids: list[int], tables: int, seconds: float) -> dic
         load.counting = False
         cpu, mine = cpu_seconds(pids) - cpu0, own_cpu() - mine0
         elapsed = trio.current_time() - t0
+    return figures(load, elapsed, cpu, mine, max(load_avg0, os.getloadavg()[0]))
+
+
+def figures(
+    load: Load, elapsed: float, cpu: float, mine: float, load_avg: float
+) -> dict[str, float]:
+    """One window's figures: calls/s, the server's and the client's CPU, latencies."""
     done = load.done
     return {
         "per_s": done / elapsed,
@@ -150,7 +157,7 @@ async def window(port: int, pids: list[int], tables: int, seconds: float) -> dic
         "client_cores": mine / elapsed,
         "p50_ms": 1000 * percentile(load.latencies, 0.5),
         "p99_ms": 1000 * percentile(load.latencies, 0.99),
-        "load_avg_1min": max(load_avg0, os.getloadavg()[0]),
+        "load_avg_1min": load_avg,
     }
 
 
@@ -164,16 +171,7 @@ def lean_window(port: int, pids: list[int], tables: int, seconds: float) -> dict
 
     lean_bots.run(port, tables, "b", WARM_UP_S, seconds, load, mark)
     (cpu0, mine0, t0, load0), (cpu1, mine1, t1, load1) = marks
-    elapsed, cpu, mine, done = t1 - t0, cpu1 - cpu0, mine1 - mine0, load.done
-    return {
-        "per_s": done / elapsed,
-        "server_cpu_us_per": 1e6 * cpu / done if done else float("nan"),
-        "server_cores": cpu / elapsed,
-        "client_cores": mine / elapsed,
-        "p50_ms": 1000 * percentile(load.latencies, 0.5),
-        "p99_ms": 1000 * percentile(load.latencies, 0.99),
-        "load_avg_1min": max(load0, load1),
-    }
+    return figures(load, t1 - t0, cpu1 - cpu0, mine1 - mine0, max(load0, load1))
 
 
 def measure(
