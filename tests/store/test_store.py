@@ -35,10 +35,14 @@ def store(store_db: str) -> Iterator[Store]:
 def deal(match: str, deal_no: int, **extra: Any) -> dict[str, Any]:
     return {
         "format": "deberc-deal/1",
+        "table": "3",
         "match": match,
         "deal_no": deal_no,
         "seed": f"secret/{deal_no}",
+        "variant": "moscow",
+        "options": [],
         "players": ["ann", "Бо"],
+        "totals": [10 * deal_no, 20 * deal_no],
         **extra,
     }
 
@@ -209,12 +213,18 @@ def test_a_server_ends_only_its_own_matches_and_those_of_dead_servers(store_db: 
         assert [r["match"] for r in exported(third)] == ["m1"]
         assert third.heartbeat(30.0) == 0  # the second is alive: nothing ended
         silence(store_db, second.server_id)  # the second stops beating (a crash)
+        second.add_deal(deal("m2", 2))
         assert third.heartbeat(30.0) == 1
-        assert sorted(r["match"] for r in exported(third)) == ["m1", "m2"]
+        assert sorted(r["match"] for r in exported(third)) == ["m1", "m2", "m2"]
+        # the dead server's match is listed, lost: no winner, the totals of its last deal
+        (lost,) = third.recent_games("Бо")
+        assert (lost["match"], lost["winner"], lost["reason"]) == ("m2", None, "server-lost")
+        assert (lost["totals"], lost["players"]) == ([20, 40], ["ann", "Бо"])
+        assert third.heartbeat(30.0) == 0 and len(third.recent_games("ann")) == 1
         assert all(r["seed"] is None for r in exported(third))  # seedless for good
         assert second.heartbeat(30.0) == 0  # back from a stall: it beats on, as itself
         second.add_deal(deal("m3", 1))
-        assert third.heartbeat(30.0) == 0 and len(exported(third)) == 2
+        assert third.heartbeat(30.0) == 0 and len(exported(third)) == 3
     finally:
         second.close()
         third.close()

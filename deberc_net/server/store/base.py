@@ -234,6 +234,35 @@ def match_row(
     )
 
 
+SERVER_LOST = "server-lost"
+
+
+def lost_match_row(match_id: str, last_deal: str) -> tuple[Any, ...]:
+    """The ``matches`` row of a match whose server died, from its last stored deal: no
+    winner (nobody lost it), reason ``server-lost``, the totals after that deal; the
+    deal in play when the server died is gone with it."""
+    record = json.loads(last_deal)
+    table = str(record["table"])
+    return match_row(
+        match_id,
+        int(table) if table.isdecimal() else 0,
+        record["players"],
+        record["variant"],
+        record["options"],
+        None,
+        SERVER_LOST,
+        record["totals"],
+    )
+
+
+# the running matches no live server owns (the owner silent past its time, or a row
+# from before servers were numbered)
+ORPHANED = (
+    "SELECT match_id FROM running WHERE server IS NULL OR server NOT IN (SELECT id FROM servers)"
+)
+LAST_DEAL = "SELECT record FROM deals WHERE match_id = {p} ORDER BY deal_no DESC LIMIT 1"
+
+
 def player_rows(match_id: str, players: list[str]) -> list[tuple[str, str]]:
     """The match's ``match_players`` rows: one per person, however often seated."""
     return [(match_id, name_key(p)) for p in set(players)]

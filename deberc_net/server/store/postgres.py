@@ -9,6 +9,7 @@ apply each one once.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 from collections.abc import Iterator, Sequence
@@ -19,8 +20,10 @@ import psycopg_pool
 
 from .base import (
     DEAD_AFTER_S,
+    LAST_DEAL,
     MATCH_IDS,
     MATCH_RECORDS,
+    ORPHANED,
     PLAYER_RATINGS,
     RATING_HISTORY,
     RATINGS_FOR,
@@ -34,6 +37,7 @@ from .base import (
     StoreError,
     game_row,
     highest_match_number,
+    lost_match_row,
     match_row,
     name_key,
     player_rating,
@@ -268,9 +272,23 @@ def _end_the_dead(conn: psycopg.Connection[Any], dead_after_s: float) -> int:
         "DELETE FROM servers WHERE heartbeat < now() - make_interval(secs => %s)",
         (dead_after_s,),
     )
-    cur = conn.execute(
-        "DELETE FROM running WHERE server IS NULL OR server NOT IN (SELECT id FROM servers)"
-    )
+    for (match_id,) in conn.execute(ORPHANED).fetchall():
+        last = conn.execute(LAST_DEAL.format(p="%s"), (match_id,)).fetchone()
+        if last is None:
+            continue  # not one deal stored: nothing to list
+        row = lost_match_row(match_id, last[0])
+        added = conn.execute(
+            "INSERT INTO matches (id, table_id, players, variant, options, winner, reason,"
+            " totals) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
+            row,
+        )
+        if added.rowcount == 1:  # (another server may have ended it first)
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO match_players (match_id, key) VALUES (%s, %s)",
+                    player_rows(match_id, json.loads(row[2])),
+                )
+    cur = conn.execute(f"DELETE FROM running WHERE match_id IN ({ORPHANED})")
     return cur.rowcount
 
 

@@ -7,6 +7,7 @@ same mode).
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import sqlite3
@@ -17,8 +18,10 @@ from typing import Any
 
 from .base import (
     DEAD_AFTER_S,
+    LAST_DEAL,
     MATCH_IDS,
     MATCH_RECORDS,
+    ORPHANED,
     PLAYER_RATINGS,
     RATING_HISTORY,
     RATINGS_FOR,
@@ -31,6 +34,7 @@ from .base import (
     RatingResult,
     game_row,
     highest_match_number,
+    lost_match_row,
     match_row,
     name_key,
     player_rating,
@@ -100,9 +104,22 @@ class SQLiteStore:
             "DELETE FROM servers WHERE heartbeat < julianday('now') - ? / 86400.0",
             (dead_after_s,),
         )
-        cur = self._db.execute(
-            "DELETE FROM running WHERE server IS NULL OR server NOT IN (SELECT id FROM servers)"
-        )
+        for (match_id,) in self._db.execute(ORPHANED).fetchall():
+            last = self._db.execute(LAST_DEAL.format(p="?"), (match_id,)).fetchone()
+            if last is None:
+                continue  # not one deal stored: nothing to list
+            row = lost_match_row(match_id, last[0])
+            added = self._db.execute(
+                "INSERT OR IGNORE INTO matches (id, table_id, players, variant, options,"
+                " winner, reason, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
+            if added.rowcount == 1:  # (another server may have ended it first)
+                self._db.executemany(
+                    "INSERT INTO match_players (match_id, key) VALUES (?, ?)",
+                    player_rows(match_id, json.loads(row[2])),
+                )
+        cur = self._db.execute(f"DELETE FROM running WHERE match_id IN ({ORPHANED})")
         return cur.rowcount
 
     def heartbeat(self, dead_after_s: float) -> int:
