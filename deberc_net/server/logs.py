@@ -25,6 +25,9 @@ def configure_logging(level: str = "info", json_output: bool | None = None) -> N
         wrapper_class=structlog.make_filtering_bound_logger(
             logging.getLevelNamesMapping()[level.upper()]
         ),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        # one write per line (print writes the text, then the newline): the workers of
+        # 'serve --workers' share the parent's stderr, and a line written whole (under
+        # PIPE_BUF) is never split by another process's line
+        logger_factory=structlog.WriteLoggerFactory(sys.stderr),
         cache_logger_on_first_use=True,
     )
