@@ -272,12 +272,9 @@ def help_text(
 
     if topic:
         key = topic.lower()
-        if key in COMMANDS and ru:
-            return textwrap.wrap(
-                f"{COMMANDS[key].usage}: {summary(key)}", 80, subsequent_indent="  "
-            )
         if key in COMMANDS:
-            return [f"{COMMANDS[key].usage}: {summary(key)}"]
+            text = f"{COMMANDS[key].usage}: {summary(key)}"
+            return textwrap.wrap(text, 80, subsequent_indent="  ") if ru else [text]
         if ru:
             return [f"нет команды «{topic}»; help перечисляет команды, calls — ходы"]
         return [f"no command {topic!r}; 'help' lists them, 'calls' lists the table calls"]
@@ -293,6 +290,8 @@ def help_text(
         ]
     wanted = ("any", phase)
     lines = ["Команды здесь:" if ru else "Commands here:"]
+    # laid out to fit 80 columns: the explanation keeps its column when it wraps
+    width = _USAGE if ru else _USAGE_EN
     for name, spec in COMMANDS.items():
         if (
             spec.phases not in wanted
@@ -301,8 +300,6 @@ def help_text(
             or (spec.waiting and playing)
         ):
             continue
-        # laid out to fit 80 columns: the explanation keeps its column when it wraps
-        width = _USAGE if ru else _USAGE_EN
         lines += _columns(spec.usage, _first_sentence(summary(name)), width)
     if phase == "table":
         if calls_now:
@@ -325,7 +322,7 @@ _USAGE = 22  # the usage column of the Russian help; its text starts after it
 _USAGE_EN = 30  # the English help's (its usages are the same, its words shorter)
 
 
-def _columns(usage: str, text: str, width: int = _USAGE) -> list[str]:
+def _columns(usage: str, text: str, width: int) -> list[str]:
     """'  usage   text', the text wrapped in its column; a long usage on a line of its own."""
     indent = " " * (width + 3)
     wrapped = textwrap.wrap(text, 80 - len(indent))

@@ -481,6 +481,11 @@ def finger_lines(e: ev.Finger, lang: Lang = Lang.EN) -> list[str]:
     return out
 
 
+def _outcome_word(outcome: str, lang: Lang) -> str:
+    """A deal's outcome code as a person reads it: in Russian words under 'lang ru'."""
+    return RU_OUTCOMES.get(outcome, outcome) if lang == Lang.RU else outcome
+
+
 def _more(command: str, page: int, pages: int, lang: Lang) -> str:
     """A long list comes in pages: say where this one is and how to get the next."""
     if pages <= 1:
@@ -970,7 +975,7 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
             trump = _say(lang, Msg.HISTORY_TRUMP, suit=SUIT_SYMBOLS[SUITS[d.trump]], player=player)
         end = _say(lang, Msg.HISTORY_PLAYING)
         if d.outcome is not None:
-            outcome = RU_OUTCOMES.get(d.outcome, d.outcome) if lang == Lang.RU else d.outcome
+            outcome = _outcome_word(d.outcome, lang)
             end = outcome + (f", {_by_side(n, d.written)}" if d.written is not None else "")
         deal = _say(lang, Msg.HISTORY_DEAL, deal=d.deal, dealer=n[d.dealer], trump=trump, end=end)
         out.append(deal)
@@ -1016,7 +1021,7 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
         bides = "/".join(map(str, r.bides))
         notes = _say(lang, Msg.SHEET_BIDES, bides=bides) if any(r.bides) else ""
         notes += _say(lang, Msg.SHEET_HANGING, hanging=r.hanging) if r.hanging else ""
-        outcome = RU_OUTCOMES.get(r.outcome, r.outcome) if lang == Lang.RU else r.outcome
+        outcome = _outcome_word(r.outcome, lang)
         out.append(
             _say(lang, Msg.SHEET_ROW, deal=r.deal, outcome=outcome, cells=cells, notes=notes)
         )
