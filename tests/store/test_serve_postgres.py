@@ -18,7 +18,8 @@ import pytest
 import trio
 
 from deberc_net.server.web import ladders as web_ladders
-from tests.server.client import LineClient, fields, machine_client, play_machine, seat_pair
+from tests.server.client import LineClient, fields, play_machine, seat_pair
+from tests.server.conftest import Connector
 
 TIME_LIMIT_S = 30
 
@@ -83,27 +84,6 @@ async def served_process(url: str, settings: Path) -> AsyncIterator[tuple[int, t
                     assert await process.wait() == 0
 
 
-class Clients:
-    """The test's connections, closed at its end."""
-
-    def __init__(self) -> None:
-        self.open: list[LineClient] = []
-
-    async def machine(self, port: int, name: str, password: str | None = None) -> LineClient:
-        self.open.append(await machine_client(port, name, password))
-        return self.open[-1]
-
-    async def raw(self, port: int, label: str) -> LineClient:
-        self.open.append(await LineClient.connect(port, label))
-        return self.open[-1]
-
-    async def aclose(self) -> None:
-        for client in self.open:
-            with trio.move_on_after(1):
-                await client.aclose()
-        self.open.clear()
-
-
 async def _drain(stream: trio.abc.ReceiveStream) -> None:
     while await stream.receive_some():
         pass
@@ -114,7 +94,7 @@ async def test_serve_on_postgres_keeps_accounts_and_games_across_a_restart(
 ) -> None:
     settings = tmp_path / "server.toml"
     settings.write_text("[server]\nlag_ms = 0\nshutdown_grace_ms = 100\n")
-    connect = Clients()
+    connect = Connector()
     try:
         async with served(postgres_url, settings) as port:
             ann = await connect.machine(port, "ann", "s3cret-pass")  # registers
@@ -232,7 +212,7 @@ async def test_two_servers_on_one_database_number_matches_apart_and_end_only_the
     settings.write_text(
         "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 100\nserver_dead_ms = 1500\n"
     )
-    connect = Clients()
+    connect = Connector()
     try:
         async with served_process(postgres_url, settings) as (first, first_process):
             ann, bob = await connect.machine(first, "ann"), await connect.machine(first, "bob")
@@ -267,7 +247,7 @@ async def test_a_server_plays_on_while_its_heartbeat_cannot_be_stored(
 ) -> None:
     settings = tmp_path / "server.toml"
     settings.write_text("[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 100\n")
-    connect = Clients()
+    connect = Connector()
 
     def beats() -> list[object]:
         with psycopg.connect(postgres_url) as conn:
@@ -297,7 +277,7 @@ async def test_a_table_whose_match_number_cannot_be_drawn_closes_and_the_server_
 ) -> None:
     settings = tmp_path / "server.toml"
     settings.write_text("[server]\nlag_ms = 0\nshutdown_grace_ms = 100\n")
-    connect = Clients()
+    connect = Connector()
     try:
         async with served_process(postgres_url, settings) as (port, process):
             ann = await connect.machine(port, "ann")
