@@ -200,6 +200,12 @@ async def _play_on(a: LineClient, b: LineClient) -> None:
         nursery.start_soon(play, b, 2)
 
 
+def _execute(url: str, statement: str) -> None:
+    """One statement on the server's database, behind its back."""
+    with psycopg.connect(url) as conn:
+        conn.execute(statement)
+
+
 def _running(url: str) -> set[str]:
     with psycopg.connect(url) as conn:
         return {r[0] for r in conn.execute("SELECT match_id FROM running")}
@@ -255,15 +261,14 @@ async def test_a_server_plays_on_while_its_heartbeat_cannot_be_stored(
 
     try:
         async with served_process(postgres_url, settings) as (port, process):
-            with psycopg.connect(postgres_url) as conn:  # heartbeats fail while it is away
-                conn.execute("ALTER TABLE servers RENAME TO servers_away")
+            # heartbeats fail while it is away
+            _execute(postgres_url, "ALTER TABLE servers RENAME TO servers_away")
             await trio.sleep(0.5)
             ann = await connect.machine(port, "ann")
             await ann.send("who")
             await ann.expect("who")
             assert process.returncode is None
-            with psycopg.connect(postgres_url) as conn:
-                conn.execute("ALTER TABLE servers_away RENAME TO servers")
+            _execute(postgres_url, "ALTER TABLE servers_away RENAME TO servers")
             (before,) = beats()
             with trio.fail_after(10):  # and the heartbeat resumes
                 while beats() == [before]:
@@ -281,14 +286,12 @@ async def test_a_table_whose_match_number_cannot_be_drawn_closes_and_the_server_
     try:
         async with served_process(postgres_url, settings) as (port, process):
             ann = await connect.machine(port, "ann")
-            with psycopg.connect(postgres_url) as conn:
-                conn.execute("ALTER SEQUENCE match_numbers RENAME TO match_numbers_away")
+            _execute(postgres_url, "ALTER SEQUENCE match_numbers RENAME TO match_numbers_away")
             await ann.send("new 2")
             await ann.expect("error")  # the table closed at once: ann is not seated
             await ann.send("who")
             await ann.expect("who", names="ann")
-            with psycopg.connect(postgres_url) as conn:
-                conn.execute("ALTER SEQUENCE match_numbers_away RENAME TO match_numbers")
+            _execute(postgres_url, "ALTER SEQUENCE match_numbers_away RENAME TO match_numbers")
             await ann.send("new 2")
             assert (await ann.expect("ok", cmd="sit"))["table"] == "2"
             assert process.returncode is None
