@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import trio
 
@@ -147,6 +147,13 @@ class LineClient:
         with trio.fail_after(timeout):
             while not self.eof:
                 await self._fill()
+
+
+async def close_all(clients: Iterable[LineClient]) -> None:
+    """Close each client at a test's end, waiting at most a second on any."""
+    for client in clients:
+        with trio.move_on_after(1):
+            await client.aclose()
 
 
 async def machine_client(

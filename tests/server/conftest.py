@@ -24,7 +24,7 @@ from deberc_net.server.config import Config
 from deberc_net.server.store import open_store
 from deberc_net.testing import rule_book
 
-from .client import LineClient, human_client, machine_client
+from .client import LineClient, close_all, human_client, machine_client
 
 
 def make_config(db: str | Path, **overrides: Any) -> Config:
@@ -110,9 +110,7 @@ class Connector:
         return self._keep(await human_client(port, name))
 
     async def aclose(self) -> None:
-        for client in self.clients:
-            with trio.move_on_after(1):
-                await client.aclose()
+        await close_all(self.clients)
 
 
 @pytest.fixture

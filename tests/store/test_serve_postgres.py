@@ -18,7 +18,8 @@ import pytest
 import trio
 
 from deberc_net.server.web import ladders as web_ladders
-from tests.server.client import LineClient, fields, machine_client, play_machine, seat_pair
+from tests.server.client import LineClient, fields, play_machine, seat_pair
+from tests.server.conftest import Connector
 
 TIME_LIMIT_S = 30
 
@@ -83,27 +84,6 @@ async def served_process(url: str, settings: Path) -> AsyncIterator[tuple[int, t
                     assert await process.wait() == 0
 
 
-class Clients:
-    """The test's connections, closed at its end."""
-
-    def __init__(self) -> None:
-        self.open: list[LineClient] = []
-
-    async def machine(self, port: int, name: str, password: str | None = None) -> LineClient:
-        self.open.append(await machine_client(port, name, password))
-        return self.open[-1]
-
-    async def raw(self, port: int, label: str) -> LineClient:
-        self.open.append(await LineClient.connect(port, label))
-        return self.open[-1]
-
-    async def aclose(self) -> None:
-        for client in self.open:
-            with trio.move_on_after(1):
-                await client.aclose()
-        self.open.clear()
-
-
 async def _drain(stream: trio.abc.ReceiveStream) -> None:
     while await stream.receive_some():
         pass
@@ -114,7 +94,7 @@ async def test_serve_on_postgres_keeps_accounts_and_games_across_a_restart(
 ) -> None:
     settings = tmp_path / "server.toml"
     settings.write_text("[server]\nlag_ms = 0\nshutdown_grace_ms = 100\n")
-    connect = Clients()
+    connect = Connector()
     try:
         async with served(postgres_url, settings) as port:
             ann = await connect.machine(port, "ann", "s3cret-pass")  # registers
@@ -220,6 +200,12 @@ async def _play_on(a: LineClient, b: LineClient) -> None:
         nursery.start_soon(play, b, 2)
 
 
+def _execute(url: str, statement: str) -> None:
+    """One statement on the server's database, behind its back."""
+    with psycopg.connect(url) as conn:
+        conn.execute(statement)
+
+
 def _running(url: str) -> set[str]:
     with psycopg.connect(url) as conn:
         return {r[0] for r in conn.execute("SELECT match_id FROM running")}
@@ -232,7 +218,7 @@ async def test_two_servers_on_one_database_number_matches_apart_and_end_only_the
     settings.write_text(
         "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 100\nserver_dead_ms = 1500\n"
     )
-    connect = Clients()
+    connect = Connector()
     try:
         async with served_process(postgres_url, settings) as (first, first_process):
             ann, bob = await connect.machine(first, "ann"), await connect.machine(first, "bob")
@@ -267,7 +253,7 @@ async def test_a_server_plays_on_while_its_heartbeat_cannot_be_stored(
 ) -> None:
     settings = tmp_path / "server.toml"
     settings.write_text("[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 100\n")
-    connect = Clients()
+    connect = Connector()
 
     def beats() -> list[object]:
         with psycopg.connect(postgres_url) as conn:
@@ -275,15 +261,14 @@ async def test_a_server_plays_on_while_its_heartbeat_cannot_be_stored(
 
     try:
         async with served_process(postgres_url, settings) as (port, process):
-            with psycopg.connect(postgres_url) as conn:  # heartbeats fail while it is away
-                conn.execute("ALTER TABLE servers RENAME TO servers_away")
+            # heartbeats fail while it is away
+            _execute(postgres_url, "ALTER TABLE servers RENAME TO servers_away")
             await trio.sleep(0.5)
             ann = await connect.machine(port, "ann")
             await ann.send("who")
             await ann.expect("who")
             assert process.returncode is None
-            with psycopg.connect(postgres_url) as conn:
-                conn.execute("ALTER TABLE servers_away RENAME TO servers")
+            _execute(postgres_url, "ALTER TABLE servers_away RENAME TO servers")
             (before,) = beats()
             with trio.fail_after(10):  # and the heartbeat resumes
                 while beats() == [before]:
@@ -297,18 +282,16 @@ async def test_a_table_whose_match_number_cannot_be_drawn_closes_and_the_server_
 ) -> None:
     settings = tmp_path / "server.toml"
     settings.write_text("[server]\nlag_ms = 0\nshutdown_grace_ms = 100\n")
-    connect = Clients()
+    connect = Connector()
     try:
         async with served_process(postgres_url, settings) as (port, process):
             ann = await connect.machine(port, "ann")
-            with psycopg.connect(postgres_url) as conn:
-                conn.execute("ALTER SEQUENCE match_numbers RENAME TO match_numbers_away")
+            _execute(postgres_url, "ALTER SEQUENCE match_numbers RENAME TO match_numbers_away")
             await ann.send("new 2")
             await ann.expect("error")  # the table closed at once: ann is not seated
             await ann.send("who")
             await ann.expect("who", names="ann")
-            with psycopg.connect(postgres_url) as conn:
-                conn.execute("ALTER SEQUENCE match_numbers_away RENAME TO match_numbers")
+            _execute(postgres_url, "ALTER SEQUENCE match_numbers_away RENAME TO match_numbers")
             await ann.send("new 2")
             assert (await ann.expect("ok", cmd="sit"))["table"] == "2"
             assert process.returncode is None

@@ -15,7 +15,7 @@ import pytest
 import trio
 from trio_websocket import ConnectionClosed, open_websocket_url
 
-from tests.server.client import LineClient, fields, is_event, play_machine, random_legal
+from tests.server.client import LineClient, close_all, fields, is_event, play_machine, random_legal
 
 from .workers import Workers, served_workers
 
@@ -85,8 +85,7 @@ async def test_two_workers_one_lobby_play_watch_and_resume_across(
             try:
                 await _play_across(workers, opened)
             finally:
-                for client in opened:
-                    await client.aclose()
+                await close_all(opened)
 
 
 async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
@@ -183,9 +182,7 @@ async def test_a_worker_killed_its_tables_end_the_others_play_on(
             try:
                 await _kill_one(workers, opened, postgres_url)
             finally:
-                for client in opened:
-                    with trio.move_on_after(1):
-                        await client.aclose()
+                await close_all(opened)
 
 
 async def _kill_one(workers: Workers, opened: list[LineClient], url: str) -> None:
@@ -254,9 +251,7 @@ async def test_help_rematch_games_and_a_clean_stop_across_workers(
             try:
                 await _after_a_match_across(workers, opened)
             finally:
-                for client in opened:
-                    with trio.move_on_after(1):
-                        await client.aclose()
+                await close_all(opened)
 
 
 async def _help_lines(client: LineClient) -> list[str]:
