@@ -157,8 +157,14 @@ class TertzDeal(Deal):
             and self.phase == PLAY
             and best.seat != seat
             and seat not in self.talk.skin_owed
-            and not set(best.combo.cards) <= set(self.talk.shown.get(best.seat, ()))
+            and not self._best_shown()
         )
+
+    def _best_shown(self) -> bool:
+        """Are the best declaration's cards all face up (its declarer showed them)?"""
+        best = self.talk.best
+        assert best is not None
+        return set(best.combo.cards) <= set(self.talk.shown.get(best.seat, ()))
 
     def _declarations(self, seat: int) -> list[Call]:
         """Before his move while he holds nine cards: his highest fresh class if it is
@@ -202,7 +208,7 @@ class TertzDeal(Deal):
             and self.phase != DONE
             and best is not None
             and best.seat == seat
-            and not set(best.combo.cards) <= set(self.talk.shown.get(seat, ()))
+            and not self._best_shown()
         )
 
     # ------------------------------------------------------------ Tertz's own calls
