@@ -24,13 +24,13 @@ import argparse
 import json
 import os
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
 from typing import Any
 
 from lines import machine  # bench/lines.py
+from server import summary  # bench/server.py: min and median, rounded alike
 
 PY = sys.executable
 KINDS = {
@@ -61,10 +61,6 @@ def one_run(bots: tuple[str, str], deals: int, concurrency: int) -> dict[str, fl
         "deals_per_s": summary["deals_per_second"],
         "cpu_ms_per_deal": 1000 * cpu / summary["games"],
     }
-
-
-def summary(values: list[float]) -> dict[str, float]:
-    return {"min": round(min(values), 2), "median": round(statistics.median(values), 2)}
 
 
 def main() -> None:

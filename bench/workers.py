@@ -37,6 +37,7 @@ import lean_bots  # bench/lean_bots.py
 import trio
 from lines import machine  # bench/lines.py
 from server import Load, bots, percentile  # bench/server.py: the same bots
+from server import cpu_seconds as process_cpu_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -114,13 +115,13 @@ def family(pid: int) -> list[int]:
 
 
 def cpu_seconds(pids: list[int]) -> float:
+    """The processes' CPU time together; one that has exited counts nothing."""
     total = 0.0
     for pid in pids:
         try:
-            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += process_cpu_seconds(pid)
         except OSError:
             continue
-        total += (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
     return total
 
 

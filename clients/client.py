@@ -249,8 +249,8 @@ def run_bot(choose: Choose, args: argparse.Namespace, rng: random.Random | None 
     """Play as the command line says. ``rng``, the bot's own generator, is reseeded from
     ``--seed`` and the board at every ladder board, so seeded copies agree."""
     bot = Bot(choose, args.name, args.host, args.port, args.password, args.seek, args.games)
-    if rng is not None and args.seed is not None:  # unseeded stays unseeded
-        bot.on_board = lambda board: rng.seed(board_seed(args.seed, board))
+    if rng is not None:
+        bot.on_board = board_reseeder(rng, args.seed)
     return trio.run(bot.run)
 
 
@@ -258,6 +258,15 @@ def board_seed(seed: str, board: str) -> str:
     """The seed of a bot's choices on a ladder board: its ``--seed`` and the board's key
     only (not the copy's name), so any copy plays a board alike."""
     return f"{seed}/{board}"
+
+
+def board_reseeder(rng: random.Random, seed: str | None) -> Callable[[str], None] | None:
+    """``on_board`` for a bot whose choices come from ``rng``: reseeded from ``seed`` and
+    the board at every ladder board, so seeded copies agree; None (unseeded stays
+    unseeded) without a seed."""
+    if seed is None:
+        return None
+    return lambda board: rng.seed(board_seed(seed, board))
 
 
 def seeded_random(seed: str | None, name: str) -> random.Random:

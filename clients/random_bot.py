@@ -5,14 +5,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from .client import Brain, board_seed, bot_arguments, run_bot, seeded_random
+from .client import Brain, board_reseeder, bot_arguments, run_bot, seeded_random
 from .protocol import View
 
 
 def brain(name: str, seed: str | None) -> Brain:
     """The bot's decisions, for a ladder's in-process bots (docs/bots.md)."""
     rng = seeded_random(seed, name)
-    return Brain(_chooser(rng), None if seed is None else _reseeder(rng, seed))
+    return Brain(_chooser(rng), board_reseeder(rng, seed))
 
 
 def _chooser(rng: random.Random) -> Callable[[View], str]:
@@ -20,10 +20,6 @@ def _chooser(rng: random.Random) -> Callable[[View], str]:
         return rng.choice(view.legal)
 
     return choose
-
-
-def _reseeder(rng: random.Random, seed: str) -> Callable[[str], None]:
-    return lambda board: rng.seed(board_seed(seed, board))
 
 
 def main() -> None:

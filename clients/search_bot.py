@@ -11,7 +11,7 @@ import os
 
 import trio
 
-from .client import Bot, Brain, board_seed, bot_arguments
+from .client import Bot, Brain, board_reseeder, bot_arguments
 from .search.history import rules_from_seek
 from .search.policy import DEFAULT_LEVEL, LEVELS, SearchPlayer
 
@@ -30,10 +30,7 @@ def brain(name: str, seed: str | None) -> Brain:
         raise ValueError(f"{LEVEL_ENV} must be one of {sorted(LEVELS)}, {MS_ENV} at least 1")
     player = SearchPlayer(level=level, ms=ms, seed=seed)
     player.tracker.rules = rules_from_seek("reserved")
-    reseed = None
-    if seed is not None:
-        reseed = lambda board: player.rng.seed(board_seed(seed, board))  # noqa: E731
-    return Brain(player.choose, reseed, player.tracker)
+    return Brain(player.choose, board_reseeder(player.rng, seed), player.tracker)
 
 
 def main() -> None:
@@ -66,9 +63,8 @@ def main() -> None:
         args.games,
         on_event=player.tracker,
     )
-    if args.seed is not None:  # any copy of the bot samples a ladder board alike
-        seed = args.seed
-        bot.on_board = lambda board: player.rng.seed(board_seed(seed, board))
+    # any copy of the bot samples a ladder board alike
+    bot.on_board = board_reseeder(player.rng, args.seed)
     stats = trio.run(bot.run)
     print(
         f"{args.name}: {stats.games} games, {stats.asks} calls, {stats.fallbacks} fallbacks,"

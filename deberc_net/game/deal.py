@@ -601,11 +601,7 @@ class Deal:
         talk = self.talk
         declarer = talk.skin_owed.pop(seat, None) if talk.skin_owed else None
         if declarer is not None:
-            self._show(declarer)
-            # engine-made, not a clock's automatic call: "auto" is rendered as "(clock)"
-            ms = self.log[-1].ms
-            self.log.append(LoggedCall(declarer, Call(C.POKAZYVAYU), ms, False, engine=True))
-            self._tell(CallMade(declarer, Call(C.POKAZYVAYU), False, ms, engine=True))
+            self._engine_shows(declarer)
         best = talk.best
         if (
             first_card
@@ -614,15 +610,21 @@ class Deal:
             and best.seat == seat
             and seat not in talk.shown
         ):  # show-combination: the best declaration goes face up with its first card
-            self._show(seat)
-            ms = self.log[-1].ms
-            self.log.append(LoggedCall(seat, Call(C.POKAZYVAYU), ms, False, engine=True))
-            self._tell(CallMade(seat, Call(C.POKAZYVAYU), False, ms, engine=True))
+            self._engine_shows(seat)
         n = len(self.hands)  # the players
         if len(cards) < n:
             self.turn = (seat + 1) % n
             return
         self._finish_trick()
+
+    def _engine_shows(self, seat: int) -> None:
+        """``seat`` shows its declaration, the engine making its ``pokazyvayu`` (logged
+        and told at the last call's time)."""
+        self._show(seat)
+        # engine-made, not a clock's automatic call: "auto" is rendered as "(clock)"
+        show, ms = Call(C.POKAZYVAYU), self.log[-1].ms
+        self.log.append(LoggedCall(seat, show, ms, False, engine=True))
+        self._tell(CallMade(seat, show, False, ms, engine=True))
 
     def _take_trick(self) -> tuple[int, int]:
         """The full trick goes to its winner: told, counted, its card points written to

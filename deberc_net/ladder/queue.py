@@ -22,12 +22,7 @@ import attrs
 from deberc_net.server.store.postgres import connect, migrate
 
 from .results import GameResult
-from .store import _game_params
-
-INSERT_GAME = (
-    "INSERT INTO ladder_games (run_id, board, seating, match_id, written, reason, forfeit)"
-    " VALUES (%s, %s, %s, %s, %s, %s, %s)"
-)
+from .store import _INSERT_GAME, _game_params
 
 
 @attrs.frozen
@@ -106,7 +101,7 @@ class BoardQueue:
                 return False
             with self.db.cursor() as cur:
                 cur.executemany(
-                    INSERT_GAME,
+                    _INSERT_GAME.format(p="%s"),
                     [
                         _game_params(
                             run,

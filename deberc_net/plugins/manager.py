@@ -307,17 +307,13 @@ def _resolved(caller: pluggy.HookCaller) -> Callable[..., Any]:
     order = tuple((impl.function, tuple(impl.argnames)) for impl in reversed(impls))
     if len(order) == 1:  # most hooks of a rule set: no loop, no list to fill
         return _resolved_one(*order[0], firstresult)
+    # each implementation as a firstresult call: its own result, None included
+    ones = tuple(_resolved_one(function, names, True) for function, names in order)
 
     def call(**kwargs: Any) -> Any:
         results = []
-        for function, names in order:
-            try:
-                args = [kwargs[name] for name in names]
-            except KeyError as missing:
-                raise pluggy.HookCallError(
-                    f"hook call must provide argument {missing.args[0]!r}"
-                ) from missing
-            result = function(*args)
+        for one in ones:
+            result = one(**kwargs)
             if result is not None:
                 if firstresult:
                     return result

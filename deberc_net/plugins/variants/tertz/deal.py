@@ -20,8 +20,8 @@ from deberc_net.game import talk as T
 from deberc_net.game.calls import Call
 from deberc_net.game.cards import SEVEN, Card, card_str, make, suit_of
 from deberc_net.game.combos import CATEGORY_NAMES, Combo, holds_bella
-from deberc_net.game.deal import DONE, PLAY, TALK, Deal, LoggedCall, Pending, Trick
-from deberc_net.game.events import CallMade, DealEvent, Shown, in_telling_order
+from deberc_net.game.deal import DONE, PLAY, TALK, Deal, Pending, Trick
+from deberc_net.game.events import DealEvent, Shown, in_telling_order
 
 from .cards import card_points, legal_cards
 from .combos import CALLS, find_combos, is_new
@@ -157,8 +157,14 @@ class TertzDeal(Deal):
             and self.phase == PLAY
             and best.seat != seat
             and seat not in self.talk.skin_owed
-            and not set(best.combo.cards) <= set(self.talk.shown.get(best.seat, ()))
+            and not self._best_shown()
         )
+
+    def _best_shown(self) -> bool:
+        """Are the best declaration's cards all face up (its declarer showed them)?"""
+        best = self.talk.best
+        assert best is not None
+        return set(best.combo.cards) <= set(self.talk.shown.get(best.seat, ()))
 
     def _declarations(self, seat: int) -> list[Call]:
         """Before his move while he holds nine cards: his highest fresh class if it is
@@ -192,11 +198,7 @@ class TertzDeal(Deal):
         told = super().apply(seat, call, ms=ms, auto=auto)
         if call.name != C.PLAY or not self._owes_show(seat):
             return told
-        self._show(seat)
-        show = Call(C.POKAZYVAYU)
-        ms = self.log[-1].ms
-        self.log.append(LoggedCall(seat, show, ms, False, engine=True))
-        self._tell(CallMade(seat, show, False, ms, engine=True))
+        self._engine_shows(seat)
         return in_telling_order(told + self._take_told())
 
     def _owes_show(self, seat: int) -> bool:
@@ -206,7 +208,7 @@ class TertzDeal(Deal):
             and self.phase != DONE
             and best is not None
             and best.seat == seat
-            and not set(best.combo.cards) <= set(self.talk.shown.get(seat, ()))
+            and not self._best_shown()
         )
 
     # ------------------------------------------------------------ Tertz's own calls
