@@ -191,7 +191,7 @@ class Node:
         matchmaking = self.lobby.matchmaking
         games = {s.seeking for s in matchmaking.seekers if isinstance(s.seeking, GameSettings)}
         tables = {  # a public table opened with 'new' waits for this game here
-            table_settings(t) for t in self.lobby.tables.values() if self._open_to_seekers(t)
+            table_settings(t) for t in self.lobby.tables.values() if matchmaking.open_to_seekers(t)
         }
         told_seeks = [[g.players, g.variant, list(g.options), g in tables] for g in games | tables]
         told_seeks.sort()
@@ -429,17 +429,6 @@ class Node:
             self.bus.publish(channel(there[0]), body | {"settings": _settings(wanted)})
             for waiting in (self.tables_wait, self.seeks):  # one seeker for one waiting there
                 waiting.get(there[0], set()).discard(wanted)
-
-    def _open_to_seekers(self, table: Table) -> bool:
-        """As matchmaking's open_table_for: a table here a seeker would sit at."""
-        free = sum(1 for who in table.seats if who is None)
-        return (
-            not table.remote
-            and table.state == TableState.WAITING
-            and not table.private
-            and table.reserved is None
-            and free > self.lobby.house.pending(table)
-        )
 
     def seeks_elsewhere(self, session: Session) -> bool:
         return session.id in self.seeking_at and self.forwarded.get(session.id) is session
