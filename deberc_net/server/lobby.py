@@ -930,9 +930,10 @@ class Lobby:
             for r in store.player_ratings(name):
                 keys = [name_key(s.name) for s in store.standings(r.variant, r.players)]
                 ratings.append(_rated(keys.index(name_key(r.name)) + 1, r))
-            last = [g["match"] for g in store.recent_games(name)]
             if house_bot:  # its copies played them
                 last = [row["match"] for _, row in house_bot_games(store, name, 10)]
+            else:
+                last = [g["match"] for g in store.recent_games(name)]
             return store.account(name) is not None, ratings, last
 
         registered, ratings, last = await trio.to_thread.run_sync(look_up)
