@@ -445,6 +445,14 @@ class Lobby:
             return
         self._post(session, table, TableCall(session, item.text, item.seq))
 
+    def session_named(self, name: str) -> Session | None:
+        """``name``'s session: connected here, or under serve --workers a proxy for him
+        on another worker; None if neither."""
+        session = self.online.get(name_key(name))
+        if session is None and self.node is not None:
+            return self.node.proxy_named(name_key(name))
+        return session
+
     def post_for(self, session: Session, table: Table, message: Any) -> None:
         self._post(session, table, message)
 

@@ -165,12 +165,9 @@ class Rematches:
         return ev.Rematch(offer.table, tuple(offer.asked), offer.waiting())
 
     def _players(self, offer: Offer) -> list[Session]:
-        node = self.lobby.node
         players = []
         for name in offer.names:
-            player: Session | None = self.lobby.online.get(name_key(name))
-            if player is None and node is not None:  # connected to another worker
-                player = node.proxy_named(name_key(name))
+            player = self.lobby.session_named(name)
             if player is not None and not player.closed:
                 players.append(player)
         return players
