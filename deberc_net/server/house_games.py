@@ -6,18 +6,22 @@ show the rating name's standing with the matches its copies were rated in."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from .accounts import name_key
+from .house import PREFIX, SEARCH_LEVELS, HouseBotKind
 from .store.base import Store
 
-# house.py's PREFIX and kinds, and the search levels 1-5 (a copy's name adds '-N')
-_RATING_NAME = re.compile(r"house-(?:heuristic|random|search[1-5])")
+# every HouseBot.rating_name: one per kind, and per level for search (a copy adds '-N')
+_RATING_NAMES = frozenset(
+    f"{PREFIX}{kind}{level}"
+    for kind in HouseBotKind
+    for level in (SEARCH_LEVELS if kind is HouseBotKind.SEARCH else [""])
+)
 
 
 def is_house_rating_name(name: str) -> bool:
-    return _RATING_NAME.fullmatch(name_key(name)) is not None
+    return name_key(name) in _RATING_NAMES
 
 
 def house_bot_games(store: Store, name: str, limit: int) -> list[tuple[str, dict[str, Any]]]:

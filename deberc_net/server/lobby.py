@@ -445,6 +445,14 @@ class Lobby:
             return
         self._post(session, table, TableCall(session, item.text, item.seq))
 
+    def session_named(self, name: str) -> Session | None:
+        """``name``'s session: connected here, or under serve --workers a proxy for him
+        on another worker; None if neither."""
+        session = self.online.get(name_key(name))
+        if session is None and self.node is not None:
+            return self.node.proxy_named(name_key(name))
+        return session
+
     def post_for(self, session: Session, table: Table, message: Any) -> None:
         self._post(session, table, message)
 
@@ -930,9 +938,10 @@ class Lobby:
             for r in store.player_ratings(name):
                 keys = [name_key(s.name) for s in store.standings(r.variant, r.players)]
                 ratings.append(_rated(keys.index(name_key(r.name)) + 1, r))
-            last = [g["match"] for g in store.recent_games(name)]
             if house_bot:  # its copies played them
                 last = [row["match"] for _, row in house_bot_games(store, name, 10)]
+            else:
+                last = [g["match"] for g in store.recent_games(name)]
             return store.account(name) is not None, ratings, last
 
         registered, ratings, last = await trio.to_thread.run_sync(look_up)

@@ -151,17 +151,21 @@ class Matchmaking:
         take: a seeker sits there rather than wait beside it. Not another worker's
         (serve --workers): its copy here may be late; a seek goes there otherwise."""
         for _, table in sorted(self.lobby.tables.items()):
-            free = sum(1 for who in table.seats if who is None)
-            if (
-                table.state == TableState.WAITING
-                and not table.remote
-                and not table.private
-                and table.reserved is None
-                and table_settings(table) == settings
-                and free > self.lobby.house.pending(table)
-            ):
+            if self.open_to_seekers(table) and table_settings(table) == settings:
                 return table
         return None
+
+    def open_to_seekers(self, table: Table) -> bool:
+        """A waiting public table of this worker with a seat anyone may take (one no
+        house bot on its way will fill): a seeker of its game would sit there."""
+        free = sum(1 for who in table.seats if who is None)
+        return (
+            table.state == TableState.WAITING
+            and not table.remote
+            and not table.private
+            and table.reserved is None
+            and free > self.lobby.house.pending(table)
+        )
 
     def fill(self, table: Table) -> None:
         """A public table just opened with 'new': seekers of exactly its game sit at it

@@ -150,10 +150,7 @@ class Rematches:
         by: str | None = None,
         without: Session | None = None,
     ) -> None:
-        offer.open = False
-        for name in offer.names:
-            if self.offers.get(name_key(name)) is offer:
-                del self.offers[name_key(name)]
+        self._close(offer)
         if not offer.asked:  # nobody wanted one: nobody is told
             return
         off = ev.Rematch(offer.table, tuple(offer.asked), offer.waiting(), why, by)
@@ -165,21 +162,22 @@ class Rematches:
         return ev.Rematch(offer.table, tuple(offer.asked), offer.waiting())
 
     def _players(self, offer: Offer) -> list[Session]:
-        node = self.lobby.node
         players = []
         for name in offer.names:
-            player: Session | None = self.lobby.online.get(name_key(name))
-            if player is None and node is not None:  # connected to another worker
-                player = node.proxy_named(name_key(name))
+            player = self.lobby.session_named(name)
             if player is not None and not player.closed:
                 players.append(player)
         return players
 
-    def _start(self, offer: Offer) -> None:
+    def _close(self, offer: Offer) -> None:
+        """The offer is over (called off or taken up): no player's any more."""
         offer.open = False
         for name in offer.names:
             if self.offers.get(name_key(name)) is offer:
                 del self.offers[name_key(name)]
+
+    def _start(self, offer: Offer) -> None:
+        self._close(offer)
         players = self._players(offer)
         if len(players) != len(offer.names) or any(p.table is not None for p in players):
             return  # cannot happen: leaving or sitting elsewhere calls the offer off

@@ -359,13 +359,7 @@ class Table:
 
     def _session(self, seat: int) -> Session | None:
         name = self.seats[seat]
-        if not name:
-            return None
-        session = self.lobby.online.get(name_key(name))
-        node = self.lobby.node
-        if session is None and node is not None:  # a player on another worker
-            return node.proxy_named(name_key(name))
-        return session
+        return self.lobby.session_named(name) if name else None
 
     async def _handle(self, message: Message, request: bool = False) -> None:
         session = _requester(message) if request else None

@@ -191,9 +191,9 @@ class Node:
         matchmaking = self.lobby.matchmaking
         games = {s.seeking for s in matchmaking.seekers if isinstance(s.seeking, GameSettings)}
         tables = {  # a public table opened with 'new' waits for this game here
-            table_settings(t) for t in self.lobby.tables.values() if self._open_to_seekers(t)
+            table_settings(t) for t in self.lobby.tables.values() if matchmaking.open_to_seekers(t)
         }
-        told_seeks = [[g.players, g.variant, list(g.options), g in tables] for g in games | tables]
+        told_seeks = [[*_told(g), g in tables] for g in games | tables]
         told_seeks.sort()
         if not (changed or gone or force or told_seeks != self.told_seeks):
             return False
@@ -270,7 +270,8 @@ class Node:
         body: dict[str, Any] = {"k": "post", "table": table.id, "req": request}
         match message:
             case Sit(session, seat, seeking):
-                body |= {"m": "sit", "seat": seat, "seeking": _settings(seeking)}
+                told = None if seeking is None else _told(seeking)
+                body |= {"m": "sit", "seat": seat, "seeking": told}
             case Leave(session, confirmed):
                 body |= {"m": "leave", "confirmed": confirmed}
             case TableCall(session, text, seq):
@@ -426,20 +427,9 @@ class Node:
             self.seeking_at[session.id] = (there[0], wanted)
             self.forwarded[session.id] = session
             body = {"k": "seek", "s": session.id, "who": _who(session)}
-            self.bus.publish(channel(there[0]), body | {"settings": _settings(wanted)})
+            self.bus.publish(channel(there[0]), body | {"settings": _told(wanted)})
             for waiting in (self.tables_wait, self.seeks):  # one seeker for one waiting there
                 waiting.get(there[0], set()).discard(wanted)
-
-    def _open_to_seekers(self, table: Table) -> bool:
-        """As matchmaking's open_table_for: a table here a seeker would sit at."""
-        free = sum(1 for who in table.seats if who is None)
-        return (
-            not table.remote
-            and table.state == TableState.WAITING
-            and not table.private
-            and table.reserved is None
-            and free > self.lobby.house.pending(table)
-        )
 
     def seeks_elsewhere(self, session: Session) -> bool:
         return session.id in self.seeking_at and self.forwarded.get(session.id) is session
@@ -452,8 +442,7 @@ class Node:
 
     def _seek_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy(message["w"], message["s"], message["who"])
-        p, v, o = message["settings"]
-        self.lobby.matchmaking.place(proxy, GameSettings(p, v, tuple(o)))
+        self.lobby.matchmaking.place(proxy, _heard_settings(message["settings"]))
 
     def _unseek_here(self, message: dict[str, Any]) -> None:
         proxy = self.remote.get((message["w"], message["s"]))
@@ -591,10 +580,9 @@ class Node:
 
     def _tables(self, message: dict[str, Any]) -> None:
         owner = message["w"]
-        self.seeks[owner] = {GameSettings(p, v, tuple(o)) for p, v, o, _ in message["seeks"]}
-        self.tables_wait[owner] = {
-            GameSettings(p, v, tuple(o)) for p, v, o, table in message["seeks"] if table
-        }
+        seeks = message["seeks"]  # each a game as _told tells it, and whether a table waits
+        self.seeks[owner] = {_heard_settings(told[:3]) for told in seeks}
+        self.tables_wait[owner] = {_heard_settings(told[:3]) for told in seeks if told[3]}
         for described in message["open"]:
             self._table_copy(owner, described)
         for table_id in message["gone"]:
@@ -706,18 +694,21 @@ def _who(session: Session) -> list[Any]:
     ]
 
 
-def _settings(seeking: GameSettings | None) -> list[Any] | None:
-    if seeking is None:
-        return None
-    return [seeking.players, seeking.variant, list(seeking.options)]
+def _told(settings: GameSettings) -> list[Any]:
+    """A game as the bus tells it (``_heard_settings`` reads it back)."""
+    return [settings.players, settings.variant, list(settings.options)]
+
+
+def _heard_settings(told: list[Any]) -> GameSettings:
+    players, variant, options = told
+    return GameSettings(players, variant, tuple(options))
 
 
 def _message(kind: str, proxy: RemoteSession, body: dict[str, Any]) -> Message:
     match kind:
         case "sit":
-            s = body["seeking"]
-            settings = None if s is None else GameSettings(s[0], s[1], tuple(s[2]))
-            return Sit(proxy, body["seat"], settings)
+            told = body["seeking"]
+            return Sit(proxy, body["seat"], None if told is None else _heard_settings(told))
         case "leave":
             return Leave(proxy, body["confirmed"])
         case "call":

@@ -46,10 +46,10 @@ def make_app(lobby: Lobby) -> Starlette:
         return page(request, "missing.html", 404, text=text)
 
     async def index(request: Request) -> Response:
-        return page(request, "index.html", tables=views.open_tables(lobby.tables.values()))
+        return page(request, "index.html", tables=views.open_tables(lobby))
 
     async def api_tables(request: Request) -> Response:
-        tables = views.open_tables(lobby.tables.values())
+        tables = views.open_tables(lobby)
         return JSONResponse({"tables": [attrs.asdict(t) for t in tables]})
 
     def _table(request: Request) -> views.TableSummary | None:

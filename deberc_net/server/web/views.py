@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -17,6 +16,9 @@ from deberc_net.protocol.events import TableState
 from ..store.base import PlayerRating, RatingPoint
 from ..table import Table
 from .plot import Series, line_chart
+
+if TYPE_CHECKING:
+    from ..lobby import Lobby
 
 
 @attrs.frozen
@@ -50,12 +52,9 @@ def table_summary(table: Table) -> TableSummary:
     )
 
 
-def open_tables(tables: Iterable[Table]) -> list[TableSummary]:
-    """The tables anyone may see: open, and not private."""
-    return sorted(
-        (table_summary(t) for t in tables if t.state != TableState.CLOSED and not t.private),
-        key=lambda s: s.id,
-    )
+def open_tables(lobby: Lobby) -> list[TableSummary]:
+    """The tables anyone may see, as 'tables' lists them: open, and not private."""
+    return [table_summary(t) for t in lobby.listed_tables()]
 
 
 @attrs.frozen
