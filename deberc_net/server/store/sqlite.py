@@ -12,6 +12,7 @@ import os
 import socket
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -67,7 +68,7 @@ class SQLiteStore:
         self.server_id: int | None = None
         try:
             with self._lock:
-                self._db.execute("PRAGMA journal_mode=WAL")
+                _use_wal(self._db)
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 migrate(self._db, migrations)
             if serving:
@@ -312,3 +313,19 @@ def migrate(db: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS
 def version(db: sqlite3.Connection) -> int:
     (number,) = db.execute("SELECT coalesce(max(number), 0) FROM schema_migrations").fetchone()
     return int(number)
+
+
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Write-ahead logging. Switching a new file to it needs a lock that SQLite's busy
+    timeout does not wait for: servers started at once on one new file take turns."""
+    for attempt in range(WAL_ATTEMPTS):
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == WAL_ATTEMPTS - 1:
+                raise
+            time.sleep(0.01 * (attempt + 1))
+
+
+WAL_ATTEMPTS = 20
