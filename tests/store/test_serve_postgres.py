@@ -215,8 +215,11 @@ async def test_two_servers_on_one_database_number_matches_apart_and_end_only_the
     postgres_url: str, tmp_path: Path
 ) -> None:
     settings = tmp_path / "server.toml"
+    # the players sit idle while the test kills a server and exports (seconds under load):
+    # a clock long enough that no automatic call moves their deal on meanwhile
     settings.write_text(
         "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 100\nserver_dead_ms = 1500\n"
+        "bot_clock_ms = 600000\n"
     )
     connect = Connector()
     try:
