@@ -8,7 +8,6 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import attrs
-import trio
 
 from deberc_net import __version__
 from deberc_net.plugins import RuleBook
@@ -34,6 +33,7 @@ from .preferences import Preferences
 from .rematch import Rematches
 from .seating import Seating
 from .session import Session
+from .spawner import Spawner
 from .store import Store
 from .table import (
     Away,
@@ -54,7 +54,7 @@ Handler = Callable[[Session, Command], Awaitable[None]]
 class Lobby:
     config: Config
     store: Store
-    nursery: trio.Nursery
+    spawner: Spawner  # starts the tables' tasks (the server's nursery)
     rules: RuleBook  # every rule plugin, loaded at start-up
     online: dict[str, Session] = attrs.Factory(dict)  # by lower-cased name
     tables: dict[int, Table] = attrs.Factory(dict)
@@ -93,7 +93,7 @@ class Lobby:
         config = self.config
         self.house = HouseBots(
             self,
-            self.nursery,
+            self.spawner,
             config.house_bots,
             config.house_bots_per_table,
             config.max_house_bots,
@@ -265,7 +265,7 @@ class Lobby:
             number, self.next_table = self.next_table, self.next_table + 1
         table = Table(number, rules, self, self.config, 0, **board)
         self.tables[table.id] = table
-        self.nursery.start_soon(table.run)
+        self.spawner.start_soon(table.run)
         return table
 
     def refused_for_shutdown(self, session: Session) -> bool:

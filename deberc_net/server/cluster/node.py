@@ -141,7 +141,7 @@ class Node:
         number = self.table_numbers.pop(0)
         if len(self.table_numbers) < TABLE_NUMBERS // 2 and not self._drawing:
             self._drawing = True
-            self.lobby.nursery.start_soon(self._draw_table_numbers)
+            self.lobby.spawner.start_soon(self._draw_table_numbers)
         return number
 
     async def _draw_table_numbers(self) -> None:
