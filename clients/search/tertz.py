@@ -198,9 +198,7 @@ def build_world(
 
 
 def _forget_caches(deal: Deal) -> None:
-    object.__setattr__(deal, "_legal_cache", {})
-    object.__setattr__(deal, "_combos_cache", {})
-    object.__setattr__(deal, "_points_cache", None)
+    deal.forget_caches()
 
 
 def worlds(
