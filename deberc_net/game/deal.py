@@ -128,7 +128,6 @@ class Deal:
     tricks: list[Trick] = attrs.field(init=False, factory=list)
     log: list[LoggedCall] = attrs.field(init=False, factory=list)
     talk: Talk = attrs.field(init=False, factory=Talk)  # what was said: talk.py
-    window_hands: dict[int, tuple[Card, ...]] = attrs.field(init=False, factory=dict)
     # results
     scoring_combos: dict[int, list[Combo]] | None = attrs.field(init=False, default=None)
     offender_side: int | None = attrs.field(init=False, default=None)  # a bide on cards
@@ -250,7 +249,7 @@ class Deal:
         declared = self.talk.declared_combos
         if seat in declared:
             return declared[seat]
-        hand = self.window_hands.get(seat) or tuple(self.hands[seat])
+        hand = self.talk.window_hands.get(seat) or tuple(self.hands[seat])
         # asked at every turn of the talk: found once per hand and trump
         key = (hand, self.trump)
         cached = self._caches.combos.get(seat)
@@ -330,7 +329,7 @@ class Deal:
             out.append(_POKAZHI)
         if seat != self.turn:
             return self._with_extra(seat, out)
-        if not self.tricks and seat not in self.window_hands:  # talk.in_window, in short
+        if not self.tricks and seat not in self.talk.window_hands:  # talk.in_window, in short
             out.extend(T.talk_calls(self, seat))
         if talk.bella_owner == seat and T.may_bella(self, seat):
             out.append(_BELLA)
@@ -605,9 +604,9 @@ class Deal:
         card = call.card
         assert card is not None
         hand = self.hands[seat]
-        first_card = not self.tricks and seat not in self.window_hands
+        first_card = not self.tricks and seat not in self.talk.window_hands
         if first_card:
-            self.window_hands[seat] = tuple(hand)
+            self.talk.window_hands[seat] = tuple(hand)
         hand.remove(card)
         cards = self.trick.cards
         cards.append((seat, card))
