@@ -15,10 +15,7 @@ from deberc_net.protocol.messages import Msg, phrase
 from . import accounts
 from .accounts import name_key
 from .session import Session
-from .table import (
-    Invite,
-    Say,
-)
+from .table import Invite, Say
 
 if TYPE_CHECKING:
     from .lobby import Lobby

@@ -22,10 +22,7 @@ from .accounts import name_key
 from .house_games import house_bot_games, is_house_rating_name
 from .session import Session
 from .store.base import PlayerRating
-from .table import (
-    ShowHistory,
-    history_deal,
-)
+from .table import ShowHistory, history_deal
 
 if TYPE_CHECKING:
     from .lobby import Lobby

@@ -10,11 +10,7 @@ import attrs
 from deberc_net.plugins import RuleKind
 from deberc_net.plugins.manager import for_players
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import (
-    CALLS_HELP,
-    Command,
-    help_text,
-)
+from deberc_net.protocol.commands import CALLS_HELP, Command, help_text
 from deberc_net.protocol.lang import Lang, ru_call
 from deberc_net.protocol.messages import RU_CALLS_HELP, Msg, Phrase, phrase
 

@@ -12,12 +12,7 @@ import attrs
 from deberc_net import __version__
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import (
-    COMMANDS,
-    PROTOCOL_VERSION,
-    Command,
-    TableCallText,
-)
+from deberc_net.protocol.commands import COMMANDS, PROTOCOL_VERSION, Command, TableCallText
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.messages import Msg, phrase
 
@@ -35,13 +30,7 @@ from .seating import Seating
 from .session import Session
 from .spawner import Spawner
 from .store import Store
-from .table import (
-    Away,
-    Stop,
-    Table,
-    TableCall,
-    Unobserve,
-)
+from .table import Away, Stop, Table, TableCall, Unobserve
 from .table_requests import TableRequests
 
 if TYPE_CHECKING:

@@ -14,12 +14,7 @@ from deberc_net.protocol.messages import Msg, phrase
 
 from .matchmaking import game_settings
 from .session import Session
-from .table import (
-    Leave,
-    Observe,
-    Sit,
-    Unobserve,
-)
+from .table import Leave, Observe, Sit, Unobserve
 
 if TYPE_CHECKING:
     from .lobby import Lobby

@@ -13,12 +13,7 @@ from deberc_net.protocol.messages import Msg, phrase
 
 from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind
 from .session import Session
-from .table import (
-    ShowLast,
-    ShowSheet,
-    ShowState,
-    SummonBot,
-)
+from .table import ShowLast, ShowSheet, ShowState, SummonBot
 
 if TYPE_CHECKING:
     from .lobby import Lobby
