@@ -1,6 +1,7 @@
 """What the server benchmarks share: a line-at-a-time client of the server's text
-protocol, its lines split into fields, a process's memory from /proc, and the machine
-a figure was measured on."""
+protocol (framed and split into fields by deberc_net/protocol/wire.py, the one parser
+of the machine style), a process's memory from /proc, and the machine a figure was
+measured on."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import trio
+
+from deberc_net.protocol.wire import LineBuffer, fields_of
 
 HOST = "127.0.0.1"
 
@@ -36,20 +39,11 @@ def status_kib(pid: int, key: str) -> int:
     raise RuntimeError(f"no {key}")
 
 
-def fields(line: str) -> tuple[str, dict[str, str]]:
-    head, sep, text = line.partition(" text=")
-    tag, *parts = head.split(" ")
-    out = dict(p.split("=", 1) for p in parts if "=" in p)
-    if sep:
-        out["text"] = text
-    return tag, out
-
-
 class Lines:
     def __init__(self, stream: trio.SocketStream) -> None:
         self.stream = stream
-        self.buf = b""
-        self.ready: deque[bytes] = deque()  # complete lines not yet read
+        self.buffer = LineBuffer(errors="replace")
+        self.ready: deque[str] = deque()  # complete lines not yet read
 
     @classmethod
     async def open(cls, port: int) -> Lines:
@@ -63,15 +57,14 @@ class Lines:
             data = await self.stream.receive_some(65536)
             if not data:
                 raise EOFError
-            *complete, self.buf = (self.buf + data).split(b"\r\n")
-            self.ready.extend(complete)
-        return self.ready.popleft().decode("utf-8", "replace")
+            self.ready.extend(self.buffer.feed(data))
+        return self.ready.popleft()
 
     async def until(
         self, pred: Callable[[str, dict[str, str]], bool]
     ) -> tuple[str, dict[str, str]]:
         while True:
-            tag, f = fields(await self.line())
+            tag, f = fields_of(await self.line())
             if pred(tag, f):
                 return tag, f
 

@@ -37,7 +37,9 @@ from pathlib import Path
 
 import attrs
 import trio
-from lines import Lines, fields, status_kib  # bench/lines.py
+from lines import Lines, status_kib  # bench/lines.py
+
+from deberc_net.protocol.wire import fields_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,7 +73,7 @@ async def honest_bot(port: int, name: str, tally: Tally, rng: random.Random) -> 
             await lines.send(f"login {name}" + (f" token={token}" if token else ""))
             await lines.send("seek 2 moscow to-301")
             while True:
-                tag, f = fields(await lines.line())
+                tag, f = fields_of(await lines.line())
                 if tag == "ok" and f.get("cmd") == "login":
                     token = f.get("token", token)
                 elif tag == "ask":

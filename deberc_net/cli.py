@@ -66,7 +66,8 @@ def _open_store(command: str, opener: Callable[[str], StoreT], db: str) -> Store
         return None
 
 
-def _config(args: argparse.Namespace) -> Config:
+def serve_config(args: argparse.Namespace) -> Config:
+    """The server's Config from 'serve''s arguments (the file, then the flags over it)."""
     overrides = {"host": args.host, "port": args.port, "db": args.db}
     if args.config:
         config = Config.from_toml(args.config, **overrides)
@@ -92,7 +93,7 @@ def _serve(args: argparse.Namespace) -> int:
     from deberc_net.server.store import StoreError
 
     try:
-        config = _config(args)
+        config = serve_config(args)
     except (OSError, ValueError, TypeError) as exc:
         print(f"deberc-net serve: {exc}", file=sys.stderr)
         return 2

@@ -275,9 +275,7 @@ def snapshot(deal: Deal) -> dict[str, Any]:
     """Everything observable about a deal: its fields, record and every seat's calls."""
     # the rules are shared; the caches (legal calls, sequences, points) are memos of
     # the state, not state
-    fields = attrs.asdict(
-        deal, filter=lambda a, _v: a.name != "rules" and not a.name.endswith("_cache")
-    )
+    fields = attrs.asdict(deal, filter=lambda a, _v: a.name not in ("rules", "_caches"))
     return {
         "fields": fields,
         "record": deal_record(deal),

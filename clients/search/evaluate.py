@@ -39,7 +39,7 @@ def expected_combos(deal: Deal, declare: dict[int, bool] | None = None) -> list[
     declare = declare or {}
     speaking: list[int] = []
     for seat in range(deal.players):
-        silent_so_far = seat not in deal.window_hands and declare.get(seat, True)
+        silent_so_far = seat not in deal.talk.window_hands and declare.get(seat, True)
         if seat in deal.declared_combos or (silent_so_far and deal.combos_of(seat)):
             speaking.append(seat)
     best_seat: int | None = None

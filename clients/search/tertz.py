@@ -198,9 +198,7 @@ def build_world(
 
 
 def _forget_caches(deal: Deal) -> None:
-    object.__setattr__(deal, "_legal_cache", {})
-    object.__setattr__(deal, "_combos_cache", {})
-    object.__setattr__(deal, "_points_cache", None)
+    deal.forget_caches()
 
 
 def worlds(
@@ -235,7 +233,6 @@ def clone(deal: Deal) -> Deal:
     new.card_points = list(deal.card_points)
     new.tricks_taken = list(deal.tricks_taken)
     new.extra = dict(deal.extra)
-    new.window_hands = dict(deal.window_hands)
     _forget_caches(new)
     object.__setattr__(new, "_told", [])
     t = deal.talk
@@ -248,6 +245,7 @@ def clone(deal: Deal) -> Deal:
     new.talk.asked_pass = set(t.asked_pass)
     new.talk.asked_show = set(t.asked_show)
     new.talk.lost_combos = set(t.lost_combos)
+    new.talk.window_hands = dict(t.window_hands)
     if isinstance(deal, TertzDeal):
         assert isinstance(new, TertzDeal)
         new.draws = list(deal.draws)

@@ -80,6 +80,22 @@ class LoggedCall:
     penalty: str | None = None  # an illegal call punished under table-penalties
 
 
+@attrs.define
+class _Caches:
+    """What a deal works out again only when what it depends on changes: each seat's
+    legal calls (by the number of calls made and the phase), each seat's sequences (by
+    hand and trump), and the combination and bella points (the settled sequences,
+    compared by identity: they are set once, never changed in place; what else they
+    depend on; the points)."""
+
+    legal: dict[int, tuple[int, Phase, list[Call]]] = attrs.Factory(dict)
+    combos: dict[int, tuple[tuple[tuple[Card, ...], int | None], list[Combo]]] = attrs.Factory(dict)
+    points: (
+        tuple[dict[int, list[Combo]] | None, tuple[bool, int | None, int | None, int], list[int]]
+        | None
+    ) = None
+
+
 @attrs.define(eq=False)
 class Deal:
     # the calls of the table talk: its record lists each seat's under "declared"
@@ -112,7 +128,6 @@ class Deal:
     tricks: list[Trick] = attrs.field(init=False, factory=list)
     log: list[LoggedCall] = attrs.field(init=False, factory=list)
     talk: Talk = attrs.field(init=False, factory=Talk)  # what was said: talk.py
-    window_hands: dict[int, tuple[Card, ...]] = attrs.field(init=False, factory=dict)
     # results
     scoring_combos: dict[int, list[Combo]] | None = attrs.field(init=False, default=None)
     offender_side: int | None = attrs.field(init=False, default=None)  # a bide on cards
@@ -123,16 +138,8 @@ class Deal:
     match_end: tuple[int, str] | None = attrs.field(init=False, default=None)  # side, why
     score: DealScore | None = attrs.field(init=False, default=None)
     extra: dict[str, Any] = attrs.field(init=False, factory=dict)  # room for plugins
-    _legal_cache: dict[int, tuple[int, Phase, list[Call]]] = attrs.field(init=False, factory=dict)
-    _combos_cache: dict[int, tuple[tuple[tuple[Card, ...], int | None], list[Combo]]] = attrs.field(
-        init=False, factory=dict
-    )
-    # combination and bella points: the settled sequences (compared by identity: they
-    # are set once, never changed in place), what else they depend on, the points
-    _points_cache: (
-        tuple[dict[int, list[Combo]] | None, tuple[bool, int | None, int | None, int], list[int]]
-        | None
-    ) = attrs.field(init=False, default=None)
+    # what is worked out again only when the state it depends on changes (_Caches)
+    _caches: _Caches = attrs.field(init=False, factory=lambda: _Caches())
     _told: list[DealEvent] = attrs.field(init=False, factory=list)  # not yet returned
     # every event told so far, in the order made: the deal's record folds them
     # (record.py); a call's consequences may be told in another order (in_telling_order)
@@ -242,14 +249,14 @@ class Deal:
         declared = self.talk.declared_combos
         if seat in declared:
             return declared[seat]
-        hand = self.window_hands.get(seat) or tuple(self.hands[seat])
+        hand = self.talk.window_hands.get(seat) or tuple(self.hands[seat])
         # asked at every turn of the talk: found once per hand and trump
         key = (hand, self.trump)
-        cached = self._combos_cache.get(seat)
+        cached = self._caches.combos.get(seat)
         if cached is not None and cached[0] == key:
             return cached[1]
         combos = find_sequences(hand, self.trump, self.rules.settings.sequence_by_strength)
-        self._combos_cache[seat] = (key, combos)
+        self._caches.combos[seat] = (key, combos)
         return combos
 
     def best_combo(self, seat: int, category: int | None = None) -> Combo | None:
@@ -270,6 +277,11 @@ class Deal:
             return ka > kb
         return self.order_index(seat_a) < self.order_index(seat_b)
 
+    def forget_caches(self) -> None:
+        """Work everything out afresh: for a caller that changed the state by hand
+        (a search bot's sampled deal, its copies to play on)."""
+        self._caches = _Caches()
+
     # ------------------------------------------------------------- legal calls
     def legal_calls(self, seat: int) -> list[Call]:
         """Every call ``seat`` may make now (a list of the caller's own)."""
@@ -280,11 +292,11 @@ class Deal:
         The state changes only through ``apply`` (every accepted call lengthens the log)
         and the end of the deal."""
         moves, phase = len(self.log), self.phase
-        cached = self._legal_cache.get(seat)
+        cached = self._caches.legal.get(seat)
         if cached is not None and cached[0] == moves and cached[1] is phase:
             return cached[2]
         calls = self._compute_legal(seat)
-        self._legal_cache[seat] = (moves, phase, calls)
+        self._caches.legal[seat] = (moves, phase, calls)
         return calls
 
     # ``legal_calls`` without the copy, for a caller in this process that only reads it
@@ -317,7 +329,7 @@ class Deal:
             out.append(_POKAZHI)
         if seat != self.turn:
             return self._with_extra(seat, out)
-        if not self.tricks and seat not in self.window_hands:  # talk.in_window, in short
+        if not self.tricks and seat not in self.talk.window_hands:  # talk.in_window, in short
             out.extend(T.talk_calls(self, seat))
         if talk.bella_owner == seat and T.may_bella(self, seat):
             out.append(_BELLA)
@@ -592,9 +604,9 @@ class Deal:
         card = call.card
         assert card is not None
         hand = self.hands[seat]
-        first_card = not self.tricks and seat not in self.window_hands
+        first_card = not self.tricks and seat not in self.talk.window_hands
         if first_card:
-            self.window_hands[seat] = tuple(hand)
+            self.talk.window_hands[seat] = tuple(hand)
         hand.remove(card)
         cards = self.trick.cards
         cards.append((seat, card))
@@ -699,12 +711,12 @@ class Deal:
             # combos-need-trick: a seat's first trick makes its sequences count
             len(self.tricks) if self.rules.settings.combos_need_trick else 0,
         )
-        cached = self._points_cache
+        cached = self._caches.points
         if cached is not None and cached[0] is scoring_combos and cached[1] == watched:
             return cached[2]
         combos, bella = scoring.combo_points(self), scoring.bella_points(self)
         extra = [c + b for c, b in zip(combos, bella, strict=True)]
-        self._points_cache = (scoring_combos, watched, extra)
+        self._caches.points = (scoring_combos, watched, extra)
         return extra
 
     # ------------------------------------------------------------------ ending

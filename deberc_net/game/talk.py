@@ -78,6 +78,9 @@ class Talk:
     lost_combos: set[int] = attrs.Factory(set)  # table-penalties
     bella_owner: int | None = None
     bella_declared: bool = False
+    # each seat's hand as it stood at its first card: its window for the talk is over,
+    # and its sequences are what that hand held
+    window_hands: dict[int, tuple[Card, ...]] = attrs.Factory(dict)
 
 
 # ------------------------------------------------------------------ what may be said
@@ -88,7 +91,7 @@ def in_window(deal: Deal, seat: int) -> bool:
         and deal.talk.pending is None
         and not deal.tricks
         and deal.turn == seat
-        and seat not in deal.window_hands
+        and seat not in deal.talk.window_hands
     )  # a seat told 'skin' may still talk: only its card comes before the show
 
 
@@ -145,7 +148,7 @@ def answers(deal: Deal, pending: Pending) -> list[Call]:
     if pending.kind == Question.SHOW:
         out = [Call(C.POKAZYVAYU)]
         asker = pending.asker
-        if asker == deal.turn and asker not in deal.window_hands and not deal.tricks:
+        if asker == deal.turn and asker not in deal.talk.window_hands and not deal.tricks:
             out.append(Call(C.SKIN))
         return out
     if pending.kind == Question.SWAP:  # no swap first: what the clock says for a silent seat

@@ -142,10 +142,10 @@ class RuleBook:
             options=tuple(r.name for r in chosen if r.info.kind == RuleKind.OPTION),
             versions={r.name: r.version for r in chosen},
             combo_key=hook("deberc_combo_key")(settings=settings),
-            combo_winners=_combo_winners(_resolved(hook("deberc_combo_winners"))),
-            score_deal=_score_deal(lambda name: _resolved(hook(name))),
-            next_dealer=_on_snapshot(_resolved(hook("deberc_next_dealer"))),
-            match_end=_on_snapshot(_resolved(hook("deberc_match_end"))),
+            combo_winners=_combo_winners(resolved(hook("deberc_combo_winners"))),
+            score_deal=_score_deal(lambda name: resolved(hook(name))),
+            next_dealer=_on_snapshot(resolved(hook("deberc_next_dealer"))),
+            match_end=_on_snapshot(resolved(hook("deberc_match_end"))),
             extra_calls=_extra_calls(hook("deberc_extra_calls")),
             apply_extra_call=_apply_extra_call(hook("deberc_apply_extra_call")),
             deal_event=_deal_event(hook("deberc_deal_event")),
@@ -293,7 +293,7 @@ def _aliases(chosen: Iterable[LoadedRule]) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------------- the engine's view
-def _resolved(caller: pluggy.HookCaller) -> Callable[..., Any]:
+def resolved(caller: pluggy.HookCaller) -> Callable[..., Any]:
     """``caller``'s hook, its implementations looked up once: a rule set's plugins never
     change after it is built, and the engine calls these hooks every deal (pluggy's
     full dispatch copies and checks them on each call). The same order and results as
@@ -326,7 +326,7 @@ def _resolved(caller: pluggy.HookCaller) -> Callable[..., Any]:
 def _resolved_one(
     function: Callable[..., Any], names: tuple[str, ...], firstresult: bool
 ) -> Callable[..., Any]:
-    """``_resolved``'s call for a hook with one implementation: the same results."""
+    """``resolved``'s call for a hook with one implementation: the same results."""
 
     def call(**kwargs: Any) -> Any:
         try:
@@ -376,7 +376,7 @@ def _score_deal(hook: Callable[[str], Any]) -> Callable[[DealScore], None]:
 def _extra_calls(caller: Any) -> Callable[[Deal, int], list[Call]] | None:
     if not caller.get_hookimpls():
         return None  # nobody adds calls: the engine pays nothing for the hook
-    hook = _resolved(caller)
+    hook = resolved(caller)
 
     def extra_calls(deal: Deal, seat: int) -> list[Call]:
         return [c for calls in hook(deal=_as_plugin_deal(deal), seat=seat) for c in calls]
@@ -387,7 +387,7 @@ def _extra_calls(caller: Any) -> Callable[[Deal, int], list[Call]] | None:
 def _deal_event(caller: Any) -> Callable[[Deal, str], None] | None:
     if not caller.get_hookimpls():
         return None
-    hook = _resolved(caller)
+    hook = resolved(caller)
 
     def deal_event(deal: Deal, name: str) -> None:
         hook(deal=_as_plugin_deal(deal), name=name)
@@ -398,7 +398,7 @@ def _deal_event(caller: Any) -> Callable[[Deal, str], None] | None:
 def _apply_extra_call(caller: Any) -> Callable[[Deal, int, Call], bool] | None:
     if not caller.get_hookimpls():
         return None
-    hook = _resolved(caller)
+    hook = resolved(caller)
 
     def apply_extra_call(deal: Deal, seat: int, call: Call) -> bool:
         return bool(hook(deal=_as_plugin_deal(deal), seat=seat, call=call))

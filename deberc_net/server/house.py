@@ -30,6 +30,7 @@ from .table import Dismiss, Table
 
 if TYPE_CHECKING:
     from .lobby import Lobby
+    from .spawner import Spawner
 
 log = structlog.get_logger("deberc.house")
 
@@ -70,10 +71,10 @@ class HouseBot:
 
 @attrs.define(eq=False)
 class HouseBots:
-    """Every house bot of one server: started, watched and stopped in its nursery."""
+    """Every house bot of one server: started (by the lobby's spawner), watched and stopped."""
 
     lobby: Lobby
-    nursery: trio.Nursery
+    spawner: Spawner
     enabled: bool
     per_table: int
     per_server: int
@@ -114,7 +115,7 @@ class HouseBots:
         # the name is held as a guest's: without the token nobody else logs in as it
         self.lobby.guest_tokens[name_key(name)] = bot.token
         self.bots[name_key(name)] = bot
-        self.nursery.start_soon(self._keep_running, bot)
+        self.spawner.start_soon(self._keep_running, bot)
         log.info("house_bot_start", name=name, table=table.id, kind=str(kind), level=level)
         return bot
 

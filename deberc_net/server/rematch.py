@@ -88,7 +88,7 @@ class Rematches:
             if old is not None:
                 old.open = False
             self.offers[name_key(name)] = offer
-        self.lobby.nursery.start_soon(self._expire, offer)
+        self.lobby.spawner.start_soon(self._expire, offer)
 
     async def _expire(self, offer: Offer) -> None:
         await trio.sleep_until(offer.deadline)

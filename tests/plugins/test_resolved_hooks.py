@@ -1,4 +1,4 @@
-"""The per-deal hooks are looked up once (plugins/manager.py ``_resolved``): calling
+"""The per-deal hooks are looked up once (plugins/manager.py ``resolved``): calling
 them gives exactly what pluggy's own call gives, in pluggy's order."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pluggy
 import pytest
 
 from deberc_net.plugins.hookspecs import PROJECT
-from deberc_net.plugins.manager import _resolved
+from deberc_net.plugins.manager import resolved
 
 spec = pluggy.HookspecMarker(PROJECT)
 impl = pluggy.HookimplMarker(PROJECT)
@@ -61,7 +61,7 @@ def manager(*plugins: object) -> pluggy.PluginManager:
 def test_resolved_calls_answer_as_pluggy_does(hook: str) -> None:
     pm = manager(Answers("a"), Answers("b", silent_at=(1,)), Answers("c", silent_at=(1, 2)))
     caller = getattr(pm.hook, hook)
-    call = _resolved(caller)
+    call = resolved(caller)
     assert call is not caller
     for seat in range(4):
         assert call(deal="d", seat=seat) == caller(deal="d", seat=seat)
@@ -77,22 +77,22 @@ def test_resolved_calls_of_a_subset_skip_the_removed_plugins() -> None:
     kept, removed = Answers("kept"), Answers("removed")
     pm = manager(kept, removed)
     caller = pm.subset_hook_caller("every", remove_plugins=[removed])
-    assert _resolved(caller)(deal=None, seat=3) == [("kept", 3)] == caller(deal=None, seat=3)
+    assert resolved(caller)(deal=None, seat=3) == [("kept", 3)] == caller(deal=None, seat=3)
 
 
 def test_no_implementation_answers_nothing() -> None:
     pm = manager()
-    assert _resolved(pm.hook.every)(deal=None, seat=0) == []
-    assert _resolved(pm.hook.first)(deal=None, seat=0) is None
+    assert resolved(pm.hook.every)(deal=None, seat=0) == []
+    assert resolved(pm.hook.first)(deal=None, seat=0) is None
 
 
 def test_a_missing_argument_is_refused_as_pluggy_refuses_it() -> None:
-    call = _resolved(manager(Answers("a")).hook.first)
+    call = resolved(manager(Answers("a")).hook.first)
     with pytest.raises(pluggy.HookCallError, match="'deal'"):
         call(seat=0)
 
 
 def test_a_hook_with_a_wrapper_keeps_pluggys_call() -> None:
     pm = manager(Answers("a"), Wrapper())
-    assert _resolved(pm.hook.every) is pm.hook.every
+    assert resolved(pm.hook.every) is pm.hook.every
     assert pm.hook.every(deal=None, seat=0) == [("a", 0), "wrapped"]

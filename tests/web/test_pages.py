@@ -12,7 +12,7 @@ from typing import Any
 import trio
 
 from clients.client import Bot
-from deberc_net.cli import DEFAULT_HTTP_PORT, _config, build_parser
+from deberc_net.cli import DEFAULT_HTTP_PORT, build_parser, serve_config
 from deberc_net.server.store import open_store
 from tests.server.client import fields, play_machine
 from tests.server.conftest import Connector, make_config
@@ -25,9 +25,9 @@ StartWeb = Callable[..., Any]
 
 def test_the_command_line_serves_pages_on_7580_unless_told_otherwise() -> None:
     parse = build_parser().parse_args
-    assert _config(parse(["serve"])).http_port == DEFAULT_HTTP_PORT == 7580
-    assert _config(parse(["serve", "--http-port", "8123"])).http_port == 8123
-    assert _config(parse(["serve", "--http-port", "0"])).http_port is None  # off
+    assert serve_config(parse(["serve"])).http_port == DEFAULT_HTTP_PORT == 7580
+    assert serve_config(parse(["serve", "--http-port", "8123"])).http_port == 8123
+    assert serve_config(parse(["serve", "--http-port", "0"])).http_port is None  # off
 
 
 async def test_no_http_port_no_web_face(nursery: trio.Nursery, db_path: Any) -> None:
@@ -185,8 +185,8 @@ async def test_a_private_table_is_not_shown_nor_watched_from_the_web(
 
 def test_house_bots_are_off_unless_the_command_line_or_make_serve_says_so() -> None:
     parse = build_parser().parse_args
-    assert _config(parse(["serve"])).house_bots is False
-    assert _config(parse(["serve", "--house-bots"])).house_bots is True
+    assert serve_config(parse(["serve"])).house_bots is False
+    assert serve_config(parse(["serve", "--house-bots"])).house_bots is True
     makefile = (Path(__file__).parents[2] / "Makefile").read_text()
     assert "deberc-net serve --house-bots" in makefile
 

@@ -141,7 +141,7 @@ class Node:
         number = self.table_numbers.pop(0)
         if len(self.table_numbers) < TABLE_NUMBERS // 2 and not self._drawing:
             self._drawing = True
-            self.lobby.nursery.start_soon(self._draw_table_numbers)
+            self.lobby.spawner.start_soon(self._draw_table_numbers)
         return number
 
     async def _draw_table_numbers(self) -> None:
@@ -341,7 +341,7 @@ class Node:
 
     def _help_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy(message["w"], message["s"], message["who"])
-        self.lobby.send_help(proxy, ())
+        self.lobby.help.send_help(proxy, ())
 
     def _rematch_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy(message["w"], message["s"], message["who"])
@@ -561,7 +561,7 @@ class Node:
         self.present[key] = Present(name, worker, message["guest"], message["token"])
         local = self.lobby.online.pop(key, None)
         if local is not None:  # the name logged in there: this connection no longer holds it
-            self.lobby.logged_in_elsewhere(local)
+            self.lobby.login.logged_in_elsewhere(local)
 
     def _out_of_lobby(self, message: dict[str, Any]) -> None:
         key = name_key(message["name"])

@@ -227,4 +227,4 @@ def join(lobby: Lobby, feeds: dict[int, Feed], table: Table, page: Page, own: Se
     feed = feeds[table.id] = Feed(table, own, feeds, sizes=sizes)
     own.outbox.direct = feed.receive
     feed.add(page)
-    lobby.nursery.start_soon(feed.run, lobby)
+    lobby.spawner.start_soon(feed.run, lobby)

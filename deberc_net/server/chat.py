@@ -1,0 +1,73 @@
+"""Talking to others: 'say' (to the table, its watchers, or the lobby) and 'invite'."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import TYPE_CHECKING
+
+import attrs
+import trio
+
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import Command
+from deberc_net.protocol.messages import Msg, phrase
+
+from . import accounts
+from .accounts import name_key
+from .session import Session
+from .table import Invite, Say
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+
+@attrs.define(eq=False)
+class Chat:
+    lobby: Lobby
+
+    async def say(self, session: Session, item: Command) -> None:
+        text = item.rest
+        if not text:
+            session.send(ev.Error("bad-argument", "say TEXT"))
+            return
+        if not session.says.take(trio.current_time()):  # each line is copied to many
+            session.send(ev.Error("slow-down", "too many 'say' at once: wait a little"))
+            return
+        if session.table is not None:
+            self.lobby.post_for(session, session.table, Say(session, text))
+            return
+        if session.observing:  # a watcher talks to the table's other watchers
+            table = self.lobby.tables.get(min(session.observing))
+            if table is not None:
+                self.lobby.post_for(session, table, Say(session, text))
+                return
+        for other in list(self.lobby.online.values()):
+            if other.table is None:
+                other.send(ev.Said(session.name or "?", text, None))
+        if self.lobby.node is not None:
+            self.lobby.node.lobby_say(session.name or "?", text)
+
+    async def invite(self, session: Session, item: Command) -> None:
+        args = item.args
+        if len(args) != 1:
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="invite NAME")))
+            return
+        name = unicodedata.normalize("NFC", args[0])
+        if not accounts.valid_name(name):
+            session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
+            return
+        if session.table is None:
+            session.send(ev.error("not-seated", phrase(Msg.INVITE_NOT_SEATED)))
+            return
+        if name_key(name) == name_key(session.name or ""):
+            session.send(ev.error("bad-argument", phrase(Msg.INVITE_SELF)))
+            return
+        guest = self.lobby.online.get(name_key(name))
+        invited = guest.name if guest is not None else None
+        present = self.lobby.node.elsewhere(name) if self.lobby.node is not None else None
+        if invited is None and present is not None and present.online:  # on another worker
+            invited = present.name
+        if invited is None:
+            session.send(ev.error("unknown-player", phrase(Msg.NOBODY_HERE, name=name)))
+            return
+        self.lobby.post_for(session, session.table, Invite(session, invited))

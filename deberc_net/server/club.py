@@ -1,0 +1,200 @@
+"""The club's lists: who is here, the tables, the standings ('top'), a player's card
+('finger'), his games and his last match's history; each paged and rate-limited."""
+
+from __future__ import annotations
+
+import json
+import math
+import unicodedata
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import attrs
+import trio
+
+from deberc_net.plugins import RuleKind
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import Command
+from deberc_net.protocol.messages import Msg, phrase
+
+from . import accounts
+from .accounts import name_key
+from .house_games import house_bot_games, is_house_rating_name
+from .session import Session
+from .store.base import PlayerRating
+from .table import ShowHistory, history_deal
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+Item = TypeVar("Item")
+
+
+@attrs.define(eq=False)
+class Club:
+    lobby: Lobby
+
+    async def who(self, session: Session, item: Command) -> None:
+        names = [s.name for s in self.lobby.online.values() if s.name]
+        if self.lobby.node is not None:  # and those of every other worker
+            names += self.lobby.node.names()
+        names.sort(key=str.lower)
+        paged = self._page(session, item, names)
+        if paged is None:
+            return
+        shown, page, pages = paged
+        session.send(ev.Who(shown, len(names), page, pages))
+
+    async def tables(self, session: Session, item: Command) -> None:
+        infos = [t.info() for t in self.lobby.listed_tables()]
+        paged = self._page(session, item, infos)
+        if paged is None:
+            return
+        shown, page, pages = paged
+        session.send(ev.Tables(shown, len(infos), page, pages))
+
+    async def top(self, session: Session, item: Command) -> None:
+        args = list(item.args)
+        variant = "moscow"
+        if args and self.lobby.rules.kind_of(args[0]) == RuleKind.VARIANT:
+            variant = args.pop(0)
+        named = variant != "moscow" or len(args) < len(item.args)
+        players = 2
+        if args and args[0] in ("2", "3", "4"):
+            players = int(args.pop(0))
+        elif named and args and args[0].isdecimal():
+            # a number after the variant is its player count (a page comes after that)
+            session.send(ev.error("bad-argument", phrase(Msg.TOP_PLAYERS, players=args[0])))
+            return
+        if len(args) > 1 or (args and not args[0].isdecimal()):
+            usage = "top [VARIANT] [PLAYERS] [PAGE]"
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
+            return
+        rows = await trio.to_thread.run_sync(self.lobby.store.standings, variant, players)
+        paged = self._page(session, item, rows, args)
+        if paged is None:
+            return
+        shown, page, pages = paged
+        first = (page - 1) * self.lobby.config.page_size + 1
+        rated = tuple(_rated(first + i, r) for i, r in enumerate(shown))
+        session.send(ev.Top(variant, players, rated, len(rows), page, pages))
+
+    async def finger(self, session: Session, item: Command) -> None:
+        if len(item.args) > 1:
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="finger [NAME]")))
+            return
+        name = unicodedata.normalize("NFC", item.args[0]) if item.args else session.name
+        assert name is not None
+        if not accounts.valid_name(name):
+            session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
+            return
+        online = self.lobby.online.get(name_key(name))
+        present = self.lobby.node.elsewhere(name) if self.lobby.node is not None else None
+        elsewhere = present is not None and present.online  # on another worker
+        store = self.lobby.store
+        house_bot = is_house_rating_name(name)
+
+        def look_up() -> tuple[bool, list[ev.Rated], list[str]]:
+            ratings = []
+            for r in store.player_ratings(name):
+                keys = [name_key(s.name) for s in store.standings(r.variant, r.players)]
+                ratings.append(_rated(keys.index(name_key(r.name)) + 1, r))
+            if house_bot:  # its copies played them
+                last = [row["match"] for _, row in house_bot_games(store, name, 10)]
+            else:
+                last = [g["match"] for g in store.recent_games(name)]
+            return store.account(name) is not None, ratings, last
+
+        registered, ratings, last = await trio.to_thread.run_sync(look_up)
+        if not registered and online is None and not elsewhere and not last and not ratings:
+            session.send(ev.error("unknown-player", phrase(Msg.NOBODY_PLAYED, name=name)))
+            return
+        shown = online.name if online is not None and online.name else name
+        if online is None and present is not None:
+            shown = present.name
+        here = online is not None or elsewhere
+        session.send(ev.Finger(shown, registered, here, tuple(ratings), tuple(last), house_bot))
+
+    async def games(self, session: Session, item: Command) -> None:
+        name = item.args[0] if item.args else session.name
+        assert name is not None
+        rows = await trio.to_thread.run_sync(self.lobby.store.recent_games, name)
+        session.send(ev.Games(name, tuple(_game(r) for r in rows)))
+
+    async def history(self, session: Session, item: Command) -> None:
+        if (
+            session.table is None
+            and not session.observing
+            and not self.lobby.refused_for_shutdown(session)
+        ):
+            assert session.name is not None  # at no table: your last finished match's
+            told = await trio.to_thread.run_sync(self._last_history, session.name)
+            if told is None:
+                session.send(ev.error("not-seated", phrase(Msg.NO_HISTORY)))
+                return
+            session.send(told)
+            return
+        table = self.lobby.watched(session)
+        if table is not None:
+            self.lobby.post_for(session, table, ShowHistory(session))
+
+    def _last_history(self, name: str) -> ev.History | None:
+        """The history of ``name``'s last finished match, from the store (its replay is
+        public on the web too); None if he has none."""
+        games = self.lobby.store.recent_games(name, 1)
+        if not games:
+            return None
+        game = games[0]
+        records = [json.loads(body) for body in self.lobby.store.match_records(game["match"])]
+        if not records:
+            return None
+        names = tuple(records[0]["players"])
+        count = len(records[0].get("totals_before") or game["totals"])
+        sides = tuple(tuple(range(side, len(names), count)) for side in range(count))
+        deals = tuple(history_deal(r) for r in records)
+        return ev.History(game["table"], game["match"], names, sides, deals)
+
+    def _page(
+        self,
+        session: Session,
+        item: Command,
+        items: Sequence[Item],
+        args: Sequence[str] | None = None,
+    ) -> tuple[tuple[Item, ...], int, int] | None:
+        """The items on the page asked for (``args``, the command's own by default: a
+        page number or nothing), its number and the number of pages, or None after an
+        error (a list is paged and rate-limited: one client cannot make the server copy
+        it without end)."""
+        size = self.lobby.config.page_size
+        pages = max(1, math.ceil(len(items) / size))
+        args = item.args if args is None else args
+        if args and (not args[0].isdecimal() or not 1 <= int(args[0]) <= pages):
+            session.send(
+                ev.error("bad-argument", phrase(Msg.PAGES, command=item.name, pages=pages))
+            )
+            return None
+        if not self.lobby.is_admin(session) and not session.lists.take(trio.current_time()):
+            session.send(ev.Error("slow-down", f"too many '{item.name}' at once: wait a little"))
+            return None
+        page = int(args[0]) if args else 1
+        return tuple(items[(page - 1) * size : page * size]), page, pages
+
+
+def _rated(rank: int, r: PlayerRating) -> ev.Rated:
+    return ev.Rated(
+        rank, r.name, r.variant, r.players, r.rating, r.mu, r.sigma,
+        r.games, r.wins, r.losses, r.draws,
+    )  # fmt: skip
+
+
+def _game(row: dict[str, Any]) -> ev.Game:
+    return ev.Game(
+        match=row["match"],
+        table=row["table"],
+        players=tuple(row["players"]),
+        variant=row["variant"],
+        winner=row["winner"],
+        reason=row["reason"],
+        totals=tuple(row["totals"]),
+        finished=row["finished"],
+    )

@@ -1,0 +1,124 @@
+"""What the server explains: 'help', 'calls' and 'rules'."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import attrs
+
+from deberc_net.plugins import RuleKind
+from deberc_net.plugins.manager import for_players
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import CALLS_HELP, Command, help_text
+from deberc_net.protocol.lang import Lang, ru_call
+from deberc_net.protocol.messages import RU_CALLS_HELP, Msg, Phrase, phrase
+
+from .session import Session
+from .table import Table
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+
+@attrs.define(eq=False)
+class Help:
+    lobby: Lobby
+
+    async def help(self, session: Session, item: Command) -> None:
+        table = session.table
+        if not item.args and table is not None and table.remote and self.lobby.node is not None:
+            self.lobby.node.ask_help(session, table)  # the legal calls are known where it plays
+            return
+        self.send_help(session, item.args)
+
+    def send_help(self, session: Session, args: Sequence[str]) -> None:
+        english = self._help(session, args, Lang.EN)
+        session.send(
+            ev.TextBlock("help", tuple(english), tuple(self._help(session, args, Lang.RU)))
+        )
+
+    def _help(self, session: Session, args: Sequence[str], lang: Lang) -> list[str]:
+        if args:
+            return help_text(args[0], lang=lang)
+        if session.name is None:
+            return help_text(phase="login", lang=lang)
+        table, admin = session.table, self.lobby.is_admin(session)
+        if table is None:
+            return help_text(phase="lobby", lang=lang, admin=admin)
+        calls: list[str] = []
+        match, seat = table.match, session.seat
+        if match is not None and seat is not None:  # a read of the table's state
+            calls = [c.token() for c in match.legal_calls(seat)]
+        if lang == Lang.RU:
+            calls = [ru_call(c) for c in calls]
+        playing = table.state != ev.TableState.WAITING
+        return help_text(phase="table", calls_now=calls, lang=lang, admin=admin, playing=playing)
+
+    async def calls(self, session: Session, item: Command) -> None:
+        session.send(
+            ev.TextBlock(
+                "help",
+                tuple(CALLS_HELP.rstrip().splitlines()),
+                tuple(RU_CALLS_HELP.rstrip().splitlines()),
+            )
+        )
+
+    async def rules(self, session: Session, item: Command) -> None:
+        args = item.args
+        table = session.table
+        if len(args) > 1 or (args and not args[0].isdecimal()):  # as observe and sit
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="rules [TABLE]")))
+            return
+        if args:
+            table = self.lobby.table_named(session, args[0])
+            if table is None:
+                return
+        said = self._rules_list() if table is None else self._rules_lines(table)
+        english = tuple(p.text() for p in said)
+        session.send(ev.TextBlock("rules", english, tuple(p.text(Lang.RU) for p in said)))
+
+    def _rules_list(self) -> list[Phrase]:
+        """Every variant and option (a plugin's summary is in its own words)."""
+        lines = [phrase(Msg.RULES_LIST)]
+        for rule in self.lobby.rules.rules():
+            info = rule.info
+            if info.kind == RuleKind.PLAYERS:
+                continue  # they come with the player count, nobody asks for them
+            counts = "/".join(str(p) for p in info.players)
+            kind = phrase(Msg.VARIANT if info.kind == RuleKind.VARIANT else Msg.OPTION)
+            lines.append(
+                phrase(
+                    Msg.RULES_ENTRY,
+                    name=info.name,
+                    kind=kind,
+                    counts=counts,
+                    summary=for_players(info.summary),
+                )
+            )
+        return lines
+
+    def _rules_lines(self, table: Table) -> list[Phrase]:
+        s = table.rules.settings
+        c = self.lobby.config
+        opts = ", ".join(sorted(table.rules.options)) or phrase(Msg.NO_OPTIONS)
+        goal = phrase(Msg.ONE_DEAL) if s.target is None else phrase(Msg.TO_TARGET, target=s.target)
+        return [
+            phrase(
+                Msg.RULES_TABLE,
+                table=table.id,
+                variant=table.rules.variant,
+                players=s.players,
+                options=opts,
+                goal=goal,
+            ),
+            *(phrase(Msg.AS_IS, text=line) for line in table.rules.describe),
+            phrase(
+                Msg.RULES_CLOCK,
+                human=c.human_clock_ms // 1000,
+                bot=c.bot_clock_ms // 1000,
+                lag=c.lag_ms,
+                timeouts=c.max_timeouts,
+                away=c.away_limit_ms // 1000,
+            ),
+        ]

@@ -1,0 +1,192 @@
+"""Logging in: a name's right to it (password or guest token), registering a free
+name, and the welcome; a name that logs in again closes its old connection."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import unicodedata
+from typing import TYPE_CHECKING
+
+import attrs
+import structlog
+
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import Command
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.messages import Msg, phrase
+
+from . import accounts
+from .accounts import name_key
+from .house import PREFIX as HOUSE_PREFIX
+from .session import Session
+from .table import Back
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+log = structlog.get_logger("deberc.lobby")
+TOKEN = "token="  # 'login NAME token=T': a guest resumes with the token it was given
+
+
+@attrs.define(eq=False)
+class Login:
+    lobby: Lobby
+    # names being registered right now: no guest takes one while its hash is computed
+    registering: set[str] = attrs.Factory(set)
+
+    async def login(self, session: Session, item: Command) -> None:
+        asked = _lang_argument(item.args)
+        if asked is None or len(asked[0]) not in (1, 2):
+            session.send(ev.error("bad-argument", phrase(Msg.LOGIN_USAGE)))
+            return
+        args, lang = asked
+        if lang is not None:  # 'login NAME lang=ru': the replies from here on in Russian
+            session.connection.lang = lang
+        name = unicodedata.normalize("NFC", args[0])
+        if not accounts.valid_name(name):
+            session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
+            return
+        if session.name is not None:
+            session.send(ev.error("not-allowed", phrase(Msg.LOGGED_IN_AS, name=session.name)))
+            return
+        if name_key(name).startswith(HOUSE_PREFIX) and self.lobby.house.get(name) is None:
+            session.send(
+                ev.Error("bad-argument", f"names starting '{HOUSE_PREFIX}' are the server's bots")
+            )
+            return
+        secret = args[1] if len(args) == 2 else None
+        token = secret[len(TOKEN) :] if secret and secret.startswith(TOKEN) else None
+        password = secret if token is None else None
+        if await self.lobby.accounts.is_registered(name):
+            if password is None:
+                session.send(ev.error("bad-password", phrase(Msg.NEED_PASSWORD, name=name)))
+                return
+            if not await self._check_password(session, name, password):
+                return
+            guest = False
+        elif password is not None:
+            if not await self._register(session, name, password):
+                return
+            guest = False
+        else:
+            held = self._guest_token(name)
+            if name_key(name) in self.registering or (
+                held is not None and (token is None or not hmac.compare_digest(token, held))
+            ):
+                session.send(ev.error("name-in-use", phrase(Msg.NAME_IN_USE, name=name)))
+                return
+            guest = True
+        if session.closed:
+            return
+        self._welcome(session, name, guest)
+
+    async def _check_password(self, session: Session, name: str, password: str) -> bool:
+        problem = await self.lobby.accounts.check_or_register(name, password, session.address)
+        if problem is None:
+            return True
+        session.send(problem)
+        if problem.code == "bad-password":
+            session.failed_logins += 1
+            if session.failed_logins >= self.lobby.config.failed_logins_per_connection:
+                session.send(ev.bye(phrase(Msg.TOO_MANY_PASSWORDS)))
+                session.close()
+        return False
+
+    async def _register(self, session: Session, name: str, password: str) -> bool:
+        """Register a free name; refused while a guest holds it (connected or seated)."""
+        key = name_key(name)
+        if self._guest_token(name) is not None or key in self.registering:
+            session.send(ev.error("name-in-use", phrase(Msg.NAME_IN_USE_BY_GUEST, name=name)))
+            return False
+        self.registering.add(key)  # no guest takes it while the hash is computed
+        try:
+            return await self._check_password(session, name, password)
+        finally:
+            self.registering.discard(key)
+
+    def _welcome(self, session: Session, name: str, guest: bool) -> None:
+        """Log ``session`` in as ``name`` (its right to it checked): a connection that
+        held the name closes, and a seat the name holds comes back."""
+        key = name_key(name)
+        previous = self.lobby.online.get(key)
+        if previous is not None:
+            self.logged_in_elsewhere(previous)
+        token = None
+        if guest:
+            present = self.lobby.node.elsewhere(name) if self.lobby.node is not None else None
+            if present is not None and present.token is not None:  # resumed from there
+                self.lobby.guest_tokens.setdefault(key, present.token)
+            token = self.lobby.guest_tokens.setdefault(key, secrets.token_urlsafe(12))
+        else:
+            self.lobby.guest_tokens.pop(key, None)
+        session.name, session.guest = name, guest
+        session.connection.logged_in()
+        self.lobby.online[key] = session
+        if self.lobby.node is not None:
+            self.lobby.node.logged_in(session, token)
+        session.log = session.log.bind(name=name)
+        log.info("login", name=name, guest=guest, conn=session.id)
+        what = phrase(Msg.GUEST if guest else Msg.REGISTERED)
+        fields: tuple[tuple[str, str], ...] = (("name", name), ("guest", "1" if guest else "0"))
+        resume = phrase(Msg.NOTHING)
+        if token is not None:
+            fields += (("token", token),)
+            resume = phrase(Msg.RESUME, token=token, name=name)
+        said = phrase(
+            Msg.WELCOME,
+            name=name,
+            what=what,
+            tables=len(self.lobby.tables),
+            players=len(self.lobby.online)
+            + (len(self.lobby.node.names()) if self.lobby.node else 0),
+            resume=resume,
+        )
+        session.send(ev.ok("login", said, fields))
+        table = self.lobby.table_of(name)
+        if table is not None:
+            session.table = table  # at once: 'new' or 'seek' right after must see the seat
+            table.post(Back(session))
+
+    def logged_in_elsewhere(self, previous: Session) -> None:
+        """``previous`` held a name that has just logged in again: it closes, and no
+        longer speaks for the name's seat."""
+        previous.send(ev.bye(phrase(Msg.LOGGED_IN_ELSEWHERE)))
+        previous.name = None
+        previous.close()
+        self.lobby.matchmaking.forget(previous)
+
+    def _guest_token(self, name: str) -> str | None:
+        """The token of the guest who holds ``name`` (connected, or seated at a table
+        that is not closed); None if the name is free."""
+        key = name_key(name)
+        token = self.lobby.guest_tokens.get(key)
+        if (
+            token is not None
+            and key not in self.lobby.online
+            and self.lobby.table_of(name) is None
+            and self.lobby.house.get(name) is None  # a house bot's, held while the bot runs
+        ):
+            del self.lobby.guest_tokens[key]  # a claim left behind: the name is free again
+            return None
+        if token is None and self.lobby.node is not None:  # a guest on another worker holds it
+            present = self.lobby.node.elsewhere(name)
+            if (
+                present is not None
+                and present.guest
+                and (present.online or self.lobby.table_of(name) is not None)
+            ):
+                return present.token
+        return token
+
+
+def _lang_argument(args: tuple[str, ...]) -> tuple[tuple[str, ...], Lang | None] | None:
+    """'login NAME [SECRET] lang=ru': the other arguments and the language asked for
+    (None if none was); None if what follows 'lang=' is no language."""
+    asked = [a for a in args if a.lower().startswith("lang=")]
+    if not asked:
+        return args, None
+    word = asked[-1][len("lang=") :].lower()
+    if len(asked) > 1 or word not in [str(c) for c in Lang]:
+        return None
+    return tuple(a for a in args if a not in asked), Lang(word)

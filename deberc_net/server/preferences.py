@@ -1,0 +1,81 @@
+"""A connection's own settings (style, sort, clock, lang), and 'ping' and 'quit'."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TYPE_CHECKING, TypeVar
+
+import attrs
+
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import Command
+from deberc_net.protocol.connection import ClockChoice
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.render import HandOrder, Style
+
+from .session import Session
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+Choice = TypeVar("Choice", bound=StrEnum)
+
+
+@attrs.define(eq=False)
+class Preferences:
+    lobby: Lobby
+
+    async def style(self, session: Session, item: Command) -> None:
+        style = _one_choice(session, item, "style", Style)
+        if style is None:
+            return
+        session.style = str(style)
+        said = phrase(Msg.STYLE, style=session.style)
+        session.send(ev.ok("style", said, (("style", session.style),)))
+
+    async def sort(self, session: Session, item: Command) -> None:
+        order = _one_choice(session, item, "sort", HandOrder)
+        if order is None:
+            return
+        session.connection.hand_order = order
+        said = phrase(Msg.SORT_RANK if order == HandOrder.RANK else Msg.SORT_STRENGTH)
+        session.send(ev.ok("sort", said, (("sort", order),)))
+
+    async def clock(self, session: Session, item: Command) -> None:
+        choice = _one_choice(session, item, "clock", ClockChoice)
+        if choice is None:
+            return
+        session.connection.clock = choice
+        c = self.lobby.config
+        ms = c.bot_clock_ms if choice is ClockChoice.BOT else c.human_clock_ms
+        said = phrase(Msg.CLOCK, seconds=ms // 1000)
+        session.send(ev.ok("clock", said, (("clock", str(choice)), ("ms", str(ms)))))
+
+    async def lang(self, session: Session, item: Command) -> None:
+        lang = _one_choice(session, item, "lang", Lang)
+        if lang is None:
+            return
+        session.connection.lang = lang
+        text = "Язык: русский." if lang == Lang.RU else "Language: English."
+        session.send(ev.Ok("lang", text, (("lang", lang),)))
+
+    async def ping(self, session: Session, item: Command) -> None:
+        session.send(ev.Ok("ping", "pong"))
+
+    async def quit(self, session: Session, item: Command) -> None:
+        session.send(ev.bye(phrase(Msg.BYE)))
+        session.close()
+
+
+def _one_choice(
+    session: Session, item: Command, command: str, choices: type[Choice]
+) -> Choice | None:
+    """The command's one argument as one of ``choices`` (in any case); if it is not one,
+    the usage error is sent and None returned (the style, sort, clock and lang settings)."""
+    names = [str(c) for c in choices]
+    args = item.args
+    if len(args) != 1 or args[0].lower() not in names:
+        session.send(ev.Error("bad-argument", f"{command} " + "|".join(names)))
+        return None
+    return choices(args[0].lower())

@@ -1,0 +1,118 @@
+"""Getting to and away from tables: 'new', 'sit', 'leave', 'observe', 'unobserve',
+'rematch'."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from deberc_net.plugins import RuleError
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import Command
+from deberc_net.protocol.messages import Msg, phrase
+
+from .matchmaking import game_settings
+from .session import Session
+from .table import Leave, Observe, Sit, Unobserve
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+PRIVATE = "private"  # 'new ... private'
+
+
+@attrs.define(eq=False)
+class Seating:
+    lobby: Lobby
+
+    async def new(self, session: Session, item: Command) -> None:
+        if not self.lobby.free_to_sit(session) or not self.lobby.table_room(session, opening=True):
+            return
+        # 'private' anywhere after 'new' is no rule option: the table is listed to nobody
+        args = [a for a in item.args if a.lower() != PRIVATE]
+        private = len(args) < len(item.args)
+        try:
+            settings = game_settings(args, self.lobby.rules)
+            table = self.lobby.open_table(settings, opened_from=session.address, private=private)
+        except RuleError as exc:
+            session.send(ev.Error("bad-rules", str(exc)))
+            return
+        session.table = table  # at once: the next line must not open another table
+        table.post(Sit(session, None))
+        self.lobby.matchmaking.fill(table)  # a seeker of this very game sits at once
+
+    async def sit(self, session: Session, item: Command) -> None:
+        if not self.lobby.free_to_sit(session):
+            return
+        args = item.args
+        if not args or not args[0].isdecimal() or (len(args) > 1 and not args[1].isdecimal()):
+            session.send(ev.Error("bad-argument", "sit TABLE [SEAT]"))
+            return
+        table = self.lobby.table_named(session, args[0])
+        if table is None:
+            return
+        seat = int(args[1]) if len(args) > 1 else None
+        if seat is not None and not 0 <= seat < table.players:
+            session.send(ev.Error("bad-argument", f"seats are 0 to {table.players - 1}"))
+            return
+        self.lobby.post_for(session, table, Sit(session, seat))
+
+    async def leave(self, session: Session, item: Command) -> None:
+        if session.table is not None:
+            self.lobby.post_for(session, session.table, Leave(session, item.name == "leave!"))
+            return
+        if session.observing:
+            for table_id in list(session.observing):
+                table = self.lobby.tables.get(table_id)
+                if table is not None:
+                    self.lobby.post_for(session, table, Leave(session))
+            return
+        if self.lobby.matchmaking.is_seeking(session):
+            await self.lobby.matchmaking.unseek(session, item)
+            return
+        session.send(ev.Error("not-seated", "you sit at no table and observe none"))
+
+    async def observe(self, session: Session, item: Command) -> None:
+        args = item.args
+        if len(args) != 1 or not args[0].isdecimal():
+            session.send(ev.Error("bad-argument", "observe TABLE"))
+            return
+        table = self.lobby.table_named(session, args[0])
+        if table is None:
+            return
+        if table is session.table:
+            session.send(ev.Error("already-seated", "you sit at that table"))
+            return
+        self.lobby.post_for(session, table, Observe(session))
+
+    async def unobserve(self, session: Session, item: Command) -> None:
+        wanted = set(session.observing)
+        if item.args:
+            table = self.lobby.table_named(session, item.args[0])
+            if table is None:
+                return
+            wanted &= {table.id}
+        if not wanted:
+            session.send(ev.Error("not-allowed", "you observe no such table"))
+            return
+        for table_id in sorted(wanted):
+            table = self.lobby.tables.get(table_id)
+            session.observing.discard(table_id)
+            if table is not None:
+                table.post(Unobserve(session))  # once: observing is already dropped
+        tables = ",".join(str(t) for t in sorted(wanted))
+        said = phrase(Msg.UNOBSERVE, table=tables)
+        session.send(ev.ok("unobserve", said, (("table", tables),)))
+
+    async def rematch(self, session: Session, item: Command) -> None:
+        if item.args:
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="rematch")))
+            return
+        if self.lobby.refused_for_shutdown(session):
+            return
+        if session.table is not None:
+            said = phrase(Msg.REMATCH_SEATED, table=session.table.id)
+            session.send(ev.error("already-seated", said))
+            return
+        self.lobby.rematches.ask(session)

@@ -1,0 +1,73 @@
+"""What a player asks of the table he sits at or watches: its state, the last trick,
+the score sheet, a house bot for a seat."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import Command
+from deberc_net.protocol.messages import Msg, phrase
+
+from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind
+from .session import Session
+from .table import ShowLast, ShowSheet, ShowState, SummonBot
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+
+@attrs.define(eq=False)
+class TableRequests:
+    lobby: Lobby
+
+    async def state(self, session: Session, item: Command) -> None:
+        table = self.lobby.watched(session)
+        if table is not None:
+            self.lobby.post_for(session, table, ShowState(session))
+
+    async def last(self, session: Session, item: Command) -> None:
+        table = self.lobby.watched(session)
+        if table is not None:
+            self.lobby.post_for(session, table, ShowLast(session))
+
+    async def sheet(self, session: Session, item: Command) -> None:
+        table = self.lobby.watched(session)
+        if table is not None:
+            self.lobby.post_for(session, table, ShowSheet(session))
+
+    async def bot(self, session: Session, item: Command) -> None:
+        args = [a.lower() for a in item.args]
+        kinds = "|".join(HouseBotKind)
+        levels = f"{SEARCH_LEVELS[0]} to {SEARCH_LEVELS[-1]}"
+        usage = f"bot {kinds} [LEVEL] [rated]: LEVEL (search only) {levels}"
+        rated = bool(args) and args[-1] == "rated"
+        if rated:
+            args.pop()
+        if not args or args[0] not in kinds.split("|") or len(args) > 2:
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
+            return
+        kind = HouseBotKind(args[0])
+        level = None
+        if kind == HouseBotKind.SEARCH:
+            level = DEFAULT_SEARCH_LEVEL
+            if len(args) == 2:
+                if not args[1].isdecimal() or int(args[1]) not in SEARCH_LEVELS:
+                    session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
+                    return
+                level = int(args[1])
+        elif len(args) == 2:
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
+            return
+        if rated and kind == HouseBotKind.RANDOM:
+            session.send(ev.error("bad-argument", phrase(Msg.RANDOM_NOT_RATED)))
+            return
+        if not self.lobby.house.enabled:
+            session.send(ev.error("not-allowed", phrase(Msg.NO_HOUSE_BOTS)))
+            return
+        if session.table is None:
+            session.send(ev.error("not-seated", phrase(Msg.BOT_NOT_SEATED)))
+            return
+        self.lobby.post_for(session, session.table, SummonBot(session, kind, level, rated))

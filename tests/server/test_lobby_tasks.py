@@ -1,0 +1,65 @@
+"""The lobby owns no nursery: it hands the tasks it needs to the spawner it is given, so
+a test drives it with commands and decides itself which tasks run."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import attrs
+import trio
+
+from deberc_net.protocol.commands import parse_line
+from deberc_net.server.lobby import Lobby
+from deberc_net.server.session import Outbox, Session
+from deberc_net.server.store import open_store
+from deberc_net.testing import rule_book
+
+from .conftest import make_config
+
+
+@attrs.define
+class KeptTasks:
+    """A spawner that starts nothing: it keeps what it was asked to start."""
+
+    kept: list[Callable[..., Awaitable[object]]] = attrs.Factory(list)
+
+    def start_soon(
+        self, async_fn: Callable[..., Awaitable[object]], *args: object, name: object = None
+    ) -> None:
+        self.kept.append(async_fn)
+
+
+async def _say(lobby: Lobby, session: Session, line: str) -> str:
+    """What the lobby answers ``session``'s ``line`` with (machine style)."""
+    command = parse_line(line)
+    await lobby.handle(session, command)
+    return session.outbox.take().decode()
+
+
+async def test_a_new_table_task_goes_to_the_spawner_and_runs_only_when_started(
+    db_path: Path,
+) -> None:
+    store = open_store(str(db_path), serving=True)
+    try:
+        tasks = KeptTasks()
+        lobby = Lobby(make_config(db_path), store, tasks, rule_book())
+        session = Session(1, Outbox(1 << 16), trio.CancelScope())
+        await _say(lobby, session, "style machine")
+        assert "name=ann" in await _say(lobby, session, "login ann")
+        assert await _say(lobby, session, "new") == ""  # the table answers, once it runs
+        table = lobby.tables[1]
+        assert session.table is table
+        assert tasks.kept == [table.run]
+        async with trio.open_nursery() as nursery:  # the test is the server here
+            nursery.start_soon(table.run)
+            told = ""
+            with trio.fail_after(10):  # the table reads the store in a thread as it starts
+                while "kind=seated" not in told:
+                    await trio.sleep(0.01)
+                    told += session.outbox.take().decode()
+            nursery.cancel_scope.cancel()
+        assert "ok cmd=sit table=1 seat=0" in told
+        assert "kind=seated name=ann seat=0" in told
+    finally:
+        store.close()
