@@ -24,9 +24,7 @@ import trio
 
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol.wire import EventKind, Line, MatchEnd, Record, Tag
-from deberc_net.server.accounts import set_password
 from deberc_net.server.config import Config
-from deberc_net.server.store import open_store
 
 from .admin import ADMIN, AdminClient
 from .progress import LadderProgress
@@ -193,21 +191,10 @@ class Ladder:
         port = await nursery.start(
             functools.partial(serve, config, rules=self.o.rules, local_bound=links.append)
         )
-        await self._reset_admin_password(password)
+        # the admin logs in over the in-process link, vouched for by the server (no
+        # account in the file, no password hash at start-up)
+        links[0].trust(self.admin_name, password)
         return "127.0.0.1", port, password, links[0]
-
-    async def _reset_admin_password(self, password: str) -> None:
-        """Our own server's file: the admin account is re-made for each run (an admin's
-        name is registered by the server's owner, never by a first-come login)."""
-
-        def reset() -> None:
-            store = open_store(self.o.db)
-            try:
-                set_password(store, self.admin_name, password)
-            finally:
-                store.close()
-
-        await trio.to_thread.run_sync(reset)
 
     # ------------------------------------------------------- scheduling
     async def _fill(self, admin: AdminClient) -> None:
