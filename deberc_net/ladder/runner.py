@@ -1,10 +1,11 @@
-"""Run a ladder: a server (ours or a given one), every bot as its own process over TCP,
-duplicate boards reserved seat by seat, results gathered as an observer.
+"""Run a ladder: a server (ours or a given one), every bot as its own process over TCP
+(or in this process), duplicate boards reserved seat by seat, results gathered by an
+admin told each table's match start and end.
 
 The runner schedules; the other jobs have their own modules: supervisor (the bot
 processes), admin (the ladder's connection to the server), results (statistics,
 ratings, SPRT) and progress. The runner logs in as an admin, ``reserve``s a table per
-game (seed, seats, one deal, the board's key) and observes it; the bots only ``seek
+game (seed, seats, one deal, the board's key; ``watch=ends``); the bots only ``seek
 reserved`` and play. A board's records reach its bots only once every seating of the
 board is played (``release``), so no bot knows a deck before it plays it.
 """
@@ -23,7 +24,7 @@ import attrs
 import trio
 
 from deberc_net.plugins import RuleBook
-from deberc_net.protocol.wire import EventKind, Line, MatchEnd, Record, Tag
+from deberc_net.protocol.wire import EventKind, Line, MatchEnd, Tag
 from deberc_net.server.config import Config
 
 from .admin import ADMIN, AdminClient
@@ -242,10 +243,10 @@ class Ladder:
                 )
             if isinstance(asked, Running):
                 self.running[line.require_int("table")] = asked
-        elif line.tag is Tag.RECORD:
+        elif line.tag is Tag.EVENT and line.kind is EventKind.START:
             table = line.require_int("table")
             if table in self.running:
-                self.running[table].match_id = Record.from_line(line).record.get("match")
+                self.running[table].match_id = line.get_str("match")
         elif line.tag is Tag.EVENT and line.kind is EventKind.MATCH_END:
             table = line.require_int("table")
             if table in self.running:

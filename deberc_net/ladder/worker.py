@@ -164,4 +164,3 @@ def work(
             stored += trio.run(ladder.play)
     finally:
         queue.close()
-

@@ -218,6 +218,9 @@ class Table:
     rated: bool = True
     seats: list[str | None] = attrs.field(init=False)
     observers: set[Session] = attrs.field(init=False, factory=set)
+    # told only the match's start and end (an admin's 'reserve … watch=ends'): a ladder
+    # needs its results, not every line of the play
+    told_ends: list[Session] = attrs.field(init=False, factory=list)
     match: Match | None = attrs.field(init=False, default=None)
     sheet: ScoreSheet = attrs.field(init=False, factory=ScoreSheet)  # folded in _tell
     seq: int = attrs.field(init=False, default=0)
@@ -1039,7 +1042,10 @@ class Table:
         self.seq += 1
         names = tuple(s or "-" for s in self.seats)
         told = ev.TableEvent(self.seq, self.id, names, event, self.rules.settings.sides())
-        self._broadcast(self._audience(), told)
+        audience = self._audience()
+        if self.told_ends and isinstance(event, g.MatchStarted | g.MatchEnded):
+            audience += [s for s in self.told_ends if s not in audience]
+        self._broadcast(audience, told)
 
     @staticmethod
     def _broadcast(targets: Iterable[Session], event: ev.ServerEvent) -> None:
