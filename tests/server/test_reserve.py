@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import trio
 from trio.testing import MockClock
+
+from deberc_net.server.store import open_store
 
 from .client import LineClient, fields, is_event, play_machine
 from .conftest import Connector
@@ -156,7 +159,7 @@ async def test_a_reserved_player_who_leaves_before_the_start_forfeits_too(
 
 
 async def test_an_admin_reserving_with_watch_ends_is_told_only_each_match_start_and_end(
-    start_server: StartServer, connect: Connector, register: Register
+    start_server: StartServer, connect: Connector, register: Register, db_path: Path
 ) -> None:
     port = await start_server(admins=["boss"])
     await register("boss", "pw")
@@ -185,6 +188,16 @@ async def test_an_admin_reserving_with_watch_ends_is_told_only_each_match_start_
     assert [fields(x)[1]["kind"] for x in told] == ["start", "match-end"]
     assert fields(told[0])[1]["match"] and fields(told[0])[1]["table"] == table
     assert ends[0] == told[1]  # the players' very line
+    # stored before told: the deal's record and the match's result (one trip for both)
+    match_id = fields(told[0])[1]["match"]
+    store = open_store(db_path)
+    try:
+        (record,) = store.match_records(match_id)
+        assert json.loads(record)["deal_no"] == 1 and json.loads(record)["seed"]  # filled in
+        (game,) = store.recent_games("pa")
+        assert (game["match"], game["reason"]) == (match_id, "deals")
+    finally:
+        store.close()
     # its records are held for the players as ever, and released to them
     await boss.send("release k1")
     assert (await boss.expect("ok", cmd="release"))["records"] == "1"
