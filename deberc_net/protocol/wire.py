@@ -120,20 +120,16 @@ def format_line(tag: str, fields: Iterable[tuple[str, Any]] = (), text: str | No
 
 
 # --------------------------------------------------------------------- parsing
+_TAGS: dict[str, Tag] = {tag.value: tag for tag in Tag}  # a look-up, not Enum's call
+_KINDS: dict[str, EventKind] = {kind.value: kind for kind in EventKind}
+
+
 def _tag(word: str) -> Tag | str:
-    try:
-        return Tag(word)
-    except ValueError:
-        return word
+    return _TAGS.get(word, word)
 
 
 def _kind(word: str | None) -> EventKind | str | None:
-    if word is None:
-        return None
-    try:
-        return EventKind(word)
-    except ValueError:
-        return word
+    return None if word is None else _KINDS.get(word, word)
 
 
 def _list(value: str) -> list[str]:
