@@ -50,30 +50,56 @@ class Brain:
 
 @attrs.define
 class Connection:
+    """A line connection to the server. ``keep_alive`` (a task beside the reader) says
+    ``ping`` after ``KEEPALIVE_S`` of silence from the server; a timer per read would
+    cost a cancel scope for every line read."""
+
     stream: trio.abc.Stream
     _buffer: LineBuffer = attrs.Factory(lambda: LineBuffer(errors="replace"))
     _ready: deque[str] = attrs.Factory(deque)
+    _heard: float = 0.0  # when the server last sent anything (trio's clock)
+    _sending: bool = False  # a line is being sent
+    _pinging: trio.Event | None = None  # set once the keep-alive's ping is sent
 
     @classmethod
     async def open(cls, host: str, port: int) -> Connection:
         return cls(await trio.open_tcp_stream(host, port))
 
     async def send(self, line: str) -> None:
-        await self.stream.send_all(line.encode("utf-8") + b"\n")
+        while self._pinging is not None:  # a stream takes one sender at a time
+            await self._pinging.wait()
+        self._sending = True
+        try:
+            await self.stream.send_all(line.encode("utf-8") + b"\n")
+        finally:
+            self._sending = False
 
     async def lines(self) -> AsyncIterator[str]:
+        self._heard = trio.current_time()
         while True:
             while not self._ready:
-                data = None
-                with trio.move_on_after(KEEPALIVE_S):
-                    data = await self.stream.receive_some(65536)
-                if data is None:
-                    await self.send("ping")
-                    continue
+                data = await self.stream.receive_some(65536)
                 if not data:
                     return
+                self._heard = trio.current_time()
                 self._ready.extend(self._buffer.feed(data))
             yield self._ready.popleft()
+
+    async def keep_alive(self) -> None:
+        """Say ``ping`` whenever the server has been silent for ``KEEPALIVE_S`` (and
+        nothing is being sent): servers close links that say nothing."""
+        self._heard = trio.current_time()
+        while True:
+            await trio.sleep_until(self._heard + KEEPALIVE_S)
+            if trio.current_time() < self._heard + KEEPALIVE_S or self._sending:
+                continue  # heard meanwhile, or a line is going out
+            sent = self._pinging = trio.Event()
+            try:
+                await self.stream.send_all(b"ping\n")
+            finally:
+                self._pinging = None
+                sent.set()
+            self._heard = trio.current_time()  # the next ping after as long again
 
     async def aclose(self) -> None:
         await self.stream.aclose()
@@ -156,59 +182,70 @@ class Bot:
         else:
             conn = await Connection.open(self.host, self.port)
         try:
-            await conn.send("style machine")
-            await conn.send(self._login_line())
-            seeking = False
-            async for line in conn.lines():
-                version = banner_protocol(line)
-                if version is not None and version != PROTOCOL:
-                    raise ProtocolMismatch(
-                        f"the server speaks protocol {version}, this client {PROTOCOL}"
-                    )
-                if self.on_event is None:  # what the bot does not act on is not parsed
-                    if line.startswith("record "):
-                        continue
-                    if line.startswith("event ") and " kind=match-end" not in line:
-                        continue
-                    if line.startswith("state "):
-                        seeking = False
-                        continue
-                item = parse(line)
-                if self.on_event is not None:
-                    self.on_event(item)
-                if isinstance(item, View):
-                    if item.kind == "ask":
-                        await conn.send(f"{await self._answer(item)} seq={item.seq}")
-                    seeking = False
-                    continue
-                if isinstance(item, Record):
-                    continue
-                tag, f = item.tag, item.fields
-                board = f.get("board") if tag == Tag.OK and f.get("cmd") == "sit" else None
-                if board is not None and self.on_board is not None:
-                    self.on_board(board)
-                if tag == Tag.OK and f.get("cmd") == "login":
-                    self.stats.logins += 1
-                    self._keep_token(f.get("token"))
-                if tag == Tag.OK and f.get("cmd") == "login" and not seeking:
-                    await conn.send(f"seek {self.seek}")
-                    seeking = True
-                elif tag == Tag.EVENT and item.kind == EventKind.MATCH_END:
-                    self.stats.games += 1
-                    if self.games is not None and self.stats.games >= self.games:
-                        await conn.send("quit")
-                        return
-                    await conn.send(f"seek {self.seek}")
-                    seeking = True
-                elif tag == Tag.ERROR:
-                    self.stats.errors.append(line)
-                    if f.get("code") in ("bad-password", "name-in-use"):
-                        raise PermissionError(f.get("text", "bad password"))
-                elif tag == Tag.BYE:
-                    return
-            raise EOFError("the server closed the connection")
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(conn.keep_alive)
+                try:
+                    await self._play(conn)
+                finally:
+                    nursery.cancel_scope.cancel()
+        except BaseExceptionGroup as group:  # only the player's own failure: raise it as is
+            raise group.exceptions[0] if len(group.exceptions) == 1 else group from None
         finally:
             await conn.aclose()
+
+    async def _play(self, conn: Connection) -> None:
+        """Log in, seek, answer every request; return at 'bye' or when done."""
+        await conn.send("style machine")
+        await conn.send(self._login_line())
+        seeking = False
+        async for line in conn.lines():
+            version = banner_protocol(line)
+            if version is not None and version != PROTOCOL:
+                raise ProtocolMismatch(
+                    f"the server speaks protocol {version}, this client {PROTOCOL}"
+                )
+            if self.on_event is None:  # what the bot does not act on is not parsed
+                if line.startswith("record "):
+                    continue
+                if line.startswith("event ") and " kind=match-end" not in line:
+                    continue
+                if line.startswith("state "):
+                    seeking = False
+                    continue
+            item = parse(line)
+            if self.on_event is not None:
+                self.on_event(item)
+            if isinstance(item, View):
+                if item.kind == "ask":
+                    await conn.send(f"{await self._answer(item)} seq={item.seq}")
+                seeking = False
+                continue
+            if isinstance(item, Record):
+                continue
+            tag, f = item.tag, item.fields
+            board = f.get("board") if tag == Tag.OK and f.get("cmd") == "sit" else None
+            if board is not None and self.on_board is not None:
+                self.on_board(board)
+            if tag == Tag.OK and f.get("cmd") == "login":
+                self.stats.logins += 1
+                self._keep_token(f.get("token"))
+            if tag == Tag.OK and f.get("cmd") == "login" and not seeking:
+                await conn.send(f"seek {self.seek}")
+                seeking = True
+            elif tag == Tag.EVENT and item.kind == EventKind.MATCH_END:
+                self.stats.games += 1
+                if self.games is not None and self.stats.games >= self.games:
+                    await conn.send("quit")
+                    return
+                await conn.send(f"seek {self.seek}")
+                seeking = True
+            elif tag == Tag.ERROR:
+                self.stats.errors.append(line)
+                if f.get("code") in ("bad-password", "name-in-use"):
+                    raise PermissionError(f.get("text", "bad password"))
+            elif tag == Tag.BYE:
+                return
+        raise EOFError("the server closed the connection")
 
     async def _answer(self, view: View) -> str:
         self.stats.asks += 1

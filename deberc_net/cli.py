@@ -175,16 +175,8 @@ def _ladder_run(args: argparse.Namespace) -> int:
     except (RuleError, ScheduleError, ValueError, StoreError) as exc:
         print(f"deberc-net ladder: {exc}", file=sys.stderr)
         return 2
-    for result in [] if args.distributed else summary.results:
-        store.add_game(
-            run_id,
-            result.game.board,
-            list(result.game.seating),
-            result.match_id,
-            result.written,
-            result.reason,
-            result.forfeit,
-        )
+    if not args.distributed:  # (the workers stored theirs) one transaction for them all
+        store.add_games(run_id, [result.stored() for result in summary.results])
     data = summary.as_dict()
     store.finish_run(run_id, data, data["ratings"], dict(summary.games_by_bot))
     store.close()

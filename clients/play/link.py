@@ -141,6 +141,7 @@ class Link:
                 if login is not None:
                     await conn.send(login)
                 nursery.start_soon(self._write, conn, inbox)
+                nursery.start_soon(conn.keep_alive)
                 async for line in conn.lines():
                     self._learn(line)
                     self.deliver(line)

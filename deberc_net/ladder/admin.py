@@ -53,8 +53,9 @@ class AdminClient:
         await self.stream.send_all(text.encode("utf-8") + b"\n")
 
     async def next(self) -> Line:
-        """The next line the ladder acts on: the play it watches (every event but a
-        match's end, the observer's state lines) is skipped unparsed."""
+        """The next line the ladder acts on: a table's play, state and records (what a
+        server without ``watch=ends`` tells an observer) are skipped unparsed; of the
+        events, a match's start (its id) and end (its result) are kept."""
         while True:
             while not self._ready:
                 data = await self.stream.receive_some(65536)
@@ -62,8 +63,10 @@ class AdminClient:
                     raise ScheduleError("the server closed the ladder's connection")
                 self._ready.extend(self._buffer.feed(data))
             line = self._ready.popleft()
-            if line.startswith("state ") or (
-                line.startswith("event ") and " kind=match-end" not in line
+            if line.startswith(("state ", "record ")) or (
+                line.startswith("event ")
+                and " kind=match-end " not in line
+                and " kind=start " not in line
             ):
                 continue
             return parse_line(line)
@@ -94,8 +97,8 @@ class AdminClient:
         seed: str,
         board: str,
     ) -> None:
-        """Ask for a one-deal table; the server answers ``ok cmd=reserve`` (or an error)
-        in the order asked."""
+        """Ask for a one-deal table, told only its match's start and end; the server
+        answers ``ok cmd=reserve`` (or an error) in the order asked."""
         await self.send(
             " ".join(
                 [
@@ -107,6 +110,7 @@ class AdminClient:
                     f"seed={seed}",
                     "deals=1",
                     f"board={board}",
+                    "watch=ends",
                 ]
             )
         )

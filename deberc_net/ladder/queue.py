@@ -102,18 +102,7 @@ class BoardQueue:
             with self.db.cursor() as cur:
                 cur.executemany(
                     _INSERT_GAME.format(p="%s"),
-                    [
-                        _game_params(
-                            run,
-                            r.game.board,
-                            list(r.game.seating),
-                            r.match_id,
-                            r.written,
-                            r.reason,
-                            r.forfeit,
-                        )
-                        for r in results
-                    ],
+                    [_game_params(run, r.stored()) for r in results],
                 )
         return True
 

@@ -15,6 +15,7 @@ from deberc_net.protocol.wire import MatchEnd
 from .ratings import Ratings
 from .schedule import Game, seatings
 from .stats import PairStats
+from .store import StoredGame
 
 if TYPE_CHECKING:
     from .runner import LadderOptions
@@ -32,6 +33,13 @@ class GameResult:
     def of(cls, game: Game, end: MatchEnd, match_id: str | None) -> GameResult:
         loser = game.seating[end.forfeit] if end.forfeit is not None else None
         return cls(game, end.totals, end.reason, match_id, loser)
+
+    def stored(self) -> StoredGame:
+        """As the ladder's store keeps it."""
+        game = self.game
+        return StoredGame(
+            game.board, list(game.seating), self.match_id, self.written, self.reason, self.forfeit
+        )
 
 
 @attrs.define

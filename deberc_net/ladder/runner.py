@@ -1,10 +1,11 @@
-"""Run a ladder: a server (ours or a given one), every bot as its own process over TCP,
-duplicate boards reserved seat by seat, results gathered as an observer.
+"""Run a ladder: a server (ours or a given one), every bot as its own process over TCP
+(or in this process), duplicate boards reserved seat by seat, results gathered by an
+admin told each table's match start and end.
 
 The runner schedules; the other jobs have their own modules: supervisor (the bot
 processes), admin (the ladder's connection to the server), results (statistics,
 ratings, SPRT) and progress. The runner logs in as an admin, ``reserve``s a table per
-game (seed, seats, one deal, the board's key) and observes it; the bots only ``seek
+game (seed, seats, one deal, the board's key; ``watch=ends``); the bots only ``seek
 reserved`` and play. A board's records reach its bots only once every seating of the
 board is played (``release``), so no bot knows a deck before it plays it.
 """
@@ -23,10 +24,8 @@ import attrs
 import trio
 
 from deberc_net.plugins import RuleBook
-from deberc_net.protocol.wire import EventKind, Line, MatchEnd, Record, Tag
-from deberc_net.server.accounts import set_password
+from deberc_net.protocol.wire import EventKind, Line, MatchEnd, Tag
 from deberc_net.server.config import Config
-from deberc_net.server.store import open_store
 
 from .admin import ADMIN, AdminClient
 from .progress import LadderProgress
@@ -193,21 +192,10 @@ class Ladder:
         port = await nursery.start(
             functools.partial(serve, config, rules=self.o.rules, local_bound=links.append)
         )
-        await self._reset_admin_password(password)
+        # the admin logs in over the in-process link, vouched for by the server (no
+        # account in the file, no password hash at start-up)
+        links[0].trust(self.admin_name, password)
         return "127.0.0.1", port, password, links[0]
-
-    async def _reset_admin_password(self, password: str) -> None:
-        """Our own server's file: the admin account is re-made for each run (an admin's
-        name is registered by the server's owner, never by a first-come login)."""
-
-        def reset() -> None:
-            store = open_store(self.o.db)
-            try:
-                set_password(store, self.admin_name, password)
-            finally:
-                store.close()
-
-        await trio.to_thread.run_sync(reset)
 
     # ------------------------------------------------------- scheduling
     async def _fill(self, admin: AdminClient) -> None:
@@ -255,10 +243,10 @@ class Ladder:
                 )
             if isinstance(asked, Running):
                 self.running[line.require_int("table")] = asked
-        elif line.tag is Tag.RECORD:
+        elif line.tag is Tag.EVENT and line.kind is EventKind.START:
             table = line.require_int("table")
             if table in self.running:
-                self.running[table].match_id = Record.from_line(line).record.get("match")
+                self.running[table].match_id = line.get_str("match")
         elif line.tag is Tag.EVENT and line.kind is EventKind.MATCH_END:
             table = line.require_int("table")
             if table in self.running:

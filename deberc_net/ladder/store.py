@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -14,6 +15,18 @@ from deberc_net.server.store import is_postgres
 
 LEADERBOARD_FIELDS = ("bot", "rating", "mu", "sigma", "games", "updated")
 GAME_FIELDS = ("board", "seating", "match_id", "written", "reason", "forfeit")
+
+
+@attrs.frozen
+class StoredGame:
+    """One game of a run, as ``ladder_games`` keeps it."""
+
+    board: int
+    seating: list[str]
+    match_id: str | None
+    written: list[int]
+    reason: str
+    forfeit: str | None
 
 
 @attrs.frozen
@@ -43,6 +56,10 @@ class LadderStore(Protocol):
         reason: str,
         forfeit: str | None,
     ) -> None: ...
+
+    def add_games(self, run: int, games: Sequence[StoredGame]) -> None:
+        """Many games in one transaction (a run's, once it is played)."""
+        ...
 
     def finish_run(
         self,
@@ -116,17 +133,17 @@ def _game(row: tuple[Any, ...]) -> dict[str, Any]:
     return game
 
 
-def _game_params(
-    run: int,
-    board: int,
-    seating: list[str],
-    match_id: str | None,
-    written: list[int],
-    reason: str,
-    forfeit: str | None,
-) -> tuple[Any, ...]:
+def _game_params(run: int, game: StoredGame) -> tuple[Any, ...]:
     """A ``ladder_games`` row, its lists as JSON: the same in both backends."""
-    return (run, board, json.dumps(seating), match_id, json.dumps(written), reason, forfeit)
+    return (
+        run,
+        game.board,
+        json.dumps(game.seating),
+        game.match_id,
+        json.dumps(game.written),
+        game.reason,
+        game.forfeit,
+    )
 
 
 def _rating_params(row: dict[str, Any], games: dict[str, int]) -> tuple[Any, ...]:
@@ -161,10 +178,14 @@ class SQLiteLadderStore:
         reason: str,
         forfeit: str | None,
     ) -> None:
-        self.db.execute(
-            _INSERT_GAME.format(p="?"),
-            _game_params(run, board, seating, match_id, written, reason, forfeit),
-        )
+        self.add_games(run, [StoredGame(board, seating, match_id, written, reason, forfeit)])
+
+    def add_games(self, run: int, games: Sequence[StoredGame]) -> None:
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.executemany(
+                _INSERT_GAME.format(p="?"), [_game_params(run, game) for game in games]
+            )
 
     def finish_run(
         self,
@@ -238,10 +259,12 @@ class PostgresLadderStore:
         reason: str,
         forfeit: str | None,
     ) -> None:
-        with self.db.transaction():
-            self.db.execute(
-                _INSERT_GAME.format(p="%s"),
-                _game_params(run, board, seating, match_id, written, reason, forfeit),
+        self.add_games(run, [StoredGame(board, seating, match_id, written, reason, forfeit)])
+
+    def add_games(self, run: int, games: Sequence[StoredGame]) -> None:
+        with self.db.transaction(), self.db.cursor() as cursor:
+            cursor.executemany(
+                _INSERT_GAME.format(p="%s"), [_game_params(run, game) for game in games]
             )
 
     def finish_run(

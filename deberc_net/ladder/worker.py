@@ -4,10 +4,11 @@ does on one machine), then stores each board's games.
 
 A worker holds up to ``concurrency`` boards (the run's setting) at a time, renewing
 their leases while it plays. Its server keeps its deal records in the same database;
-each worker has its own admin name there (``ladder-`` and a random tail), forgotten
-when it stops. A worker killed mid-board loses nothing: its lease runs out and another
-worker plays the board again (the dead attempt's deals end up stored seedless, like
-any match of a server that died; docs/bots.md "Distributed ladders").
+each worker's admin has its own name (``ladder-`` and a random tail), logged in over
+the in-process link with no account in the database. A worker killed mid-board loses
+nothing: its lease runs out and another worker plays the board again (the dead
+attempt's deals end up stored seedless, like any match of a server that died;
+docs/bots.md "Distributed ladders").
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import trio
 
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol.wire import MatchEnd
-from deberc_net.server.store import describe, open_store
+from deberc_net.server.store import describe
 
 from .admin import AdminClient
 from .distributed import options_from
@@ -160,17 +161,6 @@ def work(
                 continue
             spec = claim.settings["distributed"]  # only a distributed run queues boards
             ladder = WorkerLadder(options_from(spec, db, rules), queue, me, claim, lease_s)
-            try:
-                stored += trio.run(ladder.play)
-            finally:
-                _forget(db, ladder.admin_name)
+            stored += trio.run(ladder.play)
     finally:
         queue.close()
-
-
-def _forget(db: str, admin: str) -> None:
-    store = open_store(db)
-    try:
-        store.forget_account(admin)
-    finally:
-        store.close()

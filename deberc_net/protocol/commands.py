@@ -124,7 +124,8 @@ COMMANDS: dict[str, CommandSpec] = {
         "lobby",
     ),
     "reserve": CommandSpec(
-        "reserve PLAYERS VARIANT [OPTION ...] seats=A,B[,..] [seed=S] [deals=N] [board=KEY]",
+        "reserve PLAYERS VARIANT [OPTION ...] seats=A,B[,..] [seed=S] [deals=N] [board=KEY] "
+        "[watch=ends]",
         "(admins) Open a table for the named players, each in the given seat, with a fixed "
         "seed and a deal limit: a ladder's board.",
         "lobby",

@@ -120,20 +120,16 @@ def format_line(tag: str, fields: Iterable[tuple[str, Any]] = (), text: str | No
 
 
 # --------------------------------------------------------------------- parsing
+_TAGS: dict[str, Tag] = {tag.value: tag for tag in Tag}  # a look-up, not Enum's call
+_KINDS: dict[str, EventKind] = {kind.value: kind for kind in EventKind}
+
+
 def _tag(word: str) -> Tag | str:
-    try:
-        return Tag(word)
-    except ValueError:
-        return word
+    return _TAGS.get(word, word)
 
 
 def _kind(word: str | None) -> EventKind | str | None:
-    if word is None:
-        return None
-    try:
-        return EventKind(word)
-    except ValueError:
-        return word
+    return None if word is None else _KINDS.get(word, word)
 
 
 def _list(value: str) -> list[str]:
@@ -309,6 +305,50 @@ class View:
 
     @classmethod
     def from_line(cls, line: Line) -> View:
+        f = line.fields
+        try:
+            return cls._fast(line, f)
+        except (KeyError, ValueError):  # a field missing or no number: said the long way
+            return cls._checked(line)
+
+    @classmethod
+    def _fast(cls, line: Line, f: Mapping[str, str]) -> View:
+        """The common case, with no call per field (a bot reads one per request); a
+        missing or malformed field raises, and ``_checked`` says which."""
+        g = f.get
+        absent = ("", NONE)
+        return cls(
+            kind=str(line.tag),
+            seq=int(f["seq"]),
+            table=int(f["table"]),
+            deal=int(f["deal"]),
+            phase=f["phase"],
+            seat=None if (v := g("seat", NONE)) in absent else int(v),
+            dealer=int(f["dealer"]),
+            to_act=None if (v := g("to_act", NONE)) in absent else int(v),
+            hand=[] if (v := g("hand", "")) in absent else v.split(","),
+            turned=None if (v := g("turned", NONE)) in absent else v,
+            fresa=None if (v := g("fresa", NONE)) in absent else v,
+            trump=None if (v := g("trump", NONE)) in absent else v,
+            player=None if (v := g("player", NONE)) in absent else int(v),
+            round=1 if (v := g("round", NONE)) in absent else int(v),
+            leader=0 if (v := g("leader", NONE)) in absent else int(v),
+            trick=[] if (v := g("trick", "")) in absent else v.split(","),
+            tricks=[] if (v := g("tricks", "")) in absent else [int(x) for x in v.split(",")],
+            score=[] if (v := g("score", "")) in absent else [int(x) for x in v.split(",")],
+            hanging=0 if (v := g("hanging", NONE)) in absent else int(v),
+            target=None if (v := g("target", NONE)) in absent else int(v),
+            pending=None if (v := g("pending", NONE)) in absent else v,
+            shown=[] if (v := g("shown", "")) in absent else v.split(","),
+            talk=[] if (v := g("talk", "")) in absent else v.split(","),
+            clock_ms=None if (v := g("clock", NONE)) in absent else int(v),
+            legal=[] if (v := g("legal", "")) in absent else v.split(","),
+            raw=dict(f),
+            players=None if (v := g("players", NONE)) in absent else int(v),
+        )
+
+    @classmethod
+    def _checked(cls, line: Line) -> View:
         def num(key: str, default: int) -> int:
             value = line.get_int(key)
             return default if value is None else value

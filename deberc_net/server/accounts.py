@@ -16,6 +16,7 @@ from deberc_net.protocol import events as ev
 
 from .config import Config
 from .limits import WindowCounter
+from .local import LOCAL_ADDRESS
 from .store import Store, name_key
 
 NAME_RULE = re.compile(r"^[^\W_][\w-]{1,19}$")
@@ -55,6 +56,24 @@ class Accounts:
         window = config.failure_window_ms / 1000
         self._failed_names = WindowCounter(window)
         self._failed_addresses = WindowCounter(window)
+        # names this process vouches for over its own in-memory link (``trust``)
+        self._trusted: dict[str, str] = {}
+
+    def trust(self, name: str, secret: str) -> None:
+        """Let ``name`` log in with ``secret``, registered, over this process's own link
+        only (``app.LocalLink``): a ladder's admin on its own server, with no account and
+        no hash to compute (the secret never leaves the process)."""
+        self._trusted[name_key(name)] = secret
+
+    def trusted(self, name: str, secret: str, address: str) -> bool:
+        """A login this process vouches for: from its own link, with the secret given
+        to ``trust``. A socket's peer is never ``LOCAL_ADDRESS``."""
+        held = self._trusted.get(name_key(name))
+        return (
+            held is not None
+            and address == LOCAL_ADDRESS
+            and hmac.compare_digest(held.encode(), secret.encode())
+        )
 
     async def is_registered(self, name: str) -> bool:
         return await trio.to_thread.run_sync(self.store.account, name) is not None

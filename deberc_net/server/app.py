@@ -29,7 +29,7 @@ from deberc_net.protocol.connection import NEED_DATA, Connection, Limits, Reply,
 from .config import Config
 from .limits import Bucket
 from .lobby import Lobby
-from .local import LocalStream, local_stream_pair
+from .local import LOCAL_ADDRESS, LocalStream, local_stream_pair
 from .session import Outbox, Session
 from .store import Store, describe, open_store
 
@@ -339,12 +339,17 @@ class LocalLink:
     (server/local.py) instead of a socket. Their per-address limits count them under
     one address, ``in-process``."""
 
-    ADDRESS = "in-process"
+    ADDRESS = LOCAL_ADDRESS
 
     def __init__(self, server: Server, nursery: trio.Nursery) -> None:
         self._server = server
         self._nursery = nursery
         self._ids = itertools.count(1)
+
+    def trust(self, name: str, secret: str) -> None:
+        """``login NAME SECRET`` over this link logs in as the registered ``NAME`` (an
+        admin if listed), without an account or a password hash (``Accounts.trust``)."""
+        self._server.lobby.accounts.trust(name, secret)
 
     async def connect(self) -> trio.abc.Stream:
         """A new connection: the client's end (the server serves the other end)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import trio
 
 LIMIT = 65536  # bytes a direction holds unread (about a loopback socket's buffer)
+LOCAL_ADDRESS = "in-process"  # the address of every in-process connection (no socket's)
 
 
 class _Pipe:

@@ -231,6 +231,10 @@ class Matchmaking:
                 )
             )
             return
+        watch = keyed.get("watch", "all")
+        if watch not in ("all", "ends"):
+            session.send(ev.Error("bad-argument", "watch= takes all or ends"))
+            return
         if not lobby.table_room(session, opening=False):
             return
         try:
@@ -252,7 +256,10 @@ class Matchmaking:
                 (("table", str(table.id)),),
             )
         )
-        table.post(Observe(session))  # before anyone sits: the admin sees the whole board
+        if watch == "ends":  # its task has not run yet: nothing to post
+            table.told_ends.append(session)
+        else:
+            table.post(Observe(session))  # before anyone sits: the admin sees the whole board
         for seeker in list(self.seekers):
             if (
                 seeker.seeking is RESERVED

@@ -8,9 +8,10 @@ stores each finished deal before it starts the next one.
 
 from __future__ import annotations
 
+import functools
 import math
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -218,6 +219,9 @@ class Table:
     rated: bool = True
     seats: list[str | None] = attrs.field(init=False)
     observers: set[Session] = attrs.field(init=False, factory=set)
+    # told only the match's start and end (an admin's 'reserve … watch=ends'): a ladder
+    # needs its results, not every line of the play
+    told_ends: list[Session] = attrs.field(init=False, factory=list)
     match: Match | None = attrs.field(init=False, default=None)
     sheet: ScoreSheet = attrs.field(init=False, factory=ScoreSheet)  # folded in _tell
     seq: int = attrs.field(init=False, default=0)
@@ -862,12 +866,19 @@ class Table:
         stored before it is told, the match's result before its end is."""
         match = self.match
         assert match is not None
-        for event in events:
+        end_stored = False
+        for at, event in enumerate(events):
             match event:
                 case g.DealEnded() | g.DealAbandoned():
                     self.sheet.feed(event)
                     flush_batch()  # what was told so far need not wait for the disk
-                    await trio.to_thread.run_sync(self.lobby.store.add_deal, event.record)
+                    end = next((e for e in events[at:] if isinstance(e, g.MatchEnded)), None)
+                    store_deal = functools.partial(self.lobby.store.add_deal, event.record)
+                    if end is None:
+                        await trio.to_thread.run_sync(store_deal)
+                    else:  # the match ends with this deal: one trip to the store for both
+                        await trio.to_thread.run_sync(_in_turn, store_deal, self._finish(end))
+                        end_stored = True
                     record = event.record
                     if isinstance(event, g.DealEnded):
                         log.info(
@@ -886,29 +897,36 @@ class Table:
                 case g.DealStarted():
                     self._deal_started(event)
                 case g.MatchEnded():
-                    await self._match_over(event)
+                    await self._match_over(event, stored=end_stored)
                 case _:
                     self._event(event)
 
-    async def _match_over(self, end: g.MatchEnded) -> None:
+    def _finish(self, end: g.MatchEnded) -> Callable[[], None]:
+        """The store's write of the match's result, for a worker thread."""
+        match = self.match
+        assert match is not None
+        seeds = {r["deal_no"]: r["seed"] for r in match.records}  # told now the match is over
+        return functools.partial(
+            self.lobby.store.finish_match,
+            match.match_id,
+            self.id,
+            list(match.names),
+            self.rules.variant,
+            sorted(self.rules.options),
+            ",".join(end.winners),
+            end.reason,
+            list(end.totals),
+            seeds,
+        )
+
+    async def _match_over(self, end: g.MatchEnded, *, stored: bool = False) -> None:
+        """``stored``: its result went to the store with its last deal's record."""
         match = self.match
         assert match is not None
         self.clocks.stop()
-        seeds = {r["deal_no"]: r["seed"] for r in match.records}  # told now the match is over
         flush_batch()
-        await trio.to_thread.run_sync(  # on disk before anyone is told ('games' lists it)
-            lambda: self.lobby.store.finish_match(
-                match.match_id,
-                self.id,
-                list(match.names),
-                self.rules.variant,
-                sorted(self.rules.options),
-                ",".join(end.winners),
-                end.reason,
-                list(end.totals),
-                seeds,
-            )
-        )
+        if not stored:  # on disk before anyone is told ('games' lists it)
+            await trio.to_thread.run_sync(self._finish(end))
         bots = [b for b in map(self.lobby.house.get, match.names) if b is not None]
         if self.rated and all(b.rated for b in bots):
             sides = self.rules.settings.sides()
@@ -1039,7 +1057,10 @@ class Table:
         self.seq += 1
         names = tuple(s or "-" for s in self.seats)
         told = ev.TableEvent(self.seq, self.id, names, event, self.rules.settings.sides())
-        self._broadcast(self._audience(), told)
+        audience = self._audience()
+        if self.told_ends and isinstance(event, g.MatchStarted | g.MatchEnded):
+            audience += [s for s in self.told_ends if s not in audience]
+        self._broadcast(audience, told)
 
     @staticmethod
     def _broadcast(targets: Iterable[Session], event: ev.ServerEvent) -> None:
@@ -1051,6 +1072,11 @@ class Table:
             if lines is None:
                 lines = rendered[voice] = target.connection.render(event)
             target.send_lines(lines)
+
+
+def _in_turn(*writes: Callable[[], None]) -> None:
+    for write in writes:
+        write()
 
 
 def _ambiguity(exc: AmbiguousRank) -> Phrase:

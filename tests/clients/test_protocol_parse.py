@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from clients.protocol import Event, Record, View, fields_of, parse
+from clients.protocol import Event, Record, View, WireError, fields_of, parse
 
 # Captured from `deberc-net serve` with machine-style clients (bot clock 400 ms).
 BANNER = "deberc-net 0.1.0 (protocol 1) — Deberts for people and bots. Type 'help' for commands."
@@ -251,3 +251,22 @@ def test_record_text_with_spaces_survives() -> None:
     body = {"format": "deberc-deal/1", "notes": ["a note with spaces", "text=inside"]}
     item = parse(f"record table=9 deal=2 text={json.dumps(body)}")
     assert isinstance(item, Record) and item.record == body and item.deal == 2
+
+
+def test_a_view_with_a_bad_or_missing_field_is_a_wire_error_naming_it() -> None:
+    for broken, key in [
+        (ASK_PLAY.replace("seq=73", "seq=x"), "seq"),
+        (ASK_PLAY.replace("dealer=0 ", ""), "dealer"),
+        (ASK_PLAY.replace("dealer=0", "dealer=-"), "dealer"),
+        (ASK_PLAY.replace("clock=400", "clock=4.5"), "clock"),
+        (ASK_PLAY.replace("score=72,115", "score=72,x"), "score"),
+    ]:
+        with pytest.raises(WireError, match=key):
+            parse(broken)
+
+
+def test_a_view_reads_odd_but_valid_values_as_the_line_reader_does() -> None:
+    v = _view(ASK_PLAY.replace("score=72,115", "score=72,,-").replace("tricks=0,0", "tricks=-"))
+    assert v.score == [72, 0, 0] and v.tricks == []  # an empty item or '-' counts 0
+    v = _view(ASK_PLAY.replace("round=1", "round=").replace("seat=0", "seat=-"))
+    assert v.round == 1 and v.seat is None and v.hand[0] == "10s"

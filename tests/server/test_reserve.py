@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import trio
 from trio.testing import MockClock
 
-from .client import fields, is_event, play_machine
+from deberc_net.server.store import open_store
+
+from .client import LineClient, fields, is_event, play_machine
 from .conftest import Connector
 
 StartServer = Callable[..., Awaitable[int]]
@@ -153,3 +156,49 @@ async def test_a_reserved_player_who_leaves_before_the_start_forfeits_too(
     await pa.expect("ok", cmd="sit", table=table)
     end = await boss.expect("event", kind="match-end", table=table)
     assert (end["reason"], end["forfeit"], end["name"]) == ("away", "1", "pa")
+
+
+async def test_an_admin_reserving_with_watch_ends_is_told_only_each_match_start_and_end(
+    start_server: StartServer, connect: Connector, register: Register, db_path: Path
+) -> None:
+    port = await start_server(admins=["boss"])
+    await register("boss", "pw")
+    boss = await connect.machine(port, "boss", "pw")
+    reply = await boss.reply("reserve 2 seats=pa,pb watch=some", "error")
+    assert fields(reply)[1]["code"] == "bad-argument"
+    pa, pb = await connect.machine(port, "pa"), await connect.machine(port, "pb")
+    for player in (pa, pb):
+        await player.send("seek reserved")
+    await boss.send("reserve 2 seats=pa,pb seed=b1 deals=1 board=k1 watch=ends")
+    table = (await boss.expect("ok", cmd="reserve"))["table"]
+    ends: list[str] = []
+
+    async def run(client: LineClient, seed: int) -> None:
+        ends.append(await play_machine(client, random.Random(seed), timeout=10))
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(run, pa, 1)
+        nursery.start_soon(run, pb, 2)
+    assert ends[0] == ends[1]
+    end = await boss.expect("event", kind="match-end", table=table)
+    assert end["reason"] == "deals" and end["seed"] == "-"  # a board's end tells no seed
+    start_at = boss.lines.index(next(x for x in boss.lines if is_event(x, "start")))
+    told = boss.lines[start_at:]
+    # nothing else of the table: no observe, no state, no play, no record
+    assert [fields(x)[1]["kind"] for x in told] == ["start", "match-end"]
+    assert fields(told[0])[1]["match"] and fields(told[0])[1]["table"] == table
+    assert ends[0] == told[1]  # the players' very line
+    # stored before told: the deal's record and the match's result (one trip for both)
+    match_id = fields(told[0])[1]["match"]
+    store = open_store(db_path)
+    try:
+        (record,) = store.match_records(match_id)
+        assert json.loads(record)["deal_no"] == 1 and json.loads(record)["seed"]  # filled in
+        (game,) = store.recent_games("pa")
+        assert (game["match"], game["reason"]) == (match_id, "deals")
+    finally:
+        store.close()
+    # its records are held for the players as ever, and released to them
+    await boss.send("release k1")
+    assert (await boss.expect("ok", cmd="release"))["records"] == "1"
+    assert json.loads(fields(await pa.read_until(lambda x: x.startswith("record ")))[1]["text"])

@@ -6,9 +6,10 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
+import attrs
 import pytest
 
-from deberc_net.ladder.store import LadderStore, open_ladder_store
+from deberc_net.ladder.store import LadderStore, StoredGame, open_ladder_store
 from deberc_net.server.store import open_store
 from deberc_net.server.store.migrations import MIGRATIONS
 
@@ -18,6 +19,19 @@ def ladder_store(store_db: str) -> Iterator[LadderStore]:
     store = open_ladder_store(store_db)
     yield store
     store.close()
+
+
+def test_a_runs_games_stored_at_once_keep_their_order(ladder_store: LadderStore) -> None:
+    run = ladder_store.start_run({})
+    played = [
+        StoredGame(b, ["a", "b"][:: 1 - 2 * (b % 2)], f"m{b}", [b, 0], "deals", None)
+        for b in range(1, 41)
+    ]
+    played[7] = attrs.evolve(played[7], match_id=None, reason="away", forfeit="b")
+    ladder_store.add_games(run, played)
+    ladder_store.add_games(run, [])  # nothing: nothing changes
+    games = ladder_store.games(run)
+    assert [StoredGame(**g) for g in games] == played
 
 
 def rating(bot: str, value: float) -> dict[str, float | str]:

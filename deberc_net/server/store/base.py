@@ -103,7 +103,7 @@ class Store(Protocol):
         ...
 
     def forget_account(self, name: str) -> None:
-        """Drop an account (the ladder re-makes its admin on its own server each run)."""
+        """Drop an account (``set_password`` re-makes one)."""
         ...
 
     # records

@@ -1,0 +1,63 @@
+"""A login the server's own process vouches for (``LocalLink.trust``): a ladder's admin
+on its own server logs in over the in-memory link with a secret that never leaves the
+process: no account is made and no password hashed, and the same name and secret over
+TCP (or a wrong secret over the link) get nothing more than any login would."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import trio
+
+from deberc_net.server.app import LocalLink, serve
+from deberc_net.server.store import open_store
+from deberc_net.testing import rule_book
+
+from .client import LineClient, fields, log_in_machine
+from .conftest import make_config
+
+
+async def _refused_login(client: LineClient, name: str, secret: str) -> dict[str, str]:
+    await client.send("style machine")
+    await client.expect("ok", cmd="style")
+    await client.send(f"login {name} {secret}")
+    return await client.expect("error")
+
+
+async def test_the_process_vouches_for_its_admin_over_its_own_link_only(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    db = tmp_path / "d.sqlite3"
+    links: list[LocalLink] = []
+    port = await nursery.start(
+        functools.partial(
+            serve, make_config(db, admins=["boss"]), rules=rule_book(), local_bound=links.append
+        )
+    )
+    link = links[0]
+    link.trust("boss", "s3cret")
+    boss = await log_in_machine(await LineClient.over(await link.connect()), "boss", "s3cret")
+    assert boss.lines[-1].split()[:4] == ["ok", "cmd=login", "name=boss", "guest=0"]
+    await boss.send("reserve 2 seats=pa,pb deals=1")  # an admin's command: it is one
+    assert int((await boss.expect("ok", cmd="reserve"))["table"]) >= 1
+
+    # the same name and secret over TCP: an admin's name is never registered by a login
+    tcp = await LineClient.connect(port)
+    assert (await _refused_login(tcp, "boss", "s3cret"))["code"] == "not-allowed"
+    # a wrong secret over the link is an ordinary login too
+    wrong = await LineClient.over(await link.connect())
+    assert (await _refused_login(wrong, "BOSS", "guess"))["code"] == "not-allowed"
+    # a name nobody vouched for over the link: an ordinary registration (then a guest's
+    # login for it needs the password)
+    other = await log_in_machine(await LineClient.over(await link.connect()), "other", "pw")
+    assert fields(other.lines[-1])[1]["guest"] == "0"
+
+    store = open_store(db)
+    try:
+        assert store.account("boss") is None  # nothing stored, nothing hashed
+        assert store.account("other") is not None
+    finally:
+        store.close()
+    for client in (boss, tcp, wrong, other):
+        await client.aclose()
