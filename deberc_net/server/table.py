@@ -38,6 +38,7 @@ from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse
 
 from .accounts import name_key
 from .config import Config
+from .inbox import Inbox
 from .ratings import rate_match
 from .session import Session, batched, flush_batch
 
@@ -231,8 +232,8 @@ class Table:
     deal_started: float = attrs.field(init=False, default=0.0)
     leave_asked: dict[int, float] = attrs.field(init=False, factory=dict)  # seat: when
     invited: set[str] = attrs.field(init=False, factory=set)  # name keys ('invite')
-    inbox: trio.MemorySendChannel[Posted] = attrs.field(init=False)
-    _receive: trio.MemoryReceiveChannel[Posted] = attrs.field(init=False)
+    # unbounded, but bounded in fact: see Posted
+    inbox: Inbox[Posted] = attrs.field(init=False, factory=Inbox)
     remote = False  # (a class attribute) another worker's table: server/cluster/
 
     def __attrs_post_init__(self) -> None:
@@ -251,8 +252,6 @@ class Table:
             if config.clock_warning_ms > 0
             else 0,
         )
-        # unbounded, but bounded in fact: see Posted
-        self.inbox, self._receive = trio.open_memory_channel[Posted](math.inf)
         if self.reserved is not None:
             # a board's players are away until they sit: one that never comes (hung, or
             # no longer seeking) forfeits after the away limit instead of stalling a ladder
@@ -284,9 +283,7 @@ class Table:
         quota = self.config.table_requests_waiting
         if session is not None and session.requests_waiting >= quota:
             return False
-        try:
-            self.inbox.send_nowait((message, session is not None))
-        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+        if not self.inbox.put((message, session is not None)):
             return False
         if session is not None:
             session.requests_waiting += 1
@@ -299,32 +296,36 @@ class Table:
         try:
             if not self.match_number:  # a store that cannot answer closes the table
                 await self._guarded(self._draw_match_number())
-            async with self._receive:
-                while self.state != ev.TableState.CLOSED:
-                    # one scope for many messages (a scope a message costs time), its
-                    # deadline the clock's while waiting, none while handling
-                    with trio.CancelScope() as scope:
-                        await self._messages(scope)
-                    if scope.cancelled_caught:
-                        with batched():
-                            await self._guarded(self._on_clock())
-                while True:  # what was queued before the table closed gets its answer
-                    try:
-                        posted = self._receive.receive_nowait()
-                    except trio.WouldBlock:
-                        break
-                    await self._guarded(self._handle(*posted))
+            while self.state != ev.TableState.CLOSED:
+                # one scope for many messages (a scope a message costs time), its
+                # deadline the clock's while waiting, none while handling
+                with trio.CancelScope() as scope:
+                    await self._messages(scope)
+                if scope.cancelled_caught:
+                    with batched():
+                        await self._guarded(self._on_clock())
+            self.inbox.close()
+            while (posted := self.inbox.take()) is not None:
+                # what was queued before the table closed gets its answer
+                await self._guarded(self._handle(*posted))
         finally:
+            self.inbox.close()
             self.lobby.table_closed(self)
             bound.info("table_closed")
 
     async def _messages(self, scope: trio.CancelScope) -> None:
         """Handle messages until the table closes, or ``scope`` ends at the clock's
         deadline while waiting for one."""
+        inbox = self.inbox
         while self.state != ev.TableState.CLOSED:
-            scope.deadline = self._deadline()
-            posted = await self._receive.receive()
-            scope.deadline = math.inf
+            deadline = self._deadline()
+            posted = inbox.take() if deadline > trio.current_time() else None
+            if posted is None:  # none queued (or the clock is due): wait, till the clock's
+                scope.deadline = deadline
+                if inbox:  # queued, but the clock is due: it ends the scope here
+                    await trio.lowlevel.checkpoint()
+                posted = await inbox.get()
+                scope.deadline = math.inf
             with batched():  # what one message tells goes out in one write per connection
                 await self._guarded(self._handle(*posted))
 

@@ -1,0 +1,66 @@
+"""A table's inbox (server/inbox.py): messages in order, a waiting task woken by a put,
+nothing taken once closed, a cancelled wait leaves it usable."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+import trio.testing
+
+from deberc_net.server.inbox import Inbox
+
+
+def test_an_inbox_is_made_without_trio_and_keeps_the_order_of_puts() -> None:
+    inbox: Inbox[int] = Inbox()  # outside any trio run: a table is built that way
+    assert not inbox and inbox.take() is None
+    assert inbox.put(1) and inbox.put(2)
+    assert len(inbox) == 2
+    assert (inbox.take(), inbox.take(), inbox.take()) == (1, 2, None)
+
+
+async def test_a_put_wakes_the_task_waiting_and_queued_messages_come_without_waiting() -> None:
+    inbox: Inbox[str] = Inbox()
+    got: list[str] = []
+
+    async def reader() -> None:
+        for _ in range(3):
+            got.append(await inbox.get())
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(reader)
+        await trio.testing.wait_all_tasks_blocked()
+        assert got == []  # waits: nothing queued
+        inbox.put("a")
+        await trio.testing.wait_all_tasks_blocked()
+        assert got == ["a"]
+        inbox.put("b")
+        inbox.put("c")
+    assert got == ["a", "b", "c"]
+
+
+async def test_a_closed_inbox_refuses_puts_and_keeps_what_was_queued() -> None:
+    inbox: Inbox[int] = Inbox()
+    inbox.put(1)
+    inbox.close()
+    assert not inbox.put(2)
+    assert inbox.take() == 1
+    assert inbox.take() is None
+
+
+async def test_a_cancelled_wait_leaves_the_inbox_usable() -> None:
+    inbox: Inbox[int] = Inbox()
+    with trio.move_on_after(0.01) as waited:
+        await inbox.get()
+    assert waited.cancelled_caught
+    inbox.put(7)  # no task to wake: the cancelled one is forgotten
+    assert await inbox.get() == 7
+
+
+async def test_two_tasks_may_not_wait_on_one_inbox() -> None:
+    inbox: Inbox[int] = Inbox()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(inbox.get)
+        await trio.testing.wait_all_tasks_blocked()
+        with pytest.raises(RuntimeError, match="already waits"):
+            await inbox.get()
+        inbox.put(1)
