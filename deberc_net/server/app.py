@@ -174,6 +174,9 @@ class Server:
         self.lobby = lobby
         self.nursery = nursery  # where connections and their writers run
         self._start_writer = self._started_writer  # one callable for every outbox
+        # a scope never entered, for a session's aborts to cancel while its reader does
+        # a table's work (Server._received)
+        self._quiet_scope = trio.CancelScope()
         self.sessions: dict[Session, None] = {}  # every open connection, oldest first
         self.per_address: Counter[str] = Counter()
         self.pending = 0  # accepted, and not yet given a session
@@ -386,6 +389,27 @@ class Server:
                 if item.hang_up:
                     session.log.warning(item.error.code)
                     return False
+                continue
+            table = session.table
+            if (
+                type(item) is TableCallText
+                and table is not None
+                and not table.remote
+                and table.may_handle_here()
+            ):
+                # the table's task waits idle: the lobby posts the call, and this task
+                # handles it (one task switch a call, not two). Meanwhile an abort of
+                # this connection cancels a scope nobody is in (the table's work is not
+                # its to cancel halfway): the closed connection ends the reader after.
+                table.inbox.held = True
+                reading, session.cancel_scope = session.cancel_scope, self._quiet_scope
+                try:
+                    await self._command(session, item)
+                    await table.handle_here()
+                finally:
+                    session.cancel_scope = reading
+                    if table.inbox.held:  # (the command failed before handle_here)
+                        table.inbox.release()
                 continue
             await self._command(session, item)
         return True

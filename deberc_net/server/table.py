@@ -234,6 +234,8 @@ class Table:
     invited: set[str] = attrs.field(init=False, factory=set)  # name keys ('invite')
     # unbounded, but bounded in fact: see Posted
     inbox: Inbox[Posted] = attrs.field(init=False, factory=Inbox)
+    # the scope the table's task waits for messages in, its deadline the clock's
+    _clock_scope: trio.CancelScope | None = attrs.field(init=False, default=None)
     remote = False  # (a class attribute) another worker's table: server/cluster/
 
     def __attrs_post_init__(self) -> None:
@@ -300,8 +302,11 @@ class Table:
                 # one scope for many messages (a scope a message costs time), its
                 # deadline the clock's while waiting, none while handling
                 with trio.CancelScope() as scope:
+                    self._clock_scope = scope
                     await self._messages(scope)
                 if scope.cancelled_caught:
+                    while self.inbox.held:  # a reader handles a message (handle_here)
+                        await self.inbox.until_released()
                     with batched():
                         await self._guarded(self._on_clock())
             self.inbox.close()
@@ -326,8 +331,48 @@ class Table:
                     await trio.lowlevel.checkpoint()
                 posted = await inbox.get()
                 scope.deadline = math.inf
+                if posted is None:  # woken to look around (handle_here): the state, the clock
+                    continue
             with batched():  # what one message tells goes out in one write per connection
                 await self._guarded(self._handle(*posted))
+
+    def may_handle_here(self) -> bool:
+        """Whether a task that posts now may handle its message itself (``handle_here``):
+        the table's own task waits idle for one, with nothing queued and its clock not
+        due."""
+        inbox = self.inbox
+        return (
+            inbox.waiting
+            and not inbox
+            and not inbox.held
+            and self.state != ev.TableState.CLOSED
+            and self._deadline() > trio.current_time()
+        )
+
+    async def handle_here(self) -> None:
+        """Handle, in the calling task, what was posted since ``inbox.held`` was set (a
+        reader's call, while ``may_handle_here``): one task switch a call instead of two.
+        The table's own task stays parked meanwhile (puts are held; woken by its clock,
+        it waits for the end of this), so still only one task at a time changes the
+        table; after, its deadline is the clock's, or it is woken if there is more to
+        do. The caller must not be cancelled halfway (Server._received sees to it)."""
+        inbox = self.inbox
+        try:
+            while self.state != ev.TableState.CLOSED:
+                posted = inbox.take()
+                if posted is None:
+                    break
+                with batched():
+                    await self._guarded(self._handle(*posted))
+        finally:
+            inbox.release()
+            scope = self._clock_scope
+            if self.state == ev.TableState.CLOSED:
+                inbox.wake()
+            elif inbox.waiting and scope is not None:
+                deadline = self._deadline()
+                if deadline != scope.deadline:  # (moving it costs a few µs)
+                    scope.deadline = deadline
 
     async def _draw_match_number(self) -> None:
         """From the store: unique among every server on the same database."""

@@ -64,3 +64,43 @@ async def test_two_tasks_may_not_wait_on_one_inbox() -> None:
         with pytest.raises(RuntimeError, match="already waits"):
             await inbox.get()
         inbox.put(1)
+
+
+async def test_a_held_inbox_queues_without_waking_and_its_release_wakes_for_what_came() -> None:
+    inbox: Inbox[int] = Inbox()
+    got: list[int | None] = []
+
+    async def reader() -> None:
+        got.append(await inbox.get())
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(reader)
+        await trio.testing.wait_all_tasks_blocked()
+        inbox.held = True  # another task handles what comes (Table.handle_here)
+        inbox.put(1)
+        await trio.testing.wait_all_tasks_blocked()
+        assert got == [] and inbox.waiting
+        assert inbox.take() == 1  # handled there
+        inbox.release()  # nothing left: the waiting task sleeps on
+        await trio.testing.wait_all_tasks_blocked()
+        assert got == [] and inbox.waiting
+        inbox.wake()  # woken with nothing: it looks around
+    assert got == [None]
+
+
+async def test_a_task_waiting_for_the_release_wakes_at_the_release() -> None:
+    inbox: Inbox[int] = Inbox()
+    inbox.held = True
+    released = False
+
+    async def waiter() -> None:
+        nonlocal released
+        await inbox.until_released()
+        released = True
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(waiter)
+        await trio.testing.wait_all_tasks_blocked()
+        assert not released
+        inbox.release()
+    assert released

@@ -226,3 +226,51 @@ async def test_an_idle_logged_in_socket_connection_is_one_task_without_a_nursery
             await trio.sleep(0.01)
     await bob.send("who")
     assert (await bob.expect("who"))["names"] == "bob"
+
+
+class _TableSteps(trio.abc.Instrument):
+    """Counts the steps of the tables' own tasks (Table.run)."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+
+    def before_task_step(self, task: trio.lowlevel.Task) -> None:
+        if task.coro.cr_code.co_name == "run" and "Table" in task.name:
+            self.steps += 1
+
+
+async def test_a_call_to_a_waiting_table_is_handled_by_its_reader_without_waking_the_table(
+    start_memory_server: Callable[..., Dial], virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """The reader that receives a call hands it to the table itself when the table's
+    task waits idle (Table.handle_here): a whole match is played with the table's own
+    task hardly ever running, and plays as it always did."""
+    dial = start_memory_server()
+    ann = await log_in_machine(await dial("ann"), "ann")
+    bob = await log_in_machine(await dial("bob"), "bob")
+    await seat_pair(ann, bob, "2 to-301")
+    asks = 0
+
+    async def player(client: LineClient, seed: int) -> None:
+        nonlocal asks
+        rng = random.Random(seed)
+        while True:
+            line = await client.read_until(lambda _: True, 30)
+            tag, f = fields(line)
+            assert tag != "error", line
+            if is_event(line, "match-end"):
+                return
+            if tag == "ask" and f.get("legal"):
+                asks += 1
+                await client.send(f"{rng.choice(f['legal'].split(','))} seq={f['seq']}")
+
+    steps = _TableSteps()
+    trio.lowlevel.add_instrument(steps)
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(player, ann, 1)
+            nursery.start_soon(player, bob, 2)
+    finally:
+        trio.lowlevel.remove_instrument(steps)
+    assert asks > 50
+    assert steps.steps < asks / 10, (steps.steps, asks)
