@@ -1,4 +1,5 @@
-"""The TCP server: a listener, a nursery per connection (reader + writer), shutdown.
+"""The TCP server: listeners, a task per connection (its reader; a writer task only
+while a socket is full), shutdown.
 
 ``serve(config, task_status=...)`` reports the bound port, so tests listen on port 0.
 A connection is any ``trio.abc.Stream`` (``Server.handle``): the listener hands it

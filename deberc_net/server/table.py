@@ -1,9 +1,11 @@
 """One table: its seats, observers, match and clock, owned by one trio task.
 
 Everything that changes a table arrives as a message on its inbox and is handled by
-``Table.run`` alone, so there are no locks and no two calls can interleave. The task
-sends public events to everyone at the table, private state only to its own seat, and
-stores each finished deal before it starts the next one.
+``Table.run``, or by the reader that posted a call while the table's task waited idle
+(``handle_here``, the task kept parked meanwhile): one at a time, so there are no locks
+and no two calls can interleave. The table sends public events to everyone at the
+table, private state only to its own seat, and stores each finished deal before it
+starts the next one.
 """
 
 from __future__ import annotations
