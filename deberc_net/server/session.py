@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
@@ -35,19 +34,27 @@ class _Batch:
 _batch: ContextVar[_Batch | None] = ContextVar("deberc_outbox_batch", default=None)
 
 
-@contextmanager
-def batched() -> Iterator[None]:
+class _Batched:
+    """``batched``'s context manager: a class, not a generator (it is entered once a
+    table message, so once a call)."""
+
+    __slots__ = ("_batch", "_token")
+
+    def __enter__(self) -> None:
+        self._batch = _Batch(trio.lowlevel.current_task())
+        self._token = _batch.set(self._batch)
+
+    def __exit__(self, *exc_info: object) -> None:
+        _batch.reset(self._token)
+        for outbox in self._batch.held:
+            outbox.flush()
+
+
+def batched() -> _Batched:
     """What this task sends inside is written at the end (or at ``flush_batch``), one
     write per connection instead of one per line: a table's call tells two or three
     lines to each player."""
-    batch = _Batch(trio.lowlevel.current_task())
-    token = _batch.set(batch)
-    try:
-        yield
-    finally:
-        _batch.reset(token)
-        for outbox in batch.held:
-            outbox.flush()
+    return _Batched()
 
 
 def flush_batch() -> None:
