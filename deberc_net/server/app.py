@@ -1,4 +1,5 @@
-"""The TCP server: a listener, a nursery per connection (reader + writer), shutdown.
+"""The TCP server: listeners, a task per connection (its reader; a writer task only
+while a socket is full), shutdown.
 
 ``serve(config, task_status=...)`` reports the bound port, so tests listen on port 0.
 A connection is any ``trio.abc.Stream`` (``Server.handle``): the listener hands it
@@ -9,7 +10,7 @@ bytes. A handler's failure is logged and ends only its own connection.
 
 from __future__ import annotations
 
-import functools
+import errno
 import itertools
 import math
 import os
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 log = structlog.get_logger("deberc.server")
 _ids = itertools.count(1)
 READ_SIZE = 4096
+# accept's errors that mean "no room now" (as trio's serve_listeners): wait and go on
+_ACCEPT_CAPACITY_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
 
 
 async def serve(
@@ -87,14 +90,12 @@ async def serve(
                 log.info("listening", host=config.host, port=port, db=describe(config.db))
             else:
                 log.info("worker_listening", worker=worker.index, pid=os.getpid(), port=port)
-            server = Server(config, lobby)
+            server = Server(config, lobby, nursery)
             listen_scope = trio.CancelScope()
 
             async def accept_all() -> None:
                 with listen_scope:
-                    await trio.serve_listeners(
-                        server.handle_socket, listeners, handler_nursery=nursery
-                    )
+                    await server.accept(listeners)
 
             nursery.start_soon(accept_all)
             if local_bound is not None:
@@ -169,9 +170,14 @@ async def _on_signal(
 class Server:
     """Serves connections on any streams, for one lobby."""
 
-    def __init__(self, config: Config, lobby: Lobby) -> None:
+    def __init__(self, config: Config, lobby: Lobby, nursery: trio.Nursery) -> None:
         self.config = config
         self.lobby = lobby
+        self.nursery = nursery  # where connections and their writers run
+        self._start_writer = self._started_writer  # one callable for every outbox
+        # a scope never entered, for a session's aborts to cancel while its reader does
+        # a table's work (Server._received)
+        self._quiet_scope = trio.CancelScope()
         self.sessions: dict[Session, None] = {}  # every open connection, oldest first
         self.per_address: Counter[str] = Counter()
         self.pending = 0  # accepted, and not yet given a session
@@ -184,25 +190,54 @@ class Server:
             idle_timeout_s=config.idle_timeout_ms / 1000,
         )
 
-    async def handle_socket(self, stream: trio.SocketStream) -> None:
-        address, peer = _peer(stream)
-        await self.handle(stream, address, peer)
+    async def accept(self, listeners: list[trio.SocketListener]) -> None:
+        """Serve what the listeners accept, each connection a task of the server's
+        nursery (its handler is the task's only coroutine: an idle connection holds
+        little)."""
+        async with trio.open_nursery() as accepting:
+            for listener in listeners:
+                accepting.start_soon(self._accept, listener)
+
+    async def _accept(self, listener: trio.SocketListener) -> None:
+        while True:
+            try:
+                stream = await listener.accept()
+            except OSError as exc:  # out of descriptors or memory: wait, as trio's serve does
+                if exc.errno not in _ACCEPT_CAPACITY_ERRNOS:
+                    raise
+                log.error("accept_failed", error=os.strerror(exc.errno or 0))
+                await trio.sleep(0.1)
+                continue
+            address, peer = _peer(stream)
+            self.nursery.start_soon(self.handle, stream, address, peer)
 
     async def handle(self, stream: trio.abc.Stream, address: str = "?", peer: str = "?") -> None:
         """Serve one connection until it ends; ``address`` is what the per-address
-        limits count (a socket's peer host), ``peer`` what the log shows."""
+        limits count (a socket's peer host), ``peer`` what the log shows. The reader is
+        this coroutine itself; the writer a task started only while something waits to
+        be written (``_writer``)."""
         self.per_address[address] += 1
         self.pending += 1
+        session: Session | None = None
         try:
             refusal = self._refusal(address)
             if refusal is not None:
                 self.pending -= 1
                 await _refuse(stream, refusal)
                 return
-            await self._serve_connection(stream, address, peer)
+            session = self._open(stream, address, peer)
+            await self._read(stream, session)
+            outbox = session.outbox
+            session.close()  # the writer flushes, then ends
+            if outbox.writer_running:  # wait for it (or for an abort)
+                with trio.CancelScope() as flushed:
+                    session.cancel_scope = flushed
+                    await trio.sleep_forever()
         except Exception:  # a handler's failure ends its connection, never the server
             log.exception("connection_error")
         finally:
+            if session is not None:
+                self._closed(session)
             self.per_address[address] -= 1
             if not self.per_address[address]:
                 del self.per_address[address]
@@ -232,54 +267,66 @@ class Server:
             self.sessions.pop(idle, None)
         return None
 
-    async def _serve_connection(self, stream: trio.abc.Stream, address: str, peer: str) -> None:
-        outbox = Outbox(self.config.outbox_bytes, direct=_direct_write(stream))
+    def _open(self, stream: trio.abc.Stream, address: str, peer: str) -> Session:
+        """A new connection's session, said hello to."""
+        outbox = Outbox(self.config.outbox_bytes)
+        if isinstance(stream, trio.SocketStream):
+            outbox.fd = stream.socket.fileno()
+        elif isinstance(stream, LocalStream):
+            outbox.direct = stream.write_nowait
         connection = Connection(trio.current_time(), self.limits)
-        session: Session | None = None
-        try:
-            # the connection's nursery scope is the one 'abort' cancels: no scope of its own
-            async with trio.open_nursery() as nursery:
-                scope = nursery.cancel_scope
-                session = Session(next(_ids), outbox, scope, connection, peer=peer, address=address)
-                session.says = Bucket(self.config.say_per_s, self.config.say_burst)
-                session.lists = Bucket(self.config.lists_per_s, self.config.lists_burst)
-                self.pending -= 1
-                self.sessions[session] = None
-                session.log = session.log.bind(conn=session.id, peer=peer)
-                session.log.info("connect")
-                # a writer task only while something waits to be written (most lines go
-                # out at once: Outbox.direct)
-                outbox.start_writer = functools.partial(
-                    nursery.start_soon, self._writer, stream, outbox, scope
-                )
-                self.lobby.hello(session)
-                await self._reader(stream, session)
-                session.close()  # the writer flushes, then ends the connection
-        finally:
-            if session is not None:
-                self.sessions.pop(session, None)
-                self.lobby.disconnected(session)
-                connection.close()
-                outbox.start_writer = None  # the nursery is gone
-                outbox.drop()
-                session.log.info("disconnect")
+        # the scope 'abort' cancels: the reader's, once it reads (_read)
+        scope = trio.CancelScope()
+        session = Session(next(_ids), outbox, scope, connection, peer=peer, address=address)
+        session.says = Bucket(self.config.say_per_s, self.config.say_burst)
+        session.lists = Bucket(self.config.lists_per_s, self.config.lists_burst)
+        # a writer task only while something waits to be written (most lines go out at
+        # once: Outbox.direct)
+        outbox.session, outbox.start_writer = session, self._start_writer
+        session.stream = stream
+        self.pending -= 1
+        self.sessions[session] = None
+        session.log.info("connect")
+        self.lobby.hello(session)
+        return session
 
-    async def _writer(
-        self, stream: trio.abc.Stream, outbox: Outbox, scope: trio.CancelScope
-    ) -> None:
+    def _closed(self, session: Session) -> None:
+        self.sessions.pop(session, None)
+        self.lobby.disconnected(session)
+        session.connection.close()
+        outbox = session.outbox
+        outbox.start_writer = None  # the connection is over: no writer starts again
+        outbox.drop()
+        session.log.info("disconnect")
+
+    def _started_writer(self, session: Session) -> None:
+        self.nursery.start_soon(self._writer, session)
+
+    async def _writer(self, session: Session) -> None:
         """Send what is queued, then end; once the outbox is closed (and drained), end the
-        connection too. Started again by the outbox when more is queued."""
-        try:
-            while outbox.chunks:
-                outbox.writing = True
-                await stream.send_all(outbox.take())
+        connection too. Started again by the outbox when more is queued. Its scope is
+        its own, which 'abort' cancels."""
+        outbox = session.outbox
+        stream = session.stream
+        assert stream is not None
+        with trio.CancelScope() as scope:
+            outbox.writer_scope = scope
+            try:
+                while outbox.chunks:
+                    outbox.writing = True
+                    await stream.send_all(outbox.take())
+                    outbox.writing = False
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                session.abort()  # the link is gone
+            except Exception:  # a bug here ends this connection, never the server
+                session.log.exception("writer_error")
+                session.abort()
+            finally:
                 outbox.writing = False
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            scope.cancel()  # the link is gone (no writer is started again: it stays running)
-            return
+                outbox.writer_scope = None
         outbox.writer_running = False
         if outbox.closed:
-            scope.cancel()
+            session.cancel_scope.cancel()  # the reader (or the handler waiting for this)
 
     async def _command(self, session: Session, item: Command | TableCallText) -> None:
         """One command; a bug in its handling costs the client an error, not the link."""
@@ -289,25 +336,40 @@ class Server:
             session.log.exception("command_error", item=repr(item)[:100])
             session.send(ev.Error("internal", "the server could not do that; sorry"))
 
-    async def _reader(self, stream: trio.abc.Stream, session: Session) -> None:
-        """Feed the connection what the stream gives; hand the lobby what comes out."""
+    async def _read(self, stream: trio.abc.Stream, session: Session) -> None:
+        """Feed the connection what the stream gives; hand the lobby what comes out.
+        A socket is read by its descriptor (trio's stream adds four frames to every
+        idle connection and to every read)."""
         connection = session.connection
+        fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else -1
         while not connection.closed:
             # one scope for many reads, its deadline moved as the connection's moves
-            # (a scope a read costs time); a new one only after it fired too early
+            # (a scope a read costs time); a new one only after it fired too early.
+            # It is the session's: 'abort' cancels it.
             with trio.CancelScope() as waited:
+                session.cancel_scope = waited
                 while not connection.closed:
                     waited.deadline = connection.deadline()[0]
-                    try:
-                        data = await stream.receive_some(READ_SIZE)
-                    except trio.BrokenResourceError:  # a reset is a disconnect, not a failure
-                        return
+                    data: bytes | bytearray
+                    if fd >= 0:
+                        await trio.lowlevel.wait_readable(fd)
+                        try:
+                            data = os.read(fd, READ_SIZE)
+                        except BlockingIOError:  # woken, and nothing there after all
+                            continue
+                        except OSError:  # a reset is a disconnect, not a failure
+                            return
+                    else:
+                        try:
+                            data = await stream.receive_some(READ_SIZE)
+                        except trio.BrokenResourceError:
+                            return
                     waited.deadline = math.inf  # handling a command is no silence
                     if not data:
                         return
                     if not await self._received(session, data):
                         return
-            if waited.cancelled_caught:
+            if waited.cancelled_caught and not connection.closed:
                 goodbye = connection.timed_out(trio.current_time())
                 if goodbye is None:  # woken early: not due yet
                     continue
@@ -328,6 +390,27 @@ class Server:
                 if item.hang_up:
                     session.log.warning(item.error.code)
                     return False
+                continue
+            table = session.table
+            if (
+                type(item) is TableCallText
+                and table is not None
+                and not table.remote
+                and table.may_handle_here()
+            ):
+                # the table's task waits idle: the lobby posts the call, and this task
+                # handles it (one task switch a call, not two). Meanwhile an abort of
+                # this connection cancels a scope nobody is in (the table's work is not
+                # its to cancel halfway): the closed connection ends the reader after.
+                table.inbox.held = True
+                reading, session.cancel_scope = session.cancel_scope, self._quiet_scope
+                try:
+                    await self._command(session, item)
+                    await table.handle_here()
+                finally:
+                    session.cancel_scope = reading
+                    if table.inbox.held:  # (the command failed before handle_here)
+                        table.inbox.release()
                 continue
             await self._command(session, item)
         return True
@@ -357,18 +440,6 @@ class LocalLink:
         peer = f"{self.ADDRESS}:{next(self._ids)}"
         self._nursery.start_soon(self._server.handle, served, self.ADDRESS, peer)
         return client
-
-
-def _direct_write(stream: trio.abc.Stream) -> Callable[[bytes], int] | None:
-    """A socket's non-blocking write, for the outbox to send at once when nothing waits
-    (trio's sockets are non-blocking; a full buffer raises BlockingIOError). The outbox
-    is closed before the stream is, so the descriptor is never written after its close.
-    An in-process stream has its own (server/local.py)."""
-    if isinstance(stream, LocalStream):
-        return stream.write_nowait
-    if not isinstance(stream, trio.SocketStream):
-        return None
-    return functools.partial(os.write, stream.socket.fileno())
 
 
 def _peer(stream: trio.SocketStream) -> tuple[str, str]:

@@ -127,7 +127,6 @@ class Login:
         self.lobby.online[key] = session
         if self.lobby.node is not None:
             self.lobby.node.logged_in(session, token)
-        session.log = session.log.bind(name=name)
         log.info("login", name=name, guest=guest, conn=session.id)
         what = phrase(Msg.GUEST if guest else Msg.REGISTERED)
         fields: tuple[tuple[str, str], ...] = (("name", name), ("guest", "1" if guest else "0"))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+import os
+from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
@@ -34,19 +34,27 @@ class _Batch:
 _batch: ContextVar[_Batch | None] = ContextVar("deberc_outbox_batch", default=None)
 
 
-@contextmanager
-def batched() -> Iterator[None]:
+class _Batched:
+    """``batched``'s context manager: a class, not a generator (it is entered once a
+    table message, so once a call)."""
+
+    __slots__ = ("_batch", "_token")
+
+    def __enter__(self) -> None:
+        self._batch = _Batch(trio.lowlevel.current_task())
+        self._token = _batch.set(self._batch)
+
+    def __exit__(self, *exc_info: object) -> None:
+        _batch.reset(self._token)
+        for outbox in self._batch.held:
+            outbox.flush()
+
+
+def batched() -> _Batched:
     """What this task sends inside is written at the end (or at ``flush_batch``), one
     write per connection instead of one per line: a table's call tells two or three
     lines to each player."""
-    batch = _Batch(trio.lowlevel.current_task())
-    token = _batch.set(batch)
-    try:
-        yield
-    finally:
-        _batch.reset(token)
-        for outbox in batch.held:
-            outbox.flush()
+    return _Batched()
 
 
 def flush_batch() -> None:
@@ -72,17 +80,23 @@ class Outbox:
     # set when something is queued, for a writer that waits in ``wait`` (made only then:
     # an idle connection holds none)
     _ready: trio.Event | None = None
-    # a socket's non-blocking write (bytes in, how many were taken): with nothing queued
-    # and the writer idle, data goes out at once, without waking the writer task (most
-    # sends: a bot reads as fast as it is told). None: everything goes through the queue.
+    # a non-blocking write (bytes in, how many were taken): with nothing queued and the
+    # writer idle, data goes out at once, without waking the writer task (most sends: a
+    # bot reads as fast as it is told). None: everything goes through the queue.
     direct: Callable[[bytes], int] | None = None
+    # a socket's descriptor, written the same way with os.write (no callable kept per
+    # connection); -1: none
+    fd: int = -1
     writing: bool = False  # the writer is in a send: nothing may overtake what it sends
     held_by: _Batch | None = None  # the task's batch that writes what is queued
-    # starts a writer task that sends what is queued and ends when nothing is (the
-    # server's connections: an idle one has no writer task); None: a writer that waits
-    # in ``wait`` runs all along
-    start_writer: Callable[[], None] | None = None
+    # starts a writer task for ``session`` that sends what is queued and ends when
+    # nothing is (the server's connections: an idle one has no writer task; one callable
+    # for all of them); None: a writer that waits in ``wait`` runs all along
+    start_writer: Callable[[Session], None] | None = None
+    session: Session | None = None  # whose outbox, for ``start_writer``
     writer_running: bool = False  # the started writer has not ended yet
+    # the running writer's own scope, which 'abort' cancels (it has one only while it runs)
+    writer_scope: trio.CancelScope | None = None
 
     def put(self, data: bytes) -> bool:
         """Queue ``data``; False (and the queue dropped) if that passes the limit."""
@@ -102,9 +116,9 @@ class Outbox:
             elif self.held_by is not batch:  # another task's: the writer sends it all
                 self._signal()
             return True
-        if self.direct is not None and not self.chunks and not self.writing:
+        if (self.fd >= 0 or self.direct is not None) and not self.chunks and not self.writing:
             try:
-                sent = self.direct(data)
+                sent = self._write(data)
             except OSError:  # full (or broken: the writer meets that itself)
                 sent = 0
             if sent == len(data):
@@ -123,10 +137,10 @@ class Outbox:
         self.held_by = None
         if not self.chunks:
             return
-        if self.direct is not None and not self.writing and not self.closed:
+        if (self.fd >= 0 or self.direct is not None) and not self.writing and not self.closed:
             data = self.take()
             try:
-                sent = self.direct(data)
+                sent = self._write(data)
             except OSError:  # full (or broken: the writer meets that itself)
                 sent = 0
             if sent < len(data):  # the rest goes first, by the writer
@@ -136,12 +150,19 @@ class Outbox:
                 return
         self._signal()
 
+    def _write(self, data: bytes) -> int:
+        """The non-blocking write: how much of ``data`` was taken."""
+        if self.fd >= 0:
+            return os.write(self.fd, data)
+        assert self.direct is not None
+        return self.direct(data)
+
     def _signal(self) -> None:
         """Something waits to be written (or the outbox closed): tell the writer."""
         if self.start_writer is not None:
-            if not self.writer_running:
+            if not self.writer_running and self.session is not None:
                 self.writer_running = True
-                self.start_writer()
+                self.start_writer(self.session)
         elif self._ready is not None:
             self._ready.set()
 
@@ -180,6 +201,11 @@ class Outbox:
         self.chunks.clear()
         self.queued_bytes = 0
         self.close()
+        if self.writer_scope is not None:  # nothing more to send: the writer ends now
+            self.writer_scope.cancel()
+
+
+_conn_log = structlog.get_logger("deberc.conn")
 
 
 @attrs.define(eq=False)
@@ -193,6 +219,7 @@ class Session:
     connection: Connection = attrs.Factory(lambda: Connection(connected_at=0.0))
     peer: str = "?"
     address: str = "?"  # the peer's host: what the per-address limits count
+    stream: trio.abc.Stream | None = None  # what its writer sends to (server/app.py)
     name: str | None = None
     guest: bool = True
     table: Table | None = None
@@ -205,8 +232,23 @@ class Session:
     failed_logins: int = 0
     says: Bucket = attrs.Factory(lambda: Bucket(1.0, 5.0))
     lists: Bucket = attrs.Factory(lambda: Bucket(2.0, 10.0))
-    log: Any = attrs.Factory(lambda: structlog.get_logger("deberc.conn"))
+    # a logger bound to more than the connection (a web feed's); None: ``log`` binds the
+    # connection's id, peer and name when a line is logged (an idle one holds no logger)
+    bound_log: Any = None
     remote = False  # (a class attribute) a player of another worker: server/cluster/
+
+    @property
+    def log(self) -> Any:
+        """The connection's logger, bound to its id, peer and (once logged in) name."""
+        if self.bound_log is not None:
+            return self.bound_log
+        if self.name is None:
+            return _conn_log.bind(conn=self.id, peer=self.peer)
+        return _conn_log.bind(conn=self.id, peer=self.peer, name=self.name)
+
+    @log.setter
+    def log(self, bound: Any) -> None:
+        self.bound_log = bound
 
     @property
     def style(self) -> str:

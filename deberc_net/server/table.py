@@ -1,9 +1,11 @@
 """One table: its seats, observers, match and clock, owned by one trio task.
 
 Everything that changes a table arrives as a message on its inbox and is handled by
-``Table.run`` alone, so there are no locks and no two calls can interleave. The task
-sends public events to everyone at the table, private state only to its own seat, and
-stores each finished deal before it starts the next one.
+``Table.run``, or by the reader that posted a call while the table's task waited idle
+(``handle_here``, the task kept parked meanwhile): one at a time, so there are no locks
+and no two calls can interleave. The table sends public events to everyone at the
+table, private state only to its own seat, and stores each finished deal before it
+starts the next one.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse
 
 from .accounts import name_key
 from .config import Config
+from .inbox import Inbox
 from .ratings import rate_match
 from .session import Session, batched, flush_batch
 
@@ -231,8 +234,10 @@ class Table:
     deal_started: float = attrs.field(init=False, default=0.0)
     leave_asked: dict[int, float] = attrs.field(init=False, factory=dict)  # seat: when
     invited: set[str] = attrs.field(init=False, factory=set)  # name keys ('invite')
-    inbox: trio.MemorySendChannel[Posted] = attrs.field(init=False)
-    _receive: trio.MemoryReceiveChannel[Posted] = attrs.field(init=False)
+    # unbounded, but bounded in fact: see Posted
+    inbox: Inbox[Posted] = attrs.field(init=False, factory=Inbox)
+    # the scope the table's task waits for messages in, its deadline the clock's
+    _clock_scope: trio.CancelScope | None = attrs.field(init=False, default=None)
     remote = False  # (a class attribute) another worker's table: server/cluster/
 
     def __attrs_post_init__(self) -> None:
@@ -251,8 +256,6 @@ class Table:
             if config.clock_warning_ms > 0
             else 0,
         )
-        # unbounded, but bounded in fact: see Posted
-        self.inbox, self._receive = trio.open_memory_channel[Posted](math.inf)
         if self.reserved is not None:
             # a board's players are away until they sit: one that never comes (hung, or
             # no longer seeking) forfeits after the away limit instead of stalling a ladder
@@ -284,9 +287,7 @@ class Table:
         quota = self.config.table_requests_waiting
         if session is not None and session.requests_waiting >= quota:
             return False
-        try:
-            self.inbox.send_nowait((message, session is not None))
-        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+        if not self.inbox.put((message, session is not None)):
             return False
         if session is not None:
             session.requests_waiting += 1
@@ -299,34 +300,81 @@ class Table:
         try:
             if not self.match_number:  # a store that cannot answer closes the table
                 await self._guarded(self._draw_match_number())
-            async with self._receive:
-                while self.state != ev.TableState.CLOSED:
-                    # one scope for many messages (a scope a message costs time), its
-                    # deadline the clock's while waiting, none while handling
-                    with trio.CancelScope() as scope:
-                        await self._messages(scope)
-                    if scope.cancelled_caught:
-                        with batched():
-                            await self._guarded(self._on_clock())
-                while True:  # what was queued before the table closed gets its answer
-                    try:
-                        posted = self._receive.receive_nowait()
-                    except trio.WouldBlock:
-                        break
-                    await self._guarded(self._handle(*posted))
+            while self.state != ev.TableState.CLOSED:
+                # one scope for many messages (a scope a message costs time), its
+                # deadline the clock's while waiting, none while handling
+                with trio.CancelScope() as scope:
+                    self._clock_scope = scope
+                    await self._messages(scope)
+                if scope.cancelled_caught:
+                    while self.inbox.held:  # a reader handles a message (handle_here)
+                        await self.inbox.until_released()
+                    with batched():
+                        await self._guarded(self._on_clock())
+            self.inbox.close()
+            while (posted := self.inbox.take()) is not None:
+                # what was queued before the table closed gets its answer
+                await self._guarded(self._handle(*posted))
         finally:
+            self.inbox.close()
             self.lobby.table_closed(self)
             bound.info("table_closed")
 
     async def _messages(self, scope: trio.CancelScope) -> None:
         """Handle messages until the table closes, or ``scope`` ends at the clock's
         deadline while waiting for one."""
+        inbox = self.inbox
         while self.state != ev.TableState.CLOSED:
-            scope.deadline = self._deadline()
-            posted = await self._receive.receive()
-            scope.deadline = math.inf
+            deadline = self._deadline()
+            posted = inbox.take() if deadline > trio.current_time() else None
+            if posted is None:  # none queued (or the clock is due): wait, till the clock's
+                scope.deadline = deadline
+                if inbox:  # queued, but the clock is due: it ends the scope here
+                    await trio.lowlevel.checkpoint()
+                posted = await inbox.get()
+                scope.deadline = math.inf
+                if posted is None:  # woken to look around (handle_here): the state, the clock
+                    continue
             with batched():  # what one message tells goes out in one write per connection
                 await self._guarded(self._handle(*posted))
+
+    def may_handle_here(self) -> bool:
+        """Whether a task that posts now may handle its message itself (``handle_here``):
+        the table's own task waits idle for one, with nothing queued and its clock not
+        due."""
+        inbox = self.inbox
+        return (
+            inbox.waiting
+            and not inbox
+            and not inbox.held
+            and self.state != ev.TableState.CLOSED
+            and self._deadline() > trio.current_time()
+        )
+
+    async def handle_here(self) -> None:
+        """Handle, in the calling task, what was posted since ``inbox.held`` was set (a
+        reader's call, while ``may_handle_here``): one task switch a call instead of two.
+        The table's own task stays parked meanwhile (puts are held; woken by its clock,
+        it waits for the end of this), so still only one task at a time changes the
+        table; after, its deadline is the clock's, or it is woken if there is more to
+        do. The caller must not be cancelled halfway (Server._received sees to it)."""
+        inbox = self.inbox
+        try:
+            while self.state != ev.TableState.CLOSED:
+                posted = inbox.take()
+                if posted is None:
+                    break
+                with batched():
+                    await self._guarded(self._handle(*posted))
+        finally:
+            inbox.release()
+            scope = self._clock_scope
+            if self.state == ev.TableState.CLOSED:
+                inbox.wake()
+            elif inbox.waiting and scope is not None:
+                deadline = self._deadline()
+                if deadline != scope.deadline:  # (moving it costs a few µs)
+                    scope.deadline = deadline
 
     async def _draw_match_number(self) -> None:
         """From the store: unique among every server on the same database."""

@@ -263,7 +263,8 @@ async def test_a_reset_connection_is_an_ordinary_disconnect(port: int, connect: 
         assert away["name"] == "ann"
         await bob.send("who")  # a round trip: ann's connection is over by now
         assert (await bob.expect("who"))["names"] == "bob"
-    assert [e for e in logs if e["event"] == "disconnect"]
+    gone = [e for e in logs if e["event"] == "disconnect"]
+    assert [(e["name"], "conn" in e, "peer" in e) for e in gone] == [("ann", True, True)]
     assert not [e for e in logs if e["log_level"] in ("error", "critical")], logs
 
 

@@ -25,7 +25,7 @@ from deberc_net.server.store import Store, open_store
 from deberc_net.testing import rule_book
 
 from .client import LineClient, fields, is_event, log_in_machine, play_machine, seat_pair
-from .conftest import make_config
+from .conftest import Connector, make_config
 
 Dial = Callable[..., Awaitable[LineClient]]
 
@@ -42,7 +42,7 @@ async def start_memory_server(db_path: Path) -> AsyncIterator[Callable[..., Dial
             config = make_config(db_path, **overrides)
             store = open_store(config.db, serving=True)
             stores.append(store)
-            server = Server(config, Lobby(config, store, nursery, rule_book()))
+            server = Server(config, Lobby(config, store, nursery, rule_book()), nursery)
 
             async def dial(
                 label: str, address: str = "10.0.0.1", banner: bool = True
@@ -172,7 +172,7 @@ async def test_an_idle_connection_has_no_writer_task_and_a_burst_gets_one_till_s
     store = open_store(config.db, serving=True)
     try:
         async with trio.open_nursery() as nursery:
-            server = Server(config, Lobby(config, store, nursery, rule_book()))
+            server = Server(config, Lobby(config, store, nursery, rule_book()), nursery)
             client_end, server_end = local_stream_pair()  # bounded, as a socket is
             nursery.start_soon(server.handle, server_end, "10.0.0.1", "10.0.0.1:1")
             ann = await log_in_machine(await LineClient.over(client_end, "ann"), "ann")
@@ -189,3 +189,88 @@ async def test_an_idle_connection_has_no_writer_task_and_a_burst_gets_one_till_s
             nursery.cancel_scope.cancel()
     finally:
         store.close()
+
+
+def _tasks_named(name: str) -> list[trio.lowlevel.Task]:
+    found, tasks = [], [trio.lowlevel.current_root_task()]
+    while tasks:
+        task = tasks.pop()
+        if task.coro.cr_code.co_name == name:
+            found.append(task)
+        tasks.extend(t for n in task.child_nurseries for t in n.child_tasks)
+    return found
+
+
+async def test_an_idle_logged_in_socket_connection_is_one_task_without_a_nursery(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    """What an idle connection holds is what keeps many of them cheap (docs/
+    performance.md): its handler is the task's one coroutine of ours, with no nursery of
+    its own and no writer task; a burst the socket cannot take gets a writer, which
+    ends once everything is sent."""
+    port = await start_server()
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await trio.testing.wait_all_tasks_blocked()
+    handlers = _tasks_named("handle")
+    assert len(handlers) == 2
+    assert all(not task.child_nurseries for task in handlers)
+    assert _writer_tasks() == 0
+    await ann.send("ping")  # both still served
+    await ann.expect("ok", cmd="ping")
+    await bob.send("ping")
+    await bob.expect("ok", cmd="ping")
+    await ann.aclose()
+    with trio.fail_after(5):  # the server sees ann's end
+        while len(_tasks_named("handle")) != 1:
+            await trio.sleep(0.01)
+    await bob.send("who")
+    assert (await bob.expect("who"))["names"] == "bob"
+
+
+class _TableSteps(trio.abc.Instrument):
+    """Counts the steps of the tables' own tasks (Table.run)."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+
+    def before_task_step(self, task: trio.lowlevel.Task) -> None:
+        if task.coro.cr_code.co_name == "run" and "Table" in task.name:
+            self.steps += 1
+
+
+async def test_a_call_to_a_waiting_table_is_handled_by_its_reader_without_waking_the_table(
+    start_memory_server: Callable[..., Dial], virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """The reader that receives a call hands it to the table itself when the table's
+    task waits idle (Table.handle_here): a whole match is played with the table's own
+    task hardly ever running, and plays as it always did."""
+    dial = start_memory_server()
+    ann = await log_in_machine(await dial("ann"), "ann")
+    bob = await log_in_machine(await dial("bob"), "bob")
+    await seat_pair(ann, bob, "2 to-301")
+    asks = 0
+
+    async def player(client: LineClient, seed: int) -> None:
+        nonlocal asks
+        rng = random.Random(seed)
+        while True:
+            line = await client.read_until(lambda _: True, 30)
+            tag, f = fields(line)
+            assert tag != "error", line
+            if is_event(line, "match-end"):
+                return
+            if tag == "ask" and f.get("legal"):
+                asks += 1
+                await client.send(f"{rng.choice(f['legal'].split(','))} seq={f['seq']}")
+
+    steps = _TableSteps()
+    trio.lowlevel.add_instrument(steps)
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(player, ann, 1)
+            nursery.start_soon(player, bob, 2)
+    finally:
+        trio.lowlevel.remove_instrument(steps)
+    assert asks > 50
+    assert steps.steps < asks / 10, (steps.steps, asks)

@@ -1,0 +1,99 @@
+"""A table's inbox: messages for the one task that handles them, without a channel.
+
+``put`` never waits and never refuses an open inbox (whoever puts bounds how much:
+server/table.py's requests and control messages); a put to a task waiting in ``get``
+wakes it, unless the inbox is ``held`` (another task handles what is queued, in the
+waiting task's stead: Table.handle_here). ``get`` returns a queued message without a
+task switch (the handler of the previous one has just run: the queue is bounded), or
+waits for one. Made without trio (a table is built outside any task); trio is used only
+by ``get`` and a waking ``put``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Generic, TypeVar
+
+import attrs
+import trio
+
+T = TypeVar("T")
+
+
+@attrs.define(eq=False)
+class Inbox(Generic[T]):
+    _queue: deque[T] = attrs.Factory(deque)
+    _waiting: trio.lowlevel.Task | None = None  # the task parked in ``get``
+    closed: bool = False
+    held: bool = False  # a put does not wake the waiting task (``release`` does)
+    _for_release: bool = False  # the waiting task waits for ``release``
+
+    def __len__(self) -> int:
+        return len(self._queue)
+
+    def put(self, item: T) -> bool:
+        """Queue ``item`` (and wake the task waiting for it); False once closed."""
+        if self.closed:
+            return False
+        self._queue.append(item)
+        if not self.held:
+            self.wake()
+        return True
+
+    @property
+    def waiting(self) -> bool:
+        """A task waits in ``get`` (and nothing has woken it yet)."""
+        return self._waiting is not None
+
+    def wake(self) -> None:
+        """Wake the waiting task, if any: its ``get`` returns a queued message, or None
+        if there is none (it looks around, then waits again)."""
+        task = self._waiting
+        if task is not None:
+            self._waiting = None
+            trio.lowlevel.reschedule(task)
+
+    def release(self) -> None:
+        """No longer ``held``: the waiting task is woken if something is queued, or if
+        it waits for this (``until_released``)."""
+        self.held = False
+        if self._queue or self._for_release:
+            self._for_release = False
+            self.wake()
+
+    async def until_released(self) -> None:
+        """Wait until the inbox is no longer held (or anything wakes the waiting task)."""
+        if self._waiting is not None:
+            raise RuntimeError("another task already waits on this inbox")
+        self._for_release = True
+        self._waiting = trio.lowlevel.current_task()
+
+        def abort(_: object) -> trio.lowlevel.Abort:
+            self._waiting = None
+            return trio.lowlevel.Abort.SUCCEEDED
+
+        await trio.lowlevel.wait_task_rescheduled(abort)
+
+    def take(self) -> T | None:
+        """The next queued message, or None if there is none (never waits)."""
+        return self._queue.popleft() if self._queue else None
+
+    async def get(self) -> T | None:
+        """The next message, waiting for one if none is queued (a cancel point only
+        then); None if woken by ``wake`` with none queued."""
+        queue = self._queue
+        if not queue:
+            if self._waiting is not None:
+                raise RuntimeError("another task already waits on this inbox")
+            self._waiting = trio.lowlevel.current_task()
+
+            def abort(_: object) -> trio.lowlevel.Abort:
+                self._waiting = None
+                return trio.lowlevel.Abort.SUCCEEDED
+
+            await trio.lowlevel.wait_task_rescheduled(abort)
+        return queue.popleft() if queue else None
+
+    def close(self) -> None:
+        """Refuse more; what is queued stays for ``take``."""
+        self.closed = True
