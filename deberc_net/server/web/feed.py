@@ -94,13 +94,13 @@ class PageSession(Session):
     def send(self, event: ServerEvent) -> None:
         if self.to_feed is None:
             super().send(event)
-        elif not self.closed:
+        else:
             self.to_feed(self.connection.render(event))
 
     def send_lines(self, lines: list[str]) -> None:
         if self.to_feed is None:
             super().send_lines(lines)
-        elif not self.closed:
+        else:  # (the feed lets go of it before it closes)
             self.to_feed(lines)
 
 
@@ -170,10 +170,7 @@ class Feed:
     def receive(self, lines: Sequence[str]) -> None:
         """What the table tells the feed's session (``PageSession.to_feed``): always
         taken, at once, so what the pages get is in step with the table's hands."""
-        kept = self.lines
-        for line in lines:
-            if not line.startswith(RECORD):
-                kept.append(line)
+        self.lines += [line for line in lines if not line.startswith(RECORD)]
         self._wake.set()
 
     def join(self, page: Page, own: Session) -> None:
@@ -246,6 +243,7 @@ class Feed:
                 for page in self.pages:
                     page.close()
                 del self.feeds[self.table.id]  # with no checkpoint since the loop's test
+                self.session.to_feed = None  # what is told until the table lets go: lost
                 self.session.close()
                 self.table.post(Unobserve(self.session))
 
