@@ -87,7 +87,8 @@ class PageSession(Session):
     path. Until its table's feed takes it over it queues its lines in its outbox, as a
     connection's session does; the feed's session hands them to ``to_feed`` as text,
     rendered once by the table and neither encoded nor queued (a bots' table tells a
-    few lines a call)."""
+    few lines a call). (A table on another worker writes into the outbox as bytes:
+    the feed takes those through ``Outbox.direct``.)"""
 
     to_feed: Callable[[Sequence[str]], None] | None = None
 
@@ -173,6 +174,12 @@ class Feed:
         self.lines += [line for line in lines if not line.startswith(RECORD)]
         self._wake.set()
 
+    def receive_bytes(self, data: bytes) -> int:
+        """What comes to the session's outbox instead (``Outbox.direct``): the lines of
+        a table on another worker, as the bus brings them (server/cluster/node.py)."""
+        self.receive(data.decode().split("\r\n")[:-1])
+        return len(data)
+
     def join(self, page: Page, own: Session) -> None:
         """``page`` has had its own first lines (``own``'s outbox): it gets the feed's
         from now on, and ``own`` stops."""
@@ -184,8 +191,10 @@ class Feed:
         self.add(page)
 
     def add(self, page: Page) -> None:
-        # every line the table told before this step is in (told at once, not batched):
-        # the page had them in its own lines, or in its state, so it skips them
+        # every line told before this step is in (the table's at once; what the outbox
+        # holds for a batch's one write, now): the page had them in its own lines, or in
+        # its state, so it skips them
+        self.session.outbox.flush()
         if self.lines:
             self.skip[page] = len(self.lines)
         self.pages.append(page)
@@ -201,6 +210,7 @@ class Feed:
     def flush(self) -> None:
         """What came since the last message, to every page: joined once, one string;
         then the hand sizes, when the lines do not tell them."""
+        self.session.outbox.flush()  # what a batch holds (lines from the bus)
         lines = self.lines
         if not lines:
             return
@@ -267,5 +277,6 @@ def join(lobby: Lobby, feeds: dict[int, Feed], table: Table, page: Page, own: Pa
     own.cancel_scope = trio.CancelScope()  # the feed's now, not the page's
     feed = feeds[table.id] = Feed(table, own, feeds, sizes=sizes)
     own.to_feed = feed.receive
+    own.outbox.direct = feed.receive_bytes
     feed.add(page)
     lobby.spawner.start_soon(feed.run, lobby)
