@@ -44,6 +44,7 @@ from typing import Any
 import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import web_task_cpu  # bench/web_task_cpu.py
 from lines import machine  # bench/lines.py
 from server import Load, bot, cpu_seconds  # bench/server.py: the same bots, the same load
 
@@ -56,9 +57,13 @@ TARGET = 100001  # no match ends within a run: the viewers watch the same tables
 SEEK = f"seek 2 moscow to-{TARGET}"
 
 
-def start_server(db: str) -> tuple[subprocess.Popen[str], int, int]:
+def start_server(db: str, task_cpu: str | None) -> tuple[subprocess.Popen[str], int, int]:
+    """The server, its game and web ports; with ``task_cpu``, a file where it writes the
+    CPU of its web tasks and of all (bench/web_task_cpu.py)."""
     code = (
-        "import trio\n"
+        "import sys, trio\n"
+        f"sys.path.insert(0, {str(HERE)!r})\n"
+        "from web_task_cpu import report\n"
         "from deberc_net.plugins.house.targets import Target\n"
         "from deberc_net.plugins.manager import RuleBook\n"
         "from deberc_net.server.app import serve\n"
@@ -73,7 +78,8 @@ def start_server(db: str) -> tuple[subprocess.Popen[str], int, int]:
         "http_port=0, max_connections=5000, max_connections_per_address=0), rules=rules, "
         "http_bound=bound.append, task_status=task_status))\n"
         "        print(port, bound[0], flush=True)\n"
-        "trio.run(main)\n"
+        + (f"        n.start_soon(report, {task_cpu!r})\n" if task_cpu else "")
+        + "trio.run(main)\n"
     )
     proc = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
@@ -142,15 +148,20 @@ class ViewerProcess:
         self.proc.wait()
 
 
-async def measure(pid: int, load: Load, seconds: float, watchers: ViewerProcess | None) -> Phase:
+async def measure(
+    pid: int, load: Load, seconds: float, watchers: ViewerProcess | None, task_cpu: str | None
+) -> Phase:
     """Count one window of ``seconds``."""
     marked = watchers.mark() if watchers else {}
     load.done, load.counting, load_before = 0, True, load_average()
+    tasks0 = web_task_cpu.read(task_cpu) if task_cpu else (0.0, 0.0)
     t0, cpu0, own0 = trio.current_time(), cpu_seconds(pid), own_cpu_seconds()
     await trio.sleep(seconds)
     load.counting = False
     elapsed = trio.current_time() - t0
     cpu, own = cpu_seconds(pid) - cpu0, own_cpu_seconds() - own0
+    tasks = web_task_cpu.read(task_cpu) if task_cpu else (0.0, 0.0)
+    web_tasks, all_tasks = tasks[0] - tasks0[0], tasks[1] - tasks0[1]
     got = watchers.mark() if watchers else {}
     counted = load.done
     phase = {
@@ -165,6 +176,9 @@ async def measure(pid: int, load: Load, seconds: float, watchers: ViewerProcess 
         "viewer_sizes_per_s": 0.0,
         "load_average": max(load_before, load_average()),
     }
+    if task_cpu:
+        phase["web_task_cpu_us_per_call"] = 1e6 * web_tasks / counted if counted else 0.0
+        phase["web_task_cpu_share"] = web_tasks / all_tasks if all_tasks else 0.0
     if got:
         phase["viewers_cpu_share"] = (got["cpu_s"] - marked["cpu_s"]) / elapsed
         for key in ("lines", "messages", "reopened", "sizes"):
@@ -177,7 +191,8 @@ async def one_run(args: argparse.Namespace) -> list[tuple[Phase, Phase]]:
     viewers then with them (a fresh viewers' process each time)."""
     pairs: list[tuple[Phase, Phase]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        server, port, http_port = start_server(os.path.join(tmp, "bench.sqlite3"))
+        task_cpu = os.path.join(tmp, "task_cpu") if args.task_cpu else None
+        server, port, http_port = start_server(os.path.join(tmp, "bench.sqlite3"), task_cpu)
         try:
             load = Load()
             async with trio.open_nursery() as nursery:
@@ -188,13 +203,16 @@ async def one_run(args: argparse.Namespace) -> list[tuple[Phase, Phase]]:
                 await trio.sleep(WARM_UP_S)
                 for _ in range(args.repeat):
                     await trio.sleep(SETTLE_S)
-                    without = await measure(server.pid, load, args.seconds, None)
+                    without = await measure(server.pid, load, args.seconds, None, task_cpu)
                     watchers = ViewerProcess(http_port, args.viewers, ids, args)
                     try:
                         await trio.to_thread.run_sync(watchers.line)  # 'ready'
                         await trio.sleep(SETTLE_S)
                         pairs.append(
-                            (without, await measure(server.pid, load, args.seconds, watchers))
+                            (
+                                without,
+                                await measure(server.pid, load, args.seconds, watchers, task_cpu),
+                            )
                         )
                     finally:
                         watchers.stop()
@@ -219,6 +237,11 @@ def main() -> None:
     parser.add_argument(
         "--no-deflate", action="store_true", help="viewers do not offer permessage-deflate"
     )
+    parser.add_argument(
+        "--task-cpu",
+        action="store_true",
+        help="also time the server's web tasks (bench/web_task_cpu.py): steady under load",
+    )
     args = parser.parse_args()
     if args.tables < 1 or args.viewers < 1 or args.seconds <= 0 or args.repeat < 1:
         parser.error("--tables, --viewers, --repeat need at least 1, --seconds more than 0")
@@ -229,6 +252,7 @@ def main() -> None:
         "tables": args.tables,
         "viewers": args.viewers,
         "deflate": not args.no_deflate,
+        "task_cpu": args.task_cpu,
         "seconds": args.seconds,
         "pairs": args.repeat,
         "machine": machine(),

@@ -44,7 +44,7 @@ def follow_sizes(sizes: list[int], message: str) -> list[int]:
     return out
 
 
-async def test_the_page_gets_exactly_the_lines_of_an_observers_connection(
+async def test_the_page_gets_exactly_the_lines_of_an_observers_connection_but_records(
     start_web: StartWeb, connect: Connector
 ) -> None:
     web: WebServer = await start_web()
@@ -78,6 +78,10 @@ async def test_the_page_gets_exactly_the_lines_of_an_observers_connection(
     # name, is counted but never announced
     assert not [line for line in socket_lines if "kind=observer" in line]
     observed = [line for line in observed if "kind=observer" not in line]
+    # the deals' records (one per deal) are the observer's, not the page's (web/feed.py)
+    records = [line for line in observed if line.startswith("record ")]
+    assert len(records) >= 2 and not [line for line in socket_lines if line.startswith("record")]
+    observed = [line for line in observed if not line.startswith("record ")]
     assert socket_lines == observed[: len(socket_lines)] and len(socket_lines) == len(observed)
     kinds = {fields(line)[1].get("kind") for line in socket_lines}
     assert {"start", "deal", "play", "trick", "deal-end", "match-end"} <= kinds
@@ -100,9 +104,9 @@ async def test_pages_come_and_go_and_each_gets_an_observers_lines(
     start_web: StartWeb, connect: Connector
 ) -> None:
     """A table's pages share one feed (web/feed.py). Whenever a page comes it gets its own
-    'ok' and state, then every line an observer's connection gets after that state: none
-    lost, none twice, though pages came and went meanwhile; each is counted among the
-    table's observers while it looks on."""
+    'ok' and state, then every line an observer's connection gets after that state but
+    the records: none lost, none twice, though pages came and went meanwhile; each is
+    counted among the table's observers while it looks on."""
     web: WebServer = await start_web()
     ann = await connect.machine(web.port, "ann")
     await ann.send("new 2 moscow to-301")
@@ -163,7 +167,7 @@ async def test_pages_come_and_go_and_each_gets_an_observers_lines(
     assert closed == {"b": True, "c": True}
     await carl.read_until(lambda line: line == [x for x in pages["b"] if x][-1])
     observing = next(i for i, line in enumerate(carl.lines) if line.startswith("ok "))
-    observed = carl.lines[observing + 1 :]
+    observed = [line for line in carl.lines[observing + 1 :] if not line.startswith("record ")]
     for name, got in pages.items():
         lines = [line for line in got if line]
         assert lines[0] == "ok cmd=observe table=1 text=You observe table 1.", name

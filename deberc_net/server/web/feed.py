@@ -2,11 +2,18 @@
 
 A page first observes the table through its own session, the way an observer's
 connection does: it gets its own ``ok cmd=observe`` and ``state``. Once those have come
-it joins its table's feed and its own session stops: from then on the table renders and
-encodes each line once for the feed's session, however many pages watch, and at most
-every ``window`` the feed decodes what came once and hands the same text to every page.
+it joins its table's feed and its own session stops: from then on the table renders
+each line once for the feed's session, however many pages watch (the session
+hands the rendered text straight to the feed, not encoded into an outbox), and at most
+every ``window`` the feed joins what came once and hands the same text to every page.
 The switch is one synchronous step between two of the table task's steps, so a page's
-lines are exactly an observer's: nothing lost, nothing twice.
+lines are exactly an observer's, less its ``record`` lines: nothing lost, nothing twice.
+
+A page gets no ``record`` lines (a deal's record, told when it ends): they are half the
+bytes an observer gets, and hypercorn compresses every byte once per page
+(``permessage-deflate``), the largest part of what pages cost the server; the page uses
+none of them (the match id comes in the ``start`` event), and a finished match's records
+are at ``/api/games/ID`` (docs/web.md, "Does watching slow the game?").
 
 The hand sizes are public but not in an observer's lines; a page works them out from
 the last sizes it was told, each ``play`` taking a card from its seat. When that is not
@@ -21,9 +28,12 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable, Sequence
 
 import attrs
 import trio
+
+from deberc_net.protocol.events import ServerEvent
 
 from ..lobby import Lobby
 from ..session import Session
@@ -40,6 +50,7 @@ CLOSED_CHECK_S = 1.0  # how often a quiet feed checks whether its table closed
 COALESCE_S = 0.25
 LIVE_MESSAGES_PER_S = 60
 _PLAY = re.compile(r" kind=play seat=(\d+) ")  # an event line: a card leaves that hand
+RECORD = "record "  # a deal's record line (docs/protocol.md §6): not sent to pages
 
 
 def hand_sizes(table: Table) -> list[int]:
@@ -61,6 +72,37 @@ def after_plays(sizes: list[int], text: str) -> list[int]:
         if index < len(out) and out[index] > 0:
             out[index] -= 1
     return out
+
+
+def without_records(text: str) -> str:
+    """``text`` (whole lines, each ended by CRLF) less its ``record`` lines."""
+    if RECORD not in text:
+        return text
+    return "".join(f"{line}\r\n" for line in text.split("\r\n")[:-1] if not line.startswith(RECORD))
+
+
+@attrs.define(eq=False)
+class PageSession(Session):
+    """A page's observer session, told what an observer is told through the table's own
+    path. Until its table's feed takes it over it queues its lines in its outbox, as a
+    connection's session does; the feed's session hands them to ``to_feed`` as text,
+    rendered once by the table and neither encoded nor queued (a bots' table tells a
+    few lines a call). (A table on another worker writes into the outbox as bytes:
+    the feed takes those through ``Outbox.direct``.)"""
+
+    to_feed: Callable[[Sequence[str]], None] | None = None
+
+    def send(self, event: ServerEvent) -> None:
+        if self.to_feed is None:
+            super().send(event)
+        else:
+            self.to_feed(self.connection.render(event))
+
+    def send_lines(self, lines: list[str]) -> None:
+        if self.to_feed is None:
+            super().send_lines(lines)
+        else:  # (the feed lets go of it before it closes)
+            self.to_feed(lines)
 
 
 @attrs.define(eq=False)
@@ -117,25 +159,31 @@ class Feed:
     """One table's pages and the session that observes the table for all of them."""
 
     table: Table
-    session: Session
+    session: PageSession
     feeds: dict[int, Feed]  # every table's feed, by table id: this one leaves it at the end
     pages: list[Page] = attrs.Factory(list)
     sizes: list[int] = attrs.Factory(list)  # the hand sizes the pages work out now
-    chunks: list[bytes] = attrs.Factory(list)  # what came since the last message, encoded
-    # pages that joined since: they had the first ``skip`` chunks in their own lines
+    lines: list[str] = attrs.Factory(list)  # what came since the last message, no records
+    # pages that joined since: they had the first ``skip`` lines in their own lines
     skip: dict[Page, int] = attrs.Factory(dict)
     _wake: trio.Event = attrs.Factory(trio.Event)
 
-    def receive(self, data: bytes) -> int:
-        """The session's outbox writes here (``Outbox.direct``): everything, always."""
-        self.chunks.append(data)
+    def receive(self, lines: Sequence[str]) -> None:
+        """What the table tells the feed's session (``PageSession.to_feed``): always
+        taken, at once, so what the pages get is in step with the table's hands."""
+        self.lines += [line for line in lines if not line.startswith(RECORD)]
         self._wake.set()
+
+    def receive_bytes(self, data: bytes) -> int:
+        """What comes to the session's outbox instead (``Outbox.direct``): the lines of
+        a table on another worker, as the bus brings them (server/cluster/node.py)."""
+        self.receive(data.decode().split("\r\n")[:-1])
         return len(data)
 
     def join(self, page: Page, own: Session) -> None:
         """``page`` has had its own first lines (``own``'s outbox): it gets the feed's
         from now on, and ``own`` stops."""
-        page.put(own.outbox.take().decode())
+        page.put(without_records(own.outbox.take().decode()))
         page.put(sizes_message(hand_sizes(self.table)))
         own.watchers = 0  # counted in the feed's session from now on
         own.close()
@@ -143,11 +191,12 @@ class Feed:
         self.add(page)
 
     def add(self, page: Page) -> None:
-        # what the table told and holds for its batch's one write (session.batched)
-        # came before this step: the feed has it now, so the page skips it
+        # every line told before this step is in (the table's at once; what the outbox
+        # holds for a batch's one write, now): the page had them in its own lines, or in
+        # its state, so it skips them
         self.session.outbox.flush()
-        if self.chunks:
-            self.skip[page] = len(self.chunks)
+        if self.lines:
+            self.skip[page] = len(self.lines)
         self.pages.append(page)
         self.session.watchers = len(self.pages)
 
@@ -159,20 +208,21 @@ class Feed:
             self._wake.set()  # the last one gone: the feed ends
 
     def flush(self) -> None:
-        """What came since the last message, to every page: decoded once, one string;
+        """What came since the last message, to every page: joined once, one string;
         then the hand sizes, when the lines do not tell them."""
-        self.session.outbox.flush()  # what the table holds for its batch: in step with its hands
-        chunks = self.chunks
-        if not chunks:
+        self.session.outbox.flush()  # what a batch holds (lines from the bus)
+        lines = self.lines
+        if not lines:
             return
-        text = b"".join(chunks).decode()
-        self.chunks = []
+        self.lines = []
+        lines.append("")  # each line ends with CRLF
+        text = "\r\n".join(lines)
         sizes = hand_sizes(self.table)
         told = None if sizes == after_plays(self.sizes, text) else sizes_message(sizes)
         self.sizes = sizes
         for page in self.pages:
             skipped = self.skip.get(page)
-            page.put(text if skipped is None else b"".join(chunks[skipped:]).decode())
+            page.put(text if skipped is None else "\r\n".join(lines[skipped:]))
             if told is not None:
                 page.put(told)
         self.skip.clear()
@@ -191,7 +241,7 @@ class Feed:
                         await self._wake.wait()
                     if lobby.tables.get(self.table.id) is not self.table:
                         break  # closed: its last lines are in
-                    if not self.chunks:
+                    if not self.lines:
                         self._wake = trio.Event()
                         continue
                     await trio.sleep_until(last + window(self.feeds))
@@ -203,6 +253,7 @@ class Feed:
                 for page in self.pages:
                     page.close()
                 del self.feeds[self.table.id]  # with no checkpoint since the loop's test
+                self.session.to_feed = None  # what is told until the table lets go: lost
                 self.session.close()
                 self.table.post(Unobserve(self.session))
 
@@ -213,18 +264,19 @@ def window(feeds: dict[int, Feed]) -> float:
     return max(COALESCE_S, pages / LIVE_MESSAGES_PER_S)
 
 
-def join(lobby: Lobby, feeds: dict[int, Feed], table: Table, page: Page, own: Session) -> None:
+def join(lobby: Lobby, feeds: dict[int, Feed], table: Table, page: Page, own: PageSession) -> None:
     """Add ``page`` to ``table``'s feed, once ``own`` has had its first lines; the first
     page's own session becomes the feed's."""
     feed = feeds.get(table.id)
     if feed is not None:
         feed.join(page, own)
         return
-    page.put(own.outbox.take().decode())
+    page.put(without_records(own.outbox.take().decode()))
     sizes = hand_sizes(table)
     page.put(sizes_message(sizes))
     own.cancel_scope = trio.CancelScope()  # the feed's now, not the page's
     feed = feeds[table.id] = Feed(table, own, feeds, sizes=sizes)
-    own.outbox.direct = feed.receive
+    own.to_feed = feed.receive
+    own.outbox.direct = feed.receive_bytes
     feed.add(page)
     lobby.spawner.start_soon(feed.run, lobby)

@@ -1,8 +1,9 @@
 """A web page watching a table: a Session observing through the table's own path.
 
 The page's socket gets exactly the machine-style lines an observer's connection gets
-(the same ``Observe`` message, the same ``_event``/render, the same redaction), so it can
-never show a card an observer could not see yet: first through its own session, then
+(the same ``Observe`` message, the same ``_event``/render, the same redaction), less the
+deals' ``record`` lines (feed.py says why), so it can never show a card an observer
+could not see yet: first through its own session, then
 through its table's feed (feed.py), which observes once for all the table's pages.
 Under ``serve --workers`` both watch another worker's table through the bus, as a
 player's ``observe`` does (server/cluster/node.py).
@@ -21,9 +22,9 @@ from deberc_net.protocol.connection import Connection
 from deberc_net.protocol.render import MACHINE
 
 from ..lobby import Lobby
-from ..session import Outbox, Session
+from ..session import Outbox
 from ..table import Observe, Table, Unobserve
-from .feed import Feed, Page, join
+from .feed import Feed, Page, PageSession, join
 
 _ids = itertools.count(1_000_000_000)  # apart from the game connections' ids
 
@@ -60,7 +61,7 @@ async def _watch(websocket: WebSocket, lobby: Lobby, table: Table, feeds: dict[i
     peer = f"{client.host}:{client.port}" if client else "?"
     page = Page(lobby.config.outbox_bytes)
     with trio.CancelScope() as scope:
-        own = Session(  # the page's own observer, until it joins the table's feed
+        own = PageSession(  # the page's own observer, until it joins the table's feed
             next(_ids),
             Outbox(lobby.config.outbox_bytes),
             scope,

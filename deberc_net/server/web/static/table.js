@@ -1,5 +1,6 @@
 // Live table: reads the machine-style lines an observer's connection gets (docs/protocol.md
-// §3) from the page's WebSocket and redraws the board. Without it the page shows the table
+// §3), less the deals' records, from the page's WebSocket and redraws the board (the
+// match id, for the replay's link, is the page's own or the start event's). Without it the page shows the table
 // as it was when loaded.
 "use strict";
 (function () {
@@ -136,9 +137,6 @@
     const { tag, fields } = parse(line);
     if (tag === "state") onState(fields);
     else if (tag === "event") onEvent(fields);
-    else if (tag === "record") {
-      try { st.match = JSON.parse(fields.text || "{}").match || st.match; } catch (e) { /* ignore */ }
-    }
   }
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const socket = new WebSocket(scheme + location.host + "/live/table/" + tableId);
