@@ -411,6 +411,7 @@ def make_check_apply(data: Any) -> Step:
     return check
 
 
+@pytest.mark.timeout(240)  # CPU-bound, no sockets: ~12 s alone, 4x that on a busy machine
 @examples(10)
 @given(st.data())
 def test_apply_accepts_exactly_the_legal_calls(data: Any) -> None:
