@@ -316,3 +316,27 @@ async def test_a_table_closed_while_a_reader_holds_it_does_not_play_on_at_its_cl
             nursery.cancel_scope.cancel()
     finally:
         store.close()
+
+
+async def test_a_client_that_says_quit_and_reads_nothing_is_let_go_of(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """A connection that ends with more queued than its client reads (a goodbye's flush)
+    does not hold its slot for ever: the server waits a while for it, then closes it."""
+    config = make_config(db_path)
+    store = open_store(config.db, serving=True)
+    try:
+        async with trio.open_nursery() as nursery:
+            server = Server(config, Lobby(config, store, nursery, rule_book()), nursery)
+            client_end, server_end = local_stream_pair()  # bounded, as a socket is
+            nursery.start_soon(server.handle, server_end, "10.0.0.1", "10.0.0.1:1")
+            ann = await log_in_machine(await LineClient.over(client_end, "ann"), "ann")
+            for _ in range(40):  # far more than the stream holds: the rest waits
+                await ann.send("help")
+            await ann.send("quit")  # and it reads nothing more
+            with trio.fail_after(3600):
+                while server.sessions or server.per_address:
+                    await trio.sleep(1)
+            nursery.cancel_scope.cancel()
+    finally:
+        store.close()
