@@ -91,8 +91,11 @@ class Connection:
         self._heard = trio.current_time()
         while True:
             await trio.sleep_until(self._heard + KEEPALIVE_S)
-            if trio.current_time() < self._heard + KEEPALIVE_S or self._sending:
-                continue  # heard meanwhile, or a line is going out
+            if trio.current_time() < self._heard + KEEPALIVE_S:
+                continue  # heard meanwhile
+            if self._sending:  # a line is going out (it says as much): look again as long
+                self._heard = trio.current_time()  # after, not at once and again
+                continue
             sent = self._pinging = trio.Event()
             try:
                 await self.stream.send_all(b"ping\n")

@@ -65,6 +65,11 @@ class Accounts:
         no hash to compute (the secret never leaves the process)."""
         self._trusted[name_key(name)] = secret
 
+    def vouches_for(self, name: str) -> bool:
+        """Whether ``name`` is one this process vouches for: only ``trusted`` logs it in
+        (it has no account, so no guest or registration may take it meanwhile)."""
+        return name_key(name) in self._trusted
+
     def trusted(self, name: str, secret: str, address: str) -> bool:
         """A login this process vouches for: from its own link, with the secret given
         to ``trust``. A socket's peer is never ``LOCAL_ADDRESS``."""

@@ -42,6 +42,9 @@ _ids = itertools.count(1)
 READ_SIZE = 4096
 # accept's errors that mean "no room now" (as trio's serve_listeners): wait and go on
 _ACCEPT_CAPACITY_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
+# how long an ended connection's last lines wait for a client that does not read them
+# (its slot is not held for ever)
+FINAL_FLUSH_S = 30.0
 
 
 async def serve(
@@ -229,8 +232,8 @@ class Server:
             await self._read(stream, session)
             outbox = session.outbox
             session.close()  # the writer flushes, then ends
-            if outbox.writer_running:  # wait for it (or for an abort)
-                with trio.CancelScope() as flushed:
+            if outbox.writer_running:  # wait for it (or for an abort), a while at most
+                with trio.move_on_after(FINAL_FLUSH_S) as flushed:
                     session.cancel_scope = flushed
                     await trio.sleep_forever()
         except Exception:  # a handler's failure ends its connection, never the server

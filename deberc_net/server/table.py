@@ -309,6 +309,9 @@ class Table:
                 if scope.cancelled_caught:
                     while self.inbox.held:  # a reader handles a message (handle_here)
                         await self.inbox.until_released()
+                    state: ev.TableState = self.state  # (mypy keeps the loop's narrowing)
+                    if state == ev.TableState.CLOSED:  # closed by what the reader handled
+                        break
                     with batched():
                         await self._guarded(self._on_clock())
             self.inbox.close()

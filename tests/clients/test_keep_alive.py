@@ -55,3 +55,42 @@ async def test_a_line_sent_while_the_ping_waits_for_room_follows_it_whole(
             got += await server.receive_some()
         nursery.cancel_scope.cancel()
     assert got == b"x" * (LIMIT - 2) + b"ping\nplay 7s seq=4\n"
+
+
+class _Steps(trio.abc.Instrument):
+    """Counts the steps of the task named ``name``; past ``most`` it cancels ``scope``
+    (a task that never sleeps would stop the autojump clock, and the test with it)."""
+
+    def __init__(self, name: str, most: int, scope: trio.CancelScope) -> None:
+        self.name, self.most, self.scope, self.steps = name, most, scope, 0
+
+    def before_task_step(self, task: trio.lowlevel.Task) -> None:
+        if task.name.endswith(self.name):
+            self.steps += 1
+            if self.steps > self.most:
+                self.scope.cancel()
+
+
+async def test_the_keep_alive_sleeps_while_a_line_waits_for_room(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    mine, server = local_stream_pair()
+    conn = Connection(mine)
+    assert mine.write_nowait(b"x" * LIMIT) == LIMIT  # the server reads nothing for now
+    with trio.CancelScope() as scope:
+        steps = _Steps("keep_alive", 1000, scope)
+        trio.lowlevel.add_instrument(steps)
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(conn.send, "play 7s seq=4")  # it waits for room
+                nursery.start_soon(conn.keep_alive)
+                await trio.sleep(KEEPALIVE_S * 3)  # silent, and a line going out all along
+                nursery.cancel_scope.cancel()
+        finally:
+            trio.lowlevel.remove_instrument(steps)
+    assert not scope.cancelled_caught
+    assert steps.steps < 10
+    got = b""
+    while len(got) < LIMIT:
+        got += await server.receive_some()
+    assert got == b"x" * LIMIT  # no ping went into the middle of the line, or after it

@@ -22,6 +22,7 @@ from deberc_net.server.app import Server
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.local import local_stream_pair
 from deberc_net.server.store import Store, open_store
+from deberc_net.server.table import Stop
 from deberc_net.testing import rule_book
 
 from .client import LineClient, fields, is_event, log_in_machine, play_machine, seat_pair
@@ -274,3 +275,68 @@ async def test_a_call_to_a_waiting_table_is_handled_by_its_reader_without_waking
         trio.lowlevel.remove_instrument(steps)
     assert asks > 50
     assert steps.steps < asks / 10, (steps.steps, asks)
+
+
+async def test_a_table_closed_while_a_reader_holds_it_does_not_play_on_at_its_clock(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """The table's clock comes due while a reader handles its messages (Server._received:
+    ``inbox.held``, then ``handle_here``), and one of them closes the table (an admin's
+    stop, posted meanwhile): the table's task, let go, finds it closed and does not make
+    the late seat's call for it (nor forfeit anyone) after its players were told so."""
+    config = make_config(db_path)
+    store = open_store(config.db, serving=True)
+    try:
+        async with trio.open_nursery() as nursery:
+            lobby = Lobby(config, store, nursery, rule_book())
+            server = Server(config, lobby, nursery)
+            players = []
+            for n, name in enumerate(("ann", "bob"), 1):
+                client_end, server_end = local_stream_pair()
+                nursery.start_soon(server.handle, server_end, f"10.0.0.{n}", f"10.0.0.{n}:1")
+                client = await LineClient.over(client_end, name)
+                players.append(await log_in_machine(client, name))
+            ann, bob = players
+            table_id, _, _ = await seat_pair(ann, bob)
+            await trio.testing.wait_all_tasks_blocked()
+            table = lobby.tables[table_id]
+            assert table.inbox.waiting and table.match is not None
+            # as a reader does with a call it hands the table itself
+            table.inbox.held = True
+            assert table.post(Stop("stopped by the test"))
+            await trio.sleep_until(table.clocks.deadline() + 0.5)  # the clock comes due
+            await table.handle_here()  # the stop: the table closes
+            for client in (ann, bob):
+                await client.read_until(lambda line: "closes" in line)
+                closed_at = client.pos
+                await client.send("ping")
+                await client.expect("ok", cmd="ping")
+                after = client.lines[closed_at : client.pos]
+                assert not [line for line in after if line.startswith("event ")], after
+            nursery.cancel_scope.cancel()
+    finally:
+        store.close()
+
+
+async def test_a_client_that_says_quit_and_reads_nothing_is_let_go_of(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """A connection that ends with more queued than its client reads (a goodbye's flush)
+    does not hold its slot for ever: the server waits a while for it, then closes it."""
+    config = make_config(db_path)
+    store = open_store(config.db, serving=True)
+    try:
+        async with trio.open_nursery() as nursery:
+            server = Server(config, Lobby(config, store, nursery, rule_book()), nursery)
+            client_end, server_end = local_stream_pair()  # bounded, as a socket is
+            nursery.start_soon(server.handle, server_end, "10.0.0.1", "10.0.0.1:1")
+            ann = await log_in_machine(await LineClient.over(client_end, "ann"), "ann")
+            for _ in range(40):  # far more than the stream holds: the rest waits
+                await ann.send("help")
+            await ann.send("quit")  # and it reads nothing more
+            with trio.fail_after(3600):
+                while server.sessions or server.per_address:
+                    await trio.sleep(1)
+            nursery.cancel_scope.cancel()
+    finally:
+        store.close()
