@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import random
 import sys
-import time
 
 import attrs
 
@@ -30,11 +29,11 @@ from deberc_net.game.deal import BIDDING, PLAY, Deal
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
 
-from . import tertz
+from . import clock, tertz
 from .evaluate import expected_combos, teams, written_value
 from .history import DealHistory, Tracker, is_card
 from .solver import Solver
-from .world import worlds
+from .world import BID_SCALE, worlds
 
 
 @attrs.frozen
@@ -47,10 +46,10 @@ class Level:
 
 LEVELS = {
     1: Level(samples=3, depth=1, exact=2, bid_samples=8),
-    2: Level(samples=6, depth=1, exact=4, bid_samples=16),
-    3: Level(samples=20, depth=2, exact=5, bid_samples=32),
-    4: Level(samples=40, depth=2, exact=6, bid_samples=64),
-    5: Level(samples=80, depth=3, exact=7, bid_samples=128),
+    2: Level(samples=6, depth=1, exact=4, bid_samples=24),
+    3: Level(samples=20, depth=2, exact=5, bid_samples=96),
+    4: Level(samples=40, depth=2, exact=6, bid_samples=160),
+    5: Level(samples=80, depth=3, exact=7, bid_samples=256),
 }
 DEFAULT_LEVEL = 3
 TERTZ = "tertz"  # its cards are searched in worlds of its own (search/tertz.py)
@@ -78,6 +77,10 @@ class SearchPlayer:
     _timed_out: bool = False  # a solver of this world ran out of its time
     # the rules installed here, as the server loads them (its plugins must be installed)
     book: RuleBook = attrs.Factory(RuleBook.load)
+    # tuning switches (bench/search_duel.py sets them): 0 keeps the level's number
+    bid_worlds: int = 0
+    order_margin: float = ORDER_MARGIN
+    bid_scale: float = BID_SCALE  # 0: the bids keep or reject a world by the threshold
 
     def __attrs_post_init__(self) -> None:
         if self.seed is not None:
@@ -118,7 +121,7 @@ class SearchPlayer:
 
     def _choose(self, view: View, history: DealHistory, rules: RuleSet) -> str | None:
         legal = view.legal
-        deadline = time.perf_counter() + self.ms * TIME_SHARE / 1000
+        deadline = clock.now() + self.ms * TIME_SHARE / 1000
         self._deadline = deadline
         self._shallower = 0
         if view.phase == BIDDING:
@@ -153,7 +156,7 @@ class SearchPlayer:
         seat = view.seat
         assert seat is not None
         level = self.settings
-        deadline = time.perf_counter() + self.ms * TIME_SHARE / 1000
+        deadline = clock.now() + self.ms * TIME_SHARE / 1000
         left = len(view.hand)
         talon = int(view.raw.get("talon", "0") or 0)
         exact = 4 if level.depth >= 3 else 3  # cards each, the talon gone: to the end
@@ -163,7 +166,7 @@ class SearchPlayer:
             values = tertz.values_in(deal, seat, depth, deadline, node_limit=4_000)
             for token, value in values.items():
                 totals[token] = totals.get(token, 0.0) + value
-            if time.perf_counter() > deadline:
+            if clock.now() > deadline:
                 break
         if not totals:
             return None
@@ -189,16 +192,24 @@ class SearchPlayer:
         samples = 0
         self._shallower = 0
         wanted = min(MIN_WORLDS, level.samples)
-        since, since_samples = time.perf_counter(), 0  # the pace at the current depth
-        for deal in worlds(view, history, rules, self.rng, level.samples, deadline=deadline):
+        since, since_samples = clock.now(), 0  # the pace at the current depth
+        for deal in worlds(
+            view,
+            history,
+            rules,
+            self.rng,
+            level.samples,
+            deadline=deadline,
+            bid_scale=self.bid_scale,
+        ):
             # a world may take twice its share of the time left; one that takes longer
             # is dropped, and the next ones are searched less deep
-            now = time.perf_counter()
+            now = clock.now()
             share = (deadline - now) / max(1, wanted - samples)
             self._deadline = min(deadline, now + 2 * share)
             self._timed_out = False
             values = self._values_in(deal, seat, talk, deadline)
-            now = time.perf_counter()
+            now = clock.now()
             if self._timed_out and now < deadline and self._shallower < MAX_SHALLOWER:
                 self._shallower += 1
                 since, since_samples = now, samples
@@ -315,13 +326,14 @@ class SearchPlayer:
         options = list(view.legal)
         totals = dict.fromkeys(options, 0.0)
         samples = 0
+        wanted = self.bid_worlds or self.settings.bid_samples
         for deal in worlds(
-            view, history, rules, self.rng, self.settings.bid_samples, deadline=deadline
+            view, history, rules, self.rng, wanted, deadline=deadline, bid_scale=self.bid_scale
         ):
             for token in options:
                 totals[token] += self._bid_value(deal, seat, token)
             samples += 1
-            if time.perf_counter() > deadline:
+            if clock.now() > deadline:
                 break
         if not samples:
             return None
@@ -339,7 +351,9 @@ class SearchPlayer:
         # ordering must promise a little more than passing
         return max(
             options,
-            key=lambda t: totals[t] / samples - (ORDER_MARGIN if t.startswith(C.IGRAYU) else 0),
+            key=lambda t: (
+                totals[t] / samples - (self.order_margin if t.startswith(C.IGRAYU) else 0)
+            ),
         )
 
     def _bid_value(self, deal: Deal, seat: int, token: str) -> float:
