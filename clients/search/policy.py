@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+from collections.abc import Callable
 
 import attrs
 
@@ -60,6 +61,7 @@ MIN_WORLDS = 12  # card play on fewer worlds is a guess: search shallower to get
 MAX_SHALLOWER = 3
 WIN_BONUS = 50  # on a one-deal board: what winning the match is worth, in deal points
 ORDER_MARGIN = 10  # points per deal an order must promise above a pass
+OWN_SHARE = 0.75  # three players: what a whistler's own point is worth above a shared one
 DEBUG = bool(os.environ.get("SEARCH_DEBUG"))  # print each decision's values to stderr
 
 
@@ -81,6 +83,7 @@ class SearchPlayer:
     bid_worlds: int = 0
     order_margin: float = ORDER_MARGIN
     bid_scale: float = BID_SCALE  # 0: the bids keep or reject a world by the threshold
+    own_share: float = OWN_SHARE
 
     def __attrs_post_init__(self) -> None:
         if self.seed is not None:
@@ -308,8 +311,38 @@ class SearchPlayer:
             if v not in written:
                 written[v] = self._worth(deal, written_value(deal, seat, v))
         values = {card_str(c): written[v] for c, v in raw.items()}
+        own = self._own_share(deal, seat, solver, trick)
+        if own is not None:
+            for c in raw:
+                values[card_str(c)] += own(c)
         best = max(values, key=lambda t: values[t])
         return best, values
+
+    def _own_share(
+        self, deal: Deal, seat: int, solver: Solver, trick: list[tuple[int, int]]
+    ) -> Callable[[int], float] | None:
+        """Three players: each whistler writes his own card points, but the solver plays
+        the whistlers as one side and the value splits their future points equally. A
+        trick this whistler completes goes to him or to the other whistler for sure: a
+        point of it written for him rather than shared is worth 3/4 more to him (he has
+        half a point more, the others on average a quarter less), one the other takes 3/4
+        less. None where it does not apply."""
+        n = deal.players
+        if n != 3 or deal.player is None or seat == deal.player or len(trick) != n - 1:
+            return None
+        if not self.own_share:
+            return None
+        points = solver.points
+
+        def own(card: int) -> float:
+            done = [*trick, (seat, card)]
+            winner = solver.winner(done)
+            if winner == deal.player:
+                return 0.0
+            got = sum(points[c] for _, c in done)
+            return self.own_share * (got if winner == seat else -got)
+
+        return own
 
     def _claim(self, view: View, history: DealHistory, rules: RuleSet) -> str:
         seat = view.seat

@@ -227,6 +227,34 @@ def test_search_player_plays_whole_deals_legally(
     assert deals >= 1 and bot.fallbacks == 0
 
 
+def test_a_whistler_completing_a_trick_values_his_own_points_above_his_partners() -> None:
+    rules = build_ruleset(3, "moscow", ())
+    bot = SearchPlayer(level=1, seed="own", strict=True)
+    checked = set()
+    for game in range(6):
+        match = Match(rules, seed=f"own{game}")
+        for seat in heuristic_steps(match, random.Random(game)):
+            deal = match.deal
+            if deal.phase != PLAY or deal.player is None or len(deal.trick.cards) != 2:
+                continue
+            solver, _, trick, turn, _ = bot._solver(deal, seat)
+            own = bot._own_share(deal, seat, solver, trick)
+            if seat == deal.player:
+                assert own is None
+                continue
+            assert own is not None and turn == seat
+            for card in deal.hands[seat]:
+                done = [*trick, (seat, card)]
+                winner = trick_winner(done, deal.trump)
+                got = sum(card_points(c, deal.trump) for _, c in done)
+                expected = {seat: 0.75 * got, deal.player: 0.0}.get(winner, -0.75 * got)
+                assert own(card) == pytest.approx(expected)
+                checked.add(
+                    "mine" if winner == seat else "player" if winner == deal.player else "his"
+                )
+    assert checked == {"mine", "his", "player"}
+
+
 def _ladder(tmp_path: Path, players: int, boards: int) -> dict:  # type: ignore[type-arg]
     py = sys.executable
     argv = [
