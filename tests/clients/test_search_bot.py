@@ -242,11 +242,12 @@ def test_a_whistler_completing_a_trick_values_his_own_points_above_his_partners(
             if seat == deal.player:
                 assert own is None
                 continue
-            assert own is not None and turn == seat
+            trump = deal.trump
+            assert own is not None and turn == seat and trump is not None
             for card in deal.hands[seat]:
                 done = [*trick, (seat, card)]
-                winner = trick_winner(done, deal.trump)
-                got = sum(card_points(c, deal.trump) for _, c in done)
+                winner = trick_winner(done, trump)
+                got = sum(card_points(c, trump) for _, c in done)
                 expected = {seat: 0.75 * got, deal.player: 0.0}.get(winner, -0.75 * got)
                 assert own(card) == pytest.approx(expected)
                 checked.add(
