@@ -18,6 +18,7 @@ import argparse
 import itertools
 import json
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -155,6 +156,8 @@ def main() -> None:
             stats.add((board, ("a", "b")), a, b)
             diffs.append(a - b)
         per_board.append(sum(diffs) / len(diffs))
+        if board % 10 == 0:  # progress, for a long run in the background
+            print(f"board {board}: {statistics.fmean(per_board):+.1f} a deal", file=sys.stderr)
     elo, margin = stats.elo()
     ppd, ppd_margin = stats.points_per_deal()
     print(f"a={args.a} b={args.b} seed={args.seed} boards {args.first}..{board}")
