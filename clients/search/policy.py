@@ -84,6 +84,7 @@ class SearchPlayer:
     order_margin: float = ORDER_MARGIN
     bid_scale: float = BID_SCALE  # 0: the bids keep or reject a world by the threshold
     own_share: float = OWN_SHARE
+    win_bonus: float = WIN_BONUS
 
     def __attrs_post_init__(self) -> None:
         if self.seed is not None:
@@ -415,7 +416,7 @@ class SearchPlayer:
         match's result too, so a sure small win beats a gamble on a big one."""
         if not self.tracker.one_deal or len(deal.sides) != 2 or diff == 0:
             return diff
-        return diff + (WIN_BONUS if diff > 0 else -WIN_BONUS)
+        return diff + (self.win_bonus if diff > 0 else -self.win_bonus)
 
 
 def _model_bid(deal: Deal, seat: int, legal: list[str]) -> str:
