@@ -168,6 +168,7 @@ def main() -> None:
         print(
             f"  {bot.name}: {bot.taking.line()}; decisions {len(t)},"
             f" mean {1000 * statistics.fmean(t):.0f} ms, median {1000 * statistics.median(t):.0f},"
+            f" 90th percentile {1000 * statistics.quantiles(t, n=10)[-1]:.0f},"
             f" max {1000 * max(t):.0f}"
         )
     print(f"  {time.perf_counter() - started:.0f} s")
