@@ -295,8 +295,10 @@ def build_deal(
     view: View,
     rng: random.Random,
     bid_scale: float = BID_SCALE,
+    weigh_bids: bool = True,
 ) -> Deal | None:
-    """The deal with these hands, its public calls replayed; None if one is refused."""
+    """The deal with these hands, its public calls replayed; None if one is refused
+    (or, ``weigh_bids``, drawn against the bids' likelihood)."""
     s = rules.settings
     n = k.players
     before_n = sum(s.deal_before)
@@ -315,7 +317,7 @@ def build_deal(
         rest.remove(k.fresa)
         rest.append(k.fresa)
     befores = [h[:before_n] for h in full]
-    if not _bids_plausible(k, befores, history, rng, bid_scale):
+    if weigh_bids and not _bids_plausible(k, befores, history, rng, bid_scale):
         return None
     afters = [h[before_n:] for h in full]
     deck: list[int] = []
@@ -427,18 +429,22 @@ def worlds(
 ) -> Iterator[Deal]:
     """Up to ``count`` sampled deals consistent with the seat's view, made one at a time
     (the caller may stop early); after ``deadline`` (``clock.now``) no more are
-    made once there is one."""
+    made once there is one. If the bids' likelihood rejects every try (many unlikely
+    bids), the worlds are drawn without it: a world that fits the calls beats none."""
     k = knowledge(view, history, rules)
     made = 0
-    for _ in range(count * attempts):
-        if made and deadline is not None and clock.now() > deadline:
-            return
-        hands = sample_hands(k, rng)
-        if hands is None:
-            return
-        deal = build_deal(k, hands, history, rules, view, rng, bid_scale)
-        if deal is not None:
-            yield deal
-            made += 1
-            if made >= count:
+    for weigh_bids in (True, False):
+        for _ in range(count * attempts):
+            if made and deadline is not None and clock.now() > deadline:
                 return
+            hands = sample_hands(k, rng)
+            if hands is None:
+                return
+            deal = build_deal(k, hands, history, rules, view, rng, bid_scale, weigh_bids)
+            if deal is not None:
+                yield deal
+                made += 1
+                if made >= count:
+                    return
+        if made:
+            return
