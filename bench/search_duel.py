@@ -59,6 +59,7 @@ class Player:
     decide: Callable[[Match, int], str]
     timings: list[float] = attrs.Factory(list)
     taking: Taking = attrs.Factory(Taking)
+    fallbacks: Callable[[], int] = lambda: 0  # decisions left to the heuristic bot
 
 
 def make_player(spec: str, players: int, variant: str) -> Player:
@@ -82,7 +83,7 @@ def make_player(spec: str, players: int, variant: str) -> Player:
         bot.tracker.deals[view.table] = history_of(match)
         return bot.choose(view)
 
-    return Player(spec, decide)
+    return Player(spec, decide, fallbacks=lambda: bot.fallbacks)
 
 
 def seatings(players: int) -> list[tuple[int, ...]]:
@@ -169,7 +170,7 @@ def main() -> None:
             f"  {bot.name}: {bot.taking.line()}; decisions {len(t)},"
             f" mean {1000 * statistics.fmean(t):.0f} ms, median {1000 * statistics.median(t):.0f},"
             f" 90th percentile {1000 * statistics.quantiles(t, n=10)[-1]:.0f},"
-            f" max {1000 * max(t):.0f}"
+            f" max {1000 * max(t):.0f}; fallbacks {bot.fallbacks()}"
         )
     print(f"  {time.perf_counter() - started:.0f} s")
     if args.json:
