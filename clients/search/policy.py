@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import random
 import sys
-import time
+from collections.abc import Callable
 
 import attrs
 
@@ -30,11 +30,11 @@ from deberc_net.game.deal import BIDDING, PLAY, Deal
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
 
-from . import tertz
+from . import clock, tertz
 from .evaluate import expected_combos, teams, written_value
 from .history import DealHistory, Tracker, is_card
 from .solver import Solver
-from .world import worlds
+from .world import BID_SCALE, worlds
 
 
 @attrs.frozen
@@ -47,10 +47,10 @@ class Level:
 
 LEVELS = {
     1: Level(samples=3, depth=1, exact=2, bid_samples=8),
-    2: Level(samples=6, depth=1, exact=4, bid_samples=16),
-    3: Level(samples=20, depth=2, exact=5, bid_samples=32),
-    4: Level(samples=40, depth=2, exact=6, bid_samples=64),
-    5: Level(samples=80, depth=3, exact=7, bid_samples=128),
+    2: Level(samples=6, depth=1, exact=4, bid_samples=24),
+    3: Level(samples=20, depth=2, exact=5, bid_samples=96),
+    4: Level(samples=40, depth=2, exact=6, bid_samples=160),
+    5: Level(samples=80, depth=3, exact=7, bid_samples=256),
 }
 DEFAULT_LEVEL = 3
 TERTZ = "tertz"  # its cards are searched in worlds of its own (search/tertz.py)
@@ -59,8 +59,9 @@ TERTZ = "tertz"  # its cards are searched in worlds of its own (search/tertz.py)
 TIME_SHARE = 0.85
 MIN_WORLDS = 12  # card play on fewer worlds is a guess: search shallower to get them
 MAX_SHALLOWER = 3
-WIN_BONUS = 50  # on a one-deal board: what winning the match is worth, in deal points
+WIN_BONUS = 150  # on a one-deal board: what winning the match is worth, in deal points
 ORDER_MARGIN = 10  # points per deal an order must promise above a pass
+OWN_SHARE = 0.75  # three players: what a whistler's own point is worth above a shared one
 DEBUG = bool(os.environ.get("SEARCH_DEBUG"))  # print each decision's values to stderr
 
 
@@ -78,6 +79,12 @@ class SearchPlayer:
     _timed_out: bool = False  # a solver of this world ran out of its time
     # the rules installed here, as the server loads them (its plugins must be installed)
     book: RuleBook = attrs.Factory(RuleBook.load)
+    # tuning switches (bench/search_duel.py sets them): 0 keeps the level's number
+    bid_worlds: int = 0
+    order_margin: float = ORDER_MARGIN
+    bid_scale: float = BID_SCALE  # 0: the bids keep or reject a world by the threshold
+    own_share: float = OWN_SHARE
+    win_bonus: float = WIN_BONUS
 
     def __attrs_post_init__(self) -> None:
         if self.seed is not None:
@@ -118,7 +125,7 @@ class SearchPlayer:
 
     def _choose(self, view: View, history: DealHistory, rules: RuleSet) -> str | None:
         legal = view.legal
-        deadline = time.perf_counter() + self.ms * TIME_SHARE / 1000
+        deadline = clock.now() + self.ms * TIME_SHARE / 1000
         self._deadline = deadline
         self._shallower = 0
         if view.phase == BIDDING:
@@ -153,7 +160,7 @@ class SearchPlayer:
         seat = view.seat
         assert seat is not None
         level = self.settings
-        deadline = time.perf_counter() + self.ms * TIME_SHARE / 1000
+        deadline = clock.now() + self.ms * TIME_SHARE / 1000
         left = len(view.hand)
         talon = int(view.raw.get("talon", "0") or 0)
         exact = 4 if level.depth >= 3 else 3  # cards each, the talon gone: to the end
@@ -163,7 +170,7 @@ class SearchPlayer:
             values = tertz.values_in(deal, seat, depth, deadline, node_limit=4_000)
             for token, value in values.items():
                 totals[token] = totals.get(token, 0.0) + value
-            if time.perf_counter() > deadline:
+            if clock.now() > deadline:
                 break
         if not totals:
             return None
@@ -189,16 +196,24 @@ class SearchPlayer:
         samples = 0
         self._shallower = 0
         wanted = min(MIN_WORLDS, level.samples)
-        since, since_samples = time.perf_counter(), 0  # the pace at the current depth
-        for deal in worlds(view, history, rules, self.rng, level.samples, deadline=deadline):
+        since, since_samples = clock.now(), 0  # the pace at the current depth
+        for deal in worlds(
+            view,
+            history,
+            rules,
+            self.rng,
+            level.samples,
+            deadline=deadline,
+            bid_scale=self.bid_scale,
+        ):
             # a world may take twice its share of the time left; one that takes longer
             # is dropped, and the next ones are searched less deep
-            now = time.perf_counter()
+            now = clock.now()
             share = (deadline - now) / max(1, wanted - samples)
             self._deadline = min(deadline, now + 2 * share)
             self._timed_out = False
             values = self._values_in(deal, seat, talk, deadline)
-            now = time.perf_counter()
+            now = clock.now()
             if self._timed_out and now < deadline and self._shallower < MAX_SHALLOWER:
                 self._shallower += 1
                 since, since_samples = now, samples
@@ -297,8 +312,38 @@ class SearchPlayer:
             if v not in written:
                 written[v] = self._worth(deal, written_value(deal, seat, v))
         values = {card_str(c): written[v] for c, v in raw.items()}
+        own = self._own_share(deal, seat, solver, trick)
+        if own is not None:
+            for c in raw:
+                values[card_str(c)] += own(c)
         best = max(values, key=lambda t: values[t])
         return best, values
+
+    def _own_share(
+        self, deal: Deal, seat: int, solver: Solver, trick: list[tuple[int, int]]
+    ) -> Callable[[int], float] | None:
+        """Three players: each whistler writes his own card points, but the solver plays
+        the whistlers as one side and the value splits their future points equally. A
+        trick this whistler completes goes to him or to the other whistler for sure: a
+        point of it written for him rather than shared is worth 3/4 more to him (he has
+        half a point more, the others on average a quarter less), one the other takes 3/4
+        less. None where it does not apply."""
+        n = deal.players
+        if n != 3 or deal.player is None or seat == deal.player or len(trick) != n - 1:
+            return None
+        if not self.own_share:
+            return None
+        points = solver.points
+
+        def own(card: int) -> float:
+            done = [*trick, (seat, card)]
+            winner = solver.winner(done)
+            if winner == deal.player:
+                return 0.0
+            got = sum(points[c] for _, c in done)
+            return self.own_share * (got if winner == seat else -got)
+
+        return own
 
     def _claim(self, view: View, history: DealHistory, rules: RuleSet) -> str:
         seat = view.seat
@@ -315,13 +360,14 @@ class SearchPlayer:
         options = list(view.legal)
         totals = dict.fromkeys(options, 0.0)
         samples = 0
+        wanted = self.bid_worlds or self.settings.bid_samples
         for deal in worlds(
-            view, history, rules, self.rng, self.settings.bid_samples, deadline=deadline
+            view, history, rules, self.rng, wanted, deadline=deadline, bid_scale=self.bid_scale
         ):
             for token in options:
                 totals[token] += self._bid_value(deal, seat, token)
             samples += 1
-            if time.perf_counter() > deadline:
+            if clock.now() > deadline:
                 break
         if not samples:
             return None
@@ -339,7 +385,9 @@ class SearchPlayer:
         # ordering must promise a little more than passing
         return max(
             options,
-            key=lambda t: totals[t] / samples - (ORDER_MARGIN if t.startswith(C.IGRAYU) else 0),
+            key=lambda t: (
+                totals[t] / samples - (self.order_margin if t.startswith(C.IGRAYU) else 0)
+            ),
         )
 
     def _bid_value(self, deal: Deal, seat: int, token: str) -> float:
@@ -368,7 +416,7 @@ class SearchPlayer:
         match's result too, so a sure small win beats a gamble on a big one."""
         if not self.tracker.one_deal or len(deal.sides) != 2 or diff == 0:
             return diff
-        return diff + (WIN_BONUS if diff > 0 else -WIN_BONUS)
+        return diff + (self.win_bonus if diff > 0 else -self.win_bonus)
 
 
 def _model_bid(deal: Deal, seat: int, legal: list[str]) -> str:

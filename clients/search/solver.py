@@ -15,10 +15,11 @@ the cards still out, same points, same hand).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from deberc_net.game.cards import PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS, TRUMP_STRENGTH
+
+from . import clock
 
 SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -78,7 +79,7 @@ class Solver:
         self.tt: dict[tuple[tuple[int, ...], int], tuple[int, int, int, int]] = {}
         self.nodes = 0
         self.node_limit = node_limit
-        self.deadline = deadline  # time.perf_counter() after which searches stop deepening
+        self.deadline = deadline  # clock.now() after which searches stop deepening
         # cards sorted weakest first within each suit, for the equivalence test
         self.order = [
             sorted(range(s * 8, s * 8 + 8), key=lambda c: self.strength[c]) for s in range(4)
@@ -239,7 +240,7 @@ class Solver:
         if (
             self.nodes & 15 == 0  # few nodes, but each may end in a rollout
             and self.deadline is not None
-            and (time.perf_counter() > self.deadline)
+            and (clock.now() > self.deadline)
         ):
             self.node_limit = -1  # out of time: finish every line at once
         key = None

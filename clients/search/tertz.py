@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import random
-import time
 from collections.abc import Iterator
 
 from clients.protocol import View
@@ -34,6 +33,7 @@ from deberc_net.game.talk import Talk
 from deberc_net.plugins.variants.tertz.cards import card_points
 from deberc_net.plugins.variants.tertz.deal import TertzDeal, broken_by
 
+from . import clock
 from .history import DealHistory, is_card
 from .world import SUIT_MASK, Knowledge, _note_claim, bit, sample_hands
 
@@ -212,7 +212,7 @@ def worlds(
     """Up to ``count`` sampled Tertz deals in the seat's position."""
     k, bottom, drawn = knowledge(view, history)
     for made in range(count):
-        if made and deadline is not None and time.perf_counter() > deadline:
+        if made and deadline is not None and clock.now() > deadline:
             return
         hands = sample_hands(k, rng)
         if hands is None:
@@ -278,7 +278,7 @@ class TertzSearch:
         if deal.phase == DONE:
             return self._final(deal)
         out_of_time = self.nodes > self.node_limit or (
-            self.deadline is not None and time.perf_counter() > self.deadline
+            self.deadline is not None and clock.now() > self.deadline
         )
         if not deal.trick.cards and (len(deal.tricks) - start > self.depth or out_of_time):
             return self._estimate(deal)

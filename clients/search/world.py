@@ -13,8 +13,8 @@ calls then rejects whatever else does not fit (a declaration, a ``rost?`` answer
 
 from __future__ import annotations
 
+import math
 import random
-import time
 from collections.abc import Iterator, Sequence
 
 import attrs
@@ -27,9 +27,16 @@ from deberc_net.game.deal import DONE, Deal
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.rules import RuleSet
 
+from . import clock
 from .history import DealHistory
 
 SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
+UNLIKELY_BID = 0.25  # keep-or-reject (``bid_scale`` 0): a world against the model kept so often
+# How sharply a seat's bid follows its hand's strength above the heuristic bot's order
+# threshold: the chance it orders is a logistic of that margin over this scale (points of
+# hand strength); and how often a bid goes against any hand (other players differ).
+BID_SCALE = 6.0
+BID_FLOOR = 0.08
 
 
 def bit(card: int) -> int:
@@ -287,8 +294,11 @@ def build_deal(
     rules: RuleSet,
     view: View,
     rng: random.Random,
+    bid_scale: float = BID_SCALE,
+    weigh_bids: bool = True,
 ) -> Deal | None:
-    """The deal with these hands, its public calls replayed; None if one is refused."""
+    """The deal with these hands, its public calls replayed; None if one is refused
+    (or, ``weigh_bids``, drawn against the bids' likelihood)."""
     s = rules.settings
     n = k.players
     before_n = sum(s.deal_before)
@@ -307,7 +317,7 @@ def build_deal(
         rest.remove(k.fresa)
         rest.append(k.fresa)
     befores = [h[:before_n] for h in full]
-    if not _bids_plausible(k, befores, history, rng):
+    if weigh_bids and not _bids_plausible(k, befores, history, rng, bid_scale):
         return None
     afters = [h[before_n:] for h in full]
     deck: list[int] = []
@@ -348,15 +358,27 @@ def build_deal(
     return deal
 
 
-UNLIKELY_BID = 0.25  # how often a world is kept where a seat bid against the model
+def bid_likelihood(margin: float, ordered: bool, scale: float) -> float:
+    """How likely a seat whose hand is ``margin`` points of strength above the order
+    threshold made this bid: 1 or ``UNLIKELY_BID`` by the threshold alone (``scale``
+    0), else a logistic of the margin, never below ``BID_FLOOR``."""
+    if scale <= 0:
+        return 1.0 if (margin >= 0) == ordered else UNLIKELY_BID
+    orders = 1 / (1 + math.exp(-max(-50.0, min(50.0, margin / scale))))
+    return max(BID_FLOOR, orders if ordered else 1 - orders)
 
 
 def _bids_plausible(
-    k: Knowledge, befores: list[list[int]], history: DealHistory, rng: random.Random
+    k: Knowledge,
+    befores: list[list[int]],
+    history: DealHistory,
+    rng: random.Random,
+    scale: float = BID_SCALE,
 ) -> bool:
     """Would the other seats have bid as they did with these cards? The model is the
-    heuristic bot's hand strength; a world that disagrees is kept only now and then
-    (other players bid otherwise), so the samples lean towards what the bids say."""
+    heuristic bot's hand strength; each bid keeps the world with the likelihood of that
+    bid from that hand (``bid_likelihood``), so the samples are drawn in proportion to
+    how well they explain the bids."""
     turned_suit = k.turned >> 3
     bids = [(seat, t) for seat, t in history.calls if t == C.PAS or t.startswith(C.IGRAYU)]
     for i, (seat, token) in enumerate(bids):
@@ -364,13 +386,14 @@ def _bids_plausible(
             continue
         hand = befores[seat]
         if i < k.players:  # round one: the turned suit
-            strong = hand_strength([*hand, k.turned], turned_suit) - 5 >= ORDER_THRESHOLD
+            strength = hand_strength([*hand, k.turned], turned_suit) - 5
         else:
             named = [s for s in range(4) if s != turned_suit]
             if token.startswith("igrayu-"):
                 named = [SUITS.index(token[-1])]
-            strong = max(hand_strength(hand, s) for s in named) >= ORDER_THRESHOLD
-        if strong != (token != C.PAS) and rng.random() > UNLIKELY_BID:
+            strength = max(hand_strength(hand, s) for s in named)
+        keep = bid_likelihood(strength - ORDER_THRESHOLD, token != C.PAS, scale)
+        if keep < 1 and rng.random() > keep:
             return False
     return True
 
@@ -402,21 +425,26 @@ def worlds(
     count: int,
     attempts: int = 6,
     deadline: float | None = None,
+    bid_scale: float = BID_SCALE,
 ) -> Iterator[Deal]:
     """Up to ``count`` sampled deals consistent with the seat's view, made one at a time
-    (the caller may stop early); after ``deadline`` (``time.perf_counter``) no more are
-    made once there is one."""
+    (the caller may stop early); after ``deadline`` (``clock.now``) no more are
+    made once there is one. If the bids' likelihood rejects every try (many unlikely
+    bids), the worlds are drawn without it: a world that fits the calls beats none."""
     k = knowledge(view, history, rules)
     made = 0
-    for _ in range(count * attempts):
-        if made and deadline is not None and time.perf_counter() > deadline:
-            return
-        hands = sample_hands(k, rng)
-        if hands is None:
-            return
-        deal = build_deal(k, hands, history, rules, view, rng)
-        if deal is not None:
-            yield deal
-            made += 1
-            if made >= count:
+    for weigh_bids in (True, False):
+        for _ in range(count * attempts):
+            if made and deadline is not None and clock.now() > deadline:
                 return
+            hands = sample_hands(k, rng)
+            if hands is None:
+                return
+            deal = build_deal(k, hands, history, rules, view, rng, bid_scale, weigh_bids)
+            if deal is not None:
+                yield deal
+                made += 1
+                if made >= count:
+                    return
+        if made:
+            return

@@ -19,7 +19,15 @@ from clients.search.history import Tracker
 from clients.search.local import call_for, history_of, view_of
 from clients.search.policy import SearchPlayer
 from clients.search.solver import Solver, mask_of
-from clients.search.world import knowledge, worlds
+from clients.search.world import (
+    BID_FLOOR,
+    BID_SCALE,
+    UNLIKELY_BID,
+    bid_likelihood,
+    knowledge,
+    worlds,
+)
+from deberc_net.game import calls as C
 from deberc_net.game.cards import card_points, parse_card
 from deberc_net.game.deal import BIDDING, PLAY
 from deberc_net.game.match import Match
@@ -165,6 +173,35 @@ def test_sampled_worlds_never_contradict_what_the_seat_has_seen(
     assert sampled > 15
 
 
+def test_a_bid_is_likelier_the_more_the_hand_fits_it() -> None:
+    ordering = [bid_likelihood(margin, True, BID_SCALE) for margin in (-30, -6, 0, 6, 30)]
+    assert ordering == sorted(ordering) and ordering[2] == pytest.approx(0.5)
+    assert ordering[0] == BID_FLOOR  # other players order on anything now and then
+    assert bid_likelihood(6, False, BID_SCALE) == pytest.approx(1 - ordering[3])
+    # scale 0: keep or reject by the threshold alone
+    assert bid_likelihood(3, True, 0) == 1 and bid_likelihood(3, False, 0) == UNLIKELY_BID
+
+
+def test_sampled_worlds_give_a_seat_that_ordered_a_stronger_hand_than_one_that_passed() -> None:
+    rules = build_ruleset(2, "moscow", ())
+    mean_strength = {}
+    for bid in (C.IGRAYU, C.PAS):
+        match = Match(rules, seed="bids")
+        first = match.to_act
+        assert first is not None
+        match.apply(first, call_for(match, first, bid))
+        seat = 1 - first  # the other seat's view, whether or not it acts next
+        view, history = view_of(match, seat), history_of(match)
+        trump = match.deal.original_turned >> 3
+        found = [
+            heuristic_bot.hand_strength([*w.hands[first], w.original_turned], trump)
+            for w in worlds(view, history, rules, random.Random(3), 60)
+        ]
+        assert len(found) >= 40
+        mean_strength[bid] = sum(found) / len(found)
+    assert mean_strength[C.IGRAYU] > mean_strength[C.PAS] + 10
+
+
 @pytest.mark.parametrize(("players", "variant", "options"), TABLES + PLUGIN_TABLES)
 def test_search_player_plays_whole_deals_legally(
     players: int, variant: str, options: tuple[str, ...]
@@ -188,6 +225,35 @@ def test_search_player_plays_whole_deals_legally(
         match.apply(seat, call_for(match, seat, choice))
         deals = len(match.records)
     assert deals >= 1 and bot.fallbacks == 0
+
+
+def test_a_whistler_completing_a_trick_values_his_own_points_above_his_partners() -> None:
+    rules = build_ruleset(3, "moscow", ())
+    bot = SearchPlayer(level=1, seed="own", strict=True)
+    checked = set()
+    for game in range(6):
+        match = Match(rules, seed=f"own{game}")
+        for seat in heuristic_steps(match, random.Random(game)):
+            deal = match.deal
+            if deal.phase != PLAY or deal.player is None or len(deal.trick.cards) != 2:
+                continue
+            solver, _, trick, turn, _ = bot._solver(deal, seat)
+            own = bot._own_share(deal, seat, solver, trick)
+            if seat == deal.player:
+                assert own is None
+                continue
+            trump = deal.trump
+            assert own is not None and turn == seat and trump is not None
+            for card in deal.hands[seat]:
+                done = [*trick, (seat, card)]
+                winner = trick_winner(done, trump)
+                got = sum(card_points(c, trump) for _, c in done)
+                expected = {seat: 0.75 * got, deal.player: 0.0}.get(winner, -0.75 * got)
+                assert own(card) == pytest.approx(expected)
+                checked.add(
+                    "mine" if winner == seat else "player" if winner == deal.player else "his"
+                )
+    assert checked == {"mine", "his", "player"}
 
 
 def _ladder(tmp_path: Path, players: int, boards: int) -> dict:  # type: ignore[type-arg]
@@ -273,3 +339,21 @@ def test_a_ladder_board_is_a_match_of_one_deal_and_a_win_counts_beyond_its_point
     assert bot._worth(deal, 12) - bot._worth(deal, -12) > 2 * 12  # the win itself counts
     bot.tracker(parse("ok cmd=sit table=5 seat=0 text=You sit at table 5, seat 0."))
     assert not bot.tracker.one_deal and bot._worth(deal, -12) == -12
+
+
+def test_the_search_clock_is_the_threads_cpu_time_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib
+    import time
+
+    from clients.search import clock
+
+    try:
+        monkeypatch.setenv(clock.CLOCK_ENV, "cpu")
+        assert importlib.reload(clock).now is time.thread_time
+        monkeypatch.delenv(clock.CLOCK_ENV)
+        assert importlib.reload(clock).now is time.perf_counter
+    finally:
+        monkeypatch.undo()
+        importlib.reload(clock)
