@@ -9,6 +9,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -204,8 +205,13 @@ def test_sampled_worlds_give_a_seat_that_ordered_a_stronger_hand_than_one_that_p
 
 @pytest.mark.parametrize(("players", "variant", "options"), TABLES + PLUGIN_TABLES)
 def test_search_player_plays_whole_deals_legally(
-    players: int, variant: str, options: tuple[str, ...]
+    players: int, variant: str, options: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # 15 ms of the thread's CPU, not of the wall: on a busy machine a wall-clock 15 ms
+    # can pass before one world is drawn, and the decision falls back (counted below)
+    from clients.search import clock
+
+    monkeypatch.setattr(clock, "now", time.thread_time)
     rules = build_ruleset(players, variant, options)
     match = Match(rules, seed="search")
     bot = SearchPlayer(level=1, ms=15, seed="t", strict=True)
