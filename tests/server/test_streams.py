@@ -7,6 +7,7 @@ the peer's address as a parameter; the clock jumps whenever every task waits
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -166,9 +167,10 @@ def _writer_tasks() -> int:
     return found
 
 
-async def test_an_idle_connection_has_no_writer_task_and_a_burst_gets_one_till_sent(
-    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
-) -> None:
+@contextlib.asynccontextmanager
+async def _ann_on_a_bounded_stream(db_path: Path) -> AsyncIterator[tuple[Server, LineClient]]:
+    """A server without a listener and ``ann`` logged in to it over a stream that holds
+    as little as a socket does; the server stops when the block ends."""
     config = make_config(db_path)
     store = open_store(config.db, serving=True)
     try:
@@ -176,20 +178,26 @@ async def test_an_idle_connection_has_no_writer_task_and_a_burst_gets_one_till_s
             server = Server(config, Lobby(config, store, nursery, rule_book()), nursery)
             client_end, server_end = local_stream_pair()  # bounded, as a socket is
             nursery.start_soon(server.handle, server_end, "10.0.0.1", "10.0.0.1:1")
-            ann = await log_in_machine(await LineClient.over(client_end, "ann"), "ann")
-            await trio.testing.wait_all_tasks_blocked()
-            assert _writer_tasks() == 0  # every line so far went out at once
-            for _ in range(40):  # far more than the stream holds: the rest waits
-                await ann.send("help")
-            await trio.testing.wait_all_tasks_blocked()
-            assert _writer_tasks() == 1
-            await ann.send("ping")
-            await ann.expect("ok", cmd="ping")  # every help before it came whole, in order
-            await trio.testing.wait_all_tasks_blocked()
-            assert _writer_tasks() == 0
+            yield server, await log_in_machine(await LineClient.over(client_end, "ann"), "ann")
             nursery.cancel_scope.cancel()
     finally:
         store.close()
+
+
+async def test_an_idle_connection_has_no_writer_task_and_a_burst_gets_one_till_sent(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    async with _ann_on_a_bounded_stream(db_path) as (_, ann):
+        await trio.testing.wait_all_tasks_blocked()
+        assert _writer_tasks() == 0  # every line so far went out at once
+        for _ in range(40):  # far more than the stream holds: the rest waits
+            await ann.send("help")
+        await trio.testing.wait_all_tasks_blocked()
+        assert _writer_tasks() == 1
+        await ann.send("ping")
+        await ann.expect("ok", cmd="ping")  # every help before it came whole, in order
+        await trio.testing.wait_all_tasks_blocked()
+        assert _writer_tasks() == 0
 
 
 def _tasks_named(name: str) -> list[trio.lowlevel.Task]:
@@ -323,20 +331,10 @@ async def test_a_client_that_says_quit_and_reads_nothing_is_let_go_of(
 ) -> None:
     """A connection that ends with more queued than its client reads (a goodbye's flush)
     does not hold its slot for ever: the server waits a while for it, then closes it."""
-    config = make_config(db_path)
-    store = open_store(config.db, serving=True)
-    try:
-        async with trio.open_nursery() as nursery:
-            server = Server(config, Lobby(config, store, nursery, rule_book()), nursery)
-            client_end, server_end = local_stream_pair()  # bounded, as a socket is
-            nursery.start_soon(server.handle, server_end, "10.0.0.1", "10.0.0.1:1")
-            ann = await log_in_machine(await LineClient.over(client_end, "ann"), "ann")
-            for _ in range(40):  # far more than the stream holds: the rest waits
-                await ann.send("help")
-            await ann.send("quit")  # and it reads nothing more
-            with trio.fail_after(3600):
-                while server.sessions or server.per_address:
-                    await trio.sleep(1)
-            nursery.cancel_scope.cancel()
-    finally:
-        store.close()
+    async with _ann_on_a_bounded_stream(db_path) as (server, ann):
+        for _ in range(40):  # far more than the stream holds: the rest waits
+            await ann.send("help")
+        await ann.send("quit")  # and it reads nothing more
+        with trio.fail_after(3600):
+            while server.sessions or server.per_address:
+                await trio.sleep(1)
