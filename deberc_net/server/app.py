@@ -229,6 +229,8 @@ class Server:
                 await _refuse(stream, refusal)
                 return
             session = self._open(stream, address, peer)
+            # said hello once `session` is set, so that the finally below always closes it
+            self.lobby.hello(session)
             await self._read(stream, session)
             outbox = session.outbox
             session.close()  # the writer flushes, then ends
@@ -271,7 +273,7 @@ class Server:
         return None
 
     def _open(self, stream: trio.abc.Stream, address: str, peer: str) -> Session:
-        """A new connection's session, said hello to."""
+        """A new connection's session, listed in ``sessions``."""
         outbox = Outbox(self.config.outbox_bytes)
         if isinstance(stream, trio.SocketStream):
             outbox.fd = stream.socket.fileno()
@@ -290,7 +292,6 @@ class Server:
         self.pending -= 1
         self.sessions[session] = None
         session.log.info("connect")
-        self.lobby.hello(session)
         return session
 
     def _closed(self, session: Session) -> None:
