@@ -11,7 +11,7 @@ import pytest
 import trio
 from trio_websocket import ConnectionClosed, ConnectionRejected, open_websocket_url
 
-from tests.server.client import fields, is_event, play_machine
+from tests.server.client import LineClient, fields, is_event, play_machine
 from tests.server.conftest import Connector
 
 from .conftest import WebServer
@@ -44,16 +44,22 @@ def follow_sizes(sizes: list[int], message: str) -> list[int]:
     return out
 
 
-async def test_the_page_gets_exactly_the_lines_of_an_observers_connection_but_records(
-    start_web: StartWeb, connect: Connector
-) -> None:
-    web: WebServer = await start_web()
+async def seated_and_observing(web: WebServer, connect: Connector) -> tuple[LineClient, LineClient]:
+    """ann seated alone at table 1 (a match to 301), and carl's observer connection on it."""
     ann = await connect.machine(web.port, "ann")
     await ann.send("new 2 moscow to-301")
     await ann.expect("ok", cmd="sit")
     carl = await connect.machine(web.port, "carl")  # an observer's connection
     await carl.send("observe 1")
     await carl.expect("ok", cmd="observe")
+    return ann, carl
+
+
+async def test_the_page_gets_exactly_the_lines_of_an_observers_connection_but_records(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    web: WebServer = await start_web()
+    ann, carl = await seated_and_observing(web, connect)
     socket_lines: list[str] = []
     with trio.fail_after(30):
         async with open_websocket_url(live_url(web, 1)) as socket:
@@ -108,12 +114,7 @@ async def test_pages_come_and_go_and_each_gets_an_observers_lines(
     the records: none lost, none twice, though pages came and went meanwhile; each is
     counted among the table's observers while it looks on."""
     web: WebServer = await start_web()
-    ann = await connect.machine(web.port, "ann")
-    await ann.send("new 2 moscow to-301")
-    await ann.expect("ok", cmd="sit")
-    carl = await connect.machine(web.port, "carl")  # an observer's connection
-    await carl.send("observe 1")
-    await carl.expect("ok", cmd="observe")
+    ann, carl = await seated_and_observing(web, connect)
     pages: dict[str, list[str]] = {"a": [], "b": [], "c": []}
     closed: dict[str, bool] = {}
     watching = {name: trio.CancelScope() for name in pages}  # cancelled: the page goes
