@@ -424,9 +424,7 @@ class LocalLink:
     """Connections from inside the server's process (a ladder's in-process bots): the
     same protocol bytes through the same ``Server.handle``, over in-memory streams
     (server/local.py) instead of a socket. Their per-address limits count them under
-    one address, ``in-process``."""
-
-    ADDRESS = LOCAL_ADDRESS
+    one address, ``in-process`` (``LOCAL_ADDRESS``)."""
 
     def __init__(self, server: Server, nursery: trio.Nursery) -> None:
         self._server = server
@@ -441,8 +439,8 @@ class LocalLink:
     async def connect(self) -> trio.abc.Stream:
         """A new connection: the client's end (the server serves the other end)."""
         client, served = local_stream_pair()
-        peer = f"{self.ADDRESS}:{next(self._ids)}"
-        self._nursery.start_soon(self._server.handle, served, self.ADDRESS, peer)
+        peer = f"{LOCAL_ADDRESS}:{next(self._ids)}"
+        self._nursery.start_soon(self._server.handle, served, LOCAL_ADDRESS, peer)
         return client
 
 

@@ -63,16 +63,7 @@ class Inbox(Generic[T]):
 
     async def until_released(self) -> None:
         """Wait until the inbox is no longer held (or anything wakes the waiting task)."""
-        if self._waiting is not None:
-            raise RuntimeError("another task already waits on this inbox")
-        self._for_release = True
-        self._waiting = trio.lowlevel.current_task()
-
-        def abort(_: object) -> trio.lowlevel.Abort:
-            self._waiting = None
-            return trio.lowlevel.Abort.SUCCEEDED
-
-        await trio.lowlevel.wait_task_rescheduled(abort)
+        await self._park(for_release=True)
 
     def take(self) -> T | None:
         """The next queued message, or None if there is none (never waits)."""
@@ -83,16 +74,22 @@ class Inbox(Generic[T]):
         then); None if woken by ``wake`` with none queued."""
         queue = self._queue
         if not queue:
-            if self._waiting is not None:
-                raise RuntimeError("another task already waits on this inbox")
-            self._waiting = trio.lowlevel.current_task()
-
-            def abort(_: object) -> trio.lowlevel.Abort:
-                self._waiting = None
-                return trio.lowlevel.Abort.SUCCEEDED
-
-            await trio.lowlevel.wait_task_rescheduled(abort)
+            await self._park()
         return queue.popleft() if queue else None
+
+    async def _park(self, *, for_release: bool = False) -> None:
+        """Wait as the inbox's one waiting task until something wakes it (``wake``)."""
+        if self._waiting is not None:
+            raise RuntimeError("another task already waits on this inbox")
+        if for_release:
+            self._for_release = True
+        self._waiting = trio.lowlevel.current_task()
+
+        def abort(_: object) -> trio.lowlevel.Abort:
+            self._waiting = None
+            return trio.lowlevel.Abort.SUCCEEDED
+
+        await trio.lowlevel.wait_task_rescheduled(abort)
 
     def close(self) -> None:
         """Refuse more; what is queued stays for ``take``."""

@@ -60,15 +60,15 @@ class Login:
         password = secret if token is None else None
         if password is not None and self.lobby.accounts.trusted(name, password, session.address):
             guest = False  # this process vouches for it (a ladder's admin): nothing hashed
-        elif self.lobby.accounts.vouches_for(name):  # and for no other login of the name
+        # a name this process vouches for takes no other login (it has no account)
+        elif (vouched := self.lobby.accounts.vouches_for(name)) or (
+            await self.lobby.accounts.is_registered(name)
+        ):
             if password is None:
                 session.send(ev.error("bad-password", phrase(Msg.NEED_PASSWORD, name=name)))
-            else:
+                return
+            if vouched:
                 session.send(ev.Error("bad-password", "wrong password for that name"))
-            return
-        elif await self.lobby.accounts.is_registered(name):
-            if password is None:
-                session.send(ev.error("bad-password", phrase(Msg.NEED_PASSWORD, name=name)))
                 return
             if not await self._check_password(session, name, password):
                 return
