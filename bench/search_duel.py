@@ -15,7 +15,6 @@ starts at another board, so runs can be split and joined.
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import statistics
 import sys
@@ -31,6 +30,7 @@ from clients.search.local import call_for, history_of, view_of
 from clients.search.policy import SearchPlayer
 from deberc_net.game.deal import DONE
 from deberc_net.game.match import Match
+from deberc_net.ladder import schedule
 from deberc_net.ladder.stats import PairStats
 from deberc_net.testing import build_ruleset
 
@@ -87,13 +87,12 @@ def make_player(spec: str, players: int, variant: str) -> Player:
 
 
 def seatings(players: int) -> list[tuple[int, ...]]:
-    """0 for bot a, 1 for bot b, by seat: every seating of the ladder's groups."""
-    if players == 4:
-        return [(0, 1, 0, 1), (1, 0, 1, 0)]
-    if players == 3:
-        groups = ((0, 0, 1), (0, 1, 1))
-        return sorted({seating for g in groups for seating in itertools.permutations(g)})
-    return [(0, 1), (1, 0)]
+    """0 for bot a, 1 for bot b, by seat: every seating of the ladder's groups
+    (deberc_net/ladder/schedule.py), in order."""
+    met = schedule.groups(("a", "b"), players, "round-robin")
+    return sorted(
+        {tuple(int(bot == "b") for bot in s) for g in met for s in schedule.seatings(g, players)}
+    )
 
 
 def play_board(

@@ -58,21 +58,15 @@ class Connection:
     _buffer: LineBuffer = attrs.Factory(lambda: LineBuffer(errors="replace"))
     _ready: deque[str] = attrs.Factory(deque)
     _heard: float = 0.0  # when the server last sent anything (trio's clock)
-    _sending: bool = False  # a line is being sent
-    _pinging: trio.Event | None = None  # set once the keep-alive's ping is sent
+    _sending: trio.Lock = attrs.Factory(trio.Lock)  # a stream takes one sender at a time
 
     @classmethod
     async def open(cls, host: str, port: int) -> Connection:
         return cls(await trio.open_tcp_stream(host, port))
 
     async def send(self, line: str) -> None:
-        while self._pinging is not None:  # a stream takes one sender at a time
-            await self._pinging.wait()
-        self._sending = True
-        try:
+        async with self._sending:
             await self.stream.send_all(line.encode("utf-8") + b"\n")
-        finally:
-            self._sending = False
 
     async def lines(self) -> AsyncIterator[str]:
         self._heard = trio.current_time()
@@ -93,15 +87,11 @@ class Connection:
             await trio.sleep_until(self._heard + KEEPALIVE_S)
             if trio.current_time() < self._heard + KEEPALIVE_S:
                 continue  # heard meanwhile
-            if self._sending:  # a line is going out (it says as much): look again as long
-                self._heard = trio.current_time()  # after, not at once and again
+            if self._sending.locked():  # a line is going out (it says as much): look
+                self._heard = trio.current_time()  # again as long after, not at once
                 continue
-            sent = self._pinging = trio.Event()
-            try:
+            async with self._sending:
                 await self.stream.send_all(b"ping\n")
-            finally:
-                self._pinging = None
-                sent.set()
             self._heard = trio.current_time()  # the next ping after as long again
 
     async def aclose(self) -> None:

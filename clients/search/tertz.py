@@ -193,12 +193,8 @@ def build_world(
     deal.leader = trick.leader
     if not deal.talk.bella_declared:
         deal._find_bella_owner()
-    _forget_caches(deal)  # they were filled for the placeholder deck's state
+    deal.forget_caches()  # they were filled for the placeholder deck's state
     return deal
-
-
-def _forget_caches(deal: Deal) -> None:
-    deal.forget_caches()
 
 
 def worlds(
@@ -233,7 +229,7 @@ def clone(deal: Deal) -> Deal:
     new.card_points = list(deal.card_points)
     new.tricks_taken = list(deal.tricks_taken)
     new.extra = dict(deal.extra)
-    _forget_caches(new)
+    new.forget_caches()
     object.__setattr__(new, "_told", [])
     t = deal.talk
     new.talk = copy.copy(t)

@@ -139,7 +139,7 @@ class Deal:
     score: DealScore | None = attrs.field(init=False, default=None)
     extra: dict[str, Any] = attrs.field(init=False, factory=dict)  # room for plugins
     # what is worked out again only when the state it depends on changes (_Caches)
-    _caches: _Caches = attrs.field(init=False, factory=lambda: _Caches())
+    _caches: _Caches = attrs.field(init=False, factory=_Caches)
     _told: list[DealEvent] = attrs.field(init=False, factory=list)  # not yet returned
     # every event told so far, in the order made: the deal's record folds them
     # (record.py); a call's consequences may be told in another order (in_telling_order)

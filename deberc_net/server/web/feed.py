@@ -81,6 +81,13 @@ def without_records(text: str) -> str:
     return "".join(f"{line}\r\n" for line in text.split("\r\n")[:-1] if not line.startswith(RECORD))
 
 
+def first_lines(page: Page, own: Session, sizes: list[int]) -> None:
+    """What ``own`` (the page's own session) was told, to ``page``: less its records,
+    then the hand sizes, before the feed's lines."""
+    page.put(without_records(own.outbox.take().decode()))
+    page.put(sizes_message(sizes))
+
+
 @attrs.define(eq=False)
 class PageSession(Session):
     """A page's observer session, told what an observer is told through the table's own
@@ -183,8 +190,7 @@ class Feed:
     def join(self, page: Page, own: Session) -> None:
         """``page`` has had its own first lines (``own``'s outbox): it gets the feed's
         from now on, and ``own`` stops."""
-        page.put(without_records(own.outbox.take().decode()))
-        page.put(sizes_message(hand_sizes(self.table)))
+        first_lines(page, own, hand_sizes(self.table))
         own.watchers = 0  # counted in the feed's session from now on
         own.close()
         self.table.post(Unobserve(own))
@@ -271,9 +277,8 @@ def join(lobby: Lobby, feeds: dict[int, Feed], table: Table, page: Page, own: Pa
     if feed is not None:
         feed.join(page, own)
         return
-    page.put(without_records(own.outbox.take().decode()))
     sizes = hand_sizes(table)
-    page.put(sizes_message(sizes))
+    first_lines(page, own, sizes)
     own.cancel_scope = trio.CancelScope()  # the feed's now, not the page's
     feed = feeds[table.id] = Feed(table, own, feeds, sizes=sizes)
     own.to_feed = feed.receive
