@@ -184,8 +184,8 @@ def build_world(
             trick.winner = trick_winner(trick.cards, trump)
             tricks.append(trick)
             side = deal.side_of(trick.winner)
-            deal.tricks_taken[side] += 1
-            deal.card_points[side] += sum(card_points(c, trump) for _, c in trick.cards)
+            deal.tally.tricks_taken[side] += 1
+            deal.tally.card_points[side] += sum(card_points(c, trump) for _, c in trick.cards)
             trick = Trick(trick.winner)
     deal.tricks = tricks
     deal.trick = trick
@@ -226,8 +226,7 @@ def clone(deal: Deal) -> Deal:
     new.trick = Trick(deal.trick.leader, list(deal.trick.cards), deal.trick.winner)
     new.tricks = list(deal.tricks)  # a finished trick is never changed
     new.log = list(deal.log)
-    new.card_points = list(deal.card_points)
-    new.tricks_taken = list(deal.tricks_taken)
+    new.tally = deal.tally.copy()
     new.extra = dict(deal.extra)
     new.forget_caches()
     object.__setattr__(new, "_told", [])
@@ -298,7 +297,7 @@ class TertzSearch:
 
     def _points(self, deal: Deal) -> float:
         mine = deal.side_of(self.seat)
-        return float(deal.card_points[mine] - deal.card_points[1 - mine])
+        return float(deal.tally.card_points[mine] - deal.tally.card_points[1 - mine])
 
     def _final(self, deal: Deal) -> float:
         last = deal.tricks[-1].winner

@@ -224,19 +224,20 @@ _STEPS: dict[type, Callable[[RecordFold, Any], None]] = {
 
 def unveil(deal: Deal) -> Unveiled:
     """What ``deal``'s end makes public (as it stands now, for a deal still in play)."""
-    score = deal.score
+    end = deal.result
+    score = None if end is None else end.score
     # a void deal (four sevens, a redeal) writes nothing: nothing said in it scored
-    void = deal.outcome == Outcome.VOID
+    void = end is not None and end.outcome == Outcome.VOID
     # every seat whose sequences count, a partner's under pair-combinations included
     counted = () if void else tuple(deal.counted_combos().items())
     return Unveiled(
         deck=deal.deck,
         fresa=deal.fresa,
-        outcome=deal.outcome,
+        outcome="" if end is None else end.outcome,
         points=None if score is None else tuple(score.points),
         written=None if score is None else tuple(score.written),
         hanging=deal.hanging_in if score is None else score.hanging_out,
-        void_reason=deal.void_reason,
+        void_reason=None if end is None else end.void_reason,
         notes=() if score is None else tuple(score.notes),
         scored=tuple((seat, tuple(combos)) for seat, combos in counted),
         bella=deal.talk.bella_owner if bella_counts(deal) and not void else None,

@@ -138,7 +138,8 @@ def _replay_deal(record: dict[str, Any], rules: RuleSet) -> ReplayedDeal:
     # a seat that played no card (a void deal, a claim): what it holds at the end
     hands = [held.get(seat, [card_str(c) for c in hand]) for seat, hand in enumerate(deal.hands)]
     # the replayed deal's own score; the match adds it to the totals it came in with
-    written = list(deal.score.written) if deal.score is not None else list(record["written"])
+    end = deal.result
+    written = list(end.score.written) if end is not None else list(record["written"])
     totals = [before + w for before, w in zip(record["totals_before"], written, strict=True)]
     n = len(record["players"])
     tricks = []
