@@ -91,7 +91,7 @@ def test_the_tertz_search_to_the_end_is_the_value_of_best_play_in_the_engine() -
     match, seat = next(
         (m, s) for m, s in _positions("w2") if len(m.deal.hands[s]) == 3 and not m.deal.talon
     )
-    deal = tertz.clone(match.deal)
+    deal = match.deal.copy()
     assert isinstance(deal, TertzDeal)
     before = list(deal.tally.card_points)
     value = max(tertz.values_in(deal, seat, 99, 1e18, 10**9).values())
