@@ -303,15 +303,10 @@ class Records(Sequence[dict[str, Any]]):
         return f"Records({list(self)!r})"
 
 
-def replay_calls(
-    record: dict[str, Any],
-    rules: RuleSet,
-    before_call: Callable[[Deal, dict[str, Any]], None] | None = None,
-) -> Deal:
+def replay_calls(record: dict[str, Any], rules: RuleSet) -> Deal:
     """Rebuild a deal from its record by applying every call the players made (and its
-    forfeit, if it ended in one), without checking that the calls finish it.
-    ``before_call`` sees the deal before each recorded call is applied (the web replay
-    takes the hands and the talk from there)."""
+    forfeit, if it ended in one), without checking that the calls finish it (the web
+    replay folds the events the rebuilt deal told: server/web/replay.py)."""
     deal = (rules.deal_class or Deal)(
         rules=rules,
         deal_no=record["deal_no"],
@@ -324,8 +319,6 @@ def replay_calls(
         hanging_pending=tuple(record.get("hanging_pending_before", ())),
     )
     for entry in record["calls"]:
-        if before_call is not None:
-            before_call(deal, entry)
         if entry.get("engine"):
             continue  # the engine makes these itself (a show after skin)
         deal.apply(entry["seat"], from_record(entry), ms=entry["ms"], auto=entry.get("auto", False))
