@@ -8,11 +8,10 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
-from .client import fields, is_event, play_machine
+from .client import BOT_START_S, fields, is_event, play_machine
 from .conftest import Connector
 
 Register = Callable[[str, str], Awaitable[None]]
-BOT_START_S = 20.0  # a house bot's process imports the project before it connects
 
 
 async def _play(ann, bob, settings: str = "2 short") -> dict[str, str]:
