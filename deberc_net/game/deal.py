@@ -277,7 +277,9 @@ class Deal:
         """A copy to play on (a search bot's): every part of the state that a call
         changes is its own, so nothing done to the copy reaches this deal; the rules,
         the deck and what is never changed in place (finished tricks, events, calls)
-        are shared. A game of its own with more such state extends it (TertzDeal)."""
+        are shared; ``extra`` is copied one level deep (the plugins' values there are
+        replaced, not changed). A game of its own with more such state extends it
+        (TertzDeal)."""
         new = copy.copy(self)
         new.hands = [list(h) for h in self.hands]
         new.talon = list(self.talon)
