@@ -109,8 +109,8 @@ def play_board(
         token = bot.decide(match, seat)
         bot.timings.append(time.perf_counter() - started)
         match.apply(seat, call_for(match, seat, token))
-    score = deal.score
-    assert score is not None
+    assert deal.result is not None
+    score = deal.result.score
     written = score.written
     side_of = {x: i for i, side in enumerate(score.sides) for x in side}
     per_seat = [written[side_of[x]] / len(score.sides[side_of[x]]) for x in range(len(seating))]

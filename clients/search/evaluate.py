@@ -34,7 +34,7 @@ def expected_combos(deal: Deal, declare: dict[int, bool] | None = None) -> list[
     before it, seats that have not talked yet are assumed to declare what they hold
     (``declare`` overrides that for the seats it names)."""
     n_sides = len(deal.sides)
-    if deal.scoring_combos is not None:
+    if deal.tally.scoring_combos is not None:
         return deal.combo_points()
     declare = declare or {}
     speaking: list[int] = []
@@ -100,7 +100,7 @@ def written_value(
     members = [[x for x in range(deal.players) if team[x] == t] for t in (0, 1)]
     combo_pts = list(combos) if combos is not None else expected_combos(deal)
     bella = expected_bella(deal)
-    points = [float(deal.card_points[i] + combo_pts[i] + bella[i]) for i in range(n_sides)]
+    points = [float(deal.tally.card_points[i] + combo_pts[i] + bella[i]) for i in range(n_sides)]
     for t in (0, 1):
         sides = sorted({deal.side_of(x) for x in members[t]})
         for side in sides:

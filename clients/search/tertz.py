@@ -10,7 +10,6 @@ to copies of that deal, so drawing, the talon's end and must-beat are the engine
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterator
 
@@ -184,8 +183,8 @@ def build_world(
             trick.winner = trick_winner(trick.cards, trump)
             tricks.append(trick)
             side = deal.side_of(trick.winner)
-            deal.tricks_taken[side] += 1
-            deal.card_points[side] += sum(card_points(c, trump) for _, c in trick.cards)
+            deal.tally.tricks_taken[side] += 1
+            deal.tally.card_points[side] += sum(card_points(c, trump) for _, c in trick.cards)
             trick = Trick(trick.winner)
     deal.tricks = tricks
     deal.trick = trick
@@ -217,37 +216,6 @@ def worlds(
 
 
 # ------------------------------------------------------------------ the search
-def clone(deal: Deal) -> Deal:
-    """A copy to play on: the mutable state copied, the rules shared (much cheaper than
-    ``copy.deepcopy``, which would copy the rule set too)."""
-    new = copy.copy(deal)
-    new.hands = [list(h) for h in deal.hands]
-    new.talon = list(deal.talon)
-    new.trick = Trick(deal.trick.leader, list(deal.trick.cards), deal.trick.winner)
-    new.tricks = list(deal.tricks)  # a finished trick is never changed
-    new.log = list(deal.log)
-    new.card_points = list(deal.card_points)
-    new.tricks_taken = list(deal.tricks_taken)
-    new.extra = dict(deal.extra)
-    new.forget_caches()
-    object.__setattr__(new, "_told", [])
-    t = deal.talk
-    new.talk = copy.copy(t)
-    new.talk.shown = {s: list(c) for s, c in t.shown.items()}
-    new.talk.skin_owed = dict(t.skin_owed)
-    new.talk.declared_combos = {s: list(c) for s, c in t.declared_combos.items()}
-    new.talk.declared_calls = {s: list(c) for s, c in t.declared_calls.items()}
-    new.talk.talked = set(t.talked)
-    new.talk.asked_pass = set(t.asked_pass)
-    new.talk.asked_show = set(t.asked_show)
-    new.talk.lost_combos = set(t.lost_combos)
-    new.talk.window_hands = dict(t.window_hands)
-    if isinstance(deal, TertzDeal):
-        assert isinstance(new, TertzDeal)
-        new.draws = list(deal.draws)
-    return new
-
-
 class TertzSearch:
     """Depth-limited alpha-beta over copies of one world's ``TertzDeal``, for ``seat``:
     card points (and the last trick's ten) won less the opponent's."""
@@ -263,7 +231,7 @@ class TertzSearch:
         start = len(deal.tricks)
         out: dict[str, float] = {}
         for call in _cards(deal, self.seat):
-            child = clone(deal)
+            child = deal.copy()
             child.apply(self.seat, call)
             out[call.token()] = self._search(child, start, -1e9, 1e9)
         return out
@@ -283,7 +251,7 @@ class TertzSearch:
         maximize = turn == self.seat
         best = -1e9 if maximize else 1e9
         for call in _ordered(deal, turn):
-            child = clone(deal)
+            child = deal.copy()
             child.apply(turn, call)
             v = self._search(child, start, alpha, beta)
             if maximize:
@@ -298,7 +266,7 @@ class TertzSearch:
 
     def _points(self, deal: Deal) -> float:
         mine = deal.side_of(self.seat)
-        return float(deal.card_points[mine] - deal.card_points[1 - mine])
+        return float(deal.tally.card_points[mine] - deal.tally.card_points[1 - mine])
 
     def _final(self, deal: Deal) -> float:
         last = deal.tricks[-1].winner

@@ -9,8 +9,9 @@ gets cards first and leads unless a rule says otherwise.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import attrs
 
@@ -36,7 +37,8 @@ from .outcomes import Outcome, VoidReason
 from .phases import BIDDING, DONE, ORDERED, PLAY, Phase
 from .play import legal_cards, trick_winner
 from .refusals import why_not
-from .rules import DealScore, RuleSet
+from .rules import RuleSet
+from .scoring import DealResult, Tally
 from .talk import SWAP_Q, TALK, Declaration, Pending, Question, Talk
 
 # the phases are re-exported: the deal is where callers look for them
@@ -49,11 +51,13 @@ __all__ = [
     "SWAP_Q",
     "TALK",
     "Deal",
+    "DealResult",
     "Declaration",
     "LoggedCall",
     "Pending",
     "Phase",
     "Question",
+    "Tally",
     "Trick",
 ]
 
@@ -128,15 +132,8 @@ class Deal:
     tricks: list[Trick] = attrs.field(init=False, factory=list)
     log: list[LoggedCall] = attrs.field(init=False, factory=list)
     talk: Talk = attrs.field(init=False, factory=Talk)  # what was said: talk.py
-    # results
-    scoring_combos: dict[int, list[Combo]] | None = attrs.field(init=False, default=None)
-    offender_side: int | None = attrs.field(init=False, default=None)  # a bide on cards
-    card_points: list[int] = attrs.field(init=False)
-    tricks_taken: list[int] = attrs.field(init=False)
-    outcome: str = attrs.field(init=False, default="")  # an Outcome, or a plugin's own
-    void_reason: VoidReason | None = attrs.field(init=False, default=None)
-    match_end: tuple[int, str] | None = attrs.field(init=False, default=None)  # side, why
-    score: DealScore | None = attrs.field(init=False, default=None)
+    tally: Tally = attrs.field(init=False)  # the running score
+    result: DealResult | None = attrs.field(init=False, default=None)  # set at the end
     extra: dict[str, Any] = attrs.field(init=False, factory=dict)  # room for plugins
     # what is worked out again only when the state it depends on changes (_Caches)
     _caches: _Caches = attrs.field(init=False, factory=_Caches)
@@ -161,8 +158,7 @@ class Deal:
         self.turn = (self.dealer + 1) % n
         self.leader = self.turn
         self.trick = Trick(self.leader)
-        self.card_points = [0] * len(self._sides)
-        self.tricks_taken = [0] * len(self._sides)
+        self.tally = Tally([0] * len(self._sides), [0] * len(self._sides))
         if not self.bides_before:
             self.bides_before = (0,) * len(self._sides)
 
@@ -276,6 +272,28 @@ class Deal:
         if ka != kb:
             return ka > kb
         return self.order_index(seat_a) < self.order_index(seat_b)
+
+    def copy(self) -> Self:
+        """A copy to play on (a search bot's): every part of the state that a call
+        changes is its own, so nothing done to the copy reaches this deal; the rules,
+        the deck and what is never changed in place (finished tricks, events, calls)
+        are shared; ``extra`` is copied one level deep (the plugins' values there are
+        replaced, not changed). A game of its own with more such state extends it
+        (TertzDeal)."""
+        new = copy.copy(self)
+        new.hands = [list(h) for h in self.hands]
+        new.talon = list(self.talon)
+        trick = self.trick
+        new.trick = Trick(trick.leader, list(trick.cards), trick.winner)
+        new.tricks = list(self.tricks)
+        new.log = list(self.log)
+        new.talk = self.talk.copy()
+        new.tally = self.tally.copy()
+        new.extra = dict(self.extra)
+        new.history = list(self.history)
+        new._told = []
+        new._caches = _Caches()
+        return new
 
     def forget_caches(self) -> None:
         """Work everything out afresh: for a caller that changed the state by hand
@@ -651,8 +669,9 @@ class Deal:
         self.tricks.append(trick)
         cards = tuple([c for _, c in trick.cards])
         self._told.append(TrickTaken(winner, cards))
-        self.tricks_taken[side] += 1
-        self.card_points[side] += self._trick_points(cards, trump)
+        tally = self.tally
+        tally.tricks_taken[side] += 1
+        tally.card_points[side] += self._trick_points(cards, trump)
         return winner, side
 
     def _trick_points(self, cards: tuple[Card, ...], trump: int) -> int:
@@ -674,7 +693,7 @@ class Deal:
             s.auto_claim
             and target is not None
             # running_total, inline: this runs after every trick
-            and self.totals_before[side] + self._extra_points()[side] + self.card_points[side]
+            and self.totals_before[side] + self._extra_points()[side] + self.tally.card_points[side]
             >= target
         ):
             self._end_claim(side)
@@ -698,16 +717,17 @@ class Deal:
         """The side's total with this deal's points so far (the claim check, after
         every trick): its card points plus the combination and bella points, which
         change only with what ``_extra_points`` watches, so they are counted once."""
-        return self.totals_before[side] + self._extra_points()[side] + self.card_points[side]
+        return self.totals_before[side] + self._extra_points()[side] + self.tally.card_points[side]
 
     def _extra_points(self) -> list[int]:
         """Each side's combination and bella points so far (scoring.py counts them)."""
-        scoring_combos = self.scoring_combos
+        tally = self.tally
+        scoring_combos = tally.scoring_combos
         talk = self.talk
         watched = (
             talk.bella_declared,
             talk.bella_owner,
-            self.offender_side,
+            tally.offender_side,
             # combos-need-trick: a seat's first trick makes its sequences count
             len(self.tricks) if self.rules.settings.combos_need_trick else 0,
         )
@@ -723,11 +743,12 @@ class Deal:
     def _end_void(self, reason: VoidReason) -> None:
         zero = [0] * len(self._sides)
         self.end_deal(Outcome.VOID, zero, zero)
-        self.void_reason = reason
-        assert self.score is not None  # end_deal set it
+        assert self.result is not None  # end_deal set it
+        self.result = attrs.evolve(self.result, void_reason=reason)
+        score = self.result.score
         # nothing said in a void deal scores: not a bella said before the four sevens
-        self.score.combo_points = list(zero)
-        self.score.bella_points = list(zero)
+        score.combo_points = list(zero)
+        score.bella_points = list(zero)
 
     def _end_claim(self, side: int) -> None:
         """A claim during the deal ends the match: each side writes what it has so far."""
@@ -747,12 +768,11 @@ class Deal:
         also ends the match."""
         self.phase = DONE
         self.talk.pending = None
-        self.outcome = outcome
-        self.score = scoring.deal_score(self, list(points))
-        self.score.written = list(written)
-        self.score.outcome = outcome
-        if winner is not None:
-            self.match_end = (winner, reason or outcome)
+        score = scoring.deal_score(self, list(points))
+        score.written = list(written)
+        score.outcome = outcome
+        match_end = None if winner is None else (winner, reason or outcome)
+        self.result = DealResult(score, match_end=match_end)
 
     # ----------------------------------------------- what a whole new game adds
     def why_not(self, seat: int, call: Call) -> E.IllegalCall:

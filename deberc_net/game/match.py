@@ -181,8 +181,9 @@ class Match:
 
     def _finish_deal(self) -> list[MatchEvent]:
         deal = self.deal
-        score = deal.score
-        assert score is not None
+        dealt = deal.result  # how the deal ended (self.result: how the match did)
+        assert dealt is not None
+        score = dealt.score
         for side, points in enumerate(score.written):
             self.totals[side] += points
         if score.outcome == Outcome.BIDE:
@@ -197,8 +198,8 @@ class Match:
             deal_no=deal.deal_no,
             players=self.rules.settings.players,
         )
-        if deal.match_end is not None:
-            self.result = MatchEnd(*deal.match_end)
+        if dealt.match_end is not None:
+            self.result = MatchEnd(*dealt.match_end)
         elif score.outcome != Outcome.VOID:
             self.result = self.rules.match_end(snapshot)
         record, end = self._record_later(deal)
@@ -210,7 +211,7 @@ class Match:
         )  # the last deal's record carries the seed (docs/protocol.md §14)
         ended = DealEnded(
             deal.deal_no,
-            deal.outcome,
+            dealt.outcome,
             tuple(score.points),
             tuple(score.written),
             tuple(self.totals),
@@ -233,9 +234,11 @@ class Match:
         return events
 
     def _next_dealer(self, deal: Deal, snapshot: MatchSnapshot) -> int:
-        if deal.void_reason == VoidReason.SEVENS:
+        dealt = deal.result
+        assert dealt is not None
+        if dealt.void_reason == VoidReason.SEVENS:
             return deal.dealer  # a misdeal-like redeal: the same dealer deals again
-        if deal.outcome == Outcome.VOID:
+        if dealt.outcome == Outcome.VOID:
             return (deal.dealer + 1) % self.rules.settings.players
         return self.rules.next_dealer(snapshot)
 

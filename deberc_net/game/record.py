@@ -224,19 +224,20 @@ _STEPS: dict[type, Callable[[RecordFold, Any], None]] = {
 
 def unveil(deal: Deal) -> Unveiled:
     """What ``deal``'s end makes public (as it stands now, for a deal still in play)."""
-    score = deal.score
+    end = deal.result
+    score = None if end is None else end.score
     # a void deal (four sevens, a redeal) writes nothing: nothing said in it scored
-    void = deal.outcome == Outcome.VOID
+    void = end is not None and end.outcome == Outcome.VOID
     # every seat whose sequences count, a partner's under pair-combinations included
     counted = () if void else tuple(deal.counted_combos().items())
     return Unveiled(
         deck=deal.deck,
         fresa=deal.fresa,
-        outcome=deal.outcome,
+        outcome="" if end is None else end.outcome,
         points=None if score is None else tuple(score.points),
         written=None if score is None else tuple(score.written),
         hanging=deal.hanging_in if score is None else score.hanging_out,
-        void_reason=deal.void_reason,
+        void_reason=None if end is None else end.void_reason,
         notes=() if score is None else tuple(score.notes),
         scored=tuple((seat, tuple(combos)) for seat, combos in counted),
         bella=deal.talk.bella_owner if bella_counts(deal) and not void else None,
@@ -302,15 +303,10 @@ class Records(Sequence[dict[str, Any]]):
         return f"Records({list(self)!r})"
 
 
-def replay_calls(
-    record: dict[str, Any],
-    rules: RuleSet,
-    before_call: Callable[[Deal, dict[str, Any]], None] | None = None,
-) -> Deal:
+def replay_calls(record: dict[str, Any], rules: RuleSet) -> Deal:
     """Rebuild a deal from its record by applying every call the players made (and its
-    forfeit, if it ended in one), without checking that the calls finish it.
-    ``before_call`` sees the deal before each recorded call is applied (the web replay
-    takes the hands and the talk from there)."""
+    forfeit, if it ended in one), without checking that the calls finish it (the web
+    replay folds the events the rebuilt deal told: server/web/replay.py)."""
     deal = (rules.deal_class or Deal)(
         rules=rules,
         deal_no=record["deal_no"],
@@ -323,8 +319,6 @@ def replay_calls(
         hanging_pending=tuple(record.get("hanging_pending_before", ())),
     )
     for entry in record["calls"]:
-        if before_call is not None:
-            before_call(deal, entry)
         if entry.get("engine"):
             continue  # the engine makes these itself (a show after skin)
         deal.apply(entry["seat"], from_record(entry), ms=entry["ms"], auto=entry.get("auto", False))

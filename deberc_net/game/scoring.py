@@ -1,5 +1,6 @@
-"""Scoring a deal: what counts (combinations, bella, cards, the last trick), the deal's
-``DealScore``, and the bide on cards of option table-penalties.
+"""Scoring a deal: its running score (``Tally``), what counts (combinations, bella,
+cards, the last trick), the deal's ``DealScore`` and how it ended (``DealResult``), and
+the bide on cards of option table-penalties.
 
 Plain functions of a deal; the rule set's ``score_deal`` (the plugins' hooks) turns the
 points into what each side writes (docs/rules.md §5).
@@ -9,9 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import attrs
+
 from .cards import card_points
 from .combos import BELLA_POINTS, Combo
-from .outcomes import Outcome
+from .outcomes import Outcome, VoidReason
 from .phases import DONE
 from .rules import DealScore
 
@@ -19,10 +22,44 @@ if TYPE_CHECKING:
     from .deal import Deal
 
 
+@attrs.define
+class Tally:
+    """A deal's running score: each side's card points and tricks so far, whose
+    sequences count (settled after the first trick) and the side that owes a bide on
+    cards. ``Deal.copy`` copies it; ``scoring_combos`` is replaced, never changed in
+    place, so a copy may share it."""
+
+    card_points: list[int]
+    tricks_taken: list[int]
+    scoring_combos: dict[int, list[Combo]] | None = None
+    offender_side: int | None = None  # a bide on cards
+
+    def copy(self) -> Tally:
+        return Tally(
+            list(self.card_points), list(self.tricks_taken), self.scoring_combos, self.offender_side
+        )
+
+
+@attrs.frozen
+class DealResult:
+    """How a deal ended (``Deal.result``, None until then): the score it writes, why a
+    void deal was void, and the side and reason when it also ends the match. Set once,
+    at the end, and replaced rather than changed."""
+
+    score: DealScore
+    void_reason: VoidReason | None = None
+    match_end: tuple[int, str] | None = None  # side, why
+
+    @property
+    def outcome(self) -> str:
+        """An Outcome, or a plugin's own: what the rules wrote on the score."""
+        return self.score.outcome
+
+
 def settle_combinations(deal: Deal) -> None:
     """After the first trick (or a bide on cards during it): whose sequences count."""
     winners = deal.rules.combo_winners(deal)
-    deal.scoring_combos = {
+    deal.tally.scoring_combos = {
         seat: combos
         for seat in winners
         if seat not in deal.talk.lost_combos and (combos := deal.combos_of(seat))
@@ -31,10 +68,11 @@ def settle_combinations(deal: Deal) -> None:
 
 def counted_combos(deal: Deal) -> dict[int, list[Combo]]:
     """The sequences that count now, by seat: the record lists exactly these."""
+    offender = deal.tally.offender_side
     return {
         seat: combos
-        for seat, combos in (deal.scoring_combos or {}).items()
-        if deal.side_of(seat) != deal.offender_side and not lacks_trick(deal, seat)
+        for seat, combos in (deal.tally.scoring_combos or {}).items()
+        if deal.side_of(seat) != offender and not lacks_trick(deal, seat)
     }
 
 
@@ -44,7 +82,7 @@ def lacks_trick(deal: Deal, seat: int) -> bool:
     their tricks, whatever the play had reached (docs/rules.md §10)."""
     return (
         deal.rules.settings.combos_need_trick
-        and deal.offender_side is None
+        and deal.tally.offender_side is None
         and not deal.took_trick(seat)
     )
 
@@ -52,7 +90,9 @@ def lacks_trick(deal: Deal, seat: int) -> bool:
 def bella_counts(deal: Deal) -> bool:
     owner = deal.talk.bella_owner
     return (
-        deal.talk.bella_declared and owner is not None and deal.side_of(owner) != deal.offender_side
+        deal.talk.bella_declared
+        and owner is not None
+        and deal.side_of(owner) != deal.tally.offender_side
     )
 
 
@@ -75,7 +115,8 @@ def bella_points(deal: Deal) -> list[int]:
 def deal_points(deal: Deal) -> list[int]:
     """Each side's points so far: combinations, bella, cards (and the last trick)."""
     combos, bella = combo_points(deal), bella_points(deal)
-    return [combos[i] + bella[i] + deal.card_points[i] for i in range(len(deal.sides))]
+    cards = deal.tally.card_points
+    return [combos[i] + bella[i] + cards[i] for i in range(len(deal.sides))]
 
 
 def lead_order(deal: Deal) -> list[int]:
@@ -91,19 +132,20 @@ def lead_order(deal: Deal) -> list[int]:
 
 def deal_score(deal: Deal, points: list[int]) -> DealScore:
     last = deal.tricks[-1].winner if deal.tricks else None
+    tally = deal.tally
     notes = [
         f"seat {seat} took no trick: his combinations do not count"
-        for seat in sorted(deal.scoring_combos or {})
-        if lacks_trick(deal, seat) and deal.side_of(seat) != deal.offender_side
+        for seat in sorted(tally.scoring_combos or {})
+        if lacks_trick(deal, seat) and deal.side_of(seat) != tally.offender_side
     ]
     return DealScore(
         sides=deal.sides,
         player_side=-1 if deal.player is None else deal.side_of(deal.player),
         points=points,
-        card_points=list(deal.card_points),
+        card_points=list(tally.card_points),
         combo_points=combo_points(deal),
         bella_points=bella_points(deal),
-        tricks_taken=list(deal.tricks_taken),
+        tricks_taken=list(tally.tricks_taken),
         last_trick_side=-1 if last is None else deal.side_of(last),
         hanging_in=deal.hanging_in,
         hanging_pending=list(deal.hanging_pending),
@@ -122,16 +164,16 @@ def score_played(deal: Deal) -> None:
     assert last is not None
     points = deal_points(deal)
     points[deal.side_of(last)] += deal.rules.settings.last_trick_bonus
-    deal.score = deal_score(deal, points)
-    deal.rules.score_deal(deal.score)
-    deal.outcome = deal.score.outcome
+    score = deal_score(deal, points)
+    deal.rules.score_deal(score)
+    deal.result = DealResult(score)
 
 
 def bide_on_cards(deal: Deal, seat: int, reason: str) -> None:
     """The offender hands all his cards to the opponents, who write every point."""
     trump = deal.trump
     assert trump is not None
-    if deal.scoring_combos is None:  # mid first trick: what was declared still counts
+    if deal.tally.scoring_combos is None:  # mid first trick: what was declared still counts
         settle_combinations(deal)
     everything = [c for t in deal.tricks for _, c in t.cards]
     everything += [c for _, c in deal.trick.cards]
@@ -139,9 +181,9 @@ def bide_on_cards(deal: Deal, seat: int, reason: str) -> None:
     total = sum(card_points(c, trump) for c in everything)
     total += deal.rules.settings.last_trick_bonus
     offender = deal.side_of(seat)
-    deal.offender_side = offender  # nothing is written for his combinations or bella
+    deal.tally.offender_side = offender  # nothing is written for his combinations or bella
     points = deal_points(deal)
-    extras = [points[i] - deal.card_points[i] for i in range(len(points))]
+    extras = [points[i] - deal.tally.card_points[i] for i in range(len(points))]
     others = [s for s in range(len(deal.sides)) if s != offender]
     share, odd = divmod(total, len(others))
     written = [0] * len(deal.sides)
@@ -149,9 +191,10 @@ def bide_on_cards(deal: Deal, seat: int, reason: str) -> None:
     for i, side in enumerate(order):
         written[side] = share + (odd if i == 0 else 0) + extras[side]
     deal.end_deal(Outcome.PENALTY, points, written)
-    assert deal.score is not None
-    deal.score.notes.append(f"bide on cards: seat {seat}, {reason}")
-    _hanging_after_penalty(deal.score, offender)
+    assert deal.result is not None  # end_deal set it
+    score = deal.result.score
+    score.notes.append(f"bide on cards: seat {seat}, {reason}")
+    _hanging_after_penalty(score, offender)
 
 
 def _hanging_after_penalty(score: DealScore, offender: int) -> None:

@@ -82,6 +82,26 @@ class Talk:
     # and its sequences are what that hand held
     window_hands: dict[int, tuple[Card, ...]] = attrs.Factory(dict)
 
+    def copy(self) -> Talk:
+        """A copy whose changes never reach this talk (``Deal.copy``): every set, dict
+        and list its own; the best declaration copied too (``ot`` marks it in place)."""
+        return Talk(
+            pending=self.pending,  # replaced, never changed in place
+            best=None if self.best is None else attrs.evolve(self.best),
+            talked=set(self.talked),
+            declared_combos={s: list(c) for s, c in self.declared_combos.items()},
+            declared_calls={s: list(c) for s, c in self.declared_calls.items()},
+            asked_pass=set(self.asked_pass),
+            asked_show=set(self.asked_show),
+            skin_owed=dict(self.skin_owed),
+            shown={s: list(c) for s, c in self.shown.items()},
+            swapped_by=self.swapped_by,
+            lost_combos=set(self.lost_combos),
+            bella_owner=self.bella_owner,
+            bella_declared=self.bella_declared,
+            window_hands=dict(self.window_hands),
+        )
+
 
 # ------------------------------------------------------------------ what may be said
 def in_window(deal: Deal, seat: int) -> bool:

@@ -78,7 +78,7 @@ def view(match: Match, seat: int | None) -> SeatView:
         trick=tuple(deal.trick.cards),
         last_trick=tuple(last.cards) if last else (),
         last_trick_winner=last.winner if last else None,
-        tricks_taken=tuple(deal.tricks_taken),
+        tricks_taken=tuple(deal.tally.tricks_taken),
         talk=tuple((e.seat, e.call.token()) for e in deal.log if e.call.name != PLAY),
         shown={s: tuple(cards) for s, cards in deal.shown.items()},
         pending=(pending.kind, pending.asker, pending.answerer) if pending else None,

@@ -22,7 +22,7 @@ import attrs
 from deberc_net.server.store.postgres import connect, migrate
 
 from .results import GameResult
-from .store import _INSERT_GAME, _game_params
+from .store import insert_games_postgres
 
 
 @attrs.frozen
@@ -99,11 +99,7 @@ class BoardQueue:
             )
             if done.rowcount != 1:
                 return False
-            with self.db.cursor() as cur:
-                cur.executemany(
-                    _INSERT_GAME.format(p="%s"),
-                    [_game_params(run, r.stored()) for r in results],
-                )
+            insert_games_postgres(self.db, run, [r.stored() for r in results])
         return True
 
     def progress(self, run: int) -> tuple[int, int]:

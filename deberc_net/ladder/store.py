@@ -7,11 +7,14 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
 from deberc_net.server.store import is_postgres
+
+if TYPE_CHECKING:
+    import psycopg
 
 LEADERBOARD_FIELDS = ("bot", "rating", "mu", "sigma", "games", "updated")
 GAME_FIELDS = ("board", "seating", "match_id", "written", "reason", "forfeit")
@@ -45,17 +48,6 @@ class LadderStore(Protocol):
     def start_run(self, settings: dict[str, Any]) -> int:
         """A new run's id."""
         ...
-
-    def add_game(
-        self,
-        run: int,
-        board: int,
-        seating: list[str],
-        match_id: str | None,
-        written: list[int],
-        reason: str,
-        forfeit: str | None,
-    ) -> None: ...
 
     def add_games(self, run: int, games: Sequence[StoredGame]) -> None:
         """Many games in one transaction (a run's, once it is played)."""
@@ -146,6 +138,16 @@ def _game_params(run: int, game: StoredGame) -> tuple[Any, ...]:
     )
 
 
+def insert_games_postgres(
+    db: psycopg.Connection[Any], run: int, games: Sequence[StoredGame]
+) -> None:
+    """The games' ``ladder_games`` rows, in the caller's transaction: a run's games
+    (PostgresLadderStore.add_games), or a board's with the board marked done
+    (BoardQueue.complete)."""
+    with db.cursor() as cursor:
+        cursor.executemany(_INSERT_GAME.format(p="%s"), [_game_params(run, g) for g in games])
+
+
 def _rating_params(row: dict[str, Any], games: dict[str, int]) -> tuple[Any, ...]:
     """A bot's ``ladder_ratings`` upsert: (bot, mu, sigma, rating, games added)."""
     return (row["bot"], row["mu"], row["sigma"], row["rating"], games.get(row["bot"], 0))
@@ -167,18 +169,6 @@ class SQLiteLadderStore:
             "INSERT INTO ladder_runs (settings) VALUES (?)", (json.dumps(settings),)
         )
         return int(cur.lastrowid or 0)
-
-    def add_game(
-        self,
-        run: int,
-        board: int,
-        seating: list[str],
-        match_id: str | None,
-        written: list[int],
-        reason: str,
-        forfeit: str | None,
-    ) -> None:
-        self.add_games(run, [StoredGame(board, seating, match_id, written, reason, forfeit)])
 
     def add_games(self, run: int, games: Sequence[StoredGame]) -> None:
         with self.db:
@@ -249,23 +239,9 @@ class PostgresLadderStore:
         assert row is not None
         return int(row[0])
 
-    def add_game(
-        self,
-        run: int,
-        board: int,
-        seating: list[str],
-        match_id: str | None,
-        written: list[int],
-        reason: str,
-        forfeit: str | None,
-    ) -> None:
-        self.add_games(run, [StoredGame(board, seating, match_id, written, reason, forfeit)])
-
     def add_games(self, run: int, games: Sequence[StoredGame]) -> None:
-        with self.db.transaction(), self.db.cursor() as cursor:
-            cursor.executemany(
-                _INSERT_GAME.format(p="%s"), [_game_params(run, game) for game in games]
-            )
+        with self.db.transaction():
+            insert_games_postgres(self.db, run, games)
 
     def finish_run(
         self,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import math
 import unicodedata
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import attrs
 import trio
@@ -15,6 +15,7 @@ import trio
 from deberc_net.plugins import RuleKind
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
+from deberc_net.protocol.events import ServerEvent
 from deberc_net.protocol.messages import Msg, phrase
 
 from . import accounts
@@ -30,6 +31,17 @@ if TYPE_CHECKING:
 Item = TypeVar("Item")
 
 
+@attrs.frozen
+class Page(Generic[Item]):
+    """One page of a list: its items, its number, how many pages, its first item's
+    place in the whole list (1 on the first page)."""
+
+    items: tuple[Item, ...]
+    number: int
+    pages: int
+    first: int
+
+
 @attrs.define(eq=False)
 class Club:
     lobby: Lobby
@@ -39,19 +51,15 @@ class Club:
         if self.lobby.node is not None:  # and those of every other worker
             names += self.lobby.node.names()
         names.sort(key=str.lower)
-        paged = self._page(session, item, names)
-        if paged is None:
-            return
-        shown, page, pages = paged
-        session.send(ev.Who(shown, len(names), page, pages))
+        self._send_page(
+            session, item, names, lambda p: ev.Who(p.items, len(names), p.number, p.pages)
+        )
 
     async def tables(self, session: Session, item: Command) -> None:
         infos = [t.info() for t in self.lobby.listed_tables()]
-        paged = self._page(session, item, infos)
-        if paged is None:
-            return
-        shown, page, pages = paged
-        session.send(ev.Tables(shown, len(infos), page, pages))
+        self._send_page(
+            session, item, infos, lambda p: ev.Tables(p.items, len(infos), p.number, p.pages)
+        )
 
     async def top(self, session: Session, item: Command) -> None:
         args = list(item.args)
@@ -71,13 +79,12 @@ class Club:
             session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
             return
         rows = await trio.to_thread.run_sync(self.lobby.store.standings, variant, players)
-        paged = self._page(session, item, rows, args)
-        if paged is None:
-            return
-        shown, page, pages = paged
-        first = (page - 1) * self.lobby.config.page_size + 1
-        rated = tuple(_rated(first + i, r) for i, r in enumerate(shown))
-        session.send(ev.Top(variant, players, rated, len(rows), page, pages))
+
+        def top(p: Page[PlayerRating]) -> ev.Top:
+            rated = tuple(_rated(p.first + i, r) for i, r in enumerate(p.items))
+            return ev.Top(variant, players, rated, len(rows), p.number, p.pages)
+
+        self._send_page(session, item, rows, top, args)
 
     async def finger(self, session: Session, item: Command) -> None:
         if len(item.args) > 1:
@@ -154,17 +161,17 @@ class Club:
         deals = tuple(history_deal(r) for r in records)
         return ev.History(game["table"], game["match"], names, sides, deals)
 
-    def _page(
+    def _send_page(
         self,
         session: Session,
         item: Command,
         items: Sequence[Item],
+        told: Callable[[Page[Item]], ServerEvent],
         args: Sequence[str] | None = None,
-    ) -> tuple[tuple[Item, ...], int, int] | None:
-        """The items on the page asked for (``args``, the command's own by default: a
-        page number or nothing), its number and the number of pages, or None after an
-        error (a list is paged and rate-limited: one client cannot make the server copy
-        it without end)."""
+    ) -> None:
+        """Send the page of ``items`` asked for (``args``, the command's own by default:
+        a page number or nothing) as ``told`` makes it, or the error (a list is paged
+        and rate-limited: one client cannot make the server copy it without end)."""
         size = self.lobby.config.page_size
         pages = max(1, math.ceil(len(items) / size))
         args = item.args if args is None else args
@@ -172,12 +179,13 @@ class Club:
             session.send(
                 ev.error("bad-argument", phrase(Msg.PAGES, command=item.name, pages=pages))
             )
-            return None
+            return
         if not self.lobby.is_admin(session) and not session.lists.take(trio.current_time()):
             session.send(ev.Error("slow-down", f"too many '{item.name}' at once: wait a little"))
-            return None
+            return
         page = int(args[0]) if args else 1
-        return tuple(items[(page - 1) * size : page * size]), page, pages
+        first = (page - 1) * size
+        session.send(told(Page(tuple(items[first : first + size]), page, pages, first + 1)))
 
 
 def _rated(rank: int, r: PlayerRating) -> ev.Rated:

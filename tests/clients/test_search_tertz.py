@@ -76,7 +76,7 @@ def test_sampled_tertz_worlds_put_every_known_card_in_its_place() -> None:
             if not drawn:
                 everything.append(world.turned)
             assert sorted(everything) == list(range(32))
-            assert world.card_points == true.card_points
+            assert world.tally.card_points == true.tally.card_points
             assert world.to_act == seat
             cards = [c.token() for c in world.legal_calls(seat) if c.name == "play"]
             assert sorted(cards) == sorted(t for t in view.legal if t in view.hand)
@@ -91,9 +91,9 @@ def test_the_tertz_search_to_the_end_is_the_value_of_best_play_in_the_engine() -
     match, seat = next(
         (m, s) for m, s in _positions("w2") if len(m.deal.hands[s]) == 3 and not m.deal.talon
     )
-    deal = tertz.clone(match.deal)
+    deal = match.deal.copy()
     assert isinstance(deal, TertzDeal)
-    before = list(deal.card_points)
+    before = list(deal.tally.card_points)
     value = max(tertz.values_in(deal, seat, 99, 1e18, 10**9).values())
     assert sorted(deal.hands[seat]) == sorted(match.deal.hands[seat])  # searched on copies
     while deal.phase != DONE:
@@ -103,7 +103,7 @@ def test_the_tertz_search_to_the_end_is_the_value_of_best_play_in_the_engine() -
         values = tertz.values_in(deal, turn, 99, 1e18, 10**9)
         best = max(values, key=lambda t: values[t])
         deal.apply(turn, call_for_deal(deal, turn, best))
-    won = deal.card_points  # the search values the whole deal's card points
+    won = deal.tally.card_points  # the search values the whole deal's card points
     assert won != before
     last = 10 if deal.tricks[-1].winner == seat else -10
     assert value == won[seat] - won[1 - seat] + last

@@ -129,9 +129,9 @@ def test_all_pass_twice_voids_the_deal() -> None:
     say(deal, 0, "pas")
     say(deal, 1, "pas")
     assert deal.phase == "done"
-    assert (deal.outcome, deal.void_reason) == ("void", "all passed")
+    assert (deal.result.outcome, deal.result.void_reason) == ("void", "all passed")
     assert deal.trump is None and deal.player is None
-    assert deal.score is not None and deal.score.written == [0, 0]
+    assert deal.result is not None and deal.result.score.written == [0, 0]
     assert legal(deal, 0) == [] and legal(deal, 1) == []
     refused(deal, 0, "pas", E.WrongPhase, "wrong-phase")
     rec = deal.record()

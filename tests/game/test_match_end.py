@@ -88,7 +88,7 @@ def test_no_claim_before_the_last_trick_when_short_of_the_target() -> None:
     assert deal.phase == "play" and len(deal.tricks) == 8
     # seat 1 is over (490 + 50) but took no trick: no claim; seat 0 is at 491
     assert deal.running_total(0) == 491 and deal.running_total(1) == 540
-    assert deal.match_end is None
+    assert deal.result is None  # the deal goes on: no claim ended it
 
 
 def test_a_bide_cannot_be_claimed_by_the_bide_player() -> None:

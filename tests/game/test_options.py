@@ -148,7 +148,7 @@ def test_bella_default_before_any_card() -> None:
     assert "bella" in legal(deal, 0)
     say(deal, 0, "bella")
     play(deal, "Kc Jc")  # seat 1 must overtrump: Jc
-    assert deal.bella_points() == [20, 0] and deal.card_points == [0, 24]
+    assert deal.bella_points() == [20, 0] and deal.tally.card_points == [0, 24]
     assert deal.deal_points() == [20, 24]
 
 
@@ -163,7 +163,7 @@ def test_bella_after_trick_only_once_the_owner_took_a_trick() -> None:
     # ... and never when the K and Q go before the owner's first trick
     deal = bella_deal(rules("bella-after-trick"))
     play(deal, "Kc Jc 9c Qc")
-    assert deal.card_points == [0, 24 + 17] and "bella" not in legal(deal, 0)
+    assert deal.tally.card_points == [0, 24 + 17] and "bella" not in legal(deal, 0)
     assert deal.bella_points() == [0, 0]
 
 
@@ -219,7 +219,7 @@ def test_seven_swap_default_and_off() -> None:
     )
     say(deal, 0, "igrayu", "menyayu")
     play(deal, "Jh Ah")
-    assert deal.card_points == [31, 0]
+    assert deal.tally.card_points == [31, 0]
     deal = Deal(
         rules=rules("seven-swap-off"),
         deal_no=1,
@@ -232,7 +232,7 @@ def test_seven_swap_default_and_off() -> None:
     assert "menyayu" not in legal(deal, 0)
     refused(deal, 0, "menyayu", E.NotAllowed, "not-allowed")
     play(deal, "8h Ah")  # seat 1 must overtrump the 8h with the Ah
-    assert deal.card_points == [0, 11] and deal.turned == parse_card("Jh")
+    assert deal.tally.card_points == [0, 11] and deal.turned == parse_card("Jh")
 
 
 # ------------------------------------------------------------------ player-leads
@@ -290,8 +290,8 @@ def test_sequence_by_strength_k_10_a_is_a_terts() -> None:
     play(deal, "7h")
     assert "terts" not in legal(deal, 1) and "rost?" not in legal(deal, 1)  # 9d 10d Jd: no
     play(deal, "Ah")
-    assert deal.combo_points() == [20, 0] and deal.card_points == [0, 11]
-    assert [c.describe() for c in (deal.scoring_combos or {})[0]] == ["terts to As"]
+    assert deal.combo_points() == [20, 0] and deal.tally.card_points == [0, 11]
+    assert [c.describe() for c in (deal.tally.scoring_combos or {})[0]] == ["terts to As"]
 
 
 def test_default_natural_order_9_10_j_is_a_terts() -> None:
@@ -302,7 +302,7 @@ def test_default_natural_order_9_10_j_is_a_terts() -> None:
     say(deal, 1, "terts")
     play(deal, "Ah")
     assert deal.combo_points() == [0, 20]
-    assert [c.describe() for c in (deal.scoring_combos or {})[1]] == ["terts to Jd"]
+    assert [c.describe() for c in (deal.tally.scoring_combos or {})[1]] == ["terts to Jd"]
 
 
 # ----------------------------------------------------------------------- deberts
@@ -473,7 +473,7 @@ def test_rost_holding_a_longer_combination() -> None:
     assert "pyatdesyat" not in legal(deal, 1) and "rost?" not in legal(deal, 1)
     assert deal.log[-1].penalty == "forbidden-rost"
     play(deal, "Ah")
-    assert deal.combo_points() == [20, 0] and deal.card_points == [0, 11]
+    assert deal.combo_points() == [20, 0] and deal.tally.card_points == [0, 11]
 
 
 def test_rost_without_a_combination_is_a_bide_on_cards() -> None:
@@ -481,10 +481,10 @@ def test_rost_without_a_combination_is_a_bide_on_cards() -> None:
     refused(deal, 1, "rost?", E.ForbiddenRost, "forbidden-rost")
     deal = talk_deal(NOTHING, rules("table-penalties"))
     say(deal, 1, "rost?")
-    assert deal.phase == DONE and deal.score is not None
+    assert deal.phase == DONE and deal.result is not None
     # cards in play: 21 (seat 0) + 50 (seat 1), the last trick 10, and seat 0's declared
     # terts 20: what was declared before the offence still counts for the innocent side
-    assert (deal.outcome, deal.score.written) == ("penalty", [101, 0])
+    assert (deal.result.outcome, deal.result.score.written) == ("penalty", [101, 0])
 
 
 def test_a_forbidden_swap() -> None:
@@ -507,10 +507,10 @@ def test_a_forbidden_swap() -> None:
     refused(second_trump(R), 1, "menyayu", E.NotAllowed, "not-allowed")
     deal = second_trump(rules("table-penalties"))
     say(deal, 1, "menyayu")
-    assert deal.phase == DONE and deal.score is not None
+    assert deal.phase == DONE and deal.result is not None
     # spades: seat 0's cards 42, seat 1's 32, and the last trick 10
-    assert (deal.outcome, deal.score.written) == ("penalty", [84, 0])
-    assert deal.score.notes == ["bide on cards: seat 1, not-allowed"]
+    assert (deal.result.outcome, deal.result.score.written) == ("penalty", [84, 0])
+    assert deal.result.score.notes == ["bide on cards: seat 1, not-allowed"]
 
 
 # ------------------------------------------------------------------ manual-claim

@@ -64,14 +64,14 @@ def test_scripted_play_follow_trump_overtrump_and_winners() -> None:
     refused(deal, 1, "7s", E.NotInHand, "illegal-card")
     refused(deal, 0, "9s", E.NotYourTurn, "not-your-turn")
     play(deal, "Ac")
-    assert deal.tricks[0].winner == 1 and deal.card_points == [0, 22]
+    assert deal.tricks[0].winner == 1 and deal.tally.card_points == [0, 22]
     # trump led: seat 0 must beat the king when he can (9c does, Qc does not)
     play(deal, "Kc")
     assert legal(deal, 0) == ["9c"]
     refused(deal, 0, "Qc", E.MustOvertrump, "must-overtrump")
     refused(deal, 0, "7h", E.MustFollowSuit, "must-follow-suit")
     play(deal, "9c")
-    assert deal.tricks[1].winner == 0 and deal.card_points == [18, 22]
+    assert deal.tricks[1].winner == 0 and deal.tally.card_points == [18, 22]
     # trump led, seat 1 void in trump: any card
     play(deal, "Qc")
     assert legal(deal, 1) == ["Jh", "Qh", "Ah", "9d", "Jd", "Qd", "8d"]
@@ -92,37 +92,39 @@ def test_scripted_play_follow_trump_overtrump_and_winners() -> None:
     play(deal, "Ad Jd 9s Qd")
     assert deal.phase == "done"
     assert [t.winner for t in deal.tricks] == [1, 0, 0, 0, 1, 1, 0, 0, 0]
-    assert deal.card_points == [53, 36]
-    assert deal.score is not None
-    assert deal.score.points == [63, 36]  # the last trick adds 10
-    assert deal.score.last_trick_side == 0
-    assert deal.tricks_taken == [6, 3]
+    assert deal.tally.card_points == [53, 36]
+    assert deal.result is not None
+    assert deal.result.score.points == [63, 36]  # the last trick adds 10
+    assert deal.result.score.last_trick_side == 0
+    assert deal.tally.tricks_taken == [6, 3]
     refused(deal, 1, "Qd", E.WrongPhase, "wrong-phase")
 
 
 def test_plain_ten_beats_king_and_trump_jack_beats_nine() -> None:
     deal = ordered(SIMPLE)
     play(deal, "Jc Kc")
-    assert deal.tricks[0].winner == 0 and deal.card_points == [24, 0]  # J 20 + K 4
+    assert deal.tricks[0].winner == 0 and deal.tally.card_points == [24, 0]  # J 20 + K 4
     play(deal, "9c")
     assert legal(deal, 1) == ["10c"]  # cannot beat 9c: any trump, here the only one
     play(deal, "10c")
-    assert deal.card_points == [48, 0]  # 9 counts 14 in trump
+    assert deal.tally.card_points == [48, 0]  # 9 counts 14 in trump
     play(deal, "Ac")
     assert legal(deal, 1) == ["Qs", "Js", "9s", "Ah", "10h", "Kh", "Qd"]
     play(deal, "Qd As Js 10s Qs")
     assert deal.tricks[4].winner == 0  # 10s beats Qs
-    assert deal.card_points == [88, 0]
+    assert deal.tally.card_points == [88, 0]
 
 
 def test_simple_deal_last_trick_and_totals() -> None:
     deal = ordered(SIMPLE)
     play(deal, SIMPLE_PLAY)
     assert [t.winner for t in deal.tricks] == [0, 0, 0, 0, 0, 0, 1, 1, 1]
-    assert deal.card_points == [92, 25]
-    assert deal.score is not None
-    assert deal.score.points == [92, 35]
-    assert sum(deal.card_points) == sum(card_points(c, CLUBS) for c in cards(" ".join(SIMPLE[:2])))
+    assert deal.tally.card_points == [92, 25]
+    assert deal.result is not None
+    assert deal.result.score.points == [92, 35]
+    assert sum(deal.tally.card_points) == sum(
+        card_points(c, CLUBS) for c in cards(" ".join(SIMPLE[:2]))
+    )
 
 
 # --------------------------------------------- three cards on the table (rule level)

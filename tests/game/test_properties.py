@@ -261,7 +261,7 @@ def check_cards_conserved(match: Match, *_: Any) -> None:
     cards = places(deal)
     assert sorted(cards) == list(range(32)), sorted(card_str(c) for c in cards)
     assert deal.fresa is None or deal.fresa == deal.talon[-1]
-    if deal.phase != BIDDING and deal.outcome != "void":
+    if deal.phase != BIDDING and (deal.result is None or deal.result.outcome != "void"):
         # every seat holds its 9 cards less those it played
         tricks = list(deal.tricks)
         if not any(t is deal.trick for t in tricks):

@@ -144,17 +144,17 @@ def check_complete_deal(record: dict[str, Any], deal: Deal, players: int, bonus:
         assert in_play == 152  # every card is in play
     # the engine's count: its card points, and its deal points less the combinations
     # and bella, are the tricks and the last trick's bonus
-    score = deal.score
+    score = deal.result.score
     assert score is not None
-    assert sum(deal.card_points) == in_play
+    assert sum(deal.tally.card_points) == in_play
     assert sum(score.points) - sum(score.combo_points) - sum(score.bella_points) == (tricks + bonus)
-    assert sum(deal.tricks_taken) == HAND[players]
+    assert sum(deal.tally.tricks_taken) == HAND[players]
 
 
 def check_listed_combinations(record: dict[str, Any], deal: Deal, bonus: int) -> None:
     """The combinations in ``declared[].scored`` are exactly the combination part of
     ``points``: per side, the sequences and bella listed add up to it."""
-    score = deal.score
+    score = deal.result.score
     assert score is not None
     listed = [0] * len(score.points)
     for entry in record["declared"]:
@@ -171,7 +171,7 @@ def check_listed_combinations(record: dict[str, Any], deal: Deal, bonus: int) ->
             and len(record["tricks"]) == deal.rules.settings.hand_size
             else 0
         )
-        assert points == listed[side] + deal.card_points[side] + last, (
+        assert points == listed[side] + deal.tally.card_points[side] + last, (
             record["deal_no"],
             side,
             record,

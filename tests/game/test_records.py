@@ -66,7 +66,7 @@ def test_record_of_a_made_deal() -> None:
     assert (rec["totals_before"], rec["totals"], rec["outcome"]) == ([0, 0], [92, 35], "made")
     assert rec["void_reason"] is None and "match_over" not in rec
     assert_replays(match)
-    assert replay_deal(rec, R).score.written == [92, 35]  # type: ignore[union-attr]
+    assert replay_deal(rec, R).result.score.written == [92, 35]  # type: ignore[union-attr]
 
 
 def test_records_of_void_hanging_and_resolved_deals_replay() -> None:

@@ -51,7 +51,8 @@ def match2(ruleset: RuleSet, *specs: tuple[str, str, str]) -> Match:
 
 def scored(deal: Deal) -> dict[int, list[str]]:
     return {
-        seat: [c.describe() for c in combos] for seat, combos in (deal.scoring_combos or {}).items()
+        seat: [c.describe() for c in combos]
+        for seat, combos in (deal.tally.scoring_combos or {}).items()
     }
 
 
@@ -80,7 +81,7 @@ def test_four_players_rost_is_answered_by_the_pairs_best() -> None:
     assert deal.best.seat == 2
     # the partner who took over the pair's declaration scores alone (seeds 003, 004)
     assert scored(deal) == {2: ["terts to Ah"]}
-    assert deal.combo_points() == [20, 0] and deal.card_points == [0, 2]
+    assert deal.combo_points() == [20, 0] and deal.tally.card_points == [0, 2]
     assert deal.declared_calls == {0: ["terts"], 2: ["ot-A"], 3: ["rost?", "pishet"]}
 
 
@@ -115,7 +116,7 @@ def test_three_players_a_silent_whistler_scores_no_sequence() -> None:
     play(deal, "9s")  # ... but stays silent; seat 1 takes 8s Js 9s: 2
     assert deal.talked == {0, 1}
     assert scored(deal) == {0: ["terts to Ah"]}
-    assert deal.combo_points() == [20, 0, 0] and deal.card_points == [0, 2, 0]
+    assert deal.combo_points() == [20, 0, 0] and deal.tally.card_points == [0, 2, 0]
 
 
 # ------------------------------------------------- 3. a bide right after a hanging bide
@@ -131,7 +132,7 @@ def test_three_players_hanging_points_after_a_bide_are_shared_by_the_whistlers()
     )
     say(deal, 0, "igrayu")
     play(deal, D3_PLAY)
-    score = deal.score
+    score = deal.result.score
     assert score is not None
     # 71 against 48 + 43: a bide. The 71 and the hanging 101 are both split in half, the
     # odd point to seat 1, who plays before seat 2 (not all 101 to seat 1, who wrote more)
@@ -231,11 +232,11 @@ def test_a_false_declaration_after_a_terts_is_a_bide_on_cards() -> None:
         refused(talk(rules()), 1, false, E.FalseDeclaration, "false-declaration")
         deal = talk(rules("table-penalties"))
         say(deal, 1, false)
-        assert deal.phase == DONE and deal.score is not None
+        assert deal.phase == DONE and deal.result is not None
         # every card 74, the last trick 10 and seat 0's declared terts 20
-        assert (deal.outcome, deal.score.written) == ("penalty", [104, 0])
+        assert (deal.result.outcome, deal.result.score.written) == ("penalty", [104, 0])
         assert deal.log[-1].penalty == "false-declaration"
-        assert deal.score.notes == ["bide on cards: seat 1, false-declaration"]
+        assert deal.result.score.notes == ["bide on cards: seat 1, false-declaration"]
 
 
 def test_a_false_ot_answer_is_a_false_declaration() -> None:
@@ -246,16 +247,16 @@ def test_a_false_ot_answer_is_a_false_declaration() -> None:
     deal = talk(rules("table-penalties"))
     say(deal, 1, "rost?")
     say(deal, 0, "ot-A")
-    assert deal.score is not None
-    assert (deal.outcome, deal.score.written) == ("penalty", [0, 84])
+    assert deal.result is not None
+    assert (deal.result.outcome, deal.result.score.written) == ("penalty", [0, 84])
     assert deal.log[-1].penalty == "false-declaration"
     # the asker lies (his terts is to A): seat 0 writes 84 and his terts, still the best
     deal = talk(rules("table-penalties"))
     say(deal, 1, "rost?")
     say(deal, 0, "ot-K")
     say(deal, 1, "ot-K")
-    assert deal.score is not None
-    assert (deal.outcome, deal.score.written) == ("penalty", [104, 0])
+    assert deal.result is not None
+    assert (deal.result.outcome, deal.result.score.written) == ("penalty", [104, 0])
 
 
 # ------------------------- 8. three players: after a hanging bide a whistler deals
@@ -292,11 +293,11 @@ def test_deberts_completed_by_the_seven_swap() -> None:
         "7h 9h 10h Jh Qh Kh Ah 7s 8s", "9s 10s Js Qs Ks As 7d 8d 9d", "8h", rules("deberts")
     )
     say(deal, 0, "igrayu")
-    assert deal.phase == PLAY and deal.outcome == ""  # 9h-Ah: a run of six
+    assert deal.phase == PLAY and deal.result is None  # 9h-Ah: a run of six
     say(deal, 0, "menyayu")
-    assert deal.phase == DONE and deal.outcome == "deberts"
-    assert deal.match_end == (0, "deberts")
-    assert deal.score is not None and deal.score.written == [0, 0]
+    assert deal.phase == DONE and deal.result is not None
+    assert deal.result.outcome == "deberts" and deal.result.match_end == (0, "deberts")
+    assert deal.result.score.written == [0, 0]
 
 
 def test_deberts_with_sequence_by_strength_reads_runs_in_that_order() -> None:
@@ -304,11 +305,12 @@ def test_deberts_with_sequence_by_strength_reads_runs_in_that_order() -> None:
     # every trump but the J (Jc turned): 7 8 Q K 10 A 9 by strength, broken naturally
     deal = deal2("7s 8s 9s 10s Js 7h 8h 9h 10h", "7c 8c 9c 10c Qc Kc Qs Ks Ac", "Jc", ruleset)
     say(deal, 0, "igrayu")
-    assert (deal.outcome, deal.match_end) == ("deberts", (1, "deberts"))
+    assert deal.result is not None
+    assert (deal.result.outcome, deal.result.match_end) == ("deberts", (1, "deberts"))
     # 7c-Kc (no A), a natural run of seven, is 7 8 Q K 10 _ 9 J by strength: no deberts
     deal = deal2("7s 8s 9s 10s Js 7h 8h 9h 10h", "7c 8c 9c 10c Jc Qc Kc Qs Ks", "Ac", ruleset)
     say(deal, 0, "igrayu")
-    assert deal.phase == PLAY and deal.match_end is None
+    assert deal.phase == PLAY and deal.result is None
 
 
 def test_four_players_a_partner_who_answered_rost_shows_only_that_length() -> None:

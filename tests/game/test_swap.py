@@ -53,7 +53,7 @@ def test_leader_swaps_the_trump_seven_for_the_turned_card() -> None:
     assert "menyayu" not in legal(deal, 0)
     refused(deal, 0, "menyayu", E.NotAllowed, "not-allowed")
     play(deal, "Jh Ah")  # trump led: Ah cannot beat the jack, any heart
-    assert deal.card_points == [31, 0]  # trump J 20 + A 11
+    assert deal.tally.card_points == [31, 0]  # trump J 20 + A 11
     rec = deal.record()
     assert rec["turned"] == "Jh"
     assert [c["call"] for c in rec["calls"]] == ["igrayu", "menyayu", "play", "play"]
@@ -181,8 +181,8 @@ def test_four_sevens_in_bidding_even_out_of_turn() -> None:
     assert legal(deal, 0) == ["chetyre-semerki"]  # not his turn, still allowed
     refused(deal, 1, "chetyre-semerki", E.NotAllowed, "not-allowed")
     say(deal, 0, "chetyre-semerki")
-    assert (deal.phase, deal.outcome, deal.void_reason) == ("done", "void", "sevens")
-    assert deal.score is not None and deal.score.written == [0, 0]
+    assert (deal.phase, deal.result.outcome, deal.result.void_reason) == ("done", "void", "sevens")
+    assert deal.result is not None and deal.result.score.written == [0, 0]
 
 
 def test_four_sevens_after_the_order_until_the_first_card() -> None:

@@ -46,7 +46,7 @@ def test_first_declares_terts_and_scores_it_alone() -> None:
     assert "rost?" not in legal(deal, 1) and "terts" not in legal(deal, 1)
     play(deal, "Ah")
     assert deal.combo_points() == [20, 0]
-    assert deal.card_points == [0, 11]
+    assert deal.tally.card_points == [0, 11]
     assert deal.deal_points() == [20, 11]
 
 
@@ -80,8 +80,8 @@ def test_longer_combination_wins_outright() -> None:
     assert deal.best is not None and deal.best.seat == 1
     play(deal, "8h")
     assert deal.combo_points() == [0, 50]
-    assert deal.scoring_combos == {1: deal.declared_combos[1]}
-    assert [c.describe() for c in deal.scoring_combos[1]] == ["pyatdesyat to Ad"]
+    assert deal.tally.scoring_combos == {1: deal.declared_combos[1]}
+    assert [c.describe() for c in deal.tally.scoring_combos[1]] == ["pyatdesyat to Ad"]
 
 
 # ------------------------------------------------------------ rost?
@@ -184,11 +184,11 @@ def test_winner_scores_fifty_and_terts_loser_nothing_full_deal() -> None:
     play(deal, "Ah Jh 10h Qh Jc 9c Qc 8s 7d Ad Kh 8d 9s 9d 10s 10d")
     assert deal.phase == "done"
     # cards: seat 0 takes 7d+Ad, Kh+8d, 9s+9d, 10s+10d = 35 and the last trick
-    assert deal.card_points == [35, 74]
-    assert deal.score is not None
-    assert deal.score.points == [115, 74]
-    assert deal.score.combo_points == [70, 0]
-    assert (deal.outcome, deal.score.written) == ("made", [115, 74])
+    assert deal.tally.card_points == [35, 74]
+    assert deal.result is not None
+    assert deal.result.score.points == [115, 74]
+    assert deal.result.score.combo_points == [70, 0]
+    assert (deal.result.outcome, deal.result.score.written) == ("made", [115, 74])
     declared = deal.record()["declared"]
     assert declared[0] == {
         "seat": 0,
@@ -212,7 +212,7 @@ def test_second_wins_with_higher_fifty_and_adds_his_terts() -> None:
     assert legal(deal, 1) == ["Jc", "Ac"]  # void in spades: must trump
     play(deal, "Jc")
     assert deal.combo_points() == [0, 70]
-    assert deal.card_points == [0, 20]
+    assert deal.tally.card_points == [0, 20]
 
 
 # ------------------------------------------------------------ forbidden rost?
@@ -322,7 +322,7 @@ def test_run_of_five_is_one_fifty() -> None:
     say(deal, 0, "pyatdesyat")
     play(deal, "7h 8h")
     assert deal.combo_points() == [50, 0]
-    assert [c.describe() for c in deal.scoring_combos[0]] == ["pyatdesyat to Js"]
+    assert [c.describe() for c in deal.tally.scoring_combos[0]] == ["pyatdesyat to Js"]
 
 
 def test_run_of_seven_is_one_fifty() -> None:
@@ -332,7 +332,7 @@ def test_run_of_seven_is_one_fifty() -> None:
     say(deal, 0, "pyatdesyat")
     play(deal, "7h 8h")
     assert deal.combo_points() == [50, 0]
-    assert [c.describe() for c in deal.scoring_combos[0]] == ["pyatdesyat to Ks"]
+    assert [c.describe() for c in deal.tally.scoring_combos[0]] == ["pyatdesyat to Ks"]
 
 
 def test_run_of_eight_is_two_fifties() -> None:
@@ -342,7 +342,7 @@ def test_run_of_eight_is_two_fifties() -> None:
     say(deal, 0, "dva-pyatdesyat")
     play(deal, "7h 8h")
     assert deal.combo_points() == [100, 0]
-    assert [c.describe() for c in deal.scoring_combos[0]] == [
+    assert [c.describe() for c in deal.tally.scoring_combos[0]] == [
         "pyatdesyat to 10s",
         "pyatdesyat to As",
     ]
@@ -419,9 +419,9 @@ def test_bella_cards_also_count_in_a_trump_terts() -> None:
     play(deal, "9h")
     assert deal.combo_points() == [20, 0]
     assert deal.bella_points() == [20, 0]
-    assert deal.card_points == [0, 25]
+    assert deal.tally.card_points == [0, 25]
     assert deal.deal_points() == [40, 25]
-    assert [c.cards for c in deal.scoring_combos[0]] == [tuple(cards("Qh Kh Ah"))]
+    assert [c.cards for c in deal.tally.scoring_combos[0]] == [tuple(cards("Qh Kh Ah"))]
 
 
 def test_bella_after_the_swap_brings_the_queen() -> None:

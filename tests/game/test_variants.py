@@ -322,16 +322,16 @@ def test_four_players_partner_adds_his_sequence(pair_combinations: bool) -> None
     # seat 3 has no combination: he may only ask to see
     assert [t for t in legal(deal, 3) if not t[0].isdigit() and t[0] not in "JQKA"] == ["pokazhi"]
     play(deal, "Ad")  # seat 3 takes the trick
-    assert deal.card_points == [0, 13]
+    assert deal.tally.card_points == [0, 13]
     if not pair_combinations:
         # seeds 003, 004: only the owner of the best scores; his partner's terts does not
         assert deal.combo_points() == [20, 0]
-        assert sorted(deal.scoring_combos or {}) == [0]
+        assert sorted(deal.tally.scoring_combos or {}) == [0]
         return
     # pair-combinations: seat 0's terts and seat 2's (never declared) both score, and the
     # record lists seat 2's too (it said nothing, so no calls)
     assert deal.combo_points() == [40, 0]
-    assert sorted(deal.scoring_combos or {}) == [0, 2]
+    assert sorted(deal.tally.scoring_combos or {}) == [0, 2]
     listed = {d["seat"]: d for d in deal.record()["declared"]}
     assert listed[2] == {
         "seat": 2,
@@ -378,8 +378,8 @@ def test_four_players_opponents_best_takes_it_from_the_pair() -> None:
     assert legal(deal, 2) == ["pishet"]
     say(deal, 2, "pishet")
     play(deal, "Jd 10d")  # seat 3 takes 7d Qd Jd 10d: 15
-    assert deal.combo_points() == [0, 20] and deal.card_points == [0, 15]
-    assert sorted(deal.scoring_combos or {}) == [1]
+    assert deal.combo_points() == [0, 20] and deal.tally.card_points == [0, 15]
+    assert sorted(deal.tally.scoring_combos or {}) == [1]
 
 
 def test_four_players_partner_exemption_legal_cards() -> None:

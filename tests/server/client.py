@@ -16,6 +16,9 @@ from deberc_net.protocol.render import BANNER_RU
 from deberc_net.protocol.wire import EventKind, LineBuffer, fields_of, parse_line
 
 DEFAULT_TIMEOUT = 5.0
+# how long to wait for a house bot's first move: its process imports the project
+# before it connects (2 busy cores)
+BOT_START_S = 20.0
 CARD = re.compile(r"(?:10|[789JQKA])[♠♥♦♣]")  # as the human style shows cards
 PROMPT = re.compile(r"^Your call(?: \[\d+ s\])?: (.+)$")
 

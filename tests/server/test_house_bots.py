@@ -12,10 +12,9 @@ from pytest import MonkeyPatch
 
 from deberc_net.server.house import SEARCH_LEVELS, HouseBot, HouseBots
 
-from .client import fields, is_event, play_machine
+from .client import BOT_START_S, fields, is_event, play_machine
 from .conftest import Connector
 
-BOT_START_S = 20.0  # a bot process imports the project before it connects (2 busy cores)
 PYTHON = (sys.executable, "-c")
 SLEEPER = "import time; time.sleep(60)"
 # the real bot, which crashes at its fourth answer, each time it is started

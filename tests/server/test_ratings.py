@@ -8,11 +8,10 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
-from .client import fields, is_event, play_machine
+from .client import BOT_START_S, fields, is_event, play_machine
 from .conftest import Connector
 
 Register = Callable[[str, str], Awaitable[None]]
-BOT_START_S = 20.0  # a house bot's process imports the project before it connects
 
 
 async def _play(ann, bob, settings: str = "2 short") -> dict[str, str]:
@@ -35,6 +34,24 @@ async def _play(ann, bob, settings: str = "2 short") -> dict[str, str]:
         nursery.start_soon(play, bob, 2)
     start = [x for x in ann.lines if is_event(x, "start")][-1]
     return {**fields(ends[0])[1], "match": fields(start)[1]["match"]}
+
+
+async def test_top_numbers_each_page_from_where_it_starts(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, register: Register
+) -> None:
+    port = await start_server(page_size=1)
+    await register("ann", "pw-ann-1")
+    await register("bob", "pw-bob-1")
+    ann = await connect.machine(port, "ann", "pw-ann-1")
+    bob = await connect.machine(port, "bob", "pw-bob-1")
+    winner = (await _play(ann, bob))["name"]
+    loser = "bob" if winner == "ann" else "ann"
+    for page, rank, name in (("1", "1", winner), ("2", "2", loser)):
+        await ann.send(f"top moscow 2 {page}")
+        top = await ann.expect("top")
+        assert (top["count"], top["total"], top["page"], top["pages"]) == ("1", "2", page, "2")
+        rated = await ann.expect("rated")
+        assert (rated["rank"], rated["name"]) == (rank, name)
 
 
 async def test_a_rated_match_moves_top_and_finger(

@@ -42,9 +42,11 @@ def test_runs_keep_their_games_in_order(ladder_store: LadderStore) -> None:
     first = ladder_store.start_run({"argv": ["--deals", "2"]})
     second = ladder_store.start_run({"argv": []})
     assert second > first
-    ladder_store.add_game(first, 1, ["heur", "rand"], "m1", [301, 40], "score", None)
-    ladder_store.add_game(second, 1, ["rand", "heur"], None, [0, 0], "forfeit", "rand")
-    ladder_store.add_game(first, 1, ["rand", "heur"], "m2", [12, 302], "score", None)
+    ladder_store.add_games(first, [StoredGame(1, ["heur", "rand"], "m1", [301, 40], "score", None)])
+    ladder_store.add_games(
+        second, [StoredGame(1, ["rand", "heur"], None, [0, 0], "forfeit", "rand")]
+    )
+    ladder_store.add_games(first, [StoredGame(1, ["rand", "heur"], "m2", [12, 302], "score", None)])
     assert ladder_store.games(first) == [
         {"board": 1, "seating": ["heur", "rand"], "match_id": "m1", "written": [301, 40],
          "reason": "score", "forfeit": None},
@@ -86,7 +88,7 @@ def test_a_ladder_store_and_a_server_store_share_one_database(store_db: str) -> 
     try:
         assert server.schema_version() == len(MIGRATIONS)
         run = ladder.start_run({})
-        ladder.add_game(run, 1, ["a", "b"], "m1", [1, 2], "score", None)
+        ladder.add_games(run, [StoredGame(1, ["a", "b"], "m1", [1, 2], "score", None)])
         assert server.max_match_number() == 0 and len(ladder.games(run)) == 1
     finally:
         server.close()

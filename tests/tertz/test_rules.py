@@ -174,7 +174,7 @@ def test_rost_as_in_deberts_the_higher_terts_scores() -> None:
     finish(deal)
     scored = {d["seat"]: d["scored"] for d in deal.record()["declared"]}
     assert scored[0] == [] and [s["points"] for s in scored[1]] == [20]
-    assert deal.score is not None and deal.score.combo_points == [0, 20]
+    assert deal.result is not None and deal.result.score.combo_points == [0, 20]
 
 
 def test_a_higher_class_is_declared_over_a_lower_one_and_alone_scores() -> None:
@@ -187,7 +187,7 @@ def test_a_higher_class_is_declared_over_a_lower_one_and_alone_scores() -> None:
     refused(deal, 1, "sto-korolei")
     play(deal, "8s")
     finish(deal)
-    assert deal.score is not None and deal.score.combo_points == [300, 0]  # four J and A
+    assert deal.result is not None and deal.result.score.combo_points == [300, 0]  # four J and A
 
 
 def test_the_seat_with_only_kings_over_no_declaration_says_sto_korolei() -> None:
@@ -211,9 +211,9 @@ def test_mariage_neither_beats_nor_is_beaten() -> None:
     assert "bella" not in legal(deal, 1)
     play(deal, "10d")
     finish(deal)
-    assert deal.score is not None
-    assert deal.score.combo_points == [20, 0] and deal.score.bella_points == [0, 20]
-    assert deal.score.written[0] + deal.score.written[1] == 150 + 40
+    assert deal.result is not None
+    assert deal.result.score.combo_points == [20, 0] and deal.result.score.bella_points == [0, 20]
+    assert deal.result.score.written[0] + deal.result.score.written[1] == 150 + 40
 
 
 def test_the_trump_seven_takes_the_turned_card() -> None:
@@ -294,8 +294,8 @@ def test_the_150_split_rounded_to_tens_a_five_down() -> None:
     ]
     deal = deal_of(SEAT0, SEAT1, "Kh", TALON)
     finish(deal)
-    score = deal.score
-    assert score is not None and deal.outcome == "split"
+    score = deal.result.score
+    assert score is not None and deal.result.outcome == "split"
     cards_only = [score.card_points[s] + (10 if score.last_trick_side == s else 0) for s in (0, 1)]
     assert sum(cards_only) == 150
     counter = min((0, 1), key=lambda s: (score.tricks_taken[s], s == score.last_trick_side))
@@ -351,7 +351,7 @@ def test_a_changed_last_trick_changes_the_sum_shared() -> None:
     deal = new_deal(rules, build_talon_deck(SEAT0, SEAT1, "Kh", TALON))
     assert isinstance(deal, TertzDeal)
     finish(deal)
-    score = deal.score
+    score = deal.result.score
     assert score is not None
     assert sum(score.written) - sum(score.combo_points) - sum(score.bella_points) == 160
 
@@ -436,7 +436,7 @@ def test_a_combination_drawn_from_the_talon_is_declared_at_trick_three() -> None
     say(deal, 0, "pyatdesyat")
     assert [c.describe() for c in deal.declared_combos[0]] == ["run of 4 to 10c"]
     finish(deal)
-    assert deal.score is not None and deal.score.combo_points == [50, 0]
+    assert deal.result is not None and deal.result.score.combo_points == [50, 0]
     scored = {d["seat"]: d["calls"] for d in deal.record()["declared"]}
     assert scored == {0: ["terts", "pyatdesyat"]}
 
@@ -458,7 +458,7 @@ def test_a_later_higher_combination_beats_an_earlier_one() -> None:
     assert deal.best is not None and deal.best.seat == 0
     assert "pokazhi" in legal(deal, 1)
     finish(deal)
-    assert deal.score is not None and deal.score.combo_points == [50, 0]
+    assert deal.result is not None and deal.result.score.combo_points == [50, 0]
     scored = {d["seat"]: [s["points"] for s in d["scored"]] for d in deal.record()["declared"]}
     assert scored == {0: [50], 1: []}
 

@@ -14,9 +14,8 @@ import trio
 from clients.client import Bot
 from deberc_net.cli import DEFAULT_HTTP_PORT, build_parser, serve_config
 from deberc_net.server.store import open_store
-from tests.server.client import fields, play_machine
+from tests.server.client import BOT_START_S, fields, play_machine
 from tests.server.conftest import Connector, make_config
-from tests.server.test_house_bots import BOT_START_S
 
 from .conftest import WebServer
 

@@ -1,12 +1,18 @@
-"""The replay page's deals (server/web/views.py: replay), rebuilt from records alone."""
+"""The replay page's deals (server/web/replay.py), rebuilt from records alone and folded
+from the events the rebuilt deals tell."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
-from deberc_net.game.calls import MENYAYU
+import pytest
+
+from deberc_net.game.calls import MENYAYU, PLAY, play
+from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
-from deberc_net.server.web.views import replay
+from deberc_net.game.rules import RuleSet
+from deberc_net.server.web.replay import replay_match
 from deberc_net.testing import build_ruleset, rule_book
 
 
@@ -30,7 +36,7 @@ def test_a_hand_is_shown_as_held_for_its_first_card_after_a_seven_swap() -> None
     book = rule_book()
     swapped = 0
     for match in _played_matches(6):
-        shown = replay(match.records, book)
+        shown = replay_match(match.records, book)
         for record, deal in zip(match.records, shown.deals, strict=True):
             swapped += any(e["call"] == MENYAYU for e in record["calls"])
             if len(record["tricks"]) != 9:
@@ -39,3 +45,68 @@ def test_a_hand_is_shown_as_held_for_its_first_card_after_a_seven_swap() -> None
                 played = [c for t in deal.tricks for s, c in t.plays if s == seat]
                 assert sorted(hand) == sorted(played), (record["deal_no"], seat)
     assert swapped  # the seeds above give swaps: the case this test is about
+
+
+RULE_SETS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+    (3, "moscow", ()),
+    (4, "moscow", ("pair-combinations", "show-combination")),
+    (2, "moscow", ("table-penalties", "manual-claim")),
+    (2, "tertz", ()),
+)
+
+
+def _match_with_penalties_and_forfeits(rules: RuleSet, game: int) -> Match:
+    """Random calls; now and then an illegal card (a penalty under table-penalties);
+    every third match left by seat 1 part way."""
+    rng = random.Random(game)
+    match = Match(rules, seed=f"replay-fold-{game}")
+    leave_after = rng.randrange(10, 80) if game % 3 == 2 else None
+    made = 0
+    while not match.over:
+        if made == leave_after:
+            match.forfeit(1, "left", seat=1)
+            break
+        seat = match.to_act
+        assert seat is not None
+        calls = match.legal_calls(seat)
+        wrong = [play(c) for c in match.deal.hands[seat] if play(c) not in calls]
+        if wrong and match.deal.phase == "play" and rng.random() < 0.1:
+            with contextlib.suppress(IllegalCall):  # refused where not punished
+                match.apply(seat, rng.choice(wrong))
+        else:
+            match.apply(seat, rng.choice(calls))
+        made += 1
+    return match
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS, ids=lambda r: f"{r[0]}/{r[1]}/{','.join(r[2])}")
+def test_the_replay_folded_from_the_events_says_what_the_record_says(
+    rule_set: tuple[int, str, tuple[str, ...]],
+) -> None:
+    rules = build_ruleset(*rule_set)
+    book = rule_book()
+    penalties = 0
+    for game in range(6):
+        match = _match_with_penalties_and_forfeits(rules, game)
+        shown = replay_match(list(match.records), book)
+        for record, deal in zip(match.records, shown.deals, strict=True):
+            said = [(e["seat"], e["call"]) for e in record["calls"] if e["call"] != PLAY]
+            assert [(seat, text.split()[0]) for seat, text in deal.talk] == said
+            penalties += sum("penalty" in e for e in record["calls"])
+            tricks = [
+                {"leader": t.leader, "cards": [c for _, c in t.plays], "winner": t.winner}
+                for t in deal.tricks
+            ]
+            assert tricks == record["tricks"]
+            assert (deal.turned, deal.trump, deal.player) == (
+                record["turned"],
+                record["trump"],
+                record["player"],
+            )
+            assert (deal.outcome, deal.written, deal.totals) == (
+                record["outcome"],
+                record["written"],
+                record["totals"],
+            )
+    if "table-penalties" in rule_set[2]:
+        assert penalties  # the case of a punished call is among them

@@ -27,6 +27,7 @@ from ..house_games import house_bot_games, is_house_rating_name
 from ..lobby import Lobby
 from . import ladders, views
 from .live import Viewers, watch_table
+from .replay import Replay, replay_match
 
 HERE = Path(__file__).parent
 MATCH_ID = re.compile(r"m\d{1,12}")  # the ids the server gives (Table._start)
@@ -70,7 +71,7 @@ def make_app(lobby: Lobby) -> Starlette:
             return not_found(request, f"no open table {request.path_params['n']}")
         return JSONResponse(attrs.asdict(summary))
 
-    async def _replay(request: Request) -> views.Replay | None:
+    async def _replay(request: Request) -> Replay | None:
         match_id = request.path_params["match"]
         if not MATCH_ID.fullmatch(match_id):
             return None
@@ -79,7 +80,7 @@ def make_app(lobby: Lobby) -> Starlette:
         )
         if not records:
             return None
-        return views.replay(records, lobby.rules)
+        return replay_match(records, lobby.rules)
 
     async def game_page(request: Request) -> Response:
         replay = await _replay(request)

@@ -6,11 +6,6 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from deberc_net.game.cards import card_str
-from deberc_net.game.deal import Deal
-from deberc_net.game.record import replay_calls
-from deberc_net.game.rules import RuleSet
-from deberc_net.plugins import RuleBook
 from deberc_net.protocol.events import TableState
 
 from ..store.base import PlayerRating, RatingPoint
@@ -55,119 +50,6 @@ def table_summary(table: Table) -> TableSummary:
 def open_tables(lobby: Lobby) -> list[TableSummary]:
     """The tables anyone may see, as 'tables' lists them: open, and not private."""
     return [table_summary(t) for t in lobby.listed_tables()]
-
-
-@attrs.frozen
-class Trick:
-    leader: int
-    plays: list[tuple[int, str]]  # (seat, card) in play order
-    winner: int
-
-
-@attrs.frozen
-class ReplayedDeal:
-    deal_no: int
-    dealer: int
-    hands: list[list[str]]  # by seat, as held at the first lead (all cards dealt)
-    turned: str | None
-    trump: str | None
-    player: int | None
-    talk: list[tuple[int, str]]  # (seat, call) before the first lead, and the declarations
-    tricks: list[Trick]
-    outcome: str
-    written: list[int]
-    totals: list[int]  # after the deal, as the replay gives them
-    record: dict[str, Any]
-
-
-@attrs.frozen
-class Replay:
-    match: str
-    players: list[str]
-    variant: str
-    options: list[str]
-    deals: list[ReplayedDeal]
-    totals: list[int]
-    winner: str | None  # the side's names, or None for a draw
-
-
-class NoSuchGame(LookupError):
-    """No finished match with that id in the store."""
-
-
-def replay(records: list[dict[str, Any]], book: RuleBook) -> Replay:
-    """Rebuild every deal with the engine from its record (docs/records.md)."""
-    if not records:
-        raise NoSuchGame("no finished match with that id")
-    first = records[0]
-    rules = book.ruleset(len(first["players"]), first["variant"], first["options"])
-    deals = [_replay_deal(record, rules) for record in records]
-    last = records[-1]
-    totals = deals[-1].totals
-    over = last.get("match_over") or {}
-    winner_side = over.get("winner")
-    sides = rules.settings.sides()
-    winner = (
-        None if winner_side is None else ", ".join(first["players"][s] for s in sides[winner_side])
-    )
-    return Replay(
-        match=first["match"],
-        players=list(first["players"]),
-        variant=first["variant"],
-        options=list(first["options"]),
-        deals=deals,
-        totals=totals,
-        winner=winner,
-    )
-
-
-def _replay_deal(record: dict[str, Any], rules: RuleSet) -> ReplayedDeal:
-    # each seat's hand as it held it for its first card: every card dealt to it, after
-    # a swap of the trump seven (which may come after the order, even after the lead)
-    held: dict[int, list[str]] = {}
-    talk: list[tuple[int, str]] = []
-
-    def watch(deal: Deal, entry: dict[str, Any]) -> None:
-        seat = entry["seat"]
-        if entry["call"] == "play" and seat not in held:
-            held[seat] = [card_str(c) for c in deal.hands[seat]]
-        if entry["call"] != "play":
-            talk.append((seat, _call_text(entry)))
-
-    deal = replay_calls(record, rules, before_call=watch)
-    # a seat that played no card (a void deal, a claim): what it holds at the end
-    hands = [held.get(seat, [card_str(c) for c in hand]) for seat, hand in enumerate(deal.hands)]
-    # the replayed deal's own score; the match adds it to the totals it came in with
-    written = list(deal.score.written) if deal.score is not None else list(record["written"])
-    totals = [before + w for before, w in zip(record["totals_before"], written, strict=True)]
-    n = len(record["players"])
-    tricks = []
-    for trick in record["tricks"]:
-        seats = [(trick["leader"] + i) % n for i in range(len(trick["cards"]))]
-        tricks.append(
-            Trick(trick["leader"], list(zip(seats, trick["cards"], strict=True)), trick["winner"])
-        )
-    return ReplayedDeal(
-        deal_no=record["deal_no"],
-        dealer=record["dealer"],
-        hands=hands,
-        turned=record["turned"],
-        trump=record["trump"],
-        player=record["player"],
-        talk=talk,
-        tricks=tricks,
-        outcome=record["outcome"],
-        written=written,
-        totals=totals,
-        record=record,
-    )
-
-
-def _call_text(entry: dict[str, Any]) -> str:
-    extra = " ".join(
-        str(v) for k, v in entry.items() if k not in ("seat", "call", "ms", "auto", "engine")
-    )
-    return f"{entry['call']} {extra}".strip()
 
 
 @attrs.frozen

@@ -9,7 +9,7 @@ the top go under the bottom). When the talon is gone, follow and beat.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import attrs
 
@@ -61,6 +61,12 @@ class TertzDeal(Deal):
         self.first_trump = True
         self.phase = PLAY
         self._find_bella_owner()
+
+    def copy(self) -> Self:
+        """The engine's copy, with the draws of its own (``Deal.copy``)."""
+        new = super().copy()
+        new.draws = list(self.draws)
+        return new
 
     # ------------------------------------------------------------------ the talon
     def talon_left(self) -> int:
@@ -309,7 +315,7 @@ class TertzDeal(Deal):
         """Whose declarations score, from everything declared so far: the owner of the
         best writes all his standing combinations (docs/rules.md §12.5)."""
         winners = self.rules.combo_winners(self)
-        self.scoring_combos = {s: list(c) for s in winners if (c := self.standing(s))}
+        self.tally.scoring_combos = {s: list(c) for s in winners if (c := self.standing(s))}
 
     def _show(self, seat: int) -> None:
         """pokazyvayu: the declared class of what the seat has declared goes face up

@@ -1,0 +1,178 @@
+"""The replay of a finished match (``/games/ID``): each deal rebuilt by the engine from
+its ``deberc-deal/1`` record, and what the page shows folded from the events the rebuilt
+deal told, the ones a table tells its players (``ReplayFold``), as the record itself is
+(game/record.py: RecordFold).
+
+The events are public facts and never say a hand, but a finished deal's page shows
+each seat's hand as it held it for its first card (docs/web.md): that comes from the
+rebuilt deal, which keeps it for the talk (``Talk.window_hands``); docs/architecture.md
+says why it is not worked out from the events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+from deberc_net.game.calls import PLAY, Call
+from deberc_net.game.cards import card_str
+from deberc_net.game.deal import Deal
+from deberc_net.game.events import (
+    CallMade,
+    CardPlayed,
+    DealStarted,
+    MatchEvent,
+    Ordered,
+    Penalized,
+    TrickTaken,
+    Unveiled,
+)
+from deberc_net.game.record import replay_calls, unveil
+from deberc_net.game.rules import RuleSet
+from deberc_net.plugins import RuleBook
+
+
+@attrs.frozen
+class Trick:
+    leader: int
+    plays: list[tuple[int, str]]  # (seat, card) in play order
+    winner: int
+
+
+@attrs.frozen
+class ReplayedDeal:
+    deal_no: int
+    dealer: int
+    hands: list[list[str]]  # by seat, as held at the first lead (all cards dealt)
+    turned: str | None
+    trump: str | None
+    player: int | None
+    talk: list[tuple[int, str]]  # (seat, call) before the first lead, and the declarations
+    tricks: list[Trick]
+    outcome: str
+    written: list[int]
+    totals: list[int]  # after the deal, as the replay gives them
+    record: dict[str, Any]
+
+
+@attrs.frozen
+class Replay:
+    match: str
+    players: list[str]
+    variant: str
+    options: list[str]
+    deals: list[ReplayedDeal]
+    totals: list[int]
+    winner: str | None  # the side's names, or None for a draw
+
+
+class NoSuchGame(LookupError):
+    """No finished match with that id in the store."""
+
+
+def replay_match(records: list[dict[str, Any]], book: RuleBook) -> Replay:
+    """Rebuild every deal with the engine from its record (docs/records.md)."""
+    if not records:
+        raise NoSuchGame("no finished match with that id")
+    first = records[0]
+    rules = book.ruleset(len(first["players"]), first["variant"], first["options"])
+    deals = [_replay_deal(record, rules) for record in records]
+    last = records[-1]
+    totals = deals[-1].totals
+    over = last.get("match_over") or {}
+    winner_side = over.get("winner")
+    sides = rules.settings.sides()
+    winner = (
+        None if winner_side is None else ", ".join(first["players"][s] for s in sides[winner_side])
+    )
+    return Replay(
+        match=first["match"],
+        players=list(first["players"]),
+        variant=first["variant"],
+        options=list(first["options"]),
+        deals=deals,
+        totals=totals,
+        winner=winner,
+    )
+
+
+class ReplayFold:
+    """What the page shows of one deal, folded from the events it told, in the order
+    they were made: its start (dealer, turned card, a trump known from the start), the
+    order, every call of the talk (what the record lists, a penalty's code included),
+    every card and trick."""
+
+    def __init__(self) -> None:
+        self.started: DealStarted | None = None
+        self.ordered: Ordered | None = None
+        self.talk: list[tuple[int, str]] = []
+        self.tricks: list[Trick] = []
+        self._plays: list[tuple[int, str]] = []  # the trick in play
+
+    def feed_all(self, events: Iterable[MatchEvent]) -> ReplayFold:
+        for event in events:
+            if isinstance(event, CardPlayed):
+                self._plays.append((event.seat, card_str(event.card)))
+            elif isinstance(event, TrickTaken):
+                plays, self._plays = self._plays, []
+                self.tricks.append(Trick(plays[0][0], plays, event.winner))
+            elif isinstance(event, CallMade):
+                self.talk.append((event.seat, _call_text(event.call)))
+            elif isinstance(event, Penalized) and event.call.name != PLAY:
+                self.talk.append((event.seat, _call_text(event.call, event.code)))
+            elif isinstance(event, Ordered):
+                self.ordered = event
+            elif isinstance(event, DealStarted):
+                self.started = event
+        return self
+
+    def deal(self, hands: list[list[str]], end: Unveiled, record: dict[str, Any]) -> ReplayedDeal:
+        """The deal as the page shows it, with the hands (which no event says) and
+        what its end made public; the totals are those it came in with plus what it
+        wrote, so a replay that disagreed with its record would show."""
+        started = self.started
+        assert started is not None, "a replay starts at the deal's start"
+        ordered = self.ordered
+        trump = started.trump if ordered is None else ordered.trump
+        # a deal its calls do not finish (none stored so): what its record says
+        outcome = end.outcome or record["outcome"]
+        written = list(record["written"] if end.written is None else end.written)
+        return ReplayedDeal(
+            deal_no=started.deal,
+            dealer=started.dealer,
+            hands=hands,
+            turned=card_str(started.turned),
+            trump=None if trump is None else "shdc"[trump],
+            player=None if ordered is None else ordered.player,
+            talk=self.talk,
+            tricks=self.tricks,
+            outcome=outcome,
+            written=written,
+            totals=[before + w for before, w in zip(started.score, written, strict=True)],
+            record=record,
+        )
+
+
+def _replay_deal(record: dict[str, Any], rules: RuleSet) -> ReplayedDeal:
+    deal = replay_calls(record, rules)
+    fold = ReplayFold().feed_all([deal.started(), *deal.history])
+    return fold.deal(_hands_at_first_card(deal), unveil(deal), record)
+
+
+def _hands_at_first_card(deal: Deal) -> list[list[str]]:
+    """Each seat's hand as it held it for its first card (every card dealt, after any
+    swap of the trump seven); a seat that played none (a void deal, a claim, a bide on
+    cards): what it holds at the end."""
+    at_first = deal.talk.window_hands
+    return [[card_str(c) for c in at_first.get(seat, hand)] for seat, hand in enumerate(deal.hands)]
+
+
+def _call_text(call: Call, penalty: str | None = None) -> str:
+    """A call as the page lists it: its record's fields (docs/records.md), a penalty's
+    code after them."""
+    fields = [str(v) for k, v in call.record().items() if k != "call"]
+    if penalty is not None:
+        fields.append(penalty)
+    return " ".join([call.name, *fields])
