@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import math
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -354,15 +354,18 @@ class Table:
             and self._deadline() > trio.current_time()
         )
 
-    async def handle_here(self) -> None:
-        """Handle, in the calling task, what was posted since ``inbox.held`` was set (a
-        reader's call, while ``may_handle_here``): one task switch a call instead of two.
-        The table's own task stays parked meanwhile (puts are held; woken by its clock,
-        it waits for the end of this), so still only one task at a time changes the
-        table; after, its deadline is the clock's, or it is woken if there is more to
-        do. The caller must not be cancelled halfway (Server._received sees to it)."""
+    async def handle_here(self, post: Callable[[], Awaitable[object]]) -> None:
+        """Hold the inbox, ``post`` (a reader's call, while ``may_handle_here``: the
+        lobby posts it), handle in the calling task what was posted, release: one task
+        switch a call instead of two. The table's own task stays parked meanwhile (puts
+        are held; woken by its clock, it waits for the release), so still only one task
+        at a time changes the table; after, its deadline is the clock's, or it is woken
+        if there is more to do. The caller must not be cancelled halfway
+        (Server._received sees to it)."""
         inbox = self.inbox
+        inbox.hold()
         try:
+            await post()
             while self.state != ev.TableState.CLOSED:
                 posted = inbox.take()
                 if posted is None:
