@@ -39,6 +39,7 @@ from deberc_net.protocol.render import for_people
 from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse_call
 
 from .accounts import name_key
+from .ask_line import ask_line
 from .config import Config
 from .inbox import Inbox
 from .ratings import rate_match
@@ -769,7 +770,10 @@ class Table:
         session = self._session(seat)
         if session is not None:
             clock = self.clocks.per_seat_ms[seat]
-            session.send(ev.Ask(self.seq, self.id, view(match, seat), clock))
+            if session.machine:  # most players: the line straight from the state
+                session.send_asked(ask_line(ev.AskKind.ASK, self.seq, self.id, match, seat, clock))
+            else:
+                session.send(ev.Ask(self.seq, self.id, view(match, seat), clock))
 
     def _send_state(self, session: Session, seat: int | None, *, whole: bool = False) -> None:
         match = self.match
@@ -786,6 +790,13 @@ class Table:
                 if asked
                 else self.clocks.per_seat_ms[seat]
             )
+        if seat is not None and session.machine:  # the line straight from the state
+            line = ask_line(kind, self.seq, self.id, match, seat, clock)
+            if asked:
+                session.send_asked(line)
+            else:
+                session.send_lines([line])
+            return
         session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, kind=kind, whole=whole))
 
     def _send_last(self, session: Session) -> None:
