@@ -68,6 +68,7 @@ async def serve(
     listens on the shared port and shares its lobby; ``ready`` is told its port."""
     rules = rules if rules is not None else RuleBook.load()
     store = open_store(config.db, serving=True, dead_after_s=config.server_dead_ms / 1000)
+    lobby: Lobby | None = None
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_heartbeat, store, config)
@@ -110,6 +111,8 @@ async def serve(
             if ready is not None:
                 ready(port)
     finally:
+        if lobby is not None:
+            lobby.writes.close()  # every deal and result queued is written first
         store.close()
         log.info("stopped")
 

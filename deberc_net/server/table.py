@@ -14,7 +14,7 @@ import functools
 import math
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import structlog
@@ -44,6 +44,7 @@ from .config import Config
 from .inbox import Inbox
 from .ratings import rate_match
 from .session import Session, batched, flush_batch
+from .store.base import RatingResult
 
 if TYPE_CHECKING:
     from .house import HouseBotKind
@@ -53,6 +54,8 @@ if TYPE_CHECKING:
     from .lobby import Lobby
 
 log = structlog.get_logger("deberc.table")
+
+T = TypeVar("T")
 
 
 def history_deal(record: dict[str, Any]) -> ev.HistoryDeal:
@@ -385,7 +388,7 @@ class Table:
 
     async def _draw_match_number(self) -> None:
         """From the store: unique among every server on the same database."""
-        self.match_number = await trio.to_thread.run_sync(self.lobby.store.new_match_number)
+        self.match_number = await self.lobby.writes.run(self.lobby.store.new_match_number)
 
     async def _guarded(self, step: Any) -> None:
         """A bug in one message's handling must not take the server down: log it and
@@ -928,21 +931,25 @@ class Table:
 
     async def _tell(self, events: Sequence[g.MatchEvent]) -> None:
         """Tell everyone at the table what the engine says happened; a deal's record is
-        stored before it is told, the match's result before its end is."""
+        queued for the store as it is told (server/store_writer.py), the match's result
+        (after its deals) stored before its end is told."""
         match = self.match
         assert match is not None
         end_stored = False
+        ratings: list[RatingResult] | None = None
         for at, event in enumerate(events):
             match event:
                 case g.DealEnded() | g.DealAbandoned():
                     self.sheet.feed(event)
-                    flush_batch()  # what was told so far need not wait for the disk
                     end = next((e for e in events[at:] if isinstance(e, g.MatchEnded)), None)
                     store_deal = functools.partial(self.lobby.store.add_deal, event.record)
-                    if end is None:
-                        await trio.to_thread.run_sync(store_deal)
-                    else:  # the match ends with this deal: one trip to the store for both
-                        await trio.to_thread.run_sync(_in_turn, store_deal, self._finish(end))
+                    if end is None:  # queued: on disk before the match's result (StoreWriter)
+                        self.lobby.writes.write(store_deal)
+                    else:  # the match ends with this deal: one trip to the store for all
+                        flush_batch()  # what was told so far need not wait for the disk
+                        ratings = await self.lobby.writes.run(
+                            functools.partial(_in_turn, store_deal, self._end_writes(end))
+                        )
                         end_stored = True
                     record = event.record
                     if isinstance(event, g.DealEnded):
@@ -962,7 +969,7 @@ class Table:
                 case g.DealStarted():
                     self._deal_started(event)
                 case g.MatchEnded():
-                    await self._match_over(event, stored=end_stored)
+                    await self._match_over(event, stored=end_stored, ratings=ratings)
                 case _:
                     self._event(event)
 
@@ -984,30 +991,45 @@ class Table:
             seeds,
         )
 
-    async def _match_over(self, end: g.MatchEnded, *, stored: bool = False) -> None:
-        """``stored``: its result went to the store with its last deal's record."""
+    def _end_writes(self, end: g.MatchEnded) -> Callable[[], list[RatingResult] | None]:
+        """The store's writes at the match's end, for the writer's thread: its result,
+        then (a rated match) its players' new ratings, which it returns."""
+        finish = self._finish(end)
+        match = self.match
+        assert match is not None
+        bots = [b for b in map(self.lobby.house.get, match.names) if b is not None]
+        if not (self.rated and all(b.rated for b in bots)):
+            return finish  # (returns None)
+        rate = functools.partial(
+            rate_match,
+            self.lobby.store,
+            match.match_id,
+            self.rules.variant,
+            match.names,
+            self.rules.settings.sides(),
+            end.winners,
+            end.totals,
+            {b.name: b.rating_name for b in bots},
+        )
+        return functools.partial(_in_turn, finish, rate)
+
+    async def _match_over(
+        self,
+        end: g.MatchEnded,
+        *,
+        stored: bool = False,
+        ratings: list[RatingResult] | None = None,
+    ) -> None:
+        """``stored``: its result (and ``ratings``) went to the store with its last
+        deal's record."""
         match = self.match
         assert match is not None
         self.clocks.stop()
         flush_batch()
-        if not stored:  # on disk before anyone is told ('games' lists it)
-            await trio.to_thread.run_sync(self._finish(end))
-        bots = [b for b in map(self.lobby.house.get, match.names) if b is not None]
-        if self.rated and all(b.rated for b in bots):
-            sides = self.rules.settings.sides()
-            results = await trio.to_thread.run_sync(  # stored, too, before the end is told
-                lambda: rate_match(
-                    self.lobby.store,
-                    match.match_id,
-                    self.rules.variant,
-                    match.names,
-                    sides,
-                    end.winners,
-                    end.totals,
-                    {b.name: b.rating_name for b in bots},
-                )
-            )
-            log.info("rated", match=match.match_id, ratings={r.name: r.rating for r in results})
+        if not stored:  # on disk before anyone is told ('games' lists it, 'top' rates it)
+            ratings = await self.lobby.writes.run(self._end_writes(end))
+        if ratings is not None:
+            log.info("rated", match=match.match_id, ratings={r.name: r.rating for r in ratings})
         # a ladder board's seed would tell the other seatings' decks
         self._event(end if self.board is None else attrs.evolve(end, seed=None))
         log.info(
@@ -1139,9 +1161,10 @@ class Table:
             target.send_lines(lines)
 
 
-def _in_turn(*writes: Callable[[], None]) -> None:
-    for write in writes:
-        write()
+def _in_turn(first: Callable[[], object], then: Callable[[], T]) -> T:
+    """Two store writes as one job: ``then``'s result."""
+    first()
+    return then()
 
 
 def _ambiguity(exc: AmbiguousRank) -> Phrase:
