@@ -403,13 +403,10 @@ class Table:
 
     def _deserted(self) -> bool:
         """A waiting table (not a board) whose seated players have all left the server."""
+        if self.match is not None or self.reserved is not None:  # (asked at every call)
+            return False
         seated = [s for s, who in enumerate(self.seats) if who is not None]
-        return (
-            self.match is None
-            and self.reserved is None
-            and bool(seated)
-            and all(s in self.clocks.away_since for s in seated)
-        )
+        return bool(seated) and all(s in self.clocks.away_since for s in seated)
 
     def _deserted_deadline(self) -> float:
         return max(self.clocks.away_since.values()) + self.config.empty_table_ms / 1000
@@ -1142,7 +1139,7 @@ class Table:
     def _event(self, event: g.MatchEvent | ev.SeatEvent | ev.Watching) -> None:
         """Number a public event and send it to everyone at the table."""
         self.seq += 1
-        names = tuple(s or "-" for s in self.seats)
+        names = tuple([s or "-" for s in self.seats])
         told = ev.TableEvent(self.seq, self.id, names, event, self.rules.settings.sides())
         audience = self._audience()
         if self.told_ends and isinstance(event, g.MatchStarted | g.MatchEnded):
