@@ -243,9 +243,11 @@ class Table:
     # the scope the table's task waits for messages in, its deadline the clock's
     _clock_scope: trio.CancelScope | None = attrs.field(init=False, default=None)
     remote = False  # (a class attribute) another worker's table: server/cluster/
+    _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)  # told with every event
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
+        self._sides = self.rules.settings.sides()
         self.seats = [None] * n
         if self.private or self.board is not None:
             self.rated = False
@@ -1140,7 +1142,7 @@ class Table:
         """Number a public event and send it to everyone at the table."""
         self.seq += 1
         names = tuple([s or "-" for s in self.seats])
-        told = ev.TableEvent(self.seq, self.id, names, event, self.rules.settings.sides())
+        told = ev.TableEvent(self.seq, self.id, names, event, self._sides)
         audience = self._audience()
         if self.told_ends and isinstance(event, g.MatchStarted | g.MatchEnded):
             audience += [s for s in self.told_ends if s not in audience]
