@@ -11,12 +11,14 @@ slow spell on the machine hits both), a window of ``--seconds`` after a short wa
   two-player tables: 2N machine-style bots of this process that seek games and answer
   every ``ask`` with a random legal call, so each table has one request in flight.
 
-Both are driven by the same client code (bench/lines.py) in the same process, and both
-servers are single trio processes started the same way. For each it reports round trips
-(calls) per second, the server process's own CPU time per round trip (utime + stime from
-/proc, in µs), and the latency from sending a call to the table's next ``ask`` arriving
-(the echo: to the echo arriving), p50 and p99 in ms; each figure as min and median over
-the repeats, and the ratios deberc-net ÷ echo of the medians.
+Both are driven by the same client code (bench/lines.py) in the same process, each
+reading its reply with deberc_net/protocol/wire.py's ``parse_line`` (the one parser of
+the machine style), and both servers are single trio processes started the same way.
+For each it reports round trips (calls) per second, the server process's own CPU time
+per round trip (utime + stime from /proc, in µs), and the latency from sending a call
+to the table's next ``ask`` arriving (the echo: to the echo arriving), p50 and p99 in
+ms; each figure as min and median over the repeats, and the ratios deberc-net ÷ echo
+of the medians.
 
 Then a fresh server of each kind gets ``--idle`` connections that stay idle (deberc-net's
 logged in) and reports the growth of its resident memory per connection.
@@ -44,6 +46,8 @@ from typing import Any
 
 import trio
 from lines import Lines, machine, status_kib  # bench/lines.py
+
+from deberc_net.protocol.wire import parse_line
 
 WARM_UP_S = 0.5
 
@@ -107,7 +111,7 @@ async def echo_client(port: int, index: int, deadline: float, load: Load) -> Non
         sent = trio.current_time()
         await lines.send("9h seq=1")
         with trio.move_on_at(deadline):
-            await lines.line()
+            parse_line(await lines.line())  # read as a bot reads its ask: the same harness
             load.record(trio.current_time() - sent)
     await lines.aclose()
 
@@ -130,7 +134,7 @@ async def bot(
             except EOFError:
                 return
         if line.startswith("ask "):
-            fields = dict(p.split("=", 1) for p in line.split(" ")[1:] if "=" in p)
+            fields = parse_line(line).fields  # the one parser of the machine style
             table = fields["table"]
             sent = load.sent_at.pop(table, None)
             if sent is not None:

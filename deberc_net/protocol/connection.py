@@ -243,6 +243,12 @@ class Connection:
             self.answer_credit = min(MAX_ANSWER_CREDIT, self.answer_credit + 1)
         return self.send_lines(self.render(event))
 
+    def send_asked(self, lines: Sequence[str]) -> bytes:
+        """An ``ask`` already rendered in this connection's style (server/ask_line.py),
+        as ``send`` would tell it: its answer is not a flood either."""
+        self.answer_credit = min(MAX_ANSWER_CREDIT, self.answer_credit + 1)
+        return self.send_lines(lines)
+
     @property
     def voice(self) -> tuple[str, Lang]:
         """What this connection's lines depend on, besides the hand order (a table event

@@ -547,7 +547,14 @@ def _name(names: tuple[str, ...], seat: int | None) -> str:
 
 
 def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
-    kind, fields = _told(e.event)
+    told = e.event
+    if machine and type(told) is g.CardPlayed:  # most lines told: _told_card's, written at once
+        auto = "1" if told.auto else "0"
+        card = card_str(told.card)
+        return [
+            f"event seq={e.seq} table={e.table} kind=play seat={told.seat} card={card} auto={auto}"
+        ]
+    kind, fields = _told(told)
     if machine:
         return [line("event", [("seq", e.seq), ("table", e.table), ("kind", kind), *fields])]
     return _human(e.event, e.names, e.sides) or [

@@ -11,6 +11,7 @@ bytes. A handler's failure is logged and ends only its own connection.
 from __future__ import annotations
 
 import errno
+import functools
 import itertools
 import math
 import os
@@ -67,6 +68,7 @@ async def serve(
     listens on the shared port and shares its lobby; ``ready`` is told its port."""
     rules = rules if rules is not None else RuleBook.load()
     store = open_store(config.db, serving=True, dead_after_s=config.server_dead_ms / 1000)
+    lobby: Lobby | None = None
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_heartbeat, store, config)
@@ -109,6 +111,8 @@ async def serve(
             if ready is not None:
                 ready(port)
     finally:
+        if lobby is not None:
+            lobby.writes.close()  # every deal and result queued is written first
         store.close()
         log.info("stopped")
 
@@ -406,15 +410,11 @@ class Server:
                 # handles it (one task switch a call, not two). Meanwhile an abort of
                 # this connection cancels a scope nobody is in (the table's work is not
                 # its to cancel halfway): the closed connection ends the reader after.
-                table.inbox.held = True
                 reading, session.cancel_scope = session.cancel_scope, self._quiet_scope
                 try:
-                    await self._command(session, item)
-                    await table.handle_here()
+                    await table.handle_here(functools.partial(self._command, session, item))
                 finally:
                     session.cancel_scope = reading
-                    if table.inbox.held:  # (the command failed before handle_here)
-                        table.inbox.release()
                 continue
             await self._command(session, item)
         return True

@@ -53,6 +53,11 @@ class Inbox(Generic[T]):
             self._waiting = None
             trio.lowlevel.reschedule(task)
 
+    def hold(self) -> None:
+        """Another task handles what is queued from now on (``release`` ends that): a
+        put does not wake the waiting task."""
+        self.held = True
+
     def release(self) -> None:
         """No longer ``held``: the waiting task is woken if something is queued, or if
         it waits for this (``until_released``)."""

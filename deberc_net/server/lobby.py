@@ -30,6 +30,7 @@ from .seating import Seating
 from .session import Session
 from .spawner import Spawner
 from .store import Store
+from .store_writer import StoreWriter
 from .table import Away, Stop, Table, TableCall, Unobserve
 from .table_requests import TableRequests
 
@@ -67,6 +68,8 @@ class Lobby:
     handlers: dict[str, Handler] = attrs.field(init=False)
     # serve --workers: this worker's share of the one lobby (server/cluster/); None alone
     node: Node | None = None
+    # the tables' store writes, in order, off their path (closed before the store is)
+    writes: StoreWriter = attrs.Factory(StoreWriter)
 
     def __attrs_post_init__(self) -> None:
         self.accounts = Accounts(self.store, self.config)

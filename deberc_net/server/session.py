@@ -278,6 +278,10 @@ class Session:
         """Queue lines already rendered in this session's style."""
         self._put(self.connection.send_lines(lines))
 
+    def send_asked(self, line: str) -> None:
+        """Queue an ``ask`` line already rendered in this session's style."""
+        self._put(self.connection.send_asked((line,)))
+
     def _put(self, data: bytes) -> None:
         if data and not self.outbox.put(data):
             self.log.warning("outbox_full", limit=self.outbox.limit)

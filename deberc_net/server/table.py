@@ -13,8 +13,8 @@ from __future__ import annotations
 import functools
 import math
 import secrets
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import structlog
@@ -39,10 +39,12 @@ from deberc_net.protocol.render import for_people
 from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse_call
 
 from .accounts import name_key
+from .ask_line import ask_line
 from .config import Config
 from .inbox import Inbox
 from .ratings import rate_match
 from .session import Session, batched, flush_batch
+from .store.base import RatingResult
 
 if TYPE_CHECKING:
     from .house import HouseBotKind
@@ -52,6 +54,8 @@ if TYPE_CHECKING:
     from .lobby import Lobby
 
 log = structlog.get_logger("deberc.table")
+
+T = TypeVar("T")
 
 
 def history_deal(record: dict[str, Any]) -> ev.HistoryDeal:
@@ -239,9 +243,11 @@ class Table:
     # the scope the table's task waits for messages in, its deadline the clock's
     _clock_scope: trio.CancelScope | None = attrs.field(init=False, default=None)
     remote = False  # (a class attribute) another worker's table: server/cluster/
+    _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)  # told with every event
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
+        self._sides = self.rules.settings.sides()
         self.seats = [None] * n
         if self.private or self.board is not None:
             self.rated = False
@@ -354,15 +360,18 @@ class Table:
             and self._deadline() > trio.current_time()
         )
 
-    async def handle_here(self) -> None:
-        """Handle, in the calling task, what was posted since ``inbox.held`` was set (a
-        reader's call, while ``may_handle_here``): one task switch a call instead of two.
-        The table's own task stays parked meanwhile (puts are held; woken by its clock,
-        it waits for the end of this), so still only one task at a time changes the
-        table; after, its deadline is the clock's, or it is woken if there is more to
-        do. The caller must not be cancelled halfway (Server._received sees to it)."""
+    async def handle_here(self, post: Callable[[], Awaitable[object]]) -> None:
+        """Hold the inbox, ``post`` (a reader's call, while ``may_handle_here``: the
+        lobby posts it), handle in the calling task what was posted, release: one task
+        switch a call instead of two. The table's own task stays parked meanwhile (puts
+        are held; woken by its clock, it waits for the release), so still only one task
+        at a time changes the table; after, its deadline is the clock's, or it is woken
+        if there is more to do. The caller must not be cancelled halfway
+        (Server._received sees to it)."""
         inbox = self.inbox
+        inbox.hold()
         try:
+            await post()
             while self.state != ev.TableState.CLOSED:
                 posted = inbox.take()
                 if posted is None:
@@ -381,7 +390,7 @@ class Table:
 
     async def _draw_match_number(self) -> None:
         """From the store: unique among every server on the same database."""
-        self.match_number = await trio.to_thread.run_sync(self.lobby.store.new_match_number)
+        self.match_number = await self.lobby.writes.run(self.lobby.store.new_match_number)
 
     async def _guarded(self, step: Any) -> None:
         """A bug in one message's handling must not take the server down: log it and
@@ -396,13 +405,10 @@ class Table:
 
     def _deserted(self) -> bool:
         """A waiting table (not a board) whose seated players have all left the server."""
+        if self.match is not None or self.reserved is not None:  # (asked at every call)
+            return False
         seated = [s for s, who in enumerate(self.seats) if who is not None]
-        return (
-            self.match is None
-            and self.reserved is None
-            and bool(seated)
-            and all(s in self.clocks.away_since for s in seated)
-        )
+        return bool(seated) and all(s in self.clocks.away_since for s in seated)
 
     def _deserted_deadline(self) -> float:
         return max(self.clocks.away_since.values()) + self.config.empty_table_ms / 1000
@@ -766,7 +772,10 @@ class Table:
         session = self._session(seat)
         if session is not None:
             clock = self.clocks.per_seat_ms[seat]
-            session.send(ev.Ask(self.seq, self.id, view(match, seat), clock))
+            if session.machine:  # most players: the line straight from the state
+                session.send_asked(ask_line(ev.AskKind.ASK, self.seq, self.id, match, seat, clock))
+            else:
+                session.send(ev.Ask(self.seq, self.id, view(match, seat), clock))
 
     def _send_state(self, session: Session, seat: int | None, *, whole: bool = False) -> None:
         match = self.match
@@ -783,6 +792,13 @@ class Table:
                 if asked
                 else self.clocks.per_seat_ms[seat]
             )
+        if seat is not None and session.machine:  # the line straight from the state
+            line = ask_line(kind, self.seq, self.id, match, seat, clock)
+            if asked:
+                session.send_asked(line)
+            else:
+                session.send_lines([line])
+            return
         session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, kind=kind, whole=whole))
 
     def _send_last(self, session: Session) -> None:
@@ -914,21 +930,25 @@ class Table:
 
     async def _tell(self, events: Sequence[g.MatchEvent]) -> None:
         """Tell everyone at the table what the engine says happened; a deal's record is
-        stored before it is told, the match's result before its end is."""
+        queued for the store as it is told (server/store_writer.py), the match's result
+        (after its deals) stored before its end is told."""
         match = self.match
         assert match is not None
         end_stored = False
+        ratings: list[RatingResult] | None = None
         for at, event in enumerate(events):
             match event:
                 case g.DealEnded() | g.DealAbandoned():
                     self.sheet.feed(event)
-                    flush_batch()  # what was told so far need not wait for the disk
                     end = next((e for e in events[at:] if isinstance(e, g.MatchEnded)), None)
                     store_deal = functools.partial(self.lobby.store.add_deal, event.record)
-                    if end is None:
-                        await trio.to_thread.run_sync(store_deal)
-                    else:  # the match ends with this deal: one trip to the store for both
-                        await trio.to_thread.run_sync(_in_turn, store_deal, self._finish(end))
+                    if end is None:  # queued: on disk before the match's result (StoreWriter)
+                        self.lobby.writes.write(store_deal)
+                    else:  # the match ends with this deal: one trip to the store for all
+                        flush_batch()  # what was told so far need not wait for the disk
+                        ratings = await self.lobby.writes.run(
+                            functools.partial(_in_turn, store_deal, self._end_writes(end))
+                        )
                         end_stored = True
                     record = event.record
                     if isinstance(event, g.DealEnded):
@@ -948,7 +968,7 @@ class Table:
                 case g.DealStarted():
                     self._deal_started(event)
                 case g.MatchEnded():
-                    await self._match_over(event, stored=end_stored)
+                    await self._match_over(event, stored=end_stored, ratings=ratings)
                 case _:
                     self._event(event)
 
@@ -970,30 +990,45 @@ class Table:
             seeds,
         )
 
-    async def _match_over(self, end: g.MatchEnded, *, stored: bool = False) -> None:
-        """``stored``: its result went to the store with its last deal's record."""
+    def _end_writes(self, end: g.MatchEnded) -> Callable[[], list[RatingResult] | None]:
+        """The store's writes at the match's end, for the writer's thread: its result,
+        then (a rated match) its players' new ratings, which it returns."""
+        finish = self._finish(end)
+        match = self.match
+        assert match is not None
+        bots = [b for b in map(self.lobby.house.get, match.names) if b is not None]
+        if not (self.rated and all(b.rated for b in bots)):
+            return finish  # (returns None)
+        rate = functools.partial(
+            rate_match,
+            self.lobby.store,
+            match.match_id,
+            self.rules.variant,
+            match.names,
+            self.rules.settings.sides(),
+            end.winners,
+            end.totals,
+            {b.name: b.rating_name for b in bots},
+        )
+        return functools.partial(_in_turn, finish, rate)
+
+    async def _match_over(
+        self,
+        end: g.MatchEnded,
+        *,
+        stored: bool = False,
+        ratings: list[RatingResult] | None = None,
+    ) -> None:
+        """``stored``: its result (and ``ratings``) went to the store with its last
+        deal's record."""
         match = self.match
         assert match is not None
         self.clocks.stop()
         flush_batch()
-        if not stored:  # on disk before anyone is told ('games' lists it)
-            await trio.to_thread.run_sync(self._finish(end))
-        bots = [b for b in map(self.lobby.house.get, match.names) if b is not None]
-        if self.rated and all(b.rated for b in bots):
-            sides = self.rules.settings.sides()
-            results = await trio.to_thread.run_sync(  # stored, too, before the end is told
-                lambda: rate_match(
-                    self.lobby.store,
-                    match.match_id,
-                    self.rules.variant,
-                    match.names,
-                    sides,
-                    end.winners,
-                    end.totals,
-                    {b.name: b.rating_name for b in bots},
-                )
-            )
-            log.info("rated", match=match.match_id, ratings={r.name: r.rating for r in results})
+        if not stored:  # on disk before anyone is told ('games' lists it, 'top' rates it)
+            ratings = await self.lobby.writes.run(self._end_writes(end))
+        if ratings is not None:
+            log.info("rated", match=match.match_id, ratings={r.name: r.rating for r in ratings})
         # a ladder board's seed would tell the other seatings' decks
         self._event(end if self.board is None else attrs.evolve(end, seed=None))
         log.info(
@@ -1106,8 +1141,8 @@ class Table:
     def _event(self, event: g.MatchEvent | ev.SeatEvent | ev.Watching) -> None:
         """Number a public event and send it to everyone at the table."""
         self.seq += 1
-        names = tuple(s or "-" for s in self.seats)
-        told = ev.TableEvent(self.seq, self.id, names, event, self.rules.settings.sides())
+        names = tuple([s or "-" for s in self.seats])
+        told = ev.TableEvent(self.seq, self.id, names, event, self._sides)
         audience = self._audience()
         if self.told_ends and isinstance(event, g.MatchStarted | g.MatchEnded):
             audience += [s for s in self.told_ends if s not in audience]
@@ -1125,9 +1160,10 @@ class Table:
             target.send_lines(lines)
 
 
-def _in_turn(*writes: Callable[[], None]) -> None:
-    for write in writes:
-        write()
+def _in_turn(first: Callable[[], object], then: Callable[[], T]) -> T:
+    """Two store writes as one job: ``then``'s result."""
+    first()
+    return then()
 
 
 def _ambiguity(exc: AmbiguousRank) -> Phrase:

@@ -22,6 +22,7 @@ from deberc_net.server.accounts import set_password
 from deberc_net.server.app import serve
 from deberc_net.server.config import Config
 from deberc_net.server.store import open_store
+from deberc_net.server.store_writer import StoreWriter
 from deberc_net.testing import rule_book
 
 from .client import LineClient, close_all, human_client, machine_client
@@ -138,20 +139,24 @@ async def jump_when_idle(
     pytest-trio's ``autojump_clock`` does this without the thread check, and cannot be
     used as it is: the server does its SQLite and account work in worker threads, and a
     task waiting for a thread looks idle, so that clock would jump to a test client's
-    timeout while a thread runs. So ``trio.to_thread.run_sync`` is wrapped to count the
-    calls in flight (the real one still does the work), and time waits for them."""
+    timeout while a thread runs. So ``trio.to_thread.run_sync`` and the tables' waits for
+    their store writer's thread (``StoreWriter.run``) are wrapped to count the calls in
+    flight (the real ones still do the work), and time waits for them."""
     in_flight = 0
-    run_sync = trio.to_thread.run_sync
 
-    async def counted(*args: Any, **kwargs: Any) -> Any:
-        nonlocal in_flight
-        in_flight += 1
-        try:
-            return await run_sync(*args, **kwargs)
-        finally:
-            in_flight -= 1
+    def counting(wait: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            nonlocal in_flight
+            in_flight += 1
+            try:
+                return await wait(*args, **kwargs)
+            finally:
+                in_flight -= 1
 
-    monkeypatch.setattr(trio.to_thread, "run_sync", counted)
+        return counted
+
+    monkeypatch.setattr(trio.to_thread, "run_sync", counting(trio.to_thread.run_sync))
+    monkeypatch.setattr(StoreWriter, "run", counting(StoreWriter.run))
 
     async def jump() -> None:
         while True:

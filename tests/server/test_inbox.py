@@ -76,7 +76,7 @@ async def test_a_held_inbox_queues_without_waking_and_its_release_wakes_for_what
     async with trio.open_nursery() as nursery:
         nursery.start_soon(reader)
         await trio.testing.wait_all_tasks_blocked()
-        inbox.held = True  # another task handles what comes (Table.handle_here)
+        inbox.hold()  # another task handles what comes (Table.handle_here)
         inbox.put(1)
         await trio.testing.wait_all_tasks_blocked()
         assert got == [] and inbox.waiting
@@ -90,7 +90,7 @@ async def test_a_held_inbox_queues_without_waking_and_its_release_wakes_for_what
 
 async def test_a_task_waiting_for_the_release_wakes_at_the_release() -> None:
     inbox: Inbox[int] = Inbox()
-    inbox.held = True
+    inbox.hold()
     released = False
 
     async def waiter() -> None:

@@ -288,10 +288,11 @@ async def test_a_call_to_a_waiting_table_is_handled_by_its_reader_without_waking
 async def test_a_table_closed_while_a_reader_holds_it_does_not_play_on_at_its_clock(
     db_path: Path, virtual_clock: MockClock, jump_when_idle: None
 ) -> None:
-    """The table's clock comes due while a reader handles its messages (Server._received:
-    ``inbox.held``, then ``handle_here``), and one of them closes the table (an admin's
-    stop, posted meanwhile): the table's task, let go, finds it closed and does not make
-    the late seat's call for it (nor forfeit anyone) after its players were told so."""
+    """The table's clock comes due while a reader handles its messages (Server._received,
+    through ``handle_here``: the inbox held while the call is posted and handled), and
+    one of them closes the table (an admin's stop, posted meanwhile): the table's task,
+    let go, finds it closed and does not make the late seat's call for it (nor forfeit
+    anyone) after its players were told so."""
     config = make_config(db_path)
     store = open_store(config.db, serving=True)
     try:
@@ -309,11 +310,14 @@ async def test_a_table_closed_while_a_reader_holds_it_does_not_play_on_at_its_cl
             await trio.testing.wait_all_tasks_blocked()
             table = lobby.tables[table_id]
             assert table.inbox.waiting and table.match is not None
-            # as a reader does with a call it hands the table itself
-            table.inbox.held = True
-            assert table.post(Stop("stopped by the test"))
-            await trio.sleep_until(table.clocks.deadline() + 0.5)  # the clock comes due
-            await table.handle_here()  # the stop: the table closes
+            deadline = table.clocks.deadline()
+
+            async def post() -> None:  # as the lobby posts a call a reader hands the table
+                assert table.post(Stop("stopped by the test"))
+                await trio.sleep_until(deadline + 0.5)  # the clock comes due meanwhile
+
+            await table.handle_here(post)  # the stop: the table closes
+            assert not table.inbox.held
             for client in (ann, bob):
                 await client.read_until(lambda line: "closes" in line)
                 closed_at = client.pos
@@ -321,6 +325,45 @@ async def test_a_table_closed_while_a_reader_holds_it_does_not_play_on_at_its_cl
                 await client.expect("ok", cmd="ping")
                 after = client.lines[closed_at : client.pos]
                 assert not [line for line in after if line.startswith("event ")], after
+            nursery.cancel_scope.cancel()
+    finally:
+        store.close()
+
+
+async def test_a_post_that_fails_in_handle_here_leaves_the_table_released(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """``handle_here`` holds the inbox for its post and releases it whatever happens: a
+    post that fails leaves a table whose own task takes the next call."""
+    config = make_config(db_path)
+    store = open_store(config.db, serving=True)
+    try:
+        async with trio.open_nursery() as nursery:
+            lobby = Lobby(config, store, nursery, rule_book())
+            server = Server(config, lobby, nursery)
+            players = []
+            for n, name in enumerate(("ann", "bob"), 1):
+                client_end, server_end = local_stream_pair()
+                nursery.start_soon(server.handle, server_end, f"10.0.0.{n}", f"10.0.0.{n}:1")
+                client = await LineClient.over(client_end, name)
+                players.append(await log_in_machine(client, name))
+            table_id, _, _ = await seat_pair(*players)
+            await trio.testing.wait_all_tasks_blocked()
+            table = lobby.tables[table_id]
+            assert table.inbox.waiting and table.match is not None
+            asked = players[table.match.to_act or 0]
+
+            async def failing_post() -> None:
+                assert table.inbox.held  # held while posting
+                raise RuntimeError("the lobby failed")
+
+            with pytest.raises(RuntimeError, match="the lobby failed"):
+                await table.handle_here(failing_post)
+            assert not table.inbox.held and table.inbox.waiting
+            _, ask = fields(await asked.read_until(lambda line: line.startswith("ask ")))
+            await asked.send(f"{ask['legal'].split(',')[0]} seq={ask['seq']}")
+            seen = await asked.read_until(lambda line: line.startswith(("event ", "error ")))
+            assert seen.startswith("event "), seen  # the table's own task handled it
             nursery.cancel_scope.cancel()
     finally:
         store.close()

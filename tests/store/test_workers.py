@@ -11,6 +11,7 @@ import socket
 import sys
 from pathlib import Path
 
+import psycopg
 import pytest
 import trio
 from trio_websocket import ConnectionClosed, open_websocket_url
@@ -209,6 +210,7 @@ async def _kill_one(workers: Workers, opened: list[LineClient], url: str) -> Non
         nursery.start_soon(play_machine, bob, random.Random(3), stop_at_record, 30)
         record = await play_machine(ann, random.Random(4), stop=stop_at_record, timeout=30)
     match_id = json.loads(fields(record)[1]["text"])["match"]
+    await _deal_stored(url, match_id)  # (queued as it is told: server/store_writer.py)
     os.kill(workers.pids[0], signal.SIGKILL)
     await ann.wait_closed()
     # worker 1 plays on: its table's match ends
@@ -237,6 +239,19 @@ async def _kill_one(workers: Workers, opened: list[LineClient], url: str) -> Non
             if any(r["match"] == match_id for r in exported):
                 break
             await trio.sleep(0.5)
+
+
+async def _deal_stored(url: str, match_id: str) -> None:
+    """Wait until a deal of ``match_id`` is on disk."""
+
+    def count() -> int:
+        with psycopg.connect(url) as db:
+            row = db.execute("SELECT count(*) FROM deals WHERE match_id = %s", (match_id,))
+            return int(row.fetchone()[0])  # type: ignore[index]
+
+    with trio.fail_after(15):
+        while not await trio.to_thread.run_sync(count):
+            await trio.sleep(0.05)
 
 
 async def test_help_rematch_games_and_a_clean_stop_across_workers(

@@ -127,6 +127,9 @@ class RemoteSession(Session):
     def send_lines(self, lines: list[str] | Sequence[str]) -> None:
         self.node.send_out(self, list(lines), 0)
 
+    def send_asked(self, line: str) -> None:
+        self.node.send_out(self, [line], 1)
+
     def close(self) -> None:
         self.node.close_remote(self)
 

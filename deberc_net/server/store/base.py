@@ -3,8 +3,9 @@
 A store keeps accounts, finished matches and every deal record. The decks of a running
 match must not be knowable: its deals are stored without the match seed and are not
 exported until the match ends, when the seeds are filled in. Every method is a blocking
-call, made by the server from a worker thread (``trio.to_thread``), and is one
-transaction: a finished deal is stored before anyone is told the next one started.
+call, made by the server from a worker thread (``trio.to_thread``; a table's writes
+from its store writer's, server/store_writer.py, in order), and is one transaction: a
+match's deals are stored before its result, and the result before its end is told.
 """
 
 from __future__ import annotations

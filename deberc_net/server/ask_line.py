@@ -1,0 +1,82 @@
+"""A seat's ``ask`` line in the machine style, straight from the match's state.
+
+Every call ends with one ``ask`` to the seat to act, and nearly every player is a
+program: building the general ``SeatView`` (28 fields, most of them the human style's)
+and formatting it field by field through the generic, checked formatter cost more than
+the engine's move. This builds the same line (docs/protocol.md §6.3, the fields in
+the same order, each value as ``wire.format_value`` writes it) from the deal directly.
+``protocol/render.py``'s view and renderer stay the one definition of the line: the
+tests compare the two on every state of many self-played matches
+(tests/server/test_ask_line.py), and anything but the machine style uses them.
+"""
+
+from __future__ import annotations
+
+from deberc_net.game.calls import PLAY
+from deberc_net.game.cards import PLAIN_STRENGTH, RANKS, SUITS, TRUMP_STRENGTH, Card
+from deberc_net.game.deal import PLAY as PLAY_PHASE
+from deberc_net.game.match import Match
+from deberc_net.protocol.wire import NONE, format_value
+
+# the text of each of the 32 cards (a card is an int)
+_CARD = tuple(RANKS[c & 7] + SUITS[c >> 3] for c in range(32))
+# a hand's display order (game/cards.py's sort_hand) for each trump (None: index 4)
+_ORDER = tuple(
+    tuple(
+        (c >> 3) * 8 + (TRUMP_STRENGTH[c & 7] if c >> 3 == trump else PLAIN_STRENGTH[c & 7])
+        for c in range(32)
+    )
+    for trump in (0, 1, 2, 3, None)
+)
+
+
+def _opt(value: int | None) -> str:
+    return NONE if value is None else str(value)
+
+
+def _card(card: Card | None) -> str:
+    return NONE if card is None else _CARD[card]
+
+
+def _game_value(value: object) -> str:
+    if isinstance(value, tuple):
+        return ",".join([_CARD[c] for c in value])
+    return format_value(value)
+
+
+def ask_line(kind: str, seq: int, table: int, match: Match, seat: int, clock_ms: int | None) -> str:
+    """What ``render(Ask(seq, table, view(match, seat), clock_ms, kind=kind))`` writes
+    in the machine style, for a seated player (``seat`` not None)."""
+    deal = match.deal
+    settings = match.rules.settings
+    trump = deal.trump
+    order = _ORDER[4 if trump is None else trump].__getitem__
+    hand = ",".join([_CARD[c] for c in sorted(deal.hands[seat], key=order)])
+    # 4 players: the turned card lies in the dealer's hand once the game is ordered
+    in_play = deal.phase == PLAY_PHASE or deal.tricks
+    turned = deal.turned if not (settings.turned_to_dealer and in_play) else None
+    fresa = deal.fresa if settings.fresa_visible else None
+    asked = deal.pending
+    pending = NONE if asked is None else f"{asked.kind}:{asked.asker}:{asked.answerer}"
+    shown = ",".join([f"{s}:{_CARD[c]}" for s, cards in sorted(deal.shown.items()) for c in cards])
+    talk = ",".join([f"{e.seat}:{e.call.token()}" for e in deal.log if e.call.name != PLAY])
+    legal = ",".join([c.token() for c in match.legal_calls(seat)])
+    to_act = match.to_act
+    line = (
+        f"{kind} seq={seq} table={table} deal={deal.deal_no} phase={format_value(deal.phase)}"
+        f" seat={seat} dealer={deal.dealer} to_act={_opt(to_act)} hand={hand}"
+        f" turned={_card(turned)} fresa={_card(fresa)}"
+        f" trump={NONE if trump is None else SUITS[trump]} player={_opt(deal.player)}"
+        f" round={deal.bid_round} leader={deal.trick.leader}"
+        f" trick={','.join([_CARD[c] for _, c in deal.trick.cards])}"
+        f" tricks={','.join(map(str, deal.tally.tricks_taken))}"
+        f" score={','.join(map(str, match.totals))} hanging={match.hanging}"
+        f" target={_opt(settings.target)}"
+        f" pending={pending}"
+        f" shown={shown} talk={format_value(talk)} clock={_opt(clock_ms)}"
+        f" legal={format_value(legal)} players={len(match.names)}"
+    )
+    game = deal.view_fields(seat)
+    if game:  # a whole new game's own fields (Tertz: talon, their_tricks), appended
+        line += "".join(f" {name}={_game_value(x)}" for name, x in game)
+    return line

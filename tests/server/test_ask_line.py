@@ -1,0 +1,71 @@
+"""server/ask_line.py writes, from the match's state, exactly the ``ask`` (and ``state``)
+line that the view and the generic renderer write (protocol/render.py, the definition
+of the line): compared on every state of self-played matches over rule sets that use
+every field (2, 3 and 4 players, the talk and shown combinations, a hidden fresa, the
+turned card in the dealer's hand, manual claims, Tertz's own fields)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from deberc_net.game.match import Match
+from deberc_net.game.view import view
+from deberc_net.plugins import RuleBook
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.render import MACHINE, render
+from deberc_net.server.ask_line import ask_line
+
+RULE_SETS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+    (2, "moscow", ()),
+    (3, "moscow", ()),
+    (4, "moscow", ("pair-combinations", "partner-exemption", "show-combination")),
+    (2, "moscow", ("manual-claim", "table-penalties", "bella-after-trick")),
+    (3, "kharkov", ("sequence-by-strength", "swap-before-extra")),
+    (3, "moscow", ("commitment", "player-leads", "fresa-hidden", "bide-to-leader")),
+    (2, "moscow", ("deberts", "poltinniki", "stake-5", "hanging-separate")),
+    (2, "tertz", ()),
+)
+
+
+@pytest.fixture(scope="module")
+def book() -> RuleBook:
+    return RuleBook.load()
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS, ids=lambda r: f"{r[0]}/{r[1]}/{','.join(r[2])}")
+def test_the_ask_line_is_the_rendered_view_on_every_state(
+    book: RuleBook, rule_set: tuple[int, str, tuple[str, ...]]
+) -> None:
+    rules = book.ruleset(*rule_set)
+    rng = random.Random(str(rule_set))
+    compared = 0
+    fields_seen: set[str] = set()
+    for game in range(20):  # until enough states are compared
+        if compared >= 400:
+            break
+        match = Match(rules, seed=f"ask-line/{game}", match_id=f"m{game}", table="7")
+        seq = 0
+        while match.result is None:
+            seq += 1
+            clock = rng.choice((None, 0, 12_345))
+            for seat in range(rules.settings.players):
+                kind = ev.AskKind.ASK if seat == match.to_act else ev.AskKind.STATE
+                told = ev.Ask(seq, 7, view(match, seat), clock, kind=kind)
+                (expected,) = render(told, MACHINE)
+                assert ask_line(kind, seq, 7, match, seat, clock) == expected
+                fields_seen.update(
+                    part.partition("=")[0]
+                    for part in expected.split(" ")[1:]
+                    if not part.endswith(("=", "=-"))
+                )
+                compared += 1
+            seat = match.deal.to_act
+            assert seat is not None
+            match.apply(seat, rng.choice(match.legal_calls(seat)))
+    assert compared >= 400
+    # every field was seen with a value at least once over the rule sets' states
+    assert {"hand", "trick", "legal", "score", "tricks"} <= fields_seen
+    if rule_set[0] == 4:
+        assert {"shown", "talk"} <= fields_seen

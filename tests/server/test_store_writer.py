@@ -1,0 +1,146 @@
+"""server/store_writer.py: the tables' store writes, queued in order and written by one
+thread; what must be on disk before the players are told waits for everything queued
+before it, and closing writes whatever is still queued (nothing lost on shutdown)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from deberc_net.plugins import RuleBook
+from deberc_net.selfplay import selfplay
+from deberc_net.server.store import Store, open_store
+from deberc_net.server.store.sqlite import SQLiteStore
+from deberc_net.server.store_writer import StoreWriter
+
+from .client import close_all, fields, machine_client, play_machine, seat_pair
+from .conftest import make_config, running_server
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    opened = open_store(str(tmp_path / "writes.sqlite3"), serving=True)
+    yield opened
+    opened.close()
+
+
+def a_match() -> tuple[str, list[dict[str, Any]]]:
+    """A self-played two-player match: its id and its deals' records."""
+    rules = RuleBook.load().ruleset(2, "moscow", ("to-301",))
+    (match,) = selfplay(rules, 1, "store-writer")
+    assert len(match.records) > 1
+    return match.match_id, [{**r, "match": match.match_id} for r in match.records]
+
+
+def finish(store: Store, match_id: str) -> functools.partial[None]:
+    return functools.partial(
+        store.finish_match, match_id, 1, ["ann", "bob"], "moscow", ["to-301"], "ann", "won", [1, 0]
+    )
+
+
+def stored(store: Store, match_id: str) -> list[int]:
+    return [json.loads(body)["deal_no"] for body in store.match_records(match_id)]
+
+
+async def test_a_run_waits_for_every_write_queued_before_it(store: Store) -> None:
+    """Deals queued without waiting, then the result through ``run``: once ``run``
+    returns, every deal is on disk, before the result (the store lists a finished
+    match's deals only)."""
+    writer = StoreWriter()
+    gate = threading.Event()  # holds the thread at its first job: the rest stays queued
+    writer.write(gate.wait)
+    match_id, records = a_match()
+    for record in records:
+        writer.write(functools.partial(store.add_deal, record))
+    gate.set()
+    await writer.run(finish(store, match_id))
+    assert stored(store, match_id) == [r["deal_no"] for r in records]
+    assert await writer.run(lambda: 42) == 42  # its result comes back
+    writer.close()
+
+
+async def test_a_failed_run_raises_in_its_caller_and_a_failed_write_stops_nothing(
+    store: Store,
+) -> None:
+    writer = StoreWriter()
+    done: list[str] = []
+
+    def failing() -> None:
+        raise RuntimeError("disk full")
+
+    writer.write(failing)  # logged; the writes after it still happen
+    writer.write(lambda: done.append("after"))
+    with pytest.raises(RuntimeError, match="disk full"):
+        await writer.run(failing)
+    assert done == ["after"]
+    writer.close()
+
+
+def test_closing_writes_everything_still_queued(store: Store) -> None:
+    writer = StoreWriter()
+    gate = threading.Event()
+    writer.write(gate.wait)
+    match_id, records = a_match()
+    for record in records:
+        writer.write(functools.partial(store.add_deal, record))
+    writer.write(finish(store, match_id))
+    threading.Timer(0.05, gate.set).start()  # the thread is still held as close begins
+    writer.close()
+    assert stored(store, match_id) == [r["deal_no"] for r in records]
+    writer.write(lambda: store.add_deal({**records[0], "match": "m-late"}))  # closed: at once
+    writer.write(finish(store, "m-late"))
+    assert stored(store, "m-late") == [records[0]["deal_no"]]
+
+
+async def test_a_run_is_not_cancelled_halfway(store: Store) -> None:
+    """The write is under way: a cancel waits for it (as trio.to_thread's does)."""
+    writer = StoreWriter()
+    gate = threading.Event()
+    threading.Timer(0.05, gate.set).start()
+    with trio.move_on_after(0.01) as scope:
+        await writer.run(gate.wait)
+    assert gate.is_set() and scope.cancel_called
+    writer.close()
+
+
+async def test_a_server_that_stops_writes_the_deals_still_queued(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deal told while the store's writes lag behind (the writer held at it) is on disk
+    once the server has stopped: serve closes the writer, which writes what is queued,
+    before it closes the store."""
+    held, gate = threading.Event(), threading.Event()
+    add_deal = SQLiteStore.add_deal
+
+    def held_add_deal(store: SQLiteStore, record: dict[str, Any]) -> None:
+        held.set()
+        gate.wait()
+        add_deal(store, record)
+
+    monkeypatch.setattr(SQLiteStore, "add_deal", held_add_deal)
+    async with running_server(make_config(db_path)) as port:
+        ann = await machine_client(port, "ann")
+        bob = await machine_client(port, "bob")
+        await seat_pair(ann, bob, "2 to-301")
+        is_record = lambda line: line.startswith("record ")  # noqa: E731
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(play_machine, bob, random.Random(1), is_record)
+            record = await play_machine(ann, random.Random(2), is_record)
+        match_id = json.loads(fields(record)[1]["text"])["match"]
+        assert await trio.to_thread.run_sync(held.wait, 10)  # its write waits in the writer
+        threading.Timer(0.2, gate.set).start()  # let go while the server is stopping
+        await close_all([ann, bob])
+    assert gate.is_set()
+    store = open_store(db_path)
+    try:  # (a stopped server's matches are no longer running: their deals are listed)
+        assert stored(store, match_id) == [1]
+    finally:
+        store.close()
