@@ -410,7 +410,12 @@ class Deal:
         nothing changed."""
         if not 0 <= seat < len(self.hands):  # a hand per seat
             raise E.NotAllowed(f"there is no seat {seat}")
-        legal = self._legal(seat)
+        # _legal's cache, read inline: the driver mostly asked for this very list
+        cached = self._caches.legal.get(seat)
+        if cached is not None and cached[0] == len(self.log) and cached[1] is self.phase:
+            legal = cached[2]
+        else:
+            legal = self._legal(seat)
         # a player mostly hands back one of the listed calls themselves: found by
         # identity before any (slower, attrs-made) comparison of fields
         for listed in legal:
@@ -421,7 +426,7 @@ class Deal:
                 return self._refused(seat, call, ms, auto)
         self.log.append(LoggedCall(seat, call, ms, auto))
         card = call.card
-        if card is not None and call.name == C.PLAY:  # most calls: straight to the card
+        if card is not None and call.name == _PLAY:  # most calls: straight to the card
             self._told.append(CardPlayed(seat, card, auto, ms))
             self._do_play(seat, call)
             return self._take_told()
@@ -816,6 +821,7 @@ _SEVENS, _POKAZHI, _BELLA, _KONETS, _PAS, _IGRAYU = (
     Call(name) for name in (C.SEVENS, C.POKAZHI, C.BELLA, C.KONETS, C.PAS, C.IGRAYU)
 )
 _PLAY_CALLS = C.PLAY_CALLS  # by card
+_PLAY = C.PLAY
 _IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 
 
