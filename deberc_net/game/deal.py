@@ -657,7 +657,7 @@ class Deal:
         and told at the last call's time)."""
         self._show(seat)
         # engine-made, not a clock's automatic call: "auto" is rendered as "(clock)"
-        show, ms = Call(C.POKAZYVAYU), self.log[-1].ms
+        show, ms = _POKAZYVAYU, self.log[-1].ms
         self.log.append(LoggedCall(seat, show, ms, False, engine=True))
         self._tell(CallMade(seat, show, False, ms, engine=True))
 
@@ -680,8 +680,10 @@ class Deal:
         return winner, side
 
     def _trick_points(self, cards: tuple[Card, ...], trump: int) -> int:
-        points = _POINTS_IN_TRUMP[trump]
-        return sum([points[c] for c in cards])
+        points, total = _POINTS_IN_TRUMP[trump], 0
+        for card in cards:  # a loop, not sum() of a list: a trick holds a few cards
+            total += points[card]
+        return total
 
     def _finish_trick(self) -> None:
         winner, side = self._take_trick()
@@ -817,8 +819,8 @@ class Deal:
 
 
 # The engine's calls without arguments: calls are immutable, one of each serves every deal
-_SEVENS, _POKAZHI, _BELLA, _KONETS, _PAS, _IGRAYU = (
-    Call(name) for name in (C.SEVENS, C.POKAZHI, C.BELLA, C.KONETS, C.PAS, C.IGRAYU)
+_SEVENS, _POKAZHI, _POKAZYVAYU, _BELLA, _KONETS, _PAS, _IGRAYU = (
+    Call(name) for name in (C.SEVENS, C.POKAZHI, C.POKAZYVAYU, C.BELLA, C.KONETS, C.PAS, C.IGRAYU)
 )
 _PLAY_CALLS = C.PLAY_CALLS  # by card
 _PLAY = C.PLAY
