@@ -390,7 +390,9 @@ class Deal:
     def _may_show_sevens(self, seat: int) -> bool:
         if not self.rules.settings.four_sevens or self.tricks or self.trick.cards:
             return False
-        return _ALL_SEVENS.issubset(self.hands[seat])
+        hand = self.hands[seat]
+        spades, hearts, diamonds, clubs = _ALL_SEVENS  # no set of the hand: most lack one
+        return spades in hand and hearts in hand and diamonds in hand and clubs in hand
 
     def _bidding_calls(self, seat: int) -> list[Call]:
         if self.bid_round == 1:
@@ -828,7 +830,7 @@ _IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 
 
 _WHOLE_DECK = frozenset(range(32))
-_ALL_SEVENS = frozenset(make(SEVEN, suit) for suit in range(4))
+_ALL_SEVENS = tuple(make(SEVEN, suit) for suit in range(4))
 
 # Each card's points by the trump suit (immutable): a trick is counted by lookups
 _POINTS_IN_TRUMP = tuple(

@@ -68,10 +68,13 @@ def settle_combinations(deal: Deal) -> None:
 
 def counted_combos(deal: Deal) -> dict[int, list[Combo]]:
     """The sequences that count now, by seat: the record lists exactly these."""
+    scoring_combos = deal.tally.scoring_combos
+    if not scoring_combos:  # most deals: nobody's
+        return {}
     offender = deal.tally.offender_side
     return {
         seat: combos
-        for seat, combos in (deal.tally.scoring_combos or {}).items()
+        for seat, combos in scoring_combos.items()
         if deal.side_of(seat) != offender and not lacks_trick(deal, seat)
     }
 
