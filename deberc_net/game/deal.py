@@ -545,9 +545,12 @@ class Deal:
         self._event("play")
 
     def _find_bella_owner(self) -> None:
-        self.talk.bella_owner = next(
-            (seat for seat, h in enumerate(self.hands) if holds_bella(h, self.trump)), None
-        )
+        owner = None
+        for seat, hand in enumerate(self.hands):  # a loop, not next() of a generator
+            if holds_bella(hand, self.trump):
+                owner = seat
+                break
+        self.talk.bella_owner = owner
 
     def _do_menyayu(self, seat: int, call: Call) -> None:
         assert self.trump is not None

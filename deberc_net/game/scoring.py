@@ -143,11 +143,15 @@ def deal_score(
     combination and bella points when the caller has just counted them."""
     last = deal.tricks[-1].winner if deal.tricks else None
     tally = deal.tally
-    notes = [
-        f"seat {seat} took no trick: his combinations do not count"
-        for seat in sorted(tally.scoring_combos or {})
-        if lacks_trick(deal, seat) and deal.side_of(seat) != tally.offender_side
-    ]
+    notes = (
+        [
+            f"seat {seat} took no trick: his combinations do not count"
+            for seat in sorted(tally.scoring_combos)
+            if lacks_trick(deal, seat) and deal.side_of(seat) != tally.offender_side
+        ]
+        if tally.scoring_combos  # most deals: no sequence scores, no note
+        else []
+    )
     return DealScore(
         sides=deal.sides,
         player_side=-1 if deal.player is None else deal.side_of(deal.player),
