@@ -363,34 +363,38 @@ def _as_plugin_deal(deal: Deal) -> PluginDeal:
     return deal  # mypy checks here that the engine's Deal is what plugins are promised
 
 
+def _first_answer(caller: pluggy.HookCaller, name: str) -> Callable[[Any], Any]:
+    """A firstresult hook of the one argument ``name``, called with its value: the
+    first answer that is not None, in pluggy's order (None when nobody answers)."""
+    functions = plain(caller, (name,))
+    if functions is None:  # a wrapper, or an implementation naming no argument
+        hook = resolved(caller)
+        return lambda value: hook(**{name: value})
+    if len(functions) == 1:
+        return functions[0]  # its answer is the hook's: called as it is
+
+    def first(value: Any) -> Any:
+        for function in functions:
+            answer = function(value)
+            if answer is not None:
+                return answer
+        return None
+
+    return first
+
+
 def _combo_winners(caller: pluggy.HookCaller) -> Callable[[Deal], list[int]]:
-    functions = plain(caller, ("deal",))
-    if functions is not None and len(functions) == 1:
-        (only,) = functions  # a firstresult hook with one implementation: its result
-
-        def combo_winners_of_one(deal: Deal) -> list[int]:
-            return list(only(_as_plugin_deal(deal)))
-
-        return combo_winners_of_one
-    hook = resolved(caller)
+    hook = _first_answer(caller, "deal")
 
     def combo_winners(deal: Deal) -> list[int]:
-        return list(hook(deal=_as_plugin_deal(deal)))
+        return list(hook(_as_plugin_deal(deal)))
 
     return combo_winners
 
 
 def _on_snapshot(caller: pluggy.HookCaller) -> Callable[[MatchSnapshot], Any]:
     """A firstresult hook on the match's snapshot."""
-    functions = plain(caller, ("snapshot",))
-    if functions is not None and len(functions) == 1:
-        return functions[0]  # its result is the hook's: called as it is
-    hook = resolved(caller)
-
-    def call(snapshot: MatchSnapshot) -> Any:
-        return hook(snapshot=snapshot)
-
-    return call
+    return _first_answer(caller, "snapshot")
 
 
 def _score_deal(hook: Callable[[str], pluggy.HookCaller]) -> Callable[[DealScore], None]:
