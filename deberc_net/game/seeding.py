@@ -42,11 +42,15 @@ def _shuffle(rng: _BareRandom, cards: list[Card]) -> None:
     getrandbits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
         bound = i + 1
-        bits = bound.bit_length()
+        bits = _BIT_LENGTHS[bound] if bound < len(_BIT_LENGTHS) else bound.bit_length()
         j = getrandbits(bits)
         while j >= bound:
             j = getrandbits(bits)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+# ``n.bit_length()`` of the bounds a deck's shuffle draws below: looked up, not called
+_BIT_LENGTHS = tuple(n.bit_length() for n in range(len(DECK) + 1))
 
 
 def first_dealer(match_seed: str, players: int) -> int:
