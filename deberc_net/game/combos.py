@@ -8,7 +8,7 @@ nothing"), 8 two fifties (seed 003). Runs never share cards, so no two combinati
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 import attrs
 
@@ -115,11 +115,10 @@ def best(combos: Iterable[Combo], key: Callable[[Combo], tuple[int, ...]]) -> Co
     return best_combo
 
 
-def holds_bella(hand: Iterable[Card], trump: int | None) -> bool:
+def holds_bella(hand: Collection[Card], trump: int | None) -> bool:
     if trump is None:
         return False
-    held = set(hand)
-    return make(KING, trump) in held and make(QUEEN, trump) in held
+    return make(KING, trump) in hand and make(QUEEN, trump) in hand  # a hand: a few cards
 
 
 def bella_cards(trump: int) -> tuple[Card, Card]:

@@ -390,7 +390,9 @@ class Deal:
     def _may_show_sevens(self, seat: int) -> bool:
         if not self.rules.settings.four_sevens or self.tricks or self.trick.cards:
             return False
-        return _ALL_SEVENS.issubset(self.hands[seat])
+        hand = self.hands[seat]
+        spades, hearts, diamonds, clubs = _ALL_SEVENS  # no set of the hand: most lack one
+        return spades in hand and hearts in hand and diamonds in hand and clubs in hand
 
     def _bidding_calls(self, seat: int) -> list[Call]:
         if self.bid_round == 1:
@@ -410,7 +412,12 @@ class Deal:
         nothing changed."""
         if not 0 <= seat < len(self.hands):  # a hand per seat
             raise E.NotAllowed(f"there is no seat {seat}")
-        legal = self._legal(seat)
+        # _legal's cache, read inline: the driver mostly asked for this very list
+        cached = self._caches.legal.get(seat)
+        if cached is not None and cached[0] == len(self.log) and cached[1] is self.phase:
+            legal = cached[2]
+        else:
+            legal = self._legal(seat)
         # a player mostly hands back one of the listed calls themselves: found by
         # identity before any (slower, attrs-made) comparison of fields
         for listed in legal:
@@ -421,7 +428,7 @@ class Deal:
                 return self._refused(seat, call, ms, auto)
         self.log.append(LoggedCall(seat, call, ms, auto))
         card = call.card
-        if card is not None and call.name == C.PLAY:  # most calls: straight to the card
+        if card is not None and call.name == _PLAY:  # most calls: straight to the card
             self._told.append(CardPlayed(seat, card, auto, ms))
             self._do_play(seat, call)
             return self._take_told()
@@ -538,9 +545,12 @@ class Deal:
         self._event("play")
 
     def _find_bella_owner(self) -> None:
-        self.talk.bella_owner = next(
-            (seat for seat, h in enumerate(self.hands) if holds_bella(h, self.trump)), None
-        )
+        owner = None
+        for seat, hand in enumerate(self.hands):  # a loop, not next() of a generator
+            if holds_bella(hand, self.trump):
+                owner = seat
+                break
+        self.talk.bella_owner = owner
 
     def _do_menyayu(self, seat: int, call: Call) -> None:
         assert self.trump is not None
@@ -652,7 +662,7 @@ class Deal:
         and told at the last call's time)."""
         self._show(seat)
         # engine-made, not a clock's automatic call: "auto" is rendered as "(clock)"
-        show, ms = Call(C.POKAZYVAYU), self.log[-1].ms
+        show, ms = _POKAZYVAYU, self.log[-1].ms
         self.log.append(LoggedCall(seat, show, ms, False, engine=True))
         self._tell(CallMade(seat, show, False, ms, engine=True))
 
@@ -675,8 +685,10 @@ class Deal:
         return winner, side
 
     def _trick_points(self, cards: tuple[Card, ...], trump: int) -> int:
-        points = _POINTS_IN_TRUMP[trump]
-        return sum([points[c] for c in cards])
+        points, total = _POINTS_IN_TRUMP[trump], 0
+        for card in cards:  # a loop, not sum() of a list: a trick holds a few cards
+            total += points[card]
+        return total
 
     def _finish_trick(self) -> None:
         winner, side = self._take_trick()
@@ -812,15 +824,16 @@ class Deal:
 
 
 # The engine's calls without arguments: calls are immutable, one of each serves every deal
-_SEVENS, _POKAZHI, _BELLA, _KONETS, _PAS, _IGRAYU = (
-    Call(name) for name in (C.SEVENS, C.POKAZHI, C.BELLA, C.KONETS, C.PAS, C.IGRAYU)
+_SEVENS, _POKAZHI, _POKAZYVAYU, _BELLA, _KONETS, _PAS, _IGRAYU = (
+    Call(name) for name in (C.SEVENS, C.POKAZHI, C.POKAZYVAYU, C.BELLA, C.KONETS, C.PAS, C.IGRAYU)
 )
 _PLAY_CALLS = C.PLAY_CALLS  # by card
+_PLAY = C.PLAY
 _IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 
 
 _WHOLE_DECK = frozenset(range(32))
-_ALL_SEVENS = frozenset(make(SEVEN, suit) for suit in range(4))
+_ALL_SEVENS = tuple(make(SEVEN, suit) for suit in range(4))
 
 # Each card's points by the trump suit (immutable): a trick is counted by lookups
 _POINTS_IN_TRUMP = tuple(

@@ -8,7 +8,7 @@ The match owns the totals, the hanging points, who deals next and the deal recor
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
@@ -120,7 +120,8 @@ class Match:
             raise GameOver("the match is over")
         deal = self.deal
         # Deal.apply hands out a new list each call: ours to extend
-        events = cast("list[MatchEvent]", deal.apply(seat, call, ms=ms, auto=auto))
+        told: list[Any] = deal.apply(seat, call, ms=ms, auto=auto)  # DealEvents are MatchEvents
+        events: list[MatchEvent] = told
         if deal.phase == DONE:
             events += self._finish_deal()
         return events

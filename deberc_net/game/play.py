@@ -12,7 +12,11 @@ from .cards import PLAIN_STRENGTH, TRUMP_STRENGTH, Card, card_str
 
 
 def _highest_trump(trick: Sequence[tuple[int, Card]], trump: int) -> int:
-    return max((TRUMP_STRENGTH[c & 7] for _, c in trick if c >> 3 == trump), default=-1)
+    top = -1  # a loop, not max() over a generator: a trick holds a few cards
+    for _, card in trick:
+        if card >> 3 == trump and TRUMP_STRENGTH[card & 7] > top:
+            top = TRUMP_STRENGTH[card & 7]
+    return top
 
 
 def legal_cards(

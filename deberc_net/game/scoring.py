@@ -68,10 +68,13 @@ def settle_combinations(deal: Deal) -> None:
 
 def counted_combos(deal: Deal) -> dict[int, list[Combo]]:
     """The sequences that count now, by seat: the record lists exactly these."""
+    scoring_combos = deal.tally.scoring_combos
+    if not scoring_combos:  # most deals: nobody's
+        return {}
     offender = deal.tally.offender_side
     return {
         seat: combos
-        for seat, combos in (deal.tally.scoring_combos or {}).items()
+        for seat, combos in scoring_combos.items()
         if deal.side_of(seat) != offender and not lacks_trick(deal, seat)
     }
 
@@ -130,21 +133,32 @@ def lead_order(deal: Deal) -> list[int]:
     return order
 
 
-def deal_score(deal: Deal, points: list[int]) -> DealScore:
+def deal_score(
+    deal: Deal,
+    points: list[int],
+    combos: list[int] | None = None,
+    bella: list[int] | None = None,
+) -> DealScore:
+    """The deal's score with ``points`` per side; ``combos`` and ``bella``: its
+    combination and bella points when the caller has just counted them."""
     last = deal.tricks[-1].winner if deal.tricks else None
     tally = deal.tally
-    notes = [
-        f"seat {seat} took no trick: his combinations do not count"
-        for seat in sorted(tally.scoring_combos or {})
-        if lacks_trick(deal, seat) and deal.side_of(seat) != tally.offender_side
-    ]
+    notes = (
+        [
+            f"seat {seat} took no trick: his combinations do not count"
+            for seat in sorted(tally.scoring_combos)
+            if lacks_trick(deal, seat) and deal.side_of(seat) != tally.offender_side
+        ]
+        if tally.scoring_combos  # most deals: no sequence scores, no note
+        else []
+    )
     return DealScore(
         sides=deal.sides,
         player_side=-1 if deal.player is None else deal.side_of(deal.player),
         points=points,
         card_points=list(tally.card_points),
-        combo_points=combo_points(deal),
-        bella_points=bella_points(deal),
+        combo_points=combo_points(deal) if combos is None else combos,
+        bella_points=bella_points(deal) if bella is None else bella,
         tricks_taken=list(tally.tricks_taken),
         last_trick_side=-1 if last is None else deal.side_of(last),
         hanging_in=deal.hanging_in,
@@ -162,9 +176,11 @@ def score_played(deal: Deal) -> None:
     deal.phase = DONE
     last = deal.tricks[-1].winner
     assert last is not None
-    points = deal_points(deal)
+    combos, bella = combo_points(deal), bella_points(deal)  # deal_points, counted once
+    card_points = deal.tally.card_points
+    points = [c + b + p for c, b, p in zip(combos, bella, card_points, strict=True)]
     points[deal.side_of(last)] += deal.rules.settings.last_trick_bonus
-    score = deal_score(deal, points)
+    score = deal_score(deal, points, combos, bella)
     deal.rules.score_deal(score)
     deal.result = DealResult(score)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from _random import Random as _BareRandom
 
 from .cards import DECK, Card
 
@@ -17,18 +18,23 @@ def deal_seed(match_seed: str, deal_no: int) -> str:
 
 
 def _rng(text: str) -> random.Random:
-    digest = hashlib.sha256(text.encode("utf-8")).digest()
-    return random.Random(int.from_bytes(digest, "big"))
+    return random.Random(_seed_of(text))
+
+
+def _seed_of(text: str) -> int:
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest(), "big")
 
 
 def deck_for(match_seed: str, deal_no: int) -> tuple[Card, ...]:
-    """The deal's deck, top card first."""
+    """The deal's deck, top card first. Drawn with the C generator ``random.Random``
+    is built on: the same seeding and ``getrandbits``, so the same deck, without the
+    Python class's ``__init__`` and ``seed`` (which seed it a second time) every deal."""
     cards = list(DECK)
-    _shuffle(_rng(deal_seed(match_seed, deal_no)), cards)
+    _shuffle(_BareRandom(_seed_of(deal_seed(match_seed, deal_no))), cards)
     return tuple(cards)
 
 
-def _shuffle(rng: random.Random, cards: list[Card]) -> None:
+def _shuffle(rng: _BareRandom, cards: list[Card]) -> None:
     """``rng.shuffle(cards)``, the same permutation drawn the same way (Fisher-Yates
     from the top, each index by ``getrandbits`` and rejection, as CPython's
     ``Random._randbelow_with_getrandbits``), without a method call per card: every
@@ -36,11 +42,15 @@ def _shuffle(rng: random.Random, cards: list[Card]) -> None:
     getrandbits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
         bound = i + 1
-        bits = bound.bit_length()
+        bits = _BIT_LENGTHS[bound] if bound < len(_BIT_LENGTHS) else bound.bit_length()
         j = getrandbits(bits)
         while j >= bound:
             j = getrandbits(bits)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+# ``n.bit_length()`` of the bounds a deck's shuffle draws below: looked up, not called
+_BIT_LENGTHS = tuple(n.bit_length() for n in range(len(DECK) + 1))
 
 
 def first_dealer(match_seed: str, players: int) -> int:

@@ -136,9 +136,9 @@ def talk_calls(deal: Deal, seat: int) -> list[Call]:
     talk = deal.talk
     out: list[Call] = []
     if may_swap(deal, seat):
-        out.append(Call(C.MENYAYU))
+        out.append(_MENYAYU)
         if seat not in talk.asked_pass and best_trump_sequence(deal, seat) is not None:
-            out.append(Call(C.PROKHODIT_Q))
+            out.append(_PROKHODIT_Q)
     if seat in talk.talked:
         return out
     mine = deal.best_combo(seat)
@@ -148,7 +148,7 @@ def talk_calls(deal: Deal, seat: int) -> list[Call]:
     if best is None or mine.category > best.category:
         out.append(declaration(deal, seat, mine.category))
     elif mine.category == best.category and deal.side_of(best.seat) != deal.side_of(seat):
-        out.append(Call(C.ROST))
+        out.append(_ROST)
     return out
 
 
@@ -161,23 +161,23 @@ def answers(deal: Deal, pending: Pending) -> list[Call]:
     if pending.kind == Question.ROST_REPLY:
         assert best is not None
         mine = deal.best_combo(pending.answerer, best.category)
-        out = [Call(C.PISHET)]
+        out = [_PISHET]
         if mine is not None and deal.beats(pending.answerer, mine, best.seat, best.combo):
             out.insert(0, _ot(deal, mine))
         return out
     if pending.kind == Question.SHOW:
-        out = [Call(C.POKAZYVAYU)]
+        out = [_POKAZYVAYU]
         asker = pending.asker
         if asker == deal.turn and asker not in deal.talk.window_hands and not deal.tricks:
-            out.append(Call(C.SKIN))
+            out.append(_SKIN)
         return out
     if pending.kind == Question.SWAP:  # no swap first: what the clock says for a silent seat
-        out = [Call(C.NE_MENYAYU)]
+        out = [_NE_MENYAYU]
         if deal.trump is not None and make(SEVEN, deal.trump) in deal.hands[pending.answerer]:
-            out.append(Call(C.MENYAYU))
+            out.append(_MENYAYU)
         return out
     if pending.kind == Question.PROKHODIT:  # does the asker's best trump sequence pass?
-        return [Call(C.PROKHODIT) if _trump_passes(deal, pending) else Call(C.NE_PROKHODIT)]
+        return [_PROKHODIT if _trump_passes(deal, pending) else _NE_PROKHODIT]
     return []  # a plugin's question: its answers come from deberc_extra_calls
 
 
@@ -218,6 +218,33 @@ def _trump_passes(deal: Deal, pending: Pending) -> bool:
     if theirs is None or mine is None:
         return True
     return not deal.beats(pending.answerer, mine, pending.asker, theirs)
+
+
+# The talk's calls without arguments: calls are immutable, one of each serves every deal
+(
+    _MENYAYU,
+    _PROKHODIT_Q,
+    _ROST,
+    _PISHET,
+    _POKAZYVAYU,
+    _SKIN,
+    _NE_MENYAYU,
+    _PROKHODIT,
+    _NE_PROKHODIT,
+) = (
+    Call(name)
+    for name in (
+        C.MENYAYU,
+        C.PROKHODIT_Q,
+        C.ROST,
+        C.PISHET,
+        C.POKAZYVAYU,
+        C.SKIN,
+        C.NE_MENYAYU,
+        C.PROKHODIT,
+        C.NE_PROKHODIT,
+    )
+)
 
 
 def _ot(deal: Deal, combo: Combo) -> Call:

@@ -142,10 +142,10 @@ class RuleBook:
             options=tuple(r.name for r in chosen if r.info.kind == RuleKind.OPTION),
             versions={r.name: r.version for r in chosen},
             combo_key=hook("deberc_combo_key")(settings=settings),
-            combo_winners=_combo_winners(resolved(hook("deberc_combo_winners"))),
-            score_deal=_score_deal(lambda name: resolved(hook(name))),
-            next_dealer=_on_snapshot(resolved(hook("deberc_next_dealer"))),
-            match_end=_on_snapshot(resolved(hook("deberc_match_end"))),
+            combo_winners=_combo_winners(hook("deberc_combo_winners")),
+            score_deal=_score_deal(hook),
+            next_dealer=_on_snapshot(hook("deberc_next_dealer")),
+            match_end=_on_snapshot(hook("deberc_match_end")),
             extra_calls=_extra_calls(hook("deberc_extra_calls")),
             apply_extra_call=_apply_extra_call(hook("deberc_apply_extra_call")),
             deal_event=_deal_event(hook("deberc_deal_event")),
@@ -343,34 +343,88 @@ def _resolved_one(
     return call
 
 
+def plain(
+    caller: pluggy.HookCaller, names: tuple[str, ...]
+) -> tuple[Callable[..., Any], ...] | None:
+    """``caller``'s implementations as plain functions, in pluggy's order (the last
+    registered first), when every one takes exactly ``names`` (so each can be called
+    with them in that order) and none is a wrapper; None otherwise. For the hooks the
+    engine calls every deal with one argument: no keywords, no lookups per call."""
+    impls = caller.get_hookimpls()
+    if any(
+        impl.hookwrapper or impl.wrapper or impl.kwargnames or tuple(impl.argnames) != names
+        for impl in impls
+    ):
+        return None
+    return tuple(impl.function for impl in reversed(impls))
+
+
 def _as_plugin_deal(deal: Deal) -> PluginDeal:
     return deal  # mypy checks here that the engine's Deal is what plugins are promised
 
 
-def _combo_winners(hook: Any) -> Callable[[Deal], list[int]]:
+def _first_answer(caller: pluggy.HookCaller, name: str) -> Callable[[Any], Any]:
+    """A firstresult hook of the one argument ``name``, called with its value: the
+    first answer that is not None, in pluggy's order (None when nobody answers)."""
+    functions = plain(caller, (name,))
+    if functions is None:  # a wrapper, or an implementation naming no argument
+        hook = resolved(caller)
+        return lambda value: hook(**{name: value})
+    if len(functions) == 1:
+        return functions[0]  # its answer is the hook's: called as it is
+
+    def first(value: Any) -> Any:
+        for function in functions:
+            answer = function(value)
+            if answer is not None:
+                return answer
+        return None
+
+    return first
+
+
+def _combo_winners(caller: pluggy.HookCaller) -> Callable[[Deal], list[int]]:
+    hook = _first_answer(caller, "deal")
+
     def combo_winners(deal: Deal) -> list[int]:
-        return list(hook(deal=_as_plugin_deal(deal)))
+        return list(hook(_as_plugin_deal(deal)))
 
     return combo_winners
 
 
-def _on_snapshot(hook: Any) -> Callable[[MatchSnapshot], Any]:
-    def call(snapshot: MatchSnapshot) -> Any:
-        return hook(snapshot=snapshot)
-
-    return call
+def _on_snapshot(caller: pluggy.HookCaller) -> Callable[[MatchSnapshot], Any]:
+    """A firstresult hook on the match's snapshot."""
+    return _first_answer(caller, "snapshot")
 
 
-def _score_deal(hook: Callable[[str], Any]) -> Callable[[DealScore], None]:
-    points, outcome = hook("deberc_deal_points"), hook("deberc_deal_outcome")
-    adjust = hook("deberc_adjust_written")
+def _score_deal(hook: Callable[[str], pluggy.HookCaller]) -> Callable[[DealScore], None]:
+    callers = [hook(name) for name in _SCORE_HOOKS]
+    found = [plain(caller, ("score",)) for caller in callers]
+    if all(functions is not None for functions in found):
+        points, outcome, adjust = (functions or () for functions in found)
+
+        def score_deal_plainly(score: DealScore) -> None:
+            for function in points:  # results dropped: every implementation runs
+                function(score)
+            for function in outcome:  # firstresult: up to the first that says
+                if function(score) is not None:
+                    break
+            for function in adjust:
+                function(score)
+
+        return score_deal_plainly
+    points_hook, outcome_hook, adjust_hook = (resolved(caller) for caller in callers)
 
     def score_deal(score: DealScore) -> None:
-        points(score=score)
-        outcome(score=score)
-        adjust(score=score)
+        points_hook(score=score)
+        outcome_hook(score=score)
+        adjust_hook(score=score)
 
     return score_deal
+
+
+# the hooks that score a deal, in the order they are called
+_SCORE_HOOKS = ("deberc_deal_points", "deberc_deal_outcome", "deberc_adjust_written")
 
 
 def _extra_calls(caller: Any) -> Callable[[Deal, int], list[Call]] | None:

@@ -5,6 +5,7 @@ test_loading.py."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from importlib import metadata
@@ -344,3 +345,40 @@ def test_selfplay_uses_the_rules_it_is_given_for_all_games() -> None:
     assert spy.calls["configure"] == 1
     assert spy.calls["combo_key"] == 1
     assert len({id(m.rules) for m in matches}) == 1
+
+
+class SeatOneDeals:
+    """An option answering the per-deal firstresult hooks: seat 1 deals after every
+    scored deal; its deberc_match_end names no argument (pluggy allows that)."""
+
+    def __init__(self) -> None:
+        self.ends_asked = 0
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="seat-one-deals", kind="option", summary="Seat 1 deals.")
+
+    @hookimpl
+    def deberc_next_dealer(self, snapshot: Any) -> int:
+        return 1
+
+    @hookimpl
+    def deberc_match_end(self) -> None:
+        self.ends_asked += 1
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_an_option_answering_a_per_deal_hook_overrides_the_builtin(players: int) -> None:
+    # the rule set calls the implementations directly where it can (plugins/manager.py
+    # ``plain``): the option's answer still comes first, the builtin's when it says None
+    option = SeatOneDeals()
+    rules = build_ruleset(players, options=["seat-one-deals"], plugins=[option])
+    match = next(selfplay(rules, 1, f"seat-one/{players}"))
+    records = list(match.records)
+    after_scored = [
+        (prev, rec) for prev, rec in itertools.pairwise(records) if prev["outcome"] != "void"
+    ]
+    assert after_scored and all(rec["dealer"] == 1 for _, rec in after_scored)
+    # asked after every deal scored by the rules (a void deal and a claim are not)
+    assert option.ends_asked == sum(1 for r in records if r["outcome"] not in ("void", "claim"))
+    assert match.result is not None and match.result.reason  # Moscow's end still stands

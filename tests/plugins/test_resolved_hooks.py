@@ -1,5 +1,5 @@
-"""The per-deal hooks are looked up once (plugins/manager.py ``resolved``): calling
-them gives exactly what pluggy's own call gives, in pluggy's order."""
+"""The per-deal hooks are looked up once (plugins/manager.py ``resolved`` and
+``plain``): calling them gives exactly what pluggy's own call gives, in pluggy's order."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pluggy
 import pytest
 
 from deberc_net.plugins.hookspecs import PROJECT
-from deberc_net.plugins.manager import resolved
+from deberc_net.plugins.manager import plain, resolved
 
 spec = pluggy.HookspecMarker(PROJECT)
 impl = pluggy.HookimplMarker(PROJECT)
@@ -96,3 +96,34 @@ def test_a_hook_with_a_wrapper_keeps_pluggys_call() -> None:
     pm = manager(Answers("a"), Wrapper())
     assert resolved(pm.hook.every) is pm.hook.every
     assert pm.hook.every(deal=None, seat=0) == [("a", 0), "wrapped"]
+
+
+class Named:
+    """A plugin whose ``first`` takes both arguments, as the spec names them."""
+
+    def __init__(self, label: str, silent_at: tuple[int, ...] = ()) -> None:
+        self.label = label
+        self.silent_at = silent_at
+
+    @impl
+    def first(self, deal: Any, seat: int) -> Any:
+        return None if seat in self.silent_at else (self.label, deal, seat)
+
+
+def test_plain_functions_come_in_pluggys_order_and_answer_as_it_does() -> None:
+    pm = manager(Named("a"), Named("b", silent_at=(1,)), Named("c", silent_at=(1, 2)))
+    functions = plain(pm.hook.first, ("deal", "seat"))
+    assert functions is not None and len(functions) == 3
+    for seat in range(4):
+        answers = [f("d", seat) for f in functions]
+        first = next((a for a in answers if a is not None), None)
+        assert first == pm.hook.first(deal="d", seat=seat)
+    assert [f("d", 0) for f in functions] == [("c", "d", 0), ("b", "d", 0), ("a", "d", 0)]
+
+
+def test_plain_declines_an_implementation_naming_other_arguments_or_a_wrapper() -> None:
+    # Answers.every names only ``seat``: called positionally it would get the deal
+    assert plain(manager(Answers("a")).hook.every, ("deal", "seat")) is None
+    assert plain(manager(Named("a")).hook.first, ("seat", "deal")) is None  # another order
+    assert plain(manager(Wrapper()).hook.every, ()) is None  # names nothing, but wraps
+    assert plain(manager().hook.first, ("deal", "seat")) == ()

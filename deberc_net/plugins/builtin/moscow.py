@@ -151,7 +151,11 @@ def deberc_next_dealer(snapshot: MatchSnapshot) -> int:
     if score.outcome == Outcome.HANGING:  # the whistler deals, whoever of them wrote more
         leaders = [s for s in leaders if s != score.player_side] or leaders
     seats = [seat for side in leaders for seat in score.sides[side]]
-    return next(seat for i in range(1, n + 1) if (seat := (snapshot.dealer + i) % n) in seats)
+    for i in range(1, n + 1):  # a loop, not next() of a generator: this runs every deal
+        seat = (snapshot.dealer + i) % n
+        if seat in seats:
+            return seat
+    raise AssertionError("a side that wrote the most has a seat")
 
 
 @hookimpl(trylast=True)
