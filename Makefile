@@ -52,12 +52,15 @@ chromium:
 # The suite waits on sockets, processes and browsers more than it computes: two pytest
 # workers (pytest-xdist) roughly halve its time on two cores. TEST_WORKERS=0 runs it in
 # one process.
+# The tests start many Python processes (servers, ladders, bots): with
+# PYTHONDONTWRITEBYTECODE set in the environment each would compile our sources again,
+# so the run writes its bytecode (__pycache__/, ignored by git) and they read it.
 TEST_WORKERS ?= 2
 test: $(TEST_STAMP) postgresql chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n $(TEST_WORKERS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
