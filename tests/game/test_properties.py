@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from deberc_net.game import calls as C
@@ -26,6 +26,7 @@ from deberc_net.game.match import Match
 from deberc_net.game.record import replay_deal, replay_matches
 from deberc_net.game.view import view
 from deberc_net.testing import build_ruleset
+from tests.properties import examples
 
 RULES = build_ruleset()
 SEATS = (0, 1)
@@ -37,10 +38,6 @@ MAX_CALLS_PER_DEAL = 40
 # All-pass redeals may go on for ever under the rules; after this many void deals in a
 # match the driver stops choosing "pas" and "chetyre-semerki" (other calls stay free).
 MAX_VOID_DEALS = 4
-
-
-def examples(n: int) -> settings:
-    return settings(max_examples=n, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # --------------------------------------------------------------------------- tables

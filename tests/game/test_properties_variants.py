@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hypothesis import HealthCheck, event, given, reject, settings
+from hypothesis import event, given, reject
 from hypothesis import strategies as st
 
 from deberc_net.game.deal import BIDDING, DONE, Deal
@@ -21,6 +21,7 @@ from deberc_net.game.record import replay_deal, replay_matches
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleError, RuleKind
 from deberc_net.testing import build_ruleset, rule_book
+from tests.properties import examples
 
 OPTIONS = sorted(
     r.name
@@ -41,14 +42,6 @@ TRUMP_POINTS = {"7": 0, "8": 0, "9": 14, "10": 10, "J": 20, "Q": 3, "K": 4, "A":
 
 def points(card: str, trump: str) -> int:
     return (TRUMP_POINTS if card[-1] == trump else PLAIN_POINTS)[card[:-1]]
-
-
-def examples(n: int) -> Any:
-    return settings(
-        max_examples=n,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    )
 
 
 @st.composite

@@ -3,10 +3,11 @@ bytes.find) gives exactly what its byte-by-byte loop gives, whatever the chunkin
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from deberc_net.protocol.framing import BadLine, Event, Line, LineDecoder
+from tests.properties import examples
 
 # bytes a bot sends, with CRs, long lines and invalid UTF-8 mixed in (no IAC, no NUL)
 PLAIN = st.binary(max_size=80).map(lambda b: b.replace(b"\xff", b"a").replace(b"\x00", b"b"))
@@ -19,7 +20,7 @@ def slow(decoder: LineDecoder, data: bytes) -> list[Event]:
     return decoder.feed(data + b"\x00")
 
 
-@settings(max_examples=300, deadline=None)
+@examples(300)
 @given(PIECES, st.integers(min_value=4, max_value=64))
 def test_fast_and_slow_paths_agree(pieces: list[bytes], max_line: int) -> None:
     fast, reference = LineDecoder(max_line=max_line), LineDecoder(max_line=max_line)

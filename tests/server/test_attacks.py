@@ -16,6 +16,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 import trio
 import trio.testing
 
@@ -333,6 +334,7 @@ async def test_an_admins_name_is_never_registered_by_a_login(
     assert (await _login_reply(port, "login boss mine-now", connect))["code"] == ("bad-password")
 
 
+@pytest.mark.production_password_cost  # 'deberc-net admin' hashes in its own process
 async def test_the_admin_command_registers_an_admins_name(
     start_server: StartServer, connect: Connector, db_path: Path
 ) -> None:
@@ -449,6 +451,7 @@ async def test_wrong_passwords_are_limited_per_address(
     assert (await _login_reply(port, "login vd wrong", connect))["code"] == "slow-down"
 
 
+@pytest.mark.production_password_cost  # registrations queue while others are hashed
 async def test_registrations_are_limited_and_do_not_hold_up_logins(
     start_server: StartServer, connect: Connector, register: Register
 ) -> None:

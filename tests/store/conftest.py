@@ -27,8 +27,10 @@ def postgres_server() -> Iterator[PostgresServer]:
 
 
 @pytest.fixture
-def postgres_url(postgres_server: PostgresServer) -> str:
-    return postgres_server.new_database()
+def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
+    url = postgres_server.new_database()
+    yield url
+    postgres_server.drop_database(url)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

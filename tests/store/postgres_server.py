@@ -139,6 +139,13 @@ class PostgresServer:
             conn.execute(f"CREATE DATABASE {name}")
         return self.url(name)
 
+    def drop_database(self, url: str) -> None:
+        """Drop a database of ``new_database`` (closing what is still connected to it): a
+        test's own, once it is done, so the session does not end removing them all."""
+        name = url.rsplit("/", 1)[1]
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
     def stop(self) -> None:
         try:
             self._run(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from deberc_net.game.cards import card_str
@@ -15,6 +15,7 @@ from deberc_net.game.match import Match
 from deberc_net.game.view import view
 from deberc_net.plugins.variants.tertz.deal import TertzDeal
 from deberc_net.testing import assert_replays, build_ruleset
+from tests.properties import examples
 
 RULES = {
     target: build_ruleset(2, "tertz", opts) for target, opts in ((500, ()), (501, ("tertz-501",)))
@@ -112,7 +113,7 @@ def check_deal_record(record: dict[str, Any]) -> None:
     assert len(record["draws"]) == 14 and record["draws"][-1][1] in (record["turned"], "7" + trump)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(60)
 @given(seed=st.integers(0, 2**32), target=st.sampled_from((500, 501)))
 def test_random_tertz_matches_keep_every_rule(seed: int, target: int) -> None:
     rng = random.Random(seed)
