@@ -289,6 +289,26 @@ async def _export(db: Path) -> str:
     return done.stdout.decode("utf-8")
 
 
+_COUNT_DEALS = (
+    "import sqlite3, sys; db = sqlite3.connect(f'file:{sys.argv[1]}?mode=ro', uri=True);"
+    " print(db.execute('SELECT count(*) FROM deals WHERE match_id = ?', (sys.argv[2],))"
+    ".fetchone()[0])"
+)
+
+
+async def _until_stored(db: Path, match: str) -> None:
+    """Wait until a deal of ``match`` is in the file: it is written a moment after it is
+    told (server/store_writer.py). Read in another process, as below."""
+    with trio.fail_after(10):
+        while True:
+            done = await trio.run_process(
+                [sys.executable, "-c", _COUNT_DEALS, str(db), match], capture_stdout=True
+            )
+            if int(done.stdout):
+                return
+            await trio.sleep(0.05)
+
+
 async def test_nothing_stored_tells_a_running_matchs_decks(
     start_server: StartServer, connect: Connector, db_path: Path
 ) -> None:
@@ -305,6 +325,7 @@ async def test_nothing_stored_tells_a_running_matchs_decks(
     async with trio.open_nursery() as nursery:  # both play until the first deal is over
         nursery.start_soon(play_machine, bob, random.Random(2), a_record)
         await play_machine(ann, random.Random(1), a_record)
+    await _until_stored(db_path, match)  # (or the seed would be absent for want of a deal)
     # read in another process: closing a file here would drop the server's SQLite locks
     files = [str(p) for p in db_path.parent.glob(db_path.name + "*")]
     stored = (await trio.run_process(["cat", *files], capture_stdout=True)).stdout

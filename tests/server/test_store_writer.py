@@ -7,12 +7,14 @@ from __future__ import annotations
 import functools
 import json
 import random
+import sqlite3
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import structlog
 import trio
 
 from deberc_net.plugins import RuleBook
@@ -142,5 +144,43 @@ async def test_a_server_that_stops_writes_the_deals_still_queued(
     store = open_store(db_path)
     try:  # (a stopped server's matches are no longer running: their deals are listed)
         assert stored(store, match_id) == [1]
+    finally:
+        store.close()
+
+
+async def test_a_deal_whose_write_fails_is_logged_and_its_table_plays_on(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A queued deal's write that fails is logged (its table told the deal already) and
+    missing from the store; the table plays on, and the match's end is stored and told
+    as ever (docs/scaling.md)."""
+    add_deal = SQLiteStore.add_deal
+
+    def failing_add_deal(store: SQLiteStore, record: dict[str, Any]) -> None:
+        if record["deal_no"] == 1:
+            raise sqlite3.OperationalError("disk I/O error")
+        add_deal(store, record)
+
+    monkeypatch.setattr(SQLiteStore, "add_deal", failing_add_deal)
+    with structlog.testing.capture_logs() as logs:
+        async with running_server(make_config(db_path)) as port:
+            ann = await machine_client(port, "ann")
+            bob = await machine_client(port, "bob")
+            await seat_pair(ann, bob, "2 to-301")
+            is_record = lambda line: line.startswith("record ")  # noqa: E731
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(play_machine, bob, random.Random(1), is_record)
+                record = await play_machine(ann, random.Random(2), is_record)
+            match_id = json.loads(fields(record)[1]["text"])["match"]
+            await ann.send("leave")  # the table played on: the match ends (a forfeit)
+            end = await bob.expect("event", kind="match-end")
+            assert end["reason"] == "left"
+            await close_all([ann, bob])
+    assert [e["event"] for e in logs if e["log_level"] == "error"] == ["store_write_failed"]
+    store = open_store(db_path)
+    try:
+        (game,) = store.recent_games("ann")
+        assert (game["match"], game["reason"]) == (match_id, "left")
+        assert 1 not in stored(store, match_id)
     finally:
         store.close()

@@ -211,6 +211,14 @@ def _running(url: str) -> set[str]:
         return {r[0] for r in conn.execute("SELECT match_id FROM running")}
 
 
+async def _until_running(url: str, matches: set[str]) -> None:
+    """Wait until the running matches are ``matches``: a deal told is queued for the
+    store and on disk a moment later (server/store_writer.py)."""
+    with trio.fail_after(10):
+        while await trio.to_thread.run_sync(_running, url) != matches:
+            await trio.sleep(0.05)
+
+
 async def test_two_servers_on_one_database_number_matches_apart_and_end_only_their_own(
     postgres_url: str, tmp_path: Path
 ) -> None:
@@ -226,6 +234,7 @@ async def test_two_servers_on_one_database_number_matches_apart_and_end_only_the
         async with served_process(postgres_url, settings) as (first, first_process):
             ann, bob = await connect.machine(first, "ann"), await connect.machine(first, "bob")
             on_first = await _play_a_deal(ann, bob)
+            await _until_running(postgres_url, {on_first})
             async with served(postgres_url, settings) as second:
                 # the second server's start left the first one's running match alone
                 assert _running(postgres_url) == {on_first}
@@ -233,7 +242,7 @@ async def test_two_servers_on_one_database_number_matches_apart_and_end_only_the
                 dan = await connect.machine(second, "dan")
                 on_second = await _play_a_deal(carl, dan)
                 assert {on_first, on_second} == {"m1", "m2"}  # drawn from the store
-                assert _running(postgres_url) == {on_first, on_second}
+                await _until_running(postgres_url, {on_first, on_second})
                 code, out, _ = await _deberc("records", "export", "--db", postgres_url)
                 assert (code, out) == (0, "")  # both withheld while they run
 
