@@ -18,6 +18,7 @@ caller, as the store's call did. Called from the server's thread only.
 from __future__ import annotations
 
 import contextlib
+import functools
 import queue
 import threading
 from collections.abc import Callable
@@ -41,11 +42,13 @@ class StoreWriter:
         self._lock = threading.Lock()  # starting and ending the thread
         self.closed = False
 
-    def write(self, job: Callable[[], object]) -> None:
+    def write(self, job: Callable[[], object], **context: object) -> None:
         """Queue ``job`` (a store write); returns at once. After ``close``, the job is
-        done here and now (nothing is lost)."""
-        if not self._submit((job, None)):
-            _logged(job)
+        done here and now (nothing is lost). ``context`` names what a failed write lost
+        in its log line (the table, match and deal)."""
+        logged = functools.partial(_logged, job, context)
+        if not self._submit((logged, None)):
+            logged()
 
     async def run(self, job: Callable[[], T]) -> T:
         """Do ``job`` after every write queued before it, and wait for it (its result,
@@ -85,7 +88,7 @@ class StoreWriter:
         while (item := get()) is not None:
             job, done = item
             if done is None:
-                _logged(job)
+                job()  # (a write, wrapped by _logged)
             else:
                 done(outcome.capture(job))
 
@@ -99,8 +102,8 @@ class StoreWriter:
             thread.join()
 
 
-def _logged(job: Callable[[], object]) -> None:
+def _logged(job: Callable[[], object], context: dict[str, object]) -> None:
     try:
         job()
     except Exception:  # the deal was told already: a failed write is logged, not raised
-        log.exception("store_write_failed")
+        log.exception("store_write_failed", **context)

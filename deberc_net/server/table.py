@@ -943,7 +943,9 @@ class Table:
                     end = next((e for e in events[at:] if isinstance(e, g.MatchEnded)), None)
                     store_deal = functools.partial(self.lobby.store.add_deal, event.record)
                     if end is None:  # queued: on disk before the match's result (StoreWriter)
-                        self.lobby.writes.write(store_deal)
+                        self.lobby.writes.write(
+                            store_deal, table=self.id, match=match.match_id, deal=event.deal
+                        )
                     else:  # the match ends with this deal: one trip to the store for all
                         flush_batch()  # what was told so far need not wait for the disk
                         ratings = await self.lobby.writes.run(

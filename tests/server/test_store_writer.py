@@ -176,7 +176,9 @@ async def test_a_deal_whose_write_fails_is_logged_and_its_table_plays_on(
             end = await bob.expect("event", kind="match-end")
             assert end["reason"] == "left"
             await close_all([ann, bob])
-    assert [e["event"] for e in logs if e["log_level"] == "error"] == ["store_write_failed"]
+    (failed,) = [e for e in logs if e["log_level"] == "error"]
+    assert failed["event"] == "store_write_failed"
+    assert (failed["match"], failed["deal"]) == (match_id, 1)  # what was lost, by name
     store = open_store(db_path)
     try:
         (game,) = store.recent_games("ann")
