@@ -70,15 +70,8 @@ class Connection:
         return cls(await trio.open_tcp_stream(host, port))
 
     async def send(self, line: str) -> None:
-        data = line.encode("utf-8") + b"\n"
-        try:  # the lock is nearly always free: taken without the scheduler's round trip
-            self._sending.acquire_nowait()
-        except trio.WouldBlock:
-            await self._sending.acquire()
-        try:
-            await self.stream.send_all(data)
-        finally:
-            self._sending.release()
+        async with self._sending:
+            await self.stream.send_all(line.encode("utf-8") + b"\n")
 
     async def lines(self) -> AsyncIterator[str]:
         self._heard = trio.current_time()
