@@ -25,6 +25,9 @@ from deberc_net.protocol.wire import LineBuffer
 from .protocol import Event, EventKind, Record, Tag, View, banner_protocol, parse
 
 Choose = Callable[[View], str]
+# a decision from the legal calls alone (the random bot): its asks are read for seq= and
+# legal= only, with no View built (reading the whole ask was most of such a bot's work)
+Pick = Callable[[list[str]], str]
 Connect = Callable[[], Awaitable[trio.abc.Stream]]
 CLOCK_MARGIN = 0.3  # seconds kept back from the clock for the network
 PROTOCOL = 1  # the protocol version this library speaks (docs/protocol.md §1)
@@ -46,6 +49,8 @@ class Brain:
     # fed every line the bot's connection reads (``Bot.on_event``): a bot that keeps
     # the deal's history (the search bot) needs it
     on_event: Callable[[Event | View | Record], None] | None = None
+    # given, the bot's asks go to ``pick`` (``Bot.pick``) rather than ``choose``
+    pick: Pick | None = None
 
 
 @attrs.define
@@ -132,6 +137,10 @@ class Bot:
     # call ``choose`` in this thread (no worker thread, no clock fallback): for quick
     # bots running inside another program's event loop
     inline: bool = False
+    # a quick decision from the legal calls alone, called in this thread for every ask
+    # (no worker thread, no clock fallback): the ask is read for seq= and legal= only.
+    # An ask it cannot read that way (or with ``on_event`` set) goes to ``choose``
+    pick: Pick | None = None
 
     async def run(self) -> Stats:
         failures = 0
@@ -198,6 +207,13 @@ class Bot:
                     f"the server speaks protocol {version}, this client {PROTOCOL}"
                 )
             if self.on_event is None:  # what the bot does not act on is not parsed
+                if self.pick is not None and line.startswith("ask "):
+                    quick = quick_ask(line)
+                    if quick is not None:
+                        seq, legal = quick
+                        await conn.send(f"{self._pick(self.pick, legal)} seq={seq}")
+                        seeking = False
+                        continue
                 if line.startswith("record "):
                     continue
                 if line.startswith("event ") and " kind=match-end" not in line:
@@ -240,6 +256,18 @@ class Bot:
                 return
         raise EOFError("the server closed the connection")
 
+    def _pick(self, pick: Pick, legal: list[str]) -> str:
+        self.stats.asks += 1
+        choice: str | None = None
+        try:
+            choice = pick(legal)
+        except Exception as exc:  # a bug in pick costs a fallback, not the seat
+            self.stats.errors.append(f"pick: {exc!r}")
+        if choice not in legal:
+            self.stats.fallbacks += 1
+            return legal[0]
+        return choice
+
     async def _answer(self, view: View) -> str:
         self.stats.asks += 1
         choice: str | None = None
@@ -263,6 +291,29 @@ class Bot:
         return choice
 
 
+def quick_ask(line: str) -> tuple[str, list[str]] | None:
+    """An ask's ``seq=`` (its digits) and ``legal=`` calls, read without the rest of the
+    line; None when either is missing or not as the server writes it (a ``text=``, an
+    empty list, a seq that is no number), so the whole line is read the long way."""
+    if " text=" in line:
+        return None
+    seq = _field(line, " seq=")
+    legal = _field(line, " legal=")
+    if not seq or not seq.isdigit() or not legal or legal == "-":
+        return None
+    return seq, legal.split(",")
+
+
+def _field(line: str, key: str) -> str | None:
+    """The value of the first `` key=`` of a machine line (values hold no space)."""
+    at = line.find(key)
+    if at < 0:
+        return None
+    start = at + len(key)
+    end = line.find(" ", start)
+    return line[start:] if end < 0 else line[start:end]
+
+
 def bot_arguments(description: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--host", default="127.0.0.1")
@@ -275,10 +326,17 @@ def bot_arguments(description: str) -> argparse.ArgumentParser:
     return parser
 
 
-def run_bot(choose: Choose, args: argparse.Namespace, rng: random.Random | None = None) -> Stats:
+def run_bot(
+    choose: Choose,
+    args: argparse.Namespace,
+    rng: random.Random | None = None,
+    pick: Pick | None = None,
+) -> Stats:
     """Play as the command line says. ``rng``, the bot's own generator, is reseeded from
-    ``--seed`` and the board at every ladder board, so seeded copies agree."""
+    ``--seed`` and the board at every ladder board, so seeded copies agree; ``pick``, if
+    given, answers the asks from their legal calls alone (``Bot.pick``)."""
     bot = Bot(choose, args.name, args.host, args.port, args.password, args.seek, args.games)
+    bot.pick = pick
     if rng is not None:
         bot.on_board = board_reseeder(rng, args.seed)
     return trio.run(bot.run)

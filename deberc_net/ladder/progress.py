@@ -6,17 +6,10 @@ from __future__ import annotations
 import math
 import sys
 import time
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 
 class LadderProgress:
@@ -27,6 +20,18 @@ class LadderProgress:
         self._last_tenth = -1
         self._bar: Progress | None = None
         if self.stream.isatty():
+            # rich's bar only on a terminal: a run logged to a file (or --json, with no
+            # progress at all) does not import it (part of the ladder's start-up)
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
             self._bar = Progress(
                 TextColumn("ladder"),
                 BarColumn(),

@@ -177,6 +177,7 @@ class Supervisor:
             on_event=brain.on_event,
             connect=self.connect,
             inline=True,
+            pick=brain.pick,
         )
         restarts = 0
         while not self.stopping:

@@ -116,6 +116,35 @@ async def test_a_failing_choose_still_gets_a_legal_answer_in_time(
     assert end.get_str("reason") in ("target", "claim")
 
 
+async def test_a_bot_with_pick_answers_every_ask_from_its_legal_calls_alone(
+    start_server: StartServer,
+) -> None:
+    """``pick`` gets each ask's legal calls (``choose`` is never called: it would count
+    an error); what it gets wrong costs a fallback to the first legal call, as for
+    ``choose``."""
+    port = await start_server()
+    picked: list[list[str]] = []
+    rng = random.Random(5)
+
+    def pick(legal: list[str]) -> str:
+        picked.append(list(legal))
+        if len(picked) == 1:
+            raise RuntimeError("bug in pick")
+        return "nonsense" if len(picked) == 2 else rng.choice(legal)
+
+    def choose(view: View) -> str:
+        raise AssertionError("a bot with pick reads no view")
+
+    ann = Bot(choose, "ann", port=port, seek="2 moscow to-301", games=2, pick=pick)
+    bob = Bot(random_choose(6), "bob", port=port, seek="2 moscow to-301", games=2)
+    await play(ann, bob)
+
+    assert ann.stats.games == 2 and ann.stats.asks == len(picked) > 10
+    assert all(picked) and ann.stats.fallbacks == 2
+    assert ann.stats.errors == ["pick: RuntimeError('bug in pick')"]  # no refused line
+    assert bob.stats.errors == [] and bob.stats.games == 2
+
+
 async def _cutting_proxy(
     nursery: trio.Nursery, target: int, cut_after_asks: int
 ) -> tuple[int, trio.Event]:

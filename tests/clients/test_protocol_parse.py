@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from clients.client import quick_ask
 from clients.protocol import Event, Record, View, WireError, fields_of, parse
 
 # Captured from `deberc-net serve` with machine-style clients (bot clock 400 ms).
@@ -270,3 +271,30 @@ def test_a_view_reads_odd_but_valid_values_as_the_line_reader_does() -> None:
     assert v.score == [72, 0, 0] and v.tricks == []  # an empty item or '-' counts 0
     v = _view(ASK_PLAY.replace("round=1", "round=").replace("seat=0", "seat=-"))
     assert v.round == 1 and v.seat is None and v.hand[0] == "10s"
+
+
+@pytest.mark.parametrize("line", [ASK_PLAY, ASK_THREE, ASK_PENDING])
+def test_the_quick_reading_of_an_ask_agrees_with_the_whole_reading(line: str) -> None:
+    view = _view(line)
+    assert quick_ask(line) == (str(view.seq), view.legal)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ask seq=5 table=1 deal=1 legal=",  # nothing legal: the long way says why
+        "ask seq=5 table=1 deal=1 legal=-",
+        "ask table=1 deal=1 legal=pas,igrayu",  # no seq
+        "ask seq=x5 table=1 legal=pas,igrayu",  # a seq that is no number
+        "ask seq=5 table=1 deal=1",  # no legal
+        "ask seq=5 table=1 text=legal=pas",  # a text field: read whole
+    ],
+)
+def test_an_ask_the_quick_reading_cannot_vouch_for_is_left_to_the_whole_reading(
+    line: str,
+) -> None:
+    assert quick_ask(line) is None
+
+
+def test_the_quick_reading_takes_a_field_at_the_end_of_the_line() -> None:
+    assert quick_ask("ask table=1 legal=7h,Kh seq=12") == ("12", ["7h", "Kh"])

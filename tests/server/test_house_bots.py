@@ -17,17 +17,23 @@ from .conftest import Connector
 
 PYTHON = (sys.executable, "-c")
 SLEEPER = "import time; time.sleep(60)"
-# the real bot, which crashes at its fourth answer, each time it is started
+# the real bot, which crashes at its fourth answer, each time it is started (the random
+# bot answers through _pick, from the legal calls alone; others through _answer)
 CRASHER = """
 import os, runpy, sys
 import clients.client as c
-real, answers = c.Bot._answer, []
-async def answer(self, view):
-    answers.append(view)
+real, real_pick, answers = c.Bot._answer, c.Bot._pick, []
+def crash_at_the_fourth(asked):
+    answers.append(asked)
     if len(answers) > 3:
         os._exit(1)
+async def answer(self, view):
+    crash_at_the_fourth(view)
     return await real(self, view)
-c.Bot._answer = answer
+def pick(self, chooser, legal):
+    crash_at_the_fourth(legal)
+    return real_pick(self, chooser, legal)
+c.Bot._answer, c.Bot._pick = answer, pick
 module, sys.argv = sys.argv[1], ["bot", *sys.argv[2:]]
 runpy.run_module(module, run_name="__main__")
 """
