@@ -5,7 +5,8 @@ search bot; the issue's figures come from the real ladder (bench/search_ladder.p
     .venv/bin/python bench/search_duel.py --a search:level=3,ms=200 --b heuristic \
         [--boards 100] [--players 2] [--seed d1] [--first 1]
 
-A bot is ``heuristic`` or ``search:KEY=VALUE,...`` with ``level``, ``ms`` (the time per
+A bot is ``heuristic``, ``random`` (``random:NAME`` seeds it differently) or
+``search:KEY=VALUE,...`` with ``level``, ``ms`` (the time per
 decision; ``ms=0`` lifts the clock, so the level's worlds alone decide: a result that
 does not depend on the machine's load) and any other ``SearchPlayer`` field (a tuning
 switch). A board is one deal played in every seating, as the ladder plays it; ``--first``
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 import time
@@ -66,8 +68,11 @@ def make_player(spec: str, players: int, variant: str) -> Player:
     kind, _, rest = spec.partition(":")
     if kind == "heuristic":
         return Player(spec, lambda match, seat: heuristic_bot.choose(view_of(match, seat)))
+    if kind == "random":  # uniform over the legal calls, as clients.random_bot
+        rng = random.Random(spec)
+        return Player(spec, lambda match, seat: rng.choice(view_of(match, seat).legal))
     if kind != "search":
-        raise SystemExit(f"unknown bot {spec!r}: heuristic or search:KEY=VALUE,...")
+        raise SystemExit(f"unknown bot {spec!r}: heuristic, random or search:KEY=VALUE,...")
     fields: dict[str, Any] = {}
     for item in filter(None, rest.split(",")):
         key, _, value = item.partition("=")

@@ -91,6 +91,20 @@ def written_value(
 ) -> float:
     """What ``seat`` gains relative to the others if the rest of the deal brings team 0
     ``future`` card points more than team 1 (the solver's value)."""
+    return lead(written_points(deal, seat, future, combos), deal.side_of(seat))
+
+
+def lead(written: Sequence[float], mine: int) -> float:
+    """What side ``mine`` writes less what the other sides write on average."""
+    others = [written[i] for i in range(len(written)) if i != mine]
+    return written[mine] - sum(others) / max(1, len(others))
+
+
+def written_points(
+    deal: Deal, seat: int, future: float, combos: Sequence[int] | None = None
+) -> list[int]:
+    """What each side writes if the rest of the deal brings ``seat``'s team ``future``
+    card points more than the other team (the solver's value)."""
     team = teams(deal, seat)
     n_sides = len(deal.sides)
     rest = remaining_points(deal)
@@ -124,7 +138,4 @@ def written_value(
         hanging_out=deal.hanging_in,
     )
     deal.rules.score_deal(score)
-    written = score.written or rounded
-    mine = deal.side_of(seat)
-    others = [written[i] for i in range(n_sides) if i != mine]
-    return written[mine] - sum(others) / max(1, len(others))
+    return list(score.written or rounded)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import attrs
 
@@ -31,7 +31,7 @@ from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
 
 from . import clock, tertz
-from .evaluate import expected_combos, teams, written_value
+from .evaluate import expected_combos, lead, teams, written_points, written_value
 from .history import DealHistory, Tracker, is_card
 from .solver import Solver
 from .world import BID_SCALE, worlds
@@ -85,6 +85,8 @@ class SearchPlayer:
     bid_scale: float = BID_SCALE  # 0: the bids keep or reject a world by the threshold
     own_share: float = OWN_SHARE
     win_bonus: float = WIN_BONUS
+    # the same with three players: tried at 150 on paired boards, it lost points (docs/bots.md)
+    win_bonus_three: float = 0.0
 
     def __attrs_post_init__(self) -> None:
         if self.seed is not None:
@@ -143,7 +145,9 @@ class SearchPlayer:
         if view.pending is not None:
             return heuristic_bot.choose(view)  # the other answers are forced or a plugin's
         talk = [
-            t for t in legal if t.endswith(heuristic_bot.DECLARATIONS) or t in ("rost?", "menyayu")
+            t
+            for t in legal
+            if t.endswith(heuristic_bot.DECLARATIONS) or t in ("rost?", C.MENYAYU, C.SEVENS)
         ]
         cards = [t for t in legal if is_card(t)]
         if not cards:
@@ -255,7 +259,7 @@ class SearchPlayer:
         if not talk:
             return out
         base = card_values[best_card]
-        declaring = [t for t in talk if t not in ("menyayu",)]
+        declaring = [t for t in talk if t not in (C.MENYAYU, C.SEVENS)]
         if declaring:
             future = self._future(deal, seat)
             silent = expected_combos(deal, {seat: False})
@@ -265,7 +269,9 @@ class SearchPlayer:
             )
             for t in declaring:
                 out[t] = base + gain + 0.01  # equal: say it (it only adds)
-        if "menyayu" in talk:
+        if C.SEVENS in talk:
+            out[C.SEVENS] = 0.0  # the same dealer deals again: nobody writes
+        if C.MENYAYU in talk:
             swapped = _copy_with(deal, seat, C.Call(C.MENYAYU))
             if swapped is not None:
                 _, after = self._card_values(swapped, seat)
@@ -310,7 +316,7 @@ class SearchPlayer:
         written: dict[int, float] = {}  # cards of equal card value write alike
         for v in raw.values():
             if v not in written:
-                written[v] = self._worth(deal, written_value(deal, seat, v))
+                written[v] = self._worth(deal, seat, written_points(deal, seat, v))
         values = {card_str(c): written[v] for c, v in raw.items()}
         own = self._own_share(deal, seat, solver, trick)
         if own is not None:
@@ -408,15 +414,23 @@ class SearchPlayer:
             return 0.0  # a void deal: nobody writes
         # a quick playout, not a search: bidding needs many worlds more than deep ones
         solver, hands, _, turn, _ = self._solver(world, seat)
-        return self._worth(world, written_value(world, seat, solver.rollout(hands, turn)))
+        written = written_points(world, seat, solver.rollout(hands, turn))
+        return self._worth(world, seat, written)
 
-    def _worth(self, deal: Deal, diff: float) -> float:
-        """What a deal that writes ``diff`` more for us than for the others is worth: its
-        points, and on a ladder board (a match of one deal) between two sides the
-        match's result too, so a sure small win beats a gamble on a big one."""
-        if not self.tracker.one_deal or len(deal.sides) != 2 or diff == 0:
+    def _worth(self, deal: Deal, seat: int, written: Sequence[float]) -> float:
+        """What a deal that writes ``written`` (by side) is worth to ``seat``: what its
+        side writes less the others' mean and, on a ladder board (a match of one deal),
+        the match's result too, so a sure small win beats a gamble on a big one. With
+        three sides the result is counted against each other side, as the ladder
+        scores a three-player deal: one game for every pair of seats."""
+        mine = deal.side_of(seat)
+        diff = lead(written, mine)
+        if not self.tracker.one_deal:
             return diff
-        return diff + (self.win_bonus if diff > 0 else -self.win_bonus)
+        others = [w for i, w in enumerate(written) if i != mine]
+        beaten = sum((written[mine] > w) - (written[mine] < w) for w in others)
+        bonus = self.win_bonus if len(others) == 1 else self.win_bonus_three
+        return diff + bonus * beaten / len(others)
 
 
 def _model_bid(deal: Deal, seat: int, legal: list[str]) -> str:

@@ -338,13 +338,33 @@ def test_an_in_process_search_bot_hears_every_line_of_its_connection() -> None:
 def test_a_ladder_board_is_a_match_of_one_deal_and_a_win_counts_beyond_its_points() -> None:
     bot = SearchPlayer(level=1, ms=15)
     deal = Match(build_ruleset(2, "moscow", ()), seed="w").deal
-    assert bot._worth(deal, 12) == 12  # a table outside a ladder: points alone
+    assert bot._worth(deal, 0, [12, 0]) == 12  # a table outside a ladder: points alone
     bot.tracker(parse("ok cmd=sit table=4 seat=1 board=b7 text=You sit at table 4, seat 1."))
     assert bot.tracker.one_deal
-    assert bot._worth(deal, 12) > bot._worth(deal, 0) == 0 > bot._worth(deal, -12)
-    assert bot._worth(deal, 12) - bot._worth(deal, -12) > 2 * 12  # the win itself counts
+    assert (
+        bot._worth(deal, 0, [12, 0])
+        > bot._worth(deal, 0, [0, 0])
+        == 0
+        > bot._worth(deal, 0, [0, 12])
+    )
+    assert (
+        bot._worth(deal, 0, [12, 0]) - bot._worth(deal, 0, [0, 12]) > 2 * 12
+    )  # the win itself counts
     bot.tracker(parse("ok cmd=sit table=5 seat=0 text=You sit at table 5, seat 0."))
-    assert not bot.tracker.one_deal and bot._worth(deal, -12) == -12
+    assert not bot.tracker.one_deal and bot._worth(deal, 0, [0, 12]) == -12
+
+
+def test_with_three_players_a_one_deal_board_counts_the_result_against_each_other_seat() -> None:
+    bot = SearchPlayer(level=1, ms=15, win_bonus_three=150)
+    deal = Match(build_ruleset(3, "moscow", ()), seed="w").deal
+    bot.tracker(parse("ok cmd=sit table=4 seat=1 board=b7 text=You sit at table 4, seat 1."))
+    # the same lead over the others' mean: ahead of both beats ahead of one only
+    both = bot._worth(deal, 0, [30, 0, 0])
+    one = bot._worth(deal, 0, [30, 60, -60])
+    assert both - one == pytest.approx(bot.win_bonus_three)
+    assert one == 30  # one seat beaten, one beating it: even
+    assert bot._worth(deal, 0, [0, 0, 0]) == 0
+    assert bot._worth(deal, 0, [0, 30, 30]) == -30 - bot.win_bonus_three
 
 
 def test_the_search_clock_is_the_threads_cpu_time_when_asked(
@@ -363,3 +383,23 @@ def test_the_search_clock_is_the_threads_cpu_time_when_asked(
     finally:
         monkeypatch.undo()
         importlib.reload(clock)
+
+
+def test_four_sevens_in_play_are_valued_as_a_redeal_against_the_cards() -> None:
+    match = Match(build_ruleset(2, "moscow", ()), seed="s7/30")  # seat 1 gets four sevens
+    while match.deal.phase != PLAY:
+        seat = match.to_act
+        assert seat is not None
+        legal = [t for t in view_of(match, seat).legal if t != C.SEVENS]
+        said = heuristic_bot.choose(view_of(match, seat))
+        match.apply(seat, call_for(match, seat, said if said in legal else legal[0]))
+    view = view_of(match, 1)
+    assert match.deal.to_act == 1 and C.SEVENS in view.legal
+    bot = SearchPlayer(level=1, ms=10**6, seed="s7", strict=True)
+    bot.tracker.deals[view.table] = history_of(match)
+    values = bot._values_in(match.deal, 1, [C.SEVENS], 0.0)
+    assert values[C.SEVENS] == 0  # a redeal: nobody writes
+    cards = {t: v for t, v in values.items() if t != C.SEVENS}
+    assert set(cards) == {t for t in view.legal if t != C.SEVENS}
+    # the opponent ordered and this hand loses in every card: the redeal is better
+    assert max(cards.values()) < 0 and bot.choose(view) == C.SEVENS
