@@ -65,7 +65,7 @@ def test_the_ask_line_is_the_rendered_view_on_every_state(
             assert seat is not None
             match.apply(seat, rng.choice(match.legal_calls(seat)))
     assert compared >= 400
-    # every field was seen with a value at least once over the rule sets' states
+    # each of these fields was seen with a value (neither empty nor '-') at least once
     assert {"hand", "trick", "legal", "score", "tricks"} <= fields_seen
     if rule_set[0] == 4:
         assert {"shown", "talk"} <= fields_seen

@@ -23,7 +23,7 @@ from deberc_net.server.store import Store, open_store
 from deberc_net.server.store.sqlite import SQLiteStore
 from deberc_net.server.store_writer import StoreWriter
 
-from .client import close_all, fields, machine_client, play_machine, seat_pair
+from .client import LineClient, close_all, fields, machine_client, play_machine, seat_pair
 from .conftest import make_config, running_server
 
 
@@ -113,6 +113,19 @@ async def test_a_run_is_not_cancelled_halfway(store: Store) -> None:
     writer.close()
 
 
+async def ann_and_bob_play_to_the_first_record(port: int) -> tuple[LineClient, LineClient, str]:
+    """``ann`` and ``bob`` seated at a two-player table on the server at ``port``, played
+    to the first deal's record: both clients and the match's id."""
+    ann = await machine_client(port, "ann")
+    bob = await machine_client(port, "bob")
+    await seat_pair(ann, bob, "2 to-301")
+    is_record = lambda line: line.startswith("record ")  # noqa: E731
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, bob, random.Random(1), is_record)
+        record = await play_machine(ann, random.Random(2), is_record)
+    return ann, bob, json.loads(fields(record)[1]["text"])["match"]
+
+
 async def test_a_server_that_stops_writes_the_deals_still_queued(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -129,14 +142,7 @@ async def test_a_server_that_stops_writes_the_deals_still_queued(
 
     monkeypatch.setattr(SQLiteStore, "add_deal", held_add_deal)
     async with running_server(make_config(db_path)) as port:
-        ann = await machine_client(port, "ann")
-        bob = await machine_client(port, "bob")
-        await seat_pair(ann, bob, "2 to-301")
-        is_record = lambda line: line.startswith("record ")  # noqa: E731
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(play_machine, bob, random.Random(1), is_record)
-            record = await play_machine(ann, random.Random(2), is_record)
-        match_id = json.loads(fields(record)[1]["text"])["match"]
+        ann, bob, match_id = await ann_and_bob_play_to_the_first_record(port)
         assert await trio.to_thread.run_sync(held.wait, 10)  # its write waits in the writer
         threading.Timer(0.2, gate.set).start()  # let go while the server is stopping
         await close_all([ann, bob])
@@ -164,14 +170,7 @@ async def test_a_deal_whose_write_fails_is_logged_and_its_table_plays_on(
     monkeypatch.setattr(SQLiteStore, "add_deal", failing_add_deal)
     with structlog.testing.capture_logs() as logs:
         async with running_server(make_config(db_path)) as port:
-            ann = await machine_client(port, "ann")
-            bob = await machine_client(port, "bob")
-            await seat_pair(ann, bob, "2 to-301")
-            is_record = lambda line: line.startswith("record ")  # noqa: E731
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(play_machine, bob, random.Random(1), is_record)
-                record = await play_machine(ann, random.Random(2), is_record)
-            match_id = json.loads(fields(record)[1]["text"])["match"]
+            ann, bob, match_id = await ann_and_bob_play_to_the_first_record(port)
             await ann.send("leave")  # the table played on: the match ends (a forfeit)
             end = await bob.expect("event", kind="match-end")
             assert end["reason"] == "left"

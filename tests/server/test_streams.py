@@ -23,7 +23,7 @@ from deberc_net.server.app import Server
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.local import local_stream_pair
 from deberc_net.server.store import Store, open_store
-from deberc_net.server.table import Stop
+from deberc_net.server.table import Stop, Table
 from deberc_net.testing import rule_book
 
 from .client import LineClient, fields, is_event, log_in_machine, play_machine, seat_pair
@@ -285,56 +285,13 @@ async def test_a_call_to_a_waiting_table_is_handled_by_its_reader_without_waking
     assert steps.steps < asks / 10, (steps.steps, asks)
 
 
-async def test_a_table_closed_while_a_reader_holds_it_does_not_play_on_at_its_clock(
-    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
-) -> None:
-    """The table's clock comes due while a reader handles its messages (Server._received,
-    through ``handle_here``: the inbox held while the call is posted and handled), and
-    one of them closes the table (an admin's stop, posted meanwhile): the table's task,
-    let go, finds it closed and does not make the late seat's call for it (nor forfeit
-    anyone) after its players were told so."""
-    config = make_config(db_path)
-    store = open_store(config.db, serving=True)
-    try:
-        async with trio.open_nursery() as nursery:
-            lobby = Lobby(config, store, nursery, rule_book())
-            server = Server(config, lobby, nursery)
-            players = []
-            for n, name in enumerate(("ann", "bob"), 1):
-                client_end, server_end = local_stream_pair()
-                nursery.start_soon(server.handle, server_end, f"10.0.0.{n}", f"10.0.0.{n}:1")
-                client = await LineClient.over(client_end, name)
-                players.append(await log_in_machine(client, name))
-            ann, bob = players
-            table_id, _, _ = await seat_pair(ann, bob)
-            await trio.testing.wait_all_tasks_blocked()
-            table = lobby.tables[table_id]
-            assert table.inbox.waiting and table.match is not None
-            deadline = table.clocks.deadline()
-
-            async def post() -> None:  # as the lobby posts a call a reader hands the table
-                assert table.post(Stop("stopped by the test"))
-                await trio.sleep_until(deadline + 0.5)  # the clock comes due meanwhile
-
-            await table.handle_here(post)  # the stop: the table closes
-            assert not table.inbox.held
-            for client in (ann, bob):
-                await client.read_until(lambda line: "closes" in line)
-                closed_at = client.pos
-                await client.send("ping")
-                await client.expect("ok", cmd="ping")
-                after = client.lines[closed_at : client.pos]
-                assert not [line for line in after if line.startswith("event ")], after
-            nursery.cancel_scope.cancel()
-    finally:
-        store.close()
-
-
-async def test_a_post_that_fails_in_handle_here_leaves_the_table_released(
-    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
-) -> None:
-    """``handle_here`` holds the inbox for its post and releases it whatever happens: a
-    post that fails leaves a table whose own task takes the next call."""
+@contextlib.asynccontextmanager
+async def _ann_and_bob_at_a_waiting_table(
+    db_path: Path,
+) -> AsyncIterator[tuple[Table, list[LineClient]]]:
+    """A server without a listener, ``ann`` and ``bob`` logged in to it over local streams
+    and seated together at a table that waits for a call: the table and the two players,
+    ann first; the server stops when the block ends."""
     config = make_config(db_path)
     store = open_store(config.db, serving=True)
     try:
@@ -351,22 +308,58 @@ async def test_a_post_that_fails_in_handle_here_leaves_the_table_released(
             await trio.testing.wait_all_tasks_blocked()
             table = lobby.tables[table_id]
             assert table.inbox.waiting and table.match is not None
-            asked = players[table.match.to_act or 0]
-
-            async def failing_post() -> None:
-                assert table.inbox.held  # held while posting
-                raise RuntimeError("the lobby failed")
-
-            with pytest.raises(RuntimeError, match="the lobby failed"):
-                await table.handle_here(failing_post)
-            assert not table.inbox.held and table.inbox.waiting
-            _, ask = fields(await asked.read_until(lambda line: line.startswith("ask ")))
-            await asked.send(f"{ask['legal'].split(',')[0]} seq={ask['seq']}")
-            seen = await asked.read_until(lambda line: line.startswith(("event ", "error ")))
-            assert seen.startswith("event "), seen  # the table's own task handled it
+            yield table, players
             nursery.cancel_scope.cancel()
     finally:
         store.close()
+
+
+async def test_a_table_closed_while_a_reader_holds_it_does_not_play_on_at_its_clock(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """The table's clock comes due while a reader handles its messages (Server._received,
+    through ``handle_here``: the inbox held while the call is posted and handled), and
+    one of them closes the table (an admin's stop, posted meanwhile): the table's task,
+    let go, finds it closed and does not make the late seat's call for it (nor forfeit
+    anyone) after its players were told so."""
+    async with _ann_and_bob_at_a_waiting_table(db_path) as (table, players):
+        deadline = table.clocks.deadline()
+
+        async def post() -> None:  # as the lobby posts a call a reader hands the table
+            assert table.post(Stop("stopped by the test"))
+            await trio.sleep_until(deadline + 0.5)  # the clock comes due meanwhile
+
+        await table.handle_here(post)  # the stop: the table closes
+        assert not table.inbox.held
+        for client in players:
+            await client.read_until(lambda line: "closes" in line)
+            closed_at = client.pos
+            await client.send("ping")
+            await client.expect("ok", cmd="ping")
+            after = client.lines[closed_at : client.pos]
+            assert not [line for line in after if line.startswith("event ")], after
+
+
+async def test_a_post_that_fails_in_handle_here_leaves_the_table_released(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """``handle_here`` holds the inbox for its post and releases it whatever happens: a
+    post that fails leaves a table whose own task takes the next call."""
+    async with _ann_and_bob_at_a_waiting_table(db_path) as (table, players):
+        assert table.match is not None
+        asked = players[table.match.to_act or 0]
+
+        async def failing_post() -> None:
+            assert table.inbox.held  # held while posting
+            raise RuntimeError("the lobby failed")
+
+        with pytest.raises(RuntimeError, match="the lobby failed"):
+            await table.handle_here(failing_post)
+        assert not table.inbox.held and table.inbox.waiting
+        _, ask = fields(await asked.read_until(lambda line: line.startswith("ask ")))
+        await asked.send(f"{ask['legal'].split(',')[0]} seq={ask['seq']}")
+        seen = await asked.read_until(lambda line: line.startswith(("event ", "error ")))
+        assert seen.startswith("event "), seen  # the table's own task handled it
 
 
 async def test_a_client_that_says_quit_and_reads_nothing_is_let_go_of(
