@@ -1,6 +1,8 @@
 """Two bots on the same duplicate boards, in-process on the engine (no server): points
 per deal, Elo, and how often each bot orders the game and makes it. For tuning the
-search bot; the issue's figures come from the real ladder (bench/search_ladder.py).
+search bot and for docs/bots.md's level-against-level rows (a ladder's in-process bots
+share one level); the issue's main figures come from the real ladder
+(bench/search_ladder.py).
 
     .venv/bin/python bench/search_duel.py --a search:level=3,ms=200 --b heuristic \
         [--boards 100] [--players 2] [--seed d1] [--first 1]

@@ -89,8 +89,8 @@ def expected_bella(deal: Deal) -> list[int]:
 def written_value(
     deal: Deal, seat: int, future: float, combos: Sequence[int] | None = None
 ) -> float:
-    """What ``seat`` gains relative to the others if the rest of the deal brings team 0
-    ``future`` card points more than team 1 (the solver's value)."""
+    """What ``seat`` gains relative to the others if the rest of the deal brings
+    ``seat``'s team ``future`` card points more than the other team (the solver's value)."""
     return lead(written_points(deal, seat, future, combos), deal.side_of(seat))
 
 

@@ -147,7 +147,7 @@ class SearchPlayer:
         talk = [
             t
             for t in legal
-            if t.endswith(heuristic_bot.DECLARATIONS) or t in ("rost?", C.MENYAYU, C.SEVENS)
+            if t.endswith(heuristic_bot.DECLARATIONS) or t in (C.ROST, C.MENYAYU, C.SEVENS)
         ]
         cards = [t for t in legal if is_card(t)]
         if not cards:

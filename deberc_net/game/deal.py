@@ -297,7 +297,7 @@ class Deal:
 
     def forget_caches(self) -> None:
         """Work everything out afresh: for a caller that changed the state by hand
-        (a search bot's sampled deal, its copies to play on)."""
+        (a search bot's sampled deal; ``copy`` starts its copies afresh itself)."""
         self._caches = _Caches()
 
     # ------------------------------------------------------------- legal calls

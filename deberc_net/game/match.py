@@ -182,9 +182,9 @@ class Match:
 
     def _finish_deal(self) -> list[MatchEvent]:
         deal = self.deal
-        dealt = deal.result  # how the deal ended (self.result: how the match did)
-        assert dealt is not None
-        score = dealt.score
+        deal_result = deal.result  # how the deal ended (self.result: how the match did)
+        assert deal_result is not None
+        score = deal_result.score
         for side, points in enumerate(score.written):
             self.totals[side] += points
         if score.outcome == Outcome.BIDE:
@@ -199,8 +199,8 @@ class Match:
             deal_no=deal.deal_no,
             players=self.rules.settings.players,
         )
-        if dealt.match_end is not None:
-            self.result = MatchEnd(*dealt.match_end)
+        if deal_result.match_end is not None:
+            self.result = MatchEnd(*deal_result.match_end)
         elif score.outcome != Outcome.VOID:
             self.result = self.rules.match_end(snapshot)
         record, end = self._record_later(deal)
@@ -212,7 +212,7 @@ class Match:
         )  # the last deal's record carries the seed (docs/protocol.md §14)
         ended = DealEnded(
             deal.deal_no,
-            dealt.outcome,
+            deal_result.outcome,
             tuple(score.points),
             tuple(score.written),
             tuple(self.totals),
@@ -235,11 +235,11 @@ class Match:
         return events
 
     def _next_dealer(self, deal: Deal, snapshot: MatchSnapshot) -> int:
-        dealt = deal.result
-        assert dealt is not None
-        if dealt.void_reason == VoidReason.SEVENS:
+        deal_result = deal.result
+        assert deal_result is not None
+        if deal_result.void_reason == VoidReason.SEVENS:
             return deal.dealer  # a misdeal-like redeal: the same dealer deals again
-        if dealt.outcome == Outcome.VOID:
+        if deal_result.outcome == Outcome.VOID:
             return (deal.dealer + 1) % self.rules.settings.players
         return self.rules.next_dealer(snapshot)
 

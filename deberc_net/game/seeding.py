@@ -35,10 +35,10 @@ def deck_for(match_seed: str, deal_no: int) -> tuple[Card, ...]:
 
 
 def _shuffle(rng: _BareRandom, cards: list[Card]) -> None:
-    """``rng.shuffle(cards)``, the same permutation drawn the same way (Fisher-Yates
-    from the top, each index by ``getrandbits`` and rejection, as CPython's
-    ``Random._randbelow_with_getrandbits``), without a method call per card: every
-    deal is dealt from a freshly seeded generator."""
+    """``random.Random.shuffle(cards)`` on ``rng``'s generator: the same permutation
+    drawn the same way (Fisher-Yates from the top, each index by ``getrandbits`` and
+    rejection, as CPython's ``Random._randbelow_with_getrandbits``), without a method
+    call per card: every deal is dealt from a freshly seeded generator."""
     getrandbits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
         bound = i + 1
