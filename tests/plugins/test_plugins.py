@@ -382,3 +382,44 @@ def test_an_option_answering_a_per_deal_hook_overrides_the_builtin(players: int)
     # asked after every deal scored by the rules (a void deal and a claim are not)
     assert option.ends_asked == sum(1 for r in records if r["outcome"] not in ("void", "claim"))
     assert match.result is not None and match.result.reason  # Moscow's end still stands
+
+
+class WatchesScoring:
+    """An option on the scoring hooks that the rule set cannot call plainly: a wrapper
+    around ``deberc_deal_points`` and a ``deberc_adjust_written`` naming no argument
+    (pluggy allows both); it only counts, so the deals write what they write without it."""
+
+    def __init__(self) -> None:
+        self.points_wrapped = 0
+        self.adjusts_seen = 0
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="watches-scoring", kind="option", summary="Counts the scoring.")
+
+    @hookimpl(wrapper=True)
+    def deberc_deal_points(self, score: Any) -> Any:
+        self.points_wrapped += 1
+        return (yield)
+
+    @hookimpl
+    def deberc_adjust_written(self) -> None:
+        self.adjusts_seen += 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_scoring_hooks_the_rule_set_cannot_call_plainly_still_run_in_pluggys_way(
+    players: int,
+) -> None:
+    # plugins/manager.py ``_score_deal``: one implementation that is not plain sends all
+    # three scoring hooks through pluggy (``resolved``), with the builtin rules intact
+    option = WatchesScoring()
+    watched = build_ruleset(players, options=["watches-scoring"], plugins=[option])
+    match = next(selfplay(watched, 1, f"watched/{players}"))
+    plain_match = next(selfplay(build_ruleset(players), 1, f"watched/{players}"))
+    records, plain_records = list(match.records), list(plain_match.records)
+    scored = sum(1 for r in records if r["outcome"] not in ("void", "claim"))
+    assert scored and option.points_wrapped == scored and option.adjusts_seen == scored
+    assert [(r["points"], r["written"], r["outcome"]) for r in records] == [
+        (r["points"], r["written"], r["outcome"]) for r in plain_records
+    ]
