@@ -37,6 +37,7 @@ async def start_memory_server(db_path: Path) -> AsyncIterator[Callable[..., Dial
     """``start(**config)`` runs a lobby and server without a listener, and returns
     ``dial(label, address=...)``: a client on a fresh memory stream pair."""
     stores: list[Store] = []
+    lobbies: list[Lobby] = []  # their store writers are closed before the stores, as serve does
     ports = itertools.count(40000)
     async with trio.open_nursery() as nursery:
 
@@ -44,7 +45,9 @@ async def start_memory_server(db_path: Path) -> AsyncIterator[Callable[..., Dial
             config = make_config(db_path, **overrides)
             store = open_store(config.db, serving=True)
             stores.append(store)
-            server = Server(config, Lobby(config, store, nursery, rule_book()), nursery)
+            lobby = Lobby(config, store, nursery, rule_book())
+            lobbies.append(lobby)
+            server = Server(config, lobby, nursery)
 
             async def dial(
                 label: str, address: str = "10.0.0.1", banner: bool = True
@@ -59,6 +62,8 @@ async def start_memory_server(db_path: Path) -> AsyncIterator[Callable[..., Dial
 
         yield start
         nursery.cancel_scope.cancel()
+    for lobby in lobbies:
+        lobby.writes.close()
     for store in stores:
         store.close()
 
@@ -175,11 +180,13 @@ async def _ann_on_a_bounded_stream(db_path: Path) -> AsyncIterator[tuple[Server,
     store = open_store(config.db, serving=True)
     try:
         async with trio.open_nursery() as nursery:
-            server = Server(config, Lobby(config, store, nursery, rule_book()), nursery)
+            lobby = Lobby(config, store, nursery, rule_book())
+            server = Server(config, lobby, nursery)
             client_end, server_end = local_stream_pair()  # bounded, as a socket is
             nursery.start_soon(server.handle, server_end, "10.0.0.1", "10.0.0.1:1")
             yield server, await log_in_machine(await LineClient.over(client_end, "ann"), "ann")
             nursery.cancel_scope.cancel()
+        lobby.writes.close()  # what its tables queued is written, as serve does
     finally:
         store.close()
 
@@ -310,6 +317,7 @@ async def _ann_and_bob_at_a_waiting_table(
             assert table.inbox.waiting and table.match is not None
             yield table, players
             nursery.cancel_scope.cancel()
+        lobby.writes.close()  # what its tables queued is written, as serve does
     finally:
         store.close()
 
