@@ -127,6 +127,8 @@ async def test_the_search_bot_plays_whole_tertz_matches_through_the_server(
             nursery.start_soon(search.run)
             nursery.start_soon(heur.run)
     assert search.stats.games == 1 and heur.stats.games == 1
-    assert search.stats.asks > 40
+    # at least its 16 cards of a whole deal (one Tertz deal can end a match to 301, and
+    # how far the match goes depends on the bot's wall-clock thinking: no more is sure)
+    assert search.stats.asks >= 16
     assert search.stats.fallbacks == 0 and search.stats.errors == []  # never refused
     assert player.fallbacks == 0  # every card by search, never for want of a world
