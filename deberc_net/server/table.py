@@ -850,7 +850,7 @@ class Table:
             ev.Sheet(
                 self.id,
                 match.names,
-                self.rules.settings.sides(),
+                self._sides,
                 self.rules.settings.target,
                 tuple(self.sheet.rows),
             )
@@ -876,7 +876,7 @@ class Table:
                     deal.deal_no, deal.dealer, deal.trump, deal.player, None, None, taken
                 )
             )
-        sides = self.rules.settings.sides()
+        sides = self._sides
         session.send(ev.History(self.id, match.match_id, match.names, sides, tuple(deals)))
 
     async def _call(self, session: Session, text: str, seq: int | None) -> None:
@@ -1007,7 +1007,7 @@ class Table:
             match.match_id,
             self.rules.variant,
             match.names,
-            self.rules.settings.sides(),
+            self._sides,
             end.winners,
             end.totals,
             {b.name: b.rating_name for b in bots},
