@@ -176,17 +176,27 @@ def _writer_tasks() -> int:
 async def _ann_on_a_bounded_stream(db_path: Path) -> AsyncIterator[tuple[Server, LineClient]]:
     """A server without a listener and ``ann`` logged in to it over a stream that holds
     as little as a socket does; the server stops when the block ends."""
+    async with _served_without_listener(db_path) as (_, server, nursery):
+        client_end, server_end = local_stream_pair()  # bounded, as a socket is
+        nursery.start_soon(server.handle, server_end, "10.0.0.1", "10.0.0.1:1")
+        yield server, await log_in_machine(await LineClient.over(client_end, "ann"), "ann")
+
+
+@contextlib.asynccontextmanager
+async def _served_without_listener(
+    db_path: Path,
+) -> AsyncIterator[tuple[Lobby, Server, trio.Nursery]]:
+    """A lobby and server on a fresh store, without a listener, and their nursery; when
+    the block ends the server stops, what its tables queued is written (as serve does)
+    and the store closes."""
     config = make_config(db_path)
     store = open_store(config.db, serving=True)
     try:
         async with trio.open_nursery() as nursery:
             lobby = Lobby(config, store, nursery, rule_book())
-            server = Server(config, lobby, nursery)
-            client_end, server_end = local_stream_pair()  # bounded, as a socket is
-            nursery.start_soon(server.handle, server_end, "10.0.0.1", "10.0.0.1:1")
-            yield server, await log_in_machine(await LineClient.over(client_end, "ann"), "ann")
+            yield lobby, Server(config, lobby, nursery), nursery
             nursery.cancel_scope.cancel()
-        lobby.writes.close()  # what its tables queued is written, as serve does
+        lobby.writes.close()
     finally:
         store.close()
 
@@ -299,27 +309,18 @@ async def _ann_and_bob_at_a_waiting_table(
     """A server without a listener, ``ann`` and ``bob`` logged in to it over local streams
     and seated together at a table that waits for a call: the table and the two players,
     ann first; the server stops when the block ends."""
-    config = make_config(db_path)
-    store = open_store(config.db, serving=True)
-    try:
-        async with trio.open_nursery() as nursery:
-            lobby = Lobby(config, store, nursery, rule_book())
-            server = Server(config, lobby, nursery)
-            players = []
-            for n, name in enumerate(("ann", "bob"), 1):
-                client_end, server_end = local_stream_pair()
-                nursery.start_soon(server.handle, server_end, f"10.0.0.{n}", f"10.0.0.{n}:1")
-                client = await LineClient.over(client_end, name)
-                players.append(await log_in_machine(client, name))
-            table_id, _, _ = await seat_pair(*players)
-            await trio.testing.wait_all_tasks_blocked()
-            table = lobby.tables[table_id]
-            assert table.inbox.waiting and table.match is not None
-            yield table, players
-            nursery.cancel_scope.cancel()
-        lobby.writes.close()  # what its tables queued is written, as serve does
-    finally:
-        store.close()
+    async with _served_without_listener(db_path) as (lobby, server, nursery):
+        players = []
+        for n, name in enumerate(("ann", "bob"), 1):
+            client_end, server_end = local_stream_pair()
+            nursery.start_soon(server.handle, server_end, f"10.0.0.{n}", f"10.0.0.{n}:1")
+            client = await LineClient.over(client_end, name)
+            players.append(await log_in_machine(client, name))
+        table_id, _, _ = await seat_pair(*players)
+        await trio.testing.wait_all_tasks_blocked()
+        table = lobby.tables[table_id]
+        assert table.inbox.waiting and table.match is not None
+        yield table, players
 
 
 async def test_a_table_closed_while_a_reader_holds_it_does_not_play_on_at_its_clock(
