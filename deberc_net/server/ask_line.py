@@ -13,13 +13,13 @@ tests compare the two on every state of many self-played matches
 from __future__ import annotations
 
 from deberc_net.game.calls import PLAY
-from deberc_net.game.cards import PLAIN_STRENGTH, RANKS, SUITS, TRUMP_STRENGTH, Card
+from deberc_net.game.cards import PLAIN_STRENGTH, SUITS, TRUMP_STRENGTH, Card, card_str
 from deberc_net.game.deal import PLAY as PLAY_PHASE
 from deberc_net.game.match import Match
 from deberc_net.protocol.wire import NONE, format_value
 
 # the text of each of the 32 cards (a card is an int)
-_CARD = tuple(RANKS[c & 7] + SUITS[c >> 3] for c in range(32))
+_CARD = tuple(card_str(c) for c in range(32))
 # a hand's display order (game/cards.py's sort_hand) for each trump (None: index 4)
 _ORDER = tuple(
     tuple(
