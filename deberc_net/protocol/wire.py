@@ -238,6 +238,29 @@ def fields_of(line: str) -> tuple[str, dict[str, str]]:
     return str(parsed.tag), dict(parsed.fields)
 
 
+def quick_ask(line: str) -> tuple[str, list[str]] | None:
+    """An ask's ``seq=`` (its digits) and ``legal=`` calls, read without the rest of the
+    line; None when either is missing or not as the server writes it (a ``text=``, an
+    empty list, a seq that is no number), so the whole line is read the long way."""
+    if " text=" in line:
+        return None
+    seq = _field(line, " seq=")
+    legal = _field(line, " legal=")
+    if not seq or not seq.isdigit() or not legal or legal == "-":
+        return None
+    return seq, legal.split(",")
+
+
+def _field(line: str, key: str) -> str | None:
+    """The value of the first `` key=`` of a machine line (values hold no space)."""
+    at = line.find(key)
+    if at < 0:
+        return None
+    start = at + len(key)
+    end = line.find(" ", start)
+    return line[start:] if end < 0 else line[start:end]
+
+
 def banner_protocol(line: str) -> int | None:
     """The protocol number of the banner (§4.1), None if the line is no banner."""
     if not line.startswith("deberc-net "):

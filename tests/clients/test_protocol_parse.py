@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from clients.client import quick_ask
 from clients.protocol import Event, Record, View, WireError, fields_of, parse
+from deberc_net.protocol.wire import quick_ask
 
 # Captured from `deberc-net serve` with machine-style clients (bot clock 400 ms).
 BANNER = "deberc-net 0.1.0 (protocol 1) — Deberts for people and bots. Type 'help' for commands."
