@@ -33,6 +33,7 @@ from deberc_net.game.sheet import ScoreSheet
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import stale_answer
+from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import for_people
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from .lobby import Lobby
 
 log = structlog.get_logger("deberc.table")
+ALL, ASKS = Tell.ALL, Tell.ASKS
 
 T = TypeVar("T")
 
@@ -475,9 +477,10 @@ class Table:
             case Say(session, text):
                 if session in self.observers:  # kibitzers talk among themselves
                     said = ev.Said(session.name or "?", text, self.id, watchers=True)
-                    self._broadcast(list(self.observers), said)
+                    self._broadcast(list(self.observers), said, to_asks_only=False)
                     return
-                self._broadcast(self._audience(), ev.Said(session.name or "?", text, self.id))
+                said = ev.Said(session.name or "?", text, self.id)
+                self._broadcast(self._audience(), said, to_asks_only=False)
             case Invite(session, name):
                 self._invite(session, name)
             case SummonBot(session, kind, level, rated):
@@ -757,7 +760,7 @@ class Table:
         assert match is not None
         for seat in range(self.players):
             session = self._session(seat)
-            if session is not None and seat != match.to_act:
+            if session is not None and seat != match.to_act and session.connection.tell is ALL:
                 self._send_state(session, seat)
         self._ask()
 
@@ -1060,7 +1063,7 @@ class Table:
         players' copies until every seating of the board is played."""
         deal = ev.DealRecord(self.id, record)
         if self.board is None:
-            self._broadcast(self._audience(), deal)
+            self._broadcast(self._audience(), deal, to_asks_only=False)
             return
         for target in self.observers:
             if self.lobby.is_admin(target):
@@ -1141,24 +1144,31 @@ class Table:
         return seated + [o for o in self.observers if o not in seated]
 
     def _event(self, event: g.MatchEvent | ev.SeatEvent | ev.Watching) -> None:
-        """Number a public event and send it to everyone at the table."""
+        """Number a public event and send it to everyone at the table (of those told
+        only their asks, only the match's end)."""
         self.seq += 1
         names = tuple([s or "-" for s in self.seats])
         told = ev.TableEvent(self.seq, self.id, names, event, self._sides)
         audience = self._audience()
         if self.told_ends and isinstance(event, g.MatchStarted | g.MatchEnded):
             audience += [s for s in self.told_ends if s not in audience]
-        self._broadcast(audience, told)
+        self._broadcast(audience, told, to_asks_only=isinstance(event, g.MatchEnded))
 
     @staticmethod
-    def _broadcast(targets: Iterable[Session], event: ev.ServerEvent) -> None:
-        """Send one event to many: rendered once per voice, not once per listener."""
+    def _broadcast(
+        targets: Iterable[Session], event: ev.ServerEvent, *, to_asks_only: bool = True
+    ) -> None:
+        """Send one event to many: rendered once per voice, not once per listener.
+        ``to_asks_only``: told to the connections told only their asks too (Tell.ASKS)."""
         rendered: dict[tuple[str, str], list[str]] = {}
         for target in targets:
-            voice = target.connection.voice
+            connection = target.connection
+            if connection.tell is ASKS and not to_asks_only:
+                continue
+            voice = connection.voice
             lines = rendered.get(voice)
             if lines is None:
-                lines = rendered[voice] = target.connection.render(event)
+                lines = rendered[voice] = connection.render(event)
             target.send_lines(lines)
 
 
