@@ -20,7 +20,7 @@ from deberc_net.server.limits import Bucket  # pure: fed with the caller's clock
 
 from . import events as ev
 from .commands import Command, TableCallText, parse_line
-from .framing import MAX_LINE, BadLine, Line, LineDecoder, encode_line
+from .framing import MAX_LINE, BadLine, Line, LineDecoder, encode_lines
 from .lang import Lang
 from .render import HUMAN, HandOrder, render
 from .render_ru import render_ru
@@ -276,4 +276,4 @@ class Connection:
         """Lines already rendered in this connection's style, as bytes."""
         if self.closed:
             return b""
-        return b"".join(encode_line(text) for text in lines)
+        return encode_lines(lines)

@@ -278,6 +278,12 @@ class Session:
         """Queue lines already rendered in this session's style."""
         self._put(self.connection.send_lines(lines))
 
+    def send_encoded(self, data: bytes) -> None:
+        """Queue lines already rendered in this session's style and encoded (a table's
+        event, encoded once for every listener of the same voice)."""
+        if not self.connection.closed:
+            self._put(data)
+
     def send_asked(self, line: str) -> None:
         """Queue an ``ask`` line already rendered in this session's style."""
         self._put(self.connection.send_asked((line,)))

@@ -34,6 +34,7 @@ from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import stale_answer
 from deberc_net.protocol.connection import Tell
+from deberc_net.protocol.framing import encode_lines
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import for_people
@@ -386,13 +387,17 @@ class Table:
             if self.state == ev.TableState.CLOSED:
                 inbox.wake()
             elif inbox.waiting and scope is not None:
+                # moved only to an earlier time (moving it costs a few µs, and a call
+                # moves it later: the next ask's clock); woken before anything is due,
+                # the task finds nothing to do and waits again till the clock's deadline
                 deadline = self._deadline()
-                if deadline != scope.deadline:  # (moving it costs a few µs)
+                if deadline < scope.deadline:
                     scope.deadline = deadline
 
     async def _draw_match_number(self) -> None:
-        """From the store: unique among every server on the same database."""
-        self.match_number = await self.lobby.writes.run(self.lobby.store.new_match_number)
+        """From the store: unique among every server on the same database (drawn by the
+        lobby in blocks: most tables take theirs without a trip to the store)."""
+        self.match_number = await self.lobby.new_match_number()
 
     async def _guarded(self, step: Any) -> None:
         """A bug in one message's handling must not take the server down: log it and
@@ -1160,16 +1165,16 @@ class Table:
     ) -> None:
         """Send one event to many: rendered once per voice, not once per listener.
         ``to_asks_only``: told to the connections told only their asks too (Tell.ASKS)."""
-        rendered: dict[tuple[str, str], list[str]] = {}
+        rendered: dict[tuple[str, str], bytes] = {}  # the bytes, encoded once too
         for target in targets:
             connection = target.connection
             if connection.tell is ASKS and not to_asks_only:
                 continue
             voice = connection.voice
-            lines = rendered.get(voice)
-            if lines is None:
-                lines = rendered[voice] = connection.render(event)
-            target.send_lines(lines)
+            data = rendered.get(voice)
+            if data is None:
+                data = rendered[voice] = encode_lines(connection.render(event))
+            target.send_encoded(data)
 
 
 def _in_turn(first: Callable[[], object], then: Callable[[], T]) -> T:
