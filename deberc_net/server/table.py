@@ -1145,19 +1145,25 @@ class Table:
 
     # -------------------------------------------------------------- helpers
     def _audience(self) -> list[Session]:
-        seated = [s for s in (self._session(i) for i in range(self.players)) if s is not None]
+        named = self.lobby.session_named
+        seated = [s for s in [named(n) for n in self.seats if n] if s is not None]
+        if not self.observers:
+            return seated
         return seated + [o for o in self.observers if o not in seated]
 
     def _event(self, event: g.MatchEvent | ev.SeatEvent | ev.Watching) -> None:
         """Number a public event and send it to everyone at the table (of those told
         only their asks, only the match's end)."""
         self.seq += 1
-        names = tuple([s or "-" for s in self.seats])
-        told = ev.TableEvent(self.seq, self.id, names, event, self._sides)
         audience = self._audience()
         if self.told_ends and isinstance(event, g.MatchStarted | g.MatchEnded):
             audience += [s for s in self.told_ends if s not in audience]
-        self._broadcast(audience, told, to_asks_only=isinstance(event, g.MatchEnded))
+        if not isinstance(event, g.MatchEnded):
+            audience = [s for s in audience if s.connection.tell is ALL]
+            if not audience:  # (a ladder's board: its bots act on their asks alone)
+                return
+        names = tuple([s or "-" for s in self.seats])
+        self._broadcast(audience, ev.TableEvent(self.seq, self.id, names, event, self._sides))
 
     @staticmethod
     def _broadcast(
