@@ -355,13 +355,13 @@ class Table:
         the table's own task waits idle for one, with nothing queued and its clock not
         due."""
         inbox = self.inbox
-        return (
-            inbox.waiting
-            and not inbox
-            and not inbox.held
-            and self.state != ev.TableState.CLOSED
-            and self._deadline() > trio.current_time()
-        )
+        if not inbox.waiting or inbox or inbox.held or self.state == ev.TableState.CLOSED:
+            return False
+        # the scope the task waits in ends at or before the clock's deadline (never
+        # after: handle_here only moves it earlier): later than now, so is the clock's
+        now = trio.current_time()
+        scope = self._clock_scope
+        return (scope is not None and scope.deadline > now) or self._deadline() > now
 
     async def handle_here(self, post: Callable[[], Awaitable[object]]) -> None:
         """Hold the inbox, ``post`` (a reader's call, while ``may_handle_here``: the
