@@ -278,9 +278,10 @@ class Session:
         """Queue lines already rendered in this session's style."""
         self._put(self.connection.send_lines(lines))
 
-    def send_encoded(self, data: bytes) -> None:
-        """Queue lines already rendered in this session's style and encoded (a table's
-        event, encoded once for every listener of the same voice)."""
+    def send_rendered(self, lines: list[str], data: bytes) -> None:
+        """Queue ``lines``, already rendered in this session's style, as ``data``, the
+        same lines already encoded (a table's event, encoded once for every listener of
+        the same voice; a player of another worker is sent the lines)."""
         if not self.connection.closed:
             self._put(data)
 

@@ -1171,16 +1171,17 @@ class Table:
     ) -> None:
         """Send one event to many: rendered once per voice, not once per listener.
         ``to_asks_only``: told to the connections told only their asks too (Tell.ASKS)."""
-        rendered: dict[tuple[str, str], bytes] = {}  # the bytes, encoded once too
+        rendered: dict[tuple[str, str], tuple[list[str], bytes]] = {}  # encoded once too
         for target in targets:
             connection = target.connection
             if connection.tell is ASKS and not to_asks_only:
                 continue
             voice = connection.voice
-            data = rendered.get(voice)
-            if data is None:
-                data = rendered[voice] = encode_lines(connection.render(event))
-            target.send_encoded(data)
+            told = rendered.get(voice)
+            if told is None:
+                lines = connection.render(event)
+                told = rendered[voice] = (lines, encode_lines(lines))
+            target.send_rendered(*told)
 
 
 def _in_turn(first: Callable[[], object], then: Callable[[], T]) -> T:
