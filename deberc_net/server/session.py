@@ -281,7 +281,8 @@ class Session:
     def send_rendered(self, lines: list[str], data: bytes) -> None:
         """Queue ``lines``, already rendered in this session's style, as ``data``, the
         same lines already encoded (a table's event, encoded once for every listener of
-        the same voice; a player of another worker is sent the lines)."""
+        the same voice). A session that sends lines elsewhere (``send_lines``
+        overridden: a player of another worker, a web page's feed) sends ``lines``."""
         if not self.connection.closed:
             self._put(data)
 
