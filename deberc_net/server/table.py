@@ -1071,7 +1071,7 @@ class Table:
             self._broadcast(self._audience(), deal, to_asks_only=False)
             return
         for target in self.observers:
-            if self.lobby.is_admin(target):
+            if self.lobby.is_admin(target) and target.connection.tell is ALL:
                 target.send(deal)
         self.lobby.hold(self.board, tuple(s for s in self.seats if s is not None), deal)
 
