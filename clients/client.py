@@ -51,6 +51,9 @@ class Brain:
     on_event: Callable[[Event | View | Record], None] | None = None
     # given, the bot's asks go to ``pick`` (``Bot.pick``) rather than ``choose``
     pick: Pick | None = None
+    # the bot acts on its asks alone (no ``on_event``): a ladder whose bots all say so
+    # has the server tell them only their asks and the match's end (``Bot.asks_only``)
+    asks_only: bool = False
 
 
 @attrs.define
@@ -141,6 +144,10 @@ class Bot:
     # (no worker thread, no clock fallback): the ask is read for seq= and legal= only.
     # An ask it cannot read that way (or with ``on_event`` set) goes to ``choose``
     pick: Pick | None = None
+    # ask the server for its asks and the match's end only ('style machine tell=asks',
+    # docs/protocol.md §4.3): no other event, no deal record, no state it did not ask
+    # for. Only for a bot without ``on_event`` (it would be fed nearly nothing)
+    asks_only: bool = False
 
     async def run(self) -> Stats:
         failures = 0
@@ -198,6 +205,10 @@ class Bot:
     async def _play(self, conn: Connection) -> None:
         """Log in, seek, answer every request; return at 'bye' or when done."""
         await conn.send("style machine")
+        if self.asks_only and self.on_event is None:
+            # a line of its own: a server without the option refuses it, and the bot
+            # is still in the machine style, told every line
+            await conn.send("style machine tell=asks")
         await conn.send(self._login_line())
         seeking = False
         async for line in conn.lines():

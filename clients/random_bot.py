@@ -12,7 +12,7 @@ from .protocol import View
 def brain(name: str, seed: str | None) -> Brain:
     """The bot's decisions, for a ladder's in-process bots (docs/bots.md)."""
     rng = seeded_random(seed, name)
-    return Brain(_chooser(rng), board_reseeder(rng, seed), pick=_picker(rng))
+    return Brain(_chooser(rng), board_reseeder(rng, seed), pick=_picker(rng), asks_only=True)
 
 
 def _chooser(rng: random.Random) -> Callable[[View], str]:

@@ -156,6 +156,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
             sprt=Sprt.parse(args.sprt) if args.sprt else None,
             progress=not args.json,
             rules=book,
+            asks_only=not args.tell_all,
         )
         if args.deals < 1:
             raise ScheduleError("--deals must be at least 1")
@@ -420,6 +421,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="queue the boards in --db (PostgreSQL) for 'ladder worker' processes to play; "
         "wait for them and report (docs/bots.md)",
+    )
+    lr.add_argument(
+        "--tell-all",
+        action="store_true",
+        help="tell in-process bots every line, even when all of them need only their asks "
+        "(docs/bots.md; to measure what telling costs)",
     )
     lr.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     lr.set_defaults(func=_ladder_run)

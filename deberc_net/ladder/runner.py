@@ -63,6 +63,10 @@ class LadderOptions:
     sprt: Sprt | None = None
     progress: bool = True
     rules: RuleBook | None = None  # the rule plugins our own server uses (loaded if None)
+    # when every bot is an in-process one acting on its asks alone (the random bot), the
+    # server tells them only their asks and each match's end; False: every line
+    # ('--tell-all', to measure what that costs)
+    asks_only: bool = True
 
 
 def board_key(seed: str, board: int) -> str:
@@ -135,6 +139,9 @@ class Ladder:
                 host, port, password, link = await self._server(nursery)
                 connect = link.connect if link is not None else None
                 supervisor = Supervisor(host, port, self.summary.crashes, connect)
+                supervisor.asks_only = self.o.asks_only and all(
+                    b.in_process and b.asks_only for b in self.o.bots
+                )
                 for bot in self.o.bots:
                     names = [f"{bot.name}-{i}" for i in range(1, self._instances() + 1)]
                     self.free[bot.name] = list(names)

@@ -32,6 +32,8 @@ LIVED_S = 2.0  # a copy that ran this long did start: its exits are crashes, not
 class BotSpec:
     name: str
     command: str
+    # an in-process bot whose brain acts on its asks alone (``Brain.asks_only``)
+    asks_only: bool = attrs.field(default=False, eq=False)
 
     @classmethod
     def parse(cls, text: str) -> BotSpec:
@@ -44,9 +46,10 @@ class BotSpec:
         if spec.in_process:
             make = spec.brain_factory()  # a bad module stops the ladder before it starts
             try:
-                make(name)  # and so does a brain its settings refuse
+                brain = make(name)  # and so does a brain its settings refuse
             except (ValueError, TypeError) as exc:
                 raise ScheduleError(f"bot {name!r}: {exc}") from exc
+            spec = attrs.evolve(spec, asks_only=brain.asks_only)
         return spec
 
     @property
@@ -108,6 +111,9 @@ class Supervisor:
     # where the copies keep their guest tokens, so a restarted copy resumes its seat
     # (clients/client.py reads DEBERC_TOKEN_DIR)
     token_dir: str = attrs.Factory(lambda: tempfile.mkdtemp(prefix="deberc-tokens-"))
+    # the in-process bots whose brains act on their asks alone are told only those
+    # (and each match's end): the ladder sets it when every one of its bots is such
+    asks_only: bool = False
 
     def stop(self) -> None:
         self.stopping = True
@@ -178,6 +184,7 @@ class Supervisor:
             connect=self.connect,
             inline=True,
             pick=brain.pick,
+            asks_only=self.asks_only and brain.asks_only,
         )
         restarts = 0
         while not self.stopping:

@@ -20,7 +20,7 @@ from deberc_net.server.limits import Bucket  # pure: fed with the caller's clock
 
 from . import events as ev
 from .commands import Command, TableCallText, parse_line
-from .framing import MAX_LINE, BadLine, Line, LineDecoder, encode_line
+from .framing import MAX_LINE, BadLine, Line, LineDecoder, encode_lines
 from .lang import Lang
 from .render import HUMAN, HandOrder, render
 from .render_ru import render_ru
@@ -114,6 +114,16 @@ class ClockChoice(enum.StrEnum):
     BOT = "bot"
 
 
+class Tell(enum.StrEnum):
+    """What a connection is told at a table ('style machine tell=…', docs/protocol.md
+    §4.3): every line (the default), or only what a bot acts on: its own asks, the
+    match's end, and every reply, error and notice (a ladder's random bot reads no more,
+    and the server spares rendering and sending the rest)."""
+
+    ALL = "all"
+    ASKS = "asks"
+
+
 @attrs.frozen
 class Limits:
     max_line: int = MAX_LINE
@@ -132,6 +142,7 @@ class Connection:
     hand_order: HandOrder = HandOrder.RANK  # how a person's hand is shown ('sort')
     clock: ClockChoice | None = None  # the clock asked for ('clock'); None: by the style
     lang: Lang = Lang.EN  # the human style's language ('lang'); machine lines have none
+    tell: Tell = Tell.ALL  # every table line, or its asks and the match's end only
     state: State = State.AWAITING_LOGIN
     answer_credit: int = 0  # requests to act sent and not yet answered (flood-free lines)
     _decoder: LineDecoder = attrs.field(init=False)
@@ -265,4 +276,4 @@ class Connection:
         """Lines already rendered in this connection's style, as bytes."""
         if self.closed:
             return b""
-        return b"".join(encode_line(text) for text in lines)
+        return encode_lines(lines)

@@ -8,6 +8,7 @@ reported once; invalid UTF-8 and control characters are reported, never executed
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 
 import attrs
 
@@ -155,3 +156,10 @@ def _is_control(ch: str) -> bool:
 def encode_line(text: str) -> bytes:
     """Server lines always end with CRLF (telnet and netcat both show them right)."""
     return text.encode("utf-8") + b"\r\n"
+
+
+def encode_lines(lines: Sequence[str]) -> bytes:
+    """Lines as ``encode_line`` writes each, joined."""
+    if len(lines) == 1:
+        return lines[0].encode("utf-8") + b"\r\n"
+    return "".join([f"{text}\r\n" for text in lines]).encode("utf-8")

@@ -153,6 +153,8 @@ def render(event: ev.ServerEvent, style: str, order: HandOrder = HandOrder.RANK)
 
 
 def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]:
+    if type(event) is ev.TableEvent:  # most lines told: not through every case below
+        return _table_event(event, machine)
     match event:
         case ev.Hello():
             text = "Deberts for people and bots. Type 'help'."

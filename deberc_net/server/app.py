@@ -46,6 +46,9 @@ _ACCEPT_CAPACITY_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, e
 # how long an ended connection's last lines wait for a client that does not read them
 # (its slot is not held for ever)
 FINAL_FLUSH_S = 30.0
+# a reader's deadline is left where it is unless the connection's comes earlier or this
+# much later; one this near is lifted while a command is handled (never cut short)
+DEADLINE_SLACK_S = 60.0
 
 
 async def serve(
@@ -357,7 +360,13 @@ class Server:
             with trio.CancelScope() as waited:
                 session.cancel_scope = waited
                 while not connection.closed:
-                    waited.deadline = connection.deadline()[0]
+                    # moved only to an earlier time, or later by more than DEADLINE_SLACK_S
+                    # (each line moves the idle deadline, and a move costs a few µs): it
+                    # is never after the connection's, and a wake-up before that is seen
+                    # as such below
+                    due = connection.deadline()[0]
+                    if due < waited.deadline or due > waited.deadline + DEADLINE_SLACK_S:
+                        waited.deadline = due
                     data: bytes | bytearray
                     if fd >= 0:
                         await trio.lowlevel.wait_readable(fd)
@@ -372,7 +381,8 @@ class Server:
                             data = await stream.receive_some(READ_SIZE)
                         except trio.BrokenResourceError:
                             return
-                    waited.deadline = math.inf  # handling a command is no silence
+                    if waited.deadline < trio.current_time() + DEADLINE_SLACK_S:
+                        waited.deadline = math.inf  # handling a command is no silence
                     if not data:
                         return
                     if not await self._received(session, data):

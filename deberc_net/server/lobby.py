@@ -4,6 +4,7 @@ seating.py, table_requests.py, chat.py, club.py, matchmaking.py)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from .cluster.node import Node
 
 Handler = Callable[[Session, Command], Awaitable[None]]
+MATCH_NUMBER_BLOCK = 16  # match numbers drawn from the store at once
 
 
 @attrs.define(eq=False)
@@ -70,6 +72,8 @@ class Lobby:
     node: Node | None = None
     # the tables' store writes, in order, off their path (closed before the store is)
     writes: StoreWriter = attrs.Factory(StoreWriter)
+    # match numbers drawn from the store and not used yet, the next last
+    _match_numbers: list[int] = attrs.Factory(list)
 
     def __attrs_post_init__(self) -> None:
         self.accounts = Accounts(self.store, self.config)
@@ -171,6 +175,17 @@ class Lobby:
             self._table_call(session, item)
             return
         await self.handlers[item.name](session, item)
+
+    async def new_match_number(self) -> int:
+        """A match number unique among every server on the same database: from a block
+        drawn from the store (a trip to its thread every MATCH_NUMBER_BLOCK matches
+        rather than every match)."""
+        while not self._match_numbers:
+            drawn = await self.writes.run(
+                functools.partial(self.store.new_match_numbers, MATCH_NUMBER_BLOCK)
+            )
+            self._match_numbers.extend(reversed(drawn))  # (another table may have drawn too)
+        return self._match_numbers.pop()
 
     def table_of(self, name: str) -> Table | None:
         for table in self.tables.values():

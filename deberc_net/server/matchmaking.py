@@ -13,6 +13,7 @@ import attrs
 from deberc_net.plugins import RuleBook, RuleError, RuleKind
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
+from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.messages import Msg, phrase
 
@@ -286,7 +287,7 @@ class Matchmaking:
         for kept in held:
             for name in kept.players:
                 player = lobby.online.get(name_key(name))
-                if player is not None:
+                if player is not None and player.connection.tell is Tell.ALL:
                     player.send(kept.record)
         session.send(
             ev.Ok(

@@ -9,7 +9,7 @@ import attrs
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
-from deberc_net.protocol.connection import ClockChoice
+from deberc_net.protocol.connection import ClockChoice, Tell
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.protocol.render import HandOrder, Style
@@ -27,12 +27,26 @@ class Preferences:
     lobby: Lobby
 
     async def style(self, session: Session, item: Command) -> None:
+        """'style human|machine', and for a bot 'style machine tell=asks': told only its
+        asks and the match's end (docs/protocol.md §4.3). A bad ``tell=`` changes
+        nothing; without one, every line is told."""
+        tells = [a for a in item.args if a.lower().startswith("tell=")]
+        if tells:
+            tell = _tell(tells, item)
+            if tell is None:
+                session.send(ev.Error("bad-argument", TELL_USAGE))
+                return
+            item = attrs.evolve(item, args=tuple(a for a in item.args if a not in tells))
+        else:
+            tell = Tell.ALL
         style = _one_choice(session, item, "style", Style)
         if style is None:
             return
         session.style = str(style)
+        session.connection.tell = tell
         said = phrase(Msg.STYLE, style=session.style)
-        session.send(ev.ok("style", said, (("style", session.style),)))
+        told = (("tell", str(tell)),) if tells else ()
+        session.send(ev.ok("style", said, (("style", session.style), *told)))
 
     async def sort(self, session: Session, item: Command) -> None:
         order = _one_choice(session, item, "sort", HandOrder)
@@ -66,6 +80,19 @@ class Preferences:
     async def quit(self, session: Session, item: Command) -> None:
         session.send(ev.bye(phrase(Msg.BYE)))
         session.close()
+
+
+TELL_USAGE = "style machine tell=all|asks"
+
+
+def _tell(tells: list[str], item: Command) -> Tell | None:
+    """The one ``tell=`` value of a 'style machine …' line, or None if it is not one
+    (a second ``tell=``, an unknown value, or with the human style)."""
+    value = tells[0].partition("=")[2].lower()
+    names = [str(t) for t in Tell]
+    if len(tells) != 1 or value not in names or [a.lower() for a in item.args[:1]] != ["machine"]:
+        return None
+    return Tell(value)
 
 
 def _one_choice(

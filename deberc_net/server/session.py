@@ -278,6 +278,14 @@ class Session:
         """Queue lines already rendered in this session's style."""
         self._put(self.connection.send_lines(lines))
 
+    def send_rendered(self, lines: list[str], data: bytes) -> None:
+        """Queue ``lines``, already rendered in this session's style, as ``data``, the
+        same lines already encoded (a table's event, encoded once for every listener of
+        the same voice). A session that sends lines elsewhere (``send_lines``
+        overridden: a player of another worker, a web page's feed) sends ``lines``."""
+        if not self.connection.closed:
+            self._put(data)
+
     def send_asked(self, line: str) -> None:
         """Queue an ``ask`` line already rendered in this session's style."""
         self._put(self.connection.send_asked((line,)))

@@ -33,6 +33,8 @@ from deberc_net.game.sheet import ScoreSheet
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import stale_answer
+from deberc_net.protocol.connection import Tell
+from deberc_net.protocol.framing import encode_lines
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import for_people
@@ -54,6 +56,7 @@ if TYPE_CHECKING:
     from .lobby import Lobby
 
 log = structlog.get_logger("deberc.table")
+ALL, ASKS = Tell.ALL, Tell.ASKS
 
 T = TypeVar("T")
 
@@ -352,13 +355,13 @@ class Table:
         the table's own task waits idle for one, with nothing queued and its clock not
         due."""
         inbox = self.inbox
-        return (
-            inbox.waiting
-            and not inbox
-            and not inbox.held
-            and self.state != ev.TableState.CLOSED
-            and self._deadline() > trio.current_time()
-        )
+        if not inbox.waiting or inbox or inbox.held or self.state == ev.TableState.CLOSED:
+            return False
+        # the scope the task waits in ends at or before the clock's deadline (never
+        # after: handle_here only moves it earlier): later than now, so is the clock's
+        now = trio.current_time()
+        scope = self._clock_scope
+        return (scope is not None and scope.deadline > now) or self._deadline() > now
 
     async def handle_here(self, post: Callable[[], Awaitable[object]]) -> None:
         """Hold the inbox, ``post`` (a reader's call, while ``may_handle_here``: the
@@ -384,13 +387,17 @@ class Table:
             if self.state == ev.TableState.CLOSED:
                 inbox.wake()
             elif inbox.waiting and scope is not None:
+                # moved only to an earlier time (moving it costs a few µs, and a call
+                # moves it later: the next ask's clock); woken before anything is due,
+                # the task finds nothing to do and waits again till the clock's deadline
                 deadline = self._deadline()
-                if deadline != scope.deadline:  # (moving it costs a few µs)
+                if deadline < scope.deadline:
                     scope.deadline = deadline
 
     async def _draw_match_number(self) -> None:
-        """From the store: unique among every server on the same database."""
-        self.match_number = await self.lobby.writes.run(self.lobby.store.new_match_number)
+        """From the store: unique among every server on the same database (drawn by the
+        lobby in blocks: most tables take theirs without a trip to the store)."""
+        self.match_number = await self.lobby.new_match_number()
 
     async def _guarded(self, step: Any) -> None:
         """A bug in one message's handling must not take the server down: log it and
@@ -475,9 +482,10 @@ class Table:
             case Say(session, text):
                 if session in self.observers:  # kibitzers talk among themselves
                     said = ev.Said(session.name or "?", text, self.id, watchers=True)
-                    self._broadcast(list(self.observers), said)
+                    self._broadcast(list(self.observers), said, to_asks_only=False)
                     return
-                self._broadcast(self._audience(), ev.Said(session.name or "?", text, self.id))
+                said = ev.Said(session.name or "?", text, self.id)
+                self._broadcast(self._audience(), said, to_asks_only=False)
             case Invite(session, name):
                 self._invite(session, name)
             case SummonBot(session, kind, level, rated):
@@ -757,7 +765,7 @@ class Table:
         assert match is not None
         for seat in range(self.players):
             session = self._session(seat)
-            if session is not None and seat != match.to_act:
+            if session is not None and seat != match.to_act and session.connection.tell is ALL:
                 self._send_state(session, seat)
         self._ask()
 
@@ -1060,10 +1068,10 @@ class Table:
         players' copies until every seating of the board is played."""
         deal = ev.DealRecord(self.id, record)
         if self.board is None:
-            self._broadcast(self._audience(), deal)
+            self._broadcast(self._audience(), deal, to_asks_only=False)
             return
         for target in self.observers:
-            if self.lobby.is_admin(target):
+            if self.lobby.is_admin(target) and target.connection.tell is ALL:
                 target.send(deal)
         self.lobby.hold(self.board, tuple(s for s in self.seats if s is not None), deal)
 
@@ -1137,29 +1145,43 @@ class Table:
 
     # -------------------------------------------------------------- helpers
     def _audience(self) -> list[Session]:
-        seated = [s for s in (self._session(i) for i in range(self.players)) if s is not None]
+        named = self.lobby.session_named
+        seated = [s for s in [named(n) for n in self.seats if n] if s is not None]
+        if not self.observers:
+            return seated
         return seated + [o for o in self.observers if o not in seated]
 
     def _event(self, event: g.MatchEvent | ev.SeatEvent | ev.Watching) -> None:
-        """Number a public event and send it to everyone at the table."""
+        """Number a public event and send it to everyone at the table (of those told
+        only their asks, only the match's end)."""
         self.seq += 1
-        names = tuple([s or "-" for s in self.seats])
-        told = ev.TableEvent(self.seq, self.id, names, event, self._sides)
         audience = self._audience()
         if self.told_ends and isinstance(event, g.MatchStarted | g.MatchEnded):
             audience += [s for s in self.told_ends if s not in audience]
-        self._broadcast(audience, told)
+        if not isinstance(event, g.MatchEnded):
+            audience = [s for s in audience if s.connection.tell is ALL]
+            if not audience:  # (a ladder's board: its bots act on their asks alone)
+                return
+        names = tuple([s or "-" for s in self.seats])
+        self._broadcast(audience, ev.TableEvent(self.seq, self.id, names, event, self._sides))
 
     @staticmethod
-    def _broadcast(targets: Iterable[Session], event: ev.ServerEvent) -> None:
-        """Send one event to many: rendered once per voice, not once per listener."""
-        rendered: dict[tuple[str, str], list[str]] = {}
+    def _broadcast(
+        targets: Iterable[Session], event: ev.ServerEvent, *, to_asks_only: bool = True
+    ) -> None:
+        """Send one event to many: rendered once per voice, not once per listener.
+        ``to_asks_only``: told to the connections told only their asks too (Tell.ASKS)."""
+        rendered: dict[tuple[str, str], tuple[list[str], bytes]] = {}  # encoded once too
         for target in targets:
-            voice = target.connection.voice
-            lines = rendered.get(voice)
-            if lines is None:
-                lines = rendered[voice] = target.connection.render(event)
-            target.send_lines(lines)
+            connection = target.connection
+            if connection.tell is ASKS and not to_asks_only:
+                continue
+            voice = connection.voice
+            told = rendered.get(voice)
+            if told is None:
+                lines = connection.render(event)
+                told = rendered[voice] = (lines, encode_lines(lines))
+            target.send_rendered(*told)
 
 
 def _in_turn(first: Callable[[], object], then: Callable[[], T]) -> T:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from deberc_net.ladder.supervisor import BotSpec
+
 from .helpers import HEUR, RAND, games_in, ladder, records_in, summary
 
 
@@ -30,7 +32,11 @@ def test_an_in_process_bot_plays_exactly_as_its_process_does(tmp_path: Path) -> 
     assert _strip(in_process) == _strip(as_process)
 
 
-def test_two_seeded_in_process_random_bots_are_deterministic(tmp_path: Path) -> None:
+def test_two_seeded_in_process_random_bots_are_deterministic_told_all_or_only_asks(
+    tmp_path: Path,
+) -> None:
+    """Two random bots (each acting on its asks alone: told only those, docs/bots.md),
+    then the same ladder with every line told (``--tell-all``): the same games."""
     args = (
         "--bot",
         "r1=py:clients.random_bot --seed 1",
@@ -47,7 +53,7 @@ def test_two_seeded_in_process_random_bots_are_deterministic(tmp_path: Path) -> 
     one, two = tmp_path / "one.sqlite3", tmp_path / "two.sqlite3"
     first, second = (
         summary(ladder(tmp_path, *args, db=one)),
-        summary(ladder(tmp_path, *args, db=two)),
+        summary(ladder(tmp_path, *args, "--tell-all", db=two)),
     )
     assert first["games"] == 20 and first["crashes"] == {}
     assert second["pairs"] == first["pairs"]
@@ -67,6 +73,12 @@ def _deals(db: Path) -> list[str]:
         del record["table"], record["match"]
         deals.append(json.dumps(record, sort_keys=True))
     return sorted(deals)
+
+
+def test_a_bot_spec_knows_whether_its_brain_acts_on_its_asks_alone() -> None:
+    assert BotSpec.parse("r=py:clients.random_bot --seed 1").asks_only
+    assert not BotSpec.parse(HEUR).asks_only  # its brain does not say so
+    assert not BotSpec.parse("r=python -m clients.random_bot").asks_only  # a process
 
 
 def test_a_bad_in_process_bot_is_an_error_before_anything_runs(tmp_path: Path) -> None:

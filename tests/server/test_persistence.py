@@ -10,6 +10,8 @@ from pathlib import Path
 
 import trio
 
+from deberc_net.server.lobby import MATCH_NUMBER_BLOCK
+
 from .client import LineClient, fields, play_machine, seat_pair
 from .conftest import Connector, make_config, running_server
 
@@ -94,11 +96,12 @@ async def test_accounts_and_games_survive_a_restart(db_path: Path, connect: Conn
         assert (await again.expect("games", name="bob"))["count"] == "1"
         await again.send("games nobody")
         assert (await again.expect("games", name="nobody"))["count"] == "0"
-        # match numbers go on after the stored ones
+        # match numbers go on after the stored ones: the first server drew a block of
+        # them (m1 and the rest unused), this one draws the next
         carl = await connect.machine(port, "carl")
         await seat_pair(again, carl)
         start = await carl.expect("event", kind="start")
-        assert start["match"] == "m2"
+        assert start["match"] == f"m{1 + MATCH_NUMBER_BLOCK}"
 
 
 async def test_export_without_a_database(tmp_path: Path) -> None:

@@ -263,6 +263,15 @@ def test_match_numbers_go_on_after_the_highest_stored(store: Store) -> None:
     assert store.max_match_number() == 12
 
 
+def test_match_numbers_drawn_in_blocks_ascend_and_are_never_drawn_again(store: Store) -> None:
+    block = store.new_match_numbers(3)
+    single = store.new_match_number()
+    after = store.new_match_numbers(2)
+    assert len(block) == 3 and block == sorted(block) and len(after) == 2
+    every = [*block, single, *after]
+    assert every == sorted(every) and len(set(every)) == 6
+
+
 def test_a_new_database_is_at_the_newest_migration_and_reopening_changes_nothing(
     store_db: str,
 ) -> None:

@@ -20,7 +20,7 @@ import structlog
 import trio
 
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.connection import MAX_ANSWER_CREDIT, ClockChoice
+from deberc_net.protocol.connection import MAX_ANSWER_CREDIT, ClockChoice, Tell
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import Msg, phrase
@@ -457,12 +457,13 @@ class Node:
         proxy = self.remote.get((worker, sid))
         if proxy is None:
             proxy = self.remote[worker, sid] = RemoteSession(self, worker, sid)
-        name, guest, style, lang, order, clock = who
+        name, guest, style, lang, order, clock, tell = who
         proxy.name, proxy.guest = name, guest
         connection = proxy.connection
         connection.style, connection.lang = style, Lang(lang)
         connection.hand_order = HandOrder(order)
         connection.clock = None if clock is None else ClockChoice(clock)
+        connection.tell = Tell(tell)
         if name is not None:  # a web page watching is nameless
             self.remote_named[name_key(name)] = proxy
         return proxy
@@ -691,6 +692,7 @@ def _who(session: Session) -> list[Any]:
         str(connection.lang),
         str(connection.hand_order),
         clock,
+        str(connection.tell),
     ]
 
 

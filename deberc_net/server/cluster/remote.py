@@ -130,6 +130,9 @@ class RemoteSession(Session):
     def send_asked(self, line: str) -> None:
         self.node.send_out(self, [line], 1)
 
+    def send_rendered(self, lines: list[str], data: bytes) -> None:
+        self.send_lines(lines)
+
     def close(self) -> None:
         self.node.close_remote(self)
 

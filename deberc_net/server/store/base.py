@@ -156,6 +156,12 @@ class Store(Protocol):
         database, ever gets: match ids are ``m<N>``."""
         ...
 
+    def new_match_numbers(self, count: int) -> list[int]:
+        """``count`` match numbers, ascending, as ``new_match_number`` gives each: a
+        server draws them in blocks (one store call, not one a match); those a server
+        never uses are never used (match ids may skip numbers)."""
+        ...
+
     def new_table_numbers(self, count: int) -> list[int]:
         """``count`` table numbers, ascending, that no other call in any process on the
         same database gets: the workers of ``serve --workers`` (on any host) number

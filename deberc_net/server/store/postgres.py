@@ -122,6 +122,13 @@ class PostgresStore:
         assert row is not None
         return int(row[0])
 
+    def new_match_numbers(self, count: int) -> list[int]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT nextval('match_numbers') FROM generate_series(1, %s)", (count,)
+            ).fetchall()
+        return sorted(int(row[0]) for row in rows)
+
     def new_table_numbers(self, count: int) -> list[int]:
         with self._pool.connection() as conn:
             rows = conn.execute(

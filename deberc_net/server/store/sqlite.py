@@ -147,6 +147,16 @@ class SQLiteStore:
             self._db.execute("DELETE FROM match_numbers WHERE number < ?", (number,))
         return number
 
+    def new_match_numbers(self, count: int) -> list[int]:
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            numbers = [
+                int(self._db.execute("INSERT INTO match_numbers DEFAULT VALUES").lastrowid or 0)
+                for _ in range(count)
+            ]
+            self._db.execute("DELETE FROM match_numbers WHERE number < ?", (numbers[-1],))
+        return numbers
+
     def new_table_numbers(self, count: int) -> list[int]:
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")

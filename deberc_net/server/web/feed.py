@@ -111,6 +111,12 @@ class PageSession(Session):
         else:  # (the feed lets go of it before it closes)
             self.to_feed(lines)
 
+    def send_rendered(self, lines: list[str], data: bytes) -> None:
+        if self.to_feed is None:
+            super().send_rendered(lines, data)
+        else:
+            self.to_feed(lines)
+
 
 @attrs.define(eq=False)
 class Page:
