@@ -15,7 +15,7 @@ Cases:
 - ``import clients.random_bot``: what a bot given to a ladder as a command imports;
 - ``deberc-net --version`` and ``deberc-net --help``;
 - ``serve``: ``deberc-net serve`` on port 0 (no web face) until it logs that it
-  listens, then SIGINT and its exit (its shutdown is in the figure; it is small);
+  listens (its CPU then, from ``/proc``, in clock ticks of 10 ms: Linux only);
 - ``ladder run``: one deal between two in-process random bots (``py:``), its own server
   and SQLite file, the whole command.
 """
@@ -26,7 +26,6 @@ import argparse
 import json
 import os
 import platform
-import signal
 import statistics
 import subprocess
 import sys
@@ -38,6 +37,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
+DB = "serve.sqlite3"  # in the scratch directory, made afresh for each run
 Run = Callable[[Path], tuple[float, float]]  # a case, run once in a scratch dir: (cpu, wall)
 
 
@@ -45,8 +45,6 @@ def _wait(proc: subprocess.Popen[bytes], started: float) -> tuple[float, float]:
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - started
-    if proc.returncode not in (0, -signal.SIGINT):
-        raise SystemExit(f"{proc.args!r} exited {proc.returncode}")
     return usage.ru_utime + usage.ru_stime, wall
 
 
@@ -56,32 +54,38 @@ def command(*argv: str) -> Run:
         proc = subprocess.Popen(
             [PY, *argv], cwd=scratch, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
-        return _wait(proc, started)
+        cpu_wall = _wait(proc, started)
+        if proc.returncode != 0:
+            raise SystemExit(f"{argv!r} exited {proc.returncode}")
+        return cpu_wall
 
     return run
 
 
 def serve(scratch: Path) -> tuple[float, float]:
+    """CPU and wall until the server logs that it listens (read from /proc then: its
+    shutdown is not start-up), then the process is killed."""
+    (scratch / DB).unlink(missing_ok=True)
     started = time.perf_counter()
     proc = subprocess.Popen(
-        [PY, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "0"]
-        + ["--db", str(scratch / "serve.sqlite3")],
+        [PY, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "0", "--db", DB],
         cwd=scratch,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
     assert proc.stderr is not None
-    deadline = time.monotonic() + 60
-    for line in proc.stderr:  # JSON lines off a terminal
-        if json.loads(line).get("event") == "listening":
-            break
-        if time.monotonic() > deadline:
-            break
-    else:
+    try:
+        for line in proc.stderr:  # JSON lines off a terminal
+            if json.loads(line).get("event") == "listening":
+                wall = time.perf_counter() - started
+                with open(f"/proc/{proc.pid}/stat", encoding="ascii") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+                ticks = int(fields[11]) + int(fields[12])  # utime, stime
+                return ticks / os.sysconf("SC_CLK_TCK"), wall
         raise SystemExit("serve ended without listening")
-    proc.send_signal(signal.SIGINT)
-    proc.stderr.read()
-    return _wait(proc, started)
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 LADDER = [
@@ -121,48 +125,62 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--only", help="comma-separated cases (the baseline always runs)")
+    parser.add_argument(
+        "--tree",
+        action="append",
+        metavar="DIR",
+        help="a checkout to measure (PYTHONPATH=DIR; repeat to compare trees in one run, "
+        "interleaved; default: this one)",
+    )
     args = parser.parse_args()
     names = list(CASES)
     if args.only:
         names = ["baseline", *(n for n in args.only.split(",") if n in CASES and n != "baseline")]
-    env_root = str(ROOT)
-    os.environ["PYTHONPATH"] = os.pathsep.join(
-        filter(None, [env_root, os.environ.get("PYTHONPATH")])
-    )
-    cpu: dict[str, list[float]] = {n: [] for n in names}
-    wall: dict[str, list[float]] = {n: [] for n in names}
+    trees = [Path(t).resolve() for t in args.tree or [ROOT]]
+    runs = [(tree, name) for tree in trees for name in names]
+    cpu: dict[tuple[Path, str], list[float]] = {run: [] for run in runs}
+    wall: dict[tuple[Path, str], list[float]] = {run: [] for run in runs}
+    outer = os.environ.get("PYTHONPATH")
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         for _ in range(args.repeat):
-            for name in names:
+            for tree, name in runs:
+                os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree), outer]))
                 c, w = CASES[name](scratch)
-                cpu[name].append(c)
-                wall[name].append(w)
-    base = statistics.median(cpu["baseline"])
+                cpu[tree, name].append(c)
+                wall[tree, name].append(w)
+    load = os.getloadavg()[0]
     figures: dict[str, Any] = {
         "bench": "startup",
         "python": platform.python_version(),
         "repeat": args.repeat,
-        "load": os.getloadavg()[0],
+        "load": round(load, 2),
     }
-    print(f"start-up, {args.repeat} rounds, load {os.getloadavg()[0]:.1f}")
-    print(
-        f"{'case':<11} {'CPU ms min/median':>19} {'wall ms min/median':>20} {'CPU ÷ baseline':>15}"
-    )
-    for name in names:
-        c_min, c_med = min(cpu[name]) * 1e3, statistics.median(cpu[name]) * 1e3
-        w_min, w_med = min(wall[name]) * 1e3, statistics.median(wall[name]) * 1e3
-        ratio = statistics.median(cpu[name]) / base
+    print(f"start-up, {args.repeat} rounds, load {load:.1f} at the end")
+    for tree in trees:
+        base = statistics.median(cpu[tree, "baseline"])
+        print(f"\n{tree}")
         print(
-            f"{name:<11} {c_min:>8.0f} / {c_med:<8.0f} {w_min:>9.0f} / {w_med:<8.0f} {ratio:>12.1f}"
+            f"{'case':<11} {'CPU ms min/median':>19} {'wall ms min/median':>20} {'CPU ÷ base':>11}"
         )
-        figures[name] = {
-            "cpu_ms_min": round(c_min, 1),
-            "cpu_ms_median": round(c_med, 1),
-            "wall_ms_min": round(w_min, 1),
-            "wall_ms_median": round(w_med, 1),
-            "ratio": round(ratio, 2),
-        }
+        per_tree: dict[str, Any] = {}
+        for name in names:
+            c, w = cpu[tree, name], wall[tree, name]
+            c_min, c_med = min(c) * 1e3, statistics.median(c) * 1e3
+            w_min, w_med = min(w) * 1e3, statistics.median(w) * 1e3
+            ratio = statistics.median(c) / base
+            print(
+                f"{name:<11} {c_min:>8.0f} / {c_med:<8.0f} {w_min:>9.0f} / {w_med:<8.0f}"
+                f" {ratio:>10.1f}"
+            )
+            per_tree[name] = {
+                "cpu_ms_min": round(c_min, 1),
+                "cpu_ms_median": round(c_med, 1),
+                "wall_ms_min": round(w_min, 1),
+                "wall_ms_median": round(w_med, 1),
+                "ratio": round(ratio, 2),
+            }
+        figures[str(tree)] = per_tree
     print(json.dumps(figures, sort_keys=True))
 
 
