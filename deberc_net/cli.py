@@ -8,15 +8,21 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from deberc_net import __version__
-from deberc_net.plugins import PluginError, RuleBook, RuleError
+import deberc_net
 from deberc_net.server.config import Config
+
+# Each command imports what it uses, when it runs: --help, --version and the store
+# commands do not import the engine, the plugins or trio (a process's start-up).
+if TYPE_CHECKING:
+    from deberc_net.plugins import RuleBook
 
 
 def _rule_book(command: str) -> RuleBook | None:
     """Load every rule plugin once, at start-up; None (after saying why) if one is broken."""
+    from deberc_net.plugins import PluginError, RuleBook
+
     try:
         return RuleBook.load()
     except PluginError as exc:
@@ -29,6 +35,7 @@ def _rule_book(command: str) -> RuleBook | None:
 
 
 def _selfplay(args: argparse.Namespace) -> int:
+    from deberc_net.plugins import RuleError
     from deberc_net.selfplay import run
 
     book = _rule_book("selfplay")
@@ -127,6 +134,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
     from deberc_net.ladder.schedule import ScheduleError
     from deberc_net.ladder.stats import Sprt
     from deberc_net.ladder.store import open_ladder_store
+    from deberc_net.plugins import RuleError
     from deberc_net.server.logs import configure_logging
     from deberc_net.server.store import StoreError, is_postgres
 
@@ -297,12 +305,25 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+class _PrintVersion(argparse.Action):
+    """argparse's "version", the version read (from the package metadata) only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(f"deberc-net {deberc_net.__version__}")
+        parser.exit()
+
+
 DB_HELP = "SQLite file or postgresql://USER@HOST[:PORT]/DB (default deberc.sqlite3)"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="deberc-net", description="Deberts for people and bots.")
-    parser.add_argument("--version", action="version", version=f"deberc-net {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"deberc-net {deberc_net.__version__}"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     sp = sub.add_parser("selfplay", help="play games between random legal players in-process")

@@ -266,3 +266,27 @@ def test_runs_as_a_program(tmp_path: Path) -> None:
 def test_console_script_points_at_main() -> None:
     scripts = {e.name: e.value for e in metadata.entry_points(group="console_scripts")}
     assert scripts.get("deberc-net") == "deberc_net.cli:main"
+
+
+def test_version_is_the_distributions_and_help_imports_no_engine() -> None:
+    """--version prints the installed distribution's version; --help and --version
+    import neither the engine, the plugins nor trio (each command imports its own)."""
+    probe = (
+        "import sys\n"
+        "from deberc_net.cli import main\n"
+        "for argv in (['--help'], ['--version']):\n"
+        "    try:\n"
+        "        main(argv)\n"
+        "    except SystemExit as done:\n"
+        "        assert done.code == 0, done.code\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('trio', 'pluggy')\n"
+        "               or m.startswith(('deberc_net.game', 'deberc_net.plugins')))\n"
+        "print('imported:', heavy)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"deberc-net {metadata.version('deberc-net')}\n" in done.stdout
+    assert "usage: deberc-net" in done.stdout
+    assert done.stdout.endswith("imported: []\n")
