@@ -3,7 +3,8 @@
     .venv/bin/python bench/startup.py [--repeat 7] [--only NAME,NAME]
 
 Every process the suite, a ladder or an operator starts pays its start-up: the imports,
-the rule plugins' loading, the logging set-up. For each case below, ``--repeat`` rounds
+the rule plugins' loading, the logging set-up. After a first round that is not counted
+(it writes the bytecode, as pip does on installing), for each case below ``--repeat`` rounds
 (interleaved: one run of every case per round, so a burst of load on a shared machine
 falls on all of them), each a fresh process; its CPU (user + system, from ``wait4``) and
 wall time. The text shows min / median; the ratio is the case's median CPU ÷ the
@@ -141,14 +142,18 @@ def main() -> None:
     cpu: dict[tuple[Path, str], list[float]] = {run: [] for run in runs}
     wall: dict[tuple[Path, str], list[float]] = {run: [] for run in runs}
     outer = os.environ.get("PYTHONPATH")
+    # start-up as installed (pip writes bytecode): the trees' own bytecode is written in
+    # a first round, not counted, instead of compiling our sources in every run
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
-        for _ in range(args.repeat):
+        for round_ in range(args.repeat + 1):
             for tree, name in runs:
                 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree), outer]))
                 c, w = CASES[name](scratch)
-                cpu[tree, name].append(c)
-                wall[tree, name].append(w)
+                if round_:
+                    cpu[tree, name].append(c)
+                    wall[tree, name].append(w)
     load = os.getloadavg()[0]
     figures: dict[str, Any] = {
         "bench": "startup",

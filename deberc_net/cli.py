@@ -34,6 +34,20 @@ def _rule_book(command: str) -> RuleBook | None:
         return None
 
 
+def _structlog_without_rich() -> None:
+    """Import structlog without rich when our logs are JSON lines (stderr is not a
+    terminal): structlog imports rich at its own import for the console's pretty
+    tracebacks, which JSON lines never use, and rich was a fifth of a server's start-up
+    CPU (docs/performance.md). rich stays importable (the ladder's progress bar)."""
+    if sys.stderr.isatty() or "structlog" in sys.modules or "rich" in sys.modules:
+        return
+    sys.modules["rich"] = None  # type: ignore[assignment]  # `import rich` raises ImportError
+    try:
+        import structlog  # noqa: F401
+    finally:
+        del sys.modules["rich"]
+
+
 def _selfplay(args: argparse.Namespace) -> int:
     from deberc_net.plugins import RuleError
     from deberc_net.selfplay import run
@@ -93,6 +107,7 @@ def serve_config(args: argparse.Namespace) -> Config:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    _structlog_without_rich()  # before anything imports it
     import trio
 
     from deberc_net.server.app import serve
@@ -129,6 +144,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _ladder_run(args: argparse.Namespace) -> int:
+    _structlog_without_rich()  # before anything imports it
     from deberc_net.ladder import report
     from deberc_net.ladder.runner import BotSpec, LadderOptions, run
     from deberc_net.ladder.schedule import ScheduleError
@@ -194,6 +210,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
 
 
 def _ladder_worker(args: argparse.Namespace) -> int:
+    _structlog_without_rich()  # before anything imports it
     from deberc_net.ladder.schedule import ScheduleError
     from deberc_net.ladder.worker import work
     from deberc_net.server.logs import configure_logging
