@@ -13,7 +13,8 @@ baseline's. The last line is one JSON object with every figure.
 Cases:
 
 - ``python -c pass``: the baseline (the interpreter and site alone);
-- ``import clients.random_bot``: what a bot given to a ladder as a command imports;
+- ``import clients.random_bot``, ``import clients.heuristic_bot``: what a bot given to
+  a ladder as a command (or the server's house bot) imports;
 - ``deberc-net --version`` and ``deberc-net --help``;
 - ``serve``: ``deberc-net serve`` on port 0 (no web face) until it logs that it
   listens (its CPU then, from ``/proc``, in clock ticks of 10 ms: Linux only);
@@ -114,7 +115,8 @@ def ladder(scratch: Path) -> tuple[float, float]:
 
 CASES: dict[str, Run] = {
     "baseline": command("-c", "pass"),
-    "bot_import": command("-c", "import clients.random_bot"),
+    "random_bot": command("-c", "import clients.random_bot"),
+    "heur_bot": command("-c", "import clients.heuristic_bot"),
     "version": command("-m", "deberc_net", "--version"),
     "help": command("-m", "deberc_net", "--help"),
     "serve": serve,

@@ -11,12 +11,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 import deberc_net
-from deberc_net.server.config import Config
 
 # Each command imports what it uses, when it runs: --help, --version and the store
 # commands do not import the engine, the plugins or trio (a process's start-up).
 if TYPE_CHECKING:
     from deberc_net.plugins import RuleBook
+    from deberc_net.server.config import Config
 
 
 def _rule_book(command: str) -> RuleBook | None:
@@ -89,6 +89,8 @@ def _open_store(command: str, opener: Callable[[str], StoreT], db: str) -> Store
 
 def serve_config(args: argparse.Namespace) -> Config:
     """The server's Config from 'serve''s arguments (the file, then the flags over it)."""
+    from deberc_net.server.config import Config
+
     overrides = {"host": args.host, "port": args.port, "db": args.db}
     if args.config:
         config = Config.from_toml(args.config, **overrides)
