@@ -78,6 +78,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py --seconds 0.3
 	$(BIN)/python bench/server.py
+	$(BIN)/python bench/startup.py --repeat 5
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
