@@ -8,15 +8,21 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from deberc_net import __version__
-from deberc_net.plugins import PluginError, RuleBook, RuleError
-from deberc_net.server.config import Config
+import deberc_net
+
+# Each command imports what it uses, when it runs: --help, --version and the store
+# commands do not import the engine, the plugins or trio (a process's start-up).
+if TYPE_CHECKING:
+    from deberc_net.plugins import RuleBook
+    from deberc_net.server.config import Config
 
 
 def _rule_book(command: str) -> RuleBook | None:
     """Load every rule plugin once, at start-up; None (after saying why) if one is broken."""
+    from deberc_net.plugins import PluginError, RuleBook
+
     try:
         return RuleBook.load()
     except PluginError as exc:
@@ -28,7 +34,22 @@ def _rule_book(command: str) -> RuleBook | None:
         return None
 
 
+def _structlog_without_rich() -> None:
+    """Import structlog without rich when our logs are JSON lines (stderr is not a
+    terminal): structlog imports rich at its own import for the console's pretty
+    tracebacks, which JSON lines never use, and rich was a fifth of a server's start-up
+    CPU (docs/performance.md). rich stays importable (the ladder's progress bar)."""
+    if sys.stderr.isatty() or "structlog" in sys.modules or "rich" in sys.modules:
+        return
+    sys.modules["rich"] = None  # type: ignore[assignment]  # `import rich` raises ImportError
+    try:
+        import structlog  # noqa: F401
+    finally:
+        del sys.modules["rich"]
+
+
 def _selfplay(args: argparse.Namespace) -> int:
+    from deberc_net.plugins import RuleError
     from deberc_net.selfplay import run
 
     book = _rule_book("selfplay")
@@ -68,6 +89,8 @@ def _open_store(command: str, opener: Callable[[str], StoreT], db: str) -> Store
 
 def serve_config(args: argparse.Namespace) -> Config:
     """The server's Config from 'serve''s arguments (the file, then the flags over it)."""
+    from deberc_net.server.config import Config
+
     overrides = {"host": args.host, "port": args.port, "db": args.db}
     if args.config:
         config = Config.from_toml(args.config, **overrides)
@@ -86,6 +109,7 @@ def serve_config(args: argparse.Namespace) -> Config:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    _structlog_without_rich()  # before anything imports it
     import trio
 
     from deberc_net.server.app import serve
@@ -122,11 +146,13 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _ladder_run(args: argparse.Namespace) -> int:
+    _structlog_without_rich()  # before anything imports it
     from deberc_net.ladder import report
     from deberc_net.ladder.runner import BotSpec, LadderOptions, run
     from deberc_net.ladder.schedule import ScheduleError
     from deberc_net.ladder.stats import Sprt
     from deberc_net.ladder.store import open_ladder_store
+    from deberc_net.plugins import RuleError
     from deberc_net.server.logs import configure_logging
     from deberc_net.server.store import StoreError, is_postgres
 
@@ -186,6 +212,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
 
 
 def _ladder_worker(args: argparse.Namespace) -> int:
+    _structlog_without_rich()  # before anything imports it
     from deberc_net.ladder.schedule import ScheduleError
     from deberc_net.ladder.worker import work
     from deberc_net.server.logs import configure_logging
@@ -297,12 +324,25 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+class _PrintVersion(argparse.Action):
+    """argparse's "version", the version read (from the package metadata) only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(f"deberc-net {deberc_net.__version__}")
+        parser.exit()
+
+
 DB_HELP = "SQLite file or postgresql://USER@HOST[:PORT]/DB (default deberc.sqlite3)"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="deberc-net", description="Deberts for people and bots.")
-    parser.add_argument("--version", action="version", version=f"deberc-net {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"deberc-net {deberc_net.__version__}"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     sp = sub.add_parser("selfplay", help="play games between random legal players in-process")

@@ -266,3 +266,48 @@ def test_runs_as_a_program(tmp_path: Path) -> None:
 def test_console_script_points_at_main() -> None:
     scripts = {e.name: e.value for e in metadata.entry_points(group="console_scripts")}
     assert scripts.get("deberc-net") == "deberc_net.cli:main"
+
+
+def test_version_is_the_distributions_and_help_imports_no_engine() -> None:
+    """--version prints the installed distribution's version; --help and --version
+    import neither the engine, the plugins, trio nor structlog (each command imports its
+    own)."""
+    probe = (
+        "import sys\n"
+        "from deberc_net.cli import main\n"
+        "for argv in (['--help'], ['--version']):\n"
+        "    try:\n"
+        "        main(argv)\n"
+        "    except SystemExit as done:\n"
+        "        assert done.code == 0, done.code\n"
+        "top = ('trio', 'pluggy', 'structlog')\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in top\n"
+        "               or m.startswith(('deberc_net.game', 'deberc_net.plugins')))\n"
+        "print('imported:', heavy)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"deberc-net {metadata.version('deberc-net')}\n" in done.stdout
+    assert "usage: deberc-net" in done.stdout
+    assert done.stdout.endswith("imported: []\n")
+
+
+def test_a_server_logging_json_lines_does_not_import_rich() -> None:
+    """Off a terminal the logs are JSON lines: structlog is imported without rich (whose
+    console tracebacks they never use), and rich can still be imported afterwards."""
+    probe = (
+        "import sys\n"
+        "from deberc_net.cli import main\n"
+        "assert main(['serve', '--config', 'no-such-file.toml']) == 2\n"
+        "import structlog.dev\n"
+        "print('rich' in sys.modules, structlog.dev.rich)\n"
+        "import rich\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "no-such-file.toml" in done.stderr
+    assert done.stdout == "False None\n"

@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from openskill.models import PlackettLuce
-
 
 def ranks_by_points(points_by_side: Sequence[float]) -> list[float]:
     """Each side's rank for openskill: the most points rank 1, equal points share a rank
@@ -18,6 +16,10 @@ def ranks_by_points(points_by_side: Sequence[float]) -> list[float]:
 
 class Ratings:
     def __init__(self, bots: Sequence[str]) -> None:
+        # imported here: the server imports this module (ranks_by_points) at start-up and
+        # needs openskill only at its first rated match
+        from openskill.models import PlackettLuce
+
         self.model = PlackettLuce()
         self.ratings: dict[str, Any] = {b: self.model.rating(name=b) for b in bots}
 

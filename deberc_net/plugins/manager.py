@@ -54,6 +54,17 @@ class PluginError(Exception):
         self.rule = rule
 
 
+class RuleManager(pluggy.PluginManager):
+    """pluggy's manager, told that no hook is a dunder: registration looks at every name
+    ``dir(plugin)`` gives, statically (``inspect.getattr_static``), and a plugin object's
+    ~26 dunders from ``object`` were three quarters of that work at every start-up."""
+
+    def parse_hookimpl_opts(self, plugin: object, name: str) -> pluggy.HookimplOpts | None:
+        if name.startswith("__") and name.endswith("__"):
+            return None
+        return super().parse_hookimpl_opts(plugin, name)
+
+
 @attrs.frozen
 class LoadedRule:
     """One rule plugin as loaded: what it says about itself and where it comes from."""
@@ -89,10 +100,20 @@ class RuleBook:
                 "the builtin rules are not "
                 "installed (reinstall deberc-net: its entry points are missing)",
             )
-        self._pm = pluggy.PluginManager(PROJECT)
+        # the one manager every rule is registered with (once: pluggy's registration
+        # inspects every name a plugin module holds), checked as pytest checks its own
+        self._pm = RuleManager(PROJECT)
         self._pm.add_hookspecs(RuleSpecs)
         for rule in sorted(self._rules.values(), key=_registration_order):
-            self._pm.register(rule.plugin, name=rule.name)
+            try:
+                self._pm.register(rule.plugin, name=rule.name)
+            except (pluggy.PluginValidationError, ValueError) as exc:
+                raise PluginError(rule.distribution, rule.name, str(exc)) from exc
+        try:
+            self._pm.check_pending()
+        except pluggy.PluginValidationError as exc:
+            bad = next(r for r in self._rules.values() if r.plugin is exc.plugin)
+            raise PluginError(bad.distribution, bad.name, str(exc)) from exc
         self._cached = functools.lru_cache(maxsize=CACHED_RULE_SETS)(self._build)
 
     @classmethod
@@ -462,30 +483,42 @@ def _apply_extra_call(caller: Any) -> Callable[[Deal, int, Call], bool] | None:
 
 # ---------------------------------------------------------------------- loading
 def _load(group: str, extra: Iterable[object]) -> list[LoadedRule]:
-    """Load the group once with pluggy, check every plugin, name the broken one."""
+    """Import every plugin of the group (as pluggy's ``load_setuptools_entrypoints``
+    does, from one scan of the installed distributions), name the broken one. The book
+    registers them (once) and checks their hooks."""
     points = sorted(metadata.entry_points(group=group), key=lambda ep: ep.name)
     _refuse_duplicates(points)
-    loader = pluggy.PluginManager(PROJECT)
-    loader.add_hookspecs(RuleSpecs)
-    try:
-        loader.load_setuptools_entrypoints(group)
-    except Exception:
-        _diagnose(group, points)  # one by one, to name the one that fails
-        raise  # only together (one object under two names): pluggy's message says which
-    origin = {id(plugin): dist for plugin, dist in loader.list_plugin_distinfo()}
-    found: list[tuple[object, str, str, str]] = []
-    for name, plugin in loader.list_name_plugin():
-        dist = origin[id(plugin)]
-        found.append((plugin, name, dist.project_name, dist.version))
-    for plugin in extra:
-        loader.register(plugin)
-        found.append((plugin, "", IN_PROCESS, "unpackaged"))
-    try:
-        loader.check_pending()
-    except pluggy.PluginValidationError as exc:
-        bad = next((f for f in found if f[0] is exc.plugin), (None, "?", "?", ""))
-        raise PluginError(bad[2], bad[1] or _name_of(exc.plugin), str(exc)) from exc
-    return [_describe(plugin, name, dist, version) for plugin, name, dist, version in found]
+    about: dict[int, tuple[str, str]] = {}  # id(distribution) -> (name, version)
+    found: list[LoadedRule] = []
+    published: dict[int, str] = {}  # id(plugin) -> the entry point that published it
+    for point in points:
+        try:
+            plugin = point.load()
+        except Exception as exc:
+            raise PluginError(
+                _dist_name(point),
+                point.name,
+                f"loading {point.value} failed: {type(exc).__name__}: {exc}",
+            ) from exc
+        dist, version = _distribution(point, about)
+        first = published.setdefault(id(plugin), point.name)
+        if first != point.name:
+            raise PluginError(dist, point.name, f"the same plugin is published as {first!r} too")
+        found.append(_describe(plugin, point.name, dist, version))
+    found += [_describe(plugin, "", IN_PROCESS, "unpackaged") for plugin in extra]
+    return found
+
+
+def _distribution(point: metadata.EntryPoint, about: dict[int, tuple[str, str]]) -> tuple[str, str]:
+    """The name and version of the distribution publishing ``point``: its metadata
+    parsed once per distribution (each ``Distribution.version`` parses it again)."""
+    dist = point.dist
+    if dist is None:
+        return "?", ""
+    if id(dist) not in about:
+        meta = dist.metadata
+        about[id(dist)] = (meta["Name"], meta["Version"])
+    return about[id(dist)]
 
 
 def _refuse_duplicates(points: Sequence[metadata.EntryPoint]) -> None:
@@ -496,20 +529,6 @@ def _refuse_duplicates(points: Sequence[metadata.EntryPoint]) -> None:
                 second.name,
                 f"the same rule name is published by distribution {_dist_name(first)!r} too",
             )
-
-
-def _diagnose(group: str, points: Sequence[metadata.EntryPoint]) -> None:
-    for point in points:
-        alone = pluggy.PluginManager(PROJECT)
-        alone.add_hookspecs(RuleSpecs)
-        try:
-            alone.load_setuptools_entrypoints(group, name=point.name)
-        except Exception as exc:
-            raise PluginError(
-                _dist_name(point),
-                point.name,
-                f"loading {point.value} failed: {type(exc).__name__}: {exc}",
-            ) from exc
 
 
 def _dist_name(point: metadata.EntryPoint) -> str:

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from openskill.models import PlackettLuce
-
 from deberc_net.ladder.ratings import ranks_by_points
 
 from .store import Store, name_key
@@ -38,6 +36,8 @@ def rate_match(
     """Rate a finished match (a blocking call, from a worker thread); its results, or
     none if a player is a guest (no account). ``house`` maps a rated house bot's name to
     the name its rating is kept under (it has no account)."""
+    from openskill.models import PlackettLuce  # at the first rated match, not at start-up
+
     house = house or {}
     if any(name not in house and store.account(name) is None for name in names):
         return []

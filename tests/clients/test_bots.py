@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -258,3 +259,20 @@ async def test_the_raw_bot_plays_one_game_against_a_random_bot(
     assert game["players"] in ("ann,rawbot", "rawbot,ann") and game["reason"] == end.get_str(
         "reason"
     )
+
+
+def test_a_bot_process_imports_the_protocol_not_the_engine_nor_the_server() -> None:
+    """What a bot given to a ladder as a command pays at its start-up: the client
+    library, the wire module and the cards, not the deal's and match's classes, the
+    plugins, the server, its logging or the package metadata."""
+    probe = (
+        "import sys, clients.random_bot, clients.heuristic_bot\n"
+        "heavy = ('deberc_net.game.deal', 'deberc_net.game.match', 'deberc_net.plugins',\n"
+        "         'deberc_net.server', 'structlog', 'importlib.metadata', 'pluggy')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "[]\n"

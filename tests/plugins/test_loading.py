@@ -13,10 +13,13 @@ import uuid
 from importlib import metadata
 from pathlib import Path
 
+import pluggy
 import pytest
 
 from deberc_net.cli import main
 from deberc_net.plugins import PluginError, RuleBook
+from deberc_net.plugins.hookspecs import PROJECT, RuleSpecs
+from deberc_net.plugins.manager import RuleManager
 
 GOOD_RULE = """
 from deberc_net.plugins import RuleInfo, hookimpl
@@ -150,3 +153,61 @@ def test_tables_never_look_for_plugins_after_start_up(monkeypatch: pytest.Monkey
     assert book.ruleset(2, "kharkov", ["commitment", "to-301"]) is first  # cached
     assert book.ruleset(3, "kharkov", ["commitment", "to-301"]) is not first
     assert first.options == ("commitment", "to-301")
+
+
+def test_one_plugin_published_under_two_names_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = publish(tmp_path, "deberc-twice", "twice-rule", GOOD_RULE)
+    (tmp_path / "deberc_twice-0.0.1.dist-info" / "entry_points.txt").write_text(
+        f"[deberc_net]\ntwice-rule = {module}\ntwice-again = {module}\n", encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginError) as info:
+        RuleBook.load()
+    assert info.value.distribution == "deberc-twice"
+    assert "'twice-again'" in str(info.value) and "'twice-rule'" in str(info.value)
+
+
+def test_loading_reads_the_entry_points_once_and_each_distributions_metadata_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    publishers = {ep.dist.name for ep in metadata.entry_points(group="deberc_net") if ep.dist}
+    scans: list[object] = []
+    read: list[str] = []
+    entry_points, read_text = metadata.entry_points, metadata.PathDistribution.read_text
+
+    def counted_scan(**params: str) -> metadata.EntryPoints:
+        scans.append(params)
+        return entry_points(**params)
+
+    def counted_read(dist: metadata.PathDistribution, filename: str) -> str | None:
+        read.append(filename)
+        return read_text(dist, filename)
+
+    monkeypatch.setattr(metadata, "entry_points", counted_scan)
+    monkeypatch.setattr(metadata.PathDistribution, "read_text", counted_read)
+    book = RuleBook.load()
+    assert scans == [{"group": "deberc_net"}]
+    assert len(publishers) >= 2  # ours and the examples'
+    # (read_text("METADATA") begins each parse; PKG-INFO is read only where it is missing)
+    assert 1 <= read.count("METADATA") <= len(publishers)
+    assert book.get("moscow") is not None and book.get("posled-20") is not None
+
+
+def test_the_book_registers_the_same_hook_implementations_as_pluggy_would() -> None:
+    """The book's manager skips dunders when it looks for hooks (start-up time): it
+    finds every implementation pluggy's own manager finds."""
+    ours_pm, plain = RuleManager(PROJECT), pluggy.PluginManager(PROJECT)
+    for pm in (ours_pm, plain):
+        pm.add_hookspecs(RuleSpecs)
+        for rule in RuleBook.load().rules():
+            pm.register(rule.plugin, name=rule.name)
+    ours = {name: caller.get_hookimpls() for name, caller in vars(ours_pm.hook).items()}
+    theirs = {name: caller.get_hookimpls() for name, caller in vars(plain.hook).items()}
+    assert ours.keys() == theirs.keys()
+    assert sum(len(impls) for impls in theirs.values()) > len(theirs)  # plenty to compare
+    for name, impls in theirs.items():
+        assert {(i.plugin_name, i.function) for i in ours[name]} == {
+            (i.plugin_name, i.function) for i in impls
+        }, name
