@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from functools import partial
 from typing import Any, ClassVar, Self
 
 import attrs
@@ -353,7 +354,9 @@ class Deal:
             out.append(_BELLA)
         if s.manual_claim and self._may_claim(seat):
             out.append(_KONETS)
-        out += [_PLAY_CALLS[card] for card in self._legal_cards(seat)]
+        # each card's call looked up by map (no comprehension's frame: every move)
+        cards = self._legal_cards(seat) if self.trick.cards else self.hands[seat]  # a lead: any
+        out += map(_PLAY_CALLS.__getitem__, cards)
         extra = self.rules.extra_calls
         if extra is not None:
             out += extra(self, seat)
@@ -429,9 +432,16 @@ class Deal:
         self.log.append(LoggedCall(seat, call, ms, auto))
         card = call.card
         if card is not None and call.name == _PLAY:  # most calls: straight to the card
-            self._told.append(CardPlayed(seat, card, auto, ms))
+            told = self._told
+            told.append(_card_played((seat, card, auto, ms)))
             self._do_play(seat, call)
-            return self._take_told()
+            # _take_told, inline: a card alone, or a card and the trick it ends, are
+            # already in telling order
+            self._told = []
+            self.history += told
+            if len(told) == 1 or (len(told) == 2 and type(told[1]) is TrickTaken):
+                return told
+            return in_telling_order(told)
         if card is not None:
             self._told.append(CardPlayed(seat, card, auto, ms))
         else:
@@ -678,10 +688,10 @@ class Deal:
         side = self._side_of[winner]
         self.tricks.append(trick)
         cards = tuple([c for _, c in trick.cards])
-        self._told.append(TrickTaken(winner, cards))
+        self._told.append(_trick_taken((winner, cards)))
         tally = self.tally
         tally.tricks_taken[side] += 1
-        tally.card_points[side] += self._trick_points(cards, trump)
+        tally.card_points[side] += self._trick_points(cards, trump)  # Tertz counts its own
         return winner, side
 
     def _trick_points(self, cards: tuple[Card, ...], trump: int) -> int:
@@ -828,6 +838,15 @@ _SEVENS, _POKAZHI, _POKAZYVAYU, _BELLA, _KONETS, _PAS, _IGRAYU = (
     Call(name) for name in (C.SEVENS, C.POKAZHI, C.POKAZYVAYU, C.BELLA, C.KONETS, C.PAS, C.IGRAYU)
 )
 _PLAY_CALLS = C.PLAY_CALLS  # by card
+
+# The events made every card and every trick, built straight from their fields' tuple
+# (all of them, in order) without the Python ``__new__`` of a NamedTuple's call
+_card_played: Callable[[tuple[int, Card, bool, int]], CardPlayed] = partial(
+    tuple.__new__, CardPlayed
+)
+_trick_taken: Callable[[tuple[int, tuple[Card, ...]]], TrickTaken] = partial(
+    tuple.__new__, TrickTaken
+)
 _PLAY = C.PLAY
 _IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 
