@@ -10,6 +10,7 @@ gets cards first and leads unless a rule says otherwise.
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable
 from functools import partial
 from typing import Any, ClassVar, Self
@@ -38,7 +39,7 @@ from .outcomes import Outcome, VoidReason
 from .phases import BIDDING, DONE, ORDERED, PLAY, Phase
 from .play import legal_cards, trick_winner
 from .refusals import why_not
-from .rules import RuleSet
+from .rules import RuleSet, Settings
 from .scoring import DealResult, Tally
 from .talk import SWAP_Q, TALK, Declaration, Pending, Question, Talk
 
@@ -150,8 +151,7 @@ class Deal:
         n = s.players
         if len(self.deck) != 32 or set(self.deck) != _WHOLE_DECK:  # each card once
             raise ValueError("a deck must hold each of the 32 cards once")
-        self._sides = s.sides()
-        self._side_of = {seat: i for i, side in enumerate(self._sides) for seat in side}
+        self._sides, self._side_of = _sides_of(n, s.partnerships)
         self.hands = [[] for _ in range(n)]
         pos = self._deal_rounds(s.deal_before, 0)
         self.turned = self.original_turned = self.deck[pos]
@@ -228,13 +228,14 @@ class Deal:
     def _deal_rounds(self, rounds: tuple[int, ...], pos: int, dealer_short: int = 0) -> int:
         """Deal rounds from ``pos``, dealer last; the dealer's final round may be short
         (4 players: the turned card already counts as one of his cards)."""
-        n = self.players
+        hands, deck, dealer = self.hands, self.deck, self.dealer
+        n, last = len(hands), len(rounds) - 1
         for r, size in enumerate(rounds):
             for i in range(1, n + 1):
-                seat = (self.dealer + i) % n
-                if seat == self.dealer and r == len(rounds) - 1:
+                seat = (dealer + i) % n
+                if seat == dealer and r == last:
                     size -= dealer_short
-                self.hands[seat].extend(self.deck[pos : pos + size])
+                hands[seat] += deck[pos : pos + size]
                 pos += size
         return pos
 
@@ -852,6 +853,18 @@ _IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 
 
 _WHOLE_DECK = frozenset(range(32))
+
+
+@functools.cache
+def _sides_of(
+    players: int, partnerships: bool
+) -> tuple[tuple[tuple[int, ...], ...], dict[int, int]]:
+    """The sides (Settings.sides) and each seat's side, worked out once per kind of table:
+    every deal reads them; the dict is shared, so never changed."""
+    sides = Settings(players=players, partnerships=partnerships).sides()
+    return sides, {seat: i for i, side in enumerate(sides) for seat in side}
+
+
 _ALL_SEVENS = tuple(make(SEVEN, suit) for suit in range(4))
 
 # Each card's points by the trump suit (immutable): a trick is counted by lookups
