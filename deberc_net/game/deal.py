@@ -23,7 +23,7 @@ from . import scoring
 from . import talk as T
 from .calls import Call
 from .cards import PLAIN_POINTS, SEVEN, TRUMP_POINTS, Card, make, suit_of
-from .combos import Combo, find_sequences, holds_bella
+from .combos import BELLA_POINTS, Combo, find_sequences, holds_bella
 from .events import (
     CallMade,
     CardPlayed,
@@ -712,13 +712,16 @@ class Deal:
         self.trick = Trick(winner)
         s = self.rules.settings
         target = s.target
-        if (
-            s.auto_claim
-            and target is not None
-            # running_total, inline: this runs after every trick
-            and self.totals_before[side] + self._extra_points()[side] + self.tally.card_points[side]
-            >= target
-        ):
+        if not s.auto_claim or target is None:
+            return
+        # running_total, inline: this runs after every trick. While no sequence scores
+        # (most deals) the side's combination and bella points are at most a bella's,
+        # so the count of them is needed only when that much would reach the target
+        tally = self.tally
+        so_far = self.totals_before[side] + tally.card_points[side]
+        if not tally.scoring_combos and so_far + BELLA_POINTS < target:
+            return
+        if so_far + self._extra_points()[side] >= target:
             self._end_claim(side)
 
     # ----------------------------------------------------------------- points
