@@ -13,7 +13,7 @@ import copy
 import functools
 from collections.abc import Callable
 from functools import partial
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 import attrs
 
@@ -76,8 +76,10 @@ class Trick:
     winner: int | None = None
 
 
-@attrs.define
-class LoggedCall:
+class LoggedCall(NamedTuple):
+    """A call the deal accepted (or punished), in order: immutable, a NamedTuple as the
+    events are (game/events.py), one per call."""
+
     seat: int
     call: Call
     ms: int
@@ -430,7 +432,7 @@ class Deal:
         else:
             if call not in legal:
                 return self._refused(seat, call, ms, auto)
-        self.log.append(LoggedCall(seat, call, ms, auto))
+        self.log.append(_logged((seat, call, ms, auto, False, None)))
         card = call.card
         if card is not None and call.name == _PLAY:  # most calls: straight to the card
             told = self._told
@@ -843,8 +845,12 @@ _SEVENS, _POKAZHI, _POKAZYVAYU, _BELLA, _KONETS, _PAS, _IGRAYU = (
 )
 _PLAY_CALLS = C.PLAY_CALLS  # by card
 
-# The events made every card and every trick, built straight from their fields' tuple
-# (all of them, in order) without the Python ``__new__`` of a NamedTuple's call
+# Every call's log entry and the events made every card and every trick, built
+# straight from their fields' tuple (all of them, in order) without the Python
+# ``__new__`` of a NamedTuple's call
+_logged: Callable[[tuple[int, Call, int, bool, bool, None]], LoggedCall] = partial(
+    tuple.__new__, LoggedCall
+)
 _card_played: Callable[[tuple[int, Card, bool, int]], CardPlayed] = partial(
     tuple.__new__, CardPlayed
 )
