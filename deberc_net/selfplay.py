@@ -57,7 +57,7 @@ class Summary:
 
 def play_random_match(match: Match, rng: random.Random) -> Match:
     """Play ``match`` to its end, each seat choosing uniformly among its legal calls."""
-    clock, choice, apply = time.monotonic, rng.choice, match.apply  # bound once: per move
+    clock, getrandbits, apply = time.monotonic, rng.getrandbits, match.apply  # bound once
     deal = match.deal
     started = clock()
     while match.result is None:
@@ -65,9 +65,22 @@ def play_random_match(match: Match, rng: random.Random) -> Match:
             deal, started = match.deal, clock()
         seat = deal.to_act
         assert seat is not None
-        call = choice(deal.shared_legal_calls(seat))  # only read: no copy
-        apply(seat, call, ms=int((clock() - started) * 1000))
+        legal = deal.shared_legal_calls(seat)  # only read: no copy
+        # rng.choice(legal), drawn as random.Random draws it (the same index from the
+        # same bits: the records of a seed stay the same) without its two calls a move
+        n = len(legal)
+        if not n:
+            raise IndexError(f"seat {seat} is to act with no legal call")
+        bits = _BIT_LENGTHS[n] if n < len(_BIT_LENGTHS) else n.bit_length()
+        i = getrandbits(bits)
+        while i >= n:
+            i = getrandbits(bits)
+        apply(seat, legal[i], ms=int((clock() - started) * 1000))
     return match
+
+
+# ``n.bit_length()`` for the lengths of a legal list, looked up, not called
+_BIT_LENGTHS = tuple(n.bit_length() for n in range(64))
 
 
 def selfplay(rules: RuleSet, games: int, seed: str) -> Iterator[Match]:

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import attrs
+import attr
 
 from deberc_net.game.calls import Call, parse_token
 from deberc_net.game.cards import DECK, Card, parse_card
@@ -275,7 +275,13 @@ def snapshot(deal: Deal) -> dict[str, Any]:
     """Everything observable about a deal: its fields, record and every seat's calls."""
     # the rules are shared; the caches (legal calls, sequences, points) are memos of
     # the state, not state
-    fields = attrs.asdict(deal, filter=lambda a, _v: a.name not in ("rules", "_caches"))
+    # (collections as lists: the events are named tuples, which attrs.asdict, keeping
+    # collection types, cannot rebuild)
+    fields = attr.asdict(
+        deal,
+        filter=lambda a, _v: a.name not in ("rules", "_caches"),
+        retain_collection_types=False,
+    )
     return {
         "fields": fields,
         "record": deal_record(deal),

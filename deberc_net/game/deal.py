@@ -10,8 +10,10 @@ gets cards first and leads unless a rule says otherwise.
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable
-from typing import Any, ClassVar, Self
+from functools import partial
+from typing import Any, ClassVar, NamedTuple, Self
 
 import attrs
 
@@ -21,7 +23,7 @@ from . import scoring
 from . import talk as T
 from .calls import Call
 from .cards import PLAIN_POINTS, SEVEN, TRUMP_POINTS, Card, make, suit_of
-from .combos import Combo, find_sequences, holds_bella
+from .combos import BELLA_POINTS, Combo, find_sequences, holds_bella
 from .events import (
     CallMade,
     CardPlayed,
@@ -37,7 +39,7 @@ from .outcomes import Outcome, VoidReason
 from .phases import BIDDING, DONE, ORDERED, PLAY, Phase
 from .play import legal_cards, trick_winner
 from .refusals import why_not
-from .rules import RuleSet
+from .rules import RuleSet, Settings
 from .scoring import DealResult, Tally
 from .talk import SWAP_Q, TALK, Declaration, Pending, Question, Talk
 
@@ -74,8 +76,10 @@ class Trick:
     winner: int | None = None
 
 
-@attrs.define
-class LoggedCall:
+class LoggedCall(NamedTuple):
+    """A call the deal accepted (or punished), in order: immutable, a NamedTuple as the
+    events are (game/events.py), one per call."""
+
     seat: int
     call: Call
     ms: int
@@ -149,8 +153,7 @@ class Deal:
         n = s.players
         if len(self.deck) != 32 or set(self.deck) != _WHOLE_DECK:  # each card once
             raise ValueError("a deck must hold each of the 32 cards once")
-        self._sides = s.sides()
-        self._side_of = {seat: i for i, side in enumerate(self._sides) for seat in side}
+        self._sides, self._side_of = _sides_of(n, s.partnerships)
         self.hands = [[] for _ in range(n)]
         pos = self._deal_rounds(s.deal_before, 0)
         self.turned = self.original_turned = self.deck[pos]
@@ -227,13 +230,14 @@ class Deal:
     def _deal_rounds(self, rounds: tuple[int, ...], pos: int, dealer_short: int = 0) -> int:
         """Deal rounds from ``pos``, dealer last; the dealer's final round may be short
         (4 players: the turned card already counts as one of his cards)."""
-        n = self.players
+        hands, deck, dealer = self.hands, self.deck, self.dealer
+        n, last = len(hands), len(rounds) - 1
         for r, size in enumerate(rounds):
             for i in range(1, n + 1):
-                seat = (self.dealer + i) % n
-                if seat == self.dealer and r == len(rounds) - 1:
+                seat = (dealer + i) % n
+                if seat == dealer and r == last:
                     size -= dealer_short
-                self.hands[seat].extend(self.deck[pos : pos + size])
+                hands[seat] += deck[pos : pos + size]
                 pos += size
         return pos
 
@@ -353,7 +357,9 @@ class Deal:
             out.append(_BELLA)
         if s.manual_claim and self._may_claim(seat):
             out.append(_KONETS)
-        out += [_PLAY_CALLS[card] for card in self._legal_cards(seat)]
+        # each card's call looked up by map (no comprehension's frame: every move)
+        cards = self._legal_cards(seat) if self.trick.cards else self.hands[seat]  # a lead: any
+        out += map(_PLAY_CALLS.__getitem__, cards)
         extra = self.rules.extra_calls
         if extra is not None:
             out += extra(self, seat)
@@ -426,12 +432,19 @@ class Deal:
         else:
             if call not in legal:
                 return self._refused(seat, call, ms, auto)
-        self.log.append(LoggedCall(seat, call, ms, auto))
+        self.log.append(_logged((seat, call, ms, auto, False, None)))
         card = call.card
         if card is not None and call.name == _PLAY:  # most calls: straight to the card
-            self._told.append(CardPlayed(seat, card, auto, ms))
+            told = self._told
+            told.append(_card_played((seat, card, auto, ms)))
             self._do_play(seat, call)
-            return self._take_told()
+            # _take_told, inline: a card alone, or a card and the trick it ends, are
+            # already in telling order
+            self._told = []
+            self.history += told
+            if len(told) == 1 or (len(told) == 2 and type(told[1]) is TrickTaken):
+                return told
+            return in_telling_order(told)
         if card is not None:
             self._told.append(CardPlayed(seat, card, auto, ms))
         else:
@@ -678,10 +691,10 @@ class Deal:
         side = self._side_of[winner]
         self.tricks.append(trick)
         cards = tuple([c for _, c in trick.cards])
-        self._told.append(TrickTaken(winner, cards))
+        self._told.append(_trick_taken((winner, cards)))
         tally = self.tally
         tally.tricks_taken[side] += 1
-        tally.card_points[side] += self._trick_points(cards, trump)
+        tally.card_points[side] += self._trick_points(cards, trump)  # Tertz counts its own
         return winner, side
 
     def _trick_points(self, cards: tuple[Card, ...], trump: int) -> int:
@@ -701,13 +714,16 @@ class Deal:
         self.trick = Trick(winner)
         s = self.rules.settings
         target = s.target
-        if (
-            s.auto_claim
-            and target is not None
-            # running_total, inline: this runs after every trick
-            and self.totals_before[side] + self._extra_points()[side] + self.tally.card_points[side]
-            >= target
-        ):
+        if not s.auto_claim or target is None:
+            return
+        # running_total, inline: this runs after every trick. While no sequence scores
+        # (most deals) the side's combination and bella points are at most a bella's,
+        # so the count of them is needed only when that much would reach the target
+        tally = self.tally
+        so_far = self.totals_before[side] + tally.card_points[side]
+        if not tally.scoring_combos and so_far + BELLA_POINTS < target:
+            return
+        if so_far + self._extra_points()[side] >= target:
             self._end_claim(side)
 
     # ----------------------------------------------------------------- points
@@ -828,11 +844,36 @@ _SEVENS, _POKAZHI, _POKAZYVAYU, _BELLA, _KONETS, _PAS, _IGRAYU = (
     Call(name) for name in (C.SEVENS, C.POKAZHI, C.POKAZYVAYU, C.BELLA, C.KONETS, C.PAS, C.IGRAYU)
 )
 _PLAY_CALLS = C.PLAY_CALLS  # by card
+
+# Every call's log entry and the events made every card and every trick, built
+# straight from their fields' tuple (all of them, in order) without the Python
+# ``__new__`` of a NamedTuple's call
+_logged: Callable[[tuple[int, Call, int, bool, bool, None]], LoggedCall] = partial(
+    tuple.__new__, LoggedCall
+)
+_card_played: Callable[[tuple[int, Card, bool, int]], CardPlayed] = partial(
+    tuple.__new__, CardPlayed
+)
+_trick_taken: Callable[[tuple[int, tuple[Card, ...]]], TrickTaken] = partial(
+    tuple.__new__, TrickTaken
+)
 _PLAY = C.PLAY
 _IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 
 
 _WHOLE_DECK = frozenset(range(32))
+
+
+@functools.cache
+def _sides_of(
+    players: int, partnerships: bool
+) -> tuple[tuple[tuple[int, ...], ...], dict[int, int]]:
+    """The sides (Settings.sides) and each seat's side, worked out once per kind of table:
+    every deal reads them; the dict is shared, so never changed."""
+    sides = Settings(players=players, partnerships=partnerships).sides()
+    return sides, {seat: i for i, side in enumerate(sides) for seat in side}
+
+
 _ALL_SEVENS = tuple(make(SEVEN, suit) for suit in range(4))
 
 # Each card's points by the trump suit (immutable): a trick is counted by lookups

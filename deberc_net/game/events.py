@@ -1,17 +1,24 @@
-"""What happened at a table, as the engine says it: one small frozen class per kind.
+"""What happened at a table, as the engine says it: one small immutable class per kind.
 
 ``Deal.apply`` and ``Match.apply`` return these (as h11's ``next_event()`` hands out
 ``Request``, ``Data``, ``EndOfMessage``), so nothing downstream works out what happened
 by comparing states. Every event is public: it holds only what all seats may know. The
 server numbers them, and protocol/render.py turns each class into lines.
+
+Each kind is a ``typing.NamedTuple``: typed, immutable, and built by one call to
+``tuple.__new__`` from a short generated ``__new__``. The engine makes one per card and
+per trick, and a frozen attrs class (which sets each field through
+``object.__setattr__``) cost about twice as much to build (issue #9, docs/performance.md).
+Equality is the attrs classes' own, not a tuple's: only events of the same class are
+equal, and the fields marked below (``ms``, a record, the unveiled facts) are left out
+of it and of the hash (``_compared``). Change an event with ``_replace``.
 """
 
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any
-
-import attrs
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .calls import Call
 from .cards import Card
@@ -21,8 +28,7 @@ if TYPE_CHECKING:
     from .record import LazyRecord
 
 
-@attrs.frozen
-class CallMade:
+class CallMade(NamedTuple):
     """A spoken call (anything but a card); ``auto``: the clock made it. ``ms``: when,
     in milliseconds since the deal started (not part of what happened: left out of
     equality); ``engine``: the engine made it itself (the show after 'skin')."""
@@ -30,31 +36,28 @@ class CallMade:
     seat: int
     call: Call
     auto: bool = False
-    ms: int = attrs.field(default=0, eq=False)
+    ms: int = 0
     engine: bool = False
 
 
-@attrs.frozen
-class CardPlayed:
+class CardPlayed(NamedTuple):
     seat: int
     card: Card
     auto: bool = False
-    ms: int = attrs.field(default=0, eq=False)  # as CallMade.ms
+    ms: int = 0  # as CallMade.ms
 
 
-@attrs.frozen
-class Penalized:
+class Penalized(NamedTuple):
     """table-penalties: an illegal call is punished (``code`` says why), not carried out."""
 
     seat: int
     call: Call
     code: str
-    ms: int = attrs.field(default=0, eq=False)  # as CallMade.ms
+    ms: int = 0  # as CallMade.ms
     auto: bool = False
 
 
-@attrs.frozen
-class Ordered:
+class Ordered(NamedTuple):
     """The game is ordered: ``player`` plays in ``trump`` (``first``: the turned suit).
 
     ``fresa`` is told only where the rules show it, and only once it is dealt."""
@@ -65,35 +68,30 @@ class Ordered:
     fresa: Card | None
 
 
-@attrs.frozen
-class Dealt:
+class Dealt(NamedTuple):
     """The last cards are dealt after a pause past the order (settings.pause_after_order)."""
 
     fresa: Card | None
 
 
-@attrs.frozen
-class TrickTaken:
+class TrickTaken(NamedTuple):
     winner: int
     cards: tuple[Card, ...]  # in the order they were played
 
 
-@attrs.frozen
-class Shown:
+class Shown(NamedTuple):
     """A seat's declared combination goes face up."""
 
     seat: int
     cards: tuple[Card, ...]
 
 
-@attrs.frozen
-class MatchStarted:
+class MatchStarted(NamedTuple):
     players: tuple[str, ...]
     match: str
 
 
-@attrs.frozen
-class DealStarted:
+class DealStarted(NamedTuple):
     """``bides`` and ``pending``: each side's bides and the hanging-separate sums coming
     into the deal; ``trump``: a trump nobody orders, known from the start (Tertz)."""
 
@@ -107,8 +105,7 @@ class DealStarted:
     trump: int | None = None
 
 
-@attrs.frozen
-class Unveiled:
+class Unveiled(NamedTuple):
     """What a deal's end makes public, for its record (game/record.py folds it in with
     the deal's other events): the deck, the fresa even where it stayed hidden, the
     result (``points`` and ``written`` None while the deal is unfinished), why a void
@@ -125,11 +122,10 @@ class Unveiled:
     notes: tuple[str, ...]
     scored: tuple[tuple[int, tuple[Combo, ...]], ...]  # (seat, combinations) by seat
     bella: int | None
-    extra: dict[str, Any] = attrs.field(factory=dict, eq=False)
+    extra: dict[str, Any]
 
 
-@attrs.frozen
-class MatchOver:
+class MatchOver(NamedTuple):
     """The match ended with this deal: ``winner`` a side (None: a draw), and with a
     ``stake-N`` option the settlement, per side."""
 
@@ -138,8 +134,7 @@ class MatchOver:
     stakes: tuple[int, ...] | None = None
 
 
-@attrs.frozen
-class DealEnded:
+class DealEnded(NamedTuple):
     """A deal is over and written. ``record`` is its ``deberc-deal/1`` record in full;
     ``seed_told``: the match was over when the deal ended, so the players may learn the
     deal's seed (before that it would tell the decks still to come)."""
@@ -150,37 +145,37 @@ class DealEnded:
     written: tuple[int, ...] | None
     totals: tuple[int, ...]
     hanging: int
-    _record: dict[str, Any] | LazyRecord = attrs.field(eq=False, repr=False, alias="record")
+    source: dict[str, Any] | LazyRecord  # the record, or what builds it (``record``)
     seed_told: bool = False
     bides: tuple[int, ...] = ()  # each side's bides after the deal
-    unveiled: Unveiled | None = attrs.field(default=None, eq=False, repr=False)
+    unveiled: Unveiled | None = None
     match_over: MatchOver | None = None  # the deal ended the match
 
     @property
     def record(self) -> dict[str, Any]:
         """The record, built now if nobody asked for it before (record.LazyRecord)."""
-        return self._record if isinstance(self._record, dict) else self._record.get()
+        source = self.source
+        return source if isinstance(source, dict) else source.get()
 
 
-@attrs.frozen
-class DealAbandoned:
+class DealAbandoned(NamedTuple):
     """A forfeit ended the deal in play: it is recorded as it stood and nobody writes,
     so there is no deal end to announce, only its record."""
 
     deal: int
-    _record: dict[str, Any] | LazyRecord = attrs.field(eq=False, repr=False, alias="record")
+    source: dict[str, Any] | LazyRecord  # the record, or what builds it (``record``)
     totals: tuple[int, ...] = ()
     bides: tuple[int, ...] = ()
-    unveiled: Unveiled | None = attrs.field(default=None, eq=False, repr=False)
+    unveiled: Unveiled | None = None
     match_over: MatchOver | None = None
 
     @property
     def record(self) -> dict[str, Any]:
-        return self._record if isinstance(self._record, dict) else self._record.get()
+        source = self.source
+        return source if isinstance(source, dict) else source.get()
 
 
-@attrs.frozen
-class MatchEnded:
+class MatchEnded(NamedTuple):
     """``winner`` is a side (None: a draw); ``winners`` its players' names;
     ``forfeit`` the seat whose leaving, clock or absence lost the match."""
 
@@ -190,6 +185,48 @@ class MatchEnded:
     totals: tuple[int, ...]
     seed: str | None  # None: withheld (a ladder board whose other seatings still play)
     forfeit: int | None = None
+
+
+def _compared(cls: type[tuple[Any, ...]], *left_out: str) -> None:
+    """Give ``cls`` the equality and hash of an attrs class: equal only to an event of
+    the same class whose fields, but ``left_out``, are equal (a tuple's own would call
+    a trick and a shown combination of the same seat and cards equal)."""
+    fields: tuple[str, ...] = vars(cls)["_fields"]
+    key: Callable[[Any], Any] = operator.itemgetter(
+        *[i for i, name in enumerate(fields) if name not in left_out]
+    )
+
+    def __eq__(self: tuple[Any, ...], other: object) -> bool:
+        return other.__class__ is self.__class__ and key(self) == key(other)
+
+    def __ne__(self: tuple[Any, ...], other: object) -> bool:
+        return not __eq__(self, other)
+
+    def __hash__(self: tuple[Any, ...]) -> int:
+        return hash((cls, key(self)))
+
+    cls.__eq__ = __eq__  # type: ignore[method-assign]
+    cls.__ne__ = __ne__  # type: ignore[method-assign,assignment]
+    cls.__hash__ = __hash__  # type: ignore[method-assign]
+
+
+for _event, *_left_out in (
+    (CallMade, "ms"),
+    (CardPlayed, "ms"),
+    (Penalized, "ms"),
+    (Ordered,),
+    (Dealt,),
+    (TrickTaken,),
+    (Shown,),
+    (MatchStarted,),
+    (DealStarted,),
+    (Unveiled, "extra"),
+    (MatchOver,),
+    (DealEnded, "source", "unveiled"),
+    (DealAbandoned, "source", "unveiled"),
+    (MatchEnded,),
+):
+    _compared(_event, *_left_out)
 
 
 DealEvent = CallMade | CardPlayed | Penalized | Ordered | Dealt | TrickTaken | Shown

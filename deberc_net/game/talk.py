@@ -199,7 +199,9 @@ def may_bella(deal: Deal, seat: int) -> bool:
     if talk.bella_owner != seat or talk.bella_declared:
         return False
     assert deal.trump is not None
-    if not any(c in deal.hands[seat] for c in bella_cards(deal.trump)):
+    king, queen = bella_cards(deal.trump)
+    hand = deal.hands[seat]
+    if king not in hand and queen not in hand:  # not a generator: asked every move
         return False
     if deal.rules.settings.bella_after_trick:
         return deal.took_trick(seat)  # the owner himself, not his partner

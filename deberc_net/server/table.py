@@ -1040,7 +1040,7 @@ class Table:
         if ratings is not None:
             log.info("rated", match=match.match_id, ratings={r.name: r.rating for r in ratings})
         # a ladder board's seed would tell the other seatings' decks
-        self._event(end if self.board is None else attrs.evolve(end, seed=None))
+        self._event(end if self.board is None else end._replace(seed=None))
         log.info(
             "match_end",
             table=self.id,
