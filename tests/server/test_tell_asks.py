@@ -120,3 +120,73 @@ async def test_bad_tell_values_are_refused_and_change_nothing(
     assert await bot.reply("style machine tell=all") == (
         "ok cmd=style style=machine tell=all text=Style machine."
     )
+
+
+def _event_seqs(lines: list[str]) -> list[int]:
+    return [int(fields(line)[1]["seq"]) for line in lines if line.startswith("event ")]
+
+
+async def test_told_only_its_asks_beside_a_seat_and_watchers_told_everything(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    """One seat told only its asks (qa), one told every line (pb), the admin watching
+    every line and a watcher told only its asks: each is told what it asked for, and
+    those told every line miss no event; qa, back after a drop and told only its asks
+    again, gets its seat's view (docs/protocol.md §12) and not the table's events."""
+    port = await start_server(admins=["boss"])
+    await register("boss", "pw")
+    boss = await connect.machine(port, "boss", "pw")
+    qa, pb, hush = [await connect.machine(port, n) for n in ("qa", "pb", "hush")]
+    for client in (qa, hush):
+        await client.reply("style machine tell=asks", "ok")
+    await boss.send("reserve 2 moscow seats=qa,pb seed=mixed deals=2")
+    table = (await boss.expect("ok", cmd="reserve"))["table"]
+    await hush.reply(f"observe {table}", "ok")
+    for client in (qa, pb):
+        await client.send("seek reserved")
+        await client.expect("ok", cmd="sit")
+
+    # qa answers its first ask, then drops and logs in again told only its asks
+    first = fields(await qa.read_until(lambda line: line.startswith("ask ")))[1]
+    await qa.send(f"{first['legal'].split(',')[-1]} seq={first['seq']}")
+    await qa.reply("ping", "ok")  # (the call is in before the drop)
+    await qa.aclose()
+    assert (await pb.expect("event", kind="away"))["name"] == "qa"
+    again = await connect.raw(port, "qa-again")
+    for line in ("style machine", "style machine tell=asks", f"login qa token={qa.token}"):
+        await again.send(line)
+    await again.expect("ok", cmd="login")
+    view = await again.read_until(lambda _: True)
+    assert view.startswith(("ask ", "state ")), view  # its view, not the 'back' event
+    assert (await pb.expect("event", kind="back"))["name"] == "qa"
+    again.pos -= 1  # the view may be an ask: played below with the rest
+
+    seen: dict[str, list[str]] = {}
+
+    async def play(client: LineClient) -> None:
+        seen[client.label] = await _play_last_legal(client)
+
+    async def watch(client: LineClient) -> None:
+        lines = [await client.read_until(lambda _: True, timeout=20)]
+        while not is_event(lines[-1], "match-end"):
+            lines.append(await client.read_until(lambda _: True, timeout=20))
+        seen[client.label] = lines
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(play, again)
+            nursery.start_soon(play, pb)
+            nursery.start_soon(watch, boss)
+            nursery.start_soon(watch, hush)
+
+    end = seen["pb"][-1]
+    # those told every line: every event up to the end, none missed
+    for label in ("pb", "boss"):
+        numbers = _event_seqs(seen[label])
+        assert numbers == list(range(numbers[0], numbers[-1] + 1)), label
+        assert seen[label][-1] == end
+    assert any(line.startswith("record ") for line in seen["boss"])
+    assert any(line.startswith(("record ", "state ")) for line in seen["pb"])
+    # those told only their asks: the asks, and the same end
+    assert [line for line in seen["qa-again"] if not line.startswith("ask ")] == [end]
+    assert [line for line in seen["hush"] if not line.startswith("info ")] == [end]
