@@ -168,6 +168,39 @@ def test_match_numbers_drawn_at_once_by_two_stores_never_repeat(store_db: str) -
             store.close()
 
 
+def test_match_number_blocks_drawn_at_once_by_two_stores_never_repeat_nor_after_a_restart(
+    store_db: str,
+) -> None:
+    """Two servers on one database draw their match numbers in blocks (server/lobby.py),
+    at once: every number once, each block ascending; a store opened again (a restart)
+    draws above them all, the numbers not used skipped."""
+    stores = [open_store(store_db, serving=True) for _ in range(2)]
+    drawn: list[list[list[int]]] = [[], []]
+    start = threading.Barrier(2)
+
+    def draw(i: int) -> None:
+        start.wait()
+        drawn[i] = [stores[i].new_match_numbers(16) for _ in range(5)]
+
+    threads = [threading.Thread(target=draw, args=(i,)) for i in range(2)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+        blocks = drawn[0] + drawn[1]
+        assert len(blocks) == 10 and all(b == sorted(b) and len(b) == 16 for b in blocks)
+        assert sorted(n for b in blocks for n in b) == list(range(1, 161))
+    finally:
+        for store in stores:
+            store.close()
+    again = open_store(store_db, serving=True)
+    try:
+        assert again.new_match_numbers(2) == [161, 162]
+    finally:
+        again.close()
+
+
 def test_table_numbers_drawn_by_two_stores_never_repeat(store_db: str) -> None:
     """The workers of serve --workers (two stores here, drawing in turn) number their
     tables from the store: every number once, each draw ascending."""
