@@ -243,7 +243,8 @@ class Table:
     invited: set[str] = attrs.field(init=False, factory=set)  # name keys ('invite')
     # unbounded, but bounded in fact: see Posted
     inbox: Inbox[Posted] = attrs.field(init=False, factory=Inbox)
-    # the scope the table's task waits for messages in, its deadline the clock's
+    # the scope the table's task waits for messages in, its deadline the clock's or
+    # earlier (handle_here does not move it later: woken early, the task waits on)
     _clock_scope: trio.CancelScope | None = attrs.field(init=False, default=None)
     remote = False  # (a class attribute) another worker's table: server/cluster/
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)  # told with every event
@@ -368,8 +369,8 @@ class Table:
         lobby posts it), handle in the calling task what was posted, release: one task
         switch a call instead of two. The table's own task stays parked meanwhile (puts
         are held; woken by its clock, it waits for the release), so still only one task
-        at a time changes the table; after, its deadline is the clock's, or it is woken
-        if there is more to do. The caller must not be cancelled halfway
+        at a time changes the table; after, its deadline is the clock's (or earlier), or
+        it is woken if there is more to do. The caller must not be cancelled halfway
         (Server._received sees to it)."""
         inbox = self.inbox
         inbox.hold()

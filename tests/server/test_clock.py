@@ -7,10 +7,11 @@ import random
 import re
 from collections.abc import Awaitable, Callable
 
+import pytest
 import trio
 from trio.testing import MockClock
 
-from .client import LineClient, fields, random_legal, seat_pair
+from .client import LineClient, fields, is_event, random_legal, seat_pair
 from .conftest import Connector
 
 WARNING = "10 s left to answer."
@@ -102,3 +103,33 @@ async def test_no_warning_when_the_clock_is_no_longer_than_the_warning(
     made = await ann.read_until(lambda x: "(clock)" in x, timeout=60)
     heard = ann.lines + bob.lines + await bob.drain(1)
     assert not any("left to answer" in x for x in heard), made
+
+
+async def test_a_call_answered_late_in_the_clock_gives_the_next_seat_its_whole_clock(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
+    """A call is handled in its reader's task (server/table.py, handle_here), which
+    leaves the table's wake-up at the earlier clock's end rather than moving it later:
+    woken then, the table waits on, and the next seat's automatic call comes when its
+    own clock ends, not before and not never."""
+    port = await start_server(bot_clock_ms=10_000, lag_ms=0)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    views = {
+        c.label: fields(await c.read_until(lambda x: x.startswith(("ask ", "state "))))
+        for c in (ann, bob)
+    }
+    first, other = (ann, bob) if views["ann"][0] == "ask" else (bob, ann)
+    ask = views[first.label][1]
+    await trio.sleep(6)  # most of its 10 s gone
+    await first.send(f"{random_legal(ask, random.Random(1))} seq={ask['seq']}")
+    asked = await other.read_until(lambda x: x.startswith("ask "), timeout=60)
+    asked_at = trio.current_time()
+    assert fields(asked)[1]["clock"] == "10000"
+    auto = await other.read_until(lambda x: is_event(x, "call") or is_event(x, "play"), 60)
+    assert fields(auto)[1]["auto"] == "1", auto
+    assert trio.current_time() - asked_at == pytest.approx(10, abs=0.01)

@@ -144,6 +144,27 @@ async def test_silence_closes_a_connection_on_virtual_time_and_ping_delays_it(
     await ann.wait_closed()
 
 
+async def test_a_long_idle_limit_ends_a_connection_exactly_its_limit_after_its_last_line(
+    start_memory_server: Callable[..., Dial], virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """The reader's deadline is moved only when the connection's moves a minute or more
+    (server/app.py, DEADLINE_SLACK_S): woken before the connection's, it waits on; the
+    limit counts from the last line all the same, whenever in it that line came."""
+    dial = start_memory_server(idle_timeout_ms=900_000)
+    for name, pings_at in (("ann", (100, 130)), ("bob", (100, 870)), ("cid", (30,))):
+        client = await log_in_machine(await dial(name), name)
+        began = trio.current_time()
+        for at in pings_at:
+            await trio.sleep(began + at - trio.current_time())
+            await client.send("ping")
+            await client.expect("ok", cmd="ping")
+        pinged = trio.current_time()
+        error = await client.expect("error", timeout=2000)
+        assert error["code"] == "idle-timeout"
+        assert trio.current_time() - pinged == pytest.approx(900, abs=0.01), name
+        await client.wait_closed()
+
+
 async def test_the_per_address_limit_counts_the_address_given_with_the_stream(
     start_memory_server: Callable[..., Dial], virtual_clock: MockClock, jump_when_idle: None
 ) -> None:

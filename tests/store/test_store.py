@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -15,6 +15,8 @@ from deberc_net.server.store import Store, StoreError, describe, is_postgres, op
 from deberc_net.server.store.migrations import MIGRATIONS, Migration
 from deberc_net.server.store.postgres import PostgresStore
 from deberc_net.server.store.sqlite import SQLiteStore
+
+T = TypeVar("T")
 
 
 def opened(
@@ -143,29 +145,54 @@ def test_a_serving_open_ends_the_matches_an_earlier_run_left_running(store_db: s
         store.close()
 
 
-def test_match_numbers_drawn_at_once_by_two_stores_never_repeat(store_db: str) -> None:
-    """Two servers on one database (two stores, threads drawing at once): every number
-    is handed out once, and one store's numbers go up."""
+def _drawn_at_once(store_db: str, draw: Callable[[Store], T]) -> list[T]:
+    """What ``draw`` gives in each of two stores on one database (two servers), run at
+    once in two threads."""
     stores = [open_store(store_db, serving=True) for _ in range(2)]
-    drawn: list[list[int]] = [[], []]
+    drawn: list[T] = []
     start = threading.Barrier(2)
 
-    def draw(i: int) -> None:
+    def run(i: int) -> None:
         start.wait()
-        drawn[i] = [stores[i].new_match_number() for _ in range(25)]
+        drawn.append(draw(stores[i]))
 
-    threads = [threading.Thread(target=draw, args=(i,)) for i in range(2)]
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
     try:
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join(timeout=30)
-        every = drawn[0] + drawn[1]
-        assert len(every) == 50 and sorted(every) == list(range(1, 51))
-        assert all(d == sorted(d) for d in drawn)
     finally:
         for store in stores:
             store.close()
+    assert len(drawn) == 2
+    return drawn
+
+
+def test_match_numbers_drawn_at_once_by_two_stores_never_repeat(store_db: str) -> None:
+    """Two servers on one database (two stores, threads drawing at once): every number
+    is handed out once, and one store's numbers go up."""
+    drawn = _drawn_at_once(store_db, lambda store: [store.new_match_number() for _ in range(25)])
+    every = drawn[0] + drawn[1]
+    assert len(every) == 50 and sorted(every) == list(range(1, 51))
+    assert all(d == sorted(d) for d in drawn)
+
+
+def test_match_number_blocks_drawn_at_once_by_two_stores_never_repeat_nor_after_a_restart(
+    store_db: str,
+) -> None:
+    """Two servers on one database draw their match numbers in blocks (server/lobby.py),
+    at once: every number once, each block ascending; a store opened again (a restart)
+    draws above them all, the numbers not used skipped."""
+    drawn = _drawn_at_once(store_db, lambda store: [store.new_match_numbers(16) for _ in range(5)])
+    blocks = drawn[0] + drawn[1]
+    assert len(blocks) == 10 and all(b == sorted(b) and len(b) == 16 for b in blocks)
+    assert sorted(n for b in blocks for n in b) == list(range(1, 161))
+    again = open_store(store_db, serving=True)
+    try:
+        assert again.new_match_numbers(2) == [161, 162]
+    finally:
+        again.close()
 
 
 def test_table_numbers_drawn_by_two_stores_never_repeat(store_db: str) -> None:

@@ -104,6 +104,8 @@ async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
     dan = await workers.connect(0, "dan")
     eli = await workers.connect(1, "eli")
     opened += [dan, eli]
+    # eli, on worker 1, is told only its asks (docs/protocol.md §4.3) at worker 0's table
+    await eli.reply("style machine tell=asks", "ok")
     await dan.send("seek 2 kharkov")
     await dan.expect("ok", cmd="seek")
     await eli.send("seek 2 kharkov")
@@ -122,6 +124,14 @@ async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
     opened.append(dan)
     back = await dan.read_until(lambda x: fields(x)[0] in ("ask", "state"))
     assert fields(back)[1]["table"] == met
+    # eli's view, asked for now, comes after every line the table told it before: its
+    # ask, if it is to act, and no event (not even dan's away and back)
+    await eli.send("state")
+    told = int(fields(back)[1]["seq"])
+    await eli.read_until(
+        lambda x: x.startswith(("ask ", "state ")) and int(fields(x)[1]["seq"]) >= told
+    )
+    assert not [line for line in eli.lines if line.startswith("event ")]
     # ann opens a table on worker 0; bob, on worker 1, sees it and sits
     await ann.send("new 2")
     table = (await ann.expect("ok", cmd="sit"))["table"]

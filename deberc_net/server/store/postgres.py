@@ -117,22 +117,20 @@ class PostgresStore:
             return _end_the_dead(conn, dead_after_s)
 
     def new_match_number(self) -> int:
-        with self._pool.connection() as conn:
-            row = conn.execute("SELECT nextval('match_numbers')").fetchone()
-        assert row is not None
-        return int(row[0])
+        return self._new_numbers("match_numbers", 1)[0]
 
     def new_match_numbers(self, count: int) -> list[int]:
-        with self._pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT nextval('match_numbers') FROM generate_series(1, %s)", (count,)
-            ).fetchall()
-        return sorted(int(row[0]) for row in rows)
+        return self._new_numbers("match_numbers", count)
 
     def new_table_numbers(self, count: int) -> list[int]:
+        return self._new_numbers("table_numbers", count)
+
+    def _new_numbers(self, sequence: str, count: int) -> list[int]:
+        """``count`` new numbers, ascending, of ``sequence`` (match_numbers or
+        table_numbers)."""
         with self._pool.connection() as conn:
             rows = conn.execute(
-                "SELECT nextval('table_numbers') FROM generate_series(1, %s)", (count,)
+                "SELECT nextval(%s::regclass) FROM generate_series(1, %s)", (sequence, count)
             ).fetchall()
         return sorted(int(row[0]) for row in rows)
 

@@ -138,33 +138,25 @@ class SQLiteStore:
             return self._end_the_dead(dead_after_s)
 
     def new_match_number(self) -> int:
-        with self._lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            number = int(
-                self._db.execute("INSERT INTO match_numbers DEFAULT VALUES").lastrowid or 0
-            )
-            # AUTOINCREMENT remembers the highest: only the newest row need be kept
-            self._db.execute("DELETE FROM match_numbers WHERE number < ?", (number,))
-        return number
+        return self._new_numbers("match_numbers", 1)[0]
 
     def new_match_numbers(self, count: int) -> list[int]:
-        with self._lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            numbers = [
-                int(self._db.execute("INSERT INTO match_numbers DEFAULT VALUES").lastrowid or 0)
-                for _ in range(count)
-            ]
-            self._db.execute("DELETE FROM match_numbers WHERE number < ?", (numbers[-1],))
-        return numbers
+        return self._new_numbers("match_numbers", count)
 
     def new_table_numbers(self, count: int) -> list[int]:
+        return self._new_numbers("table_numbers", count)
+
+    def _new_numbers(self, counter: str, count: int) -> list[int]:
+        """``count`` new numbers, ascending, of ``counter`` (match_numbers or
+        table_numbers: an AUTOINCREMENT table)."""
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
             numbers = [
-                int(self._db.execute("INSERT INTO table_numbers DEFAULT VALUES").lastrowid or 0)
+                int(self._db.execute(f"INSERT INTO {counter} DEFAULT VALUES").lastrowid or 0)
                 for _ in range(count)
             ]
-            self._db.execute("DELETE FROM table_numbers WHERE number < ?", (numbers[-1],))
+            # AUTOINCREMENT remembers the highest: only the newest row need be kept
+            self._db.execute(f"DELETE FROM {counter} WHERE number < ?", (numbers[-1],))
         return numbers
 
     def schema_version(self) -> int:
