@@ -50,8 +50,9 @@ COMMANDS: dict[str, CommandSpec] = {
         "any",
     ),
     "style": CommandSpec(
-        "style human|machine",
-        "Choose the output: readable text, or tagged key=value lines for programs.",
+        "style human|machine [tell=all|asks]",
+        "Choose the output: readable text, or tagged key=value lines for programs. "
+        "'style machine tell=asks' tells a bot only its asks, the match's end and replies.",
         "any",
     ),
     "sort": CommandSpec(
