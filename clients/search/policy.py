@@ -399,7 +399,7 @@ class SearchPlayer:
     def _bid_value(self, deal: Deal, seat: int, token: str) -> float:
         """Play ``token`` in this world, the others bidding as the heuristic bot, our later
         bids the best of ours; then solve the ordered game from its first card."""
-        world = _copy_deal(deal)
+        world = deal.copy()
         world.apply(seat, C.parse_token(token))
         return self._bidding_on(world, seat)
 
@@ -450,28 +450,8 @@ def _model_bid(deal: Deal, seat: int, legal: list[str]) -> str:
     return C.PAS
 
 
-def _copy_deal(deal: Deal) -> Deal:
-    """A new deal with the same deck and the logged calls applied again."""
-    copy = Deal(
-        rules=deal.rules,
-        deal_no=deal.deal_no,
-        dealer=deal.dealer,
-        deck=deal.deck,
-        seed=deal.seed,
-        totals_before=deal.totals_before,
-        hanging_in=deal.hanging_in,
-        bides_before=deal.bides_before,
-        hanging_pending=deal.hanging_pending,
-    )
-    for entry in deal.log:
-        if entry.engine:
-            continue
-        copy.apply(entry.seat, entry.call)
-    return copy
-
-
 def _copy_with(deal: Deal, seat: int, call: C.Call) -> Deal | None:
-    copy = _copy_deal(deal)
+    copy = deal.copy()
     if call not in copy.legal_calls(seat):
         return None
     copy.apply(seat, call)
