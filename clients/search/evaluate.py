@@ -11,6 +11,7 @@ from deberc_net.game.cards import card_points
 from deberc_net.game.combos import BELLA_POINTS, Combo, bella_cards
 from deberc_net.game.deal import Deal
 from deberc_net.game.rules import DealScore
+from deberc_net.game.scoring import lead_order
 
 
 def teams(deal: Deal, seat: int) -> list[int]:
@@ -119,6 +120,15 @@ def written_points(
         sides = sorted({deal.side_of(x) for x in members[t]})
         for side in sides:
             points[side] += share[t] / len(sides)
+    return score_points(deal, points, combo_pts, bella)
+
+
+def score_points(
+    deal: Deal, points: Sequence[float], combo_pts: Sequence[int], bella: Sequence[int]
+) -> list[int]:
+    """What each side writes when the deal ends with ``points`` by side (cards,
+    sequences and bella), scored by the table's own rule plugins."""
+    n_sides = len(deal.sides)
     rounded = [round(p) for p in points]
     player_side = deal.side_of(deal.player) if deal.player is not None else -1
     last = max(range(n_sides), key=lambda i: rounded[i])
@@ -128,13 +138,13 @@ def written_points(
         points=rounded,
         card_points=[int(p) for p in points],
         combo_points=list(combo_pts),
-        bella_points=bella,
+        bella_points=list(bella),
         tricks_taken=[1] * n_sides,
         last_trick_side=last,
         hanging_in=deal.hanging_in,
         hanging_pending=list(deal.hanging_pending),
         bides_before=list(deal.bides_before),
-        lead_order=list(range(n_sides)),
+        lead_order=lead_order(deal),  # a bide's odd point goes by it
         hanging_out=deal.hanging_in,
     )
     deal.rules.score_deal(score)

@@ -31,9 +31,18 @@ from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
 
 from . import clock, tertz
-from .evaluate import expected_combos, lead, teams, written_points, written_value
+from .evaluate import (
+    expected_bella,
+    expected_combos,
+    lead,
+    score_points,
+    teams,
+    written_points,
+    written_value,
+)
 from .history import DealHistory, Tracker, is_card
 from .solver import Solver
+from .whistler import Playout, WhistlerSolver
 from .world import BID_SCALE, worlds
 
 
@@ -87,6 +96,10 @@ class SearchPlayer:
     win_bonus: float = WIN_BONUS
     # the same with three players: tried at 150 on paired boards, it lost points (docs/bots.md)
     win_bonus_three: float = 0.0
+    # three players: a whistler's cards searched with each seat's points apart (whistler.py)
+    whistler_search: bool = True
+    # three players: a bid's playout has the other seats play the heuristic bot's cards
+    bid_model_playout: bool = True
 
     def __attrs_post_init__(self) -> None:
         if self.seed is not None:
@@ -310,6 +323,8 @@ class SearchPlayer:
         return solver, hands, list(deal.trick.cards), turn, depth
 
     def _card_values(self, deal: Deal, seat: int) -> tuple[str, dict[str, float]]:
+        if self.whistler_search and _whistling_three(deal, seat):
+            return self._whistler_values(deal, seat)
         solver, hands, trick, turn, depth = self._solver(deal, seat)
         raw = solver.move_values(hands, trick, turn, depth)
         self._timed_out |= solver.node_limit < 0
@@ -324,6 +339,44 @@ class SearchPlayer:
                 values[card_str(c)] += own(c)
         best = max(values, key=lambda t: values[t])
         return best, values
+
+    def _whistler_values(self, deal: Deal, seat: int) -> tuple[str, dict[str, float]]:
+        """Three players, our seat a whistler: each seat's points kept apart
+        (``WhistlerSolver``), each line valued by what the deal writes for us."""
+        solver, hands, trick, turn, depth = self._solver(deal, seat)
+        assert deal.trump is not None and deal.player is not None
+        combos = expected_combos(deal)
+        bella = expected_bella(deal)
+        side_of = [deal.side_of(x) for x in range(3)]
+        base = [deal.tally.card_points[s] + combos[s] + bella[s] for s in side_of]
+        scored: dict[tuple[int, ...], float] = {}
+
+        def score(final: tuple[int, ...]) -> float:
+            value = scored.get(final)
+            if value is None:
+                by_side = [0.0] * 3
+                for x, p in enumerate(final):
+                    by_side[side_of[x]] = p
+                written = score_points(deal, by_side, combos, bella)
+                value = scored[final] = self._worth(deal, seat, written)
+            return value
+
+        other = next(x for x in range(3) if x not in (seat, deal.player))
+        whistling = WhistlerSolver(
+            deal.trump,
+            seat,
+            other,
+            deal.player,
+            score,
+            base,
+            last_bonus=deal.rules.settings.last_trick_bonus,
+            node_limit=solver.node_limit,
+            deadline=self._deadline,
+        )
+        raw = whistling.card_values(hands, trick, turn, depth)
+        self._timed_out |= whistling.node_limit < 0
+        values = {card_str(c): v for c, v in raw.items()}
+        return max(values, key=lambda t: values[t]), values
 
     def _own_share(
         self, deal: Deal, seat: int, solver: Solver, trick: list[tuple[int, int]]
@@ -399,7 +452,7 @@ class SearchPlayer:
     def _bid_value(self, deal: Deal, seat: int, token: str) -> float:
         """Play ``token`` in this world, the others bidding as the heuristic bot, our later
         bids the best of ours; then solve the ordered game from its first card."""
-        world = _copy_deal(deal)
+        world = deal.copy()
         world.apply(seat, C.parse_token(token))
         return self._bidding_on(world, seat)
 
@@ -413,9 +466,33 @@ class SearchPlayer:
         if world.phase != PLAY:
             return 0.0  # a void deal: nobody writes
         # a quick playout, not a search: bidding needs many worlds more than deep ones
+        if world.players == 3 and self.bid_model_playout:
+            return self._three_playout(world, seat)
         solver, hands, _, turn, _ = self._solver(world, seat)
         written = written_points(world, seat, solver.rollout(hands, turn))
         return self._worth(world, seat, written)
+
+    def _three_playout(self, world: Deal, seat: int) -> float:
+        """Three players: the ordered game played out with the other two seats playing
+        the heuristic bot's cards (as they bid, in ``_model_bid``), each seat's points
+        apart, scored as the deal writes them."""
+        assert world.trump is not None and world.to_act is not None
+        others = [x for x in range(3) if x != seat]
+        playout = Playout(
+            world.trump,
+            teams(world, seat),
+            others,
+            last_bonus=world.rules.settings.last_trick_bonus,
+        )
+        hands = [sum(1 << c for c in h) for h in world.hands]
+        got = playout.playout(hands, world.to_act)
+        combos = expected_combos(world)
+        bella = expected_bella(world)
+        points = [0.0] * 3
+        for x in range(3):
+            side = world.side_of(x)
+            points[side] = world.tally.card_points[side] + combos[side] + bella[side] + got[x]
+        return self._worth(world, seat, score_points(world, points, combos, bella))
 
     def _worth(self, deal: Deal, seat: int, written: Sequence[float]) -> float:
         """What a deal that writes ``written`` (by side) is worth to ``seat``: what its
@@ -431,6 +508,10 @@ class SearchPlayer:
         beaten = sum((written[mine] > w) - (written[mine] < w) for w in others)
         bonus = self.win_bonus if len(others) == 1 else self.win_bonus_three
         return diff + bonus * beaten / len(others)
+
+
+def _whistling_three(deal: Deal, seat: int) -> bool:
+    return deal.players == 3 and deal.player is not None and seat != deal.player
 
 
 def _model_bid(deal: Deal, seat: int, legal: list[str]) -> str:
@@ -450,28 +531,8 @@ def _model_bid(deal: Deal, seat: int, legal: list[str]) -> str:
     return C.PAS
 
 
-def _copy_deal(deal: Deal) -> Deal:
-    """A new deal with the same deck and the logged calls applied again."""
-    copy = Deal(
-        rules=deal.rules,
-        deal_no=deal.deal_no,
-        dealer=deal.dealer,
-        deck=deal.deck,
-        seed=deal.seed,
-        totals_before=deal.totals_before,
-        hanging_in=deal.hanging_in,
-        bides_before=deal.bides_before,
-        hanging_pending=deal.hanging_pending,
-    )
-    for entry in deal.log:
-        if entry.engine:
-            continue
-        copy.apply(entry.seat, entry.call)
-    return copy
-
-
 def _copy_with(deal: Deal, seat: int, call: C.Call) -> Deal | None:
-    copy = _copy_deal(deal)
+    copy = deal.copy()
     if call not in copy.legal_calls(seat):
         return None
     copy.apply(seat, call)
