@@ -311,3 +311,23 @@ def test_a_server_logging_json_lines_does_not_import_rich() -> None:
     assert done.returncode == 0, done.stderr
     assert "no-such-file.toml" in done.stderr
     assert done.stdout == "False None\n"
+
+
+def test_help_does_not_read_the_package_metadata() -> None:
+    """--version reads the version when asked: --help and every other command's parser
+    leave importlib.metadata (email, zipfile, csv) unimported; --help still offers it."""
+    probe = (
+        "import sys\n"
+        "from deberc_net.cli import main\n"
+        "try:\n"
+        "    main(['--help'])\n"
+        "except SystemExit as done:\n"
+        "    assert done.code == 0, done.code\n"
+        "print('read:', 'importlib.metadata' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "--version" in done.stdout and "show program's version number" in done.stdout
+    assert done.stdout.endswith("read: False\n")
