@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 
 # The one version string lives in pyproject.toml; the package reads it from its metadata,
@@ -15,7 +16,12 @@ def _version() -> str:
     return version("deberc-net")
 
 
-def __getattr__(name: str) -> str:
-    if name == "__version__":
-        return _version()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# mypy sees the one name, not the module __getattr__ (any other name would pass as a str)
+if TYPE_CHECKING:
+    __version__: str
+else:
+
+    def __getattr__(name: str) -> str:
+        if name == "__version__":
+            return _version()
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -341,7 +341,7 @@ DB_HELP = "SQLite file or postgresql://USER@HOST[:PORT]/DB (default deberc.sqlit
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="deberc-net", description="Deberts for people and bots.")
     parser.add_argument(
-        "--version", action="version", version=f"deberc-net {deberc_net.__version__}"
+        "--version", action=_PrintVersion, help="show program's version number and exit"
     )
     sub = parser.add_subparsers(dest="command", required=True)
 

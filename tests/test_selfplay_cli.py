@@ -27,6 +27,13 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def run_python(probe: str) -> subprocess.CompletedProcess[str]:
+    """``probe`` run in a fresh Python process (what a process imports at its start-up)."""
+    return subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
 def read_records(path: Path) -> list[dict[str, Any]]:
     lines = path.read_text(encoding="utf-8").splitlines()
     assert lines, "no record written"
@@ -285,9 +292,7 @@ def test_version_is_the_distributions_and_help_imports_no_engine() -> None:
         "               or m.startswith(('deberc_net.game', 'deberc_net.plugins')))\n"
         "print('imported:', heavy)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
-    )
+    done = run_python(probe)
     assert done.returncode == 0, done.stderr
     assert f"deberc-net {metadata.version('deberc-net')}\n" in done.stdout
     assert "usage: deberc-net" in done.stdout
@@ -305,9 +310,25 @@ def test_a_server_logging_json_lines_does_not_import_rich() -> None:
         "print('rich' in sys.modules, structlog.dev.rich)\n"
         "import rich\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
-    )
+    done = run_python(probe)
     assert done.returncode == 0, done.stderr
     assert "no-such-file.toml" in done.stderr
     assert done.stdout == "False None\n"
+
+
+def test_help_does_not_read_the_package_metadata() -> None:
+    """--version reads the version when asked: --help and every other command's parser
+    leave importlib.metadata (email, zipfile, csv) unimported; --help still offers it."""
+    probe = (
+        "import sys\n"
+        "from deberc_net.cli import main\n"
+        "try:\n"
+        "    main(['--help'])\n"
+        "except SystemExit as done:\n"
+        "    assert done.code == 0, done.code\n"
+        "print('read:', 'importlib.metadata' in sys.modules)\n"
+    )
+    done = run_python(probe)
+    assert done.returncode == 0, done.stderr
+    assert "--version" in done.stdout and "show program's version number" in done.stdout
+    assert done.stdout.endswith("read: False\n")

@@ -40,10 +40,14 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value  # once: later lookups find it as a plain global
-    return value
+# mypy sees the imports above, not the module __getattr__ (a misspelled name would
+# pass as Any)
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        home = _HOME.get(name)
+        if home is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+        globals()[name] = value  # once: later lookups find it as a plain global
+        return value

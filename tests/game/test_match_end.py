@@ -159,6 +159,26 @@ def test_claim_one_point_short_waits_for_the_next_trick() -> None:
     assert match.totals == [504, 74]
 
 
+# Trump clubs. Seat 0 holds the bella (Kc Qc) and no sequence; its As takes seat 1's Qs.
+BELLA_ONLY = ("Kc Qc As 10s 7h 8h 7d 9d Jd", "Jc 9c Ac Ks Qs Ah 10h 10d Ad", "8c")
+
+
+@pytest.mark.parametrize(("before", "claimed"), [(467, True), (466, False)])
+def test_claim_counts_a_bella_exactly_at_the_target(before: int, claimed: bool) -> None:
+    """With no sequence scoring the claim check counts only the cards until a bella's 20
+    could reach the target (docs/rules.md §7): at 467 + 14 + 20 it does, one short not."""
+    match = match_at((before, 0), BELLA_ONLY)
+    say(match, 0, "igrayu", "bella")
+    play(match, "As Qs")  # seat 0: 11 + 3
+    assert not match.deal.tally.scoring_combos
+    assert match.deal.running_total(0) == before + 34
+    if claimed:
+        assert match.result is not None and match.result.reason == "claim"
+        assert match.records[-1]["points"] == [34, 0] and match.totals == [501, 0]
+    else:
+        assert match.result is None and match.deal.result is None
+
+
 # ------------------------------------------------------------ target options
 def test_target_options() -> None:
     assert R.settings.target == 501

@@ -37,6 +37,14 @@ def deberc_configur(settings, players):
 """
 )
 RAISES = 'raise RuntimeError("this plugin is broken on purpose")\n'
+WRONG_ARGUMENTS = (  # a hook's implementation asking for an argument the hook never gives
+    GOOD_RULE
+    + """
+@hookimpl
+def deberc_configure(settings, players, table_size):
+    settings.target = 777
+"""
+)
 
 
 def publish(root: Path, dist: str, rule: str, source: str) -> str:
@@ -83,6 +91,7 @@ def serve_with(root: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     [
         (RAISES, "this plugin is broken on purpose"),
         (MISSPELLED, "deberc_configur"),
+        (WRONG_ARGUMENTS, "table_size"),
     ],
 )
 def test_serve_exits_2_naming_a_broken_distribution(tmp_path: Path, source: str, said: str) -> None:

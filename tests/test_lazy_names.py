@@ -1,0 +1,34 @@
+"""The names deberc_net and deberc_net.game give on first use (PEP 562) stay checked
+names for mypy: a misspelled one is a type error, not Any."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mypy import api
+
+
+def test_misspelled_lazy_names_are_type_errors(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import deberc_net\n"
+        "from deberc_net.game import Match, Matc\n"
+        "version: str = deberc_net.__version__\n"
+        "typo: str = deberc_net.__verison__\n"
+        "match: type[Match] = Match\n",
+        encoding="utf-8",
+    )
+    out, err, status = api.run(
+        [
+            "--strict",
+            "--follow-imports=silent",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--no-error-summary",
+            str(probe),
+        ]
+    )
+    assert err == ""
+    errors = sorted(line.split(":")[1] for line in out.splitlines() if ": error:" in line)
+    assert errors == ["2", "4"], out  # Matc and __verison__; the real names check
+    assert status == 1
