@@ -275,18 +275,32 @@ def snapshot(deal: Deal) -> dict[str, Any]:
     """Everything observable about a deal: its fields, record and every seat's calls."""
     # the rules are shared; the caches (legal calls, sequences, points) are memos of
     # the state, not state
-    # (collections as lists: the events are named tuples, which attrs.asdict, keeping
-    # collection types, cannot rebuild)
-    fields = attr.asdict(
-        deal,
-        filter=lambda a, _v: a.name not in ("rules", "_caches"),
-        retain_collection_types=False,
-    )
+    fields = {
+        a.name: _observable(getattr(deal, a.name))
+        for a in attr.fields(type(deal))
+        if a.name not in ("rules", "_caches")
+    }
     return {
         "fields": fields,
         "record": deal_record(deal),
         "legal": [legal(deal, s) for s in range(deal.players)],
     }
+
+
+def _observable(value: Any) -> Any:
+    """``value`` as plain data to compare, each event or log entry (a named tuple) tagged
+    with its class, so that two kinds with the same fields never compare equal."""
+    if attr.has(type(value)):
+        return {a.name: _observable(getattr(value, a.name)) for a in attr.fields(type(value))}
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return (type(value).__name__, tuple(_observable(item) for item in value))
+    if isinstance(value, (set, frozenset)):
+        return frozenset(_observable(item) for item in value)
+    if isinstance(value, (list, tuple)):
+        return [_observable(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _observable(item) for key, item in value.items()}
+    return value
 
 
 def refused(
