@@ -16,6 +16,7 @@ the cards still out, same points, same hand).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from deberc_net.game.cards import PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS, TRUMP_STRENGTH
 
@@ -24,6 +25,32 @@ from . import clock
 SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
 EXACT, LOWER, UPPER = 0, 1, 2
 INF = 10_000
+V = TypeVar("V", int, float)
+# a transposition table's entry: (depth searched, EXACT/LOWER/UPPER, value, best card)
+Entry = tuple[int, int, V, int]
+
+
+def settled(entry: Entry[V] | None, depth: int, alpha: V, beta: V) -> V | None:
+    """The stored value if ``entry``, searched at least ``depth`` deep, settles a node
+    with this window; otherwise None (search it)."""
+    if entry is None:
+        return None
+    e_depth, flag, val, _ = entry
+    if e_depth >= depth and (
+        flag == EXACT or (flag == LOWER and val >= beta) or (flag == UPPER and val <= alpha)
+    ):
+        return val
+    return None
+
+
+def bound(best: V, alpha0: V, beta0: V) -> int:
+    """What ``best``, found in the window (``alpha0``, ``beta0``), is: the exact value or
+    only an upper or lower bound on it."""
+    if best <= alpha0:
+        return UPPER
+    if best >= beta0:
+        return LOWER
+    return EXACT
 
 
 def _tables(trump: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -76,7 +103,7 @@ class Solver:
         self.exemption = partner_exemption
         self.points, self.strength = _tables(trump)
         self.trump_mask = SUIT_MASK[trump]
-        self.tt: dict[tuple[tuple[int, ...], int], tuple[int, int, int, int]] = {}
+        self.tt: dict[tuple[tuple[int, ...], int], Entry[int]] = {}
         self.nodes = 0
         self.node_limit = node_limit
         self.deadline = deadline  # clock.now() after which searches stop deepening
@@ -249,14 +276,10 @@ class Solver:
             key = (tuple(hands), turn)
             entry = self.tt.get(key)
             if entry is not None:
-                e_depth, flag, val, best_move = entry
-                if e_depth >= depth:
-                    if flag == EXACT:
-                        return val
-                    if flag == LOWER and val >= beta:
-                        return val
-                    if flag == UPPER and val <= alpha:
-                        return val
+                val = settled(entry, depth, alpha, beta)
+                if val is not None:
+                    return val
+                best_move = entry[3]
         hand = hands[turn]
         legal = self.legal(hand, trick, turn)
         maximize = self.team[turn] == 0
@@ -282,12 +305,7 @@ class Solver:
             if alpha >= beta:
                 break
         if key is not None:
-            flag = EXACT
-            if best <= alpha0:
-                flag = UPPER
-            elif best >= beta0:
-                flag = LOWER
-            self.tt[key] = (depth, flag, best, chosen)
+            self.tt[key] = (depth, bound(best, alpha0, beta0), best, chosen)
         return best
 
     def _after(

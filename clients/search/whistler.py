@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from deberc_net.game.cards import PLAIN_STRENGTH, TRUMP_STRENGTH
 
 from . import clock
-from .solver import EXACT, INF, LOWER, SUIT_MASK, UPPER, Solver, cards_of
+from .solver import INF, SUIT_MASK, Entry, Solver, bound, cards_of, settled
 
 Points = tuple[int, ...]  # by seat
 
@@ -173,7 +173,7 @@ class WhistlerSolver(Playout):
         self.me, self.other, self.player = me, other, player
         self.score = score
         self.base = tuple(base)
-        self.ftt: dict[tuple[tuple[int, ...], int, Points], tuple[int, int, float, int]] = {}
+        self.ftt: dict[tuple[tuple[int, ...], int, Points], Entry[float]] = {}
 
     def final(self, got: Points) -> float:
         return self.score(tuple(b + g for b, g in zip(self.base, got, strict=True)))
@@ -231,13 +231,10 @@ class WhistlerSolver(Playout):
             key = (tuple(hands), turn, got)
             entry = self.ftt.get(key)
             if entry is not None:
-                e_depth, flag, val, best_move = entry
-                if e_depth >= depth and (
-                    flag == EXACT
-                    or (flag == LOWER and val >= beta)
-                    or (flag == UPPER and val <= alpha)
-                ):
+                val = settled(entry, depth, alpha, beta)
+                if val is not None:
                     return val
+                best_move = entry[3]
         maximize = turn == self.me
         alpha0, beta0 = alpha, beta
         best: float = -INF if maximize else INF
@@ -259,12 +256,7 @@ class WhistlerSolver(Playout):
             if alpha >= beta:
                 break
         if key is not None:
-            flag = EXACT
-            if best <= alpha0:
-                flag = UPPER
-            elif best >= beta0:
-                flag = LOWER
-            self.ftt[key] = (depth, flag, best, chosen)
+            self.ftt[key] = (depth, bound(best, alpha0, beta0), best, chosen)
         return best
 
     def _next(
