@@ -354,7 +354,9 @@ def test_a_distributed_ladder_and_its_workers_need_postgres(
 ) -> None:
     db = tmp_path / "local.sqlite3"
     # a process: 'ladder run' sets up logging to its standard error
-    refused = ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--distributed", db=db, timeout=20)
+    refused = ladder(
+        tmp_path, "--bot", HEUR, "--bot", RAND, "--distributed", db=db, timeout=20, process=True
+    )
     assert refused.returncode == 2
     assert "--distributed needs --db postgresql://" in refused.stderr
     assert main(["ladder", "worker", "--db", str(db)]) == 2
@@ -430,7 +432,9 @@ def test_a_bot_that_only_sends_illegal_calls_forfeits_on_timeouts(tmp_path: Path
 
 def test_a_bot_that_cannot_start_stops_the_ladder_with_status_2(tmp_path: Path) -> None:
     broken = f"broken={PY} -c 'import sys; sys.exit(1)'"
-    done = ladder(tmp_path, "--bot", HEUR, "--bot", broken, "--deals", "2", "--json", timeout=30)
+    done = ladder(  # the command's process: its exit status and standard error
+        tmp_path, "--bot", HEUR, "--bot", broken, "--deals", "2", "--json", timeout=30, process=True
+    )
     assert done.returncode == 2, done.stderr
     assert "bot 'broken'" in done.stderr and "keeps exiting" in done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
