@@ -59,9 +59,10 @@ def ladder(
     return run_cli(argv[3:], cwd=tmp_path)
 
 
-def run_cli(argv: Sequence[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """``deberc-net ARGV`` in this process from ``cwd``: its exit status and what it wrote
-    to standard output and error, as a process's would be."""
+def run_cli(argv: Sequence[str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``deberc-net ARGV`` in this process (from ``cwd`` if given): its exit status and
+    what it wrote to standard output and error, as a process's would be. A trio test
+    calls it in a thread (``trio.to_thread.run_sync``): the command runs its own loop."""
     out, err = io.StringIO(), io.StringIO()
     with _cwd(cwd), _logging_restored(), contextlib.redirect_stdout(out):
         with contextlib.redirect_stderr(err):
@@ -70,7 +71,10 @@ def run_cli(argv: Sequence[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 @contextlib.contextmanager
-def _cwd(path: Path) -> Iterator[None]:
+def _cwd(path: Path | None) -> Iterator[None]:
+    if path is None:
+        yield
+        return
     before = os.getcwd()
     os.chdir(path)
     try:
