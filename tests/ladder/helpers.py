@@ -64,9 +64,13 @@ def run_cli(argv: Sequence[str], cwd: Path | None = None) -> subprocess.Complete
     what it wrote to standard output and error, as a process's would be. A trio test
     calls it in a thread (``trio.to_thread.run_sync``): the command runs its own loop."""
     out, err = io.StringIO(), io.StringIO()
-    with _cwd(cwd), _logging_restored(), contextlib.redirect_stdout(out):
-        with contextlib.redirect_stderr(err):
-            code = cli.main(list(argv))
+    with (
+        _cwd(cwd),
+        _logging_restored(),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
+        code = cli.main(list(argv))
     return subprocess.CompletedProcess(list(argv), code, out.getvalue(), err.getvalue())
 
 

@@ -27,6 +27,7 @@ from .helpers import (
     ladder_argv,
     pair_of,
     records_in,
+    run_cli,
     script,
     summary,
 )
@@ -137,15 +138,10 @@ def test_heuristic_beats_random_and_a_one_copy_ladder_is_deterministic(
     assert table.returncode == 0, table.stderr
     lines = table.stdout.splitlines()
     assert "heur" in lines[1] and "rand" in lines[2]  # the leaderboard, best first
-    rows = json.loads(
-        subprocess.run(
-            [sys.executable, "-m", "deberc_net", "ladder", "table", "--db", str(first), "--json"],
-            capture_output=True,
-            text=True,
-            timeout=20,
-            check=True,
-        ).stdout
-    )
+    # (the text table above is the command's process; its JSON here, the same main)
+    as_json = run_cli(["ladder", "table", "--db", str(first), "--json"])
+    assert as_json.returncode == 0, as_json.stderr
+    rows = json.loads(as_json.stdout)
     assert [(r["bot"], r["games"]) for r in rows] == [("heur", 60), ("rand", 60)]
     assert rows[0]["rating"] > rows[1]["rating"]
 
