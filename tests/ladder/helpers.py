@@ -1,16 +1,24 @@
-"""Running ladders from the tests: the reference bots' commands, the CLI as a process,
-and what it stored."""
+"""Running ladders from the tests: the reference bots' commands, the CLI (in the tests'
+own process, or as a process where that is what a test is about), and what it stored."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
 import shlex
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import structlog
+
+from deberc_net import cli
+from deberc_net.server import logs
 from deberc_net.server.store import open_store
 
 PY = shlex.quote(sys.executable)
@@ -34,10 +42,69 @@ def ladder_argv(db: Path | str, *args: str) -> list[str]:
 
 
 def ladder(
-    tmp_path: Path, *args: str, db: Path | str | None = None, timeout: float = 50
+    tmp_path: Path,
+    *args: str,
+    db: Path | str | None = None,
+    timeout: float = 50,
+    process: bool = False,
 ) -> subprocess.CompletedProcess[str]:
+    """``deberc-net ladder run`` with ``args``: by default the CLI's own ``main`` in this
+    process (the same server, bots and store over real loopback sockets, without a Python
+    start-up of about a second); ``process=True`` runs the command itself, for the tests
+    about its process (exit status, standard error). ``timeout`` bounds a process; the
+    suite's own per-test limit bounds the rest."""
     argv = ladder_argv(db or tmp_path / "ladder.sqlite3", *args)
-    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=tmp_path)
+    if process:
+        return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=tmp_path)
+    return run_cli(argv[3:], cwd=tmp_path)
+
+
+def run_cli(argv: Sequence[str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``deberc-net ARGV`` in this process (from ``cwd`` if given): its exit status and
+    what it wrote to standard output and error, as a process's would be. A trio test
+    calls it in a thread (``trio.to_thread.run_sync``): the command runs its own loop."""
+    out, err = io.StringIO(), io.StringIO()
+    with (
+        _cwd(cwd),
+        _logging_restored(),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
+        code = cli.main(list(argv))
+    return subprocess.CompletedProcess(list(argv), code, out.getvalue(), err.getvalue())
+
+
+@contextlib.contextmanager
+def _cwd(path: Path | None) -> Iterator[None]:
+    if path is None:
+        yield
+        return
+    before = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
+@contextlib.contextmanager
+def _logging_restored() -> Iterator[None]:
+    """The command sets up structlog for a process (to its stderr, cached on first use):
+    here the set-up is the same, except that no logger is cached, and the tests' process
+    gets its own set-up back afterwards (other tests capture its logs)."""
+    saved = structlog.get_config()
+    configure = logs.configure_logging
+
+    def uncached(level: str = "info", json_output: bool | None = None) -> None:
+        configure(level, json_output)
+        structlog.configure(cache_logger_on_first_use=False)
+
+    logs.configure_logging = uncached
+    try:
+        yield
+    finally:
+        logs.configure_logging = configure
+        structlog.configure(**saved)
 
 
 def summary(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:

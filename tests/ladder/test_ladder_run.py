@@ -27,6 +27,7 @@ from .helpers import (
     ladder_argv,
     pair_of,
     records_in,
+    run_cli,
     script,
     summary,
 )
@@ -137,15 +138,10 @@ def test_heuristic_beats_random_and_a_one_copy_ladder_is_deterministic(
     assert table.returncode == 0, table.stderr
     lines = table.stdout.splitlines()
     assert "heur" in lines[1] and "rand" in lines[2]  # the leaderboard, best first
-    rows = json.loads(
-        subprocess.run(
-            [sys.executable, "-m", "deberc_net", "ladder", "table", "--db", str(first), "--json"],
-            capture_output=True,
-            text=True,
-            timeout=20,
-            check=True,
-        ).stdout
-    )
+    # (the text table above is the command's process; its JSON here, the same main)
+    as_json = run_cli(["ladder", "table", "--db", str(first), "--json"])
+    assert as_json.returncode == 0, as_json.stderr
+    rows = json.loads(as_json.stdout)
     assert [(r["bot"], r["games"]) for r in rows] == [("heur", 60), ("rand", 60)]
     assert rows[0]["rating"] > rows[1]["rating"]
 
@@ -354,7 +350,9 @@ def test_a_distributed_ladder_and_its_workers_need_postgres(
 ) -> None:
     db = tmp_path / "local.sqlite3"
     # a process: 'ladder run' sets up logging to its standard error
-    refused = ladder(tmp_path, "--bot", HEUR, "--bot", RAND, "--distributed", db=db, timeout=20)
+    refused = ladder(
+        tmp_path, "--bot", HEUR, "--bot", RAND, "--distributed", db=db, timeout=20, process=True
+    )
     assert refused.returncode == 2
     assert "--distributed needs --db postgresql://" in refused.stderr
     assert main(["ladder", "worker", "--db", str(db)]) == 2
@@ -430,7 +428,9 @@ def test_a_bot_that_only_sends_illegal_calls_forfeits_on_timeouts(tmp_path: Path
 
 def test_a_bot_that_cannot_start_stops_the_ladder_with_status_2(tmp_path: Path) -> None:
     broken = f"broken={PY} -c 'import sys; sys.exit(1)'"
-    done = ladder(tmp_path, "--bot", HEUR, "--bot", broken, "--deals", "2", "--json", timeout=30)
+    done = ladder(  # the command's process: its exit status and standard error
+        tmp_path, "--bot", HEUR, "--bot", broken, "--deals", "2", "--json", timeout=30, process=True
+    )
     assert done.returncode == 2, done.stderr
     assert "bot 'broken'" in done.stderr and "keeps exiting" in done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""

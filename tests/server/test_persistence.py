@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
-import sys
 from pathlib import Path
 
 import trio
 
 from deberc_net.server.lobby import MATCH_NUMBER_BLOCK
+from tests.ladder.helpers import run_cli
 
 from .client import LineClient, fields, play_machine, seat_pair
 from .conftest import Connector, make_config, running_server
@@ -29,13 +29,12 @@ async def _raw_login(port: int, line: str) -> str:
 
 
 async def _export(db: Path) -> tuple[int, str]:
-    done = await trio.run_process(
-        [sys.executable, "-m", "deberc_net", "records", "export", "--db", str(db)],
-        capture_stdout=True,
-        capture_stderr=True,
-        check=False,
-    )
-    return done.returncode, done.stdout.decode("utf-8")
+    """``records export``: its main, in a thread of this process, once the server that
+    wrote ``db`` has stopped (closing the file here could otherwise drop a running
+    in-process server's SQLite locks: tests/server/test_hardening.py exports from a
+    process, and checks the command's exit status there)."""
+    done = await trio.to_thread.run_sync(run_cli, ["records", "export", "--db", str(db)])
+    return done.returncode, done.stdout
 
 
 async def test_accounts_and_games_survive_a_restart(db_path: Path, connect: Connector) -> None:

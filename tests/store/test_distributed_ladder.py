@@ -14,7 +14,7 @@ from typing import Any
 
 import psycopg
 
-from tests.ladder.helpers import HEUR, RAND, ladder, ladder_argv, summary
+from tests.ladder.helpers import HEUR, RAND, ladder, ladder_argv, run_cli, summary
 
 LEASE_S = "1.5"
 TIME_LIMIT_S = 45  # under pytest's own limit
@@ -69,13 +69,8 @@ def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
             ),
             deadline,
         )
-        table = subprocess.run(
-            [sys.executable, "-m", "deberc_net", "ladder", "table", "--db", postgres_url],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=True,
-        )
+        table = run_cli(["ladder", "table", "--db", postgres_url])
+        assert table.returncode == 0, table.stderr
         assert "(distributed): 0 of 4 boards played so far" in table.stdout
         doomed = _worker(postgres_url, tmp_path / "doomed.log")
         workers.append(doomed)

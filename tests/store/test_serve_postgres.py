@@ -19,6 +19,7 @@ import trio
 
 from deberc_net.server.lobby import MATCH_NUMBER_BLOCK
 from deberc_net.server.web import ladders as web_ladders
+from tests.ladder.helpers import run_cli
 from tests.server.client import LineClient, fields, play_machine, seat_pair
 from tests.server.conftest import Connector
 
@@ -34,6 +35,14 @@ async def _deberc(*args: str, stdin: bytes = b"") -> tuple[int, str, str]:
         check=False,
     )
     return done.returncode, done.stdout.decode(), done.stderr.decode()
+
+
+async def _deberc_here(*args: str) -> tuple[int, str, str]:
+    """As ``_deberc``, with the command's own ``main`` in this process (a thread of its
+    own: it runs its own trio loop), where the test is about what it reads or stores in
+    PostgreSQL, not about its process (test_admin_and_export_take_a_postgres_address)."""
+    done = await trio.to_thread.run_sync(run_cli, args)
+    return done.returncode, done.stdout, done.stderr
 
 
 @asynccontextmanager
@@ -118,7 +127,7 @@ async def test_serve_on_postgres_keeps_accounts_and_games_across_a_restart(
             row = conn.execute("SELECT salt, hash FROM accounts WHERE name = 'ann'").fetchone()
         assert row is not None and b"s3cret" not in bytes(row[1])
 
-        code, out, err = await _deberc("records", "export", "--db", postgres_url)
+        code, out, err = await _deberc_here("records", "export", "--db", postgres_url)
         assert code == 0, err
         stored = [json.loads(line) for line in out.splitlines()]
         assert len(stored) == len(live) >= 1
@@ -158,13 +167,13 @@ async def test_admin_and_export_take_a_postgres_address(postgres_url: str) -> No
 
 
 async def test_a_ladder_keeps_its_results_and_records_in_postgres(postgres_url: str) -> None:
-    bots = [f"--bot=rand{n}={sys.executable} -m clients.random_bot --seed {n}" for n in (1, 2)]
-    code, out, err = await _deberc(
+    bots = [f"--bot=rand{n}=py:clients.random_bot --seed {n}" for n in (1, 2)]
+    code, out, err = await _deberc_here(
         "ladder", "run", *bots, "--deals", "1", "--seed", "pg", "--db", postgres_url, "--json"
     )
     assert code == 0, err[-2000:]
     summary = json.loads(out)
-    code, out, err = await _deberc("ladder", "table", "--db", postgres_url, "--json")
+    code, out, err = await _deberc_here("ladder", "table", "--db", postgres_url, "--json")
     assert code == 0, err
     board = json.loads(out)
     assert sorted(r["bot"] for r in board) == ["rand1", "rand2"]
@@ -172,7 +181,7 @@ async def test_a_ladder_keeps_its_results_and_records_in_postgres(postgres_url: 
     assert all(r["games"] == 2 for r in board)
     rated = {r["bot"]: r["rating"] for r in summary["ratings"]}
     assert {r["bot"]: r["rating"] for r in board} == pytest.approx(rated)
-    code, out, err = await _deberc("records", "export", "--db", postgres_url)
+    code, out, err = await _deberc_here("records", "export", "--db", postgres_url)
     assert code == 0, err
     assert len(out.splitlines()) >= 2  # both seatings' deals, seeds filled in
     assert all(json.loads(line)["seed"] for line in out.splitlines())
@@ -248,7 +257,7 @@ async def test_two_servers_on_one_database_number_matches_apart_and_end_only_the
                 # drawn from the store, a block each: the first of each
                 assert {on_first, on_second} == {"m1", f"m{1 + MATCH_NUMBER_BLOCK}"}
                 await _until_running(postgres_url, {on_first, on_second})
-                code, out, _ = await _deberc("records", "export", "--db", postgres_url)
+                code, out, _ = await _deberc_here("records", "export", "--db", postgres_url)
                 assert (code, out) == (0, "")  # both withheld while they run
 
                 first_process.kill()  # SIGKILL: no goodbye to the store
@@ -256,7 +265,7 @@ async def test_two_servers_on_one_database_number_matches_apart_and_end_only_the
                 with trio.fail_after(10):  # the second sees its heartbeat stop
                     while _running(postgres_url) != {on_second}:
                         await trio.sleep(0.1)
-                code, out, _ = await _deberc("records", "export", "--db", postgres_url)
+                code, out, _ = await _deberc_here("records", "export", "--db", postgres_url)
                 (record,) = [json.loads(line) for line in out.splitlines()]
                 assert record["match"] == on_first and record["seed"] is None
                 await _play_on(carl, dan)  # the second server plays on
