@@ -8,11 +8,11 @@ share one level); the issue's main figures come from the real ladder
         [--boards 100] [--players 2] [--seed d1] [--first 1]
 
 A bot is ``heuristic``, ``random`` (``random:NAME`` seeds it differently) or
-``search:KEY=VALUE,...`` with ``level``, ``ms`` (the time per
-decision; ``ms=0`` lifts the clock, so the level's worlds alone decide: a result that
-does not depend on the machine's load) and any other ``SearchPlayer`` field (a tuning
-switch). A board is one deal played in every seating, as the ladder plays it; ``--first``
-starts at another board, so runs can be split and joined.
+``search:KEY=VALUE,...`` with ``level``, ``ms`` (the time per decision, the level's own
+if not given; ``ms=0`` lifts the clock, so the level's worlds alone decide: a result
+that does not depend on the machine's load) and any other ``SearchPlayer`` field (a
+tuning switch). A board is one deal played in every seating, as the ladder plays it;
+``--first`` starts at another board, so runs can be split and joined.
 """
 
 from __future__ import annotations

@@ -2,14 +2,16 @@
 per deal, through the real server (``deberc-net ladder run``).
 
     .venv/bin/python bench/search_ladder.py [--boards 100] [--players 2] [--level 3]
-        [--ms 200] [--against heuristic|random|search-L] [--variant moscow]
+        [--ms MS] [--against heuristic|random|search-L] [--variant moscow]
         [--option NAME ...] [--seed s1] [--concurrency 1] [--in-process]
 
 The issue's target (#12): 1,000 boards, 2 players, the default level beating the
 heuristic bot by at least 100 Elo with the lower end of the 95% interval above 0, at no
-more than 200 ms per decision. Each board is played in every seating, so the luck of the
-cards cancels out within a duplicate set. ``--in-process`` plays both bots inside the
-ladder's process (``py:MODULE``, docs/bots.md): no process per copy, one core in all.
+more than 200 ms per decision (level 3's own time). Each board is played in every
+seating, so the luck of the cards cancels out within a duplicate set. ``--in-process``
+plays both bots inside the ladder's process (``py:MODULE``, docs/bots.md): no process
+per copy, one core in all. Without ``--ms`` each search bot thinks for its level's own
+time (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from clients.search.policy import LEVELS
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def bot_command(spec: str, ms: int, seed: str) -> str:
+def bot_command(spec: str, ms: int | None, seed: str) -> str:
     py = shlex.quote(sys.executable)
     if spec == "heuristic":
         return f"{py} -m clients.heuristic_bot"
@@ -35,7 +39,8 @@ def bot_command(spec: str, ms: int, seed: str) -> str:
         return f"{py} -m clients.random_bot --seed {shlex.quote(seed)}"
     if spec.startswith("search-"):
         level = int(spec.split("-", 1)[1])
-        return f"{py} -m clients.search_bot --level {level} --ms {ms} --seed {shlex.quote(seed)}"
+        time = "" if ms is None else f" --ms {ms}"  # else the level's own
+        return f"{py} -m clients.search_bot --level {level}{time} --seed {shlex.quote(seed)}"
     raise SystemExit(f"unknown bot {spec!r}: heuristic, random or search-LEVEL")
 
 
@@ -57,7 +62,11 @@ def run_ladder(args: argparse.Namespace) -> dict[str, Any]:
         if args.against.startswith("search-"):
             raise SystemExit("--in-process takes one search bot: its level is the process's")
         spec = lambda name, ms, seed: in_process_spec(name, seed)  # noqa: E731
-        env["DEBERC_SEARCH_LEVEL"], env["DEBERC_SEARCH_MS"] = str(args.level), str(args.ms)
+        env["DEBERC_SEARCH_LEVEL"] = str(args.level)
+        if args.ms is None:  # the level's own time
+            env.pop("DEBERC_SEARCH_MS", None)
+        else:
+            env["DEBERC_SEARCH_MS"] = str(args.ms)
     with tempfile.TemporaryDirectory() as tmp:
         argv = [
             sys.executable,
@@ -101,7 +110,9 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=100)
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--level", type=int, default=3, choices=range(1, 6))
-    parser.add_argument("--ms", type=int, default=200, help="search time per decision")
+    parser.add_argument(
+        "--ms", type=int, help="search time per decision (default: each level's own)"
+    )
     parser.add_argument(
         "--against",
         default="heuristic",
@@ -126,9 +137,10 @@ def main() -> None:
         pair["a"], pair["b"] = pair["b"], pair["a"]
         pair["elo"], pair["points_per_deal"] = -pair["elo"], -pair["points_per_deal"]
         pair["score"], pair["los"] = 1 - pair["score"], 1 - pair["los"]
+    ms = LEVELS[args.level].ms if args.ms is None else args.ms
     print(
         f"{pair['a']} vs {pair['b']}: {args.boards} boards, {pair['deals']} deals, "
-        f"{args.players} players, level {args.level}, {args.ms} ms"
+        f"{args.players} players, level {args.level}, {ms} ms"
     )
     print(
         f"  Elo {pair['elo']:+.0f} ± {pair['elo_margin']:.0f}  "

@@ -52,14 +52,17 @@ class Level:
     depth: int  # tricks searched before estimating, early in the deal
     exact: int  # cards left in hand at which the search goes to the end
     bid_samples: int
+    # thinking time per decision unless told (--ms): about what the level's worlds and
+    # depth need; at one time for all, the higher levels were cut short (docs/bots.md)
+    ms: int
 
 
 LEVELS = {
-    1: Level(samples=3, depth=1, exact=2, bid_samples=8),
-    2: Level(samples=6, depth=1, exact=4, bid_samples=24),
-    3: Level(samples=20, depth=2, exact=5, bid_samples=96),
-    4: Level(samples=40, depth=2, exact=6, bid_samples=160),
-    5: Level(samples=80, depth=3, exact=7, bid_samples=256),
+    1: Level(samples=3, depth=1, exact=2, bid_samples=8, ms=50),
+    2: Level(samples=6, depth=1, exact=4, bid_samples=24, ms=100),
+    3: Level(samples=20, depth=2, exact=5, bid_samples=96, ms=200),
+    4: Level(samples=40, depth=2, exact=6, bid_samples=160, ms=500),
+    5: Level(samples=80, depth=3, exact=7, bid_samples=256, ms=1000),
 }
 DEFAULT_LEVEL = 3
 TERTZ = "tertz"  # its cards are searched in worlds of its own (search/tertz.py)
@@ -74,10 +77,43 @@ OWN_SHARE = 0.75  # three players: what a whistler's own point is worth above a 
 DEBUG = bool(os.environ.get("SEARCH_DEBUG"))  # print each decision's values to stderr
 
 
+def level_error(level: int) -> str | None:
+    """Why ``level`` is no level (to follow the setting's name), or None."""
+    if level in LEVELS:
+        return None
+    return f"must be one of {', '.join(map(str, sorted(LEVELS)))}, not {level}"
+
+
+def ms_error(ms: int) -> str | None:
+    """Why ``ms`` is no time per decision (to follow the setting's name), or None."""
+    return None if ms >= 1 else f"must be at least 1 (milliseconds a decision), not {ms}"
+
+
+def _valid_level(player: SearchPlayer, attribute: attrs.Attribute[int], level: int) -> None:
+    if (error := level_error(level)) is not None:
+        raise ValueError(f"level {error}")
+
+
+def _valid_ms(player: SearchPlayer, attribute: attrs.Attribute[int], ms: int) -> None:
+    if (error := ms_error(ms)) is not None:
+        raise ValueError(f"ms {error}")
+
+
+def _level_ms(player: SearchPlayer) -> int:
+    """The default of ``ms``: the level's time (the level is checked first: defaults come
+    before validators)."""
+    _valid_level(player, attrs.fields(SearchPlayer).level, player.level)
+    return LEVELS[player.level].ms
+
+
 @attrs.define
 class SearchPlayer:
-    level: int = DEFAULT_LEVEL
-    ms: int = 200
+    level: int = attrs.field(default=DEFAULT_LEVEL, validator=_valid_level)
+    # per decision, in milliseconds: the level's own (Level.ms) unless given
+    ms: int = attrs.field(
+        default=attrs.Factory(_level_ms, takes_self=True),
+        validator=_valid_ms,
+    )
     seed: str | None = None
     tracker: Tracker = attrs.Factory(Tracker)
     rng: random.Random = attrs.Factory(random.Random)
