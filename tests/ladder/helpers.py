@@ -70,8 +70,20 @@ def run_cli(argv: Sequence[str], cwd: Path | None = None) -> subprocess.Complete
         contextlib.redirect_stdout(out),
         contextlib.redirect_stderr(err),
     ):
-        code = cli.main(list(argv))
+        try:
+            code = cli.main(list(argv))
+        except SystemExit as exit_:  # argparse's usage errors (and --help, --version)
+            code = _exit_status(exit_.code)
+            if isinstance(exit_.code, str):
+                print(exit_.code, file=sys.stderr)  # as the interpreter writes it
     return subprocess.CompletedProcess(list(argv), code, out.getvalue(), err.getvalue())
+
+
+def _exit_status(code: object) -> int:
+    """The exit status a process gets for ``SystemExit(code)``."""
+    if code is None:
+        return 0
+    return code if isinstance(code, int) else 1
 
 
 @contextlib.contextmanager

@@ -477,3 +477,10 @@ async def test_a_server_that_refuses_reserve_is_an_error_not_a_hang(
     done = await one_board_on(port, tmp_path)
     assert done.returncode == 2
     assert b"not-allowed" in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_run_cli_returns_a_usage_error_as_a_process_would() -> None:
+    # argparse exits (SystemExit 2) on a bad argument: in-process, the status comes back
+    done = run_cli(["ladder", "run", "--no-such-option"])
+    assert done.returncode == 2 and "usage: deberc-net ladder run" in done.stderr
+    assert "error:" in done.stderr and done.stdout == ""
