@@ -56,7 +56,6 @@ if TYPE_CHECKING:
     from .lobby import Lobby
 
 log = structlog.get_logger("deberc.table")
-ALL, ASKS = Tell.ALL, Tell.ASKS
 
 T = TypeVar("T")
 
@@ -483,10 +482,10 @@ class Table:
             case Say(session, text):
                 if session in self.observers:  # kibitzers talk among themselves
                     said = ev.Said(session.name or "?", text, self.id, watchers=True)
-                    self._broadcast(list(self.observers), said, to_asks_only=False)
+                    self._broadcast(list(self.observers), said, asks_only_too=False)
                     return
                 said = ev.Said(session.name or "?", text, self.id)
-                self._broadcast(self._audience(), said, to_asks_only=False)
+                self._broadcast(self._audience(), said, asks_only_too=False)
             case Invite(session, name):
                 self._invite(session, name)
             case SummonBot(session, kind, level, rated):
@@ -766,7 +765,7 @@ class Table:
         assert match is not None
         for seat in range(self.players):
             session = self._session(seat)
-            if session is not None and seat != match.to_act and session.connection.tell is ALL:
+            if session is not None and seat != match.to_act and session.connection.tell is Tell.ALL:
                 self._send_state(session, seat)
         self._ask()
 
@@ -1069,10 +1068,10 @@ class Table:
         players' copies until every seating of the board is played."""
         deal = ev.DealRecord(self.id, record)
         if self.board is None:
-            self._broadcast(self._audience(), deal, to_asks_only=False)
+            self._broadcast(self._audience(), deal, asks_only_too=False)
             return
         for target in self.observers:
-            if self.lobby.is_admin(target) and target.connection.tell is ALL:
+            if self.lobby.is_admin(target) and target.connection.tell is Tell.ALL:
                 target.send(deal)
         self.lobby.hold(self.board, tuple(s for s in self.seats if s is not None), deal)
 
@@ -1160,7 +1159,7 @@ class Table:
         if self.told_ends and isinstance(event, g.MatchStarted | g.MatchEnded):
             audience += [s for s in self.told_ends if s not in audience]
         if not isinstance(event, g.MatchEnded):
-            audience = [s for s in audience if s.connection.tell is ALL]
+            audience = [s for s in audience if s.connection.tell is Tell.ALL]
             if not audience:  # (a ladder's board: its bots act on their asks alone)
                 return
         names = tuple([s or "-" for s in self.seats])
@@ -1168,14 +1167,14 @@ class Table:
 
     @staticmethod
     def _broadcast(
-        targets: Iterable[Session], event: ev.ServerEvent, *, to_asks_only: bool = True
+        targets: Iterable[Session], event: ev.ServerEvent, *, asks_only_too: bool = True
     ) -> None:
         """Send one event to many: rendered once per voice, not once per listener.
-        ``to_asks_only``: told to the connections told only their asks too (Tell.ASKS)."""
+        ``asks_only_too``: told to the connections told only their asks as well (Tell.ASKS)."""
         rendered: dict[tuple[str, str], tuple[list[str], bytes]] = {}  # encoded once too
         for target in targets:
             connection = target.connection
-            if connection.tell is ASKS and not to_asks_only:
+            if connection.tell is Tell.ASKS and not asks_only_too:
                 continue
             voice = connection.voice
             told = rendered.get(voice)

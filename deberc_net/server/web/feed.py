@@ -112,10 +112,7 @@ class PageSession(Session):
             self.to_feed(lines)
 
     def send_rendered(self, lines: list[str], data: bytes) -> None:
-        if self.to_feed is None:
-            super().send_rendered(lines, data)
-        else:
-            self.to_feed(lines)
+        self.send_lines(lines)  # (as send_lines chooses: the feed or the connection)
 
 
 @attrs.define(eq=False)
