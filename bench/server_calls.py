@@ -96,7 +96,7 @@ async def control():
                     if "CancelScope" in f and name == "__init__"
                 )
                 top = sorted(
-                    ((s[1], f"{os.path.basename(f)}:{name}") for (f, _, name), s in stats.items()),
+                    ((s[1], f"{os.sep.join(f.split(os.sep)[-2:])}:{name}") for (f, _, name), s in stats.items()),
                     reverse=True,
                 )[:150]
                 print(json.dumps({

@@ -11,7 +11,6 @@ bytes. A handler's failure is logged and ends only its own connection.
 from __future__ import annotations
 
 import errno
-import functools
 import gc
 import itertools
 import math
@@ -422,13 +421,13 @@ class Server:
                 and not table.remote
                 and table.may_handle_here()
             ):
-                # the table's task waits idle: the lobby posts the call, and this task
-                # handles it (one task switch a call, not two). Meanwhile an abort of
+                # the table's task waits idle: this task handles the call (one task
+                # switch a call, not two), without posting it. Meanwhile an abort of
                 # this connection cancels a scope nobody is in (the table's work is not
                 # its to cancel halfway): the closed connection ends the reader after.
                 reading, session.cancel_scope = session.cancel_scope, self._quiet_scope
                 try:
-                    await table.handle_here(functools.partial(self._command, session, item))
+                    await table.call_here(session, item.text, item.seq)
                 finally:
                     session.cancel_scope = reading
                 continue

@@ -1,8 +1,8 @@
 """One table: its seats, observers, match and clock, owned by one trio task.
 
 Everything that changes a table arrives as a message on its inbox and is handled by
-``Table.run``, or by the reader that posted a call while the table's task waited idle
-(``handle_here``, the task kept parked meanwhile): one at a time, so there are no locks
+``Table.run``, or a call by the reader that got it while the table's task waited idle
+(``call_here``, the task kept parked meanwhile): one at a time, so there are no locks
 and no two calls can interleave. The table sends public events to everyone at the
 table, private state only to its own seat, and stores each finished deal before it
 starts the next one.
@@ -364,35 +364,59 @@ class Table:
         return (scope is not None and scope.deadline > now) or self._deadline() > now
 
     async def handle_here(self, post: Callable[[], Awaitable[object]]) -> None:
-        """Hold the inbox, ``post`` (a reader's call, while ``may_handle_here``: the
-        lobby posts it), handle in the calling task what was posted, release: one task
-        switch a call instead of two. The table's own task stays parked meanwhile (puts
-        are held; woken by its clock, it waits for the release), so still only one task
-        at a time changes the table; after, its deadline is the clock's (or earlier), or
-        it is woken if there is more to do. The caller must not be cancelled halfway
-        (Server._received sees to it)."""
-        inbox = self.inbox
-        inbox.hold()
+        """Hold the inbox, ``post`` (while ``may_handle_here``), handle in the calling
+        task what was posted, release: one task switch a message instead of two. The
+        table's own task stays parked meanwhile (puts are held; woken by its clock, it
+        waits for the release), so still only one task at a time changes the table;
+        after, its deadline is the clock's (or earlier), or it is woken if there is more
+        to do. The caller must not be cancelled halfway (Server._received sees to it)."""
+        self.inbox.hold()
         try:
             await post()
-            while self.state != ev.TableState.CLOSED:
-                posted = inbox.take()
-                if posted is None:
-                    break
-                with batched():
-                    await self._guarded(self._handle(*posted))
+            await self._handle_queued()
         finally:
-            inbox.release()
-            scope = self._clock_scope
-            if self.state == ev.TableState.CLOSED:
-                inbox.wake()
-            elif inbox.waiting and scope is not None:
-                # moved only to an earlier time (moving it costs a few µs, and a call
-                # moves it later: the next ask's clock); woken before anything is due,
-                # the task finds nothing to do and waits again till the clock's deadline
-                deadline = self._deadline()
-                if deadline < scope.deadline:
-                    scope.deadline = deadline
+            self._let_go()
+
+    async def call_here(self, session: Session, text: str, seq: int | None) -> None:
+        """A player's table call, handled in the calling task (its reader) while
+        ``may_handle_here``, as ``handle_here`` handles what the lobby posts for it, but
+        without the post (the lobby's checks, the inbox, the message and its dispatch: a
+        tenth of a call's work). Nothing is queued and the table's task is idle, so the
+        call comes first as it would through the inbox; what is posted meanwhile is
+        handled after it."""
+        self.inbox.hold()
+        try:
+            with batched():  # what the call tells goes out in one write per connection
+                await self._guarded(self._call(session, text, seq))
+            await self._handle_queued()
+        finally:
+            self._let_go()
+
+    async def _handle_queued(self) -> None:
+        """Handle what is queued, in the task that holds the inbox."""
+        inbox = self.inbox
+        while self.state != ev.TableState.CLOSED:
+            posted = inbox.take()
+            if posted is None:
+                break
+            with batched():
+                await self._guarded(self._handle(*posted))
+
+    def _let_go(self) -> None:
+        """The inbox released after ``handle_here``: the table's task waits on till the
+        clock's deadline (or earlier), or is woken if the table closed."""
+        inbox = self.inbox
+        inbox.release()
+        scope = self._clock_scope
+        if self.state == ev.TableState.CLOSED:
+            inbox.wake()
+        elif inbox.waiting and scope is not None:
+            # moved only to an earlier time (moving it costs a few µs, and a call
+            # moves it later: the next ask's clock); woken before anything is due,
+            # the task finds nothing to do and waits again till the clock's deadline
+            deadline = self._deadline()
+            if deadline < scope.deadline:
+                scope.deadline = deadline
 
     async def _draw_match_number(self) -> None:
         """From the store: unique among every server on the same database (drawn by the
@@ -889,7 +913,9 @@ class Table:
 
     async def _call(self, session: Session, text: str, seq: int | None) -> None:
         match = self.match
-        seat = self._seat_of(session.name or "")
+        seat = session.seat
+        if session.table is not self or seat is None or self.seats[seat] != session.name:
+            seat = self._seat_of(session.name or "")  # (the seat it holds, most calls)
         if seat is None:
             session.send(ev.Error("not-seated", "sit at a table to make table calls"))
             return
