@@ -33,6 +33,10 @@ class State(enum.Enum):
     LOGGED_IN = "logged-in"
     CLOSED = "closed"
 
+    # a member is its own only instance: hashed by identity in C (ADMITS is looked up
+    # twice a line), not by Enum's __hash__ of its name in Python
+    __hash__ = object.__hash__
+
 
 class Trigger(enum.Enum):
     LOGIN = "login"  # the lobby accepted a login
@@ -199,6 +203,11 @@ class Connection:
             self._partial_since = None
         elif self._partial_since is None:
             self._partial_since = now
+
+    @property
+    def has_input(self) -> bool:
+        """Whether lines received are still to be taken by ``next_input``."""
+        return self._taken < len(self._pending)
 
     def next_input(self, now: float) -> Input:
         """The next thing that came in, or NEED_DATA. Empty lines are skipped (they still

@@ -403,9 +403,10 @@ class Server:
     async def _received(self, session: Session, data: bytes | bytearray) -> bool:
         """Hand the lobby what ``data`` completes; False once the connection must end."""
         connection = session.connection
-        connection.receive_data(data, trio.current_time())
+        now = trio.current_time()  # the read's time, until the handling of a line waits
+        connection.receive_data(data, now)
         while not connection.closed:
-            item = connection.next_input(trio.current_time())
+            item = connection.next_input(now)
             if item is NEED_DATA:
                 break
             if isinstance(item, Reply):
@@ -430,8 +431,11 @@ class Server:
                     await table.call_here(session, item.text, item.seq)
                 finally:
                     session.cancel_scope = reading
+                if connection.has_input:
+                    now = trio.current_time()
                 continue
             await self._command(session, item)
+            now = trio.current_time()
         return True
 
 

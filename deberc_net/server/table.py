@@ -247,6 +247,8 @@ class Table:
     _clock_scope: trio.CancelScope | None = attrs.field(init=False, default=None)
     remote = False  # (a class attribute) another worker's table: server/cluster/
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)  # told with every event
+    # the name key of each name seated here (the names a table ever seats are few)
+    _keys: dict[str, str] = attrs.field(init=False, factory=dict)
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
@@ -451,7 +453,15 @@ class Table:
 
     def _session(self, seat: int) -> Session | None:
         name = self.seats[seat]
-        return self.lobby.session_named(name) if name else None
+        if not name:
+            return None
+        # the lobby's ``session_named``, its name key kept per table (asked for each
+        # seat at every event: a dict lookup, not the key's function and its cache)
+        key = self._keys.get(name)
+        if key is None:
+            key = self._keys[name] = name_key(name)
+        session = self.lobby.online.get(key)
+        return session if session is not None else self.lobby.session_named(name)
 
     async def _handle(self, message: Message, request: bool = False) -> None:
         session = _requester(message) if request else None
@@ -1171,8 +1181,8 @@ class Table:
 
     # -------------------------------------------------------------- helpers
     def _audience(self) -> list[Session]:
-        named = self.lobby.session_named
-        seated = [s for s in [named(n) for n in self.seats if n] if s is not None]
+        session = self._session
+        seated = [s for s in map(session, range(len(self.seats))) if s is not None]
         if not self.observers:
             return seated
         return seated + [o for o in self.observers if o not in seated]
