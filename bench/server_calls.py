@@ -95,6 +95,15 @@ async def control():
                     s[1] for (f, _, name), s in stats.items()
                     if "CancelScope" in f and name == "__init__"
                 )
+                wanted = os.environ.get("BENCH_CALLERS")  # who calls the functions so named
+                callers = {
+                    f"{os.sep.join(f.split(os.sep)[-2:])}:{name}": {
+                        f"{os.sep.join(cf.split(os.sep)[-2:])}:{cn}": c[1]
+                        for (cf, _, cn), c in s[4].items()
+                    }
+                    for (f, _, name), s in stats.items()
+                    if wanted and name == wanted
+                }
                 top = sorted(
                     ((s[1], f"{os.sep.join(f.split(os.sep)[-2:])}:{name}") for (f, _, name), s in stats.items()),
                     reverse=True,
@@ -102,7 +111,7 @@ async def control():
                 print(json.dumps({
                     "calls": calls, "steps": dict(steps), "counts": dict(counts),
                     "python_calls": python, "builtin_calls": builtin, "cancel_scopes": scopes,
-                    "top": top,
+                    "top": top, "callers": callers,
                 }), flush=True)
 
 async def main():
@@ -166,8 +175,12 @@ def main() -> None:
     print("  most called:")
     for n, name in result["top"][: args.top]:
         print(f"    {n / calls:7.2f}  {name}")
+    for name, by in result["callers"].items():
+        print(f"  {name} called by:")
+        for caller, n in sorted(by.items(), key=lambda kv: -kv[1]):
+            print(f"    {n / calls:7.2f}  {caller}")
     result["tell"], result["tables"] = args.tell, args.tables
-    print(json.dumps({k: v for k, v in result.items() if k != "top"}, sort_keys=True))
+    print(json.dumps({k: v for k, v in result.items() if k not in ("top", "callers")}, sort_keys=True))
 
 
 if __name__ == "__main__":
