@@ -148,6 +148,8 @@ class Connection:
     lang: Lang = Lang.EN  # the human style's language ('lang'); machine lines have none
     tell: Tell = Tell.ALL  # every table line, or its asks and the match's end only
     state: State = State.AWAITING_LOGIN
+    # state is CLOSED (kept by ``apply``: read a few times a line, a property cost a call)
+    closed: bool = attrs.field(init=False, default=False)
     answer_credit: int = 0  # requests to act sent and not yet answered (flood-free lines)
     _decoder: LineDecoder = attrs.field(init=False)
     _flood: Bucket = attrs.field(init=False)
@@ -162,6 +164,7 @@ class Connection:
         self._decoder = LineDecoder(max_line=self.limits.max_line)
         self._flood = Bucket(self.limits.flood_lines_per_s, self.limits.flood_burst)
         self._last_input = self.connected_at
+        self.closed = self.state is State.CLOSED
 
     # ------------------------------------------------------------- states
     def apply(self, trigger: Trigger) -> None:
@@ -169,16 +172,13 @@ class Connection:
             self.state = TRANSITIONS[self.state, trigger]
         except KeyError:
             raise ProtocolError(f"{trigger.value} in state {self.state.value}") from None
+        self.closed = self.state is State.CLOSED
 
     def logged_in(self) -> None:
         self.apply(Trigger.LOGIN)
 
     def close(self) -> None:
         self.apply(Trigger.CLOSE)
-
-    @property
-    def closed(self) -> bool:
-        return self.state is State.CLOSED
 
     @property
     def machine(self) -> bool:

@@ -364,14 +364,15 @@ class Server:
             # It is the session's: 'abort' cancels it.
             with trio.CancelScope() as waited:
                 session.cancel_scope = waited
+                set_to = math.inf  # the scope's deadline, as set here (reading it costs a call)
                 while not connection.closed:
                     # moved only to an earlier time, or later by more than DEADLINE_SLACK_S
                     # (each line moves the idle deadline, and a move costs a few µs): it
                     # is never after the connection's, and a wake-up before that is seen
                     # as such below
                     due = connection.deadline()[0]
-                    if due < waited.deadline or due > waited.deadline + DEADLINE_SLACK_S:
-                        waited.deadline = due
+                    if due < set_to or due > set_to + DEADLINE_SLACK_S:
+                        waited.deadline = set_to = due
                     data: bytes | bytearray
                     if fd >= 0:
                         await trio.lowlevel.wait_readable(fd)
@@ -386,11 +387,12 @@ class Server:
                             data = await stream.receive_some(READ_SIZE)
                         except trio.BrokenResourceError:
                             return
-                    if waited.deadline < trio.current_time() + DEADLINE_SLACK_S:
-                        waited.deadline = math.inf  # handling a command is no silence
+                    now = trio.current_time()
+                    if set_to < now + DEADLINE_SLACK_S:
+                        waited.deadline = set_to = math.inf  # handling a command is no silence
                     if not data:
                         return
-                    if not await self._received(session, data):
+                    if not await self._received(session, data, now):
                         return
             if waited.cancelled_caught and not connection.closed:
                 goodbye = connection.timed_out(trio.current_time())
@@ -400,10 +402,10 @@ class Server:
                 session.log.info("timeout", code=goodbye.error.code)
                 return
 
-    async def _received(self, session: Session, data: bytes | bytearray) -> bool:
-        """Hand the lobby what ``data`` completes; False once the connection must end."""
+    async def _received(self, session: Session, data: bytes | bytearray, now: float) -> bool:
+        """Hand the lobby what ``data``, read at ``now``, completes; False once the
+        connection must end. ``now`` serves until the handling of a line waits."""
         connection = session.connection
-        now = trio.current_time()  # the read's time, until the handling of a line waits
         connection.receive_data(data, now)
         while not connection.closed:
             item = connection.next_input(now)
