@@ -104,6 +104,9 @@ async def control():
                     for (f, _, name), s in stats.items()
                     if wanted and name == wanted
                 }
+                by_file = Counter()
+                for (f, _, name), st in stats.items():
+                    by_file["C" if f == "~" else os.sep.join(f.split(os.sep)[-2:])] += st[1]
                 top = sorted(
                     ((s[1], f"{os.sep.join(f.split(os.sep)[-2:])}:{name}") for (f, _, name), s in stats.items()),
                     reverse=True,
@@ -112,6 +115,7 @@ async def control():
                     "calls": calls, "steps": dict(steps), "counts": dict(counts),
                     "python_calls": python, "builtin_calls": builtin, "cancel_scopes": scopes,
                     "top": top, "callers": callers,
+                    "by_file": by_file.most_common(25),
                 }), flush=True)
 
 async def main():
@@ -175,12 +179,15 @@ def main() -> None:
     print("  most called:")
     for n, name in result["top"][: args.top]:
         print(f"    {n / calls:7.2f}  {name}")
+    print("  by file:")
+    for name, n in result["by_file"][: args.top]:
+        print(f"    {n / calls:7.2f}  {name}")
     for name, by in result["callers"].items():
         print(f"  {name} called by:")
         for caller, n in sorted(by.items(), key=lambda kv: -kv[1]):
             print(f"    {n / calls:7.2f}  {caller}")
     result["tell"], result["tables"] = args.tell, args.tables
-    print(json.dumps({k: v for k, v in result.items() if k not in ("top", "callers")}, sort_keys=True))
+    print(json.dumps({k: v for k, v in result.items() if k not in ("top", "callers", "by_file")}, sort_keys=True))
 
 
 if __name__ == "__main__":

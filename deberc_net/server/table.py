@@ -807,10 +807,10 @@ class Table:
         match = self.match
         assert match is not None
         self.asked_seq = self.seq
-        self.clocks.ask(match.to_act, trio.current_time())
-        if match.to_act is None:
+        seat = match.to_act  # (a property of the match's deal: read once)
+        self.clocks.ask(seat, trio.current_time())
+        if seat is None:
             return
-        seat = match.to_act
         session = self._session(seat)
         if session is not None:
             clock = self.clocks.per_seat_ms[seat]
@@ -965,9 +965,14 @@ class Table:
         ms = int((trio.current_time() - self.deal_started) * 1000)
         events = match.apply(seat, call, ms=ms, auto=auto)  # raises with nothing changed
         await self._tell(events)
-        if match.over or any(isinstance(e, g.DealEnded) for e in events):
-            return  # the next deal (or the end) is told and asked for already
-        if match.deal.phase == PLAY and any(isinstance(e, g.Ordered | g.Dealt) for e in events):
+        dealt = False
+        for event in events:  # (a loop, not any() over a generator: once every call)
+            if isinstance(event, g.DealEnded):
+                return  # the next deal (or the end) is told and asked for already
+            dealt = dealt or isinstance(event, g.Ordered | g.Dealt)
+        if match.over:
+            return
+        if dealt and match.deal.phase == PLAY:
             self._refresh_all()  # the last cards are in every hand
         else:
             self._ask()
