@@ -7,9 +7,11 @@ of bench/server.py's machine-style bots (``--tell asks``: each told only its ask
 ``style machine tell=asks``). After a warm-up the server counts, for one window: the trio
 task steps (an Instrument's ``before_task_step``) by task, the run loop's waits for I/O
 (``before_io_wait``), ``os.write`` calls, ``SocketStream.send_all`` calls, cancel scopes
-made, and every Python function call (cProfile's counts: a count, not a time). Prints
-each per call (the calls are the server's ``Table._call``s in the window), then one JSON
-line. CPU time is bench/server.py's job: under cProfile it means nothing.
+made, the collector's passes and their CPU, and every function call (cProfile's counts:
+a count, not a time). Prints each per call (the calls are the server's ``Table._call``s
+in the window), the most called functions (``--top``) and the calls by file, then one
+JSON line. ``BENCH_CALLERS=NAME`` in the environment also prints who calls the
+functions named NAME. CPU time is bench/server.py's job: under cProfile it means nothing.
 """
 
 from __future__ import annotations
@@ -108,7 +110,10 @@ async def control():
                 for (f, _, name), st in stats.items():
                     by_file["C" if f == "~" else os.sep.join(f.split(os.sep)[-2:])] += st[1]
                 top = sorted(
-                    ((s[1], f"{os.sep.join(f.split(os.sep)[-2:])}:{name}") for (f, _, name), s in stats.items()),
+                    (
+                        (s[1], f"{os.sep.join(f.split(os.sep)[-2:])}:{name}")
+                        for (f, _, name), s in stats.items()
+                    ),
                     reverse=True,
                 )[:150]
                 print(json.dumps({
@@ -187,7 +192,8 @@ def main() -> None:
         for caller, n in sorted(by.items(), key=lambda kv: -kv[1]):
             print(f"    {n / calls:7.2f}  {caller}")
     result["tell"], result["tables"] = args.tell, args.tables
-    print(json.dumps({k: v for k, v in result.items() if k not in ("top", "callers", "by_file")}, sort_keys=True))
+    shown = {k: v for k, v in result.items() if k not in ("top", "callers", "by_file")}
+    print(json.dumps(shown, sort_keys=True))
 
 
 if __name__ == "__main__":
