@@ -273,7 +273,8 @@ class Connection:
     def voice(self) -> tuple[str, Lang]:
         """What this connection's lines depend on, besides the hand order (a table event
         is rendered once per voice, not once per listener)."""
-        return (self.style, Lang.EN if self.machine else self.lang)
+        style = self.style  # (machine's test written out: read for every listener)
+        return (style, self.lang if style == HUMAN else Lang.EN)
 
     def render(self, event: ev.ServerEvent) -> list[str]:
         """The lines that tell ``event`` in this connection's style and language."""
