@@ -76,6 +76,7 @@ trio.run(main)
 
 def deberc_server_code(db: str) -> str:
     return (
+        "from functools import partial\n"
         "import trio\n"
         "from deberc_net.server.app import serve\n"
         "from deberc_net.server.config import Config\n"
@@ -83,8 +84,8 @@ def deberc_server_code(db: str) -> str:
         "configure_logging('warning')\n"
         "async def main():\n"
         "    async with trio.open_nursery() as n:\n"
-        f"        port = await n.start(serve, Config(port=0, db={db!r}, max_connections=5000, "
-        "max_connections_per_address=0))\n"
+        f"        port = await n.start(partial(serve, Config(port=0, db={db!r}, "
+        "max_connections=5000, max_connections_per_address=0), handle_signals=True))\n"
         "        print(port, flush=True)\n"
         "trio.run(main)\n"
     )
@@ -117,13 +118,20 @@ async def echo_client(port: int, index: int, deadline: float, load: Load) -> Non
 
 
 async def bot(
-    port: int, name: str, deadline: float, load: Load, seed: int, seek: str = "seek 2"
+    port: int,
+    name: str,
+    deadline: float,
+    load: Load,
+    seed: int,
+    seek: str = "seek 2",
+    style: str = "style machine",
 ) -> None:
     """A machine-style bot: seeks two-player games (``seek``: the command that asks for
-    one), answers every ``ask`` at random."""
+    one), answers every ``ask`` at random. ``style``: the line(s) that choose its style
+    (``style machine tell=asks``: told only its asks and the match's end)."""
     rng = random.Random(seed)
     lines = await Lines.open(port)
-    await lines.send("style machine")
+    await lines.send(style)
     await lines.send(f"login {name}")
     await lines.send(seek)
     while trio.current_time() < deadline:

@@ -33,6 +33,10 @@ class State(enum.Enum):
     LOGGED_IN = "logged-in"
     CLOSED = "closed"
 
+    # a member is its own only instance: hashed by identity in C (ADMITS is looked up
+    # twice a line), not by Enum's __hash__ of its name in Python
+    __hash__ = object.__hash__
+
 
 class Trigger(enum.Enum):
     LOGIN = "login"  # the lobby accepted a login
@@ -144,6 +148,8 @@ class Connection:
     lang: Lang = Lang.EN  # the human style's language ('lang'); machine lines have none
     tell: Tell = Tell.ALL  # every table line, or its asks and the match's end only
     state: State = State.AWAITING_LOGIN
+    # state is CLOSED (kept by ``apply``: read a few times a line, a property cost a call)
+    closed: bool = attrs.field(init=False, default=False)
     answer_credit: int = 0  # requests to act sent and not yet answered (flood-free lines)
     _decoder: LineDecoder = attrs.field(init=False)
     _flood: Bucket = attrs.field(init=False)
@@ -158,6 +164,7 @@ class Connection:
         self._decoder = LineDecoder(max_line=self.limits.max_line)
         self._flood = Bucket(self.limits.flood_lines_per_s, self.limits.flood_burst)
         self._last_input = self.connected_at
+        self.closed = self.state is State.CLOSED
 
     # ------------------------------------------------------------- states
     def apply(self, trigger: Trigger) -> None:
@@ -165,16 +172,13 @@ class Connection:
             self.state = TRANSITIONS[self.state, trigger]
         except KeyError:
             raise ProtocolError(f"{trigger.value} in state {self.state.value}") from None
+        self.closed = self.state is State.CLOSED
 
     def logged_in(self) -> None:
         self.apply(Trigger.LOGIN)
 
     def close(self) -> None:
         self.apply(Trigger.CLOSE)
-
-    @property
-    def closed(self) -> bool:
-        return self.state is State.CLOSED
 
     @property
     def machine(self) -> bool:
@@ -199,6 +203,11 @@ class Connection:
             self._partial_since = None
         elif self._partial_since is None:
             self._partial_since = now
+
+    @property
+    def has_input(self) -> bool:
+        """Whether lines received are still to be taken by ``next_input``."""
+        return self._taken < len(self._pending)
 
     def next_input(self, now: float) -> Input:
         """The next thing that came in, or NEED_DATA. Empty lines are skipped (they still
@@ -264,7 +273,8 @@ class Connection:
     def voice(self) -> tuple[str, Lang]:
         """What this connection's lines depend on, besides the hand order (a table event
         is rendered once per voice, not once per listener)."""
-        return (self.style, Lang.EN if self.machine else self.lang)
+        style = self.style  # (machine's test written out: read for every listener)
+        return (style, self.lang if style == HUMAN else Lang.EN)
 
     def render(self, event: ev.ServerEvent) -> list[str]:
         """The lines that tell ``event`` in this connection's style and language."""

@@ -13,7 +13,7 @@ tests compare the two on every state of many self-played matches
 from __future__ import annotations
 
 from deberc_net.game.calls import PLAY
-from deberc_net.game.cards import PLAIN_STRENGTH, SUITS, TRUMP_STRENGTH, Card, card_str
+from deberc_net.game.cards import PLAIN_STRENGTH, SUITS, TRUMP_STRENGTH, card_str
 from deberc_net.game.deal import PLAY as PLAY_PHASE
 from deberc_net.game.match import Match
 from deberc_net.protocol.wire import NONE, format_value
@@ -30,14 +30,6 @@ _ORDER = tuple(
 )
 
 
-def _opt(value: int | None) -> str:
-    return NONE if value is None else str(value)
-
-
-def _card(card: Card | None) -> str:
-    return NONE if card is None else _CARD[card]
-
-
 def _game_value(value: object) -> str:
     if isinstance(value, tuple):
         return ",".join([_CARD[c] for c in value])
@@ -49,6 +41,7 @@ def ask_line(kind: str, seq: int, table: int, match: Match, seat: int, clock_ms:
     in the machine style, for a seated player (``seat`` not None)."""
     deal = match.deal
     settings = match.rules.settings
+    legal_calls = match.legal_calls(seat)
     trump = deal.trump
     order = _ORDER[4 if trump is None else trump].__getitem__
     hand = ",".join([_CARD[c] for c in sorted(deal.hands[seat], key=order)])
@@ -60,20 +53,29 @@ def ask_line(kind: str, seq: int, table: int, match: Match, seat: int, clock_ms:
     pending = NONE if asked is None else f"{asked.kind}:{asked.asker}:{asked.answerer}"
     shown = ",".join([f"{s}:{_CARD[c]}" for s, cards in sorted(deal.shown.items()) for c in cards])
     talk = ",".join([f"{e.seat}:{e.call.token()}" for e in deal.log if e.call.name != PLAY])
-    legal = ",".join([c.token() for c in match.legal_calls(seat)])
-    to_act = match.to_act
+    # a card's call is its card's text (Call.token), read from the table: most calls
+    legal = ",".join(
+        [_CARD[c.card] if c.card is not None and c.name == PLAY else c.token() for c in legal_calls]
+    )
+    # (None is NONE, the rest str(): format_value's rules, written out for the few
+    # fields that may be None; the line is built once every call)
+    to_act, player, target = match.to_act, deal.player, settings.target
     line = (
         f"{kind} seq={seq} table={table} deal={deal.deal_no} phase={format_value(deal.phase)}"
-        f" seat={seat} dealer={deal.dealer} to_act={_opt(to_act)} hand={hand}"
-        f" turned={_card(turned)} fresa={_card(fresa)}"
-        f" trump={NONE if trump is None else SUITS[trump]} player={_opt(deal.player)}"
+        f" seat={seat} dealer={deal.dealer} to_act={NONE if to_act is None else to_act}"
+        f" hand={hand}"
+        f" turned={NONE if turned is None else _CARD[turned]}"
+        f" fresa={NONE if fresa is None else _CARD[fresa]}"
+        f" trump={NONE if trump is None else SUITS[trump]}"
+        f" player={NONE if player is None else player}"
         f" round={deal.bid_round} leader={deal.trick.leader}"
         f" trick={','.join([_CARD[c] for _, c in deal.trick.cards])}"
         f" tricks={','.join(map(str, deal.tally.tricks_taken))}"
         f" score={','.join(map(str, match.totals))} hanging={match.hanging}"
-        f" target={_opt(settings.target)}"
+        f" target={NONE if target is None else target}"
         f" pending={pending}"
-        f" shown={shown} talk={format_value(talk)} clock={_opt(clock_ms)}"
+        f" shown={shown} talk={format_value(talk)}"
+        f" clock={NONE if clock_ms is None else clock_ms}"
         f" legal={format_value(legal)} players={len(match.names)}"
     )
     game = deal.view_fields(seat)

@@ -1,8 +1,8 @@
 """One table: its seats, observers, match and clock, owned by one trio task.
 
 Everything that changes a table arrives as a message on its inbox and is handled by
-``Table.run``, or by the reader that posted a call while the table's task waited idle
-(``handle_here``, the task kept parked meanwhile): one at a time, so there are no locks
+``Table.run``, or a call by the reader that got it while the table's task waited idle
+(``call_here``, the task kept parked meanwhile): one at a time, so there are no locks
 and no two calls can interleave. The table sends public events to everyone at the
 table, private state only to its own seat, and stores each finished deal before it
 starts the next one.
@@ -247,6 +247,8 @@ class Table:
     _clock_scope: trio.CancelScope | None = attrs.field(init=False, default=None)
     remote = False  # (a class attribute) another worker's table: server/cluster/
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)  # told with every event
+    # the name key of each name seated here (the names a table ever seats are few)
+    _keys: dict[str, str] = attrs.field(init=False, factory=dict)
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
@@ -364,35 +366,59 @@ class Table:
         return (scope is not None and scope.deadline > now) or self._deadline() > now
 
     async def handle_here(self, post: Callable[[], Awaitable[object]]) -> None:
-        """Hold the inbox, ``post`` (a reader's call, while ``may_handle_here``: the
-        lobby posts it), handle in the calling task what was posted, release: one task
-        switch a call instead of two. The table's own task stays parked meanwhile (puts
-        are held; woken by its clock, it waits for the release), so still only one task
-        at a time changes the table; after, its deadline is the clock's (or earlier), or
-        it is woken if there is more to do. The caller must not be cancelled halfway
-        (Server._received sees to it)."""
-        inbox = self.inbox
-        inbox.hold()
+        """Hold the inbox, ``post`` (while ``may_handle_here``), handle in the calling
+        task what was posted, release: one task switch a message instead of two. The
+        table's own task stays parked meanwhile (puts are held; woken by its clock, it
+        waits for the release), so still only one task at a time changes the table;
+        after, its deadline is the clock's (or earlier), or it is woken if there is more
+        to do. The caller must not be cancelled halfway (Server._received sees to it)."""
+        self.inbox.hold()
         try:
             await post()
-            while self.state != ev.TableState.CLOSED:
-                posted = inbox.take()
-                if posted is None:
-                    break
-                with batched():
-                    await self._guarded(self._handle(*posted))
+            await self._handle_queued()
         finally:
-            inbox.release()
-            scope = self._clock_scope
-            if self.state == ev.TableState.CLOSED:
-                inbox.wake()
-            elif inbox.waiting and scope is not None:
-                # moved only to an earlier time (moving it costs a few µs, and a call
-                # moves it later: the next ask's clock); woken before anything is due,
-                # the task finds nothing to do and waits again till the clock's deadline
-                deadline = self._deadline()
-                if deadline < scope.deadline:
-                    scope.deadline = deadline
+            self._let_go()
+
+    async def call_here(self, session: Session, text: str, seq: int | None) -> None:
+        """A player's table call, handled in the calling task (its reader) while
+        ``may_handle_here``, as ``handle_here`` handles what the lobby posts for it, but
+        without the post (the lobby's checks, the inbox, the message and its dispatch: a
+        tenth of a call's work). Nothing is queued and the table's task is idle, so the
+        call comes first as it would through the inbox; what is posted meanwhile is
+        handled after it."""
+        self.inbox.hold()
+        try:
+            with batched():  # what the call tells goes out in one write per connection
+                await self._guarded(self._call(session, text, seq))
+            await self._handle_queued()
+        finally:
+            self._let_go()
+
+    async def _handle_queued(self) -> None:
+        """Handle what is queued, in the task that holds the inbox."""
+        inbox = self.inbox
+        while self.state != ev.TableState.CLOSED:
+            posted = inbox.take()
+            if posted is None:
+                break
+            with batched():
+                await self._guarded(self._handle(*posted))
+
+    def _let_go(self) -> None:
+        """The inbox released after ``handle_here``: the table's task waits on till the
+        clock's deadline (or earlier), or is woken if the table closed."""
+        inbox = self.inbox
+        inbox.release()
+        scope = self._clock_scope
+        if self.state == ev.TableState.CLOSED:
+            inbox.wake()
+        elif inbox.waiting and scope is not None:
+            # moved only to an earlier time (moving it costs a few µs, and a call
+            # moves it later: the next ask's clock); woken before anything is due,
+            # the task finds nothing to do and waits again till the clock's deadline
+            deadline = self._deadline()
+            if deadline < scope.deadline:
+                scope.deadline = deadline
 
     async def _draw_match_number(self) -> None:
         """From the store: unique among every server on the same database (drawn by the
@@ -427,7 +453,15 @@ class Table:
 
     def _session(self, seat: int) -> Session | None:
         name = self.seats[seat]
-        return self.lobby.session_named(name) if name else None
+        if not name:
+            return None
+        # the lobby's ``session_named``, its name key kept per table (asked for each
+        # seat at every event: a dict lookup, not the key's function and its cache)
+        key = self._keys.get(name)
+        if key is None:
+            key = self._keys[name] = name_key(name)
+        session = self.lobby.online.get(key)
+        return session if session is not None else self.lobby.session_named(name)
 
     async def _handle(self, message: Message, request: bool = False) -> None:
         session = _requester(message) if request else None
@@ -773,10 +807,10 @@ class Table:
         match = self.match
         assert match is not None
         self.asked_seq = self.seq
-        self.clocks.ask(match.to_act, trio.current_time())
-        if match.to_act is None:
+        seat = match.to_act  # (a property of the match's deal: read once)
+        self.clocks.ask(seat, trio.current_time())
+        if seat is None:
             return
-        seat = match.to_act
         session = self._session(seat)
         if session is not None:
             clock = self.clocks.per_seat_ms[seat]
@@ -889,7 +923,9 @@ class Table:
 
     async def _call(self, session: Session, text: str, seq: int | None) -> None:
         match = self.match
-        seat = self._seat_of(session.name or "")
+        seat = session.seat
+        if session.table is not self or seat is None or self.seats[seat] != session.name:
+            seat = self._seat_of(session.name or "")  # (the seat it holds, most calls)
         if seat is None:
             session.send(ev.Error("not-seated", "sit at a table to make table calls"))
             return
@@ -929,9 +965,14 @@ class Table:
         ms = int((trio.current_time() - self.deal_started) * 1000)
         events = match.apply(seat, call, ms=ms, auto=auto)  # raises with nothing changed
         await self._tell(events)
-        if match.over or any(isinstance(e, g.DealEnded) for e in events):
-            return  # the next deal (or the end) is told and asked for already
-        if match.deal.phase == PLAY and any(isinstance(e, g.Ordered | g.Dealt) for e in events):
+        dealt = False
+        for event in events:  # (a loop, not any() over a generator: once every call)
+            if isinstance(event, g.DealEnded):
+                return  # the next deal (or the end) is told and asked for already
+            dealt = dealt or isinstance(event, g.Ordered | g.Dealt)
+        if match.over:
+            return
+        if dealt and match.deal.phase == PLAY:
             self._refresh_all()  # the last cards are in every hand
         else:
             self._ask()
@@ -1145,8 +1186,8 @@ class Table:
 
     # -------------------------------------------------------------- helpers
     def _audience(self) -> list[Session]:
-        named = self.lobby.session_named
-        seated = [s for s in [named(n) for n in self.seats if n] if s is not None]
+        session = self._session
+        seated = [s for s in map(session, range(len(self.seats))) if s is not None]
         if not self.observers:
             return seated
         return seated + [o for o in self.observers if o not in seated]

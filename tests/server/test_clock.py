@@ -111,7 +111,7 @@ async def test_a_call_answered_late_in_the_clock_gives_the_next_seat_its_whole_c
     virtual_clock: MockClock,
     jump_when_idle: None,
 ) -> None:
-    """A call is handled in its reader's task (server/table.py, handle_here), which
+    """A call is handled in its reader's task (server/table.py, call_here), which
     leaves the table's wake-up at the earlier clock's end rather than moving it later:
     woken then, the table waits on, and the next seat's automatic call comes when its
     own clock ends, not before and not never."""

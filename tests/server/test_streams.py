@@ -290,7 +290,7 @@ async def test_a_call_to_a_waiting_table_is_handled_by_its_reader_without_waking
     start_memory_server: Callable[..., Dial], virtual_clock: MockClock, jump_when_idle: None
 ) -> None:
     """The reader that receives a call hands it to the table itself when the table's
-    task waits idle (Table.handle_here): a whole match is played with the table's own
+    task waits idle (Table.call_here): a whole match is played with the table's own
     task hardly ever running, and plays as it always did."""
     dial = start_memory_server()
     ann = await log_in_machine(await dial("ann"), "ann")

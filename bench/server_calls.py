@@ -1,0 +1,200 @@
+"""What one call costs the server in steps, not seconds: counts the load does not move.
+
+    .venv/bin/python bench/server_calls.py [--tables 10] [--seconds 2] [--tell all|asks]
+
+Starts ``deberc-net serve`` (a subprocess, fresh SQLite file) and N busy two-player tables
+of bench/server.py's machine-style bots (``--tell asks``: each told only its asks,
+``style machine tell=asks``). After a warm-up the server counts, for one window: the trio
+task steps (an Instrument's ``before_task_step``) by task, the run loop's waits for I/O
+(``before_io_wait``), ``os.write`` calls, ``SocketStream.send_all`` calls, cancel scopes
+made, the collector's passes and their CPU, and every function call (cProfile's counts:
+a count, not a time). Prints each per call (the calls are the server's ``Table._call``s
+in the window), the most called functions (``--top``) and the calls by file, then one
+JSON line. ``BENCH_CALLERS=NAME`` in the environment also prints who calls the
+functions named NAME. CPU time is bench/server.py's job: under cProfile it means nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from functools import partial
+
+import trio
+from server import Load, bot  # bench/server.py
+
+CHILD = """
+import cProfile, json, os, pstats, signal, sys
+from collections import Counter
+from functools import partial
+import trio
+from deberc_net.server.app import serve
+from deberc_net.server.config import Config
+from deberc_net.server.logs import configure_logging
+
+configure_logging("warning")
+counting = False
+steps = Counter()
+counts = Counter()
+
+class Steps(trio.abc.Instrument):
+    def before_task_step(self, task):
+        if counting:
+            steps[task.name.rsplit(".", 1)[-1]] += 1
+    def before_io_wait(self, timeout):
+        if counting:
+            counts["io_waits"] += 1
+
+real_write = os.write
+def write(fd, data):
+    if counting:
+        counts["os_write"] += 1
+    return real_write(fd, data)
+os.write = write
+real_send_all = trio.SocketStream.send_all
+async def send_all(self, data):
+    if counting:
+        counts["send_all"] += 1
+    return await real_send_all(self, data)
+trio.SocketStream.send_all = send_all
+
+profile = cProfile.Profile()
+import gc, time
+gc_started = [0.0]
+def on_gc(phase, info):
+    if not counting:
+        return
+    if phase == "start":
+        gc_started[0] = time.thread_time()
+    else:
+        counts[f"gc_gen{info['generation']}"] += 1
+        counts["gc_cpu_us"] += round(1e6 * (time.thread_time() - gc_started[0]))
+gc.callbacks.append(on_gc)
+
+async def control():
+    global counting
+    with trio.open_signal_receiver(signal.SIGUSR1, signal.SIGUSR2) as signals:
+        async for signum in signals:
+            if signum == signal.SIGUSR1:
+                counting = True
+                profile.enable()
+            else:
+                profile.disable()
+                counting = False
+                stats = pstats.Stats(profile).stats
+                calls = sum(
+                    s[1] for (f, _, name), s in stats.items() if name == "_call" and "table" in f
+                )
+                python = sum(s[1] for (f, _, _), s in stats.items() if f != "~")
+                builtin = sum(s[1] for (f, _, _), s in stats.items() if f == "~")
+                scopes = sum(
+                    s[1] for (f, _, name), s in stats.items()
+                    if "CancelScope" in f and name == "__init__"
+                )
+                wanted = os.environ.get("BENCH_CALLERS")  # who calls the functions so named
+                callers = {
+                    f"{os.sep.join(f.split(os.sep)[-2:])}:{name}": {
+                        f"{os.sep.join(cf.split(os.sep)[-2:])}:{cn}": c[1]
+                        for (cf, _, cn), c in s[4].items()
+                    }
+                    for (f, _, name), s in stats.items()
+                    if wanted and name == wanted
+                }
+                by_file = Counter()
+                for (f, _, name), st in stats.items():
+                    by_file["C" if f == "~" else os.sep.join(f.split(os.sep)[-2:])] += st[1]
+                top = sorted(
+                    (
+                        (s[1], f"{os.sep.join(f.split(os.sep)[-2:])}:{name}")
+                        for (f, _, name), s in stats.items()
+                    ),
+                    reverse=True,
+                )[:150]
+                print(json.dumps({
+                    "calls": calls, "steps": dict(steps), "counts": dict(counts),
+                    "python_calls": python, "builtin_calls": builtin, "cancel_scopes": scopes,
+                    "top": top, "callers": callers,
+                    "by_file": by_file.most_common(25),
+                }), flush=True)
+
+async def main():
+    async with trio.open_nursery() as n:
+        config = Config(port=0, db=sys.argv[1], max_connections=5000,
+                        max_connections_per_address=0)
+        # started as bench/server.py starts it (and `deberc-net serve`)
+        port = await n.start(partial(serve, config, handle_signals=True))
+        print(port, flush=True)
+        await control()  # (killed by the bench once it has read the counts)
+
+trio.run(main, instruments=[Steps()])
+"""
+
+
+async def drive(port: int, pid: int, tables: int, seconds: float, style: str) -> None:
+    load = Load()
+    deadline = trio.current_time() + 0.5 + seconds + 0.5
+    async with trio.open_nursery() as nursery:
+        for i in range(2 * tables):
+            nursery.start_soon(partial(bot, port, f"c{i}", deadline, load, i, style=style))
+        await trio.sleep(0.5)
+        os.kill(pid, signal.SIGUSR1)
+        await trio.sleep(seconds)
+        os.kill(pid, signal.SIGUSR2)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--tell", choices=("all", "asks"), default="all")
+    parser.add_argument("--top", type=int, default=25, help="the most called functions")
+    args = parser.parse_args()
+    style = "style machine" if args.tell == "all" else "style machine\nstyle machine tell=asks"
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", CHILD, os.path.join(tmp, "calls.sqlite3")],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert proc.stdout is not None
+        try:
+            port = int(proc.stdout.readline())
+            trio.run(drive, port, proc.pid, args.tables, args.seconds, style)
+            result = json.loads(proc.stdout.readline())
+        finally:
+            time.sleep(0.1)
+            proc.kill()
+            proc.wait()
+    calls = result["calls"] or 1
+    print(f"{result['calls']} calls, {args.tables} tables, tell={args.tell}; per call:")
+    for name, n in sorted(result["steps"].items(), key=lambda kv: -kv[1]):
+        print(f"  task steps {name:30s} {n / calls:7.2f}")
+    print(f"  task steps (all)               {sum(result['steps'].values()) / calls:7.2f}")
+    for name, n in sorted(result["counts"].items()):
+        print(f"  {name:40s} {n / calls:7.2f}")
+    print(f"  cancel scopes made             {result['cancel_scopes'] / calls:7.2f}")
+    print(f"  Python function calls          {result['python_calls'] / calls:7.1f}")
+    print(f"  builtin (C) calls              {result['builtin_calls'] / calls:7.1f}")
+    print("  most called:")
+    for n, name in result["top"][: args.top]:
+        print(f"    {n / calls:7.2f}  {name}")
+    print("  by file:")
+    for name, n in result["by_file"][: args.top]:
+        print(f"    {n / calls:7.2f}  {name}")
+    for name, by in result["callers"].items():
+        print(f"  {name} called by:")
+        for caller, n in sorted(by.items(), key=lambda kv: -kv[1]):
+            print(f"    {n / calls:7.2f}  {caller}")
+    result["tell"], result["tables"] = args.tell, args.tables
+    shown = {k: v for k, v in result.items() if k not in ("top", "callers", "by_file")}
+    print(json.dumps(shown, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
