@@ -123,7 +123,7 @@ async def _restart(server: ServerThread) -> None:
     first = PlayApp("127.0.0.1", server.port, name="tuiplayer")
     async with first.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: first.state.token is not None, "login")
-        await type_line(pilot, "seek 2 moscow short")
+        await type_line(pilot, "seek 2 moscow short", by_key=False)  # typed in the others
         await until(pilot, lambda: bool(first.state.hand), "a hand")
         token, table = first.state.token, first.state.table
     second = PlayApp("127.0.0.1", server.port, name="tuiplayer", token=token)

@@ -56,7 +56,10 @@ async def seated_and_observing(web: WebServer, connect: Connector) -> tuple[Line
 
 
 async def test_the_page_gets_exactly_the_lines_of_an_observers_connection_but_records(
-    start_web: StartWeb, connect: Connector
+    start_web: StartWeb,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
 ) -> None:
     web: WebServer = await start_web()
     ann, carl = await seated_and_observing(web, connect)
