@@ -49,9 +49,11 @@ chromium:
 		$(call apt_install,chromium chromium-driver); \
 	fi
 
-# The suite waits on sockets, processes and browsers more than it computes: two pytest
-# workers (pytest-xdist) roughly halve its time on two cores. TEST_WORKERS=0 runs it in
-# one process. --dist worksteal: a worker that runs out of tests takes half of what the
+# The suite waits on sockets, processes and browsers more than it computes: pytest
+# workers (pytest-xdist) run a test while another waits. Three on two cores: the third
+# fills a core while another waits (measured on a loaded 2-core machine: no slower than
+# two; a fourth cost CPU and let a timing test fail). TEST_WORKERS=0 runs it in one
+# process. --dist worksteal: a worker that runs out of tests takes half of what the
 # other has queued, so a file of slow tests does not end the run on one worker alone.
 # The tests start many Python processes (servers, ladders, bots): with
 # PYTHONDONTWRITEBYTECODE set in the environment each would compile our sources again,
@@ -61,7 +63,7 @@ chromium:
 # and every child process follow): on a disk each new SQLite file costs some 40 ms of
 # fsync (the switch to WAL, the checkpoint at close), a fifth of the server tests' time.
 # The files and SQLite are as real; no test is about surviving a power cut.
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 3
 TEST_TMPDIR ?= $(shell test -d /dev/shm -a -w /dev/shm && echo /dev/shm)
 test: $(TEST_STAMP) postgresql chromium
 	$(BIN)/ruff check .

@@ -65,6 +65,9 @@ class Config:
     # names that may 'reserve' tables; they are registered only with 'deberc-net admin
     # NAME' (or by the ladder on its own server), never by a first-come 'login'
     admins: list[str] = attrs.Factory(list)
+    # every match's decks from this seed, for a test that plays a known match (None: a
+    # fresh random seed a match, as a server must; a ladder's board has its own)
+    match_seed: str | None = None
 
     @classmethod
     def from_toml(cls, path: str | Path, **overrides: Any) -> Config:

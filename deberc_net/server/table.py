@@ -754,7 +754,7 @@ class Table:
     # ----------------------------------------------------------------- play
     def _start(self) -> None:
         names = tuple(s for s in self.seats if s is not None)
-        seed = self.seed or secrets.token_hex(8)
+        seed = self.seed or self.config.match_seed or secrets.token_hex(8)
         self.match = Match(
             self.rules,
             seed=seed,
@@ -1122,7 +1122,7 @@ class Table:
         assert self.reserved is not None
         self.match = Match(
             self.rules,
-            seed=self.seed or secrets.token_hex(8),
+            seed=self.seed or self.config.match_seed or secrets.token_hex(8),
             names=self.reserved,
             table=str(self.id),
             match_id=f"m{self.match_number}",

@@ -5,9 +5,7 @@ some table options, and a few boards through the real ladder and server."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -35,6 +33,7 @@ from deberc_net.game.match import Match
 from deberc_net.game.play import legal_cards, trick_winner
 from deberc_net.ladder.supervisor import BotSpec
 from deberc_net.testing import build_ruleset
+from tests.ladder.helpers import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = [  # players, variant, options
@@ -286,7 +285,8 @@ def _ladder(tmp_path: Path, players: int, boards: int) -> dict:  # type: ignore[
         str(tmp_path / f"l{players}.sqlite3"),
         "--json",
     ]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=ROOT)
+    # the ladder in this process (its process is tests/ladder's), the bots as commands
+    done = run_cli(argv[3:], cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
     data: dict = json.loads(done.stdout)  # type: ignore[type-arg]
     return data
@@ -302,11 +302,11 @@ def test_search_bot_plays_ladder_boards_through_the_server(tmp_path: Path) -> No
 
 
 def test_in_process_search_bot_plays_ladder_boards_with_its_level_from_the_environment(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    py = sys.executable
-    argv = [
-        *(py, "-m", "deberc_net", "ladder", "run"),
+    argv = [  # the ladder, and its bots, in this process
+        "ladder",
+        "run",
         *(
             "--bot",
             "search=py:clients.search_bot --seed t",
@@ -316,13 +316,14 @@ def test_in_process_search_bot_plays_ladder_boards_with_its_level_from_the_envir
         *("--players", "2", "--deals", "1", "--seed", "ip", "--concurrency", "1"),
         *("--db", str(tmp_path / "ip.sqlite3"), "--json"),
     ]
-    env = {**os.environ, "DEBERC_SEARCH_LEVEL": "1", "DEBERC_SEARCH_MS": "20"}
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
+    monkeypatch.setenv("DEBERC_SEARCH_LEVEL", "1")
+    monkeypatch.setenv("DEBERC_SEARCH_MS", "20")
+    done = run_cli(argv, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
     data = json.loads(done.stdout)
     assert data["games"] == 2 and data["crashes"] == {} and data["forfeits"] == {}
-    env["DEBERC_SEARCH_LEVEL"] = "9"
-    bad = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
+    monkeypatch.setenv("DEBERC_SEARCH_LEVEL", "9")
+    bad = run_cli(argv, cwd=ROOT)
     assert bad.returncode != 0 and "DEBERC_SEARCH_LEVEL must be" in bad.stderr
     assert "Traceback" not in bad.stderr  # refused before the ladder starts
 

@@ -42,10 +42,16 @@ async def until(pilot: Pilot[None], cond: Callable[[], bool], what: str) -> None
         await pilot.pause(0.02)
 
 
-async def type_line(pilot: Pilot[None], text: str) -> None:
-    """Type ``text`` key by key, then Enter, as a person would."""
-    keys = ["space" if ch == " " else ch for ch in text]
-    await pilot.press(*keys, "enter")
+async def type_line(pilot: Pilot[None], text: str, *, by_key: bool = True) -> None:
+    """Type ``text`` key by key, then Enter, as a person would; not ``by_key``: the line
+    put in the input box whole (as a paste), then Enter, where the test is about what
+    the line does, not the typing (each key waits for the app to go idle: some 0.1 s)."""
+    if by_key:
+        keys = ["space" if ch == " " else ch for ch in text]
+        await pilot.press(*keys, "enter")
+    else:
+        pilot.app.query_one("#input", Input).value = text
+        await pilot.press("enter")
 
 
 def drawn_hand_is_in_rank_order(text: str) -> bool:
@@ -95,7 +101,9 @@ def test_a_whole_match_typed_through_the_terminal_client(tmp_path: Path) -> None
 @pytest.mark.timeout(120)
 def test_a_dropped_connection_resumes_the_seat_with_the_token(tmp_path: Path) -> None:
     with ServerThread(tmp_path / "db.sqlite3") as server:
-        asyncio.run(asyncio.wait_for(_whole_match(server, drop_at=2, host=True), 100))
+        # the typing is the whole match's test: here the lines are put in whole
+        match = _whole_match(server, drop_at=2, host=True, by_key=False)
+        asyncio.run(asyncio.wait_for(match, 100))
         assert not server.errors, server.errors
         kinds = [parse_line(line).kind for line in server.opponent_lines]
         assert EventKind.AWAY in kinds and EventKind.BACK in kinds
@@ -115,7 +123,7 @@ async def _restart(server: ServerThread) -> None:
     first = PlayApp("127.0.0.1", server.port, name="tuiplayer")
     async with first.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: first.state.token is not None, "login")
-        await type_line(pilot, "seek 2 moscow short")
+        await type_line(pilot, "seek 2 moscow short", by_key=False)  # typed in the others
         await until(pilot, lambda: bool(first.state.hand), "a hand")
         token, table = first.state.token, first.state.table
     second = PlayApp("127.0.0.1", server.port, name="tuiplayer", token=token)
@@ -142,38 +150,39 @@ async def _resume(pilot: Pilot[None], app: PlayApp) -> None:
     assert (app.state.token, app.state.hand, app.state.legal) == (token, hand, legal)
 
 
-async def _lobby(pilot: Pilot[None], app: PlayApp) -> None:
+async def _lobby(pilot: Pilot[None], app: PlayApp, by_key: bool) -> None:
     """The lobby's keys and commands: who (F6), tables (F5), say."""
     await pilot.press("f6")
     await until(pilot, lambda: any(line.startswith("here: ") for line in app.state.log), "who")
     assert "tuiplayer" in next(line for line in app.state.log if line.startswith("here: "))
     await pilot.press("f5")
     await until(pilot, lambda: any("open tables" in line for line in app.state.log), "tables")
-    await type_line(pilot, "say hello lobby")
+    await type_line(pilot, "say hello lobby", by_key=by_key)
     await until(pilot, lambda: "tuiplayer: hello lobby" in app.state.log, "say")
 
 
 async def _whole_match(
-    server: ServerThread, drop_at: int | None = None, host: bool = False
+    server: ServerThread, drop_at: int | None = None, host: bool = False, by_key: bool = True
 ) -> None:
     """Log in and play one short match to its end. ``host``: open the table with ``new``
     and let the opponent ``sit`` (else both ``seek``); ``drop_at``: drop the connection
-    at that request and resume."""
+    at that request and resume; ``by_key``: the lobby's lines typed key by key (else put
+    in whole: the calls are still typed, with completion)."""
     app = PlayApp("127.0.0.1", server.port)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: any("deberc-net" in line for line in app.state.log), "banner")
-        await type_line(pilot, "login tuiplayer")
+        await type_line(pilot, "login tuiplayer", by_key=by_key)
         await until(pilot, lambda: app.state.name == "tuiplayer", "login")
         token = app.state.token
         assert token and f"token {token}" in app.pane("status").text
-        await _lobby(pilot, app)
+        await _lobby(pilot, app, by_key)
         if host:
-            await type_line(pilot, "new 2 moscow short")
+            await type_line(pilot, "new 2 moscow short", by_key=by_key)
             await until(pilot, lambda: app.state.table is not None, "table")
             assert app.pane("table").text.startswith(f"Table {app.state.table}, deal -")
             server.opponent("rival", f"sit {app.state.table}", seed=2)
         else:
-            await type_line(pilot, "seek 2 moscow short")
+            await type_line(pilot, "seek 2 moscow short", by_key=by_key)
             await until(pilot, lambda: app.state.table is not None, "seat")
 
         last_tricks_drawn = 0
@@ -244,7 +253,8 @@ def test_play_refuses_an_address_without_a_port(capsys: pytest.CaptureFixture[st
 
 @pytest.mark.timeout(120)
 def test_a_whole_tertz_match_typed_through_the_terminal_client(tmp_path: Path) -> None:
-    with ServerThread(tmp_path / "db.sqlite3") as server:
+    # seeded decks: a match of two deals (unseeded, two to four: each some 3 s of keys)
+    with ServerThread(tmp_path / "db.sqlite3", match_seed="e") as server:
         server.opponent("rival", "seek 2 tertz to-301", seed=4)
         asyncio.run(asyncio.wait_for(_tertz_match(server), 100))
         assert not server.errors, server.errors
@@ -264,7 +274,7 @@ async def _tertz_match(server: ServerThread) -> None:
     app = PlayApp("127.0.0.1", server.port, name="tuiplayer")
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.state.name == "tuiplayer", "login")
-        await type_line(pilot, "seek 2 tertz to-301")
+        await type_line(pilot, "seek 2 tertz to-301", by_key=False)  # typed in the others
         await until(pilot, lambda: app.state.table is not None, "seat")
         talons: set[int] = set()
         broke = theirs = calls = 0
@@ -310,8 +320,8 @@ async def _tertz_match(server: ServerThread) -> None:
         ours = [e for e in breaks if e.get_int("seat") == app.state.seat]
         # the decks are the server's: whether we lose a first trick (and break) is theirs
         assert broke == sum(e.get_str("call") == "lomayu-6" for e in ours)
-        # one sheet row per deal played (the server's decks are unseeded: a single deal
-        # can reach 301, so how many there were is the opponent's count, not a guess)
+        # one sheet row per deal played (how many there were is the opponent's count,
+        # not a guess: the decks are the seed's, and a single deal can reach 301)
         deal_ends = [
             line for line in server.opponent_lines if parse_line(line).kind == EventKind.DEAL_END
         ]

@@ -10,22 +10,20 @@ import time
 from pathlib import Path
 
 
-def start_server_process(db: Path) -> tuple[subprocess.Popen[str], int]:
-    """``deberc-net serve`` in its own process on a free port: the process and its port."""
+def start_server_process(
+    db: Path, settings: str | None = None
+) -> tuple[subprocess.Popen[str], int]:
+    """``deberc-net serve`` in its own process on a free port: the process and its port.
+    ``settings``: the ``[server]`` table's lines of a --config file (beside ``db``)."""
+    # no web face: its default port is fixed (tests/web stops one by signal too)
+    command = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--db", str(db)]
+    command += ["--http-port", "0"]
+    if settings is not None:
+        config = db.with_suffix(".toml")
+        config.write_text(f"[server]\n{settings}\n")
+        command += ["--config", str(config)]
     proc = subprocess.Popen(
-        # no web face: its default port is fixed (tests/web stops one by signal too)
-        [
-            sys.executable,
-            "-m",
-            "deberc_net",
-            "serve",
-            "--port",
-            "0",
-            "--db",
-            str(db),
-            "--http-port",
-            "0",
-        ],
+        command,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Awaitable, Callable
 
 import trio
 
@@ -115,3 +116,26 @@ async def test_a_person_and_a_bot_share_a_table(port: int, connect: Connector) -
     _, end = fields(ends["bot"])
     winner_name = end["name"]
     assert ends["ann"].startswith(f"Game over: {winner_name} wins ({end['reason']})")
+
+
+async def test_a_servers_match_seed_deals_every_match_the_same_decks(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    """``match_seed`` (a test's known match): each table's match takes it as its seed,
+    so two matches deal the same decks; the seed is told at the end as any other."""
+    port = await start_server(match_seed="known")
+    ends: list[str] = []
+    decks: list[list[str]] = []
+
+    async def pair(first: str, second: str) -> None:
+        a, b = await connect.machine(port, first), await connect.machine(port, second)
+        await seat_pair(a, b, "2 short")
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(play_machine, b, random.Random(2))
+            ends.append(await play_machine(a, random.Random(1)))
+        decks.append(_records(a.lines)[0]["deck"])
+
+    await pair("ann", "bob")
+    await pair("carl", "dan")
+    assert [fields(end)[1]["seed"] for end in ends] == ["known", "known"]
+    assert decks[0] == decks[1] and len(decks[0]) == 32

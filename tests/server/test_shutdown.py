@@ -14,7 +14,8 @@ from .process import read_until, start_server_process
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_signal_stops_cleanly_and_tells_everyone(tmp_path: Path, signum: int) -> None:
-    proc, port = start_server_process(tmp_path / "s.sqlite3")
+    # the grace before connections close is test_attacks' (calls answered meanwhile)
+    proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 100")
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
             client.sendall(b"style machine\nlogin waiter\n")

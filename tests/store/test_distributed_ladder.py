@@ -139,13 +139,8 @@ def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
     games = _query(postgres_url, "SELECT board, seating FROM ladder_games ORDER BY board, seating")
     assert len(games) == 8 and len(set(games)) == 8
 
-    table = subprocess.run(
-        [sys.executable, "-m", "deberc_net", "ladder", "table", "--db", postgres_url, "--json"],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=True,
-    )
+    table = run_cli(["ladder", "table", "--db", postgres_url, "--json"])
+    assert table.returncode == 0, table.stderr
     rows = json.loads(table.stdout)
     assert [(r["bot"], r["games"]) for r in rows] == [(r["bot"], 8) for r in distributed["ratings"]]
 

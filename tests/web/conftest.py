@@ -22,9 +22,9 @@ from selenium.webdriver.chrome.service import Service
 
 from deberc_net.server.app import serve
 from deberc_net.testing import rule_book
-from tests.server.conftest import connect, db_path, make_config
+from tests.server.conftest import connect, db_path, jump_when_idle, make_config, virtual_clock
 
-__all__ = ["connect", "db_path"]
+__all__ = ["connect", "db_path", "jump_when_idle", "virtual_clock"]
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 CHROMIUM = "/usr/bin/chromium"

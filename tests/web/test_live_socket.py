@@ -56,7 +56,10 @@ async def seated_and_observing(web: WebServer, connect: Connector) -> tuple[Line
 
 
 async def test_the_page_gets_exactly_the_lines_of_an_observers_connection_but_records(
-    start_web: StartWeb, connect: Connector
+    start_web: StartWeb,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
 ) -> None:
     web: WebServer = await start_web()
     ann, carl = await seated_and_observing(web, connect)
@@ -107,7 +110,10 @@ def is_slice(part: list[str], whole: list[str]) -> int | None:
 
 
 async def test_pages_come_and_go_and_each_gets_an_observers_lines(
-    start_web: StartWeb, connect: Connector
+    start_web: StartWeb,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
 ) -> None:
     """A table's pages share one feed (web/feed.py). Whenever a page comes it gets its own
     'ok' and state, then every line an observer's connection gets after that state but
@@ -221,7 +227,11 @@ async def test_a_private_table_is_not_watched_live(start_web: StartWeb, connect:
 
 @pytest.mark.parametrize("new", ["new 2 moscow to-301", "new 3", "new 4", "new 2 tertz"])
 async def test_the_page_works_out_the_hand_sizes_the_table_holds(
-    start_web: StartWeb, connect: Connector, new: str
+    start_web: StartWeb,
+    connect: Connector,
+    new: str,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
 ) -> None:
     """The page's hand sizes (each play takes a card; the server's sizes message when
     that is not enough: a deal, the extra cards, a Tertz draw) come to what the hands
