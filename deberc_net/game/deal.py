@@ -22,7 +22,16 @@ from . import errors as E
 from . import scoring
 from . import talk as T
 from .calls import Call
-from .cards import PLAIN_POINTS, SEVEN, TRUMP_POINTS, Card, make, suit_of
+from .cards import (
+    PLAIN_POINTS,
+    PLAIN_STRENGTH,
+    SEVEN,
+    TRUMP_POINTS,
+    TRUMP_STRENGTH,
+    Card,
+    make,
+    suit_of,
+)
 from .combos import BELLA_POINTS, Combo, find_sequences, holds_bella
 from .events import (
     CallMade,
@@ -147,6 +156,16 @@ class Deal:
     history: list[DealEvent] = attrs.field(init=False, factory=list)
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)
     _side_of: dict[int, int] = attrs.field(init=False)
+    # no manual claim and no option's calls: past the first trick a seat mostly has
+    # only its cards to play (_compute_legal's short way)
+    _cards_only: bool = attrs.field(init=False)
+
+    # a subclass's own _trick_points (Tertz's values) replaces the count inline
+    _own_trick_points: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._own_trick_points = cls._trick_points is not Deal._trick_points
 
     def __attrs_post_init__(self) -> None:
         s = self.rules.settings
@@ -154,6 +173,7 @@ class Deal:
         if len(self.deck) != 32 or set(self.deck) != _WHOLE_DECK:  # each card once
             raise ValueError("a deck must hold each of the 32 cards once")
         self._sides, self._side_of = _sides_of(n, s.partnerships)
+        self._cards_only = not s.manual_claim and self.rules.extra_calls is None
         self.hands = [[] for _ in range(n)]
         pos = self._deal_rounds(s.deal_before, 0)
         self.turned = self.original_turned = self.deck[pos]
@@ -328,6 +348,22 @@ class Deal:
     def _compute_legal(self, seat: int) -> list[Call]:
         # the cheap test of each rule first: this runs for every move of every deal
         phase = self.phase
+        talk = self.talk
+        if (
+            phase is PLAY
+            and self._cards_only
+            and self.tricks
+            and seat == self.turn
+            and talk.pending is None
+            and talk.best is None
+            and (talk.bella_owner != seat or talk.bella_declared)
+        ):
+            # most moves: a card past the first trick with nothing to say (the talk's
+            # window, four sevens and pokazhi are over; no bella to say; no option's
+            # call): only the cards, each card's call looked up by map
+            if self.trick.cards:
+                return list(map(_PLAY_CALLS.__getitem__, self._legal_cards(seat)))
+            return list(map(_PLAY_CALLS.__getitem__, self.hands[seat]))  # a lead: any
         if phase == DONE:
             return []
         s = self.rules.settings
@@ -346,7 +382,6 @@ class Deal:
             return self._with_extra(seat, out)
         if phase == ORDERED:
             return self._with_extra(seat, out)
-        talk = self.talk
         if talk.best is not None and T.may_demand_show(self, seat):
             out.append(_POKAZHI)
         if seat != self.turn:
@@ -366,16 +401,41 @@ class Deal:
         return out
 
     def _legal_cards(self, seat: int) -> list[Card]:
-        cards, trump = self.trick.cards, self.trump
+        """play.legal_cards, inline (one pass over the hand, no comprehension's frame:
+        every card that follows a lead); the partner's exemption through it."""
+        cards, trump, hand = self.trick.cards, self.trump, self.hands[seat]
         if not cards:
-            return list(self.hands[seat])  # a lead: any card
-        exempt = (  # in play the trump is known
+            return list(hand)  # a lead: any card
+        if (  # in play the trump is known
             self.rules.settings.partner_exemption
-            and bool(cards)
             and trump is not None
-            and self.side_of(trick_winner(cards, trump)) == self.side_of(seat)
-        )
-        return legal_cards(self.hands[seat], cards, self.trump, exempt)
+            and self._side_of[trick_winner(cards, trump)] == self._side_of[seat]
+        ):
+            return legal_cards(hand, cards, trump, True)
+        led = cards[0][1] >> 3
+        follow: list[Card] = []
+        trumps: list[Card] = []
+        for card in hand:
+            suit = card >> 3
+            if suit == led:
+                follow.append(card)
+            elif suit == trump:
+                trumps.append(card)
+        if follow:
+            if led != trump:
+                return follow
+            trumps = follow
+        elif not trumps:
+            return list(hand)
+        top = -1  # the highest trump on the table: it must be beaten if it can be
+        for _, card in cards:
+            if card >> 3 == trump and _TRUMP_STRENGTH[card & 7] > top:
+                top = _TRUMP_STRENGTH[card & 7]
+        over = []
+        for card in trumps:
+            if _TRUMP_STRENGTH[card & 7] > top:
+                over.append(card)
+        return over or trumps
 
     def _may_claim(self, seat: int) -> bool:
         """Manual claims: after a trick the seat took (not the last), before the next card."""
@@ -434,15 +494,31 @@ class Deal:
                 return self._refused(seat, call, ms, auto)
         self.log.append(_logged((seat, call, ms, auto, False, None)))
         card = call.card
-        if card is not None and call.name == _PLAY:  # most calls: straight to the card
+        if card is not None and call.name == _PLAY:  # most calls: a card, carried out here
+            played = _card_played((seat, card, auto, ms))
+            hand = self.hands[seat]
+            talk = self.talk
+            first_card = not self.tricks and seat not in talk.window_hands
+            if first_card:  # the seat's window for the talk closes with its first card
+                talk.window_hands[seat] = tuple(hand)
+            hand.remove(card)
+            cards = self.trick.cards
+            cards.append((seat, card))
+            if talk.skin_owed or (first_card and talk.best is not None):
+                self._told.append(played)  # a declaration may go face up
+                self._after_card(seat, first_card)
+                return self._take_told()
+            if len(cards) < len(self.hands):  # the trick goes on: one event
+                self.turn = (seat + 1) % len(self.hands)
+                self.history.append(played)
+                return [played]
             told = self._told
-            told.append(_card_played((seat, card, auto, ms)))
-            self._do_play(seat, call)
-            # _take_told, inline: a card alone, or a card and the trick it ends, are
-            # already in telling order
+            told.append(played)
+            self._finish_trick()
+            # _take_told, inline: the card and its trick are in telling order
             self._told = []
             self.history += told
-            if len(told) == 1 or (len(told) == 2 and type(told[1]) is TrickTaken):
+            if len(told) == 2 and type(told[1]) is TrickTaken:
                 return told
             return in_telling_order(told)
         if card is not None:
@@ -642,6 +718,7 @@ class Deal:
         scoring.bide_on_cards(self, seat, error.code)
 
     def _do_play(self, seat: int, call: Call) -> None:
+        """A card (``apply`` carries most cards out itself, the same way)."""
         card = call.card
         assert card is not None
         hand = self.hands[seat]
@@ -649,8 +726,12 @@ class Deal:
         if first_card:
             self.talk.window_hands[seat] = tuple(hand)
         hand.remove(card)
-        cards = self.trick.cards
-        cards.append((seat, card))
+        self.trick.cards.append((seat, card))
+        self._after_card(seat, first_card)
+
+    def _after_card(self, seat: int, first_card: bool) -> None:
+        """What follows a card on the table: a show owed after 'skin' or with the first
+        card (show-combination), then the next seat or the trick's end."""
         talk = self.talk
         declarer = talk.skin_owed.pop(seat, None) if talk.skin_owed else None
         if declarer is not None:
@@ -665,7 +746,7 @@ class Deal:
         ):  # show-combination: the best declaration goes face up with its first card
             self._engine_shows(seat)
         n = len(self.hands)  # the players
-        if len(cards) < n:
+        if len(self.trick.cards) < n:
             self.turn = (seat + 1) % n
             return
         self._finish_trick()
@@ -686,18 +767,32 @@ class Deal:
         trump = self.trump
         assert trump is not None
         trick = self.trick
-        winner = trick_winner(trick.cards, trump)
+        played = trick.cards
+        # play.trick_winner, the cards and their points, in one pass: each card's
+        # strength in this trick read from a table by trump and led suit (-1: neither)
+        keys, points = _TRICK_KEYS[trump][played[0][1] >> 3], _POINTS_IN_TRUMP[trump]
+        winner, best, total = -1, -1, 0
+        cards = []
+        for seat, card in played:
+            cards.append(card)
+            total += points[card]
+            if keys[card] > best:
+                winner, best = seat, keys[card]
         trick.winner = winner
         side = self._side_of[winner]
         self.tricks.append(trick)
-        cards = tuple([c for _, c in trick.cards])
-        self._told.append(_trick_taken((winner, cards)))
+        taken = tuple(cards)
+        self._told.append(_trick_taken((winner, taken)))
+        if self._own_trick_points:
+            total = self._trick_points(taken, trump)  # a game of its own (Tertz)
         tally = self.tally
         tally.tricks_taken[side] += 1
-        tally.card_points[side] += self._trick_points(cards, trump)  # Tertz counts its own
+        tally.card_points[side] += total
         return winner, side
 
     def _trick_points(self, cards: tuple[Card, ...], trump: int) -> int:
+        """A trick's card points (``_take_trick`` counts the engine's own inline: a
+        subclass that counts its own overrides this, see ``__init_subclass__``)."""
         points, total = _POINTS_IN_TRUMP[trump], 0
         for card in cards:  # a loop, not sum() of a list: a trick holds a few cards
             total += points[card]
@@ -862,6 +957,24 @@ _IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 
 
 _WHOLE_DECK = frozenset(range(32))
+_TRUMP_STRENGTH = TRUMP_STRENGTH
+
+# A card's strength in a trick, by trump and led suit (play.trick_winner's order): a
+# trump above all, then the led suit, any other card -1 (it never wins)
+_TRICK_KEYS = tuple(
+    tuple(
+        tuple(
+            100 + TRUMP_STRENGTH[c & 7]
+            if c >> 3 == trump
+            else PLAIN_STRENGTH[c & 7]
+            if c >> 3 == led
+            else -1
+            for c in range(32)
+        )
+        for led in range(4)
+    )
+    for trump in range(4)
+)
 
 
 @functools.cache
