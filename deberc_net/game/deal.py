@@ -99,13 +99,14 @@ class LoggedCall(NamedTuple):
 
 @attrs.define
 class _Caches:
-    """What a deal works out again only when what it depends on changes: each seat's
-    legal calls (by the number of calls made and the phase), each seat's sequences (by
-    hand and trump), and the combination and bella points (the settled sequences,
-    compared by identity: they are set once, never changed in place; what else they
-    depend on; the points)."""
+    """What a deal works out again only when what it depends on changes: the legal
+    calls of the seat last asked about (until the state changes: ``Deal._changed``),
+    each seat's sequences (by hand and trump), and the combination and bella points
+    (the settled sequences, compared by identity: they are set once, never changed in
+    place; what else they depend on; the points)."""
 
-    legal: dict[int, tuple[int, Phase, list[Call]]] = attrs.Factory(dict)
+    listed_seat: int = -1  # the seat whose legal calls ``listed`` holds; -1: none
+    listed: list[Call] = attrs.Factory(list)
     combos: dict[int, tuple[tuple[tuple[Card, ...], int | None], list[Combo]]] = attrs.Factory(dict)
     points: (
         tuple[dict[int, list[Combo]] | None, tuple[bool, int | None, int | None, int], list[int]]
@@ -331,15 +332,18 @@ class Deal:
 
     def _legal(self, seat: int) -> list[Call]:
         """``legal_calls``, computed once per state and shared: never change the list.
-        The state changes only through ``apply`` (every accepted call lengthens the log)
-        and the end of the deal."""
-        moves, phase = len(self.log), self.phase
-        cached = self._caches.legal.get(seat)
-        if cached is not None and cached[0] == moves and cached[1] is phase:
-            return cached[2]
+        The state changes through ``apply`` and ``end_deal`` (and a plugin's
+        ``continue_after_order``), each of which forgets it (``_changed``)."""
+        caches = self._caches
+        if seat == caches.listed_seat:
+            return caches.listed
         calls = self._compute_legal(seat)
-        self._caches.legal[seat] = (moves, phase, calls)
+        caches.listed_seat, caches.listed = seat, calls
         return calls
+
+    def _changed(self) -> None:
+        """The state changed: the legal calls listed are no longer true."""
+        self._caches.listed_seat = -1
 
     # ``legal_calls`` without the copy, for a caller in this process that only reads it
     # (self-play): the deal's own list, true until the next call (the same method)
@@ -476,13 +480,13 @@ class Deal:
     def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> list[DealEvent]:
         """Make ``call`` for ``seat`` and say what happened, or raise ``IllegalCall`` with
         nothing changed."""
-        if not 0 <= seat < len(self.hands):  # a hand per seat
-            raise E.NotAllowed(f"there is no seat {seat}")
         # _legal's cache, read inline: the driver mostly asked for this very list
-        cached = self._caches.legal.get(seat)
-        if cached is not None and cached[0] == len(self.log) and cached[1] is self.phase:
-            legal = cached[2]
+        caches = self._caches
+        if seat == caches.listed_seat:
+            legal = caches.listed
         else:
+            if not 0 <= seat < len(self.hands):  # a hand per seat
+                raise E.NotAllowed(f"there is no seat {seat}")
             legal = self._legal(seat)
         # a player mostly hands back one of the listed calls themselves: found by
         # identity before any (slower, attrs-made) comparison of fields
@@ -492,6 +496,7 @@ class Deal:
         else:
             if call not in legal:
                 return self._refused(seat, call, ms, auto)
+        caches.listed_seat = -1  # _changed, inline: the call changes the state
         self.log.append(_logged((seat, call, ms, auto, False, None)))
         card = call.card
         if card is not None and call.name == _PLAY:  # most calls: a card, carried out here
@@ -516,6 +521,7 @@ class Deal:
             told.append(played)
             self._finish_trick()
             # _take_told, inline: the card and its trick are in telling order
+            caches.listed_seat = -1  # a scoring hook may have asked on the way
             self._told = []
             self.history += told
             if len(told) == 2 and type(told[1]) is TrickTaken:
@@ -538,9 +544,12 @@ class Deal:
 
     def _refused(self, seat: int, call: Call, ms: int, auto: bool) -> list[DealEvent]:
         """A call not listed: raise why, or punish it (table-penalties)."""
+        if not 0 <= seat < len(self.hands):  # a hand per seat
+            raise E.NotAllowed(f"there is no seat {seat}")
         error = self.why_not(seat, call)
         if not self._punishable(seat, call, error):
             raise error
+        self._changed()
         self.log.append(LoggedCall(seat, call, ms, auto, penalty=error.code))
         self._tell(Penalized(seat, call, error.code, ms, auto))
         self._punish(seat, call, error)
@@ -550,6 +559,7 @@ class Deal:
         self._told.append(event)
 
     def _take_told(self) -> list[DealEvent]:
+        self._changed()  # a plugin's hook may have asked for legal calls on the way
         told, self._told = self._told, []
         self.history += told
         if len(told) < 2 or (
@@ -605,6 +615,7 @@ class Deal:
         """A plugin done with the moment after the order: deal the last cards, play."""
         if self.phase == ORDERED:
             self._deal_rest()
+            self._changed()
 
     def _event(self, name: str) -> None:
         if self.rules.deal_event is not None:
@@ -890,6 +901,7 @@ class Deal:
         """End the deal now (a claim, a penalty, a plugin's rule); ``winner`` (a side)
         also ends the match."""
         self.phase = DONE
+        self._changed()
         self.talk.pending = None
         score = scoring.deal_score(self, list(points))
         score.written = list(written)
