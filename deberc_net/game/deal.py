@@ -251,15 +251,10 @@ class Deal:
     def _deal_rounds(self, rounds: tuple[int, ...], pos: int, dealer_short: int = 0) -> int:
         """Deal rounds from ``pos``, dealer last; the dealer's final round may be short
         (4 players: the turned card already counts as one of his cards)."""
-        hands, deck, dealer = self.hands, self.deck, self.dealer
-        n, last = len(hands), len(rounds) - 1
-        for r, size in enumerate(rounds):
-            for i in range(1, n + 1):
-                seat = (dealer + i) % n
-                if seat == dealer and r == last:
-                    size -= dealer_short
-                hands[seat] += deck[pos : pos + size]
-                pos += size
+        hands, deck = self.hands, self.deck
+        for seat, size in _round_plan(len(hands), self.dealer, rounds, dealer_short):
+            hands[seat] += deck[pos : pos + size]
+            pos += size
         return pos
 
     def order_index(self, seat: int) -> int:
@@ -997,6 +992,22 @@ def _sides_of(
     every deal reads them; the dict is shared, so never changed."""
     sides = Settings(players=players, partnerships=partnerships).sides()
     return sides, {seat: i for i, side in enumerate(sides) for seat in side}
+
+
+@functools.cache
+def _round_plan(
+    players: int, dealer: int, rounds: tuple[int, ...], dealer_short: int
+) -> tuple[tuple[int, int], ...]:
+    """Who gets how many cards, in order, dealing ``rounds`` (Deal._deal_rounds): the
+    same for every deal of a kind of table and dealer, so worked out once."""
+    plan = []
+    last = len(rounds) - 1
+    for r, size in enumerate(rounds):
+        for i in range(1, players + 1):
+            seat = (dealer + i) % players
+            short = dealer_short if seat == dealer and r == last else 0
+            plan.append((seat, size - short))
+    return tuple(plan)
 
 
 _ALL_SEVENS = tuple(make(SEVEN, suit) for suit in range(4))
