@@ -201,11 +201,10 @@ class Deal:
     @property
     def to_act(self) -> int | None:
         """The seat the deal waits for (the answerer of a pending question first)."""
-        if self.phase == DONE:
+        if self.phase is DONE:  # the phases are Phase's members (read every move)
             return None
-        if self.talk.pending is not None:
-            return self.talk.pending.answerer
-        return self.turn
+        pending = self.talk.pending
+        return self.turn if pending is None else pending.answerer
 
     # the table talk, read where callers and plugins always read it
     @property
@@ -508,8 +507,9 @@ class Deal:
                 self._told.append(played)  # a declaration may go face up
                 self._after_card(seat, first_card)
                 return self._take_told()
-            if len(cards) < len(self.hands):  # the trick goes on: one event
-                self.turn = (seat + 1) % len(self.hands)
+            n = len(self.hands)  # the players
+            if len(cards) < n:  # the trick goes on: one event
+                self.turn = (seat + 1) % n
                 self.history.append(played)
                 return [played]
             told = self._told
