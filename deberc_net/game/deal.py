@@ -251,7 +251,8 @@ class Deal:
         """Deal rounds from ``pos``, dealer last; the dealer's final round may be short
         (4 players: the turned card already counts as one of his cards)."""
         hands, deck = self.hands, self.deck
-        for seat, size in _round_plan(len(hands), self.dealer, rounds, dealer_short):
+        # tuple(): the plan is cached by its arguments (a plugin might set a list)
+        for seat, size in _round_plan(len(hands), self.dealer, tuple(rounds), dealer_short):
             hands[seat] += deck[pos : pos + size]
             pos += size
         return pos
