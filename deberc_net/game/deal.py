@@ -161,12 +161,15 @@ class Deal:
     # only its cards to play (_compute_legal's short way)
     _cards_only: bool = attrs.field(init=False)
 
-    # a subclass's own _trick_points (Tertz's values) replaces the count inline
+    # a subclass's own _trick_points (Tertz's values) replaces the count inline, and
+    # its own _do_play replaces apply's way with a card
     _own_trick_points: ClassVar[bool] = False
+    _own_do_play: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._own_trick_points = cls._trick_points is not Deal._trick_points
+        cls._own_do_play = cls._do_play is not Deal._do_play
 
     def __attrs_post_init__(self) -> None:
         s = self.rules.settings
@@ -496,6 +499,10 @@ class Deal:
         card = call.card
         if card is not None and call.name == _PLAY:  # most calls: a card, carried out here
             played = _card_played((seat, card, auto, ms))
+            if self._own_do_play:  # a game of its own plays a card its own way
+                self._told.append(played)
+                self._do_play(seat, call)
+                return self._take_told()
             hand = self.hands[seat]
             talk = self.talk
             first_card = not self.tricks and seat not in talk.window_hands
