@@ -57,7 +57,9 @@ class Summary:
 
 def play_random_match(match: Match, rng: random.Random) -> Match:
     """Play ``match`` to its end, each seat choosing uniformly among its legal calls."""
-    clock, getrandbits, apply = time.monotonic, rng.getrandbits, match.apply  # bound once
+    # bound once; the clock in integer nanoseconds: a call's ms without float arithmetic
+    clock, getrandbits, apply = time.monotonic_ns, rng.getrandbits, match.apply
+    bit_lengths = _BIT_LENGTHS
     deal = match.deal
     started = clock()
     while match.result is None:
@@ -71,11 +73,14 @@ def play_random_match(match: Match, rng: random.Random) -> Match:
         n = len(legal)
         if not n:
             raise IndexError(f"seat {seat} is to act with no legal call")
-        bits = _BIT_LENGTHS[n] if n < len(_BIT_LENGTHS) else n.bit_length()
+        try:
+            bits = bit_lengths[n]
+        except IndexError:  # a list longer than any the engine makes
+            bits = n.bit_length()
         i = getrandbits(bits)
         while i >= n:
             i = getrandbits(bits)
-        apply(seat, legal[i], ms=int((clock() - started) * 1000))
+        apply(seat, legal[i], ms=(clock() - started) // 1_000_000)
     return match
 
 

@@ -65,18 +65,22 @@ def _runs(mask: int) -> tuple[tuple[int, int], ...]:
 # The runs in every set of ranks of one suit (bit i: the i-th rank in sequence order):
 # a hand's sequences are then a few table look-ups, the hot path of the table talk.
 _RUNS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_runs(mask) for mask in range(256))
+# the cards a run of three may start at in natural order (ranks 7 to Q of each suit)
+_RUN_STARTS = 0x3F3F3F3F
 
 
 def find_sequences(
     hand: Iterable[Card], trump: int | None, by_strength: bool = False
 ) -> list[Combo]:
     """Every scoring sequence in ``hand``, best-first is not implied (see ``best``)."""
-    ranks = [0, 0, 0, 0]  # per suit, bit r: rank r (natural order) is held
+    held = 0  # bit c: card c is held (suit by suit, 8 bits each, ranks in natural order)
     for card in hand:
-        ranks[card >> 3] |= 1 << (card & 7)
+        held |= 1 << card
+    if not by_strength and not held & held >> 1 & held >> 2 & _RUN_STARTS:
+        return []  # no three in a row in any suit: most hands
     found: list[Combo] = []
     for suit in range(4):
-        mask = ranks[suit]
+        mask = held >> (suit << 3) & 0xFF
         if not by_strength:
             order = NATURAL_ORDER
         else:

@@ -22,7 +22,16 @@ from . import errors as E
 from . import scoring
 from . import talk as T
 from .calls import Call
-from .cards import PLAIN_POINTS, SEVEN, TRUMP_POINTS, Card, make, suit_of
+from .cards import (
+    PLAIN_POINTS,
+    PLAIN_STRENGTH,
+    SEVEN,
+    TRUMP_POINTS,
+    TRUMP_STRENGTH,
+    Card,
+    make,
+    suit_of,
+)
 from .combos import BELLA_POINTS, Combo, find_sequences, holds_bella
 from .events import (
     CallMade,
@@ -90,13 +99,14 @@ class LoggedCall(NamedTuple):
 
 @attrs.define
 class _Caches:
-    """What a deal works out again only when what it depends on changes: each seat's
-    legal calls (by the number of calls made and the phase), each seat's sequences (by
-    hand and trump), and the combination and bella points (the settled sequences,
-    compared by identity: they are set once, never changed in place; what else they
-    depend on; the points)."""
+    """What a deal works out again only when what it depends on changes: the legal
+    calls of the seat last asked about (until the state changes: ``Deal._changed``),
+    each seat's sequences (by hand and trump), and the combination and bella points
+    (the settled sequences, compared by identity: they are set once, never changed in
+    place; what else they depend on; the points)."""
 
-    legal: dict[int, tuple[int, Phase, list[Call]]] = attrs.Factory(dict)
+    listed_seat: int = -1  # the seat whose legal calls ``listed`` holds; -1: none
+    listed: list[Call] = attrs.Factory(list)
     combos: dict[int, tuple[tuple[tuple[Card, ...], int | None], list[Combo]]] = attrs.Factory(dict)
     points: (
         tuple[dict[int, list[Combo]] | None, tuple[bool, int | None, int | None, int], list[int]]
@@ -147,6 +157,19 @@ class Deal:
     history: list[DealEvent] = attrs.field(init=False, factory=list)
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)
     _side_of: dict[int, int] = attrs.field(init=False)
+    # no manual claim and no option's calls: past the first trick a seat mostly has
+    # only its cards to play (_compute_legal's short way)
+    _cards_only: bool = attrs.field(init=False)
+
+    # a subclass's own _trick_points (Tertz's values) replaces the count inline, and
+    # its own _do_play replaces apply's way with a card
+    _own_trick_points: ClassVar[bool] = False
+    _own_do_play: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._own_trick_points = cls._trick_points is not Deal._trick_points
+        cls._own_do_play = cls._do_play is not Deal._do_play
 
     def __attrs_post_init__(self) -> None:
         s = self.rules.settings
@@ -154,6 +177,7 @@ class Deal:
         if len(self.deck) != 32 or set(self.deck) != _WHOLE_DECK:  # each card once
             raise ValueError("a deck must hold each of the 32 cards once")
         self._sides, self._side_of = _sides_of(n, s.partnerships)
+        self._cards_only = not s.manual_claim and self.rules.extra_calls is None
         self.hands = [[] for _ in range(n)]
         pos = self._deal_rounds(s.deal_before, 0)
         self.turned = self.original_turned = self.deck[pos]
@@ -180,11 +204,10 @@ class Deal:
     @property
     def to_act(self) -> int | None:
         """The seat the deal waits for (the answerer of a pending question first)."""
-        if self.phase == DONE:
+        if self.phase is DONE:  # the phases are Phase's members (read every move)
             return None
-        if self.talk.pending is not None:
-            return self.talk.pending.answerer
-        return self.turn
+        pending = self.talk.pending
+        return self.turn if pending is None else pending.answerer
 
     # the table talk, read where callers and plugins always read it
     @property
@@ -230,15 +253,11 @@ class Deal:
     def _deal_rounds(self, rounds: tuple[int, ...], pos: int, dealer_short: int = 0) -> int:
         """Deal rounds from ``pos``, dealer last; the dealer's final round may be short
         (4 players: the turned card already counts as one of his cards)."""
-        hands, deck, dealer = self.hands, self.deck, self.dealer
-        n, last = len(hands), len(rounds) - 1
-        for r, size in enumerate(rounds):
-            for i in range(1, n + 1):
-                seat = (dealer + i) % n
-                if seat == dealer and r == last:
-                    size -= dealer_short
-                hands[seat] += deck[pos : pos + size]
-                pos += size
+        hands, deck = self.hands, self.deck
+        # tuple(): the plan is cached by its arguments (a plugin might set a list)
+        for seat, size in _round_plan(len(hands), self.dealer, tuple(rounds), dealer_short):
+            hands[seat] += deck[pos : pos + size]
+            pos += size
         return pos
 
     def order_index(self, seat: int) -> int:
@@ -311,15 +330,18 @@ class Deal:
 
     def _legal(self, seat: int) -> list[Call]:
         """``legal_calls``, computed once per state and shared: never change the list.
-        The state changes only through ``apply`` (every accepted call lengthens the log)
-        and the end of the deal."""
-        moves, phase = len(self.log), self.phase
-        cached = self._caches.legal.get(seat)
-        if cached is not None and cached[0] == moves and cached[1] is phase:
-            return cached[2]
+        The state changes through ``apply`` and ``end_deal`` (and a plugin's
+        ``continue_after_order``), each of which forgets it (``_changed``)."""
+        caches = self._caches
+        if seat == caches.listed_seat:
+            return caches.listed
         calls = self._compute_legal(seat)
-        self._caches.legal[seat] = (moves, phase, calls)
+        caches.listed_seat, caches.listed = seat, calls
         return calls
+
+    def _changed(self) -> None:
+        """The state changed: the legal calls listed are no longer true."""
+        self._caches.listed_seat = -1
 
     # ``legal_calls`` without the copy, for a caller in this process that only reads it
     # (self-play): the deal's own list, true until the next call (the same method)
@@ -328,6 +350,22 @@ class Deal:
     def _compute_legal(self, seat: int) -> list[Call]:
         # the cheap test of each rule first: this runs for every move of every deal
         phase = self.phase
+        talk = self.talk
+        if (
+            phase is PLAY
+            and self._cards_only
+            and self.tricks
+            and seat == self.turn
+            and talk.pending is None
+            and talk.best is None
+            and (talk.bella_owner != seat or talk.bella_declared)
+        ):
+            # most moves: a card past the first trick with nothing to say (the talk's
+            # window, four sevens and pokazhi are over; no bella to say; no option's
+            # call): only the cards, each card's call looked up by map
+            if self.trick.cards:
+                return list(map(_PLAY_CALLS.__getitem__, self._legal_cards(seat)))
+            return list(map(_PLAY_CALLS.__getitem__, self.hands[seat]))  # a lead: any
         if phase == DONE:
             return []
         s = self.rules.settings
@@ -346,7 +384,6 @@ class Deal:
             return self._with_extra(seat, out)
         if phase == ORDERED:
             return self._with_extra(seat, out)
-        talk = self.talk
         if talk.best is not None and T.may_demand_show(self, seat):
             out.append(_POKAZHI)
         if seat != self.turn:
@@ -366,16 +403,41 @@ class Deal:
         return out
 
     def _legal_cards(self, seat: int) -> list[Card]:
-        cards, trump = self.trick.cards, self.trump
+        """play.legal_cards, inline (one pass over the hand, no comprehension's frame:
+        every card that follows a lead); the partner's exemption through it."""
+        cards, trump, hand = self.trick.cards, self.trump, self.hands[seat]
         if not cards:
-            return list(self.hands[seat])  # a lead: any card
-        exempt = (  # in play the trump is known
+            return list(hand)  # a lead: any card
+        if (  # in play the trump is known
             self.rules.settings.partner_exemption
-            and bool(cards)
             and trump is not None
-            and self.side_of(trick_winner(cards, trump)) == self.side_of(seat)
-        )
-        return legal_cards(self.hands[seat], cards, self.trump, exempt)
+            and self._side_of[trick_winner(cards, trump)] == self._side_of[seat]
+        ):
+            return legal_cards(hand, cards, trump, True)
+        led = cards[0][1] >> 3
+        follow: list[Card] = []
+        trumps: list[Card] = []
+        for card in hand:
+            suit = card >> 3
+            if suit == led:
+                follow.append(card)
+            elif suit == trump:
+                trumps.append(card)
+        if follow:
+            if led != trump:
+                return follow
+            trumps = follow
+        elif not trumps:
+            return list(hand)
+        top = -1  # the highest trump on the table: it must be beaten if it can be
+        for _, card in cards:
+            if card >> 3 == trump and _TRUMP_STRENGTH[card & 7] > top:
+                top = _TRUMP_STRENGTH[card & 7]
+        over = []
+        for card in trumps:
+            if _TRUMP_STRENGTH[card & 7] > top:
+                over.append(card)
+        return over or trumps
 
     def _may_claim(self, seat: int) -> bool:
         """Manual claims: after a trick the seat took (not the last), before the next card."""
@@ -416,13 +478,13 @@ class Deal:
     def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> list[DealEvent]:
         """Make ``call`` for ``seat`` and say what happened, or raise ``IllegalCall`` with
         nothing changed."""
-        if not 0 <= seat < len(self.hands):  # a hand per seat
-            raise E.NotAllowed(f"there is no seat {seat}")
         # _legal's cache, read inline: the driver mostly asked for this very list
-        cached = self._caches.legal.get(seat)
-        if cached is not None and cached[0] == len(self.log) and cached[1] is self.phase:
-            legal = cached[2]
+        caches = self._caches
+        if seat == caches.listed_seat:
+            legal = caches.listed
         else:
+            if not 0 <= seat < len(self.hands):  # a hand per seat
+                raise E.NotAllowed(f"there is no seat {seat}")
             legal = self._legal(seat)
         # a player mostly hands back one of the listed calls themselves: found by
         # identity before any (slower, attrs-made) comparison of fields
@@ -432,17 +494,40 @@ class Deal:
         else:
             if call not in legal:
                 return self._refused(seat, call, ms, auto)
+        caches.listed_seat = -1  # _changed, inline: the call changes the state
         self.log.append(_logged((seat, call, ms, auto, False, None)))
         card = call.card
-        if card is not None and call.name == _PLAY:  # most calls: straight to the card
+        if card is not None and call.name == _PLAY:  # most calls: a card, carried out here
+            played = _card_played((seat, card, auto, ms))
+            if self._own_do_play:  # a game of its own plays a card its own way
+                self._told.append(played)
+                self._do_play(seat, call)
+                return self._take_told()
+            hand = self.hands[seat]
+            talk = self.talk
+            first_card = not self.tricks and seat not in talk.window_hands
+            if first_card:  # the seat's window for the talk closes with its first card
+                talk.window_hands[seat] = tuple(hand)
+            hand.remove(card)
+            cards = self.trick.cards
+            cards.append((seat, card))
+            if talk.skin_owed or (first_card and talk.best is not None):
+                self._told.append(played)  # a declaration may go face up
+                self._after_card(seat, first_card)
+                return self._take_told()
+            n = len(self.hands)  # the players
+            if len(cards) < n:  # the trick goes on: one event
+                self.turn = (seat + 1) % n
+                self.history.append(played)
+                return [played]
             told = self._told
-            told.append(_card_played((seat, card, auto, ms)))
-            self._do_play(seat, call)
-            # _take_told, inline: a card alone, or a card and the trick it ends, are
-            # already in telling order
+            told.append(played)
+            self._finish_trick()
+            # _take_told, inline: the card and its trick are in telling order
+            caches.listed_seat = -1  # a scoring hook may have asked on the way
             self._told = []
             self.history += told
-            if len(told) == 1 or (len(told) == 2 and type(told[1]) is TrickTaken):
+            if len(told) == 2 and type(told[1]) is TrickTaken:
                 return told
             return in_telling_order(told)
         if card is not None:
@@ -462,9 +547,12 @@ class Deal:
 
     def _refused(self, seat: int, call: Call, ms: int, auto: bool) -> list[DealEvent]:
         """A call not listed: raise why, or punish it (table-penalties)."""
+        if not 0 <= seat < len(self.hands):  # a hand per seat
+            raise E.NotAllowed(f"there is no seat {seat}")
         error = self.why_not(seat, call)
         if not self._punishable(seat, call, error):
             raise error
+        self._changed()
         self.log.append(LoggedCall(seat, call, ms, auto, penalty=error.code))
         self._tell(Penalized(seat, call, error.code, ms, auto))
         self._punish(seat, call, error)
@@ -474,6 +562,7 @@ class Deal:
         self._told.append(event)
 
     def _take_told(self) -> list[DealEvent]:
+        self._changed()  # a plugin's hook may have asked for legal calls on the way
         told, self._told = self._told, []
         self.history += told
         if len(told) < 2 or (
@@ -529,6 +618,7 @@ class Deal:
         """A plugin done with the moment after the order: deal the last cards, play."""
         if self.phase == ORDERED:
             self._deal_rest()
+            self._changed()
 
     def _event(self, name: str) -> None:
         if self.rules.deal_event is not None:
@@ -642,6 +732,7 @@ class Deal:
         scoring.bide_on_cards(self, seat, error.code)
 
     def _do_play(self, seat: int, call: Call) -> None:
+        """A card (``apply`` carries most cards out itself, the same way)."""
         card = call.card
         assert card is not None
         hand = self.hands[seat]
@@ -649,8 +740,12 @@ class Deal:
         if first_card:
             self.talk.window_hands[seat] = tuple(hand)
         hand.remove(card)
-        cards = self.trick.cards
-        cards.append((seat, card))
+        self.trick.cards.append((seat, card))
+        self._after_card(seat, first_card)
+
+    def _after_card(self, seat: int, first_card: bool) -> None:
+        """What follows a card on the table: a show owed after 'skin' or with the first
+        card (show-combination), then the next seat or the trick's end."""
         talk = self.talk
         declarer = talk.skin_owed.pop(seat, None) if talk.skin_owed else None
         if declarer is not None:
@@ -665,7 +760,7 @@ class Deal:
         ):  # show-combination: the best declaration goes face up with its first card
             self._engine_shows(seat)
         n = len(self.hands)  # the players
-        if len(cards) < n:
+        if len(self.trick.cards) < n:
             self.turn = (seat + 1) % n
             return
         self._finish_trick()
@@ -686,18 +781,32 @@ class Deal:
         trump = self.trump
         assert trump is not None
         trick = self.trick
-        winner = trick_winner(trick.cards, trump)
+        played = trick.cards
+        # play.trick_winner, the cards and their points, in one pass: each card's
+        # strength in this trick read from a table by trump and led suit (-1: neither)
+        keys, points = _TRICK_KEYS[trump][played[0][1] >> 3], _POINTS_IN_TRUMP[trump]
+        winner, best, total = -1, -1, 0
+        cards = []
+        for seat, card in played:
+            cards.append(card)
+            total += points[card]
+            if keys[card] > best:
+                winner, best = seat, keys[card]
         trick.winner = winner
         side = self._side_of[winner]
         self.tricks.append(trick)
-        cards = tuple([c for _, c in trick.cards])
-        self._told.append(_trick_taken((winner, cards)))
+        taken = tuple(cards)
+        self._told.append(_trick_taken((winner, taken)))
+        if self._own_trick_points:
+            total = self._trick_points(taken, trump)  # a game of its own (Tertz)
         tally = self.tally
         tally.tricks_taken[side] += 1
-        tally.card_points[side] += self._trick_points(cards, trump)  # Tertz counts its own
+        tally.card_points[side] += total
         return winner, side
 
     def _trick_points(self, cards: tuple[Card, ...], trump: int) -> int:
+        """A trick's card points (``_take_trick`` counts the engine's own inline: a
+        subclass that counts its own overrides this, see ``__init_subclass__``)."""
         points, total = _POINTS_IN_TRUMP[trump], 0
         for card in cards:  # a loop, not sum() of a list: a trick holds a few cards
             total += points[card]
@@ -795,6 +904,7 @@ class Deal:
         """End the deal now (a claim, a penalty, a plugin's rule); ``winner`` (a side)
         also ends the match."""
         self.phase = DONE
+        self._changed()
         self.talk.pending = None
         score = scoring.deal_score(self, list(points))
         score.written = list(written)
@@ -862,6 +972,24 @@ _IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 
 
 _WHOLE_DECK = frozenset(range(32))
+_TRUMP_STRENGTH = TRUMP_STRENGTH
+
+# A card's strength in a trick, by trump and led suit (play.trick_winner's order): a
+# trump above all, then the led suit, any other card -1 (it never wins)
+_TRICK_KEYS = tuple(
+    tuple(
+        tuple(
+            100 + TRUMP_STRENGTH[c & 7]
+            if c >> 3 == trump
+            else PLAIN_STRENGTH[c & 7]
+            if c >> 3 == led
+            else -1
+            for c in range(32)
+        )
+        for led in range(4)
+    )
+    for trump in range(4)
+)
 
 
 @functools.cache
@@ -872,6 +1000,22 @@ def _sides_of(
     every deal reads them; the dict is shared, so never changed."""
     sides = Settings(players=players, partnerships=partnerships).sides()
     return sides, {seat: i for i, side in enumerate(sides) for seat in side}
+
+
+@functools.cache
+def _round_plan(
+    players: int, dealer: int, rounds: tuple[int, ...], dealer_short: int
+) -> tuple[tuple[int, int], ...]:
+    """Who gets how many cards, in order, dealing ``rounds`` (Deal._deal_rounds): the
+    same for every deal of a kind of table and dealer, so worked out once."""
+    plan = []
+    last = len(rounds) - 1
+    for r, size in enumerate(rounds):
+        for i in range(1, players + 1):
+            seat = (dealer + i) % players
+            short = dealer_short if seat == dealer and r == last else 0
+            plan.append((seat, size - short))
+    return tuple(plan)
 
 
 _ALL_SEVENS = tuple(make(SEVEN, suit) for suit in range(4))

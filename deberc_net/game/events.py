@@ -246,6 +246,10 @@ def in_telling_order(events: list[DealEvent]) -> list[DealEvent]:
     shown cards by seat."""
     if len(events) < 2:
         return events  # one call, one event: most calls
+    if len(events) == 2 and _TOLD_AFTER.get(type(events[0]), 0) < _TOLD_AFTER.get(
+        type(events[1]), 0
+    ):
+        return events  # a call and its one consequence (the order), in order
     ranks = [_TOLD_AFTER.get(type(event), 0) for event in events]
     if all(map(operator.lt, ranks, ranks[1:])):
         return events  # the usual case (a card, then its trick): already in order

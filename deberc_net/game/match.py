@@ -122,7 +122,7 @@ class Match:
         # Deal.apply hands out a new list each call: ours to extend
         told: list[Any] = deal.apply(seat, call, ms=ms, auto=auto)  # DealEvents are MatchEvents
         events: list[MatchEvent] = told
-        if deal.phase == DONE:
+        if deal.phase is DONE:  # the phases are Phase's members (read every move)
             events += self._finish_deal()
         return events
 

@@ -1,0 +1,68 @@
+"""A deal's fast ways keep what a game of its own overrides, and forget its legal calls
+whenever the state changes (issue #9's move path, docs/performance.md)."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+
+from deberc_net.game import errors as E
+from deberc_net.game.calls import PLAY, Call
+from deberc_net.game.cards import Card
+from deberc_net.game.deal import DONE, Deal
+from deberc_net.game.match import Match
+from deberc_net.selfplay import play_random_match
+from deberc_net.testing import build_ruleset
+
+
+class CountingDeal(Deal):
+    """Counts the cards it plays itself and writes every trick's points twice."""
+
+    played = 0
+
+    def _do_play(self, seat: int, call: Call) -> None:
+        CountingDeal.played += 1
+        super()._do_play(seat, call)
+
+    def _trick_points(self, cards: tuple[Card, ...], trump: int) -> int:
+        return 2 * super()._trick_points(cards, trump)
+
+
+def _match(deal_class: type[Deal] | None) -> Match:
+    rules = attrs.evolve(build_ruleset(), deal_class=deal_class)
+    return play_random_match(Match(rules, seed="hooks/1"), random.Random("hooks"))
+
+
+def test_a_subclass_plays_its_cards_and_counts_its_points_its_own_way() -> None:
+    CountingDeal.played = 0
+    own = _match(CountingDeal)
+    cards = sum(1 for record in own.records for c in record["calls"] if c["call"] == PLAY)
+    assert cards > 0 and CountingDeal.played == cards
+    # every point a played-out deal writes is even when the cards count double (the
+    # last trick's 10, bella and sequences are even), which the engine's own count is not
+    made = [r for r in own.records if r["outcome"] == "made"]
+    assert made and all(p % 2 == 0 for r in made for p in r["points"])
+    base = [r for r in _match(None).records if r["outcome"] == "made"]
+    assert any(p % 2 for r in base for p in r["points"])
+
+
+def test_legal_calls_are_forgotten_when_the_deal_ends_outside_a_call() -> None:
+    match = Match(build_ruleset(), seed="hooks/2")
+    deal = match.deal
+    seat = deal.to_act
+    assert seat is not None and deal.legal_calls(seat)
+    deal.end_deal("stopped", [0, 0], [0, 0])  # as a forfeit ends a deal in play
+    assert deal.phase is DONE and deal.legal_calls(seat) == []
+    with pytest.raises(E.IllegalCall):
+        deal.apply(seat, Call("pas"))
+
+
+def test_a_seat_that_does_not_exist_is_told_so() -> None:
+    deal = Match(build_ruleset(), seed="hooks/3").deal
+    seat = deal.to_act
+    assert seat is not None
+    call = deal.shared_legal_calls(seat)[0]  # listed for the seat to act
+    with pytest.raises(E.NotAllowed, match="there is no seat 7"):
+        deal.apply(7, call)
