@@ -7,6 +7,7 @@ The match owns the totals, the hanging points, who deals next and the deal recor
 
 from __future__ import annotations
 
+import copy
 from itertools import chain
 from typing import Any
 
@@ -125,6 +126,18 @@ class Match:
         if deal.phase is DONE:  # the phases are Phase's members (read every move)
             events += self._finish_deal()
         return events
+
+    def copy(self) -> Match:
+        """A copy to play on (a test's twin, a search): the current deal is copied as
+        ``Deal.copy`` copies it, the totals and bides are the copy's own; the rules, the
+        scripted decks and the records already made (each built once, the same for
+        both) are shared. Nothing done to the copy reaches this match."""
+        new = copy.copy(self)
+        new.deal = self.deal.copy()
+        new.totals = list(self.totals)
+        new.bides = list(self.bides)
+        new.records = self.records.copy()
+        return new
 
     def deal_started(self) -> DealStarted:
         """The current deal's start (a table tells the first one when the match starts)."""

@@ -277,6 +277,12 @@ class Records(Sequence[dict[str, Any]]):
     def append(self, record: LazyRecord) -> None:
         self._records.append(record)
 
+    def copy(self) -> Records:
+        """A list of its own over the same records (appending to one leaves the other)."""
+        twin = Records()
+        twin._records = list(self._records)
+        return twin
+
     def __len__(self) -> int:
         return len(self._records)
 

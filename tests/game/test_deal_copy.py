@@ -67,3 +67,47 @@ def test_playing_a_copy_to_its_end_leaves_the_deal_as_it_was(
         play_on(twin, random.Random(f"rest/{game}"), 1000)
         assert state(deal) == state(twin)
         assert deal.result is not None and deal.record() == twin.record()
+
+
+def match_state(match: Match) -> Any:
+    """What a match's calls change: its totals, records and current deal."""
+    return (
+        list(match.totals),
+        list(match.bides),
+        match.hanging,
+        list(match.records),
+        match.result,
+        state(match.deal),
+    )
+
+
+def play_match(match: Match, rng: random.Random, calls: int) -> None:
+    while calls and not match.over:
+        seat = match.to_act
+        assert seat is not None
+        match.apply(seat, rng.choice(match.legal_calls(seat)))
+        calls -= 1
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS, ids=ID)
+def test_playing_a_match_copy_to_its_end_leaves_the_match_as_it_was(
+    rule_set: tuple[int, str, tuple[str, ...]],
+) -> None:
+    """``Match.copy`` (the property tests' twins): deals ended and begun on the copy,
+    its totals and records, never reach the match it was made from."""
+    rules = build_ruleset(*rule_set)
+    for game in range(3):
+        match = Match(rules, seed=f"match-copy/{game}")
+        twin = Match(rules, seed=f"match-copy/{game}")  # never copied
+        start = random.Random(game).randrange(60)
+        play_match(match, random.Random(start), start)
+        play_match(twin, random.Random(start), start)
+        before = match_state(match)
+        played = match.copy()
+        assert match_state(played) == before
+        play_match(played, random.Random(f"copy/{game}"), 10_000)
+        assert played.over and len(played.records) > len(match.records)
+        assert match_state(match) == before
+        play_match(match, random.Random(f"rest/{game}"), 10_000)
+        play_match(twin, random.Random(f"rest/{game}"), 10_000)
+        assert match_state(match) == match_state(twin)

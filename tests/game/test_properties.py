@@ -8,7 +8,6 @@ below use their own card tables written from docs/rules.md §1, not the engine's
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable
 from typing import Any
@@ -387,13 +386,14 @@ def make_check_apply(data: Any) -> Step:
             return
         for seat in SEATS:
             legal = match.legal_calls(seat)
+            before = state(match)
             for call in legal:
-                twin = copy.deepcopy(match)
+                twin = match.copy()
                 twin.apply(seat, call)  # must not raise
                 assert len(twin.records) > len(match.records) or len(twin.deal.log) > len(
                     match.deal.log
                 ), call.token()
-            before = state(match)
+            assert state(match) == before  # no twin's call reached the match
             wrong = data.draw(st.lists(st.sampled_from(VOCABULARY_CALLS), max_size=4))
             for call in wrong:
                 if call in legal:
