@@ -283,7 +283,7 @@ class Bot:
                     out.append(f"{self._pick(self.pick, legal)} seq={seq}")
                     self._seeking = False
                     return Step.ON
-            if line.startswith("record "):
+            if line.startswith(("record ", "ok cmd=seek ")):  # a seek's 'ok' asks nothing
                 return Step.ON
             if line.startswith("event ") and " kind=match-end" not in line:
                 return Step.ON
