@@ -285,8 +285,11 @@ class Bot:
                     return Step.ON
             if line.startswith(("record ", "ok cmd=seek ")):  # a seek's 'ok' asks nothing
                 return Step.ON
-            if line.startswith("event ") and " kind=match-end" not in line:
-                return Step.ON
+            if line.startswith("event "):
+                if " kind=match-end" not in line:
+                    return Step.ON
+                if _first_value(line, " kind=") == "match-end":
+                    return self._match_ended(out)
             if line.startswith("state "):
                 self._seeking = False
                 return Step.ON
@@ -313,18 +316,23 @@ class Bot:
             out.append(f"seek {self.seek}")
             self._seeking = True
         elif tag == Tag.EVENT and item.kind == EventKind.MATCH_END:
-            self.stats.games += 1
-            if self.games is not None and self.stats.games >= self.games:
-                out.append("quit")
-                return Step.OVER
-            out.append(f"seek {self.seek}")
-            self._seeking = True
+            return self._match_ended(out)
         elif tag == Tag.ERROR:
             self.stats.errors.append(line)
             if f.get("code") in ("bad-password", "name-in-use"):
                 raise PermissionError(f.get("text", "bad password"))
         elif tag == Tag.BYE:
             return Step.OVER
+        return Step.ON
+
+    def _match_ended(self, out: list[str]) -> Step:
+        """A match of the bot's is over: seek the next, or say 'quit' after the last."""
+        self.stats.games += 1
+        if self.games is not None and self.stats.games >= self.games:
+            out.append("quit")
+            return Step.OVER
+        out.append(f"seek {self.seek}")
+        self._seeking = True
         return Step.ON
 
     def _pick(self, pick: Pick, legal: list[str]) -> str:
@@ -463,6 +471,17 @@ class Handed:
                 continue  # heard meanwhile
             self._write(b"ping\n")
             self._heard = trio.current_time()  # the next after as long again
+
+
+def _first_value(line: str, key: str) -> str | None:
+    """The value of a machine line's first `` key=`` (the fields come before any text,
+    and a value holds no space)."""
+    at = line.find(key)
+    if at < 0:
+        return None
+    start = at + len(key)
+    end = line.find(" ", start)
+    return line[start:] if end < 0 else line[start:end]
 
 
 def _lines(lines: list[str]) -> bytes:

@@ -87,8 +87,12 @@ async def test_a_handed_bot_answers_inside_the_servers_write_and_pings_when_sile
         start = trio.current_time()
         assert await server.heard() == b"ping\n"
         assert trio.current_time() - start >= KEEPALIVE_S
+        server.say("ok cmd=seek reserved=1 text=Waiting.")  # asks nothing
+        server.say("event seq=9 table=1 kind=play seat=1 card=7s text=no kind=match-end")
+        server.say("event seq=10 table=1 kind=match-end winner=0 reason=deals totals=90,0")
+        assert await server.heard() == b"seek 2\n"  # only after the match's end
+        assert bot.stats.games == 1
         server.say("bye")
-    assert bot.stats.games == 0
 
 
 async def test_a_handed_bots_failure_is_raised_by_its_session_not_in_the_servers_write() -> None:
