@@ -455,11 +455,9 @@ class Handed:
 
     def _write(self, data: bytes) -> None:
         stream = self._stream
-        if stream is None:
-            return
-        if not self._backlog:  # else after it, in order
+        if stream is not None and not self._backlog:  # else after it, in order
             data = data[stream.write_nowait(data) :]
-        if data:  # no room (the server reads slower than this bot writes)
+        if data:  # no room (the server reads slower than this bot writes), or not yet
             self._backlog += data
             self._woken.set()
 

@@ -16,7 +16,7 @@ import trio.testing
 from clients import random_bot
 from clients.client import KEEPALIVE_S, Bot, Handed, Receiver
 from deberc_net.server.app import LocalLink, serve
-from deberc_net.server.local import LocalStream, local_stream_pair
+from deberc_net.server.local import LIMIT, LocalStream, local_stream_pair
 from deberc_net.testing import rule_book
 from tests.server.conftest import make_config
 
@@ -50,10 +50,11 @@ class _Server:
 
     def __init__(self) -> None:
         self.end: LocalStream | None = None
+        self.mine: LocalStream | None = None  # the bot's
 
     async def attach(self, receiver: Receiver) -> LocalStream:
-        mine, self.end = local_stream_pair(receiver)
-        return mine
+        self.mine, self.end = local_stream_pair(receiver)
+        return self.mine
 
     def say(self, line: str) -> None:
         assert self.end is not None
@@ -120,3 +121,22 @@ async def test_a_handed_bot_whose_server_closes_the_link_ends_with_eof() -> None
         nursery.start_soon(close)
         with pytest.raises(EOFError):
             await Handed(bot).play(server.attach)
+
+
+async def test_what_a_handed_bot_cannot_write_at_once_its_task_sends_after_in_order() -> None:
+    server, bot = _Server(), _bot()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(Handed(bot).play, server.attach)
+        await trio.testing.wait_all_tasks_blocked()
+        assert server.mine is not None and server.end is not None
+        greeting = await server.heard()
+        assert server.mine.write_nowait(b"x" * LIMIT) == LIMIT  # the server reads nothing
+        server.say("ask seq=5 table=1 kind=ask legal=pas")
+        server.say("ask seq=6 table=1 kind=ask legal=7s")
+        await trio.testing.wait_all_tasks_blocked()  # the bot's task waits for room
+        got = b""
+        while not got.endswith(b"seq=6\n"):
+            got += await server.end.receive_some()
+        server.say("bye")
+    assert greeting == b"style machine\nlogin ann\n"
+    assert got == b"x" * LIMIT + b"pas seq=5\n7s seq=6\n"
