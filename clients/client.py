@@ -12,10 +12,12 @@ a file there, so a restarted process resumes too), and a ``ping`` when all is qu
 from __future__ import annotations
 
 import argparse
+import enum
 import os
 import random
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Protocol
 
 import attrs
 import trio
@@ -29,6 +31,27 @@ Choose = Callable[[View], str]
 # legal= only, with no View built (reading the whole ask was most of such a bot's work)
 Pick = Callable[[list[str]], str]
 Connect = Callable[[], Awaitable[trio.abc.Stream]]
+
+
+class HandedStream(Protocol):
+    """A connection whose incoming bytes are handed to a receiver as they are written
+    (a ladder's in-process link, deberc_net/server/local.py), written to at once."""
+
+    def write_nowait(self, data: bytes) -> int: ...
+
+    async def send_all(self, data: bytes) -> None: ...
+
+    async def aclose(self) -> None: ...
+
+
+class Receiver(Protocol):
+    def data_received(self, data: bytes) -> None: ...
+
+    def connection_lost(self) -> None: ...
+
+
+# opens such a connection, its bytes going to the receiver given
+Attach = Callable[[Receiver], Awaitable[HandedStream]]
 CLOCK_MARGIN = 0.3  # seconds kept back from the clock for the network
 PROTOCOL = 1  # the protocol version this library speaks (docs/protocol.md §1)
 KEEPALIVE_S = 60.0  # silence after which the bot says 'ping' (servers close idle links)
@@ -106,6 +129,13 @@ class Connection:
         await self.stream.aclose()
 
 
+class Step(enum.Enum):
+    """What a line leaves a session at (``Bot._react``)."""
+
+    ON = "on"
+    OVER = "over"  # 'bye', or the last game played ('quit' sent)
+
+
 @attrs.define
 class Stats:
     games: int = 0
@@ -148,6 +178,11 @@ class Bot:
     # docs/protocol.md §4.3): no other event, no deal record, no state it did not ask
     # for. Only for a bot without ``on_event`` (it would be fed nearly nothing)
     asks_only: bool = False
+    # an in-process link that hands the bot the server's bytes as they are written (a
+    # ladder's own server): an ``inline`` bot then reacts in the server's call, the same
+    # lines and the same answers, with no task woken a line (``Handed``)
+    attach: Attach | None = None
+    _seeking: bool = attrs.field(default=False, init=False)  # a 'seek' not yet seated
 
     async def run(self) -> Stats:
         failures = 0
@@ -186,6 +221,9 @@ class Bot:
                 fh.write(token)
 
     async def _session(self) -> None:
+        if self.attach is not None and self.inline:
+            await Handed(self).play(self.attach)
+            return
         if self.connect is not None:
             conn = Connection(await self.connect())
         else:
@@ -202,70 +240,100 @@ class Bot:
         finally:
             await conn.aclose()
 
-    async def _play(self, conn: Connection) -> None:
-        """Log in, seek, answer every request; return at 'bye' or when done."""
-        await conn.send("style machine")
+    def _greeting(self) -> list[str]:
+        """The lines a session opens with."""
+        lines = ["style machine"]
         if self.asks_only and self.on_event is None:
             # a line of its own: a server without the option refuses it, and the bot
             # is still in the machine style, told every line
-            await conn.send("style machine tell=asks")
-        await conn.send(self._login_line())
-        seeking = False
+            lines.append("style machine tell=asks")
+        lines.append(self._login_line())
+        self._seeking = False
+        return lines
+
+    async def _play(self, conn: Connection) -> None:
+        """Log in, seek, answer every request; return at 'bye' or when done."""
+        for line in self._greeting():
+            await conn.send(line)
+        out: list[str] = []
         async for line in conn.lines():
-            version = banner_protocol(line)
-            if version is not None and version != PROTOCOL:
-                raise ProtocolMismatch(
-                    f"the server speaks protocol {version}, this client {PROTOCOL}"
-                )
-            if self.on_event is None:  # what the bot does not act on is not parsed
-                if self.pick is not None and line.startswith("ask "):
-                    quick = quick_ask(line)
-                    if quick is not None:
-                        seq, legal = quick
-                        await conn.send(f"{self._pick(self.pick, legal)} seq={seq}")
-                        seeking = False
-                        continue
-                if line.startswith("record "):
-                    continue
-                if line.startswith("event ") and " kind=match-end" not in line:
-                    continue
-                if line.startswith("state "):
-                    seeking = False
-                    continue
-            item = parse(line)
-            if self.on_event is not None:
-                self.on_event(item)
-            if isinstance(item, View):
-                if item.kind == "ask":
-                    await conn.send(f"{await self._answer(item)} seq={item.seq}")
-                seeking = False
-                continue
-            if isinstance(item, Record):
-                continue
-            tag, f = item.tag, item.fields
-            board = f.get("board") if tag == Tag.OK and f.get("cmd") == "sit" else None
-            if board is not None and self.on_board is not None:
-                self.on_board(board)
-            if tag == Tag.OK and f.get("cmd") == "login":
-                self.stats.logins += 1
-                self._keep_token(f.get("token"))
-            if tag == Tag.OK and f.get("cmd") == "login" and not seeking:
-                await conn.send(f"seek {self.seek}")
-                seeking = True
-            elif tag == Tag.EVENT and item.kind == EventKind.MATCH_END:
-                self.stats.games += 1
-                if self.games is not None and self.stats.games >= self.games:
-                    await conn.send("quit")
-                    return
-                await conn.send(f"seek {self.seek}")
-                seeking = True
-            elif tag == Tag.ERROR:
-                self.stats.errors.append(line)
-                if f.get("code") in ("bad-password", "name-in-use"):
-                    raise PermissionError(f.get("text", "bad password"))
-            elif tag == Tag.BYE:
+            step = self._react(line, out)
+            for reply in out:
+                await conn.send(reply)
+            out.clear()
+            if type(step) is View:  # an ask for ``choose`` in a worker thread
+                await conn.send(f"{await self._answer(step)} seq={step.seq}")
+            elif step is Step.OVER:
                 return
         raise EOFError("the server closed the connection")
+
+    def _react(self, line: str, out: list[str]) -> View | Step:
+        """What one line from the server calls for: the lines to send, appended to
+        ``out``, and whether the session is over. An ask for a ``choose`` that runs in
+        a worker thread (not ``inline``) is returned for the caller to answer. Raises
+        ``ProtocolMismatch`` and ``PermissionError`` (a bad password, a name in use)."""
+        version = banner_protocol(line)
+        if version is not None and version != PROTOCOL:
+            raise ProtocolMismatch(f"the server speaks protocol {version}, this client {PROTOCOL}")
+        if self.on_event is None:  # what the bot does not act on is not parsed
+            if self.pick is not None and line.startswith("ask "):
+                quick = quick_ask(line)
+                if quick is not None:
+                    seq, legal = quick
+                    out.append(f"{self._pick(self.pick, legal)} seq={seq}")
+                    self._seeking = False
+                    return Step.ON
+            if line.startswith(("record ", "ok cmd=seek ")):  # a seek's 'ok' asks nothing
+                return Step.ON
+            if line.startswith("event "):
+                if " kind=match-end" not in line:
+                    return Step.ON
+                if _first_value(line, " kind=") == "match-end":
+                    return self._match_ended(out)
+            if line.startswith("state "):
+                self._seeking = False
+                return Step.ON
+        item = parse(line)
+        if self.on_event is not None:
+            self.on_event(item)
+        if isinstance(item, View):
+            self._seeking = False
+            if item.kind == "ask":
+                if not self.inline:
+                    return item
+                out.append(f"{self._answer_inline(item)} seq={item.seq}")
+            return Step.ON
+        if isinstance(item, Record):
+            return Step.ON
+        tag, f = item.tag, item.fields
+        board = f.get("board") if tag == Tag.OK and f.get("cmd") == "sit" else None
+        if board is not None and self.on_board is not None:
+            self.on_board(board)
+        if tag == Tag.OK and f.get("cmd") == "login":
+            self.stats.logins += 1
+            self._keep_token(f.get("token"))
+        if tag == Tag.OK and f.get("cmd") == "login" and not self._seeking:
+            out.append(f"seek {self.seek}")
+            self._seeking = True
+        elif tag == Tag.EVENT and item.kind == EventKind.MATCH_END:
+            return self._match_ended(out)
+        elif tag == Tag.ERROR:
+            self.stats.errors.append(line)
+            if f.get("code") in ("bad-password", "name-in-use"):
+                raise PermissionError(f.get("text", "bad password"))
+        elif tag == Tag.BYE:
+            return Step.OVER
+        return Step.ON
+
+    def _match_ended(self, out: list[str]) -> Step:
+        """A match of the bot's is over: seek the next, or say 'quit' after the last."""
+        self.stats.games += 1
+        if self.games is not None and self.stats.games >= self.games:
+            out.append("quit")
+            return Step.OVER
+        out.append(f"seek {self.seek}")
+        self._seeking = True
+        return Step.ON
 
     def _pick(self, pick: Pick, legal: list[str]) -> str:
         self.stats.asks += 1
@@ -279,27 +347,143 @@ class Bot:
             return legal[0]
         return choice
 
-    async def _answer(self, view: View) -> str:
+    def _answer_inline(self, view: View) -> str:
+        """``choose`` called in this thread (``inline``)."""
         self.stats.asks += 1
         choice: str | None = None
-        if self.inline:
+        try:
+            choice = self.choose(view)
+        except Exception as exc:  # a bug in choose costs a fallback, not the seat
+            self.stats.errors.append(f"choose: {exc!r}")
+        return self._checked(choice, view)
+
+    async def _answer(self, view: View) -> str:
+        """``choose`` in a worker thread, within the clock less ``CLOCK_MARGIN``."""
+        self.stats.asks += 1
+        choice: str | None = None
+        budget = (view.clock_ms or 10_000) / 1000 - CLOCK_MARGIN
+        with trio.move_on_after(max(0.05, budget)):
             try:
-                choice = self.choose(view)
+                choice = await trio.to_thread.run_sync(self.choose, view, abandon_on_cancel=True)
             except Exception as exc:  # a bug in choose costs a fallback, not the seat
                 self.stats.errors.append(f"choose: {exc!r}")
-        else:
-            budget = (view.clock_ms or 10_000) / 1000 - CLOCK_MARGIN
-            with trio.move_on_after(max(0.05, budget)):
-                try:
-                    choice = await trio.to_thread.run_sync(
-                        self.choose, view, abandon_on_cancel=True
-                    )
-                except Exception as exc:  # a bug in choose costs a fallback, not the seat
-                    self.stats.errors.append(f"choose: {exc!r}")
+        return self._checked(choice, view)
+
+    def _checked(self, choice: str | None, view: View) -> str:
         if choice not in view.legal:
             self.stats.fallbacks += 1
             return view.legal[0]
         return choice
+
+
+class Handed:
+    """A session of an ``inline`` bot over a link that hands it the server's bytes as
+    they are written (``Bot.attach``): each line is read and answered in the writer's
+    call, the answers written straight back; the bot's own task only waits for the end
+    (and says ``ping`` after a silence, as ``Connection.keep_alive`` does)."""
+
+    __slots__ = (
+        "_backlog",
+        "_bot",
+        "_buffer",
+        "_done",
+        "_failure",
+        "_heard",
+        "_out",
+        "_stream",
+        "_woken",
+    )
+
+    def __init__(self, bot: Bot) -> None:
+        self._bot = bot
+        self._buffer = LineBuffer(errors="replace")
+        self._out: list[str] = []
+        self._stream: HandedStream | None = None
+        self._backlog = bytearray()  # written when the link had no room: play sends it
+        self._done = False
+        self._woken = trio.Event()  # set when done, or with a backlog to send
+        self._failure: BaseException | None = None
+        self._heard = 0.0  # when the server last wrote (trio's clock)
+
+    async def play(self, attach: Attach) -> None:
+        """Until 'bye', the bot's last game, or the link's end (EOFError); the bot's own
+        failures (``Bot._react``) are raised here."""
+        stream = await attach(self)
+        self._stream = stream
+        try:
+            await stream.send_all(_lines(self._bot._greeting()))
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._keep_alive)
+                while self._backlog or not self._done:
+                    if self._backlog:
+                        data, self._backlog = bytes(self._backlog), bytearray()
+                        await stream.send_all(data)
+                        continue
+                    await self._woken.wait()
+                    self._woken = trio.Event()
+                nursery.cancel_scope.cancel()
+            if self._failure is not None:
+                raise self._failure
+        finally:
+            self._stream = None
+            await stream.aclose()
+
+    def data_received(self, data: bytes) -> None:
+        if self._done:
+            return
+        self._heard = trio.current_time()
+        out = self._out
+        try:
+            for line in self._buffer.feed(data):
+                if self._bot._react(line, out) is Step.OVER:
+                    self._done = True
+                    break
+        except Exception as exc:  # the bot's own failure: raised by play, not here
+            self._failure = exc
+            self._done = True
+        if out:
+            self._write(_lines(out))
+            out.clear()
+        if self._done:
+            self._woken.set()
+
+    def connection_lost(self) -> None:
+        if not self._done:
+            self._failure = EOFError("the server closed the connection")
+            self._done = True
+            self._woken.set()
+
+    def _write(self, data: bytes) -> None:
+        stream = self._stream
+        if stream is not None and not self._backlog:  # else after it, in order
+            data = data[stream.write_nowait(data) :]
+        if data:  # no room (the server reads slower than this bot writes), or not yet
+            self._backlog += data
+            self._woken.set()
+
+    async def _keep_alive(self) -> None:
+        self._heard = trio.current_time()
+        while True:
+            await trio.sleep_until(self._heard + KEEPALIVE_S)
+            if trio.current_time() < self._heard + KEEPALIVE_S:
+                continue  # heard meanwhile
+            self._write(b"ping\n")
+            self._heard = trio.current_time()  # the next after as long again
+
+
+def _first_value(line: str, key: str) -> str | None:
+    """The value of a machine line's first `` key=`` (the fields come before any text,
+    and a value holds no space)."""
+    at = line.find(key)
+    if at < 0:
+        return None
+    start = at + len(key)
+    end = line.find(" ", start)
+    return line[start:] if end < 0 else line[start:end]
+
+
+def _lines(lines: list[str]) -> bytes:
+    return "".join(f"{line}\n" for line in lines).encode()
 
 
 def bot_arguments(description: str) -> argparse.ArgumentParser:

@@ -139,6 +139,7 @@ class Ladder:
                 host, port, password, link = await self._server(nursery)
                 connect = link.connect if link is not None else None
                 supervisor = Supervisor(host, port, self.summary.crashes, connect)
+                supervisor.attach = link.connect if link is not None else None
                 supervisor.asks_only = self.o.asks_only and all(
                     b.in_process and b.asks_only for b in self.o.bots
                 )

@@ -18,7 +18,7 @@ from collections.abc import Callable
 import attrs
 import trio
 
-from clients.client import Bot, Brain, Connect
+from clients.client import Attach, Bot, Brain, Connect
 
 from .schedule import ScheduleError
 
@@ -107,6 +107,9 @@ class Supervisor:
     crashes: Counter[str] = attrs.Factory(Counter)
     # in-process bots reach the server this way (None: TCP to host:port)
     connect: Connect | None = None
+    # … or, on our own server, by a link that hands them its bytes as written: they
+    # answer in the server's call, with no task woken a line (clients/client.py, Handed)
+    attach: Attach | None = None
     stopping: bool = False
     # where the copies keep their guest tokens, so a restarted copy resumes its seat
     # (clients/client.py reads DEBERC_TOKEN_DIR)
@@ -182,6 +185,7 @@ class Supervisor:
             on_board=brain.on_board,
             on_event=brain.on_event,
             connect=self.connect,
+            attach=self.attach,
             inline=True,
             pick=brain.pick,
             asks_only=self.asks_only and brain.asks_only,

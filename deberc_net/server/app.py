@@ -31,7 +31,7 @@ from deberc_net.protocol.connection import NEED_DATA, Connection, Limits, Reply,
 from .config import Config
 from .limits import Bucket
 from .lobby import Lobby
-from .local import LOCAL_ADDRESS, LocalStream, local_stream_pair
+from .local import LOCAL_ADDRESS, LocalStream, Receiver, local_stream_pair
 from .session import Outbox, Session
 from .store import Store, describe, open_store
 
@@ -457,9 +457,10 @@ class LocalLink:
         admin if listed), without an account or a password hash (``Accounts.trust``)."""
         self._server.lobby.accounts.trust(name, secret)
 
-    async def connect(self) -> trio.abc.Stream:
-        """A new connection: the client's end (the server serves the other end)."""
-        client, served = local_stream_pair()
+    async def connect(self, receiver: Receiver | None = None) -> LocalStream:
+        """A new connection: the client's end (the server serves the other end); what it
+        is sent goes to ``receiver`` if given (server/local.py)."""
+        client, served = local_stream_pair(receiver)
         peer = f"{LOCAL_ADDRESS}:{next(self._ids)}"
         self._nursery.start_soon(self._server.handle, served, LOCAL_ADDRESS, peer)
         return client

@@ -6,9 +6,15 @@ write (and it imports pytest); here a write appends to the other end's buffer an
 its reader directly. Each direction holds at most ``LIMIT`` bytes, as a socket's buffer
 would: past that a sender waits, and the server's non-blocking write (``write_nowait``,
 the outbox's direct path) takes only what fits, queueing the rest in the bounded outbox.
+
+A client may also take its end's bytes as they are written (``Receiver``) rather than
+with a task reading them: a ladder's in-process bots react inside the server's write
+(to the same bytes), so a line sent to a bot wakes no task of the bot's.
 """
 
 from __future__ import annotations
+
+from typing import Protocol
 
 import trio
 
@@ -52,6 +58,34 @@ class _Pipe:
         self.closed = True
         self._wake_reader()
         self._wake_writer()
+
+
+class Receiver(Protocol):
+    """Takes a client end's bytes in the writer's call (``local_stream_pair``): it must
+    not raise, nor wait, and may write back (``LocalStream.write_nowait``)."""
+
+    def data_received(self, data: bytes) -> None: ...
+
+    def connection_lost(self) -> None: ...
+
+
+class _Handed(_Pipe):
+    """A direction read by a ``Receiver``: a write is handed over at once, all of it."""
+
+    __slots__ = ("receiver",)
+
+    def __init__(self, receiver: Receiver) -> None:
+        super().__init__()
+        self.receiver = receiver
+
+    def write(self, data: bytes | bytearray | memoryview) -> int:
+        self.receiver.data_received(bytes(data))
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:  # both ends' aclose close it: told once
+            self.closed = True
+            self.receiver.connection_lost()
 
 
 async def _park(pipe: _Pipe, role: str) -> None:
@@ -106,7 +140,7 @@ class LocalStream(trio.abc.Stream):
         pipe = self._in
         if self._closed:
             raise trio.ClosedResourceError("this end is closed")
-        if pipe.reader is not None:
+        if pipe.reader is not None or isinstance(pipe, _Handed):
             raise trio.BusyResourceError("another task is receiving on this stream")
         await trio.lowlevel.checkpoint_if_cancelled()
         while not pipe.data and not pipe.closed:
@@ -126,7 +160,9 @@ class LocalStream(trio.abc.Stream):
         await trio.lowlevel.checkpoint()
 
 
-def local_stream_pair() -> tuple[LocalStream, LocalStream]:
-    """Two connected ends: what one sends, the other receives."""
-    one, two = _Pipe(), _Pipe()
+def local_stream_pair(receiver: Receiver | None = None) -> tuple[LocalStream, LocalStream]:
+    """Two connected ends: what one sends, the other receives. With a ``receiver``, what
+    the first end is sent goes to it, not to a ``receive_some``."""
+    one = _Pipe() if receiver is None else _Handed(receiver)
+    two = _Pipe()
     return LocalStream(one, two), LocalStream(two, one)

@@ -11,6 +11,7 @@ its time runs out, or a player disconnects or sits down elsewhere.
 from __future__ import annotations
 
 import enum
+from collections import deque
 from typing import TYPE_CHECKING
 
 import attrs
@@ -63,6 +64,11 @@ class Offer:
 class Rematches:
     lobby: Lobby
     offers: dict[str, Offer] = attrs.Factory(dict)  # by player's name key
+    # every offer by its deadline (REMATCH_S after its match's end, so in order): one
+    # task calls off those due, not a task sleeping out each match's REMATCH_S (a
+    # ladder ends hundreds of matches a second, each one a board's, never played again)
+    _expiring: deque[Offer] = attrs.Factory(deque)
+    _expirer: bool = False  # that task is running
 
     def match_over(self, table: Table) -> None:
         """A match has ended at ``table``: its players may ask for a rematch a while."""
@@ -88,12 +94,21 @@ class Rematches:
             if old is not None:
                 old.open = False
             self.offers[name_key(name)] = offer
-        self.lobby.spawner.start_soon(self._expire, offer)
+        self._expiring.append(offer)
+        if not self._expirer:
+            self._expirer = True
+            self.lobby.spawner.start_soon(self._expire)
 
-    async def _expire(self, offer: Offer) -> None:
-        await trio.sleep_until(offer.deadline)
-        if offer.open:
-            self._call_off(offer, ev.RematchOff.TIMEOUT)
+    async def _expire(self) -> None:
+        """Call off each offer at its deadline, in turn; end when none is left."""
+        try:
+            while self._expiring:
+                await trio.sleep_until(self._expiring[0].deadline)
+                offer = self._expiring.popleft()
+                if offer.open:
+                    self._call_off(offer, ev.RematchOff.TIMEOUT)
+        finally:
+            self._expirer = False
 
     def ask(self, session: Session) -> None:
         """'rematch' by ``session`` (logged in, seated nowhere: the lobby checked)."""

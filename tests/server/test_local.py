@@ -7,7 +7,7 @@ import pytest
 import trio
 import trio.testing
 
-from deberc_net.server.local import LIMIT, local_stream_pair
+from deberc_net.server.local import LIMIT, LocalStream, local_stream_pair
 
 
 async def test_what_one_end_sends_the_other_receives_in_order() -> None:
@@ -101,3 +101,37 @@ async def test_two_tasks_may_not_read_one_end_at_once() -> None:
         with pytest.raises(trio.BusyResourceError):
             await right.receive_some()
         await left.send_all(b"x")
+
+
+class _Taker:
+    """A receiver that answers every write at once, from inside it."""
+
+    def __init__(self) -> None:
+        self.got: list[bytes] = []
+        self.lost = 0
+        self.end: LocalStream | None = None
+
+    def data_received(self, data: bytes) -> None:
+        self.got.append(data)
+        assert self.end is not None
+        self.end.write_nowait(b"ok " + data)
+
+    def connection_lost(self) -> None:
+        self.lost += 1
+
+
+async def test_a_receiver_is_handed_each_write_in_the_writers_call_and_may_answer() -> None:
+    taker = _Taker()
+    mine, served = local_stream_pair(taker)
+    taker.end = mine
+    assert served.write_nowait(b"ask seq=1\n") == len(b"ask seq=1\n")
+    assert taker.got == [b"ask seq=1\n"]  # no task ran in between: it was handed over
+    await served.send_all(b"x" * (2 * LIMIT))  # no limit: nothing waits to be read
+    assert taker.got[-1] == b"x" * (2 * LIMIT)
+    assert await served.receive_some(10) == b"ok ask seq"
+    with pytest.raises(trio.BusyResourceError):  # its bytes are the receiver's
+        await mine.receive_some()
+    await served.aclose()
+    await mine.aclose()
+    assert taker.lost == 1  # told once, though both ends closed
+    assert served.write_nowait(b"late\n") == 0 and taker.got[-1] != b"late\n"

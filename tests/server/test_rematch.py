@@ -8,6 +8,8 @@ from collections.abc import Awaitable, Callable
 import trio
 import trio.testing
 
+from deberc_net.server.rematch import REMATCH_S
+
 from .client import fields, is_event, play_machine
 from .conftest import Connector
 
@@ -106,3 +108,30 @@ async def test_a_rematch_not_agreed_in_time_is_off(
     assert off.endswith("is off: not everyone asked in time.")
     assert (await bob.expect("rematch", timeout=120))["off"] == "-"  # bob was told who asked
     assert (await bob.expect("rematch", timeout=120))["off"] == "timeout"
+
+
+async def test_offers_of_matches_ended_apart_are_off_each_at_its_own_time(
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+) -> None:
+    """One task calls the offers off in turn (rematch.py): the later match's offer is
+    still open when the earlier one's is off, and is off REMATCH_S after its own end."""
+    port = await start_server()
+    ann, bob = await connect.machine(port, "ann"), await connect.machine(port, "bob")
+    cat, dan = await connect.machine(port, "cat"), await connect.machine(port, "dan")
+    await _play_one(ann, bob)
+    first_end = trio.current_time()
+    await ann.send("rematch")
+    await ann.expect("ok", cmd="rematch")
+    await trio.sleep(REMATCH_S / 2)
+    await _play_one(cat, dan)
+    second_end = trio.current_time()
+    await cat.send("rematch")
+    await cat.expect("ok", cmd="rematch")
+    assert (await bob.expect("rematch", timeout=120))["off"] == "-"  # told ann asked
+    assert (await bob.expect("rematch", timeout=120))["off"] == "timeout"
+    assert first_end + REMATCH_S <= trio.current_time() < second_end + REMATCH_S
+    await dan.send("rematch")  # cat's offer is still open: dan takes it up
+    assert (await dan.expect("ok", cmd="rematch"))["waiting"] == ""  # nobody: it starts

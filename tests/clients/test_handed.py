@@ -1,0 +1,142 @@
+"""An in-process bot over a link that hands it the server's bytes as they are written
+(``Bot.attach``, ``Handed``): it answers in the server's own call, with the same lines
+a bot reading the stream sends, says ``ping`` after a silence, and ends as such a bot
+does (its failures raised, the link's end an EOFError)."""
+
+from __future__ import annotations
+
+import functools
+import random
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+
+from clients import random_bot
+from clients.client import KEEPALIVE_S, Bot, Handed, Receiver
+from deberc_net.server.app import LocalLink, serve
+from deberc_net.server.local import LIMIT, LocalStream, local_stream_pair
+from deberc_net.testing import rule_book
+from tests.server.conftest import make_config
+
+
+async def test_two_handed_random_bots_play_a_game_on_a_real_server(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    links: list[LocalLink] = []
+    await nursery.start(
+        functools.partial(
+            serve, make_config(tmp_path / "d.sqlite3"), rules=rule_book(), local_bound=links.append
+        )
+    )
+    bots = []
+    for name in ("ann", "bob"):
+        brain = random_bot.brain(name, "7")
+        bot = Bot(brain.choose, name, seek="2", games=1, inline=True, pick=brain.pick)
+        bot.attach = links[0].connect
+        bots.append(bot)
+    with trio.fail_after(30):
+        async with trio.open_nursery() as players:
+            for bot in bots:
+                players.start_soon(bot.run)
+    for bot in bots:
+        assert bot.stats.games == 1 and bot.stats.logins == 1
+        assert bot.stats.asks > 0 and bot.stats.fallbacks == 0 and bot.stats.errors == []
+
+
+class _Server:
+    """The test's server end of a handed link."""
+
+    def __init__(self) -> None:
+        self.end: LocalStream | None = None
+        self.mine: LocalStream | None = None  # the bot's
+
+    async def attach(self, receiver: Receiver) -> LocalStream:
+        self.mine, self.end = local_stream_pair(receiver)
+        return self.mine
+
+    def say(self, line: str) -> None:
+        assert self.end is not None
+        self.end.write_nowait(f"{line}\n".encode())
+
+    async def heard(self) -> bytes:
+        assert self.end is not None
+        return await self.end.receive_some()
+
+
+def _bot() -> Bot:
+    rng = random.Random(1)
+    return Bot(lambda view: view.legal[0], "ann", inline=True, pick=rng.choice)
+
+
+async def test_a_handed_bot_answers_inside_the_servers_write_and_pings_when_silent(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    server, bot = _Server(), _bot()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(Handed(bot).play, server.attach)
+        await trio.testing.wait_all_tasks_blocked()
+        assert await server.heard() == b"style machine\nlogin ann\n"
+        server.say("deberc-net 0.1 (protocol 1)")
+        server.say("ok cmd=login name=ann guest=1 token=t1")
+        assert bot.token == "t1"  # read in the write's own call
+        assert await server.heard() == b"seek 2\n"
+        server.say("ask seq=5 table=1 kind=ask legal=pas,7s")
+        assert bot.stats.asks == 1
+        assert (await server.heard()).decode() in ("pas seq=5\n", "7s seq=5\n")
+        start = trio.current_time()
+        assert await server.heard() == b"ping\n"
+        assert trio.current_time() - start >= KEEPALIVE_S
+        server.say("ok cmd=seek reserved=1 text=Waiting.")  # asks nothing
+        server.say("event seq=9 table=1 kind=play seat=1 card=7s text=no kind=match-end")
+        server.say("event seq=10 table=1 kind=match-end winner=0 reason=deals totals=90,0")
+        assert await server.heard() == b"seek 2\n"  # only after the match's end
+        assert bot.stats.games == 1
+        server.say("bye")
+
+
+async def test_a_handed_bots_failure_is_raised_by_its_session_not_in_the_servers_write() -> None:
+    server, bot = _Server(), _bot()
+
+    async def refuse() -> None:
+        await trio.testing.wait_all_tasks_blocked()
+        server.say("error code=name-in-use text=taken")  # does not raise here
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(refuse)
+        with pytest.raises(PermissionError, match="taken"):
+            await Handed(bot).play(server.attach)
+
+
+async def test_a_handed_bot_whose_server_closes_the_link_ends_with_eof() -> None:
+    server, bot = _Server(), _bot()
+
+    async def close() -> None:
+        await trio.testing.wait_all_tasks_blocked()
+        assert server.end is not None
+        await server.end.aclose()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(close)
+        with pytest.raises(EOFError):
+            await Handed(bot).play(server.attach)
+
+
+async def test_what_a_handed_bot_cannot_write_at_once_its_task_sends_after_in_order() -> None:
+    server, bot = _Server(), _bot()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(Handed(bot).play, server.attach)
+        await trio.testing.wait_all_tasks_blocked()
+        assert server.mine is not None and server.end is not None
+        greeting = await server.heard()
+        assert server.mine.write_nowait(b"x" * LIMIT) == LIMIT  # the server reads nothing
+        server.say("ask seq=5 table=1 kind=ask legal=pas")
+        server.say("ask seq=6 table=1 kind=ask legal=7s")
+        await trio.testing.wait_all_tasks_blocked()  # the bot's task waits for room
+        got = b""
+        while not got.endswith(b"seq=6\n"):
+            got += await server.end.receive_some()
+        server.say("bye")
+    assert greeting == b"style machine\nlogin ann\n"
+    assert got == b"x" * LIMIT + b"pas seq=5\n7s seq=6\n"
