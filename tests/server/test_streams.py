@@ -347,11 +347,11 @@ async def _ann_and_bob_at_a_waiting_table(
 async def test_a_table_closed_while_a_reader_holds_it_does_not_play_on_at_its_clock(
     db_path: Path, virtual_clock: MockClock, jump_when_idle: None
 ) -> None:
-    """The table's clock comes due while a reader handles its messages (Server._received,
-    through ``handle_here``: the inbox held while the call is posted and handled), and
-    one of them closes the table (an admin's stop, posted meanwhile): the table's task,
-    let go, finds it closed and does not make the late seat's call for it (nor forfeit
-    anyone) after its players were told so."""
+    """The table's clock comes due while a reader handles its messages (``handle_here``:
+    the inbox held while a post is made and handled, then let go as ``call_here`` lets
+    it go after a reader's call), and one of them closes the table (an admin's stop,
+    posted meanwhile): the table's task, let go, finds it closed and does not make the
+    late seat's call for it (nor forfeit anyone) after its players were told so."""
     async with _ann_and_bob_at_a_waiting_table(db_path) as (table, players):
         deadline = table.clocks.deadline()
 
