@@ -403,8 +403,9 @@ class Server:
                 return
 
     async def _received(self, session: Session, data: bytes | bytearray, now: float) -> bool:
-        """Hand the lobby what ``data``, read at ``now``, completes; False once the
-        connection must end. ``now`` serves until the handling of a line waits."""
+        """Hand the lobby what ``data``, read at ``now``, completes (a call to an idle
+        table: the table itself); False once the connection must end. ``now`` serves
+        until the handling of a line waits."""
         connection = session.connection
         connection.receive_data(data, now)
         while not connection.closed:

@@ -3,7 +3,7 @@
 ``put`` never waits and never refuses an open inbox (whoever puts bounds how much:
 server/table.py's requests and control messages); a put to a task waiting in ``get``
 wakes it, unless the inbox is ``held`` (another task handles what is queued, in the
-waiting task's stead: Table.handle_here). ``get`` returns a queued message without a
+waiting task's stead: Table.call_here). ``get`` returns a queued message without a
 task switch (the handler of the previous one has just run: the queue is bounded), or
 waits for one. Made without trio (a table is built outside any task); trio is used only
 by ``get`` and a waking ``put``.

@@ -243,7 +243,7 @@ class Table:
     # unbounded, but bounded in fact: see Posted
     inbox: Inbox[Posted] = attrs.field(init=False, factory=Inbox)
     # the scope the table's task waits for messages in, its deadline the clock's or
-    # earlier (handle_here does not move it later: woken early, the task waits on)
+    # earlier (call_here does not move it later: woken early, the task waits on)
     _clock_scope: trio.CancelScope | None = attrs.field(init=False, default=None)
     remote = False  # (a class attribute) another worker's table: server/cluster/
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)  # told with every event
@@ -318,7 +318,7 @@ class Table:
                     self._clock_scope = scope
                     await self._messages(scope)
                 if scope.cancelled_caught:
-                    while self.inbox.held:  # a reader handles a message (handle_here)
+                    while self.inbox.held:  # a reader handles a call (call_here)
                         await self.inbox.until_released()
                     state: ev.TableState = self.state  # (mypy keeps the loop's narrowing)
                     if state == ev.TableState.CLOSED:  # closed by what the reader handled
@@ -347,20 +347,20 @@ class Table:
                     await trio.lowlevel.checkpoint()
                 posted = await inbox.get()
                 scope.deadline = math.inf
-                if posted is None:  # woken to look around (handle_here): the state, the clock
+                if posted is None:  # woken to look around (call_here): the state, the clock
                     continue
             with batched():  # what one message tells goes out in one write per connection
                 await self._guarded(self._handle(*posted))
 
     def may_handle_here(self) -> bool:
-        """Whether a task that posts now may handle its message itself (``handle_here``):
-        the table's own task waits idle for one, with nothing queued and its clock not
-        due."""
+        """Whether a reader may handle a call itself now (``call_here``; a message it
+        posts: ``handle_here``): the table's own task waits idle for one, with nothing
+        queued and its clock not due."""
         inbox = self.inbox
         if not inbox.waiting or inbox or inbox.held or self.state == ev.TableState.CLOSED:
             return False
         # the scope the task waits in ends at or before the clock's deadline (never
-        # after: handle_here only moves it earlier): later than now, so is the clock's
+        # after: call_here only moves it earlier): later than now, so is the clock's
         now = trio.current_time()
         scope = self._clock_scope
         return (scope is not None and scope.deadline > now) or self._deadline() > now
@@ -405,8 +405,8 @@ class Table:
                 await self._guarded(self._handle(*posted))
 
     def _let_go(self) -> None:
-        """The inbox released after ``handle_here``: the table's task waits on till the
-        clock's deadline (or earlier), or is woken if the table closed."""
+        """The inbox released after ``call_here`` or ``handle_here``: the table's task
+        waits on till the clock's deadline (or earlier), or is woken if the table closed."""
         inbox = self.inbox
         inbox.release()
         scope = self._clock_scope

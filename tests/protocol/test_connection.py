@@ -137,6 +137,24 @@ def test_events_become_bytes_in_the_chosen_style_and_nothing_once_closed() -> No
     assert inputs(connection, b"ping\n") == []
 
 
+def test_closed_is_true_exactly_when_the_state_is_closed() -> None:
+    """``closed`` is a field kept by each move (the reader reads it a few times a
+    line), never out of step with ``state``: made closed, logged in, refused, closed."""
+    assert Connection(0.0, state=State.CLOSED).closed
+    connection = Connection(0.0)
+    assert not connection.closed
+    connection.logged_in()
+    assert not connection.closed
+    with pytest.raises(ProtocolError):
+        connection.logged_in()  # a refused move changes neither
+    assert connection.state is State.LOGGED_IN and not connection.closed
+    connection.close()
+    assert connection.closed
+    with pytest.raises(ProtocolError):
+        connection.logged_in()
+    assert connection.state is State.CLOSED and connection.closed
+
+
 def test_moves_outside_the_transition_table_are_errors() -> None:
     connection = Connection(0.0)
     connection.logged_in()

@@ -22,6 +22,7 @@ from trio.testing import MockClock
 from deberc_net.server.app import Server
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.local import local_stream_pair
+from deberc_net.server.matchmaking import game_settings
 from deberc_net.server.store import Store, open_store
 from deberc_net.server.table import Stop, Table
 from deberc_net.testing import rule_book
@@ -347,11 +348,11 @@ async def _ann_and_bob_at_a_waiting_table(
 async def test_a_table_closed_while_a_reader_holds_it_does_not_play_on_at_its_clock(
     db_path: Path, virtual_clock: MockClock, jump_when_idle: None
 ) -> None:
-    """The table's clock comes due while a reader handles its messages (Server._received,
-    through ``handle_here``: the inbox held while the call is posted and handled), and
-    one of them closes the table (an admin's stop, posted meanwhile): the table's task,
-    let go, finds it closed and does not make the late seat's call for it (nor forfeit
-    anyone) after its players were told so."""
+    """The table's clock comes due while a reader handles its messages (``handle_here``:
+    the inbox held while a post is made and handled, then let go as ``call_here`` lets
+    it go after a reader's call), and one of them closes the table (an admin's stop,
+    posted meanwhile): the table's task, let go, finds it closed and does not make the
+    late seat's call for it (nor forfeit anyone) after its players were told so."""
     async with _ann_and_bob_at_a_waiting_table(db_path) as (table, players):
         deadline = table.clocks.deadline()
 
@@ -390,6 +391,28 @@ async def test_a_post_that_fails_in_handle_here_leaves_the_table_released(
         await asked.send(f"{ask['legal'].split(',')[0]} seq={ask['seq']}")
         seen = await asked.read_until(lambda line: line.startswith(("event ", "error ")))
         assert seen.startswith("event "), seen  # the table's own task handled it
+
+
+async def test_a_call_to_an_idle_table_is_not_counted_against_requests_waiting_elsewhere(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """The request quota counts a connection's requests waiting at any table; a call its
+    reader handles at an idle table (Table.call_here) never waits, so the quota does not
+    refuse it: one sent right behind 8 ``observe``s of another table (all 8 still
+    waiting there) is played, not answered ``busy`` (docs/performance.md)."""
+    async with _ann_and_bob_at_a_waiting_table(db_path) as (table, players):
+        lobby = table.lobby
+        assert table.match is not None
+        asked = players[table.match.to_act or 0]
+        _, ask = fields(await asked.read_until(lambda line: line.startswith("ask ")))
+        other = lobby.open_table(game_settings((), lobby.rules))  # waits for players
+        quota = lobby.config.table_requests_waiting
+        call = f"{ask['legal'].split(',')[0]} seq={ask['seq']}\n"
+        await asked.send_raw(f"observe {other.id}\n".encode() * quota + call.encode())
+        seen = await asked.read_until(lambda line: line.startswith(("event ", "error ")))
+        assert seen.startswith("event "), seen
+        oks = [await asked.read_until(lambda line: "cmd=observe" in line) for _ in range(quota)]
+        assert all(line.startswith("ok ") for line in oks), oks
 
 
 async def test_a_client_that_says_quit_and_reads_nothing_is_let_go_of(
