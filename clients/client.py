@@ -390,6 +390,7 @@ class Handed:
         "_failure",
         "_heard",
         "_out",
+        "_sending",
         "_stream",
         "_woken",
     )
@@ -400,6 +401,7 @@ class Handed:
         self._out: list[str] = []
         self._stream: HandedStream | None = None
         self._backlog = bytearray()  # written when the link had no room: play sends it
+        self._sending = False  # play is sending a backlog: the link's room is not ours
         self._done = False
         self._woken = trio.Event()  # set when done, or with a backlog to send
         self._failure: BaseException | None = None
@@ -417,7 +419,11 @@ class Handed:
                 while self._backlog or not self._done:
                     if self._backlog:
                         data, self._backlog = bytes(self._backlog), bytearray()
-                        await stream.send_all(data)
+                        self._sending = True  # what is answered meanwhile goes after it
+                        try:
+                            await stream.send_all(data)
+                        finally:
+                            self._sending = False
                         continue
                     await self._woken.wait()
                     self._woken = trio.Event()
@@ -455,7 +461,7 @@ class Handed:
 
     def _write(self, data: bytes) -> None:
         stream = self._stream
-        if stream is not None and not self._backlog:  # else after it, in order
+        if stream is not None and not self._backlog and not self._sending:  # else after it
             data = data[stream.write_nowait(data) :]
         if data:  # no room (the server reads slower than this bot writes), or not yet
             self._backlog += data
