@@ -22,7 +22,7 @@ from typing import Protocol
 import attrs
 import trio
 
-from deberc_net.protocol.wire import LineBuffer, quick_ask
+from deberc_net.protocol.wire import LineBuffer, first_value, quick_ask
 
 from .protocol import Event, EventKind, Record, Tag, View, banner_protocol, parse
 
@@ -288,7 +288,7 @@ class Bot:
             if line.startswith("event "):
                 if " kind=match-end" not in line:
                     return Step.ON
-                if _first_value(line, " kind=") == "match-end":
+                if first_value(line, " kind=") == "match-end":
                     return self._match_ended(out)
             if line.startswith("state "):
                 self._seeking = False
@@ -475,17 +475,6 @@ class Handed:
                 continue  # heard meanwhile
             self._write(b"ping\n")
             self._heard = trio.current_time()  # the next after as long again
-
-
-def _first_value(line: str, key: str) -> str | None:
-    """The value of a machine line's first `` key=`` (the fields come before any text,
-    and a value holds no space)."""
-    at = line.find(key)
-    if at < 0:
-        return None
-    start = at + len(key)
-    end = line.find(" ", start)
-    return line[start:] if end < 0 else line[start:end]
 
 
 def _lines(lines: list[str]) -> bytes:
