@@ -180,7 +180,8 @@ class Bot:
     asks_only: bool = False
     # an in-process link that hands the bot the server's bytes as they are written (a
     # ladder's own server): an ``inline`` bot then reacts in the server's call, the same
-    # lines and the same answers, with no task woken a line (``Handed``)
+    # lines and the same answers, with no task woken a line (``Handed``); a bot not
+    # ``inline`` ignores it (``connect``)
     attach: Attach | None = None
     _seeking: bool = attrs.field(default=False, init=False)  # a 'seek' not yet seated
 
