@@ -22,7 +22,7 @@ from typing import Protocol
 import attrs
 import trio
 
-from deberc_net.protocol.wire import LineBuffer, quick_ask
+from deberc_net.protocol.wire import LineBuffer, first_value, quick_ask
 
 from .protocol import Event, EventKind, Record, Tag, View, banner_protocol, parse
 
@@ -180,7 +180,8 @@ class Bot:
     asks_only: bool = False
     # an in-process link that hands the bot the server's bytes as they are written (a
     # ladder's own server): an ``inline`` bot then reacts in the server's call, the same
-    # lines and the same answers, with no task woken a line (``Handed``)
+    # lines and the same answers, with no task woken a line (``Handed``); a bot not
+    # ``inline`` ignores it (``connect``)
     attach: Attach | None = None
     _seeking: bool = attrs.field(default=False, init=False)  # a 'seek' not yet seated
 
@@ -288,7 +289,7 @@ class Bot:
             if line.startswith("event "):
                 if " kind=match-end" not in line:
                     return Step.ON
-                if _first_value(line, " kind=") == "match-end":
+                if first_value(line, " kind=") == "match-end":
                     return self._match_ended(out)
             if line.startswith("state "):
                 self._seeking = False
@@ -390,6 +391,7 @@ class Handed:
         "_failure",
         "_heard",
         "_out",
+        "_sending",
         "_stream",
         "_woken",
     )
@@ -400,6 +402,7 @@ class Handed:
         self._out: list[str] = []
         self._stream: HandedStream | None = None
         self._backlog = bytearray()  # written when the link had no room: play sends it
+        self._sending = False  # play is sending a backlog: the link's room is not ours
         self._done = False
         self._woken = trio.Event()  # set when done, or with a backlog to send
         self._failure: BaseException | None = None
@@ -417,7 +420,11 @@ class Handed:
                 while self._backlog or not self._done:
                     if self._backlog:
                         data, self._backlog = bytes(self._backlog), bytearray()
-                        await stream.send_all(data)
+                        self._sending = True  # what is answered meanwhile goes after it
+                        try:
+                            await stream.send_all(data)
+                        finally:
+                            self._sending = False
                         continue
                     await self._woken.wait()
                     self._woken = trio.Event()
@@ -455,7 +462,7 @@ class Handed:
 
     def _write(self, data: bytes) -> None:
         stream = self._stream
-        if stream is not None and not self._backlog:  # else after it, in order
+        if stream is not None and not self._backlog and not self._sending:  # else after it
             data = data[stream.write_nowait(data) :]
         if data:  # no room (the server reads slower than this bot writes), or not yet
             self._backlog += data
@@ -469,17 +476,6 @@ class Handed:
                 continue  # heard meanwhile
             self._write(b"ping\n")
             self._heard = trio.current_time()  # the next after as long again
-
-
-def _first_value(line: str, key: str) -> str | None:
-    """The value of a machine line's first `` key=`` (the fields come before any text,
-    and a value holds no space)."""
-    at = line.find(key)
-    if at < 0:
-        return None
-    start = at + len(key)
-    end = line.find(" ", start)
-    return line[start:] if end < 0 else line[start:end]
 
 
 def _lines(lines: list[str]) -> bytes:

@@ -244,15 +244,16 @@ def quick_ask(line: str) -> tuple[str, list[str]] | None:
     empty list, a seq that is no number), so the whole line is read the long way."""
     if " text=" in line:
         return None
-    seq = _field(line, " seq=")
-    legal = _field(line, " legal=")
+    seq = first_value(line, " seq=")
+    legal = first_value(line, " legal=")
     if not seq or not seq.isdigit() or not legal or legal == "-":
         return None
     return seq, legal.split(",")
 
 
-def _field(line: str, key: str) -> str | None:
-    """The value of the first `` key=`` of a machine line (values hold no space)."""
+def first_value(line: str, key: str) -> str | None:
+    """The value of the first `` key=`` of a machine line (the fields come before any
+    text, and a value holds no space): read without parsing the line."""
     at = line.find(key)
     if at < 0:
         return None

@@ -1,5 +1,5 @@
-"""Where the lobby and its parts start the tasks they need (a table's, a house bot's, a
-rematch offer's expiry, a web feed's): the lobby owns no nursery, it is handed this."""
+"""Where the lobby and its parts start the tasks they need (a table's, a house bot's, the
+one calling rematch offers off, a web feed's): the lobby owns no nursery, it is handed this."""
 
 from __future__ import annotations
 

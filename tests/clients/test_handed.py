@@ -140,3 +140,23 @@ async def test_what_a_handed_bot_cannot_write_at_once_its_task_sends_after_in_or
         server.say("bye")
     assert greeting == b"style machine\nlogin ann\n"
     assert got == b"x" * LIMIT + b"pas seq=5\n7s seq=6\n"
+
+
+async def test_an_answer_while_the_bots_task_still_sends_its_backlog_waits_behind_it() -> None:
+    """The server reads room free and asks again before the bot's task has run: the new
+    answer must not overtake the backlog the task is still sending."""
+    server, bot = _Server(), _bot()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(Handed(bot).play, server.attach)
+        await trio.testing.wait_all_tasks_blocked()
+        assert server.mine is not None and server.end is not None
+        await server.heard()  # the greeting
+        assert server.mine.write_nowait(b"x" * LIMIT) == LIMIT  # the server reads nothing
+        server.say("ask seq=5 table=1 kind=ask legal=pas")
+        await trio.testing.wait_all_tasks_blocked()  # the bot's task waits for room
+        got = await server.end.receive_some()  # room again; the bot's task not yet run
+        server.say("ask seq=6 table=1 kind=ask legal=7s")  # in the same call
+        while got.count(b"\n") < 2:
+            got += await server.end.receive_some()
+        server.say("bye")
+    assert got == b"x" * LIMIT + b"pas seq=5\n7s seq=6\n"
