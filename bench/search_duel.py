@@ -5,14 +5,16 @@ share one level); the issue's main figures come from the real ladder
 (bench/search_ladder.py).
 
     .venv/bin/python bench/search_duel.py --a search:level=3,ms=200 --b heuristic \
-        [--boards 100] [--players 2] [--seed d1] [--first 1]
+        [--boards 100] [--players 2] [--seed d1] [--first 1] [--log deals.jsonl]
 
 A bot is ``heuristic``, ``random`` (``random:NAME`` seeds it differently) or
 ``search:KEY=VALUE,...`` with ``level``, ``ms`` (the time per decision, the level's own
 if not given; ``ms=0`` lifts the clock, so the level's worlds alone decide: a result
 that does not depend on the machine's load) and any other ``SearchPlayer`` field (a
 tuning switch). A board is one deal played in every seating, as the ladder plays it;
-``--first`` starts at another board, so runs can be split and joined.
+``--first`` starts at another board, so runs can be split and joined. ``--log`` writes a
+JSON line per deal (the seating as ``a``/``b`` by seat, the bids, who ordered, the
+outcome, each seat's points and what it wrote): where a bot gains or loses its points.
 """
 
 from __future__ import annotations

@@ -122,7 +122,6 @@ class SearchPlayer:
     _deadline: float | None = None  # of the world being solved
     _shallower: int = 0  # steps below the level's depth, for this decision's worlds
     _timed_out: bool = False  # a solver of this world ran out of its time
-    _bidding: bool = False  # valuing a bid (not a card)
     # the rules installed here, as the server loads them (its plugins must be installed)
     book: RuleBook = attrs.Factory(RuleBook.load)
     # tuning switches (bench/search_duel.py sets them): 0 keeps the level's number
@@ -133,13 +132,12 @@ class SearchPlayer:
     win_bonus: float = WIN_BONUS
     # the same with three players: tried at 150 on paired boards, it lost points (docs/bots.md)
     win_bonus_three: float = 0.0
-    # the same, in the bids' simulations only (an order valued by how often it is made)
-    bid_bonus_three: float = 0.0
     # three players: a whistler's cards searched with each seat's points apart (whistler.py)
     whistler_search: bool = True
     # three players: a bid's playout has the other seats play the heuristic bot's cards
     bid_model_playout: bool = True
-    # ... our own seat's cards too (else it plays on by the playout's quick habits)
+    # ... and our own seat's too (else by the playout's quick habits, which undervalue
+    # an order: docs/bots.md)
     bid_own_policy: bool = True
 
     def __attrs_post_init__(self) -> None:
@@ -184,7 +182,6 @@ class SearchPlayer:
         deadline = clock.now() + self.ms * TIME_SHARE / 1000
         self._deadline = deadline
         self._shallower = 0
-        self._bidding = False
         if view.phase == BIDDING:
             return self._bid(view, history, rules, deadline)
         if view.phase != PLAY:
@@ -460,7 +457,6 @@ class SearchPlayer:
         assert seat is not None
         options = list(view.legal)
         totals = dict.fromkeys(options, 0.0)
-        self._bidding = True
         samples = 0
         wanted = self.bid_worlds or self.settings.bid_samples
         for deal in worlds(
@@ -516,15 +512,18 @@ class SearchPlayer:
         return self._worth(world, seat, written)
 
     def _three_playout(self, world: Deal, seat: int) -> float:
-        """Three players: the ordered game played out with the other two seats playing
-        the heuristic bot's cards (as they bid, in ``_model_bid``), each seat's points
-        apart, scored as the deal writes them."""
+        """Three players: the ordered game played out with every seat playing the
+        heuristic bot's cards (the others as they bid, in ``_model_bid``; ours because
+        the playout's quick habits valued an order some 25 points below what the
+        heuristic bot writes with it, and the search bot plays the player's cards about
+        as well: docs/bots.md), each seat's points apart, scored as the deal writes
+        them."""
         assert world.trump is not None and world.to_act is not None
-        others = [x for x in range(3) if x != seat or self.bid_own_policy]
+        modelled = [x for x in range(3) if x != seat or self.bid_own_policy]
         playout = Playout(
             world.trump,
             teams(world, seat),
-            others,
+            modelled,
             last_bonus=world.rules.settings.last_trick_bonus,
         )
         hands = [sum(1 << c for c in h) for h in world.hands]
@@ -549,10 +548,7 @@ class SearchPlayer:
             return diff
         others = [w for i, w in enumerate(written) if i != mine]
         beaten = sum((written[mine] > w) - (written[mine] < w) for w in others)
-        if len(others) == 1:
-            bonus = self.win_bonus
-        else:
-            bonus = self.bid_bonus_three if self._bidding else self.win_bonus_three
+        bonus = self.win_bonus if len(others) == 1 else self.win_bonus_three
         return diff + bonus * beaten / len(others)
 
 
