@@ -134,6 +134,9 @@ class SearchPlayer:
     win_bonus_three: float = 0.0
     # three players: a whistler's cards searched with each seat's points apart (whistler.py)
     whistler_search: bool = True
+    # ... the player in it played by the heuristic bot's card rule, not as a perfect
+    # minimiser who sees every card (a switch to try: docs/bots.md)
+    whistler_model_player: bool = False
     # three players: a bid's playout has the other seats play the heuristic bot's cards
     bid_model_playout: bool = True
     # ... and our own seat's too (else by the playout's quick habits, which undervalue
@@ -411,6 +414,7 @@ class SearchPlayer:
             last_bonus=deal.rules.settings.last_trick_bonus,
             node_limit=solver.node_limit,
             deadline=self._deadline,
+            model_player=self.whistler_model_player,
         )
         raw = whistling.card_values(hands, trick, turn, depth)
         self._timed_out |= whistling.node_limit < 0

@@ -66,9 +66,10 @@ def _brute(
     got: list[int],
 ) -> float:
     """The plain definition, with the engine's own rules of play: our seat maximises,
-    the player minimises, the other whistler plays the heuristic bot's card."""
+    the player minimises (or plays the heuristic bot's card, ``model_player``), the
+    other whistler plays the heuristic bot's card."""
     trump = solver.trump
-    if turn == solver.other:
+    if turn in solver.modelled:
         choices = [solver.policy(mask_of(hands[turn]), trick, turn)]
     else:
         choices = legal_cards(hands[turn], trick, trump)
@@ -90,7 +91,10 @@ def _brute(
     return max(values) if turn == solver.me else min(values)
 
 
-def test_the_whistlers_search_finds_the_plain_definitions_value_of_small_endings() -> None:
+@pytest.mark.parametrize("model_player", [False, True])
+def test_the_whistlers_search_finds_the_plain_definitions_value_of_small_endings(
+    model_player: bool,
+) -> None:
     rng = random.Random(3)
     for _ in range(16):
         deck = list(range(32))
@@ -110,7 +114,7 @@ def test_the_whistlers_search_finds_the_plain_definitions_value_of_small_endings
                 return mine - (his + theirs) / 2
             return mine + theirs / 2 - (his + theirs / 2) / 2
 
-        solver = WhistlerSolver(trump, me, other, player, written, base)
+        solver = WhistlerSolver(trump, me, other, player, written, base, model_player=model_player)
         masks = [mask_of(h) for h in hands]
         leader = rng.randrange(3)
         expected = _brute(solver, hands, [], leader, [0, 0, 0])
