@@ -139,9 +139,9 @@ class SearchPlayer:
     whistler_model_player: bool = False
     # three players: a bid's playout has the other seats play the heuristic bot's cards
     bid_model_playout: bool = True
-    # ... and our own seat's too (else by the playout's quick habits, which undervalue
-    # an order: docs/bots.md)
-    bid_own_policy: bool = True
+    # ... and our own seat's too, not the playout's quick habits, which undervalue an
+    # order by some 25 points; yet at 200 ms the ladder showed no gain (docs/bots.md)
+    bid_own_policy: bool = False
 
     def __attrs_post_init__(self) -> None:
         if self.seed is not None:
@@ -516,12 +516,10 @@ class SearchPlayer:
         return self._worth(world, seat, written)
 
     def _three_playout(self, world: Deal, seat: int) -> float:
-        """Three players: the ordered game played out with every seat playing the
-        heuristic bot's cards (the others as they bid, in ``_model_bid``; ours because
-        the playout's quick habits valued an order some 25 points below what the
-        heuristic bot writes with it, and the search bot plays the player's cards about
-        as well: docs/bots.md), each seat's points apart, scored as the deal writes
-        them."""
+        """Three players: the ordered game played out with the other two seats playing
+        the heuristic bot's cards (as they bid, in ``_model_bid``), ours by the
+        playout's quick habits (or by the heuristic bot's too, ``bid_own_policy``), each
+        seat's points apart, scored as the deal writes them."""
         assert world.trump is not None and world.to_act is not None
         modelled = [x for x in range(3) if x != seat or self.bid_own_policy]
         playout = Playout(

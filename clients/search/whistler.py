@@ -15,8 +15,8 @@ each line by what the deal writes for our seat (``score``, the table's own scori
 - beyond the depth searched the deal is played out by each seat for itself (the other
   whistler still by ``policy``), and out of time by each seat keeping its likely points.
 
-``Playout`` is that quick playout alone; a three-player bid's playout uses it with every
-seat played by ``policy`` (the others bid as the heuristic bot in the simulation too).
+``Playout`` is that quick playout alone; a three-player bid's playout uses it with both
+other seats played by ``policy`` (they bid as the heuristic bot in the simulation too).
 ``policy`` is the heuristic bot's card rule on bitmasks, for speed;
 tests/clients/test_search_whistler.py checks it against the bot itself.
 """

@@ -185,12 +185,12 @@ def test_a_whistlers_card_values_are_what_the_engine_writes_for_him() -> None:
 
 
 def test_a_three_player_bids_playout_values_an_order_as_heuristic_bots_play_it_out() -> None:
-    """A bid's playout plays every seat, ours too, by the heuristic bot's card rule (ours
-    by the playout's quick habits, it valued the heuristic bot's own orders some 25
-    points a deal below what they wrote, and the search bot ordered too seldom): from
-    the first card of deals the heuristic bots ordered and played, its value for the
-    player is close to what the deal wrote for him."""
-    bot = SearchPlayer(level=1, ms=15)
+    """With ``bid_own_policy`` a bid's playout plays every seat, ours too, by the
+    heuristic bot's card rule (ours by the playout's quick habits, it values the
+    heuristic bot's own orders some 25 points a deal below what they write): from the
+    first card of deals the heuristic bots ordered and played, its value for the player
+    is close to what the deal wrote for him."""
+    bot = SearchPlayer(level=1, ms=15, bid_own_policy=True)
     errors = []
     for game in range(40):
         match = Match(build_ruleset(3, "moscow", ()), seed=f"calib{game}")
