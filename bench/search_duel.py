@@ -5,14 +5,16 @@ share one level); the issue's main figures come from the real ladder
 (bench/search_ladder.py).
 
     .venv/bin/python bench/search_duel.py --a search:level=3,ms=200 --b heuristic \
-        [--boards 100] [--players 2] [--seed d1] [--first 1]
+        [--boards 100] [--players 2] [--seed d1] [--first 1] [--log deals.jsonl]
 
 A bot is ``heuristic``, ``random`` (``random:NAME`` seeds it differently) or
 ``search:KEY=VALUE,...`` with ``level``, ``ms`` (the time per decision, the level's own
 if not given; ``ms=0`` lifts the clock, so the level's worlds alone decide: a result
 that does not depend on the machine's load) and any other ``SearchPlayer`` field (a
 tuning switch). A board is one deal played in every seating, as the ladder plays it;
-``--first`` starts at another board, so runs can be split and joined.
+``--first`` starts at another board, so runs can be split and joined. ``--log`` writes a
+JSON line per deal (the seating as ``a``/``b`` by seat, the bids, who ordered, the
+outcome, each seat's points and what it wrote): where a bot gains or loses its points.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from clients import heuristic_bot
 from clients.search.history import TableRules
 from clients.search.local import call_for, history_of, view_of
 from clients.search.policy import SearchPlayer
+from deberc_net.game import calls as C
+from deberc_net.game.cards import SUITS
 from deberc_net.game.deal import DONE
 from deberc_net.game.match import Match
 from deberc_net.ladder import schedule
@@ -39,6 +43,7 @@ from deberc_net.ladder.stats import PairStats
 from deberc_net.testing import build_ruleset
 
 NO_CLOCK_MS = 10**9
+BIDS = (C.IGRAYU, C.PAS)
 
 
 @attrs.define
@@ -103,9 +108,11 @@ def seatings(players: int) -> list[tuple[int, ...]]:
 
 
 def play_board(
-    rules: Any, seed: str, seating: tuple[int, ...], bots: list[Player]
+    rules: Any, seed: str, seating: tuple[int, ...], bots: list[Player], log: Any = None
 ) -> tuple[float, float]:
-    """One deal; the mean written per seat of bot a and of bot b."""
+    """One deal; the mean written per seat of bot a and of bot b. With ``log`` (a file),
+    one JSON line per deal: the seating, the bids, who ordered, the outcome, what each
+    seat took in cards and wrote (to see where a bot gains or loses its points)."""
     match = Match(rules, seed=seed)
     deal = match.deal
     while deal.phase != DONE:
@@ -131,6 +138,19 @@ def play_board(
         diff = written[mine] - sum(others) / len(others)
         taker.taking.points += diff
         taker.taking.made += score.outcome == "made"
+    if log is not None:
+        points = score.points  # by side: cards, sequences and bella
+        entry = {
+            "seed": seed,
+            "seating": "".join("ab"[who] for who in seating),
+            "bids": [e.call.token() for e in deal.log if e.call.name in BIDS],
+            "player": deal.player,
+            "trump": None if deal.trump is None else SUITS[deal.trump],
+            "outcome": score.outcome,
+            "points": [points[side_of[x]] for x in range(len(seating))],
+            "written": per_seat,
+        }
+        print(json.dumps(entry), file=log, flush=True)
     a = [per_seat[x] for x, who in enumerate(seating) if who == 0]
     b = [per_seat[x] for x, who in enumerate(seating) if who == 1]
     return sum(a) / len(a), sum(b) / len(b)
@@ -148,6 +168,7 @@ def main() -> None:
     parser.add_argument("--variant", default="moscow")
     parser.add_argument("--seed", default="d1")
     parser.add_argument("--json", action="store_true", help="also print per-set differences")
+    parser.add_argument("--log", type=argparse.FileType("w"), help="a JSON line per deal")
     args = parser.parse_args()
     rules = build_ruleset(args.players, args.variant, ())
     bots = [make_player(args.a, args.players, args.variant)]
@@ -159,7 +180,7 @@ def main() -> None:
         seed = f"{args.seed}/board{board}"
         diffs = []
         for seating in seatings(args.players):
-            a, b = play_board(rules, seed, seating, bots)
+            a, b = play_board(rules, seed, seating, bots, args.log)
             stats.add((board, ("a", "b")), a, b)
             diffs.append(a - b)
         per_board.append(sum(diffs) / len(diffs))

@@ -134,8 +134,14 @@ class SearchPlayer:
     win_bonus_three: float = 0.0
     # three players: a whistler's cards searched with each seat's points apart (whistler.py)
     whistler_search: bool = True
+    # ... the player in it played by the heuristic bot's card rule, not as a perfect
+    # minimiser who sees every card (a switch to try: docs/bots.md)
+    whistler_model_player: bool = False
     # three players: a bid's playout has the other seats play the heuristic bot's cards
     bid_model_playout: bool = True
+    # ... and our own seat's too, not the playout's quick habits, which undervalue an
+    # order by some 25 points; yet at 200 ms the ladder showed no gain (docs/bots.md)
+    bid_own_policy: bool = False
 
     def __attrs_post_init__(self) -> None:
         if self.seed is not None:
@@ -408,6 +414,7 @@ class SearchPlayer:
             last_bonus=deal.rules.settings.last_trick_bonus,
             node_limit=solver.node_limit,
             deadline=self._deadline,
+            model_player=self.whistler_model_player,
         )
         raw = whistling.card_values(hands, trick, turn, depth)
         self._timed_out |= whistling.node_limit < 0
@@ -510,14 +517,15 @@ class SearchPlayer:
 
     def _three_playout(self, world: Deal, seat: int) -> float:
         """Three players: the ordered game played out with the other two seats playing
-        the heuristic bot's cards (as they bid, in ``_model_bid``), each seat's points
-        apart, scored as the deal writes them."""
+        the heuristic bot's cards (as they bid, in ``_model_bid``), ours by the
+        playout's quick habits (or by the heuristic bot's too, ``bid_own_policy``), each
+        seat's points apart, scored as the deal writes them."""
         assert world.trump is not None and world.to_act is not None
-        others = [x for x in range(3) if x != seat]
+        modelled = [x for x in range(3) if x != seat or self.bid_own_policy]
         playout = Playout(
             world.trump,
             teams(world, seat),
-            others,
+            modelled,
             last_bonus=world.rules.settings.last_trick_bonus,
         )
         hands = [sum(1 << c for c in h) for h in world.hands]

@@ -144,9 +144,10 @@ class Playout(Solver):
 
 class WhistlerSolver(Playout):
     """Solves one world for whistler ``me`` against ``player``, the other whistler
-    ``other`` played by the heuristic bot's card rules. ``score`` turns each seat's final
-    deal points into our value; ``base`` is what each seat has before the search's
-    cards (taken cards, sequences, bella)."""
+    ``other`` played by the heuristic bot's card rules (with ``model_player`` the player
+    too: a switch to try, docs/bots.md). ``score`` turns each seat's final deal points
+    into our value; ``base`` is what each seat has before the search's cards (taken
+    cards, sequences, bella)."""
 
     def __init__(
         self,
@@ -160,12 +161,13 @@ class WhistlerSolver(Playout):
         last_bonus: int = 10,
         node_limit: int = 60_000,
         deadline: float | None = None,
+        model_player: bool = False,
     ) -> None:
         team = [0 if x != player else 1 for x in range(3)]
         super().__init__(
             trump,
             team,
-            [other],
+            [other, player] if model_player else [other],
             last_bonus=last_bonus,
             node_limit=node_limit,
             deadline=deadline,
@@ -217,7 +219,7 @@ class WhistlerSolver(Playout):
         if self.nodes & 15 == 0 and self.deadline is not None and clock.now() > self.deadline:
             self.node_limit = -1
         hand = hands[turn]
-        if turn == self.other:
+        if turn in self.modelled:
             card = self.policy(hand, trick, turn)
             hands[turn] = hand & ~(1 << card)
             trick.append((turn, card))
