@@ -105,7 +105,9 @@ class _Caches:
     (the settled sequences, compared by identity: they are set once, never changed in
     place; what else they depend on; the points)."""
 
-    listed_seat: int = -1  # the seat whose legal calls ``listed`` holds; -1: none
+    # the seat whose legal calls ``listed`` holds; None (no seat, not even a wrong
+    # one such as -1): none
+    listed_seat: int | None = None
     listed: list[Call] = attrs.Factory(list)
     combos: dict[int, tuple[tuple[tuple[Card, ...], int | None], list[Combo]]] = attrs.Factory(dict)
     points: (
@@ -341,7 +343,7 @@ class Deal:
 
     def _changed(self) -> None:
         """The state changed: the legal calls listed are no longer true."""
-        self._caches.listed_seat = -1
+        self._caches.listed_seat = None
 
     # ``legal_calls`` without the copy, for a caller in this process that only reads it
     # (self-play): the deal's own list, true until the next call (the same method)
@@ -494,7 +496,7 @@ class Deal:
         else:
             if call not in legal:
                 return self._refused(seat, call, ms, auto)
-        caches.listed_seat = -1  # _changed, inline: the call changes the state
+        caches.listed_seat = None  # _changed, inline: the call changes the state
         self.log.append(_logged((seat, call, ms, auto, False, None)))
         card = call.card
         if card is not None and call.name == _PLAY:  # most calls: a card, carried out here
@@ -524,7 +526,7 @@ class Deal:
             told.append(played)
             self._finish_trick()
             # _take_told, inline: the card and its trick are in telling order
-            caches.listed_seat = -1  # a scoring hook may have asked on the way
+            caches.listed_seat = None  # a scoring hook may have asked on the way
             self._told = []
             self.history += told
             if len(told) == 2 and type(told[1]) is TrickTaken:

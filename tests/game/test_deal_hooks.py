@@ -66,3 +66,17 @@ def test_a_seat_that_does_not_exist_is_told_so() -> None:
     call = deal.shared_legal_calls(seat)[0]  # listed for the seat to act
     with pytest.raises(E.NotAllowed, match="there is no seat 7"):
         deal.apply(7, call)
+
+
+def test_a_negative_seat_is_told_so_after_a_call() -> None:
+    """No seat is -1, also once a call has forgotten the listed calls (a record read back
+    with such a seat must not replay the call of the seat listed before)."""
+    deal = Match(build_ruleset(), seed="hooks/4").deal
+    seat = deal.to_act
+    assert seat is not None
+    call = deal.shared_legal_calls(seat)[0]
+    deal.apply(seat, call)
+    log = list(deal.log)
+    with pytest.raises(E.NotAllowed, match="there is no seat -1"):
+        deal.apply(-1, call)
+    assert deal.log == log
