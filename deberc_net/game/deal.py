@@ -327,7 +327,8 @@ class Deal:
 
     # ------------------------------------------------------------- legal calls
     def legal_calls(self, seat: int) -> list[Call]:
-        """Every call ``seat`` may make now (a list of the caller's own)."""
+        """Every call ``seat`` may make now (a list of the caller's own; none for a seat
+        the table does not have)."""
         return list(self._legal(seat))
 
     def _legal(self, seat: int) -> list[Call]:
@@ -337,6 +338,8 @@ class Deal:
         caches = self._caches
         if seat == caches.listed_seat:
             return caches.listed
+        if not 0 <= seat < len(self.hands):  # no seat: no calls, and none listed for apply
+            return []
         calls = self._compute_legal(seat)
         caches.listed_seat, caches.listed = seat, calls
         return calls

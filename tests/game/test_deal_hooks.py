@@ -14,7 +14,7 @@ from deberc_net.game.cards import Card
 from deberc_net.game.deal import DONE, Deal
 from deberc_net.game.match import Match
 from deberc_net.selfplay import play_random_match
-from deberc_net.testing import build_ruleset
+from deberc_net.testing import build_deck, build_ruleset, new_deal, tokens
 
 
 class CountingDeal(Deal):
@@ -80,3 +80,15 @@ def test_a_negative_seat_is_told_so_after_a_call() -> None:
     with pytest.raises(E.NotAllowed, match="there is no seat -1"):
         deal.apply(-1, call)
     assert deal.log == log
+
+
+def test_no_seat_has_legal_calls_and_its_call_is_told_so() -> None:
+    """A wrong seat asked about lists nothing (not a seat's calls read from the end of
+    the hands: seat -1 is not the dealer), so a call for it is refused as any other."""
+    deck = build_deck("As Ks Qs Js 10s 9s Ah Kh Qh", "7s 7h 7d 7c 8s 8h 8d 8c 9h", "Ad")
+    deal = new_deal(build_ruleset(), deck)
+    assert tokens(deal.legal_calls(1)) == ["chetyre-semerki"]  # the dealer's, off turn
+    assert deal.legal_calls(-1) == []
+    with pytest.raises(E.NotAllowed, match="there is no seat -1"):
+        deal.apply(-1, Call("chetyre-semerki"))
+    assert deal.log == []
