@@ -329,6 +329,8 @@ class Deal:
     def legal_calls(self, seat: int) -> list[Call]:
         """Every call ``seat`` may make now (a list of the caller's own; none for a seat
         the table does not have)."""
+        if not 0 <= seat < len(self.hands):  # and none listed, for apply to take
+            return []
         return list(self._legal(seat))
 
     def _legal(self, seat: int) -> list[Call]:
@@ -338,8 +340,6 @@ class Deal:
         caches = self._caches
         if seat == caches.listed_seat:
             return caches.listed
-        if not 0 <= seat < len(self.hands):  # no seat: no calls, and none listed for apply
-            return []
         calls = self._compute_legal(seat)
         caches.listed_seat, caches.listed = seat, calls
         return calls
@@ -349,7 +349,8 @@ class Deal:
         self._caches.listed_seat = None
 
     # ``legal_calls`` without the copy, for a caller in this process that only reads it
-    # (self-play): the deal's own list, true until the next call (the same method)
+    # (self-play) and asks only for a seat the table has (it is not checked: a move's
+    # cost): the deal's own list, true until the next call (the same method)
     shared_legal_calls = _legal
 
     def _compute_legal(self, seat: int) -> list[Call]:
