@@ -105,7 +105,9 @@ class _Caches:
     (the settled sequences, compared by identity: they are set once, never changed in
     place; what else they depend on; the points)."""
 
-    listed_seat: int = -1  # the seat whose legal calls ``listed`` holds; -1: none
+    # the seat whose legal calls ``listed`` holds; None (no seat, not even a wrong
+    # one such as -1): none
+    listed_seat: int | None = None
     listed: list[Call] = attrs.Factory(list)
     combos: dict[int, tuple[tuple[tuple[Card, ...], int | None], list[Combo]]] = attrs.Factory(dict)
     points: (
@@ -325,7 +327,10 @@ class Deal:
 
     # ------------------------------------------------------------- legal calls
     def legal_calls(self, seat: int) -> list[Call]:
-        """Every call ``seat`` may make now (a list of the caller's own)."""
+        """Every call ``seat`` may make now (a list of the caller's own; none for a seat
+        the table does not have)."""
+        if not 0 <= seat < len(self.hands):  # and none listed, for apply to take
+            return []
         return list(self._legal(seat))
 
     def _legal(self, seat: int) -> list[Call]:
@@ -341,10 +346,11 @@ class Deal:
 
     def _changed(self) -> None:
         """The state changed: the legal calls listed are no longer true."""
-        self._caches.listed_seat = -1
+        self._caches.listed_seat = None
 
     # ``legal_calls`` without the copy, for a caller in this process that only reads it
-    # (self-play): the deal's own list, true until the next call (the same method)
+    # (self-play) and asks only for a seat the table has (it is not checked: a move's
+    # cost): the deal's own list, true until the next call (the same method)
     shared_legal_calls = _legal
 
     def _compute_legal(self, seat: int) -> list[Call]:
@@ -494,7 +500,7 @@ class Deal:
         else:
             if call not in legal:
                 return self._refused(seat, call, ms, auto)
-        caches.listed_seat = -1  # _changed, inline: the call changes the state
+        caches.listed_seat = None  # _changed, inline: the call changes the state
         self.log.append(_logged((seat, call, ms, auto, False, None)))
         card = call.card
         if card is not None and call.name == _PLAY:  # most calls: a card, carried out here
@@ -524,7 +530,7 @@ class Deal:
             told.append(played)
             self._finish_trick()
             # _take_told, inline: the card and its trick are in telling order
-            caches.listed_seat = -1  # a scoring hook may have asked on the way
+            caches.listed_seat = None  # a scoring hook may have asked on the way
             self._told = []
             self.history += told
             if len(told) == 2 and type(told[1]) is TrickTaken:

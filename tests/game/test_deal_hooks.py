@@ -14,7 +14,7 @@ from deberc_net.game.cards import Card
 from deberc_net.game.deal import DONE, Deal
 from deberc_net.game.match import Match
 from deberc_net.selfplay import play_random_match
-from deberc_net.testing import build_ruleset
+from deberc_net.testing import build_deck, build_ruleset, new_deal, tokens
 
 
 class CountingDeal(Deal):
@@ -66,3 +66,29 @@ def test_a_seat_that_does_not_exist_is_told_so() -> None:
     call = deal.shared_legal_calls(seat)[0]  # listed for the seat to act
     with pytest.raises(E.NotAllowed, match="there is no seat 7"):
         deal.apply(7, call)
+
+
+def test_a_negative_seat_is_told_so_after_a_call() -> None:
+    """No seat is -1, also once a call has forgotten the listed calls (a record read back
+    with such a seat must not replay the call of the seat listed before)."""
+    deal = Match(build_ruleset(), seed="hooks/4").deal
+    seat = deal.to_act
+    assert seat is not None
+    call = deal.shared_legal_calls(seat)[0]
+    deal.apply(seat, call)
+    log = list(deal.log)
+    with pytest.raises(E.NotAllowed, match="there is no seat -1"):
+        deal.apply(-1, call)
+    assert deal.log == log
+
+
+def test_no_seat_has_legal_calls_and_its_call_is_told_so() -> None:
+    """A wrong seat asked about lists nothing (not a seat's calls read from the end of
+    the hands: seat -1 is not the dealer), so a call for it is refused as any other."""
+    deck = build_deck("As Ks Qs Js 10s 9s Ah Kh Qh", "7s 7h 7d 7c 8s 8h 8d 8c 9h", "Ad")
+    deal = new_deal(build_ruleset(), deck)
+    assert tokens(deal.legal_calls(1)) == ["chetyre-semerki"]  # the dealer's, off turn
+    assert deal.legal_calls(-1) == []
+    with pytest.raises(E.NotAllowed, match="there is no seat -1"):
+        deal.apply(-1, Call("chetyre-semerki"))
+    assert deal.log == []
