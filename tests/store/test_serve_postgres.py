@@ -40,7 +40,7 @@ async def _deberc(*args: str, stdin: bytes = b"") -> tuple[int, str, str]:
 async def _deberc_here(*args: str) -> tuple[int, str, str]:
     """As ``_deberc``, with the command's own ``main`` in this process (a thread of its
     own: it runs its own trio loop), where the test is about what it reads or stores in
-    PostgreSQL, not about its process (test_admin_and_export_take_a_postgres_address)."""
+    PostgreSQL, not about its process."""
     done = await trio.to_thread.run_sync(run_cli, args)
     return done.returncode, done.stdout, done.stderr
 
@@ -156,13 +156,15 @@ async def test_serve_on_postgres_keeps_accounts_and_games_across_a_restart(
 
 
 async def test_admin_and_export_take_a_postgres_address(postgres_url: str) -> None:
+    # 'admin' in its own process (its password read from a real pipe); the exports, about
+    # what they read from the address, in this one (#8: a Python start-up each saved)
     code, out, err = await _deberc("admin", "boss", "--db", postgres_url, stdin=b"pw-of-boss\n")
     assert code == 0, err
     assert "boss is registered in postgresql://postgres@127.0.0.1:" in out
-    code, out, err = await _deberc("records", "export", "--db", postgres_url)
+    code, out, err = await _deberc_here("records", "export", "--db", postgres_url)
     assert (code, out) == (0, "")
     nowhere = postgres_url.rsplit(":", 1)[0] + ":1/nowhere"
-    code, out, err = await _deberc("records", "export", "--db", nowhere)
+    code, out, err = await _deberc_here("records", "export", "--db", nowhere)
     assert code == 2 and "cannot connect to PostgreSQL" in err
 
 
