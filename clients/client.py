@@ -431,6 +431,9 @@ class Handed:
                         self._sending = True  # what is answered meanwhile goes after it
                         try:
                             await stream.send_all(data)
+                        except trio.BrokenResourceError:  # the server closed the link:
+                            self._backlog.clear()  # the session ends as that says
+                            self.connection_lost()
                         finally:
                             self._sending = False
                         continue
