@@ -2,7 +2,9 @@
 
     .venv/bin/python bench/server_calls.py [--tables 10] [--seconds 2] [--tell all|asks]
 
-Starts ``deberc-net serve`` (a subprocess, fresh SQLite file) and N busy two-player tables
+Starts a server in a subprocess (``python -c``: deberc_net.server.app's ``serve`` with its
+signal handlers, as ``deberc-net serve`` runs it, inside the counters below; a fresh SQLite
+file) and N busy two-player tables
 of bench/server.py's machine-style bots (``--tell asks``: each told only its asks,
 ``style machine tell=asks``). After a warm-up the server counts, for one window: the trio
 task steps (an Instrument's ``before_task_step``) by task, the run loop's waits for I/O

@@ -15,6 +15,7 @@ import argparse
 import enum
 import os
 import random
+import sys
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
@@ -59,6 +60,11 @@ KEEPALIVE_S = 60.0  # silence after which the bot says 'ping' (servers close idl
 
 class ProtocolMismatch(RuntimeError):
     """The server speaks a protocol version this library does not know."""
+
+
+class LoginRefused(PermissionError):
+    """The server refused the bot's login (a bad password, a name in use): trying
+    again gets the same answer."""
 
 
 @attrs.frozen
@@ -192,6 +198,8 @@ class Bot:
             try:
                 await self._session()
                 return self.stats
+            except LoginRefused:
+                raise  # it would be refused again: no retry
             except (OSError, trio.BrokenResourceError, EOFError) as exc:
                 # 'reconnects' counts drops in a row: a long run survives many far apart
                 failures = 1 if self.stats.logins > logins else failures + 1
@@ -272,7 +280,7 @@ class Bot:
         """What one line from the server calls for: the lines to send, appended to
         ``out``, and whether the session is over. An ask for a ``choose`` that runs in
         a worker thread (not ``inline``) is returned for the caller to answer. Raises
-        ``ProtocolMismatch`` and ``PermissionError`` (a bad password, a name in use)."""
+        ``ProtocolMismatch`` and ``LoginRefused`` (a bad password, a name in use)."""
         version = banner_protocol(line)
         if version is not None and version != PROTOCOL:
             raise ProtocolMismatch(f"the server speaks protocol {version}, this client {PROTOCOL}")
@@ -321,7 +329,7 @@ class Bot:
         elif tag == Tag.ERROR:
             self.stats.errors.append(line)
             if f.get("code") in ("bad-password", "name-in-use"):
-                raise PermissionError(f.get("text", "bad password"))
+                raise LoginRefused(f.get("text", "bad password"))
         elif tag == Tag.BYE:
             return Step.OVER
         return Step.ON
@@ -423,6 +431,9 @@ class Handed:
                         self._sending = True  # what is answered meanwhile goes after it
                         try:
                             await stream.send_all(data)
+                        except trio.BrokenResourceError:  # the server closed the link:
+                            self._backlog.clear()  # the session ends as that says
+                            self.connection_lost()
                         finally:
                             self._sending = False
                         continue
@@ -507,7 +518,20 @@ def run_bot(
     bot.pick = pick
     if rng is not None:
         bot.on_board = board_reseeder(rng, args.seed)
-    return trio.run(bot.run)
+    return run_to_end(bot)
+
+
+LOGIN_REFUSED_STATUS = 2  # a bot process whose login is refused exits with this
+
+
+def run_to_end(bot: Bot) -> Stats:
+    """``bot.run`` in a new trio loop; a refused login (a bad password, a name in use)
+    ends the process at once with a one-line message and ``LOGIN_REFUSED_STATUS``."""
+    try:
+        return trio.run(bot.run)
+    except LoginRefused as exc:
+        print(f"{bot.name}: login refused: {exc}", file=sys.stderr)
+        raise SystemExit(LOGIN_REFUSED_STATUS) from None
 
 
 def board_seed(seed: str, board: str) -> str:

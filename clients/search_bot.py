@@ -14,9 +14,7 @@ import argparse
 import os
 from collections.abc import Callable, Sequence
 
-import trio
-
-from .client import Bot, Brain, board_reseeder, bot_arguments
+from .client import Bot, Brain, board_reseeder, bot_arguments, run_to_end
 from .search.history import rules_from_seek
 from .search.policy import DEFAULT_LEVEL, LEVELS, SearchPlayer, level_error, ms_error
 
@@ -106,7 +104,7 @@ def main() -> None:
     )
     # any copy of the bot samples a ladder board alike
     bot.on_board = board_reseeder(player.rng, args.seed)
-    stats = trio.run(bot.run)
+    stats = run_to_end(bot)
     print(
         f"{args.name}: {stats.games} games, {stats.asks} calls, {stats.fallbacks} fallbacks,"
         f" {player.fallbacks} heuristic calls"

@@ -94,10 +94,6 @@ async def serve(
                 log.info("http_listening", host=config.host, port=http_port)
                 if http_bound is not None:
                     http_bound(http_port)
-            if worker is None:
-                log.info("listening", host=config.host, port=port, db=describe(config.db))
-            else:
-                log.info("worker_listening", worker=worker.index, pid=os.getpid(), port=port)
             server = Server(config, lobby, nursery)
             listen_scope = trio.CancelScope()
 
@@ -108,13 +104,17 @@ async def serve(
             nursery.start_soon(accept_all)
             if local_bound is not None:
                 local_bound(LocalLink(server, nursery))
-            if handle_signals:
-                nursery.start_soon(_on_signal, lobby, listen_scope, nursery, config)
+            if handle_signals:  # before 'listening': a signal right after it is handled
+                await nursery.start(_on_signal, lobby, listen_scope, nursery, config)
                 # the process is this server's own (the CLI's, a worker's): what start-up
                 # made (modules, rules, the lobby) lives as long as it does, so the
                 # collector's full passes stop walking it (one took some 30 ms, every
                 # thousand-odd calls of a busy server: 5-8 % of its CPU)
                 gc.freeze()
+            if worker is None:
+                log.info("listening", host=config.host, port=port, db=describe(config.db))
+            else:
+                log.info("worker_listening", worker=worker.index, pid=os.getpid(), port=port)
             task_status.started(port)
             if ready is not None:
                 ready(port)
@@ -166,9 +166,14 @@ async def _heartbeat(store: Store, config: Config) -> None:
 
 
 async def _on_signal(
-    lobby: Lobby, listen_scope: trio.CancelScope, nursery: trio.Nursery, config: Config
+    lobby: Lobby,
+    listen_scope: trio.CancelScope,
+    nursery: trio.Nursery,
+    config: Config,
+    task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        task_status.started()  # the signals are ours from here
         async for signum in signals:
             name = signal.Signals(signum).name
             log.info("shutdown", signal=name)

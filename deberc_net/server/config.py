@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import logging
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import attrs
+
+# Type names as the fields' annotations spell them (``from __future__ import
+# annotations``): a settings file's value is checked against its field's before use
+_EXPECTS = {
+    "int": "a whole number",
+    "float": "a number",
+    "bool": "true or false",
+    "str": "a string",
+    "list[str]": "a list of strings",
+}
+_PORTS = ("port", "http_port")
 
 
 @attrs.define
@@ -72,11 +84,44 @@ class Config:
     @classmethod
     def from_toml(cls, path: str | Path, **overrides: Any) -> Config:
         with open(path, "rb") as fh:
-            data = tomllib.load(fh)
+            try:
+                data = tomllib.load(fh)
+            except tomllib.TOMLDecodeError as exc:
+                raise ValueError(f"{path}: not a TOML file: {exc}") from None
         section = data.get("server", data)
+        if not isinstance(section, dict):
+            raise ValueError(f"{path}: [server] must be a table of settings")
         known = {f.name for f in attrs.fields(cls)}
         unknown = sorted(set(section) - known)
         if unknown:
             raise ValueError(f"unknown settings in {path}: {', '.join(unknown)}")
+        for name, value in section.items():
+            problem = setting_problem(name, value)
+            if problem is not None:
+                raise ValueError(f"{path}: setting {name} {problem}, not {value!r}")
         merged = {**section, **{k: v for k, v in overrides.items() if v is not None}}
         return cls(**merged)
+
+
+def setting_problem(name: str, value: object) -> str | None:
+    """What is wrong with ``value`` for the setting ``name`` ("expects ..."), or None.
+    A settings file has no null, so an optional setting's value must be of its type."""
+    kind = str(attrs.fields_dict(Config)[name].type).removesuffix(" | None")
+    fits = {
+        "int": type(value) is int,
+        "float": type(value) in (int, float),
+        "bool": type(value) is bool,
+        "str": type(value) is str,
+        "list[str]": type(value) is list and all(type(item) is str for item in value),
+    }[kind]
+    if not fits:
+        return f"expects {_EXPECTS[kind]}"
+    if isinstance(value, int | float) and value < 0:  # counts, times, rates
+        return f"expects {_EXPECTS[kind]}, 0 or more"
+    if name in _PORTS and isinstance(value, int) and value > 65535:
+        return "expects a port number, 0 to 65535"
+    if name == "match_seed" and not value:  # '' would mean a fresh random seed a match
+        return "expects a non-empty string (leave it out for a random seed a match)"
+    if name == "log_level" and str(value).upper() not in logging.getLevelNamesMapping():
+        return "expects a log level (debug, info, warning, error)"
+    return None

@@ -223,10 +223,10 @@ class Lobby:
             if not self.refused_for_shutdown(session):
                 session.send(ev.Error("unknown-table", f"table {table.id} has closed"))
             return
-        session.send(
+        session.send(  # the share counts every table's waiting requests, not one's
             ev.Error(
                 "busy",
-                "your earlier lines at this table are still being handled: wait for their answers",
+                "your earlier lines at tables are still being handled: wait for their answers",
             )
         )
 

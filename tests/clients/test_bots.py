@@ -14,9 +14,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
-from clients.client import Bot
+from clients.client import Bot, LoginRefused
 from clients.protocol import Event, Record, View
 from tests.server.conftest import Connector
 
@@ -259,6 +260,36 @@ async def test_the_raw_bot_plays_one_game_against_a_random_bot(
     assert game["players"] in ("ann,rawbot", "rawbot,ann") and game["reason"] == end.get_str(
         "reason"
     )
+
+
+async def test_a_refused_login_stops_the_bot_at_once_not_after_its_reconnects(
+    start_server: StartServer, register: Callable[[str, str], Awaitable[None]]
+) -> None:
+    port = await start_server()
+    await register("ann", "right")
+    ann = Bot(random_choose(1), "ann", port=port, password="wrong", games=1, reconnects=5)
+    with trio.fail_after(10), pytest.raises(LoginRefused, match="wrong password"):
+        await ann.run()
+    assert ann.stats.logins == 0
+    assert len(ann.stats.errors) == 1 and "code=bad-password" in ann.stats.errors[0]
+
+
+async def test_a_bot_process_whose_login_is_refused_exits_with_status_2_and_says_why(
+    start_server: StartServer, register: Callable[[str, str], Awaitable[None]]
+) -> None:
+    port = await start_server()
+    await register("ann", "right")
+    command = [sys.executable, "-m", "clients.random_bot", "--port", str(port), "--name", "ann"]
+    with trio.fail_after(30):
+        done = await trio.run_process(
+            [*command, "--password", "wrong"],
+            cwd=ROOT,
+            capture_stdout=True,
+            capture_stderr=True,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stderr.decode() == "ann: login refused: wrong password for that name\n"
 
 
 def test_a_bot_process_imports_the_protocol_not_the_engine_nor_the_server() -> None:

@@ -160,3 +160,33 @@ async def test_an_answer_while_the_bots_task_still_sends_its_backlog_waits_behin
             got += await server.end.receive_some()
         server.say("bye")
     assert got == b"x" * LIMIT + b"pas seq=5\n7s seq=6\n"
+
+
+async def _backlog_then_close(server: _Server, last_words: str | None) -> None:
+    """The server reads nothing, so the bot's answer waits in its backlog; it says
+    ``last_words`` (if any) and closes the link with the backlog still unsent."""
+    await trio.testing.wait_all_tasks_blocked()
+    assert server.mine is not None and server.end is not None
+    await server.heard()  # the greeting
+    assert server.mine.write_nowait(b"x" * LIMIT) == LIMIT
+    server.say("ask seq=5 table=1 kind=ask legal=pas")
+    if last_words is not None:
+        server.say(last_words)
+    await trio.testing.wait_all_tasks_blocked()  # the bot's task waits for room
+    await server.end.aclose()
+
+
+async def test_a_handed_bot_whose_server_closes_with_its_backlog_unsent_ends_with_eof() -> None:
+    server, bot = _Server(), _bot()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_backlog_then_close, server, None)
+        with pytest.raises(EOFError, match="closed the connection"):
+            await Handed(bot).play(server.attach)
+
+
+async def test_a_handed_bots_own_failure_is_raised_though_its_backlog_could_not_be_sent() -> None:
+    server, bot = _Server(), _bot()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_backlog_then_close, server, "error code=name-in-use text=taken")
+        with pytest.raises(PermissionError, match="taken"):
+            await Handed(bot).play(server.attach)

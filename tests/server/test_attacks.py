@@ -405,6 +405,32 @@ async def test_observers_bursts_cannot_drop_a_players_state_or_call(
     assert codes <= {"busy"}  # each observer is told of its own surplus
 
 
+async def test_the_busy_error_for_requests_waiting_at_another_table_blames_no_table(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """The share of requests waiting counts every table: a session whose share waits at
+    one table is refused at another, and told so truly. No table task runs here."""
+    config = make_config(tmp_path / "busy.sqlite3")
+    store = open_store(config.db)
+    try:
+        lobby = Lobby(config, store, nursery, rule_book())
+        first, second = (
+            Table(number, build_ruleset(2, "moscow", ()), lobby, config, number)
+            for number in (1, 2)
+        )
+        lobby.tables.update({1: first, 2: second})
+        noisy = Session(1, Outbox(1 << 20), trio.CancelScope(), name="noisy")
+        for _ in range(config.table_requests_waiting):
+            lobby.post_for(noisy, first, ShowState(noisy))
+        assert noisy.outbox.chunks == []  # all taken
+        lobby.post_for(noisy, second, ShowState(noisy))
+        said = " ".join(b"".join(noisy.outbox.chunks).decode().split())  # unwrapped
+        assert "busy" in said and "your earlier lines at tables are still being handled" in said
+        assert "this table" not in said
+    finally:
+        store.close()
+
+
 async def test_one_session_cannot_fill_a_tables_inbox_and_control_always_passes(
     nursery: trio.Nursery, tmp_path: Path
 ) -> None:

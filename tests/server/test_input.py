@@ -5,8 +5,11 @@ for telnet negotiation), the connection stays usable, and nobody else notices.""
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 
+import pytest
 import trio
+from trio.testing import MockClock
 
 from .client import LineClient, fields, is_event, play_machine, random_legal, seat_pair
 from .conftest import Connector
@@ -168,10 +171,17 @@ async def test_unfinished_line_is_disconnected(start_server, connect: Connector)
     assert (await ann.expect("who"))["names"] == "ann,bob"
 
 
-async def test_an_idle_client_is_not_disconnected(start_server, connect: Connector) -> None:
+async def test_an_idle_client_is_not_disconnected(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
     port = await start_server(partial_line_ms=200)
     ann = await connect.machine(port, "ann")
-    assert await ann.drain(0.6) == []
+    start = trio.current_time()
+    assert await ann.drain(0.6) == []  # three times the limit on a partial line
+    assert trio.current_time() - start == pytest.approx(0.6)
     await _who_works(ann, "ann")
 
 

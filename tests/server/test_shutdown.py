@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import signal
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,3 +37,46 @@ def test_signal_stops_cleanly_and_tells_everyone(tmp_path: Path, signum: int) ->
     assert proc.stderr is not None
     events = [json.loads(line)["event"] for line in proc.stderr.read().splitlines() if line]
     assert "shutdown" in events and events[-1] == "stopped"
+
+
+# A server whose 'listening' line is answered at once, in that very call, by SIGTERM: the
+# signal must already be the server's to handle (a supervisor may signal the moment it
+# reads the line)
+_SIGNALLED_AT_LISTENING = """
+import os, signal, sys
+import trio
+from deberc_net.server import app
+from deberc_net.server.config import Config
+from deberc_net.server.logs import configure_logging
+
+configure_logging("info", json_output=True)
+said = app.log
+
+class SignalledAtListening:
+    def __getattr__(self, name):
+        return getattr(said, name)
+
+    def info(self, event, **fields):
+        said.info(event, **fields)
+        if event == "listening":
+            os.kill(os.getpid(), signal.SIGTERM)
+
+app.log = SignalledAtListening()
+config = Config(port=0, db=sys.argv[1], shutdown_grace_ms=0)
+trio.run(lambda: app.serve(config, handle_signals=True))
+"""
+
+
+def test_a_signal_the_moment_listening_is_logged_stops_the_server_cleanly(
+    tmp_path: Path,
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _SIGNALLED_AT_LISTENING, str(tmp_path / "s.sqlite3")],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr)
+    events = [json.loads(line)["event"] for line in done.stderr.splitlines() if line]
+    assert events.index("listening") < events.index("shutdown") and events[-1] == "stopped"

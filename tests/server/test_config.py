@@ -1,0 +1,95 @@
+"""A settings file (`deberc-net serve --config FILE.toml`): every value is checked
+against its setting before the server starts, and a bad one stops `serve` with status 2
+and a line naming it, before anything is opened."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+import pytest
+
+from deberc_net.cli import main
+from deberc_net.server.config import Config, setting_problem
+
+
+def _settings(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "server.toml"
+    path.write_text(f"[server]\n{text}\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ('port = "x"', "setting port expects a whole number, not 'x'"),
+        ("port = 7501.0", "setting port expects a whole number, not 7501.0"),
+        ("port = 70000", "setting port expects a port number, 0 to 65535"),
+        ("http_port = true", "setting http_port expects a whole number, not True"),
+        ("max_line = -1", "setting max_line expects a whole number, 0 or more"),
+        ('say_per_s = "fast"', "setting say_per_s expects a number, not 'fast'"),
+        ("house_bots = 1", "setting house_bots expects true or false, not 1"),
+        ('admins = "boss"', "setting admins expects a list of strings, not 'boss'"),
+        ('match_seed = ""', "setting match_seed expects a non-empty string"),
+        ("match_seed = 7", "setting match_seed expects a string, not 7"),
+        ('log_level = "loud"', "setting log_level expects a log level"),
+    ],
+)
+def test_a_bad_value_is_refused_naming_its_setting_and_what_it_expects(
+    tmp_path: Path, line: str, said: str
+) -> None:
+    path = _settings(tmp_path, line)
+    with pytest.raises(ValueError) as info:
+        Config.from_toml(path)
+    assert str(info.value).startswith(f"{path}: ") and said in str(info.value)
+
+
+def test_good_values_are_taken_a_whole_number_for_a_number_too(tmp_path: Path) -> None:
+    path = _settings(
+        tmp_path,
+        'port = 0\nhttp_port = 0\nsay_per_s = 2\nhouse_bots = true\nadmins = ["boss"]\n'
+        'match_seed = "s1"\nlog_level = "WARNING"',
+    )
+    config = Config.from_toml(path)
+    assert (config.port, config.http_port, config.say_per_s) == (0, 0, 2)
+    assert config.house_bots is True and config.admins == ["boss"]
+    assert (config.match_seed, config.log_level) == ("s1", "WARNING")
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('port = "x"', "server.toml: setting port expects a whole number, not 'x'"),
+        ("prot = 7501", "unknown settings in"),
+        ("port = ", "server.toml: not a TOML file: Invalid value (at line 2"),
+    ],
+)
+def test_serve_exits_2_on_a_bad_settings_file_before_opening_anything(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, said: str
+) -> None:
+    path = tmp_path / "server.toml"
+    path.write_text(f"[server]\n{text}\n", encoding="utf-8")
+    db = tmp_path / "serve.sqlite3"
+    assert main(["serve", "--config", str(path), "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("deberc-net serve: ") and said in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not db.exists()
+
+
+def test_serve_exits_2_when_the_server_table_is_not_a_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "server.toml"
+    path.write_text("server = 5\n", encoding="utf-8")
+    assert main(["serve", "--config", str(path), "--db", str(tmp_path / "s.sqlite3")]) == 2
+    assert "[server] must be a table of settings" in capsys.readouterr().err
+
+
+def test_every_settings_default_passes_its_own_check() -> None:
+    """A new setting of a kind the check does not know fails here, not in a user's serve."""
+    defaults = Config()
+    for field in attrs.fields(Config):
+        value = getattr(defaults, field.name)
+        if value is not None:
+            assert setting_problem(field.name, value) is None, field.name
