@@ -87,7 +87,7 @@ class Trick:
 
 class LoggedCall(NamedTuple):
     """A call the deal accepted (or punished), in order: immutable, a NamedTuple as the
-    events are (game/events.py), one per call."""
+    events are (game/events.py), one per call (``Deal.log`` reads them off its events)."""
 
     seat: int
     call: Call
@@ -146,7 +146,9 @@ class Deal:
     leader: int = attrs.field(init=False)
     trick: Trick = attrs.field(init=False)
     tricks: list[Trick] = attrs.field(init=False, factory=list)
-    log: list[LoggedCall] = attrs.field(init=False, factory=list)
+    # the log's entries read so far off ``history`` (``log``), and how many events that is
+    _logged: list[LoggedCall] = attrs.field(init=False, factory=list)
+    _logged_upto: int = attrs.field(init=False, default=0)
     talk: Talk = attrs.field(init=False, factory=Talk)  # what was said: talk.py
     tally: Tally = attrs.field(init=False)  # the running score
     result: DealResult | None = attrs.field(init=False, default=None)  # set at the end
@@ -311,7 +313,7 @@ class Deal:
         trick = self.trick
         new.trick = Trick(trick.leader, list(trick.cards), trick.winner)
         new.tricks = list(self.tricks)
-        new.log = list(self.log)
+        new._logged = list(self._logged)
         new.talk = self.talk.copy()
         new.tally = self.tally.copy()
         new.extra = dict(self.extra)
@@ -319,6 +321,21 @@ class Deal:
         new._told = []
         new._caches = _Caches()
         return new
+
+    @property
+    def log(self) -> list[LoggedCall]:
+        """Every call the deal accepted or punished, in order, one ``LoggedCall`` each
+        (the deal's own list: never change it). Read off ``history``, where each call
+        tells exactly one ``CallMade``, ``CardPlayed`` or ``Penalized``: a move makes no
+        entry of its own (issue #9), each is made once, when first read. Asked while a
+        call is carried out (a plugin's hook), the log holds that call too."""
+        logged, history = self._logged, self.history
+        if self._logged_upto < len(history):
+            logged += filter(None, map(_as_logged, history[self._logged_upto :]))
+            self._logged_upto = len(history)
+        if self._told:  # a call under way: its events are told at its end
+            return logged + list(filter(None, map(_as_logged, self._told)))
+        return logged
 
     def forget_caches(self) -> None:
         """Work everything out afresh: for a caller that changed the state by hand
@@ -501,7 +518,6 @@ class Deal:
             if call not in legal:
                 return self._refused(seat, call, ms, auto)
         caches.listed_seat = None  # _changed, inline: the call changes the state
-        self.log.append(_logged((seat, call, ms, auto, False, None)))
         card = call.card
         if card is not None and call.name == _PLAY:  # most calls: a card, carried out here
             played = _card_played((seat, card, auto, ms))
@@ -559,7 +575,6 @@ class Deal:
         if not self._punishable(seat, call, error):
             raise error
         self._changed()
-        self.log.append(LoggedCall(seat, call, ms, auto, penalty=error.code))
         self._tell(Penalized(seat, call, error.code, ms, auto))
         self._punish(seat, call, error)
         return self._take_told()
@@ -777,7 +792,6 @@ class Deal:
         self._show(seat)
         # engine-made, not a clock's automatic call: "auto" is rendered as "(clock)"
         show, ms = _POKAZYVAYU, self.log[-1].ms
-        self.log.append(LoggedCall(seat, show, ms, False, engine=True))
         self._tell(CallMade(seat, show, False, ms, engine=True))
 
     def _take_trick(self) -> tuple[int, int]:
@@ -961,12 +975,22 @@ _SEVENS, _POKAZHI, _POKAZYVAYU, _BELLA, _KONETS, _PAS, _IGRAYU = (
 )
 _PLAY_CALLS = C.PLAY_CALLS  # by card
 
-# Every call's log entry and the events made every card and every trick, built
-# straight from their fields' tuple (all of them, in order) without the Python
-# ``__new__`` of a NamedTuple's call
-_logged: Callable[[tuple[int, Call, int, bool, bool, None]], LoggedCall] = partial(
-    tuple.__new__, LoggedCall
-)
+
+def _as_logged(event: DealEvent) -> LoggedCall | None:
+    """The log entry of a call's event (``Deal.log``); None: not a call's. A card's
+    call is the play of that card (the only call that carries a card, and what the
+    record has always read a ``CardPlayed`` as)."""
+    if isinstance(event, CardPlayed):
+        return LoggedCall(event.seat, _PLAY_CALLS[event.card], event.ms, event.auto)
+    if isinstance(event, CallMade):
+        return LoggedCall(event.seat, event.call, event.ms, event.auto, event.engine)
+    if isinstance(event, Penalized):
+        return LoggedCall(event.seat, event.call, event.ms, event.auto, penalty=event.code)
+    return None
+
+
+# The events made every card and every trick, built straight from their fields' tuple
+# (all of them, in order) without the Python ``__new__`` of a NamedTuple's call
 _card_played: Callable[[tuple[int, Card, bool, int]], CardPlayed] = partial(
     tuple.__new__, CardPlayed
 )
