@@ -380,15 +380,16 @@ class Deal:
             and self.tricks
             and seat == self.turn
             and talk.pending is None
-            and talk.best is None
             and (talk.bella_owner != seat or talk.bella_declared)
         ):
             # most moves: a card past the first trick with nothing to say (the talk's
-            # window, four sevens and pokazhi are over; no bella to say; no option's
-            # call): only the cards, each card's call looked up by map
+            # window and four sevens are over; no bella to say; no option's call; no
+            # pokazhi, which a declaration allows only before the second trick's first
+            # card: T.may_demand_show): only the cards, each card's call looked up by map
             if self.trick.cards:
                 return list(map(_PLAY_CALLS.__getitem__, self._legal_cards(seat)))
-            return list(map(_PLAY_CALLS.__getitem__, self.hands[seat]))  # a lead: any
+            if talk.best is None or len(self.tricks) > 1:
+                return list(map(_PLAY_CALLS.__getitem__, self.hands[seat]))  # a lead: any
         if phase == DONE:
             return []
         s = self.rules.settings
