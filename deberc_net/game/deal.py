@@ -413,7 +413,7 @@ class Deal:
         if seat != self.turn:
             return self._with_extra(seat, out)
         if not self.tricks and seat not in self.talk.window_hands:  # talk.in_window, in short
-            out.extend(T.talk_calls(self, seat))
+            out.extend(T.window_talk_calls(self, seat))  # phase, pending, turn tested
         if talk.bella_owner == seat and T.may_bella(self, seat):
             out.append(_BELLA)
         if s.manual_claim and self._may_claim(seat):
