@@ -11,7 +11,7 @@ from typing import IO, Any
 
 import attrs
 
-from deberc_net.game.deal import Deal
+from deberc_net.game.deal import DONE, Deal
 from deberc_net.game.match import Match
 from deberc_net.game.outcomes import Outcome
 from deberc_net.game.rules import RuleSet
@@ -59,7 +59,7 @@ class Summary:
 def play_random_match(match: Match, rng: random.Random) -> Match:
     """Play ``match`` to its end, each seat choosing uniformly among its legal calls."""
     # bound once; the clock in integer nanoseconds: a call's ms without float arithmetic
-    clock, getrandbits, apply = time.monotonic_ns, rng.getrandbits, match.apply
+    clock, getrandbits = time.monotonic_ns, rng.getrandbits
     bit_lengths = _BIT_LENGTHS
     deal = match.deal
     # the property's function, called as one: a property's getter is called from C,
@@ -85,7 +85,10 @@ def play_random_match(match: Match, rng: random.Random) -> Match:
         i = getrandbits(bits)
         while i >= n:
             i = getrandbits(bits)
-        apply(seat, legal[i], ms=(clock() - started) // 1_000_000)
+        # on the deal itself (Match.apply's work is only the deal's end)
+        deal.apply(seat, legal[i], ms=(clock() - started) // 1_000_000)
+        if deal.phase is DONE:
+            match.finish_deal()
     return match
 
 

@@ -13,6 +13,7 @@ from deberc_net.game.calls import PLAY, Call
 from deberc_net.game.cards import Card
 from deberc_net.game.deal import DONE, Deal
 from deberc_net.game.match import Match
+from deberc_net.game.record import without_timing
 from deberc_net.selfplay import play_random_match
 from deberc_net.testing import build_deck, build_ruleset, new_deal, tokens
 
@@ -92,3 +93,29 @@ def test_no_seat_has_legal_calls_and_its_call_is_told_so() -> None:
     with pytest.raises(E.NotAllowed, match="there is no seat -1"):
         deal.apply(-1, Call("chetyre-semerki"))
     assert deal.log == []
+
+
+def test_a_match_driven_on_its_deal_ends_as_one_driven_through_match_apply() -> None:
+    """Match.finish_deal, after calls made on the deal itself (self-play's way), adds
+    what Match.apply adds: nothing while the deal goes on, then the deal's end and the
+    next deal's start or the match's end; the records and result are the same."""
+    rules = build_ruleset()
+    through, on_deal = Match(rules, seed="hooks/5"), Match(rules, seed="hooks/5")
+    rng_a, rng_b = random.Random("hooks/5"), random.Random("hooks/5")
+    ends = 0
+    while not through.over:
+        seat = through.to_act
+        assert seat is not None and seat == on_deal.to_act
+        call_a = rng_a.choice(through.legal_calls(seat))
+        call_b = rng_b.choice(on_deal.legal_calls(seat))
+        events = through.apply(seat, call_a)
+        told = on_deal.deal.apply(seat, call_b)
+        added = on_deal.finish_deal()
+        assert told + added == events
+        ends += bool(added)
+        assert on_deal.finish_deal() == []  # once only
+    assert on_deal.over and on_deal.result == through.result
+    assert ends == len(through.records) > 1
+    assert [without_timing(r) for r in on_deal.records] == [
+        without_timing(r) for r in through.records
+    ]
