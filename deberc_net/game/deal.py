@@ -162,18 +162,20 @@ class Deal:
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)
     _side_of: dict[int, int] = attrs.field(init=False)
     # no manual claim and no option's calls: past the first trick a seat mostly has
-    # only its cards to play (_compute_legal's short way)
+    # only its cards to play (_legal's short way; not for a game that lists its own calls)
     _cards_only: bool = attrs.field(init=False)
 
     # a subclass's own _trick_points (Tertz's values) replaces the count inline, and
     # its own _do_play replaces apply's way with a card
     _own_trick_points: ClassVar[bool] = False
     _own_do_play: ClassVar[bool] = False
+    _own_compute_legal: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._own_trick_points = cls._trick_points is not Deal._trick_points
         cls._own_do_play = cls._do_play is not Deal._do_play
+        cls._own_compute_legal = cls._compute_legal is not Deal._compute_legal
 
     def __attrs_post_init__(self) -> None:
         s = self.rules.settings
@@ -181,7 +183,9 @@ class Deal:
         if len(self.deck) != 32 or set(self.deck) != _WHOLE_DECK:  # each card once
             raise ValueError("a deck must hold each of the 32 cards once")
         self._sides, self._side_of = _sides_of(n, s.partnerships)
-        self._cards_only = not s.manual_claim and self.rules.extra_calls is None
+        self._cards_only = (
+            not s.manual_claim and self.rules.extra_calls is None and not self._own_compute_legal
+        )
         self.hands = [[] for _ in range(n)]
         pos = self._deal_rounds(s.deal_before, 0)
         self.turned = self.original_turned = self.deck[pos]
@@ -357,7 +361,29 @@ class Deal:
         caches = self._caches
         if seat == caches.listed_seat:
             return caches.listed
-        calls = self._compute_legal(seat)
+        talk = self.talk
+        # the cheap test of each rule first: this runs for every move of every deal
+        if (
+            self.phase is PLAY
+            and self._cards_only
+            and self.tricks
+            and seat == self.turn
+            and talk.pending is None
+            and (talk.bella_owner != seat or talk.bella_declared)
+        ):
+            # most moves: a card past the first trick with nothing to say (the talk's
+            # window and four sevens are over; no bella to say; no option's call; no
+            # pokazhi, which a declaration allows only before the second trick's first
+            # card: T.may_demand_show): only the cards, each card's call looked up by
+            # map; here, not in _compute_legal: a frame less a move
+            if self.trick.cards:
+                calls = list(map(_PLAY_CALLS.__getitem__, self._legal_cards(seat)))
+            elif talk.best is None or len(self.tricks) > 1:
+                calls = list(map(_PLAY_CALLS.__getitem__, self.hands[seat]))  # a lead: any
+            else:
+                calls = self._compute_legal(seat)
+        else:
+            calls = self._compute_legal(seat)
         caches.listed_seat, caches.listed = seat, calls
         return calls
 
@@ -371,25 +397,10 @@ class Deal:
     shared_legal_calls = _legal
 
     def _compute_legal(self, seat: int) -> list[Call]:
-        # the cheap test of each rule first: this runs for every move of every deal
+        """Every call ``seat`` may make now, worked out in full (``_legal`` lists most
+        moves' cards itself, a short way for a deal without a game's own calls)."""
         phase = self.phase
         talk = self.talk
-        if (
-            phase is PLAY
-            and self._cards_only
-            and self.tricks
-            and seat == self.turn
-            and talk.pending is None
-            and (talk.bella_owner != seat or talk.bella_declared)
-        ):
-            # most moves: a card past the first trick with nothing to say (the talk's
-            # window and four sevens are over; no bella to say; no option's call; no
-            # pokazhi, which a declaration allows only before the second trick's first
-            # card: T.may_demand_show): only the cards, each card's call looked up by map
-            if self.trick.cards:
-                return list(map(_PLAY_CALLS.__getitem__, self._legal_cards(seat)))
-            if talk.best is None or len(self.tricks) > 1:
-                return list(map(_PLAY_CALLS.__getitem__, self.hands[seat]))  # a lead: any
         if phase == DONE:
             return []
         s = self.rules.settings
