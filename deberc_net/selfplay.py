@@ -6,11 +6,12 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 import attrs
 
+from deberc_net.game.deal import DONE, Deal
 from deberc_net.game.match import Match
 from deberc_net.game.outcomes import Outcome
 from deberc_net.game.rules import RuleSet
@@ -58,14 +59,18 @@ class Summary:
 def play_random_match(match: Match, rng: random.Random) -> Match:
     """Play ``match`` to its end, each seat choosing uniformly among its legal calls."""
     # bound once; the clock in integer nanoseconds: a call's ms without float arithmetic
-    clock, getrandbits, apply = time.monotonic_ns, rng.getrandbits, match.apply
+    clock, getrandbits = time.monotonic_ns, rng.getrandbits
     bit_lengths = _BIT_LENGTHS
     deal = match.deal
+    # the property's function, called as one: a property's getter is called from C,
+    # outside the interpreter's inlined Python-to-Python calls (Python 3.11)
+    to_act = _to_act(deal)
     started = clock()
     while match.result is None:
         if match.deal is not deal:
             deal, started = match.deal, clock()
-        seat = deal.to_act
+            to_act = _to_act(deal)
+        seat = to_act(deal)
         assert seat is not None
         legal = deal.shared_legal_calls(seat)  # only read: no copy
         # rng.choice(legal), drawn as random.Random draws it (the same index from the
@@ -80,8 +85,17 @@ def play_random_match(match: Match, rng: random.Random) -> Match:
         i = getrandbits(bits)
         while i >= n:
             i = getrandbits(bits)
-        apply(seat, legal[i], ms=(clock() - started) // 1_000_000)
+        # on the deal itself (Match.apply's work is only the deal's end)
+        deal.apply(seat, legal[i], ms=(clock() - started) // 1_000_000)
+        if deal.phase is DONE:
+            match.finish_deal()
     return match
+
+
+def _to_act(deal: Deal) -> Callable[[Deal], int | None]:
+    """The function of ``deal``'s ``to_act`` (a game of its own may have its own)."""
+    getter: Callable[[Deal], int | None] = type(deal).to_act.fget  # type: ignore[attr-defined]
+    return getter
 
 
 # ``n.bit_length()`` for the lengths of a legal list, looked up, not called

@@ -65,6 +65,7 @@ def _runs(mask: int) -> tuple[tuple[int, int], ...]:
 # The runs in every set of ranks of one suit (bit i: the i-th rank in sequence order):
 # a hand's sequences are then a few table look-ups, the hot path of the table talk.
 _RUNS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_runs(mask) for mask in range(256))
+_CARD_BIT = tuple(1 << card for card in range(32))
 # the cards a run of three may start at in natural order (ranks 7 to Q of each suit)
 _RUN_STARTS = 0x3F3F3F3F
 
@@ -73,9 +74,9 @@ def find_sequences(
     hand: Iterable[Card], trump: int | None, by_strength: bool = False
 ) -> list[Combo]:
     """Every scoring sequence in ``hand``, best-first is not implied (see ``best``)."""
-    held = 0  # bit c: card c is held (suit by suit, 8 bits each, ranks in natural order)
-    for card in hand:
-        held |= 1 << card
+    # bit c: card c is held (suit by suit, 8 bits each, ranks in natural order); the
+    # bits summed in C, not or-ed in a loop (a hand holds each card once)
+    held = sum(map(_CARD_BIT.__getitem__, hand))
     if not by_strength and not held & held >> 1 & held >> 2 & _RUN_STARTS:
         return []  # no three in a row in any suit: most hands
     found: list[Combo] = []
@@ -122,8 +123,13 @@ def best(combos: Iterable[Combo], key: Callable[[Combo], tuple[int, ...]]) -> Co
 def holds_bella(hand: Collection[Card], trump: int | None) -> bool:
     if trump is None:
         return False
-    return make(KING, trump) in hand and make(QUEEN, trump) in hand  # a hand: a few cards
+    king, queen = _BELLA_CARDS[trump]
+    return king in hand and queen in hand  # a hand: a few cards
 
 
 def bella_cards(trump: int) -> tuple[Card, Card]:
-    return (make(KING, trump), make(QUEEN, trump))
+    return _BELLA_CARDS[trump]
+
+
+# the king and queen of each suit (looked up: asked for each seat every deal)
+_BELLA_CARDS = tuple((make(KING, suit), make(QUEEN, suit)) for suit in range(4))

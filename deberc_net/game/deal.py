@@ -87,7 +87,7 @@ class Trick:
 
 class LoggedCall(NamedTuple):
     """A call the deal accepted (or punished), in order: immutable, a NamedTuple as the
-    events are (game/events.py), one per call."""
+    events are (game/events.py), one per call (``Deal.log`` reads them off its events)."""
 
     seat: int
     call: Call
@@ -146,7 +146,9 @@ class Deal:
     leader: int = attrs.field(init=False)
     trick: Trick = attrs.field(init=False)
     tricks: list[Trick] = attrs.field(init=False, factory=list)
-    log: list[LoggedCall] = attrs.field(init=False, factory=list)
+    # the log's entries read so far off ``history`` (``log``), and how many events that is
+    _logged: list[LoggedCall] = attrs.field(init=False, factory=list)
+    _logged_upto: int = attrs.field(init=False, default=0)
     talk: Talk = attrs.field(init=False, factory=Talk)  # what was said: talk.py
     tally: Tally = attrs.field(init=False)  # the running score
     result: DealResult | None = attrs.field(init=False, default=None)  # set at the end
@@ -160,18 +162,20 @@ class Deal:
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)
     _side_of: dict[int, int] = attrs.field(init=False)
     # no manual claim and no option's calls: past the first trick a seat mostly has
-    # only its cards to play (_compute_legal's short way)
+    # only its cards to play (_legal's short way; not for a game that lists its own calls)
     _cards_only: bool = attrs.field(init=False)
 
     # a subclass's own _trick_points (Tertz's values) replaces the count inline, and
     # its own _do_play replaces apply's way with a card
     _own_trick_points: ClassVar[bool] = False
     _own_do_play: ClassVar[bool] = False
+    _own_compute_legal: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._own_trick_points = cls._trick_points is not Deal._trick_points
         cls._own_do_play = cls._do_play is not Deal._do_play
+        cls._own_compute_legal = cls._compute_legal is not Deal._compute_legal
 
     def __attrs_post_init__(self) -> None:
         s = self.rules.settings
@@ -179,7 +183,9 @@ class Deal:
         if len(self.deck) != 32 or set(self.deck) != _WHOLE_DECK:  # each card once
             raise ValueError("a deck must hold each of the 32 cards once")
         self._sides, self._side_of = _sides_of(n, s.partnerships)
-        self._cards_only = not s.manual_claim and self.rules.extra_calls is None
+        self._cards_only = (
+            not s.manual_claim and self.rules.extra_calls is None and not self._own_compute_legal
+        )
         self.hands = [[] for _ in range(n)]
         pos = self._deal_rounds(s.deal_before, 0)
         self.turned = self.original_turned = self.deck[pos]
@@ -311,7 +317,7 @@ class Deal:
         trick = self.trick
         new.trick = Trick(trick.leader, list(trick.cards), trick.winner)
         new.tricks = list(self.tricks)
-        new.log = list(self.log)
+        new._logged = list(self._logged)
         new.talk = self.talk.copy()
         new.tally = self.tally.copy()
         new.extra = dict(self.extra)
@@ -319,6 +325,21 @@ class Deal:
         new._told = []
         new._caches = _Caches()
         return new
+
+    @property
+    def log(self) -> list[LoggedCall]:
+        """Every call the deal accepted or punished, in order, one ``LoggedCall`` each
+        (the deal's own list: never change it). Read off ``history``, where each call
+        tells exactly one ``CallMade``, ``CardPlayed`` or ``Penalized``: a move makes no
+        entry of its own (issue #9), each is made once, when first read. Asked while a
+        call is carried out (a plugin's hook), the log holds that call too."""
+        logged, history = self._logged, self.history
+        if self._logged_upto < len(history):
+            logged += filter(None, map(_as_logged, history[self._logged_upto :]))
+            self._logged_upto = len(history)
+        if self._told:  # a call under way: its events are told at its end
+            return logged + list(filter(None, map(_as_logged, self._told)))
+        return logged
 
     def forget_caches(self) -> None:
         """Work everything out afresh: for a caller that changed the state by hand
@@ -340,7 +361,29 @@ class Deal:
         caches = self._caches
         if seat == caches.listed_seat:
             return caches.listed
-        calls = self._compute_legal(seat)
+        talk = self.talk
+        # the cheap test of each rule first: this runs for every move of every deal
+        if (
+            self.phase is PLAY
+            and self._cards_only
+            and self.tricks
+            and seat == self.turn
+            and talk.pending is None
+            and (talk.bella_owner != seat or talk.bella_declared)
+        ):
+            # most moves: a card past the first trick with nothing to say (the talk's
+            # window and four sevens are over; no bella to say; no option's call; no
+            # pokazhi, which a declaration allows only before the second trick's first
+            # card: T.may_demand_show): only the cards, each card's call looked up by
+            # map; here, not in _compute_legal: a frame less a move
+            if self.trick.cards:
+                calls = list(map(_PLAY_CALLS.__getitem__, self._legal_cards(seat)))
+            elif talk.best is None or len(self.tricks) > 1:
+                calls = list(map(_PLAY_CALLS.__getitem__, self.hands[seat]))  # a lead: any
+            else:
+                calls = self._compute_legal(seat)
+        else:
+            calls = self._compute_legal(seat)
         caches.listed_seat, caches.listed = seat, calls
         return calls
 
@@ -354,24 +397,10 @@ class Deal:
     shared_legal_calls = _legal
 
     def _compute_legal(self, seat: int) -> list[Call]:
-        # the cheap test of each rule first: this runs for every move of every deal
+        """Every call ``seat`` may make now, worked out in full (``_legal`` lists most
+        moves' cards itself, a short way for a deal without a game's own calls)."""
         phase = self.phase
         talk = self.talk
-        if (
-            phase is PLAY
-            and self._cards_only
-            and self.tricks
-            and seat == self.turn
-            and talk.pending is None
-            and talk.best is None
-            and (talk.bella_owner != seat or talk.bella_declared)
-        ):
-            # most moves: a card past the first trick with nothing to say (the talk's
-            # window, four sevens and pokazhi are over; no bella to say; no option's
-            # call): only the cards, each card's call looked up by map
-            if self.trick.cards:
-                return list(map(_PLAY_CALLS.__getitem__, self._legal_cards(seat)))
-            return list(map(_PLAY_CALLS.__getitem__, self.hands[seat]))  # a lead: any
         if phase == DONE:
             return []
         s = self.rules.settings
@@ -395,7 +424,7 @@ class Deal:
         if seat != self.turn:
             return self._with_extra(seat, out)
         if not self.tricks and seat not in self.talk.window_hands:  # talk.in_window, in short
-            out.extend(T.talk_calls(self, seat))
+            out.extend(T.window_talk_calls(self, seat))  # phase, pending, turn tested
         if talk.bella_owner == seat and T.may_bella(self, seat):
             out.append(_BELLA)
         if s.manual_claim and self._may_claim(seat):
@@ -501,7 +530,6 @@ class Deal:
             if call not in legal:
                 return self._refused(seat, call, ms, auto)
         caches.listed_seat = None  # _changed, inline: the call changes the state
-        self.log.append(_logged((seat, call, ms, auto, False, None)))
         card = call.card
         if card is not None and call.name == _PLAY:  # most calls: a card, carried out here
             played = _card_played((seat, card, auto, ms))
@@ -559,7 +587,6 @@ class Deal:
         if not self._punishable(seat, call, error):
             raise error
         self._changed()
-        self.log.append(LoggedCall(seat, call, ms, auto, penalty=error.code))
         self._tell(Penalized(seat, call, error.code, ms, auto))
         self._punish(seat, call, error)
         return self._take_told()
@@ -777,7 +804,6 @@ class Deal:
         self._show(seat)
         # engine-made, not a clock's automatic call: "auto" is rendered as "(clock)"
         show, ms = _POKAZYVAYU, self.log[-1].ms
-        self.log.append(LoggedCall(seat, show, ms, False, engine=True))
         self._tell(CallMade(seat, show, False, ms, engine=True))
 
     def _take_trick(self) -> tuple[int, int]:
@@ -961,12 +987,22 @@ _SEVENS, _POKAZHI, _POKAZYVAYU, _BELLA, _KONETS, _PAS, _IGRAYU = (
 )
 _PLAY_CALLS = C.PLAY_CALLS  # by card
 
-# Every call's log entry and the events made every card and every trick, built
-# straight from their fields' tuple (all of them, in order) without the Python
-# ``__new__`` of a NamedTuple's call
-_logged: Callable[[tuple[int, Call, int, bool, bool, None]], LoggedCall] = partial(
-    tuple.__new__, LoggedCall
-)
+
+def _as_logged(event: DealEvent) -> LoggedCall | None:
+    """The log entry of a call's event (``Deal.log``); None: not a call's. A card's
+    call is the play of that card (the only call that carries a card, and what the
+    record has always read a ``CardPlayed`` as)."""
+    if isinstance(event, CardPlayed):
+        return LoggedCall(event.seat, _PLAY_CALLS[event.card], event.ms, event.auto)
+    if isinstance(event, CallMade):
+        return LoggedCall(event.seat, event.call, event.ms, event.auto, event.engine)
+    if isinstance(event, Penalized):
+        return LoggedCall(event.seat, event.call, event.ms, event.auto, penalty=event.code)
+    return None
+
+
+# The events made every card and every trick, built straight from their fields' tuple
+# (all of them, in order) without the Python ``__new__`` of a NamedTuple's call
 _card_played: Callable[[tuple[int, Card, bool, int]], CardPlayed] = partial(
     tuple.__new__, CardPlayed
 )

@@ -127,6 +127,15 @@ class Match:
             events += self._finish_deal()
         return events
 
+    def finish_deal(self) -> list[MatchEvent]:
+        """What ``apply`` adds to a deal's events, for a driver in this process that
+        makes its calls on ``deal`` itself (``Deal.apply``; self-play, which reads no
+        events: one call a move fewer): once the deal is over, ``DealEnded`` and the
+        next ``DealStarted`` or ``MatchEnded``; nothing while it goes on."""
+        if self.result is None and self.deal.phase is DONE:
+            return self._finish_deal()
+        return []
+
     def copy(self) -> Match:
         """A copy to play on (a test's twin, a search): the current deal is copied as
         ``Deal.copy`` copies it, the totals and bides are the copy's own; the rules, the

@@ -116,16 +116,21 @@ def in_window(deal: Deal, seat: int) -> bool:
 
 
 def may_swap(deal: Deal, seat: int) -> bool:
+    return in_window(deal, seat) and _may_swap_in_window(deal, seat)
+
+
+def _may_swap_in_window(deal: Deal, seat: int) -> bool:
+    """``may_swap`` for a seat whose window is open (the caller tested ``in_window``)."""
     s = deal.rules.settings
+    trump = deal.trump
     return (
         s.seven_swap
         and not s.swap_before_extra  # that swap is over by now
         and deal.first_trump
         and deal.talk.swapped_by is None
         and seat not in deal.talk.talked
-        and in_window(deal, seat)
-        and deal.trump is not None
-        and make(SEVEN, deal.trump) in deal.hands[seat]
+        and trump is not None
+        and _SEVEN_OF[trump] in deal.hands[seat]
     )
 
 
@@ -133,9 +138,15 @@ def talk_calls(deal: Deal, seat: int) -> list[Call]:
     """The seven swap, its question and the declarations open to ``seat`` now."""
     if not in_window(deal, seat):
         return []
+    return window_talk_calls(deal, seat)
+
+
+def window_talk_calls(deal: Deal, seat: int) -> list[Call]:
+    """``talk_calls`` for a seat whose window is open: the caller tested ``in_window``
+    (the deal's legal calls do, on the way, for every move of the first trick)."""
     talk = deal.talk
     out: list[Call] = []
-    if may_swap(deal, seat):
+    if _may_swap_in_window(deal, seat):
         out.append(_MENYAYU)
         if seat not in talk.asked_pass and best_trump_sequence(deal, seat) is not None:
             out.append(_PROKHODIT_Q)
@@ -247,6 +258,8 @@ def _trump_passes(deal: Deal, pending: Pending) -> bool:
         C.NE_PROKHODIT,
     )
 )
+
+_SEVEN_OF = tuple(make(SEVEN, suit) for suit in range(4))  # the seven of each suit
 
 
 def _ot(deal: Deal, combo: Combo) -> Call:

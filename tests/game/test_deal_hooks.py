@@ -4,6 +4,7 @@ whenever the state changes (issue #9's move path, docs/performance.md)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import attrs
 import pytest
@@ -13,6 +14,7 @@ from deberc_net.game.calls import PLAY, Call
 from deberc_net.game.cards import Card
 from deberc_net.game.deal import DONE, Deal
 from deberc_net.game.match import Match
+from deberc_net.game.record import without_timing
 from deberc_net.selfplay import play_random_match
 from deberc_net.testing import build_deck, build_ruleset, new_deal, tokens
 
@@ -46,6 +48,44 @@ def test_a_subclass_plays_its_cards_and_counts_its_points_its_own_way() -> None:
     assert made and all(p % 2 == 0 for r in made for p in r["points"])
     base = [r for r in _match(None).records if r["outcome"] == "made"]
     assert any(p % 2 for r in base for p in r["points"])
+
+
+class ListingDeal(Deal):
+    """Lists its own calls: the engine's, less every lead of a trump past the first
+    trick while the seat holds another suit (a game's own rule for the test)."""
+
+    def _compute_legal(self, seat: int) -> list[Call]:
+        calls = super()._compute_legal(seat)
+        if not self.tricks or self.trick.cards or self.trump is None:
+            return calls
+        others = [c for c in calls if c.card is None or c.card >> 3 != self.trump]
+        return others if any(c.card is not None for c in others) else calls
+
+
+def _trump_leads(records: list[dict[str, Any]]) -> tuple[int, int]:
+    """(leads past the first trick, those of a trump by a seat holding another suit),
+    in played-out two-player deals: a seat's hand at a trick is what it plays from
+    there on."""
+    leads = trump_leads = 0
+    for record in records:
+        tricks, trump = record["tricks"], record.get("trump")
+        if trump is None or len(tricks) != 9:
+            continue
+        for k, trick in enumerate(tricks[1:], start=1):
+            seat = trick["leader"]
+            hand = [t["cards"][(seat - t["leader"]) % 2] for t in tricks[k:]]
+            leads += 1
+            if hand[0].endswith(trump) and not all(c.endswith(trump) for c in hand):
+                trump_leads += 1
+    return leads, trump_leads
+
+
+def test_a_subclass_lists_every_move_its_own_way() -> None:
+    """The engine lists most moves' cards itself (_legal's short way), but not for a
+    game that lists its own calls: no lead here is a trump while another suit is held."""
+    leads, trump_leads = _trump_leads(_match(ListingDeal).records)
+    assert leads > 0 and trump_leads == 0
+    assert _trump_leads(_match(None).records)[1] > 0  # the engine's own rules allow them
 
 
 def test_legal_calls_are_forgotten_when_the_deal_ends_outside_a_call() -> None:
@@ -92,3 +132,29 @@ def test_no_seat_has_legal_calls_and_its_call_is_told_so() -> None:
     with pytest.raises(E.NotAllowed, match="there is no seat -1"):
         deal.apply(-1, Call("chetyre-semerki"))
     assert deal.log == []
+
+
+def test_a_match_driven_on_its_deal_ends_as_one_driven_through_match_apply() -> None:
+    """Match.finish_deal, after calls made on the deal itself (self-play's way), adds
+    what Match.apply adds: nothing while the deal goes on, then the deal's end and the
+    next deal's start or the match's end; the records and result are the same."""
+    rules = build_ruleset()
+    through, on_deal = Match(rules, seed="hooks/5"), Match(rules, seed="hooks/5")
+    rng_a, rng_b = random.Random("hooks/5"), random.Random("hooks/5")
+    ends = 0
+    while not through.over:
+        seat = through.to_act
+        assert seat is not None and seat == on_deal.to_act
+        call_a = rng_a.choice(through.legal_calls(seat))
+        call_b = rng_b.choice(on_deal.legal_calls(seat))
+        events = through.apply(seat, call_a)
+        told = on_deal.deal.apply(seat, call_b)
+        added = on_deal.finish_deal()
+        assert told + added == events
+        ends += bool(added)
+        assert on_deal.finish_deal() == []  # once only
+    assert on_deal.over and on_deal.result == through.result
+    assert ends == len(through.records) > 1
+    assert [without_timing(r) for r in on_deal.records] == [
+        without_timing(r) for r in through.records
+    ]
