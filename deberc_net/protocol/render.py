@@ -21,6 +21,7 @@ from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.view import SeatView
 
 from . import events as ev
+from .event_lines import EVENT_LINES
 from .lang import RU_MATCH_REASONS, RU_OUTCOMES, Lang
 from .messages import Msg, phrase
 from .wire import format_line as line
@@ -148,6 +149,11 @@ def _cards(cards: Iterable[Card]) -> list[str]:
 def render(event: ev.ServerEvent, style: str, order: HandOrder = HandOrder.RANK) -> list[str]:
     """The lines that tell ``event`` in ``style``; ``order`` sorts a person's hand."""
     if style == MACHINE:
+        if type(event) is ev.TableEvent:  # most lines told: the kind's template, at once
+            told = event.event
+            template = EVENT_LINES.get(type(told))
+            if template is not None:
+                return [template(event.seq, event.table, told)]
         return _render(event, True, order)
     return _fit(_render(event, False, order))
 
@@ -548,17 +554,17 @@ def _name(names: tuple[str, ...], seat: int | None) -> str:
     return "-" if seat is None else names[seat]
 
 
+def event_line(e: ev.TableEvent) -> str:
+    """The machine line of a table event, field by field: the definition that
+    protocol/event_lines.py's templates (what ``render`` writes) are checked against."""
+    kind, fields = _told(e.event)
+    return line("event", [("seq", e.seq), ("table", e.table), ("kind", kind), *fields])
+
+
 def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
-    told = e.event
-    if machine and type(told) is g.CardPlayed:  # most lines told: _told_card's, written at once
-        auto = "1" if told.auto else "0"
-        card = card_str(told.card)
-        return [
-            f"event seq={e.seq} table={e.table} kind=play seat={told.seat} card={card} auto={auto}"
-        ]
-    kind, fields = _told(told)
-    if machine:
-        return [line("event", [("seq", e.seq), ("table", e.table), ("kind", kind), *fields])]
+    if machine:  # (a kind without a template of its own: none today)
+        return [event_line(e)]
+    kind, fields = _told(e.event)
     return _human(e.event, e.names, e.sides) or [
         f"{kind}: " + " ".join(f"{a}={_value(b)}" for a, b in fields)
     ]
