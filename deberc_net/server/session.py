@@ -283,8 +283,8 @@ class Session:
         same lines already encoded (a table's event, encoded once for every listener of
         the same voice). A session that sends lines elsewhere (``send_lines``
         overridden: a player of another worker, a web page's feed) sends ``lines``."""
-        if not self.connection.closed:
-            self._put(data)
+        if not self.connection.closed and not self.outbox.put(data):  # (_put, written out)
+            self._full()
 
     def send_asked(self, line: str) -> None:
         """Queue an ``ask`` line already rendered in this session's style."""
@@ -292,8 +292,12 @@ class Session:
 
     def _put(self, data: bytes) -> None:
         if data and not self.outbox.put(data):
-            self.log.warning("outbox_full", limit=self.outbox.limit)
-            self.abort()
+            self._full()
+
+    def _full(self) -> None:
+        """The outbox passed its limit (and dropped what it held): end the connection."""
+        self.log.warning("outbox_full", limit=self.outbox.limit)
+        self.abort()
 
     def close(self) -> None:
         """End after what is queued is written (the writer then ends the connection)."""
