@@ -815,7 +815,7 @@ class Table:
         session = self._session(seat)
         if session is not None:
             clock = self.clocks.per_seat_ms[seat]
-            if session.machine:  # most players: the line straight from the state
+            if session.connection.machine:  # most players: the line straight from the state
                 session.send_asked(ask_line(ev.AskKind.ASK, self.seq, self.id, match, seat, clock))
             else:
                 session.send(ev.Ask(self.seq, self.id, view(match, seat), clock))
