@@ -105,11 +105,12 @@ class Outbox:
         batch = _batch.get()
         if batch is not None and batch.task is trio.lowlevel.current_task():
             # kept for the batch's one write (the limit still holds)
-            if self.queued_bytes + len(data) > self.limit:
+            queued = self.queued_bytes + len(data)
+            if queued > self.limit:
                 self.drop()
                 return False
             self.chunks.append(data)
-            self.queued_bytes += len(data)
+            self.queued_bytes = queued
             if self.held_by is None:
                 self.held_by = batch
                 batch.held.append(self)
