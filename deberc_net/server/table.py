@@ -1193,7 +1193,8 @@ class Table:
         seated: list[Session] = []
         for seat, name in enumerate(self.seats):
             if name:
-                session = online.get(keys.get(name))  # type: ignore[arg-type]
+                key = keys.get(name)
+                session = None if key is None else online.get(key)
                 if session is None:  # a name not looked up yet, or not online
                     session = self._session(seat)
                 if session is not None:
