@@ -267,7 +267,9 @@ class Connection:
         """An ``ask`` already rendered in this connection's style (server/ask_line.py),
         as ``send`` would tell it: its answer is not a flood either."""
         self.answer_credit = min(MAX_ANSWER_CREDIT, self.answer_credit + 1)
-        return self.send_lines(lines)
+        if self.closed:  # (send_lines, written out: once a call)
+            return b""
+        return encode_lines(lines)
 
     @property
     def voice(self) -> tuple[str, Lang]:

@@ -11,7 +11,7 @@ import json
 import re
 import textwrap
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -21,6 +21,7 @@ from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.view import SeatView
 
 from . import events as ev
+from .event_lines import EVENT_LINES
 from .lang import RU_MATCH_REASONS, RU_OUTCOMES, Lang
 from .messages import Msg, phrase
 from .wire import format_line as line
@@ -102,7 +103,8 @@ def _fit(lines: Iterable[str]) -> list[str]:
     """Human lines cut to the terminal's width; a continuation is indented."""
     out: list[str] = []
     for text in lines:
-        if len(text) <= WIDTH and columns(text) <= WIDTH:
+        # a character takes at most two columns: a short line fits uncounted (most)
+        if 2 * len(text) <= WIDTH or (len(text) <= WIDTH and columns(text) <= WIDTH):
             out.append(text)
         elif columns(text) == len(text):
             out += textwrap.wrap(text, WIDTH, subsequent_indent="  ", break_on_hyphens=False) or [
@@ -148,6 +150,11 @@ def _cards(cards: Iterable[Card]) -> list[str]:
 def render(event: ev.ServerEvent, style: str, order: HandOrder = HandOrder.RANK) -> list[str]:
     """The lines that tell ``event`` in ``style``; ``order`` sorts a person's hand."""
     if style == MACHINE:
+        if type(event) is ev.TableEvent:  # most lines told: the kind's template, at once
+            told = event.event
+            template = EVENT_LINES.get(type(told))
+            if template is not None:
+                return [template(event.seq, event.table, told)]
         return _render(event, True, order)
     return _fit(_render(event, False, order))
 
@@ -548,20 +555,22 @@ def _name(names: tuple[str, ...], seat: int | None) -> str:
     return "-" if seat is None else names[seat]
 
 
+def event_line(e: ev.TableEvent) -> str:
+    """The machine line of a table event, field by field: the definition that
+    protocol/event_lines.py's templates (what ``render`` writes) are checked against."""
+    kind, fields = _told(e.event)
+    return line("event", [("seq", e.seq), ("table", e.table), ("kind", kind), *fields])
+
+
 def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
-    told = e.event
-    if machine and type(told) is g.CardPlayed:  # most lines told: _told_card's, written at once
-        auto = "1" if told.auto else "0"
-        card = card_str(told.card)
-        return [
-            f"event seq={e.seq} table={e.table} kind=play seat={told.seat} card={card} auto={auto}"
-        ]
-    kind, fields = _told(told)
-    if machine:
-        return [line("event", [("seq", e.seq), ("table", e.table), ("kind", kind), *fields])]
-    return _human(e.event, e.names, e.sides) or [
-        f"{kind}: " + " ".join(f"{a}={_value(b)}" for a, b in fields)
-    ]
+    if machine:  # (a kind without a template of its own: none today)
+        return [event_line(e)]
+    told = e.event  # (the kind's own function by its exact class: no dispatch's calls)
+    said = _HUMAN_BY_CLASS.get(type(told), _human)(told, e.names, e.sides)
+    if said:  # (the machine fields only for a kind without words of its own)
+        return said
+    kind, fields = _told(e.event)
+    return [f"{kind}: " + " ".join(f"{a}={_value(b)}" for a, b in fields)]
 
 
 # ----------------------------------------------------------- table events, by class
@@ -775,6 +784,13 @@ def _human_watching(e: ev.Watching, n: tuple[str, ...], sides: Sides) -> list[st
     now = f"{e.observers} watching" if e.observers else "nobody watching"
     verb = "watches the table" if e.watching else "stops watching"
     return [f"{e.name} {verb} ({now})."]
+
+
+# each registered kind's function by its exact class (a look-up where the dispatch
+# costs three calls; another class still goes through ``_human``)
+_HUMAN_BY_CLASS: dict[type, Callable[[Any, tuple[str, ...], Sides], list[str]]] = {
+    cls: fn for cls, fn in _human.registry.items() if cls is not object
+}
 
 
 def _clock(auto: bool) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from deberc_net.game import calls as C
 from deberc_net.game.calls import Call
-from deberc_net.game.cards import make
+from deberc_net.game.cards import card_str, make
 
 _RANK_WORDS = {
     "7": 0,
@@ -156,6 +156,9 @@ _COUNT = {"dva": 2, "два": 2, "two": 2, "tri": 3, "три": 3, "three": 3}
 _PLAY_PREFIX = {"hod", "ход", "card"}
 
 _WORDS = {word: name for name, words in _SIMPLE.items() for word in words}
+# each card's token as a typed call is compared with it (a card is an int): a legal
+# card's token read from here, not built by Call.token (most calls are cards)
+_CARD_TOKEN = tuple(card_str(c).lower() for c in range(32))
 
 
 class CallSyntaxError(ValueError):
@@ -220,7 +223,11 @@ def parse_call(
         raise CallSyntaxError("empty call")
     token = t.replace(" ", "-")
     for call in legal:  # a legal call's own token always works, a plugin's included
-        if call.token().lower() == token:
+        card = call.card
+        if card is not None and call.name == C.PLAY:
+            if _CARD_TOKEN[card] == token:
+                return call
+        elif call.token().lower() == token:
             return call
     if t in _WORDS:
         return Call(_WORDS[t])

@@ -12,14 +12,21 @@ tests compare the two on every state of many self-played matches
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from deberc_net.game.calls import PLAY
 from deberc_net.game.cards import PLAIN_STRENGTH, SUITS, TRUMP_STRENGTH, card_str
 from deberc_net.game.deal import PLAY as PLAY_PHASE
 from deberc_net.game.match import Match
+from deberc_net.game.phases import Phase
 from deberc_net.protocol.wire import NONE, format_value
 
 # the text of each of the 32 cards (a card is an int)
 _CARD = tuple(card_str(c) for c in range(32))
+_card = _CARD.__getitem__
+_played = itemgetter(1)  # a trick's (seat, card): the card
+# each phase as format_value writes it
+_PHASE = {phase: format_value(phase) for phase in Phase}
 # a hand's display order (game/cards.py's sort_hand) for each trump (None: index 4)
 _ORDER = tuple(
     tuple(
@@ -44,24 +51,32 @@ def ask_line(kind: str, seq: int, table: int, match: Match, seat: int, clock_ms:
     legal_calls = match.legal_calls(seat)
     trump = deal.trump
     order = _ORDER[4 if trump is None else trump].__getitem__
-    hand = ",".join([_CARD[c] for c in sorted(deal.hands[seat], key=order)])
+    # (map over C callables, not comprehensions: no call of their own, every call)
+    hand = ",".join(map(_card, sorted(deal.hands[seat], key=order)))
     # 4 players: the turned card lies in the dealer's hand once the game is ordered
-    in_play = deal.phase == PLAY_PHASE or deal.tricks
+    phase = deal.phase
+    in_play = phase == PLAY_PHASE or deal.tricks
     turned = deal.turned if not (settings.turned_to_dealer and in_play) else None
     fresa = deal.fresa if settings.fresa_visible else None
     asked = deal.pending
     pending = NONE if asked is None else f"{asked.kind}:{asked.asker}:{asked.answerer}"
-    shown = ",".join([f"{s}:{_CARD[c]}" for s, cards in sorted(deal.shown.items()) for c in cards])
+    shown = deal.shown  # (most deals show nothing)
+    shown_text = (
+        ",".join([f"{s}:{_CARD[c]}" for s, cards in sorted(shown.items()) for c in cards])
+        if shown
+        else ""
+    )
     talk = ",".join([f"{e.seat}:{e.call.token()}" for e in deal.log if e.call.name != PLAY])
     # a card's call is its card's text (Call.token), read from the table: most calls
     legal = ",".join(
         [_CARD[c.card] if c.card is not None and c.name == PLAY else c.token() for c in legal_calls]
     )
-    # (None is NONE, the rest str(): format_value's rules, written out for the few
-    # fields that may be None; the line is built once every call)
+    # (None is NONE, the rest str(), a text's spaces '_': format_value's rules, written
+    # out for the fields that may be None or a text; the line is built once every call)
     to_act, player, target = match.to_act, deal.player, settings.target
+    phase_text = _PHASE.get(phase) or format_value(phase)
     line = (
-        f"{kind} seq={seq} table={table} deal={deal.deal_no} phase={format_value(deal.phase)}"
+        f"{kind} seq={seq} table={table} deal={deal.deal_no} phase={phase_text}"
         f" seat={seat} dealer={deal.dealer} to_act={NONE if to_act is None else to_act}"
         f" hand={hand}"
         f" turned={NONE if turned is None else _CARD[turned]}"
@@ -69,14 +84,14 @@ def ask_line(kind: str, seq: int, table: int, match: Match, seat: int, clock_ms:
         f" trump={NONE if trump is None else SUITS[trump]}"
         f" player={NONE if player is None else player}"
         f" round={deal.bid_round} leader={deal.trick.leader}"
-        f" trick={','.join([_CARD[c] for _, c in deal.trick.cards])}"
+        f" trick={','.join(map(_card, map(_played, deal.trick.cards)))}"
         f" tricks={','.join(map(str, deal.tally.tricks_taken))}"
         f" score={','.join(map(str, match.totals))} hanging={match.hanging}"
         f" target={NONE if target is None else target}"
         f" pending={pending}"
-        f" shown={shown} talk={format_value(talk)}"
+        f" shown={shown_text} talk={talk.replace(' ', '_')}"
         f" clock={NONE if clock_ms is None else clock_ms}"
-        f" legal={format_value(legal)} players={len(match.names)}"
+        f" legal={legal.replace(' ', '_')} players={len(match.names)}"
     )
     game = deal.view_fields(seat)
     if game:  # a whole new game's own fields (Tertz: talon, their_tricks), appended

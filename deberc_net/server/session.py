@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -21,12 +21,25 @@ if TYPE_CHECKING:
     from .table import Table
 
 
-@attrs.define(eq=False)
 class _Batch:
-    """The outboxes one task has put into while it handles one message (``batched``)."""
+    """The outboxes one task has put into while it handles one message: ``batched``'s
+    context manager itself (a class with no __init__ of its own, not a generator: it
+    is entered once a table message, so once a call)."""
 
+    __slots__ = ("_token", "held", "task")
     task: trio.lowlevel.Task
-    held: list[Outbox] = attrs.Factory(list)
+    held: list[Outbox]
+    _token: Token[_Batch | None]
+
+    def __enter__(self) -> None:
+        self.task = trio.lowlevel.current_task()
+        self.held = []
+        self._token = _batch.set(self)
+
+    def __exit__(self, *exc_info: object) -> None:
+        _batch.reset(self._token)
+        for outbox in self.held:
+            outbox.flush()
 
 
 # The running task's batch: a context variable, so each trio task has its own (a task
@@ -34,27 +47,11 @@ class _Batch:
 _batch: ContextVar[_Batch | None] = ContextVar("deberc_outbox_batch", default=None)
 
 
-class _Batched:
-    """``batched``'s context manager: a class, not a generator (it is entered once a
-    table message, so once a call)."""
-
-    __slots__ = ("_batch", "_token")
-
-    def __enter__(self) -> None:
-        self._batch = _Batch(trio.lowlevel.current_task())
-        self._token = _batch.set(self._batch)
-
-    def __exit__(self, *exc_info: object) -> None:
-        _batch.reset(self._token)
-        for outbox in self._batch.held:
-            outbox.flush()
-
-
-def batched() -> _Batched:
+def batched() -> _Batch:
     """What this task sends inside is written at the end (or at ``flush_batch``), one
     write per connection instead of one per line: a table's call tells two or three
     lines to each player."""
-    return _Batched()
+    return _Batch()
 
 
 def flush_batch() -> None:
@@ -64,6 +61,9 @@ def flush_batch() -> None:
         for outbox in batch.held:
             outbox.flush()
         batch.held.clear()
+
+
+TAKE_MOST = 65536  # about the most bytes one write takes from an outbox
 
 
 @attrs.define(eq=False)
@@ -105,11 +105,12 @@ class Outbox:
         batch = _batch.get()
         if batch is not None and batch.task is trio.lowlevel.current_task():
             # kept for the batch's one write (the limit still holds)
-            if self.queued_bytes + len(data) > self.limit:
+            queued = self.queued_bytes + len(data)
+            if queued > self.limit:
                 self.drop()
                 return False
             self.chunks.append(data)
-            self.queued_bytes += len(data)
+            self.queued_bytes = queued
             if self.held_by is None:
                 self.held_by = batch
                 batch.held.append(self)
@@ -137,10 +138,22 @@ class Outbox:
         self.held_by = None
         if not self.chunks:
             return
-        if (self.fd >= 0 or self.direct is not None) and not self.writing and not self.closed:
-            data = self.take()
+        fd, direct = self.fd, self.direct
+        if (fd >= 0 or direct is not None) and not self.writing and not self.closed:
+            # (``take`` and ``_write``, their usual case written out: a flush a call)
+            chunks = self.chunks
+            if self.queued_bytes <= TAKE_MOST:
+                data = b"".join(chunks)
+                chunks.clear()
+                self.queued_bytes = 0
+            else:
+                data = self.take()
             try:
-                sent = self._write(data)
+                if fd >= 0:
+                    sent = os.write(fd, data)
+                else:
+                    assert direct is not None
+                    sent = direct(data)
             except OSError:  # full (or broken: the writer meets that itself)
                 sent = 0
             if sent < len(data):  # the rest goes first, by the writer
@@ -166,7 +179,7 @@ class Outbox:
         elif self._ready is not None:
             self._ready.set()
 
-    def take(self, most: int = 65536) -> bytes:
+    def take(self, most: int = TAKE_MOST) -> bytes:
         """What is queued, joined (up to about ``most`` bytes): one write for a burst."""
         chunks = self.chunks
         if self.queued_bytes <= most:  # the usual case: everything at once
@@ -283,17 +296,23 @@ class Session:
         same lines already encoded (a table's event, encoded once for every listener of
         the same voice). A session that sends lines elsewhere (``send_lines``
         overridden: a player of another worker, a web page's feed) sends ``lines``."""
-        if not self.connection.closed:
-            self._put(data)
+        if not self.connection.closed and not self.outbox.put(data):  # (_put, written out)
+            self._full()
 
     def send_asked(self, line: str) -> None:
         """Queue an ``ask`` line already rendered in this session's style."""
-        self._put(self.connection.send_asked((line,)))
+        data = self.connection.send_asked((line,))
+        if data and not self.outbox.put(data):  # (_put, written out: once a call)
+            self._full()
 
     def _put(self, data: bytes) -> None:
         if data and not self.outbox.put(data):
-            self.log.warning("outbox_full", limit=self.outbox.limit)
-            self.abort()
+            self._full()
+
+    def _full(self) -> None:
+        """The outbox passed its limit (and dropped what it held): end the connection."""
+        self.log.warning("outbox_full", limit=self.outbox.limit)
+        self.abort()
 
     def close(self) -> None:
         """End after what is queued is written (the writer then ends the connection)."""

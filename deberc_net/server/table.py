@@ -35,9 +35,10 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import stale_answer
 from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.framing import encode_lines
+from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.refusals import refusal_phrase
-from deberc_net.protocol.render import for_people
+from deberc_net.protocol.render import HUMAN, for_people
 from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse_call
 
 from .accounts import name_key
@@ -814,7 +815,7 @@ class Table:
         session = self._session(seat)
         if session is not None:
             clock = self.clocks.per_seat_ms[seat]
-            if session.machine:  # most players: the line straight from the state
+            if session.connection.machine:  # most players: the line straight from the state
                 session.send_asked(ask_line(ev.AskKind.ASK, self.seq, self.id, match, seat, clock))
             else:
                 session.send(ev.Ask(self.seq, self.id, view(match, seat), clock))
@@ -1186,8 +1187,18 @@ class Table:
 
     # -------------------------------------------------------------- helpers
     def _audience(self) -> list[Session]:
-        session = self._session
-        seated = [s for s in map(session, range(len(self.seats))) if s is not None]
+        # the seated by seat (each seat's ``_session``, its usual look-up written out: an
+        # event asks for everyone), then those who only watch
+        online, keys = self.lobby.online, self._keys
+        seated: list[Session] = []
+        for seat, name in enumerate(self.seats):
+            if name:
+                key = keys.get(name)
+                session = None if key is None else online.get(key)
+                if session is None:  # a name not looked up yet, or not online
+                    session = self._session(seat)
+                if session is not None:
+                    seated.append(session)
         if not self.observers:
             return seated
         return seated + [o for o in self.observers if o not in seated]
@@ -1200,11 +1211,17 @@ class Table:
         if self.told_ends and isinstance(event, g.MatchStarted | g.MatchEnded):
             audience += [s for s in self.told_ends if s not in audience]
         if not isinstance(event, g.MatchEnded):
-            audience = [s for s in audience if s.connection.tell is Tell.ALL]
+            told = audience
+            audience = []
+            for s in told:  # (a loop, not a comprehension's call: every event)
+                if s.connection.tell is Tell.ALL:
+                    audience.append(s)
             if not audience:  # (a ladder's board: its bots act on their asks alone)
                 return
-        names = tuple([s or "-" for s in self.seats])
-        self._broadcast(audience, ev.TableEvent(self.seq, self.id, names, event, self._sides))
+        seats = self.seats  # a match's seats are all taken: most events
+        names = tuple(seats) if all(seats) else tuple([s or "-" for s in seats])
+        told_event = ev.TableEvent(self.seq, self.id, names, event, self._sides)  # type: ignore[arg-type]
+        self._broadcast(audience, told_event)
 
     @staticmethod
     def _broadcast(
@@ -1217,7 +1234,8 @@ class Table:
             connection = target.connection
             if connection.tell is Tell.ASKS and not asks_only_too:
                 continue
-            voice = connection.voice
+            style = connection.style  # (Connection.voice written out: read per listener)
+            voice = (style, connection.lang if style == HUMAN else Lang.EN)
             told = rendered.get(voice)
             if told is None:
                 lines = connection.render(event)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from deberc_net.game.calls import Call
+from deberc_net.game.match import Match
+from deberc_net.plugins import RuleBook
 from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse_call
 
 
@@ -108,3 +112,25 @@ def test_a_look_alike_t_in_an_answer_to_rost() -> None:
     assert parse_call("от Т", [Call("ot", rank=3)]).token() == "ot-10"
     assert parse_call("ot T", [Call("ot", rank=7, trump=True)]).token() == "ot-A-kozyrnogo"
     assert parse_call("от туза", both).token() == "ot-A"
+
+
+@pytest.mark.parametrize("rule_set", [(2, "moscow", ("table-penalties",)), (4, "moscow", ())])
+def test_every_legal_calls_own_token_reads_as_that_call(
+    rule_set: tuple[int, str, tuple[str, ...]],
+) -> None:
+    # what a bot answers an ask with (a card read from a table, the rest by Call.token)
+    rules = RuleBook.load().ruleset(*rule_set)
+    rng = random.Random(str(rule_set))
+    match = Match(rules, seed="vocabulary", match_id="m", table="1")
+    cards = 0
+    while match.result is None:
+        seat = match.deal.to_act
+        assert seat is not None
+        legal = match.legal_calls(seat)
+        for call in legal:
+            token = call.token()
+            assert parse_call(token, legal) == call
+            assert parse_call(token.upper(), legal) == call
+            cards += call.card is not None
+        match.apply(seat, rng.choice(legal))
+    assert cards > 100
