@@ -63,8 +63,8 @@ class ProtocolMismatch(RuntimeError):
 
 
 class LoginRefused(PermissionError):
-    """The server refused the bot's login (a bad password, a name in use): trying
-    again gets the same answer."""
+    """The server refused the bot's login (a bad password, a name in use, an admin's
+    name that only the server's owner registers): trying again gets the same answer."""
 
 
 @attrs.frozen
@@ -190,6 +190,7 @@ class Bot:
     # ``inline`` ignores it (``connect``)
     attach: Attach | None = None
     _seeking: bool = attrs.field(default=False, init=False)  # a 'seek' not yet seated
+    _logged_in: bool = attrs.field(default=False, init=False)  # this session's login is ok
 
     async def run(self) -> Stats:
         failures = 0
@@ -257,7 +258,7 @@ class Bot:
             # is still in the machine style, told every line
             lines.append("style machine tell=asks")
         lines.append(self._login_line())
-        self._seeking = False
+        self._seeking = self._logged_in = False
         return lines
 
     async def _play(self, conn: Connection) -> None:
@@ -280,7 +281,8 @@ class Bot:
         """What one line from the server calls for: the lines to send, appended to
         ``out``, and whether the session is over. An ask for a ``choose`` that runs in
         a worker thread (not ``inline``) is returned for the caller to answer. Raises
-        ``ProtocolMismatch`` and ``LoginRefused`` (a bad password, a name in use)."""
+        ``ProtocolMismatch`` and ``LoginRefused`` (a bad password, a name in use, an
+        admin's name)."""
         version = banner_protocol(line)
         if version is not None and version != PROTOCOL:
             raise ProtocolMismatch(f"the server speaks protocol {version}, this client {PROTOCOL}")
@@ -320,6 +322,7 @@ class Bot:
             self.on_board(board)
         if tag == Tag.OK and f.get("cmd") == "login":
             self.stats.logins += 1
+            self._logged_in = True
             self._keep_token(f.get("token"))
         if tag == Tag.OK and f.get("cmd") == "login" and not self._seeking:
             out.append(f"seek {self.seek}")
@@ -328,8 +331,13 @@ class Bot:
             return self._match_ended(out)
         elif tag == Tag.ERROR:
             self.stats.errors.append(line)
-            if f.get("code") in ("bad-password", "name-in-use"):
-                raise LoginRefused(f.get("text", "bad password"))
+            code = f.get("code")
+            # before this session's login, 'not-allowed' answers the login (an admin's
+            # name); later it answers another command and the session goes on
+            if code in ("bad-password", "name-in-use") or (
+                code == "not-allowed" and not self._logged_in
+            ):
+                raise LoginRefused(f.get("text", "login refused"))
         elif tag == Tag.BYE:
             return Step.OVER
         return Step.ON

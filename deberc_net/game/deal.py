@@ -329,10 +329,11 @@ class Deal:
     @property
     def log(self) -> list[LoggedCall]:
         """Every call the deal accepted or punished, in order, one ``LoggedCall`` each
-        (the deal's own list: never change it). Read off ``history``, where each call
+        (the deal's own list, never to be changed, brought up to date only when ``log``
+        is read: read it again after a call). Read off ``history``, where each call
         tells exactly one ``CallMade``, ``CardPlayed`` or ``Penalized``: a move makes no
         entry of its own (issue #9), each is made once, when first read. Asked while a
-        call is carried out (a plugin's hook), the log holds that call too."""
+        call is carried out (a plugin's hook), the log holds that call too, in a copy."""
         logged, history = self._logged, self.history
         if self._logged_upto < len(history):
             logged += filter(None, map(_as_logged, history[self._logged_upto :]))

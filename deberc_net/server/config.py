@@ -19,6 +19,9 @@ _EXPECTS = {
     "list[str]": "a list of strings",
 }
 _PORTS = ("port", "http_port")
+# at 0 these would divide by zero ('who'), hold every login or registration for a
+# thread that never comes, or beat the heartbeat without a pause
+_AT_LEAST_ONE = ("page_size", "hash_workers", "registration_workers", "heartbeat_ms")
 
 
 @attrs.define
@@ -114,10 +117,12 @@ def setting_problem(name: str, value: object) -> str | None:
         "str": type(value) is str,
         "list[str]": type(value) is list and all(type(item) is str for item in value),
     }[kind]
-    if not fits:
+    if not fits or value != value:  # TOML's nan is not a number either
         return f"expects {_EXPECTS[kind]}"
     if isinstance(value, int | float) and value < 0:  # counts, times, rates
         return f"expects {_EXPECTS[kind]}, 0 or more"
+    if name in _AT_LEAST_ONE and isinstance(value, int) and value < 1:
+        return f"expects {_EXPECTS[kind]}, 1 or more"
     if name in _PORTS and isinstance(value, int) and value > 65535:
         return "expects a port number, 0 to 65535"
     if name == "match_seed" and not value:  # '' would mean a fresh random seed a match

@@ -274,6 +274,18 @@ async def test_a_refused_login_stops_the_bot_at_once_not_after_its_reconnects(
     assert len(ann.stats.errors) == 1 and "code=bad-password" in ann.stats.errors[0]
 
 
+async def test_an_admins_name_refused_at_login_stops_the_bot_at_once(
+    start_server: StartServer,
+) -> None:
+    """'not-allowed' to a login (an admin's name is registered by the owner only) is as
+    final as a wrong password: not 15 s of waiting for the login's time-out, 5 times."""
+    port = await start_server(admins=["boss"])
+    boss = Bot(random_choose(1), "boss", port=port, password="s3cret-pass", games=1)
+    with trio.fail_after(10), pytest.raises(LoginRefused, match="an admin's name"):
+        await boss.run()
+    assert boss.stats.logins == 0 and len(boss.stats.errors) == 1
+
+
 async def test_a_bot_process_whose_login_is_refused_exits_with_status_2_and_says_why(
     start_server: StartServer, register: Callable[[str, str], Awaitable[None]]
 ) -> None:

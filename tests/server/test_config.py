@@ -33,6 +33,12 @@ def _settings(tmp_path: Path, text: str) -> Path:
         ('match_seed = ""', "setting match_seed expects a non-empty string"),
         ("match_seed = 7", "setting match_seed expects a string, not 7"),
         ('log_level = "loud"', "setting log_level expects a log level"),
+        ("say_per_s = nan", "setting say_per_s expects a number, not nan"),
+        # 0 would divide by zero ('who'), never finish a login, beat without a pause
+        ("page_size = 0", "setting page_size expects a whole number, 1 or more, not 0"),
+        ("hash_workers = 0", "setting hash_workers expects a whole number, 1 or more"),
+        ("registration_workers = 0", "setting registration_workers expects a whole number, 1"),
+        ("heartbeat_ms = 0", "setting heartbeat_ms expects a whole number, 1 or more"),
     ],
 )
 def test_a_bad_value_is_refused_naming_its_setting_and_what_it_expects(
