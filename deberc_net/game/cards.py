@@ -42,6 +42,11 @@ def cards_str(cards: Iterable[Card]) -> str:
     return ",".join(card_str(c) for c in cards)
 
 
+# each card's text by the card (``card_str``'s, read from a table: the lines told every
+# call, server/ask_line.py and protocol/event_lines.py)
+CARD_TEXT: tuple[str, ...] = tuple(card_str(c) for c in DECK)
+
+
 _BY_TEXT = {card_str(c): c for c in DECK}
 
 

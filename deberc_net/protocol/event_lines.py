@@ -17,13 +17,12 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from deberc_net.game import events as g
-from deberc_net.game.cards import SUITS, card_str
+from deberc_net.game.cards import CARD_TEXT as _CARD
+from deberc_net.game.cards import SUITS
 
 from . import events as ev
 from .wire import NONE, format_value
 
-# the text of each of the 32 cards (a card is an int)
-_CARD = tuple(card_str(c) for c in range(32))
 _card = _CARD.__getitem__
 
 

@@ -15,14 +15,13 @@ from __future__ import annotations
 from operator import itemgetter
 
 from deberc_net.game.calls import PLAY
-from deberc_net.game.cards import PLAIN_STRENGTH, SUITS, TRUMP_STRENGTH, card_str
+from deberc_net.game.cards import CARD_TEXT as _CARD
+from deberc_net.game.cards import PLAIN_STRENGTH, SUITS, TRUMP_STRENGTH
 from deberc_net.game.deal import PLAY as PLAY_PHASE
 from deberc_net.game.match import Match
 from deberc_net.game.phases import Phase
 from deberc_net.protocol.wire import NONE, format_value
 
-# the text of each of the 32 cards (a card is an int)
-_CARD = tuple(card_str(c) for c in range(32))
 _card = _CARD.__getitem__
 _played = itemgetter(1)  # a trick's (seat, card): the card
 # each phase as format_value writes it
