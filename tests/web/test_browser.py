@@ -136,8 +136,10 @@ async def test_live_pages_follow_a_match_and_replay_it(
                 )
             # the list shows the new table without a reload
             await in_thread(wait_for, browser, '#tables a[href="/table/1"]')
-            assert "ann" in await in_thread(
-                lambda: browser.find_element(By.CSS_SELECTOR, "#tables tbody").text
+            # the link may come a push before the seats' names: wait for them, up to 10 s
+            await in_thread(
+                WebDriverWait(browser, 10, poll_frequency=0.05).until,
+                lambda d: "ann" in d.find_element(By.CSS_SELECTOR, "#tables tbody").text,
             )
             await in_thread(screenshot, browser, "tables")
 
