@@ -963,15 +963,17 @@ class Deal:
     def started(self) -> DealStarted:
         """The deal's start, as told: the standing it comes in with. A trump nobody
         orders (``player`` None: Tertz turns its trump) is known from the start."""
-        return DealStarted(
-            self.deal_no,
-            self.dealer,
-            self.original_turned,
-            self.totals_before,
-            self.hanging_in,
-            self.bides_before,
-            self.hanging_pending,
-            self.trump if self.player is None else None,
+        return _deal_started(  # every field, in order (as the card events are built)
+            (
+                self.deal_no,
+                self.dealer,
+                self.original_turned,
+                self.totals_before,
+                self.hanging_in,
+                self.bides_before,
+                self.hanging_pending,
+                self.trump if self.player is None else None,
+            )
         )
 
     def record(self) -> dict[str, Any]:
@@ -1010,6 +1012,7 @@ _card_played: Callable[[tuple[int, Card, bool, int]], CardPlayed] = partial(
 _trick_taken: Callable[[tuple[int, tuple[Card, ...]]], TrickTaken] = partial(
     tuple.__new__, TrickTaken
 )
+_deal_started: Callable[[tuple[Any, ...]], DealStarted] = partial(tuple.__new__, DealStarted)
 _PLAY = C.PLAY
 _IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 
