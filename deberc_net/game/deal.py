@@ -192,7 +192,7 @@ class Deal:
         self.talon = list(self.deck[pos + 1 :])
         self.turn = (self.dealer + 1) % n
         self.leader = self.turn
-        self.trick = Trick(self.leader)
+        self.trick = _trick_led_by(self.leader)
         self.tally = Tally([0] * len(self._sides), [0] * len(self._sides))
         if not self.bides_before:
             self.bides_before = (0,) * len(self._sides)
@@ -568,7 +568,7 @@ class Deal:
         if card is not None:
             self._told.append(CardPlayed(seat, card, auto, ms))
         else:
-            self._told.append(CallMade(seat, call, auto, ms))
+            self._told.append(_call_made((seat, call, auto, ms, False)))
         if call.name in TALK:
             self.talk.declared_calls.setdefault(seat, []).append(call.token())
         handler = _HANDLERS.get(call.name)
@@ -646,7 +646,7 @@ class Deal:
             self._event("ordered")
             return
         self._deal_rest()
-        self._tell(Ordered(seat, self.trump, self.first_trump, self._visible_fresa()))
+        self._told.append(_ordered((seat, self.trump, self.first_trump, self._visible_fresa())))
 
     def continue_after_order(self) -> None:
         """A plugin done with the moment after the order: deal the last cards, play."""
@@ -675,7 +675,7 @@ class Deal:
         self.phase = PLAY
         self.leader = seat if s.player_leads else (self.dealer + 1) % self.players
         self.turn = self.leader
-        self.trick = Trick(self.leader)
+        self.trick = _trick_led_by(self.leader)
         self._find_bella_owner()
         if paused:
             self._tell(Dealt(self._visible_fresa()))
@@ -853,7 +853,7 @@ class Deal:
             scoring.score_played(self)
             return
         self.turn = winner
-        self.trick = Trick(winner)
+        self.trick = _trick_led_by(winner)
         s = self.rules.settings
         target = s.target
         if not s.auto_claim or target is None:
@@ -963,15 +963,17 @@ class Deal:
     def started(self) -> DealStarted:
         """The deal's start, as told: the standing it comes in with. A trump nobody
         orders (``player`` None: Tertz turns its trump) is known from the start."""
-        return DealStarted(
-            self.deal_no,
-            self.dealer,
-            self.original_turned,
-            self.totals_before,
-            self.hanging_in,
-            self.bides_before,
-            self.hanging_pending,
-            self.trump if self.player is None else None,
+        return _deal_started(  # every field, in order (as the card events are built)
+            (
+                self.deal_no,
+                self.dealer,
+                self.original_turned,
+                self.totals_before,
+                self.hanging_in,
+                self.bides_before,
+                self.hanging_pending,
+                self.trump if self.player is None else None,
+            )
         )
 
     def record(self) -> dict[str, Any]:
@@ -1002,15 +1004,32 @@ def _as_logged(event: DealEvent) -> LoggedCall | None:
     return None
 
 
-# The events made every card and every trick, built straight from their fields' tuple
-# (all of them, in order) without the Python ``__new__`` of a NamedTuple's call
+# The events made every card, trick and spoken call, the order and the deal's start,
+# built straight from their fields' tuple (all of them, in order) without the Python
+# ``__new__`` of a NamedTuple's call: a class's call from C into a Python function
 _card_played: Callable[[tuple[int, Card, bool, int]], CardPlayed] = partial(
     tuple.__new__, CardPlayed
 )
 _trick_taken: Callable[[tuple[int, tuple[Card, ...]]], TrickTaken] = partial(
     tuple.__new__, TrickTaken
 )
+_call_made: Callable[[tuple[int, Call, bool, int, bool]], CallMade] = partial(
+    tuple.__new__, CallMade
+)
+_ordered: Callable[[tuple[int, int, bool, Card | None]], Ordered] = partial(tuple.__new__, Ordered)
+_deal_started: Callable[[tuple[Any, ...]], DealStarted] = partial(tuple.__new__, DealStarted)
 _PLAY = C.PLAY
+_new_object = object.__new__
+
+
+def _trick_led_by(leader: int) -> Trick:
+    """``Trick(leader)`` for each trick of a deal, without the class's call from C into
+    its attrs-made ``__init__`` (the slots set as that ``__init__`` sets them)."""
+    trick: Trick = _new_object(Trick)
+    trick.leader, trick.cards, trick.winner = leader, [], None
+    return trick
+
+
 _IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 
 

@@ -8,6 +8,8 @@ The match owns the totals, the hanging points, who deals next and the deal recor
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
+from functools import partial
 from itertools import chain
 from typing import Any
 
@@ -30,6 +32,8 @@ from .rules import MatchEnd, MatchSnapshot, RuleSet
 from .seeding import deal_seed, deck_for, first_dealer
 
 __all__ = ["RECORD_FORMAT", "Match"]
+
+_deal_ended: Callable[[tuple[Any, ...]], DealEnded] = partial(tuple.__new__, DealEnded)
 
 
 @attrs.define(eq=False)
@@ -232,18 +236,23 @@ class Match:
             and self.deal_limit is not None
             and (len(self.records) >= self.deal_limit)
         )  # the last deal's record carries the seed (docs/protocol.md §14)
-        ended = DealEnded(
-            deal.deal_no,
-            deal_result.outcome,
-            tuple(score.points),
-            tuple(score.written),
-            tuple(self.totals),
-            score.hanging_out,
-            record,
-            seed_told=self.over or limit_reached,
-            bides=tuple(self.bides),
-            unveiled=unveil(deal),
-            match_over=self._match_over(),
+        over = self.result is not None
+        # every field in order, built as the engine builds its card events (deal.py);
+        # the outcome is the score's (DealResult.outcome, without the property)
+        ended = _deal_ended(
+            (
+                deal.deal_no,
+                score.outcome,
+                tuple(score.points),
+                tuple(score.written),
+                tuple(self.totals),
+                score.hanging_out,
+                record,
+                over or limit_reached,  # seed_told
+                tuple(self.bides),
+                unveil(deal),
+                self._match_over() if over else None,
+            )
         )
         end.append(ended)
         events: list[MatchEvent] = [ended]
@@ -261,7 +270,7 @@ class Match:
         assert deal_result is not None
         if deal_result.void_reason == VoidReason.SEVENS:
             return deal.dealer  # a misdeal-like redeal: the same dealer deals again
-        if deal_result.outcome == Outcome.VOID:
+        if deal_result.score.outcome == Outcome.VOID:
             return (deal.dealer + 1) % self.rules.settings.players
         return self.rules.next_dealer(snapshot)
 

@@ -5,6 +5,7 @@ record). docs/records.md describes every key."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from typing import Any, overload
 
 import attrs
@@ -225,24 +226,41 @@ _STEPS: dict[type, Callable[[RecordFold, Any], None]] = {
 def unveil(deal: Deal) -> Unveiled:
     """What ``deal``'s end makes public (as it stands now, for a deal still in play)."""
     end = deal.result
-    score = None if end is None else end.score
+    outcome, void_reason = "", None
+    points: tuple[int, ...] | None = None
+    written: tuple[int, ...] | None = None
+    notes: tuple[str, ...] = ()
+    hanging = deal.hanging_in
+    if end is not None:
+        score = end.score
+        outcome, void_reason = score.outcome, end.void_reason  # end.outcome, read once
+        points, written = tuple(score.points), tuple(score.written)
+        hanging, notes = score.hanging_out, tuple(score.notes)
     # a void deal (four sevens, a redeal) writes nothing: nothing said in it scored
-    void = end is not None and end.outcome == Outcome.VOID
+    void = outcome == Outcome.VOID
     # every seat whose sequences count, a partner's under pair-combinations included
-    counted = () if void else tuple(deal.counted_combos().items())
-    return Unveiled(
-        deck=deal.deck,
-        fresa=deal.fresa,
-        outcome="" if end is None else end.outcome,
-        points=None if score is None else tuple(score.points),
-        written=None if score is None else tuple(score.written),
-        hanging=deal.hanging_in if score is None else score.hanging_out,
-        void_reason=None if end is None else end.void_reason,
-        notes=() if score is None else tuple(score.notes),
-        scored=tuple((seat, tuple(combos)) for seat, combos in counted),
-        bella=deal.talk.bella_owner if bella_counts(deal) and not void else None,
-        extra=deal.record_extra(),
+    counted = {} if void else deal.counted_combos()
+    scored = tuple([(seat, tuple(combos)) for seat, combos in counted.items()]) if counted else ()
+    bella = deal.talk.bella_owner if not void and bella_counts(deal) else None
+    # every field in order, built as the engine builds its card events (deal.py)
+    return _unveiled(
+        (
+            deal.deck,
+            deal.fresa,
+            outcome,
+            points,
+            written,
+            hanging,
+            void_reason,
+            notes,
+            scored,
+            bella,
+            deal.record_extra(),
+        )
     )
+
+
+_unveiled: Callable[[tuple[Any, ...]], Unveiled] = partial(tuple.__new__, Unveiled)
 
 
 def deal_record(deal: Deal) -> dict[str, Any]:

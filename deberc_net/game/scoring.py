@@ -71,11 +71,11 @@ def counted_combos(deal: Deal) -> dict[int, list[Combo]]:
     scoring_combos = deal.tally.scoring_combos
     if not scoring_combos:  # most deals: nobody's
         return {}
-    offender = deal.tally.offender_side
+    offender, side_of = deal.tally.offender_side, deal._side_of
     return {
         seat: combos
         for seat, combos in scoring_combos.items()
-        if deal.side_of(seat) != offender and not lacks_trick(deal, seat)
+        if side_of[seat] != offender and not lacks_trick(deal, seat)
     }
 
 
@@ -91,27 +91,32 @@ def lacks_trick(deal: Deal, seat: int) -> bool:
 
 
 def bella_counts(deal: Deal) -> bool:
-    owner = deal.talk.bella_owner
+    talk = deal.talk
+    owner = talk.bella_owner
     return (
-        deal.talk.bella_declared
+        talk.bella_declared
         and owner is not None
-        and deal.side_of(owner) != deal.tally.offender_side
+        and deal._side_of[owner] != deal.tally.offender_side
     )
 
 
 def combo_points(deal: Deal) -> list[int]:
-    out = [0] * len(deal.sides)
+    # the deal's own side table, read rather than called (every deal's end)
+    out = [0] * len(deal._sides)
+    if not deal.tally.scoring_combos:  # most deals: nobody's sequences count
+        return out
+    side_of = deal._side_of
     for seat, combos in counted_combos(deal).items():
-        out[deal.side_of(seat)] += sum(c.points for c in combos)
+        out[side_of[seat]] += sum(c.points for c in combos)
     return out
 
 
 def bella_points(deal: Deal) -> list[int]:
-    out = [0] * len(deal.sides)
+    out = [0] * len(deal._sides)
     if bella_counts(deal):
         owner = deal.talk.bella_owner
         assert owner is not None
-        out[deal.side_of(owner)] += BELLA_POINTS
+        out[deal._side_of[owner]] += BELLA_POINTS
     return out
 
 
@@ -124,10 +129,11 @@ def deal_points(deal: Deal) -> list[int]:
 
 def lead_order(deal: Deal) -> list[int]:
     """The sides in the order they play in this deal, the leader's first."""
-    n = deal.players
+    side_of, leader = deal._side_of, deal.leader
+    n = len(side_of)  # a side for each seat
     order: list[int] = []
     for i in range(n):
-        side = deal.side_of((deal.leader + i) % n)
+        side = side_of[(leader + i) % n]
         if side not in order:
             order.append(side)
     return order
@@ -142,25 +148,25 @@ def deal_score(
     """The deal's score with ``points`` per side; ``combos`` and ``bella``: its
     combination and bella points when the caller has just counted them."""
     last = deal.tricks[-1].winner if deal.tricks else None
-    tally = deal.tally
+    tally, side_of = deal.tally, deal._side_of
     notes = (
         [
             f"seat {seat} took no trick: his combinations do not count"
             for seat in sorted(tally.scoring_combos)
-            if lacks_trick(deal, seat) and deal.side_of(seat) != tally.offender_side
+            if lacks_trick(deal, seat) and side_of[seat] != tally.offender_side
         ]
         if tally.scoring_combos  # most deals: no sequence scores, no note
         else []
     )
     return DealScore(
-        sides=deal.sides,
-        player_side=-1 if deal.player is None else deal.side_of(deal.player),
+        sides=deal._sides,
+        player_side=-1 if deal.player is None else side_of[deal.player],
         points=points,
         card_points=list(tally.card_points),
         combo_points=combo_points(deal) if combos is None else combos,
         bella_points=bella_points(deal) if bella is None else bella,
         tricks_taken=list(tally.tricks_taken),
-        last_trick_side=-1 if last is None else deal.side_of(last),
+        last_trick_side=-1 if last is None else side_of[last],
         hanging_in=deal.hanging_in,
         hanging_pending=list(deal.hanging_pending),
         bides_before=list(deal.bides_before),
@@ -179,7 +185,7 @@ def score_played(deal: Deal) -> None:
     combos, bella = combo_points(deal), bella_points(deal)  # deal_points, counted once
     card_points = deal.tally.card_points
     points = [c + b + p for c, b, p in zip(combos, bella, card_points, strict=True)]
-    points[deal.side_of(last)] += deal.rules.settings.last_trick_bonus
+    points[deal._side_of[last]] += deal.rules.settings.last_trick_bonus
     score = deal_score(deal, points, combos, bella)
     deal.rules.score_deal(score)
     deal.result = DealResult(score)
