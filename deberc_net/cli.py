@@ -105,6 +105,14 @@ def serve_config(args: argparse.Namespace) -> Config:
         config.http_port = args.http_port
     elif config.http_port is None and not args.config:
         config.http_port = DEFAULT_HTTP_PORT
+    for flag, port in (("--port", config.port), ("--http-port", config.http_port)):
+        if port is not None and not 0 <= port <= 65535:
+            raise ValueError(f"{flag} expects a port number, 0 to 65535, not {port}")
+    if config.http_port == config.port != 0:
+        raise ValueError(
+            f"--http-port {config.port} is the game's --port too: give the web face another "
+            "(0: none)"
+        )
     return config
 
 
@@ -112,7 +120,7 @@ def _serve(args: argparse.Namespace) -> int:
     _structlog_without_rich()  # before anything imports it
     import trio
 
-    from deberc_net.server.app import serve
+    from deberc_net.server.app import ListenError, serve, sole_exception
     from deberc_net.server.logs import configure_logging
     from deberc_net.server.store import StoreError
 
@@ -137,11 +145,15 @@ def _serve(args: argparse.Namespace) -> int:
     configure_logging(config.log_level)
     try:
         trio.run(lambda: serve(config, handle_signals=True, rules=book))
-    except (OSError, StoreError) as exc:
-        print(f"deberc-net serve: {exc}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         pass
+    except (OSError, StoreError, ListenError, BaseExceptionGroup) as exc:
+        # a start-up error (the store, a port) comes out of the server's nursery
+        cause = sole_exception(exc)
+        if not isinstance(cause, OSError | StoreError | ListenError):
+            raise
+        print(f"deberc-net serve: {cause}", file=sys.stderr)
+        return 2
     return 0
 
 
