@@ -347,7 +347,8 @@ class _PrintVersion(argparse.Action):
         parser.exit()
 
 
-DB_HELP = "SQLite file or postgresql://USER@HOST[:PORT]/DB (default deberc.sqlite3)"
+DEFAULT_DB = "deberc.sqlite3"  # the server's (Config.db): every command's default
+DB_HELP = f"SQLite file or postgresql://USER@HOST[:PORT]/DB (default {DEFAULT_DB})"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -447,8 +448,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lr.add_argument(
         "--db",
-        default="ladder.sqlite3",
-        help="SQLite file or postgresql://USER@HOST[:PORT]/DB for records, results and ratings",
+        default=DEFAULT_DB,
+        help="records, results and ratings: " + DB_HELP + ", the server's own file, so its "
+        "/ladders shows them",
     )
     lr.add_argument(
         "--server",
@@ -500,7 +502,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lw.set_defaults(func=_ladder_worker)
     lt = lad_sub.add_parser("table", help="the leaderboard")
-    lt.add_argument("--db", default="ladder.sqlite3", help="as for ladder run")
+    lt.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
     lt.add_argument("--json", action="store_true")
     lt.set_defaults(func=_ladder_table)
 
@@ -510,13 +512,13 @@ def build_parser() -> argparse.ArgumentParser:
         "input); a login can never register a name listed in admins",
     )
     adm.add_argument("name")
-    adm.add_argument("--db", default="deberc.sqlite3", help=DB_HELP)
+    adm.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
     adm.set_defaults(func=_admin)
 
     rec = sub.add_parser("records", help="stored deal records")
     rec_sub = rec.add_subparsers(dest="records_command", required=True)
     export = rec_sub.add_parser("export", help="print every stored deal as a JSON line")
-    export.add_argument("--db", default="deberc.sqlite3", help=DB_HELP)
+    export.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
     export.set_defaults(func=_records_export)
     return parser
 
