@@ -296,7 +296,8 @@ def _records_export(args: argparse.Namespace) -> int:
 
 
 def _admin(args: argparse.Namespace) -> int:
-    """Register an admin's name (or change its password): the only way one is made."""
+    """Register an admin's name (or, with --replace, change a registered name's
+    password): the only way an admin's name is made."""
     from deberc_net.server.accounts import set_password, valid_name
     from deberc_net.server.store import describe, open_store
 
@@ -318,10 +319,26 @@ def _admin(args: argparse.Namespace) -> int:
     if store is None:
         return 2
     try:
+        # a name already registered may be a player's: its password is replaced only
+        # when the operator says so (docs/security.md)
+        known = store.account(args.name) is not None
+        if known and not args.replace:
+            print(
+                f"deberc-net admin: {args.name} is registered already in {describe(args.db)}: "
+                "--replace gives it this password (its old one stops working)",
+                file=sys.stderr,
+            )
+            return 2
         set_password(store, args.name, password)
     finally:
         store.close()
-    print(f"{args.name} is registered in {describe(args.db)}; list it in the server's admins")
+    if known:
+        print(
+            f"{args.name} has a new password in {describe(args.db)} (the old one no longer "
+            "works); list it in the server's admins"
+        )
+    else:
+        print(f"{args.name} is registered in {describe(args.db)}; list it in the server's admins")
     return 0
 
 
@@ -512,6 +529,12 @@ def build_parser() -> argparse.ArgumentParser:
         "input); a login can never register a name listed in admins",
     )
     adm.add_argument("name")
+    adm.add_argument(
+        "--replace",
+        action="store_true",
+        help="NAME is registered already (maybe a player's): give it this password, "
+        "its old one stops working",
+    )
     adm.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
     adm.set_defaults(func=_admin)
 
