@@ -582,6 +582,20 @@ def run_bot(
 REFUSED_STATUS = 2  # a bot process refused (login, seek) or never connected exits so
 
 
+def why_not_connected(exc: OSError) -> str:
+    """Why a connect failed, as the system says it ('Connection refused'): trio's own
+    error only says that every address it tried failed, the reasons inside it."""
+    cause: BaseException | None = exc.__cause__
+    while isinstance(cause, BaseExceptionGroup) and cause.exceptions:
+        cause = cause.exceptions[0]
+    for error in (cause, exc):
+        if isinstance(error, OSError) and error.errno and error.errno > 0:
+            return os.strerror(error.errno)
+        if isinstance(error, OSError) and error.strerror:  # a name lookup's (gaierror)
+            return error.strerror
+    return str(exc)
+
+
 def run_to_end(bot: Bot) -> Stats:
     """``bot.run`` in a new trio loop. A refusal (a bad password, a name in use, rules
     the server does not know) ends the process at once with the server's text in one
@@ -594,7 +608,8 @@ def run_to_end(bot: Bot) -> Stats:
     except (OSError, trio.BrokenResourceError, EOFError) as exc:
         where = f"{bot.host}:{bot.port}"
         if bot.stats.logins == 0:
-            print(f"{bot.name}: cannot connect to {where}: {exc}", file=sys.stderr)
+            why = why_not_connected(exc) if isinstance(exc, OSError) else str(exc)
+            print(f"{bot.name}: cannot connect to {where}: {why}", file=sys.stderr)
         else:
             print(f"{bot.name}: connection to {where} lost: {exc}", file=sys.stderr)
     raise SystemExit(REFUSED_STATUS) from None

@@ -343,12 +343,19 @@ def _admin(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from clients.play.app import PlayApp
-
     host, _, port = args.address.rpartition(":")
     if not port.isdigit() or not 0 < int(port) < 65536:
         print("deberc-net play: the address is HOST:PORT, e.g. 127.0.0.1:7501", file=sys.stderr)
         return 2
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):  # it would draw for nobody
+        print(
+            "deberc-net play: the terminal client needs a terminal (standard input and "
+            "output); a program speaks the protocol itself (docs/bots.md)",
+            file=sys.stderr,
+        )
+        return 2
+    from clients.play.app import PlayApp
+
     PlayApp(host or "127.0.0.1", int(port), args.name, args.token).run()
     return 0
 
