@@ -35,7 +35,7 @@ async def _bot(module: str, *flags: str) -> tuple[int, str]:
     ("module", "seek", "said"),
     [
         ("random_bot", "5", "r1: seek refused: 'moscow' is for 2, 3, 4 players, not 5\n"),
-        ("heuristic_bot", "2 nosuchopt", "r1: seek refused: unknown option 'nosuchopt'; known: "),
+        ("heuristic_bot", "2 nosuchopt", "r1: seek refused: unknown option 'nosuchopt'; "),
     ],
 )
 async def test_a_seek_the_server_refuses_ends_the_bot_with_its_text(
