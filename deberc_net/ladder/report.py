@@ -6,7 +6,17 @@ from typing import Any
 
 
 def _num(x: float | None, fmt: str = "+.1f") -> str:
-    return "inf" if x is None else format(x, fmt)
+    """A figure with its sign; a zero as it rounds has none (never '-0.0')."""
+    if x is None:
+        return "?"
+    told = format(x, fmt)
+    return told if float(told) != 0 else format(0.0, fmt.lstrip("+"))
+
+
+def _margin(x: float | None, unit: str) -> str:
+    """'± M'; a margin the results cannot give yet (JSON's null: no finite interval, as
+    when every deal went one way or one duplicate set was played) is said in words."""
+    return f"(margin: too few {unit})" if x is None else f"± {x:.1f}"
 
 
 def text(data: dict[str, Any]) -> str:
@@ -28,10 +38,11 @@ def text(data: dict[str, Any]) -> str:
     for p in data["pairs"]:
         lines.append(
             f"  {p['a']} v {p['b']}: {p['wins']}-{p['draws']}-{p['losses']} "
-            f"score {p['score']:.3f}, Elo {_num(p['elo'])} ± {_num(p['elo_margin'], '.1f')}, "
-            f"LOS {100 * p['los']:.1f}%, points/deal {_num(p['points_per_deal'])} "
-            f"± {_num(p['points_per_deal_margin'], '.1f')} over {p['duplicate_sets']} "
-            "duplicate sets"
+            f"score {p['score']:.3f}, Elo {_num(p['elo'])} "
+            f"{_margin(p['elo_margin'], 'deals')}, LOS {100 * p['los']:.1f}%, "
+            f"points/deal {_num(p['points_per_deal'])} "
+            f"{_margin(p['points_per_deal_margin'], 'duplicate sets')} over "
+            f"{p['duplicate_sets']} duplicate set{'' if p['duplicate_sets'] == 1 else 's'}"
         )
     if data.get("sprt"):
         s = data["sprt"]
