@@ -247,7 +247,9 @@ def _ladder_worker(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt:
         return 0
-    print(f"{stored} boards played", file=sys.stderr)
+    from deberc_net.ladder.report import count
+
+    print(f"{count(stored, 'board')} played", file=sys.stderr)
     return 0
 
 

@@ -13,6 +13,11 @@ def _num(x: float | None, fmt: str = "+.1f") -> str:
     return told if float(told) != 0 else format(0.0, fmt.lstrip("+"))
 
 
+def count(n: int, thing: str) -> str:
+    """'1 board', '2 boards': a count as English says it."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
 def _margin(x: float | None, unit: str) -> str:
     """'± M'; a margin the results cannot give yet (JSON's null: no finite interval, as
     when every deal went one way or one duplicate set was played) is said in words."""
@@ -23,8 +28,8 @@ def text(data: dict[str, Any]) -> str:
     lines = [
         f"Ladder: {', '.join(data['bots'])}; {data['players']} players, {data['variant']}"
         + (f" {' '.join(data['options'])}" if data["options"] else "")
-        + f"; {data['boards']} boards, seed {data['seed']}, {data['schedule']}",
-        f"{data['games']} games ({data['deals']} deals) in {data['seconds']} s: "
+        + f"; {count(data['boards'], 'board')}, seed {data['seed']}, {data['schedule']}",
+        f"{count(data['games'], 'game')} ({count(data['deals'], 'deal')}) in {data['seconds']} s: "
         f"{data['deals_per_second']} deals/s",
         "",
         "Ratings (openskill, mu - 3 sigma):",
@@ -42,7 +47,7 @@ def text(data: dict[str, Any]) -> str:
             f"{_margin(p['elo_margin'], 'deals')}, LOS {100 * p['los']:.1f}%, "
             f"points/deal {_num(p['points_per_deal'])} "
             f"{_margin(p['points_per_deal_margin'], 'duplicate sets')} over "
-            f"{p['duplicate_sets']} duplicate set{'' if p['duplicate_sets'] == 1 else 's'}"
+            f"{count(p['duplicate_sets'], 'duplicate set')}"
         )
     if data.get("sprt"):
         s = data["sprt"]

@@ -31,6 +31,8 @@ def test_a_margin_there_is_no_telling_yet_is_said_so_not_infinity() -> None:
     assert "inf" not in line, line
     assert "Elo +" in line and "(margin: too few deals)" in line, line
     assert "points/deal +24.0 (margin: too few duplicate sets) over 1 duplicate set" in line
+    head = report.text(_summary(pair)).splitlines()[:2]
+    assert "; 1 board, seed s1" in head[0] and head[1].startswith("2 games (2 deals) in "), head
 
 
 def test_an_even_pair_says_zero_without_a_sign() -> None:
