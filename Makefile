@@ -15,8 +15,10 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# ARGS: more of serve's flags, e.g. make serve ARGS="--port 7600 --http-port 7680"
+ARGS ?=
 serve: $(STAMP)
-	$(BIN)/deberc-net serve --house-bots
+	$(BIN)/deberc-net serve --house-bots $(ARGS)
 
 # The tests also install the example third-party rule packages, to prove they plug in
 # (their own tests, examples/*/tests, run with ours).

@@ -62,9 +62,29 @@ class ProtocolMismatch(RuntimeError):
     """The server speaks a protocol version this library does not know."""
 
 
-class LoginRefused(PermissionError):
+class Refused(PermissionError):
+    """The server refused what the bot must do to play: trying again gets the same
+    answer. ``what`` names the command, ``str()`` is the server's text."""
+
+    what = "request"
+
+
+class LoginRefused(Refused):
     """The server refused the bot's login (a bad password, a name in use, an admin's
-    name that only the server's owner registers): trying again gets the same answer."""
+    name that only the server's owner registers, a name the server does not take)."""
+
+    what = "login"
+
+
+class SeekRefused(Refused):
+    """The server refused the bot's ``seek`` (rules it does not know)."""
+
+    what = "seek"
+
+
+# a seek's errors that are the bot's own (its --seek); any other error the seek may get
+# (busy, shutting-down) passes, as may one that answered an earlier line
+_SEEK_REFUSALS = frozenset({"bad-rules", "bad-argument"})
 
 
 @attrs.frozen
@@ -191,6 +211,10 @@ class Bot:
     attach: Attach | None = None
     _seeking: bool = attrs.field(default=False, init=False)  # a 'seek' not yet seated
     _logged_in: bool = attrs.field(default=False, init=False)  # this session's login is ok
+    # the session's first lines not yet answered ('ok' or 'error', in order): the
+    # error that answers 'login' is a refusal
+    _greeting_due: deque[str] = attrs.field(factory=deque, init=False)
+    _seek_due: bool = attrs.field(default=False, init=False)  # a 'seek' not yet answered
 
     async def run(self) -> Stats:
         failures = 0
@@ -199,7 +223,7 @@ class Bot:
             try:
                 await self._session()
                 return self.stats
-            except LoginRefused:
+            except Refused:
                 raise  # it would be refused again: no retry
             except (OSError, trio.BrokenResourceError, EOFError) as exc:
                 # 'reconnects' counts drops in a row: a long run survives many far apart
@@ -258,7 +282,8 @@ class Bot:
             # is still in the machine style, told every line
             lines.append("style machine tell=asks")
         lines.append(self._login_line())
-        self._seeking = self._logged_in = False
+        self._seeking = self._logged_in = self._seek_due = False
+        self._greeting_due = deque(line.split(" ", 1)[0] for line in lines)
         return lines
 
     async def _play(self, conn: Connection) -> None:
@@ -294,7 +319,10 @@ class Bot:
                     out.append(f"{self._pick(self.pick, legal)} seq={seq}")
                     self._seeking = False
                     return Step.ON
-            if line.startswith(("record ", "ok cmd=seek ")):  # a seek's 'ok' asks nothing
+            if line.startswith("ok cmd=seek "):  # a seek's 'ok' asks nothing
+                self._seek_due = False
+                return Step.ON
+            if line.startswith("record "):
                 return Step.ON
             if line.startswith("event "):
                 if " kind=match-end" not in line:
@@ -317,6 +345,11 @@ class Bot:
         if isinstance(item, Record):
             return Step.ON
         tag, f = item.tag, item.fields
+        if tag in (Tag.OK, Tag.ERROR) and self._greeting_due:
+            answered = self._greeting_due.popleft()
+            if answered == "login" and tag == Tag.ERROR:
+                self.stats.errors.append(line)
+                raise LoginRefused(f.get("text", "refused"))
         board = f.get("board") if tag == Tag.OK and f.get("cmd") == "sit" else None
         if board is not None and self.on_board is not None:
             self.on_board(board)
@@ -324,9 +357,11 @@ class Bot:
             self.stats.logins += 1
             self._logged_in = True
             self._keep_token(f.get("token"))
+        if tag == Tag.OK and f.get("cmd") == "seek":
+            self._seek_due = False
         if tag == Tag.OK and f.get("cmd") == "login" and not self._seeking:
             out.append(f"seek {self.seek}")
-            self._seeking = True
+            self._seeking = self._seek_due = True
         elif tag == Tag.EVENT and item.kind == EventKind.MATCH_END:
             return self._match_ended(out)
         elif tag == Tag.ERROR:
@@ -338,6 +373,8 @@ class Bot:
                 code == "not-allowed" and not self._logged_in
             ):
                 raise LoginRefused(f.get("text", "login refused"))
+            if self._seek_due and code in _SEEK_REFUSALS:
+                raise SeekRefused(f.get("text", "refused"))
         elif tag == Tag.BYE:
             return Step.OVER
         return Step.ON
@@ -349,7 +386,7 @@ class Bot:
             out.append("quit")
             return Step.OVER
         out.append(f"seek {self.seek}")
-        self._seeking = True
+        self._seeking = self._seek_due = True
         return Step.ON
 
     def _pick(self, pick: Pick, legal: list[str]) -> str:
@@ -501,12 +538,25 @@ def _lines(lines: list[str]) -> bytes:
     return "".join(f"{line}\n" for line in lines).encode()
 
 
+def _word(flag: str) -> Callable[[str], str]:
+    """A login's NAME or PASSWORD: one word (a space would split the login line, and
+    'bad name' would log in as 'bad' with the password 'name')."""
+
+    def word(text: str) -> str:
+        if not text or text != "".join(text.split()):
+            raise argparse.ArgumentTypeError(f"{flag} is one word, not {text!r}")
+        return text
+
+    word.__name__ = flag  # argparse names the type in its message
+    return word
+
+
 def bot_arguments(description: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=7501)
-    parser.add_argument("--name", required=True)
-    parser.add_argument("--password")
+    parser.add_argument("--name", required=True, type=_word("--name"))
+    parser.add_argument("--password", type=_word("--password"))
     parser.add_argument("--seek", default="2", help="what to seek: PLAYERS [VARIANT] [OPTION..]")
     parser.add_argument("--games", type=int, help="stop after this many games")
     parser.add_argument("--seed", default=None, help="seed for the bot's own choices")
@@ -529,17 +579,40 @@ def run_bot(
     return run_to_end(bot)
 
 
-LOGIN_REFUSED_STATUS = 2  # a bot process whose login is refused exits with this
+REFUSED_STATUS = 2  # a bot process refused (login, seek) or never connected exits so
+
+
+def why_not_connected(exc: OSError) -> str:
+    """Why a connect failed, as the system says it ('Connection refused'): trio's own
+    error only says that every address it tried failed, the reasons inside it."""
+    cause: BaseException | None = exc.__cause__
+    while isinstance(cause, BaseExceptionGroup) and cause.exceptions:
+        cause = cause.exceptions[0]
+    for error in (cause, exc):
+        if isinstance(error, OSError) and error.errno and error.errno > 0:
+            return os.strerror(error.errno)
+        if isinstance(error, OSError) and error.strerror:  # a name lookup's (gaierror)
+            return error.strerror
+    return str(exc)
 
 
 def run_to_end(bot: Bot) -> Stats:
-    """``bot.run`` in a new trio loop; a refused login (a bad password, a name in use)
-    ends the process at once with a one-line message and ``LOGIN_REFUSED_STATUS``."""
+    """``bot.run`` in a new trio loop. A refusal (a bad password, a name in use, rules
+    the server does not know) ends the process at once with the server's text in one
+    line and ``REFUSED_STATUS``; so does a server never reached, or lost for good,
+    after the bot's reconnects."""
     try:
         return trio.run(bot.run)
-    except LoginRefused as exc:
-        print(f"{bot.name}: login refused: {exc}", file=sys.stderr)
-        raise SystemExit(LOGIN_REFUSED_STATUS) from None
+    except Refused as exc:
+        print(f"{bot.name}: {exc.what} refused: {exc}", file=sys.stderr)
+    except (OSError, trio.BrokenResourceError, EOFError) as exc:
+        where = f"{bot.host}:{bot.port}"
+        if bot.stats.logins == 0:
+            why = why_not_connected(exc) if isinstance(exc, OSError) else str(exc)
+            print(f"{bot.name}: cannot connect to {where}: {why}", file=sys.stderr)
+        else:
+            print(f"{bot.name}: connection to {where} lost: {exc}", file=sys.stderr)
+    raise SystemExit(REFUSED_STATUS) from None
 
 
 def board_seed(seed: str, board: str) -> str:

@@ -105,6 +105,14 @@ def serve_config(args: argparse.Namespace) -> Config:
         config.http_port = args.http_port
     elif config.http_port is None and not args.config:
         config.http_port = DEFAULT_HTTP_PORT
+    for flag, port in (("--port", config.port), ("--http-port", config.http_port)):
+        if port is not None and not 0 <= port <= 65535:
+            raise ValueError(f"{flag} expects a port number, 0 to 65535, not {port}")
+    if config.http_port == config.port != 0:
+        raise ValueError(
+            f"--http-port {config.port} is the game's --port too: give the web face another "
+            "(0: none)"
+        )
     return config
 
 
@@ -112,7 +120,7 @@ def _serve(args: argparse.Namespace) -> int:
     _structlog_without_rich()  # before anything imports it
     import trio
 
-    from deberc_net.server.app import serve
+    from deberc_net.server.app import ListenError, serve, sole_exception
     from deberc_net.server.logs import configure_logging
     from deberc_net.server.store import StoreError
 
@@ -137,11 +145,15 @@ def _serve(args: argparse.Namespace) -> int:
     configure_logging(config.log_level)
     try:
         trio.run(lambda: serve(config, handle_signals=True, rules=book))
-    except (OSError, StoreError) as exc:
-        print(f"deberc-net serve: {exc}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         pass
+    except (OSError, StoreError, ListenError, BaseExceptionGroup) as exc:
+        # a start-up error (the store, a port) comes out of the server's nursery
+        cause = sole_exception(exc)
+        if not isinstance(cause, OSError | StoreError | ListenError):
+            raise
+        print(f"deberc-net serve: {cause}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -235,7 +247,9 @@ def _ladder_worker(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt:
         return 0
-    print(f"{stored} boards played", file=sys.stderr)
+    from deberc_net.ladder.report import count
+
+    print(f"{count(stored, 'board')} played", file=sys.stderr)
     return 0
 
 
@@ -284,7 +298,8 @@ def _records_export(args: argparse.Namespace) -> int:
 
 
 def _admin(args: argparse.Namespace) -> int:
-    """Register an admin's name (or change its password): the only way one is made."""
+    """Register an admin's name (or, with --replace, change a registered name's
+    password): the only way an admin's name is made."""
     from deberc_net.server.accounts import set_password, valid_name
     from deberc_net.server.store import describe, open_store
 
@@ -306,20 +321,43 @@ def _admin(args: argparse.Namespace) -> int:
     if store is None:
         return 2
     try:
+        # a name already registered may be a player's: its password is replaced only
+        # when the operator says so (docs/security.md)
+        known = store.account(args.name) is not None
+        if known and not args.replace:
+            print(
+                f"deberc-net admin: {args.name} is registered already in {describe(args.db)}: "
+                "--replace gives it this password (its old one stops working)",
+                file=sys.stderr,
+            )
+            return 2
         set_password(store, args.name, password)
     finally:
         store.close()
-    print(f"{args.name} is registered in {describe(args.db)}; list it in the server's admins")
+    if known:
+        print(
+            f"{args.name} has a new password in {describe(args.db)} (the old one no longer "
+            "works); list it in the server's admins"
+        )
+    else:
+        print(f"{args.name} is registered in {describe(args.db)}; list it in the server's admins")
     return 0
 
 
 def _play(args: argparse.Namespace) -> int:
-    from clients.play.app import PlayApp
-
     host, _, port = args.address.rpartition(":")
     if not port.isdigit() or not 0 < int(port) < 65536:
         print("deberc-net play: the address is HOST:PORT, e.g. 127.0.0.1:7501", file=sys.stderr)
         return 2
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):  # it would draw for nobody
+        print(
+            "deberc-net play: the terminal client needs a terminal (standard input and "
+            "output); a program speaks the protocol itself (docs/bots.md)",
+            file=sys.stderr,
+        )
+        return 2
+    from clients.play.app import PlayApp
+
     PlayApp(host or "127.0.0.1", int(port), args.name, args.token).run()
     return 0
 
@@ -335,7 +373,8 @@ class _PrintVersion(argparse.Action):
         parser.exit()
 
 
-DB_HELP = "SQLite file or postgresql://USER@HOST[:PORT]/DB (default deberc.sqlite3)"
+DEFAULT_DB = "deberc.sqlite3"  # the server's (Config.db): every command's default
+DB_HELP = f"SQLite file or postgresql://USER@HOST[:PORT]/DB (default {DEFAULT_DB})"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -435,8 +474,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lr.add_argument(
         "--db",
-        default="ladder.sqlite3",
-        help="SQLite file or postgresql://USER@HOST[:PORT]/DB for records, results and ratings",
+        default=DEFAULT_DB,
+        help="records, results and ratings: " + DB_HELP + ", the server's own file, so its "
+        "/ladders shows them",
     )
     lr.add_argument(
         "--server",
@@ -488,7 +528,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lw.set_defaults(func=_ladder_worker)
     lt = lad_sub.add_parser("table", help="the leaderboard")
-    lt.add_argument("--db", default="ladder.sqlite3", help="as for ladder run")
+    lt.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
     lt.add_argument("--json", action="store_true")
     lt.set_defaults(func=_ladder_table)
 
@@ -498,13 +538,19 @@ def build_parser() -> argparse.ArgumentParser:
         "input); a login can never register a name listed in admins",
     )
     adm.add_argument("name")
-    adm.add_argument("--db", default="deberc.sqlite3", help=DB_HELP)
+    adm.add_argument(
+        "--replace",
+        action="store_true",
+        help="NAME is registered already (maybe a player's): give it this password, "
+        "its old one stops working",
+    )
+    adm.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
     adm.set_defaults(func=_admin)
 
     rec = sub.add_parser("records", help="stored deal records")
     rec_sub = rec.add_subparsers(dest="records_command", required=True)
     export = rec_sub.add_parser("export", help="print every stored deal as a JSON line")
-    export.add_argument("--db", default="deberc.sqlite3", help=DB_HELP)
+    export.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
     export.set_defaults(func=_records_export)
     return parser
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import trio
 
-from clients.client import Connection
+from clients.client import Connection, why_not_connected
 from deberc_net.protocol.wire import Tag, format_line, parse_line
 
 RETRIES = 5  # drops in a row before the link gives up
@@ -41,6 +41,7 @@ class Link:
         self._quitting = False
         self._conn: Connection | None = None
         self._logins = 0  # logins answered, so a drop after one is a fresh failure count
+        self._opened = False  # this attempt's connection was made (then it may be lost)
 
     # ------------------------------------------------------------ from the app
     @property
@@ -110,12 +111,15 @@ class Link:
                 failures = 0
                 while failures <= RETRIES:
                     logins = self._logins
+                    self._opened = False
                     done = await self._session(inbox)
                     if done or self._quitting:
                         break
                     failures = 1 if self._logins > logins else failures + 1
                     if failures <= RETRIES:
-                        self._notice(f"connection lost: trying again ({failures}/{RETRIES})")
+                        # a connection that was never made was not lost
+                        what = "connection lost" if self._opened else "no connection yet"
+                        self._notice(f"{what}: trying again ({failures}/{RETRIES})")
                         await trio.sleep(min(5.0, 0.2 * 2**failures))
                 else:
                     self._notice("the server cannot be reached")
@@ -129,8 +133,9 @@ class Link:
         try:
             conn = await Connection.open(self.host, self.port)
         except OSError as exc:
-            self._notice(f"cannot connect to {self.host}:{self.port}: {exc.strerror or exc}")
+            self._notice(f"cannot connect to {self.host}:{self.port}: {why_not_connected(exc)}")
             return False
+        self._opened = True
         ended = False
         self._conn = conn
         try:

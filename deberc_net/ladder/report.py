@@ -6,15 +6,30 @@ from typing import Any
 
 
 def _num(x: float | None, fmt: str = "+.1f") -> str:
-    return "inf" if x is None else format(x, fmt)
+    """A figure with its sign; a zero as it rounds has none (never '-0.0')."""
+    if x is None:
+        return "?"
+    told = format(x, fmt)
+    return told if float(told) != 0 else format(0.0, fmt.lstrip("+"))
+
+
+def count(n: int, thing: str) -> str:
+    """'1 board', '2 boards': a count as English says it."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
+def _margin(x: float | None, unit: str) -> str:
+    """'± M'; a margin the results cannot give yet (JSON's null: no finite interval, as
+    when every deal went one way or one duplicate set was played) is said in words."""
+    return f"(margin: too few {unit})" if x is None else f"± {x:.1f}"
 
 
 def text(data: dict[str, Any]) -> str:
     lines = [
         f"Ladder: {', '.join(data['bots'])}; {data['players']} players, {data['variant']}"
         + (f" {' '.join(data['options'])}" if data["options"] else "")
-        + f"; {data['boards']} boards, seed {data['seed']}, {data['schedule']}",
-        f"{data['games']} games ({data['deals']} deals) in {data['seconds']} s: "
+        + f"; {count(data['boards'], 'board')}, seed {data['seed']}, {data['schedule']}",
+        f"{count(data['games'], 'game')} ({count(data['deals'], 'deal')}) in {data['seconds']} s: "
         f"{data['deals_per_second']} deals/s",
         "",
         "Ratings (openskill, mu - 3 sigma):",
@@ -28,10 +43,11 @@ def text(data: dict[str, Any]) -> str:
     for p in data["pairs"]:
         lines.append(
             f"  {p['a']} v {p['b']}: {p['wins']}-{p['draws']}-{p['losses']} "
-            f"score {p['score']:.3f}, Elo {_num(p['elo'])} ± {_num(p['elo_margin'], '.1f')}, "
-            f"LOS {100 * p['los']:.1f}%, points/deal {_num(p['points_per_deal'])} "
-            f"± {_num(p['points_per_deal_margin'], '.1f')} over {p['duplicate_sets']} "
-            "duplicate sets"
+            f"score {p['score']:.3f}, Elo {_num(p['elo'])} "
+            f"{_margin(p['elo_margin'], 'deals')}, LOS {100 * p['los']:.1f}%, "
+            f"points/deal {_num(p['points_per_deal'])} "
+            f"{_margin(p['points_per_deal_margin'], 'duplicate sets')} over "
+            f"{count(p['duplicate_sets'], 'duplicate set')}"
         )
     if data.get("sprt"):
         s = data["sprt"]

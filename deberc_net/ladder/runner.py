@@ -54,7 +54,7 @@ class LadderOptions:
     mode: str = "round-robin"
     server: tuple[str, int] | None = None
     admin_password: str | None = None
-    db: str = "ladder.sqlite3"
+    db: str = "deberc.sqlite3"  # the server's own file (Config.db)
     concurrency: int = 2  # instances of each bot, so boards run side by side
     clock_ms: int = 3000
     # the lag allowance of our own server: the server's default (docs/protocol.md §11)

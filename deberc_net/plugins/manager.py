@@ -189,7 +189,15 @@ class RuleBook:
             rule = self._rules.get(name)
             if rule is None:
                 known = ", ".join(r.name for r in self.rules() if r.info.kind == expected)
-                raise RuleError(f"unknown {expected} {name!r}; known: {known}")
+                if expected == RuleKind.VARIANT:
+                    raise RuleError(f"unknown {expected} {name!r}; known: {known}")
+                # after the player count a word may be a variant mistyped: name them too
+                variants = ", ".join(
+                    r.name for r in self.rules() if r.info.kind == RuleKind.VARIANT
+                )
+                raise RuleError(
+                    f"unknown {expected} {name!r}; variants: {variants}; options: {known}"
+                )
             if rule.info.kind != expected:
                 raise RuleError(f"{name!r} is a {rule.info.kind}, not usable as the {expected}")
             if players not in rule.info.players:

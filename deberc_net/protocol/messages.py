@@ -26,6 +26,10 @@ class Msg(StrEnum):
     SORT_STRENGTH = "sort-strength"
     CLOCK = "clock"
     WELCOME = "welcome"
+    TABLES_COUNT = "tables-count"
+    ONE_TABLE = "one-table"
+    PLAYERS_HERE = "players-here"
+    ONE_PLAYER_HERE = "one-player-here"
     GUEST = "guest"
     REGISTERED = "registered"
     RESUME = "resume"
@@ -217,11 +221,16 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Ваши часы: {seconds} с на ход, с начала следующей игры.",
     ),
     Msg.WELCOME: (
-        "Hello, {name} ({what}). {tables} tables, {players} players here. "
+        "Hello, {name} ({what}). {tables}, {players}. "
         "'tables', 'new', 'sit N', 'seek', 'help'.{resume}",
-        "Здравствуйте, {name} ({what}). Столов: {tables}, игроков здесь: {players}. "
+        "Здравствуйте, {name} ({what}). {tables}, {players}. "
         "Команды: tables, new, sit N, seek, help.{resume}",
     ),
+    # the greeting's counts: English says one in the singular (Russian, "label: N")
+    Msg.TABLES_COUNT: ("{count} tables", "Столов: {count}"),
+    Msg.ONE_TABLE: ("1 table", "Столов: 1"),
+    Msg.PLAYERS_HERE: ("{count} players here", "игроков здесь: {count}"),
+    Msg.ONE_PLAYER_HERE: ("1 player here", "игроков здесь: 1"),
     Msg.GUEST: ("guest", "гость"),
     Msg.REGISTERED: ("registered", "зарегистрирован"),
     Msg.RESUME: (
@@ -704,6 +713,11 @@ def _told(value: Value, lang: Lang) -> str | int:
 
 def phrase(key: Msg, **values: Value) -> Phrase:
     return Phrase(key, tuple(values.items()))
+
+
+def count_phrase(count: int, one: Msg, many: Msg) -> Phrase:
+    """``one`` for a count of 1, else ``many`` with the count (``{count}``)."""
+    return phrase(one) if count == 1 else phrase(many, count=count)
 
 
 # A refusal without a phrase of its own, in Russian by its code (docs/protocol.md §10).

@@ -51,6 +51,22 @@ FINAL_FLUSH_S = 30.0
 DEADLINE_SLACK_S = 60.0
 
 
+class ListenError(Exception):
+    """A port the server cannot listen on (in use, a host that does not resolve): said
+    in one line by ``deberc-net serve``, which stops."""
+
+
+def sole_exception(exc: BaseException) -> BaseException:
+    """The one exception inside nurseries' groups of one (else ``exc`` itself)."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _cannot_listen(host: str, port: int, what: str, exc: OSError) -> ListenError:
+    return ListenError(f"cannot listen on {host}:{port}{what}: {exc.strerror or exc}")
+
+
 async def serve(
     config: Config,
     *,
@@ -77,7 +93,10 @@ async def serve(
             nursery.start_soon(_heartbeat, store, config)
             lobby = Lobby(config, store, nursery, rules)
             if worker is None:
-                listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+                try:
+                    listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+                except OSError as exc:
+                    raise _cannot_listen(config.host, config.port, "", exc) from None
             else:
                 listeners = await _join_workers(lobby, store, worker, nursery)
             port = listeners[0].socket.getsockname()[1]
@@ -90,7 +109,13 @@ async def serve(
             if config.http_port is not None and (worker is None or worker.index == 0):
                 from .web import serve_http  # its libraries load only when served
 
-                http_port = await nursery.start(serve_http, config, lobby, config.http_port)
+                try:
+                    http_port = await nursery.start(serve_http, config, lobby, config.http_port)
+                except (OSError, BaseExceptionGroup) as exc:  # hypercorn binds in its nurseries
+                    bind = sole_exception(exc)
+                    if not isinstance(bind, OSError):
+                        raise
+                    raise _cannot_listen(config.host, config.http_port, " (web)", bind) from None
                 log.info("http_listening", host=config.host, port=http_port)
                 if http_bound is not None:
                     http_bound(http_port)

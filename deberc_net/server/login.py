@@ -14,7 +14,7 @@ import structlog
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
 from deberc_net.protocol.lang import Lang
-from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.messages import Msg, count_phrase, phrase
 
 from . import accounts
 from .accounts import name_key
@@ -144,9 +144,13 @@ class Login:
             Msg.WELCOME,
             name=name,
             what=what,
-            tables=len(self.lobby.tables),
-            players=len(self.lobby.online)
-            + (len(self.lobby.node.names()) if self.lobby.node else 0),
+            # what 'tables' lists him: a private table is listed to nobody
+            tables=count_phrase(len(self.lobby.listed_tables()), Msg.ONE_TABLE, Msg.TABLES_COUNT),
+            players=count_phrase(
+                len(self.lobby.online) + (len(self.lobby.node.names()) if self.lobby.node else 0),
+                Msg.ONE_PLAYER_HERE,
+                Msg.PLAYERS_HERE,
+            ),
             resume=resume,
         )
         session.send(ev.ok("login", said, fields))

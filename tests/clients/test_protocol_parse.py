@@ -68,7 +68,7 @@ MATCH_END_DRAW = (
 )
 OTHER_LINES = [
     "ok cmd=style style=machine text=Style machine.",
-    "ok cmd=login name=carl guest=1 text=Hello, carl (guest). 0 tables, 1 players here. "
+    "ok cmd=login name=carl guest=1 text=Hello, carl (guest). 0 tables, 1 player here. "
     "'tables', 'new', 'sit N', 'seek', 'help'.",
     "ok cmd=seek players=2 variant=moscow options=to-301 text=Waiting for a 2-player moscow game.",
     "ok cmd=sit table=1 seat=0 text=You sit at table 1, seat 0.",

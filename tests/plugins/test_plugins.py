@@ -142,9 +142,11 @@ def test_unknown_option_is_refused_listing_the_known() -> None:
         build_ruleset(options=["to-301", "to-777"])
     text = str(info.value)
     assert "'to-777'" in text and "option" in text
-    known = text.split("known: ")[1].split(", ")
+    known = text.split("; options: ")[1].split(", ")
     assert {"to-1001", "to-301", "commitment", "short"} <= set(known)
     assert "moscow" not in known and "kharkov" not in known  # variants are not options
+    # a mistyped variant reads as an option: the variants are named apart
+    assert "; variants: kharkov, moscow, tertz; " in text
     assert "three-players" not in known  # nor the player-count rules
 
 

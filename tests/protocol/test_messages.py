@@ -16,6 +16,7 @@ from deberc_net.protocol.messages import (
     RU_COMMANDS,
     RU_ERRORS,
     Msg,
+    count_phrase,
     phrase,
 )
 from deberc_net.protocol.render import render
@@ -48,8 +49,8 @@ def test_a_phrase_is_said_in_each_language_and_nests() -> None:
         Msg.WELCOME,
         name="anna",
         what=phrase(Msg.GUEST),
-        tables=2,
-        players=5,
+        tables=count_phrase(2, Msg.ONE_TABLE, Msg.TABLES_COUNT),
+        players=count_phrase(5, Msg.ONE_PLAYER_HERE, Msg.PLAYERS_HERE),
         resume=phrase(Msg.NOTHING),
     )
     assert said.text() == (

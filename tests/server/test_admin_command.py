@@ -1,0 +1,79 @@
+"""`deberc-net admin NAME` on a name already registered (a player's, or an admin's)
+refuses, changing nothing, unless told `--replace`: an operator resets a password on
+purpose, never by typing a player's name (docs/security.md). Logins over a real server
+show which password works."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+import trio
+
+from deberc_net.cli import main
+
+from .conftest import Connector
+
+StartServer = Callable[..., Awaitable[int]]
+
+
+def _admin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *argv: str, pw: str
+) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{pw}\n"))
+    code = main(["admin", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+async def _login(port: int, connect: Connector, line: str) -> str:
+    client = await connect.raw(port)
+    await client.send("style machine")
+    await client.expect("ok", cmd="style")
+    await client.send(line)
+    reply = await client.take(lambda x: x.startswith(("ok cmd=login", "error ")))
+    await client.aclose()
+    return reply.split(" ", 2)[1]
+
+
+async def test_admin_on_a_registered_name_refuses_without_replace_and_resets_with_it(
+    start_server: StartServer,
+    connect: Connector,
+    db_path: Path,
+    register: Callable[[str, str], Awaitable[None]],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    await register("newbie", "players-own")
+    db = str(db_path)
+
+    def admin(*argv: str, pw: str) -> tuple[int, str, str]:
+        return _admin(monkeypatch, capsys, *argv, "--db", db, pw=pw)
+
+    code, out, err = await trio.to_thread.run_sync(lambda: admin("NEWBIE", pw="taken"))
+    assert (code, out) == (2, "")  # (no server runs yet to log)
+    assert err == (
+        f"deberc-net admin: NEWBIE is registered already in {db}: --replace gives it this "
+        "password (its old one stops working)\n"
+    )
+    port = await start_server()
+    assert await _login(port, connect, "login newbie players-own") == "cmd=login"
+    assert await _login(port, connect, "login newbie taken") == "code=bad-password"
+
+    code, out, err = await trio.to_thread.run_sync(lambda: admin("newbie", "--replace", pw="reset"))
+    assert code == 0, err
+    said = out.splitlines()[-1]  # (the running server logs to the same capture)
+    assert said.startswith(f"newbie has a new password in {db} (the old one no longer works)")
+    assert await _login(port, connect, "login newbie reset") == "cmd=login"
+    assert await _login(port, connect, "login newbie players-own") == "code=bad-password"
+
+
+def test_admin_registers_a_new_name_with_or_without_replace(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name, flags in (("boss", ()), ("chief", ("--replace",))):
+        code, out, err = _admin(monkeypatch, capsys, name, *flags, "--db", str(db_path), pw="pw")
+        assert (code, err) == (0, "")
+        assert out == f"{name} is registered in {db_path}; list it in the server's admins\n"

@@ -1,0 +1,23 @@
+"""A word `new`/`seek` does not know is refused naming the variants as well as the
+options: 'new 2 nosuchvariant' is most likely a variant mistyped (tryout #13)."""
+
+from __future__ import annotations
+
+from .conftest import Connector
+
+
+async def test_an_unknown_word_after_the_player_count_lists_the_variants_too(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    for command in ("new 2 nosuchvariant", "seek 2 moskow"):
+        await ann.send(command)
+        error = await ann.expect("error")
+        word = command.split()[-1]
+        assert error["code"] == "bad-rules"
+        assert error["text"].startswith(
+            f"unknown option {word!r}; variants: kharkov, moscow, tertz; options: "
+        ), error
+        assert "to-301" in error["text"].split("; options: ")[1]
+    await ann.send("tables")
+    assert (await ann.expect("tables"))["total"] == "0"  # nothing opened

@@ -1,0 +1,41 @@
+"""The login greeting counts what that player may see: the tables 'tables' lists him
+(a private table is listed to nobody, so it is not counted), and says "1 table" and
+"1 player" as English does (Russian says counts as "Столов: N")."""
+
+from __future__ import annotations
+
+from .client import LineClient
+from .conftest import Connector
+
+
+async def _greeting(port: int, name: str, lang: str = "") -> str:
+    client = await LineClient.connect(port, name)
+    try:
+        await client.send(f"login {name}" + (f" lang={lang}" if lang else ""))
+        greeting = await client.take(lambda line: line.startswith(("Hello,", "Здравствуйте,")))
+        await client.send("tables")
+        listed = await client.take(lambda line: line.startswith(("No tables", "Стол", "Table")))
+    finally:
+        await client.aclose()
+    return f"{greeting}\n{listed}"
+
+
+async def test_the_greeting_counts_only_listed_tables_and_says_one_in_the_singular(
+    port: int, connect: Connector
+) -> None:
+    said = await _greeting(port, "petr")
+    assert said.startswith("Hello, petr (guest). 0 tables, 1 player here. ")
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2 private")
+    await ann.expect("ok", cmd="sit")
+    said = await _greeting(port, "ivan")
+    assert said.startswith("Hello, ivan (guest). 0 tables, 2 players here. "), said
+    assert said.endswith("\nNo tables. 'new' opens one, 'seek' waits for a game."), said
+    bob = await connect.machine(port, "bob")
+    await bob.send("new 2")
+    await bob.expect("ok", cmd="sit")
+    said = await _greeting(port, "oleg")
+    assert said.startswith("Hello, oleg (guest). 1 table, 3 players here. "), said
+    assert "\nTable " in said
+    said = await _greeting(port, "pavel", lang="ru")
+    assert said.startswith("Здравствуйте, pavel (гость). Столов: 1, игроков здесь: 3. "), said

@@ -1,0 +1,74 @@
+"""`deberc-net serve` refused at start-up (a port in use or out of range, a host that
+does not resolve, the web face on the game port): one line saying why, status 2, no
+traceback — a real process against ports a socket of the test's own holds."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from deberc_net.cli import main
+
+
+@pytest.fixture
+def held_port() -> Iterator[int]:
+    """A loopback port this test listens on, so the server cannot."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        yield int(sock.getsockname()[1])
+
+
+def _serve(tmp_path: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "deberc_net", "serve", "--db", str(tmp_path / "s.sqlite3")]
+    return subprocess.run(
+        [*command, *flags], capture_output=True, text=True, timeout=30, check=False
+    )
+
+
+def _said(done: subprocess.CompletedProcess[str]) -> str:
+    """The one line the command said; it ended with status 2 and no traceback."""
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("deberc-net serve: "), done.stderr
+    return last
+
+
+def test_a_game_port_in_use_is_one_line(tmp_path: Path, held_port: int) -> None:
+    line = _said(_serve(tmp_path, "--port", str(held_port), "--http-port", "0"))
+    assert f"cannot listen on 127.0.0.1:{held_port}" in line and "in use" in line
+
+
+def test_a_web_port_in_use_is_one_line(tmp_path: Path, held_port: int) -> None:
+    line = _said(_serve(tmp_path, "--port", "0", "--http-port", str(held_port)))
+    assert f"cannot listen on 127.0.0.1:{held_port} (web)" in line and "in use" in line
+
+
+def test_a_host_that_does_not_resolve_is_one_line(tmp_path: Path) -> None:
+    line = _said(_serve(tmp_path, "--host", "nosuch.invalid", "--port", "0", "--http-port", "0"))
+    assert "cannot listen on nosuch.invalid:0" in line
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--port", "70000"], "--port expects a port number, 0 to 65535, not 70000"),
+        (["--port", "-5"], "--port expects a port number, 0 to 65535, not -5"),
+        (["--http-port", "70001"], "--http-port expects a port number, 0 to 65535, not 70001"),
+        (["--port", "7611", "--http-port", "7611"], "--http-port 7611 is the game's --port too"),
+    ],
+)
+def test_a_port_out_of_range_is_refused_before_anything_opens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], said: str
+) -> None:
+    db = tmp_path / "s.sqlite3"
+    assert main(["serve", "--db", str(db), *flags]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"deberc-net serve: {said}") and err.count("\n") == 1, err
+    assert not db.exists()
