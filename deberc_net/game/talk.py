@@ -115,12 +115,9 @@ def in_window(deal: Deal, seat: int) -> bool:
     )  # a seat told 'skin' may still talk: only its card comes before the show
 
 
-def may_swap(deal: Deal, seat: int) -> bool:
-    return in_window(deal, seat) and _may_swap_in_window(deal, seat)
-
-
 def _may_swap_in_window(deal: Deal, seat: int) -> bool:
-    """``may_swap`` for a seat whose window is open (the caller tested ``in_window``)."""
+    """Whether ``seat``, whose window is open (the caller tested ``in_window``), may
+    swap the seven of trumps for the turned card now."""
     s = deal.rules.settings
     trump = deal.trump
     return (
@@ -134,16 +131,10 @@ def _may_swap_in_window(deal: Deal, seat: int) -> bool:
     )
 
 
-def talk_calls(deal: Deal, seat: int) -> list[Call]:
-    """The seven swap, its question and the declarations open to ``seat`` now."""
-    if not in_window(deal, seat):
-        return []
-    return window_talk_calls(deal, seat)
-
-
 def window_talk_calls(deal: Deal, seat: int) -> list[Call]:
-    """``talk_calls`` for a seat whose window is open: the caller tested ``in_window``
-    (the deal's legal calls do, on the way, for every move of the first trick)."""
+    """The seven swap, its question and the declarations open to ``seat`` now, whose
+    window is open: the caller tested ``in_window`` (the deal's legal calls do, on the
+    way, for every move of the first trick)."""
     talk = deal.talk
     out: list[Call] = []
     if _may_swap_in_window(deal, seat):
