@@ -21,7 +21,17 @@ _EXPECTS = {
 _PORTS = ("port", "http_port")
 # at 0 these would divide by zero ('who'), hold every login or registration for a
 # thread that never comes, or beat the heartbeat without a pause
-_AT_LEAST_ONE = ("page_size", "hash_workers", "registration_workers", "heartbeat_ms")
+# 0 would make the server unusable: no line fits, every reader dropped, no call queued,
+# 'who' divided by zero, no login finished, a heartbeat without a pause
+_AT_LEAST_ONE = (
+    "max_line",
+    "outbox_bytes",
+    "table_requests_waiting",
+    "page_size",
+    "hash_workers",
+    "registration_workers",
+    "heartbeat_ms",
+)
 
 
 @attrs.define
@@ -103,7 +113,13 @@ class Config:
             if problem is not None:
                 raise ValueError(f"{path}: setting {name} {problem}, not {value!r}")
         merged = {**section, **{k: v for k, v in overrides.items() if v is not None}}
-        return cls(**merged)
+        config = cls(**merged)
+        if config.server_dead_ms <= config.heartbeat_ms:  # every other server dead at once
+            raise ValueError(
+                f"{path}: setting server_dead_ms expects more than heartbeat_ms"
+                f" ({config.heartbeat_ms}), not {config.server_dead_ms!r}"
+            )
+        return config
 
 
 def setting_problem(name: str, value: object) -> str | None:

@@ -39,6 +39,11 @@ def _settings(tmp_path: Path, text: str) -> Path:
         ("hash_workers = 0", "setting hash_workers expects a whole number, 1 or more"),
         ("registration_workers = 0", "setting registration_workers expects a whole number, 1"),
         ("heartbeat_ms = 0", "setting heartbeat_ms expects a whole number, 1 or more"),
+        ("max_line = 0", "setting max_line expects a whole number, 1 or more, not 0"),
+        ("outbox_bytes = 0", "setting outbox_bytes expects a whole number, 1 or more"),
+        ("table_requests_waiting = 0", "setting table_requests_waiting expects a whole"),
+        ("server_dead_ms = 5000", "setting server_dead_ms expects more than heartbeat_ms"),
+        ("heartbeat_ms = 40000", "setting server_dead_ms expects more than heartbeat_ms"),
     ],
 )
 def test_a_bad_value_is_refused_naming_its_setting_and_what_it_expects(
