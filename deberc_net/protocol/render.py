@@ -1058,16 +1058,22 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
 def _human_record(record: dict[str, Any]) -> list[str]:
     """The deal's play trick by trick: who led, the cards in order, who took it."""
     names = record["players"]
-    out = [
-        f"Deal {record['deal_no']} in full" + (":" if record["tricks"] else ": no card was played.")
-    ]
-    for number, trick in enumerate(record["tricks"], 1):
+    tricks = played_tricks(record)
+    out = [f"Deal {record['deal_no']} in full" + (":" if tricks else ": no card was played.")]
+    for number, trick in enumerate(tricks, 1):
         seat = trick["leader"]
         laid = []
         for text in trick["cards"]:
             laid.append(f"{names[seat]} {_pretty_token(text)}")
             seat = (seat + 1) % len(names)
         taker = trick.get("winner")
-        took = f" → {names[taker]}" if isinstance(taker, int) else ""
+        took = f" → {names[taker]}" if isinstance(taker, int) else " (unfinished)"
         out.append(f"  trick {number}: {', '.join(laid)}{took}")
     return out
+
+
+def played_tricks(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A record's tricks in play order, the one left unfinished (a forfeit mid-trick,
+    docs/records.md) last, without a winner."""
+    unfinished = record.get("unfinished_trick")
+    return [*record["tricks"], *([unfinished] if unfinished else [])]

@@ -32,6 +32,7 @@ from .render import (
     games_lines,
     history_lines,
     invited_lines,
+    played_tricks,
     rematch_lines,
     said_lines,
     sheet_lines,
@@ -291,15 +292,16 @@ def _last(e: ev.LastTrick) -> list[str]:
 def _record(record: dict[str, Any]) -> list[str]:
     """The deal's play trick by trick: who led, the cards in order, who took it."""
     names = record["players"]
-    none = "" if record["tricks"] else " ни одной карты не сыграно."
+    tricks = played_tricks(record)
+    none = "" if tricks else " ни одной карты не сыграно."
     out = [f"Раздача {record['deal_no']} полностью:{none}"]
-    for number, trick in enumerate(record["tricks"], 1):
+    for number, trick in enumerate(tricks, 1):
         seat = trick["leader"]
         laid = []
         for text in trick["cards"]:
             laid.append(f"{names[seat]} {ru_call(text)}")
             seat = (seat + 1) % len(names)
         taker = trick.get("winner")
-        took = f" → {names[taker]}" if isinstance(taker, int) else ""
+        took = f" → {names[taker]}" if isinstance(taker, int) else " (не доиграна)"
         out.append(f"  взятка {number}: {', '.join(laid)}{took}")
     return out

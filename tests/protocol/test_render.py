@@ -12,6 +12,7 @@ from deberc_net.game.cards import parse_card
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.render import HUMAN, MACHINE, for_people, render
+from deberc_net.protocol.render_ru import render_ru
 from deberc_net.testing import build_ruleset
 from tests.game.decks import match2, say
 
@@ -196,3 +197,28 @@ def test_engine_refusals_are_told_to_people_in_their_notation() -> None:
     error = ev.Error("must-follow-suit", "you hold s: follow suit", "you hold ♠: follow suit")
     assert render(error, HUMAN) == ["Error (must-follow-suit): you hold ♠: follow suit"]
     assert render(error, MACHINE) == ["error code=must-follow-suit text=you hold s: follow suit"]
+
+
+def test_a_record_with_an_unfinished_trick_tells_its_cards_in_both_languages() -> None:
+    record = {
+        "deal_no": 2,
+        "players": ["ann", "bob", "cid"],
+        "tricks": [{"leader": 1, "cards": ["Ah", "Kh", "7h"], "winner": 1}],
+        "unfinished_trick": {"leader": 1, "cards": ["10s"]},
+    }
+    event = ev.DealRecord(4, record)
+    assert render(event, HUMAN) == [
+        "Deal 2 in full:",
+        "  trick 1: bob A♥, cid K♥, ann 7♥ → bob",
+        "  trick 2: bob 10♠ (unfinished)",
+    ]
+    assert render_ru(event)[0] == "Раздача 2 полностью:"
+    assert render_ru(event)[2].endswith("(не доиграна)")
+    bare = ev.DealRecord(
+        4, {**record, "tricks": [], "unfinished_trick": {"leader": 0, "cards": ["7s"]}}
+    )
+    assert render(bare, HUMAN)[:2] == ["Deal 2 in full:", "  trick 1: ann 7♠ (unfinished)"]
+    nothing = ev.DealRecord(4, {"deal_no": 1, "players": ["ann", "bob"], "tricks": []})
+    assert render(nothing, HUMAN) == ["Deal 1 in full: no card was played."]
+    assert render_ru(nothing) == ["Раздача 1 полностью: ни одной карты не сыграно."]
+    assert render(event, MACHINE)[0].startswith("record table=4 deal=2 text={")
