@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -74,6 +75,34 @@ async def test_a_waiting_table_is_listed_in_html_and_json(
     assert status == 200 and b'<a href="/table/1">1</a>' in body and b"ann, (free)" in body
     status, body = await web.get("/table/1")
     assert status == 200 and b"Table 1" in body and b"ann" in body
+
+
+LINKED = re.compile(r"""(?:href|src)=["']([^"']*)["']""")
+
+
+async def test_pages_fetch_their_files_by_path_whatever_host_the_request_names(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """No URL is built from the request's Host header: a forged one cannot point a
+    page's style sheet or scripts elsewhere, and behind a TLS proxy they stay https."""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    forged = {"Host": "evil.example:80"}
+    wanted = {"/": "/static/tables.js", "/table/1": "/static/table.js", "/nowhere": None}
+    for path, script in wanted.items():
+        status, body = await web.get(path, headers=forged)
+        page = body.decode()
+        assert status == (404 if path == "/nowhere" else 200), path
+        assert "evil.example" not in page, path
+        links = LINKED.findall(page)
+        assert "/static/style.css" in links and (script is None or script in links), path
+        for link in links:  # every link on the server, by its path (no scheme, no host)
+            assert link.startswith(("/", "#")) and not link.startswith("//"), (path, link)
+        for link in {x for x in links if x.startswith("/static/")}:
+            status, _ = await web.get(link, headers=forged)
+            assert status == 200, link
 
 
 async def test_unknown_things_are_404_with_a_reason(start_web: StartWeb) -> None:
