@@ -195,6 +195,51 @@ async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(
         assert status == 404 and b"no finished match of" in body
 
 
+async def test_a_match_over_before_its_first_call_is_linked_and_shown_though_it_has_no_deal(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """A private match left before anybody called (tryout #8): no deal is recorded
+    (docs/protocol.md §11.3), yet it is over, listed on its players' pages and linked
+    there: its replay page says so instead of 404."""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    bob = await connect.machine(web.port, "bob")
+    await ann.send("new 2 private")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("invite bob")
+    await ann.expect("ok", cmd="invite")
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    match = (await ann.expect("event", kind="start"))["match"]
+    await bob.send("leave")  # before the first call
+    end = await ann.expect("event", kind="match-end")
+    assert (end["reason"], end["name"]) == ("left", "ann")
+    assert not [x for x in ann.lines if x.startswith("record ")]  # no deal to record
+
+    for name in ("ann", "bob"):
+        status, body = await web.get(f"/players/{name}")
+        assert status == 200 and f'<a href="/games/{match}">{match}</a>'.encode() in body
+    status, body = await web.get(f"/games/{match}")
+    page = body.decode()
+    assert status == 200, page
+    assert "No deal was played: the match ended (left) before the first call." in page
+    assert "won by ann" in page and '<strong id="final-totals">0 : 0' in page
+    status, body = await web.get(f"/api/games/{match}")
+    assert status == 200
+    assert json.loads(body) == {
+        "match": match,
+        "players": ["ann", "bob"],
+        "variant": "moscow",
+        "options": [],
+        "totals": [0, 0],
+        "winner": "ann",
+        "reason": "left",
+        "deals": [],
+    }
+    status, body = await web.get("/games/m999")  # an id never played: still 404
+    assert status == 404 and b"no finished match m999" in body
+
+
 async def test_a_private_table_is_not_shown_nor_watched_from_the_web(
     start_web: StartWeb, connect: Connector
 ) -> None:

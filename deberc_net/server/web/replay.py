@@ -66,6 +66,7 @@ class Replay:
     deals: list[ReplayedDeal]
     totals: list[int]
     winner: str | None  # the side's names, or None for a draw
+    reason: str  # why the match ended (docs/records.md match_over)
 
 
 class NoSuchGame(LookupError):
@@ -95,6 +96,23 @@ def replay_match(records: list[dict[str, Any]], book: RuleBook) -> Replay:
         deals=deals,
         totals=totals,
         winner=winner,
+        reason=over.get("reason", ""),
+    )
+
+
+def replay_without_deals(row: dict[str, Any]) -> Replay:
+    """A match over before its first call (a forfeit leaves no deal then, docs/protocol.md
+    §11.3), from its stored row (``Store.finished_match``)."""
+    winners = [name for name in (row["winner"] or "").split(",") if name]
+    return Replay(
+        match=row["match"],
+        players=list(row["players"]),
+        variant=row["variant"],
+        options=list(row["options"]),
+        deals=[],
+        totals=list(row["totals"]),
+        winner=", ".join(winners) or None,
+        reason=row["reason"],
     )
 
 
