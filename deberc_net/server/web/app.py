@@ -63,7 +63,8 @@ def make_app(lobby: Lobby) -> Starlette:
         summary = _table(request)
         if summary is None:
             return not_found(request, f"no open table {request.path_params['n']}")
-        return page(request, "table.html", table=summary)
+        board = views.board_now(lobby.tables[summary.id])
+        return page(request, "table.html", table=summary, board=board)
 
     async def api_table(request: Request) -> Response:
         summary = _table(request)
