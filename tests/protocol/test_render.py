@@ -52,7 +52,7 @@ GOLDEN: list[tuple[object, str, str]] = [
     (
         g.CallMade(1, parse_token("ot-K-kozyrnogo"), auto=True),
         "kind=call seat=1 call=ot-K-kozyrnogo auto=1",
-        "boris: ot-K-kozyrnogo (clock)",
+        "boris: ot korolya kozyrnogo (clock)",  # spoken, not the token (tryout #12)
     ),
     (g.CardPlayed(1, card("10h")), "kind=play seat=1 card=10h auto=0", "boris plays 10♥"),
     (
@@ -165,9 +165,12 @@ def test_the_swap_question_reads_as_the_tables_question() -> None:
     match.names = ("anna", "boris")
     say(match, 0, "igrayu")
     lines = render(ev.Ask(1, 1, view(match, 0), 60500), HUMAN)
-    assert "Each seat in turn may swap the trump 7 for the turned card: anna now." in lines
+    # anna is told about herself in the second person (tryout #12); a watcher by name
+    assert "Each seat in turn may swap the trump 7 for the turned card: you now." in lines
+    watched = render(ev.Ask(1, 1, view(match, None), None, kind=ev.AskKind.STATE), HUMAN)
+    assert "Each seat in turn may swap the trump 7 for the turned card: anna now." in watched
     assert not any("asked" in line for line in lines)
-    assert lines[-1] == "Your call [60 s]: ne-menyayu"
+    assert lines[-1] == "Your call [60 s]: ne menyayu"  # spoken, as typed: not ne-menyayu
     [machine] = render(ev.Ask(1, 1, view(match, 0), 60500), MACHINE)
     assert "pending=swap?:0:0" in machine and "legal=ne-menyayu " in machine
 
@@ -181,10 +184,17 @@ def test_the_rost_exchange_reads_as_sentences() -> None:
     match.apply(0, parse_token("7s"))
     say(match, 1, "rost?")
     lines = render(ev.Ask(1, 1, view(match, 0), 60500), HUMAN)
-    assert "boris asks anna how high the combination goes (rost?): anna names its top." in lines
+    assert "boris asks you how high the combination goes (rost?): you name its top." in lines
+    assert lines[-1] == "Your call [60 s]: ot desyatki"  # the spoken form, not ot-10
+    told_boris = render(ev.Ask(1, 1, view(match, 1), None, kind=ev.AskKind.STATE), HUMAN)
+    assert "You ask anna how high the combination goes (rost?): anna names its top." in told_boris
+    watched = render(ev.Ask(1, 1, view(match, None), None, kind=ev.AskKind.STATE), HUMAN)
+    assert "boris asks anna how high the combination goes (rost?): anna names its top." in watched
     say(match, 0, "ot-10")
     lines = render(ev.Ask(1, 1, view(match, 1), 60500), HUMAN)
-    assert "boris has heard the top card: boris says pishet, or names a higher one." in lines
+    assert "You have heard the top card: say pishet, or name a higher one." in lines
+    watched = render(ev.Ask(1, 1, view(match, None), None, kind=ev.AskKind.STATE), HUMAN)
+    assert "boris has heard the top card: boris says pishet, or names a higher one." in watched
     assert not any("asked" in line or "must answer" in line for line in lines)
     assert all(len(line) <= 80 for line in lines)
 
