@@ -164,6 +164,7 @@ class Match:
         if self.over:
             return []
         others = [s for s in range(len(self.totals)) if s != side]
+        # the highest total; max keeps the first of a tie: the lowest seat (protocol §11.3)
         self.result = MatchEnd(max(others, key=lambda s: self.totals[s]), reason)
         events: list[MatchEvent] = []
         deal = self.deal

@@ -175,6 +175,7 @@ class RecordFold:
             "turned": card_str(started.turned),
             "fresa": None if end.fresa is None else card_str(end.fresa),
             "tricks": self._tricks,
+            **self._unfinished_trick(),
             "declared": declared,
             "points": None if end.points is None else list(end.points),
             "written": None if end.written is None else list(end.written),
@@ -185,6 +186,15 @@ class RecordFold:
             "notes": list(end.notes),
             **end.extra,
         }
+
+    def _unfinished_trick(self) -> dict[str, Any]:
+        """A deal that ended with cards on the table (a forfeit mid-trick): that trick,
+        its cards the plays after the taken tricks' (docs/records.md)."""
+        if self._leader is None:
+            return {}
+        plays = [c["card"] for c in self._calls if c["call"] == PLAY and "penalty" not in c]
+        laid = plays[sum(len(trick["cards"]) for trick in self._tricks) :]
+        return {"unfinished_trick": {"leader": self._leader, "cards": laid}}
 
     def record(self, head: RecordHead) -> dict[str, Any]:
         """The whole record: ``head`` around the body, the match's standing after it."""

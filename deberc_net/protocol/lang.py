@@ -89,6 +89,32 @@ def ru_card_text(text: str) -> str:
     return _PRETTY_CARD.sub(lambda m: _LATIN_RANK.get(m.group(1), m.group(1)) + m.group(2), text)
 
 
+# "ot korolya": the genitive as a Latin-script player says it (vocabulary reads it back)
+EN_GENITIVE = ("semerki", "vosmerki", "devyatki", "desyatki", "valta", "damy", "korolya", "tuza")
+_EN_CALL_TOKEN = re.compile(r"(?<![\w?-])([\w?]+(?:-[\w?]+)+)(?![\w?-])")
+
+
+def spoken_call(token: str) -> str:
+    """A call's token as a player says (and may type) it in the Latin-script human
+    style: 'ot-K' is 'ot korolya', 'ne-prokhodit' 'ne prokhodit', 'igrayu-h' 'igrayu ♥',
+    'Js' 'J♠'. Each one reads back as the same call (protocol.vocabulary: words are
+    its token's parts, a hyphen typed as a space)."""
+    if m := _CARD_TOKEN.fullmatch(token):
+        return m.group(1) + SUIT_SYMBOLS[m.group(2)]
+    if m := _OT.fullmatch(token):
+        trump = " kozyrnogo" if m.group(2) else ""
+        return f"ot {EN_GENITIVE[_RANK_INDEX[m.group(1)]]}{trump}"
+    if token.startswith(C.IGRAYU + "-") and token[-1] in SUIT_SYMBOLS:
+        return f"igrayu {SUIT_SYMBOLS[token[-1]]}"
+    return token.replace("-", " ")
+
+
+def spoken_calls_in(text: str) -> str:
+    """Every hyphenated call token in an engine message ('ot-K is not a call you may
+    make now') in its spoken form ('ot korolya is not ...')."""
+    return _EN_CALL_TOKEN.sub(lambda m: spoken_call(m.group(1)), text)
+
+
 def ru_call(token: str) -> str:
     """A call's token as a Russian player says it: 'ot-A' is 'от туза', 'Js' is 'В♠'.
     Each one reads back as the same call (protocol.vocabulary); a plugin's own call is

@@ -22,7 +22,7 @@ from deberc_net.game.view import SeatView
 
 from . import events as ev
 from .event_lines import EVENT_LINES
-from .lang import RU_MATCH_REASONS, RU_OUTCOMES, Lang
+from .lang import RU_MATCH_REASONS, RU_OUTCOMES, Lang, spoken_call, spoken_calls_in
 from .messages import Msg, phrase
 from .wire import format_line as line
 from .wire import format_value as _value
@@ -79,10 +79,12 @@ _HOLD_SUIT = re.compile(r"\byou hold ([shdc]):")
 
 
 def for_people(text: str, names: Sequence[str]) -> str:
-    """An engine message (said to programs as it is) in the human notation: names for
-    seat numbers, ♠♥♦♣ for the suit letters of cards."""
+    """An engine message (said to programs as it is) in the human notation: calls as
+    spoken ('ot korolya', not 'ot-K'), names for seat numbers, ♠♥♦♣ for the suit
+    letters of cards. (The calls first: a name may hold a hyphen.)"""
     text = _SEAT_TEXT.sub(
-        lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), text
+        lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0),
+        spoken_calls_in(text),
     )
     text = _HOLD_SUIT.sub(lambda m: f"you hold {SUIT_SYMBOLS[m.group(1)]}:", text)
     return _CARD_TEXT.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
@@ -859,7 +861,7 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
         out.append(f"Your hand: {pretty_hand(v.hand, order)}")
     out.extend(_game_line(name, value) for name, value in v.game if value is not None)
     if v.pending is not None:
-        out.append(_question(*v.pending, n))
+        out.append(_question(*v.pending, n, v.seat))
     if e.kind == ev.AskKind.ASK and v.legal:
         playable = [t for t in v.legal if t[0].isdigit() or t[0] in "JQKA"]
         talk = [t for t in v.legal if t not in playable]
@@ -869,7 +871,8 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
             _pretty_token(t)
             for t in sorted(playable, key=lambda t: shown.index(t) if t in shown else len(shown))
         ]
-        options = " | ".join(_numbered_runs(talk) + ([", ".join(cards)] if cards else []))
+        spoken = [spoken_call(t) for t in _numbered_runs(talk)]
+        options = " | ".join(spoken + ([", ".join(cards)] if cards else []))
         clock = f" [{e.clock_ms // 1000} s]" if e.clock_ms is not None else ""
         out.append(f"Your call{clock}: {options}")
     elif v.to_act is not None and v.seat != v.to_act:
@@ -911,26 +914,53 @@ def _pretty_token(token: str) -> str:
 
 
 def _pretty_call(token: str) -> str:
-    """A call as typed, a card in it (a play, 'hod-Js') with its suit symbol."""
-    return _CARD_TEXT.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], token)
+    """A call as spoken: 'ot korolya', 'ne prokhodit', a card 'J♠' (lang.spoken_call)."""
+    return spoken_call(token)
 
 
-def _question(kind: str, asker: int, answerer: int, n: Sequence[str]) -> str:
-    """The open question of the table talk, as a player would say it."""
-    a, b = n[asker], n[answerer]
+def _question(kind: str, asker: int, answerer: int, n: Sequence[str], me: int | None = None) -> str:
+    """The open question of the table talk, as a player would say it; to ``me`` (the
+    seat it is told to) about himself in the second person."""
+
+    def who(seat: int) -> str:
+        return "you" if seat == me else n[seat]
+
+    def does(seat: int, verb: str) -> str:  # "boris names" / "you name"
+        return f"you {verb}" if seat == me else f"{n[seat]} {verb}s"
+
+    a, b = who(asker), who(answerer)
     if kind == SWAP_Q:  # the table asks every seat in turn, nobody asked it
         return f"Each seat in turn may swap the trump 7 for the turned card: {b} now."
     if kind == "rost":
-        return f"{a} asks {b} how high the combination goes (rost?): {b} names its top."
+        return _capital(
+            f"{does(asker, 'ask')} {b} how high the combination goes (rost?): "
+            f"{does(answerer, 'name')} its top."
+        )
     if kind == "rost-reply":
+        if asker == me:
+            return "You have heard the top card: say pishet, or name a higher one."
         return f"{a} has heard the top card: {a} says pishet, or names a higher one."
     if kind == "show":
-        return f"{a} asks {b} to show the combination (pokazhi): {b} shows it."
+        return _capital(
+            f"{does(asker, 'ask')} {b} to show the combination (pokazhi): "
+            f"{does(answerer, 'show')} it."
+        )
     if kind == "prokhodit":
-        return f"{a} asks whether the trump run passes (prokhodit?): {b} answers."
+        return _capital(
+            f"{does(asker, 'ask')} whether the trump run passes (prokhodit?): "
+            f"{does(answerer, 'answer')}."
+        )
     if kind == "lomayu":  # Tertz: the loser of the first trick breaks the deck
-        return f"{b} breaks the deck (lomayu N): N cards from the talon's top go under it."
-    return f"{a} asks {kind}: {b} answers."
+        verb = "break" if answerer == me else "breaks"
+        return _capital(
+            f"{b} {verb} the deck (lomayu N): N cards from the talon's top go under it."
+        )
+    return _capital(f"{does(asker, 'ask')} {kind}: {does(answerer, 'answer')}.")
+
+
+def _capital(sentence: str) -> str:
+    """'you ask …' starts a sentence as 'You ask …' (a name stays as it is written)."""
+    return "You" + sentence[3:] if sentence.startswith("you ") else sentence
 
 
 def _last(e: ev.LastTrick, machine: bool) -> list[str]:
@@ -1058,16 +1088,22 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
 def _human_record(record: dict[str, Any]) -> list[str]:
     """The deal's play trick by trick: who led, the cards in order, who took it."""
     names = record["players"]
-    out = [
-        f"Deal {record['deal_no']} in full" + (":" if record["tricks"] else ": no card was played.")
-    ]
-    for number, trick in enumerate(record["tricks"], 1):
+    tricks = played_tricks(record)
+    out = [f"Deal {record['deal_no']} in full" + (":" if tricks else ": no card was played.")]
+    for number, trick in enumerate(tricks, 1):
         seat = trick["leader"]
         laid = []
         for text in trick["cards"]:
             laid.append(f"{names[seat]} {_pretty_token(text)}")
             seat = (seat + 1) % len(names)
         taker = trick.get("winner")
-        took = f" → {names[taker]}" if isinstance(taker, int) else ""
+        took = f" → {names[taker]}" if isinstance(taker, int) else " (unfinished)"
         out.append(f"  trick {number}: {', '.join(laid)}{took}")
     return out
+
+
+def played_tricks(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A record's tricks in play order, the one left unfinished (a forfeit mid-trick,
+    docs/records.md) last, without a winner."""
+    unfinished = record.get("unfinished_trick")
+    return [*record["tricks"], *([unfinished] if unfinished else [])]

@@ -32,6 +32,7 @@ from .render import (
     games_lines,
     history_lines,
     invited_lines,
+    played_tricks,
     rematch_lines,
     said_lines,
     sheet_lines,
@@ -233,7 +234,7 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
         out.append(f"Ваши карты: {ru_hand(v.hand, order)}")
     out.extend(_game_line(name, value) for name, value in v.game if value is not None)
     if v.pending is not None:
-        out.append(_question(*v.pending, n))
+        out.append(_question(*v.pending, n, v.seat))
     if e.kind == ev.AskKind.ASK and v.legal:
         shown = [card_str(c) for c in _ordered(v.hand, order)]
         playable = [t for t in v.legal if t in shown]
@@ -257,22 +258,39 @@ def _game_line(name: str, value: Any) -> str:
     return f"{_GAME_FIELDS.get(name, name)}: {value}"
 
 
-def _question(kind: str, asker: int, answerer: int, n: Sequence[str]) -> str:
-    """The open question of the table talk, as a Russian player would say it."""
+def _question(kind: str, asker: int, answerer: int, n: Sequence[str], me: int | None = None) -> str:
+    """The open question of the table talk, as a Russian player would say it; to ``me``
+    (the seat it is told to) about himself on «вы»."""
     a, b = n[asker], n[answerer]
+    you_ask, you_answer = asker == me, answerer == me
     if kind == SWAP_Q:
-        return f"Каждый по очереди может обменять козырную семерку на открытую карту: {b}."
+        who = "вы" if you_answer else b
+        return f"Каждый по очереди может обменять козырную семерку на открытую карту: {who}."
     if kind == "rost":
+        if you_answer:
+            return f"{a} спрашивает вас, от какой карты комбинация («рост?»): назовите старшую."
+        if you_ask:
+            return f"Вы спрашиваете {b}, от какой карты комбинация («рост?»): {b} называет старшую."
         return f"{a} спрашивает {b}, от какой карты комбинация («рост?»): {b} называет старшую."
     if kind == "rost-reply":
+        if you_ask:
+            return "Вы услышали старшую карту: скажите «пишет» или назовите старше."
         return f"{a} услышал старшую карту: {a} говорит «пишет» или называет старше."
     if kind == "show":
-        return f"{a} просит {b} показать комбинацию («покажи»): {b} показывает."
+        if you_answer:
+            return f"{a} просит вас показать комбинацию («покажи»): покажите её."
+        asks = "Вы просите" if you_ask else f"{a} просит"
+        return f"{asks} {b} показать комбинацию («покажи»): {b} показывает."
     if kind == "prokhodit":
-        return f"{a} спрашивает, проходит ли козырная комбинация («проходит?»): {b} отвечает."
+        asks = "Вы спрашиваете" if you_ask else f"{a} спрашивает"
+        answers = "ответьте" if you_answer else f"{b} отвечает"
+        return f"{asks}, проходит ли козырная комбинация («проходит?»): {answers}."
     if kind == "lomayu":  # терц: проигравший первую взятку ломает колоду
-        return f"{b} ломает колоду («ломаю N»): N карт сверху колоды уходят под низ."
-    return f"{a} спрашивает «{ru_call(kind)}»: {b} отвечает."
+        breaks = "Вы ломаете" if you_answer else f"{b} ломает"
+        return f"{breaks} колоду («ломаю N»): N карт сверху колоды уходят под низ."
+    asks = "Вы спрашиваете" if you_ask else f"{a} спрашивает"
+    answers = "ответьте" if you_answer else f"{b} отвечает"
+    return f"{asks} «{ru_call(kind)}»: {answers}."
 
 
 def _last(e: ev.LastTrick) -> list[str]:
@@ -291,15 +309,16 @@ def _last(e: ev.LastTrick) -> list[str]:
 def _record(record: dict[str, Any]) -> list[str]:
     """The deal's play trick by trick: who led, the cards in order, who took it."""
     names = record["players"]
-    none = "" if record["tricks"] else " ни одной карты не сыграно."
+    tricks = played_tricks(record)
+    none = "" if tricks else " ни одной карты не сыграно."
     out = [f"Раздача {record['deal_no']} полностью:{none}"]
-    for number, trick in enumerate(record["tricks"], 1):
+    for number, trick in enumerate(tricks, 1):
         seat = trick["leader"]
         laid = []
         for text in trick["cards"]:
             laid.append(f"{names[seat]} {ru_call(text)}")
             seat = (seat + 1) % len(names)
         taker = trick.get("winner")
-        took = f" → {names[taker]}" if isinstance(taker, int) else ""
+        took = f" → {names[taker]}" if isinstance(taker, int) else " (не доиграна)"
         out.append(f"  взятка {number}: {', '.join(laid)}{took}")
     return out

@@ -1,5 +1,5 @@
-"""The human style in Russian ('lang ru'), sans-IO: the talk as Russian players say it,
-and every Russian rendering read back as the same call."""
+"""The human style in Russian ('lang ru'), sans-IO: the talk as Russian players say it
+(and the Latin-script style's spoken calls), every rendering read back as the same call."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from deberc_net.game import events as g
 from deberc_net.game.calls import parse_token
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.lang import ru_call, ru_card_text
-from deberc_net.protocol.render import MACHINE, columns, render
+from deberc_net.protocol.lang import ru_call, ru_card_text, spoken_call
+from deberc_net.protocol.render import HUMAN, MACHINE, columns, for_people, render
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.protocol.vocabulary import parse_call
 from tests.game.decks import match2, say
@@ -88,8 +88,12 @@ def test_the_rost_exchange_and_the_prompt_in_russian() -> None:
     match.apply(0, parse_token("7s"))
     say(match, 1, "rost?")
     lines = render_ru(ev.Ask(1, 1, view(match, 0), 60500))
-    assert "boris спрашивает anna, от какой карты комбинация («рост?»): anna называет " in (
+    assert "boris спрашивает вас, от какой карты комбинация («рост?»): назовите старшую." in (
         " ".join(x.strip() for x in lines)
+    )  # anna about herself: on «вы» (tryout #12)
+    watched = render_ru(ev.Ask(1, 1, view(match, None), None, kind=ev.AskKind.STATE))
+    assert "boris спрашивает anna, от какой карты комбинация («рост?»): anna называет " in (
+        " ".join(x.strip() for x in watched)
     )
     prompt = lines[-1]
     assert prompt.startswith("Ваш ход [60 с]: ") and "от десятки" in prompt, prompt
@@ -123,3 +127,50 @@ def test_names_in_wide_letters_still_fit_80_columns() -> None:
         assert all(columns(x) <= 80 for x in lines), lines
         assert " ".join(x.strip() for x in lines).count("張三") == 20  # dealer and score
     assert columns("Т♠ 張") == 5
+
+
+@pytest.mark.parametrize(
+    ("token", "said"),
+    [
+        ("ot-A", "ot tuza"),
+        ("ot-J", "ot valta"),
+        ("ot-K", "ot korolya"),
+        ("ot-10-kozyrnogo", "ot desyatki kozyrnogo"),
+        ("ot-7", "ot semerki"),
+        ("ne-prokhodit", "ne prokhodit"),
+        ("prokhodit?", "prokhodit?"),
+        ("ne-menyayu", "ne menyayu"),
+        ("chetyre-semerki", "chetyre semerki"),
+        ("igrayu-h", "igrayu ♥"),
+        ("dva-tertsa", "dva tertsa"),
+        ("tri-pyatdesyat", "tri pyatdesyat"),
+        ("pishet", "pishet"),
+        ("Js", "J♠"),
+        ("10h", "10♥"),
+    ],
+)
+def test_the_talk_in_the_latin_human_style_is_spoken_and_reads_back(token: str, said: str) -> None:
+    """Tryout #12: people are shown 'ot korolya', not the token 'ot-K'; what they are
+    shown they may type."""
+    assert spoken_call(token) == said
+    assert parse_call(said, [parse_token(token)]).token() == token
+
+
+def test_engine_refusals_speak_the_calls_to_people_and_keep_the_tokens_for_programs() -> None:
+    names = ("house-heuristic-1", "misha")
+    for message, told in [
+        ("ot-K is not a call you may make now", "ot korolya is not a call you may make now"),
+        (
+            "bidding is on: ne-prokhodit comes after the order",
+            "bidding is on: ne prokhodit comes after the order",
+        ),
+        ("it is seat 0's turn", "it is house-heuristic-1's turn"),  # a name keeps its hyphens
+        (
+            "you do not hold dva-tertsa; your best is terts",
+            "you do not hold dva tertsa; your best is terts",
+        ),
+    ]:
+        assert for_people(message, names) == told
+        error = ev.Error("not-allowed", message, for_people(message, names))
+        assert render(error, MACHINE) == [f"error code=not-allowed text={message}"]  # as it was
+        assert render(error, HUMAN) == [f"Error (not-allowed): {told}"]

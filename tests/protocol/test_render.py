@@ -12,6 +12,7 @@ from deberc_net.game.cards import parse_card
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.render import HUMAN, MACHINE, for_people, render
+from deberc_net.protocol.render_ru import render_ru
 from deberc_net.testing import build_ruleset
 from tests.game.decks import match2, say
 
@@ -51,7 +52,7 @@ GOLDEN: list[tuple[object, str, str]] = [
     (
         g.CallMade(1, parse_token("ot-K-kozyrnogo"), auto=True),
         "kind=call seat=1 call=ot-K-kozyrnogo auto=1",
-        "boris: ot-K-kozyrnogo (clock)",
+        "boris: ot korolya kozyrnogo (clock)",  # spoken, not the token (tryout #12)
     ),
     (g.CardPlayed(1, card("10h")), "kind=play seat=1 card=10h auto=0", "boris plays 10♥"),
     (
@@ -164,9 +165,12 @@ def test_the_swap_question_reads_as_the_tables_question() -> None:
     match.names = ("anna", "boris")
     say(match, 0, "igrayu")
     lines = render(ev.Ask(1, 1, view(match, 0), 60500), HUMAN)
-    assert "Each seat in turn may swap the trump 7 for the turned card: anna now." in lines
+    # anna is told about herself in the second person (tryout #12); a watcher by name
+    assert "Each seat in turn may swap the trump 7 for the turned card: you now." in lines
+    watched = render(ev.Ask(1, 1, view(match, None), None, kind=ev.AskKind.STATE), HUMAN)
+    assert "Each seat in turn may swap the trump 7 for the turned card: anna now." in watched
     assert not any("asked" in line for line in lines)
-    assert lines[-1] == "Your call [60 s]: ne-menyayu"
+    assert lines[-1] == "Your call [60 s]: ne menyayu"  # spoken, as typed: not ne-menyayu
     [machine] = render(ev.Ask(1, 1, view(match, 0), 60500), MACHINE)
     assert "pending=swap?:0:0" in machine and "legal=ne-menyayu " in machine
 
@@ -180,10 +184,17 @@ def test_the_rost_exchange_reads_as_sentences() -> None:
     match.apply(0, parse_token("7s"))
     say(match, 1, "rost?")
     lines = render(ev.Ask(1, 1, view(match, 0), 60500), HUMAN)
-    assert "boris asks anna how high the combination goes (rost?): anna names its top." in lines
+    assert "boris asks you how high the combination goes (rost?): you name its top." in lines
+    assert lines[-1] == "Your call [60 s]: ot desyatki"  # the spoken form, not ot-10
+    told_boris = render(ev.Ask(1, 1, view(match, 1), None, kind=ev.AskKind.STATE), HUMAN)
+    assert "You ask anna how high the combination goes (rost?): anna names its top." in told_boris
+    watched = render(ev.Ask(1, 1, view(match, None), None, kind=ev.AskKind.STATE), HUMAN)
+    assert "boris asks anna how high the combination goes (rost?): anna names its top." in watched
     say(match, 0, "ot-10")
     lines = render(ev.Ask(1, 1, view(match, 1), 60500), HUMAN)
-    assert "boris has heard the top card: boris says pishet, or names a higher one." in lines
+    assert "You have heard the top card: say pishet, or name a higher one." in lines
+    watched = render(ev.Ask(1, 1, view(match, None), None, kind=ev.AskKind.STATE), HUMAN)
+    assert "boris has heard the top card: boris says pishet, or names a higher one." in watched
     assert not any("asked" in line or "must answer" in line for line in lines)
     assert all(len(line) <= 80 for line in lines)
 
@@ -196,3 +207,28 @@ def test_engine_refusals_are_told_to_people_in_their_notation() -> None:
     error = ev.Error("must-follow-suit", "you hold s: follow suit", "you hold ♠: follow suit")
     assert render(error, HUMAN) == ["Error (must-follow-suit): you hold ♠: follow suit"]
     assert render(error, MACHINE) == ["error code=must-follow-suit text=you hold s: follow suit"]
+
+
+def test_a_record_with_an_unfinished_trick_tells_its_cards_in_both_languages() -> None:
+    record = {
+        "deal_no": 2,
+        "players": ["ann", "bob", "cid"],
+        "tricks": [{"leader": 1, "cards": ["Ah", "Kh", "7h"], "winner": 1}],
+        "unfinished_trick": {"leader": 1, "cards": ["10s"]},
+    }
+    event = ev.DealRecord(4, record)
+    assert render(event, HUMAN) == [
+        "Deal 2 in full:",
+        "  trick 1: bob A♥, cid K♥, ann 7♥ → bob",
+        "  trick 2: bob 10♠ (unfinished)",
+    ]
+    assert render_ru(event)[0] == "Раздача 2 полностью:"
+    assert render_ru(event)[2].endswith("(не доиграна)")
+    bare = ev.DealRecord(
+        4, {**record, "tricks": [], "unfinished_trick": {"leader": 0, "cards": ["7s"]}}
+    )
+    assert render(bare, HUMAN)[:2] == ["Deal 2 in full:", "  trick 1: ann 7♠ (unfinished)"]
+    nothing = ev.DealRecord(4, {"deal_no": 1, "players": ["ann", "bob"], "tricks": []})
+    assert render(nothing, HUMAN) == ["Deal 1 in full: no card was played."]
+    assert render_ru(nothing) == ["Раздача 1 полностью: ни одной карты не сыграно."]
+    assert render(event, MACHINE)[0].startswith("record table=4 deal=2 text={")

@@ -64,7 +64,8 @@ async def test_a_whole_tertz_match_in_the_human_style(port: int, connect: Connec
     assert any(x.startswith("Talon: 14") for x in everything)
     assert any(x.startswith("Talon: 2") for x in everything)
     assert any(x.startswith("Their tricks: ") for x in everything)
-    assert any(" breaks the deck (lomayu N): " in x for x in everything)
+    # the breaker is asked, and told about himself in the second person
+    assert any(x.startswith("You break the deck (lomayu N): ") for x in everything)
     assert [x for x in everything if len(x) > 80] == []
     assert any(s.startswith("ломаю ") for s in said["anna"] + said["boris"])
     assert not any("igrayu" in x or "pas |" in x for x in everything)  # nobody bids

@@ -282,6 +282,16 @@ def test_recent_games_newest_first_for_any_writing_of_a_name(store: Store) -> No
     assert store.recent_games("nobody") == []
 
 
+def test_a_finished_match_is_found_by_its_id_with_or_without_deals(store: Store) -> None:
+    finish(store, "m1", ["Ann", "bob"], "Ann")  # over before any deal was stored
+    store.add_deal(deal("m2", 1))  # running: not finished
+    game = store.finished_match("m1")
+    assert game is not None
+    listed = store.recent_games("ann")[0]
+    assert game == {**listed, "options": ["to-301"]}  # the listed row, and its options
+    assert store.finished_match("m2") is None and store.finished_match("m9") is None
+
+
 def test_match_numbers_go_on_after_the_highest_stored(store: Store) -> None:
     assert store.max_match_number() == 0
     store.add_deal(deal("m12", 1))  # running

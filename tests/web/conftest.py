@@ -78,12 +78,14 @@ class WebServer:
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.http_port}{path}"
 
-    async def get(self, path: str) -> tuple[int, bytes]:
-        """An HTTP GET in a worker thread (the stdlib client): status and body."""
+    async def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        """An HTTP GET in a worker thread (the stdlib client): status and body;
+        ``headers`` replace the client's (a ``Host`` of the caller's choosing)."""
 
         def fetch() -> tuple[int, bytes]:
+            request = urllib.request.Request(self.url(path), headers=headers or {})
             try:
-                with urllib.request.urlopen(self.url(path), timeout=5) as reply:
+                with urllib.request.urlopen(request, timeout=5) as reply:
                     return reply.status, reply.read()
             except urllib.error.HTTPError as error:
                 return error.code, error.read()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +15,7 @@ import trio
 from clients.client import Bot
 from deberc_net.cli import DEFAULT_HTTP_PORT, build_parser, serve_config
 from deberc_net.server.store import open_store
-from tests.server.client import BOT_START_S, fields, play_machine
+from tests.server.client import BOT_START_S, LineClient, fields, play_machine, seat_pair
 from tests.server.conftest import Connector, make_config
 
 from .conftest import WebServer
@@ -74,6 +75,131 @@ async def test_a_waiting_table_is_listed_in_html_and_json(
     assert status == 200 and b'<a href="/table/1">1</a>' in body and b"ann, (free)" in body
     status, body = await web.get("/table/1")
     assert status == 200 and b"Table 1" in body and b"ann" in body
+
+
+LINKED = re.compile(r"""(?:href|src)=["']([^"']*)["']""")
+
+
+async def test_pages_fetch_their_files_by_path_whatever_host_the_request_names(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """No URL is built from the request's Host header: a forged one cannot point a
+    page's style sheet or scripts elsewhere, and behind a TLS proxy they stay https."""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    forged = {"Host": "evil.example:80"}
+    wanted = {"/": "/static/tables.js", "/table/1": "/static/table.js", "/nowhere": None}
+    for path, script in wanted.items():
+        status, body = await web.get(path, headers=forged)
+        page = body.decode()
+        assert status == (404 if path == "/nowhere" else 200), path
+        assert "evil.example" not in page, path
+        links = LINKED.findall(page)
+        assert "/static/style.css" in links and (script is None or script in links), path
+        for link in links:  # every link on the server, by its path (no scheme, no host)
+            assert link.startswith(("/", "#")) and not link.startswith("//"), (path, link)
+        for link in {x for x in links if x.startswith("/static/")}:
+            status, _ = await web.get(link, headers=forged)
+            assert status == 200, link
+
+
+SYMBOL = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+CARD_TOKEN = re.compile(r"(?:10|[789JQKA])[shdc]")
+
+
+def _card_html(card: str) -> str:
+    """A card as the pages write it (templates/macros.html)."""
+    suit = card[-1]
+    return f'<span class="card suit-{suit}" data-card="{card}">{card[:-1]}{SYMBOL[suit]}</span>'
+
+
+def _seat_div(page: str, seat: int) -> str:
+    return page.split(f'id="seat-{seat}">', 1)[1].split('<div class="seat ', 1)[0]
+
+
+async def test_a_running_tables_page_shows_the_deal_as_an_observer_sees_it_without_script(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """/table/N as served (no script runs): the turned card, the trump and who plays
+    it, the talk, the cards of the trick being laid and the finished deals, exactly what
+    an observer's state line and deal ends say at that moment (tryout #5)."""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    bob = await connect.machine(web.port, "bob")
+    watcher = await connect.machine(web.port, "watcher")
+    table_id, seat_ann, seat_bob = await seat_pair(ann, bob)
+    table, by_seat = str(table_id), {seat_ann: "ann", seat_bob: "bob"}
+    await watcher.send(f"observe {table}")
+    await watcher.expect("ok", cmd="observe")
+    await watcher.expect("state")  # the table as it was when he came
+    holding = trio.Event()
+
+    async def play_until_a_card_is_down_in_deal_2(client: LineClient) -> None:
+        """Order when asked, play the first card offered; hold once deal 2 has a card
+        on the table (the other seat's ask is left unanswered: the table waits)."""
+        deal = 0
+        while True:
+            tag, f = fields(await client.read_until(lambda x: x.startswith(("ask ", "event "))))
+            if tag == "event" and f["kind"] == "deal":
+                deal = int(f["deal"])
+            elif tag == "event" and f["kind"] == "play" and deal >= 2:
+                holding.set()
+                return
+            elif tag == "ask":
+                legal = f["legal"].split(",")
+                cards = [t for t in legal if CARD_TOKEN.fullmatch(t)]
+                call = cards[0] if cards else "igrayu" if "igrayu" in legal else legal[0]
+                await client.send(f"{call} seq={f['seq']}")
+
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            for client in (ann, bob):
+                nursery.start_soon(play_until_a_card_is_down_in_deal_2, client)
+        await holding.wait()
+    await watcher.send("state")
+    state = await watcher.expect("state")
+    ends = [fields(x)[1] for x in watcher.lines if x.startswith("event ") and "kind=deal-end" in x]
+    status, body = await web.get(f"/table/{table}")
+    page = body.decode()
+    assert status == 200
+
+    assert state["deal"] == "2" and state["trick"] and state["trump"] != "-"
+    status_line = page.split('<div id="status">', 1)[1].split("</div>", 1)[0]
+    assert status_line == f"Deal 2 · turned {_card_html(state['turned'])}"  # open, 2 players
+    trump = state["trump"]
+    player = by_seat[int(state["player"])]
+    shown_trump = f'<span class="suit-{trump}">{SYMBOL[trump]}</span>'
+    assert f'<div id="trump">Trump {shown_trump} · {player} plays</div>' in page
+    talk = [item.split(":") for item in state["talk"].split(",")]
+    assert (
+        talk
+        and f'<ol id="talk">{"".join(f"<li>{by_seat[int(s)]}: {c}</li>" for s, c in talk)}</ol>'
+        in page
+    )
+    leader = int(state["leader"])
+    for i, card in enumerate(state["trick"].split(",")):
+        assert _card_html(card) in _seat_div(page, (leader + i) % 2)
+    laid = re.findall(r'data-card="(\w+)"', page.split('<section class="side">')[0])
+    assert sorted(laid) == sorted([*state["trick"].split(","), state["turned"]])  # no hand
+    assert f'<div class="seat seat-{state["to_act"]} to-act"' in page
+    rows = re.findall(
+        r"<tr><td>(\d+)</td><td>(\w[\w-]*)</td><td>([\d :]+)</td><td>([\d :]+)</td></tr>", page
+    )
+    assert (
+        rows
+        == [
+            (
+                e["deal"],
+                e["outcome"],
+                e["written"].replace(",", " : "),
+                e["totals"].replace(",", " : "),
+            )
+            for e in ends
+        ]
+        and len(rows) == 1
+    )
 
 
 async def test_unknown_things_are_404_with_a_reason(start_web: StartWeb) -> None:
@@ -164,6 +290,51 @@ async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(
     for missing in ("carl", "no%20such"):  # no match, or not a possible name
         status, body = await web.get(f"/api/players/{missing}")
         assert status == 404 and b"no finished match of" in body
+
+
+async def test_a_match_over_before_its_first_call_is_linked_and_shown_though_it_has_no_deal(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """A private match left before anybody called (tryout #8): no deal is recorded
+    (docs/protocol.md §11.3), yet it is over, listed on its players' pages and linked
+    there: its replay page says so instead of 404."""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    bob = await connect.machine(web.port, "bob")
+    await ann.send("new 2 private")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("invite bob")
+    await ann.expect("ok", cmd="invite")
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    match = (await ann.expect("event", kind="start"))["match"]
+    await bob.send("leave")  # before the first call
+    end = await ann.expect("event", kind="match-end")
+    assert (end["reason"], end["name"]) == ("left", "ann")
+    assert not [x for x in ann.lines if x.startswith("record ")]  # no deal to record
+
+    for name in ("ann", "bob"):
+        status, body = await web.get(f"/players/{name}")
+        assert status == 200 and f'<a href="/games/{match}">{match}</a>'.encode() in body
+    status, body = await web.get(f"/games/{match}")
+    page = body.decode()
+    assert status == 200, page
+    assert "No deal was played: the match ended (left) before the first call." in page
+    assert "won by ann" in page and '<strong id="final-totals">0 : 0' in page
+    status, body = await web.get(f"/api/games/{match}")
+    assert status == 200
+    assert json.loads(body) == {
+        "match": match,
+        "players": ["ann", "bob"],
+        "variant": "moscow",
+        "options": [],
+        "totals": [0, 0],
+        "winner": "ann",
+        "reason": "left",
+        "deals": [],
+    }
+    status, body = await web.get("/games/m999")  # an id never played: still 404
+    assert status == 404 and b"no finished match m999" in body
 
 
 async def test_a_private_table_is_not_shown_nor_watched_from_the_web(

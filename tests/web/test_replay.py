@@ -57,13 +57,14 @@ RULE_SETS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
 
 def _match_with_penalties_and_forfeits(rules: RuleSet, game: int) -> Match:
     """Random calls; now and then an illegal card (a penalty under table-penalties);
-    every third match left by seat 1 part way."""
+    every third match left by seat 1 part way (the first of them with cards on the
+    table)."""
     rng = random.Random(game)
     match = Match(rules, seed=f"replay-fold-{game}")
     leave_after = rng.randrange(10, 80) if game % 3 == 2 else None
     made = 0
     while not match.over:
-        if made == leave_after:
+        if leave_after is not None and made >= leave_after and (game > 2 or match.deal.trick.cards):
             match.forfeit(1, "left", seat=1)
             break
         seat = match.to_act
@@ -85,7 +86,7 @@ def test_the_replay_folded_from_the_events_says_what_the_record_says(
 ) -> None:
     rules = build_ruleset(*rule_set)
     book = rule_book()
-    penalties = 0
+    penalties = forfeited = 0
     for game in range(6):
         match = _match_with_penalties_and_forfeits(rules, game)
         shown = replay_match(list(match.records), book)
@@ -97,7 +98,12 @@ def test_the_replay_folded_from_the_events_says_what_the_record_says(
                 {"leader": t.leader, "cards": [c for _, c in t.plays], "winner": t.winner}
                 for t in deal.tricks
             ]
-            assert tricks == record["tricks"]
+            unfinished = record.get("unfinished_trick")  # a forfeit mid-trick: shown last
+            forfeited += unfinished is not None
+            assert tricks == [
+                *record["tricks"],
+                *([{**unfinished, "winner": None}] if unfinished else []),
+            ]
             assert (deal.turned, deal.trump, deal.player) == (
                 record["turned"],
                 record["trump"],
@@ -110,3 +116,4 @@ def test_the_replay_folded_from_the_events_says_what_the_record_says(
             )
     if "table-penalties" in rule_set[2]:
         assert penalties  # the case of a punished call is among them
+    assert forfeited  # and a trick a forfeit left unfinished

@@ -142,6 +142,12 @@ class Store(Protocol):
         winner, reason, totals, finished ('YYYY-MM-DD HH:MM:SS', UTC)."""
         ...
 
+    def finished_match(self, match_id: str) -> dict[str, Any] | None:
+        """A finished match's row, as ``recent_games`` gives one, with its ``options``;
+        None for a match unknown or still running. For a match that has no deal stored
+        (a forfeit before the first call)."""
+        ...
+
     def max_match_number(self) -> int:
         """The highest ``m<N>`` stored (0 if none)."""
         ...
@@ -294,6 +300,15 @@ def game_row(row: tuple[Any, ...]) -> dict[str, Any]:
     totals, finished)."""
     game = dict(zip(GAME_FIELDS, row, strict=True))
     game["players"], game["totals"] = json.loads(game["players"]), json.loads(game["totals"])
+    return game
+
+
+def finished_match_row(row: tuple[Any, ...] | None) -> dict[str, Any] | None:
+    """A ``finished_match`` answer from ``recent_games``' columns and the options."""
+    if row is None:
+        return None
+    game = game_row(tuple(row[:-1]))
+    game["options"] = json.loads(row[-1])
     return game
 
 

@@ -35,6 +35,7 @@ from .base import (
     RatingPoint,
     RatingResult,
     StoreError,
+    finished_match_row,
     game_row,
     highest_match_number,
     lost_match_row,
@@ -230,6 +231,16 @@ class PostgresStore:
                 (name_key(name), limit),
             ).fetchall()
         return [game_row(tuple(r)) for r in rows]
+
+    def finished_match(self, match_id: str) -> dict[str, Any] | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT id, table_id, players, variant, winner, reason, totals,"
+                " to_char(finished AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), options"
+                " FROM matches WHERE id = %s",
+                (match_id,),
+            ).fetchone()
+        return finished_match_row(None if row is None else tuple(row))
 
     def max_match_number(self) -> int:
         with self._pool.connection() as conn:

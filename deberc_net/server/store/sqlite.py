@@ -33,6 +33,7 @@ from .base import (
     PlayerRating,
     RatingPoint,
     RatingResult,
+    finished_match_row,
     game_row,
     highest_match_number,
     lost_match_row,
@@ -251,6 +252,15 @@ class SQLiteStore:
                 (name_key(name), limit),
             ).fetchall()
         return [game_row(r) for r in rows]
+
+    def finished_match(self, match_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, table_id, players, variant, winner, reason, totals, finished,"
+                " options FROM matches WHERE id = ?",
+                (match_id,),
+            ).fetchone()
+        return finished_match_row(row)
 
     def max_match_number(self) -> int:
         with self._lock:

@@ -27,7 +27,7 @@ from ..house_games import house_bot_games, is_house_rating_name
 from ..lobby import Lobby
 from . import ladders, views
 from .live import Viewers, watch_table
-from .replay import Replay, replay_match
+from .replay import Replay, replay_match, replay_without_deals
 
 HERE = Path(__file__).parent
 MATCH_ID = re.compile(r"m\d{1,12}")  # the ids the server gives (Table._start)
@@ -63,7 +63,8 @@ def make_app(lobby: Lobby) -> Starlette:
         summary = _table(request)
         if summary is None:
             return not_found(request, f"no open table {request.path_params['n']}")
-        return page(request, "table.html", table=summary)
+        board = views.board_now(lobby.tables[summary.id])
+        return page(request, "table.html", table=summary, board=board)
 
     async def api_table(request: Request) -> Response:
         summary = _table(request)
@@ -75,12 +76,17 @@ def make_app(lobby: Lobby) -> Starlette:
         match_id = request.path_params["match"]
         if not MATCH_ID.fullmatch(match_id):
             return None
-        records = await trio.to_thread.run_sync(
-            lambda: [json.loads(body) for body in lobby.store.match_records(match_id)]
-        )
-        if not records:
-            return None
-        return replay_match(records, lobby.rules)
+        store = lobby.store
+
+        def look_up() -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+            records = [json.loads(body) for body in store.match_records(match_id)]
+            return records, None if records else store.finished_match(match_id)
+
+        records, row = await trio.to_thread.run_sync(look_up)
+        if records:
+            return replay_match(records, lobby.rules)
+        # over before its first call (a forfeit): no deal to replay, but it was played
+        return None if row is None else replay_without_deals(row)
 
     async def game_page(request: Request) -> Response:
         replay = await _replay(request)
@@ -100,6 +106,7 @@ def make_app(lobby: Lobby) -> Starlette:
                 "options": replay.options,
                 "totals": replay.totals,
                 "winner": replay.winner,
+                "reason": replay.reason,
                 "deals": [d.record for d in replay.deals],
             }
         )

@@ -38,7 +38,7 @@ from deberc_net.plugins import RuleBook
 class Trick:
     leader: int
     plays: list[tuple[int, str]]  # (seat, card) in play order
-    winner: int
+    winner: int | None  # None: left unfinished (a forfeit mid-trick)
 
 
 @attrs.frozen
@@ -66,6 +66,7 @@ class Replay:
     deals: list[ReplayedDeal]
     totals: list[int]
     winner: str | None  # the side's names, or None for a draw
+    reason: str  # why the match ended (docs/records.md match_over)
 
 
 class NoSuchGame(LookupError):
@@ -95,6 +96,23 @@ def replay_match(records: list[dict[str, Any]], book: RuleBook) -> Replay:
         deals=deals,
         totals=totals,
         winner=winner,
+        reason=over.get("reason", ""),
+    )
+
+
+def replay_without_deals(row: dict[str, Any]) -> Replay:
+    """A match over before its first call (a forfeit leaves no deal then, docs/protocol.md
+    §11.3), from its stored row (``Store.finished_match``)."""
+    winners = [name for name in (row["winner"] or "").split(",") if name]
+    return Replay(
+        match=row["match"],
+        players=list(row["players"]),
+        variant=row["variant"],
+        options=list(row["options"]),
+        deals=[],
+        totals=list(row["totals"]),
+        winner=", ".join(winners) or None,
+        reason=row["reason"],
     )
 
 
@@ -102,7 +120,7 @@ class ReplayFold:
     """What the page shows of one deal, folded from the events it told, in the order
     they were made: its start (dealer, turned card, a trump known from the start), the
     order, every call of the talk (what the record lists, a penalty's code included),
-    every card and trick."""
+    every card and trick, and a trick left unfinished (a forfeit mid-trick) last."""
 
     def __init__(self) -> None:
         self.started: DealStarted | None = None
@@ -136,6 +154,9 @@ class ReplayFold:
         assert started is not None, "a replay starts at the deal's start"
         ordered = self.ordered
         trump = started.trump if ordered is None else ordered.trump
+        tricks = self.tricks + (
+            [Trick(self._plays[0][0], self._plays, None)] if self._plays else []
+        )
         # a deal its calls do not finish (none stored so): what its record says
         outcome = end.outcome or record["outcome"]
         written = list(record["written"] if end.written is None else end.written)
@@ -147,7 +168,7 @@ class ReplayFold:
             trump=None if trump is None else "shdc"[trump],
             player=None if ordered is None else ordered.player,
             talk=self.talk,
-            tricks=self.tricks,
+            tricks=tricks,
             outcome=outcome,
             written=written,
             totals=[before + w for before, w in zip(started.score, written, strict=True)],

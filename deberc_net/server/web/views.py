@@ -6,6 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from deberc_net.game.cards import SUITS, card_str
+from deberc_net.game.sheet import SheetRow
+from deberc_net.game.view import view
 from deberc_net.protocol.events import TableState
 
 from ..store.base import PlayerRating, RatingPoint
@@ -44,6 +47,37 @@ def table_summary(table: Table) -> TableSummary:
         deal=None if match is None else match.deal.deal_no,
         match=None if match is None else match.match_id,
         hand_sizes=[] if match is None else [len(hand) for hand in match.deal.hands],
+    )
+
+
+@attrs.frozen
+class BoardNow:
+    """What an observer sees of the deal in play (``view(match, None)``, the source of
+    an observer's ``state`` line), for the table page without JavaScript."""
+
+    turned: str | None  # the turned card while it lies open
+    trump: str | None  # 's', 'h', 'd', 'c' once ordered
+    player: int | None  # the seat that ordered the game
+    to_act: int | None
+    trick: list[tuple[int, str]]  # (seat, card) of the trick being laid, in play order
+    talk: list[tuple[int, str]]  # (seat, call token) said this deal
+    deals: list[SheetRow]  # each finished deal of the match, as 'sheet' tells them
+
+
+def board_now(table: Table) -> BoardNow | None:
+    """None before the match starts."""
+    match = table.match
+    if match is None:
+        return None
+    seen = view(match, None)
+    return BoardNow(
+        turned=None if seen.turned is None else card_str(seen.turned),
+        trump=None if seen.trump is None else SUITS[seen.trump],
+        player=seen.player,
+        to_act=seen.to_act,
+        trick=[(seat, card_str(card)) for seat, card in seen.trick],
+        talk=list(seen.talk),
+        deals=list(table.sheet.rows),
     )
 
 

@@ -1,0 +1,41 @@
+"""A forfeit mid-trick records the trick being laid (docs/records.md unfinished_trick),
+and the record replays to the same body (tryout #7); a deal ended between tricks has
+no such key."""
+
+from __future__ import annotations
+
+import pytest
+
+from deberc_net.game.calls import PLAY
+from deberc_net.game.deal import DONE
+from deberc_net.game.match import Match
+from deberc_net.game.record import replay_deal, replay_matches
+from deberc_net.testing import build_ruleset
+
+
+@pytest.mark.parametrize(("players", "cards"), [(2, 1), (2, 2), (2, 3), (3, 2), (4, 3), (4, 5)])
+def test_a_forfeit_records_every_card_played_and_replays(players: int, cards: int) -> None:
+    rules = build_ruleset(players)
+    match = Match(rules, seed=f"forfeit-{players}-{cards}", dealer=0)
+    played: list[str] = []
+    while len(played) < cards:
+        seat = match.to_act
+        assert seat is not None
+        legal = match.legal_calls(seat)
+        plays = [c for c in legal if c.name == PLAY]
+        ordered = [c for c in legal if c.name == "igrayu"]
+        call = plays[0] if plays else ordered[0] if ordered else legal[0]
+        match.apply(seat, call)
+        if plays:
+            played.append(call.token())
+    leaver = match.to_act
+    assert leaver is not None
+    side = next(i for i, s in enumerate(rules.settings.sides()) if leaver in s)
+    match.forfeit(side, "left", seat=leaver)
+    [record] = match.records
+    taken = [c for trick in record["tricks"] for c in trick["cards"]]
+    unfinished = record.get("unfinished_trick")
+    assert taken + (unfinished["cards"] if unfinished else []) == played
+    assert (unfinished is None) == (cards % players == 0)
+    assert replay_matches(record, rules)
+    assert replay_deal(record, rules).phase == DONE  # ended by the forfeit, as recorded
