@@ -38,10 +38,13 @@ def cheap_password_hash(request: pytest.FixtureRequest, monkeypatch: pytest.Monk
 # on two cores, a quiet machine, 3d2ff43). pytest-xdist's worksteal gives each worker an
 # equal run of the collection at the start, and a worker that runs out takes the back
 # half of the longest queue: a long test late in a run ends the run alone. So each long
-# test goes to the front of one worker's run (longest first, each to the least loaded:
-# about 35 s of them a worker), and the run ends on short tests. A group shares a
-# worker: the browser's tests share its one Chromium (a session fixture). A name here
-# that no longer matches only loses its place; the list is about time, not behaviour.
+# test goes to one worker (longest first, each to the least loaded: about 35 s a worker),
+# spread over the first 60% of that worker's share among short tests, and the run ends
+# on short tests. Spread, not bunched at the front: the long tests mostly wait
+# (processes, a browser, the terminal client), and three of them at once would leave
+# the cores idle that the short tests, mostly CPU, fill. A group shares a worker: the
+# browser's tests share its one Chromium (a session fixture). A name here that no longer
+# matches only loses its place; the list is about time, not behaviour.
 LONG_TESTS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (13, ("tests/web/test_browser.py", "tests/web/test_ladders.py")),
     (7.3, ("tests/play/test_app.py::test_a_whole_match_typed_through_the_terminal_client",)),
@@ -71,6 +74,9 @@ LONG_TESTS: tuple[tuple[float, tuple[str, ...]], ...] = (
 )
 
 
+SPREAD = 0.6  # of a worker's share, where its long tests are
+
+
 def _long_group(nodeid: str) -> int | None:
     """The index in LONG_TESTS of the group ``nodeid`` belongs to (a prefix of it)."""
     for index, (_seconds, prefixes) in enumerate(LONG_TESTS):
@@ -91,19 +97,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             rest.append(item)
         else:
             grouped.setdefault(group, []).append(item)
-    fronts: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    longs: list[list[pytest.Item]] = [[] for _ in range(workers)]
     loads = [0.0] * workers
     for group in sorted(grouped, key=lambda g: -LONG_TESTS[g][0]):
         least = loads.index(min(loads))
-        fronts[least] += grouped[group]
+        longs[least].append(grouped[group])
         loads[least] += LONG_TESTS[group][0]
     # worksteal's first share: worker i gets len(pending) // (workers - i) of what is left
     ordered: list[pytest.Item] = []
     left = len(items)
-    for i, front in enumerate(fronts):
+    for i, groups in enumerate(longs):
         share = left // (workers - i)
         left -= share
-        fill = max(0, share - len(front))
-        ordered += front + rest[:fill]
-        del rest[:fill]
+        size = max(0, share - sum(len(g) for g in groups))
+        short, rest = rest[:size], rest[size:]
+        done = 0
+        for j, group in enumerate(groups):  # staggered: the workers' first ones apart
+            at = int((j + (i + 1) / (workers + 1)) * len(short) * SPREAD / len(groups))
+            ordered += short[done:at] + group
+            done = at
+        ordered += short[done:]
     items[:] = ordered + rest
