@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 
 import pytest
@@ -118,3 +119,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             done = at
         ordered += short[done:]
     items[:] = ordered + rest
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure() -> None:
+    # The run is over and the process exits: gc.freeze() keeps the interpreter's last
+    # collections at exit from walking everything the run made (measured: 0.5 s of CPU
+    # in one process that ran tests/game and tests/protocol, 0.1 s with it). With
+    # xdist the run ends when the last worker has exited, and they end together.
+    gc.freeze()
