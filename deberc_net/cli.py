@@ -118,11 +118,7 @@ def serve_config(args: argparse.Namespace) -> Config:
 
 def _serve(args: argparse.Namespace) -> int:
     _structlog_without_rich()  # before anything imports it
-    import trio
-
-    from deberc_net.server.app import ListenError, serve, sole_exception
     from deberc_net.server.logs import configure_logging
-    from deberc_net.server.store import StoreError
 
     try:
         config = serve_config(args)
@@ -139,6 +135,13 @@ def _serve(args: argparse.Namespace) -> int:
             return 2
         configure_logging("info")  # the parent's few lines (its port); workers use log_level
         return run_workers(config, args.workers)
+    # the server itself only here: the parent of --workers starts processes, and does
+    # not pay the server's imports (a third of a second of CPU)
+    import trio
+
+    from deberc_net.server.app import ListenError, serve, sole_exception
+    from deberc_net.server.store import StoreError
+
     book = _rule_book("serve")
     if book is None:
         return 2

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+import os
+
 import pytest
 from hypothesis import settings
 
@@ -30,3 +33,98 @@ def pytest_configure(config: pytest.Config) -> None:
 def cheap_password_hash(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     if request.node.get_closest_marker("production_password_cost") is None:
         monkeypatch.setattr(accounts, "SCRYPT", {**accounts.SCRYPT, "n": TEST_SCRYPT_N})
+
+
+# The suite's longest tests, with their wall time in seconds (make test's three workers
+# on two cores, a quiet machine, 3d2ff43). pytest-xdist's worksteal gives each worker an
+# equal run of the collection at the start, and a worker that runs out takes the back
+# half of the longest queue: a long test late in a run ends the run alone. So each long
+# test goes to one worker (longest first, each to the least loaded: about 35 s a worker),
+# spread over the first 60% of that worker's share among short tests, and the run ends
+# on short tests. Spread, not bunched at the front: the long tests mostly wait
+# (processes, a browser, the terminal client), and three of them at once would leave
+# the cores idle that the short tests, mostly CPU, fill. A group shares a worker: the
+# browser's tests share its one Chromium (a session fixture). A name here that no longer
+# matches only loses its place; the list is about time, not behaviour.
+LONG_TESTS: tuple[tuple[float, tuple[str, ...]], ...] = (
+    (13, ("tests/web/test_browser.py", "tests/web/test_ladders.py")),
+    (7.3, ("tests/play/test_app.py::test_a_whole_match_typed_through_the_terminal_client",)),
+    (6.4, ("tests/store/test_distributed_ladder.py::test_two_workers_one_killed_mid_board",)),
+    (6.3, ("tests/play/test_app.py::test_a_whole_tertz_match_typed_through_the_terminal",)),
+    (6.0, ("tests/store/test_workers.py::test_two_workers_one_lobby_play_watch_and_resume",)),
+    (5.9, ("tests/store/test_workers.py::test_help_rematch_games_and_a_clean_stop_across",)),
+    (5.7, ("tests/store/test_workers.py::test_a_worker_killed_its_tables_end_the_others",)),
+    (5.2, ("tests/store/test_serve_postgres.py::test_two_servers_on_one_database_number",)),
+    (4.3, ("tests/play/test_app.py::test_a_dropped_connection_resumes_the_seat",)),
+    (3.3, ("tests/ladder/test_ladder_run.py::test_a_bot_that_only_sends_illegal_calls",)),
+    (3.1, ("tests/store/test_serve_postgres.py::test_serve_on_postgres_keeps_accounts",)),
+    (3.1, ("tests/ladder/test_ladder_run.py::test_a_bot_that_hangs_forfeits_on_the_clock",)),
+    (3.0, ("tests/server/test_attacks.py::test_during_shutdown_calls_and_state_get_an",)),
+    (2.8, ("tests/store/test_serve_postgres.py::test_a_server_plays_on_while_its_heartbeat",)),
+    (2.4, ("tests/store/test_store.py::test_match_numbers_go_on_after_the_highest_stored",)),
+    (2.4, ("tests/ladder/test_boards.py::test_seeded_copies_make_a_ladder_with_concurrency",)),
+    (2.3, ("tests/server/test_house_bots.py::test_a_house_bot_that_keeps_crashing_forfeits",)),
+    (2.2, ("tests/store/test_workers.py::test_workers_that_cannot_start_stop_their_parent",)),
+    (2.1, ("tests/store/test_serve_postgres.py::test_a_table_whose_match_number_cannot",)),
+    (2.0, ("tests/server/test_attacks.py::test_the_admin_command_registers_an_admins_name",)),
+    (2.0, ("tests/store/test_store.py::test_match_numbers_drawn_at_once_by_two_stores",)),
+    (1.9, ("tests/game/test_properties_variants.py::test_random_play_keeps_every_invariant",)),
+    (1.9, ("tests/test_lazy_names.py",)),
+    (1.8, ("tests/ladder/test_stats.py::test_sprt_error_rates_stay_near_alpha_and_beta",)),
+    (1.7, ("tests/ladder/test_ladder_run.py::test_a_bot_that_crashes_mid_game_is_restarted",)),
+)
+
+
+SPREAD = 0.6  # of a worker's share, where its long tests are
+
+
+def _long_group(nodeid: str) -> int | None:
+    """The index in LONG_TESTS of the group ``nodeid`` belongs to (a prefix of it)."""
+    for index, (_seconds, prefixes) in enumerate(LONG_TESTS):
+        if nodeid.startswith(prefixes):
+            return index
+    return None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    if workers < 2:
+        return  # one process: the order changes nothing
+    grouped: dict[int, list[pytest.Item]] = {}
+    rest: list[pytest.Item] = []
+    for item in items:
+        group = _long_group(item.nodeid)
+        if group is None:
+            rest.append(item)
+        else:
+            grouped.setdefault(group, []).append(item)
+    longs: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    loads = [0.0] * workers
+    for group in sorted(grouped, key=lambda g: -LONG_TESTS[g][0]):
+        least = loads.index(min(loads))
+        longs[least].append(grouped[group])
+        loads[least] += LONG_TESTS[group][0]
+    # worksteal's first share: worker i gets len(pending) // (workers - i) of what is left
+    ordered: list[pytest.Item] = []
+    left = len(items)
+    for i, groups in enumerate(longs):
+        share = left // (workers - i)
+        left -= share
+        size = max(0, share - sum(len(g) for g in groups))
+        short, rest = rest[:size], rest[size:]
+        done = 0
+        for j, group in enumerate(groups):  # staggered: the workers' first ones apart
+            at = int((j + (i + 1) / (workers + 1)) * len(short) * SPREAD / len(groups))
+            ordered += short[done:at] + group
+            done = at
+        ordered += short[done:]
+    items[:] = ordered + rest
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure() -> None:
+    # The run is over and the process exits: gc.freeze() keeps the interpreter's last
+    # collections at exit from walking everything the run made (measured: 0.5 s of CPU
+    # in one process that ran tests/game and tests/protocol, 0.1 s with it). With
+    # xdist the run ends when the last worker has exited, and they end together.
+    gc.freeze()

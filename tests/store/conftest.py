@@ -13,9 +13,13 @@ from .postgres_server import PostgresServer, Unavailable
 
 
 @pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresServer]:
+    # the run's directory, shared by its xdist workers (each has its own under it)
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
     try:
-        server = PostgresServer.start()
+        server = PostgresServer.start(shared)
     except Unavailable as exc:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"CI must run the PostgreSQL tests: {exc}")
@@ -24,6 +28,7 @@ def postgres_server() -> Iterator[PostgresServer]:
         yield server
     finally:
         server.stop()
+        PostgresServer.forget_template(shared)
 
 
 @pytest.fixture

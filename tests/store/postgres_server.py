@@ -4,16 +4,24 @@ loopback port, trust authentication for its superuser, no fsync; stopped at the 
 The binaries are Debian's ``postgresql`` package (``make test`` installs it when they
 are missing). initdb and postgres refuse to run as root: as root, they are run as the
 ``postgres`` user the package creates, on a directory that user owns.
+
+Each pytest-xdist worker runs its own server, but initdb (about a second of CPU and two
+of wall time) runs once a session: the first worker to need a server makes a template
+data directory in the run's shared temporary directory, under a lock, and every server's
+data directory is a copy of it (``cp -a``: the files keep their owner, as postgres asks).
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import glob
 import os
 import shutil
 import socket
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
@@ -49,7 +57,9 @@ class PostgresServer:
     _databases: int = 0
 
     @classmethod
-    def start(cls) -> PostgresServer:
+    def start(cls, shared: Path | None = None) -> PostgresServer:
+        """A running server; its data directory copied from a template kept in
+        ``shared`` (made there by the first caller), or made afresh without one."""
         bin_dir = binaries()
         if bin_dir is None:
             raise Unavailable(
@@ -75,9 +85,25 @@ class PostgresServer:
                 ) from None
             as_user = [runuser, "-u", SUPERUSER, "--"]
         server = cls(bin_dir, directory, as_user)
-        server._initdb()
+        if shared is None:
+            server._initdb(server.directory / "data")
+        else:
+            with _locked(shared):
+                template = shared / TEMPLATE
+                if not template.exists():
+                    server._initdb(server.directory / "data")
+                    _copy(server.directory / "data", template)
+                else:
+                    _copy(template, server.directory / "data")
         server._launch()
         return server
+
+    @staticmethod
+    def forget_template(shared: Path) -> None:
+        """Remove the template (a worker whose session ends; one that starts a server
+        later makes it again)."""
+        with _locked(shared):
+            shutil.rmtree(shared / TEMPLATE, ignore_errors=True)
 
     def _run(self, *command: str) -> None:
         done = subprocess.run(
@@ -86,11 +112,11 @@ class PostgresServer:
         if done.returncode != 0:
             raise RuntimeError(f"{command[0]} failed: {done.stdout}{done.stderr}")
 
-    def _initdb(self) -> None:
+    def _initdb(self, data: Path) -> None:
         self._run(
             str(self.bin / "initdb"),
             "-D",
-            str(self.directory / "data"),
+            str(data),
             "-U",
             SUPERUSER,
             "--auth=trust",
@@ -159,3 +185,24 @@ class PostgresServer:
             )
         finally:
             shutil.rmtree(self.directory, ignore_errors=True)
+
+
+TEMPLATE = "postgres-template"
+
+
+@contextlib.contextmanager
+def _locked(shared: Path) -> Iterator[None]:
+    """Hold the run's lock on the template (the xdist workers are processes)."""
+    shared.mkdir(parents=True, exist_ok=True)
+    with open(shared / (TEMPLATE + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _copy(source: Path, target: Path) -> None:
+    """Copy a data directory, its files' owner and modes kept (root may copy one the
+    postgres user owns)."""
+    subprocess.run(["cp", "-a", str(source), str(target)], check=True, timeout=60)

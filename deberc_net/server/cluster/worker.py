@@ -7,19 +7,24 @@ import json
 import os
 import sys
 
-import trio
-
-from deberc_net.plugins import RuleBook
-from deberc_net.server.app import serve
-from deberc_net.server.config import Config
-from deberc_net.server.logs import configure_logging
-from deberc_net.server.store import StoreError
-
-from . import WorkerPlace
-from .launch import ENV
+from deberc_net.cli import _structlog_without_rich
 
 
 def worker_main() -> int:
+    # the logs are JSON lines: structlog without rich, as 'serve' itself does (cli.py),
+    # so this module imports the server only here, once that is done
+    _structlog_without_rich()
+    import trio
+
+    from deberc_net.plugins import RuleBook
+    from deberc_net.server.app import serve
+    from deberc_net.server.config import Config
+    from deberc_net.server.logs import configure_logging
+    from deberc_net.server.store import StoreError
+
+    from . import WorkerPlace
+    from .launch import ENV
+
     told = json.loads(os.environ[ENV])
     config = Config(**told["config"])
     place = WorkerPlace(int(told["index"]), int(told["count"]))
