@@ -37,11 +37,11 @@ def _query(url: str, sql: str, *params: object) -> list[tuple[Any, ...]]:
         return [tuple(r) for r in conn.execute(sql.encode(), params).fetchall()]
 
 
-def _wait_for(what: str, check: object, deadline: float) -> None:
+def _wait_for(what: str, check: object, deadline: float, poll_s: float = 0.05) -> None:
     assert callable(check)
     while not check():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
+        time.sleep(poll_s)
 
 
 def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
@@ -59,6 +59,7 @@ def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
         text=True,
     )
     workers: list[subprocess.Popen[str]] = []
+    watches: list[psycopg.Connection[Any]] = []
     try:
         _wait_for(
             "the boards to be queued",
@@ -84,13 +85,18 @@ def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
         survivor = _worker(postgres_url, tmp_path / "survivor.log")
         workers.append(survivor)
 
+        # one open connection and a short poll: the window in which the first worker
+        # holds a board with deals played can be short, and a connection a check (as
+        # _query makes) let a loaded machine miss it
+        watch = psycopg.connect(postgres_url, autocommit=True)
+        watches.append(watch)
+
         def doomed_holds_a_board() -> bool:  # while deals have been played
-            held = _query(
-                postgres_url,
-                "SELECT board FROM ladder_boards WHERE NOT done AND claimed_by LIKE %s",
-                f"%/{doomed.pid}/%",
-            )
-            return bool(held) and _query(postgres_url, "SELECT count(*) FROM deals")[0][0] > 0
+            held = watch.execute(
+                b"SELECT board FROM ladder_boards WHERE NOT done AND claimed_by LIKE %s",
+                (f"%/{doomed.pid}/%",),
+            ).fetchall()
+            return bool(held) and watch.execute(b"SELECT count(*) FROM deals").fetchone() != (0,)
 
         def doomed_is_mid_board() -> bool:
             """Frozen (SIGSTOP) while it holds a board and deals have been played: it
@@ -104,7 +110,7 @@ def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
             return False
 
         _wait_for("the first worker to hold a board while deals are played",
-                  doomed_is_mid_board, deadline)  # fmt: skip
+                  doomed_is_mid_board, deadline, poll_s=0.005)  # fmt: skip
         held = [
             int(board)
             for (board,) in _query(
@@ -121,6 +127,8 @@ def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
         survived = survivor.wait(timeout=max(1.0, deadline - time.monotonic()))
         assert survived == 0, (tmp_path / "survivor.log").read_text()[-2000:]
     finally:
+        for conn in watches:
+            conn.close()
         for process in [run, *workers]:
             if process.poll() is None:
                 process.kill()
