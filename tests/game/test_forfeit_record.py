@@ -39,3 +39,28 @@ def test_a_forfeit_records_every_card_played_and_replays(players: int, cards: in
     assert (unfinished is None) == (cards % players == 0)
     assert replay_matches(record, rules)
     assert replay_deal(record, rules).phase == DONE  # ended by the forfeit, as recorded
+
+
+def test_a_forfeit_record_written_before_unfinished_trick_still_replays() -> None:
+    """docs/records.md: keys are only added; a record stored before ``unfinished_trick``
+    was (the trick's cards in ``calls`` only) still matches its replay."""
+    rules = build_ruleset(2)
+    match = Match(rules, seed="older-record", dealer=0)
+    played = False
+    while not played:  # up to the first card of the deal
+        seat = match.to_act
+        assert seat is not None
+        legal = match.legal_calls(seat)
+        plays = [c for c in legal if c.name == PLAY]
+        ordered = [c for c in legal if c.name == "igrayu"]
+        match.apply(seat, plays[0] if plays else ordered[0] if ordered else legal[0])
+        played = bool(plays)
+    leaver = match.to_act
+    assert leaver is not None
+    match.forfeit(leaver, "left", seat=leaver)
+    [record] = match.records
+    older = {k: v for k, v in record.items() if k != "unfinished_trick"}
+    assert record["unfinished_trick"]["cards"] and not older["tricks"]
+    assert replay_matches(older, rules)
+    # the rest is still checked: a record that says otherwise is not its replay
+    assert not replay_matches({**older, "tricks": [{"leader": 0, "cards": [], "winner": 0}]}, rules)
