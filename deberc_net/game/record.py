@@ -191,7 +191,7 @@ class RecordFold:
         }
 
     def _unfinished_trick(self) -> dict[str, Any]:
-        """A deal that ended with cards on the table (a forfeit mid-trick): that trick,
+        """A deal that ended with cards on the table (a forfeit, a penalty): that trick,
         its cards the plays after the taken tricks' (docs/records.md)."""
         if self._leader is None:
             return {}
