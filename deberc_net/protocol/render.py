@@ -1103,7 +1103,7 @@ def _human_record(record: dict[str, Any]) -> list[str]:
 
 
 def played_tricks(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """A record's tricks in play order, the one left unfinished (a forfeit mid-trick,
+    """A record's tricks in play order, the one left unfinished (a forfeit, a penalty,
     docs/records.md) last, without a winner."""
     unfinished = record.get("unfinished_trick")
     return [*record["tricks"], *([unfinished] if unfinished else [])]

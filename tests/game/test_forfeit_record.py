@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from deberc_net.game.calls import PLAY
+from deberc_net.game.calls import PLAY, parse_token
+from deberc_net.game.cards import card_str
 from deberc_net.game.deal import DONE
 from deberc_net.game.match import Match
 from deberc_net.game.record import replay_deal, replay_matches
@@ -39,3 +40,52 @@ def test_a_forfeit_records_every_card_played_and_replays(players: int, cards: in
     assert (unfinished is None) == (cards % players == 0)
     assert replay_matches(record, rules)
     assert replay_deal(record, rules).phase == DONE  # ended by the forfeit, as recorded
+
+
+def test_a_forfeit_record_written_before_unfinished_trick_still_replays() -> None:
+    """docs/records.md: keys are only added; a record stored before ``unfinished_trick``
+    was (the trick's cards in ``calls`` only) still matches its replay."""
+    rules = build_ruleset(2)
+    match = Match(rules, seed="older-record", dealer=0)
+    played = False
+    while not played:  # up to the first card of the deal
+        seat = match.to_act
+        assert seat is not None
+        legal = match.legal_calls(seat)
+        plays = [c for c in legal if c.name == PLAY]
+        ordered = [c for c in legal if c.name == "igrayu"]
+        match.apply(seat, plays[0] if plays else ordered[0] if ordered else legal[0])
+        played = bool(plays)
+    leaver = match.to_act
+    assert leaver is not None
+    match.forfeit(leaver, "left", seat=leaver)
+    [record] = match.records
+    older = {k: v for k, v in record.items() if k != "unfinished_trick"}
+    assert record["unfinished_trick"]["cards"] and not older["tricks"]
+    assert replay_matches(older, rules)
+    # the rest is still checked: a record that says otherwise is not its replay
+    assert not replay_matches({**older, "tricks": [{"leader": 0, "cards": [], "winner": 0}]}, rules)
+
+
+def test_a_penalty_mid_trick_records_the_trick_left_on_the_table() -> None:
+    """Under table-penalties a card not allowed is a bide on cards: the deal ends with
+    the led card on the table, recorded as unfinished_trick (docs/records.md)."""
+    rules = build_ruleset(2, options=["table-penalties"])
+    match = Match(rules, seed="penalty-mid-trick", dealer=0)
+    while not match.deal.trick.cards:  # up to the first card led
+        seat = match.to_act
+        assert seat is not None
+        legal = match.legal_calls(seat)
+        plays = [c for c in legal if c.name == PLAY]
+        ordered = [c for c in legal if c.name == "igrayu"]
+        match.apply(seat, plays[0] if plays else ordered[0] if ordered else legal[0])
+    [(leader, led)] = match.deal.trick.cards
+    seat = match.to_act
+    assert seat is not None
+    allowed = {c.token() for c in match.legal_calls(seat)}
+    wrong = next(c for c in match.deal.hands[seat] if card_str(c) not in allowed)
+    match.apply(seat, parse_token(card_str(wrong)))
+    [record] = match.records
+    assert record["outcome"] == "penalty"
+    assert record["unfinished_trick"] == {"leader": leader, "cards": [card_str(led)]}
+    assert replay_matches(record, rules)

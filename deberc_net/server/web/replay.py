@@ -38,7 +38,7 @@ from deberc_net.plugins import RuleBook
 class Trick:
     leader: int
     plays: list[tuple[int, str]]  # (seat, card) in play order
-    winner: int | None  # None: left unfinished (a forfeit mid-trick)
+    winner: int | None  # None: left unfinished (a forfeit, a penalty)
 
 
 @attrs.frozen
@@ -120,7 +120,7 @@ class ReplayFold:
     """What the page shows of one deal, folded from the events it told, in the order
     they were made: its start (dealer, turned card, a trump known from the start), the
     order, every call of the talk (what the record lists, a penalty's code included),
-    every card and trick, and a trick left unfinished (a forfeit mid-trick) last."""
+    every card and trick, and a trick left unfinished (a forfeit, a penalty) last."""
 
     def __init__(self) -> None:
         self.started: DealStarted | None = None
