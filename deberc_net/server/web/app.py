@@ -78,9 +78,17 @@ def make_app(lobby: Lobby) -> Starlette:
             return None
         store = lobby.store
 
+        def stored_records() -> list[dict[str, Any]]:
+            return [json.loads(body) for body in store.match_records(match_id)]
+
         def look_up() -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-            records = [json.loads(body) for body in store.match_records(match_id)]
-            return records, None if records else store.finished_match(match_id)
+            found = stored_records()
+            if found:
+                return found, None
+            row = store.finished_match(match_id)
+            # it may have ended between the two reads: its deals are stored before the
+            # match is marked over, so a second read finds them if it had any
+            return (stored_records() if row is not None else []), row
 
         records, row = await trio.to_thread.run_sync(look_up)
         if records:
