@@ -76,6 +76,16 @@ class LoginRefused(Refused):
     what = "login"
 
 
+class LoginPutOff(ConnectionError):
+    """The server put the bot's login off for now (``busy``, ``slow-down``,
+    ``shutting-down``: its text says to try again): not a refusal, the bot closes and
+    tries again as after a drop, ``reconnects`` times."""
+
+
+# a login's errors that say 'later', not 'no'
+_LOGIN_PUT_OFF = frozenset({"busy", "slow-down", "shutting-down"})
+
+
 class SeekRefused(Refused):
     """The server refused the bot's ``seek`` (rules it does not know)."""
 
@@ -349,6 +359,8 @@ class Bot:
             answered = self._greeting_due.popleft()
             if answered == "login" and tag == Tag.ERROR:
                 self.stats.errors.append(line)
+                if f.get("code") in _LOGIN_PUT_OFF:
+                    raise LoginPutOff(f.get("text", "try again"))
                 raise LoginRefused(f.get("text", "refused"))
         board = f.get("board") if tag == Tag.OK and f.get("cmd") == "sit" else None
         if board is not None and self.on_board is not None:
@@ -605,6 +617,8 @@ def run_to_end(bot: Bot) -> Stats:
         return trio.run(bot.run)
     except Refused as exc:
         print(f"{bot.name}: {exc.what} refused: {exc}", file=sys.stderr)
+    except LoginPutOff as exc:
+        print(f"{bot.name}: login put off, {bot.reconnects + 1} tries: {exc}", file=sys.stderr)
     except (OSError, trio.BrokenResourceError, EOFError) as exc:
         where = f"{bot.host}:{bot.port}"
         if bot.stats.logins == 0:

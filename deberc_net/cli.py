@@ -134,7 +134,11 @@ def _serve(args: argparse.Namespace) -> int:
             print(f"deberc-net serve: {exc}", file=sys.stderr)
             return 2
         configure_logging("info")  # the parent's few lines (its port); workers use log_level
-        return run_workers(config, args.workers)
+        try:
+            return run_workers(config, args.workers)
+        except WorkersError as exc:  # the port: in use, a host that does not resolve
+            print(f"deberc-net serve: {exc}", file=sys.stderr)
+            return 2
     # the server itself only here: the parent of --workers starts processes, and does
     # not pay the server's imports (a third of a second of CPU)
     import trio

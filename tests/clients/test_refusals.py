@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from clients.client import Bot, SeekRefused
+from clients.client import Bot, LoginPutOff, SeekRefused
 
 ROOT = Path(__file__).resolve().parents[2]
 StartServer = Callable[..., Awaitable[int]]
@@ -92,3 +92,29 @@ async def test_the_library_raises_seek_refused_at_once_not_after_reconnects(
     with trio.fail_after(10), pytest.raises(SeekRefused, match="unknown option 'nosuchopt'"):
         await bot.run()
     assert bot.stats.logins == 1 and len(bot.stats.errors) == 1
+
+
+async def test_a_login_put_off_busy_is_tried_again_not_a_refusal(
+    start_server: StartServer,
+) -> None:
+    """'busy' answering a login ('too many registrations at once: try again') says
+    later, not no: the bot tries again, as after a drop, and gives up only after its
+    reconnects."""
+    port = await start_server(registrations_waiting=0)  # every registration: busy
+    bot = Bot(lambda view: view.legal[0], "ann", port=port, password="pw1", reconnects=2)
+    with trio.fail_after(10), pytest.raises(LoginPutOff, match="try again"):
+        await bot.run()
+    assert [e.split(" ", 2)[:2] for e in bot.stats.errors if e.startswith("error")] == [
+        ["error", "code=busy"]
+    ] * 3
+
+
+async def test_a_bot_whose_login_is_put_off_for_good_says_so_in_one_line(
+    start_server: StartServer,
+) -> None:
+    port = await start_server(registrations_waiting=0)
+    status, err = await _bot("random_bot", "--port", str(port), "--name", "r1", "--password", "p")
+    assert (status, err) == (
+        2,
+        "r1: login put off, 6 tries: too many registrations at once: try again\n",
+    )

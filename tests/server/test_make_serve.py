@@ -6,17 +6,36 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# the serve target with this interpreter's deberc-net, its install taken as done: make
+# never reinstalls (a pyproject.toml newer than the stamp) nor makes a .venv in the tree
+MAKE_SERVE = ["make", "-s", "-o", ".venv/.installed", "serve", f"BIN={Path(sys.executable).parent}"]
+
+
+def test_make_serve_in_the_test_never_installs_anything() -> None:
+    """As if pyproject.toml had just changed (-W): still only the server's command."""
+    dry = subprocess.run(
+        [*MAKE_SERVE, "-n", "-W", "pyproject.toml", "ARGS=--port 0"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    assert dry.stdout.splitlines() == [
+        f"{Path(sys.executable).parent}/deberc-net serve --house-bots --port 0"
+    ], dry.stdout
 
 
 def test_make_serve_takes_serves_flags_in_args(tmp_path: Path) -> None:
     db = tmp_path / "made.sqlite3"
     args = f"--port 0 --http-port 0 --db {db}"
     proc = subprocess.Popen(
-        ["make", "-s", "serve", f"ARGS={args}"],
+        [*MAKE_SERVE, f"ARGS={args}"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

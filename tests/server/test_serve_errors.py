@@ -72,3 +72,15 @@ def test_a_port_out_of_range_is_refused_before_anything_opens(
     err = capsys.readouterr().err
     assert err.startswith(f"deberc-net serve: {said}") and err.count("\n") == 1, err
     assert not db.exists()
+
+
+@pytest.mark.parametrize("where", ["held", "nosuch.invalid"])
+def test_serve_workers_on_a_port_it_cannot_bind_is_one_line_too(
+    tmp_path: Path, held_port: int, where: str
+) -> None:
+    """--workers binds the port in the parent, before any worker or the database."""
+    host, port = ("127.0.0.1", held_port) if where == "held" else (where, 0)
+    db = "postgresql://nobody@127.0.0.1:1/none"  # never reached: the port comes first
+    flags = ["--workers", "2", "--db", db, "--host", host, "--port", str(port)]
+    line = _said(_serve(tmp_path, *flags, "--http-port", "0"))
+    assert line.startswith(f"deberc-net serve: cannot listen on {host}:{port}: "), line

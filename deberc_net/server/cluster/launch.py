@@ -61,8 +61,13 @@ class Worker:
 
 
 def run_workers(config: Config, count: int) -> int:
-    """Run ``count`` workers on one port until SIGTERM or SIGINT; the exit status."""
-    held = reuseport_socket(config.host, config.port)
+    """Run ``count`` workers on one port until SIGTERM or SIGINT; the exit status.
+    ``WorkersError`` if the port cannot be bound."""
+    try:
+        held = reuseport_socket(config.host, config.port)
+    except OSError as exc:  # in use, a host that does not resolve: as one server says it
+        why = exc.strerror or exc
+        raise WorkersError(f"cannot listen on {config.host}:{config.port}: {why}") from None
     port = held.getsockname()[1]
     settings = attrs.asdict(attrs.evolve(config, port=port))
     stopping: list[int] = []
