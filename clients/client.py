@@ -181,6 +181,9 @@ class Stats:
     errors: list[str] = attrs.Factory(list)
 
 
+RECONNECTS = 5  # drops in a row a bot survives, by default
+
+
 @attrs.define
 class Bot:
     """Plays with ``choose`` until ``games`` matches are over (None: forever)."""
@@ -192,7 +195,7 @@ class Bot:
     password: str | None = None
     seek: str = "2"  # what follows 'seek': players, variant, options
     games: int | None = None
-    reconnects: int = 5
+    reconnects: int = RECONNECTS
     stats: Stats = attrs.Factory(Stats)
     token: str | None = None  # a guest's resume token, from the server's 'ok cmd=login'
     on_event: Callable[[Event | View | Record], None] | None = None
@@ -550,6 +553,15 @@ def _lines(lines: list[str]) -> bytes:
     return "".join(f"{line}\n" for line in lines).encode()
 
 
+def _reconnects(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"--reconnects is a whole number, 0 or more, not {text!r}")
+    return int(text)
+
+
+_reconnects.__name__ = "--reconnects"  # argparse names the type in its message
+
+
 def _word(flag: str) -> Callable[[str], str]:
     """A login's NAME or PASSWORD: one word (a space would split the login line, and
     'bad name' would log in as 'bad' with the password 'name')."""
@@ -572,6 +584,12 @@ def bot_arguments(description: str) -> argparse.ArgumentParser:
     parser.add_argument("--seek", default="2", help="what to seek: PLAYERS [VARIANT] [OPTION..]")
     parser.add_argument("--games", type=int, help="stop after this many games")
     parser.add_argument("--seed", default=None, help="seed for the bot's own choices")
+    parser.add_argument(
+        "--reconnects",
+        type=_reconnects,
+        default=RECONNECTS,
+        help=f"drops in a row it survives, or tries to reach the server (default {RECONNECTS})",
+    )
     return parser
 
 
@@ -585,6 +603,7 @@ def run_bot(
     ``--seed`` and the board at every ladder board, so seeded copies agree; ``pick``, if
     given, answers the asks from their legal calls alone (``Bot.pick``)."""
     bot = Bot(choose, args.name, args.host, args.port, args.password, args.seek, args.games)
+    bot.reconnects = args.reconnects
     bot.pick = pick
     if rng is not None:
         bot.on_board = board_reseeder(rng, args.seed)

@@ -101,6 +101,7 @@ def main() -> None:
         args.seek,
         args.games,
         on_event=player.tracker,
+        reconnects=args.reconnects,
     )
     # any copy of the bot samples a ladder board alike
     bot.on_board = board_reseeder(player.rng, args.seed)

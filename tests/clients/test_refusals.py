@@ -79,7 +79,9 @@ async def test_a_server_never_reached_is_one_line_cannot_connect() -> None:
     with socket.socket() as held:  # bound, never listening: every connect is refused
         held.bind(("127.0.0.1", 0))
         port = held.getsockname()[1]
-        status, err = await _bot("search_bot", "--port", str(port), "--name", "s1")
+        status, err = await _bot(
+            "search_bot", "--port", str(port), "--name", "s1", "--reconnects", "1"
+        )
     assert status == 2 and "Traceback" not in err, err
     assert err == f"s1: cannot connect to 127.0.0.1:{port}: Connection refused\n"
 
@@ -113,8 +115,14 @@ async def test_a_bot_whose_login_is_put_off_for_good_says_so_in_one_line(
     start_server: StartServer,
 ) -> None:
     port = await start_server(registrations_waiting=0)
-    status, err = await _bot("random_bot", "--port", str(port), "--name", "r1", "--password", "p")
+    flags = ("--name", "r1", "--password", "p", "--reconnects", "1")
+    status, err = await _bot("random_bot", "--port", str(port), *flags)
     assert (status, err) == (
         2,
-        "r1: login put off, 6 tries: too many registrations at once: try again\n",
+        "r1: login put off, 2 tries: too many registrations at once: try again\n",
     )
+
+
+async def test_reconnects_must_be_a_whole_number() -> None:
+    status, err = await _bot("random_bot", "--name", "r1", "--reconnects", "-1")
+    assert status == 2 and "--reconnects is a whole number, 0 or more, not '-1'" in err, err
