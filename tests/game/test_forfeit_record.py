@@ -42,20 +42,23 @@ def test_a_forfeit_records_every_card_played_and_replays(players: int, cards: in
     assert replay_deal(record, rules).phase == DONE  # ended by the forfeit, as recorded
 
 
-def test_a_forfeit_record_written_before_unfinished_trick_still_replays() -> None:
-    """docs/records.md: keys are only added; a record stored before ``unfinished_trick``
-    was (the trick's cards in ``calls`` only) still matches its replay."""
-    rules = build_ruleset(2)
-    match = Match(rules, seed="older-record", dealer=0)
-    played = False
-    while not played:  # up to the first card of the deal
+def _up_to_the_first_card(match: Match) -> None:
+    """Order the first game offered and play up to the deal's first card, led."""
+    while not match.deal.trick.cards:
         seat = match.to_act
         assert seat is not None
         legal = match.legal_calls(seat)
         plays = [c for c in legal if c.name == PLAY]
         ordered = [c for c in legal if c.name == "igrayu"]
         match.apply(seat, plays[0] if plays else ordered[0] if ordered else legal[0])
-        played = bool(plays)
+
+
+def test_a_forfeit_record_written_before_unfinished_trick_still_replays() -> None:
+    """docs/records.md: keys are only added; a record stored before ``unfinished_trick``
+    was (the trick's cards in ``calls`` only) still matches its replay."""
+    rules = build_ruleset(2)
+    match = Match(rules, seed="older-record", dealer=0)
+    _up_to_the_first_card(match)
     leaver = match.to_act
     assert leaver is not None
     match.forfeit(leaver, "left", seat=leaver)
@@ -72,13 +75,7 @@ def test_a_penalty_mid_trick_records_the_trick_left_on_the_table() -> None:
     the led card on the table, recorded as unfinished_trick (docs/records.md)."""
     rules = build_ruleset(2, options=["table-penalties"])
     match = Match(rules, seed="penalty-mid-trick", dealer=0)
-    while not match.deal.trick.cards:  # up to the first card led
-        seat = match.to_act
-        assert seat is not None
-        legal = match.legal_calls(seat)
-        plays = [c for c in legal if c.name == PLAY]
-        ordered = [c for c in legal if c.name == "igrayu"]
-        match.apply(seat, plays[0] if plays else ordered[0] if ordered else legal[0])
+    _up_to_the_first_card(match)
     [(leader, led)] = match.deal.trick.cards
     seat = match.to_act
     assert seat is not None
