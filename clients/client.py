@@ -586,7 +586,7 @@ def bot_arguments(description: str) -> argparse.ArgumentParser:
         "--reconnects",
         type=_reconnects,
         default=RECONNECTS,
-        help=f"drops in a row it survives, or tries to reach the server (default {RECONNECTS})",
+        help=f"drops in a row it survives, or tries again to reach a server (default {RECONNECTS})",
     )
     return parser
 
