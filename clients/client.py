@@ -554,12 +554,10 @@ def _lines(lines: list[str]) -> bytes:
 
 
 def _reconnects(text: str) -> int:
-    if not text.isdigit():
+    # isdecimal, not isdigit: int() takes every decimal digit, not '²'
+    if not text.isdecimal():
         raise argparse.ArgumentTypeError(f"--reconnects is a whole number, 0 or more, not {text!r}")
     return int(text)
-
-
-_reconnects.__name__ = "--reconnects"  # argparse names the type in its message
 
 
 def _word(flag: str) -> Callable[[str], str]:
@@ -588,7 +586,7 @@ def bot_arguments(description: str) -> argparse.ArgumentParser:
         "--reconnects",
         type=_reconnects,
         default=RECONNECTS,
-        help=f"drops in a row it survives, or tries to reach the server (default {RECONNECTS})",
+        help=f"drops in a row it survives, or tries again to reach a server (default {RECONNECTS})",
     )
     return parser
 

@@ -19,8 +19,6 @@ _EXPECTS = {
     "list[str]": "a list of strings",
 }
 _PORTS = ("port", "http_port")
-# at 0 these would divide by zero ('who'), hold every login or registration for a
-# thread that never comes, or beat the heartbeat without a pause
 # 0 would make the server unusable: no line fits, every reader dropped, no call queued,
 # 'who' divided by zero, no login finished, a heartbeat without a pause
 _AT_LEAST_ONE = (

@@ -123,6 +123,7 @@ async def test_a_bot_whose_login_is_put_off_for_good_says_so_in_one_line(
     )
 
 
-async def test_reconnects_must_be_a_whole_number() -> None:
-    status, err = await _bot("random_bot", "--name", "r1", "--reconnects", "-1")
-    assert status == 2 and "--reconnects is a whole number, 0 or more, not '-1'" in err, err
+@pytest.mark.parametrize("count", ["-1", "²"])  # '²' is a digit to str.isdigit, not to int
+async def test_reconnects_must_be_a_whole_number(count: str) -> None:
+    status, err = await _bot("random_bot", "--name", "r1", "--reconnects", count)
+    assert status == 2 and f"--reconnects is a whole number, 0 or more, not {count!r}" in err, err

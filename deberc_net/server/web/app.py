@@ -25,6 +25,7 @@ from deberc_net.protocol.events import TableState
 from ..accounts import valid_name
 from ..house_games import house_bot_games, is_house_rating_name
 from ..lobby import Lobby
+from ..store import Store
 from . import ladders, views
 from .live import Viewers, watch_table
 from .replay import Replay, replay_match, replay_without_deals
@@ -32,6 +33,24 @@ from .replay import Replay, replay_match, replay_without_deals
 HERE = Path(__file__).parent
 MATCH_ID = re.compile(r"m\d{1,12}")  # the ids the server gives (Table._start)
 PLAYER_GAMES = 50  # the newest finished matches a player's page lists
+
+
+def finished_match_read(
+    store: Store, match_id: str
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """A finished match's records, or (none stored) its row: ([], None) for a match
+    unknown or still running."""
+
+    def stored_records() -> list[dict[str, Any]]:
+        return [json.loads(body) for body in store.match_records(match_id)]
+
+    found = stored_records()
+    if found:
+        return found, None
+    row = store.finished_match(match_id)
+    # it may have ended between the two reads: its deals are stored before the match
+    # is marked over, so a second read finds them if it had any
+    return (stored_records() if row is not None else []), row
 
 
 def make_app(lobby: Lobby) -> Starlette:
@@ -76,21 +95,7 @@ def make_app(lobby: Lobby) -> Starlette:
         match_id = request.path_params["match"]
         if not MATCH_ID.fullmatch(match_id):
             return None
-        store = lobby.store
-
-        def stored_records() -> list[dict[str, Any]]:
-            return [json.loads(body) for body in store.match_records(match_id)]
-
-        def look_up() -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-            found = stored_records()
-            if found:
-                return found, None
-            row = store.finished_match(match_id)
-            # it may have ended between the two reads: its deals are stored before the
-            # match is marked over, so a second read finds them if it had any
-            return (stored_records() if row is not None else []), row
-
-        records, row = await trio.to_thread.run_sync(look_up)
+        records, row = await trio.to_thread.run_sync(finished_match_read, lobby.store, match_id)
         if records:
             return replay_match(records, lobby.rules)
         # over before its first call (a forfeit): no deal to replay, but it was played
