@@ -569,7 +569,6 @@ def _word(flag: str) -> Callable[[str], str]:
             raise argparse.ArgumentTypeError(f"{flag} is one word, not {text!r}")
         return text
 
-    word.__name__ = flag  # argparse names the type in its message
     return word
 
 
