@@ -146,20 +146,33 @@ def _side_names(state: TableState) -> list[str]:
     return [state.who(i) for i in range(sides)]
 
 
+SCORE_COLUMNS = 25  # the score pane's width inside its padding (app.py)
+
+
+def short_name(name: str, room: int) -> str:
+    """``name`` in ``room`` columns: a long one keeps its head and its last two
+    characters, so 'house-random-11' and 'house-random-12' stay apart."""
+    if len(name) <= room:
+        return name
+    return name[: max(room - 3, 1)] + "~" + name[-2:]
+
+
 def score_text(state: TableState) -> str:
     """The running score: written points per deal (from ``deal-end``) and the totals."""
     names = _side_names(state)
     if not names:
         return "Score\n-"
-    head = "Deal " + "".join(f"{n[: NAME_WIDTH - 1]:>{NAME_WIDTH}}" for n in names)
+    # a column a side: three sides share what two had ("Deal " takes 5)
+    width = min(NAME_WIDTH, (SCORE_COLUMNS - 5) // len(names))
+    head = "Deal " + "".join(f"{short_name(n, width - 1):>{width}}" for n in names)
     rows = ["Score", head]
     for row in state.deals[-DEAL_ROWS:]:
         mark = row.outcome[:1] if row.outcome != "made" else " "
-        rows.append(f"{row.deal:>3}{mark} " + "".join(f"{w:>{NAME_WIDTH}}" for w in row.written))
+        rows.append(f"{row.deal:>3}{mark} " + "".join(f"{w:>{width}}" for w in row.written))
     totals = state.score or (0,) * len(names)
-    rows.append("Tot  " + "".join(f"{t:>{NAME_WIDTH}}" for t in totals))
+    rows.append("Tot  " + "".join(f"{t:>{width}}" for t in totals))
     if state.tricks and state.phase == "play":
-        rows.append("Trk  " + "".join(f"{t:>{NAME_WIDTH}}" for t in state.tricks))
+        rows.append("Trk  " + "".join(f"{t:>{width}}" for t in state.tricks))
     return "\n".join(rows)
 
 

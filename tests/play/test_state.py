@@ -228,3 +228,24 @@ def test_the_break_is_one_option_with_a_default_for_f8() -> None:
     # a Deberts table is drawn as before: no talon, the fresa, who plays
     deberts = fold_all(START)
     assert deberts.talon is None and "Fresa: 10♣" in table_text(deberts)
+
+
+def test_a_three_player_score_fits_its_pane_and_tells_long_names_apart() -> None:
+    state = fold_all(
+        [
+            "ok cmd=login name=tu guest=1 token=T text=Hello, tu (guest).",
+            "ok cmd=sit table=11 seat=0 text=You sit at table 11, seat 0.",
+            "event seq=1 table=11 kind=start players=tu,house-random-11,house-random-12 match=m11",
+            "event seq=2 table=11 kind=deal deal=1 dealer=2 turned=10h score=0,0,0 hanging=0",
+            "event seq=40 table=11 kind=deal-end deal=1 outcome=made points=120,40,2 "
+            "written=120,40,0 totals=120,40,0 hanging=0",
+        ]
+    )
+    lines = score_text(state).splitlines()
+    assert lines == [
+        "Score",
+        "Deal     tu ho~11 ho~12",
+        "  1     120    40     0",
+        "Tot     120    40     0",
+    ]
+    assert all(len(line) <= 25 for line in lines)  # the pane: no line wraps
