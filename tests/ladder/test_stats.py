@@ -59,6 +59,13 @@ def test_elo_signs_and_the_infinite_margin_of_a_clean_sweep() -> None:
     assert PairStats("a", "b").score == 0.5
 
 
+def test_a_margin_waits_until_the_scores_interval_leaves_0_and_1() -> None:
+    """docs/bots.md: not only a clean sweep: 6 wins and 2 draws still reach a score of 1
+    within the 95% interval (no margin), 2 wins and 2 draws do not."""
+    assert math.isinf(pair(6, 2, 0).elo()[1])
+    assert math.isfinite(pair(2, 2, 0).elo()[1])
+
+
 def test_elo_and_score_are_inverse() -> None:
     for elo in (-300.0, -50.0, 0.0, 35.5, 147.19, 400.0):
         assert elo_from_score(score_from_elo(elo)) == pytest.approx(elo, abs=1e-6)
