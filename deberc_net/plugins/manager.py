@@ -198,8 +198,13 @@ class RuleBook:
                 raise RuleError(
                     f"unknown {expected} {name!r}; variants: {variants}; options: {known}"
                 )
+            if rule.info.kind == RuleKind.VARIANT and expected == RuleKind.OPTION:
+                raise RuleError(
+                    f"{name!r} is a variant: name one, right after the player count"
+                    " (PLAYERS [VARIANT] [OPTION ...])"
+                )
             if rule.info.kind != expected:
-                raise RuleError(f"{name!r} is a {rule.info.kind}, not usable as the {expected}")
+                raise RuleError(f"{name!r} is a {rule.info.kind} rule, not a {expected}")
             if players not in rule.info.players:
                 counts = ", ".join(str(p) for p in rule.info.players)
                 raise RuleError(f"{name!r} is for {counts} players, not {players}")

@@ -21,3 +21,20 @@ async def test_an_unknown_word_after_the_player_count_lists_the_variants_too(
         assert "to-301" in error["text"].split("; options: ")[1]
     await ann.send("tables")
     assert (await ann.expect("tables"))["total"] == "0"  # nothing opened
+
+
+async def test_a_variant_named_after_an_option_says_where_it_goes(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    for command in ("new 2 to-301 moscow", "seek 3 to-301 kharkov", "new 2 moscow tertz"):
+        await ann.send(command)
+        error = await ann.expect("error")
+        word = command.split()[-1]
+        assert (error["code"], error["text"]) == (
+            "bad-rules",
+            f"{word!r} is a variant: name one, right after the player count"
+            " (PLAYERS [VARIANT] [OPTION ...])",
+        ), error
+    await ann.send("tables")
+    assert (await ann.expect("tables"))["total"] == "0"  # nothing opened
