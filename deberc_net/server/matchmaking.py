@@ -20,6 +20,8 @@ from deberc_net.protocol.messages import Msg, phrase
 from .accounts import name_key
 from .table import Observe, Sit
 
+PRIVATE = "private"  # 'new ... private': no rule option, a table listed to nobody
+
 if TYPE_CHECKING:
     from .lobby import Lobby
     from .session import Session
@@ -97,6 +99,15 @@ class Matchmaking:
             return
         if item.args == ("reserved",):
             self._seek_reserved(session)
+            return
+        if any(arg.lower() == PRIVATE for arg in item.args):  # a seek meets strangers
+            session.send(
+                ev.Error(
+                    "bad-rules",
+                    "a private table is opened with 'new ... private' and joined by"
+                    " invitation; 'seek' finds a listed one",
+                )
+            )
             return
         settings = game_settings(item.args, lobby.rules)
         try:

@@ -12,14 +12,12 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
 from deberc_net.protocol.messages import Msg, phrase
 
-from .matchmaking import game_settings
+from .matchmaking import PRIVATE, game_settings
 from .session import Session
 from .table import Leave, Observe, Sit, Unobserve
 
 if TYPE_CHECKING:
     from .lobby import Lobby
-
-PRIVATE = "private"  # 'new ... private'
 
 
 @attrs.define(eq=False)

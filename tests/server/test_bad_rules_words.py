@@ -38,3 +38,12 @@ async def test_a_variant_named_after_an_option_says_where_it_goes(
         ), error
     await ann.send("tables")
     assert (await ann.expect("tables"))["total"] == "0"  # nothing opened
+
+
+async def test_seek_private_says_how_a_private_table_is_made(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    await ann.send("seek 2 private")
+    error = await ann.expect("error")
+    assert error["code"] == "bad-rules" and "'new ... private'" in error["text"], error
+    await ann.send("seek 2")  # not left seeking by the refused one: a plain seek is fine
+    assert (await ann.expect("ok"))["cmd"] == "seek"
