@@ -467,11 +467,11 @@ class Deal:
             return list(hand)
         top = -1  # the highest trump on the table: it must be beaten if it can be
         for _, card in cards:
-            if card >> 3 == trump and _TRUMP_STRENGTH[card & 7] > top:
-                top = _TRUMP_STRENGTH[card & 7]
+            if card >> 3 == trump and TRUMP_STRENGTH[card & 7] > top:
+                top = TRUMP_STRENGTH[card & 7]
         over = []
         for card in trumps:
-            if _TRUMP_STRENGTH[card & 7] > top:
+            if TRUMP_STRENGTH[card & 7] > top:
                 over.append(card)
         return over or trumps
 
@@ -1034,7 +1034,6 @@ _IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 
 
 _WHOLE_DECK = frozenset(range(32))
-_TRUMP_STRENGTH = TRUMP_STRENGTH
 
 # A card's strength in a trick, by trump and led suit (play.trick_winner's order): a
 # trump above all, then the led suit, any other card -1 (it never wins)
