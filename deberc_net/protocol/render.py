@@ -951,9 +951,9 @@ def _question(kind: str, asker: int, answerer: int, n: Sequence[str], me: int | 
             f"{does(answerer, 'answer')}."
         )
     if kind == "lomayu":  # Tertz: the loser of the first trick breaks the deck
-        verb = "break" if answerer == me else "breaks"
         return _capital(
-            f"{b} {verb} the deck (lomayu N): N cards from the talon's top go under it."
+            f"{does(answerer, 'break')} the deck (lomayu N): N cards from the talon's top"
+            " go under it."
         )
     return _capital(f"{does(asker, 'ask')} {kind}: {does(answerer, 'answer')}.")
 
