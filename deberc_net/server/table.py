@@ -753,9 +753,13 @@ class Table:
             self.state = ev.TableState.CLOSED  # nobody left, or only house bots: they go too
 
     # ----------------------------------------------------------------- play
+    def _match_seed(self) -> str:
+        """The next match's deck seed: the board's, the server's test seed, or fresh."""
+        return self.seed or self.config.match_seed or secrets.token_hex(8)
+
     def _start(self) -> None:
         names = tuple(s for s in self.seats if s is not None)
-        seed = self.seed or self.config.match_seed or secrets.token_hex(8)
+        seed = self._match_seed()
         self.match = Match(
             self.rules,
             seed=seed,
@@ -1123,7 +1127,7 @@ class Table:
         assert self.reserved is not None
         self.match = Match(
             self.rules,
-            seed=self.seed or self.config.match_seed or secrets.token_hex(8),
+            seed=self._match_seed(),
             names=self.reserved,
             table=str(self.id),
             match_id=f"m{self.match_number}",
