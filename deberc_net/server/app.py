@@ -28,7 +28,7 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, TableCallText
 from deberc_net.protocol.connection import NEED_DATA, Connection, Limits, Reply, State
 
-from .config import Config
+from .config import Config, cannot_listen
 from .limits import Bucket
 from .lobby import Lobby
 from .local import LOCAL_ADDRESS, LocalStream, Receiver, local_stream_pair
@@ -63,10 +63,6 @@ def sole_exception(exc: BaseException) -> BaseException:
     return exc
 
 
-def _cannot_listen(host: str, port: int, what: str, exc: OSError) -> ListenError:
-    return ListenError(f"cannot listen on {host}:{port}{what}: {exc.strerror or exc}")
-
-
 async def serve(
     config: Config,
     *,
@@ -96,7 +92,7 @@ async def serve(
                 try:
                     listeners = await trio.open_tcp_listeners(config.port, host=config.host)
                 except OSError as exc:
-                    raise _cannot_listen(config.host, config.port, "", exc) from None
+                    raise ListenError(cannot_listen(config.host, config.port, exc)) from None
             else:
                 listeners = await _join_workers(lobby, store, worker, nursery)
             port = listeners[0].socket.getsockname()[1]
@@ -115,7 +111,9 @@ async def serve(
                     bind = sole_exception(exc)
                     if not isinstance(bind, OSError):
                         raise
-                    raise _cannot_listen(config.host, config.http_port, " (web)", bind) from None
+                    raise ListenError(
+                        cannot_listen(config.host, config.http_port, bind, " (web)")
+                    ) from None
                 log.info("http_listening", host=config.host, port=http_port)
                 if http_bound is not None:
                     http_bound(http_port)

@@ -144,3 +144,9 @@ def setting_problem(name: str, value: object) -> str | None:
     if name == "log_level" and str(value).upper() not in logging.getLevelNamesMapping():
         return "expects a log level (debug, info, warning, error)"
     return None
+
+
+def cannot_listen(host: str, port: int | None, exc: OSError, what: str = "") -> str:
+    """What ``serve`` says of an address it cannot listen on (one server's port, its web
+    face's: ``what``, or ``--workers``' shared port)."""
+    return f"cannot listen on {host}:{port}{what}: {exc.strerror or exc}"

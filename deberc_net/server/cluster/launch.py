@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 import structlog
 
-from deberc_net.server.config import Config
+from deberc_net.server.config import Config, cannot_listen
 from deberc_net.server.store import is_postgres
 
 log = structlog.get_logger("deberc.workers")
@@ -66,8 +66,7 @@ def run_workers(config: Config, count: int) -> int:
     try:
         held = reuseport_socket(config.host, config.port)
     except OSError as exc:  # in use, a host that does not resolve: as one server says it
-        why = exc.strerror or exc
-        raise WorkersError(f"cannot listen on {config.host}:{config.port}: {why}") from None
+        raise WorkersError(cannot_listen(config.host, config.port, exc)) from None
     port = held.getsockname()[1]
     settings = attrs.asdict(attrs.evolve(config, port=port))
     stopping: list[int] = []
