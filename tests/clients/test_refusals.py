@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from clients.client import Bot, LoginPutOff, SeekRefused
+from clients.client import Bot, LoginPutOff, SeekPutOff, SeekRefused
+from tests.server.conftest import Connector
 
 ROOT = Path(__file__).resolve().parents[2]
 StartServer = Callable[..., Awaitable[int]]
@@ -121,6 +122,79 @@ async def test_a_bot_whose_login_is_put_off_for_good_says_so_in_one_line(
         2,
         "r1: login put off, 2 tries: too many registrations at once: try again\n",
     )
+
+
+FULL = "too many tables are open; sit at one or try again later"
+
+
+async def _full_server(start_server: StartServer, connect: Connector) -> int:
+    """A server with room for no table and one seeker of '2' waiting: the next seek of
+    '2' would open a table, so it is answered 'busy' (and not recorded)."""
+    port = await start_server(max_tables=0)
+    ann = await connect.machine(port, "ann")
+    await ann.send("seek 2")
+    await ann.expect("ok", cmd="seek")
+    return port
+
+
+async def test_a_seek_put_off_busy_is_said_and_sought_again_after_a_wait_then_given_up(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """'busy' answering a seek (too many tables open) says later, not no: the bot says
+    so, seeks again after 1 s, then 2 s, …, and gives up after its reconnects."""
+    port = await _full_server(start_server, connect)
+    told: list[str] = []
+    bot = Bot(lambda view: view.legal[0], "bob", port=port, reconnects=2, tell=told.append)
+    start = trio.current_time()
+    with trio.fail_after(60), pytest.raises(SeekPutOff, match=FULL):
+        await bot.run()
+    assert told == [
+        f"seek put off: {FULL}; seeking again in 1 s",
+        f"seek put off: {FULL}; seeking again in 2 s",
+    ]
+    assert trio.current_time() - start >= 3
+    assert bot.stats.logins == 1  # sought again on the same connection
+    assert [e for e in bot.stats.errors if "code=busy" in e] == [f"error code=busy text={FULL}"] * 3
+
+
+async def test_a_seek_put_off_then_room_made_seats_the_bot(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """The cap full (one table open), the bot's seek is put off; the table closes, and
+    the bot's next seek opens a table with the seeker waiting."""
+    port = await start_server(max_tables=1)
+    cat = await connect.machine(port, "cat")
+    await cat.send("new 2 to-1001")  # the one table, of another game than the seek's
+    await cat.expect("ok", cmd="sit")
+    ann = await connect.machine(port, "ann")
+    await ann.send("seek 2")
+    await ann.expect("ok", cmd="seek")
+    told: list[str] = []
+    bot = Bot(lambda view: view.legal[0], "bob", port=port, tell=told.append)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(bot.run)
+        with trio.fail_after(5):
+            while not told:
+                await trio.sleep(0.01)
+        await cat.send("leave")  # the table closes: room for one
+        await ann.expect("ok", cmd="sit", timeout=30)
+        nursery.cancel_scope.cancel()
+    assert told == [f"seek put off: {FULL}; seeking again in 1 s"]
+
+
+async def test_a_bot_whose_seek_is_put_off_for_good_says_so_in_one_line(
+    start_server: StartServer, connect: Connector
+) -> None:
+    port = await _full_server(start_server, connect)
+    flags = ("--name", "r1", "--reconnects", "0")
+    status, err = await _bot("random_bot", "--port", str(port), *flags)
+    assert (status, err) == (2, f"r1: seek put off, 1 try: {FULL}\n")
 
 
 @pytest.mark.parametrize("count", ["-1", "²"])  # '²' is a digit to str.isdigit, not to int
