@@ -4,6 +4,7 @@ Real bot processes against a real server on loopback, each under a hard time lim
 
 from __future__ import annotations
 
+import functools
 import socket
 import sys
 from collections.abc import Awaitable, Callable
@@ -195,6 +196,80 @@ async def test_a_bot_whose_seek_is_put_off_for_good_says_so_in_one_line(
     flags = ("--name", "r1", "--reconnects", "0")
     status, err = await _bot("random_bot", "--port", str(port), *flags)
     assert (status, err) == (2, f"r1: seek put off, 1 try: {FULL}\n")
+
+
+async def _raw_bot(port: int, name: str) -> tuple[int, str]:
+    """clients/raw_bot.py (a script, not a module): its status and its stderr."""
+    with trio.fail_after(30):
+        done = await trio.run_process(
+            [sys.executable, str(ROOT / "clients" / "raw_bot.py"), "127.0.0.1", str(port), name],
+            capture_stdout=True,
+            capture_stderr=True,
+            check=False,
+        )
+    return done.returncode, done.stderr.decode()
+
+
+async def test_the_raw_bot_refused_at_login_says_so_and_exits_2(
+    start_server: StartServer, register: Callable[[str, str], Awaitable[None]]
+) -> None:
+    port = await start_server()
+    await register("newbie", "secret")
+    status, err = await _raw_bot(port, "newbie")
+    assert (status, err) == (2, "newbie: login refused: newbie is registered: give the password\n")
+
+
+async def test_the_raw_bot_whose_seek_is_refused_says_so_and_exits_2(
+    start_server: StartServer, connect: Connector
+) -> None:
+    port = await _full_server(start_server, connect)
+    status, err = await _raw_bot(port, "rawbot")
+    assert (status, err) == (2, f"rawbot: seek refused: {FULL}\n")
+
+
+async def _one_shot_server(nursery: trio.Nursery, said: bytes) -> int:
+    """A listener on loopback that says ``said`` to each connection, reads what the bot
+    says (until its seek, or its end), and closes it."""
+
+    async def handle(stream: trio.SocketStream) -> None:
+        await stream.send_all(said)
+        heard = b""
+        with trio.move_on_after(5):
+            while b"seek 2\n" not in heard:
+                data = await stream.receive_some()
+                if not data:
+                    break
+                heard += data
+        await stream.aclose()
+
+    listeners = await nursery.start(functools.partial(trio.serve_tcp, handle, 0, host="127.0.0.1"))
+    port: int = listeners[0].socket.getsockname()[1]
+    return port
+
+
+@pytest.mark.parametrize(
+    ("said", "why"),
+    [
+        (
+            b"deberc-net 9.0 (protocol 2)\r\n",
+            "not a protocol 1 server: deberc-net 9.0 (protocol 2)",
+        ),
+        (b"deberc-net 0.1 (protocol 1)\r\n", "the server closed the connection"),
+    ],
+)
+async def test_the_raw_bot_at_another_protocol_or_closed_without_bye_exits_2(
+    nursery: trio.Nursery, said: bytes, why: str
+) -> None:
+    port = await _one_shot_server(nursery, said)
+    assert await _raw_bot(port, "rawbot") == (2, f"rawbot: {why}\n")
+
+
+async def test_the_raw_bot_that_cannot_connect_says_so_and_exits_2() -> None:
+    with socket.socket() as held:  # bound, never listening: every connect is refused
+        held.bind(("127.0.0.1", 0))
+        port = held.getsockname()[1]
+        status, err = await _raw_bot(port, "rawbot")
+    assert (status, err) == (2, f"rawbot: connection to 127.0.0.1:{port}: Connection refused\n")
 
 
 @pytest.mark.parametrize("count", ["-1", "²"])  # '²' is a digit to str.isdigit, not to int
