@@ -684,7 +684,8 @@ def run_to_end(bot: Bot) -> Stats:
     """``bot.run`` in a new trio loop. A refusal (a bad password, a name in use, rules
     the server does not know) ends the process at once with the server's text in one
     line and ``REFUSED_STATUS``; so does a server never reached, or lost for good,
-    after the bot's reconnects, or a seek put off ('busy') as many times in a row. What
+    after the bot's reconnects, a seek put off ('busy') as many times in a row, or a
+    server of another protocol version. What
     the bot waits for meanwhile (``Bot.tell``) is said on standard error too."""
     if bot.tell is None:
         bot.tell = lambda text: print(f"{bot.name}: {text}", file=sys.stderr, flush=True)
@@ -696,6 +697,8 @@ def run_to_end(bot: Bot) -> Stats:
         print(f"{bot.name}: login put off, {_tries(bot)}: {exc}", file=sys.stderr)
     except SeekPutOff as exc:
         print(f"{bot.name}: seek put off, {_tries(bot)}: {exc}", file=sys.stderr)
+    except ProtocolMismatch as exc:
+        print(f"{bot.name}: cannot play at {bot.host}:{bot.port}: {exc}", file=sys.stderr)
     except (OSError, trio.BrokenResourceError, EOFError) as exc:
         where = f"{bot.host}:{bot.port}"
         if bot.stats.logins == 0:

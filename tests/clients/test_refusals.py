@@ -272,6 +272,17 @@ async def test_the_raw_bot_that_cannot_connect_says_so_and_exits_2() -> None:
     assert (status, err) == (2, f"rawbot: connection to 127.0.0.1:{port}: Connection refused\n")
 
 
+async def test_a_library_bot_at_a_server_of_another_protocol_says_so_in_one_line(
+    nursery: trio.Nursery,
+) -> None:
+    port = await _one_shot_server(nursery, b"deberc-net 9.0 (protocol 2)\r\n")
+    status, err = await _bot("random_bot", "--port", str(port), "--name", "r1")
+    assert (status, err) == (
+        2,
+        f"r1: cannot play at 127.0.0.1:{port}: the server speaks protocol 2, this client 1\n",
+    )
+
+
 @pytest.mark.parametrize("count", ["-1", "²"])  # '²' is a digit to str.isdigit, not to int
 async def test_reconnects_must_be_a_whole_number(count: str) -> None:
     status, err = await _bot("random_bot", "--name", "r1", "--reconnects", count)
