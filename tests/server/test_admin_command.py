@@ -77,3 +77,16 @@ def test_admin_registers_a_new_name_with_or_without_replace(
         code, out, err = _admin(monkeypatch, capsys, name, *flags, "--db", str(db_path), pw="pw")
         assert (code, err) == (0, "")
         assert out == f"{name} is registered in {db_path}; list it in the server's admins\n"
+
+
+def test_admin_with_a_database_in_a_missing_folder_is_one_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "nodir" / "d.sqlite3"
+    code, out, err = _admin(monkeypatch, capsys, "boss", "--db", str(db), pw="pw")
+    assert (code, out) == (2, "")
+    assert err == (
+        f"deberc-net admin: cannot create the database {db}: there is no folder "
+        f"{db.parent}; create it first, or give another path\n"
+    )
+    assert not db.parent.exists()
