@@ -6,6 +6,7 @@ socket of the test's own holds."""
 from __future__ import annotations
 
 import socket
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -44,11 +45,26 @@ def _said(done: subprocess.CompletedProcess[str]) -> str:
 def test_a_game_port_in_use_is_one_line(tmp_path: Path, held_port: int) -> None:
     line = _said(_serve(tmp_path, "--port", str(held_port), "--http-port", "0"))
     assert f"cannot listen on 127.0.0.1:{held_port}" in line and "in use" in line
+    assert list(tmp_path.iterdir()) == []  # bound before the store: no database made
 
 
 def test_a_web_port_in_use_is_one_line(tmp_path: Path, held_port: int) -> None:
     line = _said(_serve(tmp_path, "--port", "0", "--http-port", str(held_port)))
     assert f"cannot listen on 127.0.0.1:{held_port} (web)" in line and "in use" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_port_in_use_leaves_an_existing_database_as_it_was(
+    tmp_path: Path, held_port: int
+) -> None:
+    """The store is not even opened (no server row written, no WAL files made)."""
+    db = tmp_path / "s.sqlite3"
+    made = sqlite3.connect(db)
+    made.execute("CREATE TABLE kept (x)")
+    made.close()
+    before = db.read_bytes()
+    _said(_serve(tmp_path, "--port", str(held_port), "--http-port", "0"))
+    assert [p.name for p in tmp_path.iterdir()] == ["s.sqlite3"] and db.read_bytes() == before
 
 
 def test_a_host_that_does_not_resolve_is_one_line(tmp_path: Path) -> None:
