@@ -92,9 +92,21 @@ class SeekRefused(Refused):
     what = "seek"
 
 
-# a seek's errors that are the bot's own (its --seek); any other error the seek may get
-# (busy, shutting-down) passes, as may one that answered an earlier line
+# a seek's errors that are the bot's own (its --seek); 'busy' puts the seek off (below);
+# any other error the seek may get (shutting-down) passes, as may one that answered an
+# earlier line
 _SEEK_REFUSALS = frozenset({"bad-rules", "bad-argument"})
+
+
+class SeekPutOff(Exception):
+    """The server put the bot's seek off (``busy``: too many tables are open) more
+    times in a row than its ``reconnects``: the bot sought again after each, waiting
+    ``SEEK_RETRY_S`` and twice as long each time (at most ``SEEK_RETRY_MAX_S``).
+    ``str()`` is the server's last text."""
+
+
+SEEK_RETRY_S = 1.0  # the wait before seeking again after the first 'busy'
+SEEK_RETRY_MAX_S = 30.0
 
 
 @attrs.frozen
@@ -170,6 +182,7 @@ class Step(enum.Enum):
 
     ON = "on"
     OVER = "over"  # 'bye', or the last game played ('quit' sent)
+    SEEK_LATER = "seek-later"  # the seek was put off ('busy'): seek again after a wait
 
 
 @attrs.define
@@ -222,12 +235,17 @@ class Bot:
     # lines and the same answers, with no task woken a line (``Handed``); a bot not
     # ``inline`` ignores it (``connect``)
     attach: Attach | None = None
+    # told, in a line, what the bot waits for unasked (a seek put off, and how long it
+    # waits to seek again); ``run_to_end`` prints it to standard error
+    tell: Callable[[str], None] | None = None
     _seeking: bool = attrs.field(default=False, init=False)  # a 'seek' not yet seated
     _logged_in: bool = attrs.field(default=False, init=False)  # this session's login is ok
     # the session's first lines not yet answered ('ok' or 'error', in order): the
     # error that answers 'login' is a refusal
     _greeting_due: deque[str] = attrs.field(factory=deque, init=False)
     _seek_due: bool = attrs.field(default=False, init=False)  # a 'seek' not yet answered
+    _seeks_put_off: int = attrs.field(default=0, init=False)  # 'busy' seeks in a row
+    _put_off_text: str = attrs.field(default="", init=False)  # the last one's text
 
     async def run(self) -> Stats:
         failures = 0
@@ -236,8 +254,8 @@ class Bot:
             try:
                 await self._session()
                 return self.stats
-            except Refused:
-                raise  # it would be refused again: no retry
+            except (Refused, SeekPutOff):
+                raise  # it would be refused again (or was put off too often): no retry
             except (OSError, trio.BrokenResourceError, EOFError) as exc:
                 # 'reconnects' counts drops in a row: a long run survives many far apart
                 failures = 1 if self.stats.logins > logins else failures + 1
@@ -313,6 +331,8 @@ class Bot:
                 await conn.send(f"{await self._answer(step)} seq={step.seq}")
             elif step is Step.OVER:
                 return
+            elif step is Step.SEEK_LATER:
+                await self._seek_again(conn.send)
         raise EOFError("the server closed the connection")
 
     def _react(self, line: str, out: list[str]) -> View | Step:
@@ -334,6 +354,7 @@ class Bot:
                     return Step.ON
             if line.startswith("ok cmd=seek "):  # a seek's 'ok' asks nothing
                 self._seek_due = False
+                self._seeks_put_off = 0
                 return Step.ON
             if line.startswith("record "):
                 return Step.ON
@@ -374,6 +395,7 @@ class Bot:
             self._keep_token(f.get("token"))
         if tag == Tag.OK and f.get("cmd") == "seek":
             self._seek_due = False
+            self._seeks_put_off = 0
         if tag == Tag.OK and f.get("cmd") == "login" and not self._seeking:
             out.append(f"seek {self.seek}")
             self._seeking = self._seek_due = True
@@ -390,9 +412,30 @@ class Bot:
                 raise LoginRefused(f.get("text", "login refused"))
             if self._seek_due and code in _SEEK_REFUSALS:
                 raise SeekRefused(f.get("text", "refused"))
+            if self._seek_due and code == "busy":
+                return self._seek_put_off(f.get("text", "busy"))
         elif tag == Tag.BYE:
             return Step.OVER
         return Step.ON
+
+    def _seek_put_off(self, text: str) -> Step:
+        """The seek was answered 'busy' (not recorded: the server has too many tables
+        open): seek again after a wait, or give up after ``reconnects`` in a row."""
+        self._seek_due = False
+        self._seeks_put_off += 1
+        self._put_off_text = text
+        if self._seeks_put_off > self.reconnects:
+            raise SeekPutOff(text)
+        return Step.SEEK_LATER
+
+    async def _seek_again(self, send: Callable[[str], Awaitable[None]]) -> None:
+        """Say why the bot waits, wait, and seek again (``Step.SEEK_LATER``)."""
+        wait = min(SEEK_RETRY_MAX_S, SEEK_RETRY_S * 2 ** (self._seeks_put_off - 1))
+        if self.tell is not None:
+            self.tell(f"seek put off: {self._put_off_text}; seeking again in {wait:g} s")
+        await trio.sleep(wait)
+        self._seek_due = True
+        await send(f"seek {self.seek}")
 
     def _match_ended(self, out: list[str]) -> Step:
         """A match of the bot's is over: seek the next, or say 'quit' after the last."""
@@ -459,6 +502,7 @@ class Handed:
         "_failure",
         "_heard",
         "_out",
+        "_seek_later",
         "_sending",
         "_stream",
         "_woken",
@@ -475,6 +519,7 @@ class Handed:
         self._woken = trio.Event()  # set when done, or with a backlog to send
         self._failure: BaseException | None = None
         self._heard = 0.0  # when the server last wrote (trio's clock)
+        self._seek_later = False  # a seek was put off: play seeks again after a wait
 
     async def play(self, attach: Attach) -> None:
         """Until 'bye', the bot's last game, or the link's end (EOFError); the bot's own
@@ -497,6 +542,10 @@ class Handed:
                         finally:
                             self._sending = False
                         continue
+                    if self._seek_later:
+                        self._seek_later = False
+                        await self._bot._seek_again(self._send_line)
+                        continue
                     await self._woken.wait()
                     self._woken = trio.Event()
                 nursery.cancel_scope.cancel()
@@ -513,9 +562,13 @@ class Handed:
         out = self._out
         try:
             for line in self._buffer.feed(data):
-                if self._bot._react(line, out) is Step.OVER:
+                step = self._bot._react(line, out)
+                if step is Step.OVER:
                     self._done = True
                     break
+                if step is Step.SEEK_LATER:
+                    self._seek_later = True
+                    self._woken.set()
         except Exception as exc:  # the bot's own failure: raised by play, not here
             self._failure = exc
             self._done = True
@@ -524,6 +577,9 @@ class Handed:
             out.clear()
         if self._done:
             self._woken.set()
+
+    async def _send_line(self, line: str) -> None:
+        self._write(_lines([line]))
 
     def connection_lost(self) -> None:
         if not self._done:
@@ -628,13 +684,21 @@ def run_to_end(bot: Bot) -> Stats:
     """``bot.run`` in a new trio loop. A refusal (a bad password, a name in use, rules
     the server does not know) ends the process at once with the server's text in one
     line and ``REFUSED_STATUS``; so does a server never reached, or lost for good,
-    after the bot's reconnects."""
+    after the bot's reconnects, a seek put off ('busy') as many times in a row, or a
+    server of another protocol version. What
+    the bot waits for meanwhile (``Bot.tell``) is said on standard error too."""
+    if bot.tell is None:
+        bot.tell = lambda text: print(f"{bot.name}: {text}", file=sys.stderr, flush=True)
     try:
         return trio.run(bot.run)
     except Refused as exc:
         print(f"{bot.name}: {exc.what} refused: {exc}", file=sys.stderr)
     except LoginPutOff as exc:
-        print(f"{bot.name}: login put off, {bot.reconnects + 1} tries: {exc}", file=sys.stderr)
+        print(f"{bot.name}: login put off, {_tries(bot)}: {exc}", file=sys.stderr)
+    except SeekPutOff as exc:
+        print(f"{bot.name}: seek put off, {_tries(bot)}: {exc}", file=sys.stderr)
+    except ProtocolMismatch as exc:
+        print(f"{bot.name}: cannot play at {bot.host}:{bot.port}: {exc}", file=sys.stderr)
     except (OSError, trio.BrokenResourceError, EOFError) as exc:
         where = f"{bot.host}:{bot.port}"
         if bot.stats.logins == 0:
@@ -643,6 +707,11 @@ def run_to_end(bot: Bot) -> Stats:
         else:
             print(f"{bot.name}: connection to {where} lost: {exc}", file=sys.stderr)
     raise SystemExit(REFUSED_STATUS) from None
+
+
+def _tries(bot: Bot) -> str:
+    tries = bot.reconnects + 1
+    return "1 try" if tries == 1 else f"{tries} tries"
 
 
 def board_seed(seed: str, board: str) -> str:

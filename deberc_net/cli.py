@@ -308,29 +308,22 @@ def _admin(args: argparse.Namespace) -> int:
     """Register an admin's name (or, with --replace, change a registered name's
     password): the only way an admin's name is made."""
     from deberc_net.server.accounts import set_password, valid_name
-    from deberc_net.server.store import describe, open_store
+    from deberc_net.server.store import Store, describe, is_postgres, open_store
 
     if not valid_name(args.name):
         print("deberc-net admin: a name is 2-20 letters, digits, '_' or '-'", file=sys.stderr)
         return 2
-    if sys.stdin.isatty():
-        import getpass
-
-        password = getpass.getpass(f"password for {args.name}: ")
-    else:
-        password = sys.stdin.readline().rstrip("\r\n")
-    if not password or " " in password:
-        print(
-            "deberc-net admin: the password is one word, read from standard input", file=sys.stderr
-        )
-        return 2
-    store = _open_store("admin", open_store, args.db)
-    if store is None:
-        return 2
+    store: Store | None = None
+    # a name registered already is refused before the password is asked for; a missing
+    # SQLite file registers nobody, and is made only once the password is good
+    if is_postgres(args.db) or os.path.exists(args.db):
+        store = _open_store("admin", open_store, args.db)
+        if store is None:
+            return 2
     try:
         # a name already registered may be a player's: its password is replaced only
         # when the operator says so (docs/security.md)
-        known = store.account(args.name) is not None
+        known = store is not None and store.account(args.name) is not None
         if known and not args.replace:
             print(
                 f"deberc-net admin: {args.name} is registered already in {describe(args.db)}: "
@@ -338,9 +331,17 @@ def _admin(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+        password = _admin_password(args.name)
+        if password is None:
+            return 2
+        if store is None:
+            store = _open_store("admin", open_store, args.db)
+            if store is None:
+                return 2
         set_password(store, args.name, password)
     finally:
-        store.close()
+        if store is not None:
+            store.close()
     if known:
         print(
             f"{args.name} has a new password in {describe(args.db)} (the old one no longer "
@@ -349,6 +350,23 @@ def _admin(args: argparse.Namespace) -> int:
     else:
         print(f"{args.name} is registered in {describe(args.db)}; list it in the server's admins")
     return 0
+
+
+def _admin_password(name: str) -> str | None:
+    """The password for ``admin``, asked at a terminal or read from standard input;
+    None (after saying why) if it is not one word."""
+    if sys.stdin.isatty():
+        import getpass
+
+        password = getpass.getpass(f"password for {name}: ")
+    else:
+        password = sys.stdin.readline().rstrip("\r\n")
+    if not password or " " in password:
+        print(
+            "deberc-net admin: the password is one word, read from standard input", file=sys.stderr
+        )
+        return None
+    return password
 
 
 def _play(args: argparse.Namespace) -> int:

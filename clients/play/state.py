@@ -297,6 +297,9 @@ def _event(state: TableState, line: Line) -> TableState:
         return _log(
             attrs.evolve(
                 state,
+                # four players: the turned card goes to the dealer's hand (docs/protocol.md
+                # §6.3); a seat's next ask says so too, an observer has only this event
+                turned=None if state.seats == 4 else state.turned,
                 trump=trump,
                 player=line.get_int("player"),
                 fresa=line.get_str("fresa"),

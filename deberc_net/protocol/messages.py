@@ -200,6 +200,7 @@ class Msg(StrEnum):
     ALREADY_SITS = "already-sits"
     NO_FREE_SEAT = "no-free-seat"
     LADDER_BOARD = "ladder-board"
+    BOARD_NOT_WATCHED = "board-not-watched"
     UNRATED_TABLE = "unrated-table"
     # a call inside a refusal: its token (English) or as a Russian player says it
     CALL_WORD = "call-word"
@@ -671,6 +672,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.NO_FREE_SEAT: ("table {table} has no free seat", "за столом {table} нет свободного места"),
     Msg.LADDER_BOARD: ("table {table} is a ladder's board", "стол {table} — доска турнира"),
+    Msg.BOARD_NOT_WATCHED: (
+        "table {table} is a ladder's board: only the server's admins watch it, so nobody"
+        " sees its deck before every seating of it is played",
+        "стол {table} — доска турнира: за ним смотрят только администраторы сервера,"
+        " чтобы никто не увидел расклад, пока его не сыграют во всех рассадках",
+    ),
     Msg.UNRATED_TABLE: (
         "table {table}'s matches are not rated",
         "игры за столом {table} не идут в рейтинг",

@@ -80,14 +80,14 @@ _HOLD_SUIT = re.compile(r"\byou hold ([shdc]):")
 
 def for_people(text: str, names: Sequence[str]) -> str:
     """An engine message (said to programs as it is) in the human notation: calls as
-    spoken ('ot korolya', not 'ot-K'), names for seat numbers, ♠♥♦♣ for the suit
-    letters of cards. (The calls first: a name may hold a hyphen.)"""
-    text = _SEAT_TEXT.sub(
-        lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0),
-        spoken_calls_in(text),
+    spoken ('ot korolya', not 'ot-K'), ♠♥♦♣ for the suit letters of cards, names for
+    seat numbers. (The names last: a name may hold a hyphen, or 'Ks', and is shown as
+    it is.)"""
+    text = _HOLD_SUIT.sub(lambda m: f"you hold {SUIT_SYMBOLS[m.group(1)]}:", spoken_calls_in(text))
+    text = _CARD_TEXT.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
+    return _SEAT_TEXT.sub(
+        lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), text
     )
-    text = _HOLD_SUIT.sub(lambda m: f"you hold {SUIT_SYMBOLS[m.group(1)]}:", text)
-    return _CARD_TEXT.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
 
 
 def columns(text: str) -> int:

@@ -16,6 +16,7 @@ import itertools
 import math
 import os
 import signal
+import socket
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -82,18 +83,36 @@ async def serve(
     ``worker``: this process is one of ``serve --workers N`` (server/cluster/): it
     listens on the shared port and shares its lobby; ``ready`` is told its port."""
     rules = rules if rules is not None else RuleBook.load()
-    store = open_store(config.db, serving=True, dead_after_s=config.server_dead_ms / 1000)
+    # the ports are bound before the store opens: a port in use leaves no new database
+    # file behind (nor a server's row in a shared one)
+    listeners: list[trio.SocketListener] = []
+    http_socket: socket.socket | None = None
+    try:
+        if worker is None:
+            try:
+                listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+            except OSError as exc:
+                raise ListenError(cannot_listen(config.host, config.port, exc)) from None
+        if config.http_port is not None and (worker is None or worker.index == 0):
+            try:
+                http_socket = bind_tcp(config.host, config.http_port)
+            except OSError as exc:
+                raise ListenError(
+                    cannot_listen(config.host, config.http_port, exc, " (web)")
+                ) from None
+        store = open_store(config.db, serving=True, dead_after_s=config.server_dead_ms / 1000)
+    except BaseException:
+        for listener in listeners:
+            listener.socket.close()
+        if http_socket is not None:
+            http_socket.close()
+        raise
     lobby: Lobby | None = None
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_heartbeat, store, config)
             lobby = Lobby(config, store, nursery, rules)
-            if worker is None:
-                try:
-                    listeners = await trio.open_tcp_listeners(config.port, host=config.host)
-                except OSError as exc:
-                    raise ListenError(cannot_listen(config.host, config.port, exc)) from None
-            else:
+            if worker is not None:
                 listeners = await _join_workers(lobby, store, worker, nursery)
             port = listeners[0].socket.getsockname()[1]
             lobby.house.host, lobby.house.port = _local(config.host), port  # house bots dial it
@@ -102,11 +121,11 @@ async def serve(
                     "127.0.0.1",
                     listeners[-1].socket.getsockname()[1],
                 )
-            if config.http_port is not None and (worker is None or worker.index == 0):
+            if http_socket is not None:
                 from .web import serve_http  # its libraries load only when served
 
                 try:
-                    http_port = await nursery.start(serve_http, config, lobby, config.http_port)
+                    http_port = await nursery.start(serve_http, config, lobby, http_socket)
                 except (OSError, BaseExceptionGroup) as exc:  # hypercorn binds in its nurseries
                     bind = sole_exception(exc)
                     if not isinstance(bind, OSError):
@@ -168,6 +187,20 @@ async def _join_workers(
     shared = trio.SocketListener(trio.socket.from_stdlib_socket(sock))
     own = await trio.open_tcp_listeners(0, host="127.0.0.1")
     return [shared, *own]
+
+
+def bind_tcp(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` (not yet listening), as hypercorn binds
+    the web face's: IPv6 for a host with a colon."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except BaseException:
+        sock.close()
+        raise
+    return sock
 
 
 def _local(host: str) -> str:

@@ -94,11 +94,24 @@ class Config:
 
     @classmethod
     def from_toml(cls, path: str | Path, **overrides: Any) -> Config:
-        with open(path, "rb") as fh:
-            try:
-                data = tomllib.load(fh)
-            except tomllib.TOMLDecodeError as exc:
-                raise ValueError(f"{path}: not a TOML file: {exc}") from None
+        try:
+            raw = Path(path).read_bytes()
+        except FileNotFoundError:
+            raise ValueError(
+                f"there is no settings file {path}: give the path of an existing TOML file"
+            ) from None
+        except IsADirectoryError:
+            raise ValueError(
+                f"{path} is a folder, not a settings file: give a file's path"
+            ) from None
+        except OSError as exc:
+            raise ValueError(
+                f"cannot read the settings file {path}: {exc.strerror or exc}"
+            ) from None
+        try:
+            data = tomllib.loads(raw.decode("utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{path}: not a TOML file: {exc}") from None
         section = data.get("server", data)
         if not isinstance(section, dict):
             raise ValueError(f"{path}: [server] must be a table of settings")

@@ -231,11 +231,12 @@ class Lobby:
         )
 
     def listed_tables(self) -> list[Table]:
-        """The open tables anyone may see listed ('tables', the web): not the private."""
+        """The open tables anyone may see listed ('tables', the web): not the private,
+        nor a ladder's boards (watched by admins only: docs/protocol.md §5.5a)."""
         return [
             t
             for _, t in sorted(self.tables.items())
-            if t.state != TableState.CLOSED and not t.private
+            if t.state != TableState.CLOSED and not t.private and t.board is None
         ]
 
     def table_room(self, session: Session, opening: bool) -> bool:

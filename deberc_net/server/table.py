@@ -479,6 +479,11 @@ class Table:
                 if not self._may_enter(session):
                     session.send(self._not_invited())
                     return
+                if self.board is not None and not self.lobby.is_admin(session):
+                    # a board's deck is played again in other seatings: no one watches
+                    unwatched = phrase(Msg.BOARD_NOT_WATCHED, table=self.id)
+                    session.send(ev.error("not-allowed", unwatched))
+                    return
                 new = session not in self.observers
                 self.observers.add(session)
                 session.observing.add(self.id)

@@ -96,6 +96,27 @@ async def test_a_handed_bot_answers_inside_the_servers_write_and_pings_when_sile
         server.say("bye")
 
 
+async def test_a_handed_bot_whose_seek_is_put_off_seeks_again_after_a_wait(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    server, bot = _Server(), _bot()
+    told: list[str] = []
+    bot.tell = told.append
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(Handed(bot).play, server.attach)
+        await trio.testing.wait_all_tasks_blocked()
+        assert await server.heard() == b"style machine\nlogin ann\n"
+        server.say("ok cmd=style style=machine")
+        server.say("ok cmd=login name=ann guest=1 token=t1")
+        assert await server.heard() == b"seek 2\n"
+        start = trio.current_time()
+        server.say("error code=busy text=too many tables are open")
+        assert await server.heard() == b"seek 2\n"
+        assert trio.current_time() - start >= 1
+        assert told == ["seek put off: too many tables are open; seeking again in 1 s"]
+        server.say("bye")
+
+
 async def test_a_handed_bots_failure_is_raised_by_its_session_not_in_the_servers_write() -> None:
     server, bot = _Server(), _bot()
 

@@ -4,6 +4,7 @@ Real bot processes against a real server on loopback, each under a hard time lim
 
 from __future__ import annotations
 
+import functools
 import socket
 import sys
 from collections.abc import Awaitable, Callable
@@ -12,7 +13,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from clients.client import Bot, LoginPutOff, SeekRefused
+from clients.client import Bot, LoginPutOff, SeekPutOff, SeekRefused
+from tests.server.conftest import Connector
 
 ROOT = Path(__file__).resolve().parents[2]
 StartServer = Callable[..., Awaitable[int]]
@@ -120,6 +122,164 @@ async def test_a_bot_whose_login_is_put_off_for_good_says_so_in_one_line(
     assert (status, err) == (
         2,
         "r1: login put off, 2 tries: too many registrations at once: try again\n",
+    )
+
+
+FULL = "too many tables are open; sit at one or try again later"
+
+
+async def _full_server(start_server: StartServer, connect: Connector) -> int:
+    """A server with room for no table and one seeker of '2' waiting: the next seek of
+    '2' would open a table, so it is answered 'busy' (and not recorded)."""
+    port = await start_server(max_tables=0)
+    ann = await connect.machine(port, "ann")
+    await ann.send("seek 2")
+    await ann.expect("ok", cmd="seek")
+    return port
+
+
+async def test_a_seek_put_off_busy_is_said_and_sought_again_after_a_wait_then_given_up(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """'busy' answering a seek (too many tables open) says later, not no: the bot says
+    so, seeks again after 1 s, then 2 s, …, and gives up after its reconnects."""
+    port = await _full_server(start_server, connect)
+    told: list[str] = []
+    bot = Bot(lambda view: view.legal[0], "bob", port=port, reconnects=2, tell=told.append)
+    start = trio.current_time()
+    with trio.fail_after(60), pytest.raises(SeekPutOff, match=FULL):
+        await bot.run()
+    assert told == [
+        f"seek put off: {FULL}; seeking again in 1 s",
+        f"seek put off: {FULL}; seeking again in 2 s",
+    ]
+    assert trio.current_time() - start >= 3
+    assert bot.stats.logins == 1  # sought again on the same connection
+    assert [e for e in bot.stats.errors if "code=busy" in e] == [f"error code=busy text={FULL}"] * 3
+
+
+async def test_a_seek_put_off_then_room_made_seats_the_bot(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """The cap full (one table open), the bot's seek is put off; the table closes, and
+    the bot's next seek opens a table with the seeker waiting."""
+    port = await start_server(max_tables=1)
+    cat = await connect.machine(port, "cat")
+    await cat.send("new 2 to-1001")  # the one table, of another game than the seek's
+    await cat.expect("ok", cmd="sit")
+    ann = await connect.machine(port, "ann")
+    await ann.send("seek 2")
+    await ann.expect("ok", cmd="seek")
+    told: list[str] = []
+    bot = Bot(lambda view: view.legal[0], "bob", port=port, tell=told.append)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(bot.run)
+        with trio.fail_after(5):
+            while not told:
+                await trio.sleep(0.01)
+        await cat.send("leave")  # the table closes: room for one
+        await ann.expect("ok", cmd="sit", timeout=30)
+        nursery.cancel_scope.cancel()
+    assert told == [f"seek put off: {FULL}; seeking again in 1 s"]
+
+
+async def test_a_bot_whose_seek_is_put_off_for_good_says_so_in_one_line(
+    start_server: StartServer, connect: Connector
+) -> None:
+    port = await _full_server(start_server, connect)
+    flags = ("--name", "r1", "--reconnects", "0")
+    status, err = await _bot("random_bot", "--port", str(port), *flags)
+    assert (status, err) == (2, f"r1: seek put off, 1 try: {FULL}\n")
+
+
+async def _raw_bot(port: int, name: str) -> tuple[int, str]:
+    """clients/raw_bot.py (a script, not a module): its status and its stderr."""
+    with trio.fail_after(30):
+        done = await trio.run_process(
+            [sys.executable, str(ROOT / "clients" / "raw_bot.py"), "127.0.0.1", str(port), name],
+            capture_stdout=True,
+            capture_stderr=True,
+            check=False,
+        )
+    return done.returncode, done.stderr.decode()
+
+
+async def test_the_raw_bot_refused_at_login_says_so_and_exits_2(
+    start_server: StartServer, register: Callable[[str, str], Awaitable[None]]
+) -> None:
+    port = await start_server()
+    await register("newbie", "secret")
+    status, err = await _raw_bot(port, "newbie")
+    assert (status, err) == (2, "newbie: login refused: newbie is registered: give the password\n")
+
+
+async def test_the_raw_bot_whose_seek_is_refused_says_so_and_exits_2(
+    start_server: StartServer, connect: Connector
+) -> None:
+    port = await _full_server(start_server, connect)
+    status, err = await _raw_bot(port, "rawbot")
+    assert (status, err) == (2, f"rawbot: seek refused: {FULL}\n")
+
+
+async def _one_shot_server(nursery: trio.Nursery, said: bytes) -> int:
+    """A listener on loopback that says ``said`` to each connection, reads what the bot
+    says (until its seek, or its end), and closes it."""
+
+    async def handle(stream: trio.SocketStream) -> None:
+        await stream.send_all(said)
+        heard = b""
+        with trio.move_on_after(5):
+            while b"seek 2\n" not in heard:
+                data = await stream.receive_some()
+                if not data:
+                    break
+                heard += data
+        await stream.aclose()
+
+    listeners = await nursery.start(functools.partial(trio.serve_tcp, handle, 0, host="127.0.0.1"))
+    port: int = listeners[0].socket.getsockname()[1]
+    return port
+
+
+@pytest.mark.parametrize(
+    ("said", "why"),
+    [
+        (
+            b"deberc-net 9.0 (protocol 2)\r\n",
+            "not a protocol 1 server: deberc-net 9.0 (protocol 2)",
+        ),
+        (b"deberc-net 0.1 (protocol 1)\r\n", "the server closed the connection"),
+    ],
+)
+async def test_the_raw_bot_at_another_protocol_or_closed_without_bye_exits_2(
+    nursery: trio.Nursery, said: bytes, why: str
+) -> None:
+    port = await _one_shot_server(nursery, said)
+    assert await _raw_bot(port, "rawbot") == (2, f"rawbot: {why}\n")
+
+
+async def test_the_raw_bot_that_cannot_connect_says_so_and_exits_2() -> None:
+    with socket.socket() as held:  # bound, never listening: every connect is refused
+        held.bind(("127.0.0.1", 0))
+        port = held.getsockname()[1]
+        status, err = await _raw_bot(port, "rawbot")
+    assert (status, err) == (2, f"rawbot: connection to 127.0.0.1:{port}: Connection refused\n")
+
+
+async def test_a_library_bot_at_a_server_of_another_protocol_says_so_in_one_line(
+    nursery: trio.Nursery,
+) -> None:
+    port = await _one_shot_server(nursery, b"deberc-net 9.0 (protocol 2)\r\n")
+    status, err = await _bot("random_bot", "--port", str(port), "--name", "r1")
+    assert (status, err) == (
+        2,
+        f"r1: cannot play at 127.0.0.1:{port}: the server speaks protocol 2, this client 1\n",
     )
 
 

@@ -31,8 +31,9 @@ async def test_a_boards_records_and_seed_wait_for_the_admins_release(
     pa, pb, nosy = [await connect.machine(port, n) for n in ("pa", "pb", "nosy")]
     await boss.send("reserve 2 moscow seats=pa,pb seed=secret-7 deals=1 board=k1")
     table = (await boss.expect("ok", cmd="reserve"))["table"]
-    await nosy.send(f"observe {table}")  # an outsider watching sees no record either
-    await nosy.expect("ok", cmd="observe")
+    # an outsider may not watch (the play would show the deck: docs/protocol.md §5.5a),
+    # and sees no record either
+    assert fields(await nosy.reply(f"observe {table}", "error"))[1]["code"] == "not-allowed"
     for player in (pa, pb):
         await player.send("seek reserved")
         sit = await player.expect("ok", cmd="sit")

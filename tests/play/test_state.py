@@ -249,3 +249,20 @@ def test_a_three_player_score_fits_its_pane_and_tells_long_names_apart() -> None
         "Tot     120    40     0",
     ]
     assert all(len(line) <= 25 for line in lines)  # the pane: no line wraps
+
+
+def test_an_observer_of_four_players_sees_the_turned_card_go_once_the_game_is_ordered() -> None:
+    """With four players the turned card joins the dealer's hand at the order (the
+    next state says turned=-); an observer is told only the event, and goes by it."""
+    lines = [
+        "ok cmd=observe table=5 text=You observe table 5.",
+        "state seq=6 table=5 deal=1 phase=bidding seat=- dealer=2 to_act=3 hand= "
+        "turned=8d fresa=- trump=- player=- round=1 leader=3 trick= tricks=0,0 score=0,0 "
+        "hanging=0 target=501 pending=- shown= talk= clock=- legal= players=4",
+        "event seq=7 table=5 kind=call seat=3 call=igrayu auto=0",
+    ]
+    state = fold_all(lines)
+    assert state.seats == 4 and "Turned: 8♦" in table_text(state)
+    state = fold(state, "event seq=8 table=5 kind=order player=3 trump=d first=1 fresa=-")
+    assert state.turned is None and "Turned: -" in table_text(state)
+    assert "Trump: ♦" in table_text(state)

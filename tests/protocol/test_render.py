@@ -204,6 +204,13 @@ def test_engine_refusals_are_told_to_people_in_their_notation() -> None:
     assert for_people("10h is not in your hand", TWO) == "10♥ is not in your hand"
     assert for_people("it is seat 1's turn to bid", TWO) == "it is boris's turn to bid"
     assert for_people("there is no seat 7", TWO) == "there is no seat 7"  # not a seat here
+    # a name that looks like a card or a call is shown as it is, never in card notation
+    named = ("ann-Ks", "10h")
+    assert for_people("it is seat 0's turn", named) == "it is ann-Ks's turn"
+    assert for_people("waiting for seat 1 to answer rost?", named) == (
+        "waiting for 10h to answer rost?"
+    )
+    assert for_people("you may not play Ks now", named) == "you may not play K♠ now"
     error = ev.Error("must-follow-suit", "you hold s: follow suit", "you hold ♠: follow suit")
     assert render(error, HUMAN) == ["Error (must-follow-suit): you hold ♠: follow suit"]
     assert render(error, MACHINE) == ["error code=must-follow-suit text=you hold s: follow suit"]

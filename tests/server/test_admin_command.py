@@ -77,3 +77,50 @@ def test_admin_registers_a_new_name_with_or_without_replace(
         code, out, err = _admin(monkeypatch, capsys, name, *flags, "--db", str(db_path), pw="pw")
         assert (code, err) == (0, "")
         assert out == f"{name} is registered in {db_path}; list it in the server's admins\n"
+
+
+def test_admin_with_a_database_in_a_missing_folder_is_one_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "nodir" / "d.sqlite3"
+    code, out, err = _admin(monkeypatch, capsys, "boss", "--db", str(db), pw="pw")
+    assert (code, out) == (2, "")
+    assert err == (
+        f"deberc-net admin: cannot create the database {db}: there is no folder "
+        f"{db.parent}; create it first, or give another path\n"
+    )
+    assert not db.parent.exists()
+
+
+class _NoPasswordHere(io.StringIO):
+    """Standard input that fails the test if the command reads a password from it."""
+
+    def readline(self, size: int | None = -1) -> str:
+        raise AssertionError("the password was asked for")
+
+
+async def test_admin_refuses_a_registered_name_before_asking_for_the_password(
+    db_path: Path,
+    register: Callable[[str, str], Awaitable[None]],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    await register("newbie", "players-own")
+    monkeypatch.setattr("sys.stdin", _NoPasswordHere())
+    assert main(["admin", "newbie", "--db", str(db_path)]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == (
+        "",
+        f"deberc-net admin: newbie is registered already in {db_path}: --replace gives it "
+        "this password (its old one stops working)\n",
+    )
+
+
+def test_admin_with_a_bad_password_makes_no_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "d.sqlite3"
+    code, out, err = _admin(monkeypatch, capsys, "boss", "--db", str(db), pw="two words")
+    assert (code, out) == (2, "")
+    assert err == "deberc-net admin: the password is one word, read from standard input\n"
+    assert list(tmp_path.iterdir()) == []

@@ -202,3 +202,36 @@ async def test_an_admin_reserving_with_watch_ends_is_told_only_each_match_start_
     await boss.send("release k1")
     assert (await boss.expect("ok", cmd="release"))["records"] == "1"
     assert json.loads(fields(await pa.read_until(lambda x: x.startswith("record ")))[1]["text"])
+
+
+async def test_a_ladder_board_is_watched_by_the_servers_admins_only(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    """A board's deck is played again in its other seatings (docs/protocol.md §5.5a):
+    whoever watched one seating would know the next one's cards. So only admins watch
+    it, and it is listed to nobody; a reserved table that is no board is as any other."""
+    port = await start_server(admins=["boss", "chief"])
+    await register("boss", "pw")
+    await register("chief", "pw2")
+    boss = await connect.machine(port, "boss", "pw")
+    await boss.send("reserve 2 seats=pa,pb seed=s deals=1 board=b1 watch=ends")
+    board = (await boss.expect("ok", cmd="reserve"))["table"]
+    await boss.send("reserve 2 seats=pc,pd seed=s deals=1")
+    plain = (await boss.expect("ok", cmd="reserve"))["table"]
+    pc = await connect.machine(port, "pc")  # a ladder's bot, and any outsider
+    zed = await connect.machine(port, "zed")
+    for who in (pc, zed):
+        refused = fields(await who.reply(f"observe {board}", "error"))[1]
+        assert refused == {
+            "code": "not-allowed",
+            "text": f"table {board} is a ladder's board: only the server's admins watch it, so"
+            " nobody sees its deck before every seating of it is played",
+        }
+        await who.send("tables")
+        assert (await who.expect("tables"))["count"] == "1"  # the plain one alone
+        assert (await who.expect("table"))["id"] == plain
+    await zed.send(f"observe {plain}")
+    await zed.expect("ok", cmd="observe", table=plain)
+    chief = await connect.machine(port, "chief", "pw2")
+    await chief.send(f"observe {board}")
+    await chief.expect("ok", cmd="observe", table=board)

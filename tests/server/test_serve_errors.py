@@ -1,10 +1,12 @@
 """`deberc-net serve` refused at start-up (a port in use or out of range, a host that
-does not resolve, the web face on the game port): one line saying why, status 2, no
-traceback — a real process against ports a socket of the test's own holds."""
+does not resolve, the web face on the game port, a settings file or database it cannot
+open): one line saying why, status 2, no traceback — a real process against ports a
+socket of the test's own holds."""
 
 from __future__ import annotations
 
 import socket
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -43,11 +45,26 @@ def _said(done: subprocess.CompletedProcess[str]) -> str:
 def test_a_game_port_in_use_is_one_line(tmp_path: Path, held_port: int) -> None:
     line = _said(_serve(tmp_path, "--port", str(held_port), "--http-port", "0"))
     assert f"cannot listen on 127.0.0.1:{held_port}" in line and "in use" in line
+    assert list(tmp_path.iterdir()) == []  # bound before the store: no database made
 
 
 def test_a_web_port_in_use_is_one_line(tmp_path: Path, held_port: int) -> None:
     line = _said(_serve(tmp_path, "--port", "0", "--http-port", str(held_port)))
     assert f"cannot listen on 127.0.0.1:{held_port} (web)" in line and "in use" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_port_in_use_leaves_an_existing_database_as_it_was(
+    tmp_path: Path, held_port: int
+) -> None:
+    """The store is not even opened (no server row written, no WAL files made)."""
+    db = tmp_path / "s.sqlite3"
+    made = sqlite3.connect(db)
+    made.execute("CREATE TABLE kept (x)")
+    made.close()
+    before = db.read_bytes()
+    _said(_serve(tmp_path, "--port", str(held_port), "--http-port", "0"))
+    assert [p.name for p in tmp_path.iterdir()] == ["s.sqlite3"] and db.read_bytes() == before
 
 
 def test_a_host_that_does_not_resolve_is_one_line(tmp_path: Path) -> None:
@@ -84,3 +101,36 @@ def test_serve_workers_on_a_port_it_cannot_bind_is_one_line_too(
     flags = ["--workers", "2", "--db", db, "--host", host, "--port", str(port)]
     line = _said(_serve(tmp_path, *flags, "--http-port", "0"))
     assert line.startswith(f"deberc-net serve: cannot listen on {host}:{port}: "), line
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (
+            ["--config", "nosuch.toml"],
+            "there is no settings file nosuch.toml: give the path of an existing TOML file",
+        ),
+        (["--config", "."], ". is a folder, not a settings file: give a file's path"),
+        (
+            ["--db", "nodir/s.sqlite3"],
+            "cannot create the database nodir/s.sqlite3: there is no folder nodir; create it"
+            " first, or give another path",
+        ),
+        (["--db", "."], ". is a folder, not a database file: give a file's path"),
+        (
+            ["--db", "notes.txt"],
+            "notes.txt is not an SQLite database (left as it is): give another file",
+        ),
+    ],
+)
+def test_a_settings_file_or_database_it_cannot_open_is_one_sentence(
+    tmp_path: Path, flags: list[str], said: str
+) -> None:
+    (tmp_path / "notes.txt").write_text("not a database\n")
+    command = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "0"]
+    done = subprocess.run(
+        [*command, *flags], capture_output=True, text=True, timeout=30, check=False, cwd=tmp_path
+    )
+    assert _said(done) == f"deberc-net serve: {said}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # nothing made
+    assert (tmp_path / "notes.txt").read_text() == "not a database\n"  # nor changed

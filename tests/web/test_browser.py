@@ -24,13 +24,15 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from clients.client import Bot
 from deberc_net.server.store import open_store
-from tests.server.client import fields
+from tests.server.client import LineClient, fields
+from tests.server.conftest import Connector
 
 from .conftest import WebServer, screenshot
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[789JQKA])[shdc](?![0-9A-Za-z])")
 WATCH_PLAYS = 8  # cards timed on the live page before the bots speed up
 HOLD_CALLS = 16  # then calls held while the page's hand sizes are checked
+SEEN = "return window.debercLines"
 SHOWN_SIZES = """
 return Array.from(document.querySelectorAll("#board .seat"),
                   (seat) => seat.querySelectorAll(".hand .card.back").length);
@@ -203,6 +205,41 @@ async def test_live_pages_follow_a_match_and_replay_it(
     )
     assert [await in_thread(s.get_attribute, "data-name") for s in series] == ["moscow, 2 players"]
     await in_thread(screenshot, browser, "player")
+
+
+async def test_a_four_player_tables_page_hides_the_turned_card_once_the_game_is_ordered(
+    start_web: Callable[..., Any], browser: webdriver.Chrome, connect: Connector
+) -> None:
+    """With four players the turned card joins the dealer's hand when the game is
+    ordered (an observer's state says turned=-): the live page stops showing it then."""
+    web: WebServer = await start_web(bot_clock_ms=120_000)  # no auto call meanwhile
+    players = [await connect.machine(web.port, f"p{i}") for i in range(4)]
+    for player in players:
+        await player.send("seek 4")
+    by_seat: dict[int, LineClient] = {}
+    for player in players:
+        by_seat[int((await player.expect("ok", cmd="sit"))["seat"])] = player
+    turned = (await by_seat[0].expect("event", kind="deal"))["turned"]
+    state = await by_seat[0].expect("state")
+    table, to_act = state["table"], int(state["to_act"])
+    await in_thread(browser.get, web.url(f"/table/{table}"))
+    await in_thread(
+        wait_for, browser, f'body[data-live="open"] #status .card[data-card="{turned}"]'
+    )
+    # the page has its live state (the observer's first line): the order comes after it
+    await in_thread(
+        WebDriverWait(browser, 10, poll_frequency=0.05).until,
+        lambda d: any(x.startswith("state ") for x in d.execute_script(SEEN)),
+    )
+    player = by_seat[to_act]  # the seat asked to bid orders the game in the turned suit
+    ask = await player.expect("ask")
+    assert "igrayu" in ask["legal"].split(",")
+    await player.send(f"igrayu seq={ask['seq']}")
+    trump = await in_thread(wait_for, browser, "#trump:not(:empty)")
+    assert (await in_thread(lambda: trump[0].text)).startswith("Trump ")
+    assert await in_thread(lambda: browser.find_elements(By.CSS_SELECTOR, "#status .card")) == []
+    status = await in_thread(lambda: browser.find_element(By.ID, "status").text)
+    assert status == "Deal 1"
 
 
 def test_the_redaction_check_catches_a_card_told_early() -> None:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 from trio_websocket import ConnectionClosed, ConnectionRejected, open_websocket_url
 
+from deberc_net.server.accounts import set_password
+from deberc_net.server.store import open_store
 from tests.server.client import LineClient, fields, is_event, play_machine
 from tests.server.conftest import Connector
 
@@ -222,6 +225,28 @@ async def test_a_private_table_is_not_watched_live(start_web: StartWeb, connect:
     table = int((await ann.expect("ok", cmd="sit"))["table"])
     with trio.fail_after(10), pytest.raises(ConnectionRejected):
         async with open_websocket_url(live_url(web, table)):
+            pass
+
+
+async def test_a_ladder_board_is_not_shown_nor_watched_from_the_web(
+    start_web: StartWeb, connect: Connector, db_path: Path
+) -> None:
+    """Only admins watch a ladder's board (docs/protocol.md §5.5a): its page would show
+    the cards of a deck its other seatings have still to play."""
+    store = open_store(db_path)
+    set_password(store, "boss", "pw")
+    store.close()
+    web: WebServer = await start_web(admins=["boss"])
+    boss = await connect.machine(web.port, "boss", "pw")
+    await boss.send("reserve 2 seats=pa,pb seed=s deals=1 board=b1 watch=ends")
+    table = (await boss.expect("ok", cmd="reserve"))["table"]
+    status, body = await web.get("/api/tables")
+    assert (status, json.loads(body)) == (200, {"tables": []})
+    for path in (f"/api/tables/{table}", f"/table/{table}"):
+        status, body = await web.get(path)
+        assert (status, f"no open table {table}".encode() in body) == (404, True), path
+    with trio.fail_after(10), pytest.raises(ConnectionRejected):
+        async with open_websocket_url(live_url(web, int(table))):
             pass
 
 

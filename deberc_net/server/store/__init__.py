@@ -31,7 +31,7 @@ def open_store(
     """The store at ``db``: a ``postgresql://`` address or an SQLite file (created if
     missing). ``serving``: opened by a server, which gets its id from the store (its
     running matches are its own); the matches of servers silent for ``dead_after_s``
-    are over. StoreError (or OSError for a file) if it cannot be opened."""
+    are over. StoreError, one sentence saying what to do, if it cannot be opened."""
     if is_postgres(db):
         from .postgres import PostgresStore  # psycopg is imported only when used
 

@@ -33,6 +33,7 @@ from .base import (
     PlayerRating,
     RatingPoint,
     RatingResult,
+    StoreError,
     finished_match_row,
     game_row,
     highest_match_number,
@@ -49,6 +50,25 @@ from .base import (
 from .migrations import MIGRATIONS, SQLITE_VERSIONS, Migration, pending
 
 
+def cannot_open(path: str, exc: OSError | sqlite3.Error) -> StoreError:
+    """One sentence for a database file that cannot be opened: what is wrong with it and
+    what to do (not the system's errno text)."""
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        why = f"{path} is a folder, not a database file: give a file's path"
+    elif not os.path.isdir(folder):
+        why = (
+            f"cannot create the database {path}: there is no folder {folder}; create it"
+            " first, or give another path"
+        )
+    elif isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
+        why = f"{path} is not an SQLite database (left as it is): give another file"
+    else:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        why = f"cannot open the database {path}: {reason}"
+    return StoreError(why)
+
+
 class SQLiteStore:
     def __init__(
         self,
@@ -62,18 +82,24 @@ class SQLiteStore:
         matches of servers that died (silent for ``dead_after_s``), or of a run before
         servers had rows, are over (their records, seedless, become exportable)."""
         self.path = str(path)
-        if self.path != ":memory:" and not os.path.exists(self.path):
-            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            if self.path != ":memory:" and not os.path.exists(self.path):
+                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise cannot_open(self.path, exc) from None
         self._lock = threading.Lock()
         self.server_id: int | None = None
         try:
             with self._lock:
-                _use_wal(self._db)
+                _use_wal(self._db)  # the first read: a file that is no database fails here
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 migrate(self._db, migrations)
             if serving:
                 self._register(dead_after_s)
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise cannot_open(self.path, exc) from None
         except BaseException:
             self._db.close()
             raise

@@ -76,6 +76,8 @@ def make_app(lobby: Lobby) -> Starlette:
         table = lobby.tables.get(request.path_params["n"])
         if table is None or table.state == TableState.CLOSED or table.private:  # private: not shown
             return None
+        if table.board is not None:  # a ladder's board: watched by admins only
+            return None
         return views.table_summary(table)
 
     async def table_page(request: Request) -> Response:

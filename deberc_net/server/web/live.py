@@ -41,7 +41,8 @@ class Viewers:
 
 async def watch_table(websocket: WebSocket, lobby: Lobby, table_id: int, viewers: Viewers) -> None:
     table = lobby.tables.get(table_id)
-    if table is None or table.private:  # a private table is not watched from the web
+    # a private table and a ladder's board are not watched from the web
+    if table is None or table.private or table.board is not None:
         await websocket.close(code=4404, reason=f"no open table {table_id}")
         return
     if viewers.open >= viewers.limit:  # refused before the handshake: HTTP 403

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import socket
 from typing import Any
 
 import trio
@@ -17,13 +18,14 @@ from .app import make_app
 async def serve_http(
     config: Config,
     lobby: Lobby,
-    port: int,
+    bound: socket.socket,
     *,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    """Serve until cancelled; report the bound port (``port`` 0: any free one)."""
+    """Serve on ``bound`` (a socket bound before the store opened, not yet listening)
+    until cancelled; report its port."""
     settings = HypercornConfig()
-    settings.bind = [f"{config.host}:{port}"]
+    settings.bind = [f"fd://{bound.detach()}"]  # hypercorn's socket from here
     settings.accesslog = None
     settings.loglevel = "WARNING"  # our own log says where it listens
     settings.graceful_timeout = 1.0

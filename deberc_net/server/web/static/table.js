@@ -61,6 +61,13 @@
     ol.scrollTop = ol.scrollHeight;
   }
   const setText = (id, text) => { document.getElementById(id).textContent = text; };
+  // the deal's number and the face-up card (none: "-" or null)
+  function setStatus(deal, turned) {
+    st.deal = deal;
+    const shown = turned && turned !== "-";
+    setText("status", "Deal " + deal + (shown ? " · turned " : ""));
+    if (shown) document.getElementById("status").append(cardEl(turned));
+  }
   function setTrump(s, who) {
     setText("trump", s && s !== "-" ? "Trump " + SUITS[s] + (who !== null ? " · " + names[who] + " plays" : "") : "");
   }
@@ -77,8 +84,7 @@
     st.trick = list(f.trick).map((card, i) => ({ seat: (leader + i) % n, card }));
     st.talk = list(f.talk).map((t) => { const [s, c] = t.split(":"); return names[s] + ": " + c; });
     st.toAct = num(f.to_act);
-    setText("status", "Deal " + f.deal + (f.turned !== "-" ? " · turned " : ""));
-    if (f.turned !== "-") document.getElementById("status").append(cardEl(f.turned));
+    setStatus(f.deal, f.turned);
     setTrump(f.trump, num(f.player));
     setText("score", list(f.score).join(" : "));
     drawTalk();
@@ -91,14 +97,16 @@
       case "left": names[Number(f.seat)] = "-"; break;
       case "deal":
         st.trick = []; st.talk = []; st.toAct = null;
-        setText("status", "Deal " + f.deal + " · turned ");
-        document.getElementById("status").append(cardEl(f.turned));
+        setStatus(f.deal, f.turned);
         setTrump(null, null);
         setText("score", list(f.score).join(" : "));
         break;
       case "call":
         st.talk.push(names[Number(f.seat)] + ": " + f.call.replace(/_/g, " ")); break;
       case "order":
+        // four players: the turned card goes to the dealer's hand (its state says
+        // turned=-, docs/protocol.md §6.3), so it is no longer shown
+        if (n === 4) setStatus(st.deal, null);
         setTrump(f.trump, num(f.player)); break;
       case "play": {
         const seat = Number(f.seat);
