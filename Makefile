@@ -65,14 +65,20 @@ chromium:
 # and every child process follow): on a disk each new SQLite file costs some 40 ms of
 # fsync (the switch to WAL, the checkpoint at close), a fifth of the server tests' time.
 # The files and SQLite are as real; no test is about surviving a power cut.
+# Each run gets a directory of its own there, removed after a green run: pytest keeps only its last
+# three base directories per user, so two runs side by side (two clones, CI beside a
+# developer) sharing one TMPDIR could delete each other's files mid-test.
 TEST_WORKERS ?= 3
-TEST_TMPDIR ?= $(shell test -d /dev/shm -a -w /dev/shm && echo /dev/shm)
+TEST_TMPDIR ?= $(shell test -d /dev/shm -a -w /dev/shm && echo /dev/shm || echo /tmp)
 test: $(TEST_STAMP) postgresql chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	TMPDIR=$(TEST_TMPDIR) PYTHONDONTWRITEBYTECODE= \
-		$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
+	run_tmp=$$(mktemp -d $(TEST_TMPDIR)/deberc-test.XXXXXX) && \
+	TMPDIR=$$run_tmp PYTHONDONTWRITEBYTECODE= \
+		$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal; \
+	status=$$?; if [ $$status -eq 0 ]; then rm -rf "$$run_tmp"; \
+	else echo "the failed run's files are kept in $$run_tmp"; fi; exit $$status
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -51,6 +51,7 @@ def knowledge(view: View, history: DealHistory) -> tuple[Knowledge, int, bool]:
     played: list[list[int]] = [[], []]
     forbid = [0, 0]
     must = [0, 0]
+    parted = [0, 0]
     claims: dict[int, list[tuple[int, int, int | None, bool | None]]] = {}
     best = 0
     swapped_by = None
@@ -61,6 +62,8 @@ def knowledge(view: View, history: DealHistory) -> tuple[Knowledge, int, bool]:
         best = _note_claim(claims, who, token, best)
         if token == C.MENYAYU:
             swapped_by = who
+            if who in claims:  # it held the seven when it declared (docs/rules.md §12.3)
+                parted[who] |= bit(make(SEVEN, trump))
         elif token == C.BELLA:
             bella_seat = who
         if not is_card(token):
@@ -117,6 +120,7 @@ def knowledge(view: View, history: DealHistory) -> tuple[Knowledge, int, bool]:
         swapped_by=swapped_by,
         unknown=unknown,
         claims={x: c for x, c in claims.items() if x != seat},
+        parted=parted,
     )
     return k, bottom, drawn
 

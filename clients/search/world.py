@@ -23,6 +23,7 @@ from clients.heuristic_bot import ORDER_THRESHOLD, hand_strength
 from clients.protocol import View
 from deberc_net.game import calls as C
 from deberc_net.game.cards import KING, QUEEN, SEVEN, SUITS, TRUMP_STRENGTH, make, parse_card
+from deberc_net.game.combos import FIFTY, TERTS, find_sequences
 from deberc_net.game.deal import DONE, Deal
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.rules import RuleSet
@@ -37,6 +38,7 @@ UNLIKELY_BID = 0.25  # keep-or-reject (``bid_scale`` 0): a world against the mod
 # hand strength); and how often a bid goes against any hand (other players differ).
 BID_SCALE = 6.0
 BID_FLOOR = 0.08
+TALK_TRIES = 20  # samples drawn for one world until they keep the talk true
 
 
 def bit(card: int) -> int:
@@ -65,6 +67,14 @@ class Knowledge:
     # what each seat said it holds: (run length, how many, top rank or None, trump or
     # None when not told), for planting such runs in the samples
     claims: dict[int, list[tuple[int, int, int | None, bool | None]]] = attrs.Factory(dict)
+    # masks by seat (or empty: none): cards a seat held when it declared and has since
+    # put elsewhere than on a trick (Tertz: the trump seven swapped after a terts), so a
+    # run it claimed may still be made of them
+    parted: list[int] = attrs.Factory(list)
+    # by seat: the category and count it declared (terts, dva-tertsa, pyatdesyat …):
+    # the engine offers the declaration the hand makes, so the cards held then make
+    # exactly that many of that category and none better
+    declared: dict[int, tuple[int, int]] = attrs.Factory(dict)
 
 
 def knowledge(view: View, history: DealHistory, rules: RuleSet) -> Knowledge:
@@ -87,8 +97,11 @@ def knowledge(view: View, history: DealHistory, rules: RuleSet) -> Knowledge:
     trick: list[tuple[int, int]] = []
     claims: dict[int, list[tuple[int, int, int | None, bool | None]]] = {}
     best_category = 0
+    declared: dict[int, tuple[int, int]] = {}
     for who, token in history.calls:
         best_category = _note_claim(claims, who, token, best_category)
+        if (said := _declaration(token)) is not None:
+            declared[who] = said
         if token == C.MENYAYU:
             swapped_by = who
         elif token == C.BELLA:
@@ -159,7 +172,16 @@ def knowledge(view: View, history: DealHistory, rules: RuleSet) -> Knowledge:
         swapped_by=swapped_by,
         unknown=unknown,
         claims={x: c for x, c in claims.items() if x != seat},
+        declared={x: d for x, d in declared.items() if x != seat},
     )
+
+
+def _declaration(token: str) -> tuple[int, int] | None:
+    """A declaration's category (3 a terts, 4 a fifty) and count; None for any other call."""
+    if not token.endswith(("terts", "tertsa", "pyatdesyat")):
+        return None
+    call = C.parse_token(token)
+    return (TERTS if call.name == C.TERTS else FIFTY), call.count
 
 
 def _note_claim(
@@ -169,17 +191,18 @@ def _note_claim(
     best: int,
 ) -> int:
     """Read one talk call into ``claims``; returns the category now on the table."""
-    if token.endswith(("terts", "tertsa", "pyatdesyat")):
-        call = C.parse_token(token)
-        category = 3 if call.name == C.TERTS else 4
-        claims[who] = [(category, call.count, None, None)]
+    if (said := _declaration(token)) is not None:
+        category, count = said
+        claims[who] = [(category, count, None, None)]
         return category
     if token == C.ROST and best:
         claims[who] = [(best, 1, None, None)]
     elif token.startswith("ot-") and who in claims:
         call = C.parse_token(token)
         category, count, _, _ = claims[who][0]
-        claims[who] = [(category, count, call.rank, call.trump)]
+        # the answer names the best of its runs only: any others are of the same length
+        best_run = (category, 1, call.rank, call.trump)
+        claims[who] = [best_run] if count == 1 else [best_run, (category, count - 1, None, None)]
     return best
 
 
@@ -256,13 +279,32 @@ def sample_hands(k: Knowledge, rng: random.Random, tries: int = 50) -> list[list
     return None
 
 
+def _held_as_said(k: Knowledge, hands: list[list[int]], by_strength: bool) -> bool:
+    """Whether the sampled hands keep every seat's talk true: what a seat held when it
+    talked (its hand and the cards it has played since: a Deberts declaration comes
+    before the seat's first card) makes its best category the one it declared or asked
+    ``rost?`` on, and a declaration's count. A planted run with a card beside it
+    (played, or dealt at random) would make a longer one, and the replay refuse the
+    declaration."""
+    for seat, claims in k.claims.items():
+        combos = find_sequences(hands[seat] + k.played[seat], k.trump, by_strength)
+        category = claims[0][0]
+        if max((c.category for c in combos), default=0) != category:
+            return False
+        said = k.declared.get(seat)
+        if said is not None and sum(c.category == category for c in combos) != said[1]:
+            return False
+    return True
+
+
 def _plant(k: Knowledge, rng: random.Random) -> list[int] | None:
     """For each seat that declared (or asked ``rost?``), cards of a run it could hold:
-    unknown cards it may hold, or cards it played since. None if none fits."""
+    unknown cards it may hold, or cards it played (or parted with) since. None if none
+    fits."""
     planted = [0] * k.players
     taken = 0
     for seat, claims in k.claims.items():
-        played = sum(bit(c) for c in k.played[seat])
+        played = sum(bit(c) for c in k.played[seat]) | (k.parted[seat] if k.parted else 0)
         free = (k.unknown & ~k.forbid[seat]) | k.must_hold[seat]
         for length, count, top, trump in claims:
             for _ in range(count):
@@ -432,6 +474,7 @@ def worlds(
     made once there is one. If the bids' likelihood rejects every try (many unlikely
     bids), the worlds are drawn without it: a world that fits the calls beats none."""
     k = knowledge(view, history, rules)
+    by_strength = rules.settings.sequence_by_strength
     made = 0
     for weigh_bids in (True, False):
         for _ in range(count * attempts):
@@ -440,6 +483,10 @@ def worlds(
             hands = sample_hands(k, rng)
             if hands is None:
                 return
+            for _ in range(TALK_TRIES):  # cheap beside a deal's replay: try again here
+                if _held_as_said(k, hands, by_strength):
+                    break
+                hands = sample_hands(k, rng) or hands
             deal = build_deal(k, hands, history, rules, view, rng, bid_scale, weigh_bids)
             if deal is not None:
                 yield deal

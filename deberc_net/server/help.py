@@ -11,7 +11,7 @@ from deberc_net.plugins import RuleKind
 from deberc_net.plugins.manager import for_players
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import CALLS_HELP, Command, help_text
-from deberc_net.protocol.lang import Lang, ru_call
+from deberc_net.protocol.lang import Lang, ru_call, spoken_call
 from deberc_net.protocol.messages import RU_CALLS_HELP, Msg, Phrase, phrase
 
 from .session import Session
@@ -52,6 +52,8 @@ class Help:
             calls = [c.token() for c in match.legal_calls(seat)]
         if lang == Lang.RU:
             calls = [ru_call(c) for c in calls]
+        elif not session.connection.machine:  # a person types them as they are said
+            calls = [spoken_call(c) for c in calls]
         playing = table.state != ev.TableState.WAITING
         return help_text(phase="table", calls_now=calls, lang=lang, admin=admin, playing=playing)
 

@@ -6,15 +6,18 @@ from __future__ import annotations
 import random
 from collections.abc import Awaitable, Callable
 
+import pytest
 import trio
 
 from clients import heuristic_bot
 from clients.client import Bot
+from clients.protocol import View, parse
 from clients.search import tertz
-from clients.search.history import rules_from_seek
+from clients.search.history import DealHistory, rules_from_seek
 from clients.search.local import call_for, history_of, view_of
 from clients.search.policy import SearchPlayer
 from deberc_net.game.calls import Call
+from deberc_net.game.cards import parse_card
 from deberc_net.game.deal import DONE
 from deberc_net.game.match import Match
 from deberc_net.plugins.variants.tertz.deal import TertzDeal
@@ -132,3 +135,49 @@ async def test_the_search_bot_plays_whole_tertz_matches_through_the_server(
     assert search.stats.asks >= 16
     assert search.stats.fallbacks == 0 and search.stats.errors == []  # never refused
     assert player.fallbacks == 0  # every card by search, never for want of a world
+
+
+def test_a_terts_declared_before_the_seven_swap_still_finds_worlds() -> None:
+    """Tertz lets the trump seven be swapped at any time (docs/rules.md §12.3): here
+    seat 0 declared a terts up to the trump 9 (7♠ 8♠ 9♠), played the 9♠, then swapped
+    the 7♠ for the turned A♠. The run is still true of what it held, though the 7♠ now
+    lies under the talon: every sampled world gives seat 0 the 8♠ and the A♠. (An ask
+    from a real match, where the bot found no world and fell back for the deal's rest.)"""
+    ask = (
+        "ask seq=182 table=1 deal=4 phase=play seat=1 dealer=0 to_act=1"
+        " hand=Qh,Kh,10h,9d,Jd,Qd,Kd,8c,Jc turned=7s fresa=- trump=s player=- round=1"
+        " leader=0 trick=Ah tricks=1,1 score=300,410 hanging=0 target=500 pending=-"
+        " shown= talk=0:lomayu-1,0:terts,0:menyayu,1:rost?,0:ot-9-kozyrnogo,1:ot-K"
+        " clock=10000 legal=Qh,Kh,10h players=2 talon=10 their_tricks=Qs,9s"
+    )
+    view = parse(ask)
+    assert isinstance(view, View)
+    calls = [(1, "10c"), (0, "7c"), (0, "lomayu-1"), (1, "Qs"), (0, "terts"), (0, "9s")]
+    calls += [(0, "menyayu"), (0, "Ah"), (1, "rost?"), (0, "ot-9-kozyrnogo"), (1, "ot-K")]
+    history = DealHistory(1, 4, 0, "As", calls)
+    worlds = list(tertz.worlds(view, history, RULES, random.Random(1), 8))
+    assert len(worlds) == 8
+    for world in worlds:
+        assert {parse_card("8s"), parse_card("As")} <= set(world.hands[0])
+        assert world.turned == parse_card("7s") and not world.turned_drawn  # under the talon
+        assert all(parse_card("7s") not in hand for hand in world.hands)
+
+
+@pytest.mark.parametrize("seed", ["p12", "p34"])
+def test_every_card_decision_of_a_match_after_two_tertsa_has_sampled_worlds(seed: str) -> None:
+    """'ot-Q' answers for the best of 'dva-tertsa' only: the other run may end lower.
+    (These matches once left the search bot with no world, and its cards to the
+    heuristic bot, from such an answer to the deal's end.)"""
+    match = Match(RULES, seed=seed)
+    rng = random.Random(1)
+    decisions = 0
+    while not match.over and len(match.records) < 3:
+        seat = match.to_act
+        assert seat is not None
+        view = view_of(match, seat)
+        if view.pending is None and any(t in view.hand for t in view.legal):
+            decisions += 1
+            found = next(tertz.worlds(view, history_of(match), RULES, rng, 1), None)
+            assert found is not None, (seed, history_of(match).calls)
+        match.apply(seat, call_for(match, seat, heuristic_bot.choose(view)))
+    assert decisions > 20

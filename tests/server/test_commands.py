@@ -8,8 +8,9 @@ from collections.abc import Awaitable, Callable
 import trio
 
 from deberc_net.protocol.commands import COMMANDS
+from deberc_net.protocol.lang import spoken_call
 
-from .client import fields, is_event, play_machine, seat_pair
+from .client import LineClient, fields, is_event, play_machine, seat_pair
 from .conftest import Connector
 
 Register = Callable[[str, str], Awaitable[None]]
@@ -302,3 +303,35 @@ async def test_style_switching(port: int, connect: Connector) -> None:
     await client.send("state")
     state = fields(await client.read_until(lambda x: x.startswith(("ask ", "state "))))[1]
     assert len(state["hand"].split(",")) == 6
+
+
+async def test_help_in_the_human_style_speaks_the_calls(port: int, connect: Connector) -> None:
+    """A person reads the calls of the moment as they are said and typed ('J♠', 'ot
+    korolya'), not as the machine style's tokens ('Js', 'ot-K')."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    rng = random.Random(5)
+
+    def spoken_differs(line: str) -> bool:  # an ask with a call whose spoken form is not its token
+        tag, f = fields(line)
+        return tag == "ask" and any(spoken_call(t) != t for t in f["legal"].split(","))
+
+    stopped: list[tuple[LineClient, dict[str, str]]] = []
+    async with trio.open_nursery() as nursery:
+        for client in (ann, bob):
+
+            async def play(client: LineClient = client) -> None:
+                line = await play_machine(client, rng, stop=spoken_differs)
+                stopped.append((client, fields(line)[1]))
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(play)
+    [(asked, ask)] = stopped
+    await asked.send("style human")
+    await asked.read_until(lambda x: x == "Style human.")
+    await asked.send("help")
+    said = await asked.read_until(lambda x: x.startswith("Your table calls now: "))
+    tokens = ask["legal"].split(",")
+    assert said == "Your table calls now: " + " | ".join(spoken_call(t) for t in tokens)
+    assert any(spoken_call(t) not in tokens for t in tokens)
