@@ -314,12 +314,19 @@ def _admin(args: argparse.Namespace) -> int:
         print("deberc-net admin: a name is 2-20 letters, digits, '_' or '-'", file=sys.stderr)
         return 2
     store: Store | None = None
-    # a name registered already is refused before the password is asked for; a missing
-    # SQLite file registers nobody, and is made only once the password is good
+    # a name registered already, and a database that cannot be opened or made, are
+    # refused before the password is asked for; a missing SQLite file registers nobody,
+    # and is made only once the password is good
     if is_postgres(args.db) or os.path.exists(args.db):
         store = _open_store("admin", open_store, args.db)
         if store is None:
             return 2
+    elif not os.path.isdir(os.path.dirname(args.db) or "."):  # nowhere to make it
+        from deberc_net.server.store.sqlite import cannot_open
+
+        refused = cannot_open(args.db, FileNotFoundError(args.db))
+        print(f"deberc-net admin: {refused}", file=sys.stderr)
+        return 2
     try:
         # a name already registered may be a player's: its password is replaced only
         # when the operator says so (docs/security.md)

@@ -126,7 +126,7 @@ async def serve(
 
                 try:
                     http_port = await nursery.start(serve_http, config, lobby, http_socket)
-                except (OSError, BaseExceptionGroup) as exc:  # hypercorn binds in its nurseries
+                except (OSError, BaseExceptionGroup) as exc:  # hypercorn listens in its nurseries
                     bind = sole_exception(exc)
                     if not isinstance(bind, OSError):
                         raise

@@ -1053,8 +1053,14 @@ class Table:
 
     def _end_writes(self, end: g.MatchEnded) -> Callable[[], list[RatingResult] | None]:
         """The store's writes at the match's end, for the writer's thread: its result,
-        then (a rated match) its players' new ratings, which it returns."""
+        then (a rated match) its players' new ratings, which it returns. A ladder's
+        board's result waits for the board's release: until then the match is not
+        finished in the store, so neither its replay (its seed, every hand) nor
+        'games' tells the seatings still to play the deck (docs/protocol.md §5.5a)."""
         finish = self._finish(end)
+        if self.board is not None:
+            self.lobby.matchmaking.hold_result(self.board, finish)
+            return _nothing
         match = self.match
         assert match is not None
         bots = [b for b in map(self.lobby.house.get, match.names) if b is not None]
@@ -1250,6 +1256,10 @@ class Table:
                 lines = connection.render(event)
                 told = rendered[voice] = (lines, encode_lines(lines))
             target.send_rendered(*told)
+
+
+def _nothing() -> None:
+    """No store write (``Table._end_writes`` of a ladder's board)."""
 
 
 def _in_turn(first: Callable[[], object], then: Callable[[], T]) -> T:

@@ -79,24 +79,26 @@ def test_admin_registers_a_new_name_with_or_without_replace(
         assert out == f"{name} is registered in {db_path}; list it in the server's admins\n"
 
 
-def test_admin_with_a_database_in_a_missing_folder_is_one_sentence(
+class _NoPasswordHere(io.StringIO):
+    """Standard input that fails the test if the command reads a password from it."""
+
+    def readline(self, size: int | None = -1) -> str:
+        raise AssertionError("the password was asked for")
+
+
+def test_admin_with_a_database_in_a_missing_folder_is_one_sentence_before_the_password(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "nodir" / "d.sqlite3"
-    code, out, err = _admin(monkeypatch, capsys, "boss", "--db", str(db), pw="pw")
+    monkeypatch.setattr("sys.stdin", _NoPasswordHere())  # no password typed in vain
+    code = main(["admin", "boss", "--db", str(db)])
+    out, err = capsys.readouterr()
     assert (code, out) == (2, "")
     assert err == (
         f"deberc-net admin: cannot create the database {db}: there is no folder "
         f"{db.parent}; create it first, or give another path\n"
     )
     assert not db.parent.exists()
-
-
-class _NoPasswordHere(io.StringIO):
-    """Standard input that fails the test if the command reads a password from it."""
-
-    def readline(self, size: int | None = -1) -> str:
-        raise AssertionError("the password was asked for")
 
 
 async def test_admin_refuses_a_registered_name_before_asking_for_the_password(

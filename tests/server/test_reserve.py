@@ -188,8 +188,20 @@ async def test_an_admin_reserving_with_watch_ends_is_told_only_each_match_start_
     assert [fields(x)[1]["kind"] for x in told] == ["start", "match-end"]
     assert fields(told[0])[1]["match"] and fields(told[0])[1]["table"] == table
     assert ends[0] == told[1]  # the players' very line
-    # stored before told: the deal's record and the match's result (one trip for both)
+    # the board's match is not finished in the store until the board is released: its
+    # replay (the web's /games/ID), its seed, 'games' and 'finger' would tell its deck
+    # to the seatings still to play it (docs/protocol.md §5.5a)
     match_id = fields(told[0])[1]["match"]
+    store = open_store(db_path)
+    try:
+        assert store.match_records(match_id) == [] and store.recent_games("pa") == []
+    finally:
+        store.close()
+    await pb.send("games pa")
+    assert (await pb.expect("games", name="pa"))["count"] == "0"
+    # its records are held for the players as ever, and released to them, stored first
+    await boss.send("release k1")
+    assert (await boss.expect("ok", cmd="release"))["records"] == "1"
     store = open_store(db_path)
     try:
         (record,) = store.match_records(match_id)
@@ -198,9 +210,6 @@ async def test_an_admin_reserving_with_watch_ends_is_told_only_each_match_start_
         assert (game["match"], game["reason"]) == (match_id, "deals")
     finally:
         store.close()
-    # its records are held for the players as ever, and released to them
-    await boss.send("release k1")
-    assert (await boss.expect("ok", cmd="release"))["records"] == "1"
     assert json.loads(fields(await pa.read_until(lambda x: x.startswith("record ")))[1]["text"])
 
 

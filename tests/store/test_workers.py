@@ -14,8 +14,10 @@ from pathlib import Path
 import psycopg
 import pytest
 import trio
-from trio_websocket import ConnectionClosed, open_websocket_url
+from trio_websocket import ConnectionClosed, ConnectionRejected, open_websocket_url
 
+from deberc_net.server.accounts import set_password
+from deberc_net.server.store import open_store
 from tests.ladder.helpers import run_cli
 from tests.server.client import LineClient, close_all, fields, is_event, play_machine, random_legal
 
@@ -263,19 +265,49 @@ async def _deal_stored(url: str, match_id: str) -> None:
             await trio.sleep(0.05)
 
 
+@pytest.mark.production_password_cost  # the workers check the admin's password at it
 async def test_help_rematch_games_and_a_clean_stop_across_workers(
     postgres_url: str, tmp_path: Path
 ) -> None:
+    store = open_store(postgres_url)
+    set_password(store, "boss", "boss-secret-1")
+    store.close()
     # a worker is dead only after a minute of silence here: one forgotten sooner said bye
     patient = SETTINGS.replace("server_dead_ms = 3000", "server_dead_ms = 60000")
     patient += "http_port = 0\n"  # the web face, on worker 0, on a free port
+    patient += 'admins = ["boss"]\n'
     opened: list[LineClient] = []
     with trio.fail_after(90):
         async with served_workers(postgres_url, _settings(tmp_path, patient)) as workers:
             try:
+                await _a_board_hidden_across(workers, opened)
                 await _after_a_match_across(workers, opened)
             finally:
                 await close_all(opened)
+
+
+async def _a_board_hidden_across(workers: Workers, opened: list[LineClient]) -> None:
+    """Only admins watch a ladder's board (docs/protocol.md §5.5a): the other worker's
+    copy of the table knows it is a board, so its lobby and its web face (worker 0's)
+    hide it as the owner does."""
+    boss = await workers.connect(1, "boss", "boss-secret-1")
+    zed = await workers.connect(0, "zed")
+    opened += [boss, zed]
+    await boss.send("reserve 2 seats=pa,pb seed=s deals=1 board=b1 watch=ends")
+    board = (await boss.expect("ok", cmd="reserve"))["table"]
+    await boss.send("reserve 2 seats=pc,pd seed=s deals=1")
+    plain = (await boss.expect("ok", cmd="reserve"))["table"]
+    listed = await _listed(zed, "tables", f"id={plain} ")  # worker 1's tables, told here
+    assert f"id={board} " not in listed
+    refused = fields(await zed.reply(f"observe {board}", "error"))[1]
+    assert refused["code"] == "not-allowed"
+    http_port = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
+    with pytest.raises(ConnectionRejected):  # as for a table that is not there
+        async with open_websocket_url(f"ws://127.0.0.1:{http_port}/live/table/{board}"):
+            pass
+    for client in (boss, zed):
+        opened.remove(client)
+        await client.aclose()
 
 
 async def _help_lines(client: LineClient) -> list[str]:

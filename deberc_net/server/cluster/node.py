@@ -614,7 +614,8 @@ class Node:
             observers=described["observers"],
         )
         reserved = described["reserved"]
-        table.update(info, described["private"], None if reserved is None else tuple(reserved))
+        reserved_for = None if reserved is None else tuple(reserved)
+        table.update(info, described["private"], reserved_for, described["board"])
         return table
 
     def _drop_copy(self, table: RemoteTable, why: str | None) -> None:
@@ -678,6 +679,7 @@ def _described(table: Table) -> dict[str, Any]:
         "observers": info.observers,
         "private": table.private,
         "reserved": None if table.reserved is None else list(table.reserved),
+        "board": table.board,  # a ladder's board: listed and shown nowhere, here or there
     }
 
 

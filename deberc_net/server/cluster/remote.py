@@ -40,12 +40,19 @@ class RemoteTable(Table):
     node: Node | None = None
     copy: ev.TableInfo | None = None
 
-    def update(self, info: ev.TableInfo, private: bool, reserved: tuple[str, ...] | None) -> None:
+    def update(
+        self,
+        info: ev.TableInfo,
+        private: bool,
+        reserved: tuple[str, ...] | None,
+        board: str | None,
+    ) -> None:
         self.copy = info
         self.seats = list(info.seats)
         self.state = info.state
         self.private = private
         self.reserved = reserved
+        self.board = board
 
     def info(self) -> ev.TableInfo:
         assert self.copy is not None
