@@ -34,6 +34,7 @@ from .runner import Ladder, LadderOptions
 from .schedule import Game, ScheduleError, schedule
 
 STOP = b"stop\n"
+INTERRUPTED = "interrupted: the ladder's processes are stopped"  # Ctrl-C reaches every one
 KILL_AFTER_S = 5.0  # a part that has not exited this long after its pipe closed is killed
 
 
@@ -259,6 +260,12 @@ def run_parallel(
         for indices in parts_of(games, processes):
             counter.children.append(_fork(part_options, indices, counter.children))
         trio.run(counter.run)
+    except KeyboardInterrupt:
+        raise ScheduleError(INTERRUPTED) from None
+    except BaseExceptionGroup as group:  # trio groups what its tasks raise
+        if group.split(KeyboardInterrupt)[1] is not None:
+            raise
+        raise ScheduleError(INTERRUPTED) from None
     finally:
         _reap(counter.children)
         if progress is not None:
