@@ -112,13 +112,25 @@ def _part_main(options: LadderOptions, indices: list[int], up: int, control: int
         ladder = _Part(options, indices, up)
         trio.run(_play_part, ladder, control)
         _write_line(up, {"crashes": dict(ladder.summary.crashes)})
-    except ScheduleError as exc:
-        _write_line(up, {"error": str(exc)})
-        status = 2
     except BaseException as exc:  # a part reports whatever stopped it
+        reason = _schedule_error(exc)
+        if reason is not None:  # the ladder's error (a bot that cannot run): said as is
+            _write_line(up, {"error": reason})
+            return 2
         _write_line(up, {"failed": repr(exc)})
         status = 1
     return status
+
+
+def _schedule_error(exc: BaseException) -> str | None:
+    """The first ScheduleError in what stopped a part (trio groups what tasks raise)."""
+    if isinstance(exc, ScheduleError):
+        return str(exc)
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            if (found := _schedule_error(inner)) is not None:
+                return found
+    return None
 
 
 @attrs.define
