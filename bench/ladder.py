@@ -12,7 +12,10 @@ game), ``--repeat`` times each way, alternating:
   over TCP);
 - ``in_process_tell_all``: as ``in_process``, with ``--tell-all``: the bots told every
   line, not only their asks and each match's end (docs/bots.md), to show what that
-  costs. ``--kinds in_process,processes`` leaves it out (for a tree without it).
+  costs. ``--kinds in_process,processes`` leaves it out (for a tree without it);
+- ``in_process_2``: as ``in_process``, with ``--processes 2``: the boards played by two
+  forked copies of the ladder, each its own server and bots (two cores). Its CPU is the
+  ladder's and its copies' together.
 
 Reports the ladder's own ``deals_per_second`` (games ÷ the run's wall time, start-up of
 the bots included) and the ladder process's CPU ms per deal (its rusage; the bot
@@ -55,6 +58,9 @@ KINDS: dict[str, tuple[tuple[str, str], tuple[str, ...]]] = {
     ),
     # the same in-process bots told every line, not only their asks (docs/bots.md)
     "in_process_tell_all": (IN_PROCESS, ("--tell-all",)),
+    # the same in-process bots, the boards played by two forked copies of the ladder
+    # (two cores: docs/bots.md, --processes)
+    "in_process_2": (IN_PROCESS, ("--processes", "2")),
 }
 
 
@@ -108,7 +114,8 @@ def main() -> None:
     parser.add_argument(
         "--kinds",
         default=",".join(KINDS),
-        help="which runs, in_process first (a tree without --tell-all: in_process,processes)",
+        help="which runs, in_process first (a tree without --tell-all or --processes: "
+        "in_process,processes)",
     )
     args = parser.parse_args()
     if args.deals < 1 or args.repeat < 1 or args.concurrency < 1:

@@ -606,7 +606,7 @@ class Handed:
 
 
 def _lines(lines: list[str]) -> bytes:
-    return "".join(f"{line}\n" for line in lines).encode()
+    return ("\n".join(lines) + "\n").encode()
 
 
 def _reconnects(text: str) -> int:

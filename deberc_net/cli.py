@@ -209,6 +209,8 @@ def _ladder_run(args: argparse.Namespace) -> int:
             raise ScheduleError("--sprt compares exactly two bots")
         if args.distributed and not is_postgres(args.db):
             raise ScheduleError("--distributed needs --db postgresql://… (the workers' queue)")
+        if args.processes < 1 or (args.processes > 1 and args.distributed):
+            raise ScheduleError("--processes takes a whole number from 1, not with --distributed")
         store = open_ladder_store(args.db)
         stored = store.leaderboard()
         if args.distributed:  # the workers store the games
@@ -217,7 +219,12 @@ def _ladder_run(args: argparse.Namespace) -> int:
             run_id, summary = run_distributed(options, store, args.db, stored, sys.argv[1:])
         else:
             run_id = store.start_run({"argv": sys.argv[1:]})
-            summary = run(options, stored)
+            if args.processes > 1:  # the boards shared out among forked copies
+                from deberc_net.ladder.parallel import run_parallel
+
+                summary = run_parallel(options, args.processes, stored)
+            else:
+                summary = run(options, stored)
     except (RuleError, ScheduleError, ValueError, StoreError) as exc:
         print(f"deberc-net ladder: {exc}", file=sys.stderr)
         return 2
@@ -533,6 +540,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="queue the boards in --db (PostgreSQL) for 'ladder worker' processes to play; "
         "wait for them and report (docs/bots.md)",
+    )
+    lr.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="play the boards in this many processes of the ladder, each with its own "
+        "server and copies of the bots, to use as many cores (docs/bots.md; default 1)",
     )
     lr.add_argument(
         "--tell-all",

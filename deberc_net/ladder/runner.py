@@ -112,6 +112,7 @@ class Ladder:
         self.free: dict[str, list[str]] = {}
         self.unplayed = Counter(game.board for game in self.games)  # games per board
         self.started: set[int] = set()  # boards with a game reserved
+        self._wanted: dict[tuple[str, ...], list[tuple[str, int]]] = {}  # copies a seating takes
         # our own server's admin: a distributed ladder's workers each have their own name,
         # as they share one database (and so its accounts)
         self.admin_name = ADMIN
@@ -226,8 +227,10 @@ class Ladder:
             )
 
     def _take(self, game: Game) -> list[str] | None:
-        wanted = Counter(game.seating)
-        if any(len(self.free[bot]) < n for bot, n in wanted.items()):
+        wanted = self._wanted.get(game.seating)
+        if wanted is None:  # a ladder has few seatings, and tries one after every event
+            wanted = self._wanted[game.seating] = list(Counter(game.seating).items())
+        if any(len(self.free[bot]) < n for bot, n in wanted):
             return None
         return [self.free[bot].pop(0) for bot in game.seating]
 

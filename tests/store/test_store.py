@@ -509,3 +509,35 @@ def applied_migrations(db: str) -> list[int]:
         numbers = [r[0] for r in con.execute(query)]
     con.close()
     return numbers
+
+
+def test_a_match_ends_while_another_server_writes_the_same_sqlite_file(tmp_path: Path) -> None:
+    """Two servers on one SQLite file (``ladder run --processes``): another's write that
+    lands while a match's end is being stored must not make SQLite refuse it ('database
+    is locked': a transaction that read first cannot start writing after another wrote);
+    the store takes the write lock before it reads, and the other waits its turn."""
+    db = str(tmp_path / "shared.sqlite3")
+    mine = SQLiteStore(db, serving=True)
+    other = sqlite3.connect(db, timeout=0, isolation_level=None)  # no waiting: says 'locked'
+    tried: list[str] = []
+
+    def another_server_writes(statement: str) -> None:
+        if statement.startswith("UPDATE deals SET record") and not tried:
+            try:
+                other.execute(
+                    "INSERT INTO deals (match_id, deal_no, record) VALUES ('m9', 1, '{}')"
+                )
+                tried.append("written")
+            except sqlite3.OperationalError as exc:  # the store holds the lock: its turn
+                tried.append(str(exc))
+
+    try:
+        mine.add_deal(deal("m1", 1))
+        mine._db.set_trace_callback(another_server_writes)
+        finish(mine, "m1", ["ann", "Бо"], winner="ann", seeds={1: "secret/1"})
+        mine._db.set_trace_callback(None)
+        assert tried == ["database is locked"]
+        assert [r["seed"] for r in exported(mine)] == ["secret/1"]  # stored, released
+    finally:
+        other.close()
+        mine.close()

@@ -239,7 +239,10 @@ class SQLiteStore:
         seeds: dict[int, str] | None = None,
     ) -> None:
         with self._lock, self._db:
-            self._db.execute("BEGIN")
+            # read, then write: a deferred transaction whose read another process's
+            # write overtakes cannot become a writer ('database is locked' at once,
+            # busy timeout or not): the servers of 'ladder run --processes' share a file
+            self._db.execute("BEGIN IMMEDIATE")
             rows = self._db.execute(
                 "SELECT id, record FROM deals WHERE match_id = ?", (match_id,)
             ).fetchall()

@@ -1,0 +1,290 @@
+"""``ladder run --processes N``: one ladder on N cores of this machine. The boards are
+dealt out among N forked copies of this process (board by board, so every seating of a
+board is played, and released, by one of them); each plays its boards as a ladder does
+(runner.py: its own server on the same database, its own copies of the bots) and sends
+each game's result up a pipe. This process counts them in schedule order, as a ladder
+in one process does (results.py), so a seeded ladder gives the same summary either way.
+
+A part is forked after the imports and the rule plugins are loaded, so it starts no
+Python of its own. The pipe down to a part says ``stop`` (the SPRT's verdict: no new
+games) or closes (this process failed or was interrupted: the part stops at once).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import signal
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import trio
+
+from deberc_net.protocol.wire import LineBuffer, MatchEnd
+
+from .progress import LadderProgress
+from .ratings import Ratings
+from .results import GameResult, Results, Summary
+from .runner import Ladder, LadderOptions
+from .schedule import Game, ScheduleError, schedule
+
+STOP = b"stop\n"
+INTERRUPTED = "interrupted: the ladder's processes are stopped"  # Ctrl-C reaches every one
+KILL_AFTER_S = 5.0  # a part that has not exited this long after its pipe closed is killed
+
+
+def parts_of(games: Sequence[Game], processes: int) -> list[list[int]]:
+    """The schedule's indices each part plays: boards dealt out in turn by their first
+    game, every game of a board to the same part (its release needs them all)."""
+    part_of_board: dict[int, int] = {}
+    parts: list[list[int]] = [[] for _ in range(processes)]
+    for index, game in enumerate(games):
+        part = part_of_board.setdefault(game.board, len(part_of_board) % processes)
+        parts[part].append(index)
+    return [part for part in parts if part]
+
+
+class _Sent(Results):
+    """A part's results: each game's, as it ends, up the pipe (not counted here)."""
+
+    def __init__(self, options: LadderOptions, summary: Summary, fd: int) -> None:
+        super().__init__(options, summary)
+        self.fd = fd
+
+    def add(self, index: int, game: Game, end: MatchEnd, match_id: str | None) -> None:
+        result = GameResult.of(game, end, match_id)
+        _write_line(
+            self.fd,
+            {
+                "index": index,
+                "written": result.written,
+                "reason": result.reason,
+                "match_id": result.match_id,
+                "forfeit": result.forfeit,
+            },
+        )
+
+
+class _Part(Ladder):
+    """The games of one part, under their schedule indices."""
+
+    def __init__(self, options: LadderOptions, indices: list[int], fd: int) -> None:
+        super().__init__(options, Ratings([b.name for b in options.bots]))
+        self.queue.clear()
+        self.queue.extend((i, self.games[i]) for i in indices)
+        self.results = _Sent(options, self.summary, fd)
+
+
+def _write_line(fd: int, item: dict[str, Any]) -> None:
+    data = (json.dumps(item) + "\n").encode()
+    while data:  # a pipe takes what fits; the parent reads all the while
+        data = data[os.write(fd, data) :]
+
+
+async def _play_part(ladder: _Part, control: int) -> None:
+    async with trio.open_nursery() as nursery:
+
+        async def watch() -> None:
+            stream = trio.lowlevel.FdStream(control)
+            while True:
+                data = await stream.receive_some(64)
+                if not data:  # the parent is gone: stop now
+                    nursery.cancel_scope.cancel()
+                    return
+                if STOP.strip() in data:
+                    ladder.queue.clear()  # the games running finish, as on a verdict
+
+        nursery.start_soon(watch)
+        await ladder.run()
+        nursery.cancel_scope.cancel()
+
+
+def _part_main(options: LadderOptions, indices: list[int], up: int, control: int) -> int:
+    """A forked part's whole life; its exit status."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides (Ctrl-C reaches all)
+    status = 0
+    try:
+        ladder = _Part(options, indices, up)
+        trio.run(_play_part, ladder, control)
+        _write_line(up, {"crashes": dict(ladder.summary.crashes)})
+    except BaseException as exc:  # a part reports whatever stopped it
+        reason = _schedule_error(exc)
+        if reason is not None:  # the ladder's error (a bot that cannot run): said as is
+            _write_line(up, {"error": reason})
+            return 2
+        _write_line(up, {"failed": repr(exc)})
+        status = 1
+    return status
+
+
+def _schedule_error(exc: BaseException) -> str | None:
+    """The first ScheduleError in what stopped a part (trio groups what tasks raise)."""
+    if isinstance(exc, ScheduleError):
+        return str(exc)
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            if (found := _schedule_error(inner)) is not None:
+                return found
+    return None
+
+
+@attrs.define
+class _Child:
+    pid: int
+    up: int  # its results, read here
+    control: int  # 'stop', or closed to end it (-1 once closed)
+
+    def stop(self) -> None:
+        if self.control >= 0:
+            with contextlib.suppress(OSError):  # the part has exited: nothing to stop
+                os.write(self.control, STOP)
+
+    def end(self) -> None:
+        """Close the pipe down: the part stops at once (as its parent is gone)."""
+        if self.control >= 0:
+            os.close(self.control)
+            self.control = -1
+
+
+def _fork(options: LadderOptions, indices: list[int], earlier: list[_Child]) -> _Child:
+    up_read, up_write = os.pipe()
+    control_read, control_write = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the part: it never returns into the caller's code
+        status = 1
+        try:
+            # only its own ends: an earlier part's control pipe held open here would
+            # not tell that part when the parent is gone
+            for fd in (
+                up_read,
+                control_write,
+                *(c.up for c in earlier),
+                *(c.control for c in earlier),
+            ):
+                os.close(fd)
+            status = _part_main(options, indices, up_write, control_read)
+        finally:
+            os._exit(status)
+    os.close(up_write)
+    os.close(control_read)
+    return _Child(pid, up_read, control_write)
+
+
+class _Counter:
+    """The parent: reads every part's results and counts them in schedule order."""
+
+    def __init__(
+        self, games: list[Game], summary: Summary, progress: LadderProgress | None
+    ) -> None:
+        self.games = games
+        self.summary = summary
+        self.results = Results(
+            summary.options,
+            summary,
+            on_counted=progress.update if progress else None,
+            on_verdict=self.stop_all,
+        )
+        self.children: list[_Child] = []
+        self.error: str | None = None
+
+    def stop_all(self) -> None:
+        for child in self.children:
+            child.stop()
+
+    async def read(self, child: _Child) -> None:
+        buffer = LineBuffer()
+        async with trio.lowlevel.FdStream(child.up) as stream:  # closes it at the end
+            while data := await stream.receive_some(65536):
+                for line in buffer.feed(data):
+                    self._take(json.loads(line))
+
+    def _take(self, item: dict[str, Any]) -> None:
+        if "index" in item:
+            index = item["index"]
+            self.results.add_result(
+                index,
+                GameResult(
+                    self.games[index],
+                    list(item["written"]),
+                    item["reason"],
+                    item["match_id"],
+                    item["forfeit"],
+                ),
+            )
+        elif "crashes" in item:
+            self.summary.crashes.update(item["crashes"])
+        elif self.error is None:  # the first part's failure is the ladder's
+            self.error = item.get("error") or f"a ladder process failed: {item.get('failed')}"
+            for child in self.children:  # the others stop at once
+                child.end()
+
+    async def run(self) -> None:
+        async with trio.open_nursery() as nursery:
+            for child in self.children:
+                nursery.start_soon(self.read, child)
+
+
+def _reap(children: list[_Child]) -> None:
+    """Wait for every part to exit (closed pipes end them); kill one that hangs."""
+    deadline = time.monotonic() + KILL_AFTER_S
+    for child in children:
+        child.end()
+        while True:
+            pid, _ = os.waitpid(child.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                os.kill(child.pid, signal.SIGKILL)
+                os.waitpid(child.pid, 0)
+                break
+            time.sleep(0.01)
+
+
+def run_parallel(
+    options: LadderOptions, processes: int, stored: Sequence[dict[str, Any]] = ()
+) -> Summary:
+    """The ladder of ``options`` played by ``processes`` forked parts of this process
+    (our own server only); the summary, as ``runner.run`` gives it."""
+    if options.server is not None:
+        raise ScheduleError("--processes plays on the ladder's own servers, not --server")
+    if not hasattr(os, "fork"):
+        raise ScheduleError("--processes needs a system that can fork (not Windows)")
+    import deberc_net.server.app  # noqa: F401 (imported once, here, not in every part)
+
+    seed = options.seed if options.seed is not None else secrets.token_hex(8)
+    ratings = Ratings.carried_on([b.name for b in options.bots], stored)
+    summary = Summary(options, seed, ratings=ratings)
+    # the parts deal every board as the ladder's seed says; they count nothing themselves
+    part_options = attrs.evolve(options, seed=seed, progress=False, sprt=None)
+    names = [b.name for b in options.bots]
+    games = list(schedule(names, options.players, options.deals, seed, options.mode))
+    progress = LadderProgress(len(games)) if options.progress else None
+    counter = _Counter(games, summary, progress)
+    started = time.perf_counter()
+    try:
+        for indices in parts_of(games, processes):
+            counter.children.append(_fork(part_options, indices, counter.children))
+        trio.run(counter.run)
+    except KeyboardInterrupt:
+        raise ScheduleError(INTERRUPTED) from None
+    except BaseExceptionGroup as group:  # trio groups what its tasks raise
+        if group.split(KeyboardInterrupt)[1] is not None:
+            raise
+        raise ScheduleError(INTERRUPTED) from None
+    finally:
+        _reap(counter.children)
+        if progress is not None:
+            progress.close()
+    if counter.error is not None:
+        raise ScheduleError(counter.error)
+    if summary.sprt_verdict is None and summary.games < len(games):
+        raise ScheduleError("a ladder process ended before its games were played")
+    summary.seconds = time.perf_counter() - started
+    return summary

@@ -1,0 +1,117 @@
+"""``ladder run --processes N``: the boards shared out among N forked copies of the
+ladder, each with its own server on the same database and its own copies of the bots;
+the results counted in schedule order, so a seeded ladder gives what one process gives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from deberc_net.ladder.parallel import parts_of
+from deberc_net.ladder.schedule import schedule
+
+from .helpers import HEUR, PY, RAND, games_in, ladder, records_in, summary
+
+RAND_PROCESS = f"rand={PY} -m clients.random_bot --seed 1"
+
+
+def _deals(db: Path) -> list[str]:
+    """Every deal, call by call, but for the time taken, the table and match ids and
+    which copy of a bot sat where."""
+    deals = []
+    for record in records_in(db):
+        assert record["seed"] and record["deck"]  # released: the whole deal
+        for call in record["calls"]:
+            call.pop("ms")
+        record["players"] = [name.rsplit("-", 1)[0] for name in record["players"]]
+        del record["table"], record["match"]
+        deals.append(json.dumps(record, sort_keys=True))
+    return sorted(deals)
+
+
+def test_two_processes_play_the_ladder_one_plays(tmp_path: Path) -> None:
+    """An in-process bot against a bot run as a process, seeded: the same summary, the
+    same stored games and the same deals, call by call, in two processes as in one."""
+    common = ("--bot", HEUR, "--bot", RAND_PROCESS, "--deals", "5", "--seed", "p1", "--json")
+    one, two = tmp_path / "one.sqlite3", tmp_path / "two.sqlite3"
+    first = summary(ladder(tmp_path, *common, "--concurrency", "2", db=one, process=True))
+    second = summary(
+        ladder(tmp_path, *common, "--concurrency", "1", "--processes", "2", db=two, process=True)
+    )
+    assert second["games"] == 10 and second["crashes"] == {} and second["forfeits"] == {}
+    for key in ("seconds", "deals_per_second"):
+        first.pop(key), second.pop(key)
+    assert second == first
+    strip = [(g["board"], g["seating"], g["written"], g["reason"]) for g in games_in(one)]
+    assert [(g["board"], g["seating"], g["written"], g["reason"]) for g in games_in(two)] == strip
+    assert len({g["match_id"] for g in games_in(two)}) == 10  # the parts share the numbers
+    assert _deals(two) == _deals(one) and len(_deals(one)) == 10
+
+
+def test_the_sprt_stops_every_process(tmp_path: Path) -> None:
+    data = summary(
+        ladder(
+            tmp_path,
+            "--bot",
+            HEUR,
+            "--bot",
+            RAND,
+            "--deals",
+            "100",
+            "--seed",
+            "s1",
+            "--concurrency",
+            "1",
+            "--processes",
+            "2",
+            "--sprt",
+            "0,100,0.05,0.05",
+            "--json",
+            process=True,
+        )
+    )
+    sprt = data["sprt"]
+    assert sprt["verdict"] == "H1" and sprt["llr"] >= sprt["bounds"][1]
+    assert data["games"] < 200 and 2 * sprt["pairs"] <= data["games"]
+
+
+def test_a_bot_that_cannot_start_stops_every_process_with_status_2(tmp_path: Path) -> None:
+    broken = f"broken={PY} -c 'import sys; sys.exit(1)'"
+    done = ladder(
+        tmp_path,
+        "--bot",
+        HEUR,
+        "--bot",
+        broken,
+        "--deals",
+        "4",
+        "--processes",
+        "2",
+        "--json",
+        timeout=30,
+        process=True,
+    )
+    assert done.returncode == 2, done.stderr
+    said = done.stderr.strip().splitlines()[-1]  # the part's own reason, as one process says it
+    assert said.startswith("deberc-net ladder: bot 'broken' keeps exiting"), said
+    assert "Traceback" not in done.stderr and "Group" not in said and done.stdout == ""
+
+
+def test_processes_refused_where_they_cannot_work(tmp_path: Path) -> None:
+    for extra, said in (
+        (("--processes", "0"), "--processes takes a whole number from 1"),
+        (("--processes", "2", "--server", "127.0.0.1:9"), "not --server"),
+    ):
+        done = ladder(tmp_path, "--bot", HEUR, "--bot", RAND, *extra, "--json")
+        assert done.returncode == 2 and said in done.stderr and done.stdout == ""
+
+
+def test_every_game_of_a_board_goes_to_one_part_boards_dealt_in_turn() -> None:
+    games = list(schedule(["a", "b", "c"], 3, 5, "seed", "round-robin"))
+    parts = parts_of(games, 2)
+    assert sorted(i for part in parts for i in part) == list(range(len(games)))
+    boards = [{games[i].board for i in part} for part in parts]
+    assert not boards[0] & boards[1]
+    assert boards == [{1, 3, 5}, {2, 4}]  # boards count from 1
+    assert all(part == sorted(part) for part in parts)  # each in schedule order
+    assert len(parts_of(games, 9)) == 5  # no part without a board
