@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import gc
+import importlib
 import os
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -119,6 +122,47 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             done = at
         ordered += short[done:]
     items[:] = ordered + rest
+
+
+def _test_modules(config: pytest.Config) -> list[str]:
+    """The dotted names of the modules of the tests package (tests/, where each directory
+    is a package) under the paths the run was given, in their sorted order."""
+    package = config.rootpath / "tests"
+    found: set[Path] = set()
+    for arg in config.args:
+        path = (config.invocation_params.dir / arg.split("::")[0]).resolve()
+        if path.is_dir():
+            found.update(path.rglob("test_*.py"))
+        elif path.name.startswith("test_") and path.suffix == ".py":
+            found.add(path)
+    return sorted(
+        ".".join(path.relative_to(config.rootpath).with_suffix("").parts)
+        for path in found
+        if path.is_relative_to(package)
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session: pytest.Session) -> None:
+    # On a fresh clone no test module has its assertion-rewritten bytecode cached yet, and
+    # pytest rewrites a module (about 6 s of CPU for them all) in every xdist worker that
+    # imports it before another has written it: all of them, since every worker collects
+    # the same modules in the same order at the same moment. So each worker first imports
+    # them starting at its own share (worker i of n at i/n of the list): each module is
+    # rewritten about once, and the others read it. The same imports collection makes
+    # (it finds them done), only their order differs; with bytecode cached, nothing
+    # changes. A module that fails to import is left to collection, which reports it.
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if count < 2 or not worker.startswith("gw") or sys.dont_write_bytecode:
+        return
+    modules = _test_modules(session.config)
+    start = len(modules) * int(worker.removeprefix("gw")) // count
+    for name in modules[start:] + modules[:start]:
+        try:
+            importlib.import_module(name)
+        except (Exception, pytest.skip.Exception):  # collection imports it again, says why
+            continue
 
 
 @pytest.hookimpl(trylast=True)
