@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import compileall
 import gc
 import importlib
 import os
@@ -25,6 +26,13 @@ TEST_SCRYPT_N = 2**8
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    controller = config.getoption("numprocesses", None) and not hasattr(config, "workerinput")
+    if controller and not sys.dont_write_bytecode:
+        # pytest-xdist's controller, before it starts the workers: compile our sources
+        # once (a fresh clone has no bytecode; each worker, and each process a test starts
+        # meanwhile, would compile them itself); with bytecode up to date, a look at each
+        for package in ("deberc_net", "clients", "examples"):
+            compileall.compile_dir(config.rootpath / package, quiet=1)
     config.addinivalue_line(
         "markers",
         "production_password_cost: the test's servers hash passwords at the production "
