@@ -13,7 +13,6 @@ import pytest
 from hypothesis import settings
 
 import tests.properties  # noqa: F401  (registers the profiles)
-from deberc_net.server import accounts
 
 # property tests draw a share of their written counts (tests/properties.py) unless a run
 # asks for another profile: ``--hypothesis-profile=long``, loaded after this
@@ -43,6 +42,10 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(autouse=True)
 def cheap_password_hash(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     if request.node.get_closest_marker("production_password_cost") is None:
+        # imported here, not at the top: xdist's controller runs no test and need not
+        # import the server's modules
+        from deberc_net.server import accounts
+
         monkeypatch.setattr(accounts, "SCRYPT", {**accounts.SCRYPT, "n": TEST_SCRYPT_N})
 
 
@@ -171,6 +174,14 @@ def pytest_collection(session: pytest.Session) -> None:
             importlib.import_module(name)
         except (Exception, pytest.skip.Exception):  # collection imports it again, says why
             continue
+
+
+def pytest_collection_finish() -> None:
+    # What collection made (modules, test items, fixtures' definitions) lives as long as
+    # the run: gc.freeze() moves it out of the collector's reach, so each full collection
+    # during the tests walks only what the tests made (measured: a third of the GC's time
+    # in a process that ran the game, protocol and client tests, 0.6 s -> 0.2 s of CPU)
+    gc.freeze()
 
 
 @pytest.hookimpl(trylast=True)
