@@ -4,6 +4,7 @@ phrase of its own, so a Russian player is told the reason, not only the code."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import deberc_net
@@ -64,7 +65,8 @@ def _sentence(node: ast.expr, functions: dict[str, ast.FunctionDef]) -> list[str
     raise AssertionError(f"a refusal sentence this test cannot read: {ast.unparse(node)}")
 
 
-def engine_sentences() -> list[str]:
+@functools.cache  # two tests read them: walk the sources once
+def engine_sentences() -> tuple[str, ...]:
     found = []
     sources = [*(PACKAGE / "game").glob("*.py"), *(PACKAGE / "plugins").rglob("*.py")]
     for path in sources:
@@ -77,7 +79,7 @@ def engine_sentences() -> list[str]:
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
             if name in ERRORS:
                 found += _sentence(node.args[0], functions)
-    return found
+    return tuple(found)
 
 
 def test_the_walk_finds_the_engines_sentences() -> None:
