@@ -198,6 +198,7 @@ class Msg(StrEnum):
     NO_HISTORY = "no-history"
     NOT_AT_TABLE = "not-at-table"
     ALREADY_SITS = "already-sits"
+    ALREADY_INVITED = "already-invited"
     NO_FREE_SEAT = "no-free-seat"
     LADDER_BOARD = "ladder-board"
     BOARD_NOT_WATCHED = "board-not-watched"
@@ -670,6 +671,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "{name} already sits at table {table}",
         "{name} уже сидит за столом {table}",
     ),
+    Msg.ALREADY_INVITED: (
+        "{name} is invited to table {table} already: 'sit {table}' is all it takes",
+        "{name} уже приглашён за стол {table}: достаточно набрать sit {table}",
+    ),
     Msg.NO_FREE_SEAT: ("table {table} has no free seat", "за столом {table} нет свободного места"),
     Msg.LADDER_BOARD: ("table {table} is a ladder's board", "стол {table} — доска турнира"),
     Msg.BOARD_NOT_WATCHED: (
@@ -769,6 +774,7 @@ RU_ERRORS: dict[str, str] = {
     "ambiguous-rank": "туз или десятка? напишите «туз» или «10»",
     "not-invited": "стол закрытый: сначала вас должен пригласить кто-то за ним (invite)",
     "unknown-player": "игрока с таким именем здесь нет",
+    "already-invited": "этот игрок уже приглашён за этот стол",
 }
 
 

@@ -30,8 +30,7 @@ class Chat:
         if not text:
             session.send(ev.Error("bad-argument", "say TEXT"))
             return
-        if not session.says.take(trio.current_time()):  # each line is copied to many
-            session.send(ev.Error("slow-down", "too many 'say' at once: wait a little"))
+        if not _may_talk(session):  # each line is copied to many
             return
         if session.table is not None:
             self.lobby.post_for(session, session.table, Say(session, text))
@@ -70,4 +69,15 @@ class Chat:
         if invited is None:
             session.send(ev.error("unknown-player", phrase(Msg.NOBODY_HERE, name=name)))
             return
+        if not _may_talk(session):  # a line on another's screen, as a 'say' is
+            return
         self.lobby.post_for(session, session.table, Invite(session, invited))
+
+
+def _may_talk(session: Session) -> bool:
+    """Spend one of ``session``'s lines to others ('say' and 'invite' share the
+    allowance, docs/security.md §3); if none is left, say so and refuse."""
+    if session.says.take(trio.current_time()):
+        return True
+    session.send(ev.Error("slow-down", "too many 'say' and 'invite' at once: wait a little"))
+    return False

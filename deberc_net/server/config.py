@@ -51,7 +51,7 @@ class Config:
     flood_lines_per_s: float = 200.0  # sustained other input lines a connection may send
     flood_burst: float = 1000.0  # ... and at once; beyond that it is disconnected
     outbox_bytes: int = 256 * 1024  # bytes queued for a slow reader before it is dropped
-    say_per_s: float = 1.0  # 'say' lines a connection may send, on average ...
+    say_per_s: float = 1.0  # 'say' and 'invite' lines a connection may send, on average
     say_burst: float = 5.0  # ... and at once; beyond that: error slow-down
     lists_per_s: float = 5.0  # 'who' and 'tables' pages a connection may ask for ...
     lists_burst: float = 30.0  # ... and at once; beyond that: error slow-down

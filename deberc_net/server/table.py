@@ -632,6 +632,10 @@ class Table:
         if self.state != ev.TableState.WAITING or all(self.seats):
             session.send(ev.error("table-full", phrase(Msg.NO_FREE_SEAT, table=self.id)))
             return
+        if name_key(name) in self.invited:  # it lasts as long as the table: once is enough
+            said = phrase(Msg.ALREADY_INVITED, name=name, table=self.id)
+            session.send(ev.error("already-invited", said))
+            return
         self.invited.add(name_key(name))
         table = str(self.id)
         said = phrase(Msg.INVITE, name=name, table=self.id)

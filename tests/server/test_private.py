@@ -115,3 +115,24 @@ async def test_an_invitation_to_a_public_table_tells_the_guest_and_anyone_may_si
     await ann.expect("ok", cmd="leave")
     await ann.send("invite bob")  # no longer at the table
     assert (await ann.expect("error"))["code"] == "not-seated"
+
+
+async def test_a_standing_invitation_is_not_sent_again(port: int, connect: Connector) -> None:
+    """One invitation per name and table: a repeat is refused and the guest hears it
+    once (tryout s9, finding 3)."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    table = await _private_table(ann, "3 private")
+    await ann.send("invite bob")
+    await ann.expect("ok", cmd="invite")
+    for again in ("invite bob", "invite BOB"):
+        await ann.send(again)
+        assert await ann.expect("error") == {
+            "code": "already-invited",
+            "text": f"bob is invited to table {table} already: 'sit {table}' is all it takes",
+        }, again
+    await bob.send("who")
+    await bob.expect("who")
+    assert sum(x.startswith("invite ") for x in bob.lines) == 1
+    await bob.send(f"sit {table}")  # the first invitation stands
+    await bob.expect("ok", cmd="sit")
