@@ -69,6 +69,7 @@ class Config:
     house_bots: bool = False  # 'serve --house-bots' (make serve passes it)
     house_bots_per_table: int = 3  # at one table, at once
     max_house_bots: int = 20  # processes at once on the whole server
+    house_bots_per_address: int = 6  # asked for from one address, at once (0: no limit)
     # Accounts
     hash_workers: int = 2  # threads checking passwords of registered names
     registration_workers: int = 1  # threads hashing new registrations (apart from logins)

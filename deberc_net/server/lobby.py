@@ -93,6 +93,7 @@ class Lobby:
             config.house_bots,
             config.house_bots_per_table,
             config.max_house_bots,
+            config.house_bots_per_address,
         )
         mm = self.matchmaking
         self.handlers = {

@@ -670,11 +670,11 @@ class Table:
         if rated and not self.rated:
             session.send(ev.error("not-allowed", phrase(Msg.UNRATED_TABLE, table=self.id)))
             return
-        refusal = house.refusal(self)
+        refusal = house.refusal(self, session.address)
         if refusal is not None:
             session.send(ev.Error("busy", refusal))
             return
-        bot = house.start(self, kind, level, rated)
+        bot = house.start(self, kind, level, rated, session.address)
         self.invited.add(name_key(bot.name))
         fields = (
             ("table", str(self.id)),

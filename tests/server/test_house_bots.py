@@ -115,6 +115,33 @@ async def test_bot_errors_change_nothing(
     assert (await cat.expect("tables"))["total"] == "0"
 
 
+async def test_one_address_cannot_take_every_house_bot(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, monkeypatch: MonkeyPatch
+) -> None:
+    """House bots are capped per address as tables are: a greedy client cannot hold
+    the server's bots (tryout s9, finding 4). (Bots that never come, as above.)"""
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: [*PYTHON, SLEEPER])
+    port = await start_server(house_bots=True, house_bots_per_address=2)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")  # the same address: 127.0.0.1
+    await ann.send("new 4")
+    await ann.expect("ok", cmd="sit")
+    for kind in ("random", "heuristic"):
+        await ann.send(f"bot {kind}")
+        await ann.expect("ok", cmd="bot")
+    refused = {"code": "busy", "text": "your address has its 2 house bots already; try later"}
+    await ann.send("bot search")
+    assert await ann.expect("error") == refused
+    await bob.send("new 2")
+    await bob.expect("ok", cmd="sit")
+    await bob.send("bot random")
+    assert await bob.expect("error") == refused
+    await ann.send("leave")  # ann's table closes, and its bots go with it
+    await ann.expect("ok", cmd="leave")
+    await bob.send("bot random")
+    assert (await bob.expect("ok", cmd="bot"))["kind"] == "random"
+
+
 async def test_without_house_bots_the_command_is_refused(port: int, connect: Connector) -> None:
     ann = await connect.machine(port, "ann")
     await ann.send("new 2")
