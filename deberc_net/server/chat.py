@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,11 @@ from .table import Invite, Say
 if TYPE_CHECKING:
     from .lobby import Lobby
 
+# The embeddings and overrides (U+202A-U+202E) and isolates (U+2066-U+2069): an
+# unclosed one reverses what follows it on the reader's line
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+BIDI_SAID = "U+202A to U+202E, U+2066 to U+2069"
+
 
 @attrs.define(eq=False)
 class Chat:
@@ -29,6 +35,9 @@ class Chat:
         text = item.rest
         if not text:
             session.send(ev.Error("bad-argument", "say TEXT"))
+            return
+        if BIDI_CONTROLS.search(text):  # it would turn others' lines around, as in a name
+            session.send(ev.Error("bad-argument", f"say TEXT: no bidi controls ({BIDI_SAID})"))
             return
         if not _may_talk(session):  # each line is copied to many
             return

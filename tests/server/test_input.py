@@ -175,6 +175,29 @@ async def test_names_that_show_as_blanks_are_refused(port: int, connect: Connect
     assert (await client.expect("error"))["code"] == "bad-argument"
 
 
+async def test_a_say_with_bidi_controls_is_refused_and_reaches_nobody(
+    port: int, connect: Connector
+) -> None:
+    """A right-to-left override (U+202A-U+202E) or isolate (U+2066-U+2069) would turn
+    the rest of the line around on everyone's screen (tryout s9, finding 6); names
+    refuse them already."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    bidi = [chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))]
+    for control in bidi:
+        await ann.send(f"say {control}evil\u202c")
+        assert await ann.expect("error") == {
+            "code": "bad-argument",
+            "text": "say TEXT: no bidi controls (U+202A to U+202E, U+2066 to U+2069)",
+        }, ascii(control)
+    await ann.send("say \u05e9\u05dc\u05d5\u05dd hello")  # Hebrew itself is fine
+    await bob.expect("say", **{"from": "ann", "text": "\u05e9\u05dc\u05d5\u05dd hello"})
+    assert not any("evil" in line for line in bob.lines)
+    await seat_pair(ann, bob)  # and at a table the same
+    await ann.send("say \u2067x")
+    assert (await ann.expect("error"))["code"] == "bad-argument"
+
+
 async def test_unknown_table(port: int, connect: Connector) -> None:
     client = await connect.machine(port, "ann")
     for command in ("sit 42", "observe 42", "rules 42"):
