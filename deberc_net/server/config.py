@@ -19,6 +19,9 @@ _EXPECTS = {
     "list[str]": "a list of strings",
 }
 _PORTS = ("port", "http_port")
+# a clock shorter than this forfeits every seat on time: a person needs seconds to read
+# and type a call, a program a network round trip
+_SHORTEST_CLOCKS = {"human_clock_ms": 5000, "bot_clock_ms": 100}
 # 0 would make the server unusable: no line fits, every reader dropped, no call queued,
 # 'who' divided by zero, no login finished, a heartbeat without a pause
 _AT_LEAST_ONE = (
@@ -151,6 +154,9 @@ def setting_problem(name: str, value: object) -> str | None:
         return f"expects {_EXPECTS[kind]}, 0 or more"
     if name in _AT_LEAST_ONE and isinstance(value, int) and value < 1:
         return f"expects {_EXPECTS[kind]}, 1 or more"
+    least = _SHORTEST_CLOCKS.get(name)
+    if least is not None and isinstance(value, int) and value < least:
+        return f"expects a whole number, {least} or more (milliseconds a call)"
     if name in _PORTS and isinstance(value, int) and value > 65535:
         return "expects a port number, 0 to 65535"
     if name == "match_seed" and not value:  # '' would mean a fresh random seed a match

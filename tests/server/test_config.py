@@ -104,3 +104,30 @@ def test_every_settings_default_passes_its_own_check() -> None:
         value = getattr(defaults, field.name)
         if value is not None:
             assert setting_problem(field.name, value) is None, field.name
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("human_clock_ms = 5", "setting human_clock_ms expects a whole number, 5000 or more"),
+        ("human_clock_ms = 4999", "setting human_clock_ms expects a whole number, 5000 or"),
+        ("bot_clock_ms = 0", "setting bot_clock_ms expects a whole number, 100 or more"),
+        ("bot_clock_ms = 99", "setting bot_clock_ms expects a whole number, 100 or more"),
+    ],
+)
+def test_a_clock_too_short_to_play_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, said: str
+) -> None:
+    """5 ms a call would forfeit every seat on time (tryout s9, finding 10): a typo
+    stops serve, naming the setting, before anything is opened."""
+    path = _settings(tmp_path, line)
+    db = tmp_path / "serve.sqlite3"
+    assert main(["serve", "--config", str(path), "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "(milliseconds a call)" in err, err
+    assert not db.exists()
+
+
+def test_the_shortest_clocks_allowed_are_taken(tmp_path: Path) -> None:
+    config = Config.from_toml(_settings(tmp_path, "human_clock_ms = 5000\nbot_clock_ms = 100"))
+    assert (config.human_clock_ms, config.bot_clock_ms) == (5000, 100)
