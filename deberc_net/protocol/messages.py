@@ -186,6 +186,7 @@ class Msg(StrEnum):
     # the lobby's refusals of the club's commands (invite, bot, rematch, history, top, finger)
     USAGE = "usage"
     PAGES = "pages"
+    TOP_PAGES = "top-pages"
     TOP_PLAYERS = "top-players"
     INVITE_NOT_SEATED = "invite-not-seated"
     INVITE_SELF = "invite-self"
@@ -634,6 +635,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.PAGES: (
         "{command} [PAGE]: pages 1 to {pages}",
         "{command} [СТРАНИЦА]: страницы от 1 до {pages}",
+    ),
+    Msg.TOP_PAGES: (
+        "top [VARIANT] [PLAYERS] [PAGE]: pages 1 to {pages}",
+        "top [ВАРИАНТ] [ИГРОКОВ] [СТРАНИЦА]: страницы от 1 до {pages}",
     ),
     Msg.TOP_PLAYERS: (
         "top [VARIANT] [PLAYERS] [PAGE]: PLAYERS is 2, 3 or 4, not {players}",
