@@ -98,6 +98,7 @@ class Msg(StrEnum):
     INVITE = "invite"
     INVITED = "invited"
     PRIVATE_TABLE = "private-table"
+    PRIVATE_MARK = "private-mark"
     BOT_COMES = "bot-comes"
     BOT_NOT_COME = "bot-not-come"
     BOT_GIVES_UP = "bot-gives-up"
@@ -329,8 +330,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Столов нет. new открывает стол, seek ждёт игру.",
     ),
     Msg.TABLE_LINE: (
-        "Table {table}: {variant}{options}, {players} players, {state}: {seats}",
-        "Стол {table}: {variant}{options}, игроков: {players}, {state}: {seats}",
+        "Table {table}{private}: {variant}{options}, {players} players, {state}: {seats}",
+        "Стол {table}{private}: {variant}{options}, игроков: {players}, {state}: {seats}",
     ),
     Msg.WAITING: ("waiting", "ждёт игроков"),
     Msg.PLAYING: ("playing", "играют"),
@@ -394,6 +395,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "{players}): наберите sit {table}.",
     ),
     Msg.PRIVATE_TABLE: ("private ", "закрытый "),
+    Msg.PRIVATE_MARK: (" (private)", " (закрытый)"),
     Msg.BOT_COMES: ("{name} comes to table {table}.", "{name} идёт за стол {table}."),
     Msg.BOT_NOT_COME: ("{name} could not come.", "{name} не смог прийти."),
     Msg.BOT_GIVES_UP: (
@@ -802,7 +804,7 @@ RU_COMMANDS: dict[str, str] = {
     "tables": "Столы: правила, места, состояние (по страницам).",
     "ping": "Держать соединение: подойдёт любая строка, ping больше ничего не делает.",
     "new": "Открыть стол (по умолчанию на двоих, moscow) и сесть за него. "
-    "Пример: new 2 moscow to-301. Закрытый стол (private) не виден никому: за него "
+    "Пример: new 2 moscow to-301. Закрытый стол (private) виден только своим: за него "
     "садятся и смотрят только те, кого вы пригласили (invite).",
     "invite": "Пригласить игрока (человека или бота) за ваш ждущий стол или смотреть "
     "за ним; единственный путь за закрытый стол. Игроку скажут.",

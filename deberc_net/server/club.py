@@ -56,7 +56,7 @@ class Club:
         )
 
     async def tables(self, session: Session, item: Command) -> None:
-        infos = [t.info() for t in self.lobby.listed_tables()]
+        infos = [t.info() for t in self.lobby.listed_tables(session)]
         self._send_page(
             session, item, infos, lambda p: ev.Tables(p.items, len(infos), p.number, p.pages)
         )

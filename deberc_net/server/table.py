@@ -289,6 +289,7 @@ class Table:
             seats=tuple(self.seats),
             state=self.state,
             observers=self._watchers(),
+            private=self.private,
         )
 
     def post(self, message: Message, *, request: bool = False) -> bool:

@@ -612,6 +612,7 @@ class Node:
             seats=tuple(described["seats"]),
             state=TableState(described["state"]),
             observers=described["observers"],
+            private=described["private"],
         )
         reserved = described["reserved"]
         reserved_for = None if reserved is None else tuple(reserved)
