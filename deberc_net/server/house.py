@@ -59,6 +59,7 @@ class HouseBot:
     token: str
     rated: bool = False  # asked for with 'rated': the match rates the player and the bot
     address: str = ""  # of the player who asked for it: the cap per address counts it
+    seat: int | None = None  # kept for it: bots sit in the order asked, not as they log in
     seated: bool = False
     dismissed: bool = False  # the server ends it: its exit is no crash
     process: trio.Process | None = None
@@ -93,6 +94,10 @@ class HouseBots:
         """House bots on their way to this table (started, not yet seated)."""
         return sum(1 for b in self.at(table) if not b.seated)
 
+    def kept_seats(self, table: Table) -> set[int]:
+        """The seats of ``table`` kept for house bots on their way."""
+        return {b.seat for b in self.at(table) if not b.seated and b.seat is not None}
+
     def get(self, name: str) -> HouseBot | None:
         return self.bots.get(name_key(name))
 
@@ -122,6 +127,8 @@ class HouseBots:
             self.token_dir = tempfile.mkdtemp(prefix="deberc-house-")
         name = self._new_name(kind, level)
         bot = HouseBot(name, kind, level, table, secrets.token_urlsafe(12), rated, address)
+        kept = self.kept_seats(table)  # the first free seat not kept for an earlier bot
+        bot.seat = next((s for s, w in enumerate(table.seats) if w is None and s not in kept), None)
         with open(os.path.join(self.token_dir, f"{name}.token"), "w", encoding="utf-8") as fh:
             fh.write(bot.token)
         # the name is held as a guest's: without the token nobody else logs in as it

@@ -592,6 +592,13 @@ class Table:
             return ev.Error("seat-reserved", f"table {self.id} did not ask for {name}")
         if bot is None and len(free) <= house.pending(self):
             return ev.Error("seat-taken", f"the free seats at table {self.id} wait for house bots")
+        kept = house.kept_seats(self)  # house bots sit in the order they were asked for
+        if bot is not None and bot.seat in free:
+            seat = bot.seat
+        elif seat is None:
+            seat = next((s for s in free if s not in kept), None)
+        elif bot is None and seat in kept:
+            return ev.Error("seat-taken", f"seat {seat} at table {self.id} waits for a house bot")
         if self.reserved is not None:  # a board: only its players, each in its seat
             keys = [name_key(n) for n in self.reserved]
             if name_key(name) not in keys:
