@@ -108,6 +108,10 @@ def serve_config(args: argparse.Namespace) -> Config:
     for flag, port in (("--port", config.port), ("--http-port", config.http_port)):
         if port is not None and not 0 <= port <= 65535:
             raise ValueError(f"{flag} expects a port number, 0 to 65535, not {port}")
+    if args.workers > 1:  # one host: a dead worker is noticed in seconds
+        from deberc_net.server.cluster.launch import workers_timing
+
+        config = workers_timing(config, args.config)
     if config.http_port == config.port != 0:
         raise ValueError(
             f"--http-port {config.port} is the game's --port too: give the web face another "

@@ -84,7 +84,7 @@ COMMANDS: dict[str, CommandSpec] = {
     "new": CommandSpec(
         "new [PLAYERS] [VARIANT] [OPTION ...] [private]",
         "Open a table (default: 2 players, moscow) and sit at it. Example: new 2 moscow to-301. "
-        "A private table is listed to nobody: only those you 'invite' sit or watch.",
+        "A private table is listed to its own people only: only those you 'invite' sit or watch.",
         "lobby",
     ),
     "invite": CommandSpec(

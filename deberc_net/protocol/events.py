@@ -74,6 +74,7 @@ class TableInfo:
     seats: tuple[str | None, ...]
     state: TableState
     observers: int
+    private: bool = False  # listed only to its own people (docs/protocol.md §5.2)
 
 
 @attrs.frozen

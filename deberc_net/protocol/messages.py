@@ -98,6 +98,7 @@ class Msg(StrEnum):
     INVITE = "invite"
     INVITED = "invited"
     PRIVATE_TABLE = "private-table"
+    PRIVATE_MARK = "private-mark"
     BOT_COMES = "bot-comes"
     BOT_NOT_COME = "bot-not-come"
     BOT_GIVES_UP = "bot-gives-up"
@@ -186,6 +187,7 @@ class Msg(StrEnum):
     # the lobby's refusals of the club's commands (invite, bot, rematch, history, top, finger)
     USAGE = "usage"
     PAGES = "pages"
+    TOP_PAGES = "top-pages"
     TOP_PLAYERS = "top-players"
     INVITE_NOT_SEATED = "invite-not-seated"
     INVITE_SELF = "invite-self"
@@ -198,6 +200,7 @@ class Msg(StrEnum):
     NO_HISTORY = "no-history"
     NOT_AT_TABLE = "not-at-table"
     ALREADY_SITS = "already-sits"
+    ALREADY_INVITED = "already-invited"
     NO_FREE_SEAT = "no-free-seat"
     LADDER_BOARD = "ladder-board"
     BOARD_NOT_WATCHED = "board-not-watched"
@@ -327,8 +330,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Столов нет. new открывает стол, seek ждёт игру.",
     ),
     Msg.TABLE_LINE: (
-        "Table {table}: {variant}{options}, {players} players, {state}: {seats}",
-        "Стол {table}: {variant}{options}, игроков: {players}, {state}: {seats}",
+        "Table {table}{private}: {variant}{options}, {players} players, {state}: {seats}",
+        "Стол {table}{private}: {variant}{options}, игроков: {players}, {state}: {seats}",
     ),
     Msg.WAITING: ("waiting", "ждёт игроков"),
     Msg.PLAYING: ("playing", "играют"),
@@ -392,6 +395,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "{players}): наберите sit {table}.",
     ),
     Msg.PRIVATE_TABLE: ("private ", "закрытый "),
+    Msg.PRIVATE_MARK: (" (private)", " (закрытый)"),
     Msg.BOT_COMES: ("{name} comes to table {table}.", "{name} идёт за стол {table}."),
     Msg.BOT_NOT_COME: ("{name} could not come.", "{name} не смог прийти."),
     Msg.BOT_GIVES_UP: (
@@ -634,6 +638,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "{command} [PAGE]: pages 1 to {pages}",
         "{command} [СТРАНИЦА]: страницы от 1 до {pages}",
     ),
+    Msg.TOP_PAGES: (
+        "top [VARIANT] [PLAYERS] [PAGE]: pages 1 to {pages}",
+        "top [ВАРИАНТ] [ИГРОКОВ] [СТРАНИЦА]: страницы от 1 до {pages}",
+    ),
     Msg.TOP_PLAYERS: (
         "top [VARIANT] [PLAYERS] [PAGE]: PLAYERS is 2, 3 or 4, not {players}",
         "top [ВАРИАНТ] [ИГРОКОВ] [СТРАНИЦА]: игроков 2, 3 или 4, а не {players}",
@@ -669,6 +677,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.ALREADY_SITS: (
         "{name} already sits at table {table}",
         "{name} уже сидит за столом {table}",
+    ),
+    Msg.ALREADY_INVITED: (
+        "{name} is invited to table {table} already: 'sit {table}' is all it takes",
+        "{name} уже приглашён за стол {table}: достаточно набрать sit {table}",
     ),
     Msg.NO_FREE_SEAT: ("table {table} has no free seat", "за столом {table} нет свободного места"),
     Msg.LADDER_BOARD: ("table {table} is a ladder's board", "стол {table} — доска турнира"),
@@ -769,6 +781,7 @@ RU_ERRORS: dict[str, str] = {
     "ambiguous-rank": "туз или десятка? напишите «туз» или «10»",
     "not-invited": "стол закрытый: сначала вас должен пригласить кто-то за ним (invite)",
     "unknown-player": "игрока с таким именем здесь нет",
+    "already-invited": "этот игрок уже приглашён за этот стол",
 }
 
 
@@ -791,7 +804,7 @@ RU_COMMANDS: dict[str, str] = {
     "tables": "Столы: правила, места, состояние (по страницам).",
     "ping": "Держать соединение: подойдёт любая строка, ping больше ничего не делает.",
     "new": "Открыть стол (по умолчанию на двоих, moscow) и сесть за него. "
-    "Пример: new 2 moscow to-301. Закрытый стол (private) не виден никому: за него "
+    "Пример: new 2 moscow to-301. Закрытый стол (private) виден только своим: за него "
     "садятся и смотрят только те, кого вы пригласили (invite).",
     "invite": "Пригласить игрока (человека или бота) за ваш ждущий стол или смотреть "
     "за ним; единственный путь за закрытый стол. Игроку скажут.",

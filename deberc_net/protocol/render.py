@@ -284,6 +284,7 @@ def _tables(event: ev.Tables, machine: bool) -> list[str]:
                         ("seats", ["-" if s is None else s for s in t.seats]),
                         ("state", t.state),
                         ("observers", t.observers),
+                        *([("private", True)] if t.private else []),
                     ],
                 )
             )
@@ -321,6 +322,7 @@ def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
                 lang,
                 Msg.TABLE_LINE,
                 table=t.id,
+                private=_say(lang, Msg.PRIVATE_MARK) if t.private else "",
                 variant=t.variant,
                 options=f" {' '.join(t.options)}" if t.options else "",
                 players=t.players,

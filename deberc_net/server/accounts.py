@@ -20,13 +20,17 @@ from .local import LOCAL_ADDRESS
 from .store import Store, name_key
 
 NAME_RULE = re.compile(r"^[^\W_][\w-]{1,19}$")
+# The only default-ignorable code points (drawn as nothing) that are letters, so that
+# NAME_RULE alone lets them in: the Hangul fillers. A name of them shows as a blank.
+BLANK_LETTERS = re.compile("[\u115f\u1160\u3164\uffa0]")
 SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
 
 
 def valid_name(name: str) -> bool:
-    """2-20 letters, digits, '_' or '-', starting with a letter or digit (any alphabet);
-    judged in composed form, so a decomposed é is a letter too."""
-    return bool(NAME_RULE.match(unicodedata.normalize("NFC", name)))
+    """2-20 letters, digits, '_' or '-', starting with a letter or digit (any alphabet),
+    none drawn as nothing; judged in composed form, so a decomposed é is a letter too."""
+    composed = unicodedata.normalize("NFC", name)
+    return bool(NAME_RULE.match(composed)) and not BLANK_LETTERS.search(composed)
 
 
 def _hash(password: str, salt: bytes) -> bytes:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,11 @@ from .table import Invite, Say
 if TYPE_CHECKING:
     from .lobby import Lobby
 
+# The embeddings and overrides (U+202A-U+202E) and isolates (U+2066-U+2069): an
+# unclosed one reverses what follows it on the reader's line
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+BIDI_SAID = "U+202A to U+202E, U+2066 to U+2069"
+
 
 @attrs.define(eq=False)
 class Chat:
@@ -30,8 +36,10 @@ class Chat:
         if not text:
             session.send(ev.Error("bad-argument", "say TEXT"))
             return
-        if not session.says.take(trio.current_time()):  # each line is copied to many
-            session.send(ev.Error("slow-down", "too many 'say' at once: wait a little"))
+        if BIDI_CONTROLS.search(text):  # it would turn others' lines around, as in a name
+            session.send(ev.Error("bad-argument", f"say TEXT: no bidi controls ({BIDI_SAID})"))
+            return
+        if not _may_talk(session):  # each line is copied to many
             return
         if session.table is not None:
             self.lobby.post_for(session, session.table, Say(session, text))
@@ -70,4 +78,15 @@ class Chat:
         if invited is None:
             session.send(ev.error("unknown-player", phrase(Msg.NOBODY_HERE, name=name)))
             return
+        if not _may_talk(session):  # a line on another's screen, as a 'say' is
+            return
         self.lobby.post_for(session, session.table, Invite(session, invited))
+
+
+def _may_talk(session: Session) -> bool:
+    """Spend one of ``session``'s lines to others ('say' and 'invite' share the
+    allowance, docs/security.md §3); if none is left, say so and refuse."""
+    if session.says.take(trio.current_time()):
+        return True
+    session.send(ev.Error("slow-down", "too many 'say' and 'invite' at once: wait a little"))
+    return False

@@ -56,7 +56,7 @@ class Club:
         )
 
     async def tables(self, session: Session, item: Command) -> None:
-        infos = [t.info() for t in self.lobby.listed_tables()]
+        infos = [t.info() for t in self.lobby.listed_tables(session)]
         self._send_page(
             session, item, infos, lambda p: ev.Tables(p.items, len(infos), p.number, p.pages)
         )
@@ -84,7 +84,7 @@ class Club:
             rated = tuple(_rated(p.first + i, r) for i, r in enumerate(p.items))
             return ev.Top(variant, players, rated, len(rows), p.number, p.pages)
 
-        self._send_page(session, item, rows, top, args)
+        self._send_page(session, item, rows, top, args, Msg.TOP_PAGES)
 
     async def finger(self, session: Session, item: Command) -> None:
         if len(item.args) > 1:
@@ -168,17 +168,17 @@ class Club:
         items: Sequence[Item],
         told: Callable[[Page[Item]], ServerEvent],
         args: Sequence[str] | None = None,
+        bad_page: Msg = Msg.PAGES,
     ) -> None:
         """Send the page of ``items`` asked for (``args``, the command's own by default:
         a page number or nothing) as ``told`` makes it, or the error (a list is paged
-        and rate-limited: one client cannot make the server copy it without end)."""
+        and rate-limited: one client cannot make the server copy it without end);
+        ``bad_page`` says a page out of range, with the command's usage."""
         size = self.lobby.config.page_size
         pages = max(1, math.ceil(len(items) / size))
         args = item.args if args is None else args
         if args and (not args[0].isdecimal() or not 1 <= int(args[0]) <= pages):
-            session.send(
-                ev.error("bad-argument", phrase(Msg.PAGES, command=item.name, pages=pages))
-            )
+            session.send(ev.error("bad-argument", phrase(bad_page, command=item.name, pages=pages)))
             return
         if not self.lobby.is_admin(session) and not session.lists.take(trio.current_time()):
             session.send(ev.Error("slow-down", f"too many '{item.name}' at once: wait a little"))

@@ -19,6 +19,9 @@ _EXPECTS = {
     "list[str]": "a list of strings",
 }
 _PORTS = ("port", "http_port")
+# a clock shorter than this forfeits every seat on time: a person needs seconds to read
+# and type a call, a program a network round trip
+_SHORTEST_CLOCKS = {"human_clock_ms": 5000, "bot_clock_ms": 100}
 # 0 would make the server unusable: no line fits, every reader dropped, no call queued,
 # 'who' divided by zero, no login finished, a heartbeat without a pause
 _AT_LEAST_ONE = (
@@ -51,7 +54,7 @@ class Config:
     flood_lines_per_s: float = 200.0  # sustained other input lines a connection may send
     flood_burst: float = 1000.0  # ... and at once; beyond that it is disconnected
     outbox_bytes: int = 256 * 1024  # bytes queued for a slow reader before it is dropped
-    say_per_s: float = 1.0  # 'say' lines a connection may send, on average ...
+    say_per_s: float = 1.0  # 'say' and 'invite' lines a connection may send, on average
     say_burst: float = 5.0  # ... and at once; beyond that: error slow-down
     lists_per_s: float = 5.0  # 'who' and 'tables' pages a connection may ask for ...
     lists_burst: float = 30.0  # ... and at once; beyond that: error slow-down
@@ -69,6 +72,7 @@ class Config:
     house_bots: bool = False  # 'serve --house-bots' (make serve passes it)
     house_bots_per_table: int = 3  # at one table, at once
     max_house_bots: int = 20  # processes at once on the whole server
+    house_bots_per_address: int = 6  # asked for from one address, at once (0: no limit)
     # Accounts
     hash_workers: int = 2  # threads checking passwords of registered names
     registration_workers: int = 1  # threads hashing new registrations (apart from logins)
@@ -150,6 +154,9 @@ def setting_problem(name: str, value: object) -> str | None:
         return f"expects {_EXPECTS[kind]}, 0 or more"
     if name in _AT_LEAST_ONE and isinstance(value, int) and value < 1:
         return f"expects {_EXPECTS[kind]}, 1 or more"
+    least = _SHORTEST_CLOCKS.get(name)
+    if least is not None and isinstance(value, int) and value < least:
+        return f"expects a whole number, {least} or more (milliseconds a call)"
     if name in _PORTS and isinstance(value, int) and value > 65535:
         return "expects a port number, 0 to 65535"
     if name == "match_seed" and not value:  # '' would mean a fresh random seed a match

@@ -58,6 +58,8 @@ class HouseBot:
     table: Table
     token: str
     rated: bool = False  # asked for with 'rated': the match rates the player and the bot
+    address: str = ""  # of the player who asked for it: the cap per address counts it
+    seat: int | None = None  # kept for it: bots sit in the order asked, not as they log in
     seated: bool = False
     dismissed: bool = False  # the server ends it: its exit is no crash
     process: trio.Process | None = None
@@ -78,6 +80,7 @@ class HouseBots:
     enabled: bool
     per_table: int
     per_server: int
+    per_address: int = 0  # 0: no limit
     host: str = "127.0.0.1"
     port: int = 0  # the server's bound port, set once it listens
     bots: dict[str, HouseBot] = attrs.Factory(dict)  # by name key
@@ -91,25 +94,41 @@ class HouseBots:
         """House bots on their way to this table (started, not yet seated)."""
         return sum(1 for b in self.at(table) if not b.seated)
 
+    def kept_seats(self, table: Table) -> set[int]:
+        """The seats of ``table`` kept for house bots on their way."""
+        return {b.seat for b in self.at(table) if not b.seated and b.seat is not None}
+
     def get(self, name: str) -> HouseBot | None:
         return self.bots.get(name_key(name))
 
-    def refusal(self, table: Table) -> str | None:
-        """Why no more house bots may come to ``table`` (the caps), or None."""
+    def refusal(self, table: Table, address: str) -> str | None:
+        """Why no more house bots may come to ``table`` at the word of a player from
+        ``address`` (the caps), or None."""
         if len(self.at(table)) >= self.per_table:
             return f"table {table.id} has its {self.per_table} house bots already"
+        cap = self.per_address
+        if cap and sum(1 for b in self.bots.values() if b.address == address) >= cap:
+            return f"your address has its {cap} house bots already; try later"
         if len(self.bots) >= self.per_server:
             return f"the server runs its {self.per_server} house bots already; try later"
         return None
 
     def start(
-        self, table: Table, kind: HouseBotKind, level: int | None, rated: bool = False
+        self,
+        table: Table,
+        kind: HouseBotKind,
+        level: int | None,
+        rated: bool = False,
+        address: str = "",
     ) -> HouseBot:
-        """A new house bot for ``table`` (the caller checked the caps): its process starts."""
+        """A new house bot for ``table``, asked for from ``address`` (the caller checked
+        the caps): its process starts."""
         if not self.token_dir:
             self.token_dir = tempfile.mkdtemp(prefix="deberc-house-")
         name = self._new_name(kind, level)
-        bot = HouseBot(name, kind, level, table, secrets.token_urlsafe(12), rated)
+        bot = HouseBot(name, kind, level, table, secrets.token_urlsafe(12), rated, address)
+        kept = self.kept_seats(table)  # the first free seat not kept for an earlier bot
+        bot.seat = next((s for s, w in enumerate(table.seats) if w is None and s not in kept), None)
         with open(os.path.join(self.token_dir, f"{name}.token"), "w", encoding="utf-8") as fh:
             fh.write(bot.token)
         # the name is held as a guest's: without the token nobody else logs in as it

@@ -93,6 +93,7 @@ class Lobby:
             config.house_bots,
             config.house_bots_per_table,
             config.max_house_bots,
+            config.house_bots_per_address,
         )
         mm = self.matchmaking
         self.handlers = {
@@ -230,13 +231,17 @@ class Lobby:
             )
         )
 
-    def listed_tables(self) -> list[Table]:
+    def listed_tables(self, session: Session | None = None) -> list[Table]:
         """The open tables anyone may see listed ('tables', the web): not the private,
-        nor a ladder's boards (watched by admins only: docs/protocol.md §5.5a)."""
+        but to ``session`` those it sits at or is invited to, nor a ladder's boards
+        (watched by admins only: docs/protocol.md §5.5a)."""
+        key = name_key(session.name) if session is not None and session.name else None
         return [
             t
             for _, t in sorted(self.tables.items())
-            if t.state != TableState.CLOSED and not t.private and t.board is None
+            if t.state != TableState.CLOSED
+            and t.board is None
+            and (not t.private or (key is not None and _its_own(t, key)))
         ]
 
     def table_room(self, session: Session, opening: bool) -> bool:
@@ -334,3 +339,9 @@ class Lobby:
             session.send(ev.info(phrase(Msg.SHUTTING_DOWN, reason=reason)))
         for table in list(self.tables.values()):
             table.post(Stop(reason))
+
+
+def _its_own(table: Table, key: str) -> bool:
+    """Whether the name ``key`` sits at ``table`` or is invited to it (another worker's
+    table tells its seats only)."""
+    return key in table.invited or any(s is not None and name_key(s) == key for s in table.seats)

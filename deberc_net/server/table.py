@@ -289,6 +289,7 @@ class Table:
             seats=tuple(self.seats),
             state=self.state,
             observers=self._watchers(),
+            private=self.private,
         )
 
     def post(self, message: Message, *, request: bool = False) -> bool:
@@ -591,6 +592,13 @@ class Table:
             return ev.Error("seat-reserved", f"table {self.id} did not ask for {name}")
         if bot is None and len(free) <= house.pending(self):
             return ev.Error("seat-taken", f"the free seats at table {self.id} wait for house bots")
+        kept = house.kept_seats(self)  # house bots sit in the order they were asked for
+        if bot is not None and bot.seat in free:
+            seat = bot.seat
+        elif seat is None:
+            seat = next((s for s in free if s not in kept), None)
+        elif bot is None and seat in kept:
+            return ev.Error("seat-taken", f"seat {seat} at table {self.id} waits for a house bot")
         if self.reserved is not None:  # a board: only its players, each in its seat
             keys = [name_key(n) for n in self.reserved]
             if name_key(name) not in keys:
@@ -632,6 +640,10 @@ class Table:
         if self.state != ev.TableState.WAITING or all(self.seats):
             session.send(ev.error("table-full", phrase(Msg.NO_FREE_SEAT, table=self.id)))
             return
+        if name_key(name) in self.invited:  # it lasts as long as the table: once is enough
+            said = phrase(Msg.ALREADY_INVITED, name=name, table=self.id)
+            session.send(ev.error("already-invited", said))
+            return
         self.invited.add(name_key(name))
         table = str(self.id)
         said = phrase(Msg.INVITE, name=name, table=self.id)
@@ -666,11 +678,11 @@ class Table:
         if rated and not self.rated:
             session.send(ev.error("not-allowed", phrase(Msg.UNRATED_TABLE, table=self.id)))
             return
-        refusal = house.refusal(self)
+        refusal = house.refusal(self, session.address)
         if refusal is not None:
             session.send(ev.Error("busy", refusal))
             return
-        bot = house.start(self, kind, level, rated)
+        bot = house.start(self, kind, level, rated, session.address)
         self.invited.add(name_key(bot.name))
         fields = (
             ("table", str(self.id)),

@@ -178,6 +178,34 @@ async def test_lobby_chat_is_rate_limited_per_sender(
     await ann.expect("say", text="still here")
 
 
+async def test_invitations_share_the_chats_rate_limit_per_sender(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """An invitation is a line on another's screen, as a 'say' is: one allowance for
+    both, so a flood of 'invite' cannot bury a player (tryout s9, finding 3)."""
+    port = await start_server(say_burst=3, say_per_s=0.001)
+    ann = await connect.machine(port, "ann")
+    guests = [await connect.machine(port, f"guest{i}") for i in range(4)]
+    await ann.send("new 4")
+    await ann.expect("ok", cmd="sit")
+    await ann.send("say come and play")  # one of the three
+    for i in range(4):
+        await ann.send(f"invite guest{i}")
+    await ann.send("who")
+    await ann.expect("who")
+    # the table answers an invitation, the lobby a refusal: their order may differ
+    invited = [fields(x)[1]["name"] for x in ann.lines if x.startswith("ok cmd=invite")]
+    assert invited == ["guest0", "guest1"]
+    refused = [fields(x)[1] for x in ann.lines if x.startswith("error ")]
+    slow = {"code": "slow-down", "text": "too many 'say' and 'invite' at once: wait a little"}
+    assert refused == [slow, slow]
+    await guests[3].send("who")
+    await guests[3].expect("who")
+    assert not any(x.startswith("invite ") for x in guests[3].lines)  # told nothing
+    await guests[2].send("invite ann")  # the others' allowance is their own
+    assert (await guests[2].expect("error"))["code"] == "not-seated"
+
+
 # ------------------------------------------------------------------- 4. slots
 async def test_idle_sockets_that_never_log_in_do_not_keep_a_player_out(
     start_server: StartServer, connect: Connector

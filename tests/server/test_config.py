@@ -9,7 +9,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from deberc_net.cli import main
+from deberc_net.cli import build_parser, main, serve_config
 from deberc_net.server.config import Config, setting_problem
 
 
@@ -104,3 +104,54 @@ def test_every_settings_default_passes_its_own_check() -> None:
         value = getattr(defaults, field.name)
         if value is not None:
             assert setting_problem(field.name, value) is None, field.name
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("human_clock_ms = 5", "setting human_clock_ms expects a whole number, 5000 or more"),
+        ("human_clock_ms = 4999", "setting human_clock_ms expects a whole number, 5000 or"),
+        ("bot_clock_ms = 0", "setting bot_clock_ms expects a whole number, 100 or more"),
+        ("bot_clock_ms = 99", "setting bot_clock_ms expects a whole number, 100 or more"),
+    ],
+)
+def test_a_clock_too_short_to_play_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, said: str
+) -> None:
+    """5 ms a call would forfeit every seat on time (tryout s9, finding 10): a typo
+    stops serve, naming the setting, before anything is opened."""
+    path = _settings(tmp_path, line)
+    db = tmp_path / "serve.sqlite3"
+    assert main(["serve", "--config", str(path), "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "(milliseconds a call)" in err, err
+    assert not db.exists()
+
+
+def test_the_shortest_clocks_allowed_are_taken(tmp_path: Path) -> None:
+    config = Config.from_toml(_settings(tmp_path, "human_clock_ms = 5000\nbot_clock_ms = 100"))
+    assert (config.human_clock_ms, config.bot_clock_ms) == (5000, 100)
+
+
+@pytest.mark.parametrize(
+    ("settings", "timing", "dead_for_one"),
+    [
+        (None, (1000, 5000), 30000),  # no file: the workers' own
+        ("say_per_s = 2", (1000, 5000), 30000),  # a file that leaves both out: the same
+        ("server_dead_ms = 60000", (5000, 60000), 60000),  # given: as given
+        ("heartbeat_ms = 2000", (2000, 30000), 30000),
+    ],
+)
+def test_workers_on_one_host_take_a_dead_worker_for_dead_in_seconds(
+    tmp_path: Path, settings: str | None, timing: tuple[int, int], dead_for_one: int
+) -> None:
+    """The 30 s of silence after which a server is dead suit servers on other hosts;
+    under '--workers N' a killed worker's tables and players would linger that long in
+    the others' lobbies (tryout s9, finding 12, docs/scaling.md)."""
+    argv = ["serve", "--workers", "2", "--db", "postgresql://nobody@127.0.0.1/none"]
+    if settings is not None:
+        argv += ["--config", str(_settings(tmp_path, settings))]
+    config = serve_config(build_parser().parse_args(argv))
+    assert (config.heartbeat_ms, config.server_dead_ms) == timing
+    plain = serve_config(build_parser().parse_args([argv[0], *argv[3:]]))  # one process
+    assert plain.server_dead_ms == dead_for_one

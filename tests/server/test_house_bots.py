@@ -115,6 +115,69 @@ async def test_bot_errors_change_nothing(
     assert (await cat.expect("tables"))["total"] == "0"
 
 
+async def test_one_address_cannot_take_every_house_bot(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, monkeypatch: MonkeyPatch
+) -> None:
+    """House bots are capped per address as tables are: a greedy client cannot hold
+    the server's bots (tryout s9, finding 4). (Bots that never come, as above.)"""
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: [*PYTHON, SLEEPER])
+    port = await start_server(house_bots=True, house_bots_per_address=2)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")  # the same address: 127.0.0.1
+    await ann.send("new 4")
+    await ann.expect("ok", cmd="sit")
+    for kind in ("random", "heuristic"):
+        await ann.send(f"bot {kind}")
+        await ann.expect("ok", cmd="bot")
+    refused = {"code": "busy", "text": "your address has its 2 house bots already; try later"}
+    await ann.send("bot search")
+    assert await ann.expect("error") == refused
+    await bob.send("new 2")
+    await bob.expect("ok", cmd="sit")
+    await bob.send("bot random")
+    assert await bob.expect("error") == refused
+    await ann.send("leave")  # ann's table closes, and its bots go with it
+    await ann.expect("ok", cmd="leave")
+    await bob.send("bot random")
+    assert (await bob.expect("ok", cmd="bot"))["kind"] == "random"
+
+
+async def test_house_bots_sit_in_the_order_they_were_asked_for(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, monkeypatch: MonkeyPatch
+) -> None:
+    """The first bot asked for is slow to log in: it still takes the first free seat,
+    so a host chooses who sits where, his partner too (tryout s9, finding 15)."""
+    real = HouseBots.argv
+
+    def late_first(self: HouseBots, bot: HouseBot) -> list[str]:
+        argv = real(self, bot)
+        delay = 2 if bot.name.endswith("-1") else 0
+        code = f"import runpy, sys, time; time.sleep({delay}); sys.argv = sys.argv[1:]; "
+        code += f"runpy.run_module({argv[2]!r}, run_name='__main__')"
+        return [argv[0], "-c", code, "bot", *argv[3:]]
+
+    monkeypatch.setattr(HouseBots, "argv", late_first)
+    port = await start_server(house_bots=True)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 4")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    asked = []
+    for kind in ("random", "random"):
+        await ann.send(f"bot {kind}")
+        asked.append((await ann.expect("ok", cmd="bot"))["name"])
+    await bob.send(f"sit {table} 1")  # a person cannot take a seat kept for a bot
+    assert await bob.expect("error") == {
+        "code": "seat-taken",
+        "text": f"seat 1 at table {table} waits for a house bot",
+    }
+    seated = []
+    for _ in asked:
+        line = await ann.read_until(lambda x: is_event(x, "seated"), BOT_START_S)
+        seated.append((fields(line)[1]["name"], fields(line)[1]["seat"]))
+    assert dict(seated) == {asked[0]: "1", asked[1]: "2"}  # however they came
+
+
 async def test_without_house_bots_the_command_is_refused(port: int, connect: Connector) -> None:
     ann = await connect.machine(port, "ann")
     await ann.send("new 2")

@@ -11,6 +11,8 @@ import pytest
 import trio
 from trio.testing import MockClock
 
+from deberc_net.server.accounts import valid_name
+
 from .client import LineClient, fields, is_event, play_machine, random_legal, seat_pair
 from .conftest import Connector
 
@@ -118,6 +120,82 @@ async def test_commands_before_login_and_bad_arguments(port: int, connect: Conne
         await client.send(line)
         error = await client.expect("error")
         assert error["code"] in ("bad-argument", "bad-rules"), (line, error)
+
+
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): code points a
+# terminal or a browser draws as nothing
+DEFAULT_IGNORABLE = [
+    *range(0x00AD, 0x00AE),
+    0x034F,
+    0x061C,
+    0x115F,
+    0x1160,
+    0x17B4,
+    0x17B5,
+    *range(0x180B, 0x1810),
+    *range(0x200B, 0x2010),
+    *range(0x202A, 0x202F),
+    *range(0x2060, 0x2070),
+    0x3164,
+    *range(0xFE00, 0xFE10),
+    0xFEFF,
+    0xFFA0,
+    *range(0xFFF0, 0xFFF9),
+    *range(0x1BCA0, 0x1BCA4),
+    *range(0x1D173, 0x1D17B),
+    *range(0xE0000, 0xE1000),
+]
+HANGUL_FILLERS = "\u115f\u1160\u3164\uffa0"  # letters (Lo) that show as blanks
+
+
+def test_no_name_holds_a_character_drawn_as_nothing() -> None:
+    for code in DEFAULT_IGNORABLE:
+        for name in (f"an{chr(code)}na", chr(code) * 3):
+            assert not valid_name(name), f"U+{code:04X}"
+
+
+async def test_names_that_show_as_blanks_are_refused(port: int, connect: Connector) -> None:
+    """The Hangul fillers are letters that render as blanks: a player called so has no
+    visible name in 'who' or at a table (tryout s9, finding 5)."""
+    client = await connect.raw(port, "blank")
+    await client.send("style machine")
+    await client.expect("ok", cmd="style")
+    names = [filler * 2 for filler in HANGUL_FILLERS] + ["ann\u3164", "\u115f\u1160"]
+    for name in names:
+        await client.send(f"login {name}")
+        assert await client.expect("error") == {
+            "code": "bad-argument",
+            "text": "a name is 2-20 letters, digits, '_' or '-'",
+        }, ascii(name)
+    await client.send("login ann")  # nothing changed: the connection logs in as before
+    await client.expect("ok", cmd="login")
+    await client.send("new 2")
+    await client.expect("ok", cmd="sit")
+    await client.send("invite \u3164\u3164")
+    assert (await client.expect("error"))["code"] == "bad-argument"
+
+
+async def test_a_say_with_bidi_controls_is_refused_and_reaches_nobody(
+    port: int, connect: Connector
+) -> None:
+    """A right-to-left override (U+202A-U+202E) or isolate (U+2066-U+2069) would turn
+    the rest of the line around on everyone's screen (tryout s9, finding 6); names
+    refuse them already."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    bidi = [chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))]
+    for control in bidi:
+        await ann.send(f"say {control}evil\u202c")
+        assert await ann.expect("error") == {
+            "code": "bad-argument",
+            "text": "say TEXT: no bidi controls (U+202A to U+202E, U+2066 to U+2069)",
+        }, ascii(control)
+    await ann.send("say \u05e9\u05dc\u05d5\u05dd hello")  # Hebrew itself is fine
+    await bob.expect("say", **{"from": "ann", "text": "\u05e9\u05dc\u05d5\u05dd hello"})
+    assert not any("evil" in line for line in bob.lines)
+    await seat_pair(ann, bob)  # and at a table the same
+    await ann.send("say \u2067x")
+    assert (await ann.expect("error"))["code"] == "bad-argument"
 
 
 async def test_unknown_table(port: int, connect: Connector) -> None:

@@ -18,9 +18,12 @@ async def test_a_private_table_is_listed_to_nobody_and_entered_only_by_invitatio
     bob = await connect.machine(port, "bob")
     eve = await connect.machine(port, "eve")
     table = await _private_table(ann, "2 moscow private to-301")
-    for client in (ann, bob):
-        await client.send("tables")
-        assert (await client.expect("tables"))["total"] == "0"
+    await bob.send("tables")  # not to others
+    assert (await bob.expect("tables"))["total"] == "0"
+    await ann.send("tables")  # but to its own people, marked (tryout s9, finding 16)
+    assert (await ann.expect("tables"))["total"] == "1"
+    listed = await ann.expect("table")
+    assert (listed["id"], listed["seats"], listed["private"]) == (table, "ann,-", "1")
     await bob.send(f"sit {table}")
     error = await bob.expect("error")
     assert error["code"] == "not-invited" and f"table {table} is private" in error["text"]
@@ -35,6 +38,8 @@ async def test_a_private_table_is_listed_to_nobody_and_entered_only_by_invitatio
         "text": f"You invite bob to table {table}.",
     }
     invite = await bob.expect("invite")
+    await bob.send("tables")  # an invited one sees it listed too
+    assert (await bob.expect("table"))["private"] == "1"
     assert invite["from"] == "ann" and invite["table"] == table
     assert (invite["players"], invite["variant"], invite["options"], invite["private"]) == (
         "2",
@@ -50,8 +55,19 @@ async def test_a_private_table_is_listed_to_nobody_and_entered_only_by_invitatio
     assert fields(start)[1]["players"] == "ann,bob"
     await eve.send(f"observe {table}")  # nobody else gets in, even to watch the game
     assert (await eve.expect("error"))["code"] == "not-invited"
+    await eve.send("tables")
+    assert (await eve.expect("tables"))["total"] == "0"
+
+
+async def test_a_private_table_is_marked_in_its_players_human_list(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.human(port, "ann")
+    await ann.send("new 2 private")
+    await ann.read_until(lambda x: x.startswith("You sit at table 1"))
     await ann.send("tables")
-    assert (await ann.expect("tables"))["total"] == "0"
+    listed = await ann.read_until(lambda x: x.startswith("Table "))
+    assert listed.startswith("Table 1 (private): moscow, 2 players, waiting: ann"), listed
 
 
 async def test_invite_errors_change_nothing(port: int, connect: Connector) -> None:
@@ -109,9 +125,31 @@ async def test_an_invitation_to_a_public_table_tells_the_guest_and_anyone_may_si
     assert said == f"ann invites you to table {table} (3 players, moscow): 'sit {table}' to play."
     await cat.send("tables")  # a public table is listed, and free to sit at
     assert (await cat.expect("tables"))["total"] == "1"
+    assert "private" not in await cat.expect("table")
     await cat.send(f"sit {table}")
     await cat.expect("ok", cmd="sit")
     await ann.send("leave")
     await ann.expect("ok", cmd="leave")
     await ann.send("invite bob")  # no longer at the table
     assert (await ann.expect("error"))["code"] == "not-seated"
+
+
+async def test_a_standing_invitation_is_not_sent_again(port: int, connect: Connector) -> None:
+    """One invitation per name and table: a repeat is refused and the guest hears it
+    once (tryout s9, finding 3)."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    table = await _private_table(ann, "3 private")
+    await ann.send("invite bob")
+    await ann.expect("ok", cmd="invite")
+    for again in ("invite bob", "invite BOB"):
+        await ann.send(again)
+        assert await ann.expect("error") == {
+            "code": "already-invited",
+            "text": f"bob is invited to table {table} already: 'sit {table}' is all it takes",
+        }, again
+    await bob.send("who")
+    await bob.expect("who")
+    assert sum(x.startswith("invite ") for x in bob.lines) == 1
+    await bob.send(f"sit {table}")  # the first invitation stands
+    await bob.expect("ok", cmd="sit")

@@ -117,6 +117,14 @@ async def test_a_rated_match_moves_top_and_finger(
     ]:
         await ann.send(line)
         assert (await ann.expect("error"))["code"] == code, line
+    # a page past the last says top's own usage (tryout s9, finding 18), as 'who' its
+    for line, said in [
+        ("top moscow 2 99999999999999999999", "top [VARIANT] [PLAYERS] [PAGE]: pages 1 to 1"),
+        ("top 9", "top [VARIANT] [PLAYERS] [PAGE]: pages 1 to 1"),
+        ("who 9", "who [PAGE]: pages 1 to 1"),
+    ]:
+        await ann.send(line)
+        assert (await ann.expect("error"))["text"] == said, line
 
 
 async def test_guests_and_private_tables_are_not_rated(

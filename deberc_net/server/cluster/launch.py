@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+import tomllib
 from typing import Any
 
 import attrs
@@ -41,6 +42,25 @@ def check_workers(config: Config, count: int) -> None:
             "--workers above 1 needs --db postgresql://… (the workers share their lobby "
             "through PostgreSQL; an SQLite file serves one worker)"
         )
+
+
+# Workers share one host: a killed one is noticed in seconds, not in the 30 s of
+# silence meant for servers on other hosts (docs/scaling.md)
+WORKERS_HEARTBEAT_MS = 1000
+WORKERS_DEAD_MS = 5000
+
+
+def workers_timing(config: Config, settings_file: str | None) -> Config:
+    """``config`` with the workers' heartbeat and dead-server silence, unless the settings
+    file gives either (then both are as given, or as for any server)."""
+    given: set[str] = set()
+    if settings_file is not None:  # read and checked already (Config.from_toml)
+        with open(settings_file, "rb") as fh:
+            data = tomllib.load(fh)
+        given = set(data.get("server", data))
+    if given & {"heartbeat_ms", "server_dead_ms"}:
+        return config
+    return attrs.evolve(config, heartbeat_ms=WORKERS_HEARTBEAT_MS, server_dead_ms=WORKERS_DEAD_MS)
 
 
 def reuseport_socket(host: str, port: int) -> socket.socket:

@@ -296,6 +296,7 @@ class Node:
                 body |= {"m": "invite", "name": name}
             case SummonBot(session, kind, level, rated):
                 body |= {"m": "bot", "kind": str(kind), "level": level, "rated": rated}
+                body["address"] = session.address  # the house bots' cap per address
             case Away(name):
                 self.bus.publish(channel(table.owner), body | {"m": "away", "name": name})
                 return True
@@ -612,6 +613,7 @@ class Node:
             seats=tuple(described["seats"]),
             state=TableState(described["state"]),
             observers=described["observers"],
+            private=described["private"],
         )
         reserved = described["reserved"]
         reserved_for = None if reserved is None else tuple(reserved)
@@ -736,5 +738,6 @@ def _message(kind: str, proxy: RemoteSession, body: dict[str, Any]) -> Message:
         case "invite":
             return Invite(proxy, body["name"])
         case "bot":
+            proxy.address = body["address"]  # the player's own, not his worker's
             return SummonBot(proxy, HouseBotKind(body["kind"]), body["level"], body["rated"])
     raise ValueError(f"no such table message: {kind}")
