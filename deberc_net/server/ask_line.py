@@ -47,7 +47,9 @@ def ask_line(kind: str, seq: int, table: int, match: Match, seat: int, clock_ms:
     in the machine style, for a seated player (``seat`` not None)."""
     deal = match.deal
     settings = match.rules.settings
-    legal_calls = match.legal_calls(seat)
+    # the deal's own list, not a copy (only read here): the call's check reads it again
+    # (Match.legal_calls' rule kept: none once the match is over)
+    legal_calls = deal.shared_legal_calls(seat) if match.result is None else ()
     trump = deal.trump
     order = _ORDER[4 if trump is None else trump].__getitem__
     # (map over C callables, not comprehensions: no call of their own, every call)

@@ -959,7 +959,10 @@ class Table:
         if stale is not None:
             session.send(ev.error("stale", stale))
             return
-        legal = match.legal_calls(seat)
+        # the deal's own list, not a copy (only read here): the list the last ask was
+        # written from, worked out once for this state, which ``apply`` checks the call
+        # against again without working it out
+        legal = match.deal.shared_legal_calls(seat)
         try:
             call = parse_call(text, legal, self.rules.call_aliases)
             if call.name == KONETS and not self.rules.settings.manual_claim:
