@@ -34,11 +34,12 @@ from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import stale_answer
 from deberc_net.protocol.connection import Tell
+from deberc_net.protocol.event_lines import EVENT_LINES
 from deberc_net.protocol.framing import encode_lines
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.refusals import refusal_phrase
-from deberc_net.protocol.render import HUMAN, for_people
+from deberc_net.protocol.render import HUMAN, MACHINE, for_people
 from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse_call
 
 from .accounts import name_key
@@ -46,7 +47,7 @@ from .ask_line import ask_line
 from .config import Config
 from .inbox import Inbox
 from .ratings import rate_match
-from .session import Session, batched, flush_batch
+from .session import Session, batched, flush_batch, send_to_each
 from .store.base import RatingResult
 
 if TYPE_CHECKING:
@@ -1248,6 +1249,21 @@ class Table:
                     audience.append(s)
             if not audience:  # (a ladder's board: its bots act on their asks alone)
                 return
+        template = EVENT_LINES.get(type(event))
+        if template is not None:
+            # the machine style's line from its kind's template, told at once to every
+            # machine-style listener (render's way with a table event, without building
+            # the TableEvent, rendering per voice or a put per listener: most events)
+            machines: list[Session] = []
+            others: list[Session] = []
+            for s in audience:
+                (machines if s.connection.style == MACHINE else others).append(s)
+            if machines:
+                lines = [template(self.seq, self.id, event)]
+                send_to_each(machines, lines, encode_lines(lines))
+                if not others:
+                    return
+                audience = others
         seats = self.seats  # a match's seats are all taken: most events
         names = tuple(seats) if all(seats) else tuple([s or "-" for s in seats])
         told_event = ev.TableEvent(self.seq, self.id, names, event, self._sides)  # type: ignore[arg-type]
