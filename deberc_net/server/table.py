@@ -355,16 +355,15 @@ class Table:
             with batched():  # what one message tells goes out in one write per connection
                 await self._guarded(self._handle(*posted))
 
-    def may_handle_here(self) -> bool:
-        """Whether a reader may handle a call itself now (``call_here``; a message it
-        posts: ``handle_here``): the table's own task waits idle for one, with nothing
+    def may_handle_here(self, now: float) -> bool:
+        """Whether a reader may handle a call itself at ``now`` (``call_here``; a message
+        it posts: ``handle_here``): the table's own task waits idle for one, with nothing
         queued and its clock not due."""
         inbox = self.inbox
         if not inbox.waiting or inbox or inbox.held or self.state == ev.TableState.CLOSED:
             return False
         # the scope the task waits in ends at or before the clock's deadline (never
         # after: call_here only moves it earlier): later than now, so is the clock's
-        now = trio.current_time()
         scope = self._clock_scope
         return (scope is not None and scope.deadline > now) or self._deadline() > now
 
@@ -382,17 +381,17 @@ class Table:
         finally:
             self._let_go()
 
-    async def call_here(self, session: Session, text: str, seq: int | None) -> None:
-        """A player's table call, handled in the calling task (its reader) while
-        ``may_handle_here``, as ``handle_here`` handles what the lobby posts for it, but
-        without the post (the lobby's checks, the inbox, the message and its dispatch: a
-        tenth of a call's work). Nothing is queued and the table's task is idle, so the
-        call comes first as it would through the inbox; what is posted meanwhile is
-        handled after it."""
+    async def call_here(self, session: Session, text: str, seq: int | None, now: float) -> None:
+        """A player's table call, read at ``now``, handled in the calling task (its
+        reader) while ``may_handle_here``, as ``handle_here`` handles what the lobby
+        posts for it, but without the post (the lobby's checks, the inbox, the message
+        and its dispatch: a tenth of a call's work). Nothing is queued and the table's
+        task is idle, so the call comes first as it would through the inbox; what is
+        posted meanwhile is handled after it."""
         self.inbox.hold()
         try:
             with batched():  # what the call tells goes out in one write per connection
-                await self._guarded(self._call(session, text, seq))
+                await self._guarded(self._call(session, text, seq, now))
             await self._handle_queued()
         finally:
             self._let_go()
@@ -826,12 +825,13 @@ class Table:
                 self._send_state(session, seat)
         self._ask()
 
-    def _ask(self) -> None:
+    def _ask(self, now: float | None = None) -> None:
+        """Ask the seat to act; its clock starts at ``now`` (None: read here)."""
         match = self.match
         assert match is not None
         self.asked_seq = self.seq
         seat = match.to_act  # (a property of the match's deal: read once)
-        self.clocks.ask(seat, trio.current_time())
+        self.clocks.ask(seat, trio.current_time() if now is None else now)
         if seat is None:
             return
         session = self._session(seat)
@@ -944,7 +944,11 @@ class Table:
         sides = self._sides
         session.send(ev.History(self.id, match.match_id, match.names, sides, tuple(deals)))
 
-    async def _call(self, session: Session, text: str, seq: int | None) -> None:
+    async def _call(
+        self, session: Session, text: str, seq: int | None, now: float | None = None
+    ) -> None:
+        """A player's table call (read at ``now``: the reader's time, read once a line;
+        None: read here)."""
         match = self.match
         seat = session.seat
         if session.table is not self or seat is None or self.seats[seat] != session.name:
@@ -977,7 +981,7 @@ class Table:
             session.send(ev.error("unknown-command", said))
             return
         try:
-            await self._apply(seat, call, auto=False)
+            await self._apply(seat, call, auto=False, now=now)
         except IllegalCall as exc:
             human = for_people(exc.message, match.names)
             detail = refusal_phrase(exc.message, match.names)
@@ -985,10 +989,12 @@ class Table:
             return
         self.clocks.answered(seat)
 
-    async def _apply(self, seat: int, call: Call, *, auto: bool) -> None:
+    async def _apply(self, seat: int, call: Call, *, auto: bool, now: float | None = None) -> None:
         match = self.match
         assert match is not None
-        ms = int((trio.current_time() - self.deal_started) * 1000)
+        if now is None:
+            now = trio.current_time()
+        ms = int((now - self.deal_started) * 1000)
         events = match.apply(seat, call, ms=ms, auto=auto)  # raises with nothing changed
         await self._tell(events)
         dealt = False
@@ -1001,7 +1007,8 @@ class Table:
         if dealt and match.deal.phase == PLAY:
             self._refresh_all()  # the last cards are in every hand
         else:
-            self._ask()
+            # (``now`` still: _tell waits only at a deal's end, which returned above)
+            self._ask(now)
 
     async def _tell(self, events: Sequence[g.MatchEvent]) -> None:
         """Tell everyone at the table what the engine says happened; a deal's record is
