@@ -269,6 +269,8 @@ class Connection:
         self.answer_credit = min(MAX_ANSWER_CREDIT, self.answer_credit + 1)
         if self.closed:  # (send_lines, written out: once a call)
             return b""
+        if len(lines) == 1:  # (encode_lines' one line, written out: every call)
+            return lines[0].encode("utf-8") + b"\r\n"
         return encode_lines(lines)
 
     @property

@@ -74,7 +74,9 @@ def ask_line(kind: str, seq: int, table: int, match: Match, seat: int, clock_ms:
     )
     # (None is NONE, the rest str(), a text's spaces '_': format_value's rules, written
     # out for the fields that may be None or a text; the line is built once every call)
-    to_act, player, target = match.to_act, deal.player, settings.target
+    # an ask goes to the seat to act (a state line says who that is)
+    to_act = seat if kind == "ask" else match.to_act
+    player, target = deal.player, settings.target
     phase_text = _PHASE.get(phase) or format_value(phase)
     line = (
         f"{kind} seq={seq} table={table} deal={deal.deal_no} phase={phase_text}"
