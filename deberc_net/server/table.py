@@ -62,6 +62,10 @@ log = structlog.get_logger("deberc.table")
 T = TypeVar("T")
 
 
+# the events also told to those told only their asks (``told_ends``): not _event's short way
+_TOLD_ENDS = (g.MatchStarted, g.MatchEnded)
+
+
 def history_deal(record: dict[str, Any]) -> ev.HistoryDeal:
     """A finished (or void) deal of the history, from its record."""
     trump = record.get("trump")
@@ -956,7 +960,7 @@ class Table:
         if seat is None:
             session.send(ev.Error("not-seated", "sit at a table to make table calls"))
             return
-        if match is None or match.over:
+        if match is None or match.result is not None:  # (Match.over, read inline)
             said = phrase(Msg.NOT_STARTED if match is None else Msg.GAME_IS_OVER)
             session.send(ev.error("wrong-phase", said))
             return
@@ -1002,7 +1006,7 @@ class Table:
             if isinstance(event, g.DealEnded):
                 return  # the next deal (or the end) is told and asked for already
             dealt = dealt or isinstance(event, g.Ordered | g.Dealt)
-        if match.over:
+        if match.result is not None:  # (Match.over, read inline: every call)
             return
         if dealt and match.deal.phase == PLAY:
             self._refresh_all()  # the last cards are in every hand
@@ -1245,6 +1249,33 @@ class Table:
         """Number a public event and send it to everyone at the table (of those told
         only their asks, only the match's end)."""
         self.seq += 1
+        kind = type(event)
+        template = EVENT_LINES.get(kind)
+        if template is not None and not self.observers and kind not in _TOLD_ENDS:
+            # most events (a card, a trick, a call at a table nobody watches): the seats'
+            # sessions looked up (``_audience``), those told every line picked and split
+            # by style in one pass
+            machines: list[Session] = []
+            others: list[Session] = []
+            online, keys = self.lobby.online, self._keys
+            for seat, name in enumerate(self.seats):
+                if name:
+                    key = keys.get(name)
+                    session = None if key is None else online.get(key)
+                    if session is None:  # a name not looked up yet, or not online
+                        session = self._session(seat)
+                    if session is not None:
+                        connection = session.connection
+                        if connection.tell is Tell.ALL:
+                            if connection.style == MACHINE:
+                                machines.append(session)
+                            else:
+                                others.append(session)
+            if machines:
+                self._tell_machines(machines, template, event)
+            if others:
+                self._broadcast(others, self._table_event(event))
+            return
         audience = self._audience()
         if self.told_ends and isinstance(event, g.MatchStarted | g.MatchEnded):
             audience += [s for s in self.told_ends if s not in audience]
@@ -1256,25 +1287,33 @@ class Table:
                     audience.append(s)
             if not audience:  # (a ladder's board: its bots act on their asks alone)
                 return
-        template = EVENT_LINES.get(type(event))
         if template is not None:
-            # the machine style's line from its kind's template, told at once to every
-            # machine-style listener (render's way with a table event, without building
-            # the TableEvent, rendering per voice or a put per listener: most events)
-            machines: list[Session] = []
-            others: list[Session] = []
+            machines = []
+            others = []
             for s in audience:
                 (machines if s.connection.style == MACHINE else others).append(s)
             if machines:
-                lines = [template(self.seq, self.id, event)]
-                send_to_each(machines, lines, encode_lines(lines))
+                self._tell_machines(machines, template, event)
                 if not others:
                     return
                 audience = others
+        self._broadcast(audience, self._table_event(event))
+
+    def _tell_machines(
+        self, machines: list[Session], template: Callable[[int, int, Any], str], event: object
+    ) -> None:
+        """The machine style's line from the event kind's template, queued at once for
+        every machine-style listener: what ``render`` writes for the ``TableEvent``,
+        without building it, rendering it per voice or a put per listener."""
+        line = template(self.seq, self.id, event)
+        # (encode_lines' one line, written out)
+        send_to_each(machines, [line], line.encode("utf-8") + b"\r\n")
+
+    def _table_event(self, event: g.MatchEvent | ev.SeatEvent | ev.Watching) -> ev.TableEvent:
+        """``event`` as told at this table, for a renderer that needs the names."""
         seats = self.seats  # a match's seats are all taken: most events
         names = tuple(seats) if all(seats) else tuple([s or "-" for s in seats])
-        told_event = ev.TableEvent(self.seq, self.id, names, event, self._sides)  # type: ignore[arg-type]
-        self._broadcast(audience, told_event)
+        return ev.TableEvent(self.seq, self.id, names, event, self._sides)  # type: ignore[arg-type]
 
     @staticmethod
     def _broadcast(
