@@ -28,7 +28,7 @@ async def test_a_bot_and_a_person_are_each_told_every_trick_in_their_style(
     tricks = [fields(line)[1] for line in bot.lines if is_event(line, "trick")]
     taken = [line for line in person.lines if " takes the trick (" in line]
     assert tricks and len(taken) == len(tricks)
-    names = {"0": None, "1": None}
+    names: dict[str, str | None] = {"0": None, "1": None}
     for told, said in zip(tricks, taken, strict=True):  # the same trick, the same winner
         names[told["winner"]] = names[told["winner"]] or said.split(" takes")[0]
         assert said.startswith(f"{names[told['winner']]} takes the trick (")
