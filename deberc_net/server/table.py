@@ -43,7 +43,7 @@ from deberc_net.protocol.render import HUMAN, MACHINE, for_people
 from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse_call
 
 from .accounts import name_key
-from .ask_line import ask_line
+from .ask_line import KeptTalk, ask_line
 from .config import Config
 from .inbox import Inbox
 from .ratings import rate_match
@@ -255,6 +255,7 @@ class Table:
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)  # told with every event
     # the name key of each name seated here (the names a table ever seats are few)
     _keys: dict[str, str] = attrs.field(init=False, factory=dict)
+    _talk: KeptTalk = attrs.field(init=False, factory=KeptTalk)  # the asks' talk field, kept
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
@@ -842,7 +843,8 @@ class Table:
         if session is not None:
             clock = self.clocks.per_seat_ms[seat]
             if session.connection.machine:  # most players: the line straight from the state
-                session.send_asked(ask_line(ev.AskKind.ASK, self.seq, self.id, match, seat, clock))
+                line = ask_line(ev.AskKind.ASK, self.seq, self.id, match, seat, clock, self._talk)
+                session.send_asked(line)
             else:
                 session.send(ev.Ask(self.seq, self.id, view(match, seat), clock))
 
@@ -862,7 +864,7 @@ class Table:
                 else self.clocks.per_seat_ms[seat]
             )
         if seat is not None and session.machine:  # the line straight from the state
-            line = ask_line(kind, self.seq, self.id, match, seat, clock)
+            line = ask_line(kind, self.seq, self.id, match, seat, clock, self._talk)
             if asked:
                 session.send_asked(line)
             else:
