@@ -199,7 +199,7 @@ class Connection:
             del self._pending[: self._taken]
             self._taken = 0
         self._pending.extend(self._decoder.feed(data))
-        if not (self._decoder.pending_bytes or self._decoder.in_overlong_line):
+        if not self._decoder.holds_partial:
             self._partial_since = None
         elif self._partial_since is None:
             self._partial_since = now
