@@ -364,8 +364,7 @@ class Table:
         """Whether a reader may handle a call itself at ``now`` (``call_here``; a message
         it posts: ``handle_here``): the table's own task waits idle for one, with nothing
         queued and its clock not due."""
-        inbox = self.inbox
-        if not inbox.waiting or inbox or inbox.held or self.state == ev.TableState.CLOSED:
+        if not self.inbox.idle() or self.state == ev.TableState.CLOSED:
             return False
         # the scope the task waits in ends at or before the clock's deadline (never
         # after: call_here only moves it earlier): later than now, so is the clock's
@@ -423,7 +422,8 @@ class Table:
             # moved only to an earlier time (moving it costs a few µs, and a call
             # moves it later: the next ask's clock); woken before anything is due,
             # the task finds nothing to do and waits again till the clock's deadline
-            deadline = self._deadline()
+            # (a match's: the clocks', ``_deadline``'s answer, read at once)
+            deadline = self.clocks.deadline() if self.match is not None else self._deadline()
             if deadline < scope.deadline:
                 scope.deadline = deadline
 
@@ -839,7 +839,12 @@ class Table:
         self.clocks.ask(seat, trio.current_time() if now is None else now)
         if seat is None:
             return
-        session = self._session(seat)
+        # (``_session``'s look-up, written out: once a call)
+        name = self.seats[seat]
+        key = self._keys.get(name) if name else None
+        session = self.lobby.online.get(key) if key is not None else None
+        if session is None:
+            session = self._session(seat)
         if session is not None:
             clock = self.clocks.per_seat_ms[seat]
             if session.connection.machine:  # most players: the line straight from the state
