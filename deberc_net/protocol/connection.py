@@ -227,6 +227,9 @@ class Connection:
                 return Reply(ev.Error("flood", "too many lines too fast: goodbye"), hang_up=True)
             if isinstance(item, BadLine):
                 return Reply(ev.Error(item.code, item.text))
+            if type(command) is TableCallText:  # (_admit's test, written out: every call)
+                rule = ADMITS[self.state]
+                return command if rule.table_calls else Reply(rule.refusal)
             if command is not None:
                 return self._admit(command)
         return NEED_DATA

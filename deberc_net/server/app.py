@@ -495,8 +495,9 @@ class Server:
                     await table.call_here(session, item.text, item.seq, now)
                 finally:
                     session.cancel_scope = reading
-                if connection.has_input:
-                    now = trio.current_time()
+                if not connection.has_input:  # (next_input's NEED_DATA, without its call)
+                    break
+                now = trio.current_time()
                 continue
             await self._command(session, item)
             now = trio.current_time()
