@@ -251,6 +251,8 @@ class Table:
     # the scope the table's task waits for messages in, its deadline the clock's or
     # earlier (call_here does not move it later: woken early, the task waits on)
     _clock_scope: trio.CancelScope | None = attrs.field(init=False, default=None)
+    # that scope's deadline, as set here (reading the scope's is a call: every call)
+    _clock_due: float = attrs.field(init=False, default=math.inf)
     remote = False  # (a class attribute) another worker's table: server/cluster/
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)  # told with every event
     # the name key of each name seated here (the names a table ever seats are few)
@@ -323,7 +325,7 @@ class Table:
                 # one scope for many messages (a scope a message costs time), its
                 # deadline the clock's while waiting, none while handling
                 with trio.CancelScope() as scope:
-                    self._clock_scope = scope
+                    self._clock_scope, self._clock_due = scope, math.inf
                     await self._messages(scope)
                 if scope.cancelled_caught:
                     while self.inbox.held:  # a reader handles a call (call_here)
@@ -350,11 +352,11 @@ class Table:
             deadline = self._deadline()
             posted = inbox.take() if deadline > trio.current_time() else None
             if posted is None:  # none queued (or the clock is due): wait, till the clock's
-                scope.deadline = deadline
+                scope.deadline = self._clock_due = deadline
                 if inbox:  # queued, but the clock is due: it ends the scope here
                     await trio.lowlevel.checkpoint()
                 posted = await inbox.get()
-                scope.deadline = math.inf
+                scope.deadline = self._clock_due = math.inf
                 if posted is None:  # woken to look around (call_here): the state, the clock
                     continue
             with batched():  # what one message tells goes out in one write per connection
@@ -369,7 +371,7 @@ class Table:
         # the scope the task waits in ends at or before the clock's deadline (never
         # after: call_here only moves it earlier): later than now, so is the clock's
         scope = self._clock_scope
-        return (scope is not None and scope.deadline > now) or self._deadline() > now
+        return (scope is not None and self._clock_due > now) or self._deadline() > now
 
     async def handle_here(self, post: Callable[[], Awaitable[object]]) -> None:
         """Hold the inbox, ``post`` (while ``may_handle_here``), handle in the calling
@@ -424,8 +426,8 @@ class Table:
             # the task finds nothing to do and waits again till the clock's deadline
             # (a match's: the clocks', ``_deadline``'s answer, read at once)
             deadline = self.clocks.deadline() if self.match is not None else self._deadline()
-            if deadline < scope.deadline:
-                scope.deadline = deadline
+            if deadline < self._clock_due:
+                scope.deadline = self._clock_due = deadline
 
     async def _draw_match_number(self) -> None:
         """From the store: unique among every server on the same database (drawn by the
