@@ -199,7 +199,7 @@ class Connection:
             del self._pending[: self._taken]
             self._taken = 0
         self._pending.extend(self._decoder.feed(data))
-        if not (self._decoder.pending_bytes or self._decoder.in_overlong_line):
+        if not self._decoder.holds_partial:
             self._partial_since = None
         elif self._partial_since is None:
             self._partial_since = now
@@ -227,6 +227,9 @@ class Connection:
                 return Reply(ev.Error("flood", "too many lines too fast: goodbye"), hang_up=True)
             if isinstance(item, BadLine):
                 return Reply(ev.Error(item.code, item.text))
+            if type(command) is TableCallText:  # (_admit's test, written out: every call)
+                rule = ADMITS[self.state]
+                return command if rule.table_calls else Reply(rule.refusal)
             if command is not None:
                 return self._admit(command)
         return NEED_DATA
@@ -269,6 +272,8 @@ class Connection:
         self.answer_credit = min(MAX_ANSWER_CREDIT, self.answer_credit + 1)
         if self.closed:  # (send_lines, written out: once a call)
             return b""
+        if len(lines) == 1:  # (encode_lines' one line, written out: every call)
+            return lines[0].encode("utf-8") + b"\r\n"
         return encode_lines(lines)
 
     @property

@@ -50,8 +50,22 @@ class LineDecoder:
     def in_overlong_line(self) -> bool:
         return self._overflow
 
+    @property
+    def holds_partial(self) -> bool:
+        """Whether anything unfinished is held: ``pending_bytes or in_overlong_line``
+        in one test (a connection asks after every read)."""
+        return bool(self._buf) or self._overflow or (self._iac >= 3 and self._sb_bytes > 0)
+
     def feed(self, data: bytes | bytearray) -> list[Event]:
         if self._iac == 0 and IAC not in data and 0 not in data:
+            if (
+                not self._buf
+                and not self._overflow
+                and data.endswith(b"\n")
+                and data.find(b"\n") == len(data) - 1
+                and len(data) <= self.max_line + 1
+            ):  # one whole line, nothing before it: a bot's call (most reads)
+                return [self._decoded(data[:-1])]
             return self._feed_plain(data)
         return self._feed_bytes(self._strip_telnet(data))
 
@@ -101,17 +115,23 @@ class LineDecoder:
         if self._overflow:
             self._overflow = False
             return []
-        raw = bytes(self._buf).removesuffix(b"\r")  # one CR: a second is a control character
+        raw = bytes(self._buf)
         self._buf.clear()
+        return [self._decoded(raw)]
+
+    @staticmethod
+    def _decoded(raw: bytes | bytearray) -> Event:
+        """A whole line's bytes (its LF taken off) as the line, or why it is none."""
+        raw = raw.removesuffix(b"\r")  # one CR: a second is a control character
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            return [BadLine("bad-encoding", "lines must be UTF-8")]
+            return BadLine("bad-encoding", "lines must be UTF-8")
         text = text.removeprefix("\ufeff")  # a byte-order mark some editors put first
         # printable text has no control character: one C-speed test for most lines
         if not text.isprintable() and any(_is_control(ch) for ch in text):
-            return [BadLine("control-character", "control characters are not allowed")]
-        return [Line(text.replace("\t", " ").strip())]
+            return BadLine("control-character", "control characters are not allowed")
+        return Line(text.replace("\t", " ").strip())
 
     def _strip_telnet(self, data: bytes | bytearray) -> bytearray:
         kept = bytearray()

@@ -484,7 +484,7 @@ class Server:
                 type(item) is TableCallText
                 and table is not None
                 and not table.remote
-                and table.may_handle_here()
+                and table.may_handle_here(now)
             ):
                 # the table's task waits idle: this task handles the call (one task
                 # switch a call, not two), without posting it. Meanwhile an abort of
@@ -492,11 +492,12 @@ class Server:
                 # its to cancel halfway): the closed connection ends the reader after.
                 reading, session.cancel_scope = session.cancel_scope, self._quiet_scope
                 try:
-                    await table.call_here(session, item.text, item.seq)
+                    await table.call_here(session, item.text, item.seq, now)
                 finally:
                     session.cancel_scope = reading
-                if connection.has_input:
-                    now = trio.current_time()
+                if not connection.has_input:  # (next_input's NEED_DATA, without its call)
+                    break
+                now = trio.current_time()
                 continue
             await self._command(session, item)
             now = trio.current_time()

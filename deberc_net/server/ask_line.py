@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from operator import itemgetter
 
+import attrs
+
 from deberc_net.game.calls import PLAY
 from deberc_net.game.cards import CARD_TEXT as _CARD
 from deberc_net.game.cards import PLAIN_STRENGTH, SUITS, TRUMP_STRENGTH
 from deberc_net.game.deal import PLAY as PLAY_PHASE
+from deberc_net.game.deal import Deal, LoggedCall
 from deberc_net.game.match import Match
 from deberc_net.game.phases import Phase
 from deberc_net.protocol.wire import NONE, format_value
@@ -42,12 +45,46 @@ def _game_value(value: object) -> str:
     return format_value(value)
 
 
-def ask_line(kind: str, seq: int, table: int, match: Match, seat: int, clock_ms: int | None) -> str:
+@attrs.define(eq=False)
+class KeptTalk:
+    """A deal's ``talk`` field, kept from one ask to the next (a table's): the deal's
+    log only grows, and its calls other than cards (the field) are few and mostly
+    made early, so each ask reads only the entries logged since the last."""
+
+    log: list[LoggedCall] | None = None  # the log read last (the deal's own list)
+    upto: int = 0  # how many of its entries ``text`` tells of
+    text: str = ""
+
+    def of(self, deal: Deal) -> str:
+        """The deal's calls but its cards, each ``seat:token``, in order."""
+        log = deal.log
+        if log is not self.log:  # another deal (or a copy of a log under way)
+            self.log, self.upto, self.text = log, 0, ""
+        if self.upto < len(log):
+            said = [f"{e.seat}:{e.call.token()}" for e in log[self.upto :] if e.call.name != PLAY]
+            if said:
+                self.text = ",".join([self.text, *said] if self.text else said)
+            self.upto = len(log)
+        return self.text
+
+
+def ask_line(
+    kind: str,
+    seq: int,
+    table: int,
+    match: Match,
+    seat: int,
+    clock_ms: int | None,
+    talk_kept: KeptTalk | None = None,
+) -> str:
     """What ``render(Ask(seq, table, view(match, seat), clock_ms, kind=kind))`` writes
-    in the machine style, for a seated player (``seat`` not None)."""
+    in the machine style, for a seated player (``seat`` not None); ``talk_kept``: the
+    talk field kept from the last ask (a table's; None: read from the whole log)."""
     deal = match.deal
     settings = match.rules.settings
-    legal_calls = match.legal_calls(seat)
+    # the deal's own list, not a copy (only read here): the call's check reads it again
+    # (Match.legal_calls' rule kept: none once the match is over)
+    legal_calls = deal.shared_legal_calls(seat) if match.result is None else ()
     trump = deal.trump
     order = _ORDER[4 if trump is None else trump].__getitem__
     # (map over C callables, not comprehensions: no call of their own, every call)
@@ -65,14 +102,20 @@ def ask_line(kind: str, seq: int, table: int, match: Match, seat: int, clock_ms:
         if shown
         else ""
     )
-    talk = ",".join([f"{e.seat}:{e.call.token()}" for e in deal.log if e.call.name != PLAY])
+    talk = (
+        ",".join([f"{e.seat}:{e.call.token()}" for e in deal.log if e.call.name != PLAY])
+        if talk_kept is None
+        else talk_kept.of(deal)
+    )
     # a card's call is its card's text (Call.token), read from the table: most calls
     legal = ",".join(
         [_CARD[c.card] if c.card is not None and c.name == PLAY else c.token() for c in legal_calls]
     )
     # (None is NONE, the rest str(), a text's spaces '_': format_value's rules, written
     # out for the fields that may be None or a text; the line is built once every call)
-    to_act, player, target = match.to_act, deal.player, settings.target
+    # an ask goes to the seat to act (a state line says who that is)
+    to_act = seat if kind == "ask" else match.to_act
+    player, target = deal.player, settings.target
     phase_text = _PHASE.get(phase) or format_value(phase)
     line = (
         f"{kind} seq={seq} table={table} deal={deal.deal_no} phase={phase_text}"

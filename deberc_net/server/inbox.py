@@ -45,6 +45,12 @@ class Inbox(Generic[T]):
         """A task waits in ``get`` (and nothing has woken it yet)."""
         return self._waiting is not None
 
+    def idle(self) -> bool:
+        """A task waits in ``get``, nothing is queued and no other task holds the inbox:
+        a message would be the next thing it handles (``waiting``, ``len`` and ``held``
+        in one test: asked at every call)."""
+        return self._waiting is not None and not self._queue and not self.held
+
     def wake(self) -> None:
         """Wake the waiting task, if any: its ``get`` returns a queued message, or None
         if there is none (it looks around, then waits again)."""

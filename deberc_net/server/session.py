@@ -63,6 +63,39 @@ def flush_batch() -> None:
         batch.held.clear()
 
 
+def send_to_each(sessions: list[Session], lines: list[str], data: bytes) -> None:
+    """``Session.send_rendered(lines, data)`` to each of ``sessions``, this task's batch
+    looked up once for all of them (a table's event, told to every player told every
+    line: ``put`` asks trio for the running task at each)."""
+    batch = _batch.get()
+    if batch is None or batch.task is not trio.lowlevel.current_task():
+        for session in sessions:
+            session.send_rendered(lines, data)
+        return
+    size = len(data)
+    for session in sessions:
+        if type(session) is not Session:  # one that sends its lines elsewhere
+            session.send_rendered(lines, data)
+            continue
+        if session.connection.closed:
+            continue
+        outbox = session.outbox
+        # (``put``'s way in a batch, written out; the limit holds)
+        queued = outbox.queued_bytes + size
+        if outbox.closed or queued > outbox.limit:
+            if not outbox.closed:
+                outbox.drop()
+            session._full()
+            continue
+        outbox.chunks.append(data)
+        outbox.queued_bytes = queued
+        if outbox.held_by is None:
+            outbox.held_by = batch
+            batch.held.append(outbox)
+        elif outbox.held_by is not batch:  # another task's: the writer sends it all
+            outbox._signal()
+
+
 TAKE_MOST = 65536  # about the most bytes one write takes from an outbox
 
 

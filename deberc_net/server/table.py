@@ -34,19 +34,20 @@ from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import stale_answer
 from deberc_net.protocol.connection import Tell
+from deberc_net.protocol.event_lines import EVENT_LINES
 from deberc_net.protocol.framing import encode_lines
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.refusals import refusal_phrase
-from deberc_net.protocol.render import HUMAN, for_people
+from deberc_net.protocol.render import HUMAN, MACHINE, for_people
 from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse_call
 
 from .accounts import name_key
-from .ask_line import ask_line
+from .ask_line import KeptTalk, ask_line
 from .config import Config
 from .inbox import Inbox
 from .ratings import rate_match
-from .session import Session, batched, flush_batch
+from .session import Session, batched, flush_batch, send_to_each
 from .store.base import RatingResult
 
 if TYPE_CHECKING:
@@ -59,6 +60,10 @@ if TYPE_CHECKING:
 log = structlog.get_logger("deberc.table")
 
 T = TypeVar("T")
+
+
+# the events also told to those told only their asks (``told_ends``): not _event's short way
+_TOLD_ENDS = (g.MatchStarted, g.MatchEnded)
 
 
 def history_deal(record: dict[str, Any]) -> ev.HistoryDeal:
@@ -246,10 +251,13 @@ class Table:
     # the scope the table's task waits for messages in, its deadline the clock's or
     # earlier (call_here does not move it later: woken early, the task waits on)
     _clock_scope: trio.CancelScope | None = attrs.field(init=False, default=None)
+    # that scope's deadline, as set here (reading the scope's is a call: every call)
+    _clock_due: float = attrs.field(init=False, default=math.inf)
     remote = False  # (a class attribute) another worker's table: server/cluster/
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)  # told with every event
     # the name key of each name seated here (the names a table ever seats are few)
     _keys: dict[str, str] = attrs.field(init=False, factory=dict)
+    _talk: KeptTalk = attrs.field(init=False, factory=KeptTalk)  # the asks' talk field, kept
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
@@ -317,7 +325,7 @@ class Table:
                 # one scope for many messages (a scope a message costs time), its
                 # deadline the clock's while waiting, none while handling
                 with trio.CancelScope() as scope:
-                    self._clock_scope = scope
+                    self._clock_scope, self._clock_due = scope, math.inf
                     await self._messages(scope)
                 if scope.cancelled_caught:
                     while self.inbox.held:  # a reader handles a call (call_here)
@@ -344,28 +352,26 @@ class Table:
             deadline = self._deadline()
             posted = inbox.take() if deadline > trio.current_time() else None
             if posted is None:  # none queued (or the clock is due): wait, till the clock's
-                scope.deadline = deadline
+                scope.deadline = self._clock_due = deadline
                 if inbox:  # queued, but the clock is due: it ends the scope here
                     await trio.lowlevel.checkpoint()
                 posted = await inbox.get()
-                scope.deadline = math.inf
+                scope.deadline = self._clock_due = math.inf
                 if posted is None:  # woken to look around (call_here): the state, the clock
                     continue
             with batched():  # what one message tells goes out in one write per connection
                 await self._guarded(self._handle(*posted))
 
-    def may_handle_here(self) -> bool:
-        """Whether a reader may handle a call itself now (``call_here``; a message it
-        posts: ``handle_here``): the table's own task waits idle for one, with nothing
+    def may_handle_here(self, now: float) -> bool:
+        """Whether a reader may handle a call itself at ``now`` (``call_here``; a message
+        it posts: ``handle_here``): the table's own task waits idle for one, with nothing
         queued and its clock not due."""
-        inbox = self.inbox
-        if not inbox.waiting or inbox or inbox.held or self.state == ev.TableState.CLOSED:
+        if not self.inbox.idle() or self.state == ev.TableState.CLOSED:
             return False
         # the scope the task waits in ends at or before the clock's deadline (never
         # after: call_here only moves it earlier): later than now, so is the clock's
-        now = trio.current_time()
         scope = self._clock_scope
-        return (scope is not None and scope.deadline > now) or self._deadline() > now
+        return (scope is not None and self._clock_due > now) or self._deadline() > now
 
     async def handle_here(self, post: Callable[[], Awaitable[object]]) -> None:
         """Hold the inbox, ``post`` (while ``may_handle_here``), handle in the calling
@@ -381,17 +387,17 @@ class Table:
         finally:
             self._let_go()
 
-    async def call_here(self, session: Session, text: str, seq: int | None) -> None:
-        """A player's table call, handled in the calling task (its reader) while
-        ``may_handle_here``, as ``handle_here`` handles what the lobby posts for it, but
-        without the post (the lobby's checks, the inbox, the message and its dispatch: a
-        tenth of a call's work). Nothing is queued and the table's task is idle, so the
-        call comes first as it would through the inbox; what is posted meanwhile is
-        handled after it."""
+    async def call_here(self, session: Session, text: str, seq: int | None, now: float) -> None:
+        """A player's table call, read at ``now``, handled in the calling task (its
+        reader) while ``may_handle_here``, as ``handle_here`` handles what the lobby
+        posts for it, but without the post (the lobby's checks, the inbox, the message
+        and its dispatch: a tenth of a call's work). Nothing is queued and the table's
+        task is idle, so the call comes first as it would through the inbox; what is
+        posted meanwhile is handled after it."""
         self.inbox.hold()
         try:
             with batched():  # what the call tells goes out in one write per connection
-                await self._guarded(self._call(session, text, seq))
+                await self._guarded(self._call(session, text, seq, now))
             await self._handle_queued()
         finally:
             self._let_go()
@@ -418,9 +424,10 @@ class Table:
             # moved only to an earlier time (moving it costs a few µs, and a call
             # moves it later: the next ask's clock); woken before anything is due,
             # the task finds nothing to do and waits again till the clock's deadline
-            deadline = self._deadline()
-            if deadline < scope.deadline:
-                scope.deadline = deadline
+            # (a match's: the clocks', ``_deadline``'s answer, read at once)
+            deadline = self.clocks.deadline() if self.match is not None else self._deadline()
+            if deadline < self._clock_due:
+                scope.deadline = self._clock_due = deadline
 
     async def _draw_match_number(self) -> None:
         """From the store: unique among every server on the same database (drawn by the
@@ -825,19 +832,26 @@ class Table:
                 self._send_state(session, seat)
         self._ask()
 
-    def _ask(self) -> None:
+    def _ask(self, now: float | None = None) -> None:
+        """Ask the seat to act; its clock starts at ``now`` (None: read here)."""
         match = self.match
         assert match is not None
         self.asked_seq = self.seq
         seat = match.to_act  # (a property of the match's deal: read once)
-        self.clocks.ask(seat, trio.current_time())
+        self.clocks.ask(seat, trio.current_time() if now is None else now)
         if seat is None:
             return
-        session = self._session(seat)
+        # (``_session``'s look-up, written out: once a call)
+        name = self.seats[seat]
+        key = self._keys.get(name) if name else None
+        session = self.lobby.online.get(key) if key is not None else None
+        if session is None:
+            session = self._session(seat)
         if session is not None:
             clock = self.clocks.per_seat_ms[seat]
             if session.connection.machine:  # most players: the line straight from the state
-                session.send_asked(ask_line(ev.AskKind.ASK, self.seq, self.id, match, seat, clock))
+                line = ask_line(ev.AskKind.ASK, self.seq, self.id, match, seat, clock, self._talk)
+                session.send_asked(line)
             else:
                 session.send(ev.Ask(self.seq, self.id, view(match, seat), clock))
 
@@ -857,7 +871,7 @@ class Table:
                 else self.clocks.per_seat_ms[seat]
             )
         if seat is not None and session.machine:  # the line straight from the state
-            line = ask_line(kind, self.seq, self.id, match, seat, clock)
+            line = ask_line(kind, self.seq, self.id, match, seat, clock, self._talk)
             if asked:
                 session.send_asked(line)
             else:
@@ -943,7 +957,11 @@ class Table:
         sides = self._sides
         session.send(ev.History(self.id, match.match_id, match.names, sides, tuple(deals)))
 
-    async def _call(self, session: Session, text: str, seq: int | None) -> None:
+    async def _call(
+        self, session: Session, text: str, seq: int | None, now: float | None = None
+    ) -> None:
+        """A player's table call (read at ``now``: the reader's time, read once a line;
+        None: read here)."""
         match = self.match
         seat = session.seat
         if session.table is not self or seat is None or self.seats[seat] != session.name:
@@ -951,7 +969,7 @@ class Table:
         if seat is None:
             session.send(ev.Error("not-seated", "sit at a table to make table calls"))
             return
-        if match is None or match.over:
+        if match is None or match.result is not None:  # (Match.over, read inline)
             said = phrase(Msg.NOT_STARTED if match is None else Msg.GAME_IS_OVER)
             session.send(ev.error("wrong-phase", said))
             return
@@ -959,7 +977,10 @@ class Table:
         if stale is not None:
             session.send(ev.error("stale", stale))
             return
-        legal = match.legal_calls(seat)
+        # the deal's own list, not a copy (only read here): the list the last ask was
+        # written from, worked out once for this state, which ``apply`` checks the call
+        # against again without working it out
+        legal = match.deal.shared_legal_calls(seat)
         try:
             call = parse_call(text, legal, self.rules.call_aliases)
             if call.name == KONETS and not self.rules.settings.manual_claim:
@@ -973,7 +994,7 @@ class Table:
             session.send(ev.error("unknown-command", said))
             return
         try:
-            await self._apply(seat, call, auto=False)
+            await self._apply(seat, call, auto=False, now=now)
         except IllegalCall as exc:
             human = for_people(exc.message, match.names)
             detail = refusal_phrase(exc.message, match.names)
@@ -981,10 +1002,12 @@ class Table:
             return
         self.clocks.answered(seat)
 
-    async def _apply(self, seat: int, call: Call, *, auto: bool) -> None:
+    async def _apply(self, seat: int, call: Call, *, auto: bool, now: float | None = None) -> None:
         match = self.match
         assert match is not None
-        ms = int((trio.current_time() - self.deal_started) * 1000)
+        if now is None:
+            now = trio.current_time()
+        ms = int((now - self.deal_started) * 1000)
         events = match.apply(seat, call, ms=ms, auto=auto)  # raises with nothing changed
         await self._tell(events)
         dealt = False
@@ -992,12 +1015,13 @@ class Table:
             if isinstance(event, g.DealEnded):
                 return  # the next deal (or the end) is told and asked for already
             dealt = dealt or isinstance(event, g.Ordered | g.Dealt)
-        if match.over:
+        if match.result is not None:  # (Match.over, read inline: every call)
             return
         if dealt and match.deal.phase == PLAY:
             self._refresh_all()  # the last cards are in every hand
         else:
-            self._ask()
+            # (``now`` still: _tell waits only at a deal's end, which returned above)
+            self._ask(now)
 
     async def _tell(self, events: Sequence[g.MatchEvent]) -> None:
         """Tell everyone at the table what the engine says happened; a deal's record is
@@ -1234,6 +1258,33 @@ class Table:
         """Number a public event and send it to everyone at the table (of those told
         only their asks, only the match's end)."""
         self.seq += 1
+        kind = type(event)
+        template = EVENT_LINES.get(kind)
+        if template is not None and not self.observers and kind not in _TOLD_ENDS:
+            # most events (a card, a trick, a call at a table nobody watches): the seats'
+            # sessions looked up (``_audience``), those told every line picked and split
+            # by style in one pass
+            machines: list[Session] = []
+            others: list[Session] = []
+            online, keys = self.lobby.online, self._keys
+            for seat, name in enumerate(self.seats):
+                if name:
+                    key = keys.get(name)
+                    session = None if key is None else online.get(key)
+                    if session is None:  # a name not looked up yet, or not online
+                        session = self._session(seat)
+                    if session is not None:
+                        connection = session.connection
+                        if connection.tell is Tell.ALL:
+                            if connection.style == MACHINE:
+                                machines.append(session)
+                            else:
+                                others.append(session)
+            if machines:
+                self._tell_machines(machines, template, event)
+            if others:
+                self._broadcast(others, self._table_event(event))
+            return
         audience = self._audience()
         if self.told_ends and isinstance(event, g.MatchStarted | g.MatchEnded):
             audience += [s for s in self.told_ends if s not in audience]
@@ -1245,10 +1296,33 @@ class Table:
                     audience.append(s)
             if not audience:  # (a ladder's board: its bots act on their asks alone)
                 return
+        if template is not None:
+            machines = []
+            others = []
+            for s in audience:
+                (machines if s.connection.style == MACHINE else others).append(s)
+            if machines:
+                self._tell_machines(machines, template, event)
+                if not others:
+                    return
+                audience = others
+        self._broadcast(audience, self._table_event(event))
+
+    def _tell_machines(
+        self, machines: list[Session], template: Callable[[int, int, Any], str], event: object
+    ) -> None:
+        """The machine style's line from the event kind's template, queued at once for
+        every machine-style listener: what ``render`` writes for the ``TableEvent``,
+        without building it, rendering it per voice or a put per listener."""
+        line = template(self.seq, self.id, event)
+        # (encode_lines' one line, written out)
+        send_to_each(machines, [line], line.encode("utf-8") + b"\r\n")
+
+    def _table_event(self, event: g.MatchEvent | ev.SeatEvent | ev.Watching) -> ev.TableEvent:
+        """``event`` as told at this table, for a renderer that needs the names."""
         seats = self.seats  # a match's seats are all taken: most events
         names = tuple(seats) if all(seats) else tuple([s or "-" for s in seats])
-        told_event = ev.TableEvent(self.seq, self.id, names, event, self._sides)  # type: ignore[arg-type]
-        self._broadcast(audience, told_event)
+        return ev.TableEvent(self.seq, self.id, names, event, self._sides)  # type: ignore[arg-type]
 
     @staticmethod
     def _broadcast(

@@ -11,7 +11,11 @@ from tests.properties import examples
 
 # bytes a bot sends, with CRs, long lines and invalid UTF-8 mixed in (no IAC, no NUL)
 PLAIN = st.binary(max_size=80).map(lambda b: b.replace(b"\xff", b"a").replace(b"\x00", b"b"))
-PIECES = st.lists(st.one_of(PLAIN, st.sampled_from([b"\n", b"\r\n", b"x" * 30])), max_size=30)
+# and whole lines, as a bot sends its calls (one read each: the decoder's shortest way)
+WHOLE = st.sampled_from(
+    [b"\n", b"\r\n", b"x" * 30, b"pas seq=3\n", b"9h seq=12\r\n", b"y" * 64 + b"\n"]
+)
+PIECES = st.lists(st.one_of(PLAIN, WHOLE, PLAIN.map(lambda b: b + b"\n")), max_size=30)
 
 
 def slow(decoder: LineDecoder, data: bytes) -> list[Event]:
@@ -29,6 +33,7 @@ def test_fast_and_slow_paths_agree(pieces: list[bytes], max_line: int) -> None:
     assert got == want
     assert fast.pending_bytes == reference.pending_bytes
     assert fast.in_overlong_line == reference.in_overlong_line
+    assert fast.holds_partial == bool(reference.pending_bytes or reference.in_overlong_line)
 
 
 def test_a_line_too_long_is_reported_once_and_the_next_line_is_read() -> None:

@@ -2,7 +2,8 @@
 line that the view and the generic renderer write (protocol/render.py, the definition
 of the line): compared on every state of self-played matches over rule sets that use
 every field (2, 3 and 4 players, the talk and shown combinations, a hidden fresa, the
-turned card in the dealer's hand, manual claims, Tertz's own fields)."""
+turned card in the dealer's hand, manual claims, Tertz's own fields); with the talk
+field read afresh and kept from ask to ask as a table keeps it."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from deberc_net.game.view import view
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.render import MACHINE, render
-from deberc_net.server.ask_line import ask_line
+from deberc_net.server.ask_line import KeptTalk, ask_line
 
 RULE_SETS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (2, "moscow", ()),
@@ -47,6 +48,7 @@ def test_the_ask_line_is_the_rendered_view_on_every_state(
             break
         match = Match(rules, seed=f"ask-line/{game}", match_id=f"m{game}", table="7")
         seq = 0
+        kept = KeptTalk()  # a table's: the talk field kept from ask to ask, deal to deal
         while match.result is None:
             seq += 1
             clock = rng.choice((None, 0, 12_345))
@@ -55,6 +57,7 @@ def test_the_ask_line_is_the_rendered_view_on_every_state(
                 told = ev.Ask(seq, 7, view(match, seat), clock, kind=kind)
                 (expected,) = render(told, MACHINE)
                 assert ask_line(kind, seq, 7, match, seat, clock) == expected
+                assert ask_line(kind, seq, 7, match, seat, clock, kept) == expected
                 fields_seen.update(
                     part.partition("=")[0]
                     for part in expected.split(" ")[1:]

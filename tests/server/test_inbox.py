@@ -104,3 +104,18 @@ async def test_a_task_waiting_for_the_release_wakes_at_the_release() -> None:
         assert not released
         inbox.release()
     assert released
+
+
+async def test_idle_only_while_a_task_waits_with_nothing_queued_and_nobody_holding() -> None:
+    inbox: Inbox[str] = Inbox()
+    assert not inbox.idle()  # nobody waits
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(inbox.get)
+        await trio.testing.wait_all_tasks_blocked()
+        assert inbox.idle()
+        inbox.hold()
+        assert not inbox.idle()  # another task handles what comes
+        inbox.put("a")
+        assert not inbox.idle()
+        inbox.release()  # wakes the waiting task, which takes "a"
+    assert not inbox.idle() and inbox.take() is None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import trio
 import trio.testing
 
-from deberc_net.server.session import Outbox, batched, flush_batch
+from deberc_net.server.session import Outbox, Session, batched, flush_batch, send_to_each
 
 
 class Socket:
@@ -104,3 +104,36 @@ async def test_a_task_started_inside_a_batch_is_not_part_of_it() -> None:
             nursery.start_soon(child)  # inherits the context variable, not the batch
             await trio.testing.wait_all_tasks_blocked()
             assert socket.writes == [b"child\r\n"]
+
+
+def _session(socket: Socket, limit: int = 1000) -> Session:
+    return Session(len(socket.writes), Outbox(limit, direct=socket.write), trio.CancelScope())
+
+
+async def test_an_event_sent_to_each_listener_goes_out_with_their_batch() -> None:
+    sockets = [Socket(), Socket()]
+    sessions = [_session(socket) for socket in sockets]
+    with batched():
+        send_to_each(sessions, ["event 1"], b"event 1\r\n")
+        sessions[0].send_asked("ask 2")  # after the event, in the same write
+        assert all(socket.writes == [] for socket in sockets)
+    assert sockets[0].writes == [b"event 1\r\nask 2\r\n"]
+    assert sockets[1].writes == [b"event 1\r\n"]
+
+
+async def test_an_event_sent_to_each_outside_a_batch_goes_out_at_once() -> None:
+    socket = Socket()
+    send_to_each([_session(socket)], ["event 1"], b"event 1\r\n")
+    assert socket.writes == [b"event 1\r\n"]
+
+
+async def test_a_listener_past_its_limit_is_dropped_the_others_told() -> None:
+    small, room = Socket(), Socket()
+    full, fine = _session(small, limit=12), _session(room)
+    with batched():
+        send_to_each([full, fine], ["event 1"], b"event 1\r\n")
+        send_to_each([full, fine], ["event 2"], b"event 2\r\n")  # 18 bytes: past 12
+    assert full.closed and full.outbox.closed and small.writes == []
+    assert room.writes == [b"event 1\r\nevent 2\r\n"]
+    send_to_each([full], ["event 3"], b"event 3\r\n")  # a closed connection: nothing
+    assert small.writes == []
