@@ -417,7 +417,25 @@ class _PrintVersion(argparse.Action):
 
 
 DEFAULT_DB = "deberc.sqlite3"  # the server's (Config.db): every command's default
-DB_HELP = f"SQLite file or postgresql://USER@HOST[:PORT]/DB (default {DEFAULT_DB})"
+DB_HELP = (
+    f"SQLite file or postgresql://USER@HOST[:PORT]/DB (default: --config's db, or {DEFAULT_DB})"
+)
+CONFIG_HELP = "the server's settings file: its db is this command's, unless --db is given"
+
+
+def _db_from_config(args: argparse.Namespace) -> str | None:
+    """A store command's --db: given, or the settings file's db (the server's), or the
+    default; what is wrong with the file if it cannot be read."""
+    if args.db is None and args.config:
+        from deberc_net.server.config import Config
+
+        try:
+            args.db = Config.from_toml(args.config).db
+        except (OSError, ValueError, TypeError) as exc:
+            return str(exc)
+    if args.db is None:
+        args.db = DEFAULT_DB
+    return None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -517,10 +535,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lr.add_argument(
         "--db",
-        default=DEFAULT_DB,
         help="records, results and ratings: " + DB_HELP + ", the server's own file, so its "
         "/ladders shows them",
     )
+    lr.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
     lr.add_argument(
         "--server",
         metavar="HOST:PORT",
@@ -563,7 +581,8 @@ def build_parser() -> argparse.ArgumentParser:
     lw = lad_sub.add_parser(
         "worker", help="play the boards of distributed ladders queued in a PostgreSQL store"
     )
-    lw.add_argument("--db", required=True, help="postgresql://USER@HOST[:PORT]/DB")
+    lw.add_argument("--db", help="postgresql://USER@HOST[:PORT]/DB (default: --config's db)")
+    lw.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
     lw.add_argument(
         "--lease-s",
         type=float,
@@ -578,7 +597,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lw.set_defaults(func=_ladder_worker)
     lt = lad_sub.add_parser("table", help="the leaderboard")
-    lt.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
+    lt.add_argument("--db", help=DB_HELP)
+    lt.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
     lt.add_argument("--json", action="store_true")
     lt.set_defaults(func=_ladder_table)
 
@@ -594,13 +614,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="NAME is registered already (maybe a player's): give it this password, "
         "its old one stops working",
     )
-    adm.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
+    adm.add_argument("--db", help=DB_HELP)
+    adm.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
     adm.set_defaults(func=_admin)
 
     rec = sub.add_parser("records", help="stored deal records")
     rec_sub = rec.add_subparsers(dest="records_command", required=True)
     export = rec_sub.add_parser("export", help="print every stored deal as a JSON line")
-    export.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
+    export.add_argument("--db", help=DB_HELP)
+    export.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
     export.set_defaults(func=_records_export)
     return parser
 
@@ -610,6 +632,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "games", 1) < 1:
         print("deberc-net selfplay: --games must be at least 1", file=sys.stderr)
         return 2
+    if args.command != "serve" and hasattr(args, "db"):  # serve reads its whole file
+        problem = _db_from_config(args)
+        if problem is not None:
+            command = " ".join(
+                filter(None, (args.command, getattr(args, f"{args.command}_command", None)))
+            )
+            print(f"deberc-net {command}: {problem}", file=sys.stderr)
+            return 2
     return int(args.func(args))
 
 
