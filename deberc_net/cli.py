@@ -363,11 +363,20 @@ def _admin(args: argparse.Namespace) -> int:
     if known:
         print(
             f"{args.name} has a new password in {describe(args.db)} (the old one no longer "
-            "works); list it in the server's admins"
+            f"works); {_admins_hint(args)}"
         )
     else:
-        print(f"{args.name} is registered in {describe(args.db)}; list it in the server's admins")
+        print(f"{args.name} is registered in {describe(args.db)}; {_admins_hint(args)}")
     return 0
+
+
+def _admins_hint(args: argparse.Namespace) -> str:
+    """What is left to do for an admin's name: its listing in the settings' admins."""
+    if args.admins is None:  # no settings file given: the server's is not known here
+        return "list it in the server's admins"
+    if args.name in args.admins:
+        return f"{args.config} lists it in admins"
+    return f"list it in admins in {args.config} (it is not there yet)"
 
 
 def _admin_password(name: str) -> str | None:
@@ -425,14 +434,18 @@ CONFIG_HELP = "the server's settings file: its db is this command's, unless --db
 
 def _db_from_config(args: argparse.Namespace) -> str | None:
     """A store command's --db: given, or the settings file's db (the server's), or the
-    default; what is wrong with the file if it cannot be read."""
-    if args.db is None and args.config:
+    default (and the file's admins, for 'admin'); what is wrong with the file if it
+    cannot be read."""
+    args.admins = None  # the file's admins, when it is read
+    if args.config:
         from deberc_net.server.config import Config
 
         try:
-            args.db = Config.from_toml(args.config).db
+            config = Config.from_toml(args.config)
         except (OSError, ValueError, TypeError) as exc:
             return str(exc)
+        args.db = args.db or config.db
+        args.admins = config.admins
     if args.db is None:
         args.db = DEFAULT_DB
     return None

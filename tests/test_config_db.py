@@ -24,15 +24,30 @@ def test_admin_registers_in_the_settings_files_db(
 ) -> None:
     db = tmp_path / "club.sqlite3"
     monkeypatch.chdir(tmp_path)  # the default file would be made here
+    settings = _settings(tmp_path, db)
     monkeypatch.setattr("sys.stdin", io.StringIO("bosspw1\n"))
-    assert main(["admin", "boss", "--config", str(_settings(tmp_path, db))]) == 0
-    assert str(db) in capsys.readouterr().out
+    assert main(["admin", "boss", "--config", str(settings)]) == 0
+    out = capsys.readouterr().out
+    assert out == f"boss is registered in {db}; {settings} lists it in admins\n"
     assert not (tmp_path / "deberc.sqlite3").exists()
     store = open_store(str(db))
     try:
         assert store.account("boss") is not None
     finally:
         store.close()
+
+
+def test_admin_says_when_the_files_admins_leave_the_name_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, settings = tmp_path / "club.sqlite3", _settings(tmp_path, tmp_path / "other.sqlite3")
+    monkeypatch.setattr("sys.stdin", io.StringIO("annapw1\n"))
+    assert main(["admin", "anna", "--config", str(settings), "--db", str(db)]) == 0
+    out = capsys.readouterr().out  # --db won; the file's admins were still read
+    assert (
+        out
+        == f"anna is registered in {db}; list it in admins in {settings} (it is not there yet)\n"
+    )
 
 
 @pytest.mark.parametrize(
