@@ -12,7 +12,7 @@ import trio.testing
 
 from deberc_net.ladder.bot_output import LONGEST_LINE, BotOutput
 
-from .helpers import PY, ladder, script, summary
+from .helpers import ladder, script, summary
 from .test_ladder_run import EAGER, RAW_HEAD
 
 # answers every ask with nonsense, and says on stderr each error it is sent
@@ -47,7 +47,8 @@ def test_a_forfeiting_bots_stderr_is_passed_through_with_its_copys_name(
 def test_a_bot_that_cannot_start_is_heard_and_its_last_words_stop_the_ladder(
     tmp_path: Path,
 ) -> None:
-    broken = f"broken={PY} -c 'import sys; sys.exit(\"no model file here\")'"
+    # a shell, not a Python: it exits within its first seconds even on a loaded machine
+    broken = "broken=sh -c 'echo no model file here >&2; exit 1'"
     eager = script(tmp_path, "eager", EAGER)
     done = ladder(tmp_path, "--bot", eager, "--bot", broken, "--deals", "1", "--json")
     assert done.returncode == 2 and done.stdout == ""
