@@ -363,11 +363,20 @@ def _admin(args: argparse.Namespace) -> int:
     if known:
         print(
             f"{args.name} has a new password in {describe(args.db)} (the old one no longer "
-            "works); list it in the server's admins"
+            f"works); {_admins_hint(args)}"
         )
     else:
-        print(f"{args.name} is registered in {describe(args.db)}; list it in the server's admins")
+        print(f"{args.name} is registered in {describe(args.db)}; {_admins_hint(args)}")
     return 0
+
+
+def _admins_hint(args: argparse.Namespace) -> str:
+    """What is left to do for an admin's name: its listing in the settings' admins."""
+    if args.admins is None:  # no settings file given: the server's is not known here
+        return "list it in the server's admins"
+    if args.name in args.admins:
+        return f"{args.config} lists it in admins"
+    return f"list it in admins in {args.config} (it is not there yet)"
 
 
 def _admin_password(name: str) -> str | None:
@@ -417,7 +426,29 @@ class _PrintVersion(argparse.Action):
 
 
 DEFAULT_DB = "deberc.sqlite3"  # the server's (Config.db): every command's default
-DB_HELP = f"SQLite file or postgresql://USER@HOST[:PORT]/DB (default {DEFAULT_DB})"
+DB_HELP = (
+    f"SQLite file or postgresql://USER@HOST[:PORT]/DB (default: --config's db, or {DEFAULT_DB})"
+)
+CONFIG_HELP = "the server's settings file: its db is this command's, unless --db is given"
+
+
+def _db_from_config(args: argparse.Namespace) -> str | None:
+    """A store command's --db: given, or the settings file's db (the server's), or the
+    default (and the file's admins, for 'admin'); what is wrong with the file if it
+    cannot be read."""
+    args.admins = None  # the file's admins, when it is read
+    if args.config:
+        from deberc_net.server.config import Config
+
+        try:
+            config = Config.from_toml(args.config)
+        except (OSError, ValueError, TypeError) as exc:
+            return str(exc)
+        args.db = args.db or config.db
+        args.admins = config.admins
+    if args.db is None:
+        args.db = DEFAULT_DB
+    return None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -517,10 +548,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lr.add_argument(
         "--db",
-        default=DEFAULT_DB,
         help="records, results and ratings: " + DB_HELP + ", the server's own file, so its "
         "/ladders shows them",
     )
+    lr.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
     lr.add_argument(
         "--server",
         metavar="HOST:PORT",
@@ -563,7 +594,8 @@ def build_parser() -> argparse.ArgumentParser:
     lw = lad_sub.add_parser(
         "worker", help="play the boards of distributed ladders queued in a PostgreSQL store"
     )
-    lw.add_argument("--db", required=True, help="postgresql://USER@HOST[:PORT]/DB")
+    lw.add_argument("--db", help="postgresql://USER@HOST[:PORT]/DB (default: --config's db)")
+    lw.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
     lw.add_argument(
         "--lease-s",
         type=float,
@@ -578,7 +610,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lw.set_defaults(func=_ladder_worker)
     lt = lad_sub.add_parser("table", help="the leaderboard")
-    lt.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
+    lt.add_argument("--db", help=DB_HELP)
+    lt.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
     lt.add_argument("--json", action="store_true")
     lt.set_defaults(func=_ladder_table)
 
@@ -594,13 +627,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="NAME is registered already (maybe a player's): give it this password, "
         "its old one stops working",
     )
-    adm.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
+    adm.add_argument("--db", help=DB_HELP)
+    adm.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
     adm.set_defaults(func=_admin)
 
     rec = sub.add_parser("records", help="stored deal records")
     rec_sub = rec.add_subparsers(dest="records_command", required=True)
     export = rec_sub.add_parser("export", help="print every stored deal as a JSON line")
-    export.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
+    export.add_argument("--db", help=DB_HELP)
+    export.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
     export.set_defaults(func=_records_export)
     return parser
 
@@ -610,6 +645,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "games", 1) < 1:
         print("deberc-net selfplay: --games must be at least 1", file=sys.stderr)
         return 2
+    if args.command != "serve" and hasattr(args, "db"):  # serve reads its whole file
+        problem = _db_from_config(args)
+        if problem is not None:
+            command = " ".join(
+                filter(None, (args.command, getattr(args, f"{args.command}_command", None)))
+            )
+            print(f"deberc-net {command}: {problem}", file=sys.stderr)
+            return 2
     return int(args.func(args))
 
 

@@ -20,6 +20,7 @@ import trio
 
 from clients.client import Attach, Bot, Brain, Connect
 
+from .bot_output import BotOutput
 from .schedule import ScheduleError
 
 IN_PROCESS = "py:"  # the prefix of an in-process bot's spec: py:MODULE [--seed S]
@@ -136,17 +137,20 @@ class Supervisor:
         started_once = False
         while not self.stopping:
             argv = bot.argv(self.host, self.port, instance)
-            with tempfile.TemporaryFile() as errors:
-                try:
-                    proc = await trio.lowlevel.open_process(
-                        argv,
-                        stdin=subprocess.DEVNULL,
-                        stdout=subprocess.DEVNULL,
-                        stderr=errors,
-                        env=self._env(),
-                    )
-                except OSError as exc:
-                    raise ScheduleError(f"cannot start bot {bot.name!r}: {exc}") from exc
+            try:
+                proc = await trio.lowlevel.open_process(
+                    argv,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                    env=self._env(),
+                )
+            except OSError as exc:
+                raise ScheduleError(f"cannot start bot {bot.name!r}: {exc}") from exc
+            assert proc.stderr is not None
+            output = BotOutput(instance)  # its stderr, passed on to the ladder's
+            async with trio.open_nursery() as relaying:
+                relaying.start_soon(output.relay, proc.stderr)
                 began = trio.current_time()
                 try:
                     await proc.wait()
@@ -157,10 +161,11 @@ class Supervisor:
                             await proc.wait()
                         if proc.returncode is None:
                             proc.kill()
+                # its last lines, unless a child of its own holds its stderr open
+                relaying.cancel_scope.deadline = trio.current_time() + 1
                 if self.stopping:
                     return
-                errors.seek(0)
-                tail = errors.read()[-600:].decode("utf-8", "replace").strip()
+            tail = output.last_words
             started_once = started_once or trio.current_time() - began > LIVED_S
             self.crashes[bot.name] += 1
             restarts += 1

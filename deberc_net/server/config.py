@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import logging
 import tomllib
 from pathlib import Path
@@ -22,6 +23,7 @@ _PORTS = ("port", "http_port")
 # a clock shorter than this forfeits every seat on time: a person needs seconds to read
 # and type a call, a program a network round trip
 _SHORTEST_CLOCKS = {"human_clock_ms": 5000, "bot_clock_ms": 100}
+SETTINGS_PAGE = "docs/settings.md"  # every setting, its default and what it does
 # 0 would make the server unusable: no line fits, every reader dropped, no call queued,
 # 'who' divided by zero, no login finished, a heartbeat without a pause
 _AT_LEAST_ONE = (
@@ -120,9 +122,25 @@ class Config:
         if not isinstance(section, dict):
             raise ValueError(f"{path}: [server] must be a table of settings")
         known = {f.name for f in attrs.fields(cls)}
+        # a table other than [server] (a misspelt [srv]) holds no setting: said as a
+        # table, not as a setting named like it
+        tables = sorted(
+            name for name, value in data.items() if name != "server" and type(value) is dict
+        )
+        if tables:
+            raise ValueError(
+                f"unknown table in {path}: {', '.join(f'[{name}]' for name in tables)}"
+                f" (the settings are in [server]; {SETTINGS_PAGE})"
+            )
+        outside = sorted(name for name in data if name != "server" and section is not data)
+        if outside:  # a setting above the [server] line would be ignored
+            raise ValueError(f"settings outside [server] in {path}: {', '.join(outside)}")
         unknown = sorted(set(section) - known)
         if unknown:
-            raise ValueError(f"unknown settings in {path}: {', '.join(unknown)}")
+            named = ", ".join(_with_guess(name, known) for name in unknown)
+            raise ValueError(
+                f"unknown settings in {path}: {named} (every setting: {SETTINGS_PAGE})"
+            )
         for name, value in section.items():
             problem = setting_problem(name, value)
             if problem is not None:
@@ -135,6 +153,12 @@ class Config:
                 f" ({config.heartbeat_ms}), not {config.server_dead_ms!r}"
             )
         return config
+
+
+def _with_guess(name: str, known: set[str]) -> str:
+    """An unknown setting's name, with the known one it was likely meant to be."""
+    close = difflib.get_close_matches(name, known, n=1)
+    return f"{name} ({close[0]}?)" if close else name
 
 
 def setting_problem(name: str, value: object) -> str | None:

@@ -30,4 +30,5 @@ def test_the_ladders_db_default_is_said_in_its_help() -> None:
     for command in ("run", "table"):
         done = run_cli(["ladder", command, "--help"])
         assert done.returncode == 0, done.stderr
-        assert f"(default {Config().db})" in " ".join(done.stdout.split()), done.stdout
+        said = " ".join(done.stdout.split())
+        assert f"(default: --config's db, or {Config().db})" in said, done.stdout

@@ -155,3 +155,35 @@ def test_workers_on_one_host_take_a_dead_worker_for_dead_in_seconds(
     assert (config.heartbeat_ms, config.server_dead_ms) == timing
     plain = serve_config(build_parser().parse_args([argv[0], *argv[3:]]))  # one process
     assert plain.server_dead_ms == dead_for_one
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # a misspelt table is said as a table, not as a setting named like it
+        ("[srv]\nmax_line = 5", "unknown table in {path}: [srv] (the settings are in [server]"),
+        ("[server]\nport = 0\n[limits]\nmax_line = 5", "unknown table in {path}: [limits]"),
+        # above the [server] line a setting would be ignored
+        ("max_line = 5\n[server]\nport = 0", "settings outside [server] in {path}: max_line"),
+        # an unknown setting: the one likely meant, and where every setting is listed
+        (
+            "[server]\nprot = 7501\nfrobnicate = 3",
+            "unknown settings in {path}: frobnicate, prot (port?) (every setting: "
+            "docs/settings.md)",
+        ),
+    ],
+)
+def test_an_unknown_table_or_setting_is_said_for_what_it_is(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    path = tmp_path / "server.toml"
+    path.write_text(text + "\n", encoding="utf-8")
+    with pytest.raises(ValueError) as info:
+        Config.from_toml(path)
+    assert said.format(path=path) in str(info.value)
+
+
+def test_settings_without_a_server_table_are_still_read(tmp_path: Path) -> None:
+    path = tmp_path / "server.toml"
+    path.write_text("max_line = 5\n", encoding="utf-8")
+    assert Config.from_toml(path).max_line == 5

@@ -1,0 +1,78 @@
+"""A process bot's standard error reaches the ladder's, each line led by the copy's
+name (docs/bots.md): a bot's author sees what the server told a bot that forfeits, and
+the last words of one that cannot start."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+
+from deberc_net.ladder.bot_output import LONGEST_LINE, BotOutput
+
+from .helpers import ladder, script, summary
+from .test_ladder_run import EAGER, RAW_HEAD
+
+# answers every ask with nonsense, and says on stderr each error it is sent
+NONSENSE = (
+    RAW_HEAD
+    + """\
+import sys
+from deberc_net.protocol.wire import fields_of
+for line in sock.makefile("r", encoding="utf-8", newline="\\r\\n"):
+    tag, kv = fields_of(line)
+    if tag == "error":
+        print(line.strip(), file=sys.stderr, flush=True)
+    if tag == "ask":
+        sock.sendall(f"xyz seq={kv['seq']}\\n".encode())
+"""
+)
+
+
+def test_a_forfeiting_bots_stderr_is_passed_through_with_its_copys_name(
+    tmp_path: Path,
+) -> None:
+    non, eager = script(tmp_path, "non", NONSENSE), script(tmp_path, "eager", EAGER)
+    done = ladder(
+        tmp_path, "--bot", eager, "--bot", non, "--deals", "1", "--clock-ms", "300", "--json"
+    )
+    assert summary(done)["forfeits"] == {"non": 2}
+    said = [line for line in done.stderr.splitlines() if line.startswith("non-")]
+    assert said and all(line.split(": ", 1)[1].startswith("error code=") for line in said)
+    assert not any(line.startswith("eager-") for line in done.stderr.splitlines())
+
+
+def test_a_bot_that_cannot_start_is_heard_and_its_last_words_stop_the_ladder(
+    tmp_path: Path,
+) -> None:
+    # a shell, not a Python: it exits within its first seconds even on a loaded machine
+    broken = "broken=sh -c 'echo no model file here >&2; exit 1'"
+    eager = script(tmp_path, "eager", EAGER)
+    done = ladder(tmp_path, "--bot", eager, "--bot", broken, "--deals", "1", "--json")
+    assert done.returncode == 2 and done.stdout == ""
+    assert "broken-1: no model file here" in done.stderr  # as it said it
+    assert "its last words: no model file here" in done.stderr  # and in the verdict
+
+
+async def test_lines_are_passed_whole_however_they_arrive(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    send, receive = trio.testing.memory_stream_pair()
+    output = BotOutput("b-2")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(output.relay, receive)
+        for piece in (b"one\r\ntw", b"o\nb-2: named already\n", b"x" * LONGEST_LINE, b"last"):
+            await send.send_all(piece)
+            await trio.testing.wait_all_tasks_blocked()
+        await send.aclose()
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        "b-2: one",
+        "b-2: two",
+        "b-2: named already",
+        "b-2: " + "x" * LONGEST_LINE,
+        "b-2: last",
+    ]
+    assert output.last_words.endswith("x" * 10 + "last")

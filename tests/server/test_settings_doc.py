@@ -1,0 +1,91 @@
+"""docs/settings.md lists every setting of the ``[server]`` table (a field of Config)
+with its true type, default and command-line flag, and names no setting that does not
+exist: a field added without its line, or a line left for a field removed, fails here."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import tomllib
+from pathlib import Path
+
+import attrs
+import pytest
+
+from deberc_net.cli import build_parser, serve_config
+from deberc_net.server.config import SETTINGS_PAGE, Config
+
+PAGE = Path(__file__).resolve().parents[2] / SETTINGS_PAGE
+# the page's words for a field's annotation (an optional field: the same, "unset" default)
+TYPES = {
+    "int": "whole number",
+    "float": "number",
+    "bool": "true/false",
+    "str": "string",
+    "list[str]": "list of strings",
+}
+ROW = re.compile(r"^\| `(\w+)` \|([^|]+)\|([^|]+)\|([^|]*)\|([^|]+)\|$")
+
+
+@attrs.frozen
+class Row:
+    name: str
+    type: str
+    default: str
+    flag: str
+
+
+def _rows() -> list[Row]:
+    rows = []
+    for line in PAGE.read_text(encoding="utf-8").splitlines():
+        found = ROW.match(line)
+        if found:
+            name, kind, default, flag, _ = (part.strip() for part in found.groups())
+            rows.append(Row(name, kind, default, flag.strip("`")))
+    return rows
+
+
+def _value(default: str) -> object:
+    """A default as the page writes it: a TOML value in backquotes, or 'unset'."""
+    if default == "unset":
+        return None
+    return tomllib.loads(f"v = {default.strip('`')}")["v"]
+
+
+def test_the_page_lists_every_setting_once_and_nothing_else() -> None:
+    names = [row.name for row in _rows()]
+    assert len(names) == len(set(names)), "a setting listed twice"
+    assert set(names) == {field.name for field in attrs.fields(Config)}
+
+
+@pytest.mark.parametrize("row", _rows(), ids=lambda row: row.name)
+def test_each_settings_type_and_default_are_the_configs(row: Row) -> None:
+    field = attrs.fields_dict(Config)[row.name]
+    assert row.type == TYPES[str(field.type).removesuffix(" | None")]
+    assert _value(row.default) == getattr(Config(), row.name)
+
+
+def test_each_flag_on_the_page_is_serves_and_sets_its_setting() -> None:
+    """The page's flags are exactly serve's flags that set a setting of the same name."""
+    commands = next(
+        action
+        for action in build_parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+    )
+    serve = commands.choices["serve"]
+    fields = attrs.fields_dict(Config)
+    flags = {
+        action.option_strings[0]: action.dest
+        for action in serve._actions
+        if action.option_strings and action.dest in fields
+    }
+    assert {row.flag: row.name for row in _rows() if row.flag} == flags
+
+
+def test_the_flag_wins_over_the_file_and_the_file_over_the_default(tmp_path: Path) -> None:
+    path = tmp_path / "club.toml"
+    path.write_text('[server]\nport = 7600\ndb = "file.sqlite3"\nlag_ms = 900\n', "utf-8")
+    parse = build_parser().parse_args
+    config = serve_config(parse(["serve", "--config", str(path), "--port", "7700"]))
+    assert (config.port, config.db, config.lag_ms) == (7700, "file.sqlite3", 900)
+    assert config.host == Config().host  # neither gives it: the default

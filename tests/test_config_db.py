@@ -1,0 +1,95 @@
+"""The commands that open the store take the server's settings file too (`--config`):
+its `db` is theirs unless `--db` is given (docs/settings.md), so an operator whose
+database is named in the file need not repeat it."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from deberc_net.cli import main
+from deberc_net.server.store import open_store
+
+
+def _settings(tmp_path: Path, db: Path) -> Path:
+    path = tmp_path / "club.toml"
+    path.write_text(f'[server]\ndb = "{db}"\nadmins = ["boss"]\n', encoding="utf-8")
+    return path
+
+
+def test_admin_registers_in_the_settings_files_db(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "club.sqlite3"
+    monkeypatch.chdir(tmp_path)  # the default file would be made here
+    settings = _settings(tmp_path, db)
+    monkeypatch.setattr("sys.stdin", io.StringIO("bosspw1\n"))
+    assert main(["admin", "boss", "--config", str(settings)]) == 0
+    out = capsys.readouterr().out
+    assert out == f"boss is registered in {db}; {settings} lists it in admins\n"
+    assert not (tmp_path / "deberc.sqlite3").exists()
+    store = open_store(str(db))
+    try:
+        assert store.account("boss") is not None
+    finally:
+        store.close()
+
+
+def test_admin_says_when_the_files_admins_leave_the_name_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, settings = tmp_path / "club.sqlite3", _settings(tmp_path, tmp_path / "other.sqlite3")
+    monkeypatch.setattr("sys.stdin", io.StringIO("annapw1\n"))
+    assert main(["admin", "anna", "--config", str(settings), "--db", str(db)]) == 0
+    out = capsys.readouterr().out  # --db won; the file's admins were still read
+    assert (
+        out
+        == f"anna is registered in {db}; list it in admins in {settings} (it is not there yet)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "command", [["records", "export"], ["ladder", "table"]], ids=lambda c: " ".join(c)
+)
+def test_a_store_command_reads_db_from_the_file_and_db_wins_over_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    settings = str(_settings(tmp_path, tmp_path / "in-file.sqlite3"))
+    assert main([*command, "--config", settings]) == 2
+    assert f"no database at {tmp_path / 'in-file.sqlite3'}" in capsys.readouterr().err
+    given = tmp_path / "given.sqlite3"
+    assert main([*command, "--config", settings, "--db", str(given)]) == 2
+    assert f"no database at {given}" in capsys.readouterr().err
+
+
+def test_ladder_run_and_worker_take_the_files_db(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = str(_settings(tmp_path, tmp_path / "l.sqlite3"))
+    # a worker's queue is PostgreSQL: the file's SQLite db is refused as --db's would be
+    assert main(["ladder", "worker", "--config", settings]) == 2
+    assert "--db takes a postgresql:// address" in capsys.readouterr().err
+    bots = ["--bot", "a=py:clients.random_bot", "--bot", "b=py:clients.random_bot"]
+    assert main(["ladder", "run", *bots, "--config", settings, "--distributed"]) == 2
+    assert "--distributed needs --db postgresql://" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        (["admin", "boss"], "deberc-net admin: unknown settings in"),
+        (["records", "export"], "deberc-net records export: unknown settings in"),
+        (["ladder", "table"], "deberc-net ladder table: unknown settings in"),
+    ],
+)
+def test_a_bad_settings_file_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str], said: str
+) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text("[server]\ndbb = 'x.sqlite3'\n", encoding="utf-8")
+    assert main([*command, "--config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(said) and "dbb (db?)" in err and err.count("\n") == 1
+    assert not (tmp_path / "x.sqlite3").exists()
