@@ -331,6 +331,7 @@ async def test_a_match_over_before_its_first_call_is_linked_and_shown_though_it_
         "totals": [0, 0],
         "winner": "ann",
         "reason": "left",
+        "stopped": False,
         "deals": [],
     }
     status, body = await web.get("/games/m999")  # an id never played: still 404

@@ -11,7 +11,7 @@ from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import view
 from deberc_net.protocol.events import TableState
 
-from ..store.base import PlayerRating, RatingPoint
+from ..store.base import STOPPED, PlayerRating, RatingPoint
 from ..table import Table
 from .plot import Series, line_chart
 
@@ -96,7 +96,7 @@ class PlayedMatch:
     reason: str
     totals: list[int]
     finished: str
-    result: str  # for the player: won, lost, drawn
+    result: str  # for the player: won, lost, drawn, or stopped (store.base.STOPPED)
 
 
 @attrs.frozen
@@ -105,6 +105,7 @@ class PlayerPage:
     won: int
     lost: int
     drawn: int
+    stopped: int  # not finished: its server lost or shut down while it ran
     games: list[PlayedMatch]  # newest first
     # his ratings, one per variant and player count (server/ratings.py), and each one's
     # value after every rated match, oldest first
@@ -145,6 +146,8 @@ def player_page(
         key = (played_as or {}).get(row["match"], name).casefold()
         winners = [w.casefold() for w in row["winner"].split(",") if w] if row["winner"] else []
         result = "drawn" if not winners else "won" if key in winners else "lost"
+        if row["reason"] in STOPPED:
+            result = "stopped"
         games.append(
             PlayedMatch(
                 match=row["match"],
@@ -158,12 +161,14 @@ def player_page(
                 result=result,
             )
         )
-    count = {r: sum(1 for g in games if g.result == r) for r in ("won", "lost", "drawn")}
+    results = ("won", "lost", "drawn", "stopped")
+    count = {r: sum(1 for g in games if g.result == r) for r in results}
     return PlayerPage(
         name=name,
         won=count["won"],
         lost=count["lost"],
         drawn=count["drawn"],
+        stopped=count["stopped"],
         games=games,
         ratings=list(ratings or []),
         rating_history=list(history or []),
