@@ -66,6 +66,7 @@ async def test_a_waiting_table_is_listed_in_html_and_json(
                 "deal": None,
                 "match": None,
                 "hand_sizes": [],
+                "away_s": [None, None],
             }
         ]
     }

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import attrs
+import trio
 
 from deberc_net.game.cards import SUITS, card_str
 from deberc_net.game.sheet import SheetRow
@@ -31,6 +33,9 @@ class TableSummary:
     deal: int | None  # the deal being played
     match: str | None  # the match id (its replay is /games/ID once it is over)
     hand_sizes: list[int]  # cards in each hand: public, as at a real table
+    # by seat: the whole seconds an away player's seat is still held (then the match
+    # is forfeited, or at a waiting table the seat freed); None for a seat not away
+    away_s: list[int | None]
 
 
 def table_summary(table: Table) -> TableSummary:
@@ -47,7 +52,18 @@ def table_summary(table: Table) -> TableSummary:
         deal=None if match is None else match.deal.deal_no,
         match=None if match is None else match.match_id,
         hand_sizes=[] if match is None else [len(hand) for hand in match.deal.hands],
+        away_s=_away_s(table, len(info.seats)),
     )
+
+
+def _away_s(table: Table, seats: int) -> list[int | None]:
+    """Each seat's whole seconds still held while its player is away (None: not away)."""
+    since, now = table.clocks.away_since, trio.current_time()
+    held_s = table.clocks.away_limit_ms / 1000
+    return [
+        None if seat not in since else max(0, math.ceil(since[seat] + held_s - now))
+        for seat in range(seats)
+    ]
 
 
 @attrs.frozen
