@@ -3,6 +3,8 @@ table tells them (``DealEnded``, or ``DealAbandoned`` when a forfeit ends the ma
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from .events import DealAbandoned, DealEnded, MatchEvent
@@ -46,3 +48,19 @@ class ScoreSheet:
                         event.deal, end.outcome, end.written, event.totals, end.hanging, event.bides
                     )
                 )
+
+
+def record_row(record: dict[str, Any]) -> SheetRow:
+    """A stored deal's row (docs/records.md), as its end told it: the bides after it are
+    those before it, and one more for the side that ordered a game it did not make."""
+    bides = list(record.get("bides_before") or [0] * len(record["written"]))
+    if record["outcome"] == "bide":
+        bides[record["player"] % len(bides)] += 1  # (four players: side = seat mod 2)
+    return SheetRow(
+        record["deal_no"],
+        record["outcome"],
+        tuple(record["written"]),
+        tuple(record["totals"]),
+        record.get("hanging", 0),
+        tuple(bides),
+    )

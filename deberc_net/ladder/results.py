@@ -93,13 +93,17 @@ class Summary:
 
 
 def rating_teams(
-    bots_by_side: list[str], points_by_side: list[int]
+    bots_by_side: list[str], points_by_side: list[int], loser: str | None = None
 ) -> tuple[list[str], list[float]]:
     """One team per bot: a bot filling two seats of a three-player game (its two copies)
-    is one team, scored by its seats' mean points, so its rating moves like anyone's."""
+    is one team, scored by its seats' mean points, so its rating moves like anyone's.
+    A forfeit is a loss (docs/bots.md): the ``loser``'s team ranks last, the others
+    share the first rank, whatever the points written before it."""
     points: dict[str, list[int]] = {}
     for bot, value in zip(bots_by_side, points_by_side, strict=True):
         points.setdefault(bot, []).append(value)
+    if loser is not None:
+        return list(points), [0.0 if bot == loser else 1.0 for bot in points]
     return list(points), [sum(v) / len(v) for v in points.values()]
 
 
@@ -154,8 +158,8 @@ class Results:
         if loser is not None:
             s.forfeits[loser] += 1
         count_pairs(s.pairs, game.key, bots, totals, loser)
-        if loser is None and s.ratings is not None:
-            teams, points = rating_teams(bots, totals)
+        if s.ratings is not None:
+            teams, points = rating_teams(bots, totals, loser)
             s.ratings.update(teams, points)
         self._sprt_step(game, bots, totals, loser)
 

@@ -154,8 +154,8 @@ COMMANDS: dict[str, CommandSpec] = {
     ),
     "sheet": CommandSpec(
         "sheet",
-        "The score sheet of your table's match (or the one you "
-        "observe): each deal's written points, bides, hanging, totals.",
+        "The score sheet of your table's match (or the one you observe; at no table, "
+        "your last finished one): each deal's written points, bides, hanging, totals.",
         "any",
     ),
     "bot": CommandSpec(

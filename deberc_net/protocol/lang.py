@@ -76,6 +76,8 @@ RU_MATCH_REASONS = {
     "short": "короткая игра",
     "stakes": "ставки",
     "gap": "отрыв 250",
+    "server-lost": "сервер потерян",  # not finished (store.base.STOPPED)
+    "shutdown": "сервер остановлен",
 }
 
 

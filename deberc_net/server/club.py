@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import attrs
 import trio
 
+from deberc_net.game.sheet import record_row
 from deberc_net.plugins import RuleKind
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
@@ -23,7 +24,7 @@ from .accounts import name_key
 from .house_games import house_bot_games, is_house_rating_name
 from .session import Session
 from .store.base import PlayerRating
-from .table import ShowHistory, history_deal
+from .table import ShowHistory, ShowSheet, history_deal
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -40,6 +41,17 @@ class Page(Generic[Item]):
     number: int
     pages: int
     first: int
+
+
+@attrs.frozen
+class _LastMatch:
+    """A player's last finished match as 'history' and 'sheet' tell it at no table."""
+
+    table: int
+    match: str
+    names: tuple[str, ...]
+    sides: tuple[tuple[int, ...], ...]
+    records: list[dict[str, Any]]  # its deals, in order (docs/records.md)
 
 
 @attrs.define(eq=False)
@@ -145,8 +157,25 @@ class Club:
         if table is not None:
             self.lobby.post_for(session, table, ShowHistory(session))
 
-    def _last_history(self, name: str) -> ev.History | None:
-        """The history of ``name``'s last finished match, from the store (its replay is
+    async def sheet(self, session: Session, item: Command) -> None:
+        if (
+            session.table is None
+            and not session.observing
+            and not self.lobby.refused_for_shutdown(session)
+        ):
+            assert session.name is not None  # at no table: your last finished match's
+            told = await trio.to_thread.run_sync(self._last_sheet, session.name)
+            if told is None:
+                session.send(ev.error("not-seated", phrase(Msg.NO_HISTORY)))
+                return
+            session.send(told)
+            return
+        table = self.lobby.watched(session)
+        if table is not None:
+            self.lobby.post_for(session, table, ShowSheet(session))
+
+    def _last_match(self, name: str) -> _LastMatch | None:
+        """``name``'s last finished match with its deals, from the store (its replay is
         public on the web too); None if he has none."""
         games = self.lobby.store.recent_games(name, 1)
         if not games:
@@ -158,8 +187,23 @@ class Club:
         names = tuple(records[0]["players"])
         count = len(records[0].get("totals_before") or game["totals"])
         sides = tuple(tuple(range(side, len(names), count)) for side in range(count))
-        deals = tuple(history_deal(r) for r in records)
-        return ev.History(game["table"], game["match"], names, sides, deals)
+        return _LastMatch(game["table"], game["match"], names, sides, records)
+
+    def _last_history(self, name: str) -> ev.History | None:
+        last = self._last_match(name)
+        if last is None:
+            return None
+        deals = tuple(history_deal(r) for r in last.records)
+        return ev.History(last.table, last.match, last.names, last.sides, deals)
+
+    def _last_sheet(self, name: str) -> ev.Sheet | None:
+        last = self._last_match(name)
+        if last is None:
+            return None
+        first = last.records[0]
+        rules = self.lobby.rules.ruleset(len(last.names), first["variant"], first["options"])
+        rows = tuple(record_row(r) for r in last.records)
+        return ev.Sheet(last.table, last.names, last.sides, rules.settings.target, rows)
 
     def _send_page(
         self,

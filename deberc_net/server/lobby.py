@@ -119,7 +119,7 @@ class Lobby:
             "state": self.table_requests.state,
             "games": self.club.games,
             "last": self.table_requests.last,
-            "sheet": self.table_requests.sheet,
+            "sheet": self.club.sheet,
             "history": self.club.history,
             "invite": self.chat.invite,
             "bot": self.table_requests.bot,

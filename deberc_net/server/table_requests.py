@@ -1,5 +1,6 @@
 """What a player asks of the table he sits at or watches: its state, the last trick,
-the score sheet, a house bot for a seat."""
+a house bot for a seat (the score sheet and the history: club.py, which tells your last
+match's at no table)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from deberc_net.protocol.messages import Msg, phrase
 
 from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind
 from .session import Session
-from .table import ShowLast, ShowSheet, ShowState, SummonBot
+from .table import ShowLast, ShowState, SummonBot
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -32,11 +33,6 @@ class TableRequests:
         table = self.lobby.watched(session)
         if table is not None:
             self.lobby.post_for(session, table, ShowLast(session))
-
-    async def sheet(self, session: Session, item: Command) -> None:
-        table = self.lobby.watched(session)
-        if table is not None:
-            self.lobby.post_for(session, table, ShowSheet(session))
 
     async def bot(self, session: Session, item: Command) -> None:
         args = [a.lower() for a in item.args]

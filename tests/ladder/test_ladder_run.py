@@ -402,6 +402,10 @@ def test_a_bot_that_hangs_forfeits_on_the_clock(tmp_path: Path) -> None:
     p = pair_of(data, "eager", "hang")
     assert (p["wins"], p["losses"], p["forfeits"]) == (2, 0, {"hang": 2})
     assert [(g["reason"], g["forfeit"]) for g in games_in(db)] == [("timeouts", "hang")] * 2
+    # a forfeit is a loss in the ratings too (docs/bots.md): the forfeiting bot drops
+    rated = {r["bot"]: r for r in data["ratings"]}
+    assert rated["eager"]["mu"] > 25 > rated["hang"]["mu"]
+    assert [r["bot"] for r in data["ratings"]] == ["eager", "hang"]
 
 
 def test_a_bot_that_only_sends_illegal_calls_forfeits_on_timeouts(tmp_path: Path) -> None:

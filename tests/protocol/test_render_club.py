@@ -182,3 +182,21 @@ def test_the_banner_tells_the_way_to_russian_on_a_second_line() -> None:
         "hello server=deberc-net version=0.1.0 protocol=1 "
         "text=Deberts for people and bots. Type 'help'."
     ]
+
+
+def test_a_stopped_match_in_games_says_why_in_both_languages() -> None:
+    """A match its server did not finish (docs/protocol.md §5.11): no winner, and the
+    reason in the reader's language."""
+    games = ev.Games(
+        "anna",
+        tuple(
+            ev.Game("m9", 3, ("anna", "boris"), "moscow", None, reason, (229, 327), "2026-12-02")
+            for reason in ("shutdown", "server-lost")
+        ),
+    )
+    assert [x.split("  ")[-1] for x in render(games, HUMAN)] == [
+        "winner - (shutdown)",
+        "winner - (server-lost)",
+    ]
+    ru = render_ru(games)
+    assert "сервер остановлен" in ru[-2] and "сервер потерян" in ru[-1]

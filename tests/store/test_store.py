@@ -238,16 +238,20 @@ def test_a_server_ends_only_its_own_matches_and_those_of_dead_servers(store_db: 
         assert exported(third) == []
         first.close()  # a server stopping ends its own running match, only its own
         assert [r["match"] for r in exported(third)] == ["m1"]
+        # listed, as a dead server's is (docs/scaling.md), stopped by the shutdown
+        (stopped,) = third.recent_games("ann")
+        assert (stopped["match"], stopped["winner"], stopped["reason"]) == ("m1", None, "shutdown")
+        assert stopped["totals"] == [10, 20] and third.finished_match("m1") is not None
         assert third.heartbeat(30.0) == 0  # the second is alive: nothing ended
         silence(store_db, second.server_id)  # the second stops beating (a crash)
         second.add_deal(deal("m2", 2))
         assert third.heartbeat(30.0) == 1
         assert sorted(r["match"] for r in exported(third)) == ["m1", "m2", "m2"]
         # the dead server's match is listed, lost: no winner, the totals of its last deal
-        (lost,) = third.recent_games("Бо")
+        lost, _ = third.recent_games("Бо")
         assert (lost["match"], lost["winner"], lost["reason"]) == ("m2", None, "server-lost")
         assert (lost["totals"], lost["players"]) == ([20, 40], ["ann", "Бо"])
-        assert third.heartbeat(30.0) == 0 and len(third.recent_games("ann")) == 1
+        assert third.heartbeat(30.0) == 0 and len(third.recent_games("ann")) == 2
         assert all(r["seed"] is None for r in exported(third))  # seedless for good
         assert second.heartbeat(30.0) == 0  # back from a stall: it beats on, as itself
         second.add_deal(deal("m3", 1))

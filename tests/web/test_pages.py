@@ -66,6 +66,7 @@ async def test_a_waiting_table_is_listed_in_html_and_json(
                 "deal": None,
                 "match": None,
                 "hand_sizes": [],
+                "away_s": [None, None],
             }
         ]
     }
@@ -287,6 +288,7 @@ async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(
         ]
         status, body = await web.get(f"/players/{name}")
         assert status == 200 and b'<a href="/games/m1">m1</a>' in body
+        assert b"in the last finished match." in body  # one: no "last 1 ... matches"
     for missing in ("carl", "no%20such"):  # no match, or not a possible name
         status, body = await web.get(f"/api/players/{missing}")
         assert status == 404 and b"no finished match of" in body
@@ -331,6 +333,7 @@ async def test_a_match_over_before_its_first_call_is_linked_and_shown_though_it_
         "totals": [0, 0],
         "winner": "ann",
         "reason": "left",
+        "stopped": False,
         "deals": [],
     }
     status, body = await web.get("/games/m999")  # an id never played: still 404

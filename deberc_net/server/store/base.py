@@ -247,13 +247,17 @@ def match_row(
     )
 
 
+# Why a match that did not end is listed: its server died (silent past its time), or
+# stopped cleanly (SIGTERM) while it ran. Nobody won, lost or drew it.
 SERVER_LOST = "server-lost"
+SHUTDOWN = "shutdown"
+STOPPED = frozenset({SERVER_LOST, SHUTDOWN})
 
 
-def lost_match_row(match_id: str, last_deal: str) -> tuple[Any, ...]:
-    """The ``matches`` row of a match whose server died, from its last stored deal: no
-    winner (nobody lost it), reason ``server-lost``, the totals after that deal; the
-    deal in play when the server died is gone with it."""
+def lost_match_row(match_id: str, last_deal: str, reason: str = SERVER_LOST) -> tuple[Any, ...]:
+    """The ``matches`` row of a match its server did not finish, from its last stored
+    deal: no winner (nobody lost it), ``reason`` (one of STOPPED), the totals after that
+    deal; the deal in play when the server died or stopped is gone with it."""
     record = json.loads(last_deal)
     table = str(record["table"])
     return match_row(
@@ -263,7 +267,7 @@ def lost_match_row(match_id: str, last_deal: str) -> tuple[Any, ...]:
         record["variant"],
         record["options"],
         None,
-        SERVER_LOST,
+        reason,
         record["totals"],
     )
 
@@ -274,6 +278,7 @@ ORPHANED = (
     "SELECT match_id FROM running WHERE server IS NULL OR server NOT IN (SELECT id FROM servers)"
 )
 LAST_DEAL = "SELECT record FROM deals WHERE match_id = {p} ORDER BY deal_no DESC LIMIT 1"
+OWN_RUNNING = "SELECT match_id FROM running WHERE server = {p}"  # a server's own, at its stop
 
 
 def player_rows(match_id: str, players: list[str]) -> list[tuple[str, str]]:

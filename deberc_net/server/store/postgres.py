@@ -24,12 +24,15 @@ from .base import (
     MATCH_IDS,
     MATCH_RECORDS,
     ORPHANED,
+    OWN_RUNNING,
     PLAYER_RATINGS,
     RATING_HISTORY,
     RATINGS_FOR,
     RELEASED_RECORDS,
     SAVE_HISTORY,
     SAVE_RATING,
+    SERVER_LOST,
+    SHUTDOWN,
     STANDINGS,
     PlayerRating,
     RatingPoint,
@@ -98,8 +101,10 @@ class PostgresStore:
             ) from None
 
     def close(self) -> None:
-        if self.server_id is not None:  # a server's own matches end with it
+        if self.server_id is not None:  # a server's own matches end with it, listed
             with self._pool.connection() as conn:
+                own = conn.execute(OWN_RUNNING.format(p="%s"), (self.server_id,)).fetchall()
+                _list_stopped(conn, [m for (m,) in own], SHUTDOWN)
                 conn.execute("DELETE FROM running WHERE server = %s", (self.server_id,))
                 conn.execute("DELETE FROM servers WHERE id = %s", (self.server_id,))
         self._pool.close()
@@ -288,11 +293,20 @@ def _end_the_dead(conn: psycopg.Connection[Any], dead_after_s: float) -> int:
         "DELETE FROM servers WHERE heartbeat < now() - make_interval(secs => %s)",
         (dead_after_s,),
     )
-    for (match_id,) in conn.execute(ORPHANED).fetchall():
+    orphaned = [m for (m,) in conn.execute(ORPHANED).fetchall()]
+    _list_stopped(conn, orphaned, SERVER_LOST)
+    cur = conn.execute(f"DELETE FROM running WHERE match_id IN ({ORPHANED})")
+    return cur.rowcount
+
+
+def _list_stopped(conn: psycopg.Connection[Any], match_ids: list[str], reason: str) -> None:
+    """List the running matches their server did not finish (``reason``: one of STOPPED),
+    each from its last stored deal; one without a deal is not listed."""
+    for match_id in match_ids:
         last = conn.execute(LAST_DEAL.format(p="%s"), (match_id,)).fetchone()
         if last is None:
             continue  # not one deal stored: nothing to list
-        row = lost_match_row(match_id, last[0])
+        row = lost_match_row(match_id, last[0], reason)
         added = conn.execute(
             "INSERT INTO matches (id, table_id, players, variant, options, winner, reason,"
             " totals) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
@@ -304,8 +318,6 @@ def _end_the_dead(conn: psycopg.Connection[Any], dead_after_s: float) -> int:
                     "INSERT INTO match_players (match_id, key) VALUES (%s, %s)",
                     player_rows(match_id, json.loads(row[2])),
                 )
-    cur = conn.execute(f"DELETE FROM running WHERE match_id IN ({ORPHANED})")
-    return cur.rowcount
 
 
 def connect(url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> psycopg.Connection[Any]:

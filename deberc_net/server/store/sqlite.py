@@ -23,12 +23,15 @@ from .base import (
     MATCH_IDS,
     MATCH_RECORDS,
     ORPHANED,
+    OWN_RUNNING,
     PLAYER_RATINGS,
     RATING_HISTORY,
     RATINGS_FOR,
     RELEASED_RECORDS,
     SAVE_HISTORY,
     SAVE_RATING,
+    SERVER_LOST,
+    SHUTDOWN,
     STANDINGS,
     PlayerRating,
     RatingPoint,
@@ -109,9 +112,11 @@ class SQLiteStore:
 
     def close(self) -> None:
         with self._lock:
-            if self.server_id is not None:  # a server's own matches end with it
+            if self.server_id is not None:  # a server's own matches end with it, listed
                 with self._db:
                     self._db.execute("BEGIN IMMEDIATE")
+                    own = self._db.execute(OWN_RUNNING.format(p="?"), (self.server_id,))
+                    self._list_stopped([m for (m,) in own.fetchall()], SHUTDOWN)
                     self._db.execute("DELETE FROM running WHERE server = ?", (self.server_id,))
                     self._db.execute("DELETE FROM servers WHERE id = ?", (self.server_id,))
             self._db.close()
@@ -132,11 +137,19 @@ class SQLiteStore:
             "DELETE FROM servers WHERE heartbeat < julianday('now') - ? / 86400.0",
             (dead_after_s,),
         )
-        for (match_id,) in self._db.execute(ORPHANED).fetchall():
+        orphaned = [m for (m,) in self._db.execute(ORPHANED).fetchall()]
+        self._list_stopped(orphaned, SERVER_LOST)
+        cur = self._db.execute(f"DELETE FROM running WHERE match_id IN ({ORPHANED})")
+        return cur.rowcount
+
+    def _list_stopped(self, match_ids: list[str], reason: str) -> None:
+        """List the running matches its server did not finish (``reason``: one of
+        STOPPED), each from its last stored deal; one without a deal is not listed."""
+        for match_id in match_ids:
             last = self._db.execute(LAST_DEAL.format(p="?"), (match_id,)).fetchone()
             if last is None:
                 continue  # not one deal stored: nothing to list
-            row = lost_match_row(match_id, last[0])
+            row = lost_match_row(match_id, last[0], reason)
             added = self._db.execute(
                 "INSERT OR IGNORE INTO matches (id, table_id, players, variant, options,"
                 " winner, reason, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -147,8 +160,6 @@ class SQLiteStore:
                     "INSERT INTO match_players (match_id, key) VALUES (?, ?)",
                     player_rows(match_id, json.loads(row[2])),
                 )
-        cur = self._db.execute(f"DELETE FROM running WHERE match_id IN ({ORPHANED})")
-        return cur.rowcount
 
     def heartbeat(self, dead_after_s: float) -> int:
         with self._lock, self._db:

@@ -38,19 +38,20 @@ PLAYER_GAMES = 50  # the newest finished matches a player's page lists
 def finished_match_read(
     store: Store, match_id: str
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    """A finished match's records, or (none stored) its row: ([], None) for a match
+    """A finished match's records and its row (the row says why a match its last deal
+    does not end was over: a forfeit between deals, a stop): ([], None) for a match
     unknown or still running."""
 
     def stored_records() -> list[dict[str, Any]]:
         return [json.loads(body) for body in store.match_records(match_id)]
 
     found = stored_records()
-    if found:
-        return found, None
     row = store.finished_match(match_id)
+    if found or row is None:
+        return found, row
     # it may have ended between the two reads: its deals are stored before the match
     # is marked over, so a second read finds them if it had any
-    return (stored_records() if row is not None else []), row
+    return stored_records(), row
 
 
 def make_app(lobby: Lobby) -> Starlette:
@@ -99,7 +100,7 @@ def make_app(lobby: Lobby) -> Starlette:
             return None
         records, row = await trio.to_thread.run_sync(finished_match_read, lobby.store, match_id)
         if records:
-            return replay_match(records, lobby.rules)
+            return replay_match(records, lobby.rules, row)
         # over before its first call (a forfeit): no deal to replay, but it was played
         return None if row is None else replay_without_deals(row)
 
@@ -122,6 +123,7 @@ def make_app(lobby: Lobby) -> Starlette:
                 "totals": replay.totals,
                 "winner": replay.winner,
                 "reason": replay.reason,
+                "stopped": replay.stopped,
                 "deals": [d.record for d in replay.deals],
             }
         )

@@ -33,6 +33,8 @@ from deberc_net.game.record import replay_calls, unveil
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
 
+from ..store.base import SHUTDOWN, STOPPED
+
 
 @attrs.frozen
 class Trick:
@@ -65,16 +67,25 @@ class Replay:
     options: list[str]
     deals: list[ReplayedDeal]
     totals: list[int]
-    winner: str | None  # the side's names, or None for a draw
-    reason: str  # why the match ended (docs/records.md match_over)
+    winner: str | None  # the side's names, or None for a draw or a match stopped
+    reason: str  # why the match ended (docs/records.md match_over), or why it stopped
+
+    @property
+    def stopped(self) -> bool:
+        """Not finished: its server died or shut down while it ran (no winner, no draw)."""
+        return self.reason in STOPPED
 
 
 class NoSuchGame(LookupError):
     """No finished match with that id in the store."""
 
 
-def replay_match(records: list[dict[str, Any]], book: RuleBook) -> Replay:
-    """Rebuild every deal with the engine from its record (docs/records.md)."""
+def replay_match(
+    records: list[dict[str, Any]], book: RuleBook, row: dict[str, Any] | None = None
+) -> Replay:
+    """Rebuild every deal with the engine from its record (docs/records.md). ``row``:
+    the match's stored row (``Store.finished_match``), which says how it ended when its
+    last deal does not (a forfeit between deals, a server lost or stopped)."""
     if not records:
         raise NoSuchGame("no finished match with that id")
     first = records[0]
@@ -88,6 +99,11 @@ def replay_match(records: list[dict[str, Any]], book: RuleBook) -> Replay:
     winner = (
         None if winner_side is None else ", ".join(first["players"][s] for s in sides[winner_side])
     )
+    reason = over.get("reason", "")
+    if not over:  # the match ended after its last deal, or never did
+        ended = replay_without_deals(row) if row is not None else None
+        # (no row: a clean stop before stopped matches were listed left only its deals)
+        winner, reason = (None, SHUTDOWN) if ended is None else (ended.winner, ended.reason)
     return Replay(
         match=first["match"],
         players=list(first["players"]),
@@ -96,7 +112,7 @@ def replay_match(records: list[dict[str, Any]], book: RuleBook) -> Replay:
         deals=deals,
         totals=totals,
         winner=winner,
-        reason=over.get("reason", ""),
+        reason=reason,
     )
 
 

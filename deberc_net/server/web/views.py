@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import attrs
+import trio
 
 from deberc_net.game.cards import SUITS, card_str
 from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import view
 from deberc_net.protocol.events import TableState
 
-from ..store.base import PlayerRating, RatingPoint
+from ..store.base import STOPPED, PlayerRating, RatingPoint
 from ..table import Table
 from .plot import Series, line_chart
 
@@ -31,6 +33,9 @@ class TableSummary:
     deal: int | None  # the deal being played
     match: str | None  # the match id (its replay is /games/ID once it is over)
     hand_sizes: list[int]  # cards in each hand: public, as at a real table
+    # by seat: the whole seconds an away player's seat is still held (then the match
+    # is forfeited, or at a waiting table the seat freed); None for a seat not away
+    away_s: list[int | None]
 
 
 def table_summary(table: Table) -> TableSummary:
@@ -47,7 +52,18 @@ def table_summary(table: Table) -> TableSummary:
         deal=None if match is None else match.deal.deal_no,
         match=None if match is None else match.match_id,
         hand_sizes=[] if match is None else [len(hand) for hand in match.deal.hands],
+        away_s=_away_s(table, len(info.seats)),
     )
+
+
+def _away_s(table: Table, seats: int) -> list[int | None]:
+    """Each seat's whole seconds still held while its player is away (None: not away)."""
+    since, now = table.clocks.away_since, trio.current_time()
+    held_s = table.clocks.away_limit_ms / 1000
+    return [
+        None if seat not in since else max(0, math.ceil(since[seat] + held_s - now))
+        for seat in range(seats)
+    ]
 
 
 @attrs.frozen
@@ -96,7 +112,7 @@ class PlayedMatch:
     reason: str
     totals: list[int]
     finished: str
-    result: str  # for the player: won, lost, drawn
+    result: str  # for the player: won, lost, drawn, or stopped (store.base.STOPPED)
 
 
 @attrs.frozen
@@ -105,6 +121,7 @@ class PlayerPage:
     won: int
     lost: int
     drawn: int
+    stopped: int  # not finished: its server lost or shut down while it ran
     games: list[PlayedMatch]  # newest first
     # his ratings, one per variant and player count (server/ratings.py), and each one's
     # value after every rated match, oldest first
@@ -145,6 +162,8 @@ def player_page(
         key = (played_as or {}).get(row["match"], name).casefold()
         winners = [w.casefold() for w in row["winner"].split(",") if w] if row["winner"] else []
         result = "drawn" if not winners else "won" if key in winners else "lost"
+        if row["reason"] in STOPPED:
+            result = "stopped"
         games.append(
             PlayedMatch(
                 match=row["match"],
@@ -158,12 +177,14 @@ def player_page(
                 result=result,
             )
         )
-    count = {r: sum(1 for g in games if g.result == r) for r in ("won", "lost", "drawn")}
+    results = ("won", "lost", "drawn", "stopped")
+    count = {r: sum(1 for g in games if g.result == r) for r in results}
     return PlayerPage(
         name=name,
         won=count["won"],
         lost=count["lost"],
         drawn=count["drawn"],
+        stopped=count["stopped"],
         games=games,
         ratings=list(ratings or []),
         rating_history=list(history or []),

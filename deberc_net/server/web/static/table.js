@@ -53,6 +53,16 @@
       el.querySelector(".laid").replaceChildren(...laid);
     }
   }
+  // The served page says how long an away seat is held; live, only that it is away.
+  function markAway(seat, away) {
+    const el = document.getElementById("seat-" + seat);
+    if (!el) return;
+    el.querySelector(".away")?.remove();
+    if (!away) return;
+    const note = document.createElement("div");
+    note.className = "away"; note.textContent = "away: the seat is held a while";
+    el.append(note);
+  }
   function drawTalk() {
     const ol = document.getElementById("talk");
     ol.replaceChildren(...st.talk.map((t) => {
@@ -94,7 +104,8 @@
       case "start":
         names = list(f.players); st.match = f.match; break;
       case "seated": names[Number(f.seat)] = f.name; break;
-      case "left": names[Number(f.seat)] = "-"; break;
+      case "left": names[Number(f.seat)] = "-"; markAway(f.seat, false); break;
+      case "away": case "back": markAway(f.seat, f.kind === "away"); break;
       case "deal":
         st.trick = []; st.talk = []; st.toAct = null;
         setStatus(f.deal, f.turned);

@@ -16,7 +16,8 @@
       const rows = tables.map((t) => {
         const tr = document.createElement("tr");
         tr.append(cell(String(t.id), "/table/" + t.id),
-          cell(t.players.map((p) => p || "(free)").join(", ")), cell(t.variant),
+          cell(t.players.map((p, i) => (p || "(free)") + (t.away_s[i] === null ? "" : " (away)"))
+            .join(", ")), cell(t.variant),
           cell(t.options.join(", ") || "–"), cell(t.state), cell(t.deal ? String(t.deal) : "–"),
           cell(t.score ? t.score.join(" : ") : "–"), cell(String(t.observers)));
         return tr;
