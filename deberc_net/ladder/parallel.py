@@ -200,10 +200,15 @@ class _Counter:
 
     async def read(self, child: _Child) -> None:
         buffer = LineBuffer()
+        said_how_it_ended = False  # a part's last line: its crashes, or what stopped it
         async with trio.lowlevel.FdStream(child.up) as stream:  # closes it at the end
             while data := await stream.receive_some(65536):
                 for line in buffer.feed(data):
-                    self._take(json.loads(line))
+                    item = json.loads(line)
+                    self._take(item)
+                    said_how_it_ended = "index" not in item
+        if not said_how_it_ended:  # killed outright (SIGKILL, the OOM killer)
+            self._fail(f"a ladder process (pid {child.pid}) ended before its games were played")
 
     def _take(self, item: dict[str, Any]) -> None:
         if "index" in item:
@@ -220,8 +225,12 @@ class _Counter:
             )
         elif "crashes" in item:
             self.summary.crashes.update(item["crashes"])
-        elif self.error is None:  # the first part's failure is the ladder's
-            self.error = item.get("error") or f"a ladder process failed: {item.get('failed')}"
+        else:
+            self._fail(item.get("error") or f"a ladder process failed: {item.get('failed')}")
+
+    def _fail(self, reason: str) -> None:
+        if self.error is None:  # the first part's failure is the ladder's
+            self.error = reason
             for child in self.children:  # the others stop at once
                 child.end()
 

@@ -5,12 +5,16 @@ the results counted in schedule order, so a seeded ladder gives what one process
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 from deberc_net.ladder.parallel import parts_of
 from deberc_net.ladder.schedule import schedule
 
-from .helpers import HEUR, PY, RAND, games_in, ladder, records_in, summary
+from .helpers import HEUR, PY, RAND, games_in, ladder, ladder_argv, records_in, summary
 
 RAND_PROCESS = f"rand={PY} -m clients.random_bot --seed 1"
 
@@ -115,3 +119,39 @@ def test_every_game_of_a_board_goes_to_one_part_boards_dealt_in_turn() -> None:
     assert boards == [{1, 3, 5}, {2, 4}]  # boards count from 1
     assert all(part == sorted(part) for part in parts)  # each in schedule order
     assert len(parts_of(games, 9)) == 5  # no part without a board
+
+
+def _parts(pid: int, count: int, within_s: float = 20) -> list[int]:
+    """The ``count`` processes ``pid`` forked, once it has (Linux's /proc)."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        if len(children) >= count:
+            return [int(child) for child in children]
+        time.sleep(0.05)
+    raise AssertionError(f"the ladder forked no {count} parts in {within_s} s")
+
+
+def test_a_process_killed_outright_stops_the_others_with_status_2(tmp_path: Path) -> None:
+    """A part killed (SIGKILL, as the OOM killer does) says nothing of how it ended: the
+    ladder stops the other part at once, not after its thousands of boards, and says so."""
+    argv = ladder_argv(
+        tmp_path / "ladder.sqlite3",
+        *("--bot", HEUR, "--bot", RAND, "--deals", "20000", "--processes", "2", "--json"),
+    )
+    with subprocess.Popen(
+        argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as done:
+        try:
+            killed = _parts(done.pid, 2)[0]
+            os.kill(killed, signal.SIGKILL)
+            out, err = done.communicate(timeout=30)
+        finally:
+            if done.poll() is None:  # the other part played on: end the test's ladder
+                done.kill()
+    assert done.returncode == 2, err
+    said = err.strip().splitlines()[-1]
+    assert said == (
+        f"deberc-net ladder: a ladder process (pid {killed}) ended before its games were played"
+    ), said
+    assert out == "" and "Traceback" not in err
