@@ -4,7 +4,6 @@ the results counted in schedule order, so a seeded ladder gives what one process
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -14,23 +13,9 @@ from pathlib import Path
 from deberc_net.ladder.parallel import parts_of
 from deberc_net.ladder.schedule import schedule
 
-from .helpers import HEUR, PY, RAND, games_in, ladder, ladder_argv, records_in, summary
+from .helpers import HEUR, PY, RAND, deals_in, games_in, ladder, ladder_argv, summary
 
 RAND_PROCESS = f"rand={PY} -m clients.random_bot --seed 1"
-
-
-def _deals(db: Path) -> list[str]:
-    """Every deal, call by call, but for the time taken, the table and match ids and
-    which copy of a bot sat where."""
-    deals = []
-    for record in records_in(db):
-        assert record["seed"] and record["deck"]  # released: the whole deal
-        for call in record["calls"]:
-            call.pop("ms")
-        record["players"] = [name.rsplit("-", 1)[0] for name in record["players"]]
-        del record["table"], record["match"]
-        deals.append(json.dumps(record, sort_keys=True))
-    return sorted(deals)
 
 
 def test_two_processes_play_the_ladder_one_plays(tmp_path: Path) -> None:
@@ -49,7 +34,7 @@ def test_two_processes_play_the_ladder_one_plays(tmp_path: Path) -> None:
     strip = [(g["board"], g["seating"], g["written"], g["reason"]) for g in games_in(one)]
     assert [(g["board"], g["seating"], g["written"], g["reason"]) for g in games_in(two)] == strip
     assert len({g["match_id"] for g in games_in(two)}) == 10  # the parts share the numbers
-    assert _deals(two) == _deals(one) and len(_deals(one)) == 10
+    assert deals_in(two) == deals_in(one) and len(deals_in(one)) == 10
 
 
 def test_the_sprt_stops_every_process(tmp_path: Path) -> None:
