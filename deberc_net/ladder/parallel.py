@@ -107,6 +107,7 @@ async def _play_part(ladder: _Part, control: int) -> None:
 def _part_main(options: LadderOptions, indices: list[int], up: int, control: int) -> int:
     """A forked part's whole life; its exit status."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides (Ctrl-C reaches all)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held back by the fork
     status = 0
     try:
         ladder = _Part(options, indices, up)
@@ -235,6 +236,8 @@ class _Counter:
                 child.end()
 
     async def run(self) -> None:
+        # a Ctrl-C held back while forking (see run_parallel) arrives now, to trio
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         async with trio.open_nursery() as nursery:
             for child in self.children:
                 nursery.start_soon(self.read, child)
@@ -277,6 +280,9 @@ def run_parallel(
     progress = LadderProgress(len(games)) if options.progress else None
     counter = _Counter(games, summary, progress)
     started = time.perf_counter()
+    # Ctrl-C waits until trio runs: one pressed as the ladder forks lands in Python's
+    # at-fork callbacks (logging's), which print and drop it, and the parts played on
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         for indices in parts_of(games, processes):
             counter.children.append(_fork(part_options, indices, counter.children))
@@ -288,6 +294,7 @@ def run_parallel(
             raise
         raise ScheduleError(INTERRUPTED) from None
     finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         _reap(counter.children)
         if progress is not None:
             progress.close()

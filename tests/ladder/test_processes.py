@@ -4,11 +4,13 @@ the results counted in schedule order, so a seeded ladder gives what one process
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 from deberc_net.ladder.parallel import parts_of
 from deberc_net.ladder.schedule import schedule
@@ -117,16 +119,84 @@ def _parts(pid: int, count: int, within_s: float = 20) -> list[int]:
     raise AssertionError(f"the ladder forked no {count} parts in {within_s} s")
 
 
+def _gone(pid: int, within_s: float = 20) -> bool:
+    """Whether process ``pid`` has exited (or is a zombie no one waited for) by then."""
+    deadline = time.monotonic() + within_s
+    while True:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return True
+        if state == "Z":
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+
+
+def _long_ladder(
+    tmp_path: Path, *python: str, deals: int = 20000, **popen: Any
+) -> subprocess.Popen[str]:
+    """A ladder of two processes far longer than any test: one to stop. ``python``: the
+    interpreter's own arguments before the ladder's (``-c`` code that then runs it)."""
+    argv = ladder_argv(
+        tmp_path / "ladder.sqlite3",
+        *("--bot", HEUR, "--bot", RAND, "--deals", str(deals), "--processes", "2", "--json"),
+    )
+    if python:
+        argv[1:3] = python
+    return subprocess.Popen(
+        argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen
+    )
+
+
+# Ctrl-C the moment the ladder forks (as a person may press it at the start): Python runs
+# its at-fork callbacks (logging's among them) in the parent then, and an exception
+# there is printed and dropped: the KeyboardInterrupt was lost, the parts played on
+CTRL_C_AT_FORK = """
+import os, signal, sys
+os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), signal.SIGINT))
+sys.argv[0] = "deberc-net"
+from deberc_net.cli import main
+raise SystemExit(main())
+"""
+
+
+def test_ctrl_c_as_the_ladder_forks_stops_every_process_with_one_line(tmp_path: Path) -> None:
+    """The ladder stops its parts and says so in one line, status 2 (not 0 after every
+    board); its output ends only once no part holds it open either."""
+    with _long_ladder(tmp_path, "-c", CTRL_C_AT_FORK, deals=2000) as done:
+        try:
+            out, err = done.communicate(timeout=30)
+        finally:
+            if done.poll() is None:
+                done.kill()
+    assert done.returncode == 2, err
+    assert err.strip() == "deberc-net ladder: interrupted: the ladder's processes are stopped"
+    assert out == ""
+
+
+def test_the_ladder_killed_by_sigterm_leaves_no_process_running(tmp_path: Path) -> None:
+    """The ladder itself ended by SIGTERM (no handler: it dies at once): its parts see
+    their pipe from it close and stop too, rather than play on with no one counting."""
+    with _long_ladder(tmp_path) as done:
+        try:
+            parts = _parts(done.pid, 2)
+            done.send_signal(signal.SIGTERM)
+            done.communicate(timeout=30)
+            assert all(_gone(part) for part in parts)
+        finally:
+            if done.poll() is None:
+                done.kill()
+            for part in parts:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(part, signal.SIGKILL)
+
+
 def test_a_process_killed_outright_stops_the_others_with_status_2(tmp_path: Path) -> None:
     """A part killed (SIGKILL, as the OOM killer does) says nothing of how it ended: the
     ladder stops the other part at once, not after its thousands of boards, and says so."""
-    argv = ladder_argv(
-        tmp_path / "ladder.sqlite3",
-        *("--bot", HEUR, "--bot", RAND, "--deals", "20000", "--processes", "2", "--json"),
-    )
-    with subprocess.Popen(
-        argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    ) as done:
+    with _long_ladder(tmp_path) as done:
         try:
             killed = _parts(done.pid, 2)[0]
             os.kill(killed, signal.SIGKILL)
