@@ -107,6 +107,7 @@ async def _play_part(ladder: _Part, control: int) -> None:
 def _part_main(options: LadderOptions, indices: list[int], up: int, control: int) -> int:
     """A forked part's whole life; its exit status."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides (Ctrl-C reaches all)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held back by the fork
     status = 0
     try:
         ladder = _Part(options, indices, up)
@@ -200,10 +201,15 @@ class _Counter:
 
     async def read(self, child: _Child) -> None:
         buffer = LineBuffer()
+        said_how_it_ended = False  # a part's last line: its crashes, or what stopped it
         async with trio.lowlevel.FdStream(child.up) as stream:  # closes it at the end
             while data := await stream.receive_some(65536):
                 for line in buffer.feed(data):
-                    self._take(json.loads(line))
+                    item = json.loads(line)
+                    self._take(item)
+                    said_how_it_ended = "index" not in item
+        if not said_how_it_ended:  # killed outright (SIGKILL, the OOM killer)
+            self._fail(f"a ladder process (pid {child.pid}) ended before its games were played")
 
     def _take(self, item: dict[str, Any]) -> None:
         if "index" in item:
@@ -220,12 +226,18 @@ class _Counter:
             )
         elif "crashes" in item:
             self.summary.crashes.update(item["crashes"])
-        elif self.error is None:  # the first part's failure is the ladder's
-            self.error = item.get("error") or f"a ladder process failed: {item.get('failed')}"
+        else:
+            self._fail(item.get("error") or f"a ladder process failed: {item.get('failed')}")
+
+    def _fail(self, reason: str) -> None:
+        if self.error is None:  # the first part's failure is the ladder's
+            self.error = reason
             for child in self.children:  # the others stop at once
                 child.end()
 
     async def run(self) -> None:
+        # a Ctrl-C held back while forking (see run_parallel) arrives now, to trio
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         async with trio.open_nursery() as nursery:
             for child in self.children:
                 nursery.start_soon(self.read, child)
@@ -268,6 +280,9 @@ def run_parallel(
     progress = LadderProgress(len(games)) if options.progress else None
     counter = _Counter(games, summary, progress)
     started = time.perf_counter()
+    # Ctrl-C waits until trio runs: one pressed as the ladder forks lands in Python's
+    # at-fork callbacks (logging's), which print and drop it, and the parts played on
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         for indices in parts_of(games, processes):
             counter.children.append(_fork(part_options, indices, counter.children))
@@ -279,6 +294,7 @@ def run_parallel(
             raise
         raise ScheduleError(INTERRUPTED) from None
     finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         _reap(counter.children)
         if progress is not None:
             progress.close()

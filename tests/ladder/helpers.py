@@ -148,6 +148,21 @@ def records_in(db: Path) -> list[dict[str, Any]]:
         store.close()
 
 
+def deals_in(db: Path) -> list[str]:
+    """Every released deal, call by call, sorted, but for what two runs of one seeded
+    ladder may differ in: the time taken, the table and match ids and which copy of a
+    bot sat where (the order copies come free in)."""
+    deals = []
+    for record in records_in(db):
+        assert record["seed"] and record["deck"]  # released: the whole deal
+        for call in record["calls"]:
+            call.pop("ms")
+        record["players"] = [name.rsplit("-", 1)[0] for name in record["players"]]
+        del record["table"], record["match"]
+        deals.append(json.dumps(record, sort_keys=True))
+    return sorted(deals)
+
+
 def pair_of(data: dict[str, Any], a: str, b: str) -> dict[str, Any]:
     (found,) = [p for p in data["pairs"] if (p["a"], p["b"]) == (a, b)]
     return found

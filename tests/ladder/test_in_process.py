@@ -4,12 +4,11 @@ bots that run as processes over TCP."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from deberc_net.ladder.supervisor import BotSpec
 
-from .helpers import HEUR, RAND, games_in, ladder, records_in, summary
+from .helpers import HEUR, RAND, deals_in, games_in, ladder, summary
 
 
 def _strip(db: Path) -> list[tuple[int, list[str], list[int], str]]:
@@ -60,19 +59,7 @@ def test_two_seeded_in_process_random_bots_are_deterministic_told_all_or_only_as
     assert sorted(_strip(one)) == sorted(_strip(two))  # copies may finish in any order
     # and every deal alike, call by call, but for the time taken, the table and match
     # ids and which copy of a bot sat where (the order copies come free in)
-    assert _deals(one) == _deals(two) and len(_deals(one)) == 20
-
-
-def _deals(db: Path) -> list[str]:
-    deals = []
-    for record in records_in(db):
-        assert record["seed"] and record["deck"]  # released: the whole deal
-        for call in record["calls"]:
-            call.pop("ms")
-        record["players"] = [name.rsplit("-", 1)[0] for name in record["players"]]
-        del record["table"], record["match"]
-        deals.append(json.dumps(record, sort_keys=True))
-    return sorted(deals)
+    assert deals_in(one) == deals_in(two) and len(deals_in(one)) == 20
 
 
 def test_a_bot_spec_knows_whether_its_brain_acts_on_its_asks_alone() -> None:

@@ -4,29 +4,20 @@ the results counted in schedule order, so a seeded ladder gives what one process
 
 from __future__ import annotations
 
-import json
+import contextlib
+import os
+import signal
+import subprocess
+import time
 from pathlib import Path
+from typing import Any
 
 from deberc_net.ladder.parallel import parts_of
 from deberc_net.ladder.schedule import schedule
 
-from .helpers import HEUR, PY, RAND, games_in, ladder, records_in, summary
+from .helpers import HEUR, PY, RAND, deals_in, games_in, ladder, ladder_argv, summary
 
 RAND_PROCESS = f"rand={PY} -m clients.random_bot --seed 1"
-
-
-def _deals(db: Path) -> list[str]:
-    """Every deal, call by call, but for the time taken, the table and match ids and
-    which copy of a bot sat where."""
-    deals = []
-    for record in records_in(db):
-        assert record["seed"] and record["deck"]  # released: the whole deal
-        for call in record["calls"]:
-            call.pop("ms")
-        record["players"] = [name.rsplit("-", 1)[0] for name in record["players"]]
-        del record["table"], record["match"]
-        deals.append(json.dumps(record, sort_keys=True))
-    return sorted(deals)
 
 
 def test_two_processes_play_the_ladder_one_plays(tmp_path: Path) -> None:
@@ -45,7 +36,7 @@ def test_two_processes_play_the_ladder_one_plays(tmp_path: Path) -> None:
     strip = [(g["board"], g["seating"], g["written"], g["reason"]) for g in games_in(one)]
     assert [(g["board"], g["seating"], g["written"], g["reason"]) for g in games_in(two)] == strip
     assert len({g["match_id"] for g in games_in(two)}) == 10  # the parts share the numbers
-    assert _deals(two) == _deals(one) and len(_deals(one)) == 10
+    assert deals_in(two) == deals_in(one) and len(deals_in(one)) == 10
 
 
 def test_the_sprt_stops_every_process(tmp_path: Path) -> None:
@@ -115,3 +106,107 @@ def test_every_game_of_a_board_goes_to_one_part_boards_dealt_in_turn() -> None:
     assert boards == [{1, 3, 5}, {2, 4}]  # boards count from 1
     assert all(part == sorted(part) for part in parts)  # each in schedule order
     assert len(parts_of(games, 9)) == 5  # no part without a board
+
+
+def _parts(pid: int, count: int, within_s: float = 20) -> list[int]:
+    """The ``count`` processes ``pid`` forked, once it has (Linux's /proc)."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        if len(children) >= count:
+            return [int(child) for child in children]
+        time.sleep(0.05)
+    raise AssertionError(f"the ladder forked no {count} parts in {within_s} s")
+
+
+def _gone(pid: int, within_s: float = 20) -> bool:
+    """Whether process ``pid`` has exited (or is a zombie no one waited for) by then."""
+    deadline = time.monotonic() + within_s
+    while True:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return True
+        if state == "Z":
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+
+
+def _long_ladder(
+    tmp_path: Path, *python: str, deals: int = 20000, **popen: Any
+) -> subprocess.Popen[str]:
+    """A ladder of two processes far longer than any test: one to stop. ``python``: the
+    interpreter's own arguments before the ladder's (``-c`` code that then runs it)."""
+    argv = ladder_argv(
+        tmp_path / "ladder.sqlite3",
+        *("--bot", HEUR, "--bot", RAND, "--deals", str(deals), "--processes", "2", "--json"),
+    )
+    if python:
+        argv[1:3] = python
+    return subprocess.Popen(
+        argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen
+    )
+
+
+# Ctrl-C the moment the ladder forks (as a person may press it at the start): Python runs
+# its at-fork callbacks (logging's among them) in the parent then, and an exception
+# there is printed and dropped: the KeyboardInterrupt was lost, the parts played on
+CTRL_C_AT_FORK = """
+import os, signal, sys
+os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), signal.SIGINT))
+sys.argv[0] = "deberc-net"
+from deberc_net.cli import main
+raise SystemExit(main())
+"""
+
+
+def test_ctrl_c_as_the_ladder_forks_stops_every_process_with_one_line(tmp_path: Path) -> None:
+    """The ladder stops its parts and says so in one line, status 2 (not 0 after every
+    board); its output ends only once no part holds it open either."""
+    with _long_ladder(tmp_path, "-c", CTRL_C_AT_FORK, deals=2000) as done:
+        try:
+            out, err = done.communicate(timeout=30)
+        finally:
+            if done.poll() is None:
+                done.kill()
+    assert done.returncode == 2, err
+    assert err.strip() == "deberc-net ladder: interrupted: the ladder's processes are stopped"
+    assert out == ""
+
+
+def test_the_ladder_killed_by_sigterm_leaves_no_process_running(tmp_path: Path) -> None:
+    """The ladder itself ended by SIGTERM (no handler: it dies at once): its parts see
+    their pipe from it close and stop too, rather than play on with no one counting."""
+    with _long_ladder(tmp_path) as done:
+        try:
+            parts = _parts(done.pid, 2)
+            done.send_signal(signal.SIGTERM)
+            done.communicate(timeout=30)
+            assert all(_gone(part) for part in parts)
+        finally:
+            if done.poll() is None:
+                done.kill()
+            for part in parts:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(part, signal.SIGKILL)
+
+
+def test_a_process_killed_outright_stops_the_others_with_status_2(tmp_path: Path) -> None:
+    """A part killed (SIGKILL, as the OOM killer does) says nothing of how it ended: the
+    ladder stops the other part at once, not after its thousands of boards, and says so."""
+    with _long_ladder(tmp_path) as done:
+        try:
+            killed = _parts(done.pid, 2)[0]
+            os.kill(killed, signal.SIGKILL)
+            out, err = done.communicate(timeout=30)
+        finally:
+            if done.poll() is None:  # the other part played on: end the test's ladder
+                done.kill()
+    assert done.returncode == 2, err
+    said = err.strip().splitlines()[-1]
+    assert said == (
+        f"deberc-net ladder: a ladder process (pid {killed}) ended before its games were played"
+    ), said
+    assert out == "" and "Traceback" not in err
