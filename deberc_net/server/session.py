@@ -65,8 +65,8 @@ def flush_batch() -> None:
 
 def send_to_each(sessions: list[Session], lines: list[str], data: bytes) -> None:
     """``Session.send_rendered(lines, data)`` to each of ``sessions``, this task's batch
-    looked up once for all of them (a table's event, told to every player told every
-    line: ``put`` asks trio for the running task at each)."""
+    looked up once for all of them (a table's event, told to every machine-style
+    listener at once: ``put`` asks trio for the running task at each)."""
     batch = _batch.get()
     if batch is None or batch.task is not trio.lowlevel.current_task():
         for session in sessions:
