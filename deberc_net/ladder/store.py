@@ -157,9 +157,16 @@ class SQLiteLadderStore:
     def __init__(self, path: str | Path, migrate: bool = True) -> None:
         from deberc_net.server.store import sqlite
 
-        self.db = sqlite3.connect(str(path), isolation_level=None)
+        try:  # one sentence for a file it cannot open, as the server's store says it
+            self.db = sqlite3.connect(str(path), isolation_level=None)
+        except sqlite3.Error as exc:
+            raise sqlite.cannot_open(str(path), exc) from None
         if migrate:
-            sqlite.migrate(self.db)
+            try:
+                sqlite.migrate(self.db)
+            except sqlite3.DatabaseError as exc:
+                self.db.close()
+                raise sqlite.cannot_open(str(path), exc) from None
 
     def close(self) -> None:
         self.db.close()

@@ -81,3 +81,17 @@ def test_a_bad_in_process_bot_is_an_error_before_anything_runs(tmp_path: Path) -
             not (tmp_path / "ladder.sqlite3").exists()
             or games_in(tmp_path / "ladder.sqlite3") == []
         )
+
+
+def test_a_ladder_database_it_cannot_open_is_one_sentence(tmp_path: Path) -> None:
+    """As `serve` says it (docs/settings.md): no traceback, status 2, nothing made."""
+    (tmp_path / "notes.txt").write_text("not a database\n")
+    for db, why in (
+        (tmp_path / "nofolder" / "l.sqlite3", "there is no folder"),
+        (tmp_path / "notes.txt", "is not an SQLite database (left as it is)"),
+    ):
+        done = ladder(tmp_path, "--bot", RAND, "--bot", HEUR, "--deals", "1", db=db)
+        assert done.returncode == 2, done.stderr
+        assert why in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "nofolder").exists()
+    assert (tmp_path / "notes.txt").read_text() == "not a database\n"
