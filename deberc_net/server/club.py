@@ -141,30 +141,26 @@ class Club:
         session.send(ev.Games(name, tuple(_game(r) for r in rows)))
 
     async def history(self, session: Session, item: Command) -> None:
-        if (
-            session.table is None
-            and not session.observing
-            and not self.lobby.refused_for_shutdown(session)
-        ):
-            assert session.name is not None  # at no table: your last finished match's
-            told = await trio.to_thread.run_sync(self._last_history, session.name)
-            if told is None:
-                session.send(ev.error("not-seated", phrase(Msg.NO_HISTORY)))
-                return
-            session.send(told)
-            return
-        table = self.lobby.watched(session)
-        if table is not None:
-            self.lobby.post_for(session, table, ShowHistory(session))
+        await self._table_or_last(session, self._last_history, ShowHistory(session))
 
     async def sheet(self, session: Session, item: Command) -> None:
+        await self._table_or_last(session, self._last_sheet, ShowSheet(session))
+
+    async def _table_or_last(
+        self,
+        session: Session,
+        last: Callable[[str], ServerEvent | None],
+        shown: ShowHistory | ShowSheet,
+    ) -> None:
+        """'history' and 'sheet': ``shown`` by the table ``session`` sits at or watches,
+        or at no table what ``last`` makes of his last finished match (the store's)."""
         if (
             session.table is None
             and not session.observing
             and not self.lobby.refused_for_shutdown(session)
         ):
-            assert session.name is not None  # at no table: your last finished match's
-            told = await trio.to_thread.run_sync(self._last_sheet, session.name)
+            assert session.name is not None
+            told = await trio.to_thread.run_sync(last, session.name)
             if told is None:
                 session.send(ev.error("not-seated", phrase(Msg.NO_HISTORY)))
                 return
@@ -172,7 +168,7 @@ class Club:
             return
         table = self.lobby.watched(session)
         if table is not None:
-            self.lobby.post_for(session, table, ShowSheet(session))
+            self.lobby.post_for(session, table, shown)
 
     def _last_match(self, name: str) -> _LastMatch | None:
         """``name``'s last finished match with its deals, from the store (its replay is

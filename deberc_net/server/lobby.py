@@ -343,5 +343,5 @@ class Lobby:
 
 def _its_own(table: Table, key: str) -> bool:
     """Whether the name ``key`` sits at ``table`` or is invited to it (another worker's
-    table tells its seats only)."""
+    private table tells its invitations with its seats: cluster/node.py)."""
     return key in table.invited or any(s is not None and name_key(s) == key for s in table.seats)

@@ -144,8 +144,10 @@ class Login:
             Msg.WELCOME,
             name=name,
             what=what,
-            # what 'tables' lists him: a private table is listed to nobody
-            tables=count_phrase(len(self.lobby.listed_tables()), Msg.ONE_TABLE, Msg.TABLES_COUNT),
+            # what 'tables' lists him: a private table only if he sits at it or is invited
+            tables=count_phrase(
+                len(self.lobby.listed_tables(session)), Msg.ONE_TABLE, Msg.TABLES_COUNT
+            ),
             players=count_phrase(
                 len(self.lobby.online) + (len(self.lobby.node.names()) if self.lobby.node else 0),
                 Msg.ONE_PLAYER_HERE,

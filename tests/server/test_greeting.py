@@ -1,5 +1,5 @@
 """The login greeting counts what that player may see: the tables 'tables' lists him
-(a private table is listed to nobody, so it is not counted), and says "1 table" and
+(a private table only to its own people, so to nobody else), and says "1 table" and
 "1 player" as English does (Russian says counts as "Столов: N")."""
 
 from __future__ import annotations
@@ -39,3 +39,24 @@ async def test_the_greeting_counts_only_listed_tables_and_says_one_in_the_singul
     assert "\nTable " in said
     said = await _greeting(port, "pavel", lang="ru")
     assert said.startswith("Здравствуйте, pavel (гость). Столов: 1, игроков здесь: 3. "), said
+
+
+async def test_the_greeting_counts_a_private_table_to_its_own_people(
+    port: int, connect: Connector
+) -> None:
+    """A private table is listed to those seated at it or invited to it (docs/protocol.md
+    §5.2): back at his private table, the greeting counts it as 'tables' lists it."""
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2 private")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    assert ann.token is not None
+    client = await LineClient.connect(port, "ann again")
+    try:
+        await client.send(f"login ann token={ann.token}")
+        said = await client.take(lambda line: line.startswith("Hello,"))
+        await client.send("tables")
+        listed = await client.take(lambda x: x.startswith(("No tables", f"Table {table} (")))
+    finally:
+        await client.aclose()
+    assert said.startswith("Hello, ann (guest). 1 table, 1 player here. "), said
+    assert listed.startswith(f"Table {table} (private)"), listed

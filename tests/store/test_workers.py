@@ -405,3 +405,29 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
         while not any(e.get("event") == "worker_lost" for e in workers.events):
             await trio.sleep(0.1)
     await _listed(bob, "who", "carol", present=False)
+
+
+async def test_a_private_table_is_listed_to_one_invited_from_another_worker(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """docs/protocol.md §5.2: a private table is listed to those invited to it, on
+    whichever worker they are (its invitations travel with its copy)."""
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, _settings(tmp_path)) as workers:
+            try:
+                ann = await workers.connect(0, "ann")
+                bob = await workers.connect(1, "bob")
+                carol = await workers.connect(1, "carol")
+                opened += [ann, bob, carol]
+                await _listed(ann, "who", "bob")
+                await ann.send("new 2 private")
+                table = (await ann.expect("ok", cmd="sit"))["table"]
+                await ann.send("invite bob")
+                await bob.expect("invite", table=table, timeout=10)
+                listed = await _listed(bob, "tables", f"id={table} ")
+                assert "private=1" in listed
+                await carol.send("tables")  # not invited: nothing listed
+                assert (await carol.expect("tables"))["count"] == "0"
+            finally:
+                await close_all(opened)

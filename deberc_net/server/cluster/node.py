@@ -618,6 +618,7 @@ class Node:
         reserved = described["reserved"]
         reserved_for = None if reserved is None else tuple(reserved)
         table.update(info, described["private"], reserved_for, described["board"])
+        table.invited = set(described["invited"])
         return table
 
     def _drop_copy(self, table: RemoteTable, why: str | None) -> None:
@@ -680,6 +681,8 @@ def _described(table: Table) -> dict[str, Any]:
         "state": str(info.state.value),
         "observers": info.observers,
         "private": table.private,
+        # a private table is listed to those invited to it on any worker (lobby.py)
+        "invited": sorted(table.invited) if table.private else [],
         "reserved": None if table.reserved is None else list(table.reserved),
         "board": table.board,  # a ladder's board: listed and shown nowhere, here or there
     }
