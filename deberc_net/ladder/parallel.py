@@ -286,6 +286,9 @@ def run_parallel(
     try:
         for indices in parts_of(games, processes):
             counter.children.append(_fork(part_options, indices, counter.children))
+        if signal.SIGINT in signal.sigpending():  # pressed while forking: answered here,
+            signal.sigwait({signal.SIGINT})  # not left to its delivery once trio runs
+            raise KeyboardInterrupt
         trio.run(counter.run)
     except KeyboardInterrupt:
         raise ScheduleError(INTERRUPTED) from None
