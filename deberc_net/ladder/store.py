@@ -158,8 +158,9 @@ class SQLiteLadderStore:
         from deberc_net.server.store import sqlite
 
         try:  # one sentence for a file it cannot open, as the server's store says it
+            sqlite.make_private(str(path))  # the server's file too: made as it makes it
             self.db = sqlite3.connect(str(path), isolation_level=None)
-        except sqlite3.Error as exc:
+        except (OSError, sqlite3.Error) as exc:
             raise sqlite.cannot_open(str(path), exc) from None
         if migrate:
             try:

@@ -112,3 +112,11 @@ def test_a_ladder_file_from_before_migrations_is_adopted(tmp_path: Path) -> None
         assert server.schema_version() == len(MIGRATIONS)
     finally:
         server.close()
+
+
+def test_a_ladder_run_makes_its_sqlite_file_its_owners_only(tmp_path: Path) -> None:
+    """The ladder's file is the server's (its /ladders, its accounts): one a ladder run
+    makes first is as private as one the server makes (docs/security.md)."""
+    path = tmp_path / "new.sqlite3"
+    open_ladder_store(path).close()
+    assert path.stat().st_mode & 0o777 == 0o600

@@ -53,6 +53,13 @@ from .base import (
 from .migrations import MIGRATIONS, SQLITE_VERSIONS, Migration, pending
 
 
+def make_private(path: str) -> None:
+    """Create a database file that does not exist yet readable by its owner only (0600),
+    before SQLite makes it by the umask: it holds the accounts (docs/security.md)."""
+    if path != ":memory:" and not os.path.exists(path):
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+
+
 def cannot_open(path: str, exc: OSError | sqlite3.Error) -> StoreError:
     """One sentence for a database file that cannot be opened: what is wrong with it and
     what to do (not the system's errno text)."""
@@ -86,8 +93,7 @@ class SQLiteStore:
         servers had rows, are over (their records, seedless, become exportable)."""
         self.path = str(path)
         try:
-            if self.path != ":memory:" and not os.path.exists(self.path):
-                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+            make_private(self.path)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
             raise cannot_open(self.path, exc) from None
