@@ -249,7 +249,11 @@ def _ladder_worker(args: argparse.Namespace) -> int:
     from deberc_net.server.store import StoreError, is_postgres
 
     if not is_postgres(args.db):
-        print("deberc-net ladder worker: --db takes a postgresql:// address", file=sys.stderr)
+        print(
+            "deberc-net ladder worker: --db takes a postgresql:// address (the runs' queue),"
+            f" not {args.db}; a settings file's db may give it (--config)",
+            file=sys.stderr,
+        )
         return 2
     if args.lease_s <= 0:
         print("deberc-net ladder worker: --lease-s must be positive", file=sys.stderr)

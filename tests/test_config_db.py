@@ -71,6 +71,10 @@ def test_ladder_run_and_worker_take_the_files_db(
     # a worker's queue is PostgreSQL: the file's SQLite db is refused as --db's would be
     assert main(["ladder", "worker", "--config", settings]) == 2
     assert "--db takes a postgresql:// address" in capsys.readouterr().err
+    # neither: the default file, which a worker cannot use, is named
+    assert main(["ladder", "worker"]) == 2
+    said = capsys.readouterr().err
+    assert "--db takes a postgresql:// address (the runs' queue), not deberc.sqlite3" in said
     bots = ["--bot", "a=py:clients.random_bot", "--bot", "b=py:clients.random_bot"]
     assert main(["ladder", "run", *bots, "--config", settings, "--distributed"]) == 2
     assert "--distributed needs --db postgresql://" in capsys.readouterr().err
