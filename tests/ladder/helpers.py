@@ -166,3 +166,16 @@ def deals_in(db: Path) -> list[str]:
 def pair_of(data: dict[str, Any], a: str, b: str) -> dict[str, Any]:
     (found,) = [p for p in data["pairs"] if (p["a"], p["b"]) == (a, b)]
     return found
+
+
+# A ladder the SPRT settles early (heur is far stronger than rand), and what says it did
+SPRT_LADDER = (
+    *("--bot", HEUR, "--bot", RAND, "--deals", "100", "--seed", "s1"),
+    *("--concurrency", "1", "--sprt", "0,100,0.05,0.05", "--json"),
+)
+
+
+def assert_stopped_early_for_the_stronger(data: dict[str, Any]) -> None:
+    sprt = data["sprt"]
+    assert sprt["verdict"] == "H1" and sprt["llr"] >= sprt["bounds"][1]
+    assert data["games"] < 200 and 2 * sprt["pairs"] <= data["games"]

@@ -22,6 +22,8 @@ from .helpers import (
     PY,
     RAND,
     RAND2,
+    SPRT_LADDER,
+    assert_stopped_early_for_the_stronger,
     games_in,
     ladder,
     ladder_argv,
@@ -255,27 +257,7 @@ def test_gauntlet_text_report_and_progress(tmp_path: Path) -> None:
 
 
 def test_sprt_stops_early_with_a_verdict(tmp_path: Path) -> None:
-    data = summary(
-        ladder(
-            tmp_path,
-            "--bot",
-            HEUR,
-            "--bot",
-            RAND,
-            "--deals",
-            "100",
-            "--seed",
-            "s1",
-            "--concurrency",
-            "1",
-            "--sprt",
-            "0,100,0.05,0.05",
-            "--json",
-        )
-    )
-    sprt = data["sprt"]
-    assert sprt["verdict"] == "H1" and sprt["llr"] >= sprt["bounds"][1]
-    assert data["games"] < 200 and 2 * sprt["pairs"] <= data["games"]
+    assert_stopped_early_for_the_stronger(summary(ladder(tmp_path, *SPRT_LADDER)))
 
 
 def test_variant_and_options_accepted_unknown_refused(tmp_path: Path) -> None:

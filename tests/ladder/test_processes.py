@@ -15,7 +15,18 @@ from typing import Any
 from deberc_net.ladder.parallel import parts_of
 from deberc_net.ladder.schedule import schedule
 
-from .helpers import HEUR, PY, RAND, deals_in, games_in, ladder, ladder_argv, summary
+from .helpers import (
+    HEUR,
+    PY,
+    RAND,
+    SPRT_LADDER,
+    assert_stopped_early_for_the_stronger,
+    deals_in,
+    games_in,
+    ladder,
+    ladder_argv,
+    summary,
+)
 
 RAND_PROCESS = f"rand={PY} -m clients.random_bot --seed 1"
 
@@ -40,30 +51,8 @@ def test_two_processes_play_the_ladder_one_plays(tmp_path: Path) -> None:
 
 
 def test_the_sprt_stops_every_process(tmp_path: Path) -> None:
-    data = summary(
-        ladder(
-            tmp_path,
-            "--bot",
-            HEUR,
-            "--bot",
-            RAND,
-            "--deals",
-            "100",
-            "--seed",
-            "s1",
-            "--concurrency",
-            "1",
-            "--processes",
-            "2",
-            "--sprt",
-            "0,100,0.05,0.05",
-            "--json",
-            process=True,
-        )
-    )
-    sprt = data["sprt"]
-    assert sprt["verdict"] == "H1" and sprt["llr"] >= sprt["bounds"][1]
-    assert data["games"] < 200 and 2 * sprt["pairs"] <= data["games"]
+    data = summary(ladder(tmp_path, *SPRT_LADDER, "--processes", "2", process=True))
+    assert_stopped_early_for_the_stronger(data)
 
 
 def test_a_bot_that_cannot_start_stops_every_process_with_status_2(tmp_path: Path) -> None:

@@ -244,3 +244,22 @@ async def seat_pair(a: LineClient, b: LineClient, settings: str = "2") -> tuple[
     sit_b = await b.expect("ok", cmd="sit")
     assert sit_a["table"] == sit_b["table"]
     return int(sit_a["table"]), int(sit_a["seat"]), int(sit_b["seat"])
+
+
+async def a_short_match_after_asking(ann: LineClient, bob: LineClient, command: str) -> str:
+    """``command`` (history, sheet) asked by ann before any match is refused; then ann
+    and bob play a whole short match, both told every line; the table it was played at."""
+    await ann.send(command)  # no table, no match yet
+    assert await ann.expect("error") == {
+        "code": "not-seated",
+        "text": "you sit at no table, observe none, and have no match",
+    }
+    await ann.send("new 2 short")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(play_machine, ann, random.Random(6))
+            nursery.start_soon(play_machine, bob, random.Random(7))
+    return table

@@ -7,7 +7,7 @@ import random
 
 import trio
 
-from .client import fields, is_event, play_machine
+from .client import a_short_match_after_asking, fields, is_event, play_machine
 from .conftest import Connector
 
 
@@ -107,18 +107,7 @@ async def test_history_tells_every_deal_and_trick(port: int, connect: Connector)
 async def test_after_the_match_history_tells_your_last_one(port: int, connect: Connector) -> None:
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
-    await ann.send("history")  # no table, no match yet
-    assert await ann.expect("error") == {
-        "code": "not-seated",
-        "text": "you sit at no table, observe none, and have no match",
-    }
-    await ann.send("new 2 short")
-    table = (await ann.expect("ok", cmd="sit"))["table"]
-    await bob.send(f"sit {table}")
-    await bob.expect("ok", cmd="sit")
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(play_machine, ann, random.Random(6))
-        nursery.start_soon(play_machine, bob, random.Random(7))
+    table = await a_short_match_after_asking(ann, bob, "history")
     records = [json.loads(fields(x)[1]["text"]) for x in bob.lines if x.startswith("record ")]
     match = fields(next(x for x in bob.lines if is_event(x, "start")))[1]["match"]
     await bob.send("history")
