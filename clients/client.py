@@ -149,14 +149,20 @@ class Connection:
 
     async def lines(self) -> AsyncIterator[str]:
         self._heard = trio.current_time()
-        while True:
-            while not self._ready:
-                data = await self.stream.receive_some(65536)
-                if not data:
-                    return
-                self._heard = trio.current_time()
-                self._ready.extend(self._buffer.feed(data))
-            yield self._ready.popleft()
+        while (line := await self.next_line()) is not None:
+            yield line
+
+    async def next_line(self) -> str | None:
+        """The next line, or None once the server has closed the connection. It may be
+        cancelled (a wait with a deadline): no line is lost, a line is taken only as it
+        is returned."""
+        while not self._ready:
+            data = await self.stream.receive_some(65536)
+            if not data:
+                return None
+            self._heard = trio.current_time()
+            self._ready.extend(self._buffer.feed(data))
+        return self._ready.popleft()
 
     async def keep_alive(self) -> None:
         """Say ``ping`` whenever the server has been silent for ``KEEPALIVE_S`` (and
@@ -319,10 +325,22 @@ class Bot:
 
     async def _play(self, conn: Connection) -> None:
         """Log in, seek, answer every request; return at 'bye' or when done."""
-        for line in self._greeting():
-            await conn.send(line)
+        for greeting in self._greeting():
+            await conn.send(greeting)
         out: list[str] = []
-        async for line in conn.lines():
+        seek_at: float | None = None  # a seek put off: when to seek again
+        while True:
+            if seek_at is None:
+                line = await conn.next_line()
+            else:  # read on while waiting: a 'bye' or a closed connection ends the wait
+                with trio.move_on_at(seek_at) as waiting:
+                    line = await conn.next_line()
+                if waiting.cancelled_caught:
+                    seek_at = None
+                    await self._seek_now(conn.send)
+                    continue
+            if line is None:
+                raise EOFError("the server closed the connection")
             step = self._react(line, out)
             for reply in out:
                 await conn.send(reply)
@@ -332,8 +350,7 @@ class Bot:
             elif step is Step.OVER:
                 return
             elif step is Step.SEEK_LATER:
-                await self._seek_again(conn.send)
-        raise EOFError("the server closed the connection")
+                seek_at = self._seek_later()
 
     def _react(self, line: str, out: list[str]) -> View | Step:
         """What one line from the server calls for: the lines to send, appended to
@@ -428,12 +445,18 @@ class Bot:
             raise SeekPutOff(text)
         return Step.SEEK_LATER
 
-    async def _seek_again(self, send: Callable[[str], Awaitable[None]]) -> None:
-        """Say why the bot waits, wait, and seek again (``Step.SEEK_LATER``)."""
+    def _seek_later(self) -> float:
+        """Say why the bot waits (``Step.SEEK_LATER``); when to seek again (trio's
+        clock). The caller reads on meanwhile, so a 'bye' or a closed connection is
+        noticed at once, not after the wait."""
         wait = min(SEEK_RETRY_MAX_S, SEEK_RETRY_S * 2 ** (self._seeks_put_off - 1))
         if self.tell is not None:
             self.tell(f"seek put off: {self._put_off_text}; seeking again in {wait:g} s")
-        await trio.sleep(wait)
+        due: float = trio.current_time() + wait
+        return due
+
+    async def _seek_now(self, send: Callable[[str], Awaitable[None]]) -> None:
+        """The wait after a put-off seek is over: seek again."""
         self._seek_due = True
         await send(f"seek {self.seek}")
 
@@ -528,6 +551,7 @@ class Handed:
         self._stream = stream
         try:
             await stream.send_all(_lines(self._bot._greeting()))
+            seek_at: float | None = None  # a seek put off: when to seek again
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._keep_alive)
                 while self._backlog or not self._done:
@@ -544,9 +568,16 @@ class Handed:
                         continue
                     if self._seek_later:
                         self._seek_later = False
-                        await self._bot._seek_again(self._send_line)
-                        continue
-                    await self._woken.wait()
+                        seek_at = self._bot._seek_later()
+                    if seek_at is None:
+                        await self._woken.wait()
+                    else:  # woken meanwhile by a 'bye' or the link's end: no seek
+                        with trio.move_on_at(seek_at) as waiting:
+                            await self._woken.wait()
+                        if waiting.cancelled_caught:
+                            seek_at = None
+                            await self._bot._seek_now(self._send_line)
+                            continue
                     self._woken = trio.Event()
                 nursery.cancel_scope.cancel()
             if self._failure is not None:
