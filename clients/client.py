@@ -164,9 +164,10 @@ class Connection:
             self._ready.extend(self._buffer.feed(data))
         return self._ready.popleft()
 
-    async def keep_alive(self) -> None:
+    async def keep_alive(self, on_ping: Callable[[], None] | None = None) -> None:
         """Say ``ping`` whenever the server has been silent for ``KEEPALIVE_S`` (and
-        nothing is being sent): servers close links that say nothing."""
+        nothing is being sent): servers close links that say nothing. ``on_ping`` is
+        called as each is sent (a bot counts its pings: ``Bot._pinged``)."""
         self._heard = trio.current_time()
         while True:
             await trio.sleep_until(self._heard + KEEPALIVE_S)
@@ -176,6 +177,8 @@ class Connection:
                 self._heard = trio.current_time()  # again as long after, not at once
                 continue
             async with self._sending:
+                if on_ping is not None:  # counted before any line sent after it
+                    on_ping()
                 await self.stream.send_all(b"ping\n")
             self._heard = trio.current_time()  # the next ping after as long again
 
@@ -252,6 +255,12 @@ class Bot:
     _seek_due: bool = attrs.field(default=False, init=False)  # a 'seek' not yet answered
     _seeks_put_off: int = attrs.field(default=0, init=False)  # 'busy' seeks in a row
     _put_off_text: str = attrs.field(default="", init=False)  # the last one's text
+    # a 'busy' may answer a table call sent before a seek, not the seek: a 'ping' sent
+    # just before the seek (the fence) tells them apart, as answers come in the order
+    # of the lines. Pings this session sent and pongs read, and the fence's number
+    _pings: int = attrs.field(default=0, init=False)
+    _pongs: int = attrs.field(default=0, init=False)
+    _fence: int = attrs.field(default=0, init=False)  # its pong not read yet: > _pongs
 
     async def run(self) -> Stats:
         failures = 0
@@ -301,7 +310,7 @@ class Bot:
             conn = await Connection.open(self.host, self.port)
         try:
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(conn.keep_alive)
+                nursery.start_soon(conn.keep_alive, self._pinged)
                 try:
                     await self._play(conn)
                 finally:
@@ -320,6 +329,7 @@ class Bot:
             lines.append("style machine tell=asks")
         lines.append(self._login_line())
         self._seeking = self._logged_in = self._seek_due = False
+        self._pings = self._pongs = self._fence = 0
         self._greeting_due = deque(line.split(" ", 1)[0] for line in lines)
         return lines
 
@@ -413,6 +423,8 @@ class Bot:
         if tag == Tag.OK and f.get("cmd") == "seek":
             self._seek_due = False
             self._seeks_put_off = 0
+        elif tag == Tag.OK and f.get("cmd") == "ping":
+            self._pongs += 1
         if tag == Tag.OK and f.get("cmd") == "login" and not self._seeking:
             out.append(f"seek {self.seek}")
             self._seeking = self._seek_due = True
@@ -429,7 +441,7 @@ class Bot:
                 raise LoginRefused(f.get("text", "login refused"))
             if self._seek_due and code in _SEEK_REFUSALS:
                 raise SeekRefused(f.get("text", "refused"))
-            if self._seek_due and code == "busy":
+            if self._seek_due and code == "busy" and self._pongs >= self._fence:
                 return self._seek_put_off(f.get("text", "busy"))
         elif tag == Tag.BYE:
             return Step.OVER
@@ -466,9 +478,16 @@ class Bot:
         if self.games is not None and self.stats.games >= self.games:
             out.append("quit")
             return Step.OVER
+        self._pinged()  # the fence: an answer after its pong is the seek's
+        self._fence = self._pings
+        out.append("ping")
         out.append(f"seek {self.seek}")
         self._seeking = self._seek_due = True
         return Step.ON
+
+    def _pinged(self) -> None:
+        """A 'ping' is sent (by the bot, or to keep the connection alive)."""
+        self._pings += 1
 
     def _pick(self, pick: Pick, legal: list[str]) -> str:
         self.stats.asks += 1
@@ -632,6 +651,7 @@ class Handed:
             await trio.sleep_until(self._heard + KEEPALIVE_S)
             if trio.current_time() < self._heard + KEEPALIVE_S:
                 continue  # heard meanwhile
+            self._bot._pinged()
             self._write(b"ping\n")
             self._heard = trio.current_time()  # the next after as long again
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from clients.client import Bot, LoginPutOff, SeekPutOff, SeekRefused
+from clients.client import Bot, LoginPutOff, SeekPutOff, SeekRefused, Step
 from tests.server.conftest import Connector, make_config, running_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -315,3 +315,27 @@ async def test_a_bot_waiting_to_seek_again_notices_the_server_gone_at_once(
                 await trio.sleep(0.01)
         assert trio.current_time() - stopped < 1
         nursery.cancel_scope.cancel()
+
+
+def test_a_busy_answering_a_call_sent_before_the_seek_is_no_put_off() -> None:
+    """After a match a bot says 'ping' before its 'seek' (answers come in the order of
+    the lines): a 'busy' read before that pong answers a table call sent earlier, not
+    the seek, and says no "seek put off"; one read after it is the seek's."""
+    bot = Bot(lambda view: view.legal[0], "bob")
+    bot._greeting()
+    out: list[str] = []
+
+    def read(line: str) -> object:
+        out.clear()
+        return bot._react(line, out)
+
+    read("ok cmd=style text=Machine style.")
+    read("ok cmd=login name=bob text=Hello, bob.")
+    assert out == ["seek 2"]  # no call can be waiting yet: no fence
+    read("ok cmd=seek players=2 variant=moscow options= text=Waiting.")
+    assert read("event seq=90 table=1 kind=match-end winner=0 totals=510,20") is Step.ON
+    assert out == ["ping", "seek 2"]
+    calls_busy = "error code=busy text=your earlier lines at tables are still being handled"
+    assert read(calls_busy) is Step.ON
+    assert read("ok cmd=ping text=pong") is Step.ON
+    assert read(f"error code=busy text={FULL}") is Step.SEEK_LATER
