@@ -7,7 +7,6 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 import attrs
-import trio
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
@@ -15,6 +14,7 @@ from deberc_net.protocol.messages import Msg, phrase
 
 from . import accounts
 from .accounts import name_key
+from .allowance import may_talk
 from .session import Session
 from .table import Invite, Say
 
@@ -39,7 +39,7 @@ class Chat:
         if BIDI_CONTROLS.search(text):  # it would turn others' lines around, as in a name
             session.send(ev.Error("bad-argument", f"say TEXT: no bidi controls ({BIDI_SAID})"))
             return
-        if not _may_talk(session):  # each line is copied to many
+        if not may_talk(session):  # each line is copied to many
             return
         if session.table is not None:
             self.lobby.post_for(session, session.table, Say(session, text))
@@ -78,15 +78,6 @@ class Chat:
         if invited is None:
             session.send(ev.error("unknown-player", phrase(Msg.NOBODY_HERE, name=name)))
             return
-        if not _may_talk(session):  # a line on another's screen, as a 'say' is
-            return
+        # the table spends the chat allowance once its own refusals are past (a line on
+        # another's screen, as a 'say' is; a refused one costs nothing)
         self.lobby.post_for(session, session.table, Invite(session, invited))
-
-
-def _may_talk(session: Session) -> bool:
-    """Spend one of ``session``'s lines to others ('say' and 'invite' share the
-    allowance, docs/security.md §3); if none is left, say so and refuse."""
-    if session.says.take(trio.current_time()):
-        return True
-    session.send(ev.Error("slow-down", "too many 'say' and 'invite' at once: wait a little"))
-    return False
