@@ -25,6 +25,23 @@ if TYPE_CHECKING:
 # unclosed one reverses what follows it on the reader's line
 BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 BIDI_SAID = "U+202A to U+202E, U+2066 to U+2069"
+# Unicode's default-ignorable code points (drawn as nothing: zero-width spaces, joiners
+# and marks, the Hangul fillers, invisible tags …), as names refuse them — less those
+# that real writing needs between visible letters: the zero-width non-joiner and joiner
+# (Persian, Indic scripts, emoji sequences) and the variation selectors (emoji, CJK)
+INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u200e\u200f"
+    "\u2060-\u206f\u3164\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e00ff\U000e01f0-\U000e0fff]"
+)
+# the tags' one visible use: a flag of a region (England: U+1F3F4, tags, U+E007F)
+FLAG_TAGS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+INVISIBLE_SAID = (
+    "say TEXT: no characters drawn as nothing (zero-width spaces, invisible marks and"
+    " tags, the Hangul fillers), and something to see"
+)
+# what remains drawn as nothing once those are refused: a text of only these says nothing
+JOINERS = re.compile("[\\s\u200c\u200d\ufe00-\ufe0f\U000e0100-\U000e01ef]*")
 
 
 @attrs.define(eq=False)
@@ -38,6 +55,10 @@ class Chat:
             return
         if BIDI_CONTROLS.search(text):  # it would turn others' lines around, as in a name
             session.send(ev.Error("bad-argument", f"say TEXT: no bidi controls ({BIDI_SAID})"))
+            return
+        if INVISIBLE.search(FLAG_TAGS.sub("", text)) or JOINERS.fullmatch(text):
+            # hidden text, or a blank line, on others' screens: refused as in a name
+            session.send(ev.Error("bad-argument", INVISIBLE_SAID))
             return
         if not may_talk(session):  # each line is copied to many
             return
