@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import json
-import random
 from pathlib import Path
 
 import trio
@@ -15,7 +14,7 @@ from deberc_net.plugins import RuleInfo, hookimpl
 from deberc_net.server.app import serve
 from deberc_net.testing import rule_book
 
-from .client import a_short_match_after_asking, fields, is_event, play_machine
+from .client import a_short_match_after_asking, a_whole_match, fields, is_event
 from .conftest import Connector, make_config, running_server
 
 
@@ -67,14 +66,7 @@ async def test_sheet_of_a_last_match_whose_rules_are_gone_is_a_clear_refusal(
         port = await nursery.start(functools.partial(serve, config, rules=rule_book(_ToFiftyOne())))
         ann = await connect.machine(port, "ann")
         bob = await connect.machine(port, "bob")
-        await ann.send("new 2 to-51")
-        table = (await ann.expect("ok", cmd="sit"))["table"]
-        await bob.send(f"sit {table}")
-        await bob.expect("ok", cmd="sit")
-        with trio.fail_after(30):
-            async with trio.open_nursery() as players:
-                players.start_soon(play_machine, ann, random.Random(6))
-                players.start_soon(play_machine, bob, random.Random(7))
+        table = await a_whole_match(ann, bob, "2 to-51")
         nursery.cancel_scope.cancel()
     async with running_server(make_config(db_path)) as port:  # without the plugin
         ann = await connect.machine(port, "ann")
