@@ -149,18 +149,25 @@ class Connection:
 
     async def lines(self) -> AsyncIterator[str]:
         self._heard = trio.current_time()
-        while True:
-            while not self._ready:
-                data = await self.stream.receive_some(65536)
-                if not data:
-                    return
-                self._heard = trio.current_time()
-                self._ready.extend(self._buffer.feed(data))
-            yield self._ready.popleft()
+        while (line := await self.next_line()) is not None:
+            yield line
 
-    async def keep_alive(self) -> None:
+    async def next_line(self) -> str | None:
+        """The next line, or None once the server has closed the connection. It may be
+        cancelled (a wait with a deadline): no line is lost, a line is taken only as it
+        is returned."""
+        while not self._ready:
+            data = await self.stream.receive_some(65536)
+            if not data:
+                return None
+            self._heard = trio.current_time()
+            self._ready.extend(self._buffer.feed(data))
+        return self._ready.popleft()
+
+    async def keep_alive(self, on_ping: Callable[[], None] | None = None) -> None:
         """Say ``ping`` whenever the server has been silent for ``KEEPALIVE_S`` (and
-        nothing is being sent): servers close links that say nothing."""
+        nothing is being sent): servers close links that say nothing. ``on_ping`` is
+        called as each is sent (a bot counts its pings: ``Bot._pinged``)."""
         self._heard = trio.current_time()
         while True:
             await trio.sleep_until(self._heard + KEEPALIVE_S)
@@ -170,6 +177,8 @@ class Connection:
                 self._heard = trio.current_time()  # again as long after, not at once
                 continue
             async with self._sending:
+                if on_ping is not None:  # counted before any line sent after it
+                    on_ping()
                 await self.stream.send_all(b"ping\n")
             self._heard = trio.current_time()  # the next ping after as long again
 
@@ -246,6 +255,12 @@ class Bot:
     _seek_due: bool = attrs.field(default=False, init=False)  # a 'seek' not yet answered
     _seeks_put_off: int = attrs.field(default=0, init=False)  # 'busy' seeks in a row
     _put_off_text: str = attrs.field(default="", init=False)  # the last one's text
+    # a 'busy' may answer a table call sent before a seek, not the seek: a 'ping' sent
+    # just before the seek (the fence) tells them apart, as answers come in the order
+    # of the lines. Pings this session sent and pongs read, and the fence's number
+    _pings: int = attrs.field(default=0, init=False)
+    _pongs: int = attrs.field(default=0, init=False)
+    _fence: int = attrs.field(default=0, init=False)  # its pong not read yet: > _pongs
 
     async def run(self) -> Stats:
         failures = 0
@@ -295,7 +310,7 @@ class Bot:
             conn = await Connection.open(self.host, self.port)
         try:
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(conn.keep_alive)
+                nursery.start_soon(conn.keep_alive, self._pinged)
                 try:
                     await self._play(conn)
                 finally:
@@ -314,15 +329,28 @@ class Bot:
             lines.append("style machine tell=asks")
         lines.append(self._login_line())
         self._seeking = self._logged_in = self._seek_due = False
+        self._pings = self._pongs = self._fence = 0
         self._greeting_due = deque(line.split(" ", 1)[0] for line in lines)
         return lines
 
     async def _play(self, conn: Connection) -> None:
         """Log in, seek, answer every request; return at 'bye' or when done."""
-        for line in self._greeting():
-            await conn.send(line)
+        for greeting in self._greeting():
+            await conn.send(greeting)
         out: list[str] = []
-        async for line in conn.lines():
+        seek_at: float | None = None  # a seek put off: when to seek again
+        while True:
+            if seek_at is None:
+                line = await conn.next_line()
+            else:  # read on while waiting: a 'bye' or a closed connection ends the wait
+                with trio.move_on_at(seek_at) as waiting:
+                    line = await conn.next_line()
+                if waiting.cancelled_caught:
+                    seek_at = None
+                    await self._seek_now(conn.send)
+                    continue
+            if line is None:
+                raise EOFError("the server closed the connection")
             step = self._react(line, out)
             for reply in out:
                 await conn.send(reply)
@@ -332,8 +360,7 @@ class Bot:
             elif step is Step.OVER:
                 return
             elif step is Step.SEEK_LATER:
-                await self._seek_again(conn.send)
-        raise EOFError("the server closed the connection")
+                seek_at = self._seek_later()
 
     def _react(self, line: str, out: list[str]) -> View | Step:
         """What one line from the server calls for: the lines to send, appended to
@@ -396,6 +423,8 @@ class Bot:
         if tag == Tag.OK and f.get("cmd") == "seek":
             self._seek_due = False
             self._seeks_put_off = 0
+        elif tag == Tag.OK and f.get("cmd") == "ping":
+            self._pongs += 1
         if tag == Tag.OK and f.get("cmd") == "login" and not self._seeking:
             out.append(f"seek {self.seek}")
             self._seeking = self._seek_due = True
@@ -412,7 +441,7 @@ class Bot:
                 raise LoginRefused(f.get("text", "login refused"))
             if self._seek_due and code in _SEEK_REFUSALS:
                 raise SeekRefused(f.get("text", "refused"))
-            if self._seek_due and code == "busy":
+            if self._seek_due and code == "busy" and self._pongs >= self._fence:
                 return self._seek_put_off(f.get("text", "busy"))
         elif tag == Tag.BYE:
             return Step.OVER
@@ -428,12 +457,18 @@ class Bot:
             raise SeekPutOff(text)
         return Step.SEEK_LATER
 
-    async def _seek_again(self, send: Callable[[str], Awaitable[None]]) -> None:
-        """Say why the bot waits, wait, and seek again (``Step.SEEK_LATER``)."""
+    def _seek_later(self) -> float:
+        """Say why the bot waits (``Step.SEEK_LATER``); when to seek again (trio's
+        clock). The caller reads on meanwhile, so a 'bye' or a closed connection is
+        noticed at once, not after the wait."""
         wait = min(SEEK_RETRY_MAX_S, SEEK_RETRY_S * 2 ** (self._seeks_put_off - 1))
         if self.tell is not None:
             self.tell(f"seek put off: {self._put_off_text}; seeking again in {wait:g} s")
-        await trio.sleep(wait)
+        due: float = trio.current_time() + wait
+        return due
+
+    async def _seek_now(self, send: Callable[[str], Awaitable[None]]) -> None:
+        """The wait after a put-off seek is over: seek again."""
         self._seek_due = True
         await send(f"seek {self.seek}")
 
@@ -443,9 +478,16 @@ class Bot:
         if self.games is not None and self.stats.games >= self.games:
             out.append("quit")
             return Step.OVER
+        self._pinged()  # the fence: an answer after its pong is the seek's
+        self._fence = self._pings
+        out.append("ping")
         out.append(f"seek {self.seek}")
         self._seeking = self._seek_due = True
         return Step.ON
+
+    def _pinged(self) -> None:
+        """A 'ping' is sent (by the bot, or to keep the connection alive)."""
+        self._pings += 1
 
     def _pick(self, pick: Pick, legal: list[str]) -> str:
         self.stats.asks += 1
@@ -528,6 +570,7 @@ class Handed:
         self._stream = stream
         try:
             await stream.send_all(_lines(self._bot._greeting()))
+            seek_at: float | None = None  # a seek put off: when to seek again
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._keep_alive)
                 while self._backlog or not self._done:
@@ -544,9 +587,16 @@ class Handed:
                         continue
                     if self._seek_later:
                         self._seek_later = False
-                        await self._bot._seek_again(self._send_line)
-                        continue
-                    await self._woken.wait()
+                        seek_at = self._bot._seek_later()
+                    if seek_at is None:
+                        await self._woken.wait()
+                    else:  # woken meanwhile by a 'bye' or the link's end: no seek
+                        with trio.move_on_at(seek_at) as waiting:
+                            await self._woken.wait()
+                        if waiting.cancelled_caught:
+                            seek_at = None
+                            await self._bot._seek_now(self._send_line)
+                            continue
                     self._woken = trio.Event()
                 nursery.cancel_scope.cancel()
             if self._failure is not None:
@@ -601,6 +651,7 @@ class Handed:
             await trio.sleep_until(self._heard + KEEPALIVE_S)
             if trio.current_time() < self._heard + KEEPALIVE_S:
                 continue  # heard meanwhile
+            self._bot._pinged()
             self._write(b"ping\n")
             self._heard = trio.current_time()  # the next after as long again
 

@@ -140,7 +140,7 @@ def _serve(args: argparse.Namespace) -> int:
         configure_logging("info")  # the parent's few lines (its port); workers use log_level
         try:
             return run_workers(config, args.workers)
-        except WorkersError as exc:  # the port: in use, a host that does not resolve
+        except WorkersError as exc:  # the port (in use, a host unknown), or a worker's start-up
             print(f"deberc-net serve: {exc}", file=sys.stderr)
             return 2
     # the server itself only here: the parent of --workers starts processes, and does

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 import attrs
 
+from deberc_net.game.calls import MENYAYU
 from deberc_net.protocol.wire import EventKind, Line, Tag, View, WireError, parse_line
 
 from .cards import cards, suit
@@ -265,8 +266,11 @@ def _event(state: TableState, line: Line) -> TableState:
         seat = line.require_int("seat")
         call = line.require("call")
         nxt = seat if state.phase != "bidding" else (seat + 1) % max(state.seats, 1)
+        turned = state.turned
+        if call == MENYAYU and turned:  # the trump 7 lies face up in its place from now
+            turned = "7" + turned[-1]
         return _log(
-            attrs.evolve(state, talk=(*state.talk, (seat, call)), to_act=nxt),
+            attrs.evolve(state, talk=(*state.talk, (seat, call)), to_act=nxt, turned=turned),
             f"{state.who(seat)}: {call}",
         )
     if kind == EventKind.PLAY:

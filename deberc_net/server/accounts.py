@@ -28,9 +28,15 @@ SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
 
 def valid_name(name: str) -> bool:
     """2-20 letters, digits, '_' or '-', starting with a letter or digit (any alphabet),
-    none drawn as nothing; judged in composed form, so a decomposed é is a letter too."""
+    none drawn as nothing; judged in composed form, so a decomposed é is a letter too,
+    and in the compatibility form names are compared in (``name_key``): one character
+    that stands for many (U+FDFA, a whole phrase with spaces) counts as what it is."""
     composed = unicodedata.normalize("NFC", name)
-    return bool(NAME_RULE.match(composed)) and not BLANK_LETTERS.search(composed)
+    return (
+        bool(NAME_RULE.match(composed))
+        and not BLANK_LETTERS.search(composed)
+        and bool(NAME_RULE.match(unicodedata.normalize("NFKC", composed)))
+    )
 
 
 def _hash(password: str, salt: bytes) -> bytes:

@@ -33,6 +33,7 @@ from .config import Config, cannot_listen
 from .limits import Bucket
 from .lobby import Lobby
 from .local import LOCAL_ADDRESS, LocalStream, Receiver, local_stream_pair
+from .ports import bind_game_port, close_all, listen_on
 from .session import Outbox, Session
 from .store import Store, describe, open_store
 
@@ -84,13 +85,15 @@ async def serve(
     listens on the shared port and shares its lobby; ``ready`` is told its port."""
     rules = rules if rules is not None else RuleBook.load()
     # the ports are bound before the store opens: a port in use leaves no new database
-    # file behind (nor a server's row in a shared one)
+    # file behind (nor a server's row in a shared one); they listen once it is open, so
+    # a connection during a slow open is refused, not left waiting (server/ports.py)
+    game_sockets: list[trio.socket.SocketType] = []
     listeners: list[trio.SocketListener] = []
     http_socket: socket.socket | None = None
     try:
         if worker is None:
             try:
-                listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+                game_sockets = await bind_game_port(config.host, config.port)
             except OSError as exc:
                 raise ListenError(cannot_listen(config.host, config.port, exc)) from None
         if config.http_port is not None and (worker is None or worker.index == 0):
@@ -102,13 +105,16 @@ async def serve(
                 ) from None
         store = open_store(config.db, serving=True, dead_after_s=config.server_dead_ms / 1000)
     except BaseException:
-        for listener in listeners:
-            listener.socket.close()
+        close_all(game_sockets)
         if http_socket is not None:
             http_socket.close()
         raise
     lobby: Lobby | None = None
     try:
+        try:
+            listeners = listen_on(game_sockets)
+        except OSError as exc:  # bound by another server that started as this one did
+            raise ListenError(cannot_listen(config.host, config.port, exc)) from None
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_heartbeat, store, config)
             lobby = Lobby(config, store, nursery, rules)
@@ -161,6 +167,12 @@ async def serve(
             if ready is not None:
                 ready(port)
     finally:
+        # closed here, not left to the collector (a failure's traceback keeps them)
+        close_all(game_sockets)
+        for listener in listeners:  # a worker's own
+            listener.socket.close()
+        if http_socket is not None:  # hypercorn's once served (detached: no-op)
+            http_socket.close()
         if lobby is not None:
             lobby.writes.close()  # every deal and result queued is written first
         store.close()

@@ -7,7 +7,6 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 import attrs
-import trio
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
@@ -15,6 +14,7 @@ from deberc_net.protocol.messages import Msg, phrase
 
 from . import accounts
 from .accounts import name_key
+from .allowance import may_talk
 from .session import Session
 from .table import Invite, Say
 
@@ -25,6 +25,23 @@ if TYPE_CHECKING:
 # unclosed one reverses what follows it on the reader's line
 BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 BIDI_SAID = "U+202A to U+202E, U+2066 to U+2069"
+# Unicode's default-ignorable code points (drawn as nothing: zero-width spaces, joiners
+# and marks, the Hangul fillers, invisible tags …), as names refuse them — less those
+# that real writing needs between visible letters: the zero-width non-joiner and joiner
+# (Persian, Indic scripts, emoji sequences) and the variation selectors (emoji, CJK)
+INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u200e\u200f"
+    "\u2060-\u206f\u3164\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e00ff\U000e01f0-\U000e0fff]"
+)
+# the tags' one visible use: a flag of a region (England: U+1F3F4, tags, U+E007F)
+FLAG_TAGS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+INVISIBLE_SAID = (
+    "say TEXT: no characters drawn as nothing (zero-width spaces, invisible marks and"
+    " tags, the Hangul fillers), and something to see"
+)
+# what remains drawn as nothing once those are refused: a text of only these says nothing
+JOINERS = re.compile("[\\s\u200c\u200d\ufe00-\ufe0f\U000e0100-\U000e01ef]*")
 
 
 @attrs.define(eq=False)
@@ -39,7 +56,11 @@ class Chat:
         if BIDI_CONTROLS.search(text):  # it would turn others' lines around, as in a name
             session.send(ev.Error("bad-argument", f"say TEXT: no bidi controls ({BIDI_SAID})"))
             return
-        if not _may_talk(session):  # each line is copied to many
+        if INVISIBLE.search(FLAG_TAGS.sub("", text)) or JOINERS.fullmatch(text):
+            # hidden text, or a blank line, on others' screens: refused as in a name
+            session.send(ev.Error("bad-argument", INVISIBLE_SAID))
+            return
+        if not may_talk(session):  # each line is copied to many
             return
         if session.table is not None:
             self.lobby.post_for(session, session.table, Say(session, text))
@@ -78,15 +99,6 @@ class Chat:
         if invited is None:
             session.send(ev.error("unknown-player", phrase(Msg.NOBODY_HERE, name=name)))
             return
-        if not _may_talk(session):  # a line on another's screen, as a 'say' is
-            return
+        # the table spends the chat allowance once its own refusals are past (a line on
+        # another's screen, as a 'say' is; a refused one costs nothing)
         self.lobby.post_for(session, session.table, Invite(session, invited))
-
-
-def _may_talk(session: Session) -> bool:
-    """Spend one of ``session``'s lines to others ('say' and 'invite' share the
-    allowance, docs/security.md §3); if none is left, say so and refuse."""
-    if session.says.take(trio.current_time()):
-        return True
-    session.send(ev.Error("slow-down", "too many 'say' and 'invite' at once: wait a little"))
-    return False

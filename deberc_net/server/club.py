@@ -13,7 +13,7 @@ import attrs
 import trio
 
 from deberc_net.game.sheet import record_row
-from deberc_net.plugins import RuleKind
+from deberc_net.plugins import RuleError, RuleKind
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
 from deberc_net.protocol.events import ServerEvent
@@ -192,12 +192,19 @@ class Club:
         deals = tuple(history_deal(r) for r in last.records)
         return ev.History(last.table, last.match, last.names, last.sides, deals)
 
-    def _last_sheet(self, name: str) -> ev.Sheet | None:
+    def _last_sheet(self, name: str) -> ev.Sheet | ev.Error | None:
         last = self._last_match(name)
         if last is None:
             return None
         first = last.records[0]
-        rules = self.lobby.rules.ruleset(len(last.names), first["variant"], first["options"])
+        try:  # the sheet's target is the rules': their plugin may be gone since
+            rules = self.lobby.rules.ruleset(len(last.names), first["variant"], first["options"])
+        except RuleError as exc:
+            return ev.Error(
+                "bad-rules",
+                f"your last match (table {last.table}) was played by rules this server no"
+                f" longer has ({exc}): 'history' still tells its deals",
+            )
         rows = tuple(record_row(r) for r in last.records)
         return ev.Sheet(last.table, last.names, last.sides, rules.settings.target, rows)
 

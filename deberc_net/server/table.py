@@ -43,6 +43,7 @@ from deberc_net.protocol.render import HUMAN, MACHINE, for_people
 from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse_call
 
 from .accounts import name_key
+from .allowance import may_talk
 from .ask_line import KeptTalk, ask_line
 from .config import Config
 from .inbox import Inbox
@@ -650,6 +651,8 @@ class Table:
         if name_key(name) in self.invited:  # it lasts as long as the table: once is enough
             said = phrase(Msg.ALREADY_INVITED, name=name, table=self.id)
             session.send(ev.error("already-invited", said))
+            return
+        if not may_talk(session):  # spent once no refusal is left (server/allowance.py)
             return
         self.invited.add(name_key(name))
         table = str(self.id)

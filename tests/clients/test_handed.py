@@ -91,9 +91,22 @@ async def test_a_handed_bot_answers_inside_the_servers_write_and_pings_when_sile
         server.say("ok cmd=seek reserved=1 text=Waiting.")  # asks nothing
         server.say("event seq=9 table=1 kind=play seat=1 card=7s text=no kind=match-end")
         server.say("event seq=10 table=1 kind=match-end winner=0 reason=deals totals=90,0")
-        assert await server.heard() == b"seek 2\n"  # only after the match's end
+        assert await server.heard() == b"ping\nseek 2\n"  # after the match: a fence, then the seek
         assert bot.stats.games == 1
         server.say("bye")
+
+
+async def _seek_put_off(server: _Server, bot: Bot, nursery: trio.Nursery) -> float:
+    """A handed bot logs in and seeks, and its seek is answered 'busy'; when."""
+    nursery.start_soon(Handed(bot).play, server.attach)
+    await trio.testing.wait_all_tasks_blocked()
+    assert await server.heard() == b"style machine\nlogin ann\n"
+    server.say("ok cmd=style style=machine")
+    server.say("ok cmd=login name=ann guest=1 token=t1")
+    assert await server.heard() == b"seek 2\n"
+    start: float = trio.current_time()
+    server.say("error code=busy text=too many tables are open")
+    return start
 
 
 async def test_a_handed_bot_whose_seek_is_put_off_seeks_again_after_a_wait(
@@ -103,18 +116,23 @@ async def test_a_handed_bot_whose_seek_is_put_off_seeks_again_after_a_wait(
     told: list[str] = []
     bot.tell = told.append
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(Handed(bot).play, server.attach)
-        await trio.testing.wait_all_tasks_blocked()
-        assert await server.heard() == b"style machine\nlogin ann\n"
-        server.say("ok cmd=style style=machine")
-        server.say("ok cmd=login name=ann guest=1 token=t1")
-        assert await server.heard() == b"seek 2\n"
-        start = trio.current_time()
-        server.say("error code=busy text=too many tables are open")
+        start = await _seek_put_off(server, bot, nursery)
         assert await server.heard() == b"seek 2\n"
         assert trio.current_time() - start >= 1
         assert told == ["seek put off: too many tables are open; seeking again in 1 s"]
         server.say("bye")
+
+
+async def test_a_handed_bot_waiting_to_seek_again_ends_at_a_bye_not_after_the_wait(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    server, bot = _Server(), _bot()
+    bot.tell = lambda line: None
+    async with trio.open_nursery() as nursery:
+        start = await _seek_put_off(server, bot, nursery)  # a wait of 1 s
+        await trio.testing.wait_all_tasks_blocked()
+        server.say("bye")
+    assert trio.current_time() - start < 1
 
 
 async def test_a_handed_bots_failure_is_raised_by_its_session_not_in_the_servers_write() -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from clients.client import Bot, LoginPutOff, SeekPutOff, SeekRefused
-from tests.server.conftest import Connector
+from clients.client import Bot, LoginPutOff, SeekPutOff, SeekRefused, Step
+from tests.server.conftest import Connector, make_config, running_server
 
 ROOT = Path(__file__).resolve().parents[2]
 StartServer = Callable[..., Awaitable[int]]
@@ -287,3 +287,55 @@ async def test_a_library_bot_at_a_server_of_another_protocol_says_so_in_one_line
 async def test_reconnects_must_be_a_whole_number(count: str) -> None:
     status, err = await _bot("random_bot", "--name", "r1", "--reconnects", count)
     assert status == 2 and f"--reconnects is a whole number, 0 or more, not {count!r}" in err, err
+
+
+async def test_a_bot_waiting_to_seek_again_notices_the_server_gone_at_once(
+    db_path: Path,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """While a bot waits to seek again after 'busy' (here 8 s) it reads on: the server
+    stopping is noticed at once, not after the wait."""
+    told: list[str] = []
+    bot = Bot(lambda view: view.legal[0], "bob", reconnects=5, tell=told.append)
+    async with trio.open_nursery() as nursery:
+        async with running_server(make_config(db_path, max_tables=0)) as port:
+            ann = await connect.machine(port, "ann")
+            await ann.send("seek 2")
+            await ann.expect("ok", cmd="seek")
+            bot.port = port
+            nursery.start_soon(bot.run)
+            with trio.fail_after(60):
+                while not told or "in 8 s" not in told[-1]:
+                    await trio.sleep(0.01)
+        stopped = trio.current_time()  # the server is gone, the bot in its 8 s wait
+        with trio.fail_after(60):
+            while not any(e.startswith("connection:") for e in bot.stats.errors):
+                await trio.sleep(0.01)
+        assert trio.current_time() - stopped < 1
+        nursery.cancel_scope.cancel()
+
+
+def test_a_busy_answering_a_call_sent_before_the_seek_is_no_put_off() -> None:
+    """After a match a bot says 'ping' before its 'seek' (answers come in the order of
+    the lines): a 'busy' read before that pong answers a table call sent earlier, not
+    the seek, and says no "seek put off"; one read after it is the seek's."""
+    bot = Bot(lambda view: view.legal[0], "bob")
+    bot._greeting()
+    out: list[str] = []
+
+    def read(line: str) -> object:
+        out.clear()
+        return bot._react(line, out)
+
+    read("ok cmd=style text=Machine style.")
+    read("ok cmd=login name=bob text=Hello, bob.")
+    assert out == ["seek 2"]  # no call can be waiting yet: no fence
+    read("ok cmd=seek players=2 variant=moscow options= text=Waiting.")
+    assert read("event seq=90 table=1 kind=match-end winner=0 totals=510,20") is Step.ON
+    assert out == ["ping", "seek 2"]
+    calls_busy = "error code=busy text=your earlier lines at tables are still being handled"
+    assert read(calls_busy) is Step.ON
+    assert read("ok cmd=ping text=pong") is Step.ON
+    assert read(f"error code=busy text={FULL}") is Step.SEEK_LATER

@@ -266,3 +266,12 @@ def test_an_observer_of_four_players_sees_the_turned_card_go_once_the_game_is_or
     state = fold(state, "event seq=8 table=5 kind=order player=3 trump=d first=1 fresa=-")
     assert state.turned is None and "Turned: -" in table_text(state)
     assert "Trump: ♦" in table_text(state)
+
+
+def test_the_seven_swap_shows_the_trump_seven_at_once() -> None:
+    """After 'menyayu' the trump 7 lies face up where the turned card was: shown from
+    the call's event, not only from the next state line (an observer may get none)."""
+    state = fold_all(START)
+    assert state.turned == "Ad"
+    state = fold(state, "event seq=8 table=3 kind=call seat=0 call=menyayu auto=0")
+    assert state.turned == "7d" and "Turned: 7♦" in table_text(state)

@@ -254,7 +254,13 @@ async def a_short_match_after_asking(ann: LineClient, bob: LineClient, command: 
         "code": "not-seated",
         "text": "you sit at no table, observe none, and have no match",
     }
-    await ann.send("new 2 short")
+    return await a_whole_match(ann, bob, "2 short")
+
+
+async def a_whole_match(ann: LineClient, bob: LineClient, settings: str) -> str:
+    """ann opens a table of ``settings`` ('new SETTINGS'), bob sits, and both play the
+    whole match at random, told every line; the table it was played at."""
+    await ann.send(f"new {settings}")
     table = (await ann.expect("ok", cmd="sit"))["table"]
     await bob.send(f"sit {table}")
     await bob.expect("ok", cmd="sit")

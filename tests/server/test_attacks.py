@@ -206,6 +206,30 @@ async def test_invitations_share_the_chats_rate_limit_per_sender(
     assert (await guests[2].expect("error"))["code"] == "not-seated"
 
 
+async def test_a_refused_invitation_spends_no_chat_allowance(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """Only an invitation that goes out costs a line of the allowance: a repeat
+    (already-invited) or an unknown name costs nothing."""
+    port = await start_server(say_burst=2, say_per_s=0.001)
+    ann = await connect.machine(port, "ann")
+    for name in ("bob", "cat"):
+        await connect.machine(port, name)
+    await ann.send("new 4")
+    await ann.expect("ok", cmd="sit")
+    await ann.send("invite bob")  # one of the two
+    await ann.expect("ok", cmd="invite")
+    for refused, code in [("invite bob", "already-invited")] * 3 + [
+        ("invite nobody", "unknown-player")
+    ]:
+        await ann.send(refused)
+        assert (await ann.expect("error"))["code"] == code
+    await ann.send("invite cat")  # the second, still there
+    await ann.expect("ok", cmd="invite")
+    await ann.send("say hi")  # now none is left
+    assert (await ann.expect("error"))["code"] == "slow-down"
+
+
 # ------------------------------------------------------------------- 4. slots
 async def test_idle_sockets_that_never_log_in_do_not_keep_a_player_out(
     start_server: StartServer, connect: Connector

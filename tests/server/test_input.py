@@ -16,6 +16,8 @@ from deberc_net.server.accounts import valid_name
 from .client import LineClient, fields, is_event, play_machine, random_legal, seat_pair
 from .conftest import Connector
 
+StartServer = Callable[..., Awaitable[int]]
+
 IAC, DO, DONT, WILL, WONT, SB, SE = 255, 253, 254, 251, 252, 250, 240
 NEGOTIATION = bytes(
     [
@@ -475,3 +477,64 @@ async def test_konets_is_a_call_only_at_a_manual_claim_table(port: int, connect:
     for client in (ann, bob):  # a call here, refused for the phase or turn, not unknown
         await client.send("konets")
         assert (await client.expect("error"))["code"] in {"wrong-phase", "not-your-turn"}
+
+
+# the default-ignorable code points 'say' lets through: the bidi controls (refused with
+# their own text), the joiners and the variation selectors real writing needs
+SAY_NEEDS = {
+    *range(0x202A, 0x202F),
+    *range(0x2066, 0x206A),
+    0x200C,
+    0x200D,
+    *range(0xFE00, 0xFE10),
+    *range(0xE0100, 0xE01F0),
+}
+
+
+def _ends_of_runs(codes: list[int]) -> list[int]:
+    """The first and last code point of each run of consecutive ones: a sample."""
+    ordered = sorted(set(codes))
+    return sorted(
+        {c for i, c in enumerate(ordered) if i == 0 or ordered[i - 1] != c - 1}
+        | {c for i, c in enumerate(ordered) if i == len(ordered) - 1 or ordered[i + 1] != c + 1}
+    )
+
+
+async def test_a_say_with_characters_drawn_as_nothing_is_refused_and_costs_nothing(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """Zero-width spaces, invisible marks and tags (Unicode's default-ignorable code
+    points, as names refuse them) would hide text in a line; refused before the chat
+    allowance is spent. The joiners and variation selectors emoji and some scripts need
+    pass, and so does a region's flag (its tags)."""
+    port = await start_server(say_burst=3, say_per_s=0.001)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    hidden = [chr(c) for c in _ends_of_runs(DEFAULT_IGNORABLE) if c not in SAY_NEEDS]
+    for text in [f"a{mark}b" for mark in hidden] + ["\u200d", "\ufe0f \u200c"]:
+        await ann.send(f"say {text}")  # (the last two: nothing to see)
+        assert await ann.expect("error") == {
+            "code": "bad-argument",
+            "text": "say TEXT: no characters drawn as nothing (zero-width spaces, invisible"
+            " marks and tags, the Hangul fillers), and something to see",
+        }, ascii(text)
+    england = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"
+    for said in ("\u2764\ufe0f", "\U0001f468\u200d\U0001f469\u200d\U0001f467", england):
+        await ann.send(f"say {said}")  # the three the allowance holds: none was spent
+        await bob.expect("say", **{"from": "ann", "text": said})
+    assert not any(
+        "a" in fields(line)[1].get("text", "") for line in bob.lines if line.startswith("say")
+    )
+
+
+@pytest.mark.parametrize("name", ["\ufdfa\ufdfa", "x\ufdfa", "\u00bd0"])
+async def test_a_name_whose_compatibility_form_is_no_name_is_refused(
+    port: int, connect: Connector, name: str
+) -> None:
+    """Names are compared in their compatibility form (NFKC): U+FDFA, one character, is
+    a phrase of 18 with spaces there, and ½ is 1⁄2; the rule holds in that form too."""
+    client = await connect.raw(port, "guest")
+    await client.send("style machine")
+    await client.send(f"login {name}")
+    refused = await client.expect("error")
+    assert refused["code"] == "bad-argument" and refused["text"].startswith("a name is 2-20")

@@ -3,10 +3,19 @@
 
 from __future__ import annotations
 
+import functools
 import json
+from pathlib import Path
 
-from .client import a_short_match_after_asking, fields, is_event
-from .conftest import Connector
+import trio
+
+from deberc_net.game.rules import Settings
+from deberc_net.plugins import RuleInfo, hookimpl
+from deberc_net.server.app import serve
+from deberc_net.testing import rule_book
+
+from .client import a_short_match_after_asking, a_whole_match, fields, is_event
+from .conftest import Connector, make_config, running_server
 
 
 async def test_after_the_match_sheet_tells_your_last_ones(port: int, connect: Connector) -> None:
@@ -33,3 +42,38 @@ async def test_after_the_match_sheet_tells_your_last_ones(port: int, connect: Co
             "hanging": end["hanging"],
             "bides": ",".join(map(str, bides)),
         }
+
+
+class _ToFiftyOne:
+    """An option plugin a server had, and a later one on the same file has not."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="to-51", kind="option", summary="a match to 51")
+
+    @hookimpl
+    def deberc_configure(self, settings: Settings, players: int) -> None:
+        settings.target = 51
+
+
+async def test_sheet_of_a_last_match_whose_rules_are_gone_is_a_clear_refusal(
+    db_path: Path, connect: Connector
+) -> None:
+    """The sheet needs the match's rules (its target): played with a plugin the server
+    no longer has, 'sheet' says so (it was 'internal'); 'history' still tells it."""
+    async with trio.open_nursery() as nursery:
+        config = make_config(db_path)
+        port = await nursery.start(functools.partial(serve, config, rules=rule_book(_ToFiftyOne())))
+        ann = await connect.machine(port, "ann")
+        bob = await connect.machine(port, "bob")
+        table = await a_whole_match(ann, bob, "2 to-51")
+        nursery.cancel_scope.cancel()
+    async with running_server(make_config(db_path)) as port:  # without the plugin
+        ann = await connect.machine(port, "ann")
+        await ann.send("sheet")
+        refused = await ann.expect("error")
+        assert refused["code"] == "bad-rules"
+        assert refused["text"].startswith(f"your last match (table {table}) was played by rules")
+        assert refused["text"].endswith("'history' still tells its deals")
+        await ann.send("history")
+        assert (await ann.expect("history"))["table"] == table

@@ -75,9 +75,31 @@ async def test_workers_that_cannot_start_stop_their_parent(tmp_path: Path) -> No
             check=False,
         )
     closed.close()
-    assert done.returncode == 1
-    assert b"worker_failed_to_start" in done.stderr
-    assert b"cannot connect to PostgreSQL" in done.stderr  # the worker's own reason
+    assert done.returncode == 2  # as one server that cannot reach its database
+    assert b"worker_failed_to_start" in done.stderr and b"Traceback" not in done.stderr
+    last = done.stderr.decode().strip().splitlines()[-1]  # the worker's own reason
+    assert last.startswith("deberc-net serve: cannot connect to PostgreSQL at "), last
+
+
+async def test_workers_whose_web_port_is_in_use_say_so_in_one_line(postgres_url: str) -> None:
+    """Worker 0 serves the web face: its port in use is the one line and status 2 a
+    single server gives (it was a traceback and status 1)."""
+    held = socket.socket()
+    held.bind(("127.0.0.1", 0))
+    held.listen()
+    web = held.getsockname()[1]
+    command = [sys.executable, "-m", "deberc_net", "serve", "--workers", "2", "--port", "0"]
+    with trio.fail_after(60):
+        done = await trio.run_process(
+            [*command, "--db", postgres_url, "--http-port", str(web)],
+            capture_stdout=True,
+            capture_stderr=True,
+            check=False,
+        )
+    held.close()
+    assert done.returncode == 2 and b"Traceback" not in done.stderr, done.stderr
+    last = done.stderr.decode().strip().splitlines()[-1]
+    assert last.startswith(f"deberc-net serve: cannot listen on 127.0.0.1:{web} (web): "), last
 
 
 async def test_two_workers_one_lobby_play_watch_and_resume_across(

@@ -24,7 +24,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from clients.client import Bot
 from deberc_net.server.store import open_store
-from tests.server.client import LineClient, fields
+from tests.server.client import LineClient, fields, seat_pair
 from tests.server.conftest import Connector
 
 from .conftest import WebServer, screenshot
@@ -242,6 +242,49 @@ async def test_a_four_player_tables_page_hides_the_turned_card_once_the_game_is_
     assert await in_thread(lambda: browser.find_elements(By.CSS_SELECTOR, "#status .card")) == []
     status = await in_thread(lambda: browser.find_element(By.ID, "status").text)
     assert status == "Deal 1"
+
+
+async def _until_a_seat_swaps_the_seven(player: LineClient, swapped: list[str]) -> None:
+    """Play for one seat (ordering the turned suit whenever it may, else at random)
+    until it may swap the trump 7: it says 'menyayu', notes the turned card it took,
+    and answers nothing more."""
+    rng = random.Random(player.label)
+    while True:
+        f = fields(await player.read_until(lambda x: x.startswith("ask "), 60))[1]
+        legal = f["legal"].split(",")
+        if "menyayu" in legal:
+            swapped.append(f["turned"])
+            await player.send(f"menyayu seq={f['seq']}")
+            return
+        call = "igrayu" if "igrayu" in legal else rng.choice(legal)
+        await player.send(f"{call} seq={f['seq']}")
+
+
+async def test_the_tables_page_shows_the_trump_seven_at_once_after_the_swap(
+    start_web: Callable[..., Any], browser: webdriver.Chrome, connect: Connector
+) -> None:
+    """After 'menyayu' the trump 7 lies face up where the turned card was: the live page
+    shows it from the call's event (an observer gets no state line until the next deal)."""
+    web: WebServer = await start_web(bot_clock_ms=120_000)  # no auto call meanwhile
+    ann = await connect.machine(web.port, "ann")
+    bob = await connect.machine(web.port, "bob")
+    table, _, _ = await seat_pair(ann, bob)
+    await in_thread(browser.get, web.url(f"/table/{table}"))
+    await in_thread(wait_for, browser, 'body[data-live="open"] #status .card')
+    swapped: list[str] = []
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+
+            async def play(player: LineClient) -> None:
+                await _until_a_seat_swaps_the_seven(player, swapped)
+                nursery.cancel_scope.cancel()  # the other waits for an ask: done too
+
+            nursery.start_soon(play, ann)
+            nursery.start_soon(play, bob)
+    seven = "7" + swapped[0][-1]
+    await in_thread(wait_for, browser, f'#status .card[data-card="{seven}"]')
+    seen = await in_thread(browser.execute_script, SEEN)
+    assert not any(x.startswith("state ") for x in seen[-3:])  # the event did it
 
 
 def test_the_redaction_check_catches_a_card_told_early() -> None:

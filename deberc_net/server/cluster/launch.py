@@ -78,11 +78,22 @@ class Worker:
     index: int
     process: subprocess.Popen[bytes]
     ready: bool = False
+    failure: str | None = None  # why it could not start, in its own words
+
+
+def _heard(worker: Worker, line: bytes) -> None:
+    """A line of a worker's start-up: 'ready', or 'failed REASON'."""
+    line = line.strip()
+    if line == b"ready":
+        worker.ready = True
+    elif line.startswith(b"failed "):
+        worker.failure = line[len(b"failed ") :].decode("utf-8", "replace")
 
 
 def run_workers(config: Config, count: int) -> int:
     """Run ``count`` workers on one port until SIGTERM or SIGINT; the exit status.
-    ``WorkersError`` if the port cannot be bound."""
+    ``WorkersError`` if the port cannot be bound, or a worker could not start and said
+    why (the web port in use, the database): the one line a single server says."""
     try:
         held = reuseport_socket(config.host, config.port)
     except OSError as exc:  # in use, a host that does not resolve: as one server says it
@@ -99,14 +110,15 @@ def run_workers(config: Config, count: int) -> int:
     workers = [_start(settings, i, count) for i in range(count)]
     announced = False
     failed = 0
+    failure: str | None = None  # the reason a worker could not start, said by the CLI
     try:
         while not stopping:
             for worker in workers:
                 if worker.ready or worker.process.stdout is None:
                     continue
                 readable, _, _ = select.select([worker.process.stdout], [], [], 0)
-                if readable and worker.process.stdout.readline().strip() == b"ready":
-                    worker.ready = True
+                if readable:
+                    _heard(worker, worker.process.stdout.readline())
             if not announced and all(w.ready for w in workers):
                 log.info("listening", host=config.host, port=port, workers=count)
                 announced = True
@@ -114,10 +126,16 @@ def run_workers(config: Config, count: int) -> int:
                 code = worker.process.poll()
                 if code is None or stopping:
                     continue
-                if not announced:  # it could not start (its reason is in the log): nor will it
-                    log.error("worker_failed_to_start", worker=i, status=code)
+                if not announced:  # it could not start, nor would it next time
+                    if worker.process.stdout is not None and worker.failure is None:
+                        for line in worker.process.stdout.read().splitlines():  # it has ended
+                            _heard(worker, line)
+                    log.error(
+                        "worker_failed_to_start", worker=i, status=code, reason=worker.failure
+                    )
                     stopping.append(signal.SIGTERM)
-                    failed = 1
+                    failed = 2 if worker.failure is not None else 1
+                    failure = worker.failure
                     break
                 log.warning("worker_died", worker=i, pid=worker.process.pid, status=code)
                 time.sleep(RESTART_DELAY_S)
@@ -137,6 +155,8 @@ def run_workers(config: Config, count: int) -> int:
                 worker.process.kill()
                 code = worker.process.wait()
             status = status or (code if code > 0 else 0)
+        if failure is not None:
+            raise WorkersError(failure)
         return status
     finally:
         for worker in workers:

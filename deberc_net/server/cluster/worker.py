@@ -17,7 +17,7 @@ def worker_main() -> int:
     import trio
 
     from deberc_net.plugins import RuleBook
-    from deberc_net.server.app import serve
+    from deberc_net.server.app import ListenError, serve, sole_exception
     from deberc_net.server.config import Config
     from deberc_net.server.logs import configure_logging
     from deberc_net.server.store import StoreError
@@ -31,15 +31,27 @@ def worker_main() -> int:
     configure_logging(config.log_level)
     rules = RuleBook.load()
 
+    started = False
+
     def ready(_port: int) -> None:
+        nonlocal started
+        started = True
         sys.stdout.write("ready\n")
         sys.stdout.flush()
 
     try:
         trio.run(lambda: serve(config, handle_signals=True, rules=rules, worker=place, ready=ready))
-    except (OSError, StoreError) as exc:
-        print(f"deberc-net serve worker {place.index}: {exc}", file=sys.stderr)
-        return 1
+    except (OSError, StoreError, ListenError, BaseExceptionGroup) as exc:
+        cause = sole_exception(exc)  # out of the server's nursery
+        if not isinstance(cause, OSError | StoreError | ListenError):
+            raise
+        if started:
+            print(f"deberc-net serve worker {place.index}: {cause}", file=sys.stderr)
+            return 1
+        # not up yet: the parent says it in the one line a single server says, status 2
+        sys.stdout.write(f"failed {cause}\n")
+        sys.stdout.flush()
+        return 2
     except KeyboardInterrupt:
         pass
     return 0

@@ -17,6 +17,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import structlog
+
 from .base import (
     DEAD_AFTER_S,
     LAST_DEAL,
@@ -60,6 +62,30 @@ def make_private(path: str) -> None:
         os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
 
 
+log = structlog.get_logger("deberc.store")
+BUSY_TIMEOUT_S = 5.0  # how long a statement waits for another program's lock
+
+
+def cannot_use(path: str, exc: sqlite3.DatabaseError, step: str, waited_s: float) -> StoreError:
+    """One sentence for a database file that opened but failed at ``step`` (its first
+    read, its migrations, the server's row): another program's lock said as such, and
+    anything unforeseen (a migration's bug) with its traceback in the log."""
+    if "locked" in str(exc):  # 'database is locked', 'database table is locked'
+        return StoreError(
+            f"the database {path} is locked by another program (a server on it, an sqlite3"
+            f" shell?), still after {waited_s:.1f} s while {step}: try again once it is done"
+        )
+    if step == READING:  # not a database, a disk that fails: said as any open's failure
+        return cannot_open(path, exc)
+    log.error("store_open_failed", db=path, step=step, exc_info=exc)
+    return StoreError(
+        f"the database {path} opened, but {step} failed: {exc} (the log has the details)"
+    )
+
+
+READING = "reading it"
+
+
 def cannot_open(path: str, exc: OSError | sqlite3.Error) -> StoreError:
     """One sentence for a database file that cannot be opened: what is wrong with it and
     what to do (not the system's errno text)."""
@@ -87,28 +113,35 @@ class SQLiteStore:
         serving: bool = False,
         migrations: Sequence[Migration] = MIGRATIONS,
         dead_after_s: float = DEAD_AFTER_S,
+        busy_timeout_s: float = BUSY_TIMEOUT_S,
     ) -> None:
         """``serving``: opened by a server, which gets its row in ``servers``; the
         matches of servers that died (silent for ``dead_after_s``), or of a run before
-        servers had rows, are over (their records, seedless, become exportable)."""
+        servers had rows, are over (their records, seedless, become exportable).
+        ``busy_timeout_s``: how long a statement waits for another program's lock."""
         self.path = str(path)
         try:
             make_private(self.path)
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db = sqlite3.connect(
+                self.path, timeout=busy_timeout_s, check_same_thread=False, isolation_level=None
+            )
         except (OSError, sqlite3.Error) as exc:
             raise cannot_open(self.path, exc) from None
         self._lock = threading.Lock()
         self.server_id: int | None = None
+        step, start = READING, time.monotonic()
         try:
             with self._lock:
                 _use_wal(self._db)  # the first read: a file that is no database fails here
                 self._db.execute("PRAGMA synchronous=NORMAL")
+                step = "bringing it up to date (its migrations)"
                 migrate(self._db, migrations)
             if serving:
+                step = "writing this server's row"
                 self._register(dead_after_s)
         except sqlite3.DatabaseError as exc:
             self._db.close()
-            raise cannot_open(self.path, exc) from None
+            raise cannot_use(self.path, exc, step, time.monotonic() - start) from exc
         except BaseException:
             self._db.close()
             raise

@@ -75,6 +75,7 @@
   function setStatus(deal, turned) {
     st.deal = deal;
     const shown = turned && turned !== "-";
+    st.turned = shown ? turned : null;
     setText("status", "Deal " + deal + (shown ? " · turned " : ""));
     if (shown) document.getElementById("status").append(cardEl(turned));
   }
@@ -113,7 +114,10 @@
         setText("score", list(f.score).join(" : "));
         break;
       case "call":
-        st.talk.push(names[Number(f.seat)] + ": " + f.call.replace(/_/g, " ")); break;
+        st.talk.push(names[Number(f.seat)] + ": " + f.call.replace(/_/g, " "));
+        // the seven swap: the trump 7 lies face up where the turned card was, from now
+        if (f.call === "menyayu" && st.turned) setStatus(st.deal, "7" + st.turned.slice(-1));
+        break;
       case "order":
         // four players: the turned card goes to the dealer's hand (its state says
         // turned=-, docs/protocol.md §6.3), so it is no longer shown

@@ -1,0 +1,22 @@
+"""The chat allowance: 'say' and 'invite' put lines on others' screens, so they share
+one rate limit per sender (docs/security.md §3). Spent only once a line is sure to
+go out: a refused one costs nothing."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import trio
+
+from deberc_net.protocol import events as ev
+
+if TYPE_CHECKING:
+    from .session import Session
+
+
+def may_talk(session: Session) -> bool:
+    """Spend one of ``session``'s lines to others; if none is left, say so and refuse."""
+    if session.says.take(trio.current_time()):
+        return True
+    session.send(ev.Error("slow-down", "too many 'say' and 'invite' at once: wait a little"))
+    return False
