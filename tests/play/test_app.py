@@ -239,7 +239,9 @@ async def _whole_match(
         assert score[-1].split() == ["Tot", *map(str, totals)]
         # a name longer than its column keeps its head and its last two (docs/play.md)
         assert score[1].split() in (["Deal", "tui~er", "rival"], ["Deal", "rival", "tui~er"])
-        assert app.pane("table").text.splitlines()[-1].startswith("Game over:")
+        drawn = app.pane("table").text  # the result last, wrapped to the pane's width
+        assert app.state.result is not None and app.state.result.startswith("Game over:")
+        assert " ".join(drawn.splitlines()).endswith(app.state.result)
 
         await pilot.press("f10")  # quit: the server says bye and the app ends
         await until(pilot, lambda: not app.is_running, "exit")
@@ -326,7 +328,9 @@ async def _tertz_match(server: ServerThread) -> None:
         ]
         assert len(app.state.deals) == len(deal_ends) >= 1
         assert all(d.outcome == "split" for d in app.state.deals)
-        assert app.pane("table").text.splitlines()[-1].startswith("Game over:")
+        drawn = app.pane("table").text  # the result last, wrapped to the pane's width
+        assert app.state.result is not None and app.state.result.startswith("Game over:")
+        assert " ".join(drawn.splitlines()).endswith(app.state.result)
         await pilot.press("f10")
         await until(pilot, lambda: not app.is_running, "exit")
 
