@@ -49,6 +49,19 @@ class LegalSuggester(Suggester):
         return value + found[0][len(value) :] if found else None
 
 
+class Entry(Input):
+    """The input line. Tab and the arrows are its own keys, not the app's priority
+    ones: those run when the app reads the key, before the line has taken the keys that
+    came just before it in one burst (a paste, tmux's send-keys), so 'i' and Tab at once
+    completed the empty line and then typed 'i' after it."""
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("tab", "app.complete", "complete", show=False),
+        Binding("up", "app.history(-1)", "history", show=False),
+        Binding("down", "app.history(1)", "history", show=False),
+    ]
+
+
 class Pane(Static):
     """A pane of plain text; ``text`` is what it shows now (markup off: cards are text)."""
 
@@ -86,9 +99,6 @@ class PlayApp(App[None]):
         Binding("f8", "break_deck", "break", priority=True),
         Binding("f10", "send('quit')", "quit", priority=True),
         Binding("ctrl+r", "reconnect", "reconnect", priority=True),
-        Binding("tab", "complete", "complete", show=False, priority=True),
-        Binding("up", "history(-1)", "history", show=False, priority=True),
-        Binding("down", "history(1)", "history", show=False, priority=True),
     ]
 
     def __init__(
@@ -112,7 +122,7 @@ class PlayApp(App[None]):
         yield Pane(id="hand")
         yield Pane(id="legal")
         yield Pane(id="log")
-        yield Input(
+        yield Entry(
             id="input",
             placeholder="a call or a command (Tab completes)",
             suggester=LegalSuggester(self),

@@ -7,12 +7,17 @@ terminal.
 
 from __future__ import annotations
 
+import textwrap
+
 from .cards import RANKS, SUITS, SYMBOL, card, suit
 from .state import TableState
 
 NAME_WIDTH = 7
 BREAK = "lomayu"  # Tertz: breaking the deck, lomayu-N (docs/rules.md §12.2)
 DEAL_ROWS = 5  # deals listed in the score pane (the totals cover the rest)
+# the table pane's width inside its padding at 80 columns (app.py: 80 - 27 - 2); its
+# height is 9 lines, so a line that wrapped pushed the last one (the result) off
+TABLE_COLUMNS = 51
 
 
 def rank_order(hand: tuple[str, ...] | list[str]) -> list[list[str]]:
@@ -50,8 +55,8 @@ def clock_text(remaining_ms: int | None) -> str:
 
 
 def turn_text(state: TableState, remaining_ms: int | None) -> str:
-    if state.result is not None:
-        return state.result
+    if state.result is not None:  # on lines of its own: the totals at the end show
+        return "\n".join(textwrap.wrap(state.result, TABLE_COLUMNS))
     if state.asking:
         return f"Turn:   YOU ({state.who(state.seat)}), {clock_text(remaining_ms)} left"
     if state.to_act is None:
@@ -82,7 +87,10 @@ def table_text(state: TableState, remaining_ms: int | None = None) -> str:
         turned = f"Turned: {card(state.turned)}   Fresa: {card(state.fresa)}   Trump: {trump}"
     else:  # a game with a talon: how many cards are left to draw, the turned one included
         turned = f"Turned: {card(state.turned)}   Talon: {state.talon}   Trump: {trump}"
-    talk = ", ".join(f"{state.who(s)} {t}" for s, t in state.talk[-4:]) or "-"
+    said = [f"{state.who(s)} {t}" for s, t in state.talk[-4:]]
+    while len(said) > 1 and len("Talk:   " + ", ".join(said)) > TABLE_COLUMNS:
+        del said[0]  # the latest calls that fit on one line (long names: fewer)
+    talk = ", ".join(said) or "-"
     theirs = []
     if state.their_tricks:  # Tertz: the opponent's taken tricks, while they are open
         theirs = ["Theirs: " + " ".join(card(c) for c in state.their_tricks)]

@@ -129,6 +129,7 @@ class RuleSet:
     apply_extra_call: Callable[[Deal, int, Call], bool] | None = None
     deal_event: Callable[[Deal, str], None] | None = None
     describe: tuple[str, ...] = ()
+    describe_ru: tuple[str, ...] = ()  # the same in Russian (a rule without: in English)
     call_aliases: Mapping[str, str] = attrs.Factory(dict)  # spoken word -> a plugin's call
     deal_class: type[Deal] | None = None  # a whole new game's deals; None: the engine's
 

@@ -49,6 +49,7 @@ class RuleInfo:
     conflicts: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()  # options that must be chosen too; an option may
     # override a setting of an option it requires (to-9-stakes sets dave's target)
+    summary_ru: str = ""  # the summary in Russian, for 'lang ru'; empty: the English one
 
 
 class RuleSpecs:

@@ -171,6 +171,7 @@ class RuleBook:
             apply_extra_call=_apply_extra_call(hook("deberc_apply_extra_call")),
             deal_event=_deal_event(hook("deberc_deal_event")),
             describe=_table_rules_told(chosen, variant, deal_class),
+            describe_ru=_table_rules_told(chosen, variant, deal_class, russian=True),
             call_aliases=_aliases(chosen),
             deal_class=deal_class,
         )
@@ -267,13 +268,18 @@ def for_players(summary: str) -> str:
     return _SOURCE.sub("", summary)
 
 
+def summary_for(info: RuleInfo, russian: bool) -> str:
+    """A rule's summary as players are told it, in Russian if asked and it has one."""
+    return for_players(info.summary_ru if russian and info.summary_ru else info.summary)
+
+
 def _table_rules_told(
-    chosen: Sequence[LoadedRule], variant: str, deal_class: object
+    chosen: Sequence[LoadedRule], variant: str, deal_class: object, russian: bool = False
 ) -> tuple[str, ...]:
     """The table's rules in words. A variant that is a game of its own (its own deal
     class: Tertz) is not the builtin's game: the builtin's summary would mislead."""
     return tuple(
-        f"{r.name}: {for_players(r.info.summary)}"
+        f"{r.name}: {summary_for(r.info, russian)}"
         for r in chosen
         if not (deal_class is not None and r.name == BUILTIN_VARIANT != variant)
     )

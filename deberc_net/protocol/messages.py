@@ -20,6 +20,7 @@ from .lang import Lang
 class Msg(StrEnum):
     NOTHING = "nothing"
     AS_IS = "as-is"  # a text with no Russian words of its own (a plugin's)
+    OWN_WORDS = "own-words"  # a text that brings its own Russian (a plugin's summary)
     BYE = "bye"
     STYLE = "style"
     SORT_RANK = "sort-rank"
@@ -213,6 +214,7 @@ class Msg(StrEnum):
 MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NOTHING: ("", ""),
     Msg.AS_IS: ("{text}", "{text}"),
+    Msg.OWN_WORDS: ("{en}", "{ru}"),
     Msg.BYE: (
         "Bye. Your seat, if any, waits for you.",
         "До встречи. Ваше место за столом ждёт вас.",

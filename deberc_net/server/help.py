@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from deberc_net.plugins import RuleKind
-from deberc_net.plugins.manager import for_players
+from deberc_net.plugins.manager import summary_for
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import CALLS_HELP, Command, help_text
 from deberc_net.protocol.lang import Lang, ru_call, spoken_call
@@ -95,7 +95,11 @@ class Help:
                     name=info.name,
                     kind=kind,
                     counts=counts,
-                    summary=for_players(info.summary),
+                    summary=phrase(
+                        Msg.OWN_WORDS,
+                        en=summary_for(info, russian=False),
+                        ru=summary_for(info, russian=True),
+                    ),
                 )
             )
         return lines
@@ -114,7 +118,14 @@ class Help:
                 options=opts,
                 goal=goal,
             ),
-            *(phrase(Msg.AS_IS, text=line) for line in table.rules.describe),
+            *(
+                phrase(Msg.OWN_WORDS, en=en, ru=ru)
+                for en, ru in zip(
+                    table.rules.describe,
+                    table.rules.describe_ru or table.rules.describe,
+                    strict=True,
+                )
+            ),
             phrase(
                 Msg.RULES_CLOCK,
                 human=c.human_clock_ms // 1000,

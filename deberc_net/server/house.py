@@ -135,7 +135,7 @@ class HouseBots:
         self.lobby.guest_tokens[name_key(name)] = bot.token
         self.bots[name_key(name)] = bot
         self.spawner.start_soon(self._keep_running, bot)
-        log.info("house_bot_start", name=name, table=table.id, kind=str(kind), level=level)
+        log.info("house_bot_start", name=name, table=table.id, kind=str(kind), bot_level=level)
         return bot
 
     def _new_name(self, kind: HouseBotKind, level: int | None) -> str:

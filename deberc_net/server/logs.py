@@ -8,7 +8,11 @@ import sys
 import structlog
 
 
-def configure_logging(level: str = "info", json_output: bool | None = None) -> None:
+def configure_logging(
+    level: str = "info", json_output: bool | None = None, worker: int | None = None
+) -> None:
+    """``worker``: a ``serve --workers`` worker's index, on each of its lines (the
+    workers share the parent's stderr, and each counts its connections from 1)."""
     if json_output is None:
         json_output = not sys.stderr.isatty()
     renderer: structlog.typing.Processor = (
@@ -17,6 +21,7 @@ def configure_logging(level: str = "info", json_output: bool | None = None) -> N
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
+            *([] if worker is None else [_Worker(worker)]),
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             structlog.processors.format_exc_info,
@@ -31,3 +36,15 @@ def configure_logging(level: str = "info", json_output: bool | None = None) -> N
         logger_factory=structlog.WriteLoggerFactory(sys.stderr),
         cache_logger_on_first_use=True,
     )
+
+
+class _Worker:
+    """Puts ``worker`` on every line (first, as the parent's ``worker_*`` lines have it)."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __call__(
+        self, logger: object, method: str, event_dict: structlog.typing.EventDict
+    ) -> structlog.typing.EventDict:
+        return {"worker": self.index, **event_dict}

@@ -14,11 +14,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
 
 from clients.play.app import PlayApp
 from clients.play.cards import RANKS, SYMBOL
+from clients.play.state import fold
 from deberc_net.cli import main
 from deberc_net.protocol.wire import EventKind, parse_line
 
@@ -237,7 +239,9 @@ async def _whole_match(
         assert score[-1].split() == ["Tot", *map(str, totals)]
         # a name longer than its column keeps its head and its last two (docs/play.md)
         assert score[1].split() in (["Deal", "tui~er", "rival"], ["Deal", "rival", "tui~er"])
-        assert app.pane("table").text.splitlines()[-1].startswith("Game over:")
+        drawn = app.pane("table").text  # the result last, wrapped to the pane's width
+        assert app.state.result is not None and app.state.result.startswith("Game over:")
+        assert " ".join(drawn.splitlines()).endswith(app.state.result)
 
         await pilot.press("f10")  # quit: the server says bye and the app ends
         await until(pilot, lambda: not app.is_running, "exit")
@@ -324,6 +328,42 @@ async def _tertz_match(server: ServerThread) -> None:
         ]
         assert len(app.state.deals) == len(deal_ends) >= 1
         assert all(d.outcome == "split" for d in app.state.deals)
-        assert app.pane("table").text.splitlines()[-1].startswith("Game over:")
+        drawn = app.pane("table").text  # the result last, wrapped to the pane's width
+        assert app.state.result is not None and app.state.result.startswith("Game over:")
+        assert " ".join(drawn.splitlines()).endswith(app.state.result)
         await pilot.press("f10")
         await until(pilot, lambda: not app.is_running, "exit")
+
+
+ASK = (
+    "ask seq={seq} table=1 deal=1 phase={phase} seat=0 dealer=1 to_act=0 "
+    "hand=8h,Jh,Qh,7d,Qd,9d,Js,Qs,Kc turned=Ad fresa=- trump=- player=- round=1 leader=0 "
+    "trick= tricks=0,0 score=0,0 hanging=0 target=301 pending=- shown= talk= "
+    "clock=60500 legal={legal}"
+)
+
+
+async def _a_key_and_tab_in_one_burst() -> None:
+    """'i' and Tab arriving together (tmux's send-keys, a paste): Tab completes 'i', not
+    the line as it was before the 'i' (which gave 'menyayui'). The keys are posted to
+    the app at once, as the terminal's driver does with one read of both."""
+    app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
+    async with app.run_test(size=SIZE) as pilot:
+        box = app.query_one("#input", Input)
+        app.state = fold(app.state, ASK.format(seq=3, phase="bidding", legal="pas,igrayu"))
+        app.post_message(events.Key("i", "i"))
+        app.post_message(events.Key("tab", None))
+        await until(pilot, lambda: box.value != "", "a completion")
+        await pilot.pause(0.1)
+        assert box.value == "igrayu"
+        box.value = ""
+        app.state = fold(app.state, ASK.format(seq=4, phase="play", legal="menyayu,Js,Qs"))
+        app.post_message(events.Key("i", "i"))
+        app.post_message(events.Key("tab", None))
+        await until(pilot, lambda: box.value != "", "the key")
+        await pilot.pause(0.1)
+        assert box.value == "i"  # no call starts with 'i' here; 'menyayu' is not one
+
+
+def test_a_key_and_tab_in_one_burst_complete_what_was_typed() -> None:
+    asyncio.run(_a_key_and_tab_in_one_burst())

@@ -275,3 +275,23 @@ def test_the_seven_swap_shows_the_trump_seven_at_once() -> None:
     assert state.turned == "Ad"
     state = fold(state, "event seq=8 table=3 kind=call seat=0 call=menyayu auto=0")
     assert state.turned == "7d" and "Turned: 7♦" in table_text(state)
+
+
+def test_game_over_with_long_names_keeps_its_totals_in_the_table_pane() -> None:
+    """At 80×24 the table pane is 51 columns by 9 lines: a talk line of long names
+    wrapped, and the match's result, last, lost its totals (docs/play.md, Table)."""
+    long = [line.replace("b2", "house-heuristic-3").replace("b1", "anna") for line in START]
+    state = fold_all(
+        [
+            *long,
+            "event seq=8 table=3 kind=call seat=0 call=pas auto=1",
+            "event seq=9 table=3 kind=call seat=1 call=pas auto=1",
+            "event seq=10 table=3 kind=match-end winner=1 name=house-heuristic-3 "
+            "reason=timeouts totals=0,0 seed=ab",
+        ]
+    )
+    lines = table_text(state).splitlines()
+    assert sum(-(-len(line) // 51) for line in lines) <= 9, lines  # as the pane wraps them
+    assert all(len(line) <= 51 for line in lines[-2:])
+    assert " ".join(lines[-2:]) == state.result
+    assert state.result == "Game over: house-heuristic-3 wins (timeouts), totals 0 : 0"

@@ -20,6 +20,7 @@ from deberc_net.cli import main
 from deberc_net.plugins import PluginError, RuleBook
 from deberc_net.plugins.hookspecs import PROJECT, RuleSpecs
 from deberc_net.plugins.manager import RuleManager
+from deberc_net.testing import rule_book
 
 GOOD_RULE = """
 from deberc_net.plugins import RuleInfo, hookimpl
@@ -220,3 +221,14 @@ def test_the_book_registers_the_same_hook_implementations_as_pluggy_would() -> N
         assert {(i.plugin_name, i.function) for i in ours[name]} == {
             (i.plugin_name, i.function) for i in impls
         }, name
+
+
+def test_every_shipped_rule_describes_itself_in_russian_too() -> None:
+    """'rules' under 'lang ru' (docs/plugins.md, summary_ru): each rule this project
+    ships has its Russian summary; a third-party one (the examples) may have none."""
+    rules = rule_book().rules()
+    shipped = [r for r in rules if r.distribution == "deberc-net"]
+    assert len(shipped) > 40
+    assert [r.name for r in shipped if not r.info.summary_ru] == []
+    assert all("seed" not in r.info.summary_ru for r in shipped)  # no sources for players
+    assert {r.name for r in rules if not r.info.summary_ru} == {"posled-20", "perezdacha"}

@@ -7,6 +7,7 @@ import random
 import sys
 from collections.abc import Awaitable, Callable
 
+import structlog
 import trio
 from pytest import MonkeyPatch
 
@@ -176,6 +177,32 @@ async def test_house_bots_sit_in_the_order_they_were_asked_for(
         line = await ann.read_until(lambda x: is_event(x, "seated"), BOT_START_S)
         seated.append((fields(line)[1]["name"], fields(line)[1]["seat"]))
     assert dict(seated) == {asked[0]: "1", asked[1]: "2"}  # however they came
+
+
+async def test_a_house_bots_start_is_logged_with_its_kind_and_level(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, monkeypatch: MonkeyPatch
+) -> None:
+    """docs/settings.md, Logs: ``house_bot_start`` names the bot, its table, kind and
+    level (``bot_level``: the line's own ``level`` is the log's)."""
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: [*PYTHON, SLEEPER])
+    port = await start_server(house_bots=True)
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2 private")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    with structlog.testing.capture_logs() as logs:
+        await ann.send(f"bot search {SEARCH_LEVELS[-1]}")
+        name = (await ann.expect("ok", cmd="bot"))["name"]
+    started = [entry for entry in logs if entry["event"] == "house_bot_start"]
+    assert started == [
+        {
+            "event": "house_bot_start",
+            "log_level": "info",
+            "name": name,
+            "table": int(table),
+            "kind": "search",
+            "bot_level": SEARCH_LEVELS[-1],
+        }
+    ]
 
 
 async def test_without_house_bots_the_command_is_refused(port: int, connect: Connector) -> None:

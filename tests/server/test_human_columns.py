@@ -37,7 +37,7 @@ def test_columns_counts_what_a_terminal_shows() -> None:
 
 async def look_around(client: LineClient, lang: str) -> None:
     """The lobby as a newcomer tries it: help, each command's help, who, tables..."""
-    # not 'rules': a rule plugin describes itself in its own (English) words
+    # not 'rules': a third-party rule plugin describes itself in its own (English) words
     for command in ("help", "help sit", "help lang", "calls", "who", "tables", "games", "sheet"):
         await client.send(command)
     await client.send("нечто")  # no command, and no table: refused in words

@@ -86,3 +86,36 @@ async def test_lang_is_checked_and_can_go_back_to_english(port: int, connect: Co
     await bot.expect("ok", cmd="lang", lang="ru")
     await bot.send("sit 99")
     await bot.expect("error")
+
+
+async def test_rules_in_russian_describe_the_shipped_rules_in_russian(
+    port: int, connect: Connector
+) -> None:
+    """'rules' under 'lang ru': the shipped rules' own descriptions are Russian too
+    (RuleInfo.summary_ru); a third-party plugin without one (the example posled-20)
+    keeps its English (docs/plugins.md)."""
+    anna = await connect.human(port, "anna")
+    await anna.send("lang ru")
+    await anna.read_until(lambda x: x.startswith("Язык"))
+    await anna.send("rules")
+    listed = [await anna.read_until(lambda x: x.startswith("Варианты и опции"))]
+    while not listed[-1].startswith("to-9-stakes"):  # the list is in name order
+        listed.append(await anna.read_until(lambda _: True))
+    text = "\n".join(listed)
+    assert "moscow (вариант, игроков: 2/3/4): Московские правила:" in text
+    assert "to-301 (опция, игроков: 2/3/4): Матч играется до 301 очка, а не до 501." in text
+    assert "posled-20 (опция, игроков: 2/3/4): The last trick counts 20 points" in text
+    await anna.send("new 3 to-301")
+    await anna.read_until(lambda x: x.startswith("Вы за столом"))
+    await anna.send("rules")
+    table = [await anna.read_until(lambda x: x.startswith("Стол "))]
+    while "Часы" not in table[-1]:
+        table.append(await anna.read_until(lambda _: True))
+    assert [x.split(":")[0] for x in table[1:-1] if not x.startswith(" ")] == [
+        "moscow",
+        "three-players",
+        "to-301",
+    ]
+    said = "\n".join(table)
+    assert "Трое игроков: играющий должен набрать больше" in said
+    assert "Moscow rules" not in said and "Three players" not in said

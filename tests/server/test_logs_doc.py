@@ -37,9 +37,9 @@ def _documented() -> dict[str, str]:
     return events
 
 
-def _logged() -> set[tuple[str, str]]:
-    """(event, level) of every logger call with a literal event in deberc_net."""
-    found = set()
+def _logger_calls() -> list[tuple[str, ast.Call]]:
+    """(event, call) of every logger call with a literal event in deberc_net."""
+    found = []
     for path in (ROOT / "deberc_net").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
@@ -51,9 +51,31 @@ def _logged() -> set[tuple[str, str]]:
                 and isinstance(node.args[0], ast.Constant)
                 and isinstance(node.args[0].value, str)
             ):
-                level = "error" if node.func.attr == "exception" else node.func.attr
-                found.add((node.args[0].value, level))
+                found.append((node.args[0].value, node))
     return found
+
+
+def _logged() -> set[tuple[str, str]]:
+    """(event, level) of every logger call with a literal event in deberc_net."""
+    found = set()
+    for event, call in _logger_calls():
+        assert isinstance(call.func, ast.Attribute)
+        level = "error" if call.func.attr == "exception" else call.func.attr
+        found.add((event, level))
+    return found
+
+
+def test_no_event_passes_a_field_the_log_itself_writes() -> None:
+    """The log's own keys (``level``, ``timestamp``) would overwrite a field of the
+    same name (as ``house_bot_start``'s bot level once was)."""
+    own = {"level", "timestamp", "event"}
+    clashes = [
+        (event, keyword.arg)
+        for event, call in _logger_calls()
+        for keyword in call.keywords
+        if keyword.arg in own
+    ]
+    assert not clashes
 
 
 def test_the_tables_events_are_logged_by_the_code_at_their_level() -> None:

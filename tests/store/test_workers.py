@@ -9,6 +9,8 @@ import random
 import signal
 import socket
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import psycopg
@@ -453,3 +455,80 @@ async def test_a_private_table_is_listed_to_one_invited_from_another_worker(
                 assert (await carol.expect("tables"))["count"] == "0"
             finally:
                 await close_all(opened)
+
+
+async def _web_get(http_port: int, path: str) -> str:
+    """The page's text; '' while it is not there (404: the table not yet told here)."""
+
+    def fetch() -> str:
+        url = f"http://127.0.0.1:{http_port}{path}"
+        try:
+            with urllib.request.urlopen(url, timeout=5) as reply:
+                return str(reply.read().decode())
+        except urllib.error.HTTPError as error:
+            assert error.code == 404, error
+            return ""
+
+    return await trio.to_thread.run_sync(fetch)
+
+
+async def test_the_web_face_shows_another_workers_match_and_each_worker_logs_its_index(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """docs/scaling.md: the web face (worker 0's) shows worker 1's running table as its
+    owner does: deal, score, match, hand sizes, and a player away (docs/web.md); it
+    showed it as waiting for players. docs/settings.md: each worker's lines carry
+    ``worker``, its index."""
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(
+            postgres_url, _settings(tmp_path, SETTINGS + "http_port = 0\n")
+        ) as workers:
+            try:
+                ann = await workers.connect(0, "ann")
+                bob = await workers.connect(1, "bob")
+                carol = await workers.connect(1, "carol")
+                opened += [ann, bob, carol]
+                await bob.send("new 2")
+                table = int((await bob.expect("ok", cmd="sit"))["table"])
+                await carol.send(f"sit {table}")
+                await carol.expect("ok", cmd="sit")
+                asked = fields(await bob.read_until(lambda x: fields(x)[0] == "ask", 10))[1]
+                http = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
+                with trio.fail_after(10):
+                    while not (shown := await _web_get(http, f"/api/tables/{table}")) or (
+                        json.loads(shown)["match"] is None
+                    ):
+                        await trio.sleep(0.1)
+                summary = json.loads(shown)
+                assert summary["state"] == "playing"
+                assert summary["deal"] == int(asked["deal"]) == 1
+                assert summary["score"] == [0, 0]
+                assert summary["match"]
+                hand = asked["hand"].split(",")
+                assert summary["hand_sizes"] == [len(hand), len(hand)]
+                page = await _web_get(http, f"/table/{table}")
+                assert "Waiting for players" not in page and "Deal 1" in page
+                # carol drops: her seat is held, and the web face says so
+                seat = summary["players"].index("carol")
+                opened.remove(carol)
+                await carol.aclose()
+                with trio.fail_after(10):
+                    while (
+                        json.loads(await _web_get(http, f"/api/tables/{table}"))["away_s"][seat]
+                        is None
+                    ):
+                        await trio.sleep(0.1)
+                away = json.loads(await _web_get(http, f"/api/tables/{table}"))["away_s"][seat]
+                assert 0 < away <= 120
+                assert "carol (away)" in await _web_get(http, "/")
+            finally:
+                await close_all(opened)
+    logins = {e["name"]: e for e in workers.events if e.get("event") == "login"}
+    assert (logins["ann"]["worker"], logins["bob"]["worker"], logins["carol"]["worker"]) == (
+        0,
+        1,
+        1,
+    )
+    written = [e for e in workers.events if "conn" in e or "table" in e]
+    assert written and all(e.get("worker") in (0, 1) for e in written)

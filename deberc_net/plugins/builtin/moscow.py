@@ -9,6 +9,7 @@ from deberc_net.game.deal import Deal
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.game.rules import ComboKeyFn, DealScore, MatchEnd, MatchSnapshot, Settings
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+from deberc_net.plugins.summaries_ru import SUMMARIES_RU
 
 NAME = "moscow"
 
@@ -25,6 +26,7 @@ def deberc_rule_info() -> RuleInfo:
             "bide; game to 501, claimed automatically."
         ),
         players=(2, 3, 4),
+        summary_ru=SUMMARIES_RU[NAME],
     )
 
 

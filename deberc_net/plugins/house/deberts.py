@@ -6,6 +6,7 @@ from deberc_net.game.combos import rank_order
 from deberc_net.game.deal import PLAY, Deal
 from deberc_net.game.outcomes import Outcome
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+from deberc_net.plugins.summaries_ru import SUMMARIES_RU
 
 NAME = "deberts"
 RUN = 7
@@ -19,6 +20,7 @@ def deberc_rule_info() -> RuleInfo:
         "Seven trumps in sequence in one hand win the game at "
         "once, as soon as all cards are dealt or a seven swap completes them "
         "(seed 004).",
+        summary_ru=SUMMARIES_RU[NAME],
     )
 
 

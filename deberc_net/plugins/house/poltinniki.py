@@ -9,6 +9,7 @@ from deberc_net.game.deal import ORDERED, Deal, Pending
 from deberc_net.game.outcomes import MatchEndReason
 from deberc_net.game.rules import MatchEnd, MatchSnapshot, Settings
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+from deberc_net.plugins.summaries_ru import SUMMARIES_RU
 
 NAME = "poltinniki"
 OFFER, ACCEPT, PLAY_ON = "predlagayu", "prinimayu", "igraem"
@@ -26,6 +27,7 @@ def deberc_rule_info() -> RuleInfo:
         "offer the player 50 points without play ('predlagayu'; the player says "
         "'prinimayu' or 'igraem'); a gap of 250 points ends the game.",
         players=(2,),
+        summary_ru=SUMMARIES_RU[NAME],
     )
 
 

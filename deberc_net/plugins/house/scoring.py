@@ -6,6 +6,7 @@ from deberc_net.game.outcomes import Outcome
 from deberc_net.game.rules import DealScore, MatchSnapshot, Settings
 from deberc_net.plugins.builtin import moscow
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+from deberc_net.plugins.summaries_ru import SUMMARIES_RU
 
 SKI_POINTS = 50
 BIDE_POINTS = 100
@@ -17,7 +18,10 @@ class SkiPenalty:
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
         return RuleInfo(
-            self.name, "option", "A side that took no trick writes minus 50 (seed 004 'Ski')."
+            self.name,
+            "option",
+            "A side that took no trick writes minus 50 (seed 004 'Ski').",
+            summary_ru=SUMMARIES_RU[self.name],
         )
 
     @hookimpl
@@ -39,6 +43,7 @@ class BidePenalty:
             self.name,
             "option",
             "From a player's third bide on, each bide also costs him 100 points (seed 004).",
+            summary_ru=SUMMARIES_RU[self.name],
         )
 
     @hookimpl
@@ -59,6 +64,7 @@ class CombosNeedTrick:
             "option",
             "Terts and fifty count only if their owner took "
             "at least one trick; bella counts anyway (seeds 003 and 004).",
+            summary_ru=SUMMARIES_RU[self.name],
         )
 
     @hookimpl
@@ -77,6 +83,7 @@ class DealerClockwise:
             self.name,
             "option",
             "The deal passes clockwise after every deal (seed 004), not to the one who wrote more.",
+            summary_ru=SUMMARIES_RU[self.name],
         )
 
     @hookimpl
@@ -94,6 +101,7 @@ class HangingSeparate:
             "option",
             "Two hanging bides in a row: the next deal plays "
             "for the first sum and the deal after it for the second (variant B).",
+            summary_ru=SUMMARIES_RU[self.name],
         )
 
     @hookimpl
@@ -118,6 +126,7 @@ class BideToLeader:
             "Three players: a bide goes whole to the whistler "
             "with more points, not half to each (seed 003).",
             players=(3,),
+            summary_ru=SUMMARIES_RU[self.name],
         )
 
     @hookimpl

@@ -15,6 +15,7 @@ from deberc_net.game.deal import PLAY, Deal, Pending
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.game.rules import DealScore, MatchEnd, MatchSnapshot, Settings
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+from deberc_net.plugins.summaries_ru import SUMMARIES_RU
 
 DAVE, ACCEPT, GIVE_UP = "dave", "prinimayu", "sdayus"
 SHORT_NAMES = ("short", "short-bide", "dave")
@@ -50,6 +51,7 @@ class ShortGame:
             self.summary,
             players=self.players,
             conflicts=others + NOT_WITH_SHORT,
+            summary_ru=SUMMARIES_RU[self.name],
         )
 
     @hookimpl
@@ -165,6 +167,7 @@ class DaveGeometric:
             "Dave doubles the stake (1 2 4 8) instead of raising it by one (1 2 3 4).",
             players=(2,),
             requires=("dave",),
+            summary_ru=SUMMARIES_RU[self.name],
         )
 
 
@@ -183,6 +186,7 @@ class ToNineStakes:
             "until a player has won 9 stakes (seed 003 'в один удар').",
             players=(2,),
             requires=("dave",),
+            summary_ru=SUMMARIES_RU[self.name],
         )
 
     @hookimpl(trylast=True)  # after dave has said "one deal"

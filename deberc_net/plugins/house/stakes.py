@@ -2,11 +2,14 @@
 
 Every player puts ``N`` in before the match; the winning side takes them all. The
 match's last record carries the settlement in ``match_over.stakes`` (per side); the
-option's name, in every record's ``options``, says the stake from the first deal on.
+option's name, in every record's ``options``, says the stake
+from the first deal on.
 Options are names, so a stake is one of a fixed list of values, one plugin each.
 """
 
 from __future__ import annotations
+
+from deberc_net.plugins.summaries_ru import stake_ru
 
 from .switches import Switch, set_settings
 
@@ -23,6 +26,7 @@ def _stake(value: int) -> Switch:
         "004's ante): the winning side takes every stake, recorded with the match's end.",
         set_settings(stake=value),
         conflicts=tuple(f"stake-{v}" for v in VALUES if v != value) + NOT_WITH,
+        summary_ru=stake_ru(value),
     )
 
 

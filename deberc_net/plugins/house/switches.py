@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from deberc_net.game.rules import Settings
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+from deberc_net.plugins.summaries_ru import SUMMARIES_RU
 
 
 class Switch:
@@ -18,9 +19,11 @@ class Switch:
         change: Callable[[Settings], None],
         players: tuple[int, ...] = (2, 3, 4),
         conflicts: tuple[str, ...] = (),
+        summary_ru: str | None = None,  # None: the shipped one of that name
     ) -> None:
         self.name = name
         self.summary = summary
+        self.summary_ru = SUMMARIES_RU[name] if summary_ru is None else summary_ru
         self.change = change
         self.players = players
         self.conflicts = conflicts
@@ -33,6 +36,7 @@ class Switch:
             summary=self.summary,
             players=self.players,
             conflicts=self.conflicts,
+            summary_ru=self.summary_ru,
         )
 
     @hookimpl

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from deberc_net.game.rules import Settings
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+from deberc_net.plugins.summaries_ru import target_ru
 
 
 class Target:
@@ -19,6 +20,7 @@ class Target:
             kind="option",
             summary=f"The match is played to {self.target} points instead of 501.",
             conflicts=others,
+            summary_ru=target_ru(self.target),
         )
 
     @hookimpl

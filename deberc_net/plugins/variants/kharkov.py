@@ -5,6 +5,7 @@ from __future__ import annotations
 from deberc_net.game.combos import Combo, top_position
 from deberc_net.game.rules import ComboKeyFn, Settings
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+from deberc_net.plugins.summaries_ru import SUMMARIES_RU
 
 NAME = "kharkov"
 
@@ -18,6 +19,7 @@ def deberc_rule_info() -> RuleInfo:
             "Kharkov rules: as Moscow, but of two combinations of the same length and top "
             "card the one declared first wins; a trump combination has no precedence."
         ),
+        summary_ru=SUMMARIES_RU[NAME],
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from deberc_net.game.deal import Deal
 from deberc_net.game.rules import Settings
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+from deberc_net.plugins.summaries_ru import SUMMARIES_RU
 
 
 class ThreePlayers:
@@ -25,6 +26,7 @@ class ThreePlayers:
                 "score; a bide is split in half between the whistlers (an odd point to "
                 "the one who plays earlier)."
             ),
+            summary_ru=SUMMARIES_RU[self.name],
         )
 
     @hookimpl
@@ -61,6 +63,7 @@ class FourPlayers:
                 "of the best combination scores his sequences (option pair-combinations: "
                 "both partners)."
             ),
+            summary_ru=SUMMARIES_RU[self.name],
         )
 
     @hookimpl

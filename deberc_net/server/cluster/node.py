@@ -50,7 +50,7 @@ from ..table import (
 )
 from . import WorkerPlace
 from .bus import LOBBY, Bus, channel
-from .remote import RemoteSession, RemoteTable
+from .remote import MatchNow, RemoteSession, RemoteTable
 
 if TYPE_CHECKING:
     from ..lobby import Lobby
@@ -201,7 +201,11 @@ class Node:
         for start in range(0, max(1, len(changed)), 20):
             last = start + 20 >= len(changed)
             batch = changed[start : start + 20]
-            body = {"k": "tables", "open": batch, "gone": gone if last else []}
+            body = {
+                "k": "tables",
+                "open": [_for_bus(d, self.lobby.config.away_limit_ms) for d in batch],
+                "gone": gone if last else [],
+            }
             self.bus.publish(LOBBY, body | {"seeks": told_seeks})
         return True
 
@@ -496,14 +500,14 @@ class Node:
         body: dict[str, Any] = {"k": "placed", "s": proxy.remote_id, "seat": proxy.seat}
         body |= {"table": None if table is None else table.id}
         if table is not None:
-            body["info"] = _described(table)
+            body["info"] = _for_bus(_described(table), self.lobby.config.away_limit_ms)
         self.bus.publish(channel(proxy.worker), body)
 
     def watching(self, proxy: RemoteSession, table_id: int, on: bool) -> None:
         body: dict[str, Any] = {"k": "watch", "s": proxy.remote_id, "table": table_id, "on": on}
         table = self.lobby.tables.get(table_id)
         if on and table is not None:
-            body["info"] = _described(table)
+            body["info"] = _for_bus(_described(table), self.lobby.config.away_limit_ms)
         elif on:
             return
         self.bus.publish(channel(proxy.worker), body)
@@ -618,6 +622,9 @@ class Node:
         reserved = described["reserved"]
         reserved_for = None if reserved is None else tuple(reserved)
         table.update(info, described["private"], reserved_for, described["board"])
+        told = described["match"]
+        now = None if told is None else MatchNow(told[0], tuple(told[1]), told[2], tuple(told[3]))
+        table.update_match(now, {seat: left_ms / 1000 for seat, left_ms in described["away"]})
         table.invited = set(described["invited"])
         return table
 
@@ -641,7 +648,7 @@ class Node:
     def _forget_worker(self, worker: int, why: str = "its server was lost") -> None:
         """``worker`` is silent past server_dead_ms (dead), or said it stops. Its tables
         leave the lobby, its players the list, and the seats they held here go away."""
-        log.warning("worker_lost", worker=worker)
+        log.warning("worker_lost", lost=worker)
         self.heard.pop(worker, None)
         lost = {t for t in self.lobby.tables.values() if isinstance(t, RemoteTable)}
         lost |= {s.table for s in self.forwarded.values() if isinstance(s.table, RemoteTable)}
@@ -685,7 +692,33 @@ def _described(table: Table) -> dict[str, Any]:
         "invited": sorted(table.invited) if table.private else [],
         "reserved": None if table.reserved is None else list(table.reserved),
         "board": table.board,  # a ladder's board: listed and shown nowhere, here or there
+        # for the web face (docs/web.md): changes at most once a trick, not once a call
+        "match": _match_told(table),
+        "away": sorted(table.clocks.away_since.items()),  # (seat, since): _for_bus tells
     }
+
+
+def _match_told(table: Table) -> list[Any] | None:
+    """The match's id, totals, deal number, and the hand sizes at the start of the trick
+    being laid (the cards laid to it counted back: the sizes change once a trick)."""
+    match = table.match
+    if match is None:
+        return None
+    deal = match.deal
+    sizes = [len(hand) for hand in deal.hands]
+    if deal.trick.winner is None:
+        for seat, _ in deal.trick.cards:
+            sizes[seat] += 1
+    return [match.match_id, list(match.totals), deal.deal_no, sizes]
+
+
+def _for_bus(described: dict[str, Any], held_ms: int) -> dict[str, Any]:
+    """A table's description as sent: each away seat with the milliseconds it is still
+    held (``held_ms``: the away limit). A process's clock means nothing to another, so
+    not the time since which it is away."""
+    now = trio.current_time()
+    away = [[seat, round((since - now) * 1000) + held_ms] for seat, since in described["away"]]
+    return described | {"away": away}
 
 
 def _who(session: Session) -> list[Any]:

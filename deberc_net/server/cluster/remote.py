@@ -31,6 +31,18 @@ _TABLE: Any = Session.__dict__["table"]  # the slots under the properties below
 _SEAT: Any = Session.__dict__["seat"]
 
 
+@attrs.frozen
+class MatchNow:
+    """What the web face shows of another worker's running match (docs/web.md), told by
+    its owner with the table: at most once a trick, so the hand sizes are those at the
+    start of the trick being laid."""
+
+    match_id: str
+    totals: tuple[int, ...]
+    deal_no: int
+    hand_sizes: tuple[int, ...]
+
+
 @attrs.define(eq=False)
 class RemoteTable(Table):
     """A table another worker (``owner``) holds: what the bus told of it."""
@@ -39,6 +51,7 @@ class RemoteTable(Table):
     owner: int = 0
     node: Node | None = None
     copy: ev.TableInfo | None = None
+    now: MatchNow | None = None  # its match, once started
 
     def update(
         self,
@@ -53,6 +66,14 @@ class RemoteTable(Table):
         self.private = private
         self.reserved = reserved
         self.board = board
+
+    def update_match(self, now: MatchNow | None, away_left_s: dict[int, float]) -> None:
+        """Its match as told, and how long each away seat is still held (seconds, when
+        told): the clocks here count those down as the owner's do."""
+        self.now = now
+        held_s = self.clocks.away_limit_ms / 1000
+        here = trio.current_time()
+        self.clocks.away_since = {seat: here + left - held_s for seat, left in away_left_s.items()}
 
     def info(self) -> ev.TableInfo:
         assert self.copy is not None

@@ -28,7 +28,7 @@ def worker_main() -> int:
     told = json.loads(os.environ[ENV])
     config = Config(**told["config"])
     place = WorkerPlace(int(told["index"]), int(told["count"]))
-    configure_logging(config.log_level)
+    configure_logging(config.log_level, worker=place.index)
     rules = RuleBook.load()
 
     started = False

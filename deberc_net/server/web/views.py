@@ -13,6 +13,7 @@ from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import view
 from deberc_net.protocol.events import TableState
 
+from ..cluster.remote import MatchNow, RemoteTable
 from ..store.base import STOPPED, PlayerRating, RatingPoint
 from ..table import Table
 from .plot import Series, line_chart
@@ -40,7 +41,7 @@ class TableSummary:
 
 def table_summary(table: Table) -> TableSummary:
     info = table.info()
-    match = table.match
+    now = _match_now(table)
     return TableSummary(
         id=info.id,
         players=list(info.seats),
@@ -48,12 +49,23 @@ def table_summary(table: Table) -> TableSummary:
         options=list(info.options),
         state=info.state,
         observers=info.observers,
-        score=None if match is None else list(match.totals),
-        deal=None if match is None else match.deal.deal_no,
-        match=None if match is None else match.match_id,
-        hand_sizes=[] if match is None else [len(hand) for hand in match.deal.hands],
+        score=None if now is None else list(now.totals),
+        deal=None if now is None else now.deal_no,
+        match=None if now is None else now.match_id,
+        hand_sizes=[] if now is None else list(now.hand_sizes),
         away_s=_away_s(table, len(info.seats)),
     )
+
+
+def _match_now(table: Table) -> MatchNow | None:
+    """The match as the summary shows it: another worker's as its owner told it."""
+    if isinstance(table, RemoteTable):
+        return table.now
+    match = table.match
+    if match is None:
+        return None
+    hands = tuple(len(hand) for hand in match.deal.hands)
+    return MatchNow(match.match_id, tuple(match.totals), match.deal.deal_no, hands)
 
 
 def _away_s(table: Table, seats: int) -> list[int | None]:

@@ -10,6 +10,7 @@ from deberc_net.game.outcomes import MatchEndReason
 from deberc_net.game.rules import ComboKeyFn, DealScore, MatchEnd, MatchSnapshot, Settings
 from deberc_net.plugins.api import PluginDeal
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+from deberc_net.plugins.summaries_ru import SUMMARIES_RU
 
 from .cards import LAST_TRICK
 from .combos import WORDS
@@ -63,6 +64,7 @@ def deberc_rule_info() -> RuleInfo:
         ),
         players=(2,),
         conflicts=NOT_FOR_TERTZ,
+        summary_ru=SUMMARIES_RU[NAME],
     )
 
 
@@ -181,6 +183,7 @@ class To501:
             summary="Tertz to 501 instead of 500 (seed 004: 501 when tricks are counted).",
             players=(2,),
             conflicts=("to-301", "to-1001", "to-1002"),
+            summary_ru=SUMMARIES_RU["tertz-501"],
         )
 
     @hookimpl
@@ -206,6 +209,7 @@ class SwapUntilTwo:
                 "in the talon, not with the last pair."
             ),
             players=(2,),
+            summary_ru=SUMMARIES_RU[SWAP_UNTIL_TWO],
         )
 
 
