@@ -91,6 +91,9 @@ class Sit:
     # matchmaking seats a seeker at a waiting table: refused (the seat went to someone
     # posted just before), the seeker waits again for this game instead of an error
     seeking: GameSettings | None = None
+    # posted by matchmaking: the table counts it as a seat taken until it is handled
+    # (Table.promised)
+    promised: bool = False
 
 
 @attrs.frozen
@@ -241,6 +244,8 @@ class Table:
     sheet: ScoreSheet = attrs.field(init=False, factory=ScoreSheet)  # folded in _tell
     seq: int = attrs.field(init=False, default=0)
     state: ev.TableState = attrs.field(init=False, default=ev.TableState.WAITING)
+    # seeks' Sits posted here and not yet handled: seats a seeker is on its way to
+    promised: int = attrs.field(init=False, default=0)
     asked_seq: int = attrs.field(init=False, default=0)  # the seq of the open request
     clocks: Clocks = attrs.field(init=False)
     deal_started: float = attrs.field(init=False, default=0.0)
@@ -477,7 +482,9 @@ class Table:
         if session is not None:
             session.requests_waiting -= 1
         match message:
-            case Sit(session, seat, seeking):
+            case Sit(session, seat, seeking, promised):
+                if promised:
+                    self.promised -= 1
                 self._sit(session, seat, seeking)
             case Leave(session, confirmed):
                 await self._leave(session, confirmed)
