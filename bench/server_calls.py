@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import signal
 import subprocess
@@ -29,7 +30,7 @@ import time
 from functools import partial
 
 import trio
-from server import Load, bot  # bench/server.py
+from server import Load, all_ready, bot  # bench/server.py
 
 CHILD = """
 import cProfile, json, os, pstats, signal, sys
@@ -140,14 +141,15 @@ trio.run(main, instruments=[Steps()])
 
 async def drive(port: int, pid: int, tables: int, seconds: float, style: str) -> None:
     load = Load()
-    deadline = trio.current_time() + 0.5 + seconds + 0.5
     async with trio.open_nursery() as nursery:
         for i in range(2 * tables):
-            nursery.start_soon(partial(bot, port, f"c{i}", deadline, load, i, style=style))
-        await trio.sleep(0.5)
+            nursery.start_soon(partial(bot, port, f"c{i}", math.inf, load, i, style=style))
+        await all_ready(load, tables)  # every table playing: logins and seats not counted
         os.kill(pid, signal.SIGUSR1)
         await trio.sleep(seconds)
         os.kill(pid, signal.SIGUSR2)
+        await trio.sleep(0.5)  # the counts read while the tables still play
+        nursery.cancel_scope.cancel()
 
 
 def main() -> None:
