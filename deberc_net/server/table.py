@@ -430,7 +430,7 @@ class Table:
             # moves it later: the next ask's clock); woken before anything is due,
             # the task finds nothing to do and waits again till the clock's deadline
             # (a match's: the clocks', ``_deadline``'s answer, read at once)
-            deadline = self.clocks.deadline() if self.match is not None else self._deadline()
+            deadline = self.clocks.due if self.match is not None else self._deadline()
             if deadline < self._clock_due:
                 scope.deadline = self._clock_due = deadline
 
