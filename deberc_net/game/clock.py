@@ -91,16 +91,24 @@ class Clocks:
         return self.due
 
     def _work_out_due(self) -> None:
+        """``due``: the earliest of ``_warning_deadline``, ``_request_deadline`` and each
+        ``_away_deadline``, each written out here as there (the same numbers, to the
+        bit: what is due is decided against them), without their calls (every call)."""
         if self.stopped:
             self.due = math.inf
             return
-        self.due = min(
-            [
-                self._warning_deadline(),
-                self._request_deadline(),
-                *map(self._away_deadline, self.away_since),
-            ]
-        )
+        due = math.inf
+        seat = self.waiting_for
+        if seat is not None:
+            full = self.per_seat_ms[seat]
+            due = self.asked_at + full / 1000
+            warn = self.warn_left_ms
+            if not self.warned and warn > 0 and full > warn:
+                due = min(due, self.asked_at + (full - warn) / 1000)
+        if self.away_since:
+            limit = self.away_limit_ms / 1000
+            due = min(due, *[since + limit for since in self.away_since.values()])
+        self.due = due
 
     def take_warning(self, now: float) -> int | None:
         """The seat asked, if its warning is due and not yet given (it is given now:

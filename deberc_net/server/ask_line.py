@@ -17,7 +17,7 @@ from operator import itemgetter
 
 import attrs
 
-from deberc_net.game.calls import PLAY, Call
+from deberc_net.game.calls import PLAY, PLAY_CALLS, Call
 from deberc_net.game.cards import CARD_TEXT as _CARD
 from deberc_net.game.cards import PLAIN_STRENGTH, SUITS, TRUMP_STRENGTH
 from deberc_net.game.deal import PLAY as PLAY_PHASE
@@ -57,9 +57,10 @@ class KeptTalk:
     log: list[LoggedCall] | None = None  # the log read last (the deal's own list)
     upto: int = 0  # how many of its entries ``text`` tells of
     text: str = ""
-    # id(call): its text in ``legal``; the calls themselves kept with it (an id is
-    # a call's only while it lives), all dropped at the next deal
-    legal_texts: dict[int, str] = attrs.Factory(dict)
+    # id(call): its text in ``legal``, the cards' calls (game/calls.py's PLAY_CALLS,
+    # which live as long as the process) from the start; the other calls kept with
+    # their texts (an id is a call's only while it lives), a few dozen at most
+    legal_texts: dict[int, str] = attrs.Factory(lambda: dict(_PLAY_TEXTS))
     legal_calls: list[Call] = attrs.Factory(list)
 
     def of(self, deal: Deal) -> str:
@@ -67,8 +68,6 @@ class KeptTalk:
         log = deal.log
         if log is not self.log:  # another deal (or a copy of a log under way)
             self.log, self.upto, self.text = log, 0, ""
-            self.legal_texts.clear()
-            self.legal_calls.clear()
         upto = self.upto
         if upto < len(log):
             text = self.text
@@ -83,6 +82,10 @@ class KeptTalk:
     def remember(self, calls: Sequence[Call]) -> None:
         """Learn the text of each of ``calls`` not yet known."""
         texts = self.legal_texts
+        if len(self.legal_calls) > _KEPT_CALLS:  # (talk calls made afresh: a few a deal)
+            self.legal_calls.clear()
+            texts.clear()
+            texts.update(_PLAY_TEXTS)
         for call in calls:
             if id(call) not in texts:
                 texts[id(call)] = _call_text(call)
@@ -92,6 +95,10 @@ class KeptTalk:
 def _call_text(call: Call) -> str:
     """A legal call as ``legal`` writes it: a card's call is its card's text."""
     return _CARD[call.card] if call.card is not None and call.name == PLAY else call.token()
+
+
+_PLAY_TEXTS = {id(call): _call_text(call) for call in PLAY_CALLS}
+_KEPT_CALLS = 64  # the other calls' texts a table keeps, at most
 
 
 def ask_line(
