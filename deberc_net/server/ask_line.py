@@ -46,6 +46,15 @@ def _game_value(value: object) -> str:
     return format_value(value)
 
 
+def _call_text(call: Call) -> str:
+    """A legal call as ``legal`` writes it: a card's call is its card's text."""
+    return _CARD[call.card] if call.card is not None and call.name == PLAY else call.token()
+
+
+_PLAY_TEXTS = {id(call): _call_text(call) for call in PLAY_CALLS}
+_KEPT_CALLS = 64  # the other calls' texts a table keeps, at most
+
+
 @attrs.define(eq=False)
 class KeptTalk:
     """A deal's ``talk`` field, kept from one ask to the next (a table's): the deal's
@@ -90,15 +99,6 @@ class KeptTalk:
             if id(call) not in texts:
                 texts[id(call)] = _call_text(call)
                 self.legal_calls.append(call)
-
-
-def _call_text(call: Call) -> str:
-    """A legal call as ``legal`` writes it: a card's call is its card's text."""
-    return _CARD[call.card] if call.card is not None and call.name == PLAY else call.token()
-
-
-_PLAY_TEXTS = {id(call): _call_text(call) for call in PLAY_CALLS}
-_KEPT_CALLS = 64  # the other calls' texts a table keeps, at most
 
 
 def ask_line(
