@@ -403,7 +403,8 @@ class Table:
         try:
             with batched():  # what the call tells goes out in one write per connection
                 await self._guarded(self._call(session, text, seq, now))
-            await self._handle_queued()
+            if self.inbox.queue:  # (mostly nothing was posted meanwhile)
+                await self._handle_queued()
         finally:
             self._let_go()
 
@@ -425,7 +426,7 @@ class Table:
         scope = self._clock_scope
         if self.state == ev.TableState.CLOSED:
             inbox.wake()
-        elif inbox.waiting and scope is not None:
+        elif inbox.waiter is not None and scope is not None:
             # moved only to an earlier time (moving it costs a few µs, and a call
             # moves it later: the next ask's clock); woken before anything is due,
             # the task finds nothing to do and waits again till the clock's deadline
