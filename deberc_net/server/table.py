@@ -402,7 +402,10 @@ class Table:
         self.inbox.hold()
         try:
             with batched():  # what the call tells goes out in one write per connection
-                await self._guarded(self._call(session, text, seq, now))
+                try:  # (_guarded's guard, without its frame: every call)
+                    await self._call(session, text, seq, now)
+                except Exception:
+                    self._failed()
             if self.inbox.queue:  # (mostly nothing was posted meanwhile)
                 await self._handle_queued()
         finally:
@@ -446,10 +449,14 @@ class Table:
         try:
             await step
         except Exception:
-            log.exception("table_error", table=self.id)
-            failed = ev.Error("internal", f"table {self.id} failed and closes; sorry")
-            self._broadcast(self._audience(), failed)
-            self.state = ev.TableState.CLOSED
+            self._failed()
+
+    def _failed(self) -> None:
+        """Inside the ``except`` of a failed step: log it, tell the players, close."""
+        log.exception("table_error", table=self.id)
+        failed = ev.Error("internal", f"table {self.id} failed and closes; sorry")
+        self._broadcast(self._audience(), failed)
+        self.state = ev.TableState.CLOSED
 
     def _deserted(self) -> bool:
         """A waiting table (not a board) whose seated players have all left the server."""
