@@ -3,7 +3,8 @@
     .venv/bin/python bench/server.py [--tables 10,100] [--seconds 1] [--repeat 5] [--idle 300]
 
 For each table count N it measures, ``--repeat`` times (echo and server alternating, so a
-slow spell on the machine hits both), a window of ``--seconds`` after a short warm-up:
+slow spell on the machine hits both), a window of ``--seconds`` that starts once every
+table (echo: every client) has been served once, and a short warm-up after that:
 
 - the echo baseline: a bare trio line-echo server (a subprocess) and N clients of this
   process, each with one line in flight (send a line, wait for its echo);

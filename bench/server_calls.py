@@ -6,7 +6,8 @@ Starts a server in a subprocess (``python -c``: deberc_net.server.app's ``serve`
 signal handlers, as ``deberc-net serve`` runs it, inside the counters below; a fresh SQLite
 file) and N busy two-player tables
 of bench/server.py's machine-style bots (``--tell asks``: each told only its asks,
-``style machine tell=asks``). After a warm-up the server counts, for one window: the trio
+``style machine tell=asks``). Once every table plays (and a short warm-up) the server
+counts, for one window: the trio
 task steps (an Instrument's ``before_task_step``) by task, the run loop's waits for I/O
 (``before_io_wait``), ``os.write`` calls, ``SocketStream.send_all`` calls, cancel scopes
 made, the collector's passes and their CPU, and every function call (cProfile's counts:
