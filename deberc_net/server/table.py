@@ -1015,7 +1015,9 @@ class Table:
             detail = refusal_phrase(exc.message, match.names)
             session.send(ev.Error(exc.code, exc.message, human, detail))
             return
-        self.clocks.answered(seat)
+        clocks = self.clocks
+        if clocks.timeouts[seat]:  # (mostly none to reset: no call, every call)
+            clocks.answered(seat)
 
     async def _apply(self, seat: int, call: Call, *, auto: bool, now: float | None = None) -> None:
         match = self.match
