@@ -3,7 +3,8 @@
     .venv/bin/python bench/server.py [--tables 10,100] [--seconds 1] [--repeat 5] [--idle 300]
 
 For each table count N it measures, ``--repeat`` times (echo and server alternating, so a
-slow spell on the machine hits both), a window of ``--seconds`` after a short warm-up:
+slow spell on the machine hits both), a window of ``--seconds`` that starts once every
+table (echo: every client) has been served once, and a short warm-up after that:
 
 - the echo baseline: a bare trio line-echo server (a subprocess) and N clients of this
   process, each with one line in flight (send a line, wait for its echo);
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import resource
@@ -39,6 +41,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -50,6 +53,10 @@ from lines import Lines, machine, status_kib  # bench/lines.py
 from deberc_net.protocol.wire import parse_line
 
 WARM_UP_S = 0.5
+# every client served once (each table dealt and asking) before a window counts: 200
+# bots logging in and seeking take longer than the warm-up, and a window that counted
+# them would charge logins and seating to the calls
+READY_LIMIT_S = 30.0
 
 ECHO_SERVER = """
 import trio
@@ -99,6 +106,7 @@ class Load:
         self.done = 0
         self.latencies: list[float] = []
         self.sent_at: dict[str, float] = {}  # table id: when its last call was sent
+        self.ready: set[str] = set()  # the tables (echo: clients) served at least once
 
     def record(self, latency: float) -> None:
         if self.counting:
@@ -114,6 +122,7 @@ async def echo_client(port: int, index: int, deadline: float, load: Load) -> Non
         with trio.move_on_at(deadline):
             parse_line(await lines.line())  # read as a bot reads its ask: the same harness
             load.record(trio.current_time() - sent)
+            load.ready.add(str(index))
     await lines.aclose()
 
 
@@ -144,6 +153,7 @@ async def bot(
         if line.startswith("ask "):
             fields = parse_line(line).fields  # the one parser of the machine style
             table = fields["table"]
+            load.ready.add(table)
             sent = load.sent_at.pop(table, None)
             if sent is not None:
                 load.record(trio.current_time() - sent)
@@ -177,23 +187,37 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p * len(ordered)))] if ordered else float("nan")
 
 
+async def all_ready(load: Load, count: int) -> None:
+    """Wait until ``count`` tables (echo: clients) have each been served once (at most
+    ``READY_LIMIT_S``), then the warm-up."""
+    with trio.move_on_after(READY_LIMIT_S):
+        while len(load.ready) < count:
+            await trio.sleep(0.05)
+    await trio.sleep(WARM_UP_S)
+
+
 async def window(
-    pid: int, clients: Callable[[float, Load, trio.Nursery], None], seconds: float
+    pid: int, clients: Callable[[float, Load, trio.Nursery], None], seconds: float, count: int
 ) -> dict[str, float]:
-    """Start the clients, warm up, then count one window of ``seconds``."""
+    """Start the clients, wait till all ``count`` tables (echo: clients) are served and
+    warm up, then count one window of ``seconds``; the clients are cancelled after it."""
     load = Load()
-    deadline = trio.current_time() + WARM_UP_S + seconds
     async with trio.open_nursery() as nursery:
-        clients(deadline, load, nursery)
-        await trio.sleep(WARM_UP_S)
+        clients(math.inf, load, nursery)
+        await all_ready(load, count)
+        own0 = time.process_time()
         load.counting, cpu0, t0 = True, cpu_seconds(pid), trio.current_time()
-        await trio.sleep_until(deadline)
+        await trio.sleep(seconds)
         load.counting = False
         cpu, elapsed = cpu_seconds(pid) - cpu0, trio.current_time() - t0
+        own = time.process_time() - own0
+        nursery.cancel_scope.cancel()
     done = load.done
     return {
         "per_s": done / elapsed,
         "cpu_us_per": 1e6 * cpu / done if done else float("nan"),
+        # the harness's own CPU (this process): near a whole core, it is what limits
+        "client_cpu_share": own / elapsed,
         "p50_ms": 1000 * percentile(load.latencies, 0.5),
         "p99_ms": 1000 * percentile(load.latencies, 0.99),
     }
@@ -265,7 +289,7 @@ def main() -> None:
                         ("server", server.pid, partial(bots, port, n, f"b{round_no}x")),
                     )
                     for kind, pid, clients in loads:
-                        measured = trio.run(window, pid, clients, args.seconds)
+                        measured = trio.run(window, pid, clients, args.seconds, n)
                         runs.setdefault((kind, n), []).append(measured)
         finally:
             stop(echo)
@@ -310,6 +334,7 @@ def main() -> None:
             print(
                 f"{n:4d} tables  {kind:6s} {f['per_s']:8.0f}/s  {f['cpu_us_per']:7.1f} µs CPU"
                 f"  p50 {f['p50_ms']:6.1f} ms  p99 {f['p99_ms']:6.1f} ms"
+                f"  client {100 * f['client_cpu_share']:3.0f} % of a core"
             )
         calls, cpu = row["calls_ratio_median"], row["cpu_ratio_median"]
         print(f"{n:4d} tables  ratios: calls/s {calls}, CPU {cpu}")

@@ -6,7 +6,8 @@ Starts a server in a subprocess (``python -c``: deberc_net.server.app's ``serve`
 signal handlers, as ``deberc-net serve`` runs it, inside the counters below; a fresh SQLite
 file) and N busy two-player tables
 of bench/server.py's machine-style bots (``--tell asks``: each told only its asks,
-``style machine tell=asks``). After a warm-up the server counts, for one window: the trio
+``style machine tell=asks``). Once every table plays (and a short warm-up) the server
+counts, for one window: the trio
 task steps (an Instrument's ``before_task_step``) by task, the run loop's waits for I/O
 (``before_io_wait``), ``os.write`` calls, ``SocketStream.send_all`` calls, cancel scopes
 made, the collector's passes and their CPU, and every function call (cProfile's counts:
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import signal
 import subprocess
@@ -29,7 +31,7 @@ import time
 from functools import partial
 
 import trio
-from server import Load, bot  # bench/server.py
+from server import Load, all_ready, bot  # bench/server.py
 
 CHILD = """
 import cProfile, json, os, pstats, signal, sys
@@ -140,14 +142,15 @@ trio.run(main, instruments=[Steps()])
 
 async def drive(port: int, pid: int, tables: int, seconds: float, style: str) -> None:
     load = Load()
-    deadline = trio.current_time() + 0.5 + seconds + 0.5
     async with trio.open_nursery() as nursery:
         for i in range(2 * tables):
-            nursery.start_soon(partial(bot, port, f"c{i}", deadline, load, i, style=style))
-        await trio.sleep(0.5)
+            nursery.start_soon(partial(bot, port, f"c{i}", math.inf, load, i, style=style))
+        await all_ready(load, tables)  # every table playing: logins and seats not counted
         os.kill(pid, signal.SIGUSR1)
         await trio.sleep(seconds)
         os.kill(pid, signal.SIGUSR2)
+        await trio.sleep(0.5)  # the counts read while the tables still play
+        nursery.cancel_scope.cancel()
 
 
 def main() -> None:

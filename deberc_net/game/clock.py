@@ -34,6 +34,10 @@ class Clocks:
     away_since: dict[int, float] = attrs.field(init=False, factory=dict)
     per_seat_ms: list[int] = attrs.field(init=False)
     timeouts: list[int] = attrs.field(init=False)
+    # ``deadline()``'s answer, worked out again whenever what it depends on changes
+    # (a request, a warning given, away and back, the seats' clocks, the stop), not at
+    # every reading: a busy table reads it after every call
+    due: float = attrs.field(init=False, default=math.inf)
 
     def __attrs_post_init__(self) -> None:
         self.per_seat_ms = [self.call_ms] * self.players
@@ -43,12 +47,14 @@ class Clocks:
     def set_call_ms(self, per_seat_ms: list[int]) -> None:
         """Each seat's time per call (a bot's clock is not a person's)."""
         self.per_seat_ms = list(per_seat_ms)
+        self._work_out_due()
 
     def ask(self, seat: int | None, now: float) -> None:
         """A new request to ``seat`` (None: nobody is to act): its clock starts now."""
         self.asked_at = now
         self.waiting_for = seat
         self.warned = False
+        self._work_out_due()
 
     def answered(self, seat: int) -> None:
         """The seat made a call itself: only timeouts in a row count."""
@@ -64,29 +70,45 @@ class Clocks:
 
     def away(self, seat: int, now: float) -> None:
         self.away_since[seat] = now
+        self._work_out_due()
 
     def back(self, seat: int) -> None:
-        self.away_since.pop(seat, None)
+        if self.away_since.pop(seat, None) is not None:
+            self._work_out_due()
 
     def stop(self) -> None:
         """The match is over: nothing is due any more."""
         self.stopped = True
+        self.due = math.inf
 
     # ------------------------------------------------------------ what is due
     # What is due is decided by comparing ``now`` with the very deadline ``deadline()``
     # gave (never ``now - start`` with a length: in floating point the two can disagree,
     # and a task woken at its deadline would find nothing due and wake again at once).
     def deadline(self) -> float:
-        """When something may next be due (``math.inf``: never, until told more)."""
+        """When something may next be due (``math.inf``: never, until told more); the
+        same as ``due``."""
+        return self.due
+
+    def _work_out_due(self) -> None:
+        """``due``: the earliest of ``_warning_deadline``, ``_request_deadline`` and each
+        ``_away_deadline``, each written out here as there (the same numbers, to the
+        bit: what is due is decided against them), without their calls (every call)."""
         if self.stopped:
-            return math.inf
-        return min(
-            [
-                self._warning_deadline(),
-                self._request_deadline(),
-                *map(self._away_deadline, self.away_since),
-            ]
-        )
+            self.due = math.inf
+            return
+        due = math.inf
+        seat = self.waiting_for
+        if seat is not None:
+            full = self.per_seat_ms[seat]
+            due = self.asked_at + full / 1000
+            warn = self.warn_left_ms
+            if not self.warned and warn > 0 and full > warn:
+                due = min(due, self.asked_at + (full - warn) / 1000)
+        if self.away_since:
+            limit = self.away_limit_ms / 1000
+            due = min(due, *[since + limit for since in self.away_since.values()])
+        self.due = due
 
     def take_warning(self, now: float) -> int | None:
         """The seat asked, if its warning is due and not yet given (it is given now:
@@ -94,6 +116,7 @@ class Clocks:
         if self.stopped or now < self._warning_deadline():
             return None
         self.warned = True
+        self._work_out_due()
         return self.waiting_for
 
     def away_too_long(self, now: float) -> list[int]:

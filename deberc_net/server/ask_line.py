@@ -12,11 +12,12 @@ tests compare the two on every state of many self-played matches
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import itemgetter
 
 import attrs
 
-from deberc_net.game.calls import PLAY
+from deberc_net.game.calls import PLAY, PLAY_CALLS, Call
 from deberc_net.game.cards import CARD_TEXT as _CARD
 from deberc_net.game.cards import PLAIN_STRENGTH, SUITS, TRUMP_STRENGTH
 from deberc_net.game.deal import PLAY as PLAY_PHASE
@@ -45,27 +46,59 @@ def _game_value(value: object) -> str:
     return format_value(value)
 
 
+def _call_text(call: Call) -> str:
+    """A legal call as ``legal`` writes it: a card's call is its card's text."""
+    return _CARD[call.card] if call.card is not None and call.name == PLAY else call.token()
+
+
+_PLAY_TEXTS = {id(call): _call_text(call) for call in PLAY_CALLS}
+_KEPT_CALLS = 64  # the other calls' texts a table keeps, at most
+
+
 @attrs.define(eq=False)
 class KeptTalk:
     """A deal's ``talk`` field, kept from one ask to the next (a table's): the deal's
     log only grows, and its calls other than cards (the field) are few and mostly
-    made early, so each ask reads only the entries logged since the last."""
+    made early, so each ask reads only the entries logged since the last. With it, the
+    text of each legal call the deal offered (most are the same objects every time:
+    game/calls.py's PLAY_CALLS), by the call's identity."""
 
     log: list[LoggedCall] | None = None  # the log read last (the deal's own list)
     upto: int = 0  # how many of its entries ``text`` tells of
     text: str = ""
+    # id(call): its text in ``legal``, the cards' calls (game/calls.py's PLAY_CALLS,
+    # which live as long as the process) from the start; the other calls kept with
+    # their texts (an id is a call's only while it lives), a few dozen at most
+    legal_texts: dict[int, str] = attrs.Factory(lambda: dict(_PLAY_TEXTS))
+    legal_calls: list[Call] = attrs.Factory(list)
 
     def of(self, deal: Deal) -> str:
         """The deal's calls but its cards, each ``seat:token``, in order."""
         log = deal.log
         if log is not self.log:  # another deal (or a copy of a log under way)
             self.log, self.upto, self.text = log, 0, ""
-        if self.upto < len(log):
-            said = [f"{e.seat}:{e.call.token()}" for e in log[self.upto :] if e.call.name != PLAY]
-            if said:
-                self.text = ",".join([self.text, *said] if self.text else said)
-            self.upto = len(log)
+        upto = self.upto
+        if upto < len(log):
+            text = self.text
+            for e in log[upto:]:  # (mostly one entry, a card: a loop, not a comprehension)
+                call = e.call
+                if call.name != PLAY:
+                    said = f"{e.seat}:{call.token()}"
+                    text = f"{text},{said}" if text else said
+            self.text, self.upto = text, len(log)
         return self.text
+
+    def remember(self, calls: Sequence[Call]) -> None:
+        """Learn the text of each of ``calls`` not yet known."""
+        texts = self.legal_texts
+        if len(self.legal_calls) > _KEPT_CALLS:  # (talk calls made afresh: a few a deal)
+            self.legal_calls.clear()
+            texts.clear()
+            texts.update(_PLAY_TEXTS)
+        for call in calls:
+            if id(call) not in texts:
+                texts[id(call)] = _call_text(call)
+                self.legal_calls.append(call)
 
 
 def ask_line(
@@ -107,10 +140,15 @@ def ask_line(
         if talk_kept is None
         else talk_kept.of(deal)
     )
-    # a card's call is its card's text (Call.token), read from the table: most calls
-    legal = ",".join(
-        [_CARD[c.card] if c.card is not None and c.name == PLAY else c.token() for c in legal_calls]
-    )
+    if talk_kept is None:
+        legal = ",".join(map(_call_text, legal_calls))
+    else:  # (read by the calls' identity: no call of its own for a known one)
+        texts = talk_kept.legal_texts
+        try:
+            legal = ",".join(map(texts.__getitem__, map(id, legal_calls)))
+        except KeyError:
+            talk_kept.remember(legal_calls)
+            legal = ",".join(map(texts.__getitem__, map(id, legal_calls)))
     # (None is NONE, the rest str(), a text's spaces '_': format_value's rules, written
     # out for the fields that may be None or a text; the line is built once every call)
     # an ask goes to the seat to act (a state line says who that is)

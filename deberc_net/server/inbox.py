@@ -22,20 +22,22 @@ T = TypeVar("T")
 
 @attrs.define(eq=False)
 class Inbox(Generic[T]):
-    _queue: deque[T] = attrs.Factory(deque)
-    _waiting: trio.lowlevel.Task | None = None  # the task parked in ``get``
+    # what is queued, and the task parked in ``get``: read (never changed) outside by
+    # the table at every call, without ``len`` or ``waiting``'s calls
+    queue: deque[T] = attrs.Factory(deque)
+    waiter: trio.lowlevel.Task | None = None
     closed: bool = False
     held: bool = False  # a put does not wake the waiting task (``release`` does)
     _for_release: bool = False  # the waiting task waits for ``release``
 
     def __len__(self) -> int:
-        return len(self._queue)
+        return len(self.queue)
 
     def put(self, item: T) -> bool:
         """Queue ``item`` (and wake the task waiting for it); False once closed."""
         if self.closed:
             return False
-        self._queue.append(item)
+        self.queue.append(item)
         if not self.held:
             self.wake()
         return True
@@ -43,20 +45,20 @@ class Inbox(Generic[T]):
     @property
     def waiting(self) -> bool:
         """A task waits in ``get`` (and nothing has woken it yet)."""
-        return self._waiting is not None
+        return self.waiter is not None
 
     def idle(self) -> bool:
         """A task waits in ``get``, nothing is queued and no other task holds the inbox:
         a message would be the next thing it handles (``waiting``, ``len`` and ``held``
         in one test: asked at every call)."""
-        return self._waiting is not None and not self._queue and not self.held
+        return self.waiter is not None and not self.queue and not self.held
 
     def wake(self) -> None:
         """Wake the waiting task, if any: its ``get`` returns a queued message, or None
         if there is none (it looks around, then waits again)."""
-        task = self._waiting
+        task = self.waiter
         if task is not None:
-            self._waiting = None
+            self.waiter = None
             trio.lowlevel.reschedule(task)
 
     def hold(self) -> None:
@@ -68,7 +70,7 @@ class Inbox(Generic[T]):
         """No longer ``held``: the waiting task is woken if something is queued, or if
         it waits for this (``until_released``)."""
         self.held = False
-        if self._queue or self._for_release:
+        if self.queue or self._for_release:
             self._for_release = False
             self.wake()
 
@@ -78,26 +80,26 @@ class Inbox(Generic[T]):
 
     def take(self) -> T | None:
         """The next queued message, or None if there is none (never waits)."""
-        return self._queue.popleft() if self._queue else None
+        return self.queue.popleft() if self.queue else None
 
     async def get(self) -> T | None:
         """The next message, waiting for one if none is queued (a cancel point only
         then); None if woken by ``wake`` with none queued."""
-        queue = self._queue
+        queue = self.queue
         if not queue:
             await self._park()
         return queue.popleft() if queue else None
 
     async def _park(self, *, for_release: bool = False) -> None:
         """Wait as the inbox's one waiting task until something wakes it (``wake``)."""
-        if self._waiting is not None:
+        if self.waiter is not None:
             raise RuntimeError("another task already waits on this inbox")
         if for_release:
             self._for_release = True
-        self._waiting = trio.lowlevel.current_task()
+        self.waiter = trio.lowlevel.current_task()
 
         def abort(_: object) -> trio.lowlevel.Abort:
-            self._waiting = None
+            self.waiter = None
             return trio.lowlevel.Abort.SUCCEEDED
 
         await trio.lowlevel.wait_task_rescheduled(abort)

@@ -147,7 +147,7 @@ class Matchmaking:
         open_table = self.open_table_for(settings)
         if open_table is not None:  # a table someone opened with 'new' waits for this game
             self.forget(session)
-            open_table.post(Sit(session, None, settings))
+            self._promise(open_table, session, settings)
             return
         if session not in self.seekers:
             session.seeking = settings
@@ -159,28 +159,38 @@ class Matchmaking:
                 self.forget(s)
             table = lobby.open_table(settings)
             for s in group:
-                table.post(Sit(s, None))
+                self._promise(table, s, None)
 
     def open_table_for(self, settings: GameSettings) -> Table | None:
         """The oldest waiting public table of exactly this game with a seat anyone may
         take: a seeker sits there rather than wait beside it. Not another worker's
         (serve --workers): its copy here may be late; a seek goes there otherwise."""
-        for _, table in sorted(self.lobby.tables.items()):
+        # the waiting ones first (a seek on a busy server passes many playing tables)
+        waiting = [t for t in self.lobby.tables.values() if t.state is TableState.WAITING]
+        for table in sorted(waiting, key=_table_id):
             if self.open_to_seekers(table) and table_settings(table) == settings:
                 return table
         return None
 
+    def _promise(self, table: Table, session: Session, settings: GameSettings | None) -> None:
+        """Post a seeker's Sit; its seat counts as taken until the table handles it, so
+        other seekers do not pile onto a table that only looks free (each of them refused
+        there and placed again: at a burst of seeks, a storm of refusals)."""
+        if table.post(Sit(session, None, settings, promised=True)):
+            table.promised += 1
+
     def open_to_seekers(self, table: Table) -> bool:
         """A waiting public table of this worker with a seat anyone may take (one no
         house bot on its way will fill): a seeker of its game would sit there."""
-        free = sum(1 for who in table.seats if who is None)
-        return (
-            table.state == TableState.WAITING
-            and not table.remote
-            and not table.private
-            and table.reserved is None
-            and free > self.lobby.house.pending(table)
-        )
+        if (
+            table.state is not TableState.WAITING
+            or table.remote
+            or table.private
+            or table.reserved is not None
+        ):
+            return False
+        free = table.seats.count(None) - table.promised  # less the seekers on their way
+        return free > 0 and free > self.lobby.house.pending(table)
 
     def fill(self, table: Table) -> None:
         """A public table just opened with 'new': seekers of exactly its game sit at it
@@ -190,7 +200,7 @@ class Matchmaking:
         settings = table_settings(table)
         for seeker in [s for s in self.seekers if s.seeking == settings][: table.players - 1]:
             self.forget(seeker)
-            table.post(Sit(seeker, None, settings))
+            self._promise(table, seeker, settings)
 
     def _seek_reserved(self, session: Session) -> None:
         assert session.name is not None
@@ -318,6 +328,10 @@ class Matchmaking:
                 (("board", board), ("records", str(len(held)))),
             )
         )
+
+
+def _table_id(table: Table) -> int:
+    return table.id
 
 
 def _each(jobs: Sequence[Callable[[], None]]) -> None:

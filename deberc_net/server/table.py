@@ -92,6 +92,9 @@ class Sit:
     # matchmaking seats a seeker at a waiting table: refused (the seat went to someone
     # posted just before), the seeker waits again for this game instead of an error
     seeking: GameSettings | None = None
+    # posted by matchmaking: the table counts it as a seat taken until it is handled
+    # (Table.promised)
+    promised: bool = False
 
 
 @attrs.frozen
@@ -242,6 +245,8 @@ class Table:
     sheet: ScoreSheet = attrs.field(init=False, factory=ScoreSheet)  # folded in _tell
     seq: int = attrs.field(init=False, default=0)
     state: ev.TableState = attrs.field(init=False, default=ev.TableState.WAITING)
+    # seeks' Sits posted here and not yet handled: seats a seeker is on its way to
+    promised: int = attrs.field(init=False, default=0)
     asked_seq: int = attrs.field(init=False, default=0)  # the seq of the open request
     clocks: Clocks = attrs.field(init=False)
     deal_started: float = attrs.field(init=False, default=0.0)
@@ -398,8 +403,12 @@ class Table:
         self.inbox.hold()
         try:
             with batched():  # what the call tells goes out in one write per connection
-                await self._guarded(self._call(session, text, seq, now))
-            await self._handle_queued()
+                try:  # (_guarded's guard, without its frame: every call)
+                    await self._call(session, text, seq, now)
+                except Exception:
+                    self._failed()
+            if self.inbox.queue:  # (mostly nothing was posted meanwhile)
+                await self._handle_queued()
         finally:
             self._let_go()
 
@@ -421,12 +430,12 @@ class Table:
         scope = self._clock_scope
         if self.state == ev.TableState.CLOSED:
             inbox.wake()
-        elif inbox.waiting and scope is not None:
+        elif inbox.waiter is not None and scope is not None:
             # moved only to an earlier time (moving it costs a few µs, and a call
             # moves it later: the next ask's clock); woken before anything is due,
             # the task finds nothing to do and waits again till the clock's deadline
             # (a match's: the clocks', ``_deadline``'s answer, read at once)
-            deadline = self.clocks.deadline() if self.match is not None else self._deadline()
+            deadline = self.clocks.due if self.match is not None else self._deadline()
             if deadline < self._clock_due:
                 scope.deadline = self._clock_due = deadline
 
@@ -441,10 +450,14 @@ class Table:
         try:
             await step
         except Exception:
-            log.exception("table_error", table=self.id)
-            failed = ev.Error("internal", f"table {self.id} failed and closes; sorry")
-            self._broadcast(self._audience(), failed)
-            self.state = ev.TableState.CLOSED
+            self._failed()
+
+    def _failed(self) -> None:
+        """Inside the ``except`` of a failed step: log it, tell the players, close."""
+        log.exception("table_error", table=self.id)
+        failed = ev.Error("internal", f"table {self.id} failed and closes; sorry")
+        self._broadcast(self._audience(), failed)
+        self.state = ev.TableState.CLOSED
 
     def _deserted(self) -> bool:
         """A waiting table (not a board) whose seated players have all left the server."""
@@ -478,7 +491,9 @@ class Table:
         if session is not None:
             session.requests_waiting -= 1
         match message:
-            case Sit(session, seat, seeking):
+            case Sit(session, seat, seeking, promised):
+                if promised:
+                    self.promised -= 1
                 self._sit(session, seat, seeking)
             case Leave(session, confirmed):
                 await self._leave(session, confirmed)
@@ -1003,7 +1018,9 @@ class Table:
             detail = refusal_phrase(exc.message, match.names)
             session.send(ev.Error(exc.code, exc.message, human, detail))
             return
-        self.clocks.answered(seat)
+        clocks = self.clocks
+        if clocks.timeouts[seat]:  # (mostly none to reset: no call, every call)
+            clocks.answered(seat)
 
     async def _apply(self, seat: int, call: Call, *, auto: bool, now: float | None = None) -> None:
         match = self.match

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 from deberc_net.game import calls as C
 from deberc_net.game.clock import Clocks, automatic_call
@@ -119,3 +120,40 @@ def test_the_automatic_call_passes_then_plays_the_lowest_card() -> None:
     assert call.name == C.PLAY and call == parse("7h")
     match.apply(0, call)
     assert automatic_call(match, 1) == parse("Kh")  # follows suit: K is below 10 and A
+
+
+def test_the_kept_deadline_is_the_earliest_due_after_any_change() -> None:
+    """``due`` is worked out at each change, not each reading: after any sequence of
+    requests, warnings, aways, backs and clock changes it is the earliest of what is due."""
+    rng = random.Random(9)
+    for _ in range(200):
+        c = clocks(warn_left_ms=1_000, players=3)
+        now = 0.0
+        for _ in range(30):
+            now += rng.random() * 5
+            step = rng.randrange(6)
+            if step == 0:
+                c.ask(rng.choice([None, 0, 1, 2]), now)
+            elif step == 1:
+                c.take_warning(now)
+            elif step == 2:
+                c.away(rng.randrange(3), now)
+            elif step == 3:
+                c.back(rng.randrange(3))
+            elif step == 4:
+                c.set_call_ms([rng.choice([500, 2_000, 10_000]) for _ in range(3)])
+            else:
+                c.answered(rng.randrange(3))
+            waiting = c.waiting_for
+            expected = min(
+                [
+                    math.inf if waiting is None else c.asked_at + c.per_seat_ms[waiting] / 1000,
+                    math.inf
+                    if waiting is None or c.warned or c.per_seat_ms[waiting] <= 1_000
+                    else c.asked_at + (c.per_seat_ms[waiting] - 1_000) / 1000,
+                    *(since + 60.0 for since in c.away_since.values()),
+                ]
+            )
+            assert c.deadline() == c.due == expected
+        c.stop()
+        assert c.deadline() == math.inf

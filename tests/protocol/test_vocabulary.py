@@ -6,10 +6,13 @@ import random
 
 import pytest
 
+from deberc_net.game import calls as C
 from deberc_net.game.calls import Call
+from deberc_net.game.cards import card_str
 from deberc_net.game.match import Match
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse_call
+from deberc_net.testing import build_ruleset
 
 
 @pytest.mark.parametrize(
@@ -134,3 +137,21 @@ def test_every_legal_calls_own_token_reads_as_that_call(
             cards += call.card is not None
         match.apply(seat, rng.choice(legal))
     assert cards > 100
+
+
+def test_a_card_as_the_ask_writes_it_reads_as_that_legal_call_as_typed_otherwise() -> None:
+    """The card a program sends back as the ask wrote it is read without normalizing;
+    it is the same legal call the general reading finds in a typed form of it."""
+    rng = random.Random(5)
+    for m in range(5):
+        match = Match(build_ruleset(2), seed=f"v{m}", names=("a", "b"))
+        while match.result is None:
+            seat = match.to_act
+            assert seat is not None
+            legal = match.legal_calls(seat)
+            for call in legal:
+                if call.name == C.PLAY and call.card is not None:
+                    asked = card_str(call.card)
+                    assert parse_call(asked, legal) is call
+                    assert parse_call(f" {asked.lower()} ", legal) is call  # the general path
+            match.apply(seat, rng.choice(legal), ms=0)

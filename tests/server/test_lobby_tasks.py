@@ -63,3 +63,37 @@ async def test_a_new_table_task_goes_to_the_spawner_and_runs_only_when_started(
         assert "kind=seated name=ann seat=0" in told
     finally:
         store.close()
+
+
+async def test_a_burst_of_seekers_is_paired_at_once_not_piled_onto_one_table(
+    db_path: Path,
+) -> None:
+    """Seeks that come before the tables run: each new table's seats are promised to
+    the pair it was opened for, so the next seekers open tables of their own (they once
+    all went to the first table, whose seats only looked free, and were refused there
+    one by one: a storm of refusals as a busy server started)."""
+    store = open_store(str(db_path), serving=True)
+    try:
+        tasks = KeptTasks()
+        lobby = Lobby(make_config(db_path), store, tasks, rule_book())
+        sessions = [Session(i, Outbox(1 << 16), trio.CancelScope()) for i in range(6)]
+        for i, session in enumerate(sessions):
+            await _say(lobby, session, "style machine")
+            assert f"name=p{i}" in await _say(lobby, session, f"login p{i}")
+            assert "ok cmd=seek" in await _say(lobby, session, "seek 2")
+        assert sorted(lobby.tables) == [1, 2, 3]
+        assert [len(table.inbox) for table in lobby.tables.values()] == [2, 2, 2]
+        async with trio.open_nursery() as nursery:  # the tables run: each seats its pair
+            for table in lobby.tables.values():
+                nursery.start_soon(table.run)
+            told = [""] * 6
+            with trio.fail_after(10):
+                while not all("kind=start" in t for t in told):
+                    await trio.sleep(0.01)
+                    for i, session in enumerate(sessions):
+                        told[i] += session.outbox.take().decode()
+            nursery.cancel_scope.cancel()
+        assert all(t.count("ok cmd=sit") == 1 and "error" not in t for t in told)
+        assert [session.table.id for session in sessions if session.table] == [1, 1, 2, 2, 3, 3]
+    finally:
+        store.close()
