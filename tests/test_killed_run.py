@@ -81,6 +81,8 @@ def test_a_killed_run_leaves_no_postgres_nor_chromium_running(tmp_path: Path) ->
         "-p",
         "no:randomly",
         "-p",
+        "no:xdist",
+        "-p",
         "tests.store.conftest",
         "-p",
         "tests.web.conftest",
