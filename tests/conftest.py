@@ -63,6 +63,8 @@ def cheap_password_hash(request: pytest.FixtureRequest, monkeypatch: pytest.Monk
 LONG_TESTS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (13, ("tests/web/test_browser.py", "tests/web/test_ladders.py")),
     (7.3, ("tests/play/test_app.py::test_a_whole_match_typed_through_the_terminal_client",)),
+    # not measured quiet: 22 s at load 8-15, where the browser's group read 14-22 s
+    (7.0, ("tests/test_killed_run.py",)),
     (6.4, ("tests/store/test_distributed_ladder.py::test_two_workers_one_killed_mid_board",)),
     (6.3, ("tests/play/test_app.py::test_a_whole_tertz_match_typed_through_the_terminal",)),
     (6.0, ("tests/store/test_workers.py::test_two_workers_one_lobby_play_watch_and_resume",)),

@@ -5,6 +5,7 @@ interval over duplicate sets, and an SPRT over duplicate pairs."""
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 
 import attrs
@@ -145,13 +146,16 @@ class Sprt:
         n = len(self.scores)
         if n < 2:
             return 0.0
-        mean = sum(self.scores) / n
+        # sums in C, one pass each: verdict() runs after every pair, over all of them
+        total = math.fsum(self.scores)
+        squares = math.fsum(map(operator.mul, self.scores, self.scores))
+        mean = total / n
         # a few pairs underestimate the variance (two alike: none), which let the test
         # decide after two pairs, far more often wrongly than alpha and beta allow; a
-        # lost, a drawn and a won pair pad it, and fade as the pairs accumulate
-        padded = [*self.scores, 0.0, 0.5, 1.0]
-        centre = sum(padded) / len(padded)
-        var = sum((s - centre) ** 2 for s in padded) / len(padded)
+        # lost, a drawn and a won pair (0, 0.5, 1) pad it, and fade as the pairs accumulate
+        padded = n + 3
+        centre = (total + 1.5) / padded
+        var = (squares + 1.25) / padded - centre * centre
         s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
         return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
 

@@ -10,6 +10,7 @@ code (messages.RU_ERRORS).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 
@@ -87,7 +88,13 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     (r"a combination as high or higher is declared: rost\? or nothing", Msg.AS_HIGH_DECLARED),
     (rf"the talon is gone: beat (?P<card>{_CARD}) if you can", Msg.MUST_BEAT),
 )
-_COMPILED = tuple((re.compile(pattern), key) for pattern, key in _FORMS)
+
+
+@functools.cache
+def _compiled() -> tuple[tuple[re.Pattern[str], Msg], ...]:
+    """The forms, compiled at the first refusal: a process that refuses nothing (a bot,
+    a ladder's server, most of the tests' processes) does not pay for the 47 regexes."""
+    return tuple((re.compile(pattern), key) for pattern, key in _FORMS)
 
 
 def _call(token: str) -> Phrase:
@@ -118,7 +125,7 @@ _VALUES: dict[str, Callable[[str], Value]] = {
 def refusal_phrase(message: str, names: Sequence[str]) -> Phrase | None:
     """The phrase for an engine refusal's ``message`` (seats named by ``names``), or
     None when its form is not one known here."""
-    for pattern, key in _COMPILED:
+    for pattern, key in _compiled():
         if m := pattern.fullmatch(message):
             values: dict[str, Value] = {}
             for group, text in m.groupdict().items():

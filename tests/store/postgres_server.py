@@ -9,6 +9,10 @@ Each pytest-xdist worker runs its own server, but initdb (about a second of CPU 
 of wall time) runs once a session: the first worker to need a server makes a template
 data directory in the run's shared temporary directory, under a lock, and every server's
 data directory is a copy of it (``cp -a``: the files keep their owner, as postgres asks).
+
+pg_ctl puts the server in a session of its own, out of reach of whatever ends the tests'
+process: a watchdog (tests/watchdog.py) stops it and removes its directory when the tests
+are done with it, or when their process dies, a run killed mid-way included.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from pathlib import Path
 
 import attrs
 import psycopg
+
+from tests.watchdog import Watchdog
 
 SUPERUSER = "postgres"
 
@@ -55,6 +61,7 @@ class PostgresServer:
     as_user: list[str]  # the command prefix that runs a server binary
     port: int = 0
     _databases: int = 0
+    _watchdog: Watchdog | None = None
 
     @classmethod
     def start(cls, shared: Path | None = None) -> PostgresServer:
@@ -85,17 +92,22 @@ class PostgresServer:
                 ) from None
             as_user = [runuser, "-u", SUPERUSER, "--"]
         server = cls(bin_dir, directory, as_user)
-        if shared is None:
-            server._initdb(server.directory / "data")
-        else:
-            with _locked(shared):
-                template = shared / TEMPLATE
-                if not template.exists():
-                    server._initdb(server.directory / "data")
-                    _copy(server.directory / "data", template)
-                else:
-                    _copy(template, server.directory / "data")
-        server._launch()
+        server._watchdog = Watchdog.arm(server._stop_command(), ["rm", "-rf", str(directory)])
+        try:
+            if shared is None:
+                server._initdb(server.directory / "data")
+            else:
+                with _locked(shared):
+                    template = shared / TEMPLATE
+                    if not template.exists():
+                        server._initdb(server.directory / "data")
+                        _copy(server.directory / "data", template)
+                    else:
+                        _copy(template, server.directory / "data")
+            server._launch()
+        except BaseException:
+            server._watchdog.fire()
+            raise
         return server
 
     @staticmethod
@@ -172,19 +184,16 @@ class PostgresServer:
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
+    def _stop_command(self) -> list[str]:
+        pg_ctl, data = str(self.bin / "pg_ctl"), str(self.directory / "data")
+        return [*self.as_user, pg_ctl, "-D", data, "-m", "immediate", "-w", "stop"]
+
     def stop(self) -> None:
-        try:
-            self._run(
-                str(self.bin / "pg_ctl"),
-                "-D",
-                str(self.directory / "data"),
-                "-m",
-                "immediate",
-                "-w",
-                "stop",
-            )
-        finally:
-            shutil.rmtree(self.directory, ignore_errors=True)
+        """Stop the server and remove its directory (its watchdog's commands, run now)."""
+        assert self._watchdog is not None
+        status = self._watchdog.fire()
+        if status != 0:
+            raise RuntimeError(f"pg_ctl stop failed with status {status}")
 
 
 TEMPLATE = "postgres-template"

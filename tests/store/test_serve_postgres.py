@@ -1,5 +1,7 @@
 """End to end on PostgreSQL: ``deberc-net serve --db postgresql://…`` over real sockets;
-a game's account, history and records outlive the server, as with the SQLite file."""
+a game's account, history and records outlive the server, as with the SQLite file. Where
+a test is about the server and its store, not about its process (no signal, no kill),
+the server runs in the test's process (``running_server``): a Python start-up saved."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from deberc_net.server.lobby import MATCH_NUMBER_BLOCK
 from deberc_net.server.web import ladders as web_ladders
 from tests.ladder.helpers import run_cli
 from tests.server.client import LineClient, fields, play_machine, seat_pair
-from tests.server.conftest import Connector
+from tests.server.conftest import Connector, make_config, running_server
 
 TIME_LIMIT_S = 30
 
@@ -276,11 +278,8 @@ async def test_two_servers_on_one_database_number_matches_apart_and_end_only_the
         await connect.aclose()
 
 
-async def test_a_server_plays_on_while_its_heartbeat_cannot_be_stored(
-    postgres_url: str, tmp_path: Path
-) -> None:
-    settings = tmp_path / "server.toml"
-    settings.write_text("[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 100\n")
+async def test_a_server_plays_on_while_its_heartbeat_cannot_be_stored(postgres_url: str) -> None:
+    config = make_config(postgres_url, shutdown_grace_ms=100, heartbeat_ms=100)
     connect = Connector()
 
     def beats() -> list[object]:
@@ -288,18 +287,20 @@ async def test_a_server_plays_on_while_its_heartbeat_cannot_be_stored(
             return [r[0] for r in conn.execute("SELECT heartbeat FROM servers")]
 
     try:
-        async with served_process(postgres_url, settings) as (port, process):
+        # in this process: the server failing would fail the block (its nursery's)
+        async with running_server(config) as port:
             # heartbeats fail while it is away
-            _execute(postgres_url, "ALTER TABLE servers RENAME TO servers_away")
+            away = "ALTER TABLE servers RENAME TO servers_away"
+            await trio.to_thread.run_sync(_execute, postgres_url, away)
             await trio.sleep(0.5)
             ann = await connect.machine(port, "ann")
             await ann.send("who")
             await ann.expect("who")
-            assert process.returncode is None
-            _execute(postgres_url, "ALTER TABLE servers_away RENAME TO servers")
-            (before,) = beats()
+            back = "ALTER TABLE servers_away RENAME TO servers"
+            await trio.to_thread.run_sync(_execute, postgres_url, back)
+            (before,) = await trio.to_thread.run_sync(beats)
             with trio.fail_after(10):  # and the heartbeat resumes
-                while beats() == [before]:
+                while await trio.to_thread.run_sync(beats) == [before]:
                     await trio.sleep(0.05)
     finally:
         await connect.aclose()

@@ -2,13 +2,16 @@
 headless Debian Chromium for the whole session (selenium, driver at /usr/bin/chromedriver).
 
 Chromium starts with the flags that keep it off the network (the test machine has none)
-and a fresh profile. Screenshots go to tests/web/screenshots/ (ignored by git) for a
-person to look at.
+and a fresh profile. chromedriver and the browser it starts get a process group of their
+own, which a watchdog (tests/watchdog.py) kills, and removes the profile, when the session
+ends or the tests' process dies (a run killed mid-way left them running for ever).
+Screenshots go to tests/web/screenshots/ (ignored by git) for a person to look at.
 """
 
 from __future__ import annotations
 
 import functools
+import shutil
 import tempfile
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -23,6 +26,7 @@ from selenium.webdriver.chrome.service import Service
 from deberc_net.server.app import serve
 from deberc_net.testing import rule_book
 from tests.server.conftest import connect, db_path, jump_when_idle, make_config, virtual_clock
+from tests.watchdog import Watchdog
 
 __all__ = ["connect", "db_path", "jump_when_idle", "virtual_clock"]
 
@@ -48,19 +52,29 @@ def browser() -> Iterator[webdriver.Chrome]:
     options.binary_location = CHROMIUM
     for flag in QUIET_FLAGS:
         options.add_argument(flag)
-    with tempfile.TemporaryDirectory(prefix="deberc-chromium-") as profile:
-        options.add_argument(f"--user-data-dir={profile}")
-        driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-        try:
-            driver.set_page_load_timeout(10)
-            # the window size counts the (invisible) browser frame: fix the page's own
-            driver.execute_cdp_cmd(
-                "Emulation.setDeviceMetricsOverride",
-                {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False},
-            )
-            yield driver
-        finally:
-            driver.quit()
+    profile = tempfile.mkdtemp(prefix="deberc-chromium-")
+    options.add_argument(f"--user-data-dir={profile}")
+    # its own process group: chromedriver, the browser and the browser's processes
+    service = Service(CHROMEDRIVER, popen_kw={"start_new_session": True})
+    try:
+        driver = webdriver.Chrome(options=options, service=service)  # stops itself on failure
+    except BaseException:
+        shutil.rmtree(profile, ignore_errors=True)
+        raise
+    group = f"-{driver.service.process.pid}"
+    # env: the kill program, which takes a process group; the shell's builtin may not
+    watchdog = Watchdog.arm(["env", "kill", "-s", "KILL", "--", group], ["rm", "-rf", profile])
+    try:
+        driver.set_page_load_timeout(10)
+        # the window size counts the (invisible) browser frame: fix the page's own
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False},
+        )
+        yield driver
+    finally:
+        driver.quit()
+        watchdog.fire()  # its group is gone: removes the profile
 
 
 def screenshot(driver: webdriver.Chrome, name: str) -> Path:
