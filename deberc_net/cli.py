@@ -324,7 +324,7 @@ def _records_export(args: argparse.Namespace) -> int:
 def _admin(args: argparse.Namespace) -> int:
     """Register an admin's name (or, with --replace, change a registered name's
     password): the only way an admin's name is made."""
-    from deberc_net.server.accounts import set_password, valid_name
+    from deberc_net.server.accounts import new_name, set_password, valid_name
     from deberc_net.server.store import Store, describe, is_postgres, open_store
 
     if not valid_name(args.name):
@@ -348,6 +348,9 @@ def _admin(args: argparse.Namespace) -> int:
         # a name already registered may be a player's: its password is replaced only
         # when the operator says so (docs/security.md)
         known = store is not None and store.account(args.name) is not None
+        if not known and not new_name(args.name):  # one registered before may keep it
+            print("deberc-net admin: a name is 2-20 letters, digits, '_' or '-'", file=sys.stderr)
+            return 2
         if known and not args.replace:
             print(
                 f"deberc-net admin: {args.name} is registered already in {describe(args.db)}: "

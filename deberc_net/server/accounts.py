@@ -28,15 +28,18 @@ SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
 
 def valid_name(name: str) -> bool:
     """2-20 letters, digits, '_' or '-', starting with a letter or digit (any alphabet),
-    none drawn as nothing; judged in composed form, so a decomposed é is a letter too,
-    and in the compatibility form names are compared in (``name_key``): one character
-    that stands for many (U+FDFA, a whole phrase with spaces) counts as what it is."""
+    none drawn as nothing; judged in composed form, so a decomposed é is a letter too.
+    A name that may be someone's: one registered before ``new_name``'s stricter rule
+    still logs in, and is still found ('finger', 'invite', his web page)."""
     composed = unicodedata.normalize("NFC", name)
-    return (
-        bool(NAME_RULE.match(composed))
-        and not BLANK_LETTERS.search(composed)
-        and bool(NAME_RULE.match(unicodedata.normalize("NFKC", composed)))
-    )
+    return bool(NAME_RULE.match(composed)) and not BLANK_LETTERS.search(composed)
+
+
+def new_name(name: str) -> bool:
+    """A name that may be taken now (registered, or a guest's): ``valid_name`` in the
+    compatibility form names are compared in (``name_key``) too, so one character that
+    stands for many (U+FDFA, a whole phrase with spaces; ½) counts as what it is."""
+    return valid_name(name) and bool(NAME_RULE.match(unicodedata.normalize("NFKC", name)))
 
 
 def _hash(password: str, salt: bytes) -> bytes:
@@ -51,7 +54,7 @@ def set_password(store: Store, name: str, password: str) -> None:
     store.add_account(name, salt, _hash(password, salt))
 
 
-__all__ = ["Accounts", "name_key", "set_password", "valid_name"]
+__all__ = ["Accounts", "name_key", "new_name", "set_password", "valid_name"]
 
 
 class Accounts:

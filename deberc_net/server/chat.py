@@ -100,5 +100,8 @@ class Chat:
             session.send(ev.error("unknown-player", phrase(Msg.NOBODY_HERE, name=name)))
             return
         # the table spends the chat allowance once its own refusals are past (a line on
-        # another's screen, as a 'say' is; a refused one costs nothing)
+        # another's screen, as a 'say' is; a refused one costs nothing). Another
+        # worker's table has not this connection's allowance: it is spent here, first
+        if session.table.remote and not may_talk(session):
+            return
         self.lobby.post_for(session, session.table, Invite(session, invited))

@@ -73,6 +73,9 @@ class Login:
             if not await self._check_password(session, name, password):
                 return
             guest = False
+        elif not accounts.new_name(name):  # not taken before, and no longer to be taken
+            session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
+            return
         elif password is not None:
             if not await self._register(session, name, password):
                 return

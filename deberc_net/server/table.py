@@ -667,7 +667,9 @@ class Table:
             said = phrase(Msg.ALREADY_INVITED, name=name, table=self.id)
             session.send(ev.error("already-invited", said))
             return
-        if not may_talk(session):  # spent once no refusal is left (server/allowance.py)
+        # spent once no refusal is left (server/allowance.py); a player of another
+        # worker's spent his on his own worker (chat.py), this one's stand-in has none
+        if not session.remote and not may_talk(session):
             return
         self.invited.add(name_key(name))
         table = str(self.id)

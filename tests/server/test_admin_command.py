@@ -126,3 +126,29 @@ def test_admin_with_a_bad_password_makes_no_database(
     assert (code, out) == (2, "")
     assert err == "deberc-net admin: the password is one word, read from standard input\n"
     assert list(tmp_path.iterdir()) == []
+
+
+async def test_admin_takes_no_new_name_against_the_compatibility_rule_but_resets_an_old_one(
+    db_path: Path,
+    register: Callable[[str, str], Awaitable[None]],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """'½' is '1⁄2' in the compatibility form names are compared in: no name holding it
+    is registered now, but one registered before the rule is its player's, and an
+    operator may still give it a new password."""
+    db = str(db_path)
+
+    def admin(*argv: str) -> tuple[int, str, str]:
+        return _admin(monkeypatch, capsys, *argv, "--db", db, pw="new-one")
+
+    await register("old\u00bd", "his-own")
+    code, out, err = await trio.to_thread.run_sync(lambda: admin("new\u00bd"))
+    assert (code, out, err) == (
+        2,
+        "",
+        "deberc-net admin: a name is 2-20 letters, digits, '_' or '-'\n",
+    )
+    code, out, err = await trio.to_thread.run_sync(lambda: admin("old\u00bd", "--replace"))
+    assert (code, err) == (0, ""), err
+    assert out.startswith("old\u00bd has a new password in ")

@@ -538,3 +538,35 @@ async def test_a_name_whose_compatibility_form_is_no_name_is_refused(
     await client.send(f"login {name}")
     refused = await client.expect("error")
     assert refused["code"] == "bad-argument" and refused["text"].startswith("a name is 2-20")
+
+
+async def test_a_name_registered_before_the_compatibility_rule_still_logs_in(
+    start_server: StartServer, connect: Connector, register: Callable[[str, str], Awaitable[None]]
+) -> None:
+    """The compatibility form's rule is for names taken from now on: an account
+    registered before it (its name then valid) is its player's, with his ratings and
+    matches; he still logs in with his password, and others still find him ('finger',
+    'invite'). Nobody takes such a name anew, as a guest or by registering."""
+    await register("x\u00bd", "his-own-1")
+    await register("ann", "ann-secret")
+    port = await start_server()
+    old = await connect.raw(port, "old")
+    await old.send("style machine")
+    await old.expect("ok", cmd="style")
+    await old.send("login x\u00bd his-own-1")
+    assert (await old.expect("ok", cmd="login"))["name"] == "x\u00bd"
+    ann = await connect.machine(port, "ann", "ann-secret")
+    await ann.send("finger x\u00bd")
+    await ann.expect("finger", name="x\u00bd")
+    await ann.send("new 4")
+    await ann.expect("ok", cmd="sit")
+    await ann.send("invite x\u00bd")
+    await ann.expect("ok", cmd="invite")
+    for login in ("login y\u00bd", "login y\u00bd a-password"):  # a guest; a registration
+        newcomer = await connect.raw(port, "new")
+        await newcomer.send("style machine")
+        await newcomer.expect("ok", cmd="style")
+        await newcomer.send(login)
+        refused = await newcomer.expect("error")
+        assert refused["code"] == "bad-argument", login
+        assert refused["text"].startswith("a name is 2-20"), login

@@ -532,3 +532,40 @@ async def test_the_web_face_shows_another_workers_match_and_each_worker_logs_its
     )
     written = [e for e in workers.events if "conn" in e or "table" in e]
     assert written and all(e.get("worker") in (0, 1) for e in written)
+
+
+async def test_invitations_at_another_workers_table_share_the_senders_chat_allowance(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """docs/security.md §3: 'invite' spends from the 'say' allowance of its sender, as
+    the settings size it; a player at a table another worker holds too (his invitation
+    is handled there, where his connection's allowance is not)."""
+    opened: list[LineClient] = []
+    settings = SETTINGS + "say_burst = 2.0\nsay_per_s = 0.001\n"
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, _settings(tmp_path, settings)) as workers:
+            try:
+                ann = await workers.connect(0, "ann")
+                bob = await workers.connect(1, "bob")
+                carol = await workers.connect(1, "carol")
+                dan = await workers.connect(1, "dan")
+                opened += [ann, bob, carol, dan]
+                await ann.send("new 4")
+                table = (await ann.expect("ok", cmd="sit"))["table"]
+                await _listed(bob, "tables", f"id={table} ")
+                await _listed(bob, "who", "dan")
+                await bob.send(f"sit {table}")
+                await bob.expect("ok", cmd="sit", timeout=10)
+                await bob.send("invite carol")  # the first of two
+                await bob.expect("ok", cmd="invite", timeout=10)
+                await bob.send("say hello")  # the second
+                await ann.expect("say", timeout=10, **{"from": "bob"})
+                await bob.send("invite dan")  # none left
+                refused = await bob.read_until(
+                    lambda x: x.startswith(("ok cmd=invite", "error ")), timeout=10
+                )
+                assert fields(refused)[1].get("code") == "slow-down", refused
+                await trio.sleep(0.5)  # (an invitation sent would be on its way by now)
+                assert not [line for line in dan.lines if line.startswith("invite ")]
+            finally:
+                await close_all(opened)
