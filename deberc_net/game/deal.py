@@ -817,18 +817,26 @@ class Deal:
         played = trick.cards
         # play.trick_winner, the cards and their points, in one pass: each card's
         # strength in this trick read from a table by trump and led suit (-1: neither)
-        keys, points = _TRICK_KEYS[trump][played[0][1] >> 3], _POINTS_IN_TRUMP[trump]
-        winner, best, total = -1, -1, 0
-        cards = []
-        for seat, card in played:
-            cards.append(card)
-            total += points[card]
-            if keys[card] > best:
-                winner, best = seat, keys[card]
+        points = _POINTS_IN_TRUMP[trump]
+        if len(played) == 2:  # two players: the second card wins only by a higher key
+            (first, a), (second, b) = played
+            keys = _TRICK_KEYS[trump][a >> 3]
+            winner = second if keys[b] > keys[a] else first
+            taken: tuple[Card, ...] = (a, b)
+            total = points[a] + points[b]
+        else:
+            keys = _TRICK_KEYS[trump][played[0][1] >> 3]
+            winner, best, total = -1, -1, 0
+            cards = []
+            for seat, card in played:
+                cards.append(card)
+                total += points[card]
+                if keys[card] > best:
+                    winner, best = seat, keys[card]
+            taken = tuple(cards)
         trick.winner = winner
         side = self._side_of[winner]
         self.tricks.append(trick)
-        taken = tuple(cards)
         self._told.append(_trick_taken((winner, taken)))
         if self._own_trick_points:
             total = self._trick_points(taken, trump)  # a game of its own (Tertz)
@@ -853,7 +861,9 @@ class Deal:
             scoring.score_played(self)
             return
         self.turn = winner
-        self.trick = _trick_led_by(winner)
+        # _trick_led_by(winner), inline: after every trick
+        trick = self.trick = _new_object(Trick)
+        trick.leader, trick.cards, trick.winner = winner, [], None
         s = self.rules.settings
         target = s.target
         if not s.auto_claim or target is None:
