@@ -378,9 +378,9 @@ class Deal:
             # card: T.may_demand_show): only the cards, each card's call looked up by
             # map; here, not in _compute_legal: a frame less a move
             if self.trick.cards:
-                calls = list(map(_PLAY_CALLS.__getitem__, self._legal_cards(seat)))
+                calls = list(map(_play_call, self._legal_cards(seat)))
             elif talk.best is None or len(self.tricks) > 1:
-                calls = list(map(_PLAY_CALLS.__getitem__, self.hands[seat]))  # a lead: any
+                calls = list(map(_play_call, self.hands[seat]))  # a lead: any
             else:
                 calls = self._compute_legal(seat)
         else:
@@ -432,7 +432,7 @@ class Deal:
             out.append(_KONETS)
         # each card's call looked up by map (no comprehension's frame: every move)
         cards = self._legal_cards(seat) if self.trick.cards else self.hands[seat]  # a lead: any
-        out += map(_PLAY_CALLS.__getitem__, cards)
+        out += map(_play_call, cards)
         extra = self.rules.extra_calls
         if extra is not None:
             out += extra(self, seat)
@@ -999,6 +999,10 @@ _SEVENS, _POKAZHI, _POKAZYVAYU, _BELLA, _KONETS, _PAS, _IGRAYU = (
     Call(name) for name in (C.SEVENS, C.POKAZHI, C.POKAZYVAYU, C.BELLA, C.KONETS, C.PAS, C.IGRAYU)
 )
 _PLAY_CALLS = C.PLAY_CALLS  # by card
+# a card's call, looked up by a dict's own ``__getitem__``: called by map for every
+# card listed, where a tuple's is a slot wrapper (a generic call from C, several times
+# dearer)
+_play_call: Callable[[Card], Call] = dict(enumerate(_PLAY_CALLS)).__getitem__
 
 
 def _as_logged(event: DealEvent) -> LoggedCall | None:
