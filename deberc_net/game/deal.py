@@ -360,7 +360,8 @@ class Deal:
         The state changes through ``apply`` and ``end_deal`` (and a plugin's
         ``continue_after_order``), each of which forgets it (``_changed``)."""
         caches = self._caches
-        if seat == caches.listed_seat:
+        listed_seat = caches.listed_seat  # None after every call: tested by identity first
+        if listed_seat is not None and seat == listed_seat:
             return caches.listed
         talk = self.talk
         # the cheap test of each rule first: this runs for every move of every deal
@@ -370,7 +371,9 @@ class Deal:
             and self.tricks
             and seat == self.turn
             and talk.pending is None
-            and (talk.bella_owner != seat or talk.bella_declared)
+            # None mostly: tested by identity first (a comparison of None with an int
+            # is the interpreter's slow, generic one)
+            and (talk.bella_owner is None or talk.bella_owner != seat or talk.bella_declared)
         ):
             # most moves: a card past the first trick with nothing to say (the talk's
             # window and four sevens are over; no bella to say; no option's call; no
@@ -452,19 +455,20 @@ class Deal:
             return legal_cards(hand, cards, trump, True)
         led = cards[0][1] >> 3
         follow: list[Card] = []
-        trumps: list[Card] = []
-        for card in hand:
-            suit = card >> 3
-            if suit == led:
+        for card in hand:  # one test a card: mostly the led suit is all that is asked
+            if card >> 3 == led:
                 follow.append(card)
-            elif suit == trump:
-                trumps.append(card)
         if follow:
             if led != trump:
                 return follow
             trumps = follow
-        elif not trumps:
-            return list(hand)
+        else:
+            trumps = []
+            for card in hand:
+                if card >> 3 == trump:
+                    trumps.append(card)
+            if not trumps:
+                return list(hand)
         top = -1  # the highest trump on the table: it must be beaten if it can be
         for _, card in cards:
             if card >> 3 == trump and TRUMP_STRENGTH[card & 7] > top:
@@ -545,7 +549,7 @@ class Deal:
                 talk.window_hands[seat] = tuple(hand)
             hand.remove(card)
             cards = self.trick.cards
-            cards.append((seat, card))
+            cards.append(_SEAT_CARD[seat][card])  # (seat, card), made once
             if talk.skin_owed or (first_card and talk.best is not None):
                 self._told.append(played)  # a declaration may go face up
                 self._after_card(seat, first_card)
@@ -1043,6 +1047,10 @@ def _trick_led_by(leader: int) -> Trick:
     trick.leader, trick.cards, trick.winner = leader, [], None
     return trick
 
+
+# every (seat, card) pair a trick holds, made once (tuples: shared, never changed); for
+# seats 0-7, more than a deck of 32 cards can deal hands to
+_SEAT_CARD = tuple(tuple((seat, card) for card in range(32)) for seat in range(8))
 
 _IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 
