@@ -61,34 +61,37 @@ def play_random_match(match: Match, rng: random.Random) -> Match:
     # bound once; the clock in integer nanoseconds: a call's ms without float arithmetic
     clock, getrandbits = time.monotonic_ns, rng.getrandbits
     bit_lengths = _BIT_LENGTHS
-    deal = match.deal
-    # the property's function, called as one: a property's getter is called from C,
-    # outside the interpreter's inlined Python-to-Python calls (Python 3.11)
-    to_act = _to_act(deal)
-    started = clock()
     while match.result is None:
-        if match.deal is not deal:
-            deal, started = match.deal, clock()
-            to_act = _to_act(deal)
-        seat = to_act(deal)
-        assert seat is not None
-        legal = deal.shared_legal_calls(seat)  # only read: no copy
-        # rng.choice(legal), drawn as random.Random draws it (the same index from the
-        # same bits: the records of a seed stay the same) without its two calls a move
-        n = len(legal)
-        if not n:
-            raise IndexError(f"seat {seat} is to act with no legal call")
-        try:
-            bits = bit_lengths[n]
-        except IndexError:  # a list longer than any the engine makes
-            bits = n.bit_length()
-        i = getrandbits(bits)
-        while i >= n:
+        deal, started = match.deal, clock()
+        # Deal.to_act read inline (no call a move), unless a game of its own has its own
+        own_to_act = type(deal).to_act is not Deal.to_act
+        to_act = _to_act(deal)
+        while True:  # the deal's moves: its phase is not DONE
+            if own_to_act:
+                acting = to_act(deal)
+                assert acting is not None
+                seat = acting
+            else:
+                pending = deal.talk.pending
+                seat = deal.turn if pending is None else pending.answerer
+            legal = deal.shared_legal_calls(seat)  # only read: no copy
+            # rng.choice(legal), drawn as random.Random draws it (the same index from the
+            # same bits: the records of a seed stay the same) without its two calls a move
+            n = len(legal)
+            if not n:
+                raise IndexError(f"seat {seat} is to act with no legal call")
+            try:
+                bits = bit_lengths[n]
+            except IndexError:  # a list longer than any the engine makes
+                bits = n.bit_length()
             i = getrandbits(bits)
-        # on the deal itself (Match.apply's work is only the deal's end)
-        deal.apply(seat, legal[i], ms=(clock() - started) // 1_000_000)
-        if deal.phase is DONE:
-            match.finish_deal()
+            while i >= n:
+                i = getrandbits(bits)
+            # on the deal itself (Match.apply's work is only the deal's end)
+            deal.apply(seat, legal[i], ms=(clock() - started) // 1_000_000)
+            if deal.phase is DONE:
+                break
+        match.finish_deal()
     return match
 
 

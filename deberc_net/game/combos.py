@@ -65,7 +65,9 @@ def _runs(mask: int) -> tuple[tuple[int, int], ...]:
 # The runs in every set of ranks of one suit (bit i: the i-th rank in sequence order):
 # a hand's sequences are then a few table look-ups, the hot path of the table talk.
 _RUNS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_runs(mask) for mask in range(256))
-_CARD_BIT = tuple(1 << card for card in range(32))
+# a card's bit, looked up by a dict's own __getitem__ (a tuple's is a slot wrapper,
+# which map calls the generic way, several times dearer)
+_card_bit: Callable[[Card], int] = {card: 1 << card for card in range(32)}.__getitem__
 # the cards a run of three may start at in natural order (ranks 7 to Q of each suit)
 _RUN_STARTS = 0x3F3F3F3F
 
@@ -76,7 +78,7 @@ def find_sequences(
     """Every scoring sequence in ``hand``, best-first is not implied (see ``best``)."""
     # bit c: card c is held (suit by suit, 8 bits each, ranks in natural order); the
     # bits summed in C, not or-ed in a loop (a hand holds each card once)
-    held = sum(map(_CARD_BIT.__getitem__, hand))
+    held = sum(map(_card_bit, hand))
     if not by_strength and not held & held >> 1 & held >> 2 & _RUN_STARTS:
         return []  # no three in a row in any suit: most hands
     found: list[Combo] = []

@@ -360,7 +360,8 @@ class Deal:
         The state changes through ``apply`` and ``end_deal`` (and a plugin's
         ``continue_after_order``), each of which forgets it (``_changed``)."""
         caches = self._caches
-        if seat == caches.listed_seat:
+        listed_seat = caches.listed_seat  # None after every call: tested by identity first
+        if listed_seat is not None and seat == listed_seat:
             return caches.listed
         talk = self.talk
         # the cheap test of each rule first: this runs for every move of every deal
@@ -370,7 +371,9 @@ class Deal:
             and self.tricks
             and seat == self.turn
             and talk.pending is None
-            and (talk.bella_owner != seat or talk.bella_declared)
+            # None mostly: tested by identity first (a comparison of None with an int
+            # is the interpreter's slow, generic one)
+            and (talk.bella_owner is None or talk.bella_owner != seat or talk.bella_declared)
         ):
             # most moves: a card past the first trick with nothing to say (the talk's
             # window and four sevens are over; no bella to say; no option's call; no
@@ -378,9 +381,9 @@ class Deal:
             # card: T.may_demand_show): only the cards, each card's call looked up by
             # map; here, not in _compute_legal: a frame less a move
             if self.trick.cards:
-                calls = list(map(_PLAY_CALLS.__getitem__, self._legal_cards(seat)))
+                calls = list(map(_play_call, self._legal_cards(seat)))
             elif talk.best is None or len(self.tricks) > 1:
-                calls = list(map(_PLAY_CALLS.__getitem__, self.hands[seat]))  # a lead: any
+                calls = list(map(_play_call, self.hands[seat]))  # a lead: any
             else:
                 calls = self._compute_legal(seat)
         else:
@@ -432,7 +435,7 @@ class Deal:
             out.append(_KONETS)
         # each card's call looked up by map (no comprehension's frame: every move)
         cards = self._legal_cards(seat) if self.trick.cards else self.hands[seat]  # a lead: any
-        out += map(_PLAY_CALLS.__getitem__, cards)
+        out += map(_play_call, cards)
         extra = self.rules.extra_calls
         if extra is not None:
             out += extra(self, seat)
@@ -452,19 +455,20 @@ class Deal:
             return legal_cards(hand, cards, trump, True)
         led = cards[0][1] >> 3
         follow: list[Card] = []
-        trumps: list[Card] = []
-        for card in hand:
-            suit = card >> 3
-            if suit == led:
+        for card in hand:  # one test a card: mostly the led suit is all that is asked
+            if card >> 3 == led:
                 follow.append(card)
-            elif suit == trump:
-                trumps.append(card)
         if follow:
             if led != trump:
                 return follow
             trumps = follow
-        elif not trumps:
-            return list(hand)
+        else:
+            trumps = []
+            for card in hand:
+                if card >> 3 == trump:
+                    trumps.append(card)
+            if not trumps:
+                return list(hand)
         top = -1  # the highest trump on the table: it must be beaten if it can be
         for _, card in cards:
             if card >> 3 == trump and TRUMP_STRENGTH[card & 7] > top:
@@ -545,7 +549,7 @@ class Deal:
                 talk.window_hands[seat] = tuple(hand)
             hand.remove(card)
             cards = self.trick.cards
-            cards.append((seat, card))
+            cards.append(_SEAT_CARD[seat][card])  # (seat, card), made once
             if talk.skin_owed or (first_card and talk.best is not None):
                 self._told.append(played)  # a declaration may go face up
                 self._after_card(seat, first_card)
@@ -817,18 +821,26 @@ class Deal:
         played = trick.cards
         # play.trick_winner, the cards and their points, in one pass: each card's
         # strength in this trick read from a table by trump and led suit (-1: neither)
-        keys, points = _TRICK_KEYS[trump][played[0][1] >> 3], _POINTS_IN_TRUMP[trump]
-        winner, best, total = -1, -1, 0
-        cards = []
-        for seat, card in played:
-            cards.append(card)
-            total += points[card]
-            if keys[card] > best:
-                winner, best = seat, keys[card]
+        points = _POINTS_IN_TRUMP[trump]
+        if len(played) == 2:  # two players: the second card wins only by a higher key
+            (first, a), (second, b) = played
+            keys = _TRICK_KEYS[trump][a >> 3]
+            winner = second if keys[b] > keys[a] else first
+            taken: tuple[Card, ...] = (a, b)
+            total = points[a] + points[b]
+        else:
+            keys = _TRICK_KEYS[trump][played[0][1] >> 3]
+            winner, best, total = -1, -1, 0
+            cards = []
+            for seat, card in played:
+                cards.append(card)
+                total += points[card]
+                if keys[card] > best:
+                    winner, best = seat, keys[card]
+            taken = tuple(cards)
         trick.winner = winner
         side = self._side_of[winner]
         self.tricks.append(trick)
-        taken = tuple(cards)
         self._told.append(_trick_taken((winner, taken)))
         if self._own_trick_points:
             total = self._trick_points(taken, trump)  # a game of its own (Tertz)
@@ -853,7 +865,9 @@ class Deal:
             scoring.score_played(self)
             return
         self.turn = winner
-        self.trick = _trick_led_by(winner)
+        # _trick_led_by(winner), inline: after every trick
+        trick = self.trick = _new_object(Trick)
+        trick.leader, trick.cards, trick.winner = winner, [], None
         s = self.rules.settings
         target = s.target
         if not s.auto_claim or target is None:
@@ -989,6 +1003,10 @@ _SEVENS, _POKAZHI, _POKAZYVAYU, _BELLA, _KONETS, _PAS, _IGRAYU = (
     Call(name) for name in (C.SEVENS, C.POKAZHI, C.POKAZYVAYU, C.BELLA, C.KONETS, C.PAS, C.IGRAYU)
 )
 _PLAY_CALLS = C.PLAY_CALLS  # by card
+# a card's call, looked up by a dict's own ``__getitem__``: called by map for every
+# card listed, where a tuple's is a slot wrapper (a generic call from C, several times
+# dearer)
+_play_call: Callable[[Card], Call] = dict(enumerate(_PLAY_CALLS)).__getitem__
 
 
 def _as_logged(event: DealEvent) -> LoggedCall | None:
@@ -1029,6 +1047,10 @@ def _trick_led_by(leader: int) -> Trick:
     trick.leader, trick.cards, trick.winner = leader, [], None
     return trick
 
+
+# every (seat, card) pair a trick holds, made once (tuples: shared, never changed); for
+# seats 0-7, more than a deck of 32 cards can deal hands to
+_SEAT_CARD = tuple(tuple((seat, card) for card in range(32)) for seat in range(8))
 
 _IGRAYU_IN = tuple(Call(C.IGRAYU, suit=suit) for suit in range(4))  # by suit
 

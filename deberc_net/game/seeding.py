@@ -40,17 +40,22 @@ def _shuffle(rng: _BareRandom, cards: list[Card]) -> None:
     rejection, as CPython's ``Random._randbelow_with_getrandbits``), without a method
     call per card: every deal is dealt from a freshly seeded generator."""
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        bound = i + 1
-        bits = _BIT_LENGTHS[bound] if bound < len(_BIT_LENGTHS) else bound.bit_length()
+    steps = _DECK_STEPS if len(cards) == len(DECK) else _steps(len(cards))
+    for i, bits in steps:
         j = getrandbits(bits)
-        while j >= bound:
+        while j > i:  # j must be below i + 1
             j = getrandbits(bits)
         cards[i], cards[j] = cards[j], cards[i]
 
 
-# ``n.bit_length()`` of the bounds a deck's shuffle draws below: looked up, not called
-_BIT_LENGTHS = tuple(n.bit_length() for n in range(len(DECK) + 1))
+def _steps(size: int) -> tuple[tuple[int, int], ...]:
+    """The shuffle's steps over ``size`` cards: each index from the top down to 1 and
+    the bits its draw takes (``(i + 1).bit_length()``)."""
+    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+
+
+# a deck's steps, worked out once rather than a bound and a bit length each card
+_DECK_STEPS = _steps(len(DECK))
 
 
 def first_dealer(match_seed: str, players: int) -> int:

@@ -50,6 +50,28 @@ def test_a_subclass_plays_its_cards_and_counts_its_points_its_own_way() -> None:
     assert any(p % 2 for r in base for p in r["points"])
 
 
+class WaitingDeal(Deal):
+    """Says whom it waits for itself (the engine's answer), counting the questions."""
+
+    asked = 0
+
+    @property
+    def to_act(self) -> int | None:
+        WaitingDeal.asked += 1
+        return super().to_act
+
+
+def test_self_play_asks_a_game_with_its_own_to_act_at_every_move() -> None:
+    # self-play reads Deal.to_act inline; a game's own is asked as before, move by move
+    WaitingDeal.asked = 0
+    own = _match(WaitingDeal)
+    moves = sum(1 for record in own.records for c in record["calls"] if not c.get("engine"))
+    assert moves > 0 and WaitingDeal.asked >= moves
+    assert [without_timing(r) for r in own.records] == [
+        without_timing(r) for r in _match(None).records
+    ]
+
+
 class ListingDeal(Deal):
     """Lists its own calls: the engine's, less every lead of a trump past the first
     trick while the seat holds another suit (a game's own rule for the test)."""

@@ -95,9 +95,13 @@ SharesFn = Callable[[DealScore, int], dict[int, int]]
 def write_deal(score: DealScore, shares: SharesFn) -> None:
     """The Moscow writing of a deal, with ``shares`` saying where a bide goes."""
     p = score.player_side
-    others = [s for s in range(len(score.sides)) if s != p]
     pts = score.points
-    against = sum(pts[s] for s in others)
+    others: list[int] = []
+    against = 0
+    for s in range(len(score.sides)):  # a loop, not a comprehension and a generator: every deal
+        if s != p:
+            others.append(s)
+            against += pts[s]
     written = [0] * len(pts)
     hanging = score.hanging_in
     if pts[p] > against:
@@ -147,12 +151,18 @@ def deberc_next_dealer(snapshot: MatchSnapshot) -> int:
     much, the first clockwise from the dealer)."""
     score = snapshot.last_deal
     assert score is not None
-    top = max(score.written)
-    leaders = [s for s, w in enumerate(score.written) if w == top]
+    written = score.written
+    top = max(written)
+    leaders: list[int] = []
+    for s, w in enumerate(written):  # loops, not comprehensions: every deal
+        if w == top:
+            leaders.append(s)
     n = snapshot.players
     if score.outcome == Outcome.HANGING:  # the whistler deals, whoever of them wrote more
         leaders = [s for s in leaders if s != score.player_side] or leaders
-    seats = [seat for side in leaders for seat in score.sides[side]]
+    seats: list[int] = []
+    for side in leaders:
+        seats += score.sides[side]
     for i in range(1, n + 1):  # a loop, not next() of a generator: this runs every deal
         seat = (snapshot.dealer + i) % n
         if seat in seats:
