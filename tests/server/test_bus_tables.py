@@ -7,6 +7,7 @@ from pathlib import Path
 
 import trio
 
+from deberc_net.game.match import Match
 from deberc_net.server.cluster.bus import LOBBY, Bus
 from deberc_net.server.cluster.node import _described, _for_bus, tables_messages
 from deberc_net.server.lobby import Lobby
@@ -45,5 +46,32 @@ async def test_twenty_full_tables_of_long_cyrillic_names_are_all_told(
             bus.publish(LOBBY, message)
         queued = bus._queued
         assert len(Bus._payloads(queued)) == len(messages) == len(queued)
+    finally:
+        store.close()
+
+
+async def test_the_match_is_told_for_the_web_face_only_of_a_table_it_shows(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """docs/web.md: the web face shows neither a private table nor a ladder's board, so
+    their match and away seats do not cross the bus: a board at bot speed would be
+    told again every snapshot (SNAPSHOT_S) for nothing."""
+    config = make_config(tmp_path / "match.sqlite3")
+    store = open_store(config.db)
+    try:
+        lobby = Lobby(config, store, nursery, rule_book())
+        rules = build_ruleset(2, "moscow", ())
+        shown, private, board = (Table(n, rules, lobby, config, n) for n in (1, 2, 3))
+        private.private, board.board = True, "b1"
+        for table in (shown, private, board):
+            table.seats = ["ann", "bob"]
+            table.match = Match(rules, seed="s", names=("ann", "bob"), match_id=f"m{table.id}")
+            table.clocks.away_since = {1: trio.current_time()}
+        told = {
+            t.id: _for_bus(_described(t), config.away_limit_ms) for t in (shown, private, board)
+        }
+        assert told[1]["match"] == ["m1", [0, 0], 1, [6, 6]]
+        assert told[1]["away"] == [[1, config.away_limit_ms]]
+        assert [(told[n]["match"], told[n]["away"]) for n in (2, 3)] == [(None, [])] * 2
     finally:
         store.close()

@@ -676,6 +676,7 @@ class Node:
 
 def _described(table: Table) -> dict[str, Any]:
     info = table.info()
+    hidden = table.private or table.board is not None  # from the web face (app.py)
     return {
         "id": info.id,
         "players": info.players,
@@ -689,9 +690,10 @@ def _described(table: Table) -> dict[str, Any]:
         "invited": sorted(table.invited) if table.private else [],
         "reserved": None if table.reserved is None else list(table.reserved),
         "board": table.board,  # a ladder's board: listed and shown nowhere, here or there
-        # for the web face (docs/web.md): changes at most once a trick, not once a call
-        "match": _match_told(table),
-        "away": sorted(table.clocks.away_since.items()),  # (seat, since): _for_bus tells
+        # for the web face (docs/web.md): changes at most once a trick, not once a call;
+        # not for a table it never shows (a board's, at bot speed, changes every snapshot)
+        "match": None if hidden else _match_told(table),
+        "away": [] if hidden else sorted(table.clocks.away_since.items()),  # _for_bus tells
     }
 
 
