@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import trio
+import trio.testing
 
 from deberc_net.game.match import Match
 from deberc_net.server.cluster.bus import LOBBY, Bus
@@ -51,11 +52,12 @@ async def test_twenty_full_tables_of_long_cyrillic_names_are_all_told(
 
 
 async def test_the_match_is_told_for_the_web_face_only_of_a_table_it_shows(
-    nursery: trio.Nursery, tmp_path: Path
+    nursery: trio.Nursery, tmp_path: Path, virtual_clock: trio.testing.MockClock
 ) -> None:
     """docs/web.md: the web face shows neither a private table nor a ladder's board, so
     their match and away seats do not cross the bus: a board at bot speed would be
-    told again every snapshot (SNAPSHOT_S) for nothing."""
+    told again every snapshot (SNAPSHOT_S) for nothing. (Virtual time stands still:
+    the seat just went away, so all of the away limit is left.)"""
     config = make_config(tmp_path / "match.sqlite3")
     store = open_store(config.db)
     try:
