@@ -162,7 +162,11 @@ async def serve(
             if worker is None:
                 log.info("listening", host=config.host, port=port, db=describe(config.db))
             else:
-                log.info("worker_listening", worker=worker.index, pid=os.getpid(), port=port)
+                # its server id: what the others' worker_lost lines call it ('lost')
+                pid, server_id = os.getpid(), store.server_id
+                log.info(
+                    "worker_listening", worker=worker.index, pid=pid, port=port, server=server_id
+                )
             task_status.started(port)
             if ready is not None:
                 ready(port)

@@ -367,3 +367,27 @@ async def _a_key_and_tab_in_one_burst() -> None:
 
 def test_a_key_and_tab_in_one_burst_complete_what_was_typed() -> None:
     asyncio.run(_a_key_and_tab_in_one_burst())
+
+
+async def _the_arrows_and_the_app_keys_with_the_line_focused() -> None:
+    """Up and Down walk the history (docs/play.md, keys) now that they are the input
+    line's own keys; F10, the app's, still acts while the line has text."""
+    app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
+    async with app.run_test(size=SIZE) as pilot:
+        box = app.query_one("#input", Input)
+        for line in ("pas", "seek 2"):
+            await type_line(pilot, line)
+        assert box.value == "" and app.history.lines == ["pas", "seek 2"]
+        await pilot.press("up")
+        assert box.value == "seek 2" and box.cursor_position == len("seek 2")
+        await pilot.press("up")
+        assert box.value == "pas"
+        await pilot.press("down")
+        assert box.value == "seek 2"
+        await pilot.press("f10")  # the app's key, the line's text aside: quit
+        assert app.history.lines == ["pas", "seek 2"] and box.value == "seek 2"
+        await until(pilot, lambda: not app.is_running, "exit")
+
+
+def test_the_arrows_and_the_app_keys_with_the_line_focused() -> None:
+    asyncio.run(_the_arrows_and_the_app_keys_with_the_line_focused())

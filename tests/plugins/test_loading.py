@@ -20,6 +20,7 @@ from deberc_net.cli import main
 from deberc_net.plugins import PluginError, RuleBook
 from deberc_net.plugins.hookspecs import PROJECT, RuleSpecs
 from deberc_net.plugins.manager import RuleManager
+from deberc_net.protocol.messages import MESSAGES, Msg
 from deberc_net.testing import rule_book
 
 GOOD_RULE = """
@@ -232,3 +233,13 @@ def test_every_shipped_rule_describes_itself_in_russian_too() -> None:
     assert [r.name for r in shipped if not r.info.summary_ru] == []
     assert all("seed" not in r.info.summary_ru for r in shipped)  # no sources for players
     assert {r.name for r in rules if not r.info.summary_ru} == {"posled-20", "perezdacha"}
+
+
+def test_the_russian_summaries_use_the_catalogues_words() -> None:
+    """Tertz's deck is broken ('ломает колоду', as the catalogue and the calls say
+    lomayu), not cut ('снимает'); in short-bide it is the player who ordered (играющий)
+    who pays double when he scores less (docs/rules.md §10), not any player."""
+    info = {r.name: r.info for r in rule_book().rules()}
+    assert "проигравший первую взятку ломает колоду: lomayu N" in info["tertz"].summary_ru
+    assert "ломает колоду" in MESSAGES[Msg.BREAKS_FIRST][1]
+    assert "вдвоём играющий, набравший меньше, платит двойную" in info["short-bide"].summary_ru

@@ -428,6 +428,13 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
     with trio.fail_after(10):
         while not any(e.get("event") == "worker_lost" for e in workers.events):
             await trio.sleep(0.1)
+    # the line names the lost one by its server id, which its worker_listening told
+    lost = next(e for e in workers.events if e.get("event") == "worker_lost")
+    listening = [e for e in workers.events if e.get("event") == "worker_listening"]
+    assert (lost["worker"], lost["lost"]) == (
+        1,
+        next(e["server"] for e in listening if e["worker"] == 0),
+    )
     await _listed(bob, "who", "carol", present=False)
 
 
@@ -532,6 +539,9 @@ async def test_the_web_face_shows_another_workers_match_and_each_worker_logs_its
     )
     written = [e for e in workers.events if "conn" in e or "table" in e]
     assert written and all(e.get("worker") in (0, 1) for e in written)
+    # which worker a worker_lost line's 'lost' (a server id) was: its worker_listening says
+    servers = {e["server"]: e["worker"] for e in workers.events if e["event"] == "worker_listening"}
+    assert sorted(servers.values()) == [0, 1] and all(isinstance(s, int) for s in servers)
 
 
 async def test_invitations_at_another_workers_table_share_the_senders_chat_allowance(

@@ -208,8 +208,8 @@ SHORT = ShortGame(
 )
 SHORT_BIDE = ShortGame(
     "short-bide",
-    "One deal decides, with bide: two players, a player who "
-    "scores less pays a double stake; three players, the player wins or "
+    "One deal decides, with bide: two players, the player (who ordered), if he "
+    "scores less, pays a double stake; three players, the player wins or "
     "pays one stake from or to each whistler.",
     bide=True,
     players=(2, 3),

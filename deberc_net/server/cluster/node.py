@@ -11,6 +11,7 @@ its players held elsewhere go away (their clocks run, as after a disconnect).
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -49,7 +50,7 @@ from ..table import (
     Unobserve,
 )
 from . import WorkerPlace
-from .bus import LOBBY, Bus, channel
+from .bus import LOBBY, MAX_PAYLOAD, Bus, channel
 from .remote import MatchNow, RemoteSession, RemoteTable
 
 if TYPE_CHECKING:
@@ -58,6 +59,8 @@ if TYPE_CHECKING:
 log = structlog.get_logger("deberc.node")
 TEXT_CHUNK = 1800  # characters of a session's text per bus message (< 8000 bytes)
 SNAPSHOT_S = 0.25  # a changed table is told to the others within this
+TABLES_A_MESSAGE = 20  # at most, in one 'tables' message (fewer if they do not fit)
+ENVELOPE = 64  # bytes the bus adds to a message (its serial and sender), at most
 # a seek waits this long for a partner on its own worker before it goes to another
 # (a table of two workers' players costs the bus every call; one worker's costs none)
 SEEK_PATIENCE_S = 1.0
@@ -198,15 +201,9 @@ class Node:
         if not (changed or gone or force or told_seeks != self.told_seeks):
             return False
         self.told_seeks = told_seeks
-        for start in range(0, max(1, len(changed)), 20):
-            last = start + 20 >= len(changed)
-            batch = changed[start : start + 20]
-            body = {
-                "k": "tables",
-                "open": [_for_bus(d, self.lobby.config.away_limit_ms) for d in batch],
-                "gone": gone if last else [],
-            }
-            self.bus.publish(LOBBY, body | {"seeks": told_seeks})
+        told = [_for_bus(d, self.lobby.config.away_limit_ms) for d in changed]
+        for body in tables_messages(told, gone, told_seeks):
+            self.bus.publish(LOBBY, body)
         return True
 
     async def _watch_the_living(self) -> None:
@@ -679,6 +676,7 @@ class Node:
 
 def _described(table: Table) -> dict[str, Any]:
     info = table.info()
+    hidden = table.private or table.board is not None  # from the web face (app.py)
     return {
         "id": info.id,
         "players": info.players,
@@ -692,10 +690,39 @@ def _described(table: Table) -> dict[str, Any]:
         "invited": sorted(table.invited) if table.private else [],
         "reserved": None if table.reserved is None else list(table.reserved),
         "board": table.board,  # a ladder's board: listed and shown nowhere, here or there
-        # for the web face (docs/web.md): changes at most once a trick, not once a call
-        "match": _match_told(table),
-        "away": sorted(table.clocks.away_since.items()),  # (seat, since): _for_bus tells
+        # for the web face (docs/web.md): changes at most once a trick, not once a call;
+        # not for a table it never shows (a board's, at bot speed, changes every snapshot)
+        "match": None if hidden else _match_told(table),
+        "away": [] if hidden else sorted(table.clocks.away_since.items()),  # _for_bus tells
     }
+
+
+def tables_messages(
+    told: list[dict[str, Any]], gone: list[int], seeks: list[list[Any]]
+) -> list[dict[str, Any]]:
+    """The 'tables' messages that tell ``told`` (tables as ``_for_bus`` gives them) and
+    ``gone`` (in the last): as many tables to one as fit in a notification
+    (bus.MAX_PAYLOAD, counted as the bus encodes), at most TABLES_A_MESSAGE. Twenty
+    four-seat tables of long Cyrillic names, told at once, were too long for one, and
+    the bus dropped it whole, ``gone`` with it: the others kept those tables."""
+    head = {"k": "tables", "open": [], "gone": gone, "seeks": seeks}
+    room = MAX_PAYLOAD - ENVELOPE - _encoded_size(head)
+    messages: list[dict[str, Any]] = []
+    batch: list[dict[str, Any]] = []
+    used = 0
+    for table in told:
+        size = _encoded_size(table) + 1  # and its comma
+        if batch and (used + size > room or len(batch) == TABLES_A_MESSAGE):
+            messages.append({"k": "tables", "open": batch, "gone": [], "seeks": seeks})
+            batch, used = [], 0
+        batch.append(table)
+        used += size
+    messages.append({"k": "tables", "open": batch, "gone": gone, "seeks": seeks})
+    return messages
+
+
+def _encoded_size(value: Any) -> int:
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
 
 
 def _match_told(table: Table) -> list[Any] | None:

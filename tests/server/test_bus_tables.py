@@ -1,0 +1,79 @@
+"""The 'tables' messages a ``serve --workers`` worker publishes (docs/scaling.md): each
+fits in one PostgreSQL notification, or the bus drops it whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+import trio.testing
+
+from deberc_net.game.match import Match
+from deberc_net.server.cluster.bus import LOBBY, Bus
+from deberc_net.server.cluster.node import _described, _for_bus, tables_messages
+from deberc_net.server.lobby import Lobby
+from deberc_net.server.store import open_store
+from deberc_net.server.table import Table
+from deberc_net.testing import build_ruleset, rule_book
+
+from .conftest import make_config
+
+
+async def test_twenty_full_tables_of_long_cyrillic_names_are_all_told(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """Twenty four-seat tables held for a rematch, with names of 20 Cyrillic letters
+    (2 bytes each), told at once (a worker's 'hello' tells everything): 20 to a message
+    was over PostgreSQL's 8000 bytes, so the message and its ``gone`` were dropped, and
+    the other workers kept a closed table (this test failed with 20 to a message)."""
+    config = make_config(tmp_path / "tables.sqlite3")
+    store = open_store(config.db)
+    try:
+        lobby = Lobby(config, store, nursery, rule_book())
+        rules = build_ruleset(4, "moscow", ("pair-combinations", "to-1001"))
+        told = []
+        for number in range(1000, 1020):
+            table = Table(number, rules, lobby, config, number)
+            names = [("Жданович" * 3)[:19] + str(seat) for seat in range(4)]  # 20 letters
+            table.seats = list(names)
+            table.reserved = tuple(names)
+            told.append(_for_bus(_described(table), config.away_limit_ms))
+        gone = list(range(2000, 2030))
+        messages = tables_messages(told, gone, [])
+        assert [t for m in messages for t in m["open"]] == told
+        assert [m["gone"] for m in messages] == [[]] * (len(messages) - 1) + [gone]
+        bus = Bus(config.db, 123456, lambda _: None)  # not opened: publish only queues
+        for message in messages:
+            bus.publish(LOBBY, message)
+        queued = bus._queued
+        assert len(Bus._payloads(queued)) == len(messages) == len(queued)
+    finally:
+        store.close()
+
+
+async def test_the_match_is_told_for_the_web_face_only_of_a_table_it_shows(
+    nursery: trio.Nursery, tmp_path: Path, virtual_clock: trio.testing.MockClock
+) -> None:
+    """docs/web.md: the web face shows neither a private table nor a ladder's board, so
+    their match and away seats do not cross the bus: a board at bot speed would be
+    told again every snapshot (SNAPSHOT_S) for nothing. (Virtual time stands still:
+    the seat just went away, so all of the away limit is left.)"""
+    config = make_config(tmp_path / "match.sqlite3")
+    store = open_store(config.db)
+    try:
+        lobby = Lobby(config, store, nursery, rule_book())
+        rules = build_ruleset(2, "moscow", ())
+        shown, private, board = (Table(n, rules, lobby, config, n) for n in (1, 2, 3))
+        private.private, board.board = True, "b1"
+        for table in (shown, private, board):
+            table.seats = ["ann", "bob"]
+            table.match = Match(rules, seed="s", names=("ann", "bob"), match_id=f"m{table.id}")
+            table.clocks.away_since = {1: trio.current_time()}
+        told = {
+            t.id: _for_bus(_described(t), config.away_limit_ms) for t in (shown, private, board)
+        }
+        assert told[1]["match"] == ["m1", [0, 0], 1, [6, 6]]
+        assert told[1]["away"] == [[1, config.away_limit_ms]]
+        assert [(told[n]["match"], told[n]["away"]) for n in (2, 3)] == [(None, [])] * 2
+    finally:
+        store.close()
