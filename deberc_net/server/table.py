@@ -495,6 +495,8 @@ class Table:
                 if promised:
                     self.promised -= 1
                 self._sit(session, seat, seeking)
+                if promised and session.table is not self and self.state == ev.TableState.WAITING:
+                    self.lobby.matchmaking.fill(self)  # the seat promised him came free
             case Leave(session, confirmed):
                 await self._leave(session, confirmed)
             case TableCall(session, text, seq):
@@ -736,7 +738,8 @@ class Table:
             session.send(error)
         if session.table is self and session.seat is None:  # 'new' had promised it
             session.table = None
-        if self.match is None and self.reserved is None and not any(self.seats):
+        nobody = not any(self.seats) and not self.promised  # (nor a seeker on his way)
+        if self.match is None and self.reserved is None and nobody:
             self.state = ev.TableState.CLOSED  # a table nobody ever sat at is not kept
 
     def _stop_observing(self, session: Session) -> bool:

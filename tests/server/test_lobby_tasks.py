@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import attrs
+import pytest
 import trio
 
 from deberc_net.protocol.commands import parse_line
@@ -95,5 +96,45 @@ async def test_a_burst_of_seekers_is_paired_at_once_not_piled_onto_one_table(
             nursery.cancel_scope.cancel()
         assert all(t.count("ok cmd=sit") == 1 and "error" not in t for t in told)
         assert [session.table.id for session in sessions if session.table] == [1, 1, 2, 2, 3, 3]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("gone", [0, 1])
+async def test_a_promised_seat_given_up_goes_to_a_seeker_waiting_for_its_game(
+    db_path: Path, gone: int
+) -> None:
+    """A seeker waits while the only table of its game has its seats promised; when one
+    promised seeker is gone before the table seats him, the freed seat goes to the one
+    waiting (before, he waited on beside a table with a seat free for his game; and the
+    first one gone closed the table, nobody having sat yet: the other seeker was refused
+    there, his seek lost)."""
+    store = open_store(str(db_path), serving=True)
+    try:
+        tasks = KeptTasks()
+        lobby = Lobby(make_config(db_path), store, tasks, rule_book())
+        sessions = [Session(i, Outbox(1 << 16), trio.CancelScope()) for i in range(3)]
+        for i, session in enumerate(sessions):
+            await _say(lobby, session, "style machine")
+            assert f"name=p{i}" in await _say(lobby, session, f"login p{i}")
+            assert "ok cmd=seek" in await _say(lobby, session, "seek 2")
+        assert sorted(lobby.tables) == [1]  # p0 and p1 promised its seats, p2 waits
+        assert lobby.matchmaking.seekers == [sessions[2]]
+        sessions[gone].connection.close()  # gone before the table runs
+        lobby.disconnected(sessions[gone])
+        table = lobby.tables[1]
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(table.run)
+            staying = [s for s in sessions if s is not sessions[gone]]
+            told = ["", ""]
+            with trio.fail_after(10):
+                while not all("kind=start" in t for t in told):
+                    await trio.sleep(0.01)
+                    for i, session in enumerate(staying):
+                        told[i] += session.outbox.take().decode()
+            nursery.cancel_scope.cancel()
+        assert all("error" not in t for t in told)
+        assert [s.table for s in staying] == [table, table] and sessions[gone].table is None
+        assert lobby.matchmaking.seekers == []
     finally:
         store.close()
