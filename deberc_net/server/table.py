@@ -458,6 +458,7 @@ class Table:
         failed = ev.Error("internal", f"table {self.id} failed and closes; sorry")
         self._broadcast(self._audience(), failed)
         self.state = ev.TableState.CLOSED
+        self._seated_to_lobby()  # free to seek or sit elsewhere, no 'leave' first
 
     def _deserted(self) -> bool:
         """A waiting table (not a board) whose seated players have all left the server."""
@@ -1254,7 +1255,12 @@ class Table:
         said = phrase(Msg.TABLE_CLOSES, table=self.id, reason=reason)
         self._broadcast(self._audience(), ev.info(said))
         self.state = ev.TableState.CLOSED
-        for seat in range(self.players):  # back in the lobby: a call now gets a clear error
+        self._seated_to_lobby()
+
+    def _seated_to_lobby(self) -> None:
+        """The table closes: its seated players are back in the lobby (a call now gets
+        a clear error)."""
+        for seat in range(self.players):
             session = self._session(seat)
             if session is not None and session.table is self:
                 session.table, session.seat = None, None
