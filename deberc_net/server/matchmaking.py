@@ -147,7 +147,7 @@ class Matchmaking:
         open_table = self.open_table_for(settings)
         if open_table is not None:  # a table someone opened with 'new' waits for this game
             self.forget(session)
-            self._promise(open_table, session, settings)
+            self.promise(open_table, session, settings)
             return
         if session not in self.seekers:
             session.seeking = settings
@@ -159,7 +159,7 @@ class Matchmaking:
                 self.forget(s)
             table = lobby.open_table(settings)
             for s in group:
-                self._promise(table, s, None)
+                self.promise(table, s, None)
 
     def open_table_for(self, settings: GameSettings) -> Table | None:
         """The oldest waiting public table of exactly this game with a seat anyone may
@@ -172,10 +172,11 @@ class Matchmaking:
                 return table
         return None
 
-    def _promise(self, table: Table, session: Session, settings: GameSettings | None) -> None:
-        """Post a seeker's Sit; its seat counts as taken until the table handles it, so
-        other seekers do not pile onto a table that only looks free (each of them refused
-        there and placed again: at a burst of seeks, a storm of refusals)."""
+    def promise(self, table: Table, session: Session, settings: GameSettings | None) -> None:
+        """Post a seeker's Sit (or a 'new' opener's); its seat counts as taken until the
+        table handles it, so other seekers do not pile onto a table that only looks free
+        (each of them refused there and placed again: at a burst of seeks, a storm of
+        refusals)."""
         if table.post(Sit(session, None, settings, promised=True)):
             table.promised += 1
 
@@ -193,14 +194,18 @@ class Matchmaking:
         return free > 0 and free > self.lobby.house.pending(table)
 
     def fill(self, table: Table) -> None:
-        """A public table just opened with 'new': seekers of exactly its game sit at it
-        (after its opener: his Sit was posted first)."""
-        if table.private:
+        """Seekers of exactly its game sit at a public waiting table while it has a seat
+        free: one just opened with 'new' (after its opener, whose Sit is promised first),
+        or one whose promised seat came free (its seeker gone or seated elsewhere before
+        the table seated him: those waiting meanwhile would wait on beside it)."""
+        if not self.open_to_seekers(table):
             return
         settings = table_settings(table)
-        for seeker in [s for s in self.seekers if s.seeking == settings][: table.players - 1]:
+        for seeker in [s for s in self.seekers if s.seeking == settings]:
             self.forget(seeker)
-            self._promise(table, seeker, settings)
+            self.promise(table, seeker, settings)
+            if not self.open_to_seekers(table):
+                return
 
     def _seek_reserved(self, session: Session) -> None:
         assert session.name is not None

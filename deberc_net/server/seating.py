@@ -37,7 +37,7 @@ class Seating:
             session.send(ev.Error("bad-rules", str(exc)))
             return
         session.table = table  # at once: the next line must not open another table
-        table.post(Sit(session, None))
+        self.lobby.matchmaking.promise(table, session, None)  # no seeker takes his seat
         self.lobby.matchmaking.fill(table)  # a seeker of this very game sits at once
 
     async def sit(self, session: Session, item: Command) -> None:

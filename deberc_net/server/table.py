@@ -458,6 +458,7 @@ class Table:
         failed = ev.Error("internal", f"table {self.id} failed and closes; sorry")
         self._broadcast(self._audience(), failed)
         self.state = ev.TableState.CLOSED
+        self._seated_to_lobby()  # free to seek or sit elsewhere, no 'leave' first
 
     def _deserted(self) -> bool:
         """A waiting table (not a board) whose seated players have all left the server."""
@@ -495,6 +496,8 @@ class Table:
                 if promised:
                     self.promised -= 1
                 self._sit(session, seat, seeking)
+                if promised and session.table is not self and self.state == ev.TableState.WAITING:
+                    self.lobby.matchmaking.fill(self)  # the seat promised him came free
             case Leave(session, confirmed):
                 await self._leave(session, confirmed)
             case TableCall(session, text, seq):
@@ -738,7 +741,8 @@ class Table:
             session.send(error)
         if session.table is self and session.seat is None:  # 'new' had promised it
             session.table = None
-        if self.match is None and self.reserved is None and not any(self.seats):
+        nobody = not any(self.seats) and not self.promised  # (nor a seeker on his way)
+        if self.match is None and self.reserved is None and nobody:
             self.state = ev.TableState.CLOSED  # a table nobody ever sat at is not kept
 
     def _stop_observing(self, session: Session) -> bool:
@@ -1253,7 +1257,12 @@ class Table:
         said = phrase(Msg.TABLE_CLOSES, table=self.id, reason=reason)
         self._broadcast(self._audience(), ev.info(said))
         self.state = ev.TableState.CLOSED
-        for seat in range(self.players):  # back in the lobby: a call now gets a clear error
+        self._seated_to_lobby()
+
+    def _seated_to_lobby(self) -> None:
+        """The table closes: its seated players are back in the lobby (a call now gets
+        a clear error)."""
+        for seat in range(self.players):
             session = self._session(seat)
             if session is not None and session.table is self:
                 session.table, session.seat = None, None

@@ -7,12 +7,14 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import attrs
+import pytest
 import trio
 
 from deberc_net.protocol.commands import parse_line
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.session import Outbox, Session
 from deberc_net.server.store import open_store
+from deberc_net.server.table import Table
 from deberc_net.testing import rule_book
 
 from .conftest import make_config
@@ -35,6 +37,32 @@ async def _say(lobby: Lobby, session: Session, line: str) -> str:
     command = parse_line(line)
     await lobby.handle(session, command)
     return session.outbox.take().decode()
+
+
+async def _seekers(lobby: Lobby, count: int) -> list[Session]:
+    """``count`` sessions p0, p1 ... logged in (machine style), each sent 'seek 2'."""
+    sessions = [Session(i, Outbox(1 << 16), trio.CancelScope()) for i in range(count)]
+    for i, session in enumerate(sessions):
+        await _say(lobby, session, "style machine")
+        assert f"name=p{i}" in await _say(lobby, session, f"login p{i}")
+        assert "ok cmd=seek" in await _say(lobby, session, "seek 2")
+    return sessions
+
+
+async def _run_until_started(tables: list[Table], sessions: list[Session]) -> list[str]:
+    """Run ``tables`` until each of ``sessions`` is told its match starts; what each
+    was told."""
+    told = [""] * len(sessions)
+    async with trio.open_nursery() as nursery:
+        for table in tables:
+            nursery.start_soon(table.run)
+        with trio.fail_after(10):
+            while not all("kind=start" in t for t in told):
+                await trio.sleep(0.01)
+                for i, session in enumerate(sessions):
+                    told[i] += session.outbox.take().decode()
+        nursery.cancel_scope.cancel()
+    return told
 
 
 async def test_a_new_table_task_goes_to_the_spawner_and_runs_only_when_started(
@@ -76,24 +104,40 @@ async def test_a_burst_of_seekers_is_paired_at_once_not_piled_onto_one_table(
     try:
         tasks = KeptTasks()
         lobby = Lobby(make_config(db_path), store, tasks, rule_book())
-        sessions = [Session(i, Outbox(1 << 16), trio.CancelScope()) for i in range(6)]
-        for i, session in enumerate(sessions):
-            await _say(lobby, session, "style machine")
-            assert f"name=p{i}" in await _say(lobby, session, f"login p{i}")
-            assert "ok cmd=seek" in await _say(lobby, session, "seek 2")
+        sessions = await _seekers(lobby, 6)
         assert sorted(lobby.tables) == [1, 2, 3]
         assert [len(table.inbox) for table in lobby.tables.values()] == [2, 2, 2]
-        async with trio.open_nursery() as nursery:  # the tables run: each seats its pair
-            for table in lobby.tables.values():
-                nursery.start_soon(table.run)
-            told = [""] * 6
-            with trio.fail_after(10):
-                while not all("kind=start" in t for t in told):
-                    await trio.sleep(0.01)
-                    for i, session in enumerate(sessions):
-                        told[i] += session.outbox.take().decode()
-            nursery.cancel_scope.cancel()
+        # the tables run: each seats its pair
+        told = await _run_until_started(list(lobby.tables.values()), sessions)
         assert all(t.count("ok cmd=sit") == 1 and "error" not in t for t in told)
         assert [session.table.id for session in sessions if session.table] == [1, 1, 2, 2, 3, 3]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("gone", [0, 1])
+async def test_a_promised_seat_given_up_goes_to_a_seeker_waiting_for_its_game(
+    db_path: Path, gone: int
+) -> None:
+    """A seeker waits while the only table of its game has its seats promised; when one
+    promised seeker is gone before the table seats him, the freed seat goes to the one
+    waiting (before, he waited on beside a table with a seat free for his game; and the
+    first one gone closed the table, nobody having sat yet: the other seeker was refused
+    there, his seek lost)."""
+    store = open_store(str(db_path), serving=True)
+    try:
+        tasks = KeptTasks()
+        lobby = Lobby(make_config(db_path), store, tasks, rule_book())
+        sessions = await _seekers(lobby, 3)
+        assert sorted(lobby.tables) == [1]  # p0 and p1 promised its seats, p2 waits
+        assert lobby.matchmaking.seekers == [sessions[2]]
+        sessions[gone].connection.close()  # gone before the table runs
+        lobby.disconnected(sessions[gone])
+        table = lobby.tables[1]
+        staying = [s for s in sessions if s is not sessions[gone]]
+        told = await _run_until_started([table], staying)
+        assert all("error" not in t for t in told)
+        assert [s.table for s in staying] == [table, table] and sessions[gone].table is None
+        assert lobby.matchmaking.seekers == []
     finally:
         store.close()

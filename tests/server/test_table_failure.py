@@ -1,0 +1,93 @@
+"""A table whose call fails (a bug: here a rule plugin raising in its hook) closes with
+an apology to its players; the server, its other tables and the players go on
+(docs/architecture.md: a bug in one message's handling must not take the server down)."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import structlog
+import trio
+
+from deberc_net.game.calls import Call
+from deberc_net.plugins import PluginDeal, RuleInfo, hookimpl
+from deberc_net.server.app import serve
+from deberc_net.testing import rule_book
+
+from .client import LineClient, fields, seat_pair
+from .conftest import Connector, make_config
+
+BOOM = "boom"
+
+
+class _Boom:
+    """An option whose call 'boom', legal to whoever is asked, raises when made."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="boom-test", kind="option", summary="a call that fails")
+
+    @hookimpl
+    def deberc_extra_calls(self, deal: PluginDeal, seat: int) -> list[Call]:
+        return [Call(BOOM)]
+
+    @hookimpl
+    def deberc_apply_extra_call(self, deal: PluginDeal, seat: int, call: Call) -> bool | None:
+        if call.name != BOOM:
+            return None
+        raise RuntimeError("this rule is broken on purpose")
+
+
+async def _asked(a: LineClient, b: LineClient) -> tuple[LineClient, dict[str, str]]:
+    """Which of two seated players is asked first, and the ask."""
+    asked: list[tuple[LineClient, dict[str, str]]] = []
+    async with trio.open_nursery() as nursery:
+
+        async def wait(client: LineClient) -> None:
+            ask = await client.expect("ask")
+            asked.append((client, ask))
+            nursery.cancel_scope.cancel()
+
+        nursery.start_soon(wait, a)
+        nursery.start_soon(wait, b)
+    return asked[0]
+
+
+async def test_a_failed_call_closes_its_table_only_and_frees_its_players(
+    db_path: Path, connect: Connector
+) -> None:
+    with trio.fail_after(20), structlog.testing.capture_logs() as logs:
+        async with trio.open_nursery() as nursery:
+            config = make_config(db_path)
+            port = await nursery.start(functools.partial(serve, config, rules=rule_book(_Boom())))
+            ann = await connect.machine(port, "ann")
+            bob = await connect.machine(port, "bob")
+            cat = await connect.machine(port, "cat")
+            dan = await connect.machine(port, "dan")
+            broken, _, _ = await seat_pair(ann, bob, "2 boom-test")
+            other, _, _ = await seat_pair(cat, dan, "2")
+            asked, ask = await _asked(cat, dan)  # the other match is under way
+            assert BOOM not in ask["legal"].split(",")
+            booming, boom_ask = await _asked(ann, bob)
+            assert BOOM in boom_ask["legal"].split(",")
+            await booming.send(f"{BOOM} seq={boom_ask['seq']}")
+            for client in (ann, bob):  # told, and back in the lobby: free to play on
+                failed = await client.expect("error", code="internal")
+                assert failed["text"] == f"table {broken} failed and closes; sorry"
+            # the other table plays on: its asked player's call is told to both
+            call = ask["legal"].split(",")[0]
+            await asked.send(f"{call} seq={ask['seq']}")
+            for client in (cat, dan):
+                told = await client.expect("event", kind="call")
+                assert told["table"] == str(other)
+            await ann.send("seek 2")
+            await ann.expect("ok", cmd="seek")
+            await bob.send("seek 2")
+            sit_ann, sit_bob = await ann.expect("ok", cmd="sit"), await bob.expect("ok", cmd="sit")
+            assert sit_ann["table"] == sit_bob["table"] not in (str(broken), str(other))
+            for client in (ann, bob):  # the apology their only error
+                assert [fields(line)[0] for line in client.lines].count("error") == 1
+            nursery.cancel_scope.cancel()
+    failures = [entry for entry in logs if entry["event"] == "table_error"]
+    assert [entry["table"] for entry in failures] == [broken]
