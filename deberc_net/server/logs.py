@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import TextIO, cast
 
 import structlog
 
@@ -33,7 +34,7 @@ def configure_logging(
         # one write per line (print writes the text, then the newline): the workers of
         # 'serve --workers' share the parent's stderr, and a line written whole (under
         # PIPE_BUF) is never split by another process's line
-        logger_factory=structlog.WriteLoggerFactory(sys.stderr),
+        logger_factory=structlog.WriteLoggerFactory(cast(TextIO, _CurrentStderr())),
         cache_logger_on_first_use=True,
     )
 
@@ -48,3 +49,15 @@ class _Worker:
         self, logger: object, method: str, event_dict: structlog.typing.EventDict
     ) -> structlog.typing.EventDict:
         return {"worker": self.index, **event_dict}
+
+
+class _CurrentStderr:
+    """Writes to ``sys.stderr`` as it is at each line, not as it was at set-up: a
+    process that swaps it (and closes the old one, as a test's capture does) would
+    otherwise make every later log line raise, hiding the error being logged."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
