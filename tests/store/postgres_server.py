@@ -101,7 +101,7 @@ class PostgresServer:
                     template = shared / TEMPLATE
                     if not template.exists():
                         server._initdb(server.directory / "data")
-                        _copy(server.directory / "data", template)
+                        _publish(server.directory / "data", template)
                     else:
                         _copy(template, server.directory / "data")
             server._launch()
@@ -116,6 +116,7 @@ class PostgresServer:
         later makes it again)."""
         with _locked(shared):
             shutil.rmtree(shared / TEMPLATE, ignore_errors=True)
+            shutil.rmtree(shared / (TEMPLATE + PART), ignore_errors=True)
 
     def _run(self, *command: str) -> None:
         done = subprocess.run(
@@ -197,6 +198,7 @@ class PostgresServer:
 
 
 TEMPLATE = "postgres-template"
+PART = ".part"  # the template being copied: renamed to TEMPLATE once whole
 
 
 @contextlib.contextmanager
@@ -215,3 +217,13 @@ def _copy(source: Path, target: Path) -> None:
     """Copy a data directory, its files' owner and modes kept (root may copy one the
     postgres user owns)."""
     subprocess.run(["cp", "-a", str(source), str(target)], check=True, timeout=60)
+
+
+def _publish(data: Path, template: Path) -> None:
+    """Make ``template`` a copy of ``data``, whole or not at all: a worker killed while it
+    copies (its watchdog then removes the copy's source) leaves a part under another name,
+    which the next worker replaces, never a part of a template that others copy."""
+    part = template.with_name(template.name + PART)
+    shutil.rmtree(part, ignore_errors=True)
+    _copy(data, part)
+    part.rename(template)
