@@ -141,6 +141,7 @@ class PostgresServer:
 
     def _launch(self) -> None:
         """pg_ctl start on a free port (again on another one if it was taken meanwhile)."""
+        failed: RuntimeError | None = None
         for _attempt in range(3):
             self.port = _free_port()
             options = (
@@ -162,9 +163,12 @@ class PostgresServer:
                     "start",
                 )
                 return
-            except RuntimeError:
+            except RuntimeError as error:
+                failed = error
                 continue
-        log = (self.directory / "log").read_text(errors="replace")
+        # pg_ctl may fail before it writes its log: then its own words are all there is
+        log_file = self.directory / "log"
+        log = log_file.read_text(errors="replace") if log_file.exists() else str(failed)
         raise RuntimeError(f"postgres would not start:\n{log}")
 
     def url(self, database: str = "postgres") -> str:

@@ -73,8 +73,10 @@ def browser() -> Iterator[webdriver.Chrome]:
         )
         yield driver
     finally:
-        driver.quit()
-        watchdog.fire()  # its group is gone: removes the profile
+        try:
+            driver.quit()
+        finally:
+            watchdog.fire()  # its group is gone (or, if quit failed, killed): the profile removed
 
 
 def screenshot(driver: webdriver.Chrome, name: str) -> Path:
