@@ -19,7 +19,9 @@ Cases:
 - ``serve``: ``deberc-net serve`` on port 0 (no web face) until it logs that it
   listens (its CPU then, from ``/proc``, in clock ticks of 10 ms: Linux only);
 - ``ladder run``: one deal between two in-process random bots (``py:``), its own server
-  and SQLite file, the whole command.
+  and SQLite file, the whole command;
+- ``bot_game``: two ``python -m clients.random_bot`` processes play one game (``--games
+  1``) at a ``serve`` started for them: the bots' CPU, their exit included.
 """
 
 from __future__ import annotations
@@ -90,6 +92,48 @@ def serve(scratch: Path) -> tuple[float, float]:
         proc.wait()
 
 
+def bot_game(scratch: Path) -> tuple[float, float]:
+    """Two random-bot processes (``python -m clients.random_bot``) seek and play one
+    game at a server started for them (its start-up and its CPU not counted): the two
+    bots' CPU, their whole lives, exit included."""
+    (scratch / DB).unlink(missing_ok=True)
+    (scratch / "seeded.toml").write_text('match_seed = "bench"\n')  # the same game each run
+    argv = [PY, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "0", "--db", DB]
+    server = subprocess.Popen(
+        [*argv, "--config", "seeded.toml"],
+        cwd=scratch,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    assert server.stderr is not None
+    try:
+        port = next(
+            record["port"]
+            for record in map(json.loads, server.stderr)
+            if record.get("event") == "listening"
+        )
+        started = time.perf_counter()
+        bot = [PY, "-m", "clients.random_bot", "--port", str(port), "--games", "1"]
+        bots = [
+            subprocess.Popen(
+                [*bot, "--name", f"b{i}", "--seed", str(i)],
+                cwd=scratch,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for i in (1, 2)
+        ]
+        cpu = 0.0
+        for bot in bots:
+            cpu += _wait(bot, started)[0]
+            if bot.returncode != 0:
+                raise SystemExit(f"a random bot exited {bot.returncode}")
+        return cpu, time.perf_counter() - started
+    finally:
+        server.kill()
+        server.wait()
+
+
 LADDER = [
     "-m",
     "deberc_net",
@@ -121,6 +165,7 @@ CASES: dict[str, Run] = {
     "help": command("-m", "deberc_net", "--help"),
     "serve": serve,
     "ladder": ladder,
+    "bot_game": bot_game,
 }
 
 

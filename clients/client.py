@@ -23,6 +23,7 @@ from typing import Protocol
 import attrs
 import trio
 
+from deberc_net.process_exit import freeze_heap_at_exit
 from deberc_net.protocol.wire import LineBuffer, first_value, quick_ask
 
 from .protocol import Event, EventKind, Record, Tag, View, banner_protocol, parse
@@ -706,6 +707,7 @@ def run_bot(
     """Play as the command line says. ``rng``, the bot's own generator, is reseeded from
     ``--seed`` and the board at every ladder board, so seeded copies agree; ``pick``, if
     given, answers the asks from their legal calls alone (``Bot.pick``)."""
+    freeze_heap_at_exit()  # a bot process's exit walks no heap (as deberc-net's commands)
     bot = Bot(choose, args.name, args.host, args.port, args.password, args.seek, args.games)
     bot.reconnects = args.reconnects
     bot.pick = pick

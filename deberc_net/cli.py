@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import atexit
 import contextlib
-import gc
 import json
 import os
 import sys
@@ -13,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 import deberc_net
+from deberc_net.process_exit import freeze_heap_at_exit
 
 # Each command imports what it uses, when it runs: --help, --version and the store
 # commands do not import the engine, the plugins or trio (a process's start-up).
@@ -650,11 +649,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    # what the command makes lives until the process ends: gc.freeze() at exit, before
-    # the interpreter's last collections, keeps them from walking all of it (a ladder
-    # run, an export, a server's exit: some 0.1 s of CPU each); once per process
-    atexit.unregister(gc.freeze)
-    atexit.register(gc.freeze)
+    freeze_heap_at_exit()
     args = build_parser().parse_args(argv)
     if getattr(args, "games", 1) < 1:
         print("deberc-net selfplay: --games must be at least 1", file=sys.stderr)

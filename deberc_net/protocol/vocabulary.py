@@ -159,8 +159,10 @@ _WORDS = {word: name for name, words in _SIMPLE.items() for word in words}
 # each card's token as a typed call is compared with it (a card is an int): a legal
 # card's token read from here, not built by Call.token (most calls are cards)
 _CARD_TOKEN = tuple(card_str(c).lower() for c in range(32))
-# a card as the ask's `legal` writes it (what a program sends back): its card
-_CARD_AS_ASKED = {card_str(c): c for c in range(32)}
+# a card as the ask's `legal` writes it (what a program sends back): its call, the one
+# the engine lists for that card (calls.PLAY_CALLS: one per card), found in the legal
+# calls by identity, as Deal.apply finds it again
+_CARD_AS_ASKED = {card_str(c): C.PLAY_CALLS[c] for c in range(32)}
 
 
 class CallSyntaxError(ValueError):
@@ -220,10 +222,10 @@ def parse_call(
 ) -> Call:
     """Read a table call; raise CallSyntaxError when it is none. ``aliases`` maps the
     words of the table's plugins to their calls; the engine's own words come first."""
-    card = _CARD_AS_ASKED.get(text)
-    if card is not None:  # a card as the ask wrote it (most calls): no normalizing
+    asked = _CARD_AS_ASKED.get(text)
+    if asked is not None:  # a card as the ask wrote it (most calls): no normalizing
         for call in legal:
-            if call.card == card and call.name == C.PLAY:
+            if call is asked:
                 return call
     t = normalize(text)
     if not t:

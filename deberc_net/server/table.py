@@ -799,6 +799,8 @@ class Table:
             self.clocks.away(seat, trio.current_time())
         elif not any(s for s in self.seats if s is not None and not self.lobby.house.get(s)):
             self.state = ev.TableState.CLOSED  # nobody left, or only house bots: they go too
+        else:  # a seeker waiting for this game sits at once (docs/protocol.md §5.5)
+            self.lobby.matchmaking.fill(self)
 
     # ----------------------------------------------------------------- play
     def _match_seed(self) -> str:

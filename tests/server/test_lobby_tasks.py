@@ -141,3 +141,51 @@ async def test_a_promised_seat_given_up_goes_to_a_seeker_waiting_for_its_game(
         assert lobby.matchmaking.seekers == []
     finally:
         store.close()
+
+
+async def test_a_seat_left_at_a_waiting_table_goes_to_a_seeker_waiting_for_its_game(
+    db_path: Path,
+) -> None:
+    """A seeker waits while the only table of its game has no seat anyone may take (p0
+    and p1 sit, the third seat is held for a house bot on its way); when p1 leaves, his
+    seat goes to the one waiting at once (before, he waited on beside a table with a
+    seat free for his game)."""
+    store = open_store(str(db_path), serving=True)
+    try:
+        lobby = Lobby(make_config(db_path, house_bots=True), store, KeptTasks(), rule_book())
+        sessions = [Session(i, Outbox(1 << 16), trio.CancelScope()) for i in range(3)]
+        for i, session in enumerate(sessions):
+            await _say(lobby, session, "style machine")
+            assert f"name=p{i}" in await _say(lobby, session, f"login p{i}")
+        p0, p1, p2 = sessions
+        await _say(lobby, p0, "new 3")
+        table = lobby.tables[1]
+        told = ""
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(table.run)
+
+            async def until(session: Session, text: str) -> str:
+                told = ""
+                with trio.fail_after(10):
+                    while text not in told:
+                        await trio.sleep(0.01)
+                        told += session.outbox.take().decode()
+                return told
+
+            await until(p0, "ok cmd=sit table=1 seat=0")
+            await _say(lobby, p1, "sit 1")
+            await until(p1, "ok cmd=sit table=1 seat=1")
+            await _say(lobby, p0, "bot random")
+            with trio.fail_after(10):  # the bot is on its way: seat 2 is kept for it
+                while lobby.house.pending(table) != 1:
+                    await trio.sleep(0.01)
+            assert "ok cmd=seek" in await _say(lobby, p2, "seek 3")
+            assert lobby.matchmaking.seekers == [p2] and p2.table is None
+            await _say(lobby, p1, "leave")
+            told = await until(p2, "ok cmd=sit")
+            nursery.cancel_scope.cancel()
+        assert "ok cmd=sit table=1 seat=1" in told
+        assert p2.table is table and p1.table is None
+        assert lobby.matchmaking.seekers == []
+    finally:
+        store.close()
