@@ -729,6 +729,8 @@ class Table:
             return
         if seat is None:  # it never came: its seat is free for anyone again
             self._broadcast(self._audience(), ev.info(phrase(Msg.BOT_NOT_COME, name=name)))
+            if self.state == ev.TableState.WAITING:  # a seeker of its game sits at once
+                self.lobby.matchmaking.fill(self)
             return
         self._broadcast(self._audience(), ev.info(phrase(Msg.BOT_GIVES_UP, name=name)))
         if self.match is not None and not self.match.over:

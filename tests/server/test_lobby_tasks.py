@@ -143,13 +143,15 @@ async def test_a_promised_seat_given_up_goes_to_a_seeker_waiting_for_its_game(
         store.close()
 
 
+@pytest.mark.parametrize("freed", ["leave", "bot-never-came"])
 async def test_a_seat_left_at_a_waiting_table_goes_to_a_seeker_waiting_for_its_game(
-    db_path: Path,
+    db_path: Path, freed: str
 ) -> None:
     """A seeker waits while the only table of its game has no seat anyone may take (p0
     and p1 sit, the third seat is held for a house bot on its way); when p1 leaves, his
     seat goes to the one waiting at once (before, he waited on beside a table with a
-    seat free for his game)."""
+    seat free for his game); so does the bot's seat when the bot gives up before it
+    ever sat (before, that seat stayed free while the seeker waited on)."""
     store = open_store(str(db_path), serving=True)
     try:
         lobby = Lobby(make_config(db_path, house_bots=True), store, KeptTasks(), rule_book())
@@ -181,11 +183,16 @@ async def test_a_seat_left_at_a_waiting_table_goes_to_a_seeker_waiting_for_its_g
                     await trio.sleep(0.01)
             assert "ok cmd=seek" in await _say(lobby, p2, "seek 3")
             assert lobby.matchmaking.seekers == [p2] and p2.table is None
-            await _say(lobby, p1, "leave")
+            if freed == "leave":
+                await _say(lobby, p1, "leave")
+            else:  # its process kept failing before it logged in: the house gives up
+                (bot,) = lobby.house.at(table)
+                lobby.house._give_up(bot)
             told = await until(p2, "ok cmd=sit")
             nursery.cancel_scope.cancel()
-        assert "ok cmd=sit table=1 seat=1" in told
-        assert p2.table is table and p1.table is None
+        seat, left = (1, None) if freed == "leave" else (2, table)
+        assert f"ok cmd=sit table=1 seat={seat}" in told
+        assert p2.table is table and p1.table is left
         assert lobby.matchmaking.seekers == []
     finally:
         store.close()
