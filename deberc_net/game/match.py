@@ -21,6 +21,7 @@ from .errors import GameOver
 from .events import (
     DealAbandoned,
     DealEnded,
+    DealEvent,
     DealStarted,
     MatchEnded,
     MatchEvent,
@@ -305,14 +306,10 @@ class Match:
         """The ended deal's record, folded from its events when first asked for (most
         records of a self-play nobody reads), and a list for the deal's end, added
         once told."""
-        started, history = self._started, deal.history
         end: list[MatchEvent] = []
-        talk_calls = deal.talk_calls
-
-        def fold() -> dict[str, Any]:
-            events = chain((started,), history, end)
-            return RecordFold(talk_calls).feed_all(events).record(self._head())
-
+        # a partial, not a closure: 2 objects kept a deal for the collector to walk
+        # until the match ends, not 7 (the function, its cells and their tuple)
+        fold = partial(_fold_record, self, deal.talk_calls, self._started, deal.history, end)
         return LazyRecord(fold), end
 
     def _head(self) -> RecordHead:
@@ -320,3 +317,15 @@ class Match:
         return RecordHead(
             self.table, self.match_id, self.seed, self.rules.record_fields(), self.names
         )
+
+
+def _fold_record(
+    match: Match,
+    talk_calls: frozenset[str],
+    started: DealStarted,
+    history: list[DealEvent],
+    end: list[MatchEvent],
+) -> dict[str, Any]:
+    """A deal's record (``Match._record_later``): its start, its events and its end."""
+    events = chain((started,), history, end)
+    return RecordFold(talk_calls).feed_all(events).record(match._head())
