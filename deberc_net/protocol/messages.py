@@ -85,6 +85,8 @@ class Msg(StrEnum):
     LOGGED_IN_ELSEWHERE = "logged-in-elsewhere"
     RULES_LIST = "rules-list"
     RULES_ENTRY = "rules-entry"
+    VARIANT_REFUSES = "variant-refuses"
+    VARIANT_NO_BIDDING = "variant-no-bidding"
     VARIANT = "variant"
     OPTION = "option"
     RULES_TABLE = "rules-table"
@@ -366,6 +368,14 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.RULES_ENTRY: (
         "{name} ({kind}, {counts} players): {summary}",
         "{name} ({kind}, игроков: {counts}): {summary}",
+    ),
+    Msg.VARIANT_REFUSES: (
+        "{variant} is not played with the options: {names}.",
+        "{variant} не играется с опциями: {names}.",
+    ),
+    Msg.VARIANT_NO_BIDDING: (
+        "{variant} has no bidding: it refuses every option that needs a player who orders.",
+        "В {variant} никто не заказывает: опции, которым нужен заказавший, не играются.",
     ),
     Msg.VARIANT: ("variant", "вариант"),
     Msg.OPTION: ("option", "опция"),

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from deberc_net.plugins import RuleKind
+from deberc_net.plugins import RuleInfo, RuleKind
 from deberc_net.plugins.manager import summary_for
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import CALLS_HELP, Command, help_text
@@ -102,6 +102,8 @@ class Help:
                     ),
                 )
             )
+            if info.kind == RuleKind.VARIANT:
+                lines += _refused_by(info)
         return lines
 
     def _rules_lines(self, table: Table) -> list[Phrase]:
@@ -109,6 +111,7 @@ class Help:
         c = self.lobby.config
         opts = ", ".join(sorted(table.rules.options)) or phrase(Msg.NO_OPTIONS)
         goal = phrase(Msg.ONE_DEAL) if s.target is None else phrase(Msg.TO_TARGET, target=s.target)
+        variant = self.lobby.rules.get(table.rules.variant)
         return [
             phrase(
                 Msg.RULES_TABLE,
@@ -126,6 +129,7 @@ class Help:
                     strict=True,
                 )
             ),
+            *_refused_by(None if variant is None else variant.info),
             phrase(
                 Msg.RULES_CLOCK,
                 human=c.human_clock_ms // 1000,
@@ -135,3 +139,17 @@ class Help:
                 away=c.away_limit_ms // 1000,
             ),
         ]
+
+
+def _refused_by(variant: RuleInfo | None) -> list[Phrase]:
+    """The options a variant refuses (docs/rules.md §12.8): a newcomer reads them here
+    instead of finding them one error at a time."""
+    if variant is None:
+        return []
+    lines = []
+    if variant.conflicts:
+        names = ", ".join(sorted(variant.conflicts))
+        lines.append(phrase(Msg.VARIANT_REFUSES, variant=variant.name, names=names))
+    if not variant.bidding:
+        lines.append(phrase(Msg.VARIANT_NO_BIDDING, variant=variant.name))
+    return lines

@@ -174,9 +174,27 @@ async def test_rules_of_a_tertz_table_describe_tertz_not_moscow(
     await ann.expect("ok", cmd="sit")
     lines = await _block(ann, "rules", "rules")
     assert lines[0].startswith("Table ") and "tertz" in lines[0]
-    described = [x for x in lines[1:-1] if not x.startswith("  ")]
+    described = [x for x in lines[1:-3] if not x.startswith("  ")]
     assert [x.split(":")[0] for x in described] == ["tertz", "tertz-501"]
     assert not [x for x in lines if "seed" in x or "Moscow rules" in x]
+    assert lines[-3].startswith("tertz is not played with the options: bella-after-trick,")
+    assert lines[-2].startswith("tertz has no bidding: it refuses every option that needs")
+
+
+async def test_rules_name_the_options_a_variant_refuses(port: int, connect: Connector) -> None:
+    # failed before: docs/rules.md §12.8 said 'rules' lists them; no line did
+    ann = await connect.machine(port, "ann")
+    general = await _block(ann, "rules", "rules")
+    at = next(i for i, x in enumerate(general) if x.startswith("tertz (variant"))
+    refused = general[at + 1]
+    assert refused.startswith("tertz is not played with the options: ") and "ski-penalty" in refused
+    assert "needs a player who orders" in general[at + 2]
+    assert not [x for x in general if x.startswith("moscow is not played")]
+    await ann.send("new 2 tertz to-301")
+    await ann.expect("ok", cmd="sit")
+    lines = await _block(ann, "rules", "rules")
+    [target] = [x for x in lines if x.startswith("to-301:")]
+    assert "instead of 501" not in target and "tertz 500" in target  # failed before
 
 
 async def test_say(port: int, connect: Connector) -> None:
