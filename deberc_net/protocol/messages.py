@@ -42,6 +42,7 @@ class Msg(StrEnum):
     NAME_IN_USE_BY_GUEST = "name-in-use-by-guest"
     NOT_A_COMMAND = "not-a-command"
     NOT_A_CALL = "not-a-call"
+    CALL_RANGE = "call-range"
     AMBIGUOUS_CARD = "ambiguous-card"
     AMBIGUOUS_OT = "ambiguous-ot"
     SIT = "sit"
@@ -273,6 +274,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "{word!r} is not a command, and you sit at no table. Type 'help'.",
         "«{word}» — не команда, а за столом вы не сидите. Наберите help.",
     ),
+    Msg.CALL_RANGE: ("{call} N: N from {low} to {high}", "{call} N: N от {low} до {high}"),
     Msg.NOT_A_CALL: (
         "{reason}. Type 'help' or 'calls'.",
         "«{typed}» — не ход и не заявка. Наберите help или calls.",
