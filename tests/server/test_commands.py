@@ -101,7 +101,39 @@ async def test_calls_keeps_its_column_when_an_explanation_wraps(
     column = lines[1].index("pass in bidding")
     for line in lines[1:]:
         assert len(line) <= 80, line
-        assert line[column - 1] == " " and line[column] != " ", line
+        if line.startswith("  "):  # a block's header (Tertz's, the options') starts at 0
+            assert line[column - 1] == " " and line[column] != " ", line
+
+
+async def test_calls_lists_the_calls_of_the_tables_game_and_options(
+    port: int, connect: Connector
+) -> None:
+    # failed before: one fixed text, Deberts's bidding at a Tertz table, no lomayu,
+    # no sto-..., dvesti, konets or dave anywhere
+    ann = await connect.machine(port, "ann")
+    everything = await _block(ann, "calls", "help")
+    for word in ("pas (", "lomayu N", "dvesti", "sto-pyat", "konets", "dave (", "perezdacha"):
+        assert any(line.lstrip().startswith(word) for line in everything), word
+    await ann.send("new 2 tertz")
+    await ann.expect("ok", cmd="sit")
+    tertz = await _block(ann, "calls", "help")
+    assert tertz[0].startswith("Tertz table calls")
+    for word in ("lomayu N", "dvesti", "sto-dam", "bella", "menyayu"):
+        assert any(line.lstrip().startswith(word) for line in tertz), word
+    for word in ("pas", "igrayu", "prokhodit?", "chetyre semerki", "dave", "Calls of"):
+        assert not any(line.lstrip().startswith(word) for line in tertz), word
+    await ann.send("leave!")
+    await ann.expect("ok", cmd="leave")
+    await ann.send("new 2 dave")
+    await ann.expect("ok", cmd="sit")
+    deberts = await _block(ann, "calls", "help")
+    assert deberts[-4:] == [
+        "Calls of this table's options:",
+        "  dave (даве, double)                  option dave",
+        "  prinimayu (принимаю, accept)         option dave",
+        "  sdayus (сдаюсь, give up, resign)     option dave",
+    ]
+    assert not any("lomayu" in line for line in deberts)
 
 
 async def test_who_and_tables(port: int, connect: Connector) -> None:
