@@ -49,6 +49,9 @@ class RuleInfo:
     conflicts: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()  # options that must be chosen too; an option may
     # override a setting of an option it requires (to-9-stakes sets dave's target)
+    needs_bidding: bool = False  # an option that acts through the player who ordered
+    bidding: bool = True  # a variant: False when nobody orders (Tertz); it then refuses
+    # every option with needs_bidding, ours and third-party ones alike
     summary_ru: str = ""  # the summary in Russian, for 'lang ru'; empty: the English one
 
 

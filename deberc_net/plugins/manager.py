@@ -211,11 +211,20 @@ class RuleBook:
                 raise RuleError(f"{name!r} is for {counts} players, not {players}")
             if name not in picked:
                 picked.append(name)
-        for name in picked:
-            info = self._rules[name].info
+        infos = {name: self._rules[name].info for name in picked}
+        for name, info in infos.items():
+            if info.kind == RuleKind.OPTION and info.needs_bidding and not infos[variant].bidding:
+                raise RuleError(
+                    f"{name!r} needs a player who orders; the variant {variant!r} has no bidding"
+                )
             for other in info.conflicts:
-                if other in picked:
-                    raise RuleError(f"options {name!r} and {other!r} contradict each other")
+                if other not in picked:
+                    continue
+                if info.kind == RuleKind.VARIANT:
+                    raise RuleError(f"{other!r} is not played with the variant {name!r}")
+                if infos[other].kind == RuleKind.VARIANT:
+                    raise RuleError(f"{name!r} is not played with the variant {other!r}")
+                raise RuleError(f"options {name!r} and {other!r} contradict each other")
             for needed in info.requires:
                 if needed not in picked:
                     raise RuleError(f"option {name!r} needs option {needed!r} too")

@@ -134,4 +134,4 @@ def stake_ru(value: int) -> str:
 
 def target_ru(target: int) -> str:
     points = "очка" if target % 10 == 1 and target % 100 != 11 else "очков"  # до 301 очка
-    return f"Матч играется до {target} {points}, а не до 501."
+    return f"Матч играется до {target} {points}, а не до цели варианта (501; tertz 500)."

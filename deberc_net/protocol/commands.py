@@ -252,7 +252,32 @@ Table calls (Latin, Cyrillic or English; case does not matter):
                                        В Д К Т) + s h d c (♠ ♥ ♦ ♣, п ч б к):
                                        10h, Js, Д♠, Кп
   chetyre semerki (sevens)             show four sevens: redeal
+  konets (конец, claim, 501)           manual-claim: claim the match after a
+                                       trick you took
 """
+
+TERTZ_CALLS_HELP = """\
+Tertz table calls (no bidding; Latin, Cyrillic or English):
+  lomayu N (ломаю N, break N)          after the first trick, its loser breaks
+                                       the deck: N from 1 to 12
+  menyayu (меняю, swap)                swap the trump 7 for the turned card
+  terts, pyatdesyat (50)               declare a run of 3 (20) or 4 (50), at
+                                       any trick while you hold nine cards
+  sto-pyat … sto-vosem (сто пять …)    declare a run of 5, 6, 7, 8 (100)
+  sto-dam, sto-korolei, sto-tuzov      declare four queens, kings, aces (100)
+  dvesti (двести, two hundred)         declare four jacks (200)
+  rost? (рост?, ot chego?)             ask the height of a combination of the
+                                       same class
+  ot RANK [kozyrnogo] (от короля)      answer rost? with your top card
+  pishet (пишет, goditsya)             concede: the other's combination is
+                                       better
+  pokazhi (покажи, show)               demand the declared cards be shown
+  pokazyvayu / skin (скинь)            show them / demand a card be played first
+  bella (mariage, марьяж)              declare trump K+Q, on your turn, once
+  CARD or hod CARD                     play a card: 7 8 9 10 J Q K A (T=10,
+                                       В Д К Т) + s h d c (♠ ♥ ♦ ♣, п ч б к)
+"""
+VARIANT_CALLS_HELP = {"tertz": TERTZ_CALLS_HELP}  # a game of its own; others: CALLS_HELP
 
 
 def help_text(

@@ -42,6 +42,7 @@ class Msg(StrEnum):
     NAME_IN_USE_BY_GUEST = "name-in-use-by-guest"
     NOT_A_COMMAND = "not-a-command"
     NOT_A_CALL = "not-a-call"
+    CALL_RANGE = "call-range"
     AMBIGUOUS_CARD = "ambiguous-card"
     AMBIGUOUS_OT = "ambiguous-ot"
     SIT = "sit"
@@ -85,6 +86,10 @@ class Msg(StrEnum):
     LOGGED_IN_ELSEWHERE = "logged-in-elsewhere"
     RULES_LIST = "rules-list"
     RULES_ENTRY = "rules-entry"
+    OPTION_CALLS = "option-calls"
+    TABLE_OPTION_CALLS = "table-option-calls"
+    VARIANT_REFUSES = "variant-refuses"
+    VARIANT_NO_BIDDING = "variant-no-bidding"
     VARIANT = "variant"
     OPTION = "option"
     RULES_TABLE = "rules-table"
@@ -271,6 +276,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "{word!r} is not a command, and you sit at no table. Type 'help'.",
         "«{word}» — не команда, а за столом вы не сидите. Наберите help.",
     ),
+    Msg.CALL_RANGE: ("{call} N: N from {low} to {high}", "{call} N: N от {low} до {high}"),
     Msg.NOT_A_CALL: (
         "{reason}. Type 'help' or 'calls'.",
         "«{typed}» — не ход и не заявка. Наберите help или calls.",
@@ -366,6 +372,19 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.RULES_ENTRY: (
         "{name} ({kind}, {counts} players): {summary}",
         "{name} ({kind}, игроков: {counts}): {summary}",
+    ),
+    Msg.OPTION_CALLS: (
+        "Calls of options, at the tables that play them:",
+        "Заявки опций, за столами, где они играют:",
+    ),
+    Msg.TABLE_OPTION_CALLS: ("Calls of this table's options:", "Заявки опций этого стола:"),
+    Msg.VARIANT_REFUSES: (
+        "{variant} is not played with the options: {names}.",
+        "{variant} не играется с опциями: {names}.",
+    ),
+    Msg.VARIANT_NO_BIDDING: (
+        "{variant} has no bidding: it refuses every option that needs a player who orders.",
+        "В {variant} никто не заказывает: опции, которым нужен заказавший, не играются.",
     ),
     Msg.VARIANT: ("variant", "вариант"),
     Msg.OPTION: ("option", "опция"),
@@ -863,6 +882,29 @@ RU_CALLS_HELP = """\
   КАРТА или ход КАРТА         сходить: ранг 7 8 9 10 В Д К Т и масть ♠ ♥ ♦ ♣
                               или п ч б к: 10ч, Вп, Д♠, туз пик, десятка ♥
   четыре семерки (sevens)     показать четыре семерки: пересдача
+  конец (konets, claim, 501)  manual-claim: объявить конец игры после своей
+                              взятки
 Буква Т — туз, но на вид она как латинская T (десятка): если можно сыграть и
 туз, и десятку этой масти, сервер переспросит; «туз ♠» и «10♠» не спутать.
 """
+
+RU_TERTZ_CALLS_HELP = """\
+Ходы и заявки в терце (торговли нет; русскими или латинскими буквами):
+  ломаю N (lomayu N, break N) проигравший первую взятку ломает колоду:
+                              N от 1 до 12
+  меняю (menyayu, swap)       поменять козырную семерку на открытую карту
+  терц, пятьдесят             объявить терц (20) или пятьдесят (50) на любой
+                              взятке, пока у вас девять карт
+  сто пять … сто восемь       объявить пять, шесть, семь, восемь подряд (100)
+  сто дам, королей, тузов     объявить четыре дамы, короля, туза (100)
+  двести (dvesti)             объявить четыре валета (200)
+  рост? (rost?, от чего?)     спросить высоту комбинации того же класса
+  от КАРТЫ [козырного]        ответ на «рост?»: от туза, от короля козырного
+  пишет (pishet, годится)     уступить: комбинация соперника лучше
+  покажи (pokazhi, show)      потребовать показать объявленные карты
+  показываю / скинь           показать их / потребовать сначала сходить
+  марьяж (bella, белла)       козырные К и Д: на своём ходу, один раз
+  КАРТА или ход КАРТА         сходить: ранг 7 8 9 10 В Д К Т и масть ♠ ♥ ♦ ♣
+                              или п ч б к
+"""
+RU_VARIANT_CALLS_HELP = {"tertz": RU_TERTZ_CALLS_HELP}

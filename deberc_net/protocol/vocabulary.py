@@ -266,6 +266,30 @@ def parse_call(
     raise CallSyntaxError(f"not a table call: {text.strip()!r}")
 
 
+def numbered_call_range(text: str, aliases: Mapping[str, str]) -> tuple[str, int, int] | None:
+    """A numbered call of the table's plugins (``lomayu-N``, said ``break N``) typed
+    with a number it does not have: (the call's word, its lowest N, its highest N), so
+    the refusal names the range; None for anything else (docs/protocol.md §10)."""
+    words = normalize(text).split()
+    if len(words) != 2:
+        return None
+    numbers: dict[str, list[int]] = {}  # the call's word -> its numbers
+    heads: dict[str, str] = {}  # a word people say for it -> the call's word
+    for word, name in aliases.items():
+        head, _, n = name.rpartition("-")
+        if not (head and n.isdigit()):
+            continue
+        numbers.setdefault(head, []).append(int(n))
+        heads[normalize(head)] = head
+        said = normalize(word).split()
+        if len(said) == 2 and said[1] == n:
+            heads[said[0]] = head
+    typed = heads.get(words[0])
+    if typed is None or (words[1].isdigit() and int(words[1]) in numbers[typed]):
+        return None  # a number it has: refused as before (not legal now)
+    return typed, min(numbers[typed]), max(numbers[typed])
+
+
 def _igrayu(rest: list[str], text: str) -> Call:
     if not rest:
         return Call(C.IGRAYU)

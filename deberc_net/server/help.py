@@ -7,12 +7,18 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from deberc_net.plugins import RuleKind
-from deberc_net.plugins.manager import summary_for
+from deberc_net.plugins import RuleInfo, RuleKind
+from deberc_net.plugins.manager import LoadedRule, summary_for
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import CALLS_HELP, Command, help_text
+from deberc_net.protocol.commands import CALLS_HELP, VARIANT_CALLS_HELP, Command, help_text
 from deberc_net.protocol.lang import Lang, ru_call, spoken_call
-from deberc_net.protocol.messages import RU_CALLS_HELP, Msg, Phrase, phrase
+from deberc_net.protocol.messages import (
+    RU_CALLS_HELP,
+    RU_VARIANT_CALLS_HELP,
+    Msg,
+    Phrase,
+    phrase,
+)
 
 from .session import Session
 from .table import Table
@@ -58,13 +64,37 @@ class Help:
         return help_text(phase="table", calls_now=calls, lang=lang, admin=admin, playing=playing)
 
     async def calls(self, session: Session, item: Command) -> None:
-        session.send(
-            ev.TextBlock(
-                "help",
-                tuple(CALLS_HELP.rstrip().splitlines()),
-                tuple(RU_CALLS_HELP.rstrip().splitlines()),
-            )
-        )
+        """The calls of the table's game and options; in the lobby, of every game and
+        option (docs/protocol.md §4.4)."""
+        table = session.table
+        book = self.lobby.rules
+        if table is None:
+            games = [(CALLS_HELP, RU_CALLS_HELP), *_variant_blocks()]
+            options = [r for r in book.rules() if r.info.kind == RuleKind.OPTION]
+            header = phrase(Msg.OPTION_CALLS)
+        else:
+            variant = table.rules.variant
+            games = [
+                (
+                    VARIANT_CALLS_HELP.get(variant, CALLS_HELP),
+                    RU_VARIANT_CALLS_HELP.get(variant, RU_CALLS_HELP),
+                )
+            ]
+            options = [r for r in map(book.get, sorted(table.rules.options)) if r is not None]
+            header = phrase(Msg.TABLE_OPTION_CALLS)
+        english = [line for en, _ in games for line in en.rstrip().splitlines()]
+        russian = [line for _, ru in games for line in ru.rstrip().splitlines()]
+        said = _option_calls(options)
+        if said:
+            english += [
+                header.text(),
+                *(line for call, name in said for line in _column(call, f"option {name}")),
+            ]
+            russian += [
+                header.text(Lang.RU),
+                *(line for call, name in said for line in _column(call, f"опция {name}")),
+            ]
+        session.send(ev.TextBlock("help", tuple(english), tuple(russian)))
 
     async def rules(self, session: Session, item: Command) -> None:
         args = item.args
@@ -102,6 +132,8 @@ class Help:
                     ),
                 )
             )
+            if info.kind == RuleKind.VARIANT:
+                lines += _refused_by(info)
         return lines
 
     def _rules_lines(self, table: Table) -> list[Phrase]:
@@ -109,6 +141,7 @@ class Help:
         c = self.lobby.config
         opts = ", ".join(sorted(table.rules.options)) or phrase(Msg.NO_OPTIONS)
         goal = phrase(Msg.ONE_DEAL) if s.target is None else phrase(Msg.TO_TARGET, target=s.target)
+        variant = self.lobby.rules.get(table.rules.variant)
         return [
             phrase(
                 Msg.RULES_TABLE,
@@ -126,6 +159,7 @@ class Help:
                     strict=True,
                 )
             ),
+            *_refused_by(None if variant is None else variant.info),
             phrase(
                 Msg.RULES_CLOCK,
                 human=c.human_clock_ms // 1000,
@@ -135,3 +169,47 @@ class Help:
                 away=c.away_limit_ms // 1000,
             ),
         ]
+
+
+def _refused_by(variant: RuleInfo | None) -> list[Phrase]:
+    """The options a variant refuses (docs/rules.md §12.8): a newcomer reads them here
+    instead of finding them one error at a time."""
+    if variant is None:
+        return []
+    lines = []
+    if variant.conflicts:
+        names = ", ".join(sorted(variant.conflicts))
+        lines.append(phrase(Msg.VARIANT_REFUSES, variant=variant.name, names=names))
+    if not variant.bidding:
+        lines.append(phrase(Msg.VARIANT_NO_BIDDING, variant=variant.name))
+    return lines
+
+
+CALL_COLUMN = 39  # where the explanations of the calls' blocks start
+
+
+def _variant_blocks() -> list[tuple[str, str]]:
+    return [(en, RU_VARIANT_CALLS_HELP[name]) for name, en in sorted(VARIANT_CALLS_HELP.items())]
+
+
+def _option_calls(options: Sequence[LoadedRule]) -> list[tuple[str, str]]:
+    """Each option's own calls with the words people type for them: ``(text, option)``."""
+    said: list[tuple[str, str]] = []
+    for rule in options:
+        words: dict[str, list[str]] = {}
+        for word, call in rule.aliases.items():
+            listed = words.setdefault(call, [])
+            if word != call:
+                listed.append(word)
+        said += [
+            (f"{call} ({', '.join(others)})" if others else call, rule.name)
+            for call, others in words.items()
+        ]
+    return said
+
+
+def _column(call: str, explained: str) -> list[str]:
+    left = f"  {call}"
+    if len(left) < CALL_COLUMN - 1:
+        return [left.ljust(CALL_COLUMN) + explained]
+    return [left, " " * CALL_COLUMN + explained]

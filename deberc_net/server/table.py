@@ -40,7 +40,12 @@ from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import HUMAN, MACHINE, for_people
-from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse_call
+from deberc_net.protocol.vocabulary import (
+    AmbiguousRank,
+    CallSyntaxError,
+    numbered_call_range,
+    parse_call,
+)
 
 from .accounts import name_key
 from .allowance import may_talk
@@ -1018,6 +1023,12 @@ class Table:
             session.send(ev.error("ambiguous-rank", _ambiguity(exc)))
             return
         except CallSyntaxError as exc:
+            numbered = numbered_call_range(text, self.rules.call_aliases)
+            if numbered is not None:  # the call's word, a number it does not have
+                call_word, low, high = numbered
+                said = phrase(Msg.CALL_RANGE, call=call_word, low=low, high=high)
+                session.send(ev.error("bad-argument", said))
+                return
             said = phrase(Msg.NOT_A_CALL, reason=str(exc), typed=text.strip())
             session.send(ev.error("unknown-command", said))
             return

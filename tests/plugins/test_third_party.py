@@ -7,9 +7,12 @@ import importlib
 import pkgutil
 from importlib import metadata
 
+import pytest
+
 import deberc_net.plugins
 from deberc_net.game.cards import card_points, parse_card
 from deberc_net.plugins import RuleBook
+from deberc_net.plugins.manager import RuleError
 from deberc_net.selfplay import selfplay
 
 
@@ -67,3 +70,11 @@ def test_a_game_with_the_third_party_rule_counts_the_last_trick_20() -> None:
             assert sum(record["points"]) == cards + combos + 20
             played += 1
     assert played > 0
+
+
+def test_perezdacha_needs_an_ordering_player_so_tertz_refuses_it() -> None:
+    # failed before: accepted at a Tertz table, where nobody orders and it never acted
+    book = RuleBook.load()
+    with pytest.raises(RuleError, match="'perezdacha' needs a player who orders"):
+        book.ruleset(2, "tertz", ["perezdacha"])
+    assert "perezdacha" in book.ruleset(2, "moscow", ["perezdacha"]).options

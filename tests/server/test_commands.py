@@ -101,7 +101,39 @@ async def test_calls_keeps_its_column_when_an_explanation_wraps(
     column = lines[1].index("pass in bidding")
     for line in lines[1:]:
         assert len(line) <= 80, line
-        assert line[column - 1] == " " and line[column] != " ", line
+        if line.startswith("  "):  # a block's header (Tertz's, the options') starts at 0
+            assert line[column - 1] == " " and line[column] != " ", line
+
+
+async def test_calls_lists_the_calls_of_the_tables_game_and_options(
+    port: int, connect: Connector
+) -> None:
+    # failed before: one fixed text, Deberts's bidding at a Tertz table, no lomayu,
+    # no sto-..., dvesti, konets or dave anywhere
+    ann = await connect.machine(port, "ann")
+    everything = await _block(ann, "calls", "help")
+    for word in ("pas (", "lomayu N", "dvesti", "sto-pyat", "konets", "dave (", "perezdacha"):
+        assert any(line.lstrip().startswith(word) for line in everything), word
+    await ann.send("new 2 tertz")
+    await ann.expect("ok", cmd="sit")
+    tertz = await _block(ann, "calls", "help")
+    assert tertz[0].startswith("Tertz table calls")
+    for word in ("lomayu N", "dvesti", "sto-dam", "bella", "menyayu"):
+        assert any(line.lstrip().startswith(word) for line in tertz), word
+    for word in ("pas", "igrayu", "prokhodit?", "chetyre semerki", "dave", "Calls of"):
+        assert not any(line.lstrip().startswith(word) for line in tertz), word
+    await ann.send("leave!")
+    await ann.expect("ok", cmd="leave")
+    await ann.send("new 2 dave")
+    await ann.expect("ok", cmd="sit")
+    deberts = await _block(ann, "calls", "help")
+    assert deberts[-4:] == [
+        "Calls of this table's options:",
+        "  dave (даве, double)                  option dave",
+        "  prinimayu (принимаю, accept)         option dave",
+        "  sdayus (сдаюсь, give up, resign)     option dave",
+    ]
+    assert not any("lomayu" in line for line in deberts)
 
 
 async def test_who_and_tables(port: int, connect: Connector) -> None:
@@ -174,9 +206,27 @@ async def test_rules_of_a_tertz_table_describe_tertz_not_moscow(
     await ann.expect("ok", cmd="sit")
     lines = await _block(ann, "rules", "rules")
     assert lines[0].startswith("Table ") and "tertz" in lines[0]
-    described = [x for x in lines[1:-1] if not x.startswith("  ")]
+    described = [x for x in lines[1:-3] if not x.startswith("  ")]
     assert [x.split(":")[0] for x in described] == ["tertz", "tertz-501"]
     assert not [x for x in lines if "seed" in x or "Moscow rules" in x]
+    assert lines[-3].startswith("tertz is not played with the options: bella-after-trick,")
+    assert lines[-2].startswith("tertz has no bidding: it refuses every option that needs")
+
+
+async def test_rules_name_the_options_a_variant_refuses(port: int, connect: Connector) -> None:
+    # failed before: docs/rules.md §12.8 said 'rules' lists them; no line did
+    ann = await connect.machine(port, "ann")
+    general = await _block(ann, "rules", "rules")
+    at = next(i for i, x in enumerate(general) if x.startswith("tertz (variant"))
+    refused = general[at + 1]
+    assert refused.startswith("tertz is not played with the options: ") and "ski-penalty" in refused
+    assert "needs a player who orders" in general[at + 2]
+    assert not [x for x in general if x.startswith("moscow is not played")]
+    await ann.send("new 2 tertz to-301")
+    await ann.expect("ok", cmd="sit")
+    lines = await _block(ann, "rules", "rules")
+    [target] = [x for x in lines if x.startswith("to-301:")]
+    assert "instead of 501" not in target and "tertz 500" in target  # failed before
 
 
 async def test_say(port: int, connect: Connector) -> None:

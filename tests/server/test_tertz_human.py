@@ -89,6 +89,22 @@ async def test_the_machine_style_tells_the_talon_and_refuses_three_players(
         assert " phase=play " in line and " player=" in line
 
 
+async def test_a_break_out_of_range_is_a_bad_argument_naming_the_range(
+    port: int, connect: Connector
+) -> None:
+    # failed before: 'unknown-command ... not a table call', though the word is one
+    a = await connect.machine(port, "m1")
+    b = await connect.machine(port, "m2")
+    await seat_pair(a, b, "2 tertz")
+    await a.read_until(lambda line: line.startswith(("ask ", "state ")), TIMEOUT)
+    for typed in ("lomayu 13", "lomayu-0", "break 5x", "ломаю 13"):
+        await a.send(typed)
+        refusal = await a.expect("error")
+        assert refusal == {"code": "bad-argument", "text": "lomayu N: N from 1 to 12"}, typed
+    await a.send("frobnicate 3")
+    assert (await a.expect("error"))["code"] == "unknown-command"
+
+
 async def test_russian_players_see_the_talon_and_break_the_deck_in_russian(
     port: int, connect: Connector
 ) -> None:

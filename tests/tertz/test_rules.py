@@ -40,7 +40,7 @@ def test_two_players_only() -> None:
     for players in (3, 4):
         with pytest.raises(RuleError, match="'tertz' is for 2 players, not " + str(players)):
             build_ruleset(players, "tertz")
-    with pytest.raises(RuleError, match="contradict"):
+    with pytest.raises(RuleError, match="is not played with the variant 'tertz'"):
         build_ruleset(2, "tertz", ["table-penalties"])
 
 
@@ -523,3 +523,26 @@ def test_pokazyvayu_shows_what_was_declared_not_a_combination_held_undeclared() 
     say(deal, 0, "pokazhi")
     say(deal, 1, "pokazyvayu")
     assert deal.shown[1] == cards("10d Jd Qd")
+
+
+class NeedsBidding:
+    """A third-party option that acts only through the player who ordered."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(
+            name="orderer-bonus", kind="option", summary="the orderer", needs_bidding=True
+        )
+
+
+def test_an_option_that_needs_an_ordering_player_is_refused() -> None:
+    # failed before: 'new 2 tertz perezdacha' was accepted and the option never acted
+    with pytest.raises(RuleError, match="'orderer-bonus' needs a player who orders"):
+        build_ruleset(2, "tertz", ["orderer-bonus"], plugins=[NeedsBidding()])
+    moscow = build_ruleset(2, "moscow", ["orderer-bonus"], plugins=[NeedsBidding()])
+    assert "orderer-bonus" in moscow.options
+
+
+def test_an_option_the_variant_refuses_is_not_called_an_option_contradicting() -> None:
+    with pytest.raises(RuleError, match="'ski-penalty' is not played with the variant 'tertz'"):
+        build_ruleset(2, "tertz", ["ski-penalty"])

@@ -18,7 +18,10 @@ class Target:
         return RuleInfo(
             name=self.name,
             kind="option",
-            summary=f"The match is played to {self.target} points instead of 501.",
+            summary=(
+                f"The match is played to {self.target} points instead of the variant's own"
+                " target (501; tertz 500)."
+            ),
             conflicts=others,
             summary_ru=target_ru(self.target),
         )

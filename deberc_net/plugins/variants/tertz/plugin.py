@@ -64,6 +64,7 @@ def deberc_rule_info() -> RuleInfo:
         ),
         players=(2,),
         conflicts=NOT_FOR_TERTZ,
+        bidding=False,  # nobody orders: options with needs_bidding are refused too
         summary_ru=SUMMARIES_RU[NAME],
     )
 

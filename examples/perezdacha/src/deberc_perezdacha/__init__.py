@@ -30,6 +30,7 @@ def deberc_rule_info() -> RuleInfo:
             "Before the first card the player who ordered may call 'perezdacha' (a redeal): "
             "the deal ends, nobody writes anything, and the next deal is dealt."
         ),
+        needs_bidding=True,  # a variant without bidding (tertz) refuses it
     )
 
 
