@@ -76,8 +76,22 @@ def _wait_for(check: Callable[[], bool], seconds: float) -> bool:
     return True
 
 
-def test_a_killed_run_leaves_no_postgres_nor_chromium_running(tmp_path: Path) -> None:
+def _held_run_place(factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """Where the held run keeps its files, and its name as the run's worker: beside this
+    run's xdist workers' directories, so its PostgreSQL is a copy of the run's template
+    (tests/store/conftest.py), as each worker's is, not an initdb of its own (about a
+    second of CPU and two of wall time)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    shared = factory.getbasetemp().parent if worker else factory.getbasetemp()
+    name = f"held-by-{worker or 'main'}"
+    return shared / name, name
+
+
+def test_a_killed_run_leaves_no_postgres_nor_chromium_running(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     (tmp_path / "test_held.py").write_text(HELD)
+    base, name = _held_run_place(tmp_path_factory)
     held = tmp_path / "held.json"
     command = [
         sys.executable,
@@ -99,13 +113,13 @@ def test_a_killed_run_leaves_no_postgres_nor_chromium_running(tmp_path: Path) ->
         "-c",
         str(ROOT / "pyproject.toml"),
         "--basetemp",
-        str(tmp_path / "base"),
+        str(base),
         str(tmp_path / "test_held.py"),
     ]
     run = subprocess.Popen(
         command,
         cwd=ROOT,
-        env={**os.environ, "DEBERC_HELD": str(held)},
+        env={**os.environ, "DEBERC_HELD": str(held), "PYTEST_XDIST_WORKER": name},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )

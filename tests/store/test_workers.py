@@ -438,30 +438,54 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
     await _listed(bob, "who", "carol", present=False)
 
 
-async def test_a_private_table_is_listed_to_one_invited_from_another_worker(
-    postgres_url: str, tmp_path: Path
+async def _a_private_table_is_listed_to_one_invited_from_another_worker(
+    workers: Workers, opened: list[LineClient]
 ) -> None:
     """docs/protocol.md §5.2: a private table is listed to those invited to it, on
-    whichever worker they are (its invitations travel with its copy)."""
-    opened: list[LineClient] = []
-    with trio.fail_after(90):
-        async with served_workers(postgres_url, _settings(tmp_path)) as workers:
-            try:
-                ann = await workers.connect(0, "ann")
-                bob = await workers.connect(1, "bob")
-                carol = await workers.connect(1, "carol")
-                opened += [ann, bob, carol]
-                await _listed(ann, "who", "bob")
-                await ann.send("new 2 private")
-                table = (await ann.expect("ok", cmd="sit"))["table"]
-                await ann.send("invite bob")
-                await bob.expect("invite", table=table, timeout=10)
-                listed = await _listed(bob, "tables", f"id={table} ")
-                assert "private=1" in listed
-                await carol.send("tables")  # not invited: nothing listed
-                assert (await carol.expect("tables"))["count"] == "0"
-            finally:
-                await close_all(opened)
+    whichever worker they are (its invitations travel with its copy). The first part:
+    no other table is listed yet."""
+    ann = await workers.connect(0, "ann")
+    bob = await workers.connect(1, "bob")
+    carol = await workers.connect(1, "carol")
+    opened += [ann, bob, carol]
+    await _listed(ann, "who", "bob")
+    await ann.send("new 2 private")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("invite bob")
+    await bob.expect("invite", table=table, timeout=10)
+    listed = await _listed(bob, "tables", f"id={table} ")
+    assert "private=1" in listed
+    await carol.send("tables")  # not invited: nothing listed
+    assert (await carol.expect("tables"))["count"] == "0"
+
+
+async def _invitations_at_another_workers_table_share_the_senders_chat_allowance(
+    workers: Workers, opened: list[LineClient]
+) -> None:
+    """docs/security.md §3: 'invite' spends from the 'say' allowance of its sender, as
+    the settings size it (SHARED_SETTINGS: two, none back); a player at a table another
+    worker holds too (his invitation is handled there, where his connection's allowance
+    is not)."""
+    dot = await workers.connect(0, "dot")
+    eve = await workers.connect(1, "eve")
+    fay = await workers.connect(1, "fay")
+    gus = await workers.connect(1, "gus")
+    opened += [dot, eve, fay, gus]
+    await dot.send("new 4")
+    table = (await dot.expect("ok", cmd="sit"))["table"]
+    await _listed(eve, "tables", f"id={table} ")
+    await _listed(eve, "who", "gus")
+    await eve.send(f"sit {table}")
+    await eve.expect("ok", cmd="sit", timeout=10)
+    await eve.send("invite fay")  # the first of two
+    await eve.expect("ok", cmd="invite", timeout=10)
+    await eve.send("say hello")  # the second
+    await dot.expect("say", timeout=10, **{"from": "eve"})
+    await eve.send("invite gus")  # none left
+    refused = await eve.read_until(lambda x: x.startswith(("ok cmd=invite", "error ")), timeout=10)
+    assert fields(refused)[1].get("code") == "slow-down", refused
+    await trio.sleep(0.5)  # (an invitation sent would be on its way by now)
+    assert not [line for line in gus.lines if line.startswith("invite ")]
 
 
 async def _web_get(http_port: int, path: str) -> str:
@@ -479,103 +503,78 @@ async def _web_get(http_port: int, path: str) -> str:
     return await trio.to_thread.run_sync(fetch)
 
 
-async def test_the_web_face_shows_another_workers_match_and_each_worker_logs_its_index(
-    postgres_url: str, tmp_path: Path
+async def _the_web_face_shows_another_workers_match(
+    workers: Workers, opened: list[LineClient]
 ) -> None:
     """docs/scaling.md: the web face (worker 0's) shows worker 1's running table as its
     owner does: deal, score, match, hand sizes, and a player away (docs/web.md); it
-    showed it as waiting for players. docs/settings.md: each worker's lines carry
-    ``worker``, its index."""
+    showed it as waiting for players."""
+    hal = await workers.connect(0, "hal")
+    ivy = await workers.connect(1, "ivy")
+    jon = await workers.connect(1, "jon")
+    opened += [hal, ivy, jon]
+    await ivy.send("new 2")
+    table = int((await ivy.expect("ok", cmd="sit"))["table"])
+    await jon.send(f"sit {table}")
+    await jon.expect("ok", cmd="sit")
+    asked = fields(await ivy.read_until(lambda x: fields(x)[0] == "ask", 10))[1]
+    http = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
+    with trio.fail_after(10):
+        while not (shown := await _web_get(http, f"/api/tables/{table}")) or (
+            json.loads(shown)["match"] is None
+        ):
+            await trio.sleep(0.1)
+    summary = json.loads(shown)
+    assert summary["state"] == "playing"
+    assert summary["deal"] == int(asked["deal"]) == 1
+    assert summary["score"] == [0, 0]
+    assert summary["match"]
+    hand = asked["hand"].split(",")
+    assert summary["hand_sizes"] == [len(hand), len(hand)]
+    page = await _web_get(http, f"/table/{table}")
+    assert "Waiting for players" not in page and "Deal 1" in page
+    # jon drops: his seat is held, and the web face says so
+    seat = summary["players"].index("jon")
+    opened.remove(jon)
+    await jon.aclose()
+    with trio.fail_after(10):
+        while json.loads(await _web_get(http, f"/api/tables/{table}"))["away_s"][seat] is None:
+            await trio.sleep(0.1)
+    away = json.loads(await _web_get(http, f"/api/tables/{table}"))["away_s"][seat]
+    assert 0 < away <= 120
+    assert "jon (away)" in await _web_get(http, "/")
+
+
+# the three parts below test independent things on one start of two workers (a start
+# costs seconds of wall time): the web face on, and the chat allowance the invite part
+# sizes (the other parts say at most one 'invite' a sender)
+SHARED_SETTINGS = SETTINGS + "http_port = 0\nsay_burst = 2.0\nsay_per_s = 0.001\n"
+
+
+async def test_private_tables_the_web_face_invitations_and_logs_across_two_workers(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """A private table listed to one invited from another worker, invitations at another
+    worker's table spending the sender's chat allowance, the web face showing another
+    worker's match; and docs/settings.md: each worker's lines carry ``worker``, its
+    index."""
     opened: list[LineClient] = []
-    with trio.fail_after(90):
-        async with served_workers(
-            postgres_url, _settings(tmp_path, SETTINGS + "http_port = 0\n")
-        ) as workers:
+    with trio.fail_after(120):
+        async with served_workers(postgres_url, _settings(tmp_path, SHARED_SETTINGS)) as workers:
             try:
-                ann = await workers.connect(0, "ann")
-                bob = await workers.connect(1, "bob")
-                carol = await workers.connect(1, "carol")
-                opened += [ann, bob, carol]
-                await bob.send("new 2")
-                table = int((await bob.expect("ok", cmd="sit"))["table"])
-                await carol.send(f"sit {table}")
-                await carol.expect("ok", cmd="sit")
-                asked = fields(await bob.read_until(lambda x: fields(x)[0] == "ask", 10))[1]
-                http = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
-                with trio.fail_after(10):
-                    while not (shown := await _web_get(http, f"/api/tables/{table}")) or (
-                        json.loads(shown)["match"] is None
-                    ):
-                        await trio.sleep(0.1)
-                summary = json.loads(shown)
-                assert summary["state"] == "playing"
-                assert summary["deal"] == int(asked["deal"]) == 1
-                assert summary["score"] == [0, 0]
-                assert summary["match"]
-                hand = asked["hand"].split(",")
-                assert summary["hand_sizes"] == [len(hand), len(hand)]
-                page = await _web_get(http, f"/table/{table}")
-                assert "Waiting for players" not in page and "Deal 1" in page
-                # carol drops: her seat is held, and the web face says so
-                seat = summary["players"].index("carol")
-                opened.remove(carol)
-                await carol.aclose()
-                with trio.fail_after(10):
-                    while (
-                        json.loads(await _web_get(http, f"/api/tables/{table}"))["away_s"][seat]
-                        is None
-                    ):
-                        await trio.sleep(0.1)
-                away = json.loads(await _web_get(http, f"/api/tables/{table}"))["away_s"][seat]
-                assert 0 < away <= 120
-                assert "carol (away)" in await _web_get(http, "/")
+                await _a_private_table_is_listed_to_one_invited_from_another_worker(workers, opened)
+                await _invitations_at_another_workers_table_share_the_senders_chat_allowance(
+                    workers, opened
+                )
+                await _the_web_face_shows_another_workers_match(workers, opened)
             finally:
                 await close_all(opened)
-    logins = {e["name"]: e for e in workers.events if e.get("event") == "login"}
-    assert (logins["ann"]["worker"], logins["bob"]["worker"], logins["carol"]["worker"]) == (
-        0,
-        1,
-        1,
-    )
+    logins = {e["name"]: e["worker"] for e in workers.events if e.get("event") == "login"}
+    assert [logins[name] for name in ("ann", "bob", "dot", "eve", "hal", "ivy", "jon")] == [
+        0, 1, 0, 1, 0, 1, 1,
+    ]  # fmt: skip
     written = [e for e in workers.events if "conn" in e or "table" in e]
     assert written and all(e.get("worker") in (0, 1) for e in written)
     # which worker a worker_lost line's 'lost' (a server id) was: its worker_listening says
     servers = {e["server"]: e["worker"] for e in workers.events if e["event"] == "worker_listening"}
     assert sorted(servers.values()) == [0, 1] and all(isinstance(s, int) for s in servers)
-
-
-async def test_invitations_at_another_workers_table_share_the_senders_chat_allowance(
-    postgres_url: str, tmp_path: Path
-) -> None:
-    """docs/security.md §3: 'invite' spends from the 'say' allowance of its sender, as
-    the settings size it; a player at a table another worker holds too (his invitation
-    is handled there, where his connection's allowance is not)."""
-    opened: list[LineClient] = []
-    settings = SETTINGS + "say_burst = 2.0\nsay_per_s = 0.001\n"
-    with trio.fail_after(90):
-        async with served_workers(postgres_url, _settings(tmp_path, settings)) as workers:
-            try:
-                ann = await workers.connect(0, "ann")
-                bob = await workers.connect(1, "bob")
-                carol = await workers.connect(1, "carol")
-                dan = await workers.connect(1, "dan")
-                opened += [ann, bob, carol, dan]
-                await ann.send("new 4")
-                table = (await ann.expect("ok", cmd="sit"))["table"]
-                await _listed(bob, "tables", f"id={table} ")
-                await _listed(bob, "who", "dan")
-                await bob.send(f"sit {table}")
-                await bob.expect("ok", cmd="sit", timeout=10)
-                await bob.send("invite carol")  # the first of two
-                await bob.expect("ok", cmd="invite", timeout=10)
-                await bob.send("say hello")  # the second
-                await ann.expect("say", timeout=10, **{"from": "bob"})
-                await bob.send("invite dan")  # none left
-                refused = await bob.read_until(
-                    lambda x: x.startswith(("ok cmd=invite", "error ")), timeout=10
-                )
-                assert fields(refused)[1].get("code") == "slow-down", refused
-                await trio.sleep(0.5)  # (an invitation sent would be on its way by now)
-                assert not [line for line in dan.lines if line.startswith("invite ")]
-            finally:
-                await close_all(opened)
