@@ -97,12 +97,17 @@ async def test_a_break_out_of_range_is_a_bad_argument_naming_the_range(
     b = await connect.machine(port, "m2")
     await seat_pair(a, b, "2 tertz")
     await a.read_until(lambda line: line.startswith(("ask ", "state ")), TIMEOUT)
-    for typed in ("lomayu 13", "lomayu-0", "break 5x", "ломаю 13"):
+    # '²' and '①' are str.isdigit() but int() refuses them: they closed the table
+    for typed in ("lomayu 13", "lomayu-0", "break 5x", "ломаю 13", "lomayu ²", "break ①"):
         await a.send(typed)
         refusal = await a.expect("error")
         assert refusal == {"code": "bad-argument", "text": "lomayu N: N from 1 to 12"}, typed
     await a.send("frobnicate 3")
     assert (await a.expect("error"))["code"] == "unknown-command"
+    for seat in (a, b):
+        await seat.send("state")
+        shown = await seat.read_until(lambda x: x.startswith(("state ", "ask ")), TIMEOUT)
+        assert " phase=play " in shown  # the table still plays
 
 
 async def test_russian_players_see_the_talon_and_break_the_deck_in_russian(
