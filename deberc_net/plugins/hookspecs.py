@@ -49,10 +49,15 @@ class RuleInfo:
     conflicts: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()  # options that must be chosen too; an option may
     # override a setting of an option it requires (to-9-stakes sets dave's target)
-    needs_bidding: bool = False  # an option that acts through the player who ordered
-    bidding: bool = True  # a variant: False when nobody orders (Tertz); it then refuses
-    # every option with needs_bidding, ours and third-party ones alike
-    summary_ru: str = ""  # the summary in Russian, for 'lang ru'; empty: the English one
+    # keyword-only from here: added after the first plugins, so that a plugin giving the
+    # fields above by position never has its arguments shift into these
+    needs_bidding: bool = attrs.field(default=False, kw_only=True)  # an option that acts
+    # through the player who ordered
+    bidding: bool = attrs.field(default=True, kw_only=True)  # a variant: False when
+    # nobody orders (Tertz); it then refuses every option with needs_bidding, ours and
+    # third-party ones alike
+    summary_ru: str = attrs.field(default="", kw_only=True)  # the summary in Russian,
+    # for 'lang ru'; empty: the English one
 
 
 class RuleSpecs:

@@ -17,7 +17,7 @@ import pluggy
 import pytest
 
 from deberc_net.cli import main
-from deberc_net.plugins import PluginError, RuleBook
+from deberc_net.plugins import PluginError, RuleBook, RuleInfo
 from deberc_net.plugins.hookspecs import PROJECT, RuleSpecs
 from deberc_net.plugins.manager import RuleManager
 from deberc_net.protocol.messages import MESSAGES, Msg
@@ -243,3 +243,12 @@ def test_the_russian_summaries_use_the_catalogues_words() -> None:
     assert "проигравший первую взятку ломает колоду: lomayu N" in info["tertz"].summary_ru
     assert "ломает колоду" in MESSAGES[Msg.BREAKS_FIRST][1]
     assert "вдвоём играющий, набравший меньше, платит двойную" in info["short-bide"].summary_ru
+
+
+def test_the_fields_added_after_the_first_plugins_are_keyword_only() -> None:
+    """A plugin that gives RuleInfo's first fields by position cannot have a later
+    argument land in needs_bidding, bidding or summary_ru (docs/plugins.md)."""
+    info = RuleInfo("x", "option", "an option", (2,), (), (), needs_bidding=True)
+    assert info.needs_bidding and info.bidding and info.summary_ru == ""
+    with pytest.raises(TypeError):
+        RuleInfo("x", "option", "an option", (2,), (), (), "по-русски")  # type: ignore[misc]
