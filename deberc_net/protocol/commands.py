@@ -228,7 +228,15 @@ def parse_line(text: str) -> Command | TableCallText:
     return TableCallText(stripped)
 
 
-CALLS_HELP = """\
+# the answers to the table talk, the same in Deberts and Tertz
+_TALK_ANSWERS = """\
+  ot RANK [kozyrnogo] (от короля)      answer rost? with your top card
+  pishet (пишет, goditsya)             concede: the other's combination is
+                                       better
+  pokazhi (покажи, show)               demand the declared cards be shown
+  pokazyvayu / skin (скинь)            show them / demand a card be played first"""
+
+CALLS_HELP = f"""\
 Table calls (Latin, Cyrillic or English; case does not matter):
   pas (пас, pass)                      pass in bidding
   igrayu (играю, play)                 order the game in the turned suit
@@ -241,11 +249,7 @@ Table calls (Latin, Cyrillic or English; case does not matter):
                                        your first card)
   rost? (рост?)                        ask the height of a combination of the
                                        same length
-  ot RANK [kozyrnogo] (от короля)      answer rost? with your top card
-  pishet (пишет, goditsya)             concede: the other's combination is
-                                       better
-  pokazhi (покажи, show)               demand the declared cards be shown
-  pokazyvayu / skin (скинь)            show them / demand a card be played first
+{_TALK_ANSWERS}
   bella (белла)                        declare trump K+Q before playing one of
                                        them
   CARD or hod CARD                     play a card: 7 8 9 10 J Q K A (T=10,
@@ -256,7 +260,7 @@ Table calls (Latin, Cyrillic or English; case does not matter):
                                        trick you took
 """
 
-TERTZ_CALLS_HELP = """\
+TERTZ_CALLS_HELP = f"""\
 Tertz table calls (no bidding; Latin, Cyrillic or English):
   lomayu N (ломаю N, break N)          after the first trick, its loser breaks
                                        the deck: N from 1 to 12
@@ -268,11 +272,7 @@ Tertz table calls (no bidding; Latin, Cyrillic or English):
   dvesti (двести, two hundred)         declare four jacks (200)
   rost? (рост?, ot chego?)             ask the height of a combination of the
                                        same class
-  ot RANK [kozyrnogo] (от короля)      answer rost? with your top card
-  pishet (пишет, goditsya)             concede: the other's combination is
-                                       better
-  pokazhi (покажи, show)               demand the declared cards be shown
-  pokazyvayu / skin (скинь)            show them / demand a card be played first
+{_TALK_ANSWERS}
   bella (mariage, марьяж)              declare trump K+Q, on your turn, once
   CARD or hod CARD                     play a card: 7 8 9 10 J Q K A (T=10,
                                        В Д К Т) + s h d c (♠ ♥ ♦ ♣, п ч б к)

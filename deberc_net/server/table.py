@@ -501,8 +501,8 @@ class Table:
                 if promised:
                     self.promised -= 1
                 self._sit(session, seat, seeking)
-                if promised and session.table is not self and self.state == ev.TableState.WAITING:
-                    self.lobby.matchmaking.fill(self)  # the seat promised him came free
+                if promised and session.table is not self:  # the seat promised him came free
+                    self.lobby.matchmaking.fill(self)  # (fill takes only a waiting table)
             case Leave(session, confirmed):
                 await self._leave(session, confirmed)
             case TableCall(session, text, seq):
@@ -734,8 +734,7 @@ class Table:
             return
         if seat is None:  # it never came: its seat is free for anyone again
             self._broadcast(self._audience(), ev.info(phrase(Msg.BOT_NOT_COME, name=name)))
-            if self.state == ev.TableState.WAITING:  # a seeker of its game sits at once
-                self.lobby.matchmaking.fill(self)
+            self.lobby.matchmaking.fill(self)  # a seeker of its game sits at once
             return
         self._broadcast(self._audience(), ev.info(phrase(Msg.BOT_GIVES_UP, name=name)))
         if self.match is not None and not self.match.over:
