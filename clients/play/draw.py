@@ -184,6 +184,38 @@ def score_text(state: TableState) -> str:
     return "\n".join(rows)
 
 
+ERROR_KEPT = 5  # an error among the log's last entries stays in view (log_text)
+
+
+def wrapped(entry: str, width: int) -> list[str]:
+    """A log entry (one line or many: 'help', 'rules', the sheet) as the pane's lines,
+    each within ``width`` columns; indents and empty lines kept."""
+    out: list[str] = []
+    for line in entry.split("\n"):
+        out += textwrap.wrap(line, width, break_on_hyphens=False) or [""]
+    return out
+
+
+def log_text(log: tuple[str, ...], width: int, height: int) -> str:
+    """The newest lines of the log that fit the pane: the end always in view, however
+    long the entries before it. An error (``!``) among the last few entries that a long
+    one pushed up stays, on the first line: a wrong call is never hidden."""
+    width, height = max(width, 10), max(height, 1)
+    lines: list[str] = []
+    for entry in reversed(log):
+        lines[:0] = wrapped(entry, width)
+        if len(lines) >= height:
+            break
+    shown = lines[-height:]
+    recent = log[-ERROR_KEPT:]
+    errors = [entry for entry in recent if entry.startswith("! ")]
+    if errors and height > 1:
+        error = wrapped(errors[-1], width)[0]
+        if error not in shown:
+            shown = [error, *shown[-(height - 1) :]]
+    return "\n".join(shown)
+
+
 def status_text(state: TableState, address: str) -> str:
     who = state.name or "not logged in"
     token = f"  token {state.token}" if state.token else ""
