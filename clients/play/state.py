@@ -7,6 +7,7 @@ split by the project's one parser (deberc_net.protocol.wire).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import attrs
@@ -72,10 +73,11 @@ class TableState:
     reply_left: int = 0
     # the client's own requests (command words) whose replies mend the screen unlogged
     quiet: tuple[str, ...] = ()
-    # back after a drop: the table is to be asked again (names, sheet, last trick), since
-    # the events missed are not replayed (docs/protocol.md §12); ``asked_again`` the
-    # table it was done for, so a view without names asks once
-    resync: bool = False
+    # what the table is to be asked again: after a drop its names, sheet and last trick,
+    # since the events missed are not replayed (docs/protocol.md §12); on sitting, who
+    # sits there already and the target; ``asked_again`` the table it was done for, so
+    # a view without names asks once
+    resync: tuple[str, ...] = ()
     asked_again: int | None = None
 
     def who(self, seat: int | None) -> str:
@@ -92,6 +94,7 @@ class TableState:
 
 # what the client asks by itself to mend the screen after a drop (resync_requests)
 RESYNC = ("tables", "sheet", "last")
+TO_TARGET = re.compile(r"to-(\d+)")  # the option that sets a match's target
 
 
 def _log(state: TableState, *lines: str) -> TableState:
@@ -128,8 +131,9 @@ def _fold(state: TableState, line: Line) -> TableState:
     if tag == Tag.OK:
         return _ok(state, line)
     if tag == Tag.ERROR:
-        if "last" in state.quiet and line.get_str("code") in ("wrong-phase", "not-seated"):
-            return _unquiet(state, "last")  # no trick taken yet: nothing to mend
+        for asked in ("last", "sheet"):  # no trick taken yet, no match yet: nothing to mend
+            if asked in state.quiet and line.get_str("code") in ("wrong-phase", "not-seated"):
+                return _unquiet(state, asked)
         return _log(state, f"! {line.text or line.get_str('code')}")
     if tag == Tag.SAY:
         where = "" if line.get_str("table") is None else " (table)"
@@ -157,15 +161,14 @@ def _fold(state: TableState, line: Line) -> TableState:
 
 
 def resync_requests(state: TableState) -> tuple[TableState, tuple[str, ...]]:
-    """The requests to send after coming back (``state.resync``), and the state that
-    awaits their replies quietly: ``tables`` for the names, ``sheet`` for the finished
-    deals, ``last`` for the last trick."""
-    if not state.resync:
+    """The requests to send (``state.resync``), and the state that awaits their replies
+    quietly: ``tables`` for the names (and a waiting table's target), ``sheet`` for the
+    finished deals, ``last`` for the last trick."""
+    asked = state.resync
+    if not asked:
         return state, ()
-    again = attrs.evolve(
-        state, resync=False, asked_again=state.table, quiet=(*state.quiet, *RESYNC)
-    )
-    return again, RESYNC
+    again = attrs.evolve(state, resync=(), asked_again=state.table, quiet=(*state.quiet, *asked))
+    return again, asked
 
 
 def _unquiet(state: TableState, command: str) -> TableState:
@@ -223,7 +226,14 @@ def _names_from(state: TableState, table: Line) -> TableState:
         seated[i] if i < len(seated) and seated[i] else known
         for i, known in enumerate(list(state.players) + [""] * (len(seated) - len(state.players)))
     ]
-    return attrs.evolve(state, players=tuple(names))
+    target = TO_TARGET.fullmatch(
+        next((o for o in table.get_list("options") if TO_TARGET.fullmatch(o)), "")
+    )
+    return attrs.evolve(
+        state,
+        players=tuple(names),
+        target=state.target or (int(target.group(1)) if target else None),
+    )
 
 
 def _last(state: TableState, line: Line) -> TableState:
@@ -251,12 +261,13 @@ def _ok(state: TableState, line: Line) -> TableState:
         )
     elif cmd == "sit":
         state = attrs.evolve(
-            TableState(name=state.name, token=state.token, log=state.log),
+            TableState(name=state.name, token=state.token, log=state.log, quiet=state.quiet),
             table=line.get_int("table"),
             seat=line.get_int("seat"),
+            resync=("tables",),  # who sits there already, and the target
         )
     elif cmd == "leave" and state.result is None:
-        state = TableState(name=state.name, token=state.token, log=state.log)
+        state = TableState(name=state.name, token=state.token, log=state.log, quiet=state.quiet)
     if cmd in ("style", "clock", "ping"):
         return state
     return _log(state, line.text or f"ok {cmd}")
@@ -273,7 +284,9 @@ def _view(state: TableState, view: View) -> TableState:
     if view.seat is not None and 0 <= view.seat < seats and not players[view.seat]:
         players[view.seat] = state.name or ""  # our own seat, whatever else is unknown
     # names not known (a new client resuming with its token): ask the table, once
-    resync = state.resync or (not all(players) and state.asked_again != view.table)
+    resync = state.resync or (
+        RESYNC if not all(players) and state.asked_again != view.table else ()
+    )
     same_deal = (view.table, view.deal) == (state.table, state.deal)
     asking = view.kind == Tag.ASK
     talon = view.raw.get("talon")
@@ -440,12 +453,14 @@ def _event(state: TableState, line: Line) -> TableState:
     if kind == EventKind.MATCH_END:
         winners = line.get_list("name")
         totals = tuple(line.get_ints("totals"))
-        verdict = ", ".join(winners) + " wins" if winners else "a draw"
+        # a pair wins together, as the human style says it: "vika and nika win"
+        verb = "win" if len(winners) > 1 else "wins"
+        verdict = f"{' and '.join(winners)} {verb}" if winners else "a draw"
         result = f"Game over: {verdict} ({line.get_str('reason')}), totals {_pair(totals)}"
         return _log(attrs.evolve(state, result=result, to_act=None, score=totals), result)
     if kind == EventKind.AWAY or kind == EventKind.BACK:
         word = "is away" if kind == EventKind.AWAY else "is back"
         if kind == EventKind.BACK and line.get_str("name") == state.name:
-            state = attrs.evolve(state, resync=True)  # what we missed is not replayed
+            state = attrs.evolve(state, resync=RESYNC)  # what we missed is not replayed
         return _log(state, f"{line.get_str('name')} {word}")
     return state

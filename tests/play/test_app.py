@@ -20,6 +20,7 @@ from textual.widgets import Input
 
 from clients.play.app import PlayApp
 from clients.play.cards import RANKS, SYMBOL
+from clients.play.draw import spoken_calls
 from clients.play.state import fold
 from deberc_net.cli import main
 from deberc_net.protocol.wire import EventKind, parse_line
@@ -197,7 +198,9 @@ async def _whole_match(
                 break
             assert drawn_hand_is_in_rank_order(app.pane("hand").text), app.pane("hand").text
             assert "YOU (tuiplayer)" in app.pane("table").text
-            assert app.pane("legal").text == "Your call: " + " | ".join(app.state.legal)
+            assert app.pane("legal").text == "Your call: " + " | ".join(
+                spoken_calls(app.state.legal)
+            )
             laid = [
                 f"{app.state.who(seat)} {card[:-1]}{SYMBOL[card[-1]]}"
                 for seat, card in app.state.trick
@@ -302,7 +305,7 @@ async def _tertz_match(server: ServerThread) -> None:
             asked = state.seq
             if any(t.startswith("lomayu-") for t in state.legal):
                 legal = app.pane("legal").text
-                assert legal.startswith("Your call: lomayu-1..")
+                assert legal.startswith("Your call: lomayu 1..")
                 assert legal.endswith("(F8: lomayu 6)")
                 await pilot.press("f8")
                 broke += 1

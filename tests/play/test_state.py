@@ -8,6 +8,7 @@ from clients.play.draw import (
     log_text,
     rank_order,
     score_text,
+    spoken_calls,
     table_text,
 )
 from clients.play.entry import History, candidates
@@ -54,7 +55,7 @@ def test_an_ask_is_the_open_request_with_its_legal_calls_and_the_trick() -> None
     assert "Turned: A♦   Fresa: 10♣   Trump: ♦ (b2 plays)" in text
     assert "Trick:  b2 7♣" in text
     assert "Turn:   YOU (b1), 7 s left" in text
-    assert legal_text(state) == "Your call: menyayu | Kc | 8c"
+    assert legal_text(state) == "Your call: menyayu | 8♣ | K♣"
 
 
 def test_the_hand_is_drawn_in_rank_order_grouped_by_suit() -> None:
@@ -230,7 +231,7 @@ def test_the_break_is_one_option_with_a_default_for_f8() -> None:
     breaks = ",".join(f"lomayu-{n}" for n in range(1, 13))
     line = TERTZ[-1].replace("legal=terts,7c,8c,9c,Ad,Kd,10s,8s,7s,9d", f"legal={breaks}")
     state = fold_all([*TERTZ[:-1], line])
-    assert legal_text(state) == "Your call: lomayu-1..12  (F8: lomayu 6)"
+    assert legal_text(state) == "Your call: lomayu 1..12  (F8: lomayu 6)"
     assert len(legal_text(state)) < 78
     # a Deberts table is drawn as before: no talon, the fresa, who plays
     deberts = fold_all(START)
@@ -349,7 +350,7 @@ def test_back_after_a_drop_asks_the_table_again_quietly() -> None:
             START[-1].replace("seq=7", "seq=9"),
         ]
     )
-    assert state.players == ("b1", "") and state.resync
+    assert state.players == ("b1", "") and state.resync == ("tables", "sheet", "last")
     state, asked = resync_requests(state)
     assert asked == ("tables", "sheet", "last") and not state.resync
     logged = len(state.log)
@@ -379,3 +380,53 @@ def test_the_log_pane_shows_the_newest_lines_that_fit_and_a_recent_error() -> No
     # long gone (five entries on): the newest lines only
     later = log_text(("! bad", long, "a", "b", "c", "d"), 40, 3).splitlines()
     assert later == ["b", "c", "d"]
+
+
+def test_sitting_at_a_waiting_table_learns_who_is_there_and_the_target() -> None:
+    state = fold_all([START[0], "ok cmd=sit table=2 seat=1 text=You sit at table 2, seat 1."])
+    state, asked = resync_requests(state)
+    assert asked == ("tables",)
+    logged = len(state.log)
+    state = fold_all(
+        [
+            "tables count=2 total=2 page=1 pages=1",
+            "table id=1 players=2 variant=moscow options= seats=x,- state=waiting observers=0",
+            "table id=2 players=4 variant=moscow options=to-301 seats=anna,b1,-,- "
+            "state=waiting observers=0",
+        ],
+        state,
+    )
+    assert state.target == 301 and state.players[:2] == ("anna", "b1")
+    assert len(state.log) == logged and state.quiet == ()
+    assert "Target: 301" in table_text(state)
+
+
+def test_the_calls_offered_are_spoken_and_the_cards_in_the_hands_order() -> None:
+    assert spoken_calls(("As", "Kd", "Js", "Qh", "9d", "menyayu")) == [
+        "menyayu",
+        "J♠",
+        "A♠",
+        "Q♥",
+        "9♦",
+        "K♦",
+    ]
+    assert spoken_calls(("pas", "igrayu-s", "igrayu-d", "ot-K")) == [
+        "pas",
+        "igrayu ♠",
+        "igrayu ♦",
+        "ot korolya",
+    ]
+
+
+def test_four_players_are_shown_as_pairs_and_a_pair_wins_together() -> None:
+    state = fold_all(
+        [
+            START[0],
+            "ok cmd=sit table=3 seat=0 text=You sit at table 3, seat 0.",
+            "event seq=3 table=3 kind=start players=b1,b2,b3,b4 match=m3",
+            "event seq=4 table=3 kind=match-end winner=0 name=b1,b3 reason=claim totals=321,293 "
+            "seed=ab",
+        ]
+    )
+    assert table_text(state).splitlines()[0] == "Table 3, deal -: b1*+b3 v b2+b4"
+    assert state.result == "Game over: b1 and b3 win (claim), totals 321 : 293"
