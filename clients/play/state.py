@@ -283,10 +283,11 @@ def _view(state: TableState, view: View) -> TableState:
     players = list(state.players if len(state.players) == seats else ("",) * seats)
     if view.seat is not None and 0 <= view.seat < seats and not players[view.seat]:
         players[view.seat] = state.name or ""  # our own seat, whatever else is unknown
-    # names not known (a new client resuming with its token): ask the table, once
-    resync = state.resync or (
-        RESYNC if not all(players) and state.asked_again != view.table else ()
-    )
+    # names not known (a new client resuming with its token): ask the table, once a
+    # table, and again on a 'state' (F4), which only comes when asked for
+    again = state.asked_again != view.table or view.kind == Tag.STATE
+    again = again and "tables" not in state.quiet  # not while the answer is on its way
+    resync = state.resync or (RESYNC if not all(players) and again else ())
     same_deal = (view.table, view.deal) == (state.table, state.deal)
     asking = view.kind == Tag.ASK
     talon = view.raw.get("talon")

@@ -430,3 +430,27 @@ def test_four_players_are_shown_as_pairs_and_a_pair_wins_together() -> None:
     )
     assert table_text(state).splitlines()[0] == "Table 3, deal -: b1*+b3 v b2+b4"
     assert state.result == "Game over: b1 and b3 win (claim), totals 321 : 293"
+
+
+def test_f4_asks_again_for_names_still_unknown() -> None:
+    """A 'state' (F4's) at a table whose names are still unknown asks for them again;
+    a request in play does not ask twice."""
+    state = fold_all([START[0], START[-1]])
+    assert state.resync == ("tables", "sheet", "last")
+    state, _ = resync_requests(state)
+    state = fold_all(  # the table not listed (on a later page): no names came
+        [
+            "tables count=0 total=101 page=1 pages=2",
+            "sheet table=3 deals=0 target=301",
+            "error code=wrong-phase text=no trick has been taken yet",
+        ],
+        state,
+    )
+    assert state.quiet == () and not any(line.startswith("! ") for line in state.log)
+    state = fold(state, START[-1].replace("seq=7", "seq=8"))
+    assert state.resync == ()
+    state = fold(state, START[-1].replace("ask seq=7", "state seq=8"))
+    assert state.resync == ("tables", "sheet", "last")
+    state, _ = resync_requests(state)
+    state = fold(state, START[-1].replace("ask seq=7", "state seq=8"))
+    assert state.resync == ()  # the answer to the last asking is on its way
