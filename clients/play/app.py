@@ -21,9 +21,8 @@ from textual.widgets import Footer, Input, Static
 from . import draw
 from .entry import History, candidates
 from .link import Link
-from .state import TableState, fold
+from .state import TableState, fold, resync_requests
 
-LOG_LINES = 7
 TICK_S = 0.25  # how often the clock redraws
 
 
@@ -85,7 +84,7 @@ class PlayApp(App[None]):
     #score { width: 27; border-left: solid $primary; padding: 0 1; }
     #hand { height: 1; padding: 0 1; text-style: bold; }
     #legal { height: 2; padding: 0 1; color: $success; }
-    #log { height: 1fr; padding: 0 1; color: $text-muted; }
+    #log { height: 1fr; padding: 0; color: $text-muted; }
     #input { height: 1; border: none; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
@@ -161,7 +160,10 @@ class PlayApp(App[None]):
         self.pane("score").show(draw.score_text(state))
         self.pane("hand").show(draw.hand_text(state) if state.table is not None else "")
         self.pane("legal").show(draw.legal_text(state))
-        self.pane("log").show("\n".join(state.log[-LOG_LINES:]))
+        log = self.pane("log")
+        # the newest lines that fit the pane as laid out now (a long reply wraps)
+        size = log.content_size
+        log.show(draw.log_text(state.log, size.width, size.height))
 
     # ------------------------------------------------------------------- lines
     def _from_link(self, line: str) -> None:
@@ -170,6 +172,9 @@ class PlayApp(App[None]):
     def on_wire_line(self, message: WireLine) -> None:
         was_asking, seq = self.state.asking, self.state.seq
         self.state = fold(self.state, message.line)
+        self.state, again = resync_requests(self.state)
+        for request in again:  # back after a drop: ask what was missed (state.py)
+            self.link.send(request)
         if self.state.asking and (not was_asking or self.state.seq != seq):
             self.asked_at = time.monotonic()
         self.redraw()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import textwrap
 
+from deberc_net.protocol.lang import spoken_call
+
 from .cards import RANKS, SUITS, SYMBOL, card, suit
 from .state import TableState
 
@@ -64,6 +66,15 @@ def turn_text(state: TableState, remaining_ms: int | None) -> str:
     return f"Turn:   {state.who(state.to_act)}"
 
 
+def seats_text(state: TableState) -> str:
+    """The players by seat, ``*`` marking you; four players as their pairs (seats 0+2
+    against 1+3, partners sit opposite: docs/rules.md)."""
+    names = [f"{state.who(i)}{'*' if i == state.seat else ''}" for i in range(state.seats)]
+    if len(names) == 4:
+        return f"{names[0]}+{names[2]} v {names[1]}+{names[3]}"
+    return " v ".join(names) or "(waiting)"
+
+
 def table_text(state: TableState, remaining_ms: int | None = None) -> str:
     """The table pane: who sits, the turned card and fresa, the trick, whose turn."""
     if state.table is None:
@@ -74,10 +85,7 @@ def table_text(state: TableState, remaining_ms: int | None = None) -> str:
                 "opens a table; 'tables' lists them, 'sit N' sits.",
             ]
         )
-    seats = (
-        " v ".join(f"{state.who(i)}{'*' if i == state.seat else ''}" for i in range(state.seats))
-        or "(waiting)"
-    )
+    seats = seats_text(state)
     trump = "-"
     if state.trump is not None:
         trump = suit(state.trump)
@@ -137,10 +145,20 @@ def default_break(legal: tuple[str, ...]) -> str | None:
     return breaks[(len(breaks) - 1) // 2] if breaks else None
 
 
+def spoken_calls(legal: tuple[str, ...]) -> list[str]:
+    """The legal calls as a person says (and may type) them, as the human style writes
+    them (``igrayu ♠``, ``ot korolya``, ``J♠``: docs/protocol.md §3): the calls first, as
+    the server lists them, then the cards in the hand's order."""
+    held = [t for t in legal if t[-1:] in SUITS and t[:-1] in RANKS]
+    calls = [t for t in legal if t not in held]
+    ordered = [c for group in rank_order(held) for c in group]
+    return [spoken_call(t) for t in numbered_runs(tuple(calls))] + [card(c) for c in ordered]
+
+
 def legal_text(state: TableState) -> str:
     if not state.asking:
         return ""
-    text = "Your call: " + " | ".join(numbered_runs(state.legal))
+    text = "Your call: " + " | ".join(spoken_calls(state.legal))
     chosen = default_break(state.legal)
     if chosen is not None:
         text += f"  (F8: {chosen.replace('-', ' ')})"
@@ -182,6 +200,38 @@ def score_text(state: TableState) -> str:
     if state.tricks and state.phase == "play":
         rows.append("Trk  " + "".join(f"{t:>{width}}" for t in state.tricks))
     return "\n".join(rows)
+
+
+ERROR_KEPT = 5  # an error among the log's last entries stays in view (log_text)
+
+
+def wrapped(entry: str, width: int) -> list[str]:
+    """A log entry (one line or many: 'help', 'rules', the sheet) as the pane's lines,
+    each within ``width`` columns; indents and empty lines kept."""
+    out: list[str] = []
+    for line in entry.split("\n"):
+        out += textwrap.wrap(line, width, break_on_hyphens=False) or [""]
+    return out
+
+
+def log_text(log: tuple[str, ...], width: int, height: int) -> str:
+    """The newest lines of the log that fit the pane: the end always in view, however
+    long the entries before it. An error (``!``) among the last few entries that a long
+    one pushed up stays, on the first line: a wrong call is never hidden."""
+    width, height = max(width, 10), max(height, 1)
+    lines: list[str] = []
+    for entry in reversed(log):
+        lines[:0] = wrapped(entry, width)
+        if len(lines) >= height:
+            break
+    shown = lines[-height:]
+    recent = log[-ERROR_KEPT:]
+    errors = [entry for entry in recent if entry.startswith("! ")]
+    if errors and height > 1:
+        error = wrapped(errors[-1], width)[0]
+        if error not in shown:
+            shown = [error, *shown[-(height - 1) :]]
+    return "\n".join(shown)
 
 
 def status_text(state: TableState, address: str) -> str:

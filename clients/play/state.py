@@ -7,6 +7,7 @@ split by the project's one parser (deberc_net.protocol.wire).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import attrs
@@ -14,7 +15,8 @@ import attrs
 from deberc_net.game.calls import MENYAYU
 from deberc_net.protocol.wire import EventKind, Line, Tag, View, WireError, parse_line
 
-from .cards import cards, suit
+from . import replies
+from .cards import card, cards, suit
 
 LOG_KEEP = 200  # lines of talk and notices kept for the log pane
 
@@ -66,6 +68,17 @@ class TableState:
     deals: tuple[DealScore, ...] = ()
     result: str | None = None  # the match's end, in words
     log: tuple[str, ...] = ()  # talk, notices and errors, oldest first
+    # a multi-line reply being gathered (replies.py), and how many lines are still to come
+    reply: tuple[Line, ...] = ()
+    reply_left: int = 0
+    # the client's own requests (command words) whose replies mend the screen unlogged
+    quiet: tuple[str, ...] = ()
+    # what the table is to be asked again: after a drop its names, sheet and last trick,
+    # since the events missed are not replayed (docs/protocol.md §12); on sitting, who
+    # sits there already and the target; ``asked_again`` the table it was done for, so
+    # a view without names asks once
+    resync: tuple[str, ...] = ()
+    asked_again: int | None = None
 
     def who(self, seat: int | None) -> str:
         if seat is None:
@@ -79,10 +92,9 @@ class TableState:
         return len(self.players)
 
 
-# the lines of the lobby's lists the client has no view for: logged as the server says them
-LISTED = frozenset(
-    {Tag.TOP, Tag.FINGER, Tag.RATED, Tag.HISTORY, Tag.HISTORY_DEAL, Tag.HISTORY_TRICK}
-)
+# what the client asks by itself to mend the screen after a drop (resync_requests)
+RESYNC = ("tables", "sheet", "last")
+TO_TARGET = re.compile(r"to-(\d+)")  # the option that sets a match's target
 
 
 def _log(state: TableState, *lines: str) -> TableState:
@@ -119,31 +131,126 @@ def _fold(state: TableState, line: Line) -> TableState:
     if tag == Tag.OK:
         return _ok(state, line)
     if tag == Tag.ERROR:
+        for asked in ("last", "sheet"):  # no trick taken yet, no match yet: nothing to mend
+            if asked in state.quiet and line.get_str("code") in ("wrong-phase", "not-seated"):
+                return _unquiet(state, asked)
         return _log(state, f"! {line.text or line.get_str('code')}")
     if tag == Tag.SAY:
         where = "" if line.get_str("table") is None else " (table)"
         return _log(state, f"{line.get_str('from')}{where}: {line.text or ''}")
     if tag == Tag.WHO:
         return _log(state, f"here: {', '.join(line.get_list('names')) or 'nobody'}")
-    if tag == Tag.TABLES:
-        return _log(state, f"{line.get_int('total') or 0} open tables")
-    if tag == Tag.TABLE:
-        seats = " ".join(name if name != "-" else "(free)" for name in line.get_list("seats"))
-        options = ",".join(line.get_list("options")) or "-"
-        return _log(
-            state,
-            f"table {line.get_str('id')}: {line.get_str('variant')} "
-            f"{options} [{seats}] {line.get_str('state')}",
-        )
+    if tag in replies.HEADS:
+        return _gathered(attrs.evolve(state, reply=(line,), reply_left=replies.lines_after(line)))
+    if tag in replies.BODIES and state.reply:
+        left = state.reply_left - 1 + replies.lines_after(line)
+        return _gathered(attrs.evolve(state, reply=(*state.reply, line), reply_left=left))
+    if tag == Tag.LAST:
+        return _last(state, line)
     if tag in (Tag.INFO, Tag.BYE, Tag.HELP, Tag.RULES, Tag.INVITE, Tag.REMATCH):
         return _log(state, line.text or "")
-    if tag in LISTED:  # 'top', 'finger', 'history': shown as they came
+    if tag == Tag.TABLE:  # a table's line with no head before it
+        return _log(state, _table_text(line))
+    if tag in replies.BODIES:  # a body with no head before it: shown as it came
         return _log(state, line.line)
     if tag == Tag.RECORD:
         return state  # the deal in full: the score already came with deal-end
     if isinstance(tag, Tag):
         return state
     return _log(state, line.line) if line.line.strip() else state  # the banner
+
+
+def resync_requests(state: TableState) -> tuple[TableState, tuple[str, ...]]:
+    """The requests to send (``state.resync``), and the state that awaits their replies
+    quietly: ``tables`` for the names (and a waiting table's target), ``sheet`` for the
+    finished deals, ``last`` for the last trick."""
+    asked = state.resync
+    if not asked:
+        return state, ()
+    again = attrs.evolve(state, resync=(), asked_again=state.table, quiet=(*state.quiet, *asked))
+    return again, asked
+
+
+def _unquiet(state: TableState, command: str) -> TableState:
+    quiet = list(state.quiet)
+    quiet.remove(command)
+    return attrs.evolve(state, quiet=tuple(quiet))
+
+
+def _gathered(state: TableState) -> TableState:
+    """A reply whose lines have all come is taken in: shown, and what it tells of the
+    table kept (names, sheet rows); one the client asked for itself is not shown."""
+    if state.reply_left > 0:
+        return state
+    lines, state = state.reply, attrs.evolve(state, reply=(), reply_left=0)
+    head = lines[0]
+    quiet = str(head.tag) in state.quiet
+    if quiet:
+        state = _unquiet(state, str(head.tag))
+    shown: list[str] = []
+    if head.tag == Tag.TABLES:
+        for table in lines[1:]:
+            state = _names_from(state, table)
+        shown = [f"{head.get_int('total') or 0} open tables", *map(_table_text, lines[1:])]
+    elif head.tag == Tag.SHEET:
+        if head.get_int("table") == state.table and state.table is not None:
+            rows = tuple(DealScore(*row) for row in replies.sheet_rows(lines))
+            state = attrs.evolve(state, deals=rows, score=rows[-1].totals if rows else state.score)
+        shown = replies.sheet_text(lines, state.players)
+    elif head.tag == Tag.HISTORY:
+        shown = replies.history_text(lines, state.players)
+    elif head.tag == Tag.GAMES:
+        shown = replies.games_text(lines)
+    elif head.tag == Tag.TOP:
+        shown = replies.top_text(lines)
+    elif head.tag == Tag.FINGER:
+        shown = replies.finger_text(lines)
+    return state if quiet else _log(state, *shown)
+
+
+def _table_text(line: Line) -> str:
+    seats = " ".join(name if name != "-" else "(free)" for name in line.get_list("seats"))
+    options = ",".join(line.get_list("options")) or "-"
+    return (
+        f"table {line.get_str('id')}: {line.get_str('variant')} "
+        f"{options} [{seats}] {line.get_str('state')}"
+    )
+
+
+def _names_from(state: TableState, table: Line) -> TableState:
+    """The names at our table, from its ``tables`` line (seats by name, ``-`` free)."""
+    if state.table is None or table.get_int("id") != state.table:
+        return state
+    seated = [name if name != "-" else "" for name in table.get_list("seats")]
+    names = [
+        seated[i] if i < len(seated) and seated[i] else known
+        for i, known in enumerate(list(state.players) + [""] * (len(seated) - len(state.players)))
+    ]
+    target = TO_TARGET.fullmatch(
+        next((o for o in table.get_list("options") if TO_TARGET.fullmatch(o)), "")
+    )
+    return attrs.evolve(
+        state,
+        players=tuple(names),
+        target=state.target or (int(target.group(1)) if target else None),
+    )
+
+
+def _last(state: TableState, line: Line) -> TableState:
+    """``last``: the last trick taken; it mends the Last line of this deal."""
+    laid = line.get_list("cards")
+    leader, seats = line.get_int("leader") or 0, max(state.seats, len(laid), 1)
+    trick = tuple(((leader + i) % seats, c) for i, c in enumerate(laid))
+    if line.get_int("table") == state.table and line.get_int("deal") == state.deal:
+        state = attrs.evolve(state, last_trick=trick)
+    if "last" in state.quiet:
+        return _unquiet(state, "last")
+    said = "  ".join(f"{state.who(seat)} {card(c)}" for seat, c in trick)
+    return _log(
+        state,
+        f"last trick (deal {line.get_str('deal')}): {said}; "
+        f"{state.who(line.get_int('winner'))} took it",
+    )
 
 
 def _ok(state: TableState, line: Line) -> TableState:
@@ -154,12 +261,13 @@ def _ok(state: TableState, line: Line) -> TableState:
         )
     elif cmd == "sit":
         state = attrs.evolve(
-            TableState(name=state.name, token=state.token, log=state.log),
+            TableState(name=state.name, token=state.token, log=state.log, quiet=state.quiet),
             table=line.get_int("table"),
             seat=line.get_int("seat"),
+            resync=("tables",),  # who sits there already, and the target
         )
     elif cmd == "leave" and state.result is None:
-        state = TableState(name=state.name, token=state.token, log=state.log)
+        state = TableState(name=state.name, token=state.token, log=state.log, quiet=state.quiet)
     if cmd in ("style", "clock", "ping"):
         return state
     return _log(state, line.text or f"ok {cmd}")
@@ -172,7 +280,15 @@ def _view(state: TableState, view: View) -> TableState:
     for item in view.talk:
         seat, _, token = item.partition(":")
         talk.append((int(seat) if seat.isdigit() else -1, token))
-    players = state.players if len(state.players) == seats else ("",) * seats
+    players = list(state.players if len(state.players) == seats else ("",) * seats)
+    if view.seat is not None and 0 <= view.seat < seats and not players[view.seat]:
+        players[view.seat] = state.name or ""  # our own seat, whatever else is unknown
+    # names not known (a new client resuming with its token): ask the table, once a
+    # table, and again on a 'state' (F4), which only comes when asked for
+    again = state.asked_again != view.table or view.kind == Tag.STATE
+    again = again and "tables" not in state.quiet  # not while the answer is on its way
+    resync = state.resync or (RESYNC if not all(players) and again else ())
+    same_deal = (view.table, view.deal) == (state.table, state.deal)
     asking = view.kind == Tag.ASK
     talon = view.raw.get("talon")
     theirs = view.raw.get("their_tricks")
@@ -180,7 +296,9 @@ def _view(state: TableState, view: View) -> TableState:
         state,
         table=view.table,
         seat=view.seat,
-        players=players,
+        players=tuple(players),
+        resync=resync,
+        last_trick=state.last_trick if same_deal else (),
         deal=view.deal,
         dealer=view.dealer,
         phase=view.phase,
@@ -336,10 +454,14 @@ def _event(state: TableState, line: Line) -> TableState:
     if kind == EventKind.MATCH_END:
         winners = line.get_list("name")
         totals = tuple(line.get_ints("totals"))
-        verdict = ", ".join(winners) + " wins" if winners else "a draw"
+        # a pair wins together, as the human style says it: "vika and nika win"
+        verb = "win" if len(winners) > 1 else "wins"
+        verdict = f"{' and '.join(winners)} {verb}" if winners else "a draw"
         result = f"Game over: {verdict} ({line.get_str('reason')}), totals {_pair(totals)}"
         return _log(attrs.evolve(state, result=result, to_act=None, score=totals), result)
     if kind == EventKind.AWAY or kind == EventKind.BACK:
         word = "is away" if kind == EventKind.AWAY else "is back"
+        if kind == EventKind.BACK and line.get_str("name") == state.name:
+            state = attrs.evolve(state, resync=RESYNC)  # what we missed is not replayed
         return _log(state, f"{line.get_str('name')} {word}")
     return state

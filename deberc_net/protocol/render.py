@@ -541,7 +541,8 @@ def games_lines(e: ev.Games, lang: Lang = Lang.EN) -> list[str]:
             finished=g.finished,
             table=g.table,
             players=versus.join(g.players),
-            totals="-".join(str(t) for t in g.totals),
+            # a colon, as scores are written: a hyphen before a negative total read "1--1"
+            totals=":".join(str(t) for t in g.totals),
             winner=g.winner or "-",
             reason=RU_MATCH_REASONS.get(g.reason, g.reason) if lang == Lang.RU else g.reason,
         )

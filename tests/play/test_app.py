@@ -20,6 +20,7 @@ from textual.widgets import Input
 
 from clients.play.app import PlayApp
 from clients.play.cards import RANKS, SYMBOL
+from clients.play.draw import spoken_calls
 from clients.play.state import fold
 from deberc_net.cli import main
 from deberc_net.protocol.wire import EventKind, parse_line
@@ -197,7 +198,9 @@ async def _whole_match(
                 break
             assert drawn_hand_is_in_rank_order(app.pane("hand").text), app.pane("hand").text
             assert "YOU (tuiplayer)" in app.pane("table").text
-            assert app.pane("legal").text == "Your call: " + " | ".join(app.state.legal)
+            assert app.pane("legal").text == "Your call: " + " | ".join(
+                spoken_calls(app.state.legal)
+            )
             laid = [
                 f"{app.state.who(seat)} {card[:-1]}{SYMBOL[card[-1]]}"
                 for seat, card in app.state.trick
@@ -302,7 +305,7 @@ async def _tertz_match(server: ServerThread) -> None:
             asked = state.seq
             if any(t.startswith("lomayu-") for t in state.legal):
                 legal = app.pane("legal").text
-                assert legal.startswith("Your call: lomayu-1..")
+                assert legal.startswith("Your call: lomayu 1..")
                 assert legal.endswith("(F8: lomayu 6)")
                 await pilot.press("f8")
                 broke += 1
@@ -391,3 +394,84 @@ async def _the_arrows_and_the_app_keys_with_the_line_focused() -> None:
 
 def test_the_arrows_and_the_app_keys_with_the_line_focused() -> None:
     asyncio.run(_the_arrows_and_the_app_keys_with_the_line_focused())
+
+
+@pytest.mark.timeout(120)
+def test_a_resumed_client_learns_the_table_again(tmp_path: Path) -> None:
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        server.opponent("rival", "seek 2 moscow to-1001", seed=5)
+        asyncio.run(asyncio.wait_for(_learns_again(server), 100))
+        assert not server.errors, server.errors
+
+
+async def _play_until(pilot: Pilot[None], app: PlayApp, done: Callable[[], bool]) -> None:
+    """Answer each request with the first legal call (igrayu when offered) until
+    ``done``; the calls put in whole (the typing is the whole match's test)."""
+    while not done():
+        await until(pilot, lambda: app.state.asking or done(), "a request")
+        if done():
+            return
+        asked = app.state.seq
+        await type_line(
+            pilot, "igrayu" if "igrayu" in app.state.legal else app.state.legal[0], by_key=False
+        )
+        await until(pilot, answered(app, asked), "the call's answer")
+
+
+async def _learns_again(server: ServerThread) -> None:
+    """Closed after a deal and a trick, the client started again with the token shows
+    the names, the finished deal's row and the last trick (the events missed are not
+    replayed: it asks), and the log pane keeps its newest line in view after 'rules'."""
+    first = PlayApp("127.0.0.1", server.port, name="tuiplayer")
+    async with first.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: first.state.token is not None, "login")
+        await type_line(pilot, "seek 2 moscow to-1001", by_key=False)
+        await _play_until(
+            pilot, first, lambda: bool(first.state.deals) and bool(first.state.last_trick)
+        )
+        token, deals, last = first.state.token, first.state.deals, first.state.last_trick
+        players = first.state.players
+    assert set(players) == {"rival", "tuiplayer"}
+    second = PlayApp("127.0.0.1", server.port, name="tuiplayer", token=token)
+    async with second.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "tuiplayer is back" in second.state.log, "back")
+        await until(pilot, lambda: second.state.players == players, "the names")
+        await until(pilot, lambda: second.state.deals == deals, "the finished deals")
+        await until(pilot, lambda: second.state.last_trick == last, "the last trick")
+        await pilot.pause(0.1)
+        table = second.pane("table").text
+        assert "seat 0" not in table and "seat 1" not in table and "rival" in table
+        score = second.pane("score").text.splitlines()
+        assert score[2].split()[0].rstrip("bhc") == "1" and "seat" not in score[1]
+        # the lookups of a match, in words (the human style's)
+        await type_line(pilot, "sheet", by_key=False)
+        await until(
+            pilot, lambda: any(x.startswith("Score sheet") for x in second.state.log), "sheet"
+        )
+        sheet = next(x for x in second.state.log if x.startswith("Score sheet"))
+        assert "(to 1001)" in sheet
+        await type_line(pilot, "history", by_key=False)
+        await until(
+            pilot, lambda: any(x.startswith("History of") for x in second.state.log), "history"
+        )
+        await type_line(pilot, "finger", by_key=False)
+        await until(
+            pilot, lambda: any(x.startswith("tuiplayer:") for x in second.state.log), "finger"
+        )
+        await type_line(pilot, "games rival", by_key=False)
+        await until(pilot, lambda: "No finished games for rival." in second.state.log, "games")
+        # a long reply, then a short one: the short one is the pane's last line
+        await type_line(pilot, "rules", by_key=False)
+        await type_line(pilot, "who", by_key=False)
+        await until(pilot, lambda: second.state.log[-1].startswith("here: "), "who")
+        await pilot.pause(0.1)
+        log = second.pane("log")
+        shown = log.text.splitlines()
+        assert shown[-1].startswith("here: ") and len(shown) <= log.content_size.height
+        assert all(len(line) <= log.content_size.width for line in shown)
+        # a wrong call after a long reply is in view
+        await type_line(pilot, "rules", by_key=False)
+        await type_line(pilot, "7x", by_key=False)
+        await until(pilot, lambda: second.state.log[-1].startswith("! "), "the error")
+        await pilot.pause(0.1)
+        assert second.state.log[-1] in log.text

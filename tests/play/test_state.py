@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from clients.play.draw import hand_text, legal_text, rank_order, score_text, table_text
+from clients.play.draw import (
+    hand_text,
+    legal_text,
+    log_text,
+    rank_order,
+    score_text,
+    spoken_calls,
+    table_text,
+)
 from clients.play.entry import History, candidates
-from clients.play.state import TableState, fold, fold_all
+from clients.play.state import TableState, fold, fold_all, resync_requests
 
 # a two-player deal as the server sends it (docs/protocol.md §15.2), seat 0's view
 START = [
@@ -47,7 +55,7 @@ def test_an_ask_is_the_open_request_with_its_legal_calls_and_the_trick() -> None
     assert "Turned: A♦   Fresa: 10♣   Trump: ♦ (b2 plays)" in text
     assert "Trick:  b2 7♣" in text
     assert "Turn:   YOU (b1), 7 s left" in text
-    assert legal_text(state) == "Your call: menyayu | Kc | 8c"
+    assert legal_text(state) == "Your call: menyayu | 8♣ | K♣"
 
 
 def test_the_hand_is_drawn_in_rank_order_grouped_by_suit() -> None:
@@ -223,7 +231,7 @@ def test_the_break_is_one_option_with_a_default_for_f8() -> None:
     breaks = ",".join(f"lomayu-{n}" for n in range(1, 13))
     line = TERTZ[-1].replace("legal=terts,7c,8c,9c,Ad,Kd,10s,8s,7s,9d", f"legal={breaks}")
     state = fold_all([*TERTZ[:-1], line])
-    assert legal_text(state) == "Your call: lomayu-1..12  (F8: lomayu 6)"
+    assert legal_text(state) == "Your call: lomayu 1..12  (F8: lomayu 6)"
     assert len(legal_text(state)) < 78
     # a Deberts table is drawn as before: no talon, the fresa, who plays
     deberts = fold_all(START)
@@ -295,3 +303,154 @@ def test_game_over_with_long_names_keeps_its_totals_in_the_table_pane() -> None:
     assert all(len(line) <= 51 for line in lines[-2:])
     assert " ".join(lines[-2:]) == state.result
     assert state.result == "Game over: house-heuristic-3 wins (timeouts), totals 0 : 0"
+
+
+def test_the_lookups_are_shown_in_words_as_the_human_style_writes_them() -> None:
+    """'sheet', 'history', 'games', 'top', 'finger' came as raw machine lines or not at
+    all: each is gathered to its last line and written as the human style writes it."""
+    state = fold_all(
+        [
+            *START,
+            "sheet table=3 deals=1 target=301",
+            "sheet-deal table=3 deal=1 outcome=bide written=0,162 totals=0,162 hanging=0 bides=1,0",
+            "history table=3 match=m3 deals=1",
+            "history-deal table=3 deal=1 dealer=0 trump=h player=1 outcome=made "
+            "written=62,100 tricks=1",
+            "history-trick table=3 deal=1 trick=1 leader=1 cards=Kh,7h winner=1",
+            "games name=b1 count=1",
+            "game match=m5 table=15 players=b1,b2 variant=moscow winner=b1 reason=short "
+            "totals=1,-1 finished=2026-12-02_05:47:47",
+            "top variant=moscow players=2 count=1 total=1 page=1 pages=1",
+            "rated rank=1 name=b1 variant=moscow players=2 rating=3.438 mu=27.635 "
+            "sigma=8.066 games=1 wins=1 losses=0 draws=0",
+            "finger name=b1 registered=1 online=1 ratings=0 last=m14,m9",
+        ]
+    )
+    log = "\n".join(state.log)
+    assert "Score sheet, table 3 (to 301)" in log
+    assert "   1 bide            0 0    162 162  bides 1/0" in log
+    assert "History of table 3 (m3): b1 v b2" in log
+    assert "Deal 1, b1 deals, trump ♥ (b2): made, b1 62, b2 100" in log
+    assert "  1 b2 K♥ b1 7♥ > b2" in log
+    assert "2026-12-02 05:47:47  table 15  b1 v b2  1:-1  winner b1 (short)" in log
+    assert "Standings: moscow, 2 players (1 rated)." in log
+    assert "b1: registered, online. Last games: m14 m9." in log
+    assert "=" not in log  # no machine line shown as it came
+    assert state.deals and state.deals[0].written == (0, 162)  # the score pane's row
+
+
+def test_back_after_a_drop_asks_the_table_again_quietly() -> None:
+    """A client resuming with its token knows no names (they came with 'seated' and
+    'start', not replayed): its 'back' asks 'tables', 'sheet' and 'last', whose replies
+    mend the screen without filling the log."""
+    state = fold_all(
+        [
+            "ok cmd=login name=b1 guest=1 token=Tok123 text=Hello, b1 (guest).",
+            "event seq=9 table=3 kind=back name=b1 seat=0",
+            START[-1].replace("seq=7", "seq=9"),
+        ]
+    )
+    assert state.players == ("b1", "") and state.resync == ("tables", "sheet", "last")
+    state, asked = resync_requests(state)
+    assert asked == ("tables", "sheet", "last") and not state.resync
+    logged = len(state.log)
+    state = fold_all(
+        [
+            "tables count=1 total=1 page=1 pages=1",
+            "table id=3 players=2 variant=moscow options=to-301 seats=b1,b2 state=playing "
+            "observers=0",
+            "sheet table=3 deals=0 target=301",
+            "last table=3 deal=1 leader=0 cards=Kh,7h winner=0",
+            "last table=3 deal=1 leader=1 cards=7c,8c winner=1",  # one asked by hand
+        ],
+        state,
+    )
+    assert state.players == ("b1", "b2") and state.quiet == ()
+    assert state.last_trick == ((1, "7c"), (0, "8c"))
+    assert state.log[logged:] == ("last trick (deal 1): b2 7♣  b1 8♣; b2 took it",)
+    assert "b2" in table_text(state).splitlines()[0]
+
+
+def test_the_log_pane_shows_the_newest_lines_that_fit_and_a_recent_error() -> None:
+    long = "\n".join(f"rule {i}: " + "word " * 20 for i in range(30))
+    shown = log_text(("! not a card: '7x'", long, "here: anna"), 40, 6).splitlines()
+    assert len(shown) == 6 and all(len(line) <= 40 for line in shown)
+    assert shown[-1] == "here: anna"
+    assert shown[0] == "! not a card: '7x'"  # pushed up by the long reply, still in view
+    # long gone (five entries on): the newest lines only
+    later = log_text(("! bad", long, "a", "b", "c", "d"), 40, 3).splitlines()
+    assert later == ["b", "c", "d"]
+
+
+def test_sitting_at_a_waiting_table_learns_who_is_there_and_the_target() -> None:
+    state = fold_all([START[0], "ok cmd=sit table=2 seat=1 text=You sit at table 2, seat 1."])
+    state, asked = resync_requests(state)
+    assert asked == ("tables",)
+    logged = len(state.log)
+    state = fold_all(
+        [
+            "tables count=2 total=2 page=1 pages=1",
+            "table id=1 players=2 variant=moscow options= seats=x,- state=waiting observers=0",
+            "table id=2 players=4 variant=moscow options=to-301 seats=anna,b1,-,- "
+            "state=waiting observers=0",
+        ],
+        state,
+    )
+    assert state.target == 301 and state.players[:2] == ("anna", "b1")
+    assert len(state.log) == logged and state.quiet == ()
+    assert "Target: 301" in table_text(state)
+
+
+def test_the_calls_offered_are_spoken_and_the_cards_in_the_hands_order() -> None:
+    assert spoken_calls(("As", "Kd", "Js", "Qh", "9d", "menyayu")) == [
+        "menyayu",
+        "J♠",
+        "A♠",
+        "Q♥",
+        "9♦",
+        "K♦",
+    ]
+    assert spoken_calls(("pas", "igrayu-s", "igrayu-d", "ot-K")) == [
+        "pas",
+        "igrayu ♠",
+        "igrayu ♦",
+        "ot korolya",
+    ]
+
+
+def test_four_players_are_shown_as_pairs_and_a_pair_wins_together() -> None:
+    state = fold_all(
+        [
+            START[0],
+            "ok cmd=sit table=3 seat=0 text=You sit at table 3, seat 0.",
+            "event seq=3 table=3 kind=start players=b1,b2,b3,b4 match=m3",
+            "event seq=4 table=3 kind=match-end winner=0 name=b1,b3 reason=claim totals=321,293 "
+            "seed=ab",
+        ]
+    )
+    assert table_text(state).splitlines()[0] == "Table 3, deal -: b1*+b3 v b2+b4"
+    assert state.result == "Game over: b1 and b3 win (claim), totals 321 : 293"
+
+
+def test_f4_asks_again_for_names_still_unknown() -> None:
+    """A 'state' (F4's) at a table whose names are still unknown asks for them again;
+    a request in play does not ask twice."""
+    state = fold_all([START[0], START[-1]])
+    assert state.resync == ("tables", "sheet", "last")
+    state, _ = resync_requests(state)
+    state = fold_all(  # the table not listed (on a later page): no names came
+        [
+            "tables count=0 total=101 page=1 pages=2",
+            "sheet table=3 deals=0 target=301",
+            "error code=wrong-phase text=no trick has been taken yet",
+        ],
+        state,
+    )
+    assert state.quiet == () and not any(line.startswith("! ") for line in state.log)
+    state = fold(state, START[-1].replace("seq=7", "seq=8"))
+    assert state.resync == ()
+    state = fold(state, START[-1].replace("ask seq=7", "state seq=8"))
+    assert state.resync == ("tables", "sheet", "last")
+    state, _ = resync_requests(state)
+    state = fold(state, START[-1].replace("ask seq=7", "state seq=8"))
+    assert state.resync == ()  # the answer to the last asking is on its way

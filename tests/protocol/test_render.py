@@ -239,3 +239,12 @@ def test_a_record_with_an_unfinished_trick_tells_its_cards_in_both_languages() -
     assert render(nothing, HUMAN) == ["Deal 1 in full: no card was played."]
     assert render_ru(nothing) == ["Раздача 1 полностью: ни одной карты не сыграно."]
     assert render(event, MACHINE)[0].startswith("record table=4 deal=2 text={")
+
+
+def test_a_games_line_writes_negative_totals_apart() -> None:
+    """A 'short' game can end 1 to -1: the human 'games' line wrote it '1--1'."""
+    game = ev.Game("m3", 15, ("lyuba", "marina"), "moscow", "lyuba", "short", (1, -1), "t")
+    (text,) = render(ev.Games("lyuba", (game,)), HUMAN)
+    assert "  1:-1  winner lyuba (short)" in text
+    (ru,) = render_ru(ev.Games("lyuba", (game,)))
+    assert "  1:-1  " in ru

@@ -8,10 +8,11 @@ import random
 
 import pytest
 
-from deberc_net.game.calls import MENYAYU, PLAY, play
+from deberc_net.game.calls import MENYAYU, PLAY, from_record, play
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
 from deberc_net.game.rules import RuleSet
+from deberc_net.protocol.lang import spoken_call
 from deberc_net.server.web.replay import replay_match
 from deberc_net.testing import build_ruleset, rule_book
 
@@ -91,8 +92,13 @@ def test_the_replay_folded_from_the_events_says_what_the_record_says(
         match = _match_with_penalties_and_forfeits(rules, game)
         shown = replay_match(list(match.records), book)
         for record, deal in zip(match.records, shown.deals, strict=True):
-            said = [(e["seat"], e["call"]) for e in record["calls"] if e["call"] != PLAY]
-            assert [(seat, text.split()[0]) for seat, text in deal.talk] == said
+            # each call as spoken (docs/web.md), a punished one with its penalty in words
+            said = [
+                (e["seat"], spoken_call(from_record(e).token()))
+                for e in record["calls"]
+                if e["call"] != PLAY
+            ]
+            assert [(seat, text.split(" (penalty: ")[0]) for seat, text in deal.talk] == said
             penalties += sum("penalty" in e for e in record["calls"])
             tricks = [
                 {"leader": t.leader, "cards": [c for _, c in t.plays], "winner": t.winner}

@@ -28,7 +28,7 @@ from ..lobby import Lobby
 from ..store import Store
 from . import ladders, views
 from .live import Viewers, watch_table
-from .replay import Replay, replay_match, replay_without_deals
+from .replay import Replay, in_hand_order, replay_match, replay_without_deals
 
 HERE = Path(__file__).parent
 MATCH_ID = re.compile(r"m\d{1,12}")  # the ids the server gives (Table._start)
@@ -56,6 +56,7 @@ def finished_match_read(
 
 def make_app(lobby: Lobby) -> Starlette:
     templates = Jinja2Templates(directory=HERE / "templates")
+    templates.env.filters["in_hand_order"] = in_hand_order
     viewers = Viewers(lobby.config.max_web_viewers)
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> Response:

@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from deberc_net.game.calls import PLAY, Call
-from deberc_net.game.cards import card_str
+from deberc_net.game.cards import card_str, parse_card
 from deberc_net.game.deal import Deal
 from deberc_net.game.events import (
     CallMade,
@@ -32,6 +32,7 @@ from deberc_net.game.events import (
 from deberc_net.game.record import replay_calls, unveil
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
+from deberc_net.protocol.lang import spoken_call
 
 from ..store.base import SHUTDOWN, STOPPED
 
@@ -207,9 +208,14 @@ def _hands_at_first_card(deal: Deal) -> list[list[str]]:
 
 
 def _call_text(call: Call, penalty: str | None = None) -> str:
-    """A call as the page lists it: its record's fields (docs/records.md), a penalty's
-    code after them."""
-    fields = [str(v) for k, v in call.record().items() if k != "call"]
-    if penalty is not None:
-        fields.append(penalty)
-    return " ".join([call.name, *fields])
+    """A call as the page lists it: as spoken, as the human style writes the talk
+    ('igrayu ♠', 'ot korolya', 'dva tertsa': docs/protocol.md §3), a penalty's code
+    after it in words."""
+    said = spoken_call(call.token())
+    return said if penalty is None else f"{said} (penalty: {penalty.replace('-', ' ')})"
+
+
+def in_hand_order(hand: Iterable[str]) -> list[str]:
+    """A hand as the human style sorts it: by suit ♠ ♥ ♦ ♣, each in rank order
+    7 8 9 10 J Q K A (a card's number is its suit, then its rank: game/cards.py)."""
+    return [card_str(c) for c in sorted(parse_card(t) for t in hand)]

@@ -1,0 +1,213 @@
+"""The lobby's and the table's multi-line replies (``sheet``, ``history``, ``games``,
+``top``, ``finger``), read back from the machine style into the protocol's own events,
+so a person reads them as the human style writes them (protocol.render).
+
+A reply is a head line that counts what follows (docs/protocol.md §5.11–5.18); the
+client gathers the lines, then renders the whole. Machine lines carry seats, not names:
+the names are the table's that the client knows (``seat N`` for one it does not).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from deberc_net.game.cards import SUITS, parse_card
+from deberc_net.game.sheet import SheetRow
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.render import (
+    finger_lines,
+    games_lines,
+    history_lines,
+    sheet_lines,
+    top_lines,
+)
+from deberc_net.protocol.wire import Line, Tag
+
+# a reply's head line, and the field that counts the lines after it
+HEADS: dict[Tag, str] = {
+    Tag.TABLES: "count",
+    Tag.SHEET: "deals",
+    Tag.GAMES: "count",
+    Tag.TOP: "count",
+    Tag.FINGER: "ratings",
+    Tag.HISTORY: "deals",
+}
+BODIES = frozenset({Tag.TABLE, Tag.SHEET_DEAL, Tag.GAME, Tag.RATED, Tag.HISTORY_DEAL})
+BODIES |= {Tag.HISTORY_TRICK}
+
+
+def lines_after(line: Line) -> int:
+    """How many more lines a reply's line announces: the head its count, a history
+    deal its tricks (each line of a body itself is one of the count already)."""
+    if isinstance(line.tag, Tag) and line.tag in HEADS:
+        return line.get_int(HEADS[line.tag]) or 0
+    if line.tag == Tag.HISTORY_DEAL:
+        return line.get_int("tricks") or 0
+    return 0
+
+
+def _seat_names(players: Sequence[str], seats: int) -> tuple[str, ...]:
+    return tuple(
+        players[i] if i < len(players) and players[i] else f"seat {i}" for i in range(seats)
+    )
+
+
+def _sides(seats: int, count: int) -> tuple[tuple[int, ...], ...]:
+    """The seats of each side: with four players the pairs 0+2 and 1+3."""
+    return tuple(tuple(range(side, seats, count)) for side in range(count))
+
+
+def _ints(line: Line, key: str) -> tuple[int, ...]:
+    return tuple(line.get_ints(key))
+
+
+def sheet_text(lines: Sequence[Line], players: Sequence[str]) -> list[str]:
+    head, rows = lines[0], lines[1:]
+    sheet_rows = tuple(
+        SheetRow(
+            r.require_int("deal"),
+            r.require("outcome"),
+            _ints(r, "written"),
+            _ints(r, "totals"),
+            r.get_int("hanging") or 0,
+            _ints(r, "bides"),
+        )
+        for r in rows
+    )
+    count = len(sheet_rows[0].written) if sheet_rows else (2 if len(players) == 4 else 0)
+    seats = len(players) if players and count in (len(players), 2) else count or 2
+    count = count or (2 if seats == 4 else seats)
+    return sheet_lines(
+        ev.Sheet(
+            head.require_int("table"),
+            _seat_names(players, seats),
+            _sides(seats, count),
+            head.get_int("target"),
+            sheet_rows,
+        )
+    )
+
+
+def sheet_rows(
+    lines: Sequence[Line],
+) -> tuple[tuple[int, str, tuple[int, ...], tuple[int, ...]], ...]:
+    """Each finished deal of a ``sheet`` reply: (deal, outcome, written, totals)."""
+    return tuple(
+        (r.require_int("deal"), r.require("outcome"), _ints(r, "written"), _ints(r, "totals"))
+        for r in lines[1:]
+    )
+
+
+def history_text(lines: Sequence[Line], players: Sequence[str]) -> list[str]:
+    head = lines[0]
+    deals: list[ev.HistoryDeal] = []
+    tricks: list[ev.HistoryTrick] = []
+    seats = len(players)
+    for line in lines[1:]:
+        if line.tag == Tag.HISTORY_DEAL:
+            if deals:
+                deals[-1] = _with_tricks(deals[-1], tricks)
+            tricks = []
+            trump = line.get_str("trump")
+            deals.append(
+                ev.HistoryDeal(
+                    line.require_int("deal"),
+                    line.require_int("dealer"),
+                    SUITS.index(trump) if trump and trump in SUITS else None,
+                    line.get_int("player"),
+                    line.get_str("outcome"),
+                    _ints(line, "written") if line.get_str("written") else None,
+                    (),
+                )
+            )
+        else:
+            laid = tuple(parse_card(c) for c in line.get_list("cards"))
+            seats = max(seats, len(laid))
+            tricks.append(
+                ev.HistoryTrick(line.require_int("leader"), laid, line.require_int("winner"))
+            )
+    if deals:
+        deals[-1] = _with_tricks(deals[-1], tricks)
+    written = next((d.written for d in deals if d.written), None)
+    seats = seats or (len(written) if written else 2)
+    names = _seat_names(players, seats)
+    count = len(written) if written else (2 if seats == 4 else seats)
+    return history_lines(
+        ev.History(
+            head.require_int("table"),
+            head.get_str("match") or "-",
+            names,
+            _sides(seats, count),
+            tuple(deals),
+        )
+    )
+
+
+def _with_tricks(deal: ev.HistoryDeal, tricks: list[ev.HistoryTrick]) -> ev.HistoryDeal:
+    return ev.HistoryDeal(
+        deal.deal, deal.dealer, deal.trump, deal.player, deal.outcome, deal.written, tuple(tricks)
+    )
+
+
+def games_text(lines: Sequence[Line]) -> list[str]:
+    games = tuple(
+        ev.Game(
+            g.require("match"),
+            g.require_int("table"),
+            tuple(g.get_list("players")),
+            g.get_str("variant") or "-",
+            g.get_str("winner"),
+            g.get_str("reason") or "-",
+            _ints(g, "totals"),
+            (g.get_str("finished") or "-").replace("_", " "),
+        )
+        for g in lines[1:]
+    )
+    return games_lines(ev.Games(lines[0].get_str("name") or "-", games))
+
+
+def _rated(r: Line) -> ev.Rated:
+    def number(key: str) -> float:
+        return float(r.get_str(key) or 0)
+
+    return ev.Rated(
+        r.get_int("rank") or 0,
+        r.get_str("name") or "-",
+        r.get_str("variant") or "-",
+        r.get_int("players") or 0,
+        number("rating"),
+        number("mu"),
+        number("sigma"),
+        r.get_int("games") or 0,
+        r.get_int("wins") or 0,
+        r.get_int("losses") or 0,
+        r.get_int("draws") or 0,
+    )
+
+
+def top_text(lines: Sequence[Line]) -> list[str]:
+    head = lines[0]
+    return top_lines(
+        ev.Top(
+            head.get_str("variant") or "-",
+            head.get_int("players") or 0,
+            tuple(_rated(r) for r in lines[1:]),
+            head.get_int("total") or 0,
+            head.get_int("page") or 1,
+            head.get_int("pages") or 1,
+        )
+    )
+
+
+def finger_text(lines: Sequence[Line]) -> list[str]:
+    head = lines[0]
+    return finger_lines(
+        ev.Finger(
+            head.get_str("name") or "-",
+            bool(head.get_bool("registered")),
+            bool(head.get_bool("online")),
+            tuple(_rated(r) for r in lines[1:]),
+            tuple(head.get_list("last")),
+            bool(head.get_bool("house_bot")),
+        )
+    )
