@@ -427,3 +427,61 @@ async def test_a_client_that_says_quit_and_reads_nothing_is_let_go_of(
         with trio.fail_after(3600):
             while server.sessions or server.per_address:
                 await trio.sleep(1)
+
+
+async def _in_step(client: LineClient) -> int:
+    """Where ``client``'s next line will be, once the server has answered all it sent
+    before (a ``ping``'s answer read)."""
+    await client.send("ping")
+    await client.expect("ok", cmd="ping")
+    return len(client.lines)
+
+
+async def test_replies_come_in_the_order_of_the_lines_each_in_the_style_it_was_read_in(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """A line the table answers (``state``) and lobby lines after it (``style``, ``who``),
+    sent in one write: each reply comes in the order of the lines, and the second
+    ``state`` is drawn in the human style chosen just before it (docs/protocol.md
+    §2.3). Failed before: the table's replies came last, both in the machine style."""
+    async with _ann_and_bob_at_a_waiting_table(db_path) as (_, players):
+        for client in players:
+            start = await _in_step(client)
+            await client.send_raw(b"state\nwho\nstate\nstyle human\nstate\nstyle machine\nwho\n")
+            await client.read_until(lambda line: line.startswith("who "))
+            await client.read_until(lambda line: line.startswith("who "))
+            lines = client.lines[start:]
+            assert lines[0].startswith(("ask ", "state ")), lines
+            assert lines[1].startswith("who "), lines
+            assert lines[2].startswith(("ask ", "state ")), lines
+            human = lines[3 : lines.index(next(x for x in lines if x.startswith("ok cmd=style")))]
+            assert human[0] == "Style human.", lines
+            assert len(human) > 3 and not [x for x in human if x.startswith(("ask ", "state "))]
+            assert lines[-2].startswith("ok cmd=style style=machine"), lines
+            assert lines[-1].startswith("who ") and len(lines) == len(human) + 5, lines
+
+
+async def test_a_table_calls_reply_comes_before_a_later_pings_passed_on_or_not(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """A call, then ``ping``: the call's events come first, whether the reader handles the
+    call itself (the table idle) or passes it on (behind a ``state``, still waiting at
+    the table). Failed before for the call passed on: ``ok cmd=ping`` came first."""
+    async with _ann_and_bob_at_a_waiting_table(db_path) as (table, players):
+        for burst in ("{call}\nping\n", "state\n{call}\nping\n"):
+            assert table.match is not None
+            asked = players[table.match.to_act or 0]
+            await _in_step(asked)
+            await asked.send("state")
+            _, ask = fields(await asked.read_until(lambda line: line.startswith("ask ")))
+            start = len(asked.lines)
+            call = f"{ask['legal'].split(',')[0]} seq={ask['seq']}"
+            await asked.send_raw(burst.format(call=call).encode())
+            await asked.expect("ok", cmd="ping")
+            lines = asked.lines[start:]
+            if burst.startswith("state"):
+                assert lines[0].startswith("ask "), lines
+                lines = lines[1:]
+            assert lines[0].startswith("event ") and f"seat={ask['seat']}" in lines[0], lines
+            assert lines[-1].startswith("ok cmd=ping"), lines
+            assert not [x for x in lines if x.startswith("error ")], lines
