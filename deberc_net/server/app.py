@@ -489,6 +489,9 @@ class Server:
             item = connection.next_input(now)
             if item is NEED_DATA:
                 break
+            if session.requests_waiting:  # a line before it waits at a table: answered
+                await session.until_handled()  # first (docs/protocol.md §2.3)
+                now = trio.current_time()
             if isinstance(item, Reply):
                 session.send(item.error)
                 if item.hang_up:

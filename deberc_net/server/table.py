@@ -352,6 +352,11 @@ class Table:
                 await self._guarded(self._handle(*posted))
         finally:
             self.inbox.close()
+            while (posted := self.inbox.take()) is not None:  # left by a failure: let go
+                message, request = posted
+                requester = _requester(message) if request else None
+                if requester is not None:  # no reader waits for it for ever
+                    requester.request_handled()
             self.lobby.table_closed(self)
             bound.info("table_closed")
 
@@ -493,9 +498,16 @@ class Table:
         return session if session is not None else self.lobby.session_named(name)
 
     async def _handle(self, message: Message, request: bool = False) -> None:
-        session = _requester(message) if request else None
-        if session is not None:
-            session.requests_waiting -= 1
+        # a session's request waits until handled (its reader waits for that: its reply
+        # comes before the next line's, docs/protocol.md §2.3), failed or not
+        requester = _requester(message) if request else None
+        try:
+            await self._handle_message(message)
+        finally:
+            if requester is not None:
+                requester.request_handled()
+
+    async def _handle_message(self, message: Message) -> None:
         match message:
             case Sit(session, seat, seeking, promised):
                 if promised:
