@@ -382,7 +382,10 @@ class Table:
         """Whether a reader may handle a call itself at ``now`` (``call_here``; a message
         it posts: ``handle_here``): the table's own task waits idle for one, with nothing
         queued and its clock not due."""
-        if not self.inbox.idle() or self.state == ev.TableState.CLOSED:
+        inbox = self.inbox  # (``Inbox.idle``, written out: every call)
+        if inbox.waiter is None or inbox.queue or inbox.held:
+            return False
+        if self.state == ev.TableState.CLOSED:
             return False
         # the scope the task waits in ends at or before the clock's deadline (never
         # after: call_here only moves it earlier): later than now, so is the clock's
@@ -410,7 +413,7 @@ class Table:
         and its dispatch: a tenth of a call's work). Nothing is queued and the table's
         task is idle, so the call comes first as it would through the inbox; what is
         posted meanwhile is handled after it."""
-        self.inbox.hold()
+        self.inbox.held = True  # (``Inbox.hold``, written out: every call)
         try:
             with batched():  # what the call tells goes out in one write per connection
                 try:  # (_guarded's guard, without its frame: every call)
@@ -436,7 +439,10 @@ class Table:
         """The inbox released after ``call_here`` or ``handle_here``: the table's task
         waits on till the clock's deadline (or earlier), or is woken if the table closed."""
         inbox = self.inbox
-        inbox.release()
+        if inbox.queue or inbox.for_release:
+            inbox.release()
+        else:  # (``release``'s usual case, written out: every call)
+            inbox.held = False
         scope = self._clock_scope
         if self.state == ev.TableState.CLOSED:
             inbox.wake()
@@ -893,7 +899,8 @@ class Table:
             session = self._session(seat)
         if session is not None:
             clock = self.clocks.per_seat_ms[seat]
-            if session.connection.machine:  # most players: the line straight from the state
+            # most players: the line straight from the state (``machine``, written out)
+            if session.connection.style != HUMAN:
                 line = ask_line(ev.AskKind.ASK, self.seq, self.id, match, seat, clock, self._talk)
                 session.send_asked(line)
             else:
