@@ -1,6 +1,7 @@
 """One server process against a bare trio line-echo server, driven by the same harness.
 
     .venv/bin/python bench/server.py [--tables 10,100] [--seconds 1] [--repeat 5] [--idle 300]
+                                     [--think-ms 0]
 
 For each table count N it measures, ``--repeat`` times (echo and server alternating, so a
 slow spell on the machine hits both), a window of ``--seconds`` that starts once every
@@ -20,6 +21,12 @@ per round trip (utime + stime from /proc, in µs), and the latency from sending 
 to the table's next ``ask`` arriving (the echo: to the echo arriving), p50 and p99 in
 ms; each figure as min and median over the repeats, and the ratios deberc-net ÷ echo
 of the medians.
+
+``--think-ms T``: every bot (echo client) waits T ms on average (0.5 T to 1.5 T) before
+it answers, so the load is offered at a pace (N tables, about N / T calls a second)
+rather than as fast as served: with no thinking, N calls are always in flight and the
+p50 is about N ÷ (calls a second) (Little's law), whatever a call costs; with it, p50 and
+p99 are what one call waits at that load. The latency still counts from the answer.
 
 Then a fresh server of each kind gets ``--idle`` connections that stay idle (deberc-net's
 logged in) and reports the growth of its resident memory per connection.

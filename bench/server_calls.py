@@ -1,6 +1,7 @@
 """What one call costs the server in steps, not seconds: counts the load does not move.
 
     .venv/bin/python bench/server_calls.py [--tables 10] [--seconds 2] [--tell all|asks]
+                                           [--top 25] [--pauses]
 
 Starts a server in a subprocess (``python -c``: deberc_net.server.app's ``serve`` with its
 signal handlers, as ``deberc-net serve`` runs it, inside the counters below; a fresh SQLite
@@ -15,6 +16,13 @@ a count, not a time). Prints each per call (the calls are the server's ``Table._
 in the window), the most called functions (``--top``) and the calls by file, then one
 JSON line. ``BENCH_CALLERS=NAME`` in the environment also prints who calls the
 functions named NAME. CPU time is bench/server.py's job: under cProfile it means nothing.
+
+``--pauses`` counts no function calls (no cProfile): it times every task step and every
+collection instead, wall time and the thread's CPU (``time.thread_time``), and prints
+how many took 1, 5 and 20 ms or more, of each, and the longest: a step long in wall
+time but not in CPU was the process waiting for a core (or for the GIL). Both modes
+print the process's user and system CPU a call (``os.times``).
+``BENCH_GC_THRESHOLD=700,10,10`` sets the server's collector thresholds, to try others.
 """
 
 from __future__ import annotations
