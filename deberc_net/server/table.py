@@ -1024,10 +1024,12 @@ class Table:
             said = phrase(Msg.NOT_STARTED if match is None else Msg.GAME_IS_OVER)
             session.send(ev.error("wrong-phase", said))
             return
-        stale = stale_answer(seq, self.asked_seq, self.seq)
-        if stale is not None:
-            session.send(ev.error("stale", stale))
-            return
+        # (``stale_answer``'s first test written out: most calls answer the open request)
+        if seq is not None and not self.asked_seq <= seq <= self.seq:
+            stale = stale_answer(seq, self.asked_seq, self.seq)
+            if stale is not None:
+                session.send(ev.error("stale", stale))
+                return
         # the deal's own list, not a copy (only read here): the list the last ask was
         # written from, worked out once for this state, which ``apply`` checks the call
         # against again without working it out
