@@ -1,6 +1,7 @@
 """One server process against a bare trio line-echo server, driven by the same harness.
 
     .venv/bin/python bench/server.py [--tables 10,100] [--seconds 1] [--repeat 5] [--idle 300]
+                                     [--think-ms 0]
 
 For each table count N it measures, ``--repeat`` times (echo and server alternating, so a
 slow spell on the machine hits both), a window of ``--seconds`` that starts once every
@@ -20,6 +21,12 @@ per round trip (utime + stime from /proc, in µs), and the latency from sending 
 to the table's next ``ask`` arriving (the echo: to the echo arriving), p50 and p99 in
 ms; each figure as min and median over the repeats, and the ratios deberc-net ÷ echo
 of the medians.
+
+``--think-ms T``: every bot (echo client) waits T ms on average (0.5 T to 1.5 T) before
+it answers, so the load is offered at a pace (N tables, about N / T calls a second)
+rather than as fast as served: with no thinking, N calls are always in flight and the
+p50 is about N ÷ (calls a second) (Little's law), whatever a call costs; with it, p50 and
+p99 are what one call waits at that load. The latency still counts from the answer.
 
 Then a fresh server of each kind gets ``--idle`` connections that stay idle (deberc-net's
 logged in) and reports the growth of its resident memory per connection.
@@ -114,9 +121,15 @@ class Load:
             self.latencies.append(latency)
 
 
-async def echo_client(port: int, index: int, deadline: float, load: Load) -> None:
+async def echo_client(
+    port: int, index: int, deadline: float, load: Load, think: float = 0.0
+) -> None:
+    """``think``: seconds (on average) waited before each line, as a bot would."""
+    rng = random.Random(index)
     lines = await Lines.open(port)
     while trio.current_time() < deadline:
+        if think:
+            await trio.sleep(think * rng.uniform(0.5, 1.5))
         sent = trio.current_time()
         await lines.send("9h seq=1")
         with trio.move_on_at(deadline):
@@ -134,10 +147,12 @@ async def bot(
     seed: int,
     seek: str = "seek 2",
     style: str = "style machine",
+    think: float = 0.0,
 ) -> None:
     """A machine-style bot: seeks two-player games (``seek``: the command that asks for
     one), answers every ``ask`` at random. ``style``: the line(s) that choose its style
-    (``style machine tell=asks``: told only its asks and the match's end)."""
+    (``style machine tell=asks``: told only its asks and the match's end). ``think``:
+    seconds (on average) it waits before each answer (the latency counts from the answer)."""
     rng = random.Random(seed)
     lines = await Lines.open(port)
     await lines.send(style)
@@ -157,6 +172,8 @@ async def bot(
             sent = load.sent_at.pop(table, None)
             if sent is not None:
                 load.record(trio.current_time() - sent)
+            if think:
+                await trio.sleep(think * rng.uniform(0.5, 1.5))
             load.sent_at[table] = trio.current_time()
             await lines.send(f"{rng.choice(fields['legal'].split(','))} seq={fields['seq']}")
         elif line.startswith("event ") and "kind=match-end" in line:
@@ -164,17 +181,25 @@ async def bot(
     await lines.aclose()
 
 
-def echoes(port: int, n: int, deadline: float, load: Load, nursery: trio.Nursery) -> None:
+def echoes(
+    port: int, n: int, deadline: float, load: Load, nursery: trio.Nursery, think: float = 0.0
+) -> None:
     for i in range(n):
-        nursery.start_soon(echo_client, port, i, deadline, load)
+        nursery.start_soon(echo_client, port, i, deadline, load, think)
 
 
 def bots(
-    port: int, n: int, prefix: str, deadline: float, load: Load, nursery: trio.Nursery
+    port: int,
+    n: int,
+    prefix: str,
+    deadline: float,
+    load: Load,
+    nursery: trio.Nursery,
+    think: float = 0.0,
 ) -> None:
     """N busy two-player tables: 2N bots (named afresh each round)."""
     for i in range(2 * n):
-        nursery.start_soon(bot, port, f"{prefix}{i}", deadline, load, i)
+        nursery.start_soon(partial(bot, port, f"{prefix}{i}", deadline, load, i, think=think))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -267,6 +292,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="each counted window")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--idle", type=int, default=300, help="idle connections (0: none)")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="each bot (echo client) waits this long on average before it answers: a"
+        " load offered at a pace, not as fast as served (p99 then is the wait of a call,"
+        " not the queue of N calls in flight)",
+    )
     args = parser.parse_args()
     try:
         sizes = [int(n) for n in args.tables.split(",")]
@@ -274,9 +307,12 @@ def main() -> None:
         parser.error("--tables: numbers separated by commas, like 10,100")
     if not sizes or min(sizes) < 1 or args.seconds <= 0 or args.repeat < 1 or args.idle < 0:
         parser.error("--tables and --repeat need at least 1, --seconds more than 0")
+    if args.think_ms < 0:
+        parser.error("--think-ms: 0 or more")
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
 
+    think = args.think_ms / 1000
     runs: dict[tuple[str, int], list[dict[str, float]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         echo, echo_port = start(ECHO_SERVER)
@@ -285,8 +321,12 @@ def main() -> None:
             for round_no in range(args.repeat):
                 for n in sizes:
                     loads = (
-                        ("echo", echo.pid, partial(echoes, echo_port, n)),
-                        ("server", server.pid, partial(bots, port, n, f"b{round_no}x")),
+                        ("echo", echo.pid, partial(echoes, echo_port, n, think=think)),
+                        (
+                            "server",
+                            server.pid,
+                            partial(bots, port, n, f"b{round_no}x", think=think),
+                        ),
                     )
                     for kind, pid, clients in loads:
                         measured = trio.run(window, pid, clients, args.seconds, n)
@@ -312,6 +352,7 @@ def main() -> None:
         "bench": "server",
         "seconds": args.seconds,
         "repeat": args.repeat,
+        "think_ms": args.think_ms,
         "machine": machine(),
     }
     for n in sizes:

@@ -1,6 +1,7 @@
 """What one call costs the server in steps, not seconds: counts the load does not move.
 
     .venv/bin/python bench/server_calls.py [--tables 10] [--seconds 2] [--tell all|asks]
+                                           [--top 25] [--pauses]
 
 Starts a server in a subprocess (``python -c``: deberc_net.server.app's ``serve`` with its
 signal handlers, as ``deberc-net serve`` runs it, inside the counters below; a fresh SQLite
@@ -15,6 +16,13 @@ a count, not a time). Prints each per call (the calls are the server's ``Table._
 in the window), the most called functions (``--top``) and the calls by file, then one
 JSON line. ``BENCH_CALLERS=NAME`` in the environment also prints who calls the
 functions named NAME. CPU time is bench/server.py's job: under cProfile it means nothing.
+
+``--pauses`` counts no function calls (no cProfile): it times every task step and every
+collection instead, wall time and the thread's CPU (``time.thread_time``), and prints
+how many took 1, 5 and 20 ms or more, of each, and the longest: a step long in wall
+time but not in CPU was the process waiting for a core (or for the GIL). Both modes
+print the process's user and system CPU a call (``os.times``).
+``BENCH_GC_THRESHOLD=700,10,10`` sets the server's collector thresholds, to try others.
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ import trio
 from server import Load, all_ready, bot  # bench/server.py
 
 CHILD = """
-import cProfile, json, os, pstats, signal, sys
+import cProfile, json, os, pstats, signal, sys, time
 from collections import Counter
 from functools import partial
 import trio
@@ -47,10 +55,40 @@ counting = False
 steps = Counter()
 counts = Counter()
 
+PROFILE = os.environ.get("BENCH_PROFILE", "1") == "1"  # --pauses: no cProfile
+pauses = Counter()  # the longest stretches the loop ran no other task: by kind
+longest = []  # (ms, what) of the longest task steps and collections
+step_at = [0.0]
+step_cpu = [0.0]
+
+def _pause(ms, cpu_ms, what):
+    # a stretch of ms wall time, cpu_ms of it this thread's CPU (the rest: the process
+    # waited for a core, or another thread held the GIL)
+    for limit in (1, 5, 20):
+        if ms >= limit:
+            pauses[f"{what} >= {limit} ms"] += 1
+        if cpu_ms >= limit:
+            pauses[f"{what} >= {limit} ms CPU"] += 1
+    longest.append((round(ms, 2), round(cpu_ms, 2), what))
+    if len(longest) > 200:
+        longest.sort(reverse=True)
+        del longest[20:]
+
 class Steps(trio.abc.Instrument):
     def before_task_step(self, task):
         if counting:
             steps[task.name.rsplit(".", 1)[-1]] += 1
+            if not PROFILE:
+                step_at[0] = time.perf_counter()
+                step_cpu[0] = time.thread_time()
+    def after_task_step(self, task):
+        if counting and step_at[0]:
+            _pause(
+                1e3 * (time.perf_counter() - step_at[0]),
+                1e3 * (time.thread_time() - step_cpu[0]),
+                task.name.rsplit(".", 1)[-1],
+            )
+            step_at[0] = 0.0
     def before_io_wait(self, timeout):
         if counting:
             counts["io_waits"] += 1
@@ -69,16 +107,34 @@ async def send_all(self, data):
 trio.SocketStream.send_all = send_all
 
 profile = cProfile.Profile()
+if os.environ.get("BENCH_GC_THRESHOLD"):  # the collector's thresholds, to try others
+    import gc
+    gc.set_threshold(*map(int, os.environ["BENCH_GC_THRESHOLD"].split(",")))
+if not PROFILE:  # the calls counted without cProfile
+    from deberc_net.server.table import Table
+    real_call = Table._call
+    async def counted_call(self, *args, **kwargs):
+        if counting:
+            counts["table_calls"] += 1
+        return await real_call(self, *args, **kwargs)
+    Table._call = counted_call
 import gc, time
 gc_started = [0.0]
+gc_wall = [0.0]
 def on_gc(phase, info):
     if not counting:
         return
     if phase == "start":
         gc_started[0] = time.thread_time()
+        gc_wall[0] = time.perf_counter()
     else:
         counts[f"gc_gen{info['generation']}"] += 1
         counts["gc_cpu_us"] += round(1e6 * (time.thread_time() - gc_started[0]))
+        _pause(
+            1e3 * (time.perf_counter() - gc_wall[0]),
+            1e3 * (time.thread_time() - gc_started[0]),
+            f"gc gen{info['generation']}",
+        )
 gc.callbacks.append(on_gc)
 
 async def control():
@@ -87,14 +143,19 @@ async def control():
         async for signum in signals:
             if signum == signal.SIGUSR1:
                 counting = True
-                profile.enable()
+                started = os.times()
+                if PROFILE:
+                    profile.enable()
             else:
                 profile.disable()
                 counting = False
-                stats = pstats.Stats(profile).stats
+                ended = os.times()  # the process's user and system CPU (its threads too)
+                counts["cpu_user_us"] = round(1e6 * (ended.user - started.user))
+                counts["cpu_system_us"] = round(1e6 * (ended.system - started.system))
+                stats = pstats.Stats(profile).stats if PROFILE else {}
                 calls = sum(
                     s[1] for (f, _, name), s in stats.items() if name == "_call" and "table" in f
-                )
+                ) or counts.pop("table_calls", 0)
                 python = sum(s[1] for (f, _, _), s in stats.items() if f != "~")
                 builtin = sum(s[1] for (f, _, _), s in stats.items() if f == "~")
                 scopes = sum(
@@ -123,7 +184,8 @@ async def control():
                 print(json.dumps({
                     "calls": calls, "steps": dict(steps), "counts": dict(counts),
                     "python_calls": python, "builtin_calls": builtin, "cancel_scopes": scopes,
-                    "top": top, "callers": callers,
+                    "top": top, "callers": callers, "pauses": dict(pauses),
+                    "longest": sorted(longest, reverse=True)[:8],
                     "by_file": by_file.most_common(25),
                 }), flush=True)
 
@@ -159,6 +221,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--tell", choices=("all", "asks"), default="all")
     parser.add_argument("--top", type=int, default=25, help="the most called functions")
+    parser.add_argument(
+        "--pauses",
+        action="store_true",
+        help="no cProfile: time the task steps and collections instead (the longest)",
+    )
     args = parser.parse_args()
     style = "style machine" if args.tell == "all" else "style machine\nstyle machine tell=asks"
     with tempfile.TemporaryDirectory() as tmp:
@@ -166,6 +233,7 @@ def main() -> None:
             [sys.executable, "-c", CHILD, os.path.join(tmp, "calls.sqlite3")],
             stdout=subprocess.PIPE,
             text=True,
+            env={**os.environ, "BENCH_PROFILE": "0" if args.pauses else "1"},
         )
         assert proc.stdout is not None
         try:
@@ -186,6 +254,11 @@ def main() -> None:
     print(f"  cancel scopes made             {result['cancel_scopes'] / calls:7.2f}")
     print(f"  Python function calls          {result['python_calls'] / calls:7.1f}")
     print(f"  builtin (C) calls              {result['builtin_calls'] / calls:7.1f}")
+    for name, n in sorted(result["pauses"].items()):
+        print(f"  {name:40s} {n:7d} in all")
+    if result["longest"]:
+        longest = ", ".join(f"{ms} ({cpu} CPU) {what}" for ms, cpu, what in result["longest"])
+        print("  longest, ms:", longest)
     print("  most called:")
     for n, name in result["top"][: args.top]:
         print(f"    {n / calls:7.2f}  {name}")
@@ -197,7 +270,7 @@ def main() -> None:
         for caller, n in sorted(by.items(), key=lambda kv: -kv[1]):
             print(f"    {n / calls:7.2f}  {caller}")
     result["tell"], result["tables"] = args.tell, args.tables
-    shown = {k: v for k, v in result.items() if k not in ("top", "callers", "by_file")}
+    shown = {k: v for k, v in result.items() if k not in ("top", "callers", "by_file", "longest")}
     print(json.dumps(shown, sort_keys=True))
 
 

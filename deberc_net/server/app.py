@@ -486,6 +486,11 @@ class Server:
         connection = session.connection
         connection.receive_data(data, now)
         while not connection.closed:
+            # a line passed to a table is answered before the next is taken (an
+            # interrupted wait loses none): docs/protocol.md §2.3
+            if session.requests_waiting and connection.has_input:
+                await session.until_handled()
+                now = trio.current_time()
             item = connection.next_input(now)
             if item is NEED_DATA:
                 break

@@ -27,8 +27,11 @@ class Inbox(Generic[T]):
     queue: deque[T] = attrs.Factory(deque)
     waiter: trio.lowlevel.Task | None = None
     closed: bool = False
-    held: bool = False  # a put does not wake the waiting task (``release`` does)
-    _for_release: bool = False  # the waiting task waits for ``release``
+    # a put does not wake the waiting task (``release`` does); set and cleared by
+    # Table.call_here and _let_go themselves too (``hold``, ``release`` written out)
+    held: bool = False
+    # the waiting task waits for ``release`` (read by Table._let_go, never changed there)
+    for_release: bool = False
 
     def __len__(self) -> int:
         return len(self.queue)
@@ -70,8 +73,8 @@ class Inbox(Generic[T]):
         """No longer ``held``: the waiting task is woken if something is queued, or if
         it waits for this (``until_released``)."""
         self.held = False
-        if self.queue or self._for_release:
-            self._for_release = False
+        if self.queue or self.for_release:
+            self.for_release = False
             self.wake()
 
     async def until_released(self) -> None:
@@ -95,7 +98,7 @@ class Inbox(Generic[T]):
         if self.waiter is not None:
             raise RuntimeError("another task already waits on this inbox")
         if for_release:
-            self._for_release = True
+            self.for_release = True
         self.waiter = trio.lowlevel.current_task()
 
         def abort(_: object) -> trio.lowlevel.Abort:

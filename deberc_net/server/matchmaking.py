@@ -172,12 +172,21 @@ class Matchmaking:
                 return table
         return None
 
-    def promise(self, table: Table, session: Session, settings: GameSettings | None) -> None:
+    def promise(
+        self,
+        table: Table,
+        session: Session,
+        settings: GameSettings | None,
+        *,
+        answers: bool = False,
+    ) -> None:
         """Post a seeker's Sit (or a 'new' opener's); its seat counts as taken until the
         table handles it, so other seekers do not pile onto a table that only looks free
         (each of them refused there and placed again: at a burst of seeks, a storm of
-        refusals)."""
-        if table.post(Sit(session, None, settings, promised=True)):
+        refusals). ``answers``: it is the reply to the line being handled (the opener's
+        'new'), which the reader waits for before the next line (docs/protocol.md §2.3);
+        a seeker's seat comes whenever others come, as an event does."""
+        if table.post(Sit(session, None, settings, promised=True), request=answers):
             table.promised += 1
 
     def open_to_seekers(self, table: Table) -> bool:

@@ -37,7 +37,8 @@ class Seating:
             session.send(ev.Error("bad-rules", str(exc)))
             return
         session.table = table  # at once: the next line must not open another table
-        self.lobby.matchmaking.promise(table, session, None)  # no seeker takes his seat
+        # no seeker takes his seat; answers 'new' before the next line is read
+        self.lobby.matchmaking.promise(table, session, None, answers=True)
         self.lobby.matchmaking.fill(table)  # a seeker of this very game sits at once
 
     async def sit(self, session: Session, item: Command) -> None:

@@ -275,6 +275,8 @@ class Session:
     # the people looking on through it: a web table feed's session stands for its pages
     watchers: int = 1
     requests_waiting: int = 0  # table calls, 'state's and 'say's posted, not yet handled
+    # set once none is (``request_handled``): its reader waits for it (``until_handled``)
+    handled: trio.Event | None = None
     failed_logins: int = 0
     says: Bucket = attrs.Factory(lambda: Bucket(1.0, 5.0))
     lists: Bucket = attrs.Factory(lambda: Bucket(2.0, 10.0))
@@ -315,6 +317,21 @@ class Session:
     @property
     def closed(self) -> bool:
         return self.connection.closed
+
+    def request_handled(self) -> None:
+        """A table has handled one of the requests this session posted to it."""
+        self.requests_waiting -= 1
+        if not self.requests_waiting and self.handled is not None:
+            self.handled.set()
+            self.handled = None
+
+    async def until_handled(self) -> None:
+        """Wait until the tables have handled every request this session posted: its
+        reader does before it handles the next line, so each reply comes in the order
+        of the lines, drawn in the style they were read in (docs/protocol.md §2.3)."""
+        while self.requests_waiting:
+            self.handled = trio.Event()
+            await self.handled.wait()
 
     def send(self, event: ServerEvent) -> None:
         """Queue an event; a client that does not read is dropped, never waited for."""

@@ -352,6 +352,11 @@ class Table:
                 await self._guarded(self._handle(*posted))
         finally:
             self.inbox.close()
+            while (posted := self.inbox.take()) is not None:  # left by a failure: let go
+                message, request = posted
+                requester = _requester(message) if request else None
+                if requester is not None:  # no reader waits for it for ever
+                    requester.request_handled()
             self.lobby.table_closed(self)
             bound.info("table_closed")
 
@@ -377,7 +382,10 @@ class Table:
         """Whether a reader may handle a call itself at ``now`` (``call_here``; a message
         it posts: ``handle_here``): the table's own task waits idle for one, with nothing
         queued and its clock not due."""
-        if not self.inbox.idle() or self.state == ev.TableState.CLOSED:
+        inbox = self.inbox  # (``Inbox.idle``, written out: every call)
+        if inbox.waiter is None or inbox.queue or inbox.held:
+            return False
+        if self.state == ev.TableState.CLOSED:
             return False
         # the scope the task waits in ends at or before the clock's deadline (never
         # after: call_here only moves it earlier): later than now, so is the clock's
@@ -405,7 +413,7 @@ class Table:
         and its dispatch: a tenth of a call's work). Nothing is queued and the table's
         task is idle, so the call comes first as it would through the inbox; what is
         posted meanwhile is handled after it."""
-        self.inbox.hold()
+        self.inbox.held = True  # (``Inbox.hold``, written out: every call)
         try:
             with batched():  # what the call tells goes out in one write per connection
                 try:  # (_guarded's guard, without its frame: every call)
@@ -431,7 +439,10 @@ class Table:
         """The inbox released after ``call_here`` or ``handle_here``: the table's task
         waits on till the clock's deadline (or earlier), or is woken if the table closed."""
         inbox = self.inbox
-        inbox.release()
+        if inbox.queue or inbox.for_release:
+            inbox.release()
+        else:  # (``release``'s usual case, written out: every call)
+            inbox.held = False
         scope = self._clock_scope
         if self.state == ev.TableState.CLOSED:
             inbox.wake()
@@ -493,9 +504,16 @@ class Table:
         return session if session is not None else self.lobby.session_named(name)
 
     async def _handle(self, message: Message, request: bool = False) -> None:
-        session = _requester(message) if request else None
-        if session is not None:
-            session.requests_waiting -= 1
+        # a session's request waits until handled (its reader waits for that: its reply
+        # comes before the next line's, docs/protocol.md §2.3), failed or not
+        requester = _requester(message) if request else None
+        try:
+            await self._handle_message(message)
+        finally:
+            if requester is not None:
+                requester.request_handled()
+
+    async def _handle_message(self, message: Message) -> None:
         match message:
             case Sit(session, seat, seeking, promised):
                 if promised:
@@ -881,7 +899,8 @@ class Table:
             session = self._session(seat)
         if session is not None:
             clock = self.clocks.per_seat_ms[seat]
-            if session.connection.machine:  # most players: the line straight from the state
+            # most players: the line straight from the state (``machine``, written out)
+            if session.connection.style != HUMAN:
                 line = ask_line(ev.AskKind.ASK, self.seq, self.id, match, seat, clock, self._talk)
                 session.send_asked(line)
             else:
@@ -1005,10 +1024,12 @@ class Table:
             said = phrase(Msg.NOT_STARTED if match is None else Msg.GAME_IS_OVER)
             session.send(ev.error("wrong-phase", said))
             return
-        stale = stale_answer(seq, self.asked_seq, self.seq)
-        if stale is not None:
-            session.send(ev.error("stale", stale))
-            return
+        # (``stale_answer``'s first test written out: most calls answer the open request)
+        if seq is not None and not self.asked_seq <= seq <= self.seq:
+            stale = stale_answer(seq, self.asked_seq, self.seq)
+            if stale is not None:
+                session.send(ev.error("stale", stale))
+                return
         # the deal's own list, not a copy (only read here): the list the last ask was
         # written from, worked out once for this state, which ``apply`` checks the call
         # against again without working it out

@@ -393,13 +393,14 @@ async def test_a_post_that_fails_in_handle_here_leaves_the_table_released(
         assert seen.startswith("event "), seen  # the table's own task handled it
 
 
-async def test_a_call_to_an_idle_table_is_not_counted_against_requests_waiting_elsewhere(
+async def test_lines_sent_at_once_never_wait_at_tables_beyond_the_request_quota(
     db_path: Path, virtual_clock: MockClock, jump_when_idle: None
 ) -> None:
-    """The request quota counts a connection's requests waiting at any table; a call its
-    reader handles at an idle table (Table.call_here) never waits, so the quota does not
-    refuse it: one sent right behind 8 ``observe``s of another table (all 8 still
-    waiting there) is played, not answered ``busy`` (docs/performance.md)."""
+    """The request quota counts a connection's requests waiting at any table; its reader
+    hands a table the next line only once the line before has been handled there
+    (docs/protocol.md §2.3), so lines sent at once never pass the quota: more
+    ``observe``s of another table than the quota, then a call, are all answered, in
+    order, none ``busy`` (docs/performance.md)."""
     async with _ann_and_bob_at_a_waiting_table(db_path) as (table, players):
         lobby = table.lobby
         assert table.match is not None
@@ -408,11 +409,12 @@ async def test_a_call_to_an_idle_table_is_not_counted_against_requests_waiting_e
         other = lobby.open_table(game_settings((), lobby.rules))  # waits for players
         quota = lobby.config.table_requests_waiting
         call = f"{ask['legal'].split(',')[0]} seq={ask['seq']}\n"
-        await asked.send_raw(f"observe {other.id}\n".encode() * quota + call.encode())
-        seen = await asked.read_until(lambda line: line.startswith(("event ", "error ")))
+        await asked.send_raw(f"observe {other.id}\n".encode() * (quota + 2) + call.encode())
+        made = f"table={table.id} kind=call seat={ask['seat']}"  # (a bidding call, first)
+        seen = await asked.read_until(lambda line: line.startswith("error ") or made in line)
         assert seen.startswith("event "), seen
-        oks = [await asked.read_until(lambda line: "cmd=observe" in line) for _ in range(quota)]
-        assert all(line.startswith("ok ") for line in oks), oks
+        oks = [x for x in asked.lines if "cmd=observe" in x]
+        assert len(oks) == quota + 2 and all(x.startswith("ok ") for x in oks), oks
 
 
 async def test_a_client_that_says_quit_and_reads_nothing_is_let_go_of(
@@ -427,3 +429,93 @@ async def test_a_client_that_says_quit_and_reads_nothing_is_let_go_of(
         with trio.fail_after(3600):
             while server.sessions or server.per_address:
                 await trio.sleep(1)
+
+
+async def _in_step(client: LineClient) -> int:
+    """Where ``client``'s next line will be, once the server has answered all it sent
+    before (a ``ping``'s answer read)."""
+    await client.send("ping")
+    await client.expect("ok", cmd="ping")
+    return len(client.lines)
+
+
+async def test_replies_come_in_the_order_of_the_lines_each_in_the_style_it_was_read_in(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """A line the table answers (``state``) and lobby lines after it (``style``, ``who``),
+    sent in one write: each reply comes in the order of the lines, and the second
+    ``state`` is drawn in the human style chosen just before it (docs/protocol.md
+    §2.3). Failed before: the table's replies came last, both in the machine style."""
+    async with _ann_and_bob_at_a_waiting_table(db_path) as (_, players):
+        for client in players:
+            start = await _in_step(client)
+            await client.send_raw(b"state\nwho\nstate\nstyle human\nstate\nstyle machine\nwho\n")
+            await client.read_until(lambda line: line.startswith("who "))
+            await client.read_until(lambda line: line.startswith("who "))
+            lines = client.lines[start:]
+            assert lines[0].startswith(("ask ", "state ")), lines
+            assert lines[1].startswith("who "), lines
+            assert lines[2].startswith(("ask ", "state ")), lines
+            human = lines[3 : lines.index(next(x for x in lines if x.startswith("ok cmd=style")))]
+            assert human[0] == "Style human.", lines
+            assert len(human) > 3 and not [x for x in human if x.startswith(("ask ", "state "))]
+            assert lines[-2].startswith("ok cmd=style style=machine"), lines
+            assert lines[-1].startswith("who ") and len(lines) == len(human) + 5, lines
+
+
+async def test_a_table_calls_reply_comes_before_a_later_pings_passed_on_or_not(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """A call, then ``ping``: the call's events come first, whether the reader handles the
+    call itself (the table idle) or passes it on (behind a ``state``, still waiting at
+    the table). Failed before for the call passed on: ``ok cmd=ping`` came first."""
+    async with _ann_and_bob_at_a_waiting_table(db_path) as (table, players):
+        for burst in ("{call}\nping\n", "state\n{call}\nping\n"):
+            assert table.match is not None
+            asked = players[table.match.to_act or 0]
+            await _in_step(asked)
+            await asked.send("state")
+            _, ask = fields(await asked.read_until(lambda line: line.startswith("ask ")))
+            start = len(asked.lines)
+            call = f"{ask['legal'].split(',')[0]} seq={ask['seq']}"
+            await asked.send_raw(burst.format(call=call).encode())
+            await asked.expect("ok", cmd="ping")
+            lines = asked.lines[start:]
+            if burst.startswith("state"):
+                assert lines[0].startswith("ask "), lines
+                lines = lines[1:]
+            assert lines[0].startswith("event ") and f"seat={ask['seat']}" in lines[0], lines
+            assert lines[-1].startswith("ok cmd=ping"), lines
+            assert not [x for x in lines if x.startswith("error ")], lines
+
+
+async def test_new_and_a_resuming_login_are_answered_before_the_next_line(
+    start_memory_server: Callable[..., Dial], virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """'new' is answered by its table (``ok cmd=sit``), a login that takes a seat back by
+    the table's state: both before the reply to a line sent with them."""
+    dial = start_memory_server()
+    ann = await log_in_machine(await dial("ann"), "ann")
+    await ann.send_raw(b"new 2\nwho\n")
+    await ann.expect("who")
+    assert [x.split()[:2] for x in ann.lines[-3:]] == [
+        ["ok", "cmd=sit"],
+        ["event", "seq=1"],
+        ["who", "count=1"],
+    ], ann.lines
+    bob = await log_in_machine(await dial("bob"), "bob")
+    await bob.send(f"sit {fields(ann.lines[-3])[1]['table']}")
+    await bob.expect("ok", cmd="sit")
+    await bob.aclose()
+    await ann.expect("event", kind="away")
+    again = await dial("bob again")
+    await again.send_raw(f"style machine\nlogin bob token={bob.token}\nwho\n".encode())
+    await again.expect("who")
+    tags = [x.split()[0] for x in again.lines]
+    assert tags[-5:] == ["ok", "ok", "event", "state", "who"] or tags[-5:] == [
+        "ok",
+        "ok",
+        "event",
+        "ask",
+        "who",
+    ], again.lines

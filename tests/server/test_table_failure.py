@@ -91,3 +91,26 @@ async def test_a_failed_call_closes_its_table_only_and_frees_its_players(
             nursery.cancel_scope.cancel()
     failures = [entry for entry in logs if entry["event"] == "table_error"]
     assert [entry["table"] for entry in failures] == [broken]
+
+
+async def test_a_call_that_fails_behind_a_state_still_lets_the_next_line_be_answered(
+    db_path: Path, connect: Connector
+) -> None:
+    """A call passed to the table behind a ``state`` fails there: its reader, waiting for
+    it before the next line (docs/protocol.md §2.3), is let go all the same, and the
+    replies come in order: the state, the apology, then the ``ping``'s."""
+    with trio.fail_after(20), structlog.testing.capture_logs() as logs:
+        async with trio.open_nursery() as nursery:
+            config = make_config(db_path)
+            port = await nursery.start(functools.partial(serve, config, rules=rule_book(_Boom())))
+            ann = await connect.machine(port, "ann")
+            bob = await connect.machine(port, "bob")
+            await seat_pair(ann, bob, "2 boom-test")
+            booming, boom_ask = await _asked(ann, bob)
+            start = len(booming.lines)
+            await booming.send_raw(f"state\n{BOOM} seq={boom_ask['seq']}\nping\n".encode())
+            await booming.expect("ok", cmd="ping")
+            tags = [fields(line)[0] for line in booming.lines[start:]]
+            assert tags == ["ask", "error", "ok"], booming.lines[start:]
+            nursery.cancel_scope.cancel()
+    assert [entry["event"] for entry in logs].count("table_error") == 1
