@@ -108,8 +108,10 @@ class Store(Protocol):
         ...
 
     # records
-    def add_deal(self, record: dict[str, Any]) -> None:
-        """Store a deal of a running match: withheld, and without the seed."""
+    def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
+        """Store a deal of a running match: withheld, and without the seed. ``board``: a
+        ladder board's key, its match withheld until ``release_board`` (even past a stop
+        of its server: it ends listed only then)."""
         ...
 
     def finish_match(
@@ -123,9 +125,17 @@ class Store(Protocol):
         reason: str,
         totals: list[int],
         seeds: dict[int, str] | None = None,
+        board: str | None = None,
     ) -> None:
         """The match is over: its row, and its deals released with their seeds (by deal
-        number) filled in."""
+        number) filled in. A ladder board's (``board``, its key): the result is kept,
+        and the match withheld, until ``release_board``."""
+        ...
+
+    def release_board(self, board: str) -> int:
+        """Every seating of the board ``board`` is played: its matches' results kept so
+        far are written as ``finish_match`` does (those its server did not finish listed
+        as stopped, docs/scaling.md). How many matches it released."""
         ...
 
     def records(self) -> Iterator[str]:
@@ -258,27 +268,60 @@ def lost_match_row(match_id: str, last_deal: str, reason: str = SERVER_LOST) -> 
     """The ``matches`` row of a match its server did not finish, from its last stored
     deal: no winner (nobody lost it), ``reason`` (one of STOPPED), the totals after that
     deal; the deal in play when the server died or stopped is gone with it."""
+    return match_row(match_id, **_stopped(last_deal, reason))
+
+
+def _stopped(last_deal: str, reason: str) -> dict[str, Any]:
+    """``finish_match``'s arguments (but the id) for a match its server did not finish."""
     record = json.loads(last_deal)
     table = str(record["table"])
-    return match_row(
-        match_id,
-        int(table) if table.isdecimal() else 0,
-        record["players"],
-        record["variant"],
-        record["options"],
-        None,
-        reason,
-        record["totals"],
-    )
+    return {
+        "table_id": int(table) if table.isdecimal() else 0,
+        "players": record["players"],
+        "variant": record["variant"],
+        "options": record["options"],
+        "winner": None,
+        "reason": reason,
+        "totals": record["totals"],
+    }
+
+
+# A ladder board's match kept withheld (``running.result``) until its board's release:
+# the JSON of ``finish_match``'s arguments but the id, as the table ended it, or as its
+# server's stop or death left it (then seedless).
+def board_result(
+    table_id: int,
+    players: list[str],
+    variant: str,
+    options: list[str],
+    winner: str | None,
+    reason: str,
+    totals: list[int],
+    seeds: dict[int, str] | None,
+) -> str:
+    fields = {"table_id": table_id, "players": players, "variant": variant}
+    fields |= {"options": options, "winner": winner, "reason": reason, "totals": totals}
+    return json.dumps({**fields, "seeds": seeds}, ensure_ascii=False)
+
+
+def stopped_board_result(last_deal: str, reason: str) -> str:
+    """A board's match its server did not finish: listed as stopped at the release."""
+    return json.dumps({**_stopped(last_deal, reason), "seeds": None}, ensure_ascii=False)
+
+
+def board_finish(result: str) -> dict[str, Any]:
+    """``finish_match``'s keyword arguments (but the id) from a kept ``board_result``."""
+    fields: dict[str, Any] = json.loads(result)
+    seeds = fields["seeds"]  # (JSON's keys are strings: deal numbers again)
+    return {**fields, "seeds": None if seeds is None else {int(k): v for k, v in seeds.items()}}
 
 
 # the running matches no live server owns (the owner silent past its time, or a row
-# from before servers were numbered)
-ORPHANED = (
-    "SELECT match_id FROM running WHERE server IS NULL OR server NOT IN (SELECT id FROM servers)"
-)
+# from before servers were numbered), but a board's result kept for its release
+ORPHANED = "result IS NULL AND (server IS NULL OR server NOT IN (SELECT id FROM servers))"
+OWN_RUNNING = "result IS NULL AND server = {p}"  # a server's own, at its stop
 LAST_DEAL = "SELECT record FROM deals WHERE match_id = {p} ORDER BY deal_no DESC LIMIT 1"
-OWN_RUNNING = "SELECT match_id FROM running WHERE server = {p}"  # a server's own, at its stop
+BOARD_RESULTS = "SELECT match_id, result FROM running WHERE board = {p} AND result IS NOT NULL"
 
 
 def player_rows(match_id: str, players: list[str]) -> list[tuple[str, str]]:

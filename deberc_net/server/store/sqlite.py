@@ -20,6 +20,7 @@ from typing import Any
 import structlog
 
 from .base import (
+    BOARD_RESULTS,
     DEAD_AFTER_S,
     LAST_DEAL,
     MATCH_IDS,
@@ -39,6 +40,8 @@ from .base import (
     RatingPoint,
     RatingResult,
     StoreError,
+    board_finish,
+    board_result,
     finished_match_row,
     game_row,
     highest_match_number,
@@ -50,6 +53,7 @@ from .base import (
     rating_point,
     rating_rows,
     released,
+    stopped_board_result,
     withheld,
 )
 from .migrations import MIGRATIONS, SQLITE_VERSIONS, Migration, pending
@@ -154,9 +158,12 @@ class SQLiteStore:
             if self.server_id is not None:  # a server's own matches end with it, listed
                 with self._db:
                     self._db.execute("BEGIN IMMEDIATE")
-                    own = self._db.execute(OWN_RUNNING.format(p="?"), (self.server_id,))
-                    self._list_stopped([m for (m,) in own.fetchall()], SHUTDOWN)
-                    self._db.execute("DELETE FROM running WHERE server = ?", (self.server_id,))
+                    own = OWN_RUNNING.format(p="?")
+                    rows = self._db.execute(
+                        f"SELECT match_id, board FROM running WHERE {own}", (self.server_id,)
+                    )
+                    self._list_stopped(rows.fetchall(), SHUTDOWN)
+                    self._db.execute(f"DELETE FROM running WHERE {own}", (self.server_id,))
                     self._db.execute("DELETE FROM servers WHERE id = ?", (self.server_id,))
             self._db.close()
 
@@ -176,18 +183,26 @@ class SQLiteStore:
             "DELETE FROM servers WHERE heartbeat < julianday('now') - ? / 86400.0",
             (dead_after_s,),
         )
-        orphaned = [m for (m,) in self._db.execute(ORPHANED).fetchall()]
-        self._list_stopped(orphaned, SERVER_LOST)
-        cur = self._db.execute(f"DELETE FROM running WHERE match_id IN ({ORPHANED})")
+        orphaned = self._db.execute(f"SELECT match_id, board FROM running WHERE {ORPHANED}")
+        self._list_stopped(orphaned.fetchall(), SERVER_LOST)
+        cur = self._db.execute(f"DELETE FROM running WHERE {ORPHANED}")
         return cur.rowcount
 
-    def _list_stopped(self, match_ids: list[str], reason: str) -> None:
+    def _list_stopped(self, matches: list[tuple[str, str | None]], reason: str) -> None:
         """List the running matches its server did not finish (``reason``: one of
-        STOPPED), each from its last stored deal; one without a deal is not listed."""
-        for match_id in match_ids:
+        STOPPED), each from its last stored deal; one without a deal is not listed. A
+        ladder board's (match, board key) is kept withheld, to be listed at its
+        board's release: its deck may still be played."""
+        for match_id, board in matches:
             last = self._db.execute(LAST_DEAL.format(p="?"), (match_id,)).fetchone()
             if last is None:
                 continue  # not one deal stored: nothing to list
+            if board is not None:
+                self._db.execute(
+                    "UPDATE running SET result = ? WHERE match_id = ?",
+                    (stopped_board_result(last[0], reason), match_id),
+                )
+                continue
             row = lost_match_row(match_id, last[0], reason)
             added = self._db.execute(
                 "INSERT OR IGNORE INTO matches (id, table_id, players, variant, options,"
@@ -264,12 +279,12 @@ class SQLiteStore:
             self._db.execute("DELETE FROM accounts WHERE key = ?", (name_key(name),))
 
     # records
-    def add_deal(self, record: dict[str, Any]) -> None:
+    def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
         with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.execute(
-                "INSERT OR IGNORE INTO running (match_id, server) VALUES (?, ?)",
-                (record["match"], self.server_id),
+                "INSERT OR IGNORE INTO running (match_id, server, board) VALUES (?, ?, ?)",
+                (record["match"], self.server_id, board),
             )
             self._db.execute(
                 "INSERT OR REPLACE INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)",
@@ -287,29 +302,66 @@ class SQLiteStore:
         reason: str,
         totals: list[int],
         seeds: dict[int, str] | None = None,
+        board: str | None = None,
     ) -> None:
         with self._lock, self._db:
             # read, then write: a deferred transaction whose read another process's
             # write overtakes cannot become a writer ('database is locked' at once,
             # busy timeout or not): the servers of 'ladder run --processes' share a file
             self._db.execute("BEGIN IMMEDIATE")
-            rows = self._db.execute(
-                "SELECT id, record FROM deals WHERE match_id = ?", (match_id,)
-            ).fetchall()
-            for row_id, body in rows:
-                self._db.execute(
-                    "UPDATE deals SET record = ? WHERE id = ?", (released(body, seeds), row_id)
+            if board is not None:  # kept, withheld, until the board's release
+                result = board_result(
+                    table_id, players, variant, options, winner, reason, totals, seeds
                 )
-            self._db.execute("DELETE FROM running WHERE match_id = ?", (match_id,))
+                self._db.execute(
+                    "INSERT INTO running (match_id, server, board, result) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (match_id) DO UPDATE SET board = excluded.board,"
+                    " result = excluded.result",
+                    (match_id, self.server_id, board, result),
+                )
+                return
+            self._finish(
+                match_id, table_id, players, variant, options, winner, reason, totals, seeds
+            )
+
+    def release_board(self, board: str) -> int:
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            kept = self._db.execute(BOARD_RESULTS.format(p="?"), (board,)).fetchall()
+            for match_id, result in kept:
+                self._finish(match_id, **board_finish(result))
+        return len(kept)
+
+    def _finish(
+        self,
+        match_id: str,
+        table_id: int,
+        players: list[str],
+        variant: str,
+        options: list[str],
+        winner: str | None,
+        reason: str,
+        totals: list[int],
+        seeds: dict[int, str] | None,
+    ) -> None:
+        """``finish_match``'s writes, in the caller's transaction."""
+        rows = self._db.execute(
+            "SELECT id, record FROM deals WHERE match_id = ?", (match_id,)
+        ).fetchall()
+        for row_id, body in rows:
             self._db.execute(
-                "INSERT OR REPLACE INTO matches (id, table_id, players, variant, options, winner,"
-                " reason, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                match_row(match_id, table_id, players, variant, options, winner, reason, totals),
+                "UPDATE deals SET record = ? WHERE id = ?", (released(body, seeds), row_id)
             )
-            self._db.executemany(
-                "INSERT INTO match_players (match_id, key) VALUES (?, ?)",
-                player_rows(match_id, players),
-            )
+        self._db.execute("DELETE FROM running WHERE match_id = ?", (match_id,))
+        self._db.execute(
+            "INSERT OR REPLACE INTO matches (id, table_id, players, variant, options, winner,"
+            " reason, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            match_row(match_id, table_id, players, variant, options, winner, reason, totals),
+        )
+        self._db.executemany(
+            "INSERT INTO match_players (match_id, key) VALUES (?, ?)",
+            player_rows(match_id, players),
+        )
 
     def records(self) -> Iterator[str]:
         with self._lock:
