@@ -140,8 +140,13 @@ class Matchmaking:
     def place(self, session: Session, settings: GameSettings) -> None:
         """Seat a seeker (already in the queue, or back from a refused seat): at a
         waiting table of this game if there is one, else with enough other seekers at a
-        new table, else it waits."""
+        new table, else it waits. Not while the server stops (a seek that comes from
+        another worker, or a seat refused meanwhile): refused, as a 'seek' then is."""
         lobby = self.lobby
+        if not lobby.accepting:
+            self.forget(session)
+            lobby.refused_for_shutdown(session)
+            return
         open_table = self.open_table_for(settings)
         if open_table is not None:  # a table someone opened with 'new' waits for this game
             self.forget(session)
