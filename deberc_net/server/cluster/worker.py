@@ -14,6 +14,7 @@ def worker_main() -> int:
     # the logs are JSON lines: structlog without rich, as 'serve' itself does (cli.py),
     # so this module imports the server only here, once that is done
     _structlog_without_rich()
+    import psycopg
     import trio
 
     from deberc_net.plugins import RuleBook
@@ -31,25 +32,23 @@ def worker_main() -> int:
     configure_logging(config.log_level, worker=place.index)
     rules = RuleBook.load()
 
-    started = False
-
     def ready(_port: int) -> None:
-        nonlocal started
-        started = True
         sys.stdout.write("ready\n")
         sys.stdout.flush()
 
     try:
         trio.run(lambda: serve(config, handle_signals=True, rules=rules, worker=place, ready=ready))
-    except (OSError, StoreError, ListenError, BaseExceptionGroup) as exc:
+    except (OSError, StoreError, ListenError, psycopg.Error, BaseExceptionGroup) as exc:
         cause = sole_exception(exc)  # out of the server's nursery
-        if not isinstance(cause, OSError | StoreError | ListenError):
+        if isinstance(cause, psycopg.Error):  # its bus's connection (the database away)
+            reason = f"its database connection failed: {' '.join(str(cause).split())}"
+        elif isinstance(cause, OSError | StoreError | ListenError):
+            reason = str(cause)
+        else:
             raise
-        if started:
-            print(f"deberc-net serve worker {place.index}: {cause}", file=sys.stderr)
-            return 1
-        # not up yet: the parent says it in the one line a single server says, status 2
-        sys.stdout.write(f"failed {cause}\n")
+        # the parent says it, in one line: the one line a single server says if the
+        # service is not up yet, else its worker_died line's reason; status 2 either way
+        sys.stdout.write(f"failed {reason}\n")
         sys.stdout.flush()
         return 2
     except KeyboardInterrupt:
