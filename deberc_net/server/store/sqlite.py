@@ -7,6 +7,7 @@ same mode).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import socket
@@ -136,7 +137,8 @@ class SQLiteStore:
         step, start = READING, time.monotonic()
         try:
             with self._lock:
-                _use_wal(self._db)  # the first read: a file that is no database fails here
+                # the first read: a file that is no database fails here
+                _use_wal(self._db, busy_timeout_s)
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 step = "bringing it up to date (its migrations)"
                 migrate(self._db, migrations)
@@ -458,17 +460,21 @@ def version(db: sqlite3.Connection) -> int:
     return int(number)
 
 
-def _use_wal(db: sqlite3.Connection) -> None:
+def _use_wal(db: sqlite3.Connection, busy_timeout_s: float) -> None:
     """Write-ahead logging. Switching a new file to it needs a lock that SQLite's busy
-    timeout does not wait for: servers started at once on one new file take turns."""
-    for attempt in range(WAL_ATTEMPTS):
+    timeout does not wait for: servers started at once on one new file take turns,
+    trying again for ``busy_timeout_s`` in all, as a statement waits for a lock."""
+    deadline = time.monotonic() + busy_timeout_s
+    for attempt in itertools.count(1):
         try:
             db.execute("PRAGMA journal_mode=WAL")
             return
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or attempt == WAL_ATTEMPTS - 1:
+            left = deadline - time.monotonic()
+            if "locked" not in str(exc) or left <= 0:
                 raise
-            time.sleep(0.01 * (attempt + 1))
+            time.sleep(min(WAL_RETRY_S * attempt, WAL_RETRY_MAX_S, left))
 
 
-WAL_ATTEMPTS = 20
+WAL_RETRY_S = 0.01  # the first pause, growing by as much at each try
+WAL_RETRY_MAX_S = 0.2
