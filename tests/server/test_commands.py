@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import trio
 
+from deberc_net.game.deal import Deal
+from deberc_net.plugins import RuleInfo, hookimpl
 from deberc_net.protocol.commands import COMMANDS
 from deberc_net.protocol.lang import spoken_call
+from deberc_net.server.app import serve
+from deberc_net.testing import rule_book
 
 from .client import LineClient, fields, is_event, play_machine, seat_pair
-from .conftest import Connector
+from .conftest import Connector, make_config
 
 Register = Callable[[str, str], Awaitable[None]]
 
@@ -136,6 +142,48 @@ async def test_calls_lists_the_calls_of_the_tables_game_and_options(
     assert not any("lomayu" in line for line in deberts)
 
 
+class RingingDeal(Deal):
+    """A third party's game of its own (docs/plugins.md, "Writing a whole new game")."""
+
+
+class Ringing:
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="ringing", kind="variant", summary="a game", players=(2,))
+
+    @hookimpl
+    def deberc_deal_class(self, settings: object) -> object:
+        return RingingDeal
+
+    @hookimpl
+    def deberc_call_aliases(self) -> dict[str, tuple[str, ...]]:
+        return {"zvonyu": ("звоню", "ring")}
+
+
+RINGING = [
+    "Calls of the game ringing (a plugin's game of its own), in its words:",
+    "  zvonyu (звоню, ring)",
+    "  Its other calls are the engine's (a card: 10h, Js); 'help' at its table lists"
+    " those you may make now.",
+]
+
+
+async def test_calls_of_a_third_partys_own_game_are_its_own_not_deberts(
+    nursery: trio.Nursery, db_path: Path, connect: Connector
+) -> None:
+    """A plugin's whole game lists its own calls (it was given Deberts's bidding), at
+    its table and in the lobby; the calls of its rule set, not of its name."""
+    config = make_config(db_path)
+    port = await nursery.start(functools.partial(serve, config, rules=rule_book(Ringing())))
+    ann = await connect.machine(port, "ann")
+    lobby = await _block(ann, "calls", "help")
+    at = lobby.index(RINGING[0])
+    assert lobby[at : at + 3] == RINGING
+    await ann.send("new 2 ringing")
+    await ann.expect("ok", cmd="sit")
+    assert await _block(ann, "calls", "help") == RINGING
+
+
 async def test_who_and_tables(port: int, connect: Connector) -> None:
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
@@ -220,6 +268,9 @@ async def test_rules_name_the_options_a_variant_refuses(port: int, connect: Conn
     at = next(i for i, x in enumerate(general) if x.startswith("tertz (variant"))
     refused = general[at + 1]
     assert refused.startswith("tertz is not played with the options: ") and "ski-penalty" in refused
+    # a third party's option that needs bidding (examples/perezdacha), read off its
+    # RuleInfo.needs_bidding: named too (it was only in the sentence below)
+    assert "perezdacha" in refused.split(": ")[1].split(", ")
     assert "needs a player who orders" in general[at + 2]
     assert not [x for x in general if x.startswith("moscow is not played")]
     await ann.send("new 2 tertz to-301")
