@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from deberc_net.game.rules import RuleSet
+from deberc_net.game.view import view
 from deberc_net.plugins import RuleError, RuleInfo, RuleKind
 from deberc_net.plugins.manager import LoadedRule, RuleBook, summary_for
 from deberc_net.protocol import events as ev
@@ -20,6 +21,7 @@ from deberc_net.protocol.messages import (
     Phrase,
     phrase,
 )
+from deberc_net.protocol.render import prompt_calls
 
 from .session import Session
 from .table import Table
@@ -57,10 +59,12 @@ class Help:
         match, seat = table.match, session.seat
         if match is not None and seat is not None:  # a read of the table's state
             calls = [c.token() for c in match.legal_calls(seat)]
-        if lang == Lang.RU:
-            calls = [ru_call(c) for c in calls]
-        elif not session.connection.machine:  # a person types them as they are said
-            calls = [spoken_call(c) for c in calls]
+            if lang == Lang.RU or not session.connection.machine:
+                # a person's: as his prompt offers them (the cards grouped, in the
+                # order his hand is shown), each as it is said and may be typed
+                say = ru_call if lang == Lang.RU else spoken_call
+                hand = view(match, seat).hand
+                calls = prompt_calls(calls, hand, session.connection.hand_order, say)
         playing = table.state != ev.TableState.WAITING
         return help_text(phase="table", calls_now=calls, lang=lang, admin=admin, playing=playing)
 
@@ -95,6 +99,8 @@ class Help:
     async def rules(self, session: Session, item: Command) -> None:
         args = item.args
         table = session.table
+        if table is None and session.observing:  # as 'state', 'last', 'sheet' (§5.9)
+            table = self.lobby.tables.get(min(session.observing))
         if len(args) > 1 or (args and not args[0].isdecimal()):  # as observe and sit
             session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="rules [TABLE]")))
             return

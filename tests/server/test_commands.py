@@ -246,6 +246,23 @@ async def test_rules(port: int, connect: Connector) -> None:
     assert any(x.startswith("ski-penalty (option") and "(seed" not in x for x in general)
 
 
+async def test_rules_while_observing_describe_the_observed_table(
+    port: int, connect: Connector
+) -> None:
+    """As 'state', 'last' and 'sheet' do (docs/protocol.md §5.9); it listed the lobby's
+    variants and options (tryout-s11, 8)."""
+    ann = await connect.machine(port, "ann")
+    zed = await connect.machine(port, "zed")
+    await ann.send("new 2 tertz tertz-501")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await zed.send(f"observe {table}")
+    await zed.expect("ok", cmd="observe")
+    await zed.expect("info")  # the table waits for players
+    watched = await _block(zed, "rules", "rules")
+    assert watched == await _block(zed, f"rules {table}", "rules")
+    assert watched[0].startswith(f"Table {table}: tertz")
+
+
 async def test_rules_of_a_tertz_table_describe_tertz_not_moscow(
     port: int, connect: Connector
 ) -> None:
@@ -415,8 +432,10 @@ async def test_help_in_the_human_style_speaks_the_calls(port: int, connect: Conn
     rng = random.Random(5)
 
     def spoken_differs(line: str) -> bool:  # an ask with a call whose spoken form is not its token
-        tag, f = fields(line)
-        return tag == "ask" and any(spoken_call(t) != t for t in f["legal"].split(","))
+        tag, f = fields(line)  # (and two cards or more: how they are ordered shows)
+        legal = f.get("legal", "").split(",")
+        cards = [t for t in legal if t[:1] in tuple("789JQKA1")]
+        return tag == "ask" and any(spoken_call(t) != t for t in legal) and len(cards) >= 2
 
     stopped: list[tuple[LineClient, dict[str, str]]] = []
     async with trio.open_nursery() as nursery:
@@ -431,10 +450,28 @@ async def test_help_in_the_human_style_speaks_the_calls(port: int, connect: Conn
     [(asked, ask)] = stopped
     await asked.send("style human")
     await asked.read_until(lambda x: x == "Style human.")
+    await asked.send("state")
+    hand = _cards_shown(await asked.read_until(lambda x: x.startswith("Your hand: ")))
     await asked.send("help")
     said = [await asked.read_until(lambda x: x.startswith("Your table calls now: "))]
     while not (line := await asked.read_until(lambda _: True)).startswith("'calls' explains"):
         said.append(line.strip())  # a long list wraps at 80 columns
     tokens = ask["legal"].split(",")
-    assert " ".join(said) == "Your table calls now: " + " | ".join(map(spoken_call, tokens))
+    # as the prompt ('Your call') offers them: the talk, then the cards as one option in
+    # the order the hand is shown (it listed each card alone, in legal= order)
+    cards = sorted((spoken_call(t) for t in tokens if spoken_call(t) in hand), key=hand.index)
+    talk = [spoken_call(t) for t in tokens if spoken_call(t) not in hand]
+    options = talk + ([", ".join(cards)] if cards else [])
+    assert " ".join(said) == "Your table calls now: " + " | ".join(options)
     assert any(spoken_call(t) not in tokens for t in tokens)
+
+
+def _cards_shown(line: str) -> list[str]:
+    """The cards of a 'Your hand: ♠ 7 9 J  ♥ 10 A' line, in the order shown."""
+    cards, suit = [], ""
+    for word in line.removeprefix("Your hand: ").split():
+        if word in "♠♥♦♣":
+            suit = word
+        else:
+            cards.append(word + suit)
+    return cards
