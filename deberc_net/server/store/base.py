@@ -268,52 +268,33 @@ def lost_match_row(match_id: str, last_deal: str, reason: str = SERVER_LOST) -> 
     """The ``matches`` row of a match its server did not finish, from its last stored
     deal: no winner (nobody lost it), ``reason`` (one of STOPPED), the totals after that
     deal; the deal in play when the server died or stopped is gone with it."""
-    return match_row(match_id, **_stopped(last_deal, reason))
-
-
-def _stopped(last_deal: str, reason: str) -> dict[str, Any]:
-    """``finish_match``'s arguments (but the id) for a match its server did not finish."""
     record = json.loads(last_deal)
     table = str(record["table"])
-    return {
-        "table_id": int(table) if table.isdecimal() else 0,
-        "players": record["players"],
-        "variant": record["variant"],
-        "options": record["options"],
-        "winner": None,
-        "reason": reason,
-        "totals": record["totals"],
-    }
+    return match_row(
+        match_id,
+        int(table) if table.isdecimal() else 0,
+        record["players"],
+        record["variant"],
+        record["options"],
+        None,
+        reason,
+        record["totals"],
+    )
 
 
 # A ladder board's match kept withheld (``running.result``) until its board's release:
-# the JSON of ``finish_match``'s arguments but the id, as the table ended it, or as its
-# server's stop or death left it (then seedless).
-def board_result(
-    table_id: int,
-    players: list[str],
-    variant: str,
-    options: list[str],
-    winner: str | None,
-    reason: str,
-    totals: list[int],
-    seeds: dict[int, str] | None,
-) -> str:
-    fields = {"table_id": table_id, "players": players, "variant": variant}
-    fields |= {"options": options, "winner": winner, "reason": reason, "totals": totals}
-    return json.dumps({**fields, "seeds": seeds}, ensure_ascii=False)
+# its ``matches`` row and the seeds to fill in, as the table ended it, or as its
+# server's stop or death left it (``lost_match_row``, seedless).
+def board_result(row: tuple[Any, ...], seeds: dict[int, str] | None) -> str:
+    return json.dumps({"row": list(row), "seeds": seeds}, ensure_ascii=False)
 
 
-def stopped_board_result(last_deal: str, reason: str) -> str:
-    """A board's match its server did not finish: listed as stopped at the release."""
-    return json.dumps({**_stopped(last_deal, reason), "seeds": None}, ensure_ascii=False)
-
-
-def board_finish(result: str) -> dict[str, Any]:
-    """``finish_match``'s keyword arguments (but the id) from a kept ``board_result``."""
-    fields: dict[str, Any] = json.loads(result)
-    seeds = fields["seeds"]  # (JSON's keys are strings: deal numbers again)
-    return {**fields, "seeds": None if seeds is None else {int(k): v for k, v in seeds.items()}}
+def board_finish(result: str) -> tuple[tuple[Any, ...], dict[int, str] | None]:
+    """The row and seeds of a kept ``board_result`` (JSON's keys are strings: deal
+    numbers again)."""
+    kept = json.loads(result)
+    seeds = kept["seeds"]
+    return tuple(kept["row"]), None if seeds is None else {int(k): v for k, v in seeds.items()}
 
 
 # the running matches no live server owns (the owner silent past its time, or a row

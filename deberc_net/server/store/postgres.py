@@ -52,7 +52,6 @@ from .base import (
     rating_point,
     rating_rows,
     released,
-    stopped_board_result,
     withheld,
 )
 from .migrations import MIGRATIONS, POSTGRES_VERSIONS, Migration, pending
@@ -200,27 +199,23 @@ class PostgresStore:
         board: str | None = None,
     ) -> None:
         with self._pool.connection() as conn:
+            row = match_row(match_id, table_id, players, variant, options, winner, reason, totals)
             if board is not None:  # kept, withheld, until the board's release
-                result = board_result(
-                    table_id, players, variant, options, winner, reason, totals, seeds
-                )
                 conn.execute(
                     "INSERT INTO running (match_id, server, board, result)"
                     " VALUES (%s, %s, %s, %s) ON CONFLICT (match_id) DO UPDATE"
                     " SET board = excluded.board, result = excluded.result",
-                    (match_id, self.server_id, board, result),
+                    (match_id, self.server_id, board, board_result(row, seeds)),
                 )
                 return
-            _finish(
-                conn, match_id, table_id, players, variant, options, winner, reason, totals, seeds
-            )
+            _finish(conn, row, seeds)
 
     def release_board(self, board: str) -> int:
         with self._pool.connection() as conn:
             # (FOR UPDATE: a release at once on another worker waits, then finds none)
             kept = conn.execute(BOARD_RESULTS.format(p="%s") + " FOR UPDATE", (board,)).fetchall()
-            for match_id, result in kept:
-                _finish(conn, match_id, **board_finish(result))
+            for _, result in kept:
+                _finish(conn, *board_finish(result))
         return len(kept)
 
     def records(self) -> Iterator[str]:
@@ -308,18 +303,10 @@ def _end_the_dead(conn: psycopg.Connection[Any], dead_after_s: float) -> int:
 
 
 def _finish(
-    conn: psycopg.Connection[Any],
-    match_id: str,
-    table_id: int,
-    players: list[str],
-    variant: str,
-    options: list[str],
-    winner: str | None,
-    reason: str,
-    totals: list[int],
-    seeds: dict[int, str] | None,
+    conn: psycopg.Connection[Any], row: tuple[Any, ...], seeds: dict[int, str] | None
 ) -> None:
-    """``finish_match``'s writes, in the connection's transaction."""
+    """``finish_match``'s writes of its ``matches`` row, in the connection's transaction."""
+    match_id = row[0]
     rows = conn.execute(
         "SELECT id, record FROM deals WHERE match_id = %s FOR UPDATE", (match_id,)
     ).fetchall()
@@ -336,12 +323,12 @@ def _finish(
         " variant = excluded.variant, options = excluded.options,"
         " winner = excluded.winner, reason = excluded.reason, totals = excluded.totals,"
         " finished = now()",
-        match_row(match_id, table_id, players, variant, options, winner, reason, totals),
+        row,
     )
     with conn.cursor() as cur:
         cur.executemany(
             "INSERT INTO match_players (match_id, key) VALUES (%s, %s)",
-            player_rows(match_id, players),
+            player_rows(match_id, json.loads(row[2])),
         )
 
 
@@ -358,7 +345,7 @@ def _list_stopped(
         if board is not None:
             conn.execute(
                 "UPDATE running SET result = %s WHERE match_id = %s",
-                (stopped_board_result(last[0], reason), match_id),
+                (board_result(lost_match_row(match_id, last[0], reason), None), match_id),
             )
             continue
         row = lost_match_row(match_id, last[0], reason)

@@ -54,7 +54,6 @@ from .base import (
     rating_point,
     rating_rows,
     released,
-    stopped_board_result,
     withheld,
 )
 from .migrations import MIGRATIONS, SQLITE_VERSIONS, Migration, pending
@@ -202,7 +201,7 @@ class SQLiteStore:
             if board is not None:
                 self._db.execute(
                     "UPDATE running SET result = ? WHERE match_id = ?",
-                    (stopped_board_result(last[0], reason), match_id),
+                    (board_result(lost_match_row(match_id, last[0], reason), None), match_id),
                 )
                 continue
             row = lost_match_row(match_id, last[0], reason)
@@ -311,42 +310,28 @@ class SQLiteStore:
             # write overtakes cannot become a writer ('database is locked' at once,
             # busy timeout or not): the servers of 'ladder run --processes' share a file
             self._db.execute("BEGIN IMMEDIATE")
+            row = match_row(match_id, table_id, players, variant, options, winner, reason, totals)
             if board is not None:  # kept, withheld, until the board's release
-                result = board_result(
-                    table_id, players, variant, options, winner, reason, totals, seeds
-                )
                 self._db.execute(
                     "INSERT INTO running (match_id, server, board, result) VALUES (?, ?, ?, ?)"
                     " ON CONFLICT (match_id) DO UPDATE SET board = excluded.board,"
                     " result = excluded.result",
-                    (match_id, self.server_id, board, result),
+                    (match_id, self.server_id, board, board_result(row, seeds)),
                 )
                 return
-            self._finish(
-                match_id, table_id, players, variant, options, winner, reason, totals, seeds
-            )
+            self._finish(row, seeds)
 
     def release_board(self, board: str) -> int:
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
             kept = self._db.execute(BOARD_RESULTS.format(p="?"), (board,)).fetchall()
-            for match_id, result in kept:
-                self._finish(match_id, **board_finish(result))
+            for _, result in kept:
+                self._finish(*board_finish(result))
         return len(kept)
 
-    def _finish(
-        self,
-        match_id: str,
-        table_id: int,
-        players: list[str],
-        variant: str,
-        options: list[str],
-        winner: str | None,
-        reason: str,
-        totals: list[int],
-        seeds: dict[int, str] | None,
-    ) -> None:
-        """``finish_match``'s writes, in the caller's transaction."""
+    def _finish(self, row: tuple[Any, ...], seeds: dict[int, str] | None) -> None:
+        """``finish_match``'s writes of its ``matches`` row, in the caller's transaction."""
+        match_id = row[0]
         rows = self._db.execute(
             "SELECT id, record FROM deals WHERE match_id = ?", (match_id,)
         ).fetchall()
@@ -358,11 +343,11 @@ class SQLiteStore:
         self._db.execute(
             "INSERT OR REPLACE INTO matches (id, table_id, players, variant, options, winner,"
             " reason, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            match_row(match_id, table_id, players, variant, options, winner, reason, totals),
+            row,
         )
         self._db.executemany(
             "INSERT INTO match_players (match_id, key) VALUES (?, ?)",
-            player_rows(match_id, players),
+            player_rows(match_id, json.loads(row[2])),
         )
 
     def records(self) -> Iterator[str]:
