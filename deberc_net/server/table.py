@@ -1076,9 +1076,9 @@ class Table:
                 case g.DealEnded() | g.DealAbandoned():
                     self.sheet.feed(event)
                     end = next((e for e in events[at:] if isinstance(e, g.MatchEnded)), None)
-                    store_deal = functools.partial(
-                        self.lobby.store.add_deal, event.record, self.board
-                    )
+                    store_deal = functools.partial(self.lobby.store.add_deal, event.record)
+                    if self.board is not None:  # withheld until the board's release
+                        store_deal = functools.partial(store_deal, board=self.board)
                     if end is None:  # queued: on disk before the match's result (StoreWriter)
                         self.lobby.writes.write(
                             store_deal, table=self.id, match=match.match_id, deal=event.deal
@@ -1127,7 +1127,7 @@ class Table:
             end.reason,
             list(end.totals),
             seeds,
-            self.board,
+            **({} if self.board is None else {"board": self.board}),
         )
 
     def _end_writes(self, end: g.MatchEnded) -> Callable[[], list[RatingResult] | None]:
