@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
 
 from deberc_net.cli import _structlog_without_rich
 
@@ -40,8 +41,11 @@ def worker_main() -> int:
         trio.run(lambda: serve(config, handle_signals=True, rules=rules, worker=place, ready=ready))
     except (OSError, StoreError, ListenError, psycopg.Error, BaseExceptionGroup) as exc:
         cause = sole_exception(exc)  # out of the server's nursery
-        if isinstance(cause, psycopg.Error):  # its bus's connection (the database away)
-            reason = f"its database connection failed: {' '.join(str(cause).split())}"
+        lost = [e for e in _leaves(exc) if isinstance(e, psycopg.Error)]
+        if lost and len(lost) == len(list(_leaves(exc))):
+            # its bus's connections (the database away): its listener and its publisher
+            # may both have failed at once
+            reason = f"its database connection failed: {' '.join(str(lost[0]).split())}"
         elif isinstance(cause, OSError | StoreError | ListenError):
             reason = str(cause)
         else:
@@ -54,6 +58,15 @@ def worker_main() -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _leaves(exc: BaseException) -> Iterator[BaseException]:
+    """The exceptions in ``exc``'s nested groups (``exc`` itself if it is none)."""
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            yield from _leaves(inner)
+    else:
+        yield exc
 
 
 if __name__ == "__main__":
