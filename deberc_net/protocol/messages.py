@@ -88,6 +88,8 @@ class Msg(StrEnum):
     RULES_ENTRY = "rules-entry"
     OPTION_CALLS = "option-calls"
     TABLE_OPTION_CALLS = "table-option-calls"
+    GAME_CALLS = "game-calls"
+    GAME_OTHER_CALLS = "game-other-calls"
     VARIANT_REFUSES = "variant-refuses"
     VARIANT_NO_BIDDING = "variant-no-bidding"
     VARIANT = "variant"
@@ -378,6 +380,16 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Заявки опций, за столами, где они играют:",
     ),
     Msg.TABLE_OPTION_CALLS: ("Calls of this table's options:", "Заявки опций этого стола:"),
+    Msg.GAME_CALLS: (
+        "Calls of the game {variant} (a plugin's game of its own), in its words:",
+        "Заявки игры {variant} (своя игра плагина), её словами:",
+    ),
+    Msg.GAME_OTHER_CALLS: (
+        "  Its other calls are the engine's (a card: 10h, Js); 'help' at its table lists"
+        " those you may make now.",
+        "  Остальные её заявки — общие (карта: 10ч, Вп); 'help' за её столом называет"
+        " те, что можно сейчас.",
+    ),
     Msg.VARIANT_REFUSES: (
         "{variant} is not played with the options: {names}.",
         "{variant} не играется с опциями: {names}.",

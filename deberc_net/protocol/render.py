@@ -65,6 +65,19 @@ def _ordered(cards: Iterable[Card], order: HandOrder) -> list[Card]:
     return [c for suit in groups.values() for c in suit]
 
 
+def prompt_calls(
+    legal: Sequence[str], hand: Iterable[Card], order: HandOrder, say: Callable[[str], str]
+) -> list[str]:
+    """A seat's calls as a person's prompt offers them (and 'help' lists them): the
+    talk first, a numbered run as one ("lomayu 1..12"), then the playable cards, in
+    the order the hand is shown, as one option; each as ``say`` words it."""
+    shown = [card_str(c) for c in _ordered(hand, order)]
+    playable = [t for t in legal if t in shown]
+    talk = [say(t) for t in _numbered_runs([t for t in legal if t not in playable])]
+    cards = [say(t) for t in sorted(playable, key=shown.index)]
+    return talk + ([", ".join(cards)] if cards else [])
+
+
 def pretty_hand(cards: Iterable[Card], order: HandOrder = HandOrder.STRENGTH) -> str:
     """'♠ 7 9 J  ♥ 10 A': the hand by suit, in ``order``."""
     groups: dict[int, list[str]] = {}
@@ -866,16 +879,7 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
     if v.pending is not None:
         out.append(_question(*v.pending, n, v.seat))
     if e.kind == ev.AskKind.ASK and v.legal:
-        playable = [t for t in v.legal if t[0].isdigit() or t[0] in "JQKA"]
-        talk = [t for t in v.legal if t not in playable]
-        # the cards in the order the hand is shown
-        shown = [card_str(c) for c in _ordered(v.hand, order)]
-        cards = [
-            _pretty_token(t)
-            for t in sorted(playable, key=lambda t: shown.index(t) if t in shown else len(shown))
-        ]
-        spoken = [spoken_call(t) for t in _numbered_runs(talk)]
-        options = " | ".join(spoken + ([", ".join(cards)] if cards else []))
+        options = " | ".join(prompt_calls(v.legal, v.hand, order, spoken_call))
         clock = f" [{e.clock_ms // 1000} s]" if e.clock_ms is not None else ""
         out.append(f"Your call{clock}: {options}")
     elif v.to_act is not None and v.seat != v.to_act:

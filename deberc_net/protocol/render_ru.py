@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from deberc_net.game import events as g
-from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, Card, card_str
+from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, Card
 from deberc_net.game.deal import SWAP_Q
 
 from . import events as ev
@@ -25,7 +25,6 @@ from .render import (
     _by_side,
     _fit,
     _name,
-    _numbered_runs,
     _ordered,
     _render,
     finger_lines,
@@ -33,6 +32,7 @@ from .render import (
     history_lines,
     invited_lines,
     played_tricks,
+    prompt_calls,
     rematch_lines,
     said_lines,
     sheet_lines,
@@ -236,11 +236,7 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
     if v.pending is not None:
         out.append(_question(*v.pending, n, v.seat))
     if e.kind == ev.AskKind.ASK and v.legal:
-        shown = [card_str(c) for c in _ordered(v.hand, order)]
-        playable = [t for t in v.legal if t in shown]
-        talk = [ru_call(t) for t in _numbered_runs([t for t in v.legal if t not in playable])]
-        cards = [ru_call(t) for t in sorted(playable, key=shown.index)]
-        options = " | ".join(talk + ([", ".join(cards)] if cards else []))
+        options = " | ".join(prompt_calls(v.legal, v.hand, order, ru_call))
         clock = f" [{e.clock_ms // 1000} с]" if e.clock_ms is not None else ""
         out.append(f"Ваш ход{clock}: {options}")
     elif v.to_act is not None and v.seat != v.to_act:

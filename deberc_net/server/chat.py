@@ -28,9 +28,10 @@ BIDI_SAID = "U+202A to U+202E, U+2066 to U+2069"
 # Unicode's default-ignorable code points (drawn as nothing: zero-width spaces, joiners
 # and marks, the Hangul fillers, invisible tags …), as names refuse them — less those
 # that real writing needs between visible letters: the zero-width non-joiner and joiner
-# (Persian, Indic scripts, emoji sequences) and the variation selectors (emoji, CJK)
+# (Persian, Indic scripts, emoji sequences) and the variation selectors (emoji, CJK,
+# and Mongolian's free ones, U+180B-U+180D and U+180F, that choose a letter's form)
 INVISIBLE = re.compile(
-    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u200e\u200f"
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200e\u200f"
     "\u2060-\u206f\u3164\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
     "\U0001d173-\U0001d17a\U000e0000-\U000e00ff\U000e01f0-\U000e0fff]"
 )
@@ -41,7 +42,7 @@ INVISIBLE_SAID = (
     " tags, the Hangul fillers), and something to see"
 )
 # what remains drawn as nothing once those are refused: a text of only these says nothing
-JOINERS = re.compile("[\\s\u200c\u200d\ufe00-\ufe0f\U000e0100-\U000e01ef]*")
+JOINERS = re.compile("[\\s\u180b-\u180d\u180f\u200c\u200d\ufe00-\ufe0f\U000e0100-\U000e01ef]*")
 
 
 @attrs.define(eq=False)

@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from deberc_net.plugins import RuleInfo, RuleKind
-from deberc_net.plugins.manager import LoadedRule, summary_for
+from deberc_net.game.rules import RuleSet
+from deberc_net.game.view import view
+from deberc_net.plugins import RuleError, RuleInfo, RuleKind
+from deberc_net.plugins.manager import LoadedRule, RuleBook, summary_for
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import CALLS_HELP, VARIANT_CALLS_HELP, Command, help_text
 from deberc_net.protocol.lang import Lang, ru_call, spoken_call
@@ -19,6 +21,7 @@ from deberc_net.protocol.messages import (
     Phrase,
     phrase,
 )
+from deberc_net.protocol.render import prompt_calls
 
 from .session import Session
 from .table import Table
@@ -56,10 +59,12 @@ class Help:
         match, seat = table.match, session.seat
         if match is not None and seat is not None:  # a read of the table's state
             calls = [c.token() for c in match.legal_calls(seat)]
-        if lang == Lang.RU:
-            calls = [ru_call(c) for c in calls]
-        elif not session.connection.machine:  # a person types them as they are said
-            calls = [spoken_call(c) for c in calls]
+            if lang == Lang.RU or not session.connection.machine:
+                # a person's: as his prompt offers them (the cards grouped, in the
+                # order his hand is shown), each as it is said and may be typed
+                say = ru_call if lang == Lang.RU else spoken_call
+                hand = view(match, seat).hand
+                calls = prompt_calls(calls, hand, session.connection.hand_order, say)
         playing = table.state != ev.TableState.WAITING
         return help_text(phase="table", calls_now=calls, lang=lang, admin=admin, playing=playing)
 
@@ -70,16 +75,11 @@ class Help:
         book = self.lobby.rules
         if table is None:
             games = [(CALLS_HELP, RU_CALLS_HELP), *_variant_blocks()]
+            games += [_own_game_block(r) for r in book.rules() if _own_game(book, r)]
             options = [r for r in book.rules() if r.info.kind == RuleKind.OPTION]
             header = phrase(Msg.OPTION_CALLS)
         else:
-            variant = table.rules.variant
-            games = [
-                (
-                    VARIANT_CALLS_HELP.get(variant, CALLS_HELP),
-                    RU_VARIANT_CALLS_HELP.get(variant, RU_CALLS_HELP),
-                )
-            ]
+            games = [_game_block(book, table.rules)]
             options = [r for r in map(book.get, sorted(table.rules.options)) if r is not None]
             header = phrase(Msg.TABLE_OPTION_CALLS)
         english = [line for en, _ in games for line in en.rstrip().splitlines()]
@@ -99,6 +99,8 @@ class Help:
     async def rules(self, session: Session, item: Command) -> None:
         args = item.args
         table = session.table
+        if table is None and session.observing:  # as 'state', 'last', 'sheet' (§5.9)
+            table = self.lobby.tables.get(min(session.observing))
         if len(args) > 1 or (args and not args[0].isdecimal()):  # as observe and sit
             session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="rules [TABLE]")))
             return
@@ -133,7 +135,7 @@ class Help:
                 )
             )
             if info.kind == RuleKind.VARIANT:
-                lines += _refused_by(info)
+                lines += _refused_by(info, self.lobby.rules)
         return lines
 
     def _rules_lines(self, table: Table) -> list[Phrase]:
@@ -159,7 +161,7 @@ class Help:
                     strict=True,
                 )
             ),
-            *_refused_by(None if variant is None else variant.info),
+            *_refused_by(None if variant is None else variant.info, self.lobby.rules),
             phrase(
                 Msg.RULES_CLOCK,
                 human=c.human_clock_ms // 1000,
@@ -171,14 +173,19 @@ class Help:
         ]
 
 
-def _refused_by(variant: RuleInfo | None) -> list[Phrase]:
+def _refused_by(variant: RuleInfo | None, book: RuleBook) -> list[Phrase]:
     """The options a variant refuses (docs/rules.md §12.8): a newcomer reads them here
-    instead of finding them one error at a time."""
+    instead of finding them one error at a time. Read from the rules' own information:
+    the variant's conflicts, and without bidding every option that needs it
+    (``RuleInfo.needs_bidding``, a third party's too)."""
     if variant is None:
         return []
     lines = []
-    if variant.conflicts:
-        names = ", ".join(sorted(variant.conflicts))
+    refused = set(variant.conflicts)
+    if not variant.bidding:
+        refused |= {r.name for r in book.rules() if r.info.needs_bidding}
+    if refused:
+        names = ", ".join(sorted(refused))
         lines.append(phrase(Msg.VARIANT_REFUSES, variant=variant.name, names=names))
     if not variant.bidding:
         lines.append(phrase(Msg.VARIANT_NO_BIDDING, variant=variant.name))
@@ -190,6 +197,40 @@ CALL_COLUMN = 39  # where the explanations of the calls' blocks start
 
 def _variant_blocks() -> list[tuple[str, str]]:
     return [(en, RU_VARIANT_CALLS_HELP[name]) for name, en in sorted(VARIANT_CALLS_HELP.items())]
+
+
+def _game_block(book: RuleBook, rules: RuleSet) -> tuple[str, str]:
+    """The calls of a table's game, from its rule set: Deberts's (the engine's deals,
+    whatever the variant), a built-in game's own text (Tertz), or a third-party game's
+    own calls (docs/plugins.md, "Writing a whole new game")."""
+    variant = rules.variant
+    if rules.deal_class is None:
+        return CALLS_HELP, RU_CALLS_HELP
+    if variant in VARIANT_CALLS_HELP:
+        return VARIANT_CALLS_HELP[variant], RU_VARIANT_CALLS_HELP[variant]
+    rule = book.get(variant)
+    return _own_game_block(rule) if rule is not None else ("", "")
+
+
+def _own_game(book: RuleBook, rule: LoadedRule) -> bool:
+    """A third-party variant that is a game of its own (its own deals), for the lobby's
+    list: asked of its rule set at its first player count."""
+    info = rule.info
+    if info.kind != RuleKind.VARIANT or info.name in VARIANT_CALLS_HELP:
+        return False
+    try:
+        return book.ruleset(info.players[0], info.name, ()).deal_class is not None
+    except RuleError:  # it needs options to be played: not a table anyone opens as is
+        return False
+
+
+def _own_game_block(rule: LoadedRule) -> tuple[str, str]:
+    """A third-party game's own calls with its words, then where the others are."""
+    own = [line for call, _ in _option_calls([rule]) for line in _column(call, "")]
+    header, others = phrase(Msg.GAME_CALLS, variant=rule.name), phrase(Msg.GAME_OTHER_CALLS)
+    english = [header.text(), *(line.rstrip() for line in own), others.text()]
+    russian = [header.text(Lang.RU), *(line.rstrip() for line in own), others.text(Lang.RU)]
+    return "\n".join(english), "\n".join(russian)
 
 
 def _option_calls(options: Sequence[LoadedRule]) -> list[tuple[str, str]]:

@@ -37,6 +37,19 @@ def configure_logging(
         logger_factory=structlog.WriteLoggerFactory(cast(TextIO, _CurrentStderr())),
         cache_logger_on_first_use=True,
     )
+    for name in ("psycopg", "psycopg_pool"):  # their own warnings, as lines of ours
+        driver = logging.getLogger(name)
+        driver.handlers = [_DriverLines()]
+        driver.propagate = False
+
+
+class _DriverLines(logging.Handler):
+    """The PostgreSQL driver's log records (a pipeline given up on a lost connection) as
+    JSON lines like every other, not bare text among them (``database_driver``)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        log = structlog.get_logger("deberc.db")  # (warnings and errors only reach here)
+        log.warning("database_driver", logger=record.name, text=record.getMessage())
 
 
 class _Worker:

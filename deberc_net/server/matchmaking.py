@@ -6,7 +6,7 @@ from __future__ import annotations
 import enum
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import attrs
@@ -80,8 +80,6 @@ class Matchmaking:
     # a ladder's boards: deal records kept from their players until the admin releases
     # them, once every seating of the board is played (docs/protocol.md §5.5a)
     held: dict[str, list[HeldRecord]] = attrs.Factory(dict)
-    # … and the store's writes of their matches' results, done at the release
-    held_results: dict[str, list[Callable[[], None]]] = attrs.Factory(dict)
 
     def is_seeking(self, session: Session) -> bool:
         node = self.lobby.node  # serve --workers: its seek may wait on another worker
@@ -142,8 +140,13 @@ class Matchmaking:
     def place(self, session: Session, settings: GameSettings) -> None:
         """Seat a seeker (already in the queue, or back from a refused seat): at a
         waiting table of this game if there is one, else with enough other seekers at a
-        new table, else it waits."""
+        new table, else it waits. Not while the server stops (a seek that comes from
+        another worker, or a seat refused meanwhile): refused, as a 'seek' then is."""
         lobby = self.lobby
+        if not lobby.accepting:
+            self.forget(session)
+            lobby.refused_for_shutdown(session)
+            return
         open_table = self.open_table_for(settings)
         if open_table is not None:  # a table someone opened with 'new' waits for this game
             self.forget(session)
@@ -311,11 +314,6 @@ class Matchmaking:
     def hold(self, board: str, players: tuple[str, ...], record: ev.DealRecord) -> None:
         self.held.setdefault(board, []).append(HeldRecord(players, record))
 
-    def hold_result(self, board: str, finish: Callable[[], None]) -> None:
-        """A board's match is over: its result is stored (so its replay, with the seed,
-        is public) when the board is released."""
-        self.held_results.setdefault(board, []).append(finish)
-
     async def release(self, session: Session, item: Command) -> None:
         """A ladder's board is played in every seating: its players get its records."""
         lobby = self.lobby
@@ -326,10 +324,10 @@ class Matchmaking:
             session.send(ev.Error("bad-argument", "release BOARD"))
             return
         board = item.args[0]
-        finishes = self.held_results.pop(board, [])
         held = self.held.pop(board, [])
-        if finishes:  # stored before anyone is told: a released record's replay is there
-            await lobby.writes.run(functools.partial(_each, finishes))
+        # its results, kept by the store (through any stop), are finished there before
+        # anyone is told: a released record's replay is there
+        await lobby.writes.run(functools.partial(lobby.store.release_board, board))
         for kept in held:
             for name in kept.players:
                 player = lobby.online.get(name_key(name))
@@ -346,9 +344,3 @@ class Matchmaking:
 
 def _table_id(table: Table) -> int:
     return table.id
-
-
-def _each(jobs: Sequence[Callable[[], None]]) -> None:
-    """Store writes as one job, in order."""
-    for job in jobs:
-        job()

@@ -1098,6 +1098,8 @@ class Table:
                     self.sheet.feed(event)
                     end = next((e for e in events[at:] if isinstance(e, g.MatchEnded)), None)
                     store_deal = functools.partial(self.lobby.store.add_deal, event.record)
+                    if self.board is not None:  # withheld until the board's release
+                        store_deal = functools.partial(store_deal, board=self.board)
                     if end is None:  # queued: on disk before the match's result (StoreWriter)
                         self.lobby.writes.write(
                             store_deal, table=self.id, match=match.match_id, deal=event.deal
@@ -1146,18 +1148,18 @@ class Table:
             end.reason,
             list(end.totals),
             seeds,
+            **({} if self.board is None else {"board": self.board}),
         )
 
     def _end_writes(self, end: g.MatchEnded) -> Callable[[], list[RatingResult] | None]:
         """The store's writes at the match's end, for the writer's thread: its result,
         then (a rated match) its players' new ratings, which it returns. A ladder's
-        board's result waits for the board's release: until then the match is not
-        finished in the store, so neither its replay (its seed, every hand) nor
+        board's result is kept by the store until the board's release: until then the
+        match is not finished there, so neither its replay (its seed, every hand) nor
         'games' tells the seatings still to play the deck (docs/protocol.md §5.5a)."""
         finish = self._finish(end)
         if self.board is not None:
-            self.lobby.matchmaking.hold_result(self.board, finish)
-            return _nothing
+            return finish  # (returns None: a board is never rated)
         match = self.match
         assert match is not None
         bots = [b for b in map(self.lobby.house.get, match.names) if b is not None]
@@ -1408,10 +1410,6 @@ class Table:
                 lines = connection.render(event)
                 told = rendered[voice] = (lines, encode_lines(lines))
             target.send_rendered(*told)
-
-
-def _nothing() -> None:
-    """No store write (``Table._end_writes`` of a ladder's board)."""
 
 
 def _in_turn(first: Callable[[], object], then: Callable[[], T]) -> T:

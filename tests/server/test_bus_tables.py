@@ -9,8 +9,9 @@ import trio
 import trio.testing
 
 from deberc_net.game.match import Match
+from deberc_net.server.cluster import WorkerPlace
 from deberc_net.server.cluster.bus import LOBBY, Bus
-from deberc_net.server.cluster.node import _described, _for_bus, tables_messages
+from deberc_net.server.cluster.node import Node, _described, _for_bus, tables_messages
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.store import open_store
 from deberc_net.server.table import Table
@@ -47,6 +48,38 @@ async def test_twenty_full_tables_of_long_cyrillic_names_are_all_told(
             bus.publish(LOBBY, message)
         queued = bus._queued
         assert len(Bus._payloads(queued)) == len(messages) == len(queued)
+    finally:
+        store.close()
+
+
+async def test_a_private_table_with_a_long_invitation_list_is_told_in_parts(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """A private table's invitations last as long as it does: 400 names of 20 Cyrillic
+    letters are over 16,000 bytes, past one notification; told whole, the bus dropped
+    the message, and the other workers never listed the table to those invited. It is
+    told in parts that each fit, and the receiving worker's copy has every name."""
+    config = make_config(tmp_path / "tables.sqlite3")
+    store = open_store(config.db)
+    try:
+        lobby = Lobby(config, store, nursery, rule_book())
+        table = Table(1000, build_ruleset(2), lobby, config, 1000, private=True)
+        table.seats = ["Жданович", None]
+        table.invited = {f"{('жданович' * 3)[:16]}{n:04}" for n in range(400)}
+        told = [_for_bus(_described(table), config.away_limit_ms)]
+        messages = tables_messages(told, [2000], [])
+        assert len(messages) > 1
+        bus = Bus(config.db, 123456, lambda _: None)  # not opened: publish only queues
+        for message in messages:
+            bus.publish(LOBBY, message)
+        assert len(Bus._payloads(bus._queued)) == len(messages)  # none dropped
+        other = Lobby(config, store, nursery, rule_book())
+        node = Node(other, WorkerPlace(1, 2), 654321)
+        for message in messages:
+            node._tables({**message, "w": 123456})
+        assert other.tables[1000].invited == table.invited
+        node._tables({**tables_messages([{**told[0], "invited": []}], [], [])[0], "w": 123456})
+        assert other.tables[1000].invited == set()  # told again whole: replaced
     finally:
         store.close()
 

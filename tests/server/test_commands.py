@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import trio
 
+from deberc_net.game.deal import Deal
+from deberc_net.plugins import RuleInfo, hookimpl
 from deberc_net.protocol.commands import COMMANDS
 from deberc_net.protocol.lang import spoken_call
+from deberc_net.server.app import serve
+from deberc_net.testing import rule_book
 
 from .client import LineClient, fields, is_event, play_machine, seat_pair
-from .conftest import Connector
+from .conftest import Connector, make_config
 
 Register = Callable[[str, str], Awaitable[None]]
 
@@ -136,6 +142,48 @@ async def test_calls_lists_the_calls_of_the_tables_game_and_options(
     assert not any("lomayu" in line for line in deberts)
 
 
+class RingingDeal(Deal):
+    """A third party's game of its own (docs/plugins.md, "Writing a whole new game")."""
+
+
+class Ringing:
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="ringing", kind="variant", summary="a game", players=(2,))
+
+    @hookimpl
+    def deberc_deal_class(self, settings: object) -> object:
+        return RingingDeal
+
+    @hookimpl
+    def deberc_call_aliases(self) -> dict[str, tuple[str, ...]]:
+        return {"zvonyu": ("звоню", "ring")}
+
+
+RINGING = [
+    "Calls of the game ringing (a plugin's game of its own), in its words:",
+    "  zvonyu (звоню, ring)",
+    "  Its other calls are the engine's (a card: 10h, Js); 'help' at its table lists"
+    " those you may make now.",
+]
+
+
+async def test_calls_of_a_third_partys_own_game_are_its_own_not_deberts(
+    nursery: trio.Nursery, db_path: Path, connect: Connector
+) -> None:
+    """A plugin's whole game lists its own calls (it was given Deberts's bidding), at
+    its table and in the lobby; the calls of its rule set, not of its name."""
+    config = make_config(db_path)
+    port = await nursery.start(functools.partial(serve, config, rules=rule_book(Ringing())))
+    ann = await connect.machine(port, "ann")
+    lobby = await _block(ann, "calls", "help")
+    at = lobby.index(RINGING[0])
+    assert lobby[at : at + 3] == RINGING
+    await ann.send("new 2 ringing")
+    await ann.expect("ok", cmd="sit")
+    assert await _block(ann, "calls", "help") == RINGING
+
+
 async def test_who_and_tables(port: int, connect: Connector) -> None:
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
@@ -198,6 +246,23 @@ async def test_rules(port: int, connect: Connector) -> None:
     assert any(x.startswith("ski-penalty (option") and "(seed" not in x for x in general)
 
 
+async def test_rules_while_observing_describe_the_observed_table(
+    port: int, connect: Connector
+) -> None:
+    """As 'state', 'last' and 'sheet' do (docs/protocol.md §5.9); it listed the lobby's
+    variants and options (tryout-s11, 8)."""
+    ann = await connect.machine(port, "ann")
+    zed = await connect.machine(port, "zed")
+    await ann.send("new 2 tertz tertz-501")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await zed.send(f"observe {table}")
+    await zed.expect("ok", cmd="observe")
+    await zed.expect("info")  # the table waits for players
+    watched = await _block(zed, "rules", "rules")
+    assert watched == await _block(zed, f"rules {table}", "rules")
+    assert watched[0].startswith(f"Table {table}: tertz")
+
+
 async def test_rules_of_a_tertz_table_describe_tertz_not_moscow(
     port: int, connect: Connector
 ) -> None:
@@ -220,6 +285,9 @@ async def test_rules_name_the_options_a_variant_refuses(port: int, connect: Conn
     at = next(i for i, x in enumerate(general) if x.startswith("tertz (variant"))
     refused = general[at + 1]
     assert refused.startswith("tertz is not played with the options: ") and "ski-penalty" in refused
+    # a third party's option that needs bidding (examples/perezdacha), read off its
+    # RuleInfo.needs_bidding: named too (it was only in the sentence below)
+    assert "perezdacha" in refused.split(": ")[1].split(", ")
     assert "needs a player who orders" in general[at + 2]
     assert not [x for x in general if x.startswith("moscow is not played")]
     await ann.send("new 2 tertz to-301")
@@ -364,8 +432,10 @@ async def test_help_in_the_human_style_speaks_the_calls(port: int, connect: Conn
     rng = random.Random(5)
 
     def spoken_differs(line: str) -> bool:  # an ask with a call whose spoken form is not its token
-        tag, f = fields(line)
-        return tag == "ask" and any(spoken_call(t) != t for t in f["legal"].split(","))
+        tag, f = fields(line)  # (and two cards or more: how they are ordered shows)
+        legal = f.get("legal", "").split(",")
+        cards = [t for t in legal if t[:1] in tuple("789JQKA1")]
+        return tag == "ask" and any(spoken_call(t) != t for t in legal) and len(cards) >= 2
 
     stopped: list[tuple[LineClient, dict[str, str]]] = []
     async with trio.open_nursery() as nursery:
@@ -380,10 +450,28 @@ async def test_help_in_the_human_style_speaks_the_calls(port: int, connect: Conn
     [(asked, ask)] = stopped
     await asked.send("style human")
     await asked.read_until(lambda x: x == "Style human.")
+    await asked.send("state")
+    hand = _cards_shown(await asked.read_until(lambda x: x.startswith("Your hand: ")))
     await asked.send("help")
     said = [await asked.read_until(lambda x: x.startswith("Your table calls now: "))]
     while not (line := await asked.read_until(lambda _: True)).startswith("'calls' explains"):
         said.append(line.strip())  # a long list wraps at 80 columns
     tokens = ask["legal"].split(",")
-    assert " ".join(said) == "Your table calls now: " + " | ".join(map(spoken_call, tokens))
+    # as the prompt ('Your call') offers them: the talk, then the cards as one option in
+    # the order the hand is shown (it listed each card alone, in legal= order)
+    cards = sorted((spoken_call(t) for t in tokens if spoken_call(t) in hand), key=hand.index)
+    talk = [spoken_call(t) for t in tokens if spoken_call(t) not in hand]
+    options = talk + ([", ".join(cards)] if cards else [])
+    assert " ".join(said) == "Your table calls now: " + " | ".join(options)
     assert any(spoken_call(t) not in tokens for t in tokens)
+
+
+def _cards_shown(line: str) -> list[str]:
+    """The cards of a 'Your hand: ♠ 7 9 J  ♥ 10 A' line, in the order shown."""
+    cards, suit = [], ""
+    for word in line.removeprefix("Your hand: ").split():
+        if word in "♠♥♦♣":
+            suit = word
+        else:
+            cards.append(word + suit)
+    return cards

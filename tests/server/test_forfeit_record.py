@@ -97,6 +97,13 @@ async def test_a_forfeit_mid_deal_records_the_cards_played_and_says_so(
             for _ in range(-(-cards // players))
         ]
         await hugo.read_until(lambda line: line.startswith("Game over:"))
+        # the sheet (after the match: read from the store) lists the deal the forfeit
+        # cut off: its outcome the reason, nothing written (docs/protocol.md §5.13)
+        zeros = ",".join(["0"] * players)
+        await seated[0].send("sheet")
+        assert (await seated[0].expect("sheet"))["deals"] == "1"
+        row = await seated[0].expect("sheet-deal")
+        assert (row["outcome"], row["written"], row["totals"]) == ("left", zeros, zeros)
     # the server is stopped: read its file as it was left
     stored = await trio.to_thread.run_sync(_stored, db_path, start["match"])
 

@@ -488,6 +488,8 @@ SAY_NEEDS = {
     0x200D,
     *range(0xFE00, 0xFE10),
     *range(0xE0100, 0xE01F0),
+    *range(0x180B, 0x180E),  # Mongolian's free variation selectors (not U+180E)
+    0x180F,
 }
 
 
@@ -506,12 +508,13 @@ async def test_a_say_with_characters_drawn_as_nothing_is_refused_and_costs_nothi
     """Zero-width spaces, invisible marks and tags (Unicode's default-ignorable code
     points, as names refuse them) would hide text in a line; refused before the chat
     allowance is spent. The joiners and variation selectors emoji and some scripts need
-    pass, and so does a region's flag (its tags)."""
-    port = await start_server(say_burst=3, say_per_s=0.001)
+    pass (Mongolian's too: they were refused), and so does a region's flag (its tags)."""
+    port = await start_server(say_burst=4, say_per_s=0.001)
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
-    hidden = [chr(c) for c in _ends_of_runs(DEFAULT_IGNORABLE) if c not in SAY_NEEDS]
-    for text in [f"a{mark}b" for mark in hidden] + ["\u200d", "\ufe0f \u200c"]:
+    hidden = [chr(c) for c in _ends_of_runs([c for c in DEFAULT_IGNORABLE if c not in SAY_NEEDS])]
+    assert "\u180e" in hidden  # the Mongolian vowel separator: no selector, refused
+    for text in [f"a{mark}b" for mark in hidden] + ["\u200d", "\ufe0f \u200c", "\u180b"]:
         await ann.send(f"say {text}")  # (the last two: nothing to see)
         assert await ann.expect("error") == {
             "code": "bad-argument",
@@ -519,8 +522,9 @@ async def test_a_say_with_characters_drawn_as_nothing_is_refused_and_costs_nothi
             " marks and tags, the Hangul fillers), and something to see",
         }, ascii(text)
     england = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"
-    for said in ("\u2764\ufe0f", "\U0001f468\u200d\U0001f469\u200d\U0001f467", england):
-        await ann.send(f"say {said}")  # the three the allowance holds: none was spent
+    mongolian = "\u182d\u180b\u1820 \u1821\u180c \u1828\u180d \u1832\u180f"
+    for said in ("\u2764\ufe0f", "\U0001f468\u200d\U0001f469\u200d\U0001f467", england, mongolian):
+        await ann.send(f"say {said}")  # the four the allowance holds: none was spent
         await bob.expect("say", **{"from": "ann", "text": said})
     assert not any(
         "a" in fields(line)[1].get("text", "") for line in bob.lines if line.startswith("say")

@@ -196,3 +196,37 @@ async def test_a_seat_left_at_a_waiting_table_goes_to_a_seeker_waiting_for_its_g
         assert lobby.matchmaking.seekers == []
     finally:
         store.close()
+
+
+async def test_a_seeker_placed_again_during_a_clean_stop_is_refused_not_given_a_new_table(
+    db_path: Path,
+) -> None:
+    """p1's seek was promised table 1's last seat, which p2 took first (sitting by
+    number): the table places p1 again. The server is stopping meanwhile: he is told so,
+    and no table is opened for him and p3, who waits for the same game (before, table 2
+    opened during the stop)."""
+    store = open_store(str(db_path), serving=True)
+    try:
+        lobby = Lobby(make_config(db_path), store, KeptTasks(), rule_book())
+        p0, p1, p2, p3 = [Session(i, Outbox(1 << 16), trio.CancelScope()) for i in range(4)]
+        for i, session in enumerate((p0, p1, p2, p3)):
+            await _say(lobby, session, "style machine")
+            assert f"name=p{i}" in await _say(lobby, session, f"login p{i}")
+        await _say(lobby, p0, "new 2")
+        await _say(lobby, p2, "sit 1")  # not promised: the seek below is promised it too
+        assert "ok cmd=seek" in await _say(lobby, p1, "seek 2")
+        assert "ok cmd=seek" in await _say(lobby, p3, "seek 2")
+        assert lobby.matchmaking.seekers == [p3]
+        lobby.shutdown("SIGTERM received")
+        told = ""
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(lobby.tables[1].run)
+            with trio.fail_after(10):
+                while "error" not in told:
+                    await trio.sleep(0.01)
+                    told += p1.outbox.take().decode()
+            nursery.cancel_scope.cancel()
+        assert "error code=shutting-down" in told
+        assert 2 not in lobby.tables and p1 not in lobby.matchmaking.seekers
+    finally:
+        store.close()

@@ -3,10 +3,12 @@ duplicate decks from a fixed seed, and a reserved player who never comes."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import trio
 from trio.testing import MockClock
@@ -14,7 +16,7 @@ from trio.testing import MockClock
 from deberc_net.server.store import open_store
 
 from .client import LineClient, fields, is_event, play_machine
-from .conftest import Connector
+from .conftest import Connector, make_config, running_server
 
 StartServer = Callable[..., Awaitable[int]]
 Register = Callable[[str, str], Awaitable[None]]
@@ -211,6 +213,50 @@ async def test_an_admin_reserving_with_watch_ends_is_told_only_each_match_start_
     finally:
         store.close()
     assert json.loads(fields(await pa.read_until(lambda x: x.startswith("record ")))[1]["text"])
+
+
+async def test_a_boards_finished_seating_is_kept_withheld_through_a_stop_until_release(
+    connect: Connector, register: Register, db_path: Path
+) -> None:
+    """A clean stop (SIGTERM) neither lists a board's finished seating (its deck readable
+    while the board may still be played) nor loses its result: the release after the
+    restart stores it (docs/scaling.md, docs/protocol.md §5.5a)."""
+    await register("boss", "pw")
+    config = make_config(db_path, admins=["boss"])
+    async with running_server(config) as port:
+        boss = await connect.machine(port, "boss", "pw")
+        pa, pb = await connect.machine(port, "pa"), await connect.machine(port, "pb")
+        for player in (pa, pb):
+            await player.send("seek reserved")
+        await boss.send("reserve 2 seats=pa,pb seed=b1 deals=1 board=k1 watch=ends")
+        table = (await boss.expect("ok", cmd="reserve"))["table"]
+        async with trio.open_nursery() as nursery:
+            for seed, player in enumerate((pa, pb)):
+                nursery.start_soon(
+                    functools.partial(play_machine, timeout=10), player, random.Random(seed)
+                )
+        match_id = (await boss.expect("event", kind="start", table=table))["match"]
+        await boss.expect("event", kind="match-end", table=table)
+    store = open_store(db_path)
+    try:  # stopped: not listed, its deals withheld
+        assert store.recent_games("pa") == [] and store.match_records(match_id) == []
+        assert store.finished_match(match_id) is None
+    finally:
+        store.close()
+    async with running_server(config) as port:
+        boss = await connect.machine(port, "boss", "pw")
+        await boss.send("release k1")
+        await boss.expect("ok", cmd="release")
+        (game,) = await trio.to_thread.run_sync(recent_games, db_path, "pa")
+        assert (game["match"], game["reason"]) == (match_id, "deals")  # its own result
+
+
+def recent_games(db_path: Path, name: str) -> list[dict[str, Any]]:
+    store = open_store(db_path)
+    try:
+        return store.recent_games(name)
+    finally:
+        store.close()
 
 
 async def test_a_ladder_board_is_watched_by_the_servers_admins_only(

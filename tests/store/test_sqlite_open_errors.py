@@ -5,6 +5,7 @@ log), never a bare "cannot open the database"."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -42,3 +43,35 @@ def test_a_database_another_program_holds_is_said_to_be_locked(tmp_path: Path) -
     said = str(refused.value)
     assert said.startswith(f"the database {db} is locked by another program"), said
     assert said.endswith("while writing this server's row: try again once it is done"), said
+
+
+def test_switching_a_new_file_to_wal_waits_as_long_as_busy_timeout_s_says(
+    tmp_path: Path,
+) -> None:
+    """A new file another program holds (its writer's lock): the switch to write-ahead
+    logging is tried again for busy_timeout_s, not on a fixed schedule of its own (it
+    gave up after 1.9 s whatever the setting, and waited 20 busy timeouts behind an
+    exclusive lock: 100 s at the default 5 s)."""
+    db = tmp_path / "s.sqlite3"
+    held = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    held.execute("CREATE TABLE x (a)")  # a file not yet in WAL mode
+    held.execute("BEGIN IMMEDIATE")
+    held.execute("INSERT INTO x VALUES (1)")
+    letting_go = threading.Timer(2.5, held.rollback)  # past the old 1.9 s, within 10 s
+    letting_go.start()
+    try:
+        SQLiteStore(db, busy_timeout_s=10.0).close()  # it waited, and opened
+    finally:
+        letting_go.join()
+    held.close()
+    other = tmp_path / "other.sqlite3"
+    held = sqlite3.connect(other, isolation_level=None)
+    held.execute("CREATE TABLE x (a)")
+    held.execute("BEGIN EXCLUSIVE")  # not even a reader passes: each try waits the timeout
+    try:
+        with pytest.raises(StoreError) as refused:
+            SQLiteStore(other, busy_timeout_s=0.2)
+    finally:
+        held.close()
+    waited = float(str(refused.value).split("still after ")[1].split(" s ")[0])
+    assert waited < 2.0, refused.value  # about 0.2 s; it was 20 tries of 0.2 s and more

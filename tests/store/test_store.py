@@ -261,6 +261,48 @@ def test_a_server_ends_only_its_own_matches_and_those_of_dead_servers(store_db: 
         third.close()
 
 
+def test_a_ladder_boards_matches_stay_withheld_through_any_stop_until_its_release(
+    store_db: str,
+) -> None:
+    """A board's deck is played again in its other seatings (docs/protocol.md §5.5a): a
+    server's stop or death must not list its board matches (their decks readable) nor
+    lose a finished seating's result before the board's release (docs/scaling.md)."""
+    first = open_store(store_db, serving=True)
+    first.add_deal(deal("m1", 1), board="k1")  # a seating still running at the stop
+    first.add_deal(deal("m2", 1), board="k1")  # a seating over, its board unreleased
+    first.finish_match(
+        "m2", 3, ["ann", "Бо"], "moscow", [], "ann", "deals", [162, 0], {1: "s/1"}, board="k1"
+    )
+    first.add_deal(deal("m3", 1))  # a plain match: listed at the stop as ever
+    first.close()  # a clean stop
+    second = open_store(store_db, serving=True)
+    dying = open_store(store_db, serving=True)
+    try:
+        assert [r["match"] for r in exported(second)] == ["m3"]
+        assert [g["match"] for g in second.recent_games("ann")] == ["m3"]
+        assert second.match_records("m2") == [] and second.finished_match("m2") is None
+        assert dying.server_id is not None
+        dying.add_deal(deal("m4", 1), board="k2")  # its server dies (--workers' worker)
+        silence(store_db, dying.server_id)
+        assert second.heartbeat(30.0) == 0  # no plain match ended
+        assert [r["match"] for r in exported(second)] == ["m3"]
+        assert second.release_board("k9") == 0  # another board: nothing
+        assert second.release_board("k1") == 2
+        released = {r["match"]: r for r in exported(second)}
+        assert sorted(released) == ["m1", "m2", "m3"]
+        assert released["m2"]["seed"] == "s/1" and released["m1"]["seed"] is None
+        games = {g["match"]: g for g in second.recent_games("ann")}
+        assert (games["m2"]["winner"], games["m2"]["reason"]) == ("ann", "deals")
+        assert (games["m1"]["winner"], games["m1"]["reason"]) == (None, "shutdown")
+        assert games["m1"]["totals"] == [10, 20]
+        assert second.release_board("k1") == 0  # once
+        assert second.release_board("k2") == 1
+        assert second.finished_match("m4")["reason"] == "server-lost"  # type: ignore[index]
+    finally:
+        second.close()
+        dying.close()
+
+
 def test_recent_games_newest_first_for_any_writing_of_a_name(store: Store) -> None:
     finish(store, "m1", ["Ann", "bob"], "Ann")
     finish(store, "m2", ["bob", "carl"], None)

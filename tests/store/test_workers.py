@@ -578,3 +578,35 @@ async def test_private_tables_the_web_face_invitations_and_logs_across_two_worke
     # which worker a worker_lost line's 'lost' (a server id) was: its worker_listening says
     servers = {e["server"]: e["worker"] for e in workers.events if e["event"] == "worker_listening"}
     assert sorted(servers.values()) == [0, 1] and all(isinstance(s, int) for s in servers)
+
+
+async def test_a_worker_whose_database_fails_after_it_listened_says_why_in_one_line(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """The database drops every connection (a restart, an admin's kill): each worker's
+    bus fails; it says why in one line (no traceback), and the parent starts another
+    (worker_died with that reason), which plays on; a clean stop then is status 0."""
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, _settings(tmp_path)) as workers:
+            dropped = await trio.to_thread.run_sync(_drop_connections, postgres_url)
+            assert dropped >= 2
+            with trio.fail_after(30):
+                while sum(e.get("event") == "worker_listening" for e in workers.events) < 4:
+                    await trio.sleep(0.1)
+            died = [e for e in workers.events if e.get("event") == "worker_died"]
+            assert len(died) == 2 and all(e["status"] == 2 for e in died), died
+            assert all("database" in str(e["reason"]) for e in died), died
+            assert not [e for e in workers.events if "raw" in e], workers.events
+            ann = await workers.connect(0, "ann")  # the new workers serve
+            await ann.aclose()
+        assert workers.process.returncode == 0
+
+
+def _drop_connections(url: str) -> int:
+    """Every other connection to the database closed by PostgreSQL: how many."""
+    with psycopg.connect(url) as db:
+        rows = db.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return len(rows)

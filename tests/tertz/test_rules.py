@@ -25,6 +25,7 @@ from deberc_net.testing import (
     new_match,
     play,
     refused,
+    rule_book,
     say,
     spoken,
 )
@@ -546,3 +547,26 @@ def test_an_option_that_needs_an_ordering_player_is_refused() -> None:
 def test_an_option_the_variant_refuses_is_not_called_an_option_contradicting() -> None:
     with pytest.raises(RuleError, match="'ski-penalty' is not played with the variant 'tertz'"):
         build_ruleset(2, "tertz", ["ski-penalty"])
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        "bide-penalty",
+        "bide-to-leader",
+        "commitment",
+        "hanging-separate",
+        "player-leads",
+        "poltinniki",
+        "short-bide",
+        "swap-before-extra",
+    ],
+)
+def test_the_built_in_options_that_act_through_the_ordering_player_say_so(option: str) -> None:
+    """Their RuleInfo.needs_bidding refuses them at Tertz (no bidding), as a third
+    party's: they were a list of names in the Tertz plugin (NOT_FOR_TERTZ)."""
+    info = rule_book().get(option).info  # type: ignore[union-attr]
+    assert info.needs_bidding
+    if 2 in info.players:  # (bide-to-leader is for three: Tertz, for two, refuses it so)
+        with pytest.raises(RuleError, match=f"'{option}' needs a player who orders"):
+            build_ruleset(2, "tertz", [option])

@@ -28,6 +28,7 @@ def deberc_rule_info() -> RuleInfo:
         "'prinimayu' or 'igraem'); a gap of 250 points ends the game.",
         players=(2,),
         summary_ru=SUMMARIES_RU[NAME],
+        needs_bidding=True,  # an offer to the player who ordered
     )
 
 

@@ -43,6 +43,7 @@ class BidePenalty:
             self.name,
             "option",
             "From a player's third bide on, each bide also costs him 100 points (seed 004).",
+            needs_bidding=True,  # its bides are the ordering player's
             summary_ru=SUMMARIES_RU[self.name],
         )
 
@@ -101,6 +102,7 @@ class HangingSeparate:
             "option",
             "Two hanging bides in a row: the next deal plays "
             "for the first sum and the deal after it for the second (variant B).",
+            needs_bidding=True,  # its bides are the ordering player's
             summary_ru=SUMMARIES_RU[self.name],
         )
 
@@ -126,6 +128,7 @@ class BideToLeader:
             "Three players: a bide goes whole to the whistler "
             "with more points, not half to each (seed 003).",
             players=(3,),
+            needs_bidding=True,  # its bides are the ordering player's
             summary_ru=SUMMARIES_RU[self.name],
         )
 

@@ -52,6 +52,7 @@ class ShortGame:
             players=self.players,
             conflicts=others + NOT_WITH_SHORT,
             summary_ru=SUMMARIES_RU[self.name],
+            needs_bidding=self.bide,  # the ordering player pays
         )
 
     @hookimpl

@@ -20,6 +20,7 @@ class Switch:
         players: tuple[int, ...] = (2, 3, 4),
         conflicts: tuple[str, ...] = (),
         summary_ru: str | None = None,  # None: the shipped one of that name
+        needs_bidding: bool = False,  # it acts through the bidding or its player
     ) -> None:
         self.name = name
         self.summary = summary
@@ -27,6 +28,7 @@ class Switch:
         self.change = change
         self.players = players
         self.conflicts = conflicts
+        self.needs_bidding = needs_bidding
 
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
@@ -37,6 +39,7 @@ class Switch:
             players=self.players,
             conflicts=self.conflicts,
             summary_ru=self.summary_ru,
+            needs_bidding=self.needs_bidding,
         )
 
     @hookimpl
@@ -59,6 +62,7 @@ COMMITMENT = Switch(
     "The dealer may not pass in round two: he must name a suit (seed 003 'with "
     "commitment', seed 004 'Mandated').",
     set_settings(commitment=True),
+    needs_bidding=True,
 )
 BELLA_AFTER_TRICK = Switch(
     "bella-after-trick",
@@ -79,6 +83,7 @@ PLAYER_LEADS = Switch(
     "player-leads",
     "The player who ordered the game leads the first trick (seed 004).",
     set_settings(player_leads=True),
+    needs_bidding=True,
 )
 PARTNER_EXEMPTION = Switch(
     "partner-exemption",
@@ -125,6 +130,7 @@ SWAP_BEFORE_EXTRA = Switch(
     set_settings(swap_before_extra=True),
     players=(2, 3),
     conflicts=("seven-swap-off", "poltinniki"),
+    needs_bidding=True,
 )
 
 SWITCHES = (

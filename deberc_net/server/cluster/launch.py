@@ -90,6 +90,15 @@ def _heard(worker: Worker, line: bytes) -> None:
         worker.failure = line[len(b"failed ") :].decode("utf-8", "replace")
 
 
+def _last_words(worker: Worker) -> str | None:
+    """Why a worker that has ended stopped, in its own words ('failed REASON' on its
+    stdout), if it said."""
+    if worker.process.stdout is not None and worker.failure is None:
+        for line in worker.process.stdout.read().splitlines():
+            _heard(worker, line)
+    return worker.failure
+
+
 def run_workers(config: Config, count: int) -> int:
     """Run ``count`` workers on one port until SIGTERM or SIGINT; the exit status.
     ``WorkersError`` if the port cannot be bound, or a worker could not start and said
@@ -127,9 +136,7 @@ def run_workers(config: Config, count: int) -> int:
                 if code is None or stopping:
                     continue
                 if not announced:  # it could not start, nor would it next time
-                    if worker.process.stdout is not None and worker.failure is None:
-                        for line in worker.process.stdout.read().splitlines():  # it has ended
-                            _heard(worker, line)
+                    _last_words(worker)
                     log.error(
                         "worker_failed_to_start", worker=i, status=code, reason=worker.failure
                     )
@@ -137,7 +144,10 @@ def run_workers(config: Config, count: int) -> int:
                     failed = 2 if worker.failure is not None else 1
                     failure = worker.failure
                     break
-                log.warning("worker_died", worker=i, pid=worker.process.pid, status=code)
+                reason = _last_words(worker)
+                log.warning(
+                    "worker_died", worker=i, pid=worker.process.pid, status=code, reason=reason
+                )
                 time.sleep(RESTART_DELAY_S)
                 workers[i] = _start(settings, i, count)
             time.sleep(0.05)

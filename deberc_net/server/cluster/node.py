@@ -622,7 +622,8 @@ class Node:
         told = described["match"]
         now = None if told is None else MatchNow(told[0], tuple(told[1]), told[2], tuple(told[3]))
         table.update_match(now, {seat: left_ms / 1000 for seat, left_ms in described["away"]})
-        table.invited = set(described["invited"])
+        invited = set(described["invited"])  # (with "more": the rest of a long list)
+        table.invited = table.invited | invited if described.get("more") else invited
         return table
 
     def _drop_copy(self, table: RemoteTable, why: str | None) -> None:
@@ -710,7 +711,7 @@ def tables_messages(
     messages: list[dict[str, Any]] = []
     batch: list[dict[str, Any]] = []
     used = 0
-    for table in told:
+    for table in (part for whole in told for part in _in_parts(whole, room)):
         size = _encoded_size(table) + 1  # and its comma
         if batch and (used + size > room or len(batch) == TABLES_A_MESSAGE):
             messages.append({"k": "tables", "open": batch, "gone": [], "seeks": seeks})
@@ -719,6 +720,29 @@ def tables_messages(
         used += size
     messages.append({"k": "tables", "open": batch, "gone": gone, "seeks": seeks})
     return messages
+
+
+def _in_parts(table: dict[str, Any], room: int) -> list[dict[str, Any]]:
+    """A table's description as copies that each fit in ``room``: a private table's
+    invitations, too many for one notification (each 'invite' adds one, for as long
+    as the table lasts), spread over them, the later ones adding to the list
+    (``more``). Told whole, it was dropped by the bus, and the others never listed the
+    table to those invited."""
+    if _encoded_size(table) + 1 <= room:
+        return [table]
+    bare = table | {"invited": [], "more": True}
+    free = room - _encoded_size(bare) - 1
+    lists: list[list[str]] = [[]]
+    used = 0
+    for name in table["invited"]:
+        size = _encoded_size(name) + 1  # and its comma
+        if lists[-1] and used + size > free:
+            lists.append([])
+            used = 0
+        lists[-1].append(name)
+        used += size
+    first = table | {"invited": lists[0]}
+    return [first, *(bare | {"invited": names} for names in lists[1:])]
 
 
 def _encoded_size(value: Any) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
 
 from deberc_net.cli import _structlog_without_rich
 
@@ -14,6 +15,7 @@ def worker_main() -> int:
     # the logs are JSON lines: structlog without rich, as 'serve' itself does (cli.py),
     # so this module imports the server only here, once that is done
     _structlog_without_rich()
+    import psycopg
     import trio
 
     from deberc_net.plugins import RuleBook
@@ -31,30 +33,40 @@ def worker_main() -> int:
     configure_logging(config.log_level, worker=place.index)
     rules = RuleBook.load()
 
-    started = False
-
     def ready(_port: int) -> None:
-        nonlocal started
-        started = True
         sys.stdout.write("ready\n")
         sys.stdout.flush()
 
     try:
         trio.run(lambda: serve(config, handle_signals=True, rules=rules, worker=place, ready=ready))
-    except (OSError, StoreError, ListenError, BaseExceptionGroup) as exc:
+    except (OSError, StoreError, ListenError, psycopg.Error, BaseExceptionGroup) as exc:
         cause = sole_exception(exc)  # out of the server's nursery
-        if not isinstance(cause, OSError | StoreError | ListenError):
+        lost = [e for e in _leaves(exc) if isinstance(e, psycopg.Error)]
+        if lost and len(lost) == len(list(_leaves(exc))):
+            # its bus's connections (the database away): its listener and its publisher
+            # may both have failed at once
+            reason = f"its database connection failed: {' '.join(str(lost[0]).split())}"
+        elif isinstance(cause, OSError | StoreError | ListenError):
+            reason = str(cause)
+        else:
             raise
-        if started:
-            print(f"deberc-net serve worker {place.index}: {cause}", file=sys.stderr)
-            return 1
-        # not up yet: the parent says it in the one line a single server says, status 2
-        sys.stdout.write(f"failed {cause}\n")
+        # the parent says it, in one line: the one line a single server says if the
+        # service is not up yet, else its worker_died line's reason; status 2 either way
+        sys.stdout.write(f"failed {reason}\n")
         sys.stdout.flush()
         return 2
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _leaves(exc: BaseException) -> Iterator[BaseException]:
+    """The exceptions in ``exc``'s nested groups (``exc`` itself if it is none)."""
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            yield from _leaves(inner)
+    else:
+        yield exc
 
 
 if __name__ == "__main__":

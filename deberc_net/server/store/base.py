@@ -108,8 +108,10 @@ class Store(Protocol):
         ...
 
     # records
-    def add_deal(self, record: dict[str, Any]) -> None:
-        """Store a deal of a running match: withheld, and without the seed."""
+    def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
+        """Store a deal of a running match: withheld, and without the seed. ``board``: a
+        ladder board's key, its match withheld until ``release_board`` (even past a stop
+        of its server: it ends listed only then)."""
         ...
 
     def finish_match(
@@ -123,9 +125,17 @@ class Store(Protocol):
         reason: str,
         totals: list[int],
         seeds: dict[int, str] | None = None,
+        board: str | None = None,
     ) -> None:
         """The match is over: its row, and its deals released with their seeds (by deal
-        number) filled in."""
+        number) filled in. A ladder board's (``board``, its key): the result is kept,
+        and the match withheld, until ``release_board``."""
+        ...
+
+    def release_board(self, board: str) -> int:
+        """Every seating of the board ``board`` is played: its matches' results kept so
+        far are written as ``finish_match`` does (those its server did not finish listed
+        as stopped, docs/scaling.md). How many matches it released."""
         ...
 
     def records(self) -> Iterator[str]:
@@ -272,13 +282,27 @@ def lost_match_row(match_id: str, last_deal: str, reason: str = SERVER_LOST) -> 
     )
 
 
+# A ladder board's match kept withheld (``running.result``) until its board's release:
+# its ``matches`` row and the seeds to fill in, as the table ended it, or as its
+# server's stop or death left it (``lost_match_row``, seedless).
+def board_result(row: tuple[Any, ...], seeds: dict[int, str] | None) -> str:
+    return json.dumps({"row": list(row), "seeds": seeds}, ensure_ascii=False)
+
+
+def board_finish(result: str) -> tuple[tuple[Any, ...], dict[int, str] | None]:
+    """The row and seeds of a kept ``board_result`` (JSON's keys are strings: deal
+    numbers again)."""
+    kept = json.loads(result)
+    seeds = kept["seeds"]
+    return tuple(kept["row"]), None if seeds is None else {int(k): v for k, v in seeds.items()}
+
+
 # the running matches no live server owns (the owner silent past its time, or a row
-# from before servers were numbered)
-ORPHANED = (
-    "SELECT match_id FROM running WHERE server IS NULL OR server NOT IN (SELECT id FROM servers)"
-)
+# from before servers were numbered), but a board's result kept for its release
+ORPHANED = "result IS NULL AND (server IS NULL OR server NOT IN (SELECT id FROM servers))"
+OWN_RUNNING = "result IS NULL AND server = {p}"  # a server's own, at its stop
 LAST_DEAL = "SELECT record FROM deals WHERE match_id = {p} ORDER BY deal_no DESC LIMIT 1"
-OWN_RUNNING = "SELECT match_id FROM running WHERE server = {p}"  # a server's own, at its stop
+BOARD_RESULTS = "SELECT match_id, result FROM running WHERE board = {p} AND result IS NOT NULL"
 
 
 def player_rows(match_id: str, players: list[str]) -> list[tuple[str, str]]:

@@ -316,6 +316,22 @@ CREATE TABLE table_numbers (  -- AUTOINCREMENT: a number is never handed out twi
 CREATE SEQUENCE table_numbers;
 """,
     ),
+    Migration(
+        7,
+        "ladder boards' running matches: the board's key, and a result kept until release",
+        # a board's match stays withheld through any stop until its board is released
+        # (docs/protocol.md §5.5a): 'result' holds what finish_match will write then
+        sqlite="""
+ALTER TABLE running ADD COLUMN board TEXT;
+ALTER TABLE running ADD COLUMN result TEXT;
+CREATE INDEX running_board ON running (board) WHERE board IS NOT NULL;
+""",
+        postgres="""
+ALTER TABLE running ADD COLUMN board TEXT;
+ALTER TABLE running ADD COLUMN result TEXT;
+CREATE INDEX running_board ON running (board) WHERE board IS NOT NULL;
+""",
+    ),
 )
 
 

@@ -19,6 +19,7 @@ import psycopg
 import psycopg_pool
 
 from .base import (
+    BOARD_RESULTS,
     DEAD_AFTER_S,
     LAST_DEAL,
     MATCH_IDS,
@@ -38,6 +39,8 @@ from .base import (
     RatingPoint,
     RatingResult,
     StoreError,
+    board_finish,
+    board_result,
     finished_match_row,
     game_row,
     highest_match_number,
@@ -103,9 +106,12 @@ class PostgresStore:
     def close(self) -> None:
         if self.server_id is not None:  # a server's own matches end with it, listed
             with self._pool.connection() as conn:
-                own = conn.execute(OWN_RUNNING.format(p="%s"), (self.server_id,)).fetchall()
-                _list_stopped(conn, [m for (m,) in own], SHUTDOWN)
-                conn.execute("DELETE FROM running WHERE server = %s", (self.server_id,))
+                own = OWN_RUNNING.format(p="%s")
+                rows = conn.execute(
+                    f"SELECT match_id, board FROM running WHERE {own}", (self.server_id,)
+                ).fetchall()
+                _list_stopped(conn, [(m, b) for m, b in rows], SHUTDOWN)
+                conn.execute(f"DELETE FROM running WHERE {own}", (self.server_id,))
                 conn.execute("DELETE FROM servers WHERE id = %s", (self.server_id,))
         self._pool.close()
 
@@ -166,11 +172,12 @@ class PostgresStore:
             conn.execute("DELETE FROM accounts WHERE key = %s", (name_key(name),))
 
     # records
-    def add_deal(self, record: dict[str, Any]) -> None:
+    def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
         with self._pool.connection() as conn:
             conn.execute(
-                "INSERT INTO running (match_id, server) VALUES (%s, %s) ON CONFLICT DO NOTHING",
-                (record["match"], self.server_id),
+                "INSERT INTO running (match_id, server, board) VALUES (%s, %s, %s)"
+                " ON CONFLICT DO NOTHING",
+                (record["match"], self.server_id, board),
             )
             conn.execute(
                 "INSERT INTO deals (match_id, deal_no, record) VALUES (%s, %s, %s)"
@@ -189,31 +196,27 @@ class PostgresStore:
         reason: str,
         totals: list[int],
         seeds: dict[int, str] | None = None,
+        board: str | None = None,
     ) -> None:
         with self._pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT id, record FROM deals WHERE match_id = %s FOR UPDATE", (match_id,)
-            ).fetchall()
-            with conn.cursor() as cur:
-                cur.executemany(
-                    "UPDATE deals SET record = %s WHERE id = %s",
-                    [(released(body, seeds), row_id) for row_id, body in rows],
+            row = match_row(match_id, table_id, players, variant, options, winner, reason, totals)
+            if board is not None:  # kept, withheld, until the board's release
+                conn.execute(
+                    "INSERT INTO running (match_id, server, board, result)"
+                    " VALUES (%s, %s, %s, %s) ON CONFLICT (match_id) DO UPDATE"
+                    " SET board = excluded.board, result = excluded.result",
+                    (match_id, self.server_id, board, board_result(row, seeds)),
                 )
-            conn.execute("DELETE FROM running WHERE match_id = %s", (match_id,))
-            conn.execute(
-                "INSERT INTO matches (id, table_id, players, variant, options, winner, reason,"
-                " totals) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE"
-                " SET table_id = excluded.table_id, players = excluded.players,"
-                " variant = excluded.variant, options = excluded.options,"
-                " winner = excluded.winner, reason = excluded.reason, totals = excluded.totals,"
-                " finished = now()",
-                match_row(match_id, table_id, players, variant, options, winner, reason, totals),
-            )
-            with conn.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO match_players (match_id, key) VALUES (%s, %s)",
-                    player_rows(match_id, players),
-                )
+                return
+            _finish(conn, row, seeds)
+
+    def release_board(self, board: str) -> int:
+        with self._pool.connection() as conn:
+            # (FOR UPDATE: a release at once on another worker waits, then finds none)
+            kept = conn.execute(BOARD_RESULTS.format(p="%s") + " FOR UPDATE", (board,)).fetchall()
+            for _, result in kept:
+                _finish(conn, *board_finish(result))
+        return len(kept)
 
     def records(self) -> Iterator[str]:
         with self._pool.connection() as conn:
@@ -293,19 +296,58 @@ def _end_the_dead(conn: psycopg.Connection[Any], dead_after_s: float) -> int:
         "DELETE FROM servers WHERE heartbeat < now() - make_interval(secs => %s)",
         (dead_after_s,),
     )
-    orphaned = [m for (m,) in conn.execute(ORPHANED).fetchall()]
-    _list_stopped(conn, orphaned, SERVER_LOST)
-    cur = conn.execute(f"DELETE FROM running WHERE match_id IN ({ORPHANED})")
+    orphaned = conn.execute(f"SELECT match_id, board FROM running WHERE {ORPHANED}").fetchall()
+    _list_stopped(conn, [(m, b) for m, b in orphaned], SERVER_LOST)
+    cur = conn.execute(f"DELETE FROM running WHERE {ORPHANED}")
     return cur.rowcount
 
 
-def _list_stopped(conn: psycopg.Connection[Any], match_ids: list[str], reason: str) -> None:
+def _finish(
+    conn: psycopg.Connection[Any], row: tuple[Any, ...], seeds: dict[int, str] | None
+) -> None:
+    """``finish_match``'s writes of its ``matches`` row, in the connection's transaction."""
+    match_id = row[0]
+    rows = conn.execute(
+        "SELECT id, record FROM deals WHERE match_id = %s FOR UPDATE", (match_id,)
+    ).fetchall()
+    with conn.cursor() as cur:
+        cur.executemany(
+            "UPDATE deals SET record = %s WHERE id = %s",
+            [(released(body, seeds), row_id) for row_id, body in rows],
+        )
+    conn.execute("DELETE FROM running WHERE match_id = %s", (match_id,))
+    conn.execute(
+        "INSERT INTO matches (id, table_id, players, variant, options, winner, reason,"
+        " totals) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE"
+        " SET table_id = excluded.table_id, players = excluded.players,"
+        " variant = excluded.variant, options = excluded.options,"
+        " winner = excluded.winner, reason = excluded.reason, totals = excluded.totals,"
+        " finished = now()",
+        row,
+    )
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO match_players (match_id, key) VALUES (%s, %s)",
+            player_rows(match_id, json.loads(row[2])),
+        )
+
+
+def _list_stopped(
+    conn: psycopg.Connection[Any], matches: list[tuple[str, str | None]], reason: str
+) -> None:
     """List the running matches their server did not finish (``reason``: one of STOPPED),
-    each from its last stored deal; one without a deal is not listed."""
-    for match_id in match_ids:
+    each from its last stored deal; one without a deal is not listed. A ladder board's
+    (match, board key) is kept withheld, to be listed at its board's release."""
+    for match_id, board in matches:
         last = conn.execute(LAST_DEAL.format(p="%s"), (match_id,)).fetchone()
         if last is None:
             continue  # not one deal stored: nothing to list
+        if board is not None:
+            conn.execute(
+                "UPDATE running SET result = %s WHERE match_id = %s",
+                (board_result(lost_match_row(match_id, last[0], reason), None), match_id),
+            )
+            continue
         row = lost_match_row(match_id, last[0], reason)
         added = conn.execute(
             "INSERT INTO matches (id, table_id, players, variant, options, winner, reason,"

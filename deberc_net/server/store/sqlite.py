@@ -7,6 +7,7 @@ same mode).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import socket
@@ -20,6 +21,7 @@ from typing import Any
 import structlog
 
 from .base import (
+    BOARD_RESULTS,
     DEAD_AFTER_S,
     LAST_DEAL,
     MATCH_IDS,
@@ -39,6 +41,8 @@ from .base import (
     RatingPoint,
     RatingResult,
     StoreError,
+    board_finish,
+    board_result,
     finished_match_row,
     game_row,
     highest_match_number,
@@ -132,7 +136,8 @@ class SQLiteStore:
         step, start = READING, time.monotonic()
         try:
             with self._lock:
-                _use_wal(self._db)  # the first read: a file that is no database fails here
+                # the first read: a file that is no database fails here
+                _use_wal(self._db, busy_timeout_s)
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 step = "bringing it up to date (its migrations)"
                 migrate(self._db, migrations)
@@ -154,9 +159,12 @@ class SQLiteStore:
             if self.server_id is not None:  # a server's own matches end with it, listed
                 with self._db:
                     self._db.execute("BEGIN IMMEDIATE")
-                    own = self._db.execute(OWN_RUNNING.format(p="?"), (self.server_id,))
-                    self._list_stopped([m for (m,) in own.fetchall()], SHUTDOWN)
-                    self._db.execute("DELETE FROM running WHERE server = ?", (self.server_id,))
+                    own = OWN_RUNNING.format(p="?")
+                    rows = self._db.execute(
+                        f"SELECT match_id, board FROM running WHERE {own}", (self.server_id,)
+                    )
+                    self._list_stopped(rows.fetchall(), SHUTDOWN)
+                    self._db.execute(f"DELETE FROM running WHERE {own}", (self.server_id,))
                     self._db.execute("DELETE FROM servers WHERE id = ?", (self.server_id,))
             self._db.close()
 
@@ -176,18 +184,26 @@ class SQLiteStore:
             "DELETE FROM servers WHERE heartbeat < julianday('now') - ? / 86400.0",
             (dead_after_s,),
         )
-        orphaned = [m for (m,) in self._db.execute(ORPHANED).fetchall()]
-        self._list_stopped(orphaned, SERVER_LOST)
-        cur = self._db.execute(f"DELETE FROM running WHERE match_id IN ({ORPHANED})")
+        orphaned = self._db.execute(f"SELECT match_id, board FROM running WHERE {ORPHANED}")
+        self._list_stopped(orphaned.fetchall(), SERVER_LOST)
+        cur = self._db.execute(f"DELETE FROM running WHERE {ORPHANED}")
         return cur.rowcount
 
-    def _list_stopped(self, match_ids: list[str], reason: str) -> None:
+    def _list_stopped(self, matches: list[tuple[str, str | None]], reason: str) -> None:
         """List the running matches its server did not finish (``reason``: one of
-        STOPPED), each from its last stored deal; one without a deal is not listed."""
-        for match_id in match_ids:
+        STOPPED), each from its last stored deal; one without a deal is not listed. A
+        ladder board's (match, board key) is kept withheld, to be listed at its
+        board's release: its deck may still be played."""
+        for match_id, board in matches:
             last = self._db.execute(LAST_DEAL.format(p="?"), (match_id,)).fetchone()
             if last is None:
                 continue  # not one deal stored: nothing to list
+            if board is not None:
+                self._db.execute(
+                    "UPDATE running SET result = ? WHERE match_id = ?",
+                    (board_result(lost_match_row(match_id, last[0], reason), None), match_id),
+                )
+                continue
             row = lost_match_row(match_id, last[0], reason)
             added = self._db.execute(
                 "INSERT OR IGNORE INTO matches (id, table_id, players, variant, options,"
@@ -264,12 +280,12 @@ class SQLiteStore:
             self._db.execute("DELETE FROM accounts WHERE key = ?", (name_key(name),))
 
     # records
-    def add_deal(self, record: dict[str, Any]) -> None:
+    def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
         with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.execute(
-                "INSERT OR IGNORE INTO running (match_id, server) VALUES (?, ?)",
-                (record["match"], self.server_id),
+                "INSERT OR IGNORE INTO running (match_id, server, board) VALUES (?, ?, ?)",
+                (record["match"], self.server_id, board),
             )
             self._db.execute(
                 "INSERT OR REPLACE INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)",
@@ -287,29 +303,52 @@ class SQLiteStore:
         reason: str,
         totals: list[int],
         seeds: dict[int, str] | None = None,
+        board: str | None = None,
     ) -> None:
         with self._lock, self._db:
             # read, then write: a deferred transaction whose read another process's
             # write overtakes cannot become a writer ('database is locked' at once,
             # busy timeout or not): the servers of 'ladder run --processes' share a file
             self._db.execute("BEGIN IMMEDIATE")
-            rows = self._db.execute(
-                "SELECT id, record FROM deals WHERE match_id = ?", (match_id,)
-            ).fetchall()
-            for row_id, body in rows:
+            row = match_row(match_id, table_id, players, variant, options, winner, reason, totals)
+            if board is not None:  # kept, withheld, until the board's release
                 self._db.execute(
-                    "UPDATE deals SET record = ? WHERE id = ?", (released(body, seeds), row_id)
+                    "INSERT INTO running (match_id, server, board, result) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (match_id) DO UPDATE SET board = excluded.board,"
+                    " result = excluded.result",
+                    (match_id, self.server_id, board, board_result(row, seeds)),
                 )
-            self._db.execute("DELETE FROM running WHERE match_id = ?", (match_id,))
+                return
+            self._finish(row, seeds)
+
+    def release_board(self, board: str) -> int:
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            kept = self._db.execute(BOARD_RESULTS.format(p="?"), (board,)).fetchall()
+            for _, result in kept:
+                self._finish(*board_finish(result))
+        return len(kept)
+
+    def _finish(self, row: tuple[Any, ...], seeds: dict[int, str] | None) -> None:
+        """``finish_match``'s writes of its ``matches`` row, in the caller's transaction."""
+        match_id = row[0]
+        rows = self._db.execute(
+            "SELECT id, record FROM deals WHERE match_id = ?", (match_id,)
+        ).fetchall()
+        for row_id, body in rows:
             self._db.execute(
-                "INSERT OR REPLACE INTO matches (id, table_id, players, variant, options, winner,"
-                " reason, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                match_row(match_id, table_id, players, variant, options, winner, reason, totals),
+                "UPDATE deals SET record = ? WHERE id = ?", (released(body, seeds), row_id)
             )
-            self._db.executemany(
-                "INSERT INTO match_players (match_id, key) VALUES (?, ?)",
-                player_rows(match_id, players),
-            )
+        self._db.execute("DELETE FROM running WHERE match_id = ?", (match_id,))
+        self._db.execute(
+            "INSERT OR REPLACE INTO matches (id, table_id, players, variant, options, winner,"
+            " reason, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            row,
+        )
+        self._db.executemany(
+            "INSERT INTO match_players (match_id, key) VALUES (?, ?)",
+            player_rows(match_id, json.loads(row[2])),
+        )
 
     def records(self) -> Iterator[str]:
         with self._lock:
@@ -406,17 +445,21 @@ def version(db: sqlite3.Connection) -> int:
     return int(number)
 
 
-def _use_wal(db: sqlite3.Connection) -> None:
+def _use_wal(db: sqlite3.Connection, busy_timeout_s: float) -> None:
     """Write-ahead logging. Switching a new file to it needs a lock that SQLite's busy
-    timeout does not wait for: servers started at once on one new file take turns."""
-    for attempt in range(WAL_ATTEMPTS):
+    timeout does not wait for: servers started at once on one new file take turns,
+    trying again for ``busy_timeout_s`` in all, as a statement waits for a lock."""
+    deadline = time.monotonic() + busy_timeout_s
+    for attempt in itertools.count(1):
         try:
             db.execute("PRAGMA journal_mode=WAL")
             return
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or attempt == WAL_ATTEMPTS - 1:
+            left = deadline - time.monotonic()
+            if "locked" not in str(exc) or left <= 0:
                 raise
-            time.sleep(0.01 * (attempt + 1))
+            time.sleep(min(WAL_RETRY_S * attempt, WAL_RETRY_MAX_S, left))
 
 
-WAL_ATTEMPTS = 20
+WAL_RETRY_S = 0.01  # the first pause, growing by as much at each try
+WAL_RETRY_MAX_S = 0.2

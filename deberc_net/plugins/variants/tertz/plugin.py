@@ -20,29 +20,23 @@ NAME = "tertz"
 TARGET = 500
 SPLIT = "split"  # the outcome of a played Tertz deal: 150 points shared
 MAX_BREAK = 12  # lomayu-1 .. lomayu-12: the talon under the trump holds 13 cards
-# options written for Deberts that make no sense without its bidding, bella or bides
+# options written for Deberts that make no sense in Tertz (its bella, its combinations,
+# its scoring); those that act through the ordering player say so themselves
+# (RuleInfo.needs_bidding) and are refused by ``bidding=False`` below
 NOT_FOR_TERTZ = (
     "bella-after-trick",
-    "bide-penalty",
-    "bide-to-leader",
     "combos-need-trick",
-    "commitment",
     "dave",
     "dave-geometric",
     "deberts",
     "dealer-clockwise",
     "fresa-hidden",
-    "hanging-separate",
     "manual-claim",
     "pair-combinations",
     "partner-exemption",
-    "player-leads",
-    "poltinniki",
     "seven-swap-off",
     "short",
-    "short-bide",
     "ski-penalty",
-    "swap-before-extra",
     "table-penalties",
     "to-9-stakes",
 )
