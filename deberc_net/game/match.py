@@ -26,6 +26,7 @@ from .events import (
     MatchEnded,
     MatchEvent,
     MatchOver,
+    Unveiled,
 )
 from .outcomes import MatchEndReason, Outcome, VoidReason
 from .record import RECORD_FORMAT, LazyRecord, RecordFold, RecordHead, Records, unveil
@@ -172,17 +173,12 @@ class Match:
         if deal.phase != DONE and deal.log:  # the deal so far, with the calls that lost it
             zero = [0] * len(self.totals)
             deal.end_deal(reason, deal.deal_points(), zero)
-            record, end = self._record_later(deal)
+            totals, unveiled, over = tuple(self.totals), unveil(deal), self._match_over()
+            record = self._record_later(deal, totals, unveiled, over)
             self.records.append(record)
             abandoned = DealAbandoned(
-                deal.deal_no,
-                record,
-                tuple(self.totals),
-                tuple(self.bides),
-                unveil(deal),
-                self._match_over(),
+                deal.deal_no, record, totals, tuple(self.bides), unveiled, over
             )
-            end.append(abandoned)
             events.append(abandoned)
         events.append(self._ended(forfeit=seat))
         return events
@@ -231,14 +227,16 @@ class Match:
             self.result = MatchEnd(*deal_result.match_end)
         elif score.outcome != Outcome.VOID:
             self.result = self.rules.match_end(snapshot)
-        record, end = self._record_later(deal)
+        over = self.result is not None
+        totals, unveiled = tuple(self.totals), unveil(deal)
+        match_over = self._match_over() if over else None
+        record = self._record_later(deal, totals, unveiled, match_over)
         self.records.append(record)
         limit_reached = (
             self.result is None
             and self.deal_limit is not None
             and (len(self.records) >= self.deal_limit)
         )  # the last deal's record carries the seed (docs/protocol.md §14)
-        over = self.result is not None
         # every field in order, built as the engine builds its card events (deal.py);
         # the outcome is the score's (DealResult.outcome, without the property)
         ended = _deal_ended(
@@ -247,16 +245,15 @@ class Match:
                 score.outcome,
                 tuple(score.points),
                 tuple(score.written),
-                tuple(self.totals),
+                totals,
                 score.hanging_out,
                 record,
                 over or limit_reached,  # seed_told
                 tuple(self.bides),
-                unveil(deal),
-                self._match_over() if over else None,
+                unveiled,
+                match_over,
             )
         )
-        end.append(ended)
         events: list[MatchEvent] = [ended]
         if limit_reached:  # after the record: it is the deal's, and the deal did not end the match
             events += self.stop(MatchEndReason.DEALS)
@@ -302,30 +299,39 @@ class Match:
         stakes = None if stake is None else tuple(self._settle_stakes(stake))
         return MatchOver(result.winner, result.reason, stakes)
 
-    def _record_later(self, deal: Deal) -> tuple[LazyRecord, list[MatchEvent]]:
+    def _record_later(
+        self,
+        deal: Deal,
+        totals: tuple[int, ...],
+        unveiled: Unveiled,
+        match_over: MatchOver | None,
+    ) -> LazyRecord:
         """The ended deal's record, folded from its events when first asked for (most
-        records of a self-play nobody reads), and a list for the deal's end, added
-        once told."""
-        end: list[MatchEvent] = []
-        # a partial, not a closure: 2 objects kept a deal for the collector to walk
-        # until the match ends, not 7 (the function, its cells and their tuple)
-        fold = partial(_fold_record, self, deal.talk_calls, self._started, deal.history, end)
-        return LazyRecord(fold), end
-
-    def _head(self) -> RecordHead:
-        """Read with the record: a table names its match before anybody reads one."""
-        return RecordHead(
-            self.table, self.match_id, self.seed, self.rules.record_fields(), self.names
+        records of a self-play nobody reads), with the facts of its end (its
+        ``DealEnded`` or ``DealAbandoned``'s)."""
+        # Neither the match nor the end's event, which hold this record: a finished
+        # match is then freed by its reference count, not left to the cyclic collector
+        # (whose collections it would walk). A partial, not a closure: 2 objects a deal.
+        fold = partial(
+            _fold_record,
+            (self.table, self.match_id, self.seed, self.rules, self.names),
+            deal.talk_calls,
+            self._started,
+            deal.history,
+            (totals, unveiled, match_over),
         )
+        return LazyRecord(fold)
 
 
 def _fold_record(
-    match: Match,
+    head: tuple[str, str, str, RuleSet, tuple[str, ...]],
     talk_calls: frozenset[str],
     started: DealStarted,
     history: list[DealEvent],
-    end: list[MatchEvent],
+    end: tuple[tuple[int, ...], Unveiled, MatchOver | None],
 ) -> dict[str, Any]:
-    """A deal's record (``Match._record_later``): its start, its events and its end."""
-    events = chain((started,), history, end)
-    return RecordFold(talk_calls).feed_all(events).record(match._head())
+    """A deal's record (``Match._record_later``): its start, its events and its end;
+    ``head``: the match's table, id, seed, rules and names as the deal ended."""
+    table, match_id, seed, rules, names = head
+    fold = RecordFold(talk_calls).feed_all(chain((started,), history)).ended(*end)
+    return fold.record(RecordHead(table, match_id, seed, rules.record_fields(), names))

@@ -21,6 +21,7 @@ from .events import (
     DealEnded,
     DealStarted,
     MatchEvent,
+    MatchOver,
     Ordered,
     Penalized,
     TrickTaken,
@@ -68,7 +69,8 @@ class RecordFold:
         self._ordered: Ordered | None = None
         self._tricks: list[dict[str, Any]] = []
         self._leader: int | None = None  # of the trick in play: its first card's seat
-        self._end: DealEnded | DealAbandoned | None = None
+        self._totals: tuple[int, ...] | None = None  # the match's, after the deal
+        self._match_over: MatchOver | None = None
         self._unveiled: Unveiled | None = None
 
     def feed(self, event: MatchEvent) -> None:
@@ -130,7 +132,15 @@ class RecordFold:
         self._leader = None
 
     def _ended(self, event: DealEnded | DealAbandoned) -> None:
-        self._end, self._unveiled = event, event.unveiled
+        self.ended(event.totals, event.unveiled, event.match_over)
+
+    def ended(
+        self, totals: tuple[int, ...], unveiled: Unveiled | None, match_over: MatchOver | None
+    ) -> RecordFold:
+        """The facts of the deal's end, as its ``DealEnded`` or ``DealAbandoned`` tells
+        them (a match gives them without the event, which holds the record)."""
+        self._totals, self._unveiled, self._match_over = totals, unveiled, match_over
+        return self
 
     def body(self) -> dict[str, Any]:
         """The deal's part of the record (without table, match, players)."""
@@ -201,8 +211,8 @@ class RecordFold:
 
     def record(self, head: RecordHead) -> dict[str, Any]:
         """The whole record: ``head`` around the body, the match's standing after it."""
-        started, end = self._started, self._end
-        assert started is not None and end is not None, "a match's record needs its end"
+        started, totals = self._started, self._totals
+        assert started is not None and totals is not None, "a match's record needs its end"
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "table": head.table,
@@ -215,9 +225,9 @@ class RecordFold:
             "totals_before": list(started.score),
             "hanging_before": started.hanging,
             "hanging_pending_before": list(started.pending),
-            "totals": list(end.totals),
+            "totals": list(totals),
         }
-        over = end.match_over
+        over = self._match_over
         if over is not None:
             record["match_over"] = {"winner": over.winner, "reason": over.reason}
             if over.stakes is not None:

@@ -7,7 +7,6 @@ and a ladder can replay a board with the seats swapped.
 from __future__ import annotations
 
 import hashlib
-import random
 from _random import Random as _BareRandom
 
 from .cards import DECK, Card
@@ -15,10 +14,6 @@ from .cards import DECK, Card
 
 def deal_seed(match_seed: str, deal_no: int) -> str:
     return f"{match_seed}/{deal_no}"
-
-
-def _rng(text: str) -> random.Random:
-    return random.Random(_seed_of(text))
 
 
 def _seed_of(text: str) -> int:
@@ -59,5 +54,14 @@ _DECK_STEPS = _steps(len(DECK))
 
 
 def first_dealer(match_seed: str, players: int) -> int:
-    """The first dealer, drawn by lot from the seed."""
-    return _rng(f"{match_seed}/dealer").randrange(players)
+    """The first dealer, drawn by lot from the seed: ``random.Random(seed).randrange``
+    as drawn on the C generator (as ``deck_for`` draws: the same seat, one seeding of
+    the generator a match rather than two), by ``getrandbits`` and rejection."""
+    if players < 1:
+        raise ValueError("a table of no players has no dealer")
+    getrandbits = _BareRandom(_seed_of(f"{match_seed}/dealer")).getrandbits
+    bits = players.bit_length()
+    seat = getrandbits(bits)
+    while seat >= players:
+        seat = getrandbits(bits)
+    return seat
