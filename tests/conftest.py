@@ -13,6 +13,13 @@ import pytest
 from hypothesis import settings
 
 import tests.properties  # noqa: F401  (registers the profiles)
+from tests.cpu_report import (  # noqa: F401  (pytest --cpu-report: its hooks)
+    pytest_addoption,
+    pytest_runtest_logreport,
+    pytest_runtest_makereport,
+    pytest_runtest_setup,
+    pytest_terminal_summary,
+)
 
 # property tests draw a share of their written counts (tests/properties.py) unless a run
 # asks for another profile: ``--hypothesis-profile=long``, loaded after this
@@ -62,16 +69,15 @@ def cheap_password_hash(request: pytest.FixtureRequest, monkeypatch: pytest.Monk
 # matches only loses its place; the list is about time, not behaviour.
 LONG_TESTS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (13, ("tests/web/test_browser.py", "tests/web/test_ladders.py")),
+    # three tests of 6.0, 5.7 and 5.5 s on one start of the workers (two starts saved);
+    # 22 s at load 5, where the browser's group read about 20 s
+    (13, ("tests/store/test_workers.py::test_two_workers_privacy_web_face_play_resume",)),
     (7.3, ("tests/play/test_app.py::test_a_whole_match_typed_through_the_terminal_client",)),
     # not measured quiet: 22 s at load 8-15, where the browser's group read 14-22 s
     (7.0, ("tests/test_killed_run.py",)),
     (6.4, ("tests/store/test_distributed_ladder.py::test_two_workers_one_killed_mid_board",)),
     (6.3, ("tests/play/test_app.py::test_a_whole_tertz_match_typed_through_the_terminal",)),
-    (6.0, ("tests/store/test_workers.py::test_two_workers_one_lobby_play_watch_and_resume",)),
     (5.9, ("tests/store/test_workers.py::test_help_rematch_games_and_a_clean_stop_across",)),
-    (5.7, ("tests/store/test_workers.py::test_a_worker_killed_its_tables_end_the_others",)),
-    # scaled from a run at load 6 (9.9 s, where the one above read 10.6 s)
-    (5.5, ("tests/store/test_workers.py::test_private_tables_the_web_face_invitations",)),
     (5.2, ("tests/store/test_serve_postgres.py::test_two_servers_on_one_database_number",)),
     (4.3, ("tests/play/test_app.py::test_a_dropped_connection_resumes_the_seat",)),
     (4.4, ("tests/store/test_postgres_template.py",)),  # two initdbs, one killed

@@ -175,12 +175,21 @@ class PostgresServer:
         return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
 
     def new_database(self) -> str:
-        """A fresh empty database; its address."""
+        """A fresh empty database; its address. Copied file by file (FILE_COPY): the
+        default since PostgreSQL 15 (WAL_LOG) writes each block of the template to the
+        WAL, which costs the server more CPU than a copy and the checkpoints around it
+        on a server that never syncs (measured at load 14-17: 3.8 -> 1.5 s of the
+        server's CPU for eight databases created, opened twice and dropped, medians of
+        three); either makes the same empty database."""
         self._databases += 1
         name = f"test_{self._databases}"
         with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name}")
+            conn.execute(f"CREATE DATABASE {name}{self._strategy()}")
         return self.url(name)
+
+    def _strategy(self) -> str:
+        """`` STRATEGY = FILE_COPY`` where the server knows the clause (15 and later)."""
+        return " STRATEGY = FILE_COPY" if int(self.bin.parent.name) >= 15 else ""
 
     def drop_database(self, url: str) -> None:
         """Drop a database of ``new_database`` (closing what is still connected to it): a

@@ -104,18 +104,6 @@ async def test_workers_whose_web_port_is_in_use_say_so_in_one_line(postgres_url:
     assert last.startswith(f"deberc-net serve: cannot listen on 127.0.0.1:{web} (web): "), last
 
 
-async def test_two_workers_one_lobby_play_watch_and_resume_across(
-    postgres_url: str, tmp_path: Path
-) -> None:
-    opened: list[LineClient] = []
-    with trio.fail_after(90):
-        async with served_workers(postgres_url, _settings(tmp_path)) as workers:
-            try:
-                await _play_across(workers, opened)
-            finally:
-                await close_all(opened)
-
-
 async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
     ann = await workers.connect(0, "ann", "ann-secret-1")
     bob = await workers.connect(1, "bob", "bob-secret-1")
@@ -211,45 +199,33 @@ async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
     await again.send("leave!")
 
 
-async def test_a_worker_killed_its_tables_end_the_others_play_on(
-    postgres_url: str, tmp_path: Path
-) -> None:
-    opened: list[LineClient] = []
-    with trio.fail_after(90):
-        async with served_workers(postgres_url, _settings(tmp_path)) as workers:
-            try:
-                await _kill_one(workers, opened, postgres_url)
-            finally:
-                await close_all(opened)
-
-
 async def _kill_one(workers: Workers, opened: list[LineClient], url: str) -> None:
-    ann = await workers.connect(0, "ann")
-    bob = await workers.connect(0, "bob")
-    carol = await workers.connect(1, "carol")
-    dave = await workers.connect(1, "dave")
-    eve = await workers.connect(1, "eve")
-    opened += [ann, bob, carol, dave, eve]
-    await ann.send("new 2")
-    doomed = (await ann.expect("ok", cmd="sit"))["table"]
-    await bob.send(f"sit {doomed}")
-    await bob.expect("ok", cmd="sit")
-    await carol.send("new 2")
-    lasting = (await carol.expect("ok", cmd="sit"))["table"]
-    await dave.send(f"sit {lasting}")
-    await dave.expect("ok", cmd="sit")
-    await _listed(eve, "tables", f"id={doomed} ")
-    await eve.send(f"observe {doomed}")
-    await eve.expect("ok", cmd="observe", table=doomed)
+    kim = await workers.connect(0, "kim")
+    lou = await workers.connect(0, "lou")
+    mia = await workers.connect(1, "mia")
+    ned = await workers.connect(1, "ned")
+    ora = await workers.connect(1, "ora")
+    opened += [kim, lou, mia, ned, ora]
+    await kim.send("new 2")
+    doomed = (await kim.expect("ok", cmd="sit"))["table"]
+    await lou.send(f"sit {doomed}")
+    await lou.expect("ok", cmd="sit")
+    await mia.send("new 2")
+    lasting = (await mia.expect("ok", cmd="sit"))["table"]
+    await ned.send(f"sit {lasting}")
+    await ned.expect("ok", cmd="sit")
+    await _listed(ora, "tables", f"id={doomed} ")
+    await ora.send(f"observe {doomed}")
+    await ora.expect("ok", cmd="observe", table=doomed)
     # worker 0's table plays one deal (its record stored), then worker 0 is killed
     stop_at_record = lambda line: fields(line)[0] == "record"  # noqa: E731
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(play_machine, bob, random.Random(3), stop_at_record, 30)
-        record = await play_machine(ann, random.Random(4), stop=stop_at_record, timeout=30)
+        nursery.start_soon(play_machine, lou, random.Random(3), stop_at_record, 30)
+        record = await play_machine(kim, random.Random(4), stop=stop_at_record, timeout=30)
     match_id = json.loads(fields(record)[1]["text"])["match"]
     await _deal_stored(url, match_id)  # (queued as it is told: server/store_writer.py)
     os.kill(workers.pids[0], signal.SIGKILL)
-    await ann.wait_closed()
+    await kim.wait_closed()
     # worker 1 plays on: its table's match ends
     ends: list[str] = []
 
@@ -257,12 +233,12 @@ async def _kill_one(workers: Workers, opened: list[LineClient], url: str) -> Non
         ends.append(await play_machine(client, random.Random(seed), timeout=30))
 
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(plays, carol, 5)
-        nursery.start_soon(plays, dave, 6)
+        nursery.start_soon(plays, mia, 5)
+        nursery.start_soon(plays, ned, 6)
         # within a few seconds the watcher is told, and the lobby forgets the table
-        closes = await eve.expect("info", timeout=10)
+        closes = await ora.expect("info", timeout=10)
         assert f"table {doomed}" in closes["text"].lower()
-        await _listed(eve, "tables", f"id={doomed} ", present=False)
+        await _listed(ora, "tables", f"id={doomed} ", present=False)
     assert len(ends) == 2 and all(is_event(e, "match-end") for e in ends)
     # the dead worker's match is ended in the store: its stored deal is exported (the
     # command's main in a thread of this process: what it reads is the point, #8)
@@ -444,19 +420,19 @@ async def _a_private_table_is_listed_to_one_invited_from_another_worker(
     """docs/protocol.md §5.2: a private table is listed to those invited to it, on
     whichever worker they are (its invitations travel with its copy). The first part:
     no other table is listed yet."""
-    ann = await workers.connect(0, "ann")
-    bob = await workers.connect(1, "bob")
-    carol = await workers.connect(1, "carol")
-    opened += [ann, bob, carol]
-    await _listed(ann, "who", "bob")
-    await ann.send("new 2 private")
-    table = (await ann.expect("ok", cmd="sit"))["table"]
-    await ann.send("invite bob")
-    await bob.expect("invite", table=table, timeout=10)
-    listed = await _listed(bob, "tables", f"id={table} ")
+    pam = await workers.connect(0, "pam")
+    quin = await workers.connect(1, "quin")
+    rex = await workers.connect(1, "rex")
+    opened += [pam, quin, rex]
+    await _listed(pam, "who", "quin")
+    await pam.send("new 2 private")
+    table = (await pam.expect("ok", cmd="sit"))["table"]
+    await pam.send("invite quin")
+    await quin.expect("invite", table=table, timeout=10)
+    listed = await _listed(quin, "tables", f"id={table} ")
     assert "private=1" in listed
-    await carol.send("tables")  # not invited: nothing listed
-    assert (await carol.expect("tables"))["count"] == "0"
+    await rex.send("tables")  # not invited: nothing listed
+    assert (await rex.expect("tables"))["count"] == "0"
 
 
 async def _invitations_at_another_workers_table_share_the_senders_chat_allowance(
@@ -545,21 +521,25 @@ async def _the_web_face_shows_another_workers_match(
     assert "jon (away)" in await _web_get(http, "/")
 
 
-# the three parts below test independent things on one start of two workers (a start
-# costs seconds of wall time): the web face on, and the chat allowance the invite part
-# sizes (the other parts say at most one 'invite' a sender)
+# The parts below test independent things on one start of two workers (a start costs
+# two workers' imports, rule loading and connections to PostgreSQL: about 1.7 s of CPU
+# and seconds of wall time): the web face on, and the chat allowance the invite part
+# sizes (the other parts say at most one 'invite' a sender). Each part logs in names of
+# its own; the private part comes first (no other table is listed yet), the kill last.
 SHARED_SETTINGS = SETTINGS + "http_port = 0\nsay_burst = 2.0\nsay_per_s = 0.001\n"
 
 
-async def test_private_tables_the_web_face_invitations_and_logs_across_two_workers(
+@pytest.mark.timeout(240)  # seven parts, each on its own limit
+async def test_two_workers_privacy_web_face_play_resume_and_a_worker_killed(
     postgres_url: str, tmp_path: Path
 ) -> None:
     """A private table listed to one invited from another worker, invitations at another
     worker's table spending the sender's chat allowance, the web face showing another
-    worker's match; and docs/settings.md: each worker's lines carry ``worker``, its
-    index."""
+    worker's match; one lobby across workers, play, watch and resume across them; a
+    worker killed: its tables end, the other's play on; and docs/settings.md: each
+    worker's lines carry ``worker``, its index."""
     opened: list[LineClient] = []
-    with trio.fail_after(120):
+    with trio.fail_after(200):
         async with served_workers(postgres_url, _settings(tmp_path, SHARED_SETTINGS)) as workers:
             try:
                 await _a_private_table_is_listed_to_one_invited_from_another_worker(workers, opened)
@@ -567,16 +547,19 @@ async def test_private_tables_the_web_face_invitations_and_logs_across_two_worke
                     workers, opened
                 )
                 await _the_web_face_shows_another_workers_match(workers, opened)
+                await _play_across(workers, opened)
+                started = list(workers.events)  # (the killed worker is started again)
+                await _kill_one(workers, opened, postgres_url)
             finally:
                 await close_all(opened)
     logins = {e["name"]: e["worker"] for e in workers.events if e.get("event") == "login"}
-    assert [logins[name] for name in ("ann", "bob", "dot", "eve", "hal", "ivy", "jon")] == [
+    assert [logins[name] for name in ("pam", "quin", "dot", "eve", "hal", "ivy", "jon")] == [
         0, 1, 0, 1, 0, 1, 1,
     ]  # fmt: skip
     written = [e for e in workers.events if "conn" in e or "table" in e]
     assert written and all(e.get("worker") in (0, 1) for e in written)
     # which worker a worker_lost line's 'lost' (a server id) was: its worker_listening says
-    servers = {e["server"]: e["worker"] for e in workers.events if e["event"] == "worker_listening"}
+    servers = {e["server"]: e["worker"] for e in started if e["event"] == "worker_listening"}
     assert sorted(servers.values()) == [0, 1] and all(isinstance(s, int) for s in servers)
 
 
