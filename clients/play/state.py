@@ -256,8 +256,16 @@ def _last(state: TableState, line: Line) -> TableState:
 def _ok(state: TableState, line: Line) -> TableState:
     cmd = line.get_str("cmd")
     if cmd == "login":
+        # a login is a connection's first reply (docs/protocol.md §4.2: once a
+        # connection): what was asked on a dropped one is never answered, nor the rest
+        # of a reply it was sending; waited for, they would swallow the next replies
         state = attrs.evolve(
-            state, name=line.get_str("name"), token=line.get_str("token") or state.token
+            state,
+            name=line.get_str("name"),
+            token=line.get_str("token") or state.token,
+            quiet=(),
+            reply=(),
+            reply_left=0,
         )
     elif cmd == "sit":
         state = attrs.evolve(

@@ -454,3 +454,32 @@ def test_f4_asks_again_for_names_still_unknown() -> None:
     state, _ = resync_requests(state)
     state = fold(state, START[-1].replace("ask seq=7", "state seq=8"))
     assert state.resync == ()  # the answer to the last asking is on its way
+
+
+def test_quiet_requests_of_a_dropped_connection_swallow_no_later_reply() -> None:
+    """Dropped again before the quiet replies came (Ctrl+R twice, a flapping link): the
+    new connection's login forgets them, so the person's own 'sheet' afterwards is
+    shown and F4 may ask for names again (they waited for replies never to come)."""
+    back = [
+        "ok cmd=login name=b1 guest=1 token=Tok123 text=Hello, b1 (guest).",
+        "event seq=9 table=3 kind=back name=b1 seat=0",
+    ]
+    state, _ = resync_requests(fold_all(back))
+    state = fold(state, "sheet table=3 deals=2 target=301")  # the drop: one line of three
+    state = fold(state, "info text=connection lost: trying again (1/5)")
+    state, asked = resync_requests(fold_all(back, state))
+    assert asked == ("tables", "sheet", "last")
+    state = fold_all(
+        [
+            "tables count=1 total=1 page=1 pages=1",
+            "table id=3 players=2 variant=moscow options=to-301 seats=b1,b2 state=playing "
+            "observers=0",
+            "sheet table=3 deals=0 target=301",
+            "last table=3 deal=1 leader=0 cards=Kh,7h winner=0",
+        ],
+        state,
+    )
+    assert state.quiet == () and state.reply == ()
+    logged = len(state.log)
+    state = fold(state, "sheet table=3 deals=0 target=301")  # typed by the person
+    assert state.log[logged:] and state.log[logged].startswith("Score sheet, table 3")
