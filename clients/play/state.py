@@ -167,7 +167,8 @@ def resync_requests(state: TableState) -> tuple[TableState, tuple[str, ...]]:
     asked = state.resync
     if not asked:
         return state, ()
-    again = attrs.evolve(state, resync=(), asked_again=state.table, quiet=(*state.quiet, *asked))
+    words = (request.split()[0] for request in asked)  # a reply's head is the command word
+    again = attrs.evolve(state, resync=(), asked_again=state.table, quiet=(*state.quiet, *words))
     return again, asked
 
 
@@ -191,6 +192,11 @@ def _gathered(state: TableState) -> TableState:
     if head.tag == Tag.TABLES:
         for table in lines[1:]:
             state = _names_from(state, table)
+        ours = any(table.get_int("id") == state.table for table in lines[1:])
+        page, pages = head.get_int("page") or 1, head.get_int("pages") or 1
+        if quiet and not ours and state.table is not None and page < pages:
+            # a busy server lists ours on a later page (100 to a page: docs/protocol.md §5.2)
+            state = attrs.evolve(state, resync=(*state.resync, f"tables {page + 1}"))
         shown = [f"{head.get_int('total') or 0} open tables", *map(_table_text, lines[1:])]
     elif head.tag == Tag.SHEET:
         if head.get_int("table") == state.table and state.table is not None:

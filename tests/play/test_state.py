@@ -438,9 +438,9 @@ def test_f4_asks_again_for_names_still_unknown() -> None:
     state = fold_all([START[0], START[-1]])
     assert state.resync == ("tables", "sheet", "last")
     state, _ = resync_requests(state)
-    state = fold_all(  # the table not listed (on a later page): no names came
+    state = fold_all(  # the table not listed (a ladder's board, docs/protocol.md §5.5a)
         [
-            "tables count=0 total=101 page=1 pages=2",
+            "tables count=0 total=0 page=1 pages=1",
             "sheet table=3 deals=0 target=301",
             "error code=wrong-phase text=no trick has been taken yet",
         ],
@@ -483,3 +483,32 @@ def test_quiet_requests_of_a_dropped_connection_swallow_no_later_reply() -> None
     logged = len(state.log)
     state = fold(state, "sheet table=3 deals=0 target=301")  # typed by the person
     assert state.log[logged:] and state.log[logged].startswith("Score sheet, table 3")
+
+
+def test_a_table_listed_on_a_later_page_is_asked_for_there() -> None:
+    """A busy server (more than 100 tables) lists ours on page 2: the quiet 'tables'
+    goes on to the next page for the names, still unlogged."""
+    state, _ = resync_requests(fold_all([START[0], START[-1]]))
+    logged = len(state.log)
+    others = [
+        f"table id={n} players=2 variant=moscow options= seats=x{n},- state=waiting observers=0"
+        for n in (1, 2)
+    ]
+    state = fold_all(["tables count=2 total=3 page=1 pages=2", *others], state)
+    state, asked = resync_requests(state)
+    assert asked == ("tables 2",) and state.quiet == ("sheet", "last", "tables")
+    state = fold_all(
+        [
+            "tables count=1 total=3 page=2 pages=2",
+            "table id=3 players=2 variant=moscow options=to-301 seats=b1,b2 state=playing "
+            "observers=0",
+            "sheet table=3 deals=0 target=301",
+            "error code=wrong-phase text=no trick has been taken yet",
+        ],
+        state,
+    )
+    assert state.players == ("b1", "b2") and state.quiet == () and state.resync == ()
+    assert len(state.log) == logged
+    # the person's own 'tables' is shown, and a page without ours asks nothing more
+    state = fold_all(["tables count=2 total=3 page=1 pages=2", *others], state)
+    assert state.resync == () and state.log[logged] == "3 open tables"
