@@ -124,6 +124,10 @@ def fold(state: TableState, raw: str) -> TableState:
 
 def _fold(state: TableState, line: Line) -> TableState:
     tag = line.tag
+    if state.reply and tag not in replies.BODIES:
+        # the server writes a reply in one piece: another line means it is over, though
+        # it counted more lines; what came is taken in (not left to hide the next one)
+        state = _gathered(attrs.evolve(state, reply_left=0))
     if tag in (Tag.ASK, Tag.STATE):
         return _view(state, View.from_line(line))
     if tag == Tag.EVENT:

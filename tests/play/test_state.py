@@ -512,3 +512,30 @@ def test_a_table_listed_on_a_later_page_is_asked_for_there() -> None:
     # the person's own 'tables' is shown, and a page without ours asks nothing more
     state = fold_all(["tables count=2 total=3 page=1 pages=2", *others], state)
     assert state.resync == () and state.log[logged] == "3 open tables"
+
+
+def test_a_reply_short_of_its_count_is_taken_in_at_the_next_line() -> None:
+    """A reply whose head counts more lines than come (a line lost) is shown when another
+    line comes, which is itself folded; a quiet one is no longer awaited."""
+    state = fold_all(
+        [
+            "games name=b1 count=2",
+            "game match=m5 table=15 players=b1,b2 variant=moscow winner=b1 reason=short "
+            "totals=1,-1 finished=2026-12-02_05:47:47",
+            "event seq=3 table=3 kind=away name=b2 seat=1",
+            "say from=b2 text=hello",
+        ]
+    )
+    assert "2026-12-02 05:47:47  table 15  b1 v b2  1:-1  winner b1 (short)" in state.log
+    assert state.log[-1] == "b2: hello" and state.reply == ()
+    state, _ = resync_requests(fold_all([START[0], START[-1]]))
+    state = fold_all(
+        [
+            "tables count=2 total=2 page=1 pages=1",
+            "table id=3 players=2 variant=moscow options=to-301 seats=b1,b2 state=playing "
+            "observers=0",
+            "sheet table=3 deals=0 target=301",
+        ],
+        state,
+    )
+    assert state.players == ("b1", "b2") and state.quiet == ("last",)
