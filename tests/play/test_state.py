@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+
 from clients.play.draw import (
     hand_text,
     legal_text,
@@ -539,3 +541,16 @@ def test_a_reply_short_of_its_count_is_taken_in_at_the_next_line() -> None:
         state,
     )
     assert state.players == ("b1", "b2") and state.quiet == ("last",)
+
+
+def test_the_log_pane_counts_a_wide_character_as_two_columns() -> None:
+    """A chat line in Chinese (a name may be in any alphabet) or with emoji: each shown
+    line fits the pane's columns, so the pane does not wrap it again and push the newest
+    line out of view (seen: 'b2: newest' below a 60×5 pane)."""
+    log = (*(f"b{i}: line {i}" for i in range(8)), "李小龍: " + "你好朋友" * 12, "b2: newest")
+    shown = log_text(log, 60, 5).splitlines()
+    assert len(shown) == 5 and shown[-1] == "b2: newest"
+    assert all(cell_len(line) <= 60 for line in shown)
+    assert "".join(shown[-3:-1]) == "李小龍: " + "你好朋友" * 12  # in two lines, cut by columns
+    emoji = log_text(("anna: " + "👍" * 40,), 20, 6).splitlines()
+    assert all(cell_len(line) <= 20 for line in emoji) and len(emoji) == 5
