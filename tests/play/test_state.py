@@ -554,3 +554,18 @@ def test_the_log_pane_counts_a_wide_character_as_two_columns() -> None:
     assert "".join(shown[-3:-1]) == "李小龍: " + "你好朋友" * 12  # in two lines, cut by columns
     emoji = log_text(("anna: " + "👍" * 40,), 20, 6).splitlines()
     assert all(cell_len(line) <= 20 for line in emoji) and len(emoji) == 5
+
+
+def test_a_sheet_with_no_deal_yet_names_every_player_of_three() -> None:
+    """Three players, no deal finished: the sheet's header has all three (it had two)."""
+    state = fold_all(
+        [
+            "ok cmd=sit table=3 seat=0 text=You sit at table 3, seat 0.",
+            "event seq=3 table=3 kind=start players=ann,bob,cat match=m3",
+            "sheet table=3 deals=0 target=301",
+        ]
+    )
+    header = state.log[-2].split()
+    assert header == ["deal", "outcome", "ann", "bob", "cat"]
+    four = fold_all(["event seq=3 table=3 kind=start players=a,b,c,d match=m3"], state)
+    assert fold(four, "sheet table=3 deals=0 target=301").log[-2].split()[2:] == ["a+c", "b+d"]
