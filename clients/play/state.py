@@ -118,8 +118,12 @@ def fold(state: TableState, raw: str) -> TableState:
     line = parse_line(raw)
     try:
         return _fold(state, line)
-    except WireError as exc:
-        return _log(state, f"(unreadable line: {exc})")
+    except WireError as exc:  # a reply it spoilt is not awaited further
+        return _log(_unreplied(state), f"(unreadable line: {exc})")
+
+
+def _unreplied(state: TableState) -> TableState:
+    return attrs.evolve(state, reply=(), reply_left=0)
 
 
 def _fold(state: TableState, line: Line) -> TableState:
@@ -127,7 +131,10 @@ def _fold(state: TableState, line: Line) -> TableState:
     if state.reply and tag not in replies.BODIES:
         # the server writes a reply in one piece: another line means it is over, though
         # it counted more lines; what came is taken in (not left to hide the next one)
-        state = _gathered(attrs.evolve(state, reply_left=0))
+        try:
+            state = _gathered(attrs.evolve(state, reply_left=0))
+        except WireError as exc:
+            state = _log(_unreplied(state), f"(unreadable reply: {exc})")
     if tag in (Tag.ASK, Tag.STATE):
         return _view(state, View.from_line(line))
     if tag == Tag.EVENT:

@@ -541,6 +541,20 @@ def test_a_reply_short_of_its_count_is_taken_in_at_the_next_line() -> None:
         state,
     )
     assert state.players == ("b1", "b2") and state.quiet == ("last",)
+    # a line of it unreadable: said once, and the lines after it are read
+    state = fold_all(
+        [
+            "sheet table=3 deals=2 target=301",
+            "sheet-deal table=3 outcome=made written=1,2 totals=1,2 hanging=0 bides=0,0",
+            "say from=b2 text=hello",
+            "say from=b2 text=again",
+        ]
+    )
+    assert state.log == (
+        "(unreadable reply: a sheet-deal line without deal=)",
+        "b2: hello",
+        "b2: again",
+    )
 
 
 def test_the_log_pane_counts_a_wide_character_as_two_columns() -> None:
