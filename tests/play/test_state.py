@@ -37,6 +37,18 @@ START = [
 ]
 
 
+# the replies to a resumed client's quiet requests at table 3 (b1 at seat 0, b2 at 1)
+OUR_TABLE = (
+    "table id=3 players=2 variant=moscow options=to-301 seats=b1,b2 state=playing observers=0"
+)
+QUIET_REPLIES = [
+    "tables count=1 total=1 page=1 pages=1",
+    OUR_TABLE,
+    "sheet table=3 deals=0 target=301",
+    "last table=3 deal=1 leader=0 cards=Kh,7h winner=0",
+]
+
+
 def test_login_keeps_the_name_and_the_resume_token() -> None:
     state = fold(TableState(), START[0])
     assert (state.name, state.token) == ("b1", "Tok123")
@@ -358,11 +370,7 @@ def test_back_after_a_drop_asks_the_table_again_quietly() -> None:
     logged = len(state.log)
     state = fold_all(
         [
-            "tables count=1 total=1 page=1 pages=1",
-            "table id=3 players=2 variant=moscow options=to-301 seats=b1,b2 state=playing "
-            "observers=0",
-            "sheet table=3 deals=0 target=301",
-            "last table=3 deal=1 leader=0 cards=Kh,7h winner=0",
+            *QUIET_REPLIES,
             "last table=3 deal=1 leader=1 cards=7c,8c winner=1",  # one asked by hand
         ],
         state,
@@ -473,11 +481,7 @@ def test_quiet_requests_of_a_dropped_connection_swallow_no_later_reply() -> None
     assert asked == ("tables", "sheet", "last")
     state = fold_all(
         [
-            "tables count=1 total=1 page=1 pages=1",
-            "table id=3 players=2 variant=moscow options=to-301 seats=b1,b2 state=playing "
-            "observers=0",
-            "sheet table=3 deals=0 target=301",
-            "last table=3 deal=1 leader=0 cards=Kh,7h winner=0",
+            *QUIET_REPLIES,
         ],
         state,
     )
@@ -502,8 +506,7 @@ def test_a_table_listed_on_a_later_page_is_asked_for_there() -> None:
     state = fold_all(
         [
             "tables count=1 total=3 page=2 pages=2",
-            "table id=3 players=2 variant=moscow options=to-301 seats=b1,b2 state=playing "
-            "observers=0",
+            OUR_TABLE,
             "sheet table=3 deals=0 target=301",
             "error code=wrong-phase text=no trick has been taken yet",
         ],
@@ -534,8 +537,7 @@ def test_a_reply_short_of_its_count_is_taken_in_at_the_next_line() -> None:
     state = fold_all(
         [
             "tables count=2 total=2 page=1 pages=1",
-            "table id=3 players=2 variant=moscow options=to-301 seats=b1,b2 state=playing "
-            "observers=0",
+            OUR_TABLE,
             "sheet table=3 deals=0 target=301",
         ],
         state,
