@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import textwrap
 
+from rich.cells import cell_len, chop_cells
+
 from deberc_net.protocol.lang import spoken_call
 
 from .cards import RANKS, SUITS, SYMBOL, card, suit
@@ -207,10 +209,13 @@ ERROR_KEPT = 5  # an error among the log's last entries stays in view (log_text)
 
 def wrapped(entry: str, width: int) -> list[str]:
     """A log entry (one line or many: 'help', 'rules', the sheet) as the pane's lines,
-    each within ``width`` columns; indents and empty lines kept."""
+    each within ``width`` columns of the terminal; indents and empty lines kept."""
     out: list[str] = []
     for line in entry.split("\n"):
-        out += textwrap.wrap(line, width, break_on_hyphens=False) or [""]
+        for piece in textwrap.wrap(line, width, break_on_hyphens=False) or [""]:
+            # textwrap counts characters; a wide one (汉字, an emoji) takes two columns,
+            # and a line the pane wrapped again would push the newest out of view
+            out += chop_cells(piece, width) if cell_len(piece) > width else [piece]
     return out
 
 

@@ -74,9 +74,12 @@ def sheet_text(lines: Sequence[Line], players: Sequence[str]) -> list[str]:
         )
         for r in rows
     )
-    count = len(sheet_rows[0].written) if sheet_rows else (2 if len(players) == 4 else 0)
-    seats = len(players) if players and count in (len(players), 2) else count or 2
-    count = count or (2 if seats == 4 else seats)
+    if sheet_rows:  # the sides the rows write; the names we know if they fit them
+        count = len(sheet_rows[0].written)
+        seats = len(players) if players and count in (len(players), 2) else count
+    else:  # no deal finished yet: the sides of the players at the table (four: pairs)
+        seats = len(players) or 2
+        count = 2 if seats == 4 else seats
     return sheet_lines(
         ev.Sheet(
             head.require_int("table"),

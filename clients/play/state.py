@@ -118,12 +118,23 @@ def fold(state: TableState, raw: str) -> TableState:
     line = parse_line(raw)
     try:
         return _fold(state, line)
-    except WireError as exc:
-        return _log(state, f"(unreadable line: {exc})")
+    except WireError as exc:  # a reply it spoilt is not awaited further
+        return _log(_unreplied(state), f"(unreadable line: {exc})")
+
+
+def _unreplied(state: TableState) -> TableState:
+    return attrs.evolve(state, reply=(), reply_left=0)
 
 
 def _fold(state: TableState, line: Line) -> TableState:
     tag = line.tag
+    if state.reply and tag not in replies.BODIES:
+        # the server writes a reply in one piece: another line means it is over, though
+        # it counted more lines; what came is taken in (not left to hide the next one)
+        try:
+            state = _gathered(attrs.evolve(state, reply_left=0))
+        except WireError as exc:
+            state = _log(_unreplied(state), f"(unreadable reply: {exc})")
     if tag in (Tag.ASK, Tag.STATE):
         return _view(state, View.from_line(line))
     if tag == Tag.EVENT:
@@ -167,7 +178,8 @@ def resync_requests(state: TableState) -> tuple[TableState, tuple[str, ...]]:
     asked = state.resync
     if not asked:
         return state, ()
-    again = attrs.evolve(state, resync=(), asked_again=state.table, quiet=(*state.quiet, *asked))
+    words = (request.split()[0] for request in asked)  # a reply's head is the command word
+    again = attrs.evolve(state, resync=(), asked_again=state.table, quiet=(*state.quiet, *words))
     return again, asked
 
 
@@ -191,6 +203,11 @@ def _gathered(state: TableState) -> TableState:
     if head.tag == Tag.TABLES:
         for table in lines[1:]:
             state = _names_from(state, table)
+        ours = any(table.get_int("id") == state.table for table in lines[1:])
+        page, pages = head.get_int("page") or 1, head.get_int("pages") or 1
+        if quiet and not ours and state.table is not None and page < pages:
+            # a busy server lists ours on a later page (100 to a page: docs/protocol.md §5.2)
+            state = attrs.evolve(state, resync=(*state.resync, f"tables {page + 1}"))
         shown = [f"{head.get_int('total') or 0} open tables", *map(_table_text, lines[1:])]
     elif head.tag == Tag.SHEET:
         if head.get_int("table") == state.table and state.table is not None:
@@ -256,8 +273,16 @@ def _last(state: TableState, line: Line) -> TableState:
 def _ok(state: TableState, line: Line) -> TableState:
     cmd = line.get_str("cmd")
     if cmd == "login":
+        # a login is a connection's first reply (docs/protocol.md §4.2: once a
+        # connection): what was asked on a dropped one is never answered, nor the rest
+        # of a reply it was sending; waited for, they would swallow the next replies
         state = attrs.evolve(
-            state, name=line.get_str("name"), token=line.get_str("token") or state.token
+            state,
+            name=line.get_str("name"),
+            token=line.get_str("token") or state.token,
+            quiet=(),
+            reply=(),
+            reply_left=0,
         )
     elif cmd == "sit":
         state = attrs.evolve(

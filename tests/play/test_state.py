@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+
 from clients.play.draw import (
     hand_text,
     legal_text,
@@ -32,6 +34,18 @@ START = [
     "hand=8h,Jh,Qh,7d,Qd,9d,Jd,8c,Kc turned=Ad fresa=10c trump=d player=1 round=1 leader=1 "
     "trick=7c tricks=0,0 score=0,0 hanging=0 target=301 pending=- shown= talk=1:igrayu "
     "clock=10500 legal=menyayu,Kc,8c",
+]
+
+
+# the replies to a resumed client's quiet requests at table 3 (b1 at seat 0, b2 at 1)
+OUR_TABLE = (
+    "table id=3 players=2 variant=moscow options=to-301 seats=b1,b2 state=playing observers=0"
+)
+QUIET_REPLIES = [
+    "tables count=1 total=1 page=1 pages=1",
+    OUR_TABLE,
+    "sheet table=3 deals=0 target=301",
+    "last table=3 deal=1 leader=0 cards=Kh,7h winner=0",
 ]
 
 
@@ -356,11 +370,7 @@ def test_back_after_a_drop_asks_the_table_again_quietly() -> None:
     logged = len(state.log)
     state = fold_all(
         [
-            "tables count=1 total=1 page=1 pages=1",
-            "table id=3 players=2 variant=moscow options=to-301 seats=b1,b2 state=playing "
-            "observers=0",
-            "sheet table=3 deals=0 target=301",
-            "last table=3 deal=1 leader=0 cards=Kh,7h winner=0",
+            *QUIET_REPLIES,
             "last table=3 deal=1 leader=1 cards=7c,8c winner=1",  # one asked by hand
         ],
         state,
@@ -438,9 +448,9 @@ def test_f4_asks_again_for_names_still_unknown() -> None:
     state = fold_all([START[0], START[-1]])
     assert state.resync == ("tables", "sheet", "last")
     state, _ = resync_requests(state)
-    state = fold_all(  # the table not listed (on a later page): no names came
+    state = fold_all(  # the table not listed (a ladder's board, docs/protocol.md §5.5a)
         [
-            "tables count=0 total=101 page=1 pages=2",
+            "tables count=0 total=0 page=1 pages=1",
             "sheet table=3 deals=0 target=301",
             "error code=wrong-phase text=no trick has been taken yet",
         ],
@@ -454,3 +464,124 @@ def test_f4_asks_again_for_names_still_unknown() -> None:
     state, _ = resync_requests(state)
     state = fold(state, START[-1].replace("ask seq=7", "state seq=8"))
     assert state.resync == ()  # the answer to the last asking is on its way
+
+
+def test_quiet_requests_of_a_dropped_connection_swallow_no_later_reply() -> None:
+    """Dropped again before the quiet replies came (Ctrl+R twice, a flapping link): the
+    new connection's login forgets them, so the person's own 'sheet' afterwards is
+    shown and F4 may ask for names again (they waited for replies never to come)."""
+    back = [
+        "ok cmd=login name=b1 guest=1 token=Tok123 text=Hello, b1 (guest).",
+        "event seq=9 table=3 kind=back name=b1 seat=0",
+    ]
+    state, _ = resync_requests(fold_all(back))
+    state = fold(state, "sheet table=3 deals=2 target=301")  # the drop: one line of three
+    state = fold(state, "info text=connection lost: trying again (1/5)")
+    state, asked = resync_requests(fold_all(back, state))
+    assert asked == ("tables", "sheet", "last")
+    state = fold_all(
+        [
+            *QUIET_REPLIES,
+        ],
+        state,
+    )
+    assert state.quiet == () and state.reply == ()
+    logged = len(state.log)
+    state = fold(state, "sheet table=3 deals=0 target=301")  # typed by the person
+    assert state.log[logged:] and state.log[logged].startswith("Score sheet, table 3")
+
+
+def test_a_table_listed_on_a_later_page_is_asked_for_there() -> None:
+    """A busy server (more than 100 tables) lists ours on page 2: the quiet 'tables'
+    goes on to the next page for the names, still unlogged."""
+    state, _ = resync_requests(fold_all([START[0], START[-1]]))
+    logged = len(state.log)
+    others = [
+        f"table id={n} players=2 variant=moscow options= seats=x{n},- state=waiting observers=0"
+        for n in (1, 2)
+    ]
+    state = fold_all(["tables count=2 total=3 page=1 pages=2", *others], state)
+    state, asked = resync_requests(state)
+    assert asked == ("tables 2",) and state.quiet == ("sheet", "last", "tables")
+    state = fold_all(
+        [
+            "tables count=1 total=3 page=2 pages=2",
+            OUR_TABLE,
+            "sheet table=3 deals=0 target=301",
+            "error code=wrong-phase text=no trick has been taken yet",
+        ],
+        state,
+    )
+    assert state.players == ("b1", "b2") and state.quiet == () and state.resync == ()
+    assert len(state.log) == logged
+    # the person's own 'tables' is shown, and a page without ours asks nothing more
+    state = fold_all(["tables count=2 total=3 page=1 pages=2", *others], state)
+    assert state.resync == () and state.log[logged] == "3 open tables"
+
+
+def test_a_reply_short_of_its_count_is_taken_in_at_the_next_line() -> None:
+    """A reply whose head counts more lines than come (a line lost) is shown when another
+    line comes, which is itself folded; a quiet one is no longer awaited."""
+    state = fold_all(
+        [
+            "games name=b1 count=2",
+            "game match=m5 table=15 players=b1,b2 variant=moscow winner=b1 reason=short "
+            "totals=1,-1 finished=2026-12-02_05:47:47",
+            "event seq=3 table=3 kind=away name=b2 seat=1",
+            "say from=b2 text=hello",
+        ]
+    )
+    assert "2026-12-02 05:47:47  table 15  b1 v b2  1:-1  winner b1 (short)" in state.log
+    assert state.log[-1] == "b2: hello" and state.reply == ()
+    state, _ = resync_requests(fold_all([START[0], START[-1]]))
+    state = fold_all(
+        [
+            "tables count=2 total=2 page=1 pages=1",
+            OUR_TABLE,
+            "sheet table=3 deals=0 target=301",
+        ],
+        state,
+    )
+    assert state.players == ("b1", "b2") and state.quiet == ("last",)
+    # a line of it unreadable: said once, and the lines after it are read
+    state = fold_all(
+        [
+            "sheet table=3 deals=2 target=301",
+            "sheet-deal table=3 outcome=made written=1,2 totals=1,2 hanging=0 bides=0,0",
+            "say from=b2 text=hello",
+            "say from=b2 text=again",
+        ]
+    )
+    assert state.log == (
+        "(unreadable reply: a sheet-deal line without deal=)",
+        "b2: hello",
+        "b2: again",
+    )
+
+
+def test_the_log_pane_counts_a_wide_character_as_two_columns() -> None:
+    """A chat line in Chinese (a name may be in any alphabet) or with emoji: each shown
+    line fits the pane's columns, so the pane does not wrap it again and push the newest
+    line out of view (seen: 'b2: newest' below a 60×5 pane)."""
+    log = (*(f"b{i}: line {i}" for i in range(8)), "李小龍: " + "你好朋友" * 12, "b2: newest")
+    shown = log_text(log, 60, 5).splitlines()
+    assert len(shown) == 5 and shown[-1] == "b2: newest"
+    assert all(cell_len(line) <= 60 for line in shown)
+    assert "".join(shown[-3:-1]) == "李小龍: " + "你好朋友" * 12  # in two lines, cut by columns
+    emoji = log_text(("anna: " + "👍" * 40,), 20, 6).splitlines()
+    assert all(cell_len(line) <= 20 for line in emoji) and len(emoji) == 5
+
+
+def test_a_sheet_with_no_deal_yet_names_every_player_of_three() -> None:
+    """Three players, no deal finished: the sheet's header has all three (it had two)."""
+    state = fold_all(
+        [
+            "ok cmd=sit table=3 seat=0 text=You sit at table 3, seat 0.",
+            "event seq=3 table=3 kind=start players=ann,bob,cat match=m3",
+            "sheet table=3 deals=0 target=301",
+        ]
+    )
+    header = state.log[-2].split()
+    assert header == ["deal", "outcome", "ann", "bob", "cat"]
+    four = fold_all(["event seq=3 table=3 kind=start players=a,b,c,d match=m3"], state)
+    assert fold(four, "sheet table=3 deals=0 target=301").log[-2].split()[2:] == ["a+c", "b+d"]
