@@ -1,18 +1,24 @@
 """A finished match is freed by its reference count alone: nothing it keeps for its
 records (the lazy records, the deal-end events) points back at it, so the cyclic
-collector never has to walk or free it (issue #9: its collections were ~3 % of a deal)."""
+collector never has to walk or free it (issue #9: its collections were ~3 % of a deal).
+Nor does playing one leave any other cycle behind (a deal, its events, a game of its
+own, a plugin's hooks): the collector finds nothing to free once it is let go."""
 
 from __future__ import annotations
 
 import gc
+import random
 import weakref
 from collections.abc import Iterator
 
 import pytest
 
+from deberc_net.game.events import DealAbandoned, DealEnded
 from deberc_net.game.match import Match
 from deberc_net.plugins import RuleBook
 from deberc_net.selfplay import selfplay
+
+from .test_record_fold import told_match
 
 
 @pytest.fixture
@@ -49,3 +55,46 @@ def test_a_forfeited_match_is_freed_and_its_records_read_after(no_collector: Non
     [record] = records
     assert (record["table"], record["match"], record["outcome"]) == ("t", "m2", "forfeit")
     assert abandoned.record is record and ended.forfeit is None
+
+
+# a game of its own (Tertz), plugins' hooks and calls (the examples, dave, deberts,
+# penalties, claims), every table size
+RULE_SETS = [
+    (2, "moscow", ()),
+    (3, "kharkov", ("perezdacha",)),
+    (4, "moscow", ("posled-20", "table-penalties", "manual-claim")),
+    (2, "moscow", ("dave", "to-9-stakes", "dave-geometric")),
+    (4, "kharkov", ("combos-need-trick", "deberts", "stake-10")),
+    (2, "tertz", ("tertz-501",)),
+]
+
+
+@pytest.mark.parametrize(("players", "variant", "options"), RULE_SETS)
+def test_self_play_leaves_nothing_for_the_collector(
+    players: int, variant: str, options: tuple[str, ...], no_collector: None
+) -> None:
+    rules = RuleBook.load().ruleset(players, variant, options)
+    for warm in selfplay(rules, 1, "warm"):  # what a first use builds once, kept
+        assert warm.records[0]
+    del warm
+    gc.collect()
+    for match in selfplay(rules, 2, f"garbage/{players}/{variant}"):
+        records = match.records  # unread, as self-play leaves them
+    del match
+    assert gc.collect() == 0  # not one object in a cycle: the match, its deals, events
+    assert all(record["format"] for record in records)
+
+
+@pytest.mark.parametrize("forfeit_after", [None, 30])
+def test_a_match_played_call_by_call_leaves_nothing_for_the_collector(
+    forfeit_after: int | None, no_collector: None
+) -> None:
+    # as a table plays it (Match.apply, every event kept), once with a forfeit mid-deal
+    rules = RuleBook.load().ruleset(2)
+    told_match(rules, "warm", random.Random(1), None)
+    gc.collect()
+    told = told_match(rules, "garbage", random.Random(2), forfeit_after)[1]
+    ends = [type(e) for e in told if isinstance(e, DealEnded | DealAbandoned)]  # unread
+    del told
+    assert gc.collect() == 0
+    assert ends[-1] is (DealEnded if forfeit_after is None else DealAbandoned)
