@@ -203,6 +203,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
             db=args.db,
             concurrency=args.concurrency,
             clock_ms=args.clock_ms,
+            away_limit_ms=args.away_ms,
             sprt=Sprt.parse(args.sprt) if args.sprt else None,
             progress=not args.json,
             rules=book,
@@ -210,6 +211,8 @@ def _ladder_run(args: argparse.Namespace) -> int:
         )
         if args.deals < 1:
             raise ScheduleError("--deals must be at least 1")
+        if args.away_ms < 1:
+            raise ScheduleError("--away-ms must be at least 1")
         if options.sprt is not None and len(options.bots) != 2:
             raise ScheduleError("--sprt compares exactly two bots")
         if args.distributed and not is_postgres(args.db):
@@ -573,6 +576,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="copies of each bot, so boards are played side by side (default 2)",
     )
     lr.add_argument("--clock-ms", type=int, default=3000, help="clock per call (default 3000)")
+    lr.add_argument(
+        "--away-ms",
+        type=int,
+        default=5000,
+        help="a bot's seat away (disconnected) this long forfeits; raise it for bots slow "
+        "to start again after a crash (default 5000)",
+    )
     lr.add_argument(
         "--sprt",
         metavar="ELO0,ELO1,ALPHA,BETA",

@@ -351,15 +351,24 @@ def test_a_bot_that_crashes_mid_game_is_restarted_and_resumes_its_seat(
 ) -> None:
     db = tmp_path / "l.sqlite3"
     crash, eager = script(tmp_path, "crash", CRASH), script(tmp_path, "eager", EAGER)
-    data = summary(
-        ladder(tmp_path, "--bot", eager, "--bot", crash, "--deals", "2", "--json", db=db)
-    )
+    # a restart (a Python start-up) may take more than the default 5 s away on a loaded
+    # machine: this test is about resuming, not about the limit
+    args = ("--bot", eager, "--bot", crash, "--deals", "2", "--away-ms", "60000", "--json")
+    data = summary(ladder(tmp_path, *args, db=db))
     assert data["games"] == 4
     crashed = sorted(p.name for p in tmp_path.glob("crashed-*"))
     assert crashed and set(crashed) <= {"crashed-crash-1", "crashed-crash-2"}
     assert data["crashes"] == {"crash": len(crashed)}
     assert data["forfeits"] == {}  # back in time: its games went on with it
     assert [g["reason"] for g in games_in(db)] == ["deals"] * 4
+
+
+def test_an_away_limit_below_one_millisecond_is_refused(tmp_path: Path) -> None:
+    eager = script(tmp_path, "eager", EAGER)
+    for value in ("0", "-5"):
+        done = ladder(tmp_path, "--bot", eager, "--bot", eager, "--away-ms", value, "--json")
+        assert done.returncode == 2 and done.stdout == ""
+        assert "--away-ms must be at least 1" in done.stderr
 
 
 def test_a_bot_that_hangs_forfeits_on_the_clock(tmp_path: Path) -> None:
