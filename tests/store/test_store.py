@@ -303,6 +303,21 @@ def test_a_ladder_boards_matches_stay_withheld_through_any_stop_until_its_releas
         dying.close()
 
 
+def test_a_released_boards_games_are_in_the_order_its_seatings_ended(store: Store) -> None:
+    """At its release a board's results are written as its finishes were before they
+    were kept in the store (each finish_match then, in the order the seatings ended):
+    'games' lists them newest ended first, not in the order they started. Failed
+    before: m3, m2, m1 (the order of their first deals)."""
+    for match in ("m1", "m2", "m3"):
+        store.add_deal(deal(match, 1), board="k1")
+    for match in ("m2", "m1", "m3"):  # ended in another order than they started
+        store.finish_match(
+            match, 3, ["ann", "Бо"], "moscow", [], None, "deals", [1, 2], {1: "s"}, board="k1"
+        )
+    assert store.release_board("k1") == 3
+    assert [g["match"] for g in store.recent_games("ann")] == ["m3", "m1", "m2"]
+
+
 def test_recent_games_newest_first_for_any_writing_of_a_name(store: Store) -> None:
     finish(store, "m1", ["Ann", "bob"], "Ann")
     finish(store, "m2", ["bob", "carl"], None)

@@ -13,8 +13,9 @@ from __future__ import annotations
 import enum
 import functools
 import json
+import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
 import attrs
@@ -284,17 +285,24 @@ def lost_match_row(match_id: str, last_deal: str, reason: str = SERVER_LOST) -> 
 
 # A ladder board's match kept withheld (``running.result``) until its board's release:
 # its ``matches`` row and the seeds to fill in, as the table ended it, or as its
-# server's stop or death left it (``lost_match_row``, seedless).
+# server's stop or death left it (``lost_match_row``, seedless); and when it was kept,
+# so that the release writes them in the order they ended, as each finish_match did
+# before results were kept ('games' lists a board's seatings newest ended first).
 def board_result(row: tuple[Any, ...], seeds: dict[int, str] | None) -> str:
-    return json.dumps({"row": list(row), "seeds": seeds}, ensure_ascii=False)
+    return json.dumps(
+        {"row": list(row), "seeds": seeds, "kept": time.time_ns()}, ensure_ascii=False
+    )
 
 
-def board_finish(result: str) -> tuple[tuple[Any, ...], dict[int, str] | None]:
-    """The row and seeds of a kept ``board_result`` (JSON's keys are strings: deal
-    numbers again)."""
-    kept = json.loads(result)
-    seeds = kept["seeds"]
-    return tuple(kept["row"]), None if seeds is None else {int(k): v for k, v in seeds.items()}
+def board_finishes(results: Iterable[str]) -> list[tuple[tuple[Any, ...], dict[int, str] | None]]:
+    """The rows and seeds of kept ``board_result``s, in the order kept (JSON's keys are
+    strings: deal numbers again; one kept by 91d3455, without its time, first)."""
+    finishes = []
+    for kept in sorted((json.loads(r) for r in results), key=lambda k: int(k.get("kept", 0))):
+        seeds = kept["seeds"]
+        row = tuple(kept["row"])
+        finishes.append((row, None if seeds is None else {int(k): v for k, v in seeds.items()}))
+    return finishes
 
 
 # the running matches no live server owns (the owner silent past its time, or a row

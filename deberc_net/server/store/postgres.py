@@ -39,7 +39,7 @@ from .base import (
     RatingPoint,
     RatingResult,
     StoreError,
-    board_finish,
+    board_finishes,
     board_result,
     finished_match_row,
     game_row,
@@ -214,8 +214,8 @@ class PostgresStore:
         with self._pool.connection() as conn:
             # (FOR UPDATE: a release at once on another worker waits, then finds none)
             kept = conn.execute(BOARD_RESULTS.format(p="%s") + " FOR UPDATE", (board,)).fetchall()
-            for _, result in kept:
-                _finish(conn, *board_finish(result))
+            for row, seeds in board_finishes(result for _, result in kept):
+                _finish(conn, row, seeds)
         return len(kept)
 
     def records(self) -> Iterator[str]:

@@ -41,7 +41,7 @@ from .base import (
     RatingPoint,
     RatingResult,
     StoreError,
-    board_finish,
+    board_finishes,
     board_result,
     finished_match_row,
     game_row,
@@ -325,8 +325,8 @@ class SQLiteStore:
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
             kept = self._db.execute(BOARD_RESULTS.format(p="?"), (board,)).fetchall()
-            for _, result in kept:
-                self._finish(*board_finish(result))
+            for row, seeds in board_finishes(result for _, result in kept):
+                self._finish(row, seeds)
         return len(kept)
 
     def _finish(self, row: tuple[Any, ...], seeds: dict[int, str] | None) -> None:
