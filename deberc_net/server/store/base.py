@@ -311,6 +311,28 @@ ORPHANED = "result IS NULL AND (server IS NULL OR server NOT IN (SELECT id FROM 
 OWN_RUNNING = "result IS NULL AND server = {p}"  # a server's own, at its stop
 LAST_DEAL = "SELECT record FROM deals WHERE match_id = {p} ORDER BY deal_no DESC LIMIT 1"
 BOARD_RESULTS = "SELECT match_id, result FROM running WHERE board = {p} AND result IS NOT NULL"
+# At its release, a board's seatings not over (a server dead but not yet found so, or
+# stalled past its lease; an end still queued on another worker) become plain running
+# matches: its deck is public now, so they end as any match does, never kept again.
+UNBOARD_RUNNING = "UPDATE running SET board = NULL WHERE board = {p} AND result IS NULL"
+# What finish_match of a board's match finds: its running row's board (NULL once the
+# board is released), and whether it is listed already (the release wrote what a stop
+# or a dead server left of it; its server, back, ends it after all)
+KEPT_BOARD = "SELECT board FROM running WHERE match_id = {p}"
+# add_deal's board for a board's match: none if the match is listed (its board was
+# released, and its server, back from a stall, plays on: a plain match from then on)
+BOARD_UNLESS_LISTED = (
+    "CASE WHEN EXISTS (SELECT 1 FROM matches WHERE id = {p}) THEN NULL ELSE {p} END"
+)
+LISTED = "SELECT 1 FROM matches WHERE id = {p}"
+
+
+def keeps_result(running: tuple[Any, ...] | None, listed: tuple[Any, ...] | None) -> bool:
+    """Whether a board's match's result is kept for the board's release (``running``:
+    its KEPT_BOARD row, ``listed``: its LISTED row): not if the board was released."""
+    if running is not None:
+        return running[0] is not None
+    return listed is None
 
 
 def player_rows(match_id: str, players: list[str]) -> list[tuple[str, str]]:
