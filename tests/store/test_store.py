@@ -303,6 +303,63 @@ def test_a_ladder_boards_matches_stay_withheld_through_any_stop_until_its_releas
         dying.close()
 
 
+def test_a_boards_seating_still_running_at_its_release_is_not_withheld_for_ever(
+    store_db: str,
+) -> None:
+    """Released, a board's deck is public: a seating of it not over then (a 'ladder
+    worker' killed holding it, not yet found dead when another worker, its lease run
+    out, played the board again and released it; a server stalled past its lease; a
+    seating on another worker whose end is still queued) ends as a plain match would.
+    Failed before: each was kept withheld for a release that had already come, for
+    good (docs/bots.md: a records export has the dead attempt's deals)."""
+    killed = open_store(store_db, serving=True)
+    stalled = open_store(store_db, serving=True)
+    live = open_store(store_db, serving=True)
+    try:
+        assert killed.server_id is not None and stalled.server_id is not None
+        killed.add_deal(deal("m1", 1), board="k1")  # killed: silent, not yet found dead
+        stalled.add_deal(deal("m2", 1), board="k2")
+        live.add_deal(deal("m3", 1), board="k3")  # its end still queued at the release
+        silence(store_db, stalled.server_id)
+        assert live.heartbeat(30.0) == 0  # the stalled one's m2 kept, as cut off
+        assert [live.release_board(k) for k in ("k1", "k2", "k3")] == [0, 1, 0]
+        assert live.finished_match("m2")["reason"] == "server-lost"  # type: ignore[index]
+        stalled.add_deal(deal("m2", 2), board="k2")  # back: it plays on, and ends it
+        stalled.finish_match(
+            "m2", 3, ["ann", "Бо"], "moscow", [], "ann", "deals", [9, 0], {1: "s"}, board="k2"
+        )
+        live.finish_match(
+            "m3", 3, ["ann", "Бо"], "moscow", [], "Бо", "deals", [0, 9], {1: "s"}, board="k3"
+        )
+        silence(store_db, killed.server_id)
+        assert live.heartbeat(30.0) == 1  # the killed one's m1: listed as a plain match
+        games = {g["match"]: g for g in live.recent_games("ann")}
+        assert {m: (g["winner"], g["reason"]) for m, g in games.items()} == {
+            "m1": (None, "server-lost"),
+            "m2": ("ann", "deals"),
+            "m3": ("Бо", "deals"),
+        }
+        assert sorted(r["match"] for r in exported(live)) == ["m1", "m2", "m2", "m3"]
+    finally:
+        for store in (killed, stalled, live):
+            store.close()
+
+
+def test_a_released_boards_games_are_in_the_order_its_seatings_ended(store: Store) -> None:
+    """At its release a board's results are written as its finishes were before they
+    were kept in the store (each finish_match then, in the order the seatings ended):
+    'games' lists them newest ended first, not in the order they started. Failed
+    before: m3, m2, m1 (the order of their first deals)."""
+    for match in ("m1", "m2", "m3"):
+        store.add_deal(deal(match, 1), board="k1")
+    for match in ("m2", "m1", "m3"):  # ended in another order than they started
+        store.finish_match(
+            match, 3, ["ann", "Бо"], "moscow", [], None, "deals", [1, 2], {1: "s"}, board="k1"
+        )
+    assert store.release_board("k1") == 3
+    assert [g["match"] for g in store.recent_games("ann")] == ["m3", "m1", "m2"]
+
+
 def test_recent_games_newest_first_for_any_writing_of_a_name(store: Store) -> None:
     finish(store, "m1", ["Ann", "bob"], "Ann")
     finish(store, "m2", ["bob", "carl"], None)

@@ -13,8 +13,9 @@ from __future__ import annotations
 import enum
 import functools
 import json
+import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
 import attrs
@@ -284,17 +285,24 @@ def lost_match_row(match_id: str, last_deal: str, reason: str = SERVER_LOST) -> 
 
 # A ladder board's match kept withheld (``running.result``) until its board's release:
 # its ``matches`` row and the seeds to fill in, as the table ended it, or as its
-# server's stop or death left it (``lost_match_row``, seedless).
+# server's stop or death left it (``lost_match_row``, seedless); and when it was kept,
+# so that the release writes them in the order they ended, as each finish_match did
+# before results were kept ('games' lists a board's seatings newest ended first).
 def board_result(row: tuple[Any, ...], seeds: dict[int, str] | None) -> str:
-    return json.dumps({"row": list(row), "seeds": seeds}, ensure_ascii=False)
+    return json.dumps(
+        {"row": list(row), "seeds": seeds, "kept": time.time_ns()}, ensure_ascii=False
+    )
 
 
-def board_finish(result: str) -> tuple[tuple[Any, ...], dict[int, str] | None]:
-    """The row and seeds of a kept ``board_result`` (JSON's keys are strings: deal
-    numbers again)."""
-    kept = json.loads(result)
-    seeds = kept["seeds"]
-    return tuple(kept["row"]), None if seeds is None else {int(k): v for k, v in seeds.items()}
+def board_finishes(results: Iterable[str]) -> list[tuple[tuple[Any, ...], dict[int, str] | None]]:
+    """The rows and seeds of kept ``board_result``s, in the order kept (JSON's keys are
+    strings: deal numbers again; one kept by 91d3455, without its time, first)."""
+    finishes = []
+    for kept in sorted((json.loads(r) for r in results), key=lambda k: int(k.get("kept", 0))):
+        seeds = kept["seeds"]
+        row = tuple(kept["row"])
+        finishes.append((row, None if seeds is None else {int(k): v for k, v in seeds.items()}))
+    return finishes
 
 
 # the running matches no live server owns (the owner silent past its time, or a row
@@ -303,6 +311,28 @@ ORPHANED = "result IS NULL AND (server IS NULL OR server NOT IN (SELECT id FROM 
 OWN_RUNNING = "result IS NULL AND server = {p}"  # a server's own, at its stop
 LAST_DEAL = "SELECT record FROM deals WHERE match_id = {p} ORDER BY deal_no DESC LIMIT 1"
 BOARD_RESULTS = "SELECT match_id, result FROM running WHERE board = {p} AND result IS NOT NULL"
+# At its release, a board's seatings not over (a server dead but not yet found so, or
+# stalled past its lease; an end still queued on another worker) become plain running
+# matches: its deck is public now, so they end as any match does, never kept again.
+UNBOARD_RUNNING = "UPDATE running SET board = NULL WHERE board = {p} AND result IS NULL"
+# What finish_match of a board's match finds: its running row's board (NULL once the
+# board is released), and whether it is listed already (the release wrote what a stop
+# or a dead server left of it; its server, back, ends it after all)
+KEPT_BOARD = "SELECT board FROM running WHERE match_id = {p}"
+# add_deal's board for a board's match: none if the match is listed (its board was
+# released, and its server, back from a stall, plays on: a plain match from then on)
+BOARD_UNLESS_LISTED = (
+    "CASE WHEN EXISTS (SELECT 1 FROM matches WHERE id = {p}) THEN NULL ELSE {p} END"
+)
+LISTED = "SELECT 1 FROM matches WHERE id = {p}"
+
+
+def keeps_result(running: tuple[Any, ...] | None, listed: tuple[Any, ...] | None) -> bool:
+    """Whether a board's match's result is kept for the board's release (``running``:
+    its KEPT_BOARD row, ``listed``: its LISTED row): not if the board was released."""
+    if running is not None:
+        return running[0] is not None
+    return listed is None
 
 
 def player_rows(match_id: str, players: list[str]) -> list[tuple[str, str]]:

@@ -20,8 +20,11 @@ import psycopg_pool
 
 from .base import (
     BOARD_RESULTS,
+    BOARD_UNLESS_LISTED,
     DEAD_AFTER_S,
+    KEPT_BOARD,
     LAST_DEAL,
+    LISTED,
     MATCH_IDS,
     MATCH_RECORDS,
     ORPHANED,
@@ -35,15 +38,17 @@ from .base import (
     SERVER_LOST,
     SHUTDOWN,
     STANDINGS,
+    UNBOARD_RUNNING,
     PlayerRating,
     RatingPoint,
     RatingResult,
     StoreError,
-    board_finish,
+    board_finishes,
     board_result,
     finished_match_row,
     game_row,
     highest_match_number,
+    keeps_result,
     lost_match_row,
     match_row,
     name_key,
@@ -174,11 +179,18 @@ class PostgresStore:
     # records
     def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
         with self._pool.connection() as conn:
-            conn.execute(
-                "INSERT INTO running (match_id, server, board) VALUES (%s, %s, %s)"
-                " ON CONFLICT DO NOTHING",
-                (record["match"], self.server_id, board),
-            )
+            if board is None:
+                conn.execute(
+                    "INSERT INTO running (match_id, server) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                    (record["match"], self.server_id),
+                )
+            else:
+                conn.execute(
+                    "INSERT INTO running (match_id, server, board)"
+                    f" VALUES (%s, %s, {BOARD_UNLESS_LISTED.format(p='%s')})"
+                    " ON CONFLICT DO NOTHING",
+                    (record["match"], self.server_id, record["match"], board),
+                )
             conn.execute(
                 "INSERT INTO deals (match_id, deal_no, record) VALUES (%s, %s, %s)"
                 " ON CONFLICT (match_id, deal_no) DO UPDATE SET record = excluded.record",
@@ -200,7 +212,7 @@ class PostgresStore:
     ) -> None:
         with self._pool.connection() as conn:
             row = match_row(match_id, table_id, players, variant, options, winner, reason, totals)
-            if board is not None:  # kept, withheld, until the board's release
+            if board is not None and _keeps_result(conn, match_id):  # till the release
                 conn.execute(
                     "INSERT INTO running (match_id, server, board, result)"
                     " VALUES (%s, %s, %s, %s) ON CONFLICT (match_id) DO UPDATE"
@@ -212,10 +224,13 @@ class PostgresStore:
 
     def release_board(self, board: str) -> int:
         with self._pool.connection() as conn:
+            # first, as a seating's end at once on another worker (FOR UPDATE there)
+            # either waits for this, or is among the results this then takes
+            conn.execute(UNBOARD_RUNNING.format(p="%s"), (board,))
             # (FOR UPDATE: a release at once on another worker waits, then finds none)
             kept = conn.execute(BOARD_RESULTS.format(p="%s") + " FOR UPDATE", (board,)).fetchall()
-            for _, result in kept:
-                _finish(conn, *board_finish(result))
+            for row, seeds in board_finishes(result for _, result in kept):
+                _finish(conn, row, seeds)
         return len(kept)
 
     def records(self) -> Iterator[str]:
@@ -300,6 +315,14 @@ def _end_the_dead(conn: psycopg.Connection[Any], dead_after_s: float) -> int:
     _list_stopped(conn, [(m, b) for m, b in orphaned], SERVER_LOST)
     cur = conn.execute(f"DELETE FROM running WHERE {ORPHANED}")
     return cur.rowcount
+
+
+def _keeps_result(conn: psycopg.Connection[Any], match_id: str) -> bool:
+    """(FOR UPDATE: a release at once on another worker waits for this end, or this for
+    the release)"""
+    running = conn.execute(KEPT_BOARD.format(p="%s") + " FOR UPDATE", (match_id,)).fetchone()
+    listed = conn.execute(LISTED.format(p="%s"), (match_id,)).fetchone()
+    return keeps_result(running, listed)
 
 
 def _finish(

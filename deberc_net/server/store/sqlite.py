@@ -22,8 +22,11 @@ import structlog
 
 from .base import (
     BOARD_RESULTS,
+    BOARD_UNLESS_LISTED,
     DEAD_AFTER_S,
+    KEPT_BOARD,
     LAST_DEAL,
+    LISTED,
     MATCH_IDS,
     MATCH_RECORDS,
     ORPHANED,
@@ -37,15 +40,17 @@ from .base import (
     SERVER_LOST,
     SHUTDOWN,
     STANDINGS,
+    UNBOARD_RUNNING,
     PlayerRating,
     RatingPoint,
     RatingResult,
     StoreError,
-    board_finish,
+    board_finishes,
     board_result,
     finished_match_row,
     game_row,
     highest_match_number,
+    keeps_result,
     lost_match_row,
     match_row,
     name_key,
@@ -283,10 +288,17 @@ class SQLiteStore:
     def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
         with self._lock, self._db:
             self._db.execute("BEGIN")
-            self._db.execute(
-                "INSERT OR IGNORE INTO running (match_id, server, board) VALUES (?, ?, ?)",
-                (record["match"], self.server_id, board),
-            )
+            if board is None:
+                self._db.execute(
+                    "INSERT OR IGNORE INTO running (match_id, server) VALUES (?, ?)",
+                    (record["match"], self.server_id),
+                )
+            else:
+                self._db.execute(
+                    "INSERT OR IGNORE INTO running (match_id, server, board)"
+                    f" VALUES (?, ?, {BOARD_UNLESS_LISTED.format(p='?')})",
+                    (record["match"], self.server_id, record["match"], board),
+                )
             self._db.execute(
                 "INSERT OR REPLACE INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)",
                 (record["match"], record["deal_no"], withheld(record)),
@@ -311,7 +323,7 @@ class SQLiteStore:
             # busy timeout or not): the servers of 'ladder run --processes' share a file
             self._db.execute("BEGIN IMMEDIATE")
             row = match_row(match_id, table_id, players, variant, options, winner, reason, totals)
-            if board is not None:  # kept, withheld, until the board's release
+            if board is not None and self._keeps_result(match_id):  # till the release
                 self._db.execute(
                     "INSERT INTO running (match_id, server, board, result) VALUES (?, ?, ?, ?)"
                     " ON CONFLICT (match_id) DO UPDATE SET board = excluded.board,"
@@ -324,10 +336,16 @@ class SQLiteStore:
     def release_board(self, board: str) -> int:
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(UNBOARD_RUNNING.format(p="?"), (board,))
             kept = self._db.execute(BOARD_RESULTS.format(p="?"), (board,)).fetchall()
-            for _, result in kept:
-                self._finish(*board_finish(result))
+            for row, seeds in board_finishes(result for _, result in kept):
+                self._finish(row, seeds)
         return len(kept)
+
+    def _keeps_result(self, match_id: str) -> bool:
+        running = self._db.execute(KEPT_BOARD.format(p="?"), (match_id,)).fetchone()
+        listed = self._db.execute(LISTED.format(p="?"), (match_id,)).fetchone()
+        return keeps_result(running, listed)
 
     def _finish(self, row: tuple[Any, ...], seeds: dict[int, str] | None) -> None:
         """``finish_match``'s writes of its ``matches`` row, in the caller's transaction."""
