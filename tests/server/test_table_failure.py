@@ -114,3 +114,24 @@ async def test_a_call_that_fails_behind_a_state_still_lets_the_next_line_be_answ
             assert tags == ["ask", "error", "ok"], booming.lines[start:]
             nursery.cancel_scope.cancel()
     assert [entry["event"] for entry in logs].count("table_error") == 1
+
+
+async def test_a_failure_logged_by_the_suites_own_renderer_holds_up_no_table(
+    db_path: Path, connect: Connector
+) -> None:
+    """A table's failure logged as the tests log it when nothing captures the logs
+    (tests/conftest.py): the apology comes at once. Failed before (structlog's default
+    console renderer, with rich's tracebacks: the locals of every frame drawn, a table
+    and its lobby's whole object graph, took over a minute inside ``log.exception``,
+    the server's one thread stopped meanwhile)."""
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            config = make_config(db_path)
+            port = await nursery.start(functools.partial(serve, config, rules=rule_book(_Boom())))
+            ann = await connect.machine(port, "ann")
+            bob = await connect.machine(port, "bob")
+            await seat_pair(ann, bob, "2 boom-test")
+            booming, boom_ask = await _asked(ann, bob)
+            await booming.send(f"{BOOM} seq={boom_ask['seq']}")
+            assert (await booming.expect("error"))["code"] == "internal"
+            nursery.cancel_scope.cancel()
