@@ -552,3 +552,27 @@ async def test_a_wait_for_a_table_cut_short_by_the_readers_deadline_loses_no_lin
     await ann.expect("ok", cmd="ping")
     tags = [line.split()[:2] for line in ann.lines[-3:]]
     assert tags == [["ok", "cmd=sit"], ["event", "seq=1"], ["ok", "cmd=ping"]], ann.lines
+
+
+async def test_leave_stops_observing_every_table_however_many_are_watched(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """'leave' by someone who sits nowhere leaves every table he observes, however many
+    (one line, one Leave at each table: the request quota, which keeps one sender from
+    filling a table's queue, has nothing to keep here). Failed before: past the quota,
+    'busy', and those tables still watched."""
+    async with _served_without_listener(db_path) as (lobby, server, nursery):
+        client_end, server_end = local_stream_pair()
+        nursery.start_soon(server.handle, server_end, "10.0.0.1", "10.0.0.1:1")
+        eve = await log_in_machine(await LineClient.over(client_end, "eve"), "eve")
+        count = lobby.config.table_requests_waiting + 2
+        tables = [lobby.open_table(game_settings((), lobby.rules)) for _ in range(count)]
+        for table in tables:
+            await eve.send(f"observe {table.id}")
+            await eve.expect("ok", cmd="observe")
+        start = await _in_step(eve)
+        await eve.send("leave")
+        await _in_step(eve)
+        replies = [x for x in eve.lines[start:] if x.startswith(("ok cmd=leave", "error "))]
+        assert len(replies) == count and all(x.startswith("ok ") for x in replies), replies
+        assert not any(eve.label in {s.name for s in t.observers} for t in tables)
