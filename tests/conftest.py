@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import structlog
 from hypothesis import settings
 
 import tests.properties  # noqa: F401  (registers the profiles)
@@ -24,6 +25,18 @@ from tests.cpu_report import (  # noqa: F401  (pytest --cpu-report: its hooks)
 # property tests draw a share of their written counts (tests/properties.py) unless a run
 # asks for another profile: ``--hypothesis-profile=long``, loaded after this
 settings.load_profile("suite")
+
+# what the tests' servers log, where nothing captures it: structlog's default console
+# lines, but a failure's traceback plain, as the server's own set-up writes it
+# (server/logs.py: format_exc_info). The default draws it with rich, every frame's
+# locals with it: a table's, and through its lobby the whole server's object graph,
+# which took over a minute inside one log.exception (the server's thread stopped).
+structlog.configure(
+    processors=[
+        *structlog.get_config()["processors"][:-1],
+        structlog.dev.ConsoleRenderer(exception_formatter=structlog.dev.plain_traceback),
+    ]
+)
 
 # what a password costs in the tests' own process (servers the tests start as processes
 # keep the production cost): scrypt at n=2**14 takes some 60 ms of CPU, and the suite

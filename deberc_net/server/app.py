@@ -442,6 +442,14 @@ class Server:
             with trio.CancelScope() as waited:
                 session.cancel_scope = waited
                 set_to = math.inf  # the scope's deadline, as set here (reading it costs a call)
+                # lines already read that the last scope's deadline cut off, early (up
+                # to DEADLINE_SLACK_S), while the reader waited for a table to answer the
+                # line before them (docs/protocol.md §2.3): handled now, without a
+                # deadline (lines read are no silence), not left till more bytes come
+                if connection.has_input and not await self._received(
+                    session, b"", trio.current_time()
+                ):
+                    return
                 while not connection.closed:
                     # moved only to an earlier time, or later by more than DEADLINE_SLACK_S
                     # (each line moves the idle deadline, and a move costs a few µs): it

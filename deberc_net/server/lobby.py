@@ -214,9 +214,12 @@ class Lobby:
             return self.node.proxy_named(name_key(name))
         return session
 
-    def post_for(self, session: Session, table: Table, message: Any) -> None:
-        """Hand a session's message to its table, or tell the session why not."""
-        if table.post(message, request=True):
+    def post_for(
+        self, session: Session, table: Table, message: Any, *, capped: bool = True
+    ) -> None:
+        """Hand a session's message to its table, or tell the session why not
+        (``capped``: Table.post's)."""
+        if table.post(message, request=True, capped=capped):
             return
         if table.state == TableState.CLOSED or table.id not in self.tables:
             if session.table is table:

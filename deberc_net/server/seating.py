@@ -64,8 +64,8 @@ class Seating:
         if session.observing:
             for table_id in list(session.observing):
                 table = self.lobby.tables.get(table_id)
-                if table is not None:
-                    self.lobby.post_for(session, table, Leave(session))
+                if table is not None:  # one to each: no table's queue fills
+                    self.lobby.post_for(session, table, Leave(session), capped=False)
             return
         if self.lobby.matchmaking.is_seeking(session):
             await self.lobby.matchmaking.unseek(session, item)

@@ -311,13 +311,14 @@ class Table:
             private=self.private,
         )
 
-    def post(self, message: Message, *, request: bool = False) -> bool:
+    def post(self, message: Message, *, request: bool = False, capped: bool = True) -> bool:
         """Hand a message to the table task; False (and nothing done) if the table has
         closed, or if it is a ``request`` of a session that already has its share
-        waiting. Control messages (the default) are never refused."""
+        waiting (unless not ``capped``: one of a line's requests to several tables, at
+        most one to each). Control messages (the default) are never refused."""
         session = _requester(message) if request else None
         quota = self.config.table_requests_waiting
-        if session is not None and session.requests_waiting >= quota:
+        if session is not None and capped and session.requests_waiting >= quota:
             return False
         if not self.inbox.put((message, session is not None)):
             return False

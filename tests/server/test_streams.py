@@ -10,6 +10,8 @@ from __future__ import annotations
 import contextlib
 import itertools
 import random
+import sqlite3
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -519,3 +521,58 @@ async def test_new_and_a_resuming_login_are_answered_before_the_next_line(
         "ask",
         "who",
     ], again.lines
+
+
+async def test_a_wait_for_a_table_cut_short_by_the_readers_deadline_loses_no_line(
+    start_memory_server: Callable[..., Dial],
+    db_path: Path,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
+    """'new', then ``ping``: the reader waits for the new table to seat its opener before
+    it takes the ping (docs/protocol.md §2.3), and the table waits for the store (locked
+    here by another program). The reader's deadline, set before the read (up to
+    DEADLINE_SLACK_S early), passes during that wait, well before the connection's
+    own: the ping is still answered. Failed before: the ping was left unread till more
+    bytes came (or the idle deadline closed the connection)."""
+    dial = start_memory_server(idle_timeout_ms=120_000)
+    ann = await log_in_machine(await dial("ann"), "ann")
+    await trio.sleep(50)  # the reader's deadline: 70 s from the next line, the idle one 120
+    lock = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+    try:
+        lock.execute("BEGIN EXCLUSIVE")
+        await ann.send_raw(b"new 2\nping\n")
+        # (a thread's wait: the virtual clock does not jump meanwhile, jump_when_idle)
+        await trio.to_thread.run_sync(time.sleep, 0.3)  # the table's draw waits for the lock
+        virtual_clock.jump(80)
+        await trio.to_thread.run_sync(time.sleep, 0.1)
+    finally:
+        lock.rollback()
+        lock.close()
+    await ann.expect("ok", cmd="ping")
+    tags = [line.split()[:2] for line in ann.lines[-3:]]
+    assert tags == [["ok", "cmd=sit"], ["event", "seq=1"], ["ok", "cmd=ping"]], ann.lines
+
+
+async def test_leave_stops_observing_every_table_however_many_are_watched(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """'leave' by someone who sits nowhere leaves every table he observes, however many
+    (one line, one Leave at each table: the request quota, which keeps one sender from
+    filling a table's queue, has nothing to keep here). Failed before: past the quota,
+    'busy', and those tables still watched."""
+    async with _served_without_listener(db_path) as (lobby, server, nursery):
+        client_end, server_end = local_stream_pair()
+        nursery.start_soon(server.handle, server_end, "10.0.0.1", "10.0.0.1:1")
+        eve = await log_in_machine(await LineClient.over(client_end, "eve"), "eve")
+        count = lobby.config.table_requests_waiting + 2
+        tables = [lobby.open_table(game_settings((), lobby.rules)) for _ in range(count)]
+        for table in tables:
+            await eve.send(f"observe {table.id}")
+            await eve.expect("ok", cmd="observe")
+        start = await _in_step(eve)
+        await eve.send("leave")
+        await _in_step(eve)
+        replies = [x for x in eve.lines[start:] if x.startswith(("ok cmd=leave", "error "))]
+        assert len(replies) == count and all(x.startswith("ok ") for x in replies), replies
+        assert not any(eve.label in {s.name for s in t.observers} for t in tables)

@@ -79,7 +79,7 @@ class RemoteTable(Table):
         assert self.copy is not None
         return self.copy
 
-    def post(self, message: Message, *, request: bool = False) -> bool:
+    def post(self, message: Message, *, request: bool = False, capped: bool = True) -> bool:
         if self.state == TableState.CLOSED or self.node is None:
             return False
         return self.node.forward(self, message, request)
