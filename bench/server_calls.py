@@ -22,7 +22,8 @@ collection instead, wall time and the thread's CPU (``time.thread_time``), and p
 how many took 1, 5 and 20 ms or more, of each, and the longest: a step long in wall
 time but not in CPU was the process waiting for a core (or for the GIL). Both modes
 print the process's user and system CPU a call (``os.times``).
-``BENCH_GC_THRESHOLD=700,10,10`` sets the server's collector thresholds, to try others.
+``BENCH_GC_THRESHOLD=700,10,10`` sets the server's collector thresholds once it has
+started (over what ``serve`` sets), to try others.
 """
 
 from __future__ import annotations
@@ -107,9 +108,6 @@ async def send_all(self, data):
 trio.SocketStream.send_all = send_all
 
 profile = cProfile.Profile()
-if os.environ.get("BENCH_GC_THRESHOLD"):  # the collector's thresholds, to try others
-    import gc
-    gc.set_threshold(*map(int, os.environ["BENCH_GC_THRESHOLD"].split(",")))
 if not PROFILE:  # the calls counted without cProfile
     from deberc_net.server.table import Table
     real_call = Table._call
@@ -200,6 +198,8 @@ async def main():
                         max_connections_per_address=0)
         # started as bench/server.py starts it (and `deberc-net serve`)
         port = await n.start(partial(serve, config, handle_signals=True))
+        if os.environ.get("BENCH_GC_THRESHOLD"):  # others than serve's, to try them
+            gc.set_threshold(*map(int, os.environ["BENCH_GC_THRESHOLD"].split(",")))
         print(port, flush=True)
         await control()  # (killed by the bench once it has read the counts)
 
