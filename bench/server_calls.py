@@ -22,7 +22,8 @@ collection instead, wall time and the thread's CPU (``time.thread_time``), and p
 how many took 1, 5 and 20 ms or more, of each, and the longest: a step long in wall
 time but not in CPU was the process waiting for a core (or for the GIL). Both modes
 print the process's user and system CPU a call (``os.times``).
-``BENCH_GC_THRESHOLD=700,10,10`` sets the server's collector thresholds, to try others.
+``BENCH_GC_THRESHOLD=700,10,10`` sets the server's collector thresholds once it has
+started (over what ``serve`` sets), to try others.
 """
 
 from __future__ import annotations
@@ -107,9 +108,6 @@ async def send_all(self, data):
 trio.SocketStream.send_all = send_all
 
 profile = cProfile.Profile()
-if os.environ.get("BENCH_GC_THRESHOLD"):  # the collector's thresholds, to try others
-    import gc
-    gc.set_threshold(*map(int, os.environ["BENCH_GC_THRESHOLD"].split(",")))
 if not PROFILE:  # the calls counted without cProfile
     from deberc_net.server.table import Table
     real_call = Table._call
@@ -121,6 +119,7 @@ if not PROFILE:  # the calls counted without cProfile
 import gc, time
 gc_started = [0.0]
 gc_wall = [0.0]
+gc_times = {}  # each collection's CPU (µs), by generation
 def on_gc(phase, info):
     if not counting:
         return
@@ -129,7 +128,9 @@ def on_gc(phase, info):
         gc_wall[0] = time.perf_counter()
     else:
         counts[f"gc_gen{info['generation']}"] += 1
-        counts["gc_cpu_us"] += round(1e6 * (time.thread_time() - gc_started[0]))
+        cpu_us = round(1e6 * (time.thread_time() - gc_started[0]))
+        counts["gc_cpu_us"] += cpu_us
+        gc_times.setdefault(f"gen{info['generation']}", []).append(cpu_us)
         _pause(
             1e3 * (time.perf_counter() - gc_wall[0]),
             1e3 * (time.thread_time() - gc_started[0]),
@@ -187,6 +188,8 @@ async def control():
                     "top": top, "callers": callers, "pauses": dict(pauses),
                     "longest": sorted(longest, reverse=True)[:8],
                     "by_file": by_file.most_common(25),
+                    "gc_times": gc_times,
+                    "gc_threshold": gc.get_threshold(), "gc_frozen": gc.get_freeze_count(),
                 }), flush=True)
 
 async def main():
@@ -195,6 +198,8 @@ async def main():
                         max_connections_per_address=0)
         # started as bench/server.py starts it (and `deberc-net serve`)
         port = await n.start(partial(serve, config, handle_signals=True))
+        if os.environ.get("BENCH_GC_THRESHOLD"):  # others than serve's, to try them
+            gc.set_threshold(*map(int, os.environ["BENCH_GC_THRESHOLD"].split(",")))
         print(port, flush=True)
         await control()  # (killed by the bench once it has read the counts)
 
@@ -256,6 +261,14 @@ def main() -> None:
     print(f"  builtin (C) calls              {result['builtin_calls'] / calls:7.1f}")
     for name, n in sorted(result["pauses"].items()):
         print(f"  {name:40s} {n:7d} in all")
+    for gen, times in sorted(result["gc_times"].items()):
+        times.sort()
+        p50, p99 = times[len(times) // 2], times[min(len(times) - 1, len(times) * 99 // 100)]
+        print(
+            f"  collections {gen}: {len(times)}, CPU ms p50 {p50 / 1e3:.2f}, p99 {p99 / 1e3:.2f},"
+            f" max {times[-1] / 1e3:.2f}, sum {sum(times) / 1e3:.1f}"
+        )
+    print(f"  thresholds {result['gc_threshold']}, frozen objects {result['gc_frozen']}")
     if result["longest"]:
         longest = ", ".join(f"{ms} ({cpu} CPU) {what}" for ms, cpu, what in result["longest"])
         print("  longest, ms:", longest)
@@ -270,7 +283,20 @@ def main() -> None:
         for caller, n in sorted(by.items(), key=lambda kv: -kv[1]):
             print(f"    {n / calls:7.2f}  {caller}")
     result["tell"], result["tables"] = args.tell, args.tables
-    shown = {k: v for k, v in result.items() if k not in ("top", "callers", "by_file", "longest")}
+    shown = {
+        k: v
+        for k, v in result.items()
+        if k not in ("top", "callers", "by_file", "longest", "gc_times")
+    }
+    shown["gc_cpu_ms"] = {
+        gen: {
+            "n": len(t),
+            "p50": t[len(t) // 2] / 1e3,
+            "p99": t[len(t) * 99 // 100] / 1e3,
+            "max": t[-1] / 1e3,
+        }
+        for gen, t in result["gc_times"].items()
+    }
     print(json.dumps(shown, sort_keys=True))
 
 

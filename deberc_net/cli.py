@@ -208,6 +208,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
             progress=not args.json,
             rules=book,
             asks_only=not args.tell_all,
+            freeze_heap=True,  # this process is the ladder's (and so is each copy's)
         )
         if args.deals < 1:
             raise ScheduleError("--deals must be at least 1")

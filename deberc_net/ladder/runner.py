@@ -13,6 +13,7 @@ board is played (``release``), so no bot knows a deck before it plays it.
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import secrets
 import time
@@ -67,6 +68,10 @@ class LadderOptions:
     # server tells them only their asks and each match's end; False: every line
     # ('--tell-all', to measure what that costs)
     asks_only: bool = True
+    # the process is this ladder's own (the CLI's, each --processes copy): once its server
+    # and bots have started, what they made is frozen (gc.freeze), out of the collector's
+    # older passes; False in a process that goes on after the ladder (its garbage would stay)
+    freeze_heap: bool = False
 
 
 def board_key(seed: str, board: int) -> str:
@@ -153,6 +158,8 @@ class Ladder:
                     host, port, password, connect, name=self.admin_name
                 )
                 await admin.wait_for([n for names in self.free.values() for n in names], STARTUP_S)
+                if self.o.freeze_heap:
+                    gc.freeze()
                 await self._fill(admin)
                 while self.running or self.awaiting:
                     await self._handle(admin, await admin.next())

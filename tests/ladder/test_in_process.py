@@ -4,11 +4,13 @@ bots that run as processes over TCP."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
+from deberc_net.ladder.runner import LadderOptions, run
 from deberc_net.ladder.supervisor import BotSpec
 
-from .helpers import HEUR, RAND, deals_in, games_in, ladder, summary
+from .helpers import HEUR, RAND, RAND2, deals_in, games_in, ladder, summary
 
 
 def _strip(db: Path) -> list[tuple[int, list[str], list[int], str]]:
@@ -95,3 +97,24 @@ def test_a_ladder_database_it_cannot_open_is_one_sentence(tmp_path: Path) -> Non
         assert why in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "nofolder").exists()
     assert (tmp_path / "notes.txt").read_text() == "not a database\n"
+
+
+def test_the_ladder_command_freezes_its_start_up_heap_and_a_library_run_does_not(
+    tmp_path: Path,
+) -> None:
+    """``ladder run`` owns its process: once its server and bots have started, what they
+    made is frozen (gc.freeze, out of the collector's older passes); ``run(options)``
+    called by a program that goes on leaves its heap alone."""
+    made_before: list[object] = []
+    options = LadderOptions(
+        bots=[BotSpec.parse(RAND), BotSpec.parse(RAND2)],
+        deals=1,
+        seed="s4",
+        db=str(tmp_path / "lib.sqlite3"),
+        progress=False,
+    )
+    assert run(options).games == 2
+    assert any(other is made_before for other in gc.get_objects())  # not frozen
+    args = ("--bot", RAND, "--bot", RAND2, "--deals", "1", "--seed", "s4", "--json")
+    assert summary(ladder(tmp_path, *args))["games"] == 2
+    assert not any(other is made_before for other in gc.get_objects())  # frozen
