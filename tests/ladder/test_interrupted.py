@@ -4,13 +4,10 @@ withheld for a release that would never come (docs/bots.md "Interrupted")."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import os
 import signal
 import sqlite3
 import subprocess
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -18,56 +15,19 @@ import pytest
 import trio
 
 from deberc_net.ladder.runner import INTERRUPTED
-from deberc_net.server.store import open_store
 from tests.server.conftest import Connector
 
-from .helpers import HEUR, RAND, ladder_argv
+from .helpers import (
+    HEUR,
+    RAND,
+    kept_seatings,
+    ladder_argv,
+    played_matches,
+    unlisted,
+    wait_for_kept_seatings,
+    withheld,
+)
 from .test_ladder_run import one_board_on
-from .test_processes import _gone, _parts
-
-
-def _kept(db: Path) -> int:
-    """How many board seatings are over, their results kept for their board's release."""
-    try:
-        with sqlite3.connect(db) as con:
-            (kept,) = con.execute(
-                "SELECT count(*) FROM running WHERE board IS NOT NULL AND result IS NOT NULL"
-            ).fetchone()
-    except sqlite3.OperationalError:  # the ladder's server has not made its tables yet
-        return 0
-    assert isinstance(kept, int)
-    return kept
-
-
-def _boards_seatings_over(db: Path, count: int, within_s: float = 30) -> None:
-    """Wait until ``count`` board seatings are over, their results kept for a release."""
-    deadline = time.monotonic() + within_s
-    while _kept(db) < count:
-        assert time.monotonic() < deadline, f"no {count} board seatings over in {within_s} s"
-        time.sleep(0.05)
-
-
-def _withheld(db: Path) -> list[str]:
-    """The matches kept withheld for a board's release (their decks still secret)."""
-    with sqlite3.connect(db) as con:
-        return [m for (m,) in con.execute("SELECT match_id FROM running WHERE board IS NOT NULL")]
-
-
-def _played(db: Path) -> list[str]:
-    """The matches that stored a deal."""
-    with sqlite3.connect(db) as con:
-        return [m for (m,) in con.execute("SELECT DISTINCT match_id FROM deals")]
-
-
-def _unlisted(db: Path) -> list[str]:
-    """The matches that stored a deal and are not listed (no 'games' row, no replay)."""
-    played = _played(db)
-    store = open_store(db)
-    try:
-        assert played, "the ladder played nothing"
-        return [m for m in played if store.finished_match(m) is None]
-    finally:
-        store.close()
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
@@ -84,7 +44,7 @@ def test_an_interrupted_ladder_releases_the_boards_it_started(
         argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     ) as done:
         try:
-            _boards_seatings_over(db, 3)
+            wait_for_kept_seatings(db, 3)
             done.send_signal(signum)
             out, err = done.communicate(timeout=30)
         finally:
@@ -93,33 +53,7 @@ def test_an_interrupted_ladder_releases_the_boards_it_started(
     assert done.returncode == 2, err
     assert err.strip() == f"deberc-net ladder: {INTERRUPTED}"
     assert out == ""
-    assert _unlisted(db) == []
-
-
-def test_the_parts_of_a_ladder_killed_release_the_boards_they_started(tmp_path: Path) -> None:
-    """``--processes 2``, the ladder itself ended by SIGTERM (it dies at once): each part,
-    its pipe from the ladder closed, releases the boards it started before it exits."""
-    db = tmp_path / "ladder.sqlite3"
-    argv = ladder_argv(
-        db, "--bot", HEUR, "--bot", RAND, "--deals", "20000", "--processes", "2", "--json"
-    )
-    with subprocess.Popen(
-        argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    ) as done:
-        parts = []
-        try:
-            parts = _parts(done.pid, 2)
-            _boards_seatings_over(db, 3)
-            done.send_signal(signal.SIGTERM)
-            done.communicate(timeout=30)
-            assert all(_gone(part) for part in parts)
-        finally:
-            if done.poll() is None:
-                done.kill()
-            for part in parts:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(part, signal.SIGKILL)
-    assert _unlisted(db) == []
+    assert unlisted(db) == []
 
 
 async def test_a_ladder_interrupted_on_a_given_server_releases_its_boards_there(
@@ -143,14 +77,14 @@ async def test_a_ladder_interrupted_on_a_given_server_releases_its_boards_there(
     async with trio.open_nursery() as nursery:
         process = await nursery.start(ladder)
         with trio.fail_after(30):
-            while _kept(db_path) < 3:
+            while kept_seatings(db_path) < 3:
                 await trio.sleep(0.05)
         process.send_signal(signal.SIGINT)
     (done,) = ended
     assert done.returncode == 2, done.stderr.decode()
     assert done.stderr.decode().strip() == f"deberc-net ladder: {INTERRUPTED}"
-    assert _withheld(db_path) == []
-    assert len(_unlisted(db_path)) < len(_played(db_path))  # its seatings over: listed
+    assert withheld(db_path) == []
+    assert len(unlisted(db_path)) < len(played_matches(db_path))  # its seatings over: listed
 
 
 async def test_the_boards_of_a_ladder_killed_outright_are_released_by_an_admin(
@@ -169,10 +103,10 @@ async def test_the_boards_of_a_ladder_killed_outright_are_released_by_an_admin(
             functools.partial(trio.run_process, argv, cwd=tmp_path, check=False)
         )
         with trio.fail_after(30):
-            while _kept(db_path) < 3:
+            while kept_seatings(db_path) < 3:
                 await trio.sleep(0.05)
         process.kill()
-    assert _withheld(db_path)
+    assert withheld(db_path)
     # the killed ladder's server is found dead at once (silent past server_dead_ms)
     port = await start_server(admins=["ladder-admin"], heartbeat_ms=100, server_dead_ms=200)
     await register("ladder-admin", "pw-1")
@@ -184,7 +118,7 @@ async def test_the_boards_of_a_ladder_killed_outright_are_released_by_an_admin(
     for key in keys:
         await admin.send(f"release {key}")
         await admin.expect("ok", cmd="release", board=key)
-    assert _withheld(db_path) == []
+    assert withheld(db_path) == []
     with trio.fail_after(10):  # a seating cut off: listed as its dead server's (server-lost)
-        while _unlisted(db_path):
+        while unlisted(db_path):
             await trio.sleep(0.05)
