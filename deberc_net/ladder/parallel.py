@@ -7,7 +7,8 @@ in one process does (results.py), so a seeded ladder gives the same summary eith
 
 A part is forked after the imports and the rule plugins are loaded, so it starts no
 Python of its own. The pipe down to a part says ``stop`` (the SPRT's verdict: no new
-games) or closes (this process failed or was interrupted: the part stops at once).
+games) or closes (this process failed or was interrupted: the part stops at once,
+releasing the boards it started, as an interrupted ladder does: runner.py).
 """
 
 from __future__ import annotations
@@ -30,11 +31,10 @@ from deberc_net.protocol.wire import LineBuffer, MatchEnd
 from .progress import LadderProgress
 from .ratings import Ratings
 from .results import GameResult, Results, Summary
-from .runner import Ladder, LadderOptions
+from .runner import INTERRUPTED, Ladder, LadderOptions
 from .schedule import Game, ScheduleError, schedule
 
 STOP = b"stop\n"
-INTERRUPTED = "interrupted: the ladder's processes are stopped"  # Ctrl-C reaches every one
 KILL_AFTER_S = 5.0  # a part that has not exited this long after its pipe closed is killed
 
 
@@ -93,8 +93,8 @@ async def _play_part(ladder: _Part, control: int) -> None:
             stream = trio.lowlevel.FdStream(control)
             while True:
                 data = await stream.receive_some(64)
-                if not data:  # the parent is gone: stop now
-                    nursery.cancel_scope.cancel()
+                if not data:  # the parent is gone: stop now, its boards released
+                    ladder.interrupt()
                     return
                 if STOP.strip() in data:
                     ladder.queue.clear()  # the games running finish, as on a verdict

@@ -7,7 +7,8 @@ processes), admin (the ladder's connection to the server), results (statistics,
 ratings, SPRT) and progress. The runner logs in as an admin, ``reserve``s a table per
 game (seed, seats, one deal, the board's key; ``watch=ends``); the bots only ``seek
 reserved`` and play. A board's records reach its bots only once every seating of the
-board is played (``release``), so no bot knows a deck before it plays it.
+board is played (``release``; or the ladder stops: an SPRT verdict, Ctrl-C), so no bot
+knows a deck before it plays it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import functools
 import gc
 import hashlib
 import secrets
+import signal
+import threading
 import time
 from collections import Counter, deque
 from collections.abc import Sequence
@@ -42,6 +45,10 @@ if TYPE_CHECKING:
 __all__ = ["ADMIN", "BotSpec", "GameResult", "LadderOptions", "Summary", "board_key", "run"]
 
 STARTUP_S = 30.0  # every bot instance must have logged in by then
+INTERRUPTED = "interrupted: the ladder's processes are stopped"  # Ctrl-C reaches every one
+# an interrupted ladder's releases of the boards it started: answered at once by a live
+# server; bounded for one gone (and below parallel.py's KILL_AFTER_S for a part)
+RELEASE_AT_STOP_S = 3.0
 
 
 @attrs.define
@@ -117,10 +124,21 @@ class Ladder:
         self.free: dict[str, list[str]] = {}
         self.unplayed = Counter(game.board for game in self.games)  # games per board
         self.started: set[int] = set()  # boards with a game reserved
+        self.released: set[int] = set()  # boards whose release the server answered
         self._wanted: dict[tuple[str, ...], list[tuple[str, int]]] = {}  # copies a seating takes
         # our own server's admin: a distributed ladder's workers each have their own name,
         # as they share one database (and so its accounts)
         self.admin_name = ADMIN
+        # SIGINT/SIGTERM interrupt the ladder (its process's own ladder: runner.run)
+        self.on_signals = False
+        self.interrupted = False
+        self._playing = trio.CancelScope()  # scheduling and playing, up to a stop
+
+    def interrupt(self) -> None:
+        """Stop now: no more games, the bots stopped, every board started released (its
+        seatings played are listed, docs/bots.md), then ScheduleError(INTERRUPTED)."""
+        self.interrupted = True
+        self._playing.cancel()
 
     # ------------------------------------------------------------ the run
     async def run(self) -> Summary:
@@ -140,8 +158,11 @@ class Ladder:
     async def _run(self) -> Summary:
         started = time.perf_counter()
         supervisor: Supervisor | None = None
+        admin: AdminClient | None = None
         try:
             async with trio.open_nursery() as nursery:
+                if self.on_signals and threading.current_thread() is threading.main_thread():
+                    await nursery.start(self._on_signals)
                 host, port, password, link = await self._server(nursery)
                 connect = link.connect if link is not None else None
                 supervisor = Supervisor(host, port, self.summary.crashes, connect)
@@ -149,31 +170,51 @@ class Ladder:
                 supervisor.asks_only = self.o.asks_only and all(
                     b.in_process and b.asks_only for b in self.o.bots
                 )
-                for bot in self.o.bots:
-                    names = [f"{bot.name}-{i}" for i in range(1, self._instances() + 1)]
-                    self.free[bot.name] = list(names)
-                    for name in names:
-                        nursery.start_soon(supervisor.keep_running, bot, name)
-                admin = await AdminClient.connect(
-                    host, port, password, connect, name=self.admin_name
-                )
-                await admin.wait_for([n for names in self.free.values() for n in names], STARTUP_S)
-                if self.o.freeze_heap:
-                    gc.freeze()
-                await self._fill(admin)
-                while self.running or self.awaiting:
-                    await self._handle(admin, await admin.next())
-                    await self._fill(admin)
-                    if not self.running and not self.awaiting and not self.queue:
-                        await self._release_the_rest(admin)
-                supervisor.stop()
-                await admin.aclose()
+                async with trio.open_nursery() as bots:
+                    for bot in self.o.bots:
+                        names = [f"{bot.name}-{i}" for i in range(1, self._instances() + 1)]
+                        self.free[bot.name] = list(names)
+                        for name in names:
+                            bots.start_soon(supervisor.keep_running, bot, name)
+                    with self._playing:
+                        admin = await AdminClient.connect(
+                            host, port, password, connect, name=self.admin_name
+                        )
+                        await self._play(admin)
+                    supervisor.stop()
+                    bots.cancel_scope.cancel()
+                if admin is not None:
+                    if self.interrupted:  # its bots stopped first: none learns a deck now
+                        await self._release_at_stop(admin)
+                    await admin.aclose()
                 nursery.cancel_scope.cancel()
         finally:
             if supervisor is not None:
                 supervisor.close()
+        if self.interrupted:
+            raise ScheduleError(INTERRUPTED)
         self.summary.seconds = time.perf_counter() - started
         return self.summary
+
+    async def _play(self, admin: AdminClient) -> None:
+        await admin.wait_for([n for names in self.free.values() for n in names], STARTUP_S)
+        if self.o.freeze_heap:
+            gc.freeze()
+        await self._fill(admin)
+        while self.running or self.awaiting:
+            await self._handle(admin, await admin.next())
+            await self._fill(admin)
+            if not self.running and not self.awaiting and not self.queue:
+                await self._release_the_rest(admin)
+
+    async def _on_signals(self, task_status: trio.TaskStatus[None]) -> None:
+        """The first SIGINT or SIGTERM interrupts the ladder; a second one, the handler
+        given back, ends it at once (Ctrl-C: KeyboardInterrupt; SIGTERM: the process)."""
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            task_status.started()
+            async for _ in signals:
+                self.interrupt()
+                return
 
     def _instances(self) -> int:
         # a pair of copies plays four-handed; two bots three-handed need two of one bot
@@ -246,10 +287,7 @@ class Ladder:
             self.free[bot].append(instance)
 
     async def _handle(self, admin: AdminClient, line: Line) -> None:
-        answer = line.tag is Tag.ERROR or (
-            line.tag is Tag.OK and line.get_str("cmd") in ("reserve", "release")
-        )
-        if answer and self.awaiting:
+        if _is_answer(line) and self.awaiting:
             asked = self.awaiting.popleft()
             if line.tag is Tag.ERROR and isinstance(asked, Running):  # e.g. not an admin
                 raise ScheduleError(
@@ -261,6 +299,8 @@ class Ladder:
                 )
             if isinstance(asked, Running):
                 self.running[line.require_int("table")] = asked
+            else:
+                self.released.add(asked)
         elif line.tag is Tag.EVENT and line.kind is EventKind.START:
             table = line.require_int("table")
             if table in self.running:
@@ -287,9 +327,30 @@ class Ladder:
                 self.unplayed[board] = 0
                 await self._send_release(admin, board)
 
+    async def _release_at_stop(self, admin: AdminClient) -> None:
+        """Interrupted: every board started and not released yet is released (its
+        seatings not played never will be), and the answers awaited, as long as the
+        server answers within RELEASE_AT_STOP_S."""
+        with trio.move_on_after(RELEASE_AT_STOP_S):
+            try:
+                for board in sorted(self.started - self.released):
+                    await self._send_release(admin, board)
+                while self.awaiting:  # a game's reserve, or a release, still to answer
+                    if _is_answer(await admin.next()):
+                        self.awaiting.popleft()
+            except (ScheduleError, trio.BrokenResourceError, trio.ClosedResourceError):
+                return  # the server is gone: what it kept stays withheld (docs/bots.md)
+
     async def _send_release(self, admin: AdminClient, board: int) -> None:
         self.awaiting.append(board)
         await admin.release(board_key(self.seed, board))
+
+
+def _is_answer(line: Line) -> bool:
+    """The server's answer to a command the ladder sent (answered in order)."""
+    return line.tag is Tag.ERROR or (
+        line.tag is Tag.OK and line.get_str("cmd") in ("reserve", "release")
+    )
 
 
 def _first(group: BaseExceptionGroup[ScheduleError]) -> ScheduleError:
@@ -300,4 +361,9 @@ def _first(group: BaseExceptionGroup[ScheduleError]) -> ScheduleError:
 def run(options: LadderOptions, stored: Sequence[dict[str, Any]] = ()) -> Summary:
     """Run the ladder to its end (or the SPRT's verdict) and return the summary."""
     ratings = Ratings.carried_on([b.name for b in options.bots], stored)
-    return trio.run(Ladder(options, ratings).run)
+    ladder = Ladder(options, ratings)
+    ladder.on_signals = True
+    try:
+        return trio.run(ladder.run)
+    except KeyboardInterrupt:  # a second Ctrl-C, while the boards were being released
+        raise ScheduleError(INTERRUPTED) from None

@@ -11,6 +11,7 @@ import shlex
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -166,6 +167,50 @@ def deals_in(db: Path) -> list[str]:
 def pair_of(data: dict[str, Any], a: str, b: str) -> dict[str, Any]:
     (found,) = [p for p in data["pairs"] if (p["a"], p["b"]) == (a, b)]
     return found
+
+
+def kept_seatings(db: Path) -> int:
+    """How many board seatings are over, their results kept for their board's release."""
+    try:
+        with sqlite3.connect(db) as con:
+            (kept,) = con.execute(
+                "SELECT count(*) FROM running WHERE board IS NOT NULL AND result IS NOT NULL"
+            ).fetchone()
+    except sqlite3.OperationalError:  # the ladder's server has not made its tables yet
+        return 0
+    assert isinstance(kept, int)
+    return kept
+
+
+def wait_for_kept_seatings(db: Path, count: int, within_s: float = 30) -> None:
+    """Wait until ``count`` board seatings are over, their results kept for a release."""
+    deadline = time.monotonic() + within_s
+    while kept_seatings(db) < count:
+        assert time.monotonic() < deadline, f"no {count} board seatings over in {within_s} s"
+        time.sleep(0.05)
+
+
+def withheld(db: Path) -> list[str]:
+    """The matches kept withheld for a board's release (their decks still secret)."""
+    with sqlite3.connect(db) as con:
+        return [m for (m,) in con.execute("SELECT match_id FROM running WHERE board IS NOT NULL")]
+
+
+def played_matches(db: Path) -> list[str]:
+    """The matches that stored a deal."""
+    with sqlite3.connect(db) as con:
+        return [m for (m,) in con.execute("SELECT DISTINCT match_id FROM deals")]
+
+
+def unlisted(db: Path) -> list[str]:
+    """The matches that stored a deal and are not listed (no 'games' row, no replay)."""
+    played = played_matches(db)
+    store = open_store(db)
+    try:
+        assert played, "the ladder played nothing"
+        return [m for m in played if store.finished_match(m) is None]
+    finally:
+        store.close()
 
 
 # A ladder the SPRT settles early (heur is far stronger than rand), and what says it did

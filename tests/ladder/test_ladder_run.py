@@ -432,9 +432,15 @@ def test_a_bot_that_cannot_start_stops_the_ladder_with_status_2(tmp_path: Path) 
 
 
 # ------------------------------------------------------------ --server HOST:PORT
-async def one_board_on(port: int, tmp_path: Path) -> subprocess.CompletedProcess[bytes]:
+async def one_board_on(
+    port: int,
+    tmp_path: Path,
+    *more: str,
+    task_status: trio.TaskStatus[trio.Process] = trio.TASK_STATUS_IGNORED,
+) -> subprocess.CompletedProcess[bytes]:
     """A one-board ladder of HEUR and RAND run by the command on the server at ``port``,
-    as its admin ``ladder-admin`` (password pw-1)."""
+    as its admin ``ladder-admin`` (password pw-1); ``more`` arguments after those (a
+    later ``--deals`` wins). Started with ``nursery.start``: the process, as it runs."""
     argv = ladder_argv(
         tmp_path / "results.sqlite3",
         "--server",
@@ -448,9 +454,12 @@ async def one_board_on(port: int, tmp_path: Path) -> subprocess.CompletedProcess
         "--deals",
         "1",
         "--json",
+        *more,
     )
     with trio.fail_after(40):
-        return await trio.run_process(argv, capture_stdout=True, capture_stderr=True, check=False)
+        return await trio.run_process(
+            argv, capture_stdout=True, capture_stderr=True, check=False, task_status=task_status
+        )
 
 
 async def test_a_ladder_on_a_given_server(

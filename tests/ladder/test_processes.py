@@ -26,6 +26,8 @@ from .helpers import (
     ladder,
     ladder_argv,
     summary,
+    unlisted,
+    wait_for_kept_seatings,
 )
 
 RAND_PROCESS = f"rand={PY} -m clients.random_bot --seed 1"
@@ -167,10 +169,13 @@ def test_ctrl_c_as_the_ladder_forks_stops_every_process_with_one_line(tmp_path: 
 
 def test_the_ladder_killed_by_sigterm_leaves_no_process_running(tmp_path: Path) -> None:
     """The ladder itself ended by SIGTERM (no handler: it dies at once): its parts see
-    their pipe from it close and stop too, rather than play on with no one counting."""
+    their pipe from it close and stop too, rather than play on with no one counting, and
+    release the boards they started first (docs/bots.md "Interrupted"): every match
+    played is listed. The release failed before (a part stopped at once)."""
     with _long_ladder(tmp_path) as done:
         try:
             parts = _parts(done.pid, 2)
+            wait_for_kept_seatings(tmp_path / "ladder.sqlite3", 3)
             done.send_signal(signal.SIGTERM)
             done.communicate(timeout=30)
             assert all(_gone(part) for part in parts)
@@ -180,6 +185,7 @@ def test_the_ladder_killed_by_sigterm_leaves_no_process_running(tmp_path: Path) 
             for part in parts:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(part, signal.SIGKILL)
+    assert unlisted(tmp_path / "ladder.sqlite3") == []
 
 
 def test_a_process_killed_outright_stops_the_others_with_status_2(tmp_path: Path) -> None:

@@ -1,0 +1,124 @@
+"""An interrupted ``ladder run`` (Ctrl-C, SIGTERM) releases the boards it started
+before it exits, as an SPRT stop does: their seatings' matches are listed, none kept
+withheld for a release that would never come (docs/bots.md "Interrupted")."""
+
+from __future__ import annotations
+
+import functools
+import signal
+import sqlite3
+import subprocess
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+import trio
+
+from deberc_net.ladder.runner import INTERRUPTED
+from tests.server.conftest import Connector
+
+from .helpers import (
+    HEUR,
+    RAND,
+    kept_seatings,
+    ladder_argv,
+    played_matches,
+    unlisted,
+    wait_for_kept_seatings,
+    withheld,
+)
+from .test_ladder_run import one_board_on
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_ladder_releases_the_boards_it_started(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    """Stopped mid-run (far from its end), the ladder releases every board it started:
+    every match it played is listed afterwards, its finished seatings with their results.
+    Failed before: the boards' finished seatings stayed withheld for good (SIGTERM left
+    the running ones too), and the process said it lost its server (SIGINT) or died."""
+    db = tmp_path / "ladder.sqlite3"
+    argv = ladder_argv(db, "--bot", HEUR, "--bot", RAND, "--deals", "20000", "--json")
+    with subprocess.Popen(
+        argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as done:
+        try:
+            wait_for_kept_seatings(db, 3)
+            done.send_signal(signum)
+            out, err = done.communicate(timeout=30)
+        finally:
+            if done.poll() is None:
+                done.kill()
+    assert done.returncode == 2, err
+    assert err.strip() == f"deberc-net ladder: {INTERRUPTED}"
+    assert out == ""
+    assert unlisted(db) == []
+
+
+async def test_a_ladder_interrupted_on_a_given_server_releases_its_boards_there(
+    tmp_path: Path,
+    db_path: Path,
+    start_server: Callable[..., Awaitable[int]],
+    register: Callable[[str, str], Awaitable[None]],
+) -> None:
+    """``--server``: the ladder, stopped by Ctrl-C, releases its started boards on that
+    server (which plays on): nothing of them is kept withheld there. Its seatings still
+    running, their bots gone, are plain matches from then on (they end as any does)."""
+    port = await start_server(admins=["ladder-admin"])
+    await register("ladder-admin", "pw-1")
+    ended: list[subprocess.CompletedProcess[bytes]] = []
+
+    async def ladder(task_status: trio.TaskStatus[trio.Process]) -> None:
+        ended.append(
+            await one_board_on(port, tmp_path, "--deals", "20000", task_status=task_status)
+        )
+
+    async with trio.open_nursery() as nursery:
+        process = await nursery.start(ladder)
+        with trio.fail_after(30):
+            while kept_seatings(db_path) < 3:
+                await trio.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+    (done,) = ended
+    assert done.returncode == 2, done.stderr.decode()
+    assert done.stderr.decode().strip() == f"deberc-net ladder: {INTERRUPTED}"
+    assert withheld(db_path) == []
+    assert len(unlisted(db_path)) < len(played_matches(db_path))  # its seatings over: listed
+
+
+async def test_the_boards_of_a_ladder_killed_outright_are_released_by_an_admin(
+    tmp_path: Path,
+    db_path: Path,
+    start_server: Callable[..., Awaitable[int]],
+    register: Callable[[str, str], Awaitable[None]],
+    connect: Connector,
+) -> None:
+    """``kill -9``: nothing releases the ladder's boards, they stay withheld; the way
+    docs/bots.md gives an operator lists them all: each key read from the store,
+    ``release KEY`` sent by an admin on a server over that database."""
+    argv = ladder_argv(db_path, "--bot", HEUR, "--bot", RAND, "--deals", "20000", "--json")
+    async with trio.open_nursery() as nursery:
+        process = await nursery.start(
+            functools.partial(trio.run_process, argv, cwd=tmp_path, check=False)
+        )
+        with trio.fail_after(30):
+            while kept_seatings(db_path) < 3:
+                await trio.sleep(0.05)
+        process.kill()
+    assert withheld(db_path)
+    # the killed ladder's server is found dead at once (silent past server_dead_ms)
+    port = await start_server(admins=["ladder-admin"], heartbeat_ms=100, server_dead_ms=200)
+    await register("ladder-admin", "pw-1")
+    admin = await connect.machine(port, "ladder-admin", "pw-1")
+    with sqlite3.connect(db_path) as con:
+        keys = [
+            k for (k,) in con.execute("SELECT DISTINCT board FROM running WHERE board IS NOT NULL")
+        ]
+    for key in keys:
+        await admin.send(f"release {key}")
+        await admin.expect("ok", cmd="release", board=key)
+    assert withheld(db_path) == []
+    with trio.fail_after(10):  # a seating cut off: listed as its dead server's (server-lost)
+        while unlisted(db_path):
+            await trio.sleep(0.05)
