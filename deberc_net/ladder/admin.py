@@ -15,6 +15,10 @@ from .schedule import ScheduleError
 
 ADMIN = "ladder-admin"
 LOGIN_S = 10.0
+# asking 'who' again while bots log in: soon at first (in-process bots are in within a
+# few ms, and a ladder waited 50 ms at every start), then every 50 ms at most
+WHO_FIRST_PAUSE_S = 0.002
+WHO_PAUSE_S = 0.05
 
 
 class AdminClient:
@@ -76,6 +80,7 @@ class AdminClient:
         missing ones after ``within`` seconds."""
         wanted = {n.casefold() for n in names}
         online: set[str] = set()
+        pause = WHO_FIRST_PAUSE_S
         with trio.move_on_after(within):
             while not wanted <= online:
                 await self.send("who")
@@ -83,7 +88,8 @@ class AdminClient:
                     pass
                 online = {n.casefold() for n in line.get_list("names")}
                 if not wanted <= online:
-                    await trio.sleep(0.05)
+                    await trio.sleep(pause)
+                    pause = min(WHO_PAUSE_S, pause * 2)
             return
         missing = ", ".join(sorted(wanted - online))
         raise ScheduleError(f"bot instances did not log in within {within:.0f} s: {missing}")

@@ -1,5 +1,4 @@
-"""The end-to-end server fixtures (a real server on port 0 with a tmp database)."""
+"""The end-to-end server fixtures (a real server on port 0 with a tmp database, virtual
+time): the clients' tests' own, every one their ``__all__`` names."""
 
-from tests.server.conftest import connect, db_path, port, register, start_server
-
-__all__ = ["connect", "db_path", "port", "register", "start_server"]
+from tests.clients.conftest import *  # noqa: F403
