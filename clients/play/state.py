@@ -13,6 +13,7 @@ from collections.abc import Iterable
 import attrs
 
 from deberc_net.game.calls import MENYAYU
+from deberc_net.protocol.render import for_people
 from deberc_net.protocol.wire import EventKind, Line, Tag, View, WireError, parse_line
 
 from . import replies
@@ -146,7 +147,10 @@ def _fold(state: TableState, line: Line) -> TableState:
         for asked in ("last", "sheet"):  # no trick taken yet, no match yet: nothing to mend
             if asked in state.quiet and line.get_str("code") in ("wrong-phase", "not-seated"):
                 return _unquiet(state, asked)
-        return _log(state, f"! {line.text or line.get_str('code')}")
+        # said as the human style says it: suit signs, spoken calls, names for seats
+        return _log(
+            state, f"! {for_people(line.text or line.get_str('code') or '', state.players)}"
+        )
     if tag == Tag.SAY:
         where = "" if line.get_str("table") is None else " (table)"
         return _log(state, f"{line.get_str('from')}{where}: {line.text or ''}")

@@ -147,7 +147,7 @@ def test_talk_errors_and_lobby_lines_go_to_the_log() -> None:
     )
     assert state.log[:4] == (
         "anna: hello lobby",
-        "! you hold c: follow suit",
+        "! you hold ♣: follow suit",
         "here: anna, fedya",
         "table 2: moscow to-301 [anna (free)] waiting",
     )
@@ -652,3 +652,19 @@ def test_after_the_break_and_a_lost_trick_the_seat_asks_its_view_quietly() -> No
         drawn,
     )
     assert won.to_act == 1 and "state" not in resync_requests(won)[1]
+
+
+def test_an_error_is_shown_with_suit_signs_and_names_as_the_human_style_says_it() -> None:
+    state = fold_all(
+        [
+            *TERTZ,
+            "error code=must-follow-suit seq=2 text=you hold s: follow suit",
+            "error code=illegal-card seq=2 text=10h is not in your hand",
+            "error code=not-your-turn seq=2 text=it is seat 0's turn",
+        ]
+    )
+    assert state.log[-3:] == (
+        "! you hold ♠: follow suit",
+        "! 10♥ is not in your hand",
+        "! it is b1's turn",
+    )
