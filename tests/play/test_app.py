@@ -18,7 +18,7 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from clients.play.app import PlayApp
+from clients.play.app import PlayApp, WireLine
 from clients.play.cards import RANKS, SYMBOL
 from clients.play.draw import spoken_calls
 from clients.play.state import fold
@@ -475,3 +475,28 @@ async def _learns_again(server: ServerThread) -> None:
         await until(pilot, lambda: second.state.log[-1].startswith("! "), "the error")
         await pilot.pause(0.1)
         assert second.state.log[-1] in log.text
+
+
+async def _no_bidding_keys_at_a_tertz_table() -> None:
+    """F2/F3 (pas, igrayu) are Deberts' bidding: at a Tertz table they are neither in
+    the footer nor sent (the server would refuse them: 'bidding is over')."""
+    app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
+    async with app.run_test(size=SIZE) as pilot:
+        assert {"f2", "f3"} <= set(app.screen.active_bindings)
+        tertz = ASK.format(seq=3, phase="play", legal="Js,Qs") + " players=2 talon=14"
+        app.post_message(WireLine(tertz))
+        await until(pilot, lambda: app.state.talon == 14, "the Tertz view")
+        await pilot.pause()
+        assert not {"f2", "f3"} & set(app.screen.active_bindings)
+        assert "f8" in app.screen.active_bindings
+        logged = app.state.log
+        await pilot.press("f2")
+        await pilot.press("f3")
+        await pilot.pause()
+        assert app.state.log == logged  # nothing sent (it would say: not connected)
+        await pilot.press("f10")
+        await until(pilot, lambda: not app.is_running, "exit")
+
+
+def test_no_bidding_keys_at_a_tertz_table() -> None:
+    asyncio.run(_no_bidding_keys_at_a_tertz_table())
