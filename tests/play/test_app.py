@@ -543,6 +543,8 @@ class HeldOpponent:
 
 
 async def _the_screen_after_the_draws_while_the_opponent_thinks(server: ServerThread) -> None:
+    """Whenever the rival is to lead after the draws (so only it was asked), our screen
+    already shows the talon it was told, nine cards in our hand, and its turn."""
     app = PlayApp("127.0.0.1", server.port, name="tuiplayer")
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.state.name == "tuiplayer", "login")
