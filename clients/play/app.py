@@ -89,8 +89,8 @@ class PlayApp(App[None]):
     """
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("f1", "send('help')", "help", priority=True),
-        Binding("f2", "send('pas')", "pas", priority=True),
-        Binding("f3", "send('igrayu')", "igrayu", priority=True),
+        Binding("f2", "bid('pas')", "pas", priority=True),
+        Binding("f3", "bid('igrayu')", "igrayu", priority=True),
         Binding("f4", "send('state')", "state", priority=True),
         Binding("f5", "send('tables')", "tables", priority=True),
         Binding("f6", "send('who')", "who", priority=True),
@@ -171,7 +171,10 @@ class PlayApp(App[None]):
 
     def on_wire_line(self, message: WireLine) -> None:
         was_asking, seq = self.state.asking, self.state.seq
+        had_talon = self.state.talon is not None
         self.state = fold(self.state, message.line)
+        if (self.state.talon is not None) != had_talon:
+            self.refresh_bindings()  # the bidding keys come and go with the game
         self.state, again = resync_requests(self.state)
         for request in again:  # back after a drop: ask what was missed (state.py)
             self.link.send(request)
@@ -197,6 +200,13 @@ class PlayApp(App[None]):
         if not self.link.send(line):
             self.state = fold(self.state, "info text=not connected: F10 or 'quit' leaves")
             self.redraw()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # a game with a talon (Tertz) has no bidding: F2/F3 neither shown nor sent
+        return not (action == "bid" and self.state.talon is not None)
+
+    def action_bid(self, call: str) -> None:
+        self.action_send(call)
 
     def action_break_deck(self) -> None:
         """Tertz: break the deck by the middle of the range offered (lomayu N)."""

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 import attrs
 
 from deberc_net.game.calls import MENYAYU
+from deberc_net.protocol.render import for_people
 from deberc_net.protocol.wire import EventKind, Line, Tag, View, WireError, parse_line
 
 from . import replies
@@ -95,6 +96,7 @@ class TableState:
 # what the client asks by itself to mend the screen after a drop (resync_requests)
 RESYNC = ("tables", "sheet", "last")
 TO_TARGET = re.compile(r"to-(\d+)")  # the option that sets a match's target
+BREAK = "lomayu-"  # a talon game's break of the deck, lomayu-N (docs/protocol.md §8.2)
 
 
 def _log(state: TableState, *lines: str) -> TableState:
@@ -145,7 +147,10 @@ def _fold(state: TableState, line: Line) -> TableState:
         for asked in ("last", "sheet"):  # no trick taken yet, no match yet: nothing to mend
             if asked in state.quiet and line.get_str("code") in ("wrong-phase", "not-seated"):
                 return _unquiet(state, asked)
-        return _log(state, f"! {line.text or line.get_str('code')}")
+        # said as the human style says it: suit signs, spoken calls, names for seats
+        return _log(
+            state, f"! {for_people(line.text or line.get_str('code') or '', state.players)}"
+        )
     if tag == Tag.SAY:
         where = "" if line.get_str("table") is None else " (table)"
         return _log(state, f"{line.get_str('from')}{where}: {line.text or ''}")
@@ -181,6 +186,14 @@ def resync_requests(state: TableState) -> tuple[TableState, tuple[str, ...]]:
     words = (request.split()[0] for request in asked)  # a reply's head is the command word
     again = attrs.evolve(state, resync=(), asked_again=state.table, quiet=(*state.quiet, *words))
     return again, asked
+
+
+def _view_again(state: TableState) -> TableState:
+    """Ask the table for our view, quietly: drawing from the talon is no event, and a
+    seat not to act is sent no view after it (docs/protocol.md §8.2, §6.3)."""
+    if "state" in state.resync:
+        return state
+    return attrs.evolve(state, resync=(*state.resync, "state"))
 
 
 def _unquiet(state: TableState, command: str) -> TableState:
@@ -315,6 +328,8 @@ def _view(state: TableState, view: View) -> TableState:
     resync = state.resync or (RESYNC if not all(players) and again else ())
     same_deal = (view.table, view.deal) == (state.table, state.deal)
     asking = view.kind == Tag.ASK
+    if "state" in state.quiet:  # the answer to our own 'state' (either view answers it)
+        state = _unquiet(state, "state")
     talon = view.raw.get("talon")
     theirs = view.raw.get("their_tricks")
     return attrs.evolve(
@@ -412,10 +427,13 @@ def _event(state: TableState, line: Line) -> TableState:
         turned = state.turned
         if call == MENYAYU and turned:  # the trump 7 lies face up in its place from now
             turned = "7" + turned[-1]
-        return _log(
-            attrs.evolve(state, talk=(*state.talk, (seat, call)), to_act=nxt, turned=turned),
-            f"{state.who(seat)}: {call}",
-        )
+        broken = call.startswith(BREAK)
+        if broken:  # the winner of the first trick leads once the deck is broken (§12.2)
+            nxt = (seat + 1) % max(state.seats, 1)
+        state = attrs.evolve(state, talk=(*state.talk, (seat, call)), to_act=nxt, turned=turned)
+        if broken and nxt != state.seat:  # both drew; only the winner is asked
+            state = _view_again(state)
+        return _log(state, f"{state.who(seat)}: {call}")
     if kind == EventKind.PLAY:
         seat = line.require_int("seat")
         card = line.require("card")
@@ -435,10 +453,15 @@ def _event(state: TableState, line: Line) -> TableState:
         tricks = list(state.tricks) or [0] * max(len(state.score), 2)
         side = winner % len(tricks) if len(tricks) > 1 else 0
         tricks[side] += 1
-        return _log(
-            attrs.evolve(state, trick=(), last_trick=done, to_act=winner, tricks=tuple(tricks)),
-            f"{state.who(winner)} takes {cards(laid)}",
-        )
+        # a talon game's first trick: its loser must break the deck before anything
+        # else (docs/rules.md §12.2), and nobody draws until then
+        breaking = state.talon is not None and sum(tricks) == 1
+        nxt = (winner + 1) % max(state.seats, 1) if breaking else winner
+        talon_open = bool(state.talon)
+        state = attrs.evolve(state, trick=(), last_trick=done, to_act=nxt, tricks=tuple(tricks))
+        if talon_open and not breaking and winner != state.seat:
+            state = _view_again(state)  # both drew, and only the winner is asked
+        return _log(state, f"{state.who(winner)} takes {cards(laid)}")
     if kind == EventKind.ORDER:
         trump = line.get_str("trump")
         return _log(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -154,7 +155,7 @@ class Help:
                 goal=goal,
             ),
             *(
-                phrase(Msg.OWN_WORDS, en=en, ru=ru)
+                phrase(Msg.OWN_WORDS, en=_at_target(en, s.target), ru=_at_target(ru, s.target))
                 for en, ru in zip(
                     table.rules.describe,
                     table.rules.describe_ru or table.rules.describe,
@@ -171,6 +172,17 @@ class Help:
                 away=c.away_limit_ms // 1000,
             ),
         ]
+
+
+# a variant's summary ends with its own target ('Game to 500.', Tertz); an option can
+# set another (to-301, tertz-501), and at a table its target is the one to say
+_GAME_TO = re.compile(r"(Game to|Игра до) \d+\.$")
+
+
+def _at_target(words: str, target: int | None) -> str:
+    if target is None:
+        return words
+    return _GAME_TO.sub(lambda m: f"{m.group(1)} {target}.", words)
 
 
 def _refused_by(variant: RuleInfo | None, book: RuleBook) -> list[Phrase]:

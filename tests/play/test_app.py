@@ -18,7 +18,7 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from clients.play.app import PlayApp
+from clients.play.app import PlayApp, WireLine
 from clients.play.cards import RANKS, SYMBOL
 from clients.play.draw import spoken_calls
 from clients.play.state import fold
@@ -475,3 +475,121 @@ async def _learns_again(server: ServerThread) -> None:
         await until(pilot, lambda: second.state.log[-1].startswith("! "), "the error")
         await pilot.pause(0.1)
         assert second.state.log[-1] in log.text
+
+
+async def _no_bidding_keys_at_a_tertz_table() -> None:
+    """F2/F3 (pas, igrayu) are Deberts' bidding: at a Tertz table they are neither in
+    the footer nor sent (the server would refuse them: 'bidding is over')."""
+    app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
+    async with app.run_test(size=SIZE) as pilot:
+        assert {"f2", "f3"} <= set(app.screen.active_bindings)
+        tertz = ASK.format(seq=3, phase="play", legal="Js,Qs") + " players=2 talon=14"
+        app.post_message(WireLine(tertz))
+        await until(pilot, lambda: app.state.talon == 14, "the Tertz view")
+        await pilot.pause()
+        assert not {"f2", "f3"} & set(app.screen.active_bindings)
+        assert "f8" in app.screen.active_bindings
+        logged = app.state.log
+        await pilot.press("f2")
+        await pilot.press("f3")
+        await pilot.pause()
+        assert app.state.log == logged  # nothing sent (it would say: not connected)
+        await pilot.press("f10")
+        await until(pilot, lambda: not app.is_running, "exit")
+
+
+def test_no_bidding_keys_at_a_tertz_table() -> None:
+    asyncio.run(_no_bidding_keys_at_a_tertz_table())
+
+
+def first_card(legal: tuple[str, ...]) -> str:
+    """A card if one may be played (no declarations: no questions to answer), else the
+    first call (the break)."""
+    return next((t for t in legal if t[0].isdigit() or t[0] in "JQKA"), legal[0])
+
+
+class HeldOpponent:
+    """A machine-style player over a plain socket that acts only when the test says:
+    the terminal's screen is checked while this opponent is the one to act."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.views: list[dict[str, str]] = []  # its asks and states, newest last
+
+    @classmethod
+    async def join(cls, port: int, name: str, table: int) -> HeldOpponent:
+        held = cls(*await asyncio.open_connection("127.0.0.1", port))
+        await held.send(f"style machine\nlogin {name}\nsit {table}")
+        return held
+
+    async def send(self, text: str) -> None:
+        self.writer.write(f"{text}\n".encode())
+        await self.writer.drain()
+
+    async def ask(self) -> dict[str, str]:
+        """The next request to act (the lines before it read and dropped)."""
+        while True:
+            line = (await asyncio.wait_for(self.reader.readline(), WAIT_S)).decode().rstrip()
+            assert line, "the server closed the opponent's connection"
+            parsed = parse_line(line)
+            assert str(parsed.tag) != "error", line
+            if str(parsed.tag) == "ask":
+                return {
+                    key: parsed.get_str(key) or "" for key in ("seq", "legal", "talon", "trick")
+                }
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+async def _the_screen_after_the_draws_while_the_opponent_thinks(server: ServerThread) -> None:
+    """Whenever the rival is to lead after the draws (so only it was asked), our screen
+    already shows the talon it was told, nine cards in our hand, and its turn."""
+    app = PlayApp("127.0.0.1", server.port, name="tuiplayer")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.state.name == "tuiplayer", "login")
+        await type_line(pilot, "new 2 tertz to-301", by_key=False)
+        await until(pilot, lambda: app.state.table is not None, "seat")
+        assert app.state.table is not None
+        rival = await HeldOpponent.join(server.port, "rival", app.state.table)
+        try:
+            checked = 0
+            while checked < 3 and app.state.result is None:
+                # the rival acts only when it is asked; we act whenever we are
+                waiting = asyncio.ensure_future(rival.ask())
+                while not waiting.done():
+                    await pilot.pause(0.02)
+                    if app.state.asking:
+                        asked = app.state.seq
+                        app.query_one("#input", Input).value = first_card(app.state.legal)
+                        await pilot.press("enter")
+                        await until(
+                            pilot,
+                            lambda asked=asked: not app.state.asking or app.state.seq != asked,
+                            "our call's answer",
+                        )
+                ask = waiting.result()
+                talon = int(ask["talon"])
+                if talon < 14 and not ask["trick"]:
+                    # the rival leads after the draws: our screen shows the draws too
+                    await until(
+                        pilot,
+                        lambda talon=talon: app.state.talon == talon and len(app.state.hand) == 9,
+                        f"talon {talon} and nine cards while the rival thinks",
+                    )
+                    assert "Turn:   rival" in app.pane("table").text
+                    checked += 1
+                await rival.send(f"{first_card(tuple(ask['legal'].split(',')))} seq={ask['seq']}")
+            assert checked == 3
+        finally:
+            rival.close()
+        await pilot.press("f10")
+        await until(pilot, lambda: not app.is_running, "exit")
+
+
+@pytest.mark.timeout(120)
+def test_the_screen_after_the_draws_while_the_opponent_thinks(tmp_path: Path) -> None:
+    with ServerThread(tmp_path / "db.sqlite3", match_seed="e") as server:
+        asyncio.run(
+            asyncio.wait_for(_the_screen_after_the_draws_while_the_opponent_thinks(server), 100)
+        )

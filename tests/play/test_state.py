@@ -147,7 +147,7 @@ def test_talk_errors_and_lobby_lines_go_to_the_log() -> None:
     )
     assert state.log[:4] == (
         "anna: hello lobby",
-        "! you hold c: follow suit",
+        "! you hold ♣: follow suit",
         "here: anna, fedya",
         "table 2: moscow to-301 [anna (free)] waiting",
     )
@@ -585,3 +585,86 @@ def test_a_sheet_with_no_deal_yet_names_every_player_of_three() -> None:
     assert header == ["deal", "outcome", "ann", "bob", "cat"]
     four = fold_all(["event seq=3 table=3 kind=start players=a,b,c,d match=m3"], state)
     assert fold(four, "sheet table=3 deals=0 target=301").log[-2].split()[2:] == ["a+c", "b+d"]
+
+
+def _tertz_after(*events: str) -> TableState:
+    """Seat 1 of the TERTZ deal (b2 against b1), after the given events."""
+    return fold_all([*TERTZ, *events])
+
+
+def test_tertz_turn_goes_to_the_breaker_after_the_first_trick_then_to_the_winner() -> None:
+    # seat 1 wins trick 1: seat 0, its loser, must break before anything else (§12.2)
+    won = _tertz_after(
+        "event seq=3 table=4 kind=play seat=1 card=Ad auto=0",
+        "event seq=4 table=4 kind=play seat=0 card=7d auto=0",
+        "event seq=5 table=4 kind=trick winner=1 cards=Ad,7d",
+    )
+    assert won.to_act == 0 and "Turn:   b1" in table_text(won)
+    # nobody drew yet (the break comes first), and the breaker is asked: no view to ask
+    assert "state" not in resync_requests(won)[1]
+    # the break made, the winner leads (and was asked: nothing for it to request)
+    broken = fold(won, "event seq=6 table=4 kind=call seat=0 call=lomayu-6 auto=0")
+    assert broken.to_act == 1
+    assert "state" not in resync_requests(broken)[1]
+
+
+def test_after_the_break_and_a_lost_trick_the_seat_asks_its_view_quietly() -> None:
+    # seat 1 loses trick 1 and breaks: the winner leads, and both drew (no event says so)
+    lost = _tertz_after(
+        "event seq=3 table=4 kind=play seat=1 card=7c auto=0",
+        "event seq=4 table=4 kind=play seat=0 card=Ac auto=0",
+        "event seq=5 table=4 kind=trick winner=0 cards=7c,Ac",
+    )
+    assert lost.to_act == 1 and "state" not in resync_requests(lost)[1]  # our break is asked
+    broken = fold(lost, "event seq=6 table=4 kind=call seat=1 call=lomayu-6 auto=0")
+    assert broken.to_act == 0 and "Turn:   b1" in table_text(broken)
+    quiet, sent = resync_requests(broken)
+    assert "state" in sent
+    drawn = fold(
+        quiet,
+        TERTZ[-1]
+        .replace("ask seq=2", "state seq=6")
+        .replace("to_act=1", "to_act=0")
+        .replace("hand=7c,", "hand=Js,")
+        .replace("tricks=0,0", "tricks=1,0")
+        .replace("talon=14", "talon=12")
+        .replace("legal=terts,7c,8c,9c,Ad,Kd,10s,8s,7s,9d", "legal="),
+    )
+    assert drawn.talon == 12 and "Js" in drawn.hand and not drawn.asking
+    assert "state" not in drawn.quiet and "state" not in resync_requests(drawn)[1]
+    # a later trick lost: both draw again, only the winner is asked
+    later = fold_all(
+        [
+            "event seq=7 table=4 kind=play seat=0 card=Kc auto=0",
+            "event seq=8 table=4 kind=play seat=1 card=8c auto=0",
+            "event seq=9 table=4 kind=trick winner=0 cards=Kc,8c",
+        ],
+        drawn,
+    )
+    assert later.to_act == 0 and "state" in resync_requests(later)[1]
+    # a trick won: our own ask brings the new hand
+    won = fold_all(
+        [
+            "event seq=7 table=4 kind=play seat=0 card=9c auto=0",
+            "event seq=8 table=4 kind=play seat=1 card=Kd auto=0",
+            "event seq=9 table=4 kind=trick winner=1 cards=9c,Kd",
+        ],
+        drawn,
+    )
+    assert won.to_act == 1 and "state" not in resync_requests(won)[1]
+
+
+def test_an_error_is_shown_with_suit_signs_and_names_as_the_human_style_says_it() -> None:
+    state = fold_all(
+        [
+            *TERTZ,
+            "error code=must-follow-suit seq=2 text=you hold s: follow suit",
+            "error code=illegal-card seq=2 text=10h is not in your hand",
+            "error code=not-your-turn seq=2 text=it is seat 0's turn",
+        ]
+    )
+    assert state.log[-3:] == (
+        "! you hold ♠: follow suit",
+        "! 10♥ is not in your hand",
+        "! it is b1's turn",
+    )
