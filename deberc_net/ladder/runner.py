@@ -133,6 +133,7 @@ class Ladder:
         self.on_signals = False
         self.interrupted = False
         self._playing = trio.CancelScope()  # scheduling and playing, up to a stop
+        self._played = False  # every game played (or the SPRT's stop) and released
 
     def interrupt(self) -> None:
         """Stop now: no more games, the bots stopped, every board started released (its
@@ -184,14 +185,14 @@ class Ladder:
                     supervisor.stop()
                     bots.cancel_scope.cancel()
                 if admin is not None:
-                    if self.interrupted:  # its bots stopped first: none learns a deck now
+                    if self._cut_short:  # its bots stopped first: none learns a deck now
                         await self._release_at_stop(admin)
                     await admin.aclose()
                 nursery.cancel_scope.cancel()
         finally:
             if supervisor is not None:
                 supervisor.close()
-        if self.interrupted:
+        if self._cut_short:
             raise ScheduleError(INTERRUPTED)
         self.summary.seconds = time.perf_counter() - started
         return self.summary
@@ -206,6 +207,13 @@ class Ladder:
             await self._fill(admin)
             if not self.running and not self.awaiting and not self.queue:
                 await self._release_the_rest(admin)
+        self._played = True
+
+    @property
+    def _cut_short(self) -> bool:
+        """Interrupted before its end: a signal once every board is released (the bots
+        being stopped) leaves the run whole, and it stands."""
+        return self.interrupted and not self._played
 
     async def _on_signals(self, task_status: trio.TaskStatus[None]) -> None:
         """The first SIGINT or SIGTERM interrupts the ladder; a second one, the handler

@@ -5,9 +5,11 @@ withheld for a release that would never come (docs/bots.md "Interrupted")."""
 from __future__ import annotations
 
 import functools
+import json
 import signal
 import sqlite3
 import subprocess
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -23,6 +25,7 @@ from .helpers import (
     kept_seatings,
     ladder_argv,
     played_matches,
+    script,
     unlisted,
     wait_for_kept_seatings,
     withheld,
@@ -122,3 +125,46 @@ async def test_the_boards_of_a_ladder_killed_outright_are_released_by_an_admin(
     with trio.fail_after(10):  # a seating cut off: listed as its dead server's (server-lost)
         while unlisted(db_path):
             await trio.sleep(0.05)
+
+
+# a bot process that ignores SIGTERM: the ladder stopping it waits 2 s, then kills it
+STUBBORN = """\
+import runpy, signal, sys
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+sys.argv[0] = "stubborn"
+runpy.run_module("clients.random_bot", run_name="__main__")
+"""
+
+
+def test_a_signal_once_every_game_is_played_leaves_the_run_whole(tmp_path: Path) -> None:
+    """Ctrl-C after the last board is released, while the ladder stops its bots (one
+    that ignores SIGTERM holds it there 2 s): nothing is left to release, the run is
+    whole and stands: its summary, status 0, stored. Failed before: the finished run
+    was thrown away, status 2 'interrupted'."""
+    db = tmp_path / "ladder.sqlite3"
+    stubborn = script(tmp_path, "stubborn", STUBBORN)
+    argv = ladder_argv(db, "--bot", HEUR, "--bot", stubborn, "--deals", "1", "--json")
+    with subprocess.Popen(
+        argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as done:
+        try:
+            deadline = time.monotonic() + 30
+            while len(listed(db)) < 2:  # both seatings of its one board: released
+                assert time.monotonic() < deadline, "the ladder's board was not released"
+                time.sleep(0.02)
+            done.send_signal(signal.SIGINT)
+            out, err = done.communicate(timeout=30)
+        finally:
+            if done.poll() is None:
+                done.kill()
+    assert done.returncode == 0, err
+    assert json.loads(out)["games"] == 2
+
+
+def listed(db: Path) -> list[str]:
+    """The matches listed (their 'games' rows), none yet if the server has no tables."""
+    try:
+        with sqlite3.connect(db) as con:
+            return [m for (m,) in con.execute("SELECT id FROM matches")]
+    except sqlite3.OperationalError:
+        return []
