@@ -375,3 +375,7 @@ def run(options: LadderOptions, stored: Sequence[dict[str, Any]] = ()) -> Summar
         return trio.run(ladder.run)
     except KeyboardInterrupt:  # a second Ctrl-C, while the boards were being released
         raise ScheduleError(INTERRUPTED) from None
+    except BaseExceptionGroup as group:  # … or the bots stopped (trio groups it so)
+        if group.split(KeyboardInterrupt)[0] is None:
+            raise
+        raise ScheduleError(INTERRUPTED) from None

@@ -4,8 +4,10 @@ withheld for a release that would never come (docs/bots.md "Interrupted")."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
 import signal
 import sqlite3
 import subprocess
@@ -168,3 +170,48 @@ def listed(db: Path) -> list[str]:
             return [m for (m,) in con.execute("SELECT id FROM matches")]
     except sqlite3.OperationalError:
         return []
+
+
+def test_a_second_ctrl_c_ends_the_ladder_at_once_with_the_same_line(tmp_path: Path) -> None:
+    """The second Ctrl-C lands while the ladder stops its bots (one that ignores SIGTERM
+    holds it there 2 s): it ends with the same one line, status 2, and leaves no bot
+    running. Failed before: trio grouped the KeyboardInterrupt with its tasks' ends,
+    the ladder printed that traceback and exited with status 1."""
+    db = tmp_path / "ladder.sqlite3"
+    stubborn = script(tmp_path, "stubborn", STUBBORN)
+    argv = ladder_argv(db, "--bot", HEUR, "--bot", stubborn, "--deals", "20000", "--json")
+    with subprocess.Popen(
+        argv,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    ) as done:
+        try:
+            wait_for_kept_seatings(db, 3)
+            done.send_signal(signal.SIGINT)
+            time.sleep(0.5)  # the bots being stopped
+            done.send_signal(signal.SIGINT)
+            out, err = done.communicate(timeout=30)
+        finally:
+            if done.poll() is None:
+                done.kill()
+    assert done.returncode == 2, err
+    assert err.strip() == f"deberc-net ladder: {INTERRUPTED}"
+    assert out == ""
+    assert _group(done.pid) == []
+
+
+def _group(pgid: int) -> list[int]:
+    """The processes still running in process group ``pgid`` (not a zombie: it ended
+    and no one waited for it); each then killed."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(ProcessLookupError, FileNotFoundError):
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                if os.getpgid(int(entry.name)) == pgid and state != "Z":
+                    found.append(int(entry.name))
+                    os.kill(int(entry.name), signal.SIGKILL)
+    return found
