@@ -129,7 +129,7 @@ class Ladder:
         # our own server's admin: a distributed ladder's workers each have their own name,
         # as they share one database (and so its accounts)
         self.admin_name = ADMIN
-        # SIGINT/SIGTERM interrupt the ladder (its process's own ladder: runner.run)
+        # SIGINT/SIGTERM interrupt the ladder (the CLI's: run(handle_signals=True))
         self.on_signals = False
         self.interrupted = False
         self._playing = trio.CancelScope()  # scheduling and playing, up to a stop
@@ -366,11 +366,15 @@ def _first(group: BaseExceptionGroup[ScheduleError]) -> ScheduleError:
     return _first(inner) if isinstance(inner, BaseExceptionGroup) else inner
 
 
-def run(options: LadderOptions, stored: Sequence[dict[str, Any]] = ()) -> Summary:
-    """Run the ladder to its end (or the SPRT's verdict) and return the summary."""
+def run(
+    options: LadderOptions, stored: Sequence[dict[str, Any]] = (), *, handle_signals: bool = False
+) -> Summary:
+    """Run the ladder to its end (or the SPRT's verdict) and return the summary. With
+    ``handle_signals`` (the CLI's), SIGINT/SIGTERM interrupt it (docs/bots.md); without,
+    the caller's own handlers stay (a program's, a test's)."""
     ratings = Ratings.carried_on([b.name for b in options.bots], stored)
     ladder = Ladder(options, ratings)
-    ladder.on_signals = True
+    ladder.on_signals = handle_signals
     try:
         return trio.run(ladder.run)
     except KeyboardInterrupt:  # a second Ctrl-C, while the boards were being released
