@@ -372,12 +372,12 @@ def run(
     """Run the ladder to its end (or the SPRT's verdict) and return the summary. With
     ``handle_signals`` (the CLI's), SIGINT/SIGTERM interrupt it (docs/bots.md); without,
     the caller's own handlers stay (a program's, a test's)."""
-    ratings = Ratings.carried_on([b.name for b in options.bots], stored)
-    ladder = Ladder(options, ratings)
-    ladder.on_signals = handle_signals
-    try:
+    try:  # the ratings' import and a long schedule take a while: Ctrl-C then too
+        ratings = Ratings.carried_on([b.name for b in options.bots], stored)
+        ladder = Ladder(options, ratings)
+        ladder.on_signals = handle_signals
         return trio.run(ladder.run)
-    except KeyboardInterrupt:  # a second Ctrl-C, while the boards were being released
+    except KeyboardInterrupt:  # a second Ctrl-C (the boards being released), or an early one
         raise ScheduleError(INTERRUPTED) from None
     except BaseExceptionGroup as group:  # … or the bots stopped (trio groups it so)
         if group.split(KeyboardInterrupt)[0] is None:

@@ -215,3 +215,39 @@ def _group(pgid: int) -> list[int]:
                     found.append(int(entry.name))
                     os.kill(int(entry.name), signal.SIGKILL)
     return found
+
+
+def test_ctrl_c_while_the_ladder_deals_its_schedule_is_the_same_one_line(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C before anything has started (a long schedule being dealt, the run already
+    in the store): status 2 and the one line, nothing withheld. Failed before: a
+    KeyboardInterrupt traceback."""
+    db = tmp_path / "ladder.sqlite3"
+    argv = ladder_argv(db, "--bot", HEUR, "--bot", RAND, "--deals", "200000", "--json")
+    with subprocess.Popen(
+        argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as done:
+        try:
+            deadline = time.monotonic() + 30
+            while not _runs_started(db):
+                assert time.monotonic() < deadline, "the ladder did not start its run"
+                time.sleep(0.02)
+            done.send_signal(signal.SIGINT)
+            out, err = done.communicate(timeout=30)
+        finally:
+            if done.poll() is None:
+                done.kill()
+    assert done.returncode == 2, err
+    assert err.strip() == f"deberc-net ladder: {INTERRUPTED}"
+    assert out == ""
+
+
+def _runs_started(db: Path) -> int:
+    try:
+        with sqlite3.connect(db) as con:
+            (count,) = con.execute("SELECT count(*) FROM ladder_runs").fetchone()
+    except sqlite3.OperationalError:  # no tables yet
+        return 0
+    assert isinstance(count, int)
+    return count
