@@ -146,20 +146,9 @@ def test_a_signal_once_every_game_is_played_leaves_the_run_whole(tmp_path: Path)
     db = tmp_path / "ladder.sqlite3"
     stubborn = script(tmp_path, "stubborn", STUBBORN)
     argv = ladder_argv(db, "--bot", HEUR, "--bot", stubborn, "--deals", "1", "--json")
-    with subprocess.Popen(
-        argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    ) as done:
-        try:
-            deadline = time.monotonic() + 30
-            while len(listed(db)) < 2:  # both seatings of its one board: released
-                assert time.monotonic() < deadline, "the ladder's board was not released"
-                time.sleep(0.02)
-            done.send_signal(signal.SIGINT)
-            out, err = done.communicate(timeout=30)
-        finally:
-            if done.poll() is None:
-                done.kill()
-    assert done.returncode == 0, err
+    # both seatings of its one board over: released
+    status, out, err = _ctrl_c_once(argv, tmp_path, lambda: len(listed(db)) == 2)
+    assert status == 0, err
     assert json.loads(out)["games"] == 2
 
 
@@ -180,27 +169,12 @@ def test_a_second_ctrl_c_ends_the_ladder_at_once_with_the_same_line(tmp_path: Pa
     db = tmp_path / "ladder.sqlite3"
     stubborn = script(tmp_path, "stubborn", STUBBORN)
     argv = ladder_argv(db, "--bot", HEUR, "--bot", stubborn, "--deals", "20000", "--json")
-    with subprocess.Popen(
-        argv,
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    ) as done:
-        try:
-            wait_for_kept_seatings(db, 3)
-            done.send_signal(signal.SIGINT)
-            time.sleep(0.5)  # the bots being stopped
-            done.send_signal(signal.SIGINT)
-            out, err = done.communicate(timeout=30)
-        finally:
-            if done.poll() is None:
-                done.kill()
-    assert done.returncode == 2, err
+    status, out, err = _ctrl_c_once(
+        argv, tmp_path, lambda: kept_seatings(db) >= 3, again_after_s=0.5, group=True
+    )
+    assert status == 2, err
     assert err.strip() == f"deberc-net ladder: {INTERRUPTED}"
     assert out == ""
-    assert _group(done.pid) == []
 
 
 def _group(pgid: int) -> list[int]:
@@ -225,20 +199,8 @@ def test_ctrl_c_while_the_ladder_deals_its_schedule_is_the_same_one_line(
     KeyboardInterrupt traceback."""
     db = tmp_path / "ladder.sqlite3"
     argv = ladder_argv(db, "--bot", HEUR, "--bot", RAND, "--deals", "200000", "--json")
-    with subprocess.Popen(
-        argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    ) as done:
-        try:
-            deadline = time.monotonic() + 30
-            while not _runs_started(db):
-                assert time.monotonic() < deadline, "the ladder did not start its run"
-                time.sleep(0.02)
-            done.send_signal(signal.SIGINT)
-            out, err = done.communicate(timeout=30)
-        finally:
-            if done.poll() is None:
-                done.kill()
-    assert done.returncode == 2, err
+    status, out, err = _ctrl_c_once(argv, tmp_path, lambda: _runs_started(db) > 0)
+    assert status == 2, err
     assert err.strip() == f"deberc-net ladder: {INTERRUPTED}"
     assert out == ""
 
@@ -251,3 +213,39 @@ def _runs_started(db: Path) -> int:
         return 0
     assert isinstance(count, int)
     return count
+
+
+def _ctrl_c_once(
+    argv: list[str],
+    cwd: Path,
+    ready: Callable[[], bool],
+    again_after_s: float | None = None,
+    group: bool = False,
+) -> tuple[int, str, str]:
+    """The ladder of ``argv`` run until ``ready()``, then given Ctrl-C (and again after
+    ``again_after_s``): its exit status, output and standard error. ``group``: it runs
+    in a process group of its own, none of which may be left running."""
+    with subprocess.Popen(
+        argv,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=group,
+    ) as done:
+        try:
+            deadline = time.monotonic() + 30
+            while not ready():
+                assert time.monotonic() < deadline, "the ladder never got there"
+                time.sleep(0.02)
+            done.send_signal(signal.SIGINT)
+            if again_after_s is not None:
+                time.sleep(again_after_s)
+                done.send_signal(signal.SIGINT)
+            out, err = done.communicate(timeout=30)
+        finally:
+            if done.poll() is None:
+                done.kill()
+    if group:
+        assert _group(done.pid) == []
+    return done.returncode, out, err
