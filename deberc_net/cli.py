@@ -233,7 +233,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
 
                 summary = run_parallel(options, args.processes, stored)
             else:
-                summary = run(options, stored)
+                summary = run(options, stored, handle_signals=True)
     except (RuleError, ScheduleError, ValueError, StoreError) as exc:
         print(f"deberc-net ladder: {exc}", file=sys.stderr)
         return 2

@@ -8,7 +8,8 @@ in one process does (results.py), so a seeded ladder gives the same summary eith
 A part is forked after the imports and the rule plugins are loaded, so it starts no
 Python of its own. The pipe down to a part says ``stop`` (the SPRT's verdict: no new
 games) or closes (this process failed or was interrupted: the part stops at once,
-releasing the boards it started, as an interrupted ladder does: runner.py).
+releasing the boards it started, as an interrupted ladder does: runner.py); so does a
+part whose pipe up breaks (no one counts) or that gets SIGTERM.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import secrets
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -52,22 +53,26 @@ def parts_of(games: Sequence[Game], processes: int) -> list[list[int]]:
 class _Sent(Results):
     """A part's results: each game's, as it ends, up the pipe (not counted here)."""
 
-    def __init__(self, options: LadderOptions, summary: Summary, fd: int) -> None:
+    def __init__(
+        self, options: LadderOptions, summary: Summary, fd: int, parent_gone: Callable[[], None]
+    ) -> None:
         super().__init__(options, summary)
         self.fd = fd
+        self.parent_gone = parent_gone
 
     def add(self, index: int, game: Game, end: MatchEnd, match_id: str | None) -> None:
         result = GameResult.of(game, end, match_id)
-        _write_line(
-            self.fd,
-            {
-                "index": index,
-                "written": result.written,
-                "reason": result.reason,
-                "match_id": result.match_id,
-                "forfeit": result.forfeit,
-            },
-        )
+        item = {
+            "index": index,
+            "written": result.written,
+            "reason": result.reason,
+            "match_id": result.match_id,
+            "forfeit": result.forfeit,
+        }
+        try:
+            _write_line(self.fd, item)
+        except BrokenPipeError:  # no one counts any more (the ladder stopped or died)
+            self.parent_gone()  # stop as when the pipe down closes: the boards released
 
 
 class _Part(Ladder):
@@ -77,7 +82,7 @@ class _Part(Ladder):
         super().__init__(options, Ratings([b.name for b in options.bots]))
         self.queue.clear()
         self.queue.extend((i, self.games[i]) for i in indices)
-        self.results = _Sent(options, self.summary, fd)
+        self.results = _Sent(options, self.summary, fd, parent_gone=self.interrupt)
 
 
 def _write_line(fd: int, item: dict[str, Any]) -> None:
@@ -99,6 +104,16 @@ async def _play_part(ladder: _Part, control: int) -> None:
                 if STOP.strip() in data:
                     ladder.queue.clear()  # the games running finish, as on a verdict
 
+        async def on_sigterm(task_status: trio.TaskStatus[None]) -> None:
+            # a service manager's stop reaches every part: each releases its boards
+            # first (docs/bots.md "Interrupted"); a second SIGTERM kills it
+            with trio.open_signal_receiver(signal.SIGTERM) as signals:
+                task_status.started()
+                async for _ in signals:
+                    ladder.interrupt()
+                    return
+
+        await nursery.start(on_sigterm)
         nursery.start_soon(watch)
         await ladder.run()
         nursery.cancel_scope.cancel()
@@ -194,6 +209,7 @@ class _Counter:
         )
         self.children: list[_Child] = []
         self.error: str | None = None
+        self.interrupted = False  # SIGTERM (Ctrl-C is trio's KeyboardInterrupt)
 
     def stop_all(self) -> None:
         for child in self.children:
@@ -239,15 +255,31 @@ class _Counter:
         # a Ctrl-C held back while forking (see run_parallel) arrives now, to trio
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         async with trio.open_nursery() as nursery:
-            for child in self.children:
-                nursery.start_soon(self.read, child)
+            await nursery.start(self._on_sigterm, nursery.cancel_scope)
+            async with trio.open_nursery() as reading:
+                for child in self.children:
+                    reading.start_soon(self.read, child)
+            nursery.cancel_scope.cancel()  # every part's results read: no more to watch
+
+    async def _on_sigterm(
+        self, reading: trio.CancelScope, task_status: trio.TaskStatus[None]
+    ) -> None:
+        """SIGTERM stops the ladder as Ctrl-C does (the parts release their boards as
+        their pipes close); a second one, the handler given back, kills it."""
+        with trio.open_signal_receiver(signal.SIGTERM) as signals:
+            task_status.started()
+            async for _ in signals:
+                self.interrupted = True
+                reading.cancel()
+                return
 
 
 def _reap(children: list[_Child]) -> None:
     """Wait for every part to exit (closed pipes end them); kill one that hangs."""
     deadline = time.monotonic() + KILL_AFTER_S
-    for child in children:
+    for child in children:  # all at once: each releases its boards meanwhile
         child.end()
+    for child in children:
         while True:
             pid, _ = os.waitpid(child.pid, os.WNOHANG)
             if pid:
@@ -290,6 +322,8 @@ def run_parallel(
             signal.sigwait({signal.SIGINT})  # not left to its delivery once trio runs
             raise KeyboardInterrupt
         trio.run(counter.run)
+        if counter.interrupted:
+            raise ScheduleError(INTERRUPTED)
     except KeyboardInterrupt:
         raise ScheduleError(INTERRUPTED) from None
     except BaseExceptionGroup as group:  # trio groups what its tasks raise

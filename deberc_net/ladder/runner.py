@@ -129,10 +129,11 @@ class Ladder:
         # our own server's admin: a distributed ladder's workers each have their own name,
         # as they share one database (and so its accounts)
         self.admin_name = ADMIN
-        # SIGINT/SIGTERM interrupt the ladder (its process's own ladder: runner.run)
+        # SIGINT/SIGTERM interrupt the ladder (the CLI's: run(handle_signals=True))
         self.on_signals = False
         self.interrupted = False
         self._playing = trio.CancelScope()  # scheduling and playing, up to a stop
+        self._played = False  # every game played (or the SPRT's stop) and released
 
     def interrupt(self) -> None:
         """Stop now: no more games, the bots stopped, every board started released (its
@@ -184,14 +185,14 @@ class Ladder:
                     supervisor.stop()
                     bots.cancel_scope.cancel()
                 if admin is not None:
-                    if self.interrupted:  # its bots stopped first: none learns a deck now
+                    if self._cut_short:  # its bots stopped first: none learns a deck now
                         await self._release_at_stop(admin)
                     await admin.aclose()
                 nursery.cancel_scope.cancel()
         finally:
             if supervisor is not None:
                 supervisor.close()
-        if self.interrupted:
+        if self._cut_short:
             raise ScheduleError(INTERRUPTED)
         self.summary.seconds = time.perf_counter() - started
         return self.summary
@@ -206,6 +207,13 @@ class Ladder:
             await self._fill(admin)
             if not self.running and not self.awaiting and not self.queue:
                 await self._release_the_rest(admin)
+        self._played = True
+
+    @property
+    def _cut_short(self) -> bool:
+        """Interrupted before its end: a signal once every board is released (the bots
+        being stopped) leaves the run whole, and it stands."""
+        return self.interrupted and not self._played
 
     async def _on_signals(self, task_status: trio.TaskStatus[None]) -> None:
         """The first SIGINT or SIGTERM interrupts the ladder; a second one, the handler
@@ -358,12 +366,20 @@ def _first(group: BaseExceptionGroup[ScheduleError]) -> ScheduleError:
     return _first(inner) if isinstance(inner, BaseExceptionGroup) else inner
 
 
-def run(options: LadderOptions, stored: Sequence[dict[str, Any]] = ()) -> Summary:
-    """Run the ladder to its end (or the SPRT's verdict) and return the summary."""
-    ratings = Ratings.carried_on([b.name for b in options.bots], stored)
-    ladder = Ladder(options, ratings)
-    ladder.on_signals = True
-    try:
+def run(
+    options: LadderOptions, stored: Sequence[dict[str, Any]] = (), *, handle_signals: bool = False
+) -> Summary:
+    """Run the ladder to its end (or the SPRT's verdict) and return the summary. With
+    ``handle_signals`` (the CLI's), SIGINT/SIGTERM interrupt it (docs/bots.md); without,
+    the caller's own handlers stay (a program's, a test's)."""
+    try:  # the ratings' import and a long schedule take a while: Ctrl-C then too
+        ratings = Ratings.carried_on([b.name for b in options.bots], stored)
+        ladder = Ladder(options, ratings)
+        ladder.on_signals = handle_signals
         return trio.run(ladder.run)
-    except KeyboardInterrupt:  # a second Ctrl-C, while the boards were being released
+    except KeyboardInterrupt:  # a second Ctrl-C (the boards being released), or an early one
+        raise ScheduleError(INTERRUPTED) from None
+    except BaseExceptionGroup as group:  # … or the bots stopped (trio groups it so)
+        if group.split(KeyboardInterrupt)[0] is None:
+            raise
         raise ScheduleError(INTERRUPTED) from None

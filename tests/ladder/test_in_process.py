@@ -5,8 +5,11 @@ bots that run as processes over TCP."""
 from __future__ import annotations
 
 import gc
+import signal
 from pathlib import Path
 
+from clients import random_bot
+from clients.client import Brain
 from deberc_net.ladder.runner import LadderOptions, run
 from deberc_net.ladder.supervisor import BotSpec
 
@@ -118,3 +121,38 @@ def test_the_ladder_command_freezes_its_start_up_heap_and_a_library_run_does_not
     args = ("--bot", RAND, "--bot", RAND2, "--deals", "1", "--seed", "s4", "--json")
     assert summary(ladder(tmp_path, *args))["games"] == 2
     assert not any(other is made_before for other in gc.get_objects())  # frozen
+
+
+# what a program's SIGTERM handler was while a ladder's in-process bots were made
+handlers_seen: list[object] = []
+
+
+def brain(name: str, seed: str | None) -> Brain:
+    """An in-process bot (``py:tests.ladder.test_in_process``): the random bot, noting
+    the SIGTERM handler in force as the ladder makes it."""
+    handlers_seen.append(signal.getsignal(signal.SIGTERM))
+    return random_bot.brain(name, seed)
+
+
+def test_a_program_running_a_ladder_keeps_its_own_signal_handlers(tmp_path: Path) -> None:
+    """``runner.run`` called by a program (not the CLI, which asks for it) leaves the
+    program's SIGINT/SIGTERM handlers alone: only the CLI's ladder is interrupted by
+    them (docs/bots.md). Failed before: run() put trio's in while the ladder ran."""
+
+    def own(signum: int, frame: object) -> None:
+        raise AssertionError("not sent")
+
+    handlers_seen.clear()
+    before = signal.signal(signal.SIGTERM, own)
+    try:
+        options = LadderOptions(
+            bots=[BotSpec.parse("mine=py:tests.ladder.test_in_process"), BotSpec.parse(RAND2)],
+            deals=1,
+            seed="s5",
+            db=str(tmp_path / "ladder.sqlite3"),
+            progress=False,
+        )
+        assert run(options).games == 2
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert handlers_seen and all(handler is own for handler in handlers_seen)

@@ -4,10 +4,14 @@ withheld for a release that would never come (docs/bots.md "Interrupted")."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import json
+import os
 import signal
 import sqlite3
 import subprocess
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -23,6 +27,7 @@ from .helpers import (
     kept_seatings,
     ladder_argv,
     played_matches,
+    script,
     unlisted,
     wait_for_kept_seatings,
     withheld,
@@ -122,3 +127,125 @@ async def test_the_boards_of_a_ladder_killed_outright_are_released_by_an_admin(
     with trio.fail_after(10):  # a seating cut off: listed as its dead server's (server-lost)
         while unlisted(db_path):
             await trio.sleep(0.05)
+
+
+# a bot process that ignores SIGTERM: the ladder stopping it waits 2 s, then kills it
+STUBBORN = """\
+import runpy, signal, sys
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+sys.argv[0] = "stubborn"
+runpy.run_module("clients.random_bot", run_name="__main__")
+"""
+
+
+def test_a_signal_once_every_game_is_played_leaves_the_run_whole(tmp_path: Path) -> None:
+    """Ctrl-C after the last board is released, while the ladder stops its bots (one
+    that ignores SIGTERM holds it there 2 s): nothing is left to release, the run is
+    whole and stands: its summary, status 0, stored. Failed before: the finished run
+    was thrown away, status 2 'interrupted'."""
+    db = tmp_path / "ladder.sqlite3"
+    stubborn = script(tmp_path, "stubborn", STUBBORN)
+    argv = ladder_argv(db, "--bot", HEUR, "--bot", stubborn, "--deals", "1", "--json")
+    # both seatings of its one board over: released
+    status, out, err = _ctrl_c_once(argv, tmp_path, lambda: len(listed(db)) == 2)
+    assert status == 0, err
+    assert json.loads(out)["games"] == 2
+
+
+def listed(db: Path) -> list[str]:
+    """The matches listed (their 'games' rows), none yet if the server has no tables."""
+    try:
+        with sqlite3.connect(db) as con:
+            return [m for (m,) in con.execute("SELECT id FROM matches")]
+    except sqlite3.OperationalError:
+        return []
+
+
+def test_a_second_ctrl_c_ends_the_ladder_at_once_with_the_same_line(tmp_path: Path) -> None:
+    """The second Ctrl-C lands while the ladder stops its bots (one that ignores SIGTERM
+    holds it there 2 s): it ends with the same one line, status 2, and leaves no bot
+    running. Failed before: trio grouped the KeyboardInterrupt with its tasks' ends,
+    the ladder printed that traceback and exited with status 1."""
+    db = tmp_path / "ladder.sqlite3"
+    stubborn = script(tmp_path, "stubborn", STUBBORN)
+    argv = ladder_argv(db, "--bot", HEUR, "--bot", stubborn, "--deals", "20000", "--json")
+    status, out, err = _ctrl_c_once(
+        argv, tmp_path, lambda: kept_seatings(db) >= 3, again_after_s=0.5, group=True
+    )
+    assert status == 2, err
+    assert err.strip() == f"deberc-net ladder: {INTERRUPTED}"
+    assert out == ""
+
+
+def _group(pgid: int) -> list[int]:
+    """The processes still running in process group ``pgid`` (not a zombie: it ended
+    and no one waited for it); each then killed."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(ProcessLookupError, FileNotFoundError):
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                if os.getpgid(int(entry.name)) == pgid and state != "Z":
+                    found.append(int(entry.name))
+                    os.kill(int(entry.name), signal.SIGKILL)
+    return found
+
+
+def test_ctrl_c_while_the_ladder_deals_its_schedule_is_the_same_one_line(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C before anything has started (a long schedule being dealt, the run already
+    in the store): status 2 and the one line, nothing withheld. Failed before: a
+    KeyboardInterrupt traceback."""
+    db = tmp_path / "ladder.sqlite3"
+    argv = ladder_argv(db, "--bot", HEUR, "--bot", RAND, "--deals", "200000", "--json")
+    status, out, err = _ctrl_c_once(argv, tmp_path, lambda: _runs_started(db) > 0)
+    assert status == 2, err
+    assert err.strip() == f"deberc-net ladder: {INTERRUPTED}"
+    assert out == ""
+
+
+def _runs_started(db: Path) -> int:
+    try:
+        with sqlite3.connect(db) as con:
+            (count,) = con.execute("SELECT count(*) FROM ladder_runs").fetchone()
+    except sqlite3.OperationalError:  # no tables yet
+        return 0
+    assert isinstance(count, int)
+    return count
+
+
+def _ctrl_c_once(
+    argv: list[str],
+    cwd: Path,
+    ready: Callable[[], bool],
+    again_after_s: float | None = None,
+    group: bool = False,
+) -> tuple[int, str, str]:
+    """The ladder of ``argv`` run until ``ready()``, then given Ctrl-C (and again after
+    ``again_after_s``): its exit status, output and standard error. ``group``: it runs
+    in a process group of its own, none of which may be left running."""
+    with subprocess.Popen(
+        argv,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=group,
+    ) as done:
+        try:
+            deadline = time.monotonic() + 30
+            while not ready():
+                assert time.monotonic() < deadline, "the ladder never got there"
+                time.sleep(0.02)
+            done.send_signal(signal.SIGINT)
+            if again_after_s is not None:
+                time.sleep(again_after_s)
+                done.send_signal(signal.SIGINT)
+            out, err = done.communicate(timeout=30)
+        finally:
+            if done.poll() is None:
+                done.kill()
+    if group:
+        assert _group(done.pid) == []
+    return done.returncode, out, err

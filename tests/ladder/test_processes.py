@@ -12,7 +12,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from deberc_net.ladder.parallel import parts_of
+from deberc_net.ladder.runner import INTERRUPTED
 from deberc_net.ladder.schedule import schedule
 
 from .helpers import (
@@ -167,17 +170,27 @@ def test_ctrl_c_as_the_ladder_forks_stops_every_process_with_one_line(tmp_path: 
     assert out == ""
 
 
-def test_the_ladder_killed_by_sigterm_leaves_no_process_running(tmp_path: Path) -> None:
-    """The ladder itself ended by SIGTERM (no handler: it dies at once): its parts see
-    their pipe from it close and stop too, rather than play on with no one counting, and
-    release the boards they started first (docs/bots.md "Interrupted"): every match
-    played is listed. The release failed before (a part stopped at once)."""
-    with _long_ladder(tmp_path) as done:
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("whole_group", [False, True], ids=["the-ladder", "every-process"])
+def test_an_interrupted_ladder_of_processes_releases_every_board_its_parts_started(
+    tmp_path: Path, signum: signal.Signals, whole_group: bool
+) -> None:
+    """Ctrl-C or SIGTERM to the ladder alone, or to its whole process group (a
+    terminal's Ctrl-C, a service manager's stop: every part gets it too): each part
+    releases the boards it started, every match played is listed, no part is left.
+    Failed before: a part that wrote a result after the ladder stopped reading died of
+    the broken pipe with its boards unreleased (Ctrl-C), and a part's SIGTERM killed it
+    at once (SIGTERM to the group), and SIGTERM killed the ladder itself (status -15,
+    no line: docs/bots.md says status 2)."""
+    with _long_ladder(tmp_path, start_new_session=True) as done:
         try:
             parts = _parts(done.pid, 2)
             wait_for_kept_seatings(tmp_path / "ladder.sqlite3", 3)
-            done.send_signal(signal.SIGTERM)
-            done.communicate(timeout=30)
+            if whole_group:
+                os.killpg(done.pid, signum)
+            else:
+                done.send_signal(signum)
+            out, err = done.communicate(timeout=30)
             assert all(_gone(part) for part in parts)
         finally:
             if done.poll() is None:
@@ -185,6 +198,9 @@ def test_the_ladder_killed_by_sigterm_leaves_no_process_running(tmp_path: Path) 
             for part in parts:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(part, signal.SIGKILL)
+    assert done.returncode == 2, err
+    assert err.strip() == f"deberc-net ladder: {INTERRUPTED}"
+    assert out == ""
     assert unlisted(tmp_path / "ladder.sqlite3") == []
 
 
