@@ -6,6 +6,7 @@ import compileall
 import gc
 import importlib
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -37,6 +38,14 @@ structlog.configure(
         structlog.dev.ConsoleRenderer(exception_formatter=structlog.dev.plain_traceback),
     ]
 )
+
+# Ctrl-C reaches the processes the tests start, as at a terminal: a run started in the
+# background (`make test &`, nohup, a CI runner's shell without job control) inherits
+# SIGINT ignored, which every process it starts would keep (Python then installs no
+# KeyboardInterrupt), and the tests of what Ctrl-C does (tests/ladder/test_interrupted.py)
+# would wait for a process that never heard it. A handler is reset to the default at exec.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # what a password costs in the tests' own process (servers the tests start as processes
 # keep the production cost): scrypt at n=2**14 takes some 60 ms of CPU, and the suite
