@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import attrs
+
 from deberc_net.game.cards import SUITS, parse_card
 from deberc_net.game.sheet import SheetRow
 from deberc_net.protocol import events as ev
@@ -32,8 +34,9 @@ HEADS: dict[Tag, str] = {
     Tag.FINGER: "ratings",
     Tag.HISTORY: "deals",
 }
-BODIES = frozenset({Tag.TABLE, Tag.SHEET_DEAL, Tag.GAME, Tag.RATED, Tag.HISTORY_DEAL})
-BODIES |= {Tag.HISTORY_TRICK}
+BODIES = frozenset(
+    {Tag.TABLE, Tag.SHEET_DEAL, Tag.GAME, Tag.RATED, Tag.HISTORY_DEAL, Tag.HISTORY_TRICK}
+)
 
 
 def lines_after(line: Line) -> int:
@@ -61,9 +64,9 @@ def _ints(line: Line, key: str) -> tuple[int, ...]:
     return tuple(line.get_ints(key))
 
 
-def sheet_text(lines: Sequence[Line], players: Sequence[str]) -> list[str]:
-    head, rows = lines[0], lines[1:]
-    sheet_rows = tuple(
+def _sheet_rows(lines: Sequence[Line]) -> tuple[SheetRow, ...]:
+    """The finished deals of a ``sheet`` reply (its lines after the head)."""
+    return tuple(
         SheetRow(
             r.require_int("deal"),
             r.require("outcome"),
@@ -72,8 +75,12 @@ def sheet_text(lines: Sequence[Line], players: Sequence[str]) -> list[str]:
             r.get_int("hanging") or 0,
             _ints(r, "bides"),
         )
-        for r in rows
+        for r in lines[1:]
     )
+
+
+def sheet_text(lines: Sequence[Line], players: Sequence[str]) -> list[str]:
+    head, sheet_rows = lines[0], _sheet_rows(lines)
     if sheet_rows:  # the sides the rows write; the names we know if they fit them
         count = len(sheet_rows[0].written)
         seats = len(players) if players and count in (len(players), 2) else count
@@ -95,10 +102,7 @@ def sheet_rows(
     lines: Sequence[Line],
 ) -> tuple[tuple[int, str, tuple[int, ...], tuple[int, ...]], ...]:
     """Each finished deal of a ``sheet`` reply: (deal, outcome, written, totals)."""
-    return tuple(
-        (r.require_int("deal"), r.require("outcome"), _ints(r, "written"), _ints(r, "totals"))
-        for r in lines[1:]
-    )
+    return tuple((r.deal, r.outcome, r.written, r.totals) for r in _sheet_rows(lines))
 
 
 def history_text(lines: Sequence[Line], players: Sequence[str]) -> list[str]:
@@ -109,7 +113,7 @@ def history_text(lines: Sequence[Line], players: Sequence[str]) -> list[str]:
     for line in lines[1:]:
         if line.tag == Tag.HISTORY_DEAL:
             if deals:
-                deals[-1] = _with_tricks(deals[-1], tricks)
+                deals[-1] = attrs.evolve(deals[-1], tricks=tuple(tricks))
             tricks = []
             trump = line.get_str("trump")
             deals.append(
@@ -130,7 +134,7 @@ def history_text(lines: Sequence[Line], players: Sequence[str]) -> list[str]:
                 ev.HistoryTrick(line.require_int("leader"), laid, line.require_int("winner"))
             )
     if deals:
-        deals[-1] = _with_tricks(deals[-1], tricks)
+        deals[-1] = attrs.evolve(deals[-1], tricks=tuple(tricks))
     written = next((d.written for d in deals if d.written), None)
     seats = seats or (len(written) if written else 2)
     names = _seat_names(players, seats)
@@ -143,12 +147,6 @@ def history_text(lines: Sequence[Line], players: Sequence[str]) -> list[str]:
             _sides(seats, count),
             tuple(deals),
         )
-    )
-
-
-def _with_tricks(deal: ev.HistoryDeal, tricks: list[ev.HistoryTrick]) -> ev.HistoryDeal:
-    return ev.HistoryDeal(
-        deal.deal, deal.dealer, deal.trump, deal.player, deal.outcome, deal.written, tuple(tricks)
     )
 
 
