@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import zip_longest
 
 import attrs
 
@@ -252,17 +253,12 @@ def _names_from(state: TableState, table: Line) -> TableState:
     if state.table is None or table.get_int("id") != state.table:
         return state
     seated = [name if name != "-" else "" for name in table.get_list("seats")]
-    names = [
-        seated[i] if i < len(seated) and seated[i] else known
-        for i, known in enumerate(list(state.players) + [""] * (len(seated) - len(state.players)))
-    ]
-    target = TO_TARGET.fullmatch(
-        next((o for o in table.get_list("options") if TO_TARGET.fullmatch(o)), "")
-    )
+    names = (new or known for new, known in zip_longest(seated, state.players, fillvalue=""))
+    targets = [int(m.group(1)) for o in table.get_list("options") if (m := TO_TARGET.fullmatch(o))]
     return attrs.evolve(
         state,
         players=tuple(names),
-        target=state.target or (int(target.group(1)) if target else None),
+        target=state.target or (targets[0] if targets else None),
     )
 
 
