@@ -365,13 +365,13 @@ def _list_stopped(
         last = conn.execute(LAST_DEAL.format(p="%s"), (match_id,)).fetchone()
         if last is None:
             continue  # not one deal stored: nothing to list
+        row = lost_match_row(match_id, last[0], reason)
         if board is not None:
             conn.execute(
                 "UPDATE running SET result = %s WHERE match_id = %s",
-                (board_result(lost_match_row(match_id, last[0], reason), None), match_id),
+                (board_result(row, None), match_id),
             )
             continue
-        row = lost_match_row(match_id, last[0], reason)
         added = conn.execute(
             "INSERT INTO matches (id, table_id, players, variant, options, winner, reason,"
             " totals) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",

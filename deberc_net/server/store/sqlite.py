@@ -203,13 +203,13 @@ class SQLiteStore:
             last = self._db.execute(LAST_DEAL.format(p="?"), (match_id,)).fetchone()
             if last is None:
                 continue  # not one deal stored: nothing to list
+            row = lost_match_row(match_id, last[0], reason)
             if board is not None:
                 self._db.execute(
                     "UPDATE running SET result = ? WHERE match_id = ?",
-                    (board_result(lost_match_row(match_id, last[0], reason), None), match_id),
+                    (board_result(row, None), match_id),
                 )
                 continue
-            row = lost_match_row(match_id, last[0], reason)
             added = self._db.execute(
                 "INSERT OR IGNORE INTO matches (id, table_id, players, variant, options,"
                 " winner, reason, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
