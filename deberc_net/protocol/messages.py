@@ -127,6 +127,8 @@ class Msg(StrEnum):
     HISTORY_TRUMP = "history-trump"
     HISTORY_NO_TRUMP = "history-no-trump"
     HISTORY_PLAYING = "history-playing"
+    HISTORY_BREAK = "history-break"
+    HISTORY_DRAWS = "history-draws"
     TOP_TITLE = "top-title"
     TOP_NOBODY = "top-nobody"
     TOP_LINE = "top-line"
@@ -479,6 +481,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.HISTORY_TRUMP: ("trump {suit}{player}", "козырь {suit}{player}"),
     Msg.HISTORY_NO_TRUMP: ("no trump yet", "козыря ещё нет"),
     Msg.HISTORY_PLAYING: ("being played", "играется"),
+    Msg.HISTORY_BREAK: ("      {seat} breaks the deck: lomayu {n}", "      {seat}: ломаю {n}"),
+    Msg.HISTORY_DRAWS: ("      draw: {draws}", "      добор: {draws}"),
     Msg.TOP_TITLE: (
         "Standings: {variant}, {players} players ({total} rated).",
         "Рейтинг: {variant}, игроков: {players} (в рейтинге: {total}).",
