@@ -412,11 +412,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.RULES_CLOCK: (
         "Clock: {human} s a call for people, {bot} s for bots ('clock'), plus {lag} ms lag "
         "allowance. Out of time: pass in bidding, the forced answer in the table talk, the "
-        "lowest legal card in play. {timeouts} timeouts in a row, or {away} s "
+        "lowest legal card in play, in Tertz the break lomayu 1. {timeouts} timeouts in a "
+        "row, or {away} s "
         "disconnected, forfeit the game.",
         "Часы: {human} с на ход людям, {bot} с ботам (команда clock), и ещё {lag} мс на "
         "задержку связи. Время вышло — за вас ходят часы: пас в торговле, вынужденный "
-        "ответ в разговоре, младшая разрешённая карта в игре. Проигрыш: {timeouts} раза "
+        "ответ в разговоре, младшая разрешённая карта в игре, в терце «ломаю 1». "
+        "Проигрыш: {timeouts} раза "
         "подряд по часам или {away} с без связи.",
     ),
     Msg.SAID: ("{where}{sender} says: {text}", "{where}{sender}: {text}"),
