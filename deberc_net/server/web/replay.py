@@ -171,16 +171,24 @@ class ReplayFold:
                 self.started = event
         return self
 
-    def deal(self, hands: list[list[str]], end: Unveiled, record: dict[str, Any]) -> ReplayedDeal:
+    def deal(
+        self,
+        hands: list[list[str]],
+        end: Unveiled,
+        record: dict[str, Any],
+        extra: dict[str, Any] | None = None,
+    ) -> ReplayedDeal:
         """The deal as the page shows it, with the hands (which no event says) and
         what its end made public; the totals are those it came in with plus what it
-        wrote, so a replay that disagreed with its record would show."""
+        wrote, so a replay that disagreed with its record would show. ``extra``: a
+        game's own keys as the rebuilt deal gives them (Tertz: its draws and break)."""
+        extra = record if extra is None else extra
         started = self.started
         assert started is not None, "a replay starts at the deal's start"
         ordered = self.ordered
         trump = started.trump if ordered is None else ordered.trump
-        talon = _talon_at_start(hands, record)
-        tricks = _with_draws(self.tricks, record.get("draws"), talon) + (
+        talon = _talon_at_start(hands, record["deck"], extra)
+        tricks = _with_draws(self.tricks, extra.get("draws"), talon) + (
             [Trick(self._plays[0][0], self._plays, None)] if self._plays else []
         )
         # a deal its calls do not finish (none stored so): what its record says
@@ -197,7 +205,7 @@ class ReplayFold:
             tricks=tricks,
             outcome=outcome,
             talon=talon,
-            talon_broken=record.get("talon_broken"),
+            talon_broken=extra.get("talon_broken"),
             written=written,
             totals=[before + w for before, w in zip(started.score, written, strict=True)],
             record=record,
@@ -209,15 +217,15 @@ def _replay_deal(record: dict[str, Any], rules: RuleSet) -> ReplayedDeal:
     fold = ReplayFold().feed_all([deal.started(), *deal.history])
     # a game's own keys (the draws, the break) as the rebuilt deal gives them, not as
     # stored: a replay that disagreed with its record would show
-    return fold.deal(_hands_at_first_card(deal), unveil(deal), {**record, **deal.record_extra()})
+    return fold.deal(_hands_at_first_card(deal), unveil(deal), record, deal.record_extra())
 
 
-def _talon_at_start(hands: list[list[str]], record: dict[str, Any]) -> int | None:
+def _talon_at_start(hands: list[list[str]], deck: list[str], extra: dict[str, Any]) -> int | None:
     """The talon at the first lead, the turned card included: the deck less the hands
     dealt (a game with draws only: Tertz, docs/records.md)."""
-    if "draws" not in record:
+    if "draws" not in extra:
         return None
-    return len(record["deck"]) - sum(len(hand) for hand in hands)
+    return len(deck) - sum(len(hand) for hand in hands)
 
 
 def _with_draws(
