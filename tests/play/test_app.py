@@ -291,9 +291,10 @@ async def _tertz_match(server: ServerThread) -> None:
             state, table = app.state, app.pane("table").text.splitlines()
             assert state.phase == "play" and "igrayu" not in state.legal
             assert state.trump is not None and state.turned is not None
+            # the turned card is the talon's last: drawn (talon 0), it is shown no more
+            face_up = f"{state.turned[:-1]}{SYMBOL[state.turned[-1]]}" if state.talon else "-"
             assert table[2] == (
-                f"Turned: {state.turned[:-1]}{SYMBOL[state.turned[-1]]}   "
-                f"Talon: {state.talon}   Trump: {SYMBOL[state.trump]}"
+                f"Turned: {face_up}   Talon: {state.talon}   Trump: {SYMBOL[state.trump]}"
             )
             assert state.talon is not None
             talons.add(state.talon)
