@@ -17,7 +17,7 @@ from deberc_net.protocol.lang import spoken_call
 from tests.server.client import LineClient, fields, seat_pair
 from tests.server.conftest import Connector
 
-from .conftest import WebServer
+from .conftest import WebServer, screenshot
 from .test_browser import in_thread, wait_for
 
 SHOWN = """
@@ -70,6 +70,7 @@ async def test_a_tertz_tables_pages_show_the_break_in_words_and_the_talon(
             talons.add(state["talon"])
             if state["talon"] == "10" and not served:  # the page as served, no script
                 served = True
+                await in_thread(screenshot, browser, "tertz-table")
                 page = (await web.get(f"/table/{table}"))[1].decode()
                 assert '<div id="talon">Talon 10</div>' in page
                 said = "".join(f"<li>{item}</li>" for item in want[1])
