@@ -98,6 +98,9 @@ class PlayApp(App[None]):
         Binding("f8", "break_deck", "break", priority=True),
         Binding("f10", "send('quit')", "quit", priority=True),
         Binding("ctrl+r", "reconnect", "reconnect", priority=True),
+        # the log pane: a reply taller than it ('calls', 'rules') is read a page at a time
+        Binding("pageup", "scroll_log(1)", "log up", show=False, priority=True),
+        Binding("pagedown", "scroll_log(-1)", "log down", show=False, priority=True),
     ]
 
     def __init__(
@@ -111,6 +114,7 @@ class PlayApp(App[None]):
         self.link = Link(host, port, self._from_link, name)
         self.link.token = token  # a guest's token from an earlier run: resumes the seat
         self._cycle: list[str] = []
+        self.log_back = 0  # the log pane scrolled back this many lines (0: the newest)
 
     # ------------------------------------------------------------------ screen
     def compose(self) -> ComposeResult:
@@ -163,7 +167,7 @@ class PlayApp(App[None]):
         log = self.pane("log")
         # the newest lines that fit the pane as laid out now (a long reply wraps)
         size = log.content_size
-        log.show(draw.log_text(state.log, size.width, size.height))
+        log.show(draw.log_text(state.log, size.width, size.height, self.log_back))
 
     # ------------------------------------------------------------------- lines
     def _from_link(self, line: str) -> None:
@@ -172,7 +176,12 @@ class PlayApp(App[None]):
     def on_wire_line(self, message: WireLine) -> None:
         was_asking, seq = self.state.asking, self.state.seq
         had_talon = self.state.talon is not None
+        before = self.state.log
         self.state = fold(self.state, message.line)
+        if self.log_back and self.state.log[: len(before)] == before:
+            # scrolled back: what is read stays in place as new lines come below it
+            added = self.state.log[len(before) :]
+            self.log_back += draw.log_lines(added, self.pane("log").content_size.width)
         if (self.state.talon is not None) != had_talon:
             self.refresh_bindings()  # the bidding keys come and go with the game
         self.state, again = resync_requests(self.state)
@@ -189,6 +198,7 @@ class PlayApp(App[None]):
         line = event.value.strip()
         event.input.value = ""
         self._cycle = []
+        self.log_back = 0  # back to the newest lines, where the answer comes
         if line:
             self.history.add(line)
             self.action_send(line)
@@ -204,6 +214,14 @@ class PlayApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # a game with a talon (Tertz) has no bidding: F2/F3 neither shown nor sent
         return not (action == "bid" and self.state.talon is not None)
+
+    def action_scroll_log(self, pages: int) -> None:
+        """PgUp/PgDn: the log pane a page back or forward (never past its ends)."""
+        log = self.pane("log")
+        height, width = max(log.content_size.height, 2), log.content_size.width
+        most = max(draw.log_lines(self.state.log, width) - (height - 1), 0)
+        self.log_back = min(max(self.log_back + pages * (height - 1), 0), most)
+        self.redraw()
 
     def action_bid(self, call: str) -> None:
         self.action_send(call)

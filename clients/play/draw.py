@@ -71,7 +71,12 @@ def turn_text(state: TableState, remaining_ms: int | None) -> str:
 def seats_text(state: TableState) -> str:
     """The players by seat, ``*`` marking you; four players as their pairs (seats 0+2
     against 1+3, partners sit opposite: docs/rules.md)."""
-    names = [f"{state.who(i)}{'*' if i == state.seat else ''}" for i in range(state.seats)]
+    waiting = state.deal == 0 and state.result is None  # no match yet: a free seat is free
+    names = [
+        f"{'(free)' if waiting and not state.players[i] else state.who(i)}"
+        f"{'*' if i == state.seat else ''}"
+        for i in range(state.seats)
+    ]
     if len(names) == 4:
         return f"{names[0]}+{names[2]} v {names[1]}+{names[3]}"
     return " v ".join(names) or "(waiting)"
@@ -96,7 +101,9 @@ def table_text(state: TableState, remaining_ms: int | None = None) -> str:
     if state.talon is None:
         turned = f"Turned: {card(state.turned)}   Fresa: {card(state.fresa)}   Trump: {trump}"
     else:  # a game with a talon: how many cards are left to draw, the turned one included
-        turned = f"Turned: {card(state.turned)}   Talon: {state.talon}   Trump: {trump}"
+        # (the turned card is its last: once drawn it lies in a hand, docs/rules.md §12.2)
+        face_up = card(state.turned) if state.talon else "-"
+        turned = f"Turned: {face_up}   Talon: {state.talon}   Trump: {trump}"
     said = [f"{state.who(s)} {t}" for s, t in state.talk[-4:]]
     while len(said) > 1 and len("Talk:   " + ", ".join(said)) > TABLE_COLUMNS:
         del said[0]  # the latest calls that fit on one line (long names: fewer)
@@ -219,16 +226,29 @@ def wrapped(entry: str, width: int) -> list[str]:
     return out
 
 
-def log_text(log: tuple[str, ...], width: int, height: int) -> str:
+def log_lines(log: tuple[str, ...], width: int) -> int:
+    """How many lines of the pane the log takes, wrapped to ``width``."""
+    return sum(len(wrapped(entry, max(width, 10))) for entry in log)
+
+
+def log_text(log: tuple[str, ...], width: int, height: int, back: int = 0) -> str:
     """The newest lines of the log that fit the pane: the end always in view, however
     long the entries before it. An error (``!``) among the last few entries that a long
-    one pushed up stays, on the first line: a wrong call is never hidden."""
+    one pushed up stays, on the first line: a wrong call is never hidden.
+
+    ``back``: scrolled back that many lines (PgUp, a reply taller than the pane: docs/
+    play.md); the last line then says how many lines lie below."""
     width, height = max(width, 10), max(height, 1)
     lines: list[str] = []
     for entry in reversed(log):
         lines[:0] = wrapped(entry, width)
-        if len(lines) >= height:
+        if len(lines) >= height + back:
             break
+    back = min(back, max(len(lines) - (height - 1), 0))  # the marker takes a line
+    if back > 0 and height > 1:
+        end = len(lines) - back
+        below = f"-- {back} more lines below: PgDn --"
+        return "\n".join([*lines[max(end - (height - 1), 0) : end], below])
     shown = lines[-height:]
     recent = log[-ERROR_KEPT:]
     errors = [entry for entry in recent if entry.startswith("! ")]

@@ -125,13 +125,17 @@ def history_text(lines: Sequence[Line], players: Sequence[str]) -> list[str]:
                     line.get_str("outcome"),
                     _ints(line, "written") if line.get_str("written") else None,
                     (),
+                    "broken" in line.fields,  # a game with a talon (Tertz)
+                    line.get_int("broken"),
                 )
             )
         else:
             laid = tuple(parse_card(c) for c in line.get_list("cards"))
             seats = max(seats, len(laid))
+            drawn = line.get_list("draws") if "draws" in line.fields else None
+            draws = None if drawn is None else tuple(_draw(item) for item in drawn)
             tricks.append(
-                ev.HistoryTrick(line.require_int("leader"), laid, line.require_int("winner"))
+                ev.HistoryTrick(line.require_int("leader"), laid, line.require_int("winner"), draws)
             )
     if deals:
         deals[-1] = attrs.evolve(deals[-1], tricks=tuple(tricks))
@@ -148,6 +152,12 @@ def history_text(lines: Sequence[Line], players: Sequence[str]) -> list[str]:
             tuple(deals),
         )
     )
+
+
+def _draw(item: str) -> tuple[int, int]:
+    """A draw of a history trick, ``SEAT:CARD``."""
+    seat, _, card = item.partition(":")
+    return int(seat), parse_card(card)
 
 
 def games_text(lines: Sequence[Line]) -> list[str]:

@@ -21,6 +21,7 @@ from . import replies
 from .cards import card, cards, suit
 
 LOG_KEEP = 200  # lines of talk and notices kept for the log pane
+FORMER_KEEP = 8  # tables left whose names are kept (TableState.former)
 
 
 @attrs.frozen
@@ -81,6 +82,9 @@ class TableState:
     # a view without names asks once
     resync: tuple[str, ...] = ()
     asked_again: int | None = None
+    # the names at the tables we left (newest last): a 'sheet' or 'history' of a match
+    # played there, asked afterwards, names its seats (the machine lines carry seats)
+    former: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
     def who(self, seat: int | None) -> str:
         if seat is None:
@@ -92,6 +96,19 @@ class TableState:
     @property
     def seats(self) -> int:
         return len(self.players)
+
+    def names_at(self, table: int | None) -> tuple[str, ...]:
+        """The names by seat at ``table``: ours, or one we left ('' for one unknown)."""
+        if table is not None and table == self.table:
+            return self.players
+        return next((names for t, names in reversed(self.former) if t == table), ())
+
+    def left(self) -> tuple[tuple[int, tuple[str, ...]], ...]:
+        """``former`` once we leave our table: its names kept."""
+        if self.table is None or not any(self.players):
+            return self.former
+        kept = [(t, names) for t, names in self.former if t != self.table]
+        return (*kept, (self.table, self.players))[-FORMER_KEEP:]
 
 
 # what the client asks by itself to mend the screen after a drop (resync_requests)
@@ -227,9 +244,9 @@ def _gathered(state: TableState) -> TableState:
         if head.get_int("table") == state.table and state.table is not None:
             rows = tuple(DealScore(*row) for row in replies.sheet_rows(lines))
             state = attrs.evolve(state, deals=rows, score=rows[-1].totals if rows else state.score)
-        shown = replies.sheet_text(lines, state.players)
+        shown = replies.sheet_text(lines, state.names_at(head.get_int("table")))
     elif head.tag == Tag.HISTORY:
-        shown = replies.history_text(lines, state.players)
+        shown = replies.history_text(lines, state.names_at(head.get_int("table")))
     elif head.tag == Tag.GAMES:
         shown = replies.games_text(lines)
     elif head.tag == Tag.TOP:
@@ -295,16 +312,23 @@ def _ok(state: TableState, line: Line) -> TableState:
         )
     elif cmd == "sit":
         state = attrs.evolve(
-            TableState(name=state.name, token=state.token, log=state.log, quiet=state.quiet),
+            _lobby(state),
             table=line.get_int("table"),
             seat=line.get_int("seat"),
             resync=("tables",),  # who sits there already, and the target
         )
     elif cmd == "leave" and state.result is None:
-        state = TableState(name=state.name, token=state.token, log=state.log, quiet=state.quiet)
+        state = _lobby(state)
     if cmd in ("style", "clock", "ping"):
         return state
     return _log(state, line.text or f"ok {cmd}")
+
+
+def _lobby(state: TableState) -> TableState:
+    """Away from any table: the session kept, and the names of the table left."""
+    return TableState(
+        name=state.name, token=state.token, log=state.log, quiet=state.quiet, former=state.left()
+    )
 
 
 def _view(state: TableState, view: View) -> TableState:

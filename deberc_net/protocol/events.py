@@ -286,6 +286,9 @@ class HistoryTrick:
     leader: int
     cards: tuple[int, ...]  # cards (game.cards), in the order laid from the leader
     winner: int
+    # a game with a talon (Tertz), in a finished deal: the cards drawn after this trick,
+    # winner first, as (seat, card); None: no talon, or not public yet (a deal in play)
+    draws: tuple[tuple[int, int], ...] | None = None
 
 
 @attrs.frozen
@@ -300,6 +303,8 @@ class HistoryDeal:
     outcome: str | None
     written: tuple[int, ...] | None
     tricks: tuple[HistoryTrick, ...]
+    talon: bool = False  # a game with a talon (Tertz), whose deck is broken (§12.2)
+    broken: int | None = None  # N of its break, lomayu-N (None: not broken yet)
 
 
 @attrs.frozen

@@ -127,6 +127,8 @@ class Msg(StrEnum):
     HISTORY_TRUMP = "history-trump"
     HISTORY_NO_TRUMP = "history-no-trump"
     HISTORY_PLAYING = "history-playing"
+    HISTORY_BREAK = "history-break"
+    HISTORY_DRAWS = "history-draws"
     TOP_TITLE = "top-title"
     TOP_NOBODY = "top-nobody"
     TOP_LINE = "top-line"
@@ -410,11 +412,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.RULES_CLOCK: (
         "Clock: {human} s a call for people, {bot} s for bots ('clock'), plus {lag} ms lag "
         "allowance. Out of time: pass in bidding, the forced answer in the table talk, the "
-        "lowest legal card in play. {timeouts} timeouts in a row, or {away} s "
+        "lowest legal card in play, in Tertz the break lomayu 1. {timeouts} timeouts in a "
+        "row, or {away} s "
         "disconnected, forfeit the game.",
         "Часы: {human} с на ход людям, {bot} с ботам (команда clock), и ещё {lag} мс на "
         "задержку связи. Время вышло — за вас ходят часы: пас в торговле, вынужденный "
-        "ответ в разговоре, младшая разрешённая карта в игре. Проигрыш: {timeouts} раза "
+        "ответ в разговоре, младшая разрешённая карта в игре, в терце «ломаю 1». "
+        "Проигрыш: {timeouts} раза "
         "подряд по часам или {away} с без связи.",
     ),
     Msg.SAID: ("{where}{sender} says: {text}", "{where}{sender}: {text}"),
@@ -479,6 +483,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.HISTORY_TRUMP: ("trump {suit}{player}", "козырь {suit}{player}"),
     Msg.HISTORY_NO_TRUMP: ("no trump yet", "козыря ещё нет"),
     Msg.HISTORY_PLAYING: ("being played", "играется"),
+    Msg.HISTORY_BREAK: ("      {seat} breaks the deck: lomayu {n}", "      {seat}: ломаю {n}"),
+    Msg.HISTORY_DRAWS: ("      draw: {draws}", "      добор: {draws}"),
     Msg.TOP_TITLE: (
         "Standings: {variant}, {players} players ({total} rated).",
         "Рейтинг: {variant}, игроков: {players} (в рейтинге: {total}).",

@@ -1011,13 +1011,18 @@ def _history(e: ev.History, machine: bool) -> list[str]:
                         ("outcome", d.outcome),
                         ("written", d.written),
                         ("tricks", len(d.tricks)),
+                        # a game with a talon (Tertz) only: Deberts' lines are unchanged
+                        *([("broken", d.broken)] if d.talon else []),
                     ],
                 )
             )
             for i, t in enumerate(d.tricks, 1):
                 fields: list[tuple[str, Any]] = [("table", e.table), ("deal", d.deal)]
                 fields += [("trick", i), ("leader", t.leader), ("cards", _cards(t.cards))]
-                out.append(line("history-trick", [*fields, ("winner", t.winner)]))
+                fields.append(("winner", t.winner))
+                if t.draws is not None:
+                    fields.append(("draws", [f"{s}:{card_str(c)}" for s, c in t.draws]))
+                out.append(line("history-trick", fields))
         return out
     return history_lines(e)
 
@@ -1044,6 +1049,12 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
         for i, t in enumerate(d.tricks, 1):
             laid = [f"{n[(t.leader + k) % len(n)]} {pretty_card(c)}" for k, c in enumerate(t.cards)]
             out.append(f"{i:>3} {' '.join(laid)} > {n[t.winner]}")
+            if i == 1 and d.broken is not None:  # Tertz: the loser breaks the deck (§12.2)
+                loser = n[(t.winner + 1) % len(n)]
+                out.append(_say(lang, Msg.HISTORY_BREAK, seat=loser, n=d.broken))
+            if t.draws:
+                drawn = ", ".join(f"{n[s]} {pretty_card(c)}" for s, c in t.draws)
+                out.append(_say(lang, Msg.HISTORY_DRAWS, draws=drawn))
     return out
 
 

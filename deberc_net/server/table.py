@@ -73,9 +73,18 @@ _TOLD_ENDS = (g.MatchStarted, g.MatchEnded)
 
 
 def history_deal(record: dict[str, Any]) -> ev.HistoryDeal:
-    """A finished (or void) deal of the history, from its record."""
+    """A finished (or void) deal of the history, from its record; a Tertz record's
+    break and draws (docs/records.md: public once the deal is over) with it."""
     trump = record.get("trump")
     written = record.get("written")
+    talon = "draws" in record
+    draws = [(seat, parse_card(c)) for seat, c in record.get("draws") or ()]
+    tricks = []
+    for t in record.get("tricks") or ():
+        laid = tuple(parse_card(c) for c in t["cards"])
+        # every seat draws one after each trick, its winner first (docs/rules.md §12.2)
+        drawn, draws = tuple(draws[: len(laid)]), draws[len(laid) :]
+        tricks.append(ev.HistoryTrick(t["leader"], laid, t["winner"], drawn if talon else None))
     return ev.HistoryDeal(
         record["deal_no"],
         record["dealer"],
@@ -83,10 +92,9 @@ def history_deal(record: dict[str, Any]) -> ev.HistoryDeal:
         record.get("player"),
         record.get("outcome"),
         tuple(written) if written is not None else None,
-        tuple(
-            ev.HistoryTrick(t["leader"], tuple(parse_card(c) for c in t["cards"]), t["winner"])
-            for t in record.get("tricks") or ()
-        ),
+        tuple(tricks),
+        talon,
+        record.get("talon_broken"),
     )
 
 
@@ -1001,9 +1009,19 @@ class Table:
                 for t in deal.tricks
                 if t.winner is not None
             )
+            # a Tertz deal's break is public, its draws not yet (each seat sees its own)
+            extra = deal.record_extra()
             deals.append(
                 ev.HistoryDeal(
-                    deal.deal_no, deal.dealer, deal.trump, deal.player, None, None, taken
+                    deal.deal_no,
+                    deal.dealer,
+                    deal.trump,
+                    deal.player,
+                    None,
+                    None,
+                    taken,
+                    "talon_broken" in extra,
+                    extra.get("talon_broken"),
                 )
             )
         sides = self._sides

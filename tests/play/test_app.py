@@ -291,9 +291,10 @@ async def _tertz_match(server: ServerThread) -> None:
             state, table = app.state, app.pane("table").text.splitlines()
             assert state.phase == "play" and "igrayu" not in state.legal
             assert state.trump is not None and state.turned is not None
+            # the turned card is the talon's last: drawn (talon 0), it is shown no more
+            face_up = f"{state.turned[:-1]}{SYMBOL[state.turned[-1]]}" if state.talon else "-"
             assert table[2] == (
-                f"Turned: {state.turned[:-1]}{SYMBOL[state.turned[-1]]}   "
-                f"Talon: {state.talon}   Trump: {SYMBOL[state.trump]}"
+                f"Turned: {face_up}   Talon: {state.talon}   Trump: {SYMBOL[state.trump]}"
             )
             assert state.talon is not None
             talons.add(state.talon)
@@ -596,3 +597,47 @@ def test_the_screen_after_the_draws_while_the_opponent_thinks(tmp_path: Path) ->
         asyncio.run(
             asyncio.wait_for(_the_screen_after_the_draws_while_the_opponent_thinks(server), 100)
         )
+
+
+@pytest.mark.timeout(120)
+def test_calls_at_a_tertz_table_can_be_read_whole_with_page_up(tmp_path: Path) -> None:
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        server.opponent("rival", "seek 2 tertz", seed=5)
+        asyncio.run(asyncio.wait_for(_calls_read_whole(server), 100))
+        assert not server.errors, server.errors
+
+
+async def _calls_read_whole(server: ServerThread) -> None:
+    """'calls' at a Tertz table is taller than the log pane at 80×24 (tryout s13):
+    PgUp pages back through it to its first line, PgDn back to the newest, and a line
+    sent shows the newest again."""
+    app = PlayApp("127.0.0.1", server.port, name="tuiplayer")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.state.token is not None, "login")
+        await type_line(pilot, "seek 2 tertz", by_key=False)
+        await until(pilot, lambda: app.state.talon is not None, "the Tertz table")
+        logged = len(app.state.log)
+        await type_line(pilot, "calls", by_key=False)
+        await until(pilot, lambda: len(app.state.log) > logged, "calls")
+        await pilot.pause(0.2)
+        reply = [x for entry in app.state.log[logged:] for x in entry.split("\n")]
+        log = app.pane("log")
+        assert len(reply) > log.content_size.height  # it does not fit
+        seen = set(log.text.splitlines())
+        for _ in range(5):
+            await pilot.press("pageup")
+            await pilot.pause(0.05)
+            seen |= set(log.text.splitlines())
+        assert "more lines below: PgDn" in log.text
+        assert {line.strip() for line in reply} <= {line.strip() for line in seen}
+        for _ in range(5):
+            await pilot.press("pagedown")
+        await pilot.pause(0.05)
+        assert "more lines below" not in log.text and app.log_back == 0
+        await pilot.press("pageup")
+        await type_line(pilot, "who", by_key=False)
+        await until(pilot, lambda: app.state.log[-1].startswith("here: "), "who")
+        await pilot.pause(0.1)
+        assert log.text.splitlines()[-1].startswith("here: ")
+        await pilot.press("f10")
+        await until(pilot, lambda: not app.is_running, "exit")

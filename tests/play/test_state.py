@@ -7,6 +7,7 @@ from rich.cells import cell_len
 from clients.play.draw import (
     hand_text,
     legal_text,
+    log_lines,
     log_text,
     rank_order,
     score_text,
@@ -668,3 +669,66 @@ def test_an_error_is_shown_with_suit_signs_and_names_as_the_human_style_says_it(
         "! 10♥ is not in your hand",
         "! it is b1's turn",
     )
+
+
+def test_a_waiting_four_player_table_shows_its_free_seats_as_free() -> None:
+    state = fold_all([START[0], "ok cmd=sit table=2 seat=1 text=You sit at table 2, seat 1."])
+    state = fold_all(
+        [
+            "tables count=1 total=1 page=1 pages=1",
+            "table id=2 players=4 variant=moscow options=to-301 seats=anna,b1,-,- "
+            "state=waiting observers=0",
+        ],
+        resync_requests(state)[0],
+    )
+    assert table_text(state).splitlines()[0] == "Table 2, deal -: anna+(free) v b1*+(free)"
+    # once the match starts, a name not known yet is its seat (never 'free')
+    started = fold(state, "event seq=5 table=2 kind=seated name=cat seat=2")
+    assert "anna+cat v b1*+(free)" in table_text(started)
+
+
+def test_a_sheet_and_history_asked_after_leaving_name_the_seats_of_the_table_left() -> None:
+    state = fold_all([*START, "ok cmd=leave text=You leave table 3."])
+    assert state.table is None and state.former == ((3, ("b1", "b2")),)
+    # seated at a new table, the old match's replies still name its own players
+    state = fold(state, "ok cmd=sit table=7 seat=0 text=You sit at table 7, seat 0.")
+    state = fold_all(
+        [
+            "event seq=1 table=7 kind=seated name=b1 seat=0",
+            "event seq=2 table=7 kind=seated name=zoe seat=1",
+            "sheet table=3 deals=1 target=301",
+            "sheet-deal table=3 deal=1 outcome=made written=62,100 totals=62,100 hanging=0 "
+            "bides=0,0",
+            "history table=3 match=m3 deals=1",
+            "history-deal table=3 deal=1 dealer=0 trump=h player=1 outcome=made "
+            "written=62,100 tricks=1",
+            "history-trick table=3 deal=1 trick=1 leader=1 cards=Kh,7h winner=1",
+        ],
+        state,
+    )
+    sheet = next(i for i, x in enumerate(state.log) if x.startswith("Score sheet, table 3"))
+    replies = "\n".join(state.log[sheet:])
+    assert "History of table 3 (m3): b1 v b2" in replies and "  1 b2 K♥ b1 7♥ > b2" in replies
+    assert "b1" in state.log[sheet + 1] and "b2" in state.log[sheet + 1]  # the sheet's head
+    assert "seat " not in replies and "zoe" not in replies
+
+
+def test_the_turned_card_is_no_longer_shown_once_drawn_from_the_talon() -> None:
+    state = fold_all(TERTZ)
+    drawn = fold(state, TERTZ[-1].replace("talon=14", "talon=0"))
+    assert "Turned: -   Talon: 0   Trump: ♥" in table_text(drawn)
+    assert "Turned: K♥   Talon: 14" in table_text(state)
+
+
+def test_the_log_pane_scrolls_back_a_reply_taller_than_it() -> None:
+    calls = "\n".join(f"call {i}" for i in range(16))  # 'calls' at a Tertz table: 16 lines
+    log = ("before", calls, "after")
+    newest = log_text(log, 78, 10).splitlines()
+    assert newest[-1] == "after" and "call 0" not in newest
+    back = log_text(log, 78, 10, back=9).splitlines()
+    assert back[-1] == "-- 9 more lines below: PgDn --" and len(back) == 10
+    assert back[:9] == ["before", *(f"call {i}" for i in range(8))]
+    # never past the top: the first line stays the log's first
+    top = log_text(log, 78, 10, back=100).splitlines()
+    assert top == back
+    assert log_lines(log, 78) == 18

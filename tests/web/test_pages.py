@@ -14,6 +14,7 @@ import trio
 
 from clients.client import Bot
 from deberc_net.cli import DEFAULT_HTTP_PORT, build_parser, serve_config
+from deberc_net.protocol.lang import spoken_call
 from deberc_net.server.store import open_store
 from tests.server.client import BOT_START_S, LineClient, fields, play_machine, seat_pair
 from tests.server.conftest import Connector, make_config
@@ -174,11 +175,8 @@ async def test_a_running_tables_page_shows_the_deal_as_an_observer_sees_it_witho
     shown_trump = f'<span class="suit-{trump}">{SYMBOL[trump]}</span>'
     assert f'<div id="trump">Trump {shown_trump} · {player} plays</div>' in page
     talk = [item.split(":") for item in state["talk"].split(",")]
-    assert (
-        talk
-        and f'<ol id="talk">{"".join(f"<li>{by_seat[int(s)]}: {c}</li>" for s, c in talk)}</ol>'
-        in page
-    )
+    said = "".join(f"<li>{by_seat[int(s)]}: {spoken_call(c)}</li>" for s, c in talk)
+    assert talk and f'<ol id="talk">{said}</ol>' in page  # as spoken: 'igrayu ♠'
     leader = int(state["leader"])
     for i, card in enumerate(state["trick"].split(",")):
         assert _card_html(card) in _seat_div(page, (leader + i) % 2)

@@ -123,3 +123,36 @@ def test_the_replay_folded_from_the_events_says_what_the_record_says(
     if "table-penalties" in rule_set[2]:
         assert penalties  # the case of a punished call is among them
     assert forfeited  # and a trick a forfeit left unfinished
+
+
+def test_a_tertz_replay_shows_the_break_and_each_tricks_draws_with_the_talon_left() -> None:
+    """Each trick carries the cards drawn after it, winner first, and the talon left
+    (docs/web.md); together they are the record's draws, and the break its N."""
+    rules = build_ruleset(2, "tertz")
+    book = rule_book()
+    broken = 0
+    for game in range(3):
+        match = _match_with_penalties_and_forfeits(rules, game)
+        shown = replay_match(list(match.records), book)
+        for record, deal in zip(match.records, shown.deals, strict=True):
+            assert deal.talon_broken == record["talon_broken"]
+            assert deal.talon == 14  # 32 cards, 9 in each hand
+            drawn = [[seat, c] for t in deal.tricks for seat, c in t.draws]
+            assert drawn == record["draws"]
+            talon = 14
+            for trick in deal.tricks:
+                if trick.draws:
+                    assert trick.draws[0][0] == trick.winner  # the winner draws first
+                    talon -= 2
+                    assert trick.talon == talon
+                else:
+                    assert trick.talon is None
+            broken += record["talon_broken"] is not None
+    assert broken
+
+
+def test_a_deberts_replay_has_no_talon_nor_draws() -> None:
+    for match in _played_matches(1):
+        for deal in replay_match(match.records, rule_book()).deals:
+            assert (deal.talon, deal.talon_broken) == (None, None)
+            assert all(t.draws == [] and t.talon is None for t in deal.tricks)

@@ -69,3 +69,38 @@ async def test_a_four_player_replay_reads_as_the_human_style_writes(
                     assert talk == said
             status, body = await web.get(f"/players/{players[0]}")
             assert status == 200 and pairs in body.decode()
+
+
+TRICKS = re.compile(r'<ol class="tricks">(.*?)</ol>', re.S)
+DRAW = re.compile(r'(\w+) draws <span class="card suit-\w" data-card="(\w+)">')
+
+
+async def test_a_tertz_replay_shows_the_break_the_draws_and_the_talon(
+    db_path: Path, connect: Connector
+) -> None:
+    """/games/ID of a Tertz match: who broke the deck and by how many, after each trick
+    who drew which card and the talon left, as the record says (tryout s13)."""
+    with trio.fail_after(60):
+        async with web_server(db_path) as web:
+            clients = []
+            for name in NAMES[:2]:
+                client = await connect.machine(web.port, name)
+                await client.send("seek 2 tertz to-301")
+                await client.expect("ok")
+                clients.append(client)
+            async with trio.open_nursery() as nursery:
+                for seed, client in enumerate(clients):
+                    nursery.start_soon(play_machine, client, random.Random(seed))
+            game = json.loads((await web.get("/api/games/m1"))[1])
+            page = (await web.get("/games/m1"))[1].decode()
+    players = game["players"]
+    tricks = TRICKS.findall(page)
+    assert len(tricks) == len(game["deals"]) and page.count("Talon <span") == len(tricks)
+    for shown, record in zip(tricks, game["deals"], strict=True):
+        drawn = [[players.index(name), c] for name, c in DRAW.findall(shown)]
+        assert drawn == record["draws"]
+        talons = [int(n) for n in re.findall(r'talon <span class="talon">(\d+)</span>', shown)]
+        assert talons == list(range(12, 12 - 2 * len(talons), -2))
+        first = record["tricks"][0]
+        loser = players[1 - first["winner"]]
+        assert f"{loser} breaks the deck: lomayu {record['talon_broken']}" in shown

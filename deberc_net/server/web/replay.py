@@ -42,6 +42,10 @@ class Trick:
     leader: int
     plays: list[tuple[int, str]]  # (seat, card) in play order
     winner: int | None  # None: left unfinished (a forfeit, a penalty)
+    # a game with a talon (Tertz, docs/rules.md §12.2): the cards drawn after this trick,
+    # winner first, and how many the talon holds after them (None: no talon)
+    draws: list[tuple[int, str]] = attrs.Factory(list)
+    talon: int | None = None
 
 
 @attrs.frozen
@@ -55,6 +59,10 @@ class ReplayedDeal:
     talk: list[tuple[int, str]]  # (seat, call) before the first lead, and the declarations
     tricks: list[Trick]
     outcome: str
+    # a game with a talon (Tertz): the cards it held at the first lead (the turned one
+    # included), and N of the loser's break, lomayu-N (None: no talon, or not broken)
+    talon: int | None
+    talon_broken: int | None
     written: list[int]
     totals: list[int]  # after the deal, as the replay gives them
     record: dict[str, Any]
@@ -163,15 +171,24 @@ class ReplayFold:
                 self.started = event
         return self
 
-    def deal(self, hands: list[list[str]], end: Unveiled, record: dict[str, Any]) -> ReplayedDeal:
+    def deal(
+        self,
+        hands: list[list[str]],
+        end: Unveiled,
+        record: dict[str, Any],
+        extra: dict[str, Any] | None = None,
+    ) -> ReplayedDeal:
         """The deal as the page shows it, with the hands (which no event says) and
         what its end made public; the totals are those it came in with plus what it
-        wrote, so a replay that disagreed with its record would show."""
+        wrote, so a replay that disagreed with its record would show. ``extra``: a
+        game's own keys as the rebuilt deal gives them (Tertz: its draws and break)."""
+        extra = record if extra is None else extra
         started = self.started
         assert started is not None, "a replay starts at the deal's start"
         ordered = self.ordered
         trump = started.trump if ordered is None else ordered.trump
-        tricks = self.tricks + (
+        talon = _talon_at_start(hands, record["deck"], extra)
+        tricks = _with_draws(self.tricks, extra.get("draws"), talon) + (
             [Trick(self._plays[0][0], self._plays, None)] if self._plays else []
         )
         # a deal its calls do not finish (none stored so): what its record says
@@ -187,6 +204,8 @@ class ReplayFold:
             talk=self.talk,
             tricks=tricks,
             outcome=outcome,
+            talon=talon,
+            talon_broken=extra.get("talon_broken"),
             written=written,
             totals=[before + w for before, w in zip(started.score, written, strict=True)],
             record=record,
@@ -196,7 +215,35 @@ class ReplayFold:
 def _replay_deal(record: dict[str, Any], rules: RuleSet) -> ReplayedDeal:
     deal = replay_calls(record, rules)
     fold = ReplayFold().feed_all([deal.started(), *deal.history])
-    return fold.deal(_hands_at_first_card(deal), unveil(deal), record)
+    # a game's own keys (the draws, the break) as the rebuilt deal gives them, not as
+    # stored: a replay that disagreed with its record would show
+    return fold.deal(_hands_at_first_card(deal), unveil(deal), record, deal.record_extra())
+
+
+def _talon_at_start(hands: list[list[str]], deck: list[str], extra: dict[str, Any]) -> int | None:
+    """The talon at the first lead, the turned card included: the deck less the hands
+    dealt (a game with draws only: Tertz, docs/records.md)."""
+    if "draws" not in extra:
+        return None
+    return len(deck) - sum(len(hand) for hand in hands)
+
+
+def _with_draws(
+    tricks: list[Trick], draws: list[list[Any]] | None, talon: int | None
+) -> list[Trick]:
+    """Each trick with the draws that followed it: after each trick every seat draws
+    one card, its winner first, while the talon lasts (docs/rules.md §12.2), so the
+    record's ``draws`` go a round a trick, in trick order."""
+    if draws is None or talon is None:
+        return tricks
+    out = []
+    for trick in tricks:
+        seats = len(trick.plays)
+        drawn, draws = draws[:seats], draws[seats:]
+        talon -= len(drawn)
+        pairs = [(int(seat), str(card)) for seat, card in drawn]
+        out.append(attrs.evolve(trick, draws=pairs, talon=talon if pairs else None))
+    return out
 
 
 def _hands_at_first_card(deal: Deal) -> list[list[str]]:

@@ -12,6 +12,7 @@ from deberc_net.game.cards import SUITS, card_str
 from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import view
 from deberc_net.protocol.events import TableState
+from deberc_net.protocol.lang import spoken_call
 
 from ..cluster.remote import MatchNow, RemoteTable
 from ..store.base import STOPPED, PlayerRating, RatingPoint
@@ -88,8 +89,9 @@ class BoardNow:
     player: int | None  # the seat that ordered the game
     to_act: int | None
     trick: list[tuple[int, str]]  # (seat, card) of the trick being laid, in play order
-    talk: list[tuple[int, str]]  # (seat, call token) said this deal
+    talk: list[tuple[int, str]]  # (seat, call) said this deal, as spoken ('igrayu ♠')
     deals: list[SheetRow]  # each finished deal of the match, as 'sheet' tells them
+    talon: int | None = None  # a game with a talon (Tertz): the cards left to draw
 
 
 def board_now(table: Table) -> BoardNow | None:
@@ -98,14 +100,18 @@ def board_now(table: Table) -> BoardNow | None:
     if match is None:
         return None
     seen = view(match, None)
+    talon = dict(seen.game).get("talon")
+    # the turned card is a Tertz talon's last card: once drawn it lies in a hand
+    drawn = talon == 0
     return BoardNow(
-        turned=None if seen.turned is None else card_str(seen.turned),
+        turned=None if seen.turned is None or drawn else card_str(seen.turned),
         trump=None if seen.trump is None else SUITS[seen.trump],
         player=seen.player,
         to_act=seen.to_act,
         trick=[(seat, card_str(card)) for seat, card in seen.trick],
-        talk=list(seen.talk),
+        talk=[(seat, spoken_call(token)) for seat, token in seen.talk],
         deals=list(table.sheet.rows),
+        talon=talon,
     )
 
 

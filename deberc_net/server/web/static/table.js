@@ -9,7 +9,11 @@
   let names = board.dataset.players.split(",");
   const n = names.length;
   const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
-  const st = { trick: [], talk: [], handSizes: [], match: board.dataset.match || null, toAct: null };
+  const DECK = 32;  // docs/rules.md §1
+  // a game with a talon (Tertz: its state says talon=): the cards played this deal,
+  // so that the talon is the deck less the hands and those (talon() below)
+  const st = { trick: [], talk: [], handSizes: [], match: board.dataset.match || null, toAct: null,
+               hasTalon: false, played: 0 };
   window.debercLines = [];  // every line received, for the tests (and the curious)
 
   function parse(line) {
@@ -27,6 +31,20 @@
     return out;
   }
   const list = (v) => (!v || v === "-") ? [] : v.split(",");
+  // A call as spoken, as the human style and the replay write it (docs/protocol.md §3,
+  // protocol/lang.py spoken_call): 'igrayu-h' is 'igrayu ♥', 'ot-K' 'ot korolya',
+  // 'lomayu-4' 'lomayu 4'.
+  const RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"];
+  const GENITIVE = ["semerki", "vosmerki", "devyatki", "desyatki", "valta", "damy", "korolya", "tuza"];
+  function spoken(token) {
+    let m = /^(10|[789JQKA])([shdc])$/.exec(token);
+    if (m) return m[1] + SUITS[m[2]];
+    m = /^ot-(10|[789JQKA])(-kozyrnogo)?$/.exec(token);
+    if (m) return "ot " + GENITIVE[RANKS.indexOf(m[1])] + (m[2] ? " kozyrnogo" : "");
+    m = /^igrayu-([shdc])$/.exec(token);
+    if (m) return "igrayu " + SUITS[m[1]];
+    return token.replace(/-/g, " ");
+  }
   const num = (v) => (v === undefined || v === "-") ? null : Number(v);
 
   function cardEl(text) {
@@ -74,10 +92,20 @@
   // the deal's number and the face-up card (none: "-" or null)
   function setStatus(deal, turned) {
     st.deal = deal;
-    const shown = turned && turned !== "-";
-    st.turned = shown ? turned : null;
-    setText("status", "Deal " + deal + (shown ? " · turned " : ""));
-    if (shown) document.getElementById("status").append(cardEl(turned));
+    st.turned = turned && turned !== "-" ? turned : null;
+    drawStatus();
+  }
+  // The cards left to draw: the deck less the hands and the cards played (the hand
+  // sizes come after each draw, docs/web.md); null without a talon.
+  const talon = () => st.hasTalon
+    ? DECK - st.handSizes.reduce((a, b) => a + b, 0) - st.played : null;
+  function drawStatus() {
+    const left = talon();
+    // the turned card is the talon's last: once drawn it lies in a hand
+    const shown = st.turned !== null && left !== 0;
+    setText("status", "Deal " + st.deal + (shown ? " · turned " : ""));
+    if (shown) document.getElementById("status").append(cardEl(st.turned));
+    setText("talon", left === null ? "" : "Talon " + left);
   }
   function setTrump(s, who) {
     setText("trump", s && s !== "-" ? "Trump " + SUITS[s] + (who !== null ? " · " + names[who] + " plays" : "") : "");
@@ -87,13 +115,15 @@
   // message's last line) whenever that is not what the hands hold (docs/web.md).
   function onSizes(text) {
     st.handSizes = JSON.parse(text).hand_sizes;
-    drawSeats();
+    drawSeats(); drawStatus();
   }
 
   function onState(f) {
     const leader = num(f.leader);
     st.trick = list(f.trick).map((card, i) => ({ seat: (leader + i) % n, card }));
-    st.talk = list(f.talk).map((t) => { const [s, c] = t.split(":"); return names[s] + ": " + c; });
+    st.talk = list(f.talk).map((t) => { const [s, c] = t.split(":"); return names[s] + ": " + spoken(c); });
+    st.hasTalon = f.talon !== undefined;
+    st.played = list(f.tricks).reduce((a, b) => a + Number(b), 0) * n + st.trick.length;
     st.toAct = num(f.to_act);
     setStatus(f.deal, f.turned);
     setTrump(f.trump, num(f.player));
@@ -108,13 +138,13 @@
       case "left": names[Number(f.seat)] = "-"; markAway(f.seat, false); break;
       case "away": case "back": markAway(f.seat, f.kind === "away"); break;
       case "deal":
-        st.trick = []; st.talk = []; st.toAct = null;
+        st.trick = []; st.talk = []; st.toAct = null; st.played = 0;
         setStatus(f.deal, f.turned);
         setTrump(null, null);
         setText("score", list(f.score).join(" : "));
         break;
       case "call":
-        st.talk.push(names[Number(f.seat)] + ": " + f.call.replace(/_/g, " "));
+        st.talk.push(names[Number(f.seat)] + ": " + spoken(f.call));
         // the seven swap: the trump 7 lies face up where the turned card was, from now
         if (f.call === "menyayu" && st.turned) setStatus(st.deal, "7" + st.turned.slice(-1));
         break;
@@ -127,6 +157,7 @@
         const seat = Number(f.seat);
         if (st.trick.length >= n || st.trickDone) { st.trick = []; st.trickDone = false; }
         st.trick.push({ seat, card: f.card });
+        st.played += 1;
         if (st.handSizes[seat]) st.handSizes[seat] -= 1;
         break;
       }

@@ -1,0 +1,60 @@
+"""'history' of a Tertz match (docs/protocol.md §5.17): a finished deal tells its break
+and every trick's draws (public once the deal is over: its record tells them), the deal
+in play its break only; the terminal client reads them back as the human style says
+them."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import trio
+
+from clients.play.replies import history_text
+from deberc_net.protocol.wire import parse_line
+
+from .client import fields, play_machine
+from .conftest import Connector
+from .test_history import _block, _second_deal_first_trick
+
+
+async def test_a_tertz_history_tells_the_break_and_the_draws(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    eve = await connect.human(port, "eve")
+    await ann.send("new 2 tertz")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    await eve.send(f"observe {table}")
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(play_machine, ann, random.Random(4), _second_deal_first_trick())
+            nursery.start_soon(play_machine, bob, random.Random(5), _second_deal_first_trick())
+        record = json.loads(
+            fields(next(x for x in ann.lines if x.startswith("record ")))[1]["text"]
+        )
+        raw = [x for x in await _block(ann, "history") if x.startswith("history")]
+        told = await _block(eve, "history")
+    lines = [fields(x) for x in raw]
+    deal1 = lines[1][1]
+    assert deal1["broken"] == str(record["talon_broken"])
+    tricks1 = [f for _, f in lines[2 : 2 + len(record["tricks"])]]
+    drawn = [item for f in tricks1 for item in f["draws"].split(",") if item]
+    assert drawn == [f"{seat}:{card}" for seat, card in record["draws"]]
+    assert [f["draws"].split(",")[0].split(":")[0] for f in tricks1[:7]] == [
+        f["winner"] for f in tricks1[:7]
+    ]  # the winner draws first
+    (_, deal2), (_, trick) = lines[2 + len(record["tricks"]) :]
+    assert deal2["broken"] == "-" and "draws" not in trick  # not broken yet; draws unseen
+
+    names = ("ann", "bob")
+    human = told[next(i for i, x in enumerate(told) if x.startswith("History of")) :]
+    human = [x for x in human if x.startswith(("History", "Deal", " "))]
+    loser = names[1 - record["tricks"][0]["winner"]]
+    assert human[3] == f"      {loser} breaks the deck: lomayu {record['talon_broken']}"
+    assert human[4].startswith("      draw: ") and human[4].count(" ") >= 9
+    assert sum(x.startswith("      draw: ") for x in human) == 7
+    assert all(len(x) <= 80 for x in human)
+    # the terminal client, given the machine lines, says what the human style says
+    assert history_text([parse_line(x) for x in raw], names) == human

@@ -1,0 +1,25 @@
+"""'rules' says what the clock does for a seat out of time, the break of Tertz's deck
+included (it breaks by one, docs/protocol.md §11.2: the first of legal=); the tryout of
+session 13 saw the automatic lomayu-1 that 'rules' did not mention."""
+
+from __future__ import annotations
+
+from .conftest import Connector
+
+
+async def test_the_rules_clock_line_names_the_automatic_break(
+    port: int, connect: Connector
+) -> None:
+    anna = await connect.machine(port, "anna")
+    await anna.send("new 2 tertz")
+    table = (await anna.expect("ok", cmd="sit"))["table"]
+    await anna.send("rules")
+    clock = await anna.read_until(lambda x: x.startswith("rules ") and "Clock:" in x)
+    assert "lowest legal card in play, in Tertz the break lomayu 1." in clock
+    olga = await connect.human(port, "olga")
+    await olga.send("lang ru")
+    await olga.send(f"sit {table}")
+    await olga.send("rules")
+    said = [await olga.read_until(lambda x: x.startswith("Часы:"))]
+    said += [await olga.read_until(lambda _: True) for _ in range(3)]  # wrapped at 80
+    assert "в терце «ломаю 1»." in " ".join(x.strip() for x in said)
