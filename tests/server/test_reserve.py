@@ -290,3 +290,35 @@ async def test_a_ladder_board_is_watched_by_the_servers_admins_only(
     chief = await connect.machine(port, "chief", "pw2")
     await chief.send(f"observe {board}")
     await chief.expect("ok", cmd="observe", table=board)
+
+
+async def test_a_seating_still_played_at_its_boards_release_is_a_plain_match_from_then_on(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    """An interrupted ladder on --server releases the boards it started while their
+    seatings play on (docs/bots.md): such a seating's records went on into the held map,
+    never released and never freed (a leak), and its end withheld the seed of a board
+    already public. Now the release makes it a plain match."""
+    port = await start_server(admins=["boss"])
+    await register("boss", "pw")
+    boss = await connect.machine(port, "boss", "pw")
+    pa, pb = await connect.machine(port, "pa"), await connect.machine(port, "pb")
+    for player in (pa, pb):
+        await player.send("seek reserved")
+    await boss.send("reserve 2 seats=pa,pb seed=b1 deals=1 board=k1 watch=ends")
+    table = (await boss.expect("ok", cmd="reserve"))["table"]
+    await boss.expect("event", kind="start", table=table)
+    assert fields(await boss.reply("release k1", "ok"))[1]["records"] == "0"
+    ends: list[str] = []
+
+    async def run(client: LineClient, seed: int) -> None:
+        ends.append(await play_machine(client, random.Random(seed), timeout=10))
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(run, pa, 1)
+        nursery.start_soon(run, pb, 2)
+    assert all(fields(end)[1]["seed"] == "b1" for end in ends), ends
+    for player in (pa, pb):  # told as played, as at any table
+        assert any(x.startswith(f"record table={table} ") for x in player.lines), player.lines
+    await boss.expect("event", kind="match-end", table=table)
+    assert fields(await boss.reply("release k1", "ok"))[1]["records"] == "0"  # nothing held
