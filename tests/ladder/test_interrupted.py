@@ -11,6 +11,7 @@ import os
 import signal
 import sqlite3
 import subprocess
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -25,6 +26,7 @@ from .helpers import (
     HEUR,
     RAND,
     kept_seatings,
+    ladder,
     ladder_argv,
     played_matches,
     script,
@@ -249,3 +251,41 @@ def _ctrl_c_once(
     if group:
         assert _group(done.pid) == []
     return done.returncode, out, err
+
+
+# a bot that plays the first seating of a board, then at the second one (its key seen
+# again) exits for good: its command gone, it cannot be started again
+GONE = """\
+import os, random, sys
+from clients.client import Bot, bot_arguments, run_to_end
+args = bot_arguments("gone mid-board").parse_args()
+rng = random.Random(1)
+seen = []
+def on_board(key):
+    if key in seen:  # the board's first seating is played: kept withheld
+        os.remove(sys.argv[0])
+        os._exit(3)
+    seen.append(key)
+bot = Bot(lambda view: rng.choice(view.legal), args.name, args.host, args.port, seek=args.seek)
+bot.on_board = on_board
+run_to_end(bot)
+"""
+
+
+def test_a_bot_that_cannot_start_again_mid_run_stops_the_ladder_its_boards_released(
+    tmp_path: Path,
+) -> None:
+    """A bot that ran, then cannot be started again, stops the ladder with its error, as
+    ever; but first the ladder releases the boards it started, as an interrupt does.
+    Failed before: its error went straight through, the board it was playing withheld
+    for good (on --server, its held records too)."""
+    db = tmp_path / "ladder.sqlite3"
+    path = tmp_path / "gone"
+    path.write_text(f"#!{sys.executable}\n{GONE}", encoding="utf-8")
+    path.chmod(0o755)
+    done = ladder(
+        tmp_path, "--bot", HEUR, "--bot", f"gone={path}", "--concurrency", "1", "--json", db=db
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("deberc-net ladder: cannot start bot 'gone'"), done.stderr
+    assert withheld(db) == [] and unlisted(db) == []
