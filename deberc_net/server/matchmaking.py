@@ -221,17 +221,19 @@ class Matchmaking:
 
     def _seek_reserved(self, session: Session) -> None:
         assert session.name is not None
+        # the table's 'ok cmd=sit' is this line's reply: a request, answered before the
+        # next line's (docs/protocol.md §2.3)
         bot = self.lobby.house.get(session.name)  # a house bot: its table waits for it
         if bot is not None and bot.table.state == TableState.WAITING:
-            bot.table.post(Sit(session, None))
-            return
+            if bot.table.post(Sit(session, None), request=True, capped=False):
+                return
         for table in self.lobby.tables.values():
             if (
                 table.state == TableState.WAITING
                 and table.reserved is not None
                 and name_key(session.name) in (name_key(n) for n in table.reserved)
+                and table.post(Sit(session, None), request=True, capped=False)
             ):
-                table.post(Sit(session, None))
                 return
         session.seeking = RESERVED
         self.seekers.append(session)

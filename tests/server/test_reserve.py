@@ -322,3 +322,23 @@ async def test_a_seating_still_played_at_its_boards_release_is_a_plain_match_fro
         assert any(x.startswith(f"record table={table} ") for x in player.lines), player.lines
     await boss.expect("event", kind="match-end", table=table)
     assert fields(await boss.reply("release k1", "ok"))[1]["records"] == "0"  # nothing held
+
+
+async def test_seek_reserved_at_a_waiting_board_is_answered_before_the_next_line(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    """A table reserved for the player already: its 'ok cmd=sit' is the reply to 'seek
+    reserved', so it comes before the next line's (docs/protocol.md §2.3). Failed
+    before: the table's Sit was not counted as the line's request, 'ok cmd=ping' came
+    first."""
+    port = await start_server(admins=["boss"])
+    await register("boss", "pw")
+    boss = await connect.machine(port, "boss", "pw")
+    pa = await connect.machine(port, "pa")
+    await boss.send("reserve 2 seats=pa,pb seed=s deals=1 board=k1 watch=ends")
+    table = (await boss.expect("ok", cmd="reserve"))["table"]
+    start = len(pa.lines)
+    await pa.send_raw(b"seek reserved\nping\n")
+    await pa.expect("ok", cmd="ping")
+    replies = [x for x in pa.lines[start:] if x.startswith("ok ")]
+    assert replies[0].startswith(f"ok cmd=sit table={table} seat=0 "), replies
