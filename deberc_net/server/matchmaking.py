@@ -224,9 +224,12 @@ class Matchmaking:
         # the table's 'ok cmd=sit' is this line's reply: a request, answered before the
         # next line's (docs/protocol.md §2.3)
         bot = self.lobby.house.get(session.name)  # a house bot: its table waits for it
-        if bot is not None and bot.table.state == TableState.WAITING:
-            if bot.table.post(Sit(session, None), request=True, capped=False):
-                return
+        if (
+            bot is not None
+            and bot.table.state == TableState.WAITING
+            and bot.table.post(Sit(session, None), request=True, capped=False)
+        ):
+            return
         for table in self.lobby.tables.values():
             if (
                 table.state == TableState.WAITING
