@@ -237,12 +237,21 @@ def _ladder_run(args: argparse.Namespace) -> int:
     except (RuleError, ScheduleError, ValueError, StoreError) as exc:
         print(f"deberc-net ladder: {exc}", file=sys.stderr)
         return 2
-    if not args.distributed:  # (the workers stored theirs) one transaction for them all
-        store.add_games(run_id, [result.stored() for result in summary.results])
-    data = summary.as_dict()
-    store.finish_run(run_id, data, data["ratings"], dict(summary.games_by_bot))
-    store.close()
-    print(json.dumps(data, sort_keys=True) if args.json else report.text(data))
+    from deberc_net.ladder.held_signals import signals_held
+
+    try:
+        with signals_held():  # a finished run is written whole (docs/bots.md)
+            if not args.distributed:  # (the workers stored theirs) one transaction for all
+                store.add_games(run_id, [result.stored() for result in summary.results])
+            data = summary.as_dict()
+            store.finish_run(run_id, data, data["ratings"], dict(summary.games_by_bot))
+            store.close()
+            print(json.dumps(data, sort_keys=True) if args.json else report.text(data))
+    except KeyboardInterrupt:  # a second signal: the database did not answer
+        from deberc_net.ladder.runner import INTERRUPTED
+
+        print(f"deberc-net ladder: {INTERRUPTED}", file=sys.stderr)
+        return 2
     return 0
 
 

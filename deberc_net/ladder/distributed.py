@@ -28,6 +28,10 @@ from .store import LadderStore
 from .supervisor import BotSpec
 
 POLL_S = 0.5  # how often the waiting run looks at the queue
+DISTRIBUTED_INTERRUPTED = (
+    "interrupted: the workers play the run's boards on and store their games; the run "
+    "gets no summary"
+)
 
 
 def spec_of(options: LadderOptions, seed: str) -> dict[str, Any]:
@@ -114,6 +118,8 @@ def run_distributed(
                 if done == total:
                     break
                 time.sleep(POLL_S)
+        except KeyboardInterrupt:  # Ctrl-C: the one line, as a single-machine run's
+            raise ScheduleError(DISTRIBUTED_INTERRUPTED) from None
         finally:
             if progress is not None:
                 progress.close()

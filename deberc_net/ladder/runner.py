@@ -134,6 +134,13 @@ class Ladder:
         self.interrupted = False
         self._playing = trio.CancelScope()  # scheduling and playing, up to a stop
         self._played = False  # every game played (or the SPRT's stop) and released
+        self.failure: ScheduleError | None = None  # a bot that cannot run stopped it
+
+    def _bot_gave_up(self, error: ScheduleError) -> None:
+        """A bot cannot run: stopped as by an interrupt (its boards released), the
+        ladder fails with the bot's error."""
+        self.failure = self.failure or error
+        self.interrupt()
 
     def interrupt(self) -> None:
         """Stop now: no more games, the bots stopped, every board started released (its
@@ -167,6 +174,7 @@ class Ladder:
                 host, port, password, link = await self._server(nursery)
                 connect = link.connect if link is not None else None
                 supervisor = Supervisor(host, port, self.summary.crashes, connect)
+                supervisor.on_give_up = self._bot_gave_up
                 supervisor.attach = link.connect if link is not None else None
                 supervisor.asks_only = self.o.asks_only and all(
                     b.in_process and b.asks_only for b in self.o.bots
@@ -193,7 +201,7 @@ class Ladder:
             if supervisor is not None:
                 supervisor.close()
         if self._cut_short:
-            raise ScheduleError(INTERRUPTED)
+            raise self.failure or ScheduleError(INTERRUPTED)
         self.summary.seconds = time.perf_counter() - started
         return self.summary
 

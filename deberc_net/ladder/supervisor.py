@@ -118,9 +118,17 @@ class Supervisor:
     # the in-process bots whose brains act on their asks alone are told only those
     # (and each match's end): the ladder sets it when every one of its bots is such
     asks_only: bool = False
+    # told of a bot that cannot run (it returns then): the ladder stops as an interrupt
+    # does, releasing its started boards, then fails with it; None: the error is raised
+    on_give_up: Callable[[ScheduleError], None] | None = None
 
     def stop(self) -> None:
         self.stopping = True
+
+    def _give_up(self, error: ScheduleError) -> None:
+        if self.on_give_up is None:
+            raise error
+        self.on_give_up(error)
 
     def close(self) -> None:
         """After every copy has exited: the tokens are of no use any more."""
@@ -146,7 +154,8 @@ class Supervisor:
                     env=self._env(),
                 )
             except OSError as exc:
-                raise ScheduleError(f"cannot start bot {bot.name!r}: {exc}") from exc
+                self._give_up(ScheduleError(f"cannot start bot {bot.name!r}: {exc}"))
+                return
             assert proc.stderr is not None
             output = BotOutput(instance)  # its stderr, passed on to the ladder's
             async with trio.open_nursery() as relaying:
@@ -171,10 +180,13 @@ class Supervisor:
             restarts += 1
             if restarts > MAX_RESTARTS or (not started_once and restarts >= 3):
                 # it cannot run at all: a ladder without it would wait for it forever
-                raise ScheduleError(
-                    f"bot {bot.name!r} keeps exiting (code {proc.returncode}); "
-                    f"command: {shlex.join(argv)}; its last words: {tail or '(none)'}"
+                self._give_up(
+                    ScheduleError(
+                        f"bot {bot.name!r} keeps exiting (code {proc.returncode}); "
+                        f"command: {shlex.join(argv)}; its last words: {tail or '(none)'}"
+                    )
                 )
+                return
             await trio.sleep(min(1.0, 0.05 * restarts))
 
     async def _keep_in_process(self, spec: BotSpec, instance: str) -> None:
@@ -207,7 +219,8 @@ class Supervisor:
             self.crashes[spec.name] += 1
             restarts += 1
             if restarts > MAX_RESTARTS:
-                raise ScheduleError(
-                    f"bot {spec.name!r} keeps failing; its last words: {last_words}"
+                self._give_up(
+                    ScheduleError(f"bot {spec.name!r} keeps failing; its last words: {last_words}")
                 )
+                return
             await trio.sleep(min(1.0, 0.05 * restarts))

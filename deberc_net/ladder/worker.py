@@ -32,7 +32,7 @@ from .queue import BoardQueue, Claim
 from .ratings import Ratings
 from .results import GameResult, Results, Summary
 from .runner import Ladder, LadderOptions
-from .schedule import Game
+from .schedule import Game, ScheduleError
 
 log = structlog.get_logger("deberc.ladder.worker")
 
@@ -127,12 +127,23 @@ class WorkerLadder(Ladder):
             if lost:
                 log.warning("leases_lost", run=self.run_id, boards=lost)
 
+    async def _release_at_stop(self, admin: AdminClient) -> None:
+        """Stopped early (a bot that cannot run): nothing is released. Once their leases
+        run out another worker plays these boards again under the same keys, and a
+        release now would show their decks first (docs/bots.md)."""
+
     async def play(self) -> int:
         """Play until every board of the run is played; the boards this worker stored."""
+        failure: ScheduleError | None = None
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self.renew_leases)
-            await self.run()
+            try:
+                await self.run()
+            except ScheduleError as exc:  # raised here, not in trio's group (the CLI's line)
+                failure = exc
             nursery.cancel_scope.cancel()
+        if failure is not None:
+            raise failure
         return self.stored
 
 

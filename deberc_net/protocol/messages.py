@@ -86,6 +86,7 @@ class Msg(StrEnum):
     LOGGED_IN_ELSEWHERE = "logged-in-elsewhere"
     RULES_LIST = "rules-list"
     RULES_ENTRY = "rules-entry"
+    RULES_VARIANT_ENTRY = "rules-variant-entry"
     OPTION_CALLS = "option-calls"
     TABLE_OPTION_CALLS = "table-option-calls"
     GAME_CALLS = "game-calls"
@@ -376,6 +377,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.RULES_ENTRY: (
         "{name} ({kind}, {counts} players): {summary}",
         "{name} ({kind}, игроков: {counts}): {summary}",
+    ),
+    Msg.RULES_VARIANT_ENTRY: (
+        "{name} ({kind}, {counts} players, to {target}): {summary}",
+        "{name} ({kind}, игроков: {counts}, до {target}): {summary}",
     ),
     Msg.OPTION_CALLS: (
         "Calls of options, at the tables that play them:",

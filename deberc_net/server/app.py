@@ -33,6 +33,7 @@ from .config import Config, cannot_listen
 from .limits import Bucket
 from .lobby import Lobby
 from .local import LOCAL_ADDRESS, LocalStream, Receiver, local_stream_pair
+from .logs import plain_unless_configured
 from .ports import bind_game_port, close_all, listen_on
 from .session import Outbox, Session
 from .store import Store, describe, open_store
@@ -83,6 +84,7 @@ async def serve(
     ``local_bound`` gets a ``LocalLink``: connections from inside this process.
     ``worker``: this process is one of ``serve --workers N`` (server/cluster/): it
     listens on the shared port and shares its lobby; ``ready`` is told its port."""
+    plain_unless_configured()  # a program's own set-up, if any, stands
     rules = rules if rules is not None else RuleBook.load()
     # the ports are bound before the store opens: a port in use leaves no new database
     # file behind (nor a server's row in a shared one); they listen once it is open, so

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -116,25 +115,33 @@ class Help:
     def _rules_list(self) -> list[Phrase]:
         """Every variant and option (a plugin's summary is in its own words)."""
         lines = [phrase(Msg.RULES_LIST)]
-        for rule in self.lobby.rules.rules():
+        book = self.lobby.rules
+        for rule in book.rules():
             info = rule.info
             if info.kind == RuleKind.PLAYERS:
                 continue  # they come with the player count, nobody asks for them
             counts = "/".join(str(p) for p in info.players)
             kind = phrase(Msg.VARIANT if info.kind == RuleKind.VARIANT else Msg.OPTION)
-            lines.append(
-                phrase(
-                    Msg.RULES_ENTRY,
+            summary = phrase(
+                Msg.OWN_WORDS,
+                en=summary_for(info, russian=False),
+                ru=summary_for(info, russian=True),
+            )
+            target = _own_target(book, info) if info.kind == RuleKind.VARIANT else None
+            if target is None:
+                entry = phrase(
+                    Msg.RULES_ENTRY, name=info.name, kind=kind, counts=counts, summary=summary
+                )
+            else:
+                entry = phrase(
+                    Msg.RULES_VARIANT_ENTRY,
                     name=info.name,
                     kind=kind,
                     counts=counts,
-                    summary=phrase(
-                        Msg.OWN_WORDS,
-                        en=summary_for(info, russian=False),
-                        ru=summary_for(info, russian=True),
-                    ),
+                    target=target,
+                    summary=summary,
                 )
-            )
+            lines.append(entry)
             if info.kind == RuleKind.VARIANT:
                 lines += _refused_by(info, self.lobby.rules)
         return lines
@@ -155,7 +162,7 @@ class Help:
                 goal=goal,
             ),
             *(
-                phrase(Msg.OWN_WORDS, en=_at_target(en, s.target), ru=_at_target(ru, s.target))
+                phrase(Msg.OWN_WORDS, en=en, ru=ru)  # the target is the line above's
                 for en, ru in zip(
                     table.rules.describe,
                     table.rules.describe_ru or table.rules.describe,
@@ -174,15 +181,15 @@ class Help:
         ]
 
 
-# a variant's summary ends with its own target ('Game to 500.', Tertz); an option can
-# set another (to-301, tertz-501), and at a table its target is the one to say
-_GAME_TO = re.compile(r"(Game to|Игра до) \d+\.$")
-
-
-def _at_target(words: str, target: int | None) -> str:
-    if target is None:
-        return words
-    return _GAME_TO.sub(lambda m: f"{m.group(1)} {target}.", words)
+def _own_target(book: RuleBook, variant: RuleInfo) -> int | None:
+    """The target a variant plays to without options, for the list: its summary leaves
+    it out (docs/plugins.md), since an option may change it at a table. None if it
+    differs with the player count, is one deal, or the variant needs options."""
+    try:
+        targets = {book.ruleset(n, variant.name, ()).settings.target for n in variant.players}
+    except RuleError:
+        return None
+    return targets.pop() if len(targets) == 1 else None
 
 
 def _refused_by(variant: RuleInfo | None, book: RuleBook) -> list[Phrase]:

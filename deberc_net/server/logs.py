@@ -43,6 +43,21 @@ def configure_logging(
         driver.propagate = False
 
 
+def plain_unless_configured() -> None:
+    """For a program that embeds the server (``serve``) and sets no logging up:
+    structlog's own defaults, but its tracebacks plain. Its default draws every frame
+    with its locals (rich): a table's failure once took 48 s to log, the table stalled."""
+    if structlog.is_configured():
+        return
+    plain = structlog.dev.ConsoleRenderer(exception_formatter=structlog.dev.plain_traceback)
+    processors = structlog.get_config()["processors"]
+    structlog.configure(
+        processors=[
+            plain if isinstance(p, structlog.dev.ConsoleRenderer) else p for p in processors
+        ]
+    )
+
+
 class _DriverLines(logging.Handler):
     """The PostgreSQL driver's log records (a pipeline given up on a lost connection) as
     JSON lines like every other, not bare text among them (``database_driver``)."""

@@ -221,17 +221,22 @@ class Matchmaking:
 
     def _seek_reserved(self, session: Session) -> None:
         assert session.name is not None
+        # the table's 'ok cmd=sit' is this line's reply: a request, answered before the
+        # next line's (docs/protocol.md §2.3)
         bot = self.lobby.house.get(session.name)  # a house bot: its table waits for it
-        if bot is not None and bot.table.state == TableState.WAITING:
-            bot.table.post(Sit(session, None))
+        if (
+            bot is not None
+            and bot.table.state == TableState.WAITING
+            and bot.table.post(Sit(session, None), request=True, capped=False)
+        ):
             return
         for table in self.lobby.tables.values():
             if (
                 table.state == TableState.WAITING
                 and table.reserved is not None
                 and name_key(session.name) in (name_key(n) for n in table.reserved)
+                and table.post(Sit(session, None), request=True, capped=False)
             ):
-                table.post(Sit(session, None))
                 return
         session.seeking = RESERVED
         self.seekers.append(session)
@@ -324,10 +329,15 @@ class Matchmaking:
             session.send(ev.Error("bad-argument", "release BOARD"))
             return
         board = item.args[0]
-        held = self.held.pop(board, [])
         # its results, kept by the store (through any stop), are finished there before
         # anyone is told: a released record's replay is there
         await lobby.writes.run(functools.partial(lobby.store.release_board, board))
+        held = self.held.pop(board, [])  # with what was held meanwhile
+        for table in lobby.tables.values():
+            if table.board == board and not table.remote:
+                # a seating still played (an interrupted ladder's): its deck is public
+                # now, so a plain match from then on, holding nothing (docs/bots.md)
+                table.board = None
         for kept in held:
             for name in kept.players:
                 player = lobby.online.get(name_key(name))

@@ -8,9 +8,11 @@ import contextlib
 import functools
 import json
 import os
+import platform
 import signal
 import sqlite3
 import subprocess
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -25,6 +27,7 @@ from .helpers import (
     HEUR,
     RAND,
     kept_seatings,
+    ladder,
     ladder_argv,
     played_matches,
     script,
@@ -249,3 +252,92 @@ def _ctrl_c_once(
     if group:
         assert _group(done.pid) == []
     return done.returncode, out, err
+
+
+# a bot that plays the first seating of a board, then at the second one (its key seen
+# again) exits for good: its command gone, it cannot be started again
+GONE = """\
+import os, random, sys
+from clients.client import Bot, bot_arguments, run_to_end
+args = bot_arguments("gone mid-board").parse_args()
+rng = random.Random(1)
+seen = []
+def on_board(key):
+    if key in seen:  # the board's first seating is played: kept withheld
+        os.remove(sys.argv[0])
+        os._exit(3)
+    seen.append(key)
+bot = Bot(lambda view: rng.choice(view.legal), args.name, args.host, args.port, seek=args.seek)
+bot.on_board = on_board
+run_to_end(bot)
+"""
+
+
+def test_a_bot_that_cannot_start_again_mid_run_stops_the_ladder_its_boards_released(
+    tmp_path: Path,
+) -> None:
+    """A bot that ran, then cannot be started again, stops the ladder with its error, as
+    ever; but first the ladder releases the boards it started, as an interrupt does.
+    Failed before: its error went straight through, the board it was playing withheld
+    for good (on --server, its held records too)."""
+    db = tmp_path / "ladder.sqlite3"
+    path = tmp_path / "gone"
+    path.write_text(f"#!{sys.executable}\n{GONE}", encoding="utf-8")
+    path.chmod(0o755)
+    done = ladder(
+        tmp_path, "--bot", HEUR, "--bot", f"gone={path}", "--concurrency", "1", "--json", db=db
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("deberc-net ladder: cannot start bot 'gone'"), done.stderr
+    assert withheld(db) == [] and unlisted(db) == []
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="reads x86-64 syscall numbers")
+async def test_ctrl_c_while_the_finished_run_is_written_leaves_the_run_whole(
+    tmp_path: Path,
+    start_server: Callable[..., Awaitable[int]],
+    register: Callable[[str, str], Awaitable[None]],
+) -> None:
+    """Ctrl-C while the finished run is written (held there: the test holds its file's
+    write lock until the ladder waits for it) cuts nothing, as a signal after the last
+    release: the run stands, its summary printed and stored. Failed before: a
+    KeyboardInterrupt traceback, the run left without its summary."""
+    port = await start_server(admins=["ladder-admin"])  # --server: its own file
+    await register("ladder-admin", "pw-1")
+    results = tmp_path / "results.sqlite3"  # the ladder's (one_board_on's --db)
+    ended: list[subprocess.CompletedProcess[bytes]] = []
+
+    async def ladder(task_status: trio.TaskStatus[trio.Process]) -> None:
+        ended.append(await one_board_on(port, tmp_path, task_status=task_status))
+
+    async with trio.open_nursery() as nursery:
+        process = await nursery.start(ladder)
+        with trio.fail_after(30):
+            while _runs_started(results) == 0:  # its one write before its end
+                await trio.sleep(0.01)
+        lock = sqlite3.connect(results, isolation_level=None)
+        try:
+            lock.execute("BEGIN IMMEDIATE")
+            with trio.fail_after(30):
+                while not _sleeps(process.pid):  # its main thread waits for the lock
+                    await trio.sleep(0.005)
+            process.send_signal(signal.SIGINT)
+            await trio.sleep(0.05)
+        finally:
+            lock.rollback()
+            lock.close()
+    (done,) = ended
+    assert done.returncode == 0, done.stderr.decode()
+    assert json.loads(done.stdout)["games"] == 2
+    with sqlite3.connect(results) as con:
+        assert con.execute("SELECT count(*) FROM ladder_games").fetchone() == (2,)
+        (stored,) = con.execute("SELECT summary FROM ladder_runs").fetchone()
+    assert json.loads(stored)["games"] == 2
+
+
+def _sleeps(pid: int) -> bool:
+    """The process's main thread sleeps (SQLite's wait for a lock): in the trio loop it
+    waits in epoll_wait instead. x86-64's nanosleep and clock_nanosleep."""
+    with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+        return Path(f"/proc/{pid}/syscall").read_text().split()[0] in ("35", "230")
+    return False

@@ -246,6 +246,21 @@ async def test_rules(port: int, connect: Connector) -> None:
     assert any(x.startswith("ski-penalty (option") and "(seed" not in x for x in general)
 
 
+async def test_rules_leave_the_target_to_the_table_line(port: int, connect: Connector) -> None:
+    """A variant's summary states no target: an option may change it, and the table's
+    line says the one played (the moscow line said 'game to 501' at a to-301 table;
+    a regex rewrote only Tertz's wording). The list states each variant's own."""
+    ann = await connect.machine(port, "ann")
+    general = await _block(ann, "rules", "rules")
+    assert any(x.startswith("moscow (variant, 2/3/4 players, to 501): ") for x in general)
+    assert any(x.startswith("tertz (variant, 2 players, to 500): ") for x in general)
+    await ann.send("new 2 to-301")
+    await ann.expect("ok", cmd="sit")
+    lines = await _block(ann, "rules", "rules")
+    [moscow] = [x for x in lines if x.startswith("moscow: ")]
+    assert "501" not in moscow, moscow
+
+
 async def test_rules_while_observing_describe_the_observed_table(
     port: int, connect: Connector
 ) -> None:

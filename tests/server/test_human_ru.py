@@ -102,7 +102,7 @@ async def test_rules_in_russian_describe_the_shipped_rules_in_russian(
     while not listed[-1].startswith("to-9-stakes"):  # the list is in name order
         listed.append(await anna.read_until(lambda _: True))
     text = "\n".join(listed)
-    assert "moscow (вариант, игроков: 2/3/4): Московские правила:" in text
+    assert "moscow (вариант, игроков: 2/3/4, до 501): Московские правила:" in text
     assert "to-301 (опция, игроков: 2/3/4): Матч играется до 301 очка, а не до цели" in text
     assert "posled-20 (опция, игроков: 2/3/4): The last trick counts 20 points" in text
     await anna.send("new 3 to-301")

@@ -168,19 +168,8 @@ async def test_an_admin_reserving_with_watch_ends_is_told_only_each_match_start_
     boss = await connect.machine(port, "boss", "pw")
     reply = await boss.reply("reserve 2 seats=pa,pb watch=some", "error")
     assert fields(reply)[1]["code"] == "bad-argument"
-    pa, pb = await connect.machine(port, "pa"), await connect.machine(port, "pb")
-    for player in (pa, pb):
-        await player.send("seek reserved")
-    await boss.send("reserve 2 seats=pa,pb seed=b1 deals=1 board=k1 watch=ends")
-    table = (await boss.expect("ok", cmd="reserve"))["table"]
-    ends: list[str] = []
-
-    async def run(client: LineClient, seed: int) -> None:
-        ends.append(await play_machine(client, random.Random(seed), timeout=10))
-
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(run, pa, 1)
-        nursery.start_soon(run, pb, 2)
+    pa, pb, table = await _board_k1(port, connect, boss)
+    ends = await _played(pa, pb)
     assert ends[0] == ends[1]
     end = await boss.expect("event", kind="match-end", table=table)
     assert end["reason"] == "deals" and end["seed"] == "-"  # a board's end tells no seed
@@ -290,3 +279,70 @@ async def test_a_ladder_board_is_watched_by_the_servers_admins_only(
     chief = await connect.machine(port, "chief", "pw2")
     await chief.send(f"observe {board}")
     await chief.expect("ok", cmd="observe", table=board)
+
+
+async def test_a_seating_still_played_at_its_boards_release_is_a_plain_match_from_then_on(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    """An interrupted ladder on --server releases the boards it started while their
+    seatings play on (docs/bots.md): such a seating's records went on into the held map,
+    never released and never freed (a leak), and its end withheld the seed of a board
+    already public. Now the release makes it a plain match."""
+    port = await start_server(admins=["boss"])
+    await register("boss", "pw")
+    boss = await connect.machine(port, "boss", "pw")
+    pa, pb, table = await _board_k1(port, connect, boss)
+    await boss.expect("event", kind="start", table=table)
+    assert fields(await boss.reply("release k1", "ok"))[1]["records"] == "0"
+    ends = await _played(pa, pb)
+    assert all(fields(end)[1]["seed"] == "b1" for end in ends), ends
+    for player in (pa, pb):  # told as played, as at any table
+        assert any(x.startswith(f"record table={table} ") for x in player.lines), player.lines
+    await boss.expect("event", kind="match-end", table=table)
+    assert fields(await boss.reply("release k1", "ok"))[1]["records"] == "0"  # nothing held
+
+
+async def test_seek_reserved_at_a_waiting_board_is_answered_before_the_next_line(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    """A table reserved for the player already: its 'ok cmd=sit' is the reply to 'seek
+    reserved', so it comes before the next line's (docs/protocol.md §2.3). Failed
+    before: the table's Sit was not counted as the line's request, 'ok cmd=ping' came
+    first."""
+    port = await start_server(admins=["boss"])
+    await register("boss", "pw")
+    boss = await connect.machine(port, "boss", "pw")
+    pa = await connect.machine(port, "pa")
+    await boss.send("reserve 2 seats=pa,pb seed=s deals=1 board=k1 watch=ends")
+    table = (await boss.expect("ok", cmd="reserve"))["table"]
+    start = len(pa.lines)
+    await pa.send_raw(b"seek reserved\nping\n")
+    await pa.expect("ok", cmd="ping")
+    replies = [x for x in pa.lines[start:] if x.startswith("ok ")]
+    assert replies[0].startswith(f"ok cmd=sit table={table} seat=0 "), replies
+
+
+async def _board_k1(
+    port: int, connect: Connector, boss: LineClient
+) -> tuple[LineClient, LineClient, str]:
+    """pa and pb seeking, and boss's table reserved for them as board k1 (watch=ends):
+    the two players and the table."""
+    pa, pb = await connect.machine(port, "pa"), await connect.machine(port, "pb")
+    for player in (pa, pb):
+        await player.send("seek reserved")
+    await boss.send("reserve 2 seats=pa,pb seed=b1 deals=1 board=k1 watch=ends")
+    return pa, pb, (await boss.expect("ok", cmd="reserve"))["table"]
+
+
+async def _played(*players: LineClient) -> list[str]:
+    """Each plays at random until his match ends: the match-end lines, in the order of
+    the players."""
+    ends: dict[LineClient, str] = {}
+
+    async def run(client: LineClient, seed: int) -> None:
+        ends[client] = await play_machine(client, random.Random(seed), timeout=10)
+
+    async with trio.open_nursery() as nursery:
+        for seed, client in enumerate(players, 1):
+            nursery.start_soon(run, client, seed)
+    return [ends[client] for client in players]

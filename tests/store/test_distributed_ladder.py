@@ -14,7 +14,9 @@ from typing import Any
 
 import psycopg
 
+from deberc_net.ladder.distributed import DISTRIBUTED_INTERRUPTED
 from tests.ladder.helpers import HEUR, RAND, ladder, ladder_argv, run_cli, summary
+from tests.ladder.test_interrupted import GONE
 
 LEASE_S = "1.5"
 TIME_LIMIT_S = 45  # under pytest's own limit
@@ -163,3 +165,46 @@ def test_a_distributed_ladder_refuses_what_only_one_machine_can_do(
                    db=postgres_url, timeout=30)  # fmt: skip
     assert given.returncode == 2 and "not --server" in given.stderr
     assert _query(postgres_url, "SELECT count(*) FROM ladder_boards")[0][0] == 0
+
+
+def test_a_worker_whose_bot_cannot_start_again_says_so_and_releases_nothing(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """A bot that ran, then cannot be started again: the worker exits with the bot's
+    error in one line (status 2) and releases nothing (another worker plays the board
+    again under its key, docs/bots.md); the waiting run, given Ctrl-C, says in one
+    line that the workers play on. Failed before: both printed a traceback."""
+    path = tmp_path / "gone"
+    path.write_text(f"#!{sys.executable}\n{GONE}", encoding="utf-8")
+    path.chmod(0o755)
+    args = ("--bot", HEUR, "--bot", f"gone={path}", "--deals", "2", "--concurrency", "1")
+    run = subprocess.Popen(
+        ladder_argv(postgres_url, *args, "--json", "--distributed"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + TIME_LIMIT_S
+        _wait_for("the boards to be queued", lambda: _queued(postgres_url) == 2, deadline)
+        worker = run_cli(["ladder", "worker", "--db", postgres_url, "--exit-when-done"])
+        assert worker.returncode == 2, worker.stderr
+        said = worker.stderr.splitlines()  # its first line names the worker
+        assert said[1].startswith("deberc-net ladder worker: cannot start bot 'gone'"), said
+        assert len(said) == 2, said
+        withheld = "SELECT count(*) FROM running WHERE board IS NOT NULL AND result IS NOT NULL"
+        assert _query(postgres_url, withheld)[0][0] == 1  # the first seating: kept
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=30)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert run.returncode == 2 and out == "", err
+    assert err.strip() == f"deberc-net ladder: {DISTRIBUTED_INTERRUPTED}"
+
+
+def _queued(url: str) -> int:
+    if not _query(url, "SELECT to_regclass('ladder_boards')")[0][0]:
+        return 0
+    return int(_query(url, "SELECT count(*) FROM ladder_boards")[0][0])

@@ -644,3 +644,59 @@ def test_a_match_ends_while_another_server_writes_the_same_sqlite_file(tmp_path:
     finally:
         other.close()
         mine.close()
+
+
+def test_matches_an_old_clean_stop_left_unlisted_are_listed_once_in_their_place(
+    store_db: str,
+) -> None:
+    """A clean stop before stopped matches were listed (0.1.0) left a match it cut off
+    with its deals only: no row, so no 'games', 'history' or player page had it. The
+    first server on the upgraded database lists it as a clean stop's (reason shutdown,
+    no winner), finished when the match before it was, so a history keeps its order.
+    Failed before: it stayed unlisted."""
+    before = MIGRATIONS[:7]  # the schema such a database had
+    store = opened(store_db, migrations=before)  # (closed, it lists nothing it ran)
+    store.add_deal(deal("m1", 1))
+    finish(store, "m1", ["ann", "Бо"], "ann")
+    store.add_deal(deal("m2", 1))
+    store.add_deal(deal("m2", 2))
+    store.add_deal(deal("m3", 1))
+    finish(store, "m3", ["ann", "Бо"], "Бо")
+    store.close()
+    _raw(  # as 0.1.0's clean stop left m2; and when each listed match finished
+        store_db,
+        "DELETE FROM running WHERE match_id = 'm2'",
+        "UPDATE matches SET finished = '2026-01-01 10:00:00' WHERE id = 'm1'",
+        "UPDATE matches SET finished = '2026-01-02 10:00:00' WHERE id = 'm3'",
+    )
+    store = opened(store_db, serving=True)
+    try:
+        games = store.recent_games("бо")
+        assert [(g["match"], g["reason"], g["winner"]) for g in games] == [
+            ("m3", "score", "Бо"),
+            ("m2", "shutdown", None),
+            ("m1", "score", "ann"),
+        ]
+        assert games[1]["totals"] == [20, 40]  # after its last stored deal
+        assert str(games[1]["finished"]).startswith("2026-01-01 10:00:00")
+    finally:
+        store.close()
+    store = opened(store_db, serving=True)  # once: nothing is listed twice
+    try:
+        assert [g["match"] for g in store.recent_games("ann")] == ["m3", "m2", "m1"]
+    finally:
+        store.close()
+
+
+def _raw(db: str, *statements: str) -> None:
+    if is_postgres(db):
+        import psycopg
+
+        with psycopg.connect(db) as conn:
+            for statement in statements:
+                conn.execute(statement.encode())
+        return
+    with sqlite3.connect(db) as con:
+        for statement in statements:
+            con.execute(statement)
+    con.close()

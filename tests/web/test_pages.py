@@ -330,6 +330,7 @@ async def test_a_match_over_before_its_first_call_is_linked_and_shown_though_it_
         "options": [],
         "totals": [0, 0],
         "winner": "ann",
+        "winners": ["ann"],
         "reason": "left",
         "stopped": False,
         "deals": [],

@@ -23,7 +23,7 @@ def deberc_rule_info() -> RuleInfo:
             "Moscow rules: bidding on the turned suit then any other, terts 20, fifty 50, "
             "bella 20, equal combinations go to the higher top card, then to trump, then to "
             "the earlier declared; the player must score more than the whistler or it is a "
-            "bide; game to 501, claimed automatically."
+            "bide; the match's end is claimed automatically."
         ),
         players=(2, 3, 4),
         summary_ru=SUMMARIES_RU[NAME],

@@ -264,6 +264,22 @@ SERVER_LOST = "server-lost"
 SHUTDOWN = "shutdown"
 STOPPED = frozenset({SERVER_LOST, SHUTDOWN})
 
+# The matches an old clean stop left unlisted (migration 8's ``old_stops``): listed by
+# the next server as a clean stop's, each finished when the listed match numbered just
+# before it did (every match numbered before it had started, and had ended by the stop),
+# so a player's history keeps its order. ``number`` reads 'm<N>' (NULL for another id).
+OLD_STOPS = "SELECT match_id FROM old_stops"
+OLD_STOP_FINISHED = (
+    "UPDATE matches SET finished = coalesce((SELECT max(e.finished) FROM matches e"
+    " WHERE {number} < {p} AND e.id NOT IN (SELECT match_id FROM old_stops)), finished)"
+    " WHERE id = {p}"
+)
+SQLITE_NUMBER = (
+    "CASE WHEN e.id GLOB 'm[0-9]*' AND NOT substr(e.id, 2) GLOB '*[^0-9]*'"
+    " THEN CAST(substr(e.id, 2) AS INTEGER) END"
+)
+POSTGRES_NUMBER = "CASE WHEN e.id ~ '^m[0-9]{1,18}$' THEN substr(e.id, 2)::bigint END"
+
 
 def lost_match_row(match_id: str, last_deal: str, reason: str = SERVER_LOST) -> tuple[Any, ...]:
     """The ``matches`` row of a match its server did not finish, from its last stored

@@ -44,6 +44,14 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
 )
 """
 
+# the matches with deals, neither listed nor running (the same in both dialects)
+_OLD_STOPS = """
+INSERT INTO old_stops (match_id)
+    SELECT DISTINCT match_id FROM deals
+    WHERE match_id NOT IN (SELECT id FROM matches)
+      AND match_id NOT IN (SELECT match_id FROM running);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -330,6 +338,21 @@ CREATE INDEX running_board ON running (board) WHERE board IS NOT NULL;
 ALTER TABLE running ADD COLUMN board TEXT;
 ALTER TABLE running ADD COLUMN result TEXT;
 CREATE INDEX running_board ON running (board) WHERE board IS NOT NULL;
+""",
+    ),
+    Migration(
+        8,
+        "the matches an old clean stop left unlisted, to be listed by the next server",
+        # 0.1.0's clean stop dropped the running row of a match it cut off and listed
+        # nothing: its deals alone are left. The first server to open the database lists
+        # them as a clean stop's (base.OLD_STOPS), then empties this table.
+        sqlite=f"""
+CREATE TABLE old_stops (match_id TEXT PRIMARY KEY);
+{_OLD_STOPS}
+""",
+        postgres=f"""
+CREATE TABLE old_stops (match_id TEXT PRIMARY KEY);
+{_OLD_STOPS}
 """,
     ),
 )

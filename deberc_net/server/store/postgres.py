@@ -27,9 +27,12 @@ from .base import (
     LISTED,
     MATCH_IDS,
     MATCH_RECORDS,
+    OLD_STOP_FINISHED,
+    OLD_STOPS,
     ORPHANED,
     OWN_RUNNING,
     PLAYER_RATINGS,
+    POSTGRES_NUMBER,
     RATING_HISTORY,
     RATINGS_FOR,
     RELEASED_RECORDS,
@@ -91,6 +94,7 @@ class PostgresStore:
                 assert row is not None
                 self.server_id = int(row[0])
                 _end_the_dead(first, dead_after_s)
+                _list_old_stops(first)
         self._pool = psycopg_pool.ConnectionPool(
             url,
             min_size=1,
@@ -315,6 +319,19 @@ def _end_the_dead(conn: psycopg.Connection[Any], dead_after_s: float) -> int:
     _list_stopped(conn, [(m, b) for m, b in orphaned], SERVER_LOST)
     cur = conn.execute(f"DELETE FROM running WHERE {ORPHANED}")
     return cur.rowcount
+
+
+def _list_old_stops(conn: psycopg.Connection[Any]) -> None:
+    """The matches an old clean stop left unlisted, listed once (base.OLD_STOPS); the
+    rows locked, so two servers starting at once list each once."""
+    stops = [m for (m,) in conn.execute(OLD_STOPS + " FOR UPDATE").fetchall()]
+    if not stops:
+        return
+    _list_stopped(conn, [(m, None) for m in stops], SHUTDOWN)
+    finished = OLD_STOP_FINISHED.format(p="%s", number=POSTGRES_NUMBER)
+    for match_id in stops:
+        conn.execute(finished, (highest_match_number([match_id]), match_id))
+    conn.execute("DELETE FROM old_stops WHERE match_id = ANY(%s)", (stops,))
 
 
 def _keeps_result(conn: psycopg.Connection[Any], match_id: str) -> bool:

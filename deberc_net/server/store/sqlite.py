@@ -29,6 +29,8 @@ from .base import (
     LISTED,
     MATCH_IDS,
     MATCH_RECORDS,
+    OLD_STOP_FINISHED,
+    OLD_STOPS,
     ORPHANED,
     OWN_RUNNING,
     PLAYER_RATINGS,
@@ -39,6 +41,7 @@ from .base import (
     SAVE_RATING,
     SERVER_LOST,
     SHUTDOWN,
+    SQLITE_NUMBER,
     STANDINGS,
     UNBOARD_RUNNING,
     PlayerRating,
@@ -183,6 +186,7 @@ class SQLiteStore:
             )
             self.server_id = int(cur.lastrowid or 0)
             self._end_the_dead(dead_after_s)
+            self._list_old_stops()
 
     def _end_the_dead(self, dead_after_s: float) -> int:
         self._db.execute(
@@ -193,6 +197,17 @@ class SQLiteStore:
         self._list_stopped(orphaned.fetchall(), SERVER_LOST)
         cur = self._db.execute(f"DELETE FROM running WHERE {ORPHANED}")
         return cur.rowcount
+
+    def _list_old_stops(self) -> None:
+        """The matches an old clean stop left unlisted, listed once (base.OLD_STOPS)."""
+        stops = [m for (m,) in self._db.execute(OLD_STOPS).fetchall()]
+        if not stops:
+            return
+        self._list_stopped([(m, None) for m in stops], SHUTDOWN)
+        finished = OLD_STOP_FINISHED.format(p="?", number=SQLITE_NUMBER)
+        for match_id in stops:
+            self._db.execute(finished, (highest_match_number([match_id]), match_id))
+        self._db.execute("DELETE FROM old_stops")
 
     def _list_stopped(self, matches: list[tuple[str, str | None]], reason: str) -> None:
         """List the running matches its server did not finish (``reason``: one of

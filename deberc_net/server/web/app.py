@@ -123,6 +123,7 @@ def make_app(lobby: Lobby) -> Starlette:
                 "options": replay.options,
                 "totals": replay.totals,
                 "winner": replay.winner,
+                "winners": replay.winners,
                 "reason": replay.reason,
                 "stopped": replay.stopped,
                 "deals": [d.record for d in replay.deals],

@@ -76,8 +76,14 @@ class Replay:
     options: list[str]
     deals: list[ReplayedDeal]
     totals: list[int]
-    winner: str | None  # the side's names, or None for a draw or a match stopped
+    # the winning side's names (empty for a draw or a match stopped); ``winner`` joins
+    # them by ', ' (None then), as old clients of /api/games read it
+    winners: list[str]
     reason: str  # why the match ended (docs/records.md match_over), or why it stopped
+
+    @property
+    def winner(self) -> str | None:
+        return ", ".join(self.winners) or None
 
     @property
     def stopped(self) -> bool:
@@ -105,14 +111,12 @@ def replay_match(
     over = last.get("match_over") or {}
     winner_side = over.get("winner")
     sides = rules.settings.sides()
-    winner = (
-        None if winner_side is None else ", ".join(first["players"][s] for s in sides[winner_side])
-    )
+    winners = [] if winner_side is None else [first["players"][s] for s in sides[winner_side]]
     reason = over.get("reason", "")
     if not over:  # the match ended after its last deal, or never did
         ended = replay_without_deals(row) if row is not None else None
         # (no row: a clean stop before stopped matches were listed left only its deals)
-        winner, reason = (None, SHUTDOWN) if ended is None else (ended.winner, ended.reason)
+        winners, reason = ([], SHUTDOWN) if ended is None else (ended.winners, ended.reason)
     return Replay(
         match=first["match"],
         players=list(first["players"]),
@@ -120,15 +124,19 @@ def replay_match(
         options=list(first["options"]),
         deals=deals,
         totals=totals,
-        winner=winner,
+        winners=winners,
         reason=reason,
     )
+
+
+def stored_winners(joined: str | None) -> list[str]:
+    """A stored match's winners (its row's ``winner``: the names joined by ',')."""
+    return [name for name in (joined or "").split(",") if name]
 
 
 def replay_without_deals(row: dict[str, Any]) -> Replay:
     """A match over before its first call (a forfeit leaves no deal then, docs/protocol.md
     §11.3), from its stored row (``Store.finished_match``)."""
-    winners = [name for name in (row["winner"] or "").split(",") if name]
     return Replay(
         match=row["match"],
         players=list(row["players"]),
@@ -136,7 +144,7 @@ def replay_without_deals(row: dict[str, Any]) -> Replay:
         options=list(row["options"]),
         deals=[],
         totals=list(row["totals"]),
-        winner=", ".join(winners) or None,
+        winners=stored_winners(row["winner"]),
         reason=row["reason"],
     )
 

@@ -18,6 +18,7 @@ from ..cluster.remote import MatchNow, RemoteTable
 from ..store.base import STOPPED, PlayerRating, RatingPoint
 from ..table import Table
 from .plot import Series, line_chart
+from .replay import stored_winners
 
 if TYPE_CHECKING:
     from ..lobby import Lobby
@@ -126,11 +127,12 @@ class PlayedMatch:
     table: str
     players: list[str]
     variant: str
-    winner: str  # the winners' names joined by ',', empty for a draw
+    winner: str  # the winners' names joined by ',', empty for a draw (old clients')
     reason: str
     totals: list[int]
     finished: str
     result: str  # for the player: won, lost, drawn, or stopped (store.base.STOPPED)
+    winners: list[str] = attrs.Factory(list)  # as /api/games/ID gives them
 
 
 @attrs.frozen
@@ -178,8 +180,9 @@ def player_page(
     games = []
     for row in rows:
         key = (played_as or {}).get(row["match"], name).casefold()
-        winners = [w.casefold() for w in row["winner"].split(",") if w] if row["winner"] else []
-        result = "drawn" if not winners else "won" if key in winners else "lost"
+        winners = stored_winners(row["winner"])
+        won = key in (w.casefold() for w in winners)
+        result = "drawn" if not winners else "won" if won else "lost"
         if row["reason"] in STOPPED:
             result = "stopped"
         games.append(
@@ -193,6 +196,7 @@ def player_page(
                 totals=list(row["totals"]),
                 finished=str(row["finished"]),
                 result=result,
+                winners=winners,
             )
         )
     results = ("won", "lost", "drawn", "stopped")

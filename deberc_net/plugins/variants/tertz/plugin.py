@@ -54,7 +54,7 @@ def deberc_rule_info() -> RuleInfo:
             "talon: follow and beat. Trump J 20, 9 13; plain A 11, 10 10, K 3, Q 2, J 1; "
             "four jacks 200, four A/K/Q and runs of 5-8 100, run of 4 50, terts 20, "
             "mariage 20. A deal is 150 points: the seat with fewer tricks counts his "
-            "(rounded to tens, a five down), the other writes the rest. Game to 500."
+            "(rounded to tens, a five down), the other writes the rest."
         ),
         players=(2,),
         conflicts=NOT_FOR_TERTZ,

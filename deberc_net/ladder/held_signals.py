@@ -1,0 +1,35 @@
+"""SIGINT and SIGTERM held while a finished run is written: a signal once every board
+is released cuts nothing (docs/bots.md, "Interrupted"), so the run stands whole."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+from types import FrameType
+
+HELD = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """The first SIGINT or SIGTERM waits for the block's end and is then forgotten; a
+    second one raises KeyboardInterrupt (a database that does not answer). Only the
+    main thread has signals: elsewhere (a program's thread) nothing is held."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        if got:
+            raise KeyboardInterrupt
+        got.append(signum)
+
+    previous = {signum: signal.signal(signum, hold) for signum in HELD}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
