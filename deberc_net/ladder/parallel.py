@@ -1,15 +1,19 @@
 """``ladder run --processes N``: one ladder on N cores of this machine. The boards are
-dealt out among N forked copies of this process (board by board, so every seating of a
-board is played, and released, by one of them); each plays its boards as a ladder does
-(runner.py: its own server on the same database, its own copies of the bots) and sends
-each game's result up a pipe. This process counts them in schedule order, as a ladder
-in one process does (results.py), so a seeded ladder gives the same summary either way.
+dealt out among N forked copies of this process as they play (board by board, so every
+seating of a board is played, and released, by one of them): each holds a few boards
+ahead, and is dealt another each time it has played one, so a copy that gets less of
+the machine plays fewer boards rather than keeping the others waiting at the end. Each
+plays its boards as a ladder does (runner.py: its own server on the same database, its
+own copies of the bots) and sends each game's result up a pipe. This process counts
+them in schedule order, as a ladder in one process does (results.py), so a seeded
+ladder gives the same summary either way.
 
 A part is forked after the imports and the rule plugins are loaded, so it starts no
-Python of its own. The pipe down to a part says ``stop`` (the SPRT's verdict: no new
-games) or closes (this process failed or was interrupted: the part stops at once,
-releasing the boards it started, as an interrupted ladder does: runner.py); so does a
-part whose pipe up breaks (no one counts) or that gets SIGTERM.
+Python of its own. The pipe down to a part deals it boards (``play`` and the games'
+schedule indices), says ``end`` (no more boards: it finishes what it holds) or ``stop``
+(the SPRT's verdict: no new games), or closes (this process failed or was interrupted:
+the part stops at once, releasing the boards it started, as an interrupted ladder does:
+runner.py); so does a part whose pipe up breaks (no one counts) or that gets SIGTERM.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import secrets
 import signal
 import sys
 import time
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -36,18 +41,62 @@ from .runner import INTERRUPTED, Ladder, LadderOptions
 from .schedule import Game, ScheduleError, schedule
 
 STOP = b"stop\n"
+END = b"end\n"
 KILL_AFTER_S = 5.0  # a part that has not exited this long after its pipe closed is killed
 
 
-def parts_of(games: Sequence[Game], processes: int) -> list[list[int]]:
-    """The schedule's indices each part plays: boards dealt out in turn by their first
-    game, every game of a board to the same part (its release needs them all)."""
-    part_of_board: dict[int, int] = {}
-    parts: list[list[int]] = [[] for _ in range(processes)]
-    for index, game in enumerate(games):
-        part = part_of_board.setdefault(game.board, len(part_of_board) % processes)
-        parts[part].append(index)
-    return [part for part in parts if part]
+class Dealer:
+    """Which boards each part plays: every game of a board to the same part (its release
+    needs them all), dealt in schedule order, a part holding up to ``ahead`` boards it
+    has not finished (so it never waits for the next one), and another dealt as soon as
+    it has played one."""
+
+    def __init__(self, games: Sequence[Game], ahead: int) -> None:
+        by_board: dict[int, list[int]] = {}
+        for index, game in enumerate(games):
+            by_board.setdefault(game.board, []).append(index)
+        self.games = games
+        self.ahead = ahead
+        self.boards = deque(by_board.values())  # each board's schedule indices, not dealt
+        self.held: Counter[int] = Counter()  # by part: boards dealt and not yet played
+        self._left: dict[int, int] = {}  # by board dealt: its games not played yet
+        self.stopped = False  # the SPRT's verdict: nothing more is dealt
+
+    def first(self, parts: int) -> list[list[int]]:
+        """Each part's first boards, dealt in turn (a short ladder is shared too); the
+        parts left without a board are not listed."""
+        dealt: list[list[int]] = [[] for _ in range(parts)]
+        for _ in range(self.ahead):
+            for part in range(parts):
+                dealt[part] += self._one(part)
+        return [indices for indices in dealt if indices]
+
+    def deal(self, part: int) -> list[int]:
+        """The games to deal ``part`` now (none while it holds ``ahead`` boards)."""
+        indices: list[int] = []
+        while self.held[part] < self.ahead and (board := self._one(part)):
+            indices += board
+        return indices
+
+    def played(self, part: int, index: int) -> None:
+        """Game ``index``, dealt to ``part``, is played."""
+        board = self.games[index].board
+        self._left[board] -= 1
+        if self._left[board] == 0:
+            del self._left[board]
+            self.held[part] -= 1
+
+    @property
+    def all_dealt(self) -> bool:
+        return self.stopped or not self.boards
+
+    def _one(self, part: int) -> list[int]:
+        if self.all_dealt:
+            return []
+        board = self.boards.popleft()
+        self._left[self.games[board[0]].board] = len(board)
+        self.held[part] += 1
+        return board
 
 
 class _Sent(Results):
@@ -76,13 +125,35 @@ class _Sent(Results):
 
 
 class _Part(Ladder):
-    """The games of one part, under their schedule indices."""
+    """The games of one part, under their schedule indices: its first ones, then those
+    the ladder deals it as it plays (``told``)."""
 
-    def __init__(self, options: LadderOptions, indices: list[int], fd: int) -> None:
+    def __init__(self, options: LadderOptions, indices: list[int], fd: int, more: bool) -> None:
         super().__init__(options, Ratings([b.name for b in options.bots]))
         self.queue.clear()
         self.queue.extend((i, self.games[i]) for i in indices)
         self.results = _Sent(options, self.summary, fd, parent_gone=self.interrupt)
+        self.more = more
+        self._dealt = trio.Event()  # set when told something
+
+    def told(self, line: str) -> None:
+        """A line from the ladder: boards dealt (``play`` and their games' indices), no
+        more boards (``end``), or no new games (``stop``: the SPRT's verdict)."""
+        word, _, rest = line.partition(" ")
+        if word == "play":
+            self.queue.extend((i, self.games[i]) for i in map(int, rest.split()))
+        elif word == "end":
+            self.more = False
+        elif word == "stop":
+            self.queue.clear()  # the games running finish, as on a verdict
+            self.more = False
+        self._dealt.set()
+
+    async def _more_games(self) -> bool:
+        while self.more and not self.queue:
+            await self._dealt.wait()
+            self._dealt = trio.Event()
+        return bool(self.queue)
 
 
 def _write_line(fd: int, item: dict[str, Any]) -> None:
@@ -96,13 +167,14 @@ async def _play_part(ladder: _Part, control: int) -> None:
 
         async def watch() -> None:
             stream = trio.lowlevel.FdStream(control)
+            buffer = LineBuffer()
             while True:
-                data = await stream.receive_some(64)
+                data = await stream.receive_some(65536)
                 if not data:  # the parent is gone: stop now, its boards released
                     ladder.interrupt()
                     return
-                if STOP.strip() in data:
-                    ladder.queue.clear()  # the games running finish, as on a verdict
+                for line in buffer.feed(data):
+                    ladder.told(line)
 
         async def on_sigterm(task_status: trio.TaskStatus[None]) -> None:
             # a service manager's stop reaches every part: each releases its boards
@@ -119,13 +191,15 @@ async def _play_part(ladder: _Part, control: int) -> None:
         nursery.cancel_scope.cancel()
 
 
-def _part_main(options: LadderOptions, indices: list[int], up: int, control: int) -> int:
+def _part_main(
+    options: LadderOptions, indices: list[int], more: bool, up: int, control: int
+) -> int:
     """A forked part's whole life; its exit status."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides (Ctrl-C reaches all)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held back by the fork
     status = 0
     try:
-        ladder = _Part(options, indices, up)
+        ladder = _Part(options, indices, up, more)
         trio.run(_play_part, ladder, control)
         _write_line(up, {"crashes": dict(ladder.summary.crashes)})
     except BaseException as exc:  # a part reports whatever stopped it
@@ -153,12 +227,13 @@ def _schedule_error(exc: BaseException) -> str | None:
 class _Child:
     pid: int
     up: int  # its results, read here
-    control: int  # 'stop', or closed to end it (-1 once closed)
+    control: int  # boards dealt, 'end', 'stop', or closed to end it (-1 once closed)
+    told_end: bool = False  # no more boards for it ('end', or it started with them all)
 
-    def stop(self) -> None:
+    def tell(self, data: bytes) -> None:
         if self.control >= 0:
-            with contextlib.suppress(OSError):  # the part has exited: nothing to stop
-                os.write(self.control, STOP)
+            with contextlib.suppress(OSError):  # the part has exited: nothing to tell
+                os.write(self.control, data)
 
     def end(self) -> None:
         """Close the pipe down: the part stops at once (as its parent is gone)."""
@@ -167,7 +242,7 @@ class _Child:
             self.control = -1
 
 
-def _fork(options: LadderOptions, indices: list[int], earlier: list[_Child]) -> _Child:
+def _fork(options: LadderOptions, indices: list[int], more: bool, earlier: list[_Child]) -> _Child:
     up_read, up_write = os.pipe()
     control_read, control_write = os.pipe()
     sys.stdout.flush()
@@ -185,7 +260,7 @@ def _fork(options: LadderOptions, indices: list[int], earlier: list[_Child]) -> 
                 *(c.control for c in earlier),
             ):
                 os.close(fd)
-            status = _part_main(options, indices, up_write, control_read)
+            status = _part_main(options, indices, more, up_write, control_read)
         finally:
             os._exit(status)
     os.close(up_write)
@@ -196,10 +271,9 @@ def _fork(options: LadderOptions, indices: list[int], earlier: list[_Child]) -> 
 class _Counter:
     """The parent: reads every part's results and counts them in schedule order."""
 
-    def __init__(
-        self, games: list[Game], summary: Summary, progress: LadderProgress | None
-    ) -> None:
-        self.games = games
+    def __init__(self, dealer: Dealer, summary: Summary, progress: LadderProgress | None) -> None:
+        self.dealer = dealer
+        self.games = dealer.games
         self.summary = summary
         self.results = Results(
             summary.options,
@@ -212,10 +286,11 @@ class _Counter:
         self.interrupted = False  # SIGTERM (Ctrl-C is trio's KeyboardInterrupt)
 
     def stop_all(self) -> None:
+        self.dealer.stopped = True
         for child in self.children:
-            child.stop()
+            child.tell(STOP)
 
-    async def read(self, child: _Child) -> None:
+    async def read(self, part: int, child: _Child) -> None:
         buffer = LineBuffer()
         said_how_it_ended = False  # a part's last line: its crashes, or what stopped it
         async with trio.lowlevel.FdStream(child.up) as stream:  # closes it at the end
@@ -224,8 +299,22 @@ class _Counter:
                     item = json.loads(line)
                     self._take(item)
                     said_how_it_ended = "index" not in item
+                    if not said_how_it_ended:
+                        self._deal(part, child, item["index"])
         if not said_how_it_ended:  # killed outright (SIGKILL, the OOM killer)
             self._fail(f"a ladder process (pid {child.pid}) ended before its games were played")
+
+    def _deal(self, part: int, child: _Child, played: int) -> None:
+        """Another board for a part that has played one (or ``end``: there is none)."""
+        if child.told_end:
+            return
+        self.dealer.played(part, played)
+        indices = self.dealer.deal(part)
+        if indices:
+            child.tell(f"play {' '.join(map(str, indices))}\n".encode())
+        if self.dealer.all_dealt:
+            child.told_end = True
+            child.tell(END)
 
     def _take(self, item: dict[str, Any]) -> None:
         if "index" in item:
@@ -257,8 +346,8 @@ class _Counter:
         async with trio.open_nursery() as nursery:
             await nursery.start(self._on_sigterm, nursery.cancel_scope)
             async with trio.open_nursery() as reading:
-                for child in self.children:
-                    reading.start_soon(self.read, child)
+                for part, child in enumerate(self.children):
+                    reading.start_soon(self.read, part, child)
             nursery.cancel_scope.cancel()  # every part's results read: no more to watch
 
     async def _on_sigterm(
@@ -310,14 +399,20 @@ def run_parallel(
     names = [b.name for b in options.bots]
     games = list(schedule(names, options.players, options.deals, seed, options.mode))
     progress = LadderProgress(len(games)) if options.progress else None
-    counter = _Counter(games, summary, progress)
+    # a part holds a board per copy of each bot and two more: its tables never wait for
+    # the next board, and the parts end within a board or two of each other
+    dealer = Dealer(games, ahead=options.concurrency + 2)
+    counter = _Counter(dealer, summary, progress)
     started = time.perf_counter()
     # Ctrl-C waits until trio runs: one pressed as the ladder forks lands in Python's
     # at-fork callbacks (logging's), which print and drop it, and the parts played on
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        for indices in parts_of(games, processes):
-            counter.children.append(_fork(part_options, indices, counter.children))
+        for indices in dealer.first(processes):
+            more = not dealer.all_dealt
+            child = _fork(part_options, indices, more, counter.children)
+            child.told_end = not more
+            counter.children.append(child)
         if signal.SIGINT in signal.sigpending():  # pressed while forking: answered here,
             signal.sigwait({signal.SIGINT})  # not left to its delivery once trio runs
             raise KeyboardInterrupt

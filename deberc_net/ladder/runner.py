@@ -109,6 +109,7 @@ class Ladder:
             )
         )
         self.queue: deque[tuple[int, Game]] = deque(enumerate(self.games))
+        self.more = False  # games may be added to the queue as it plays (a --processes part)
         self.summary = Summary(options, self.seed, ratings=ratings)
         self.progress = LadderProgress(len(self.games)) if options.progress else None
         self.results = Results(
@@ -210,12 +211,19 @@ class Ladder:
         if self.o.freeze_heap:
             gc.freeze()
         await self._fill(admin)
-        while self.running or self.awaiting:
-            await self._handle(admin, await admin.next())
+        while self.running or self.awaiting or (not self.queue and await self._more_games()):
+            if self.running or self.awaiting:
+                await self._handle(admin, await admin.next())
             await self._fill(admin)
-            if not self.running and not self.awaiting and not self.queue:
+            if not self.running and not self.awaiting and not self.queue and not self.more:
                 await self._release_the_rest(admin)
         self._played = True
+
+    async def _more_games(self) -> bool:
+        """Wait, with nothing to play, for more games (a --processes part is dealt its
+        boards as it plays: parallel.py); whether any came. A ladder has its whole
+        schedule from the start."""
+        return False
 
     @property
     def _cut_short(self) -> bool:

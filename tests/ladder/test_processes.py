@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from deberc_net.ladder.parallel import parts_of
+from deberc_net.ladder.parallel import Dealer
 from deberc_net.ladder.runner import INTERRUPTED
 from deberc_net.ladder.schedule import schedule
 
@@ -93,13 +93,36 @@ def test_processes_refused_where_they_cannot_work(tmp_path: Path) -> None:
 
 def test_every_game_of_a_board_goes_to_one_part_boards_dealt_in_turn() -> None:
     games = list(schedule(["a", "b", "c"], 3, 5, "seed", "round-robin"))
-    parts = parts_of(games, 2)
+    parts = Dealer(games, ahead=5).first(2)
     assert sorted(i for part in parts for i in part) == list(range(len(games)))
     boards = [{games[i].board for i in part} for part in parts]
     assert not boards[0] & boards[1]
     assert boards == [{1, 3, 5}, {2, 4}]  # boards count from 1
     assert all(part == sorted(part) for part in parts)  # each in schedule order
-    assert len(parts_of(games, 9)) == 5  # no part without a board
+    assert len(Dealer(games, ahead=5).first(9)) == 5  # no part without a board
+
+
+def test_a_part_is_dealt_a_board_once_it_has_played_one_until_none_is_left() -> None:
+    """Each part holds ``ahead`` boards; a board played (every seating) brings the next
+    one in schedule order, so a part that plays faster plays more of them."""
+    games = list(schedule(["a", "b"], 2, 6, "seed", "round-robin"))  # 2 games a board
+    dealer = Dealer(games, ahead=2)
+    first = dealer.first(2)
+    board = [[games[i].board for i in part] for part in first]
+    assert board == [[1, 1, 3, 3], [2, 2, 4, 4]]
+    dealer.played(1, first[1][0])
+    assert dealer.deal(1) == []  # board 2 half played: nothing new yet
+    dealer.played(1, first[1][1])
+    assert [games[i].board for i in dealer.deal(1)] == [5, 5]
+    assert dealer.deal(1) == []  # it holds two again
+    for index in first[1][2:]:
+        dealer.played(1, index)
+    assert [games[i].board for i in dealer.deal(1)] == [6, 6]
+    assert dealer.all_dealt and dealer.deal(0) == []
+    stopped = Dealer(games, ahead=1)
+    stopped.first(1)
+    stopped.stopped = True  # the SPRT's verdict: nothing more is dealt
+    assert stopped.all_dealt and stopped.deal(0) == []
 
 
 def _parts(pid: int, count: int, within_s: float = 20) -> list[int]:
