@@ -535,7 +535,11 @@ def _event(state: TableState, line: Line) -> TableState:
         verb = "win" if len(winners) > 1 else "wins"
         verdict = f"{' and '.join(winners)} {verb}" if winners else "a draw"
         result = f"Game over: {verdict} ({line.get_str('reason')}), totals {_pair(totals)}"
-        return _log(attrs.evolve(state, result=result, to_act=None, score=totals), result)
+        # its names kept now: a table watched next takes the screen (and its names) in
+        # place, and 'history' of this match, our last, still names its players
+        former = state.left() if line.get_int("table") == state.table else state.former
+        state = attrs.evolve(state, result=result, to_act=None, score=totals, former=former)
+        return _log(state, result)
     if kind == EventKind.AWAY or kind == EventKind.BACK:
         word = "is away" if kind == EventKind.AWAY else "is back"
         if kind == EventKind.BACK and line.get_str("name") == state.name:
