@@ -1004,8 +1004,10 @@ class Table:
             session.send(ev.Error("wrong-phase", "the game has not started"))
             return
         # a ladder board's records are held from its players until the board's release
-        # (docs/protocol.md §5.5a): the draws they alone tell are held with them
-        told = self.board is None or self.lobby.is_admin(session)
+        # (docs/protocol.md §5.5a): the draws they alone tell are held with them (an
+        # admin watching is sent the records; one seated there is a player like any)
+        watcher = self.lobby.is_admin(session) and self._seat_of(session.name or "") is None
+        told = self.board is None or watcher
         deals = [history_deal(r, draws_told=told) for r in match.records]
         deal = match.deal
         if not match.over and (not deals or deal.deal_no > deals[-1].deal):

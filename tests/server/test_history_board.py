@@ -28,7 +28,7 @@ async def test_a_boards_history_tells_no_draws_before_its_release(
     for player in (pa, pb):
         await player.send("seek reserved")
     await boss.send("reserve 2 tertz seats=pa,pb seed=b1 deals=2 board=k1 watch=ends")
-    await boss.expect("ok", cmd="reserve")
+    table = (await boss.expect("ok", cmd="reserve"))["table"]
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(play_machine, pa, random.Random(1), _second_deal_first_trick())
@@ -40,3 +40,10 @@ async def test_a_boards_history_tells_no_draws_before_its_release(
     tricks1 = [f for tag, f in told if tag == "history-trick" and f["deal"] == "1"]
     assert len(tricks1) == int(deal1["tricks"]) > 0
     assert not [f for f in tricks1 if "draws" in f], tricks1[0]
+    # an admin watching the board is sent its records: its history tells the draws
+    await boss.send(f"observe {table}")
+    await boss.expect("ok", cmd="observe")
+    with trio.fail_after(10):
+        watched = [fields(x) for x in await _block(boss, "history") if x.startswith("history")]
+    seen1 = [f for tag, f in watched if tag == "history-trick" and f["deal"] == "1"]
+    assert len(seen1) == len(tricks1) and all("draws" in f for f in seen1)
