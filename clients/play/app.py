@@ -176,12 +176,14 @@ class PlayApp(App[None]):
     def on_wire_line(self, message: WireLine) -> None:
         was_asking, seq = self.state.asking, self.state.seq
         had_talon = self.state.talon is not None
-        before = self.state.log
+        logged = self.state.logged
         self.state = fold(self.state, message.line)
-        if self.log_back and self.state.log[: len(before)] == before:
-            # scrolled back: what is read stays in place as new lines come below it
-            added = self.state.log[len(before) :]
-            self.log_back += draw.log_lines(added, self.pane("log").content_size.width)
+        added = self.state.logged - logged
+        if self.log_back and added:
+            # scrolled back: what is read stays in place as new lines come below it (the
+            # log full, the oldest go: counted, not found by comparing the logs)
+            new = self.state.log[-added:]
+            self.log_back += draw.log_lines(new, self.pane("log").content_size.width)
         if (self.state.talon is not None) != had_talon:
             self.refresh_bindings()  # the bidding keys come and go with the game
         self.state, again = resync_requests(self.state)
@@ -198,12 +200,15 @@ class PlayApp(App[None]):
         line = event.value.strip()
         event.input.value = ""
         self._cycle = []
-        self.log_back = 0  # back to the newest lines, where the answer comes
+        self.log_back = 0  # back to the newest lines (Enter alone too)
         if line:
             self.history.add(line)
             self.action_send(line)
 
     def action_send(self, line: str) -> None:
+        if self.log_back:  # typed or by a key: back to the newest lines, where answers come
+            self.log_back = 0
+            self.redraw()
         if line.split()[0].lower() == "quit" and self.link.closed.is_set():
             self.exit()
             return

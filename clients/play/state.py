@@ -71,6 +71,9 @@ class TableState:
     deals: tuple[DealScore, ...] = ()
     result: str | None = None  # the match's end, in words
     log: tuple[str, ...] = ()  # talk, notices and errors, oldest first
+    # entries ever put in the log (it keeps the last LOG_KEEP): what came since a moment
+    # is the last ``logged - then`` entries, also once the oldest go
+    logged: int = 0
     # a multi-line reply being gathered (replies.py), and how many lines are still to come
     reply: tuple[Line, ...] = ()
     reply_left: int = 0
@@ -118,7 +121,8 @@ BREAK = "lomayu-"  # a talon game's break of the deck, lomayu-N (docs/protocol.m
 
 
 def _log(state: TableState, *lines: str) -> TableState:
-    return attrs.evolve(state, log=(*state.log, *lines)[-LOG_KEEP:])
+    log = (*state.log, *lines)[-LOG_KEEP:]
+    return attrs.evolve(state, log=log, logged=state.logged + len(lines))
 
 
 def _pair(numbers: tuple[int, ...]) -> str:
@@ -327,7 +331,12 @@ def _ok(state: TableState, line: Line) -> TableState:
 def _lobby(state: TableState) -> TableState:
     """Away from any table: the session kept, and the names of the table left."""
     return TableState(
-        name=state.name, token=state.token, log=state.log, quiet=state.quiet, former=state.left()
+        name=state.name,
+        token=state.token,
+        log=state.log,
+        logged=state.logged,
+        quiet=state.quiet,
+        former=state.left(),
     )
 
 
@@ -526,7 +535,11 @@ def _event(state: TableState, line: Line) -> TableState:
         verb = "win" if len(winners) > 1 else "wins"
         verdict = f"{' and '.join(winners)} {verb}" if winners else "a draw"
         result = f"Game over: {verdict} ({line.get_str('reason')}), totals {_pair(totals)}"
-        return _log(attrs.evolve(state, result=result, to_act=None, score=totals), result)
+        # its names kept now: a table watched next takes the screen (and its names) in
+        # place, and 'history' of this match, our last, still names its players
+        former = state.left() if line.get_int("table") == state.table else state.former
+        state = attrs.evolve(state, result=result, to_act=None, score=totals, former=former)
+        return _log(state, result)
     if kind == EventKind.AWAY or kind == EventKind.BACK:
         word = "is away" if kind == EventKind.AWAY else "is back"
         if kind == EventKind.BACK and line.get_str("name") == state.name:

@@ -100,6 +100,7 @@ class Msg(StrEnum):
     TO_TARGET = "to-target"
     ONE_DEAL = "one-deal"
     RULES_CLOCK = "rules-clock"
+    RULES_CLOCK_BREAK = "rules-clock-break"
     SAID = "said"
     SAID_AT = "said-at"
     SAID_WATCHERS = "said-watchers"
@@ -417,15 +418,15 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.RULES_CLOCK: (
         "Clock: {human} s a call for people, {bot} s for bots ('clock'), plus {lag} ms lag "
         "allowance. Out of time: pass in bidding, the forced answer in the table talk, the "
-        "lowest legal card in play, in Tertz the break lomayu 1. {timeouts} timeouts in a "
-        "row, or {away} s "
+        "lowest legal card in play{breaks}. {timeouts} timeouts in a row, or {away} s "
         "disconnected, forfeit the game.",
         "Часы: {human} с на ход людям, {bot} с ботам (команда clock), и ещё {lag} мс на "
         "задержку связи. Время вышло — за вас ходят часы: пас в торговле, вынужденный "
-        "ответ в разговоре, младшая разрешённая карта в игре, в терце «ломаю 1». "
-        "Проигрыш: {timeouts} раза "
-        "подряд по часам или {away} с без связи.",
+        "ответ в разговоре, младшая разрешённая карта в игре{breaks}. Проигрыш: {timeouts} "
+        "раза подряд по часам или {away} с без связи.",
     ),
+    # said in the clock line only at a table whose game breaks a deck (RULES_BREAKS)
+    Msg.RULES_CLOCK_BREAK: (", in Tertz the break lomayu 1", ", в терце «ломаю 1»"),
     Msg.SAID: ("{where}{sender} says: {text}", "{where}{sender}: {text}"),
     Msg.SAID_AT: ("[table {table}{watchers}] ", "[стол {table}{watchers}] "),
     Msg.SAID_WATCHERS: (", watchers", ", зрители"),
@@ -932,3 +933,6 @@ RU_TERTZ_CALLS_HELP = f"""\
                               или п ч б к
 """
 RU_VARIANT_CALLS_HELP = {"tertz": RU_TERTZ_CALLS_HELP}
+# the variants whose clock, out of time, breaks the deck (Tertz: lomayu-1, the first of
+# legal=, docs/protocol.md §11.2): their 'rules' clock line says so, no other's
+RULES_BREAKS = frozenset({"tertz"})

@@ -17,6 +17,7 @@ from deberc_net.protocol.lang import Lang, ru_call, spoken_call
 from deberc_net.protocol.messages import (
     RU_CALLS_HELP,
     RU_VARIANT_CALLS_HELP,
+    RULES_BREAKS,
     Msg,
     Phrase,
     phrase,
@@ -177,6 +178,7 @@ class Help:
                 lag=c.lag_ms,
                 timeouts=c.max_timeouts,
                 away=c.away_limit_ms // 1000,
+                breaks=phrase(Msg.RULES_CLOCK_BREAK) if table.rules.variant in RULES_BREAKS else "",
             ),
         ]
 

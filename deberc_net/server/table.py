@@ -72,9 +72,10 @@ T = TypeVar("T")
 _TOLD_ENDS = (g.MatchStarted, g.MatchEnded)
 
 
-def history_deal(record: dict[str, Any]) -> ev.HistoryDeal:
+def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.HistoryDeal:
     """A finished (or void) deal of the history, from its record; a Tertz record's
-    break and draws (docs/records.md: public once the deal is over) with it."""
+    break and draws (docs/records.md: public once the deal is over) with it, the draws
+    only if ``draws_told`` (not to a ladder board's players, whose records are held)."""
     trump = record.get("trump")
     written = record.get("written")
     talon = "draws" in record
@@ -84,7 +85,8 @@ def history_deal(record: dict[str, Any]) -> ev.HistoryDeal:
         laid = tuple(parse_card(c) for c in t["cards"])
         # every seat draws one after each trick, its winner first (docs/rules.md §12.2)
         drawn, draws = tuple(draws[: len(laid)]), draws[len(laid) :]
-        tricks.append(ev.HistoryTrick(t["leader"], laid, t["winner"], drawn if talon else None))
+        told = drawn if talon and draws_told else None
+        tricks.append(ev.HistoryTrick(t["leader"], laid, t["winner"], told))
     return ev.HistoryDeal(
         record["deal_no"],
         record["dealer"],
@@ -1001,7 +1003,12 @@ class Table:
         if match is None:
             session.send(ev.Error("wrong-phase", "the game has not started"))
             return
-        deals = [history_deal(r) for r in match.records]
+        # a ladder board's records are held from its players until the board's release
+        # (docs/protocol.md §5.5a): the draws they alone tell are held with them (an
+        # admin watching is sent the records; one seated there is a player like any)
+        watcher = self.lobby.is_admin(session) and self._seat_of(session.name or "") is None
+        told = self.board is None or watcher
+        deals = [history_deal(r, draws_told=told) for r in match.records]
         deal = match.deal
         if not match.over and (not deals or deal.deal_no > deals[-1].deal):
             taken = tuple(

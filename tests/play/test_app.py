@@ -21,7 +21,7 @@ from textual.widgets import Input
 from clients.play.app import PlayApp, WireLine
 from clients.play.cards import RANKS, SYMBOL
 from clients.play.draw import spoken_calls
-from clients.play.state import fold
+from clients.play.state import LOG_KEEP, fold
 from deberc_net.cli import main
 from deberc_net.protocol.wire import EventKind, parse_line
 
@@ -641,3 +641,38 @@ async def _calls_read_whole(server: ServerThread) -> None:
         assert log.text.splitlines()[-1].startswith("here: ")
         await pilot.press("f10")
         await until(pilot, lambda: not app.is_running, "exit")
+
+
+async def _what_is_read_stays_in_place_with_the_log_full() -> None:
+    """Scrolled back (PgUp), the lines read stay in place as new ones come below them,
+    also once the log holds its LOG_KEEP entries and each new one drops the oldest; a
+    line sent, by a key too, shows the newest again."""
+    app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
+    async with app.run_test(size=SIZE) as pilot:
+        for i in range(LOG_KEEP + 10):
+            app.post_message(WireLine(f"say from=ann text=line{i}"))
+        # (the link's notices, as it retries, come among them: new lines like any)
+        await until(pilot, lambda: f"ann: line{LOG_KEEP + 9}" in app.state.log, "the log")
+        await pilot.pause()
+        log = app.pane("log")
+        await pilot.press("pageup")
+        await pilot.pause()
+        read = log.text.splitlines()[:-1]  # the last line: how many lie below
+        assert read and "more lines below" in log.text.splitlines()[-1]
+        for i in range(3):
+            app.post_message(WireLine(f"say from=bob text=more{i}"))
+        await until(pilot, lambda: "bob: more2" in app.state.log, "the new lines")
+        await pilot.pause()
+        assert log.text.splitlines()[:-1] == read
+        # a line sent by a key (F5: 'tables') shows the newest again, where its answer
+        # comes, as a typed one does
+        await pilot.press("f5")
+        await pilot.pause()
+        assert app.log_back == 0 and "more lines below" not in log.text
+        assert log.text.splitlines()[-1] == app.state.log[-1]
+        await pilot.press("f10")
+        await until(pilot, lambda: not app.is_running, "exit")
+
+
+def test_what_is_read_stays_in_place_with_the_log_full() -> None:
+    asyncio.run(_what_is_read_stays_in_place_with_the_log_full())

@@ -732,3 +732,28 @@ def test_the_log_pane_scrolls_back_a_reply_taller_than_it() -> None:
     top = log_text(log, 78, 10, back=100).splitlines()
     assert top == back
     assert log_lines(log, 78) == 18
+
+
+def test_the_names_of_a_finished_match_outlive_watching_another_table() -> None:
+    """The match over at table 3, we watch table 7 (its state takes the screen) and stop:
+    'history' of the match at table 3 (our last, docs/protocol.md §5.17) still names b1
+    and b2, not 'seat 0' and the watched table's players."""
+    state = fold_all(
+        [
+            *START,
+            "event seq=9 table=3 kind=match-end winner=1 reason=left totals=0,0 seed=-",
+            "ok cmd=observe table=7 text=You observe table 7.",
+            "state seq=5 table=7 deal=1 phase=bidding seat=- dealer=0 to_act=1 hand= "
+            "turned=Ah fresa=- trump=- player=- round=1 leader=1 trick= tricks=0,0 score=0,0 "
+            "hanging=0 target=501 pending=- shown= talk= clock=- legal= players=2",
+            "event seq=6 table=7 kind=seated name=zoe seat=0",
+            "event seq=7 table=7 kind=seated name=yan seat=1",
+            "ok cmd=leave text=You stop watching table 7.",
+            "history table=3 match=m3 deals=1",
+            "history-deal table=3 deal=1 dealer=0 trump=h player=1 outcome=made "
+            "written=62,100 tricks=1",
+            "history-trick table=3 deal=1 trick=1 leader=1 cards=Kh,7h winner=1",
+        ]
+    )
+    told = "\n".join(state.log[-4:])
+    assert "History of table 3 (m3): b1 v b2" in told and "  1 b2 K♥ b1 7♥ > b2" in told

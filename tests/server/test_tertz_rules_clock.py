@@ -23,3 +23,24 @@ async def test_the_rules_clock_line_names_the_automatic_break(
     said = [await olga.read_until(lambda x: x.startswith("Часы:"))]
     said += [await olga.read_until(lambda _: True) for _ in range(3)]  # wrapped at 80
     assert "в терце «ломаю 1»." in " ".join(x.strip() for x in said)
+
+
+async def test_a_deberts_tables_clock_line_says_nothing_of_a_break(
+    port: int, connect: Connector
+) -> None:
+    """Only a Tertz table's clock breaks a deck: a Deberts table's line is as it was."""
+    anna = await connect.machine(port, "anna")
+    await anna.send("new 2")
+    await anna.expect("ok", cmd="sit")
+    await anna.send("rules")
+    clock = await anna.read_until(lambda x: x.startswith("rules ") and "Clock:" in x)
+    assert "the lowest legal card in play. 3 timeouts in a row" in clock, clock
+    assert "Tertz" not in clock and "lomayu" not in clock
+    olga = await connect.human(port, "olga")
+    await olga.send("lang ru")
+    await olga.send("new 3")
+    await olga.send("rules")
+    said = [await olga.read_until(lambda x: x.startswith("Часы:"))]
+    said += [await olga.read_until(lambda _: True) for _ in range(3)]  # wrapped at 80
+    told = " ".join(x.strip() for x in said)
+    assert "младшая разрешённая карта в игре. Проигрыш:" in told and "ломаю" not in told

@@ -88,3 +88,33 @@ async def test_a_tertz_tables_pages_show_the_break_in_words_and_the_talon(
 def _event_after(line: str, seq: int) -> bool:
     tag, f = fields(line)
     return tag == "event" and int(f["seq"]) > seq
+
+
+# every kind of call token the talk may hold: the cards, the orders, the answers to
+# 'rost?', Tertz's break, and plain words (docs/protocol.md §3)
+RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
+TOKENS = [
+    *(rank + suit for rank in RANKS for suit in "shdc"),
+    *(f"igrayu-{suit}" for suit in "shdc"),
+    *(f"ot-{rank}" for rank in RANKS),
+    *(f"ot-{rank}-kozyrnogo" for rank in RANKS),
+    *(f"lomayu-{n}" for n in range(1, 13)),
+    *("pas", "igrayu", "rost?", "ne-prokhodit", "dva-tertsa", "sto-tuzov", "menyayu"),
+]
+
+
+async def test_the_pages_spoken_calls_are_spoken_call(
+    start_web: Callable[..., Any], browser: webdriver.Chrome, connect: Connector
+) -> None:
+    """The live page's copy of spoken_call (table.js) says every call as Python does:
+    a Deberts table's orders and answers too, which a Tertz match never says."""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await in_thread(browser.get, web.url(f"/table/{table}"))
+    await in_thread(wait_for, browser, 'body[data-live="open"]')
+    said = await in_thread(
+        browser.execute_script, "return arguments[0].map(window.debercSpoken)", TOKENS
+    )
+    assert said == [spoken_call(token) for token in TOKENS]

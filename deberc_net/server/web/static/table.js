@@ -45,6 +45,7 @@
     if (m) return "igrayu " + SUITS[m[1]];
     return token.replace(/-/g, " ");
   }
+  window.debercSpoken = spoken;  // for the tests: checked against spoken_call
   const num = (v) => (v === undefined || v === "-") ? null : Number(v);
 
   function cardEl(text) {
