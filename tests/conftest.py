@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import structlog
@@ -52,9 +53,34 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 # logs in with a password about 70 times to test accounts, not scrypt
 TEST_SCRYPT_N = 2**8
 
+if TYPE_CHECKING:
+    from tests.store.postgres_server import RunServer
 
+RUN_POSTGRES: pytest.StashKey[RunServer] = pytest.StashKey()
+STORE_TESTS = Path(__file__).parent / "store"  # the tests with a PostgreSQL server
+
+
+def _runs_store_tests(config: pytest.Config) -> bool:
+    """Whether the run's paths take in tests/store (or a part of it)."""
+    for arg in config.args:
+        path = (config.invocation_params.dir / arg.split("::")[0]).resolve()
+        if path.is_relative_to(STORE_TESTS) or STORE_TESTS.is_relative_to(path):
+            return True
+    return False
+
+
+@pytest.hookimpl(trylast=True)  # after the tmp_path plugin's: the run's base directory
 def pytest_configure(config: pytest.Config) -> None:
     controller = config.getoption("numprocesses", None) and not hasattr(config, "workerinput")
+    if controller and _runs_store_tests(config):
+        # One PostgreSQL server for the whole run, not one a worker (each a data directory
+        # copied and a server started): the controller starts it in a thread while the
+        # workers start and collect, they attach to it (tests/store/conftest.py), and it
+        # stops it at the run's end (its watchdog, if the controller dies).
+        from tests.store.postgres_server import start_for_run
+
+        shared = config._tmp_path_factory.getbasetemp()  # type: ignore[attr-defined]
+        config.stash[RUN_POSTGRES] = start_for_run(shared)
     if controller and not sys.dont_write_bytecode:
         # pytest-xdist's controller, before it starts the workers: compile our sources
         # once (a fresh clone has no bytecode; each worker, and each process a test starts
@@ -219,7 +245,10 @@ def pytest_collection_finish() -> None:
 
 
 @pytest.hookimpl(trylast=True)
-def pytest_unconfigure() -> None:
+def pytest_unconfigure(config: pytest.Config) -> None:
+    run = config.stash.get(RUN_POSTGRES, None)
+    if run is not None:  # the workers are gone: the run's PostgreSQL server goes
+        run.stop()
     # The run is over and the process exits: gc.freeze() keeps the interpreter's last
     # collections at exit from walking everything the run made (measured: 0.5 s of CPU
     # in one process that ran tests/game and tests/protocol, 0.1 s with it). With

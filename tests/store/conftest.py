@@ -1,5 +1,6 @@
 """Every store test runs against both backends: an SQLite file, and a fresh database on
-a PostgreSQL server the session starts (see postgres_server.py)."""
+a PostgreSQL server: the xdist run's (its controller starts one for all its workers), or
+the session's own (see postgres_server.py)."""
 
 from __future__ import annotations
 
@@ -9,16 +10,26 @@ from pathlib import Path
 
 import pytest
 
-from .postgres_server import PostgresServer, Unavailable
+from .postgres_server import PostgresServer, Unavailable, attach_to_run
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresServer]:
+def postgres_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[PostgresServer]:
     # the run's directory, shared by its xdist workers (each has its own under it)
     shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
         shared = shared.parent
     try:
+        # an xdist worker uses the server its controller started (tests/conftest.py);
+        # a run of its own (the killed-run test's held pytest too) starts its own
+        if hasattr(request.config, "workerinput") and worker:
+            attached = attach_to_run(shared, worker)
+            if attached is not None:
+                yield attached
+                return
         server = PostgresServer.start(shared)
     except Unavailable as exc:
         if os.environ.get("CI", "").lower() == "true":

@@ -5,10 +5,14 @@ The binaries are Debian's ``postgresql`` package (``make test`` installs it when
 are missing). initdb and postgres refuse to run as root: as root, they are run as the
 ``postgres`` user the package creates, on a directory that user owns.
 
-Each pytest-xdist worker runs its own server, but initdb (about a second of CPU and two
-of wall time) runs once a session: the first worker to need a server makes a template
-data directory in the run's shared temporary directory, under a lock, and every server's
-data directory is a copy of it (``cp -a``: the files keep their owner, as postgres asks).
+One server serves a whole pytest-xdist run: its controller starts it (``start_for_run``,
+in a thread, while the workers start and collect) and stops it at the run's end; each
+worker attaches to it (``attach_to_run``) and makes its tests' databases there, named
+after the worker. A run of its own (no xdist, or the killed-run test's held pytest)
+starts its own server. initdb (about a second of CPU and two of wall time) runs once a
+session: the first server made keeps a template data directory in the run's shared
+temporary directory, under a lock, and any later one is a copy of it (``cp -a``: the
+files keep their owner, as postgres asks).
 
 pg_ctl puts the server in a session of its own, out of reach of whatever ends the tests'
 process: a watchdog (tests/watchdog.py) stops it and removes its directory when the tests
@@ -20,11 +24,13 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import glob
+import json
 import os
 import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -60,6 +66,7 @@ class PostgresServer:
     directory: Path
     as_user: list[str]  # the command prefix that runs a server binary
     port: int = 0
+    prefix: str = ""  # of its databases' names: a worker's name on a run's shared server
     _databases: int = 0
     _watchdog: Watchdog | None = None
 
@@ -146,7 +153,9 @@ class PostgresServer:
             self.port = _free_port()
             options = (
                 f"-p {self.port} -h 127.0.0.1 -k {self.directory} -F "
-                "-c full_page_writes=off -c synchronous_commit=off"
+                "-c full_page_writes=off -c synchronous_commit=off "
+                # a run's workers share it: each test's servers and pools at once
+                "-c max_connections=300"
             )
             try:
                 self._run(
@@ -182,7 +191,7 @@ class PostgresServer:
         server's CPU for eight databases created, opened twice and dropped, medians of
         three); either makes the same empty database."""
         self._databases += 1
-        name = f"test_{self._databases}"
+        name = f"test_{self.prefix}{self._databases}"
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name}{self._strategy()}")
         return self.url(name)
@@ -240,3 +249,83 @@ def _publish(data: Path, template: Path) -> None:
     shutil.rmtree(part, ignore_errors=True)
     _copy(data, part)
     part.rename(template)
+
+
+RUN_LOCK = "postgres-run.lock"  # held by the controller until its server is up
+RUN_INFO = "postgres-run.json"  # where the run's server is, or why there is none
+
+
+@attrs.define
+class RunServer:
+    """The server of a whole xdist run, started by its controller."""
+
+    shared: Path
+    _lock: int
+    _thread: threading.Thread | None = None
+    _server: PostgresServer | None = None
+
+    def _start(self) -> None:
+        where: dict[str, object]
+        try:
+            self._server = PostgresServer.start(self.shared)
+            where = {
+                "port": self._server.port,
+                "directory": str(self._server.directory),
+                "bin": str(self._server.bin),
+                "as_user": self._server.as_user,
+            }
+        except Unavailable as exc:
+            where = {"unavailable": str(exc)}
+        except Exception as exc:  # the workers' tests say why
+            where = {"failed": f"{type(exc).__name__}: {exc}"}
+        try:  # whole when it appears
+            part = self.shared / (RUN_INFO + PART)
+            part.write_text(json.dumps(where))
+            part.rename(self.shared / RUN_INFO)
+        finally:
+            fcntl.flock(self._lock, fcntl.LOCK_UN)
+
+    def stop(self) -> None:
+        """Stop the server (once the start is done) and remove the template."""
+        if self._thread is not None:
+            self._thread.join()
+        os.close(self._lock)
+        if self._server is not None:
+            self._server.stop()
+        PostgresServer.forget_template(self.shared)
+
+
+def start_for_run(shared: Path) -> RunServer:
+    """Start the run's server in a thread; the workers wait for it in ``attach_to_run``.
+    The lock is taken here, before the workers start, so none reads too early."""
+    shared.mkdir(parents=True, exist_ok=True)
+    lock = os.open(shared / RUN_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    run = RunServer(shared, lock)
+    run._thread = threading.Thread(target=run._start, name="postgres-for-the-run")
+    run._thread.start()
+    return run
+
+
+def attach_to_run(shared: Path, worker: str) -> PostgresServer | None:
+    """The run's server, once its controller has started it (None: it started none)."""
+    try:
+        lock = os.open(shared / RUN_LOCK, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    try:
+        fcntl.flock(lock, fcntl.LOCK_SH)  # waits while the controller starts it
+        where = json.loads((shared / RUN_INFO).read_text())
+    finally:
+        os.close(lock)
+    if "unavailable" in where:
+        raise Unavailable(where["unavailable"])
+    if "failed" in where:
+        raise RuntimeError(f"the run's PostgreSQL server did not start: {where['failed']}")
+    return PostgresServer(
+        Path(where["bin"]),
+        Path(where["directory"]),
+        list(where["as_user"]),
+        port=int(where["port"]),
+        prefix=f"{worker}_",
+    )
