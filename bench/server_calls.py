@@ -308,7 +308,8 @@ class ClientTimeline(trio.abc.Instrument):
     """The bench process's own collections and long task steps (perf_counter times):
     a call slow on the client's side is the harness's, not the server's."""
 
-    def __init__(self) -> None:
+    def __init__(self, load: Load) -> None:
+        self.load = load  # its window: the collections counted are the window's
         self.gc: list[tuple[int, float, float]] = []
         self.steps: list[tuple[str, float, float]] = []
         self._step = 0.0
@@ -323,6 +324,8 @@ class ClientTimeline(trio.abc.Instrument):
             self.steps.append((task.name.rsplit(".", 1)[-1], self._step, ended))
 
     def on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if not self.load.counting:
+            return
         if phase == "start":
             self._gc = time.perf_counter()
         else:
@@ -438,6 +441,8 @@ def tail_report(
         "client_gc_n": {f"gen{gen}": sum(g == gen for g, _, _ in client.gc) for gen in (0, 1, 2)},
         "server_steps_over_0.5_ms": len(steps),
         "server_store_jobs": len(store),
+        # the writer thread's CPU, a call of the window
+        "store_cpu_us_per_call": round(1e3 * sum(c for _, _, c in server["store"]) / len(split), 2),
     }
 
 
@@ -469,7 +474,7 @@ def main() -> None:
     style = "style machine" if args.tell == "all" else "style machine\nstyle machine tell=asks"
     load = Load()
     load.samples = [] if args.tail else None
-    client = ClientTimeline()
+    client = ClientTimeline(load)
     with tempfile.TemporaryDirectory() as tmp:
         env = {
             **os.environ,
@@ -560,6 +565,7 @@ def main() -> None:
             print(f"    {key:19s} {tail.get(key)}")
         for cause, n in tail.get("tail_overlapping", {}).items():
             print(f"    overlapping {cause:36s} {n}")
+        print(f"  the store writer's thread: {tail.get('store_cpu_us_per_call')} µs CPU a call")
         own = f"{tail.get('client_gc_n')} {tail.get('client_gc_ms')}"
         print(f"  the bench's own collections: {own}")
     result["tell"], result["tables"], result["think_ms"] = args.tell, args.tables, args.think_ms

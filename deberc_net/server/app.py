@@ -494,21 +494,28 @@ class Server:
         table: the table itself); False once the connection must end. ``now`` serves
         until the handling of a line waits."""
         connection = session.connection
-        connection.receive_data(data, now)
+        item: Command | TableCallText | Reply | None = None
+        if session.requests_waiting:  # its line waits for those (below), as read
+            connection.receive_data(data, now)
+        else:  # a read that is one table call (most of a bot's) is that call at once
+            item = connection.receive_call(data, now)
         while not connection.closed:
             # a line passed to a table is answered before the next is taken (an
             # interrupted wait loses none): docs/protocol.md §2.3
-            if session.requests_waiting and connection.has_input:
-                await session.until_handled()
-                now = trio.current_time()
-            item = connection.next_input(now)
-            if item is NEED_DATA:
-                break
+            if item is None:
+                if session.requests_waiting and connection.has_input:
+                    await session.until_handled()
+                    now = trio.current_time()
+                taken = connection.next_input(now)
+                if taken is NEED_DATA:
+                    break
+                item = taken
             if isinstance(item, Reply):
                 session.send(item.error)
                 if item.hang_up:
                     session.log.warning(item.error.code)
                     return False
+                item = None
                 continue
             table = session.table
             if (
@@ -529,9 +536,11 @@ class Server:
                 if not connection.has_input:  # (next_input's NEED_DATA, without its call)
                     break
                 now = trio.current_time()
+                item = None
                 continue
             await self._command(session, item)
             now = trio.current_time()
+            item = None
         return True
 
 
