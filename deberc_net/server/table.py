@@ -70,6 +70,8 @@ T = TypeVar("T")
 
 # the events also told to those told only their asks (``told_ends``): not _event's short way
 _TOLD_ENDS = (g.MatchStarted, g.MatchEnded)
+# the events ``_tell`` may wait at (the store's writes at a deal's and a match's end)
+_TOLD_WITH_WAITS = (g.DealEnded, g.DealAbandoned, g.MatchEnded)
 
 
 def history_deal(record: dict[str, Any]) -> ev.HistoryDeal:
@@ -1089,12 +1091,25 @@ class Table:
             now = trio.current_time()
         ms = int((now - self.deal_started) * 1000)
         events = match.apply(seat, call, ms=ms, auto=auto)  # raises with nothing changed
-        await self._tell(events)
-        dealt = False
-        for event in events:  # (a loop, not any() over a generator: once every call)
-            if isinstance(event, g.DealEnded):
-                return  # the next deal (or the end) is told and asked for already
+        dealt = waits = False
+        for event in events:
+            if isinstance(event, _TOLD_WITH_WAITS):
+                waits = True
+                break
             dealt = dealt or isinstance(event, g.Ordered | g.Dealt)
+        if waits:
+            await self._tell(events)
+            dealt = False
+            for event in events:  # (a loop, not any() over a generator)
+                if isinstance(event, g.DealEnded):
+                    return  # the next deal (or the end) is told and asked for already
+                dealt = dealt or isinstance(event, g.Ordered | g.Dealt)
+        else:  # most calls (no deal's end): told here, ``_tell``'s way without its coroutine
+            for event in events:
+                if isinstance(event, g.DealStarted):
+                    self._deal_started(event)
+                else:
+                    self._event(event)
         if match.result is not None:  # (Match.over, read inline: every call)
             return
         if dealt and match.deal.phase == PLAY:
