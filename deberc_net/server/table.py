@@ -1382,8 +1382,9 @@ class Table:
                                 machines.append(session)
                             else:
                                 others.append(session)
-            if machines:
-                self._tell_machines(machines, template, event)
+            if machines:  # (``_tell_machines``, written out: most events)
+                line = template(self.seq, self.id, event)
+                send_to_each(machines, [line], line.encode("utf-8") + b"\r\n")
             if others:
                 self._broadcast(others, self._table_event(event))
             return
