@@ -8,9 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from deberc_net.protocol.commands import TableCallText
-from deberc_net.protocol.connection import NEED_DATA, Connection, Input, Limits, Reply
+from deberc_net.protocol.connection import Connection, Input, Limits
 from deberc_net.protocol.framing import LineDecoder
 from tests.properties import examples
+from tests.protocol.test_connection import inputs
 
 # what a bot sends in one read, and what others might: calls, commands, empty and
 # blank lines, tabs, a CR, a byte-order mark, bad UTF-8, a control character, telnet
@@ -41,12 +42,8 @@ READS = st.sampled_from(
 
 
 def taken(connection: Connection, now: float) -> list[Input]:
-    out: list[Input] = []
-    while (item := connection.next_input(now)) is not NEED_DATA:
-        out.append(item)
-        if isinstance(item, Reply) and item.hang_up:
-            break
-    return out
+    """What is left to take, up to NEED_DATA (nothing more read: an empty read)."""
+    return inputs(connection, b"", now)
 
 
 def state(connection: Connection) -> tuple[object, ...]:
@@ -97,6 +94,6 @@ def test_a_whole_line_is_read_as_feed_reads_it() -> None:
     for data in (b"9h seq=3\n", b"  pas \r\n", b"\xef\xbb\xbfJs\n", "Кп\n".encode()):
         text = LineDecoder().whole_line(data)
         assert text is not None
-        assert [text] == [line.text for line in LineDecoder().feed(data)]  # type: ignore[union-attr]
+        assert [text] == [line.text for line in LineDecoder().feed(data)]
     for data in (b"9h", b"9h\n\n", b"9h\tx\n", b"\xc3\n", b"\xff\xfb\x01\n", b"x" * 2000 + b"\n"):
         assert LineDecoder().whole_line(data) is None
