@@ -1,7 +1,7 @@
 """One server process against a bare trio line-echo server, driven by the same harness.
 
     .venv/bin/python bench/server.py [--tables 10,100] [--seconds 1] [--repeat 5] [--idle 300]
-                                     [--think-ms 0]
+                                     [--think-ms 0] [--paced 100:100]
 
 For each table count N it measures, ``--repeat`` times (echo and server alternating, so a
 slow spell on the machine hits both), a window of ``--seconds`` that starts once every
@@ -28,6 +28,15 @@ rather than as fast as served: with no thinking, N calls are always in flight an
 p50 is about N ÷ (calls a second) (Little's law), whatever a call costs; with it, p50 and
 p99 are what one call waits at that load. The latency still counts from the answer.
 
+``--paced N:T`` (default 100:100): each round also measures N tables (echo: clients)
+thinking T ms, whatever ``--think-ms`` is, reported apart (``paced`` in the JSON, its
+p99 beside the echo's): issue #9's p99 at 100 tables is a paced figure, since at N
+calls always in flight the p99 is the queue's (``--paced 0``: none).
+
+The harness's own collector is frozen and off during each counted window (both kinds
+alike): a collection in the bench process (200 bots' garbage) would hold up the calls
+in flight and count as the server's latency.
+
 Then a fresh server of each kind gets ``--idle`` connections that stay idle (deberc-net's
 logged in) and reports the growth of its resident memory per connection.
 
@@ -39,6 +48,7 @@ system picks; every server is killed.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import os
@@ -114,11 +124,16 @@ class Load:
         self.latencies: list[float] = []
         self.sent_at: dict[str, float] = {}  # table id: when its last call was sent
         self.ready: set[str] = set()  # the tables (echo: clients) served at least once
+        # (sent, latency, table) of each call counted, when kept (server_calls.py's
+        # --tail: which calls are slow, and what the server did meanwhile)
+        self.samples: list[tuple[float, float, str]] | None = None
 
-    def record(self, latency: float) -> None:
+    def record(self, latency: float, sent: float = 0.0, table: str = "") -> None:
         if self.counting:
             self.done += 1
             self.latencies.append(latency)
+            if self.samples is not None:
+                self.samples.append((sent, latency, table))
 
 
 async def echo_client(
@@ -171,7 +186,7 @@ async def bot(
             load.ready.add(table)
             sent = load.sent_at.pop(table, None)
             if sent is not None:
-                load.record(trio.current_time() - sent)
+                load.record(trio.current_time() - sent, sent, table)
             if think:
                 await trio.sleep(think * rng.uniform(0.5, 1.5))
             load.sent_at[table] = trio.current_time()
@@ -225,17 +240,26 @@ async def window(
     pid: int, clients: Callable[[float, Load, trio.Nursery], None], seconds: float, count: int
 ) -> dict[str, float]:
     """Start the clients, wait till all ``count`` tables (echo: clients) are served and
-    warm up, then count one window of ``seconds``; the clients are cancelled after it."""
+    warm up, then count one window of ``seconds``; the clients are cancelled after it.
+    The harness's collector is off in the window (what its clients made so far frozen):
+    its pauses are not the server's latency."""
     load = Load()
     async with trio.open_nursery() as nursery:
         clients(math.inf, load, nursery)
         await all_ready(load, count)
-        own0 = time.process_time()
-        load.counting, cpu0, t0 = True, cpu_seconds(pid), trio.current_time()
-        await trio.sleep(seconds)
-        load.counting = False
-        cpu, elapsed = cpu_seconds(pid) - cpu0, trio.current_time() - t0
-        own = time.process_time() - own0
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+        try:
+            own0 = time.process_time()
+            load.counting, cpu0, t0 = True, cpu_seconds(pid), trio.current_time()
+            await trio.sleep(seconds)
+            load.counting = False
+            cpu, elapsed = cpu_seconds(pid) - cpu0, trio.current_time() - t0
+            own = time.process_time() - own0
+        finally:
+            gc.enable()
+            gc.unfreeze()
         nursery.cancel_scope.cancel()
     done = load.done
     return {
@@ -300,11 +324,25 @@ def main() -> None:
         " load offered at a pace, not as fast as served (p99 then is the wait of a call,"
         " not the queue of N calls in flight)",
     )
+    parser.add_argument(
+        "--paced",
+        default="100:100",
+        help="TABLES:THINK_MS: also measure so many tables thinking so long (0: none)",
+    )
     args = parser.parse_args()
     try:
         sizes = [int(n) for n in args.tables.split(",")]
     except ValueError:
         parser.error("--tables: numbers separated by commas, like 10,100")
+    paced: tuple[int, float] | None = None
+    if args.paced not in ("", "0"):
+        try:
+            tables, think_ms = args.paced.split(":")
+            paced = (int(tables), float(think_ms))
+        except ValueError:
+            parser.error("--paced: TABLES:THINK_MS, like 100:100 (or 0)")
+        if paced[0] < 1 or paced[1] <= 0:
+            parser.error("--paced: at least 1 table and more than 0 ms")
     if not sizes or min(sizes) < 1 or args.seconds <= 0 or args.repeat < 1 or args.idle < 0:
         parser.error("--tables and --repeat need at least 1, --seconds more than 0")
     if args.think_ms < 0:
@@ -312,25 +350,28 @@ def main() -> None:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
 
-    think = args.think_ms / 1000
-    runs: dict[tuple[str, int], list[dict[str, float]]] = {}
+    # each row: its key in the JSON, its tables, its thinking (s)
+    rows = [(f"tables_{n}", n, args.think_ms / 1000) for n in sizes]
+    if paced is not None:
+        rows.append(("paced", paced[0], paced[1] / 1000))
+    runs: dict[tuple[str, str], list[dict[str, float]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         echo, echo_port = start(ECHO_SERVER)
         server, port = start(deberc_server_code(os.path.join(tmp, "bench.sqlite3")))
         try:
             for round_no in range(args.repeat):
-                for n in sizes:
+                for key, n, think in rows:
                     loads = (
                         ("echo", echo.pid, partial(echoes, echo_port, n, think=think)),
                         (
                             "server",
                             server.pid,
-                            partial(bots, port, n, f"b{round_no}x", think=think),
+                            partial(bots, port, n, f"b{round_no}{key[0]}x", think=think),
                         ),
                     )
                     for kind, pid, clients in loads:
                         measured = trio.run(window, pid, clients, args.seconds, n)
-                        runs.setdefault((kind, n), []).append(measured)
+                        runs.setdefault((kind, key), []).append(measured)
         finally:
             stop(echo)
             stop(server)
@@ -355,30 +396,31 @@ def main() -> None:
         "think_ms": args.think_ms,
         "machine": machine(),
     }
-    for n in sizes:
-        row: dict[str, Any] = {}
+    for name, n, think in rows:
+        row: dict[str, Any] = {"tables": n, "think_ms": round(1000 * think, 3)}
         for kind in ("echo", "server"):
-            measured = runs[kind, n]
-            row[kind] = {key: summary([m[key] for m in measured]) for key in measured[0]}
+            taken = runs[kind, name]
+            row[kind] = {key: summary([m[key] for m in taken]) for key in taken[0]}
         echo_rate = row["echo"]["per_s"]["median"]
         row["calls_ratio_median"] = round(row["server"]["per_s"]["median"] / echo_rate, 3)
         echo_cpu = row["echo"]["cpu_us_per"]["median"]
         row["cpu_ratio_median"] = round(echo_cpu / row["server"]["cpu_us_per"]["median"], 3)
-        result[f"tables_{n}"] = row
+        result[name] = row
     if idle:
         result["idle_bytes_per_connection"] = {k: round(v) for k, v in idle.items()}
         result["idle_connections"] = args.idle
-    for n in sizes:  # a text summary (medians), then the JSON line with everything
-        row = result[f"tables_{n}"]
+    for name, n, think in rows:  # a text summary (medians), then the JSON line
+        row = result[name]
+        label = f"{n:4d} tables" + (f", thinking {1000 * think:.0f} ms" if think else "")
         for kind in ("echo", "server"):
             f = {key: value["median"] for key, value in row[kind].items()}
             print(
-                f"{n:4d} tables  {kind:6s} {f['per_s']:8.0f}/s  {f['cpu_us_per']:7.1f} µs CPU"
+                f"{label}  {kind:6s} {f['per_s']:8.0f}/s  {f['cpu_us_per']:7.1f} µs CPU"
                 f"  p50 {f['p50_ms']:6.1f} ms  p99 {f['p99_ms']:6.1f} ms"
                 f"  client {100 * f['client_cpu_share']:3.0f} % of a core"
             )
         calls, cpu = row["calls_ratio_median"], row["cpu_ratio_median"]
-        print(f"{n:4d} tables  ratios: calls/s {calls}, CPU {cpu}")
+        print(f"{label}  ratios: calls/s {calls}, CPU {cpu}")
     for kind, value in idle.items():
         print(f"idle {kind:6s} {value / 1024:5.1f} KiB per connection ({args.idle})")
     print(json.dumps(result, sort_keys=True))

@@ -1,7 +1,7 @@
 """What one call costs the server in steps, not seconds: counts the load does not move.
 
     .venv/bin/python bench/server_calls.py [--tables 10] [--seconds 2] [--tell all|asks]
-                                           [--top 25] [--pauses]
+                                           [--top 25] [--pauses] [--tail] [--think-ms 0]
 
 Starts a server in a subprocess (``python -c``: deberc_net.server.app's ``serve`` with its
 signal handlers, as ``deberc-net serve`` runs it, inside the counters below; a fresh SQLite
@@ -23,12 +23,28 @@ how many took 1, 5 and 20 ms or more, of each, and the longest: a step long in w
 time but not in CPU was the process waiting for a core (or for the GIL). Both modes
 print the process's user and system CPU a call (``os.times``).
 ``BENCH_GC_THRESHOLD=700,10,10`` sets the server's collector thresholds once it has
-started (over what ``serve`` sets), to try others.
+started (over what ``serve`` sets), to try others. With ``--pauses`` it also says what
+the steps of 1 ms of CPU or more did (the engine's events told, the commands handled,
+a collection), with the mean CPU of all the steps that did the same;
+``BENCH_GC_TYPES=1`` counts the young objects each middle collection walks, by type.
+
+``--think-ms T``: the bots think T ms on average before each answer (a paced load, as
+bench/server.py's). ``--tail`` (``--pauses`` and more): every call's latency, as the
+bot sees it, is split at the server's handling of it (``Table._call``, its start and
+end): the way in (the bot's send to the handling: the kernel, the server's loop, the
+steps before it), the handling, the way out (the handling's end to the bot's read of
+the ask: the kernel, the harness); and for the slowest calls (from the p99 on), how
+many overlap a collection in the server, a step of 1 ms or more without one, a store
+job on the writer's thread, or a collection or long step of the bench's own.
+The harness's collector is off in the window, as in bench/server.py.
+``BENCH_PSTATS=FILE`` dumps cProfile's stats (``BENCH_PSTATS_CPU=1``: timed in the
+thread's CPU) for pstats' reports.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import os
@@ -38,6 +54,7 @@ import sys
 import tempfile
 import time
 from functools import partial
+from typing import Any
 
 import trio
 from server import Load, all_ready, bot  # bench/server.py
@@ -46,6 +63,7 @@ CHILD = """
 import cProfile, json, os, pstats, signal, sys, time
 from collections import Counter
 from functools import partial
+from typing import Any
 import trio
 from deberc_net.server.app import serve
 from deberc_net.server.config import Config
@@ -57,9 +75,18 @@ steps = Counter()
 counts = Counter()
 
 PROFILE = os.environ.get("BENCH_PROFILE", "1") == "1"  # --pauses: no cProfile
+TAIL = os.environ.get("BENCH_TAIL") == "1"  # --tail: a timeline of calls, passes, steps
+# (perf_counter times, the bench's clock too): each table call (table, start, end), each
+# collection (generation, start, end), each task step of 0.5 ms or more (task, start,
+# end, CPU ms), each store job on the writer's thread (start, end, CPU ms)
+timeline = {"call": [], "gc": [], "step": [], "store": []}
 pauses = Counter()  # the longest stretches the loop ran no other task: by kind
 longest = []  # (ms, what) of the longest task steps and collections
 step_at = [0.0]
+step_notes = set()  # what the running step did (--pauses)
+long_notes = Counter()  # of the steps of 1 ms CPU or more: what they did
+all_notes = Counter()  # of every step: what it did
+notes_cpu = Counter()  # the CPU ms of the steps that did it
 step_cpu = [0.0]
 
 def _pause(ms, cpu_ms, what):
@@ -84,11 +111,19 @@ class Steps(trio.abc.Instrument):
                 step_cpu[0] = time.thread_time()
     def after_task_step(self, task):
         if counting and step_at[0]:
-            _pause(
-                1e3 * (time.perf_counter() - step_at[0]),
-                1e3 * (time.thread_time() - step_cpu[0]),
-                task.name.rsplit(".", 1)[-1],
-            )
+            ended = time.perf_counter()
+            ms, cpu_ms = 1e3 * (ended - step_at[0]), 1e3 * (time.thread_time() - step_cpu[0])
+            name = task.name.rsplit(".", 1)[-1]
+            _pause(ms, cpu_ms, name)
+            notes = step_notes or {"nothing noted"}
+            all_notes.update(notes)
+            for note in notes:
+                notes_cpu[note] += cpu_ms
+            if cpu_ms >= 1:
+                long_notes.update(notes)
+            step_notes.clear()
+            if TAIL and ms >= 0.5:
+                timeline["step"].append((name, step_at[0], ended, round(cpu_ms, 3)))
             step_at[0] = 0.0
     def before_io_wait(self, timeout):
         if counting:
@@ -107,30 +142,84 @@ async def send_all(self, data):
     return await real_send_all(self, data)
 trio.SocketStream.send_all = send_all
 
-profile = cProfile.Profile()
+# BENCH_PSTATS_CPU=1: the dumped profile's times are the thread's CPU, not wall time
+profile = (
+    cProfile.Profile(time.thread_time) if os.environ.get("BENCH_PSTATS_CPU") == "1"
+    else cProfile.Profile()
+)
 if not PROFILE:  # the calls counted without cProfile
     from deberc_net.server.table import Table
     real_call = Table._call
     async def counted_call(self, *args, **kwargs):
-        if counting:
-            counts["table_calls"] += 1
-        return await real_call(self, *args, **kwargs)
+        if not counting:
+            return await real_call(self, *args, **kwargs)
+        counts["table_calls"] += 1
+        started = time.perf_counter()
+        try:
+            return await real_call(self, *args, **kwargs)
+        finally:
+            if TAIL:
+                timeline["call"].append((str(self.id), started, time.perf_counter()))
     Table._call = counted_call
+    # what a task step did, for the long ones: the engine's events it told, the
+    # commands it handled (notes, cleared at each step)
+    real_tell = Table._tell
+    async def noted_tell(self, events):
+        if counting:
+            step_notes.update(type(e).__name__ for e in events)
+        return await real_tell(self, events)
+    Table._tell = noted_tell
+    from deberc_net.server.lobby import Lobby
+    real_handle = Lobby.handle
+    async def noted_handle(self, session, item):
+        if counting:
+            step_notes.add(getattr(item, "name", type(item).__name__))
+        return await real_handle(self, session, item)
+    Lobby.handle = noted_handle
+    from deberc_net.server.store_writer import StoreWriter
+    real_submit = StoreWriter._submit
+    def timed_submit(self, item):
+        job, done = item
+        def timed():
+            started, cpu = time.perf_counter(), time.thread_time()
+            try:
+                return job()
+            finally:
+                if counting and TAIL:
+                    cpu_ms = round(1e3 * (time.thread_time() - cpu), 3)
+                    timeline["store"].append((started, time.perf_counter(), cpu_ms))
+        return real_submit(self, (timed, done))
+    StoreWriter._submit = timed_submit
 import gc, time
 gc_started = [0.0]
 gc_wall = [0.0]
 gc_times = {}  # each collection's CPU (µs), by generation
+young_types = Counter()  # BENCH_GC_TYPES=1: what the middle collections walk, by type
+WALKED = os.environ.get("BENCH_GC_TYPES") == "1"
 def on_gc(phase, info):
     if not counting:
         return
+    if phase == "start" and WALKED and info["generation"] == 1:
+        for generation in (0, 1):
+            young_types.update(
+                type(o).__qualname__
+                if type(o) not in (list, tuple, dict, set)
+                else f"{type(o).__qualname__} of "
+                + (type(next(iter(o))).__qualname__ if o else "nothing")
+                for o in gc.get_objects(generation)
+            )
+        counts["gc_walked_gen1"] += 1
     if phase == "start":
         gc_started[0] = time.thread_time()
         gc_wall[0] = time.perf_counter()
     else:
         counts[f"gc_gen{info['generation']}"] += 1
+        if TAIL:
+            timeline["gc"].append((info["generation"], gc_wall[0], time.perf_counter()))
         cpu_us = round(1e6 * (time.thread_time() - gc_started[0]))
         counts["gc_cpu_us"] += cpu_us
         gc_times.setdefault(f"gen{info['generation']}", []).append(cpu_us)
+        step_notes.add(f"gc gen{info['generation']}")
         _pause(
             1e3 * (time.perf_counter() - gc_wall[0]),
             1e3 * (time.thread_time() - gc_started[0]),
@@ -154,6 +243,8 @@ async def control():
                 counts["cpu_user_us"] = round(1e6 * (ended.user - started.user))
                 counts["cpu_system_us"] = round(1e6 * (ended.system - started.system))
                 stats = pstats.Stats(profile).stats if PROFILE else {}
+                if PROFILE and os.environ.get("BENCH_PSTATS"):  # for pstats' own reports
+                    profile.dump_stats(os.environ["BENCH_PSTATS"])
                 calls = sum(
                     s[1] for (f, _, name), s in stats.items() if name == "_call" and "table" in f
                 ) or counts.pop("table_calls", 0)
@@ -190,6 +281,12 @@ async def control():
                     "by_file": by_file.most_common(25),
                     "gc_times": gc_times,
                     "gc_threshold": gc.get_threshold(), "gc_frozen": gc.get_freeze_count(),
+                    "timeline": timeline if TAIL else None,
+                    "young_types": young_types.most_common(40),
+                    "long_steps_did": [
+                        (n, all_notes[note], round(notes_cpu[note] / all_notes[note], 3), note)
+                        for note, n in long_notes.most_common(30)
+                    ],
                 }), flush=True)
 
 async def main():
@@ -207,17 +304,146 @@ trio.run(main, instruments=[Steps()])
 """
 
 
-async def drive(port: int, pid: int, tables: int, seconds: float, style: str) -> None:
-    load = Load()
+class ClientTimeline(trio.abc.Instrument):
+    """The bench process's own collections and long task steps (perf_counter times):
+    a call slow on the client's side is the harness's, not the server's."""
+
+    def __init__(self, load: Load) -> None:
+        self.load = load  # its window: the collections counted are the window's
+        self.gc: list[tuple[int, float, float]] = []
+        self.steps: list[tuple[str, float, float]] = []
+        self._step = 0.0
+        self._gc = 0.0
+
+    def before_task_step(self, task: trio.lowlevel.Task) -> None:
+        self._step = time.perf_counter()
+
+    def after_task_step(self, task: trio.lowlevel.Task) -> None:
+        ended = time.perf_counter()
+        if ended - self._step >= 0.0005:
+            self.steps.append((task.name.rsplit(".", 1)[-1], self._step, ended))
+
+    def on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if not self.load.counting:
+            return
+        if phase == "start":
+            self._gc = time.perf_counter()
+        else:
+            self.gc.append((info["generation"], self._gc, time.perf_counter()))
+
+
+async def drive(
+    port: int, pid: int, tables: int, seconds: float, style: str, think: float, load: Load
+) -> float:
+    """Drive the tables, count one window; returns trio's clock less perf_counter."""
     async with trio.open_nursery() as nursery:
         for i in range(2 * tables):
-            nursery.start_soon(partial(bot, port, f"c{i}", math.inf, load, i, style=style))
+            bot_of = partial(bot, port, f"c{i}", math.inf, load, i, style=style, think=think)
+            nursery.start_soon(bot_of)
         await all_ready(load, tables)  # every table playing: logins and seats not counted
+        gc.collect()  # the harness's collector off in the window, as bench/server.py's
+        gc.freeze()
+        gc.disable()
         os.kill(pid, signal.SIGUSR1)
+        load.counting = True
         await trio.sleep(seconds)
+        load.counting = False
         os.kill(pid, signal.SIGUSR2)
+        gc.enable()
+        gc.unfreeze()
         await trio.sleep(0.5)  # the counts read while the tables still play
         nursery.cancel_scope.cancel()
+    return trio.current_time() - time.perf_counter()
+
+
+def _overlaps(spans: list[tuple[float, float]], start: float, end: float) -> bool:
+    return any(s < end and e > start for s, e in spans)
+
+
+def tail_report(
+    load: Load, offset: float, server: dict[str, list[list[Any]]], client: ClientTimeline
+) -> dict[str, Any]:
+    """Each call's latency split at the server's handling of it (its ``Table._call``):
+    the way in (sent to handled: the kernel, the server's loop, waiting behind other
+    steps), the handling, the way out (handled to the ask read by the bot: the kernel,
+    the harness); then, for the slowest calls (the latency's p99 and up), what ran
+    meanwhile on either side."""
+    assert load.samples is not None
+    calls: dict[str, list[tuple[float, float]]] = {}
+    for table, start, end in server["call"]:
+        calls.setdefault(table, []).append((start, end))
+    split: list[tuple[float, float, float, float, float]] = []  # latency, in, handling, out, sent
+    for sent_trio, latency, table in load.samples:
+        sent = sent_trio - offset
+        handled = next(
+            (c for c in calls.get(table, ()) if sent - 1e-4 <= c[0] <= sent + latency), None
+        )
+        if handled is None:
+            continue
+        start, end = handled
+        split.append((latency, start - sent, end - start, sent + latency - end, sent))
+    if not split:
+        return {}
+    latencies = sorted(x[0] for x in split)
+    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
+    tail = [x for x in split if x[0] >= p99]
+
+    def ms(values: list[float]) -> dict[str, float]:
+        ordered = sorted(values)
+
+        def pick(p: float) -> float:
+            return round(1e3 * ordered[min(len(ordered) - 1, int(p * len(ordered)))], 2)
+
+        return {"p50": pick(0.5), "p99": pick(0.99), "max": round(1e3 * ordered[-1], 2)}
+
+    gcs = {gen: [(s, e) for g, s, e in server["gc"] if g == gen] for gen in (0, 1, 2)}
+    gc_spans = [(s, e) for _, s, e in server["gc"]]
+    steps = [(s, e) for _, s, e, _ in server["step"]]
+    long_steps = [(s, e) for _, s, e, _ in server["step"] if e - s >= 0.001]
+    # a long step without a collection in it: the code's own, or the process held up
+    plain_steps = [(s, e) for s, e in long_steps if not _overlaps(gc_spans, s, e)]
+    store = [(s, e) for s, e, _ in server["store"]]
+    client_gc = [(s, e) for _, s, e in client.gc if e - s >= 0.0005]
+    client_steps = [(s, e) for _, s, e in client.steps if e - s >= 0.001]
+    causes = {
+        "server gc gen0": gcs[0],
+        "server gc gen1": gcs[1],
+        "server gc gen2": gcs[2],
+        "server step >= 1 ms, no gc in it": plain_steps,
+        "store job (writer's thread)": store,
+        "client gc >= 0.5 ms": client_gc,
+        "client step >= 1 ms": client_steps,
+    }
+    overlapping = {
+        cause: sum(_overlaps(spans, x[4], x[4] + x[0]) for x in tail)
+        for cause, spans in causes.items()
+    }
+    overlapping["none of these"] = sum(
+        not any(_overlaps(spans, x[4], x[4] + x[0]) for spans in causes.values()) for x in tail
+    )
+    return {
+        "calls_split": len(split),
+        "latency_ms": ms([x[0] for x in split]),
+        "way_in_ms": ms([x[1] for x in split]),
+        "handling_ms": ms([x[2] for x in split]),
+        "way_out_ms": ms([x[3] for x in split]),
+        "tail_from_ms": round(1e3 * p99, 2),
+        "tail_calls": len(tail),
+        "tail_way_in_ms": ms([x[1] for x in tail]),
+        "tail_handling_ms": ms([x[2] for x in tail]),
+        "tail_way_out_ms": ms([x[3] for x in tail]),
+        "tail_overlapping": overlapping,
+        "client_gc_ms": {
+            f"gen{gen}": ms([e - s for g, s, e in client.gc if g == gen])
+            for gen in (0, 1, 2)
+            if any(g == gen for g, _, _ in client.gc)
+        },
+        "client_gc_n": {f"gen{gen}": sum(g == gen for g, _, _ in client.gc) for gen in (0, 1, 2)},
+        "server_steps_over_0.5_ms": len(steps),
+        "server_store_jobs": len(store),
+        # the writer thread's CPU, a call of the window
+        "store_cpu_us_per_call": round(1e3 * sum(c for _, _, c in server["store"]) / len(split), 2),
+    }
 
 
 def main() -> None:
@@ -231,19 +457,53 @@ def main() -> None:
         action="store_true",
         help="no cProfile: time the task steps and collections instead (the longest)",
     )
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="each bot waits this long on average before it answers (a paced load)",
+    )
+    parser.add_argument(
+        "--tail",
+        action="store_true",
+        help="as --pauses, and split each call's latency at the server's handling of it;"
+        " the slowest calls (p99 and up) with what ran meanwhile, server's and bench's",
+    )
     args = parser.parse_args()
+    pauses = args.pauses or args.tail
     style = "style machine" if args.tell == "all" else "style machine\nstyle machine tell=asks"
+    load = Load()
+    load.samples = [] if args.tail else None
+    client = ClientTimeline(load)
     with tempfile.TemporaryDirectory() as tmp:
+        env = {
+            **os.environ,
+            "BENCH_PROFILE": "0" if pauses else "1",
+            "BENCH_TAIL": "1" if args.tail else "0",
+        }
         proc = subprocess.Popen(
             [sys.executable, "-c", CHILD, os.path.join(tmp, "calls.sqlite3")],
             stdout=subprocess.PIPE,
             text=True,
-            env={**os.environ, "BENCH_PROFILE": "0" if args.pauses else "1"},
+            env=env,
         )
         assert proc.stdout is not None
         try:
             port = int(proc.stdout.readline())
-            trio.run(drive, port, proc.pid, args.tables, args.seconds, style)
+            think = args.think_ms / 1000
+            gc.callbacks.append(client.on_gc)
+            offset = trio.run(
+                drive,
+                port,
+                proc.pid,
+                args.tables,
+                args.seconds,
+                style,
+                think,
+                load,
+                instruments=[client] if args.tail else [],
+            )
+            gc.callbacks.remove(client.on_gc)
             result = json.loads(proc.stdout.readline())
         finally:
             time.sleep(0.1)
@@ -278,15 +538,42 @@ def main() -> None:
     print("  by file:")
     for name, n in result["by_file"][: args.top]:
         print(f"    {n / calls:7.2f}  {name}")
+    if result["long_steps_did"]:
+        print(
+            "  task steps of 1 ms CPU or more, by what they did (of all steps that did it;"
+            " their mean CPU ms):"
+        )
+        for n, of, mean, note in result["long_steps_did"]:
+            print(f"    {n:6d} of {of:6d} ({mean:6.3f})  {note}")
+    walked = result["counts"].get("gc_walked_gen1", 0)
+    if result["young_types"] and walked:
+        print(f"  young objects a middle collection walks ({walked} collections), by type:")
+        for name, n in result["young_types"][: args.top]:
+            print(f"    {n / walked:9.1f}  {name}")
     for name, by in result["callers"].items():
         print(f"  {name} called by:")
         for caller, n in sorted(by.items(), key=lambda kv: -kv[1]):
             print(f"    {n / calls:7.2f}  {caller}")
-    result["tell"], result["tables"] = args.tell, args.tables
+    timeline = result.pop("timeline", None)
+    if timeline is not None:
+        tail = result["tail"] = tail_report(load, offset, timeline, client)
+        print(f"  latency split at the server's handling ({tail.get('calls_split', 0)} calls):")
+        for key in ("latency_ms", "way_in_ms", "handling_ms", "way_out_ms"):
+            print(f"    {key:14s} {tail.get(key)}")
+        print(f"  the slowest {tail.get('tail_calls')} (from {tail.get('tail_from_ms')} ms):")
+        for key in ("tail_way_in_ms", "tail_handling_ms", "tail_way_out_ms"):
+            print(f"    {key:19s} {tail.get(key)}")
+        for cause, n in tail.get("tail_overlapping", {}).items():
+            print(f"    overlapping {cause:36s} {n}")
+        print(f"  the store writer's thread: {tail.get('store_cpu_us_per_call')} µs CPU a call")
+        own = f"{tail.get('client_gc_n')} {tail.get('client_gc_ms')}"
+        print(f"  the bench's own collections: {own}")
+    result["tell"], result["tables"], result["think_ms"] = args.tell, args.tables, args.think_ms
     shown = {
         k: v
         for k, v in result.items()
-        if k not in ("top", "callers", "by_file", "longest", "gc_times")
+        if k
+        not in ("top", "callers", "by_file", "longest", "gc_times", "young_types", "long_steps_did")
     }
     shown["gc_cpu_ms"] = {
         gen: {

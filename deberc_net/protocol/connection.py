@@ -204,6 +204,30 @@ class Connection:
         elif self._partial_since is None:
             self._partial_since = now
 
+    def receive_call(self, data: bytes | bytearray, now: float) -> TableCallText | None:
+        """``receive_data(data, now)``, and if ``data`` is one whole line that is a table
+        call answering an ask, with nothing read before it still to take, what
+        ``next_input(now)`` would give for it: the call (most reads of a bot: one call
+        for the two, without the line's ``Line``). None: what came waits for
+        ``next_input``."""
+        if self.answer_credit > 0 and self._taken == len(self._pending) and not self.closed:
+            text = self._decoder.whole_line(data)
+            if text is not None:
+                self._partial_since = None  # (the decoder holds nothing)
+                command = parse_line(text) if text else None
+                if type(command) is TableCallText and self.state is State.LOGGED_IN:
+                    # (next_input's way for it: a sign of life, free of the flood limit)
+                    self._last_input = now
+                    self.answer_credit -= 1
+                    return command
+                if self._taken:
+                    del self._pending[: self._taken]
+                    self._taken = 0
+                self._pending.append(Line(text))  # next_input takes it as read
+                return None
+        self.receive_data(data, now)
+        return None
+
     @property
     def has_input(self) -> bool:
         """Whether lines received are still to be taken by ``next_input``."""

@@ -272,6 +272,8 @@ class Server:
         # a scope never entered, for a session's aborts to cancel while its reader does
         # a table's work (Server._received)
         self._quiet_scope = trio.CancelScope()
+        # trio.current_time's answer in one call, not three (a read takes the time)
+        self._now = trio.lowlevel.current_clock().current_time
         self.sessions: dict[Session, None] = {}  # every open connection, oldest first
         self.per_address: Counter[str] = Counter()
         self.pending = 0  # accepted, and not yet given a session
@@ -474,7 +476,7 @@ class Server:
                             data = await stream.receive_some(READ_SIZE)
                         except trio.BrokenResourceError:
                             return
-                    now = trio.current_time()
+                    now = self._now()
                     if set_to < now + DEADLINE_SLACK_S:
                         waited.deadline = set_to = math.inf  # handling a command is no silence
                     if not data:
@@ -494,21 +496,29 @@ class Server:
         table: the table itself); False once the connection must end. ``now`` serves
         until the handling of a line waits."""
         connection = session.connection
-        connection.receive_data(data, now)
+        item: Command | TableCallText | Reply | None = None
+        if session.requests_waiting:  # its line waits for those (below), as read
+            connection.receive_data(data, now)
+        else:  # a read that is one table call (most of a bot's) is that call at once
+            item = connection.receive_call(data, now)
+        whole = item is not None  # (then nothing else was read: no input after it)
         while not connection.closed:
             # a line passed to a table is answered before the next is taken (an
             # interrupted wait loses none): docs/protocol.md §2.3
-            if session.requests_waiting and connection.has_input:
-                await session.until_handled()
-                now = trio.current_time()
-            item = connection.next_input(now)
-            if item is NEED_DATA:
-                break
+            if item is None:
+                if session.requests_waiting and connection.has_input:
+                    await session.until_handled()
+                    now = self._now()
+                taken = connection.next_input(now)
+                if taken is NEED_DATA:
+                    break
+                item = taken
             if isinstance(item, Reply):
                 session.send(item.error)
                 if item.hang_up:
                     session.log.warning(item.error.code)
                     return False
+                item = None
                 continue
             table = session.table
             if (
@@ -526,12 +536,14 @@ class Server:
                     await table.call_here(session, item.text, item.seq, now)
                 finally:
                     session.cancel_scope = reading
-                if not connection.has_input:  # (next_input's NEED_DATA, without its call)
+                if whole or not connection.has_input:  # (NEED_DATA, without next_input)
                     break
-                now = trio.current_time()
+                now = self._now()
+                item = None
                 continue
             await self._command(session, item)
-            now = trio.current_time()
+            now = self._now()
+            item = None
         return True
 
 

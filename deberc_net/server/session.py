@@ -11,7 +11,7 @@ import attrs
 import structlog
 import trio
 
-from deberc_net.protocol.connection import Connection
+from deberc_net.protocol.connection import MAX_ANSWER_CREDIT, Connection
 from deberc_net.protocol.events import ServerEvent
 
 from .limits import Bucket
@@ -350,9 +350,13 @@ class Session:
             self._full()
 
     def send_asked(self, line: str) -> None:
-        """Queue an ``ask`` line already rendered in this session's style."""
-        data = self.connection.send_asked((line,))
-        if data and not self.outbox.put(data):  # (_put, written out: once a call)
+        """Queue an ``ask`` line already rendered in this session's style (as
+        ``Connection.send_asked`` tells it: its answer is not a flood)."""
+        connection = self.connection  # (its send_asked of one line, written out: every call)
+        connection.answer_credit = min(MAX_ANSWER_CREDIT, connection.answer_credit + 1)
+        if connection.closed:
+            return
+        if not self.outbox.put(line.encode("utf-8") + b"\r\n"):  # (_put, written out)
             self._full()
 
     def _put(self, data: bytes) -> None:

@@ -70,6 +70,8 @@ T = TypeVar("T")
 
 # the events also told to those told only their asks (``told_ends``): not _event's short way
 _TOLD_ENDS = (g.MatchStarted, g.MatchEnded)
+# the events ``_tell`` may wait at (the store's writes at a deal's and a match's end)
+_TOLD_WITH_WAITS = (g.DealEnded, g.DealAbandoned, g.MatchEnded)
 
 
 def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.HistoryDeal:
@@ -1096,12 +1098,25 @@ class Table:
             now = trio.current_time()
         ms = int((now - self.deal_started) * 1000)
         events = match.apply(seat, call, ms=ms, auto=auto)  # raises with nothing changed
-        await self._tell(events)
-        dealt = False
-        for event in events:  # (a loop, not any() over a generator: once every call)
-            if isinstance(event, g.DealEnded):
-                return  # the next deal (or the end) is told and asked for already
+        dealt = waits = False
+        for event in events:
+            if isinstance(event, _TOLD_WITH_WAITS):
+                waits = True
+                break
             dealt = dealt or isinstance(event, g.Ordered | g.Dealt)
+        if waits:
+            await self._tell(events)
+            dealt = False
+            for event in events:  # (a loop, not any() over a generator)
+                if isinstance(event, g.DealEnded):
+                    return  # the next deal (or the end) is told and asked for already
+                dealt = dealt or isinstance(event, g.Ordered | g.Dealt)
+        else:  # most calls (no deal's end): told here, ``_tell``'s way without its coroutine
+            for event in events:
+                if isinstance(event, g.DealStarted):
+                    self._deal_started(event)
+                else:
+                    self._event(event)
         if match.result is not None:  # (Match.over, read inline: every call)
             return
         if dealt and match.deal.phase == PLAY:
@@ -1374,8 +1389,9 @@ class Table:
                                 machines.append(session)
                             else:
                                 others.append(session)
-            if machines:
-                self._tell_machines(machines, template, event)
+            if machines:  # (``_tell_machines``, written out: most events)
+                line = template(self.seq, self.id, event)
+                send_to_each(machines, [line], line.encode("utf-8") + b"\r\n")
             if others:
                 self._broadcast(others, self._table_event(event))
             return
