@@ -688,6 +688,31 @@ def test_matches_an_old_clean_stop_left_unlisted_are_listed_once_in_their_place(
         store.close()
 
 
+def test_an_old_stop_numbered_before_every_listed_match_is_listed_before_the_next(
+    store_db: str,
+) -> None:
+    """An old clean stop's match with no listed match numbered before it (the store's
+    first match, cut off) is listed just before the listed match numbered after it, not
+    as finished now, above every later match. Failed before: m1 came first, as newest."""
+    store = opened(store_db, migrations=MIGRATIONS[:7])
+    store.add_deal(deal("m1", 1))
+    store.add_deal(deal("m2", 1))
+    finish(store, "m2", ["ann", "Бо"], "ann")
+    store.close()
+    _raw(
+        store_db,
+        "DELETE FROM running WHERE match_id = 'm1'",
+        "UPDATE matches SET finished = '2026-01-02 10:00:00' WHERE id = 'm2'",
+    )
+    store = opened(store_db, serving=True)
+    try:
+        games = store.recent_games("ann")
+        assert [(g["match"], g["reason"]) for g in games] == [("m2", "score"), ("m1", "shutdown")]
+        assert str(games[1]["finished"]) < str(games[0]["finished"])
+    finally:
+        store.close()
+
+
 def _raw(db: str, *statements: str) -> None:
     if is_postgres(db):
         import psycopg
