@@ -329,15 +329,17 @@ class Matchmaking:
             session.send(ev.Error("bad-argument", "release BOARD"))
             return
         board = item.args[0]
+        for table in lobby.tables.values():
+            if table.board == board and not table.remote:
+                # a seating still played (an interrupted ladder's): its deck is public
+                # now, so a plain match from then on, holding nothing (docs/bots.md);
+                # before the store's release, so that an end written after it is not
+                # kept for a release that has been
+                table.board = None
         # its results, kept by the store (through any stop), are finished there before
         # anyone is told: a released record's replay is there
         await lobby.writes.run(functools.partial(lobby.store.release_board, board))
         held = self.held.pop(board, [])  # with what was held meanwhile
-        for table in lobby.tables.values():
-            if table.board == board and not table.remote:
-                # a seating still played (an interrupted ladder's): its deck is public
-                # now, so a plain match from then on, holding nothing (docs/bots.md)
-                table.board = None
         for kept in held:
             for name in kept.players:
                 player = lobby.online.get(name_key(name))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -346,3 +347,60 @@ async def _played(*players: LineClient) -> list[str]:
         for seed, client in enumerate(players, 1):
             nursery.start_soon(run, client, seed)
     return [ends[client] for client in players]
+
+
+async def test_a_seating_ending_while_its_board_is_released_is_listed_with_its_seed(
+    start_server: StartServer, connect: Connector, register: Register, db_path: Path
+) -> None:
+    """The release's store write is under way (the test holds the file's write lock)
+    when the seating's one deal ends: its end is written after the release, and it must
+    not be kept withheld for a release that has been (its records and replay hidden for
+    good), nor its seed kept from its players."""
+    port = await start_server(admins=["boss"])
+    await register("boss", "pw")
+    boss = await connect.machine(port, "boss", "pw")
+    pa, pb, table = await _board_k1(port, connect, boss)
+    await boss.expect("event", kind="start", table=table)
+    last: list[LineClient] = []
+
+    def last_card(client: LineClient) -> Callable[[str], bool]:
+        def stop(line: str) -> bool:  # the deal's last card is this player's to play
+            tag, f = fields(line)
+            if tag == "ask" and f.get("phase") == "play" and "," not in f["hand"] and f["trick"]:
+                last.append(client)
+                return True
+            return is_event(line, "match-end")
+
+        return stop
+
+    ends: dict[LineClient, str] = {}
+
+    async def run(client: LineClient, seed: int) -> None:
+        ends[client] = await play_machine(client, random.Random(seed), last_card(client))
+
+    async with trio.open_nursery() as nursery:  # the other one waits for the match's end
+        nursery.start_soon(run, pa, 5)  # (a deal played out, not all passed)
+        nursery.start_soon(run, pb, 6)
+        with trio.fail_after(20):
+            while not last:
+                await trio.sleep(0.01)
+        [player] = last
+        ask = fields(ends.pop(player))[1]
+        lock = sqlite3.connect(db_path, isolation_level=None)
+        try:
+            lock.execute("BEGIN IMMEDIATE")
+            await boss.send("release k1")
+            await trio.sleep(0.5)  # (real time: the server's writer thread waits on the lock)
+            await player.send(f"{ask['legal']} seq={ask['seq']}")
+            await trio.sleep(0.5)  # its end is queued behind the release
+        finally:
+            lock.rollback()
+            lock.close()
+        ends[player] = await player.read_until(lambda line: is_event(line, "match-end"))
+    await boss.expect("ok", cmd="release")
+    for end in ends.values():
+        assert fields(end)[1]["seed"] == "b1", end
+    with sqlite3.connect(db_path) as con:
+        assert con.execute("SELECT count(*) FROM running").fetchone() == (0,)
+        assert con.execute("SELECT count(*) FROM matches").fetchone() == (1,)
+    con.close()

@@ -688,6 +688,31 @@ def test_matches_an_old_clean_stop_left_unlisted_are_listed_once_in_their_place(
         store.close()
 
 
+def test_an_old_stop_numbered_before_every_listed_match_is_listed_before_the_next(
+    store_db: str,
+) -> None:
+    """An old clean stop's match with no listed match numbered before it (the store's
+    first match, cut off) is listed just before the listed match numbered after it, not
+    as finished now, above every later match. Failed before: m1 came first, as newest."""
+    store = opened(store_db, migrations=MIGRATIONS[:7])
+    store.add_deal(deal("m1", 1))
+    store.add_deal(deal("m2", 1))
+    finish(store, "m2", ["ann", "Бо"], "ann")
+    store.close()
+    _raw(
+        store_db,
+        "DELETE FROM running WHERE match_id = 'm1'",
+        "UPDATE matches SET finished = '2026-01-02 10:00:00' WHERE id = 'm2'",
+    )
+    store = opened(store_db, serving=True)
+    try:
+        games = store.recent_games("ann")
+        assert [(g["match"], g["reason"]) for g in games] == [("m2", "score"), ("m1", "shutdown")]
+        assert str(games[1]["finished"]) < str(games[0]["finished"])
+    finally:
+        store.close()
+
+
 def _raw(db: str, *statements: str) -> None:
     if is_postgres(db):
         import psycopg
@@ -700,3 +725,28 @@ def _raw(db: str, *statements: str) -> None:
         for statement in statements:
             con.execute(statement)
     con.close()
+
+
+def test_migration_8_finds_old_stops_by_an_anti_join_on_a_large_postgresql_store(
+    postgres_url: str,
+) -> None:
+    """Migration 8 runs once on a production store, holding the migrations' lock every
+    starting server waits for. Its query must be a join: PostgreSQL plans 'NOT IN
+    (SELECT id FROM matches)' as a scan of the matches per deal once their ids outgrow
+    work_mem (a store of 300,000 matches took over 15 minutes; this way 2 s). Failed
+    before: a SubPlan, not hashed."""
+    import psycopg
+
+    PostgresStore(postgres_url, migrations=MIGRATIONS[:7]).close()
+    query = MIGRATIONS[7].postgres
+    query = query[query.index("SELECT DISTINCT") :].rstrip().rstrip(";")
+    with psycopg.connect(postgres_url) as conn:
+        conn.execute(
+            "INSERT INTO matches (id, table_id, players, variant, options, reason, totals)"
+            " SELECT 'm' || g, 1, '[]', 'moscow', '[]', 'score', '[0,0]'"
+            " FROM generate_series(1, 5000) AS g"
+        )
+        conn.execute("ANALYZE matches")
+        conn.execute("SET work_mem = '64kB'")  # (its least) the ids outgrow it
+        plan = [row[0] for row in conn.execute(("EXPLAIN " + query).encode()).fetchall()]
+    assert not [line for line in plan if "SubPlan" in line and "hashed" not in line], plan

@@ -267,18 +267,30 @@ STOPPED = frozenset({SERVER_LOST, SHUTDOWN})
 # The matches an old clean stop left unlisted (migration 8's ``old_stops``): listed by
 # the next server as a clean stop's, each finished when the listed match numbered just
 # before it did (every match numbered before it had started, and had ended by the stop),
-# so a player's history keeps its order. ``number`` reads 'm<N>' (NULL for another id).
+# so a player's history keeps its order; with none before it (the store's first), just
+# before the listed match numbered after it finished, not now, above every later one.
+# Parameters: its number twice (NULL for an id not 'm<N>': finished stays), its id.
+# ``number`` reads 'm<N>' (NULL for another id); ``before``: a moment before ``t``.
 OLD_STOPS = "SELECT match_id FROM old_stops"
 OLD_STOP_FINISHED = (
     "UPDATE matches SET finished = coalesce((SELECT max(e.finished) FROM matches e"
-    " WHERE {number} < {p} AND e.id NOT IN (SELECT match_id FROM old_stops)), finished)"
+    " WHERE {number} < {p} AND e.id NOT IN (SELECT match_id FROM old_stops)),"
+    " (SELECT {before} FROM matches e"
+    " WHERE {number} > {p} AND e.id NOT IN (SELECT match_id FROM old_stops)), finished)"
     " WHERE id = {p}"
 )
 SQLITE_NUMBER = (
     "CASE WHEN e.id GLOB 'm[0-9]*' AND NOT substr(e.id, 2) GLOB '*[^0-9]*'"
     " THEN CAST(substr(e.id, 2) AS INTEGER) END"
 )
+SQLITE_BEFORE = "datetime(min(e.finished), '-1 second')"  # (finished: to the second)
 POSTGRES_NUMBER = "CASE WHEN e.id ~ '^m[0-9]{1,18}$' THEN substr(e.id, 2)::bigint END"
+POSTGRES_BEFORE = "min(e.finished) - interval '1 millisecond'"
+
+
+def old_stop_number(match_id: str) -> int | None:
+    """An old stop's number for OLD_STOP_FINISHED: None unless its id is 'm<N>'."""
+    return highest_match_number([match_id]) or None
 
 
 def lost_match_row(match_id: str, last_deal: str, reason: str = SERVER_LOST) -> tuple[Any, ...]:

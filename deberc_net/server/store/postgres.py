@@ -32,6 +32,7 @@ from .base import (
     ORPHANED,
     OWN_RUNNING,
     PLAYER_RATINGS,
+    POSTGRES_BEFORE,
     POSTGRES_NUMBER,
     RATING_HISTORY,
     RATINGS_FOR,
@@ -55,6 +56,7 @@ from .base import (
     lost_match_row,
     match_row,
     name_key,
+    old_stop_number,
     player_rating,
     player_rows,
     rating_point,
@@ -328,9 +330,10 @@ def _list_old_stops(conn: psycopg.Connection[Any]) -> None:
     if not stops:
         return
     _list_stopped(conn, [(m, None) for m in stops], SHUTDOWN)
-    finished = OLD_STOP_FINISHED.format(p="%s", number=POSTGRES_NUMBER)
+    finished = OLD_STOP_FINISHED.format(p="%s", number=POSTGRES_NUMBER, before=POSTGRES_BEFORE)
     for match_id in stops:
-        conn.execute(finished, (highest_match_number([match_id]), match_id))
+        number = old_stop_number(match_id)
+        conn.execute(finished, (number, number, match_id))
     conn.execute("DELETE FROM old_stops WHERE match_id = ANY(%s)", (stops,))
 
 

@@ -41,6 +41,7 @@ from .base import (
     SAVE_RATING,
     SERVER_LOST,
     SHUTDOWN,
+    SQLITE_BEFORE,
     SQLITE_NUMBER,
     STANDINGS,
     UNBOARD_RUNNING,
@@ -57,6 +58,7 @@ from .base import (
     lost_match_row,
     match_row,
     name_key,
+    old_stop_number,
     player_rating,
     player_rows,
     rating_point,
@@ -204,9 +206,10 @@ class SQLiteStore:
         if not stops:
             return
         self._list_stopped([(m, None) for m in stops], SHUTDOWN)
-        finished = OLD_STOP_FINISHED.format(p="?", number=SQLITE_NUMBER)
+        finished = OLD_STOP_FINISHED.format(p="?", number=SQLITE_NUMBER, before=SQLITE_BEFORE)
         for match_id in stops:
-            self._db.execute(finished, (highest_match_number([match_id]), match_id))
+            number = old_stop_number(match_id)
+            self._db.execute(finished, (number, number, match_id))
         self._db.execute("DELETE FROM old_stops")
 
     def _list_stopped(self, matches: list[tuple[str, str | None]], reason: str) -> None:
