@@ -46,6 +46,8 @@ __all__ = ["ADMIN", "BotSpec", "GameResult", "LadderOptions", "Summary", "board_
 
 STARTUP_S = 30.0  # every bot instance must have logged in by then
 INTERRUPTED = "interrupted: the ladder's processes are stopped"  # Ctrl-C reaches every one
+# a table that failed on the server ends its match so (docs/protocol.md §9.7)
+TABLE_FAILED = "internal"
 # an interrupted ladder's releases of the boards it started: answered at once by a live
 # server; bounded for one gone (and below parallel.py's KILL_AFTER_S for a part)
 RELEASE_AT_STOP_S = 3.0
@@ -132,6 +134,7 @@ class Ladder:
         # SIGINT/SIGTERM interrupt the ladder (the CLI's: run(handle_signals=True))
         self.on_signals = False
         self.interrupted = False
+        self.failure: str | None = None  # why the ladder stopped: a table failed
         self._playing = trio.CancelScope()  # scheduling and playing, up to a stop
         self._played = False  # every game played (or the SPRT's stop) and released
 
@@ -193,7 +196,7 @@ class Ladder:
             if supervisor is not None:
                 supervisor.close()
         if self._cut_short:
-            raise ScheduleError(INTERRUPTED)
+            raise ScheduleError(self.failure or INTERRUPTED)
         self.summary.seconds = time.perf_counter() - started
         return self.summary
 
@@ -317,11 +320,26 @@ class Ladder:
             table = line.require_int("table")
             if table in self.running:
                 running = self.running.pop(table)
-                self.results.add(
-                    running.index, running.game, MatchEnd.from_line(line), running.match_id
-                )
+                end = MatchEnd.from_line(line)
+                if end.reason == TABLE_FAILED:
+                    self._table_failed(table, running)
+                    return
+                self.results.add(running.index, running.game, end, running.match_id)
                 self._free_instances(running)
                 await self._board_done(admin, running.game.board)
+
+    def _table_failed(self, table: int, running: Running) -> None:
+        """A game's table failed on the server (a bug, most often a rule plugin's hook
+        raising): the results would be wrong from here on, so the ladder stops as when
+        interrupted (every board started released), with status 2 and this reason."""
+        game = running.game
+        self.failure = (
+            f"table {table} failed on the server (board {game.board}, seats "
+            f"{', '.join(game.seating)}): a bug in the server or a rule plugin; its "
+            "traceback is in the server's log (table_error). The ladder stopped and "
+            "released its boards"
+        )
+        self.interrupt()
 
     async def _board_done(self, admin: AdminClient, board: int) -> None:
         self.unplayed[board] -= 1
