@@ -194,6 +194,7 @@ class Ladder:
                 nursery.cancel_scope.cancel()
         finally:
             if supervisor is not None:
+                self.summary.count_faults([(b, copy.stats) for b, copy in supervisor.in_process])
                 supervisor.close()
         if self._cut_short:
             raise ScheduleError(self.failure or INTERRUPTED)

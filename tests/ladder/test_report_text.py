@@ -42,3 +42,48 @@ def test_an_even_pair_says_zero_without_a_sign() -> None:
     line = _pair_line(pair)
     assert "Elo 0.0 ±" in line and "points/deal 0.0 ±" in line, line
     assert "-0.0" not in line and "+0.0" not in line, line
+
+
+def test_a_set_with_one_seating_played_is_no_duplicate_set() -> None:
+    """An SPRT's stop leaves a board with one seating played: its luck does not cancel,
+    so points/deal and the count of sets leave it out (failed before: counted as a set,
+    '23 duplicate sets' beside the SPRT's '22 pairs')."""
+    pair = PairStats("a", "b")
+    for board, diffs in ((1, [(30, 10), (10, 20)]), (2, [(40, 0), (0, 16)]), (3, [(90, 0)])):
+        for x, y in diffs:
+            pair.add((board, ("a", "b")), x, y)
+    told = pair.as_dict()
+    assert told["duplicate_sets"] == 2 and told["deals"] == 5
+    assert told["points_per_deal"] == (5 + 12) / 2
+
+
+def test_the_board_count_says_how_many_were_played() -> None:
+    pair = PairStats("a", "b")
+    pair.add((1, ("a", "b")), 40, 10)
+    data = {**_summary(pair), "boards": 2000, "boards_played": 23}
+    assert "; 23 of 2000 boards, seed s1" in report.text(data).splitlines()[0]
+
+
+def test_elo_and_points_of_opposite_signs_are_pointed_out() -> None:
+    """Many small wins and a few big losses: Elo says a, points say b. The report says
+    they disagree and why (failed before: nothing said, LOS 100% on the wrong one)."""
+    pair = PairStats("a", "b")
+    for board in range(12):
+        first, second = (10, 0), (0, 60) if board % 3 == 0 else (10, 0)
+        pair.add((board, ("a", "b")), *first)
+        pair.add((board, ("a", "b")), *second)
+    told = pair.as_dict()
+    assert told["elo"] > 0 > told["points_per_deal"]
+    assert told["points_los"] is not None and told["points_los"] < 0.5
+    lines = report.text(_summary(pair)).splitlines()
+    at = lines.index(_pair_line(pair))
+    assert f", LOS {100 * told['points_los']:.1f}%" in lines[at]
+    assert lines[at + 1] == f"    {report.DISAGREE}"
+
+
+def test_agreeing_figures_have_no_note() -> None:
+    pair = PairStats("a", "b")
+    for board in range(4):
+        pair.add((board, ("a", "b")), 30, 10)
+        pair.add((board, ("a", "b")), 20, 12 + board)
+    assert report.DISAGREE not in report.text(_summary(pair))

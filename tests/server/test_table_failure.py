@@ -177,7 +177,8 @@ async def test_the_client_librarys_bots_count_a_failed_table_as_a_game_and_stop(
         async with trio.open_nursery() as nursery:
             config = make_config(db_path)
             port = await nursery.start(functools.partial(serve, config, rules=rule_book(_Boom())))
-            bots = [Bot(choose, name, port=port, seek="2 boom-test", games=1) for name in ("ann", "bob")]
+            names = ("ann", "bob")
+            bots = [Bot(choose, name, port=port, seek="2 boom-test", games=1) for name in names]
             async with trio.open_nursery() as playing:
                 for bot in bots:
                     playing.start_soon(bot.run)
