@@ -45,6 +45,14 @@ def _boards(data: dict[str, Any]) -> str:
     return f"{played} of {count(data['boards'], 'board')}"
 
 
+def _elo(p: dict[str, Any]) -> str:
+    """The Elo difference and its margin; every deal one way has no finite one (the
+    figure, ±2400 in the JSON, is only a clamp)."""
+    if p["deals"] and p["score"] in (0.0, 1.0):
+        return "Elo +∞ (every deal won)" if p["score"] else "Elo -∞ (every deal lost)"
+    return f"Elo {_num(p['elo'])} {_margin(p['elo_margin'], 'deals')}"
+
+
 def _verdict(s: dict[str, Any]) -> str:
     """The SPRT's verdict with the bots it is about (H1 and H0 say nothing alone)."""
     first, second = s["first"], s["second"]
@@ -74,8 +82,7 @@ def text(data: dict[str, Any]) -> str:
     for p in data["pairs"]:
         lines.append(
             f"  {p['a']} v {p['b']}: {p['wins']}-{p['draws']}-{p['losses']} "
-            f"score {p['score']:.3f}, Elo {_num(p['elo'])} "
-            f"{_margin(p['elo_margin'], 'deals')}, LOS {100 * p['los']:.1f}%, "
+            f"score {p['score']:.3f}, {_elo(p)}, LOS {100 * p['los']:.1f}%, "
             f"points/deal {_num(p['points_per_deal'])} "
             f"{_margin(p['points_per_deal_margin'], 'duplicate sets')} over "
             f"{count(p['duplicate_sets'], 'duplicate set')}"

@@ -29,7 +29,7 @@ def test_a_margin_there_is_no_telling_yet_is_said_so_not_infinity() -> None:
     assert pair.as_dict()["elo_margin"] is None  # JSON: null, as before
     line = _pair_line(pair)
     assert "inf" not in line, line
-    assert "Elo +" in line and "(margin: too few deals)" in line, line
+    assert "Elo +∞ (every deal won)," in line, line  # not the clamp's +2400.0
     assert "points/deal +24.0 (margin: too few duplicate sets) over 1 duplicate set" in line
     head = report.text(_summary(pair)).splitlines()[:2]
     assert "; 1 board, seed s1" in head[0] and head[1].startswith("2 games (2 deals) in "), head
@@ -87,3 +87,14 @@ def test_agreeing_figures_have_no_note() -> None:
         pair.add((board, ("a", "b")), 30, 10)
         pair.add((board, ("a", "b")), 20, 12 + board)
     assert report.DISAGREE not in report.text(_summary(pair))
+
+
+def test_every_deal_lost_is_said_in_words_not_the_clamp() -> None:
+    """0-0-2 was 'Elo -2400.0 (margin: too few deals)': a clamp shown as a number."""
+    pair = PairStats("a", "b")
+    pair.add((1, ("a", "b")), 0, 10)
+    pair.add((1, ("a", "b")), 3, 10)
+    line = _pair_line(pair)
+    assert "Elo -∞ (every deal lost), LOS " in line and "2400" not in line, line
+    pair.add((2, ("a", "b")), 5, 5)  # a draw: a finite Elo again
+    assert "Elo -" in _pair_line(pair) and "∞" not in _pair_line(pair)
