@@ -86,7 +86,7 @@ def text(data: dict[str, Any]) -> str:
             f"points/deal {_num(p['points_per_deal'])} "
             f"{_margin(p['points_per_deal_margin'], 'duplicate sets')} over "
             f"{count(p['duplicate_sets'], 'duplicate set')}"
-            + ("" if p.get("points_los") is None else f", LOS {100 * p['points_los']:.1f}%")
+            + ("" if p.get("points_los") is None else f", points LOS {100 * p['points_los']:.1f}%")
         )
         if _disagree(p.get("elo"), p.get("points_per_deal")):
             lines.append(f"    {DISAGREE}")

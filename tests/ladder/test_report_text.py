@@ -77,7 +77,7 @@ def test_elo_and_points_of_opposite_signs_are_pointed_out() -> None:
     assert told["points_los"] is not None and told["points_los"] < 0.5
     lines = report.text(_summary(pair)).splitlines()
     at = lines.index(_pair_line(pair))
-    assert f", LOS {100 * told['points_los']:.1f}%" in lines[at]
+    assert f", points LOS {100 * told['points_los']:.1f}%" in lines[at]
     assert lines[at + 1] == f"    {report.DISAGREE}"
 
 
