@@ -154,6 +154,7 @@ class Results:
         self._waiting: dict[int, GameResult] = {}
         self._next = 0
         self._set_results: dict[tuple[int, tuple[str, ...]], list[float]] = {}
+        self._order = [b.name for b in options.bots]  # each pair's first, as --bot gave them
 
     def add(self, index: int, game: Game, end: MatchEnd, match_id: str | None) -> None:
         self.add_result(index, GameResult.of(game, end, match_id))
@@ -187,7 +188,7 @@ class Results:
             s.games_by_bot[bot] += 1
         if loser is not None:
             s.forfeits[loser] += 1
-        count_pairs(s.pairs, game.key, bots, totals, loser, [b.name for b in self.o.bots])
+        count_pairs(s.pairs, game.key, bots, totals, loser, self._order)
         if s.ratings is not None:
             teams, points = rating_teams(bots, totals, loser)
             s.ratings.update(teams, points)
