@@ -206,7 +206,7 @@ class Ladder:
         if self.o.freeze_heap:
             gc.freeze()
         await self._fill(admin)
-        while self.running or self.awaiting:
+        while (self.running or self.awaiting) and self.failure is None:
             await self._handle(admin, await admin.next())
             await self._fill(admin)
             if not self.running and not self.awaiting and not self.queue:
@@ -216,8 +216,10 @@ class Ladder:
     @property
     def _cut_short(self) -> bool:
         """Interrupted before its end: a signal once every board is released (the bots
-        being stopped) leaves the run whole, and it stands."""
-        return self.interrupted and not self._played
+        being stopped) leaves the run whole, and it stands. A failed table cuts it short
+        whenever it came (the lines read after it are handled with no checkpoint, so the
+        cancel may come only after the last game)."""
+        return (self.interrupted and not self._played) or self.failure is not None
 
     async def _on_signals(self, task_status: trio.TaskStatus[None]) -> None:
         """The first SIGINT or SIGTERM interrupts the ladder; a second one, the handler
@@ -340,6 +342,7 @@ class Ladder:
             "traceback is in the server's log (table_error). The ladder stopped and "
             "released its boards"
         )
+        self.queue.clear()  # no game more, even before the cancel reaches a checkpoint
         self.interrupt()
 
     async def _board_done(self, admin: AdminClient, board: int) -> None:
