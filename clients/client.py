@@ -16,6 +16,7 @@ import enum
 import os
 import random
 import sys
+import traceback
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
@@ -112,9 +113,11 @@ SEEK_RETRY_MAX_S = 30.0
 
 @attrs.frozen
 class Brain:
-    """What a bot decides with: its ``choose``, and ``on_board`` (see ``Bot``). A bot
-    module that defines ``brain(name, seed) -> Brain`` can also play inside a ladder's
-    process (docs/bots.md, in-process bots)."""
+    """What a bot decides with: ``Brain(choose, on_board=None, on_event=None,
+    pick=None, asks_only=False)``, each as ``Bot``'s of that name. A bot module that
+    defines ``brain(name, seed) -> Brain`` (``seed``: the ``--seed`` of ``py:MODULE
+    --seed S``, a string, or None) can also play inside a ladder's process
+    (docs/bots.md, in-process bots)."""
 
     choose: Choose
     on_board: Callable[[str], None] | None = None
@@ -197,11 +200,18 @@ class Step(enum.Enum):
 
 @attrs.define
 class Stats:
+    """What a bot did: ``fallbacks`` counts the asks answered with the first legal call
+    (``choose`` or ``pick`` raised, answered a call not in ``legal``, or missed its
+    clock); ``errors`` holds the server's ``error`` lines and what ``choose`` or
+    ``pick`` raised; ``first_fault`` says the first of the bot's own faults (an
+    exception, with where it was raised, or an answer not legal)."""
+
     games: int = 0
     asks: int = 0
     fallbacks: int = 0
     logins: int = 0
     errors: list[str] = attrs.Factory(list)
+    first_fault: str | None = None
 
 
 RECONNECTS = 5  # drops in a row a bot survives, by default
@@ -496,9 +506,11 @@ class Bot:
         try:
             choice = pick(legal)
         except Exception as exc:  # a bug in pick costs a fallback, not the seat
-            self.stats.errors.append(f"pick: {exc!r}")
+            self._raised("pick", exc)
         if choice not in legal:
             self.stats.fallbacks += 1
+            if choice is not None:
+                self._faulted(f"pick answered {choice!r}, not a legal call")
             return legal[0]
         return choice
 
@@ -509,7 +521,7 @@ class Bot:
         try:
             choice = self.choose(view)
         except Exception as exc:  # a bug in choose costs a fallback, not the seat
-            self.stats.errors.append(f"choose: {exc!r}")
+            self._raised("choose", exc)
         return self._checked(choice, view)
 
     async def _answer(self, view: View) -> str:
@@ -521,14 +533,34 @@ class Bot:
             try:
                 choice = await trio.to_thread.run_sync(self.choose, view, abandon_on_cancel=True)
             except Exception as exc:  # a bug in choose costs a fallback, not the seat
-                self.stats.errors.append(f"choose: {exc!r}")
+                self._raised("choose", exc)
         return self._checked(choice, view)
 
     def _checked(self, choice: str | None, view: View) -> str:
         if choice not in view.legal:
             self.stats.fallbacks += 1
+            if choice is not None:
+                self._faulted(f"choose answered {choice!r}, not a legal call")
             return view.legal[0]
         return choice
+
+    def _raised(self, what: str, exc: Exception) -> None:
+        """``choose`` or ``pick`` raised: kept in ``errors``; the first fault says where."""
+        self.stats.errors.append(f"{what}: {exc!r}")
+        if self.stats.first_fault is None:
+            frames = traceback.extract_tb(exc.__traceback__)
+            last = frames[-1] if frames else None
+            where = "" if last is None else f" at {os.path.basename(last.filename)}:{last.lineno}"
+            self._faulted(f"{what} raised {exc!r}{where}")
+
+    def _faulted(self, fault: str) -> None:
+        """A fault of the bot's own: the first is kept and told (``tell``: a reference
+        bot's standard error, a ladder's), so a broken bot is seen, not just outplayed."""
+        if self.stats.first_fault is not None:
+            return
+        self.stats.first_fault = fault
+        if self.tell is not None:
+            self.tell(f"{fault}; the first legal call was sent instead (a fallback)")
 
 
 class Handed:
@@ -681,6 +713,16 @@ def _word(flag: str) -> Callable[[str], str]:
 
 
 def bot_arguments(description: str) -> argparse.ArgumentParser:
+    """The reference bots' command line, for a bot of your own: ``--host --port --name
+    [--password] [--seek] [--games] [--seed] [--reconnects]`` (what a ladder appends to
+    a bot's command). Add your own options to it, then hand ``parse_args()``'s result to
+    ``run_bot``::
+
+        parser = bot_arguments("my bot")
+        parser.add_argument("--threshold", type=int, default=60)
+        args = parser.parse_args()
+        run_bot(choose, args, rng)
+    """
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=7501)

@@ -682,7 +682,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             print(f"deberc-net {command}: {problem}", file=sys.stderr)
             return 2
-    return int(args.func(args))
+    try:
+        status = int(args.func(args))
+        sys.stdout.flush()  # here, where a reader gone is caught, not at the exit
+    except BrokenPipeError:  # `selfplay | head -1`: quiet, as cat or grep
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the exit's flush
+        return 1
+    return status
 
 
 if __name__ == "__main__":

@@ -256,7 +256,8 @@ def legal(deal: Deal | Match, seat: int) -> list[str]:
 
 
 def say(deal: Deal | Match, seat: int, *texts: str) -> None:
-    """Apply each call (by token) for ``seat``."""
+    """Apply each call (by token) for ``seat``: to a match (its deals in turn, each
+    ended deal's record in ``match.records``) or to one deal (no records kept)."""
     for text in texts:
         deal.apply(seat, parse(text))
 

@@ -332,3 +332,16 @@ def test_help_does_not_read_the_package_metadata() -> None:
     assert done.returncode == 0, done.stderr
     assert "--version" in done.stdout and "show program's version number" in done.stdout
     assert done.stdout.endswith("read: False\n")
+
+
+def test_a_reader_gone_ends_quietly() -> None:
+    """``selfplay | head -1``: the reader closes the pipe before the summary is written;
+    the command ends with status 1 and says nothing (failed before: a BrokenPipeError
+    traceback on standard error)."""
+    argv = [sys.executable, "-m", "deberc_net", "selfplay", "--games", "2", "--seed", "1"]
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as done:
+        assert done.stdout is not None and done.stderr is not None
+        done.stdout.close()  # gone before a line is read
+        err = done.stderr.read()
+        assert done.wait(timeout=60) == 1
+    assert err == ""

@@ -69,7 +69,9 @@ class Settings:
 class DealScore:
     """A finished deal handed to the scoring hooks; they fill in what is written.
 
-    Everything is indexed by side (a seat, or a pair of partners in 4 players).
+    Everything is indexed by side (a seat, or a pair of partners in 4 players), but
+    ``hanging_in`` (one sum) and ``stake``; ``written`` comes zeroed, one per side,
+    for an outcome hook to fill (``score.written[side] = …``) or replace.
     """
 
     sides: tuple[tuple[int, ...], ...]
@@ -85,7 +87,8 @@ class DealScore:
     bides_before: list[int]  # bides each side had before this deal
     lead_order: list[int] = attrs.Factory(list)  # sides in the order they play, leader first
     stake: int = 1  # short games: what one stake is worth now (dave raises it)
-    written: list[int] = attrs.Factory(list)
+    # zeroed per side (a hook may assign by index; it was an empty list, docs/plugins.md)
+    written: list[int] = attrs.Factory(lambda self: [0] * len(self.sides), takes_self=True)
     hanging_out: int = 0
     outcome: str = ""  # an Outcome (game/outcomes.py), or a plugin's own
     notes: list[str] = attrs.Factory(list)

@@ -24,11 +24,50 @@ def _margin(x: float | None, unit: str) -> str:
     return f"(margin: too few {unit})" if x is None else f"± {x:.1f}"
 
 
+DISAGREE = (
+    "Elo and points/deal disagree in sign: Elo, its LOS and the SPRT count deals won, "
+    "points/deal (and its LOS) the points written, which win a match (docs/bots.md)"
+)
+
+
+def _disagree(elo: float | None, points: float | None) -> bool:
+    """Elo and points/deal point opposite ways (each as the report rounds it)."""
+    if elo is None or points is None:
+        return False
+    return round(elo, 1) * round(points, 1) < 0
+
+
+def _boards(data: dict[str, Any]) -> str:
+    """'200 boards', or '23 of 2000 boards' when the ladder stopped early."""
+    played = data.get("boards_played", data["boards"])
+    if played == data["boards"]:
+        return count(data["boards"], "board")
+    return f"{played} of {count(data['boards'], 'board')}"
+
+
+def _elo(p: dict[str, Any]) -> str:
+    """The Elo difference and its margin; every deal one way has no finite one (the
+    figure, ±2400 in the JSON, is only a clamp)."""
+    if p["deals"] and p["score"] in (0.0, 1.0):
+        return "Elo +∞ (every deal won)" if p["score"] else "Elo -∞ (every deal lost)"
+    return f"Elo {_num(p['elo'])} {_margin(p['elo_margin'], 'deals')}"
+
+
+def _verdict(s: dict[str, Any]) -> str:
+    """The SPRT's verdict with the bots it is about (H1 and H0 say nothing alone)."""
+    first, second = s["first"], s["second"]
+    if s["verdict"] == "H1":
+        return f"H1 ({first} at least {s['elo1']:+g} Elo over {second})"
+    if s["verdict"] == "H0":
+        return f"H0 ({first} at most {s['elo0']:+g} Elo over {second})"
+    return "no decision"
+
+
 def text(data: dict[str, Any]) -> str:
     lines = [
         f"Ladder: {', '.join(data['bots'])}; {data['players']} players, {data['variant']}"
         + (f" {' '.join(data['options'])}" if data["options"] else "")
-        + f"; {count(data['boards'], 'board')}, seed {data['seed']}, {data['schedule']}",
+        + f"; {_boards(data)}, seed {data['seed']}, {data['schedule']}",
         f"{count(data['games'], 'game')} ({count(data['deals'], 'deal')}) in {data['seconds']} s: "
         f"{data['deals_per_second']} deals/s",
         "",
@@ -43,19 +82,21 @@ def text(data: dict[str, Any]) -> str:
     for p in data["pairs"]:
         lines.append(
             f"  {p['a']} v {p['b']}: {p['wins']}-{p['draws']}-{p['losses']} "
-            f"score {p['score']:.3f}, Elo {_num(p['elo'])} "
-            f"{_margin(p['elo_margin'], 'deals')}, LOS {100 * p['los']:.1f}%, "
+            f"score {p['score']:.3f}, {_elo(p)}, LOS {100 * p['los']:.1f}%, "
             f"points/deal {_num(p['points_per_deal'])} "
             f"{_margin(p['points_per_deal_margin'], 'duplicate sets')} over "
             f"{count(p['duplicate_sets'], 'duplicate set')}"
+            + ("" if p.get("points_los") is None else f", points LOS {100 * p['points_los']:.1f}%")
         )
+        if _disagree(p.get("elo"), p.get("points_per_deal")):
+            lines.append(f"    {DISAGREE}")
     if data.get("sprt"):
         s = data["sprt"]
         lines += [
             "",
-            f"SPRT elo0={s['elo0']} elo1={s['elo1']} alpha={s['alpha']} "
-            f"beta={s['beta']}: LLR {s['llr']} in {s['bounds']} after {s['pairs']} "
-            f"pairs: {s['verdict'] or 'no decision'}",
+            f"SPRT {s['first']} v {s['second']} elo0={s['elo0']} elo1={s['elo1']} "
+            f"alpha={s['alpha']} beta={s['beta']}: LLR {s['llr']} in {s['bounds']} after "
+            f"{s['pairs']} pairs: {_verdict(s)}",
         ]
     if data["crashes"] or data["forfeits"]:
         lines += [
@@ -63,6 +104,17 @@ def text(data: dict[str, Any]) -> str:
             f"Crashes (restarted): {data['crashes'] or 'none'}; "
             f"forfeits: {data['forfeits'] or 'none'}",
         ]
+    if data.get("fallbacks") or data.get("bot_errors") or data.get("first_faults"):
+        lines += ["", "Bot faults (in-process bots):"]
+        for bot in data["bots"]:
+            first = data["first_faults"].get(bot)
+            if first is None and not data["fallbacks"].get(bot):
+                continue
+            lines.append(
+                f"  {bot}: {count(data['fallbacks'].get(bot, 0), 'fallback')}, "
+                f"{count(data['bot_errors'].get(bot, 0), 'exception')}"
+                + ("" if first is None else f"; first: {first}")
+            )
     drawn = " (drawn at random for this run)" if data.get("random_seed") else ""
     lines += [
         "",

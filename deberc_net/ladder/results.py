@@ -5,7 +5,7 @@ gives the same summary with one copy of each bot or many."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -18,6 +18,8 @@ from .stats import PairStats
 from .store import StoredGame
 
 if TYPE_CHECKING:
+    from clients.client import Stats
+
     from .runner import LadderOptions
 
 
@@ -53,6 +55,11 @@ class Summary:
     ratings: Ratings | None = None
     crashes: Counter[str] = attrs.Factory(Counter)
     forfeits: Counter[str] = attrs.Factory(Counter)
+    # the in-process bots' own faults (docs/bots.md "A bot's faults"): asks answered
+    # with the first legal call, exceptions of choose or pick, each bot's first fault
+    fallbacks: Counter[str] = attrs.Factory(Counter)
+    bot_errors: Counter[str] = attrs.Factory(Counter)
+    first_faults: dict[str, str] = attrs.Factory(dict)
     sprt_verdict: str | None = None
     games_by_bot: Counter[str] = attrs.Factory(Counter)
     results: list[GameResult] = attrs.Factory(list)
@@ -67,6 +74,8 @@ class Summary:
             "seed": self.seed,
             "random_seed": o.seed is None,
             "boards": o.deals,
+            # fewer than ``boards`` when the SPRT stopped the ladder early
+            "boards_played": len({r.game.board for r in self.results}),
             "schedule": o.mode,
             "games": self.games,
             "deals": self.deals,
@@ -74,12 +83,17 @@ class Summary:
             "deals_per_second": round(self.deals / self.seconds, 2) if self.seconds else 0.0,
             "lag_ms": o.lag_ms,
             "ratings": self.ratings.table() if self.ratings else [],
-            "pairs": [p.as_dict() for _, p in sorted(self.pairs.items())],
+            "pairs": [p.as_dict() for p in self.ordered_pairs()],
             "crashes": dict(self.crashes),
             "forfeits": dict(self.forfeits),
+            "fallbacks": dict(self.fallbacks),
+            "bot_errors": dict(self.bot_errors),
+            "first_faults": dict(self.first_faults),
             "sprt": None
             if o.sprt is None
             else {
+                "first": o.bots[0].name,  # the bot the hypotheses are about
+                "second": o.bots[1].name,
                 "elo0": o.sprt.elo0,
                 "elo1": o.sprt.elo1,
                 "alpha": o.sprt.alpha,
@@ -90,6 +104,22 @@ class Summary:
                 "verdict": self.sprt_verdict,
             },
         }
+
+    def count_faults(self, copies: list[tuple[str, Stats]]) -> None:
+        """The in-process copies' stats, by bot, once they have stopped."""
+        for bot, stats in copies:
+            if stats.fallbacks:
+                self.fallbacks[bot] += stats.fallbacks
+            raised = sum(e.startswith(("choose:", "pick:")) for e in stats.errors)
+            if raised:
+                self.bot_errors[bot] += raised
+            if stats.first_fault is not None:
+                self.first_faults.setdefault(bot, stats.first_fault)
+
+    def ordered_pairs(self) -> list[PairStats]:
+        """Every pair in the order of the ``--bot`` options (docs/bots.md)."""
+        rank = {b.name: i for i, b in enumerate(self.options.bots)}
+        return sorted(self.pairs.values(), key=lambda p: (rank[p.a], rank[p.b]))
 
 
 def rating_teams(
@@ -124,6 +154,7 @@ class Results:
         self._waiting: dict[int, GameResult] = {}
         self._next = 0
         self._set_results: dict[tuple[int, tuple[str, ...]], list[float]] = {}
+        self._order = [b.name for b in options.bots]  # each pair's first, as --bot gave them
 
     def add(self, index: int, game: Game, end: MatchEnd, match_id: str | None) -> None:
         self.add_result(index, GameResult.of(game, end, match_id))
@@ -157,7 +188,7 @@ class Results:
             s.games_by_bot[bot] += 1
         if loser is not None:
             s.forfeits[loser] += 1
-        count_pairs(s.pairs, game.key, bots, totals, loser)
+        count_pairs(s.pairs, game.key, bots, totals, loser, self._order)
         if s.ratings is not None:
             teams, points = rating_teams(bots, totals, loser)
             s.ratings.update(teams, points)
@@ -192,16 +223,19 @@ def count_pairs(
     bots: list[str],
     totals: list[int],
     loser: str | None,
+    order: Sequence[str] = (),
 ) -> list[tuple[str, str]]:
     """Counts one game (``bots`` and ``totals`` by side) into every pair of different
-    bots that met in it; returns the pairs it counted for (the web page's Elo plot
-    replays stored games through this, so it matches the table)."""
+    bots that met in it, each pair first against second in ``order`` (the ``--bot``
+    options'; without it, by name); returns the pairs it counted for (the web page's
+    Elo plot replays stored games through this, so it matches the table)."""
     counted = []
     for i, j in _pairs(len(bots)):
         a, b = bots[i], bots[j]
         if a == b:
             continue
-        pair_key = (a, b) if a < b else (b, a)
+        first = (order.index(a) < order.index(b)) if order else a < b
+        pair_key = (a, b) if first else (b, a)
         pair = pairs.setdefault(pair_key, PairStats(*pair_key))
         if loser is not None:
             if loser in pair_key:  # three-handed, the other two bots' pair is untouched

@@ -46,6 +46,8 @@ __all__ = ["ADMIN", "BotSpec", "GameResult", "LadderOptions", "Summary", "board_
 
 STARTUP_S = 30.0  # every bot instance must have logged in by then
 INTERRUPTED = "interrupted: the ladder's processes are stopped"  # Ctrl-C reaches every one
+# a table that failed on the server ends its match so (docs/protocol.md §9.7)
+TABLE_FAILED = "internal"
 # an interrupted ladder's releases of the boards it started: answered at once by a live
 # server; bounded for one gone (and below parallel.py's KILL_AFTER_S for a part)
 RELEASE_AT_STOP_S = 3.0
@@ -135,7 +137,8 @@ class Ladder:
         self.interrupted = False
         self._playing = trio.CancelScope()  # scheduling and playing, up to a stop
         self._played = False  # every game played (or the SPRT's stop) and released
-        self.failure: ScheduleError | None = None  # a bot that cannot run stopped it
+        # why the ladder stopped, if not a signal: a bot that cannot run, a table failed
+        self.failure: ScheduleError | None = None
 
     def _bot_gave_up(self, error: ScheduleError) -> None:
         """A bot cannot run: stopped as by an interrupt (its boards released), the
@@ -200,6 +203,7 @@ class Ladder:
                 nursery.cancel_scope.cancel()
         finally:
             if supervisor is not None:
+                self.summary.count_faults([(b, copy.stats) for b, copy in supervisor.in_process])
                 supervisor.close()
         if self._cut_short:
             raise self.failure or ScheduleError(INTERRUPTED)
@@ -211,7 +215,9 @@ class Ladder:
         if self.o.freeze_heap:
             gc.freeze()
         await self._fill(admin)
-        while self.running or self.awaiting or (not self.queue and await self._more_games()):
+        while self.failure is None and (
+            self.running or self.awaiting or (not self.queue and await self._more_games())
+        ):
             if self.running or self.awaiting:
                 await self._handle(admin, await admin.next())
             await self._fill(admin)
@@ -228,8 +234,10 @@ class Ladder:
     @property
     def _cut_short(self) -> bool:
         """Interrupted before its end: a signal once every board is released (the bots
-        being stopped) leaves the run whole, and it stands."""
-        return self.interrupted and not self._played
+        being stopped) leaves the run whole, and it stands. A failed table cuts it short
+        whenever it came (the lines read after it are handled with no checkpoint, so the
+        cancel may come only after the last game)."""
+        return (self.interrupted and not self._played) or self.failure is not None
 
     async def _on_signals(self, task_status: trio.TaskStatus[None]) -> None:
         """The first SIGINT or SIGTERM interrupts the ladder; a second one, the handler
@@ -333,11 +341,27 @@ class Ladder:
             table = line.require_int("table")
             if table in self.running:
                 running = self.running.pop(table)
-                self.results.add(
-                    running.index, running.game, MatchEnd.from_line(line), running.match_id
-                )
+                end = MatchEnd.from_line(line)
+                if end.reason == TABLE_FAILED:
+                    self._table_failed(table, running)
+                    return
+                self.results.add(running.index, running.game, end, running.match_id)
                 self._free_instances(running)
                 await self._board_done(admin, running.game.board)
+
+    def _table_failed(self, table: int, running: Running) -> None:
+        """A game's table failed on the server (a bug, most often a rule plugin's hook
+        raising): the results would be wrong from here on, so the ladder stops as when
+        interrupted (every board started released), with status 2 and this reason."""
+        game = running.game
+        self.failure = self.failure or ScheduleError(
+            f"table {table} failed on the server (board {game.board}, seats "
+            f"{', '.join(game.seating)}): a bug in the server or a rule plugin; its "
+            "traceback is in the server's log (table_error). The ladder stopped and "
+            "released its boards"
+        )
+        self.queue.clear()  # no game more, even before the cancel reaches a checkpoint
+        self.interrupt()
 
     async def _board_done(self, admin: AdminClient, board: int) -> None:
         self.unplayed[board] -= 1

@@ -75,15 +75,34 @@ class PairStats:
             return 0.5
         return 0.5 * (1 + math.erf((self.wins - self.losses) / math.sqrt(2 * decisive)))
 
+    def complete_sets(self) -> list[list[float]]:
+        """The duplicate sets with every seating played: the cards' luck cancels only
+        there (a ladder stopped early, by its SPRT, leaves some with one seating; a
+        forfeit leaves one short). Complete sets of a pair are all of one size."""
+        full = max(map(len, self.sets.values()), default=0)
+        return [v for v in self.sets.values() if len(v) == full]
+
     def points_per_deal(self) -> tuple[float, float]:
         """Mean of a's written minus b's per deal, and the 95% half-width, with each
-        duplicate set as one observation (the cards' luck cancels inside a set)."""
-        per_set = [sum(v) / len(v) for v in self.sets.values()]
-        return mean_interval(per_set)
+        complete duplicate set as one observation (the cards' luck cancels inside it)."""
+        return mean_interval([sum(v) / len(v) for v in self.complete_sets()])
+
+    def points_los(self) -> float | None:
+        """Likelihood that a writes more points a deal than b (normal approximation
+        over the complete duplicate sets, as points/deal's interval); None below two."""
+        per_set = [sum(v) / len(v) for v in self.complete_sets()]
+        n = len(per_set)
+        if n < 2:
+            return None
+        mean, half_width = mean_interval(per_set)
+        if half_width == 0:
+            return 0.5 if mean == 0 else float(mean > 0)
+        return 0.5 * (1 + math.erf(mean / (half_width / Z95) / math.sqrt(2)))
 
     def as_dict(self) -> dict[str, object]:
         elo, margin = self.elo()
         ppd, ppd_margin = self.points_per_deal()
+        points_los = self.points_los()
         return {
             "a": self.a,
             "b": self.b,
@@ -97,7 +116,8 @@ class PairStats:
             "los": round(self.los(), 4),
             "points_per_deal": _finite(ppd),
             "points_per_deal_margin": _finite(ppd_margin),
-            "duplicate_sets": len(self.sets),
+            "duplicate_sets": len(self.complete_sets()),
+            "points_los": None if points_los is None else round(points_los, 4),
             "forfeits": dict(self.forfeits),
         }
 

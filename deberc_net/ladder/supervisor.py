@@ -11,9 +11,11 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections import Counter
 from collections.abc import Callable
+from types import ModuleType
 
 import attrs
 import trio
@@ -69,7 +71,7 @@ class BotSpec:
         """The module's ``brain(name, seed)``, with the spec's seed."""
         module_name, seed = self._module_and_seed()
         try:
-            module = importlib.import_module(module_name)
+            module = _import_here_too(module_name)
         except ImportError as exc:
             raise ScheduleError(f"bot {self.name!r}: cannot import {module_name}: {exc}") from exc
         make = getattr(module, "brain", None)
@@ -99,6 +101,20 @@ class BotSpec:
 BrainFactory = Callable[[str], Brain]
 
 
+def _import_here_too(module_name: str) -> ModuleType:
+    """The module, found as ``python -m`` would: installed, or in the current
+    directory (``deberc-net`` is a script, so that directory is not on the path)."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        here = os.getcwd()
+        top = module_name.partition(".")[0]
+        if exc.name != top or here in sys.path or "" in sys.path:
+            raise
+        sys.path.append(here)  # last: an installed module of that name comes first
+        return importlib.import_module(module_name)
+
+
 @attrs.define
 class Supervisor:
     """Keeps every copy of every bot running until ``stop``; counts the crashes."""
@@ -121,6 +137,8 @@ class Supervisor:
     # told of a bot that cannot run (it returns then): the ladder stops as an interrupt
     # does, releasing its started boards, then fails with it; None: the error is raised
     on_give_up: Callable[[ScheduleError], None] | None = None
+    # the in-process copies, by bot: their stats (fallbacks, first fault) go in the report
+    in_process: list[tuple[str, Bot]] = attrs.Factory(list)
 
     def stop(self) -> None:
         self.stopping = True
@@ -206,7 +224,10 @@ class Supervisor:
             inline=True,
             pick=brain.pick,
             asks_only=self.asks_only and brain.asks_only,
+            # its first fault said on standard error, as a process's would be
+            tell=lambda text: print(f"{instance}: {text}", file=sys.stderr, flush=True),
         )
+        self.in_process.append((spec.name, bot))
         restarts = 0
         while not self.stopping:
             try:

@@ -78,6 +78,7 @@ RU_MATCH_REASONS = {
     "gap": "отрыв 250",
     "server-lost": "сервер потерян",  # not finished (store.base.STOPPED)
     "shutdown": "сервер остановлен",
+    "internal": "сбой стола",
 }
 
 

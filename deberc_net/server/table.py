@@ -482,10 +482,16 @@ class Table:
             self._failed()
 
     def _failed(self) -> None:
-        """Inside the ``except`` of a failed step: log it, tell the players, close."""
+        """Inside the ``except`` of a failed step: log it, tell the players, end the
+        match for all told its end (bots, a ladder: ``reason=internal``, nobody wins,
+        nothing stored; docs/protocol.md §9.7), close."""
         log.exception("table_error", table=self.id)
         failed = ev.Error("internal", f"table {self.id} failed and closes; sorry")
         self._broadcast(self._audience(), failed)
+        ended = self.state == ev.TableState.CLOSED  # (failed after its match-end was told)
+        if not ended and (self.match is not None or self.told_ends):
+            totals = self.match.totals if self.match is not None else [0] * len(self._sides)
+            self._event(g.MatchEnded(None, (), "internal", tuple(totals), None))
         self.state = ev.TableState.CLOSED
         self._seated_to_lobby()  # free to seek or sit elsewhere, no 'leave' first
 

@@ -101,12 +101,20 @@ async def test_a_failing_choose_still_gets_a_legal_answer_in_time(
         return rng.choice(view.legal)
 
     seen: list[Item] = []
+    told: list[str] = []
     ann = Bot(faulty, "ann", port=port, seek="2 moscow to-301", games=1, on_event=seen.append)
+    ann.tell = told.append
     bob = Bot(random_choose(4), "bob", port=port, seek="2 moscow to-301", games=1)
     await play(ann, bob)
 
     assert ann.stats.games == 1 and ann.stats.asks > 6
     assert ann.stats.fallbacks == 6
+    # the first fault kept, with where it was raised, and told once (a reference bot's
+    # standard error): failed before, nothing was said (docs/bots.md)
+    first = ann.stats.first_fault
+    assert first is not None
+    assert first.startswith("choose raised RuntimeError('bug in choose') at test_bots.py:")
+    assert told == [f"{first}; the first legal call was sent instead (a fallback)"]
     assert ann.stats.errors.count("choose: RuntimeError('bug in choose')") == 2
     assert [e for e in ann.stats.errors if not e.startswith("choose:")] == []  # no refusals
     seat = my_seat(seen)
@@ -144,6 +152,7 @@ async def test_a_bot_with_pick_answers_every_ask_from_its_legal_calls_alone(
     assert ann.stats.games == 2 and ann.stats.asks == len(picked) > 10
     assert all(picked) and ann.stats.fallbacks == 2
     assert ann.stats.errors == ["pick: RuntimeError('bug in pick')"]  # no refused line
+    assert (ann.stats.first_fault or "").startswith("pick raised RuntimeError('bug in pick') at ")
     assert bob.stats.errors == [] and bob.stats.games == 2
 
 

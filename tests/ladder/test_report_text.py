@@ -29,7 +29,7 @@ def test_a_margin_there_is_no_telling_yet_is_said_so_not_infinity() -> None:
     assert pair.as_dict()["elo_margin"] is None  # JSON: null, as before
     line = _pair_line(pair)
     assert "inf" not in line, line
-    assert "Elo +" in line and "(margin: too few deals)" in line, line
+    assert "Elo +∞ (every deal won)," in line, line  # not the clamp's +2400.0
     assert "points/deal +24.0 (margin: too few duplicate sets) over 1 duplicate set" in line
     head = report.text(_summary(pair)).splitlines()[:2]
     assert "; 1 board, seed s1" in head[0] and head[1].startswith("2 games (2 deals) in "), head
@@ -42,3 +42,59 @@ def test_an_even_pair_says_zero_without_a_sign() -> None:
     line = _pair_line(pair)
     assert "Elo 0.0 ±" in line and "points/deal 0.0 ±" in line, line
     assert "-0.0" not in line and "+0.0" not in line, line
+
+
+def test_a_set_with_one_seating_played_is_no_duplicate_set() -> None:
+    """An SPRT's stop leaves a board with one seating played: its luck does not cancel,
+    so points/deal and the count of sets leave it out (failed before: counted as a set,
+    '23 duplicate sets' beside the SPRT's '22 pairs')."""
+    pair = PairStats("a", "b")
+    for board, diffs in ((1, [(30, 10), (10, 20)]), (2, [(40, 0), (0, 16)]), (3, [(90, 0)])):
+        for x, y in diffs:
+            pair.add((board, ("a", "b")), x, y)
+    told = pair.as_dict()
+    assert told["duplicate_sets"] == 2 and told["deals"] == 5
+    assert told["points_per_deal"] == (5 + 12) / 2
+
+
+def test_the_board_count_says_how_many_were_played() -> None:
+    pair = PairStats("a", "b")
+    pair.add((1, ("a", "b")), 40, 10)
+    data = {**_summary(pair), "boards": 2000, "boards_played": 23}
+    assert "; 23 of 2000 boards, seed s1" in report.text(data).splitlines()[0]
+
+
+def test_elo_and_points_of_opposite_signs_are_pointed_out() -> None:
+    """Many small wins and a few big losses: Elo says a, points say b. The report says
+    they disagree and why (failed before: nothing said, LOS 100% on the wrong one)."""
+    pair = PairStats("a", "b")
+    for board in range(12):
+        first, second = (10, 0), (0, 60) if board % 3 == 0 else (10, 0)
+        pair.add((board, ("a", "b")), *first)
+        pair.add((board, ("a", "b")), *second)
+    told = pair.as_dict()
+    assert told["elo"] > 0 > told["points_per_deal"]
+    assert told["points_los"] is not None and told["points_los"] < 0.5
+    lines = report.text(_summary(pair)).splitlines()
+    at = lines.index(_pair_line(pair))
+    assert f", points LOS {100 * told['points_los']:.1f}%" in lines[at]
+    assert lines[at + 1] == f"    {report.DISAGREE}"
+
+
+def test_agreeing_figures_have_no_note() -> None:
+    pair = PairStats("a", "b")
+    for board in range(4):
+        pair.add((board, ("a", "b")), 30, 10)
+        pair.add((board, ("a", "b")), 20, 12 + board)
+    assert report.DISAGREE not in report.text(_summary(pair))
+
+
+def test_every_deal_lost_is_said_in_words_not_the_clamp() -> None:
+    """0-0-2 was 'Elo -2400.0 (margin: too few deals)': a clamp shown as a number."""
+    pair = PairStats("a", "b")
+    pair.add((1, ("a", "b")), 0, 10)
+    pair.add((1, ("a", "b")), 3, 10)
+    line = _pair_line(pair)
+    assert "Elo -∞ (every deal lost), LOS " in line and "2400" not in line, line
+    pair.add((2, ("a", "b")), 5, 5)  # a draw: a finite Elo again
+    assert "Elo -" in _pair_line(pair) and "∞" not in _pair_line(pair)

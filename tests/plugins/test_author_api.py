@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from deberc_net.game.rules import Settings
+from deberc_net.game.rules import DealScore, Settings
 from deberc_net.plugins import PluginDeal, PluginError, RuleBook, RuleError, RuleInfo, hookimpl
 from deberc_net.protocol.vocabulary import CallSyntaxError
 from deberc_net.testing import build_deck, build_ruleset, new_deal, spoken
@@ -121,3 +121,39 @@ def test_the_engines_deal_is_what_plugins_are_promised() -> None:
     assert isinstance(deal, PluginDeal)  # every member of the Protocol is there
     promised = {n for n in [*dir(PluginDeal), *PluginDeal.__annotations__] if n[0] != "_"}
     assert {"pending", "extra", "end_deal", "continue_after_order", "hands"} <= promised
+
+
+# ------------------------------------------------------------- scoring hooks
+class _WhistlerWrites:
+    """An outcome hook that writes by index, as docs/plugins.md's "fill score.written"
+    reads: failed before (``written`` came as an empty list: an IndexError)."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="whistler-writes", kind="option", summary="the whistler writes 80")
+
+    @hookimpl
+    def deberc_deal_outcome(self, score: DealScore) -> bool:
+        score.written[1 - score.player_side] = 80
+        score.outcome = "whistled"
+        return True
+
+
+def test_an_outcome_hook_may_write_by_side_into_a_zeroed_list() -> None:
+    rules = build_ruleset(options=["whistler-writes"], plugins=[_WhistlerWrites()])
+    score = DealScore(
+        sides=rules.settings.sides(),
+        player_side=0,
+        points=[70, 92],
+        card_points=[70, 82],
+        combo_points=[0, 0],
+        bella_points=[0, 0],
+        tricks_taken=[4, 5],
+        last_trick_side=1,
+        hanging_in=0,
+        hanging_pending=[],
+        bides_before=[0, 0],
+    )
+    assert score.written == [0, 0]
+    rules.score_deal(score)
+    assert score.written == [0, 80] and score.outcome == "whistled"

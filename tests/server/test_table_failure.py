@@ -116,14 +116,15 @@ async def test_a_call_that_fails_behind_a_state_still_lets_the_next_line_be_answ
 ) -> None:
     """A call passed to the table behind a ``state`` fails there: its reader, waiting for
     it before the next line (docs/protocol.md §2.3), is let go all the same, and the
-    replies come in order: the state, the apology, then the ``ping``'s."""
+    replies come in order: the state, the apology and the match's end, then the
+    ``ping``'s."""
     with trio.fail_after(20), structlog.testing.capture_logs() as logs:
         async with _asked_at_a_boom_table(db_path, connect) as (booming, boom_ask):
             start = len(booming.lines)
             await booming.send_raw(f"state\n{BOOM} seq={boom_ask['seq']}\nping\n".encode())
             await booming.expect("ok", cmd="ping")
             tags = [fields(line)[0] for line in booming.lines[start:]]
-            assert tags == ["ask", "error", "ok"], booming.lines[start:]
+            assert tags == ["ask", "error", "event", "ok"], booming.lines[start:]
     assert [entry["event"] for entry in logs].count("table_error") == 1
 
 
@@ -139,3 +140,49 @@ async def test_a_failure_logged_by_the_suites_own_renderer_holds_up_no_table(
         async with _asked_at_a_boom_table(db_path, connect) as (booming, boom_ask):
             await booming.send(f"{BOOM} seq={boom_ask['seq']}")
             assert (await booming.expect("error"))["code"] == "internal"
+
+
+async def test_a_failed_table_ends_its_match_for_machines(
+    db_path: Path, connect: Connector
+) -> None:
+    """After the apology, the match's end (``reason=internal``, nobody wins, no seed):
+    what a bot or a ladder waits for (docs/protocol.md §9.7). Failed before: only the
+    ``error`` line came, and bots and ladders waited forever."""
+    with trio.fail_after(20), structlog.testing.capture_logs():
+        async with _asked_at_a_boom_table(db_path, connect) as (booming, boom_ask):
+            await booming.send(f"{BOOM} seq={boom_ask['seq']}")
+            await booming.expect("error", code="internal")
+            end = await booming.expect("event", kind="match-end")
+            assert (end["reason"], end["winner"], end["name"], end["seed"]) == (
+                "internal",
+                "-",
+                "-",
+                "-",
+            )
+            assert end["totals"] == "0,0"
+
+
+async def test_the_client_librarys_bots_count_a_failed_table_as_a_game_and_stop(
+    db_path: Path,
+) -> None:
+    """Two ``clients.client.Bot``s with ``games=1`` at a table whose rule fails: each
+    counts the game and quits (failed before: both waited forever)."""
+    from clients.client import Bot
+    from clients.protocol import View
+
+    def choose(view: View) -> str:
+        return BOOM if BOOM in view.legal else view.legal[0]
+
+    with trio.fail_after(20), structlog.testing.capture_logs():
+        async with trio.open_nursery() as nursery:
+            config = make_config(db_path)
+            port = await nursery.start(functools.partial(serve, config, rules=rule_book(_Boom())))
+            names = ("ann", "bob")
+            bots = [Bot(choose, name, port=port, seek="2 boom-test", games=1) for name in names]
+            async with trio.open_nursery() as playing:
+                for bot in bots:
+                    playing.start_soon(bot.run)
+            for bot in bots:
+                assert bot.stats.games == 1
+                assert any("code=internal" in e for e in bot.stats.errors)
+            nursery.cancel_scope.cancel()

@@ -93,7 +93,7 @@ def assert_elo_plot(page: str, games: list[dict[str, Any]], data: dict[str, Any]
     root = ET.fromstring(svg)
     ns = "{http://www.w3.org/2000/svg}"
     (line,) = root.findall(f"{ns}polyline")
-    a, b = sorted(data["bots"])
+    a, b = data["pairs"][0]["a"], data["pairs"][0]["b"]  # as the report puts them
     assert line.get("data-name") == f"{a} v {b}"
     pair, expected = PairStats(a, b), []
     for game in games:

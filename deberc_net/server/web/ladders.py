@@ -54,27 +54,40 @@ def elo_curves(run: LadderRun) -> dict[tuple[str, str], list[float]]:
     counted for it, from the run's stored games in the order they were counted."""
     pairs: dict[tuple[str, str], PairStats] = {}
     curves: dict[tuple[str, str], list[float]] = {}
+    order = _pair_order(run.summary)
     for game in run.games:
         written = game["written"]
         bots = game["seating"][: len(written)]  # side i's first seat is seat i
         key = (game["board"], tuple(sorted(set(game["seating"]))))
-        for pair in count_pairs(pairs, key, bots, written, game["forfeit"]):
+        for pair in count_pairs(pairs, key, bots, written, game["forfeit"], order):
             curves.setdefault(pair, []).append(pairs[pair].elo()[0])
     return dict(sorted(curves.items()))
 
 
 def sprt_rules(run: LadderRun) -> list[Rule]:
     """The SPRT's two hypotheses as Elo lines, from the pair's side (the test is from
-    the first bot's side, the pairs from the alphabetically first bot's)."""
+    the first bot's side; a run stored before pairs kept that order has its pair from
+    the alphabetically first bot's)."""
     s = run.summary
     if not s or not s.get("sprt") or len(s["bots"]) != 2:
         return []
-    sign = 1 if s["bots"][0] == min(s["bots"]) else -1
+    sign = 1 if s["bots"][0] == _pair_order(s)[0] else -1
     elo0, elo1 = sign * s["sprt"]["elo0"] + 0.0, sign * s["sprt"]["elo1"] + 0.0  # no -0
     return [
         Rule(f"SPRT H0 {elo0:+g}", elo0),
         Rule(f"SPRT H1 {elo1:+g}", elo1),
     ]
+
+
+def _pair_order(summary: dict[str, Any] | None) -> list[str]:
+    """Each pair first against second as the run's report put it: in the order of its
+    ``--bot`` options, or by name for a run stored before (docs/bots.md)."""
+    bots = list(summary.get("bots", [])) if summary else []
+    rank = {bot: i for i, bot in enumerate(bots)}
+    stored = summary.get("pairs", []) if summary else []
+    if all(p["a"] in rank and p["b"] in rank and rank[p["a"]] < rank[p["b"]] for p in stored):
+        return bots
+    return sorted(bots)
 
 
 def elo_plot(run: LadderRun) -> str | None:

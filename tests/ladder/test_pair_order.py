@@ -1,0 +1,39 @@
+"""A ladder's pairs are first against second in the order of its ``--bot`` options, as
+its SPRT is (docs/bots.md "Statistics"): a bot named to sort last is not turned round.
+Failed before: the pairs were ordered by name, so ``zed v ann`` came out as ``ann v
+zed`` with the Elo's sign flipped, beside an SPRT verdict about zed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from deberc_net.ladder import report
+
+from .helpers import ladder, summary
+
+ZED = "zed=py:clients.random_bot --seed 1"
+ANN = "ann=py:clients.random_bot --seed 2"
+COMMON = ("--deals", "4", "--seed", "o1", "--sprt", "0,20,0.05,0.05")
+
+
+def test_pairs_and_the_sprt_keep_the_bots_order(tmp_path: Path) -> None:
+    data = summary(ladder(tmp_path, "--bot", ZED, "--bot", ANN, *COMMON, "--json"))
+    assert [(p["a"], p["b"]) for p in data["pairs"]] == [("zed", "ann")]
+    assert (data["sprt"]["first"], data["sprt"]["second"]) == ("zed", "ann")
+    told = report.text(data)
+    assert "  zed v ann: " in told and "SPRT zed v ann elo0=0.0 " in told, told
+
+
+def test_three_bots_pair_in_the_order_given(tmp_path: Path) -> None:
+    mid = "mid=py:clients.random_bot --seed 3"
+    args = ("--bot", ZED, "--bot", ANN, "--bot", mid, "--deals", "2", "--seed", "o2", "--json")
+    data = summary(ladder(tmp_path, *args))
+    pairs = [(p["a"], p["b"]) for p in data["pairs"]]
+    assert pairs == [("zed", "ann"), ("zed", "mid"), ("ann", "mid")]
+
+
+def test_the_sprt_verdict_names_its_bots() -> None:
+    sprt = {"first": "zed", "second": "ann", "elo0": 0.0, "elo1": 20.0}
+    assert report._verdict({**sprt, "verdict": "H1"}) == "H1 (zed at least +20 Elo over ann)"
+    assert report._verdict({**sprt, "verdict": "H0"}) == "H0 (zed at most +0 Elo over ann)"
+    assert report._verdict({**sprt, "verdict": None}) == "no decision"
