@@ -227,6 +227,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
 
             run_id, summary = run_distributed(options, store, args.db, stored, sys.argv[1:])
         else:
+            _import_before_the_run(own_server=server is None)
             run_id = store.start_run({"argv": sys.argv[1:]})
             if args.processes > 1:  # the boards shared out among forked copies
                 from deberc_net.ladder.parallel import run_parallel
@@ -253,6 +254,17 @@ def _ladder_run(args: argparse.Namespace) -> int:
         print(f"deberc-net ladder: {INTERRUPTED}", file=sys.stderr)
         return 2
     return 0
+
+
+def _import_before_the_run(own_server: bool) -> None:
+    """Import what a ladder's run imports later, before the run is stored: CPython loses a
+    Ctrl-C that lands in importlib's module-lock callback ("Exception ignored … in
+    _get_module_lock"), and an import of the whole server gives it hundreds of chances:
+    the run went on as if nothing was pressed (seen under load)."""
+    import openskill.models  # noqa: F401  (the ratings)
+
+    if own_server:
+        import deberc_net.server.app  # noqa: F401
 
 
 def _ladder_worker(args: argparse.Namespace) -> int:
