@@ -31,6 +31,7 @@ from .helpers import (
     summary,
     unlisted,
     wait_for_kept_seatings,
+    withheld,
 )
 
 RAND_PROCESS = f"rand={PY} -m clients.random_bot --seed 1"
@@ -58,8 +59,12 @@ def test_two_processes_play_the_ladder_one_plays(tmp_path: Path) -> None:
 
 
 def test_the_sprt_stops_every_process(tmp_path: Path) -> None:
+    """The parts stop on the verdict (boards dealt to them and not started are never
+    played) and release every board they started: no deal is left withheld."""
     data = summary(ladder(tmp_path, *SPRT_LADDER, "--processes", "2", process=True))
     assert_stopped_early_for_the_stronger(data)
+    db = tmp_path / "ladder.sqlite3"
+    assert withheld(db) == [] and unlisted(db) == []
 
 
 def test_a_bot_that_cannot_start_stops_every_process_with_status_2(tmp_path: Path) -> None:
