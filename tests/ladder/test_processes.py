@@ -31,6 +31,7 @@ from .helpers import (
     summary,
     unlisted,
     wait_for_kept_seatings,
+    withheld,
 )
 
 RAND_PROCESS = f"rand={PY} -m clients.random_bot --seed 1"
@@ -39,25 +40,31 @@ RAND_PROCESS = f"rand={PY} -m clients.random_bot --seed 1"
 def test_two_processes_play_the_ladder_one_plays(tmp_path: Path) -> None:
     """An in-process bot against a bot run as a process, seeded: the same summary, the
     same stored games and the same deals, call by call, in two processes as in one."""
-    common = ("--bot", HEUR, "--bot", RAND_PROCESS, "--deals", "5", "--seed", "p1", "--json")
+    # seven boards: each part is dealt three at first (--concurrency 1, and two more),
+    # the seventh to the part that has played one of its boards first
+    common = ("--bot", HEUR, "--bot", RAND_PROCESS, "--deals", "7", "--seed", "p1", "--json")
     one, two = tmp_path / "one.sqlite3", tmp_path / "two.sqlite3"
     first = summary(ladder(tmp_path, *common, "--concurrency", "2", db=one, process=True))
     second = summary(
         ladder(tmp_path, *common, "--concurrency", "1", "--processes", "2", db=two, process=True)
     )
-    assert second["games"] == 10 and second["crashes"] == {} and second["forfeits"] == {}
+    assert second["games"] == 14 and second["crashes"] == {} and second["forfeits"] == {}
     for key in ("seconds", "deals_per_second"):
         first.pop(key), second.pop(key)
     assert second == first
     strip = [(g["board"], g["seating"], g["written"], g["reason"]) for g in games_in(one)]
     assert [(g["board"], g["seating"], g["written"], g["reason"]) for g in games_in(two)] == strip
-    assert len({g["match_id"] for g in games_in(two)}) == 10  # the parts share the numbers
-    assert deals_in(two) == deals_in(one) and len(deals_in(one)) == 10
+    assert len({g["match_id"] for g in games_in(two)}) == 14  # the parts share the numbers
+    assert deals_in(two) == deals_in(one) and len(deals_in(one)) == 14
 
 
 def test_the_sprt_stops_every_process(tmp_path: Path) -> None:
+    """The parts stop on the verdict (boards dealt to them and not started are never
+    played) and release every board they started: no deal is left withheld."""
     data = summary(ladder(tmp_path, *SPRT_LADDER, "--processes", "2", process=True))
     assert_stopped_early_for_the_stronger(data)
+    db = tmp_path / "ladder.sqlite3"
+    assert withheld(db) == [] and unlisted(db) == []
 
 
 def test_a_bot_that_cannot_start_stops_every_process_with_status_2(tmp_path: Path) -> None:
