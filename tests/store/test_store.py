@@ -261,6 +261,34 @@ def test_a_server_ends_only_its_own_matches_and_those_of_dead_servers(store_db: 
         third.close()
 
 
+def test_a_match_of_a_server_thought_dead_is_withheld_again_once_it_beats(store_db: str) -> None:
+    """A running match's ``running`` row is written at its first deal only: its server
+    writes it again after a heartbeat finds it was thought dead (its rows ended)."""
+    first = open_store(store_db, serving=True)
+    second = open_store(store_db, serving=True)
+    assert first.server_id is not None
+    try:
+        first.add_deal(deal("m1", 1))
+        first.add_deal(deal("m1", 2))
+        first.add_deal(deal("m2", 1))
+        assert exported(second) == []
+        silence(store_db, first.server_id)
+        assert second.heartbeat(30.0) == 2  # both ended, listed as lost, exported
+        assert len(exported(second)) == 3
+        assert first.heartbeat(30.0) == 0  # back from a stall: its matches play on
+        first.add_deal(deal("m1", 3))  # withheld again, the deals before it too
+        assert [r["match"] for r in exported(second)] == ["m2"]
+        finish(first, "m1", ["ann", "Бо"], "ann", {1: "s/1", 2: "s/2", 3: "s/3"})
+        assert [(r["match"], r["seed"]) for r in exported(second)] == [
+            ("m1", "s/1"), ("m1", "s/2"), ("m2", None), ("m1", "s/3"),
+        ]  # fmt: skip
+        first.add_deal(deal("m1", 4))  # (a finished match's id played on: withheld again)
+        assert [r["match"] for r in exported(second)] == ["m2"]
+    finally:
+        first.close()
+        second.close()
+
+
 def test_a_ladder_boards_matches_stay_withheld_through_any_stop_until_its_release(
     store_db: str,
 ) -> None:

@@ -229,9 +229,25 @@ def withheld(record: dict[str, Any]) -> str:
 
 
 def released(body: str, seeds: dict[int, str] | None) -> str:
-    """A stored deal with its seed filled in, at its match's end."""
+    """A stored deal with its seed filled in, at its match's end: what decoding it and
+    ``deal_text`` of it with the seed give, byte for byte, found without decoding the
+    whole record (a finish did that for every deal of its match: docs/performance.md)."""
+    head, withheld_seed, tail = body.partition(_NO_SEED)
+    if withheld_seed:
+        try:  # the text before it is the record's start only if it closes as an object
+            start = json.loads(head + "}")
+        except ValueError:
+            start = None
+        # (before it ``withheld`` wrote the record's first keys, its deal number among
+        # them; a ``,"seed":`` outside any string is a key: a nested one fails above)
+        if isinstance(start, dict) and "deal_no" in start:
+            seed = json.dumps((seeds or {}).get(start["deal_no"]), ensure_ascii=False)
+            return f'{head},"seed":{seed},{tail}'
     record = json.loads(body)
     return deal_text({**record, "seed": (seeds or {}).get(record["deal_no"])})
+
+
+_NO_SEED = ',"seed":null,'  # a withheld record's seed, as deal_text writes it
 
 
 def match_row(

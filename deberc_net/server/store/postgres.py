@@ -84,6 +84,11 @@ class PostgresStore:
         """``url``: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB (any libpq conninfo).
         ``serving``, ``dead_after_s``: as for SQLiteStore."""
         self.server_id: int | None = None
+        # the running matches whose ``running`` row this server wrote: a match's row is
+        # written at its first deal, not at every deal (forgotten at its finish, and all
+        # at a heartbeat that finds this server thought dead: its rows may be gone)
+        self._running: set[str] = set()
+        self._revivals = 0  # heartbeats that found this server thought dead
         # one plain connection first: a refusal is told at once, with its reason
         first = connect(url, connect_timeout_s)
         with first:  # commits at the end of the block, and closes it
@@ -132,12 +137,17 @@ class PostgresStore:
             beat = conn.execute(
                 "UPDATE servers SET heartbeat = now() WHERE id = %s", (self.server_id,)
             )
-            if beat.rowcount == 0 and self.server_id is not None:  # thought dead: alive again
+            revived = beat.rowcount == 0 and self.server_id is not None
+            if revived:  # thought dead: alive again
                 conn.execute(
                     "INSERT INTO servers (id, host, pid) VALUES (%s, %s, %s)",
                     (self.server_id, socket.gethostname(), os.getpid()),
                 )
-            return _end_the_dead(conn, dead_after_s)
+            ended = _end_the_dead(conn, dead_after_s)
+        if revived:  # (committed: its running rows, ended meanwhile, are written again)
+            self._revivals += 1
+            self._running.clear()
+        return ended
 
     def new_match_number(self) -> int:
         return self._new_numbers("match_numbers", 1)[0]
@@ -184,24 +194,31 @@ class PostgresStore:
 
     # records
     def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
+        match_id = record["match"]
+        revivals = self._revivals
         with self._pool.connection() as conn:
-            if board is None:
+            written = match_id not in self._running  # (still there: see _running)
+            if written and board is None:
                 conn.execute(
                     "INSERT INTO running (match_id, server) VALUES (%s, %s) ON CONFLICT DO NOTHING",
-                    (record["match"], self.server_id),
+                    (match_id, self.server_id),
                 )
-            else:
+            elif written:
                 conn.execute(
                     "INSERT INTO running (match_id, server, board)"
                     f" VALUES (%s, %s, {BOARD_UNLESS_LISTED.format(p='%s')})"
                     " ON CONFLICT DO NOTHING",
-                    (record["match"], self.server_id, record["match"], board),
+                    (match_id, self.server_id, match_id, board),
                 )
             conn.execute(
                 "INSERT INTO deals (match_id, deal_no, record) VALUES (%s, %s, %s)"
                 " ON CONFLICT (match_id, deal_no) DO UPDATE SET record = excluded.record",
-                (record["match"], record["deal_no"], withheld(record)),
+                (match_id, record["deal_no"], withheld(record)),
             )
+        # committed; not if a heartbeat found this server thought dead meanwhile (another
+        # server may have ended the row before that heartbeat wrote this server's again)
+        if written and self.server_id is not None and revivals == self._revivals:
+            self._running.add(match_id)
 
     def finish_match(
         self,
@@ -216,6 +233,7 @@ class PostgresStore:
         seeds: dict[int, str] | None = None,
         board: str | None = None,
     ) -> None:
+        self._running.discard(match_id)  # its row goes now (a later deal writes it again)
         with self._pool.connection() as conn:
             row = match_row(match_id, table_id, players, variant, options, winner, reason, totals)
             if board is not None and _keeps_result(conn, match_id):  # till the release

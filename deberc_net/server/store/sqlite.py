@@ -143,6 +143,10 @@ class SQLiteStore:
             raise cannot_open(self.path, exc) from None
         self._lock = threading.Lock()
         self.server_id: int | None = None
+        # the running matches whose ``running`` row this server wrote: a match's row is
+        # written at its first deal, not at every deal (forgotten at its finish, and all
+        # at a heartbeat that finds this server thought dead: its rows may be gone)
+        self._running: set[str] = set()
         step, start = READING, time.monotonic()
         try:
             with self._lock:
@@ -246,6 +250,7 @@ class SQLiteStore:
                 "UPDATE servers SET heartbeat = julianday('now') WHERE id = ?", (self.server_id,)
             )
             if beat.rowcount == 0 and self.server_id is not None:  # thought dead: alive again
+                self._running.clear()  # (its running rows were ended: written again)
                 self._db.execute(
                     "INSERT INTO servers (id, host, pid, heartbeat)"
                     " VALUES (?, ?, ?, julianday('now'))",
@@ -304,23 +309,28 @@ class SQLiteStore:
 
     # records
     def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
-        with self._lock, self._db:
-            self._db.execute("BEGIN")
-            if board is None:
+        match_id = record["match"]
+        with self._lock:
+            with self._db:
+                self._db.execute("BEGIN")
+                written = match_id not in self._running  # (still there: see _running)
+                if written and board is None:
+                    self._db.execute(
+                        "INSERT OR IGNORE INTO running (match_id, server) VALUES (?, ?)",
+                        (match_id, self.server_id),
+                    )
+                elif written:
+                    self._db.execute(
+                        "INSERT OR IGNORE INTO running (match_id, server, board)"
+                        f" VALUES (?, ?, {BOARD_UNLESS_LISTED.format(p='?')})",
+                        (match_id, self.server_id, match_id, board),
+                    )
                 self._db.execute(
-                    "INSERT OR IGNORE INTO running (match_id, server) VALUES (?, ?)",
-                    (record["match"], self.server_id),
+                    "INSERT OR REPLACE INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)",
+                    (match_id, record["deal_no"], withheld(record)),
                 )
-            else:
-                self._db.execute(
-                    "INSERT OR IGNORE INTO running (match_id, server, board)"
-                    f" VALUES (?, ?, {BOARD_UNLESS_LISTED.format(p='?')})",
-                    (record["match"], self.server_id, record["match"], board),
-                )
-            self._db.execute(
-                "INSERT OR REPLACE INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)",
-                (record["match"], record["deal_no"], withheld(record)),
-            )
+            if written and self.server_id is not None:  # (no server's row: anyone's to end)
+                self._running.add(match_id)  # committed (under the lock a heartbeat takes)
 
     def finish_match(
         self,
@@ -335,6 +345,7 @@ class SQLiteStore:
         seeds: dict[int, str] | None = None,
         board: str | None = None,
     ) -> None:
+        self._running.discard(match_id)  # its row goes now (a later deal writes it again)
         with self._lock, self._db:
             # read, then write: a deferred transaction whose read another process's
             # write overtakes cannot become a writer ('database is locked' at once,

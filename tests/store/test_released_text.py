@@ -1,0 +1,77 @@
+"""store/base.py ``released``: a withheld record's seed filled in, byte for byte what
+decoding the whole record and encoding it again with its seed gives."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from deberc_net.server.store.base import deal_text, released, withheld
+from tests.properties import examples
+
+
+def decoded_and_encoded(body: str, seeds: dict[int, str] | None) -> str:
+    """The whole record decoded, its seed set, encoded again (as a finish once did)."""
+    record = json.loads(body)
+    return deal_text({**record, "seed": (seeds or {}).get(record["deal_no"])})
+
+
+def record(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    return {**before, "seed": "secret", **after}
+
+
+# look-alikes of the withheld seed where a fast search would find them first
+TRAPS = [
+    record({"deal_no": 2, "table": ',"seed":null,'}, {}),  # inside a string
+    record({"notes": {"a": 1, "seed": None, "b": 2}, "deal_no": 2}, {}),  # a nested key
+    record({"notes": [{"x": 0, "seed": None, "y": 0}], "deal_no": 2}, {}),  # in a list
+    record({'a"': 1, "deal_no": 2, 'q\\",\\"seed': None}, {"z": 1}),  # a key's escapes
+    record({"deal_no": 2}, {}),  # the seed last
+    {"seed": "secret", "deal_no": 2, "x": 1},  # the seed first
+    record({"x": 1}, {"deal_no": 2, "y": 1}),  # the deal number after it
+    record({"format": "deberc-deal/1", "deal_no": 2}, {"players": ["Аня", '"seed":null,']}),
+]
+
+
+@pytest.mark.parametrize("deal", TRAPS)
+@pytest.mark.parametrize("seeds", [None, {}, {2: "s/2"}, {2: 'ё"\\/2'}, {3: "other"}])
+def test_a_released_record_is_what_decoding_and_encoding_it_gives(
+    deal: dict[str, Any], seeds: dict[int, str] | None
+) -> None:
+    body = withheld(deal)
+    assert released(body, seeds) == decoded_and_encoded(body, seeds)
+
+
+def test_a_released_record_has_its_seed_where_it_was() -> None:
+    deal = record({"format": "deberc-deal/1", "table": "3", "match": "m1", "deal_no": 2}, {})
+    assert released(withheld(deal), {2: "s/2"}) == deal_text({**deal, "seed": "s/2"})
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet=',"seed:nul\\{}[]ё'),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(alphabet=',"seed:nul\\'), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+fields = st.dictionaries(
+    st.text(alphabet=',"seed:nul\\_no').filter(lambda k: k not in ("seed", "deal_no")),
+    json_values,
+    max_size=4,
+)
+
+
+@examples(200)
+@given(fields, fields, st.integers(1, 3), st.booleans(), st.text())
+def test_any_record_is_released_as_decoding_and_encoding_it_gives(
+    before: dict[str, Any], after: dict[str, Any], deal_no: int, no_first: bool, seed: str
+) -> None:
+    numbered = {"deal_no": deal_no, **before} if no_first else {**before, "deal_no": deal_no}
+    body = withheld(record(numbered, after))
+    seeds = {deal_no: seed}
+    assert released(body, seeds) == decoded_and_encoded(body, seeds)
