@@ -489,7 +489,9 @@ class Table:
         failed = ev.Error("internal", f"table {self.id} failed and closes; sorry")
         self._broadcast(self._audience(), failed)
         ended = self.state == ev.TableState.CLOSED  # (failed after its match-end was told)
-        if not ended and (self.match is not None or self.told_ends):
+        # on, or failing as it starts (every seat taken, the first deal's hooks raising)
+        started = self.match is not None or all(self.seats)
+        if not ended and (started or self.told_ends):
             totals = self.match.totals if self.match is not None else [0] * len(self._sides)
             self._event(g.MatchEnded(None, (), MatchEndReason.INTERNAL, tuple(totals), None))
         self.state = ev.TableState.CLOSED
