@@ -39,6 +39,7 @@ class MatchEndReason(StrEnum):
     SHORT = "short"  # option short: the short game's deals are played
     STAKES = "stakes"  # option short: a side won the stakes
     GAP = "gap"  # option poltinniki: a lead of 250
+    INTERNAL = "internal"  # the table failed: nobody wins (docs/protocol.md §9.7)
 
 
 class VoidReason(StrEnum):

@@ -48,8 +48,8 @@ def _boards(data: dict[str, Any]) -> str:
 def _elo(p: dict[str, Any]) -> str:
     """The Elo difference and its margin; every deal one way has no finite one (the
     figure, ±2400 in the JSON, is only a clamp)."""
-    if p["deals"] and p["score"] in (0.0, 1.0):
-        return "Elo +∞ (every deal won)" if p["score"] else "Elo -∞ (every deal lost)"
+    if p["deals"] and p["deals"] in (p["wins"], p["losses"]):  # (the score is rounded)
+        return "Elo +∞ (every deal won)" if p["wins"] else "Elo -∞ (every deal lost)"
     return f"Elo {_num(p['elo'])} {_margin(p['elo_margin'], 'deals')}"
 
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import trio
 
+from deberc_net.game.outcomes import MatchEndReason
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol.wire import EventKind, Line, MatchEnd, Tag
 from deberc_net.server.config import Config
@@ -46,8 +47,6 @@ __all__ = ["ADMIN", "BotSpec", "GameResult", "LadderOptions", "Summary", "board_
 
 STARTUP_S = 30.0  # every bot instance must have logged in by then
 INTERRUPTED = "interrupted: the ladder's processes are stopped"  # Ctrl-C reaches every one
-# a table that failed on the server ends its match so (docs/protocol.md §9.7)
-TABLE_FAILED = "internal"
 # an interrupted ladder's releases of the boards it started: answered at once by a live
 # server; bounded for one gone (and below parallel.py's KILL_AFTER_S for a part)
 RELEASE_AT_STOP_S = 3.0
@@ -342,7 +341,7 @@ class Ladder:
             if table in self.running:
                 running = self.running.pop(table)
                 end = MatchEnd.from_line(line)
-                if end.reason == TABLE_FAILED:
+                if end.reason == MatchEndReason.INTERNAL:  # it failed (docs/protocol.md §9.7)
                     self._table_failed(table, running)
                     return
                 self.results.add(running.index, running.game, end, running.match_id)

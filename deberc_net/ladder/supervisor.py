@@ -102,7 +102,7 @@ BrainFactory = Callable[[str], Brain]
 
 
 def _import_here_too(module_name: str) -> ModuleType:
-    """The module, found as ``python -m`` would: installed, or in the current
+    """The module: installed, or else in the current
     directory (``deberc-net`` is a script, so that directory is not on the path)."""
     try:
         return importlib.import_module(module_name)

@@ -18,6 +18,7 @@ from typing import Any
 from deberc_net.game import events as g
 from deberc_net.game.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, card_str
 from deberc_net.game.deal import SWAP_Q
+from deberc_net.game.outcomes import MatchEndReason
 from deberc_net.game.view import SeatView
 
 from . import events as ev
@@ -782,6 +783,8 @@ def _human_deal_end(e: g.DealEnded, n: tuple[str, ...], sides: Sides) -> list[st
 @_human.register
 def _human_match_end(e: g.MatchEnded, n: tuple[str, ...], sides: Sides) -> list[str]:
     tot = _by_side(n, e.totals)
+    if e.reason == MatchEndReason.INTERNAL:  # nobody wins, nor draws (docs/protocol.md §9.7)
+        return [f"Game over: no result, the table failed ({e.reason}). Totals: {tot}."]
     if not e.winners:
         return [f"Game over: a draw ({e.reason}). Totals: {tot}."]
     verb = "win" if len(e.winners) > 1 else "wins"

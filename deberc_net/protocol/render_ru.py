@@ -15,6 +15,7 @@ from typing import Any
 from deberc_net.game import events as g
 from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, Card
 from deberc_net.game.deal import SWAP_Q
+from deberc_net.game.outcomes import MatchEndReason
 
 from . import events as ev
 from .lang import RU_MATCH_REASONS, RU_OUTCOMES, RU_RANKS, Lang, ru_call, ru_card, ru_card_text
@@ -189,6 +190,8 @@ def _deal_end(e: g.DealEnded, n: Names, sides: Sides) -> list[str]:
 def _match_end(e: g.MatchEnded, n: Names, sides: Sides) -> list[str]:
     tot = _by_side(n, e.totals)
     reason = RU_MATCH_REASONS.get(e.reason, e.reason)
+    if e.reason == MatchEndReason.INTERNAL:  # nobody wins, nor draws (docs/protocol.md §9.7)
+        return [f"Игра окончена без результата: {reason}. Итого: {tot}."]
     if not e.winners:
         return [f"Игра окончена: ничья ({reason}). Итого: {tot}."]
     verb = "выигрывают" if len(e.winners) > 1 else "выигрывает"

@@ -26,7 +26,7 @@ from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, parse_card
 from deberc_net.game.clock import Clocks, automatic_call
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
-from deberc_net.game.outcomes import Outcome
+from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.game.phases import PLAY
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.sheet import ScoreSheet
@@ -489,9 +489,11 @@ class Table:
         failed = ev.Error("internal", f"table {self.id} failed and closes; sorry")
         self._broadcast(self._audience(), failed)
         ended = self.state == ev.TableState.CLOSED  # (failed after its match-end was told)
-        if not ended and (self.match is not None or self.told_ends):
+        # on, or failing as it starts (every seat taken, the first deal's hooks raising)
+        started = self.match is not None or all(self.seats)
+        if not ended and (started or self.told_ends):
             totals = self.match.totals if self.match is not None else [0] * len(self._sides)
-            self._event(g.MatchEnded(None, (), "internal", tuple(totals), None))
+            self._event(g.MatchEnded(None, (), MatchEndReason.INTERNAL, tuple(totals), None))
         self.state = ev.TableState.CLOSED
         self._seated_to_lobby()  # free to seek or sit elsewhere, no 'leave' first
 

@@ -98,3 +98,17 @@ def test_every_deal_lost_is_said_in_words_not_the_clamp() -> None:
     assert "Elo -∞ (every deal lost), LOS " in line and "2400" not in line, line
     pair.add((2, ("a", "b")), 5, 5)  # a draw: a finite Elo again
     assert "Elo -" in _pair_line(pair) and "∞" not in _pair_line(pair)
+
+
+def test_a_deal_not_won_among_very_many_is_no_infinity() -> None:
+    """A drawn deal among 12,500 won: the score rounds to 1.000, but not every deal was
+    won, so the Elo is a number (failed before: 'Elo +∞ (every deal won)', from the
+    rounded score)."""
+    pair = PairStats("a", "b")
+    for board in range(6250):
+        pair.add((board, ("a", "b")), 20, 0)
+        pair.add((board, ("a", "b")), 20, 0)
+    pair.add((6250, ("a", "b")), 5, 5)
+    assert pair.as_dict()["score"] == 1.0 and pair.draws == 1
+    line = _pair_line(pair)
+    assert "∞" not in line and "Elo +" in line, line

@@ -9,6 +9,7 @@ from deberc_net.game import calls as C
 from deberc_net.game import events as g
 from deberc_net.game.calls import Call, parse_token
 from deberc_net.game.cards import parse_card
+from deberc_net.game.outcomes import MatchEndReason
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.render import HUMAN, MACHINE, for_people, render
@@ -248,3 +249,20 @@ def test_a_games_line_writes_negative_totals_apart() -> None:
     assert "  1:-1  winner lyuba (short)" in text
     (ru,) = render_ru(ev.Games("lyuba", (game,)))
     assert "  1:-1  " in ru
+
+
+def test_a_failed_tables_match_end_is_no_draw() -> None:
+    """A table that failed ends its match with ``reason=internal``: nobody wins, loses or
+    draws (docs/protocol.md §9.7). Failed before: a person was told "a draw"."""
+    failed = ev.TableEvent(
+        4, 2, TWO, g.MatchEnded(None, (), MatchEndReason.INTERNAL, (120, 40), None)
+    )
+    assert render(failed, HUMAN) == [
+        "Game over: no result, the table failed (internal). Totals: anna 120, boris 40."
+    ]
+    assert render_ru(failed) == [
+        "Игра окончена без результата: сбой стола. Итого: anna 120, boris 40."
+    ]
+    assert render(failed, MACHINE) == [
+        "event seq=4 table=2 kind=match-end winner=- name=- reason=internal totals=120,40 seed=-"
+    ]

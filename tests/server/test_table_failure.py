@@ -13,6 +13,8 @@ import structlog
 import trio
 
 from deberc_net.game.calls import Call
+from deberc_net.game.deal import Deal
+from deberc_net.game.rules import Settings
 from deberc_net.plugins import PluginDeal, RuleInfo, hookimpl
 from deberc_net.server.app import serve
 from deberc_net.testing import rule_book
@@ -185,4 +187,44 @@ async def test_the_client_librarys_bots_count_a_failed_table_as_a_game_and_stop(
             for bot in bots:
                 assert bot.stats.games == 1
                 assert any("code=internal" in e for e in bot.stats.errors)
+            nursery.cancel_scope.cancel()
+
+
+class _FailsToDeal:
+    """An option whose deal class cannot be made: the match fails as it starts, before
+    the table has a match (its first deal is dealt as the match is made)."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="no-deal-test", kind="option", summary="a deal that fails")
+
+    @hookimpl
+    def deberc_deal_class(self, settings: Settings) -> type[Deal] | None:
+        return _Undealt
+
+
+class _Undealt(Deal):
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise RuntimeError("this deal class is broken on purpose")
+
+
+async def test_a_match_that_fails_as_it_starts_ends_for_its_seekers(
+    db_path: Path, connect: Connector
+) -> None:
+    """Seekers seated at a table whose match fails while being made (no match yet) are
+    told its end too, so bots seek on (failed before: only the apology, and a bot
+    waited forever for an ask or the end)."""
+    with trio.fail_after(20), structlog.testing.capture_logs():
+        async with trio.open_nursery() as nursery:
+            config = make_config(db_path)
+            rules = rule_book(_FailsToDeal())
+            port = await nursery.start(functools.partial(serve, config, rules=rules))
+            ann = await connect.machine(port, "ann")
+            bob = await connect.machine(port, "bob")
+            for client in (ann, bob):
+                await client.send("seek 2 no-deal-test")
+            for client in (ann, bob):
+                await client.expect("error", code="internal")
+                end = await client.expect("event", kind="match-end")
+                assert (end["reason"], end["winner"], end["totals"]) == ("internal", "-", "0,0")
             nursery.cancel_scope.cancel()
