@@ -373,6 +373,40 @@ def test_a_boards_seating_still_running_at_its_release_is_not_withheld_for_ever(
             store.close()
 
 
+def test_a_boards_seating_released_after_its_server_came_back_stays_withheld_till_its_end(
+    store_db: str,
+) -> None:
+    """A board's seating whose server was thought dead (its row kept, with the result
+    a dead server leaves) and came back, its board released after that: a plain running
+    match from then on, withheld until it ends (docs/scaling.md). Failed before: the
+    store remembered the row it had found, not written, and the release deleted it, so
+    every later deal of the running match was exported."""
+    stalled = open_store(store_db, serving=True)
+    live = open_store(store_db, serving=True)
+    try:
+        assert stalled.server_id is not None
+        stalled.add_deal(deal("m1", 1), board="k1")
+        silence(store_db, stalled.server_id)
+        assert live.heartbeat(30.0) == 0  # m1 kept for the release, lost
+        assert stalled.heartbeat(30.0) == 0  # back: it plays on
+        stalled.add_deal(deal("m1", 2), board="k1")  # (its row is the kept one)
+        assert live.release_board("k1") == 1  # listed as lost, its deals exported
+        assert [r["deal_no"] for r in exported(live)] == [1, 2]
+        stalled.add_deal(deal("m1", 3), board="k1")  # a running match: withheld again
+        stalled.add_deal(deal("m1", 4), board="k1")
+        assert exported(live) == []
+        stalled.finish_match(
+            "m1", 3, ["ann", "Бо"], "moscow", [], "ann", "deals", [9, 0], {3: "s"}, board="k1"
+        )
+        assert [(r["deal_no"], r["seed"]) for r in exported(live)] == [
+            (1, None), (2, None), (3, "s"), (4, None),
+        ]  # fmt: skip
+        assert live.finished_match("m1")["reason"] == "deals"  # type: ignore[index]
+    finally:
+        stalled.close()
+        live.close()
+
+
 def test_a_released_boards_games_are_in_the_order_its_seatings_ended(store: Store) -> None:
     """At its release a board's results are written as its finishes were before they
     were kept in the store (each finish_match then, in the order the seatings ended):

@@ -197,27 +197,32 @@ class PostgresStore:
         match_id = record["match"]
         revivals = self._revivals
         with self._pool.connection() as conn:
-            written = match_id not in self._running  # (still there: see _running)
-            if written and board is None:
-                conn.execute(
-                    "INSERT INTO running (match_id, server) VALUES (%s, %s) ON CONFLICT DO NOTHING",
-                    (match_id, self.server_id),
+            inserted = False
+            if match_id not in self._running:  # (see _running)
+                written = (
+                    conn.execute(
+                        "INSERT INTO running (match_id, server) VALUES (%s, %s)"
+                        " ON CONFLICT DO NOTHING",
+                        (match_id, self.server_id),
+                    )
+                    if board is None
+                    else conn.execute(
+                        "INSERT INTO running (match_id, server, board)"
+                        f" VALUES (%s, %s, {BOARD_UNLESS_LISTED.format(p='%s')})"
+                        " ON CONFLICT DO NOTHING",
+                        (match_id, self.server_id, match_id, board),
+                    )
                 )
-            elif written:
-                conn.execute(
-                    "INSERT INTO running (match_id, server, board)"
-                    f" VALUES (%s, %s, {BOARD_UNLESS_LISTED.format(p='%s')})"
-                    " ON CONFLICT DO NOTHING",
-                    (match_id, self.server_id, match_id, board),
-                )
+                inserted = written.rowcount == 1
             conn.execute(
                 "INSERT INTO deals (match_id, deal_no, record) VALUES (%s, %s, %s)"
                 " ON CONFLICT (match_id, deal_no) DO UPDATE SET record = excluded.record",
                 (match_id, record["deal_no"], withheld(record)),
             )
         # committed; not if a heartbeat found this server thought dead meanwhile (another
-        # server may have ended the row before that heartbeat wrote this server's again)
-        if written and self.server_id is not None and revivals == self._revivals:
+        # server may have ended the row before that heartbeat wrote this server's again),
+        # nor a row found, not written (a board's kept for its release: see SQLiteStore)
+        if inserted and self.server_id is not None and revivals == self._revivals:
             self._running.add(match_id)
 
     def finish_match(

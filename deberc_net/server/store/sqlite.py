@@ -313,23 +313,28 @@ class SQLiteStore:
         with self._lock:
             with self._db:
                 self._db.execute("BEGIN")
-                written = match_id not in self._running  # (still there: see _running)
-                if written and board is None:
-                    self._db.execute(
-                        "INSERT OR IGNORE INTO running (match_id, server) VALUES (?, ?)",
-                        (match_id, self.server_id),
+                inserted = False
+                if match_id not in self._running:  # (see _running)
+                    written = (
+                        self._db.execute(
+                            "INSERT OR IGNORE INTO running (match_id, server) VALUES (?, ?)",
+                            (match_id, self.server_id),
+                        )
+                        if board is None
+                        else self._db.execute(
+                            "INSERT OR IGNORE INTO running (match_id, server, board)"
+                            f" VALUES (?, ?, {BOARD_UNLESS_LISTED.format(p='?')})",
+                            (match_id, self.server_id, match_id, board),
+                        )
                     )
-                elif written:
-                    self._db.execute(
-                        "INSERT OR IGNORE INTO running (match_id, server, board)"
-                        f" VALUES (?, ?, {BOARD_UNLESS_LISTED.format(p='?')})",
-                        (match_id, self.server_id, match_id, board),
-                    )
+                    inserted = written.rowcount == 1
                 self._db.execute(
                     "INSERT OR REPLACE INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)",
                     (match_id, record["deal_no"], withheld(record)),
                 )
-            if written and self.server_id is not None:  # (no server's row: anyone's to end)
+            # a row found, not written, is not remembered: a board's kept for its release
+            # (its server thought dead, back) goes at the release while the match plays on
+            if inserted and self.server_id is not None:  # (no server's: anyone's to end)
                 self._running.add(match_id)  # committed (under the lock a heartbeat takes)
 
     def finish_match(
