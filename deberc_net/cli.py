@@ -227,7 +227,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
 
             run_id, summary = run_distributed(options, store, args.db, stored, sys.argv[1:])
         else:
-            _import_before_the_run(own_server=server is None)
+            _import_before_the_run(own_server=server is None, parts=args.processes > 1)
             run_id = store.start_run({"argv": sys.argv[1:]})
             if args.processes > 1:  # the boards shared out among forked copies
                 from deberc_net.ladder.parallel import run_parallel
@@ -256,13 +256,20 @@ def _ladder_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _import_before_the_run(own_server: bool) -> None:
-    """Import what a ladder's run imports later, before the run is stored: CPython loses a
-    Ctrl-C that lands in importlib's module-lock callback ("Exception ignored … in
-    _get_module_lock"), and an import of the whole server gives it hundreds of chances:
-    the run went on as if nothing was pressed (seen under load)."""
+def _import_before_the_run(own_server: bool, parts: bool) -> None:
+    """Import what a ladder's run imports later in this thread, before the run is stored:
+    CPython loses a Ctrl-C that lands in importlib's module-lock callback ("Exception
+    ignored … in _get_module_lock"), and an import of the whole server gives it hundreds
+    of chances: the run went on as if nothing was pressed (seen under load). Held to it by
+    tests/ladder/test_imports_before_run.py."""
+    import encodings.idna  # noqa: F401  (the bots' first connection encodes the host name)
+
     import openskill.models  # noqa: F401  (the ratings)
 
+    import deberc_net.ladder.held_signals  # (the finished run's writes)
+
+    if parts:
+        import deberc_net.ladder.parallel  # (the forked parts)
     if own_server:
         import deberc_net.server.app  # noqa: F401
 
