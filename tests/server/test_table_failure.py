@@ -148,8 +148,8 @@ async def test_a_failed_table_ends_its_match_for_machines(
     db_path: Path, connect: Connector
 ) -> None:
     """After the apology, the match's end (``reason=internal``, nobody wins, no seed):
-    what a bot or a ladder waits for (docs/protocol.md §9.7). Failed before: only the
-    ``error`` line came, and bots and ladders waited forever."""
+    what a bot or a ladder waits for (docs/protocol.md §9.7), and no rematch offered.
+    Failed before: only the ``error`` line came, and bots and ladders waited forever."""
     with trio.fail_after(20), structlog.testing.capture_logs():
         async with _asked_at_a_boom_table(db_path, connect) as (booming, boom_ask):
             await booming.send(f"{BOOM} seq={boom_ask['seq']}")
@@ -162,6 +162,10 @@ async def test_a_failed_table_ends_its_match_for_machines(
                 "-",
             )
             assert end["totals"] == "0,0"
+            # no rematch of a failed match: the same rules would fail the same way
+            await booming.send("rematch")
+            refused = await booming.expect("error")
+            assert refused["code"] == "not-allowed", refused
 
 
 async def test_the_client_librarys_bots_count_a_failed_table_as_a_game_and_stop(
