@@ -173,7 +173,7 @@ def main() -> None:
     rules = build_ruleset(args.players, args.variant, ())
     bots = [make_player(args.a, args.players, args.variant)]
     bots.append(make_player(args.b, args.players, args.variant))
-    stats = PairStats("a", "b")
+    stats = PairStats("a", "b", len(seatings(args.players)))
     per_board: list[float] = []
     started = time.perf_counter()
     for board in range(args.first, args.first + args.boards):

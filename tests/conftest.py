@@ -57,11 +57,16 @@ if TYPE_CHECKING:
     from tests.store.postgres_server import RunServer
 
 RUN_POSTGRES: pytest.StashKey[RunServer] = pytest.StashKey()
-STORE_TESTS = Path(__file__).parent / "store"  # the tests with a PostgreSQL server
+# the tests with a PostgreSQL server; resolved, as the run's paths are below (a tree seen
+# through a symlink would otherwise never hold them, and each worker start its own)
+STORE_TESTS = (Path(__file__).parent / "store").resolve()
 
 
 def _runs_store_tests(config: pytest.Config) -> bool:
-    """Whether the run's paths take in tests/store (or a part of it)."""
+    """Whether the run's paths take in tests/store (or a part of it), to run it (a run
+    that only collects needs no server)."""
+    if config.option.collectonly:
+        return False
     for arg in config.args:
         path = (config.invocation_params.dir / arg.split("::")[0]).resolve()
         if path.is_relative_to(STORE_TESTS) or STORE_TESTS.is_relative_to(path):

@@ -53,6 +53,18 @@ def _elo(p: dict[str, Any]) -> str:
     return f"Elo {_num(p['elo'])} {_margin(p['elo_margin'], 'deals')}"
 
 
+def _points(p: dict[str, Any]) -> str:
+    """Points/deal over the complete duplicate sets; with none (a seating forfeited on
+    every board), no figure: the one-seating sets' luck did not cancel."""
+    if p["points_per_deal"] is None:
+        return "points/deal: none (no complete duplicate set)"
+    return (
+        f"points/deal {_num(p['points_per_deal'])} "
+        f"{_margin(p['points_per_deal_margin'], 'duplicate sets')} over "
+        f"{count(p['duplicate_sets'], 'duplicate set')}"
+    )
+
+
 def _verdict(s: dict[str, Any]) -> str:
     """The SPRT's verdict with the bots it is about (H1 and H0 say nothing alone)."""
     first, second = s["first"], s["second"]
@@ -83,9 +95,7 @@ def text(data: dict[str, Any]) -> str:
         lines.append(
             f"  {p['a']} v {p['b']}: {p['wins']}-{p['draws']}-{p['losses']} "
             f"score {p['score']:.3f}, {_elo(p)}, LOS {100 * p['los']:.1f}%, "
-            f"points/deal {_num(p['points_per_deal'])} "
-            f"{_margin(p['points_per_deal_margin'], 'duplicate sets')} over "
-            f"{count(p['duplicate_sets'], 'duplicate set')}"
+            f"{_points(p)}"
             + ("" if p.get("points_los") is None else f", points LOS {100 * p['points_los']:.1f}%")
         )
         if _disagree(p.get("elo"), p.get("points_per_deal")):

@@ -13,7 +13,7 @@ import attrs
 from deberc_net.protocol.wire import MatchEnd
 
 from .ratings import Ratings
-from .schedule import Game, seatings
+from .schedule import Game, seatings, set_size
 from .stats import PairStats
 from .store import StoredGame
 
@@ -188,7 +188,7 @@ class Results:
             s.games_by_bot[bot] += 1
         if loser is not None:
             s.forfeits[loser] += 1
-        count_pairs(s.pairs, game.key, bots, totals, loser, self._order)
+        count_pairs(s.pairs, game.key, set_size(game.seating), bots, totals, loser, self._order)
         if s.ratings is not None:
             teams, points = rating_teams(bots, totals, loser)
             s.ratings.update(teams, points)
@@ -220,14 +220,16 @@ class Results:
 def count_pairs(
     pairs: dict[tuple[str, str], PairStats],
     key: tuple[int, tuple[str, ...]],
+    seatings_per_board: int,
     bots: list[str],
     totals: list[int],
     loser: str | None,
     order: Sequence[str] = (),
 ) -> list[tuple[str, str]]:
-    """Counts one game (``bots`` and ``totals`` by side) into every pair of different
-    bots that met in it, each pair first against second in ``order`` (the ``--bot``
-    options'; without it, by name); returns the pairs it counted for (the web page's
+    """Counts one game (``bots`` and ``totals`` by side; a board of the game's bots has
+    ``seatings_per_board``) into every pair of different bots that met in it, each pair
+    first against second in ``order`` (the ``--bot`` options'; without it, by name);
+    returns the pairs it counted for (the web page's
     Elo plot replays stored games through this, so it matches the table)."""
     counted = []
     for i, j in _pairs(len(bots)):
@@ -236,7 +238,7 @@ def count_pairs(
             continue
         first = (order.index(a) < order.index(b)) if order else a < b
         pair_key = (a, b) if first else (b, a)
-        pair = pairs.setdefault(pair_key, PairStats(*pair_key))
+        pair = pairs.setdefault(pair_key, PairStats(*pair_key, seatings_per_board))
         if loser is not None:
             if loser in pair_key:  # three-handed, the other two bots' pair is untouched
                 pair.forfeits[loser] = pair.forfeits.get(loser, 0) + 1

@@ -60,6 +60,13 @@ def seatings(group: tuple[str, ...], players: int) -> list[tuple[str, ...]]:
     return sorted(set(itertools.permutations(group)))
 
 
+def set_size(seating: Sequence[str]) -> int:
+    """How many seatings the board of this one has for the same bots: the size of a
+    complete duplicate set (four players: a bot's pair is two seats of one bot)."""
+    players = len(seating)
+    return len(seatings(tuple(seating[:2]) if players == 4 else tuple(seating), players))
+
+
 def schedule(
     bots: Sequence[str], players: int, boards: int, seed: str, mode: str = "round-robin"
 ) -> Iterator[Game]:

@@ -29,6 +29,7 @@ class PairStats:
 
     a: str
     b: str
+    set_size: int  # the seatings of a board (schedule.set_size): a complete set's deals
     wins: int = 0
     draws: int = 0
     losses: int = 0
@@ -78,9 +79,8 @@ class PairStats:
     def complete_sets(self) -> list[list[float]]:
         """The duplicate sets with every seating played: the cards' luck cancels only
         there (a ladder stopped early, by its SPRT, leaves some with one seating; a
-        forfeit leaves one short). Complete sets of a pair are all of one size."""
-        full = max(map(len, self.sets.values()), default=0)
-        return [v for v in self.sets.values() if len(v) == full]
+        forfeit leaves one short; a bot forfeiting a seating of every board, none)."""
+        return [v for v in self.sets.values() if len(v) == self.set_size]
 
     def points_per_deal(self) -> tuple[float, float]:
         """Mean of a's written minus b's per deal, and the 95% half-width, with each
@@ -103,6 +103,7 @@ class PairStats:
         elo, margin = self.elo()
         ppd, ppd_margin = self.points_per_deal()
         points_los = self.points_los()
+        sets = len(self.complete_sets())
         return {
             "a": self.a,
             "b": self.b,
@@ -114,9 +115,9 @@ class PairStats:
             "elo": _finite(elo),
             "elo_margin": _finite(margin),
             "los": round(self.los(), 4),
-            "points_per_deal": _finite(ppd),
+            "points_per_deal": _finite(ppd) if sets else None,  # no set: no figure
             "points_per_deal_margin": _finite(ppd_margin),
-            "duplicate_sets": len(self.complete_sets()),
+            "duplicate_sets": sets,
             "points_los": None if points_los is None else round(points_los, 4),
             "forfeits": dict(self.forfeits),
         }

@@ -486,6 +486,16 @@ class Table:
         match for all told its end (bots, a ladder: ``reason=internal``, nobody wins,
         nothing stored; docs/protocol.md §9.7), close."""
         log.exception("table_error", table=self.id)
+        try:
+            self._tell_failed()
+        except Exception:  # (the end's own rendering, say: totals a rule spoiled)
+            # nothing may escape into the server's nursery: the table closes untold
+            log.exception("table_end_failed", table=self.id)
+        self.state = ev.TableState.CLOSED
+        self._seated_to_lobby()  # free to seek or sit elsewhere, no 'leave' first
+
+    def _tell_failed(self) -> None:
+        """The apology, and the match's end to those told it."""
         failed = ev.Error("internal", f"table {self.id} failed and closes; sorry")
         self._broadcast(self._audience(), failed)
         ended = self.state == ev.TableState.CLOSED  # (failed after its match-end was told)
@@ -494,8 +504,6 @@ class Table:
         if not ended and (started or self.told_ends):
             totals = self.match.totals if self.match is not None else [0] * len(self._sides)
             self._event(g.MatchEnded(None, (), MatchEndReason.INTERNAL, tuple(totals), None))
-        self.state = ev.TableState.CLOSED
-        self._seated_to_lobby()  # free to seek or sit elsewhere, no 'leave' first
 
     def _deserted(self) -> bool:
         """A waiting table (not a board) whose seated players have all left the server."""

@@ -292,7 +292,14 @@ def test_a_bot_that_cannot_start_again_mid_run_stops_the_ladder_its_boards_relea
     assert withheld(db) == [] and unlisted(db) == []
 
 
-@pytest.mark.skipif(platform.machine() != "x86_64", reason="reads x86-64 syscall numbers")
+# the sleeps' syscall numbers, nanosleep and clock_nanosleep, as /proc/PID/syscall
+# gives them: x86-64's (asm/unistd_64.h), aarch64's (asm-generic/unistd.h)
+SLEEP_SYSCALLS = {"x86_64": ("35", "230"), "aarch64": ("101", "115")}
+
+
+@pytest.mark.skipif(
+    platform.machine() not in SLEEP_SYSCALLS, reason="reads x86-64 or aarch64 syscall numbers"
+)
 async def test_ctrl_c_while_the_finished_run_is_written_leaves_the_run_whole(
     tmp_path: Path,
     start_server: Callable[..., Awaitable[int]],
@@ -337,7 +344,8 @@ async def test_ctrl_c_while_the_finished_run_is_written_leaves_the_run_whole(
 
 def _sleeps(pid: int) -> bool:
     """The process's main thread sleeps (SQLite's wait for a lock): in the trio loop it
-    waits in epoll_wait instead. x86-64's nanosleep and clock_nanosleep."""
+    waits in epoll_wait instead."""
+    sleeps = SLEEP_SYSCALLS[platform.machine()]
     with contextlib.suppress(FileNotFoundError, ProcessLookupError):
-        return Path(f"/proc/{pid}/syscall").read_text().split()[0] in ("35", "230")
+        return Path(f"/proc/{pid}/syscall").read_text().split()[0] in sleeps
     return False

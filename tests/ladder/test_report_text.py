@@ -23,7 +23,7 @@ def _pair_line(pair: PairStats) -> str:
 
 
 def test_a_margin_there_is_no_telling_yet_is_said_so_not_infinity() -> None:
-    pair = PairStats("heur", "rand")
+    pair = PairStats("heur", "rand", 2)
     pair.add((1, ("heur", "rand")), 40, 10)
     pair.add((1, ("heur", "rand")), 30, 12)  # two wins of two, one duplicate set
     assert pair.as_dict()["elo_margin"] is None  # JSON: null, as before
@@ -36,7 +36,7 @@ def test_a_margin_there_is_no_telling_yet_is_said_so_not_infinity() -> None:
 
 
 def test_an_even_pair_says_zero_without_a_sign() -> None:
-    pair = PairStats("a", "b")
+    pair = PairStats("a", "b", 2)
     for n, (x, y) in enumerate([(10, 0), (0, 10), (5, 5), (5, 5)]):
         pair.add((n // 2, ("a", "b")), x, y)
     line = _pair_line(pair)
@@ -48,7 +48,7 @@ def test_a_set_with_one_seating_played_is_no_duplicate_set() -> None:
     """An SPRT's stop leaves a board with one seating played: its luck does not cancel,
     so points/deal and the count of sets leave it out (failed before: counted as a set,
     '23 duplicate sets' beside the SPRT's '22 pairs')."""
-    pair = PairStats("a", "b")
+    pair = PairStats("a", "b", 2)
     for board, diffs in ((1, [(30, 10), (10, 20)]), (2, [(40, 0), (0, 16)]), (3, [(90, 0)])):
         for x, y in diffs:
             pair.add((board, ("a", "b")), x, y)
@@ -58,7 +58,7 @@ def test_a_set_with_one_seating_played_is_no_duplicate_set() -> None:
 
 
 def test_the_board_count_says_how_many_were_played() -> None:
-    pair = PairStats("a", "b")
+    pair = PairStats("a", "b", 2)
     pair.add((1, ("a", "b")), 40, 10)
     data = {**_summary(pair), "boards": 2000, "boards_played": 23}
     assert "; 23 of 2000 boards, seed s1" in report.text(data).splitlines()[0]
@@ -67,7 +67,7 @@ def test_the_board_count_says_how_many_were_played() -> None:
 def test_elo_and_points_of_opposite_signs_are_pointed_out() -> None:
     """Many small wins and a few big losses: Elo says a, points say b. The report says
     they disagree and why (failed before: nothing said, LOS 100% on the wrong one)."""
-    pair = PairStats("a", "b")
+    pair = PairStats("a", "b", 2)
     for board in range(12):
         first, second = (10, 0), (0, 60) if board % 3 == 0 else (10, 0)
         pair.add((board, ("a", "b")), *first)
@@ -82,7 +82,7 @@ def test_elo_and_points_of_opposite_signs_are_pointed_out() -> None:
 
 
 def test_agreeing_figures_have_no_note() -> None:
-    pair = PairStats("a", "b")
+    pair = PairStats("a", "b", 2)
     for board in range(4):
         pair.add((board, ("a", "b")), 30, 10)
         pair.add((board, ("a", "b")), 20, 12 + board)
@@ -91,7 +91,7 @@ def test_agreeing_figures_have_no_note() -> None:
 
 def test_every_deal_lost_is_said_in_words_not_the_clamp() -> None:
     """0-0-2 was 'Elo -2400.0 (margin: too few deals)': a clamp shown as a number."""
-    pair = PairStats("a", "b")
+    pair = PairStats("a", "b", 2)
     pair.add((1, ("a", "b")), 0, 10)
     pair.add((1, ("a", "b")), 3, 10)
     line = _pair_line(pair)
@@ -104,7 +104,7 @@ def test_a_deal_not_won_among_very_many_is_no_infinity() -> None:
     """A drawn deal among 12,500 won: the score rounds to 1.000, but not every deal was
     won, so the Elo is a number (failed before: 'Elo +∞ (every deal won)', from the
     rounded score)."""
-    pair = PairStats("a", "b")
+    pair = PairStats("a", "b", 2)
     for board in range(6250):
         pair.add((board, ("a", "b")), 20, 0)
         pair.add((board, ("a", "b")), 20, 0)
@@ -112,3 +112,20 @@ def test_a_deal_not_won_among_very_many_is_no_infinity() -> None:
     assert pair.as_dict()["score"] == 1.0 and pair.draws == 1
     line = _pair_line(pair)
     assert "∞" not in line and "Elo +" in line, line
+
+
+def test_sets_with_one_seating_each_give_no_points_figure() -> None:
+    """A bot forfeiting one seating of every board leaves each set one deal short of the
+    board's two seatings: none is complete, so no points/deal nor points LOS (failed
+    before: the largest sets, of one deal, were taken as complete: '+30.0 ± … over 3
+    duplicate sets' and a points LOS over luck that never cancelled)."""
+    pair = PairStats("a", "b", 2)
+    for board in range(3):
+        pair.add((board, ("a", "b")), 40, 10)
+        pair.losses += 1  # the other seating: a forfeited it
+    told = pair.as_dict()
+    assert told["duplicate_sets"] == 0 and told["deals"] == 6
+    assert told["points_per_deal"] is None and told["points_per_deal_margin"] is None
+    assert told["points_los"] is None
+    line = _pair_line(pair)
+    assert line.endswith("points/deal: none (no complete duplicate set)"), line

@@ -8,7 +8,14 @@ from collections import Counter, defaultdict
 import pytest
 
 from deberc_net.game.seeding import deck_for
-from deberc_net.ladder.schedule import Game, ScheduleError, groups, schedule, seatings
+from deberc_net.ladder.schedule import (
+    Game,
+    ScheduleError,
+    groups,
+    schedule,
+    seatings,
+    set_size,
+)
 
 
 def test_two_players_play_each_board_in_both_seatings() -> None:
@@ -92,3 +99,10 @@ def test_duplicate_names_and_unknown_mode_refused() -> None:
         list(schedule(["a", "b", "a"], 2, 1, "s"))
     with pytest.raises(ScheduleError, match="unknown schedule"):
         list(schedule(["a", "b"], 2, 1, "s", "swiss"))
+
+
+def test_a_complete_duplicate_set_has_every_seating_of_its_board() -> None:
+    assert set_size(("a", "b")) == 2
+    assert set_size(("b", "a", "b", "a")) == 2
+    assert set_size(("a", "b", "c")) == 6
+    assert set_size(("a", "b", "a")) == 3

@@ -18,7 +18,7 @@ from deberc_net.ladder.stats import (
 
 
 def pair(wins: int, draws: int, losses: int) -> PairStats:
-    p = PairStats("a", "b")
+    p = PairStats("a", "b", 2)
     for i in range(wins):
         p.add((i, ("a", "b")), 10, 0)
     for i in range(draws):
@@ -55,8 +55,8 @@ def test_elo_signs_and_the_infinite_margin_of_a_clean_sweep() -> None:
     elo, margin = pair(5, 0, 0).elo()
     assert elo > 1000 and math.isinf(margin)
     assert pair(5, 0, 0).as_dict()["elo_margin"] is None  # JSON has no infinity
-    assert PairStats("a", "b").elo() == (0.0, math.inf)
-    assert PairStats("a", "b").score == 0.5
+    assert PairStats("a", "b", 2).elo() == (0.0, math.inf)
+    assert PairStats("a", "b", 2).score == 0.5
 
 
 def test_a_margin_waits_until_the_scores_interval_leaves_0_and_1() -> None:
@@ -74,7 +74,7 @@ def test_elo_and_score_are_inverse() -> None:
 
 
 def test_points_per_deal_uses_each_duplicate_set_as_one_observation() -> None:
-    p = PairStats("a", "b")
+    p = PairStats("a", "b", 2)
     g = ("a", "b")
     p.add((1, g), 80, 50)
     p.add((1, g), 40, 50)  # board 1: +30 and -10 -> +10

@@ -232,3 +232,67 @@ async def test_a_match_that_fails_as_it_starts_ends_for_its_seekers(
                 end = await client.expect("event", kind="match-end")
                 assert (end["reason"], end["winner"], end["totals"]) == ("internal", "-", "0,0")
             nursery.cancel_scope.cancel()
+
+
+SPOIL = "spoil"
+
+
+class _Unreadable:
+    """Points a broken rule writes: they add to a total, but no line can tell them."""
+
+    def __radd__(self, other: object) -> _Unreadable:
+        return self
+
+    def __str__(self) -> str:
+        raise RuntimeError("these points cannot be told")
+
+
+class _SpoilsTotals:
+    """An option whose call 'spoil' ends the deal writing unreadable points: the deal's
+    end fails to render, and so would the failed match's end, from the same totals."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="spoil-test", kind="option", summary="totals that cannot be told")
+
+    @hookimpl
+    def deberc_extra_calls(self, deal: PluginDeal, seat: int) -> list[Call]:
+        return [Call(SPOIL)]
+
+    @hookimpl
+    def deberc_apply_extra_call(self, deal: PluginDeal, seat: int, call: Call) -> bool | None:
+        if call.name != SPOIL:
+            return None
+        deal.end_deal("spoiled", [0, 0], [_Unreadable(), 0])  # type: ignore[list-item]
+        return True
+
+
+async def test_a_failed_table_whose_end_fails_too_still_closes_and_the_server_plays_on(
+    db_path: Path, connect: Connector
+) -> None:
+    """The apology's match end cannot be rendered either (the rule's totals cannot be
+    told): the server logs it, closes the table, frees its players and plays on (failed
+    before: the second error escaped the table's guard into the server's nursery, and
+    the server stopped)."""
+    with trio.fail_after(20), structlog.testing.capture_logs() as logs:
+        async with trio.open_nursery() as nursery:
+            config = make_config(db_path)
+            rules = rule_book(_SpoilsTotals())
+            port = await nursery.start(functools.partial(serve, config, rules=rules))
+            ann = await connect.machine(port, "ann")
+            bob = await connect.machine(port, "bob")
+            broken, _, _ = await seat_pair(ann, bob, "2 spoil-test")
+            spoiling, ask = await _asked(ann, bob)
+            await spoiling.send(f"{SPOIL} seq={ask['seq']}")
+            for client in (ann, bob):
+                failed = await client.expect("error", code="internal")
+                assert failed["text"] == f"table {broken} failed and closes; sorry"
+            cat = await connect.machine(port, "cat")  # the server plays on
+            await ann.send("seek 2")
+            await ann.expect("ok", cmd="seek")
+            await cat.send("seek 2")
+            sit_ann, sit_cat = await ann.expect("ok", cmd="sit"), await cat.expect("ok", cmd="sit")
+            assert sit_ann["table"] == sit_cat["table"] != str(broken)
+            nursery.cancel_scope.cancel()
+    events = [(entry["event"], entry.get("table")) for entry in logs]
+    assert ("table_error", broken) in events and ("table_end_failed", broken) in events

@@ -95,7 +95,7 @@ def assert_elo_plot(page: str, games: list[dict[str, Any]], data: dict[str, Any]
     (line,) = root.findall(f"{ns}polyline")
     a, b = data["pairs"][0]["a"], data["pairs"][0]["b"]  # as the report puts them
     assert line.get("data-name") == f"{a} v {b}"
-    pair, expected = PairStats(a, b), []
+    pair, expected = PairStats(a, b, 2), []
     for game in games:
         seating, written = game["seating"], game["written"]
         mine = written[seating.index(a)]

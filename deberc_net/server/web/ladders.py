@@ -8,6 +8,7 @@ from typing import Any
 import attrs
 
 from deberc_net.ladder.results import count_pairs
+from deberc_net.ladder.schedule import set_size
 from deberc_net.ladder.stats import PairStats
 from deberc_net.ladder.store import open_ladder_store
 
@@ -59,7 +60,8 @@ def elo_curves(run: LadderRun) -> dict[tuple[str, str], list[float]]:
         written = game["written"]
         bots = game["seating"][: len(written)]  # side i's first seat is seat i
         key = (game["board"], tuple(sorted(set(game["seating"]))))
-        for pair in count_pairs(pairs, key, bots, written, game["forfeit"], order):
+        size = set_size(game["seating"])
+        for pair in count_pairs(pairs, key, size, bots, written, game["forfeit"], order):
             curves.setdefault(pair, []).append(pairs[pair].elo()[0])
     return dict(sorted(curves.items()))
 
