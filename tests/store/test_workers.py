@@ -493,7 +493,9 @@ async def _the_web_face_shows_another_workers_match(
     table = int((await ivy.expect("ok", cmd="sit"))["table"])
     await jon.send(f"sit {table}")
     await jon.expect("ok", cmd="sit")
-    asked = fields(await ivy.read_until(lambda x: fields(x)[0] == "ask", 10))[1]
+    # the first to speak is the dealer's next, drawn by lot: ivy is asked (``ask``) or
+    # told the state (``state``), each with the deal and her hand
+    asked = fields(await ivy.read_until(lambda x: fields(x)[0] in ("ask", "state"), 10))[1]
     http = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
     with trio.fail_after(10):
         while not (shown := await _web_get(http, f"/api/tables/{table}")) or (
