@@ -201,16 +201,8 @@ def _part_main(
     try:
         ladder = _Part(options, indices, up, more)
         trio.run(_play_part, ladder, control)
-        told = ladder.summary  # its crashes, and its in-process copies' faults
-        _write_line(
-            up,
-            {
-                "crashes": dict(told.crashes),
-                "fallbacks": dict(told.fallbacks),
-                "bot_errors": dict(told.bot_errors),
-                "first_faults": told.first_faults,
-            },
-        )
+        # its crashes, and its in-process copies' faults
+        _write_line(up, {"crashes": dict(ladder.summary.crashes), **ladder.summary.faults()})
     except BaseException as exc:  # a part reports whatever stopped it
         reason = _schedule_error(exc)
         if reason is not None:  # the ladder's error (a bot that cannot run): said as is
@@ -340,10 +332,9 @@ class _Counter:
             )
         elif "crashes" in item:
             self.summary.crashes.update(item["crashes"])
-            self.summary.fallbacks.update(item.get("fallbacks", {}))
-            self.summary.bot_errors.update(item.get("bot_errors", {}))
-            for bot, fault in item.get("first_faults", {}).items():
-                self.summary.first_faults.setdefault(bot, fault)
+            self.summary.add_faults(
+                item.get("fallbacks", {}), item.get("bot_errors", {}), item.get("first_faults", {})
+            )
         else:
             self._fail(item.get("error") or f"a ladder process failed: {item.get('failed')}")
 

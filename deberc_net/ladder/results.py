@@ -86,9 +86,7 @@ class Summary:
             "pairs": [p.as_dict() for p in self.ordered_pairs()],
             "crashes": dict(self.crashes),
             "forfeits": dict(self.forfeits),
-            "fallbacks": dict(self.fallbacks),
-            "bot_errors": dict(self.bot_errors),
-            "first_faults": dict(self.first_faults),
+            **self.faults(),
             "sprt": None
             if o.sprt is None
             else {
@@ -108,13 +106,29 @@ class Summary:
     def count_faults(self, copies: list[tuple[str, Stats]]) -> None:
         """The in-process copies' stats, by bot, once they have stopped."""
         for bot, stats in copies:
-            if stats.fallbacks:
-                self.fallbacks[bot] += stats.fallbacks
             raised = sum(e.startswith(("choose:", "pick:")) for e in stats.errors)
-            if raised:
-                self.bot_errors[bot] += raised
-            if stats.first_fault is not None:
-                self.first_faults.setdefault(bot, stats.first_fault)
+            first = {} if stats.first_fault is None else {bot: stats.first_fault}
+            self.add_faults({bot: stats.fallbacks}, {bot: raised}, first)
+
+    def faults(self) -> dict[str, Any]:
+        """The bots' own faults, as ``as_dict`` (and a ``--processes`` part) tells them."""
+        return {
+            "fallbacks": dict(self.fallbacks),
+            "bot_errors": dict(self.bot_errors),
+            "first_faults": dict(self.first_faults),
+        }
+
+    def add_faults(
+        self,
+        fallbacks: dict[str, int],
+        bot_errors: dict[str, int],
+        first_faults: dict[str, str],
+    ) -> None:
+        """Faults counted elsewhere (a copy, a part) added in; a bot's first fault kept."""
+        self.fallbacks.update({b: n for b, n in fallbacks.items() if n})
+        self.bot_errors.update({b: n for b, n in bot_errors.items() if n})
+        for bot, fault in first_faults.items():
+            self.first_faults.setdefault(bot, fault)
 
     def ordered_pairs(self) -> list[PairStats]:
         """Every pair in the order of the ``--bot`` options (docs/bots.md)."""

@@ -76,23 +76,23 @@ class PairStats:
             return 0.5
         return 0.5 * (1 + math.erf((self.wins - self.losses) / math.sqrt(2 * decisive)))
 
-    def complete_sets(self) -> list[list[float]]:
-        """The duplicate sets with every seating played: the cards' luck cancels only
-        there (a ladder stopped early, by its SPRT, leaves some with one seating; a
-        forfeit leaves one short; a bot forfeiting a seating of every board, none)."""
-        return [v for v in self.sets.values() if len(v) == self.set_size]
+    def set_means(self) -> list[float]:
+        """a's written minus b's per deal in each duplicate set with every seating played:
+        the cards' luck cancels only there (a ladder stopped early, by its SPRT, leaves
+        some with one seating; a forfeit leaves one short; a bot forfeiting a seating of
+        every board, none)."""
+        return [sum(v) / len(v) for v in self.sets.values() if len(v) == self.set_size]
 
     def points_per_deal(self) -> tuple[float, float]:
         """Mean of a's written minus b's per deal, and the 95% half-width, with each
         complete duplicate set as one observation (the cards' luck cancels inside it)."""
-        return mean_interval([sum(v) / len(v) for v in self.complete_sets()])
+        return mean_interval(self.set_means())
 
     def points_los(self) -> float | None:
         """Likelihood that a writes more points a deal than b (normal approximation
         over the complete duplicate sets, as points/deal's interval); None below two."""
-        per_set = [sum(v) / len(v) for v in self.complete_sets()]
-        n = len(per_set)
-        if n < 2:
+        per_set = self.set_means()
+        if len(per_set) < 2:
             return None
         mean, half_width = mean_interval(per_set)
         if half_width == 0:
@@ -103,7 +103,7 @@ class PairStats:
         elo, margin = self.elo()
         ppd, ppd_margin = self.points_per_deal()
         points_los = self.points_los()
-        sets = len(self.complete_sets())
+        sets = len(self.set_means())
         return {
             "a": self.a,
             "b": self.b,
