@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
 import attrs
 
@@ -31,6 +31,8 @@ from .outcomes import FORFEITS, Outcome
 from .rules import RuleSet
 from .scoring import bella_counts
 from .seeding import deal_seed
+
+T = TypeVar("T")
 
 RECORD_FORMAT = "deberc-deal/1"
 
@@ -348,6 +350,18 @@ class Records(Sequence[dict[str, Any]]):
 
     def __repr__(self) -> str:
         return f"Records({list(self)!r})"
+
+
+def draws_per_trick(draws: Sequence[T], seats_per_trick: Iterable[int]) -> list[list[T]]:
+    """A record's ``draws`` (Tertz, docs/records.md) split by the tricks they followed:
+    after each trick every seat draws one card, its winner first, while the talon lasts
+    (docs/rules.md §12.2), so they go a round a trick, in trick order."""
+    out: list[list[T]] = []
+    taken = 0
+    for seats in seats_per_trick:
+        out.append(list(draws[taken : taken + seats]))
+        taken += seats
+    return out
 
 
 def replay_calls(record: dict[str, Any], rules: RuleSet) -> Deal:

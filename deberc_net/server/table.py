@@ -28,6 +28,7 @@ from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.game.phases import PLAY
+from deberc_net.game.record import draws_per_trick
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.sheet import ScoreSheet
 from deberc_net.game.view import view
@@ -81,14 +82,20 @@ def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.Histo
     trump = record.get("trump")
     written = record.get("written")
     talon = "draws" in record
-    draws = [(seat, parse_card(c)) for seat, c in record.get("draws") or ()]
-    tricks = []
-    for t in record.get("tricks") or ():
-        laid = tuple(parse_card(c) for c in t["cards"])
-        # every seat draws one after each trick, its winner first (docs/rules.md §12.2)
-        drawn, draws = tuple(draws[: len(laid)]), draws[len(laid) :]
-        told = drawn if talon and draws_told else None
-        tricks.append(ev.HistoryTrick(t["leader"], laid, t["winner"], told))
+    taken = record.get("tricks") or ()
+    draws = draws_per_trick(
+        [(seat, parse_card(c)) for seat, c in record.get("draws") or ()],
+        (len(t["cards"]) for t in taken),
+    )
+    tricks = [
+        ev.HistoryTrick(
+            t["leader"],
+            tuple(parse_card(c) for c in t["cards"]),
+            t["winner"],
+            tuple(drawn) if talon and draws_told else None,
+        )
+        for t, drawn in zip(taken, draws, strict=True)
+    ]
     return ev.HistoryDeal(
         record["deal_no"],
         record["dealer"],

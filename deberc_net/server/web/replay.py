@@ -29,7 +29,7 @@ from deberc_net.game.events import (
     TrickTaken,
     Unveiled,
 )
-from deberc_net.game.record import replay_calls, unveil
+from deberc_net.game.record import draws_per_trick, replay_calls, unveil
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol.lang import spoken_call
@@ -239,15 +239,13 @@ def _talon_at_start(hands: list[list[str]], deck: list[str], extra: dict[str, An
 def _with_draws(
     tricks: list[Trick], draws: list[list[Any]] | None, talon: int | None
 ) -> list[Trick]:
-    """Each trick with the draws that followed it: after each trick every seat draws
-    one card, its winner first, while the talon lasts (docs/rules.md §12.2), so the
-    record's ``draws`` go a round a trick, in trick order."""
+    """Each trick with the draws that followed it (``draws_per_trick``) and the talon
+    left after them."""
     if draws is None or talon is None:
         return tricks
     out = []
-    for trick in tricks:
-        seats = len(trick.plays)
-        drawn, draws = draws[:seats], draws[seats:]
+    per_trick = draws_per_trick(draws, (len(t.plays) for t in tricks))
+    for trick, drawn in zip(tricks, per_trick, strict=True):
         talon -= len(drawn)
         pairs = [(int(seat), str(card)) for seat, card in drawn]
         out.append(attrs.evolve(trick, draws=pairs, talon=talon if pairs else None))
