@@ -14,6 +14,7 @@ from itertools import zip_longest
 import attrs
 
 from deberc_net.game.calls import MENYAYU
+from deberc_net.game.outcomes import MatchEndReason
 from deberc_net.protocol.render import for_people
 from deberc_net.protocol.wire import EventKind, Line, Tag, View, WireError, parse_line
 
@@ -533,7 +534,10 @@ def _event(state: TableState, line: Line) -> TableState:
         totals = tuple(line.get_ints("totals"))
         # a pair wins together, as the human style says it: "vika and nika win"
         verb = "win" if len(winners) > 1 else "wins"
-        verdict = f"{' and '.join(winners)} {verb}" if winners else "a draw"
+        if line.get_str("reason") == MatchEndReason.INTERNAL:  # failed: no result at all
+            verdict = "no result, the table failed"
+        else:
+            verdict = f"{' and '.join(winners)} {verb}" if winners else "a draw"
         result = f"Game over: {verdict} ({line.get_str('reason')}), totals {_pair(totals)}"
         # its names kept now: a table watched next takes the screen (and its names) in
         # place, and 'history' of this match, our last, still names its players

@@ -443,6 +443,20 @@ def test_four_players_are_shown_as_pairs_and_a_pair_wins_together() -> None:
     assert state.result == "Game over: b1 and b3 win (claim), totals 321 : 293"
 
 
+def test_a_failed_tables_end_is_no_draw() -> None:
+    """A table that failed (docs/protocol.md §9.7, ``reason=internal``): nobody wins,
+    loses or draws, as the server's human style says. Failed before: 'a draw'."""
+    state = fold_all(
+        [
+            START[0],
+            "ok cmd=sit table=3 seat=0 text=You sit at table 3, seat 0.",
+            "event seq=3 table=3 kind=start players=b1,b2 match=m3",
+            "event seq=4 table=3 kind=match-end winner=- name=- reason=internal totals=0,0 seed=-",
+        ]
+    )
+    assert state.result == "Game over: no result, the table failed (internal), totals 0 : 0"
+
+
 def test_f4_asks_again_for_names_still_unknown() -> None:
     """A 'state' (F4's) at a table whose names are still unknown asks for them again;
     a request in play does not ask twice."""
