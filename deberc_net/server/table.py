@@ -265,6 +265,9 @@ class Table:
     # told only the match's start and end (an admin's 'reserve … watch=ends'): a ladder
     # needs its results, not every line of the play
     told_ends: list[Session] = attrs.field(init=False, factory=list)
+    # its match's end went out to someone: a failure after that tells no second end
+    # (that end stands: it is the stored one)
+    end_told: bool = attrs.field(init=False, default=False)
     match: Match | None = attrs.field(init=False, default=None)
     sheet: ScoreSheet = attrs.field(init=False, factory=ScoreSheet)  # folded in _tell
     seq: int = attrs.field(init=False, default=0)
@@ -505,7 +508,8 @@ class Table:
         """The apology, and the match's end to those told it."""
         failed = ev.Error("internal", f"table {self.id} failed and closes; sorry")
         self._broadcast(self._audience(), failed)
-        ended = self.state == ev.TableState.CLOSED  # (failed after its match-end was told)
+        # failed after (or while) its match-end was told
+        ended = self.end_told or self.state == ev.TableState.CLOSED
         # on, or failing as it starts (every seat taken, the first deal's hooks raising)
         started = self.match is not None or all(self.seats)
         if not ended and (started or self.told_ends):
@@ -1436,10 +1440,14 @@ class Table:
                 (machines if s.connection.style == MACHINE else others).append(s)
             if machines:
                 self._tell_machines(machines, template, event)
+                if kind is g.MatchEnded:
+                    self.end_told = True
                 if not others:
                     return
                 audience = others
         self._broadcast(audience, self._table_event(event))
+        if kind is g.MatchEnded:
+            self.end_told = True
 
     def _tell_machines(
         self, machines: list[Session], template: Callable[[int, int, Any], str], event: object
