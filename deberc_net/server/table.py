@@ -54,7 +54,7 @@ from .ask_line import KeptTalk, ask_line
 from .config import Config
 from .inbox import Inbox
 from .ratings import rate_match
-from .session import Session, batched, flush_batch, send_to_each
+from .session import Batch, Session, batched, flush_batch, send_to_each
 from .store.base import RatingResult
 
 if TYPE_CHECKING:
@@ -291,6 +291,9 @@ class Table:
     # the name key of each name seated here (the names a table ever seats are few)
     _keys: dict[str, str] = attrs.field(init=False, factory=dict)
     _talk: KeptTalk = attrs.field(init=False, factory=KeptTalk)  # the asks' talk field, kept
+    # the batch ``call_here`` entered, while it handles a call in it (its events are put
+    # in it without asking trio for the running task at each: every call)
+    _batch: Batch | None = attrs.field(init=False, default=None)
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
@@ -438,11 +441,14 @@ class Table:
         posted meanwhile is handled after it."""
         self.inbox.held = True  # (``Inbox.hold``, written out: every call)
         try:
-            with batched():  # what the call tells goes out in one write per connection
+            with batched() as batch:  # what the call tells goes out in one write per connection
+                self._batch = batch
                 try:  # (_guarded's guard, without its frame: every call)
                     await self._call(session, text, seq, now)
                 except Exception:
                     self._failed()
+                finally:
+                    self._batch = None
             if self.inbox.queue:  # (mostly nothing was posted meanwhile)
                 await self._handle_queued()
         finally:
@@ -1418,7 +1424,7 @@ class Table:
                                 others.append(session)
             if machines:  # (``_tell_machines``, written out: most events)
                 line = template(self.seq, self.id, event)
-                send_to_each(machines, [line], line.encode("utf-8") + b"\r\n")
+                send_to_each(machines, [line], line.encode("utf-8") + b"\r\n", self._batch)
             if others:
                 self._broadcast(others, self._table_event(event))
             return
