@@ -933,7 +933,8 @@ class Table:
         match = self.match
         assert match is not None
         self.asked_seq = self.seq
-        seat = match.to_act  # (a property of the match's deal: read once)
+        # (``Match.to_act``, written out: read once, every call)
+        seat = match.deal.to_act if match.result is None else None
         self.clocks.ask(seat, trio.current_time() if now is None else now)
         if seat is None:
             return
