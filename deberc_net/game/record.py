@@ -164,7 +164,7 @@ class RecordFold:
                 "scored": [
                     {
                         "combo": c.describe(),
-                        "cards": [card_str(x) for x in c.cards],
+                        "cards": [_CARD_NAMES[x] for x in c.cards],
                         "points": c.points,
                     }
                     for c in counted.get(seat, ())
@@ -182,7 +182,7 @@ class RecordFold:
             )
         return {
             "dealer": started.dealer,
-            "deck": [card_str(c) for c in end.deck],
+            "deck": [_CARD_NAMES[c] for c in end.deck],  # (no call a card: every deal)
             "calls": self._calls,
             "trump": None if trump is None else "shdc"[trump],
             "player": player,

@@ -47,6 +47,11 @@ class HandOrder(StrEnum):
     STRENGTH = "strength"  # weakest to strongest in play, as the engine orders it
 
 
+# a deal's record as its line's JSON text (``json.dumps`` with these settings, to the
+# byte): one encoder for every record, not one made a record (every deal's end)
+_deal_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 def pretty_card(card: Card) -> str:
     return RANKS[card & 7] + SUIT_SYMBOLS[SUITS[card >> 3]]
 
@@ -263,7 +268,7 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
             return _finger(event, machine)
         case ev.DealRecord():
             if machine:
-                body = json.dumps(event.record, ensure_ascii=False, separators=(",", ":"))
+                body = _deal_json(event.record)
                 return [
                     line(
                         "record", [("table", event.table), ("deal", event.record["deal_no"])], body

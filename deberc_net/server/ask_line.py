@@ -21,7 +21,8 @@ from deberc_net.game.calls import PLAY, PLAY_CALLS, Call
 from deberc_net.game.cards import CARD_TEXT as _CARD
 from deberc_net.game.cards import PLAIN_STRENGTH, SUITS, TRUMP_STRENGTH
 from deberc_net.game.deal import PLAY as PLAY_PHASE
-from deberc_net.game.deal import Deal, LoggedCall
+from deberc_net.game.deal import Deal
+from deberc_net.game.events import CallMade, DealEvent, Penalized
 from deberc_net.game.match import Match
 from deberc_net.game.phases import Phase
 from deberc_net.protocol.wire import NONE, format_value
@@ -40,6 +41,19 @@ _ORDER = tuple(
 )
 
 
+def _plain(kind: type[Deal]) -> bool:
+    """Whether a deal class reads its talk's question and shown cards as ``Deal`` does
+    and adds no fields of its own to a view."""
+    return (
+        kind.pending is Deal.pending
+        and kind.shown is Deal.shown
+        and kind.view_fields is Deal.view_fields
+    )
+
+
+_PLAIN: dict[type[Deal], bool] = {}  # by deal class (a few: the engine's, the plugins')
+
+
 def _game_value(value: object) -> str:
     if isinstance(value, tuple):
         return ",".join([_CARD[c] for c in value])
@@ -51,6 +65,8 @@ def _call_text(call: Call) -> str:
     return _CARD[call.card] if call.card is not None and call.name == PLAY else call.token()
 
 
+# the events that log a call other than a card's (``Deal.log``'s entries but cards)
+_CALL_EVENTS = (CallMade, Penalized)
 _PLAY_TEXTS = {id(call): _call_text(call) for call in PLAY_CALLS}
 _KEPT_CALLS = 64  # the other calls' texts a table keeps, at most
 
@@ -58,13 +74,13 @@ _KEPT_CALLS = 64  # the other calls' texts a table keeps, at most
 @attrs.define(eq=False)
 class KeptTalk:
     """A deal's ``talk`` field, kept from one ask to the next (a table's): the deal's
-    log only grows, and its calls other than cards (the field) are few and mostly
-    made early, so each ask reads only the entries logged since the last. With it, the
+    events only grow, and its calls other than cards (the field) are few and mostly
+    made early, so each ask reads only the events since the last. With it, the
     text of each legal call the deal offered (most are the same objects every time:
     game/calls.py's PLAY_CALLS), by the call's identity."""
 
-    log: list[LoggedCall] | None = None  # the log read last (the deal's own list)
-    upto: int = 0  # how many of its entries ``text`` tells of
+    history: list[DealEvent] | None = None  # the events read last (the deal's own list)
+    upto: int = 0  # how many of them ``text`` tells of
     text: str = ""
     # id(call): its text in ``legal``, the cards' calls (game/calls.py's PLAY_CALLS,
     # which live as long as the process) from the start; the other calls kept with
@@ -73,19 +89,23 @@ class KeptTalk:
     legal_calls: list[Call] = attrs.Factory(list)
 
     def of(self, deal: Deal) -> str:
-        """The deal's calls but its cards, each ``seat:token``, in order."""
-        log = deal.log
-        if log is not self.log:  # another deal (or a copy of a log under way)
-            self.log, self.upto, self.text = log, 0, ""
+        """The deal's calls but its cards, each ``seat:token``, in order: ``Deal.log``'s
+        entries, read off the events the log is made of (a call's ``CallMade`` or
+        ``Penalized``; a card's ``CardPlayed`` is a card), without making the log's
+        entries (one a move, read by nothing else between deals)."""
+        history = deal.history
+        if history is not self.history:  # another deal (or a copy of one under way)
+            self.history, self.upto, self.text = history, 0, ""
         upto = self.upto
-        if upto < len(log):
+        if upto < len(history):
             text = self.text
-            for e in log[upto:]:  # (mostly one entry, a card: a loop, not a comprehension)
-                call = e.call
-                if call.name != PLAY:
-                    said = f"{e.seat}:{call.token()}"
-                    text = f"{text},{said}" if text else said
-            self.text, self.upto = text, len(log)
+            for e in history[upto:]:  # (mostly one event, a card: a loop, not a comprehension)
+                if isinstance(e, _CALL_EVENTS):
+                    call = e.call
+                    if call.name != PLAY:
+                        said = f"{e.seat}:{call.token()}"
+                        text = f"{text},{said}" if text else said
+            self.text, self.upto = text, len(history)
         return self.text
 
     def remember(self, calls: Sequence[Call]) -> None:
@@ -127,9 +147,16 @@ def ask_line(
     in_play = phase == PLAY_PHASE or deal.tricks
     turned = deal.turned if not (settings.turned_to_dealer and in_play) else None
     fresa = deal.fresa if settings.fresa_visible else None
-    asked = deal.pending
+    # a deal of the engine's own kind (most): its talk's question and shown cards read
+    # straight off the talk, and no fields of a game of its own to ask for (three calls
+    # fewer: every call); another kind (a plugin's deal class) is asked as usual
+    plain = _PLAIN.get(type(deal))
+    if plain is None:
+        plain = _PLAIN[type(deal)] = _plain(type(deal))
+    talk_state = deal.talk
+    asked = talk_state.pending if plain else deal.pending
     pending = NONE if asked is None else f"{asked.kind}:{asked.asker}:{asked.answerer}"
-    shown = deal.shown  # (most deals show nothing)
+    shown = talk_state.shown if plain else deal.shown  # (most deals show nothing)
     shown_text = (
         ",".join([f"{s}:{_CARD[c]}" for s, cards in sorted(shown.items()) for c in cards])
         if shown
@@ -173,7 +200,7 @@ def ask_line(
         f" clock={NONE if clock_ms is None else clock_ms}"
         f" legal={legal.replace(' ', '_')} players={len(match.names)}"
     )
-    game = deal.view_fields(seat)
+    game = () if plain else deal.view_fields(seat)
     if game:  # a whole new game's own fields (Tertz: talon, their_tricks), appended
         line += "".join(f" {name}={_game_value(x)}" for name, x in game)
     return line

@@ -31,10 +31,11 @@ class _Batch:
     held: list[Outbox]
     _token: Token[_Batch | None]
 
-    def __enter__(self) -> None:
+    def __enter__(self) -> _Batch:
         self.task = trio.lowlevel.current_task()
         self.held = []
         self._token = _batch.set(self)
+        return self
 
     def __exit__(self, *exc_info: object) -> None:
         _batch.reset(self._token)
@@ -52,6 +53,7 @@ _batch: ContextVar[_Batch | None] = ContextVar("deberc_outbox_batch", default=No
 # tells two or three lines to each player. The class itself, not a function making
 # one: a call less, once a message.
 batched = _Batch
+Batch = _Batch  # (its type, for who keeps the batch it entered)
 
 
 def flush_batch() -> None:
@@ -63,12 +65,18 @@ def flush_batch() -> None:
         batch.held.clear()
 
 
-def send_to_each(sessions: list[Session], lines: list[str], data: bytes) -> None:
+def send_to_each(
+    sessions: list[Session], lines: list[str], data: bytes, batch: _Batch | None = None
+) -> None:
     """``Session.send_rendered(lines, data)`` to each of ``sessions``, this task's batch
     looked up once for all of them (a table's event, told to every machine-style
-    listener at once: ``put`` asks trio for the running task at each)."""
-    batch = _batch.get()
-    if batch is None or batch.task is not trio.lowlevel.current_task():
+    listener at once: ``put`` asks trio for the running task at each). ``batch``: the
+    running task's own, as the task that entered it knows (None: looked up here)."""
+    if batch is None:
+        batch = _batch.get()
+        if batch is not None and batch.task is not trio.lowlevel.current_task():
+            batch = None  # (a batch of the task that started this one)
+    if batch is None:
         for session in sessions:
             session.send_rendered(lines, data)
         return

@@ -54,7 +54,7 @@ from .ask_line import KeptTalk, ask_line
 from .config import Config
 from .inbox import Inbox
 from .ratings import rate_match
-from .session import Session, batched, flush_batch, send_to_each
+from .session import Batch, Session, batched, flush_batch, send_to_each
 from .store.base import RatingResult
 
 if TYPE_CHECKING:
@@ -265,6 +265,9 @@ class Table:
     # told only the match's start and end (an admin's 'reserve … watch=ends'): a ladder
     # needs its results, not every line of the play
     told_ends: list[Session] = attrs.field(init=False, factory=list)
+    # its match's end went out to someone: a failure after that tells no second end
+    # (that end stands: it is the stored one)
+    end_told: bool = attrs.field(init=False, default=False)
     match: Match | None = attrs.field(init=False, default=None)
     sheet: ScoreSheet = attrs.field(init=False, factory=ScoreSheet)  # folded in _tell
     seq: int = attrs.field(init=False, default=0)
@@ -288,6 +291,9 @@ class Table:
     # the name key of each name seated here (the names a table ever seats are few)
     _keys: dict[str, str] = attrs.field(init=False, factory=dict)
     _talk: KeptTalk = attrs.field(init=False, factory=KeptTalk)  # the asks' talk field, kept
+    # the batch ``call_here`` entered, while it handles a call in it (its events are put
+    # in it without asking trio for the running task at each: every call)
+    _batch: Batch | None = attrs.field(init=False, default=None)
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
@@ -435,11 +441,14 @@ class Table:
         posted meanwhile is handled after it."""
         self.inbox.held = True  # (``Inbox.hold``, written out: every call)
         try:
-            with batched():  # what the call tells goes out in one write per connection
+            with batched() as batch:  # what the call tells goes out in one write per connection
+                self._batch = batch
                 try:  # (_guarded's guard, without its frame: every call)
                     await self._call(session, text, seq, now)
                 except Exception:
                     self._failed()
+                finally:
+                    self._batch = None
             if self.inbox.queue:  # (mostly nothing was posted meanwhile)
                 await self._handle_queued()
         finally:
@@ -505,7 +514,8 @@ class Table:
         """The apology, and the match's end to those told it."""
         failed = ev.Error("internal", f"table {self.id} failed and closes; sorry")
         self._broadcast(self._audience(), failed)
-        ended = self.state == ev.TableState.CLOSED  # (failed after its match-end was told)
+        # failed after (or while) its match-end was told
+        ended = self.end_told or self.state == ev.TableState.CLOSED
         # on, or failing as it starts (every seat taken, the first deal's hooks raising)
         started = self.match is not None or all(self.seats)
         if not ended and (started or self.told_ends):
@@ -923,7 +933,8 @@ class Table:
         match = self.match
         assert match is not None
         self.asked_seq = self.seq
-        seat = match.to_act  # (a property of the match's deal: read once)
+        # (``Match.to_act``, written out: read once, every call)
+        seat = match.deal.to_act if match.result is None else None
         self.clocks.ask(seat, trio.current_time() if now is None else now)
         if seat is None:
             return
@@ -1414,7 +1425,7 @@ class Table:
                                 others.append(session)
             if machines:  # (``_tell_machines``, written out: most events)
                 line = template(self.seq, self.id, event)
-                send_to_each(machines, [line], line.encode("utf-8") + b"\r\n")
+                send_to_each(machines, [line], line.encode("utf-8") + b"\r\n", self._batch)
             if others:
                 self._broadcast(others, self._table_event(event))
             return
@@ -1436,10 +1447,14 @@ class Table:
                 (machines if s.connection.style == MACHINE else others).append(s)
             if machines:
                 self._tell_machines(machines, template, event)
+                if kind is g.MatchEnded:
+                    self.end_told = True
                 if not others:
                     return
                 audience = others
         self._broadcast(audience, self._table_event(event))
+        if kind is g.MatchEnded:
+            self.end_told = True
 
     def _tell_machines(
         self, machines: list[Session], template: Callable[[int, int, Any], str], event: object

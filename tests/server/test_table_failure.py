@@ -296,3 +296,69 @@ async def test_a_failed_table_whose_end_fails_too_still_closes_and_the_server_pl
             nursery.cancel_scope.cancel()
     events = [(entry["event"], entry.get("table")) for entry in logs]
     assert ("table_error", broken) in events and ("table_end_failed", broken) in events
+
+
+FINISH = "finish"
+
+
+class _Untellable(str):
+    """A match's end reason a broken rule gives: fine on the wire and in the store, but
+    people cannot be told it (formatting it fails)."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        raise RuntimeError("this reason cannot be told to people")
+
+
+class _EndsUntellably:
+    """An option whose call 'finish' ends the deal and the match (side 0 wins) for a
+    reason told to programs, then failing as it is told to people."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="untellable-test", kind="option", summary="an untellable end")
+
+    @hookimpl
+    def deberc_extra_calls(self, deal: PluginDeal, seat: int) -> list[Call]:
+        return [Call(FINISH)]
+
+    @hookimpl
+    def deberc_apply_extra_call(self, deal: PluginDeal, seat: int, call: Call) -> bool | None:
+        if call.name != FINISH:
+            return None
+        deal.end_deal("finished", [0, 0], [0, 0], winner=0, reason=_Untellable("plugin-won"))
+        return True
+
+
+async def test_a_table_failing_as_its_end_is_told_tells_no_second_end(
+    db_path: Path, connect: Connector
+) -> None:
+    """The match's end (stored: its players' result) is told to the machines, then fails
+    as it is told to a person watching: the players get the apology, and the end they
+    were told stands. Failed before: a second match end followed (``reason=internal``,
+    nobody winning), against the first and what the store keeps."""
+    with trio.fail_after(20), structlog.testing.capture_logs() as logs:
+        async with trio.open_nursery() as nursery:
+            config = make_config(db_path)
+            port = await nursery.start(
+                functools.partial(serve, config, rules=rule_book(_EndsUntellably()))
+            )
+            ann = await connect.machine(port, "ann")
+            bob = await connect.machine(port, "bob")
+            table, _, _ = await seat_pair(ann, bob, "2 untellable-test")
+            zed = await connect.human(port, "zed")  # a person watching
+            await zed.send(f"observe {table}")
+            await zed.read_until(lambda line: "watch" in line)
+            finishing, ask = await _asked(ann, bob)
+            await finishing.send(f"{FINISH} seq={ask['seq']}")
+            for client in (ann, bob):
+                end = await client.expect("event", kind="match-end")
+                assert (end["reason"], end["name"]) == ("plugin-won", "ann")
+                await client.expect("error", code="internal")
+                await client.send("ping")
+                await client.expect("ok", cmd="ping")
+                ends = [line for line in client.lines if "kind=match-end" in line]
+                assert len(ends) == 1, ends
+            nursery.cancel_scope.cancel()
+    assert [entry["event"] for entry in logs].count("table_error") == 1
