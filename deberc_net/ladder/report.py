@@ -45,24 +45,40 @@ def _boards(data: dict[str, Any]) -> str:
     return f"{played} of {count(data['boards'], 'board')}"
 
 
-def _elo(p: dict[str, Any]) -> str:
-    """The Elo difference and its margin; every deal one way has no finite one (the
-    figure, ±2400 in the JSON, is only a clamp)."""
+def elo_told(p: dict[str, Any]) -> str:
+    """The Elo difference and its margin, as the text and the run's web page say them;
+    every deal one way has no finite one (the figure, ±2400 in the JSON, is a clamp)."""
     if p["deals"] and p["deals"] in (p["wins"], p["losses"]):  # (the score is rounded)
-        return "Elo +∞ (every deal won)" if p["wins"] else "Elo -∞ (every deal lost)"
-    return f"Elo {_num(p['elo'])} {_margin(p['elo_margin'], 'deals')}"
+        return "+∞ (every deal won)" if p["wins"] else "-∞ (every deal lost)"
+    return f"{_num(p['elo'])} {_margin(p['elo_margin'], 'deals')}"
+
+
+def points_told(p: dict[str, Any]) -> str:
+    """Points/deal and its margin, as the text and the run's web page say them; 'none'
+    without a complete duplicate set (a seating forfeited on every board: the
+    one-seating sets' luck did not cancel)."""
+    if p["points_per_deal"] is None:
+        return "none"
+    return f"{_num(p['points_per_deal'])} {_margin(p['points_per_deal_margin'], 'duplicate sets')}"
+
+
+def _elo(p: dict[str, Any]) -> str:
+    return f"Elo {elo_told(p)}"
+
+
+def _draws(p: dict[str, Any]) -> str:
+    """Which draws were void (nobody wrote a point: passed out) and which equal points
+    written; a report stored before void draws were counted says nothing."""
+    void = p.get("void_draws")
+    if not p["draws"] or void is None:
+        return ""
+    return f" (draws: {void} void, {p['draws'] - void} equal points)"
 
 
 def _points(p: dict[str, Any]) -> str:
-    """Points/deal over the complete duplicate sets; with none (a seating forfeited on
-    every board), no figure: the one-seating sets' luck did not cancel."""
     if p["points_per_deal"] is None:
         return "points/deal: none (no complete duplicate set)"
-    return (
-        f"points/deal {_num(p['points_per_deal'])} "
-        f"{_margin(p['points_per_deal_margin'], 'duplicate sets')} over "
-        f"{count(p['duplicate_sets'], 'duplicate set')}"
-    )
+    return f"points/deal {points_told(p)} over {count(p['duplicate_sets'], 'duplicate set')}"
 
 
 def _verdict(s: dict[str, Any]) -> str:
@@ -93,7 +109,7 @@ def text(data: dict[str, Any]) -> str:
     lines += ["", "Pairs (first against second):"]
     for p in data["pairs"]:
         lines.append(
-            f"  {p['a']} v {p['b']}: {p['wins']}-{p['draws']}-{p['losses']} "
+            f"  {p['a']} v {p['b']}: {p['wins']}-{p['draws']}-{p['losses']}{_draws(p)} "
             f"score {p['score']:.3f}, {_elo(p)}, LOS {100 * p['los']:.1f}%, "
             f"{_points(p)}"
             + ("" if p.get("points_los") is None else f", points LOS {100 * p['points_los']:.1f}%")

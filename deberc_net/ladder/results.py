@@ -265,7 +265,7 @@ def count_pairs(
             counted.append(pair_key)
             continue
         pa, pb = (totals[i], totals[j]) if a == pair_key[0] else (totals[j], totals[i])
-        pair.add(key, pa, pb)
+        pair.add(key, pa, pb, void=not any(totals))
         counted.append(pair_key)
     return counted
 
