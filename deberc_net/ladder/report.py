@@ -24,6 +24,13 @@ def _margin(x: float | None, unit: str) -> str:
     return f"(margin: too few {unit})" if x is None else f"± {x:.1f}"
 
 
+# the ratings are kept by name (docs/bots.md): said wherever they are shown, since a
+# bot changed under its old name mixes its versions without a word otherwise
+BY_NAME = (
+    "Ratings are by bot name: a bot changed and run again under its old name goes on "
+    "from the old one's rating (give a new version a new name)."
+)
+
 DISAGREE = (
     "Elo and points/deal disagree in sign: Elo, its LOS and the SPRT count deals won, "
     "points/deal (and its LOS) the points written, which win a match (docs/bots.md)"
@@ -99,7 +106,7 @@ def text(data: dict[str, Any]) -> str:
         f"{count(data['games'], 'game')} ({count(data['deals'], 'deal')}) in {data['seconds']} s: "
         f"{data['deals_per_second']} deals/s",
         "",
-        "Ratings (openskill, mu - 3 sigma):",
+        "Ratings (openskill, mu - 3 sigma; carried over from earlier runs, by name):",
     ]
     for row in data["ratings"]:
         lines.append(
@@ -158,4 +165,4 @@ def leaderboard(rows: list[dict[str, Any]]) -> str:
             f"{i:>3}  {r['bot']:<16} {r['rating']:8.2f} {r['mu']:7.2f} "
             f"{r['sigma']:6.2f} {r['games']:6d}"
         )
-    return "\n".join(lines)
+    return "\n".join([*lines, "", BY_NAME])

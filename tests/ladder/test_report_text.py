@@ -148,3 +148,13 @@ def test_draws_are_split_into_void_deals_and_equal_points() -> None:
     # a report stored before void draws were counted says nothing of them
     del summary["pairs"][0]["void_draws"]
     assert "(draws:" not in report.text(summary)
+
+
+def test_the_ratings_say_they_are_kept_by_name() -> None:
+    """docs/bots.md: a bot changed and run again under its old name goes on from the old
+    one's rating; the report and the leaderboard say so (they did not)."""
+    pair = PairStats("a", "b", 2)
+    pair.add((1, ("a", "b")), 10, 0)
+    assert "carried over from earlier runs, by name" in report.text(_summary(pair))
+    rows = [{"bot": "a", "rating": 1.0, "mu": 25.0, "sigma": 8.0, "games": 2}]
+    assert report.leaderboard(rows).splitlines()[-1] == report.BY_NAME

@@ -74,6 +74,10 @@ async def test_a_ladder_run_on_the_servers_file_is_shown(
     assert_elo_plot(page, run["games"], data)
     status, body = await web.get("/ladders")
     assert status == 200 and b'<a href="/ladders/1">1</a>' in body and b"rand2" in body
+    # the ratings are by name, which both pages say (a bot changed under its old name
+    # mixed its versions without a word)
+    assert report.BY_NAME.replace("'", "&#39;").encode() in body
+    assert 'id="ratings-by-name">Carried over from earlier runs. Ratings are by bot' in page
     assert (await web.get("/ladders/2"))[0] == 404
 
     def look() -> list[str]:  # in the browser: the standings, then the run's pairs

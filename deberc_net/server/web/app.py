@@ -60,6 +60,7 @@ def make_app(lobby: Lobby) -> Starlette:
     templates.env.filters["in_hand_order"] = in_hand_order
     templates.env.filters["elo_told"] = report.elo_told  # as the ladder's text says them
     templates.env.filters["points_told"] = report.points_told
+    templates.env.globals["by_name"] = report.BY_NAME
     viewers = Viewers(lobby.config.max_web_viewers)
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> Response:
