@@ -138,7 +138,7 @@ def text(data: dict[str, Any]) -> str:
             f"forfeits: {data['forfeits'] or 'none'}",
         ]
     if data.get("fallbacks") or data.get("bot_errors") or data.get("first_faults"):
-        lines += ["", "Bot faults (in-process bots):"]
+        lines += ["", "Bot faults:"]
         for bot in data["bots"]:
             first = data["first_faults"].get(bot)
             if first is None and not data["fallbacks"].get(bot):
