@@ -46,20 +46,14 @@ def test_a_buggy_bots_faults_are_in_the_report(tmp_path: Path) -> None:
     ) in told.splitlines(), told
 
 
+# the same brain, run as a command by the client library's run_bot
 BUGGY_PROCESS = """
+from buggy_bot_here import brain
+
 from clients.client import bot_arguments, run_bot
 
-calls = [0]
-
-
-def choose(view):
-    calls[0] += 1
-    if calls[0] % 5 == 0:
-        raise RuntimeError("bug in choose")
-    return "nonsense" if calls[0] % 7 == 0 else view.legal[-1]
-
-
-run_bot(choose, bot_arguments("a buggy bot").parse_args())
+args = bot_arguments("a buggy bot").parse_args()
+run_bot(brain(args.name, None).choose, args)
 """
 
 
@@ -68,12 +62,13 @@ def test_a_process_bots_fault_counts_come_back_to_the_report(tmp_path: Path) -> 
     error (the ladder asks it to); the ladder reads them into the report, as an
     in-process bot's, and does not pass those lines on. Failed before: its counts stayed
     in its process, the report said nothing of them."""
+    (tmp_path / "buggy_bot_here.py").write_text(BUGGY, encoding="utf-8")  # (beside it)
     bug = script(tmp_path, "bug", BUGGY_PROCESS)
     done = ladder(tmp_path, "--bot", bug, "--bot", RAND, "--deals", "6", "--seed", "b1", "--json")
     data = summary(done)
     assert data["fallbacks"]["bug"] >= data["bot_errors"]["bug"] > 0, data
     first = data["first_faults"]["bug"]
-    assert first.startswith("choose raised RuntimeError('bug in choose') at bug.py:"), first
+    assert first.startswith("choose raised RuntimeError('bug in choose') at buggy_bot_here.py:")
     assert f"bug-1: {first}; the first legal call was sent instead" in done.stderr
     assert "faults fallbacks=" not in done.stderr  # read, not passed on
     told = report.text(data).splitlines()
