@@ -38,6 +38,21 @@ def after_plays(sizes: list[int], text: str) -> list[int]:
     return out
 
 
+def told_among(lines: list[str], sizes: list[int] | None) -> tuple[list[str], list[int] | None]:
+    """``lines`` less the sizes an owner told among them (on lines of their own, server/
+    cluster/node.py), and the sizes after them all: the last told (else ``sizes``, the
+    sizes before the lines), less a card for each play after it; None: none known."""
+    kept = []
+    for line in lines:
+        if line.startswith(SIZES):
+            sizes = json.loads(line)["hand_sizes"]
+            continue
+        kept.append(line)
+        if sizes is not None and " kind=play " in line:
+            sizes = after_plays(sizes, line)
+    return kept, sizes
+
+
 def sizes_to_tell(told: list[int] | None, sizes: list[int], text: str) -> bool:
     """Whether a page told ``told`` (None: nothing yet) and then ``text`` must be told
     ``sizes``: what it works out is not what the hands hold."""

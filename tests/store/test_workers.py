@@ -399,6 +399,24 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
             while sizes != [len(hand["hand"].split(","))] * 2:
                 seen += (message := await page.get_message())
                 sizes = follow_sizes(sizes, message)
+        # and after the extra cards and some plays, told or worked out as they come
+        # (the owner tells the sizes only when the plays do not)
+
+        def reached(line: str) -> bool:
+            return is_event(line, "match-end") or int(fields(line)[1].get("seq", 0)) >= 12
+
+        async with trio.open_nursery() as players:
+            for seat, client in enumerate((ann, bob)):
+                players.start_soon(play_machine, client, random.Random(seat), reached)
+        held = {}
+        for client in (ann, bob):
+            await client.send("state")
+            now = fields(await client.read_until(lambda x: fields(x)[0] in ("ask", "state")))[1]
+            held[int(now["seat"])] = len(now["hand"].split(","))
+        with trio.fail_after(10):
+            while sizes != [held[0], held[1]]:
+                seen += (message := await page.get_message())
+                sizes = follow_sizes(sizes, message)
         await bob.send("leave!")
         for socket in (page, second):
             with pytest.raises(ConnectionClosed):  # the table closed: so does the page

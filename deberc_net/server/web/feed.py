@@ -27,7 +27,6 @@ takes them out.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Sequence
 
@@ -36,7 +35,7 @@ import trio
 
 from deberc_net.protocol.events import ServerEvent
 
-from ..hand_sizes import SIZES, hand_sizes, sizes_message, sizes_to_tell
+from ..hand_sizes import hand_sizes, sizes_message, sizes_to_tell, told_among
 from ..lobby import Lobby
 from ..session import Session
 from ..table import Table, Unobserve
@@ -66,12 +65,12 @@ def first_lines(page: Page, own: Session, table: Table) -> list[int]:
     then the hand sizes, before the feed's lines; those sizes. (A table on another
     worker: its owner told them among the lines, server/cluster/node.py.)"""
     text = without_records(own.outbox.take().decode())
-    sizes = None if table.remote else hand_sizes(table)
-    if SIZES in text:
-        told = [line for line in text.split("\r\n") if line.startswith(SIZES)]
-        text = "".join(f"{line}\r\n" for line in text.split("\r\n")[:-1] if line not in told)
-        sizes = json.loads(told[-1])["hand_sizes"]
-    sizes = [] if sizes is None else sizes
+    if table.remote:
+        lines, told = told_among(text.split("\r\n")[:-1], None)
+        text = "".join(f"{line}\r\n" for line in lines)
+        sizes = [] if told is None else told
+    else:
+        sizes = hand_sizes(table)
     page.put(text)
     page.put(sizes_message(sizes))
     return sizes
@@ -162,8 +161,8 @@ class Feed:
     feeds: dict[int, Feed]  # every table's feed, by table id: this one leaves it at the end
     pages: list[Page] = attrs.Factory(list)
     sizes: list[int] = attrs.Factory(list)  # the hand sizes the pages work out now
-    # a table on another worker: the hand sizes its owner told last (its lines are in
-    # step with them); None: a table here, whose hands are read
+    # a table on another worker: the hand sizes as of the lines received, its owner's
+    # last told less the plays since; None: a table here, whose hands are read
     told: list[int] | None = None
     partial: str = ""  # a line the bus brought part of (a long text comes in chunks)
     lines: list[str] = attrs.Factory(list)  # what came since the last message, no records
@@ -183,10 +182,7 @@ class Feed:
         sizes its owner tells (server/cluster/node.py)."""
         whole, _, self.partial = (self.partial + data.decode()).rpartition("\r\n")
         if whole:
-            lines = whole.split("\r\n")
-            if SIZES in whole:
-                self.told = json.loads([x for x in lines if x.startswith(SIZES)][-1])["hand_sizes"]
-                lines = [line for line in lines if not line.startswith(SIZES)]
+            lines, self.told = told_among(whole.split("\r\n"), self.told)
             self.receive(lines)
         return len(data)
 
