@@ -228,8 +228,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.AS_IS: ("{text}", "{text}"),
     Msg.OWN_WORDS: ("{en}", "{ru}"),
     Msg.RULES_BASE: (
-        "{name}, where the lines above do not change it: {en}",
-        "{name}, где строки выше не меняют его: {ru}",
+        "{name}, where the lines above do not change it: {summary}",
+        "{name}, где строки выше не меняют его: {summary}",
     ),
     Msg.BYE: (
         "Bye. Your seat, if any, waits for you.",

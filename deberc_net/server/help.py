@@ -193,8 +193,7 @@ def _rules_told(table: Table) -> list[Phrase]:
         phrase(
             Msg.RULES_BASE,
             name=BUILTIN_VARIANT,
-            en=en.removeprefix(base),
-            ru=ru.removeprefix(base),
+            summary=phrase(Msg.OWN_WORDS, en=en.removeprefix(base), ru=ru.removeprefix(base)),
         )
         for en, ru in kept
     ]
