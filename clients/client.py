@@ -258,6 +258,9 @@ class Bot:
     # told, in a line, what the bot waits for unasked (a seek put off, and how long it
     # waits to seek again); ``run_to_end`` prints it to standard error
     tell: Callable[[str], None] | None = None
+    # called after each fallback with the stats: ``run_to_end`` prints the fault counts
+    # for a ladder (FAULT_COUNTS_ENV), which counts a process bot's faults from them
+    on_fallback: Callable[[Stats], None] | None = None
     _seeking: bool = attrs.field(default=False, init=False)  # a 'seek' not yet seated
     _logged_in: bool = attrs.field(default=False, init=False)  # this session's login is ok
     # the session's first lines not yet answered ('ok' or 'error', in order): the
@@ -508,7 +511,7 @@ class Bot:
         except Exception as exc:  # a bug in pick costs a fallback, not the seat
             self._raised("pick", exc)
         if choice not in legal:
-            self.stats.fallbacks += 1
+            self._fell_back()
             if choice is not None:
                 self._faulted(f"pick answered {choice!r}, not a legal call")
             return legal[0]
@@ -538,11 +541,16 @@ class Bot:
 
     def _checked(self, choice: str | None, view: View) -> str:
         if choice not in view.legal:
-            self.stats.fallbacks += 1
+            self._fell_back()
             if choice is not None:
                 self._faulted(f"choose answered {choice!r}, not a legal call")
             return view.legal[0]
         return choice
+
+    def _fell_back(self) -> None:
+        self.stats.fallbacks += 1
+        if self.on_fallback is not None:
+            self.on_fallback(self.stats)
 
     def _raised(self, what: str, exc: Exception) -> None:
         """``choose`` or ``pick`` raised: kept in ``errors``; the first fault says where."""
@@ -784,6 +792,8 @@ def run_to_end(bot: Bot) -> Stats:
     the bot waits for meanwhile (``Bot.tell``) is said on standard error too."""
     if bot.tell is None:
         bot.tell = lambda text: print(f"{bot.name}: {text}", file=sys.stderr, flush=True)
+    if os.environ.get(FAULT_COUNTS_ENV) and bot.on_fallback is None:
+        bot.on_fallback = lambda s: print(fault_counts(bot.name, s), file=sys.stderr, flush=True)
     try:
         return trio.run(bot.run)
     except Refused as exc:
@@ -802,6 +812,17 @@ def run_to_end(bot: Bot) -> Stats:
         else:
             print(f"{bot.name}: connection to {where} lost: {exc}", file=sys.stderr)
     raise SystemExit(REFUSED_STATUS) from None
+
+
+# set by a ladder for its process bots: each fallback prints the counts so far on
+# standard error, which the ladder reads into its report (docs/bots.md "A bot's faults")
+FAULT_COUNTS_ENV = "DEBERC_FAULT_COUNTS"
+
+
+def fault_counts(name: str, stats: Stats) -> str:
+    """``NAME: faults fallbacks=N exceptions=M`` (exceptions of choose and pick)."""
+    raised = sum(e.startswith(("choose:", "pick:")) for e in stats.errors)
+    return f"{name}: faults fallbacks={stats.fallbacks} exceptions={raised}"
 
 
 def _tries(bot: Bot) -> str:

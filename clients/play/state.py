@@ -36,6 +36,18 @@ class DealScore:
 
 
 @attrs.frozen
+class Former:
+    """A table we left, or whose match ended: the names by seat of its match. Kept by
+    match id, not table number alone: a restarted server numbers its tables from 1 again
+    (match ids come from its store and are not used twice)."""
+
+    table: int
+    match: str | None  # its match id, as 'start' told it (None: not told, as on a resume)
+    names: tuple[str, ...]
+    played: bool  # we sat there (a 'sheet' asked at no table is our last match played)
+
+
+@attrs.frozen
 class TableState:
     # the session
     name: str | None = None
@@ -44,6 +56,7 @@ class TableState:
     table: int | None = None
     seat: int | None = None
     players: tuple[str, ...] = ()  # names by seat ('' for a free seat)
+    match: str | None = None  # the match id, once 'start' told it
     deal: int = 0
     dealer: int | None = None
     phase: str = ""
@@ -88,7 +101,7 @@ class TableState:
     asked_again: int | None = None
     # the names at the tables we left (newest last): a 'sheet' or 'history' of a match
     # played there, asked afterwards, names its seats (the machine lines carry seats)
-    former: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    former: tuple[Former, ...] = ()
 
     def who(self, seat: int | None) -> str:
         if seat is None:
@@ -101,18 +114,27 @@ class TableState:
     def seats(self) -> int:
         return len(self.players)
 
-    def names_at(self, table: int | None) -> tuple[str, ...]:
-        """The names by seat at ``table``: ours, or one we left ('' for one unknown)."""
+    def names_at(self, table: int | None, match: str | None = None) -> tuple[str, ...]:
+        """The names by seat of a reply's match at ``table`` (``match``: its id, which
+        'history' tells; 'sheet' tells none): ours, or one we left; () if not known."""
         if table is not None and table == self.table:
             return self.players
-        return next((names for t, names in reversed(self.former) if t == table), ())
+        if match is not None:
+            known = (f for f in self.former if (f.table, f.match) == (table, match))
+        else:  # at no table, 'sheet' is our last match played (docs/protocol.md §5.13)
+            known = (f for f in (self.last_played(),) if f is not None and f.table == table)
+        return next((f.names for f in reversed(tuple(known))), ())
 
-    def left(self) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    def last_played(self) -> Former | None:
+        return next((f for f in reversed(self.former) if f.played), None)
+
+    def left(self) -> tuple[Former, ...]:
         """``former`` once we leave our table: its names kept."""
         if self.table is None or not any(self.players):
             return self.former
-        kept = [(t, names) for t, names in self.former if t != self.table]
-        return (*kept, (self.table, self.players))[-FORMER_KEEP:]
+        kept = [f for f in self.former if (f.table, f.match) != (self.table, self.match)]
+        here = Former(self.table, self.match, self.players, self.seat is not None)
+        return (*kept, here)[-FORMER_KEEP:]
 
 
 # what the client asks by itself to mend the screen after a drop (resync_requests)
@@ -251,7 +273,8 @@ def _gathered(state: TableState) -> TableState:
             state = attrs.evolve(state, deals=rows, score=rows[-1].totals if rows else state.score)
         shown = replies.sheet_text(lines, state.names_at(head.get_int("table")))
     elif head.tag == Tag.HISTORY:
-        shown = replies.history_text(lines, state.names_at(head.get_int("table")))
+        names = state.names_at(head.get_int("table"), head.get_str("match"))
+        shown = replies.history_text(lines, names)
     elif head.tag == Tag.GAMES:
         shown = replies.games_text(lines)
     elif head.tag == Tag.TOP:
@@ -348,7 +371,10 @@ def _view(state: TableState, view: View) -> TableState:
     for item in view.talk:
         seat, _, token = item.partition(":")
         talk.append((int(seat) if seat.isdigit() else -1, token))
-    players = list(state.players if len(state.players) == seats else ("",) * seats)
+    # (names of the table shown until now only if this is that table: not at one
+    # newly watched, until its seats come)
+    same_table = view.table == state.table
+    players = list(state.players if same_table and len(state.players) == seats else ("",) * seats)
     if view.seat is not None and 0 <= view.seat < seats and not players[view.seat]:
         players[view.seat] = state.name or ""  # our own seat, whatever else is unknown
     # names not known (a new client resuming with its token): ask the table, once a
@@ -367,6 +393,7 @@ def _view(state: TableState, view: View) -> TableState:
         table=view.table,
         seat=view.seat,
         players=tuple(players),
+        match=state.match if same_table else None,
         resync=resync,
         last_trick=state.last_trick if same_deal else (),
         deal=view.deal,
@@ -424,7 +451,14 @@ def _event(state: TableState, line: Line) -> TableState:
         seated = tuple(line.get_list("players"))
         sides = len(seated) if len(seated) < 4 else 2  # four players: two pairs
         return _log(
-            attrs.evolve(state, players=seated, deals=(), result=None, score=(0,) * sides),
+            attrs.evolve(
+                state,
+                players=seated,
+                match=line.get_str("match"),
+                deals=(),
+                result=None,
+                score=(0,) * sides,
+            ),
             f"the game starts: {' v '.join(seated)}",
         )
     if kind == EventKind.DEAL:

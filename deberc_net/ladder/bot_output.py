@@ -1,10 +1,13 @@
 """A process bot's standard error, passed through to the ladder's own a line at a time,
 each line led by the copy's name (``non-1: error code=stale …``), so that a bot's author
 sees why it forfeits; the last few hundred bytes are kept as its last words, for a bot
-that cannot run at all (docs/bots.md)."""
+that cannot run at all (docs/bots.md). A bot of the client library also says its
+fault counts there (``clients.client.fault_counts``, asked for by the ladder): read into
+the report, not passed on, with its first fault (docs/bots.md "A bot's faults")."""
 
 from __future__ import annotations
 
+import re
 import sys
 
 import attrs
@@ -12,6 +15,8 @@ import trio
 
 LAST_WORDS = 600  # bytes
 LONGEST_LINE = 4096  # a line without its end yet is passed on at this length
+COUNTS = re.compile(r"faults fallbacks=(\d+) exceptions=(\d+)")
+FIRST_FAULT_END = "; the first legal call was sent instead (a fallback)"  # Bot._faulted
 
 
 @attrs.define
@@ -19,6 +24,10 @@ class BotOutput:
     instance: str  # the copy's name: NAME-i
     tail: bytes = b""
     partial: bytes = b""
+    # the process's fault counts as it last said them, and its first fault
+    fallbacks: int = 0
+    exceptions: int = 0
+    first_fault: str | None = None
 
     async def relay(self, stream: trio.abc.ReceiveStream) -> None:
         """Pass ``stream`` on until it ends (the process and its children closed it)."""
@@ -42,6 +51,14 @@ class BotOutput:
     def _say(self, line: bytes) -> None:
         text = line.decode("utf-8", "replace").rstrip("\r")
         # a bot of the client library names itself already
-        lead = "" if text.startswith(f"{self.instance}: ") else f"{self.instance}: "
+        named = text.startswith(f"{self.instance}: ")
+        said = text[len(self.instance) + 2 :] if named else text
+        counts = COUNTS.fullmatch(said) if named else None
+        if counts is not None:  # for the report, not for people
+            self.fallbacks, self.exceptions = int(counts[1]), int(counts[2])
+            return
+        if named and said.endswith(FIRST_FAULT_END) and self.first_fault is None:
+            self.first_fault = said.removesuffix(FIRST_FAULT_END)
+        lead = "" if named else f"{self.instance}: "
         # the file looked up at each line: the ladder's progress bar redirects stderr
         print(lead + text, file=sys.stderr, flush=True)

@@ -436,6 +436,7 @@ def run_parallel(
             progress.close()
     if counter.error is not None:
         raise ScheduleError(counter.error)
+    counter.results.count_the_rest()  # (none wait unless the SPRT stopped the parts)
     if summary.sprt_verdict is None and summary.games < len(games):
         raise ScheduleError("a ladder process ended before its games were played")
     summary.seconds = time.perf_counter() - started

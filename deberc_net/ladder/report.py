@@ -24,6 +24,13 @@ def _margin(x: float | None, unit: str) -> str:
     return f"(margin: too few {unit})" if x is None else f"± {x:.1f}"
 
 
+# the ratings are kept by name (docs/bots.md): said wherever they are shown, since a
+# bot changed under its old name mixes its versions without a word otherwise
+BY_NAME = (
+    "Ratings are by bot name: a bot changed and run again under its old name goes on "
+    "from the old one's rating (give a new version a new name)."
+)
+
 DISAGREE = (
     "Elo and points/deal disagree in sign: Elo, its LOS and the SPRT count deals won, "
     "points/deal (and its LOS) the points written, which win a match (docs/bots.md)"
@@ -45,24 +52,40 @@ def _boards(data: dict[str, Any]) -> str:
     return f"{played} of {count(data['boards'], 'board')}"
 
 
-def _elo(p: dict[str, Any]) -> str:
-    """The Elo difference and its margin; every deal one way has no finite one (the
-    figure, ±2400 in the JSON, is only a clamp)."""
+def elo_told(p: dict[str, Any]) -> str:
+    """The Elo difference and its margin, as the text and the run's web page say them;
+    every deal one way has no finite one (the figure, ±2400 in the JSON, is a clamp)."""
     if p["deals"] and p["deals"] in (p["wins"], p["losses"]):  # (the score is rounded)
-        return "Elo +∞ (every deal won)" if p["wins"] else "Elo -∞ (every deal lost)"
-    return f"Elo {_num(p['elo'])} {_margin(p['elo_margin'], 'deals')}"
+        return "+∞ (every deal won)" if p["wins"] else "-∞ (every deal lost)"
+    return f"{_num(p['elo'])} {_margin(p['elo_margin'], 'deals')}"
+
+
+def points_told(p: dict[str, Any]) -> str:
+    """Points/deal and its margin, as the text and the run's web page say them; 'none'
+    without a complete duplicate set (a seating forfeited on every board: the
+    one-seating sets' luck did not cancel)."""
+    if p["points_per_deal"] is None:
+        return "none"
+    return f"{_num(p['points_per_deal'])} {_margin(p['points_per_deal_margin'], 'duplicate sets')}"
+
+
+def _elo(p: dict[str, Any]) -> str:
+    return f"Elo {elo_told(p)}"
+
+
+def _draws(p: dict[str, Any]) -> str:
+    """Which draws were void (nobody wrote a point: passed out) and which equal points
+    written; a report stored before void draws were counted says nothing."""
+    void = p.get("void_draws")
+    if not p["draws"] or void is None:
+        return ""
+    return f" (draws: {void} void, {p['draws'] - void} equal points)"
 
 
 def _points(p: dict[str, Any]) -> str:
-    """Points/deal over the complete duplicate sets; with none (a seating forfeited on
-    every board), no figure: the one-seating sets' luck did not cancel."""
     if p["points_per_deal"] is None:
         return "points/deal: none (no complete duplicate set)"
-    return (
-        f"points/deal {_num(p['points_per_deal'])} "
-        f"{_margin(p['points_per_deal_margin'], 'duplicate sets')} over "
-        f"{count(p['duplicate_sets'], 'duplicate set')}"
-    )
+    return f"points/deal {points_told(p)} over {count(p['duplicate_sets'], 'duplicate set')}"
 
 
 def _verdict(s: dict[str, Any]) -> str:
@@ -83,7 +106,7 @@ def text(data: dict[str, Any]) -> str:
         f"{count(data['games'], 'game')} ({count(data['deals'], 'deal')}) in {data['seconds']} s: "
         f"{data['deals_per_second']} deals/s",
         "",
-        "Ratings (openskill, mu - 3 sigma):",
+        "Ratings (openskill, mu - 3 sigma; carried over from earlier runs, by name):",
     ]
     for row in data["ratings"]:
         lines.append(
@@ -93,7 +116,7 @@ def text(data: dict[str, Any]) -> str:
     lines += ["", "Pairs (first against second):"]
     for p in data["pairs"]:
         lines.append(
-            f"  {p['a']} v {p['b']}: {p['wins']}-{p['draws']}-{p['losses']} "
+            f"  {p['a']} v {p['b']}: {p['wins']}-{p['draws']}-{p['losses']}{_draws(p)} "
             f"score {p['score']:.3f}, {_elo(p)}, LOS {100 * p['los']:.1f}%, "
             f"{_points(p)}"
             + ("" if p.get("points_los") is None else f", points LOS {100 * p['points_los']:.1f}%")
@@ -115,7 +138,7 @@ def text(data: dict[str, Any]) -> str:
             f"forfeits: {data['forfeits'] or 'none'}",
         ]
     if data.get("fallbacks") or data.get("bot_errors") or data.get("first_faults"):
-        lines += ["", "Bot faults (in-process bots):"]
+        lines += ["", "Bot faults:"]
         for bot in data["bots"]:
             first = data["first_faults"].get(bot)
             if first is None and not data["fallbacks"].get(bot):
@@ -142,4 +165,4 @@ def leaderboard(rows: list[dict[str, Any]]) -> str:
             f"{i:>3}  {r['bot']:<16} {r['rating']:8.2f} {r['mu']:7.2f} "
             f"{r['sigma']:6.2f} {r['games']:6d}"
         )
-    return "\n".join(lines)
+    return "\n".join([*lines, "", BY_NAME])

@@ -187,6 +187,15 @@ class Results:
     def pending(self) -> int:
         return len(self._waiting)
 
+    def count_the_rest(self) -> None:
+        """Every part has ended after an SPRT stop: the games still waiting for an earlier
+        one are counted, in schedule order. That one never comes: its board, dealt to
+        another part, was cleared from its queue unplayed (``--processes``); theirs were
+        played and stored, so the summary has them too."""
+        while self._waiting:
+            self._next = min(self._waiting)  # past the gap: the rest in order from it
+            self.add_result(self._next, self._waiting.pop(self._next))
+
     def _sides(self) -> list[tuple[int, ...]]:
         players = self.o.players
         return [(s, s + 2) for s in range(2)] if players == 4 else [(s,) for s in range(players)]
@@ -265,7 +274,7 @@ def count_pairs(
             counted.append(pair_key)
             continue
         pa, pb = (totals[i], totals[j]) if a == pair_key[0] else (totals[j], totals[i])
-        pair.add(key, pa, pb)
+        pair.add(key, pa, pb, void=not any(totals))
         counted.append(pair_key)
     return counted
 

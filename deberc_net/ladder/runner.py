@@ -203,6 +203,7 @@ class Ladder:
         finally:
             if supervisor is not None:
                 self.summary.count_faults([(b, copy.stats) for b, copy in supervisor.in_process])
+                self.summary.add_faults(*supervisor.process_faults())
                 supervisor.close()
         if self._cut_short:
             raise self.failure or ScheduleError(INTERRUPTED)

@@ -32,12 +32,22 @@ class PairStats:
     set_size: int  # the seatings of a board (schedule.set_size): a complete set's deals
     wins: int = 0
     draws: int = 0
+    # of the draws, the deals nobody wrote a point in (void: passed out, four sevens):
+    # with weak bidders they are most draws, and say nothing of the play
+    void_draws: int = 0
     losses: int = 0
     diffs: list[float] = attrs.Factory(list)  # a's written minus b's, per deal
     sets: dict[tuple[int, tuple[str, ...]], list[float]] = attrs.Factory(dict)
     forfeits: dict[str, int] = attrs.Factory(dict)
 
-    def add(self, key: tuple[int, tuple[str, ...]], a_points: float, b_points: float) -> None:
+    def add(
+        self,
+        key: tuple[int, tuple[str, ...]],
+        a_points: float,
+        b_points: float,
+        void: bool = False,
+    ) -> None:
+        """One game from a's side; ``void``: nobody at the table wrote a point."""
         diff = a_points - b_points
         if diff > 0:
             self.wins += 1
@@ -45,6 +55,7 @@ class PairStats:
             self.losses += 1
         else:
             self.draws += 1
+            self.void_draws += void
         self.diffs.append(diff)
         self.sets.setdefault(key, []).append(diff)
 
@@ -110,6 +121,7 @@ class PairStats:
             "deals": self.games,
             "wins": self.wins,
             "draws": self.draws,
+            "void_draws": self.void_draws,
             "losses": self.losses,
             "score": round(self.score, 4),
             "elo": _finite(elo),

@@ -20,7 +20,7 @@ from types import ModuleType
 import attrs
 import trio
 
-from clients.client import Attach, Bot, Brain, Connect
+from clients.client import FAULT_COUNTS_ENV, Attach, Bot, Brain, Connect
 
 from .bot_output import BotOutput
 from .schedule import ScheduleError
@@ -139,6 +139,9 @@ class Supervisor:
     on_give_up: Callable[[ScheduleError], None] | None = None
     # the in-process copies, by bot: their stats (fallbacks, first fault) go in the report
     in_process: list[tuple[str, Bot]] = attrs.Factory(list)
+    # every process a copy ran as (a restart is another), by bot: the fault counts it
+    # said go in the report (``process_faults``)
+    outputs: list[tuple[str, BotOutput]] = attrs.Factory(list)
 
     def stop(self) -> None:
         self.stopping = True
@@ -153,7 +156,20 @@ class Supervisor:
         shutil.rmtree(self.token_dir, ignore_errors=True)
 
     def _env(self) -> dict[str, str]:
-        return {**os.environ, "DEBERC_TOKEN_DIR": self.token_dir}
+        return {**os.environ, "DEBERC_TOKEN_DIR": self.token_dir, FAULT_COUNTS_ENV: "1"}
+
+    def process_faults(self) -> tuple[dict[str, int], dict[str, int], dict[str, str]]:
+        """The process copies' fallbacks, exceptions and first fault, by bot, as they
+        said them (``Summary.add_faults`` takes them)."""
+        fallbacks: Counter[str] = Counter()
+        raised: Counter[str] = Counter()
+        first: dict[str, str] = {}
+        for bot, output in self.outputs:
+            fallbacks[bot] += output.fallbacks
+            raised[bot] += output.exceptions
+            if output.first_fault is not None:
+                first.setdefault(bot, output.first_fault)
+        return dict(fallbacks), dict(raised), first
 
     async def keep_running(self, bot: BotSpec, instance: str) -> None:
         if bot.in_process:
@@ -176,6 +192,7 @@ class Supervisor:
                 return
             assert proc.stderr is not None
             output = BotOutput(instance)  # its stderr, passed on to the ladder's
+            self.outputs.append((bot.name, output))
             async with trio.open_nursery() as relaying:
                 relaying.start_soon(output.relay, proc.stderr)
                 began = trio.current_time()

@@ -21,6 +21,7 @@ class Msg(StrEnum):
     NOTHING = "nothing"
     AS_IS = "as-is"  # a text with no Russian words of its own (a plugin's)
     OWN_WORDS = "own-words"  # a text that brings its own Russian (a plugin's summary)
+    RULES_BASE = "rules-base"  # at a table: the builtin's summary, after what changes it
     BYE = "bye"
     STYLE = "style"
     SORT_RANK = "sort-rank"
@@ -226,6 +227,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NOTHING: ("", ""),
     Msg.AS_IS: ("{text}", "{text}"),
     Msg.OWN_WORDS: ("{en}", "{ru}"),
+    Msg.RULES_BASE: (
+        "{name}, where the lines above do not change it: {summary}",
+        "{name}, где строки выше не меняют его: {summary}",
+    ),
     Msg.BYE: (
         "Bye. Your seat, if any, waits for you.",
         "До встречи. Ваше место за столом ждёт вас.",

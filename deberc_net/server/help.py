@@ -10,7 +10,7 @@ import attrs
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
 from deberc_net.plugins import RuleError, RuleInfo, RuleKind
-from deberc_net.plugins.manager import LoadedRule, RuleBook, summary_for
+from deberc_net.plugins.manager import BUILTIN_VARIANT, LoadedRule, RuleBook, summary_for
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import CALLS_HELP, VARIANT_CALLS_HELP, Command, help_text
 from deberc_net.protocol.lang import Lang, ru_call, spoken_call
@@ -162,14 +162,7 @@ class Help:
                 options=opts,
                 goal=goal,
             ),
-            *(
-                phrase(Msg.OWN_WORDS, en=en, ru=ru)  # the target is the line above's
-                for en, ru in zip(
-                    table.rules.describe,
-                    table.rules.describe_ru or table.rules.describe,
-                    strict=True,
-                )
-            ),
+            *_rules_told(table),
             *_refused_by(None if variant is None else variant.info, self.lobby.rules),
             phrase(
                 Msg.RULES_CLOCK,
@@ -181,6 +174,29 @@ class Help:
                 breaks=phrase(Msg.RULES_CLOCK_BREAK) if table.rules.variant in RULES_BREAKS else "",
             ),
         ]
+
+
+def _rules_told(table: Table) -> list[Phrase]:
+    """A line per rule the table plays (its target is the table line's). The builtin's
+    summary comes last, said as what the variant and options above leave of it: said
+    first, its words (bella 20, the claim) read as the table's even where a line after
+    it changed them (docs/protocol.md §5.9)."""
+    told = list(
+        zip(table.rules.describe, table.rules.describe_ru or table.rules.describe, strict=True)
+    )
+    base = f"{BUILTIN_VARIANT}: "
+    changed = [phrase(Msg.OWN_WORDS, en=en, ru=ru) for en, ru in told if not en.startswith(base)]
+    kept = [(en, ru) for en, ru in told if en.startswith(base)]
+    if not changed:
+        return [phrase(Msg.OWN_WORDS, en=en, ru=ru) for en, ru in kept]
+    return changed + [
+        phrase(
+            Msg.RULES_BASE,
+            name=BUILTIN_VARIANT,
+            summary=phrase(Msg.OWN_WORDS, en=en.removeprefix(base), ru=ru.removeprefix(base)),
+        )
+        for en, ru in kept
+    ]
 
 
 def _own_target(book: RuleBook, variant: RuleInfo) -> int | None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from deberc_net.ladder import report
 
-from .helpers import RAND, ladder, summary
+from .helpers import RAND, ladder, script, summary
 
 BUGGY = """
 from clients.client import Brain
@@ -44,3 +44,32 @@ def test_a_buggy_bots_faults_are_in_the_report(tmp_path: Path) -> None:
         f"  bug: {data['fallbacks']['bug']} fallbacks, {data['bot_errors']['bug']} exceptions; "
         f"first: {first}"
     ) in told.splitlines(), told
+
+
+# the same brain, run as a command by the client library's run_bot
+BUGGY_PROCESS = """
+from buggy_bot_here import brain
+
+from clients.client import bot_arguments, run_bot
+
+args = bot_arguments("a buggy bot").parse_args()
+run_bot(brain(args.name, None).choose, args)
+"""
+
+
+def test_a_process_bots_fault_counts_come_back_to_the_report(tmp_path: Path) -> None:
+    """A bot of the client library run as a command says its fault counts on standard
+    error (the ladder asks it to); the ladder reads them into the report, as an
+    in-process bot's, and does not pass those lines on. Failed before: its counts stayed
+    in its process, the report said nothing of them."""
+    (tmp_path / "buggy_bot_here.py").write_text(BUGGY, encoding="utf-8")  # (beside it)
+    bug = script(tmp_path, "bug", BUGGY_PROCESS)
+    done = ladder(tmp_path, "--bot", bug, "--bot", RAND, "--deals", "6", "--seed", "b1", "--json")
+    data = summary(done)
+    assert data["fallbacks"]["bug"] >= data["bot_errors"]["bug"] > 0, data
+    first = data["first_faults"]["bug"]
+    assert first.startswith("choose raised RuntimeError('bug in choose') at buggy_bot_here.py:")
+    assert f"bug-1: {first}; the first legal call was sent instead" in done.stderr
+    assert "faults fallbacks=" not in done.stderr  # read, not passed on
+    told = report.text(data).splitlines()
+    assert "Bot faults:" in told and any(x.startswith("  bug: ") for x in told), told

@@ -15,8 +15,10 @@ from typing import Any
 import pytest
 
 from deberc_net.ladder.parallel import Dealer
-from deberc_net.ladder.runner import INTERRUPTED
+from deberc_net.ladder.results import GameResult, Results, Summary
+from deberc_net.ladder.runner import INTERRUPTED, LadderOptions
 from deberc_net.ladder.schedule import schedule
+from deberc_net.ladder.supervisor import BotSpec
 
 from .helpers import (
     HEUR,
@@ -65,6 +67,24 @@ def test_the_sprt_stops_every_process(tmp_path: Path) -> None:
     assert_stopped_early_for_the_stronger(data)
     db = tmp_path / "ladder.sqlite3"
     assert withheld(db) == [] and unlisted(db) == []
+    assert data["games"] == len(games_in(db))  # every game stored is counted too
+
+
+def test_games_waiting_for_one_never_played_are_counted_at_the_end() -> None:
+    """After an SPRT stop with --processes, a part's game can come after a gap: a board
+    dealt to another part, cleared from its queue unplayed. The game waited for it
+    forever: stored, never in the summary (it failed so). Once every part has ended,
+    the rest are counted in schedule order."""
+    options = LadderOptions(bots=[BotSpec("a", "x"), BotSpec("b", "y")], deals=3)
+    summary_ = Summary(options, "s")
+    results = Results(options, summary_)
+    games = list(schedule(["a", "b"], 2, 3, "s", "round-robin"))
+    for index in (0, 4, 3):  # 1 and 2 never played
+        results.add_result(index, GameResult(games[index], [10, 0], "deals", None, None))
+    assert summary_.games == 1 and results.pending == 2
+    results.count_the_rest()
+    assert summary_.games == 3 and results.pending == 0
+    assert [r.game for r in summary_.results] == [games[0], games[3], games[4]]
 
 
 def test_a_bot_that_cannot_start_stops_every_process_with_status_2(tmp_path: Path) -> None:

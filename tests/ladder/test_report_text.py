@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from deberc_net.ladder import report
+from deberc_net.ladder.results import count_pairs
 from deberc_net.ladder.stats import PairStats
 
 
@@ -129,3 +130,31 @@ def test_sets_with_one_seating_each_give_no_points_figure() -> None:
     assert told["points_los"] is None
     line = _pair_line(pair)
     assert line.endswith("points/deal: none (no complete duplicate set)"), line
+
+
+def test_draws_are_split_into_void_deals_and_equal_points() -> None:
+    """A deal nobody wrote a point in (passed out: void) is a draw for every pair, as
+    two whistlers writing the same points are; the report tells them apart (it said
+    only '-2-': a weak bidder's pair looked evenly matched in play)."""
+    pairs: dict[tuple[str, str], PairStats] = {}
+    bots, order = ["a", "b", "c"], ["a", "b", "c"]
+    count_pairs(pairs, (1, ("a", "b", "c")), 6, bots, [0, 0, 0], None, order)  # passed out
+    count_pairs(pairs, (2, ("a", "b", "c")), 6, bots, [100, 20, 20], None, order)  # b, c equal
+    assert pairs["a", "b"].as_dict()["void_draws"] == 1 and pairs["a", "b"].draws == 1
+    assert (pairs["b", "c"].draws, pairs["b", "c"].void_draws) == (2, 1)
+    summary = _summary(pairs["b", "c"])
+    line = next(x for x in report.text(summary).splitlines() if " v " in x)
+    assert line.startswith("  b v c: 0-2-0 (draws: 1 void, 1 equal points) score 0.500"), line
+    # a report stored before void draws were counted says nothing of them
+    del summary["pairs"][0]["void_draws"]
+    assert "(draws:" not in report.text(summary)
+
+
+def test_the_ratings_say_they_are_kept_by_name() -> None:
+    """docs/bots.md: a bot changed and run again under its old name goes on from the old
+    one's rating; the report and the leaderboard say so (they did not)."""
+    pair = PairStats("a", "b", 2)
+    pair.add((1, ("a", "b")), 10, 0)
+    assert "carried over from earlier runs, by name" in report.text(_summary(pair))
+    rows = [{"bot": "a", "rating": 1.0, "mu": 25.0, "sigma": 8.0, "games": 2}]
+    assert report.leaderboard(rows).splitlines()[-1] == report.BY_NAME

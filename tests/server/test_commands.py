@@ -257,7 +257,7 @@ async def test_rules_leave_the_target_to_the_table_line(port: int, connect: Conn
     await ann.send("new 2 to-301")
     await ann.expect("ok", cmd="sit")
     lines = await _block(ann, "rules", "rules")
-    [moscow] = [x for x in lines if x.startswith("moscow: ")]
+    [moscow] = [x for x in lines if x.startswith("moscow, where ")]
     assert "501" not in moscow, moscow
 
 
@@ -490,3 +490,29 @@ def _cards_shown(line: str) -> list[str]:
         else:
             cards.append(word + suit)
     return cards
+
+
+async def test_rules_at_a_variants_table_say_what_it_changes_before_the_builtins_words(
+    port: int, connect: Connector
+) -> None:
+    """docs/protocol.md §5.9: at a Kharkov table with an option, the variant's line and
+    the option's come first and Moscow's summary last, as what they leave of it (it
+    came first, unqualified: its 'equal combinations … then to trump' read as the
+    table's rules before Kharkov's line said otherwise)."""
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2 kharkov posled-20")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    lines = await _block(ann, "rules", "rules")
+    assert lines[0].startswith(f"Table {table}: kharkov, 2 players, options: posled-20, to 501.")
+    assert lines[1].startswith("kharkov: Kharkov rules: as Moscow, but "), lines
+    assert lines[2].startswith("posled-20: The last trick counts 20 points"), lines
+    base = "moscow, where the lines above do not change it: Moscow rules: bidding on the turned"
+    assert lines[3].startswith(base), lines
+    assert lines[4].startswith("Clock: ") and len(lines) == 5, lines
+    # a table of the builtin alone says its words plainly, once
+    await ann.send("leave")
+    await ann.expect("ok", cmd="leave")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    lines = await _block(ann, "rules", "rules")
+    assert lines[1].startswith("moscow: Moscow rules: ") and len(lines) == 3, lines

@@ -112,9 +112,9 @@ async def test_rules_in_russian_describe_the_shipped_rules_in_russian(
     while "Часы" not in table[-1]:
         table.append(await anna.read_until(lambda _: True))
     assert [x.split(":")[0] for x in table[1:-1] if not x.startswith(" ")] == [
-        "moscow",
         "three-players",
         "to-301",
+        "moscow, где строки выше не меняют его",  # what they leave of it (§5.9)
     ]
     said = "\n".join(table)
     assert "Трое игроков: играющий должен набрать больше" in said

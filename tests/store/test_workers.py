@@ -22,6 +22,7 @@ from deberc_net.server.accounts import set_password
 from deberc_net.server.store import open_store
 from tests.ladder.helpers import run_cli
 from tests.server.client import LineClient, close_all, fields, is_event, play_machine, random_legal
+from tests.web.live import follow_sizes
 
 from .workers import Workers, served_workers
 
@@ -385,9 +386,37 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
         assert also.startswith(f"ok cmd=observe table={bobs} "), also
         await ann.send(f"sit {bobs}")
         await ann.expect("ok", cmd="sit")
+        sizes: list[int] = []
         while "kind=start" not in seen:
-            seen += await page.get_message()
+            seen += (message := await page.get_message())
+            sizes = follow_sizes(sizes, message)
         assert f"table={bobs} kind=seated name=ann" in seen
+        # the page's hand backs (and a Tertz page's talon, worked out from them) are
+        # the hands the owner holds, once dealt: the page was told no sizes (this
+        # failed: worker 0 read them from its copy of the table, which has no match)
+        hand = fields(await ann.read_until(lambda x: fields(x)[0] in ("ask", "state"), 10))[1]
+        with trio.fail_after(10):
+            while sizes != [len(hand["hand"].split(","))] * 2:
+                seen += (message := await page.get_message())
+                sizes = follow_sizes(sizes, message)
+        # and after the extra cards and some plays, told or worked out as they come
+        # (the owner tells the sizes only when the plays do not)
+
+        def reached(line: str) -> bool:
+            return is_event(line, "match-end") or int(fields(line)[1].get("seq", 0)) >= 12
+
+        async with trio.open_nursery() as players:
+            for seat, client in enumerate((ann, bob)):
+                players.start_soon(play_machine, client, random.Random(seat), reached)
+        held = {}
+        for client in (ann, bob):
+            await client.send("state")
+            now = fields(await client.read_until(lambda x: fields(x)[0] in ("ask", "state")))[1]
+            held[int(now["seat"])] = len(now["hand"].split(","))
+        with trio.fail_after(10):
+            while sizes != [held[0], held[1]]:
+                seen += (message := await page.get_message())
+                sizes = follow_sizes(sizes, message)
         await bob.send("leave!")
         for socket in (page, second):
             with pytest.raises(ConnectionClosed):  # the table closed: so does the page

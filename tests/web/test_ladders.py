@@ -12,6 +12,7 @@ import trio
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 
+from deberc_net.ladder import report
 from deberc_net.ladder.stats import PairStats
 from deberc_net.ladder.store import open_ladder_store
 from deberc_net.server.web.plot import Scale
@@ -62,14 +63,21 @@ async def test_a_ladder_run_on_the_servers_file_is_shown(
     page = body.decode()
     assert status == 200
     for pair in data["pairs"]:
-        elo = "inf" if pair["elo"] is None else f"{pair['elo']:+.1f}"
-        assert f"<td>{pair['a']} v {pair['b']}</td>" in page and f'<td class="elo">{elo} ±' in page
+        # the Elo and its margin as the text report says them: a margin there is no
+        # telling yet in words, not '± inf' (as it was)
+        elo = f'<td class="elo">{report.elo_told(pair)}</td>'
+        assert f"<td>{pair['a']} v {pair['b']}</td>" in page and elo in page
+        assert f"<td>{report.points_told(pair)}</td>" in page
     for game in run["games"]:  # each board's match links to its replay
         assert f'<a href="/games/{game["match_id"]}">' in page
         assert (await web.get(f"/games/{game['match_id']}"))[0] == 200
     assert_elo_plot(page, run["games"], data)
     status, body = await web.get("/ladders")
     assert status == 200 and b'<a href="/ladders/1">1</a>' in body and b"rand2" in body
+    # the ratings are by name, which both pages say (a bot changed under its old name
+    # mixed its versions without a word)
+    assert report.BY_NAME.replace("'", "&#39;").encode() in body
+    assert 'id="ratings-by-name">Carried over from earlier runs. Ratings are by bot' in page
     assert (await web.get("/ladders/2"))[0] == 404
 
     def look() -> list[str]:  # in the browser: the standings, then the run's pairs
@@ -84,6 +92,34 @@ async def test_a_ladder_run_on_the_servers_file_is_shown(
 
     rows = await trio.to_thread.run_sync(look)
     assert [row.split(" ")[:3] for row in rows] == [[p["a"], "v", p["b"]] for p in data["pairs"]]
+
+
+async def test_a_margin_there_is_no_telling_yet_is_said_in_words_not_inf(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    """docs/web.md: /ladders/N says the Elo and points margins as the text report does
+    (it showed '± inf'), and how many draws were void."""
+    web: WebServer = await start_web()
+    pair = PairStats("heur", "rand", 2)
+    for n, (x, y) in enumerate([(40, 10)] * 6 + [(0, 0), (5, 5)]):
+        pair.add((n // 2, ("heur", "rand")), x, y, void=x == 0)
+    told = pair.as_dict()  # 6 wins, 2 draws, no loss: no margin yet (docs/bots.md)
+    assert told["elo_margin"] is None and told["points_per_deal_margin"] is not None
+    summary = {
+        "bots": ["heur", "rand"], "players": 2, "variant": "moscow", "options": [],
+        "boards": 4, "seed": "s1", "schedule": "round-robin", "games": 8, "deals": 8,
+        "ratings": [], "pairs": [told], "sprt": None,
+    }  # fmt: skip
+    store = open_ladder_store(db_path)
+    try:
+        store.finish_run(store.start_run({}), summary, [], {})
+    finally:
+        store.close()
+    status, body = await web.get("/ladders/1")
+    page = body.decode()
+    assert status == 200 and "inf" not in page.replace("info", ""), page
+    assert f'<td class="elo">{told["elo"]:+.1f} (margin: too few deals)</td>' in page
+    assert "<td>6-2-0 <small>(1 void)</small></td>" in page
 
 
 def assert_elo_plot(page: str, games: list[dict[str, Any]], data: dict[str, Any]) -> None:

@@ -18,33 +18,13 @@ from tests.server.client import LineClient, fields, is_event, play_machine
 from tests.server.conftest import Connector
 
 from .conftest import WebServer
+from .live import follow_sizes, lines_of
 
 StartWeb = Callable[..., Any]
 
 
 def live_url(web: WebServer, table: int) -> str:
     return f"ws://127.0.0.1:{web.http_port}/live/table/{table}"
-
-
-def lines_of(message: str) -> list[str]:
-    """A message's lines, each ended by CRLF; what may follow the last is the hand sizes
-    (the page's own, never a line)."""
-    *lines, tail = message.split("\r\n")
-    assert tail == "" or tail.startswith('{"hand_sizes":'), message
-    return lines
-
-
-def follow_sizes(sizes: list[int], message: str) -> list[int]:
-    """The hand sizes as the page works them out (static/table.js) after ``message``."""
-    out = list(sizes)
-    for line in lines_of(message):
-        if is_event(line, "play"):
-            out[int(fields(line)[1]["seat"])] -= 1
-    tail = message.rsplit("\r\n", 1)[-1]
-    if tail:
-        told: list[int] = json.loads(tail)["hand_sizes"]
-        return told
-    return out
 
 
 async def seated_and_observing(web: WebServer, connect: Connector) -> tuple[LineClient, LineClient]:

@@ -28,6 +28,7 @@ from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.protocol.render import HandOrder
 
 from ..accounts import name_key
+from ..hand_sizes import hand_sizes, sizes_message, sizes_to_tell
 from ..house import HouseBotKind
 from ..matchmaking import GameSettings, table_settings
 from ..session import Session
@@ -513,6 +514,8 @@ class Node:
         if proxy.closed:
             return
         text = "".join(line + "\r\n" for line in lines)
+        if proxy.name is None:  # a web page's watcher (docs/web.md): the hand sizes too
+            text += self._page_sizes(proxy, text)
         to = channel(proxy.worker)
         for start in range(0, len(text), TEXT_CHUNK):
             last = start + TEXT_CHUNK >= len(text)
@@ -526,6 +529,17 @@ class Node:
                 },
                 merge=True,
             )
+
+    def _page_sizes(self, proxy: RemoteSession, text: str) -> str:
+        """The hand sizes after ``text`` at the table a page's watcher watches (the
+        page shows them; its feed reads them out, web/feed.py), as a line of their own
+        when its plays do not tell them; else ''."""
+        table = next((self.lobby.tables.get(t) for t in proxy.observing), None)
+        if table is None or table.remote:
+            return ""
+        sizes = hand_sizes(table)
+        told, proxy.page_sizes = proxy.page_sizes, sizes
+        return sizes_message(sizes) + "\r\n" if sizes_to_tell(told, sizes, text) else ""
 
     def close_remote(self, proxy: RemoteSession) -> None:
         self.bus.publish(channel(proxy.worker), {"k": "close", "s": proxy.remote_id})

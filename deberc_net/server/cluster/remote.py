@@ -113,6 +113,9 @@ class RemoteSession(Session):
         self.worker = worker
         self.remote_id = remote_id
         self.ready = False  # placements are told from here on
+        # a web page's watcher: the hand sizes it works out (node.py tells them when
+        # they are not what the hands hold); None: none told yet
+        self.page_sizes: list[int] | None = None
         connection = Connection(0.0)
         connection.logged_in()
         super().__init__(

@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket
 
+from deberc_net.ladder import report
 from deberc_net.protocol.events import TableState
 
 from ..accounts import valid_name
@@ -57,6 +58,9 @@ def finished_match_read(
 def make_app(lobby: Lobby) -> Starlette:
     templates = Jinja2Templates(directory=HERE / "templates")
     templates.env.filters["in_hand_order"] = in_hand_order
+    templates.env.filters["elo_told"] = report.elo_told  # as the ladder's text says them
+    templates.env.filters["points_told"] = report.points_told
+    templates.env.globals["by_name"] = report.BY_NAME
     viewers = Viewers(lobby.config.max_web_viewers)
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> Response:

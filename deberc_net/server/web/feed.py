@@ -20,14 +20,14 @@ the last sizes it was told, each ``play`` taking a card from its seat. When that
 what the hands hold (a deal, the extra cards, a Tertz draw), the feed tells the sizes,
 ``{"hand_sizes": [...]}``, at the end of the message whose lines led to them, after the
 last line's CRLF: never a line, and no message of its own (each costs the server about
-as much as a call).
+as much as a call). A table on another worker has no hands here: its owner tells the
+sizes among the lines it sends the feed's session (server/cluster/node.py), and the feed
+takes them out.
 """
 
 from __future__ import annotations
 
-import json
 import math
-import re
 from collections.abc import Callable, Sequence
 
 import attrs
@@ -35,6 +35,7 @@ import trio
 
 from deberc_net.protocol.events import ServerEvent
 
+from ..hand_sizes import hand_sizes, sizes_message, sizes_to_tell, told_among
 from ..lobby import Lobby
 from ..session import Session
 from ..table import Table, Unobserve
@@ -49,29 +50,7 @@ CLOSED_CHECK_S = 1.0  # how often a quiet feed checks whether its table closed
 # page sees each at once.
 COALESCE_S = 0.25
 LIVE_MESSAGES_PER_S = 60
-_PLAY = re.compile(r" kind=play seat=(\d+) ")  # an event line: a card leaves that hand
 RECORD = "record "  # a deal's record line (docs/protocol.md §6): not sent to pages
-
-
-def hand_sizes(table: Table) -> list[int]:
-    """The cards in each hand now (public, as at a real table)."""
-    match = table.match
-    return [] if match is None else [len(hand) for hand in match.deal.hands]
-
-
-def sizes_message(sizes: list[int]) -> str:
-    """Not a line: it follows a message's last CRLF (a line never starts with ``{``)."""
-    return json.dumps({"hand_sizes": sizes}, separators=(",", ":"))
-
-
-def after_plays(sizes: list[int], text: str) -> list[int]:
-    """``sizes`` less a card for each ``play`` in ``text``: what a page works out."""
-    out = list(sizes)
-    for seat in _PLAY.findall(text):
-        index = int(seat)
-        if index < len(out) and out[index] > 0:
-            out[index] -= 1
-    return out
 
 
 def without_records(text: str) -> str:
@@ -81,11 +60,20 @@ def without_records(text: str) -> str:
     return "".join(f"{line}\r\n" for line in text.split("\r\n")[:-1] if not line.startswith(RECORD))
 
 
-def first_lines(page: Page, own: Session, sizes: list[int]) -> None:
+def first_lines(page: Page, own: Session, table: Table) -> list[int]:
     """What ``own`` (the page's own session) was told, to ``page``: less its records,
-    then the hand sizes, before the feed's lines."""
-    page.put(without_records(own.outbox.take().decode()))
+    then the hand sizes, before the feed's lines; those sizes. (A table on another
+    worker: its owner told them among the lines, server/cluster/node.py.)"""
+    text = without_records(own.outbox.take().decode())
+    if table.remote:
+        lines, told = told_among(text.split("\r\n")[:-1], None)
+        text = "".join(f"{line}\r\n" for line in lines)
+        sizes = [] if told is None else told
+    else:
+        sizes = hand_sizes(table)
+    page.put(text)
     page.put(sizes_message(sizes))
+    return sizes
 
 
 @attrs.define(eq=False)
@@ -173,6 +161,10 @@ class Feed:
     feeds: dict[int, Feed]  # every table's feed, by table id: this one leaves it at the end
     pages: list[Page] = attrs.Factory(list)
     sizes: list[int] = attrs.Factory(list)  # the hand sizes the pages work out now
+    # a table on another worker: the hand sizes as of the lines received, its owner's
+    # last told less the plays since; None: a table here, whose hands are read
+    told: list[int] | None = None
+    partial: str = ""  # a line the bus brought part of (a long text comes in chunks)
     lines: list[str] = attrs.Factory(list)  # what came since the last message, no records
     # pages that joined since: they had the first ``skip`` lines in their own lines
     skip: dict[Page, int] = attrs.Factory(dict)
@@ -186,14 +178,22 @@ class Feed:
 
     def receive_bytes(self, data: bytes) -> int:
         """What comes to the session's outbox instead (``Outbox.direct``): the lines of
-        a table on another worker, as the bus brings them (server/cluster/node.py)."""
-        self.receive(data.decode().split("\r\n")[:-1])
+        a table on another worker, as the bus brings them, and among them the hand
+        sizes its owner tells (server/cluster/node.py)."""
+        whole, _, self.partial = (self.partial + data.decode()).rpartition("\r\n")
+        if whole:
+            lines, self.told = told_among(whole.split("\r\n"), self.told)
+            self.receive(lines)
         return len(data)
+
+    def hands_now(self) -> list[int]:
+        """The hand sizes, in step with the lines received."""
+        return hand_sizes(self.table) if self.told is None else self.told
 
     def join(self, page: Page, own: Session) -> None:
         """``page`` has had its own first lines (``own``'s outbox): it gets the feed's
         from now on, and ``own`` stops."""
-        first_lines(page, own, hand_sizes(self.table))
+        first_lines(page, own, self.table)
         own.watchers = 0  # counted in the feed's session from now on
         own.close()
         self.table.post(Unobserve(own))
@@ -226,8 +226,8 @@ class Feed:
         self.lines = []
         lines.append("")  # each line ends with CRLF
         text = "\r\n".join(lines)
-        sizes = hand_sizes(self.table)
-        told = None if sizes == after_plays(self.sizes, text) else sizes_message(sizes)
+        sizes = self.hands_now()
+        told = sizes_message(sizes) if sizes_to_tell(self.sizes, sizes, text) else None
         self.sizes = sizes
         for page in self.pages:
             skipped = self.skip.get(page)
@@ -280,10 +280,10 @@ def join(lobby: Lobby, feeds: dict[int, Feed], table: Table, page: Page, own: Pa
     if feed is not None:
         feed.join(page, own)
         return
-    sizes = hand_sizes(table)
-    first_lines(page, own, sizes)
+    sizes = first_lines(page, own, table)
     own.cancel_scope = trio.CancelScope()  # the feed's now, not the page's
-    feed = feeds[table.id] = Feed(table, own, feeds, sizes=sizes)
+    told = list(sizes) if table.remote else None
+    feed = feeds[table.id] = Feed(table, own, feeds, sizes=sizes, told=told)
     own.to_feed = feed.receive
     own.outbox.direct = feed.receive_bytes
     feed.add(page)

@@ -1,0 +1,30 @@
+"""What a live page's socket tells (docs/web.md, "The live socket"), read as the page
+reads it: for the tests of a table here and of one on another worker."""
+
+from __future__ import annotations
+
+import json
+
+from tests.server.client import fields, is_event
+
+
+def lines_of(message: str) -> list[str]:
+    """A message's lines, each ended by CRLF; what may follow the last is the hand sizes
+    (the page's own, never a line)."""
+    *lines, tail = message.split("\r\n")
+    assert tail == "" or tail.startswith('{"hand_sizes":'), message
+    assert not [line for line in lines if line.startswith("{")], message  # never a line
+    return lines
+
+
+def follow_sizes(sizes: list[int], message: str) -> list[int]:
+    """The hand sizes as the page works them out (static/table.js) after ``message``."""
+    out = list(sizes)
+    for line in lines_of(message):
+        if is_event(line, "play"):
+            out[int(fields(line)[1]["seat"])] -= 1
+    tail = message.rsplit("\r\n", 1)[-1]
+    if tail:
+        told: list[int] = json.loads(tail)["hand_sizes"]
+        return told
+    return out
