@@ -143,10 +143,6 @@ class SQLiteStore:
             raise cannot_open(self.path, exc) from None
         self._lock = threading.Lock()
         self.server_id: int | None = None
-        # the running matches whose ``running`` row this server wrote: a match's row is
-        # written at its first deal, not at every deal (forgotten at its finish, and all
-        # at a heartbeat that finds this server thought dead: its rows may be gone)
-        self._running: set[str] = set()
         step, start = READING, time.monotonic()
         try:
             with self._lock:
@@ -250,12 +246,7 @@ class SQLiteStore:
                 "UPDATE servers SET heartbeat = julianday('now') WHERE id = ?", (self.server_id,)
             )
             if beat.rowcount == 0 and self.server_id is not None:  # thought dead: alive again
-                self._running.clear()  # (its running rows were ended: written again)
-                self._db.execute(
-                    "INSERT INTO servers (id, host, pid, heartbeat)"
-                    " VALUES (?, ?, ?, julianday('now'))",
-                    (self.server_id, socket.gethostname(), os.getpid()),
-                )
+                self._db.execute(REVIVE_SERVER, (self.server_id, socket.gethostname(), os.getpid()))
             return self._end_the_dead(dead_after_s)
 
     def new_match_number(self) -> int:
@@ -310,32 +301,27 @@ class SQLiteStore:
     # records
     def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
         match_id = record["match"]
-        with self._lock:
-            with self._db:
-                self._db.execute("BEGIN")
-                inserted = False
-                if match_id not in self._running:  # (see _running)
-                    written = (
-                        self._db.execute(
-                            "INSERT OR IGNORE INTO running (match_id, server) VALUES (?, ?)",
-                            (match_id, self.server_id),
-                        )
-                        if board is None
-                        else self._db.execute(
-                            "INSERT OR IGNORE INTO running (match_id, server, board)"
-                            f" VALUES (?, ?, {BOARD_UNLESS_LISTED.format(p='?')})",
-                            (match_id, self.server_id, match_id, board),
-                        )
-                    )
-                    inserted = written.rowcount == 1
-                self._db.execute(
-                    "INSERT OR REPLACE INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)",
-                    (match_id, record["deal_no"], withheld(record)),
-                )
-            # a row found, not written, is not remembered: a board's kept for its release
-            # (its server thought dead, back) goes at the release while the match plays on
-            if inserted and self.server_id is not None:  # (no server's: anyone's to end)
-                self._running.add(match_id)  # committed (under the lock a heartbeat takes)
+        deal = (match_id, record["deal_no"], withheld(record))
+        with self._lock, self._db:
+            self._db.execute("BEGIN")  # (its first statement writes: no read to upgrade)
+            # one statement a deal as a rule: the deal, if its match is withheld and its
+            # server alive (another process's ending is a transaction before or after)
+            if self.server_id is None:
+                stored = self._db.execute(DEAL_IF_RUNNING, (*deal, match_id))
+            else:
+                stored = self._db.execute(DEAL_IF_ALIVE, (*deal, self.server_id, match_id))
+            if stored.rowcount == 1:
+                return
+            # its first deal, or its server thought dead (its matches ended by another
+            # server) and on: the match withheld again, the server alive again, with it
+            if self.server_id is not None:
+                server = (self.server_id, socket.gethostname(), os.getpid())
+                self._db.execute(REVIVE_SERVER, server)
+            if board is None:
+                self._db.execute(RUNNING_ROW, (match_id, self.server_id))
+            else:
+                self._db.execute(RUNNING_BOARD_ROW, (match_id, self.server_id, match_id, board))
+            self._db.execute(DEAL, deal)
 
     def finish_match(
         self,
@@ -350,7 +336,6 @@ class SQLiteStore:
         seeds: dict[int, str] | None = None,
         board: str | None = None,
     ) -> None:
-        self._running.discard(match_id)  # its row goes now (a later deal writes it again)
         with self._lock, self._db:
             # read, then write: a deferred transaction whose read another process's
             # write overtakes cannot become a writer ('database is locked' at once,
@@ -470,6 +455,30 @@ class SQLiteStore:
         with self._lock:
             rows = self._db.execute(RATING_HISTORY.format(p="?"), (name_key(name),)).fetchall()
         return [rating_point(r) for r in rows]
+
+
+# add_deal's statements: as a rule one, the deal stored if its match's running row is
+# there and (a server's store) the server's own row; else (a match's first deal; a
+# match another server ended, its server thought dead) the server's row if it is gone
+# (a server storing a deal is alive), the running row, and the deal.
+DEAL = "INSERT OR REPLACE INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)"
+DEAL_IF_RUNNING = (
+    "INSERT OR REPLACE INTO deals (match_id, deal_no, record) SELECT ?, ?, ?"
+    " WHERE EXISTS (SELECT 1 FROM running WHERE match_id = ?)"
+)
+DEAL_IF_ALIVE = (
+    "INSERT OR REPLACE INTO deals (match_id, deal_no, record) SELECT ?, ?, ?"
+    " WHERE EXISTS (SELECT 1 FROM servers WHERE id = ?)"
+    " AND EXISTS (SELECT 1 FROM running WHERE match_id = ?)"
+)
+REVIVE_SERVER = (
+    "INSERT OR IGNORE INTO servers (id, host, pid, heartbeat) VALUES (?, ?, ?, julianday('now'))"
+)
+RUNNING_ROW = "INSERT OR IGNORE INTO running (match_id, server) VALUES (?, ?)"
+RUNNING_BOARD_ROW = (
+    "INSERT OR IGNORE INTO running (match_id, server, board)"
+    f" VALUES (?, ?, {BOARD_UNLESS_LISTED.format(p='?')})"
+)
 
 
 def migrate(db: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS) -> None:
