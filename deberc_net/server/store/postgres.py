@@ -52,6 +52,7 @@ from .base import (
     finished_match_row,
     game_row,
     highest_match_number,
+    in_number_order,
     keeps_result,
     lost_match_row,
     match_row,
@@ -359,7 +360,7 @@ def _end_the_dead(conn: psycopg.Connection[Any], dead_after_s: float) -> int:
 def _list_old_stops(conn: psycopg.Connection[Any]) -> None:
     """The matches an old clean stop left unlisted, listed once (base.OLD_STOPS); the
     rows locked, so two servers starting at once list each once."""
-    stops = [m for (m,) in conn.execute(OLD_STOPS + " FOR UPDATE").fetchall()]
+    stops = in_number_order([m for (m,) in conn.execute(OLD_STOPS + " FOR UPDATE").fetchall()])
     if not stops:
         return
     _list_stopped(conn, [(m, None) for m in stops], SHUTDOWN)

@@ -54,6 +54,7 @@ from .base import (
     finished_match_row,
     game_row,
     highest_match_number,
+    in_number_order,
     keeps_result,
     lost_match_row,
     match_row,
@@ -202,7 +203,7 @@ class SQLiteStore:
 
     def _list_old_stops(self) -> None:
         """The matches an old clean stop left unlisted, listed once (base.OLD_STOPS)."""
-        stops = [m for (m,) in self._db.execute(OLD_STOPS).fetchall()]
+        stops = in_number_order([m for (m,) in self._db.execute(OLD_STOPS).fetchall()])
         if not stops:
             return
         self._list_stopped([(m, None) for m in stops], SHUTDOWN)
