@@ -373,10 +373,10 @@ class SQLiteStore:
         rows = self._db.execute(
             "SELECT id, record FROM deals WHERE match_id = ?", (match_id,)
         ).fetchall()
-        for row_id, body in rows:
-            self._db.execute(
-                "UPDATE deals SET record = ? WHERE id = ?", (released(body, seeds), row_id)
-            )
+        self._db.executemany(  # (one statement prepared once, not one a deal)
+            "UPDATE deals SET record = ? WHERE id = ?",
+            [(released(body, seeds), row_id) for row_id, body in rows],
+        )
         self._db.execute("DELETE FROM running WHERE match_id = ?", (match_id,))
         self._db.execute(
             "INSERT OR REPLACE INTO matches (id, table_id, players, variant, options, winner,"
