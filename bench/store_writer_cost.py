@@ -10,7 +10,8 @@ tests/store/postgres_server.py, fsync off), stores one match to warm up, then
 ``--matches`` matches of ``--deals`` real deal records (``selfplay``'s, the same for
 both trees) and finishes each; it reports the calling thread's CPU (``thread_time``:
 what the writer thread spends, not PostgreSQL's) a deal, split into the deals' writes
-and the finishes', and (SQLite) the SQL statements a match. The trees take turns,
+and the finishes', and, counted on untimed matches (noise-free), the Python calls a
+deal and (SQLite) the SQL statements a match. The trees take turns,
 ``--repeat`` times each; printed: min and median per tree, and the tree's medians over
 the base's.
 """
@@ -66,15 +67,23 @@ def child(tree: str, records_path: str, db: str, matches: int, deals: int) -> No
         store.finish_match(match, 1, ["a", "b"], "moscow", [], "a", "score", [301, 0], seeds)
         return add, time.thread_time() - start
 
+    calls = [0]
+
+    def count(_frame: object, event: str, _arg: object) -> None:
+        if event in ("call", "c_call"):
+            calls[0] += 1
+
     try:
         if traced is not None:
             traced.set_trace_callback(lambda _sql: statements.__setitem__(0, statements[0] + 1))
-            play(1, False)
+        play(1, False)  # warm: its statements counted (SQLite)
+        if traced is not None:
             traced.set_trace_callback(None)
-        else:
-            play(1, False)
+        sys.setprofile(count)  # the next one's Python calls counted (this thread's)
+        play(2, False)
+        sys.setprofile(None)
         add = finish = 0.0
-        for number in range(2, matches + 2):
+        for number in range(3, matches + 3):
             a, f = play(number, True)
             add += a
             finish += f
@@ -88,6 +97,7 @@ def child(tree: str, records_path: str, db: str, matches: int, deals: int) -> No
                 "finish_us": finish / total * 1e6,
                 # (the warm-up match's: its first statements include none of opening)
                 "statements": statements[0] if traced is not None else None,
+                "calls": calls[0] / deals,
             }
         )
     )
@@ -160,6 +170,7 @@ def main() -> None:
                 f"{backend:8} {name:4} add_deal {min(adds):6.1f} / {statistics.median(adds):6.1f}"
                 f"  finish {min(finishes):6.1f} / {statistics.median(finishes):6.1f}"
                 f"  both {min(both):6.1f} / {medians[name]:6.1f}"
+                f"  Python calls a deal {found[0]['calls']:.0f}"
                 + ("" if count is None else f"  statements a match {count}")
             )
         print(f"{backend:8} tree / base (medians): {medians['tree'] / medians['base']:.3f}")

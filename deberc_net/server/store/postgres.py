@@ -189,12 +189,13 @@ class PostgresStore:
             # one statement a deal as a rule: the deal, if its match is withheld and its
             # server alive (its row held till the commit: an ending waits, or came first)
             deal = (match_id, record["deal_no"], text)
-            if self.server_id is None:
-                stored = conn.execute(DEAL_IF_RUNNING, (*deal, match_id))
-            else:
-                stored = conn.execute(DEAL_IF_ALIVE, (*deal, self.server_id, match_id))
-            if stored.rowcount == 1:
-                return
+            if deal[1] != 1:  # (a first deal writes its running row: below at once)
+                if self.server_id is None:
+                    stored = conn.execute(DEAL_IF_RUNNING, (*deal, match_id))
+                else:
+                    stored = conn.execute(DEAL_IF_ALIVE, (*deal, self.server_id, match_id))
+                if stored.rowcount == 1:
+                    return
             # its first deal, or its server thought dead (its matches ended by another
             # server) and on: the match withheld again, the server alive again, with it
             running = RUNNING_ROW if board is None else RUNNING_BOARD_ROW

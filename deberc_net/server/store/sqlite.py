@@ -305,13 +305,10 @@ class SQLiteStore:
         deal = (match_id, record["deal_no"], withheld(record))
         with self._lock, self._db:
             self._db.execute("BEGIN")  # (its first statement writes: no read to upgrade)
-            # one statement a deal as a rule: the deal, if its match is withheld and its
-            # server alive (another process's ending is a transaction before or after)
-            if self.server_id is None:
-                stored = self._db.execute(DEAL_IF_RUNNING, (*deal, match_id))
-            else:
-                stored = self._db.execute(DEAL_IF_ALIVE, (*deal, self.server_id, match_id))
-            if stored.rowcount == 1:
+            # one statement a deal as a rule: the deal, if its match is withheld (another
+            # process's ending of this server is a transaction before or after this one,
+            # deleting the server's row and its matches' running rows at once)
+            if deal[1] != 1 and self._db.execute(DEAL_IF_RUNNING, (*deal, match_id)).rowcount:
                 return
             # its first deal, or its server thought dead (its matches ended by another
             # server) and on: the match withheld again, the server alive again, with it
@@ -459,18 +456,13 @@ class SQLiteStore:
 
 
 # add_deal's statements: as a rule one, the deal stored if its match's running row is
-# there and (a server's store) the server's own row; else (a match's first deal; a
-# match another server ended, its server thought dead) the server's row if it is gone
-# (a server storing a deal is alive), the running row, and the deal.
+# there; else (a match's first deal; a match another server ended, its server thought
+# dead) the server's row if it is gone (a server storing a deal is alive), the running
+# row, and the deal.
 DEAL = "INSERT OR REPLACE INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)"
 DEAL_IF_RUNNING = (
     "INSERT OR REPLACE INTO deals (match_id, deal_no, record) SELECT ?, ?, ?"
     " WHERE EXISTS (SELECT 1 FROM running WHERE match_id = ?)"
-)
-DEAL_IF_ALIVE = (
-    "INSERT OR REPLACE INTO deals (match_id, deal_no, record) SELECT ?, ?, ?"
-    " WHERE EXISTS (SELECT 1 FROM servers WHERE id = ?)"
-    " AND EXISTS (SELECT 1 FROM running WHERE match_id = ?)"
 )
 REVIVE_SERVER = (
     "INSERT OR IGNORE INTO servers (id, host, pid, heartbeat) VALUES (?, ?, ?, julianday('now'))"
