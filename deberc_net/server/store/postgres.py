@@ -184,11 +184,10 @@ class PostgresStore:
     # records
     def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
         match_id = record["match"]
-        text = withheld(record)
+        deal = (match_id, record["deal_no"], withheld(record))
         with self._pool.connection() as conn:
             # one statement a deal as a rule: the deal, if its match is withheld and its
             # server alive (its row held till the commit: an ending waits, or came first)
-            deal = (match_id, record["deal_no"], text)
             if deal[1] != 1:  # (a first deal writes its running row: below at once)
                 if self.server_id is None:
                     stored = conn.execute(DEAL_IF_RUNNING, (*deal, match_id))
