@@ -3,13 +3,15 @@ ending of its matches and its own next deals leave in the store (docs/scaling.md
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import psycopg
 
-from deberc_net.server.store import open_store
+from deberc_net.server.store import Store, open_store
 
 from .test_store import deal, exported, finish, silence
 
@@ -60,13 +62,7 @@ def test_a_deal_stored_while_another_server_ends_its_server_waits_for_that_end(
     table, so the ending stops at its listing of the match, after it deleted the
     stalled server's row. Failed before: the deal was stored at once, the ending then
     deleted the match's running row, and both deals were exported while it ran."""
-    stalled = open_store(postgres_url, serving=True)
-    live = open_store(postgres_url, serving=True)
-    blocker = psycopg.connect(postgres_url)
-    try:
-        assert stalled.server_id is not None
-        stalled.add_deal(deal("m1", 1))
-        silence(postgres_url, stalled.server_id)
+    with a_stalled_server(postgres_url) as (stalled, live, blocker):
         blocker.execute("LOCK TABLE matches IN EXCLUSIVE MODE")  # the listing waits
         with ThreadPoolExecutor(2) as pool:
             try:
@@ -84,10 +80,6 @@ def test_a_deal_stored_while_another_server_ends_its_server_waits_for_that_end(
         finish(stalled, "m1", ["ann", "Бо"], "ann", {1: "s/1", 2: "s/2"})
         assert [(r["deal_no"], r["seed"]) for r in exported(live)] == [(1, "s/1"), (2, "s/2")]
         assert live.finished_match("m1")["reason"] == "score"  # type: ignore[index]
-    finally:
-        blocker.close()
-        stalled.close()
-        live.close()
 
 
 def test_a_deal_stored_before_another_server_ends_its_server_is_in_that_end(
@@ -98,13 +90,7 @@ def test_a_deal_stored_before_another_server_ends_its_server_is_in_that_end(
     totals after that deal. Forced: a third connection inserts the same deal and holds
     it uncommitted, so the deal's statement waits there, holding the row; the ending
     waits for it."""
-    stalled = open_store(postgres_url, serving=True)
-    live = open_store(postgres_url, serving=True)
-    blocker = psycopg.connect(postgres_url)
-    try:
-        assert stalled.server_id is not None
-        stalled.add_deal(deal("m1", 1))
-        silence(postgres_url, stalled.server_id)
+    with a_stalled_server(postgres_url) as (stalled, live, blocker):
         blocker.execute(  # the deal's insert waits for this one
             "INSERT INTO deals (match_id, deal_no, record) VALUES ('m1', 2, '{}')"
         )
@@ -121,13 +107,27 @@ def test_a_deal_stored_before_another_server_ends_its_server_is_in_that_end(
         assert [r["deal_no"] for r in exported(live)] == [1, 2]  # ended after its deal 2
         (lost,) = live.recent_games("ann")
         assert (lost["reason"], lost["totals"]) == ("server-lost", [20, 40])
+
+
+@contextlib.contextmanager
+def a_stalled_server(url: str) -> Iterator[tuple[Store, Store, psycopg.Connection[Any]]]:
+    """A server that stored m1's first deal and then stalled (silent an hour), a live
+    one, and a third connection to hold a lock with."""
+    stalled = open_store(url, serving=True)
+    live = open_store(url, serving=True)
+    blocker = psycopg.connect(url)
+    try:
+        assert stalled.server_id is not None
+        stalled.add_deal(deal("m1", 1))
+        silence(url, stalled.server_id)
+        yield stalled, live, blocker
     finally:
         blocker.close()
         stalled.close()
         live.close()
 
 
-def waiting_for_locks(conn: psycopg.Connection[object]) -> int:
+def waiting_for_locks(conn: psycopg.Connection[Any]) -> int:
     """How many other backends of this database wait for a lock now."""
     with psycopg.connect(conn.info.dsn, autocommit=True) as look:
         row = look.execute(
