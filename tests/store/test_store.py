@@ -775,6 +775,32 @@ def test_an_old_stop_numbered_before_every_listed_match_is_listed_before_the_nex
         store.close()
 
 
+def test_old_stops_finished_at_one_time_are_listed_in_the_order_of_their_numbers(
+    store_db: str,
+) -> None:
+    """Old clean stops numbered after the same listed match are each finished when it
+    was: tied, they are listed (and 'games' shows them, newest first) by their match
+    numbers, m10 after m9. Failed before: by their ids' text, m10 before m9."""
+    store = opened(store_db, migrations=MIGRATIONS[:7])
+    store.add_deal(deal("m8", 1))
+    finish(store, "m8", ["ann", "Бо"], "ann")
+    for match in ("m9", "m10", "m11"):
+        store.add_deal(deal(match, 1))
+    store.close()
+    _raw(
+        store_db,
+        "DELETE FROM running WHERE match_id IN ('m9', 'm10', 'm11')",
+        "UPDATE matches SET finished = '2026-01-02 10:00:00' WHERE id = 'm8'",
+    )
+    store = opened(store_db, serving=True)
+    try:
+        games = store.recent_games("ann")
+        assert [g["match"] for g in games] == ["m11", "m10", "m9", "m8"]
+        assert len({g["finished"] for g in games}) == 1
+    finally:
+        store.close()
+
+
 def _raw(db: str, *statements: str) -> None:
     if is_postgres(db):
         import psycopg

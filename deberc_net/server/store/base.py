@@ -309,6 +309,18 @@ def old_stop_number(match_id: str) -> int | None:
     return highest_match_number([match_id]) or None
 
 
+def in_number_order(stops: list[str]) -> list[str]:
+    """Old stops in the order to list them: by match number (those finished at one
+    time, numbered after the same listed match, are then shown by it, m10 after m9),
+    any id not 'm<N>' last."""
+
+    def number(match_id: str) -> tuple[bool, int, str]:
+        found = old_stop_number(match_id)
+        return (found is None, found or 0, match_id)
+
+    return sorted(stops, key=number)
+
+
 def lost_match_row(match_id: str, last_deal: str, reason: str = SERVER_LOST) -> tuple[Any, ...]:
     """The ``matches`` row of a match its server did not finish, from its last stored
     deal: no winner (nobody lost it), ``reason`` (one of STOPPED), the totals after that

@@ -52,6 +52,7 @@ from .base import (
     finished_match_row,
     game_row,
     highest_match_number,
+    in_number_order,
     keeps_result,
     lost_match_row,
     match_row,
@@ -84,11 +85,6 @@ class PostgresStore:
         """``url``: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB (any libpq conninfo).
         ``serving``, ``dead_after_s``: as for SQLiteStore."""
         self.server_id: int | None = None
-        # the running matches whose ``running`` row this server wrote: a match's row is
-        # written at its first deal, not at every deal (forgotten at its finish, and all
-        # at a heartbeat that finds this server thought dead: its rows may be gone)
-        self._running: set[str] = set()
-        self._revivals = 0  # heartbeats that found this server thought dead
         # one plain connection first: a refusal is told at once, with its reason
         first = connect(url, connect_timeout_s)
         with first:  # commits at the end of the block, and closes it
@@ -137,17 +133,10 @@ class PostgresStore:
             beat = conn.execute(
                 "UPDATE servers SET heartbeat = now() WHERE id = %s", (self.server_id,)
             )
-            revived = beat.rowcount == 0 and self.server_id is not None
-            if revived:  # thought dead: alive again
-                conn.execute(
-                    "INSERT INTO servers (id, host, pid) VALUES (%s, %s, %s)",
-                    (self.server_id, socket.gethostname(), os.getpid()),
-                )
-            ended = _end_the_dead(conn, dead_after_s)
-        if revived:  # (committed: its running rows, ended meanwhile, are written again)
-            self._revivals += 1
-            self._running.clear()
-        return ended
+            if beat.rowcount == 0 and self.server_id is not None:  # thought dead: alive again
+                # (or a deal of its, add_deal, says so at once: its row is there then)
+                conn.execute(REVIVE_SERVER, (self.server_id, socket.gethostname(), os.getpid()))
+            return _end_the_dead(conn, dead_after_s)
 
     def new_match_number(self) -> int:
         return self._new_numbers("match_numbers", 1)[0]
@@ -195,35 +184,28 @@ class PostgresStore:
     # records
     def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
         match_id = record["match"]
-        revivals = self._revivals
+        deal = (match_id, record["deal_no"], withheld(record))
         with self._pool.connection() as conn:
-            inserted = False
-            if match_id not in self._running:  # (see _running)
-                written = (
-                    conn.execute(
-                        "INSERT INTO running (match_id, server) VALUES (%s, %s)"
-                        " ON CONFLICT DO NOTHING",
-                        (match_id, self.server_id),
-                    )
-                    if board is None
-                    else conn.execute(
-                        "INSERT INTO running (match_id, server, board)"
-                        f" VALUES (%s, %s, {BOARD_UNLESS_LISTED.format(p='%s')})"
-                        " ON CONFLICT DO NOTHING",
-                        (match_id, self.server_id, match_id, board),
-                    )
-                )
-                inserted = written.rowcount == 1
-            conn.execute(
-                "INSERT INTO deals (match_id, deal_no, record) VALUES (%s, %s, %s)"
-                " ON CONFLICT (match_id, deal_no) DO UPDATE SET record = excluded.record",
-                (match_id, record["deal_no"], withheld(record)),
-            )
-        # committed; not if a heartbeat found this server thought dead meanwhile (another
-        # server may have ended the row before that heartbeat wrote this server's again),
-        # nor a row found, not written (a board's kept for its release: see SQLiteStore)
-        if inserted and self.server_id is not None and revivals == self._revivals:
-            self._running.add(match_id)
+            # one statement a deal as a rule: the deal, if its match is withheld and its
+            # server alive (its row held till the commit: an ending waits, or came first)
+            if deal[1] != 1:  # (a first deal writes its running row: below at once)
+                if self.server_id is None:
+                    stored = conn.execute(DEAL_IF_RUNNING, (*deal, match_id))
+                else:
+                    stored = conn.execute(DEAL_IF_ALIVE, (*deal, self.server_id, match_id))
+                if stored.rowcount == 1:
+                    return
+            # its first deal, or its server thought dead (its matches ended by another
+            # server) and on: the match withheld again, the server alive again, with it
+            running = RUNNING_ROW if board is None else RUNNING_BOARD_ROW
+            row: tuple[Any, ...] = (match_id, self.server_id)
+            if board is not None:
+                row += (match_id, board)
+            if self.server_id is None:
+                conn.execute(RUNNING_DEAL.format(running=running), (*row, *deal))
+            else:
+                server = (self.server_id, socket.gethostname(), os.getpid())
+                conn.execute(REVIVED_RUNNING_DEAL.format(running=running), (*server, *row, *deal))
 
     def finish_match(
         self,
@@ -238,7 +220,6 @@ class PostgresStore:
         seeds: dict[int, str] | None = None,
         board: str | None = None,
     ) -> None:
-        self._running.discard(match_id)  # its row goes now (a later deal writes it again)
         with self._pool.connection() as conn:
             row = match_row(match_id, table_id, players, variant, options, winner, reason, totals)
             if board is not None and _keeps_result(conn, match_id):  # till the release
@@ -333,6 +314,36 @@ class PostgresStore:
         return [rating_point(tuple(r)) for r in rows]
 
 
+# add_deal's statements. As a rule one: the deal stored if its match's running row is
+# there and (a server's store) the server's own row, held (FOR KEY SHARE) until the
+# commit: a server ending this one as dead deletes that row first, so it waits for this
+# deal (and lists the match with it), or this waits for it and finds the row gone.
+_STORE_DEAL = (
+    "INSERT INTO deals (match_id, deal_no, record) SELECT %s, %s, %s WHERE {alive}"
+    " EXISTS (SELECT FROM running WHERE match_id = %s)"
+    " ON CONFLICT (match_id, deal_no) DO UPDATE SET record = excluded.record"
+)
+DEAL_IF_RUNNING = _STORE_DEAL.format(alive="")
+DEAL_IF_ALIVE = _STORE_DEAL.format(
+    alive="EXISTS (SELECT FROM servers WHERE id = %s FOR KEY SHARE) AND"
+)
+# Else (a match's first deal; a match another server ended, its server thought dead)
+# one more, all at once: the running row written, the server's row if it is gone (a
+# server storing a deal is alive), the deal.
+REVIVE_SERVER = "INSERT INTO servers (id, host, pid) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING"
+RUNNING_ROW = "INSERT INTO running (match_id, server) VALUES (%s, %s) ON CONFLICT DO NOTHING"
+RUNNING_BOARD_ROW = (
+    "INSERT INTO running (match_id, server, board)"
+    f" VALUES (%s, %s, {BOARD_UNLESS_LISTED.format(p='%s')}) ON CONFLICT DO NOTHING"
+)
+_DEAL = (
+    " INSERT INTO deals (match_id, deal_no, record) VALUES (%s, %s, %s)"
+    " ON CONFLICT (match_id, deal_no) DO UPDATE SET record = excluded.record"
+)
+RUNNING_DEAL = "WITH running_row AS ({running})" + _DEAL
+REVIVED_RUNNING_DEAL = f"WITH server_row AS ({REVIVE_SERVER}), running_row AS ({{running}})" + _DEAL
+
+
 def _end_the_dead(conn: psycopg.Connection[Any], dead_after_s: float) -> int:
     """Forget the servers silent for ``dead_after_s``; end the running matches no live
     server owns. How many it ended."""
@@ -349,7 +360,7 @@ def _end_the_dead(conn: psycopg.Connection[Any], dead_after_s: float) -> int:
 def _list_old_stops(conn: psycopg.Connection[Any]) -> None:
     """The matches an old clean stop left unlisted, listed once (base.OLD_STOPS); the
     rows locked, so two servers starting at once list each once."""
-    stops = [m for (m,) in conn.execute(OLD_STOPS + " FOR UPDATE").fetchall()]
+    stops = in_number_order([m for (m,) in conn.execute(OLD_STOPS + " FOR UPDATE").fetchall()])
     if not stops:
         return
     _list_stopped(conn, [(m, None) for m in stops], SHUTDOWN)

@@ -54,6 +54,7 @@ from .base import (
     finished_match_row,
     game_row,
     highest_match_number,
+    in_number_order,
     keeps_result,
     lost_match_row,
     match_row,
@@ -143,10 +144,6 @@ class SQLiteStore:
             raise cannot_open(self.path, exc) from None
         self._lock = threading.Lock()
         self.server_id: int | None = None
-        # the running matches whose ``running`` row this server wrote: a match's row is
-        # written at its first deal, not at every deal (forgotten at its finish, and all
-        # at a heartbeat that finds this server thought dead: its rows may be gone)
-        self._running: set[str] = set()
         step, start = READING, time.monotonic()
         try:
             with self._lock:
@@ -206,7 +203,7 @@ class SQLiteStore:
 
     def _list_old_stops(self) -> None:
         """The matches an old clean stop left unlisted, listed once (base.OLD_STOPS)."""
-        stops = [m for (m,) in self._db.execute(OLD_STOPS).fetchall()]
+        stops = in_number_order([m for (m,) in self._db.execute(OLD_STOPS).fetchall()])
         if not stops:
             return
         self._list_stopped([(m, None) for m in stops], SHUTDOWN)
@@ -250,12 +247,7 @@ class SQLiteStore:
                 "UPDATE servers SET heartbeat = julianday('now') WHERE id = ?", (self.server_id,)
             )
             if beat.rowcount == 0 and self.server_id is not None:  # thought dead: alive again
-                self._running.clear()  # (its running rows were ended: written again)
-                self._db.execute(
-                    "INSERT INTO servers (id, host, pid, heartbeat)"
-                    " VALUES (?, ?, ?, julianday('now'))",
-                    (self.server_id, socket.gethostname(), os.getpid()),
-                )
+                self._db.execute(REVIVE_SERVER, (self.server_id, socket.gethostname(), os.getpid()))
             return self._end_the_dead(dead_after_s)
 
     def new_match_number(self) -> int:
@@ -310,32 +302,24 @@ class SQLiteStore:
     # records
     def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
         match_id = record["match"]
-        with self._lock:
-            with self._db:
-                self._db.execute("BEGIN")
-                inserted = False
-                if match_id not in self._running:  # (see _running)
-                    written = (
-                        self._db.execute(
-                            "INSERT OR IGNORE INTO running (match_id, server) VALUES (?, ?)",
-                            (match_id, self.server_id),
-                        )
-                        if board is None
-                        else self._db.execute(
-                            "INSERT OR IGNORE INTO running (match_id, server, board)"
-                            f" VALUES (?, ?, {BOARD_UNLESS_LISTED.format(p='?')})",
-                            (match_id, self.server_id, match_id, board),
-                        )
-                    )
-                    inserted = written.rowcount == 1
-                self._db.execute(
-                    "INSERT OR REPLACE INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)",
-                    (match_id, record["deal_no"], withheld(record)),
-                )
-            # a row found, not written, is not remembered: a board's kept for its release
-            # (its server thought dead, back) goes at the release while the match plays on
-            if inserted and self.server_id is not None:  # (no server's: anyone's to end)
-                self._running.add(match_id)  # committed (under the lock a heartbeat takes)
+        deal = (match_id, record["deal_no"], withheld(record))
+        with self._lock, self._db:
+            self._db.execute("BEGIN")  # (its first statement writes: no read to upgrade)
+            # one statement a deal as a rule: the deal, if its match is withheld (another
+            # process's ending of this server is a transaction before or after this one,
+            # deleting the server's row and its matches' running rows at once)
+            if deal[1] != 1 and self._db.execute(DEAL_IF_RUNNING, (*deal, match_id)).rowcount:
+                return
+            # its first deal, or its server thought dead (its matches ended by another
+            # server) and on: the match withheld again, the server alive again, with it
+            if self.server_id is not None:
+                server = (self.server_id, socket.gethostname(), os.getpid())
+                self._db.execute(REVIVE_SERVER, server)
+            if board is None:
+                self._db.execute(RUNNING_ROW, (match_id, self.server_id))
+            else:
+                self._db.execute(RUNNING_BOARD_ROW, (match_id, self.server_id, match_id, board))
+            self._db.execute(DEAL, deal)
 
     def finish_match(
         self,
@@ -350,7 +334,6 @@ class SQLiteStore:
         seeds: dict[int, str] | None = None,
         board: str | None = None,
     ) -> None:
-        self._running.discard(match_id)  # its row goes now (a later deal writes it again)
         with self._lock, self._db:
             # read, then write: a deferred transaction whose read another process's
             # write overtakes cannot become a writer ('database is locked' at once,
@@ -387,10 +370,10 @@ class SQLiteStore:
         rows = self._db.execute(
             "SELECT id, record FROM deals WHERE match_id = ?", (match_id,)
         ).fetchall()
-        for row_id, body in rows:
-            self._db.execute(
-                "UPDATE deals SET record = ? WHERE id = ?", (released(body, seeds), row_id)
-            )
+        self._db.executemany(  # (one statement prepared once, not one a deal)
+            "UPDATE deals SET record = ? WHERE id = ?",
+            [(released(body, seeds), row_id) for row_id, body in rows],
+        )
         self._db.execute("DELETE FROM running WHERE match_id = ?", (match_id,))
         self._db.execute(
             "INSERT OR REPLACE INTO matches (id, table_id, players, variant, options, winner,"
@@ -470,6 +453,25 @@ class SQLiteStore:
         with self._lock:
             rows = self._db.execute(RATING_HISTORY.format(p="?"), (name_key(name),)).fetchall()
         return [rating_point(r) for r in rows]
+
+
+# add_deal's statements: as a rule one, the deal stored if its match's running row is
+# there; else (a match's first deal; a match another server ended, its server thought
+# dead) the server's row if it is gone (a server storing a deal is alive), the running
+# row, and the deal.
+DEAL = "INSERT OR REPLACE INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)"
+DEAL_IF_RUNNING = (
+    "INSERT OR REPLACE INTO deals (match_id, deal_no, record) SELECT ?, ?, ?"
+    " WHERE EXISTS (SELECT 1 FROM running WHERE match_id = ?)"
+)
+REVIVE_SERVER = (
+    "INSERT OR IGNORE INTO servers (id, host, pid, heartbeat) VALUES (?, ?, ?, julianday('now'))"
+)
+RUNNING_ROW = "INSERT OR IGNORE INTO running (match_id, server) VALUES (?, ?)"
+RUNNING_BOARD_ROW = (
+    "INSERT OR IGNORE INTO running (match_id, server, board)"
+    f" VALUES (?, ?, {BOARD_UNLESS_LISTED.format(p='?')})"
+)
 
 
 def migrate(db: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS) -> None:

@@ -1,0 +1,144 @@
+"""A server thought dead (silent past its time) that plays on: what another server's
+ending of its matches and its own next deals leave in the store (docs/scaling.md)."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import psycopg
+
+from deberc_net.server.store import Store, open_store
+
+from .test_store import deal, exported, finish, silence
+
+WAIT_S = 10.0  # the most a test waits for a backend to reach a lock
+
+
+def test_a_deal_stored_after_another_server_ended_its_match_withholds_it_again(
+    store_db: str,
+) -> None:
+    """A stalled server's match ended by another server (listed as lost, its deals
+    exported), then a deal of it stored before the stalled one's next heartbeat: the
+    match plays on, so it is withheld again at once, that deal with it, and stays so
+    whoever beats next. Failed before: the store knew it had written the match's
+    running row and wrote only the deal, exported at once with every later one until
+    the stalled server's next heartbeat."""
+    stalled = open_store(store_db, serving=True)
+    live = open_store(store_db, serving=True)
+    try:
+        assert stalled.server_id is not None
+        stalled.add_deal(deal("m1", 1))
+        silence(store_db, stalled.server_id)
+        assert live.heartbeat(30.0) == 1  # m1 ended: listed as lost, exported
+        assert [r["deal_no"] for r in exported(live)] == [1]
+        stalled.add_deal(deal("m1", 2))  # it plays on, not knowing yet
+        assert exported(live) == []
+        assert live.heartbeat(30.0) == 0  # its deal said it lives: nothing ended again
+        stalled.add_deal(deal("m1", 3))
+        assert exported(live) == [] and live.heartbeat(30.0) == 0
+        assert stalled.heartbeat(30.0) == 0
+        finish(stalled, "m1", ["ann", "Бо"], "ann", {1: "s/1", 2: "s/2", 3: "s/3"})
+        assert [(r["deal_no"], r["seed"]) for r in exported(live)] == [
+            (1, "s/1"), (2, "s/2"), (3, "s/3"),
+        ]  # fmt: skip
+        assert live.finished_match("m1")["reason"] == "score"  # type: ignore[index]
+    finally:
+        stalled.close()
+        live.close()
+
+
+def test_a_deal_stored_while_another_server_ends_its_server_waits_for_that_end(
+    postgres_url: str,
+) -> None:
+    """Two servers on one PostgreSQL database: one ends the other's matches (thought
+    dead) while that one, stalled no more, stores a deal of one of them. The deal's
+    statement waits for the ending to commit and then withholds the match again, the
+    deal with it: never a deal of a match ended under it, exported while the match
+    plays on. The interleaving is forced: a third connection holds the ``matches``
+    table, so the ending stops at its listing of the match, after it deleted the
+    stalled server's row. Failed before: the deal was stored at once, the ending then
+    deleted the match's running row, and both deals were exported while it ran."""
+    with a_stalled_server(postgres_url) as (stalled, live, blocker):
+        blocker.execute("LOCK TABLE matches IN EXCLUSIVE MODE")  # the listing waits
+        with ThreadPoolExecutor(2) as pool:
+            try:
+                ending = pool.submit(live.heartbeat, 30.0)
+                wait_until(lambda: waiting_for_locks(blocker) == 1, "the ending at the listing")
+                storing = pool.submit(stalled.add_deal, deal("m1", 2))
+                # (before the fix the deal was stored at once; now it waits for the end)
+                wait_until(lambda: storing.done() or waiting_for_locks(blocker) == 2, "the deal")
+            finally:
+                blocker.rollback()  # the ending goes on, commits; then the deal
+            assert ending.result(timeout=WAIT_S) == 1
+            storing.result(timeout=WAIT_S)
+        assert exported(live) == []  # m1 plays on: withheld, both its deals
+        assert live.heartbeat(30.0) == 0  # its server lives (its deal said so)
+        finish(stalled, "m1", ["ann", "Бо"], "ann", {1: "s/1", 2: "s/2"})
+        assert [(r["deal_no"], r["seed"]) for r in exported(live)] == [(1, "s/1"), (2, "s/2")]
+        assert live.finished_match("m1")["reason"] == "score"  # type: ignore[index]
+
+
+def test_a_deal_stored_before_another_server_ends_its_server_is_in_that_end(
+    postgres_url: str,
+) -> None:
+    """The other order: the deal's statement holds the stalled server's row while it
+    stores, so an ending that comes meanwhile waits, and lists the match with the
+    totals after that deal. Forced: a third connection inserts the same deal and holds
+    it uncommitted, so the deal's statement waits there, holding the row; the ending
+    waits for it."""
+    with a_stalled_server(postgres_url) as (stalled, live, blocker):
+        blocker.execute(  # the deal's insert waits for this one
+            "INSERT INTO deals (match_id, deal_no, record) VALUES ('m1', 2, '{}')"
+        )
+        with ThreadPoolExecutor(2) as pool:
+            try:
+                storing = pool.submit(stalled.add_deal, deal("m1", 2))
+                wait_until(lambda: waiting_for_locks(blocker) == 1, "the deal at its insert")
+                ending = pool.submit(live.heartbeat, 30.0)
+                wait_until(lambda: waiting_for_locks(blocker) == 2, "the ending at the row")
+            finally:
+                blocker.rollback()
+            storing.result(timeout=WAIT_S)
+            assert ending.result(timeout=WAIT_S) == 1
+        assert [r["deal_no"] for r in exported(live)] == [1, 2]  # ended after its deal 2
+        (lost,) = live.recent_games("ann")
+        assert (lost["reason"], lost["totals"]) == ("server-lost", [20, 40])
+
+
+@contextlib.contextmanager
+def a_stalled_server(url: str) -> Iterator[tuple[Store, Store, psycopg.Connection[Any]]]:
+    """A server that stored m1's first deal and then stalled (silent an hour), a live
+    one, and a third connection to hold a lock with."""
+    stalled = open_store(url, serving=True)
+    live = open_store(url, serving=True)
+    blocker = psycopg.connect(url)
+    try:
+        assert stalled.server_id is not None
+        stalled.add_deal(deal("m1", 1))
+        silence(url, stalled.server_id)
+        yield stalled, live, blocker
+    finally:
+        blocker.close()
+        stalled.close()
+        live.close()
+
+
+def waiting_for_locks(conn: psycopg.Connection[Any]) -> int:
+    """How many other backends of this database wait for a lock now."""
+    with psycopg.connect(conn.info.dsn, autocommit=True) as look:
+        row = look.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND wait_event_type = 'Lock'"
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def wait_until(condition: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {WAIT_S:g} s for {what}"
+        time.sleep(0.01)
