@@ -502,6 +502,7 @@ class Server:
         else:  # a read that is one table call (most of a bot's) is that call at once
             item = connection.receive_call(data, now)
         whole = item is not None  # (then nothing else was read: no input after it)
+        more = False  # a line of this read was taken: the next one waits a turn
         while not connection.closed:
             # a line passed to a table is answered before the next is taken (an
             # interrupted wait loses none): docs/protocol.md §2.3
@@ -512,7 +513,13 @@ class Server:
                 taken = connection.next_input(now)
                 if taken is NEED_DATA:
                     break
-                item = taken
+                if more:  # a read of many lines never holds the process: the others
+                    # run between its lines (docs/security.md §2); a one-line read pays nothing
+                    await trio.lowlevel.checkpoint()
+                    if connection.closed:  # closed meanwhile (a login elsewhere, a kick)
+                        break
+                    now = self._now()
+                item, more = taken, True
             if isinstance(item, Reply):
                 session.send(item.error)
                 if item.hang_up:
