@@ -128,7 +128,9 @@ class Node:
             "help": self._help_here,
             "rematch": self._rematch_here,
             "unrematch": self._unrematch_here,
+            "failed": lambda m: self.lobby.accounts.failed(m["name"], m["address"]),
         }
+        self.lobby.accounts.tell_failure = self._tell_failure
 
     # ------------------------------------------------------------ running
     def open(self) -> None:
@@ -221,6 +223,10 @@ class Node:
         self.bus.publish(
             LOBBY, {"k": "in", "name": session.name, "guest": session.guest, "token": token}
         )
+
+    def _tell_failure(self, name: str, address: str) -> None:
+        """A wrong password here: the others count it too (docs/security.md §1)."""
+        self.bus.publish(LOBBY, {"k": "failed", "name": name, "address": address})
 
     def logged_out(self, name: str, token: str | None) -> None:
         """``name`` left this worker; a guest still seated keeps his ``token``."""
