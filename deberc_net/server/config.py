@@ -42,7 +42,8 @@ class Config:
     host: str = "127.0.0.1"
     port: int = 7501
     http_port: int | None = None  # the web face (docs/web.md): None off, 0 any free port
-    max_web_viewers: int = 500  # live table sockets of web pages open at once
+    max_web_viewers: int = 500  # live table sockets of web pages open at once ...
+    web_viewers_per_address: int = 20  # ... and from one address (0: no limit)
     db: str = "deberc.sqlite3"
     human_clock_ms: int = 60_000  # per call, a person
     bot_clock_ms: int = 10_000  # per call, a connection in the machine style
