@@ -503,14 +503,16 @@ class Server:
             item = connection.receive_call(data, now)
         whole = item is not None  # (then nothing else was read: no input after it)
         more = False  # a line of this read was taken: the next one waits a turn
+        # when its lines came, for the flood limit: not later for the turns they waited
+        arrived = now
         while not connection.closed:
             # a line passed to a table is answered before the next is taken (an
             # interrupted wait loses none): docs/protocol.md §2.3
             if item is None:
                 if session.requests_waiting and connection.has_input:
                     await session.until_handled()
-                    now = self._now()
-                taken = connection.next_input(now)
+                    now = arrived = self._now()
+                taken = connection.next_input(arrived)
                 if taken is NEED_DATA:
                     break
                 if more:  # a read of many lines never holds the process: the others
