@@ -166,8 +166,13 @@ async def serve(
             else:
                 # its server id: what the others' worker_lost lines call it ('lost')
                 pid, server_id = os.getpid(), store.server_id
-                log.info(
-                    "worker_listening", worker=worker.index, pid=pid, port=port, server=server_id
+                log.info(  # 'port': its own (its house bots'); 'shared_port': the players'
+                    "worker_listening",
+                    worker=worker.index,
+                    pid=pid,
+                    port=lobby.house.port,
+                    shared_port=port,
+                    server=server_id,
                 )
             task_status.started(port)
             if ready is not None:
@@ -252,6 +257,16 @@ async def _on_signal(
             name = signal.Signals(signum).name
             log.info("shutdown", signal=name)
             listen_scope.cancel()  # stop accepting at once
+            # the matches this stop ends unfinished (stored with reason=shutdown)
+            playing = [
+                table.match.match_id
+                for table in lobby.tables.values()
+                if not table.remote
+                and table.match is not None
+                and table.state is ev.TableState.PLAYING
+            ]
+            if playing:
+                log.warning("matches_stopped", matches=playing)
             lobby.shutdown(f"{name} received")
             await trio.sleep(config.shutdown_grace_ms / 1000)
             for session in list(lobby.online.values()):
