@@ -30,7 +30,7 @@ from deberc_net.protocol.commands import Command, TableCallText
 from deberc_net.protocol.connection import NEED_DATA, Connection, Limits, Reply, State
 
 from .config import Config, cannot_listen
-from .limits import Bucket
+from .limits import Bucket, SharedBucket
 from .lobby import Lobby
 from .local import LOCAL_ADDRESS, LocalStream, Receiver, local_stream_pair
 from .logs import plain_unless_configured
@@ -291,6 +291,8 @@ class Server:
         self._now = trio.lowlevel.current_clock().current_time
         self.sessions: dict[Session, None] = {}  # every open connection, oldest first
         self.per_address: Counter[str] = Counter()
+        # each address's chat allowance, shared by its connections (docs/security.md §3)
+        self.address_says: dict[str, Bucket] = {}
         self.pending = 0  # accepted, and not yet given a session
         self.limits = Limits(
             max_line=config.max_line,
@@ -354,6 +356,7 @@ class Server:
             self.per_address[address] -= 1
             if not self.per_address[address]:
                 del self.per_address[address]
+                self.address_says.pop(address, None)
             with trio.move_on_after(1):
                 await stream.aclose()
 
@@ -391,7 +394,12 @@ class Server:
         # the scope 'abort' cancels: the reader's, once it reads (_read)
         scope = trio.CancelScope()
         session = Session(next(_ids), outbox, scope, connection, peer=peer, address=address)
-        session.says = Bucket(self.config.say_per_s, self.config.say_burst)
+        c = self.config
+        shared = self.address_says.get(address)
+        if shared is None:
+            shared = Bucket(c.say_per_address_per_s, c.say_per_address_burst)
+            self.address_says[address] = shared
+        session.says = SharedBucket(c.say_per_s, c.say_burst, shared=shared)
         session.lists = Bucket(self.config.lists_per_s, self.config.lists_burst)
         # a writer task only while something waits to be written (most lines go out at
         # once: Outbox.direct)

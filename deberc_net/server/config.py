@@ -59,6 +59,9 @@ class Config:
     outbox_bytes: int = 256 * 1024  # bytes queued for a slow reader before it is dropped
     say_per_s: float = 1.0  # 'say' and 'invite' lines a connection may send, on average
     say_burst: float = 5.0  # ... and at once; beyond that: error slow-down
+    # the same, for all the connections of one address together
+    say_per_address_per_s: float = 5.0
+    say_per_address_burst: float = 20.0
     lists_per_s: float = 5.0  # 'who'/'tables' pages, 'help'/'calls'/'rules' texts a second ...
     lists_burst: float = 30.0  # ... and at once; beyond that: error slow-down
     page_size: int = 100  # names in one 'who' page, tables in one 'tables' page

@@ -119,7 +119,13 @@ async def test_chat_to_clients_that_never_read_is_bounded_in_bytes(
     (rate limits off: the byte bound alone must hold). Before: each held up to 4,000
     lines, ~3 MB here; now each is dropped at 64 KB and its backlog freed."""
     port = await start_server(
-        outbox_bytes=64 * 1024, say_per_s=1e6, say_burst=1e6, flood_lines_per_s=1e6, flood_burst=1e6
+        outbox_bytes=64 * 1024,
+        say_per_s=1e6,
+        say_burst=1e6,
+        say_per_address_per_s=1e6,
+        say_per_address_burst=1e6,
+        flood_lines_per_s=1e6,
+        flood_burst=1e6,
     )
     sleepers = [await connect.machine(port, f"zz{i}") for i in range(30)]
     sayer = await connect.machine(port, "sayer")
@@ -242,6 +248,25 @@ async def test_lobby_chat_is_rate_limited_per_sender(
     assert sum(x.startswith("error code=slow-down") for x in ann.lines) == 2
     await bob.send("say still here")  # bob's own allowance is untouched
     await ann.expect("say", text="still here")
+
+
+async def test_chat_from_one_address_shares_one_allowance(
+    start_server: StartServer, connect: Connector
+) -> None:
+    # tryout-s15 #5: 40 connections from one address each had the allowance of one, so
+    # together they put 200 lines on others' screens at once
+    port = await start_server(
+        say_burst=3, say_per_s=0.001, say_per_address_burst=4, say_per_address_per_s=0.001
+    )
+    talkers = [await connect.machine(port, f"t{i}") for i in range(3)]
+    for talker in talkers:  # 6 lines, 2 each (within each one's own 3)
+        for i in range(2):
+            await talker.send(f"say hello {i}")
+        await talker.send("ping")
+        await talker.expect("ok", cmd="ping")
+    refused = [sum(x.startswith("error code=slow-down") for x in t.lines) for t in talkers]
+    assert refused == [0, 0, 2], refused  # the address's 4, then none for anyone from it
+    assert "too many 'say' and 'invite' at once" in talkers[2].lines[-2]
 
 
 async def test_invitations_share_the_chats_rate_limit_per_sender(
