@@ -8,7 +8,8 @@ is at its default) and runs, for ``--minutes``:
 
 - ``--pairs`` pairs of honest bots that seek and play match after match, answering
   every ``ask`` at once, resuming with their guest token if dropped;
-- an honest client that sends ``help`` ten times a second and times each answer;
+- an honest client that sends ``help`` four times a second (under ``lists_per_s``,
+  which 'help' spends as 'who' does) and times each answer;
 - takeover attempts: ``login`` with a playing bot's name, with no token or a wrong one;
 - 50 logged-in clients that never read, a sayer flooding the lobby with 1 KB lines,
   and the non-readers asking ``who`` without end;
@@ -105,7 +106,7 @@ async def help_prober(port: int, tally: Tally) -> None:
         await lines.send("ping")  # the end of the help block
         await lines.until(lambda t, f: t == "ok" and f.get("cmd") == "ping")
         tally.help_ms.append((time.perf_counter() - began) * 1000)
-        await trio.sleep(0.1)
+        await trio.sleep(0.25)  # under lists_per_s (5): every 'help' is answered
 
 
 async def takeover(port: int, tally: Tally) -> None:

@@ -197,8 +197,9 @@ COMMANDS: dict[str, CommandSpec] = {
     "calls": CommandSpec("calls", "The table calls and how to type them.", "any"),
 }
 
-_SEQ = re.compile(r"^(.*?)\s+seq=(\d+)$")
-_SEQ_ARGUMENT = re.compile(r"seq=\d+")
+# ASCII digits only (docs/protocol.md §7): 'seq=٤' is no request number
+_SEQ = re.compile(r"^(.*?)\s+seq=(\d+)$", re.ASCII)
+_SEQ_ARGUMENT = re.compile(r"seq=\d+", re.ASCII)
 
 
 def stale_answer(seq: int | None, open_request: int, last_event: int) -> Phrase | None:

@@ -9,6 +9,7 @@ import hmac
 import os
 import re
 import unicodedata
+from collections.abc import Callable
 
 import trio
 
@@ -69,6 +70,9 @@ class Accounts:
         window = config.failure_window_ms / 1000
         self._failed_names = WindowCounter(window)
         self._failed_addresses = WindowCounter(window)
+        # under --workers: a wrong password is told to the other workers, which count it
+        # too (cluster/node.py), so the limits per name and address hold across them
+        self.tell_failure: Callable[[str, str], None] | None = None
         # names this process vouches for over its own in-memory link (``trust``)
         self._trusted: dict[str, str] = {}
 
@@ -128,10 +132,17 @@ class Accounts:
         given = await trio.to_thread.run_sync(_hash, password, salt, limiter=self._logins)
         if hmac.compare_digest(given, digest):
             return None
+        self.failed(name, address)
+        if self.tell_failure is not None:
+            self.tell_failure(name, address)
+        return ev.Error("bad-password", "wrong password for that name")
+
+    def failed(self, name: str, address: str) -> None:
+        """Count a wrong password for ``name`` from ``address`` (here, or on another
+        worker: docs/security.md §1)."""
         now = trio.current_time()
         self._failed_names.add(name_key(name), now)
         self._failed_addresses.add(address, now)
-        return ev.Error("bad-password", "wrong password for that name")
 
     def _registration_refused(self, name: str, address: str, now: float) -> ev.Error | None:
         c = self.config

@@ -1,5 +1,6 @@
 """The chat allowance: 'say' and 'invite' put lines on others' screens, so they share
-one rate limit per sender (docs/security.md §3). Spent only once a line is sure to
+one rate limit per sender, and one per address that all its connections share
+(``limits.SharedBucket``: docs/security.md §3). Spent only once a line is sure to
 go out: a refused one costs nothing. Under --workers the allowance is the player's
 connection's, on his own worker: an 'invite' at another worker's table spends it there,
 before it goes (a refusal of that table's then costs one too)."""

@@ -30,7 +30,7 @@ from deberc_net.protocol.commands import Command, TableCallText
 from deberc_net.protocol.connection import NEED_DATA, Connection, Limits, Reply, State
 
 from .config import Config, cannot_listen
-from .limits import Bucket
+from .limits import Bucket, SharedBucket
 from .lobby import Lobby
 from .local import LOCAL_ADDRESS, LocalStream, Receiver, local_stream_pair
 from .logs import plain_unless_configured
@@ -166,8 +166,13 @@ async def serve(
             else:
                 # its server id: what the others' worker_lost lines call it ('lost')
                 pid, server_id = os.getpid(), store.server_id
-                log.info(
-                    "worker_listening", worker=worker.index, pid=pid, port=port, server=server_id
+                log.info(  # 'port': its own (its house bots'); 'shared_port': the players'
+                    "worker_listening",
+                    worker=worker.index,
+                    pid=pid,
+                    port=lobby.house.port,
+                    shared_port=port,
+                    server=server_id,
                 )
             task_status.started(port)
             if ready is not None:
@@ -252,6 +257,16 @@ async def _on_signal(
             name = signal.Signals(signum).name
             log.info("shutdown", signal=name)
             listen_scope.cancel()  # stop accepting at once
+            # the matches this stop ends unfinished (stored with reason=shutdown)
+            playing = [
+                table.match.match_id
+                for table in lobby.tables.values()
+                if not table.remote
+                and table.match is not None
+                and table.state is ev.TableState.PLAYING
+            ]
+            if playing:
+                log.warning("matches_stopped", matches=playing)
             lobby.shutdown(f"{name} received")
             await trio.sleep(config.shutdown_grace_ms / 1000)
             for session in list(lobby.online.values()):
@@ -276,6 +291,8 @@ class Server:
         self._now = trio.lowlevel.current_clock().current_time
         self.sessions: dict[Session, None] = {}  # every open connection, oldest first
         self.per_address: Counter[str] = Counter()
+        # each address's chat allowance, shared by its connections (docs/security.md §3)
+        self.address_says: dict[str, Bucket] = {}
         self.pending = 0  # accepted, and not yet given a session
         self.limits = Limits(
             max_line=config.max_line,
@@ -339,6 +356,7 @@ class Server:
             self.per_address[address] -= 1
             if not self.per_address[address]:
                 del self.per_address[address]
+                self.address_says.pop(address, None)
             with trio.move_on_after(1):
                 await stream.aclose()
 
@@ -376,7 +394,12 @@ class Server:
         # the scope 'abort' cancels: the reader's, once it reads (_read)
         scope = trio.CancelScope()
         session = Session(next(_ids), outbox, scope, connection, peer=peer, address=address)
-        session.says = Bucket(self.config.say_per_s, self.config.say_burst)
+        c = self.config
+        shared = self.address_says.get(address)
+        if shared is None:
+            shared = Bucket(c.say_per_address_per_s, c.say_per_address_burst)
+            self.address_says[address] = shared
+        session.says = SharedBucket(c.say_per_s, c.say_burst, shared=shared)
         session.lists = Bucket(self.config.lists_per_s, self.config.lists_burst)
         # a writer task only while something waits to be written (most lines go out at
         # once: Outbox.direct)
@@ -502,17 +525,26 @@ class Server:
         else:  # a read that is one table call (most of a bot's) is that call at once
             item = connection.receive_call(data, now)
         whole = item is not None  # (then nothing else was read: no input after it)
+        more = False  # a line of this read was taken: the next one waits a turn
+        # when its lines came, for the flood limit: not later for the turns they waited
+        arrived = now
         while not connection.closed:
             # a line passed to a table is answered before the next is taken (an
             # interrupted wait loses none): docs/protocol.md §2.3
             if item is None:
                 if session.requests_waiting and connection.has_input:
                     await session.until_handled()
-                    now = self._now()
-                taken = connection.next_input(now)
+                    now = arrived = self._now()
+                taken = connection.next_input(arrived)
                 if taken is NEED_DATA:
                     break
-                item = taken
+                if more:  # a read of many lines never holds the process: the others
+                    # run between its lines (docs/security.md §2); a one-line read pays nothing
+                    await trio.lowlevel.checkpoint()
+                    if connection.closed:  # closed meanwhile (a login elsewhere, a kick)
+                        break
+                    now = self._now()
+                item, more = taken, True
             if isinstance(item, Reply):
                 session.send(item.error)
                 if item.hang_up:

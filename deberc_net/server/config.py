@@ -42,7 +42,8 @@ class Config:
     host: str = "127.0.0.1"
     port: int = 7501
     http_port: int | None = None  # the web face (docs/web.md): None off, 0 any free port
-    max_web_viewers: int = 500  # live table sockets of web pages open at once
+    max_web_viewers: int = 500  # live table sockets of web pages open at once ...
+    web_viewers_per_address: int = 20  # ... and from one address (0: no limit)
     db: str = "deberc.sqlite3"
     human_clock_ms: int = 60_000  # per call, a person
     bot_clock_ms: int = 10_000  # per call, a connection in the machine style
@@ -58,7 +59,10 @@ class Config:
     outbox_bytes: int = 256 * 1024  # bytes queued for a slow reader before it is dropped
     say_per_s: float = 1.0  # 'say' and 'invite' lines a connection may send, on average
     say_burst: float = 5.0  # ... and at once; beyond that: error slow-down
-    lists_per_s: float = 5.0  # 'who' and 'tables' pages a connection may ask for ...
+    # the same, for all the connections of one address together
+    say_per_address_per_s: float = 5.0
+    say_per_address_burst: float = 20.0
+    lists_per_s: float = 5.0  # 'who'/'tables' pages, 'help'/'calls'/'rules' texts a second ...
     lists_burst: float = 30.0  # ... and at once; beyond that: error slow-down
     page_size: int = 100  # names in one 'who' page, tables in one 'tables' page
     # Slots

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import attrs
+import trio
 
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
@@ -31,11 +33,45 @@ if TYPE_CHECKING:
     from .lobby import Lobby
 
 
+# the texts a server sends are few: each is built once (a client asking for them again
+# and again costs the server a copy, not a rendering: docs/security.md §2)
+HELP_TEXTS = 512  # kept at most; a topic is the client's word, so the cache is bounded
+CALLS_TEXTS = 64  # 'calls' blocks kept at most (one for the lobby, one a table's rules)
+
+
+@functools.lru_cache(maxsize=HELP_TEXTS)
+def _help_text(
+    topic: str | None,
+    phase: str,
+    calls_now: tuple[str, ...],
+    lang: Lang,
+    admin: bool,
+    playing: bool,
+) -> tuple[str, ...]:
+    return tuple(help_text(topic, phase, calls_now, lang, admin=admin, playing=playing))
+
+
+def _may_ask(session: Session, item: Command, admin: bool) -> bool:
+    """Spend one of ``session``'s lists (a long text for a short line, like 'who'); if
+    none is left, say so and refuse (docs/security.md §2). Admins are not counted."""
+    if admin or session.lists.take(trio.current_time()):
+        return True
+    session.send(ev.Error("slow-down", f"too many '{item.name}' at once: wait a little"))
+    return False
+
+
 @attrs.define(eq=False)
 class Help:
     lobby: Lobby
+    # the 'calls' texts built, by the table's variant and options (None: the lobby's)
+    _calls: dict[tuple[str, frozenset[str]] | None, tuple[tuple[str, ...], tuple[str, ...]]] = (
+        attrs.Factory(dict)
+    )
 
     async def help(self, session: Session, item: Command) -> None:
+        # one command's usage is a line or two; only the whole list is a long text
+        if not item.args and not _may_ask(session, item, self.lobby.is_admin(session)):
+            return
         table = session.table
         if not item.args and table is not None and table.remote and self.lobby.node is not None:
             self.lobby.node.ask_help(session, table)  # the legal calls are known where it plays
@@ -44,18 +80,16 @@ class Help:
 
     def send_help(self, session: Session, args: Sequence[str]) -> None:
         english = self._help(session, args, Lang.EN)
-        session.send(
-            ev.TextBlock("help", tuple(english), tuple(self._help(session, args, Lang.RU)))
-        )
+        session.send(ev.TextBlock("help", english, self._help(session, args, Lang.RU)))
 
-    def _help(self, session: Session, args: Sequence[str], lang: Lang) -> list[str]:
+    def _help(self, session: Session, args: Sequence[str], lang: Lang) -> tuple[str, ...]:
         if args:
-            return help_text(args[0], lang=lang)
+            return _help_text(args[0], "lobby", (), lang, False, False)
         if session.name is None:
-            return help_text(phase="login", lang=lang)
+            return _help_text(None, "login", (), lang, False, False)
         table, admin = session.table, self.lobby.is_admin(session)
         if table is None:
-            return help_text(phase="lobby", lang=lang, admin=admin)
+            return _help_text(None, "lobby", (), lang, admin, False)
         calls: list[str] = []
         match, seat = table.match, session.seat
         if match is not None and seat is not None:  # a read of the table's state
@@ -67,12 +101,24 @@ class Help:
                 hand = view(match, seat).hand
                 calls = prompt_calls(calls, hand, session.connection.hand_order, say)
         playing = table.state != ev.TableState.WAITING
-        return help_text(phase="table", calls_now=calls, lang=lang, admin=admin, playing=playing)
+        return _help_text(None, "table", tuple(calls), lang, admin, playing)
 
     async def calls(self, session: Session, item: Command) -> None:
         """The calls of the table's game and options; in the lobby, of every game and
         option (docs/protocol.md §4.4)."""
+        if not _may_ask(session, item, self.lobby.is_admin(session)):
+            return
         table = session.table
+        key = None if table is None else (table.rules.variant, frozenset(table.rules.options))
+        told = self._calls.get(key)
+        if told is None:
+            if len(self._calls) >= CALLS_TEXTS:
+                self._calls.clear()
+            told = self._calls[key] = self._calls_text(table)
+        session.send(ev.TextBlock("help", *told))
+
+    def _calls_text(self, table: Table | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """'calls' in English and in Russian: at ``table``, or in the lobby (None)."""
         book = self.lobby.rules
         if table is None:
             games = [(CALLS_HELP, RU_CALLS_HELP), *_variant_blocks()]
@@ -95,9 +141,11 @@ class Help:
                 header.text(Lang.RU),
                 *(line for call, name in said for line in _column(call, f"опция {name}")),
             ]
-        session.send(ev.TextBlock("help", tuple(english), tuple(russian)))
+        return tuple(english), tuple(russian)
 
     async def rules(self, session: Session, item: Command) -> None:
+        if not _may_ask(session, item, self.lobby.is_admin(session)):
+            return
         args = item.args
         table = session.table
         if table is None and session.observing:  # as 'state', 'last', 'sheet' (§5.9)

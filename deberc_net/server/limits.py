@@ -31,6 +31,23 @@ class Bucket:
 
 
 @attrs.define
+class SharedBucket(Bucket):
+    """A connection's bucket whose every token also spends one of ``shared``: an
+    allowance all the connections of one address draw on, so that many connections
+    cannot multiply what one may do."""
+
+    shared: Bucket = attrs.field(kw_only=True)
+
+    def take(self, now: float) -> bool:
+        if not self.shared.take(now):
+            return False
+        if not super().take(now):
+            self.shared.tokens += 1  # not spent after all
+            return False
+        return True
+
+
+@attrs.define
 class WindowCounter:
     """How many times each key was counted in the last ``window`` seconds; keys with no
     recent count are forgotten, so memory follows the recent activity only."""

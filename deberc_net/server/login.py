@@ -58,6 +58,7 @@ class Login:
         secret = args[1] if len(args) == 2 else None
         token = secret[len(TOKEN) :] if secret and secret.startswith(TOKEN) else None
         password = secret if token is None else None
+        fresh = False  # a guest's claim of a free name (no right to it beyond being first)
         if password is not None and self.lobby.accounts.trusted(name, password, session.address):
             guest = False  # this process vouches for it (a ladder's admin): nothing hashed
         # a name this process vouches for takes no other login (it has no account)
@@ -87,10 +88,10 @@ class Login:
             ):
                 session.send(ev.error("name-in-use", phrase(Msg.NAME_IN_USE, name=name)))
                 return
-            guest = True
+            guest, fresh = True, held is None
         if session.closed:
             return
-        self._welcome(session, name, guest)
+        self._welcome(session, name, guest, fresh)
 
     async def _check_password(self, session: Session, name: str, password: str) -> bool:
         problem = await self.lobby.accounts.check_or_register(name, password, session.address)
@@ -116,9 +117,10 @@ class Login:
         finally:
             self.registering.discard(key)
 
-    def _welcome(self, session: Session, name: str, guest: bool) -> None:
-        """Log ``session`` in as ``name`` (its right to it checked): a connection that
-        held the name closes, and a seat the name holds comes back."""
+    def _welcome(self, session: Session, name: str, guest: bool, fresh: bool = False) -> None:
+        """Log ``session`` in as ``name`` (its right to it checked; ``fresh``: a guest's
+        claim of a free name): a connection that held the name closes, and a seat the
+        name holds comes back."""
         key = name_key(name)
         previous = self.lobby.online.get(key)
         if previous is not None:
@@ -135,7 +137,7 @@ class Login:
         session.connection.logged_in()
         self.lobby.online[key] = session
         if self.lobby.node is not None:
-            self.lobby.node.logged_in(session, token)
+            self.lobby.node.logged_in(session, token, fresh)
         log.info("login", name=name, guest=guest, conn=session.id)
         what = phrase(Msg.GUEST if guest else Msg.REGISTERED)
         fields: tuple[tuple[str, str], ...] = (("name", name), ("guest", "1" if guest else "0"))
@@ -185,8 +187,8 @@ class Login:
             and self.lobby.table_of(name) is None
             and self.lobby.house.get(name) is None  # a house bot's, held while the bot runs
         ):
-            del self.lobby.guest_tokens[key]  # a claim left behind: the name is free again
-            return None
+            del self.lobby.guest_tokens[key]  # a claim left behind: free here (and elsewhere?)
+            token = None
         if token is None and self.lobby.node is not None:  # a guest on another worker holds it
             present = self.lobby.node.elsewhere(name)
             if (

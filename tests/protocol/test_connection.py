@@ -50,6 +50,18 @@ def test_after_login_commands_and_table_calls_pass_to_the_lobby() -> None:
     assert got == [Command("who", ("2",), "2"), TableCallText("10h", 3), TableCallText("igrayu")]
 
 
+def test_seq_takes_ascii_digits_only() -> None:
+    # tryout-s15 #6: 'pas seq=٤' (U+0664) was read as an answer to request 4
+    connection = Connection(0.0)
+    connection.logged_in()
+    got = inputs(connection, "pas seq=4\npas seq=\u0664\nwho seq=\u0664\n".encode())
+    assert got == [
+        TableCallText("pas", 4),
+        TableCallText("pas seq=\u0664"),  # no call: the table says so
+        Command("who", ("seq=\u0664",), "seq=\u0664"),  # an argument 'who' refuses
+    ]
+
+
 def test_commands_take_no_seq_but_say_speaks_it() -> None:
     # docs/protocol.md §7: "who seq=3 is who; say hi seq=3 says 'hi seq=3'"
     connection = Connection(0.0)

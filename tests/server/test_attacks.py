@@ -119,7 +119,13 @@ async def test_chat_to_clients_that_never_read_is_bounded_in_bytes(
     (rate limits off: the byte bound alone must hold). Before: each held up to 4,000
     lines, ~3 MB here; now each is dropped at 64 KB and its backlog freed."""
     port = await start_server(
-        outbox_bytes=64 * 1024, say_per_s=1e6, say_burst=1e6, flood_lines_per_s=1e6, flood_burst=1e6
+        outbox_bytes=64 * 1024,
+        say_per_s=1e6,
+        say_burst=1e6,
+        say_per_address_per_s=1e6,
+        say_per_address_burst=1e6,
+        flood_lines_per_s=1e6,
+        flood_burst=1e6,
     )
     sleepers = [await connect.machine(port, f"zz{i}") for i in range(30)]
     sayer = await connect.machine(port, "sayer")
@@ -163,6 +169,72 @@ async def test_who_and_tables_come_in_pages_at_a_limited_rate(
     assert other["count"] == "10"
 
 
+async def _ticks_while(work: Callable[[], Awaitable[None]]) -> int:
+    """How many times a task that only yields ran while ``work`` did: a heartbeat of
+    the process (one tick per scheduler round)."""
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await trio.sleep(0)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(tick)
+        await trio.sleep(0)
+        before = ticks
+        await work()
+        nursery.cancel_scope.cancel()
+    return ticks - before
+
+
+async def test_one_read_of_many_lines_does_not_hold_the_process(
+    start_server: StartServer, connect: Connector
+) -> None:
+    # tryout-s15 #1: 800 lines in one read were handled without a checkpoint; the
+    # process (its other connections, a worker's heartbeat) waited for all of them
+    port = await start_server()
+    flooder = await connect.machine(port, "flooder")
+
+    async def flood() -> None:
+        await flooder.send_raw(b"ping\n" * 800)  # 4000 bytes: within every limit
+        for _ in range(800):
+            await flooder.expect("ok", cmd="ping")
+
+    assert await _ticks_while(flood) >= 400  # a turn for the others between its lines
+
+
+async def test_long_texts_are_rate_limited_and_a_help_flood_stalls_no_one(
+    start_server: StartServer, connect: Connector
+) -> None:
+    # tryout-s15 #1: 'help' answers 5 bytes with ~5 KB (both languages' text, built
+    # each time); it now spends the lists allowance, as 'who' does
+    port = await start_server(lists_burst=5, lists_per_s=0.001)
+    flooder = await connect.machine(port, "flooder")
+    honest = await connect.machine(port, "honest")
+    replies: list[str] = []
+
+    async def flood() -> None:
+        await flooder.send_raw(b"help\ncalls\nrules\n" * 100)
+        await flooder.send("ping")
+        mark = flooder.pos
+        await flooder.expect("ok", cmd="ping")
+        replies.extend(flooder.lines[mark : flooder.pos])
+
+    async def pings() -> None:
+        for _ in range(20):
+            await honest.reply("ping", "ok")
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(flood)
+        nursery.start_soon(pings)
+    refused = [line for line in replies if line.startswith("error code=slow-down")]
+    assert len(refused) == 295, replies[:20]  # 5 texts at once, then one in 1000 s
+    assert fields(refused[0])[1]["text"] == "too many 'rules' at once: wait a little"
+    assert fields(await honest.reply("help"))[0] == "help"  # per connection: others unaffected
+
+
 async def test_lobby_chat_is_rate_limited_per_sender(
     start_server: StartServer, connect: Connector
 ) -> None:
@@ -176,6 +248,25 @@ async def test_lobby_chat_is_rate_limited_per_sender(
     assert sum(x.startswith("error code=slow-down") for x in ann.lines) == 2
     await bob.send("say still here")  # bob's own allowance is untouched
     await ann.expect("say", text="still here")
+
+
+async def test_chat_from_one_address_shares_one_allowance(
+    start_server: StartServer, connect: Connector
+) -> None:
+    # tryout-s15 #5: 40 connections from one address each had the allowance of one, so
+    # together they put 200 lines on others' screens at once
+    port = await start_server(
+        say_burst=3, say_per_s=0.001, say_per_address_burst=4, say_per_address_per_s=0.001
+    )
+    talkers = [await connect.machine(port, f"t{i}") for i in range(3)]
+    for talker in talkers:  # 6 lines, 2 each (within each one's own 3)
+        for i in range(2):
+            await talker.send(f"say hello {i}")
+        await talker.send("ping")
+        await talker.expect("ok", cmd="ping")
+    refused = [sum(x.startswith("error code=slow-down") for x in t.lines) for t in talkers]
+    assert refused == [0, 0, 2], refused  # the address's 4, then none for anyone from it
+    assert "too many 'say' and 'invite' at once" in talkers[2].lines[-2]
 
 
 async def test_invitations_share_the_chats_rate_limit_per_sender(

@@ -54,6 +54,8 @@ NEGOTIATION = bytes(
     ]
 )
 
+_ARABIC_INDIC = {ord("0") + i: 0x660 + i for i in range(10)}  # '٠' .. '٩'
+
 
 async def _who_works(client: LineClient, *names: str) -> None:
     await client.send("who")
@@ -324,6 +326,8 @@ async def test_calls_out_of_turn_and_bad_calls_change_nothing(
             ("501", "unknown-command"),
             (f"pas seq={int(ask['seq']) - 1}", "stale"),
             (f"pas seq={int(ask['seq']) + 5}", "stale"),
+            # tryout-s15 #6: seq= takes ASCII digits (§7), not the Arabic-Indic ones
+            (f"pas seq={ask['seq'].translate(_ARABIC_INDIC)}", "unknown-command"),
         ):
             await first.send(call)
             assert (await first.expect("error"))["code"] == code, call

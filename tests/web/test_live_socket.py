@@ -198,6 +198,26 @@ async def test_live_sockets_are_capped_and_unknown_tables_refused(
             raise AssertionError("a closed viewer's place was never freed")
 
 
+async def test_one_address_cannot_take_every_live_socket(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    # tryout-s15 #3: 500 sockets from one address held every place; the next got 403
+    web: WebServer = await start_web(max_web_viewers=10, web_viewers_per_address=2)
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    with trio.fail_after(10):
+        async with (
+            open_websocket_url(live_url(web, 1)) as first,
+            open_websocket_url(live_url(web, 1)) as second,
+        ):
+            for viewer in (first, second):
+                assert (await viewer.get_message()).startswith("ok cmd=observe table=1 ")
+            with pytest.raises(ConnectionRejected):  # a third from 127.0.0.1, with room left
+                async with open_websocket_url(live_url(web, 1)):
+                    pass
+
+
 async def test_a_private_table_is_not_watched_live(start_web: StartWeb, connect: Connector) -> None:
     web: WebServer = await start_web()
     ann = await connect.machine(web.port, "ann")

@@ -23,7 +23,7 @@ import attrs
 import structlog
 
 from deberc_net.server.config import Config, cannot_listen
-from deberc_net.server.store import is_postgres
+from deberc_net.server.store import describe, is_postgres
 
 log = structlog.get_logger("deberc.workers")
 RESTART_DELAY_S = 1.0
@@ -129,7 +129,9 @@ def run_workers(config: Config, count: int) -> int:
                 if readable:
                     _heard(worker, worker.process.stdout.readline())
             if not announced and all(w.ready for w in workers):
-                log.info("listening", host=config.host, port=port, workers=count)
+                log.info(
+                    "listening", host=config.host, port=port, db=describe(config.db), workers=count
+                )
                 announced = True
             for i, worker in enumerate(workers):
                 code = worker.process.poll()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -102,6 +103,9 @@ class Node:
     waiting_since: dict[int, float] = attrs.Factory(dict)  # seekers here: since when
     # sessions here whose last table was another worker's, which keeps its rematch offer
     rematch_at: dict[int, int] = attrs.Factory(dict)
+    # this worker's logins, by name key: (session id, a fresh guest claim, when (wall
+    # clock)), which decide a race with another worker's login of the name (``_in``)
+    logins: dict[str, tuple[int, bool, float]] = attrs.Factory(dict)
     # table numbers drawn from the store (unique among every worker of every host on
     # the database), not yet used; refilled in the background
     table_numbers: list[int] = attrs.Factory(list)
@@ -129,7 +133,9 @@ class Node:
             "help": self._help_here,
             "rematch": self._rematch_here,
             "unrematch": self._unrematch_here,
+            "failed": lambda m: self.lobby.accounts.failed(m["name"], m["address"]),
         }
+        self.lobby.accounts.tell_failure = self._tell_failure
 
     # ------------------------------------------------------------ running
     def open(self) -> None:
@@ -217,14 +223,32 @@ class Node:
                     self._forget_worker(worker)
 
     # ------------------------------------------------------------ presence
-    def logged_in(self, session: Session, token: str | None) -> None:
+    def logged_in(self, session: Session, token: str | None, fresh: bool = False) -> None:
+        """``session`` logged in here (``fresh``: a guest's claim of a free name)."""
         assert session.name is not None
+        key = name_key(session.name)
+        login = self.logins.get(key)
+        if login is None or login[0] != session.id:  # (told again: the same login)
+            login = self.logins[key] = (session.id, fresh, time.time())
         self.bus.publish(
-            LOBBY, {"k": "in", "name": session.name, "guest": session.guest, "token": token}
+            LOBBY,
+            {
+                "k": "in",
+                "name": session.name,
+                "guest": session.guest,
+                "token": token,
+                "fresh": login[1],
+                "at": login[2],
+            },
         )
+
+    def _tell_failure(self, name: str, address: str) -> None:
+        """A wrong password here: the others count it too (docs/security.md §1)."""
+        self.bus.publish(LOBBY, {"k": "failed", "name": name, "address": address})
 
     def logged_out(self, name: str, token: str | None) -> None:
         """``name`` left this worker; a guest still seated keeps his ``token``."""
+        self.logins.pop(name_key(name), None)
         self.bus.publish(LOBBY, {"k": "left", "name": name, "token": token})
 
     def _tell_presence_all(self) -> None:
@@ -575,9 +599,19 @@ class Node:
     def _in(self, message: dict[str, Any]) -> None:
         name, worker = message["name"], message["w"]
         key = name_key(name)
+        local = self.lobby.online.get(key)
+        login = self.logins.get(key)
+        if local is not None and login is not None and login[0] == local.id:
+            # both workers logged the name in before hearing of the other's: both decide
+            # alike which keeps it, so one login holds a name (docs/scaling.md)
+            here = (login[1], login[2], self.worker)
+            there = (bool(message.get("fresh")), float(message.get("at", 0.0)), worker)
+            if _keeps(here, there):
+                return  # the other worker's login yields to this one
         self.present[key] = Present(name, worker, message["guest"], message["token"])
-        local = self.lobby.online.pop(key, None)
         if local is not None:  # the name logged in there: this connection no longer holds it
+            del self.lobby.online[key]
+            self.logins.pop(key, None)
             self.lobby.login.logged_in_elsewhere(local)
 
     def _out_of_lobby(self, message: dict[str, Any]) -> None:
@@ -687,6 +721,19 @@ class Node:
                 if watched is not None:
                     watched.post(Unobserve(proxy))
             self._gone(owner, sid)
+
+
+def _keeps(here: tuple[bool, float, int], there: tuple[bool, float, int]) -> bool:
+    """Whether a login ``here`` keeps its name against a login ``there`` of it on another
+    worker, each ``(a fresh guest claim, when, worker)``: a login with a right to the
+    name (its password, a guest's token) beats a claim; of two claims the first holds
+    it (a name is never taken from its holder); of two rightful logins the last, as on
+    one worker. Either worker decides the same: exactly one keeps the name."""
+    if here[0] != there[0]:
+        return not here[0]
+    if here[0]:
+        return here[1:] < there[1:]
+    return here[1:] > there[1:]
 
 
 def _described(table: Table) -> dict[str, Any]:

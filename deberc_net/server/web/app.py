@@ -61,7 +61,7 @@ def make_app(lobby: Lobby) -> Starlette:
     templates.env.filters["elo_told"] = report.elo_told  # as the ladder's text says them
     templates.env.filters["points_told"] = report.points_told
     templates.env.globals["by_name"] = report.BY_NAME
-    viewers = Viewers(lobby.config.max_web_viewers)
+    viewers = Viewers(lobby.config.max_web_viewers, lobby.config.web_viewers_per_address)
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> Response:
         return templates.TemplateResponse(request, name, context, status_code=status)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+from collections import Counter
 
 import attrs
 import trio
@@ -35,7 +36,9 @@ class Viewers:
     feeds that serve them, one per watched table."""
 
     limit: int
+    per_address: int = 0  # from one address (0: no limit): one cannot take every place
     open: int = 0
+    by_address: Counter[str] = attrs.Factory(Counter)
     feeds: dict[int, Feed] = attrs.Factory(dict)
 
 
@@ -48,11 +51,19 @@ async def watch_table(websocket: WebSocket, lobby: Lobby, table_id: int, viewers
     if viewers.open >= viewers.limit:  # refused before the handshake: HTTP 403
         await websocket.close(code=1013, reason="too many live viewers")
         return
+    address = websocket.client.host if websocket.client else "?"
+    if viewers.per_address and viewers.by_address[address] >= viewers.per_address:
+        await websocket.close(code=1013, reason="too many live viewers from your address")
+        return
     viewers.open += 1
+    viewers.by_address[address] += 1
     try:
         await _watch(websocket, lobby, table, viewers.feeds)
     finally:
         viewers.open -= 1
+        viewers.by_address[address] -= 1
+        if not viewers.by_address[address]:
+            del viewers.by_address[address]
 
 
 async def _watch(websocket: WebSocket, lobby: Lobby, table: Table, feeds: dict[int, Feed]) -> None:

@@ -1,0 +1,102 @@
+"""The limits of docs/security.md under ``serve --workers 2`` (tryout-s15 #2, #4): the
+ones that must hold across the workers, with real worker processes on PostgreSQL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+
+from deberc_net.server.accounts import set_password
+from deberc_net.server.store import open_store
+from tests.server.client import LineClient, close_all, fields
+
+from .workers import Workers, served_workers
+
+SETTINGS = (
+    "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 500\n"
+    "server_dead_ms = 60000\nfailed_logins_per_name = 3\nfailed_logins_per_connection = 9\n"
+)
+
+
+async def test_wrong_passwords_for_a_name_are_counted_across_workers(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # tryout-s15 #2: each worker counted its own, so two workers let 2 x 5 guesses through
+    store = open_store(postgres_url)
+    set_password(store, "vic1", "goodpass1")
+    store.close()
+    settings = tmp_path / "server.toml"
+    settings.write_text(SETTINGS)
+    codes: list[str] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, settings) as workers:
+            for attempt in range(8):  # on each worker in turn
+                client = await workers.reach(attempt % 2, f"guess{attempt}")
+                await client.send("style machine")
+                await client.expect("ok", cmd="style")
+                await client.send(f"login vic1 wrong{attempt}")
+                reply = await client.read_until(lambda x: x.startswith(("ok ", "error ")))
+                codes.append(fields(reply)[1].get("code", "ok"))
+                await client.aclose()
+                await trio.sleep(0.2)  # the bus tells the other worker within milliseconds
+            events = list(workers.events)
+    assert codes == ["bad-password"] * 3 + ["slow-down"] * 5, codes
+    # tryout-s15 #7: the parent's 'listening' names the database; each worker's line its
+    # own port (its house bots') and the shared one
+    [listening] = [e for e in events if e.get("event") == "listening"]
+    assert str(listening["db"]).startswith("postgresql://") and listening["workers"] == 2
+    ready = [e for e in events if e.get("event") == "worker_listening"]
+    assert len(ready) == 2 and {e["shared_port"] for e in ready} == {workers.port}
+    assert all(e["port"] != workers.port for e in ready)
+
+
+async def _race(workers: Workers, name: str, sockets: int) -> list[LineClient]:
+    """``sockets`` connections, half on each worker, logging in as ``name`` at once."""
+    clients = [await workers.reach(i % 2, f"{name}-{i}") for i in range(sockets)]
+    for client in clients:
+        await client.send("style machine")
+        await client.expect("ok", cmd="style")
+    async with trio.open_nursery() as nursery:
+        for client in clients:
+            nursery.start_soon(client.send, f"login {name}")
+    return clients
+
+
+async def _holders(clients: list[LineClient], name: str) -> list[LineClient]:
+    """The clients still holding ``name`` once the workers have heard each other: those
+    told ok and not told bye since."""
+    await trio.sleep(1)  # the bus between the workers: milliseconds, on a loaded machine more
+    holding = []
+    for client in clients:
+        await client.drain(0.05)
+        said = [fields(line)[0] for line in client.lines]
+        ok = f"ok cmd=login name={name} " in "\n".join(client.lines) + " "
+        if ok and "bye" not in said:
+            holding.append(client)
+    return holding
+
+
+async def test_one_name_is_one_login_across_workers(postgres_url: str, tmp_path: Path) -> None:
+    # tryout-s15 #4: a guest name logged in on both workers at once had several holders,
+    # then none (each worker yielded to the other) while 'who' still listed it
+    settings = tmp_path / "server.toml"
+    settings.write_text(SETTINGS)
+    opened: list[LineClient] = []
+    with trio.fail_after(120):
+        async with served_workers(postgres_url, settings) as workers:
+            try:
+                for trial in range(4):
+                    name = f"racer{trial}"
+                    clients = await _race(workers, name, 8)
+                    opened += clients
+                    holding = await _holders(clients, name)
+                    assert len(holding) == 1, (name, [c.lines[-3:] for c in clients])
+                    for worker in (0, 1):  # both lobbies agree: one login, listed once
+                        asker = await workers.connect(worker, f"ask{trial}w{worker}")
+                        opened.append(asker)
+                        await asker.send("who")
+                        names = (await asker.expect("who"))["names"].split(",")
+                        assert names.count(name) == 1, (worker, names)
+            finally:
+                await close_all(opened)
