@@ -1452,9 +1452,14 @@ class Table:
                 if not others:
                     return
                 audience = others
-        self._broadcast(audience, self._table_event(event))
-        if kind is g.MatchEnded:
-            self.end_told = True
+        table_event = self._table_event(event)
+        if kind is g.MatchEnded:  # (once a match) to one listener at a time: a failure
+            # partway (a voice that cannot tell it) knows whether it went out to anyone
+            for session in audience:
+                self._broadcast((session,), table_event)
+                self.end_told = True
+            return
+        self._broadcast(audience, table_event)
 
     def _tell_machines(
         self, machines: list[Session], template: Callable[[int, int, Any], str], event: object

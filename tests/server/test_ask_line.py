@@ -8,15 +8,20 @@ field read afresh and kept from ask to ask as a table keeps it."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
+import attrs
 import pytest
 
+from deberc_net.game.deal import Deal
 from deberc_net.game.match import Match
+from deberc_net.game.talk import Pending
 from deberc_net.game.view import view
-from deberc_net.plugins import RuleBook
+from deberc_net.plugins import RuleBook, RuleInfo, hookimpl
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.render import MACHINE, render
 from deberc_net.server.ask_line import KeptTalk, ask_line
+from deberc_net.testing import build_ruleset
 
 RULE_SETS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (2, "moscow", ()),
@@ -72,3 +77,60 @@ def test_the_ask_line_is_the_rendered_view_on_every_state(
     assert {"hand", "trick", "legal", "score", "tricks"} <= fields_seen
     if rule_set[0] == 4:
         assert {"shown", "talk"} <= fields_seen
+
+
+class _RetoldDeal(Deal):
+    """A game of its own that tells its question and shown cards its own way (the
+    engine's ``Deal`` reads both off its talk): a question told as asked by the seat
+    that answers it, and only the first card of each seat's shown."""
+
+    @property
+    def pending(self) -> Pending | None:
+        asked = self.talk.pending
+        return None if asked is None else attrs.evolve(asked, asker=asked.answerer)
+
+    @pending.setter
+    def pending(self, question: Pending | None) -> None:
+        self.talk.pending = question
+
+    @property
+    def shown(self) -> dict[int, list[int]]:
+        return {seat: cards[:1] for seat, cards in self.talk.shown.items()}
+
+
+class _Retold:
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="retold-test", kind="variant", summary="a game", players=(4,))
+
+    @hookimpl
+    def deberc_deal_class(self, settings: object) -> Any:
+        return _RetoldDeal
+
+
+def test_a_game_that_tells_its_question_and_shown_cards_its_own_way_is_asked_so() -> None:
+    """A plugin's deal class whose ``pending`` and ``shown`` are its own: the ask line
+    writes what they say, as the view does (the ask line reads the talk of the
+    engine's own deals straight, never a subclass's)."""
+    rules = build_ruleset(4, "retold-test", ("show-combination",), plugins=(_Retold(),))
+    rng = random.Random("retold")
+    told: set[str] = set()
+    for game in range(40):
+        match = Match(rules, seed=f"retold/{game}", match_id=f"m{game}", table="7")
+        kept = KeptTalk()
+        seq = 0
+        while match.result is None:
+            seq += 1
+            seat = match.deal.to_act
+            assert seat is not None
+            (expected,) = render(ev.Ask(seq, 7, view(match, seat), None), MACHINE)
+            assert ask_line(ev.AskKind.ASK, seq, 7, match, seat, None, kept) == expected
+            told.update(
+                part.partition("=")[0]
+                for part in expected.split(" ")
+                if part.startswith(("pending=", "shown=")) and not part.endswith(("=", "=-"))
+            )
+            match.apply(seat, rng.choice(match.legal_calls(seat)))
+        if told == {"pending", "shown"}:
+            break
+    assert told == {"pending", "shown"}  # both told their own way, at least once

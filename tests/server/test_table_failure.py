@@ -362,3 +362,77 @@ async def test_a_table_failing_as_its_end_is_told_tells_no_second_end(
                 assert len(ends) == 1, ends
             nursery.cancel_scope.cancel()
     assert [entry["event"] for entry in logs].count("table_error") == 1
+
+
+class _UntellableInRussian(str):
+    """A match's end reason that the English words tell but the Russian cannot (they
+    look it up by its hash, which fails)."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        raise RuntimeError("this reason cannot be told in Russian")
+
+    def __eq__(self, other: object) -> bool:
+        return str.__eq__(self, other)
+
+
+class _EndsUntellablyInRussian(_EndsUntellably):
+    """'finish' ends the match for a reason the Russian human style fails to tell."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="russian-untellable-test", kind="option", summary="an end")
+
+    @hookimpl
+    def deberc_apply_extra_call(self, deal: PluginDeal, seat: int, call: Call) -> bool | None:
+        if call.name != FINISH:
+            return None
+        reason = _UntellableInRussian("plugin-won")
+        deal.end_deal("finished", [0, 0], [0, 0], winner=0, reason=reason)
+        return True
+
+
+async def test_a_table_failing_partway_through_telling_people_its_end_tells_no_second(
+    db_path: Path, connect: Connector
+) -> None:
+    """Only people listen (no machine told the end first): the match's end is told to
+    the two players in English, then fails as it is told to a Russian watcher. The
+    players were told their end: they get the apology, not a second end
+    (``reason=internal``, nobody winning). Failed before: the table counted the end as
+    told only once it had gone to everyone, and told the players a second one."""
+    with trio.fail_after(20), structlog.testing.capture_logs() as logs:
+        async with trio.open_nursery() as nursery:
+            config = make_config(db_path)
+            port = await nursery.start(
+                functools.partial(serve, config, rules=rule_book(_EndsUntellablyInRussian()))
+            )
+            ann = await connect.human(port, "ann")
+            bob = await connect.human(port, "bob")
+            await ann.send("new 2 russian-untellable-test")  # table 1, the server's first
+            await ann.read_until(lambda line: "table 1" in line)
+            ivan = await connect.human(port, "ivan")
+            await ivan.send("lang ru")
+            await ivan.send("observe 1")
+            await ivan.read_until(lambda line: "смотрит" in line)
+            await bob.send("sit 1")
+            asked: list[LineClient] = []
+            async with trio.open_nursery() as waiting:
+
+                async def prompted(client: LineClient) -> None:
+                    await client.read_until(lambda line: line.startswith("Your call"))
+                    asked.append(client)
+                    waiting.cancel_scope.cancel()
+
+                waiting.start_soon(prompted, ann)
+                waiting.start_soon(prompted, bob)
+            await asked[0].send(FINISH)
+            for client in (ann, bob):
+                await client.read_until(lambda line: line.startswith("Game over: ann wins"))
+                await client.read_until(lambda line: "failed and closes" in line)
+                await client.send("ping")
+                await client.read_until(lambda line: line == "pong")
+                ends = [line for line in client.lines if line.startswith("Game over")]
+                assert len(ends) == 1, ends
+            nursery.cancel_scope.cancel()
+    assert [entry["event"] for entry in logs].count("table_error") == 1
