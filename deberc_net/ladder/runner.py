@@ -123,6 +123,10 @@ class Ladder:
         # the commands sent and not answered yet, in order (the server answers in order):
         # a game being reserved, or a board (number) being released
         self.awaiting: deque[Running | int] = deque()
+        # our own server: the releases go on a connection of their own (``_releases``),
+        # as the server writes a board's results before it answers its release, and a
+        # reserve sent after it on the same connection would wait for that write
+        self._releases: _Releases | None = None
         self.free: dict[str, list[str]] = {}
         self.unplayed = Counter(game.board for game in self.games)  # games per board
         self.started: set[int] = set()  # boards with a game reserved
@@ -131,6 +135,7 @@ class Ladder:
         # our own server's admin: a distributed ladder's workers each have their own name,
         # as they share one database (and so its accounts)
         self.admin_name = ADMIN
+        self.own_server = options.server is None
         # SIGINT/SIGTERM interrupt the ladder (the CLI's: run(handle_signals=True))
         self.on_signals = False
         self.interrupted = False
@@ -192,6 +197,12 @@ class Ladder:
                         admin = await AdminClient.connect(
                             host, port, password, connect, name=self.admin_name
                         )
+                        if self.own_server:
+                            releaser = await AdminClient.connect(
+                                host, port, password, connect, name=self._releaser_name
+                            )
+                            self._releases = _Releases(releaser)
+                            nursery.start_soon(self._releases.read, self)
                         await self._play(admin)
                     supervisor.stop()
                     bots.cancel_scope.cancel()
@@ -199,6 +210,8 @@ class Ladder:
                     if self._cut_short:  # its bots stopped first: none learns a deck now
                         await self._release_at_stop(admin)
                     await admin.aclose()
+                if self._releases is not None:
+                    await self._releases.admin.aclose()
                 nursery.cancel_scope.cancel()
         finally:
             if supervisor is not None:
@@ -222,6 +235,8 @@ class Ladder:
             await self._fill(admin)
             if not self.running and not self.awaiting and not self.queue and not self.more:
                 await self._release_the_rest(admin)
+        if self._releases is not None:  # the run is over once its boards are released
+            await self._releases.all_answered()
         self._played = True
 
     async def _more_games(self) -> bool:
@@ -269,7 +284,7 @@ class Ladder:
             host="127.0.0.1",
             port=0,
             db=self.o.db,
-            admins=[self.admin_name],
+            admins=[self.admin_name, self._releaser_name],
             bot_clock_ms=self.o.clock_ms,
             human_clock_ms=self.o.clock_ms,
             away_limit_ms=self.o.away_limit_ms,
@@ -283,6 +298,7 @@ class Ladder:
         # the admin logs in over the in-process link, vouched for by the server (no
         # account in the file, no password hash at start-up)
         links[0].trust(self.admin_name, password)
+        links[0].trust(self._releaser_name, password)
         return "127.0.0.1", port, password, links[0]
 
     # ------------------------------------------------------- scheduling
@@ -380,17 +396,72 @@ class Ladder:
         server answers within RELEASE_AT_STOP_S."""
         with trio.move_on_after(RELEASE_AT_STOP_S):
             try:
-                for board in sorted(self.started - self.released):
+                asked = set(self._releases.asked) if self._releases is not None else set()
+                for board in sorted(self.started - self.released - asked):
                     await self._send_release(admin, board)
                 while self.awaiting:  # a game's reserve, or a release, still to answer
                     if _is_answer(await admin.next()):
                         self.awaiting.popleft()
+                if self._releases is not None:
+                    await self._releases.all_answered()
             except (ScheduleError, trio.BrokenResourceError, trio.ClosedResourceError):
                 return  # the server is gone: what it kept stays withheld (docs/bots.md)
 
     async def _send_release(self, admin: AdminClient, board: int) -> None:
+        if self._releases is not None:
+            await self._releases.send(board, board_key(self.seed, board))
+            return
         self.awaiting.append(board)
         await admin.release(board_key(self.seed, board))
+
+    @property
+    def _releaser_name(self) -> str:
+        """The admin name of the releases' connection (our own server's: it lists and
+        vouches for it as for the ladder's admin)."""
+        return f"{self.admin_name}-rel"
+
+
+class _Releases:
+    """The boards' releases on a connection of their own, and the server's answers,
+    read by a task of their own (``read``): answered in order, as on any connection."""
+
+    def __init__(self, admin: AdminClient) -> None:
+        self.admin = admin
+        self.asked: deque[int] = deque()  # boards whose release is not answered yet
+        self._answered = trio.Event()  # set when none is left to answer
+
+    async def send(self, board: int, key: str) -> None:
+        if not self.asked:
+            self._answered = trio.Event()
+        self.asked.append(board)
+        await self.admin.release(key)
+
+    async def all_answered(self) -> None:
+        if self.asked:
+            await self._answered.wait()
+
+    async def read(self, ladder: Ladder) -> None:
+        """Each answer: the board released (``ladder.released``), or the ladder's error;
+        ends when the ladder closes the connection (once the ladder is cut short, a
+        server gone ends it quietly too)."""
+        try:
+            while True:
+                line = await self.admin.next()
+                if not _is_answer(line) or not self.asked:
+                    continue
+                if line.tag is Tag.ERROR:
+                    raise ScheduleError(
+                        "the server cannot release board records: "
+                        f"{line.get_str('code')}: {line.text}"
+                    )
+                ladder.released.add(self.asked.popleft())
+                if not self.asked:
+                    self._answered.set()
+        except trio.ClosedResourceError:  # closed by the ladder: its run is over
+            return
+        except (ScheduleError, trio.BrokenResourceError):
+            if not ladder._cut_short:
+                raise
 
 
 def _is_answer(line: Line) -> bool:
