@@ -97,18 +97,17 @@ class Running:
 
 
 class Ladder:
-    def __init__(self, options: LadderOptions, ratings: Ratings) -> None:
+    def __init__(
+        self, options: LadderOptions, ratings: Ratings, games: list[Game] | None = None
+    ) -> None:
+        """``games``: the schedule of ``options`` (its seed given), if already dealt (a
+        --processes part has its ladder's, from before the fork)."""
         self.o = options
         self.seed = options.seed if options.seed is not None else secrets.token_hex(8)
-        self.games = list(
-            schedule(
-                [b.name for b in options.bots],
-                options.players,
-                options.deals,
-                self.seed,
-                options.mode,
-            )
-        )
+        if games is None:
+            names = [b.name for b in options.bots]
+            games = list(schedule(names, options.players, options.deals, self.seed, options.mode))
+        self.games = games
         self.queue: deque[tuple[int, Game]] = deque(enumerate(self.games))
         self.more = False  # games may be added to the queue as it plays (a --processes part)
         self.summary = Summary(options, self.seed, ratings=ratings)
@@ -264,7 +263,8 @@ class Ladder:
 
     def _instances(self) -> int:
         # a pair of copies plays four-handed; two bots three-handed need two of one bot
-        needed = max(max(Counter(g.seating).values()) for g in self.games)
+        seatings = {g.seating for g in self.games}  # (a few, in thousands of games)
+        needed = max(max(Counter(seating).values()) for seating in seatings)
         return max(self.o.concurrency, needed)
 
     async def _server(self, nursery: trio.Nursery) -> tuple[str, int, str, LocalLink | None]:
