@@ -312,14 +312,18 @@ class Ladder:
             running = Running(index, game, instances)
             self.awaiting.append(running)
             self.started.add(game.board)
-            await admin.reserve(
-                self.o.players,
-                self.o.variant,
-                self.o.options,
-                instances,
-                game.seed,
-                board_key(self.seed, game.board),
-            )
+            try:
+                await admin.reserve(
+                    self.o.players,
+                    self.o.variant,
+                    self.o.options,
+                    instances,
+                    game.seed,
+                    board_key(self.seed, game.board),
+                )
+            except trio.Cancelled:  # (a stop) a send cancelled writes nothing: no answer
+                self.awaiting.pop()  # comes, and an interrupted ladder waited for one
+                raise
 
     def _take(self, game: Game) -> list[str] | None:
         wanted = self._wanted.get(game.seating)
@@ -398,21 +402,34 @@ class Ladder:
             try:
                 asked = set(self._releases.asked) if self._releases is not None else set()
                 for board in sorted(self.started - self.released - asked):
-                    await self._send_release(admin, board)
-                while self.awaiting:  # a game's reserve, or a release, still to answer
-                    if _is_answer(await admin.next()):
-                        self.awaiting.popleft()
-                if self._releases is not None:
+                    # on the admin's connection, after the reserves sent there: on the
+                    # other one a board's release could overtake its seating's reserve,
+                    # whose table would then keep its result for a release that has been
+                    self.awaiting.append(board)
+                    await admin.release(board_key(self.seed, board))
+                await self._answered(admin)
+                if self._releases is not None:  # those of boards played out
                     await self._releases.all_answered()
             except (ScheduleError, trio.BrokenResourceError, trio.ClosedResourceError):
                 return  # the server is gone: what it kept stays withheld (docs/bots.md)
+
+    async def _answered(self, admin: AdminClient) -> None:
+        """Every command sent on the admin's connection answered (the others' lines
+        read past)."""
+        while self.awaiting:  # a game's reserve, or a release, still to answer
+            if _is_answer(await admin.next()):
+                self.awaiting.popleft()
 
     async def _send_release(self, admin: AdminClient, board: int) -> None:
         if self._releases is not None:
             await self._releases.send(board, board_key(self.seed, board))
             return
         self.awaiting.append(board)
-        await admin.release(board_key(self.seed, board))
+        try:
+            await admin.release(board_key(self.seed, board))
+        except trio.Cancelled:  # (a stop) a send cancelled writes nothing: no answer
+            self.awaiting.pop()
+            raise
 
     @property
     def _releaser_name(self) -> str:
@@ -434,7 +451,13 @@ class _Releases:
         if not self.asked:
             self._answered = trio.Event()
         self.asked.append(board)
-        await self.admin.release(key)
+        try:
+            await self.admin.release(key)
+        except trio.Cancelled:  # (a stop) a send cancelled writes nothing: the board
+            self.asked.pop()  # is released at the stop, on the admin's connection
+            if not self.asked:
+                self._answered.set()
+            raise
 
     async def all_answered(self) -> None:
         if self.asked:
