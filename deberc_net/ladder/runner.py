@@ -139,7 +139,7 @@ class Ladder:
         self.on_signals = False
         self.interrupted = False
         self._playing = trio.CancelScope()  # scheduling and playing, up to a stop
-        self._played = False  # every game played (or the SPRT's stop) and released
+        self._played = False  # every game played (or the SPRT's stop), every release asked
         # why the ladder stopped, if not a signal: a bot that cannot run, a table failed
         self.failure: ScheduleError | None = None
 
@@ -208,6 +208,9 @@ class Ladder:
                 if admin is not None:
                     if self._cut_short:  # its bots stopped first: none learns a deck now
                         await self._release_at_stop(admin)
+                    elif self._releases is not None:  # a signal as the last were answered
+                        with trio.move_on_after(RELEASE_AT_STOP_S):
+                            await self._releases.all_answered()
                     await admin.aclose()
                 if self._releases is not None:
                     await self._releases.admin.aclose()
@@ -234,9 +237,11 @@ class Ladder:
             await self._fill(admin)
             if not self.running and not self.awaiting and not self.queue and not self.more:
                 await self._release_the_rest(admin)
+        # every game played and every release asked: a signal from now on leaves the run
+        # whole (the answers then awaited in _run, as long as at a stop)
+        self._played = True
         if self._releases is not None:  # the run is over once its boards are released
             await self._releases.all_answered()
-        self._played = True
 
     async def _more_games(self) -> bool:
         """Wait, with nothing to play, for more games (a --processes part is dealt its
@@ -246,10 +251,11 @@ class Ladder:
 
     @property
     def _cut_short(self) -> bool:
-        """Interrupted before its end: a signal once every board is released (the bots
-        being stopped) leaves the run whole, and it stands. A failed table cuts it short
-        whenever it came (the lines read after it are handled with no checkpoint, so the
-        cancel may come only after the last game)."""
+        """Interrupted before its end: a signal once every game is played and every
+        board's release asked (the bots being stopped) leaves the run whole, and it
+        stands. A failed table cuts it short whenever it came (the lines read after it
+        are handled with no checkpoint, so the cancel may come only after the last
+        game)."""
         return (self.interrupted and not self._played) or self.failure is not None
 
     async def _on_signals(self, task_status: trio.TaskStatus[None]) -> None:
