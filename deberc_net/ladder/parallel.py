@@ -128,8 +128,10 @@ class _Part(Ladder):
     """The games of one part, under their schedule indices: its first ones, then those
     the ladder deals it as it plays (``told``)."""
 
-    def __init__(self, options: LadderOptions, indices: list[int], fd: int, more: bool) -> None:
-        super().__init__(options, Ratings([b.name for b in options.bots]))
+    def __init__(
+        self, options: LadderOptions, games: list[Game], indices: list[int], fd: int, more: bool
+    ) -> None:
+        super().__init__(options, Ratings([b.name for b in options.bots]), games)
         self.queue.clear()
         self.queue.extend((i, self.games[i]) for i in indices)
         self.results = _Sent(options, self.summary, fd, parent_gone=self.interrupt)
@@ -192,14 +194,15 @@ async def _play_part(ladder: _Part, control: int) -> None:
 
 
 def _part_main(
-    options: LadderOptions, indices: list[int], more: bool, up: int, control: int
+    options: LadderOptions, games: list[Game], indices: list[int], more: bool, up: int, control: int
 ) -> int:
-    """A forked part's whole life; its exit status."""
+    """A forked part's whole life; its exit status. ``games``: the ladder's schedule (the
+    parent's, not dealt again in every part)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides (Ctrl-C reaches all)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held back by the fork
     status = 0
     try:
-        ladder = _Part(options, indices, up, more)
+        ladder = _Part(options, games, indices, up, more)
         trio.run(_play_part, ladder, control)
         # its crashes, and its in-process copies' faults
         _write_line(up, {"crashes": dict(ladder.summary.crashes), **ladder.summary.faults()})
@@ -243,7 +246,13 @@ class _Child:
             self.control = -1
 
 
-def _fork(options: LadderOptions, indices: list[int], more: bool, earlier: list[_Child]) -> _Child:
+def _fork(
+    options: LadderOptions,
+    games: list[Game],
+    indices: list[int],
+    more: bool,
+    earlier: list[_Child],
+) -> _Child:
     up_read, up_write = os.pipe()
     control_read, control_write = os.pipe()
     sys.stdout.flush()
@@ -261,7 +270,7 @@ def _fork(options: LadderOptions, indices: list[int], more: bool, earlier: list[
                 *(c.control for c in earlier),
             ):
                 os.close(fd)
-            status = _part_main(options, indices, more, up_write, control_read)
+            status = _part_main(options, games, indices, more, up_write, control_read)
         finally:
             os._exit(status)
     os.close(up_write)
@@ -414,7 +423,7 @@ def run_parallel(
     try:
         for indices in dealer.first(processes):
             more = not dealer.all_dealt
-            child = _fork(part_options, indices, more, counter.children)
+            child = _fork(part_options, games, indices, more, counter.children)
             child.told_end = not more
             counter.children.append(child)
         if signal.SIGINT in signal.sigpending():  # pressed while forking: answered here,

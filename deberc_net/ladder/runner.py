@@ -97,18 +97,17 @@ class Running:
 
 
 class Ladder:
-    def __init__(self, options: LadderOptions, ratings: Ratings) -> None:
+    def __init__(
+        self, options: LadderOptions, ratings: Ratings, games: list[Game] | None = None
+    ) -> None:
+        """``games``: the schedule of ``options`` (its seed given), if already dealt (a
+        --processes part has its ladder's, from before the fork)."""
         self.o = options
         self.seed = options.seed if options.seed is not None else secrets.token_hex(8)
-        self.games = list(
-            schedule(
-                [b.name for b in options.bots],
-                options.players,
-                options.deals,
-                self.seed,
-                options.mode,
-            )
-        )
+        if games is None:
+            names = [b.name for b in options.bots]
+            games = list(schedule(names, options.players, options.deals, self.seed, options.mode))
+        self.games = games
         self.queue: deque[tuple[int, Game]] = deque(enumerate(self.games))
         self.more = False  # games may be added to the queue as it plays (a --processes part)
         self.summary = Summary(options, self.seed, ratings=ratings)
@@ -123,6 +122,10 @@ class Ladder:
         # the commands sent and not answered yet, in order (the server answers in order):
         # a game being reserved, or a board (number) being released
         self.awaiting: deque[Running | int] = deque()
+        # our own server: the releases go on a connection of their own (``_releases``),
+        # as the server writes a board's results before it answers its release, and a
+        # reserve sent after it on the same connection would wait for that write
+        self._releases: _Releases | None = None
         self.free: dict[str, list[str]] = {}
         self.unplayed = Counter(game.board for game in self.games)  # games per board
         self.started: set[int] = set()  # boards with a game reserved
@@ -131,11 +134,12 @@ class Ladder:
         # our own server's admin: a distributed ladder's workers each have their own name,
         # as they share one database (and so its accounts)
         self.admin_name = ADMIN
+        self.own_server = options.server is None
         # SIGINT/SIGTERM interrupt the ladder (the CLI's: run(handle_signals=True))
         self.on_signals = False
         self.interrupted = False
         self._playing = trio.CancelScope()  # scheduling and playing, up to a stop
-        self._played = False  # every game played (or the SPRT's stop) and released
+        self._played = False  # every game played (or the SPRT's stop), every release asked
         # why the ladder stopped, if not a signal: a bot that cannot run, a table failed
         self.failure: ScheduleError | None = None
 
@@ -192,13 +196,24 @@ class Ladder:
                         admin = await AdminClient.connect(
                             host, port, password, connect, name=self.admin_name
                         )
+                        if self.own_server:
+                            releaser = await AdminClient.connect(
+                                host, port, password, connect, name=self._releaser_name
+                            )
+                            self._releases = _Releases(releaser)
+                            nursery.start_soon(self._releases.read, self)
                         await self._play(admin)
                     supervisor.stop()
                     bots.cancel_scope.cancel()
                 if admin is not None:
                     if self._cut_short:  # its bots stopped first: none learns a deck now
                         await self._release_at_stop(admin)
+                    elif self._releases is not None:  # a signal as the last were answered
+                        with trio.move_on_after(RELEASE_AT_STOP_S):
+                            await self._releases.all_answered()
                     await admin.aclose()
+                if self._releases is not None:
+                    await self._releases.admin.aclose()
                 nursery.cancel_scope.cancel()
         finally:
             if supervisor is not None:
@@ -223,7 +238,11 @@ class Ladder:
             await self._fill(admin)
             if not self.running and not self.awaiting and not self.queue and not self.more:
                 await self._release_the_rest(admin)
+        # every game played and every release asked: a signal from now on leaves the run
+        # whole (the answers then awaited in _run, as long as at a stop)
         self._played = True
+        if self._releases is not None:  # the run is over once its boards are released
+            await self._releases.all_answered()
 
     async def _more_games(self) -> bool:
         """Wait, with nothing to play, for more games (a --processes part is dealt its
@@ -233,10 +252,11 @@ class Ladder:
 
     @property
     def _cut_short(self) -> bool:
-        """Interrupted before its end: a signal once every board is released (the bots
-        being stopped) leaves the run whole, and it stands. A failed table cuts it short
-        whenever it came (the lines read after it are handled with no checkpoint, so the
-        cancel may come only after the last game)."""
+        """Interrupted before its end: a signal once every game is played and every
+        board's release asked (the bots being stopped) leaves the run whole, and it
+        stands. A failed table cuts it short whenever it came (the lines read after it
+        are handled with no checkpoint, so the cancel may come only after the last
+        game)."""
         return (self.interrupted and not self._played) or self.failure is not None
 
     async def _on_signals(self, task_status: trio.TaskStatus[None]) -> None:
@@ -250,7 +270,8 @@ class Ladder:
 
     def _instances(self) -> int:
         # a pair of copies plays four-handed; two bots three-handed need two of one bot
-        needed = max(max(Counter(g.seating).values()) for g in self.games)
+        seatings = {g.seating for g in self.games}  # (a few, in thousands of games)
+        needed = max(max(Counter(seating).values()) for seating in seatings)
         return max(self.o.concurrency, needed)
 
     async def _server(self, nursery: trio.Nursery) -> tuple[str, int, str, LocalLink | None]:
@@ -270,7 +291,7 @@ class Ladder:
             host="127.0.0.1",
             port=0,
             db=self.o.db,
-            admins=[self.admin_name],
+            admins=[self.admin_name, self._releaser_name],
             bot_clock_ms=self.o.clock_ms,
             human_clock_ms=self.o.clock_ms,
             away_limit_ms=self.o.away_limit_ms,
@@ -284,6 +305,7 @@ class Ladder:
         # the admin logs in over the in-process link, vouched for by the server (no
         # account in the file, no password hash at start-up)
         links[0].trust(self.admin_name, password)
+        links[0].trust(self._releaser_name, password)
         return "127.0.0.1", port, password, links[0]
 
     # ------------------------------------------------------- scheduling
@@ -297,14 +319,18 @@ class Ladder:
             running = Running(index, game, instances)
             self.awaiting.append(running)
             self.started.add(game.board)
-            await admin.reserve(
-                self.o.players,
-                self.o.variant,
-                self.o.options,
-                instances,
-                game.seed,
-                board_key(self.seed, game.board),
-            )
+            try:
+                await admin.reserve(
+                    self.o.players,
+                    self.o.variant,
+                    self.o.options,
+                    instances,
+                    game.seed,
+                    board_key(self.seed, game.board),
+                )
+            except trio.Cancelled:  # (a stop) a send cancelled writes nothing: no answer
+                self.awaiting.pop()  # comes, and an interrupted ladder waited for one
+                raise
 
     def _take(self, game: Game) -> list[str] | None:
         wanted = self._wanted.get(game.seating)
@@ -381,17 +407,91 @@ class Ladder:
         server answers within RELEASE_AT_STOP_S."""
         with trio.move_on_after(RELEASE_AT_STOP_S):
             try:
-                for board in sorted(self.started - self.released):
-                    await self._send_release(admin, board)
-                while self.awaiting:  # a game's reserve, or a release, still to answer
-                    if _is_answer(await admin.next()):
-                        self.awaiting.popleft()
+                asked = set(self._releases.asked) if self._releases is not None else set()
+                for board in sorted(self.started - self.released - asked):
+                    # on the admin's connection, after the reserves sent there: on the
+                    # other one a board's release could overtake its seating's reserve,
+                    # whose table would then keep its result for a release that has been
+                    self.awaiting.append(board)
+                    await admin.release(board_key(self.seed, board))
+                await self._answered(admin)
+                if self._releases is not None:  # those of boards played out
+                    await self._releases.all_answered()
             except (ScheduleError, trio.BrokenResourceError, trio.ClosedResourceError):
                 return  # the server is gone: what it kept stays withheld (docs/bots.md)
 
+    async def _answered(self, admin: AdminClient) -> None:
+        """Every command sent on the admin's connection answered (the others' lines
+        read past)."""
+        while self.awaiting:  # a game's reserve, or a release, still to answer
+            if _is_answer(await admin.next()):
+                self.awaiting.popleft()
+
     async def _send_release(self, admin: AdminClient, board: int) -> None:
+        if self._releases is not None:
+            await self._releases.send(board, board_key(self.seed, board))
+            return
         self.awaiting.append(board)
-        await admin.release(board_key(self.seed, board))
+        try:
+            await admin.release(board_key(self.seed, board))
+        except trio.Cancelled:  # (a stop) a send cancelled writes nothing: no answer
+            self.awaiting.pop()
+            raise
+
+    @property
+    def _releaser_name(self) -> str:
+        """The admin name of the releases' connection (our own server's: it lists and
+        vouches for it as for the ladder's admin)."""
+        return f"{self.admin_name}-rel"
+
+
+class _Releases:
+    """The boards' releases on a connection of their own, and the server's answers,
+    read by a task of their own (``read``): answered in order, as on any connection."""
+
+    def __init__(self, admin: AdminClient) -> None:
+        self.admin = admin
+        self.asked: deque[int] = deque()  # boards whose release is not answered yet
+        self._answered = trio.Event()  # set when none is left to answer
+
+    async def send(self, board: int, key: str) -> None:
+        if not self.asked:
+            self._answered = trio.Event()
+        self.asked.append(board)
+        try:
+            await self.admin.release(key)
+        except trio.Cancelled:  # (a stop) a send cancelled writes nothing: the board
+            self.asked.pop()  # is released at the stop, on the admin's connection
+            if not self.asked:
+                self._answered.set()
+            raise
+
+    async def all_answered(self) -> None:
+        if self.asked:
+            await self._answered.wait()
+
+    async def read(self, ladder: Ladder) -> None:
+        """Each answer: the board released (``ladder.released``), or the ladder's error;
+        ends when the ladder closes the connection (once the ladder is cut short, a
+        server gone ends it quietly too)."""
+        try:
+            while True:
+                line = await self.admin.next()
+                if not _is_answer(line) or not self.asked:
+                    continue
+                if line.tag is Tag.ERROR:
+                    raise ScheduleError(
+                        "the server cannot release board records: "
+                        f"{line.get_str('code')}: {line.text}"
+                    )
+                ladder.released.add(self.asked.popleft())
+                if not self.asked:
+                    self._answered.set()
+        except trio.ClosedResourceError:  # closed by the ladder: its run is over
+            return
+        except (ScheduleError, trio.BrokenResourceError):
+            if not ladder._cut_short:
+                raise
 
 
 def _is_answer(line: Line) -> bool:

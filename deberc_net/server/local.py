@@ -147,9 +147,13 @@ class LocalStream(trio.abc.Stream):
             await _park(pipe, "reader")
         if self._closed:
             raise trio.ClosedResourceError("this end is closed")
-        size = len(pipe.data) if max_bytes is None else min(max_bytes, len(pipe.data))
-        chunk = bytes(pipe.data[:size])
-        del pipe.data[:size]
+        data = pipe.data
+        if max_bytes is None or max_bytes >= len(data):  # all of it (most reads): one copy
+            chunk = bytes(data)
+            data.clear()
+        else:
+            chunk = bytes(data[:max_bytes])
+            del data[:max_bytes]
         pipe._wake_writer()
         return chunk
 
