@@ -13,7 +13,7 @@ import psycopg
 
 from deberc_net.server.store import Store, open_store
 
-from .test_store import deal, exported, finish, silence
+from .test_store import _raw, deal, exported, finish, silence
 
 WAIT_S = 10.0  # the most a test waits for a backend to reach a lock
 
@@ -142,3 +142,73 @@ def wait_until(condition: Callable[[], bool], what: str) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"waited {WAIT_S:g} s for {what}"
         time.sleep(0.01)
+
+
+def test_a_match_ended_while_its_server_played_on_is_listed_once_at_its_end(
+    store_db: str,
+) -> None:
+    """A stalled server's match ended by another server (listed as lost), that its
+    server then plays to its end: 'games' lists it once, as it ended. Failed before:
+    its end added its players' rows again, so every player's history showed it twice."""
+    stalled = open_store(store_db, serving=True)
+    live = open_store(store_db, serving=True)
+    try:
+        assert stalled.server_id is not None
+        stalled.add_deal(deal("m1", 1))
+        silence(store_db, stalled.server_id)
+        assert live.heartbeat(30.0) == 1
+        stalled.add_deal(deal("m1", 2))
+        finish(stalled, "m1", ["ann", "Бо"], "ann", {1: "s/1", 2: "s/2"})
+        for name in ("ann", "бо"):
+            assert [(g["match"], g["reason"]) for g in live.recent_games(name)] == [("m1", "score")]
+    finally:
+        stalled.close()
+        live.close()
+
+
+def test_a_match_ended_while_its_server_played_on_is_listed_anew_when_it_stops_again(
+    store_db: str,
+) -> None:
+    """The same match, its server stopping (or found dead again) before its end: it is
+    listed as that stop left it, the totals after its last deal, once. Failed before:
+    the first ending's listing stayed (server-lost, the totals after deal 1)."""
+    stalled = open_store(store_db, serving=True)
+    live = open_store(store_db, serving=True)
+    try:
+        assert stalled.server_id is not None
+        stalled.add_deal(deal("m1", 1))
+        silence(store_db, stalled.server_id)
+        assert live.heartbeat(30.0) == 1
+        stalled.add_deal(deal("m1", 2))
+        stalled.add_deal(deal("m1", 3))
+    finally:
+        stalled.close()
+    try:
+        games = live.recent_games("ann")
+        assert [(g["match"], g["reason"], g["totals"]) for g in games] == [
+            ("m1", "shutdown", [30, 60])
+        ]
+        assert [r["deal_no"] for r in exported(live)] == [1, 2, 3]
+    finally:
+        live.close()
+
+
+def test_an_ending_never_lists_a_finished_match_as_stopped(store_db: str) -> None:
+    """An ending that takes a match for orphaned after its server finished it (the
+    ending's look at the running rows before that finish's commit; forced here by
+    writing the running row back) leaves the finished match's row as it is."""
+    stalled = open_store(store_db, serving=True)
+    live = open_store(store_db, serving=True)
+    try:
+        assert stalled.server_id is not None
+        stalled.add_deal(deal("m1", 1))
+        finish(stalled, "m1", ["ann", "Бо"], "ann", {1: "s/1"})
+        silence(store_db, stalled.server_id)
+        _raw(store_db, f"INSERT INTO running (match_id, server) VALUES ('m1', {stalled.server_id})")
+        assert live.heartbeat(30.0) == 1
+        assert [(g["reason"], g["totals"]) for g in live.recent_games("ann")] == [
+            ("score", [301, 120])
+        ]
+    finally:
+        stalled.close()
+        live.close()

@@ -24,6 +24,7 @@ from .base import (
     DEAD_AFTER_S,
     KEPT_BOARD,
     LAST_DEAL,
+    LIST_STOPPED,
     LISTED,
     MATCH_IDS,
     MATCH_RECORDS,
@@ -393,19 +394,33 @@ def _finish(
             [(released(body, seeds), row_id) for row_id, body in rows],
         )
     conn.execute("DELETE FROM running WHERE match_id = %s", (match_id,))
-    conn.execute(
+    # listed already (ended as stopped while it ran on, its server thought dead; a
+    # board's seating its release listed): its players' rows are there, once
+    written = conn.execute(
         "INSERT INTO matches (id, table_id, players, variant, options, winner, reason,"
         " totals) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE"
         " SET table_id = excluded.table_id, players = excluded.players,"
         " variant = excluded.variant, options = excluded.options,"
         " winner = excluded.winner, reason = excluded.reason, totals = excluded.totals,"
-        " finished = now()",
+        " finished = now()" + FIRST_LISTED,
         row,
-    )
+    ).fetchone()
+    if written is not None and written[0]:
+        _list_players(conn, row)
+
+
+# RETURNING whether the ``matches`` row was inserted, not written over an earlier one
+# (a row an upsert updates carries its transaction's id as xmax; an inserted one, 0)
+FIRST_LISTED = " RETURNING xmax = 0"
+
+
+def _list_players(conn: psycopg.Connection[Any], row: tuple[Any, ...]) -> None:
+    """The ``match_players`` rows of a match listed for the first time (its ``matches``
+    row: ``row``)."""
     with conn.cursor() as cur:
         cur.executemany(
             "INSERT INTO match_players (match_id, key) VALUES (%s, %s)",
-            player_rows(match_id, json.loads(row[2])),
+            player_rows(row[0], json.loads(row[2])),
         )
 
 
@@ -426,17 +441,13 @@ def _list_stopped(
                 (board_result(row, None), match_id),
             )
             continue
-        added = conn.execute(
-            "INSERT INTO matches (id, table_id, players, variant, options, winner, reason,"
-            " totals) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
-            row,
-        )
-        if added.rowcount == 1:  # (another server may have ended it first)
-            with conn.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO match_players (match_id, key) VALUES (%s, %s)",
-                    player_rows(match_id, json.loads(row[2])),
-                )
+        # (another server may have ended it first: written over, as again; or its server
+        # finished it meanwhile: left as it is)
+        written = conn.execute(
+            LIST_STOPPED.format(p="%s", now="now()") + FIRST_LISTED, row
+        ).fetchone()
+        if written is not None and written[0]:
+            _list_players(conn, row)
 
 
 def connect(url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> psycopg.Connection[Any]:
