@@ -212,3 +212,36 @@ def test_an_ending_never_lists_a_finished_match_as_stopped(store_db: str) -> Non
     finally:
         stalled.close()
         live.close()
+
+
+def test_two_servers_thought_dead_that_beat_at_once_do_not_deadlock(postgres_url: str) -> None:
+    """Two servers both silent past their time (a database away for a while) beat at
+    once: each finds the other dead. They take turns: both beats succeed, the first
+    ends the other's match, the other is alive again by its own beat. Forced: a third
+    dead server's row, found first, is held by a third connection until both beats
+    wait there, having written their own rows. Failed before: each beat held its own
+    row and waited for the other's (PostgreSQL: 'deadlock detected', one beat failed)."""
+    dead = open_store(postgres_url, serving=True)
+    one = open_store(postgres_url, serving=True)
+    other = open_store(postgres_url, serving=True)
+    blocker = psycopg.connect(postgres_url)
+    try:
+        assert None not in (dead.server_id, one.server_id, other.server_id)
+        one.add_deal(deal("m1", 1))
+        other.add_deal(deal("m2", 1))
+        for server in (dead, one, other):
+            silence(postgres_url, server.server_id)  # type: ignore[arg-type]
+        blocker.execute("SELECT FROM servers WHERE id = %s FOR UPDATE", (dead.server_id,))
+        with ThreadPoolExecutor(2) as pool:
+            try:
+                beats = [pool.submit(store.heartbeat, 30.0) for store in (one, other)]
+                wait_until(lambda: waiting_for_locks(blocker) == 2, "both beats at the row")
+            finally:
+                blocker.rollback()
+            ended = sorted(beat.result(timeout=WAIT_S) for beat in beats)
+        assert ended == [0, 1]  # (the dead one's match-less row goes with the first)
+        assert one.heartbeat(30.0) == 0 and other.heartbeat(30.0) == 0
+    finally:
+        blocker.close()
+        for store in (dead, one, other):
+            store.close()

@@ -97,6 +97,7 @@ class PostgresStore:
                 ).fetchone()
                 assert row is not None
                 self.server_id = int(row[0])
+                _lock_servers(first, dead_after_s)
                 _end_the_dead(first, dead_after_s)
                 _list_old_stops(first)
         self._pool = psycopg_pool.ConnectionPool(
@@ -131,6 +132,7 @@ class PostgresStore:
     # several servers on one database
     def heartbeat(self, dead_after_s: float) -> int:
         with self._pool.connection() as conn:
+            _lock_servers(conn, dead_after_s, self.server_id)
             beat = conn.execute(
                 "UPDATE servers SET heartbeat = now() WHERE id = %s", (self.server_id,)
             )
@@ -343,6 +345,20 @@ _DEAL = (
 )
 RUNNING_DEAL = "WITH running_row AS ({running})" + _DEAL
 REVIVED_RUNNING_DEAL = f"WITH server_row AS ({REVIVE_SERVER}), running_row AS ({{running}})" + _DEAL
+
+
+def _lock_servers(
+    conn: psycopg.Connection[Any], dead_after_s: float, own: int | None = None
+) -> None:
+    """Lock the rows of the servers silent for ``dead_after_s`` and ``own``'s, in the
+    order of their ids, before writing any: two servers each finding the other dead
+    (both silent, a database away for a while) take turns, the second finding the
+    first alive, instead of each holding its own row and waiting for the other's."""
+    conn.execute(
+        "SELECT FROM servers WHERE id = %s OR heartbeat < now() - make_interval(secs => %s)"
+        " ORDER BY id FOR UPDATE",
+        (own, dead_after_s),
+    )
 
 
 def _end_the_dead(conn: psycopg.Connection[Any], dead_after_s: float) -> int:
