@@ -109,6 +109,19 @@ def test_a_deal_stored_before_another_server_ends_its_server_is_in_that_end(
         assert (lost["reason"], lost["totals"]) == ("server-lost", [20, 40])
 
 
+def a_match_ended_under_its_server(db: str) -> tuple[Store, Store]:
+    """A server (the first) whose m1 another (the second) ended, taking it for dead
+    after its deal 1, and that stored m1's deal 2 then (the match withheld again)."""
+    stalled = open_store(db, serving=True)
+    live = open_store(db, serving=True)
+    assert stalled.server_id is not None
+    stalled.add_deal(deal("m1", 1))
+    silence(db, stalled.server_id)
+    assert live.heartbeat(30.0) == 1
+    stalled.add_deal(deal("m1", 2))
+    return stalled, live
+
+
 @contextlib.contextmanager
 def a_stalled_server(url: str) -> Iterator[tuple[Store, Store, psycopg.Connection[Any]]]:
     """A server that stored m1's first deal and then stalled (silent an hour), a live
@@ -150,14 +163,8 @@ def test_a_match_ended_while_its_server_played_on_is_listed_once_at_its_end(
     """A stalled server's match ended by another server (listed as lost), that its
     server then plays to its end: 'games' lists it once, as it ended. Failed before:
     its end added its players' rows again, so every player's history showed it twice."""
-    stalled = open_store(store_db, serving=True)
-    live = open_store(store_db, serving=True)
+    stalled, live = a_match_ended_under_its_server(store_db)
     try:
-        assert stalled.server_id is not None
-        stalled.add_deal(deal("m1", 1))
-        silence(store_db, stalled.server_id)
-        assert live.heartbeat(30.0) == 1
-        stalled.add_deal(deal("m1", 2))
         finish(stalled, "m1", ["ann", "Бо"], "ann", {1: "s/1", 2: "s/2"})
         for name in ("ann", "бо"):
             assert [(g["match"], g["reason"]) for g in live.recent_games(name)] == [("m1", "score")]
@@ -172,14 +179,8 @@ def test_a_match_ended_while_its_server_played_on_is_listed_anew_when_it_stops_a
     """The same match, its server stopping (or found dead again) before its end: it is
     listed as that stop left it, the totals after its last deal, once. Failed before:
     the first ending's listing stayed (server-lost, the totals after deal 1)."""
-    stalled = open_store(store_db, serving=True)
-    live = open_store(store_db, serving=True)
+    stalled, live = a_match_ended_under_its_server(store_db)
     try:
-        assert stalled.server_id is not None
-        stalled.add_deal(deal("m1", 1))
-        silence(store_db, stalled.server_id)
-        assert live.heartbeat(30.0) == 1
-        stalled.add_deal(deal("m1", 2))
         stalled.add_deal(deal("m1", 3))
     finally:
         stalled.close()
