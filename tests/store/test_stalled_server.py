@@ -13,7 +13,7 @@ import psycopg
 
 from deberc_net.server.store import Store, open_store
 
-from .test_store import deal, exported, finish, silence
+from .test_store import _raw, deal, exported, finish, silence
 
 WAIT_S = 10.0  # the most a test waits for a backend to reach a lock
 
@@ -109,6 +109,19 @@ def test_a_deal_stored_before_another_server_ends_its_server_is_in_that_end(
         assert (lost["reason"], lost["totals"]) == ("server-lost", [20, 40])
 
 
+def a_match_ended_under_its_server(db: str) -> tuple[Store, Store]:
+    """A server (the first) whose m1 another (the second) ended, taking it for dead
+    after its deal 1, and that stored m1's deal 2 then (the match withheld again)."""
+    stalled = open_store(db, serving=True)
+    live = open_store(db, serving=True)
+    assert stalled.server_id is not None
+    stalled.add_deal(deal("m1", 1))
+    silence(db, stalled.server_id)
+    assert live.heartbeat(30.0) == 1
+    stalled.add_deal(deal("m1", 2))
+    return stalled, live
+
+
 @contextlib.contextmanager
 def a_stalled_server(url: str) -> Iterator[tuple[Store, Store, psycopg.Connection[Any]]]:
     """A server that stored m1's first deal and then stalled (silent an hour), a live
@@ -142,3 +155,94 @@ def wait_until(condition: Callable[[], bool], what: str) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"waited {WAIT_S:g} s for {what}"
         time.sleep(0.01)
+
+
+def test_a_match_ended_while_its_server_played_on_is_listed_once_at_its_end(
+    store_db: str,
+) -> None:
+    """A stalled server's match ended by another server (listed as lost), that its
+    server then plays to its end: 'games' lists it once, as it ended. Failed before:
+    its end added its players' rows again, so every player's history showed it twice."""
+    stalled, live = a_match_ended_under_its_server(store_db)
+    try:
+        finish(stalled, "m1", ["ann", "Бо"], "ann", {1: "s/1", 2: "s/2"})
+        for name in ("ann", "бо"):
+            assert [(g["match"], g["reason"]) for g in live.recent_games(name)] == [("m1", "score")]
+    finally:
+        stalled.close()
+        live.close()
+
+
+def test_a_match_ended_while_its_server_played_on_is_listed_anew_when_it_stops_again(
+    store_db: str,
+) -> None:
+    """The same match, its server stopping (or found dead again) before its end: it is
+    listed as that stop left it, the totals after its last deal, once. Failed before:
+    the first ending's listing stayed (server-lost, the totals after deal 1)."""
+    stalled, live = a_match_ended_under_its_server(store_db)
+    try:
+        stalled.add_deal(deal("m1", 3))
+    finally:
+        stalled.close()
+    try:
+        games = live.recent_games("ann")
+        assert [(g["match"], g["reason"], g["totals"]) for g in games] == [
+            ("m1", "shutdown", [30, 60])
+        ]
+        assert [r["deal_no"] for r in exported(live)] == [1, 2, 3]
+    finally:
+        live.close()
+
+
+def test_an_ending_never_lists_a_finished_match_as_stopped(store_db: str) -> None:
+    """An ending that takes a match for orphaned after its server finished it (the
+    ending's look at the running rows before that finish's commit; forced here by
+    writing the running row back) leaves the finished match's row as it is."""
+    stalled = open_store(store_db, serving=True)
+    live = open_store(store_db, serving=True)
+    try:
+        assert stalled.server_id is not None
+        stalled.add_deal(deal("m1", 1))
+        finish(stalled, "m1", ["ann", "Бо"], "ann", {1: "s/1"})
+        silence(store_db, stalled.server_id)
+        _raw(store_db, f"INSERT INTO running (match_id, server) VALUES ('m1', {stalled.server_id})")
+        assert live.heartbeat(30.0) == 1
+        assert [(g["reason"], g["totals"]) for g in live.recent_games("ann")] == [
+            ("score", [301, 120])
+        ]
+    finally:
+        stalled.close()
+        live.close()
+
+
+def test_two_servers_thought_dead_that_beat_at_once_do_not_deadlock(postgres_url: str) -> None:
+    """Two servers both silent past their time (a database away for a while) beat at
+    once: each finds the other dead. They take turns: both beats succeed, the first
+    ends the other's match, the other is alive again by its own beat. Forced: a third
+    dead server's row, found first, is held by a third connection until both beats
+    wait there, having written their own rows. Failed before: each beat held its own
+    row and waited for the other's (PostgreSQL: 'deadlock detected', one beat failed)."""
+    dead = open_store(postgres_url, serving=True)
+    one = open_store(postgres_url, serving=True)
+    other = open_store(postgres_url, serving=True)
+    blocker = psycopg.connect(postgres_url)
+    try:
+        assert None not in (dead.server_id, one.server_id, other.server_id)
+        one.add_deal(deal("m1", 1))
+        other.add_deal(deal("m2", 1))
+        for server in (dead, one, other):
+            silence(postgres_url, server.server_id)  # type: ignore[arg-type]
+        blocker.execute("SELECT FROM servers WHERE id = %s FOR UPDATE", (dead.server_id,))
+        with ThreadPoolExecutor(2) as pool:
+            try:
+                beats = [pool.submit(store.heartbeat, 30.0) for store in (one, other)]
+                wait_until(lambda: waiting_for_locks(blocker) == 2, "both beats at the row")
+            finally:
+                blocker.rollback()
+            ended = sorted(beat.result(timeout=WAIT_S) for beat in beats)
+        assert ended == [0, 1]  # (the dead one's match-less row goes with the first)
+        assert one.heartbeat(30.0) == 0 and other.heartbeat(30.0) == 0
+    finally:
+        blocker.close()
+        for store in (dead, one, other):
+            store.close()

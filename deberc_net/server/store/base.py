@@ -279,6 +279,19 @@ def match_row(
 SERVER_LOST = "server-lost"
 SHUTDOWN = "shutdown"
 STOPPED = frozenset({SERVER_LOST, SHUTDOWN})
+# A stopped match's ``matches`` row, written over its earlier one if that one says it
+# stopped too: a match another server ended (its server thought dead) and whose server
+# stored deals of it again (docs/scaling.md) is listed anew when it stops again, with
+# the totals after its last deal; never over a finished match's row (an ending that
+# took the match as orphaned while its server finished it). ``now``: the dialect's.
+LIST_STOPPED = (
+    "INSERT INTO matches (id, table_id, players, variant, options, winner, reason, totals)"
+    " VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}) ON CONFLICT (id) DO UPDATE"
+    " SET winner = excluded.winner, reason = excluded.reason, totals = excluded.totals,"
+    " finished = {now} WHERE matches.reason IN ("
+    + ", ".join(f"'{reason}'" for reason in sorted(STOPPED))
+    + ")"
+)
 
 # The matches an old clean stop left unlisted (migration 8's ``old_stops``): listed by
 # the next server as a clean stop's, each finished when the listed match numbered just

@@ -24,6 +24,7 @@ from .base import (
     DEAD_AFTER_S,
     KEPT_BOARD,
     LAST_DEAL,
+    LIST_STOPPED,
     LISTED,
     MATCH_IDS,
     MATCH_RECORDS,
@@ -96,6 +97,7 @@ class PostgresStore:
                 ).fetchone()
                 assert row is not None
                 self.server_id = int(row[0])
+                _lock_servers(first, dead_after_s)
                 _end_the_dead(first, dead_after_s)
                 _list_old_stops(first)
         self._pool = psycopg_pool.ConnectionPool(
@@ -130,6 +132,7 @@ class PostgresStore:
     # several servers on one database
     def heartbeat(self, dead_after_s: float) -> int:
         with self._pool.connection() as conn:
+            _lock_servers(conn, dead_after_s, self.server_id)
             beat = conn.execute(
                 "UPDATE servers SET heartbeat = now() WHERE id = %s", (self.server_id,)
             )
@@ -344,6 +347,20 @@ RUNNING_DEAL = "WITH running_row AS ({running})" + _DEAL
 REVIVED_RUNNING_DEAL = f"WITH server_row AS ({REVIVE_SERVER}), running_row AS ({{running}})" + _DEAL
 
 
+def _lock_servers(
+    conn: psycopg.Connection[Any], dead_after_s: float, own: int | None = None
+) -> None:
+    """Lock the rows of the servers silent for ``dead_after_s`` and ``own``'s, in the
+    order of their ids, before writing any: two servers each finding the other dead
+    (both silent, a database away for a while) take turns, the second finding the
+    first alive, instead of each holding its own row and waiting for the other's."""
+    conn.execute(
+        "SELECT FROM servers WHERE id = %s OR heartbeat < now() - make_interval(secs => %s)"
+        " ORDER BY id FOR UPDATE",
+        (own, dead_after_s),
+    )
+
+
 def _end_the_dead(conn: psycopg.Connection[Any], dead_after_s: float) -> int:
     """Forget the servers silent for ``dead_after_s``; end the running matches no live
     server owns. How many it ended."""
@@ -393,19 +410,33 @@ def _finish(
             [(released(body, seeds), row_id) for row_id, body in rows],
         )
     conn.execute("DELETE FROM running WHERE match_id = %s", (match_id,))
-    conn.execute(
+    # listed already (ended as stopped while it ran on, its server thought dead; a
+    # board's seating its release listed): its players' rows are there, once
+    written = conn.execute(
         "INSERT INTO matches (id, table_id, players, variant, options, winner, reason,"
         " totals) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE"
         " SET table_id = excluded.table_id, players = excluded.players,"
         " variant = excluded.variant, options = excluded.options,"
         " winner = excluded.winner, reason = excluded.reason, totals = excluded.totals,"
-        " finished = now()",
+        " finished = now()" + FIRST_LISTED,
         row,
-    )
+    ).fetchone()
+    if written is not None and written[0]:
+        _list_players(conn, row)
+
+
+# RETURNING whether the ``matches`` row was inserted, not written over an earlier one
+# (a row an upsert updates carries its transaction's id as xmax; an inserted one, 0)
+FIRST_LISTED = " RETURNING xmax = 0"
+
+
+def _list_players(conn: psycopg.Connection[Any], row: tuple[Any, ...]) -> None:
+    """The ``match_players`` rows of a match listed for the first time (its ``matches``
+    row: ``row``)."""
     with conn.cursor() as cur:
         cur.executemany(
             "INSERT INTO match_players (match_id, key) VALUES (%s, %s)",
-            player_rows(match_id, json.loads(row[2])),
+            player_rows(row[0], json.loads(row[2])),
         )
 
 
@@ -426,17 +457,13 @@ def _list_stopped(
                 (board_result(row, None), match_id),
             )
             continue
-        added = conn.execute(
-            "INSERT INTO matches (id, table_id, players, variant, options, winner, reason,"
-            " totals) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
-            row,
-        )
-        if added.rowcount == 1:  # (another server may have ended it first)
-            with conn.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO match_players (match_id, key) VALUES (%s, %s)",
-                    player_rows(match_id, json.loads(row[2])),
-                )
+        # (another server may have ended it first: written over, as again; or its server
+        # finished it meanwhile: left as it is)
+        written = conn.execute(
+            LIST_STOPPED.format(p="%s", now="now()") + FIRST_LISTED, row
+        ).fetchone()
+        if written is not None and written[0]:
+            _list_players(conn, row)
 
 
 def connect(url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> psycopg.Connection[Any]:

@@ -26,6 +26,7 @@ from .base import (
     DEAD_AFTER_S,
     KEPT_BOARD,
     LAST_DEAL,
+    LIST_STOPPED,
     LISTED,
     MATCH_IDS,
     MATCH_RECORDS,
@@ -229,16 +230,10 @@ class SQLiteStore:
                     (board_result(row, None), match_id),
                 )
                 continue
-            added = self._db.execute(
-                "INSERT OR IGNORE INTO matches (id, table_id, players, variant, options,"
-                " winner, reason, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                row,
-            )
-            if added.rowcount == 1:  # (another server may have ended it first)
-                self._db.executemany(
-                    "INSERT INTO match_players (match_id, key) VALUES (?, ?)",
-                    player_rows(match_id, json.loads(row[2])),
-                )
+            listed = self._db.execute(LISTED.format(p="?"), (match_id,)).fetchone()
+            self._db.execute(LIST_STOPPED.format(p="?", now="datetime('now')"), row)
+            if listed is None:  # (its players' rows are there since its first listing)
+                self._list_players(row)
 
     def heartbeat(self, dead_after_s: float) -> int:
         with self._lock, self._db:
@@ -375,14 +370,23 @@ class SQLiteStore:
             [(released(body, seeds), row_id) for row_id, body in rows],
         )
         self._db.execute("DELETE FROM running WHERE match_id = ?", (match_id,))
+        # listed already: ended as stopped while it ran on (its server thought dead), or
+        # a board's seating its release listed; its players' rows are there (once)
+        listed = self._db.execute(LISTED.format(p="?"), (match_id,)).fetchone()
         self._db.execute(
             "INSERT OR REPLACE INTO matches (id, table_id, players, variant, options, winner,"
             " reason, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             row,
         )
+        if listed is None:
+            self._list_players(row)
+
+    def _list_players(self, row: tuple[Any, ...]) -> None:
+        """The ``match_players`` rows of a match listed for the first time (its
+        ``matches`` row: ``row``)."""
         self._db.executemany(
             "INSERT INTO match_players (match_id, key) VALUES (?, ?)",
-            player_rows(match_id, json.loads(row[2])),
+            player_rows(row[0], json.loads(row[2])),
         )
 
     def records(self) -> Iterator[str]:
