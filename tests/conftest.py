@@ -97,6 +97,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "production_password_cost: the test's servers hash passwords at the production "
         "scrypt cost (where the hash's time is what the test is about)",
     )
+    config.addinivalue_line(
+        "markers",
+        "new_db_file: the test's db_path has no file at it: the server creates the store "
+        "(tests/server/conftest.py; otherwise it is a new store's bytes, written)",
+    )
 
 
 @pytest.fixture(autouse=True)
