@@ -97,6 +97,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "production_password_cost: the test's servers hash passwords at the production "
         "scrypt cost (where the hash's time is what the test is about)",
     )
+    config.addinivalue_line(
+        "markers",
+        "new_db_file: the test's db_path has no file at it: the server creates the store "
+        "(tests/server/conftest.py; otherwise it is a new store's bytes, written)",
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -120,6 +125,10 @@ def cheap_password_hash(request: pytest.FixtureRequest, monkeypatch: pytest.Monk
 # the cores idle that the short tests, mostly CPU, fill. A group shares a worker: the
 # browser's tests share its one Chromium (a session fixture). A name here that no longer
 # matches only loses its place; the list is about time, not behaviour.
+INTERRUPTED_PARTS = (  # one test of each parameter, each long
+    "tests/ladder/test_processes.py::test_an_interrupted_ladder_of_processes_releases_every_"
+    "board_its_parts_started"
+)
 LONG_TESTS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (13, ("tests/web/test_browser.py", "tests/web/test_ladders.py")),
     # three tests of 6.0, 5.7 and 5.5 s on one start of the workers (two starts saved);
@@ -151,6 +160,22 @@ LONG_TESTS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (1.9, ("tests/test_lazy_names.py",)),
     (1.8, ("tests/ladder/test_stats.py::test_sprt_error_rates_stay_near_alpha_and_beta",)),
     (1.7, ("tests/ladder/test_ladder_run.py::test_a_bot_that_crashes_mid_game_is_restarted",)),
+    # the thirteenth session's (testtime9): not measured quiet, a run's durations at load 5
+    # (three workers) divided by 1.3, as the listed ones' quiet figures compare with it;
+    # the first ended a run 6-13 s after the other workers, last in its worker's share
+    (8.0, ("tests/store/test_workers.py::test_a_worker_whose_database_fails_after_it",)),
+    (6.5, ("tests/ladder/test_interrupted.py::test_a_signal_once_every_game_is_played",)),
+    (6.0, (f"{INTERRUPTED_PARTS}[every-process-2]",)),
+    (5.6, (f"{INTERRUPTED_PARTS}[the-ladder-15]",)),
+    (5.2, (f"{INTERRUPTED_PARTS}[the-ladder-2]",)),
+    (5.0, ("tests/store/test_run_server.py::test_the_workers_share_one_server_with_databases",)),
+    (5.0, ("tests/ladder/test_interrupted.py::test_a_ladder_interrupted_on_a_given_server",)),
+    (4.8, ("tests/ladder/test_processes.py::test_two_processes_play_the_ladder_one_plays",)),
+    (4.5, ("tests/ladder/test_interrupted.py::test_the_boards_of_a_ladder_killed_outright_are",)),
+    (4.4, ("tests/play/test_app.py::test_a_resumed_client_learns_the_table_again",)),
+    (4.0, ("tests/ladder/test_interrupted.py::test_a_second_ctrl_c_ends_the_ladder_at_once",)),
+    (3.8, ("tests/play/test_app.py::test_calls_at_a_tertz_table_can_be_read_whole_with_page_up",)),
+    (3.0, ("tests/store/test_released_text.py::test_any_record_is_released_as_decoding_and",)),
 )
 
 

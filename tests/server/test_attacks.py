@@ -460,6 +460,7 @@ async def _until_stored(db: Path, match: str) -> None:
             await trio.sleep(0.05)
 
 
+@pytest.mark.new_db_file  # the server makes the file: its mode is checked
 async def test_nothing_stored_tells_a_running_matchs_decks(
     start_server: StartServer, connect: Connector, db_path: Path
 ) -> None:
