@@ -126,8 +126,9 @@ class Ladder:
         # as the server writes a board's results before it answers its release, and a
         # reserve sent after it on the same connection would wait for that write
         self._releases: _Releases | None = None
-        # our own server's idle limit: the releases' connection pings within it
-        self._idle_s = attrs.fields(Config).idle_timeout_ms.default / 1000
+        # our own server's idle limit (set as it starts): the releases' connection pings
+        # within it
+        self._idle_s = 0.0
         self.free: dict[str, list[str]] = {}
         self.unplayed = Counter(game.board for game in self.games)  # games per board
         self.started: set[int] = set()  # boards with a game reserved
