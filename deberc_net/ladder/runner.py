@@ -126,6 +126,9 @@ class Ladder:
         # as the server writes a board's results before it answers its release, and a
         # reserve sent after it on the same connection would wait for that write
         self._releases: _Releases | None = None
+        # our own server's idle limit (set as it starts): the releases' connection pings
+        # within it
+        self._idle_s = 0.0
         self.free: dict[str, list[str]] = {}
         self.unplayed = Counter(game.board for game in self.games)  # games per board
         self.started: set[int] = set()  # boards with a game reserved
@@ -200,8 +203,9 @@ class Ladder:
                             releaser = await AdminClient.connect(
                                 host, port, password, connect, name=self._releaser_name
                             )
-                            self._releases = _Releases(releaser)
+                            self._releases = _Releases(releaser, self._idle_s / 3)
                             nursery.start_soon(self._releases.read, self)
+                            nursery.start_soon(self._releases.keep_open)
                         await self._play(admin)
                     supervisor.stop()
                     bots.cancel_scope.cancel()
@@ -298,6 +302,7 @@ class Ladder:
             lag_ms=self.o.lag_ms,
             log_level="warning",
         )
+        self._idle_s = config.idle_timeout_ms / 1000
         links: list[LocalLink] = []
         port = await nursery.start(
             functools.partial(serve, config, rules=self.o.rules, local_bound=links.append)
@@ -447,17 +452,23 @@ class Ladder:
 
 class _Releases:
     """The boards' releases on a connection of their own, and the server's answers,
-    read by a task of their own (``read``): answered in order, as on any connection."""
+    read by a task of their own (``read``): answered in order, as on any connection.
+    It says ``ping`` after ``keep_open_s`` with nothing sent (``keep_open``): a board
+    of many seatings (8 bots three-handed: 336) with slow bots can take longer than the
+    server's idle limit, which would close it (docs/protocol.md)."""
 
-    def __init__(self, admin: AdminClient) -> None:
+    def __init__(self, admin: AdminClient, keep_open_s: float) -> None:
         self.admin = admin
         self.asked: deque[int] = deque()  # boards whose release is not answered yet
         self._answered = trio.Event()  # set when none is left to answer
+        self._keep_open_s = keep_open_s
+        self._sent_at = trio.current_time()
 
     async def send(self, board: int, key: str) -> None:
         if not self.asked:
             self._answered = trio.Event()
         self.asked.append(board)
+        self._sent_at = trio.current_time()
         try:
             await self.admin.release(key)
         except trio.Cancelled:  # (a stop) a send cancelled writes nothing: the board
@@ -465,6 +476,19 @@ class _Releases:
             if not self.asked:
                 self._answered.set()
             raise
+
+    async def keep_open(self) -> None:
+        """``ping`` whenever nothing was sent for ``keep_open_s`` (its answer is read past
+        by ``read``). Our own server's link takes a line at once, so this send and a
+        release's never wait on each other."""
+        while True:
+            await trio.sleep_until(self._sent_at + self._keep_open_s)
+            if trio.current_time() >= self._sent_at + self._keep_open_s:
+                self._sent_at = trio.current_time()
+                try:
+                    await self.admin.send("ping")
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    return  # closed by the ladder, or the server gone: ``read`` tells
 
     async def all_answered(self) -> None:
         if self.asked:
