@@ -144,6 +144,8 @@ class SQLiteStore:
         except (OSError, sqlite3.Error) as exc:
             raise cannot_open(self.path, exc) from None
         self._lock = threading.Lock()
+        self._busy_timeout_s = busy_timeout_s
+        self._busy_timeout_ms = int(busy_timeout_s * 1000)  # (as sqlite3.connect sets it)
         self.server_id: int | None = None
         step, start = READING, time.monotonic()
         try:
@@ -163,6 +165,19 @@ class SQLiteStore:
             self._db.close()
             raise
 
+    def _begin(self) -> None:
+        """Begin a write transaction holding the write lock (``BEGIN IMMEDIATE``). While
+        another process holds it (the other part of 'ladder run --processes' writing a
+        deal), tried again after short pauses (WRITE_RETRY_S …) rather than in SQLite's
+        busy handler, whose 1, 2, 5, 10 … ms sleeps outlast such a write many times
+        (docs/performance.md); for busy_timeout_s in all, as a statement waits, then
+        SQLite's own error ('database is locked'). Under ``self._lock``."""
+        self._db.execute("PRAGMA busy_timeout = 0")  # (SQLITE_BUSY at once: ours to wait)
+        try:
+            _begin_waiting(self._db, self._busy_timeout_s)
+        finally:
+            self._db.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
+
     def _version(self) -> int:
         return version(self._db)
 
@@ -170,7 +185,7 @@ class SQLiteStore:
         with self._lock:
             if self.server_id is not None:  # a server's own matches end with it, listed
                 with self._db:
-                    self._db.execute("BEGIN IMMEDIATE")
+                    self._begin()
                     own = OWN_RUNNING.format(p="?")
                     rows = self._db.execute(
                         f"SELECT match_id, board FROM running WHERE {own}", (self.server_id,)
@@ -183,7 +198,7 @@ class SQLiteStore:
     # several servers on one database
     def _register(self, dead_after_s: float) -> None:
         with self._lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+            self._begin()
             cur = self._db.execute(
                 "INSERT INTO servers (host, pid, heartbeat) VALUES (?, ?, julianday('now'))",
                 (socket.gethostname(), os.getpid()),
@@ -237,7 +252,7 @@ class SQLiteStore:
 
     def heartbeat(self, dead_after_s: float) -> int:
         with self._lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+            self._begin()
             beat = self._db.execute(
                 "UPDATE servers SET heartbeat = julianday('now') WHERE id = ?", (self.server_id,)
             )
@@ -258,7 +273,7 @@ class SQLiteStore:
         """``count`` new numbers, ascending, of ``counter`` (match_numbers or
         table_numbers: an AUTOINCREMENT table)."""
         with self._lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+            self._begin()
             numbers = [
                 int(self._db.execute(f"INSERT INTO {counter} DEFAULT VALUES").lastrowid or 0)
                 for _ in range(count)
@@ -299,7 +314,7 @@ class SQLiteStore:
         match_id = record["match"]
         deal = (match_id, record["deal_no"], withheld(record))
         with self._lock, self._db:
-            self._db.execute("BEGIN")  # (its first statement writes: no read to upgrade)
+            self._begin()
             # one statement a deal as a rule: the deal, if its match is withheld (another
             # process's ending of this server is a transaction before or after this one,
             # deleting the server's row and its matches' running rows at once)
@@ -333,7 +348,7 @@ class SQLiteStore:
             # read, then write: a deferred transaction whose read another process's
             # write overtakes cannot become a writer ('database is locked' at once,
             # busy timeout or not): the servers of 'ladder run --processes' share a file
-            self._db.execute("BEGIN IMMEDIATE")
+            self._begin()
             row = match_row(match_id, table_id, players, variant, options, winner, reason, totals)
             if board is not None and self._keeps_result(match_id):  # till the release
                 self._db.execute(
@@ -347,7 +362,7 @@ class SQLiteStore:
 
     def release_board(self, board: str) -> int:
         with self._lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+            self._begin()
             self._db.execute(UNBOARD_RUNNING.format(p="?"), (board,))
             kept = self._db.execute(BOARD_RESULTS.format(p="?"), (board,)).fetchall()
             for row, seeds in board_finishes(result for _, result in kept):
@@ -439,7 +454,7 @@ class SQLiteStore:
     ) -> None:
         ratings, history = rating_rows(match_id, variant, players, results)
         with self._lock, self._db:
-            self._db.execute("BEGIN")
+            self._begin()
             self._db.executemany(SAVE_RATING.format(p="?"), ratings)
             self._db.executemany(SAVE_HISTORY.format(p="?"), history)
 
@@ -519,5 +534,29 @@ def _use_wal(db: sqlite3.Connection, busy_timeout_s: float) -> None:
             time.sleep(min(WAL_RETRY_S * attempt, WAL_RETRY_MAX_S, left))
 
 
+def _begin_waiting(db: sqlite3.Connection, busy_timeout_s: float) -> None:
+    """``BEGIN IMMEDIATE`` on ``db`` (its busy timeout 0), tried again while the lock is
+    another's, for ``busy_timeout_s`` in all; the last try's error raised."""
+    deadline: float | None = None
+    for attempt in itertools.count(1):
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc):  # (SQLITE_BUSY: 'database is locked')
+                raise
+            now = time.monotonic()
+            if deadline is None:
+                deadline = now + busy_timeout_s
+            left = deadline - now
+            if left <= 0:
+                raise
+            time.sleep(min(WRITE_RETRY_S * attempt, WRITE_RETRY_MAX_S, left))
+
+
+# A write transaction's pauses for another process's write lock: its writes (a deal, a
+# finish) hold it well under a millisecond here.
+WRITE_RETRY_S = 0.0002  # the first pause, growing by as much at each try
+WRITE_RETRY_MAX_S = 0.001
 WAL_RETRY_S = 0.01  # the first pause, growing by as much at each try
 WAL_RETRY_MAX_S = 0.2
