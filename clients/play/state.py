@@ -119,11 +119,14 @@ class TableState:
         'history' tells; 'sheet' tells none): ours, or one we left; () if not known."""
         if table is not None and table == self.table:
             return self.players
-        if match is not None:
-            known = (f for f in self.former if (f.table, f.match) == (table, match))
-        else:  # at no table, 'sheet' is our last match played (docs/protocol.md §5.13)
-            known = (f for f in (self.last_played(),) if f is not None and f.table == table)
-        return next((f.names for f in reversed(tuple(known))), ())
+        if match is None:  # at no table, 'sheet' is our last match played (§5.13)
+            last = self.last_played()
+            return last.names if last is not None and last.table == table else ()
+        there = [f for f in self.former if f.table == table]
+        # that match's, else one whose id we were never told (a resume replays no
+        # 'start'; a restarted server's later match there has another id)
+        known = [f for f in there if f.match == match] or [f for f in there if f.match is None]
+        return known[-1].names if known else ()
 
     def last_played(self) -> Former | None:
         return next((f for f in reversed(self.former) if f.played), None)

@@ -812,3 +812,28 @@ def test_a_restarted_servers_table_of_the_same_number_is_not_named_as_the_old_on
         state,
     )
     assert "b1" in state.log[-2] and "b2" in state.log[-2], state.log[-3:]  # the head
+
+
+def test_a_resumed_clients_table_left_still_names_its_match_in_history() -> None:
+    """A client resuming with its token was never told its match's id ('start' is not
+    replayed): the names of the table it then leaves still name that match's 'history'
+    (kept by match id, an unknown one matched nothing: the seats went unnamed)."""
+    state = fold_all(
+        [
+            "ok cmd=login name=b1 guest=1 token=Tok123 text=Hello, b1 (guest).",
+            "event seq=9 table=3 kind=back name=b1 seat=0",
+            START[-1].replace("seq=7", "seq=9"),
+        ]
+    )
+    state, _ = resync_requests(state)
+    state = fold_all([*QUIET_REPLIES, "ok cmd=leave text=You leave table 3."], state)
+    assert state.table is None and state.former == (Former(3, None, ("b1", "b2"), True),)
+    history = ["history table=3 match=m3 deals=0"]  # (its deals' lines name seats as the head)
+    told = "\n".join(fold_all(history, state).log[-2:])
+    assert "History of table 3 (m3): b1 v b2" in told, told
+    # a match whose id we were told is named by it first, newer unknown ones after
+    known = TableState(
+        former=(Former(3, "m3", ("b1", "b2"), True), Former(3, None, ("x", "y"), True))
+    )
+    assert known.names_at(3, "m3") == ("b1", "b2") and known.names_at(3, "m4") == ("x", "y")
+    assert known.names_at(4, "m3") == ()

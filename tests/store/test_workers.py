@@ -394,11 +394,13 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
         # the page's hand backs (and a Tertz page's talon, worked out from them) are
         # the hands the owner holds, once dealt: the page was told no sizes (this
         # failed: worker 0 read them from its copy of the table, which has no match)
-        hand = fields(await ann.read_until(lambda x: fields(x)[0] in ("ask", "state"), 10))[1]
+        tag, hand = fields(await ann.read_until(lambda x: fields(x)[0] in ("ask", "state"), 10))
         with trio.fail_after(10):
             while sizes != [len(hand["hand"].split(","))] * 2:
                 seen += (message := await page.get_message())
                 sizes = follow_sizes(sizes, message)
+        if tag == "ask":  # read here: answered here (play_machine waits for the next one)
+            await ann.send(f"{random_legal(hand, random.Random(5))} seq={hand['seq']}")
         # and after the extra cards and some plays, told or worked out as they come
         # (the owner tells the sizes only when the plays do not)
 

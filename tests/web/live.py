@@ -19,12 +19,13 @@ def lines_of(message: str) -> list[str]:
 
 def follow_sizes(sizes: list[int], message: str) -> list[int]:
     """The hand sizes as the page works them out (static/table.js) after ``message``."""
-    out = list(sizes)
-    for line in lines_of(message):
-        if is_event(line, "play"):
-            out[int(fields(line)[1]["seat"])] -= 1
+    lines = lines_of(message)
     tail = message.rsplit("\r\n", 1)[-1]
-    if tail:
+    if tail:  # told after the lines: their plays are in it (sizes may have been [])
         told: list[int] = json.loads(tail)["hand_sizes"]
         return told
+    out = list(sizes)
+    for line in lines:
+        if is_event(line, "play"):
+            out[int(fields(line)[1]["seat"])] -= 1
     return out

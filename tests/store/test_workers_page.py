@@ -1,0 +1,97 @@
+"""A live page on worker 0 of a table on worker 1 (``serve --workers 2``): its lines
+are an observer's less the records, and the hand sizes it works out are the owner's
+hands whenever the players stop (docs/web.md, "The live socket")."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import trio
+from trio_websocket import WebSocketConnection, open_websocket_url
+
+from tests.server.client import LineClient, close_all, fields, is_event, play_machine
+from tests.web.live import follow_sizes, lines_of
+
+from .test_workers import SETTINGS, _listed, _settings
+from .workers import served_workers
+
+OBSERVERS_LINES = ("ok ", "info ", "state ", "event ", "sheet", "say ")  # how each starts
+
+
+async def _held(client: LineClient) -> tuple[int, int]:
+    """The client's seat and the cards in its hand, from its state (or ask)."""
+    await client.send("state")
+    now = fields(await client.read_until(lambda x: fields(x)[0] in ("ask", "state"), 10))[1]
+    return int(now["seat"]), len([c for c in now.get("hand", "").split(",") if c])
+
+
+async def _message(page: WebSocketConnection) -> str:
+    message = await page.get_message()
+    assert isinstance(message, str)  # the live socket sends text
+    return message
+
+
+async def _play_until(players: list[LineClient], seq: int) -> bool:
+    """Every player answers its asks until ``seq`` (then they wait); whether the match
+    ended meanwhile."""
+    ends: list[str] = []
+
+    def reached(line: str) -> bool:
+        return is_event(line, "match-end") or int(fields(line)[1].get("seq", 0)) >= seq
+
+    async def play(seat: int) -> None:
+        ends.append(await play_machine(players[seat], random.Random(seat), reached, 30))
+
+    async with trio.open_nursery() as nursery:
+        for seat in range(len(players)):
+            nursery.start_soon(play, seat)
+    return any(is_event(x, "match-end") for x in ends)
+
+
+@pytest.mark.parametrize("new", ["new 2 moscow to-301", "new 3", "new 4", "new 2 tertz"])
+async def test_another_workers_page_follows_the_owners_hands_and_lines(
+    postgres_url: str, tmp_path: Path, new: str
+) -> None:
+    """Through deals, their extra cards or draws, and their ends, the page's hand sizes
+    come to the owner's hands whenever the players stop; and a deal's record, longer
+    than a bus message holds, never reaches it in pieces (this failed: the record's tail
+    came to the page as a line of its own, the feed splitting each bus message alone)."""
+    count = int(new.split()[1])
+    opened: list[LineClient] = []
+    settings = _settings(tmp_path, SETTINGS + "http_port = 0\n")
+    with trio.fail_after(150):
+        async with served_workers(postgres_url, settings) as workers:
+            try:
+                players = [await workers.connect(1, f"p{seat}") for seat in range(count)]
+                zed = await workers.connect(0, "zed")
+                opened += [*players, zed]
+                await players[0].send(new)
+                table = (await players[0].expect("ok", cmd="sit"))["table"]
+                await _listed(zed, "tables", f"id={table} ")  # worker 0 knows it now
+                port = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
+                async with open_websocket_url(f"ws://127.0.0.1:{port}/live/table/{table}") as page:
+                    message = await _message(page)
+                    assert message.startswith(f"ok cmd=observe table={table} "), message
+                    sizes, seen = follow_sizes([], message), lines_of(message)
+                    for player in players[1:]:
+                        await player.send(f"sit {table}")
+                        await player.expect("ok", cmd="sit")
+                    checked: set[tuple[int, ...]] = set()
+                    for seq in range(count + 3, 120, 5):
+                        if await _play_until(players, seq):
+                            break
+                        held = dict([await _held(player) for player in players])
+                        real = [held[seat] for seat in range(count)]
+                        with trio.fail_after(5):  # the page catches up with the still table
+                            while sizes != real:
+                                message = await _message(page)
+                                seen += lines_of(message)
+                                sizes = follow_sizes(sizes, message)
+                        checked.add(tuple(real))
+                assert [x for x in seen if not x.startswith(OBSERVERS_LINES)] == []
+                assert len(seen) > 40 and any(is_event(x, "deal-end") for x in seen), seen
+                assert len({sum(s) for s in checked}) >= 4, checked
+            finally:
+                await close_all(opened)
