@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
 import trio
 from trio_websocket import WebSocketConnection, open_websocket_url
 
@@ -15,7 +14,7 @@ from tests.server.client import LineClient, close_all, fields, is_event, play_ma
 from tests.web.live import follow_sizes, lines_of
 
 from .test_workers import SETTINGS, _listed, _settings
-from .workers import served_workers
+from .workers import Workers, served_workers
 
 OBSERVERS_LINES = ("ok ", "info ", "state ", "event ", "sheet", "say ")  # how each starts
 
@@ -50,48 +49,59 @@ async def _play_until(players: list[LineClient], seq: int) -> bool:
     return any(is_event(x, "match-end") for x in ends)
 
 
-@pytest.mark.parametrize("new", ["new 2 moscow to-301", "new 3", "new 4", "new 2 tertz"])
+TABLES = ("new 2 moscow to-301", "new 3", "new 4", "new 2 tertz")
+
+
+async def _follow(workers: Workers, new: str, name: str, opened: list[LineClient]) -> None:
+    """One table on worker 1 opened by ``new``, its live page on worker 0 followed
+    through the deals (the checks of the test below)."""
+    count = int(new.split()[1])
+    players = [await workers.connect(1, f"{name}{seat}") for seat in range(count)]
+    zed = await workers.connect(0, f"{name}z")
+    opened += [*players, zed]
+    await players[0].send(new)
+    table = (await players[0].expect("ok", cmd="sit"))["table"]
+    await _listed(zed, "tables", f"id={table} ")  # worker 0 knows it now
+    port = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
+    async with open_websocket_url(f"ws://127.0.0.1:{port}/live/table/{table}") as page:
+        message = await _message(page)
+        assert message.startswith(f"ok cmd=observe table={table} "), message
+        sizes, seen = follow_sizes([], message), lines_of(message)
+        for player in players[1:]:
+            await player.send(f"sit {table}")
+            await player.expect("ok", cmd="sit")
+        checked: set[tuple[int, ...]] = set()
+        for seq in range(count + 3, 120, 5):
+            if await _play_until(players, seq):
+                break
+            held = dict([await _held(player) for player in players])
+            real = [held[seat] for seat in range(count)]
+            with trio.fail_after(5):  # the page catches up with the still table
+                while sizes != real:
+                    message = await _message(page)
+                    seen += lines_of(message)
+                    sizes = follow_sizes(sizes, message)
+            checked.add(tuple(real))
+    assert [x for x in seen if not x.startswith(OBSERVERS_LINES)] == [], new
+    assert len(seen) > 40 and any(is_event(x, "deal-end") for x in seen), (new, seen)
+    assert len({sum(s) for s in checked}) >= 4, (new, checked)
+
+
 async def test_another_workers_page_follows_the_owners_hands_and_lines(
-    postgres_url: str, tmp_path: Path, new: str
+    postgres_url: str, tmp_path: Path
 ) -> None:
     """Through deals, their extra cards or draws, and their ends, the page's hand sizes
     come to the owner's hands whenever the players stop; and a deal's record, longer
     than a bus message holds, never reaches it in pieces (this failed: the record's tail
-    came to the page as a line of its own, the feed splitting each bus message alone)."""
-    count = int(new.split()[1])
+    came to the page as a line of its own, the feed splitting each bus message alone).
+    Two, three and four players and Tertz at once, on one pair of workers (one start)."""
     opened: list[LineClient] = []
     settings = _settings(tmp_path, SETTINGS + "http_port = 0\n")
     with trio.fail_after(150):
         async with served_workers(postgres_url, settings) as workers:
             try:
-                players = [await workers.connect(1, f"p{seat}") for seat in range(count)]
-                zed = await workers.connect(0, "zed")
-                opened += [*players, zed]
-                await players[0].send(new)
-                table = (await players[0].expect("ok", cmd="sit"))["table"]
-                await _listed(zed, "tables", f"id={table} ")  # worker 0 knows it now
-                port = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
-                async with open_websocket_url(f"ws://127.0.0.1:{port}/live/table/{table}") as page:
-                    message = await _message(page)
-                    assert message.startswith(f"ok cmd=observe table={table} "), message
-                    sizes, seen = follow_sizes([], message), lines_of(message)
-                    for player in players[1:]:
-                        await player.send(f"sit {table}")
-                        await player.expect("ok", cmd="sit")
-                    checked: set[tuple[int, ...]] = set()
-                    for seq in range(count + 3, 120, 5):
-                        if await _play_until(players, seq):
-                            break
-                        held = dict([await _held(player) for player in players])
-                        real = [held[seat] for seat in range(count)]
-                        with trio.fail_after(5):  # the page catches up with the still table
-                            while sizes != real:
-                                message = await _message(page)
-                                seen += lines_of(message)
-                                sizes = follow_sizes(sizes, message)
-                        checked.add(tuple(real))
-                assert [x for x in seen if not x.startswith(OBSERVERS_LINES)] == []
-                assert len(seen) > 40 and any(is_event(x, "deal-end") for x in seen), seen
-                assert len({sum(s) for s in checked}) >= 4, checked
+                async with trio.open_nursery() as nursery:
+                    for number, new in enumerate(TABLES):
+                        nursery.start_soon(_follow, workers, new, f"t{number}p", opened)
             finally:
                 await close_all(opened)
