@@ -176,6 +176,8 @@ LONG_TESTS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (4.0, ("tests/ladder/test_interrupted.py::test_a_second_ctrl_c_ends_the_ladder_at_once",)),
     (3.8, ("tests/play/test_app.py::test_calls_at_a_tertz_table_can_be_read_whole_with_page_up",)),
     (3.0, ("tests/store/test_released_text.py::test_any_record_is_released_as_decoding_and",)),
+    # rv34's, four tables at once on one start of the workers: 13.9 s alone at load 3
+    (10.0, ("tests/store/test_workers_page.py::test_another_workers_page_follows_the_owners",)),
 )
 
 
