@@ -145,8 +145,6 @@ class Help:
         return tuple(english), tuple(russian)
 
     async def rules(self, session: Session, item: Command) -> None:
-        if not _may_ask(session, item, self.lobby.is_admin(session)):
-            return
         args = item.args
         table = session.table
         if table is None and session.observing:  # as 'state', 'last', 'sheet' (§5.9)
@@ -158,6 +156,8 @@ class Help:
             table = self.lobby.table_named(session, args[0])
             if table is None:
                 return
+        if not _may_ask(session, item, self.lobby.is_admin(session)):  # refusals cost none
+            return
         said = self._rules_list() if table is None else self._rules_lines(table)
         english = tuple(p.text() for p in said)
         session.send(ev.TextBlock("rules", english, tuple(p.text(Lang.RU) for p in said)))

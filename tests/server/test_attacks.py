@@ -235,6 +235,21 @@ async def test_long_texts_are_rate_limited_and_a_help_flood_stalls_no_one(
     assert fields(await honest.reply("help"))[0] == "help"  # per connection: others unaffected
 
 
+async def test_a_refused_rules_costs_no_long_text(
+    start_server: StartServer, connect: Connector
+) -> None:
+    # bad input changes nothing: 'rules x' and 'rules' of no such table spent the lists
+    # allowance before they were refused ('who' refuses a bad page first)
+    port = await start_server(lists_burst=1, lists_per_s=0.001)
+    ann = await connect.machine(port, "ann")
+    await ann.send("rules x")
+    assert (await ann.expect("error"))["code"] == "bad-argument"
+    await ann.send("rules 999999")
+    assert (await ann.expect("error"))["code"] != "slow-down"
+    await ann.send("rules")
+    await ann.expect("rules")
+
+
 async def test_lobby_chat_is_rate_limited_per_sender(
     start_server: StartServer, connect: Connector
 ) -> None:
