@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 log = structlog.get_logger("deberc.server")
 _ids = itertools.count(1)
 READ_SIZE = 4096
+# chat allowances of addresses kept (the last connection gone, not yet refilled) before
+# they are looked through for refilled ones
+ADDRESSES_KEPT = 1000
 # accept's errors that mean "no room now" (as trio's serve_listeners): wait and go on
 _ACCEPT_CAPACITY_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
 # how long an ended connection's last lines wait for a client that does not read them
@@ -293,6 +296,7 @@ class Server:
         self.per_address: Counter[str] = Counter()
         # each address's chat allowance, shared by its connections (docs/security.md §3)
         self.address_says: dict[str, Bucket] = {}
+        self._says_looked_at = ADDRESSES_KEPT  # allowances kept before a look for refilled ones
         self.pending = 0  # accepted, and not yet given a session
         self.limits = Limits(
             max_line=config.max_line,
@@ -356,9 +360,17 @@ class Server:
             self.per_address[address] -= 1
             if not self.per_address[address]:
                 del self.per_address[address]
-                self.address_says.pop(address, None)
+                self._forget_says(address)
             with trio.move_on_after(1):
                 await stream.aclose()
+
+    def _forget_says(self, address: str) -> None:
+        """Drop the chat allowance of an address with no connection left, once it is
+        full again: until then a new connection of it spends what the last ones left
+        (reconnecting gives no new allowance: docs/security.md §3)."""
+        said = self.address_says.get(address)
+        if said is not None and said.full(self._now()):
+            del self.address_says[address]
 
     def _refusal(self, address: str) -> str | None:
         """Why this new connection is refused, or None: a full server first closes the
@@ -397,6 +409,10 @@ class Server:
         c = self.config
         shared = self.address_says.get(address)
         if shared is None:
+            if len(self.address_says) > self._says_looked_at:  # (amortized: doubles)
+                for gone in [a for a in self.address_says if a not in self.per_address]:
+                    self._forget_says(gone)
+                self._says_looked_at = max(ADDRESSES_KEPT, 2 * len(self.address_says))
             shared = Bucket(c.say_per_address_per_s, c.say_per_address_burst)
             self.address_says[address] = shared
         session.says = SharedBucket(c.say_per_s, c.say_burst, shared=shared)

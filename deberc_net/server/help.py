@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 # and again costs the server a copy, not a rendering: docs/security.md §2)
 HELP_TEXTS = 512  # kept at most; a topic is the client's word, so the cache is bounded
 CALLS_TEXTS = 64  # 'calls' blocks kept at most (one for the lobby, one a table's rules)
+CallsKey = tuple[int, str, tuple[str, ...]]  # a rule set's: players, variant, options
 
 
 @functools.lru_cache(maxsize=HELP_TEXTS)
@@ -63,10 +64,9 @@ def _may_ask(session: Session, item: Command, admin: bool) -> bool:
 @attrs.define(eq=False)
 class Help:
     lobby: Lobby
-    # the 'calls' texts built, by the table's variant and options (None: the lobby's)
-    _calls: dict[tuple[str, frozenset[str]] | None, tuple[tuple[str, ...], tuple[str, ...]]] = (
-        attrs.Factory(dict)
-    )
+    # the 'calls' texts built, by the table's rule set: its player count, variant and
+    # options (a plugin's game may be one for some counts only); None: the lobby's
+    _calls: dict[CallsKey | None, tuple[tuple[str, ...], tuple[str, ...]]] = attrs.Factory(dict)
 
     async def help(self, session: Session, item: Command) -> None:
         # one command's usage is a line or two; only the whole list is a long text
@@ -109,7 +109,8 @@ class Help:
         if not _may_ask(session, item, self.lobby.is_admin(session)):
             return
         table = session.table
-        key = None if table is None else (table.rules.variant, frozenset(table.rules.options))
+        rules = None if table is None else table.rules
+        key = None if rules is None else (rules.settings.players, rules.variant, rules.options)
         told = self._calls.get(key)
         if told is None:
             if len(self._calls) >= CALLS_TEXTS:
@@ -144,8 +145,6 @@ class Help:
         return tuple(english), tuple(russian)
 
     async def rules(self, session: Session, item: Command) -> None:
-        if not _may_ask(session, item, self.lobby.is_admin(session)):
-            return
         args = item.args
         table = session.table
         if table is None and session.observing:  # as 'state', 'last', 'sheet' (§5.9)
@@ -157,6 +156,8 @@ class Help:
             table = self.lobby.table_named(session, args[0])
             if table is None:
                 return
+        if not _may_ask(session, item, self.lobby.is_admin(session)):  # refusals cost none
+            return
         said = self._rules_list() if table is None else self._rules_lines(table)
         english = tuple(p.text() for p in said)
         session.send(ev.TextBlock("rules", english, tuple(p.text(Lang.RU) for p in said)))

@@ -29,6 +29,10 @@ class Bucket:
         self.tokens -= 1
         return True
 
+    def full(self, now: float) -> bool:
+        """Whether it has its whole burst again at ``now`` (forgetting it gives nothing)."""
+        return self.stamp is None or self.tokens + (now - self.stamp) * self.rate >= self.burst
+
 
 @attrs.define
 class SharedBucket(Bucket):

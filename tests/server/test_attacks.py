@@ -235,6 +235,21 @@ async def test_long_texts_are_rate_limited_and_a_help_flood_stalls_no_one(
     assert fields(await honest.reply("help"))[0] == "help"  # per connection: others unaffected
 
 
+async def test_a_refused_rules_costs_no_long_text(
+    start_server: StartServer, connect: Connector
+) -> None:
+    # bad input changes nothing: 'rules x' and 'rules' of no such table spent the lists
+    # allowance before they were refused ('who' refuses a bad page first)
+    port = await start_server(lists_burst=1, lists_per_s=0.001)
+    ann = await connect.machine(port, "ann")
+    await ann.send("rules x")
+    assert (await ann.expect("error"))["code"] == "bad-argument"
+    await ann.send("rules 999999")
+    assert (await ann.expect("error"))["code"] != "slow-down"
+    await ann.send("rules")
+    await ann.expect("rules")
+
+
 async def test_lobby_chat_is_rate_limited_per_sender(
     start_server: StartServer, connect: Connector
 ) -> None:
@@ -267,6 +282,27 @@ async def test_chat_from_one_address_shares_one_allowance(
     refused = [sum(x.startswith("error code=slow-down") for x in t.lines) for t in talkers]
     assert refused == [0, 0, 2], refused  # the address's 4, then none for anyone from it
     assert "too many 'say' and 'invite' at once" in talkers[2].lines[-2]
+
+
+async def test_an_address_gets_no_new_chat_allowance_by_reconnecting(
+    start_server: StartServer, connect: Connector
+) -> None:
+    # the allowance of an address was dropped with its last connection: closing it and
+    # connecting again gave a full one, so one client cycling connections said what it
+    # liked (failed before: the second connection's 'say' went out)
+    port = await start_server(
+        say_burst=5, say_per_s=0.001, say_per_address_burst=2, say_per_address_per_s=0.001
+    )
+    refused = []
+    for again in range(2):  # one connection at a time: the address has none between
+        talker = await connect.machine(port, f"talker{again}")
+        await talker.send("say hello")
+        await talker.send("say hello")
+        await talker.send("quit")
+        await talker.read_until(lambda x: x.startswith("bye "))
+        await talker.wait_closed()
+        refused.append(sum(x.startswith("error code=slow-down") for x in talker.lines))
+    assert refused == [0, 2], refused
 
 
 async def test_invitations_share_the_chats_rate_limit_per_sender(

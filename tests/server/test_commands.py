@@ -10,6 +10,7 @@ from pathlib import Path
 import trio
 
 from deberc_net.game.deal import Deal
+from deberc_net.game.rules import Settings
 from deberc_net.plugins import RuleInfo, hookimpl
 from deberc_net.protocol.commands import COMMANDS
 from deberc_net.protocol.lang import spoken_call
@@ -182,6 +183,40 @@ async def test_calls_of_a_third_partys_own_game_are_its_own_not_deberts(
     await ann.send("new 2 ringing")
     await ann.expect("ok", cmd="sit")
     assert await _block(ann, "calls", "help") == RINGING
+
+
+class Chiming:
+    """A variant that is a game of its own for three players only (its deal class is
+    asked of each rule set, whose settings say the player count)."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="chiming", kind="variant", summary="a game", players=(2, 3))
+
+    @hookimpl
+    def deberc_deal_class(self, settings: Settings) -> object:
+        return RingingDeal if settings.players == 3 else None
+
+
+async def test_calls_are_of_the_tables_rule_set_with_its_player_count(
+    nursery: trio.Nursery, db_path: Path, connect: Connector
+) -> None:
+    """'calls' at a two-player table of a variant, then at a three-player one whose rule
+    set is a game of its own: each gets its own (the texts built were kept by variant
+    and options only, and the second table was told Deberts's calls: failed before)."""
+    config = make_config(db_path)
+    port = await nursery.start(functools.partial(serve, config, rules=rule_book(Chiming())))
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2 chiming")
+    await ann.expect("ok", cmd="sit")
+    two = await _block(ann, "calls", "help")
+    assert not any("chiming" in line for line in two)
+    await ann.send("leave!")
+    await ann.expect("ok", cmd="leave")
+    await ann.send("new 3 chiming")
+    await ann.expect("ok", cmd="sit")
+    three = await _block(ann, "calls", "help")
+    assert three[0] == "Calls of the game chiming (a plugin's game of its own), in its words:"
 
 
 async def test_who_and_tables(port: int, connect: Connector) -> None:

@@ -69,6 +69,22 @@ SEEK_PATIENCE_S = 1.0
 TABLE_NUMBERS = 32  # drawn from the store at a time; more are drawn when half are used
 
 
+@attrs.frozen
+class LoginMark:
+    """What decides a race of two workers' logins of one name (``_keeps``)."""
+
+    worker: int
+    session: int | None  # its session's id on its worker (None: told by an older worker)
+    fresh: bool  # a guest's claim of a free name (no right to it beyond being first)
+    at: float  # when (the wall clock of its worker's host)
+    # the login it displaced, as it knew of it (worker, session): a later login, not a
+    # race, whatever the clocks say (hosts' clocks need not agree: docs/scaling.md)
+    over: tuple[int, int | None] | None = None
+
+    def ranked(self) -> tuple[bool, float, int]:
+        return self.fresh, self.at, self.worker
+
+
 @attrs.define
 class Present:
     name: str
@@ -76,6 +92,7 @@ class Present:
     guest: bool
     token: str | None  # a guest's resume token
     online: bool = True  # False: gone, but a guest's seat (and token) is still held
+    login: LoginMark | None = None  # how it logged in there (None: told by an older worker)
 
 
 @attrs.define(eq=False)
@@ -103,9 +120,9 @@ class Node:
     waiting_since: dict[int, float] = attrs.Factory(dict)  # seekers here: since when
     # sessions here whose last table was another worker's, which keeps its rematch offer
     rematch_at: dict[int, int] = attrs.Factory(dict)
-    # this worker's logins, by name key: (session id, a fresh guest claim, when (wall
-    # clock)), which decide a race with another worker's login of the name (``_in``)
-    logins: dict[str, tuple[int, bool, float]] = attrs.Factory(dict)
+    # this worker's logins, by name key, which decide a race with another worker's
+    # login of the name (``_in``)
+    logins: dict[str, LoginMark] = attrs.Factory(dict)
     # table numbers drawn from the store (unique among every worker of every host on
     # the database), not yet used; refilled in the background
     table_numbers: list[int] = attrs.Factory(list)
@@ -228,8 +245,11 @@ class Node:
         assert session.name is not None
         key = name_key(session.name)
         login = self.logins.get(key)
-        if login is None or login[0] != session.id:  # (told again: the same login)
-            login = self.logins[key] = (session.id, fresh, time.time())
+        if login is None or login.session != session.id:  # (told again: the same login)
+            held = self.present.get(key)
+            over = None if held is None else (held.worker, _session_of(held.login))
+            login = LoginMark(self.worker, session.id, fresh, time.time(), over)
+            self.logins[key] = login
         self.bus.publish(
             LOBBY,
             {
@@ -237,8 +257,10 @@ class Node:
                 "name": session.name,
                 "guest": session.guest,
                 "token": token,
-                "fresh": login[1],
-                "at": login[2],
+                "fresh": login.fresh,
+                "at": login.at,
+                "s": login.session,
+                "over": login.over,
             },
         )
 
@@ -600,15 +622,36 @@ class Node:
         name, worker = message["name"], message["w"]
         key = name_key(name)
         local = self.lobby.online.get(key)
+        over = message.get("over")
+        there = LoginMark(
+            worker,
+            message.get("s"),
+            bool(message.get("fresh")),
+            float(message.get("at", 0.0)),
+            None if over is None else (over[0], over[1]),
+        )
         login = self.logins.get(key)
-        if local is not None and login is not None and login[0] == local.id:
-            # both workers logged the name in before hearing of the other's: both decide
-            # alike which keeps it, so one login holds a name (docs/scaling.md)
-            here = (login[1], login[2], self.worker)
-            there = (bool(message.get("fresh")), float(message.get("at", 0.0)), worker)
-            if _keeps(here, there):
-                return  # the other worker's login yields to this one
-        self.present[key] = Present(name, worker, message["guest"], message["token"])
+        if (  # both workers logged the name in before hearing of the other's: both
+            # decide alike which keeps it, so one login holds a name (docs/scaling.md)
+            local is not None
+            and login is not None
+            and login.session == local.id
+            and _raced(login, there)
+            and _keeps(login, there)
+        ):
+            return  # the other worker's login yields to this one
+        held = self.present.get(key)
+        if (  # a third worker decides as the two do: 'who' lists the one who keeps it
+            local is None
+            and held is not None
+            and held.online
+            and held.login is not None
+            and held.worker != worker
+            and _raced(held.login, there)
+            and _keeps(held.login, there)
+        ):
+            return
+        self.present[key] = Present(name, worker, message["guest"], message["token"], login=there)
         if local is not None:  # the name logged in there: this connection no longer holds it
             del self.lobby.online[key]
             self.logins.pop(key, None)
@@ -723,12 +766,24 @@ class Node:
             self._gone(owner, sid)
 
 
-def _keeps(here: tuple[bool, float, int], there: tuple[bool, float, int]) -> bool:
-    """Whether a login ``here`` keeps its name against a login ``there`` of it on another
-    worker, each ``(a fresh guest claim, when, worker)``: a login with a right to the
-    name (its password, a guest's token) beats a claim; of two claims the first holds
-    it (a name is never taken from its holder); of two rightful logins the last, as on
-    one worker. Either worker decides the same: exactly one keeps the name."""
+def _session_of(login: LoginMark | None) -> int | None:
+    return None if login is None else login.session
+
+
+def _raced(here: LoginMark, there: LoginMark) -> bool:
+    """Whether two logins of a name on two workers were made each before its worker
+    heard of the other; not if ``there`` was made knowing of ``here``: it is the later
+    login and takes the name, as on one worker, whatever the hosts' clocks say."""
+    return there.over != (here.worker, here.session)
+
+
+def _keeps(login: LoginMark, other: LoginMark) -> bool:
+    """Whether ``login`` keeps its name against ``other``, a login of it on another
+    worker made at the same time (``_raced``): a login with a right to the name (its
+    password, a guest's token) beats a claim; of two claims the first holds it (a name
+    is never taken from its holder); of two rightful logins the last, as on one
+    worker. Every worker decides the same: exactly one keeps the name."""
+    here, there = login.ranked(), other.ranked()
     if here[0] != there[0]:
         return not here[0]
     if here[0]:

@@ -1,0 +1,123 @@
+"""One name, one login under ``serve --workers`` (docs/scaling.md) when the workers'
+clocks disagree (hosts on one database) and with more than two workers: a real worker
+in this process on PostgreSQL, and the other workers played by the test on the real
+bus, sending what a worker sends."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from deberc_net.server.accounts import set_password
+from deberc_net.server.app import serve
+from deberc_net.server.cluster import WorkerPlace
+from deberc_net.server.cluster.bus import LOBBY, Bus
+from deberc_net.server.store import open_store
+from tests.server.client import LineClient, log_in_machine
+from tests.server.conftest import make_config
+
+OTHER, THIRD = 900001, 900002  # the bus ids of the workers the test plays
+
+
+@asynccontextmanager
+async def worker_and_bus(
+    postgres_url: str, tmp_path: Path, heard: list[dict[str, Any]], sender: int
+) -> AsyncIterator[tuple[int, Bus]]:
+    config = make_config(postgres_url, server_dead_ms=600_000, shutdown_grace_ms=0)
+    bus = Bus(postgres_url, sender, heard.append)
+    bus.open()
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(bus.run)
+            port = await nursery.start(
+                lambda task_status: serve(config, worker=WorkerPlace(0, 2), task_status=task_status)
+            )
+            yield port, bus
+            nursery.cancel_scope.cancel()
+    finally:
+        bus.close()
+
+
+async def _said_in(heard: list[dict[str, Any]], name: str) -> dict[str, Any]:
+    while True:
+        for message in heard:
+            if message.get("k") == "in" and message.get("name") == name:
+                return message
+        await trio.sleep(0.01)
+
+
+async def test_a_later_login_on_a_host_whose_clock_is_behind_still_takes_the_name(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # the tie-break compared the logins' wall clocks even when the second knew of the
+    # first: a host 60 s behind logged 'bob' in again, the first worker kept its
+    # connection, the second kept its own: two holders of one name (failed before)
+    store = open_store(postgres_url)
+    set_password(store, "bob", "goodpass1")
+    store.close()
+    heard: list[dict[str, Any]] = []
+    with trio.fail_after(60):
+        async with worker_and_bus(postgres_url, tmp_path, heard, OTHER) as (port, bus):
+            bob = await log_in_machine(await LineClient.connect(port), "bob", "goodpass1")
+            first = await _said_in(heard, "bob")
+            # the other worker heard it, then bob logged in there (its clock 60 s behind)
+            bus.publish(
+                LOBBY,
+                {
+                    "k": "in",
+                    "name": "bob",
+                    "guest": False,
+                    "token": None,
+                    "fresh": False,
+                    "at": time.time() - 60,
+                    "s": 7,
+                    "over": [first["w"], first.get("s")],
+                },
+            )
+            await bob.expect("bye")
+            await bob.aclose()
+
+
+async def test_a_third_worker_keeps_the_login_that_won_a_race(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # two workers claimed the guest name 'racer' at once, each before hearing of the
+    # other: the first claim keeps it (the second worker closes its connection). A third
+    # worker heard both and kept the last it heard, the loser's: its 'who' listed a
+    # ghost, and the loser's token took the name there from the winner (failed before)
+    heard: list[dict[str, Any]] = []
+    at = time.time()
+    with trio.fail_after(60):
+        async with worker_and_bus(postgres_url, tmp_path, heard, OTHER) as (port, first):
+            third = Bus(postgres_url, THIRD, lambda _: None)
+            third.open()
+            try:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(third.run)
+                    watcher = await log_in_machine(await LineClient.connect(port), "watcher")
+                    claim = {"k": "in", "name": "racer", "guest": True, "fresh": True}
+                    first.publish(LOBBY, claim | {"token": "tokenfirst", "at": at, "s": 1})
+                    first.publish(LOBBY, {"k": "say", "name": "someone", "text": "first"})
+                    await watcher.expect("say", text="first")  # heard in this order
+                    third.publish(LOBBY, claim | {"token": "tokenlater", "at": at + 0.5, "s": 1})
+                    third.publish(LOBBY, {"k": "say", "name": "someone", "text": "after"})
+                    await watcher.expect("say", text="after")
+                    await watcher.send("who")
+                    assert (await watcher.expect("who"))["names"].split(",").count("racer") == 1
+                    loser = await LineClient.connect(port)
+                    await loser.send("style machine")
+                    await loser.send("login racer token=tokenlater")
+                    await loser.expect("error", code="name-in-use")
+                    winner = await log_in_machine(
+                        await LineClient.connect(port), "racer", token="tokenfirst"
+                    )
+                    for client in (watcher, loser, winner):
+                        await client.aclose()
+                    nursery.cancel_scope.cancel()
+            finally:
+                third.close()
