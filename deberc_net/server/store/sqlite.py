@@ -174,7 +174,9 @@ class SQLiteStore:
         SQLite's own error ('database is locked'). Under ``self._lock``."""
         self._db.execute("PRAGMA busy_timeout = 0")  # (SQLITE_BUSY at once: ours to wait)
         try:
-            _begin_waiting(self._db, self._busy_timeout_s)
+            _while_locked(
+                self._db, "BEGIN IMMEDIATE", self._busy_timeout_s, WRITE_RETRY_S, WRITE_RETRY_MAX_S
+            )
         finally:
             self._db.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
 
@@ -522,25 +524,20 @@ def _use_wal(db: sqlite3.Connection, busy_timeout_s: float) -> None:
     """Write-ahead logging. Switching a new file to it needs a lock that SQLite's busy
     timeout does not wait for: servers started at once on one new file take turns,
     trying again for ``busy_timeout_s`` in all, as a statement waits for a lock."""
-    deadline = time.monotonic() + busy_timeout_s
-    for attempt in itertools.count(1):
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            left = deadline - time.monotonic()
-            if "locked" not in str(exc) or left <= 0:
-                raise
-            time.sleep(min(WAL_RETRY_S * attempt, WAL_RETRY_MAX_S, left))
+    _while_locked(db, "PRAGMA journal_mode=WAL", busy_timeout_s, WAL_RETRY_S, WAL_RETRY_MAX_S)
 
 
-def _begin_waiting(db: sqlite3.Connection, busy_timeout_s: float) -> None:
-    """``BEGIN IMMEDIATE`` on ``db`` (its busy timeout 0), tried again while the lock is
-    another's, for ``busy_timeout_s`` in all; the last try's error raised."""
+def _while_locked(
+    db: sqlite3.Connection, statement: str, busy_timeout_s: float, first_s: float, most_s: float
+) -> None:
+    """``statement`` on ``db``, tried again while another holds the lock it needs
+    (SQLITE_BUSY: 'database is locked'), for ``busy_timeout_s`` in all after the first
+    refusal, pausing ``first_s`` longer at each try up to ``most_s``; the last try's error
+    raised."""
     deadline: float | None = None
     for attempt in itertools.count(1):
         try:
-            db.execute("BEGIN IMMEDIATE")
+            db.execute(statement)
             return
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc):  # (SQLITE_BUSY: 'database is locked')
@@ -551,7 +548,7 @@ def _begin_waiting(db: sqlite3.Connection, busy_timeout_s: float) -> None:
             left = deadline - now
             if left <= 0:
                 raise
-            time.sleep(min(WRITE_RETRY_S * attempt, WRITE_RETRY_MAX_S, left))
+            time.sleep(min(first_s * attempt, most_s, left))
 
 
 # A write transaction's pauses for another process's write lock: its writes (a deal, a
