@@ -30,7 +30,7 @@ from deberc_net.protocol.commands import Command, TableCallText
 from deberc_net.protocol.connection import NEED_DATA, Connection, Limits, Reply, State
 
 from .config import Config, cannot_listen
-from .limits import Bucket, SharedBucket
+from .limits import AddressBuckets, Bucket, SharedBucket
 from .lobby import Lobby
 from .local import LOCAL_ADDRESS, LocalStream, Receiver, local_stream_pair
 from .logs import plain_unless_configured
@@ -303,8 +303,9 @@ class Server:
         self.sessions: dict[Session, None] = {}  # every open connection, oldest first
         self.per_address: Counter[str] = Counter()
         # each address's chat allowance, shared by its connections (docs/security.md §3)
-        self.address_says: dict[str, Bucket] = {}
-        self._says_looked_at = ADDRESSES_KEPT  # allowances kept before a look for refilled ones
+        self.address_says = AddressBuckets(
+            config.say_per_address_per_s, config.say_per_address_burst, ADDRESSES_KEPT
+        )
         self.pending = 0  # accepted, and not yet given a session
         self.limits = Limits(
             max_line=config.max_line,
@@ -368,17 +369,8 @@ class Server:
             self.per_address[address] -= 1
             if not self.per_address[address]:
                 del self.per_address[address]
-                self._forget_says(address)
             with trio.move_on_after(1):
                 await stream.aclose()
-
-    def _forget_says(self, address: str) -> None:
-        """Drop the chat allowance of an address with no connection left, once it is
-        full again: until then a new connection of it spends what the last ones left
-        (reconnecting gives no new allowance: docs/security.md §3)."""
-        said = self.address_says.get(address)
-        if said is not None and said.full(self._now()):
-            del self.address_says[address]
 
     def _refusal(self, address: str) -> str | None:
         """Why this new connection is refused, or None: a full server first closes the
@@ -415,14 +407,8 @@ class Server:
         scope = trio.CancelScope()
         session = Session(next(_ids), outbox, scope, connection, peer=peer, address=address)
         c = self.config
-        shared = self.address_says.get(address)
-        if shared is None:
-            if len(self.address_says) > self._says_looked_at:  # (amortized: doubles)
-                for gone in [a for a in self.address_says if a not in self.per_address]:
-                    self._forget_says(gone)
-                self._says_looked_at = max(ADDRESSES_KEPT, 2 * len(self.address_says))
-            shared = Bucket(c.say_per_address_per_s, c.say_per_address_burst)
-            self.address_says[address] = shared
+        # (docs/security.md §3: an address's connections share one chat allowance)
+        shared = self.address_says.of(address, self._now(), self.per_address)
         session.says = SharedBucket(c.say_per_s, c.say_burst, shared=shared)
         session.lists = Bucket(self.config.lists_per_s, self.config.lists_burst)
         # a writer task only while something waits to be written (most lines go out at

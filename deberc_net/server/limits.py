@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Container
 
 import attrs
 
@@ -32,6 +33,36 @@ class Bucket:
     def full(self, now: float) -> bool:
         """Whether it has its whole burst again at ``now`` (forgetting it gives nothing)."""
         return self.stamp is None or self.tokens + (now - self.stamp) * self.rate >= self.burst
+
+
+@attrs.define
+class AddressBuckets:
+    """One bucket per address, which all its connections draw on; kept after its last
+    connection closes until it is full again (reconnecting gives no new allowance). Once
+    more than ``kept`` are held, the refilled ones of addresses with no connection are
+    dropped (looked through again only when twice as many are held: amortized)."""
+
+    rate: float
+    burst: float
+    kept: int
+    _buckets: dict[str, Bucket] = attrs.field(init=False, factory=dict)
+    _look_at: int = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self._look_at = self.kept
+
+    def of(self, address: str, now: float, connected: Container[str]) -> Bucket:
+        """``address``'s bucket (``connected``: the addresses with a connection now)."""
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            if len(self._buckets) > self._look_at:
+                for gone in [
+                    a for a, b in self._buckets.items() if a not in connected and b.full(now)
+                ]:
+                    del self._buckets[gone]
+                self._look_at = max(self.kept, 2 * len(self._buckets))
+            bucket = self._buckets[address] = Bucket(self.rate, self.burst)
+        return bucket
 
 
 @attrs.define

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deberc_net.server.limits import Bucket, WindowCounter
+from deberc_net.server.limits import AddressBuckets, Bucket, WindowCounter
 from deberc_net.server.session import Outbox
 
 
@@ -12,6 +12,19 @@ def test_a_bucket_allows_its_burst_then_its_rate() -> None:
     assert not bucket.take(0.4)  # 0.8 of a token back: not yet one
     assert bucket.take(0.5) and not bucket.take(0.5)
     assert [bucket.take(100.0) for _ in range(4)] == [True, True, True, False]  # capped
+
+
+def test_an_addresss_bucket_outlives_its_connections_until_it_is_full_again() -> None:
+    buckets = AddressBuckets(rate=1.0, burst=2.0, kept=1)
+    spent = buckets.of("a", 0.0, connected=set())
+    assert spent.take(0.0) and spent.take(0.0)  # then its last connection closed
+    buckets.of("b", 0.5, connected=set())
+    held = buckets.of("c", 0.5, connected=set())  # more than 'kept': a look through
+    assert buckets.of("a", 0.5, connected=set()) is spent  # not full: no new allowance
+    buckets.of("d", 5.0, connected={"c"})  # (looked through again at twice as many)
+    buckets.of("e", 5.0, connected={"c"})  # refilled by now: dropped but c's
+    assert buckets.of("a", 5.0, connected=set()) is not spent
+    assert buckets.of("c", 5.0, connected={"c"}) is held
 
 
 def test_a_window_counter_forgets_what_is_older_than_its_window() -> None:
