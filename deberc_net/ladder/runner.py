@@ -32,7 +32,7 @@ from deberc_net.plugins import RuleBook
 from deberc_net.protocol.wire import EventKind, Line, MatchEnd, Tag
 from deberc_net.server.config import Config
 
-from .admin import ADMIN, AdminClient
+from .admin import ADMIN, KEEP_OPEN_S, AdminClient
 from .progress import LadderProgress
 from .ratings import Ratings
 from .results import GameResult, Results, Summary
@@ -199,13 +199,16 @@ class Ladder:
                         admin = await AdminClient.connect(
                             host, port, password, connect, name=self.admin_name
                         )
+                        # a third of our own server's idle limit; a --server's is not told
+                        keep_open_s = self._idle_s / 3 if self.own_server else KEEP_OPEN_S
+                        nursery.start_soon(admin.keep_open, keep_open_s)
                         if self.own_server:
                             releaser = await AdminClient.connect(
                                 host, port, password, connect, name=self._releaser_name
                             )
-                            self._releases = _Releases(releaser, self._idle_s / 3)
+                            self._releases = _Releases(releaser)
                             nursery.start_soon(self._releases.read, self)
-                            nursery.start_soon(self._releases.keep_open)
+                            nursery.start_soon(releaser.keep_open, keep_open_s)
                         await self._play(admin)
                     supervisor.stop()
                     bots.cancel_scope.cancel()
@@ -453,22 +456,19 @@ class Ladder:
 class _Releases:
     """The boards' releases on a connection of their own, and the server's answers,
     read by a task of their own (``read``): answered in order, as on any connection.
-    It says ``ping`` after ``keep_open_s`` with nothing sent (``keep_open``): a board
-    of many seatings (8 bots three-handed: 336) with slow bots can take longer than the
-    server's idle limit, which would close it (docs/protocol.md)."""
+    Like the admin's, the connection says ``ping`` when nothing was sent for a while
+    (``AdminClient.keep_open``): a board of many seatings (8 bots three-handed: 336)
+    with slow bots can take longer than the server's idle limit (docs/protocol.md)."""
 
-    def __init__(self, admin: AdminClient, keep_open_s: float) -> None:
+    def __init__(self, admin: AdminClient) -> None:
         self.admin = admin
         self.asked: deque[int] = deque()  # boards whose release is not answered yet
         self._answered = trio.Event()  # set when none is left to answer
-        self._keep_open_s = keep_open_s
-        self._sent_at = trio.current_time()
 
     async def send(self, board: int, key: str) -> None:
         if not self.asked:
             self._answered = trio.Event()
         self.asked.append(board)
-        self._sent_at = trio.current_time()
         try:
             await self.admin.release(key)
         except trio.Cancelled:  # (a stop) a send cancelled writes nothing: the board
@@ -476,19 +476,6 @@ class _Releases:
             if not self.asked:
                 self._answered.set()
             raise
-
-    async def keep_open(self) -> None:
-        """``ping`` whenever nothing was sent for ``keep_open_s`` (its answer is read past
-        by ``read``). Our own server's link takes a line at once, so this send and a
-        release's never wait on each other."""
-        while True:
-            await trio.sleep_until(self._sent_at + self._keep_open_s)
-            if trio.current_time() >= self._sent_at + self._keep_open_s:
-                self._sent_at = trio.current_time()
-                try:
-                    await self.admin.send("ping")
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    return  # closed by the ladder, or the server gone: ``read`` tells
 
     async def all_answered(self) -> None:
         if self.asked:
