@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 __all__ = ["ADMIN", "BotSpec", "GameResult", "LadderOptions", "Summary", "board_key", "run"]
 
 STARTUP_S = 30.0  # every bot instance must have logged in by then
-INTERRUPTED = "interrupted: the ladder's processes are stopped"  # Ctrl-C reaches every one
+INTERRUPTED = "interrupted: the ladder's processes are stopped"  # by the ladder: its bots too
 # an interrupted ladder's releases of the boards it started: answered at once by a live
 # server; bounded for one gone (and below parallel.py's KILL_AFTER_S for a part)
 RELEASE_AT_STOP_S = 3.0

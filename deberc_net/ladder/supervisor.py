@@ -6,10 +6,12 @@ ladder's own server (over TCP to a ``--server``)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -29,6 +31,13 @@ IN_PROCESS = "py:"  # the prefix of an in-process bot's spec: py:MODULE [--seed 
 
 MAX_RESTARTS = 20
 LIVED_S = 2.0  # a copy that ran this long did start: its exits are crashes, not a bad command
+STOP_S = 2.0  # a bot process asked to stop (SIGTERM) is killed if still running after this
+
+
+def _signal_group(pgid: int, signum: signal.Signals) -> None:
+    """Signal a bot process's group: the bot and whatever it started (none left: no-op)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pgid, signum)
 
 
 @attrs.frozen
@@ -186,6 +195,9 @@ class Supervisor:
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.PIPE,
                     env=self._env(),
+                    # a group of its own: what it starts (a wrapper script's children)
+                    # is stopped with it
+                    process_group=0,
                 )
             except OSError as exc:
                 self._give_up(ScheduleError(f"cannot start bot {bot.name!r}: {exc}"))
@@ -200,11 +212,11 @@ class Supervisor:
                     await proc.wait()
                 finally:
                     if proc.returncode is None:
-                        proc.terminate()
-                        with trio.CancelScope(shield=True), trio.move_on_after(2):
+                        _signal_group(proc.pid, signal.SIGTERM)
+                        with trio.CancelScope(shield=True), trio.move_on_after(STOP_S):
                             await proc.wait()
-                        if proc.returncode is None:
-                            proc.kill()
+                    # what it started and left behind (exited or not) goes with it
+                    _signal_group(proc.pid, signal.SIGKILL)
                 # its last lines, unless a child of its own holds its stderr open
                 relaying.cancel_scope.deadline = trio.current_time() + 1
                 if self.stopping:
