@@ -184,6 +184,7 @@ class Ladder:
                 host, port, password, link = await self._server(nursery)
                 connect = link.connect if link is not None else None
                 supervisor = Supervisor(host, port, self.summary.crashes, connect)
+                nursery.start_soon(supervisor.lines.write)
                 supervisor.on_give_up = self._bot_gave_up
                 supervisor.attach = link.connect if link is not None else None
                 supervisor.asks_only = self.o.asks_only and all(
@@ -224,6 +225,7 @@ class Ladder:
                 nursery.cancel_scope.cancel()
         finally:
             if supervisor is not None:
+                supervisor.lines.flush()  # the bots' last lines (a slow reader: waited for)
                 self.summary.count_faults([(b, copy.stats) for b, copy in supervisor.in_process])
                 self.summary.add_faults(*supervisor.process_faults())
                 supervisor.close()

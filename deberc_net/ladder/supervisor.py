@@ -24,7 +24,7 @@ import trio
 
 from clients.client import FAULT_COUNTS_ENV, Attach, Bot, Brain, Connect
 
-from .bot_output import BotOutput
+from .bot_output import BotOutput, ErrorLines
 from .schedule import ScheduleError
 
 IN_PROCESS = "py:"  # the prefix of an in-process bot's spec: py:MODULE [--seed S]
@@ -151,6 +151,9 @@ class Supervisor:
     # every process a copy ran as (a restart is another), by bot: the fault counts it
     # said go in the report (``process_faults``)
     outputs: list[tuple[str, BotOutput]] = attrs.Factory(list)
+    # the copies' lines for the ladder's standard error, written by a thread: the ladder
+    # runs ``lines.write`` beside them and ``lines.flush`` at its end
+    lines: ErrorLines = attrs.Factory(ErrorLines)
 
     def stop(self) -> None:
         self.stopping = True
@@ -203,7 +206,7 @@ class Supervisor:
                 self._give_up(ScheduleError(f"cannot start bot {bot.name!r}: {exc}"))
                 return
             assert proc.stderr is not None
-            output = BotOutput(instance)  # its stderr, passed on to the ladder's
+            output = BotOutput(instance, self.lines)  # its stderr, passed on to the ladder's
             self.outputs.append((bot.name, output))
             async with trio.open_nursery() as relaying:
                 relaying.start_soon(output.relay, proc.stderr)
@@ -254,7 +257,7 @@ class Supervisor:
             pick=brain.pick,
             asks_only=self.asks_only and brain.asks_only,
             # its first fault said on standard error, as a process's would be
-            tell=lambda text: print(f"{instance}: {text}", file=sys.stderr, flush=True),
+            tell=lambda text: self.lines.say(f"{instance}: {text}"),
         )
         self.in_process.append((spec.name, bot))
         restarts = 0
