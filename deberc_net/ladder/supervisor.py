@@ -35,8 +35,9 @@ STOP_S = 2.0  # a bot process asked to stop (SIGTERM) is killed if still running
 
 
 def _signal_group(pgid: int, signum: signal.Signals) -> None:
-    """Signal a bot process's group: the bot and whatever it started (none left: no-op)."""
-    with contextlib.suppress(ProcessLookupError):
+    """Signal a bot process's group: the bot and whatever it started (none left: no-op;
+    nor one gone whose number another user's group took since)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signum)
 
 
