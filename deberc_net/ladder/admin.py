@@ -19,6 +19,12 @@ LOGIN_S = 10.0
 # few ms, and a ladder waited 50 ms at every start), then every 50 ms at most
 WHO_FIRST_PAUSE_S = 0.002
 WHO_PAUSE_S = 0.05
+# a --server's idle limit is not told: 'ping' after this long with nothing sent, as the
+# client library does (clients.client.KEEPALIVE_S); our own server's is a third of its
+KEEP_OPEN_S = 60.0
+# a line begun is sent whole, a stop's cancel notwithstanding; a server that takes none
+# of it for this long is gone, and its connection closed: nothing may follow half a line
+WHOLE_LINE_S = 3.0
 
 
 class AdminClient:
@@ -26,6 +32,9 @@ class AdminClient:
         self.stream = stream
         self._buffer = LineBuffer()
         self._ready: deque[str] = deque()
+        # one writer at a time: a ping (``keep_open``) never cuts into a reserve
+        self._writing = trio.Lock()
+        self._sent_at = trio.current_time()
 
     @classmethod
     async def connect(
@@ -54,7 +63,37 @@ class AdminClient:
                     raise ScheduleError(f"the ladder could not log in: {line.text}")
 
     async def send(self, text: str) -> None:
-        await self.stream.send_all(text.encode("utf-8") + b"\n")
+        """Send one line, whole or not at all: a cancel (a stop) before it begins sends
+        nothing; once begun it goes on to its end, so a stop's release never follows
+        half a reserve on the wire (over TCP a send waits while the server is slow to
+        read). A ScheduleError if the server takes none of it for WHOLE_LINE_S (the
+        connection is then closed)."""
+        data = text.encode("utf-8") + b"\n"
+        async with self._writing:
+            self._sent_at = trio.current_time()
+            with trio.CancelScope(shield=True):
+                with trio.move_on_after(WHOLE_LINE_S) as stalled:
+                    await self.stream.send_all(data)
+                if stalled.cancelled_caught:
+                    await self.stream.aclose()
+            if stalled.cancelled_caught:
+                raise ScheduleError(
+                    f"the server took no line from the ladder for {WHOLE_LINE_S:.0f} s"
+                )
+
+    async def keep_open(self, every_s: float) -> None:
+        """Say ``ping`` whenever nothing was sent for ``every_s``, so the server's idle
+        limit (docs/protocol.md §2.1) never closes a connection the ladder waits on: a
+        worker waiting for boards, a game longer than the limit, a board of many
+        seatings. Its answer is a line the ladder reads past. Ends once the connection
+        is closed."""
+        while True:
+            await trio.sleep_until(self._sent_at + every_s)
+            if trio.current_time() >= self._sent_at + every_s:
+                try:
+                    await self.send("ping")
+                except (ScheduleError, trio.BrokenResourceError, trio.ClosedResourceError):
+                    return  # closed by the ladder, or the server gone: the reader tells
 
     async def next(self) -> Line:
         """The next line the ladder acts on: a table's play, state and records (what a

@@ -1,4 +1,5 @@
-"""A process bot's standard error, passed through to the ladder's own a line at a time,
+"""A process bot's standard error, passed through to the ladder's own a line at a time
+(by a worker thread: ``ErrorLines``),
 each line led by the copy's name (``non-1: error code=stale …``), so that a bot's author
 sees why it forfeits; the last few hundred bytes are kept as its last words, for a bot
 that cannot run at all (docs/bots.md). A bot of the client library also says its
@@ -9,19 +10,64 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 
 import attrs
 import trio
 
 LAST_WORDS = 600  # bytes
+MAX_WAITING = 10_000  # the bots' lines waiting for standard error; more are dropped
 LONGEST_LINE = 4096  # a line without its end yet is passed on at this length
 COUNTS = re.compile(r"faults fallbacks=(\d+) exceptions=(\d+)")
 FIRST_FAULT_END = "; the first legal call was sent instead (a fallback)"  # Bot._faulted
 
 
+class ErrorLines:
+    """The bots' lines for the ladder's standard error, written by a worker thread
+    (``write``): a reader slow to take them (a full pipe, a paused pager) holds that
+    thread, never the event loop, so the server's clocks and every table go on. At
+    most MAX_WAITING lines wait; past that they are dropped, and how many is said.
+    ``flush`` writes what is left (the ladder's end)."""
+
+    def __init__(self) -> None:
+        self._waiting: list[str] = []
+        self._dropped = 0
+        self._more = trio.Event()
+        self._writing = threading.Lock()  # a flush at the end waits for the thread's
+
+    def say(self, line: str) -> None:
+        if len(self._waiting) >= MAX_WAITING:
+            self._dropped += 1
+            return
+        self._waiting.append(line)
+        self._more.set()
+
+    async def write(self) -> None:
+        """Write the lines as they come, until cancelled (the thread then finishes the
+        lines it has on its own)."""
+        while True:
+            await self._more.wait()
+            self._more = trio.Event()
+            await trio.to_thread.run_sync(self.flush, abandon_on_cancel=True)
+
+    def flush(self) -> None:
+        with self._writing:
+            lines, self._waiting = self._waiting, []
+            dropped, self._dropped = self._dropped, 0
+            if dropped:
+                lines.append(f"ladder: {dropped} lines of the bots dropped: stderr was not read")
+            if lines:
+                # the file looked up at each write: the ladder's progress bar redirects it
+                err = sys.stderr
+                err.write("".join(f"{line}\n" for line in lines))
+                err.flush()
+
+
 @attrs.define
 class BotOutput:
     instance: str  # the copy's name: NAME-i
+    # where its lines go (the ladder's, shared by its copies); None: printed at once
+    lines: ErrorLines | None = None
     tail: bytes = b""
     partial: bytes = b""
     # the process's fault counts as it last said them, and its first fault
@@ -60,5 +106,7 @@ class BotOutput:
         if named and said.endswith(FIRST_FAULT_END) and self.first_fault is None:
             self.first_fault = said.removesuffix(FIRST_FAULT_END)
         lead = "" if named else f"{self.instance}: "
-        # the file looked up at each line: the ladder's progress bar redirects stderr
-        print(lead + text, file=sys.stderr, flush=True)
+        if self.lines is not None:
+            self.lines.say(lead + text)
+        else:  # the file looked up at each line: the ladder's progress bar redirects it
+            print(lead + text, file=sys.stderr, flush=True)

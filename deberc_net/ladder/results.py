@@ -61,6 +61,7 @@ class Summary:
     bot_errors: Counter[str] = attrs.Factory(Counter)
     first_faults: dict[str, str] = attrs.Factory(dict)
     sprt_verdict: str | None = None
+    sprt_pairs_after: int = 0  # duplicate pairs finished after the verdict, not in its LLR
     games_by_bot: Counter[str] = attrs.Factory(Counter)
     results: list[GameResult] = attrs.Factory(list)
 
@@ -100,6 +101,7 @@ class Summary:
                 "llr": round(o.sprt.llr(), 3),
                 "bounds": [round(b, 3) for b in o.sprt.bounds],
                 "verdict": self.sprt_verdict,
+                "pairs_after_verdict": self.sprt_pairs_after,
             },
         }
 
@@ -232,9 +234,14 @@ class Results:
         results = self._set_results.setdefault(game.key, [])
         results.append(result)
         if len(results) == len(seatings(game.group, self.o.players)):
+            if self.summary.sprt_verdict is not None:
+                # a pair the games running at the verdict finished: in the totals, not in
+                # the test, whose LLR stays the one that decided (docs/bots.md "SPRT")
+                self.summary.sprt_pairs_after += 1
+                return
             sprt.scores.append(sum(results) / len(results))
             verdict = sprt.verdict()
-            if verdict is not None and self.summary.sprt_verdict is None:
+            if verdict is not None:
                 self.summary.sprt_verdict = verdict
                 if self.on_verdict is not None:
                     self.on_verdict()  # stop: the games already running still finish

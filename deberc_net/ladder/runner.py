@@ -32,7 +32,7 @@ from deberc_net.plugins import RuleBook
 from deberc_net.protocol.wire import EventKind, Line, MatchEnd, Tag
 from deberc_net.server.config import Config
 
-from .admin import ADMIN, AdminClient
+from .admin import ADMIN, KEEP_OPEN_S, AdminClient
 from .progress import LadderProgress
 from .ratings import Ratings
 from .results import GameResult, Results, Summary
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 __all__ = ["ADMIN", "BotSpec", "GameResult", "LadderOptions", "Summary", "board_key", "run"]
 
 STARTUP_S = 30.0  # every bot instance must have logged in by then
-INTERRUPTED = "interrupted: the ladder's processes are stopped"  # Ctrl-C reaches every one
+INTERRUPTED = "interrupted: the ladder's processes are stopped"  # by the ladder: its bots too
 # an interrupted ladder's releases of the boards it started: answered at once by a live
 # server; bounded for one gone (and below parallel.py's KILL_AFTER_S for a part)
 RELEASE_AT_STOP_S = 3.0
@@ -184,6 +184,7 @@ class Ladder:
                 host, port, password, link = await self._server(nursery)
                 connect = link.connect if link is not None else None
                 supervisor = Supervisor(host, port, self.summary.crashes, connect)
+                nursery.start_soon(supervisor.lines.write)
                 supervisor.on_give_up = self._bot_gave_up
                 supervisor.attach = link.connect if link is not None else None
                 supervisor.asks_only = self.o.asks_only and all(
@@ -199,13 +200,16 @@ class Ladder:
                         admin = await AdminClient.connect(
                             host, port, password, connect, name=self.admin_name
                         )
+                        # a third of our own server's idle limit; a --server's is not told
+                        keep_open_s = self._idle_s / 3 if self.own_server else KEEP_OPEN_S
+                        nursery.start_soon(admin.keep_open, keep_open_s)
                         if self.own_server:
                             releaser = await AdminClient.connect(
                                 host, port, password, connect, name=self._releaser_name
                             )
-                            self._releases = _Releases(releaser, self._idle_s / 3)
+                            self._releases = _Releases(releaser)
                             nursery.start_soon(self._releases.read, self)
-                            nursery.start_soon(self._releases.keep_open)
+                            nursery.start_soon(releaser.keep_open, keep_open_s)
                         await self._play(admin)
                     supervisor.stop()
                     bots.cancel_scope.cancel()
@@ -221,6 +225,7 @@ class Ladder:
                 nursery.cancel_scope.cancel()
         finally:
             if supervisor is not None:
+                supervisor.lines.flush()  # the bots' last lines (a slow reader: waited for)
                 self.summary.count_faults([(b, copy.stats) for b, copy in supervisor.in_process])
                 self.summary.add_faults(*supervisor.process_faults())
                 supervisor.close()
@@ -453,22 +458,19 @@ class Ladder:
 class _Releases:
     """The boards' releases on a connection of their own, and the server's answers,
     read by a task of their own (``read``): answered in order, as on any connection.
-    It says ``ping`` after ``keep_open_s`` with nothing sent (``keep_open``): a board
-    of many seatings (8 bots three-handed: 336) with slow bots can take longer than the
-    server's idle limit, which would close it (docs/protocol.md)."""
+    Like the admin's, the connection says ``ping`` when nothing was sent for a while
+    (``AdminClient.keep_open``): a board of many seatings (8 bots three-handed: 336)
+    with slow bots can take longer than the server's idle limit (docs/protocol.md)."""
 
-    def __init__(self, admin: AdminClient, keep_open_s: float) -> None:
+    def __init__(self, admin: AdminClient) -> None:
         self.admin = admin
         self.asked: deque[int] = deque()  # boards whose release is not answered yet
         self._answered = trio.Event()  # set when none is left to answer
-        self._keep_open_s = keep_open_s
-        self._sent_at = trio.current_time()
 
     async def send(self, board: int, key: str) -> None:
         if not self.asked:
             self._answered = trio.Event()
         self.asked.append(board)
-        self._sent_at = trio.current_time()
         try:
             await self.admin.release(key)
         except trio.Cancelled:  # (a stop) a send cancelled writes nothing: the board
@@ -476,19 +478,6 @@ class _Releases:
             if not self.asked:
                 self._answered.set()
             raise
-
-    async def keep_open(self) -> None:
-        """``ping`` whenever nothing was sent for ``keep_open_s`` (its answer is read past
-        by ``read``). Our own server's link takes a line at once, so this send and a
-        release's never wait on each other."""
-        while True:
-            await trio.sleep_until(self._sent_at + self._keep_open_s)
-            if trio.current_time() >= self._sent_at + self._keep_open_s:
-                self._sent_at = trio.current_time()
-                try:
-                    await self.admin.send("ping")
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    return  # closed by the ladder, or the server gone: ``read`` tells
 
     async def all_answered(self) -> None:
         if self.asked:

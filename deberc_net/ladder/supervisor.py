@@ -6,10 +6,12 @@ ladder's own server (over TCP to a ``--server``)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -22,13 +24,21 @@ import trio
 
 from clients.client import FAULT_COUNTS_ENV, Attach, Bot, Brain, Connect
 
-from .bot_output import BotOutput
+from .bot_output import BotOutput, ErrorLines
 from .schedule import ScheduleError
 
 IN_PROCESS = "py:"  # the prefix of an in-process bot's spec: py:MODULE [--seed S]
 
 MAX_RESTARTS = 20
 LIVED_S = 2.0  # a copy that ran this long did start: its exits are crashes, not a bad command
+STOP_S = 2.0  # a bot process asked to stop (SIGTERM) is killed if still running after this
+
+
+def _signal_group(pgid: int, signum: signal.Signals) -> None:
+    """Signal a bot process's group: the bot and whatever it started (none left: no-op;
+    nor one gone whose number another user's group took since)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signum)
 
 
 @attrs.frozen
@@ -142,6 +152,9 @@ class Supervisor:
     # every process a copy ran as (a restart is another), by bot: the fault counts it
     # said go in the report (``process_faults``)
     outputs: list[tuple[str, BotOutput]] = attrs.Factory(list)
+    # the copies' lines for the ladder's standard error, written by a thread: the ladder
+    # runs ``lines.write`` beside them and ``lines.flush`` at its end
+    lines: ErrorLines = attrs.Factory(ErrorLines)
 
     def stop(self) -> None:
         self.stopping = True
@@ -186,12 +199,15 @@ class Supervisor:
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.PIPE,
                     env=self._env(),
+                    # a group of its own: what it starts (a wrapper script's children)
+                    # is stopped with it
+                    process_group=0,
                 )
             except OSError as exc:
                 self._give_up(ScheduleError(f"cannot start bot {bot.name!r}: {exc}"))
                 return
             assert proc.stderr is not None
-            output = BotOutput(instance)  # its stderr, passed on to the ladder's
+            output = BotOutput(instance, self.lines)  # its stderr, passed on to the ladder's
             self.outputs.append((bot.name, output))
             async with trio.open_nursery() as relaying:
                 relaying.start_soon(output.relay, proc.stderr)
@@ -200,11 +216,11 @@ class Supervisor:
                     await proc.wait()
                 finally:
                     if proc.returncode is None:
-                        proc.terminate()
-                        with trio.CancelScope(shield=True), trio.move_on_after(2):
+                        _signal_group(proc.pid, signal.SIGTERM)
+                        with trio.CancelScope(shield=True), trio.move_on_after(STOP_S):
                             await proc.wait()
-                        if proc.returncode is None:
-                            proc.kill()
+                    # what it started and left behind (exited or not) goes with it
+                    _signal_group(proc.pid, signal.SIGKILL)
                 # its last lines, unless a child of its own holds its stderr open
                 relaying.cancel_scope.deadline = trio.current_time() + 1
                 if self.stopping:
@@ -242,7 +258,7 @@ class Supervisor:
             pick=brain.pick,
             asks_only=self.asks_only and brain.asks_only,
             # its first fault said on standard error, as a process's would be
-            tell=lambda text: print(f"{instance}: {text}", file=sys.stderr, flush=True),
+            tell=lambda text: self.lines.say(f"{instance}: {text}"),
         )
         self.in_process.append((spec.name, bot))
         restarts = 0

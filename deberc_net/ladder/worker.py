@@ -62,13 +62,21 @@ class WorkerLadder(Ladder):
     bot copies, until every board of the run is played (by it or others)."""
 
     def __init__(
-        self, options: LadderOptions, queue: BoardQueue, worker: str, first: Claim, lease_s: float
+        self,
+        options: LadderOptions,
+        queue: BoardQueue,
+        worker: str,
+        first: Claim,
+        lease_s: float,
+        retry_s: float = CLAIM_RETRY_S,
     ) -> None:
+        """``retry_s``: how often it asks for another board of the run, at most."""
         super().__init__(options, Ratings([b.name for b in options.bots]))
         self.boards = queue
         self.worker = worker
         self.run_id = first.run
         self.lease_s = lease_s
+        self.retry_s = retry_s
         self.queue.clear()  # only the boards claimed are played
         self.board_results = BoardResults(options, self.summary)
         self.results = self.board_results
@@ -90,7 +98,7 @@ class WorkerLadder(Ladder):
             done, total = await trio.to_thread.run_sync(self.boards.progress, self.run_id)
             if done == total:
                 break
-            await trio.sleep(CLAIM_RETRY_S)
+            await trio.sleep(self.retry_s)
             await self._claim_if_room()
         await super()._fill(admin)
 
@@ -101,7 +109,7 @@ class WorkerLadder(Ladder):
                 self.boards.claim, self.worker, self.lease_s, self.run_id
             )
             if claim is None:
-                self._next_claim = now + CLAIM_RETRY_S
+                self._next_claim = now + self.retry_s
             else:
                 self._take_board(claim.board)
 

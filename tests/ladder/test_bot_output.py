@@ -4,13 +4,17 @@ the last words of one that cannot start."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
 import trio
 import trio.testing
 
-from deberc_net.ladder.bot_output import LONGEST_LINE, BotOutput
+from deberc_net.ladder.bot_output import LONGEST_LINE, BotOutput, ErrorLines
 
 from .helpers import ladder, script, summary
 from .test_ladder_run import EAGER, RAW_HEAD
@@ -76,3 +80,41 @@ async def test_lines_are_passed_whole_however_they_arrive(
         "b-2: last",
     ]
     assert output.last_words.endswith("x" * 10 + "last")
+
+
+async def test_a_slow_reader_of_the_ladders_stderr_never_holds_the_event_loop() -> None:
+    """The ladder's standard error is a pipe nobody reads for 3 s (a paused pager, a slow
+    logger), full after 64 KB; a bot says 300 KB meanwhile. The event loop (the
+    server's clocks, every table) goes on: the lines wait for a worker thread, and all
+    come out whole and in order once the pipe is read. Failed before: the line's print
+    held the whole loop until the reader came back (3 s, a clock's time and more)."""
+    read_end, write_end = os.pipe()
+    said = [f"{n:03} " + "x" * 1000 for n in range(300)]
+    got = bytearray()
+
+    def reader_comes_back() -> None:
+        time.sleep(3)
+        while data := os.read(read_end, 65536):
+            got.extend(data)
+
+    reader = threading.Thread(target=reader_comes_back, daemon=True)
+    reader.start()
+    lines = ErrorLines()
+    output = BotOutput("b-1", lines)
+    send, receive = trio.testing.memory_stream_pair()
+    with open(write_end, "w", encoding="utf-8") as slow, contextlib.redirect_stderr(slow):
+        began = time.monotonic()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(lines.write)
+            nursery.start_soon(output.relay, receive)
+            for line in said:
+                await send.send_all(line.encode() + b"\n")
+            await send.aclose()
+            await trio.testing.wait_all_tasks_blocked()
+            went_on_for = time.monotonic() - began
+            nursery.cancel_scope.cancel()
+        lines.flush()  # the ladder's end: what is left, written (waiting for the reader)
+    reader.join(10)
+    os.close(read_end)
+    assert went_on_for < 1.5  # not held until the reader came back
+    assert got.decode().splitlines() == [f"b-1: {line}" for line in said]

@@ -50,9 +50,9 @@ async def test_the_releases_connection_outlives_the_servers_idle_limit(
         LadderOptions(bots=[BotSpec.parse(RAND), BotSpec.parse(RAND2)], db=str(db), progress=False),
         Ratings(["rand", "rand2"]),
     )
-    releases = _Releases(admin, keep_open_s=config.idle_timeout_ms / 1000 / 3)
+    releases = _Releases(admin)
     nursery.start_soon(releases.read, ladder)
-    nursery.start_soon(releases.keep_open)
+    nursery.start_soon(admin.keep_open, config.idle_timeout_ms / 1000 / 3)
     await trio.sleep(5 * 60)
     await releases.send(7, "0123456789abcdef")
     with trio.fail_after(5):

@@ -8,6 +8,10 @@ import random
 
 import pytest
 
+from deberc_net.ladder import report
+from deberc_net.ladder.results import GameResult, Results, Summary
+from deberc_net.ladder.runner import LadderOptions
+from deberc_net.ladder.schedule import schedule
 from deberc_net.ladder.stats import (
     PairStats,
     Sprt,
@@ -15,6 +19,7 @@ from deberc_net.ladder.stats import (
     mean_interval,
     score_from_elo,
 )
+from deberc_net.ladder.supervisor import BotSpec
 
 
 def pair(wins: int, draws: int, losses: int) -> PairStats:
@@ -180,3 +185,37 @@ def test_sprt_parse_needs_four_numbers(text: str) -> None:
 def test_sprt_parse_refuses_impossible_settings(text: str) -> None:
     with pytest.raises(ValueError, match="elo0 < elo1"):
         Sprt.parse(text)
+
+
+def test_pairs_finished_after_the_verdict_leave_the_llr_as_it_decided() -> None:
+    """The SPRT stops scheduling at its verdict; the games already running still finish
+    and are counted in the totals, not in the test: the LLR and pairs reported are those
+    of the verdict, and the pairs after it are said apart. Failed before: the reported
+    LLR (and pairs) moved on with them, away from the one that decided."""
+    options = LadderOptions(
+        bots=[BotSpec("a", "cmd a"), BotSpec("b", "cmd b")],
+        deals=40,
+        seed="v",
+        sprt=Sprt(0, 20, 0.05, 0.05),
+        progress=False,
+    )
+    summary = Summary(options, "v")
+    results = Results(options, summary)
+    games = list(schedule(["a", "b"], 2, 40, "v", options.mode))
+    decided: tuple[float, int] | None = None
+    for index, game in enumerate(games):
+        written = [20, 0] if game.seating[0] == "a" else [0, 20]  # a wins every deal
+        if index % 2 == 1 and index % 6 == 1:
+            written = written[::-1]  # … nearly
+        results.add_result(index, GameResult(game, written, "deals", None, None))
+        if summary.sprt_verdict is not None and decided is None:
+            assert options.sprt is not None
+            decided = options.sprt.llr(), len(options.sprt.scores)
+        if decided is not None and index >= 2 * decided[1] + 5:
+            break  # three more pairs, played by the games still running
+    assert decided is not None and summary.sprt_verdict == "H1"
+    told = summary.as_dict()
+    assert (told["sprt"]["llr"], told["sprt"]["pairs"]) == (round(decided[0], 3), decided[1])
+    assert told["sprt"]["pairs_after_verdict"] == 3
+    assert told["games"] == 2 * decided[1] + 6  # every game played is in the totals
+    assert "3 pairs finished after it, in the totals above only" in report.text(told)
