@@ -164,9 +164,9 @@ class Login:
         table = self.lobby.table_of(name)
         if table is not None:
             session.table = table  # at once: 'new' or 'seek' right after must see the seat
-            # its state answers the login, before the next line (docs/protocol.md §2.3);
-            # at another worker's table (serve --workers) it comes over the bus, unwaited
-            table.post(Back(session), request=not table.remote)
+            # its state answers the login, before the next line (docs/protocol.md §2.3;
+            # at another worker's table it comes over the bus, waited for as well)
+            table.post(Back(session), request=True)
 
     def logged_in_elsewhere(self, previous: Session) -> None:
         """``previous`` held a name that has just logged in again: it closes, and no

@@ -83,7 +83,7 @@ class Bus:
 
     def publish(self, to: str, message: Message, *, merge: bool = False) -> None:
         """Queue ``message`` for channel ``to`` (sent by ``run``'s publisher, in order).
-        ``merge``: its ``text`` (and ``asks``) may join the message queued just before
+        ``merge``: its ``text`` (and ``asks``, ``done``) may join the message queued just before
         it, if that one is of the same kind, for the same channel and session (``s``):
         a table's burst of lines to one player leaves as one notification."""
         self.published += 1
@@ -99,6 +99,8 @@ class Bus:
             ):
                 last["text"] += message["text"]
                 last["asks"] += message["asks"]
+                if message.get("done"):  # (requests answered by the text so far)
+                    last["done"] = last.get("done", 0) + message["done"]
                 return
         message["n"] = next(self._serial)
         message["w"] = self.worker
