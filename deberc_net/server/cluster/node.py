@@ -711,7 +711,15 @@ class Node:
         if local is not None:  # the name logged in there: this connection no longer holds it
             del self.lobby.online[key]
             self.logins.pop(key, None)
-            self.lobby.login.logged_in_elsewhere(local)
+            if (
+                login is not None
+                and login.session == local.id
+                and login.fresh
+                and _raced(login, there)
+            ):  # a guest's claim of a free name, made as another's: it was never his
+                self.lobby.login.lost_race(local)
+            else:
+                self.lobby.login.logged_in_elsewhere(local)
 
     def _out_of_lobby(self, message: dict[str, Any]) -> None:
         key = name_key(message["name"])
