@@ -115,6 +115,9 @@ class Node:
     # (session id, that worker); the session's reader waits for them before its next
     # line, as for its own worker's tables (docs/protocol.md §2.3)
     awaited: Counter[tuple[int, int]] = attrs.Factory(Counter)
+    # web pages' sessions here waiting for a mark of a table's owner (``mark``): by
+    # session id, the owner and what to do there
+    marks: dict[int, tuple[int, Callable[[], None]]] = attrs.Factory(dict)
 
     # the games waited for on each other worker (what 'seek' asked there)
     seeks: dict[int, set[GameSettings]] = attrs.Factory(dict)
@@ -156,6 +159,8 @@ class Node:
             "rematch": self._rematch_here,
             "unrematch": self._unrematch_here,
             "failed": lambda m: self.lobby.accounts.failed(m["name"], m["address"]),
+            "mark": lambda m: self.bus.publish(channel(m["w"]), {"k": "marked", "s": m["s"]}),
+            "marked": self._marked,
         }
         self.lobby.accounts.tell_failure = self._tell_failure
 
@@ -370,6 +375,24 @@ class Node:
             del self.forwarded[session.id]
             self.bus.publish(channel(table.owner), {"k": "gone", "s": session.id})
         return True
+
+    def mark(self, session: Session, table: Table, reached: Callable[[], None]) -> None:
+        """Call ``reached`` where ``table``'s owner marks, between two steps of its
+        tables, every stream of text it sends here (its messages come in the order sent):
+        what came before is what it sent before (a web page joins its feed there,
+        web/feed.py). ``session`` (a page's) asks; once."""
+        assert isinstance(table, RemoteTable)
+        self.marks[session.id] = (table.owner, reached)
+        self.bus.publish(channel(table.owner), {"k": "mark", "s": session.id})
+
+    def unmark(self, session: Session) -> None:
+        self.marks.pop(session.id, None)
+
+    def _marked(self, message: dict[str, Any]) -> None:
+        owner, reached = self.marks.get(message["s"], (None, None))
+        if owner == message["w"] and reached is not None:
+            del self.marks[message["s"]]
+            reached()
 
     def ask_help(self, session: Session, table: Table) -> None:
         """'help' at another worker's ``table``: its owner lists the calls legal now, as
