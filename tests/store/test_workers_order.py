@@ -4,7 +4,9 @@ replies to lines a table of another worker answers come in the order of the line
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -44,7 +46,7 @@ async def _replies_in_order(workers: Workers, opened: list[LineClient]) -> None:
     table = (await ann.expect("ok", cmd="sit"))["table"]
     await _listed(bob, "tables", f"id={table} ")
     await _before_pong(bob, f"sit {table}", lambda x: x.startswith("ok cmd=sit "))
-    await _before_pong(bob, "help", lambda x: "Your table calls now" in x)
+    await _before_pong(bob, "help", lambda x: "'calls' explains every table call" in x)
     await _before_pong(bob, "state", lambda x: fields(x)[0] in ("ask", "state"))
     await _before_pong(bob, "sheet", lambda x: fields(x)[0] == "sheet")
     await _before_pong(bob, "say hi there", lambda x: x.startswith("say ") and "hi there" in x)
@@ -73,11 +75,51 @@ async def _replies_in_order(workers: Workers, opened: list[LineClient]) -> None:
     await _before_pong(bob, "rematch", lambda x: x.startswith("ok cmd=rematch "))
 
 
+async def _a_stall_forgets_nothing(workers: Workers, opened: list[LineClient]) -> None:
+    """Worker 1 stalls past server_dead_ms (SIGSTOP), then goes on: afterwards each
+    worker knows the other's players again, and the guest whose seat worker 0 holds
+    for him (his connection gone) keeps it on worker 1 too: nobody takes his name
+    (worker 1 forgot him, and a thief took his name and seat there). Worker 1 itself
+    forgets nobody: what it was sent meanwhile comes first."""
+    cal = await workers.connect(0, "cal")
+    gwen = await workers.connect(0, "gwen")
+    dora = await workers.connect(1, "dora")
+    opened += [cal, gwen, dora]
+    await gwen.send("new 2")
+    table = (await gwen.expect("ok", cmd="sit"))["table"]
+    await gwen.aclose()  # her seat is held, with her token
+    await _listed(dora, "who", "cal")
+    await _listed(dora, "tables", f"id={table} ")
+    await dora.send(f"observe {table}")
+    await dora.expect("ok", cmd="observe")
+    os.kill(workers.pids[1], signal.SIGSTOP)
+    try:
+        await trio.sleep(4.5)  # past server_dead_ms (3 s): worker 0 forgets worker 1
+    finally:
+        os.kill(workers.pids[1], signal.SIGCONT)
+    await _listed(cal, "who", "dora")
+    await _listed(dora, "who", "cal")
+    await trio.sleep(1)  # the workers have heard each other again
+    thief = await workers.reach(1, "thief")
+    opened.append(thief)
+    await thief.send("style machine")
+    await thief.send("login gwen")
+    await thief.expect("error", code="name-in-use")
+    # worker 1, back, heard worker 0's beats (sent meanwhile) before it judged it: it
+    # neither forgot it nor told dora its table closed
+    await dora.send("ping")
+    await dora.read_until(_pong)
+    assert not [x for x in dora.lines if x.startswith("info ") and "closes" in x], dora.lines
+    lost = [e for e in workers.events if e.get("event") == "worker_lost"]
+    assert [e["worker"] for e in lost] == [0], lost
+
+
 async def test_replies_in_order_across_workers(postgres_url: str, tmp_path: Path) -> None:
     opened: list[LineClient] = []
     with trio.fail_after(120):
         async with served_workers(postgres_url, _settings(tmp_path, ORDER_SETTINGS)) as workers:
             try:
+                await _a_stall_forgets_nothing(workers, opened)
                 await _replies_in_order(workers, opened)
             finally:
                 await close_all(opened)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import select
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -120,12 +121,31 @@ class Bus:
         while True:
             await trio.lowlevel.wait_readable(pg.socket)
             pg.consume_input()
-            while (note := pg.notifies()) is not None:
-                self.received += 1
-                try:
-                    self.heard(json.loads(note.extra.decode()))
-                except Exception:  # one bad message costs only itself
-                    log.exception("bus_message_failed", payload=note.extra[:200])
+            self._hand_over()
+
+    def take_in(self) -> None:
+        """Hand over at once what has come and waits to be read (without waiting for
+        more): what the listening task would, a moment later."""
+        assert self._listener is not None
+        pg = self._listener.pgconn
+        while select.select([pg.socket], [], [], 0)[0]:
+            pg.consume_input()
+            if not self._hand_over():
+                break  # (readable, but no whole notification yet)
+
+    def _hand_over(self) -> int:
+        """Hand each notification taken in to ``heard``; how many."""
+        assert self._listener is not None
+        pg = self._listener.pgconn
+        count = 0
+        while (note := pg.notifies()) is not None:
+            count += 1
+            self.received += 1
+            try:
+                self.heard(json.loads(note.extra.decode()))
+            except Exception:  # one bad message costs only itself
+                log.exception("bus_message_failed", payload=note.extra[:200])
+        return count
 
     async def _publish(self) -> None:
         assert self._publisher is not None

@@ -245,6 +245,11 @@ class Node:
         while True:
             await trio.sleep(min(1.0, dead_after / 4))
             now = trio.current_time()
+            if any(now - last > dead_after for last in self.heard.values()):
+                # what came meanwhile first: this worker itself may have stalled, the
+                # others' beats waiting unread (it forgot the living, their tables and
+                # players, and told its players their tables closed)
+                self.bus.take_in()
             for worker, last in list(self.heard.items()):
                 if now - last > dead_after:
                     self._forget_worker(worker)
@@ -284,10 +289,18 @@ class Node:
         self.bus.publish(LOBBY, {"k": "left", "name": name, "token": token})
 
     def _tell_presence_all(self) -> None:
-        for key, session in list(self.lobby.online.items()):
+        lobby = self.lobby
+        for key, session in list(lobby.online.items()):
             if session.name is not None:
-                token = self.lobby.guest_tokens.get(key) if session.guest else None
+                token = lobby.guest_tokens.get(key) if session.guest else None
                 self.logged_in(session, token)
+        # and the guests gone whose seats are held for their tokens: a worker that took
+        # this one for dead forgot them too (then anyone took such a guest's name, and
+        # his seat with it, there)
+        seated = {name_key(n): n for t in lobby.tables.values() for n in t.seats if n is not None}
+        for key, token in list(lobby.guest_tokens.items()):
+            if key not in lobby.online:
+                self.bus.publish(LOBBY, {"k": "left", "name": seated.get(key, key), "token": token})
 
     def names(self) -> list[str]:
         """Everyone online on the other workers."""
@@ -747,6 +760,12 @@ class Node:
     def _out_of_lobby(self, message: dict[str, Any]) -> None:
         key = name_key(message["name"])
         present = self.present.get(key)
+        token = message["token"]
+        if present is None and token is not None and key not in self.lobby.online:
+            # a guest gone, his seat held: told again to a worker that forgot him
+            # (``_tell_presence_all``)
+            self.present[key] = Present(message["name"], message["w"], True, token, False)
+            return
         if present is not None and present.worker == message["w"]:
             if message["token"] is None:
                 del self.present[key]
