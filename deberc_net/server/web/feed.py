@@ -298,17 +298,20 @@ async def join(
     marked = trio.Event()
 
     def at_the_mark() -> None:
-        if lobby.tables.get(table.id) is table:
+        if lobby.tables.get(table.id) is table and not own.closed:
             joined.append(_join_now(lobby, feeds, table, page, own))
         marked.set()
 
     node.mark(own, table, at_the_mark)
-    while not marked.is_set():
-        with trio.move_on_after(CLOSED_CHECK_S):
-            await marked.wait()
-        if not marked.is_set() and lobby.tables.get(table.id) is not table:
-            node.unmark(own)  # its owner lost: no mark comes
-            break
+    try:
+        while not marked.is_set():
+            with trio.move_on_after(CLOSED_CHECK_S):
+                await marked.wait()
+            if lobby.tables.get(table.id) is not table:
+                break  # closed, or its owner lost: no mark comes
+    finally:
+        if not marked.is_set():  # (or the page went first)
+            node.unmark(own)
     return joined[0] if joined else None
 
 
