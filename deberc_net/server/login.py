@@ -20,7 +20,7 @@ from . import accounts
 from .accounts import name_key
 from .house import PREFIX as HOUSE_PREFIX
 from .session import Session
-from .table import Back
+from .table import Back, Leave
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -164,9 +164,9 @@ class Login:
         table = self.lobby.table_of(name)
         if table is not None:
             session.table = table  # at once: 'new' or 'seek' right after must see the seat
-            # its state answers the login, before the next line (docs/protocol.md §2.3);
-            # at another worker's table (serve --workers) it comes over the bus, unwaited
-            table.post(Back(session), request=not table.remote)
+            # its state answers the login, before the next line (docs/protocol.md §2.3;
+            # at another worker's table it comes over the bus, waited for as well)
+            table.post(Back(session), request=True)
 
     def logged_in_elsewhere(self, previous: Session) -> None:
         """``previous`` held a name that has just logged in again: it closes, and no
@@ -175,6 +175,19 @@ class Login:
         previous.name = None
         previous.close()
         self.lobby.matchmaking.forget(previous)
+
+    def lost_race(self, session: Session) -> None:
+        """``session``'s claim of a free name lost the race with another worker's login
+        of it, made at the same time (docs/scaling.md): the name was never his, so he
+        leaves nothing of it behind: no token, and no seat (he leaves his table, which
+        closes if nobody else sits there), which the winner would have come back to."""
+        assert session.name is not None
+        self.lobby.guest_tokens.pop(name_key(session.name), None)
+        if session.table is not None:  # (he keeps the name till the table has let him go)
+            session.table.post(Leave(session, confirmed=True))
+        session.send(ev.bye(phrase(Msg.LOGGED_IN_ELSEWHERE)))
+        session.close()
+        self.lobby.matchmaking.forget(session)
 
     def _guest_token(self, name: str) -> str | None:
         """The token of the guest who holds ``name`` (connected, or seated at a table

@@ -6,41 +6,19 @@ bus, sending what a worker sends."""
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import trio
 
 from deberc_net.server.accounts import set_password
-from deberc_net.server.app import serve
-from deberc_net.server.cluster import WorkerPlace
 from deberc_net.server.cluster.bus import LOBBY, Bus
 from deberc_net.server.store import open_store
 from tests.server.client import LineClient, log_in_machine
-from tests.server.conftest import make_config
 
-OTHER, THIRD = 900001, 900002  # the bus ids of the workers the test plays
+from .workers import OTHER, heard_one, told_table, worker_and_bus
 
-
-@asynccontextmanager
-async def worker_and_bus(
-    postgres_url: str, tmp_path: Path, heard: list[dict[str, Any]], sender: int
-) -> AsyncIterator[tuple[int, Bus]]:
-    config = make_config(postgres_url, server_dead_ms=600_000, shutdown_grace_ms=0)
-    bus = Bus(postgres_url, sender, heard.append)
-    bus.open()
-    try:
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(bus.run)
-            port = await nursery.start(
-                lambda task_status: serve(config, worker=WorkerPlace(0, 2), task_status=task_status)
-            )
-            yield port, bus
-            nursery.cancel_scope.cancel()
-    finally:
-        bus.close()
+THIRD = 900002  # the bus id of a third worker the test plays
 
 
 async def _said_in(heard: list[dict[str, Any]], name: str) -> dict[str, Any]:
@@ -62,7 +40,7 @@ async def test_a_later_login_on_a_host_whose_clock_is_behind_still_takes_the_nam
     store.close()
     heard: list[dict[str, Any]] = []
     with trio.fail_after(60):
-        async with worker_and_bus(postgres_url, tmp_path, heard, OTHER) as (port, bus):
+        async with worker_and_bus(postgres_url, heard, OTHER) as (port, bus):
             bob = await log_in_machine(await LineClient.connect(port), "bob", "goodpass1")
             first = await _said_in(heard, "bob")
             # the other worker heard it, then bob logged in there (its clock 60 s behind)
@@ -93,7 +71,7 @@ async def test_a_third_worker_keeps_the_login_that_won_a_race(
     heard: list[dict[str, Any]] = []
     at = time.time()
     with trio.fail_after(60):
-        async with worker_and_bus(postgres_url, tmp_path, heard, OTHER) as (port, first):
+        async with worker_and_bus(postgres_url, heard, OTHER) as (port, first):
             third = Bus(postgres_url, THIRD, lambda _: None)
             third.open()
             try:
@@ -121,3 +99,70 @@ async def test_a_third_worker_keeps_the_login_that_won_a_race(
                     nursery.cancel_scope.cancel()
             finally:
                 third.close()
+
+
+async def test_a_claim_that_lost_the_race_leaves_no_seat_table_or_token(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # the losing claim had opened a table ('new'): it kept its seat there, with no
+    # connection, and its token, which took the name back from the winner (and the
+    # winner's own token was refused here) (failed before)
+    heard: list[dict[str, Any]] = []
+    with trio.fail_after(60):
+        async with worker_and_bus(postgres_url, heard, OTHER) as (port, other):
+            watcher = await log_in_machine(await LineClient.connect(port), "watcher")
+            loser = await log_in_machine(await LineClient.connect(port), "racer")
+            mark = await _said_in(heard, "racer")
+            await loser.send("new 2")
+            await loser.expect("ok", cmd="sit")
+            # the other worker's claim of the name, made before it heard of this one's
+            claim = {"k": "in", "name": "racer", "guest": True, "fresh": True, "s": 1}
+            other.publish(LOBBY, claim | {"token": "tokenfirst", "at": mark["at"] - 1})
+            await loser.expect("bye")
+            await loser.aclose()
+            with trio.fail_after(10):  # its table closes: nobody else sat there
+                while True:
+                    await watcher.send("tables")
+                    if (await watcher.expect("tables"))["count"] == "0":
+                        break
+                    await trio.sleep(0.3)  # (the lists allowance: 'tables' too often)
+            again = await LineClient.connect(port)
+            await again.send("style machine")
+            await again.send(f"login racer token={loser.token}")
+            await again.expect("error", code="name-in-use")
+            winner = await log_in_machine(
+                await LineClient.connect(port), "racer", token="tokenfirst"
+            )
+            for client in (watcher, again, winner):
+                await client.aclose()
+
+
+async def test_a_claim_that_lost_the_race_leaves_its_seat_at_another_workers_table(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # the losing claim sat at a table of the other worker: its stand-in there kept
+    # the seat, which the winner then held without having sat (failed before)
+    heard: list[dict[str, Any]] = []
+    table = told_table(5000, ["amy", None])
+    with trio.fail_after(60):
+        async with worker_and_bus(postgres_url, heard, OTHER) as (port, other):
+            other.publish(LOBBY, {"k": "tables", "open": [table], "gone": [], "seeks": []})
+            loser = await log_in_machine(await LineClient.connect(port), "racer")
+            mark = await _said_in(heard, "racer")
+            await loser.send("sit 5000")
+            sit = await heard_one(heard, k="post", m="sit", table=5000)
+            # the other worker, the table's owner, seats him there and says so
+            seated = table | {"seats": ["amy", "racer"]}
+            to = f"w{sit['w']}"
+            other.publish(
+                to, {"k": "placed", "s": sit["s"], "seat": 1, "table": 5000, "info": seated}
+            )
+            text = "ok cmd=sit table=5000 seat=1\r\n"
+            other.publish(to, {"k": "text", "s": sit["s"], "text": text, "asks": 0, "done": 1})
+            await loser.expect("ok", cmd="sit")
+            claim = {"k": "in", "name": "racer", "guest": True, "fresh": True, "s": 1}
+            other.publish(LOBBY, claim | {"token": "tokenfirst", "at": mark["at"] - 1})
+            await loser.expect("bye")
+            left = await heard_one(heard, k="post", m="leave", table=5000)
+            assert left["s"] == sit["s"] and left["confirmed"] is True
+            await loser.aclose()

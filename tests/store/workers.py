@@ -1,6 +1,7 @@
 """``deberc-net serve --workers N`` in processes of their own, for the tests: the
 parent's port, each worker's pid, and which worker holds a connection (read from
-/proc: the kernel, not the server, chooses the worker of a connection)."""
+/proc: the kernel, not the server, chooses the worker of a connection); and one worker
+in the test's process whose other worker the test plays on the real bus."""
 
 from __future__ import annotations
 
@@ -13,13 +14,19 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import attrs
 import trio
 
+from deberc_net.server.app import serve
+from deberc_net.server.cluster import WorkerPlace
+from deberc_net.server.cluster.bus import Bus
 from tests.server.client import LineClient, log_in_machine
+from tests.server.conftest import make_config
 
 START_LIMIT_S = 40  # two workers starting at once on a busy 2-core machine
+OTHER = 900001  # the bus id of a worker a test plays (worker_and_bus)
 
 
 @attrs.define
@@ -131,3 +138,57 @@ async def served_workers(url: str, settings: Path, count: int = 2) -> AsyncItera
                 process.send_signal(signal.SIGTERM)
                 with trio.fail_after(START_LIMIT_S):
                     await process.wait()
+
+
+@asynccontextmanager
+async def worker_and_bus(
+    postgres_url: str,
+    heard: list[dict[str, Any]],
+    sender: int,
+    web: list[int] | None = None,
+) -> AsyncIterator[tuple[int, Bus]]:
+    """One worker of ``serve --workers`` in this process (its port) and a bus (its id
+    ``sender``, every message it hears in ``heard``) on which the test plays the
+    other worker. ``web``: the web face is served too, its port appended there."""
+    config = make_config(
+        postgres_url,
+        server_dead_ms=600_000,
+        shutdown_grace_ms=0,
+        http_port=None if web is None else 0,
+    )
+    bus = Bus(postgres_url, sender, heard.append)
+    bus.open()
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(bus.run)
+            port = await nursery.start(
+                lambda task_status: serve(
+                    config,
+                    worker=WorkerPlace(0, 2),
+                    task_status=task_status,
+                    http_bound=None if web is None else web.append,
+                )
+            )
+            yield port, bus
+            nursery.cancel_scope.cancel()
+    finally:
+        bus.close()
+
+
+def told_table(table_id: int, seats: list[str | None]) -> dict[str, Any]:
+    """A waiting two-seat table of a worker a test plays, as a worker tells it."""
+    return {
+        "id": table_id, "players": 2, "variant": "moscow", "options": [], "seats": seats,
+        "state": "waiting", "observers": 0, "private": False, "invited": [],
+        "reserved": None, "board": None, "match": None, "away": [],
+    }  # fmt: skip
+
+
+async def heard_one(heard: list[dict[str, Any]], **want: Any) -> dict[str, Any]:
+    """The first message the test's bus heard with these fields (waiting for it)."""
+    with trio.fail_after(10):
+        while True:
+            for message in heard:
+                if all(message.get(k) == v for k, v in want.items()):
+                    return message
+            await trio.sleep(0.01)

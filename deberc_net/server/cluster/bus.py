@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import select
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -83,7 +84,7 @@ class Bus:
 
     def publish(self, to: str, message: Message, *, merge: bool = False) -> None:
         """Queue ``message`` for channel ``to`` (sent by ``run``'s publisher, in order).
-        ``merge``: its ``text`` (and ``asks``) may join the message queued just before
+        ``merge``: its ``text`` (and ``asks``, ``done``) may join the message queued just before
         it, if that one is of the same kind, for the same channel and session (``s``):
         a table's burst of lines to one player leaves as one notification."""
         self.published += 1
@@ -99,6 +100,8 @@ class Bus:
             ):
                 last["text"] += message["text"]
                 last["asks"] += message["asks"]
+                if message.get("done"):  # (requests answered by the text so far)
+                    last["done"] = last.get("done", 0) + message["done"]
                 return
         message["n"] = next(self._serial)
         message["w"] = self.worker
@@ -118,12 +121,31 @@ class Bus:
         while True:
             await trio.lowlevel.wait_readable(pg.socket)
             pg.consume_input()
-            while (note := pg.notifies()) is not None:
-                self.received += 1
-                try:
-                    self.heard(json.loads(note.extra.decode()))
-                except Exception:  # one bad message costs only itself
-                    log.exception("bus_message_failed", payload=note.extra[:200])
+            self._hand_over()
+
+    def take_in(self) -> None:
+        """Hand over at once what has come and waits to be read (without waiting for
+        more): what the listening task would, a moment later."""
+        assert self._listener is not None
+        pg = self._listener.pgconn
+        while select.select([pg.socket], [], [], 0)[0]:
+            pg.consume_input()
+            if not self._hand_over():
+                break  # (readable, but no whole notification yet)
+
+    def _hand_over(self) -> int:
+        """Hand each notification taken in to ``heard``; how many."""
+        assert self._listener is not None
+        pg = self._listener.pgconn
+        count = 0
+        while (note := pg.notifies()) is not None:
+            count += 1
+            self.received += 1
+            try:
+                self.heard(json.loads(note.extra.decode()))
+            except Exception:  # one bad message costs only itself
+                log.exception("bus_message_failed", payload=note.extra[:200])
+        return count
 
     async def _publish(self) -> None:
         assert self._publisher is not None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -110,6 +111,13 @@ class Node:
     # players of other workers at this worker's tables: by (worker, session id), by name
     remote: dict[tuple[int, int], RemoteSession] = attrs.Factory(dict)
     remote_named: dict[str, RemoteSession] = attrs.Factory(dict)
+    # requests of sessions here that another worker answers, not yet answered: by
+    # (session id, that worker); the session's reader waits for them before its next
+    # line, as for its own worker's tables (docs/protocol.md §2.3)
+    awaited: Counter[tuple[int, int]] = attrs.Factory(Counter)
+    # web pages' sessions here waiting for a mark of a table's owner (``mark``): by
+    # session id, the owner and what to do there
+    marks: dict[int, tuple[int, Callable[[], None]]] = attrs.Factory(dict)
 
     # the games waited for on each other worker (what 'seek' asked there)
     seeks: dict[int, set[GameSettings]] = attrs.Factory(dict)
@@ -151,6 +159,8 @@ class Node:
             "rematch": self._rematch_here,
             "unrematch": self._unrematch_here,
             "failed": lambda m: self.lobby.accounts.failed(m["name"], m["address"]),
+            "mark": lambda m: self.bus.publish(channel(m["w"]), {"k": "marked", "s": m["s"]}),
+            "marked": self._marked,
         }
         self.lobby.accounts.tell_failure = self._tell_failure
 
@@ -235,6 +245,11 @@ class Node:
         while True:
             await trio.sleep(min(1.0, dead_after / 4))
             now = trio.current_time()
+            if any(now - last > dead_after for last in self.heard.values()):
+                # what came meanwhile first: this worker itself may have stalled, the
+                # others' beats waiting unread (it forgot the living, their tables and
+                # players, and told its players their tables closed)
+                self.bus.take_in()
             for worker, last in list(self.heard.items()):
                 if now - last > dead_after:
                     self._forget_worker(worker)
@@ -274,10 +289,18 @@ class Node:
         self.bus.publish(LOBBY, {"k": "left", "name": name, "token": token})
 
     def _tell_presence_all(self) -> None:
-        for key, session in list(self.lobby.online.items()):
+        lobby = self.lobby
+        for key, session in list(lobby.online.items()):
             if session.name is not None:
-                token = self.lobby.guest_tokens.get(key) if session.guest else None
+                token = lobby.guest_tokens.get(key) if session.guest else None
                 self.logged_in(session, token)
+        # and the guests gone whose seats are held for their tokens: a worker that took
+        # this one for dead forgot them too (then anyone took such a guest's name, and
+        # his seat with it, there)
+        seated = {name_key(n): n for t in lobby.tables.values() for n in t.seats if n is not None}
+        for key, token in list(lobby.guest_tokens.items()):
+            if key not in lobby.online:
+                self.bus.publish(LOBBY, {"k": "left", "name": seated.get(key, key), "token": token})
 
     def names(self) -> list[str]:
         """Everyone online on the other workers."""
@@ -357,6 +380,8 @@ class Node:
         self.forwarded[session.id] = session
         body |= {"s": session.id, "who": _who(session)}
         self.bus.publish(channel(table.owner), body)
+        if request:
+            self._awaits(session, table.owner)
         if session.name is None and isinstance(message, Unobserve):
             # a web page's session watches one table: done, its stand-in goes (on the
             # owner's channel, so after the unobserve)
@@ -364,11 +389,29 @@ class Node:
             self.bus.publish(channel(table.owner), {"k": "gone", "s": session.id})
         return True
 
+    def mark(self, session: Session, table: Table, reached: Callable[[], None]) -> None:
+        """Call ``reached`` where ``table``'s owner marks, between two steps of its
+        tables, every stream of text it sends here (its messages come in the order sent):
+        what came before is what it sent before (a web page joins its feed there,
+        web/feed.py). ``session`` (a page's) asks; once."""
+        assert isinstance(table, RemoteTable)
+        self.marks[session.id] = (table.owner, reached)
+        self.bus.publish(channel(table.owner), {"k": "mark", "s": session.id})
+
+    def unmark(self, session: Session) -> None:
+        self.marks.pop(session.id, None)
+
+    def _marked(self, message: dict[str, Any]) -> None:
+        owner, reached = self.marks.get(message["s"], (None, None))
+        if owner == message["w"] and reached is not None:
+            del self.marks[message["s"]]
+            reached()
+
     def ask_help(self, session: Session, table: Table) -> None:
         """'help' at another worker's ``table``: its owner lists the calls legal now, as
         for its own players."""
         assert isinstance(table, RemoteTable)
-        self._to_owner(table.owner, session, {"k": "help"})
+        self._to_owner(table.owner, session, {"k": "help"}, request=True)
 
     def ask_rematch(self, session: Session) -> bool:
         """'rematch' after a match on another worker's table: asked there (False: the
@@ -376,7 +419,7 @@ class Node:
         owner = self.rematch_at.get(session.id)
         if owner is None or session.remote or owner not in self.heard:
             return False
-        self._to_owner(owner, session, {"k": "rematch"})
+        self._to_owner(owner, session, {"k": "rematch"}, request=True)
         return True
 
     def withdraw_rematch(self, session: Session, why: ev.RematchOff) -> None:
@@ -384,17 +427,51 @@ class Node:
         if owner is not None and not session.remote:
             self._to_owner(owner, session, {"k": "unrematch", "why": str(why)})
 
-    def _to_owner(self, owner: int, session: Session, body: dict[str, Any]) -> None:
+    def _to_owner(
+        self, owner: int, session: Session, body: dict[str, Any], request: bool = False
+    ) -> None:
         self.forwarded[session.id] = session  # its answer comes back as text
         self.bus.publish(channel(owner), body | {"s": session.id, "who": _who(session)})
+        if request:
+            self._awaits(session, owner)
+
+    def _awaits(self, session: Session, owner: int) -> None:
+        """``session``'s line waits for ``owner``'s answer (``answered``) before its next
+        line is taken: so the answer comes before the next line's (docs/protocol.md §2.3;
+        a 'help' at another worker's table came after a 'ping' sent behind it)."""
+        session.requests_waiting += 1
+        self.awaited[session.id, owner] += 1
+
+    def _answers_came(self, sid: int, owner: int, count: int) -> None:
+        """``owner`` answered ``count`` of session ``sid``'s requests (or is gone)."""
+        waiting = self.awaited.get((sid, owner), 0)
+        count = min(count, waiting)  # (none after the owner was taken for dead)
+        if not count:
+            return
+        if count == waiting:
+            del self.awaited[sid, owner]
+        else:
+            self.awaited[sid, owner] = waiting - count
+        session = self.forwarded.get(sid)
+        if session is not None:
+            for _ in range(count):
+                session.request_handled()
+
+    def answered(self, proxy: RemoteSession) -> None:
+        """A request of ``proxy``'s session is answered here: its worker is told, after
+        the answer's text (with it, when the text is the last message queued)."""
+        body = {"k": "text", "s": proxy.remote_id, "text": "", "asks": 0, "done": 1}
+        self.bus.publish(channel(proxy.worker), body, merge=True)
 
     def _help_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy(message["w"], message["s"], message["who"])
         self.lobby.help.send_help(proxy, ())
+        self.answered(proxy)
 
     def _rematch_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy(message["w"], message["s"], message["who"])
         self.lobby.rematches.ask(proxy)
+        self.answered(proxy)
 
     def _unrematch_here(self, message: dict[str, Any]) -> None:
         proxy = self.remote.get((message["w"], message["s"]))
@@ -405,11 +482,14 @@ class Node:
         """A session here ended: the owners it spoke to forget their stand-in."""
         self.seeking_at.pop(session.id, None)
         self.rematch_at.pop(session.id, None)
+        for key in [key for key in self.awaited if key[0] == session.id]:
+            del self.awaited[key]
         if self.forwarded.pop(session.id, None) is not None:
             self.bus.publish(LOBBY, {"k": "gone", "s": session.id})
 
     def _out(self, message: dict[str, Any]) -> None:
-        """Text for a session here, from a table's owner."""
+        """Text for a session here, from a table's owner (and how many of its requests
+        the text answered)."""
         session = self.forwarded.get(message["s"])
         if session is None or session.closed:
             return
@@ -417,9 +497,12 @@ class Node:
         if asks:
             connection = session.connection
             connection.answer_credit = min(MAX_ANSWER_CREDIT, connection.answer_credit + asks)
-        if not session.outbox.put(message["text"].encode()):
+        text = message["text"]
+        if text and not session.outbox.put(text.encode()):
             session.log.warning("outbox_full", limit=session.outbox.limit)
             session.abort()
+        if message.get("done"):
+            self._answers_came(session.id, message["w"], message["done"])
 
     def _placed(self, message: dict[str, Any]) -> None:
         session = self.forwarded.get(message["s"])
@@ -527,17 +610,26 @@ class Node:
                 table.post(Away(message["name"]))
             return
         proxy = self._proxy(message["w"], message["s"], message["who"])
+        request = message["req"]
         if table is None or isinstance(table, RemoteTable) or table.state == TableState.CLOSED:
-            if message["req"]:
+            if request and kind != "back":  # (a login finds its seat gone: nothing said)
                 proxy.send(ev.Error("unknown-table", f"there is no table {message['table']}"))
             if kind == "back" and proxy.table is None:
                 self.placed(proxy)  # its worker thought it sat here: back in the lobby
+            if request:
+                self.answered(proxy)
             return
         built = _message(kind, proxy, message)
-        if message["req"]:
-            lobby.post_for(proxy, table, built)
-        else:
+        if not request:
             table.post(built)
+            return
+        waiting = proxy.requests_waiting  # the table answers it (RemoteSession.request_handled)
+        if kind == "back":  # a login's: its state, or nothing (login.py)
+            table.post(built, request=True)
+        else:
+            lobby.post_for(proxy, table, built)
+        if proxy.requests_waiting == waiting:  # refused: answered already
+            self.answered(proxy)
 
     def placed(self, proxy: RemoteSession) -> None:
         table = proxy.table
@@ -655,11 +747,25 @@ class Node:
         if local is not None:  # the name logged in there: this connection no longer holds it
             del self.lobby.online[key]
             self.logins.pop(key, None)
-            self.lobby.login.logged_in_elsewhere(local)
+            if (
+                login is not None
+                and login.session == local.id
+                and login.fresh
+                and _raced(login, there)
+            ):  # a guest's claim of a free name, made as another's: it was never his
+                self.lobby.login.lost_race(local)
+            else:
+                self.lobby.login.logged_in_elsewhere(local)
 
     def _out_of_lobby(self, message: dict[str, Any]) -> None:
         key = name_key(message["name"])
         present = self.present.get(key)
+        token = message["token"]
+        if present is None and token is not None and key not in self.lobby.online:
+            # a guest gone, his seat held: told again to a worker that forgot him
+            # (``_tell_presence_all``)
+            self.present[key] = Present(message["name"], message["w"], True, token, False)
+            return
         if present is not None and present.worker == message["w"]:
             if message["token"] is None:
                 del self.present[key]
@@ -739,6 +845,8 @@ class Node:
         leave the lobby, its players the list, and the seats they held here go away."""
         log.warning("worker_lost", lost=worker)
         self.heard.pop(worker, None)
+        for sid, owner in [key for key in self.awaited if key[1] == worker]:
+            self._answers_came(sid, owner, self.awaited[sid, owner])  # no answer comes
         lost = {t for t in self.lobby.tables.values() if isinstance(t, RemoteTable)}
         lost |= {s.table for s in self.forwarded.values() if isinstance(s.table, RemoteTable)}
         for table in lost:

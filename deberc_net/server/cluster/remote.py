@@ -151,6 +151,10 @@ class RemoteSession(Session):
         if self.ready:
             self.node.placed(self)
 
+    def request_handled(self) -> None:
+        super().request_handled()
+        self.node.answered(self)  # the player's worker takes his next line
+
     def send(self, event: ServerEvent) -> None:
         asks = 1 if isinstance(event, ev.Ask) and event.kind == "ask" else 0
         self.node.send_out(self, self.connection.render(event), asks)

@@ -60,20 +60,25 @@ def without_records(text: str) -> str:
     return "".join(f"{line}\r\n" for line in text.split("\r\n")[:-1] if not line.startswith(RECORD))
 
 
-def first_lines(page: Page, own: Session, table: Table) -> list[int]:
+def first_lines(page: Page, own: Session, table: Table) -> tuple[list[int], str]:
     """What ``own`` (the page's own session) was told, to ``page``: less its records,
-    then the hand sizes, before the feed's lines; those sizes. (A table on another
-    worker: its owner told them among the lines, server/cluster/node.py.)"""
-    text = without_records(own.outbox.take().decode())
+    then the hand sizes, before the feed's lines; those sizes, and the start of a line
+    not whole yet. (A table on another worker: its owner told the sizes among the
+    lines, server/cluster/node.py; the bus brings a long text in pieces, so the lines
+    may end in part of one, whose rest comes to the feed: ``Feed.partial``.)"""
+    text = own.outbox.take().decode()
+    tail = ""
     if table.remote:
-        lines, told = told_among(text.split("\r\n")[:-1], None)
+        head, cut, tail = text.rpartition("\r\n")
+        lines, told = told_among(without_records(head + cut).split("\r\n")[:-1], None)
         text = "".join(f"{line}\r\n" for line in lines)
         sizes = [] if told is None else told
     else:
+        text = without_records(text)
         sizes = hand_sizes(table)
     page.put(text)
     page.put(sizes_message(sizes))
-    return sizes
+    return sizes, tail
 
 
 @attrs.define(eq=False)
@@ -192,7 +197,8 @@ class Feed:
 
     def join(self, page: Page, own: Session) -> None:
         """``page`` has had its own first lines (``own``'s outbox): it gets the feed's
-        from now on, and ``own`` stops."""
+        from now on, and ``own`` stops. (A table on another worker: at a mark of its
+        owner's, ``join`` below.)"""
         first_lines(page, own, self.table)
         own.watchers = 0  # counted in the feed's session from now on
         own.close()
@@ -273,18 +279,56 @@ def window(feeds: dict[int, Feed]) -> float:
     return max(COALESCE_S, pages / LIVE_MESSAGES_PER_S)
 
 
-def join(lobby: Lobby, feeds: dict[int, Feed], table: Table, page: Page, own: PageSession) -> None:
+async def join(
+    lobby: Lobby, feeds: dict[int, Feed], table: Table, page: Page, own: PageSession
+) -> Feed | None:
     """Add ``page`` to ``table``'s feed, once ``own`` has had its first lines; the first
-    page's own session becomes the feed's."""
+    page's own session becomes the feed's. None: the table closed first.
+
+    A table here tells ``own`` and the feed's session each event in one step, so the
+    page joins between two. Another worker's table tells them over the bus as two
+    streams, which come here out of step by a message or two (a page joining then saw a
+    line twice, or missed one): the page joins where its owner, asked, marks them
+    (server/cluster/node.py), at one point between two of the table's steps, in every
+    stream it sends here, as a table here would."""
+    node = lobby.node
+    if table.id not in feeds or not table.remote or node is None:
+        return _join_now(lobby, feeds, table, page, own)
+    joined: list[Feed] = []
+    marked = trio.Event()
+
+    def at_the_mark() -> None:
+        if lobby.tables.get(table.id) is table and not own.closed:
+            joined.append(_join_now(lobby, feeds, table, page, own))
+        marked.set()
+
+    node.mark(own, table, at_the_mark)
+    try:
+        while not marked.is_set():
+            with trio.move_on_after(CLOSED_CHECK_S):
+                await marked.wait()
+            if lobby.tables.get(table.id) is not table:
+                break  # closed, or its owner lost: no mark comes
+    finally:
+        if not marked.is_set():  # (or the page went first)
+            node.unmark(own)
+    return joined[0] if joined else None
+
+
+def _join_now(
+    lobby: Lobby, feeds: dict[int, Feed], table: Table, page: Page, own: PageSession
+) -> Feed:
     feed = feeds.get(table.id)
     if feed is not None:
         feed.join(page, own)
-        return
-    sizes = first_lines(page, own, table)
+        return feed
+    sizes, partial = first_lines(page, own, table)
     own.cancel_scope = trio.CancelScope()  # the feed's now, not the page's
     told = list(sizes) if table.remote else None
-    feed = feeds[table.id] = Feed(table, own, feeds, sizes=sizes, told=told)
+    feed = Feed(table, own, feeds, sizes=sizes, told=told, partial=partial)
+    feeds[table.id] = feed
     own.to_feed = feed.receive
     own.outbox.direct = feed.receive_bytes
     feed.add(page)
     lobby.spawner.start_soon(feed.run, lobby)
+    return feed

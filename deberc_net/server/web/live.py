@@ -91,9 +91,8 @@ async def _watch(websocket: WebSocket, lobby: Lobby, table: Table, feeds: dict[i
                 nursery.start_soon(_until_gone, websocket, scope)
                 # the table answers the observe (its 'ok', then the state) in one step
                 if await own.outbox.wait():
-                    join(lobby, feeds, table, page, own)
-                    feed = feeds[table_id]
-                    while await page.wait():
+                    feed = await join(lobby, feeds, table, page, own)
+                    while feed is not None and await page.wait():
                         await websocket.send_text(page.take())
                 scope.cancel()
         finally:
