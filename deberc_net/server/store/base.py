@@ -10,6 +10,7 @@ match's deals are stored before its result, and the result before its end is tol
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
 import json
@@ -90,6 +91,15 @@ class RatingPoint:
 
 class Store(Protocol):
     def close(self) -> None: ...
+
+    def group(self) -> contextlib.AbstractContextManager[None]:
+        """The writes the calling thread makes inside it as one transaction where the
+        backend gains by it (SQLite: one wait for the file's write lock, one commit),
+        each write still all or nothing (a savepoint): a write that fails undoes only
+        itself. If the group raises (its begin or commit failed), none of its writes
+        is stored. The store writer's (server/store_writer.py); other threads' calls
+        wait for it."""
+        ...
 
     def schema_version(self) -> int:
         """The number of the last migration applied to the database."""

@@ -9,6 +9,7 @@ apply each one once.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -128,6 +129,11 @@ class PostgresStore:
                 conn.execute(f"DELETE FROM running WHERE {own}", (self.server_id,))
                 conn.execute("DELETE FROM servers WHERE id = %s", (self.server_id,))
         self._pool.close()
+
+    def group(self) -> contextlib.AbstractContextManager[None]:
+        """Each write its own transaction still: PostgreSQL's writers do not wait for
+        one lock on the whole database, as SQLite's do (``Store.group``)."""
+        return contextlib.nullcontext()
 
     # several servers on one database
     def heartbeat(self, dead_after_s: float) -> int:
