@@ -191,9 +191,11 @@ class PostgresStore:
             conn.execute("DELETE FROM accounts WHERE key = %s", (name_key(name),))
 
     # records
-    def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
+    def add_deal(
+        self, record: dict[str, Any], board: str | None = None, *, text: str | None = None
+    ) -> None:
         match_id = record["match"]
-        deal = (match_id, record["deal_no"], withheld(record))
+        deal = (match_id, record["deal_no"], withheld(record) if text is None else text)
         with self._pool.connection() as conn:
             # one statement a deal as a rule: the deal, if its match is withheld and its
             # server alive (its row held till the commit: an ending waits, or came first)

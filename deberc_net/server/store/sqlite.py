@@ -363,9 +363,11 @@ class SQLiteStore:
             self._db.execute("DELETE FROM accounts WHERE key = ?", (name_key(name),))
 
     # records
-    def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
+    def add_deal(
+        self, record: dict[str, Any], board: str | None = None, *, text: str | None = None
+    ) -> None:
         match_id = record["match"]
-        deal = (match_id, record["deal_no"], withheld(record))
+        deal = (match_id, record["deal_no"], withheld(record) if text is None else text)
         with self._writing():
             # one statement a deal as a rule: the deal, if its match is withheld (another
             # process's ending of this server is a transaction before or after this one,
