@@ -322,6 +322,9 @@ class History:
 class DealRecord:
     table: int
     record: dict[str, Any]
+    # the record as its machine line's JSON, if encoded already (the table's, once for
+    # its store row and its line: server/store/base.py ``told``)
+    text: str | None = None
 
 
 @attrs.frozen

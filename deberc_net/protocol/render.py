@@ -268,7 +268,7 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
             return _finger(event, machine)
         case ev.DealRecord():
             if machine:
-                body = _deal_json(event.record)
+                body = _deal_json(event.record) if event.text is None else event.text
                 return [
                     line(
                         "record", [("table", event.table), ("deal", event.record["deal_no"])], body

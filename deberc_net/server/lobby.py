@@ -70,8 +70,9 @@ class Lobby:
     handlers: dict[str, Handler] = attrs.field(init=False)
     # serve --workers: this worker's share of the one lobby (server/cluster/); None alone
     node: Node | None = None
-    # the tables' store writes, in order, off their path (closed before the store is)
-    writes: StoreWriter = attrs.Factory(StoreWriter)
+    # the tables' store writes, in order, off their path (closed before the store is),
+    # those queued at once in one group of the store's (one SQLite transaction)
+    writes: StoreWriter = attrs.Factory(lambda self: StoreWriter(self.store.group), takes_self=True)
     # match numbers drawn from the store and not used yet, the next last
     _match_numbers: list[int] = attrs.Factory(list)
 

@@ -9,6 +9,13 @@ in the order it came. What must be on disk before the players are told is writte
 before it: a match's deals are stored before its result, and its result (and ratings)
 before its end is told (docs/protocol.md §6.2, §9.7).
 
+The thread takes what is queued at once (up to GROUP_MOST jobs) as one group of the
+store's (``Store.group``): with SQLite one transaction, so one wait for the file's write
+lock (another server's on the same file, as 'ladder run --processes' has) and one
+commit for them all, each store call in it still all or nothing; those waiting in
+``run`` are answered once the group is committed. A group that cannot begin or commit
+has written nothing: its jobs are done again one by one, as before groups.
+
 ``close`` writes everything still queued, then ends the thread: the server calls it
 before it closes the store, so no record is lost on shutdown. A queued write that fails
 is logged (its table has told the deal already); a ``run`` that fails raises in its
@@ -18,7 +25,6 @@ caller, as the store's call did. Called from the server's thread only.
 from __future__ import annotations
 
 import contextlib
-import functools
 import queue
 import threading
 from collections.abc import Callable
@@ -31,12 +37,18 @@ import trio
 log = structlog.get_logger("deberc.store")
 
 T = TypeVar("T")
-# a job, and what to call with its outcome (None: a queued write, nobody waits)
-_Job = tuple[Callable[[], Any], Callable[[outcome.Outcome[Any]], None] | None]
+# a job, what to call with its outcome (None: a queued write, nobody waits), and what a
+# failed write lost (for its log line)
+_Job = tuple[Callable[[], Any], Callable[[outcome.Outcome[Any]], None] | None, dict[str, object]]
+GROUP_MOST = 64  # jobs in one group at most: the other server waits for its lock meanwhile
+Group = Callable[[], contextlib.AbstractContextManager[None]]
 
 
 class StoreWriter:
-    def __init__(self) -> None:
+    def __init__(self, group: Group = contextlib.nullcontext) -> None:
+        """``group``: the store's (``Store.group``); by default none (each store call
+        its own transaction)."""
+        self._group = group
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()  # starting and ending the thread
@@ -46,9 +58,8 @@ class StoreWriter:
         """Queue ``job`` (a store write); returns at once. After ``close``, the job is
         done here and now (nothing is lost). ``context`` names what a failed write lost
         in its log line (the table, match and deal)."""
-        logged = functools.partial(_logged, job, context)
-        if not self._submit((logged, None)):
-            logged()
+        if not self._submit((job, None, context)):
+            _logged(job, context)
 
     async def run(self, job: Callable[[], T]) -> T:
         """Do ``job`` after every write queued before it, and wait for it (its result,
@@ -61,7 +72,7 @@ class StoreWriter:
             with contextlib.suppress(trio.RunFinishedError):
                 token.run_sync_soon(trio.lowlevel.reschedule, task, result)
 
-        if not self._submit((job, done)):
+        if not self._submit((job, done, {})):
             return job()
         # (rescheduled with the job's outcome: its value returned, its exception raised)
         result: T = await trio.lowlevel.wait_task_rescheduled(lambda _: trio.lowlevel.Abort.FAILED)
@@ -84,13 +95,35 @@ class StoreWriter:
         return True
 
     def _drain(self) -> None:
-        get = self._queue.get
-        while (item := get()) is not None:
-            job, done = item
-            if done is None:
-                job()  # (a write, wrapped by _logged)
-            else:
-                done(outcome.capture(job))
+        get, more = self._queue.get, self._queue.get_nowait
+        ending = False
+        while not ending and (item := get()) is not None:
+            jobs = [item]
+            while len(jobs) < GROUP_MOST:
+                try:
+                    item = more()
+                except queue.Empty:
+                    break
+                if item is None:  # (close: the group, then no more)
+                    ending = True
+                    break
+                jobs.append(item)
+            self._do(jobs)
+
+    def _do(self, jobs: list[_Job]) -> None:
+        """``jobs`` in one group of the store's, then their outcomes told (a failed
+        write logged); if the group fails, each job again on its own."""
+        try:
+            with self._group():
+                outcomes = [outcome.capture(job) for job, _, _ in jobs]
+        except Exception:  # (its begin or commit: nothing of it written)
+            log.warning("store_group_failed", jobs=len(jobs), exc_info=True)
+            outcomes = [outcome.capture(job) for job, _, _ in jobs]
+        for (_, done, context), result in zip(jobs, outcomes, strict=True):
+            if done is not None:
+                done(result)
+            elif isinstance(result, outcome.Error):
+                _logged(result.unwrap, context)
 
     def close(self) -> None:
         """Write everything queued, then end the thread; later jobs are done at once."""

@@ -55,7 +55,7 @@ from .config import Config
 from .inbox import Inbox
 from .ratings import rate_match
 from .session import Batch, Session, batched, flush_batch, send_to_each
-from .store.base import RatingResult
+from .store.base import RatingResult, told, withheld
 
 if TYPE_CHECKING:
     from .house import HouseBotKind
@@ -1172,7 +1172,11 @@ class Table:
                 case g.DealEnded() | g.DealAbandoned():
                     self.sheet.feed(event)
                     end = next((e for e in events[at:] if isinstance(e, g.MatchEnded)), None)
-                    store_deal = functools.partial(self.lobby.store.add_deal, event.record)
+                    # encoded once: the store's row and (told) the record line
+                    text = withheld(event.record)
+                    store_deal = functools.partial(
+                        self.lobby.store.add_deal, event.record, text=text
+                    )
                     if self.board is not None:  # withheld until the board's release
                         store_deal = functools.partial(store_deal, board=self.board)
                     if end is None:  # queued: on disk before the match's result (StoreWriter)
@@ -1199,7 +1203,7 @@ class Table:
                         self._event(event)
                         if not event.seed_told:  # it would tell the decks still to come
                             record = {**record, "seed": None}
-                    self._send_record(record)
+                    self._send_record(record, text)
                 case g.DealStarted():
                     self._deal_started(event)
                 case g.MatchEnded():
@@ -1294,13 +1298,15 @@ class Table:
         side = next(i for i, members in enumerate(sides) if seat in members)
         await self._tell(match.forfeit(side, reason, seat=seat))
 
-    def _send_record(self, record: dict[str, Any]) -> None:
+    def _send_record(self, record: dict[str, Any], text: str) -> None:
         """To everyone at the table; a ladder's board only to its admins, holding the
-        players' copies until every seating of the board is played."""
-        deal = ev.DealRecord(self.id, record)
+        players' copies until every seating of the board is played. ``text``: the
+        record's ``withheld`` (its line's JSON but for the seed)."""
         if self.board is None:
+            deal = ev.DealRecord(self.id, record, told(text, record))
             self._broadcast(self._audience(), deal, asks_only_too=False)
             return
+        deal = ev.DealRecord(self.id, record)  # (rarely told: encoded only if it is)
         for target in self.observers:
             if self.lobby.is_admin(target) and target.connection.tell is Tell.ALL:
                 target.send(deal)

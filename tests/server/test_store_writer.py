@@ -135,10 +135,10 @@ async def test_a_server_that_stops_writes_the_deals_still_queued(
     held, gate = threading.Event(), threading.Event()
     add_deal = SQLiteStore.add_deal
 
-    def held_add_deal(store: SQLiteStore, record: dict[str, Any]) -> None:
+    def held_add_deal(store: SQLiteStore, record: dict[str, Any], **given: Any) -> None:
         held.set()
         gate.wait()
-        add_deal(store, record)
+        add_deal(store, record, **given)
 
     monkeypatch.setattr(SQLiteStore, "add_deal", held_add_deal)
     async with running_server(make_config(db_path)) as port:
@@ -162,10 +162,10 @@ async def test_a_deal_whose_write_fails_is_logged_and_its_table_plays_on(
     as ever (docs/scaling.md)."""
     add_deal = SQLiteStore.add_deal
 
-    def failing_add_deal(store: SQLiteStore, record: dict[str, Any]) -> None:
+    def failing_add_deal(store: SQLiteStore, record: dict[str, Any], **given: Any) -> None:
         if record["deal_no"] == 1:
             raise sqlite3.OperationalError("disk I/O error")
-        add_deal(store, record)
+        add_deal(store, record, **given)
 
     monkeypatch.setattr(SQLiteStore, "add_deal", failing_add_deal)
     with structlog.testing.capture_logs() as logs:

@@ -1,5 +1,6 @@
 """store/base.py ``released``: a withheld record's seed filled in, byte for byte what
-decoding the whole record and encoding it again with its seed gives."""
+decoding the whole record and encoding it again with its seed gives; ``told``: the
+record line's JSON from the store's row, byte for byte the record's own encoding."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from deberc_net.server.store.base import deal_text, released, withheld
+from deberc_net.server.store.base import deal_text, released, told, withheld
 from tests.properties import examples
 
 
@@ -75,3 +76,12 @@ def test_any_record_is_released_as_decoding_and_encoding_it_gives(
     body = withheld(record(numbered, after))
     seeds = {deal_no: seed}
     assert released(body, seeds) == decoded_and_encoded(body, seeds)
+
+
+@pytest.mark.parametrize("deal", TRAPS)
+@pytest.mark.parametrize("seed", [None, "s/2", 'ё"\\/2'])
+def test_a_told_record_is_its_own_encoding(deal: dict[str, Any], seed: str | None) -> None:
+    """A table encodes a deal's record once (``withheld``, its store row) and tells it
+    with its seed, or without, as ``told`` gives: the bytes its own encoding gives."""
+    told_record = {**deal, "seed": seed}
+    assert told(withheld(deal), told_record) == deal_text(told_record)

@@ -10,6 +10,7 @@ match's deals are stored before its result, and the result before its end is tol
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
 import json
@@ -91,6 +92,15 @@ class RatingPoint:
 class Store(Protocol):
     def close(self) -> None: ...
 
+    def group(self) -> contextlib.AbstractContextManager[None]:
+        """The writes the calling thread makes inside it as one transaction where the
+        backend gains by it (SQLite: one wait for the file's write lock, one commit),
+        each write still all or nothing (a savepoint): a write that fails undoes only
+        itself. If the group raises (its begin or commit failed), none of its writes
+        is stored. The store writer's (server/store_writer.py); other threads' calls
+        wait for it."""
+        ...
+
     def schema_version(self) -> int:
         """The number of the last migration applied to the database."""
         ...
@@ -109,10 +119,13 @@ class Store(Protocol):
         ...
 
     # records
-    def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
+    def add_deal(
+        self, record: dict[str, Any], board: str | None = None, *, text: str | None = None
+    ) -> None:
         """Store a deal of a running match: withheld, and without the seed. ``board``: a
         ladder board's key, its match withheld until ``release_board`` (even past a stop
-        of its server: it ends listed only then)."""
+        of its server: it ends listed only then). ``text``: ``withheld(record)``, if the
+        caller has it already (a table encodes a record once: its line and its row)."""
         ...
 
     def finish_match(
@@ -226,6 +239,13 @@ def deal_text(record: dict[str, Any]) -> str:
 def withheld(record: dict[str, Any]) -> str:
     """A running match's deal as stored: its seed left out."""
     return deal_text({**record, "seed": None})
+
+
+def told(text: str, record: dict[str, Any]) -> str:
+    """``deal_text(record)`` from ``text``, its ``withheld``: the same but for the seed,
+    filled in by ``released`` (no second encoding of the whole record)."""
+    seed = record["seed"]
+    return text if seed is None else released(text, {record["deal_no"]: seed})
 
 
 def released(body: str, seeds: dict[int, str] | None) -> str:

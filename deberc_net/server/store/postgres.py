@@ -9,6 +9,7 @@ apply each one once.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -129,6 +130,11 @@ class PostgresStore:
                 conn.execute("DELETE FROM servers WHERE id = %s", (self.server_id,))
         self._pool.close()
 
+    def group(self) -> contextlib.AbstractContextManager[None]:
+        """Each write its own transaction still: PostgreSQL's writers do not wait for
+        one lock on the whole database, as SQLite's do (``Store.group``)."""
+        return contextlib.nullcontext()
+
     # several servers on one database
     def heartbeat(self, dead_after_s: float) -> int:
         with self._pool.connection() as conn:
@@ -185,9 +191,11 @@ class PostgresStore:
             conn.execute("DELETE FROM accounts WHERE key = %s", (name_key(name),))
 
     # records
-    def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
+    def add_deal(
+        self, record: dict[str, Any], board: str | None = None, *, text: str | None = None
+    ) -> None:
         match_id = record["match"]
-        deal = (match_id, record["deal_no"], withheld(record))
+        deal = (match_id, record["deal_no"], withheld(record) if text is None else text)
         with self._pool.connection() as conn:
             # one statement a deal as a rule: the deal, if its match is withheld and its
             # server alive (its row held till the commit: an ending waits, or came first)

@@ -1,12 +1,14 @@
 """The SQLite store: the embedded default, one file, nothing to install.
 
-Plain ``sqlite3`` calls, one at a time (a lock), each write its own transaction. The
-file is created readable by its owner only (SQLite gives its -wal and -shm files the
-same mode).
+Plain ``sqlite3`` calls, one at a time (a lock), each write its own transaction, or a
+savepoint of the transaction of a ``group`` of writes (the store writer's: fewer
+transactions, so fewer waits for another process's write lock). The file is created
+readable by its owner only (SQLite gives its -wal and -shm files the same mode).
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -143,7 +145,9 @@ class SQLiteStore:
             )
         except (OSError, sqlite3.Error) as exc:
             raise cannot_open(self.path, exc) from None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # (re-entered: a group's writes and reads)
+        self._group_thread: int | None = None  # the thread inside ``group``, if any
+        self._busy_waits = True  # SQLite's busy timeout on (sqlite3.connect set it)
         self._busy_timeout_s = busy_timeout_s
         self._busy_timeout_ms = int(busy_timeout_s * 1000)  # (as sqlite3.connect sets it)
         self.server_id: int | None = None
@@ -172,13 +176,64 @@ class SQLiteStore:
         busy handler, whose 1, 2, 5, 10 … ms sleeps outlast such a write many times
         (docs/performance.md); for busy_timeout_s in all, as a statement waits, then
         SQLite's own error ('database is locked'). Under ``self._lock``."""
-        self._db.execute("PRAGMA busy_timeout = 0")  # (SQLITE_BUSY at once: ours to wait)
-        try:
-            _while_locked(
-                self._db, "BEGIN IMMEDIATE", self._busy_timeout_s, WRITE_RETRY_S, WRITE_RETRY_MAX_S
-            )
-        finally:
-            self._db.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
+        if self._busy_waits:  # (SQLITE_BUSY at once: ours to wait; left so for the next)
+            self._db.execute("PRAGMA busy_timeout = 0")
+            self._busy_waits = False
+        _while_locked(
+            self._db, "BEGIN IMMEDIATE", self._busy_timeout_s, WRITE_RETRY_S, WRITE_RETRY_MAX_S
+        )
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Under ``self._lock``, SQLite's busy timeout back for a statement outside a
+        write transaction (a read, an autocommit write) to wait for another's lock:
+        switched only when a ``_begin`` turned it off, not twice a write."""
+        with self._lock:
+            if not self._busy_waits:
+                self._db.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
+                self._busy_waits = True
+            yield
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A write method's transaction: its own, committed at the end (rolled back if it
+        raises); or, inside this thread's ``group``, a savepoint of the group's, so that
+        a write that fails undoes only itself, as its own transaction would."""
+        with self._lock:
+            if self._group_thread != threading.get_ident():
+                with self._db:
+                    self._begin()
+                    yield
+                return
+            if not self._db.in_transaction:  # an error rolled the group's back: it fails
+                raise sqlite3.OperationalError("the group's transaction was rolled back")
+            self._db.execute("SAVEPOINT write")
+            try:
+                yield
+            except BaseException:
+                if self._db.in_transaction:  # (else the group's is gone: its commit fails)
+                    self._db.execute("ROLLBACK TO write")
+                    self._db.execute("RELEASE write")
+                raise
+            self._db.execute("RELEASE write")
+
+    @contextlib.contextmanager
+    def group(self) -> Iterator[None]:
+        """The writes this thread makes inside it in ONE transaction, committed at its end
+        (each write a savepoint: one that fails undoes only itself); if the group raises
+        (its begin or commit failed, say), nothing of it is written. Other threads' calls
+        wait for it. For the store writer (server/store_writer.py), which groups the jobs
+        queued: one wait for another process's write lock, and one commit, for them all."""
+        with self._lock:
+            self._begin()
+            self._group_thread = threading.get_ident()
+            try:
+                yield
+                self._db.execute("COMMIT")
+            finally:
+                self._group_thread = None
+                if self._db.in_transaction:  # (raised, or the commit failed)
+                    self._db.execute("ROLLBACK")
 
     def _version(self) -> int:
         return version(self._db)
@@ -186,8 +241,7 @@ class SQLiteStore:
     def close(self) -> None:
         with self._lock:
             if self.server_id is not None:  # a server's own matches end with it, listed
-                with self._db:
-                    self._begin()
+                with self._writing():
                     own = OWN_RUNNING.format(p="?")
                     rows = self._db.execute(
                         f"SELECT match_id, board FROM running WHERE {own}", (self.server_id,)
@@ -199,8 +253,7 @@ class SQLiteStore:
 
     # several servers on one database
     def _register(self, dead_after_s: float) -> None:
-        with self._lock, self._db:
-            self._begin()
+        with self._writing():
             cur = self._db.execute(
                 "INSERT INTO servers (host, pid, heartbeat) VALUES (?, ?, julianday('now'))",
                 (socket.gethostname(), os.getpid()),
@@ -253,8 +306,7 @@ class SQLiteStore:
                 self._list_players(row)
 
     def heartbeat(self, dead_after_s: float) -> int:
-        with self._lock, self._db:
-            self._begin()
+        with self._writing():
             beat = self._db.execute(
                 "UPDATE servers SET heartbeat = julianday('now') WHERE id = ?", (self.server_id,)
             )
@@ -274,8 +326,7 @@ class SQLiteStore:
     def _new_numbers(self, counter: str, count: int) -> list[int]:
         """``count`` new numbers, ascending, of ``counter`` (match_numbers or
         table_numbers: an AUTOINCREMENT table)."""
-        with self._lock, self._db:
-            self._begin()
+        with self._writing():
             numbers = [
                 int(self._db.execute(f"INSERT INTO {counter} DEFAULT VALUES").lastrowid or 0)
                 for _ in range(count)
@@ -285,19 +336,19 @@ class SQLiteStore:
         return numbers
 
     def schema_version(self) -> int:
-        with self._lock:
+        with self._reading():
             return self._version()
 
     # accounts
     def account(self, name: str) -> tuple[bytes, bytes] | None:
-        with self._lock:
+        with self._reading():
             row = self._db.execute(
                 "SELECT salt, hash FROM accounts WHERE key = ?", (name_key(name),)
             ).fetchone()
         return (row[0], row[1]) if row else None
 
     def add_account(self, name: str, salt: bytes, digest: bytes) -> bool:
-        with self._lock:
+        with self._reading():
             try:
                 self._db.execute(
                     "INSERT INTO accounts (key, name, salt, hash) VALUES (?, ?, ?, ?)",
@@ -308,15 +359,16 @@ class SQLiteStore:
         return True
 
     def forget_account(self, name: str) -> None:
-        with self._lock:
+        with self._reading():
             self._db.execute("DELETE FROM accounts WHERE key = ?", (name_key(name),))
 
     # records
-    def add_deal(self, record: dict[str, Any], board: str | None = None) -> None:
+    def add_deal(
+        self, record: dict[str, Any], board: str | None = None, *, text: str | None = None
+    ) -> None:
         match_id = record["match"]
-        deal = (match_id, record["deal_no"], withheld(record))
-        with self._lock, self._db:
-            self._begin()
+        deal = (match_id, record["deal_no"], withheld(record) if text is None else text)
+        with self._writing():
             # one statement a deal as a rule: the deal, if its match is withheld (another
             # process's ending of this server is a transaction before or after this one,
             # deleting the server's row and its matches' running rows at once)
@@ -346,11 +398,10 @@ class SQLiteStore:
         seeds: dict[int, str] | None = None,
         board: str | None = None,
     ) -> None:
-        with self._lock, self._db:
-            # read, then write: a deferred transaction whose read another process's
-            # write overtakes cannot become a writer ('database is locked' at once,
-            # busy timeout or not): the servers of 'ladder run --processes' share a file
-            self._begin()
+        # read, then write: a deferred transaction whose read another process's write
+        # overtakes cannot become a writer ('database is locked' at once, busy timeout
+        # or not): the servers of 'ladder run --processes' share a file (_begin)
+        with self._writing():
             row = match_row(match_id, table_id, players, variant, options, winner, reason, totals)
             if board is not None and self._keeps_result(match_id):  # till the release
                 self._db.execute(
@@ -363,8 +414,7 @@ class SQLiteStore:
             self._finish(row, seeds)
 
     def release_board(self, board: str) -> int:
-        with self._lock, self._db:
-            self._begin()
+        with self._writing():
             self._db.execute(UNBOARD_RUNNING.format(p="?"), (board,))
             kept = self._db.execute(BOARD_RESULTS.format(p="?"), (board,)).fetchall()
             for row, seeds in board_finishes(result for _, result in kept):
@@ -407,18 +457,18 @@ class SQLiteStore:
         )
 
     def records(self) -> Iterator[str]:
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(RELEASED_RECORDS).fetchall()
         for (body,) in rows:
             yield body
 
     def match_records(self, match_id: str) -> list[str]:
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(MATCH_RECORDS.format(p="?"), (match_id,)).fetchall()
         return [body for (body,) in rows]
 
     def recent_games(self, name: str, limit: int = 10) -> list[dict[str, Any]]:
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(
                 "SELECT m.id, m.table_id, m.players, m.variant, m.winner, m.reason, m.totals,"
                 " m.finished FROM matches m JOIN match_players p ON p.match_id = m.id"
@@ -428,7 +478,7 @@ class SQLiteStore:
         return [game_row(r) for r in rows]
 
     def finished_match(self, match_id: str) -> dict[str, Any] | None:
-        with self._lock:
+        with self._reading():
             row = self._db.execute(
                 "SELECT id, table_id, players, variant, winner, reason, totals, finished,"
                 " options FROM matches WHERE id = ?",
@@ -437,7 +487,7 @@ class SQLiteStore:
         return finished_match_row(row)
 
     def max_match_number(self) -> int:
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(MATCH_IDS).fetchall()
         return highest_match_number([r[0] for r in rows])
 
@@ -447,7 +497,7 @@ class SQLiteStore:
     ) -> dict[str, tuple[float, float]]:
         keys = sorted({name_key(n) for n in names})
         sql = RATINGS_FOR.format(p="?", keys=", ".join("?" * len(keys)))
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(sql, (variant, players, *keys)).fetchall()
         return {key: (float(mu), float(sigma)) for key, mu, sigma in rows}
 
@@ -455,23 +505,22 @@ class SQLiteStore:
         self, match_id: str, variant: str, players: int, results: list[RatingResult]
     ) -> None:
         ratings, history = rating_rows(match_id, variant, players, results)
-        with self._lock, self._db:
-            self._begin()
+        with self._writing():
             self._db.executemany(SAVE_RATING.format(p="?"), ratings)
             self._db.executemany(SAVE_HISTORY.format(p="?"), history)
 
     def standings(self, variant: str, players: int) -> list[PlayerRating]:
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(STANDINGS.format(p="?"), (variant, players)).fetchall()
         return [player_rating(r) for r in rows]
 
     def player_ratings(self, name: str) -> list[PlayerRating]:
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(PLAYER_RATINGS.format(p="?"), (name_key(name),)).fetchall()
         return [player_rating(r) for r in rows]
 
     def rating_history(self, name: str) -> list[RatingPoint]:
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(RATING_HISTORY.format(p="?"), (name_key(name),)).fetchall()
         return [rating_point(r) for r in rows]
 
