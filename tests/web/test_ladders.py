@@ -154,3 +154,33 @@ def assert_elo_plot(page: str, games: list[dict[str, Any]], data: dict[str, Any]
         float(r.get("data-value", "")) for r in root.iter(f"{ns}line") if r.get("class") == "rule"
     )
     assert rules == sorted([sign * 0.0, sign * 20.0])
+
+
+async def test_the_sprt_line_says_the_pairs_finished_after_its_verdict(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    """docs/web.md: /ladders/N has the SPRT line, as the text report says it: its LLR is
+    the verdict's, and the pairs the games running then finished are said apart (docs/
+    bots.md "SPRT"). Failed before: the page left them out."""
+    web: WebServer = await start_web()
+    sprt = {
+        "first": "heur", "second": "rand", "elo0": 0.0, "elo1": 20.0, "alpha": 0.05,
+        "beta": 0.05, "pairs": 12, "llr": 3.01, "bounds": [-2.944, 2.944], "verdict": "H1",
+        "pairs_after_verdict": 3,
+    }  # fmt: skip
+    summary = {
+        "bots": ["heur", "rand"], "players": 2, "variant": "moscow", "options": [],
+        "boards": 15, "seed": "s1", "schedule": "round-robin", "games": 30, "deals": 30,
+        "ratings": [], "pairs": [], "sprt": sprt,
+    }  # fmt: skip
+    store = open_ladder_store(db_path)
+    try:
+        store.finish_run(store.start_run({}), summary, [], {})
+    finally:
+        store.close()
+    status, body = await web.get("/ladders/1")
+    assert status == 200
+    assert (
+        "after 12 pairs: H1; 3 pairs finished after it, in the totals above only.</p>"
+        in body.decode()
+    )
