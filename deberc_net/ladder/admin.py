@@ -22,8 +22,9 @@ WHO_PAUSE_S = 0.05
 # a --server's idle limit is not told: 'ping' after this long with nothing sent, as the
 # client library does (clients.client.KEEPALIVE_S); our own server's is a third of its
 KEEP_OPEN_S = 60.0
-# a line begun is sent whole, a stop's cancel notwithstanding; a server that takes none
-# of it for this long is gone, and its connection closed: nothing may follow half a line
+# a line begun is sent whole, a stop's cancel notwithstanding; a server that has not
+# taken all of it this long after it began is gone, and its connection closed: nothing
+# may follow half a line
 WHOLE_LINE_S = 3.0
 
 
@@ -69,8 +70,9 @@ class AdminClient:
         """Send one line, whole or not at all: a cancel (a stop) before it begins sends
         nothing; once begun it goes on to its end, so a stop's release never follows
         half a reserve on the wire (over TCP a send waits while the server is slow to
-        read). A ScheduleError if the server takes none of it for WHOLE_LINE_S (the
-        connection is then closed)."""
+        read). A ScheduleError if the server has not taken all of it WHOLE_LINE_S after
+        it began (the connection is then closed, and what reads or sends on it next
+        gets the same error)."""
         data = text.encode("utf-8") + b"\n"
         async with self._writing:
             if self._stalled:
