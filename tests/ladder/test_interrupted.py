@@ -207,23 +207,10 @@ def test_a_ladder_whose_terminal_hangs_up_stops_its_bot_processes(tmp_path: Path
     db = tmp_path / "ladder.sqlite3"
     rand = f"rand={PY} -m clients.random_bot --seed 1"
     argv = ladder_argv(db, "--bot", HEUR, "--bot", rand, "--deals", "20000", "--json")
-    with subprocess.Popen(
-        argv,
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    ) as done:
-        try:
-            wait_for_kept_seatings(db, 3)
-            done.send_signal(signal.SIGHUP)
-            out, err = done.communicate(timeout=30)
-        finally:
-            if done.poll() is None:
-                done.kill()
-    assert _session(done.pid) == []
-    assert done.returncode == 2, err
+    status, out, err = _ctrl_c_once(
+        argv, tmp_path, lambda: kept_seatings(db) >= 3, group=True, signum=signal.SIGHUP
+    )
+    assert status == 2, err
     assert err.strip() == f"deberc-net ladder: {INTERRUPTED}"
     assert out == ""
     assert unlisted(db) == []
@@ -269,10 +256,12 @@ def _ctrl_c_once(
     ready: Callable[[], bool],
     again_after_s: float | None = None,
     group: bool = False,
+    signum: signal.Signals = signal.SIGINT,
 ) -> tuple[int, str, str]:
-    """The ladder of ``argv`` run until ``ready()``, then given Ctrl-C (and again after
-    ``again_after_s``): its exit status, output and standard error. ``group``: it runs
-    in a session of its own, none of which (its bots included) may be left running."""
+    """The ladder of ``argv`` run until ``ready()``, then given Ctrl-C (or ``signum``;
+    again after ``again_after_s``): its exit status, output and standard error.
+    ``group``: it runs in a session of its own, none of which (its bots included) may
+    be left running."""
     with subprocess.Popen(
         argv,
         cwd=cwd,
@@ -286,10 +275,10 @@ def _ctrl_c_once(
             while not ready():
                 assert time.monotonic() < deadline, "the ladder never got there"
                 time.sleep(0.02)
-            done.send_signal(signal.SIGINT)
+            done.send_signal(signum)
             if again_after_s is not None:
                 time.sleep(again_after_s)
-                done.send_signal(signal.SIGINT)
+                done.send_signal(signum)
             out, err = done.communicate(timeout=30)
         finally:
             if done.poll() is None:

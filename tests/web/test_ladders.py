@@ -105,21 +105,27 @@ async def test_a_margin_there_is_no_telling_yet_is_said_in_words_not_inf(
         pair.add((n // 2, ("heur", "rand")), x, y, void=x == 0)
     told = pair.as_dict()  # 6 wins, 2 draws, no loss: no margin yet (docs/bots.md)
     assert told["elo_margin"] is None and told["points_per_deal_margin"] is not None
-    summary = {
-        "bots": ["heur", "rand"], "players": 2, "variant": "moscow", "options": [],
-        "boards": 4, "seed": "s1", "schedule": "round-robin", "games": 8, "deals": 8,
-        "ratings": [], "pairs": [told], "sprt": None,
-    }  # fmt: skip
-    store = open_ladder_store(db_path)
-    try:
-        store.finish_run(store.start_run({}), summary, [], {})
-    finally:
-        store.close()
+    _stored(db_path, pairs=[told])
     status, body = await web.get("/ladders/1")
     page = body.decode()
     assert status == 200 and "inf" not in page.replace("info", ""), page
     assert f'<td class="elo">{told["elo"]:+.1f} (margin: too few deals)</td>' in page
     assert "<td>6-2-0 <small>(1 void)</small></td>" in page
+
+
+def _stored(db_path: Path, **summary: Any) -> None:
+    """A finished run on the server's file, heur v rand: a plain summary with
+    ``summary``'s items instead."""
+    plain = {
+        "bots": ["heur", "rand"], "players": 2, "variant": "moscow", "options": [],
+        "boards": 4, "seed": "s1", "schedule": "round-robin", "games": 8, "deals": 8,
+        "ratings": [], "pairs": [], "sprt": None,
+    }  # fmt: skip
+    store = open_ladder_store(db_path)
+    try:
+        store.finish_run(store.start_run({}), {**plain, **summary}, [], {})
+    finally:
+        store.close()
 
 
 def assert_elo_plot(page: str, games: list[dict[str, Any]], data: dict[str, Any]) -> None:
@@ -168,16 +174,7 @@ async def test_the_sprt_line_says_the_pairs_finished_after_its_verdict(
         "beta": 0.05, "pairs": 12, "llr": 3.01, "bounds": [-2.944, 2.944], "verdict": "H1",
         "pairs_after_verdict": 3,
     }  # fmt: skip
-    summary = {
-        "bots": ["heur", "rand"], "players": 2, "variant": "moscow", "options": [],
-        "boards": 15, "seed": "s1", "schedule": "round-robin", "games": 30, "deals": 30,
-        "ratings": [], "pairs": [], "sprt": sprt,
-    }  # fmt: skip
-    store = open_ladder_store(db_path)
-    try:
-        store.finish_run(store.start_run({}), summary, [], {})
-    finally:
-        store.close()
+    _stored(db_path, sprt=sprt)
     status, body = await web.get("/ladders/1")
     assert status == 200
     assert (
