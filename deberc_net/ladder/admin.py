@@ -22,8 +22,9 @@ WHO_PAUSE_S = 0.05
 # a --server's idle limit is not told: 'ping' after this long with nothing sent, as the
 # client library does (clients.client.KEEPALIVE_S); our own server's is a third of its
 KEEP_OPEN_S = 60.0
-# a line begun is sent whole, a stop's cancel notwithstanding; a server that takes none
-# of it for this long is gone, and its connection closed: nothing may follow half a line
+# a line begun is sent whole, a stop's cancel notwithstanding; a server that has not
+# taken all of it this long after it began is gone, and its connection closed: nothing
+# may follow half a line
 WHOLE_LINE_S = 3.0
 
 
@@ -35,6 +36,9 @@ class AdminClient:
         # one writer at a time: a ping (``keep_open``) never cuts into a reserve
         self._writing = trio.Lock()
         self._sent_at = trio.current_time()
+        # a send stalled WHOLE_LINE_S and closed the connection (a ping's, say): what
+        # reads or sends on it next fails with that reason, not a closed stream's error
+        self._stalled = False
 
     @classmethod
     async def connect(
@@ -66,20 +70,26 @@ class AdminClient:
         """Send one line, whole or not at all: a cancel (a stop) before it begins sends
         nothing; once begun it goes on to its end, so a stop's release never follows
         half a reserve on the wire (over TCP a send waits while the server is slow to
-        read). A ScheduleError if the server takes none of it for WHOLE_LINE_S (the
-        connection is then closed)."""
+        read). A ScheduleError if the server has not taken all of it WHOLE_LINE_S after
+        it began (the connection is then closed, and what reads or sends on it next
+        gets the same error)."""
         data = text.encode("utf-8") + b"\n"
         async with self._writing:
+            if self._stalled:
+                raise self._stall_error()
             self._sent_at = trio.current_time()
             with trio.CancelScope(shield=True):
                 with trio.move_on_after(WHOLE_LINE_S) as stalled:
                     await self.stream.send_all(data)
                 if stalled.cancelled_caught:
+                    self._stalled = True
                     await self.stream.aclose()
-            if stalled.cancelled_caught:
-                raise ScheduleError(
-                    f"the server took no line from the ladder for {WHOLE_LINE_S:.0f} s"
-                )
+            if self._stalled:
+                raise self._stall_error()
+
+    @staticmethod
+    def _stall_error() -> ScheduleError:
+        return ScheduleError(f"the server took no line from the ladder for {WHOLE_LINE_S:.0f} s")
 
     async def keep_open(self, every_s: float) -> None:
         """Say ``ping`` whenever nothing was sent for ``every_s``, so the server's idle
@@ -101,7 +111,12 @@ class AdminClient:
         events, a match's start (its id) and end (its result) are kept."""
         while True:
             while not self._ready:
-                data = await self.stream.receive_some(65536)
+                try:
+                    data = await self.stream.receive_some(65536)
+                except trio.ClosedResourceError:
+                    if self._stalled:  # closed by a send the server took none of
+                        raise self._stall_error() from None
+                    raise  # closed by the ladder
                 if not data:  # the ladder cannot go on: an error for the CLI, not a traceback
                     raise ScheduleError("the server closed the ladder's connection")
                 self._ready.extend(self._buffer.feed(data))

@@ -39,6 +39,7 @@ from .ratings import Ratings
 from .results import GameResult, Results, Summary
 from .runner import INTERRUPTED, Ladder, LadderOptions
 from .schedule import Game, ScheduleError, schedule
+from .supervisor import hangup
 
 STOP = b"stop\n"
 END = b"end\n"
@@ -180,8 +181,9 @@ async def _play_part(ladder: _Part, control: int) -> None:
 
         async def on_sigterm(task_status: trio.TaskStatus[None]) -> None:
             # a service manager's stop reaches every part: each releases its boards
-            # first (docs/bots.md "Interrupted"); a second SIGTERM kills it
-            with trio.open_signal_receiver(signal.SIGTERM) as signals:
+            # first (docs/bots.md "Interrupted"); a second SIGTERM kills it. So does
+            # its terminal's hangup, which its bots (groups of their own) do not get
+            with trio.open_signal_receiver(signal.SIGTERM, *hangup()) as signals:
                 task_status.started()
                 async for _ in signals:
                     ladder.interrupt()

@@ -88,9 +88,10 @@ def _points(p: dict[str, Any]) -> str:
     return f"points/deal {points_told(p)} over {count(p['duplicate_sets'], 'duplicate set')}"
 
 
-def _after_verdict(s: dict[str, Any]) -> str:
+def after_verdict(s: dict[str, Any]) -> str:
     """The pairs the games running at the verdict finished: counted in the totals, not
-    in the LLR, which is the one that decided."""
+    in the LLR, which is the one that decided (the text report's SPRT line and the
+    web's /ladders/N end with it)."""
     after = s.get("pairs_after_verdict") or 0  # (a run stored before it was told)
     if not after:
         return ""
@@ -138,7 +139,7 @@ def text(data: dict[str, Any]) -> str:
             "",
             f"SPRT {s['first']} v {s['second']} elo0={s['elo0']} elo1={s['elo1']} "
             f"alpha={s['alpha']} beta={s['beta']}: LLR {s['llr']} in {s['bounds']} after "
-            f"{s['pairs']} pairs: {_verdict(s)}" + _after_verdict(s),
+            f"{s['pairs']} pairs: {_verdict(s)}" + after_verdict(s),
         ]
     if data["crashes"] or data["forfeits"]:
         lines += [

@@ -38,7 +38,7 @@ from .ratings import Ratings
 from .results import GameResult, Results, Summary
 from .schedule import Game, ScheduleError, schedule
 from .stats import Sprt
-from .supervisor import BotSpec, Supervisor
+from .supervisor import BotSpec, Supervisor, hangup
 
 if TYPE_CHECKING:
     from deberc_net.server.app import LocalLink
@@ -269,9 +269,10 @@ class Ladder:
         return (self.interrupted and not self._played) or self.failure is not None
 
     async def _on_signals(self, task_status: trio.TaskStatus[None]) -> None:
-        """The first SIGINT or SIGTERM interrupts the ladder; a second one, the handler
-        given back, ends it at once (Ctrl-C: KeyboardInterrupt; SIGTERM: the process)."""
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        """The first SIGINT, SIGTERM or SIGHUP (``hangup``) interrupts the ladder; a second
+        one, the handler given back, ends it at once (Ctrl-C: KeyboardInterrupt; SIGTERM,
+        SIGHUP: the process)."""
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, *hangup()) as signals:
             task_status.started()
             async for _ in signals:
                 self.interrupt()

@@ -8,13 +8,16 @@ from __future__ import annotations
 import socket
 
 import psycopg
+import pytest
 import trio
+import trio.testing
 from trio.testing import MockClock
 
-from deberc_net.ladder.admin import AdminClient
+from deberc_net.ladder.admin import WHOLE_LINE_S, AdminClient
 from deberc_net.ladder.distributed import games_of, options_from, spec_of
 from deberc_net.ladder.queue import BoardQueue
 from deberc_net.ladder.runner import LadderOptions
+from deberc_net.ladder.schedule import ScheduleError
 from deberc_net.ladder.store import open_ladder_store
 from deberc_net.ladder.supervisor import BotSpec
 from deberc_net.ladder.worker import WorkerLadder
@@ -130,3 +133,24 @@ async def test_a_send_cut_short_by_a_stop_never_leaves_half_a_line() -> None:
     assert lines.pop() == ""  # every line ended
     assert lines[-1] == release
     assert all(line == long_line for line in lines[:-1])
+
+
+async def test_a_ping_the_server_takes_none_of_fails_the_ladder_with_that_reason(
+    autojump_clock: MockClock,
+) -> None:
+    """The server takes no byte of the ladder's (it hangs): the admin's ``ping`` stalls
+    WHOLE_LINE_S and closes the connection. The ladder, waiting on that connection for
+    the server's next line, and the reserve it sends then, fail with that reason, a
+    ScheduleError the CLI says in a line. Failed before: the ping's error was swallowed
+    and the ladder met a closed stream (trio.ClosedResourceError: a traceback)."""
+    ladder_end, _server_end = trio.testing.lockstep_stream_pair()  # never read
+    admin = AdminClient(ladder_end)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(admin.keep_open, 60.0)
+        began = trio.current_time()
+        with pytest.raises(ScheduleError, match="took no line from the ladder"):
+            await admin.next()
+        assert trio.current_time() - began == pytest.approx(60.0 + WHOLE_LINE_S)
+        with pytest.raises(ScheduleError, match="took no line from the ladder"):
+            await admin.send("reserve 2 moscow seats=a,b")
+        nursery.cancel_scope.cancel()

@@ -21,10 +21,12 @@ import pytest
 import trio
 
 from deberc_net.ladder.runner import INTERRUPTED
+from deberc_net.ladder.supervisor import hangup
 from tests.server.conftest import Connector
 
 from .helpers import (
     HEUR,
+    PY,
     RAND,
     kept_seatings,
     ladder,
@@ -180,18 +182,48 @@ def test_a_second_ctrl_c_ends_the_ladder_at_once_with_the_same_line(tmp_path: Pa
     assert out == ""
 
 
-def _group(pgid: int) -> list[int]:
-    """The processes still running in process group ``pgid`` (not a zombie: it ended
-    and no one waited for it); each then killed."""
+def _session(sid: int) -> list[int]:
+    """The processes still running in session ``sid`` (not a zombie: it ended and no
+    one waited for it), the bots' included (each in a process group of its own, in the
+    ladder's session); each then killed."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             with contextlib.suppress(ProcessLookupError, FileNotFoundError):
                 state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-                if os.getpgid(int(entry.name)) == pgid and state != "Z":
+                if os.getsid(int(entry.name)) == sid and state != "Z":
                     found.append(int(entry.name))
                     os.kill(int(entry.name), signal.SIGKILL)
     return found
+
+
+def test_a_ladder_whose_terminal_hangs_up_stops_its_bot_processes(tmp_path: Path) -> None:
+    """SIGHUP (its terminal gone) stops the ladder as SIGTERM does: its bot processes
+    stopped, its boards released, status 2. Failed before: the ladder died of it, and
+    its bot processes, in groups of their own (a terminal's hangup reaches its
+    foreground group, the ladder's), were left running."""
+    if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
+        pytest.skip("SIGHUP is ignored here (nohup): so it is in the ladder")
+    db = tmp_path / "ladder.sqlite3"
+    rand = f"rand={PY} -m clients.random_bot --seed 1"
+    argv = ladder_argv(db, "--bot", HEUR, "--bot", rand, "--deals", "20000", "--json")
+    status, out, err = _ctrl_c_once(
+        argv, tmp_path, lambda: kept_seatings(db) >= 3, group=True, signum=signal.SIGHUP
+    )
+    assert status == 2, err
+    assert err.strip() == f"deberc-net ladder: {INTERRUPTED}"
+    assert out == ""
+    assert unlisted(db) == []
+
+
+def test_under_nohup_a_ladder_leaves_sighup_ignored() -> None:
+    """A ladder started with SIGHUP ignored (``nohup``) does not take it as a stop."""
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        assert hangup() == ()
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    assert hangup() == (signal.SIGHUP,)
 
 
 def test_ctrl_c_while_the_ladder_deals_its_schedule_is_the_same_one_line(
@@ -224,10 +256,12 @@ def _ctrl_c_once(
     ready: Callable[[], bool],
     again_after_s: float | None = None,
     group: bool = False,
+    signum: signal.Signals = signal.SIGINT,
 ) -> tuple[int, str, str]:
-    """The ladder of ``argv`` run until ``ready()``, then given Ctrl-C (and again after
-    ``again_after_s``): its exit status, output and standard error. ``group``: it runs
-    in a process group of its own, none of which may be left running."""
+    """The ladder of ``argv`` run until ``ready()``, then given Ctrl-C (or ``signum``;
+    again after ``again_after_s``): its exit status, output and standard error.
+    ``group``: it runs in a session of its own, none of which (its bots included) may
+    be left running."""
     with subprocess.Popen(
         argv,
         cwd=cwd,
@@ -241,16 +275,16 @@ def _ctrl_c_once(
             while not ready():
                 assert time.monotonic() < deadline, "the ladder never got there"
                 time.sleep(0.02)
-            done.send_signal(signal.SIGINT)
+            done.send_signal(signum)
             if again_after_s is not None:
                 time.sleep(again_after_s)
-                done.send_signal(signal.SIGINT)
+                done.send_signal(signum)
             out, err = done.communicate(timeout=30)
         finally:
             if done.poll() is None:
                 done.kill()
     if group:
-        assert _group(done.pid) == []
+        assert _session(done.pid) == []
     return done.returncode, out, err
 
 

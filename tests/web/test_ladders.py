@@ -105,21 +105,27 @@ async def test_a_margin_there_is_no_telling_yet_is_said_in_words_not_inf(
         pair.add((n // 2, ("heur", "rand")), x, y, void=x == 0)
     told = pair.as_dict()  # 6 wins, 2 draws, no loss: no margin yet (docs/bots.md)
     assert told["elo_margin"] is None and told["points_per_deal_margin"] is not None
-    summary = {
-        "bots": ["heur", "rand"], "players": 2, "variant": "moscow", "options": [],
-        "boards": 4, "seed": "s1", "schedule": "round-robin", "games": 8, "deals": 8,
-        "ratings": [], "pairs": [told], "sprt": None,
-    }  # fmt: skip
-    store = open_ladder_store(db_path)
-    try:
-        store.finish_run(store.start_run({}), summary, [], {})
-    finally:
-        store.close()
+    _stored(db_path, pairs=[told])
     status, body = await web.get("/ladders/1")
     page = body.decode()
     assert status == 200 and "inf" not in page.replace("info", ""), page
     assert f'<td class="elo">{told["elo"]:+.1f} (margin: too few deals)</td>' in page
     assert "<td>6-2-0 <small>(1 void)</small></td>" in page
+
+
+def _stored(db_path: Path, **summary: Any) -> None:
+    """A finished run on the server's file, heur v rand: a plain summary with
+    ``summary``'s items instead."""
+    plain = {
+        "bots": ["heur", "rand"], "players": 2, "variant": "moscow", "options": [],
+        "boards": 4, "seed": "s1", "schedule": "round-robin", "games": 8, "deals": 8,
+        "ratings": [], "pairs": [], "sprt": None,
+    }  # fmt: skip
+    store = open_ladder_store(db_path)
+    try:
+        store.finish_run(store.start_run({}), {**plain, **summary}, [], {})
+    finally:
+        store.close()
 
 
 def assert_elo_plot(page: str, games: list[dict[str, Any]], data: dict[str, Any]) -> None:
@@ -154,3 +160,24 @@ def assert_elo_plot(page: str, games: list[dict[str, Any]], data: dict[str, Any]
         float(r.get("data-value", "")) for r in root.iter(f"{ns}line") if r.get("class") == "rule"
     )
     assert rules == sorted([sign * 0.0, sign * 20.0])
+
+
+async def test_the_sprt_line_says_the_pairs_finished_after_its_verdict(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    """docs/web.md: /ladders/N has the SPRT line, as the text report says it: its LLR is
+    the verdict's, and the pairs the games running then finished are said apart (docs/
+    bots.md "SPRT"). Failed before: the page left them out."""
+    web: WebServer = await start_web()
+    sprt = {
+        "first": "heur", "second": "rand", "elo0": 0.0, "elo1": 20.0, "alpha": 0.05,
+        "beta": 0.05, "pairs": 12, "llr": 3.01, "bounds": [-2.944, 2.944], "verdict": "H1",
+        "pairs_after_verdict": 3,
+    }  # fmt: skip
+    _stored(db_path, sprt=sprt)
+    status, body = await web.get("/ladders/1")
+    assert status == 200
+    assert (
+        "after 12 pairs: H1; 3 pairs finished after it, in the totals above only.</p>"
+        in body.decode()
+    )

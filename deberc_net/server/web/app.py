@@ -60,6 +60,7 @@ def make_app(lobby: Lobby) -> Starlette:
     templates.env.filters["in_hand_order"] = in_hand_order
     templates.env.filters["elo_told"] = report.elo_told  # as the ladder's text says them
     templates.env.filters["points_told"] = report.points_told
+    templates.env.filters["after_verdict"] = report.after_verdict
     templates.env.globals["by_name"] = report.BY_NAME
     viewers = Viewers(lobby.config.max_web_viewers, lobby.config.web_viewers_per_address)
 
