@@ -166,3 +166,64 @@ async def test_a_claim_that_lost_the_race_leaves_its_seat_at_another_workers_tab
             left = await heard_one(heard, k="post", m="leave", table=5000)
             assert left["s"] == sit["s"] and left["confirmed"] is True
             await loser.aclose()
+
+
+async def _racing_claims_at_a_table_here(postgres_url: str, seated_first: bool) -> list[str]:
+    """amy's table is this worker's; 'racer' claimed on worker OTHER sits there, and a
+    claim of 'racer' made before it on THIRD wins the race, heard here after the sit
+    was handled (``seated_first``) or before it came. What amy was told."""
+    heard: list[dict[str, Any]] = []
+    at = time.time()
+    claim = {"k": "in", "name": "racer", "guest": True, "fresh": True, "s": 1}
+    who = ["racer", True, "machine", "en", "rank", None, "all"]
+    with trio.fail_after(60):
+        async with worker_and_bus(postgres_url, heard, OTHER) as (port, loser):
+            third = Bus(postgres_url, THIRD, lambda _: None)
+            third.open()
+            try:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(third.run)
+                    amy = await log_in_machine(await LineClient.connect(port), "amy")
+                    await amy.send("new 3")  # (two seats free: it waits)
+                    table = (await amy.expect("ok", cmd="sit"))["table"]
+                    here = (await _said_in(heard, "amy"))["w"]
+                    loser.publish(LOBBY, claim | {"token": "tokenlater", "at": at})
+                    sit = {"k": "post", "table": int(table), "req": True, "m": "sit"}
+                    sit |= {"seat": None, "seeking": None, "s": 1, "who": who}
+                    if seated_first:
+                        loser.publish(f"w{here}", sit)
+                        await amy.read_until(lambda x: "kind=seated name=racer" in x)
+                        third.publish(LOBBY, claim | {"token": "tokenfirst", "at": at - 1})
+                        await amy.read_until(lambda x: "kind=left name=racer" in x)
+                    else:
+                        lobby = await log_in_machine(await LineClient.connect(port), "lobby")
+                        third.publish(LOBBY, claim | {"token": "tokenfirst", "at": at - 1})
+                        third.publish(LOBBY, {"k": "say", "name": "someone", "text": "x"})
+                        await lobby.expect("say", text="x")  # (the claim heard here by now)
+                        await lobby.aclose()
+                        loser.publish(f"w{here}", sit)
+                        await heard_one(heard, k="text", s=1, done=1)  # answered
+                    await amy.send("ping")
+                    await amy.expect("ok", cmd="ping")
+                    await amy.aclose()
+                    nursery.cancel_scope.cancel()
+            finally:
+                third.close()
+    return amy.lines
+
+
+async def test_a_claim_that_lost_the_race_leaves_the_seat_it_took_at_a_third_workers_table(
+    postgres_url: str,
+) -> None:
+    # the owner of the table (neither of the two racing workers) kept the losing
+    # claim's seat: the winner held a seat he never took (failed before)
+    await _racing_claims_at_a_table_here(postgres_url, seated_first=True)
+
+
+async def test_a_claim_that_lost_the_race_takes_no_seat_with_a_sit_still_on_its_way(
+    postgres_url: str,
+) -> None:
+    # the losing claim's sit came after the owner heard of the winner: it was seated
+    # all the same (failed before)
+    lines = await _racing_claims_at_a_table_here(postgres_url, seated_first=False)
+    assert not [x for x in lines if "name=racer" in x], lines

@@ -602,7 +602,8 @@ class Node:
 
     def _seek_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy(message["w"], message["s"], message["who"])
-        self.lobby.matchmaking.place(proxy, _heard_settings(message["settings"]))
+        if not self._not_his(proxy):  # (a claim that lost its name seeks no seat)
+            self.lobby.matchmaking.place(proxy, _heard_settings(message["settings"]))
 
     def _unseek_here(self, message: dict[str, Any]) -> None:
         proxy = self.remote.get((message["w"], message["s"]))
@@ -639,6 +640,10 @@ class Node:
             return
         proxy = self._proxy(message["w"], message["s"], message["who"])
         request = message["req"]
+        if kind == "sit" and self._not_his(proxy):  # (a claim that lost its name: _claim_lost)
+            if request:
+                self.answered(proxy)
+            return
         if table is None or isinstance(table, RemoteTable) or table.state == TableState.CLOSED:
             if request and kind != "back":  # (a login finds its seat gone: nothing said)
                 proxy.send(ev.Error("unknown-table", f"there is no table {message['table']}"))
@@ -776,6 +781,16 @@ class Node:
         ):
             return
         self.present[key] = Present(name, worker, message["guest"], message["token"], login=there)
+        if (
+            local is None
+            and held is not None
+            and held.online
+            and held.worker != worker
+            and held.login is not None
+            and held.login.fresh
+            and _raced(held.login, there)
+        ):  # a guest's claim there lost the race to this login: its seat here goes too
+            self._claim_lost(held.worker, key)
         if local is not None:  # the name logged in there: this connection no longer holds it
             del self.lobby.online[key]
             self.logins.pop(key, None)
@@ -788,6 +803,28 @@ class Node:
                 self.lobby.login.lost_race(local)
             else:
                 self.lobby.login.logged_in_elsewhere(local)
+
+    def _claim_lost(self, worker: int, key: str) -> None:
+        """A guest's claim of a name on ``worker`` lost the race with another login of
+        it (docs/scaling.md; its worker forgets it: login.py ``lost_race``): its
+        stand-in here leaves the seat it took, and takes none that its sit, still on
+        its way or queued at a table, would give it (the winner would hold it)."""
+        proxy = self.remote_named.get(key)
+        if proxy is None or proxy.worker != worker:
+            return
+        table = proxy.table
+        if table is not None and not table.remote:
+            table.post(Leave(proxy, confirmed=True))
+        proxy.connection.close()  # (Table._sit seats no closed session)
+
+    def _not_his(self, proxy: RemoteSession) -> bool:
+        """Whether another login holds ``proxy``'s name now (here, or on a worker other
+        than its own): it lost a race for it, or it is a connection closing there."""
+        if proxy.name is None:
+            return False
+        key = name_key(proxy.name)
+        held = self.present.get(key)
+        return key in self.lobby.online or (held is not None and held.worker != proxy.worker)
 
     def _out_of_lobby(self, message: dict[str, Any]) -> None:
         key = name_key(message["name"])
