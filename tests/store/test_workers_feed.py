@@ -11,7 +11,7 @@ from typing import Any
 import trio
 from trio_websocket import WebSocketConnection, open_websocket_url
 
-from deberc_net.server.cluster.bus import LOBBY
+from deberc_net.server.cluster.bus import LOBBY, Bus
 from tests.server.client import LineClient, log_in_machine
 from tests.web.live import lines_of
 
@@ -93,3 +93,44 @@ async def test_pages_of_another_workers_table_get_each_line_whole_and_once(
                     ]
                     assert await _lines(first) == [_event(13)[:-2]]
             await watcher.aclose()
+
+
+async def test_a_second_page_joins_without_the_mark_of_an_owner_that_never_marks(
+    postgres_url: str,
+) -> None:
+    # a worker of an older version lives but never answers 'mark': the second page
+    # showed nothing for as long as the table lasted (failed before)
+    heard: list[dict[str, Any]] = []
+    web: list[int] = []
+    dead_ms = 2000
+
+    async def beat(owner: Bus) -> None:
+        table = told_table(TABLE, ["amy", None])
+        while True:  # the owner lives
+            owner.publish(LOBBY, {"k": "tables", "open": [table], "gone": [], "seeks": []})
+            await trio.sleep(0.25)
+
+    with trio.fail_after(60):
+        async with (
+            worker_and_bus(postgres_url, heard, OTHER, web, dead_ms) as (port, owner),
+            trio.open_nursery() as nursery,
+        ):
+            nursery.start_soon(beat, owner)
+            watcher = await log_in_machine(await LineClient.connect(port), "watcher")
+            await _listed(watcher, "tables", f"id={TABLE} ")
+            live = f"ws://127.0.0.1:{web[0]}/live/table/{TABLE}"
+            async with open_websocket_url(live) as first:
+                asked = await _observed(heard, 1)
+                to = f"w{asked['w']}"
+                state = f"state seq=10 table={TABLE}\r\n"
+                owner.publish(to, {"k": "text", "s": asked["s"], "text": OK + state, "asks": 0})
+                assert await _lines(first) == [OK[:-2], state[:-2]]
+                async with open_websocket_url(live) as second:
+                    mine = (await _observed(heard, 2))["s"]
+                    owner.publish(to, {"k": "text", "s": mine, "text": OK + state, "asks": 0})
+                    await heard_one(heard, k="mark", s=mine)
+                    start = trio.current_time()
+                    assert await _lines(second) == [OK[:-2], state[:-2]]
+                    assert trio.current_time() - start >= dead_ms / 1000 / 2  # (it waited)
+            await watcher.aclose()
+            nursery.cancel_scope.cancel()

@@ -6,6 +6,8 @@ bus, sending what a worker sends."""
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,20 @@ from tests.server.client import LineClient, log_in_machine
 from .workers import OTHER, heard_one, told_table, worker_and_bus
 
 THIRD = 900002  # the bus id of a third worker the test plays
+
+
+@asynccontextmanager
+async def third_worker(postgres_url: str) -> AsyncIterator[Bus]:
+    """The bus of a third worker the test plays (it hears nothing), running."""
+    third = Bus(postgres_url, THIRD, lambda _: None)
+    third.open()
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(third.run)
+            yield third
+            nursery.cancel_scope.cancel()
+    finally:
+        third.close()
 
 
 async def _said_in(heard: list[dict[str, Any]], name: str) -> dict[str, Any]:
@@ -71,34 +87,29 @@ async def test_a_third_worker_keeps_the_login_that_won_a_race(
     heard: list[dict[str, Any]] = []
     at = time.time()
     with trio.fail_after(60):
-        async with worker_and_bus(postgres_url, heard, OTHER) as (port, first):
-            third = Bus(postgres_url, THIRD, lambda _: None)
-            third.open()
-            try:
-                async with trio.open_nursery() as nursery:
-                    nursery.start_soon(third.run)
-                    watcher = await log_in_machine(await LineClient.connect(port), "watcher")
-                    claim = {"k": "in", "name": "racer", "guest": True, "fresh": True}
-                    first.publish(LOBBY, claim | {"token": "tokenfirst", "at": at, "s": 1})
-                    first.publish(LOBBY, {"k": "say", "name": "someone", "text": "first"})
-                    await watcher.expect("say", text="first")  # heard in this order
-                    third.publish(LOBBY, claim | {"token": "tokenlater", "at": at + 0.5, "s": 1})
-                    third.publish(LOBBY, {"k": "say", "name": "someone", "text": "after"})
-                    await watcher.expect("say", text="after")
-                    await watcher.send("who")
-                    assert (await watcher.expect("who"))["names"].split(",").count("racer") == 1
-                    loser = await LineClient.connect(port)
-                    await loser.send("style machine")
-                    await loser.send("login racer token=tokenlater")
-                    await loser.expect("error", code="name-in-use")
-                    winner = await log_in_machine(
-                        await LineClient.connect(port), "racer", token="tokenfirst"
-                    )
-                    for client in (watcher, loser, winner):
-                        await client.aclose()
-                    nursery.cancel_scope.cancel()
-            finally:
-                third.close()
+        async with (
+            worker_and_bus(postgres_url, heard, OTHER) as (port, first),
+            third_worker(postgres_url) as third,
+        ):
+            watcher = await log_in_machine(await LineClient.connect(port), "watcher")
+            claim = {"k": "in", "name": "racer", "guest": True, "fresh": True}
+            first.publish(LOBBY, claim | {"token": "tokenfirst", "at": at, "s": 1})
+            first.publish(LOBBY, {"k": "say", "name": "someone", "text": "first"})
+            await watcher.expect("say", text="first")  # heard in this order
+            third.publish(LOBBY, claim | {"token": "tokenlater", "at": at + 0.5, "s": 1})
+            third.publish(LOBBY, {"k": "say", "name": "someone", "text": "after"})
+            await watcher.expect("say", text="after")
+            await watcher.send("who")
+            assert (await watcher.expect("who"))["names"].split(",").count("racer") == 1
+            loser = await LineClient.connect(port)
+            await loser.send("style machine")
+            await loser.send("login racer token=tokenlater")
+            await loser.expect("error", code="name-in-use")
+            winner = await log_in_machine(
+                await LineClient.connect(port), "racer", token="tokenfirst"
+            )
+            for client in (watcher, loser, winner):
+                await client.aclose()
 
 
 async def test_a_claim_that_lost_the_race_leaves_no_seat_table_or_token(
@@ -166,3 +177,59 @@ async def test_a_claim_that_lost_the_race_leaves_its_seat_at_another_workers_tab
             left = await heard_one(heard, k="post", m="leave", table=5000)
             assert left["s"] == sit["s"] and left["confirmed"] is True
             await loser.aclose()
+
+
+async def _racing_claims_at_a_table_here(postgres_url: str, seated_first: bool) -> list[str]:
+    """amy's table is this worker's; 'racer' claimed on worker OTHER sits there, and a
+    claim of 'racer' made before it on THIRD wins the race, heard here after the sit
+    was handled (``seated_first``) or before it came. What amy was told."""
+    heard: list[dict[str, Any]] = []
+    at = time.time()
+    claim = {"k": "in", "name": "racer", "guest": True, "fresh": True, "s": 1}
+    who = ["racer", True, "machine", "en", "rank", None, "all"]
+    with trio.fail_after(60):
+        async with (
+            worker_and_bus(postgres_url, heard, OTHER) as (port, loser),
+            third_worker(postgres_url) as third,
+        ):
+            amy = await log_in_machine(await LineClient.connect(port), "amy")
+            await amy.send("new 3")  # (two seats free: it waits)
+            table = (await amy.expect("ok", cmd="sit"))["table"]
+            here = (await _said_in(heard, "amy"))["w"]
+            loser.publish(LOBBY, claim | {"token": "tokenlater", "at": at})
+            sit = {"k": "post", "table": int(table), "req": True, "m": "sit"}
+            sit |= {"seat": None, "seeking": None, "s": 1, "who": who}
+            if seated_first:
+                loser.publish(f"w{here}", sit)
+                await amy.read_until(lambda x: "kind=seated name=racer" in x)
+                third.publish(LOBBY, claim | {"token": "tokenfirst", "at": at - 1})
+                await amy.read_until(lambda x: "kind=left name=racer" in x)
+            else:
+                lobby = await log_in_machine(await LineClient.connect(port), "lobby")
+                third.publish(LOBBY, claim | {"token": "tokenfirst", "at": at - 1})
+                third.publish(LOBBY, {"k": "say", "name": "someone", "text": "x"})
+                await lobby.expect("say", text="x")  # (the claim heard here by now)
+                await lobby.aclose()
+                loser.publish(f"w{here}", sit)
+                await heard_one(heard, k="text", s=1, done=1)  # answered
+            await amy.send("ping")
+            await amy.expect("ok", cmd="ping")
+            await amy.aclose()
+    return amy.lines
+
+
+async def test_a_claim_that_lost_the_race_leaves_the_seat_it_took_at_a_third_workers_table(
+    postgres_url: str,
+) -> None:
+    # the owner of the table (neither of the two racing workers) kept the losing
+    # claim's seat: the winner held a seat he never took (failed before)
+    await _racing_claims_at_a_table_here(postgres_url, seated_first=True)
+
+
+async def test_a_claim_that_lost_the_race_takes_no_seat_with_a_sit_still_on_its_way(
+    postgres_url: str,
+) -> None:
+    # the losing claim's sit came after the owner heard of the winner: it was seated
+    # all the same (failed before)
+    lines = await _racing_claims_at_a_table_here(postgres_url, seated_first=False)
+    assert not [x for x in lines if "name=racer" in x], lines

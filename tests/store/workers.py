@@ -146,13 +146,15 @@ async def worker_and_bus(
     heard: list[dict[str, Any]],
     sender: int,
     web: list[int] | None = None,
+    dead_ms: int = 600_000,
 ) -> AsyncIterator[tuple[int, Bus]]:
     """One worker of ``serve --workers`` in this process (its port) and a bus (its id
     ``sender``, every message it hears in ``heard``) on which the test plays the
-    other worker. ``web``: the web face is served too, its port appended there."""
+    other worker. ``web``: the web face is served too, its port appended there.
+    ``dead_ms``: the worker's server_dead_ms."""
     config = make_config(
         postgres_url,
-        server_dead_ms=600_000,
+        server_dead_ms=dead_ms,
         shutdown_grace_ms=0,
         http_port=None if web is None else 0,
     )

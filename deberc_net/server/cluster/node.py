@@ -104,6 +104,7 @@ class Node:
     bus: Bus = attrs.field(init=False)
     present: dict[str, Present] = attrs.Factory(dict)  # others' players, by name key
     heard: dict[int, float] = attrs.Factory(dict)  # each other worker: last heard (trio time)
+    lost: set[int] = attrs.Factory(set)  # the workers forgotten (``_forget_worker``)
     # what this worker told of its tables, by id (what changed is told again)
     told: dict[int, dict[str, Any]] = attrs.Factory(dict)
     # sessions here with a seat or a watch at a remote table, by session id
@@ -115,6 +116,14 @@ class Node:
     # (session id, that worker); the session's reader waits for them before its next
     # line, as for its own worker's tables (docs/protocol.md §2.3)
     awaited: Counter[tuple[int, int]] = attrs.Factory(Counter)
+    # since when the oldest of those waits: an owner that has not answered it within
+    # server_dead_ms (a message lost, a worker of an older version, a failure there)
+    # lets the line go on, its answer coming when it comes (``_release_late``)
+    awaited_since: dict[tuple[int, int], float] = attrs.Factory(dict)
+    # the workers that let such a wait run out: not waited for again until one of their
+    # answers says it is done (a worker of an older version never says so: a wait per
+    # line would hold each of its players' lines server_dead_ms)
+    unanswering: set[int] = attrs.Factory(set)
     # web pages' sessions here waiting for a mark of a table's owner (``mark``): by
     # session id, the owner and what to do there
     marks: dict[int, tuple[int, Callable[[], None]]] = attrs.Factory(dict)
@@ -253,6 +262,17 @@ class Node:
             for worker, last in list(self.heard.items()):
                 if now - last > dead_after:
                     self._forget_worker(worker)
+            self._release_late(now - dead_after)
+
+    def _release_late(self, before: float) -> None:
+        """Let the lines go on whose requests another worker has not answered since
+        ``before``: a player's input is never held for ever by an owner that lives
+        but does not answer (its 'done' lost, or never sent)."""
+        for (sid, owner), since in list(self.awaited_since.items()):
+            if since < before:
+                log.warning("answer_late", session=sid, owner=owner)
+                self.unanswering.add(owner)
+                self._answers_came(sid, owner, self.awaited[sid, owner])
 
     # ------------------------------------------------------------ presence
     def logged_in(self, session: Session, token: str | None, fresh: bool = False) -> None:
@@ -439,8 +459,11 @@ class Node:
         """``session``'s line waits for ``owner``'s answer (``answered``) before its next
         line is taken: so the answer comes before the next line's (docs/protocol.md §2.3;
         a 'help' at another worker's table came after a 'ping' sent behind it)."""
+        if owner in self.unanswering:
+            return
         session.requests_waiting += 1
         self.awaited[session.id, owner] += 1
+        self.awaited_since.setdefault((session.id, owner), trio.current_time())
 
     def _answers_came(self, sid: int, owner: int, count: int) -> None:
         """``owner`` answered ``count`` of session ``sid``'s requests (or is gone)."""
@@ -450,8 +473,10 @@ class Node:
             return
         if count == waiting:
             del self.awaited[sid, owner]
+            del self.awaited_since[sid, owner]
         else:
             self.awaited[sid, owner] = waiting - count
+            self.awaited_since[sid, owner] = trio.current_time()  # (the next one's wait)
         session = self.forwarded.get(sid)
         if session is not None:
             for _ in range(count):
@@ -484,12 +509,15 @@ class Node:
         self.rematch_at.pop(session.id, None)
         for key in [key for key in self.awaited if key[0] == session.id]:
             del self.awaited[key]
+            del self.awaited_since[key]
         if self.forwarded.pop(session.id, None) is not None:
             self.bus.publish(LOBBY, {"k": "gone", "s": session.id})
 
     def _out(self, message: dict[str, Any]) -> None:
         """Text for a session here, from a table's owner (and how many of its requests
         the text answered)."""
+        if message.get("done"):  # (an owner that answers: waited for again)
+            self.unanswering.discard(message["w"])
         session = self.forwarded.get(message["s"])
         if session is None or session.closed:
             return
@@ -574,7 +602,8 @@ class Node:
 
     def _seek_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy(message["w"], message["s"], message["who"])
-        self.lobby.matchmaking.place(proxy, _heard_settings(message["settings"]))
+        if not self._not_his(proxy):  # (a claim that lost its name seeks no seat)
+            self.lobby.matchmaking.place(proxy, _heard_settings(message["settings"]))
 
     def _unseek_here(self, message: dict[str, Any]) -> None:
         proxy = self.remote.get((message["w"], message["s"]))
@@ -611,6 +640,10 @@ class Node:
             return
         proxy = self._proxy(message["w"], message["s"], message["who"])
         request = message["req"]
+        if kind == "sit" and self._not_his(proxy):  # (a claim that lost its name: _claim_lost)
+            if request:
+                self.answered(proxy)
+            return
         if table is None or isinstance(table, RemoteTable) or table.state == TableState.CLOSED:
             if request and kind != "back":  # (a login finds its seat gone: nothing said)
                 proxy.send(ev.Error("unknown-table", f"there is no table {message['table']}"))
@@ -697,9 +730,13 @@ class Node:
         sender = message["w"]
         if sender == self.worker:
             return
-        if sender not in self.heard and message["k"] != "hello":
-            # a worker not heard from (or thought dead): everyone tells everything again
-            self.bus.publish(LOBBY, {"k": "hello"})
+        if sender not in self.heard:
+            if message["k"] != "hello":
+                # a worker not heard from (or thought dead): everyone tells everything again
+                self.bus.publish(LOBBY, {"k": "hello"})
+            elif sender in self.lost:  # back, and it says hello first (it had taken this
+                # one for dead too): it is told everything, and tells what it holds
+                self.bus.publish(channel(sender), {"k": "hello"})
         self.heard[sender] = trio.current_time()
         handler = self._handlers.get(message["k"])
         if handler is not None:
@@ -744,6 +781,16 @@ class Node:
         ):
             return
         self.present[key] = Present(name, worker, message["guest"], message["token"], login=there)
+        if (
+            local is None
+            and held is not None
+            and held.online
+            and held.worker != worker
+            and held.login is not None
+            and held.login.fresh
+            and _raced(held.login, there)
+        ):  # a guest's claim there lost the race to this login: its seat here goes too
+            self._claim_lost(held.worker, key)
         if local is not None:  # the name logged in there: this connection no longer holds it
             del self.lobby.online[key]
             self.logins.pop(key, None)
@@ -756,6 +803,28 @@ class Node:
                 self.lobby.login.lost_race(local)
             else:
                 self.lobby.login.logged_in_elsewhere(local)
+
+    def _claim_lost(self, worker: int, key: str) -> None:
+        """A guest's claim of a name on ``worker`` lost the race with another login of
+        it (docs/scaling.md; its worker forgets it: login.py ``lost_race``): its
+        stand-in here leaves the seat it took, and takes none that its sit, still on
+        its way or queued at a table, would give it (the winner would hold it)."""
+        proxy = self.remote_named.get(key)
+        if proxy is None or proxy.worker != worker:
+            return
+        table = proxy.table
+        if table is not None and not table.remote:
+            table.post(Leave(proxy, confirmed=True))
+        proxy.connection.close()  # (Table._sit seats no closed session)
+
+    def _not_his(self, proxy: RemoteSession) -> bool:
+        """Whether another login holds ``proxy``'s name now (here, or on a worker other
+        than its own): it lost a race for it, or it is a connection closing there."""
+        if proxy.name is None:
+            return False
+        key = name_key(proxy.name)
+        held = self.present.get(key)
+        return key in self.lobby.online or (held is not None and held.worker != proxy.worker)
 
     def _out_of_lobby(self, message: dict[str, Any]) -> None:
         key = name_key(message["name"])
@@ -845,6 +914,8 @@ class Node:
         leave the lobby, its players the list, and the seats they held here go away."""
         log.warning("worker_lost", lost=worker)
         self.heard.pop(worker, None)
+        self.lost.add(worker)
+        self.unanswering.discard(worker)
         for sid, owner in [key for key in self.awaited if key[1] == worker]:
             self._answers_came(sid, owner, self.awaited[sid, owner])  # no answer comes
         lost = {t for t in self.lobby.tables.values() if isinstance(t, RemoteTable)}

@@ -302,6 +302,9 @@ async def join(
             joined.append(_join_now(lobby, feeds, table, page, own))
         marked.set()
 
+    # an owner that lives but never marks (a worker of an older version): the page
+    # joins without the mark after server_dead_ms, as before marks were asked for
+    patience = trio.current_time() + lobby.config.server_dead_ms / 1000
     node.mark(own, table, at_the_mark)
     try:
         while not marked.is_set():
@@ -309,6 +312,9 @@ async def join(
                 await marked.wait()
             if lobby.tables.get(table.id) is not table:
                 break  # closed, or its owner lost: no mark comes
+            if not marked.is_set() and trio.current_time() >= patience:
+                node.unmark(own)
+                at_the_mark()
     finally:
         if not marked.is_set():  # (or the page went first)
             node.unmark(own)

@@ -1,0 +1,100 @@
+"""What a worker does when another one lives but does not answer as it should
+(``serve --workers``, docs/scaling.md): a real worker in this process on PostgreSQL,
+the other played by the test on the real bus, sending what a worker sends (or not)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import trio
+
+from deberc_net.server.cluster.bus import LOBBY, Bus
+from tests.server.client import LineClient, fields, log_in_machine
+
+from .test_workers import _listed
+from .workers import OTHER, heard_one, told_table, worker_and_bus
+
+TABLE = 5000
+DEAD_MS = 2000
+
+
+def _tell_table(owner: Bus) -> None:
+    table = told_table(TABLE, ["amy", None])
+    owner.publish(LOBBY, {"k": "tables", "open": [table], "gone": [], "seeks": []})
+
+
+async def _beat(owner: Bus) -> None:
+    """The other worker lives: it tells its table every quarter second."""
+    while True:
+        _tell_table(owner)
+        await trio.sleep(0.25)
+
+
+async def test_a_line_waits_no_longer_than_server_dead_ms_for_a_living_owners_answer(
+    postgres_url: str,
+) -> None:
+    # the table's owner lives (it beats) but never says its answer is done (its
+    # message lost, an older version, a failure there): bob's input was never read
+    # again, his 'ping' never answered (failed before)
+    heard: list[dict[str, Any]] = []
+    with trio.fail_after(60):
+        async with (
+            worker_and_bus(postgres_url, heard, OTHER, dead_ms=DEAD_MS) as (port, owner),
+            trio.open_nursery() as nursery,
+        ):
+            nursery.start_soon(_beat, owner)
+            bob = await log_in_machine(await LineClient.connect(port), "bob")
+            await _listed(bob, "tables", f"id={TABLE} ")
+            start = trio.current_time()
+            await bob.send_raw(f"sit {TABLE}\nping\n".encode())
+            await heard_one(heard, k="post", m="sit", table=TABLE)
+            await bob.read_until(lambda x: fields(x)[0] == "ok" and "cmd=ping" in x, 10)
+            # it waited for the answer first, as long as the owner could still give it
+            assert trio.current_time() - start >= DEAD_MS / 1000
+            # that owner is not waited for again (a worker of an older version never
+            # says it is done: each line waited server_dead_ms) ...
+            asked = await heard_one(heard, k="post", m="sit", table=TABLE)
+            to, sid = f"w{asked['w']}", asked["s"]
+            await bob.send_raw(f"observe {TABLE}\nping\n".encode())
+            with trio.fail_after(DEAD_MS / 1000 / 2):
+                await bob.expect("ok", cmd="ping")
+            await heard_one(heard, k="post", m="observe", table=TABLE)
+            # ... until it says an answer is done: then it is, as it should be
+            refused = f"error code=table-full text=table {TABLE} is full\r\n"
+            owner.publish(to, {"k": "text", "s": sid, "text": refused, "asks": 0, "done": 1})
+            await bob.expect("error", code="table-full")
+            heard.clear()
+            await bob.send_raw(f"sit {TABLE}\nping\n".encode())
+            await heard_one(heard, k="post", m="sit", table=TABLE)
+            await trio.sleep(0.3)  # (its pong would have come by now)
+            owner.publish(to, {"k": "text", "s": sid, "text": refused, "asks": 0, "done": 1})
+            line = await bob.read_until(lambda x: "cmd=ping" in x or "table-full" in x)
+            assert fields(line)[0] == "error", line
+            await bob.expect("ok", cmd="ping")
+            await bob.aclose()
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_worker_back_from_the_dead_is_asked_what_it_holds_when_it_says_hello(
+    postgres_url: str,
+) -> None:
+    # a worker taken for dead that comes back saying 'hello' first (it had taken the
+    # others for dead too) was told everything, but never asked what it holds: its
+    # players and tables stayed forgotten here (failed before)
+    heard: list[dict[str, Any]] = []
+    with trio.fail_after(60):
+        async with worker_and_bus(postgres_url, heard, OTHER, dead_ms=DEAD_MS) as (port, owner):
+            bob = await log_in_machine(await LineClient.connect(port), "bob")
+            _tell_table(owner)
+            await _listed(bob, "tables", f"id={TABLE} ")
+            await _listed(bob, "tables", f"id={TABLE} ", present=False)  # silent: dead
+            told = len(heard)
+            owner.publish(LOBBY, {"k": "hello"})
+            with trio.fail_after(10):
+                while not [
+                    m for m in heard[told:] if m.get("k") == "hello" and m.get("w") != OTHER
+                ]:
+                    await trio.sleep(0.01)
+            _tell_table(owner)  # (what the hello asks for)
+            await _listed(bob, "tables", f"id={TABLE} ")
+            await bob.aclose()
