@@ -21,6 +21,7 @@ from deberc_net.server.store.base import Outcome, RatingResult
 from deberc_net.server.store.sqlite import SQLiteStore
 from deberc_net.server.store_writer import StoreWriter
 
+from .test_sqlite_write_lock import started
 from .test_store import deal, exported, finish
 
 
@@ -138,18 +139,30 @@ async def test_a_store_call_from_another_thread_waits_for_the_group(
     store: SQLiteStore,
 ) -> None:
     """Another thread's write (a login's account, say) during a group is not part of it:
-    it waits for the group's end, then is its own transaction."""
+    it waits for the group's end, then is its own transaction, stored though the group
+    fails (a call let into the group would be rolled back with it)."""
     entered, gate = threading.Event(), threading.Event()
-    writer = StoreWriter(store.group)
+
+    @contextlib.contextmanager
+    def failing() -> Iterator[None]:
+        with store.group():
+            yield
+            raise sqlite3.OperationalError("disk I/O error")
 
     def held() -> None:
         entered.set()
         gate.wait()
 
+    writer = StoreWriter(failing)
     writer.write(held)
     await trio.to_thread.run_sync(entered.wait)
-    threading.Timer(0.05, gate.set).start()  # (the account's call waits for the lock)
-    assert await trio.to_thread.run_sync(store.add_account, "ann", b"s", b"h")
+    adding, failed = started(lambda: store.add_account("ann", b"s", b"h"))
+    adding.join(0.2)
+    assert adding.is_alive()  # waiting for the group's end, not inside it
+    gate.set()
+    adding.join(30.0)
+    assert not adding.is_alive() and not failed, failed
+    await writer.run(lambda: None)
     assert store.account("ann") == (b"s", b"h")
     writer.close()
 
