@@ -14,7 +14,8 @@ store's (``Store.group``): with SQLite one transaction, so one wait for the file
 lock (another server's on the same file, as 'ladder run --processes' has) and one
 commit for them all, each store call in it still all or nothing; those waiting in
 ``run`` are answered once the group is committed. A group that cannot begin or commit
-has written nothing: its jobs are done again one by one, as before groups.
+(or whose transaction a write's error rolled back whole) has written nothing: its jobs
+are done again one by one, as before groups.
 
 ``close`` writes everything still queued, then ends the thread: the server calls it
 before it closes the store, so no record is lost on shutdown. A queued write that fails

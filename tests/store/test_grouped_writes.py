@@ -17,9 +17,11 @@ import pytest
 import structlog
 import trio
 
+from deberc_net.server.store.base import Outcome, RatingResult
 from deberc_net.server.store.sqlite import SQLiteStore
 from deberc_net.server.store_writer import StoreWriter
 
+from .test_sqlite_write_lock import started
 from .test_store import deal, exported, finish
 
 
@@ -137,17 +139,82 @@ async def test_a_store_call_from_another_thread_waits_for_the_group(
     store: SQLiteStore,
 ) -> None:
     """Another thread's write (a login's account, say) during a group is not part of it:
-    it waits for the group's end, then is its own transaction."""
+    it waits for the group's end, then is its own transaction, stored though the group
+    fails (a call let into the group would be rolled back with it)."""
     entered, gate = threading.Event(), threading.Event()
-    writer = StoreWriter(store.group)
+
+    @contextlib.contextmanager
+    def failing() -> Iterator[None]:
+        with store.group():
+            yield
+            raise sqlite3.OperationalError("disk I/O error")
 
     def held() -> None:
         entered.set()
         gate.wait()
 
+    writer = StoreWriter(failing)
     writer.write(held)
     await trio.to_thread.run_sync(entered.wait)
-    threading.Timer(0.05, gate.set).start()  # (the account's call waits for the lock)
-    assert await trio.to_thread.run_sync(store.add_account, "ann", b"s", b"h")
+    adding, failed = started(lambda: store.add_account("ann", b"s", b"h"))
+    adding.join(0.2)
+    assert adding.is_alive()  # waiting for the group's end, not inside it
+    gate.set()
+    adding.join(30.0)
+    assert not adding.is_alive() and not failed, failed
+    await writer.run(lambda: None)
     assert store.account("ann") == (b"s", b"h")
     writer.close()
+
+
+def a_full_disk(store: SQLiteStore) -> dict[str, object]:
+    """``store``'s file allowed to grow by a few pages only (SQLite's max_page_count:
+    a full disk, for real): the deal returned is too big for it."""
+    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+    store._db.execute(f"PRAGMA max_page_count = {pages + 20}")
+    return deal("m2", 1, pad="x" * 300_000)
+
+
+RATED = [RatingResult("ann", 27.5, 8.0, 3.5, Outcome.WON)]
+
+
+def test_a_write_that_rolls_the_whole_group_back_fails_it_and_the_writes_after_it(
+    store: SQLiteStore, other: sqlite3.Connection
+) -> None:
+    """A full disk rolls SQLite's whole transaction back, not the one write: the writes
+    after it in the group are refused (not each made a transaction of its own, stored at
+    once), and the group fails, saying why; nothing of it is stored."""
+    too_big = a_full_disk(store)
+    with pytest.raises(sqlite3.OperationalError, match="disk is full"), store.group():
+        store.add_deal(deal("m1", 1))
+        with pytest.raises(sqlite3.OperationalError, match="disk is full"):
+            store.add_deal(too_big)
+        assert not store._db.in_transaction  # (SQLite rolled it all back)
+        with pytest.raises(sqlite3.OperationalError, match="rolled the group's transaction"):
+            store.save_ratings("m1", "moscow", 2, RATED)
+    assert deals_seen(other) == 0
+    assert store.player_ratings("ann") == []
+
+
+async def test_a_group_a_full_disk_rolled_back_is_done_again_with_nothing_twice(
+    store: SQLiteStore,
+) -> None:
+    """The writer does such a group's jobs again one by one: each is stored once (a
+    rating counted once, one point of history), the one too big logged as lost."""
+    too_big = a_full_disk(store)
+    writer = StoreWriter(store.group)
+    gate = threading.Event()
+    with structlog.testing.capture_logs() as logs:
+        writer.write(gate.wait)
+        writer.write(functools.partial(store.add_deal, deal("m1", 1)))
+        writer.write(functools.partial(store.add_deal, too_big), match="m2", deal=1)
+        writer.write(functools.partial(store.save_ratings, "m1", "moscow", 2, RATED))
+        gate.set()
+        await writer.run(lambda: None)
+        writer.close()
+    assert [r.games for r in store.player_ratings("ann")] == [1]
+    assert len(store.rating_history("ann")) == 1
+    assert store.match_records("m2") == []
+    told = [e["event"] for e in logs if e["log_level"] != "debug"]
+    assert "store_group_failed" in told
+    assert told.count("store_write_failed") == 1

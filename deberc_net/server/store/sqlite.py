@@ -147,6 +147,9 @@ class SQLiteStore:
             raise cannot_open(self.path, exc) from None
         self._lock = threading.RLock()  # (re-entered: a group's writes and reads)
         self._group_thread: int | None = None  # the thread inside ``group``, if any
+        # the error of a write in the group that rolled its whole transaction back
+        # (SQLite does, for a full disk or an I/O error): the group's failure, said
+        self._group_lost: BaseException | None = None
         self._busy_waits = True  # SQLite's busy timeout on (sqlite3.connect set it)
         self._busy_timeout_s = busy_timeout_s
         self._busy_timeout_ms = int(busy_timeout_s * 1000)  # (as sqlite3.connect sets it)
@@ -205,15 +208,19 @@ class SQLiteStore:
                     self._begin()
                     yield
                 return
-            if not self._db.in_transaction:  # an error rolled the group's back: it fails
-                raise sqlite3.OperationalError("the group's transaction was rolled back")
+            # (gone: a SAVEPOINT now would begin a transaction of its own, committed by
+            # its RELEASE, and the group, failing, would do this write again: twice)
+            if not self._db.in_transaction:
+                raise _rolled_back(self._group_lost)
             self._db.execute("SAVEPOINT write")
             try:
                 yield
-            except BaseException:
-                if self._db.in_transaction:  # (else the group's is gone: its commit fails)
+            except BaseException as exc:
+                if self._db.in_transaction:
                     self._db.execute("ROLLBACK TO write")
                     self._db.execute("RELEASE write")
+                elif self._group_lost is None:  # the group's is gone: it fails at its end
+                    self._group_lost = exc
                 raise
             self._db.execute("RELEASE write")
 
@@ -226,12 +233,14 @@ class SQLiteStore:
         queued: one wait for another process's write lock, and one commit, for them all."""
         with self._lock:
             self._begin()
-            self._group_thread = threading.get_ident()
+            self._group_thread, self._group_lost = threading.get_ident(), None
             try:
                 yield
+                if not self._db.in_transaction:  # (not 'cannot commit': why it cannot)
+                    raise _rolled_back(self._group_lost)
                 self._db.execute("COMMIT")
             finally:
-                self._group_thread = None
+                self._group_thread, self._group_lost = None, None
                 if self._db.in_transaction:  # (raised, or the commit failed)
                     self._db.execute("ROLLBACK")
 
@@ -567,6 +576,15 @@ def migrate(db: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS
 def version(db: sqlite3.Connection) -> int:
     (number,) = db.execute("SELECT coalesce(max(number), 0) FROM schema_migrations").fetchone()
     return int(number)
+
+
+def _rolled_back(lost: BaseException | None) -> sqlite3.OperationalError:
+    """A group's failure once a write's error rolled its transaction back: that error."""
+    failed = sqlite3.OperationalError(
+        f"a write's error rolled the group's transaction back ({lost or 'unknown'})"
+    )
+    failed.__cause__ = lost
+    return failed
 
 
 def _use_wal(db: sqlite3.Connection, busy_timeout_s: float) -> None:
