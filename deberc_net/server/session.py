@@ -88,7 +88,7 @@ def send_to_each(
         if session.connection.closed:
             continue
         outbox = session.outbox
-        # (``put``'s way in a batch, written out; the limit holds)
+        # (``Outbox.hold``, written out: a call per listener per event; the limit holds)
         queued = outbox.queued_bytes + size
         if outbox.closed or queued > outbox.limit:
             if not outbox.closed:
