@@ -170,12 +170,21 @@ class Deal:
     _own_trick_points: ClassVar[bool] = False
     _own_do_play: ClassVar[bool] = False
     _own_compute_legal: ClassVar[bool] = False
+    # a subclass's own ``pending``, ``shown`` or ``view_fields``: a view of its deal asks
+    # for them (server/ask_line.py reads the engine's own straight off the talk). Kept on
+    # the class, not in a table of classes: a class made per table goes with its table
+    own_view: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._own_trick_points = cls._trick_points is not Deal._trick_points
         cls._own_do_play = cls._do_play is not Deal._do_play
         cls._own_compute_legal = cls._compute_legal is not Deal._compute_legal
+        cls.own_view = (
+            cls.pending is not Deal.pending
+            or cls.shown is not Deal.shown
+            or cls.view_fields is not Deal.view_fields
+        )
 
     def __attrs_post_init__(self) -> None:
         s = self.rules.settings

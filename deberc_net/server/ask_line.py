@@ -41,19 +41,6 @@ _ORDER = tuple(
 )
 
 
-def _plain(kind: type[Deal]) -> bool:
-    """Whether a deal class reads its talk's question and shown cards as ``Deal`` does
-    and adds no fields of its own to a view."""
-    return (
-        kind.pending is Deal.pending
-        and kind.shown is Deal.shown
-        and kind.view_fields is Deal.view_fields
-    )
-
-
-_PLAIN: dict[type[Deal], bool] = {}  # by deal class (a few: the engine's, the plugins')
-
-
 def _game_value(value: object) -> str:
     if isinstance(value, tuple):
         return ",".join([_CARD[c] for c in value])
@@ -150,9 +137,7 @@ def ask_line(
     # a deal of the engine's own kind (most): its talk's question and shown cards read
     # straight off the talk, and no fields of a game of its own to ask for (three calls
     # fewer: every call); another kind (a plugin's deal class) is asked as usual
-    plain = _PLAIN.get(type(deal))
-    if plain is None:
-        plain = _PLAIN[type(deal)] = _plain(type(deal))
+    plain = not deal.own_view  # (the class's, set once a class: game/deal.py)
     talk_state = deal.talk
     asked = talk_state.pending if plain else deal.pending
     pending = NONE if asked is None else f"{asked.kind}:{asked.asker}:{asked.answerer}"

@@ -73,6 +73,9 @@ T = TypeVar("T")
 _TOLD_ENDS = (g.MatchStarted, g.MatchEnded)
 # the events ``_tell`` may wait at (the store's writes at a deal's and a match's end)
 _TOLD_WITH_WAITS = (g.DealEnded, g.DealAbandoned, g.MatchEnded)
+# the events after which the last cards are in every hand (a tuple: ``A | B`` makes a
+# union object at every test, and this is tested for every event)
+_DEALING = (g.Ordered, g.Dealt)
 
 
 def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.HistoryDeal:
@@ -949,7 +952,11 @@ class Table:
             # most players: the line straight from the state (``machine``, written out)
             if session.connection.style != HUMAN:
                 line = ask_line(ev.AskKind.ASK, self.seq, self.id, match, seat, clock, self._talk)
-                session.send_asked(line)
+                batch = self._batch  # (a call's: queued in it without a look for it)
+                if batch is not None and type(session) is Session:
+                    session.send_asked_in(line, batch)
+                else:
+                    session.send_asked(line)
             else:
                 session.send(ev.Ask(self.seq, self.id, view(match, seat), clock))
 
@@ -1137,14 +1144,14 @@ class Table:
             if isinstance(event, _TOLD_WITH_WAITS):
                 waits = True
                 break
-            dealt = dealt or isinstance(event, g.Ordered | g.Dealt)
+            dealt = dealt or isinstance(event, _DEALING)
         if waits:
             await self._tell(events)
             dealt = False
             for event in events:  # (a loop, not any() over a generator)
                 if isinstance(event, g.DealEnded):
                     return  # the next deal (or the end) is told and asked for already
-                dealt = dealt or isinstance(event, g.Ordered | g.Dealt)
+                dealt = dealt or isinstance(event, _DEALING)
         else:  # most calls (no deal's end): told here, ``_tell``'s way without its coroutine
             for event in events:
                 if isinstance(event, g.DealStarted):
@@ -1436,7 +1443,7 @@ class Table:
                 self._broadcast(others, self._table_event(event))
             return
         audience = self._audience()
-        if self.told_ends and isinstance(event, g.MatchStarted | g.MatchEnded):
+        if self.told_ends and isinstance(event, _TOLD_ENDS):
             audience += [s for s in self.told_ends if s not in audience]
         if not isinstance(event, g.MatchEnded):
             told = audience

@@ -7,7 +7,9 @@ field read afresh and kept from ask to ask as a table keeps it."""
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 from typing import Any
 
 import attrs
@@ -134,3 +136,28 @@ def test_a_game_that_tells_its_question_and_shown_cards_its_own_way_is_asked_so(
         if told == {"pending", "shown"}:
             break
     assert told == {"pending", "shown"}  # both told their own way, at least once
+
+
+def test_a_deal_class_asked_about_goes_with_its_deals() -> None:
+    """The ask line keeps nothing by deal class: a class made per table (a plugin's) is
+    freed with its table's match once asked about (it was kept for ever, one a table)."""
+    rules = attrs.evolve(build_ruleset(2, "moscow", ()), deal_class=type("OwnDeal", (Deal,), {}))
+    match = Match(rules, seed="class-per-table", match_id="m1", table="7")
+    kind = type(match.deal)
+    assert kind is not Deal and not kind.own_view
+    seat = match.deal.to_act
+    assert seat is not None
+    (expected,) = render(ev.Ask(1, 7, view(match, seat), None), MACHINE)
+    assert ask_line(ev.AskKind.ASK, 1, 7, match, seat, None, KeptTalk()) == expected
+    gone = weakref.ref(kind)
+    del rules, match, kind
+    gc.collect()
+    assert gone() is None
+
+
+def test_a_deal_class_knows_whether_its_view_is_its_own() -> None:
+    """``Deal.own_view``, set for each subclass as it is made: the ask line's one test."""
+    assert not Deal.own_view
+    assert _RetoldDeal.own_view
+    assert type("Viewed", (Deal,), {"view_fields": lambda self, seat: ()}).own_view
+    assert not type("Plain", (Deal,), {}).own_view

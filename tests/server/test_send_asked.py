@@ -9,7 +9,7 @@ from __future__ import annotations
 import trio
 
 from deberc_net.protocol.connection import MAX_ANSWER_CREDIT, Connection
-from deberc_net.server.session import Outbox, Session
+from deberc_net.server.session import Outbox, Session, batched
 
 
 class Socket:
@@ -39,3 +39,31 @@ async def test_a_sessions_ask_is_the_connections_bytes_and_credit_closed_or_not(
     session.send_asked("ask seq=3")
     assert len(socket.writes) == written  # nothing once closed, the credit still counted
     assert session.connection.answer_credit == alone.answer_credit == 1
+
+
+async def test_an_ask_sent_in_a_known_batch_is_send_askeds_bytes_credit_and_write() -> None:
+    """``send_asked_in`` (a table's call, which knows its batch) tells an ask as
+    ``send_asked`` does inside the same batch: the same bytes in the batch's one write,
+    the same credit; nothing once closed; past the outbox's limit, the connection ends."""
+    told = [Socket(), Socket()]
+    asked_in, asked = (
+        Session(n, Outbox(1000, direct=s.write), trio.CancelScope()) for n, s in enumerate(told)
+    )
+    with batched() as batch:
+        for session in (asked_in, asked):
+            session.send_lines(["event 1"])
+        asked_in.send_asked_in("ask seq=2 legal=9h", batch)
+        asked.send_asked("ask seq=2 legal=9h")
+        assert told[0].writes == told[1].writes == []
+    assert told[0].writes == told[1].writes == [b"event 1\r\nask seq=2 legal=9h\r\n"]
+    assert asked_in.connection.answer_credit == asked.connection.answer_credit
+    asked_in.connection.close()
+    with batched() as batch:
+        asked_in.send_asked_in("ask seq=3", batch)
+    assert told[0].writes == [b"event 1\r\nask seq=2 legal=9h\r\n"]
+    assert asked_in.connection.answer_credit == asked.connection.answer_credit + 1
+    small = Socket()
+    full = Session(2, Outbox(12, direct=small.write), trio.CancelScope())
+    with batched() as batch:
+        full.send_asked_in("ask seq=4 legal=9h", batch)  # 20 bytes: past 12
+    assert full.closed and full.outbox.closed and small.writes == []
