@@ -8,7 +8,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import deberc_net
 from deberc_net.process_exit import freeze_heap_at_exit
@@ -688,6 +688,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C that no command handles (yet): during its imports
+        _end_by_sigint()
+
+
+def _end_by_sigint() -> NoReturn:
+    """End quietly, as an interrupted process does: no traceback, the process ended by
+    SIGINT (a shell's status 130, a loop in a script stops), as Python ends on an
+    uncaught KeyboardInterrupt once it has printed it."""
+    import signal
+
+    with contextlib.suppress(OSError):  # what is written is out first (a reader gone)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGINT)
+    raise SystemExit(130)  # (where a SIGINT does not end a process at once)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     freeze_heap_at_exit()
     args = build_parser().parse_args(argv)
     if getattr(args, "games", 1) < 1:

@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,55 @@ def test_a_stop_names_the_matches_it_ends_in_the_log(tmp_path: Path) -> None:
     [started] = [x["match"] for x in lines if x["event"] == "match_start"]
     [stopped] = [x for x in lines if x["event"] == "matches_stopped"]
     assert stopped["matches"] == [started] and stopped["level"] == "warning"
+
+
+def test_a_server_with_nobody_online_stops_at_once_whatever_its_grace(tmp_path: Path) -> None:
+    # failed before: the grace (a minute here, 2 s by default) was waited in full, with
+    # nobody to flush anything to
+    proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 60000")
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            client.sendall(b"style machine\nlogin passer\nquit\n")
+            read_until(client, b"\xff")  # logged in, and gone
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0  # not the minute
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.stderr is not None
+    events = [json.loads(line)["event"] for line in proc.stderr.read().splitlines() if line]
+    assert "shutdown" in events and events[-1] == "stopped"
+
+
+def test_the_grace_is_waited_while_a_player_is_online_and_ends_when_he_goes(
+    tmp_path: Path,
+) -> None:
+    proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 1500")
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            client.sendall(b"style machine\nlogin stayer\n")
+            read_until(client, b"cmd=login")
+            signalled = time.monotonic()
+            proc.send_signal(signal.SIGTERM)
+            assert b"shutting down" in read_until(client, b"shutting down")
+            read_until(client, b"\xff")  # the server closes the connection: its grace over
+            assert time.monotonic() - signalled >= 1.5
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    # a player who goes once told: nobody is left, the stop does not wait out the minute
+    proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 60000")
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            client.sendall(b"style machine\nlogin leaver\n")
+            read_until(client, b"cmd=login")
+            proc.send_signal(signal.SIGTERM)
+            assert b"shutting down" in read_until(client, b"shutting down")
+        assert proc.wait(timeout=20) == 0  # not the minute
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
