@@ -39,8 +39,15 @@ def _structlog_without_rich() -> None:
     """Import structlog without rich when our logs are JSON lines (stderr is not a
     terminal): structlog imports rich at its own import for the console's pretty
     tracebacks, which JSON lines never use, and rich was a fifth of a server's start-up
-    CPU (docs/performance.md). rich stays importable (the ladder's progress bar)."""
-    if sys.stderr.isatty() or "structlog" in sys.modules or "rich" in sys.modules:
+    CPU (docs/performance.md). rich stays importable (the ladder's progress bar). And
+    without asyncio, unless something uses it: structlog imports it for its async
+    methods, which our trio code never calls (deberc_net/asyncio_on_use.py)."""
+    if "structlog" in sys.modules:
+        return
+    from deberc_net.asyncio_on_use import defer_asyncio
+
+    defer_asyncio()
+    if sys.stderr.isatty() or "rich" in sys.modules:
         return
     sys.modules["rich"] = None  # type: ignore[assignment]  # `import rich` raises ImportError
     try:
@@ -122,14 +129,16 @@ def serve_config(args: argparse.Namespace) -> Config:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    _structlog_without_rich()  # before anything imports it
-    from deberc_net.server.logs import configure_logging
-
-    try:
+    if args.workers != 1:  # serve_config imports the workers' launcher, with structlog
+        _structlog_without_rich()
+    try:  # refused settings are said before the logs' and the server's imports
         config = serve_config(args)
     except (OSError, ValueError, TypeError) as exc:
         print(f"deberc-net serve: {exc}", file=sys.stderr)
         return 2
+    _structlog_without_rich()  # before anything imports it
+    from deberc_net.server.logs import configure_logging
+
     if args.workers != 1:
         from deberc_net.server.cluster.launch import WorkersError, check_workers, run_workers
 
