@@ -8,7 +8,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import deberc_net
 from deberc_net.process_exit import freeze_heap_at_exit
@@ -39,8 +39,15 @@ def _structlog_without_rich() -> None:
     """Import structlog without rich when our logs are JSON lines (stderr is not a
     terminal): structlog imports rich at its own import for the console's pretty
     tracebacks, which JSON lines never use, and rich was a fifth of a server's start-up
-    CPU (docs/performance.md). rich stays importable (the ladder's progress bar)."""
-    if sys.stderr.isatty() or "structlog" in sys.modules or "rich" in sys.modules:
+    CPU (docs/performance.md). rich stays importable (the ladder's progress bar). And
+    without asyncio, unless something uses it: structlog imports it for its async
+    methods, which our trio code never calls (deberc_net/asyncio_on_use.py)."""
+    if "structlog" in sys.modules:
+        return
+    from deberc_net.asyncio_on_use import defer_asyncio
+
+    defer_asyncio()
+    if sys.stderr.isatty() or "rich" in sys.modules:
         return
     sys.modules["rich"] = None  # type: ignore[assignment]  # `import rich` raises ImportError
     try:
@@ -122,14 +129,16 @@ def serve_config(args: argparse.Namespace) -> Config:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    _structlog_without_rich()  # before anything imports it
-    from deberc_net.server.logs import configure_logging
-
-    try:
+    if args.workers != 1:  # serve_config imports the workers' launcher, with structlog
+        _structlog_without_rich()
+    try:  # refused settings are said before the logs' and the server's imports
         config = serve_config(args)
     except (OSError, ValueError, TypeError) as exc:
         print(f"deberc-net serve: {exc}", file=sys.stderr)
         return 2
+    _structlog_without_rich()  # before anything imports it
+    from deberc_net.server.logs import configure_logging
+
     if args.workers != 1:
         from deberc_net.server.cluster.launch import WorkersError, check_workers, run_workers
 
@@ -688,6 +697,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C that no command handles (yet): during its imports
+        _end_by_sigint()
+
+
+def _end_by_sigint() -> NoReturn:
+    """End quietly, as an interrupted process does: no traceback, the process ended by
+    SIGINT (a shell's status 130, a loop in a script stops), as Python ends on an
+    uncaught KeyboardInterrupt once it has printed it."""
+    import signal
+
+    with contextlib.suppress(OSError):  # what is written is out first (a reader gone)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGINT)
+    raise SystemExit(130)  # (where a SIGINT does not end a process at once)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     freeze_heap_at_exit()
     args = build_parser().parse_args(argv)
     if getattr(args, "games", 1) < 1:

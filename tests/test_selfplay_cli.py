@@ -299,21 +299,40 @@ def test_version_is_the_distributions_and_help_imports_no_engine() -> None:
     assert done.stdout.endswith("imported: []\n")
 
 
-def test_a_server_logging_json_lines_does_not_import_rich() -> None:
+def test_a_server_logging_json_lines_does_not_import_rich_nor_asyncio() -> None:
     """Off a terminal the logs are JSON lines: structlog is imported without rich (whose
-    console tracebacks they never use), and rich can still be imported afterwards."""
+    console tracebacks they never use), and rich can still be imported afterwards; and
+    asyncio, which structlog imports for its async methods, is loaded only when used."""
     probe = (
         "import sys\n"
         "from deberc_net.cli import main\n"
-        "assert main(['serve', '--config', 'no-such-file.toml']) == 2\n"
-        "import structlog.dev\n"
+        "assert main(['serve', '--port', '0', '--http-port', '0', '--db', '.']) == 2\n"
+        "import structlog.dev, structlog.stdlib\n"
         "print('rich' in sys.modules, structlog.dev.rich)\n"
+        "print('asyncio.events' in sys.modules)\n"
+        "print(structlog.stdlib.asyncio.get_running_loop.__module__)\n"
+        "print('asyncio.events' in sys.modules, type(sys.modules['asyncio']).__name__)\n"
         "import rich\n"
     )
     done = run_python(probe)
     assert done.returncode == 0, done.stderr
+    assert "is a folder, not a database file" in done.stderr  # the server started
+    assert done.stdout == "False None\nFalse\n_asyncio\nTrue module\n"
+
+
+def test_serve_refuses_its_settings_before_it_imports_the_server() -> None:
+    """Settings that cannot be read are said before the logs' and the server's imports
+    (trio, the lobby, structlog: some 0.3 s of CPU a refusal)."""
+    probe = (
+        "import sys\n"
+        "from deberc_net.cli import main\n"
+        "assert main(['serve', '--config', 'no-such-file.toml']) == 2\n"
+        "print(sorted({'structlog', 'trio', 'deberc_net.server.app'} & set(sys.modules)))\n"
+    )
+    done = run_python(probe)
+    assert done.returncode == 0, done.stderr
     assert "no-such-file.toml" in done.stderr
-    assert done.stdout == "False None\n"
+    assert done.stdout == "[]\n"
 
 
 def test_help_does_not_read_the_package_metadata() -> None:

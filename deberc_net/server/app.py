@@ -59,6 +59,8 @@ DEADLINE_SLACK_S = 60.0
 # the interpreter's 700 that cost ~9 µs a call at 100 busy tables, at 5000 ~2 µs, with
 # no more pauses over 5 ms (docs/performance.md, "The collector's young threshold")
 YOUNG_COLLECTION_AFTER = 5000
+# how often a stopping server looks whether anyone is left to tell (_anyone_to_tell)
+SHUTDOWN_POLL_S = 0.01
 
 
 class ListenError(Exception):
@@ -278,13 +280,30 @@ async def _on_signal(
             ]
             if playing:
                 log.warning("matches_stopped", matches=playing)
+            # web pages watch as a table's observers, not online: their last lines are
+            # sent after their table closes, so a watched server waits its grace in full
+            watched = any(t.observers for t in lobby.tables.values() if not t.remote)
             lobby.shutdown(f"{name} received")
-            await trio.sleep(config.shutdown_grace_ms / 1000)
-            for session in list(lobby.online.values()):
-                session.close()
-            await trio.sleep(0.2)
+            if watched:
+                await trio.sleep(config.shutdown_grace_ms / 1000)
+            else:  # the grace is for those told: with nobody left, the stop is at once
+                with trio.move_on_after(config.shutdown_grace_ms / 1000):
+                    while _anyone_to_tell(lobby):
+                        await trio.sleep(SHUTDOWN_POLL_S)
+            if lobby.online:
+                for session in list(lobby.online.values()):
+                    session.close()
+                await trio.sleep(0.2)
             nursery.cancel_scope.cancel()
             return
+
+
+def _anyone_to_tell(lobby: Lobby) -> bool:
+    """Whether a stopping server's grace (docs/settings.md, ``shutdown_grace_ms``) has
+    anyone left to flush to: a session online (a player, a watcher, a house bot, a
+    ladder's), or a table of its own not yet closed (it tells its seats, and queues
+    its record first)."""
+    return bool(lobby.online) or any(not table.remote for table in lobby.tables.values())
 
 
 class Server:

@@ -766,6 +766,8 @@ def test_during_shutdown_calls_and_state_get_an_answer(tmp_path: Path) -> None:
                 assert chunk, said
                 said += chunk
             assert b"code=busy" not in said
+        for sock in socks:  # answered: gone, and nobody is left for the grace to tell
+            sock.close()
         assert proc.wait(timeout=20) == 0
     finally:
         if proc.poll() is None:

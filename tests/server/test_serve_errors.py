@@ -5,6 +5,7 @@ socket of the test's own holds."""
 
 from __future__ import annotations
 
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -134,3 +135,35 @@ def test_a_settings_file_or_database_it_cannot_open_is_one_sentence(
     assert _said(done) == f"deberc-net serve: {said}"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # nothing made
     assert (tmp_path / "notes.txt").read_text() == "not a database\n"  # nor changed
+
+
+# `deberc-net serve` as its console script runs it, with a Ctrl-C that lands while the
+# command imports the module named first (an import hook sends it, so it lands there)
+_INTERRUPTED_WHILE_IMPORTING = """
+import os, signal, sys
+
+class InterruptAt:
+    def find_spec(self, name, path=None, target=None):
+        if name == sys.argv[1]:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, InterruptAt())
+from deberc_net.cli import main
+raise SystemExit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("module", ["trio", "deberc_net.server.app", "structlog"])
+def test_ctrl_c_during_serves_imports_ends_it_quietly(tmp_path: Path, module: str) -> None:
+    # failed before: a KeyboardInterrupt's traceback from inside the import
+    command = [sys.executable, "-c", _INTERRUPTED_WHILE_IMPORTING, module, "serve"]
+    flags = ["--port", "0", "--http-port", "0", "--db", str(tmp_path / "s.sqlite3")]
+    done = subprocess.run(
+        [*command, *flags], capture_output=True, text=True, timeout=30, check=False
+    )
+    # as an interrupted process ends (a shell's status 130), and nothing said
+    assert done.returncode == -signal.SIGINT, done.stderr
+    assert done.stderr == "" and done.stdout == ""
+    assert list(tmp_path.iterdir()) == []  # nothing opened

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,11 +17,29 @@ import pytest
 from .process import read_until, start_server_process
 
 
+@contextlib.contextmanager
+def _serving(db: Path, grace_ms: int) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """``deberc-net serve`` as a process with ``shutdown_grace_ms``: it and its port;
+    killed at the end if it still runs."""
+    proc, port = start_server_process(db, f"shutdown_grace_ms = {grace_ms}")
+    try:
+        yield proc, port
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _events(proc: subprocess.Popen[str]) -> list[str]:
+    """The events the process logged (it has ended)."""
+    assert proc.stderr is not None
+    return [json.loads(line)["event"] for line in proc.stderr.read().splitlines() if line]
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_signal_stops_cleanly_and_tells_everyone(tmp_path: Path, signum: int) -> None:
     # the grace before connections close is test_attacks' (calls answered meanwhile)
-    proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 100")
-    try:
+    with _serving(tmp_path / "s.sqlite3", 100) as (proc, port):
         with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
             client.sendall(b"style machine\nlogin waiter\n")
             read_until(client, b"cmd=login")
@@ -30,12 +51,7 @@ def test_signal_stops_cleanly_and_tells_everyone(tmp_path: Path, signum: int) ->
         assert proc.wait(timeout=20) == 0
         with pytest.raises(OSError):
             socket.create_connection(("127.0.0.1", port), timeout=2).close()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.stderr is not None
-    events = [json.loads(line)["event"] for line in proc.stderr.read().splitlines() if line]
+    events = _events(proc)
     assert "shutdown" in events and events[-1] == "stopped"
 
 
@@ -106,3 +122,39 @@ def test_a_stop_names_the_matches_it_ends_in_the_log(tmp_path: Path) -> None:
     [started] = [x["match"] for x in lines if x["event"] == "match_start"]
     [stopped] = [x for x in lines if x["event"] == "matches_stopped"]
     assert stopped["matches"] == [started] and stopped["level"] == "warning"
+
+
+def test_a_server_with_nobody_online_stops_at_once_whatever_its_grace(tmp_path: Path) -> None:
+    # failed before: the grace (a minute here, 2 s by default) was waited in full, with
+    # nobody to flush anything to
+    with _serving(tmp_path / "s.sqlite3", 60000) as (proc, port):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            client.sendall(b"style machine\nlogin passer\nquit\n")
+            read_until(client, b"\xff")  # logged in, and gone
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0  # not the minute
+    events = _events(proc)
+    assert "shutdown" in events and events[-1] == "stopped"
+
+
+def test_the_grace_is_waited_while_a_player_is_online_and_ends_when_he_goes(
+    tmp_path: Path,
+) -> None:
+    with _serving(tmp_path / "s.sqlite3", 1500) as (proc, port):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            client.sendall(b"style machine\nlogin stayer\n")
+            read_until(client, b"cmd=login")
+            signalled = time.monotonic()
+            proc.send_signal(signal.SIGTERM)
+            assert b"shutting down" in read_until(client, b"shutting down")
+            read_until(client, b"\xff")  # the server closes the connection: its grace over
+            assert time.monotonic() - signalled >= 1.5
+        assert proc.wait(timeout=20) == 0
+    # a player who goes once told: nobody is left, the stop does not wait out the minute
+    with _serving(tmp_path / "s.sqlite3", 60000) as (proc, port):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            client.sendall(b"style machine\nlogin leaver\n")
+            read_until(client, b"cmd=login")
+            proc.send_signal(signal.SIGTERM)
+            assert b"shutting down" in read_until(client, b"shutting down")
+        assert proc.wait(timeout=20) == 0  # not the minute
