@@ -348,7 +348,11 @@ def _ok(state: TableState, line: Line) -> TableState:
             seat=line.get_int("seat"),
             resync=("tables",),  # who sits there already, and the target
         )
-    elif cmd == "leave" and state.result is None:
+    elif cmd == "observe":
+        # the watched table takes the screen: nothing of the table shown until now (its
+        # seats, target, a finished match's result) is kept for it (docs/play.md)
+        state = attrs.evolve(_lobby(state), table=line.get_int("table"), resync=("tables",))
+    elif cmd == "leave":
         state = _lobby(state)
     if cmd in ("style", "clock", "ping"):
         return state

@@ -837,3 +837,53 @@ def test_a_resumed_clients_table_left_still_names_its_match_in_history() -> None
     )
     assert known.names_at(3, "m3") == ("b1", "b2") and known.names_at(3, "m4") == ("x", "y")
     assert known.names_at(4, "m3") == ()
+
+
+def test_observing_after_a_finished_match_shows_the_watched_table_alone() -> None:
+    """A match over at table 3 (seat 0, its result on screen), 'observe 8': the header
+    was still table 3's (its names, our seat, its target) and the old result stayed under
+    table 8's live trick, and again after 'leave' (tryout s16, finding 1)."""
+    state = fold_all(
+        [
+            *START,
+            "event seq=9 table=3 kind=match-end winner=1 name=b2 reason=claim totals=111,304 "
+            "seed=ab",
+            "ok cmd=observe table=8 text=You observe table 8.",
+            "info text=Table 8 waits for players: anna, (free), (free), (free).",
+        ]
+    )
+    assert (state.table, state.seat, state.result, state.target) == (8, None, None, None)
+    assert table_text(state).splitlines()[:2] == [
+        "Table 8, deal -: (waiting)",
+        "Dealer: -   Target: -",
+    ]
+    state, asked = resync_requests(state)
+    assert asked == ("tables",)  # who sits there and the target, asked quietly
+    state = fold_all(
+        [
+            "tables count=1 total=1 page=1 pages=1",
+            "table id=8 players=4 variant=kharkov options=to-301 seats=anna,-,-,- "
+            "state=waiting observers=1",
+        ],
+        state,
+    )
+    assert table_text(state).splitlines()[:2] == [
+        "Table 8, deal -: anna+(free) v (free)+(free)",
+        "Dealer: -   Target: 301",
+    ]
+    # a running table watched next: its view, and no result of ours under it
+    state = fold_all(
+        [
+            "ok cmd=observe table=9 text=You observe table 9.",
+            "state seq=5 table=9 deal=14 phase=bidding seat=- dealer=0 to_act=1 hand= "
+            "turned=Ah fresa=- trump=- player=- round=1 leader=1 trick= tricks=0,0,0 "
+            "score=200,150,90 hanging=0 target=1001 pending=- shown= talk= clock=- legal= "
+            "players=3",
+        ],
+        state,
+    )
+    text = table_text(state)
+    assert "Game over" not in text and "Target: 1001" in text and "*" not in text.splitlines()[0]
+    # stopping watching: the lobby, not table 9 still
+    state = fold(state, "ok cmd=leave text=You stop observing table 9.")
+    assert state.table is None and table_text(state).startswith("In the lobby.")
