@@ -15,6 +15,7 @@ import attrs
 
 from deberc_net.game.calls import MENYAYU
 from deberc_net.game.outcomes import MatchEndReason
+from deberc_net.protocol.lang import spoken_call
 from deberc_net.protocol.render import for_people
 from deberc_net.protocol.wire import EventKind, Line, Tag, View, WireError, parse_line
 
@@ -504,7 +505,7 @@ def _event(state: TableState, line: Line) -> TableState:
         state = attrs.evolve(state, talk=(*state.talk, (seat, call)), to_act=nxt, turned=turned)
         if broken and nxt != state.seat:  # both drew; only the winner is asked
             state = _view_again(state)
-        return _log(state, f"{state.who(seat)}: {call}")
+        return _log(state, f"{state.who(seat)}: {spoken_call(call)}")  # as people say it
     if kind == EventKind.PLAY:
         seat = line.require_int("seat")
         card = line.require("card")
