@@ -18,6 +18,7 @@ from .cards import RANKS, SUITS, SYMBOL, card, suit
 from .state import TableState
 
 NAME_WIDTH = 7
+PAIR_WIDTH = 10  # four players: a pair's column ('kost+hous')
 BREAK = "lomayu"  # Tertz: breaking the deck, lomayu-N (docs/rules.md §12.2)
 DEAL_ROWS = 5  # deals listed in the score pane (the totals cover the rest)
 # the table pane's width inside its padding at 80 columns (app.py: 80 - 27 - 2); its
@@ -221,9 +222,17 @@ def legal_text(state: TableState) -> str:
 
 def _side_names(state: TableState) -> list[str]:
     sides = len(state.score) or (2 if state.seats == 4 else state.seats)
-    if state.seats == 4:
-        return [f"{state.who(i)[:3]}+{state.who(i + 2)[:3]}" for i in range(2)]
-    return [state.who(i) for i in range(sides)]
+    if state.seats == 4:  # a pair's head in its wider column: 'kost+hous' (PAIR_WIDTH)
+        return [f"{_score_name(state, i)[:4]}+{_score_name(state, i + 2)[:4]}" for i in range(2)]
+    return [_score_name(state, i) for i in range(sides)]
+
+
+def _score_name(state: TableState, seat: int) -> str:
+    """A seat's name for a column head: a seat not taken yet is 'free' (as 'seat 1'
+    shortened it read 'se~ 1'), a name not known yet 'seatN'."""
+    if 0 <= seat < len(state.players) and state.players[seat]:
+        return state.players[seat]
+    return "free" if state.deal == 0 and state.result is None else f"seat{seat}"
 
 
 SCORE_COLUMNS = 25  # the score pane's width inside its padding (app.py)
@@ -234,8 +243,9 @@ def score_text(state: TableState) -> str:
     names = _side_names(state)
     if not names:
         return "Score\n-"
-    # a column a side: three sides share what two had ("Deal " takes 5)
-    width = min(NAME_WIDTH, (SCORE_COLUMNS - 5) // len(names))
+    # a column a side: three sides share what two had ("Deal " takes 5); two pairs
+    # take the whole pane, their heads naming two players each
+    width = min(PAIR_WIDTH if state.seats == 4 else NAME_WIDTH, (SCORE_COLUMNS - 5) // len(names))
     head = "Deal " + "".join(f"{short_name(n, width - 1):>{width}}" for n in names)
     rows = ["Score", head]
     for row in state.deals[-DEAL_ROWS:]:

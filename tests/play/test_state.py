@@ -937,3 +937,21 @@ def test_the_talk_is_shown_as_spoken_on_the_talk_line_and_in_the_log() -> None:
     assert "sasha: rost?" in state.log and "house-heuristic-1: igrayu" in state.log
     talk = next(line for line in table_text(state).splitlines() if line.startswith("Talk:"))
     assert talk.endswith("ot korolya kozyrnogo") and "ot-K" not in talk
+
+
+def test_the_score_pane_heads_name_pairs_and_free_seats_readably() -> None:
+    """Four players' heads read 'kos~ou sas~ol' (two names squeezed into six cells), a
+    free seat of a waiting table 'se~ 1' (tryout s16, finding 9)."""
+    lines = score_text(fold_all(FOUR_LONG)).splitlines()
+    assert lines[1] == "Deal  kost+hous sash+volo"
+    assert all(len(line) <= 25 for line in lines)
+    waiting = fold_all(
+        [
+            START[0],
+            "ok cmd=sit table=6 seat=0 text=You sit at table 6, seat 0.",
+            "tables count=1 total=1 page=1 pages=1",
+            "table id=6 players=3 variant=kharkov options=to-301 seats=b1,-,- state=waiting "
+            "observers=0",
+        ]
+    )
+    assert score_text(waiting).splitlines()[1] == "Deal     b1  free  free"
