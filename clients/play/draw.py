@@ -8,6 +8,7 @@ terminal.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 
 from rich.cells import cell_len, chop_cells
 
@@ -17,11 +18,41 @@ from .cards import RANKS, SUITS, SYMBOL, card, suit
 from .state import TableState
 
 NAME_WIDTH = 7
+PAIR_WIDTH = 10  # four players: a pair's column ('kost+hous')
 BREAK = "lomayu"  # Tertz: breaking the deck, lomayu-N (docs/rules.md §12.2)
 DEAL_ROWS = 5  # deals listed in the score pane (the totals cover the rest)
 # the table pane's width inside its padding at 80 columns (app.py: 80 - 27 - 2); its
 # height is 9 lines, so a line that wrapped pushed the last one (the result) off
 TABLE_COLUMNS = 51
+
+
+def short_name(name: str, room: int) -> str:
+    """``name`` in ``room`` columns: a long one keeps its head and its last two
+    characters, so 'house-random-11' and 'house-random-12' stay apart."""
+    if len(name) <= room:
+        return name
+    return name[: max(room - 3, 1)] + "~" + name[-2:]
+
+
+Namer = Callable[[int | None], str]  # a seat's name as a line of the table pane writes it
+NAME_ROOMS = (None, *range(16, 4, -1))  # the names' room tried in turn (None: whole)
+
+
+def fitted(state: TableState, line: Callable[[Namer], str]) -> str:
+    """The table pane's ``line`` within its width: written with whole names if it fits,
+    else with the names shortened (``short_name``) until it does, else cut. A line that
+    wrapped pushed the pane's last one (your turn, the result) out of view."""
+    text = ""
+    for room in NAME_ROOMS:
+
+        def name(seat: int | None, room: int | None = room) -> str:
+            whole = state.who(seat)
+            return whole if room is None or seat is None else short_name(whole, room)
+
+        text = line(name)
+        if cell_len(text) <= TABLE_COLUMNS:
+            return text
+    return chop_cells(text, TABLE_COLUMNS)[0]
 
 
 def rank_order(hand: tuple[str, ...] | list[str]) -> list[list[str]]:
@@ -45,10 +76,9 @@ def hand_text(state: TableState) -> str:
     return "Hand:   " + "   ".join(parts)
 
 
-def _laid(state: TableState, cards: tuple[tuple[int, str], ...]) -> str:
+def _laid(cards: tuple[tuple[int, str], ...], name: Namer) -> str:
     return (
-        "  ".join(f"{state.who(seat)} {card(c)}" if seat >= 0 else card(c) for seat, c in cards)
-        or "-"
+        "  ".join(f"{name(seat)} {card(c)}" if seat >= 0 else card(c) for seat, c in cards) or "-"
     )
 
 
@@ -62,18 +92,19 @@ def turn_text(state: TableState, remaining_ms: int | None) -> str:
     if state.result is not None:  # on lines of its own: the totals at the end show
         return "\n".join(textwrap.wrap(state.result, TABLE_COLUMNS))
     if state.asking:
-        return f"Turn:   YOU ({state.who(state.seat)}), {clock_text(remaining_ms)} left"
+        clock = clock_text(remaining_ms)
+        return fitted(state, lambda name: f"Turn:   YOU ({name(state.seat)}), {clock} left")
     if state.to_act is None:
         return "Turn:   -"
-    return f"Turn:   {state.who(state.to_act)}"
+    return fitted(state, lambda name: f"Turn:   {name(state.to_act)}")
 
 
-def seats_text(state: TableState) -> str:
+def seats_text(state: TableState, name: Namer) -> str:
     """The players by seat, ``*`` marking you; four players as their pairs (seats 0+2
     against 1+3, partners sit opposite: docs/rules.md)."""
     waiting = state.deal == 0 and state.result is None  # no match yet: a free seat is free
     names = [
-        f"{'(free)' if waiting and not state.players[i] else state.who(i)}"
+        f"{'(free)' if waiting and not state.players[i] else name(i)}"
         f"{'*' if i == state.seat else ''}"
         for i in range(state.seats)
     ]
@@ -92,37 +123,52 @@ def table_text(state: TableState, remaining_ms: int | None = None) -> str:
                 "opens a table; 'tables' lists them, 'sit N' sits.",
             ]
         )
-    seats = seats_text(state)
-    trump = "-"
-    if state.trump is not None:
-        trump = suit(state.trump)
-        if state.player is not None:  # a game that was ordered (no one orders in Tertz)
-            trump += f" ({state.who(state.player)} plays)"
-    if state.talon is None:
-        turned = f"Turned: {card(state.turned)}   Fresa: {card(state.fresa)}   Trump: {trump}"
-    else:  # a game with a talon: how many cards are left to draw, the turned one included
-        # (the turned card is its last: once drawn it lies in a hand, docs/rules.md §12.2)
-        face_up = card(state.turned) if state.talon else "-"
-        turned = f"Turned: {face_up}   Talon: {state.talon}   Trump: {trump}"
-    said = [f"{state.who(s)} {t}" for s, t in state.talk[-4:]]
-    while len(said) > 1 and len("Talk:   " + ", ".join(said)) > TABLE_COLUMNS:
-        del said[0]  # the latest calls that fit on one line (long names: fewer)
-    talk = ", ".join(said) or "-"
     theirs = []
     if state.their_tricks:  # Tertz: the opponent's taken tricks, while they are open
-        theirs = ["Theirs: " + " ".join(card(c) for c in state.their_tricks)]
+        taken = "Theirs: " + " ".join(map(card, state.their_tricks))
+        theirs = [fitted(state, lambda _: taken)]
     return "\n".join(
         [
-            f"Table {state.table}, deal {state.deal or '-'}: {seats}",
-            f"Dealer: {state.who(state.dealer)}   Target: {state.target or '-'}",
-            turned,
-            f"Talk:   {talk}",
-            f"Trick:  {_laid(state, state.trick)}",
-            f"Last:   {_laid(state, state.last_trick)}",
+            fitted(
+                state,
+                lambda name: (
+                    f"Table {state.table}, deal {state.deal or '-'}: {seats_text(state, name)}"
+                ),
+            ),
+            fitted(
+                state, lambda name: f"Dealer: {name(state.dealer)}   Target: {state.target or '-'}"
+            ),
+            fitted(state, lambda name: _turned_text(state, name)),
+            fitted(state, lambda name: _talk_text(state, name)),
+            fitted(state, lambda name: f"Trick:  {_laid(state.trick, name)}"),
+            fitted(state, lambda name: f"Last:   {_laid(state.last_trick, name)}"),
             *theirs,
             turn_text(state, remaining_ms),
         ]
     )
+
+
+def _turned_text(state: TableState, name: Namer) -> str:
+    """The turned card, the fresa (a talon game: the cards left to draw) and trump."""
+    trump = "-"
+    if state.trump is not None:
+        trump = suit(state.trump)
+        if state.player is not None:  # a game that was ordered (no one orders in Tertz)
+            trump += f" ({name(state.player)} plays)"
+    if state.talon is None:
+        return f"Turned: {card(state.turned)}   Fresa: {card(state.fresa)}   Trump: {trump}"
+    # a game with a talon: how many cards are left to draw, the turned one included
+    # (the turned card is its last: once drawn it lies in a hand, docs/rules.md §12.2)
+    face_up = card(state.turned) if state.talon else "-"
+    return f"Turned: {face_up}   Talon: {state.talon}   Trump: {trump}"
+
+
+def _talk_text(state: TableState, name: Namer) -> str:
+    """This deal's latest calls that fit on one line (long names: fewer), as spoken."""
+    said = [f"{name(s)} {spoken_call(t)}" for s, t in state.talk[-4:]]
+    while len(said) > 1 and cell_len("Talk:   " + ", ".join(said)) > TABLE_COLUMNS:
+        del said[0]
+    return "Talk:   " + (", ".join(said) or "-")
 
 
 def numbered_runs(legal: tuple[str, ...]) -> list[str]:
@@ -176,20 +222,20 @@ def legal_text(state: TableState) -> str:
 
 def _side_names(state: TableState) -> list[str]:
     sides = len(state.score) or (2 if state.seats == 4 else state.seats)
-    if state.seats == 4:
-        return [f"{state.who(i)[:3]}+{state.who(i + 2)[:3]}" for i in range(2)]
-    return [state.who(i) for i in range(sides)]
+    if state.seats == 4:  # a pair's head in its wider column: 'kost+hous' (PAIR_WIDTH)
+        return [f"{_score_name(state, i)[:4]}+{_score_name(state, i + 2)[:4]}" for i in range(2)]
+    return [_score_name(state, i) for i in range(sides)]
+
+
+def _score_name(state: TableState, seat: int) -> str:
+    """A seat's name for a column head: a seat not taken yet is 'free' (as 'seat 1'
+    shortened it read 'se~ 1'), a name not known yet 'seatN'."""
+    if 0 <= seat < len(state.players) and state.players[seat]:
+        return state.players[seat]
+    return "free" if state.deal == 0 and state.result is None else f"seat{seat}"
 
 
 SCORE_COLUMNS = 25  # the score pane's width inside its padding (app.py)
-
-
-def short_name(name: str, room: int) -> str:
-    """``name`` in ``room`` columns: a long one keeps its head and its last two
-    characters, so 'house-random-11' and 'house-random-12' stay apart."""
-    if len(name) <= room:
-        return name
-    return name[: max(room - 3, 1)] + "~" + name[-2:]
 
 
 def score_text(state: TableState) -> str:
@@ -197,8 +243,9 @@ def score_text(state: TableState) -> str:
     names = _side_names(state)
     if not names:
         return "Score\n-"
-    # a column a side: three sides share what two had ("Deal " takes 5)
-    width = min(NAME_WIDTH, (SCORE_COLUMNS - 5) // len(names))
+    # a column a side: three sides share what two had ("Deal " takes 5); two pairs
+    # take the whole pane, their heads naming two players each
+    width = min(PAIR_WIDTH if state.seats == 4 else NAME_WIDTH, (SCORE_COLUMNS - 5) // len(names))
     head = "Deal " + "".join(f"{short_name(n, width - 1):>{width}}" for n in names)
     rows = ["Score", head]
     for row in state.deals[-DEAL_ROWS:]:

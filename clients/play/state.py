@@ -15,6 +15,7 @@ import attrs
 
 from deberc_net.game.calls import MENYAYU
 from deberc_net.game.outcomes import MatchEndReason
+from deberc_net.protocol.lang import spoken_call
 from deberc_net.protocol.render import for_people
 from deberc_net.protocol.wire import EventKind, Line, Tag, View, WireError, parse_line
 
@@ -348,7 +349,11 @@ def _ok(state: TableState, line: Line) -> TableState:
             seat=line.get_int("seat"),
             resync=("tables",),  # who sits there already, and the target
         )
-    elif cmd == "leave" and state.result is None:
+    elif cmd == "observe":
+        # the watched table takes the screen: nothing of the table shown until now (its
+        # seats, target, a finished match's result) is kept for it (docs/play.md)
+        state = attrs.evolve(_lobby(state), table=line.get_int("table"), resync=("tables",))
+    elif cmd == "leave":
         state = _lobby(state)
     if cmd in ("style", "clock", "ping"):
         return state
@@ -500,7 +505,7 @@ def _event(state: TableState, line: Line) -> TableState:
         state = attrs.evolve(state, talk=(*state.talk, (seat, call)), to_act=nxt, turned=turned)
         if broken and nxt != state.seat:  # both drew; only the winner is asked
             state = _view_again(state)
-        return _log(state, f"{state.who(seat)}: {call}")
+        return _log(state, f"{state.who(seat)}: {spoken_call(call)}")  # as people say it
     if kind == EventKind.PLAY:
         seat = line.require_int("seat")
         card = line.require("card")

@@ -66,7 +66,9 @@ RU_OUTCOMES = {
 # why a match ended (docs/protocol.md §9.7), as the end's line says it
 RU_MATCH_REASONS = {
     "target": "набраны очки",
-    "claim": "объявлен конец",
+    # the claim is the server's, as a side reaches the target (docs/rules.md §7): nobody
+    # declared anything ('manual-claim': the one who said 'конец' was right)
+    "claim": "набрано до конца раздачи",
     "deals": "раздачи сыграны",
     "left": "игрок ушёл",
     "timeouts": "время вышло",

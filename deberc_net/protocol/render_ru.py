@@ -179,7 +179,7 @@ def _deal_end(e: g.DealEnded, n: Names, sides: Sides) -> list[str]:
     pts = _by_side(n, e.points or [])
     tot = _by_side(n, e.totals)
     if e.written is not None and e.points is not None and list(e.written) == list(e.points):
-        written = " (записано как сыграно)"
+        written = " — так и записаны"  # ('сыграна … как сыграно' said it twice)
     else:
         written = f". Записано: {_by_side(n, e.written or []) or '-'}"
     outcome = RU_OUTCOMES.get(e.outcome, e.outcome)

@@ -48,6 +48,7 @@ _RANK_WORDS = {
 # Latin T (the ten) and Cyrillic Т (the ace, туз) look the same: either one typed alone
 # as a rank is a question unless the legal calls settle it (ambiguous_ranks)
 _LOOK_ALIKE = {"t", "т"}
+_CYRILLIC_TE = "т"  # the ace as the Russian human style writes it (Т♥): never a question there
 _TEN, _ACE = 3, 7
 _SUIT_WORDS = {
     "s": 0,
@@ -118,7 +119,18 @@ _RANK_GENITIVE = {
     "king": 6,
     "ace": 7,
 }
-_TRUMP_WORDS = {"kozyrnogo", "козырного", "trump", "kozyr", "козырь"}
+# "в козыре": after the rank, or as its adjective before it; feminine ranks (дама,
+# девятка, десятка) take "козырной": "от козырной дамы", "от дамы козырной"
+_TRUMP_WORDS = {
+    "kozyrnogo",
+    "kozyrnoy",
+    "kozyrnoi",
+    "козырного",
+    "козырной",
+    "trump",
+    "kozyr",
+    "козырь",
+}
 
 _SIMPLE = {
     C.PAS: {"pas", "пас", "pass"},
@@ -137,7 +149,7 @@ _SIMPLE = {
 }
 _PROKHODIT = {"prokhodit", "проходит", "passes", "yes"}
 _IGRAYU = {"igrayu", "igraju", "играю", "play"}
-_TERTS = {"terts", "терц", "tierce", "tertsa", "терца", "tierces"}
+_TERTS = {"terts", "терц", "tierce", "tertsa", "терца", "tierces", "терць"}
 _FIFTY = {
     "pyatdesyat",
     "poltinnik",
@@ -150,9 +162,19 @@ _FIFTY = {
     "копа",
     "fifty",
     "fifties",
+    # the genitive a count takes, as spoken: "два полтинника", "две копы", "два берца"
     "poltinnika",
+    "bertsa",
+    "kopy",
+    "полтинника",
+    "берца",
+    "копы",
+    "копи",  # Ukrainian, as docs/rules.md quotes it: "дві копи"
 }
-_COUNT = {"dva": 2, "два": 2, "two": 2, "tri": 3, "три": 3, "three": 3}
+_COUNT = {
+    **{word: 2 for word in ("dva", "dve", "два", "две", "дві", "two", "2")},
+    **{word: 3 for word in ("tri", "три", "three", "3")},
+}
 _PLAY_PREFIX = {"hod", "ход", "card"}
 
 _WORDS = {word: name for name, words in _SIMPLE.items() for word in words}
@@ -202,12 +224,12 @@ def parse_card_text(text: str) -> int:
     return make(rank, suit)
 
 
-def _play(text: str, legal: Sequence[Call]) -> Call:
+def _play(text: str, legal: Sequence[Call], cyrillic_ace: bool) -> Call:
     """A card played: a T/Т that may be the ten or the ace is the one the legal calls
     allow; when both are legal it is asked about (AmbiguousRank); when neither is, it
     is read as typed and the table says why that card cannot be played."""
     typed, rank, suit = _card_words(text)
-    if typed in _LOOK_ALIKE:
+    if typed in _LOOK_ALIKE and not (cyrillic_ace and typed == _CYRILLIC_TE):
         allowed = {c.card for c in legal if c.name == C.PLAY}
         ten, ace = make(_TEN, suit), make(_ACE, suit)
         if ten in allowed and ace in allowed:
@@ -218,10 +240,16 @@ def _play(text: str, legal: Sequence[Call]) -> Call:
 
 
 def parse_call(
-    text: str, legal: Sequence[Call] = (), aliases: Mapping[str, str] | None = None
+    text: str,
+    legal: Sequence[Call] = (),
+    aliases: Mapping[str, str] | None = None,
+    cyrillic_ace: bool = False,
 ) -> Call:
     """Read a table call; raise CallSyntaxError when it is none. ``aliases`` maps the
-    words of the table's plugins to their calls; the engine's own words come first."""
+    words of the table's plugins to their calls; the engine's own words come first.
+    ``cyrillic_ace``: the person's screen writes the ace as Cyrillic Т (the Russian
+    human style), so that letter is the ace as shown, never asked about (docs/protocol.md
+    §8.1); a Latin T still is."""
     asked = _CARD_AS_ASKED.get(text)
     if asked is not None:  # a card as the ask wrote it (most calls): no normalizing
         for call in legal:
@@ -250,15 +278,15 @@ def parse_call(
     if words[0] in _IGRAYU:
         return _igrayu(words[1:], text)
     if words[0] in ("ot", "от", "from"):
-        return _ot(words[1:], text, legal)
+        return _ot(words[1:], text, legal, cyrillic_ace)
     declared = _declaration(words, legal)
     if declared is not None:
         return declared
     if words[0] in _PLAY_PREFIX and len(words) in (2, 3):
-        return _play(" ".join(words[1:]), legal)
+        return _play(" ".join(words[1:]), legal, cyrillic_ace)
     if len(words) <= 2:
         try:
-            return _play(" ".join(words), legal)
+            return _play(" ".join(words), legal, cyrillic_ace)
         except AmbiguousRank:
             raise
         except CallSyntaxError:
@@ -303,19 +331,27 @@ def _igrayu(rest: list[str], text: str) -> Call:
     raise CallSyntaxError(f"name a suit: igrayu s|h|d|c (got {text.strip()!r})")
 
 
-def _ot(rest: list[str], text: str, legal: Sequence[Call]) -> Call:
-    if not rest:
-        raise CallSyntaxError("say the top card: ot korolya, ot K, ot K kozyrnogo")
+_OT_SHAPES = "ot korolya, ot K, ot korolya kozyrnogo, от козырной дамы"
+
+
+def _ot(rest: list[str], text: str, legal: Sequence[Call], cyrillic_ace: bool) -> Call:
+    """``ot RANK``, ``ot RANK TRUMP`` or ``ot TRUMP RANK``, nothing else."""
+    trump = len(rest) == 2 and (rest[0] in _TRUMP_WORDS or rest[1] in _TRUMP_WORDS)
+    if trump and rest[0] in _TRUMP_WORDS:  # "от козырного туза"
+        rest = rest[1:]
+    elif trump:
+        rest = rest[:1]
+    if len(rest) != 1:
+        raise CallSyntaxError(f"say the top card: {_OT_SHAPES} (got {text.strip()!r})")
     word = rest[0]
     rank = _RANK_GENITIVE.get(word, _RANK_WORDS.get(word))
-    if word in _LOOK_ALIKE:  # "ot T": the ten or the ace, as with a card
+    if word in _LOOK_ALIKE and not (cyrillic_ace and word == _CYRILLIC_TE):  # as with a card
         ranks = {c.rank for c in legal if c.name == C.OT} & {_TEN, _ACE}
         if len(ranks) == 2:
             raise AmbiguousRank(word.upper(), None)
         rank = ranks.pop() if ranks else rank
     if rank is None:
         raise CallSyntaxError(f"not a rank: {word!r} (7 8 9 10 J Q K A, or korolya, tuza ...)")
-    trump = any(w in _TRUMP_WORDS for w in rest[1:])
     for call in legal:  # a person may leave out "kozyrnogo": the engine knows it
         if call.name == C.OT and call.rank == rank and (call.trump or not trump):
             return call

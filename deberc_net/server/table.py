@@ -1104,7 +1104,9 @@ class Table:
         # against again without working it out
         legal = match.deal.shared_legal_calls(seat)
         try:
-            call = parse_call(text, legal, self.rules.call_aliases)
+            # the Russian human style writes the ace Т♥: typed so, it is that card
+            cyrillic_ace = not session.machine and session.connection.lang == Lang.RU
+            call = parse_call(text, legal, self.rules.call_aliases, cyrillic_ace)
             if call.name == KONETS and not self.rules.settings.manual_claim:
                 # a call only where 'manual-claim' makes it one, like any option's words
                 raise CallSyntaxError(f"not a table call here: {text.strip()!r}")

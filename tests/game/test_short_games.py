@@ -70,6 +70,25 @@ def test_short_who_ordered_does_not_matter() -> None:
     assert match.records[0]["written"] == [1, -1] and result(match) == (0, "short")
 
 
+def test_short_outcome_says_whether_the_one_who_ordered_won_the_deal() -> None:
+    """docs/rules.md §11: in 'short' made/bide say whether the one who ordered won the
+    deal by the most points, not by 'more than the whistlers together' (§8). The outcome
+    was so before; the docs did not say it (tryout s16, finding 8)."""
+    match = match3(rules=rules("short", players=3))
+    say(match, 0, "pas")
+    say(match, 1, "igrayu")
+    play(match, D3_PLAY)
+    assert match.records[0]["outcome"] == "bide"
+    won = match2(rules("short"), SIMPLE)
+    say(won, 0, "igrayu")
+    play(won, SIMPLE_PLAY)
+    lost = match2(rules("short"), SIMPLE)
+    say(lost, 0, "pas")
+    say(lost, 1, "igrayu")
+    play(lost, SIMPLE_PLAY)
+    assert [m.records[0]["outcome"] for m in (won, lost)] == ["made", "bide"]
+
+
 def test_short_is_not_claimed_mid_deal() -> None:
     match = match2(rules("short"), SIMPLE, totals=(480, 0))
     say(match, 0, "igrayu")

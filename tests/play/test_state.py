@@ -837,3 +837,121 @@ def test_a_resumed_clients_table_left_still_names_its_match_in_history() -> None
     )
     assert known.names_at(3, "m3") == ("b1", "b2") and known.names_at(3, "m4") == ("x", "y")
     assert known.names_at(4, "m3") == ()
+
+
+def test_observing_after_a_finished_match_shows_the_watched_table_alone() -> None:
+    """A match over at table 3 (seat 0, its result on screen), 'observe 8': the header
+    was still table 3's (its names, our seat, its target) and the old result stayed under
+    table 8's live trick, and again after 'leave' (tryout s16, finding 1)."""
+    state = fold_all(
+        [
+            *START,
+            "event seq=9 table=3 kind=match-end winner=1 name=b2 reason=claim totals=111,304 "
+            "seed=ab",
+            "ok cmd=observe table=8 text=You observe table 8.",
+            "info text=Table 8 waits for players: anna, (free), (free), (free).",
+        ]
+    )
+    assert (state.table, state.seat, state.result, state.target) == (8, None, None, None)
+    assert table_text(state).splitlines()[:2] == [
+        "Table 8, deal -: (waiting)",
+        "Dealer: -   Target: -",
+    ]
+    state, asked = resync_requests(state)
+    assert asked == ("tables",)  # who sits there and the target, asked quietly
+    state = fold_all(
+        [
+            "tables count=1 total=1 page=1 pages=1",
+            "table id=8 players=4 variant=kharkov options=to-301 seats=anna,-,-,- "
+            "state=waiting observers=1",
+        ],
+        state,
+    )
+    assert table_text(state).splitlines()[:2] == [
+        "Table 8, deal -: anna+(free) v (free)+(free)",
+        "Dealer: -   Target: 301",
+    ]
+    # a running table watched next: its view, and no result of ours under it
+    state = fold_all(
+        [
+            "ok cmd=observe table=9 text=You observe table 9.",
+            "state seq=5 table=9 deal=14 phase=bidding seat=- dealer=0 to_act=1 hand= "
+            "turned=Ah fresa=- trump=- player=- round=1 leader=1 trick= tricks=0,0,0 "
+            "score=200,150,90 hanging=0 target=1001 pending=- shown= talk= clock=- legal= "
+            "players=3",
+        ],
+        state,
+    )
+    text = table_text(state)
+    assert "Game over" not in text and "Target: 1001" in text and "*" not in text.splitlines()[0]
+    # stopping watching: the lobby, not table 9 still
+    state = fold(state, "ok cmd=leave text=You stop observing table 9.")
+    assert state.table is None and table_text(state).startswith("In the lobby.")
+
+
+# four players at kostya's turn, a house bot's long name (tryout s16, finding 2)
+FOUR_LONG = [
+    "ok cmd=login name=kostya guest=1 token=T text=Hello, kostya (guest).",
+    "ok cmd=sit table=2 seat=0 text=You sit at table 2, seat 0.",
+    "event seq=1 table=2 kind=start players=kostya,sasha,house-heuristic-1,volodya match=m2",
+    "event seq=2 table=2 kind=deal deal=2 dealer=0 turned=Kh score=40,60 hanging=0",
+    "event seq=3 table=2 kind=call seat=1 call=pas auto=0",
+    "event seq=4 table=2 kind=call seat=2 call=igrayu auto=0",
+    "event seq=5 table=2 kind=order player=2 trump=h first=1 fresa=-",
+    "event seq=6 table=2 kind=call seat=1 call=bella auto=0",
+    "event seq=7 table=2 kind=call seat=2 call=terts auto=0",
+    "event seq=8 table=2 kind=call seat=1 call=rost? auto=0",
+    "event seq=9 table=2 kind=call seat=2 call=ot-K-kozyrnogo auto=0",
+    "event seq=10 table=2 kind=play seat=1 card=Qh auto=0",
+    "event seq=11 table=2 kind=play seat=2 card=10h auto=0",
+    "event seq=12 table=2 kind=play seat=3 card=Jh auto=0",
+    "event seq=13 table=2 kind=play seat=0 card=7h auto=0",
+    "event seq=14 table=2 kind=trick winner=3 cards=Qh,10h,Jh,7h",
+    "event seq=15 table=2 kind=play seat=3 card=9s auto=0",
+    "ask seq=15 table=2 deal=2 phase=play seat=0 dealer=0 to_act=0 hand=10s,Ks,8d,Jd,Ad,10c,Jc "
+    "turned=- fresa=- trump=h player=2 round=1 leader=3 trick=9s tricks=0,1 score=40,60 "
+    "hanging=0 target=501 pending=- shown= talk=1:pas,2:igrayu,1:bella,2:terts,1:rost?,"
+    "2:ot-K-kozyrnogo clock=60000 legal=10s,Ks players=4",
+]
+
+
+def test_four_players_with_long_names_keep_the_turn_line_in_the_table_pane() -> None:
+    """At 80×24 the table pane is 51 columns by 9 lines: the seats, 'Trump: ♥ (NAME
+    plays)' and a four-card 'Last:' wrapped, and 'Turn: YOU' fell off the pane."""
+    state = fold_all(FOUR_LONG)
+    lines = table_text(state, 12_000).splitlines()
+    assert all(cell_len(line) <= 51 for line in lines), lines  # none wraps
+    assert len(lines) <= 9 and lines[-1] == "Turn:   YOU (kostya), 12 s left"
+    # a long name is shortened (its head and its last two characters) only as the line needs
+    assert lines[0] == "Table 2, deal 2: kostya*+house-h~-1 v sasha+volodya"
+    assert lines[2] == "Turned: -   Fresa: -   Trump: ♥ (house-he~-1 plays)"
+    assert lines[5] == "Last:   sasha Q♥  hou~-1 10♥  vol~ya J♥  kostya 7♥"
+    assert lines[1] == "Dealer: kostya   Target: 501"
+
+
+def test_the_talk_is_shown_as_spoken_on_the_talk_line_and_in_the_log() -> None:
+    """The web replay says 'sasha: ot damy'; the terminal said 'sasha: ot-Q' (tryout
+    s16, finding 7): the calls as people say (and may type) them."""
+    state = fold_all(FOUR_LONG)
+    assert "house-heuristic-1: ot korolya kozyrnogo" in state.log
+    assert "sasha: rost?" in state.log and "house-heuristic-1: igrayu" in state.log
+    talk = next(line for line in table_text(state).splitlines() if line.startswith("Talk:"))
+    assert talk.endswith("ot korolya kozyrnogo") and "ot-K" not in talk
+
+
+def test_the_score_pane_heads_name_pairs_and_free_seats_readably() -> None:
+    """Four players' heads read 'kos~ou sas~ol' (two names squeezed into six cells), a
+    free seat of a waiting table 'se~ 1' (tryout s16, finding 9)."""
+    lines = score_text(fold_all(FOUR_LONG)).splitlines()
+    assert lines[1] == "Deal  kost+hous sash+volo"
+    assert all(len(line) <= 25 for line in lines)
+    waiting = fold_all(
+        [
+            START[0],
+            "ok cmd=sit table=6 seat=0 text=You sit at table 6, seat 0.",
+            "tables count=1 total=1 page=1 pages=1",
+            "table id=6 players=3 variant=kharkov options=to-301 seats=b1,-,- state=waiting "
+            "observers=0",
+        ]
+    )
+    assert score_text(waiting).splitlines()[1] == "Deal     b1  free  free"

@@ -266,3 +266,16 @@ def test_a_failed_tables_match_end_is_no_draw() -> None:
     assert render(failed, MACHINE) == [
         "event seq=4 table=2 kind=match-end winner=- name=- reason=internal totals=120,40 seed=-"
     ]
+
+
+def test_the_russian_end_lines_say_each_thing_once_and_no_claim_nobody_made() -> None:
+    """«Игра окончена: vova выигрывает (объявлен конец)» after the automatic claim, which
+    nobody declares (docs/rules.md §7); «сыграна … (записано как сыграно)» said it twice
+    (tryout s16, finding 9)."""
+    claimed = ev.TableEvent(5, 1, TWO, g.MatchEnded(0, ("anna",), "claim", (305, 120), "s"))
+    made = ev.TableEvent(4, 1, TWO, g.DealEnded(3, "made", (82, 34), (82, 34), (82, 34), 0, {}))
+    said = [" ".join(x.strip() for x in render_ru(e)) for e in (claimed, made)]  # wrapped
+    assert said == [
+        "Игра окончена: anna выигрывает (набрано до конца раздачи). Итого: anna 305, boris 120.",
+        "Раздача 3: сыграна. Очки: anna 82, boris 34 — так и записаны. Итого: anna 82, boris 34.",
+    ]

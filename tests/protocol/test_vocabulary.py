@@ -155,3 +155,70 @@ def test_a_card_as_the_ask_writes_it_reads_as_that_legal_call_as_typed_otherwise
                     assert parse_call(asked, legal) is call
                     assert parse_call(f" {asked.lower()} ", legal) is call  # the general path
             match.apply(seat, rng.choice(legal), ms=0)
+
+
+@pytest.mark.parametrize(
+    ("typed", "token"),
+    [
+        ("два полтинника", "dva-pyatdesyat"),
+        ("две копы", "dva-pyatdesyat"),
+        ("два берца", "dva-pyatdesyat"),
+        ("dve kopy", "dva-pyatdesyat"),
+        ("dva bertsa", "dva-pyatdesyat"),
+        ("2 полтинника", "dva-pyatdesyat"),
+        ("дві копи", "dva-pyatdesyat"),  # Ukrainian, as rules.md quotes it
+        ("2 терца", "dva-tertsa"),
+        ("три терца", "tri-tertsa"),
+        ("3 терца", "tri-tertsa"),
+    ],
+)
+def test_the_counts_as_russian_players_say_them(typed: str, token: str) -> None:
+    """'два полтинника', the call at the table, was refused while 'два пятьдесят' was
+    not (tryout s16, finding 3)."""
+    assert parse_call(typed).token() == token
+
+
+def test_a_count_left_out_in_the_genitive_is_filled_in() -> None:
+    assert parse_call("полтинника", [Call("pyatdesyat", count=2)]).token() == "dva-pyatdesyat"
+    assert parse_call("копы", [Call("pyatdesyat", count=2)]).token() == "dva-pyatdesyat"
+
+
+@pytest.mark.parametrize(
+    ("typed", "token"),
+    [
+        ("от козырного туза", "ot-A-kozyrnogo"),
+        ("от козырной дамы", "ot-Q-kozyrnogo"),
+        ("от дамы козырной", "ot-Q-kozyrnogo"),
+        ("от девятки козырной", "ot-9-kozyrnogo"),
+        ("ot kozyrnogo korolya", "ot-K-kozyrnogo"),
+        ("from trump ace", "ot-A-kozyrnogo"),
+        ("от короля козырного", "ot-K-kozyrnogo"),
+        ("ot K", "ot-K"),
+    ],
+)
+def test_ot_in_the_shapes_people_say_it(typed: str, token: str) -> None:
+    """'от козырного туза' was refused and 'от дамы козырной' read as the plain ot-Q
+    (tryout s16, finding 4)."""
+    assert parse_call(typed).token() == token
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["от туза блабла", "ot korolya kozyrnogo xyz", "от туза дамы", "от козырного", "ot K K"],
+)
+def test_ot_with_other_words_is_a_clear_error(typed: str) -> None:
+    with pytest.raises(CallSyntaxError, match=r"say the top card|not a rank"):
+        parse_call(typed, [Call("ot", rank=7), Call("ot", rank=6, trump=True)])
+
+
+@pytest.mark.parametrize("typed", ["Т♠", "Тп", "ход Т ♠", "туз ♠"])
+def test_the_russian_ace_as_the_russian_style_shows_it_is_no_question(typed: str) -> None:
+    """The Russian human style writes the ace Т♠: typed as shown it is the ace, even
+    with 10♠ legal too (it was asked about: tryout s16, finding 5); Latin T still is."""
+    assert parse_call(typed, [TEN_S, ACE_S, TEN_H], cyrillic_ace=True).token() == "As"
+    with pytest.raises(AmbiguousRank):
+        parse_call("T♠", [TEN_S, ACE_S, TEN_H], cyrillic_ace=True)
+    both = [Call("ot", rank=3), Call("ot", rank=7)]
+    assert parse_call("от Т", both, cyrillic_ace=True).token() == "ot-A"
+    with pytest.raises(AmbiguousRank):
+        parse_call("ot T", both, cyrillic_ace=True)

@@ -145,7 +145,9 @@ async def test_login_with_a_language_that_is_none_changes_nothing(
 
 
 ACE = {"en": "A", "ru": "Т"}  # how each language shows the ace
-LOOK_ALIKE = {"en": "T", "ru": "Т"}  # Latin T, Cyrillic Т: the same on a screen
+# Latin T, Cyrillic Т: the same on a screen; the Russian style writes the ace Т, so
+# there only the Latin letter is a question (the Cyrillic one is the ace, as shown)
+LOOK_ALIKE = {"en": "T", "ru": "T"}
 
 
 async def play_and_slip(client: LineClient, lang: str, rng: random.Random) -> list[str]:
@@ -171,8 +173,9 @@ async def play_and_slip(client: LineClient, lang: str, rng: random.Random) -> li
         question = await client.read_until(lambda x: x.startswith(ERROR[lang]))
         told = " ".join([question, *client.lines[client.pos : client.pos + 1]])
         asked.append(told)
-        # said again beyond doubt: the ace in Russian as a word, in English the ten
-        again = f"туз {suit}" if lang == "ru" else f"10{suit}"
+        # said again: in Russian the ace as the prompt shows it (Т, Cyrillic), in English
+        # the ten beyond doubt
+        again = f"Т{suit}" if lang == "ru" else f"10{suit}"
         await client.send(again)
         card = f"{ACE[lang]}{suit}" if lang == "ru" else f"10{suit}"
         played = f"{client.label} {'ходит' if lang == 'ru' else 'plays'} {card}"
@@ -212,7 +215,7 @@ async def test_a_look_alike_t_is_asked_about_at_a_real_table(
             nursery.start_soon(play, boris, "en", 2)
     assert asked["ru"] and asked["en"], asked
     for told in asked["ru"]:
-        assert re.match(r"Ошибка \(ambiguous-rank\): Т([♠♥♦♣]) — туз или десятка\?", told)
+        assert re.match(r"Ошибка \(ambiguous-rank\): T([♠♥♦♣]) — туз или десятка\?", told)
         assert "«туз " in told and "или «10" in told
     for told in asked["en"]:
         assert re.match(r"Error \(ambiguous-rank\): T([♠♥♦♣]): the ten or the ace\?", told)
