@@ -171,6 +171,8 @@ def test_a_card_as_the_ask_writes_it_reads_as_that_legal_call_as_typed_otherwise
         ("2 терца", "dva-tertsa"),
         ("три терца", "tri-tertsa"),
         ("3 терца", "tri-tertsa"),
+        ("два терці", "dva-tertsa"),  # Ukrainian, as seed 003 quotes the call
+        ("три терці", "tri-tertsa"),
     ],
 )
 def test_the_counts_as_russian_players_say_them(typed: str, token: str) -> None:
