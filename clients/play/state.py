@@ -187,8 +187,15 @@ def _fold(state: TableState, line: Line) -> TableState:
         except WireError as exc:
             state = _log(_unreplied(state), f"(unreadable reply: {exc})")
     if tag in (Tag.ASK, Tag.STATE):
-        return _view(state, View.from_line(line))
+        view = View.from_line(line)
+        if tag == Tag.STATE and _playing_elsewhere(state, view.table):
+            return state  # a table watched while we play at ours: one table on screen
+        return _view(state, view)
     if tag == Tag.EVENT:
+        if _playing_elsewhere(state, line.get_int("table")) or _watching_elsewhere(
+            state, line.get_int("table")
+        ):
+            return state  # (its own 'state' lines show the watched table)
         return _event(state, line)
     if tag == Tag.OK:
         return _ok(state, line)
@@ -349,6 +356,9 @@ def _ok(state: TableState, line: Line) -> TableState:
             seat=line.get_int("seat"),
             resync=("tables",),  # who sits there already, and the target
         )
+    elif cmd == "observe" and _playing_elsewhere(state, line.get_int("table")):
+        # one table on screen: ours while its match runs (another's lines would mix in)
+        return _log(state, line.text or "ok observe", KEEPS_OUR_TABLE)
     elif cmd == "observe":
         # the watched table takes the screen: nothing of the table shown until now (its
         # seats, target, a finished match's result) is kept for it (docs/play.md)
@@ -358,6 +368,27 @@ def _ok(state: TableState, line: Line) -> TableState:
     if cmd in ("style", "clock", "ping"):
         return state
     return _log(state, line.text or f"ok {cmd}")
+
+
+KEEPS_OUR_TABLE = "(the screen keeps your own table while its game runs: 'leave' it first)"
+
+
+def _playing_elsewhere(state: TableState, table: int | None) -> bool:
+    """A line of another table while we play at ours (seated, its match not over): the
+    server lets a player watch other tables too, but this screen shows one table."""
+    return (
+        state.seat is not None
+        and state.result is None
+        and state.table is not None
+        and table is not None
+        and table != state.table
+    )
+
+
+def _watching_elsewhere(state: TableState, table: int | None) -> bool:
+    """An event of another table than the one watched (we still sit at the table of a
+    finished match): not folded into the watched one's seats and talk."""
+    return state.seat is None and state.table is not None and table not in (None, state.table)
 
 
 def _lobby(state: TableState) -> TableState:

@@ -22,6 +22,8 @@ RU_RANKS = ("7", "8", "9", "10", "В", "Д", "К", "Т")
 _LATIN_RANK = {"J": "В", "Q": "Д", "K": "К", "A": "Т"}
 # "от туза": the top card's rank in the genitive
 RU_GENITIVE = ("семерки", "восьмерки", "девятки", "десятки", "вальта", "дамы", "короля", "туза")
+# семерка, восьмерка, девятка, десятка, дама: "от дамы козырной", not "козырного"
+_FEMININE = frozenset((0, 1, 2, 3, 5))
 _RANK_INDEX = {r: i for i, r in enumerate(("7", "8", "9", "10", "J", "Q", "K", "A"))}
 
 RU_CALLS = {
@@ -127,8 +129,9 @@ def ru_call(token: str) -> str:
     if m := _CARD_TOKEN.fullmatch(token):
         return _LATIN_RANK.get(m.group(1), m.group(1)) + SUIT_SYMBOLS[m.group(2)]
     if m := _OT.fullmatch(token):
-        trump = " козырного" if m.group(2) else ""
-        return f"от {RU_GENITIVE[_RANK_INDEX[m.group(1)]]}{trump}"
+        rank = _RANK_INDEX[m.group(1)]
+        trump = "" if not m.group(2) else " козырной" if rank in _FEMININE else " козырного"
+        return f"от {RU_GENITIVE[rank]}{trump}"
     if token.startswith(C.IGRAYU + "-") and token[-1] in SUIT_SYMBOLS:
         return f"играю {SUIT_SYMBOLS[token[-1]]}"
     if m := _DECLARATION.fullmatch(token):

@@ -149,7 +149,8 @@ _SIMPLE = {
 }
 _PROKHODIT = {"prokhodit", "проходит", "passes", "yes"}
 _IGRAYU = {"igrayu", "igraju", "играю", "play"}
-_TERTS = {"terts", "терц", "tierce", "tertsa", "терца", "tierces", "терць"}
+# Ukrainian: "терць", and after a count "терці", as seed 003 quotes the call: «два терці»
+_TERTS = {"terts", "терц", "tierce", "tertsa", "терца", "tierces", "терць", "терці"}
 _FIFTY = {
     "pyatdesyat",
     "poltinnik",

@@ -15,7 +15,14 @@ from clients.play.draw import (
     table_text,
 )
 from clients.play.entry import History, candidates
-from clients.play.state import Former, TableState, fold, fold_all, resync_requests
+from clients.play.state import (
+    KEEPS_OUR_TABLE,
+    Former,
+    TableState,
+    fold,
+    fold_all,
+    resync_requests,
+)
 
 # a two-player deal as the server sends it (docs/protocol.md §15.2), seat 0's view
 START = [
@@ -955,3 +962,48 @@ def test_the_score_pane_heads_name_pairs_and_free_seats_readably() -> None:
         ]
     )
     assert score_text(waiting).splitlines()[1] == "Deal     b1  free  free"
+
+
+def test_observing_another_table_while_playing_keeps_our_table_on_screen() -> None:
+    """Seated at table 2 with our turn, 'observe 8' (the server allows it): the screen
+    became table 8 with no seat, and table 8's calls and table 2's plays were folded
+    into one another (rv41: 'observe' while seated, tryout s16's fix)."""
+    state = fold_all(
+        [
+            *FOUR_LONG,
+            "ok cmd=observe table=8 text=You observe table 8.",
+            "state seq=40 table=8 deal=3 phase=bidding seat=- dealer=1 to_act=2 hand= "
+            "turned=Ac fresa=- trump=- player=- round=1 leader=2 trick= tricks=0,0,0 "
+            "score=10,20,30 hanging=0 target=1001 pending=- shown= talk= clock=- legal= "
+            "players=3",
+            "event seq=41 table=8 kind=call seat=2 call=pas auto=0",
+            "event seq=42 table=8 kind=play seat=1 card=As auto=0",
+        ]
+    )
+    assert (state.table, state.seat, state.target) == (2, 0, 501)
+    assert state.asking and state.legal == ("10s", "Ks") and len(state.hand) == 7
+    assert state.trick == ((3, "9s"),) and "pas" not in dict(state.talk).values()
+    assert state.log[-2:] == ("You observe table 8.", KEEPS_OUR_TABLE)
+    # our own table's lines still count
+    state = fold(state, "event seq=16 table=2 kind=play seat=0 card=Ks auto=0")
+    assert state.trick == ((3, "9s"), (0, "Ks")) and "Ks" not in state.hand
+
+
+def test_a_watched_table_takes_no_event_of_the_finished_table_we_still_sit_at() -> None:
+    """After a finished match (still seated there) 'observe 9': table 3's seating lines
+    went into table 9's seats (rv41)."""
+    state = fold_all(
+        [
+            *START,
+            "event seq=9 table=3 kind=match-end winner=1 name=b2 reason=claim totals=111,304 "
+            "seed=ab",
+            "ok cmd=observe table=9 text=You observe table 9.",
+            "state seq=5 table=9 deal=14 phase=bidding seat=- dealer=0 to_act=1 hand= "
+            "turned=Ah fresa=- trump=- player=- round=1 leader=1 trick= tricks=0,0,0 "
+            "score=200,150,90 hanging=0 target=1001 pending=- shown= talk= clock=- legal= "
+            "players=3",
+            "event seq=10 table=3 kind=left seat=1 name=b2",
+            "event seq=6 table=9 kind=call seat=1 call=pas auto=0",
+        ]
+    )
+    assert state.table == 9 and state.talk == ((1, "pas"),) and "b2 leaves seat 1" not in state.log
