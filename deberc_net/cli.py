@@ -44,16 +44,17 @@ def _structlog_without_rich() -> None:
     methods, which our trio code never calls (deberc_net/asyncio_on_use.py)."""
     if "structlog" in sys.modules:
         return
-    from deberc_net.asyncio_on_use import defer_asyncio
+    from deberc_net.asyncio_on_use import asyncio_on_use
 
-    defer_asyncio()
-    if sys.stderr.isatty() or "rich" in sys.modules:
-        return
-    sys.modules["rich"] = None  # type: ignore[assignment]  # `import rich` raises ImportError
-    try:
-        import structlog  # noqa: F401
-    finally:
-        del sys.modules["rich"]
+    without_rich = not sys.stderr.isatty() and "rich" not in sys.modules
+    with asyncio_on_use():
+        if without_rich:  # `import rich` raises ImportError
+            sys.modules["rich"] = None  # type: ignore[assignment]
+        try:
+            import structlog  # noqa: F401
+        finally:
+            if without_rich:
+                del sys.modules["rich"]
 
 
 def _selfplay(args: argparse.Namespace) -> int:

@@ -320,6 +320,27 @@ def test_a_server_logging_json_lines_does_not_import_rich_nor_asyncio() -> None:
     assert done.stdout == "False None\nFalse\n_asyncio\nTrue module\n"
 
 
+def test_asyncio_imported_by_a_submodule_after_the_server_is_one_module() -> None:
+    """What imports ``asyncio.events`` (or any submodule) first, after the server has
+    loaded structlog without asyncio (a plugin, psycopg), gets the one asyncio."""
+    # failed before: the stand-in left in sys.modules made that import load
+    # asyncio.events twice, its classes and event loop policy apart from asyncio's own
+    probe = (
+        "from deberc_net.cli import main\n"
+        "assert main(['serve', '--port', '0', '--http-port', '0', '--db', '.']) == 2\n"
+        "from asyncio.events import AbstractEventLoop\n"
+        "import asyncio, sys\n"
+        "print(AbstractEventLoop is asyncio.AbstractEventLoop,"
+        " sys.modules['asyncio.events'] is asyncio.events)\n"
+        "loop = asyncio.new_event_loop()\n"
+        "print(isinstance(loop, AbstractEventLoop))\n"
+        "loop.close()\n"
+    )
+    done = run_python(probe)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "True True\nTrue\n"
+
+
 def test_serve_refuses_its_settings_before_it_imports_the_server() -> None:
     """Settings that cannot be read are said before the logs' and the server's imports
     (trio, the lobby, structlog: some 0.3 s of CPU a refusal)."""

@@ -282,7 +282,10 @@ async def _on_signal(
                 log.warning("matches_stopped", matches=playing)
             # web pages watch as a table's observers, not online: their last lines are
             # sent after their table closes, so a watched server waits its grace in full
-            watched = any(t.observers for t in lobby.tables.values() if not t.remote)
+            # (a page here on another worker's table: those lines come over the bus)
+            watched = any(t.observers for t in lobby.tables.values() if not t.remote) or (
+                lobby.node is not None and lobby.node.watched_from_here()
+            )
             lobby.shutdown(f"{name} received")
             if watched:
                 await trio.sleep(config.shutdown_grace_ms / 1000)

@@ -4,13 +4,15 @@ hands whenever the players stop (docs/web.md, "The live socket")."""
 
 from __future__ import annotations
 
+import contextlib
 import random
+import signal
 from pathlib import Path
 
 import trio
-from trio_websocket import WebSocketConnection, open_websocket_url
+from trio_websocket import ConnectionClosed, WebSocketConnection, open_websocket_url
 
-from tests.server.client import LineClient, close_all, fields, is_event, play_machine
+from tests.server.client import Closed, LineClient, close_all, fields, is_event, play_machine
 from tests.web.live import follow_sizes, lines_of
 
 from .test_workers import SETTINGS, _listed, _settings
@@ -103,5 +105,39 @@ async def test_another_workers_page_follows_the_owners_hands_and_lines(
                 async with trio.open_nursery() as nursery:
                     for number, new in enumerate(TABLES):
                         nursery.start_soon(_follow, workers, new, f"t{number}p", opened)
+            finally:
+                await close_all(opened)
+
+
+async def test_a_stop_waits_for_a_page_watching_another_workers_table(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Worker 0, with nobody logged in, serves a page watching worker 1's table: at a
+    stop it waits its grace, and the page is told why its table closes."""
+    # failed before: worker 0 counted only its own tables' watchers, stopped at once,
+    # and the page's socket closed before the table's last line came over the bus
+    settings = _settings(tmp_path, SETTINGS.replace("= 100\n", "= 3000\n") + "http_port = 0\n")
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, settings) as workers:
+            try:
+                players = [await workers.connect(1, f"stop{seat}") for seat in range(2)]
+                zed = await workers.connect(0, "stopz")
+                opened += [*players, zed]
+                await players[0].send("new 2")
+                table = (await players[0].expect("ok", cmd="sit"))["table"]
+                await _listed(zed, "tables", f"id={table} ")  # worker 0 knows it now
+                await zed.send("quit")  # nobody logged in on worker 0
+                with contextlib.suppress(Closed):
+                    await zed.read_until(lambda _: False, 10)
+                port = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
+                async with open_websocket_url(f"ws://127.0.0.1:{port}/live/table/{table}") as page:
+                    assert (await _message(page)).startswith("ok cmd=observe")
+                    workers.process.send_signal(signal.SIGTERM)
+                    seen: list[str] = []
+                    with contextlib.suppress(ConnectionClosed):
+                        while True:
+                            seen += lines_of(await _message(page))
+                assert any("SIGTERM received" in x for x in seen), seen
             finally:
                 await close_all(opened)

@@ -503,6 +503,11 @@ class Node:
         if proxy is not None:
             self.lobby.rematches.withdraw(proxy, ev.RematchOff(message["why"]))
 
+    def watched_from_here(self) -> bool:
+        """Whether a web page here watches another worker's table (its lines come over
+        the bus: a stop waits its grace for them, server/app.py)."""
+        return any(session.name is None for session in self.forwarded.values())
+
     def disconnected(self, session: Session) -> None:
         """A session here ended: the owners it spoke to forget their stand-in."""
         self.seeking_at.pop(session.id, None)
