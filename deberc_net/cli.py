@@ -701,7 +701,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C that no command handles (yet): during its imports
-        _end_by_sigint()
+        if argv is not None:  # a program's own call (a test, a notebook): its to handle
+            raise
+        _end_by_sigint()  # the console script's (`deberc-net`, `python -m deberc_net`)
 
 
 def _end_by_sigint() -> NoReturn:

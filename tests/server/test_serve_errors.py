@@ -137,22 +137,36 @@ def test_a_settings_file_or_database_it_cannot_open_is_one_sentence(
     assert (tmp_path / "notes.txt").read_text() == "not a database\n"  # nor changed
 
 
-# `deberc-net serve` as its console script runs it, with a Ctrl-C that lands while the
-# command imports the module named first (an import hook sends it, so it lands there)
-_INTERRUPTED_WHILE_IMPORTING = """
+# `deberc-net serve` as its console script runs it (`main()`, the command line from
+# sys.argv), with a Ctrl-C that lands while the command imports the module named first
+# (an import hook sends it, so it lands there)
+_INTERRUPT_AT = """
 import os, signal, sys
+
+module = sys.argv.pop(1)
 
 class InterruptAt:
     def find_spec(self, name, path=None, target=None):
-        if name == sys.argv[1]:
+        if name == module:
             sys.meta_path.remove(self)
             os.kill(os.getpid(), signal.SIGINT)
         return None
 
 sys.meta_path.insert(0, InterruptAt())
 from deberc_net.cli import main
-raise SystemExit(main(sys.argv[2:]))
 """
+_INTERRUPTED_WHILE_IMPORTING = _INTERRUPT_AT + "raise SystemExit(main())\n"
+# a program calling `main(argv)` itself: the Ctrl-C is its own to handle
+_A_CALLERS_MAIN_INTERRUPTED = (
+    _INTERRUPT_AT
+    + """
+try:
+    main(sys.argv[1:])
+except KeyboardInterrupt:
+    print("the caller's")
+    raise SystemExit(5)
+"""
+)
 
 
 @pytest.mark.parametrize("module", ["trio", "deberc_net.server.app", "structlog"])
@@ -167,3 +181,15 @@ def test_ctrl_c_during_serves_imports_ends_it_quietly(tmp_path: Path, module: st
     assert done.returncode == -signal.SIGINT, done.stderr
     assert done.stderr == "" and done.stdout == ""
     assert list(tmp_path.iterdir()) == []  # nothing opened
+
+
+def test_ctrl_c_in_a_callers_own_main_call_is_the_callers(tmp_path: Path) -> None:
+    """A program (a test, a notebook) calling ``main(argv)`` gets the KeyboardInterrupt,
+    as from any function: only the console script ends its process by SIGINT. Failed
+    before: the caller's process was ended by SIGINT from inside ``main``."""
+    command = [sys.executable, "-c", _A_CALLERS_MAIN_INTERRUPTED, "trio", "serve"]
+    flags = ["--port", "0", "--http-port", "0", "--db", str(tmp_path / "s.sqlite3")]
+    done = subprocess.run(
+        [*command, *flags], capture_output=True, text=True, timeout=30, check=False
+    )
+    assert (done.returncode, done.stdout) == (5, "the caller's\n"), done.stderr
