@@ -180,6 +180,14 @@ def work(
                 continue
             spec = claim.settings["distributed"]  # only a distributed run queues boards
             ladder = WorkerLadder(options_from(spec, db, rules), queue, me, claim, lease_s)
-            stored += trio.run(ladder.play)
+            # Ctrl-C, SIGTERM and a hangup stop the board's bot processes (in groups of
+            # their own, which a terminal's signals do not reach) before the worker ends
+            ladder.on_signals = True
+            try:
+                stored += trio.run(ladder.play)
+            except ScheduleError:
+                if ladder.interrupted and ladder.failure is None:  # a signal, not a bot
+                    raise KeyboardInterrupt from None  # (the CLI's quiet end of a worker)
+                raise
     finally:
         queue.close()

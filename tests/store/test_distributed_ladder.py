@@ -4,7 +4,9 @@ the results equal those of a single-machine ladder with the same seed."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -15,8 +17,8 @@ from typing import Any
 import psycopg
 
 from deberc_net.ladder.distributed import DISTRIBUTED_INTERRUPTED
-from tests.ladder.helpers import HEUR, RAND, ladder, ladder_argv, run_cli, summary
-from tests.ladder.test_interrupted import GONE
+from tests.ladder.helpers import HEUR, PY, RAND, ladder, ladder_argv, run_cli, summary
+from tests.ladder.test_interrupted import _SIGHUP_DEFAULT_THEN_EXEC, GONE
 
 LEASE_S = "1.5"
 TIME_LIMIT_S = 45  # under pytest's own limit
@@ -208,3 +210,58 @@ def _queued(url: str) -> int:
     if not _query(url, "SELECT to_regclass('ladder_boards')")[0][0]:
         return 0
     return int(_query(url, "SELECT count(*) FROM ladder_boards")[0][0])
+
+
+def _in_session(sid: int) -> list[int]:
+    """The processes running in session ``sid`` but its leader (not zombies)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != sid:
+            with contextlib.suppress(ProcessLookupError, FileNotFoundError):
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                if os.getsid(int(entry.name)) == sid and state != "Z":
+                    found.append(int(entry.name))
+    return found
+
+
+def test_a_worker_stopped_by_sigterm_or_a_hangup_stops_its_bot_processes(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """SIGTERM, or SIGHUP (its terminal gone), stops a ``ladder worker`` as Ctrl-C does:
+    its bot processes stopped with it (status 0, nothing said). Failed before: the
+    signal ended the worker outright, and its bot processes, in groups of their own,
+    played on."""
+    process_bot = f"proc={PY} -m clients.random_bot --seed 1"
+    args = ("--bot", HEUR, "--bot", process_bot, "--deals", "400", "--concurrency", "1")
+    deadline = time.monotonic() + TIME_LIMIT_S
+    run = subprocess.Popen(
+        ladder_argv(postgres_url, *args, "--distributed"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    workers: list[subprocess.Popen[str]] = []
+    try:
+        _wait_for("the boards to be queued", lambda: _queued(postgres_url) > 0, deadline)
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            argv = ["-m", "deberc_net", "ladder", "worker", "--db", postgres_url]
+            worker = subprocess.Popen(  # SIGHUP at its default, even under nohup
+                [sys.executable, "-c", _SIGHUP_DEFAULT_THEN_EXEC, sys.executable, *argv],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+                start_new_session=True,
+            )
+            workers.append(worker)
+            _wait_for("its bot process", lambda sid=worker.pid: bool(_in_session(sid)), deadline)
+            worker.send_signal(signum)
+            _, err = worker.communicate(timeout=30)
+            assert worker.returncode == 0, err
+            assert _in_session(worker.pid) == [], signum.name
+    finally:
+        for process in [run, *workers]:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        for worker in workers:
+            for pid in _in_session(worker.pid):
+                os.kill(pid, signal.SIGKILL)
