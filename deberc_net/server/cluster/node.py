@@ -775,27 +775,23 @@ class Node:
         ):
             return  # the other worker's login yields to this one
         held = self.present.get(key)
-        if (  # a third worker decides as the two do: 'who' lists the one who keeps it
-            local is None
+        # another worker's login of the name that raced this one: a third worker decides
+        # as the two do ('who' lists the one who keeps it)
+        rival = (
+            held.login
+            if local is None
             and held is not None
             and held.online
-            and held.login is not None
             and held.worker != worker
+            and held.login is not None
             and _raced(held.login, there)
-            and _keeps(held.login, there)
-        ):
+            else None
+        )
+        if rival is not None and _keeps(rival, there):
             return
         self.present[key] = Present(name, worker, message["guest"], message["token"], login=there)
-        if (
-            local is None
-            and held is not None
-            and held.online
-            and held.worker != worker
-            and held.login is not None
-            and held.login.fresh
-            and _raced(held.login, there)
-        ):  # a guest's claim there lost the race to this login: its seat here goes too
-            self._claim_lost(held.worker, key)
+        if rival is not None and rival.fresh:  # a guest's claim there lost the race to
+            self._claim_lost(rival.worker, key)  # this login: its seat here goes too
         if local is not None:  # the name logged in there: this connection no longer holds it
             del self.lobby.online[key]
             self.logins.pop(key, None)
