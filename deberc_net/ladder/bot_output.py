@@ -66,8 +66,7 @@ class ErrorLines:
 @attrs.define
 class BotOutput:
     instance: str  # the copy's name: NAME-i
-    # where its lines go (the ladder's, shared by its copies); None: printed at once
-    lines: ErrorLines | None = None
+    lines: ErrorLines  # where its lines go (the ladder's, shared by its copies)
     tail: bytes = b""
     partial: bytes = b""
     # the process's fault counts as it last said them, and its first fault
@@ -105,8 +104,4 @@ class BotOutput:
             return
         if named and said.endswith(FIRST_FAULT_END) and self.first_fault is None:
             self.first_fault = said.removesuffix(FIRST_FAULT_END)
-        lead = "" if named else f"{self.instance}: "
-        if self.lines is not None:
-            self.lines.say(lead + text)
-        else:  # the file looked up at each line: the ladder's progress bar redirects it
-            print(lead + text, file=sys.stderr, flush=True)
+        self.lines.say(text if named else f"{self.instance}: {text}")

@@ -64,13 +64,15 @@ async def test_lines_are_passed_whole_however_they_arrive(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     send, receive = trio.testing.memory_stream_pair()
-    output = BotOutput("b-2")
+    lines = ErrorLines()
+    output = BotOutput("b-2", lines)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(output.relay, receive)
         for piece in (b"one\r\ntw", b"o\nb-2: named already\n", b"x" * LONGEST_LINE, b"last"):
             await send.send_all(piece)
             await trio.testing.wait_all_tasks_blocked()
         await send.aclose()
+    lines.flush()  # (the ladder's end)
     err = capsys.readouterr().err
     assert err.splitlines() == [
         "b-2: one",
