@@ -225,12 +225,18 @@ def parse_card_text(text: str) -> int:
     return make(rank, suit)
 
 
+def _look_alike(word: str, cyrillic_ace: bool) -> bool:
+    """Whether a rank typed as ``word`` may be the ten or the ace (T or Т), the
+    Cyrillic Т being the ace where the screen writes the ace so (``cyrillic_ace``)."""
+    return word in _LOOK_ALIKE and not (cyrillic_ace and word == _CYRILLIC_TE)
+
+
 def _play(text: str, legal: Sequence[Call], cyrillic_ace: bool) -> Call:
     """A card played: a T/Т that may be the ten or the ace is the one the legal calls
     allow; when both are legal it is asked about (AmbiguousRank); when neither is, it
     is read as typed and the table says why that card cannot be played."""
     typed, rank, suit = _card_words(text)
-    if typed in _LOOK_ALIKE and not (cyrillic_ace and typed == _CYRILLIC_TE):
+    if _look_alike(typed, cyrillic_ace):
         allowed = {c.card for c in legal if c.name == C.PLAY}
         ten, ace = make(_TEN, suit), make(_ACE, suit)
         if ten in allowed and ace in allowed:
@@ -346,7 +352,7 @@ def _ot(rest: list[str], text: str, legal: Sequence[Call], cyrillic_ace: bool) -
         raise CallSyntaxError(f"say the top card: {_OT_SHAPES} (got {text.strip()!r})")
     word = rest[0]
     rank = _RANK_GENITIVE.get(word, _RANK_WORDS.get(word))
-    if word in _LOOK_ALIKE and not (cyrillic_ace and word == _CYRILLIC_TE):  # as with a card
+    if _look_alike(word, cyrillic_ace):  # "ot T": the ten or the ace, as with a card
         ranks = {c.rank for c in legal if c.name == C.OT} & {_TEN, _ACE}
         if len(ranks) == 2:
             raise AmbiguousRank(word.upper(), None)
