@@ -16,7 +16,7 @@ from rich.cells import cell_len, chop_cells
 from deberc_net.protocol.lang import spoken_call
 
 from .cards import RANKS, SUITS, SYMBOL, card, suit
-from .state import TableState
+from .state import TableState, versus
 
 NAME_WIDTH = 7  # a side's column in the score pane; four names on one table line
 PAIR_WIDTH = 10  # four players: a pair's column ('kost+hous')
@@ -160,9 +160,7 @@ def seats_text(state: TableState, name: Namer) -> str:
         f"{'*' if i == state.seat else ''}"
         for i in range(state.seats)
     ]
-    if len(names) == 4:
-        return f"{names[0]}+{names[2]} v {names[1]}+{names[3]}"
-    return " v ".join(names) or "(waiting)"
+    return versus(names) or "(waiting)"
 
 
 def table_text(state: TableState, remaining_ms: int | None = None) -> str:

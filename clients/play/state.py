@@ -8,7 +8,7 @@ split by the project's one parser (deberc_net.protocol.wire).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import zip_longest
 
 import attrs
@@ -150,6 +150,15 @@ BREAK = "lomayu-"  # a talon game's break of the deck, lomayu-N (docs/protocol.m
 def _log(state: TableState, *lines: str) -> TableState:
     log = (*state.log, *lines)[-LOG_KEEP:]
     return attrs.evolve(state, log=log, logged=state.logged + len(lines))
+
+
+def versus(names: Sequence[str]) -> str:
+    """The players as the sides they play on: 'anna v boris', four players as their
+    pairs, 'anna+olga v vera+nina' (partners sit opposite: seats 0+2 and 1+3, docs/
+    rules.md); '' for nobody."""
+    if len(names) == 4:
+        return f"{names[0]}+{names[2]} v {names[1]}+{names[3]}"
+    return " v ".join(names)
 
 
 def _pair(numbers: tuple[int, ...]) -> str:
@@ -498,7 +507,7 @@ def _event(state: TableState, line: Line) -> TableState:
                 result=None,
                 score=(0,) * sides,
             ),
-            f"the game starts: {' v '.join(seated)}",
+            f"the game starts: {versus(seated)}",
         )
     if kind == EventKind.DEAL:
         turned = line.get_str("turned")

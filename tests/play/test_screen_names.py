@@ -1,5 +1,5 @@
 """How the terminal client writes the players' names: in screen cells, one short form a
-name on the screen."""
+name on the screen, pairs as pairs."""
 
 from __future__ import annotations
 
@@ -77,3 +77,18 @@ def test_a_long_name_has_one_short_form_on_the_whole_screen() -> None:
     assert lines[0] == "Table 3, deal 1: anna* v volodymyr"
     assert lines[2] == "Turned: A♦   Fresa: 10♣   Trump: ♦ (vol~yr plays)"
     assert "vol~yr" in score_text(fits)
+
+
+def test_four_players_are_logged_as_their_pairs() -> None:
+    """'the game starts: a v b v c v d' while the table pane says 'a+c v b+d'."""
+    state = fold_all(
+        [
+            "ok cmd=login name=anna guest=1 token=T text=Hello.",
+            "ok cmd=sit table=8 seat=0 text=You sit at table 8, seat 0.",
+            "event seq=1 table=8 kind=start players=anna,vera,olga,nina match=m8",
+        ]
+    )
+    assert state.log[-1] == "the game starts: anna+olga v vera+nina"
+    assert "anna*+olga v vera+nina" in table_text(state)
+    two = fold_all(dealt("b1", "b2"))
+    assert "the game starts: b1 v b2" in two.log
