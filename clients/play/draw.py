@@ -308,7 +308,9 @@ def score_text(state: TableState) -> str:
     head = "Deal " + "".join(right_in(short_name(n, width - 1), width) for n in names)
     rows = ["Score", head]
     for row in state.deals[-DEAL_ROWS:]:
-        mark = row.outcome[:1] if row.outcome != "made" else " "
+        # an outcome other than made, by its letter; not a short game's won deal, whose
+        # 'bide' only says the one who ordered lost it (the columns say who won)
+        mark = " " if row.outcome == "made" or row.winner is not None else row.outcome[:1]
         rows.append(f"{row.deal:>3}{mark} " + "".join(f"{w:>{width}}" for w in row.written))
     totals = state.score or (0,) * len(names)
     rows.append("Tot  " + "".join(f"{t:>{width}}" for t in totals))

@@ -1,5 +1,5 @@
 """How the terminal client writes the players' names: in screen cells, one short form a
-name on the screen, pairs as pairs."""
+name on the screen, pairs as pairs; and a short game's deal named by its winner."""
 
 from __future__ import annotations
 
@@ -92,3 +92,31 @@ def test_four_players_are_logged_as_their_pairs() -> None:
     assert "anna*+olga v vera+nina" in table_text(state)
     two = fold_all(dealt("b1", "b2"))
     assert "the game starts: b1 v b2" in two.log
+
+
+SHORT = [
+    *DEAL[:2],
+    "tables count=1 total=1 page=1 pages=1",
+    "table id=3 players=2 variant=moscow options=short seats=NAME0,NAME1 state=playing observers=0",
+    *DEAL[2:],
+    # seat 1 ordered and lost: outcome bide by the order's measure (docs/rules.md §11)
+    "event seq=30 table=3 kind=deal-end deal=1 outcome=bide points=90,72 written=1,-1 "
+    "totals=1,-1 hanging=0",
+]
+
+
+def test_a_short_games_deal_names_its_winner_not_a_bide() -> None:
+    """In 'short' who ordered does not matter: more points wins. The log said 'deal 1
+    bide' and the score '1b' though nobody is bide in a game without one (seed 000's
+    «без байда»)."""
+    state = fold_all(line.replace("NAME0", "anna").replace("NAME1", "boris") for line in SHORT)
+    assert state.log[-1] == "deal 1 won by anna: written 1 : -1, totals 1 : -1"
+    assert score_text(state).splitlines()[2] == "  1        1     -1"
+    # 'short-bide' has a bide: it stays one
+    bide = [
+        line.replace("options=short", "options=short-bide").replace("1,-1", "2,-2")
+        for line in SHORT
+    ]
+    state = fold_all(line.replace("NAME0", "anna").replace("NAME1", "boris") for line in bide)
+    assert state.log[-1] == "deal 1 bide: written 2 : -2, totals 2 : -2"
+    assert score_text(state).splitlines()[2] == "  1b       2     -2"
