@@ -27,6 +27,9 @@ DEAL_ROWS = 5  # deals listed in the score pane (the totals cover the rest)
 TABLE_COLUMNS = 51
 
 
+JOINER = "\u200d"  # the zero-width joiner of an emoji sequence: one picture, two columns
+
+
 def _clusters(text: str) -> list[str]:
     """``text`` as what the terminal draws as one: a character with the marks that
     join it (combining accents, a variation selector, an emoji's joiner and the emoji
@@ -38,9 +41,6 @@ def _clusters(text: str) -> list[str]:
         else:
             out.append(char)
     return out
-
-
-JOINER = "\u200d"  # the zero-width joiner of an emoji sequence: one picture, two columns
 
 
 def head_cells(text: str, cells: int) -> str:
@@ -192,7 +192,7 @@ def table_text(state: TableState, remaining_ms: int | None = None) -> str:
 
     shown = fitted(state, lines)
     if state.result is not None:  # on lines of its own: the totals at the end show
-        shown += textwrap.wrap(state.result, TABLE_COLUMNS)
+        shown += wrapped(state.result, TABLE_COLUMNS)
     return "\n".join(shown)
 
 

@@ -62,6 +62,22 @@ def test_the_log_breaks_a_line_with_a_wide_name_between_words() -> None:
     assert trick == ["  1 汉字汉字汉字名前 K♦", "house-heuristic-2 J♦ >", "汉字汉字汉字名前"]
 
 
+def test_the_result_of_a_match_won_by_a_wide_name_fits_the_table_pane() -> None:
+    """The result's lines were wrapped by characters: a winner of twenty Chinese
+    characters (forty columns) made a line of 58 columns, which the pane wrapped again."""
+    wide = "汉字" * 10
+    state = fold_all(
+        [
+            *dealt(wide, "b2"),
+            f"event seq=9 table=3 kind=match-end winner=0 name={wide} reason=timeouts "
+            "totals=0,0 seed=ab",
+        ]
+    )
+    lines = table_text(state).splitlines()
+    assert all(cell_len(line) <= 51 for line in lines), lines
+    assert "".join(lines[-2:]).replace(" ", "") == state.result.replace(" ", "")
+
+
 def test_a_long_name_has_one_short_form_on_the_whole_screen() -> None:
     """'house-heuristic-1' read 'house-heuri~-1' on the seats' line, 'house-~-1' on
     the trump's and 'hou~-1' in the score pane: three names for one player."""
