@@ -81,7 +81,8 @@ class PlayApp(App[None]):
     #status { height: 1; background: $primary-background; }
     #top { height: 9; }
     #table { width: 1fr; padding: 0 1; }
-    #score { width: 27; border-left: solid $primary; padding: 0 1; }
+    /* no padding at the screen's edge: 25 columns inside, as draw.SCORE_COLUMNS */
+    #score { width: 27; border-left: solid $primary; padding: 0 0 0 1; }
     #hand { height: 1; padding: 0 1; text-style: bold; }
     #legal { height: 2; padding: 0 1; color: $success; }
     #log { height: 1fr; padding: 0; color: $text-muted; }

@@ -7,6 +7,7 @@ terminal.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable
 
@@ -15,9 +16,9 @@ from rich.cells import cell_len, chop_cells
 from deberc_net.protocol.lang import spoken_call
 
 from .cards import RANKS, SUITS, SYMBOL, card, suit
-from .state import TableState
+from .state import TableState, versus
 
-NAME_WIDTH = 7
+NAME_WIDTH = 7  # a side's column in the score pane; four names on one table line
 PAIR_WIDTH = 10  # four players: a pair's column ('kost+hous')
 BREAK = "lomayu"  # Tertz: breaking the deck, lomayu-N (docs/rules.md §12.2)
 DEAL_ROWS = 5  # deals listed in the score pane (the totals cover the rest)
@@ -26,33 +27,87 @@ DEAL_ROWS = 5  # deals listed in the score pane (the totals cover the rest)
 TABLE_COLUMNS = 51
 
 
+JOINER = "\u200d"  # the zero-width joiner of an emoji sequence: one picture, two columns
+
+
+def _clusters(text: str) -> list[str]:
+    """``text`` as what the terminal draws as one: a character with the marks that
+    join it (combining accents, a variation selector, an emoji's joiner and the emoji
+    it joins), so a cut never leaves an accent without its letter."""
+    out: list[str] = []
+    for char in text:
+        if out and (cell_len(char) == 0 or out[-1].endswith(JOINER)):
+            out[-1] += char
+        else:
+            out.append(char)
+    return out
+
+
+def head_cells(text: str, cells: int) -> str:
+    """The start of ``text`` that fits ``cells`` columns (a wide character is not cut)."""
+    head = ""
+    for cluster in _clusters(text):
+        if cell_len(head + cluster) > cells:
+            break
+        head += cluster
+    return head
+
+
+def right_in(text: str, cells: int) -> str:
+    """``text`` right-aligned in ``cells`` columns, counted as the terminal draws them
+    (a format's ``>`` counts characters: a wide name pushed the columns apart)."""
+    return " " * (cells - cell_len(text)) + text
+
+
 def short_name(name: str, room: int) -> str:
-    """``name`` in ``room`` columns: a long one keeps its head and its last two
-    characters, so 'house-random-11' and 'house-random-12' stay apart."""
-    if len(name) <= room:
+    """``name`` in ``room`` columns of the terminal: a long one keeps its head and its
+    last two columns, so 'house-random-11' and 'house-random-12' stay apart. Counted in
+    screen cells, as Textual draws them (rich.cells): a CJK character or an emoji takes
+    two, a combining accent none."""
+    if cell_len(name) <= room:
         return name
-    return name[: max(room - 3, 1)] + "~" + name[-2:]
+    clusters = _clusters(name)
+    tail = clusters[-1]
+    if len(clusters) > 1 and cell_len(clusters[-2] + tail) <= 2:
+        tail = clusters[-2] + tail
+    return head_cells(name, max(room - 1 - cell_len(tail), 1)) + "~" + tail
 
 
 Namer = Callable[[int | None], str]  # a seat's name as a line of the table pane writes it
-NAME_ROOMS = (None, *range(16, 4, -1))  # the names' room tried in turn (None: whole)
 
 
-def fitted(state: TableState, line: Callable[[Namer], str]) -> str:
-    """The table pane's ``line`` within its width: written with whole names if it fits,
-    else with the names shortened (``short_name``) until it does, else cut. A line that
-    wrapped pushed the pane's last one (your turn, the result) out of view."""
-    text = ""
-    for room in NAME_ROOMS:
+def name_rooms(state: TableState) -> tuple[int, ...]:
+    """The rooms a name too long for the table pane is shortened to, tried in turn:
+    with two or three players the score column's, so a name has one short form on the
+    screen (it read 'house-heuri~-1' in one pane and 'hou~-1' in the other); with four
+    the table's pair line's (its four names share 28 columns), narrower if need be."""
+    if state.seats < 4:
+        return (_score_width(state) - 1,)
+    return tuple(range(NAME_WIDTH, 4, -1))
 
-        def name(seat: int | None, room: int | None = room) -> str:
-            whole = state.who(seat)
-            return whole if room is None or seat is None else short_name(whole, room)
 
-        text = line(name)
-        if cell_len(text) <= TABLE_COLUMNS:
+def _namer(state: TableState, room: int | None) -> Namer:
+    def name(seat: int | None) -> str:
+        whole = state.who(seat)
+        return whole if room is None or seat is None else short_name(whole, room)
+
+    return name
+
+
+def fitted(state: TableState, lines: Callable[[Namer], list[str]]) -> list[str]:
+    """The table pane's ``lines`` within its width: each written with whole names if it
+    fits, else with the names' one short form on this screen (the widest of
+    ``name_rooms`` every such line fits: not a form a line, as it was), a line still too
+    wide cut. A line that wrapped pushed the pane's last one (your turn, the result) out
+    of view."""
+    whole = lines(_namer(state, None))
+    text = whole
+    for room in name_rooms(state):
+        short = lines(_namer(state, room))
+        text = [w if cell_len(w) <= TABLE_COLUMNS else s for w, s in zip(whole, short, strict=True)]
+        if all(cell_len(line) <= TABLE_COLUMNS for line in text):
             return text
-    return chop_cells(text, TABLE_COLUMNS)[0]
+    return [chop_cells(line, TABLE_COLUMNS)[0] if line else line for line in text]
 
 
 def rank_order(hand: tuple[str, ...] | list[str]) -> list[list[str]]:
@@ -88,15 +143,12 @@ def clock_text(remaining_ms: int | None) -> str:
     return f"{max(0, remaining_ms) // 1000} s"
 
 
-def turn_text(state: TableState, remaining_ms: int | None) -> str:
-    if state.result is not None:  # on lines of its own: the totals at the end show
-        return "\n".join(textwrap.wrap(state.result, TABLE_COLUMNS))
+def turn_text(state: TableState, remaining_ms: int | None, name: Namer) -> str:
     if state.asking:
-        clock = clock_text(remaining_ms)
-        return fitted(state, lambda name: f"Turn:   YOU ({name(state.seat)}), {clock} left")
+        return f"Turn:   YOU ({name(state.seat)}), {clock_text(remaining_ms)} left"
     if state.to_act is None:
         return "Turn:   -"
-    return fitted(state, lambda name: f"Turn:   {name(state.to_act)}")
+    return f"Turn:   {name(state.to_act)}"
 
 
 def seats_text(state: TableState, name: Namer) -> str:
@@ -108,9 +160,7 @@ def seats_text(state: TableState, name: Namer) -> str:
         f"{'*' if i == state.seat else ''}"
         for i in range(state.seats)
     ]
-    if len(names) == 4:
-        return f"{names[0]}+{names[2]} v {names[1]}+{names[3]}"
-    return " v ".join(names) or "(waiting)"
+    return versus(names) or "(waiting)"
 
 
 def table_text(state: TableState, remaining_ms: int | None = None) -> str:
@@ -123,29 +173,27 @@ def table_text(state: TableState, remaining_ms: int | None = None) -> str:
                 "opens a table; 'tables' lists them, 'sit N' sits.",
             ]
         )
-    theirs = []
-    if state.their_tricks:  # Tertz: the opponent's taken tricks, while they are open
-        taken = "Theirs: " + " ".join(map(card, state.their_tricks))
-        theirs = [fitted(state, lambda _: taken)]
-    return "\n".join(
-        [
-            fitted(
-                state,
-                lambda name: (
-                    f"Table {state.table}, deal {state.deal or '-'}: {seats_text(state, name)}"
-                ),
-            ),
-            fitted(
-                state, lambda name: f"Dealer: {name(state.dealer)}   Target: {state.target or '-'}"
-            ),
-            fitted(state, lambda name: _turned_text(state, name)),
-            fitted(state, lambda name: _talk_text(state, name)),
-            fitted(state, lambda name: f"Trick:  {_laid(state.trick, name)}"),
-            fitted(state, lambda name: f"Last:   {_laid(state.last_trick, name)}"),
+
+    def lines(name: Namer) -> list[str]:
+        theirs = []
+        if state.their_tricks:  # Tertz: the opponent's taken tricks, while they are open
+            theirs = ["Theirs: " + " ".join(map(card, state.their_tricks))]
+        turn = [] if state.result is not None else [turn_text(state, remaining_ms, name)]
+        return [
+            f"Table {state.table}, deal {state.deal or '-'}: {seats_text(state, name)}",
+            f"Dealer: {name(state.dealer)}   Target: {state.target or '-'}",
+            _turned_text(state, name),
+            _talk_text(state, name),
+            f"Trick:  {_laid(state.trick, name)}",
+            f"Last:   {_laid(state.last_trick, name)}",
             *theirs,
-            turn_text(state, remaining_ms),
+            *turn,
         ]
-    )
+
+    shown = fitted(state, lines)
+    if state.result is not None:  # on lines of its own: the totals at the end show
+        shown += wrapped(state.result, TABLE_COLUMNS)
+    return "\n".join(shown)
 
 
 def _turned_text(state: TableState, name: Namer) -> str:
@@ -220,11 +268,17 @@ def legal_text(state: TableState) -> str:
     return text
 
 
+def _sides(state: TableState) -> int:
+    return len(state.score) or (2 if state.seats == 4 else state.seats)
+
+
 def _side_names(state: TableState) -> list[str]:
-    sides = len(state.score) or (2 if state.seats == 4 else state.seats)
     if state.seats == 4:  # a pair's head in its wider column: 'kost+hous' (PAIR_WIDTH)
-        return [f"{_score_name(state, i)[:4]}+{_score_name(state, i + 2)[:4]}" for i in range(2)]
-    return [_score_name(state, i) for i in range(sides)]
+        return [
+            f"{head_cells(_score_name(state, i), 4)}+{head_cells(_score_name(state, i + 2), 4)}"
+            for i in range(2)
+        ]
+    return [_score_name(state, i) for i in range(_sides(state))]
 
 
 def _score_name(state: TableState, seat: int) -> str:
@@ -235,7 +289,14 @@ def _score_name(state: TableState, seat: int) -> str:
     return "free" if state.deal == 0 and state.result is None else f"seat{seat}"
 
 
-SCORE_COLUMNS = 25  # the score pane's width inside its padding (app.py)
+SCORE_COLUMNS = 25  # the score pane inside its border and left padding (app.py: 27 - 2)
+
+
+def _score_width(state: TableState) -> int:
+    """A side's column: three sides share what two had ("Deal " takes 5); two pairs
+    take the whole pane, their heads naming two players each."""
+    widest = PAIR_WIDTH if state.seats == 4 else NAME_WIDTH
+    return min(widest, (SCORE_COLUMNS - 5) // max(_sides(state), 1))
 
 
 def score_text(state: TableState) -> str:
@@ -243,13 +304,13 @@ def score_text(state: TableState) -> str:
     names = _side_names(state)
     if not names:
         return "Score\n-"
-    # a column a side: three sides share what two had ("Deal " takes 5); two pairs
-    # take the whole pane, their heads naming two players each
-    width = min(PAIR_WIDTH if state.seats == 4 else NAME_WIDTH, (SCORE_COLUMNS - 5) // len(names))
-    head = "Deal " + "".join(f"{short_name(n, width - 1):>{width}}" for n in names)
+    width = _score_width(state)
+    head = "Deal " + "".join(right_in(short_name(n, width - 1), width) for n in names)
     rows = ["Score", head]
     for row in state.deals[-DEAL_ROWS:]:
-        mark = row.outcome[:1] if row.outcome != "made" else " "
+        # an outcome other than made, by its letter; not a short game's won deal, whose
+        # 'bide' only says the one who ordered lost it (the columns say who won)
+        mark = " " if row.outcome == "made" or row.winner is not None else row.outcome[:1]
         rows.append(f"{row.deal:>3}{mark} " + "".join(f"{w:>{width}}" for w in row.written))
     totals = state.score or (0,) * len(names)
     rows.append("Tot  " + "".join(f"{t:>{width}}" for t in totals))
@@ -266,11 +327,31 @@ def wrapped(entry: str, width: int) -> list[str]:
     each within ``width`` columns of the terminal; indents and empty lines kept."""
     out: list[str] = []
     for line in entry.split("\n"):
-        for piece in textwrap.wrap(line, width, break_on_hyphens=False) or [""]:
-            # textwrap counts characters; a wide one (汉字, an emoji) takes two columns,
-            # and a line the pane wrapped again would push the newest out of view
-            out += chop_cells(piece, width) if cell_len(piece) > width else [piece]
+        if cell_len(line) == len(line):  # one column a character: textwrap counts right
+            out += textwrap.wrap(line, width, break_on_hyphens=False) or [""]
+        else:  # a wide character (汉字, an emoji) takes two columns, a combining mark none
+            out += _wrapped_in_cells(line, width)
     return out
+
+
+def _wrapped_in_cells(line: str, width: int) -> list[str]:
+    """``line`` broken between words, each piece within ``width`` columns of the
+    terminal (textwrap counts characters: it cut 'house-he|uristic-2' after a Chinese
+    name, and a piece too wide the pane would wrap again, pushing the newest line out)."""
+    out: list[str] = []
+    piece = ""
+    for word in re.findall(r"\s*\S+", line):  # each word with the spaces before it
+        if cell_len(piece + word) <= width:
+            piece += word
+            continue
+        if cell_len(word.lstrip()) > width:  # wider than a line: cut, this line filled
+            *whole, piece = chop_cells(piece + word, width)
+            out += whole
+            continue
+        if piece:
+            out.append(piece)
+        piece = word.lstrip()
+    return [*out, piece]
 
 
 def log_lines(log: tuple[str, ...], width: int) -> int:

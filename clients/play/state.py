@@ -8,7 +8,7 @@ split by the project's one parser (deberc_net.protocol.wire).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import zip_longest
 
 import attrs
@@ -34,6 +34,9 @@ class DealScore:
     outcome: str
     written: tuple[int, ...]
     totals: tuple[int, ...]
+    # in a short game without a bide, the seat that won the deal (its outcome tells only
+    # how the one who ordered fared, docs/rules.md §11); None in any other game
+    winner: int | None = None
 
 
 @attrs.frozen
@@ -81,6 +84,7 @@ class TableState:
     legal: tuple[str, ...] = ()
     clock_ms: int | None = None
     target: int | None = None
+    options: tuple[str, ...] = ()  # the table's options, as its 'tables' line lists them
     # the score: one row per finished deal (deal-end), the totals before this deal
     score: tuple[int, ...] = ()
     deals: tuple[DealScore, ...] = ()
@@ -150,6 +154,29 @@ BREAK = "lomayu-"  # a talon game's break of the deck, lomayu-N (docs/protocol.m
 def _log(state: TableState, *lines: str) -> TableState:
     log = (*state.log, *lines)[-LOG_KEEP:]
     return attrs.evolve(state, log=log, logged=state.logged + len(lines))
+
+
+def versus(names: Sequence[str]) -> str:
+    """The players as the sides they play on: 'anna v boris', four players as their
+    pairs, 'anna+olga v vera+nina' (partners sit opposite: seats 0+2 and 1+3, docs/
+    rules.md); '' for nobody."""
+    if len(names) == 4:
+        return f"{names[0]}+{names[2]} v {names[1]}+{names[3]}"
+    return " v ".join(names)
+
+
+# the short games without a bide (docs/rules.md §11): more points wins, whoever ordered;
+# their deal's outcome says only how the one who ordered fared ('bide': another won)
+NO_BIDE = frozenset({"short", "dave"})
+BY_THE_ORDER = frozenset({"made", "bide"})
+
+
+def _won(state: TableState, row: DealScore) -> DealScore:
+    """``row`` with its winner, in a short game without a bide: the seat that wrote the
+    most (the stakes it took; the others wrote what they paid)."""
+    if row.outcome not in BY_THE_ORDER or not NO_BIDE & set(state.options) or not row.written:
+        return row
+    return attrs.evolve(row, winner=row.written.index(max(row.written)))
 
 
 def _pair(numbers: tuple[int, ...]) -> str:
@@ -280,7 +307,7 @@ def _gathered(state: TableState) -> TableState:
         shown = [f"{head.get_int('total') or 0} open tables", *map(_table_text, lines[1:])]
     elif head.tag == Tag.SHEET:
         if head.get_int("table") == state.table and state.table is not None:
-            rows = tuple(DealScore(*row) for row in replies.sheet_rows(lines))
+            rows = tuple(_won(state, DealScore(*row)) for row in replies.sheet_rows(lines))
             state = attrs.evolve(state, deals=rows, score=rows[-1].totals if rows else state.score)
         shown = replies.sheet_text(lines, state.names_at(head.get_int("table")))
     elif head.tag == Tag.HISTORY:
@@ -315,6 +342,7 @@ def _names_from(state: TableState, table: Line) -> TableState:
         state,
         players=tuple(names),
         target=state.target or (targets[0] if targets else None),
+        options=tuple(table.get_list("options")),
     )
 
 
@@ -433,6 +461,7 @@ def _view(state: TableState, view: View) -> TableState:
         seat=view.seat,
         players=tuple(players),
         match=state.match if same_table else None,
+        options=state.options if same_table else (),
         resync=resync,
         last_trick=state.last_trick if same_deal else (),
         deal=view.deal,
@@ -498,7 +527,7 @@ def _event(state: TableState, line: Line) -> TableState:
                 result=None,
                 score=(0,) * sides,
             ),
-            f"the game starts: {' v '.join(seated)}",
+            f"the game starts: {versus(seated)}",
         )
     if kind == EventKind.DEAL:
         turned = line.get_str("turned")
@@ -595,12 +624,15 @@ def _event(state: TableState, line: Line) -> TableState:
             tuple(line.get_ints("written")),
             tuple(line.get_ints("totals")),
         )
+        row = _won(state, row)
+        # a short game without a bide names the deal's winner: 'bide' there meant only
+        # that another than the one who ordered won (docs/rules.md §11)
+        how = row.outcome if row.winner is None else f"won by {state.who(row.winner)}"
         return _log(
             attrs.evolve(
                 state, deals=(*state.deals, row), score=row.totals, to_act=None, phase="done"
             ),
-            f"deal {row.deal} {row.outcome}: written {_pair(row.written)}, "
-            f"totals {_pair(row.totals)}",
+            f"deal {row.deal} {how}: written {_pair(row.written)}, totals {_pair(row.totals)}",
         )
     if kind == EventKind.MATCH_END:
         winners = line.get_list("name")

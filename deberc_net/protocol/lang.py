@@ -136,6 +136,8 @@ def ru_call(token: str) -> str:
         return f"играю {SUIT_SYMBOLS[token[-1]]}"
     if m := _DECLARATION.fullmatch(token):
         count = _RU_COUNTS[m.group(1)]
-        word = "пятьдесят" if m.group(2) == C.PYATDESYAT else ("терца" if count else "терц")
+        # two fifties are 'два полтинника' at the table ('два пятьдесят' nobody says)
+        fifty = "полтинника" if count else "пятьдесят"
+        word = fifty if m.group(2) == C.PYATDESYAT else ("терца" if count else "терц")
         return count + word
     return RU_CALLS.get(token, token)

@@ -20,7 +20,7 @@ from textual.widgets import Input
 
 from clients.play.app import PlayApp, WireLine
 from clients.play.cards import RANKS, SYMBOL
-from clients.play.draw import spoken_calls
+from clients.play.draw import SCORE_COLUMNS, TABLE_COLUMNS, spoken_calls
 from clients.play.state import LOG_KEEP, fold
 from deberc_net.cli import main
 from deberc_net.protocol.wire import EventKind, parse_line
@@ -676,3 +676,19 @@ async def _what_is_read_stays_in_place_with_the_log_full() -> None:
 
 def test_what_is_read_stays_in_place_with_the_log_full() -> None:
     asyncio.run(_what_is_read_stays_in_place_with_the_log_full())
+
+
+async def _the_panes_are_as_wide_as_the_drawing_counts() -> None:
+    """draw.py fits the score pane's lines to 25 columns, but its pane had 24 inside its
+    border and padding: four players' rows ('Deal  kost+hous sash+volo') wrapped, the
+    second pair's column under the first."""
+    app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.query_one("#score").content_size.width == SCORE_COLUMNS
+        assert app.query_one("#table").content_size.width == TABLE_COLUMNS
+        await pilot.press("ctrl+q")
+
+
+def test_the_panes_are_as_wide_as_the_drawing_counts() -> None:
+    asyncio.run(_the_panes_are_as_wide_as_the_drawing_counts())

@@ -41,7 +41,7 @@ TWO = ("anna", "boris")
         ("terts", "терц"),
         ("dva-tertsa", "два терца"),
         ("pyatdesyat", "пятьдесят"),
-        ("dva-pyatdesyat", "два пятьдесят"),
+        ("dva-pyatdesyat", "два полтинника"),  # not 'два пятьдесят' (tryout s16)
         ("chetyre-semerki", "четыре семерки"),
         ("bella", "белла"),
         ("konets", "конец"),
