@@ -23,6 +23,11 @@ def _tell_table(owner: Bus) -> None:
     owner.publish(LOBBY, {"k": "tables", "open": [table], "gone": [], "seeks": []})
 
 
+def _text(sid: int, text: str, answering: dict[str, Any]) -> dict[str, Any]:
+    """The owner's text to session ``sid``, the answer of request ``answering``."""
+    return {"k": "text", "s": sid, "text": text, "asks": 0, "done": [answering["r"]]}
+
+
 async def _beat(owner: Bus) -> None:
     """The other worker lives: it tells its table every quarter second."""
     while True:
@@ -58,16 +63,21 @@ async def test_a_line_waits_no_longer_than_server_dead_ms_for_a_living_owners_an
             await bob.send_raw(f"observe {TABLE}\nping\n".encode())
             with trio.fail_after(DEAD_MS / 1000 / 2):
                 await bob.expect("ok", cmd="ping")
-            await heard_one(heard, k="post", m="observe", table=TABLE)
+            observe = await heard_one(heard, k="post", m="observe", table=TABLE)
             # ... until it says an answer is done: then it is, as it should be
             refused = f"error code=table-full text=table {TABLE} is full\r\n"
-            owner.publish(to, {"k": "text", "s": sid, "text": refused, "asks": 0, "done": 1})
+            owner.publish(to, _text(sid, refused, asked))
             await bob.expect("error", code="table-full")
             heard.clear()
             await bob.send_raw(f"sit {TABLE}\nping\n".encode())
-            await heard_one(heard, k="post", m="sit", table=TABLE)
+            again = await heard_one(heard, k="post", m="sit", table=TABLE)
+            # the late answer of the 'observe' is none of this 'sit': the waits were
+            # counted, not matched to their requests, and it let this line go, its
+            # pong before its answer (failed before)
+            owner.publish(to, _text(sid, f"ok cmd=observe table={TABLE}\r\n", observe))
+            await bob.expect("ok", cmd="observe")
             await trio.sleep(0.3)  # (its pong would have come by now)
-            owner.publish(to, {"k": "text", "s": sid, "text": refused, "asks": 0, "done": 1})
+            owner.publish(to, _text(sid, refused, again))
             line = await bob.read_until(lambda x: "cmd=ping" in x or "table-full" in x)
             assert fields(line)[0] == "error", line
             await bob.expect("ok", cmd="ping")
@@ -98,3 +108,40 @@ async def test_a_worker_back_from_the_dead_is_asked_what_it_holds_when_it_says_h
             _tell_table(owner)  # (what the hello asks for)
             await _listed(bob, "tables", f"id={TABLE} ")
             await bob.aclose()
+
+
+async def test_a_late_done_from_a_worker_taken_for_dead_does_not_release_a_newer_wait(
+    postgres_url: str,
+) -> None:
+    # a worker silent past server_dead_ms is forgotten (bob's wait for it with it);
+    # back, its answer of that old request let bob's next line go before its own
+    # answer (the waits were counted: failed before)
+    heard: list[dict[str, Any]] = []
+    with trio.fail_after(60):
+        async with (
+            worker_and_bus(postgres_url, heard, OTHER, dead_ms=DEAD_MS) as (port, owner),
+            trio.open_nursery() as nursery,
+        ):
+            bob = await log_in_machine(await LineClient.connect(port), "bob")
+            _tell_table(owner)
+            await _listed(bob, "tables", f"id={TABLE} ")
+            await bob.send_raw(f"sit {TABLE}\nping\n".encode())
+            sit = await heard_one(heard, k="post", m="sit", table=TABLE)
+            to, sid = f"w{sit['w']}", sit["s"]
+            await bob.read_until(lambda x: fields(x)[0] == "ok" and "cmd=ping" in x, 10)
+            await _listed(bob, "tables", f"id={TABLE} ", present=False)  # silent: forgotten
+            nursery.start_soon(_beat, owner)  # back
+            await _listed(bob, "tables", f"id={TABLE} ")
+            heard.clear()
+            await bob.send_raw(f"sit {TABLE}\nping\n".encode())
+            again = await heard_one(heard, k="post", m="sit", table=TABLE)
+            refused = f"error code=table-full text=table {TABLE} is full\r\n"
+            owner.publish(to, _text(sid, refused, sit))  # the old one's answer, late
+            await bob.expect("error", code="table-full")
+            await trio.sleep(0.3)  # (the pong would have come by now)
+            owner.publish(to, _text(sid, refused, again))
+            line = await bob.read_until(lambda x: "cmd=ping" in x or "table-full" in x)
+            assert fields(line)[0] == "error", line
+            await bob.expect("ok", cmd="ping")
+            await bob.aclose()
+            nursery.cancel_scope.cancel()

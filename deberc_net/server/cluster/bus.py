@@ -100,8 +100,8 @@ class Bus:
             ):
                 last["text"] += message["text"]
                 last["asks"] += message["asks"]
-                if message.get("done"):  # (requests answered by the text so far)
-                    last["done"] = last.get("done", 0) + message["done"]
+                if message.get("done"):  # (the requests the text so far answered)
+                    last["done"] = last.get("done", []) + message["done"]
                 return
         message["n"] = next(self._serial)
         message["w"] = self.worker
