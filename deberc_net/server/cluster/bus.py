@@ -128,7 +128,10 @@ class Bus:
         more): what the listening task would, a moment later."""
         assert self._listener is not None
         pg = self._listener.pgconn
-        while select.select([pg.socket], [], [], 0)[0]:
+        # poll, not select: a busy worker's descriptors are numbered past select's 1024
+        readable = select.poll()
+        readable.register(pg.socket, select.POLLIN)
+        while readable.poll(0):
             pg.consume_input()
             if not self._hand_over():
                 break  # (readable, but no whole notification yet)
