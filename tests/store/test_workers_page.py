@@ -127,11 +127,12 @@ async def test_another_workers_page_follows_the_owners_hands_and_lines(
                 await close_all(opened)
 
 
-async def test_a_stop_waits_for_a_page_watching_another_workers_table(
+async def test_a_stop_tells_everyone_and_waits_for_a_page_watching_another_workers_table(
     postgres_url: str, tmp_path: Path
 ) -> None:
     """Worker 0, with nobody logged in, serves a page watching worker 1's table: at a
-    stop it waits its grace, and the page is told why its table closes."""
+    stop it waits its grace, and the page is told why its table closes. Every
+    connection, logged in or not, on either worker, is told why the server stops."""
     # failed before: worker 0 counted only its own tables' watchers, stopped at once,
     # and the page's socket closed before the table's last line came over the bus
     settings = _settings(tmp_path, SETTINGS.replace("= 100\n", "= 3000\n") + "http_port = 0\n")
@@ -148,6 +149,11 @@ async def test_a_stop_waits_for_a_page_watching_another_workers_table(
                 await zed.send("quit")  # nobody logged in on worker 0
                 with contextlib.suppress(Closed):
                     await zed.read_until(lambda _: False, 10)
+                newcomers = [await workers.reach(worker, f"new{worker}") for worker in (0, 1)]
+                opened += newcomers
+                for newcomer in newcomers:
+                    await newcomer.send("style machine")
+                    await newcomer.expect("ok", cmd="style")
                 port = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
                 async with open_websocket_url(f"ws://127.0.0.1:{port}/live/table/{table}") as page:
                     assert (await _message(page)).startswith("ok cmd=observe")
@@ -157,5 +163,9 @@ async def test_a_stop_waits_for_a_page_watching_another_workers_table(
                         while True:
                             seen += lines_of(await _message(page))
                 assert any("SIGTERM received" in x for x in seen), seen
+                # those not logged in got only the close (failed before)
+                told = "info text=The server is shutting down: SIGTERM received."
+                for client in [players[0], *newcomers]:
+                    await client.read_until(lambda x: x == told)
             finally:
                 await close_all(opened)
