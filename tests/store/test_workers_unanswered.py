@@ -16,6 +16,7 @@ from .workers import OTHER, heard_one, told_table, worker_and_bus
 
 TABLE = 5000
 DEAD_MS = 2000
+REFUSED = f"error code=table-full text=table {TABLE} is full\r\n"
 
 
 def _tell_table(owner: Bus) -> None:
@@ -26,6 +27,18 @@ def _tell_table(owner: Bus) -> None:
 def _text(sid: int, text: str, answering: dict[str, Any]) -> dict[str, Any]:
     """The owner's text to session ``sid``, the answer of request ``answering``."""
     return {"k": "text", "s": sid, "text": text, "asks": 0, "done": [answering["r"]]}
+
+
+async def _answered_before_the_pong(
+    bob: LineClient, owner: Bus, sid: int, sit: dict[str, Any]
+) -> None:
+    """The owner refuses ``sit`` (sent with a 'ping' behind it) a moment later: only
+    then is the pong sent."""
+    await trio.sleep(0.3)  # (the pong would have come by now)
+    owner.publish(f"w{sit['w']}", _text(sid, REFUSED, sit))
+    line = await bob.read_until(lambda x: "cmd=ping" in x or "table-full" in x)
+    assert fields(line)[0] == "error", line
+    await bob.expect("ok", cmd="ping")
 
 
 async def _beat(owner: Bus) -> None:
@@ -65,8 +78,7 @@ async def test_a_line_waits_no_longer_than_server_dead_ms_for_a_living_owners_an
                 await bob.expect("ok", cmd="ping")
             observe = await heard_one(heard, k="post", m="observe", table=TABLE)
             # ... until it says an answer is done: then it is, as it should be
-            refused = f"error code=table-full text=table {TABLE} is full\r\n"
-            owner.publish(to, _text(sid, refused, asked))
+            owner.publish(to, _text(sid, REFUSED, asked))
             await bob.expect("error", code="table-full")
             heard.clear()
             await bob.send_raw(f"sit {TABLE}\nping\n".encode())
@@ -76,11 +88,7 @@ async def test_a_line_waits_no_longer_than_server_dead_ms_for_a_living_owners_an
             # pong before its answer (failed before)
             owner.publish(to, _text(sid, f"ok cmd=observe table={TABLE}\r\n", observe))
             await bob.expect("ok", cmd="observe")
-            await trio.sleep(0.3)  # (its pong would have come by now)
-            owner.publish(to, _text(sid, refused, again))
-            line = await bob.read_until(lambda x: "cmd=ping" in x or "table-full" in x)
-            assert fields(line)[0] == "error", line
-            await bob.expect("ok", cmd="ping")
+            await _answered_before_the_pong(bob, owner, sid, again)
             await bob.aclose()
             nursery.cancel_scope.cancel()
 
@@ -135,13 +143,8 @@ async def test_a_late_done_from_a_worker_taken_for_dead_does_not_release_a_newer
             heard.clear()
             await bob.send_raw(f"sit {TABLE}\nping\n".encode())
             again = await heard_one(heard, k="post", m="sit", table=TABLE)
-            refused = f"error code=table-full text=table {TABLE} is full\r\n"
-            owner.publish(to, _text(sid, refused, sit))  # the old one's answer, late
+            owner.publish(to, _text(sid, REFUSED, sit))  # the old one's answer, late
             await bob.expect("error", code="table-full")
-            await trio.sleep(0.3)  # (the pong would have come by now)
-            owner.publish(to, _text(sid, refused, again))
-            line = await bob.read_until(lambda x: "cmd=ping" in x or "table-full" in x)
-            assert fields(line)[0] == "error", line
-            await bob.expect("ok", cmd="ping")
+            await _answered_before_the_pong(bob, owner, sid, again)
             await bob.aclose()
             nursery.cancel_scope.cancel()
