@@ -29,6 +29,7 @@ log = structlog.get_logger("deberc.bus")
 LOBBY = "lobby"
 MAX_PAYLOAD = 7900  # bytes: PostgreSQL refuses a notification of 8000 or more
 MERGED_TEXT = 1800  # characters: a message's text grows no longer by merging (< 8000 bytes)
+MERGED_DONE = 64  # request ids: nor its 'done' (answers without text merge only that)
 Message = dict[str, Any]
 
 
@@ -97,6 +98,7 @@ class Bus:
                 and last["k"] == message["k"]
                 and last["s"] == message["s"]
                 and len(last["text"]) + len(message["text"]) <= MERGED_TEXT
+                and len(last.get("done", ())) < MERGED_DONE
             ):
                 last["text"] += message["text"]
                 last["asks"] += message["asks"]
