@@ -164,7 +164,7 @@ async def serve(
             if local_bound is not None:
                 local_bound(LocalLink(server, nursery))
             if handle_signals:  # before 'listening': a signal right after it is handled
-                await nursery.start(_on_signal, lobby, listen_scope, nursery, config)
+                await nursery.start(_on_signal, server, listen_scope, nursery, config)
                 # the process is this server's own (the CLI's, a worker's): what start-up
                 # made (modules, rules, the lobby) lives as long as it does, so the
                 # collector's full passes stop walking it (one took some 30 ms, every
@@ -258,12 +258,13 @@ async def _heartbeat(store: Store, config: Config) -> None:
 
 
 async def _on_signal(
-    lobby: Lobby,
+    server: Server,
     listen_scope: trio.CancelScope,
     nursery: trio.Nursery,
     config: Config,
     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
 ) -> None:
+    lobby = server.lobby
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         task_status.started()  # the signals are ours from here
         async for signum in signals:
@@ -286,15 +287,16 @@ async def _on_signal(
             watched = any(t.observers for t in lobby.tables.values() if not t.remote) or (
                 lobby.node is not None and lobby.node.watched_from_here()
             )
-            lobby.shutdown(f"{name} received")
+            # those not logged in are told too (they got only the close)
+            lobby.shutdown(f"{name} received", server.not_logged_in())
             if watched:
                 await trio.sleep(config.shutdown_grace_ms / 1000)
             else:  # the grace is for those told: with nobody left, the stop is at once
                 with trio.move_on_after(config.shutdown_grace_ms / 1000):
                     while _anyone_to_tell(lobby):
                         await trio.sleep(SHUTDOWN_POLL_S)
-            if lobby.online:
-                for session in list(lobby.online.values()):
+            if leaving := [*lobby.online.values(), *server.not_logged_in()]:
+                for session in leaving:
                     session.close()
                 await trio.sleep(0.2)
             nursery.cancel_scope.cancel()
@@ -393,6 +395,12 @@ class Server:
                 del self.per_address[address]
             with trio.move_on_after(1):
                 await stream.aclose()
+
+    def not_logged_in(self) -> list[Session]:
+        """The connections open that have not logged in (yet)."""
+        return [
+            s for s in self.sessions if s.connection.state is State.AWAITING_LOGIN and not s.closed
+        ]
 
     def _refusal(self, address: str) -> str | None:
         """Why this new connection is refused, or None: a full server first closes the

@@ -5,7 +5,7 @@ seating.py, table_requests.py, chat.py, club.py, matchmaking.py)."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -337,9 +337,11 @@ class Lobby:
         return table
 
     # ----------------------------------------------------------- shutdown
-    def shutdown(self, reason: str) -> None:
+    def shutdown(self, reason: str, newcomers: Iterable[Session] = ()) -> None:
+        """Tell every session online, and ``newcomers`` (connections not logged in),
+        that the server stops; close the tables."""
         self.accepting = False
-        for session in list(self.online.values()):
+        for session in [*self.online.values(), *newcomers]:
             session.send(ev.info(phrase(Msg.SHUTTING_DOWN, reason=reason)))
         for table in list(self.tables.values()):
             table.post(Stop(reason))

@@ -3,6 +3,7 @@ fits in one PostgreSQL notification, or the bus drops it whole."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import trio
@@ -110,3 +111,16 @@ async def test_the_match_is_told_for_the_web_face_only_of_a_table_it_shows(
         assert [(told[n]["match"], told[n]["away"]) for n in (2, 3)] == [(None, [])] * 2
     finally:
         store.close()
+
+
+async def test_answers_to_one_session_merged_for_the_bus_still_fit_in_a_notification() -> None:
+    # each answer names its request (node.py 'done'): merged without end, a burst of
+    # answers without text made one message over PostgreSQL's 8000 bytes, and the bus
+    # dropped it whole (failed before)
+    bus = Bus("postgresql://not-opened", 123456, lambda _: None)  # publish only queues
+    answered = list(range(10**9, 10**9 + 1000))
+    for request in answered:
+        text = {"k": "text", "s": 5, "text": "", "asks": 0, "done": [request]}
+        bus.publish("w7", text, merge=True)
+    sent = [json.loads(payload) for _, payload in Bus._payloads(bus._queued)]
+    assert [request for message in sent for request in message["done"]] == answered

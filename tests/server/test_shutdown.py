@@ -39,15 +39,24 @@ def _events(proc: subprocess.Popen[str]) -> list[str]:
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_signal_stops_cleanly_and_tells_everyone(tmp_path: Path, signum: int) -> None:
     # the grace before connections close is test_attacks' (calls answered meanwhile)
-    with _serving(tmp_path / "s.sqlite3", 100) as (proc, port):
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
-            client.sendall(b"style machine\nlogin waiter\n")
-            read_until(client, b"cmd=login")
-            proc.send_signal(signum)
-            said = read_until(client, b"shutting down")
-            assert b"info text=The server is shutting down" in said
-            rest = read_until(client, b"\xff")  # until the server closes the connection
-            assert b"error" not in rest
+    with (
+        _serving(tmp_path / "s.sqlite3", 100) as (proc, port),
+        socket.create_connection(("127.0.0.1", port), timeout=10) as client,
+        socket.create_connection(("127.0.0.1", port), timeout=10) as newcomer,
+    ):
+        client.sendall(b"style machine\nlogin waiter\n")
+        read_until(client, b"cmd=login")
+        newcomer.sendall(b"style machine\n")
+        read_until(newcomer, b"cmd=style")
+        proc.send_signal(signum)
+        told = f"info text=The server is shutting down: {signal.Signals(signum).name} received."
+        said = read_until(client, b"shutting down")
+        assert told.encode() in said
+        rest = read_until(client, b"\xff")  # until the server closes the connection
+        assert b"error" not in rest
+        # one not logged in is told the same (it got only the close: failed before)
+        said = read_until(newcomer, b"\xff")
+        assert told.encode() in said and b"error" not in said, said
         assert proc.wait(timeout=20) == 0
         with pytest.raises(OSError):
             socket.create_connection(("127.0.0.1", port), timeout=2).close()

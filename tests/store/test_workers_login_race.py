@@ -169,7 +169,9 @@ async def test_a_claim_that_lost_the_race_leaves_its_seat_at_another_workers_tab
                 to, {"k": "placed", "s": sit["s"], "seat": 1, "table": 5000, "info": seated}
             )
             text = "ok cmd=sit table=5000 seat=1\r\n"
-            other.publish(to, {"k": "text", "s": sit["s"], "text": text, "asks": 0, "done": 1})
+            other.publish(
+                to, {"k": "text", "s": sit["s"], "text": text, "asks": 0, "done": [sit["r"]]}
+            )
             await loser.expect("ok", cmd="sit")
             claim = {"k": "in", "name": "racer", "guest": True, "fresh": True, "s": 1}
             other.publish(LOBBY, claim | {"token": "tokenfirst", "at": mark["at"] - 1})
@@ -197,7 +199,7 @@ async def _racing_claims_at_a_table_here(postgres_url: str, seated_first: bool) 
             table = (await amy.expect("ok", cmd="sit"))["table"]
             here = (await _said_in(heard, "amy"))["w"]
             loser.publish(LOBBY, claim | {"token": "tokenlater", "at": at})
-            sit = {"k": "post", "table": int(table), "req": True, "m": "sit"}
+            sit = {"k": "post", "table": int(table), "req": True, "r": 7, "m": "sit"}
             sit |= {"seat": None, "seeking": None, "s": 1, "who": who}
             if seated_first:
                 loser.publish(f"w{here}", sit)
@@ -211,7 +213,7 @@ async def _racing_claims_at_a_table_here(postgres_url: str, seated_first: bool) 
                 await lobby.expect("say", text="x")  # (the claim heard here by now)
                 await lobby.aclose()
                 loser.publish(f"w{here}", sit)
-                await heard_one(heard, k="text", s=1, done=1)  # answered
+                await heard_one(heard, k="text", s=1, done=[7])  # answered
             await amy.send("ping")
             await amy.expect("ok", cmd="ping")
             await amy.aclose()

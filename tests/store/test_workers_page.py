@@ -5,6 +5,7 @@ hands whenever the players stop (docs/web.md, "The live socket")."""
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import signal
 from pathlib import Path
@@ -127,17 +128,20 @@ async def test_another_workers_page_follows_the_owners_hands_and_lines(
                 await close_all(opened)
 
 
-async def test_a_stop_waits_for_a_page_watching_another_workers_table(
+async def test_a_stop_tells_everyone_and_waits_for_a_page_watching_another_workers_table(
     postgres_url: str, tmp_path: Path
 ) -> None:
     """Worker 0, with nobody logged in, serves a page watching worker 1's table: at a
-    stop it waits its grace, and the page is told why its table closes."""
+    stop it waits its grace, and the page is told why its table closes. Every
+    connection, logged in or not, on either worker, is told why the server stops. The
+    stop is a terminal's Ctrl-C: SIGINT to every process, then the parent's SIGTERM to
+    the workers; each ends its stop cleanly."""
     # failed before: worker 0 counted only its own tables' watchers, stopped at once,
     # and the page's socket closed before the table's last line came over the bus
     settings = _settings(tmp_path, SETTINGS.replace("= 100\n", "= 3000\n") + "http_port = 0\n")
     opened: list[LineClient] = []
     with trio.fail_after(90):
-        async with served_workers(postgres_url, settings) as workers:
+        async with served_workers(postgres_url, settings, own_group=True) as workers:
             try:
                 players = [await workers.connect(1, f"stop{seat}") for seat in range(2)]
                 zed = await workers.connect(0, "stopz")
@@ -148,14 +152,28 @@ async def test_a_stop_waits_for_a_page_watching_another_workers_table(
                 await zed.send("quit")  # nobody logged in on worker 0
                 with contextlib.suppress(Closed):
                     await zed.read_until(lambda _: False, 10)
+                newcomers = [await workers.reach(worker, f"new{worker}") for worker in (0, 1)]
+                opened += newcomers
+                for newcomer in newcomers:
+                    await newcomer.send("style machine")
+                    await newcomer.expect("ok", cmd="style")
                 port = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
                 async with open_websocket_url(f"ws://127.0.0.1:{port}/live/table/{table}") as page:
                     assert (await _message(page)).startswith("ok cmd=observe")
-                    workers.process.send_signal(signal.SIGTERM)
+                    os.killpg(workers.process.pid, signal.SIGINT)
                     seen: list[str] = []
                     with contextlib.suppress(ConnectionClosed):
                         while True:
                             seen += lines_of(await _message(page))
-                assert any("SIGTERM received" in x for x in seen), seen
+                assert any("SIGINT received" in x for x in seen), seen
+                # those not logged in got only the close (failed before)
+                told = "info text=The server is shutting down: SIGINT received."
+                for client in [players[0], *newcomers]:
+                    await client.read_until(lambda x: x == told)
             finally:
                 await close_all(opened)
+    # the parent's SIGTERM, come during their stop, killed them at its end (trio hands
+    # back a signal left unread): no worker said 'stopped' (failed before)
+    assert workers.process.returncode == 0
+    ended = [e.get("worker") for e in workers.events if e.get("event") == "stopped"]
+    assert sorted(ended, key=str) == [0, 1, None], workers.events[-20:]  # (None: the parent)

@@ -4,6 +4,8 @@ the other played by the test on the real bus, sending what a worker sends (or no
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import trio
@@ -16,11 +18,44 @@ from .workers import OTHER, heard_one, told_table, worker_and_bus
 
 TABLE = 5000
 DEAD_MS = 2000
+REFUSED = f"error code=table-full text=table {TABLE} is full\r\n"
 
 
 def _tell_table(owner: Bus) -> None:
     table = told_table(TABLE, ["amy", None])
     owner.publish(LOBBY, {"k": "tables", "open": [table], "gone": [], "seeks": []})
+
+
+def _text(sid: int, text: str, answering: dict[str, Any]) -> dict[str, Any]:
+    """The owner's text to session ``sid``, the answer of request ``answering``."""
+    return {"k": "text", "s": sid, "text": text, "asks": 0, "done": [answering["r"]]}
+
+
+async def _answered_before_the_pong(
+    bob: LineClient, owner: Bus, sid: int, sit: dict[str, Any]
+) -> None:
+    """The owner refuses ``sit`` (sent with a 'ping' behind it) a moment later: only
+    then is the pong sent."""
+    await trio.sleep(0.3)  # (the pong would have come by now)
+    owner.publish(f"w{sit['w']}", _text(sid, REFUSED, sit))
+    line = await bob.read_until(lambda x: "cmd=ping" in x or "table-full" in x)
+    assert fields(line)[0] == "error", line
+    await bob.expect("ok", cmd="ping")
+
+
+@asynccontextmanager
+async def _worker_and_owner(
+    postgres_url: str, heard: list[dict[str, Any]]
+) -> AsyncIterator[tuple[int, Bus, trio.Nursery]]:
+    """A worker in this process (its port) and the owner of table TABLE, which the test
+    plays on the bus (``heard``: what it hears), with a nursery for its beats."""
+    with trio.fail_after(60):
+        async with (
+            worker_and_bus(postgres_url, heard, OTHER, dead_ms=DEAD_MS) as (port, owner),
+            trio.open_nursery() as nursery,
+        ):
+            yield port, owner, nursery
+            nursery.cancel_scope.cancel()
 
 
 async def _beat(owner: Bus) -> None:
@@ -37,42 +72,37 @@ async def test_a_line_waits_no_longer_than_server_dead_ms_for_a_living_owners_an
     # message lost, an older version, a failure there): bob's input was never read
     # again, his 'ping' never answered (failed before)
     heard: list[dict[str, Any]] = []
-    with trio.fail_after(60):
-        async with (
-            worker_and_bus(postgres_url, heard, OTHER, dead_ms=DEAD_MS) as (port, owner),
-            trio.open_nursery() as nursery,
-        ):
-            nursery.start_soon(_beat, owner)
-            bob = await log_in_machine(await LineClient.connect(port), "bob")
-            await _listed(bob, "tables", f"id={TABLE} ")
-            start = trio.current_time()
-            await bob.send_raw(f"sit {TABLE}\nping\n".encode())
-            await heard_one(heard, k="post", m="sit", table=TABLE)
-            await bob.read_until(lambda x: fields(x)[0] == "ok" and "cmd=ping" in x, 10)
-            # it waited for the answer first, as long as the owner could still give it
-            assert trio.current_time() - start >= DEAD_MS / 1000
-            # that owner is not waited for again (a worker of an older version never
-            # says it is done: each line waited server_dead_ms) ...
-            asked = await heard_one(heard, k="post", m="sit", table=TABLE)
-            to, sid = f"w{asked['w']}", asked["s"]
-            await bob.send_raw(f"observe {TABLE}\nping\n".encode())
-            with trio.fail_after(DEAD_MS / 1000 / 2):
-                await bob.expect("ok", cmd="ping")
-            await heard_one(heard, k="post", m="observe", table=TABLE)
-            # ... until it says an answer is done: then it is, as it should be
-            refused = f"error code=table-full text=table {TABLE} is full\r\n"
-            owner.publish(to, {"k": "text", "s": sid, "text": refused, "asks": 0, "done": 1})
-            await bob.expect("error", code="table-full")
-            heard.clear()
-            await bob.send_raw(f"sit {TABLE}\nping\n".encode())
-            await heard_one(heard, k="post", m="sit", table=TABLE)
-            await trio.sleep(0.3)  # (its pong would have come by now)
-            owner.publish(to, {"k": "text", "s": sid, "text": refused, "asks": 0, "done": 1})
-            line = await bob.read_until(lambda x: "cmd=ping" in x or "table-full" in x)
-            assert fields(line)[0] == "error", line
+    async with _worker_and_owner(postgres_url, heard) as (port, owner, nursery):
+        nursery.start_soon(_beat, owner)
+        bob = await log_in_machine(await LineClient.connect(port), "bob")
+        await _listed(bob, "tables", f"id={TABLE} ")
+        start = trio.current_time()
+        await bob.send_raw(f"sit {TABLE}\nping\n".encode())
+        await heard_one(heard, k="post", m="sit", table=TABLE)
+        await bob.read_until(lambda x: fields(x)[0] == "ok" and "cmd=ping" in x, 10)
+        # it waited for the answer first, as long as the owner could still give it
+        assert trio.current_time() - start >= DEAD_MS / 1000
+        # that owner is not waited for again (a worker of an older version never
+        # says it is done: each line waited server_dead_ms) ...
+        asked = await heard_one(heard, k="post", m="sit", table=TABLE)
+        to, sid = f"w{asked['w']}", asked["s"]
+        await bob.send_raw(f"observe {TABLE}\nping\n".encode())
+        with trio.fail_after(DEAD_MS / 1000 / 2):
             await bob.expect("ok", cmd="ping")
-            await bob.aclose()
-            nursery.cancel_scope.cancel()
+        observe = await heard_one(heard, k="post", m="observe", table=TABLE)
+        # ... until it says an answer is done: then it is, as it should be
+        owner.publish(to, _text(sid, REFUSED, asked))
+        await bob.expect("error", code="table-full")
+        heard.clear()
+        await bob.send_raw(f"sit {TABLE}\nping\n".encode())
+        again = await heard_one(heard, k="post", m="sit", table=TABLE)
+        # the late answer of the 'observe' is none of this 'sit': the waits were
+        # counted, not matched to their requests, and it let this line go, its
+        # pong before its answer (failed before)
+        owner.publish(to, _text(sid, f"ok cmd=observe table={TABLE}\r\n", observe))
+        await bob.expect("ok", cmd="observe")
+        await _answered_before_the_pong(bob, owner, sid, again)
+        await bob.aclose()
 
 
 async def test_a_worker_back_from_the_dead_is_asked_what_it_holds_when_it_says_hello(
@@ -98,3 +128,30 @@ async def test_a_worker_back_from_the_dead_is_asked_what_it_holds_when_it_says_h
             _tell_table(owner)  # (what the hello asks for)
             await _listed(bob, "tables", f"id={TABLE} ")
             await bob.aclose()
+
+
+async def test_a_late_done_from_a_worker_taken_for_dead_does_not_release_a_newer_wait(
+    postgres_url: str,
+) -> None:
+    # a worker silent past server_dead_ms is forgotten (bob's wait for it with it);
+    # back, its answer of that old request let bob's next line go before its own
+    # answer (the waits were counted: failed before)
+    heard: list[dict[str, Any]] = []
+    async with _worker_and_owner(postgres_url, heard) as (port, owner, nursery):
+        bob = await log_in_machine(await LineClient.connect(port), "bob")
+        _tell_table(owner)
+        await _listed(bob, "tables", f"id={TABLE} ")
+        await bob.send_raw(f"sit {TABLE}\nping\n".encode())
+        sit = await heard_one(heard, k="post", m="sit", table=TABLE)
+        to, sid = f"w{sit['w']}", sit["s"]
+        await bob.read_until(lambda x: fields(x)[0] == "ok" and "cmd=ping" in x, 10)
+        await _listed(bob, "tables", f"id={TABLE} ", present=False)  # silent: forgotten
+        nursery.start_soon(_beat, owner)  # back
+        await _listed(bob, "tables", f"id={TABLE} ")
+        heard.clear()
+        await bob.send_raw(f"sit {TABLE}\nping\n".encode())
+        again = await heard_one(heard, k="post", m="sit", table=TABLE)
+        owner.publish(to, _text(sid, REFUSED, sit))  # the old one's answer, late
+        await bob.expect("error", code="table-full")
+        await _answered_before_the_pong(bob, owner, sid, again)
+        await bob.aclose()

@@ -89,9 +89,13 @@ def _server_inode(port: int, peer_port: int) -> str | None:
 
 
 @asynccontextmanager
-async def served_workers(url: str, settings: Path, count: int = 2) -> AsyncIterator[Workers]:
+async def served_workers(
+    url: str, settings: Path, count: int = 2, own_group: bool = False
+) -> AsyncIterator[Workers]:
     """``serve --workers count`` on a free port (the web face off unless ``settings``
-    give it an ``http_port``); SIGTERM at the end."""
+    give it an ``http_port``); SIGTERM at the end. ``own_group``: the parent and its
+    workers in a process group of their own, as a terminal's foreground job (the test
+    signals them all as a terminal's Ctrl-C does)."""
     async with trio.open_nursery() as nursery:
         web = "http_port" in settings.read_text()
         command = [
@@ -101,7 +105,13 @@ async def served_workers(url: str, settings: Path, count: int = 2) -> AsyncItera
         if not web:
             command += ["--http-port", "0"]  # off
         process = await nursery.start(
-            functools.partial(trio.run_process, command, stderr=subprocess.PIPE, check=False)
+            functools.partial(
+                trio.run_process,
+                command,
+                stderr=subprocess.PIPE,
+                check=False,
+                process_group=0 if own_group else None,
+            )
         )
         assert process.stderr is not None
         workers = Workers(0, process, {}, [])

@@ -29,6 +29,7 @@ log = structlog.get_logger("deberc.bus")
 LOBBY = "lobby"
 MAX_PAYLOAD = 7900  # bytes: PostgreSQL refuses a notification of 8000 or more
 MERGED_TEXT = 1800  # characters: a message's text grows no longer by merging (< 8000 bytes)
+MERGED_DONE = 64  # request ids: nor its 'done' (answers without text merge only that)
 Message = dict[str, Any]
 
 
@@ -97,11 +98,12 @@ class Bus:
                 and last["k"] == message["k"]
                 and last["s"] == message["s"]
                 and len(last["text"]) + len(message["text"]) <= MERGED_TEXT
+                and len(last.get("done", ())) < MERGED_DONE
             ):
                 last["text"] += message["text"]
                 last["asks"] += message["asks"]
-                if message.get("done"):  # (requests answered by the text so far)
-                    last["done"] = last.get("done", 0) + message["done"]
+                if message.get("done"):  # (the requests the text so far answered)
+                    last["done"] = last.get("done", []) + message["done"]
                 return
         message["n"] = next(self._serial)
         message["w"] = self.worker
@@ -128,7 +130,10 @@ class Bus:
         more): what the listening task would, a moment later."""
         assert self._listener is not None
         pg = self._listener.pgconn
-        while select.select([pg.socket], [], [], 0)[0]:
+        # poll, not select: a busy worker's descriptors are numbered past select's 1024
+        readable = select.poll()
+        readable.register(pg.socket, select.POLLIN)
+        while readable.poll(0):
             pg.consume_input()
             if not self._hand_over():
                 break  # (readable, but no whole notification yet)

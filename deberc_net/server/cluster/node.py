@@ -11,11 +11,11 @@ its players held elsewhere go away (their clocks run, as after a disconnect).
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import time
-from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -86,6 +86,15 @@ class LoginMark:
         return self.fresh, self.at, self.worker
 
 
+@attrs.frozen
+class Awaited:
+    """A request of a session here that another worker answers (``Node.awaited``)."""
+
+    session: int  # its id
+    owner: int  # the worker that answers it
+    since: float  # when it was sent (trio time)
+
+
 @attrs.define
 class Present:
     name: str
@@ -112,14 +121,15 @@ class Node:
     # players of other workers at this worker's tables: by (worker, session id), by name
     remote: dict[tuple[int, int], RemoteSession] = attrs.Factory(dict)
     remote_named: dict[str, RemoteSession] = attrs.Factory(dict)
-    # requests of sessions here that another worker answers, not yet answered: by
-    # (session id, that worker); the session's reader waits for them before its next
-    # line, as for its own worker's tables (docs/protocol.md §2.3)
-    awaited: Counter[tuple[int, int]] = attrs.Factory(Counter)
-    # since when the oldest of those waits: an owner that has not answered it within
-    # server_dead_ms (a message lost, a worker of an older version, a failure there)
-    # lets the line go on, its answer coming when it comes (``_release_late``)
-    awaited_since: dict[tuple[int, int], float] = attrs.Factory(dict)
+    # requests of sessions here that another worker answers, not yet answered, by
+    # request id (each told to the owner, which says which it answered: a late answer
+    # of an old request never lets a newer line go): the session's reader waits for
+    # them before its next line, as for its own worker's tables (docs/protocol.md §2.3).
+    # One that the owner has not answered within server_dead_ms (a message lost, a
+    # worker of an older version, a failure there) lets the line go on, its answer
+    # coming when it comes (``_release_late``)
+    awaited: dict[int, Awaited] = attrs.Factory(dict)
+    _request_ids: Iterator[int] = attrs.Factory(itertools.count)
     # the workers that let such a wait run out: not waited for again until one of their
     # answers says it is done (a worker of an older version never says so: a wait per
     # line would hold each of its players' lines server_dead_ms)
@@ -268,11 +278,10 @@ class Node:
         """Let the lines go on whose requests another worker has not answered since
         ``before``: a player's input is never held for ever by an owner that lives
         but does not answer (its 'done' lost, or never sent)."""
-        for (sid, owner), since in list(self.awaited_since.items()):
-            if since < before:
-                log.warning("answer_late", session=sid, owner=owner)
-                self.unanswering.add(owner)
-                self._answers_came(sid, owner, self.awaited[sid, owner])
+        for request in [r for r, waiting in self.awaited.items() if waiting.since < before]:
+            waiting = self._release(request)
+            log.warning("answer_late", session=waiting.session, owner=waiting.owner)
+            self.unanswering.add(waiting.owner)
 
     # ------------------------------------------------------------ presence
     def logged_in(self, session: Session, token: str | None, fresh: bool = False) -> None:
@@ -399,9 +408,9 @@ class Node:
             return False  # a web page (nameless) only watches
         self.forwarded[session.id] = session
         body |= {"s": session.id, "who": _who(session)}
-        self.bus.publish(channel(table.owner), body)
         if request:
-            self._awaits(session, table.owner)
+            body["r"] = self._awaits(session, table.owner)
+        self.bus.publish(channel(table.owner), body)
         if session.name is None and isinstance(message, Unobserve):
             # a web page's session watches one table: done, its stand-in goes (on the
             # owner's channel, so after the unobserve)
@@ -451,52 +460,48 @@ class Node:
         self, owner: int, session: Session, body: dict[str, Any], request: bool = False
     ) -> None:
         self.forwarded[session.id] = session  # its answer comes back as text
-        self.bus.publish(channel(owner), body | {"s": session.id, "who": _who(session)})
+        body = body | {"s": session.id, "who": _who(session)}
         if request:
-            self._awaits(session, owner)
+            body["r"] = self._awaits(session, owner)
+        self.bus.publish(channel(owner), body)
 
-    def _awaits(self, session: Session, owner: int) -> None:
+    def _awaits(self, session: Session, owner: int) -> int:
         """``session``'s line waits for ``owner``'s answer (``answered``) before its next
         line is taken: so the answer comes before the next line's (docs/protocol.md §2.3;
-        a 'help' at another worker's table came after a 'ping' sent behind it)."""
-        if owner in self.unanswering:
-            return
-        session.requests_waiting += 1
-        self.awaited[session.id, owner] += 1
-        self.awaited_since.setdefault((session.id, owner), trio.current_time())
+        a 'help' at another worker's table came after a 'ping' sent behind it). The
+        request's id, which the owner's answer names."""
+        request = next(self._request_ids)
+        if owner not in self.unanswering:
+            session.requests_waiting += 1
+            self.awaited[request] = Awaited(session.id, owner, trio.current_time())
+        return request
 
-    def _answers_came(self, sid: int, owner: int, count: int) -> None:
-        """``owner`` answered ``count`` of session ``sid``'s requests (or is gone)."""
-        waiting = self.awaited.get((sid, owner), 0)
-        count = min(count, waiting)  # (none after the owner was taken for dead)
-        if not count:
-            return
-        if count == waiting:
-            del self.awaited[sid, owner]
-            del self.awaited_since[sid, owner]
-        else:
-            self.awaited[sid, owner] = waiting - count
-            self.awaited_since[sid, owner] = trio.current_time()  # (the next one's wait)
-        session = self.forwarded.get(sid)
+    def _release(self, request: int) -> Awaited:
+        """The wait for ``request`` is over (answered, or no answer is waited for)."""
+        waiting = self.awaited.pop(request)
+        session = self.forwarded.get(waiting.session)
         if session is not None:
-            for _ in range(count):
-                session.request_handled()
+            session.request_handled()
+        return waiting
 
-    def answered(self, proxy: RemoteSession) -> None:
-        """A request of ``proxy``'s session is answered here: its worker is told, after
-        the answer's text (with it, when the text is the last message queued)."""
-        body = {"k": "text", "s": proxy.remote_id, "text": "", "asks": 0, "done": 1}
+    def answered(self, proxy: RemoteSession, request: int | None) -> None:
+        """``proxy``'s session's request ``request`` is answered here: its worker is told,
+        after the answer's text (with it, when the text is the last message queued).
+        None: a request of a worker of an older version, which waits for no answer."""
+        if request is None:
+            return
+        body = {"k": "text", "s": proxy.remote_id, "text": "", "asks": 0, "done": [request]}
         self.bus.publish(channel(proxy.worker), body, merge=True)
 
     def _help_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy(message["w"], message["s"], message["who"])
         self.lobby.help.send_help(proxy, ())
-        self.answered(proxy)
+        self.answered(proxy, message.get("r"))
 
     def _rematch_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy(message["w"], message["s"], message["who"])
         self.lobby.rematches.ask(proxy)
-        self.answered(proxy)
+        self.answered(proxy, message.get("r"))
 
     def _unrematch_here(self, message: dict[str, Any]) -> None:
         proxy = self.remote.get((message["w"], message["s"]))
@@ -512,18 +517,18 @@ class Node:
         """A session here ended: the owners it spoke to forget their stand-in."""
         self.seeking_at.pop(session.id, None)
         self.rematch_at.pop(session.id, None)
-        for key in [key for key in self.awaited if key[0] == session.id]:
-            del self.awaited[key]
-            del self.awaited_since[key]
+        for request in [r for r, waiting in self.awaited.items() if waiting.session == session.id]:
+            del self.awaited[request]
         if self.forwarded.pop(session.id, None) is not None:
             self.bus.publish(LOBBY, {"k": "gone", "s": session.id})
 
     def _out(self, message: dict[str, Any]) -> None:
-        """Text for a session here, from a table's owner (and how many of its requests
-        the text answered)."""
-        if message.get("done"):  # (an owner that answers: waited for again)
+        """Text for a session here, from a table's owner (and which of its requests the
+        text answered)."""
+        done, sid = message.get("done"), message["s"]
+        if done:  # (an owner that answers: waited for again)
             self.unanswering.discard(message["w"])
-        session = self.forwarded.get(message["s"])
+        session = self.forwarded.get(sid)
         if session is None or session.closed:
             return
         asks = message.get("asks", 0)
@@ -534,8 +539,10 @@ class Node:
         if text and not session.outbox.put(text.encode()):
             session.log.warning("outbox_full", limit=session.outbox.limit)
             session.abort()
-        if message.get("done"):
-            self._answers_came(session.id, message["w"], message["done"])
+        for request in done or ():  # (a wait already over, a late answer: waited no more)
+            waiting = self.awaited.get(request)
+            if waiting is not None and (waiting.session, waiting.owner) == (sid, message["w"]):
+                self._release(request)
 
     def _placed(self, message: dict[str, Any]) -> None:
         session = self.forwarded.get(message["s"])
@@ -645,9 +652,10 @@ class Node:
             return
         proxy = self._proxy(message["w"], message["s"], message["who"])
         request = message["req"]
+        asked = message.get("r")  # its id (None: a worker of an older version's)
         if kind == "sit" and self._not_his(proxy):  # (a claim that lost its name: _claim_lost)
             if request:
-                self.answered(proxy)
+                self.answered(proxy, asked)
             return
         if table is None or isinstance(table, RemoteTable) or table.state == TableState.CLOSED:
             if request and kind != "back":  # (a login finds its seat gone: nothing said)
@@ -655,7 +663,7 @@ class Node:
             if kind == "back" and proxy.table is None:
                 self.placed(proxy)  # its worker thought it sat here: back in the lobby
             if request:
-                self.answered(proxy)
+                self.answered(proxy, asked)
             return
         built = _message(kind, proxy, message)
         if not request:
@@ -667,7 +675,9 @@ class Node:
         else:
             lobby.post_for(proxy, table, built)
         if proxy.requests_waiting == waiting:  # refused: answered already
-            self.answered(proxy)
+            self.answered(proxy, asked)
+        else:  # answered once the table has handled it (RemoteSession.request_handled)
+            proxy.asked.append(asked)
 
     def placed(self, proxy: RemoteSession) -> None:
         table = proxy.table
@@ -917,8 +927,8 @@ class Node:
         self.heard.pop(worker, None)
         self.lost.add(worker)
         self.unanswering.discard(worker)
-        for sid, owner in [key for key in self.awaited if key[1] == worker]:
-            self._answers_came(sid, owner, self.awaited[sid, owner])  # no answer comes
+        for request in [r for r, waiting in self.awaited.items() if waiting.owner == worker]:
+            self._release(request)  # no answer comes
         lost = {t for t in self.lobby.tables.values() if isinstance(t, RemoteTable)}
         lost |= {s.table for s in self.forwarded.values() if isinstance(s.table, RemoteTable)}
         for table in lost:

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -116,6 +117,11 @@ class RemoteSession(Session):
         # a web page's watcher: the hand sizes it works out (node.py tells them when
         # they are not what the hands hold); None: none told yet
         self.page_sizes: list[int] | None = None
+        # the ids of its requests at the tables here, oldest first (None: a worker of an
+        # older version's): each answer names the oldest. Tables may answer them out of
+        # order, but only those of one line (its worker waits for each line's answers
+        # before the next), or of lines whose wait ran out, which it no longer waits for
+        self.asked: deque[int | None] = deque()
         connection = Connection(0.0)
         connection.logged_in()
         super().__init__(
@@ -153,7 +159,8 @@ class RemoteSession(Session):
 
     def request_handled(self) -> None:
         super().request_handled()
-        self.node.answered(self)  # the player's worker takes his next line
+        # the player's worker takes his next line
+        self.node.answered(self, self.asked.popleft() if self.asked else None)
 
     def send(self, event: ServerEvent) -> None:
         asks = 1 if isinstance(event, ev.Ask) and event.kind == "ask" else 0

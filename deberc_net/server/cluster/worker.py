@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from collections.abc import Iterator
 
@@ -33,7 +34,22 @@ def worker_main() -> int:
     configure_logging(config.log_level, worker=place.index)
     rules = RuleBook.load()
 
+    served = False  # the server takes SIGTERM itself (from before it is ready)
+
+    def on_sigterm(signum: int, _frame: object) -> None:
+        # before the server takes it: the worker ends as SIGTERM's default would. After:
+        # one the server's stop left unread, handed back at its end by trio (Ctrl-C in a
+        # terminal reaches every worker, then the parent passes SIGTERM on): its default
+        # killed the worker before its stop was done (its writes, its bus's 'bye')
+        if not served:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+
+    signal.signal(signal.SIGTERM, on_sigterm)
+
     def ready(_port: int) -> None:
+        nonlocal served
+        served = True
         sys.stdout.write("ready\n")
         sys.stdout.flush()
 
