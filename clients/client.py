@@ -382,10 +382,8 @@ class Bot:
         a worker thread (not ``inline``) is returned for the caller to answer. Raises
         ``ProtocolMismatch`` and ``LoginRefused`` (a bad password, a name in use, an
         admin's name)."""
-        version = banner_protocol(line)
-        if version is not None and version != PROTOCOL:
-            raise ProtocolMismatch(f"the server speaks protocol {version}, this client {PROTOCOL}")
         if self.on_event is None:  # what the bot does not act on is not parsed
+            # (the banner, 'deberc-net …', is none of these lines: it is checked below)
             if self.pick is not None and line.startswith("ask "):
                 quick = quick_ask(line)
                 if quick is not None:
@@ -407,6 +405,9 @@ class Bot:
             if line.startswith("state "):
                 self._seeking = False
                 return Step.ON
+        version = banner_protocol(line)
+        if version is not None and version != PROTOCOL:
+            raise ProtocolMismatch(f"the server speaks protocol {version}, this client {PROTOCOL}")
         item = parse(line)
         if self.on_event is not None:
             self.on_event(item)
@@ -584,6 +585,7 @@ class Handed:
         "_done",
         "_failure",
         "_heard",
+        "_now",
         "_out",
         "_seek_later",
         "_sending",
@@ -602,11 +604,14 @@ class Handed:
         self._woken = trio.Event()  # set when done, or with a backlog to send
         self._failure: BaseException | None = None
         self._heard = 0.0  # when the server last wrote (trio's clock)
+        # trio's clock, read without trio.current_time()'s two calls more (every write)
+        self._now: Callable[[], float] = trio.current_time
         self._seek_later = False  # a seek was put off: play seeks again after a wait
 
     async def play(self, attach: Attach) -> None:
         """Until 'bye', the bot's last game, or the link's end (EOFError); the bot's own
         failures (``Bot._react``) are raised here."""
+        self._now = trio.lowlevel.current_clock().current_time
         stream = await attach(self)
         self._stream = stream
         try:
@@ -649,7 +654,7 @@ class Handed:
     def data_received(self, data: bytes) -> None:
         if self._done:
             return
-        self._heard = trio.current_time()
+        self._heard = self._now()
         out = self._out
         try:
             for line in self._buffer.feed(data):

@@ -34,6 +34,7 @@ import trio
 
 from deberc_net.protocol.wire import LineBuffer, MatchEnd
 
+from .admin import AdminClient
 from .progress import LadderProgress
 from .ratings import Ratings
 from .results import GameResult, Results, Summary
@@ -44,6 +45,9 @@ from .supervisor import hangup
 STOP = b"stop\n"
 END = b"end\n"
 KILL_AFTER_S = 5.0  # a part that has not exited this long after its pipe closed is killed
+# a part's results go up as each board ends (the ladder deals the next one then), and at
+# least every SEND_AFTER games (a board of many seatings: the progress bar moves on)
+SEND_AFTER = 8
 
 
 class Dealer:
@@ -101,7 +105,8 @@ class Dealer:
 
 
 class _Sent(Results):
-    """A part's results: each game's, as it ends, up the pipe (not counted here)."""
+    """A part's results, up the pipe (not counted here): held until ``send``, so a
+    board's go together as its last game ends (one write, one wake-up of the ladder)."""
 
     def __init__(
         self, options: LadderOptions, summary: Summary, fd: int, parent_gone: Callable[[], None]
@@ -109,18 +114,25 @@ class _Sent(Results):
         super().__init__(options, summary)
         self.fd = fd
         self.parent_gone = parent_gone
+        self.unsent: list[dict[str, Any]] = []
 
     def add(self, index: int, game: Game, end: MatchEnd, match_id: str | None) -> None:
         result = GameResult.of(game, end, match_id)
-        item = {
-            "index": index,
-            "written": result.written,
-            "reason": result.reason,
-            "match_id": result.match_id,
-            "forfeit": result.forfeit,
-        }
+        self.unsent.append(
+            {
+                "index": index,
+                "written": result.written,
+                "reason": result.reason,
+                "match_id": result.match_id,
+                "forfeit": result.forfeit,
+            }
+        )
+
+    def send(self) -> None:
+        """The results not sent yet, up the pipe."""
+        items, self.unsent = self.unsent, []
         try:
-            _write_line(self.fd, item)
+            _write_lines(self.fd, items)
         except BrokenPipeError:  # no one counts any more (the ladder stopped or died)
             self.parent_gone()  # stop as when the pipe down closes: the boards released
 
@@ -135,7 +147,8 @@ class _Part(Ladder):
         super().__init__(options, Ratings([b.name for b in options.bots]), games)
         self.queue.clear()
         self.queue.extend((i, self.games[i]) for i in indices)
-        self.results = _Sent(options, self.summary, fd, parent_gone=self.interrupt)
+        self.sent = _Sent(options, self.summary, fd, parent_gone=self.interrupt)
+        self.results = self.sent
         self.more = more
         self._dealt = trio.Event()  # set when told something
 
@@ -152,6 +165,13 @@ class _Part(Ladder):
             self.more = False
         self._dealt.set()
 
+    async def _board_done(self, admin: AdminClient, board: int) -> None:
+        await super()._board_done(admin, board)
+        # a board's games go up together, as it ends (the ladder deals the next board
+        # then); a board of many seatings sends every SEND_AFTER games
+        if self.unplayed[board] == 0 or len(self.sent.unsent) >= SEND_AFTER:
+            self.sent.send()
+
     async def _more_games(self) -> bool:
         while self.more and not self.queue:
             await self._dealt.wait()
@@ -160,7 +180,13 @@ class _Part(Ladder):
 
 
 def _write_line(fd: int, item: dict[str, Any]) -> None:
-    data = (json.dumps(item) + "\n").encode()
+    _write_lines(fd, [item])
+
+
+def _write_lines(fd: int, items: list[dict[str, Any]]) -> None:
+    if not items:
+        return
+    data = "".join(json.dumps(item) + "\n" for item in items).encode()
     while data:  # a pipe takes what fits; the parent reads all the while
         data = data[os.write(fd, data) :]
 
@@ -206,6 +232,7 @@ def _part_main(
     try:
         ladder = _Part(options, games, indices, up, more)
         trio.run(_play_part, ladder, control)
+        ladder.sent.send()  # a board's games played before a stop (the SPRT's)
         # its crashes, and its in-process copies' faults
         _write_line(up, {"crashes": dict(ladder.summary.crashes), **ladder.summary.faults()})
     except BaseException as exc:  # a part reports whatever stopped it

@@ -347,9 +347,11 @@ class Ladder:
         wanted = self._wanted.get(game.seating)
         if wanted is None:  # a ladder has few seatings, and tries one after every event
             wanted = self._wanted[game.seating] = list(Counter(game.seating).items())
-        if any(len(self.free[bot]) < n for bot, n in wanted):
-            return None
-        return [self.free[bot].pop(0) for bot in game.seating]
+        free = self.free
+        for bot, n in wanted:  # (a loop: no generator made at every try)
+            if len(free[bot]) < n:
+                return None
+        return [free[bot].pop(0) for bot in game.seating]
 
     def _free_instances(self, running: Running) -> None:
         for bot, instance in zip(running.game.seating, running.instances, strict=True):

@@ -147,9 +147,10 @@ class Supervisor:
     # answer in the server's call, with no task woken a line (clients/client.py, Handed)
     attach: Attach | None = None
     stopping: bool = False
-    # where the copies keep their guest tokens, so a restarted copy resumes its seat
-    # (clients/client.py reads DEBERC_TOKEN_DIR)
-    token_dir: str = attrs.Factory(lambda: tempfile.mkdtemp(prefix="deberc-tokens-"))
+    # where the process copies keep their guest tokens, so a restarted copy resumes its
+    # seat (clients/client.py reads DEBERC_TOKEN_DIR); made as the first one starts (an
+    # in-process copy keeps its token in its Bot: a ladder of those makes none)
+    token_dir: str = ""
     # the in-process bots whose brains act on their asks alone are told only those
     # (and each match's end): the ladder sets it when every one of its bots is such
     asks_only: bool = False
@@ -175,9 +176,12 @@ class Supervisor:
 
     def close(self) -> None:
         """After every copy has exited: the tokens are of no use any more."""
-        shutil.rmtree(self.token_dir, ignore_errors=True)
+        if self.token_dir:
+            shutil.rmtree(self.token_dir, ignore_errors=True)
 
     def _env(self) -> dict[str, str]:
+        if not self.token_dir:
+            self.token_dir = tempfile.mkdtemp(prefix="deberc-tokens-")
         return {**os.environ, "DEBERC_TOKEN_DIR": self.token_dir, FAULT_COUNTS_ENV: "1"}
 
     def process_faults(self) -> tuple[dict[str, int], dict[str, int], dict[str, str]]:

@@ -142,8 +142,9 @@ class LocalStream(trio.abc.Stream):
             raise trio.ClosedResourceError("this end is closed")
         if pipe.reader is not None or isinstance(pipe, _Handed):
             raise trio.BusyResourceError("another task is receiving on this stream")
-        await trio.lowlevel.checkpoint_if_cancelled()
-        while not pipe.data and not pipe.closed:
+        if pipe.data or pipe.closed:
+            await trio.lowlevel.checkpoint_if_cancelled()
+        while not pipe.data and not pipe.closed:  # (each wait is a checkpoint itself)
             await _park(pipe, "reader")
         if self._closed:
             raise trio.ClosedResourceError("this end is closed")

@@ -5,6 +5,7 @@ the results counted in schedule order, so a seeded ladder gives what one process
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -14,11 +15,12 @@ from typing import Any
 
 import pytest
 
-from deberc_net.ladder.parallel import Dealer
+from deberc_net.ladder.parallel import Dealer, _Sent
 from deberc_net.ladder.results import GameResult, Results, Summary
 from deberc_net.ladder.runner import INTERRUPTED, LadderOptions
 from deberc_net.ladder.schedule import schedule
 from deberc_net.ladder.supervisor import BotSpec
+from deberc_net.protocol.wire import LineBuffer, MatchEnd
 
 from .helpers import (
     HEUR,
@@ -150,6 +152,50 @@ def test_a_part_is_dealt_a_board_once_it_has_played_one_until_none_is_left() -> 
     stopped.first(1)
     stopped.stopped = True  # the SPRT's verdict: nothing more is dealt
     assert stopped.all_dealt and stopped.deal(0) == []
+
+
+def test_a_parts_results_go_up_together_when_sent() -> None:
+    """A part holds its games' results until ``send`` (a board's last game, or every
+    few games), then writes them all at once: one wake-up of the ladder for the board,
+    the same lines the ladder reads one by one."""
+    games = list(schedule(["a", "b"], 2, 1, "seed", "round-robin"))
+    options = LadderOptions(bots=[BotSpec.parse("a=x"), BotSpec.parse("b=y")], seed="seed")
+    read, write = os.pipe()
+    gone: list[bool] = []
+    try:
+        os.set_blocking(read, False)
+        sent = _Sent(
+            options, Summary(options, "seed"), write, parent_gone=lambda: gone.append(True)
+        )
+        for index, (written, forfeit) in enumerate([([81, 81], None), ([0, 162], 1)]):
+            end = MatchEnd(1, 1, None, [], "deals", written, None, forfeit)
+            sent.add(index, games[index], end, f"m{index}")
+        with pytest.raises(BlockingIOError):  # nothing written yet
+            os.read(read, 65536)
+        sent.send()
+        lines = LineBuffer().feed(os.read(read, 65536))  # both, in one write
+        assert [json.loads(line) for line in lines] == [
+            {"index": 0, "written": [81, 81], "reason": "deals", "match_id": "m0", "forfeit": None},
+            {
+                "index": 1,
+                "written": [0, 162],
+                "reason": "deals",
+                "match_id": "m1",
+                "forfeit": games[1].seating[1],
+            },
+        ]
+        sent.send()  # nothing held: nothing written
+        with pytest.raises(BlockingIOError):
+            os.read(read, 65536)
+        os.close(read)
+        read = -1
+        sent.add(0, games[0], MatchEnd(1, 1, None, [], "deals", [81, 81], None, None), None)
+        sent.send()  # no one reads any more: the part stops, as when its pipe down closes
+        assert gone == [True]
+    finally:
+        os.close(write)
+        if read >= 0:
+            os.close(read)
 
 
 def _parts(pid: int, count: int, within_s: float = 20) -> list[int]:
