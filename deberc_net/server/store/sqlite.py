@@ -37,9 +37,11 @@ from .base import (
     ORPHANED,
     OWN_RUNNING,
     PLAYER_RATINGS,
+    PLAYS_ON,
     RATING_HISTORY,
     RATINGS_FOR,
     RELEASED_RECORDS,
+    RUNNING_NOW,
     SAVE_HISTORY,
     SAVE_RATING,
     SERVER_LOST,
@@ -535,21 +537,21 @@ class SQLiteStore:
 
 
 # add_deal's statements: as a rule one, the deal stored if its match's running row is
-# there; else (a match's first deal; a match another server ended, its server thought
-# dead) the server's row if it is gone (a server storing a deal is alive), the running
-# row, and the deal.
+# there (without a kept result: base.RUNNING_NOW); else (a match's first deal; a match
+# another server ended, its server thought dead) the server's row if it is gone (a
+# server storing a deal is alive), the running row (its kept result gone), and the deal.
 DEAL = "INSERT OR REPLACE INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)"
 DEAL_IF_RUNNING = (
     "INSERT OR REPLACE INTO deals (match_id, deal_no, record) SELECT ?, ?, ?"
-    " WHERE EXISTS (SELECT 1 FROM running WHERE match_id = ?)"
+    f" WHERE EXISTS ({RUNNING_NOW.format(p='?')})"
 )
 REVIVE_SERVER = (
     "INSERT OR IGNORE INTO servers (id, host, pid, heartbeat) VALUES (?, ?, ?, julianday('now'))"
 )
-RUNNING_ROW = "INSERT OR IGNORE INTO running (match_id, server) VALUES (?, ?)"
+RUNNING_ROW = "INSERT INTO running (match_id, server) VALUES (?, ?)" + PLAYS_ON
 RUNNING_BOARD_ROW = (
-    "INSERT OR IGNORE INTO running (match_id, server, board)"
-    f" VALUES (?, ?, {BOARD_UNLESS_LISTED.format(p='?')})"
+    "INSERT INTO running (match_id, server, board)"
+    f" VALUES (?, ?, {BOARD_UNLESS_LISTED.format(p='?')})" + PLAYS_ON
 )
 
 
