@@ -23,6 +23,13 @@ from .store.base import Outcome, RatingResult
 WINNER_BONUS = 1e12
 
 
+def load_rating_model() -> None:
+    """Import the rating model (openskill: some 6-26 ms the first time in a process), for
+    the store writer's thread to do outside its groups (StoreWriter's ``ready``): a
+    rated match's end, written in a group, held the store's lock while it loaded."""
+    import openskill.models  # noqa: F401
+
+
 def rate_match(
     store: Store,
     match_id: str,
@@ -36,7 +43,7 @@ def rate_match(
     """Rate a finished match (a blocking call, from a worker thread); its results, or
     none if a player is a guest (no account). ``house`` maps a rated house bot's name to
     the name its rating is kept under (it has no account)."""
-    from openskill.models import PlackettLuce  # at the first rated match, not at start-up
+    from openskill.models import PlackettLuce  # (loaded by then: load_rating_model)
 
     house = house or {}
     if any(name not in house and store.account(name) is None for name in names):
