@@ -9,10 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 import pytest
 
-from deberc_net.server.store import open_store
-
 from .test_stalled_server import WAIT_S, a_stalled_server, wait_until, waiting_for_locks
-from .test_store import _raw, deal, silence
+from .test_store import _raw, a_boards_seating_kept_after_a_stall, deal, silence
 
 LATE_COMMIT = 0x6C617465  # the advisory lock a running row's commit waits for, below
 
@@ -73,13 +71,9 @@ def test_a_boards_seating_played_on_after_a_stall_is_listed_as_its_last_stop_lef
     after its last deal. Failed before: the first ending's kept result stayed (the
     running row had a result, so the stop and the ending passed it by), and the
     release listed 'server-lost' after deal 1."""
-    stalled = open_store(store_db, serving=True)
-    live = open_store(store_db, serving=True)
+    stalled, live = a_boards_seating_kept_after_a_stall(store_db)
     try:
         assert stalled.server_id is not None
-        stalled.add_deal(deal("m1", 1), board="k1")
-        silence(store_db, stalled.server_id)
-        assert live.heartbeat(30.0) == 0  # m1 kept for the release, lost after deal 1
         if back_by == "its heartbeat":
             assert stalled.heartbeat(30.0) == 0
         stalled.add_deal(deal("m1", 2), board="k1")
