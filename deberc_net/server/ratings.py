@@ -30,9 +30,8 @@ def load_rating_model() -> None:
     import openskill.models  # noqa: F401
 
 
-def rate_match(
+def new_ratings(
     store: Store,
-    match_id: str,
     variant: str,
     names: Sequence[str],
     sides: Sequence[Sequence[int]],
@@ -40,9 +39,10 @@ def rate_match(
     totals: Sequence[int],
     house: Mapping[str, str] | None = None,
 ) -> list[RatingResult]:
-    """Rate a finished match (a blocking call, from a worker thread); its results, or
-    none if a player is a guest (no account). ``house`` maps a rated house bot's name to
-    the name its rating is kept under (it has no account)."""
+    """Rate a finished match (a blocking call, from the store writer's thread): its
+    players' new ratings, or none if a player is a guest (no account), for
+    ``finish_match`` to store with the match's result. ``house`` maps a rated house
+    bot's name to the name its rating is kept under (it has no account)."""
     from openskill.models import PlackettLuce  # (loaded by then: load_rating_model)
 
     house = house or {}
@@ -68,5 +68,4 @@ def rate_match(
             results.append(
                 RatingResult(names[seat], rating.mu, rating.sigma, rating.ordinal(), outcome)
             )
-    store.save_ratings(match_id, variant, players, results)
     return results

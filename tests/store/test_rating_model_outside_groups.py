@@ -2,7 +2,7 @@
 transaction, the file's write lock held, every thread's store calls waiting): the rating
 model is not loaded inside it. The lobby's writer loads it after its first group,
 outside any (StoreWriter's ``ready``: server/ratings.py ``load_rating_model``); loaded
-by the end's ``rate_match``, it held the lock some 6-26 ms more. Watched in a new
+by the end's ``new_ratings``, it held the lock some 6-26 ms more. Watched in a new
 interpreter, where the model is not loaded yet."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 # the writer's groups watched: was the model loaded while one was open?
 WATCH = r"""
 import contextlib, functools, sys, trio
-from deberc_net.server.ratings import load_rating_model, rate_match
+from deberc_net.server.ratings import load_rating_model, new_ratings
 from deberc_net.server.store.sqlite import SQLiteStore
 from deberc_net.server.store_writer import StoreWriter
 
@@ -39,7 +39,7 @@ async def main():
     assert MODEL not in sys.modules
     await writer.run(functools.partial(store.new_match_numbers, 1))  # its first group
     end = functools.partial(
-        rate_match, store, "m1", "moscow", ["ann", "bob"], [[0], [1]], ["ann"], [301, 120]
+        new_ratings, store, "moscow", ["ann", "bob"], [[0], [1]], ["ann"], [301, 120]
     )
     assert await writer.run(end)  # rated
 

@@ -142,10 +142,13 @@ class Store(Protocol):
         totals: list[int],
         seeds: dict[int, str] | None = None,
         board: str | None = None,
+        ratings: list[RatingResult] | None = None,
     ) -> None:
         """The match is over: its row, and its deals released with their seeds (by deal
         number) filled in. A ladder board's (``board``, its key): the result is kept,
-        and the match withheld, until ``release_board``."""
+        and the match withheld, until ``release_board``. ``ratings``: a rated match's
+        new ratings, stored as ``save_ratings`` does, in the same transaction: the
+        result and the ratings together or not at all (a board is never rated)."""
         ...
 
     def release_board(self, board: str) -> int:

@@ -232,6 +232,7 @@ class PostgresStore:
         totals: list[int],
         seeds: dict[int, str] | None = None,
         board: str | None = None,
+        ratings: list[RatingResult] | None = None,
     ) -> None:
         with self._pool.connection() as conn:
             row = match_row(match_id, table_id, players, variant, options, winner, reason, totals)
@@ -244,6 +245,8 @@ class PostgresStore:
                 )
                 return
             _finish(conn, row, seeds)
+            if ratings:
+                _save_ratings(conn, match_id, variant, len(players), ratings)
 
     def release_board(self, board: str) -> int:
         with self._pool.connection() as conn:
@@ -306,10 +309,8 @@ class PostgresStore:
     def save_ratings(
         self, match_id: str, variant: str, players: int, results: list[RatingResult]
     ) -> None:
-        ratings, history = rating_rows(match_id, variant, players, results)
-        with self._pool.connection() as conn, conn.cursor() as cur:
-            cur.executemany(SAVE_RATING.format(p="%s"), ratings)
-            cur.executemany(SAVE_HISTORY.format(p="%s"), history)
+        with self._pool.connection() as conn:
+            _save_ratings(conn, match_id, variant, players, results)
 
     def standings(self, variant: str, players: int) -> list[PlayerRating]:
         with self._pool.connection() as conn:
@@ -395,6 +396,20 @@ def _end_the_dead(conn: psycopg.Connection[Any], dead_after_s: float) -> int:
     _list_stopped(conn, [(m, b) for m, b in orphaned], SERVER_LOST)
     cur = conn.execute(f"DELETE FROM running WHERE {ORPHANED}")
     return cur.rowcount
+
+
+def _save_ratings(
+    conn: psycopg.Connection[Any],
+    match_id: str,
+    variant: str,
+    players: int,
+    results: list[RatingResult],
+) -> None:
+    """``save_ratings``' writes, in the connection's transaction."""
+    ratings, history = rating_rows(match_id, variant, players, results)
+    with conn.cursor() as cur:
+        cur.executemany(SAVE_RATING.format(p="%s"), ratings)
+        cur.executemany(SAVE_HISTORY.format(p="%s"), history)
 
 
 def _list_old_stops(conn: psycopg.Connection[Any]) -> None:

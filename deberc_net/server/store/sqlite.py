@@ -408,6 +408,7 @@ class SQLiteStore:
         totals: list[int],
         seeds: dict[int, str] | None = None,
         board: str | None = None,
+        ratings: list[RatingResult] | None = None,
     ) -> None:
         # read, then write: a deferred transaction whose read another process's write
         # overtakes cannot become a writer ('database is locked' at once, busy timeout
@@ -423,6 +424,8 @@ class SQLiteStore:
                 )
                 return
             self._finish(row, seeds)
+            if ratings:
+                self._save_ratings(match_id, variant, len(players), ratings)
 
     def release_board(self, board: str) -> int:
         with self._writing():
@@ -515,10 +518,16 @@ class SQLiteStore:
     def save_ratings(
         self, match_id: str, variant: str, players: int, results: list[RatingResult]
     ) -> None:
-        ratings, history = rating_rows(match_id, variant, players, results)
         with self._writing():
-            self._db.executemany(SAVE_RATING.format(p="?"), ratings)
-            self._db.executemany(SAVE_HISTORY.format(p="?"), history)
+            self._save_ratings(match_id, variant, players, results)
+
+    def _save_ratings(
+        self, match_id: str, variant: str, players: int, results: list[RatingResult]
+    ) -> None:
+        """``save_ratings``' writes, in the caller's transaction."""
+        ratings, history = rating_rows(match_id, variant, players, results)
+        self._db.executemany(SAVE_RATING.format(p="?"), ratings)
+        self._db.executemany(SAVE_HISTORY.format(p="?"), history)
 
     def standings(self, variant: str, players: int) -> list[PlayerRating]:
         with self._reading():
