@@ -26,6 +26,7 @@ from .house import HouseBots
 from .login import Login
 from .matchmaking import GameSettings, Matchmaking
 from .preferences import Preferences
+from .ratings import load_rating_model
 from .rematch import Rematches
 from .seating import Seating
 from .session import Session
@@ -72,7 +73,9 @@ class Lobby:
     node: Node | None = None
     # the tables' store writes, in order, off their path (closed before the store is),
     # those queued at once in one group of the store's (one SQLite transaction)
-    writes: StoreWriter = attrs.Factory(lambda self: StoreWriter(self.store.group), takes_self=True)
+    writes: StoreWriter = attrs.Factory(
+        lambda self: StoreWriter(self.store.group, load_rating_model), takes_self=True
+    )
     # match numbers drawn from the store and not used yet, the next last
     _match_numbers: list[int] = attrs.Factory(list)
 

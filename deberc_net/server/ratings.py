@@ -23,9 +23,15 @@ from .store.base import Outcome, RatingResult
 WINNER_BONUS = 1e12
 
 
-def rate_match(
+def load_rating_model() -> None:
+    """Import the rating model (openskill: some 6-26 ms the first time in a process), for
+    the store writer's thread to do outside its groups (StoreWriter's ``ready``): a
+    rated match's end, written in a group, held the store's lock while it loaded."""
+    import openskill.models  # noqa: F401
+
+
+def new_ratings(
     store: Store,
-    match_id: str,
     variant: str,
     names: Sequence[str],
     sides: Sequence[Sequence[int]],
@@ -33,10 +39,11 @@ def rate_match(
     totals: Sequence[int],
     house: Mapping[str, str] | None = None,
 ) -> list[RatingResult]:
-    """Rate a finished match (a blocking call, from a worker thread); its results, or
-    none if a player is a guest (no account). ``house`` maps a rated house bot's name to
-    the name its rating is kept under (it has no account)."""
-    from openskill.models import PlackettLuce  # at the first rated match, not at start-up
+    """Rate a finished match (a blocking call, from the store writer's thread): its
+    players' new ratings, or none if a player is a guest (no account), for
+    ``finish_match`` to store with the match's result. ``house`` maps a rated house
+    bot's name to the name its rating is kept under (it has no account)."""
+    from openskill.models import PlackettLuce  # (loaded by then: load_rating_model)
 
     house = house or {}
     if any(name not in house and store.account(name) is None for name in names):
@@ -61,5 +68,4 @@ def rate_match(
             results.append(
                 RatingResult(names[seat], rating.mu, rating.sigma, rating.ordinal(), outcome)
             )
-    store.save_ratings(match_id, variant, players, results)
     return results

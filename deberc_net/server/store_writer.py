@@ -17,6 +17,10 @@ commit for them all, each store call in it still all or nothing; those waiting i
 (or whose transaction a write's error rolled back whole) has written nothing: its jobs
 are done again one by one, as before groups.
 
+What the jobs will need loaded (the rating model: importing it took a rated match's
+end group 6-26 ms of the store's lock, every thread's store calls waiting) is loaded by
+``ready``, in the thread, after its first group and outside any.
+
 ``close`` writes everything still queued, then ends the thread: the server calls it
 before it closes the store, so no record is lost on shutdown. A queued write that fails
 is logged (its table has told the deal already); a ``run`` that fails raises in its
@@ -46,10 +50,14 @@ Group = Callable[[], contextlib.AbstractContextManager[None]]
 
 
 class StoreWriter:
-    def __init__(self, group: Group = contextlib.nullcontext) -> None:
+    def __init__(
+        self, group: Group = contextlib.nullcontext, ready: Callable[[], object] | None = None
+    ) -> None:
         """``group``: the store's (``Store.group``); by default none (each store call
-        its own transaction)."""
+        its own transaction). ``ready``: done once in the thread, after its first group
+        (the first write is not kept waiting for it), outside any group."""
         self._group = group
+        self._ready = ready
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()  # starting and ending the thread
@@ -98,6 +106,7 @@ class StoreWriter:
     def _drain(self) -> None:
         get, more = self._queue.get, self._queue.get_nowait
         ending = False
+        ready = self._ready
         while not ending and (item := get()) is not None:
             jobs = [item]
             while len(jobs) < GROUP_MOST:
@@ -110,6 +119,11 @@ class StoreWriter:
                     break
                 jobs.append(item)
             self._do(jobs)
+            if ready is not None:  # (once)
+                load, ready = ready, None
+                # (if it fails, a job that needs it fails as it would have, and is told)
+                with contextlib.suppress(Exception):
+                    load()
 
     def _do(self, jobs: list[_Job]) -> None:
         """``jobs`` in one group of the store's, then their outcomes told (a failed

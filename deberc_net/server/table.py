@@ -53,7 +53,7 @@ from .allowance import may_talk
 from .ask_line import KeptTalk, ask_line
 from .config import Config
 from .inbox import Inbox
-from .ratings import rate_match
+from .ratings import new_ratings
 from .session import Batch, Session, batched, flush_batch, send_to_each
 from .store.base import RatingResult, told, withheld
 
@@ -1236,7 +1236,7 @@ class Table:
             end.reason,
             list(end.totals),
             seeds,
-            **({} if self.board is None else {"board": self.board}),
+            self.board,
         )
 
     def _end_writes(self, end: g.MatchEnded) -> Callable[[], list[RatingResult] | None]:
@@ -1254,9 +1254,8 @@ class Table:
         if not (self.rated and all(b.rated for b in bots)):
             return finish  # (returns None)
         rate = functools.partial(
-            rate_match,
+            new_ratings,
             self.lobby.store,
-            match.match_id,
             self.rules.variant,
             match.names,
             self._sides,
@@ -1264,7 +1263,7 @@ class Table:
             end.totals,
             {b.name: b.rating_name for b in bots},
         )
-        return functools.partial(_in_turn, finish, rate)
+        return functools.partial(_rated_finish, finish, rate)
 
     async def _match_over(
         self,
@@ -1516,6 +1515,17 @@ def _in_turn(first: Callable[[], object], then: Callable[[], T]) -> T:
     """Two store writes as one job: ``then``'s result."""
     first()
     return then()
+
+
+def _rated_finish(
+    finish: Callable[..., None], rate: Callable[[], list[RatingResult]]
+) -> list[RatingResult]:
+    """A rated match's end as one store call: its players' new ratings (read, then
+    computed), stored with its result (``finish_match``'s ``ratings``): together or not
+    at all. The ratings."""
+    ratings = rate()
+    finish(ratings=ratings)
+    return ratings
 
 
 def _ambiguity(exc: AmbiguousRank) -> Phrase:

@@ -296,9 +296,9 @@ async def test_back_while_the_match_is_being_stored(
     """A player who comes back while the finished match is written is in the lobby."""
     finish = SQLiteStore.finish_match
 
-    def slow_finish(self: SQLiteStore, *args: Any) -> None:
+    def slow_finish(self: SQLiteStore, *args: Any, **kwargs: Any) -> None:
         time.sleep(0.3)  # (in the store's worker thread)
-        finish(self, *args)
+        finish(self, *args, **kwargs)
 
     monkeypatch.setattr(SQLiteStore, "finish_match", slow_finish)
     ann = await connect.machine(port, "ann")

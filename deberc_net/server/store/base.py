@@ -142,10 +142,13 @@ class Store(Protocol):
         totals: list[int],
         seeds: dict[int, str] | None = None,
         board: str | None = None,
+        ratings: list[RatingResult] | None = None,
     ) -> None:
         """The match is over: its row, and its deals released with their seeds (by deal
         number) filled in. A ladder board's (``board``, its key): the result is kept,
-        and the match withheld, until ``release_board``."""
+        and the match withheld, until ``release_board``. ``ratings``: a rated match's
+        new ratings, stored as ``save_ratings`` does, in the same transaction: the
+        result and the ratings together or not at all (a board is never rated)."""
         ...
 
     def release_board(self, board: str) -> int:
@@ -416,6 +419,13 @@ BOARD_UNLESS_LISTED = (
     "CASE WHEN EXISTS (SELECT 1 FROM matches WHERE id = {p}) THEN NULL ELSE {p} END"
 )
 LISTED = "SELECT 1 FROM matches WHERE id = {p}"
+# add_deal's running row, when it writes one: a board's seating played on after its
+# server was thought dead has the result that ending kept (lost, after an older deal);
+# it is running again, so the result goes (a stop or an ending lists it anew as it
+# leaves it, docs/scaling.md)
+PLAYS_ON = " ON CONFLICT (match_id) DO UPDATE SET result = NULL WHERE running.result IS NOT NULL"
+# add_deal's one statement stores a deal only while its match runs with no kept result
+RUNNING_NOW = "SELECT 1 FROM running WHERE match_id = {p} AND result IS NULL"
 
 
 def keeps_result(running: tuple[Any, ...] | None, listed: tuple[Any, ...] | None) -> bool:

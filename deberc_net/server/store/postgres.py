@@ -34,11 +34,13 @@ from .base import (
     ORPHANED,
     OWN_RUNNING,
     PLAYER_RATINGS,
+    PLAYS_ON,
     POSTGRES_BEFORE,
     POSTGRES_NUMBER,
     RATING_HISTORY,
     RATINGS_FOR,
     RELEASED_RECORDS,
+    RUNNING_NOW,
     SAVE_HISTORY,
     SAVE_RATING,
     SERVER_LOST,
@@ -230,6 +232,7 @@ class PostgresStore:
         totals: list[int],
         seeds: dict[int, str] | None = None,
         board: str | None = None,
+        ratings: list[RatingResult] | None = None,
     ) -> None:
         with self._pool.connection() as conn:
             row = match_row(match_id, table_id, players, variant, options, winner, reason, totals)
@@ -242,6 +245,8 @@ class PostgresStore:
                 )
                 return
             _finish(conn, row, seeds)
+            if ratings:
+                _save_ratings(conn, match_id, variant, len(players), ratings)
 
     def release_board(self, board: str) -> int:
         with self._pool.connection() as conn:
@@ -304,10 +309,8 @@ class PostgresStore:
     def save_ratings(
         self, match_id: str, variant: str, players: int, results: list[RatingResult]
     ) -> None:
-        ratings, history = rating_rows(match_id, variant, players, results)
-        with self._pool.connection() as conn, conn.cursor() as cur:
-            cur.executemany(SAVE_RATING.format(p="%s"), ratings)
-            cur.executemany(SAVE_HISTORY.format(p="%s"), history)
+        with self._pool.connection() as conn:
+            _save_ratings(conn, match_id, variant, players, results)
 
     def standings(self, variant: str, players: int) -> list[PlayerRating]:
         with self._pool.connection() as conn:
@@ -326,12 +329,13 @@ class PostgresStore:
 
 
 # add_deal's statements. As a rule one: the deal stored if its match's running row is
-# there and (a server's store) the server's own row, held (FOR KEY SHARE) until the
-# commit: a server ending this one as dead deletes that row first, so it waits for this
-# deal (and lists the match with it), or this waits for it and finds the row gone.
+# there (without a kept result: base.RUNNING_NOW) and (a server's store) the server's
+# own row, held (FOR KEY SHARE) until the commit: a server ending this one as dead
+# deletes that row first, so it waits for this deal (and lists the match with it), or
+# this waits for it and finds the row gone.
 _STORE_DEAL = (
     "INSERT INTO deals (match_id, deal_no, record) SELECT %s, %s, %s WHERE {alive}"
-    " EXISTS (SELECT FROM running WHERE match_id = %s)"
+    f" EXISTS ({RUNNING_NOW.format(p='%s')})"
     " ON CONFLICT (match_id, deal_no) DO UPDATE SET record = excluded.record"
 )
 DEAL_IF_RUNNING = _STORE_DEAL.format(alive="")
@@ -339,20 +343,32 @@ DEAL_IF_ALIVE = _STORE_DEAL.format(
     alive="EXISTS (SELECT FROM servers WHERE id = %s FOR KEY SHARE) AND"
 )
 # Else (a match's first deal; a match another server ended, its server thought dead)
-# one more, all at once: the running row written, the server's row if it is gone (a
-# server storing a deal is alive), the deal.
+# one more, all at once: the running row written (its kept result gone), the server's
+# row written if it is gone (a server storing a deal is alive), the deal.
 REVIVE_SERVER = "INSERT INTO servers (id, host, pid) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING"
-RUNNING_ROW = "INSERT INTO running (match_id, server) VALUES (%s, %s) ON CONFLICT DO NOTHING"
+# The server's row is held too, if it is there, till the commit (an upsert locks the
+# row it finds even when its WHERE leaves it as it is): an ending of this server waits
+# for the commit and then ends this match with the server, or this waits for the
+# ending and writes the row again. Left free (DO NOTHING), an ending between this
+# statement and its commit deleted the row without seeing the new running row: a match
+# of a live server left with no server, ended by the next heartbeat, whoever beat.
+HOLD_OR_REVIVE_SERVER = (
+    "INSERT INTO servers (id, host, pid) VALUES (%s, %s, %s)"
+    " ON CONFLICT (id) DO UPDATE SET pid = excluded.pid WHERE false"
+)
+RUNNING_ROW = "INSERT INTO running (match_id, server) VALUES (%s, %s)" + PLAYS_ON
 RUNNING_BOARD_ROW = (
     "INSERT INTO running (match_id, server, board)"
-    f" VALUES (%s, %s, {BOARD_UNLESS_LISTED.format(p='%s')}) ON CONFLICT DO NOTHING"
+    f" VALUES (%s, %s, {BOARD_UNLESS_LISTED.format(p='%s')})" + PLAYS_ON
 )
 _DEAL = (
     " INSERT INTO deals (match_id, deal_no, record) VALUES (%s, %s, %s)"
     " ON CONFLICT (match_id, deal_no) DO UPDATE SET record = excluded.record"
 )
 RUNNING_DEAL = "WITH running_row AS ({running})" + _DEAL
-REVIVED_RUNNING_DEAL = f"WITH server_row AS ({REVIVE_SERVER}), running_row AS ({{running}})" + _DEAL
+REVIVED_RUNNING_DEAL = (
+    f"WITH server_row AS ({HOLD_OR_REVIVE_SERVER}), running_row AS ({{running}})" + _DEAL
+)
 
 
 def _lock_servers(
@@ -380,6 +396,20 @@ def _end_the_dead(conn: psycopg.Connection[Any], dead_after_s: float) -> int:
     _list_stopped(conn, [(m, b) for m, b in orphaned], SERVER_LOST)
     cur = conn.execute(f"DELETE FROM running WHERE {ORPHANED}")
     return cur.rowcount
+
+
+def _save_ratings(
+    conn: psycopg.Connection[Any],
+    match_id: str,
+    variant: str,
+    players: int,
+    results: list[RatingResult],
+) -> None:
+    """``save_ratings``' writes, in the connection's transaction."""
+    ratings, history = rating_rows(match_id, variant, players, results)
+    with conn.cursor() as cur:
+        cur.executemany(SAVE_RATING.format(p="%s"), ratings)
+        cur.executemany(SAVE_HISTORY.format(p="%s"), history)
 
 
 def _list_old_stops(conn: psycopg.Connection[Any]) -> None:

@@ -37,9 +37,11 @@ from .base import (
     ORPHANED,
     OWN_RUNNING,
     PLAYER_RATINGS,
+    PLAYS_ON,
     RATING_HISTORY,
     RATINGS_FOR,
     RELEASED_RECORDS,
+    RUNNING_NOW,
     SAVE_HISTORY,
     SAVE_RATING,
     SERVER_LOST,
@@ -406,6 +408,7 @@ class SQLiteStore:
         totals: list[int],
         seeds: dict[int, str] | None = None,
         board: str | None = None,
+        ratings: list[RatingResult] | None = None,
     ) -> None:
         # read, then write: a deferred transaction whose read another process's write
         # overtakes cannot become a writer ('database is locked' at once, busy timeout
@@ -421,6 +424,8 @@ class SQLiteStore:
                 )
                 return
             self._finish(row, seeds)
+            if ratings:
+                self._save_ratings(match_id, variant, len(players), ratings)
 
     def release_board(self, board: str) -> int:
         with self._writing():
@@ -513,10 +518,16 @@ class SQLiteStore:
     def save_ratings(
         self, match_id: str, variant: str, players: int, results: list[RatingResult]
     ) -> None:
-        ratings, history = rating_rows(match_id, variant, players, results)
         with self._writing():
-            self._db.executemany(SAVE_RATING.format(p="?"), ratings)
-            self._db.executemany(SAVE_HISTORY.format(p="?"), history)
+            self._save_ratings(match_id, variant, players, results)
+
+    def _save_ratings(
+        self, match_id: str, variant: str, players: int, results: list[RatingResult]
+    ) -> None:
+        """``save_ratings``' writes, in the caller's transaction."""
+        ratings, history = rating_rows(match_id, variant, players, results)
+        self._db.executemany(SAVE_RATING.format(p="?"), ratings)
+        self._db.executemany(SAVE_HISTORY.format(p="?"), history)
 
     def standings(self, variant: str, players: int) -> list[PlayerRating]:
         with self._reading():
@@ -535,21 +546,21 @@ class SQLiteStore:
 
 
 # add_deal's statements: as a rule one, the deal stored if its match's running row is
-# there; else (a match's first deal; a match another server ended, its server thought
-# dead) the server's row if it is gone (a server storing a deal is alive), the running
-# row, and the deal.
+# there (without a kept result: base.RUNNING_NOW); else (a match's first deal; a match
+# another server ended, its server thought dead) the server's row if it is gone (a
+# server storing a deal is alive), the running row (its kept result gone), and the deal.
 DEAL = "INSERT OR REPLACE INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)"
 DEAL_IF_RUNNING = (
     "INSERT OR REPLACE INTO deals (match_id, deal_no, record) SELECT ?, ?, ?"
-    " WHERE EXISTS (SELECT 1 FROM running WHERE match_id = ?)"
+    f" WHERE EXISTS ({RUNNING_NOW.format(p='?')})"
 )
 REVIVE_SERVER = (
     "INSERT OR IGNORE INTO servers (id, host, pid, heartbeat) VALUES (?, ?, ?, julianday('now'))"
 )
-RUNNING_ROW = "INSERT OR IGNORE INTO running (match_id, server) VALUES (?, ?)"
+RUNNING_ROW = "INSERT INTO running (match_id, server) VALUES (?, ?)" + PLAYS_ON
 RUNNING_BOARD_ROW = (
-    "INSERT OR IGNORE INTO running (match_id, server, board)"
-    f" VALUES (?, ?, {BOARD_UNLESS_LISTED.format(p='?')})"
+    "INSERT INTO running (match_id, server, board)"
+    f" VALUES (?, ?, {BOARD_UNLESS_LISTED.format(p='?')})" + PLAYS_ON
 )
 
 
