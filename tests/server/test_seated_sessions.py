@@ -11,8 +11,9 @@ from typing import cast
 
 import trio
 
+from deberc_net.protocol.render import Style
 from deberc_net.server.lobby import Online
-from deberc_net.server.session import Session
+from deberc_net.server.session import Outbox, Session
 
 from .client import fields, is_event, play_machine, random_legal, seat_pair
 from .conftest import Connector
@@ -136,3 +137,16 @@ async def test_a_watcher_is_told_while_watching_and_not_after(
         await carl.drain(0.2)
         assert [x for x in carl.lines[stopped:] if f"table={table}" in x] == []
         nursery.cancel_scope.cancel()
+
+
+def test_sessions_share_the_style_text_they_chose() -> None:
+    """'style machine' sets the style's one text, not a copy of it per connection (an
+    idle connection's bytes, docs/performance.md); the style reads as chosen."""
+    ann, bob = (Session(n, Outbox(1 << 16), trio.CancelScope()) for n in (1, 2))
+    for style in (Style.MACHINE, Style.HUMAN):
+        ann.style, bob.style = str(style), str(style)
+        assert ann.style == bob.style == style
+        assert ann.style is bob.style
+        assert type(ann.style) is str
+    ann.style = "anything else"  # (no other style gets here: kept as it came)
+    assert ann.style == "anything else"
