@@ -38,7 +38,9 @@ alike): a collection in the bench process (200 bots' garbage) would hold up the 
 in flight and count as the server's latency.
 
 Then a fresh server of each kind gets ``--idle`` connections that stay idle (deberc-net's
-logged in) and reports the growth of its resident memory per connection.
+logged in) and reports the growth of its resident memory per connection, counted from
+after its first 20 (``IDLE_WARM_UP``: what the first connections make once is no
+connection's).
 
 Prints a short text summary (medians), then ONE JSON line with every figure (and the
 machine), so runs can be compared over time. Everything is on 127.0.0.1, on ports the
@@ -285,23 +287,36 @@ def stop(proc: subprocess.Popen[str]) -> None:
     proc.wait()
 
 
-async def idle_rss(port: int, pid: int, count: int, logged_in: bool) -> float:
-    """Bytes of resident memory the server grows by per idle connection."""
-    await trio.sleep(0.2)
-    before = status_kib(pid, "VmRSS")
+# connections opened (and kept) before the idle figure's baseline: what the first ones
+# make once (the login path's first use, the server's dicts growing) is no connection's
+IDLE_WARM_UP = 20
+
+
+async def _open_idle(port: int, count: int, logged_in: bool, prefix: str) -> list[Lines]:
+    """``count`` connections, each served once (logged in, or its line echoed)."""
     opened = []
     for i in range(count):
         lines = await Lines.open(port)
-        await lines.send(f"style machine\nlogin idle{i}" if logged_in else "hello")
+        await lines.send(f"style machine\nlogin {prefix}{i}" if logged_in else "hello")
         opened.append(lines)
     for lines in opened:  # every connection served: its login answered, its line echoed
         if logged_in:
             await lines.login_reply()
         else:
             await lines.line()
+    return opened
+
+
+async def idle_rss(port: int, pid: int, count: int, logged_in: bool) -> float:
+    """Bytes of resident memory the server grows by per idle connection, after
+    IDLE_WARM_UP connections alike."""
+    warm = await _open_idle(port, IDLE_WARM_UP, logged_in, "warm")
+    await trio.sleep(0.2)
+    before = status_kib(pid, "VmRSS")
+    opened = await _open_idle(port, count, logged_in, "idle")
     await trio.sleep(0.3)
     after = status_kib(pid, "VmRSS")
-    for lines in opened:
+    for lines in warm + opened:
         await lines.aclose()
     return (after - before) * 1024 / count
 

@@ -256,6 +256,9 @@ class Connection:
                 return command if rule.table_calls else Reply(rule.refusal)
             if command is not None:
                 return self._admit(command)
+        if self._taken:  # all taken: an idle connection keeps none of its lines
+            self._pending.clear()
+            self._taken = 0
         return NEED_DATA
 
     def _admit(self, command: Command | TableCallText) -> Command | TableCallText | Reply:

@@ -43,13 +43,58 @@ Handler = Callable[[Session, Command], Awaitable[None]]
 MATCH_NUMBER_BLOCK = 16  # match numbers drawn from the store at once
 
 
+class Online(dict[str, Session]):
+    """The logged-in sessions here by name key, counting its changes (a login, a
+    logout, a name taken over by another connection or worker): a table keeps its
+    seats' sessions while the count stands (``Table._seated_sessions``), instead of
+    looking each up at every event."""
+
+    __slots__ = ("changes",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changes = 0
+
+    def __setitem__(self, key: str, session: Session) -> None:
+        self.changes += 1
+        super().__setitem__(key, session)
+
+    def __delitem__(self, key: str) -> None:
+        self.changes += 1
+        super().__delitem__(key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        self.changes += 1
+        return super().pop(key, *default)
+
+    def popitem(self) -> tuple[str, Session]:
+        self.changes += 1
+        return super().popitem()
+
+    def setdefault(self, key: str, session: Session) -> Session:
+        self.changes += 1
+        return super().setdefault(key, session)
+
+    def update(self, *args: Any, **kwargs: Session) -> None:
+        self.changes += 1
+        super().update(*args, **kwargs)
+
+    def clear(self) -> None:
+        self.changes += 1
+        super().clear()
+
+    def __ior__(self, other: Any) -> Online:  # type: ignore[override,misc]
+        self.changes += 1
+        return super().__ior__(other)
+
+
 @attrs.define(eq=False)
 class Lobby:
     config: Config
     store: Store
     spawner: Spawner  # starts the tables' tasks (the server's nursery)
     rules: RuleBook  # every rule plugin, loaded at start-up
-    online: dict[str, Session] = attrs.Factory(dict)  # by lower-cased name
+    online: Online = attrs.Factory(Online)  # by lower-cased name
     tables: dict[int, Table] = attrs.Factory(dict)
     next_table: int = 1
     accepting: bool = True

@@ -13,6 +13,7 @@ import trio
 
 from deberc_net.protocol.connection import MAX_ANSWER_CREDIT, Connection
 from deberc_net.protocol.events import ServerEvent
+from deberc_net.protocol.render import Style
 
 from .limits import Bucket
 
@@ -103,6 +104,8 @@ def send_to_each(
         elif outbox.held_by is not batch:  # another task's: the writer sends it all
             outbox._signal()
 
+
+_STYLE_TEXTS = {str(style): str(style) for style in Style}
 
 TAKE_MOST = 65536  # about the most bytes one write takes from an outbox
 
@@ -316,7 +319,9 @@ class Session:
 
     @style.setter
     def style(self, style: str) -> None:
-        self.connection.style = style
+        # the style's one text, not a copy per connection ('style machine' makes one
+        # from the enum: 56 bytes an idle connection holds)
+        self.connection.style = _STYLE_TEXTS.get(style, style)
 
     @property
     def machine(self) -> bool:

@@ -294,6 +294,12 @@ class Table:
     # the name key of each name seated here (the names a table ever seats are few)
     _keys: dict[str, str] = attrs.field(init=False, factory=dict)
     _talk: KeptTalk = attrs.field(init=False, factory=KeptTalk)  # the asks' talk field, kept
+    # each seat's session (None: empty, or nobody online), as looked up when the lobby's
+    # ``online`` had made ``_seated_at`` changes, and those present in seat order: kept
+    # while that count stands and no seat is taken or left (-1: to look up again)
+    _seated: list[Session | None] = attrs.field(init=False, factory=list)
+    _present: list[Session] = attrs.field(init=False, factory=list)
+    _seated_at: int = attrs.field(init=False, default=-1)
     # the batch ``call_here`` entered, while it handles a call in it (its events are put
     # in it without asking trio for the running task at each: every call)
     _batch: Batch | None = attrs.field(init=False, default=None)
@@ -552,6 +558,28 @@ class Table:
         session = self.lobby.online.get(key)
         return session if session is not None else self.lobby.session_named(name)
 
+    def _seated_sessions(self) -> list[Session]:
+        """The sessions of the taken seats in seat order, those online (``_seated`` by
+        seat): looked up again only after a login or logout here or a seat taken or
+        left. A seat whose player is on no connection here may be another worker's
+        (``session_named``'s proxy, whose comings and goings ``online`` does not
+        count): then looked up at every event, as before."""
+        if self._seated_at == self.lobby.online.changes:
+            return self._present
+        online, node = self.lobby.online, self.lobby.node
+        changes = online.changes
+        kept = True
+        seated: list[Session | None] = []
+        for seat, name in enumerate(self.seats):
+            session = self._session(seat)
+            if name and node is not None and (session is None or session.remote):
+                kept = False  # (a proxy, or nobody: the bus may bring one any time)
+            seated.append(session)
+        self._seated = seated
+        self._present = [s for s in seated if s is not None]
+        self._seated_at = changes if kept else -1
+        return self._present
+
     async def _handle(self, message: Message, request: bool = False) -> None:
         # a session's request waits until handled (its reader waits for that: its reply
         # comes before the next line's, docs/protocol.md §2.3), failed or not
@@ -655,6 +683,7 @@ class Table:
             return
         seat = problem
         self.seats[seat] = name
+        self._seated_at = -1
         self.clocks.back(seat)
         session.table, session.seat = self, seat
         bot = self.lobby.house.get(name)
@@ -867,6 +896,7 @@ class Table:
 
     def _free_seat(self, seat: int, name: str) -> None:
         self.seats[seat] = None
+        self._seated_at = -1
         self._event(ev.Left(name, seat))
         if self.reserved is not None:  # a board waits for its player, or its forfeit
             self.clocks.away(seat, trio.current_time())
@@ -925,8 +955,8 @@ class Table:
         """Every seat sees its new state; the seat to act gets the request."""
         match = self.match
         assert match is not None
-        for seat in range(self.players):
-            session = self._session(seat)
+        self._seated_sessions()
+        for seat, session in enumerate(self._seated):
             if session is not None and seat != match.to_act and session.connection.tell is Tell.ALL:
                 self._send_state(session, seat)
         self._ask()
@@ -941,12 +971,9 @@ class Table:
         self.clocks.ask(seat, trio.current_time() if now is None else now)
         if seat is None:
             return
-        # (``_session``'s look-up, written out: once a call)
-        name = self.seats[seat]
-        key = self._keys.get(name) if name else None
-        session = self.lobby.online.get(key) if key is not None else None
-        if session is None:
-            session = self._session(seat)
+        if self._seated_at != self.lobby.online.changes:
+            self._seated_sessions()
+        session = self._seated[seat]
         if session is not None:
             clock = self.clocks.per_seat_ms[seat]
             # most players: the line straight from the state (``machine``, written out)
@@ -1395,20 +1422,10 @@ class Table:
 
     # -------------------------------------------------------------- helpers
     def _audience(self) -> list[Session]:
-        # the seated by seat (each seat's ``_session``, its usual look-up written out: an
-        # event asks for everyone), then those who only watch
-        online, keys = self.lobby.online, self._keys
-        seated: list[Session] = []
-        for seat, name in enumerate(self.seats):
-            if name:
-                key = keys.get(name)
-                session = None if key is None else online.get(key)
-                if session is None:  # a name not looked up yet, or not online
-                    session = self._session(seat)
-                if session is not None:
-                    seated.append(session)
+        # the seated by seat, then those who only watch
+        seated = self._seated_sessions()
         if not self.observers:
-            return seated
+            return list(seated)  # (the caller's to change)
         return seated + [o for o in self.observers if o not in seated]
 
     def _event(self, event: g.MatchEvent | ev.SeatEvent | ev.Watching) -> None:
@@ -1423,20 +1440,19 @@ class Table:
             # by style in one pass
             machines: list[Session] = []
             others: list[Session] = []
-            online, keys = self.lobby.online, self._keys
-            for seat, name in enumerate(self.seats):
-                if name:
-                    key = keys.get(name)
-                    session = None if key is None else online.get(key)
-                    if session is None:  # a name not looked up yet, or not online
-                        session = self._session(seat)
-                    if session is not None:
-                        connection = session.connection
-                        if connection.tell is Tell.ALL:
-                            if connection.style == MACHINE:
-                                machines.append(session)
-                            else:
-                                others.append(session)
+            # (``_seated_sessions``' check, written out: every event)
+            present = (
+                self._present
+                if self._seated_at == self.lobby.online.changes
+                else self._seated_sessions()
+            )
+            for session in present:
+                connection = session.connection
+                if connection.tell is Tell.ALL:
+                    if connection.style == MACHINE:
+                        machines.append(session)
+                    else:
+                        others.append(session)
             if machines:  # (``_tell_machines``, written out: most events)
                 line = template(self.seq, self.id, event)
                 send_to_each(machines, [line], line.encode("utf-8") + b"\r\n", self._batch)

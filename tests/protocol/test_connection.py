@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from deberc_net.game.view import view
@@ -17,6 +19,7 @@ from deberc_net.protocol.connection import (
     State,
     TimeoutCode,
 )
+from deberc_net.protocol.framing import BadLine, Line
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.render import MACHINE
 from deberc_net.testing import build_ruleset, new_match
@@ -190,3 +193,31 @@ def test_an_answer_is_stale_only_before_the_open_request_or_after_the_last_event
     # a request the table has not reached is no old one
     assert future.text() == "there is no request 10 yet; the open request is 7"
     assert future.text(Lang.RU) == "запроса 10 ещё не было; открытый запрос — 7"
+
+
+def _reachable(root: object, depth: int) -> list[object]:
+    """The objects ``root`` refers to, and they in turn, ``depth`` steps deep."""
+    seen: list[object] = []
+    layer = [root]
+    for _ in range(depth):
+        layer = [o for x in layer for o in gc.get_referents(x)]
+        seen += layer
+    return seen
+
+
+def test_an_idle_connection_keeps_none_of_the_lines_it_handed_out() -> None:
+    """Each idle connection held its last lines till more came (two lines, ~220 bytes
+    of the idle logged-in connection's ~7 KiB, docs/performance.md)."""
+    connection = Connection(0.0)
+    got = inputs(connection, b"style machine\nlogin ann\n")
+    assert [type(x) for x in got] == [Command, Command]
+    assert not connection.has_input
+    kept = _reachable(connection, 3)
+    assert not any(isinstance(x, (Line, BadLine)) for x in kept)
+    assert not any(x in ("style machine", "login ann") for x in kept if isinstance(x, str))
+    # the next lines are read as before: as a connection given them all at once reads them
+    fresh = Connection(0.0)
+    assert (
+        inputs(connection, b"ping\nwho\n")
+        == inputs(fresh, b"style machine\nlogin ann\nping\nwho\n")[2:]
+    )
