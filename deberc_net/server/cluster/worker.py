@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Iterator
 
 from deberc_net.cli import _structlog_without_rich
@@ -33,6 +35,8 @@ def worker_main() -> int:
     configure_logging(config.log_level, worker=place.index)
     rules = RuleBook.load()
 
+    _stop_with_the_parent()
+
     def ready(_port: int) -> None:
         sys.stdout.write("ready\n")
         sys.stdout.flush()
@@ -58,6 +62,23 @@ def worker_main() -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _stop_with_the_parent() -> None:
+    """SIGTERM to this worker once its parent is gone (even killed by SIGKILL): its
+    stdin is a pipe the parent never writes to, and the parent's end closes with it.
+    The worker then stops as on the parent's SIGTERM, telling its players (docs/
+    protocol.md §11.4), and frees the ports for the next ``serve`` (docs/scaling.md)."""
+
+    def wait_for_eof() -> None:
+        try:
+            while sys.stdin.buffer.read(4096):
+                pass  # (nothing is written; read on, should anything come)
+        except (OSError, ValueError):
+            pass  # no stdin to read: as if closed
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=wait_for_eof, name="parent-watch", daemon=True).start()
 
 
 def _leaves(exc: BaseException) -> Iterator[BaseException]:
