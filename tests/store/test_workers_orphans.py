@@ -76,3 +76,4 @@ async def test_the_workers_of_a_killed_parent_tell_their_players_and_stop(
             assert _bindable(web)
             await ann.aclose()
             await bob.aclose()
+        assert not [e for e in workers.events if "raw" in e], workers.events

@@ -12,6 +12,8 @@ from collections.abc import Iterator
 
 from deberc_net.cli import _structlog_without_rich
 
+STDIN = 0  # the pipe from the parent (launch.py)
+
 
 def worker_main() -> int:
     # the logs are JSON lines: structlog without rich, as 'serve' itself does (cli.py),
@@ -71,10 +73,11 @@ def _stop_with_the_parent() -> None:
     protocol.md §11.4), and frees the ports for the next ``serve`` (docs/scaling.md)."""
 
     def wait_for_eof() -> None:
-        try:
-            while sys.stdin.buffer.read(4096):
+        try:  # the file descriptor, not sys.stdin: a buffered reader's lock, held by
+            # this daemon thread, would stop the interpreter's own exit with a fatal error
+            while os.read(STDIN, 4096):
                 pass  # (nothing is written; read on, should anything come)
-        except (OSError, ValueError):
+        except OSError:
             pass  # no stdin to read: as if closed
         os.kill(os.getpid(), signal.SIGTERM)
 
