@@ -570,6 +570,21 @@ class Node:
         else:
             session.observing.discard(message["table"])
 
+    def tell_seats_kept(self) -> None:
+        """This worker stops (SIGTERM, its grace over): its players seated at another
+        worker's table that still plays are told their seat is kept there (docs/
+        protocol.md §11.4); a table of a worker stopping with this one (the same
+        ``serve --workers``) has closed meanwhile, and told them so."""
+        for session in list(self.forwarded.values()):
+            table = session.table
+            if (
+                isinstance(table, RemoteTable)
+                and session.seat is not None
+                and table.state is not TableState.CLOSED
+                and table.owner not in self.lost
+            ):
+                session.send(ev.info(phrase(Msg.SEAT_KEPT_ELSEWHERE, table=table.id)))
+
     def _closing(self, message: dict[str, Any]) -> None:
         session = self.forwarded.get(message["s"])
         if session is not None:
