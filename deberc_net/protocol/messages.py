@@ -63,6 +63,7 @@ class Msg(StrEnum):
     SEEK_RESERVED = "seek-reserved"
     UNSEEK = "unseek"
     SHUTTING_DOWN = "shutting-down"
+    SEAT_KEPT_ELSEWHERE = "seat-kept-elsewhere"
     # the lobby's lists and the score sheet (protocol.render)
     WHO = "who"
     NOBODY = "nobody"
@@ -339,6 +340,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SHUTTING_DOWN: (
         "The server is shutting down: {reason}.",
         "Сервер останавливается: {reason}.",
+    ),
+    Msg.SEAT_KEPT_ELSEWHERE: (
+        "Your seat at table {table} is kept on another server: log in again (a guest with"
+        " his token) to take it back.",
+        "Ваше место за столом {table} сохраняется на другом сервере: войдите снова (гость —"
+        " со своим токеном), чтобы вернуться за стол.",
     ),
     Msg.WHO: ("{total} here: {names}{more}", "Игроков здесь — {total}: {names}{more}"),
     Msg.NOBODY: ("nobody", "никого"),

@@ -295,6 +295,8 @@ async def _on_signal(
                 with trio.move_on_after(config.shutdown_grace_ms / 1000):
                     while _anyone_to_tell(lobby):
                         await trio.sleep(SHUTDOWN_POLL_S)
+            if lobby.node is not None:  # seats at other servers' tables that play on
+                lobby.node.tell_seats_kept()
             if leaving := [*lobby.online.values(), *server.not_logged_in()]:
                 for session in leaving:
                     session.close()

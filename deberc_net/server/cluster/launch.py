@@ -1,6 +1,8 @@
 """The parent of ``serve --workers N``: one port for every worker (SO_REUSEPORT: the
 kernel spreads new connections over them), N worker processes, each restarted if it
-dies, and SIGTERM/SIGINT passed on to them.
+dies, and SIGTERM/SIGINT passed on to them. Each worker's stdin is a pipe the parent
+holds open and never writes to: the parent gone (even by SIGKILL), the worker reads its
+end and stops as on SIGTERM (worker.py), so no orphan keeps serving the ports.
 
 The parent binds the port first (port 0 picks a free one) and keeps that socket, bound
 and not listening, so the port stays theirs while a worker restarts; it logs
@@ -147,6 +149,7 @@ def run_workers(config: Config, count: int) -> int:
                     failure = worker.failure
                     break
                 reason = _last_words(worker)
+                _let_go(worker)
                 log.warning(
                     "worker_died", worker=i, pid=worker.process.pid, status=code, reason=reason
                 )
@@ -174,6 +177,7 @@ def run_workers(config: Config, count: int) -> int:
         for worker in workers:
             if worker.process.poll() is None:
                 worker.process.kill()
+            _let_go(worker)
         held.close()
         log.info("stopped", workers=count)
 
@@ -184,7 +188,14 @@ def _start(settings: dict[str, Any], index: int, count: int) -> Worker:
         [sys.executable, "-m", "deberc_net.server.cluster.worker"],
         env=env,
         stdout=subprocess.PIPE,  # one line: 'ready'
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.PIPE,  # never written: its end is the parent's death (worker.py)
     )
     log.info("worker_started", worker=index, pid=process.pid)
     return Worker(index, process)
+
+
+def _let_go(worker: Worker) -> None:
+    """Close the parent's end of an ended worker's pipes (a restart opens new ones)."""
+    for pipe in (worker.process.stdin, worker.process.stdout):
+        if pipe is not None:
+            pipe.close()

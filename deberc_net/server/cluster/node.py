@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import attrs
+import psycopg
 import structlog
 import trio
 
@@ -54,6 +55,7 @@ from ..table import (
 )
 from . import WorkerPlace
 from .bus import LOBBY, MAX_PAYLOAD, Bus, channel
+from .bus_lost import stop_for_a_lost_bus
 from .remote import MatchNow, RemoteSession, RemoteTable
 
 if TYPE_CHECKING:
@@ -212,7 +214,7 @@ class Node:
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         try:
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(self.bus.run)
+                nursery.start_soon(self._run_bus)
                 self.bus.publish(LOBBY, {"k": "hello"})
                 self._tell_presence_all()
                 nursery.start_soon(self._tell_tables)
@@ -220,6 +222,13 @@ class Node:
                 task_status.started()
         finally:  # stopping: the others forget this worker at once, not after silence
             self.bus.close(farewell={"k": "bye"})
+
+    async def _run_bus(self) -> None:
+        try:
+            await self.bus.run()
+        except* psycopg.Error:  # the database away: this worker stops, telling why
+            await stop_for_a_lost_bus(self.lobby)
+            raise
 
     async def _tell_tables(self) -> None:
         """Tell the others what changed among this worker's tables, looked at every
@@ -567,6 +576,21 @@ class Node:
             session.observing.add(message["table"])
         else:
             session.observing.discard(message["table"])
+
+    def tell_seats_kept(self) -> None:
+        """This worker stops (SIGTERM, its grace over): its players seated at another
+        worker's table that still plays are told their seat is kept there (docs/
+        protocol.md §11.4); a table of a worker stopping with this one (the same
+        ``serve --workers``) has closed meanwhile, and told them so."""
+        for session in list(self.forwarded.values()):
+            table = session.table
+            if (
+                isinstance(table, RemoteTable)
+                and session.seat is not None
+                and table.state is not TableState.CLOSED
+                and table.owner not in self.lost
+            ):
+                session.send(ev.info(phrase(Msg.SEAT_KEPT_ELSEWHERE, table=table.id)))
 
     def _closing(self, message: dict[str, Any]) -> None:
         session = self.forwarded.get(message["s"])

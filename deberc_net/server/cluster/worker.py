@@ -7,9 +7,12 @@ import json
 import os
 import signal
 import sys
+import threading
 from collections.abc import Iterator
 
 from deberc_net.cli import _structlog_without_rich
+
+STDIN = 0  # the pipe from the parent (launch.py)
 
 
 def worker_main() -> int:
@@ -46,6 +49,7 @@ def worker_main() -> int:
             os.kill(os.getpid(), signum)
 
     signal.signal(signal.SIGTERM, on_sigterm)
+    _stop_with_the_parent()
 
     def ready(_port: int) -> None:
         nonlocal served
@@ -74,6 +78,24 @@ def worker_main() -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _stop_with_the_parent() -> None:
+    """SIGTERM to this worker once its parent is gone (even killed by SIGKILL): its
+    stdin is a pipe the parent never writes to, and the parent's end closes with it.
+    The worker then stops as on the parent's SIGTERM, telling its players (docs/
+    protocol.md §11.4), and frees the ports for the next ``serve`` (docs/scaling.md)."""
+
+    def wait_for_eof() -> None:
+        try:  # the file descriptor, not sys.stdin: a buffered reader's lock, held by
+            # this daemon thread, would stop the interpreter's own exit with a fatal error
+            while os.read(STDIN, 4096):
+                pass  # (nothing is written; read on, should anything come)
+        except OSError:
+            pass  # no stdin to read: as if closed
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=wait_for_eof, name="parent-watch", daemon=True).start()
 
 
 def _leaves(exc: BaseException) -> Iterator[BaseException]:

@@ -120,6 +120,12 @@ class PostgresStore:
                 f"cannot connect to PostgreSQL at {redacted(url)} within {connect_timeout_s:g} s"
             ) from None
 
+    def hurry(self, timeout_s: float) -> None:
+        """From now on a call waits at most ``timeout_s`` for a connection, not the
+        pool's 30 s: a worker stopping because its database went away (server/cluster/
+        bus_lost.py) fails its last calls at once and ends."""
+        self._pool.timeout = timeout_s
+
     def close(self) -> None:
         if self.server_id is not None:  # a server's own matches end with it, listed
             with self._pool.connection() as conn:

@@ -1,0 +1,34 @@
+"""A worker whose bus fails (its database gone away: a restart, a dropped connection)
+stops as on SIGTERM: it tells its players why (docs/protocol.md §11.4) and closes its
+tables, then ends, and the parent starts another (docs/scaling.md). Its store's last
+calls (the tables' records, its own row) wait a moment for a connection, not the
+pool's 30 s: the next worker starts as soon as the database is back."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import structlog
+import trio
+
+from ..store.postgres import PostgresStore
+
+if TYPE_CHECKING:
+    from ..lobby import Lobby
+
+log = structlog.get_logger("deberc.node")
+BUS_LOST = "its database connection was lost"
+STOPPING_STORE_WAIT_S = 1.0
+FLUSH_S = 0.2  # the closed sessions' last lines leave meanwhile
+
+
+async def stop_for_a_lost_bus(lobby: Lobby) -> None:
+    log.error("bus_lost")
+    if isinstance(lobby.store, PostgresStore):
+        lobby.store.hurry(STOPPING_STORE_WAIT_S)
+    lobby.shutdown(BUS_LOST)
+    if lobby.online or any(not table.remote for table in lobby.tables.values()):
+        await trio.sleep(lobby.config.shutdown_grace_ms / 1000)
+    for session in list(lobby.online.values()):
+        session.close()
+    await trio.sleep(FLUSH_S)

@@ -1,0 +1,85 @@
+"""``serve --workers 2`` whose database goes away for a while (a PostgreSQL restart, as
+the test makes it: its database refuses connections and drops those it had): each
+worker's bus fails, and the worker tells its players why before it stops (docs/
+protocol.md §11.4) and ends at once, not after the pool's 30 s; the parent's next
+worker serves as soon as the database is back (docs/scaling.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psycopg
+import trio
+
+from tests.server.client import fields
+
+from .workers import Workers, served_workers
+
+SETTINGS = (
+    "[server]\nlag_ms = 0\nshutdown_grace_ms = 300\nheartbeat_ms = 500\nserver_dead_ms = 3000\n"
+)
+AWAY_S = 18  # longer than the pool's reconnection tries before its 30 s (1, 3, 7, 15 s)
+BACK_WITHIN_S = 20  # a worker's start on a busy 2-core machine, and the parent's second
+
+
+def _database_away(url: str, away: bool) -> None:
+    """``url``'s database refuses new connections (and drops its own), or takes them
+    again: as a PostgreSQL stopped and started again, for this database alone."""
+    with psycopg.connect(url, dbname="postgres", autocommit=True) as db:
+        name = psycopg.conninfo.conninfo_to_dict(url)["dbname"]
+        assert isinstance(name, str)
+        allow = "false" if away else "true"
+        db.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {allow}')
+        if away:
+            db.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+                (name,),
+            )
+
+
+def _count(workers: Workers, event: str) -> int:
+    return sum(e.get("event") == event for e in workers.events)
+
+
+async def test_workers_whose_database_goes_away_tell_their_players_and_come_back_with_it(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Before the fix the players' connections closed without a word, and each
+    worker waited out the pool's 30 s for its last store calls before it ended."""
+    settings = tmp_path / "server.toml"
+    settings.write_text(SETTINGS)
+    with trio.fail_after(150):
+        async with served_workers(postgres_url, settings) as workers:
+            ann = await workers.connect(0, "ann")
+            bob = await workers.connect(1, "bob")
+            await ann.send("new 2 moscow")
+            table = fields(await ann.read_until(lambda x: fields(x)[0] == "ok"))[1]["table"]
+            with trio.fail_after(10):  # a match across the two workers (once bob's
+                while True:  # worker has heard of the table)
+                    await bob.send(f"sit {table}")
+                    sat = await bob.read_until(lambda x: fields(x)[0] in ("ok", "error"))
+                    if fields(sat)[0] == "ok":
+                        break
+                    await trio.sleep(0.1)
+            try:
+                await trio.to_thread.run_sync(_database_away, postgres_url, True)
+                for client in (ann, bob):
+                    told = await client.read_until(
+                        lambda x: fields(x)[0] == "info" and "shutting down" in x, 15
+                    )
+                    assert "database connection was lost" in told, told
+                await trio.sleep(AWAY_S)
+                # both ended while the database was away: nothing waited for it
+                died = [e for e in workers.events if e.get("event") == "worker_died"]
+                assert len(died) >= 2, workers.events[-20:]
+                assert "its database connection failed" in str(died[0]["reason"]), died
+            finally:
+                await trio.to_thread.run_sync(_database_away, postgres_url, False)
+            with trio.fail_after(BACK_WITHIN_S):
+                while _count(workers, "worker_listening") < 4:
+                    await trio.sleep(0.1)
+            carl = await workers.connect(0, "carl")  # the new workers serve
+            await carl.aclose()
+            await ann.aclose()
+            await bob.aclose()
+        assert not [e for e in workers.events if "raw" in e], workers.events
