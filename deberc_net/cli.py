@@ -281,7 +281,7 @@ def _import_before_the_run(own_server: bool, parts: bool) -> None:
     if parts:
         import deberc_net.ladder.parallel  # (the forked parts)
     if own_server:
-        import deberc_net.server.app  # noqa: F401
+        import deberc_net.server.running  # noqa: F401  (the whole server)
 
 
 def _ladder_worker(args: argparse.Namespace) -> int:

@@ -431,7 +431,7 @@ def run_parallel(
         raise ScheduleError("--processes plays on the ladder's own servers, not --server")
     if not hasattr(os, "fork"):
         raise ScheduleError("--processes needs a system that can fork (not Windows)")
-    import deberc_net.server.app  # noqa: F401 (imported once, here, not in every part)
+    import deberc_net.server.running  # noqa: F401 (imported once, here, not in every part)
 
     seed = options.seed if options.seed is not None else secrets.token_hex(8)
     ratings = Ratings.carried_on([b.name for b in options.bots], stored)

@@ -41,7 +41,7 @@ from .stats import Sprt
 from .supervisor import BotSpec, Supervisor, hangup
 
 if TYPE_CHECKING:
-    from deberc_net.server.app import LocalLink
+    from deberc_net.server.running import LocalLink
 
 __all__ = ["ADMIN", "BotSpec", "GameResult", "LadderOptions", "Summary", "board_key", "run"]
 

@@ -15,8 +15,9 @@ import trio.testing
 
 from clients import random_bot
 from clients.client import KEEPALIVE_S, Bot, Handed, Receiver
-from deberc_net.server.app import LocalLink, serve
+from deberc_net.server.app import serve
 from deberc_net.server.local import LIMIT, LocalStream, local_stream_pair
+from deberc_net.server.running import LocalLink
 from deberc_net.testing import rule_book
 from tests.server.conftest import make_config
 

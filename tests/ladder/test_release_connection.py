@@ -24,7 +24,8 @@ from deberc_net.ladder.runner import (
 )
 from deberc_net.ladder.schedule import ScheduleError, schedule
 from deberc_net.ladder.supervisor import BotSpec
-from deberc_net.server.app import LocalLink, serve
+from deberc_net.server.app import serve
+from deberc_net.server.running import LocalLink
 from deberc_net.testing import rule_book
 from tests.server.conftest import make_config
 

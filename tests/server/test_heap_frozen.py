@@ -11,7 +11,8 @@ from pathlib import Path
 
 import trio
 
-from deberc_net.server.app import YOUNG_COLLECTION_AFTER, serve
+from deberc_net.server.app import serve
+from deberc_net.server.running import YOUNG_COLLECTION_AFTER
 from deberc_net.testing import rule_book
 
 from .conftest import make_config

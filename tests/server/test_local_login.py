@@ -10,7 +10,8 @@ from pathlib import Path
 
 import trio
 
-from deberc_net.server.app import LocalLink, serve
+from deberc_net.server.app import serve
+from deberc_net.server.running import LocalLink
 from deberc_net.server.store import open_store
 from deberc_net.testing import rule_book
 

@@ -70,12 +70,12 @@ def test_signal_stops_cleanly_and_tells_everyone(tmp_path: Path, signum: int) ->
 _SIGNALLED_AT_LISTENING = """
 import os, signal, sys
 import trio
-from deberc_net.server import app
+from deberc_net.server import app, running
 from deberc_net.server.config import Config
 from deberc_net.server.logs import configure_logging
 
 configure_logging("info", json_output=True)
-said = app.log
+said = running.log  # the running server's (server/running.py)
 
 class SignalledAtListening:
     def __getattr__(self, name):
@@ -86,7 +86,7 @@ class SignalledAtListening:
         if event == "listening":
             os.kill(os.getpid(), signal.SIGTERM)
 
-app.log = SignalledAtListening()
+running.log = SignalledAtListening()
 config = Config(port=0, db=sys.argv[1], shutdown_grace_ms=0)
 trio.run(lambda: app.serve(config, handle_signals=True))
 """

@@ -21,10 +21,10 @@ import trio
 import trio.testing
 from trio.testing import MockClock
 
-from deberc_net.server.app import Server
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.local import local_stream_pair
 from deberc_net.server.matchmaking import game_settings
+from deberc_net.server.running import Server
 from deberc_net.server.store import Store, open_store
 from deberc_net.server.table import Stop, Table
 from deberc_net.testing import rule_book

@@ -1,5 +1,5 @@
-"""Every store test runs against both backends: an SQLite file, and a fresh database on
-a PostgreSQL server: the xdist run's (its controller starts one for all its workers), or
+"""Every store test runs against both backends: an SQLite file, and a database of its own
+on a PostgreSQL server: the xdist run's (its controller starts one for all its workers), or
 the session's own (see postgres_server.py)."""
 
 from __future__ import annotations
@@ -44,6 +44,16 @@ def postgres_server(
 
 @pytest.fixture
 def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
+    """A database of the test's own: no rows, the store's migrations applied (a copy of
+    the server's migrated template), as a store's first open leaves it."""
+    url = postgres_server.new_database(migrated=True)
+    yield url
+    postgres_server.drop_database(url)
+
+
+@pytest.fixture
+def new_postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
+    """An empty database of the test's own (no tables: what the migrations start from)."""
     url = postgres_server.new_database()
     yield url
     postgres_server.drop_database(url)
@@ -51,7 +61,17 @@ def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def store_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """Where a store lives: a file path or a postgresql:// address."""
+    """Where a store lives: a file path (its first open makes the store there) or a
+    postgresql:// address of a migrated database of no rows."""
     if request.param == "sqlite":
         return str(tmp_path / "deberc.sqlite3")
     return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def new_store_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a store is yet to be made: a path with nothing at it, or the address of an
+    empty database (the tests of the migrations)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "deberc.sqlite3")
+    return str(request.getfixturevalue("new_postgres_url"))

@@ -209,17 +209,19 @@ def test_table_numbers_drawn_by_two_stores_never_repeat(store_db: str) -> None:
 
 
 def test_match_numbers_go_on_after_those_stored_before_the_store_drew_them(
-    store_db: str,
+    new_store_db: str,
 ) -> None:
-    opened(store_db, migrations=MIGRATIONS[:3]).close()  # before numbers were drawn
-    raw_execute(store_db, "INSERT INTO deals (match_id, deal_no, record) VALUES ('m12', 1, '{}')")
+    opened(new_store_db, migrations=MIGRATIONS[:3]).close()  # before numbers were drawn
+    raw_execute(
+        new_store_db, "INSERT INTO deals (match_id, deal_no, record) VALUES ('m12', 1, '{}')"
+    )
     for match in ("m7", "ladder-x", "m3x"):  # the last two: not a server's number
         raw_execute(
-            store_db,
+            new_store_db,
             "INSERT INTO matches (id, table_id, players, variant, options, reason, totals)"
             f" VALUES ('{match}', 1, '[]', 'moscow', '[]', 'score', '[]')",
         )
-    store = open_store(store_db)
+    store = open_store(new_store_db)
     try:
         assert [store.new_match_number() for _ in range(2)] == [13, 14]
     finally:
@@ -472,13 +474,13 @@ def test_match_numbers_drawn_in_blocks_ascend_and_are_never_drawn_again(store: S
 
 
 def test_a_new_database_is_at_the_newest_migration_and_reopening_changes_nothing(
-    store_db: str,
+    new_store_db: str,
 ) -> None:
-    store = open_store(store_db)
+    store = open_store(new_store_db)
     assert store.schema_version() == len(MIGRATIONS)
     store.add_account("ann", b"s", b"h")
     store.close()
-    store = open_store(store_db)
+    store = open_store(new_store_db)
     try:
         assert store.schema_version() == len(MIGRATIONS)
         assert store.account("ann") == (b"s", b"h")
@@ -486,21 +488,21 @@ def test_a_new_database_is_at_the_newest_migration_and_reopening_changes_nothing
         store.close()
 
 
-def test_later_migrations_are_applied_in_order_keeping_the_data(store_db: str) -> None:
-    store = opened(store_db)
+def test_later_migrations_are_applied_in_order_keeping_the_data(new_store_db: str) -> None:
+    store = opened(new_store_db)
     store.add_account("ann", b"s", b"h")
     store.close()
-    store = opened(store_db, migrations=(*MIGRATIONS, EXTRA))
+    store = opened(new_store_db, migrations=(*MIGRATIONS, EXTRA))
     try:
         assert store.schema_version() == LATEST + 1
         assert store.account("ann") == (b"s", b"h")
     finally:
         store.close()
-    assert table_exists(store_db, "extra")
+    assert table_exists(new_store_db, "extra")
 
 
-def test_a_failing_migration_changes_nothing(store_db: str) -> None:
-    opened(store_db).close()
+def test_a_failing_migration_changes_nothing(new_store_db: str) -> None:
+    opened(new_store_db).close()
     broken = Migration(
         LATEST + 1,
         "broken",
@@ -508,25 +510,25 @@ def test_a_failing_migration_changes_nothing(store_db: str) -> None:
         postgres="CREATE TABLE extra (x INTEGER); NOT SQL",
     )
     with pytest.raises(Exception, match="syntax error"):
-        opened(store_db, migrations=(*MIGRATIONS, broken))
-    assert not table_exists(store_db, "extra")
-    store = opened(store_db)
+        opened(new_store_db, migrations=(*MIGRATIONS, broken))
+    assert not table_exists(new_store_db, "extra")
+    store = opened(new_store_db)
     try:
         assert store.schema_version() == LATEST
     finally:
         store.close()
 
 
-def test_a_database_newer_than_the_code_is_refused(store_db: str) -> None:
-    opened(store_db, migrations=(*MIGRATIONS, EXTRA)).close()
+def test_a_database_newer_than_the_code_is_refused(new_store_db: str) -> None:
+    opened(new_store_db, migrations=(*MIGRATIONS, EXTRA)).close()
     with pytest.raises(StoreError, match=f"version {LATEST + 1}, newer than this deberc-net knows"):
-        open_store(store_db)
+        open_store(new_store_db)
 
 
-def test_migrations_must_be_numbered_in_order(store_db: str) -> None:
+def test_migrations_must_be_numbered_in_order(new_store_db: str) -> None:
     gap = Migration(LATEST + 2, "a gap", sqlite="SELECT 1", postgres="SELECT 1")
     with pytest.raises(ValueError, match="numbered 1, 2, 3"):
-        opened(store_db, migrations=(*MIGRATIONS, gap))
+        opened(new_store_db, migrations=(*MIGRATIONS, gap))
 
 
 def test_an_sqlite_file_from_before_migrations_is_adopted(tmp_path: Path) -> None:
@@ -631,7 +633,7 @@ def table_exists(db: str, name: str) -> bool:
 
 
 def test_stores_opened_at_once_on_a_new_database_apply_each_migration_once(
-    store_db: str,
+    new_store_db: str,
 ) -> None:
     """Servers started together on one empty database: one applies each migration, the
     others find it applied (PostgreSQL: an advisory lock; SQLite: the rows' key)."""
@@ -642,7 +644,7 @@ def test_stores_opened_at_once_on_a_new_database_apply_each_migration_once(
     def open_one() -> None:
         start.wait()
         try:
-            opened_stores.append(open_store(store_db, serving=True))
+            opened_stores.append(open_store(new_store_db, serving=True))
         except BaseException as exc:  # reported below
             errors.append(exc)
 
@@ -654,7 +656,7 @@ def test_stores_opened_at_once_on_a_new_database_apply_each_migration_once(
     try:
         assert errors == [] and len(opened_stores) == 4
         assert {s.schema_version() for s in opened_stores} == {LATEST}
-        assert applied_migrations(store_db) == list(range(1, LATEST + 1))
+        assert applied_migrations(new_store_db) == list(range(1, LATEST + 1))
     finally:
         for store in opened_stores:
             store.close()
@@ -706,7 +708,7 @@ def test_a_match_ends_while_another_server_writes_the_same_sqlite_file(tmp_path:
 
 
 def test_matches_an_old_clean_stop_left_unlisted_are_listed_once_in_their_place(
-    store_db: str,
+    new_store_db: str,
 ) -> None:
     """A clean stop before stopped matches were listed (0.1.0) left a match it cut off
     with its deals only: no row, so no 'games', 'history' or player page had it. The
@@ -714,7 +716,7 @@ def test_matches_an_old_clean_stop_left_unlisted_are_listed_once_in_their_place(
     no winner), finished when the match before it was, so a history keeps its order.
     Failed before: it stayed unlisted."""
     before = MIGRATIONS[:7]  # the schema such a database had
-    store = opened(store_db, migrations=before)  # (closed, it lists nothing it ran)
+    store = opened(new_store_db, migrations=before)  # (closed, it lists nothing it ran)
     store.add_deal(deal("m1", 1))
     finish(store, "m1", ["ann", "Бо"], "ann")
     store.add_deal(deal("m2", 1))
@@ -723,12 +725,12 @@ def test_matches_an_old_clean_stop_left_unlisted_are_listed_once_in_their_place(
     finish(store, "m3", ["ann", "Бо"], "Бо")
     store.close()
     _raw(  # as 0.1.0's clean stop left m2; and when each listed match finished
-        store_db,
+        new_store_db,
         "DELETE FROM running WHERE match_id = 'm2'",
         "UPDATE matches SET finished = '2026-01-01 10:00:00' WHERE id = 'm1'",
         "UPDATE matches SET finished = '2026-01-02 10:00:00' WHERE id = 'm3'",
     )
-    store = opened(store_db, serving=True)
+    store = opened(new_store_db, serving=True)
     try:
         games = store.recent_games("бо")
         assert [(g["match"], g["reason"], g["winner"]) for g in games] == [
@@ -740,7 +742,7 @@ def test_matches_an_old_clean_stop_left_unlisted_are_listed_once_in_their_place(
         assert str(games[1]["finished"]).startswith("2026-01-01 10:00:00")
     finally:
         store.close()
-    store = opened(store_db, serving=True)  # once: nothing is listed twice
+    store = opened(new_store_db, serving=True)  # once: nothing is listed twice
     try:
         assert [g["match"] for g in store.recent_games("ann")] == ["m3", "m2", "m1"]
     finally:
@@ -748,22 +750,22 @@ def test_matches_an_old_clean_stop_left_unlisted_are_listed_once_in_their_place(
 
 
 def test_an_old_stop_numbered_before_every_listed_match_is_listed_before_the_next(
-    store_db: str,
+    new_store_db: str,
 ) -> None:
     """An old clean stop's match with no listed match numbered before it (the store's
     first match, cut off) is listed just before the listed match numbered after it, not
     as finished now, above every later match. Failed before: m1 came first, as newest."""
-    store = opened(store_db, migrations=MIGRATIONS[:7])
+    store = opened(new_store_db, migrations=MIGRATIONS[:7])
     store.add_deal(deal("m1", 1))
     store.add_deal(deal("m2", 1))
     finish(store, "m2", ["ann", "Бо"], "ann")
     store.close()
     _raw(
-        store_db,
+        new_store_db,
         "DELETE FROM running WHERE match_id = 'm1'",
         "UPDATE matches SET finished = '2026-01-02 10:00:00' WHERE id = 'm2'",
     )
-    store = opened(store_db, serving=True)
+    store = opened(new_store_db, serving=True)
     try:
         games = store.recent_games("ann")
         assert [(g["match"], g["reason"]) for g in games] == [("m2", "score"), ("m1", "shutdown")]
@@ -773,23 +775,23 @@ def test_an_old_stop_numbered_before_every_listed_match_is_listed_before_the_nex
 
 
 def test_old_stops_finished_at_one_time_are_listed_in_the_order_of_their_numbers(
-    store_db: str,
+    new_store_db: str,
 ) -> None:
     """Old clean stops numbered after the same listed match are each finished when it
     was: tied, they are listed (and 'games' shows them, newest first) by their match
     numbers, m10 after m9. Failed before: by their ids' text, m10 before m9."""
-    store = opened(store_db, migrations=MIGRATIONS[:7])
+    store = opened(new_store_db, migrations=MIGRATIONS[:7])
     store.add_deal(deal("m8", 1))
     finish(store, "m8", ["ann", "Бо"], "ann")
     for match in ("m9", "m10", "m11"):
         store.add_deal(deal(match, 1))
     store.close()
     _raw(
-        store_db,
+        new_store_db,
         "DELETE FROM running WHERE match_id IN ('m9', 'm10', 'm11')",
         "UPDATE matches SET finished = '2026-01-02 10:00:00' WHERE id = 'm8'",
     )
-    store = opened(store_db, serving=True)
+    store = opened(new_store_db, serving=True)
     try:
         games = store.recent_games("ann")
         assert [g["match"] for g in games] == ["m11", "m10", "m9", "m8"]
@@ -813,7 +815,7 @@ def _raw(db: str, *statements: str) -> None:
 
 
 def test_migration_8_finds_old_stops_by_an_anti_join_on_a_large_postgresql_store(
-    postgres_url: str,
+    new_postgres_url: str,
 ) -> None:
     """Migration 8 runs once on a production store, holding the migrations' lock every
     starting server waits for. Its query must be a join: PostgreSQL plans 'NOT IN
@@ -822,10 +824,10 @@ def test_migration_8_finds_old_stops_by_an_anti_join_on_a_large_postgresql_store
     before: a SubPlan, not hashed."""
     import psycopg
 
-    PostgresStore(postgres_url, migrations=MIGRATIONS[:7]).close()
+    PostgresStore(new_postgres_url, migrations=MIGRATIONS[:7]).close()
     query = MIGRATIONS[7].postgres
     query = query[query.index("SELECT DISTINCT") :].rstrip().rstrip(";")
-    with psycopg.connect(postgres_url) as conn:
+    with psycopg.connect(new_postgres_url) as conn:
         conn.execute(
             "INSERT INTO matches (id, table_id, players, variant, options, reason, totals)"
             " SELECT 'm' || g, 1, '[]', 'moscow', '[]', 'score', '[0,0]'"

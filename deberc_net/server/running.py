@@ -1,0 +1,606 @@
+"""The running server: listeners, a task per connection (its reader; a writer task only
+while a socket is full), shutdown. ``serve`` (server/app.py) binds the ports and opens
+the store, then runs it here.
+
+A connection is any ``trio.abc.Stream`` (``Server.handle``): the listener hands it
+sockets, tests may hand it memory streams. The protocol itself is the sans-IO
+``Connection`` (protocol/connection.py); this module only feeds it and writes its
+bytes. A handler's failure is logged and ends only its own connection.
+"""
+
+from __future__ import annotations
+
+import errno
+import gc
+import itertools
+import math
+import os
+import signal
+import socket
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import structlog
+import trio
+
+from deberc_net.plugins import RuleBook
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import Command, TableCallText
+from deberc_net.protocol.connection import NEED_DATA, Connection, Limits, Reply, State
+
+from .app import ListenError, sole_exception
+from .config import Config, cannot_listen
+from .limits import AddressBuckets, Bucket, SharedBucket
+from .lobby import Lobby
+from .local import LOCAL_ADDRESS, LocalStream, Receiver, local_stream_pair
+from .ports import close_all, listen_on
+from .session import Outbox, Session
+from .store import Store, describe
+
+if TYPE_CHECKING:
+    from .cluster import WorkerPlace
+
+log = structlog.get_logger("deberc.server")
+_ids = itertools.count(1)
+READ_SIZE = 4096
+# chat allowances of addresses kept (the last connection gone, not yet refilled) before
+# they are looked through for refilled ones
+ADDRESSES_KEPT = 1000
+# accept's errors that mean "no room now" (as trio's serve_listeners): wait and go on
+_ACCEPT_CAPACITY_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
+# how long an ended connection's last lines wait for a client that does not read them
+# (its slot is not held for ever)
+FINAL_FLUSH_S = 30.0
+# a reader's deadline is left where it is unless the connection's comes earlier or this
+# much later; one this near is lifted while a command is handled (never cut short)
+DEADLINE_SLACK_S = 60.0
+# a server owning its process collects its young objects after this many new ones: at
+# the interpreter's 700 that cost ~9 µs a call at 100 busy tables, at 5000 ~2 µs, with
+# no more pauses over 5 ms (docs/performance.md, "The collector's young threshold")
+YOUNG_COLLECTION_AFTER = 5000
+# how often a stopping server looks whether anyone is left to tell (_anyone_to_tell)
+SHUTDOWN_POLL_S = 0.01
+
+
+async def run(
+    config: Config,
+    store: Store,
+    game_sockets: list[trio.socket.SocketType],
+    http_socket: socket.socket | None,
+    rules: RuleBook,
+    *,
+    task_status: trio.TaskStatus[Any] = trio.TASK_STATUS_IGNORED,
+    handle_signals: bool = False,
+    http_bound: Callable[[int], None] | None = None,
+    local_bound: Callable[[LocalLink], None] | None = None,
+    worker: WorkerPlace | None = None,
+    ready: Callable[[int], None] | None = None,
+) -> None:
+    """The server on ``game_sockets`` (bound, not yet listening; a worker's: none) and
+    ``http_socket``, with ``store`` open (``serve`` in server/app.py: the arguments are
+    its own); closes them when it ends."""
+    listeners: list[trio.SocketListener] = []
+    lobby: Lobby | None = None
+    try:
+        try:
+            listeners = listen_on(game_sockets)
+        except OSError as exc:  # bound by another server that started as this one did
+            raise ListenError(cannot_listen(config.host, config.port, exc)) from None
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_heartbeat, store, config)
+            lobby = Lobby(config, store, nursery, rules)
+            if worker is not None:
+                listeners = await _join_workers(lobby, store, worker, nursery)
+            port = listeners[0].socket.getsockname()[1]
+            lobby.house.host, lobby.house.port = _local(config.host), port  # house bots dial it
+            if worker is not None:  # a worker's: its own loopback port, not the shared one
+                lobby.house.host, lobby.house.port = (
+                    "127.0.0.1",
+                    listeners[-1].socket.getsockname()[1],
+                )
+            if http_socket is not None:
+                from .web import serve_http  # its libraries load only when served
+
+                try:
+                    http_port = await nursery.start(serve_http, config, lobby, http_socket)
+                except (OSError, BaseExceptionGroup) as exc:  # hypercorn listens in its nurseries
+                    bind = sole_exception(exc)
+                    if not isinstance(bind, OSError):
+                        raise
+                    raise ListenError(
+                        cannot_listen(config.host, config.http_port, bind, " (web)")
+                    ) from None
+                log.info("http_listening", host=config.host, port=http_port)
+                if http_bound is not None:
+                    http_bound(http_port)
+            server = Server(config, lobby, nursery)
+            listen_scope = trio.CancelScope()
+
+            async def accept_all() -> None:
+                with listen_scope:
+                    await server.accept(listeners)
+
+            nursery.start_soon(accept_all)
+            if local_bound is not None:
+                local_bound(LocalLink(server, nursery))
+            if handle_signals:  # before 'listening': a signal right after it is handled
+                await nursery.start(_on_signal, server, listen_scope, nursery, config)
+                # the process is this server's own (the CLI's, a worker's): what start-up
+                # made (modules, rules, the lobby) lives as long as it does, so the
+                # collector's full passes stop walking it (one took some 30 ms, every
+                # thousand-odd calls of a busy server: 5-8 % of its CPU)
+                gc.freeze()
+                # and its young collections rarer: each walks every task's waits (~1,200
+                # coroutines at 100 busy tables) however few objects are new, 700 new
+                # ones apart by default (docs/performance.md, "The collector's threshold")
+                gc.set_threshold(YOUNG_COLLECTION_AFTER, *gc.get_threshold()[1:])
+            if worker is None:
+                log.info("listening", host=config.host, port=port, db=describe(config.db))
+            else:
+                # its server id: what the others' worker_lost lines call it ('lost')
+                pid, server_id = os.getpid(), store.server_id
+                log.info(  # 'port': its own (its house bots'); 'shared_port': the players'
+                    "worker_listening",
+                    worker=worker.index,
+                    pid=pid,
+                    port=lobby.house.port,
+                    shared_port=port,
+                    server=server_id,
+                )
+            task_status.started(port)
+            if ready is not None:
+                ready(port)
+    finally:
+        # closed here, not left to the collector (a failure's traceback keeps them)
+        close_all(game_sockets)
+        for listener in listeners:  # a worker's own
+            listener.socket.close()
+        if http_socket is not None:  # hypercorn's once served (detached: no-op)
+            http_socket.close()
+        if lobby is not None:
+            lobby.writes.close()  # every deal and result queued is written first
+        store.close()
+        log.info("stopped")
+
+
+async def _join_workers(
+    lobby: Lobby, store: Store, worker: WorkerPlace, nursery: trio.Nursery
+) -> list[trio.SocketListener]:
+    """One of ``serve --workers``: the bus and the lobby's copy first, then the shared
+    port (SO_REUSEPORT: the kernel spreads new connections over the workers), and a
+    loopback port of its own, last, for the house bots it starts (a house bot's name
+    is known only to the worker that started it)."""
+    from .cluster.launch import reuseport_socket
+    from .cluster.node import Node
+
+    assert store.server_id is not None
+    node = Node(lobby, worker, store.server_id)
+    node.open()
+    lobby.node = node
+    await nursery.start(node.run)
+    sock = reuseport_socket(lobby.config.host, lobby.config.port)
+    sock.listen(1024)
+    shared = trio.SocketListener(trio.socket.from_stdlib_socket(sock))
+    own = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    return [shared, *own]
+
+
+def _local(host: str) -> str:
+    """Where a process on this machine reaches a server listening on ``host``."""
+    return {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+
+
+async def _heartbeat(store: Store, config: Config) -> None:
+    """Tell the store this server lives; end the matches of servers that died."""
+    while True:
+        await trio.sleep(config.heartbeat_ms / 1000)
+        try:
+            ended = await trio.to_thread.run_sync(store.heartbeat, config.server_dead_ms / 1000)
+        except Exception:  # the database away for a moment: the server plays on
+            log.exception("heartbeat_failed")
+            continue
+        if ended:
+            log.warning("dead_servers_matches_ended", matches=ended)
+
+
+async def _on_signal(
+    server: Server,
+    listen_scope: trio.CancelScope,
+    nursery: trio.Nursery,
+    config: Config,
+    task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    lobby = server.lobby
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        task_status.started()  # the signals are ours from here
+        async for signum in signals:
+            name = signal.Signals(signum).name
+            log.info("shutdown", signal=name)
+            listen_scope.cancel()  # stop accepting at once
+            # the matches this stop ends unfinished (stored with reason=shutdown)
+            playing = [
+                table.match.match_id
+                for table in lobby.tables.values()
+                if not table.remote
+                and table.match is not None
+                and table.state is ev.TableState.PLAYING
+            ]
+            if playing:
+                log.warning("matches_stopped", matches=playing)
+            # web pages watch as a table's observers, not online: their last lines are
+            # sent after their table closes, so a watched server waits its grace in full
+            # (a page here on another worker's table: those lines come over the bus)
+            watched = any(t.observers for t in lobby.tables.values() if not t.remote) or (
+                lobby.node is not None and lobby.node.watched_from_here()
+            )
+            # those not logged in are told too (they got only the close)
+            lobby.shutdown(f"{name} received", server.not_logged_in())
+            if watched:
+                await trio.sleep(config.shutdown_grace_ms / 1000)
+            else:  # the grace is for those told: with nobody left, the stop is at once
+                with trio.move_on_after(config.shutdown_grace_ms / 1000):
+                    while _anyone_to_tell(lobby):
+                        await trio.sleep(SHUTDOWN_POLL_S)
+            if lobby.node is not None:  # seats at other servers' tables that play on
+                lobby.node.tell_seats_kept()
+            if leaving := [*lobby.online.values(), *server.not_logged_in()]:
+                for session in leaving:
+                    session.close()
+                await trio.sleep(0.2)
+            nursery.cancel_scope.cancel()
+            return
+
+
+def _anyone_to_tell(lobby: Lobby) -> bool:
+    """Whether a stopping server's grace (docs/settings.md, ``shutdown_grace_ms``) has
+    anyone left to flush to: a session online (a player, a watcher, a house bot, a
+    ladder's), or a table of its own not yet closed (it tells its seats, and queues
+    its record first)."""
+    return bool(lobby.online) or any(not table.remote for table in lobby.tables.values())
+
+
+class Server:
+    """Serves connections on any streams, for one lobby."""
+
+    def __init__(self, config: Config, lobby: Lobby, nursery: trio.Nursery) -> None:
+        self.config = config
+        self.lobby = lobby
+        self.nursery = nursery  # where connections and their writers run
+        self._start_writer = self._started_writer  # one callable for every outbox
+        # a scope never entered, for a session's aborts to cancel while its reader does
+        # a table's work (Server._received)
+        self._quiet_scope = trio.CancelScope()
+        # trio.current_time's answer in one call, not three (a read takes the time)
+        self._now = trio.lowlevel.current_clock().current_time
+        self.sessions: dict[Session, None] = {}  # every open connection, oldest first
+        self.per_address: Counter[str] = Counter()
+        # each address's chat allowance, shared by its connections (docs/security.md §3)
+        self.address_says = AddressBuckets(
+            config.say_per_address_per_s, config.say_per_address_burst, ADDRESSES_KEPT
+        )
+        self.pending = 0  # accepted, and not yet given a session
+        self.limits = Limits(
+            max_line=config.max_line,
+            flood_lines_per_s=config.flood_lines_per_s,
+            flood_burst=config.flood_burst,
+            partial_line_s=config.partial_line_ms / 1000,
+            login_timeout_s=config.login_timeout_ms / 1000,
+            idle_timeout_s=config.idle_timeout_ms / 1000,
+        )
+
+    async def accept(self, listeners: list[trio.SocketListener]) -> None:
+        """Serve what the listeners accept, each connection a task of the server's
+        nursery (its handler is the task's only coroutine: an idle connection holds
+        little)."""
+        async with trio.open_nursery() as accepting:
+            for listener in listeners:
+                accepting.start_soon(self._accept, listener)
+
+    async def _accept(self, listener: trio.SocketListener) -> None:
+        while True:
+            try:
+                stream = await listener.accept()
+            except OSError as exc:  # out of descriptors or memory: wait, as trio's serve does
+                if exc.errno not in _ACCEPT_CAPACITY_ERRNOS:
+                    raise
+                log.error("accept_failed", error=os.strerror(exc.errno or 0))
+                await trio.sleep(0.1)
+                continue
+            address, peer = _peer(stream)
+            self.nursery.start_soon(self.handle, stream, address, peer)
+
+    async def handle(self, stream: trio.abc.Stream, address: str = "?", peer: str = "?") -> None:
+        """Serve one connection until it ends; ``address`` is what the per-address
+        limits count (a socket's peer host), ``peer`` what the log shows. The reader is
+        this coroutine itself; the writer a task started only while something waits to
+        be written (``_writer``)."""
+        self.per_address[address] += 1
+        self.pending += 1
+        session: Session | None = None
+        try:
+            refusal = self._refusal(address)
+            if refusal is not None:
+                self.pending -= 1
+                await _refuse(stream, refusal)
+                return
+            session = self._open(stream, address, peer)
+            # said hello once `session` is set, so that the finally below always closes it
+            self.lobby.hello(session)
+            await self._read(stream, session)
+            outbox = session.outbox
+            session.close()  # the writer flushes, then ends
+            if outbox.writer_running:  # wait for it (or for an abort), a while at most
+                with trio.move_on_after(FINAL_FLUSH_S) as flushed:
+                    session.cancel_scope = flushed
+                    await trio.sleep_forever()
+        except Exception:  # a handler's failure ends its connection, never the server
+            log.exception("connection_error")
+        finally:
+            if session is not None:
+                self._closed(session)
+            self.per_address[address] -= 1
+            if not self.per_address[address]:
+                del self.per_address[address]
+            with trio.move_on_after(1):
+                await stream.aclose()
+
+    def not_logged_in(self) -> list[Session]:
+        """The connections open that have not logged in (yet)."""
+        return [
+            s for s in self.sessions if s.connection.state is State.AWAITING_LOGIN and not s.closed
+        ]
+
+    def _refusal(self, address: str) -> str | None:
+        """Why this new connection is refused, or None: a full server first closes the
+        oldest connection that has not logged in, so idle sockets cannot keep players out."""
+        if not self.lobby.accepting:
+            return "the server is full or shutting down"
+        per_address = self.config.max_connections_per_address
+        if per_address and self.per_address[address] > per_address:
+            return "too many connections from your address"
+        if len(self.sessions) + self.pending > self.config.max_connections:
+            idle = next(
+                (s for s in self.sessions if s.connection.state is State.AWAITING_LOGIN), None
+            )
+            if idle is None:
+                return "the server is full or shutting down"
+            idle.send(
+                ev.Error(
+                    "busy", "the server is full: connections that have not logged in make room"
+                )
+            )
+            idle.close()
+            self.sessions.pop(idle, None)
+        return None
+
+    def _open(self, stream: trio.abc.Stream, address: str, peer: str) -> Session:
+        """A new connection's session, listed in ``sessions``."""
+        outbox = Outbox(self.config.outbox_bytes)
+        if isinstance(stream, trio.SocketStream):
+            outbox.fd = stream.socket.fileno()
+        elif isinstance(stream, LocalStream):
+            outbox.direct = stream.write_nowait
+        connection = Connection(trio.current_time(), self.limits)
+        # the scope 'abort' cancels: the reader's, once it reads (_read)
+        scope = trio.CancelScope()
+        session = Session(next(_ids), outbox, scope, connection, peer=peer, address=address)
+        c = self.config
+        # (docs/security.md §3: an address's connections share one chat allowance)
+        shared = self.address_says.of(address, self._now(), self.per_address)
+        session.says = SharedBucket(c.say_per_s, c.say_burst, shared=shared)
+        session.lists = Bucket(self.config.lists_per_s, self.config.lists_burst)
+        # a writer task only while something waits to be written (most lines go out at
+        # once: Outbox.direct)
+        outbox.session, outbox.start_writer = session, self._start_writer
+        session.stream = stream
+        self.pending -= 1
+        self.sessions[session] = None
+        session.log.info("connect")
+        return session
+
+    def _closed(self, session: Session) -> None:
+        self.sessions.pop(session, None)
+        self.lobby.disconnected(session)
+        session.connection.close()
+        outbox = session.outbox
+        outbox.start_writer = None  # the connection is over: no writer starts again
+        outbox.drop()
+        session.log.info("disconnect")
+
+    def _started_writer(self, session: Session) -> None:
+        self.nursery.start_soon(self._writer, session)
+
+    async def _writer(self, session: Session) -> None:
+        """Send what is queued, then end; once the outbox is closed (and drained), end the
+        connection too. Started again by the outbox when more is queued. Its scope is
+        its own, which 'abort' cancels."""
+        outbox = session.outbox
+        stream = session.stream
+        assert stream is not None
+        with trio.CancelScope() as scope:
+            outbox.writer_scope = scope
+            try:
+                while outbox.chunks:
+                    outbox.writing = True
+                    await stream.send_all(outbox.take())
+                    outbox.writing = False
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                session.abort()  # the link is gone
+            except Exception:  # a bug here ends this connection, never the server
+                session.log.exception("writer_error")
+                session.abort()
+            finally:
+                outbox.writing = False
+                outbox.writer_scope = None
+        outbox.writer_running = False
+        if outbox.closed:
+            session.cancel_scope.cancel()  # the reader (or the handler waiting for this)
+
+    async def _command(self, session: Session, item: Command | TableCallText) -> None:
+        """One command; a bug in its handling costs the client an error, not the link."""
+        try:
+            await self.lobby.handle(session, item)
+        except Exception:
+            session.log.exception("command_error", item=repr(item)[:100])
+            session.send(ev.Error("internal", "the server could not do that; sorry"))
+
+    async def _read(self, stream: trio.abc.Stream, session: Session) -> None:
+        """Feed the connection what the stream gives; hand the lobby what comes out.
+        A socket is read by its descriptor (trio's stream adds four frames to every
+        idle connection and to every read)."""
+        connection = session.connection
+        fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else -1
+        while not connection.closed:
+            # one scope for many reads, its deadline moved as the connection's moves
+            # (a scope a read costs time); a new one only after it fired too early.
+            # It is the session's: 'abort' cancels it.
+            with trio.CancelScope() as waited:
+                session.cancel_scope = waited
+                set_to = math.inf  # the scope's deadline, as set here (reading it costs a call)
+                # lines already read that the last scope's deadline cut off, early (up
+                # to DEADLINE_SLACK_S), while the reader waited for a table to answer the
+                # line before them (docs/protocol.md §2.3): handled now, without a
+                # deadline (lines read are no silence), not left till more bytes come
+                if connection.has_input and not await self._received(
+                    session, b"", trio.current_time()
+                ):
+                    return
+                while not connection.closed:
+                    # moved only to an earlier time, or later by more than DEADLINE_SLACK_S
+                    # (each line moves the idle deadline, and a move costs a few µs): it
+                    # is never after the connection's, and a wake-up before that is seen
+                    # as such below
+                    due = connection.deadline()[0]
+                    if due < set_to or due > set_to + DEADLINE_SLACK_S:
+                        waited.deadline = set_to = due
+                    data: bytes | bytearray
+                    if fd >= 0:
+                        await trio.lowlevel.wait_readable(fd)
+                        try:
+                            data = os.read(fd, READ_SIZE)
+                        except BlockingIOError:  # woken, and nothing there after all
+                            continue
+                        except OSError:  # a reset is a disconnect, not a failure
+                            return
+                    else:
+                        try:
+                            data = await stream.receive_some(READ_SIZE)
+                        except trio.BrokenResourceError:
+                            return
+                    now = self._now()
+                    if set_to < now + DEADLINE_SLACK_S:
+                        waited.deadline = set_to = math.inf  # handling a command is no silence
+                    if not data:
+                        return
+                    if not await self._received(session, data, now):
+                        return
+            if waited.cancelled_caught and not connection.closed:
+                goodbye = connection.timed_out(trio.current_time())
+                if goodbye is None:  # woken early: not due yet
+                    continue
+                session.send(goodbye.error)
+                session.log.info("timeout", code=goodbye.error.code)
+                return
+
+    async def _received(self, session: Session, data: bytes | bytearray, now: float) -> bool:
+        """Hand the lobby what ``data``, read at ``now``, completes (a call to an idle
+        table: the table itself); False once the connection must end. ``now`` serves
+        until the handling of a line waits."""
+        connection = session.connection
+        item: Command | TableCallText | Reply | None = None
+        if session.requests_waiting:  # its line waits for those (below), as read
+            connection.receive_data(data, now)
+        else:  # a read that is one table call (most of a bot's) is that call at once
+            item = connection.receive_call(data, now)
+        whole = item is not None  # (then nothing else was read: no input after it)
+        more = False  # a line of this read was taken: the next one waits a turn
+        # when its lines came, for the flood limit: not later for the turns they waited
+        arrived = now
+        while not connection.closed:
+            # a line passed to a table is answered before the next is taken (an
+            # interrupted wait loses none): docs/protocol.md §2.3
+            if item is None:
+                if session.requests_waiting and connection.has_input:
+                    await session.until_handled()
+                    now = arrived = self._now()
+                taken = connection.next_input(arrived)
+                if taken is NEED_DATA:
+                    break
+                if more:  # a read of many lines never holds the process: the others
+                    # run between its lines (docs/security.md §2); a one-line read pays nothing
+                    await trio.lowlevel.checkpoint()
+                    if connection.closed:  # closed meanwhile (a login elsewhere, a kick)
+                        break
+                    now = self._now()
+                item, more = taken, True
+            if isinstance(item, Reply):
+                session.send(item.error)
+                if item.hang_up:
+                    session.log.warning(item.error.code)
+                    return False
+                item = None
+                continue
+            table = session.table
+            if (
+                type(item) is TableCallText
+                and table is not None
+                and not table.remote
+                and table.may_handle_here(now)
+            ):
+                # the table's task waits idle: this task handles the call (one task
+                # switch a call, not two), without posting it. Meanwhile an abort of
+                # this connection cancels a scope nobody is in (the table's work is not
+                # its to cancel halfway): the closed connection ends the reader after.
+                reading, session.cancel_scope = session.cancel_scope, self._quiet_scope
+                try:
+                    await table.call_here(session, item.text, item.seq, now)
+                finally:
+                    session.cancel_scope = reading
+                if whole or not connection.has_input:  # (NEED_DATA, without next_input)
+                    break
+                now = self._now()
+                item = None
+                continue
+            await self._command(session, item)
+            now = self._now()
+            item = None
+        return True
+
+
+class LocalLink:
+    """Connections from inside the server's process (a ladder's in-process bots): the
+    same protocol bytes through the same ``Server.handle``, over in-memory streams
+    (server/local.py) instead of a socket. Their per-address limits count them under
+    one address, ``in-process`` (``LOCAL_ADDRESS``)."""
+
+    def __init__(self, server: Server, nursery: trio.Nursery) -> None:
+        self._server = server
+        self._nursery = nursery
+        self._ids = itertools.count(1)
+
+    def trust(self, name: str, secret: str) -> None:
+        """``login NAME SECRET`` over this link logs in as the registered ``NAME`` (an
+        admin if listed), without an account or a password hash (``Accounts.trust``)."""
+        self._server.lobby.accounts.trust(name, secret)
+
+    async def connect(self, receiver: Receiver | None = None) -> LocalStream:
+        """A new connection: the client's end (the server serves the other end); what it
+        is sent goes to ``receiver`` if given (server/local.py)."""
+        client, served = local_stream_pair(receiver)
+        peer = f"{LOCAL_ADDRESS}:{next(self._ids)}"
+        self._nursery.start_soon(self._server.handle, served, LOCAL_ADDRESS, peer)
+        return client
+
+
+def _peer(stream: trio.SocketStream) -> tuple[str, str]:
+    try:
+        host, port = stream.socket.getpeername()[:2]
+    except OSError:
+        return "?", "?"
+    return str(host), f"{host}:{port}"
+
+
+async def _refuse(stream: trio.abc.Stream, why: str) -> None:
+    with trio.move_on_after(1):
+        await stream.send_all(f"error code=busy text={why}\r\n".encode())
