@@ -23,7 +23,7 @@ from .progress import LadderProgress
 from .queue import BoardQueue
 from .ratings import Ratings
 from .results import GameResult, Results, Summary
-from .runner import LadderOptions
+from .runner import LadderOptions, board_key
 from .schedule import Game, ScheduleError, schedule
 from .store import LadderStore
 from .supervisor import BotSpec
@@ -162,6 +162,7 @@ def _wait_and_finish(
     later = f"`deberc-net ladder finish {run_id}` counts the run once its boards are played"
     try:
         _wait(queue, run_id, len(games), options.progress)
+        _release_withheld(queue, seed, {game.board for game in games})
         ratings = Ratings.carried_on([b.name for b in options.bots], stored)
         summary = Summary(options, seed, ratings=ratings)
         results = Results(options, summary)
@@ -181,6 +182,27 @@ def _wait_and_finish(
     except StoreError as exc:  # the database gone for longer than the ladder waits
         raise ScheduleError(f"{exc}; the workers play on: {later}") from None
     return summary
+
+
+def _release_withheld(queue: BoardQueue, seed: str, boards: set[int]) -> None:
+    """Every board of the run is played: any whose records are still withheld (its
+    worker's release lost, by a version that stored the board before its release was
+    answered) is released now, as its worker's release would have."""
+    import psycopg
+
+    from deberc_net.server.store.postgres import PostgresStore
+
+    keys = queue.withheld([board_key(seed, board) for board in sorted(boards)])
+    if not keys:
+        return
+    store = PostgresStore(queue.db.url)
+    try:
+        for key in keys:
+            store.release_board(key)
+    except psycopg.Error as exc:  # (the database gone just now)
+        raise StoreError(f"cannot release board {key}: {' '.join(str(exc).split())}") from None
+    finally:
+        store.close()
 
 
 def _wait(queue: BoardQueue, run_id: int, games: int, progress: bool) -> None:

@@ -134,6 +134,17 @@ class BoardQueue:
         )
         return None if row is None else (json.loads(row[0]) if row[0] else {}, bool(row[1]))
 
+    def withheld(self, keys: Sequence[str]) -> list[str]:
+        """Those of these board keys whose results are kept for a release."""
+        rows = self.db.run(
+            lambda db: db.execute(
+                "SELECT DISTINCT board FROM running WHERE board = ANY(%s) AND result IS NOT NULL"
+                " ORDER BY board",
+                (list(keys),),
+            ).fetchall()
+        )
+        return [str(r[0]) for r in rows]
+
     def games(self, run: int) -> list[dict[str, Any]]:
         """The games the workers stored for ``run`` (LadderStore.games)."""
         return self.db.run(lambda db: games_postgres(db, run))

@@ -47,6 +47,19 @@ CREATE TRIGGER outage_at_release AFTER DELETE ON running
 """
 
 
+# A copy of each board's kept result as its release takes it out of ``running``.
+KEEP_RELEASED = """
+CREATE TABLE kept_copy AS SELECT * FROM running WITH NO DATA;
+CREATE FUNCTION keep_released() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO kept_copy SELECT OLD.*;
+    RETURN OLD;
+END $$;
+CREATE TRIGGER keep_released BEFORE DELETE ON running
+    FOR EACH ROW WHEN (OLD.board IS NOT NULL) EXECUTE FUNCTION keep_released();
+"""
+
+
 def _query(url: str, sql: str, *params: object) -> list[tuple[Any, ...]]:
     with psycopg.connect(url) as conn:
         return [tuple(r) for r in conn.execute(sql.encode(), params).fetchall()]
@@ -166,6 +179,8 @@ def test_an_idle_worker_waits_out_an_outage_and_a_run_whose_waiter_died_is_finis
     Failed before: the idle worker died on ``claim`` with a traceback, and no command
     finished the run."""
     BoardQueue(postgres_url).close()
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(KEEP_RELEASED.encode())
     deadline = time.monotonic() + TIME_LIMIT_S
     worker = _worker(postgres_url, tmp_path / "worker.log")
     try:
@@ -200,6 +215,12 @@ def test_an_idle_worker_waits_out_an_outage_and_a_run_whose_waiter_died_is_finis
     assert [line for line in _said(said) if WAITING in line] == _said(said), said[-3000:]
     assert len(_said(said)) == 1, said[-3000:]
 
+    # a board's records withheld though it is done (an older worker stored it before
+    # its release was answered, and that release failed): one of its kept results
+    # back in ``running``, as before its release
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(b"INSERT INTO running SELECT * FROM kept_copy LIMIT 1")
+    assert _query(postgres_url, "SELECT count(*) FROM running WHERE board IS NOT NULL") == [(1,)]
     ((run_id,),) = _query(postgres_url, "SELECT id FROM ladder_runs")
     table = run_cli(["ladder", "table", "--db", postgres_url])
     assert f"run {run_id} (distributed): every board played, not counted" in table.stdout
@@ -207,6 +228,8 @@ def test_an_idle_worker_waits_out_an_outage_and_a_run_whose_waiter_died_is_finis
     assert finished.returncode == 0, finished.stderr
     summary = json.loads(finished.stdout)
     assert summary["games"] == 4 and summary["seed"] == "later"
+    # released by the run's count
+    assert _query(postgres_url, "SELECT count(*) FROM running WHERE board IS NOT NULL") == [(0,)]
     rows = json.loads(run_cli(["ladder", "table", "--db", postgres_url, "--json"]).stdout)
     assert sorted((r["bot"], r["games"]) for r in rows) == [("heur", 4), ("rand", 4)]
     again = run_cli(["ladder", "finish", str(run_id), "--db", postgres_url])
