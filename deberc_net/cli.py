@@ -368,6 +368,9 @@ def _ladder_table(args: argparse.Namespace) -> int:
                     print(f"run {run} (distributed): every board played, not counted yet; "
                           f"if its 'ladder run' is gone, 'deberc-net ladder finish {run}' "
                           "counts it")  # fmt: skip
+            for key, kept in queue.withheld_boards():  # (docs/bots.md "Killed outright")
+                print(f"board {key}: {report.count(kept, 'result')} withheld until its "
+                      "release (a ladder playing it now, or one killed)")  # fmt: skip
         finally:
             queue.close()
     return 0

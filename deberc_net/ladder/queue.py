@@ -145,6 +145,17 @@ class BoardQueue:
         )
         return [str(r[0]) for r in rows]
 
+    def withheld_boards(self) -> list[tuple[str, int]]:
+        """(board key, results kept) of every board whose results await a release: one
+        a ladder plays now, or one whose ladder was killed (docs/bots.md)."""
+        rows = self.db.run(
+            lambda db: db.execute(
+                "SELECT board, count(*) FROM running WHERE board IS NOT NULL"
+                " AND result IS NOT NULL GROUP BY board ORDER BY board"
+            ).fetchall()
+        )
+        return [(str(r[0]), int(r[1])) for r in rows]
+
     def games(self, run: int) -> list[dict[str, Any]]:
         """The games the workers stored for ``run`` (LadderStore.games)."""
         return self.db.run(lambda db: games_postgres(db, run))

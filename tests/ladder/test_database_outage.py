@@ -222,8 +222,10 @@ def test_an_idle_worker_waits_out_an_outage_and_a_run_whose_waiter_died_is_finis
         conn.execute(b"INSERT INTO running SELECT * FROM kept_copy LIMIT 1")
     assert _query(postgres_url, "SELECT count(*) FROM running WHERE board IS NOT NULL") == [(1,)]
     ((run_id,),) = _query(postgres_url, "SELECT id FROM ladder_runs")
+    ((key,),) = _query(postgres_url, "SELECT board FROM running")
     table = run_cli(["ladder", "table", "--db", postgres_url])
     assert f"run {run_id} (distributed): every board played, not counted" in table.stdout
+    assert f"board {key}: 1 result withheld until its release" in table.stdout
     finished = run_cli(["ladder", "finish", str(run_id), "--db", postgres_url, "--json"])
     assert finished.returncode == 0, finished.stderr
     summary = json.loads(finished.stdout)
@@ -232,6 +234,8 @@ def test_an_idle_worker_waits_out_an_outage_and_a_run_whose_waiter_died_is_finis
     assert _query(postgres_url, "SELECT count(*) FROM running WHERE board IS NOT NULL") == [(0,)]
     rows = json.loads(run_cli(["ladder", "table", "--db", postgres_url, "--json"]).stdout)
     assert sorted((r["bot"], r["games"]) for r in rows) == [("heur", 4), ("rand", 4)]
+    table = run_cli(["ladder", "table", "--db", postgres_url])
+    assert "(distributed)" not in table.stdout and "withheld" not in table.stdout
     again = run_cli(["ladder", "finish", str(run_id), "--db", postgres_url])
     assert again.returncode == 2
     assert again.stderr.strip() == f"deberc-net ladder finish: run {run_id} is finished already"
