@@ -46,9 +46,9 @@ from .supervisor import BotSpec, Supervisor, hangup
 if TYPE_CHECKING:
     from deberc_net.server.app import LocalLink
 
-log = structlog.get_logger("deberc.ladder")
-
 __all__ = ["ADMIN", "BotSpec", "GameResult", "LadderOptions", "Summary", "board_key", "run"]
+
+log = structlog.get_logger("deberc.ladder")
 
 STARTUP_S = 30.0  # every bot instance must have logged in by then
 INTERRUPTED = "interrupted: the ladder's processes are stopped"  # by the ladder: its bots too

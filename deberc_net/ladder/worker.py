@@ -5,9 +5,9 @@ does on one machine), then stores each board's games.
 A worker holds up to ``concurrency`` boards (the run's setting) at a time, renewing
 their leases while it plays; a board is stored as done only once its server has
 released it, so none is left done with its records withheld. Its calls to the queue
-wait out a database outage (patience.py). Its server keeps its deal records in the same database;
-each worker's admin has its own name (``ladder-`` and a random tail), logged in over
-the in-process link with no account in the database. A worker killed mid-board loses
+wait out a database outage (patience.py). Its server keeps its deal records in the
+same database; each worker's admin has its own name (``ladder-`` and a random tail),
+logged in over the in-process link with no account in the database. A worker killed mid-board loses
 nothing: its lease runs out and another worker plays the board again (the dead
 attempt's deals end up stored seedless, like any match of a server that died;
 docs/bots.md "Distributed ladders").
@@ -40,9 +40,9 @@ from .schedule import Game, ScheduleError
 
 log = structlog.get_logger("deberc.ladder.worker")
 
-LEASE_S = 60.0  # a board's lease: renewed every third of it while played
 T = TypeVar("T")
 
+LEASE_S = 60.0  # a board's lease: renewed every third of it while played
 POLL_S = 1.0  # how often an idle worker looks for a board
 CLAIM_RETRY_S = 0.5  # a worker playing boards asks for another at most this often
 
