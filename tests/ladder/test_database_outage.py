@@ -25,7 +25,7 @@ from tests.ladder.helpers import HEUR, RAND, ladder_argv, run_cli
 from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
 TIME_LIMIT_S = 50  # under pytest's own limit
-OUTAGE_S = 3.0
+OUTAGE_S = 2.0
 WAITING = "waiting for the database at"
 
 # The first time a released board's kept result leaves ``running`` (the release's
@@ -67,6 +67,14 @@ def _query(url: str, sql: str, *params: object) -> list[tuple[Any, ...]]:
 
 def _queued(url: str) -> int:
     return int(_query(url, "SELECT count(*) FROM ladder_boards")[0][0])
+
+
+def _cut(url: str) -> bool:
+    """Whether the release has cut every connection (this look's own, maybe)."""
+    try:
+        return bool(_query(url, "SELECT is_called FROM outage_at_release")[0][0])
+    except psycopg.OperationalError:
+        return True
 
 
 def _wait_for(what: str, check: Any, deadline: float) -> None:
@@ -122,7 +130,7 @@ def test_an_outage_mid_run_is_waited_out_and_a_release_it_cut_off_is_asked_again
     tmp_path: Path,
 ) -> None:
     """The first board's release meets a database going away (every connection
-    terminated, then none taken for 3 s): the waiting run and the worker each say
+    terminated, then none taken for 2 s): the waiting run and the worker each say
     once that they wait for it, then go on; the run ends with every game counted and
     every board released, each stored once. Failed before: the run died on
     ``queue.progress`` with a traceback (the run never counted), and the worker on the
@@ -130,20 +138,18 @@ def test_an_outage_mid_run_is_waited_out_and_a_release_it_cut_off_is_asked_again
     BoardQueue(postgres_url).close()  # the tables, for the trigger
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         conn.execute(OUTAGE_AT_RELEASE.encode())
-    args = ("--bot", HEUR, "--bot", RAND, "--deals", "4", "--seed", "outage")
+    # one board: no seating is played as the database goes (a match's end its server
+    # cannot store fails its table, docs/scaling.md, which stops a worker)
+    args = ("--bot", HEUR, "--bot", RAND, "--deals", "1", "--seed", "outage")
     argv = ladder_argv(postgres_url, *args, "--concurrency", "1", "--json", "--distributed")
     deadline = time.monotonic() + TIME_LIMIT_S
     run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     workers: list[subprocess.Popen[str]] = []
     try:
-        _wait_for("the boards to be queued", lambda: _queued(postgres_url) == 4, deadline)
+        _wait_for("the boards to be queued", lambda: _queued(postgres_url) == 1, deadline)
         worker = _worker(postgres_url, tmp_path / "worker.log", "--exit-when-done")
         workers.append(worker)
-        _wait_for(
-            "the release that cuts every connection",
-            lambda: _query(postgres_url, "SELECT is_called FROM outage_at_release")[0][0],
-            deadline,
-        )
+        _wait_for("the release that cuts every connection", lambda: _cut(postgres_url), deadline)
         with _database_away(postgres_url):
             time.sleep(OUTAGE_S)
         out, err = run.communicate(timeout=max(1.0, deadline - time.monotonic()))
@@ -159,11 +165,11 @@ def test_an_outage_mid_run_is_waited_out_and_a_release_it_cut_off_is_asked_again
     worker_said = _said(said)
     assert worker_said and all(WAITING in line for line in worker_said), said[-3000:]
     summary = json.loads(out)
-    assert summary["games"] == 8 and summary["boards_played"] == 4
+    assert summary["games"] == 2 and summary["boards_played"] == 1
     boards = _query(postgres_url, "SELECT board, done FROM ladder_boards ORDER BY board")
-    assert boards == [(1, True), (2, True), (3, True), (4, True)]
+    assert boards == [(1, True)]
     games = _query(postgres_url, "SELECT board, seating FROM ladder_games")
-    assert len(games) == 8 and len(set(games)) == 8
+    assert len(games) == 2 and len(set(games)) == 2
     # every board released: nothing kept for a release in ``running``
     assert _query(postgres_url, "SELECT count(*) FROM running WHERE board IS NOT NULL") == [(0,)]
     assert _query(postgres_url, "SELECT summary IS NOT NULL FROM ladder_runs") == [(True,)]
@@ -186,7 +192,6 @@ def test_an_idle_worker_waits_out_an_outage_and_a_run_whose_waiter_died_is_finis
     try:
         log = tmp_path / "worker.log"
         _wait_for("the worker to start", lambda: "ladder worker " in log.read_text(), deadline)
-        time.sleep(1.0)  # it looks for boards (every second)
         with _database_away(postgres_url):
             time.sleep(OUTAGE_S)
         assert worker.poll() is None, (tmp_path / "worker.log").read_text()[-3000:]
