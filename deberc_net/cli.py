@@ -252,10 +252,10 @@ def _ladder_run(args: argparse.Namespace) -> int:
 
     try:
         with signals_held():  # a finished run is written whole (docs/bots.md)
-            if not args.distributed:  # (the workers stored theirs) one transaction for all
-                store.add_games(run_id, [result.stored() for result in summary.results])
             data = summary.as_dict()
-            store.finish_run(run_id, data, data["ratings"], dict(summary.games_by_bot))
+            if not args.distributed:  # (finished by run_distributed) one transaction for all
+                store.add_games(run_id, [result.stored() for result in summary.results])
+                store.finish_run(run_id, data, data["ratings"], dict(summary.games_by_bot))
             store.close()
             print(json.dumps(data, sort_keys=True) if args.json else report.text(data))
     except KeyboardInterrupt:  # a second signal: the database did not answer
@@ -318,6 +318,29 @@ def _ladder_worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ladder_finish(args: argparse.Namespace) -> int:
+    _structlog_without_rich()  # before anything imports it
+    from deberc_net.ladder import report
+    from deberc_net.ladder.distributed import finish_distributed
+    from deberc_net.ladder.schedule import ScheduleError
+    from deberc_net.server.store import StoreError, is_postgres
+
+    if not is_postgres(args.db):
+        print("deberc-net ladder finish: --db takes a postgresql:// address (a distributed "
+              "run's)", file=sys.stderr)  # fmt: skip
+        return 2
+    book = _rule_book("ladder")
+    if book is None:
+        return 2
+    try:
+        data = finish_distributed(args.db, args.run, book, progress=not args.json).as_dict()
+    except (ScheduleError, StoreError) as exc:
+        print(f"deberc-net ladder finish: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(data, sort_keys=True) if args.json else report.text(data))
+    return 0
+
+
 def _ladder_table(args: argparse.Namespace) -> int:
     from deberc_net.ladder import report
     from deberc_net.ladder.store import open_ladder_store
@@ -338,8 +361,16 @@ def _ladder_table(args: argparse.Namespace) -> int:
         queue = BoardQueue(args.db)
         try:
             for run, done, total in queue.unfinished_runs():
-                print(f"run {run} (distributed): {done} of {total} boards played so far; "
-                      "the ratings above take it in when it ends")  # fmt: skip
+                if done < total:
+                    print(f"run {run} (distributed): {done} of {total} boards played so "
+                          "far; the ratings above take it in when it ends")  # fmt: skip
+                else:  # its `ladder run --distributed` counts it within a second, if alive
+                    print(f"run {run} (distributed): every board played, not counted yet; "
+                          f"if its 'ladder run' is gone, 'deberc-net ladder finish {run}' "
+                          "counts it")  # fmt: skip
+            for key, kept in queue.withheld_boards():  # (docs/bots.md "Killed outright")
+                print(f"board {key}: {report.count(kept, 'result')} withheld until its "
+                      "release (a ladder playing it now, or one killed)")  # fmt: skip
         finally:
             queue.close()
     return 0
@@ -666,6 +697,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="stop once no board of any run is left unplayed (default: wait for more)",
     )
     lw.set_defaults(func=_ladder_worker)
+    lf = lad_sub.add_parser(
+        "finish",
+        help="count a distributed run whose 'ladder run --distributed' is gone, once "
+        "its boards are played (docs/bots.md)",
+    )
+    lf.add_argument("run", type=int, help="the run's number (ladder table, /ladders)")
+    lf.add_argument("--db", help="postgresql://USER@HOST[:PORT]/DB (default: --config's db)")
+    lf.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
+    lf.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    lf.set_defaults(func=_ladder_finish)
     lt = lad_sub.add_parser("table", help="the leaderboard")
     lt.add_argument("--db", help=DB_HELP)
     lt.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)

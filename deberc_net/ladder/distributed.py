@@ -17,12 +17,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from deberc_net.plugins import RuleBook
+from deberc_net.server.store import StoreError
 
 from .progress import LadderProgress
 from .queue import BoardQueue
 from .ratings import Ratings
 from .results import GameResult, Results, Summary
-from .runner import LadderOptions
+from .runner import LadderOptions, board_key
 from .schedule import Game, ScheduleError, schedule
 from .store import LadderStore
 from .supervisor import BotSpec
@@ -90,8 +91,9 @@ def run_distributed(
     stored: Sequence[dict[str, Any]],
     argv: list[str],
 ) -> tuple[int, Summary]:
-    """Queue the boards of a new run, wait until workers have played them all, and
-    count them: (the run's id, its summary). The caller finishes the run (ratings)."""
+    """Queue the boards of a new run, wait until workers have played them all, count
+    them and finish the run (its summary and the ratings, written here through the
+    queue's patient connection): (the run's id, its summary)."""
     if options.sprt is not None:
         raise ScheduleError("--sprt needs a single-machine ladder (not --distributed)")
     if options.server is not None:
@@ -103,36 +105,117 @@ def run_distributed(
     for game in games:
         board = boards.setdefault(game.board, {"seed": game.seed, "seatings": []})
         board["seatings"].append(list(game.seating))
-    queue = BoardQueue(url)
+    queue = BoardQueue(url, "ladder")
     try:
         run_id = store.start_run({"argv": argv, "distributed": spec})
         queue.enqueue(run_id, sorted(boards.items()))
-        started = time.perf_counter()
-        progress = LadderProgress(len(games)) if options.progress else None
-        per_board = len(games) // len(boards)
-        try:
-            while True:
-                done, total = queue.progress(run_id)
-                if progress is not None:
-                    progress.update(done * per_board)
-                if done == total:
-                    break
-                time.sleep(POLL_S)
-        except KeyboardInterrupt:  # Ctrl-C: the one line, as a single-machine run's
-            raise ScheduleError(DISTRIBUTED_INTERRUPTED) from None
-        finally:
-            if progress is not None:
-                progress.close()
+        return run_id, _wait_and_finish(queue, run_id, options, seed, games, stored)
     finally:
         queue.close()
-    ratings = Ratings.carried_on([b.name for b in options.bots], stored)
-    summary = Summary(options, seed, ratings=ratings)
-    results = Results(options, summary)
-    played = {(g["board"], tuple(g["seating"])): g for g in store.games(run_id)}
-    for index, game in enumerate(games):
-        row = played[(game.board, game.seating)]
-        results.add_result(
-            index, GameResult(game, row["written"], row["reason"], row["match_id"], row["forfeit"])
-        )
-    summary.seconds = time.perf_counter() - started
-    return run_id, summary
+
+
+def finish_distributed(url: str, run_id: int, rules: RuleBook | None, progress: bool) -> Summary:
+    """``ladder finish RUN``: wait, as its ``ladder run --distributed`` would have, until
+    every board of a distributed run is played, count them and finish the run: the way
+    to finish a run whose waiting process is gone (docs/bots.md)."""
+    from .store import open_ladder_store
+
+    queue = BoardQueue(url, "ladder finish")
+    try:
+        row = queue.run_row(run_id)
+        if row is None:
+            raise ScheduleError(f"there is no run {run_id}")
+        settings, finished = row
+        if finished:
+            raise ScheduleError(f"run {run_id} is finished already")
+        spec = settings.get("distributed")
+        if spec is None:
+            raise ScheduleError(
+                f"run {run_id} was not distributed: a single-machine run that stopped "
+                "stored no games, and cannot be finished"
+            )
+        options = options_from(spec, url, rules)
+        options.progress = progress
+        store = open_ladder_store(url, migrate=False)
+        try:
+            stored = store.leaderboard()
+        finally:
+            store.close()
+        return _wait_and_finish(queue, run_id, options, spec["seed"], games_of(spec), stored)
+    finally:
+        queue.close()
+
+
+def _wait_and_finish(
+    queue: BoardQueue,
+    run_id: int,
+    options: LadderOptions,
+    seed: str,
+    games: list[Game],
+    stored: Sequence[dict[str, Any]],
+) -> Summary:
+    """Wait until every board of the run is played; count its games in schedule order
+    and write its summary and the ratings. A database outage is waited out (up to
+    WAIT_LIMIT_S); past it, or on Ctrl-C, ScheduleError (the run can be finished
+    later)."""
+    started = time.perf_counter()
+    later = f"`deberc-net ladder finish {run_id}` counts the run once its boards are played"
+    try:
+        _wait(queue, run_id, len(games), options.progress)
+        _release_withheld(queue, seed, {game.board for game in games})
+        ratings = Ratings.carried_on([b.name for b in options.bots], stored)
+        summary = Summary(options, seed, ratings=ratings)
+        results = Results(options, summary)
+        played = {(g["board"], tuple(g["seating"])): g for g in queue.games(run_id)}
+        for index, game in enumerate(games):
+            row = played[(game.board, game.seating)]
+            results.add_result(
+                index,
+                GameResult(game, row["written"], row["reason"], row["match_id"], row["forfeit"]),
+            )
+        summary.seconds = time.perf_counter() - started
+        data = summary.as_dict()
+        if not queue.finish(run_id, data, data["ratings"], dict(summary.games_by_bot)):
+            raise ScheduleError(f"run {run_id} was finished meanwhile (by another process)")
+    except KeyboardInterrupt:  # Ctrl-C: the one line, as a single-machine run's
+        raise ScheduleError(f"{DISTRIBUTED_INTERRUPTED}; {later}") from None
+    except StoreError as exc:  # the database gone for longer than the ladder waits
+        raise ScheduleError(f"{exc}; the workers play on: {later}") from None
+    return summary
+
+
+def _release_withheld(queue: BoardQueue, seed: str, boards: set[int]) -> None:
+    """Every board of the run is played: any whose records are still withheld (its
+    worker's release lost, by a version that stored the board before its release was
+    answered) is released now, as its worker's release would have."""
+    import psycopg
+
+    from deberc_net.server.store.postgres import PostgresStore
+
+    keys = queue.withheld([board_key(seed, board) for board in sorted(boards)])
+    if not keys:
+        return
+    store = PostgresStore(queue.db.url)
+    try:
+        for key in keys:
+            store.release_board(key)
+    except psycopg.Error as exc:  # (the database gone just now)
+        raise StoreError(f"cannot release board {key}: {' '.join(str(exc).split())}") from None
+    finally:
+        store.close()
+
+
+def _wait(queue: BoardQueue, run_id: int, games: int, progress: bool) -> None:
+    """Until every board of the run is played (with the progress bar, if asked)."""
+    bar = LadderProgress(games) if progress else None
+    try:
+        while True:
+            done, total = queue.progress(run_id)
+            if bar is not None:
+                bar.update(done * (games // total))
+            if done == total:
+                return
+            time.sleep(POLL_S)
+    finally:
+        if bar is not None:
+            bar.close()

@@ -7,22 +7,25 @@ row) under a lease it renews while it plays. A board whose lease ran out (its wo
 died, or stalled) is claimed again. A worker writes a board's games and marks it done in
 one transaction, and only while it still holds the lease: each board's results are
 stored exactly once. Times are the database's (``now()``), so the machines' clocks need
-not agree. Every method is a blocking call and one transaction.
+not agree. Every method is a blocking call and one transaction, which waits out a
+database outage (patience.py): each is safe to run again after a commit whose answer
+was lost.
 """
 
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Sequence
 from typing import Any
 
 import attrs
+import psycopg
 
-from deberc_net.server.store.postgres import connect, migrate
+from deberc_net.server.store.postgres import migrate
 
+from .patience import WAIT_LIMIT_S, PatientConnection
 from .results import GameResult
-from .store import insert_games_postgres
+from .store import finish_run_postgres, games_postgres, insert_games_postgres
 
 
 @attrs.frozen
@@ -33,33 +36,35 @@ class Claim:
 
 
 class BoardQueue:
-    """One connection, used by one thread at a time (the worker's calls come from trio
-    worker threads)."""
+    """One patient connection, used by one thread at a time (the worker's calls come
+    from trio worker threads). ``who`` names the process in its lines."""
 
-    def __init__(self, url: str) -> None:
-        self.db = connect(url)
-        self._lock = threading.Lock()
-        with self.db.transaction():
-            migrate(self.db)
+    def __init__(self, url: str, who: str = "ladder", limit_s: float = WAIT_LIMIT_S) -> None:
+        self.db = PatientConnection(url, who, limit_s)
+        self.db.run(migrate)
 
     def close(self) -> None:
-        with self._lock:
-            self.db.close()
+        self.db.close()
 
     def enqueue(self, run: int, boards: Sequence[tuple[int, dict[str, Any]]]) -> None:
         """A run's boards: (board number, its games as JSON-able data)."""
-        with self._lock, self.db.transaction(), self.db.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO ladder_boards (run_id, board, spec) VALUES (%s, %s, %s)",
-                [(run, board, json.dumps(spec)) for board, spec in boards],
-            )
+
+        def insert(db: psycopg.Connection[Any]) -> None:
+            with db.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO ladder_boards (run_id, board, spec) VALUES (%s, %s, %s)"
+                    " ON CONFLICT DO NOTHING",  # (inserted by a try whose answer was lost)
+                    [(run, board, json.dumps(spec)) for board, spec in boards],
+                )
+
+        self.db.run(insert)
 
     def claim(self, worker: str, lease_s: float, run: int | None = None) -> Claim | None:
         """The first board not done and not leased (of ``run``, or of any run), now
         leased to ``worker`` for ``lease_s``; None if there is none."""
         only_run = "" if run is None else " AND run_id = %(run)s"
-        with self._lock, self.db.transaction():
-            row = self.db.execute(
+        row = self.db.run(
+            lambda db: db.execute(
                 "UPDATE ladder_boards b SET claimed_by = %(worker)s,"
                 " lease_until = now() + make_interval(secs => %(lease)s), claims = claims + 1"
                 " FROM (SELECT run_id, board FROM ladder_boards WHERE NOT done"
@@ -70,6 +75,7 @@ class BoardQueue:
                 " (SELECT settings FROM ladder_runs r WHERE r.id = b.run_id)",
                 {"worker": worker, "lease": lease_s, "run": run},
             ).fetchone()
+        )
         if row is None:
             return None
         return Claim(int(row[0]), int(row[1]), json.loads(row[2]) if row[2] else {})
@@ -78,53 +84,106 @@ class BoardQueue:
         """Extend ``worker``'s leases on these boards; the boards it no longer holds."""
         if not boards:
             return []
-        with self._lock, self.db.transaction():
-            rows = self.db.execute(
+        rows = self.db.run(
+            lambda db: db.execute(
                 "UPDATE ladder_boards SET lease_until = now() + make_interval(secs => %s)"
                 " WHERE run_id = %s AND board = ANY(%s) AND claimed_by = %s AND NOT done"
                 " RETURNING board",
                 (lease_s, run, list(boards), worker),
             ).fetchall()
+        )
         held = {int(r[0]) for r in rows}
         return [b for b in boards if b not in held]
 
     def complete(self, worker: str, run: int, board: int, results: Sequence[GameResult]) -> bool:
         """The board's games stored and the board done, if ``worker`` still holds it;
-        False (nothing stored) if its lease was lost to another worker."""
-        with self._lock, self.db.transaction():
-            done = self.db.execute(
+        False (nothing stored) if its lease was lost to another worker (or a try whose
+        answer was lost stored them)."""
+
+        def store(db: psycopg.Connection[Any]) -> bool:
+            done = db.execute(
                 "UPDATE ladder_boards SET done = true, lease_until = NULL"
                 " WHERE run_id = %s AND board = %s AND claimed_by = %s AND NOT done",
                 (run, board, worker),
             )
             if done.rowcount != 1:
                 return False
-            insert_games_postgres(self.db, run, [r.stored() for r in results])
-        return True
+            insert_games_postgres(db, run, [r.stored() for r in results])
+            return True
+
+        return self.db.run(store)
 
     def progress(self, run: int) -> tuple[int, int]:
         """(boards done, boards queued) of ``run``."""
-        with self._lock, self.db.transaction():
-            row = self.db.execute(
+        row = self.db.run(
+            lambda db: db.execute(
                 "SELECT count(*) FILTER (WHERE done), count(*) FROM ladder_boards"
                 " WHERE run_id = %s",
                 (run,),
             ).fetchone()
+        )
         assert row is not None
         return int(row[0]), int(row[1])
 
+    def run_row(self, run: int) -> tuple[dict[str, Any], bool] | None:
+        """A run's settings and whether it has its summary (None: no such run)."""
+        row = self.db.run(
+            lambda db: db.execute(
+                "SELECT settings, summary IS NOT NULL FROM ladder_runs WHERE id = %s", (run,)
+            ).fetchone()
+        )
+        return None if row is None else (json.loads(row[0]) if row[0] else {}, bool(row[1]))
+
+    def withheld(self, keys: Sequence[str]) -> list[str]:
+        """Those of these board keys whose results are kept for a release."""
+        rows = self.db.run(
+            lambda db: db.execute(
+                "SELECT DISTINCT board FROM running WHERE board = ANY(%s) AND result IS NOT NULL"
+                " ORDER BY board",
+                (list(keys),),
+            ).fetchall()
+        )
+        return [str(r[0]) for r in rows]
+
+    def withheld_boards(self) -> list[tuple[str, int]]:
+        """(board key, results kept) of every board whose results await a release: one
+        a ladder plays now, or one whose ladder was killed (docs/bots.md)."""
+        rows = self.db.run(
+            lambda db: db.execute(
+                "SELECT board, count(*) FROM running WHERE board IS NOT NULL"
+                " AND result IS NOT NULL GROUP BY board ORDER BY board"
+            ).fetchall()
+        )
+        return [(str(r[0]), int(r[1])) for r in rows]
+
+    def games(self, run: int) -> list[dict[str, Any]]:
+        """The games the workers stored for ``run`` (LadderStore.games)."""
+        return self.db.run(lambda db: games_postgres(db, run))
+
+    def finish(
+        self, run: int, summary: dict[str, Any], ratings: list[dict[str, Any]],
+        games: dict[str, int],
+    ) -> bool:  # fmt: skip
+        """The run's summary and ratings (LadderStore.finish_run); False if it had them."""
+        return self.db.run(lambda db: finish_run_postgres(db, run, summary, ratings, games))
+
     def unfinished(self) -> int:
         """Boards of any run not done yet (leased or not)."""
-        with self._lock, self.db.transaction():
-            row = self.db.execute("SELECT count(*) FROM ladder_boards WHERE NOT done").fetchone()
+        row = self.db.run(
+            lambda db: db.execute("SELECT count(*) FROM ladder_boards WHERE NOT done").fetchone()
+        )
         assert row is not None
         return int(row[0])
 
     def unfinished_runs(self) -> list[tuple[int, int, int]]:
-        """(run, boards done, boards queued) of every run with boards left to play."""
-        with self._lock, self.db.transaction():
-            rows = self.db.execute(
-                "SELECT run_id, count(*) FILTER (WHERE done), count(*) FROM ladder_boards"
-                " GROUP BY run_id HAVING bool_or(NOT done) ORDER BY run_id"
+        """(run, boards done, boards queued) of every distributed run not counted yet:
+        boards left to play, or all played and its waiting process yet to count them
+        (or gone: ``ladder finish``)."""
+        rows = self.db.run(
+            lambda db: db.execute(
+                "SELECT b.run_id, count(*) FILTER (WHERE b.done), count(*)"
+                " FROM ladder_boards b JOIN ladder_runs r ON r.id = b.run_id"
+                " WHERE r.summary IS NULL GROUP BY b.run_id ORDER BY b.run_id"
             ).fetchall()
+        )
         return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]

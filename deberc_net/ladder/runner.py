@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import gc
 import hashlib
+import math
 import secrets
 import signal
 import threading
@@ -25,6 +26,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
+import structlog
 import trio
 
 from deberc_net.game.outcomes import MatchEndReason
@@ -33,6 +35,7 @@ from deberc_net.protocol.wire import EventKind, Line, MatchEnd, Tag
 from deberc_net.server.config import Config
 
 from .admin import ADMIN, KEEP_OPEN_S, AdminClient
+from .patience import WAIT_LIMIT_S
 from .progress import LadderProgress
 from .ratings import Ratings
 from .results import GameResult, Results, Summary
@@ -45,11 +48,19 @@ if TYPE_CHECKING:
 
 __all__ = ["ADMIN", "BotSpec", "GameResult", "LadderOptions", "Summary", "board_key", "run"]
 
+log = structlog.get_logger("deberc.ladder")
+
 STARTUP_S = 30.0  # every bot instance must have logged in by then
 INTERRUPTED = "interrupted: the ladder's processes are stopped"  # by the ladder: its bots too
 # an interrupted ladder's releases of the boards it started: answered at once by a live
 # server; bounded for one gone (and below parallel.py's KILL_AFTER_S for a part)
 RELEASE_AT_STOP_S = 3.0
+# a release the server could not write (its database away): asked again after a pause
+# (the time it has failed, from RELEASE_PAUSE_S to RELEASE_PAUSE_MAX_S), until it has
+# failed for RELEASE_RETRY_S (the ladder's wait for a database, patience.py)
+RELEASE_PAUSE_S = 0.25
+RELEASE_PAUSE_MAX_S = 5.0
+RELEASE_RETRY_S = WAIT_LIMIT_S
 
 
 @attrs.define
@@ -209,6 +220,7 @@ class Ladder:
                             )
                             self._releases = _Releases(releaser)
                             nursery.start_soon(self._releases.read, self)
+                            nursery.start_soon(self._releases.ask_again, self)
                             nursery.start_soon(releaser.keep_open, keep_open_s)
                         await self._play(admin)
                     supervisor.stop()
@@ -371,7 +383,7 @@ class Ladder:
             if isinstance(asked, Running):
                 self.running[line.require_int("table")] = asked
             else:
-                self.released.add(asked)
+                self._released(asked)
         elif line.tag is Tag.EVENT and line.kind is EventKind.START:
             table = line.require_int("table")
             if table in self.running:
@@ -451,6 +463,10 @@ class Ladder:
             self.awaiting.pop()
             raise
 
+    def _released(self, board: int) -> None:
+        """The server answered the board's release: its records are listed."""
+        self.released.add(board)
+
     @property
     def _releaser_name(self) -> str:
         """The admin name of the releases' connection (our own server's: it lists and
@@ -463,51 +479,85 @@ class _Releases:
     read by a task of their own (``read``): answered in order, as on any connection.
     Like the admin's, the connection says ``ping`` when nothing was sent for a while
     (``AdminClient.keep_open``): a board of many seatings (8 bots three-handed: 336)
-    with slow bots can take longer than the server's idle limit (docs/protocol.md)."""
+    with slow bots can take longer than the server's idle limit (docs/protocol.md).
+    A release the server could not write (``internal``: its database away for a
+    moment) is asked again after a pause, doubled each time, for up to
+    RELEASE_RETRY_S: a board is not left withheld by a database restart."""
 
     def __init__(self, admin: AdminClient) -> None:
         self.admin = admin
         self.asked: deque[int] = deque()  # boards whose release is not answered yet
+        self.retrying: dict[int, float] = {}  # boards to ask again: since when they fail
+        self._again: trio.MemorySendChannel[tuple[int, float]]
+        self._again, self._to_retry = trio.open_memory_channel[tuple[int, float]](math.inf)
         self._answered = trio.Event()  # set when none is left to answer
 
     async def send(self, board: int, key: str) -> None:
-        if not self.asked:
+        if not self.asked and not self.retrying:
             self._answered = trio.Event()
         self.asked.append(board)
         try:
             await self.admin.release(key)
         except trio.Cancelled:  # (a stop) a send cancelled writes nothing: the board
             self.asked.pop()  # is released at the stop, on the admin's connection
-            if not self.asked:
+            if not self.asked and not self.retrying:
                 self._answered.set()
             raise
 
     async def all_answered(self) -> None:
-        if self.asked:
+        if self.asked or self.retrying:
             await self._answered.wait()
 
     async def read(self, ladder: Ladder) -> None:
-        """Each answer: the board released (``ladder.released``), or the ladder's error;
-        ends when the ladder closes the connection (once the ladder is cut short, a
-        server gone ends it quietly too)."""
+        """Each answer: the board released (``ladder._released``), asked again
+        (``ask_again``), or the ladder's error; ends when the ladder closes the
+        connection (once the ladder is cut short, a server gone ends it quietly too)."""
         try:
             while True:
                 line = await self.admin.next()
                 if not _is_answer(line) or not self.asked:
                     continue
+                board = self.asked.popleft()
                 if line.tag is Tag.ERROR:
-                    raise ScheduleError(
-                        "the server cannot release board records: "
-                        f"{line.get_str('code')}: {line.text}"
-                    )
-                ladder.released.add(self.asked.popleft())
-                if not self.asked:
+                    self._failed(board, line)
+                    continue
+                self.retrying.pop(board, None)
+                ladder._released(board)
+                if not self.asked and not self.retrying:
                     self._answered.set()
         except trio.ClosedResourceError:  # closed by the ladder: its run is over
             return
         except (ScheduleError, trio.BrokenResourceError):
             if not ladder._cut_short:
                 raise
+
+    def _failed(self, board: int, line: Line) -> None:
+        """The server could not release the board: asked again if its database was
+        away (``internal``), for up to RELEASE_RETRY_S; else the ladder's error."""
+        since = self.retrying.get(board, trio.current_time())
+        if (
+            line.get_str("code") != "internal"  # e.g. a server older than boards (§5.5a)
+            or trio.current_time() - since >= RELEASE_RETRY_S
+        ):
+            raise ScheduleError(
+                f"the server cannot release board records: {line.get_str('code')}: {line.text}"
+            )
+        if board not in self.retrying:
+            log.warning("release_failed_asked_again", board=board, text=line.text)
+        self.retrying[board] = since
+        self._again.send_nowait((board, since))
+
+    async def ask_again(self, ladder: Ladder) -> None:
+        """The releases the server could not write, asked again after a pause (a task
+        of the ladder's, as ``read``)."""
+        try:
+            async for board, since in self._to_retry:
+                failed_for = trio.current_time() - since
+                await trio.sleep(min(RELEASE_PAUSE_MAX_S, max(RELEASE_PAUSE_S, failed_for)))
+                self.asked.append(board)  # (still in ``retrying``: the event stays unset)
+                await self.admin.release(board_key(ladder.seed, board))
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            return  # the run is over, or the server gone (``read`` says so)
 
 
 def _is_answer(line: Line) -> bool:

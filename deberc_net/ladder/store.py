@@ -148,6 +148,35 @@ def insert_games_postgres(
         cursor.executemany(_INSERT_GAME.format(p="%s"), [_game_params(run, g) for g in games])
 
 
+def games_postgres(db: psycopg.Connection[Any], run: int) -> list[dict[str, Any]]:
+    """A run's games in the order stored, in the caller's transaction (a distributed
+    run's waiter reads them through its patient connection: queue.py)."""
+    rows = db.execute(_SELECT_GAMES.format(p="%s", order="seq"), (run,)).fetchall()
+    return [_game(tuple(r)) for r in rows]
+
+
+def finish_run_postgres(
+    db: psycopg.Connection[Any],
+    run: int,
+    summary: dict[str, Any],
+    ratings: list[dict[str, Any]],
+    games: dict[str, int],
+) -> bool:
+    """PostgresLadderStore.finish_run in the caller's transaction; False (nothing
+    written) if the run has its summary already: a distributed run finished by its
+    waiter and by ``ladder finish`` at once, or a write tried again after its commit's
+    answer was lost, counts its games in the ratings once."""
+    summed = db.execute(
+        "UPDATE ladder_runs SET summary = %s WHERE id = %s AND summary IS NULL",
+        (json.dumps(summary), run),
+    )
+    if summed.rowcount != 1:
+        return False
+    for row in ratings:
+        db.execute(_UPSERT_RATING.format(p="%s", now="now()"), _rating_params(row, games))
+    return True
+
+
 def _rating_params(row: dict[str, Any], games: dict[str, int]) -> tuple[Any, ...]:
     """A bot's ``ladder_ratings`` upsert: (bot, mu, sigma, rating, games added)."""
     return (row["bot"], row["mu"], row["sigma"], row["rating"], games.get(row["bot"], 0))
@@ -259,18 +288,11 @@ class PostgresLadderStore:
         games: dict[str, int],
     ) -> None:
         with self.db.transaction():
-            self.db.execute(
-                "UPDATE ladder_runs SET summary = %s WHERE id = %s", (json.dumps(summary), run)
-            )
-            for row in ratings:
-                self.db.execute(
-                    _UPSERT_RATING.format(p="%s", now="now()"), _rating_params(row, games)
-                )
+            finish_run_postgres(self.db, run, summary, ratings, games)
 
     def games(self, run: int) -> list[dict[str, Any]]:
         with self.db.transaction():
-            rows = self.db.execute(_SELECT_GAMES.format(p="%s", order="seq"), (run,)).fetchall()
-        return [_game(tuple(r)) for r in rows]
+            return games_postgres(self.db, run)
 
     def leaderboard(self) -> list[dict[str, Any]]:
         with self.db.transaction():

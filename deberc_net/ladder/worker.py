@@ -3,9 +3,11 @@ plays them with its own server and its own copies of the run's bots (as ``ladder
 does on one machine), then stores each board's games.
 
 A worker holds up to ``concurrency`` boards (the run's setting) at a time, renewing
-their leases while it plays. Its server keeps its deal records in the same database;
-each worker's admin has its own name (``ladder-`` and a random tail), logged in over
-the in-process link with no account in the database. A worker killed mid-board loses
+their leases while it plays; a board is stored as done only once its server has
+released it, so none is left done with its records withheld. Its calls to the queue
+wait out a database outage (patience.py). Its server keeps its deal records in the
+same database; each worker's admin has its own name (``ladder-`` and a random tail),
+logged in over the in-process link with no account in the database. A worker killed mid-board loses
 nothing: its lease runs out and another worker plays the board again (the dead
 attempt's deals end up stored seedless, like any match of a server that died;
 docs/bots.md "Distributed ladders").
@@ -18,13 +20,15 @@ import secrets
 import socket
 import sys
 import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import structlog
 import trio
 
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol.wire import MatchEnd
-from deberc_net.server.store import describe
+from deberc_net.server.store import StoreError, describe
 
 from .admin import AdminClient
 from .distributed import options_from
@@ -35,6 +39,8 @@ from .runner import Ladder, LadderOptions
 from .schedule import Game, ScheduleError
 
 log = structlog.get_logger("deberc.ladder.worker")
+
+T = TypeVar("T")
 
 LEASE_S = 60.0  # a board's lease: renewed every third of it while played
 POLL_S = 1.0  # how often an idle worker looks for a board
@@ -80,7 +86,10 @@ class WorkerLadder(Ladder):
         self.queue.clear()  # only the boards claimed are played
         self.board_results = BoardResults(options, self.summary)
         self.results = self.board_results
-        self.held: set[int] = set()
+        self.held: set[int] = set()  # boards claimed, seatings to play
+        # boards played, to be stored once released: their leases renewed meanwhile
+        self.releasing: set[int] = set()
+        self._storing: trio.Nursery | None = None  # play's: the boards' stores
         self.stored = 0  # boards played and stored
         self._next_claim = 0.0
         self.admin_name = f"ladder-{secrets.token_hex(4)}"
@@ -95,7 +104,7 @@ class WorkerLadder(Ladder):
         while not (self.queue or self.running or self.awaiting):
             # idle, while boards of the run are leased to others: one may come free (its
             # worker died), and the server and bots are ready to play it
-            done, total = await trio.to_thread.run_sync(self.boards.progress, self.run_id)
+            done, total = await _in_thread(self.boards.progress, self.run_id)
             if done == total:
                 break
             await trio.sleep(self.retry_s)
@@ -105,33 +114,50 @@ class WorkerLadder(Ladder):
     async def _claim_if_room(self) -> None:
         now = trio.current_time()
         if not self.queue and len(self.held) < self.o.concurrency and now >= self._next_claim:
-            claim = await trio.to_thread.run_sync(
-                self.boards.claim, self.worker, self.lease_s, self.run_id
-            )
+            claim = await _in_thread(self.boards.claim, self.worker, self.lease_s, self.run_id)
             if claim is None:
                 self._next_claim = now + self.retry_s
             else:
                 self._take_board(claim.board)
 
     async def _board_done(self, admin: AdminClient, board: int) -> None:
+        if self.unplayed[board] == 1 and board in self.held:  # its last seating: the
+            self.held.discard(board)  # release is asked now (before its answer is read)
+            self.releasing.add(board)
         await super()._board_done(admin, board)
-        if self.unplayed[board] == 0 and board in self.held:
-            self.held.discard(board)
-            played = [r for _, r in sorted(self.board_results.by_board.pop(board, []))]
-            stored = await trio.to_thread.run_sync(
-                self.boards.complete, self.worker, self.run_id, board, played
-            )
-            if stored:
-                self.stored += 1
-            else:  # its lease ran out and another worker took it: that one's results count
-                log.warning("board_lost", run=self.run_id, board=board)
+
+    def _released(self, board: int) -> None:
+        super()._released(board)
+        if board in self.releasing:
+            assert self._storing is not None
+            self._storing.start_soon(self._store, board)
+
+    async def _store(self, board: int) -> None:
+        """A board played and released: its games stored and the board done. A worker
+        that dies before leaves it to be played again (docs/bots.md)."""
+        played = [r for _, r in sorted(self.board_results.by_board.pop(board, []))]
+        try:
+            stored = await _in_thread(self.boards.complete, self.worker, self.run_id, board, played)
+        except ScheduleError as exc:  # the database gone for good: the worker stops
+            self._bot_gave_up(exc)  # (as for a bot that cannot run)
+            return
+        self.releasing.discard(board)
+        if stored:
+            self.stored += 1
+        else:  # its lease ran out and another worker took it: that one's results count
+            log.warning("board_lost", run=self.run_id, board=board)
 
     async def renew_leases(self) -> None:
         while True:
             await trio.sleep(self.lease_s / 3)
-            lost = await trio.to_thread.run_sync(
-                self.boards.renew, self.worker, self.lease_s, self.run_id, sorted(self.held)
-            )
+            boards = sorted(self.held | self.releasing)
+            try:
+                lost = await _in_thread(
+                    self.boards.renew, self.worker, self.lease_s, self.run_id, boards
+                )
+            except ScheduleError as exc:  # the database gone for good: the worker stops
+                self._bot_gave_up(exc)
+                return
             if lost:
                 log.warning("leases_lost", run=self.run_id, boards=lost)
 
@@ -144,6 +170,7 @@ class WorkerLadder(Ladder):
         """Play until every board of the run is played; the boards this worker stored."""
         failure: ScheduleError | None = None
         async with trio.open_nursery() as nursery:
+            self._storing = nursery
             nursery.start_soon(self.renew_leases)
             try:
                 await self.run()
@@ -153,6 +180,16 @@ class WorkerLadder(Ladder):
         if failure is not None:
             raise failure
         return self.stored
+
+
+async def _in_thread(call: Callable[..., T], *args: Any) -> T:
+    """A queue call, off trio's thread; a stop does not wait for it (one waiting for the
+    database ends as the queue closes). The database gone for good: the worker's
+    error (ScheduleError, one line)."""
+    try:
+        return await trio.to_thread.run_sync(call, *args, abandon_on_cancel=True)
+    except StoreError as exc:
+        raise ScheduleError(str(exc)) from None
 
 
 def work(
@@ -167,7 +204,7 @@ def work(
     any run is left unplayed); the boards stored."""
     rules = rules if rules is not None else RuleBook.load()
     me = worker_id()
-    queue = BoardQueue(db)
+    queue = BoardQueue(db, "ladder worker")
     stored = 0
     try:
         print(f"ladder worker {me} on {describe(db)}", file=sys.stderr)
