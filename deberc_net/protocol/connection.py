@@ -239,6 +239,11 @@ class Connection:
         while self._taken < len(self._pending) and self.state in ADMITS:
             item = self._pending[self._taken]
             self._taken += 1
+            if self._taken == len(self._pending):  # the last one: an idle connection
+                # keeps none of its lines (the reader asks ``has_input`` after a table
+                # call, not this again)
+                self._pending.clear()
+                self._taken = 0
             command = parse_line(item.text) if isinstance(item, Line) and item.text else None
             if command is not None:
                 self._last_input = now
@@ -256,9 +261,6 @@ class Connection:
                 return command if rule.table_calls else Reply(rule.refusal)
             if command is not None:
                 return self._admit(command)
-        if self._taken:  # all taken: an idle connection keeps none of its lines
-            self._pending.clear()
-            self._taken = 0
         return NEED_DATA
 
     def _admit(self, command: Command | TableCallText) -> Command | TableCallText | Reply:

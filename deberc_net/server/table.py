@@ -551,7 +551,8 @@ class Table:
         if not name:
             return None
         # the lobby's ``session_named``, its name key kept per table (asked for each
-        # seat at every event: a dict lookup, not the key's function and its cache)
+        # seat whenever ``_seated_sessions`` looks again: a dict lookup, not the key's
+        # function and its cache)
         key = self._keys.get(name)
         if key is None:
             key = self._keys[name] = name_key(name)

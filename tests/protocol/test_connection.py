@@ -221,3 +221,22 @@ def test_an_idle_connection_keeps_none_of_the_lines_it_handed_out() -> None:
         inputs(connection, b"ping\nwho\n")
         == inputs(fresh, b"style machine\nlogin ann\nping\nwho\n")[2:]
     )
+
+
+def test_the_last_line_taken_is_dropped_when_taken() -> None:
+    """The reader takes lines while ``has_input`` holds, and after a table call asks
+    nothing more (server/app.py ``_received``): a connection idle after such a read kept
+    its lines till the next one came."""
+    connection = Connection(0.0)
+    inputs(connection, b"login ann\n")
+    connection.logged_in()
+    connection.receive_data(b"who\n10h seq=3\n", 0.0)
+    got = []
+    while connection.has_input:
+        got.append(connection.next_input(0.0))
+    assert [type(x) for x in got] == [Command, TableCallText]
+    assert got[1] == TableCallText("10h", 3)
+    kept = _reachable(connection, 3)
+    assert not any(isinstance(x, (Line, BadLine)) for x in kept)
+    assert not any(x in ("who", "10h seq=3") for x in kept if isinstance(x, str))
+    assert connection.next_input(0.0) is NEED_DATA
