@@ -15,6 +15,7 @@ import itertools
 import json
 import math
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -688,7 +689,7 @@ class Node:
         if proxy.requests_waiting == waiting:  # refused: answered already
             self.answered(proxy, asked)
         else:  # answered once the table has handled it (RemoteSession.request_handled)
-            proxy.asked.append(asked)
+            proxy.asked.setdefault(table.id, deque()).append(asked)
 
     def placed(self, proxy: RemoteSession) -> None:
         table = proxy.table
