@@ -335,8 +335,9 @@ class Session:
     def closed(self) -> bool:
         return self.connection.closed
 
-    def request_handled(self) -> None:
-        """A table has handled one of the requests this session posted to it."""
+    def request_handled(self, table: int | None = None) -> None:
+        """A table (its id, ``table``) has handled one of the requests this session
+        posted to it."""
         self.requests_waiting -= 1
         if not self.requests_waiting and self.handled is not None:
             self.handled.set()

@@ -391,7 +391,7 @@ class Table:
                 message, request = posted
                 requester = _requester(message) if request else None
                 if requester is not None:  # no reader waits for it for ever
-                    requester.request_handled()
+                    requester.request_handled(self.id)
             self.lobby.table_closed(self)
             bound.info("table_closed")
 
@@ -589,7 +589,7 @@ class Table:
             await self._handle_message(message)
         finally:
             if requester is not None:
-                requester.request_handled()
+                requester.request_handled(self.id)
 
     async def _handle_message(self, message: Message) -> None:
         match message:

@@ -155,3 +155,29 @@ async def test_a_late_done_from_a_worker_taken_for_dead_does_not_release_a_newer
         await bob.expect("error", code="table-full")
         await _answered_before_the_pong(bob, owner, sid, again)
         await bob.aclose()
+
+
+async def test_an_owner_that_counts_its_answers_done_still_lets_the_next_line_go(
+    postgres_url: str,
+) -> None:
+    # an owner of the version before request ids (a rolling upgrade) says how many
+    # requests an answer ended ('done': 1), not which: reading it as ids failed
+    # (TypeError, the message's wait kept), so each line waited server_dead_ms for
+    # its pong (failed before)
+    heard: list[dict[str, Any]] = []
+    async with _worker_and_owner(postgres_url, heard) as (port, owner, nursery):
+        nursery.start_soon(_beat, owner)
+        bob = await log_in_machine(await LineClient.connect(port), "bob")
+        await _listed(bob, "tables", f"id={TABLE} ")
+        for _ in range(2):
+            heard.clear()
+            await bob.send_raw(f"sit {TABLE}\nping\n".encode())
+            sit = await heard_one(heard, k="post", m="sit", table=TABLE)
+            await trio.sleep(0.3)  # (the pong would have come by now)
+            counted = {"k": "text", "s": sit["s"], "text": REFUSED, "asks": 0, "done": 1}
+            owner.publish(f"w{sit['w']}", counted)
+            line = await bob.read_until(lambda x: "cmd=ping" in x or "table-full" in x)
+            assert fields(line)[0] == "error", line  # (its answer first)
+            with trio.fail_after(DEAD_MS / 1000 / 2):  # not held till the wait ran out
+                await bob.expect("ok", cmd="ping")
+        await bob.aclose()

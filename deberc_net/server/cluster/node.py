@@ -15,6 +15,7 @@ import itertools
 import json
 import math
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -548,10 +549,21 @@ class Node:
         if text and not session.outbox.put(text.encode()):
             session.log.warning("outbox_full", limit=session.outbox.limit)
             session.abort()
+        if isinstance(done, int):  # an owner of the version before request ids counts
+            # them: its answers end the oldest waits for it (a rolling upgrade)
+            done = self._oldest_waits(sid, message["w"])[:done]
         for request in done or ():  # (a wait already over, a late answer: waited no more)
             waiting = self.awaited.get(request)
             if waiting is not None and (waiting.session, waiting.owner) == (sid, message["w"]):
                 self._release(request)
+
+    def _oldest_waits(self, sid: int, owner: int) -> list[int]:
+        """The requests of session ``sid`` waiting for ``owner``'s answer, oldest first."""
+        return [
+            r
+            for r, waiting in self.awaited.items()
+            if (waiting.session, waiting.owner) == (sid, owner)
+        ]
 
     def _placed(self, message: dict[str, Any]) -> None:
         session = self.forwarded.get(message["s"])
@@ -701,7 +713,7 @@ class Node:
         if proxy.requests_waiting == waiting:  # refused: answered already
             self.answered(proxy, asked)
         else:  # answered once the table has handled it (RemoteSession.request_handled)
-            proxy.asked.append(asked)
+            proxy.asked.setdefault(table.id, deque()).append(asked)
 
     def placed(self, proxy: RemoteSession) -> None:
         table = proxy.table

@@ -117,11 +117,11 @@ class RemoteSession(Session):
         # a web page's watcher: the hand sizes it works out (node.py tells them when
         # they are not what the hands hold); None: none told yet
         self.page_sizes: list[int] | None = None
-        # the ids of its requests at the tables here, oldest first (None: a worker of an
-        # older version's): each answer names the oldest. Tables may answer them out of
-        # order, but only those of one line (its worker waits for each line's answers
-        # before the next), or of lines whose wait ran out, which it no longer waits for
-        self.asked: deque[int | None] = deque()
+        # the ids of its requests at each table here (by its id), oldest first (None: a
+        # worker of an older version's): a table's answer names its oldest. A table
+        # handles its requests in order, but two tables may not (one waits on the
+        # database, past its worker's wait): an id per session named the wrong request
+        self.asked: dict[int, deque[int | None]] = {}
         connection = Connection(0.0)
         connection.logged_in()
         super().__init__(
@@ -157,10 +157,14 @@ class RemoteSession(Session):
         if self.ready:
             self.node.placed(self)
 
-    def request_handled(self) -> None:
-        super().request_handled()
-        # the player's worker takes his next line
-        self.node.answered(self, self.asked.popleft() if self.asked else None)
+    def request_handled(self, table: int | None = None) -> None:
+        super().request_handled(table)
+        request = None
+        if table is not None and (asked := self.asked.get(table)):
+            request = asked.popleft()
+            if not asked:
+                del self.asked[table]  # (the table may close: nothing kept for it)
+        self.node.answered(self, request)  # the player's worker takes his next line
 
     def send(self, event: ServerEvent) -> None:
         asks = 1 if isinstance(event, ev.Ask) and event.kind == "ask" else 0
