@@ -14,7 +14,7 @@ from itertools import zip_longest
 import attrs
 
 from deberc_net.game.calls import MENYAYU
-from deberc_net.game.outcomes import MatchEndReason
+from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.protocol.lang import spoken_call
 from deberc_net.protocol.render import for_people
 from deberc_net.protocol.wire import EventKind, Line, Tag, View, WireError, parse_line
@@ -168,7 +168,7 @@ def versus(names: Sequence[str]) -> str:
 # the short games without a bide (docs/rules.md §11): more points wins, whoever ordered;
 # their deal's outcome says only how the one who ordered fared ('bide': another won)
 NO_BIDE = frozenset({"short", "dave"})
-BY_THE_ORDER = frozenset({"made", "bide"})
+BY_THE_ORDER = frozenset({Outcome.MADE, Outcome.BIDE})
 
 
 def _won(state: TableState, row: DealScore) -> DealScore:
