@@ -338,12 +338,15 @@ def _names_from(state: TableState, table: Line) -> TableState:
     seated = [name if name != "-" else "" for name in table.get_list("seats")]
     names = (new or known for new, known in zip_longest(seated, state.players, fillvalue=""))
     targets = [int(m.group(1)) for o in table.get_list("options") if (m := TO_TARGET.fullmatch(o))]
-    return attrs.evolve(
+    known = attrs.evolve(
         state,
         players=tuple(names),
         target=state.target or (targets[0] if targets else None),
         options=tuple(table.get_list("options")),
     )
+    # a deal that ended before the options came (a table just observed, its deal-end
+    # sent before the answer to 'tables'): its winner named in the score pane now
+    return attrs.evolve(known, deals=tuple(_won(known, row) for row in known.deals))
 
 
 def _last(state: TableState, line: Line) -> TableState:

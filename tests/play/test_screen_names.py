@@ -157,3 +157,21 @@ def test_a_short_games_deal_names_its_winner_not_a_bide() -> None:
     state = fold_all(line.replace("NAME0", "anna").replace("NAME1", "boris") for line in bide)
     assert state.log[-1] == "deal 1 bide: written 2 : -2, totals 2 : -2"
     assert score_text(state).splitlines()[2] == "  1b       2     -2"
+
+
+def test_a_deal_that_ended_before_the_tables_options_came_is_named_by_its_winner() -> None:
+    """Watching a short game just observed, its deal-end may come before the answer to
+    the 'tables' the client asks on 'observe': the score pane kept its 'b' for good."""
+    state = fold_all(
+        [
+            "ok cmd=login name=eve guest=1 token=T text=Hello.",
+            "ok cmd=observe table=3 text=You observe table 3.",
+            "state seq=20 table=3 deal=1 phase=play seat=- dealer=0 to_act=0 hand= turned=Ad "
+            "fresa=10c trump=d player=1 round=9 leader=1 trick= tricks=4,4 score=0,0 "
+            "hanging=0 target=- pending=- shown= talk= clock=10500 legal=",
+            SHORT[-1],
+            *SHORT[2:4],
+        ]
+    )
+    assert state.options == ("short",)
+    assert score_text(state).splitlines()[2] == "  1        1     -1"
