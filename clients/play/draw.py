@@ -327,11 +327,20 @@ def wrapped(entry: str, width: int) -> list[str]:
     each within ``width`` columns of the terminal; indents and empty lines kept."""
     out: list[str] = []
     for line in entry.split("\n"):
-        if cell_len(line) == len(line):  # one column a character: textwrap counts right
-            out += textwrap.wrap(line, width, break_on_hyphens=False) or [""]
+        pieces = textwrap.wrap(line, width, break_on_hyphens=False) or [""]
+        if all(map(_column_a_character, pieces)):  # textwrap counted them right
+            out += pieces
         else:  # a wide character (汉字, an emoji) takes two columns, a combining mark none
             out += _wrapped_in_cells(line, width)
     return out
+
+
+def _column_a_character(piece: str) -> bool:
+    """Whether ``piece`` takes a column a character, as textwrap counts, and does not
+    start with a mark cut from its letter. Not a whole line's count: one whose wide
+    characters and combining marks were as many (a Chinese name saying something in
+    decomposed Vietnamese) came to one a character, and its first piece overflowed."""
+    return cell_len(piece) == len(piece) and cell_len(piece[:1]) == len(piece[:1])
 
 
 def _wrapped_in_cells(line: str, width: int) -> list[str]:

@@ -14,7 +14,7 @@ from itertools import zip_longest
 import attrs
 
 from deberc_net.game.calls import MENYAYU
-from deberc_net.game.outcomes import MatchEndReason
+from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.protocol.lang import spoken_call
 from deberc_net.protocol.render import for_people
 from deberc_net.protocol.wire import EventKind, Line, Tag, View, WireError, parse_line
@@ -168,7 +168,7 @@ def versus(names: Sequence[str]) -> str:
 # the short games without a bide (docs/rules.md §11): more points wins, whoever ordered;
 # their deal's outcome says only how the one who ordered fared ('bide': another won)
 NO_BIDE = frozenset({"short", "dave"})
-BY_THE_ORDER = frozenset({"made", "bide"})
+BY_THE_ORDER = frozenset({Outcome.MADE, Outcome.BIDE})
 
 
 def _won(state: TableState, row: DealScore) -> DealScore:
@@ -338,12 +338,15 @@ def _names_from(state: TableState, table: Line) -> TableState:
     seated = [name if name != "-" else "" for name in table.get_list("seats")]
     names = (new or known for new, known in zip_longest(seated, state.players, fillvalue=""))
     targets = [int(m.group(1)) for o in table.get_list("options") if (m := TO_TARGET.fullmatch(o))]
-    return attrs.evolve(
+    known = attrs.evolve(
         state,
         players=tuple(names),
         target=state.target or (targets[0] if targets else None),
         options=tuple(table.get_list("options")),
     )
+    # a deal that ended before the options came (a table just observed, its deal-end
+    # sent before the answer to 'tables'): its winner named in the score pane now
+    return attrs.evolve(known, deals=tuple(_won(known, row) for row in known.deals))
 
 
 def _last(state: TableState, line: Line) -> TableState:

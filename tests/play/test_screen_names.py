@@ -4,6 +4,7 @@ name on the screen, pairs as pairs; and a short game's deal named by its winner.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from rich.cells import cell_len
 
@@ -60,6 +61,26 @@ def test_the_log_breaks_a_line_with_a_wide_name_between_words() -> None:
     assert all(cell_len(line) <= 78 for line in lines)
     trick = wrapped("  1 汉字汉字汉字名前 K♦ house-heuristic-2 J♦ > 汉字汉字汉字名前", 30)
     assert trick == ["  1 汉字汉字汉字名前 K♦", "house-heuristic-2 J♦ >", "汉字汉字汉字名前"]
+
+
+def test_a_line_of_as_many_wide_characters_as_marks_is_wrapped_by_columns() -> None:
+    """A Chinese name saying something in decomposed Vietnamese: 8 wide characters and
+    8 combining marks make as many columns as characters, so the line was left to
+    textwrap, whose first piece took 84 columns of the log's 80 (the pane wrapped it
+    again, the newest line pushed out of view); a mark was cut from its letter too."""
+    text = unicodedata.normalize(
+        "NFD", "good game, well played all of you! one more round now? một ván nữa nhé bạn, chơi đi"
+    )
+    state = fold_all([f"say from=汉字汉字汉字名前 table=8 text={text}"])
+    entry = state.log[-1]
+    assert cell_len(entry) == len(entry)  # the line's count hides the wide characters
+    lines = wrapped(entry, 80)
+    assert all(cell_len(line) <= 80 for line in lines), lines
+    assert " ".join(lines) == entry
+    balanced = "汉汉汉汉汉汉 " + "e\u0301" * 6
+    lines = wrapped(balanced, 10)
+    assert all(cell_len(line) <= 10 and cell_len(line[:1]) for line in lines), lines
+    assert lines == ["汉汉汉汉汉", "汉 " + "e\u0301" * 6]
 
 
 def test_the_result_of_a_match_won_by_a_wide_name_fits_the_table_pane() -> None:
@@ -136,3 +157,21 @@ def test_a_short_games_deal_names_its_winner_not_a_bide() -> None:
     state = fold_all(line.replace("NAME0", "anna").replace("NAME1", "boris") for line in bide)
     assert state.log[-1] == "deal 1 bide: written 2 : -2, totals 2 : -2"
     assert score_text(state).splitlines()[2] == "  1b       2     -2"
+
+
+def test_a_deal_that_ended_before_the_tables_options_came_is_named_by_its_winner() -> None:
+    """Watching a short game just observed, its deal-end may come before the answer to
+    the 'tables' the client asks on 'observe': the score pane kept its 'b' for good."""
+    state = fold_all(
+        [
+            "ok cmd=login name=eve guest=1 token=T text=Hello.",
+            "ok cmd=observe table=3 text=You observe table 3.",
+            "state seq=20 table=3 deal=1 phase=play seat=- dealer=0 to_act=0 hand= turned=Ad "
+            "fresa=10c trump=d player=1 round=9 leader=1 trick= tricks=4,4 score=0,0 "
+            "hanging=0 target=- pending=- shown= talk= clock=10500 legal=",
+            SHORT[-1],
+            *SHORT[2:4],
+        ]
+    )
+    assert state.options == ("short",)
+    assert score_text(state).splitlines()[2] == "  1        1     -1"
