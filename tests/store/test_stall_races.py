@@ -5,6 +5,7 @@ never a mix of the two."""
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import psycopg
 import pytest
@@ -27,14 +28,7 @@ def test_a_matchs_first_deal_committed_during_an_ending_leaves_no_running_row_wi
     seeing the match's uncommitted running row, and that row was left with no server
     (a live match ended by the next heartbeat, whoever beat)."""
     with a_stalled_server(postgres_url) as (stalled, live, blocker):
-        _raw(
-            postgres_url,
-            "CREATE FUNCTION commit_late() RETURNS trigger LANGUAGE plpgsql AS"
-            f" $$ BEGIN PERFORM pg_advisory_xact_lock({LATE_COMMIT}); RETURN NULL; END $$",
-            "CREATE CONSTRAINT TRIGGER commit_late AFTER INSERT ON running"
-            " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION commit_late()",
-        )
-        blocker.execute("SELECT pg_advisory_xact_lock(%s)", (LATE_COMMIT,))
+        commits_late(postgres_url, "INSERT ON running", blocker)
         with ThreadPoolExecutor(2) as pool:
             try:
                 storing = pool.submit(stalled.add_deal, deal("m2", 1))
@@ -48,6 +42,20 @@ def test_a_matchs_first_deal_committed_during_an_ending_leaves_no_running_row_wi
             ending.result(timeout=WAIT_S)
         assert unowned_running_rows(postgres_url) == []
         assert live.heartbeat(30.0) == 0  # nothing of a live server's left to end
+
+
+def commits_late(url: str, writes: str, blocker: psycopg.Connection[Any]) -> None:
+    """A transaction that ``writes`` (say ``INSERT ON running``) waits at its commit, its
+    statements done, until ``blocker``'s transaction ends (a deferred trigger waits for
+    an advisory lock ``blocker`` takes now)."""
+    _raw(
+        url,
+        "CREATE FUNCTION commit_late() RETURNS trigger LANGUAGE plpgsql AS"
+        f" $$ BEGIN PERFORM pg_advisory_xact_lock({LATE_COMMIT}); RETURN NULL; END $$",
+        f"CREATE CONSTRAINT TRIGGER commit_late AFTER {writes}"
+        " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION commit_late()",
+    )
+    blocker.execute("SELECT pg_advisory_xact_lock(%s)", (LATE_COMMIT,))
 
 
 def unowned_running_rows(url: str) -> list[str]:
@@ -90,4 +98,78 @@ def test_a_boards_seating_played_on_after_a_stall_is_listed_as_its_last_stop_lef
         reason = "shutdown" if then == "stops" else "server-lost"
         assert (game["reason"], game["totals"]) == (reason, [30, 60])
     finally:
+        live.close()
+
+
+def test_a_boards_release_during_a_deal_that_takes_a_kept_result_back_leaves_no_seating_kept(
+    postgres_url: str,
+) -> None:
+    """A board's seating kept as lost (its server thought dead) is released while its
+    server, back, stores its next deal (taking that result back: running again). The
+    release sees the seating one way in all it does: taken as kept (listed, the deal then
+    a plain match's), or as running (made a plain match). Forced: the deal's transaction
+    waits at its commit, its statement done, while the release runs. Failed before: the
+    release's first statement saw the kept result (left the seating a board's) and its
+    second, after the deal's commit, saw it running (did not take it): the seating stayed
+    its released board's, and its end was kept for a release that never comes again."""
+    stalled, live = a_boards_seating_kept_after_a_stall(postgres_url)
+    blocker = psycopg.connect(postgres_url)
+    try:
+        commits_late(postgres_url, "UPDATE ON running", blocker)
+        with ThreadPoolExecutor(2) as pool:
+            try:
+                storing = pool.submit(stalled.add_deal, deal("m1", 2), "k1")
+                wait_until(lambda: waiting_for_locks(blocker) == 1, "the deal at its commit")
+                releasing = pool.submit(live.release_board, "k1")
+                wait_until(
+                    lambda: releasing.done() or waiting_for_locks(blocker) == 2, "the release"
+                )
+            finally:
+                blocker.rollback()
+            storing.result(timeout=WAIT_S)
+            releasing.result(timeout=WAIT_S)
+        stalled.finish_match(
+            "m1", 3, ["ann", "Бо"], "moscow", [], "ann", "score", [301, 120], None, "k1"
+        )
+        game = live.finished_match("m1")
+        assert game is not None and game["reason"] == "score"  # listed as it ended
+    finally:
+        blocker.close()
+        stalled.close()
+        live.close()
+
+
+def test_a_deal_that_takes_a_kept_result_back_during_its_boards_release_plays_on_unboarded(
+    postgres_url: str,
+) -> None:
+    """The other order: the release takes the kept seating (lists it as lost) and waits
+    at its commit while the seating's server, back, stores its next deal. The deal waits
+    for the release, then finds the match listed: it plays on as a plain match, listed
+    as it ends. Forced: the release's transaction waits at its commit (a deferred trigger
+    on its ``matches`` row). Failed before: the deal's statement had decided the running
+    row's board (the match not listed yet, in its snapshot) before it waited for the
+    release's delete of that row, and wrote it again as the released board's seating:
+    its end was kept for a release that never comes again."""
+    stalled, live = a_boards_seating_kept_after_a_stall(postgres_url)
+    blocker = psycopg.connect(postgres_url)
+    try:
+        commits_late(postgres_url, "INSERT ON matches", blocker)
+        with ThreadPoolExecutor(2) as pool:
+            try:
+                releasing = pool.submit(live.release_board, "k1")
+                wait_until(lambda: waiting_for_locks(blocker) == 1, "the release at its commit")
+                storing = pool.submit(stalled.add_deal, deal("m1", 2), "k1")
+                wait_until(lambda: storing.done() or waiting_for_locks(blocker) == 2, "the deal")
+            finally:
+                blocker.rollback()
+            assert releasing.result(timeout=WAIT_S) == 1
+            storing.result(timeout=WAIT_S)
+        stalled.finish_match(
+            "m1", 3, ["ann", "Бо"], "moscow", [], "ann", "score", [301, 120], None, "k1"
+        )
+        game = live.finished_match("m1")
+        assert game is not None and game["reason"] == "score"  # listed as it ended
+    finally:
+        blocker.close()
+        stalled.close()
         live.close()

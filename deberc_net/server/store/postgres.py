@@ -220,6 +220,8 @@ class PostgresStore:
             row: tuple[Any, ...] = (match_id, self.server_id)
             if board is not None:
                 row += (match_id, board)
+                if deal[1] != 1:  # (a first deal's match has no row yet)
+                    conn.execute(HOLD_RUNNING, (match_id,))
             if self.server_id is None:
                 conn.execute(RUNNING_DEAL.format(running=running), (*row, *deal))
             else:
@@ -256,6 +258,10 @@ class PostgresStore:
 
     def release_board(self, board: str) -> int:
         with self._pool.connection() as conn:
+            # the board's running rows held first, so that the two statements below see
+            # each seating alike: a deal taking a kept result back (add_deal's PLAYS_ON)
+            # committed between them left a seating of the released board
+            conn.execute(BOARD_ROWS, (board,))
             # first, as a seating's end at once on another worker (FOR UPDATE there)
             # either waits for this, or is among the results this then takes
             conn.execute(UNBOARD_RUNNING.format(p="%s"), (board,))
@@ -363,6 +369,12 @@ HOLD_OR_REVIVE_SERVER = (
     " ON CONFLICT (id) DO UPDATE SET pid = excluded.pid WHERE false"
 )
 RUNNING_ROW = "INSERT INTO running (match_id, server) VALUES (%s, %s)" + PLAYS_ON
+# A board's match's row held first (after its server's, as an ending holds them): a
+# release of its board (release_board) that took the row is waited for, so that the
+# row's board (BOARD_UNLESS_LISTED) is decided after it, never written again as the
+# released board's by an insert that waited for the release's delete
+HOLD_RUNNING = "SELECT FROM running WHERE match_id = %s FOR UPDATE"
+BOARD_ROWS = "SELECT FROM running WHERE board = %s FOR UPDATE"
 RUNNING_BOARD_ROW = (
     "INSERT INTO running (match_id, server, board)"
     f" VALUES (%s, %s, {BOARD_UNLESS_LISTED.format(p='%s')})" + PLAYS_ON
