@@ -17,6 +17,7 @@ import json
 import select
 from collections import Counter
 from collections.abc import Callable
+from json.encoder import encode_basestring
 from typing import Any
 
 import psycopg
@@ -28,8 +29,11 @@ from deberc_net.server.store.postgres import connect
 log = structlog.get_logger("deberc.bus")
 LOBBY = "lobby"
 MAX_PAYLOAD = 7900  # bytes: PostgreSQL refuses a notification of 8000 or more
-MERGED_TEXT = 1800  # characters: a message's text grows no longer by merging (< 8000 bytes)
-MERGED_DONE = 64  # request ids: nor its 'done' (answers without text merge only that)
+# a merged message grows while its payload, as sent (JSON, UTF-8), fits MAX_PAYLOAD:
+# counted in bytes, not letters (an emoji is four); its 'done' (answers without text
+# merge only that) grows to this many request ids at most
+MERGED_DONE = 64
+EMPTY_DONE = len(',"done":[]')  # what a 'done' added to a message adds, ids aside
 Message = dict[str, Any]
 
 
@@ -46,6 +50,9 @@ class Bus:
         self.heard = heard
         self._serial = itertools.count()
         self._queued: list[tuple[str, Message]] = []
+        # the payload bytes of the last message queued, once a merge into it was tried
+        # (then kept up to date as it grows)
+        self._last_bytes: int | None = None
         self._wake = trio.Event()
         self._listener: psycopg.Connection[Any] | None = None
         self._publisher: psycopg.Connection[Any] | None = None
@@ -67,6 +74,7 @@ class Bus:
         if farewell is not None:
             self.publish(LOBBY, farewell)
         queued, self._queued = self._queued, []
+        self._last_bytes = None
         if self._publisher is not None and queued:
             try:
                 self._send(self._publisher, self._payloads(queued))
@@ -97,19 +105,24 @@ class Bus:
                 and last.get("merge")
                 and last["k"] == message["k"]
                 and last["s"] == message["s"]
-                and len(last["text"]) + len(message["text"]) <= MERGED_TEXT
                 and len(last.get("done", ())) < MERGED_DONE
             ):
-                last["text"] += message["text"]
-                last["asks"] += message["asks"]
-                if message.get("done"):  # (the requests the text so far answered)
-                    last["done"] = last.get("done", []) + message["done"]
-                return
+                if self._last_bytes is None:
+                    self._last_bytes = len(_payload(last).encode())
+                merged_bytes = self._last_bytes + _growth(last, message)
+                if merged_bytes <= MAX_PAYLOAD:
+                    last["text"] += message["text"]
+                    last["asks"] += message["asks"]
+                    if message.get("done"):  # (the requests the text so far answered)
+                        last["done"] = last.get("done", []) + message["done"]
+                    self._last_bytes = merged_bytes
+                    return
         message["n"] = next(self._serial)
         message["w"] = self.worker
         if merge:
             message["merge"] = True
         self._queued.append((to, message))
+        self._last_bytes = None
         self._wake.set()
 
     async def run(self) -> None:
@@ -159,6 +172,7 @@ class Bus:
             await self._wake.wait()
             self._wake = trio.Event()
             queued, self._queued = self._queued, []
+            self._last_bytes = None
             batch = self._payloads(queued)
             if batch:
                 self.sends += 1
@@ -168,9 +182,10 @@ class Bus:
     def _payloads(queued: list[tuple[str, Message]]) -> list[tuple[str, str]]:
         batch = []
         for to, message in queued:
-            payload = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-            if len(payload.encode()) > MAX_PAYLOAD:  # a bug: text is sent in smaller pieces
-                log.error("bus_message_too_long", kind=message["k"], size=len(payload))
+            payload = _payload(message)
+            size = len(payload.encode())
+            if size > MAX_PAYLOAD:  # a bug: text is sent in smaller pieces
+                log.error("bus_message_too_long", kind=message["k"], size=size)
                 continue
             batch.append((to, payload))
         return batch
@@ -181,3 +196,21 @@ class Bus:
         with conn.cursor() as cur:
             cur.executemany("SELECT pg_notify(%s, %s)", batch)
         conn.commit()
+
+
+def _payload(message: Message) -> str:
+    """What is sent for ``message``: PostgreSQL takes it as UTF-8 (its limit is bytes)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def _growth(last: Message, message: Message) -> int:
+    """The bytes ``last``'s payload grows by with ``message`` merged into it (its text
+    JSON-escaped as ``_payload`` escapes it, its asks added, its done ids appended)."""
+    grown = len(encode_basestring(message["text"]).encode()) - 2  # (its quotes)
+    asks = last["asks"] + message["asks"]
+    grown += len(str(asks)) - len(str(last["asks"]))
+    if message.get("done"):
+        grown += sum(len(str(request)) + 1 for request in message["done"])
+        if not last.get("done"):  # the key's (and none of its ids: one comma fewer)
+            grown += (EMPTY_DONE if "done" not in last else 0) - 1
+    return grown
