@@ -26,7 +26,7 @@ def _shutting_down(line: str) -> bool:
     return fields(line)[0] == "info" and "shutting down" in line
 
 
-@pytest.mark.timeout(150)  # two worker processes, and the parent's restarts meanwhile
+@pytest.mark.timeout(160)  # two worker processes, and the parent's restarts meanwhile
 async def test_a_worker_whose_bus_is_lost_then_sigterm_tells_each_connection_once(
     postgres_url: str, tmp_path: Path
 ) -> None:

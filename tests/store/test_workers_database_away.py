@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import trio
 
 from tests.server.client import fields
@@ -25,6 +26,7 @@ def _count(workers: Workers, event: str) -> int:
     return sum(e.get("event") == event for e in workers.events)
 
 
+@pytest.mark.timeout(190)  # its fail_after(150), then its clean-up
 async def test_workers_whose_database_goes_away_tell_their_players_and_come_back_with_it(
     postgres_url: str, tmp_path: Path
 ) -> None:
