@@ -30,10 +30,12 @@ log = structlog.get_logger("deberc.bus")
 LOBBY = "lobby"
 MAX_PAYLOAD = 7900  # bytes: PostgreSQL refuses a notification of 8000 or more
 # a merged message grows while its payload, as sent (JSON, UTF-8), fits MAX_PAYLOAD:
-# counted in bytes, not letters (an emoji is four); its 'done' (answers without text
-# merge only that) grows to this many request ids at most
+# counted in bytes, not letters (an emoji is four): its text and done ids exactly, its
+# other fields (kind, session, asks, serial, sender: short names, whole numbers) as at
+# most OTHER_FIELDS; its 'done' (answers without text merge only that) grows to this
+# many request ids at most
+OTHER_FIELDS = 200  # bytes
 MERGED_DONE = 64
-EMPTY_DONE = len(',"done":[]')  # what a 'done' added to a message adds, ids aside
 Message = dict[str, Any]
 
 
@@ -50,9 +52,9 @@ class Bus:
         self.heard = heard
         self._serial = itertools.count()
         self._queued: list[tuple[str, Message]] = []
-        # the payload bytes of the last message queued, once a merge into it was tried
-        # (then kept up to date as it grows)
-        self._last_bytes: int | None = None
+        # the payload bytes of the last message queued, if it may be merged into (at
+        # most: ``_bytes``), kept as it grows
+        self._last_bytes = 0
         self._wake = trio.Event()
         self._listener: psycopg.Connection[Any] | None = None
         self._publisher: psycopg.Connection[Any] | None = None
@@ -74,7 +76,6 @@ class Bus:
         if farewell is not None:
             self.publish(LOBBY, farewell)
         queued, self._queued = self._queued, []
-        self._last_bytes = None
         if self._publisher is not None and queued:
             try:
                 self._send(self._publisher, self._payloads(queued))
@@ -107,9 +108,8 @@ class Bus:
                 and last["s"] == message["s"]
                 and len(last.get("done", ())) < MERGED_DONE
             ):
-                if self._last_bytes is None:
-                    self._last_bytes = len(_payload(last).encode())
-                merged_bytes = self._last_bytes + _growth(last, message)
+                # (its text's quotes are there already)
+                merged_bytes = self._last_bytes + _bytes(message) - OTHER_FIELDS - 2
                 if merged_bytes <= MAX_PAYLOAD:
                     last["text"] += message["text"]
                     last["asks"] += message["asks"]
@@ -122,7 +122,8 @@ class Bus:
         if merge:
             message["merge"] = True
         self._queued.append((to, message))
-        self._last_bytes = None
+        if merge:
+            self._last_bytes = _bytes(message)
         self._wake.set()
 
     async def run(self) -> None:
@@ -172,7 +173,6 @@ class Bus:
             await self._wake.wait()
             self._wake = trio.Event()
             queued, self._queued = self._queued, []
-            self._last_bytes = None
             batch = self._payloads(queued)
             if batch:
                 self.sends += 1
@@ -203,14 +203,10 @@ def _payload(message: Message) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-def _growth(last: Message, message: Message) -> int:
-    """The bytes ``last``'s payload grows by with ``message`` merged into it (its text
-    JSON-escaped as ``_payload`` escapes it, its asks added, its done ids appended)."""
-    grown = len(encode_basestring(message["text"]).encode()) - 2  # (its quotes)
-    asks = last["asks"] + message["asks"]
-    grown += len(str(asks)) - len(str(last["asks"]))
-    if message.get("done"):
-        grown += sum(len(str(request)) + 1 for request in message["done"])
-        if not last.get("done"):  # the key's (and none of its ids: one comma fewer)
-            grown += (EMPTY_DONE if "done" not in last else 0) - 1
-    return grown
+def _bytes(message: Message) -> int:
+    """The bytes of a mergeable message's payload, at most: its text JSON-escaped as
+    ``_payload`` escapes it, its done ids (each with its comma), and OTHER_FIELDS."""
+    size = len(encode_basestring(message["text"]).encode()) + OTHER_FIELDS
+    if done := message.get("done"):
+        size += len(",".join(map(str, done))) + 1
+    return size
