@@ -387,7 +387,10 @@ class Lobby:
     # ----------------------------------------------------------- shutdown
     def shutdown(self, reason: str, newcomers: Iterable[Session] = ()) -> None:
         """Tell every session online, and ``newcomers`` (connections not logged in),
-        that the server stops; close the tables."""
+        that the server stops; close the tables. Once: a second stop (SIGTERM during a
+        lost bus's, cluster/bus_lost.py) tells nobody again, posts no second Stop."""
+        if not self.accepting:
+            return
         self.accepting = False
         for session in [*self.online.values(), *newcomers]:
             session.send(ev.info(phrase(Msg.SHUTTING_DOWN, reason=reason)))

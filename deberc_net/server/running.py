@@ -82,6 +82,7 @@ async def run(
     its own); closes them when it ends."""
     listeners: list[trio.SocketListener] = []
     lobby: Lobby | None = None
+    failed = False  # the server ends by an exception: that is its reason, not a later one
     try:
         try:
             listeners = listen_on(game_sockets)
@@ -115,6 +116,8 @@ async def run(
                 if http_bound is not None:
                     http_bound(http_port)
             server = Server(config, lobby, nursery)
+            if lobby.node is not None:  # a lost bus tells them too (cluster/bus_lost.py)
+                lobby.node.not_logged_in = server.not_logged_in
             listen_scope = trio.CancelScope()
 
             async def accept_all() -> None:
@@ -151,6 +154,9 @@ async def run(
             task_status.started(port)
             if ready is not None:
                 ready(port)
+    except BaseException:
+        failed = True
+        raise
     finally:
         # closed here, not left to the collector (a failure's traceback keeps them)
         close_all(game_sockets)
@@ -160,7 +166,14 @@ async def run(
             http_socket.close()
         if lobby is not None:
             lobby.writes.close()  # every deal and result queued is written first
-        store.close()
+        try:
+            store.close()
+        except Exception:
+            if not failed:
+                raise
+            # (its database gone: a lost bus, cluster/bus_lost.py) the first cause stays
+            # the reason the server ended, said by a worker's parent (worker_died)
+            log.warning("store_close_failed", exc_info=True)
         log.info("stopped")
 
 

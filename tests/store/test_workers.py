@@ -65,6 +65,7 @@ async def test_workers_above_one_need_postgresql(tmp_path: Path) -> None:
     assert not db.exists()  # refused before anything was opened
 
 
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
 async def test_workers_that_cannot_start_stop_their_parent(tmp_path: Path) -> None:
     closed = socket.socket()  # a port nothing listens on: no database there
     closed.bind(("127.0.0.1", 0))
@@ -84,6 +85,7 @@ async def test_workers_that_cannot_start_stop_their_parent(tmp_path: Path) -> No
     assert last.startswith("deberc-net serve: cannot connect to PostgreSQL at "), last
 
 
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
 async def test_workers_whose_web_port_is_in_use_say_so_in_one_line(postgres_url: str) -> None:
     """Worker 0 serves the web face: its port in use is the one line and status 2 a
     single server gives (it was a traceback and status 1)."""
@@ -266,6 +268,7 @@ async def _deal_stored(url: str, match_id: str) -> None:
             await trio.sleep(0.05)
 
 
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
 @pytest.mark.production_password_cost  # the workers check the admin's password at it
 async def test_help_rematch_games_and_a_clean_stop_across_workers(
     postgres_url: str, tmp_path: Path
@@ -596,6 +599,7 @@ async def test_two_workers_privacy_web_face_play_resume_and_a_worker_killed(
     assert sorted(servers.values()) == [0, 1] and all(isinstance(s, int) for s in servers)
 
 
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
 async def test_a_worker_whose_database_fails_after_it_listened_says_why_in_one_line(
     postgres_url: str, tmp_path: Path
 ) -> None:

@@ -3,6 +3,7 @@ with more than 1024 descriptors open, still hears the others."""
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 from collections.abc import Iterator
@@ -12,7 +13,14 @@ from typing import Any
 import pytest
 import trio
 
-from deberc_net.server.cluster.bus import LOBBY, Bus
+from deberc_net.server.cluster.bus import (
+    LOBBY,
+    MAX_PAYLOAD,
+    MERGED_DONE,
+    OTHER_FIELDS,
+    Bus,
+    channel,
+)
 
 ABOVE = 1100  # descriptors: past select()'s FD_SETSIZE (1024)
 
@@ -78,3 +86,81 @@ async def test_a_worker_with_more_than_1024_descriptors_open_still_hears_the_bus
         finally:
             busy.close()
             other.close()
+
+
+# a long-running worker's request ids (its counter), each a 'done' of an answer
+LONG_UP_REQUEST = 10**9
+LETTERS = 1800  # what merging allowed, counted in letters
+
+
+def _texts() -> list[str]:
+    """A player's lines from a table on another worker: a name and a word of two and
+    three bytes a letter, then emoji (four), LETTERS letters in all."""
+    texts = ["Жданович 天和 "]
+    emoji = LETTERS - len(texts[0])
+    for i in range(MERGED_DONE - 1):
+        share = emoji // (MERGED_DONE - 1 - i)
+        texts.append(("😀🂡" * share)[:share])
+        emoji -= share
+    return texts
+
+
+async def test_merged_non_ascii_texts_stay_under_postgresqls_payload_limit(
+    postgres_url: str,
+) -> None:
+    # a text and its answer's 'done', over and over, for one session: as a table's
+    # lines to a player on another worker. Merged up to 1800 letters (not bytes), the
+    # emoji's 4 bytes each and the ids made a payload over MAX_PAYLOAD, dropped with
+    # bus_message_too_long: the player never got those lines (failed before)
+    texts = _texts()
+    ids = [LONG_UP_REQUEST + i for i in range(MERGED_DONE)]
+    as_one = {"k": "text", "s": 7, "text": "".join(texts), "asks": len(texts), "done": ids}
+    assert len(json.dumps(as_one, ensure_ascii=False).encode()) > MAX_PAYLOAD  # the case
+    heard: list[dict[str, Any]] = []
+    sender = Bus(postgres_url, 1, lambda _: None)
+    sender.open()
+    hearer = Bus(postgres_url, 2, heard.append)
+    hearer.open()
+    try:
+        with trio.fail_after(30):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(hearer.run)
+                for text, request in zip(texts, ids, strict=True):
+                    body = {"k": "text", "s": 7, "text": text, "asks": 1}
+                    sender.publish(channel(2), body, merge=True)
+                    done = {"k": "text", "s": 7, "text": "", "asks": 0, "done": [request]}
+                    sender.publish(channel(2), done, merge=True)
+                nursery.start_soon(sender.run)
+                with trio.fail_after(10):
+                    while sum(len(m.get("done", ())) for m in heard) < MERGED_DONE:
+                        await trio.sleep(0.01)
+                nursery.cancel_scope.cancel()
+        assert "".join(m["text"] for m in heard) == as_one["text"]
+        assert sum(m["asks"] for m in heard) == len(texts)
+        assert [r for m in heard for r in m["done"]] == ids
+        assert len(heard) < len(texts)  # merged still
+    finally:
+        sender.close()
+        hearer.close()
+
+
+def test_a_merged_messages_size_is_counted_as_sent() -> None:
+    # the bytes merging counts are the payload's own, up to the bound its other fields
+    # take: never fewer (a payload over the limit), nor many more (merges given up early)
+    bus = Bus("postgresql://unused", 3, lambda _: None)
+    texts = ["", "a", '"\\', "Жд", "天", "😀", "line\r\n"]
+    for i in range(1000):
+        message: dict[str, Any] = {
+            "k": "text",
+            "s": 123456789,
+            "text": texts[i % 7] * (i % 5) * 30,
+        }
+        message["asks"] = i % 3
+        if i % 4 == 0:
+            message["done"] = [10 ** (i % 12) + i]
+        elif i % 4 == 1:
+            message["done"] = []
+        bus.publish(channel(9), message, merge=True)
+        sent = len(bus._payloads(bus._queued[-1:])[0][1].encode())
+        assert sent <= bus._last_bytes <= sent + OTHER_FIELDS
+    assert 10 < len(bus._queued) < 500  # some merged, some full

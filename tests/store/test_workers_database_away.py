@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import psycopg
+import pytest
 import trio
 
 from tests.server.client import fields
 
-from .workers import Workers, served_workers
+from .workers import Workers, database_away, served_workers
 
 SETTINGS = (
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 300\nheartbeat_ms = 500\nserver_dead_ms = 3000\n"
@@ -22,25 +22,11 @@ AWAY_S = 18  # longer than the pool's reconnection tries before its 30 s (1, 3, 
 BACK_WITHIN_S = 20  # a worker's start on a busy 2-core machine, and the parent's second
 
 
-def _database_away(url: str, away: bool) -> None:
-    """``url``'s database refuses new connections (and drops its own), or takes them
-    again: as a PostgreSQL stopped and started again, for this database alone."""
-    with psycopg.connect(url, dbname="postgres", autocommit=True) as db:
-        name = psycopg.conninfo.conninfo_to_dict(url)["dbname"]
-        assert isinstance(name, str)
-        allow = "false" if away else "true"
-        db.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {allow}')
-        if away:
-            db.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
-                (name,),
-            )
-
-
 def _count(workers: Workers, event: str) -> int:
     return sum(e.get("event") == event for e in workers.events)
 
 
+@pytest.mark.timeout(190)  # its fail_after(150), then its clean-up
 async def test_workers_whose_database_goes_away_tell_their_players_and_come_back_with_it(
     postgres_url: str, tmp_path: Path
 ) -> None:
@@ -62,7 +48,7 @@ async def test_workers_whose_database_goes_away_tell_their_players_and_come_back
                         break
                     await trio.sleep(0.1)
             try:
-                await trio.to_thread.run_sync(_database_away, postgres_url, True)
+                await trio.to_thread.run_sync(database_away, postgres_url, True)
                 for client in (ann, bob):
                     told = await client.read_until(
                         lambda x: fields(x)[0] == "info" and "shutting down" in x, 15
@@ -74,7 +60,7 @@ async def test_workers_whose_database_goes_away_tell_their_players_and_come_back
                 assert len(died) >= 2, workers.events[-20:]
                 assert "its database connection failed" in str(died[0]["reason"]), died
             finally:
-                await trio.to_thread.run_sync(_database_away, postgres_url, False)
+                await trio.to_thread.run_sync(database_away, postgres_url, False)
             with trio.fail_after(BACK_WITHIN_S):
                 while _count(workers, "worker_listening") < 4:
                     await trio.sleep(0.1)

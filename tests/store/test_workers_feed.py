@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import trio
 from trio_websocket import WebSocketConnection, open_websocket_url
 
@@ -43,6 +44,7 @@ async def _observed(heard: list[dict[str, Any]], count: int) -> dict[str, Any]:
             await trio.sleep(0.01)
 
 
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
 async def test_pages_of_another_workers_table_get_each_line_whole_and_once(
     postgres_url: str,
 ) -> None:
@@ -95,6 +97,7 @@ async def test_pages_of_another_workers_table_get_each_line_whole_and_once(
             await watcher.aclose()
 
 
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
 async def test_a_second_page_joins_without_the_mark_of_an_owner_that_never_marks(
     postgres_url: str,
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import trio
 
 from deberc_net.server.accounts import set_password
@@ -19,6 +20,7 @@ SETTINGS = (
 )
 
 
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
 async def test_wrong_passwords_for_a_name_are_counted_across_workers(
     postgres_url: str, tmp_path: Path
 ) -> None:
@@ -77,6 +79,7 @@ async def _holders(clients: list[LineClient], name: str) -> list[LineClient]:
     return holding
 
 
+@pytest.mark.timeout(160)  # its fail_after(120), then its clean-up
 async def test_one_name_is_one_login_across_workers(postgres_url: str, tmp_path: Path) -> None:
     # tryout-s15 #4: a guest name logged in on both workers at once had several holders,
     # then none (each worker yielded to the other) while 'who' still listed it

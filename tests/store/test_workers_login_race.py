@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
 from deberc_net.server.accounts import set_password
@@ -45,6 +46,7 @@ async def _said_in(heard: list[dict[str, Any]], name: str) -> dict[str, Any]:
         await trio.sleep(0.01)
 
 
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
 async def test_a_later_login_on_a_host_whose_clock_is_behind_still_takes_the_name(
     postgres_url: str, tmp_path: Path
 ) -> None:
@@ -77,6 +79,7 @@ async def test_a_later_login_on_a_host_whose_clock_is_behind_still_takes_the_nam
             await bob.aclose()
 
 
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
 async def test_a_third_worker_keeps_the_login_that_won_a_race(
     postgres_url: str, tmp_path: Path
 ) -> None:
@@ -112,6 +115,7 @@ async def test_a_third_worker_keeps_the_login_that_won_a_race(
                 await client.aclose()
 
 
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
 async def test_a_claim_that_lost_the_race_leaves_no_seat_table_or_token(
     postgres_url: str, tmp_path: Path
 ) -> None:
@@ -148,6 +152,7 @@ async def test_a_claim_that_lost_the_race_leaves_no_seat_table_or_token(
                 await client.aclose()
 
 
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
 async def test_a_claim_that_lost_the_race_leaves_its_seat_at_another_workers_table(
     postgres_url: str, tmp_path: Path
 ) -> None:

@@ -10,6 +10,7 @@ import signal
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 import trio
 
 from tests.server.client import LineClient, close_all, fields, is_event, random_legal
@@ -114,6 +115,7 @@ async def _a_stall_forgets_nothing(workers: Workers, opened: list[LineClient]) -
     assert [e["worker"] for e in lost] == [0], lost
 
 
+@pytest.mark.timeout(160)  # its fail_after(120), then its clean-up
 async def test_replies_in_order_across_workers(postgres_url: str, tmp_path: Path) -> None:
     opened: list[LineClient] = []
     with trio.fail_after(120):

@@ -8,6 +8,7 @@ import errno
 import socket
 from pathlib import Path
 
+import pytest
 import trio
 
 from tests.server.client import fields
@@ -46,6 +47,7 @@ def _bindable(port: int) -> bool:
     return True
 
 
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
 async def test_the_workers_of_a_killed_parent_tell_their_players_and_stop(
     postgres_url: str, tmp_path: Path
 ) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
+import pytest
 import trio
 
 from deberc_net.server.cluster.bus import LOBBY, channel
@@ -42,6 +43,7 @@ async def _answer(heard: list[dict[str, Any]], text: str) -> dict[str, Any]:
             await trio.sleep(0.01)
 
 
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
 async def test_a_stand_ins_answer_names_its_own_request_when_another_table_lags(
     postgres_url: str,
 ) -> None:

@@ -10,6 +10,7 @@ import random
 import signal
 from pathlib import Path
 
+import pytest
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection, open_websocket_url
 
@@ -105,6 +106,7 @@ async def _follow(workers: Workers, new: str, name: str, opened: list[LineClient
     assert len({sum(s) for s in checked}) >= 4, (new, checked)
 
 
+@pytest.mark.timeout(190)  # its fail_after(150), then its clean-up
 async def test_another_workers_page_follows_the_owners_hands_and_lines(
     postgres_url: str, tmp_path: Path
 ) -> None:
@@ -128,6 +130,7 @@ async def test_another_workers_page_follows_the_owners_hands_and_lines(
                 await close_all(opened)
 
 
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
 async def test_a_stop_tells_everyone_and_waits_for_a_page_watching_another_workers_table(
     postgres_url: str, tmp_path: Path
 ) -> None:

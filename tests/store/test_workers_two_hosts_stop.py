@@ -8,6 +8,7 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
+import pytest
 import trio
 
 from tests.server.client import LineClient, close_all, fields, log_in_machine
@@ -42,6 +43,7 @@ async def _rest(client: LineClient) -> list[str]:
     return client.lines[client.pos :]
 
 
+@pytest.mark.timeout(190)  # its fail_after(150), then its clean-up
 async def test_a_stopping_hosts_player_at_another_hosts_table_is_told_his_seat_is_kept(
     postgres_url: str, tmp_path: Path
 ) -> None:

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import pytest
 import trio
 
 from deberc_net.server.cluster.bus import LOBBY, Bus
@@ -105,6 +106,7 @@ async def test_a_line_waits_no_longer_than_server_dead_ms_for_a_living_owners_an
         await bob.aclose()
 
 
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
 async def test_a_worker_back_from_the_dead_is_asked_what_it_holds_when_it_says_hello(
     postgres_url: str,
 ) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+import psycopg
 import trio
 
 from deberc_net.server.app import serve
@@ -204,3 +205,18 @@ async def heard_one(heard: list[dict[str, Any]], **want: Any) -> dict[str, Any]:
                 if all(message.get(k) == v for k, v in want.items()):
                     return message
             await trio.sleep(0.01)
+
+
+def database_away(url: str, away: bool) -> None:
+    """``url``'s database refuses new connections (and drops its own), or takes them
+    again: as a PostgreSQL stopped and started again, for this database alone."""
+    with psycopg.connect(url, dbname="postgres", autocommit=True) as db:
+        name = psycopg.conninfo.conninfo_to_dict(url)["dbname"]
+        assert isinstance(name, str)
+        allow = "false" if away else "true"
+        db.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {allow}')
+        if away:
+            db.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+                (name,),
+            )

@@ -17,6 +17,7 @@ import json
 import select
 from collections import Counter
 from collections.abc import Callable
+from json.encoder import encode_basestring
 from typing import Any
 
 import psycopg
@@ -28,8 +29,13 @@ from deberc_net.server.store.postgres import connect
 log = structlog.get_logger("deberc.bus")
 LOBBY = "lobby"
 MAX_PAYLOAD = 7900  # bytes: PostgreSQL refuses a notification of 8000 or more
-MERGED_TEXT = 1800  # characters: a message's text grows no longer by merging (< 8000 bytes)
-MERGED_DONE = 64  # request ids: nor its 'done' (answers without text merge only that)
+# a merged message grows while its payload, as sent (JSON, UTF-8), fits MAX_PAYLOAD:
+# counted in bytes, not letters (an emoji is four): its text and done ids exactly, its
+# other fields (kind, session, asks, serial, sender: short names, whole numbers) as at
+# most OTHER_FIELDS; its 'done' (answers without text merge only that) grows to this
+# many request ids at most
+OTHER_FIELDS = 200  # bytes
+MERGED_DONE = 64
 Message = dict[str, Any]
 
 
@@ -46,6 +52,9 @@ class Bus:
         self.heard = heard
         self._serial = itertools.count()
         self._queued: list[tuple[str, Message]] = []
+        # the payload bytes of the last message queued, if it may be merged into (at
+        # most: ``_bytes``), kept as it grows
+        self._last_bytes = 0
         self._wake = trio.Event()
         self._listener: psycopg.Connection[Any] | None = None
         self._publisher: psycopg.Connection[Any] | None = None
@@ -97,19 +106,24 @@ class Bus:
                 and last.get("merge")
                 and last["k"] == message["k"]
                 and last["s"] == message["s"]
-                and len(last["text"]) + len(message["text"]) <= MERGED_TEXT
                 and len(last.get("done", ())) < MERGED_DONE
             ):
-                last["text"] += message["text"]
-                last["asks"] += message["asks"]
-                if message.get("done"):  # (the requests the text so far answered)
-                    last["done"] = last.get("done", []) + message["done"]
-                return
+                # (its text's quotes are there already)
+                merged_bytes = self._last_bytes + _bytes(message) - OTHER_FIELDS - 2
+                if merged_bytes <= MAX_PAYLOAD:
+                    last["text"] += message["text"]
+                    last["asks"] += message["asks"]
+                    if message.get("done"):  # (the requests the text so far answered)
+                        last["done"] = last.get("done", []) + message["done"]
+                    self._last_bytes = merged_bytes
+                    return
         message["n"] = next(self._serial)
         message["w"] = self.worker
         if merge:
             message["merge"] = True
         self._queued.append((to, message))
+        if merge:
+            self._last_bytes = _bytes(message)
         self._wake.set()
 
     async def run(self) -> None:
@@ -168,9 +182,10 @@ class Bus:
     def _payloads(queued: list[tuple[str, Message]]) -> list[tuple[str, str]]:
         batch = []
         for to, message in queued:
-            payload = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-            if len(payload.encode()) > MAX_PAYLOAD:  # a bug: text is sent in smaller pieces
-                log.error("bus_message_too_long", kind=message["k"], size=len(payload))
+            payload = _payload(message)
+            size = len(payload.encode())
+            if size > MAX_PAYLOAD:  # a bug: text is sent in smaller pieces
+                log.error("bus_message_too_long", kind=message["k"], size=size)
                 continue
             batch.append((to, payload))
         return batch
@@ -181,3 +196,17 @@ class Bus:
         with conn.cursor() as cur:
             cur.executemany("SELECT pg_notify(%s, %s)", batch)
         conn.commit()
+
+
+def _payload(message: Message) -> str:
+    """What is sent for ``message``: PostgreSQL takes it as UTF-8 (its limit is bytes)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def _bytes(message: Message) -> int:
+    """The bytes of a mergeable message's payload, at most: its text JSON-escaped as
+    ``_payload`` escapes it, its done ids (each with its comma), and OTHER_FIELDS."""
+    size = len(encode_basestring(message["text"]).encode()) + OTHER_FIELDS
+    if done := message.get("done"):
+        size += len(",".join(map(str, done))) + 1
+    return size

@@ -6,6 +6,7 @@ pool's 30 s: the next worker starts as soon as the database is back."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import structlog
@@ -15,6 +16,7 @@ from ..store.postgres import PostgresStore
 
 if TYPE_CHECKING:
     from ..lobby import Lobby
+    from ..session import Session
 
 log = structlog.get_logger("deberc.node")
 BUS_LOST = "its database connection was lost"
@@ -22,13 +24,15 @@ STOPPING_STORE_WAIT_S = 1.0
 FLUSH_S = 0.2  # the closed sessions' last lines leave meanwhile
 
 
-async def stop_for_a_lost_bus(lobby: Lobby) -> None:
+async def stop_for_a_lost_bus(lobby: Lobby, not_logged_in: Callable[[], list[Session]]) -> None:
+    """Stop as on SIGTERM (server/running.py), ``not_logged_in`` giving the connections
+    that have not logged in: they are told and closed too."""
     log.error("bus_lost")
     if isinstance(lobby.store, PostgresStore):
         lobby.store.hurry(STOPPING_STORE_WAIT_S)
-    lobby.shutdown(BUS_LOST)
+    lobby.shutdown(BUS_LOST, not_logged_in())
     if lobby.online or any(not table.remote for table in lobby.tables.values()):
         await trio.sleep(lobby.config.shutdown_grace_ms / 1000)
-    for session in list(lobby.online.values()):
+    for session in [*lobby.online.values(), *not_logged_in()]:
         session.close()
     await trio.sleep(FLUSH_S)

@@ -157,6 +157,9 @@ class Node:
     # the database), not yet used; refilled in the background
     table_numbers: list[int] = attrs.Factory(list)
     _drawing: bool = False
+    # the connections open that have not logged in (the server's: running.py sets it),
+    # told too when a lost bus stops this worker
+    not_logged_in: Callable[[], list[Session]] = list
     _handlers: dict[str, Callable[[dict[str, Any]], None]] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
@@ -228,7 +231,10 @@ class Node:
         try:
             await self.bus.run()
         except* psycopg.Error:  # the database away: this worker stops, telling why
-            await stop_for_a_lost_bus(self.lobby)
+            # shielded: a SIGTERM meanwhile (server/running.py) cancels the server, and
+            # its Cancelled here would swallow this error, the reason the worker ended
+            with trio.CancelScope(shield=True):
+                await stop_for_a_lost_bus(self.lobby, self.not_logged_in)
             raise
 
     async def _tell_tables(self) -> None:
