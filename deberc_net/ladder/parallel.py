@@ -322,7 +322,7 @@ class _Counter:
         )
         self.children: list[_Child] = []
         self.error: str | None = None
-        self.interrupted = False  # SIGTERM (Ctrl-C is trio's KeyboardInterrupt)
+        self.interrupted = False  # SIGTERM, SIGHUP (Ctrl-C is trio's KeyboardInterrupt)
 
     def stop_all(self) -> None:
         self.dealer.stopped = True
@@ -395,9 +395,10 @@ class _Counter:
     async def _on_sigterm(
         self, reading: trio.CancelScope, task_status: trio.TaskStatus[None]
     ) -> None:
-        """SIGTERM stops the ladder as Ctrl-C does (the parts release their boards as
-        their pipes close); a second one, the handler given back, kills it."""
-        with trio.open_signal_receiver(signal.SIGTERM) as signals:
+        """SIGTERM, or SIGHUP (``hangup``: its terminal gone), stops the ladder as Ctrl-C
+        does (the parts release their boards as their pipes close, and stop their bots);
+        a second one, the handler given back, kills it."""
+        with trio.open_signal_receiver(signal.SIGTERM, *hangup()) as signals:
             task_status.started()
             async for _ in signals:
                 self.interrupted = True

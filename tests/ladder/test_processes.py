@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ from .helpers import (
     wait_for_kept_seatings,
     withheld,
 )
+from .test_interrupted import _SIGHUP_DEFAULT_THEN_EXEC, _session
 
 RAND_PROCESS = f"rand={PY} -m clients.random_bot --seed 1"
 
@@ -317,3 +319,46 @@ def test_a_process_killed_outright_stops_the_others_with_status_2(tmp_path: Path
         f"deberc-net ladder: a ladder process (pid {killed}) ended before its games were played"
     ), said
     assert out == "" and "Traceback" not in err
+
+
+@pytest.mark.parametrize("whole_group", [False, True], ids=["the-ladder", "every-process"])
+def test_a_ladder_of_processes_whose_terminal_hangs_up_stops_them_all(
+    tmp_path: Path, whole_group: bool
+) -> None:
+    """SIGHUP (its terminal gone) stops a ladder of processes as SIGTERM does: its parts
+    release their boards and stop their bot processes, nothing of the session is left
+    running, the one line, status 2. To the ladder alone (``kill -HUP``) or to its
+    whole group (the terminal's hangup reaches its foreground group, ladder and parts).
+    Failed before: the ladder died of it (status -1, no line)."""
+    db = tmp_path / "ladder.sqlite3"
+    argv = ladder_argv(
+        db,
+        *("--bot", HEUR, "--bot", RAND_PROCESS, "--deals", "20000", "--processes", "2"),
+        *("--concurrency", "1", "--json"),
+    )
+    # SIGHUP at its default, as a terminal leaves it, even where this suite runs under
+    # ``nohup`` (an ignored signal stays ignored across exec)
+    argv = [sys.executable, "-c", _SIGHUP_DEFAULT_THEN_EXEC, *argv]
+    with subprocess.Popen(
+        argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    ) as done:  # fmt: skip
+        try:
+            parts = _parts(done.pid, 2)
+            wait_for_kept_seatings(db, 3)
+            if whole_group:
+                os.killpg(done.pid, signal.SIGHUP)
+            else:
+                done.send_signal(signal.SIGHUP)
+            out, err = done.communicate(timeout=30)
+            assert all(_gone(part) for part in parts)
+            time.sleep(0.5)  # (a bot process stopped by its part has had time to exit)
+        finally:
+            if done.poll() is None:
+                done.kill()
+            left = _session(done.pid)  # every process of its session, killed if found
+    assert left == [], left
+    assert done.returncode == 2, err
+    assert err.strip() == f"deberc-net ladder: {INTERRUPTED}"
+    assert out == ""
+    assert unlisted(db) == []
