@@ -54,17 +54,26 @@ class Dealer:
     """Which boards each part plays: every game of a board to the same part (its release
     needs them all), dealt in schedule order, a part holding up to ``ahead`` boards it
     has not finished (so it never waits for the next one), and another dealt as soon as
-    it has played one."""
+    it has played one. ``lead`` (an SPRT's ladder): no board is dealt ``lead`` boards or
+    more past the first one not played yet, so the boards played past a verdict, which
+    comes as the games are counted in schedule order, are fewer than ``lead``
+    (docs/bots.md "Cores"); a part left without a board then is dealt one as the
+    boards behind it are played (``deal``)."""
 
-    def __init__(self, games: Sequence[Game], ahead: int) -> None:
+    def __init__(self, games: Sequence[Game], ahead: int, lead: int | None = None) -> None:
         by_board: dict[int, list[int]] = {}
         for index, game in enumerate(games):
             by_board.setdefault(game.board, []).append(index)
         self.games = games
         self.ahead = ahead
+        self.lead = lead
         self.boards = deque(by_board.values())  # each board's schedule indices, not dealt
         self.held: Counter[int] = Counter()  # by part: boards dealt and not yet played
         self._left: dict[int, int] = {}  # by board dealt: its games not played yet
+        self._order = {board: n for n, board in enumerate(by_board)}  # board: its place
+        self._dealt = 0  # boards dealt (the first ones in that order)
+        self._done: set[int] = set()  # the places of boards played past the first unplayed
+        self._first_unplayed = 0  # the place of the first board not played yet
         self.stopped = False  # the SPRT's verdict: nothing more is dealt
 
     def first(self, parts: int) -> list[list[int]]:
@@ -90,6 +99,10 @@ class Dealer:
         if self._left[board] == 0:
             del self._left[board]
             self.held[part] -= 1
+            self._done.add(self._order[board])
+            while self._first_unplayed in self._done:
+                self._done.remove(self._first_unplayed)
+                self._first_unplayed += 1
 
     @property
     def all_dealt(self) -> bool:
@@ -98,6 +111,9 @@ class Dealer:
     def _one(self, part: int) -> list[int]:
         if self.all_dealt:
             return []
+        if self.lead is not None and self._dealt >= self._first_unplayed + self.lead:
+            return []  # too far ahead of the count: dealt once the boards behind are played
+        self._dealt += 1
         board = self.boards.popleft()
         self._left[self.games[board[0]].board] = len(board)
         self.held[part] += 1
@@ -344,10 +360,18 @@ class _Counter:
             self._fail(f"a ladder process (pid {child.pid}) ended before its games were played")
 
     def _deal(self, part: int, child: _Child, played: int) -> None:
-        """Another board for a part that has played one (or ``end``: there is none)."""
+        """Another board for a part that has played one (or ``end``: there is none); and
+        for any other part the SPRT's ``lead`` left short, now that one more is played."""
         if child.told_end:
             return
         self.dealer.played(part, played)
+        self._deal_to(part, child)
+        if self.dealer.lead is not None:
+            for other, waiting in enumerate(self.children):
+                if other != part and not waiting.told_end:
+                    self._deal_to(other, waiting)
+
+    def _deal_to(self, part: int, child: _Child) -> None:
         indices = self.dealer.deal(part)
         if indices:
             child.tell(f"play {' '.join(map(str, indices))}\n".encode())
@@ -444,7 +468,10 @@ def run_parallel(
     progress = LadderProgress(len(games)) if options.progress else None
     # a part holds a board per copy of each bot and two more: its tables never wait for
     # the next board, and the parts end within a board or two of each other
-    dealer = Dealer(games, ahead=options.concurrency + 2)
+    # with an SPRT, the parts play no further ahead of the count than their first
+    # boards reach: the boards played past its verdict are bounded (docs/bots.md "Cores")
+    ahead = options.concurrency + 2
+    dealer = Dealer(games, ahead, lead=processes * ahead if options.sprt else None)
     counter = _Counter(dealer, summary, progress)
     started = time.perf_counter()
     # Ctrl-C waits until trio runs: one pressed as the ladder forks lands in Python's
