@@ -1,19 +1,26 @@
-"""``ladder run --processes N``: one ladder on N cores of this machine. The boards are
-dealt out among N forked copies of this process as they play (board by board, so every
-seating of a board is played, and released, by one of them): each holds a few boards
-ahead, and is dealt another each time it has played one, so a copy that gets less of
-the machine plays fewer boards rather than keeping the others waiting at the end. Each
-plays its boards as a ladder does (runner.py: its own server on the same database, its
-own copies of the bots) and sends each game's result up a pipe. This process counts
-them in schedule order, as a ladder in one process does (results.py), so a seeded
-ladder gives the same summary either way.
+"""``ladder run --processes N``: one ladder on N cores of this machine (docs/bots.md
+"Cores").
 
-A part is forked after the imports and the rule plugins are loaded, so it starts no
-Python of its own. The pipe down to a part deals it boards (``play`` and the games'
-schedule indices), says ``end`` (no more boards: it finishes what it holds) or ``stop``
-(the SPRT's verdict: no new games), or closes (this process failed or was interrupted:
-the part stops at once, releasing the boards it started, as an interrupted ladder does:
-runner.py); so does a part whose pipe up breaks (no one counts) or that gets SIGTERM.
+This process forks N parts once the imports and the rule plugins are loaded (a part
+starts no Python of its own), then deals them the boards as they play (``Dealer``):
+every seating of a board to one part, which releases it; each part holds up to
+``--concurrency`` + 2 boards and is dealt the next as it finishes one, so a part that
+gets less of the machine plays fewer boards rather than keeping the others waiting at
+the end (with ``--sprt``, none is dealt too far past the first board not played yet:
+the boards played past a verdict are bounded). Each part plays its boards as a ladder
+does (runner.py: its own server on the same database, its own copies of the bots) and
+sends their results up a pipe, a board's together as it ends (``_Sent``). This process
+counts them in schedule order (results.py), as a ladder in one process does, so a
+seeded ladder gives the same summary either way.
+
+The pipe down to a part says ``play`` and the games' schedule indices (boards dealt),
+``end`` (no more boards: it finishes what it holds) or ``stop`` (the SPRT's verdict:
+no new games), or closes: this process failed, was interrupted (Ctrl-C, SIGTERM,
+SIGHUP) or died, and the part stops at once, releasing the boards it started and
+stopping its bots, as an interrupted ladder does (runner.py). So does a part whose
+pipe up breaks (no one counts) or that gets SIGTERM or SIGHUP itself. A part that fails
+says why in its last line up (a bot that cannot run: the ladder's own error), and a
+part that ends without one (killed outright) stops the others: status 2 either way.
 """
 
 from __future__ import annotations
