@@ -342,6 +342,9 @@ def _ladder_finish(args: argparse.Namespace) -> int:
 
 
 def _ladder_table(args: argparse.Namespace) -> int:
+    """The leaderboard; then (as text) the runs not counted yet and the board keys whose
+    results await a release, alike from SQLite and PostgreSQL. A listing waits for no
+    database: one away, or gone mid-way, is said at once (status 2)."""
     from deberc_net.ladder import report
     from deberc_net.ladder.store import open_ladder_store
     from deberc_net.server.store import is_postgres
@@ -352,28 +355,57 @@ def _ladder_table(args: argparse.Namespace) -> int:
     store = _open_store("ladder table", open_ladder_store, args.db)
     if store is None:
         return 2
-    rows = store.leaderboard()
-    store.close()
+    try:
+        rows = store.leaderboard()
+        runs = [] if args.json else store.uncounted_runs()
+        kept = [] if args.json else store.withheld_boards()
+    except Exception as exc:  # the database's own error: its driver's class
+        if not _database_error(exc):
+            raise
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        print(f"deberc-net ladder table: the database at {_where(args.db)} stopped "
+              f"answering: {reason}", file=sys.stderr)  # fmt: skip
+        return 2
+    finally:
+        with contextlib.suppress(Exception):  # (a connection the database cut off)
+            store.close()
     print(json.dumps(rows) if args.json else report.leaderboard(rows))
-    if is_postgres(args.db) and not args.json:  # distributed runs being played now
-        from deberc_net.ladder.queue import BoardQueue
-
-        queue = BoardQueue(args.db)
-        try:
-            for run, done, total in queue.unfinished_runs():
-                if done < total:
-                    print(f"run {run} (distributed): {done} of {total} boards played so "
-                          "far; the ratings above take it in when it ends")  # fmt: skip
-                else:  # its `ladder run --distributed` counts it within a second, if alive
-                    print(f"run {run} (distributed): every board played, not counted yet; "
-                          f"if its 'ladder run' is gone, 'deberc-net ladder finish {run}' "
-                          "counts it")  # fmt: skip
-            for key, kept in queue.withheld_boards():  # (docs/bots.md "Killed outright")
-                print(f"board {key}: {report.count(kept, 'result')} withheld until its "
-                      "release (a ladder playing it now, or one killed)")  # fmt: skip
-        finally:
-            queue.close()
+    for run, done, total in runs:
+        if total == 0:  # a single-machine run (or a distributed one not queued yet)
+            print(f"run {run}: not counted (being played now, or stopped before its end: "
+                  "it gets no summary)")  # fmt: skip
+        elif done < total:
+            print(f"run {run} (distributed): {done} of {total} boards played so "
+                  "far; the ratings above take it in when it ends")  # fmt: skip
+        else:  # its `ladder run --distributed` counts it within a second, if alive
+            print(f"run {run} (distributed): every board played, not counted yet; "
+                  f"if its 'ladder run' is gone, 'deberc-net ladder finish {run}' "
+                  "counts it")  # fmt: skip
+    for key, count in kept:  # (docs/bots.md "Killed outright")
+        print(f"board {key}: {report.count(count, 'result')} withheld until its "
+              "release (a ladder playing it now, or one killed)")  # fmt: skip
     return 0
+
+
+def _database_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite's or PostgreSQL's error (psycopg only if loaded)."""
+    import sqlite3
+
+    psycopg = sys.modules.get("psycopg")
+    if isinstance(exc, sqlite3.Error):
+        return True
+    return psycopg is not None and isinstance(exc, psycopg.Error)
+
+
+def _where(db: str) -> str:
+    """``db`` fit for an error line (a PostgreSQL address without its password)."""
+    from deberc_net.server.store import is_postgres
+
+    if is_postgres(db):
+        from deberc_net.server.store.postgres import redacted
+
+        return redacted(db)
+    return db
 
 
 def _records_export(args: argparse.Namespace) -> int:
