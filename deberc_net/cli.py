@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -224,6 +225,10 @@ def _ladder_run(args: argparse.Namespace) -> int:
             raise ScheduleError("--deals must be at least 1")
         if args.away_ms < 1:
             raise ScheduleError("--away-ms must be at least 1")
+        if (refused := _db_wait_refused(args.db_wait)) is not None:
+            raise ScheduleError(refused)
+        if args.db_wait is not None and not args.distributed:
+            raise ScheduleError("--db-wait is for --distributed (its wait for the database)")
         if options.sprt is not None and len(options.bots) != 2:
             raise ScheduleError("--sprt compares exactly two bots")
         if args.distributed and not is_postgres(args.db):
@@ -235,7 +240,9 @@ def _ladder_run(args: argparse.Namespace) -> int:
         if args.distributed:  # the workers store the games
             from deberc_net.ladder.distributed import run_distributed
 
-            run_id, summary = run_distributed(options, store, args.db, stored, sys.argv[1:])
+            run_id, summary = run_distributed(
+                options, store, args.db, stored, sys.argv[1:], _db_wait_s(args.db_wait)
+            )
         else:
             _import_before_the_run(own_server=server is None, parts=args.processes > 1)
             run_id = store.start_run({"argv": sys.argv[1:]})
@@ -301,12 +308,21 @@ def _ladder_worker(args: argparse.Namespace) -> int:
     if args.lease_s <= 0:
         print("deberc-net ladder worker: --lease-s must be positive", file=sys.stderr)
         return 2
+    if (refused := _db_wait_refused(args.db_wait)) is not None:
+        print(f"deberc-net ladder worker: {refused}", file=sys.stderr)
+        return 2
     book = _rule_book("ladder")
     if book is None:
         return 2
     configure_logging("warning")
     try:
-        stored = work(args.db, lease_s=args.lease_s, exit_when_done=args.exit_when_done, rules=book)
+        stored = work(
+            args.db,
+            lease_s=args.lease_s,
+            exit_when_done=args.exit_when_done,
+            rules=book,
+            db_wait_s=_db_wait_s(args.db_wait),
+        )
     except (ScheduleError, StoreError) as exc:
         print(f"deberc-net ladder worker: {exc}", file=sys.stderr)
         return 2
@@ -329,16 +345,36 @@ def _ladder_finish(args: argparse.Namespace) -> int:
         print("deberc-net ladder finish: --db takes a postgresql:// address (a distributed "
               "run's)", file=sys.stderr)  # fmt: skip
         return 2
+    if (refused := _db_wait_refused(args.db_wait)) is not None:
+        print(f"deberc-net ladder finish: {refused}", file=sys.stderr)
+        return 2
     book = _rule_book("ladder")
     if book is None:
         return 2
     try:
-        data = finish_distributed(args.db, args.run, book, progress=not args.json).as_dict()
+        summary = finish_distributed(
+            args.db, args.run, book, progress=not args.json, db_wait_s=_db_wait_s(args.db_wait)
+        )
+        data = summary.as_dict()
     except (ScheduleError, StoreError) as exc:
         print(f"deberc-net ladder finish: {exc}", file=sys.stderr)
         return 2
     print(json.dumps(data, sort_keys=True) if args.json else report.text(data))
     return 0
+
+
+def _db_wait_refused(seconds: float | None) -> str | None:
+    """Why ``--db-wait`` is refused (None: it is not)."""
+    if seconds is not None and not 0 < seconds < math.inf:  # (nan too)
+        return "--db-wait takes seconds above 0"
+    return None
+
+
+def _db_wait_s(seconds: float | None) -> float:
+    """How long a distributed ladder's process waits for its database (docs/bots.md)."""
+    from deberc_net.ladder.patience import WAIT_LIMIT_S
+
+    return WAIT_LIMIT_S if seconds is None else seconds
 
 
 def _ladder_table(args: argparse.Namespace) -> int:
@@ -709,6 +745,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="tell in-process bots every line, even when all of them need only their asks "
         "(docs/bots.md; to measure what telling costs)",
     )
+    lr.add_argument(
+        "--db-wait",
+        type=float,
+        metavar="SECONDS",
+        help="--distributed: the run's waiter waits this long for its database when it is away "
+        "(a restart, a failover) before it gives up (docs/bots.md; default 300)",
+    )
     lr.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     lr.set_defaults(func=_ladder_run)
     lw = lad_sub.add_parser(
@@ -728,6 +771,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="stop once no board of any run is left unplayed (default: wait for more)",
     )
+    lw.add_argument(
+        "--db-wait",
+        type=float,
+        metavar="SECONDS",
+        help="the worker waits this long for its database when it is away "
+        "(a restart, a failover) before it gives up (docs/bots.md; default 300)",
+    )
     lw.set_defaults(func=_ladder_worker)
     lf = lad_sub.add_parser(
         "finish",
@@ -737,6 +787,13 @@ def build_parser() -> argparse.ArgumentParser:
     lf.add_argument("run", type=int, help="the run's number (ladder table, /ladders)")
     lf.add_argument("--db", help="postgresql://USER@HOST[:PORT]/DB (default: --config's db)")
     lf.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
+    lf.add_argument(
+        "--db-wait",
+        type=float,
+        metavar="SECONDS",
+        help="it waits this long for its database when it is away "
+        "(a restart, a failover) before it gives up (docs/bots.md; default 300)",
+    )
     lf.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     lf.set_defaults(func=_ladder_finish)
     lt = lad_sub.add_parser("table", help="the leaderboard")
