@@ -398,9 +398,7 @@ def _ladder_table(args: argparse.Namespace) -> int:
     except Exception as exc:  # the database's own error: its driver's class
         if not _database_error(exc):
             raise
-        reason = " ".join(str(exc).split()) or type(exc).__name__
-        print(f"deberc-net ladder table: the database at {_where(args.db)} stopped "
-              f"answering: {reason}", file=sys.stderr)  # fmt: skip
+        _said_database_gone("ladder table", args.db, exc)
         return 2
     finally:
         with contextlib.suppress(Exception):  # (a connection the database cut off)
@@ -433,6 +431,15 @@ def _database_error(exc: BaseException) -> bool:
     return psycopg is not None and isinstance(exc, psycopg.Error)
 
 
+def _said_database_gone(command: str, db: str, exc: BaseException) -> None:
+    """A read-only command's one line for a database that failed it mid-way: said at
+    once (a listing waits for no database)."""
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    where = _where(db)
+    print(f"deberc-net {command}: the database at {where} stopped answering: {reason}",
+          file=sys.stderr)  # fmt: skip
+
+
 def _where(db: str) -> str:
     """``db`` fit for an error line (a PostgreSQL address without its password)."""
     from deberc_net.server.store import is_postgres
@@ -453,11 +460,20 @@ def _records_export(args: argparse.Namespace) -> int:
     store = _open_store("records export", open_store, args.db)
     if store is None:
         return 2
+    import logging  # (a connection the database cut off, discarded by the pool: said below)
+
+    logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
     try:
         for body in store.records():
             sys.stdout.write(body + "\n")
+    except Exception as exc:  # the database's own error: its driver's class
+        if not _database_error(exc):
+            raise
+        _said_database_gone("records export", args.db, exc)
+        return 2
     finally:
-        store.close()
+        with contextlib.suppress(Exception):  # (a connection the database cut off)
+            store.close()
     return 0
 
 

@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import psycopg
+import pytest
 
 from deberc_net.ladder.store import open_ladder_store
 from deberc_net.server.store import is_postgres
@@ -80,24 +81,30 @@ CREATE VIEW running AS SELECT * FROM running_rows WHERE away();
 """
 
 
-def test_a_database_gone_mid_listing_is_said_at_once(postgres_url: str) -> None:
+@pytest.mark.parametrize(
+    "command", [("ladder", "table"), ("records", "export")], ids=["ladder-table", "records-export"]
+)
+def test_a_database_gone_mid_listing_is_said_at_once(
+    postgres_url: str, command: tuple[str, str]
+) -> None:
     """Failed before: the table's second connection (the distributed runs', the
     ladder worker's patient one) waited 300 s for the database, saying only that it
-    waited."""
+    waited; the export died with a traceback."""
     open_ladder_store(postgres_url).close()  # (migrated)
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         conn.execute(b"INSERT INTO running (match_id, board, result) VALUES ('m1', 'k1', '{}')")
+        conn.execute(b"INSERT INTO deals (match_id, deal_no, record) VALUES ('m2', 1, '{}')")
         conn.execute(AWAY_ON_READ.encode())
     started = time.monotonic()
     done = subprocess.run(
-        [sys.executable, "-m", "deberc_net", "ladder", "table", "--db", postgres_url],
+        [sys.executable, "-m", "deberc_net", *command, "--db", postgres_url],
         capture_output=True, text=True, timeout=30,
     )  # fmt: skip
     assert time.monotonic() - started < 20
     assert done.returncode == 2, done.stderr
     said = done.stderr.strip().splitlines()
     assert len(said) == 1 and said[0].startswith(
-        "deberc-net ladder table: the database at postgresql://"
+        f"deberc-net {' '.join(command)}: the database at postgresql://"
     ), said
     assert "stopped answering: terminating connection" in said[0], said
     assert "Traceback" not in done.stderr
