@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -224,6 +225,10 @@ def _ladder_run(args: argparse.Namespace) -> int:
             raise ScheduleError("--deals must be at least 1")
         if args.away_ms < 1:
             raise ScheduleError("--away-ms must be at least 1")
+        if (refused := _db_wait_refused(args.db_wait)) is not None:
+            raise ScheduleError(refused)
+        if args.db_wait is not None and not args.distributed:
+            raise ScheduleError("--db-wait is for --distributed (its wait for the database)")
         if options.sprt is not None and len(options.bots) != 2:
             raise ScheduleError("--sprt compares exactly two bots")
         if args.distributed and not is_postgres(args.db):
@@ -235,7 +240,9 @@ def _ladder_run(args: argparse.Namespace) -> int:
         if args.distributed:  # the workers store the games
             from deberc_net.ladder.distributed import run_distributed
 
-            run_id, summary = run_distributed(options, store, args.db, stored, sys.argv[1:])
+            run_id, summary = run_distributed(
+                options, store, args.db, stored, sys.argv[1:], _db_wait_s(args.db_wait)
+            )
         else:
             _import_before_the_run(own_server=server is None, parts=args.processes > 1)
             run_id = store.start_run({"argv": sys.argv[1:]})
@@ -301,12 +308,21 @@ def _ladder_worker(args: argparse.Namespace) -> int:
     if args.lease_s <= 0:
         print("deberc-net ladder worker: --lease-s must be positive", file=sys.stderr)
         return 2
+    if (refused := _db_wait_refused(args.db_wait)) is not None:
+        print(f"deberc-net ladder worker: {refused}", file=sys.stderr)
+        return 2
     book = _rule_book("ladder")
     if book is None:
         return 2
     configure_logging("warning")
     try:
-        stored = work(args.db, lease_s=args.lease_s, exit_when_done=args.exit_when_done, rules=book)
+        stored = work(
+            args.db,
+            lease_s=args.lease_s,
+            exit_when_done=args.exit_when_done,
+            rules=book,
+            db_wait_s=_db_wait_s(args.db_wait),
+        )
     except (ScheduleError, StoreError) as exc:
         print(f"deberc-net ladder worker: {exc}", file=sys.stderr)
         return 2
@@ -329,11 +345,17 @@ def _ladder_finish(args: argparse.Namespace) -> int:
         print("deberc-net ladder finish: --db takes a postgresql:// address (a distributed "
               "run's)", file=sys.stderr)  # fmt: skip
         return 2
+    if (refused := _db_wait_refused(args.db_wait)) is not None:
+        print(f"deberc-net ladder finish: {refused}", file=sys.stderr)
+        return 2
     book = _rule_book("ladder")
     if book is None:
         return 2
     try:
-        data = finish_distributed(args.db, args.run, book, progress=not args.json).as_dict()
+        summary = finish_distributed(
+            args.db, args.run, book, progress=not args.json, db_wait_s=_db_wait_s(args.db_wait)
+        )
+        data = summary.as_dict()
     except (ScheduleError, StoreError) as exc:
         print(f"deberc-net ladder finish: {exc}", file=sys.stderr)
         return 2
@@ -341,7 +363,24 @@ def _ladder_finish(args: argparse.Namespace) -> int:
     return 0
 
 
+def _db_wait_refused(seconds: float | None) -> str | None:
+    """Why ``--db-wait`` is refused (None: it is not)."""
+    if seconds is not None and not 0 < seconds < math.inf:  # (nan too)
+        return "--db-wait takes seconds above 0"
+    return None
+
+
+def _db_wait_s(seconds: float | None) -> float:
+    """How long a distributed ladder's process waits for its database (docs/bots.md)."""
+    from deberc_net.ladder.patience import WAIT_LIMIT_S
+
+    return WAIT_LIMIT_S if seconds is None else seconds
+
+
 def _ladder_table(args: argparse.Namespace) -> int:
+    """The leaderboard; then (as text) the runs not counted yet and the board keys whose
+    results await a release, alike from SQLite and PostgreSQL. A listing waits for no
+    database: one away, or gone mid-way, is said at once (status 2)."""
     from deberc_net.ladder import report
     from deberc_net.ladder.store import open_ladder_store
     from deberc_net.server.store import is_postgres
@@ -352,28 +391,64 @@ def _ladder_table(args: argparse.Namespace) -> int:
     store = _open_store("ladder table", open_ladder_store, args.db)
     if store is None:
         return 2
-    rows = store.leaderboard()
-    store.close()
+    try:
+        rows = store.leaderboard()
+        runs = [] if args.json else store.uncounted_runs()
+        kept = [] if args.json else store.withheld_boards()
+    except Exception as exc:  # the database's own error: its driver's class
+        if not _database_error(exc):
+            raise
+        _said_database_gone("ladder table", args.db, exc)
+        return 2
+    finally:
+        with contextlib.suppress(Exception):  # (a connection the database cut off)
+            store.close()
     print(json.dumps(rows) if args.json else report.leaderboard(rows))
-    if is_postgres(args.db) and not args.json:  # distributed runs being played now
-        from deberc_net.ladder.queue import BoardQueue
-
-        queue = BoardQueue(args.db)
-        try:
-            for run, done, total in queue.unfinished_runs():
-                if done < total:
-                    print(f"run {run} (distributed): {done} of {total} boards played so "
-                          "far; the ratings above take it in when it ends")  # fmt: skip
-                else:  # its `ladder run --distributed` counts it within a second, if alive
-                    print(f"run {run} (distributed): every board played, not counted yet; "
-                          f"if its 'ladder run' is gone, 'deberc-net ladder finish {run}' "
-                          "counts it")  # fmt: skip
-            for key, kept in queue.withheld_boards():  # (docs/bots.md "Killed outright")
-                print(f"board {key}: {report.count(kept, 'result')} withheld until its "
-                      "release (a ladder playing it now, or one killed)")  # fmt: skip
-        finally:
-            queue.close()
+    for run, done, total in runs:
+        if total == 0:  # a single-machine run (or a distributed one not queued yet)
+            print(f"run {run}: not counted (being played now, or stopped before its end: "
+                  "it gets no summary)")  # fmt: skip
+        elif done < total:
+            print(f"run {run} (distributed): {done} of {total} boards played so "
+                  "far; the ratings above take it in when it ends")  # fmt: skip
+        else:  # its `ladder run --distributed` counts it within a second, if alive
+            print(f"run {run} (distributed): every board played, not counted yet; "
+                  f"if its 'ladder run' is gone, 'deberc-net ladder finish {run}' "
+                  "counts it")  # fmt: skip
+    for key, count in kept:  # (docs/bots.md "Killed outright")
+        print(f"board {key}: {report.count(count, 'result')} withheld until its "
+              "release (a ladder playing it now, or one killed)")  # fmt: skip
     return 0
+
+
+def _database_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite's or PostgreSQL's error (psycopg only if loaded)."""
+    import sqlite3
+
+    psycopg = sys.modules.get("psycopg")
+    if isinstance(exc, sqlite3.Error):
+        return True
+    return psycopg is not None and isinstance(exc, psycopg.Error)
+
+
+def _said_database_gone(command: str, db: str, exc: BaseException) -> None:
+    """A read-only command's one line for a database that failed it mid-way: said at
+    once (a listing waits for no database)."""
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    where = _where(db)
+    print(f"deberc-net {command}: the database at {where} stopped answering: {reason}",
+          file=sys.stderr)  # fmt: skip
+
+
+def _where(db: str) -> str:
+    """``db`` fit for an error line (a PostgreSQL address without its password)."""
+    from deberc_net.server.store import is_postgres
+
+    if is_postgres(db):
+        from deberc_net.server.store.postgres import redacted
+
+        return redacted(db)
+    return db
 
 
 def _records_export(args: argparse.Namespace) -> int:
@@ -385,11 +460,20 @@ def _records_export(args: argparse.Namespace) -> int:
     store = _open_store("records export", open_store, args.db)
     if store is None:
         return 2
+    import logging  # (a connection the database cut off, discarded by the pool: said below)
+
+    logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
     try:
         for body in store.records():
             sys.stdout.write(body + "\n")
+    except Exception as exc:  # the database's own error: its driver's class
+        if not _database_error(exc):
+            raise
+        _said_database_gone("records export", args.db, exc)
+        return 2
     finally:
-        store.close()
+        with contextlib.suppress(Exception):  # (a connection the database cut off)
+            store.close()
     return 0
 
 
@@ -677,6 +761,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="tell in-process bots every line, even when all of them need only their asks "
         "(docs/bots.md; to measure what telling costs)",
     )
+    lr.add_argument(
+        "--db-wait",
+        type=float,
+        metavar="SECONDS",
+        help="--distributed: the run's waiter waits this long for its database when it is away "
+        "(a restart, a failover) before it gives up (docs/bots.md; default 300)",
+    )
     lr.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     lr.set_defaults(func=_ladder_run)
     lw = lad_sub.add_parser(
@@ -696,6 +787,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="stop once no board of any run is left unplayed (default: wait for more)",
     )
+    lw.add_argument(
+        "--db-wait",
+        type=float,
+        metavar="SECONDS",
+        help="the worker waits this long for its database when it is away "
+        "(a restart, a failover) before it gives up (docs/bots.md; default 300)",
+    )
     lw.set_defaults(func=_ladder_worker)
     lf = lad_sub.add_parser(
         "finish",
@@ -705,6 +803,13 @@ def build_parser() -> argparse.ArgumentParser:
     lf.add_argument("run", type=int, help="the run's number (ladder table, /ladders)")
     lf.add_argument("--db", help="postgresql://USER@HOST[:PORT]/DB (default: --config's db)")
     lf.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
+    lf.add_argument(
+        "--db-wait",
+        type=float,
+        metavar="SECONDS",
+        help="it waits this long for its database when it is away "
+        "(a restart, a failover) before it gives up (docs/bots.md; default 300)",
+    )
     lf.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     lf.set_defaults(func=_ladder_finish)
     lt = lad_sub.add_parser("table", help="the leaderboard")

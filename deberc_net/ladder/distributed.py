@@ -19,6 +19,7 @@ from typing import Any
 from deberc_net.plugins import RuleBook
 from deberc_net.server.store import StoreError
 
+from .patience import WAIT_LIMIT_S
 from .progress import LadderProgress
 from .queue import BoardQueue
 from .ratings import Ratings
@@ -90,10 +91,12 @@ def run_distributed(
     url: str,
     stored: Sequence[dict[str, Any]],
     argv: list[str],
+    db_wait_s: float = WAIT_LIMIT_S,
 ) -> tuple[int, Summary]:
     """Queue the boards of a new run, wait until workers have played them all, count
     them and finish the run (its summary and the ratings, written here through the
-    queue's patient connection): (the run's id, its summary)."""
+    queue's patient connection, which waits ``db_wait_s`` for a database away): (the
+    run's id, its summary)."""
     if options.sprt is not None:
         raise ScheduleError("--sprt needs a single-machine ladder (not --distributed)")
     if options.server is not None:
@@ -105,7 +108,7 @@ def run_distributed(
     for game in games:
         board = boards.setdefault(game.board, {"seed": game.seed, "seatings": []})
         board["seatings"].append(list(game.seating))
-    queue = BoardQueue(url, "ladder")
+    queue = BoardQueue(url, "ladder", db_wait_s)
     try:
         run_id = store.start_run({"argv": argv, "distributed": spec})
         queue.enqueue(run_id, sorted(boards.items()))
@@ -114,13 +117,20 @@ def run_distributed(
         queue.close()
 
 
-def finish_distributed(url: str, run_id: int, rules: RuleBook | None, progress: bool) -> Summary:
+def finish_distributed(
+    url: str,
+    run_id: int,
+    rules: RuleBook | None,
+    progress: bool,
+    db_wait_s: float = WAIT_LIMIT_S,
+) -> Summary:
     """``ladder finish RUN``: wait, as its ``ladder run --distributed`` would have, until
     every board of a distributed run is played, count them and finish the run: the way
-    to finish a run whose waiting process is gone (docs/bots.md)."""
+    to finish a run whose waiting process is gone (docs/bots.md). ``db_wait_s``: as
+    ``run_distributed``'s."""
     from .store import open_ladder_store
 
-    queue = BoardQueue(url, "ladder finish")
+    queue = BoardQueue(url, "ladder finish", db_wait_s)
     try:
         row = queue.run_row(run_id)
         if row is None:
@@ -155,8 +165,8 @@ def _wait_and_finish(
     stored: Sequence[dict[str, Any]],
 ) -> Summary:
     """Wait until every board of the run is played; count its games in schedule order
-    and write its summary and the ratings. A database outage is waited out (up to
-    WAIT_LIMIT_S); past it, or on Ctrl-C, ScheduleError (the run can be finished
+    and write its summary and the ratings. A database outage is waited out (up to the
+    queue's limit, ``--db-wait``); past it, or on Ctrl-C, ScheduleError (the run can be finished
     later)."""
     started = time.perf_counter()
     later = f"`deberc-net ladder finish {run_id}` counts the run once its boards are played"

@@ -1,19 +1,26 @@
-"""``ladder run --processes N``: one ladder on N cores of this machine. The boards are
-dealt out among N forked copies of this process as they play (board by board, so every
-seating of a board is played, and released, by one of them): each holds a few boards
-ahead, and is dealt another each time it has played one, so a copy that gets less of
-the machine plays fewer boards rather than keeping the others waiting at the end. Each
-plays its boards as a ladder does (runner.py: its own server on the same database, its
-own copies of the bots) and sends each game's result up a pipe. This process counts
-them in schedule order, as a ladder in one process does (results.py), so a seeded
-ladder gives the same summary either way.
+"""``ladder run --processes N``: one ladder on N cores of this machine (docs/bots.md
+"Cores").
 
-A part is forked after the imports and the rule plugins are loaded, so it starts no
-Python of its own. The pipe down to a part deals it boards (``play`` and the games'
-schedule indices), says ``end`` (no more boards: it finishes what it holds) or ``stop``
-(the SPRT's verdict: no new games), or closes (this process failed or was interrupted:
-the part stops at once, releasing the boards it started, as an interrupted ladder does:
-runner.py); so does a part whose pipe up breaks (no one counts) or that gets SIGTERM.
+This process forks N parts once the imports and the rule plugins are loaded (a part
+starts no Python of its own), then deals them the boards as they play (``Dealer``):
+every seating of a board to one part, which releases it; each part holds up to
+``--concurrency`` + 2 boards and is dealt the next as it finishes one, so a part that
+gets less of the machine plays fewer boards rather than keeping the others waiting at
+the end (with ``--sprt``, none is dealt too far past the first board not played yet:
+the boards played past a verdict are bounded). Each part plays its boards as a ladder
+does (runner.py: its own server on the same database, its own copies of the bots) and
+sends their results up a pipe, a board's together as it ends (``_Sent``). This process
+counts them in schedule order (results.py), as a ladder in one process does, so a
+seeded ladder gives the same summary either way.
+
+The pipe down to a part says ``play`` and the games' schedule indices (boards dealt),
+``end`` (no more boards: it finishes what it holds) or ``stop`` (the SPRT's verdict:
+no new games), or closes: this process failed, was interrupted (Ctrl-C, SIGTERM,
+SIGHUP) or died, and the part stops at once, releasing the boards it started and
+stopping its bots, as an interrupted ladder does (runner.py). So does a part whose
+pipe up breaks (no one counts) or that gets SIGTERM or SIGHUP itself. A part that fails
+says why in its last line up (a bot that cannot run: the ladder's own error), and a
+part that ends without one (killed outright) stops the others: status 2 either way.
 """
 
 from __future__ import annotations
@@ -54,17 +61,26 @@ class Dealer:
     """Which boards each part plays: every game of a board to the same part (its release
     needs them all), dealt in schedule order, a part holding up to ``ahead`` boards it
     has not finished (so it never waits for the next one), and another dealt as soon as
-    it has played one."""
+    it has played one. ``lead`` (an SPRT's ladder): no board is dealt ``lead`` boards or
+    more past the first one not played yet, so the boards played past a verdict, which
+    comes as the games are counted in schedule order, are fewer than ``lead``
+    (docs/bots.md "Cores"); a part left without a board then is dealt one as the
+    boards behind it are played (``deal``)."""
 
-    def __init__(self, games: Sequence[Game], ahead: int) -> None:
+    def __init__(self, games: Sequence[Game], ahead: int, lead: int | None = None) -> None:
         by_board: dict[int, list[int]] = {}
         for index, game in enumerate(games):
             by_board.setdefault(game.board, []).append(index)
         self.games = games
         self.ahead = ahead
+        self.lead = lead
         self.boards = deque(by_board.values())  # each board's schedule indices, not dealt
         self.held: Counter[int] = Counter()  # by part: boards dealt and not yet played
         self._left: dict[int, int] = {}  # by board dealt: its games not played yet
+        self._order = {board: n for n, board in enumerate(by_board)}  # board: its place
+        self._dealt = 0  # boards dealt (the first ones in that order)
+        self._done: set[int] = set()  # the places of boards played past the first unplayed
+        self._first_unplayed = 0  # the place of the first board not played yet
         self.stopped = False  # the SPRT's verdict: nothing more is dealt
 
     def first(self, parts: int) -> list[list[int]]:
@@ -90,6 +106,10 @@ class Dealer:
         if self._left[board] == 0:
             del self._left[board]
             self.held[part] -= 1
+            self._done.add(self._order[board])
+            while self._first_unplayed in self._done:
+                self._done.remove(self._first_unplayed)
+                self._first_unplayed += 1
 
     @property
     def all_dealt(self) -> bool:
@@ -98,6 +118,9 @@ class Dealer:
     def _one(self, part: int) -> list[int]:
         if self.all_dealt:
             return []
+        if self.lead is not None and self._dealt >= self._first_unplayed + self.lead:
+            return []  # too far ahead of the count: dealt once the boards behind are played
+        self._dealt += 1
         board = self.boards.popleft()
         self._left[self.games[board[0]].board] = len(board)
         self.held[part] += 1
@@ -322,7 +345,7 @@ class _Counter:
         )
         self.children: list[_Child] = []
         self.error: str | None = None
-        self.interrupted = False  # SIGTERM (Ctrl-C is trio's KeyboardInterrupt)
+        self.interrupted = False  # SIGTERM, SIGHUP (Ctrl-C is trio's KeyboardInterrupt)
 
     def stop_all(self) -> None:
         self.dealer.stopped = True
@@ -344,10 +367,18 @@ class _Counter:
             self._fail(f"a ladder process (pid {child.pid}) ended before its games were played")
 
     def _deal(self, part: int, child: _Child, played: int) -> None:
-        """Another board for a part that has played one (or ``end``: there is none)."""
+        """Another board for a part that has played one (or ``end``: there is none); and
+        for any other part the SPRT's ``lead`` left short, now that one more is played."""
         if child.told_end:
             return
         self.dealer.played(part, played)
+        self._deal_to(part, child)
+        if self.dealer.lead is not None:
+            for other, waiting in enumerate(self.children):
+                if other != part and not waiting.told_end:
+                    self._deal_to(other, waiting)
+
+    def _deal_to(self, part: int, child: _Child) -> None:
         indices = self.dealer.deal(part)
         if indices:
             child.tell(f"play {' '.join(map(str, indices))}\n".encode())
@@ -395,9 +426,10 @@ class _Counter:
     async def _on_sigterm(
         self, reading: trio.CancelScope, task_status: trio.TaskStatus[None]
     ) -> None:
-        """SIGTERM stops the ladder as Ctrl-C does (the parts release their boards as
-        their pipes close); a second one, the handler given back, kills it."""
-        with trio.open_signal_receiver(signal.SIGTERM) as signals:
+        """SIGTERM, or SIGHUP (``hangup``: its terminal gone), stops the ladder as Ctrl-C
+        does (the parts release their boards as their pipes close, and stop their bots);
+        a second one, the handler given back, kills it."""
+        with trio.open_signal_receiver(signal.SIGTERM, *hangup()) as signals:
             task_status.started()
             async for _ in signals:
                 self.interrupted = True
@@ -443,7 +475,10 @@ def run_parallel(
     progress = LadderProgress(len(games)) if options.progress else None
     # a part holds a board per copy of each bot and two more: its tables never wait for
     # the next board, and the parts end within a board or two of each other
-    dealer = Dealer(games, ahead=options.concurrency + 2)
+    # with an SPRT, the parts play no further ahead of the count than their first
+    # boards reach: the boards played past its verdict are bounded (docs/bots.md "Cores")
+    ahead = options.concurrency + 2
+    dealer = Dealer(games, ahead, lead=processes * ahead if options.sprt else None)
     counter = _Counter(dealer, summary, progress)
     started = time.perf_counter()
     # Ctrl-C waits until trio runs: one pressed as the ladder forks lands in Python's

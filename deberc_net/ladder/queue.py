@@ -145,17 +145,6 @@ class BoardQueue:
         )
         return [str(r[0]) for r in rows]
 
-    def withheld_boards(self) -> list[tuple[str, int]]:
-        """(board key, results kept) of every board whose results await a release: one
-        a ladder plays now, or one whose ladder was killed (docs/bots.md)."""
-        rows = self.db.run(
-            lambda db: db.execute(
-                "SELECT board, count(*) FROM running WHERE board IS NOT NULL"
-                " AND result IS NOT NULL GROUP BY board ORDER BY board"
-            ).fetchall()
-        )
-        return [(str(r[0]), int(r[1])) for r in rows]
-
     def games(self, run: int) -> list[dict[str, Any]]:
         """The games the workers stored for ``run`` (LadderStore.games)."""
         return self.db.run(lambda db: games_postgres(db, run))
@@ -174,16 +163,3 @@ class BoardQueue:
         )
         assert row is not None
         return int(row[0])
-
-    def unfinished_runs(self) -> list[tuple[int, int, int]]:
-        """(run, boards done, boards queued) of every distributed run not counted yet:
-        boards left to play, or all played and its waiting process yet to count them
-        (or gone: ``ladder finish``)."""
-        rows = self.db.run(
-            lambda db: db.execute(
-                "SELECT b.run_id, count(*) FILTER (WHERE b.done), count(*)"
-                " FROM ladder_boards b JOIN ladder_runs r ON r.id = b.run_id"
-                " WHERE r.summary IS NULL GROUP BY b.run_id ORDER BY b.run_id"
-            ).fetchall()
-        )
-        return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]

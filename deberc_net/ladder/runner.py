@@ -152,6 +152,7 @@ class Ladder:
         # SIGINT/SIGTERM interrupt the ladder (the CLI's: run(handle_signals=True))
         self.on_signals = False
         self.interrupted = False
+        self.release_retry_s = RELEASE_RETRY_S  # (a ladder worker's: its --db-wait)
         self._playing = trio.CancelScope()  # scheduling and playing, up to a stop
         self._played = False  # every game played (or the SPRT's stop), every release asked
         # why the ladder stopped, if not a signal: a bot that cannot run, a table failed
@@ -218,7 +219,7 @@ class Ladder:
                             releaser = await AdminClient.connect(
                                 host, port, password, connect, name=self._releaser_name
                             )
-                            self._releases = _Releases(releaser)
+                            self._releases = _Releases(releaser, self.release_retry_s)
                             nursery.start_soon(self._releases.read, self)
                             nursery.start_soon(self._releases.ask_again, self)
                             nursery.start_soon(releaser.keep_open, keep_open_s)
@@ -484,8 +485,9 @@ class _Releases:
     moment) is asked again after a pause, doubled each time, for up to
     RELEASE_RETRY_S: a board is not left withheld by a database restart."""
 
-    def __init__(self, admin: AdminClient) -> None:
+    def __init__(self, admin: AdminClient, retry_s: float = RELEASE_RETRY_S) -> None:
         self.admin = admin
+        self.retry_s = retry_s
         self.asked: deque[int] = deque()  # boards whose release is not answered yet
         self.retrying: dict[int, float] = {}  # boards to ask again: since when they fail
         self._again: trio.MemorySendChannel[tuple[int, float]]
@@ -533,11 +535,11 @@ class _Releases:
 
     def _failed(self, board: int, line: Line) -> None:
         """The server could not release the board: asked again if its database was
-        away (``internal``), for up to RELEASE_RETRY_S; else the ladder's error."""
+        away (``internal``), for up to ``retry_s``; else the ladder's error."""
         since = self.retrying.get(board, trio.current_time())
         if (
             line.get_str("code") != "internal"  # e.g. a server older than boards (§5.5a)
-            or trio.current_time() - since >= RELEASE_RETRY_S
+            or trio.current_time() - since >= self.retry_s
         ):
             raise ScheduleError(
                 f"the server cannot release board records: {line.get_str('code')}: {line.text}"

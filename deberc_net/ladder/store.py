@@ -80,6 +80,17 @@ class LadderStore(Protocol):
         """One run (None: no such run)."""
         ...
 
+    def uncounted_runs(self) -> list[tuple[int, int, int]]:
+        """(run, boards done, boards queued) of every run without its summary yet: a
+        distributed one being played or waiting to be counted, or one without boards
+        (a single-machine run being played, or stopped before its end)."""
+        ...
+
+    def withheld_boards(self) -> list[tuple[str, int]]:
+        """(board key, results kept) of every board whose results await a release: one
+        a ladder plays now, or one whose ladder was killed (docs/bots.md)."""
+        ...
+
 
 def open_ladder_store(db: str | Path, migrate: bool = True) -> LadderStore:
     """StoreError if a PostgreSQL database cannot be reached. ``migrate=False``: a reader
@@ -102,6 +113,24 @@ _UPSERT_RATING = (
     " updated = {now}"
 )
 _SELECT_RUNS = "SELECT id, {started}, summary FROM ladder_runs"
+# the same in both dialects ('done' is SQLite's 0/1, PostgreSQL's boolean)
+_SELECT_UNCOUNTED = (
+    "SELECT r.id, coalesce(sum(CASE WHEN b.done THEN 1 ELSE 0 END), 0), count(b.board)"
+    " FROM ladder_runs r LEFT JOIN ladder_boards b ON b.run_id = r.id"
+    " WHERE r.summary IS NULL GROUP BY r.id ORDER BY r.id"
+)
+_SELECT_WITHHELD = (
+    "SELECT board, count(*) FROM running WHERE board IS NOT NULL AND result IS NOT NULL"
+    " GROUP BY board ORDER BY board"
+)
+
+
+def _uncounted(rows: Sequence[Sequence[Any]]) -> list[tuple[int, int, int]]:
+    return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+
+
+def _withheld(rows: Sequence[Sequence[Any]]) -> list[tuple[str, int]]:
+    return [(str(r[0]), int(r[1])) for r in rows]
 
 
 def _pg_utc(column: str) -> str:
@@ -251,6 +280,12 @@ class SQLiteLadderStore:
         row = self.db.execute(query, (run,)).fetchone()
         return None if row is None else _run(row)
 
+    def uncounted_runs(self) -> list[tuple[int, int, int]]:
+        return _uncounted(self.db.execute(_SELECT_UNCOUNTED).fetchall())
+
+    def withheld_boards(self) -> list[tuple[str, int]]:
+        return _withheld(self.db.execute(_SELECT_WITHHELD).fetchall())
+
 
 class PostgresLadderStore:
     """One connection: the ladder's command writes from one thread, in turn. Each method
@@ -314,3 +349,11 @@ class PostgresLadderStore:
             query = _SELECT_RUNS.format(started=_pg_utc("started")) + " WHERE id = %s"
             row = self.db.execute(query, (run,)).fetchone()
         return None if row is None else _run(tuple(row))
+
+    def uncounted_runs(self) -> list[tuple[int, int, int]]:
+        with self.db.transaction():
+            return _uncounted(self.db.execute(_SELECT_UNCOUNTED).fetchall())
+
+    def withheld_boards(self) -> list[tuple[str, int]]:
+        with self.db.transaction():
+            return _withheld(self.db.execute(_SELECT_WITHHELD).fetchall())

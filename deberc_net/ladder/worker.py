@@ -32,6 +32,7 @@ from deberc_net.server.store import StoreError, describe
 
 from .admin import AdminClient
 from .distributed import options_from
+from .patience import WAIT_LIMIT_S
 from .queue import BoardQueue, Claim
 from .ratings import Ratings
 from .results import GameResult, Results, Summary
@@ -199,12 +200,14 @@ def work(
     poll_s: float = POLL_S,
     exit_when_done: bool = False,
     rules: RuleBook | None = None,
+    db_wait_s: float = WAIT_LIMIT_S,
 ) -> int:
     """Claim and play boards until stopped (or, ``exit_when_done``, until no board of
-    any run is left unplayed); the boards stored."""
+    any run is left unplayed); the boards stored. ``db_wait_s``: how long it waits for
+    a database away (patience.py), its server's releases asked again as long."""
     rules = rules if rules is not None else RuleBook.load()
     me = worker_id()
-    queue = BoardQueue(db, "ladder worker")
+    queue = BoardQueue(db, "ladder worker", db_wait_s)
     stored = 0
     try:
         print(f"ladder worker {me} on {describe(db)}", file=sys.stderr)
@@ -217,6 +220,7 @@ def work(
                 continue
             spec = claim.settings["distributed"]  # only a distributed run queues boards
             ladder = WorkerLadder(options_from(spec, db, rules), queue, me, claim, lease_s)
+            ladder.release_retry_s = db_wait_s  # (its server's database: the same wait)
             # Ctrl-C, SIGTERM and a hangup stop the board's bot processes (in groups of
             # their own, which a terminal's signals do not reach) before the worker ends
             ladder.on_signals = True

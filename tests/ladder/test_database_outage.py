@@ -262,3 +262,62 @@ def test_a_database_gone_past_the_limit_is_one_clear_error(
         queue.close()
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith(f"deberc-net ladder worker: {WAITING}"), err
+
+
+def test_db_wait_sets_how_long_a_worker_and_a_run_wait_for_the_database(
+    postgres_url: str,  # noqa: F811 (the fixture)
+    tmp_path: Path,
+) -> None:
+    """``--db-wait 1``: an idle worker, then a run waiting for its boards (no worker
+    left to play them), each say they wait for the database (up to 1 s), then give up
+    with one line and status 2, while it is still away. Failed before: no such flag
+    (the wait was 300 s, fixed)."""
+    gave_up = "did not answer for 1 s; gave up"
+    worker_log = tmp_path / "worker.log"
+    worker = _worker(postgres_url, worker_log, "--db-wait", "1")
+    try:
+        deadline = time.monotonic() + TIME_LIMIT_S / 2
+        _wait_for("the worker", lambda: "ladder worker " in worker_log.read_text(), deadline)
+        with _database_away(postgres_url):
+            worked = worker.wait(timeout=20)
+    finally:
+        _stop(worker)
+    worker_said = _said(worker_log.read_text())
+    assert worked == 2, worker_said
+    assert len(worker_said) == 2 and WAITING in worker_said[0], worker_said
+    assert "(up to 1 s)" in worker_said[0] and gave_up in worker_said[1], worker_said
+
+    args = ("--bot", HEUR, "--bot", RAND, "--deals", "1", "--seed", "patience")
+    argv = ladder_argv(postgres_url, *args, "--json", "--distributed", "--db-wait", "1")
+    run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + TIME_LIMIT_S / 2
+        _wait_for("the boards to be queued", lambda: _queued(postgres_url) == 1, deadline)
+        with _database_away(postgres_url):
+            out, err = run.communicate(timeout=20)
+    finally:
+        _stop(run)
+    said = _said(err)
+    assert run.returncode == 2 and out == "", err
+    assert len(said) == 2 and WAITING in said[0] and "(up to 1 s)" in said[0], said
+    assert said[1].startswith("deberc-net ladder: ") and gave_up in said[1], said
+    assert "the workers play on: `deberc-net ladder finish" in said[1], said
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        (("run", "--db-wait", "0", "--distributed"), "--db-wait takes seconds above 0"),
+        (("worker", "--db-wait", "-1"), "--db-wait takes seconds above 0"),
+        (("finish", "1", "--db-wait", "nan"), "--db-wait takes seconds above 0"),
+        (("run", "--db-wait", "5"), "--db-wait is for --distributed"),
+    ],
+)
+def test_db_wait_refused_where_it_means_nothing(
+    postgres_url: str,  # noqa: F811 (the fixture)
+    command: tuple[str, ...],
+    said: str,
+) -> None:
+    bots = ("--bot", HEUR, "--bot", RAND) if command[0] == "run" else ()
+    done = run_cli(["ladder", *command, "--db", postgres_url, *bots])
+    assert done.returncode == 2 and said in done.stderr and done.stdout == "", done.stderr

@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -32,11 +33,13 @@ from .helpers import (
     games_in,
     ladder,
     ladder_argv,
+    played_matches,
     summary,
     unlisted,
     wait_for_kept_seatings,
     withheld,
 )
+from .test_interrupted import _SIGHUP_DEFAULT_THEN_EXEC, _session
 
 RAND_PROCESS = f"rand={PY} -m clients.random_bot --seed 1"
 
@@ -64,12 +67,23 @@ def test_two_processes_play_the_ladder_one_plays(tmp_path: Path) -> None:
 
 def test_the_sprt_stops_every_process(tmp_path: Path) -> None:
     """The parts stop on the verdict (boards dealt to them and not started are never
-    played) and release every board they started: no deal is left withheld."""
-    data = summary(ladder(tmp_path, *SPRT_LADDER, "--processes", "2", process=True))
+    played) and release every board they started: no deal is left withheld. Past the
+    verdict's boards, only those the parts held then are played (docs/bots.md "Cores":
+    ``--concurrency`` + 2 each), not the 100 of the schedule; every game played is
+    counted, its pairs after the verdict among them."""
+    processes, concurrency = 2, 1  # (SPRT_LADDER's --concurrency)
+    data = summary(ladder(tmp_path, *SPRT_LADDER, "--processes", str(processes), process=True))
     assert_stopped_early_for_the_stronger(data)
     db = tmp_path / "ladder.sqlite3"
     assert withheld(db) == [] and unlisted(db) == []
     assert data["games"] == len(games_in(db))  # every game stored is counted too
+    assert len(played_matches(db)) == data["games"]  # and every game played is stored
+    sprt = data["sprt"]
+    # two players: the verdict's pairs are its boards, counted in schedule order
+    boards_after = data["boards_played"] - sprt["pairs"]
+    assert 0 <= boards_after <= processes * (concurrency + 2), data
+    assert data["games"] - 2 * sprt["pairs"] <= 2 * boards_after
+    assert sprt["pairs_after_verdict"] <= boards_after  # (a board cut in half is no pair)
 
 
 def test_games_waiting_for_one_never_played_are_counted_at_the_end() -> None:
@@ -198,6 +212,35 @@ def test_a_parts_results_go_up_together_when_sent() -> None:
             os.close(read)
 
 
+def test_with_a_lead_no_board_is_dealt_that_far_past_the_first_unplayed_one() -> None:
+    """An SPRT's ladder: a part that plays ahead while another holds an early board is
+    dealt nothing ``lead`` boards past it (the verdict, counted in schedule order, would
+    come with those played for nothing); once that board is played, the waiting part is
+    dealt again. Without a lead it is dealt on (the ladder's speed)."""
+    games = list(schedule(["a", "b"], 2, 8, "seed", "round-robin"))  # 2 games a board
+    dealer = Dealer(games, ahead=1, lead=3)
+    first = dealer.first(2)  # board 1 to part 0, board 2 to part 1
+    for index in first[1]:
+        dealer.played(1, index)
+    second = dealer.deal(1)
+    assert [games[i].board for i in second] == [3, 3]
+    for index in second:
+        dealer.played(1, index)
+    assert dealer.deal(1) == []  # boards 1..3 dealt, 1 not played: board 4 would be 3 past
+    for index in first[0]:
+        dealer.played(0, index)
+    assert [games[i].board for i in dealer.deal(1)] == [4, 4]  # the waiting part first
+    assert [games[i].board for i in dealer.deal(0)] == [5, 5]
+    free = Dealer(games, ahead=1)
+    free.first(2)
+    for index in range(2, 4):  # board 2 played, board 1 not
+        free.played(1, index)
+    while board := free.deal(1):
+        for index in board:
+            free.played(1, index)
+    assert free.all_dealt
+
+
 def _parts(pid: int, count: int, within_s: float = 20) -> list[int]:
     """The ``count`` processes ``pid`` forked, once it has (Linux's /proc)."""
     deadline = time.monotonic() + within_s
@@ -317,3 +360,46 @@ def test_a_process_killed_outright_stops_the_others_with_status_2(tmp_path: Path
         f"deberc-net ladder: a ladder process (pid {killed}) ended before its games were played"
     ), said
     assert out == "" and "Traceback" not in err
+
+
+@pytest.mark.parametrize("whole_group", [False, True], ids=["the-ladder", "every-process"])
+def test_a_ladder_of_processes_whose_terminal_hangs_up_stops_them_all(
+    tmp_path: Path, whole_group: bool
+) -> None:
+    """SIGHUP (its terminal gone) stops a ladder of processes as SIGTERM does: its parts
+    release their boards and stop their bot processes, nothing of the session is left
+    running, the one line, status 2. To the ladder alone (``kill -HUP``) or to its
+    whole group (the terminal's hangup reaches its foreground group, ladder and parts).
+    Failed before: the ladder died of it (status -1, no line)."""
+    db = tmp_path / "ladder.sqlite3"
+    argv = ladder_argv(
+        db,
+        *("--bot", HEUR, "--bot", RAND_PROCESS, "--deals", "20000", "--processes", "2"),
+        *("--concurrency", "1", "--json"),
+    )
+    # SIGHUP at its default, as a terminal leaves it, even where this suite runs under
+    # ``nohup`` (an ignored signal stays ignored across exec)
+    argv = [sys.executable, "-c", _SIGHUP_DEFAULT_THEN_EXEC, *argv]
+    with subprocess.Popen(
+        argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    ) as done:  # fmt: skip
+        try:
+            parts = _parts(done.pid, 2)
+            wait_for_kept_seatings(db, 3)
+            if whole_group:
+                os.killpg(done.pid, signal.SIGHUP)
+            else:
+                done.send_signal(signal.SIGHUP)
+            out, err = done.communicate(timeout=30)
+            assert all(_gone(part) for part in parts)
+            time.sleep(0.5)  # (a bot process stopped by its part has had time to exit)
+        finally:
+            if done.poll() is None:
+                done.kill()
+            left = _session(done.pid)  # every process of its session, killed if found
+    assert left == [], left
+    assert done.returncode == 2, err
+    assert err.strip() == f"deberc-net ladder: {INTERRUPTED}"
+    assert out == ""
+    assert unlisted(db) == []
