@@ -79,9 +79,7 @@ def _sheet_rows(lines: Sequence[Line]) -> tuple[SheetRow, ...]:
     )
 
 
-def sheet_text(
-    lines: Sequence[Line], players: Sequence[str], on_points: bool = False
-) -> list[str]:
+def sheet_text(lines: Sequence[Line], players: Sequence[str], on_points: bool = False) -> list[str]:
     """The sheet as the server's human style writes it; ``on_points``: a short game
     without a bide, each deal by its winner (docs/rules.md §11)."""
     head, sheet_rows = lines[0], _sheet_rows(lines)

@@ -153,8 +153,7 @@ def test_a_short_games_deal_names_its_winner_not_a_bide() -> None:
     state = fold_all(
         [
             "sheet table=3 deals=1 target=-",
-            "sheet-deal table=3 deal=1 outcome=bide written=1,-1 totals=1,-1 hanging=0 "
-            "bides=0,1",
+            "sheet-deal table=3 deal=1 outcome=bide written=1,-1 totals=1,-1 hanging=0 bides=0,1",
         ],
         state,
     )
