@@ -79,7 +79,9 @@ def _sheet_rows(lines: Sequence[Line]) -> tuple[SheetRow, ...]:
     )
 
 
-def sheet_text(lines: Sequence[Line], players: Sequence[str]) -> list[str]:
+def sheet_text(lines: Sequence[Line], players: Sequence[str], on_points: bool = False) -> list[str]:
+    """The sheet as the server's human style writes it; ``on_points``: a short game
+    without a bide, each deal by its winner (docs/rules.md §11)."""
     head, sheet_rows = lines[0], _sheet_rows(lines)
     if sheet_rows:  # the sides the rows write; the names we know if they fit them
         count = len(sheet_rows[0].written)
@@ -94,6 +96,7 @@ def sheet_text(lines: Sequence[Line], players: Sequence[str]) -> list[str]:
             _sides(seats, count),
             head.get_int("target"),
             sheet_rows,
+            on_points,
         )
     )
 

@@ -309,7 +309,10 @@ def _gathered(state: TableState) -> TableState:
         if head.get_int("table") == state.table and state.table is not None:
             rows = tuple(_won(state, DealScore(*row)) for row in replies.sheet_rows(lines))
             state = attrs.evolve(state, deals=rows, score=rows[-1].totals if rows else state.score)
-        shown = replies.sheet_text(lines, state.names_at(head.get_int("table")))
+        # our table's: its options known (a table left, or the last match: not kept)
+        ours = head.get_int("table") == state.table and state.table is not None
+        on_points = ours and bool(NO_BIDE & set(state.options))
+        shown = replies.sheet_text(lines, state.names_at(head.get_int("table")), on_points)
     elif head.tag == Tag.HISTORY:
         names = state.names_at(head.get_int("table"), head.get_str("match"))
         shown = replies.history_text(lines, names)

@@ -51,6 +51,10 @@ class Settings:
     show_combination: bool = False  # the best declaration goes face up with its first card
     swap_before_extra: bool = False  # the seven swap is made before the last cards
     stake: int | None = None  # what each player puts in for the match (seed 004's ante)
+    # the most points win the deal whoever ordered (the short games without a bide,
+    # docs/rules.md §11): its outcome tells only how the one who ordered fared, so
+    # people are told the deal's winner instead
+    deal_won_on_points: bool = False
 
     @property
     def hand_size(self) -> int:

@@ -237,6 +237,9 @@ class TableEvent:
     names: tuple[str, ...]
     event: MatchEvent | SeatEvent | Watching
     sides: tuple[tuple[int, ...], ...] = ()  # the seats of each side, when it matters
+    # the rules' Settings.deal_won_on_points: people are told a deal's winner, not
+    # how the one who ordered fared (docs/rules.md §11)
+    deal_won_on_points: bool = False
 
 
 class AskKind(StrEnum):
@@ -279,6 +282,7 @@ class Sheet:
     sides: tuple[tuple[int, ...], ...]
     target: int | None
     rows: tuple[SheetRow, ...]
+    deal_won_on_points: bool = False  # as in TableEvent: each row names its winner
 
 
 @attrs.frozen
@@ -316,6 +320,7 @@ class History:
     names: tuple[str, ...]
     sides: tuple[tuple[int, ...], ...]
     deals: tuple[HistoryDeal, ...]
+    deal_won_on_points: bool = False  # as in TableEvent: each deal names its winner
 
 
 @attrs.frozen

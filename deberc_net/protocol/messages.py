@@ -79,6 +79,8 @@ class Msg(StrEnum):
     SHEET_TITLE = "sheet-title"
     SHEET_TARGET = "sheet-target"
     SHEET_HEADER = "sheet-header"
+    SHEET_HEADER_WON = "sheet-header-won"
+    DEAL_WON_BY = "deal-won-by"
     SHEET_ROW = "sheet-row"
     SHEET_BIDES = "sheet-bides"
     SHEET_HANGING = "sheet-hanging"
@@ -372,8 +374,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Запись, стол {table}{goal}: записанные очки каждой стороны и итог.",
     ),
     Msg.SHEET_TARGET: (" (to {target})", " (до {target})"),
-    Msg.SHEET_HEADER: ("deal outcome  ", "разд. исход   "),
-    Msg.SHEET_ROW: ("{deal:>4} {outcome:<8}{cells}{notes}", "{deal:>4} {outcome:<9}{cells}{notes}"),
+    # the rows' first columns, padded to one width by the code (by terminal cells)
+    Msg.SHEET_HEADER: ("deal outcome", "разд. исход"),
+    Msg.SHEET_HEADER_WON: ("deal won by", "разд. победитель"),  # a short game's (§11)
+    Msg.SHEET_ROW: ("{deal:>4} {outcome}{cells}{notes}", "{deal:>4} {outcome}{cells}{notes}"),
+    # a deal of a short game without a bide, by its winner (docs/rules.md §11)
+    Msg.DEAL_WON_BY: ("won by {side}", "победитель — {side}"),
     Msg.SHEET_BIDES: ("  bides {bides}", "  биты {bides}"),
     Msg.SHEET_HANGING: ("  hanging {hanging}", "  висит {hanging}"),
     Msg.SHEET_EMPTY: ("   - no deal finished yet", "   - ни одна раздача ещё не закончена"),

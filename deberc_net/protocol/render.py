@@ -10,15 +10,16 @@ import functools
 import json
 import re
 import textwrap
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from typing import Any
 
+from rich.cells import cell_len
+
 from deberc_net.game import events as g
 from deberc_net.game.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, card_str
 from deberc_net.game.deal import SWAP_Q
-from deberc_net.game.outcomes import MatchEndReason
+from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.game.view import SeatView
 
 from . import events as ev
@@ -110,14 +111,19 @@ def for_people(text: str, names: Sequence[str]) -> str:
 
 
 def columns(text: str) -> int:
-    """The columns a line takes on a terminal: a wide character (East Asian W or F,
-    as in a name written in CJK) two, a combining mark none, any other one (♠♥♦♣ too)."""
+    """The columns a line takes on a terminal: a wide character (a name written in CJK,
+    an emoji) two, a combining mark none, any other one (♠♥♦♣ too). Measured as the
+    terminal client draws it (rich.cells, clients/play), so both lay a name out alike."""
     if text.isascii():
         return len(text)
-    return sum(
-        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
-        for ch in text
-    )
+    return cell_len(text)
+
+
+def pad(text: str, width: int, *, right: bool = False) -> str:
+    """``text`` filled with spaces to ``width`` columns of a terminal (``str.ljust``
+    counts characters: a CJK name would push what follows it out of line)."""
+    room = " " * max(width - columns(text), 0)
+    return room + text if right else text + room
 
 
 def _fit(lines: Iterable[str]) -> list[str]:
@@ -518,6 +524,41 @@ def _outcome_word(outcome: str, lang: Lang) -> str:
     return RU_OUTCOMES.get(outcome, outcome) if lang == Lang.RU else outcome
 
 
+# the outcomes that tell how the one who ordered fared (docs/rules.md §11)
+_BY_THE_ORDER = frozenset({Outcome.MADE, Outcome.BIDE})
+
+
+def deal_winner(outcome: str, written: Sequence[int] | None) -> int | None:
+    """The side that won a deal of a short game without a bide (docs/rules.md §11): the
+    one that wrote the most (the stakes it took; the others wrote what they paid, or
+    nothing to 9 stakes). None for a deal no order decided (void, gave-up, …)."""
+    if outcome not in _BY_THE_ORDER or not written:
+        return None
+    return list(written).index(max(written))
+
+
+def deal_word(
+    outcome: str, written: Sequence[int] | None, names: Sequence[str], on_points: bool, lang: Lang
+) -> str:
+    """How a deal ended, as a person reads it: its outcome, or, where the most points
+    win the deal whoever ordered (Settings.deal_won_on_points), its winner ('won by
+    anna'): there 'bide' would only say that another than the one who ordered won."""
+    winner = _winner(outcome, written, names, on_points)
+    if winner is None:
+        return _outcome_word(outcome, lang)
+    return _say(lang, Msg.DEAL_WON_BY, side=winner)
+
+
+def _winner(
+    outcome: str, written: Sequence[int] | None, names: Sequence[str], on_points: bool
+) -> str | None:
+    """The names of the side ``deal_winner`` names, if the deal's winner is told."""
+    side = deal_winner(outcome, written) if on_points else None
+    if side is None or written is None:
+        return None
+    return "+".join(names[side :: len(written)])
+
+
 def _more(command: str, page: int, pages: int, lang: Lang) -> str:
     """A long list comes in pages: say where this one is and how to get the next."""
     if pages <= 1:
@@ -590,6 +631,9 @@ def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
     if machine:  # (a kind without a template of its own: none today)
         return [event_line(e)]
     told = e.event  # (the kind's own function by its exact class: no dispatch's calls)
+    if e.deal_won_on_points and type(told) is g.DealEnded:
+        how = deal_word(told.outcome, told.written, e.names, True, Lang.EN)
+        return [deal_end_line(told, e.names, how)]
     said = _HUMAN_BY_CLASS.get(type(told), _human)(told, e.names, e.sides)
     if said:  # (the machine fields only for a kind without words of its own)
         return said
@@ -776,13 +820,18 @@ def _human_deal(e: g.DealStarted, n: tuple[str, ...], sides: Sides) -> list[str]
 
 @_human.register
 def _human_deal_end(e: g.DealEnded, n: tuple[str, ...], sides: Sides) -> list[str]:
+    return [deal_end_line(e, n, e.outcome)]
+
+
+def deal_end_line(e: g.DealEnded, n: tuple[str, ...], how: str) -> str:
+    """'Deal 1: made. Points: …': ``how`` says how it ended (``deal_word``)."""
     pts = _by_side(n, e.points or [])
     tot = _by_side(n, e.totals)
     if e.written is not None and e.points is not None and list(e.written) == list(e.points):
         written = " (written as played)"
     else:
         written = f". Written: {_by_side(n, e.written or []) or '-'}"
-    return [f"Deal {e.deal}: {e.outcome}. Points: {pts or '-'}{written}. Totals: {tot}."]
+    return f"Deal {e.deal}: {how}. Points: {pts or '-'}{written}. Totals: {tot}."
 
 
 @_human.register
@@ -1050,7 +1099,7 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
             trump = _say(lang, Msg.HISTORY_TRUMP, suit=SUIT_SYMBOLS[SUITS[d.trump]], player=player)
         end = _say(lang, Msg.HISTORY_PLAYING)
         if d.outcome is not None:
-            outcome = _outcome_word(d.outcome, lang)
+            outcome = deal_word(d.outcome, d.written, n, e.deal_won_on_points, lang)
             end = outcome + (f", {_by_side(n, d.written)}" if d.written is not None else "")
         deal = _say(lang, Msg.HISTORY_DEAL, deal=d.deal, dealer=n[d.dealer], trump=trump, end=end)
         out.append(deal)
@@ -1091,18 +1140,33 @@ def _sheet(e: ev.Sheet, machine: bool) -> list[str]:
 def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
     """The pencil sheet: each deal's written points and the running total by side."""
     sides = ["+".join(e.names[s] for s in side) for side in e.sides]
-    width = max(11, *(len(side) + 2 for side in sides))
+    # every column padded by terminal columns, not characters (a CJK name takes two a
+    # character, an accent added to a letter none): the columns stay in line
+    width = max(11, *(columns(side) + 2 for side in sides))
     goal = _say(lang, Msg.SHEET_TARGET, target=e.target) if e.target is not None else ""
+    header = _say(lang, Msg.SHEET_HEADER_WON if e.deal_won_on_points else Msg.SHEET_HEADER)
+    # (under 'won by' a deal's winner alone)
+    words = [
+        _winner(r.outcome, r.written, e.names, e.deal_won_on_points)
+        or _outcome_word(r.outcome, lang)
+        for r in e.rows
+    ]
+    # the deal's number (4) and a space, then how it ended: as wide as the widest
+    first = max(9, columns(header) - 4, *(columns(word) + 1 for word in words))
     out = [
         _say(lang, Msg.SHEET_TITLE, table=e.table, goal=goal),
-        _say(lang, Msg.SHEET_HEADER) + "".join(f"{side:>{width}}" for side in sides),
+        pad(header, 5 + first) + "".join(pad(side, width, right=True) for side in sides),
     ]
-    for r in e.rows:
-        cells = "".join(f"{f'{w} {t}':>{width}}" for w, t in zip(r.written, r.totals, strict=True))
+    for r, word in zip(e.rows, words, strict=True):
+        cells = "".join(
+            pad(f"{w} {t}", width, right=True) for w, t in zip(r.written, r.totals, strict=True)
+        )
         bides = "/".join(map(str, r.bides))
-        notes = _say(lang, Msg.SHEET_BIDES, bides=bides) if any(r.bides) else ""
+        # (no bide where the most points win: the count says only who ordered and lost)
+        told = any(r.bides) and not e.deal_won_on_points
+        notes = _say(lang, Msg.SHEET_BIDES, bides=bides) if told else ""
         notes += _say(lang, Msg.SHEET_HANGING, hanging=r.hanging) if r.hanging else ""
-        outcome = _outcome_word(r.outcome, lang)
+        outcome = pad(word, first)
         out.append(
             _say(lang, Msg.SHEET_ROW, deal=r.deal, outcome=outcome, cells=cells, notes=notes)
         )

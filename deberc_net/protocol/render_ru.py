@@ -28,6 +28,7 @@ from .render import (
     _name,
     _ordered,
     _render,
+    deal_word,
     finger_lines,
     games_lines,
     history_lines,
@@ -78,7 +79,12 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
         case ev.Finger():
             lines = finger_lines(event, Lang.RU)
         case ev.TableEvent():
-            lines = _human(event.event, event.names, event.sides) or _render(event, False, order)
+            told = event.event
+            if event.deal_won_on_points and type(told) is g.DealEnded:
+                how = deal_word(told.outcome, told.written, event.names, True, Lang.RU)
+                lines = [_deal_end_line(told, event.names, how)]
+            else:
+                lines = _human(told, event.names, event.sides) or _render(event, False, order)
         case ev.Ask():
             lines = _ask(event, order)
         case ev.LastTrick():
@@ -176,14 +182,18 @@ def _deal(e: g.DealStarted, n: Names, sides: Sides) -> list[str]:
 
 @_human.register
 def _deal_end(e: g.DealEnded, n: Names, sides: Sides) -> list[str]:
+    return [_deal_end_line(e, n, RU_OUTCOMES.get(e.outcome, e.outcome))]
+
+
+def _deal_end_line(e: g.DealEnded, n: Names, how: str) -> str:
+    """«Раздача 1: сыграна. Очки: …»: ``how`` says how it ended (render.deal_word)."""
     pts = _by_side(n, e.points or [])
     tot = _by_side(n, e.totals)
     if e.written is not None and e.points is not None and list(e.written) == list(e.points):
         written = " — так и записаны"  # ('сыграна … как сыграно' said it twice)
     else:
         written = f". Записано: {_by_side(n, e.written or []) or '-'}"
-    outcome = RU_OUTCOMES.get(e.outcome, e.outcome)
-    return [f"Раздача {e.deal}: {outcome}. Очки: {pts or '-'}{written}. Итого: {tot}."]
+    return f"Раздача {e.deal}: {how}. Очки: {pts or '-'}{written}. Итого: {tot}."
 
 
 @_human.register

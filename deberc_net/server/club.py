@@ -190,7 +190,13 @@ class Club:
         if last is None:
             return None
         deals = tuple(history_deal(r) for r in last.records)
-        return ev.History(last.table, last.match, last.names, last.sides, deals)
+        first = last.records[0]
+        try:  # its rules tell whether a deal is told by its winner (docs/rules.md §11)
+            rules = self.lobby.rules.ruleset(len(last.names), first["variant"], first["options"])
+            on_points = rules.settings.deal_won_on_points
+        except RuleError:  # their plugin is gone since: its deals as they were recorded
+            on_points = False
+        return ev.History(last.table, last.match, last.names, last.sides, deals, on_points)
 
     def _last_sheet(self, name: str) -> ev.Sheet | ev.Error | None:
         last = self._last_match(name)
@@ -206,7 +212,10 @@ class Club:
                 f" longer has ({exc}): 'history' still tells its deals",
             )
         rows = tuple(record_row(r) for r in last.records)
-        return ev.Sheet(last.table, last.names, last.sides, rules.settings.target, rows)
+        settings = rules.settings
+        return ev.Sheet(
+            last.table, last.names, last.sides, settings.target, rows, settings.deal_won_on_points
+        )
 
     def _send_page(
         self,

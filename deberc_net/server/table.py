@@ -291,6 +291,7 @@ class Table:
     _clock_due: float = attrs.field(init=False, default=math.inf)
     remote = False  # (a class attribute) another worker's table: server/cluster/
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)  # told with every event
+    _on_points: bool = attrs.field(init=False)  # the rules' deal_won_on_points, told so too
     # the name key of each name seated here (the names a table ever seats are few)
     _keys: dict[str, str] = attrs.field(init=False, factory=dict)
     _talk: KeptTalk = attrs.field(init=False, factory=KeptTalk)  # the asks' talk field, kept
@@ -307,6 +308,7 @@ class Table:
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
         self._sides = self.rules.settings.sides()
+        self._on_points = self.rules.settings.deal_won_on_points
         self.seats = [None] * n
         if self.private or self.board is not None:
             self.rated = False
@@ -1064,6 +1066,7 @@ class Table:
                 self._sides,
                 self.rules.settings.target,
                 tuple(self.sheet.rows),
+                self._on_points,
             )
         )
 
@@ -1103,7 +1106,10 @@ class Table:
                 )
             )
         sides = self._sides
-        session.send(ev.History(self.id, match.match_id, match.names, sides, tuple(deals)))
+        history = ev.History(
+            self.id, match.match_id, match.names, sides, tuple(deals), self._on_points
+        )
+        session.send(history)
 
     async def _call(
         self, session: Session, text: str, seq: int | None, now: float | None = None
@@ -1506,7 +1512,7 @@ class Table:
         """``event`` as told at this table, for a renderer that needs the names."""
         seats = self.seats  # a match's seats are all taken: most events
         names = tuple(seats) if all(seats) else tuple([s or "-" for s in seats])
-        return ev.TableEvent(self.seq, self.id, names, event, self._sides)  # type: ignore[arg-type]
+        return ev.TableEvent(self.seq, self.id, names, event, self._sides, self._on_points)  # type: ignore[arg-type]
 
     @staticmethod
     def _broadcast(

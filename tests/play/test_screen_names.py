@@ -149,6 +149,18 @@ def test_a_short_games_deal_names_its_winner_not_a_bide() -> None:
     state = fold_all(line.replace("NAME0", "anna").replace("NAME1", "boris") for line in SHORT)
     assert state.log[-1] == "deal 1 won by anna: written 1 : -1, totals 1 : -1"
     assert score_text(state).splitlines()[2] == "  1        1     -1"
+    # its sheet in the log, as the server's human style writes it: the deal's winner
+    state = fold_all(
+        [
+            "sheet table=3 deals=1 target=-",
+            "sheet-deal table=3 deal=1 outcome=bide written=1,-1 totals=1,-1 hanging=0 bides=0,1",
+        ],
+        state,
+    )
+    assert list(state.log[-2:]) == [
+        "deal won by          anna      boris",
+        "   1 anna             1 1      -1 -1",
+    ]
     # 'short-bide' has a bide: it stays one
     bide = [
         line.replace("options=short", "options=short-bide").replace("1,-1", "2,-2")

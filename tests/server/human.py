@@ -62,11 +62,14 @@ def options(prompt: str) -> list[str]:
     return [t for t in (t.rstrip(",|").strip() for t in tokens) if t]
 
 
-async def play_randomly(client: LineClient, lang: str, rng: random.Random) -> None:
+async def play_randomly(
+    client: LineClient, lang: str, rng: random.Random, never: tuple[str, ...] = ()
+) -> None:
     """Answer every prompt with an option picked at random, typed as it is shown, and
     look at the table now and then ('sheet', 'last', 'help') as a person does. Every
     option is taken as shown, the Russian ace Т♠ too when 10♠ is legal as well (it was
-    asked about: tryout s16, finding 5). Until the game ends."""
+    asked about: tryout s16, finding 5); ``never`` those while there is another. Until
+    the game ends."""
     asked = looked = ""
     while True:
         line = await client.read_until(lambda _: True, 20)
@@ -80,5 +83,6 @@ async def play_randomly(client: LineClient, lang: str, rng: random.Random) -> No
             if rng.random() < 0.15:
                 looked = rng.choice(["sheet", "last", "help"])
                 await client.send(looked)
-            asked = rng.choice(options(prompt.group(1)))
+            offered = options(prompt.group(1))
+            asked = rng.choice([o for o in offered if o not in never] or offered)
             await client.send(asked)

@@ -7,14 +7,10 @@ import random
 import socket
 import struct
 import time
-from typing import Any
 
-import pytest
 import structlog
 import trio
 from trio.testing import MockClock
-
-from deberc_net.server.store.sqlite import SQLiteStore
 
 from .client import (
     LineClient,
@@ -288,32 +284,6 @@ async def test_a_returning_player_is_seated_at_once(port: int, connect: Connecto
     await bob.expect("event", kind="start")
     state = fields(await again.read_until(lambda x: x.startswith(("ask ", "state "))))[1]
     assert len(state["hand"].split(",")) == 6
-
-
-async def test_back_while_the_match_is_being_stored(
-    monkeypatch: pytest.MonkeyPatch, port: int, connect: Connector
-) -> None:
-    """A player who comes back while the finished match is written is in the lobby."""
-    finish = SQLiteStore.finish_match
-
-    def slow_finish(self: SQLiteStore, *args: Any, **kwargs: Any) -> None:
-        time.sleep(0.3)  # (in the store's worker thread)
-        finish(self, *args, **kwargs)
-
-    monkeypatch.setattr(SQLiteStore, "finish_match", slow_finish)
-    ann = await connect.machine(port, "ann")
-    bob = await connect.machine(port, "bob")
-    await seat_pair(ann, bob)
-    await bob.read_until(lambda x: x.startswith(("ask ", "state ")))
-    await bob.aclose()
-    await ann.expect("event", kind="away")
-    await ann.send("leave")  # the match ends; it takes a while to store
-    await ann.expect("ok", cmd="leave")
-    again = await connect.machine(port, "bob", token=bob.token)
-    end = await ann.expect("event", kind="match-end")
-    assert end["reason"] == "left"
-    await again.send("new 2")
-    await again.expect("ok", cmd="sit")
 
 
 async def test_virtual_time_waits_for_worker_threads(

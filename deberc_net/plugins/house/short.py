@@ -59,6 +59,7 @@ class ShortGame:
     def deberc_configure(self, settings: Settings, players: int) -> None:
         settings.target = None  # one deal decides (to-9-stakes sets a target in stakes)
         settings.auto_claim = False
+        settings.deal_won_on_points = not self.bide  # who ordered does not matter
 
     @hookimpl
     def deberc_deal_outcome(self, score: DealScore) -> bool:

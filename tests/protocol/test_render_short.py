@@ -1,0 +1,114 @@
+"""The short games without a bide (docs/rules.md §11: `short`, `dave`) told to people:
+who ordered does not matter there, so a deal's end, the score sheet and the history
+name the deal's winner, not `made`/`bide`; `short-bide` keeps its bide, and the machine
+style's `outcome` stays as it was (docs/protocol.md §1). Real matches (selfplay)."""
+
+from __future__ import annotations
+
+import pytest
+
+from deberc_net.game import events as g
+from deberc_net.game.sheet import record_row
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.render import HUMAN, MACHINE, history_lines, render, sheet_lines
+from deberc_net.protocol.render_ru import render_ru
+from deberc_net.selfplay import selfplay
+from deberc_net.server.table import history_deal
+from deberc_net.testing import build_ruleset
+
+NAMES = ("anna", "boris", "vera")
+BY_THE_ORDER = ("made", "bide")
+
+
+def _played(players: int, options: tuple[str, ...]) -> list[dict[str, object]]:
+    """Every deal of a few real matches that ended as made or bide (random players
+    mostly give up to a dave: more matches of it)."""
+    rules = build_ruleset(players, "moscow", options)
+    games = 40 if options == ("dave",) else 12
+    return [
+        r
+        for m in selfplay(rules, games, f"short-{players}-{'-'.join(options)}")
+        for r in m.records
+        if r["outcome"] in BY_THE_ORDER
+    ]
+
+
+def _end(record: dict[str, object]) -> g.DealEnded:
+    def ints(key: str) -> tuple[int, ...]:
+        return tuple(record[key])  # type: ignore[call-overload]
+
+    deal = record["deal_no"]
+    assert isinstance(deal, int)
+    return g.DealEnded(
+        deal, str(record["outcome"]), ints("points"), ints("written"), ints("totals"), 0, {}
+    )
+
+
+def _most_points(record: dict[str, object]) -> int:
+    """The deal's winner as §11 says it, from its points: more points wins (a tie: the
+    taker of the last trick, which these few deals need not meet)."""
+    points: list[int] = record["points"]  # type: ignore[assignment]
+    return points.index(max(points))
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(2, ("short",)), (3, ("short",)), (2, ("dave",)), (2, ("dave", "to-9-stakes"))],
+)
+def test_a_deal_of_a_short_game_without_a_bide_is_told_by_its_winner(
+    players: int, options: tuple[str, ...]
+) -> None:
+    rules = build_ruleset(players, "moscow", options)
+    assert rules.settings.deal_won_on_points
+    names, sides = NAMES[:players], rules.settings.sides()
+    records = _played(players, options)
+    assert {r["outcome"] for r in records} == {"made", "bide"}  # both met, who ordered aside
+    for record in records:
+        points: list[int] = record["points"]  # type: ignore[assignment]
+        if points.count(max(points)) > 1:
+            continue  # a tie: the last trick decides (not what this test checks)
+        winner, end = names[_most_points(record)], _end(record)
+        told = ev.TableEvent(9, 4, names, end, sides, deal_won_on_points=True)
+        said = " ".join(x.strip() for x in render(told, HUMAN))
+        assert said.startswith(f"Deal {end.deal}: won by {winner}. Points: "), said
+        ru = " ".join(x.strip() for x in render_ru(told))
+        assert ru.startswith(f"Раздача {end.deal}: победитель — {winner}. Очки: "), ru
+        plain = ev.TableEvent(9, 4, names, end, sides)  # the machine style: as ever
+        assert render(told, MACHINE) == render(plain, MACHINE)
+        assert f" outcome={end.outcome} " in render(told, MACHINE)[0]
+
+
+def test_the_sheet_and_the_history_of_a_short_game_name_each_deals_winner() -> None:
+    rules = build_ruleset(2, "moscow", ("dave", "to-9-stakes"))
+    names, sides = NAMES[:2], rules.settings.sides()
+    records = [r for r in next(iter(selfplay(rules, 1, "sheet-9"))).records]
+    decided = [r for r in records if r["outcome"] in BY_THE_ORDER]
+    assert decided, "no deal played out to its end"
+    rows = tuple(record_row(r) for r in records)
+    sheet = ev.Sheet(4, names, sides, 9, rows, deal_won_on_points=True)
+    history = ev.History(4, "m1", names, sides, tuple(map(history_deal, records)), True)
+    for lang, header, won in (
+        (Lang.EN, "deal won by", "won by"),
+        (Lang.RU, "разд. победитель", "победитель —"),
+    ):
+        lines = sheet_lines(sheet, lang)
+        assert lines[1].startswith(header)
+        told = history_lines(history, lang)
+        for record in decided:
+            winner = names[_most_points(record)]
+            row = next(x for x in lines[2:] if x.split()[0] == str(record["deal_no"]))
+            assert row.split()[1] == winner, row
+            assert not {"made", "bide", "bides", "сыграна", "бита", "биты"} & set(row.split())
+            deal = next(x for x in told if x.split(",")[0].split()[-1] == str(record["deal_no"]))
+            assert f": {won} {winner}, " in deal, deal
+
+
+def test_short_bide_keeps_its_bide_and_a_normal_match_its_words() -> None:
+    for options in (("short-bide",), ()):
+        rules = build_ruleset(2, "moscow", options)
+        assert not rules.settings.deal_won_on_points
+    record = _played(2, ("short-bide",))[0]
+    end = _end(record)
+    told = ev.TableEvent(9, 4, NAMES[:2], end, ((0,), (1,)))
+    assert render(told, HUMAN)[0].startswith(f"Deal {end.deal}: {end.outcome}. ")
