@@ -225,6 +225,7 @@ async def _racing_claims_at_a_table_here(postgres_url: str, seated_first: bool) 
     return amy.lines
 
 
+@pytest.mark.timeout(100)  # its _racing_claims_at_a_table_here's fail_after(60), then its clean-up
 async def test_a_claim_that_lost_the_race_leaves_the_seat_it_took_at_a_third_workers_table(
     postgres_url: str,
 ) -> None:
@@ -233,6 +234,7 @@ async def test_a_claim_that_lost_the_race_leaves_the_seat_it_took_at_a_third_wor
     await _racing_claims_at_a_table_here(postgres_url, seated_first=True)
 
 
+@pytest.mark.timeout(100)  # its _racing_claims_at_a_table_here's fail_after(60), then its clean-up
 async def test_a_claim_that_lost_the_race_takes_no_seat_with_a_sit_still_on_its_way(
     postgres_url: str,
 ) -> None:

@@ -66,6 +66,7 @@ async def _beat(owner: Bus) -> None:
         await trio.sleep(0.25)
 
 
+@pytest.mark.timeout(100)  # its _worker_and_owner's fail_after(60), then its clean-up
 async def test_a_line_waits_no_longer_than_server_dead_ms_for_a_living_owners_answer(
     postgres_url: str,
 ) -> None:
@@ -132,6 +133,7 @@ async def test_a_worker_back_from_the_dead_is_asked_what_it_holds_when_it_says_h
             await bob.aclose()
 
 
+@pytest.mark.timeout(100)  # its _worker_and_owner's fail_after(60), then its clean-up
 async def test_a_late_done_from_a_worker_taken_for_dead_does_not_release_a_newer_wait(
     postgres_url: str,
 ) -> None:
@@ -159,6 +161,7 @@ async def test_a_late_done_from_a_worker_taken_for_dead_does_not_release_a_newer
         await bob.aclose()
 
 
+@pytest.mark.timeout(100)  # its _worker_and_owner's fail_after(60), then its clean-up
 async def test_an_owner_that_counts_its_answers_done_still_lets_the_next_line_go(
     postgres_url: str,
 ) -> None:
