@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/server_calls.py [--tables 10] [--seconds 2] [--tell all|asks]
                                            [--top 25] [--pauses] [--tail] [--think-ms 0]
+                                           [--stagger 0]
 
 Starts a server in a subprocess (``python -c``: deberc_net.server.app's ``serve`` with its
 signal handlers, as ``deberc-net serve`` runs it, inside the counters below; a fresh SQLite
@@ -352,14 +353,27 @@ class ClientTimeline(trio.abc.Instrument):
             self.gc.append((info["generation"], self._gc, time.perf_counter()))
 
 
+async def _after(delay: float, start: Any) -> None:
+    await trio.sleep(delay)
+    await start()
+
+
 async def drive(
-    port: int, pid: int, tables: int, seconds: float, style: str, think: float, load: Load
+    port: int,
+    pid: int,
+    tables: int,
+    seconds: float,
+    style: str,
+    think: float,
+    load: Load,
+    stagger: float = 0.0,
 ) -> float:
-    """Drive the tables, count one window; returns trio's clock less perf_counter."""
+    """Drive the tables, count one window; returns trio's clock less perf_counter.
+    ``stagger``: the tables' two bots start evenly over that many seconds, not at once."""
     async with trio.open_nursery() as nursery:
         for i in range(2 * tables):
             bot_of = partial(bot, port, f"c{i}", math.inf, load, i, style=style, think=think)
-            nursery.start_soon(bot_of)
+            nursery.start_soon(_after, stagger * (i // 2) / tables, bot_of)
         await all_ready(load, tables)  # every table playing: logins and seats not counted
         gc.collect()  # the harness's collector off in the window, as bench/server.py's
         gc.freeze()
@@ -558,6 +572,13 @@ def main() -> None:
         help="as --pauses, and split each call's latency at the server's handling of it;"
         " the slowest calls (p99 and up) with what ran meanwhile, server's and bench's",
     )
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        help="the tables start evenly over this many seconds, not at once (their deals"
+        " and matches then end out of step, as a server's tables in use do)",
+    )
     args = parser.parse_args()
     pauses = args.pauses or args.tail
     style = "style machine" if args.tell == "all" else "style machine\nstyle machine tell=asks"
@@ -590,6 +611,7 @@ def main() -> None:
                 style,
                 think,
                 load,
+                args.stagger,
                 instruments=[client] if args.tail else [],
             )
             gc.callbacks.remove(client.on_gc)
