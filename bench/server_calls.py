@@ -394,6 +394,22 @@ def _overlaps(spans: list[tuple[float, float]], start: float, end: float) -> boo
     return any(s < end and e > start for s, e in spans)
 
 
+def _ahead(handled: list[Any], calls: list[Any]) -> dict[str, float]:
+    """Of ``calls`` (the split's), on average: the calls the server handled between a
+    call's send and its handling, and of how many tables (one call in flight a table:
+    a table served twice meanwhile came round again before this one did)."""
+    starts = sorted((start, table) for table, start, _, _ in handled)
+    at = [start for start, _ in starts]
+    ahead = tables = 0
+    for x in calls:
+        sent, started = x[4], x[4] + x[1]
+        between = starts[bisect.bisect_right(at, sent) : bisect.bisect_left(at, started)]
+        ahead += len(between)
+        tables += len({table for _, table in between})
+    n = len(calls) or 1
+    return {"calls": round(ahead / n, 1), "tables": round(tables / n, 1)}
+
+
 def _bunching(calls: list[float], ends: list[float]) -> dict[str, float]:
     """The deals ended in each run of 100 calls handled: their mean, variance and most
     (deals ending independently: a variance near the mean; bunched: far above it)."""
@@ -516,6 +532,8 @@ def tail_report(
         "deal_end_steps_ms_a_call": within(deal_end_cpu, split),
         "deal_end_steps_ms_a_tail_call": within(deal_end_cpu, cpu_tail),
         "gc_off_main_thread": sum(not main for *_, main in server["gc"]),
+        "ahead_of_a_call": _ahead(server["call"], split),
+        "ahead_of_a_tail_call": _ahead(server["call"], cpu_tail),
         "deal_ends_a_100_calls": _bunching(
             sorted(start for _, start, _, _ in server["call"]),
             sorted(s for _, s, _, _, ended in server["step"] if ended),
