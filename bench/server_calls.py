@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/server_calls.py [--tables 10] [--seconds 2] [--tell all|asks]
                                            [--top 25] [--pauses] [--tail] [--think-ms 0]
+                                           [--stagger 0]
 
 Starts a server in a subprocess (``python -c``: deberc_net.server.app's ``serve`` with its
 signal handlers, as ``deberc-net serve`` runs it, inside the counters below; a fresh SQLite
@@ -35,7 +36,14 @@ end): the way in (the bot's send to the handling: the kernel, the server's loop,
 steps before it), the handling, the way out (the handling's end to the bot's read of
 the ask: the kernel, the harness); and for the slowest calls (from the p99 on), how
 many overlap a collection in the server, a step of 1 ms or more without one, a store
-job on the writer's thread, or a collection or long step of the bench's own.
+job on the writer's thread, or a collection or long step of the bench's own, each
+beside its share of every call (its lift: near 1, the tail meets it no more than any
+call does, as under load, when everything overlaps everything). Then the way in again
+by the server's CPU (its main thread's, from the step before the send to the handling:
+a loaded machine stretches the wall time, not this), its slowest calls (its p99 and up)
+and how much of that CPU was collections and steps that ended a deal, against every
+call's; and how the deal ends bunch (those in each run of 100 calls handled: a variance
+far above the mean is deals of many tables ending together).
 The harness's collector is off in the window, as in bench/server.py.
 ``BENCH_PSTATS=FILE`` dumps cProfile's stats (``BENCH_PSTATS_CPU=1``: timed in the
 thread's CPU) for pstats' reports.
@@ -44,6 +52,7 @@ thread's CPU) for pstats' reports.
 from __future__ import annotations
 
 import argparse
+import bisect
 import gc
 import json
 import math
@@ -60,7 +69,7 @@ import trio
 from server import Load, all_ready, bot  # bench/server.py
 
 CHILD = """
-import cProfile, json, os, pstats, signal, sys, time
+import cProfile, json, os, pstats, signal, sys, threading, time
 from collections import Counter
 from functools import partial
 from typing import Any
@@ -78,8 +87,11 @@ PROFILE = os.environ.get("BENCH_PROFILE", "1") == "1"  # --pauses: no cProfile
 TAIL = os.environ.get("BENCH_TAIL") == "1"  # --tail: a timeline of calls, passes, steps
 # (perf_counter times, the bench's clock too): each table call (table, start, end), each
 # collection (generation, start, end), each task step of 0.5 ms or more (task, start,
-# end, CPU ms), each store job on the writer's thread (start, end, CPU ms)
-timeline = {"call": [], "gc": [], "step": [], "store": []}
+# end, CPU ms, whether it ended a deal), each store job on the writer's thread (start,
+# end, CPU ms); the main thread's CPU at each step's start (perf_counter, thread_time);
+# a call also its handling's start in the thread's CPU, a collection its CPU ms and
+# whether it ran on the main thread
+timeline = {"call": [], "gc": [], "step": [], "store": [], "clock": []}
 pauses = Counter()  # the longest stretches the loop ran no other task: by kind
 longest = []  # (ms, what) of the longest task steps and collections
 step_at = [0.0]
@@ -109,6 +121,8 @@ class Steps(trio.abc.Instrument):
             if not PROFILE:
                 step_at[0] = time.perf_counter()
                 step_cpu[0] = time.thread_time()
+                if TAIL:
+                    timeline["clock"].append((step_at[0], step_cpu[0]))
     def after_task_step(self, task):
         if counting and step_at[0]:
             ended = time.perf_counter()
@@ -116,6 +130,7 @@ class Steps(trio.abc.Instrument):
             name = task.name.rsplit(".", 1)[-1]
             _pause(ms, cpu_ms, name)
             notes = step_notes or {"nothing noted"}
+            ended_deal = "DealEnded" in notes or "DealAbandoned" in notes
             all_notes.update(notes)
             for note in notes:
                 notes_cpu[note] += cpu_ms
@@ -123,7 +138,7 @@ class Steps(trio.abc.Instrument):
                 long_notes.update(notes)
             step_notes.clear()
             if TAIL and ms >= 0.5:
-                timeline["step"].append((name, step_at[0], ended, round(cpu_ms, 3)))
+                timeline["step"].append((name, step_at[0], ended, round(cpu_ms, 3), ended_deal))
             step_at[0] = 0.0
     def before_io_wait(self, timeout):
         if counting:
@@ -154,12 +169,14 @@ if not PROFILE:  # the calls counted without cProfile
         if not counting:
             return await real_call(self, *args, **kwargs)
         counts["table_calls"] += 1
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         try:
             return await real_call(self, *args, **kwargs)
         finally:
             if TAIL:
-                timeline["call"].append((str(self.id), started, time.perf_counter()))
+                timeline["call"].append(
+                    (str(self.id), started, time.perf_counter(), started_cpu)
+                )
     Table._call = counted_call
     # what a task step did, for the long ones: the engine's events it told, the
     # commands it handled (notes, cleared at each step)
@@ -179,7 +196,7 @@ if not PROFILE:  # the calls counted without cProfile
     from deberc_net.server.store_writer import StoreWriter
     real_submit = StoreWriter._submit
     def timed_submit(self, item):
-        job, done = item
+        job, done, context = item
         def timed():
             started, cpu = time.perf_counter(), time.thread_time()
             try:
@@ -188,7 +205,7 @@ if not PROFILE:  # the calls counted without cProfile
                 if counting and TAIL:
                     cpu_ms = round(1e3 * (time.thread_time() - cpu), 3)
                     timeline["store"].append((started, time.perf_counter(), cpu_ms))
-        return real_submit(self, (timed, done))
+        return real_submit(self, (timed, done, context))
     StoreWriter._submit = timed_submit
 import gc, time
 gc_started = [0.0]
@@ -215,7 +232,11 @@ def on_gc(phase, info):
     else:
         counts[f"gc_gen{info['generation']}"] += 1
         if TAIL:
-            timeline["gc"].append((info["generation"], gc_wall[0], time.perf_counter()))
+            timeline["gc"].append((
+                info["generation"], gc_wall[0], time.perf_counter(),
+                1e3 * (time.thread_time() - gc_started[0]),
+                threading.current_thread() is threading.main_thread(),
+            ))
         cpu_us = round(1e6 * (time.thread_time() - gc_started[0]))
         counts["gc_cpu_us"] += cpu_us
         gc_times.setdefault(f"gen{info['generation']}", []).append(cpu_us)
@@ -332,14 +353,27 @@ class ClientTimeline(trio.abc.Instrument):
             self.gc.append((info["generation"], self._gc, time.perf_counter()))
 
 
+async def _after(delay: float, start: Any) -> None:
+    await trio.sleep(delay)
+    await start()
+
+
 async def drive(
-    port: int, pid: int, tables: int, seconds: float, style: str, think: float, load: Load
+    port: int,
+    pid: int,
+    tables: int,
+    seconds: float,
+    style: str,
+    think: float,
+    load: Load,
+    stagger: float = 0.0,
 ) -> float:
-    """Drive the tables, count one window; returns trio's clock less perf_counter."""
+    """Drive the tables, count one window; returns trio's clock less perf_counter.
+    ``stagger``: the tables' two bots start evenly over that many seconds, not at once."""
     async with trio.open_nursery() as nursery:
         for i in range(2 * tables):
             bot_of = partial(bot, port, f"c{i}", math.inf, load, i, style=style, think=think)
-            nursery.start_soon(bot_of)
+            nursery.start_soon(_after, stagger * (i // 2) / tables, bot_of)
         await all_ready(load, tables)  # every table playing: logins and seats not counted
         gc.collect()  # the harness's collector off in the window, as bench/server.py's
         gc.freeze()
@@ -360,6 +394,36 @@ def _overlaps(spans: list[tuple[float, float]], start: float, end: float) -> boo
     return any(s < end and e > start for s, e in spans)
 
 
+def _ahead(handled: list[Any], calls: list[Any]) -> dict[str, float]:
+    """Of ``calls`` (the split's), on average: the calls the server handled between a
+    call's send and its handling, and of how many tables (one call in flight a table:
+    a table served twice meanwhile came round again before this one did)."""
+    starts = sorted((start, table) for table, start, _, _ in handled)
+    at = [start for start, _ in starts]
+    ahead = tables = 0
+    for x in calls:
+        sent, started = x[4], x[4] + x[1]
+        between = starts[bisect.bisect_right(at, sent) : bisect.bisect_left(at, started)]
+        ahead += len(between)
+        tables += len({table for _, table in between})
+    n = len(calls) or 1
+    return {"calls": round(ahead / n, 1), "tables": round(tables / n, 1)}
+
+
+def _bunching(calls: list[float], ends: list[float]) -> dict[str, float]:
+    """The deals ended in each run of 100 calls handled: their mean, variance and most
+    (deals ending independently: a variance near the mean; bunched: far above it)."""
+    counts = [
+        bisect.bisect_left(ends, calls[i + 100]) - bisect.bisect_left(ends, calls[i])
+        for i in range(0, len(calls) - 100, 100)
+    ]
+    if not counts:
+        return {}
+    mean = sum(counts) / len(counts)
+    variance = sum((n - mean) ** 2 for n in counts) / len(counts)
+    return {"mean": round(mean, 2), "variance": round(variance, 2), "most": max(counts)}
+
+
 def tail_report(
     load: Load, offset: float, server: dict[str, list[list[Any]]], client: ClientTimeline
 ) -> dict[str, Any]:
@@ -369,10 +433,20 @@ def tail_report(
     the harness); then, for the slowest calls (the latency's p99 and up), what ran
     meanwhile on either side."""
     assert load.samples is not None
-    calls: dict[str, list[tuple[float, float]]] = {}
-    for table, start, end in server["call"]:
-        calls.setdefault(table, []).append((start, end))
-    split: list[tuple[float, float, float, float, float]] = []  # latency, in, handling, out, sent
+    calls: dict[str, list[tuple[float, float, float]]] = {}
+    for table, start, end, start_cpu in server["call"]:
+        calls.setdefault(table, []).append((start, end, start_cpu))
+    clock = server["clock"]  # (perf_counter, the server's main thread CPU) at each step
+    clock_at = [t for t, _ in clock]
+
+    def cpu_at(moment: float) -> float:
+        at = bisect.bisect_right(clock_at, moment) - 1
+        return float(clock[max(at, 0)][1])
+
+    # latency, in, handling, out, sent, the server's CPU on the way in (its main thread's,
+    # from the step before the send to the handling: what it did before it got to it,
+    # which a loaded machine stretches in wall time but not in CPU)
+    split: list[tuple[float, float, float, float, float, float]] = []
     for sent_trio, latency, table in load.samples:
         sent = sent_trio - offset
         handled = next(
@@ -380,8 +454,9 @@ def tail_report(
         )
         if handled is None:
             continue
-        start, end = handled
-        split.append((latency, start - sent, end - start, sent + latency - end, sent))
+        start, end, start_cpu = handled
+        way_in_cpu = start_cpu - cpu_at(sent)
+        split.append((latency, start - sent, end - start, sent + latency - end, sent, way_in_cpu))
     if not split:
         return {}
     latencies = sorted(x[0] for x in split)
@@ -396,10 +471,10 @@ def tail_report(
 
         return {"p50": pick(0.5), "p99": pick(0.99), "max": round(1e3 * ordered[-1], 2)}
 
-    gcs = {gen: [(s, e) for g, s, e in server["gc"] if g == gen] for gen in (0, 1, 2)}
-    gc_spans = [(s, e) for _, s, e in server["gc"]]
-    steps = [(s, e) for _, s, e, _ in server["step"]]
-    long_steps = [(s, e) for _, s, e, _ in server["step"] if e - s >= 0.001]
+    gcs = {gen: [(s, e) for g, s, e, _, _ in server["gc"] if g == gen] for gen in (0, 1, 2)}
+    gc_spans = [(s, e) for _, s, e, _, _ in server["gc"]]
+    steps = [(s, e) for _, s, e, _, _ in server["step"]]
+    long_steps = [(s, e) for _, s, e, _, _ in server["step"] if e - s >= 0.001]
     # a long step without a collection in it: the code's own, or the process held up
     plain_steps = [(s, e) for s, e in long_steps if not _overlaps(gc_spans, s, e)]
     store = [(s, e) for s, e, _ in server["store"]]
@@ -421,8 +496,52 @@ def tail_report(
     overlapping["none of these"] = sum(
         not any(_overlaps(spans, x[4], x[4] + x[0]) for spans in causes.values()) for x in tail
     )
+    # the same share of every call: a cause the tail overlaps no more often than any call
+    # (a lift near 1) is not what makes it (under load everything overlaps everything)
+    every = {
+        cause: sum(_overlaps(spans, x[4], x[4] + x[0]) for x in split)
+        for cause, spans in causes.items()
+    }
+    lift = {
+        cause: round((overlapping[cause] / len(tail)) / (every[cause] / len(split)), 2)
+        for cause in causes
+        if every[cause]
+    }
+    # the way in by the server's CPU: the slowest calls by it (its p99 and up) and what
+    # that CPU went to, against every call's mean: collections, steps that ended a deal
+    by_cpu = sorted(x[5] for x in split)
+    cpu_p99 = by_cpu[min(len(by_cpu) - 1, int(0.99 * len(by_cpu)))]
+    cpu_tail = [x for x in split if x[5] >= cpu_p99]
+    gc_cpu = [(s, e, c) for _, s, e, c, main in server["gc"] if main]
+    deal_end_cpu = [(s, e, c) for _, s, e, c, ended in server["step"] if ended]
+
+    def within(spans: list[tuple[float, float, float]], calls: list[Any]) -> float:
+        # their CPU ms between a call's send and its handling, a call on average
+        total = 0.0
+        for x in calls:
+            sent, handled = x[4], x[4] + x[1]
+            total += sum(c for s, e, c in spans if s >= sent and e <= handled)
+        return round(total / len(calls), 3) if calls else 0.0
+
+    in_cpu: dict[str, Any] = {
+        "all_ms": ms([x[5] for x in split]),
+        "tail_from_ms": round(1e3 * cpu_p99, 2),
+        "tail_calls": len(cpu_tail),
+        "gc_ms_a_call": within(gc_cpu, split),
+        "gc_ms_a_tail_call": within(gc_cpu, cpu_tail),
+        "deal_end_steps_ms_a_call": within(deal_end_cpu, split),
+        "deal_end_steps_ms_a_tail_call": within(deal_end_cpu, cpu_tail),
+        "gc_off_main_thread": sum(not main for *_, main in server["gc"]),
+        "ahead_of_a_call": _ahead(server["call"], split),
+        "ahead_of_a_tail_call": _ahead(server["call"], cpu_tail),
+        "deal_ends_a_100_calls": _bunching(
+            sorted(start for _, start, _, _ in server["call"]),
+            sorted(s for _, s, _, _, ended in server["step"] if ended),
+        ),
+    }
     return {
         "calls_split": len(split),
+        "way_in_server_cpu": in_cpu,
         "latency_ms": ms([x[0] for x in split]),
         "way_in_ms": ms([x[1] for x in split]),
         "handling_ms": ms([x[2] for x in split]),
@@ -433,6 +552,8 @@ def tail_report(
         "tail_handling_ms": ms([x[2] for x in tail]),
         "tail_way_out_ms": ms([x[3] for x in tail]),
         "tail_overlapping": overlapping,
+        "all_overlapping": every,
+        "tail_lift": lift,
         "client_gc_ms": {
             f"gen{gen}": ms([e - s for g, s, e in client.gc if g == gen])
             for gen in (0, 1, 2)
@@ -469,6 +590,13 @@ def main() -> None:
         help="as --pauses, and split each call's latency at the server's handling of it;"
         " the slowest calls (p99 and up) with what ran meanwhile, server's and bench's",
     )
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        help="the tables start evenly over this many seconds, not at once (their deals"
+        " and matches then end out of step, as a server's tables in use do)",
+    )
     args = parser.parse_args()
     pauses = args.pauses or args.tail
     style = "style machine" if args.tell == "all" else "style machine\nstyle machine tell=asks"
@@ -501,6 +629,7 @@ def main() -> None:
                 style,
                 think,
                 load,
+                args.stagger,
                 instruments=[client] if args.tail else [],
             )
             gc.callbacks.remove(client.on_gc)
@@ -560,11 +689,18 @@ def main() -> None:
         print(f"  latency split at the server's handling ({tail.get('calls_split', 0)} calls):")
         for key in ("latency_ms", "way_in_ms", "handling_ms", "way_out_ms"):
             print(f"    {key:14s} {tail.get(key)}")
+        for key, value in tail.get("way_in_server_cpu", {}).items():
+            print(f"    way in, the server's CPU: {key:30s} {value}")
         print(f"  the slowest {tail.get('tail_calls')} (from {tail.get('tail_from_ms')} ms):")
         for key in ("tail_way_in_ms", "tail_handling_ms", "tail_way_out_ms"):
             print(f"    {key:19s} {tail.get(key)}")
+        every, lift = tail.get("all_overlapping", {}), tail.get("tail_lift", {})
         for cause, n in tail.get("tail_overlapping", {}).items():
-            print(f"    overlapping {cause:36s} {n}")
+            of_all = every.get(cause)
+            print(
+                f"    overlapping {cause:36s} {n}"
+                + (f"  (of all calls {of_all}: lift {lift.get(cause)})" if of_all else "")
+            )
         print(f"  the store writer's thread: {tail.get('store_cpu_us_per_call')} µs CPU a call")
         own = f"{tail.get('client_gc_n')} {tail.get('client_gc_ms')}"
         print(f"  the bench's own collections: {own}")
