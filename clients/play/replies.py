@@ -108,7 +108,11 @@ def sheet_rows(
     return tuple((r.deal, r.outcome, r.written, r.totals) for r in _sheet_rows(lines))
 
 
-def history_text(lines: Sequence[Line], players: Sequence[str]) -> list[str]:
+def history_text(
+    lines: Sequence[Line], players: Sequence[str], on_points: bool = False
+) -> list[str]:
+    """The history as the server's human style writes it; ``on_points`` as in
+    ``sheet_text``."""
     head = lines[0]
     deals: list[ev.HistoryDeal] = []
     tricks: list[ev.HistoryTrick] = []
@@ -153,6 +157,7 @@ def history_text(lines: Sequence[Line], players: Sequence[str]) -> list[str]:
             names,
             _sides(seats, count),
             tuple(deals),
+            on_points,
         )
     )
 

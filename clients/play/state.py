@@ -179,6 +179,14 @@ def _won(state: TableState, row: DealScore) -> DealScore:
     return attrs.evolve(row, winner=row.written.index(max(row.written)))
 
 
+def _on_points(state: TableState, head: Line) -> bool:
+    """Whether a 'sheet' or 'history' reply names each deal's winner: our table's, in a
+    short game without a bide (its options known: a table left, or the last match, not
+    kept)."""
+    ours = head.get_int("table") == state.table and state.table is not None
+    return ours and bool(NO_BIDE & set(state.options))
+
+
 def _pair(numbers: tuple[int, ...]) -> str:
     return " : ".join(map(str, numbers))
 
@@ -309,13 +317,12 @@ def _gathered(state: TableState) -> TableState:
         if head.get_int("table") == state.table and state.table is not None:
             rows = tuple(_won(state, DealScore(*row)) for row in replies.sheet_rows(lines))
             state = attrs.evolve(state, deals=rows, score=rows[-1].totals if rows else state.score)
-        # our table's: its options known (a table left, or the last match: not kept)
-        ours = head.get_int("table") == state.table and state.table is not None
-        on_points = ours and bool(NO_BIDE & set(state.options))
-        shown = replies.sheet_text(lines, state.names_at(head.get_int("table")), on_points)
+        shown = replies.sheet_text(
+            lines, state.names_at(head.get_int("table")), _on_points(state, head)
+        )
     elif head.tag == Tag.HISTORY:
         names = state.names_at(head.get_int("table"), head.get_str("match"))
-        shown = replies.history_text(lines, names)
+        shown = replies.history_text(lines, names, _on_points(state, head))
     elif head.tag == Tag.GAMES:
         shown = replies.games_text(lines)
     elif head.tag == Tag.TOP:

@@ -526,13 +526,15 @@ def _outcome_word(outcome: str, lang: Lang) -> str:
 
 # the outcomes that tell how the one who ordered fared (docs/rules.md §11)
 _BY_THE_ORDER = frozenset({Outcome.MADE, Outcome.BIDE})
+# and the deals with a winner all the same: a dave declined (the one who said it won)
+_WON = _BY_THE_ORDER | {Outcome.GAVE_UP}
 
 
 def deal_winner(outcome: str, written: Sequence[int] | None) -> int | None:
     """The side that won a deal of a short game without a bide (docs/rules.md §11): the
     one that wrote the most (the stakes it took; the others wrote what they paid, or
-    nothing to 9 stakes). None for a deal no order decided (void, gave-up, …)."""
-    if outcome not in _BY_THE_ORDER or not written:
+    nothing to 9 stakes), a dave declined too. None for a deal nobody won (void, …)."""
+    if outcome not in _WON or not written:
         return None
     return list(written).index(max(written))
 
@@ -543,20 +545,22 @@ def deal_word(
     """How a deal ended, as a person reads it: its outcome, or, where the most points
     win the deal whoever ordered (Settings.deal_won_on_points), its winner ('won by
     anna'): there 'bide' would only say that another than the one who ordered won."""
-    winner = _winner(outcome, written, names, on_points)
+    winner = _winner(outcome, written, names, on_points, lang)
     if winner is None:
         return _outcome_word(outcome, lang)
     return _say(lang, Msg.DEAL_WON_BY, side=winner)
 
 
 def _winner(
-    outcome: str, written: Sequence[int] | None, names: Sequence[str], on_points: bool
+    outcome: str, written: Sequence[int] | None, names: Sequence[str], on_points: bool, lang: Lang
 ) -> str | None:
-    """The names of the side ``deal_winner`` names, if the deal's winner is told."""
+    """The names of the side ``deal_winner`` names, if the deal's winner is told; how
+    the deal ended after them if not by its points ('anna (gave-up)')."""
     side = deal_winner(outcome, written) if on_points else None
     if side is None or written is None:
         return None
-    return "+".join(names[side :: len(written)])
+    winner = "+".join(names[side :: len(written)])
+    return winner if outcome in _BY_THE_ORDER else f"{winner} ({_outcome_word(outcome, lang)})"
 
 
 def _more(command: str, page: int, pages: int, lang: Lang) -> str:
@@ -1147,7 +1151,7 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
     header = _say(lang, Msg.SHEET_HEADER_WON if e.deal_won_on_points else Msg.SHEET_HEADER)
     # (under 'won by' a deal's winner alone)
     words = [
-        _winner(r.outcome, r.written, e.names, e.deal_won_on_points)
+        _winner(r.outcome, r.written, e.names, e.deal_won_on_points, lang)
         or _outcome_word(r.outcome, lang)
         for r in e.rows
     ]

@@ -161,6 +161,16 @@ def test_a_short_games_deal_names_its_winner_not_a_bide() -> None:
         "deal won by          anna      boris",
         "   1 anna             1 1      -1 -1",
     ]
+    # and its history, as the server's human style writes it too (it said 'bide')
+    state = fold_all(
+        [
+            "history table=3 match=m3 deals=1",
+            "history-deal table=3 deal=1 dealer=0 trump=d player=1 outcome=bide "
+            "written=1,-1 tricks=0",
+        ],
+        state,
+    )
+    assert state.log[-1] == "Deal 1, anna deals, trump ♦ (boris): won by anna, anna 1, boris -1"
     # 'short-bide' has a bide: it stays one
     bide = [
         line.replace("options=short", "options=short-bide").replace("1,-1", "2,-2")

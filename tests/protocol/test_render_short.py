@@ -112,3 +112,37 @@ def test_short_bide_keeps_its_bide_and_a_normal_match_its_words() -> None:
     end = _end(record)
     told = ev.TableEvent(9, 4, NAMES[:2], end, ((0,), (1,)))
     assert render(told, HUMAN)[0].startswith(f"Deal {end.deal}: {end.outcome}. ")
+
+
+def test_a_deal_given_up_to_a_dave_names_its_winner_too() -> None:
+    """A dave declined (`sdayus`) ends the deal: the one who said dave wins its stake
+    (docs/rules.md §11), so under 'deal won by' it is he who is named, with how the deal
+    ended (it said only 'gave-up', under a header asking who won)."""
+    rules = build_ruleset(2, "moscow", ("dave", "to-9-stakes"))
+    names, sides = NAMES[:2], rules.settings.sides()
+    records = list(next(iter(selfplay(rules, 1, "sheet-9"))).records)
+    given_up = [r for r in records if r["outcome"] == "gave-up"]
+    assert given_up, "no dave declined in this match"
+    rows = tuple(record_row(r) for r in records)
+    sheet = ev.Sheet(4, names, sides, 9, rows, deal_won_on_points=True)
+    history = ev.History(4, "m1", names, sides, tuple(map(history_deal, records)), True)
+    for lang, won, how in ((Lang.EN, "won by", "gave-up"), (Lang.RU, "победитель —", "отказ")):
+        lines, told = sheet_lines(sheet, lang), history_lines(history, lang)
+        for record in given_up:
+            written: list[int] = record["written"]  # type: ignore[assignment]
+            winner = names[written.index(max(written))]  # the stake he won
+            row = next(x for x in lines[2:] if x.split()[0] == str(record["deal_no"]))
+            assert row.split()[1:3] == [winner, f"({how})"], row
+            deal = next(x for x in told if x.split(",")[0].split()[-1] == str(record["deal_no"]))
+            assert f": {won} {winner} ({how}), " in deal, deal
+            event = ev.TableEvent(9, 4, names, _end(record), sides, deal_won_on_points=True)
+            said = render(event, HUMAN)[0] if lang == Lang.EN else render_ru(event)[0]
+            assert f": {won} {winner} ({how}). " in said, said
+
+
+def test_equal_points_are_told_by_the_stake_won_not_by_the_points() -> None:
+    """Three at 60/60/42 (the last trick to the second, who so won the deal: §11): the
+    deal's winner is the one who wrote the stakes, whatever the points say."""
+    end = g.DealEnded(1, "bide", (60, 60, 42), (-1, 2, -1), (-1, 2, -1), 0, {})
+    told = ev.TableEvent(9, 4, NAMES, end, ((0,), (1,), (2,)), deal_won_on_points=True)
+    assert render(told, HUMAN)[0].startswith("Deal 1: won by boris. Points: "), render(told, HUMAN)
