@@ -18,6 +18,17 @@ from .test_workers import SETTINGS, _listed, _settings
 from .workers import Workers, served_workers
 
 ORDER_SETTINGS = SETTINGS + "http_port = 0\n"
+DEAD_S = 3  # SETTINGS' server_dead_ms
+
+
+async def _logged(workers: Workers, event: str, **want: object) -> None:
+    """Wait until a worker logs ``event`` with these fields (a hard limit)."""
+    with trio.fail_after(20):
+        while not any(
+            e.get("event") == event and all(e.get(k) == v for k, v in want.items())
+            for e in workers.events
+        ):
+            await trio.sleep(0.05)
 
 
 def _pong(line: str) -> bool:
@@ -92,14 +103,19 @@ async def _a_stall_forgets_nothing(workers: Workers, opened: list[LineClient]) -
     await _listed(dora, "tables", f"id={table} ")
     await dora.send(f"observe {table}")
     await dora.expect("ok", cmd="observe")
+    stopped = trio.current_time()
     os.kill(workers.pids[1], signal.SIGSTOP)
     try:
-        await trio.sleep(4.5)  # past server_dead_ms (3 s): worker 0 forgets worker 1
+        # worker 0 forgets worker 1, silent past server_dead_ms; and worker 1 is stopped
+        # past it too: woken, it last heard worker 0 longer ago than that
+        await _logged(workers, "worker_lost", worker=0, lost=1)
+        await trio.sleep_until(stopped + DEAD_S + 0.2)
     finally:
         os.kill(workers.pids[1], signal.SIGCONT)
+    # the workers have heard each other again (worker 1's watcher, due at once, judged
+    # before it answers dora: what worker 0 tells again comes in one notification)
     await _listed(cal, "who", "dora")
     await _listed(dora, "who", "cal")
-    await trio.sleep(1)  # the workers have heard each other again
     thief = await workers.reach(1, "thief")
     opened.append(thief)
     await thief.send("style machine")
