@@ -94,6 +94,7 @@ class Config:
     # one silent for server_dead_ms is dead, and its running matches are over
     heartbeat_ms: int = 5_000
     server_dead_ms: int = 30_000
+    worker_restart_ms: int = 1_000  # serve --workers: a worker that died starts again after
     log_level: str = "info"
     # names that may 'reserve' tables; they are registered only with 'deberc-net admin
     # NAME' (or by the ladder on its own server), never by a first-come 'login'

@@ -28,7 +28,7 @@ from .workers import Workers, served_workers
 
 SETTINGS = (
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 500\nserver_dead_ms = 3000\n"
-    "house_bots = true\n"
+    "house_bots = true\nworker_restart_ms = 50\n"  # (a killed worker's restart: not 1 s)
 )
 
 

@@ -20,35 +20,24 @@ SETTINGS = (
 )
 
 
-@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
-async def test_wrong_passwords_for_a_name_are_counted_across_workers(
-    postgres_url: str, tmp_path: Path
-) -> None:
+async def _wrong_passwords_for_a_name_are_counted_across_workers(workers: Workers) -> None:
     # tryout-s15 #2: each worker counted its own, so two workers let 2 x 5 guesses through
-    store = open_store(postgres_url)
-    set_password(store, "vic1", "goodpass1")
-    store.close()
-    settings = tmp_path / "server.toml"
-    settings.write_text(SETTINGS)
     codes: list[str] = []
-    with trio.fail_after(90):
-        async with served_workers(postgres_url, settings) as workers:
-            for attempt in range(8):  # on each worker in turn
-                client = await workers.reach(attempt % 2, f"guess{attempt}")
-                await client.send("style machine")
-                await client.expect("ok", cmd="style")
-                await client.send(f"login vic1 wrong{attempt}")
-                reply = await client.read_until(lambda x: x.startswith(("ok ", "error ")))
-                codes.append(fields(reply)[1].get("code", "ok"))
-                await client.aclose()
-                await trio.sleep(0.2)  # the bus tells the other worker within milliseconds
-            events = list(workers.events)
+    for attempt in range(8):  # on each worker in turn
+        client = await workers.reach(attempt % 2, f"guess{attempt}")
+        await client.send("style machine")
+        await client.expect("ok", cmd="style")
+        await client.send(f"login vic1 wrong{attempt}")
+        reply = await client.read_until(lambda x: x.startswith(("ok ", "error ")))
+        codes.append(fields(reply)[1].get("code", "ok"))
+        await client.aclose()
+        await trio.sleep(0.2)  # the bus tells the other worker within milliseconds
     assert codes == ["bad-password"] * 3 + ["slow-down"] * 5, codes
     # tryout-s15 #7: the parent's 'listening' names the database; each worker's line its
     # own port (its house bots') and the shared one
-    [listening] = [e for e in events if e.get("event") == "listening"]
+    [listening] = [e for e in workers.events if e.get("event") == "listening"]
     assert str(listening["db"]).startswith("postgresql://") and listening["workers"] == 2
-    ready = [e for e in events if e.get("event") == "worker_listening"]
+    ready = [e for e in workers.events if e.get("event") == "worker_listening"]
     assert len(ready) == 2 and {e["shared_port"] for e in ready} == {workers.port}
     assert all(e["port"] != workers.port for e in ready)
 
@@ -79,27 +68,40 @@ async def _holders(clients: list[LineClient], name: str) -> list[LineClient]:
     return holding
 
 
-@pytest.mark.timeout(160)  # its fail_after(120), then its clean-up
-async def test_one_name_is_one_login_across_workers(postgres_url: str, tmp_path: Path) -> None:
+async def _one_name_is_one_login_across_workers(workers: Workers, opened: list[LineClient]) -> None:
     # tryout-s15 #4: a guest name logged in on both workers at once had several holders,
     # then none (each worker yielded to the other) while 'who' still listed it
+    for trial in range(4):
+        name = f"racer{trial}"
+        clients = await _race(workers, name, 8)
+        opened += clients
+        holding = await _holders(clients, name)
+        assert len(holding) == 1, (name, [c.lines[-3:] for c in clients])
+        for worker in (0, 1):  # both lobbies agree: one login, listed once
+            asker = await workers.connect(worker, f"ask{trial}w{worker}")
+            opened.append(asker)
+            await asker.send("who")
+            names = (await asker.expect("who"))["names"].split(",")
+            assert names.count(name) == 1, (worker, names)
+
+
+# The two parts test independent things on one start of the workers (a start costs three
+# processes' imports and their connections to PostgreSQL: some 1.7 s of CPU): each logs
+# in names of its own; the wrong passwords first (the racers' logins count nothing).
+@pytest.mark.timeout(180)  # its fail_after(140), then its clean-up
+async def test_wrong_passwords_and_one_login_a_name_across_workers(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    store = open_store(postgres_url)
+    set_password(store, "vic1", "goodpass1")
+    store.close()
     settings = tmp_path / "server.toml"
     settings.write_text(SETTINGS)
     opened: list[LineClient] = []
-    with trio.fail_after(120):
+    with trio.fail_after(140):
         async with served_workers(postgres_url, settings) as workers:
             try:
-                for trial in range(4):
-                    name = f"racer{trial}"
-                    clients = await _race(workers, name, 8)
-                    opened += clients
-                    holding = await _holders(clients, name)
-                    assert len(holding) == 1, (name, [c.lines[-3:] for c in clients])
-                    for worker in (0, 1):  # both lobbies agree: one login, listed once
-                        asker = await workers.connect(worker, f"ask{trial}w{worker}")
-                        opened.append(asker)
-                        await asker.send("who")
-                        names = (await asker.expect("who"))["names"].split(",")
-                        assert names.count(name) == 1, (worker, names)
+                await _wrong_passwords_for_a_name_are_counted_across_workers(workers)
+                await _one_name_is_one_login_across_workers(workers, opened)
             finally:
                 await close_all(opened)

@@ -19,6 +19,27 @@ from .test_workers import SETTINGS, _listed, _settings
 from .workers import Workers, served_workers
 
 ORDER_SETTINGS = SETTINGS + "http_port = 0\n"
+DEAD_S = 3  # SETTINGS' server_dead_ms
+
+
+async def _logged(workers: Workers, event: str, **want: object) -> None:
+    """Wait until a worker logs ``event`` with these fields (a hard limit)."""
+    with trio.fail_after(20):
+        while not any(
+            e.get("event") == event and all(e.get(k) == v for k, v in want.items())
+            for e in workers.events
+        ):
+            await trio.sleep(0.05)
+
+
+def _server_id(workers: Workers, worker: int) -> object:
+    """The server id of worker ``worker`` (its worker_listening line's), by which the
+    others' worker_lost lines name it."""
+    return next(
+        e["server"]
+        for e in workers.events
+        if e.get("event") == "worker_listening" and e.get("worker") == worker
+    )
 
 
 def _pong(line: str) -> bool:
@@ -52,13 +73,18 @@ async def _replies_in_order(workers: Workers, opened: list[LineClient]) -> None:
     await _before_pong(bob, "sheet", lambda x: fields(x)[0] == "sheet")
     await _before_pong(bob, "say hi there", lambda x: x.startswith("say ") and "hi there" in x)
     # the first call is bob's or ann's: ann answers hers until bob is asked
+    answered = -1  # the seq of ann's last call
     while True:
         await bob.send("state")
         tag, asked = fields(await bob.read_until(lambda x: fields(x)[0] in ("ask", "state")))
         if tag == "ask":
             break
+        if int(asked["seq"]) <= answered:  # bob's line came before ann's call (a loaded
+            await trio.sleep(0.05)  # worker 0 takes what is ready in any order): again
+            continue
         ann_ask = fields(await ann.read_until(lambda x: fields(x)[0] == "ask"))[1]
         await ann.send(f"{random_legal(ann_ask, random.Random(1))} seq={ann_ask['seq']}")
+        answered = int(ann_ask["seq"])
     seat = asked["seat"]
     call = f"{random_legal(asked, random.Random(2))} seq={asked['seq']}"
     await _before_pong(bob, call, lambda x: is_event(x, "call") and f" seat={seat} " in x)
@@ -93,14 +119,19 @@ async def _a_stall_forgets_nothing(workers: Workers, opened: list[LineClient]) -
     await _listed(dora, "tables", f"id={table} ")
     await dora.send(f"observe {table}")
     await dora.expect("ok", cmd="observe")
+    stopped = trio.current_time()
     os.kill(workers.pids[1], signal.SIGSTOP)
     try:
-        await trio.sleep(4.5)  # past server_dead_ms (3 s): worker 0 forgets worker 1
+        # worker 0 forgets worker 1, silent past server_dead_ms; and worker 1 is stopped
+        # past it too: woken, it last heard worker 0 longer ago than that
+        await _logged(workers, "worker_lost", worker=0, lost=_server_id(workers, 1))
+        await trio.sleep_until(stopped + DEAD_S + 0.2)
     finally:
         os.kill(workers.pids[1], signal.SIGCONT)
+    # the workers have heard each other again (worker 1's watcher, due at once, judged
+    # before it answers dora: what worker 0 tells again comes in one notification)
     await _listed(cal, "who", "dora")
     await _listed(dora, "who", "cal")
-    await trio.sleep(1)  # the workers have heard each other again
     thief = await workers.reach(1, "thief")
     opened.append(thief)
     await thief.send("style machine")

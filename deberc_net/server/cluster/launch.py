@@ -28,7 +28,6 @@ from deberc_net.server.config import Config, cannot_listen
 from deberc_net.server.store import describe, is_postgres
 
 log = structlog.get_logger("deberc.workers")
-RESTART_DELAY_S = 1.0
 ENV = "DEBERC_NET_WORKER"  # the worker's settings, as JSON (see worker_main)
 
 
@@ -153,7 +152,7 @@ def run_workers(config: Config, count: int) -> int:
                 log.warning(
                     "worker_died", worker=i, pid=worker.process.pid, status=code, reason=reason
                 )
-                time.sleep(RESTART_DELAY_S)
+                time.sleep(config.worker_restart_ms / 1000)
                 workers[i] = _start(settings, i, count)
             time.sleep(0.05)
         if not failed:
