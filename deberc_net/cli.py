@@ -404,11 +404,19 @@ def _ladder_table(args: argparse.Namespace) -> int:
         with contextlib.suppress(Exception):  # (a connection the database cut off)
             store.close()
     print(json.dumps(rows) if args.json else report.leaderboard(rows))
+    # runs without boards: single-machine ones (or a distributed one not queued yet); a
+    # stopped one stays so for good, so all of them are one line, however many
+    alone = [str(run) for run, _, total in runs if total == 0]
+    if len(alone) == 1:
+        print(f"run {alone[0]}: not counted (being played now, or stopped before its end: "
+              "it gets no summary)")  # fmt: skip
+    elif alone:
+        print(f"runs {', '.join(alone)}: not counted (each being played now, or stopped "
+              "before its end: it gets no summary)")  # fmt: skip
     for run, done, total in runs:
-        if total == 0:  # a single-machine run (or a distributed one not queued yet)
-            print(f"run {run}: not counted (being played now, or stopped before its end: "
-                  "it gets no summary)")  # fmt: skip
-        elif done < total:
+        if total == 0:
+            continue
+        if done < total:
             print(f"run {run} (distributed): {done} of {total} boards played so "
                   "far; the ratings above take it in when it ends")  # fmt: skip
         else:  # its `ladder run --distributed` counts it within a second, if alive

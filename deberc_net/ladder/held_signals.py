@@ -1,5 +1,6 @@
-"""SIGINT and SIGTERM held while a finished run is written: a signal once every board
-is released cuts nothing (docs/bots.md, "Interrupted"), so the run stands whole."""
+"""SIGINT, SIGTERM and SIGHUP (where not ignored: ``nohup``) held while a finished run
+is written: a signal once every board is released cuts nothing (docs/bots.md,
+"Interrupted"), so the run stands whole."""
 
 from __future__ import annotations
 
@@ -9,14 +10,18 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
+from .supervisor import hangup
+
 HELD = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextlib.contextmanager
 def signals_held() -> Iterator[None]:
-    """The first SIGINT or SIGTERM waits for the block's end and is then forgotten; a
-    second one raises KeyboardInterrupt (a database that does not answer). Only the
-    main thread has signals: elsewhere (a program's thread) nothing is held."""
+    """The first SIGINT, SIGTERM or SIGHUP (a terminal's hangup: at its default it
+    ended the process, the run left without its summary) waits for the block's end and
+    is then forgotten; a second one raises KeyboardInterrupt (a database that does not
+    answer). Only the main thread has signals: elsewhere (a program's thread) nothing
+    is held."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -27,7 +32,7 @@ def signals_held() -> Iterator[None]:
             raise KeyboardInterrupt
         got.append(signum)
 
-    previous = {signum: signal.signal(signum, hold) for signum in HELD}
+    previous = {signum: signal.signal(signum, hold) for signum in (*HELD, *hangup())}
     try:
         yield
     finally:

@@ -342,22 +342,28 @@ SLEEP_SYSCALLS = {"x86_64": ("35", "230"), "aarch64": ("101", "115")}
 @pytest.mark.skipif(
     platform.machine() not in SLEEP_SYSCALLS, reason="reads x86-64 or aarch64 syscall numbers"
 )
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGHUP], ids=["ctrl-c", "sighup"])
 async def test_ctrl_c_while_the_finished_run_is_written_leaves_the_run_whole(
     tmp_path: Path,
     start_server: Callable[..., Awaitable[int]],
     register: Callable[[str, str], Awaitable[None]],
+    signum: signal.Signals,
 ) -> None:
     """Ctrl-C while the finished run is written (held there: the test holds its file's
     write lock until the ladder waits for it) cuts nothing, as a signal after the last
     release: the run stands, its summary printed and stored. Failed before: a
-    KeyboardInterrupt traceback, the run left without its summary."""
+    KeyboardInterrupt traceback, the run left without its summary. So does a hangup
+    (SIGHUP at its default, as a terminal leaves it): it died of it there (status -1),
+    the run left without its summary (rv51)."""
     port = await start_server(admins=["ladder-admin"])  # --server: its own file
     await register("ladder-admin", "pw-1")
     results = tmp_path / "results.sqlite3"  # the ladder's (one_board_on's --db)
     ended: list[subprocess.CompletedProcess[bytes]] = []
+    # SIGHUP at its default even where this suite runs under ``nohup``
+    wrapper = [sys.executable, "-c", _SIGHUP_DEFAULT_THEN_EXEC]
 
     async def ladder(task_status: trio.TaskStatus[trio.Process]) -> None:
-        ended.append(await one_board_on(port, tmp_path, task_status=task_status))
+        ended.append(await one_board_on(port, tmp_path, task_status=task_status, wrapper=wrapper))
 
     async with trio.open_nursery() as nursery:
         process = await nursery.start(ladder)
@@ -370,7 +376,7 @@ async def test_ctrl_c_while_the_finished_run_is_written_leaves_the_run_whole(
             with trio.fail_after(30):
                 while not _sleeps(process.pid):  # its main thread waits for the lock
                     await trio.sleep(0.005)
-            process.send_signal(signal.SIGINT)
+            process.send_signal(signum)
             await trio.sleep(0.05)
         finally:
             lock.rollback()

@@ -9,7 +9,7 @@ import json
 import subprocess
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -437,25 +437,30 @@ async def one_board_on(
     tmp_path: Path,
     *more: str,
     task_status: trio.TaskStatus[trio.Process] = trio.TASK_STATUS_IGNORED,
+    wrapper: Sequence[str] = (),
 ) -> subprocess.CompletedProcess[bytes]:
     """A one-board ladder of HEUR and RAND run by the command on the server at ``port``,
     as its admin ``ladder-admin`` (password pw-1); ``more`` arguments after those (a
-    later ``--deals`` wins). Started with ``nursery.start``: the process, as it runs."""
-    argv = ladder_argv(
-        tmp_path / "results.sqlite3",
-        "--server",
-        f"127.0.0.1:{port}",
-        "--admin-password",
-        "pw-1",
-        "--bot",
-        HEUR,
-        "--bot",
-        RAND,
-        "--deals",
-        "1",
-        "--json",
-        *more,
-    )
+    later ``--deals`` wins); ``wrapper``: a command line it is run through. Started with
+    ``nursery.start``: the process, as it runs."""
+    argv = [
+        *wrapper,
+        *ladder_argv(
+            tmp_path / "results.sqlite3",
+            "--server",
+            f"127.0.0.1:{port}",
+            "--admin-password",
+            "pw-1",
+            "--bot",
+            HEUR,
+            "--bot",
+            RAND,
+            "--deals",
+            "1",
+            "--json",
+            *more,
+        ),
+    ]
     with trio.fail_after(40):
         return await trio.run_process(
             argv, capture_stdout=True, capture_stderr=True, check=False, task_status=task_status

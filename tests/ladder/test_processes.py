@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from deberc_net.ladder.parallel import Dealer, _Sent
+from deberc_net.ladder.parallel import Dealer, _Child, _Counter, _Sent
 from deberc_net.ladder.results import GameResult, Results, Summary
 from deberc_net.ladder.runner import INTERRUPTED, LadderOptions
 from deberc_net.ladder.schedule import schedule
@@ -239,6 +239,53 @@ def test_with_a_lead_no_board_is_dealt_that_far_past_the_first_unplayed_one() ->
         for index in board:
             free.played(1, index)
     assert free.all_dealt
+
+
+def test_a_part_the_lead_left_without_boards_is_dealt_as_another_plays_the_first() -> None:
+    """The ladder's side of the lead (``_Counter``): a part left with no board (it
+    played its own, the first unplayed board held by another) has nothing of its own
+    to report, so it is dealt, and at the end told ``end``, as the other part plays:
+    it never waits for good (without an SPRT verdict nothing else would end it). Each
+    part's pipe down is a real pipe, read here. Failed with the ladder dealing only to
+    the part whose game was played (rv51: no test failed then)."""
+    games = list(schedule(["a", "b"], 2, 6, "seed", "round-robin"))  # 6 boards of 2
+    options = LadderOptions(bots=[BotSpec.parse("a=x"), BotSpec.parse("b=y")], seed="seed")
+    dealer = Dealer(games, ahead=1, lead=2)
+    counter = _Counter(dealer, Summary(options, "seed"), None)
+    pipes = [os.pipe() for _ in range(2)]
+    try:
+        for read, _ in pipes:
+            os.set_blocking(read, False)
+        counter.children = [_Child(0, -1, write) for _, write in pipes]
+        held = dealer.first(2)  # board 1 to part 0, board 2 to part 1
+        dealt: list[set[int]] = [set(), set()]  # the boards dealt to each since
+        ended = [False, False]
+
+        def play(part: int) -> None:
+            """``part`` plays every game it holds; what each part is told is read."""
+            playing, held[part] = held[part], []
+            for index in playing:
+                counter._deal(part, counter.children[part], index)
+            for other in (0, 1):
+                with contextlib.suppress(BlockingIOError):
+                    for line in LineBuffer().feed(os.read(pipes[other][0], 65536)):
+                        word, *indices = line.split()
+                        ended[other] |= word == "end"
+                        held[other] += [int(i) for i in indices]
+                        dealt[other] |= {games[int(i)].board for i in indices}
+
+        play(1)
+        assert held[1] == []  # board 3 would be 2 past board 1, not played yet
+        while held[0] or held[1]:
+            play(0)
+            play(1)
+        assert dealt[1], "part 1 was never dealt again"
+        assert sorted({1, 2} | dealt[0] | dealt[1]) == [1, 2, 3, 4, 5, 6]
+        assert ended == [True, True]  # neither waits for more
+    finally:
+        for read, write in pipes:
+            os.close(read)
+            os.close(write)
 
 
 def _parts(pid: int, count: int, within_s: float = 20) -> list[int]:

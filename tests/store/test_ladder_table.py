@@ -67,6 +67,24 @@ def test_the_table_lists_runs_not_counted_and_withheld_boards_on_both_stores(
     assert f"run {counted}" not in table.stdout
 
 
+def test_runs_stopped_before_their_end_are_one_line_however_many(store_db: str) -> None:
+    """A single-machine run stopped (Ctrl-C, a bot that cannot start) never gets its
+    summary, and stays not counted for good: ten of them are one line, not ten under
+    the leaderboard at every look (rv51: a line each before)."""
+    store = open_ladder_store(store_db)
+    try:
+        stopped = [store.start_run({"argv": []}) for _ in range(10)]
+    finally:
+        store.close()
+    table = run_cli(["ladder", "table", "--db", store_db])
+    assert table.returncode == 0, table.stderr
+    listed = [line for line in table.stdout.splitlines() if "not counted" in line]
+    assert listed == [
+        f"runs {', '.join(map(str, stopped))}: not counted (each being played now, or "
+        "stopped before its end: it gets no summary)"
+    ], listed
+
+
 # ``running`` read through a view that takes the database away at every read: every
 # connection to it terminated (the reader's own last), as in a restart
 AWAY_ON_READ = """
