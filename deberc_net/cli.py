@@ -235,7 +235,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
         if args.distributed:  # the workers store the games
             from deberc_net.ladder.distributed import run_distributed
 
-            run_id, summary = run_distributed(options, store, args.db, stored, sys.argv[1:])
+            run_id, summary = run_distributed(options, store, args.db, sys.argv[1:])
         else:
             _import_before_the_run(own_server=server is None, parts=args.processes > 1)
             run_id = store.start_run({"argv": sys.argv[1:]})
