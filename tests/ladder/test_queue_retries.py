@@ -19,6 +19,7 @@ from deberc_net.ladder.runner import LadderOptions
 from deberc_net.ladder.schedule import Game, schedule
 from deberc_net.ladder.supervisor import BotSpec
 from deberc_net.server.store import StoreError
+from tests.ladder.helpers import run_cli
 from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
 WAITING = "waiting for the database at"
@@ -220,3 +221,29 @@ def test_a_run_counted_after_another_rated_its_bots_builds_on_that_rating(
         (b, by_bot[b]["mu"], by_bot[b]["sigma"], 4) for b in ("a", "b")
     ]
     assert second.as_dict()["ratings"] == expected.table()
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("json_out", [False, True])
+def test_finishing_a_run_with_no_boards_or_none_at_all_is_one_line(
+    postgres_url: str,  # noqa: F811 (the fixture)
+    json_out: bool,
+) -> None:
+    """A distributed run whose ``ladder run`` stopped before queuing its boards, and a
+    run that does not exist: one line, status 2, nothing written. Failed before: a
+    ZeroDivisionError (the progress bar) or a KeyError (``--json``), with a traceback."""
+    spec = spec_of(LadderOptions(bots=[BotSpec("a", "x"), BotSpec("b", "y")], deals=1), "none")
+    BoardQueue(postgres_url).close()  # the tables
+    ((run,),) = _query(postgres_url, "INSERT INTO ladder_runs (settings) VALUES (%s) RETURNING id",
+                       json.dumps({"distributed": spec}))  # fmt: skip
+    more = ["--json"] if json_out else []
+    empty = run_cli(["ladder", "finish", str(run), "--db", postgres_url, *more])
+    assert (empty.returncode, empty.stdout) == (2, "")
+    assert empty.stderr.strip() == (
+        f"deberc-net ladder finish: run {run} has no boards queued: there is nothing to finish"
+    )
+    missing = run_cli(["ladder", "finish", str(run + 1), "--db", postgres_url, *more])
+    assert (missing.returncode, missing.stdout) == (2, "")
+    assert missing.stderr.strip() == f"deberc-net ladder finish: there is no run {run + 1}"
+    assert _query(postgres_url, "SELECT summary FROM ladder_runs") == [(None,)]
+    assert _query(postgres_url, "SELECT count(*) FROM ladder_ratings") == [(0,)]
