@@ -212,8 +212,9 @@ def _count_and_finish(
 
 def _release_withheld(queue: BoardQueue, seed: str, boards: set[int]) -> None:
     """Every board of the run is played: any whose records are still withheld (its
-    worker's release lost, by a version that stored the board before its release was
-    answered) is released now, as its worker's release would have."""
+    worker died, or lost its server, between storing the board and its release; or
+    results a worker that lost its lease kept after the board's release) is released
+    now, as its worker's release would have."""
     import psycopg
 
     from deberc_net.server.store.postgres import PostgresStore

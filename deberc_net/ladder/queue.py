@@ -76,7 +76,8 @@ class BoardQueue:
                 " claims = claims + (b.claimed_by IS DISTINCT FROM %(worker)s)::int"
                 " FROM (SELECT run_id, board FROM ladder_boards WHERE NOT done"
                 f" AND (lease_until IS NULL OR lease_until < now() OR ({mine})){only_run}"
-                f" ORDER BY ({mine}) DESC NULLS LAST, run_id, board LIMIT 1 FOR UPDATE SKIP LOCKED) free"
+                f" ORDER BY ({mine}) DESC NULLS LAST, run_id, board"
+                " LIMIT 1 FOR UPDATE SKIP LOCKED) free"
                 " WHERE b.run_id = free.run_id AND b.board = free.board"
                 " RETURNING b.run_id, b.board,"
                 " (SELECT settings FROM ladder_runs r WHERE r.id = b.run_id)",

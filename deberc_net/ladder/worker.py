@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
 import socket
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -214,6 +216,10 @@ def work(
     me = worker_id()
     queue = BoardQueue(db, "ladder worker")
     stored = 0
+    # SIGTERM between boards (idle, or as a run's ladder ends: trio hands a signal its
+    # receiver had not read back to this handler) ends the worker quietly, as in one
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _stop_quietly) if main else signal.SIG_DFL
     try:
         print(f"ladder worker {me} on {describe(db)}", file=sys.stderr)
         while True:
@@ -235,4 +241,10 @@ def work(
                     raise KeyboardInterrupt from None  # (the CLI's quiet end of a worker)
                 raise
     finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
         queue.close()
+
+
+def _stop_quietly(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # (the CLI's quiet end of a worker)

@@ -8,6 +8,7 @@ withheld, and the run's count releases it."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -119,3 +120,27 @@ def test_a_worker_killed_between_storing_and_releasing_a_board_leaves_it_fair(
     assert _query(postgres_url, "SELECT count(*) FROM running WHERE board IS NOT NULL") == [(0,)]
     claims = 2 if step == "store" else 1
     assert _query(postgres_url, "SELECT done, claims FROM ladder_boards") == [(True, claims)]
+
+
+@pytest.mark.timeout(TIME_LIMIT_S + 30)
+def test_an_idle_worker_stopped_by_sigterm_ends_quietly(
+    postgres_url: str,  # noqa: F811 (the fixture)
+    tmp_path: Path,
+) -> None:
+    """Between boards (none queued) SIGTERM ends a worker with status 0, as during one.
+    Failed before: the signal's default action killed it (-15); a SIGTERM as a run's
+    ladder ended was handed back by trio to that default action too."""
+    log = tmp_path / "worker.log"
+    argv = [sys.executable, "-m", "deberc_net", "ladder", "worker", "--db", postgres_url]
+    with log.open("w") as out:
+        worker = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=out, text=True)
+    try:
+        deadline = time.monotonic() + TIME_LIMIT_S
+        _wait_for("the worker to start", lambda: "ladder worker " in log.read_text(), deadline)
+        time.sleep(0.2)  # (a look for boards done: it sleeps between them)
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=30) == 0, log.read_text()[-2000:]
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
