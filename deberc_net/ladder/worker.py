@@ -22,7 +22,6 @@ import signal
 import socket
 import sys
 import threading
-import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -218,17 +217,20 @@ def work(
     stored = 0
     # SIGTERM between boards (idle, or as a run's ladder ends: trio hands a signal its
     # receiver had not read back to this handler) ends the worker quietly, as in one
+    stop = threading.Event()
     main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _stop_quietly) if main else signal.SIG_DFL
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set()) if main else None
     try:
         print(f"ladder worker {me} on {describe(db)}", file=sys.stderr)
-        while True:
+        while not stop.is_set():
             claim = queue.claim(me, lease_s)
             if claim is None:
                 if exit_when_done and queue.unfinished() == 0:
                     return stored
-                time.sleep(poll_s)
+                stop.wait(poll_s)
                 continue
+            if stop.is_set():  # (its lease runs out: another worker plays the board)
+                break
             spec = claim.settings["distributed"]  # only a distributed run queues boards
             ladder = WorkerLadder(options_from(spec, db, rules), queue, me, claim, lease_s)
             # Ctrl-C, SIGTERM and a hangup stop the board's bot processes (in groups of
@@ -244,7 +246,4 @@ def work(
         if main:
             signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
         queue.close()
-
-
-def _stop_quietly(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt  # (the CLI's quiet end of a worker)
+    return stored
