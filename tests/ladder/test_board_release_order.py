@@ -19,7 +19,7 @@ import psycopg
 import pytest
 
 from deberc_net.ladder.queue import BoardQueue
-from tests.ladder.helpers import HEUR, RAND, ladder_argv
+from tests.ladder.helpers import HEUR, RAND, ladder_argv, run_cli
 from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
 TIME_LIMIT_S = 60  # under pytest's own limit
@@ -144,3 +144,53 @@ def test_an_idle_worker_stopped_by_sigterm_ends_quietly(
         if worker.poll() is None:
             worker.kill()
             worker.wait()
+
+
+@pytest.mark.timeout(TIME_LIMIT_S + 30)
+def test_a_distributed_run_counted_after_another_rated_its_bots_builds_on_it(
+    postgres_url: str,  # noqa: F811 (the fixture)
+    tmp_path: Path,
+) -> None:
+    """Run A is queued (its waiter reads the leaderboard then), run B of the same bots
+    finishes meanwhile, then A's boards are played and counted: the leaderboard equals
+    B then A run one after the other. Failed before: A's count started from the
+    ratings read when it was queued and overwrote B's."""
+    bots = ("--bot", HEUR, "--bot", RAND, "--deals", "1", "--concurrency", "1")
+    one_by_one = tmp_path / "sequential.sqlite3"
+    for seed in ("b", "a"):
+        done = run_cli(["ladder", "run", "--db", str(one_by_one), *bots, "--seed", seed, "--json"])
+        assert done.returncode == 0, done.stderr
+    deadline = time.monotonic() + TIME_LIMIT_S
+    argv = ladder_argv(postgres_url, *bots, "--seed", "a", "--json", "--distributed")
+    run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    processes: list[subprocess.Popen[str]] = [run]
+    try:
+        _wait_for("the board to be queued",
+                  lambda: _query(postgres_url, "SELECT to_regclass('ladder_boards') IS NOT NULL"
+                                 " AND EXISTS (SELECT 1 FROM ladder_runs)") == [(True,)]
+                  and _query(postgres_url, "SELECT count(*) FROM ladder_boards") == [(1,)],
+                  deadline)  # fmt: skip
+        other = run_cli(["ladder", "run", "--db", postgres_url, *bots, "--seed", "b", "--json"])
+        assert other.returncode == 0, other.stderr
+        worker = _worker(postgres_url, tmp_path / "worker.log")
+        processes.append(worker)
+        out, err = run.communicate(timeout=max(1.0, deadline - time.monotonic()))
+        assert run.returncode == 0, err[-3000:]
+        assert worker.wait(timeout=max(1.0, deadline - time.monotonic())) == 0
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+    def table(db: str) -> list[tuple[Any, ...]]:
+        listed = run_cli(["ladder", "table", "--db", db, "--json"])
+        assert listed.returncode == 0, listed.stderr
+        return [(r["bot"], r["mu"], r["sigma"], r["games"]) for r in json.loads(listed.stdout)]
+
+    assert table(postgres_url) == table(str(one_by_one))
+    # A's report says the ratings it wrote
+    said = sorted((r["bot"], r["mu"], r["sigma"]) for r in json.loads(out)["ratings"])
+    assert said == sorted(row[:3] for row in table(postgres_url))
+    assert [r["games"] for r in json.loads(run_cli(["ladder", "table", "--db", postgres_url,
+                                                     "--json"]).stdout)] == [4, 4]  # fmt: skip
