@@ -150,7 +150,12 @@ class WorkerLadder(Ladder):
         try:
             if stored:
                 self.stored += 1
-                await self._send_release(admin, board)
+                try:
+                    await self._send_release(admin, board)
+                except (ScheduleError, trio.BrokenResourceError, trio.ClosedResourceError):
+                    # the ladder stopped, or its server gone: done and withheld, the
+                    # board is released by the run's count
+                    log.warning("board_release_not_asked", run=self.run_id, board=board)
             else:  # its lease ran out and another worker took it: that one's results count
                 log.warning("board_lost", run=self.run_id, board=board)
         finally:
