@@ -243,6 +243,8 @@ def work(
             ladder.on_signals = True
             try:
                 stored += trio.run(ladder.play)
+                if ladder.interrupted:  # a signal as its last boards ended: the run
+                    break  # whole, the worker stops as told
             except ScheduleError:
                 if ladder.interrupted and ladder.failure is None:  # a signal, not a bot
                     raise KeyboardInterrupt from None  # (the CLI's quiet end of a worker)
