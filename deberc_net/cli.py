@@ -241,7 +241,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
             from deberc_net.ladder.distributed import run_distributed
 
             run_id, summary = run_distributed(
-                options, store, args.db, stored, sys.argv[1:], _db_wait_s(args.db_wait)
+                options, store, args.db, sys.argv[1:], _db_wait_s(args.db_wait)
             )
         else:
             _import_before_the_run(own_server=server is None, parts=args.processes > 1)

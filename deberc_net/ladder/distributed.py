@@ -11,10 +11,10 @@ order, so they equal those of a single-machine ladder with the same seed.
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deberc_net.plugins import RuleBook
 from deberc_net.server.store import StoreError
@@ -26,8 +26,11 @@ from .ratings import Ratings
 from .results import GameResult, Results, Summary
 from .runner import LadderOptions, board_key
 from .schedule import Game, ScheduleError, schedule
-from .store import LadderStore
+from .store import LadderStore, finish_run_postgres, games_postgres, lock_ratings
 from .supervisor import BotSpec
+
+if TYPE_CHECKING:
+    import psycopg
 
 POLL_S = 0.5  # how often the waiting run looks at the queue
 DISTRIBUTED_INTERRUPTED = (
@@ -89,14 +92,14 @@ def run_distributed(
     options: LadderOptions,
     store: LadderStore,
     url: str,
-    stored: Sequence[dict[str, Any]],
     argv: list[str],
     db_wait_s: float = WAIT_LIMIT_S,
 ) -> tuple[int, Summary]:
     """Queue the boards of a new run, wait until workers have played them all, count
-    them and finish the run (its summary and the ratings, written here through the
-    queue's patient connection, which waits ``db_wait_s`` for a database away): (the
-    run's id, its summary)."""
+    them and finish the run (its summary and the ratings, counted from the ratings as
+    they stand then and written in one transaction through the queue's patient
+    connection, which waits ``db_wait_s`` for a database away): (the run's id, its
+    summary)."""
     if options.sprt is not None:
         raise ScheduleError("--sprt needs a single-machine ladder (not --distributed)")
     if options.server is not None:
@@ -112,7 +115,7 @@ def run_distributed(
     try:
         run_id = store.start_run({"argv": argv, "distributed": spec})
         queue.enqueue(run_id, sorted(boards.items()))
-        return run_id, _wait_and_finish(queue, run_id, options, seed, games, stored)
+        return run_id, _wait_and_finish(queue, run_id, options, seed, games)
     finally:
         queue.close()
 
@@ -128,7 +131,6 @@ def finish_distributed(
     every board of a distributed run is played, count them and finish the run: the way
     to finish a run whose waiting process is gone (docs/bots.md). ``db_wait_s``: as
     ``run_distributed``'s."""
-    from .store import open_ladder_store
 
     queue = BoardQueue(url, "ladder finish", db_wait_s)
     try:
@@ -146,12 +148,9 @@ def finish_distributed(
             )
         options = options_from(spec, url, rules)
         options.progress = progress
-        store = open_ladder_store(url, migrate=False)
-        try:
-            stored = store.leaderboard()
-        finally:
-            store.close()
-        return _wait_and_finish(queue, run_id, options, spec["seed"], games_of(spec), stored)
+        if queue.progress(run_id)[1] == 0:  # its 'ladder run' stopped before queuing them
+            raise ScheduleError(f"run {run_id} has no boards queued: there is nothing to finish")
+        return _wait_and_finish(queue, run_id, options, spec["seed"], games_of(spec))
     finally:
         queue.close()
 
@@ -162,7 +161,6 @@ def _wait_and_finish(
     options: LadderOptions,
     seed: str,
     games: list[Game],
-    stored: Sequence[dict[str, Any]],
 ) -> Summary:
     """Wait until every board of the run is played; count its games in schedule order
     and write its summary and the ratings. A database outage is waited out (up to the
@@ -173,19 +171,10 @@ def _wait_and_finish(
     try:
         _wait(queue, run_id, len(games), options.progress)
         _release_withheld(queue, seed, {game.board for game in games})
-        ratings = Ratings.carried_on([b.name for b in options.bots], stored)
-        summary = Summary(options, seed, ratings=ratings)
-        results = Results(options, summary)
-        played = {(g["board"], tuple(g["seating"])): g for g in queue.games(run_id)}
-        for index, game in enumerate(games):
-            row = played[(game.board, game.seating)]
-            results.add_result(
-                index,
-                GameResult(game, row["written"], row["reason"], row["match_id"], row["forfeit"]),
-            )
-        summary.seconds = time.perf_counter() - started
-        data = summary.as_dict()
-        if not queue.finish(run_id, data, data["ratings"], dict(summary.games_by_bot)):
+        tried: list[tuple[str, Summary]] = []  # (a try run again: patience.py)
+        summary = queue.db.run(lambda db: _count_and_finish(db, run_id, options, seed, games,
+                                                            started, tried))  # fmt: skip
+        if summary is None:
             raise ScheduleError(f"run {run_id} was finished meanwhile (by another process)")
     except KeyboardInterrupt:  # Ctrl-C: the one line, as a single-machine run's
         raise ScheduleError(f"{DISTRIBUTED_INTERRUPTED}; {later}") from None
@@ -194,10 +183,49 @@ def _wait_and_finish(
     return summary
 
 
+def _count_and_finish(
+    db: psycopg.Connection[Any],
+    run_id: int,
+    options: LadderOptions,
+    seed: str,
+    games: list[Game],
+    started: float,
+    tried: list[tuple[str, Summary]],
+) -> Summary | None:
+    """One transaction: the run's games counted from the bots' ratings as they are now
+    (read under the ratings' lock, so a run finished meanwhile is built on, not
+    overwritten), its summary and the new ratings written; None if the run has its
+    summary from another process. ``tried``: this finish's earlier try, whose commit
+    may have landed with its answer lost: its summary stored means the run is ours."""
+    row = db.execute(
+        "SELECT summary FROM ladder_runs WHERE id = %s FOR UPDATE", (run_id,)
+    ).fetchone()
+    if row is not None and row[0] is not None:
+        return next((summary for text, summary in tried if text == row[0]), None)
+    bots = [b.name for b in options.bots]
+    ratings = Ratings.carried_on(bots, lock_ratings(db, bots))
+    summary = Summary(options, seed, ratings=ratings)
+    results = Results(options, summary)
+    played = {(g["board"], tuple(g["seating"])): g for g in games_postgres(db, run_id)}
+    for index, game in enumerate(games):
+        row = played[(game.board, game.seating)]
+        results.add_result(
+            index,
+            GameResult(game, row["written"], row["reason"], row["match_id"], row["forfeit"]),
+        )
+    summary.seconds = time.perf_counter() - started
+    data = summary.as_dict()
+    tried.append((json.dumps(data), summary))
+    if not finish_run_postgres(db, run_id, data, data["ratings"], dict(summary.games_by_bot)):
+        return None
+    return summary
+
+
 def _release_withheld(queue: BoardQueue, seed: str, boards: set[int]) -> None:
     """Every board of the run is played: any whose records are still withheld (its
-    worker's release lost, by a version that stored the board before its release was
-    answered) is released now, as its worker's release would have."""
+    worker died, or lost its server, between storing the board and its release; or
+    results a worker that lost its lease kept after the board's release) is released
+    now, as its worker's release would have."""
     import psycopg
 
     from deberc_net.server.store.postgres import PostgresStore

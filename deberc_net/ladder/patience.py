@@ -9,6 +9,9 @@ the callers' statements are written so that one whose commit was lost on the way
 changes nothing the second time). The process says once, on stderr, that it waits for
 the database (and logs ``database_back`` once it is back); if the database has not
 answered for ``limit_s`` it gives up with StoreError (the CLI's one line, status 2).
+Only a lost connection or a passing state of the server is waited out (``transient``);
+any other error (a constraint, a bug's statement) is a StoreError at once, with the
+database's own message.
 """
 
 from __future__ import annotations
@@ -31,6 +34,10 @@ log = structlog.get_logger("deberc.ladder.patience")
 WAIT_LIMIT_S = 300.0  # how long a ladder process waits for its database (docs/bots.md)
 FIRST_PAUSE_S = 0.25  # the first pause between tries, doubled up to MAX_PAUSE_S
 MAX_PAUSE_S = 5.0
+# the SQLSTATE classes of a lost connection or a passing state of the server, waited out:
+# connection exception, transaction rollback (serialization failure, deadlock),
+# insufficient resources, operator intervention (admin shutdown, cannot connect now)
+TRANSIENT_CLASSES = frozenset({"08", "40", "53", "57"})
 
 T = TypeVar("T")
 
@@ -78,8 +85,10 @@ class PatientConnection:
                         waited_s = round(time.monotonic() - waiting_since, 1)
                         log.warning("database_back", waited_s=waited_s)
                     return result
-                except psycopg.OperationalError as exc:  # the connection lost, the server
-                    reason = " ".join(str(exc).split()) or type(exc).__name__  # going down
+                except psycopg.Error as exc:
+                    reason = " ".join(str(exc).split()) or type(exc).__name__
+                    if not transient(exc):  # a bug, a constraint: no wait helps
+                        raise StoreError(f"the database refused: {reason}") from None
                 except StoreError as exc:  # (a new connection refused)
                     reason = str(exc)
                 now = time.monotonic()
@@ -107,3 +116,14 @@ class PatientConnection:
             self.db.close()
             self.db = None
         self.db = connect(self.url, min(CONNECT_TIMEOUT_S, self.limit_s))
+
+
+def transient(exc: psycopg.Error) -> bool:
+    """Whether ``exc`` is a lost connection or a passing state of the server (worth
+    running the transaction again): one of TRANSIENT_CLASSES, or a connection cut that
+    carries no SQLSTATE."""
+    import psycopg
+
+    if exc.sqlstate is None:
+        return isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError)
+    return exc.sqlstate[:2] in TRANSIENT_CLASSES

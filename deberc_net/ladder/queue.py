@@ -25,7 +25,7 @@ from deberc_net.server.store.postgres import migrate
 
 from .patience import WAIT_LIMIT_S, PatientConnection
 from .results import GameResult
-from .store import finish_run_postgres, games_postgres, insert_games_postgres
+from .store import games_postgres, insert_games_postgres
 
 
 @attrs.frozen
@@ -59,21 +59,34 @@ class BoardQueue:
 
         self.db.run(insert)
 
-    def claim(self, worker: str, lease_s: float, run: int | None = None) -> Claim | None:
+    def claim(
+        self, worker: str, lease_s: float, run: int | None = None, holding: Sequence[int] = ()
+    ) -> Claim | None:
         """The first board not done and not leased (of ``run``, or of any run), now
-        leased to ``worker`` for ``lease_s``; None if there is none."""
+        leased to ``worker`` for ``lease_s``; None if there is none. A board leased to
+        ``worker`` already and not among those it is ``holding`` (of ``run``) comes
+        first: its claim's answer was lost (a try run again), and it is taken up, not
+        left leased to a worker that does not know it."""
         only_run = "" if run is None else " AND run_id = %(run)s"
+        mine = "claimed_by = %(worker)s AND NOT (run_id = %(run)s AND board = ANY(%(holding)s))"
         row = self.db.run(
             lambda db: db.execute(
                 "UPDATE ladder_boards b SET claimed_by = %(worker)s,"
-                " lease_until = now() + make_interval(secs => %(lease)s), claims = claims + 1"
+                " lease_until = now() + make_interval(secs => %(lease)s),"
+                " claims = claims + (b.claimed_by IS DISTINCT FROM %(worker)s)::int"
                 " FROM (SELECT run_id, board FROM ladder_boards WHERE NOT done"
-                f" AND (lease_until IS NULL OR lease_until < now()){only_run}"
-                " ORDER BY run_id, board LIMIT 1 FOR UPDATE SKIP LOCKED) free"
+                f" AND (lease_until IS NULL OR lease_until < now() OR ({mine})){only_run}"
+                f" ORDER BY ({mine}) DESC NULLS LAST, run_id, board"
+                " LIMIT 1 FOR UPDATE SKIP LOCKED) free"
                 " WHERE b.run_id = free.run_id AND b.board = free.board"
                 " RETURNING b.run_id, b.board,"
                 " (SELECT settings FROM ladder_runs r WHERE r.id = b.run_id)",
-                {"worker": worker, "lease": lease_s, "run": run},
+                {
+                    "worker": worker,
+                    "lease": lease_s,
+                    "run": run if run is not None else -1,
+                    "holding": list(holding),
+                },
             ).fetchone()
         )
         if row is None:
@@ -97,8 +110,8 @@ class BoardQueue:
 
     def complete(self, worker: str, run: int, board: int, results: Sequence[GameResult]) -> bool:
         """The board's games stored and the board done, if ``worker`` still holds it;
-        False (nothing stored) if its lease was lost to another worker (or a try whose
-        answer was lost stored them)."""
+        False (nothing stored) if its lease was lost to another worker. True, storing
+        nothing more, if ``worker`` stored it already (a try whose answer was lost)."""
 
         def store(db: psycopg.Connection[Any]) -> bool:
             done = db.execute(
@@ -107,7 +120,13 @@ class BoardQueue:
                 (run, board, worker),
             )
             if done.rowcount != 1:
-                return False
+                return bool(
+                    db.execute(
+                        "SELECT 1 FROM ladder_boards WHERE run_id = %s AND board = %s"
+                        " AND claimed_by = %s AND done",
+                        (run, board, worker),
+                    ).fetchone()
+                )
             insert_games_postgres(db, run, [r.stored() for r in results])
             return True
 
@@ -148,13 +167,6 @@ class BoardQueue:
     def games(self, run: int) -> list[dict[str, Any]]:
         """The games the workers stored for ``run`` (LadderStore.games)."""
         return self.db.run(lambda db: games_postgres(db, run))
-
-    def finish(
-        self, run: int, summary: dict[str, Any], ratings: list[dict[str, Any]],
-        games: dict[str, int],
-    ) -> bool:  # fmt: skip
-        """The run's summary and ratings (LadderStore.finish_run); False if it had them."""
-        return self.db.run(lambda db: finish_run_postgres(db, run, summary, ratings, games))
 
     def unfinished(self) -> int:
         """Boards of any run not done yet (leased or not)."""

@@ -201,9 +201,24 @@ def finish_run_postgres(
     )
     if summed.rowcount != 1:
         return False
+    db.execute("SELECT pg_advisory_xact_lock(%s)", (RATINGS_LOCK,))  # (lock_ratings)
     for row in ratings:
         db.execute(_UPSERT_RATING.format(p="%s", now="now()"), _rating_params(row, games))
     return True
+
+
+RATINGS_LOCK = 0x6C616464  # the advisory lock the ratings' writers of a database take
+
+
+def lock_ratings(db: psycopg.Connection[Any], bots: Sequence[str]) -> list[dict[str, Any]]:
+    """The ratings' lock taken for the caller's transaction (every run finished on this
+    database waits for it), and these bots' stored ratings (``ladder table``'s rows):
+    what a run's count starts from, unchanged by another run until it commits."""
+    db.execute("SELECT pg_advisory_xact_lock(%s)", (RATINGS_LOCK,))
+    rows = db.execute(
+        "SELECT bot, mu, sigma FROM ladder_ratings WHERE bot = ANY(%s)", (list(bots),)
+    ).fetchall()
+    return [{"bot": bot, "mu": mu, "sigma": sigma} for bot, mu, sigma in rows]
 
 
 def _rating_params(row: dict[str, Any], games: dict[str, int]) -> tuple[Any, ...]:

@@ -3,8 +3,9 @@ plays them with its own server and its own copies of the run's bots (as ``ladder
 does on one machine), then stores each board's games.
 
 A worker holds up to ``concurrency`` boards (the run's setting) at a time, renewing
-their leases while it plays; a board is stored as done only once its server has
-released it, so none is left done with its records withheld. Its calls to the queue
+their leases while it plays; a board is stored as done before its server releases
+it, so none is played again with its decks shown (one left done and withheld by a
+worker that died in between is released by the run's count). Its calls to the queue
 wait out a database outage (patience.py). Its server keeps its deal records in the
 same database; each worker's admin has its own name (``ladder-`` and a random tail),
 logged in over the in-process link with no account in the database. A worker killed mid-board loses
@@ -17,9 +18,10 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
 import socket
 import sys
-import time
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -88,8 +90,8 @@ class WorkerLadder(Ladder):
         self.board_results = BoardResults(options, self.summary)
         self.results = self.board_results
         self.held: set[int] = set()  # boards claimed, seatings to play
-        # boards played, to be stored once released: their leases renewed meanwhile
-        self.releasing: set[int] = set()
+        # boards played, being stored (then released): their leases renewed meanwhile
+        self.storing: set[int] = set()
         self._storing: trio.Nursery | None = None  # play's: the boards' stores
         self.stored = 0  # boards played and stored
         self._next_claim = 0.0
@@ -106,7 +108,7 @@ class WorkerLadder(Ladder):
             # idle, while boards of the run are leased to others: one may come free (its
             # worker died), and the server and bots are ready to play it
             done, total = await _in_thread(self.boards.progress, self.run_id)
-            if done == total:
+            if done == total and not self.storing:  # (its own last releases asked)
                 break
             await trio.sleep(self.retry_s)
             await self._claim_if_room()
@@ -115,43 +117,55 @@ class WorkerLadder(Ladder):
     async def _claim_if_room(self) -> None:
         now = trio.current_time()
         if not self.queue and len(self.held) < self.o.concurrency and now >= self._next_claim:
-            claim = await _in_thread(self.boards.claim, self.worker, self.lease_s, self.run_id)
+            claim = await _in_thread(
+                self.boards.claim, self.worker, self.lease_s, self.run_id,
+                sorted(self.held | self.storing),
+            )  # fmt: skip
             if claim is None:
                 self._next_claim = now + self.retry_s
             else:
                 self._take_board(claim.board)
 
     async def _board_done(self, admin: AdminClient, board: int) -> None:
-        if self.unplayed[board] == 1 and board in self.held:  # its last seating: the
-            self.held.discard(board)  # release is asked now (before its answer is read)
-            self.releasing.add(board)
+        if self.unplayed[board] == 1 and board in self.held:  # its last seating: stored
+            self.unplayed[board] = 0  # first, released after (the base would release now)
+            self.held.discard(board)
+            self.storing.add(board)
+            assert self._storing is not None
+            self._storing.start_soon(self._store_then_release, admin, board)
+            return
         await super()._board_done(admin, board)
 
-    def _released(self, board: int) -> None:
-        super()._released(board)
-        if board in self.releasing:
-            assert self._storing is not None
-            self._storing.start_soon(self._store, board)
-
-    async def _store(self, board: int) -> None:
-        """A board played and released: its games stored and the board done. A worker
-        that dies before leaves it to be played again (docs/bots.md)."""
+    async def _store_then_release(self, admin: AdminClient, board: int) -> None:
+        """A board played: its games stored and the board done, then its release asked.
+        A worker that dies in between leaves it done with its records withheld, which
+        the run's count releases (distributed.py); none is ever played again with its
+        decks shown. A board whose lease was lost is not released: the worker that
+        holds it plays it again under the same keys (docs/bots.md)."""
         played = [r for _, r in sorted(self.board_results.by_board.pop(board, []))]
         try:
             stored = await _in_thread(self.boards.complete, self.worker, self.run_id, board, played)
         except ScheduleError as exc:  # the database gone for good: the worker stops
             self._bot_gave_up(exc)  # (as for a bot that cannot run)
             return
-        self.releasing.discard(board)
-        if stored:
-            self.stored += 1
-        else:  # its lease ran out and another worker took it: that one's results count
-            log.warning("board_lost", run=self.run_id, board=board)
+        try:
+            if stored:
+                self.stored += 1
+                try:
+                    await self._send_release(admin, board)
+                except (ScheduleError, trio.BrokenResourceError, trio.ClosedResourceError):
+                    # the ladder stopped, or its server gone: done and withheld, the
+                    # board is released by the run's count
+                    log.warning("board_release_not_asked", run=self.run_id, board=board)
+            else:  # its lease ran out and another worker took it: that one's results count
+                log.warning("board_lost", run=self.run_id, board=board)
+        finally:
+            self.storing.discard(board)
 
     async def renew_leases(self) -> None:
         while True:
             await trio.sleep(self.lease_s / 3)
-            boards = sorted(self.held | self.releasing)
+            boards = sorted(self.held | self.storing)
             try:
                 lost = await _in_thread(
                     self.boards.renew, self.worker, self.lease_s, self.run_id, boards
@@ -209,15 +223,22 @@ def work(
     me = worker_id()
     queue = BoardQueue(db, "ladder worker", db_wait_s)
     stored = 0
+    # SIGTERM between boards (idle, or as a run's ladder ends: trio hands a signal its
+    # receiver had not read back to this handler) ends the worker quietly, as in one
+    stop = threading.Event()
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set()) if main else None
     try:
         print(f"ladder worker {me} on {describe(db)}", file=sys.stderr)
-        while True:
+        while not stop.is_set():
             claim = queue.claim(me, lease_s)
             if claim is None:
                 if exit_when_done and queue.unfinished() == 0:
                     return stored
-                time.sleep(poll_s)
+                stop.wait(poll_s)
                 continue
+            if stop.is_set():  # (its lease runs out: another worker plays the board)
+                break
             spec = claim.settings["distributed"]  # only a distributed run queues boards
             ladder = WorkerLadder(options_from(spec, db, rules), queue, me, claim, lease_s)
             ladder.release_retry_s = db_wait_s  # (its server's database: the same wait)
@@ -226,9 +247,14 @@ def work(
             ladder.on_signals = True
             try:
                 stored += trio.run(ladder.play)
+                if ladder.interrupted:  # a signal as its last boards ended: the run
+                    break  # whole, the worker stops as told
             except ScheduleError:
                 if ladder.interrupted and ladder.failure is None:  # a signal, not a bot
                     raise KeyboardInterrupt from None  # (the CLI's quiet end of a worker)
                 raise
     finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
         queue.close()
+    return stored
