@@ -742,3 +742,38 @@ async def _gave_up_then_ctrl_r(db: Path) -> None:
         assert "Ctrl+R" in refusal, refusal  # the refusal says the way back
         assert not again.errors, again.errors
     assert not first.errors, first.errors
+
+
+@pytest.mark.timeout(120)
+def test_an_observer_joining_mid_match_is_shown_the_deals_and_the_last_trick(
+    tmp_path: Path,
+) -> None:
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        server.opponent("rival", "seek 2 moscow to-1001", seed=5)
+        asyncio.run(asyncio.wait_for(_observes_mid_match(server), 100))
+        assert not server.errors, server.errors
+
+
+async def _observes_mid_match(server: ServerThread) -> None:
+    """A deal finished and a trick taken, 'observe 1' from another client shows that
+    deal's row and the last trick at once (tryout 18, finding 5: 'Last: -' and no rows
+    until 'last' and 'sheet' were typed; the client asked for them only after a drop)."""
+    player = PlayApp("127.0.0.1", server.port, name="tuiplayer")
+    async with player.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: player.state.token is not None, "login")
+        await type_line(pilot, "seek 2 moscow to-1001", by_key=False)
+        await _play_until(
+            pilot, player, lambda: bool(player.state.deals) and bool(player.state.last_trick)
+        )
+        deals, table = player.state.deals, player.state.table
+    # the player gone, the seat held: the match waits on its clock, mid-deal
+    watcher = PlayApp("127.0.0.1", server.port, name="watcher")
+    async with watcher.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: watcher.state.token is not None, "login")
+        await type_line(pilot, f"observe {table}", by_key=False)
+        await until(pilot, lambda: watcher.state.deals[: len(deals)] == deals, "the deals")
+        await until(pilot, lambda: bool(watcher.state.last_trick), "the last trick")
+        await pilot.pause(0.1)
+        assert "Last:   -" not in watcher.pane("table").text
+        assert not any(x.startswith("! ") for x in watcher.state.log), watcher.state.log
+        assert not any(x.startswith("Score sheet") for x in watcher.state.log)  # asked quietly
