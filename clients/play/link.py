@@ -158,8 +158,8 @@ class Link:
 
     async def _keep_trying(self, inbox: trio.MemoryReceiveChannel[str]) -> bool:
         """Connect, and again after each drop, pausing longer each time; False once
-        ``retry_for_s`` has gone by since the last login without one (or the server said
-        goodbye unasked), True when the link is to end (quit)."""
+        ``retry_for_s`` has gone by since the last connection without one (or the server
+        said goodbye unasked), True when the link is to end (quit)."""
         attempt, since = 0, trio.current_time()
         while True:
             logins = self._logins
@@ -170,8 +170,10 @@ class Link:
             if told_bye:
                 self._notice("Ctrl+R connects again; F10 or 'quit' leaves")
                 return False
-            if self._logins > logins:  # it was up: a fresh drop, counted from now
-                attempt, since = 0, trio.current_time()
+            if self._opened:  # it was up: the time to give up counts from its drop
+                since = trio.current_time()
+            if self._logins > logins:  # logged in: a fresh drop, pauses short again
+                attempt = 0
             attempt += 1
             if trio.current_time() - since >= self.retry_for_s:
                 self._notice(
