@@ -210,11 +210,15 @@ class PlayApp(App[None]):
         if self.log_back:  # typed or by a key: back to the newest lines, where answers come
             self.log_back = 0
             self.redraw()
-        if line.split()[0].lower() == "quit" and self.link.closed.is_set():
+        if line.split()[0].lower() == "quit" and (self.link.closed.is_set() or self.link.waiting):
+            self.link.send(line)  # (the link, waiting for Ctrl+R, ends too)
             self.exit()
             return
         if not self.link.send(line):
-            self.state = fold(self.state, "info text=not connected: F10 or 'quit' leaves")
+            self.state = fold(
+                self.state,
+                "info text=not connected: Ctrl+R connects again, F10 or 'quit' leaves",
+            )
             self.redraw()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -240,7 +244,7 @@ class PlayApp(App[None]):
 
     def action_reconnect(self) -> None:
         """Drop the connection and resume the session with the token: for a link
-        that seems stuck."""
+        that seems stuck; once the link has given up trying, it tries again."""
         self.link.drop()
 
     def action_complete(self) -> None:

@@ -5,7 +5,9 @@ Every line from the server is handed to ``deliver`` (called in the link's thread
 app posts it to itself, which is thread-safe). The link's own notices come the same way,
 as machine-style ``info`` lines, so the screen has one path. It logs in again with the
 resume token (or the password) when the connection drops, so the seat is kept
-(docs/protocol.md §12).
+(docs/protocol.md §12). It keeps trying for ``RETRY_FOR_S`` with longer and longer
+pauses (a server restarted, Wi-Fi down a while), then waits for Ctrl+R (``drop``),
+which starts the trying again (docs/play.md).
 """
 
 from __future__ import annotations
@@ -19,7 +21,16 @@ import trio
 from clients.client import Connection, why_not_connected
 from deberc_net.protocol.wire import Tag, format_line, parse_line
 
-RETRIES = 5  # drops in a row before the link gives up
+# how long the link keeps trying after a drop before it waits for Ctrl+R: as long as
+# the server holds a seat by default (docs/settings.md, away_limit_ms), past which it is lost
+RETRY_FOR_S = 120.0
+FIRST_PAUSE_S = 0.5  # the pause before the second try; it doubles up to LONGEST_PAUSE_S
+LONGEST_PAUSE_S = 10.0
+
+
+def pause_before(attempt: int) -> float:
+    """The pause before try ``attempt + 1`` (``attempt`` counts from 1)."""
+    return min(LONGEST_PAUSE_S, FIRST_PAUSE_S * 2.0 ** (attempt - 1))
 
 
 class Link:
@@ -42,11 +53,19 @@ class Link:
         self._conn: Connection | None = None
         self._logins = 0  # logins answered, so a drop after one is a fresh failure count
         self._opened = False  # this attempt's connection was made (then it may be lost)
+        self.retry_for_s = RETRY_FOR_S
+        self._waiting = False  # given up (or told goodbye): Ctrl+R starts trying again
+        self._wake: trio.Event | None = None  # set by Ctrl+R or quit: a pause ends at once
 
     # ------------------------------------------------------------ from the app
     @property
     def quitting(self) -> bool:
         return self._quitting
+
+    @property
+    def waiting(self) -> bool:
+        """Given up trying (or told goodbye by the server): Ctrl+R tries again."""
+        return self._waiting
 
     def start(self) -> None:
         self._thread = threading.Thread(
@@ -60,9 +79,15 @@ class Link:
         words = line.split()
         if words and words[0].lower() == "quit":
             self._quitting = True
+            self._poke()  # a pause between tries ends: the link stops
         if len(words) == 3 and words[0].lower() == "login" and "=" not in words[2]:
             self.password = words[2]  # kept in memory only, to resume after a drop
-        if self._outbox is None or self._trio_token is None or self.closed.is_set():
+        if (
+            self._outbox is None
+            or self._trio_token is None
+            or self.closed.is_set()
+            or self._waiting
+        ):
             return False
         try:
             trio.from_thread.run_sync(self._outbox.send_nowait, line, trio_token=self._trio_token)
@@ -72,7 +97,8 @@ class Link:
 
     def drop(self) -> None:
         """Close the connection as a network failure would; the link then logs in again
-        with the resume token (or password), and the seat is taken back."""
+        with the resume token (or password), and the seat is taken back. Between tries,
+        or once the link has given up, it tries again at once."""
         if self._trio_token is None:
             return
         with contextlib.suppress(trio.RunFinishedError):
@@ -81,6 +107,18 @@ class Link:
     async def _close_current(self) -> None:
         if self._conn is not None:
             await self._conn.aclose()
+        elif self._wake is not None:
+            self._wake.set()
+
+    def _poke(self) -> None:
+        if self._trio_token is None:
+            return
+        with contextlib.suppress(trio.RunFinishedError):
+            trio.from_thread.run_sync(self._wake_up, trio_token=self._trio_token)
+
+    def _wake_up(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
 
     def stop(self) -> None:
         if self._scope is not None and self._trio_token is not None:
@@ -108,25 +146,61 @@ class Link:
             with trio.CancelScope() as scope:
                 self._scope = scope
                 self._started.set()
-                failures = 0
-                while failures <= RETRIES:
-                    logins = self._logins
-                    self._opened = False
-                    done = await self._session(inbox)
-                    if done or self._quitting:
-                        break
-                    failures = 1 if self._logins > logins else failures + 1
-                    if failures <= RETRIES:
-                        # a connection that was never made was not lost
-                        what = "connection lost" if self._opened else "no connection yet"
-                        self._notice(f"{what}: trying again ({failures}/{RETRIES})")
-                        await trio.sleep(min(5.0, 0.2 * 2**failures))
-                else:
-                    self._notice("the server cannot be reached")
+                while not await self._keep_trying(inbox) and not self._quitting:
+                    # given up, or told goodbye: Ctrl+R (or quit) wakes the link
+                    self._waiting = True
+                    await self._pause(None)
+                    self._waiting = False
         finally:
             self._started.set()
             self.closed.set()
             self._notice("disconnected")
+
+    async def _keep_trying(self, inbox: trio.MemoryReceiveChannel[str]) -> bool:
+        """Connect, and again after each drop, pausing longer each time; False once
+        ``retry_for_s`` has gone by since the last connection without one (or the server
+        said goodbye unasked), True when the link is to end (quit)."""
+        attempt, since = 0, trio.current_time()
+        while True:
+            logins = self._logins
+            self._opened = False
+            told_bye = await self._session(inbox)
+            if self._quitting:
+                return True
+            if told_bye:
+                self._notice("Ctrl+R connects again; F10 or 'quit' leaves")
+                return False
+            if self._opened:  # it was up: the time to give up counts from its drop
+                since = trio.current_time()
+            if self._logins > logins:  # logged in: a fresh drop, pauses short again
+                attempt = 0
+            attempt += 1
+            if trio.current_time() - since >= self.retry_for_s:
+                self._notice(
+                    f"the server cannot be reached (tried {attempt} times in "
+                    f"{trio.current_time() - since:.0f} s): Ctrl+R tries again, F10 or "
+                    "'quit' leaves"
+                )
+                return False
+            pause = pause_before(attempt)
+            # a connection that was never made was not lost
+            what = "connection lost" if self._opened else "no connection yet"
+            self._notice(f"{what}: trying again in {pause:g} s (try {attempt + 1})")
+            await self._pause(pause)
+            if self._quitting:
+                return True
+
+    async def _pause(self, seconds: float | None) -> None:
+        """Wait ``seconds`` (None: until woken); Ctrl+R or quit ends it at once."""
+        self._wake = trio.Event()
+        try:
+            if seconds is None:
+                await self._wake.wait()
+            else:
+                with trio.move_on_after(seconds):
+                    await self._wake.wait()
+        finally:
+            self._wake = None
 
     async def _session(self, inbox: trio.MemoryReceiveChannel[str]) -> bool:
         """One connection; True when it ended for good (bye), False when it dropped."""

@@ -145,7 +145,8 @@ class TableState:
         return (*kept, here)[-FORMER_KEEP:]
 
 
-# what the client asks by itself to mend the screen after a drop (resync_requests)
+# what the client asks by itself to mend the screen after a drop, or on observing a table
+# mid-match (resync_requests)
 RESYNC = ("tables", "sheet", "last")
 TO_TARGET = re.compile(r"to-(\d+)")  # the option that sets a match's target
 BREAK = "lomayu-"  # a talon game's break of the deck, lomayu-N (docs/protocol.md §8.2)
@@ -402,8 +403,9 @@ def _ok(state: TableState, line: Line) -> TableState:
         return _log(state, line.text or "ok observe", KEEPS_OUR_TABLE)
     elif cmd == "observe":
         # the watched table takes the screen: nothing of the table shown until now (its
-        # seats, target, a finished match's result) is kept for it (docs/play.md)
-        state = attrs.evolve(_lobby(state), table=line.get_int("table"), resync=("tables",))
+        # seats, target, a finished match's result) is kept for it (docs/play.md); what
+        # it played before we came is not sent: asked, as after a drop
+        state = attrs.evolve(_lobby(state), table=line.get_int("table"), resync=RESYNC)
     elif cmd == "leave":
         state = _lobby(state)
     if cmd in ("style", "clock", "ping"):

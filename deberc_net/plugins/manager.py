@@ -18,6 +18,7 @@ to the book, which the server (or a test) creates.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import functools
 import itertools
 import re
@@ -193,9 +194,15 @@ class RuleBook:
                 if expected == RuleKind.VARIANT:
                     raise RuleError(f"unknown {expected} {name!r}; known: {known}")
                 # after the player count a word may be a variant mistyped: name them too
-                variants = ", ".join(
-                    r.name for r in self.rules() if r.info.kind == RuleKind.VARIANT
-                )
+                names = [r.name for r in self.rules() if r.info.kind == RuleKind.VARIANT]
+                variants = ", ".join(names)
+                # a word near a known one is most likely it mistyped: that one named, not
+                # every option (a dozen lines on a terminal)
+                near = difflib.get_close_matches(name, [*names, *known.split(", ")], n=1)
+                if near:
+                    raise RuleError(
+                        f"unknown {expected} {name!r} ({near[0]}?); variants: {variants}"
+                    )
                 raise RuleError(
                     f"unknown {expected} {name!r}; variants: {variants}; options: {known}"
                 )

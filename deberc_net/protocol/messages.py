@@ -50,6 +50,7 @@ class Msg(StrEnum):
     OBSERVE = "observe"
     UNOBSERVE = "unobserve"
     LEAVE = "leave"
+    LEAVE_DECLINED = "leave-declined"
     LEAVE_CONFIRM = "leave-confirm"
     WAITS_FOR_PLAYERS = "waits-for-players"
     FREE_SEAT = "free-seat"
@@ -211,6 +212,8 @@ class Msg(StrEnum):
     NOBODY_PLAYED = "nobody-played"
     REMATCH_SEATED = "rematch-seated"
     RANDOM_NOT_RATED = "random-not-rated"
+    BOT_WHICH = "bot-which"
+    BOT_UNKNOWN = "bot-unknown"
     NO_HOUSE_BOTS = "no-house-bots"
     BOT_NOT_SEATED = "bot-not-seated"
     NO_HISTORY = "no-history"
@@ -313,6 +316,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Вы больше не смотрите за столом {table}.",
     ),
     Msg.LEAVE: ("You leave table {table}.", "Вы встали из-за стола {table}."),
+    Msg.LEAVE_DECLINED: ("You stay at table {table}.", "Вы остаётесь за столом {table}."),
     Msg.LEAVE_CONFIRM: (
         "Leaving forfeits the game for your side. 'leave' again within "
         "{seconds} s, or 'leave!', to leave.",
@@ -331,8 +335,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NO_TRICK_YET: ("no trick has been taken yet", "ещё не взято ни одной взятки"),
     Msg.PLAYERS_LEFT: ("its players left", "игроки ушли"),
     Msg.SEEK: (
-        "Waiting for a {players}-player {variant} game.",
-        "Ждём игру: {variant}, игроков: {players}.",
+        "Waiting for a {players}-player {variant} game{options}.",
+        "Ждём игру: {variant}{options}, игроков: {players}.",
     ),
     Msg.SEEK_RESERVED: (
         "Waiting for a table reserved for you.",
@@ -724,6 +728,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "вы сидите за столом {table}: сначала leave",
     ),
     Msg.RANDOM_NOT_RATED: ("the random bot is never rated", "случайный бот в рейтинг не играет"),
+    Msg.BOT_WHICH: (
+        "which bot? {head} or {last}: bot KIND [LEVEL] [rated]",
+        "какой бот? {head} или {last}: bot ВИД [УРОВЕНЬ] [rated]",
+    ),
+    Msg.BOT_UNKNOWN: ("no bot '{kind}'{guess}: {which}", "бота '{kind}' нет{guess}: {which}"),
     Msg.NO_HOUSE_BOTS: (
         "this server runs no house bots (serve --house-bots)",
         "на этом сервере нет ботов сервера (serve --house-bots)",

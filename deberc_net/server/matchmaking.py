@@ -38,6 +38,17 @@ class GameSettings:
     options: tuple[str, ...]
 
 
+# how a club spells a variant it plays (Ukrainian, Russian): that variant
+# (docs/protocol.md §5.3)
+VARIANT_SPELLINGS = {
+    "kharkiv": "kharkov",
+    "харьков": "kharkov",
+    "харків": "kharkov",
+    "moskva": "moscow",
+    "москва": "moscow",
+}
+
+
 def game_settings(args: Sequence[str], rules: RuleBook) -> GameSettings:
     """``[PLAYERS] [VARIANT] [OPTION ...]`` (2 players and moscow unless given); the
     options sorted, so the same game asked two ways is one seek."""
@@ -45,6 +56,9 @@ def game_settings(args: Sequence[str], rules: RuleBook) -> GameSettings:
     if rest and rest[0].isdecimal():
         players = int(rest.pop(0))
     variant = "moscow"
+    spelled = VARIANT_SPELLINGS.get(rest[0].casefold()) if rest else None
+    if spelled is not None and rules.kind_of(spelled) == RuleKind.VARIANT:
+        rest[0] = spelled
     if rest and rules.kind_of(rest[0]) == RuleKind.VARIANT:
         variant = rest.pop(0)
     options = tuple(sorted(set(rest)))
@@ -127,7 +141,13 @@ class Matchmaking:
         session.send(
             ev.ok(
                 "seek",
-                phrase(Msg.SEEK, players=settings.players, variant=settings.variant),
+                phrase(
+                    Msg.SEEK,
+                    players=settings.players,
+                    variant=settings.variant,
+                    # a seeker hears the game he waits for whole: 'short' is not 501
+                    options=f" ({', '.join(settings.options)})" if settings.options else "",
+                ),
                 (
                     ("players", str(settings.players)),
                     ("variant", settings.variant),

@@ -131,6 +131,9 @@ class Leave:
 
 
 LEAVE_CONFIRM_S = 10.0  # a person's second 'leave' within this confirms the first
+# an answer to that question within the time: the seat is kept, and it is no call ('no'
+# is an alias of ne-prokhodit otherwise)
+LEAVE_DECLINED = frozenset({"no", "n", "net", "нет"})
 
 
 @attrs.frozen
@@ -897,6 +900,17 @@ class Table:
         self.leave_asked[seat] = now
         return asked is not None and now - asked <= LEAVE_CONFIRM_S
 
+    def _declines_leaving(self, seat: int, text: str) -> bool:
+        """Whether ``text`` is 'no' to the 'leave' question asked of ``seat`` a moment
+        ago; the question is then answered (a 'leave' after it asks again)."""
+        asked = self.leave_asked.get(seat)
+        if asked is None or trio.current_time() - asked > LEAVE_CONFIRM_S:
+            return False
+        if text.strip().casefold() not in LEAVE_DECLINED:
+            return False
+        del self.leave_asked[seat]
+        return True
+
     def _free_seat(self, seat: int, name: str) -> None:
         self.seats[seat] = None
         self._seated_at = -1
@@ -1122,6 +1136,9 @@ class Table:
             seat = self._seat_of(session.name or "")  # (the seat it holds, most calls)
         if seat is None:
             session.send(ev.Error("not-seated", "sit at a table to make table calls"))
+            return
+        if seat in self.leave_asked and self._declines_leaving(seat, text):
+            session.send(ev.info(phrase(Msg.LEAVE_DECLINED, table=self.id)))
             return
         if match is None or match.result is not None:  # (Match.over, read inline)
             said = phrase(Msg.NOT_STARTED if match is None else Msg.GAME_IS_OVER)

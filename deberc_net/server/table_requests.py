@@ -4,13 +4,14 @@ match's at no table)."""
 
 from __future__ import annotations
 
+import difflib
 from typing import TYPE_CHECKING
 
 import attrs
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
-from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.messages import Msg, Phrase, phrase
 
 from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind
 from .session import Session
@@ -42,7 +43,11 @@ class TableRequests:
         rated = bool(args) and args[-1] == "rated"
         if rated:
             args.pop()
-        if not args or args[0] not in kinds.split("|") or len(args) > 2:
+        if not args or args[0] not in kinds.split("|"):
+            # the kind is what is missing or mistyped: said so, the kinds named
+            session.send(ev.error("bad-argument", _no_such_bot(args[0] if args else None)))
+            return
+        if len(args) > 2:
             session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
             return
         kind = HouseBotKind(args[0])
@@ -67,3 +72,14 @@ class TableRequests:
             session.send(ev.error("not-seated", phrase(Msg.BOT_NOT_SEATED)))
             return
         self.lobby.post_for(session, session.table, SummonBot(session, kind, level, rated))
+
+
+def _no_such_bot(kind: str | None) -> Phrase:
+    """'bot' with no kind, or one that is none: the kinds, and the one meant if near."""
+    kinds = [str(k) for k in HouseBotKind]
+    which = phrase(Msg.BOT_WHICH, head=", ".join(kinds[:-1]), last=kinds[-1])
+    if kind is None:
+        return which
+    near = difflib.get_close_matches(kind, kinds, n=1)
+    guess = f" ({near[0]}?)" if near else ""
+    return phrase(Msg.BOT_UNKNOWN, kind=kind, guess=guess, which=which)

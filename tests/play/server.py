@@ -29,8 +29,9 @@ class ServerThread:
     join)`` starts a random machine-style player that joins one game (``seek …`` or
     ``sit TABLE``) and plays it."""
 
-    def __init__(self, db: Path, **settings: object) -> None:
-        self.config = Config(host="127.0.0.1", port=0, db=str(db), lag_ms=0, **settings)  # type: ignore[arg-type]
+    def __init__(self, db: Path, port: int = 0, **settings: object) -> None:
+        """``port``: 0 for a free one; a server stopped earlier's to start it again."""
+        self.config = Config(host="127.0.0.1", port=port, db=str(db), lag_ms=0, **settings)  # type: ignore[arg-type]
         self.port = 0
         self.errors: list[BaseException] = []
         self.opponent_lines: list[str] = []

@@ -692,3 +692,88 @@ async def _the_panes_are_as_wide_as_the_drawing_counts() -> None:
 
 def test_the_panes_are_as_wide_as_the_drawing_counts() -> None:
     asyncio.run(_the_panes_are_as_wide_as_the_drawing_counts())
+
+
+@pytest.mark.timeout(120)
+def test_ctrl_r_after_the_client_gave_up_connects_and_logs_in_again(tmp_path: Path) -> None:
+    """A server stopped and started again on its port (tryout 18, finding 1): the link
+    tries again by itself while it is down, gives up after its time (here shortened),
+    and then Ctrl+R connects and logs in again (it did nothing: 'not connected')."""
+    asyncio.run(asyncio.wait_for(_gave_up_then_ctrl_r(tmp_path / "db.sqlite3"), 100))
+
+
+async def _gave_up_then_ctrl_r(db: Path) -> None:
+    first = ServerThread(db).__enter__()
+    port = first.port
+    app = PlayApp("127.0.0.1", port, name="roman")
+
+    def hello() -> int:  # logins answered so far
+        return sum(x.startswith("Hello, roman") for x in app.state.log)
+
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.state.token is not None, "login")
+        # down a little while: the link, pausing longer each time, gets in by itself
+        first.__exit__()
+        await until(pilot, lambda: any("(try 3)" in x for x in app.state.log), "a third try")
+        with ServerThread(db, port=port) as back:
+            await until(pilot, lambda: hello() == 2, "the login by itself")
+            app.link.retry_for_s = 1.0  # gives up soon (the default is 120 s: the seat hold)
+        assert not back.errors, back.errors
+        await until(
+            pilot,
+            lambda: any(x.startswith("the server cannot be reached") for x in app.state.log),
+            "giving up",
+        )
+        assert any(x.startswith("connection lost: trying again") for x in app.state.log)
+        await type_line(pilot, "who", by_key=False)
+        await until(pilot, lambda: app.state.log[-1].startswith("not connected"), "refusal")
+        refusal = app.state.log[-1]
+        with ServerThread(db, port=port) as again:
+            await pilot.press("ctrl+r")
+            await until(pilot, lambda: hello() == 3, "the login again")
+            await type_line(pilot, "who", by_key=False)
+            await until(
+                pilot,
+                lambda: any(x.startswith("here: ") and "roman" in x for x in app.state.log),
+                "who",
+            )
+            await pilot.press("f10")
+            await until(pilot, lambda: not app.is_running, "exit")
+        assert "Ctrl+R" in refusal, refusal  # the refusal says the way back
+        assert not again.errors, again.errors
+    assert not first.errors, first.errors
+
+
+@pytest.mark.timeout(120)
+def test_an_observer_joining_mid_match_is_shown_the_deals_and_the_last_trick(
+    tmp_path: Path,
+) -> None:
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        server.opponent("rival", "seek 2 moscow to-1001", seed=5)
+        asyncio.run(asyncio.wait_for(_observes_mid_match(server), 100))
+        assert not server.errors, server.errors
+
+
+async def _observes_mid_match(server: ServerThread) -> None:
+    """A deal finished and a trick taken, 'observe 1' from another client shows that
+    deal's row and the last trick at once (tryout 18, finding 5: 'Last: -' and no rows
+    until 'last' and 'sheet' were typed; the client asked for them only after a drop)."""
+    player = PlayApp("127.0.0.1", server.port, name="tuiplayer")
+    async with player.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: player.state.token is not None, "login")
+        await type_line(pilot, "seek 2 moscow to-1001", by_key=False)
+        await _play_until(
+            pilot, player, lambda: bool(player.state.deals) and bool(player.state.last_trick)
+        )
+        deals, table = player.state.deals, player.state.table
+    # the player gone, the seat held: the match waits on its clock, mid-deal
+    watcher = PlayApp("127.0.0.1", server.port, name="watcher")
+    async with watcher.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: watcher.state.token is not None, "login")
+        await type_line(pilot, f"observe {table}", by_key=False)
+        await until(pilot, lambda: watcher.state.deals[: len(deals)] == deals, "the deals")
+        await until(pilot, lambda: bool(watcher.state.last_trick), "the last trick")
+        await pilot.pause(0.1)
+        assert "Last:   -" not in watcher.pane("table").text
+        assert not any(x.startswith("! ") for x in watcher.state.log), watcher.state.log
+        assert not any(x.startswith("Score sheet") for x in watcher.state.log)  # asked quietly

@@ -498,7 +498,7 @@ def test_quiet_requests_of_a_dropped_connection_swallow_no_later_reply() -> None
     ]
     state, _ = resync_requests(fold_all(back))
     state = fold(state, "sheet table=3 deals=2 target=301")  # the drop: one line of three
-    state = fold(state, "info text=connection lost: trying again (1/5)")
+    state = fold(state, "info text=connection lost: trying again in 0.5 s (try 2)")
     state, asked = resync_requests(fold_all(back, state))
     assert asked == ("tables", "sheet", "last")
     state = fold_all(
@@ -865,9 +865,13 @@ def test_observing_after_a_finished_match_shows_the_watched_table_alone() -> Non
         "Dealer: -   Target: -",
     ]
     state, asked = resync_requests(state)
-    assert asked == ("tables",)  # who sits there and the target, asked quietly
+    # who sits there and the target; the deals and the last trick (none yet): quietly
+    assert asked == ("tables", "sheet", "last")
+    logged = state.log
     state = fold_all(
         [
+            "error code=wrong-phase text=the match has not started",
+            "error code=wrong-phase text=the match has not started",
             "tables count=1 total=1 page=1 pages=1",
             "table id=8 players=4 variant=kharkov options=to-301 seats=anna,-,-,- "
             "state=waiting observers=1",
@@ -878,6 +882,7 @@ def test_observing_after_a_finished_match_shows_the_watched_table_alone() -> Non
         "Table 8, deal -: anna+(free) v (free)+(free)",
         "Dealer: -   Target: 301",
     ]
+    assert state.log == logged and state.quiet == ()  # the errors of a table not started
     # a running table watched next: its view, and no result of ours under it
     state = fold_all(
         [

@@ -10,7 +10,7 @@ async def test_an_unknown_word_after_the_player_count_lists_the_variants_too(
     port: int, connect: Connector
 ) -> None:
     ann = await connect.machine(port, "ann")
-    for command in ("new 2 nosuchvariant", "seek 2 moskow"):
+    for command in ("new 2 nosuchvariant", "seek 2 frobnicate"):
         await ann.send(command)
         error = await ann.expect("error")
         word = command.split()[-1]
@@ -47,3 +47,59 @@ async def test_seek_private_says_how_a_private_table_is_made(port: int, connect:
     assert error["code"] == "bad-rules" and "'new ... private'" in error["text"], error
     await ann.send("seek 2")  # not left seeking by the refused one: a plain seek is fine
     assert (await ann.expect("ok"))["cmd"] == "seek"
+
+
+async def test_the_spellings_a_club_types_name_the_variant(port: int, connect: Connector) -> None:
+    """'kharkiv' (Ukrainian), 'харьков', 'харків', 'moskva', 'москва' are the variants
+    (tryout 18, finding 6: each was an unknown option, with every option listed)."""
+    ann = await connect.machine(port, "ann")
+    for word, variant in [
+        ("kharkiv", "kharkov"),
+        ("Харьков", "kharkov"),
+        ("харків", "kharkov"),
+        ("moskva", "moscow"),
+        ("москва", "moscow"),
+    ]:
+        await ann.send(f"seek 2 {word} short")
+        ok = await ann.expect("ok", cmd="seek")
+        assert (ok["variant"], ok["options"]) == (variant, "short"), (word, ok)
+        await ann.send("unseek")
+        await ann.expect("ok", cmd="unseek")
+    await ann.send("new 3 kharkiv")
+    await ann.expect("ok", cmd="sit")
+    await ann.send("tables")
+    await ann.expect("tables")
+    assert (await ann.expect("table"))["variant"] == "kharkov"
+
+
+async def test_a_word_near_a_known_one_is_guessed_without_the_whole_list(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    for command, guess in [
+        ("new 2 to-300", "to-301"),
+        ("seek 2 moskow", "moscow"),
+        ("new 2 kharkow", "kharkov"),
+    ]:
+        await ann.send(command)
+        error = await ann.expect("error")
+        word = command.split()[-1]
+        assert (error["code"], error["text"]) == (
+            "bad-rules",
+            f"unknown option {word!r} ({guess}?); variants: kharkov, moscow, tertz",
+        ), error
+    await ann.send("tables")
+    assert (await ann.expect("tables"))["total"] == "0"  # nothing opened
+
+
+async def test_seek_says_the_options_it_waits_for(port: int, connect: Connector) -> None:
+    """'seek 2 kharkov short' said 'Waiting for a 2-player kharkov game.': not short."""
+    ann = await connect.human(port, "ann")
+    await ann.send("seek 2 kharkov short")
+    said = await ann.read_until(lambda x: x.startswith("Waiting for"))
+    assert said == "Waiting for a 2-player kharkov game (short).", said
+    await ann.send("unseek")
+    await ann.read_until(lambda x: x.startswith("You no longer wait"))
+    await ann.send("seek 2")
+    said = await ann.read_until(lambda x: x.startswith("Waiting for"))
+    assert said == "Waiting for a 2-player moscow game.", said

@@ -76,9 +76,12 @@ async def test_bot_errors_change_nothing(
     ann = await connect.machine(port, "ann")
     levels = f"{SEARCH_LEVELS[0]} to {SEARCH_LEVELS[-1]}"
     usage = f"bot heuristic|random|search [LEVEL] [rated]: LEVEL (search only) {levels}"
+    which = "which bot? heuristic, random or search: bot KIND [LEVEL] [rated]"
     for line, code, text in [
-        ("bot", "bad-argument", usage),
-        ("bot alphazero", "bad-argument", usage),
+        # the kind is what is missing or wrong, not LEVEL (tryout 18, finding 6)
+        ("bot", "bad-argument", which),
+        ("bot heuristik", "bad-argument", "no bot 'heuristik' (heuristic?): " + which),
+        ("bot alphazero", "bad-argument", "no bot 'alphazero': " + which),
         ("bot search 9", "bad-argument", usage),
         ("bot search x", "bad-argument", usage),
         ("bot heuristic 3", "bad-argument", usage),

@@ -202,6 +202,29 @@ async def test_leave_in_a_running_game_asks_first(
     )
 
 
+async def test_no_to_the_leave_question_keeps_the_seat_and_is_no_call(
+    port: int, connect: Connector
+) -> None:
+    """'no' (or 'нет') right after 'leave' asked answers the question (tryout 18,
+    finding 6: 'no', an alias of ne-prokhodit, was refused as a call in the bidding,
+    'нет' as no table call); the next 'leave' asks again."""
+    table, ann, _bob = await seated_people(port, connect)
+    for answer in ("no", "нет", "No"):
+        await ann.send("leave")
+        await ann.read_until(lambda x: x.startswith("Leaving"))
+        await ann.send(answer)
+        said = await ann.read_until(lambda x: x.startswith(("You stay", "Error")))
+        assert said == f"You stay at table {table}.", (answer, said)
+    await ann.send("leave")  # asked again: a 'no' is no first 'leave' of two
+    said = await ann.read_until(lambda x: x.startswith(("Leaving", "You leave")))
+    assert said.startswith("Leaving"), said
+    await ann.send("tables")  # still seated, still playing
+    assert re.match(
+        rf"Table {table}: moscow, 2 players, playing: (ann|bob), (ann|bob)",
+        await ann.read_until(lambda x: x.startswith("Table ")),
+    )
+
+
 async def test_leave_bang_leaves_at_once_and_bots_are_not_asked(
     port: int, connect: Connector
 ) -> None:
