@@ -705,7 +705,7 @@ def main() -> None:
             print(f"    {n:6d} of {of:6d} ({mean:6.3f})  {note}")
     if result["parts"]:  # BENCH_PARTS: each part's CPU, per its call and per table call
         print(
-            "  parts (BENCH_PARTS; inclusive CPU of their thread): calls, µs a call, µs a table call"
+            "  parts (BENCH_PARTS; inclusive CPU, their thread): calls, µs a call, µs a table call"
         )
         for name, (n, cpu) in result["parts"].items():
             print(f"    {n:7d} {1e6 * cpu / max(n, 1):9.1f} {1e6 * cpu / calls:8.2f}  {name}")
