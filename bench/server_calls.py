@@ -105,7 +105,7 @@ all_notes = Counter()  # of every step: what it did
 notes_cpu = Counter()  # the CPU ms of the steps that did it
 step_cpu = [0.0]
 
-import importlib
+import importlib, inspect
 parts = {}  # BENCH_PARTS: name -> [calls, CPU seconds] in the window
 def _timed_part(spec):
     module_name, qual = spec.split(":")
@@ -114,6 +114,8 @@ def _timed_part(spec):
     for name in path:
         owner = getattr(owner, name)
     original = getattr(owner, attr)
+    if inspect.iscoroutinefunction(original):  # (it would time the coroutine's making)
+        raise SystemExit(f"BENCH_PARTS: {spec} is a coroutine function")
     tally = parts.setdefault(spec, [0, 0.0])
     clock = time.thread_time
     def timed(*args, **kwargs):
