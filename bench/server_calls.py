@@ -47,6 +47,10 @@ far above the mean is deals of many tables ending together).
 The harness's collector is off in the window, as in bench/server.py.
 ``BENCH_PSTATS=FILE`` dumps cProfile's stats (``BENCH_PSTATS_CPU=1``: timed in the
 thread's CPU) for pstats' reports.
+``BENCH_PARTS=module:Qual.name,...`` times those functions (plain ones, not coroutines)
+in the window, each call's CPU of its own thread (inclusive; a function a module imported
+by name is named in that module): their calls and CPU, in all and per deal ended, without
+cProfile (use it with ``--pauses``): what a deal's end spends, part by part.
 """
 
 from __future__ import annotations
@@ -100,6 +104,32 @@ long_notes = Counter()  # of the steps of 1 ms CPU or more: what they did
 all_notes = Counter()  # of every step: what it did
 notes_cpu = Counter()  # the CPU ms of the steps that did it
 step_cpu = [0.0]
+
+import importlib, inspect
+parts = {}  # BENCH_PARTS: name -> [calls, CPU seconds] in the window
+def _timed_part(spec):
+    module_name, qual = spec.split(":")
+    owner = importlib.import_module(module_name)
+    *path, attr = qual.split(".")
+    for name in path:
+        owner = getattr(owner, name)
+    original = getattr(owner, attr)
+    if inspect.iscoroutinefunction(original):  # (it would time the coroutine's making)
+        raise SystemExit(f"BENCH_PARTS: {spec} is a coroutine function")
+    tally = parts.setdefault(spec, [0, 0.0])
+    clock = time.thread_time
+    def timed(*args, **kwargs):
+        if not counting:
+            return original(*args, **kwargs)
+        start = clock()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            tally[0] += 1
+            tally[1] += clock() - start
+    setattr(owner, attr, timed)
+for _spec in filter(None, os.environ.get("BENCH_PARTS", "").split(",")):
+    _timed_part(_spec.strip())
 
 def _pause(ms, cpu_ms, what):
     # a stretch of ms wall time, cpu_ms of it this thread's CPU (the rest: the process
@@ -303,6 +333,7 @@ async def control():
                     "gc_times": gc_times,
                     "gc_threshold": gc.get_threshold(), "gc_frozen": gc.get_freeze_count(),
                     "timeline": timeline if TAIL else None,
+                    "parts": parts,
                     "young_types": young_types.most_common(40),
                     "long_steps_did": [
                         (n, all_notes[note], round(notes_cpu[note] / all_notes[note], 3), note)
@@ -674,6 +705,12 @@ def main() -> None:
         )
         for n, of, mean, note in result["long_steps_did"]:
             print(f"    {n:6d} of {of:6d} ({mean:6.3f})  {note}")
+    if result["parts"]:  # BENCH_PARTS: each part's CPU, per its call and per table call
+        print(
+            "  parts (BENCH_PARTS; inclusive CPU, their thread): calls, µs a call, µs a table call"
+        )
+        for name, (n, cpu) in result["parts"].items():
+            print(f"    {n:7d} {1e6 * cpu / max(n, 1):9.1f} {1e6 * cpu / calls:8.2f}  {name}")
     walked = result["counts"].get("gc_walked_gen1", 0)
     if result["young_types"] and walked:
         print(f"  young objects a middle collection walks ({walked} collections), by type:")
