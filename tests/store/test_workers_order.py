@@ -77,6 +77,11 @@ async def _replies_in_order(workers: Workers, opened: list[LineClient]) -> None:
     while True:
         await bob.send("state")
         tag, asked = fields(await bob.read_until(lambda x: fields(x)[0] in ("ask", "state")))
+        # a state may be older than ann's call (another connection's line), never than
+        # an event bob was told before it: the table's lines to him keep their order
+        before = bob.lines[: bob.pos - 1]
+        told = [int(fields(x)[1]["seq"]) for x in before if x.startswith("event ")]
+        assert max(told, default=0) <= int(asked["seq"]), (told, asked)
         if tag == "ask":
             break
         if int(asked["seq"]) <= answered:  # bob's line came before ann's call (a loaded

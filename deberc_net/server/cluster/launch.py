@@ -121,10 +121,11 @@ def run_workers(config: Config, count: int) -> int:
     announced = False
     failed = 0
     failure: str | None = None  # the reason a worker could not start, said by the CLI
+    restart_at: dict[int, float] = {}  # a dead worker's index: when it starts again
     try:
         while not stopping:
-            for worker in workers:
-                if worker.ready or worker.process.stdout is None:
+            for i, worker in enumerate(workers):
+                if i in restart_at or worker.ready or worker.process.stdout is None:
                     continue
                 readable, _, _ = select.select([worker.process.stdout], [], [], 0)
                 if readable:
@@ -135,6 +136,11 @@ def run_workers(config: Config, count: int) -> int:
                 )
                 announced = True
             for i, worker in enumerate(workers):
+                if i in restart_at:
+                    if time.monotonic() >= restart_at[i] and not stopping:
+                        del restart_at[i]
+                        workers[i] = _start(settings, i, count)
+                    continue
                 code = worker.process.poll()
                 if code is None or stopping:
                     continue
@@ -152,8 +158,9 @@ def run_workers(config: Config, count: int) -> int:
                 log.warning(
                     "worker_died", worker=i, pid=worker.process.pid, status=code, reason=reason
                 )
-                time.sleep(config.worker_restart_ms / 1000)
-                workers[i] = _start(settings, i, count)
+                # a time to start it again, not a sleep: a signal meanwhile stops the
+                # workers at once, and the others' deaths are seen as they come
+                restart_at[i] = time.monotonic() + config.worker_restart_ms / 1000
             time.sleep(0.05)
         if not failed:
             log.info("shutdown", signal=signal.Signals(stopping[0]).name, workers=count)
@@ -162,7 +169,9 @@ def run_workers(config: Config, count: int) -> int:
                 worker.process.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + config.shutdown_grace_ms / 1000 + 10
         status = failed
-        for worker in workers:
+        for i, worker in enumerate(workers):
+            if i in restart_at:  # it died before the signal (worker_died said how)
+                continue
             try:
                 code = worker.process.wait(max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
