@@ -28,6 +28,7 @@ from ..house_games import house_bot_games, is_house_rating_name
 from ..lobby import Lobby
 from ..store import Store
 from . import ladders, views
+from .ends import END_WORDS
 from .live import Viewers, watch_table
 from .replay import Replay, in_hand_order, replay_match, replay_without_deals
 
@@ -62,6 +63,8 @@ def make_app(lobby: Lobby) -> Starlette:
     templates.env.filters["points_told"] = report.points_told
     templates.env.filters["after_verdict"] = report.after_verdict
     templates.env.globals["by_name"] = report.BY_NAME
+    # why a match ended, in words, for the live table page's script (web/ends.py)
+    templates.env.globals["end_words_json"] = json.dumps(END_WORDS, ensure_ascii=False)
     viewers = Viewers(lobby.config.max_web_viewers, lobby.config.web_viewers_per_address)
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> Response:
