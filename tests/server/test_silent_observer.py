@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 import trio
 import trio.testing
 
-from .client import LineClient, fields, is_event
+from .client import LineClient, fields, is_event, play_machine
 from .conftest import Connector
 
 StartServer = Callable[..., Awaitable[int]]
@@ -74,3 +74,27 @@ async def test_a_silent_observer_stays_while_his_match_is_played_and_may_ask_its
     await kib.expect("error", code="idle-timeout", timeout=2 * IDLE_S)
     await kib.wait_closed(timeout=10)
     assert IDLE_S <= trio.current_time() - quiet < IDLE_S + 5
+
+
+async def test_a_human_observer_is_told_the_match_id_at_its_end(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """The 'Game over' line names the match (the id of its replay, /games/ID, and of
+    'games'); a kibitzer has no other way to it."""
+    port = await start_server()
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    hugo = await connect.human(port, "hugo")
+    await ann.send("new 2 short")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await hugo.send(f"observe {table}")
+    await hugo.read_until(lambda x: x.startswith("You observe"))
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    match = (await ann.expect("event", kind="start"))["match"]
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(play_machine, ann, random.Random(3))
+            nursery.start_soon(play_machine, bob, random.Random(4))
+    over = await hugo.read_until(lambda x: x.startswith("Game over:"))
+    assert over.endswith(f"Match {match}."), over
