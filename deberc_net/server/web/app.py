@@ -14,7 +14,7 @@ import attrs
 import trio
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -195,6 +195,10 @@ def make_app(lobby: Lobby) -> Starlette:
             return not_found(request, f"no ladder run {request.path_params['run']}")
         return JSONResponse(attrs.asdict(run))
 
+    async def favicon(request: Request) -> Response:
+        # where a browser asks for it by itself (a JSON page names none): 149 bytes
+        return FileResponse(HERE / "static" / "favicon.ico", media_type="image/x-icon")
+
     async def live(websocket: WebSocket) -> None:
         await watch_table(websocket, lobby, websocket.path_params["n"], viewers)
 
@@ -206,6 +210,7 @@ def make_app(lobby: Lobby) -> Starlette:
         exception_handlers={404: no_route},
         routes=[
             Route("/", index),
+            Route("/favicon.ico", favicon),
             Route("/table/{n:int}", table_page),
             Route("/games/{match}", game_page),
             Route("/api/tables", api_tables),
