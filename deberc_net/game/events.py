@@ -177,7 +177,8 @@ class DealAbandoned(NamedTuple):
 
 class MatchEnded(NamedTuple):
     """``winner`` is a side (None: a draw); ``winners`` its players' names;
-    ``forfeit`` the seat whose leaving, clock or absence lost the match."""
+    ``forfeit`` the seat whose leaving, clock or absence lost the match; ``match`` its
+    id, as the server's table tells it (the human style names it: its replay's key)."""
 
     winner: int | None
     winners: tuple[str, ...]
@@ -185,6 +186,7 @@ class MatchEnded(NamedTuple):
     totals: tuple[int, ...]
     seed: str | None  # None: withheld (a ladder board whose other seatings still play)
     forfeit: int | None = None
+    match: str | None = None
 
 
 def _compared(cls: type[tuple[Any, ...]], *left_out: str) -> None:

@@ -280,6 +280,11 @@ class Connection:
                 return partial, TimeoutCode.LINE
         return at, code
 
+    def watching(self, now: float) -> None:
+        """What this connection asked to be told goes on (a match it observes is
+        played): no silence before ``now`` (docs/settings.md ``idle_timeout_ms``)."""
+        self._last_input = max(self._last_input, now)
+
     def timed_out(self, now: float) -> Reply | None:
         """The goodbye if the deadline has passed at ``now`` (the caller sends it and
         closes), else None."""

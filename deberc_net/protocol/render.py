@@ -843,10 +843,11 @@ def _human_match_end(e: g.MatchEnded, n: tuple[str, ...], sides: Sides) -> list[
     tot = _by_side(n, e.totals)
     if e.reason == MatchEndReason.INTERNAL:  # nobody wins, nor draws (docs/protocol.md §9.7)
         return [f"Game over: no result, the table failed ({e.reason}). Totals: {tot}."]
+    named = "" if e.match is None else f" Match {e.match}."  # its replay's id ('games')
     if not e.winners:
-        return [f"Game over: a draw ({e.reason}). Totals: {tot}."]
+        return [f"Game over: a draw ({e.reason}). Totals: {tot}.{named}"]
     verb = "win" if len(e.winners) > 1 else "wins"
-    return [f"Game over: {' and '.join(e.winners)} {verb} ({e.reason}). Totals: {tot}."]
+    return [f"Game over: {' and '.join(e.winners)} {verb} ({e.reason}). Totals: {tot}.{named}"]
 
 
 _human.register(ev.Seated, lambda e, n, sides: [f"{e.name} sits at seat {e.seat}."])

@@ -202,10 +202,11 @@ def _match_end(e: g.MatchEnded, n: Names, sides: Sides) -> list[str]:
     reason = RU_MATCH_REASONS.get(e.reason, e.reason)
     if e.reason == MatchEndReason.INTERNAL:  # nobody wins, nor draws (docs/protocol.md §9.7)
         return [f"Игра окончена без результата: {reason}. Итого: {tot}."]
+    named = "" if e.match is None else f" Матч {e.match}."  # its replay's id ('games')
     if not e.winners:
-        return [f"Игра окончена: ничья ({reason}). Итого: {tot}."]
+        return [f"Игра окончена: ничья ({reason}). Итого: {tot}.{named}"]
     verb = "выигрывают" if len(e.winners) > 1 else "выигрывает"
-    return [f"Игра окончена: {' и '.join(e.winners)} {verb} ({reason}). Итого: {tot}."]
+    return [f"Игра окончена: {' и '.join(e.winners)} {verb} ({reason}). Итого: {tot}.{named}"]
 
 
 _human.register(ev.Seated, lambda e, n, sides: [f"{e.name} садится на место {e.seat}."])

@@ -149,18 +149,19 @@ class Club:
     async def _table_or_last(
         self,
         session: Session,
-        last: Callable[[str], ServerEvent | None],
+        last: Callable[[str, str | None], ServerEvent | None],
         shown: ShowHistory | ShowSheet,
     ) -> None:
         """'history' and 'sheet': ``shown`` by the table ``session`` sits at or watches,
-        or at no table what ``last`` makes of his last finished match (the store's)."""
+        or at no table what ``last`` makes of his last finished match (the store's), or
+        of the match he last watched to its end, if that ended later."""
         if (
             session.table is None
             and not session.observing
             and not self.lobby.refused_for_shutdown(session)
         ):
             assert session.name is not None
-            told = await trio.to_thread.run_sync(last, session.name)
+            told = await trio.to_thread.run_sync(last, session.name, session.watched_match)
             if told is None:
                 session.send(ev.error("not-seated", phrase(Msg.NO_HISTORY)))
                 return
@@ -170,10 +171,14 @@ class Club:
         if table is not None:
             self.lobby.post_for(session, table, shown)
 
-    def _last_match(self, name: str) -> _LastMatch | None:
+    def _last_match(self, name: str, watched: str | None) -> _LastMatch | None:
         """``name``'s last finished match with its deals, from the store (its replay is
-        public on the web too); None if he has none."""
+        public on the web too), or the one he ``watched`` to its end if it ended later;
+        None if he has none."""
         games = self.lobby.store.recent_games(name, 1)
+        seen = None if watched is None else self.lobby.store.finished_match(watched)
+        if seen is not None and (not games or seen["finished"] > games[0]["finished"]):
+            games = [seen]
         if not games:
             return None
         game = games[0]
@@ -185,8 +190,8 @@ class Club:
         sides = tuple(tuple(range(side, len(names), count)) for side in range(count))
         return _LastMatch(game["table"], game["match"], names, sides, records)
 
-    def _last_history(self, name: str) -> ev.History | None:
-        last = self._last_match(name)
+    def _last_history(self, name: str, watched: str | None) -> ev.History | None:
+        last = self._last_match(name, watched)
         if last is None:
             return None
         deals = tuple(history_deal(r) for r in last.records)
@@ -198,8 +203,8 @@ class Club:
             on_points = False
         return ev.History(last.table, last.match, last.names, last.sides, deals, on_points)
 
-    def _last_sheet(self, name: str) -> ev.Sheet | ev.Error | None:
-        last = self._last_match(name)
+    def _last_sheet(self, name: str, watched: str | None) -> ev.Sheet | ev.Error | None:
+        last = self._last_match(name, watched)
         if last is None:
             return None
         first = last.records[0]

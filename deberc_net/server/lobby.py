@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import attrs
+import trio
 
 from deberc_net import __version__
 from deberc_net.plugins import RuleBook
@@ -29,7 +30,7 @@ from .preferences import Preferences
 from .ratings import load_rating_model
 from .rematch import Rematches
 from .seating import Seating
-from .session import Session
+from .session import Session, stopped_watching
 from .spawner import Spawner
 from .store import Store
 from .store_writer import StoreWriter
@@ -211,8 +212,12 @@ class Lobby:
     def table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)
         self.house.table_closed(table)  # a house bot leaves with its table
+        match = table.match
+        watched = match.match_id if match is not None and match.over else None
+        now = trio.current_time()
         for observer in list(table.observers):
             observer.observing.discard(table.id)
+            stopped_watching(observer, watched, now)
         for name in table.seats:
             if name is not None and name_key(name) not in self.online:
                 self.guest_tokens.pop(name_key(name), None)
@@ -371,6 +376,15 @@ class Lobby:
     def hold(self, board: str, players: tuple[str, ...], record: ev.DealRecord) -> None:
         """Keep a board's deal record from its players until 'release' (matchmaking)."""
         self.matchmaking.hold(board, players, record)
+
+    def watches_a_match(self, session: Session) -> bool:
+        """Whether ``session`` observes a table whose match is being played (here or on
+        another worker): its connection is then not idle (docs/settings.md)."""
+        for table_id in session.observing:
+            table = self.tables.get(table_id)
+            if table is not None and table.state == ev.TableState.PLAYING:
+                return True
+        return False
 
     def watched(self, session: Session) -> Table | None:
         """The table a session sits at, else the first it observes; None after telling

@@ -27,7 +27,14 @@ import trio
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, TableCallText
-from deberc_net.protocol.connection import NEED_DATA, Connection, Limits, Reply, State
+from deberc_net.protocol.connection import (
+    NEED_DATA,
+    Connection,
+    Limits,
+    Reply,
+    State,
+    TimeoutCode,
+)
 
 from .app import ListenError, sole_exception
 from .config import Config, cannot_listen
@@ -509,8 +516,15 @@ class Server:
                     if not await self._received(session, data, now):
                         return
             if waited.cancelled_caught and not connection.closed:
-                goodbye = connection.timed_out(trio.current_time())
+                now = trio.current_time()
+                goodbye = connection.timed_out(now)
                 if goodbye is None:  # woken early: not due yet
+                    continue
+                if goodbye.error.code == TimeoutCode.IDLE.value and self.lobby.watches_a_match(
+                    session
+                ):  # a silent kibitzer is not idle while his match is played (the
+                    # connection caps bound them; a slow reader is dropped all the same)
+                    connection.watching(now)
                     continue
                 session.send(goodbye.error)
                 session.log.info("timeout", code=goodbye.error.code)

@@ -286,6 +286,8 @@ class Session:
     table: Table | None = None
     seat: int | None = None
     observing: set[int] = attrs.Factory(set)
+    # the last match it watched to its end: 'sheet' and 'history' at no table tell it
+    watched_match: str | None = None
     seeking: Wanted | None = None  # the game it waits for (server/matchmaking.py)
     # the people looking on through it: a web table feed's session stands for its pages
     watchers: int = 1
@@ -410,3 +412,12 @@ class Session:
         self.connection.close()
         self.outbox.drop()
         self.cancel_scope.cancel()
+
+
+def stopped_watching(session: Session, match_id: str | None, now: float) -> None:
+    """``session`` observed a table that closed: its silence counts from ``now``, and
+    'sheet' and 'history' at no table tell ``match_id``, the match it watched to its
+    end (None: none ended there)."""
+    session.connection.watching(now)
+    if match_id is not None:
+        session.watched_match = match_id

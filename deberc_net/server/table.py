@@ -1334,7 +1334,8 @@ class Table:
         if ratings is not None:
             log.info("rated", match=match.match_id, ratings={r.name: r.rating for r in ratings})
         # a ladder board's seed would tell the other seatings' decks
-        self._event(end if self.board is None else end._replace(seed=None))
+        told = end._replace(match=match.match_id)  # the human style names it
+        self._event(told if self.board is None else told._replace(seed=None))
         log.info(
             "match_end",
             table=self.id,

@@ -279,3 +279,20 @@ def test_the_russian_end_lines_say_each_thing_once_and_no_claim_nobody_made() ->
         "Игра окончена: anna выигрывает (набрано до конца раздачи). Итого: anna 305, boris 120.",
         "Раздача 3: сыграна. Очки: anna 82, boris 34 — так и записаны. Итого: anna 82, boris 34.",
     ]
+
+
+def test_the_human_game_over_names_the_match_and_the_machine_line_is_unchanged() -> None:
+    """The table tells a match's end with its id: the human styles name it (the key of
+    its replay and of 'games'); the machine line is as it was (the start told it)."""
+    end = g.MatchEnded(0, ("anna",), "away", (0, 201), "s1", forfeit=1, match="m17")
+    told = ev.TableEvent(9, 1, TWO, end)
+    assert render(told, HUMAN) == [
+        "Game over: anna wins (away). Totals: anna 0, boris 201. Match m17."
+    ]
+    # (a long line is wrapped, its next lines indented: docs/protocol.md)
+    assert " ".join(x.strip() for x in render_ru(told)) == (
+        "Игра окончена: anna выигрывает (игрок пропал). Итого: anna 0, boris 201. Матч m17."
+    )
+    assert render(told, MACHINE) == render(
+        ev.TableEvent(9, 1, TWO, end._replace(match=None)), MACHINE
+    )

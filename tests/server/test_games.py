@@ -79,7 +79,8 @@ async def test_two_people_play_a_game(port: int, connect: Connector) -> None:
 
     assert ends["ann"] == ends["bob"]
     end = re.fullmatch(
-        r"Game over: (\w+) wins \((\w+)\)\. Totals: ann (\d+), bob (\d+)\.", ends["ann"]
+        r"Game over: (\w+) wins \((\w+)\)\. Totals: ann (\d+), bob (\d+)\. Match m\d+\.",
+        ends["ann"],
     )
     assert end is not None, ends["ann"]
     winner, reason, totals = end.group(1), end.group(2), (int(end.group(3)), int(end.group(4)))

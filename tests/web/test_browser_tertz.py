@@ -31,12 +31,18 @@ def as_shown(state: dict[str, str], names: dict[int, str]) -> list[Any]:
     """What the page should show for an observer's state: the talon, the talk as
     spoken, the turned card while it lies in the talon."""
     talk = [item.split(":", 1) for item in state["talk"].split(",") if item]
+    shown: dict[str, list[str]] = {}  # a seat's shown cards, after its 'pokazyvayu'
+    for item in state["shown"].split(","):
+        if item:
+            seat, card = item.split(":", 1)
+            shown.setdefault(seat, []).append(spoken_call(card))
+    said = []
+    for seat, token in talk:
+        said.append(f"{names[int(seat)]}: {spoken_call(token)}")
+        if token == "pokazyvayu" and seat in shown:
+            said.append(f"{names[int(seat)]}: shows {' '.join(shown.pop(seat))}")
     turned = [] if state["talon"] == "0" else [state["turned"]]
-    return [
-        f"Talon {state['talon']}",
-        [f"{names[int(seat)]}: {spoken_call(token)}" for seat, token in talk],
-        turned,
-    ]
+    return [f"Talon {state['talon']}", said, turned]
 
 
 async def test_a_tertz_tables_pages_show_the_break_in_words_and_the_talon(

@@ -11,8 +11,10 @@ import pytest
 from deberc_net.game.calls import MENYAYU, PLAY, from_record, play
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
+from deberc_net.game.record import replay_calls
 from deberc_net.game.rules import RuleSet
 from deberc_net.protocol.lang import spoken_call
+from deberc_net.protocol.render import pretty_cards
 from deberc_net.server.web.replay import replay_match
 from deberc_net.testing import build_ruleset, rule_book
 
@@ -87,7 +89,7 @@ def test_the_replay_folded_from_the_events_says_what_the_record_says(
 ) -> None:
     rules = build_ruleset(*rule_set)
     book = rule_book()
-    penalties = forfeited = 0
+    penalties = forfeited = showed = 0
     for game in range(6):
         match = _match_with_penalties_and_forfeits(rules, game)
         shown = replay_match(list(match.records), book)
@@ -98,7 +100,17 @@ def test_the_replay_folded_from_the_events_says_what_the_record_says(
                 for e in record["calls"]
                 if e["call"] != PLAY
             ]
-            assert [(seat, text.split(" (penalty: ")[0]) for seat, text in deal.talk] == said
+            calls = [(seat, text) for seat, text in deal.talk if not text.startswith("shows ")]
+            assert [(seat, text.split(" (penalty: ")[0]) for seat, text in calls] == said
+            # the cards shown, as the deal showed them, each after its 'pokazyvayu'
+            told = [(at, seat, text) for at, (seat, text) in enumerate(deal.talk)]
+            shows = [(at, seat, text[6:]) for at, seat, text in told if text.startswith("shows ")]
+            assert {(seat, cards) for _, seat, cards in shows} == {
+                (seat, pretty_cards(cards))
+                for seat, cards in replay_calls(record, rules).shown.items()
+            }
+            assert all(deal.talk[at - 1] == (seat, "pokazyvayu") for at, seat, _ in shows)
+            showed += len(shows)
             penalties += sum("penalty" in e for e in record["calls"])
             tricks = [
                 {"leader": t.leader, "cards": [c for _, c in t.plays], "winner": t.winner}
@@ -123,6 +135,7 @@ def test_the_replay_folded_from_the_events_says_what_the_record_says(
     if "table-penalties" in rule_set[2]:
         assert penalties  # the case of a punished call is among them
     assert forfeited  # and a trick a forfeit left unfinished
+    assert showed  # and cards shown
 
 
 def test_a_tertz_replay_shows_the_break_and_each_tricks_draws_with_the_talon_left() -> None:

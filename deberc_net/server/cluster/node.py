@@ -35,7 +35,7 @@ from ..accounts import name_key
 from ..hand_sizes import hand_sizes, sizes_message, sizes_to_tell
 from ..house import HouseBotKind
 from ..matchmaking import GameSettings, table_settings
-from ..session import Session
+from ..session import Session, stopped_watching
 from ..table import (
     Away,
     Back,
@@ -958,6 +958,8 @@ class Node:
                 touched = True
             if table.id in session.observing and self.lobby.tables.get(table.id) is None:
                 session.observing.discard(table.id)
+                ended = table.now.match_id if table.now is not None and why is None else None
+                stopped_watching(session, ended, trio.current_time())
                 touched = True
             if touched and why is not None:
                 session.send(ev.info(phrase(Msg.TABLE_CLOSES, table=table.id, reason=why)))

@@ -14,7 +14,7 @@ import attrs
 import trio
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -28,6 +28,7 @@ from ..house_games import house_bot_games, is_house_rating_name
 from ..lobby import Lobby
 from ..store import Store
 from . import ladders, views
+from .ends import END_WORDS
 from .live import Viewers, watch_table
 from .replay import Replay, in_hand_order, replay_match, replay_without_deals
 
@@ -62,6 +63,8 @@ def make_app(lobby: Lobby) -> Starlette:
     templates.env.filters["points_told"] = report.points_told
     templates.env.filters["after_verdict"] = report.after_verdict
     templates.env.globals["by_name"] = report.BY_NAME
+    # why a match ended, in words, for the live table page's script (web/ends.py)
+    templates.env.globals["end_words_json"] = json.dumps(END_WORDS, ensure_ascii=False)
     viewers = Viewers(lobby.config.max_web_viewers, lobby.config.web_viewers_per_address)
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> Response:
@@ -192,6 +195,10 @@ def make_app(lobby: Lobby) -> Starlette:
             return not_found(request, f"no ladder run {request.path_params['run']}")
         return JSONResponse(attrs.asdict(run))
 
+    async def favicon(request: Request) -> Response:
+        # where a browser asks for it by itself (a JSON page names none): 149 bytes
+        return FileResponse(HERE / "static" / "favicon.ico", media_type="image/x-icon")
+
     async def live(websocket: WebSocket) -> None:
         await watch_table(websocket, lobby, websocket.path_params["n"], viewers)
 
@@ -203,6 +210,7 @@ def make_app(lobby: Lobby) -> Starlette:
         exception_handlers={404: no_route},
         routes=[
             Route("/", index),
+            Route("/favicon.ico", favicon),
             Route("/table/{n:int}", table_page),
             Route("/games/{match}", game_page),
             Route("/api/tables", api_tables),

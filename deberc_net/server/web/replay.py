@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from deberc_net.game.calls import PLAY, Call
-from deberc_net.game.cards import card_str, parse_card
+from deberc_net.game.cards import Card, card_str, parse_card
 from deberc_net.game.deal import Deal
 from deberc_net.game.events import (
     CallMade,
@@ -26,6 +26,7 @@ from deberc_net.game.events import (
     MatchEvent,
     Ordered,
     Penalized,
+    Shown,
     TrickTaken,
     Unveiled,
 )
@@ -33,8 +34,10 @@ from deberc_net.game.record import draws_per_trick, replay_calls, unveil
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol.lang import spoken_call
+from deberc_net.protocol.render import pretty_card
 
 from ..store.base import SHUTDOWN, STOPPED
+from .ends import end_words
 
 
 @attrs.frozen
@@ -84,6 +87,13 @@ class Replay:
     @property
     def winner(self) -> str | None:
         return ", ".join(self.winners) or None
+
+    @property
+    def why(self) -> str:
+        """Why it ended, in words ('bob was away too long: forfeit'): a forfeit lost by
+        one player names him."""
+        losers = [p for p in self.players if p not in self.winners]
+        return end_words(self.reason, losers[0] if self.winners and len(losers) == 1 else None)
 
     @property
     def stopped(self) -> bool:
@@ -161,6 +171,7 @@ class ReplayFold:
         self.talk: list[tuple[int, str]] = []
         self.tricks: list[Trick] = []
         self._plays: list[tuple[int, str]] = []  # the trick in play
+        self._shown: dict[int, str] = {}  # cards shown, by seat, their 'pokazyvayu' to come
 
     def feed_all(self, events: Iterable[MatchEvent]) -> ReplayFold:
         for event in events:
@@ -171,8 +182,17 @@ class ReplayFold:
                 self.tricks.append(Trick(plays[0][0], plays, event.winner))
             elif isinstance(event, CallMade):
                 self.talk.append((event.seat, _call_text(event.call)))
+                if event.seat in self._shown and event.call.token() == "pokazyvayu":
+                    self.talk.append((event.seat, self._shown.pop(event.seat)))
             elif isinstance(event, Penalized) and event.call.name != PLAY:
                 self.talk.append((event.seat, _call_text(event.call, event.code)))
+            elif isinstance(event, Shown):  # public at the table: docs/rules.md §3.5
+                # listed after its 'pokazyvayu', which the engine's show after 'skin'
+                # logs after it
+                if self.talk and self.talk[-1] == (event.seat, "pokazyvayu"):
+                    self.talk.append((event.seat, shown_text(event.cards)))
+                else:
+                    self._shown[event.seat] = shown_text(event.cards)
             elif isinstance(event, Ordered):
                 self.ordered = event
             elif isinstance(event, DealStarted):
@@ -209,7 +229,7 @@ class ReplayFold:
             turned=card_str(started.turned),
             trump=None if trump is None else "shdc"[trump],
             player=None if ordered is None else ordered.player,
-            talk=self.talk,
+            talk=self.talk + list(self._shown.items()),
             tricks=tricks,
             outcome=outcome,
             talon=talon,
@@ -266,6 +286,11 @@ def _call_text(call: Call, penalty: str | None = None) -> str:
     after it in words."""
     said = spoken_call(call.token())
     return said if penalty is None else f"{said} (penalty: {penalty.replace('-', ' ')})"
+
+
+def shown_text(cards: Iterable[Card]) -> str:
+    """Cards a seat showed (``pokazyvayu``), as the talk lists them: 'shows 7♠ 8♠ 9♠'."""
+    return "shows " + " ".join(pretty_card(c) for c in cards)
 
 
 def in_hand_order(hand: Iterable[str]) -> list[str]:

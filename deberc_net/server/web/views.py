@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 import trio
 
-from deberc_net.game.cards import SUITS, card_str
+from deberc_net.game.cards import SUITS, Card, card_str
 from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import view
 from deberc_net.protocol.events import TableState
@@ -18,7 +19,7 @@ from ..cluster.remote import MatchNow, RemoteTable
 from ..store.base import STOPPED, PlayerRating, RatingPoint
 from ..table import Table
 from .plot import Series, line_chart
-from .replay import stored_winners
+from .replay import shown_text, stored_winners
 
 if TYPE_CHECKING:
     from ..lobby import Lobby
@@ -110,10 +111,24 @@ def board_now(table: Table) -> BoardNow | None:
         player=seen.player,
         to_act=seen.to_act,
         trick=[(seat, card_str(card)) for seat, card in seen.trick],
-        talk=[(seat, spoken_call(token)) for seat, token in seen.talk],
+        talk=_talk_with_shown(seen.talk, seen.shown),
         deals=list(table.sheet.rows),
         talon=talon,
     )
+
+
+def _talk_with_shown(
+    talk: Sequence[tuple[int, str]], shown: Mapping[int, Sequence[Card]]
+) -> list[tuple[int, str]]:
+    """The deal's talk as spoken, each seat's shown cards (public: docs/rules.md §3.5)
+    right after its 'pokazyvayu', as the live page and the replay list them."""
+    out: list[tuple[int, str]] = []
+    left = dict(shown)
+    for seat, token in talk:
+        out.append((seat, spoken_call(token)))
+        if token == "pokazyvayu" and seat in left:
+            out.append((seat, shown_text(left.pop(seat))))
+    return out + [(seat, shown_text(cards)) for seat, cards in left.items()]
 
 
 def open_tables(lobby: Lobby) -> list[TableSummary]:

@@ -46,6 +46,17 @@
     return token.replace(/-/g, " ");
   }
   window.debercSpoken = spoken;  // for the tests: checked against spoken_call
+  // cards a seat showed ('pokazyvayu'): public at the table (docs/rules.md §3.5)
+  const showsText = (cards) => "shows " + cards.map(spoken).join(" ");
+  // why a match ended, in words: the page holds them (web/ends.py), '{who}' the forfeit's
+  const ENDS = JSON.parse(board.dataset.ends || "{}");
+  function endText(f) {
+    const winners = list(f.name);
+    const who = f.forfeit !== undefined && f.forfeit !== "-" ? names[Number(f.forfeit)] : "a player";
+    const why = (ENDS[f.reason] || f.reason).replace("{who}", who);
+    if (!winners.length) return "Match over: " + (f.reason === "internal" ? "" : "a draw, ") + why + ". ";
+    return "Match over: " + winners.join(" and ") + (winners.length > 1 ? " win" : " wins") + " (" + why + "). ";
+  }
   const num = (v) => (v === undefined || v === "-") ? null : Number(v);
 
   function cardEl(text) {
@@ -122,7 +133,16 @@
   function onState(f) {
     const leader = num(f.leader);
     st.trick = list(f.trick).map((card, i) => ({ seat: (leader + i) % n, card }));
-    st.talk = list(f.talk).map((t) => { const [s, c] = t.split(":"); return names[s] + ": " + spoken(c); });
+    // each seat's shown cards right after its 'pokazyvayu', as the served page lists them
+    const shown = {};
+    for (const t of list(f.shown)) { const [s, c] = t.split(":"); (shown[s] = shown[s] || []).push(c); }
+    st.talk = [];
+    for (const t of list(f.talk)) {
+      const [s, c] = t.split(":");
+      st.talk.push(names[s] + ": " + spoken(c));
+      if (c === "pokazyvayu" && shown[s]) { st.talk.push(names[s] + ": " + showsText(shown[s])); delete shown[s]; }
+    }
+    for (const s of Object.keys(shown)) st.talk.push(names[s] + ": " + showsText(shown[s]));
     st.hasTalon = f.talon !== undefined;
     st.played = list(f.tricks).reduce((a, b) => a + Number(b), 0) * n + st.trick.length;
     st.toAct = num(f.to_act);
@@ -149,6 +169,7 @@
         // the seven swap: the trump 7 lies face up where the turned card was, from now
         if (f.call === "menyayu" && st.turned) setStatus(st.deal, "7" + st.turned.slice(-1));
         break;
+      case "shown": st.talk.push(names[Number(f.seat)] + ": " + showsText(list(f.cards))); break;
       case "order":
         // four players: the turned card goes to the dealer's hand (its state says
         // turned=-, docs/protocol.md §6.3), so it is no longer shown
@@ -175,7 +196,7 @@
       case "match-end": {
         setText("score", list(f.totals).join(" : "));
         const over = document.getElementById("over");
-        over.replaceChildren("Match over (" + f.reason + "). ");
+        over.replaceChildren(endText(f));
         if (st.match) {
           const a = document.createElement("a");
           a.href = "/games/" + st.match; a.id = "replay-link"; a.textContent = "Replay it";
