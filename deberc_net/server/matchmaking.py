@@ -51,7 +51,10 @@ VARIANT_SPELLINGS = {
 
 def variant_named(word: str, rules: RuleBook) -> str | None:
     """The variant ``word`` names, itself or as a club spells it; None if none."""
-    word = VARIANT_SPELLINGS.get(word.casefold(), word)
+    if rules.kind_of(word) == RuleKind.VARIANT:
+        return word
+    # in any case, as the spellings are: 'Kharkov' as 'Kharkiv'
+    word = VARIANT_SPELLINGS.get(word.casefold(), word.casefold())
     return word if rules.kind_of(word) == RuleKind.VARIANT else None
 
 

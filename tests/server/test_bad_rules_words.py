@@ -59,6 +59,7 @@ async def test_the_spellings_a_club_types_name_the_variant(port: int, connect: C
         ("харків", "kharkov"),
         ("moskva", "moscow"),
         ("москва", "moscow"),
+        ("Kharkov", "kharkov"),  # the name itself in any case too, as the spellings
     ]:
         await ann.send(f"seek 2 {word} short")
         ok = await ann.expect("ok", cmd="seek")
