@@ -53,6 +53,9 @@ class Link:
         self._conn: Connection | None = None
         self._logins = 0  # logins answered, so a drop after one is a fresh failure count
         self._opened = False  # this attempt's connection was made (then it may be lost)
+        # this attempt's connection was refused by the server (busy: full, too many from
+        # the address), or it sent a login that was never answered ok: it was never up
+        self._refused = False
         self.retry_for_s = RETRY_FOR_S
         self._waiting = False  # given up (or told goodbye): Ctrl+R starts trying again
         self._wake: trio.Event | None = None  # set by Ctrl+R or quit: a pause ends at once
@@ -170,10 +173,13 @@ class Link:
             if told_bye:
                 self._notice("Ctrl+R connects again; F10 or 'quit' leaves")
                 return False
-            if self._opened:  # it was up: the time to give up counts from its drop
-                since = trio.current_time()
             if self._logins > logins:  # logged in: a fresh drop, pauses short again
                 attempt = 0
+            # it was up (logged in; or, with no login to send, not refused): the time to
+            # give up counts from its drop; a server that accepts and refuses at once
+            # (busy) or a login refused is not retried beyond it
+            if self._logins > logins or (self._opened and not self._refused):
+                since = trio.current_time()
             attempt += 1
             if trio.current_time() - since >= self.retry_for_s:
                 self._notice(
@@ -210,6 +216,9 @@ class Link:
             self._notice(f"cannot connect to {self.host}:{self.port}: {why_not_connected(exc)}")
             return False
         self._opened = True
+        # not up until the login is answered ok or, with none to send, the server greets
+        # it: a refusal ('busy', then closed) may come before anything is sent
+        self._refused = True
         ended = False
         self._conn = conn
         try:
@@ -222,6 +231,8 @@ class Link:
                 nursery.start_soon(self._write, conn, inbox)
                 nursery.start_soon(conn.keep_alive)
                 async for line in conn.lines():
+                    if login is None and not line.startswith("error"):
+                        self._refused = False  # the banner: taken, nothing to log in with
                     self._learn(line)
                     self.deliver(line)
                     if parse_line(line).tag == Tag.BYE:
@@ -241,6 +252,13 @@ class Link:
             self._logins += 1
             self.name = parsed.get_str("name") or self.name
             self.token = parsed.get_str("token") or self.token
+            self._refused = False
+        elif parsed.tag == Tag.ERROR and parsed.get_str("code") == "busy":
+            self._refused = True
+        elif parsed.tag == Tag.ERROR and parsed.get_str("code") == "bad-password":
+            # never sent again by itself: each wrong one counts, and 5 in 5 min lock
+            # the name for everyone (docs/protocol.md §4.2)
+            self.password = None
 
     async def _write(self, conn: Connection, inbox: trio.MemoryReceiveChannel[str]) -> None:
         async for line in inbox:

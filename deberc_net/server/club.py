@@ -13,7 +13,7 @@ import attrs
 import trio
 
 from deberc_net.game.sheet import record_row
-from deberc_net.plugins import RuleError, RuleKind
+from deberc_net.plugins import RuleError
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
 from deberc_net.protocol.events import ServerEvent
@@ -22,6 +22,7 @@ from deberc_net.protocol.messages import Msg, phrase
 from . import accounts
 from .accounts import name_key
 from .house_games import house_bot_games, is_house_rating_name
+from .matchmaking import variant_named
 from .session import Session
 from .store.base import PlayerRating
 from .table import ShowHistory, ShowSheet, history_deal
@@ -76,8 +77,10 @@ class Club:
     async def top(self, session: Session, item: Command) -> None:
         args = list(item.args)
         variant = "moscow"
-        if args and self.lobby.rules.kind_of(args[0]) == RuleKind.VARIANT:
-            variant = args.pop(0)
+        spelled = variant_named(args[0], self.lobby.rules) if args else None
+        if spelled is not None:  # (as 'new' reads it: 'top харьков' too)
+            variant = spelled
+            args.pop(0)
         named = variant != "moscow" or len(args) < len(item.args)
         players = 2
         if args and args[0] in ("2", "3", "4"):

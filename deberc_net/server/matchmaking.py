@@ -49,6 +49,15 @@ VARIANT_SPELLINGS = {
 }
 
 
+def variant_named(word: str, rules: RuleBook) -> str | None:
+    """The variant ``word`` names, itself or as a club spells it; None if none."""
+    if rules.kind_of(word) == RuleKind.VARIANT:
+        return word
+    # in any case, as the spellings are: 'Kharkov' as 'Kharkiv'
+    word = VARIANT_SPELLINGS.get(word.casefold(), word.casefold())
+    return word if rules.kind_of(word) == RuleKind.VARIANT else None
+
+
 def game_settings(args: Sequence[str], rules: RuleBook) -> GameSettings:
     """``[PLAYERS] [VARIANT] [OPTION ...]`` (2 players and moscow unless given); the
     options sorted, so the same game asked two ways is one seek."""
@@ -56,11 +65,10 @@ def game_settings(args: Sequence[str], rules: RuleBook) -> GameSettings:
     if rest and rest[0].isdecimal():
         players = int(rest.pop(0))
     variant = "moscow"
-    spelled = VARIANT_SPELLINGS.get(rest[0].casefold()) if rest else None
-    if spelled is not None and rules.kind_of(spelled) == RuleKind.VARIANT:
-        rest[0] = spelled
-    if rest and rules.kind_of(rest[0]) == RuleKind.VARIANT:
-        variant = rest.pop(0)
+    named = variant_named(rest[0], rules) if rest else None
+    if named is not None:
+        variant = named
+        rest.pop(0)
     options = tuple(sorted(set(rest)))
     return GameSettings(players, variant, options)
 

@@ -132,7 +132,7 @@ class Leave:
 
 LEAVE_CONFIRM_S = 10.0  # a person's second 'leave' within this confirms the first
 # an answer to that question within the time: the seat is kept, and it is no call ('no'
-# is an alias of ne-prokhodit otherwise)
+# is an alias of ne-prokhodit otherwise; when that is a legal call now, it is the call)
 LEAVE_DECLINED = frozenset({"no", "n", "net", "нет"})
 
 
@@ -906,10 +906,24 @@ class Table:
         asked = self.leave_asked.get(seat)
         if asked is None or trio.current_time() - asked > LEAVE_CONFIRM_S:
             return False
-        if text.strip().casefold() not in LEAVE_DECLINED:
+        if text.strip().casefold() not in LEAVE_DECLINED or self._is_legal_call(seat, text):
             return False
         del self.leave_asked[seat]
         return True
+
+    def _is_legal_call(self, seat: int, text: str) -> bool:
+        """Whether ``text`` is a call ``seat`` may make now: 'no' answering the
+        opponent's 'prokhodit?' (ne-prokhodit) is that answer, asked after the 'leave'
+        question or not; the question stays open."""
+        match = self.match
+        if match is None or match.result is not None:
+            return False
+        legal = match.deal.shared_legal_calls(seat)
+        try:
+            call = parse_call(text, legal, self.rules.call_aliases)
+        except CallSyntaxError:
+            return False
+        return call in legal
 
     def _free_seat(self, seat: int, name: str) -> None:
         self.seats[seat] = None

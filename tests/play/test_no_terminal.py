@@ -4,13 +4,18 @@ client tries again."""
 
 from __future__ import annotations
 
+import queue
 import socket
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
+
+import pytest
 
 from clients.play.link import Link
+from tests.play.server import ServerThread
 
 
 def test_play_without_a_terminal_exits_2_saying_it_needs_one() -> None:
@@ -55,3 +60,74 @@ def test_a_connection_never_made_is_retried_without_being_called_lost() -> None:
     assert said[0] == f"info text=cannot connect to 127.0.0.1:{port}: Connection refused", said
     assert said[1] == "info text=no connection yet: trying again in 0.5 s (try 2)", said
     assert not any("connection lost" in line for line in said), said
+
+
+@pytest.mark.timeout(60)
+def test_a_server_that_refuses_each_connection_is_not_tried_forever(tmp_path: Path) -> None:
+    """A real server full for our address (`error code=busy`, then closed): each
+    connection was made, so the 2 minutes (here 1.5 s) started again at each, and the
+    link tried every 10 s for ever; a refusal is no connection that was up."""
+    said: list[str] = []
+    gave_up = threading.Event()
+
+    def deliver(line: str) -> None:
+        said.append(line)
+        if "the server cannot be reached" in line:
+            gave_up.set()
+
+    with ServerThread(tmp_path / "db.sqlite3", max_connections_per_address=1) as server:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as held:
+            held.sendall(b"login holder\n")  # the address's one connection, logged in
+            reader = held.makefile("rb")
+            while b"Hello, holder" not in reader.readline():
+                pass
+            link = Link("127.0.0.1", server.port, deliver, name="x")
+            link.retry_for_s = 1.5
+            link.start()
+            try:
+                assert gave_up.wait(20), said
+            finally:
+                link.stop()
+        assert not server.errors, server.errors
+    assert any("code=busy" in line for line in said), said
+    tries = [line for line in said if "trying again" in line]
+    assert 1 <= len(tries) <= 4, said  # 0.5 s, 1 s: given up after the third or fourth
+
+
+@pytest.mark.timeout(60)
+def test_a_wrong_password_is_not_sent_again_after_a_drop(tmp_path: Path) -> None:
+    """The link kept a password typed with 'login' to log in again after a drop, even
+    one the server had called wrong: each reconnection sent it again, and 5 wrong ones
+    in 5 min lock the name for everyone (its owner too)."""
+    said: list[str] = []
+    lines: queue.Queue[str] = queue.Queue()
+
+    def deliver(line: str) -> None:
+        said.append(line)
+        lines.put(line)
+
+    def next_error() -> str:
+        while True:
+            line = lines.get(timeout=20)
+            if line.startswith("error"):
+                return line
+
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as owner:
+            owner.sendall(b"login reg secret1\n")  # a free name with a password: registered
+            reader = owner.makefile("rb")
+            while b"Hello, reg" not in reader.readline():
+                pass
+            owner.sendall(b"quit\n")
+        link = Link("127.0.0.1", server.port, deliver, name="reg")
+        link.start()
+        try:
+            assert "give the password" in next_error(), said  # 'login reg': none given
+            assert link.send("login reg wrong1")
+            assert "wrong password" in next_error(), said
+            link.drop()  # as a network failure would
+            again = next_error()
+        finally:
+            link.stop()
+        assert not server.errors, server.errors
+    assert "give the password" in again, said  # not the wrong one again

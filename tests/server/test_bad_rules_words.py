@@ -59,6 +59,7 @@ async def test_the_spellings_a_club_types_name_the_variant(port: int, connect: C
         ("харків", "kharkov"),
         ("moskva", "moscow"),
         ("москва", "moscow"),
+        ("Kharkov", "kharkov"),  # the name itself in any case too, as the spellings
     ]:
         await ann.send(f"seek 2 {word} short")
         ok = await ann.expect("ok", cmd="seek")
@@ -103,3 +104,12 @@ async def test_seek_says_the_options_it_waits_for(port: int, connect: Connector)
     await ann.send("seek 2")
     said = await ann.read_until(lambda x: x.startswith("Waiting for"))
     assert said == "Waiting for a 2-player moscow game.", said
+
+
+async def test_top_takes_the_spellings_that_name_a_variant(port: int, connect: Connector) -> None:
+    """'new 2 харьков' opens a kharkov table; 'top харьков' was the usage error."""
+    ann = await connect.machine(port, "ann")
+    for word, variant in [("kharkiv", "kharkov"), ("Харків", "kharkov"), ("москва", "moscow")]:
+        await ann.send(f"top {word} 2")
+        top = await ann.expect("top")
+        assert (top["variant"], top["players"]) == (variant, "2"), (word, top)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Awaitable, Callable
 
 import trio
 
@@ -240,3 +241,31 @@ async def test_leave_bang_leaves_at_once_and_bots_are_not_asked(
     await x1.expect("ok", cmd="leave")
     end = await x2.expect("event", kind="match-end")
     assert end["reason"] == "left"
+
+
+async def test_no_answering_prokhodit_after_leave_is_the_call_not_a_stay(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    """'no' is ne-prokhodit's alias: when that is the answer the table waits for from
+    ann (bob asked 'prokhodit?' after her 'leave' question), her 'no' is that call; it
+    answered the leave question instead ('You stay'), the table still waiting on her.
+    The seed deals bob (seat 1, first to bid) a trump sequence that does not pass."""
+    port = await start_server(match_seed="s105")
+    ann = await connect.human(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2")
+    sat = await ann.read_until(lambda line: line.startswith("You sit at table"))
+    table = int(re.findall(r"\d+", sat)[0])
+    await bob.send(f"sit {table}")
+    await bob.expect("ask")
+    await ann.send("leave")
+    await ann.read_until(lambda x: x.startswith("Leaving"))
+    await bob.send("igrayu")
+    await bob.expect("ask", player="1")
+    await bob.send("prokhodit?")
+    await bob.expect("event", kind="call", call="prokhodit?")
+    await ann.send("no")
+    said = await ann.read_until(lambda x: x.startswith(("You stay", "Error", "ann:", "You:")))
+    assert not said.startswith("You stay"), said
+    answered = await bob.expect("event", kind="call", seat="0")
+    assert answered["call"] == "ne-prokhodit", answered
