@@ -101,7 +101,10 @@ class WatchedSet(set[int]):
         had = table in self
         super().discard(table)
         if had and self.session is not None and isinstance(table, int):
-            self.session.node.watching(self.session, table, False)
+            # the match it watched to its end there, if any (Lobby.table_closed sets it
+            # just before): its own worker's session is told it (its 'sheet')
+            ended, self.session.watched_match = self.session.watched_match, None
+            self.session.node.watching(self.session, table, False, ended)
 
 
 class RemoteSession(Session):
