@@ -216,8 +216,9 @@ class Lobby:
         watched = match.match_id if match is not None and match.over else None
         now = trio.current_time()
         for observer in list(table.observers):
-            observer.observing.discard(table.id)
+            # first: a remote observer's worker is told the match with his leaving
             stopped_watching(observer, watched, now)
+            observer.observing.discard(table.id)
         for name in table.seats:
             if name is not None and name_key(name) not in self.online:
                 self.guest_tokens.pop(name_key(name), None)

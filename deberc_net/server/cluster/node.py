@@ -592,8 +592,11 @@ class Node:
         if message["on"]:
             self._table_copy(message["w"], message["info"])
             session.observing.add(message["table"])
-        else:
+        elif message["table"] in session.observing:
             session.observing.discard(message["table"])
+            # its silence counts from now; 'sheet' at no table tells the match it watched
+            # to its end (an older worker tells none)
+            stopped_watching(session, message.get("ended"), trio.current_time())
 
     def tell_seats_kept(self) -> None:
         """This worker stops (SIGTERM, its grace over): its players seated at another
@@ -729,8 +732,14 @@ class Node:
             body["info"] = _for_bus(_described(table), self.lobby.config.away_limit_ms)
         self.bus.publish(channel(proxy.worker), body)
 
-    def watching(self, proxy: RemoteSession, table_id: int, on: bool) -> None:
+    def watching(
+        self, proxy: RemoteSession, table_id: int, on: bool, ended: str | None = None
+    ) -> None:
+        """Tell ``proxy``'s worker it watches ``table_id`` (``on``) or no longer does,
+        and then the match it watched there to its ``ended`` (None: none)."""
         body: dict[str, Any] = {"k": "watch", "s": proxy.remote_id, "table": table_id, "on": on}
+        if not on:
+            body["ended"] = ended
         table = self.lobby.tables.get(table_id)
         if on and table is not None:
             body["info"] = _for_bus(_described(table), self.lobby.config.away_limit_ms)

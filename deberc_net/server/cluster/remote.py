@@ -100,8 +100,13 @@ class WatchedSet(set[int]):
     def discard(self, table: object) -> None:
         had = table in self
         super().discard(table)
-        if had and self.session is not None and isinstance(table, int):
-            self.session.node.watching(self.session, table, False)
+        if self.session is None:
+            return
+        # the match it watched to its end there, if any (Lobby.table_closed sets it just
+        # before): its own worker's session is told it (its 'sheet'); never kept here
+        ended, self.session.watched_match = self.session.watched_match, None
+        if had and isinstance(table, int):
+            self.session.node.watching(self.session, table, False, ended)
 
 
 class RemoteSession(Session):

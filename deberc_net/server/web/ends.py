@@ -10,7 +10,8 @@ END_WORDS: dict[str, str] = {
     "claim": "a side reached the target within the deal",
     "deals": "the agreed deals were played",
     "left": "{who} left the table: forfeit",
-    "timeouts": "{who} let the clock run out 3 times in a row: forfeit",
+    # (how many times is the setting max_timeouts, which a stored match does not keep)
+    "timeouts": "{who} let the clock run out too many times in a row: forfeit",
     "away": "{who} was away too long: forfeit",
     "false-claim": "a false claim",
     "deberts": "deberts",
