@@ -244,14 +244,19 @@ def _ladder_run(args: argparse.Namespace) -> int:
                 options, store, args.db, sys.argv[1:], _db_wait_s(args.db_wait)
             )
         else:
-            _import_before_the_run(own_server=server is None, parts=args.processes > 1)
-            run_id = store.start_run({"argv": sys.argv[1:]})
-            if args.processes > 1:  # the boards shared out among forked copies
-                from deberc_net.ladder.parallel import run_parallel
+            try:  # Ctrl-C before the run's own handling (its run stored): the same line
+                _import_before_the_run(own_server=server is None, parts=args.processes > 1)
+                run_id = store.start_run({"argv": sys.argv[1:]})
+                if args.processes > 1:  # the boards shared out among forked copies
+                    from deberc_net.ladder.parallel import run_parallel
 
-                summary = run_parallel(options, args.processes, stored)
-            else:
-                summary = run(options, stored, handle_signals=True)
+                    summary = run_parallel(options, args.processes, stored)
+                else:
+                    summary = run(options, stored, handle_signals=True)
+            except KeyboardInterrupt:
+                from deberc_net.ladder.runner import INTERRUPTED
+
+                raise ScheduleError(INTERRUPTED) from None
     except (RuleError, ScheduleError, ValueError, StoreError) as exc:
         print(f"deberc-net ladder: {exc}", file=sys.stderr)
         return 2

@@ -248,6 +248,37 @@ def test_ctrl_c_while_the_ladder_deals_its_schedule_is_the_same_one_line(
     assert out == ""
 
 
+# the ladder's CLI, as ``python -m deberc_net``, Ctrl-C'd the moment its run is stored
+# (before the run's own handlers are set): the window a test's Ctrl-C fell into under
+# load, when it signalled once the run was stored
+_CTRL_C_ONCE_STORED = """\
+import os, runpy, signal, sys
+from deberc_net.ladder.store import SQLiteLadderStore
+start_run = SQLiteLadderStore.start_run
+def stored_then_ctrl_c(self, settings):
+    run = start_run(self, settings)
+    os.kill(os.getpid(), signal.SIGINT)
+    return run
+SQLiteLadderStore.start_run = stored_then_ctrl_c
+sys.argv = ["deberc-net", *sys.argv[1:]]
+runpy.run_module("deberc_net", run_name="__main__")
+"""
+
+
+def test_ctrl_c_the_moment_the_run_is_stored_is_the_same_one_line(tmp_path: Path) -> None:
+    """Ctrl-C just after the run is stored, before the run has set its handlers: status
+    2 and the one line. Failed before: it died of SIGINT (status -2) without a word, the
+    KeyboardInterrupt past the ladder's own handling (seen under load)."""
+    db = tmp_path / "ladder.sqlite3"
+    argv = ladder_argv(db, "--bot", HEUR, "--bot", RAND, "--deals", "20", "--json")
+    argv = [sys.executable, "-c", _CTRL_C_ONCE_STORED, *argv[3:]]  # (its "-m deberc_net")
+    done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == f"deberc-net ladder: {INTERRUPTED}"
+    assert done.stdout == ""
+    assert _runs_started(db) == 1
+
+
 def _runs_started(db: Path) -> int:
     try:
         with sqlite3.connect(db) as con:

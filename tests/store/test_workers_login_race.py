@@ -165,6 +165,11 @@ async def test_a_claim_that_lost_the_race_leaves_its_seat_at_another_workers_tab
             other.publish(LOBBY, {"k": "tables", "open": [table], "gone": [], "seeks": []})
             loser = await log_in_machine(await LineClient.connect(port), "racer")
             mark = await _said_in(heard, "racer")
+            # the worker knows of the table before he sits: the 'say' after it heard
+            # (in order); hearing its 'in' said nothing of that, and a sit sent first was
+            # refused there, never posted (under load: heard_one below timed out)
+            other.publish(LOBBY, {"k": "say", "name": "someone", "text": "told"})
+            await loser.expect("say", text="told")
             await loser.send("sit 5000")
             sit = await heard_one(heard, k="post", m="sit", table=5000)
             # the other worker, the table's owner, seats him there and says so
