@@ -66,17 +66,20 @@ class BoardQueue:
         leased to ``worker`` for ``lease_s``; None if there is none. A board leased to
         ``worker`` already and not among those it is ``holding`` (of ``run``) comes
         first: its claim's answer was lost (a try run again), and it is taken up, not
-        left leased to a worker that does not know it."""
+        left leased to a worker that does not know it. One it is ``holding`` is never
+        returned, its lease run out or not."""
         only_run = "" if run is None else " AND run_id = %(run)s"
-        mine = "claimed_by = %(worker)s AND NOT (run_id = %(run)s AND board = ANY(%(holding)s))"
+        # a board it holds is never handed to it again, even with its lease run out
+        # (its renewal late): it would play the board's seatings a second time
+        held = " AND NOT (run_id = %(run)s AND board = ANY(%(holding)s))"
         row = self.db.run(
             lambda db: db.execute(
                 "UPDATE ladder_boards b SET claimed_by = %(worker)s,"
                 " lease_until = now() + make_interval(secs => %(lease)s),"
                 " claims = claims + (b.claimed_by IS DISTINCT FROM %(worker)s)::int"
-                " FROM (SELECT run_id, board FROM ladder_boards WHERE NOT done"
-                f" AND (lease_until IS NULL OR lease_until < now() OR ({mine})){only_run}"
-                f" ORDER BY ({mine}) DESC NULLS LAST, run_id, board"
+                f" FROM (SELECT run_id, board FROM ladder_boards WHERE NOT done{held}"
+                " AND (lease_until IS NULL OR lease_until < now() OR claimed_by = %(worker)s)"
+                f"{only_run} ORDER BY claimed_by = %(worker)s DESC NULLS LAST, run_id, board"
                 " LIMIT 1 FOR UPDATE SKIP LOCKED) free"
                 " WHERE b.run_id = free.run_id AND b.board = free.board"
                 " RETURNING b.run_id, b.board,"

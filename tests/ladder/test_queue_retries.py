@@ -247,3 +247,24 @@ def test_finishing_a_run_with_no_boards_or_none_at_all_is_one_line(
     assert missing.stderr.strip() == f"deberc-net ladder finish: there is no run {run + 1}"
     assert _query(postgres_url, "SELECT summary FROM ladder_runs") == [(None,)]
     assert _query(postgres_url, "SELECT count(*) FROM ladder_ratings") == [(0,)]
+
+
+@pytest.mark.timeout(60)
+def test_a_board_the_worker_holds_is_not_claimed_again_once_its_lease_ran_out(
+    postgres_url: str,  # noqa: F811 (the fixture)
+) -> None:
+    """A worker whose renewal came late (a stall, a database away longer than a lease)
+    asks for another board: one it holds, its lease run out and taken by no one, is not
+    handed back to it (it would play the board's seatings a second time); the renewal
+    keeps it. Failed before: the claim returned the held board 1."""
+    queue, run = _new_run(postgres_url, 2)
+    try:
+        first = queue.claim("w1", 60.0, run)
+        assert first is not None and first.board == 1
+        with psycopg.connect(postgres_url) as conn:  # the lease ran out (no one took it)
+            conn.execute(b"UPDATE ladder_boards SET lease_until = now() - interval '1 s'")
+        nxt = queue.claim("w1", 60.0, run, holding=[1])
+        assert nxt is not None and nxt.board == 2
+        assert queue.renew("w1", 60.0, run, [1, 2]) == []
+    finally:
+        queue.close()
