@@ -22,6 +22,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -224,20 +225,23 @@ def work(
     queue = BoardQueue(db, "ladder worker", db_wait_s)
     stored = 0
     # SIGTERM between boards (idle, or as a run's ladder ends: trio hands a signal its
-    # receiver had not read back to this handler) ends the worker quietly, as in one
-    stop = threading.Event()
+    # receiver had not read back to this handler) ends the worker quietly, as in one.
+    # A plain list, not a threading.Event: the handler runs on the main thread, and an
+    # Event's set() waits for the lock its own wait() may hold at that moment (rv54: a
+    # worker deaf to every later SIGTERM); so an idle stop takes up to poll_s
+    stop: list[bool] = []
     main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set()) if main else None
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.append(True)) if main else None
     try:
         print(f"ladder worker {me} on {describe(db)}", file=sys.stderr)
-        while not stop.is_set():
+        while not stop:
             claim = queue.claim(me, lease_s)
             if claim is None:
                 if exit_when_done and queue.unfinished() == 0:
                     return stored
-                stop.wait(poll_s)
+                time.sleep(poll_s)
                 continue
-            if stop.is_set():  # (its lease runs out: another worker plays the board)
+            if stop:  # (its lease runs out: another worker plays the board)
                 break
             spec = claim.settings["distributed"]  # only a distributed run queues boards
             ladder = WorkerLadder(options_from(spec, db, rules), queue, me, claim, lease_s)
