@@ -84,6 +84,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 
 DEFAULT_HTTP_PORT = 7580
 StoreT = TypeVar("StoreT")
+T = TypeVar("T")
 
 
 def _open_store(command: str, opener: Callable[[str], StoreT], db: str) -> StoreT | None:
@@ -396,18 +397,19 @@ def _ladder_table(args: argparse.Namespace) -> int:
     store = _open_store("ladder table", open_ladder_store, args.db)
     if store is None:
         return 2
-    try:
-        rows = store.leaderboard()
-        runs = [] if args.json else store.uncounted_runs()
-        kept = [] if args.json else store.withheld_boards()
-    except Exception as exc:  # the database's own error: its driver's class
-        if not _database_error(exc):
-            raise
-        _said_database_gone("ladder table", args.db, exc)
+    listed = _read_or_say(
+        "ladder table",
+        args.db,
+        store.close,
+        lambda: (
+            store.leaderboard(),
+            [] if args.json else store.uncounted_runs(),
+            [] if args.json else store.withheld_boards(),
+        ),
+    )
+    if listed is None:
         return 2
-    finally:
-        with contextlib.suppress(Exception):  # (a connection the database cut off)
-            store.close()
+    rows, runs, kept = listed
     print(json.dumps(rows) if args.json else report.leaderboard(rows))
     # runs without boards: single-machine ones (or a distributed one not queued yet); a
     # stopped one stays so for good, so all of them are one line, however many
@@ -444,13 +446,25 @@ def _database_error(exc: BaseException) -> bool:
     return psycopg is not None and isinstance(exc, psycopg.Error)
 
 
-def _said_database_gone(command: str, db: str, exc: BaseException) -> None:
-    """A read-only command's one line for a database that failed it mid-way: said at
-    once (a listing waits for no database)."""
-    reason = " ".join(str(exc).split()) or type(exc).__name__
-    where = _where(db)
-    print(f"deberc-net {command}: the database at {where} stopped answering: {reason}",
-          file=sys.stderr)  # fmt: skip
+def _read_or_say(
+    command: str, db: str, close: Callable[[], object], read: Callable[[], T]
+) -> T | None:
+    """What ``read`` returns, the store closed (``close``) after it; None after a read-only
+    command's one line for a database that failed it mid-way: said at once (a listing
+    waits for no database)."""
+    try:
+        return read()
+    except Exception as exc:  # the database's own error: its driver's class
+        if not _database_error(exc):
+            raise
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        where = _where(db)
+        print(f"deberc-net {command}: the database at {where} stopped answering: {reason}",
+              file=sys.stderr)  # fmt: skip
+        return None
+    finally:
+        with contextlib.suppress(Exception):  # (a connection the database cut off)
+            close()
 
 
 def _where(db: str) -> str:
@@ -476,18 +490,13 @@ def _records_export(args: argparse.Namespace) -> int:
     import logging  # (a connection the database cut off, discarded by the pool: said below)
 
     logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
-    try:
+
+    def write_all() -> bool:
         for body in store.records():
             sys.stdout.write(body + "\n")
-    except Exception as exc:  # the database's own error: its driver's class
-        if not _database_error(exc):
-            raise
-        _said_database_gone("records export", args.db, exc)
-        return 2
-    finally:
-        with contextlib.suppress(Exception):  # (a connection the database cut off)
-            store.close()
-    return 0
+        return True
+
+    return 2 if _read_or_say("records export", args.db, store.close, write_all) is None else 0
 
 
 def _admin(args: argparse.Namespace) -> int:
