@@ -127,16 +127,21 @@ class PostgresStore:
         self._pool.timeout = timeout_s
 
     def close(self) -> None:
-        if self.server_id is not None:  # a server's own matches end with it, listed
-            with self._pool.connection() as conn:
-                own = OWN_RUNNING.format(p="%s")
-                rows = conn.execute(
-                    f"SELECT match_id, board FROM running WHERE {own}", (self.server_id,)
-                ).fetchall()
-                _list_stopped(conn, [(m, b) for m, b in rows], SHUTDOWN)
-                conn.execute(f"DELETE FROM running WHERE {own}", (self.server_id,))
-                conn.execute("DELETE FROM servers WHERE id = %s", (self.server_id,))
-        self._pool.close()
+        """End this server's own matches (listed) and its row, then close the pool;
+        the pool is closed even if that fails (the database gone): its threads and
+        connections do not outlive the store, the failure is raised."""
+        try:
+            if self.server_id is not None:  # a server's own matches end with it, listed
+                with self._pool.connection() as conn:
+                    own = OWN_RUNNING.format(p="%s")
+                    rows = conn.execute(
+                        f"SELECT match_id, board FROM running WHERE {own}", (self.server_id,)
+                    ).fetchall()
+                    _list_stopped(conn, [(m, b) for m, b in rows], SHUTDOWN)
+                    conn.execute(f"DELETE FROM running WHERE {own}", (self.server_id,))
+                    conn.execute("DELETE FROM servers WHERE id = %s", (self.server_id,))
+        finally:
+            self._pool.close()
 
     def group(self) -> contextlib.AbstractContextManager[None]:
         """Each write its own transaction still: PostgreSQL's writers do not wait for
