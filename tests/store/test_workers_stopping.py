@@ -90,3 +90,73 @@ async def test_a_rematch_asked_of_a_stopping_worker_is_refused(
                 assert sum(is_event(x, "start") for x in ann.lines) == 1, ann.lines
             finally:
                 await close_all(opened)
+
+
+KEPT = "is kept on another server"
+
+
+async def _rest(client: LineClient, within: float) -> list[str]:
+    """Every line until the server closes the connection."""
+    await client.wait_closed(within)
+    return client.lines[client.pos :]
+
+
+@pytest.mark.timeout(150)  # its fail_after(110), then its clean-up
+async def test_a_rolling_restart_of_one_worker_keeps_its_players_seats_elsewhere(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """SIGTERM to worker 0 alone, as an operator restarting the workers one by one:
+    its player at worker 1's table is told his seat is kept there and takes it back
+    with his token on the restarted worker 0; its own table closes, saying so; the
+    parent starts worker 0 again and the other worker's match plays on."""
+    opened: list[LineClient] = []
+    with trio.fail_after(110):
+        async with served_workers(postgres_url, _settings(tmp_path)) as workers:
+            try:
+                ann = await workers.connect(0, "ann")  # at carl's table, on worker 1
+                carl = await workers.connect(1, "carl")
+                dan = await workers.connect(0, "dan")  # at eve's table, on worker 0
+                eve = await workers.connect(0, "eve")
+                opened += [ann, carl, dan, eve]
+                await carl.send("new 2")
+                carls = (await carl.expect("ok", cmd="sit"))["table"]
+                await _listed(ann, carls)
+                await ann.send(f"sit {carls}")
+                await ann.expect("ok", cmd="sit", timeout=10)
+                await eve.send("new 2")
+                eves = (await eve.expect("ok", cmd="sit"))["table"]
+                await dan.send(f"sit {eves}")
+                await dan.expect("ok", cmd="sit")
+                for client in (ann, dan):
+                    await client.read_until(lambda x: is_event(x, "start"), 10)
+                login = next(x for x in ann.lines if x.startswith("ok cmd=login"))
+                token = fields(login)[1]["token"]
+                first_pid = workers.pids[0]
+                os.kill(first_pid, signal.SIGTERM)
+                anns, dans = await _rest(ann, 20), await _rest(dan, 20)
+                told = "info text=The server is shutting down: SIGTERM received."
+                assert told in anns and told in dans, (anns, dans)
+                assert [x for x in anns if KEPT in x] == [
+                    f"info text=Your seat at table {carls} is kept on another server: log in"
+                    " again (a guest with his token) to take it back."
+                ], anns
+                assert f"info text=Table {eves} closes: SIGTERM received." in dans, dans
+                assert not [x for x in dans if KEPT in x], dans
+                # carl's match waits for ann, away: not ended, not closed
+                away = await carl.read_until(lambda x: is_event(x, "away"), 10)
+                assert fields(away)[1]["name"] == "ann", away
+                # the parent starts worker 0 again; ann takes her seat back there
+                with trio.fail_after(40):
+                    while workers.pids[0] == first_pid:
+                        await trio.sleep(0.1)
+                back = await workers.connect(0, "ann", token=token)
+                opened.append(back)
+                await back.read_until(lambda x: is_event(x, "back") and "name=ann" in x, 10)
+                await back.read_until(lambda x: fields(x)[0] in ("ask", "state"), 10)
+                await carl.read_until(lambda x: is_event(x, "back") and "name=ann" in x, 10)
+                died = [e for e in workers.events if e.get("event") == "worker_died"]
+                assert [(e["worker"], e["pid"], e["status"]) for e in died] == [
+                    (0, first_pid, 0)
+                ], died
+            finally:
+                await close_all(opened)
