@@ -160,3 +160,28 @@ async def test_a_rolling_restart_of_one_worker_keeps_its_players_seats_elsewhere
                 ], died
             finally:
                 await close_all(opened)
+
+
+@pytest.mark.timeout(120)  # its fail_after(80), then its clean-up
+async def test_sighup_to_a_worker_ends_it_outright_as_a_crash(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """What docs/scaling.md says of SIGHUP: not a restart; nothing takes it, so the
+    worker ends at once, its players told nothing, and the parent starts it again."""
+    opened: list[LineClient] = []
+    with trio.fail_after(80):
+        async with served_workers(postgres_url, _settings(tmp_path)) as workers:
+            try:
+                ann = await workers.connect(0, "ann")
+                opened.append(ann)
+                first_pid = workers.pids[0]
+                os.kill(first_pid, signal.SIGHUP)
+                rest = await _rest(ann, 10)
+                assert not [x for x in rest if "shutting down" in x], rest
+                with trio.fail_after(40):
+                    while workers.pids[0] == first_pid:
+                        await trio.sleep(0.1)
+                died = [e for e in workers.events if e.get("event") == "worker_died"]
+                assert [(e["pid"], e["status"]) for e in died] == [(first_pid, -signal.SIGHUP)]
+            finally:
+                await close_all(opened)
