@@ -20,24 +20,30 @@ from deberc_net.server.store.sqlite import SQLiteStore
 from .workers import database_away
 
 
-def _pool_threads() -> list[str]:
-    return [t.name for t in threading.enumerate() if t.name.startswith("deberc-store")]
+def _pool_threads() -> set[threading.Thread]:
+    """The store pools' threads running (its scheduler and workers)."""
+    return {
+        t
+        for t in threading.enumerate()
+        if t.name.startswith(("deberc-store-scheduler", "deberc-store-worker-"))
+    }
 
 
 @pytest.mark.timeout(60)
 def test_a_close_that_fails_still_closes_the_pool(postgres_url: str) -> None:
     """Before the fix the failed close left the pool open: its scheduler and workers
     running, trying to reconnect."""
+    before = _pool_threads()  # (another test's, in this process)
     store = PostgresStore(postgres_url, serving=True, connect_timeout_s=2)
     store.hurry(1.0)  # its last calls wait a second for a connection (bus_lost.py)
-    assert _pool_threads()
+    assert _pool_threads() - before
     database_away(postgres_url, True)
     try:
         with pytest.raises((psycopg.Error, psycopg_pool.PoolTimeout)):
             store.close()
     finally:
         database_away(postgres_url, False)
-    assert _pool_threads() == []
+    assert not _pool_threads() - before
 
 
 @pytest.mark.timeout(30)

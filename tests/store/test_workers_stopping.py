@@ -62,7 +62,7 @@ async def _a_match_over_at_worker_0(workers: Workers, opened: list[LineClient]) 
     return table
 
 
-@pytest.mark.timeout(120)  # its fail_after(90), then its clean-up
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
 async def test_a_rematch_asked_of_a_stopping_worker_is_refused(
     postgres_url: str, tmp_path: Path
 ) -> None:
