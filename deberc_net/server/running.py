@@ -68,6 +68,8 @@ DEADLINE_SLACK_S = 60.0
 YOUNG_COLLECTION_AFTER = 5000
 # how often a stopping server looks whether anyone is left to tell (_anyone_to_tell)
 SHUTDOWN_POLL_S = 0.01
+# how long a stopping server's store calls wait for a connection (PostgreSQL's pool)
+STOPPING_STORE_WAIT_S = 1.0
 
 
 async def run(
@@ -232,6 +234,9 @@ async def _on_signal(
         async for signum in signals:
             name = signal.Signals(signum).name
             log.info("shutdown", signal=name)
+            # its last store calls (the tables' records, its own row) wait a moment for
+            # a connection, not the pool's 30 s each: a database away does not hold it
+            lobby.store.hurry(STOPPING_STORE_WAIT_S)
             # the matches this stop ends unfinished (stored with reason=shutdown)
             playing = [
                 table.match.match_id

@@ -249,6 +249,9 @@ class SQLiteStore:
     def _version(self) -> int:
         return version(self._db)
 
+    def hurry(self, timeout_s: float) -> None:
+        """(``Store.hurry``: nothing to hurry, a file has no connections to wait for.)"""
+
     def close(self) -> None:
         """End this server's own matches (listed) and its row, then close the file,
         even if that fails (the file locked, the disk full): the failure is raised."""
