@@ -135,11 +135,12 @@ class Bus:
         """Queue ``text`` for ``session`` on channel ``to`` in as few messages as fit
         (``text_pieces``), merged where they may be (``publish``); ``asks``: with the
         last."""
-        pieces = text_pieces(text)
-        for i, piece in enumerate(pieces):
-            last = i == len(pieces) - 1
-            body = {"k": "text", "s": session, "text": piece, "asks": asks if last else 0}
-            self.publish(to, body, merge=True)
+        if len(text) * WIDEST_LETTER + 2 > TEXT_ROOM:  # (most are a few lines: one piece)
+            *pieces, text = text_pieces(text)
+            for piece in pieces:
+                self.publish(to, {"k": "text", "s": session, "text": piece, "asks": 0}, merge=True)
+        if text:
+            self.publish(to, {"k": "text", "s": session, "text": text, "asks": asks}, merge=True)
 
     async def run(self) -> None:
         async with trio.open_nursery() as nursery:
