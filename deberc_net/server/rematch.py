@@ -111,9 +111,13 @@ class Rematches:
             self._expirer = False
 
     def ask(self, session: Session) -> None:
-        """'rematch' by ``session`` (logged in, seated nowhere: the lobby checked)."""
+        """'rematch' by ``session`` (logged in, seated nowhere: the lobby checked). Not
+        while the server stops (one asked from another worker: cluster/node.py):
+        refused, as a 'rematch' here then is, so no table opens on a server going."""
         name = session.name
         assert name is not None
+        if self.lobby.refused_for_shutdown(session):
+            return
         offer = self.offers.get(name_key(name))
         if offer is not None and offer.refusal is not None:  # its time out or not, the reason
             session.send(ev.error("not-allowed", phrase(offer.refusal.said)))

@@ -68,6 +68,8 @@ DEADLINE_SLACK_S = 60.0
 YOUNG_COLLECTION_AFTER = 5000
 # how often a stopping server looks whether anyone is left to tell (_anyone_to_tell)
 SHUTDOWN_POLL_S = 0.01
+# how long a stopping server's store calls wait for a connection (PostgreSQL's pool)
+STOPPING_STORE_WAIT_S = 1.0
 
 
 async def run(
@@ -125,17 +127,13 @@ async def run(
             server = Server(config, lobby, nursery)
             if lobby.node is not None:  # a lost bus tells them too (cluster/bus_lost.py)
                 lobby.node.not_logged_in = server.not_logged_in
-            listen_scope = trio.CancelScope()
-
-            async def accept_all() -> None:
-                with listen_scope:
-                    await server.accept(listeners)
-
-            nursery.start_soon(accept_all)
+            # accepting to the end, a stop's grace too: a newcomer then is refused in one
+            # line (Server._refusal), not left unanswered in the kernel's queue
+            nursery.start_soon(server.accept, listeners)
             if local_bound is not None:
                 local_bound(LocalLink(server, nursery))
             if handle_signals:  # before 'listening': a signal right after it is handled
-                await nursery.start(_on_signal, server, listen_scope, nursery, config)
+                await nursery.start(_on_signal, server, nursery, config)
                 # the process is this server's own (the CLI's, a worker's): what start-up
                 # made (modules, rules, the lobby) lives as long as it does, so the
                 # collector's full passes stop walking it (one took some 30 ms, every
@@ -226,7 +224,6 @@ async def _heartbeat(store: Store, config: Config) -> None:
 
 async def _on_signal(
     server: Server,
-    listen_scope: trio.CancelScope,
     nursery: trio.Nursery,
     config: Config,
     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
@@ -237,7 +234,9 @@ async def _on_signal(
         async for signum in signals:
             name = signal.Signals(signum).name
             log.info("shutdown", signal=name)
-            listen_scope.cancel()  # stop accepting at once
+            # its last store calls (the tables' records, its own row) wait a moment for
+            # a connection, not the pool's 30 s each: a database away does not hold it
+            lobby.store.hurry(STOPPING_STORE_WAIT_S)
             # the matches this stop ends unfinished (stored with reason=shutdown)
             playing = [
                 table.match.match_id

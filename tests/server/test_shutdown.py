@@ -1,4 +1,4 @@
-"""SIGTERM / SIGINT: stop accepting, tell everyone, keep what is stored, exit 0."""
+"""SIGTERM / SIGINT: refuse newcomers in one line, tell everyone, keep what is stored, exit 0."""
 
 from __future__ import annotations
 
@@ -167,3 +167,21 @@ def test_the_grace_is_waited_while_a_player_is_online_and_ends_when_he_goes(
             proc.send_signal(signal.SIGTERM)
             assert b"shutting down" in read_until(client, b"shutting down")
         assert proc.wait(timeout=20) == 0  # not the minute
+
+
+def test_a_connection_during_the_grace_is_told_why_in_one_line(tmp_path: Path) -> None:
+    # failed before: the stop stopped accepting but kept the port listening, so a
+    # connection in the grace was taken by the kernel and got nothing, not even the
+    # banner, for the whole grace (here a minute: the test's 10 s ran out)
+    with _serving(tmp_path / "s.sqlite3", 60000) as (proc, port):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            client.sendall(b"style machine\nlogin stayer\n")
+            read_until(client, b"cmd=login")
+            proc.send_signal(signal.SIGTERM)
+            assert b"shutting down" in read_until(client, b"shutting down")
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as late:
+                said = read_until(late, b"\xff", 10)  # to the server's close
+            # (docs/protocol.md §1: while the server shuts down, the newcomer's one line)
+            assert said == b"error code=busy text=the server is full or shutting down\r\n", said
+            client.sendall(b"quit\n")  # nobody left: the stop ends
+        assert proc.wait(timeout=20) == 0

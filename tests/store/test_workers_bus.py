@@ -3,6 +3,7 @@ with more than 1024 descriptors open, still hears the others."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import resource
@@ -18,8 +19,10 @@ from deberc_net.server.cluster.bus import (
     MAX_PAYLOAD,
     MERGED_DONE,
     OTHER_FIELDS,
+    TEXT_ROOM,
     Bus,
     channel,
+    text_pieces,
 )
 
 ABOVE = 1100  # descriptors: past select()'s FD_SETSIZE (1024)
@@ -164,3 +167,42 @@ def test_a_merged_messages_size_is_counted_as_sent() -> None:
         sent = len(bus._payloads(bus._queued[-1:])[0][1].encode())
         assert sent <= bus._last_bytes <= sent + OTHER_FIELDS
     assert 10 < len(bus._queued) < 500  # some merged, some full
+
+
+@pytest.mark.parametrize(
+    "letters",
+    ["😀", "Жд", '"\\', "\r\n", "\x01", "a"],
+    ids=["emoji", "cyrillic", "escaped", "line-ends", "control", "ascii"],
+)
+@pytest.mark.parametrize("lines", [False, True], ids=["one-line", "lines"])
+def test_a_sessions_long_text_is_sent_in_pieces_that_fit_a_payload(
+    letters: str, lines: bool
+) -> None:
+    # a table's text to a player on another worker, of the letters that take the most
+    # bytes as sent, cut by bytes: 1800 letters a piece (the old cut) took 7290 bytes
+    # of emoji, and 10890 of control characters (which the protocol refuses from
+    # players, so no line carries one today): over MAX_PAYLOAD, dropped (failed before)
+    line = letters * 700 + ("\r\n" if lines else "")
+    text = line * 20
+    bus = Bus("postgresql://unused", 3, lambda _: None)
+    bus.publish_text(channel(9), 123456789, text, 5)
+    bus.publish_text(channel(9), 123456789, "ok\r\n", 1)  # merged into the last
+    sent = bus._payloads(bus._queued)
+    assert len(sent) == len(bus._queued)  # none too long: none dropped
+    heard = [json.loads(payload) for _, payload in sent]
+    assert all(len(payload.encode()) <= MAX_PAYLOAD for _, payload in sent)
+    assert "".join(m["text"] for m in heard) == text + "ok\r\n"
+    assert [m["asks"] for m in heard] == [0] * (len(heard) - 1) + [6]
+    # as few as fit: a piece and the next one's first line (or letter) would not
+    texts = [m["text"] for m in heard]
+    at_line_ends = lines or "\n" in letters
+    for piece, after in itertools.pairwise(texts):
+        first = after.splitlines(keepends=True)[0] if at_line_ends else after[0]
+        assert len(json.dumps(piece + first, ensure_ascii=False).encode()) > TEXT_ROOM
+    if at_line_ends:  # cut at line ends: each piece is whole lines (the last, "ok" too)
+        assert all(m["text"].endswith("\r\n") for m in heard)
+
+
+def test_a_short_text_is_one_piece_as_it_is() -> None:
+    assert text_pieces("") == []
+    assert text_pieces("info text=Hi\r\n") == ["info text=Hi\r\n"]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from tests.server.client import fields
+from tests.server.client import LineClient, fields
 
 from .workers import database_away, served_workers
 
@@ -20,6 +20,7 @@ SETTINGS = (
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 3000\nheartbeat_ms = 500\nserver_dead_ms = 3000\n"
 )
 LOST = "info text=The server is shutting down: its database connection was lost."
+BUSY = "error code=busy text=the server is full or shutting down"
 
 
 def _shutting_down(line: str) -> bool:
@@ -42,6 +43,12 @@ async def test_a_worker_whose_bus_is_lost_then_sigterm_tells_each_connection_onc
             try:
                 await trio.to_thread.run_sync(database_away, postgres_url, True)
                 assert await ann.read_until(_shutting_down, 15) == LOST
+                # a connection in the grace (either worker: both lost their bus) is
+                # refused in one line (docs/protocol.md §1), as in a SIGTERM's grace
+                late = LineClient(await trio.open_tcp_stream("127.0.0.1", workers.port))
+                await late.wait_closed(10)
+                assert late.lines == [BUSY], late.lines
+                await late.aclose()
                 # during the lost bus's grace (3 s): the SIGTERM path runs too
                 os.kill(pid, signal.SIGTERM)
                 await ann.wait_closed(20)

@@ -36,6 +36,11 @@ MAX_PAYLOAD = 7900  # bytes: PostgreSQL refuses a notification of 8000 or more
 # many request ids at most
 OTHER_FIELDS = 200  # bytes
 MERGED_DONE = 64
+# a session's text is sent in pieces whose text, as sent (JSON-escaped, UTF-8, its
+# quotes), takes at most this many bytes: a piece's payload fits MAX_PAYLOAD. A letter
+# takes up to WIDEST_LETTER bytes there (a control character's \u00XX; an emoji 4)
+TEXT_ROOM = MAX_PAYLOAD - OTHER_FIELDS
+WIDEST_LETTER = 6
 Message = dict[str, Any]
 
 
@@ -126,6 +131,17 @@ class Bus:
             self._last_bytes = _bytes(message)
         self._wake.set()
 
+    def publish_text(self, to: str, session: int, text: str, asks: int) -> None:
+        """Queue ``text`` for ``session`` on channel ``to`` in as few messages as fit
+        (``text_pieces``), merged where they may be (``publish``); ``asks``: with the
+        last."""
+        if len(text) * WIDEST_LETTER + 2 > TEXT_ROOM:  # (most are a few lines: one piece)
+            *pieces, text = text_pieces(text)
+            for piece in pieces:
+                self.publish(to, {"k": "text", "s": session, "text": piece, "asks": 0}, merge=True)
+        if text:
+            self.publish(to, {"k": "text", "s": session, "text": text, "asks": asks}, merge=True)
+
     async def run(self) -> None:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._listen)
@@ -206,7 +222,44 @@ def _payload(message: Message) -> str:
 def _bytes(message: Message) -> int:
     """The bytes of a mergeable message's payload, at most: its text JSON-escaped as
     ``_payload`` escapes it, its done ids (each with its comma), and OTHER_FIELDS."""
-    size = len(encode_basestring(message["text"]).encode()) + OTHER_FIELDS
+    size = _escaped(message["text"]) + OTHER_FIELDS
     if done := message.get("done"):
         size += len(",".join(map(str, done))) + 1
     return size
+
+
+def text_pieces(text: str) -> list[str]:
+    """``text`` cut, in order, into pieces (none if it is empty) whose text as sent
+    takes at most TEXT_ROOM bytes; at line ends, where a line is not longer itself."""
+    if not text:
+        return []
+    if len(text) * WIDEST_LETTER + 2 <= TEXT_ROOM or _escaped(text) <= TEXT_ROOM:
+        return [text]  # (most: a few lines, measured without encoding them)
+    pieces: list[str] = []
+    piece: list[str] = []
+    size = 2  # its quotes
+    for line in text.splitlines(keepends=True):
+        cost = _escaped(line) - 2
+        if size + cost > TEXT_ROOM and piece:
+            pieces.append("".join(piece))
+            piece, size = [], 2
+        if size + cost <= TEXT_ROOM:
+            piece.append(line)
+            size += cost
+            continue
+        for letter in line:  # a line longer than a piece: letter by letter
+            cost = _escaped(letter) - 2
+            if size + cost > TEXT_ROOM:
+                pieces.append("".join(piece))
+                piece, size = [], 2
+            piece.append(letter)
+            size += cost
+    if piece:
+        pieces.append("".join(piece))
+    return pieces
+
+
+def _escaped(text: str) -> int:
+    """The bytes ``text`` takes in a payload: JSON-escaped as ``_payload`` escapes it
+    (its quotes too), UTF-8."""
+    return len(encode_basestring(text).encode())

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import structlog
 import trio
 
-from ..store.postgres import PostgresStore
+from ..running import STOPPING_STORE_WAIT_S
 
 if TYPE_CHECKING:
     from ..lobby import Lobby
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("deberc.node")
 BUS_LOST = "its database connection was lost"
-STOPPING_STORE_WAIT_S = 1.0
 FLUSH_S = 0.2  # the closed sessions' last lines leave meanwhile
 
 
@@ -28,8 +27,7 @@ async def stop_for_a_lost_bus(lobby: Lobby, not_logged_in: Callable[[], list[Ses
     """Stop as on SIGTERM (server/running.py), ``not_logged_in`` giving the connections
     that have not logged in: they are told and closed too."""
     log.error("bus_lost")
-    if isinstance(lobby.store, PostgresStore):
-        lobby.store.hurry(STOPPING_STORE_WAIT_S)
+    lobby.store.hurry(STOPPING_STORE_WAIT_S)
     lobby.shutdown(BUS_LOST, not_logged_in())
     if lobby.online or any(not table.remote for table in lobby.tables.values()):
         await trio.sleep(lobby.config.shutdown_grace_ms / 1000)

@@ -63,7 +63,6 @@ if TYPE_CHECKING:
     from ..lobby import Lobby
 
 log = structlog.get_logger("deberc.node")
-TEXT_CHUNK = 1800  # characters of a session's text per bus message (< 8000 bytes)
 SNAPSHOT_S = 0.25  # a changed table is told to the others within this
 TABLES_A_MESSAGE = 20  # at most, in one 'tables' message (fewer if they do not fit)
 ENVELOPE = 64  # bytes the bus adds to a message (its serial and sender), at most
@@ -753,19 +752,7 @@ class Node:
         text = "".join(line + "\r\n" for line in lines)
         if proxy.name is None:  # a web page's watcher (docs/web.md): the hand sizes too
             text += self._page_sizes(proxy, text)
-        to = channel(proxy.worker)
-        for start in range(0, len(text), TEXT_CHUNK):
-            last = start + TEXT_CHUNK >= len(text)
-            self.bus.publish(
-                to,
-                {
-                    "k": "text",
-                    "s": proxy.remote_id,
-                    "text": text[start : start + TEXT_CHUNK],
-                    "asks": asks if last else 0,
-                },
-                merge=True,
-            )
+        self.bus.publish_text(channel(proxy.worker), proxy.remote_id, text, asks)
 
     def _page_sizes(self, proxy: RemoteSession, text: str) -> str:
         """The hand sizes after ``text`` at the table a page's watcher watches (the

@@ -92,6 +92,12 @@ class RatingPoint:
 class Store(Protocol):
     def close(self) -> None: ...
 
+    def hurry(self, timeout_s: float) -> None:
+        """The server stops: from now on a call waits at most ``timeout_s`` for a
+        connection (PostgreSQL's pool: not its 30 s, for a database gone away); SQLite's
+        waits are its busy timeout's, as ever."""
+        ...
+
     def group(self) -> contextlib.AbstractContextManager[None]:
         """The writes the calling thread makes inside it as one transaction where the
         backend gains by it (SQLite: one wait for the file's write lock, one commit),

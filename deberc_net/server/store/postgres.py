@@ -89,6 +89,7 @@ class PostgresStore:
         """``url``: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB (any libpq conninfo).
         ``serving``, ``dead_after_s``: as for SQLiteStore."""
         self.server_id: int | None = None
+        self._url = url
         # one plain connection first: a refusal is told at once, with its reason
         first = connect(url, connect_timeout_s)
         with first:  # commits at the end of the block, and closes it
@@ -122,21 +123,33 @@ class PostgresStore:
 
     def hurry(self, timeout_s: float) -> None:
         """From now on a call waits at most ``timeout_s`` for a connection, not the
-        pool's 30 s: a worker stopping because its database went away (server/cluster/
-        bus_lost.py) fails its last calls at once and ends."""
+        pool's 30 s: a server stopping (SIGTERM, server/running.py; a worker's lost bus,
+        server/cluster/bus_lost.py) whose database went away fails its last calls at
+        once and ends."""
         self._pool.timeout = timeout_s
 
     def close(self) -> None:
-        if self.server_id is not None:  # a server's own matches end with it, listed
-            with self._pool.connection() as conn:
-                own = OWN_RUNNING.format(p="%s")
-                rows = conn.execute(
-                    f"SELECT match_id, board FROM running WHERE {own}", (self.server_id,)
-                ).fetchall()
-                _list_stopped(conn, [(m, b) for m, b in rows], SHUTDOWN)
-                conn.execute(f"DELETE FROM running WHERE {own}", (self.server_id,))
-                conn.execute("DELETE FROM servers WHERE id = %s", (self.server_id,))
-        self._pool.close()
+        """End this server's own matches (listed) and its row, then close the pool;
+        the pool is closed even if that fails (the database gone): its threads and
+        connections do not outlive the store, and StoreError says why in one line."""
+        try:
+            if self.server_id is not None:  # a server's own matches end with it, listed
+                with self._pool.connection() as conn:
+                    own = OWN_RUNNING.format(p="%s")
+                    rows = conn.execute(
+                        f"SELECT match_id, board FROM running WHERE {own}", (self.server_id,)
+                    ).fetchall()
+                    _list_stopped(conn, [(m, b) for m, b in rows], SHUTDOWN)
+                    conn.execute(f"DELETE FROM running WHERE {own}", (self.server_id,))
+                    conn.execute("DELETE FROM servers WHERE id = %s", (self.server_id,))
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            reason = " ".join(str(exc).split())
+            raise StoreError(
+                f"the database at {redacted(self._url)} did not answer at the stop ({reason}):"
+                " this server's matches are listed as a lost server's once it is back"
+            ) from exc
+        finally:
+            self._pool.close()
 
     def group(self) -> contextlib.AbstractContextManager[None]:
         """Each write its own transaction still: PostgreSQL's writers do not wait for

@@ -249,18 +249,25 @@ class SQLiteStore:
     def _version(self) -> int:
         return version(self._db)
 
+    def hurry(self, timeout_s: float) -> None:
+        """(``Store.hurry``: nothing to hurry, a file has no connections to wait for.)"""
+
     def close(self) -> None:
+        """End this server's own matches (listed) and its row, then close the file,
+        even if that fails (the file locked, the disk full): the failure is raised."""
         with self._lock:
-            if self.server_id is not None:  # a server's own matches end with it, listed
-                with self._writing():
-                    own = OWN_RUNNING.format(p="?")
-                    rows = self._db.execute(
-                        f"SELECT match_id, board FROM running WHERE {own}", (self.server_id,)
-                    )
-                    self._list_stopped(rows.fetchall(), SHUTDOWN)
-                    self._db.execute(f"DELETE FROM running WHERE {own}", (self.server_id,))
-                    self._db.execute("DELETE FROM servers WHERE id = ?", (self.server_id,))
-            self._db.close()
+            try:
+                if self.server_id is not None:  # a server's own matches end with it, listed
+                    with self._writing():
+                        own = OWN_RUNNING.format(p="?")
+                        rows = self._db.execute(
+                            f"SELECT match_id, board FROM running WHERE {own}", (self.server_id,)
+                        )
+                        self._list_stopped(rows.fetchall(), SHUTDOWN)
+                        self._db.execute(f"DELETE FROM running WHERE {own}", (self.server_id,))
+                        self._db.execute("DELETE FROM servers WHERE id = ?", (self.server_id,))
+            finally:
+                self._db.close()
 
     # several servers on one database
     def _register(self, dead_after_s: float) -> None:

@@ -1,0 +1,187 @@
+"""One worker of ``serve --workers 2`` stopping (SIGTERM to it alone, as a rolling
+restart does) while the other plays on: what players on either worker see during its
+grace and after (docs/scaling.md, docs/protocol.md §11.4)."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import pytest
+import trio
+
+from tests.server.client import LineClient, close_all, fields, is_event
+
+from .workers import Workers, served_workers
+
+# a long grace (its players online keep it to the end): what arrives meanwhile is seen
+GRACE_MS = 4000
+SETTINGS = (
+    f"[server]\nlag_ms = 0\nshutdown_grace_ms = {GRACE_MS}\nheartbeat_ms = 500\n"
+    "server_dead_ms = 3000\nworker_restart_ms = 50\n"
+)
+
+
+def _settings(tmp_path: Path) -> Path:
+    path = tmp_path / "server.toml"
+    path.write_text(SETTINGS)
+    return path
+
+
+async def _listed(client: LineClient, table: str) -> None:
+    """Ask 'tables' until ``table`` is among them (another worker's, told over the bus)."""
+    with trio.fail_after(10):
+        while True:
+            await client.send("tables")
+            line = await client.read_until(lambda x: fields(x)[0] == "tables")
+            rows = [
+                await client.read_until(lambda x: fields(x)[0] == "table")
+                for _ in range(int(fields(line)[1]["count"]))
+            ]
+            if any(fields(row)[1]["id"] == table for row in rows):
+                return
+            await trio.sleep(0.1)
+
+
+async def _a_match_over_at_worker_0(workers: Workers, opened: list[LineClient]) -> str:
+    """ann (worker 0) and bob (worker 1) at worker 0's table, the match over (bob
+    forfeits): a rematch is on offer there. The table's id."""
+    ann = await workers.connect(0, "ann")
+    bob = await workers.connect(1, "bob")
+    opened += [ann, bob]
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await _listed(bob, table)
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit", timeout=10)
+    await bob.read_until(lambda x: is_event(x, "start"), 10)
+    await bob.send("leave!")
+    for client in (ann, bob):
+        await client.read_until(lambda x: is_event(x, "match-end"), 10)
+    return table
+
+
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
+async def test_a_rematch_asked_of_a_stopping_worker_is_refused(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Before the fix the stopping worker took bob's rematch up and opened the new
+    table there, moments before it went (and bob was seated at a table never played)."""
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, _settings(tmp_path)) as workers:
+            try:
+                table = await _a_match_over_at_worker_0(workers, opened)
+                ann, bob = opened
+                await ann.send("rematch")
+                assert (await ann.expect("ok", cmd="rematch"))["waiting"] == "bob"
+                await bob.expect("rematch", table=table, timeout=10)
+                os.kill(workers.pids[0], signal.SIGTERM)
+                await ann.read_until(lambda x: "shutting down" in x, 10)
+                await bob.send("rematch")  # asked of worker 0, in its grace
+                answer = await bob.read_until(lambda x: fields(x)[0] in ("ok", "error"), 10)
+                assert fields(answer) == (
+                    "error",
+                    {"code": "shutting-down", "text": "the server is shutting down"},
+                ), answer
+                # no table opened for them: ann saw one match start, to her stop's end
+                await ann.wait_closed(GRACE_MS / 1000 + 10)
+                assert sum(is_event(x, "start") for x in ann.lines) == 1, ann.lines
+            finally:
+                await close_all(opened)
+
+
+KEPT = "is kept on another server"
+
+
+async def _rest(client: LineClient, within: float) -> list[str]:
+    """Every line until the server closes the connection."""
+    await client.wait_closed(within)
+    return client.lines[client.pos :]
+
+
+@pytest.mark.timeout(150)  # its fail_after(110), then its clean-up
+async def test_a_rolling_restart_of_one_worker_keeps_its_players_seats_elsewhere(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """SIGTERM to worker 0 alone, as an operator restarting the workers one by one:
+    its player at worker 1's table is told his seat is kept there and takes it back
+    with his token on the restarted worker 0; its own table closes, saying so; the
+    parent starts worker 0 again and the other worker's match plays on."""
+    opened: list[LineClient] = []
+    with trio.fail_after(110):
+        async with served_workers(postgres_url, _settings(tmp_path)) as workers:
+            try:
+                ann = await workers.connect(0, "ann")  # at carl's table, on worker 1
+                carl = await workers.connect(1, "carl")
+                dan = await workers.connect(0, "dan")  # at eve's table, on worker 0
+                eve = await workers.connect(0, "eve")
+                opened += [ann, carl, dan, eve]
+                await carl.send("new 2")
+                carls = (await carl.expect("ok", cmd="sit"))["table"]
+                await _listed(ann, carls)
+                await ann.send(f"sit {carls}")
+                await ann.expect("ok", cmd="sit", timeout=10)
+                await eve.send("new 2")
+                eves = (await eve.expect("ok", cmd="sit"))["table"]
+                await dan.send(f"sit {eves}")
+                await dan.expect("ok", cmd="sit")
+                for client in (ann, dan):
+                    await client.read_until(lambda x: is_event(x, "start"), 10)
+                login = next(x for x in ann.lines if x.startswith("ok cmd=login"))
+                token = fields(login)[1]["token"]
+                first_pid = workers.pids[0]
+                os.kill(first_pid, signal.SIGTERM)
+                anns, dans = await _rest(ann, 20), await _rest(dan, 20)
+                told = "info text=The server is shutting down: SIGTERM received."
+                assert told in anns and told in dans, (anns, dans)
+                assert [x for x in anns if KEPT in x] == [
+                    f"info text=Your seat at table {carls} is kept on another server: log in"
+                    " again (a guest with his token) to take it back."
+                ], anns
+                assert f"info text=Table {eves} closes: SIGTERM received." in dans, dans
+                assert not [x for x in dans if KEPT in x], dans
+                # carl's match waits for ann, away: not ended, not closed
+                away = await carl.read_until(lambda x: is_event(x, "away"), 10)
+                assert fields(away)[1]["name"] == "ann", away
+                # the parent starts worker 0 again; ann takes her seat back there
+                with trio.fail_after(40):
+                    while workers.pids[0] == first_pid:
+                        await trio.sleep(0.1)
+                back = await workers.connect(0, "ann", token=token)
+                opened.append(back)
+                await back.read_until(lambda x: is_event(x, "back") and "name=ann" in x, 10)
+                await back.read_until(lambda x: fields(x)[0] in ("ask", "state"), 10)
+                await carl.read_until(lambda x: is_event(x, "back") and "name=ann" in x, 10)
+                died = [e for e in workers.events if e.get("event") == "worker_died"]
+                assert [(e["worker"], e["pid"], e["status"]) for e in died] == [
+                    (0, first_pid, 0)
+                ], died
+            finally:
+                await close_all(opened)
+
+
+@pytest.mark.timeout(120)  # its fail_after(80), then its clean-up
+async def test_sighup_to_a_worker_ends_it_outright_as_a_crash(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """What docs/scaling.md says of SIGHUP: not a restart; nothing takes it, so the
+    worker ends at once, its players told nothing, and the parent starts it again."""
+    opened: list[LineClient] = []
+    with trio.fail_after(80):
+        async with served_workers(postgres_url, _settings(tmp_path)) as workers:
+            try:
+                ann = await workers.connect(0, "ann")
+                opened.append(ann)
+                first_pid = workers.pids[0]
+                os.kill(first_pid, signal.SIGHUP)
+                rest = await _rest(ann, 10)
+                assert not [x for x in rest if "shutting down" in x], rest
+                with trio.fail_after(40):
+                    while workers.pids[0] == first_pid:
+                        await trio.sleep(0.1)
+                died = [e for e in workers.events if e.get("event") == "worker_died"]
+                assert [(e["pid"], e["status"]) for e in died] == [(first_pid, -signal.SIGHUP)]
+            finally:
+                await close_all(opened)
