@@ -44,7 +44,12 @@ async def test_a_worker_whose_bus_is_lost_then_sigterm_tells_each_connection_onc
                 await trio.to_thread.run_sync(database_away, postgres_url, True)
                 assert await ann.read_until(_shutting_down, 15) == LOST
                 # a connection in the grace (either worker: both lost their bus) is
-                # refused in one line (docs/protocol.md §1), as in a SIGTERM's grace
+                # refused in one line (docs/protocol.md §1), as in a SIGTERM's grace;
+                # the shared port may hand it to the other worker, so wait until that
+                # one has noticed too (it may notice a few ms later: CI saw it greeted)
+                with trio.fail_after(15):
+                    while len(_bus_lost(workers.events)) < 2:
+                        await trio.sleep(0.05)
                 late = LineClient(await trio.open_tcp_stream("127.0.0.1", workers.port))
                 await late.wait_closed(10)
                 assert late.lines == [BUSY], late.lines
@@ -70,6 +75,10 @@ async def test_a_worker_whose_bus_is_lost_then_sigterm_tells_each_connection_onc
             assert "couldn't get a connection" not in reason, died
             await ann.aclose()
             await newcomer.aclose()
+
+
+def _bus_lost(events: list[dict[str, object]]) -> set[object]:
+    return {e.get("worker") for e in events if e.get("event") == "bus_lost"}
 
 
 def _died(events: list[dict[str, object]], pid: int) -> list[dict[str, object]]:
