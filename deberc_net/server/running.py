@@ -59,6 +59,11 @@ _ACCEPT_CAPACITY_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, e
 # how long an ended connection's last lines wait for a client that does not read them
 # (its slot is not held for ever)
 FINAL_FLUSH_S = 30.0
+# a refused connection's own lines are read and dropped until it closes, so that the
+# close sends no reset over the refusal (_refuse); bounded: a refused client holds
+# its address's count no longer than this
+REFUSED_LINGER_S = 0.5
+REFUSED_LINGER_BYTES = 16384
 # a reader's deadline is left where it is unless the connection's comes earlier or this
 # much later; one this near is lifted while a command is handled (never cut short)
 DEADLINE_SLACK_S = 60.0
@@ -628,5 +633,22 @@ def _peer(stream: trio.SocketStream) -> tuple[str, str]:
 
 
 async def _refuse(stream: trio.abc.Stream, why: str) -> None:
+    """Say ``busy`` and end the connection so that the client reads it: a close with
+    the client's first line still unread sends a reset, which may destroy the refusal
+    unread in the client's buffer (a tryout's terminal client saw only "connection
+    lost"). So: the line, our end's EOF, then the client's lines read and dropped
+    until it closes, a moment and a few KiB at most."""
     with trio.move_on_after(1):
         await stream.send_all(f"error code=busy text={why}\r\n".encode())
+        if isinstance(stream, trio.abc.HalfCloseableStream):
+            await stream.send_eof()
+    dropped = 0
+    with trio.move_on_after(REFUSED_LINGER_S):
+        try:
+            while dropped < REFUSED_LINGER_BYTES:
+                got = await stream.receive_some(4096)
+                if not got:
+                    break
+                dropped += len(got)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass  # the client has gone: nothing left to spare it

@@ -428,6 +428,30 @@ async def test_connections_are_limited_per_address(
         await extra.aclose()
 
 
+async def test_a_refused_client_still_talking_is_not_reset_over_its_refusal(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """A client that sends its first lines without waiting (the terminal client sends
+    ``style machine``, ``clock human``, its login) must be able to read its refusal: a
+    close with its lines unread, or arriving after it, answers them with a reset, and
+    the client failed on its next send before it read ``busy`` (seen in
+    tests/play/test_no_terminal.py under load)."""
+    port = await start_server(max_connections_per_address=1)
+    await connect.raw(port, "holder")
+    refused = await trio.open_tcp_stream("127.0.0.1", port)
+    try:
+        with trio.fail_after(10):
+            said = b""
+            while got := await refused.receive_some(4096):  # the refusal, then the EOF
+                said += got
+            assert said == b"error code=busy text=too many connections from your address\r\n"
+            await refused.send_all(b"style machine\r\n")  # after the server's EOF
+            await trio.sleep(0.05)
+            await refused.send_all(b"clock human\r\n")  # no reset came back
+    finally:
+        await refused.aclose()
+
+
 async def test_tables_left_by_everyone_close_fast_and_are_capped_per_address(
     start_server: StartServer,
     connect: Connector,
