@@ -22,6 +22,7 @@ import trio
 
 from deberc_net.ladder.runner import INTERRUPTED
 from deberc_net.ladder.supervisor import hangup
+from tests.hangup import as_from_a_terminal
 from tests.server.conftest import Connector
 
 from .helpers import (
@@ -197,12 +198,6 @@ def _session(sid: int) -> list[int]:
     return found
 
 
-_SIGHUP_DEFAULT_THEN_EXEC = (
-    "import os, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_DFL); "
-    "os.execv(sys.argv[1], sys.argv[1:])"
-)
-
-
 def test_a_ladder_whose_terminal_hangs_up_stops_its_bot_processes(tmp_path: Path) -> None:
     """SIGHUP (its terminal gone) stops the ladder as SIGTERM does: its bot processes
     stopped, its boards released, status 2. Failed before: the ladder died of it, and
@@ -213,7 +208,7 @@ def test_a_ladder_whose_terminal_hangs_up_stops_its_bot_processes(tmp_path: Path
     argv = ladder_argv(db, "--bot", HEUR, "--bot", rand, "--deals", "20000", "--json")
     # a ladder started from a terminal: SIGHUP as the system leaves it, even where this
     # suite runs under ``nohup`` (an ignored signal stays ignored across exec)
-    argv = [sys.executable, "-c", _SIGHUP_DEFAULT_THEN_EXEC, *argv]
+    argv = as_from_a_terminal(argv)
     status, out, err = _ctrl_c_once(
         argv, tmp_path, lambda: kept_seatings(db) >= 3, group=True, signum=signal.SIGHUP
     )
@@ -391,7 +386,7 @@ async def test_ctrl_c_while_the_finished_run_is_written_leaves_the_run_whole(
     results = tmp_path / "results.sqlite3"  # the ladder's (one_board_on's --db)
     ended: list[subprocess.CompletedProcess[bytes]] = []
     # SIGHUP at its default even where this suite runs under ``nohup``
-    wrapper = [sys.executable, "-c", _SIGHUP_DEFAULT_THEN_EXEC]
+    wrapper = as_from_a_terminal([])
 
     async def ladder(task_status: trio.TaskStatus[trio.Process]) -> None:
         ended.append(await one_board_on(port, tmp_path, task_status=task_status, wrapper=wrapper))

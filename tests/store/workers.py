@@ -23,6 +23,7 @@ import trio
 from deberc_net.server.app import serve
 from deberc_net.server.cluster import WorkerPlace
 from deberc_net.server.cluster.bus import Bus
+from tests.hangup import as_from_a_terminal
 from tests.server.client import LineClient, log_in_machine
 from tests.server.conftest import make_config
 
@@ -105,6 +106,9 @@ async def served_workers(
         ]  # fmt: skip
         if not web:
             command += ["--http-port", "0"]  # off
+        # SIGHUP at its default, as from a terminal (tests/store/test_workers_stopping.py
+        # sends it), even where this suite runs under nohup
+        command = as_from_a_terminal(command)
         process = await nursery.start(
             functools.partial(
                 trio.run_process,
