@@ -89,6 +89,18 @@ _SUIT_WORDS = {
     "бубей": 2,
     "крестей": 3,
     "треф": 3,
+    # Ukrainian (with its own і): піки, чирви (черви above), бубни, трефи, хрести, and
+    # their genitives as a card is named: "туз пік", "десятка чирв"
+    "піки": 0,
+    "пік": 0,
+    "чирви": 1,
+    "чирва": 1,
+    "чирв": 1,
+    "бубни": 2,
+    "бубон": 2,
+    "трефи": 3,
+    "хрести": 3,
+    "хрестів": 3,
 }
 # "ot korolya": the top card's rank in the genitive, as spoken.
 _RANK_GENITIVE = {
@@ -110,6 +122,11 @@ _RANK_GENITIVE = {
     "дамы": 5,
     "короля": 6,
     "туза": 7,
+    # Ukrainian: "від дами", "від дев'ятки"; the others as in Russian
+    "сімки": 0,
+    "вісімки": 1,
+    "дев'ятки": 2,
+    "дами": 5,
     "seven": 0,
     "eight": 1,
     "nine": 2,
@@ -130,25 +147,33 @@ _TRUMP_WORDS = {
     "trump",
     "kozyr",
     "козырь",
+    # Ukrainian: "від козирного туза", "від козирної дами"
+    "козирного",
+    "козирної",
+    "козир",
 }
 
+# The Ukrainian words (last in a line where there are some) are the calls as a
+# Ukrainian table says them: «пас», «грає» (so "граю"), «терць», «копа», «белла» are
+# the Ukrainian rule text's own (docs/rules.md's seed 003); the rest are the same verbs
+# in Ukrainian. None is a Russian or Latin word for another call (docs/protocol.md §8.2).
 _SIMPLE = {
-    C.PAS: {"pas", "пас", "pass"},
-    C.MENYAYU: {"menyayu", "menyaju", "меняю", "swap"},
-    C.NE_MENYAYU: {"ne menyayu", "ne menyaju", "не меняю", "keep"},
-    C.SEVENS: {"chetyre semerki", "четыре семерки", "sevens", "four sevens"},
-    C.ROST: {"rost?", "rost", "рост?", "рост", "height?", "height"},
-    C.PISHET: {"pishet", "пишет", "goditsya", "годится", "good", "concede"},
+    C.PAS: {"pas", "пас", "pass", "пасую"},
+    C.MENYAYU: {"menyayu", "menyaju", "меняю", "swap", "міняю"},
+    C.NE_MENYAYU: {"ne menyayu", "ne menyaju", "не меняю", "keep", "не міняю"},
+    C.SEVENS: {"chetyre semerki", "четыре семерки", "sevens", "four sevens", "чотири сімки"},
+    C.ROST: {"rost?", "rost", "рост?", "рост", "height?", "height", "ріст?", "ріст", "зріст?"},
+    C.PISHET: {"pishet", "пишет", "goditsya", "годится", "good", "concede", "пише", "годиться"},
     C.POKAZHI: {"pokazhi", "покажи", "show"},
-    C.POKAZYVAYU: {"pokazyvayu", "показываю", "showing", "here"},
+    C.POKAZYVAYU: {"pokazyvayu", "показываю", "showing", "here", "показую"},
     C.SKIN: {"skin", "skin'", "скинь", "skin ubeysya", "скинь убейся", "play first"},
-    C.PROKHODIT_Q: {"prokhodit?", "проходит?", "passes?", "does my trump pass?"},
-    C.NE_PROKHODIT: {"ne prokhodit", "не проходит", "does not pass", "no"},
-    C.BELLA: {"bella", "белла", "belote"},
-    C.KONETS: {"konets", "конец", "claim", "301", "501", "1001"},
+    C.PROKHODIT_Q: {"prokhodit?", "проходит?", "passes?", "does my trump pass?", "проходить?"},
+    C.NE_PROKHODIT: {"ne prokhodit", "не проходит", "does not pass", "no", "не проходить"},
+    C.BELLA: {"bella", "белла", "belote", "бела"},
+    C.KONETS: {"konets", "конец", "claim", "301", "501", "1001", "кінець"},
 }
-_PROKHODIT = {"prokhodit", "проходит", "passes", "yes"}
-_IGRAYU = {"igrayu", "igraju", "играю", "play"}
+_PROKHODIT = {"prokhodit", "проходит", "passes", "yes", "проходить"}
+_IGRAYU = {"igrayu", "igraju", "играю", "play", "граю"}
 # Ukrainian: "терць", and after a count "терці", as seed 003 quotes the call: «два терці»
 _TERTS = {"terts", "терц", "tierce", "tertsa", "терца", "tierces", "терць", "терці"}
 _FIFTY = {
@@ -158,6 +183,7 @@ _FIFTY = {
     "kopa",
     "50",
     "пятьдесят",
+    "п'ятдесят",  # Ukrainian
     "полтинник",
     "берц",
     "копа",
@@ -176,7 +202,8 @@ _COUNT = {
     **{word: 2 for word in ("dva", "dve", "два", "две", "дві", "two", "2")},
     **{word: 3 for word in ("tri", "три", "three", "3")},
 }
-_PLAY_PREFIX = {"hod", "ход", "card"}
+_PLAY_PREFIX = {"hod", "ход", "card", "хід"}
+_OT_PREFIX = {"ot", "от", "from", "від"}
 
 _WORDS = {word: name for name, words in _SIMPLE.items() for word in words}
 # each card's token as a typed call is compared with it (a card is an int): a legal
@@ -203,7 +230,8 @@ class AmbiguousRank(CallSyntaxError):
 
 
 def normalize(text: str) -> str:
-    t = text.strip().lower().replace("ё", "е").replace("-", " ").replace("’", "'")
+    t = text.strip().lower().replace("ё", "е").replace("-", " ")
+    t = t.replace("’", "'").replace("ʼ", "'")  # the Ukrainian apostrophe, typed either way
     return " ".join(t.split())
 
 
@@ -284,7 +312,7 @@ def parse_call(
     words = t.split()
     if words[0] in _IGRAYU:
         return _igrayu(words[1:], text)
-    if words[0] in ("ot", "от", "from"):
+    if words[0] in _OT_PREFIX:
         return _ot(words[1:], text, legal, cyrillic_ace)
     declared = _declaration(words, legal)
     if declared is not None:

@@ -133,7 +133,7 @@ class Leave:
 LEAVE_CONFIRM_S = 10.0  # a person's second 'leave' within this confirms the first
 # an answer to that question within the time: the seat is kept, and it is no call ('no'
 # is an alias of ne-prokhodit otherwise; when that is a legal call now, it is the call)
-LEAVE_DECLINED = frozenset({"no", "n", "net", "нет"})
+LEAVE_DECLINED = frozenset({"no", "n", "net", "нет", "ні"})  # ні: Ukrainian
 
 
 @attrs.frozen
