@@ -240,9 +240,11 @@ def _fold(state: TableState, line: Line) -> TableState:
             if asked in state.quiet and line.get_str("code") in ("wrong-phase", "not-seated"):
                 return _unquiet(state, asked)
         # said as the human style says it: suit signs, spoken calls, names for seats
-        return _log(
-            state, f"! {for_people(line.text or line.get_str('code') or '', state.players)}"
-        )
+        refused = for_people(line.text or line.get_str("code") or "", state.players)
+        near = line.get_str("hint")  # a mistyped call's likely meaning (protocol §8)
+        if near is not None:
+            refused += f" Did you mean {spoken_call(near)}?"
+        return _log(state, f"! {refused}")
     if tag == Tag.SAY:
         where = "" if line.get_str("table") is None else " (table)"
         return _log(state, f"{line.get_str('from')}{where}: {line.text or ''}")

@@ -40,6 +40,7 @@ class Error:
     text: str
     human: str | None = None  # the text for people, when it differs (names, ♠♥♦♣)
     said: Phrase | None = None  # the text as a catalogue phrase: told in each language
+    hint: str | None = None  # a mistyped call's likely meaning, as a token (hints.py)
 
 
 @attrs.frozen

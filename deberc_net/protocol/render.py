@@ -213,11 +213,13 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
                 else event.text
             ]
         case ev.Error():
-            return [
-                line("error", [("code", event.code)], event.text)
-                if machine
-                else f"Error ({event.code}): {event.human or event.text}"
-            ]
+            if machine:
+                hinted = [] if event.hint is None else [("hint", event.hint)]
+                return [line("error", [("code", event.code), *hinted], event.text)]
+            told = f"Error ({event.code}): {event.human or event.text}"
+            if event.hint is not None:
+                told += f" Did you mean {spoken_call(event.hint)}?"
+            return [told]
         case ev.Info():
             return [line("info", (), event.text) if machine else event.text]
         case ev.Bye():

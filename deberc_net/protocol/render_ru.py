@@ -53,7 +53,10 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
     match event:
         case ev.Error():
             text = RU_ERRORS.get(event.code, event.human or event.text)
-            lines = [f"Ошибка ({event.code}): {_said(event.said, text)}"]
+            refused = f"Ошибка ({event.code}): {_said(event.said, text)}"
+            if event.hint is not None:
+                refused += f" Может быть, «{ru_call(event.hint)}»?"
+            lines = [refused]
         case ev.Ok() | ev.Info() | ev.Bye():
             lines = [_said(event.said, event.text)]
         case ev.TextBlock():

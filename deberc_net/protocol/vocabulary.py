@@ -215,6 +215,22 @@ _CARD_TOKEN = tuple(card_str(c).lower() for c in range(32))
 _CARD_AS_ASKED = {card_str(c): C.PLAY_CALLS[c] for c in range(32)}
 
 
+def words_for(call: Call) -> tuple[str, ...]:
+    """The words people say for ``call`` beyond its token (hints.py compares a
+    mistyped call with them): a bare call's aliases, a single declaration's names."""
+    if call.name in _SIMPLE:
+        return tuple(_SIMPLE[call.name])
+    if call.name == C.IGRAYU and call.suit is None:
+        return tuple(_IGRAYU)
+    if call.name == C.PROKHODIT:
+        return tuple(_PROKHODIT)
+    if call.name == C.TERTS and call.count == 1:
+        return tuple(_TERTS)
+    if call.name == C.PYATDESYAT and call.count == 1:
+        return tuple(_FIFTY)
+    return ()
+
+
 class CallSyntaxError(ValueError):
     """What was typed is not a table call."""
 

@@ -37,6 +37,7 @@ from deberc_net.protocol.commands import stale_answer
 from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.event_lines import EVENT_LINES
 from deberc_net.protocol.framing import encode_lines
+from deberc_net.protocol.hints import hint
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.refusals import refusal_phrase
@@ -1186,7 +1187,9 @@ class Table:
                 session.send(ev.error("bad-argument", said))
                 return
             said = phrase(Msg.NOT_A_CALL, reason=str(exc), typed=text.strip())
-            session.send(ev.error("unknown-command", said))
+            near = hint(text, legal, self.rules.call_aliases)
+            token = None if near is None else near.token()
+            session.send(ev.Error("unknown-command", said.text(), said=said, hint=token))
             return
         try:
             await self._apply(seat, call, auto=False, now=now)

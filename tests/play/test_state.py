@@ -142,6 +142,19 @@ def test_away_and_back_do_not_spoil_the_open_request() -> None:
     assert state.log[-1] == "b2 is away"
 
 
+def test_a_hint_for_a_mistyped_call_is_said_in_the_log() -> None:
+    state = fold_all(
+        [
+            *START,
+            "error code=unknown-command hint=ot-K text=not a table call: 'ot korlya'. "
+            "Type 'help' or 'calls'.",
+        ]
+    )
+    assert state.log[-1] == (
+        "! not a table call: 'ot korlya'. Type 'help' or 'calls'. Did you mean ot korolya?"
+    )
+
+
 def test_talk_errors_and_lobby_lines_go_to_the_log() -> None:
     state = fold_all(
         [

@@ -269,3 +269,18 @@ async def a_whole_match(ann: LineClient, bob: LineClient, settings: str) -> str:
             nursery.start_soon(play_machine, ann, random.Random(6))
             nursery.start_soon(play_machine, bob, random.Random(7))
     return table
+
+
+async def next_ask(a: LineClient, b: LineClient) -> tuple[dict[str, str], LineClient] | None:
+    """The next request to act, whichever of the two seats gets it (None: match over)."""
+    result: list[tuple[dict[str, str], LineClient] | None] = []
+
+    async def watch(client: LineClient, cancel: trio.CancelScope) -> None:
+        line = await client.read_until(lambda x: x.startswith("ask ") or is_event(x, "match-end"))
+        result.append((fields(line)[1], client) if line.startswith("ask ") else None)
+        cancel.cancel()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(watch, a, nursery.cancel_scope)
+        nursery.start_soon(watch, b, nursery.cancel_scope)
+    return result[0]

@@ -13,7 +13,15 @@ from trio.testing import MockClock
 
 from deberc_net.server.accounts import valid_name
 
-from .client import LineClient, fields, is_event, play_machine, random_legal, seat_pair
+from .client import (
+    LineClient,
+    fields,
+    is_event,
+    next_ask,
+    play_machine,
+    random_legal,
+    seat_pair,
+)
 from .conftest import Connector
 
 StartServer = Callable[..., Awaitable[int]]
@@ -305,7 +313,7 @@ async def test_calls_out_of_turn_and_bad_calls_change_nothing(
             nursery.start_soon(run, client, 10 + i)
 
         # bidding: whoever is not asked calls out of turn
-        found = await _next_ask(ann, bob)
+        found = await next_ask(ann, bob)
         assert found is not None
         ask, first = found
         second = bob if first is ann else ann
@@ -341,7 +349,7 @@ async def test_calls_out_of_turn_and_bad_calls_change_nothing(
         await first.send(f"{random_legal(ask, rng)} seq={ask['seq']}")
         codes: dict[str, int] = {}
         while True:
-            found = await _next_ask(first, second)
+            found = await next_ask(first, second)
             if found is None:
                 break
             ask, actor = found
@@ -399,26 +407,11 @@ def idle_hand(client: LineClient) -> list[str]:
     return states[-1]["hand"].split(",") if states else []
 
 
-async def _next_ask(a: LineClient, b: LineClient) -> tuple[dict[str, str], LineClient] | None:
-    """The next request to act, whichever of the two seats gets it (None: match over)."""
-    result: list[tuple[dict[str, str], LineClient] | None] = []
-
-    async def watch(client: LineClient, cancel: trio.CancelScope) -> None:
-        line = await client.read_until(lambda x: x.startswith("ask ") or is_event(x, "match-end"))
-        result.append((fields(line)[1], client) if line.startswith("ask ") else None)
-        cancel.cancel()
-
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(watch, a, nursery.cancel_scope)
-        nursery.start_soon(watch, b, nursery.cancel_scope)
-    return result[0]
-
-
 async def test_bad_bytes_from_a_seat_change_nothing(port: int, connect: Connector) -> None:
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
     await seat_pair(ann, bob)
-    found = await _next_ask(ann, bob)
+    found = await next_ask(ann, bob)
     assert found is not None
     ask, actor = found
     other = bob if actor is ann else ann

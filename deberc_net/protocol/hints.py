@@ -1,0 +1,83 @@
+"""A hint for a mistyped table call (docs/protocol.md §8, `hint=`): the one legal call
+one letter or two from what was typed (a letter left out, added, changed, or two
+swapped), counting the letters that look alike in the Latin and Cyrillic alphabets
+(`пac` typed with a Latin a and c) as one. Only on the refusal's path, and bounded: a
+few dozen legal calls, each with its few spellings, compared only when their lengths
+are near."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping, Sequence
+
+from deberc_net.game.calls import Call
+
+from .lang import ru_call, spoken_call
+from .vocabulary import normalize, words_for
+
+# Latin and Cyrillic letters that look the same (each folded to the Latin one): a
+# keyboard layout switched in the middle of a word types these unseen
+_LOOK_ALIKE = str.maketrans("авекмнорстух", "abekmhopctyx")
+_LONGEST = 32  # a longer line is no slip of the keys: no hint looked for
+
+
+def _fold(text: str) -> str:
+    return normalize(text).translate(_LOOK_ALIKE)
+
+
+def _allowed(word: str) -> int:
+    """The letters a word of this length may be off by: 1 up to 5 letters, 2 beyond."""
+    return 1 if len(word) <= 5 else 2
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """The edit distance of ``a`` and ``b``, two letters swapped counting as one edit
+    (optimal string alignment), or ``limit + 1`` once it is sure to be more than
+    ``limit`` (a whole row beyond it: the rest is not worked out)."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    before: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, letter in enumerate(a, 1):
+        current = [i]
+        for j, other in enumerate(b, 1):
+            cost = 0 if letter == other else 1
+            best = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and letter == b[j - 2] and a[i - 2] == other:
+                best = min(best, before[j - 2] + 1)  # two letters swapped
+            current.append(best)
+        if min(current) > limit:
+            return limit + 1
+        before, previous = previous, current
+    return min(previous[-1], limit + 1)
+
+
+@functools.lru_cache(maxsize=512)  # a pure function of the call: each worked out once
+def _folded_spellings(call: Call) -> frozenset[str]:
+    token = call.token()
+    spellings = (token.replace("-", " "), spoken_call(token), ru_call(token), *words_for(call))
+    return frozenset(_fold(spelling) for spelling in spellings)
+
+
+def _spellings(call: Call, aliases: Mapping[str, str]) -> Iterable[str]:
+    """``call``'s spellings, folded: the engine's and the table's plugins' words."""
+    yield from _folded_spellings(call)
+    yield from (_fold(word) for word, name in aliases.items() if name == call.token())
+
+
+def hint(typed: str, legal: Sequence[Call], aliases: Mapping[str, str]) -> Call | None:
+    """The one legal call ``typed`` is close to, or None: when none is, or when two
+    calls are as close (no guessing between them)."""
+    folded = _fold(typed)
+    if not folded or len(folded) > _LONGEST:
+        return None
+    limit = _allowed(folded)
+    best: Call | None = None
+    best_distance = limit + 1
+    for call in legal:
+        distance = min(_distance(folded, s, limit) for s in _spellings(call, aliases))
+        if distance < best_distance:
+            best, best_distance = call, distance
+        elif distance == best_distance and distance <= limit and best != call:
+            best = None  # a tie: two calls as near, neither is hinted
+    return best
