@@ -1,0 +1,65 @@
+"""How the table talk is answered in Kharkov (docs/rules.md §9), one scripted deal a
+sentence, each against Moscow's answer to the same deal."""
+
+from __future__ import annotations
+
+import pytest
+
+from deberc_net.game import errors as E
+from deberc_net.game.match import Match
+from deberc_net.testing import build_deck, build_ruleset, legal, play, refused, say
+
+
+def _match(variant: str, hands: tuple[str, str, str]) -> Match:
+    return Match(build_ruleset(2, variant), seed="kh", dealer=1, decks={1: build_deck(*hands)})
+
+
+# Trump clubs (turned Kc). Seat 0 (the leader, declares first) holds the TRUMP terts
+# 10c-Qc, seat 1 the plain terts 10s-Qs: the same length and top card.
+TRUMP_FIRST = ("10c Jc Qc 7s 9s Ah 8h 10h 9d", "10s Js Qs 7h 9h Jh 8d Kd 8c", "Kc")
+
+
+@pytest.mark.parametrize("variant", ["moscow", "kharkov"])
+def test_the_answer_to_rost_names_trump_though_in_kharkov_it_decides_nothing(
+    variant: str,
+) -> None:
+    match = _match(variant, TRUMP_FIRST)
+    say(match, 0, "pas")
+    say(match, 1, "igrayu")
+    say(match, 0, "terts")
+    play(match, "9d")
+    say(match, 1, "rost?")
+    assert legal(match.deal, 0) == ["ot-Q-kozyrnogo"]  # the one true answer, as in Moscow
+    say(match, 0, "ot-Q-kozyrnogo")
+    # an equal plain terts: it loses both ways (Moscow: trump; Kharkov: declared later)
+    assert legal(match.deal, 1) == ["pishet"]
+    refused(match.deal, 1, "ot-Q", E.FalseDeclaration, "false-declaration")
+
+
+# Trump hearts (turned Ah). Seat 1 (the dealer: he speaks after the leader) holds the
+# trump 7 and the trump terts 7h-9h; seat 0 the plain terts 7c-9c: equal in Kharkov.
+SECOND_ASKS = ("7c 8c 9c Jh Ad 9d Jd Ac 10s", "7h 8h 9h 7s Js Qd Kd Qc 10c", "Ah")
+# The same hands the other way round: the asker is the leader.
+FIRST_ASKS = (SECOND_ASKS[1], SECOND_ASKS[0], "Ah")
+
+
+@pytest.mark.parametrize(
+    ("variant", "answer"), [("moscow", "prokhodit"), ("kharkov", "ne-prokhodit")]
+)
+def test_an_equal_trump_sequence_of_the_later_seat_does_not_pass_in_kharkov(
+    variant: str, answer: str
+) -> None:
+    match = _match(variant, SECOND_ASKS)
+    say(match, 0, "igrayu", "terts")  # declared first, then his card
+    play(match, "10s")
+    assert "prokhodit?" in legal(match.deal, 1)
+    say(match, 1, "prokhodit?")
+    assert legal(match.deal, 0) == [answer]
+
+
+@pytest.mark.parametrize("variant", ["moscow", "kharkov"])
+def test_an_equal_trump_sequence_of_the_leader_passes_in_both(variant: str) -> None:
+    match = _match(variant, FIRST_ASKS)
+    say(match, 0, "igrayu")
+    say(match, 0, "prokhodit?")
+    assert legal(match.deal, 1) == ["prokhodit"]
