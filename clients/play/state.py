@@ -661,11 +661,15 @@ def _event(state: TableState, line: Line) -> TableState:
         else:
             verdict = f"{' and '.join(winners)} {verb}" if winners else "a draw"
         result = f"Game over: {verdict} ({line.get_str('reason')}), totals {_pair(totals)}"
+        # the log names its id, for 'history' and the records (a resumed client was
+        # never told the start's); the table pane's few columns keep the result alone
+        match = line.get_str("match") or state.match
+        told = result if match is None else f"{result}, match {match}"
         # its names kept now: a table watched next takes the screen (and its names) in
         # place, and 'history' of this match, our last, still names its players
         former = state.left() if line.get_int("table") == state.table else state.former
         state = attrs.evolve(state, result=result, to_act=None, score=totals, former=former)
-        return _log(state, result)
+        return _log(state, told)
     if kind == EventKind.AWAY or kind == EventKind.BACK:
         word = "is away" if kind == EventKind.AWAY else "is back"
         if kind == EventKind.BACK and line.get_str("name") == state.name:

@@ -134,6 +134,22 @@ def test_the_score_is_the_deal_end_events_and_the_match_end() -> None:
     )
     assert state.result == "Game over: b1 wins (target), totals 301 : 226"
     assert table_text(state).splitlines()[-1] == state.result
+    # the log names the match the start told (m3), for 'history' and the records
+    assert state.log[-1] == "Game over: b1 wins (target), totals 301 : 226, match m3"
+
+
+def test_game_over_names_the_match_the_end_tells_after_a_resume() -> None:
+    """A client back after a drop was never told the start's match id: the end's
+    `match=` names it (docs/protocol.md §9.7)."""
+    resumed = [line for line in START if "kind=start" not in line]
+    state = fold_all(
+        [
+            *resumed,
+            "event seq=71 table=3 kind=match-end winner=0 name=b1 reason=target "
+            "totals=301,226 seed=ab match=m9",
+        ]
+    )
+    assert state.log[-1] == "Game over: b1 wins (target), totals 301 : 226, match m9"
 
 
 def test_away_and_back_do_not_spoil_the_open_request() -> None:

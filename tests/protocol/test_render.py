@@ -281,9 +281,10 @@ def test_the_russian_end_lines_say_each_thing_once_and_no_claim_nobody_made() ->
     ]
 
 
-def test_the_human_game_over_names_the_match_and_the_machine_line_is_unchanged() -> None:
+def test_game_over_names_the_match_in_every_style() -> None:
     """The table tells a match's end with its id: the human styles name it (the key of
-    its replay and of 'games'); the machine line is as it was (the start told it)."""
+    its replay and of 'games'); the machine line appends `match=` (a client resumed
+    after a drop was never told the start's)."""
     end = g.MatchEnded(0, ("anna",), "away", (0, 201), "s1", forfeit=1, match="m17")
     told = ev.TableEvent(9, 1, TWO, end)
     assert render(told, HUMAN) == [
@@ -293,6 +294,9 @@ def test_the_human_game_over_names_the_match_and_the_machine_line_is_unchanged()
     assert " ".join(x.strip() for x in render_ru(told)) == (
         "Игра окончена: anna выигрывает (игрок пропал). Итого: anna 0, boris 201. Матч m17."
     )
-    assert render(told, MACHINE) == render(
-        ev.TableEvent(9, 1, TWO, end._replace(match=None)), MACHINE
-    )
+    assert render(told, MACHINE) == [
+        "event seq=9 table=1 kind=match-end winner=0 name=anna reason=away totals=0,201 "
+        "seed=s1 forfeit=1 match=m17"
+    ]
+    unnamed = render(ev.TableEvent(9, 1, TWO, end._replace(match=None)), MACHINE)
+    assert unnamed == [render(told, MACHINE)[0].removesuffix(" match=m17")]

@@ -86,10 +86,12 @@ async def test_a_whole_match_told_only_the_asks_asks_the_same_as_told_everything
         others = [line for line in hushed if not line.startswith("ask ")]
         assert len(others) == 1 and is_event(others[0], "match-end")
         loud_end = next(line for line in loud if is_event(line, "match-end"))
-        # the same end, but for its seq (fewer events), table and the winner's name
-        assert re.sub(r"seq=\d+ table=\d+ ", "", others[0]) == re.sub(
-            r"seq=\d+ table=\d+ ", "", loud_end.replace("name=p", "name=q")
+        # the same end, but for its seq (fewer events), table, the winner's name and
+        # the match's id (another match)
+        assert re.sub(r"seq=\d+ table=\d+ | match=\w+", "", others[0]) == re.sub(
+            r"seq=\d+ table=\d+ | match=\w+", "", loud_end.replace("name=p", "name=q")
         )
+        assert " match=" in others[0]
 
 
 async def test_bad_tell_values_are_refused_and_change_nothing(
