@@ -1,7 +1,7 @@
 """One server process against a bare trio line-echo server, driven by the same harness.
 
     .venv/bin/python bench/server.py [--tables 10,100] [--seconds 1] [--repeat 5] [--idle 300]
-                                     [--think-ms 0] [--paced 100:100]
+                                     [--think-ms 0] [--paced 100:100] [--arrival-order]
 
 For each table count N it measures, ``--repeat`` times (echo and server alternating, so a
 slow spell on the machine hits both), a window of ``--seconds`` that starts once every
