@@ -1,7 +1,7 @@
 """One server process against a bare trio line-echo server, driven by the same harness.
 
     .venv/bin/python bench/server.py [--tables 10,100] [--seconds 1] [--repeat 5] [--idle 300]
-                                     [--think-ms 0] [--paced 100:100]
+                                     [--think-ms 0] [--paced 100:100] [--arrival-order]
 
 For each table count N it measures, ``--repeat`` times (echo and server alternating, so a
 slow spell on the machine hits both), a window of ``--seconds`` that starts once every
@@ -37,6 +37,13 @@ The harness's own collector is frozen and off during each counted window (both k
 alike): a collection in the bench process (200 bots' garbage) would hold up the calls
 in flight and count as the server's latency.
 
+``--arrival-order``: the harness (this process) and the echo server run trio's woken
+tasks first come, first served, as deberc-net's server does
+(deberc_net/server/run_order.py); by default they keep trio's coin (each batch in wake
+order or reversed at random), so figures compare with the history. At 100 busy tables
+the harness's own order is part of every latency (the bot's read of its ask waits for
+the other bots woken with it), echo's and server's alike.
+
 Then a fresh server of each kind gets ``--idle`` connections that stay idle (deberc-net's
 logged in) and reports the growth of its resident memory per connection, counted from
 after its first 20 (``IDLE_WARM_UP``: what the first connections make once is no
@@ -70,6 +77,7 @@ import trio
 from lines import Lines, machine, status_kib  # bench/lines.py
 
 from deberc_net.protocol.wire import parse_line
+from deberc_net.server.run_order import serve_in_arrival_order
 
 WARM_UP_S = 0.5
 # every client served once (each table dealt and asking) before a window counts: 200
@@ -77,6 +85,9 @@ WARM_UP_S = 0.5
 # them would charge logins and seating to the calls
 READY_LIMIT_S = 30.0
 
+ARRIVAL_ORDER = (
+    "from deberc_net.server.run_order import serve_in_arrival_order\nserve_in_arrival_order()\n"
+)
 ECHO_SERVER = """
 import trio
 async def handle(stream):
@@ -344,6 +355,12 @@ def main() -> None:
         default="100:100",
         help="TABLES:THINK_MS: also measure so many tables thinking so long (0: none)",
     )
+    parser.add_argument(
+        "--arrival-order",
+        action="store_true",
+        help="the harness and the echo server serve woken tasks first come, first served,"
+        " as deberc-net's server does (default: trio's coin, as before)",
+    )
     args = parser.parse_args()
     try:
         sizes = [int(n) for n in args.tables.split(",")]
@@ -370,8 +387,12 @@ def main() -> None:
     if paced is not None:
         rows.append(("paced", paced[0], paced[1] / 1000))
     runs: dict[tuple[str, str], list[dict[str, float]]] = {}
+    echo_code = ECHO_SERVER
+    if args.arrival_order:
+        serve_in_arrival_order()  # this process's loop: every trio.run below
+        echo_code = ARRIVAL_ORDER + ECHO_SERVER
     with tempfile.TemporaryDirectory() as tmp:
-        echo, echo_port = start(ECHO_SERVER)
+        echo, echo_port = start(echo_code)
         server, port = start(deberc_server_code(os.path.join(tmp, "bench.sqlite3")))
         try:
             for round_no in range(args.repeat):
@@ -409,6 +430,7 @@ def main() -> None:
         "seconds": args.seconds,
         "repeat": args.repeat,
         "think_ms": args.think_ms,
+        "arrival_order": args.arrival_order,
         "machine": machine(),
     }
     for name, n, think in rows:

@@ -15,6 +15,7 @@ import gc
 import itertools
 import math
 import os
+import random
 import signal
 import socket
 from collections import Counter
@@ -42,6 +43,7 @@ from .limits import AddressBuckets, Bucket, SharedBucket
 from .lobby import Lobby
 from .local import LOCAL_ADDRESS, LocalStream, Receiver, local_stream_pair
 from .ports import close_all, listen_on
+from .run_order import restore, serve_in_arrival_order
 from .session import Outbox, Session
 from .store import Store, describe
 
@@ -96,6 +98,7 @@ async def run(
     its own); closes them when it ends."""
     listeners: list[trio.SocketListener] = []
     lobby: Lobby | None = None
+    coin: random.Random | None = None  # trio's, while this server serves in arrival order
     failed = False  # the server ends by an exception: that is its reason, not a later one
     try:
         try:
@@ -148,6 +151,9 @@ async def run(
                 # coroutines at 100 busy tables) however few objects are new, 700 new
                 # ones apart by default (docs/performance.md, "The collector's threshold")
                 gc.set_threshold(YOUNG_COLLECTION_AFTER, *gc.get_threshold()[1:])
+                # and its woken readers served first come, first served: trio's coin
+                # made a busy server's slowest calls wait two rounds of every table's
+                coin = serve_in_arrival_order()
             if worker is None:
                 log.info("listening", host=config.host, port=port, db=describe(config.db))
             else:
@@ -168,6 +174,7 @@ async def run(
         failed = True
         raise
     finally:
+        restore(coin)
         # closed here, not left to the collector (a failure's traceback keeps them)
         close_all(game_sockets)
         for listener in listeners:  # a worker's own
