@@ -9,7 +9,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from deberc_net.ladder.runner import INTERRUPTED, LadderOptions
 from deberc_net.ladder.schedule import schedule
 from deberc_net.ladder.supervisor import BotSpec
 from deberc_net.protocol.wire import LineBuffer, MatchEnd
+from tests.hangup import as_from_a_terminal
 
 from .helpers import (
     HEUR,
@@ -39,7 +39,7 @@ from .helpers import (
     wait_for_kept_seatings,
     withheld,
 )
-from .test_interrupted import _SIGHUP_DEFAULT_THEN_EXEC, _session
+from .test_interrupted import _session
 
 RAND_PROCESS = f"rand={PY} -m clients.random_bot --seed 1"
 
@@ -426,7 +426,7 @@ def test_a_ladder_of_processes_whose_terminal_hangs_up_stops_them_all(
     )
     # SIGHUP at its default, as a terminal leaves it, even where this suite runs under
     # ``nohup`` (an ignored signal stays ignored across exec)
-    argv = [sys.executable, "-c", _SIGHUP_DEFAULT_THEN_EXEC, *argv]
+    argv = as_from_a_terminal(argv)
     with subprocess.Popen(
         argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True,

@@ -17,8 +17,9 @@ from typing import Any
 import psycopg
 
 from deberc_net.ladder.distributed import DISTRIBUTED_INTERRUPTED
+from tests.hangup import as_from_a_terminal
 from tests.ladder.helpers import HEUR, PY, RAND, ladder, ladder_argv, run_cli, summary
-from tests.ladder.test_interrupted import _SIGHUP_DEFAULT_THEN_EXEC, GONE
+from tests.ladder.test_interrupted import GONE
 
 LEASE_S = "1.5"
 TIME_LIMIT_S = 45  # under pytest's own limit
@@ -245,7 +246,7 @@ def test_a_worker_stopped_by_sigterm_or_a_hangup_stops_its_bot_processes(
         for signum in (signal.SIGTERM, signal.SIGHUP):
             argv = ["-m", "deberc_net", "ladder", "worker", "--db", postgres_url]
             worker = subprocess.Popen(  # SIGHUP at its default, even under nohup
-                [sys.executable, "-c", _SIGHUP_DEFAULT_THEN_EXEC, sys.executable, *argv],
+                as_from_a_terminal([sys.executable, *argv]),
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
                 text=True,
