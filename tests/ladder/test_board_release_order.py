@@ -8,6 +8,7 @@ withheld, and the run's count releases it."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -24,13 +25,17 @@ from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 (fi
 
 TIME_LIMIT_S = 60  # under pytest's own limit
 
-# The first time the step runs, its backend says its pid (a sequence: outside the
-# transaction) and sleeps, holding the worker there until the test kills it.
-HOLD = """
+DOOMED = "doomed worker"  # its connections' application_name (libpq's PGAPPNAME)
+
+# The first time the doomed worker's step runs, its backend says its pid (a sequence:
+# outside the transaction) and sleeps, holding the worker there until the test kills it.
+# Only its own backends are held (their application_name), not the run's count's
+HOLD = f"""
 CREATE SEQUENCE held_at;
 CREATE FUNCTION hold() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF NOT (SELECT is_called FROM held_at) THEN
+    IF current_setting('application_name') = '{DOOMED}'
+            AND NOT (SELECT is_called FROM held_at) THEN
         PERFORM setval('held_at', pg_backend_pid());
         PERFORM pg_sleep(120);
     END IF;
@@ -58,11 +63,12 @@ def _wait_for(what: str, check: Any, deadline: float) -> None:
         time.sleep(0.05)
 
 
-def _worker(url: str, log: Path) -> subprocess.Popen[str]:
+def _worker(url: str, log: Path, name: str = "survivor") -> subprocess.Popen[str]:
     argv = [sys.executable, "-m", "deberc_net", "ladder", "worker", "--db", url]
     argv += ["--lease-s", "1.5", "--exit-when-done"]
+    env = {**os.environ, "PGAPPNAME": name}  # (libpq names its connections so)
     with log.open("w") as out:
-        return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=out, text=True)
+        return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=out, text=True, env=env)
 
 
 @pytest.mark.timeout(TIME_LIMIT_S + 30)
@@ -87,7 +93,10 @@ def test_a_worker_killed_between_storing_and_releasing_a_board_leaves_it_fair(
         _wait_for("the board to be queued",
                   lambda: _query(postgres_url, "SELECT count(*) FROM ladder_boards") == [(1,)],
                   deadline)  # fmt: skip
-        doomed = _worker(postgres_url, tmp_path / "doomed.log")
+        # the run's count frozen until the test has looked: seeing the board done, it
+        # releases it (as a dead worker's), at once once the held release rolls back
+        run.send_signal(signal.SIGSTOP)
+        doomed = _worker(postgres_url, tmp_path / "doomed.log", DOOMED)
         processes.append(doomed)
         _wait_for("the worker held at the step",
                   lambda: _query(postgres_url, "SELECT is_called FROM held_at") == [(True,)],
@@ -103,6 +112,7 @@ def test_a_worker_killed_between_storing_and_releasing_a_board_leaves_it_fair(
         # the seatings' results are kept for the board's release, not public
         assert withheld == 2, f"board done={done}, released while its worker was killed"
         assert done == (step == "release")
+        run.send_signal(signal.SIGCONT)
         survivor = _worker(postgres_url, tmp_path / "survivor.log")
         processes.append(survivor)
         out, err = run.communicate(timeout=max(1.0, deadline - time.monotonic()))

@@ -8,14 +8,16 @@ from __future__ import annotations
 import errno
 import random
 import socket
-import sqlite3
-import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
 
+from deberc_net.server import app
 from deberc_net.server.app import serve, sole_exception
+from deberc_net.server.ports import bind_game_port
+from deberc_net.server.store import Store, open_store
 from deberc_net.testing import rule_book
 from tests.server.conftest import make_config
 
@@ -51,49 +53,42 @@ def _bound_by_another(port: int) -> bool:
     return False
 
 
-def _connect_while_the_store_opens(port: int, held: sqlite3.Connection, said: list[str]) -> None:
-    """In a thread of its own (the store opens in the server's): once the server has
-    bound its port, try to connect, then let the store open."""
-    try:
-        while not _bound_by_another(port):
-            threading.Event().wait(0.01)
+async def test_a_connection_while_the_store_opens_is_refused_not_left_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection is made from inside the store's open (its port learnt from the
+    bind), so it is made in that window whatever the load. It once waited in a thread
+    for the port to be bound by binding it itself: a probe bound at the moment serve
+    bound made serve's own bind fail (Address already in use, seen under load)."""
+    ports: list[int] = []
+    said: list[str] = []
+
+    async def bind_and_note(host: str, port: int) -> list[trio.socket.SocketType]:
+        bound = await bind_game_port(host, port)
+        ports.extend(sock.getsockname()[1] for sock in bound)
+        return bound
+
+    def connect_then_open(db: str | Path, **kwargs: Any) -> Store:
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+            socket.create_connection(("127.0.0.1", ports[0]), timeout=5).close()
             said.append("connected")
         except ConnectionRefusedError:
             said.append("refused")
-    finally:
-        held.execute("COMMIT")  # the store may open now
+        return open_store(db, **kwargs)
 
-
-async def test_a_connection_while_the_store_opens_is_refused_not_left_waiting(
-    tmp_path: Path,
-) -> None:
-    db = tmp_path / "s.sqlite3"
-    held = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
-    held.execute("BEGIN EXCLUSIVE")  # the server's store waits for it (its busy timeout)
-    port, said = _free_port(), []
-    watcher = threading.Thread(target=_connect_while_the_store_opens, args=(port, held, said))
-    watcher.start()
-    try:
-        with trio.fail_after(20):
-            async with trio.open_nursery() as nursery:
-                config = make_config(db, port=port)
-                assert (
-                    await nursery.start(
-                        lambda task_status: serve(
-                            config, rules=rule_book(), task_status=task_status
-                        )
-                    )
-                    == port
-                )
-                stream = await trio.open_tcp_stream("127.0.0.1", port)
-                assert b"protocol 1" in await stream.receive_some(4096)  # open now
-                await stream.aclose()
-                nursery.cancel_scope.cancel()
-    finally:
-        watcher.join()
-        held.close()
+    monkeypatch.setattr(app, "bind_game_port", bind_and_note)
+    monkeypatch.setattr(app, "open_store", connect_then_open)
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            config = make_config(tmp_path / "s.sqlite3")
+            port = await nursery.start(
+                lambda task_status: serve(config, rules=rule_book(), task_status=task_status)
+            )
+            assert ports == [port]
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+            assert b"protocol 1" in await stream.receive_some(4096)  # open now
+            await stream.aclose()
+            nursery.cancel_scope.cancel()
     assert said == ["refused"]
 
 

@@ -20,18 +20,42 @@ SETTINGS = (
 )
 
 
-async def _wrong_passwords_for_a_name_are_counted_across_workers(workers: Workers) -> None:
+async def _heard_by_the_other(askers: list[LineClient], worker: int, name: str) -> None:
+    """Wait until the other worker lists ``name``, just logged in on ``worker``: the bus
+    hands a worker's messages over in order, so the other has then heard all ``worker``
+    told before it (a wrong password, a login), however slow the bus is under load."""
+    asker = askers[1 - worker]
+    with trio.fail_after(10):
+        while name not in (await _who(asker)):
+            await trio.sleep(0.1)
+
+
+async def _who(asker: LineClient) -> list[str]:
+    await asker.send("who")
+    return str((await asker.expect("who"))["names"]).split(",")
+
+
+async def _wrong_passwords_for_a_name_are_counted_across_workers(
+    workers: Workers, opened: list[LineClient]
+) -> None:
     # tryout-s15 #2: each worker counted its own, so two workers let 2 x 5 guesses through
+    askers = [await workers.connect(worker, f"asker{worker}") for worker in (0, 1)]
+    opened += askers
     codes: list[str] = []
     for attempt in range(8):  # on each worker in turn
-        client = await workers.reach(attempt % 2, f"guess{attempt}")
+        worker = attempt % 2
+        client = await workers.reach(worker, f"guess{attempt}")
         await client.send("style machine")
         await client.expect("ok", cmd="style")
         await client.send(f"login vic1 wrong{attempt}")
         reply = await client.read_until(lambda x: x.startswith(("ok ", "error ")))
         codes.append(fields(reply)[1].get("code", "ok"))
+        # the next attempt, on the other worker, once that worker has heard of this one
+        # (a guess at the bus's delay, 0.2 s, was one)
+        await client.send(f"login mark{attempt}")
+        await client.expect("ok", cmd="login")
+        await _heard_by_the_other(askers, worker, f"mark{attempt}")
         await client.aclose()
-        await trio.sleep(0.2)  # the bus tells the other worker within milliseconds
     assert codes == ["bad-password"] * 3 + ["slow-down"] * 5, codes
     # tryout-s15 #7: the parent's 'listening' names the database; each worker's line its
     # own port (its house bots') and the shared one
@@ -54,10 +78,19 @@ async def _race(workers: Workers, name: str, sockets: int) -> list[LineClient]:
     return clients
 
 
-async def _holders(clients: list[LineClient], name: str) -> list[LineClient]:
+async def _holders(
+    workers: Workers, clients: list[LineClient], name: str, opened: list[LineClient]
+) -> list[LineClient]:
     """The clients still holding ``name`` once the workers have heard each other: those
     told ok and not told bye since."""
-    await trio.sleep(1)  # the bus between the workers: milliseconds, on a loaded machine more
+    for client in clients:  # each login answered: told to the other worker before what follows
+        await client.read_until(lambda x: x.startswith(("ok ", "error ")))
+    askers = [await workers.connect(worker, f"{name}a{worker}") for worker in (0, 1)]
+    opened += askers
+    for worker in (0, 1):  # each worker has heard the other's logins of the name (it
+        # decides then which keeps it): not a guess at the bus's delay (1 s was one)
+        opened.append(await workers.connect(worker, f"{name}m{worker}"))
+        await _heard_by_the_other(askers, worker, f"{name}m{worker}")
     holding = []
     for client in clients:
         await client.drain(0.05)
@@ -75,7 +108,7 @@ async def _one_name_is_one_login_across_workers(workers: Workers, opened: list[L
         name = f"racer{trial}"
         clients = await _race(workers, name, 8)
         opened += clients
-        holding = await _holders(clients, name)
+        holding = await _holders(workers, clients, name, opened)
         assert len(holding) == 1, (name, [c.lines[-3:] for c in clients])
         for worker in (0, 1):  # both lobbies agree: one login, listed once
             asker = await workers.connect(worker, f"ask{trial}w{worker}")
@@ -101,7 +134,7 @@ async def test_wrong_passwords_and_one_login_a_name_across_workers(
     with trio.fail_after(140):
         async with served_workers(postgres_url, settings) as workers:
             try:
-                await _wrong_passwords_for_a_name_are_counted_across_workers(workers)
+                await _wrong_passwords_for_a_name_are_counted_across_workers(workers, opened)
                 await _one_name_is_one_login_across_workers(workers, opened)
             finally:
                 await close_all(opened)
