@@ -259,6 +259,8 @@ Table calls (Latin, Cyrillic or English; case does not matter):
   chetyre semerki (sevens)             show four sevens: redeal
   konets (конец, claim, 501)           manual-claim: claim the match after a
                                        trick you took
+Ukrainian too: граю, пасую, пише, від туза, туз пік (docs/protocol.md §8.2).
+A call mistyped by a letter or two is answered "Did you mean ...?".
 """
 
 TERTZ_CALLS_HELP = f"""\
