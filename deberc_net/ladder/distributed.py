@@ -11,6 +11,7 @@ order, so they equal those of a single-machine ladder with the same seed.
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 import time
@@ -225,22 +226,14 @@ def _release_withheld(queue: BoardQueue, seed: str, boards: set[int]) -> None:
     """Every board of the run is played: any whose records are still withheld (its
     worker died, or lost its server, between storing the board and its release; or
     results a worker that lost its lease kept after the board's release) is released
-    now, as its worker's release would have."""
-    import psycopg
+    now, as its worker's release would have. Each release is one transaction on the
+    queue's connection, so an outage is waited out as the rest of the run's (up to
+    ``--db-wait``); a release whose commit landed with its answer lost finds nothing
+    the second time (release_board_in)."""
+    from deberc_net.server.store.postgres import release_board_in
 
-    from deberc_net.server.store.postgres import PostgresStore
-
-    keys = queue.withheld([board_key(seed, board) for board in sorted(boards)])
-    if not keys:
-        return
-    store = PostgresStore(queue.db.url)
-    try:
-        for key in keys:
-            store.release_board(key)
-    except psycopg.Error as exc:  # (the database gone just now)
-        raise StoreError(f"cannot release board {key}: {' '.join(str(exc).split())}") from None
-    finally:
-        store.close()
+    for key in queue.withheld([board_key(seed, board) for board in sorted(boards)]):
+        queue.db.run(functools.partial(release_board_in, board=key))
 
 
 def _wait(queue: BoardQueue, run_id: int, games: int, progress: bool) -> None:

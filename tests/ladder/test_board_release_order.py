@@ -204,3 +204,76 @@ def test_a_distributed_run_counted_after_another_rated_its_bots_builds_on_it(
     assert said == sorted(row[:3] for row in table(postgres_url))
     assert [r["games"] for r in json.loads(run_cli(["ladder", "table", "--db", postgres_url,
                                                      "--json"]).stdout)] == [4, 4]  # fmt: skip
+
+
+THE_RUN = "the run"  # the 'ladder run' process's application_name
+# As HOLD, and the run's own release of a withheld board held once too (its sequence)
+HOLD_BOTH = f"""
+CREATE SEQUENCE held_at;
+CREATE SEQUENCE run_held_at;
+CREATE FUNCTION hold() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF current_setting('application_name') = '{DOOMED}'
+            AND NOT (SELECT is_called FROM held_at) THEN
+        PERFORM setval('held_at', pg_backend_pid());
+        PERFORM pg_sleep(120);
+    ELSIF current_setting('application_name') = '{THE_RUN}'
+            AND NOT (SELECT is_called FROM run_held_at) THEN
+        PERFORM setval('run_held_at', pg_backend_pid());
+        PERFORM pg_sleep(120);
+    END IF;
+    RETURN NULL;
+END $$;
+"""
+
+
+@pytest.mark.timeout(TIME_LIMIT_S + 30)
+def test_the_runs_release_of_a_withheld_board_waits_out_a_lost_connection(
+    postgres_url: str,  # noqa: F811 (the fixture)
+    tmp_path: Path,
+) -> None:
+    """A worker killed at its release leaves the board done and withheld; the run's
+    count releases it, and its connection is ended (an administrator, a restart) in the
+    middle of that release: the run reconnects and releases it again, as it waits out
+    an outage elsewhere (docs/bots.md). Failed before: `cannot release board …`, 2."""
+    BoardQueue(postgres_url).close()  # the tables, for the trigger
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(HOLD_BOTH.encode())
+        conn.execute(AT_RELEASE.encode())
+    args = ("--bot", HEUR, "--bot", RAND, "--deals", "1", "--seed", "fair", "--json")
+    argv = ladder_argv(postgres_url, *args, "--concurrency", "1", "--distributed")
+    deadline = time.monotonic() + TIME_LIMIT_S
+    env = {**os.environ, "PGAPPNAME": THE_RUN}
+    run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    processes: list[subprocess.Popen[str]] = [run]
+    try:
+        _wait_for("the board to be queued",
+                  lambda: _query(postgres_url, "SELECT count(*) FROM ladder_boards") == [(1,)],
+                  deadline)  # fmt: skip
+        doomed = _worker(postgres_url, tmp_path / "doomed.log", DOOMED)
+        processes.append(doomed)
+        _wait_for("the worker held at its release",
+                  lambda: _query(postgres_url, "SELECT is_called FROM held_at") == [(True,)],
+                  deadline)  # fmt: skip
+        doomed.kill()
+        doomed.wait(timeout=10)
+        ((held,),) = _query(postgres_url, "SELECT last_value FROM held_at")
+        _query(postgres_url, "SELECT pg_terminate_backend(%s)", held)
+        _wait_for("the run held at its own release",
+                  lambda: _query(postgres_url, "SELECT is_called FROM run_held_at") == [(True,)],
+                  deadline)  # fmt: skip
+        ((run_held,),) = _query(postgres_url, "SELECT last_value FROM run_held_at")
+        _query(postgres_url, "SELECT pg_terminate_backend(%s)", run_held)  # its connection cut
+        out, err = run.communicate(timeout=max(1.0, deadline - time.monotonic()))
+        assert run.returncode == 0, err[-3000:]
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    summary = json.loads(out)
+    assert summary["games"] == 2 and summary["boards_played"] == 1
+    assert _query(postgres_url, "SELECT count(*) FROM ladder_games") == [(2,)]
+    # released once, by the run's second try
+    assert _query(postgres_url, "SELECT count(*) FROM running WHERE board IS NOT NULL") == [(0,)]
+    assert _query(postgres_url, "SELECT done, claims FROM ladder_boards") == [(True, 1)]

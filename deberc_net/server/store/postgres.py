@@ -75,6 +75,24 @@ MIGRATION_LOCK = 0x64656265  # 'debe': the advisory lock key migrations hold
 CONNECT_TIMEOUT_S = 10.0
 
 
+def release_board_in(conn: psycopg.Connection[Any], board: str) -> int:
+    """Release ``board``'s withheld records in ``conn``'s transaction; how many results
+    it kept. Run again after a commit whose answer was lost, it finds none: a board is
+    released once (the distributed ladder's end retries it over an outage)."""
+    # the board's running rows held first, so that the two statements below see
+    # each seating alike: a deal taking a kept result back (add_deal's PLAYS_ON)
+    # committed between them left a seating of the released board
+    conn.execute(BOARD_ROWS, (board,))
+    # first, as a seating's end at once on another worker (FOR UPDATE there)
+    # either waits for this, or is among the results this then takes
+    conn.execute(UNBOARD_RUNNING.format(p="%s"), (board,))
+    # (FOR UPDATE: a release at once on another worker waits, then finds none)
+    kept = conn.execute(BOARD_RESULTS.format(p="%s") + " FOR UPDATE", (board,)).fetchall()
+    for row, seeds in board_finishes(result for _, result in kept):
+        _finish(conn, row, seeds)
+    return len(kept)
+
+
 class PostgresStore:
     def __init__(
         self,
@@ -271,18 +289,7 @@ class PostgresStore:
 
     def release_board(self, board: str) -> int:
         with self._pool.connection() as conn:
-            # the board's running rows held first, so that the two statements below see
-            # each seating alike: a deal taking a kept result back (add_deal's PLAYS_ON)
-            # committed between them left a seating of the released board
-            conn.execute(BOARD_ROWS, (board,))
-            # first, as a seating's end at once on another worker (FOR UPDATE there)
-            # either waits for this, or is among the results this then takes
-            conn.execute(UNBOARD_RUNNING.format(p="%s"), (board,))
-            # (FOR UPDATE: a release at once on another worker waits, then finds none)
-            kept = conn.execute(BOARD_RESULTS.format(p="%s") + " FOR UPDATE", (board,)).fetchall()
-            for row, seeds in board_finishes(result for _, result in kept):
-                _finish(conn, row, seeds)
-        return len(kept)
+            return release_board_in(conn, board)
 
     def records(self) -> Iterator[str]:
         with self._pool.connection() as conn:
