@@ -217,11 +217,19 @@ def best_trump_sequence(deal: Deal, seat: int) -> Combo | None:
 
 
 def _trump_passes(deal: Deal, pending: Pending) -> bool:
+    """Whether the asker's trump sequence beats the answerer's combinations that can
+    still count (docs/rules.md §2): those he has spoken of, or may still declare. One
+    who played his first card without a word has none left, and the answer must not
+    tell what his hand held."""
     theirs = best_trump_sequence(deal, pending.asker)
-    mine = deal.best_combo(pending.answerer)
+    answerer = pending.answerer
+    silent = answerer not in deal.talk.talked
+    if silent and (deal.tricks or answerer in deal.talk.window_hands):
+        return True
+    mine = deal.best_combo(answerer)
     if theirs is None or mine is None:
         return True
-    return not deal.beats(pending.answerer, mine, pending.asker, theirs)
+    return not deal.beats(answerer, mine, pending.asker, theirs)
 
 
 # The talk's calls without arguments: calls are immutable, one of each serves every deal

@@ -449,3 +449,34 @@ def test_a_swap_by_the_other_seat_keeps_a_declared_bella() -> None:
     assert parse_card("Jc") in deal.hands[0]
     assert deal.bella_owner == 1 and deal.bella_declared
     assert deal.bella_points() == [0, 20]
+
+
+# Trump hearts (turned Ah). Seat 0 (the leader) holds a plain fifty 7c-10c; seat 1 the
+# trump 7 and the trump terts 7h-9h, and asks whether it passes after seat 0's card.
+PASS_AFTER_SILENCE = (
+    "7c 8c 9c 10c Ad 9d Jd Ac 10s",
+    "7h 8h 9h 7s Js Qd Kd Qc Jh",
+    "Ah",
+)
+
+
+def _asked_after_the_first_card(variant: str, declared: bool) -> list[str]:
+    match = Match(
+        build_ruleset(2, variant), seed="p", dealer=1, decks={1: build_deck(*PASS_AFTER_SILENCE)}
+    )
+    say(match, 0, "igrayu")
+    if declared:
+        say(match, 0, "pyatdesyat")
+    play(match, "10s")
+    say(match, 1, "prokhodit?")
+    return legal(match.deal, 0)
+
+
+def test_prokhodit_is_answered_for_the_combinations_that_can_still_count() -> None:
+    """docs/rules.md §2: a seat that played its first card without declaring has no
+    combination left to count, so the asker's trump passes, and the answer tells
+    nothing of his hand. Failed before: `ne-prokhodit`, which told seat 1 that seat 0
+    held a fifty it had not declared."""
+    for variant in ("moscow", "kharkov"):
+        assert _asked_after_the_first_card(variant, declared=False) == ["prokhodit"]
+        assert _asked_after_the_first_card(variant, declared=True) == ["ne-prokhodit"]
