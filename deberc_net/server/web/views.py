@@ -121,12 +121,16 @@ def _talk_with_shown(
     talk: Sequence[tuple[int, str]], shown: Mapping[int, Sequence[Card]]
 ) -> list[tuple[int, str]]:
     """The deal's talk as spoken, each seat's shown cards (public: docs/rules.md §3.5)
-    right after its 'pokazyvayu', as the live page and the replay list them."""
+    right after its last 'pokazyvayu', as the live page lists them. A Tertz seat may
+    show at several tricks, and the view holds all its shown cards as one list: after
+    the first show they would claim cards shown only later (the replay, told each
+    show, lists each after its own)."""
+    last = {seat: i for i, (seat, token) in enumerate(talk) if token == "pokazyvayu"}
     out: list[tuple[int, str]] = []
     left = dict(shown)
-    for seat, token in talk:
+    for i, (seat, token) in enumerate(talk):
         out.append((seat, spoken_call(token)))
-        if token == "pokazyvayu" and seat in left:
+        if last.get(seat) == i and seat in left:
             out.append((seat, shown_text(left.pop(seat))))
     return out + [(seat, shown_text(cards)) for seat, cards in left.items()]
 

@@ -133,15 +133,18 @@
   function onState(f) {
     const leader = num(f.leader);
     st.trick = list(f.trick).map((card, i) => ({ seat: (leader + i) % n, card }));
-    // each seat's shown cards right after its 'pokazyvayu', as the served page lists them
+    // each seat's shown cards right after its last 'pokazyvayu', as the served page
+    // lists them (a Tertz seat shows at several tricks: the state holds them as one)
     const shown = {};
     for (const t of list(f.shown)) { const [s, c] = t.split(":"); (shown[s] = shown[s] || []).push(c); }
+    const talk = list(f.talk).map((t) => t.split(":"));
+    const lastShow = {};
+    talk.forEach(([s, c], i) => { if (c === "pokazyvayu") lastShow[s] = i; });
     st.talk = [];
-    for (const t of list(f.talk)) {
-      const [s, c] = t.split(":");
+    talk.forEach(([s, c], i) => {
       st.talk.push(names[s] + ": " + spoken(c));
-      if (c === "pokazyvayu" && shown[s]) { st.talk.push(names[s] + ": " + showsText(shown[s])); delete shown[s]; }
-    }
+      if (lastShow[s] === i && shown[s]) { st.talk.push(names[s] + ": " + showsText(shown[s])); delete shown[s]; }
+    });
     for (const s of Object.keys(shown)) st.talk.push(names[s] + ": " + showsText(shown[s]));
     st.hasTalon = f.talon !== undefined;
     st.played = list(f.tricks).reduce((a, b) => a + Number(b), 0) * n + st.trick.length;
