@@ -27,16 +27,24 @@ TIME_LIMIT_S = 60  # under pytest's own limit
 
 DOOMED = "doomed worker"  # its connections' application_name (libpq's PGAPPNAME)
 
+THE_RUN = "the run"  # a 'ladder run' process's application_name, where a test sets it
+
 # The first time the doomed worker's step runs, its backend says its pid (a sequence:
-# outside the transaction) and sleeps, holding the worker there until the test kills it.
-# Only its own backends are held (their application_name), not the run's count's
+# outside the transaction) and sleeps, holding the worker there until the test kills it;
+# so, once, is a run's own release of a withheld board, where the run is named THE_RUN.
+# Only those backends are held (their application_name), not the run's count's
 HOLD = f"""
 CREATE SEQUENCE held_at;
+CREATE SEQUENCE run_held_at;
 CREATE FUNCTION hold() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF current_setting('application_name') = '{DOOMED}'
             AND NOT (SELECT is_called FROM held_at) THEN
         PERFORM setval('held_at', pg_backend_pid());
+        PERFORM pg_sleep(120);
+    ELSIF current_setting('application_name') = '{THE_RUN}'
+            AND NOT (SELECT is_called FROM run_held_at) THEN
+        PERFORM setval('run_held_at', pg_backend_pid());
         PERFORM pg_sleep(120);
     END IF;
     RETURN NULL;
@@ -61,6 +69,30 @@ def _wait_for(what: str, check: Any, deadline: float) -> None:
     while not check():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.05)
+
+
+def _held_backend(url: str, sequence: str, what: str, deadline: float) -> int:
+    """The pid of the backend the trigger holds, once it does (``sequence`` says it)."""
+    _wait_for(what, lambda: _query(url, f"SELECT is_called FROM {sequence}") == [(True,)],
+              deadline)  # fmt: skip
+    ((held,),) = _query(url, f"SELECT last_value FROM {sequence}")
+    return int(held)
+
+
+def _stop_all(processes: list[subprocess.Popen[str]]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def _assert_counted_and_released(url: str, out: str, claims: int) -> None:
+    """The run's one board counted (its two seatings) and released, claimed so often."""
+    summary = json.loads(out)
+    assert summary["games"] == 2 and summary["boards_played"] == 1
+    assert _query(url, "SELECT count(*) FROM ladder_games") == [(2,)]
+    assert _query(url, "SELECT count(*) FROM running WHERE board IS NOT NULL") == [(0,)]
+    assert _query(url, "SELECT done, claims FROM ladder_boards") == [(True, claims)]
 
 
 def _worker(url: str, log: Path, name: str = "survivor") -> subprocess.Popen[str]:
@@ -98,12 +130,9 @@ def test_a_worker_killed_between_storing_and_releasing_a_board_leaves_it_fair(
         run.send_signal(signal.SIGSTOP)
         doomed = _worker(postgres_url, tmp_path / "doomed.log", DOOMED)
         processes.append(doomed)
-        _wait_for("the worker held at the step",
-                  lambda: _query(postgres_url, "SELECT is_called FROM held_at") == [(True,)],
-                  deadline)  # fmt: skip
+        held = _held_backend(postgres_url, "held_at", "the worker held at the step", deadline)
         doomed.kill()
         doomed.wait(timeout=10)
-        ((held,),) = _query(postgres_url, "SELECT last_value FROM held_at")
         _query(postgres_url, "SELECT pg_terminate_backend(%s)", held)  # (its step rolled back)
         ((done,),) = _query(postgres_url, "SELECT done FROM ladder_boards")
         ((withheld,),) = _query(
@@ -119,17 +148,9 @@ def test_a_worker_killed_between_storing_and_releasing_a_board_leaves_it_fair(
         assert run.returncode == 0, err[-3000:]
         assert survivor.wait(timeout=max(1.0, deadline - time.monotonic())) == 0
     finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-    summary = json.loads(out)
-    assert summary["games"] == 2 and summary["boards_played"] == 1
-    assert _query(postgres_url, "SELECT count(*) FROM ladder_games") == [(2,)]
+        _stop_all(processes)
     # released at last: by the survivor's play of it, or by the run's count
-    assert _query(postgres_url, "SELECT count(*) FROM running WHERE board IS NOT NULL") == [(0,)]
-    claims = 2 if step == "store" else 1
-    assert _query(postgres_url, "SELECT done, claims FROM ladder_boards") == [(True, claims)]
+    _assert_counted_and_released(postgres_url, out, claims=2 if step == "store" else 1)
 
 
 @pytest.mark.timeout(TIME_LIMIT_S + 30)
@@ -188,10 +209,7 @@ def test_a_distributed_run_counted_after_another_rated_its_bots_builds_on_it(
         assert run.returncode == 0, err[-3000:]
         assert worker.wait(timeout=max(1.0, deadline - time.monotonic())) == 0
     finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+        _stop_all(processes)
 
     def table(db: str) -> list[tuple[Any, ...]]:
         listed = run_cli(["ladder", "table", "--db", db, "--json"])
@@ -206,27 +224,6 @@ def test_a_distributed_run_counted_after_another_rated_its_bots_builds_on_it(
                                                      "--json"]).stdout)] == [4, 4]  # fmt: skip
 
 
-THE_RUN = "the run"  # the 'ladder run' process's application_name
-# As HOLD, and the run's own release of a withheld board held once too (its sequence)
-HOLD_BOTH = f"""
-CREATE SEQUENCE held_at;
-CREATE SEQUENCE run_held_at;
-CREATE FUNCTION hold() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF current_setting('application_name') = '{DOOMED}'
-            AND NOT (SELECT is_called FROM held_at) THEN
-        PERFORM setval('held_at', pg_backend_pid());
-        PERFORM pg_sleep(120);
-    ELSIF current_setting('application_name') = '{THE_RUN}'
-            AND NOT (SELECT is_called FROM run_held_at) THEN
-        PERFORM setval('run_held_at', pg_backend_pid());
-        PERFORM pg_sleep(120);
-    END IF;
-    RETURN NULL;
-END $$;
-"""
-
-
 @pytest.mark.timeout(TIME_LIMIT_S + 30)
 def test_the_runs_release_of_a_withheld_board_waits_out_a_lost_connection(
     postgres_url: str,  # noqa: F811 (the fixture)
@@ -238,7 +235,7 @@ def test_the_runs_release_of_a_withheld_board_waits_out_a_lost_connection(
     an outage elsewhere (docs/bots.md). Failed before: `cannot release board …`, 2."""
     BoardQueue(postgres_url).close()  # the tables, for the trigger
     with psycopg.connect(postgres_url, autocommit=True) as conn:
-        conn.execute(HOLD_BOTH.encode())
+        conn.execute(HOLD.encode())
         conn.execute(AT_RELEASE.encode())
     args = ("--bot", HEUR, "--bot", RAND, "--deals", "1", "--seed", "fair", "--json")
     argv = ladder_argv(postgres_url, *args, "--concurrency", "1", "--distributed")
@@ -252,28 +249,14 @@ def test_the_runs_release_of_a_withheld_board_waits_out_a_lost_connection(
                   deadline)  # fmt: skip
         doomed = _worker(postgres_url, tmp_path / "doomed.log", DOOMED)
         processes.append(doomed)
-        _wait_for("the worker held at its release",
-                  lambda: _query(postgres_url, "SELECT is_called FROM held_at") == [(True,)],
-                  deadline)  # fmt: skip
+        held = _held_backend(postgres_url, "held_at", "the worker held at its release", deadline)
         doomed.kill()
         doomed.wait(timeout=10)
-        ((held,),) = _query(postgres_url, "SELECT last_value FROM held_at")
         _query(postgres_url, "SELECT pg_terminate_backend(%s)", held)
-        _wait_for("the run held at its own release",
-                  lambda: _query(postgres_url, "SELECT is_called FROM run_held_at") == [(True,)],
-                  deadline)  # fmt: skip
-        ((run_held,),) = _query(postgres_url, "SELECT last_value FROM run_held_at")
-        _query(postgres_url, "SELECT pg_terminate_backend(%s)", run_held)  # its connection cut
+        held = _held_backend(postgres_url, "run_held_at", "the run held at its release", deadline)
+        _query(postgres_url, "SELECT pg_terminate_backend(%s)", held)  # its connection cut
         out, err = run.communicate(timeout=max(1.0, deadline - time.monotonic()))
         assert run.returncode == 0, err[-3000:]
     finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-    summary = json.loads(out)
-    assert summary["games"] == 2 and summary["boards_played"] == 1
-    assert _query(postgres_url, "SELECT count(*) FROM ladder_games") == [(2,)]
-    # released once, by the run's second try
-    assert _query(postgres_url, "SELECT count(*) FROM running WHERE board IS NOT NULL") == [(0,)]
-    assert _query(postgres_url, "SELECT done, claims FROM ladder_boards") == [(True, 1)]
+        _stop_all(processes)
+    _assert_counted_and_released(postgres_url, out, claims=1)  # by the run's second try
