@@ -10,7 +10,7 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
-from .supervisor import hangup
+from deberc_net.hangup import hangup
 
 HELD = (signal.SIGINT, signal.SIGTERM)
 

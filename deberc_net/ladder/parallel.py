@@ -39,6 +39,7 @@ from typing import Any
 import attrs
 import trio
 
+from deberc_net.hangup import hangup
 from deberc_net.protocol.wire import LineBuffer, MatchEnd
 
 from .admin import AdminClient
@@ -47,7 +48,6 @@ from .ratings import Ratings
 from .results import GameResult, Results, Summary
 from .runner import INTERRUPTED, Ladder, LadderOptions
 from .schedule import Game, ScheduleError, schedule
-from .supervisor import hangup
 
 STOP = b"stop\n"
 END = b"end\n"

@@ -30,6 +30,7 @@ import structlog
 import trio
 
 from deberc_net.game.outcomes import MatchEndReason
+from deberc_net.hangup import hangup
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol.wire import EventKind, Line, MatchEnd, Tag
 from deberc_net.server.config import Config
@@ -41,7 +42,7 @@ from .ratings import Ratings
 from .results import GameResult, Results, Summary
 from .schedule import Game, ScheduleError, schedule
 from .stats import Sprt
-from .supervisor import BotSpec, Supervisor, hangup
+from .supervisor import BotSpec, Supervisor
 
 if TYPE_CHECKING:
     from deberc_net.server.running import LocalLink

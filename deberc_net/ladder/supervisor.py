@@ -41,15 +41,6 @@ def _signal_group(pgid: int, signum: signal.Signals) -> None:
         os.killpg(pgid, signum)
 
 
-def hangup() -> tuple[signal.Signals, ...]:
-    """SIGHUP, which a ladder takes as a stop (as SIGTERM): its terminal gone, the bot
-    processes, in groups of their own, are not told (the terminal's foreground group
-    is), so the ladder stops them. None where it is ignored (``nohup``), or unknown
-    (Windows)."""
-    hup = getattr(signal, "SIGHUP", None)
-    return () if hup is None or signal.getsignal(hup) is not signal.SIG_DFL else (hup,)
-
-
 @attrs.frozen
 class BotSpec:
     name: str

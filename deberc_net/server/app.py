@@ -50,7 +50,8 @@ async def serve(
     worker: WorkerPlace | None = None,
     ready: Callable[[int], None] | None = None,
 ) -> None:
-    """Run until cancelled (or, with ``handle_signals``, until SIGINT/SIGTERM).
+    """Run until cancelled (or, with ``handle_signals``, until SIGINT/SIGTERM, or SIGHUP
+    unless ignored: nohup).
     ``rules``: the rule plugins, loaded once by the caller; loaded here if not given
     (a broken plugin raises PluginError before anything listens). With
     ``config.http_port`` set, the web face is served too; ``http_bound`` gets its port.

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import structlog
 import trio
 
+from deberc_net.hangup import hangup
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, TableCallText
@@ -241,7 +242,8 @@ async def _on_signal(
     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     lobby = server.lobby
-    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+    # SIGHUP too (the terminal closed), unless ignored (nohup): a stop, not a crash
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, *hangup()) as signals:
         task_status.started()  # the signals are ours from here
         async for signum in signals:
             name = signal.Signals(signum).name

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 import trio
 
+from deberc_net.hangup import hangup
 from deberc_net.ladder.runner import INTERRUPTED
-from deberc_net.ladder.supervisor import hangup
 from tests.hangup import as_from_a_terminal
 from tests.server.conftest import Connector
 

@@ -9,12 +9,16 @@ import sys
 import time
 from pathlib import Path
 
+from tests.hangup import as_from_a_terminal, as_under_nohup
+
 
 def start_server_process(
-    db: Path, settings: str | None = None
+    db: Path, settings: str | None = None, nohup: bool = False
 ) -> tuple[subprocess.Popen[str], int]:
     """``deberc-net serve`` in its own process on a free port: the process and its port.
-    ``settings``: the ``[server]`` table's lines of a --config file (beside ``db``)."""
+    ``settings``: the ``[server]`` table's lines of a --config file (beside ``db``).
+    SIGHUP at its default, as from a terminal, even where this suite runs under nohup;
+    ``nohup``: ignored, as under it."""
     # no web face: its default port is fixed (tests/web stops one by signal too)
     command = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--db", str(db)]
     command += ["--http-port", "0"]
@@ -23,7 +27,7 @@ def start_server_process(
         config.write_text(f"[server]\n{settings}\n")
         command += ["--config", str(config)]
     proc = subprocess.Popen(
-        command,
+        as_under_nohup(command) if nohup else as_from_a_terminal(command),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

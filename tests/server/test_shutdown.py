@@ -1,4 +1,5 @@
-"""SIGTERM / SIGINT: refuse newcomers in one line, tell everyone, keep what is stored, exit 0."""
+"""SIGTERM, SIGINT, SIGHUP: refuse newcomers in one line, tell everyone, keep what is
+stored, exit 0."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def _events(proc: subprocess.Popen[str]) -> list[str]:
     return [json.loads(line)["event"] for line in proc.stderr.read().splitlines() if line]
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_signal_stops_cleanly_and_tells_everyone(tmp_path: Path, signum: int) -> None:
     # the grace before connections close is test_attacks' (calls answered meanwhile)
     with (
@@ -62,6 +63,28 @@ def test_signal_stops_cleanly_and_tells_everyone(tmp_path: Path, signum: int) ->
             socket.create_connection(("127.0.0.1", port), timeout=2).close()
     events = _events(proc)
     assert "shutdown" in events and events[-1] == "stopped"
+
+
+def test_a_server_started_under_nohup_plays_on_through_a_hangup(tmp_path: Path) -> None:
+    """SIGHUP ignored (``nohup``) stays ignored: the server was asked to outlive its
+    terminal, and SIGTERM still stops it."""
+    proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 0", nohup=True)
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            client.sendall(b"style machine\nlogin stayer\n")
+            read_until(client, b"cmd=login")
+            proc.send_signal(signal.SIGHUP)
+            client.sendall(b"who\n")  # answered after the hangup: nothing stopped
+            said = read_until(client, b"names=")
+            assert b"who count=1 names=stayer" in said and b"shutting down" not in said, said
+            assert proc.poll() is None
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "shutdown" in _events(proc)
 
 
 # A server whose 'listening' line is answered at once, in that very call, by SIGTERM: the

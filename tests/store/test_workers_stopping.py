@@ -1,6 +1,7 @@
-"""One worker of ``serve --workers 2`` stopping (SIGTERM to it alone, as a rolling
-restart does) while the other plays on: what players on either worker see during its
-grace and after (docs/scaling.md, docs/protocol.md §11.4)."""
+"""One worker of ``serve --workers 2`` stopping (SIGTERM or SIGHUP to it alone, as a
+rolling restart does) while the other plays on: what players on either worker see
+during its grace and after; and a terminal's hangup of them all (docs/scaling.md,
+docs/protocol.md §11.4)."""
 
 from __future__ import annotations
 
@@ -163,11 +164,12 @@ async def test_a_rolling_restart_of_one_worker_keeps_its_players_seats_elsewhere
 
 
 @pytest.mark.timeout(120)  # its fail_after(80), then its clean-up
-async def test_sighup_to_a_worker_ends_it_outright_as_a_crash(
+async def test_sighup_to_a_worker_stops_it_as_sigterm_and_the_parent_starts_it_again(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    """What docs/scaling.md says of SIGHUP: not a restart; nothing takes it, so the
-    worker ends at once, its players told nothing, and the parent starts it again."""
+    """What docs/scaling.md says of SIGHUP: a stop, as SIGTERM (a terminal's hangup must
+    not end a worker as a crash, its players told nothing); the parent then starts it
+    again, as after a rolling restart's SIGTERM."""
     opened: list[LineClient] = []
     with trio.fail_after(80):
         async with served_workers(postgres_url, _settings(tmp_path)) as workers:
@@ -176,12 +178,40 @@ async def test_sighup_to_a_worker_ends_it_outright_as_a_crash(
                 opened.append(ann)
                 first_pid = workers.pids[0]
                 os.kill(first_pid, signal.SIGHUP)
-                rest = await _rest(ann, 10)
-                assert not [x for x in rest if "shutting down" in x], rest
+                rest = await _rest(ann, GRACE_MS / 1000 + 10)
+                assert "info text=The server is shutting down: SIGHUP received." in rest, rest
                 with trio.fail_after(40):
                     while workers.pids[0] == first_pid:
                         await trio.sleep(0.1)
                 died = [e for e in workers.events if e.get("event") == "worker_died"]
-                assert [(e["pid"], e["status"]) for e in died] == [(first_pid, -signal.SIGHUP)]
+                assert [(e["pid"], e["status"]) for e in died] == [(first_pid, 0)], died
             finally:
                 await close_all(opened)
+
+
+@pytest.mark.timeout(120)  # its fail_after(80), then its clean-up
+async def test_a_terminals_hangup_stops_the_parent_and_every_worker_cleanly(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """SIGHUP to the whole foreground job, as a closed terminal sends it: every worker
+    tells its players why and says 'stopped', the parent exits 0 (before, each process
+    died of the signal and nobody was told)."""
+    opened: list[LineClient] = []
+    with trio.fail_after(80):
+        async with served_workers(postgres_url, _settings(tmp_path), own_group=True) as workers:
+            try:
+                players = [await workers.connect(worker, f"hup{worker}") for worker in (0, 1)]
+                opened += players
+                os.killpg(workers.process.pid, signal.SIGHUP)
+                for player in players:
+                    rest = await _rest(player, GRACE_MS / 1000 + 10)
+                    told = "info text=The server is shutting down: SIGHUP received."
+                    assert told in rest, rest
+                with trio.fail_after(30):
+                    await workers.process.wait()
+            finally:
+                await close_all(opened)
+    assert workers.process.returncode == 0
+    ended = [e.get("worker") for e in workers.events if e.get("event") == "stopped"]
+    assert sorted(ended, key=str) == [0, 1, None], workers.events[-20:]  # (None: the parent)
+    assert not [e for e in workers.events if e.get("event") == "worker_died"]

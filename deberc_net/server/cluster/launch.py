@@ -1,8 +1,9 @@
 """The parent of ``serve --workers N``: one port for every worker (SO_REUSEPORT: the
 kernel spreads new connections over them), N worker processes, each restarted if it
-dies, and SIGTERM/SIGINT passed on to them. Each worker's stdin is a pipe the parent
-holds open and never writes to: the parent gone (even by SIGKILL), the worker reads its
-end and stops as on SIGTERM (worker.py), so no orphan keeps serving the ports.
+dies, and SIGTERM/SIGINT (SIGHUP too, unless ignored) passed on to them. Each worker's
+stdin is a pipe the parent holds open and never writes to: the parent gone (even by
+SIGKILL), the worker reads its end and stops as on SIGTERM (worker.py), so no orphan
+keeps serving the ports.
 
 The parent binds the port first (port 0 picks a free one) and keeps that socket, bound
 and not listening, so the port stays theirs while a worker restarts; it logs
@@ -24,6 +25,7 @@ from typing import Any
 import attrs
 import structlog
 
+from deberc_net.hangup import hangup
 from deberc_net.server.config import Config, cannot_listen
 from deberc_net.server.store import describe, is_postgres
 
@@ -101,7 +103,7 @@ def _last_words(worker: Worker) -> str | None:
 
 
 def run_workers(config: Config, count: int) -> int:
-    """Run ``count`` workers on one port until SIGTERM or SIGINT; the exit status.
+    """Run ``count`` workers on one port until SIGTERM, SIGINT or SIGHUP; the exit status.
     ``WorkersError`` if the port cannot be bound, or a worker could not start and said
     why (the web port in use, the database): the one line a single server says."""
     try:
@@ -115,8 +117,9 @@ def run_workers(config: Config, count: int) -> int:
     def stop(signum: int, _frame: Any) -> None:
         stopping.append(signum)
 
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    # SIGHUP (the terminal closed) too, unless ignored (nohup): the workers stop cleanly
+    for signum in (signal.SIGTERM, signal.SIGINT, *hangup()):
+        signal.signal(signum, stop)
     workers = [_start(settings, i, count) for i in range(count)]
     announced = False
     failed = 0

@@ -11,6 +11,7 @@ import threading
 from collections.abc import Iterator
 
 from deberc_net.cli import _structlog_without_rich
+from deberc_net.hangup import hangup
 
 STDIN = 0  # the pipe from the parent (launch.py)
 
@@ -37,7 +38,7 @@ def worker_main() -> int:
     configure_logging(config.log_level, worker=place.index)
     rules = RuleBook.load()
 
-    served = False  # the server takes SIGTERM itself (from before it is ready)
+    served = False  # the server takes SIGTERM (and SIGHUP) itself (from before it is ready)
 
     def on_sigterm(signum: int, _frame: object) -> None:
         # before the server takes it: the worker ends as SIGTERM's default would. After:
@@ -48,7 +49,8 @@ def worker_main() -> int:
             signal.signal(signum, signal.SIG_DFL)
             os.kill(os.getpid(), signum)
 
-    signal.signal(signal.SIGTERM, on_sigterm)
+    for signum in (signal.SIGTERM, *hangup()):  # (SIGHUP unless ignored: nohup)
+        signal.signal(signum, on_sigterm)
     _stop_with_the_parent()
 
     def ready(_port: int) -> None:
