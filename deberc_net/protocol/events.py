@@ -41,6 +41,9 @@ class Error:
     human: str | None = None  # the text for people, when it differs (names, ♠♥♦♣)
     said: Phrase | None = None  # the text as a catalogue phrase: told in each language
     hint: str | None = None  # a mistyped call's likely meaning, as a token (hints.py)
+    # a mistyped command's likely name (hints.py): told to people only, a program's
+    # lines being no slips of the keys (the machine line stays as it was)
+    command: str | None = None
 
 
 @attrs.frozen

@@ -65,6 +65,21 @@ def _spellings(call: Call, aliases: Mapping[str, str]) -> Iterable[str]:
     yield from (_fold(word) for word, name in aliases.items() if name == call.token())
 
 
+def command_hint(typed: str, names: Iterable[str]) -> str | None:
+    """The one command name the first word of ``typed`` is close to (``tabels``:
+    ``tables``), or None: when none is, or two are as close."""
+    words = typed.split()
+    folded = _fold(words[0]) if words else ""
+    if not folded or len(folded) > _LONGEST:
+        return None
+    limit = _allowed(folded)
+    near = [name for name in names if _distance(folded, name, limit) <= limit]
+    if len(near) < 2:
+        return near[0] if near else None
+    distances = sorted((_distance(folded, name, limit), name) for name in near)
+    return distances[0][1] if distances[0][0] < distances[1][0] else None
+
+
 def hint(typed: str, legal: Sequence[Call], aliases: Mapping[str, str]) -> Call | None:
     """The one legal call ``typed`` is close to, or None: when none is, or when two
     calls are as close (no guessing between them)."""

@@ -219,6 +219,8 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
             told = f"Error ({event.code}): {event.human or event.text}"
             if event.hint is not None:
                 told += f" Did you mean {spoken_call(event.hint)}?"
+            elif event.command is not None:
+                told += f" Did you mean '{event.command}'?"
             return [told]
         case ev.Info():
             return [line("info", (), event.text) if machine else event.text]

@@ -56,6 +56,8 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
             refused = f"Ошибка ({event.code}): {_said(event.said, text)}"
             if event.hint is not None:
                 refused += f" Может быть, «{ru_call(event.hint)}»?"
+            elif event.command is not None:
+                refused += f" Может быть, {event.command}?"
             lines = [refused]
         case ev.Ok() | ev.Info() | ev.Bye():
             lines = [_said(event.said, event.text)]

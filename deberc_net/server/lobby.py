@@ -16,6 +16,7 @@ from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import COMMANDS, PROTOCOL_VERSION, Command, TableCallText
 from deberc_net.protocol.events import TableState
+from deberc_net.protocol.hints import command_hint
 from deberc_net.protocol.messages import Msg, phrase
 
 from .accounts import Accounts, name_key
@@ -257,7 +258,9 @@ class Lobby:
             return
         if table is None:
             word = item.text.split()[0] if item.text.split() else item.text
-            session.send(ev.error("unknown-command", phrase(Msg.NOT_A_COMMAND, word=word)))
+            said = phrase(Msg.NOT_A_COMMAND, word=word)
+            near = command_hint(item.text, COMMANDS)
+            session.send(ev.Error("unknown-command", said.text(), said=said, command=near))
             return
         self.post_for(session, table, TableCall(session, item.text, item.seq))
 

@@ -33,11 +33,11 @@ from deberc_net.game.rules import RuleSet
 from deberc_net.game.sheet import ScoreSheet
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import stale_answer
+from deberc_net.protocol.commands import COMMANDS, stale_answer
 from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.event_lines import EVENT_LINES
 from deberc_net.protocol.framing import encode_lines
-from deberc_net.protocol.hints import hint
+from deberc_net.protocol.hints import command_hint, hint
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.refusals import refusal_phrase
@@ -1189,7 +1189,10 @@ class Table:
             said = phrase(Msg.NOT_A_CALL, reason=str(exc), typed=text.strip())
             near = hint(text, legal, self.rules.call_aliases)
             token = None if near is None else near.token()
-            session.send(ev.Error("unknown-command", said.text(), said=said, hint=token))
+            # no call near it: a command mistyped at the table ('tabels')?
+            command = command_hint(text, COMMANDS) if near is None else None
+            error = ev.Error("unknown-command", said.text(), said=said, hint=token, command=command)
+            session.send(error)
             return
         try:
             await self._apply(seat, call, auto=False, now=now)

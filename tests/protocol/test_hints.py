@@ -1,4 +1,5 @@
-"""The hint a mistyped call gets (docs/protocol.md §8, protocol/hints.py): sans-IO."""
+"""The hint a mistyped call or command gets (docs/protocol.md §8, §10, protocol/hints.py):
+sans-IO."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from deberc_net.game import calls as C
 from deberc_net.game.calls import Call
 from deberc_net.game.cards import parse_card
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.hints import hint
+from deberc_net.protocol.commands import COMMANDS
+from deberc_net.protocol.hints import command_hint, hint
 from deberc_net.protocol.render import HUMAN, MACHINE, render
 from deberc_net.protocol.render_ru import render_ru
 
@@ -70,3 +72,30 @@ def test_the_hint_goes_before_text_in_the_machine_style_and_is_said_for_people()
     assert render_ru(refused)[0].endswith(" Может быть, «играю»?")
     plain = ev.Error("unknown-command", "not a table call: 'hello'")
     assert render(plain, MACHINE) == ["error code=unknown-command text=not a table call: 'hello'"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "name"),
+    [("tabels", "tables"), ("helpp", "help"), ("histroy 2", "history"), ("sheat", "sheet")],
+)
+def test_a_mistyped_command_is_hinted(typed: str, name: str) -> None:
+    assert command_hint(typed, COMMANDS) == name
+
+
+@pytest.mark.parametrize("typed", ["xyzzy", "", "pas", "s" * 40])
+def test_no_command_is_hinted_when_none_is_near(typed: str) -> None:
+    assert command_hint(typed, COMMANDS) is None
+
+
+def test_a_tie_between_two_commands_is_not_hinted() -> None:
+    assert command_hint("sitt", ["sit", "sort"]) == "sit"  # one edit against two
+    assert command_hint("sot", ["sit", "sort"]) is None  # one edit each: no guess
+
+
+def test_a_command_hint_is_said_to_people_only() -> None:
+    refused = ev.Error("unknown-command", "'tabels' is not a command", command="tables")
+    assert render(refused, MACHINE) == ["error code=unknown-command text='tabels' is not a command"]
+    assert render(refused, HUMAN) == [
+        "Error (unknown-command): 'tabels' is not a command Did you mean 'tables'?"
+    ]
+    assert render_ru(refused)[0].endswith(" Может быть, tables?")

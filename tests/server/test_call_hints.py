@@ -1,6 +1,7 @@
 """A mistyped call over a real socket gets the one near legal call as a hint
 (docs/protocol.md §8): `hint=` before `text=` in the machine style, "Did you mean …?" /
-"Может быть, «…»?" for people; nothing is played."""
+"Может быть, «…»?" for people; nothing is played. A mistyped command gets its name,
+said to people only."""
 
 from __future__ import annotations
 
@@ -58,3 +59,36 @@ async def test_people_are_asked_did_you_mean_in_their_language(
         refused += " " + await asked.read_until(lambda _: True)
     said = "Может быть, «пас»?" if asked is anna else "Did you mean pas?"
     assert " ".join(refused.split()).endswith(said), refused
+
+
+async def test_a_mistyped_command_is_named_to_people_at_a_table_or_not(
+    port: int, connect: Connector
+) -> None:
+    anna = await connect.human(port, "anna")
+    await anna.send("tabels")
+    refused = await anna.read_until(lambda x: x.startswith("Error"))
+    while not refused.endswith("?"):  # the human style wraps at 80 columns
+        refused += " " + await anna.read_until(lambda _: True)
+    assert " ".join(refused.split()).endswith("Did you mean 'tables'?"), refused
+    await anna.send("lang ru")
+    await anna.read_until(lambda x: x == "Язык: русский.")
+    await anna.send("histroy")
+    refused = await anna.read_until(lambda x: x.startswith("Ошибка"))
+    while not refused.endswith("?"):
+        refused += " " + await anna.read_until(lambda _: True)
+    assert " ".join(refused.split()).endswith("Может быть, history?"), refused
+    # seated, where a line that is no command is a table call: no call near, a command is
+    ann = await connect.machine(port, "ann")
+    bob = await connect.human(port, "bob")
+    await ann.send("seek 2")
+    await bob.send("seek 2")
+    await ann.read_until(lambda x: x.startswith("event ") and "kind=start" in x, 10)
+    await bob.send("sheat")
+    refused = await bob.read_until(lambda x: x.startswith("Error"))
+    while not refused.endswith("?"):
+        refused += " " + await bob.read_until(lambda _: True)
+    said = " ".join(refused.split())
+    assert "not a table call" in said and said.endswith("Did you mean 'sheet'?"), refused
+    await ann.send("tabels")  # a program is told no name: its line stays as it was
+    line = await ann.read_until(lambda x: x.startswith("error "))
+    assert "tables" not in line and "hint" not in fields(line)[1], line
