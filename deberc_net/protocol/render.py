@@ -20,6 +20,7 @@ from deberc_net.game import events as g
 from deberc_net.game.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, card_str
 from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.outcomes import MatchEndReason, Outcome
+from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import SeatView
 
 from . import events as ev
@@ -1149,9 +1150,6 @@ def _sheet(e: ev.Sheet, machine: bool) -> list[str]:
 def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
     """The pencil sheet: each deal's written points and the running total by side."""
     sides = ["+".join(e.names[s] for s in side) for side in e.sides]
-    # every column padded by terminal columns, not characters (a CJK name takes two a
-    # character, an accent added to a letter none): the columns stay in line
-    width = max(11, *(columns(side) + 2 for side in sides))
     goal = _say(lang, Msg.SHEET_TARGET, target=e.target) if e.target is not None else ""
     header = _say(lang, Msg.SHEET_HEADER_WON if e.deal_won_on_points else Msg.SHEET_HEADER)
     # (under 'won by' a deal's winner alone)
@@ -1160,28 +1158,38 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
         or _outcome_word(r.outcome, lang)
         for r in e.rows
     ]
+    notes = [_sheet_notes(r, e.deal_won_on_points, lang) for r in e.rows]
     # the deal's number (4) and a space, then how it ended: as wide as the widest
     first = max(9, columns(header) - 4, *(columns(word) + 1 for word in words))
-    out = [
-        _say(lang, Msg.SHEET_TITLE, table=e.table, goal=goal),
-        pad(header, 5 + first) + "".join(pad(side, width, right=True) for side in sides),
-    ]
-    for r, word in zip(e.rows, words, strict=True):
+    # every column padded by terminal columns, not characters (a CJK name takes two a
+    # character, an accent added to a letter none): the columns stay in line
+    width = max(11, *(columns(side) + 2 for side in sides))
+    out = [_say(lang, Msg.SHEET_TITLE, table=e.table, goal=goal)]
+    widest_notes = max((columns(n) for n in notes), default=0)
+    if 5 + first + width * len(sides) + widest_notes > WIDTH:
+        # long names (three players, two pairs) would wrap every row past the table's
+        # shape: the columns are numbered, the sides named once above them
+        out.append("  " + ", ".join(f"{i} = {side}" for i, side in enumerate(sides, 1)))
+        sides = [str(i) for i in range(1, len(sides) + 1)]
+        width = 11
+    out.append(pad(header, 5 + first) + "".join(pad(side, width, right=True) for side in sides))
+    for r, word, note in zip(e.rows, words, notes, strict=True):
         cells = "".join(
             pad(f"{w} {t}", width, right=True) for w, t in zip(r.written, r.totals, strict=True)
         )
-        bides = "/".join(map(str, r.bides))
-        # (no bide where the most points win: the count says only who ordered and lost)
-        told = any(r.bides) and not e.deal_won_on_points
-        notes = _say(lang, Msg.SHEET_BIDES, bides=bides) if told else ""
-        notes += _say(lang, Msg.SHEET_HANGING, hanging=r.hanging) if r.hanging else ""
         outcome = pad(word, first)
-        out.append(
-            _say(lang, Msg.SHEET_ROW, deal=r.deal, outcome=outcome, cells=cells, notes=notes)
-        )
+        out.append(_say(lang, Msg.SHEET_ROW, deal=r.deal, outcome=outcome, cells=cells, notes=note))
     if not e.rows:
         out.append(_say(lang, Msg.SHEET_EMPTY))
     return out
+
+
+def _sheet_notes(row: SheetRow, deal_won_on_points: bool, lang: Lang) -> str:
+    """A sheet row's bides and hanging points, after its columns."""
+    # (no bide where the most points win: the count says only who ordered and lost)
+    told = any(row.bides) and not deal_won_on_points
+    notes = _say(lang, Msg.SHEET_BIDES, bides="/".join(map(str, row.bides))) if told else ""
+    return notes + (_say(lang, Msg.SHEET_HANGING, hanging=row.hanging) if row.hanging else "")
 
 
 def _human_record(record: dict[str, Any]) -> list[str]:
