@@ -308,6 +308,9 @@ class Table:
     # the batch ``call_here`` entered, while it handles a call in it (its events are put
     # in it without asking trio for the running task at each: every call)
     _batch: Batch | None = attrs.field(init=False, default=None)
+    # the seats that made a call of their own (not the clock's) in this match: one that
+    # never did leaves the match unrated, an abort (docs/protocol.md §5.18)
+    _spoke: set[int] = attrs.field(init=False, factory=set)
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
@@ -945,6 +948,7 @@ class Table:
     def _start(self) -> None:
         names = tuple(s for s in self.seats if s is not None)
         seed = self._match_seed()
+        self._spoke = set()
         self.match = Match(
             self.rules,
             seed=seed,
@@ -1212,6 +1216,8 @@ class Table:
             now = trio.current_time()
         ms = int((now - self.deal_started) * 1000)
         events = match.apply(seat, call, ms=ms, auto=auto)  # raises with nothing changed
+        if not auto:
+            self._spoke.add(seat)
         dealt = waits = False
         for event in events:
             if isinstance(event, _TOLD_WITH_WAITS):
@@ -1323,6 +1329,8 @@ class Table:
         assert match is not None
         bots = [b for b in map(self.lobby.house.get, match.names) if b is not None]
         if not (self.rated and all(b.rated for b in bots)):
+            return finish  # (returns None)
+        if len(self._spoke) < len(match.names):  # aborted: someone never made a call
             return finish  # (returns None)
         rate = functools.partial(
             new_ratings,

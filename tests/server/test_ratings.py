@@ -1,5 +1,6 @@
 """Ratings for people over real sockets: a rated match moves 'top' and 'finger'; guests
-and private tables are not rated, house bots only when asked for so."""
+and private tables are not rated, house bots only when asked for so, nor a match one
+player left before making a call (an abort)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
-from .client import BOT_START_S, fields, is_event, play_machine
+from .client import BOT_START_S, fields, is_event, next_ask, play_machine
 from .conftest import Connector
 
 Register = Callable[[str, str], Awaitable[None]]
@@ -142,6 +143,50 @@ async def test_guests_and_private_tables_are_not_rated(
     await ann.send("finger cat")  # a guest who has played
     finger = await ann.expect("finger")
     assert (finger["registered"], finger["ratings"], finger["last"].count(",")) == ("0", "0", 0)
+
+
+async def test_a_match_left_before_every_player_made_a_call_is_not_rated(
+    port: int, connect: Connector, register: Register
+) -> None:
+    """The tryout's farm: bob (registered) sits and leaves at once, and ann gained a
+    rating, bob lost one. A player who never made a call leaves the match unrated;
+    once both have made one, leaving loses a rated match."""
+    await register("ann", "pw-ann-1")
+    await register("bob", "pw-bob-1")
+    ann = await connect.machine(port, "ann", "pw-ann-1")
+    bob = await connect.machine(port, "bob", "pw-bob-1")
+
+    async def seated() -> None:
+        await ann.send("new 2")
+        table = (await ann.expect("ok", cmd="sit"))["table"]
+        await bob.send(f"sit {table}")
+        await bob.expect("ok", cmd="sit")
+
+    await seated()
+    found = await next_ask(ann, bob)
+    assert found is not None
+    ask, first = found
+    await first.send(ask["legal"].split(",")[0])  # one of them calls, the other never
+    await bob.send("leave!")
+    for client in (ann, bob):
+        await client.read_until(lambda x: is_event(x, "match-end"), 10)
+    await ann.send("top")
+    assert (await ann.expect("top"))["total"] == "0"
+    await ann.send("finger bob")
+    assert (await ann.expect("finger"))["ratings"] == "0"
+
+    await seated()
+    for _ in range(2):  # both make a call of their own
+        found = await next_ask(ann, bob)
+        assert found is not None
+        ask, who = found
+        await who.send(ask["legal"].split(",")[0])
+        await who.read_until(lambda x: is_event(x, "call") or is_event(x, "play"), 10)
+    await bob.send("leave!")
+    end = fields(await ann.read_until(lambda x: is_event(x, "match-end"), 10))[1]
+    assert (end["name"], end["reason"]) == ("ann", "left")
+    await ann.send("top")
+    assert (await ann.expect("top"))["total"] == "2"
 
 
 async def test_top_and_finger_for_people(port: int, connect: Connector, register: Register) -> None:
