@@ -168,6 +168,9 @@ class Msg(StrEnum):
     BEAT_THE_TRUMP = "beat-the-trump"
     MAY_NOT_PLAY = "may-not-play"
     SWAP_WHEN = "swap-when"
+    PASS_Q_WHEN = "pass-q-when"
+    PASS_Q_ONCE = "pass-q-once"
+    PASS_Q_NONE = "pass-q-none"
     NO_BELLA = "no-bella"
     BELLA_DONE = "bella-done"
     BELLA_AFTER_TRICK = "bella-after-trick"
@@ -596,6 +599,18 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "before his first card and before he declares",
         "меняют семерку только в первом козыре: тот, у кого козырная семерка, до своей "
         "первой карты и до объявления",
+    ),
+    # prokhodit? (docs/rules.md §2): its own rule, not the swap's
+    Msg.PASS_Q_WHEN: (
+        "prokhodit? is asked by the holder of the trump 7 while he may swap it: in the "
+        "first trump, before his first card and before he declares",
+        "«проходит?» спрашивает тот, у кого козырная семерка, пока он может её поменять: "
+        "в первом козыре, до своей первой карты и до объявления",
+    ),
+    Msg.PASS_Q_ONCE: ("prokhodit? is asked once", "«проходит?» спрашивают один раз"),
+    Msg.PASS_Q_NONE: (
+        "you hold no trump sequence: prokhodit? asks whether yours passes",
+        "у вас нет козырной комбинации: «проходит?» спрашивают, проходит ли она",
     ),
     Msg.NO_BELLA: (
         "you do not hold the trump king and queen",

@@ -45,6 +45,13 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
         r"before his first card and before he declares",
         Msg.SWAP_WHEN,
     ),
+    (
+        r"prokhodit\? is asked by the holder of the trump 7 while he may swap it: in the "
+        r"first trump, before his first card and before he declares",
+        Msg.PASS_Q_WHEN,
+    ),
+    (r"prokhodit\? is asked once", Msg.PASS_Q_ONCE),
+    (r"you hold no trump sequence: prokhodit\? asks whether yours passes", Msg.PASS_Q_NONE),
     (r"you do not hold the trump king and queen", Msg.NO_BELLA),
     (r"bella is already declared", Msg.BELLA_DONE),
     (
