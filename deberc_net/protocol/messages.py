@@ -202,6 +202,9 @@ class Msg(StrEnum):
     ALL_DECLARED = "all-declared"
     AS_HIGH_DECLARED = "as-high-declared"
     MUST_BEAT = "must-beat"
+    TERTZ_ROST_WHEN = "tertz-rost-when"
+    TERTZ_ROST_HIGHER = "tertz-rost-higher"
+    TERTZ_ROST_NONE = "tertz-rost-none"
     STALE_PAST = "stale-past"
     STALE_FUTURE = "stale-future"
     # the lobby's refusals of the club's commands (invite, bot, rematch, history, top, finger)
@@ -713,6 +716,21 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.MUST_BEAT: (
         "the talon is gone: beat {card} if you can",
         "прикуп кончился: перебейте {card}, если можете",
+    ),
+    # Tertz's rost?: at every trick while the seat holds nine cards (docs/rules.md §12.5)
+    Msg.TERTZ_ROST_WHEN: (
+        "rost? asks the opponent's best declaration, on your turn before your card, at "
+        "any trick while you hold nine cards",
+        "«рост?» спрашивают о лучшей комбинации соперника в свой ход, до карты, на любой "
+        "взятке, пока на руках девять карт",
+    ),
+    Msg.TERTZ_ROST_HIGHER: (
+        "you hold a higher combination: declare it instead",
+        "у вас комбинация старше: объявите её",
+    ),
+    Msg.TERTZ_ROST_NONE: (
+        "you hold no undeclared combination of the declared one's class",
+        "у вас нет необъявленной комбинации того же класса, что объявленная",
     ),
     Msg.CALL_WORD: ("{call}", "{ru}"),
     Msg.USAGE: ("{usage}", "набирайте так: {usage}"),

@@ -94,13 +94,23 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     (r"you have declared every combination you hold", Msg.ALL_DECLARED),
     (r"a combination as high or higher is declared: rost\? or nothing", Msg.AS_HIGH_DECLARED),
     (rf"the talon is gone: beat (?P<card>{_CARD}) if you can", Msg.MUST_BEAT),
+    (
+        r"rost\? asks the opponent's best declaration, on your turn before your card, "
+        r"at any trick while you hold nine cards",
+        Msg.TERTZ_ROST_WHEN,
+    ),
+    (r"you hold a higher combination: declare it instead", Msg.TERTZ_ROST_HIGHER),
+    (
+        r"you hold no undeclared combination of the declared one's class",
+        Msg.TERTZ_ROST_NONE,
+    ),
 )
 
 
 @functools.cache
 def _compiled() -> tuple[tuple[re.Pattern[str], Msg], ...]:
     """The forms, compiled at the first refusal: a process that refuses nothing (a bot,
-    a ladder's server, most of the tests' processes) does not pay for the 47 regexes."""
+    a ladder's server, most of the tests' processes) does not pay for the 53 regexes."""
     return tuple((re.compile(pattern), key) for pattern, key in _FORMS)
 
 

@@ -163,3 +163,41 @@ async def test_rules_at_a_tertz_table_say_its_target_not_the_variants(
         lines.append(await boris.read_until(lambda _: True))
     said = " ".join(line.strip() for line in lines[:-1])  # wrapped to 80 columns
     assert "Игра до" not in said and not re.search(r"\b(500|501)\b", said), said
+
+
+async def test_a_refused_rost_says_tertz_rule_in_english_and_russian(
+    port: int, connect: Connector
+) -> None:
+    """Tertz's rost? is open at every trick while a seat holds nine cards: a tryout's
+    refusal said Deberts's "rost? answers a declaration, before your first card, once".
+    Nothing is declared when the deal starts: each seat, on its turn, is told Tertz's
+    rule in its language."""
+    anna = await connect.human(port, "anna")
+    boris = await connect.human(port, "boris")
+    await boris.send("lang ru")
+    await boris.read_until(lambda x: x == "Язык: русский.")
+    for person in (anna, boris):
+        await person.send("seek 2 tertz")
+    prompts = {"anna": "Your call", "boris": "Ваш ход"}
+    told = {}
+
+    async def ask_rost(client: LineClient, name: str) -> None:
+        prompt = await client.read_until(lambda x: x.startswith(prompts[name]), TIMEOUT)
+        await client.send("rost?")
+        refusal = await client.read_until(lambda x: x.startswith(("Error", "Ошибка")))
+        rest = await client.read_until(lambda _: True)  # cut at 80 columns: goes on "  …"
+        told[name] = f"{refusal} {rest.strip()}"
+        await client.send(prompt.split(" | ")[-1].split(": ")[-1].split(", ")[0])
+
+    with trio.fail_after(TIMEOUT):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ask_rost, anna, "anna")
+            nursery.start_soon(ask_rost, boris, "boris")
+    assert told["anna"] == (
+        "Error (not-allowed): rost? asks the opponent's best declaration, on your turn "
+        "before your card, at any trick while you hold nine cards"
+    ), told
+    assert told["boris"] == (
+        "Ошибка (not-allowed): «рост?» спрашивают о лучшей комбинации соперника в свой "
+        "ход, до карты, на любой взятке, пока на руках девять карт"
+    ), told
