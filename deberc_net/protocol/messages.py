@@ -517,7 +517,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.HISTORY_TRUMP: ("trump {suit}{player}", "козырь {suit}{player}"),
     Msg.HISTORY_NO_TRUMP: ("no trump yet", "козыря ещё нет"),
     Msg.HISTORY_PLAYING: ("being played", "играется"),
-    Msg.HISTORY_BREAK: ("      {seat} breaks the deck: lomayu {n}", "      {seat}: ломаю {n}"),
+    Msg.HISTORY_BREAK: ("      {seat} breaks the deck: {call}", "      {seat}: {call}"),
     Msg.HISTORY_DRAWS: ("      draw: {draws}", "      добор: {draws}"),
     Msg.TOP_TITLE: (
         "Standings: {variant}, {players} players ({total} rated).",
@@ -684,8 +684,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NO_SUCH_SEAT: ("there is no seat {number}", "места {number} нет"),
     Msg.BREAKS_FIRST: ("{name} breaks the deck first", "сначала {name} ломает колоду"),
     Msg.BREAK_FIRST: (
-        "break the deck first: lomayu-1 … lomayu-{number}",
-        "сначала сломайте колоду: lomayu-1 … lomayu-{number}",
+        "break the deck first: {first} … {last}",
+        "сначала сломайте колоду: {first} … {last}",
     ),
     Msg.BREAK_ONCE: (
         "the loser of the first trick breaks the deck, once, after it",

@@ -82,7 +82,7 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     (r"there is no seat (?P<number>\d+)", Msg.NO_SUCH_SEAT),
     # Tertz (plugins/variants/tertz)
     (r"seat (?P<seat>\d+) breaks the deck first", Msg.BREAKS_FIRST),
-    (r"break the deck first: lomayu-1 … lomayu-(?P<number>\d+)", Msg.BREAK_FIRST),
+    (rf"break the deck first: (?P<first>{_TOKEN}) … (?P<last>{_TOKEN})", Msg.BREAK_FIRST),
     (r"the loser of the first trick breaks the deck, once, after it", Msg.BREAK_ONCE),
     (
         r"the trump 7 takes the turned card on its holder's turn, while the talon holds "
@@ -132,6 +132,8 @@ _VALUES: dict[str, Callable[[str], Value]] = {
     "card": _card,
     "call": _call,
     "best": _call,
+    "first": _call,
+    "last": _call,
     "calls": _calls,
     "kind": str,
     "category": str,
