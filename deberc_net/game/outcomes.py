@@ -19,6 +19,8 @@ class Outcome(StrEnum):
     PENALTY = "penalty"  # table-penalties: a bide on cards
     DEBERTS = "deberts"  # option deberts: seven trumps in sequence win the match
     GAVE_UP = "gave-up"  # option dave: a dave declined, the one who said it wins the stake
+    OFFER = "offer"  # option poltinniki: the player took the 50 offered without play
+    SPLIT = "split"  # Tertz: the 150 points shared (docs/rules.md §12.6)
     # the match was lost at the table (a seat left, ran out of time, stayed away):
     # the deal in progress is recorded as it stood
     LEFT = "left"

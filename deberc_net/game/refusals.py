@@ -16,7 +16,7 @@ from .cards import suit_of
 from .combos import CATEGORY_NAMES
 from .phases import BIDDING, DONE, ORDERED
 from .play import illegal_card_error
-from .talk import Question, answers, declaration, in_window
+from .talk import Question, answers, declaration, in_window, may_swap_in_window
 
 if TYPE_CHECKING:
     from .deal import Deal
@@ -54,7 +54,9 @@ def why_not(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
         return _why_not_declare(deal, seat, call)
     if name == C.ROST:
         return _why_not_rost(deal, seat)
-    if name in (C.MENYAYU, C.PROKHODIT_Q):
+    if name == C.PROKHODIT_Q:
+        return E.NotAllowed(_why_not_prokhodit_q(deal, seat))
+    if name == C.MENYAYU:
         return E.NotAllowed(
             "the seven may be swapped only in the first trump, by the holder of the "
             "trump 7, before his first card and before he declares"
@@ -107,6 +109,19 @@ def _why_not_rost(deal: Deal, seat: int) -> E.IllegalCall:
     if mine is not None and mine.category > best.category:
         return E.ForbiddenRost("you hold a longer combination: declare it instead")
     return E.ForbiddenRost("you hold no combination of that length")
+
+
+def _why_not_prokhodit_q(deal: Deal, seat: int) -> str:
+    """The question's own rule (docs/rules.md §2), not the swap's: it is asked before
+    deciding the swap, once, about a trump sequence."""
+    if not (in_window(deal, seat) and may_swap_in_window(deal, seat)):
+        return (
+            "prokhodit? is asked by the holder of the trump 7 while he may swap it: in the "
+            "first trump, before his first card and before he declares"
+        )
+    if seat in deal.talk.asked_pass:
+        return "prokhodit? is asked once"
+    return "you hold no trump sequence: prokhodit? asks whether yours passes"
 
 
 def _why_not_bella(deal: Deal, seat: int) -> str:

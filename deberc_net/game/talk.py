@@ -115,7 +115,7 @@ def in_window(deal: Deal, seat: int) -> bool:
     )  # a seat told 'skin' may still talk: only its card comes before the show
 
 
-def _may_swap_in_window(deal: Deal, seat: int) -> bool:
+def may_swap_in_window(deal: Deal, seat: int) -> bool:
     """Whether ``seat``, whose window is open (the caller tested ``in_window``), may
     swap the seven of trumps for the turned card now."""
     s = deal.rules.settings
@@ -137,7 +137,7 @@ def window_talk_calls(deal: Deal, seat: int) -> list[Call]:
     way, for every move of the first trick)."""
     talk = deal.talk
     out: list[Call] = []
-    if _may_swap_in_window(deal, seat):
+    if may_swap_in_window(deal, seat):
         out.append(_MENYAYU)
         if seat not in talk.asked_pass and best_trump_sequence(deal, seat) is not None:
             out.append(_PROKHODIT_Q)

@@ -6,10 +6,12 @@ Only the human style has a language: the machine style's words are the protocol'
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 
 from deberc_net.game import calls as C
 from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, Card
+from deberc_net.game.outcomes import Outcome
 
 
 class Lang(StrEnum):
@@ -49,19 +51,22 @@ _OT = re.compile(r"ot-(10|[789JQKA])(-kozyrnogo)?")
 _CARD_TOKEN = re.compile(r"(10|[789JQKA])([shdc])")
 _PRETTY_CARD = re.compile(r"(?<![\w-])(10|[789JQKA])([♠♥♦♣])")
 
-RU_OUTCOMES = {
-    "made": "сыграна",
-    "bide": "бита",
-    "hanging": "висит",
-    "void": "пересдача",
-    "claim": "конец",
-    "false-claim": "ложный конец",
-    "penalty": "штраф",
-    "deberts": "деберц",
-    "gave-up": "отказ",
-    "left": "игрок ушёл",
-    "timeouts": "время вышло",
-    "away": "игрок пропал",
+# every outcome of the engine and the shipped rules (a third-party rule's own: as it is)
+RU_OUTCOMES: dict[str, str] = {
+    Outcome.MADE: "сыграна",
+    Outcome.BIDE: "бита",
+    Outcome.HANGING: "висит",
+    Outcome.VOID: "пересдача",
+    Outcome.CLAIM: "конец",
+    Outcome.FALSE_CLAIM: "ложный конец",
+    Outcome.PENALTY: "штраф",
+    Outcome.DEBERTS: "деберц",
+    Outcome.GAVE_UP: "отказ",
+    Outcome.OFFER: "по предложению",
+    Outcome.SPLIT: "поделена",
+    Outcome.LEFT: "игрок ушёл",
+    Outcome.TIMEOUTS: "время вышло",
+    Outcome.AWAY: "игрок пропал",
 }
 
 
@@ -122,10 +127,27 @@ def spoken_calls_in(text: str) -> str:
     return _EN_CALL_TOKEN.sub(lambda m: spoken_call(m.group(1)), text)
 
 
+# a rule plugin's own calls as a Russian player says them: the first of the words its
+# plugin gives a call (deberc_call_aliases) that is written in Cyrillic ('lomayu-6':
+# 'ломаю 6'); learnt as a server loads its plugins, so no word is written twice
+_PLUGIN_RU: dict[str, str] = {}
+_CYRILLIC = re.compile(r"[а-яёіїєґ]")
+
+
+def learn_plugin_calls(aliases: Iterable[Mapping[str, str]]) -> None:
+    """Learn the Russian of the plugins' calls: each of ``aliases`` is one plugin's
+    ``{word: call}`` in the order it gives them (plugins.LoadedRule.aliases)."""
+    for words in aliases:
+        for word, call in words.items():
+            if _CYRILLIC.search(word):
+                _PLUGIN_RU.setdefault(call, word)
+
+
 def ru_call(token: str) -> str:
-    """A call's token as a Russian player says it: 'ot-A' is 'от туза', 'Js' is 'В♠'.
-    Each one reads back as the same call (protocol.vocabulary); a plugin's own call is
-    shown as its token."""
+    """A call's token as a Russian player says it: 'ot-A' is 'от туза', 'Js' is 'В♠',
+    a plugin's call in its plugin's first Cyrillic word ('lomayu-6' is 'ломаю 6').
+    Each one reads back as the same call (protocol.vocabulary); a call without Russian
+    words is shown as its token."""
     if m := _CARD_TOKEN.fullmatch(token):
         return _LATIN_RANK.get(m.group(1), m.group(1)) + SUIT_SYMBOLS[m.group(2)]
     if m := _OT.fullmatch(token):
@@ -140,4 +162,4 @@ def ru_call(token: str) -> str:
         fifty = "полтинника" if count else "пятьдесят"
         word = fifty if m.group(2) == C.PYATDESYAT else ("терца" if count else "терц")
         return count + word
-    return RU_CALLS.get(token, token)
+    return RU_CALLS.get(token) or _PLUGIN_RU.get(token, token)

@@ -168,6 +168,9 @@ class Msg(StrEnum):
     BEAT_THE_TRUMP = "beat-the-trump"
     MAY_NOT_PLAY = "may-not-play"
     SWAP_WHEN = "swap-when"
+    PASS_Q_WHEN = "pass-q-when"
+    PASS_Q_ONCE = "pass-q-once"
+    PASS_Q_NONE = "pass-q-none"
     NO_BELLA = "no-bella"
     BELLA_DONE = "bella-done"
     BELLA_AFTER_TRICK = "bella-after-trick"
@@ -199,6 +202,9 @@ class Msg(StrEnum):
     ALL_DECLARED = "all-declared"
     AS_HIGH_DECLARED = "as-high-declared"
     MUST_BEAT = "must-beat"
+    TERTZ_ROST_WHEN = "tertz-rost-when"
+    TERTZ_ROST_HIGHER = "tertz-rost-higher"
+    TERTZ_ROST_NONE = "tertz-rost-none"
     STALE_PAST = "stale-past"
     STALE_FUTURE = "stale-future"
     # the lobby's refusals of the club's commands (invite, bot, rematch, history, top, finger)
@@ -511,7 +517,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.HISTORY_TRUMP: ("trump {suit}{player}", "козырь {suit}{player}"),
     Msg.HISTORY_NO_TRUMP: ("no trump yet", "козыря ещё нет"),
     Msg.HISTORY_PLAYING: ("being played", "играется"),
-    Msg.HISTORY_BREAK: ("      {seat} breaks the deck: lomayu {n}", "      {seat}: ломаю {n}"),
+    Msg.HISTORY_BREAK: ("      {seat} breaks the deck: {call}", "      {seat}: {call}"),
     Msg.HISTORY_DRAWS: ("      draw: {draws}", "      добор: {draws}"),
     Msg.TOP_TITLE: (
         "Standings: {variant}, {players} players ({total} rated).",
@@ -597,6 +603,18 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "меняют семерку только в первом козыре: тот, у кого козырная семерка, до своей "
         "первой карты и до объявления",
     ),
+    # prokhodit? (docs/rules.md §2): its own rule, not the swap's
+    Msg.PASS_Q_WHEN: (
+        "prokhodit? is asked by the holder of the trump 7 while he may swap it: in the "
+        "first trump, before his first card and before he declares",
+        "«проходит?» спрашивает тот, у кого козырная семерка, пока он может её поменять: "
+        "в первом козыре, до своей первой карты и до объявления",
+    ),
+    Msg.PASS_Q_ONCE: ("prokhodit? is asked once", "«проходит?» спрашивают один раз"),
+    Msg.PASS_Q_NONE: (
+        "you hold no trump sequence: prokhodit? asks whether yours passes",
+        "у вас нет козырной комбинации: «проходит?» спрашивают, проходит ли она",
+    ),
     Msg.NO_BELLA: (
         "you do not hold the trump king and queen",
         "у вас нет козырных короля и дамы",
@@ -666,8 +684,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NO_SUCH_SEAT: ("there is no seat {number}", "места {number} нет"),
     Msg.BREAKS_FIRST: ("{name} breaks the deck first", "сначала {name} ломает колоду"),
     Msg.BREAK_FIRST: (
-        "break the deck first: lomayu-1 … lomayu-{number}",
-        "сначала сломайте колоду: lomayu-1 … lomayu-{number}",
+        "break the deck first: {first} … {last}",
+        "сначала сломайте колоду: {first} … {last}",
     ),
     Msg.BREAK_ONCE: (
         "the loser of the first trick breaks the deck, once, after it",
@@ -698,6 +716,21 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.MUST_BEAT: (
         "the talon is gone: beat {card} if you can",
         "прикуп кончился: перебейте {card}, если можете",
+    ),
+    # Tertz's rost?: at every trick while the seat holds nine cards (docs/rules.md §12.5)
+    Msg.TERTZ_ROST_WHEN: (
+        "rost? asks the opponent's best declaration, on your turn before your card, at "
+        "any trick while you hold nine cards",
+        "«рост?» спрашивают о лучшей комбинации соперника в свой ход, до карты, на любой "
+        "взятке, пока на руках девять карт",
+    ),
+    Msg.TERTZ_ROST_HIGHER: (
+        "you hold a higher combination: declare it instead",
+        "у вас комбинация старше: объявите её",
+    ),
+    Msg.TERTZ_ROST_NONE: (
+        "you hold no undeclared combination of the declared one's class",
+        "у вас нет необъявленной комбинации того же класса, что объявленная",
     ),
     Msg.CALL_WORD: ("{call}", "{ru}"),
     Msg.USAGE: ("{usage}", "набирайте так: {usage}"),

@@ -45,6 +45,13 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
         r"before his first card and before he declares",
         Msg.SWAP_WHEN,
     ),
+    (
+        r"prokhodit\? is asked by the holder of the trump 7 while he may swap it: in the "
+        r"first trump, before his first card and before he declares",
+        Msg.PASS_Q_WHEN,
+    ),
+    (r"prokhodit\? is asked once", Msg.PASS_Q_ONCE),
+    (r"you hold no trump sequence: prokhodit\? asks whether yours passes", Msg.PASS_Q_NONE),
     (r"you do not hold the trump king and queen", Msg.NO_BELLA),
     (r"bella is already declared", Msg.BELLA_DONE),
     (
@@ -75,7 +82,7 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     (r"there is no seat (?P<number>\d+)", Msg.NO_SUCH_SEAT),
     # Tertz (plugins/variants/tertz)
     (r"seat (?P<seat>\d+) breaks the deck first", Msg.BREAKS_FIRST),
-    (r"break the deck first: lomayu-1 … lomayu-(?P<number>\d+)", Msg.BREAK_FIRST),
+    (rf"break the deck first: (?P<first>{_TOKEN}) … (?P<last>{_TOKEN})", Msg.BREAK_FIRST),
     (r"the loser of the first trick breaks the deck, once, after it", Msg.BREAK_ONCE),
     (
         r"the trump 7 takes the turned card on its holder's turn, while the talon holds "
@@ -87,13 +94,23 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     (r"you have declared every combination you hold", Msg.ALL_DECLARED),
     (r"a combination as high or higher is declared: rost\? or nothing", Msg.AS_HIGH_DECLARED),
     (rf"the talon is gone: beat (?P<card>{_CARD}) if you can", Msg.MUST_BEAT),
+    (
+        r"rost\? asks the opponent's best declaration, on your turn before your card, "
+        r"at any trick while you hold nine cards",
+        Msg.TERTZ_ROST_WHEN,
+    ),
+    (r"you hold a higher combination: declare it instead", Msg.TERTZ_ROST_HIGHER),
+    (
+        r"you hold no undeclared combination of the declared one's class",
+        Msg.TERTZ_ROST_NONE,
+    ),
 )
 
 
 @functools.cache
 def _compiled() -> tuple[tuple[re.Pattern[str], Msg], ...]:
     """The forms, compiled at the first refusal: a process that refuses nothing (a bot,
-    a ladder's server, most of the tests' processes) does not pay for the 47 regexes."""
+    a ladder's server, most of the tests' processes) does not pay for the 53 regexes."""
     return tuple((re.compile(pattern), key) for pattern, key in _FORMS)
 
 
@@ -115,6 +132,8 @@ _VALUES: dict[str, Callable[[str], Value]] = {
     "card": _card,
     "call": _call,
     "best": _call,
+    "first": _call,
+    "last": _call,
     "calls": _calls,
     "kind": str,
     "category": str,

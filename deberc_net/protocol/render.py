@@ -25,7 +25,7 @@ from deberc_net.game.view import SeatView
 
 from . import events as ev
 from .event_lines import EVENT_LINES
-from .lang import RU_MATCH_REASONS, RU_OUTCOMES, Lang, spoken_call, spoken_calls_in
+from .lang import RU_MATCH_REASONS, RU_OUTCOMES, Lang, ru_call, spoken_call, spoken_calls_in
 from .messages import Msg, phrase
 from .wire import format_line as line
 from .wire import format_value as _value
@@ -81,7 +81,8 @@ def prompt_calls(
     the order the hand is shown, as one option; each as ``say`` words it."""
     shown = [card_str(c) for c in _ordered(hand, order)]
     playable = [t for t in legal if t in shown]
-    talk = [say(t) for t in _numbered_runs([t for t in legal if t not in playable])]
+    runs = _numbered_runs([t for t in legal if t not in playable])
+    talk = [_said_run(token, last, say) for token, last in runs]
     cards = [say(t) for t in sorted(playable, key=shown.index)]
     return talk + ([", ".join(cards)] if cards else [])
 
@@ -955,25 +956,37 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
 
 
 _NUMBERED = re.compile(r"^(.+)-(\d+)$")
+BREAK_CALL = "lomayu"  # Tertz's break of the deck, lomayu-N (history: HistoryDeal.broken)
 
 
-def _numbered_runs(tokens: list[str]) -> list[str]:
-    """A call offered for a run of three or more numbers, as one option: Tertz's
-    ``lomayu-1`` … ``lomayu-12`` is "lomayu 1..12" (people type "lomayu 5")."""
+def _numbered_runs(tokens: list[str]) -> list[tuple[str, int | None]]:
+    """A call offered for a run of three or more numbers, as one option: each token
+    with the last number of the run it starts (None: a call alone). Tertz's
+    ``lomayu-1`` … ``lomayu-12`` is ("lomayu-1", 12)."""
     numbers: dict[str, list[int]] = {}
     for token in tokens:
         m = _NUMBERED.match(token)
         if m is not None:
             numbers.setdefault(m.group(1), []).append(int(m.group(2)))
-    out: list[str] = []
+    out: list[tuple[str, int | None]] = []
     for token in tokens:
         m = _NUMBERED.match(token)
         run = numbers.get(m.group(1), []) if m is not None else []
         if m is None or len(run) < 3 or run != list(range(run[0], run[-1] + 1)):
-            out.append(token)
+            out.append((token, None))
         elif int(m.group(2)) == run[0]:
-            out.append(f"{m.group(1)} {run[0]}..{run[-1]}")
+            out.append((token, run[-1]))
     return out
+
+
+def _said_run(token: str, last: int | None, say: Callable[[str], str]) -> str:
+    """A run's first call as ``say`` words it, its number as the run: "lomayu 1..12",
+    «ломаю 1..12» (people type "lomayu 5", «ломаю 5»)."""
+    said = say(token)
+    if last is None:
+        return said
+    first = token.rpartition("-")[2]
+    return f"{said.removesuffix(first).rstrip()} {first}..{last}"
 
 
 def _game_line(name: str, value: Any) -> str:
@@ -1118,7 +1131,9 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
             out.append(f"{i:>3} {' '.join(laid)} > {n[t.winner]}")
             if i == 1 and d.broken is not None:  # Tertz: the loser breaks the deck (§12.2)
                 loser = n[(t.winner + 1) % len(n)]
-                out.append(_say(lang, Msg.HISTORY_BREAK, seat=loser, n=d.broken))
+                broke = f"{BREAK_CALL}-{d.broken}"
+                said = phrase(Msg.CALL_WORD, call=spoken_call(broke), ru=ru_call(broke))
+                out.append(_say(lang, Msg.HISTORY_BREAK, seat=loser, call=said))
             if t.draws:
                 drawn = ", ".join(f"{n[s]} {pretty_card(c)}" for s, c in t.draws)
                 out.append(_say(lang, Msg.HISTORY_DRAWS, draws=drawn))

@@ -168,6 +168,24 @@ def test_prokhodit_refused_after_the_swap() -> None:
     refused(deal, 0, "prokhodit?", E.NotAllowed, "not-allowed")
 
 
+def test_a_refused_prokhodit_q_says_the_questions_rule_not_the_swaps() -> None:
+    """A tryout's `проходит?` from a seat without the trump 7 was told the swap's rule
+    («меняют семерку только в первом козыре…»): the refusal explains the call typed."""
+    swap_rule = "the seven may be swapped only"
+    deal = ordered(SWAP_SECOND)  # seat 0, to lead, has no trump 7
+    why = refused(deal, 0, "prokhodit?", E.NotAllowed, "not-allowed")
+    assert str(why).startswith("prokhodit? is asked by the holder of the trump 7"), why
+    assert swap_rule in str(refused(deal, 0, "menyayu", E.NotAllowed, "not-allowed"))
+    deal = ordered(SWAP)  # seat 0 holds 7h but no trump sequence
+    why = refused(deal, 0, "prokhodit?", E.NotAllowed, "not-allowed")
+    assert str(why) == "you hold no trump sequence: prokhodit? asks whether yours passes"
+    deal = ordered(PASS_LOW)
+    say(deal, 0, "prokhodit?")
+    say(deal, 1, "ne-prokhodit")
+    why = refused(deal, 0, "prokhodit?", E.NotAllowed, "not-allowed")
+    assert str(why) == "prokhodit? is asked once"
+
+
 # ------------------------------------------------------------- four sevens
 SEVENS_EARLY = ("7s 7h 7d 7c 9s Jd 8d 10c Kc", "8s 9h 10s Jh Ad 9d Jc Qc Ac", "Ah")
 SEVENS_LATE = ("7s 7h 7d 9s Jd 8d 7c 10c Kc", "8s 9h 10s Jh Ad 9d Jc Qc Ac", "Ah")

@@ -6,13 +6,21 @@ from __future__ import annotations
 import pytest
 
 from deberc_net.game import events as g
-from deberc_net.game.calls import parse_token
+from deberc_net.game.calls import Call, parse_token
+from deberc_net.game.outcomes import Outcome
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.lang import ru_call, ru_card_text, spoken_call
+from deberc_net.protocol.lang import (
+    RU_OUTCOMES,
+    learn_plugin_calls,
+    ru_call,
+    ru_card_text,
+    spoken_call,
+)
 from deberc_net.protocol.render import HUMAN, MACHINE, columns, for_people, render
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.protocol.vocabulary import parse_call
+from deberc_net.testing import build_ruleset, rule_book
 from tests.game.decks import match2, say
 
 TWO = ("anna", "boris")
@@ -57,8 +65,32 @@ def test_the_talk_in_russian_reads_back_as_the_same_call(token: str, said: str) 
     assert parse_call(said, [parse_token(token)]).token() == token
 
 
-def test_a_plugins_call_is_shown_as_its_token() -> None:
-    assert ru_call("sdayus") == "sdayus"
+def test_a_plugins_call_is_said_in_its_first_cyrillic_word() -> None:
+    """A tryout's Russian Tertz table showed `tzman: lomayu-6`, `dvesti`, a prompt's
+    `lomayu 1..12`: a rule plugin's call is said as its plugin's words say it."""
+    learn_plugin_calls(rule.aliases for rule in rule_book().rules())
+    assert ru_call("lomayu-6") == "ломаю 6"
+    assert ru_call("dvesti") == "двести"
+    assert ru_call("sto-korolei") == "сто королей"
+    assert ru_call("sdayus") == "сдаюсь"  # the shipped options' calls as well
+    assert ru_call("predlagayu") == "предлагаю"
+    assert ru_call("bella") == "белла"  # the engine's own words first (Tertz: «марьяж» too)
+    assert ru_call("frobnicate") == "frobnicate"  # a call nobody gave words: its token
+    assert spoken_call("lomayu-6") == "lomayu 6"  # English as it was
+
+
+def test_every_tertz_call_is_said_in_russian_and_reads_back() -> None:
+    learn_plugin_calls(rule.aliases for rule in rule_book().rules())
+    rules = build_ruleset(2, "tertz")
+    for token in set(rules.call_aliases.values()):
+        said = ru_call(token)
+        assert not any(c.isascii() and c.isalpha() for c in said), (token, said)
+        assert parse_call(said, [Call(token)], rules.call_aliases).token() == token
+
+
+def test_every_outcome_has_a_russian_word() -> None:
+    assert set(Outcome) <= set(RU_OUTCOMES)
+    assert RU_OUTCOMES[Outcome.SPLIT] == "поделена"  # a Tertz deal: 150 shared
 
 
 @pytest.mark.parametrize("typed", ["от вальта", "от валета", "ot valta", "ot valeta", "от В"])

@@ -4,6 +4,7 @@ sockets by people who read every line in an 80-column terminal and answer in Rus
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 
 import trio
 
@@ -119,3 +120,31 @@ async def test_rules_in_russian_describe_the_shipped_rules_in_russian(
     said = "\n".join(table)
     assert "Трое игроков: играющий должен набрать больше" in said
     assert "Moscow rules" not in said and "Three players" not in said
+
+
+async def test_a_refused_prokhodit_q_says_the_questions_rule(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    """A tryout's `проходит?` from a seat without the trump 7 was answered with the
+    swap's rule («меняют семерку только в первом козыре…»): it is told the question's.
+    The seed deals bob (seat 1, first to bid) the trump 7; ann, in her window after
+    bob's card, has none."""
+    port = await start_server(match_seed="s105")
+    ann = await connect.human(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("lang ru")
+    await ann.read_until(lambda x: x == "Язык: русский.")
+    await ann.send("new 2")
+    sat = await ann.read_until(lambda line: line.startswith("Вы за столом"))
+    table = re.findall(r"\d+", sat)[0]
+    await bob.send(f"sit {table}")
+    await bob.expect("ask")
+    await bob.send("igrayu")
+    led = await bob.expect("ask", player="1")
+    card = next(t for t in led["legal"].split(",") if re.fullmatch(r"(?:10|[789JQKA])[shdc]", t))
+    await bob.send(card)
+    await ann.read_until(lambda x: x.startswith("Ваш ход"))
+    await ann.send("проходит?")
+    refusal = await ann.read_until(lambda x: x.startswith("Ошибка"))
+    assert refusal.startswith("Ошибка (not-allowed): «проходит?» спрашивает тот, у кого"), refusal
+    assert "меняют семерку" not in refusal

@@ -11,7 +11,9 @@ from .client import PROMPT, LineClient, human_choice, seat_pair
 from .conftest import Connector
 
 TIMEOUT = 20
-BREAKS = re.compile(r"lomayu (\d+)\.\.(\d+)")  # the prompt's "lomayu 1..12"
+BREAKS = re.compile(r"(?:lomayu|ломаю) (\d+)\.\.(\d+)")  # the prompt's "lomayu 1..12"
+# a Tertz call or outcome as its token, where a Russian line says it in Russian
+TOKENS = re.compile(r"lomayu|dvesti|sto-|\bsplit\b|mariazh")
 
 
 def tertz_choice(options: str) -> str:
@@ -68,6 +70,10 @@ async def test_a_whole_tertz_match_in_the_human_style(port: int, connect: Connec
     assert any(x.startswith("You break the deck (lomayu N): ") for x in everything)
     assert [x for x in everything if len(x) > 80] == []
     assert any(s.startswith("ломаю ") for s in said["anna"] + said["boris"])
+    # English says the break as it is typed, and the outcome's word as it was
+    assert any(re.fullmatch(r"Your call \[\d+ s\]: lomayu 1\.\.\d+", x) for x in everything)
+    assert any(re.fullmatch(r"(anna|boris): lomayu \d+", x) for x in everything)
+    assert any(x.startswith("Deal 1: split. ") for x in everything)
     assert not any("igrayu" in x or "pas |" in x for x in everything)  # nobody bids
     scores = re.findall(r"\d+", ends["anna"])
     assert scores and max(int(s) for s in scores) >= 500
@@ -136,10 +142,32 @@ async def test_russian_players_see_the_talon_and_break_the_deck_in_russian(
         async with trio.open_nursery() as nursery:
             for person in people:
                 nursery.start_soon(play_in_russian, person)
+    sheet = await _russian_block(people[0], "sheet", "Запись")
+    history = await _russian_block(people[0], "history", "История")
     lines = people[0].lines + people[1].lines
     assert any(x.startswith("В колоде: 14") for x in lines)
     assert any(x.startswith("Взятки соперника: ") for x in lines)
     assert any(s.startswith("ломаю ") for s in said)
+    # a tryout's Russian Tertz table said `tzman: lomayu-6`, `Ваш ход …: lomayu 1..12`,
+    # `Раздача 1: split.`, `1 split  50 50` and `козырь ♥: split, …`
+    assert any(re.fullmatch(r"Ваш ход \[\d+ с\]: ломаю 1\.\.\d+", x) for x in lines)
+    assert any(re.fullmatch(r"(anna|boris): ломаю \d+", x) for x in lines)
+    assert any(re.match(r"Раздача 1: поделена\. Очки: ", x) for x in lines)
+    assert re.fullmatch(r" +1 поделена +\d+ \d+ +\d+ \d+", sheet[2]), sheet
+    assert re.search(r"^Раздача 1, сдаёт \w+, козырь [♠♥♦♣]: поделена, ", history[1]), history
+    assert re.fullmatch(r" +(anna|boris): ломаю \d+", history[3]), history
+    assert [x for x in lines if TOKENS.search(x)] == []
+
+
+async def _russian_block(client: LineClient, command: str, title: str) -> list[str]:
+    """The Russian lines that answer ``command``, from its title on ('lang ru' after
+    it marks the end: the server answers in order)."""
+    await client.send(command)
+    await client.send("lang ru")
+    lines = [await client.read_until(lambda x: x.startswith(title), TIMEOUT)]
+    while (line := await client.read_until(lambda _: True, TIMEOUT)) != "Язык: русский.":
+        lines.append(line)
+    return lines
 
 
 async def test_rules_at_a_tertz_table_say_its_target_not_the_variants(
@@ -163,3 +191,41 @@ async def test_rules_at_a_tertz_table_say_its_target_not_the_variants(
         lines.append(await boris.read_until(lambda _: True))
     said = " ".join(line.strip() for line in lines[:-1])  # wrapped to 80 columns
     assert "Игра до" not in said and not re.search(r"\b(500|501)\b", said), said
+
+
+async def test_a_refused_rost_says_tertz_rule_in_english_and_russian(
+    port: int, connect: Connector
+) -> None:
+    """Tertz's rost? is open at every trick while a seat holds nine cards: a tryout's
+    refusal said Deberts's "rost? answers a declaration, before your first card, once".
+    Nothing is declared when the deal starts: each seat, on its turn, is told Tertz's
+    rule in its language."""
+    anna = await connect.human(port, "anna")
+    boris = await connect.human(port, "boris")
+    await boris.send("lang ru")
+    await boris.read_until(lambda x: x == "Язык: русский.")
+    for person in (anna, boris):
+        await person.send("seek 2 tertz")
+    prompts = {"anna": "Your call", "boris": "Ваш ход"}
+    told = {}
+
+    async def ask_rost(client: LineClient, name: str) -> None:
+        prompt = await client.read_until(lambda x: x.startswith(prompts[name]), TIMEOUT)
+        await client.send("rost?")
+        refusal = await client.read_until(lambda x: x.startswith(("Error", "Ошибка")))
+        rest = await client.read_until(lambda _: True)  # cut at 80 columns: goes on "  …"
+        told[name] = f"{refusal} {rest.strip()}"
+        await client.send(prompt.split(" | ")[-1].split(": ")[-1].split(", ")[0])
+
+    with trio.fail_after(TIMEOUT):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ask_rost, anna, "anna")
+            nursery.start_soon(ask_rost, boris, "boris")
+    assert told["anna"] == (
+        "Error (not-allowed): rost? asks the opponent's best declaration, on your turn "
+        "before your card, at any trick while you hold nine cards"
+    ), told
+    assert told["boris"] == (
+        "Ошибка (not-allowed): «рост?» спрашивают о лучшей комбинации соперника в свой "
+        "ход, до карты, на любой взятке, пока на руках девять карт"
+    ), told

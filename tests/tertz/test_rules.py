@@ -485,6 +485,33 @@ def test_no_declaration_without_nine_cards_after_the_talon() -> None:
     assert checked  # the deck keeps a combination in a hand after the talon
 
 
+def test_a_refused_rost_says_tertz_rule_not_deberts() -> None:
+    """rost? is open at every trick while the seat holds nine cards (docs/rules.md
+    §12.5); a tryout's refusal said Deberts's "before your first card, once"."""
+    deberts = "before your first card"
+    deal = deal_of(LATE0, LATE1, "Kh", LATE_TALON)
+    why = refused(deal, 0, "rost?", E.NotAllowed)  # nothing declared yet
+    assert str(why) == (
+        "rost? asks the opponent's best declaration, on your turn before your card, at "
+        "any trick while you hold nine cards"
+    )
+    to_trick_three(deal, seat1_declares=True)  # seat 0's terts 7-8-9c at trick three
+    say(deal, 0, "rost?")
+    say(deal, 1, "ot-Q")
+    say(deal, 0, "pishet")
+    play(deal, "7s")
+    play(deal, "8d")  # the 10c made seat 0's terts a fifty, higher than 10-J-Qd
+    why = refused(deal, 0, "rost?", E.ForbiddenRost)
+    assert str(why) == "you hold a higher combination: declare it instead"
+    say(deal, 0, "pyatdesyat")
+    play(deal, "7d")
+    while deal.to_act != 1 or deal.pending is not None or len(deal.hands[1]) != 9:
+        step(deal)
+    why = refused(deal, 1, "rost?", E.ForbiddenRost)  # a later trick, its terts declared
+    assert str(why) == "you hold no undeclared combination of the declared one's class"
+    assert deberts not in str(why)
+
+
 def test_show_combination_puts_a_later_declaration_face_up_with_the_next_card() -> None:
     rules = build_ruleset(2, "tertz", ["show-combination"])
     match = new_match(rules, build_talon_deck(LATE0, LATE1, "Kh", LATE_TALON))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from deberc_net.game.calls import Call
 from deberc_net.game.deal import ORDERED, Deal, Pending
-from deberc_net.game.outcomes import MatchEndReason
+from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.game.rules import MatchEnd, MatchSnapshot, Settings
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
 from deberc_net.plugins.summaries_ru import SUMMARIES_RU
@@ -80,7 +80,7 @@ def deberc_apply_extra_call(deal: Deal, seat: int, call: Call) -> bool | None:
     if call.name == ACCEPT:
         written = [0] * len(deal.sides)
         written[deal.side_of(seat)] = OFFER_POINTS
-        deal.end_deal("offer", [0] * len(deal.sides), written)
+        deal.end_deal(Outcome.OFFER, [0] * len(deal.sides), written)
         return True
     return None
 

@@ -253,6 +253,8 @@ class TertzDeal(Deal):
             return super().why_not(seat, call)
         if call.name in (C.TERTS, C.PYATDESYAT, *CALLS.values()):
             return self._why_not_declare(seat, call)
+        if call.name == C.ROST:
+            return self._why_not_rost(seat)
         if call.name == C.MENYAYU:
             return E.NotAllowed(
                 "the trump 7 takes the turned card on its holder's turn, while the talon "
@@ -278,6 +280,20 @@ class TertzDeal(Deal):
                 f"you do not hold {call.token()}; yours to declare is {right.token()}"
             )
         return E.NotAllowed("a combination as high or higher is declared: rost? or nothing")
+
+    def _why_not_rost(self, seat: int) -> E.IllegalCall:
+        """Tertz's rost? is open at every trick while the seat holds nine cards, not
+        only before its first card as in Deberts (docs/rules.md §12.5)."""
+        best = self.talk.best
+        if best is None or best.seat == seat or not self.may_declare_now(seat):
+            return E.NotAllowed(
+                "rost? asks the opponent's best declaration, on your turn before your card, "
+                "at any trick while you hold nine cards"
+            )
+        fresh = self.fresh_combos(seat)
+        if fresh and max(c.category for c in fresh) > best.category:
+            return E.ForbiddenRost("you hold a higher combination: declare it instead")
+        return E.ForbiddenRost("you hold no undeclared combination of the declared one's class")
 
     def _why_not_card(self, seat: int, card: Card) -> E.IllegalCall:
         hand, trump = self.hands[seat], self.trump

@@ -6,7 +6,7 @@ from __future__ import annotations
 from deberc_net.game.calls import Call
 from deberc_net.game.combos import Combo, top_position
 from deberc_net.game.deal import Deal
-from deberc_net.game.outcomes import MatchEndReason
+from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.game.rules import ComboKeyFn, DealScore, MatchEnd, MatchSnapshot, Settings
 from deberc_net.plugins.api import PluginDeal
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
@@ -18,7 +18,6 @@ from .deal import BREAK, SWAP_UNTIL_TWO, TertzDeal
 
 NAME = "tertz"
 TARGET = 500
-SPLIT = "split"  # the outcome of a played Tertz deal: 150 points shared
 MAX_BREAK = 12  # lomayu-1 .. lomayu-12: the talon under the trump holds 13 cards
 # options written for Deberts that make no sense in Tertz (its bella, its combinations,
 # its scoring); those that act through the ordering player say so themselves
@@ -138,7 +137,7 @@ def deberc_deal_outcome(score: DealScore) -> bool:
         + score.bella_points[s]
         for s in sides
     ]
-    score.outcome = SPLIT
+    score.outcome = Outcome.SPLIT
     score.notes.append(f"side {counter} counts {cards[counter]}, written as {counted}")
     return True
 
