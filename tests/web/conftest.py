@@ -45,6 +45,13 @@ QUIET_FLAGS = (
     "--window-size=1280,800",
 )
 
+# Every page keeps its uncaught script errors, for the tests to read (page_errors below)
+RECORD_ERRORS = """
+window.pageErrors = [];
+window.addEventListener("error", (e) => window.pageErrors.push(
+  e.message + " at " + e.filename + ":" + e.lineno + ":" + e.colno));
+"""
+
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[webdriver.Chrome]:
@@ -71,12 +78,19 @@ def browser() -> Iterator[webdriver.Chrome]:
             "Emulation.setDeviceMetricsOverride",
             {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False},
         )
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_ERRORS})
         yield driver
     finally:
         try:
             driver.quit()
         finally:
             watchdog.fire()  # its group is gone (or, if quit failed, killed): the profile removed
+
+
+def page_errors(driver: webdriver.Chrome) -> list[str]:
+    """The page's uncaught script errors so far (RECORD_ERRORS)."""
+    errors: list[str] = driver.execute_script("return window.pageErrors")
+    return errors
 
 
 def screenshot(driver: webdriver.Chrome, name: str) -> Path:

@@ -12,8 +12,9 @@
   const DECK = 32;  // docs/rules.md §1
   // a game with a talon (Tertz: its state says talon=): the cards played this deal,
   // so that the talon is the deck less the hands and those (talon() below)
+  // deal: null until a state line or a deal event tells it (a waiting table tells neither)
   const st = { trick: [], talk: [], handSizes: [], match: board.dataset.match || null, toAct: null,
-               hasTalon: false, played: 0 };
+               hasTalon: false, played: 0, deal: null, turned: null };
   window.debercLines = [];  // every line received, for the tests (and the curious)
 
   function parse(line) {
@@ -112,6 +113,9 @@
   const talon = () => st.hasTalon
     ? DECK - st.handSizes.reduce((a, b) => a + b, 0) - st.played : null;
   function drawStatus() {
+    // no deal yet (a waiting table's first message has no state line): the served
+    // "Waiting for players" stands
+    if (st.deal === null || st.deal === undefined) return;
     const left = talon();
     // the turned card is the talon's last: once drawn it lies in a hand
     const shown = st.turned !== null && left !== 0;
