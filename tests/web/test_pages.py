@@ -6,6 +6,7 @@ import json
 import random
 import re
 import threading
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -290,6 +291,40 @@ async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(
     for missing in ("carl", "no%20such"):  # no match, or not a possible name
         status, body = await web.get(f"/api/players/{missing}")
         assert status == 404 and b"no finished match of" in body
+
+
+async def test_a_players_page_knows_him_however_the_url_writes_his_name(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """The store folds full-width letters and case (docs/protocol.md §4.2): so do the
+    page's won and lost (tryout: /api/players/ＢＯＢ said lost for bob's win), and it
+    names him as he played, not as the URL spells him."""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    bob = await connect.machine(web.port, "bob")
+    await ann.send("new 2 private")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("invite bob")
+    await ann.expect("ok", cmd="invite")
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    await ann.expect("event", kind="start")
+    await ann.send("leave")  # a forfeit: bob wins
+    await bob.expect("event", kind="match-end")
+
+    for asked, name, tally in (("ＢＯＢ", "bob", (1, 0)), ("ANN", "ann", (0, 1))):
+        status, body = await web.get(f"/api/players/{urllib.parse.quote(asked)}")
+        assert status == 200, body
+        player = json.loads(body)
+        assert (player["name"], player["won"], player["lost"]) == (name, *tally)
+        assert player["games"][0]["result"] == ("won" if tally[0] else "lost")
+        status, body = await web.get(f"/players/{urllib.parse.quote(asked)}")
+        assert (
+            status == 200
+            and f"Won <strong>{tally[0]}</strong>, lost <strong>{tally[1]}</strong>".encode()
+            in body
+        )
+        assert asked.encode() not in body
 
 
 async def test_a_match_over_before_its_first_call_is_linked_and_shown_though_it_has_no_deal(
