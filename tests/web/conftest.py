@@ -11,6 +11,7 @@ Screenshots go to tests/web/screenshots/ (ignored by git) for a person to look a
 from __future__ import annotations
 
 import functools
+import http.client
 import shutil
 import tempfile
 import urllib.request
@@ -119,6 +120,24 @@ class WebServer:
                     return reply.status, reply.read()
             except urllib.error.HTTPError as error:
                 return error.code, error.read()
+
+        return await trio.to_thread.run_sync(fetch)
+
+    async def ask(
+        self, method: str, path: str, headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        """One request as sent, redirects not followed: status, headers (lower-case
+        names) and body."""
+
+        def fetch() -> tuple[int, dict[str, str], bytes]:
+            connection = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=5)
+            try:
+                connection.request(method, path, headers=headers or {})
+                reply = connection.getresponse()
+                told = {name.lower(): value for name, value in reply.getheaders()}
+                return reply.status, told, reply.read()
+            finally:
+                connection.close()
 
         return await trio.to_thread.run_sync(fetch)
 

@@ -219,6 +219,27 @@ async def test_unknown_things_are_404_with_a_reason(start_web: StartWeb) -> None
     assert status == 404 and b"no page /nowhere" in body and b"<html" in body.lower()
 
 
+async def test_a_trailing_slash_is_404_never_a_redirect_built_from_the_host_header(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """Starlette redirected '/table/1/' to 'http://<Host>/table/1': a forged Host
+    steered it, and it was http behind a TLS proxy (docs/web.md)."""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    forged = {"Host": "evil.example"}
+    for path in ("/table/1/", "/ladders/", "/players/ann/", "/static/"):
+        status, told, body = await web.ask("GET", path, forged)
+        assert (status, "location" in told) == (404, False), path
+        assert f"no page {path}".encode() in body and b"<html" in body.lower(), path
+    for path in ("/api/tables/", "/api/tables/1/", "/api/ladders/"):
+        status, told, body = await web.ask("GET", path, forged)
+        assert (status, "location" in told) == (404, False), path
+        assert told["content-type"] == "application/json"
+        assert json.loads(body) == {"error": f"no page {path}"}
+
+
 async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(
     start_web: StartWeb, db_path: Any
 ) -> None:

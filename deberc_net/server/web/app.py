@@ -206,7 +206,7 @@ def make_app(lobby: Lobby) -> Starlette:
         # a path no route matches ('/api/tables/x') is told as the others are
         return not_found(request, f"no page {request.url.path}")
 
-    return Starlette(
+    app = Starlette(
         exception_handlers={404: no_route},
         routes=[
             Route("/", index),
@@ -226,6 +226,10 @@ def make_app(lobby: Lobby) -> Starlette:
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ],
     )
+    # Starlette would redirect '/table/1/' to an address built from the Host header
+    # (forged, or http behind a TLS proxy): a trailing slash is a page no route has
+    app.router.redirect_slashes = False
+    return app
 
 
 __all__ = ["make_app"]
