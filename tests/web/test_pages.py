@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
 from clients.client import Bot
@@ -238,6 +239,42 @@ async def test_a_trailing_slash_is_404_never_a_redirect_built_from_the_host_head
         assert (status, "location" in told) == (404, False), path
         assert told["content-type"] == "application/json"
         assert json.loads(body) == {"error": f"no page {path}"}
+
+
+async def test_every_api_error_is_json_with_its_status(start_web: StartWeb) -> None:
+    """'/api' itself was the HTML 404 page, and a method no endpoint takes plain text."""
+    web: WebServer = await start_web()
+    for path in ("/api", "/api/"):
+        status, told, body = await web.ask("GET", path)
+        assert (status, told["content-type"]) == (404, "application/json"), path
+        assert json.loads(body) == {"error": f"no page {path}"}
+    for method, path in (
+        ("POST", "/api/tables"),
+        ("DELETE", "/api/tables/1"),
+        ("PUT", "/api/games/m1"),
+    ):
+        status, told, body = await web.ask(method, path)
+        assert (status, told["content-type"]) == (405, "application/json"), (method, path)
+        assert json.loads(body) == {"error": f"{method} is not allowed: {path} answers GET"}
+        assert told["allow"] == "GET, HEAD"
+    status, told, _ = await web.ask("POST", "/table/1")  # a page's: not JSON
+    assert status == 405 and told["content-type"].startswith("text/plain")
+
+
+async def test_an_api_endpoint_that_fails_answers_json_500(
+    start_web: StartWeb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    web: WebServer = await start_web()
+
+    def broken(lobby: Any) -> list[Any]:
+        raise RuntimeError("broken for the test")
+
+    monkeypatch.setattr("deberc_net.server.web.views.open_tables", broken)
+    status, told, body = await web.ask("GET", "/api/tables")
+    assert (status, told["content-type"]) == (500, "application/json")
+    assert json.loads(body) == {"error": "internal error"}
+    status, told, body = await web.ask("GET", "/")
+    assert (status, body) == (500, b"Internal Server Error")
 
 
 async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(

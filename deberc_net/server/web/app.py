@@ -13,8 +13,9 @@ from typing import Any
 import attrs
 import trio
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -56,6 +57,11 @@ def finished_match_read(
     return stored_records(), row
 
 
+def is_api(path: str) -> bool:
+    """A JSON endpoint's path: its errors are JSON too (docs/web.md)."""
+    return path == "/api" or path.startswith("/api/")
+
+
 def make_app(lobby: Lobby) -> Starlette:
     templates = Jinja2Templates(directory=HERE / "templates")
     templates.env.filters["in_hand_order"] = in_hand_order
@@ -71,7 +77,7 @@ def make_app(lobby: Lobby) -> Starlette:
         return templates.TemplateResponse(request, name, context, status_code=status)
 
     def not_found(request: Request, text: str) -> Response:
-        if request.url.path.startswith("/api/"):
+        if is_api(request.url.path):
             return JSONResponse({"error": text}, status_code=404)
         return page(request, "missing.html", 404, text=text)
 
@@ -206,8 +212,26 @@ def make_app(lobby: Lobby) -> Starlette:
         # a path no route matches ('/api/tables/x') is told as the others are
         return not_found(request, f"no page {request.url.path}")
 
+    async def refused(request: Request, exc: Exception) -> Response:
+        """Any other HTTP error (a method no route takes: 405): JSON under /api."""
+        assert isinstance(exc, HTTPException)
+        path = request.url.path
+        if not is_api(path):
+            return PlainTextResponse(exc.detail, exc.status_code, headers=exc.headers)
+        why = exc.detail
+        if exc.status_code == 405:
+            allowed = (exc.headers or {}).get("Allow", "").split(", ")[0]
+            why = f"{request.method} is not allowed: {path} answers {allowed}"
+        return JSONResponse({"error": why}, exc.status_code, headers=exc.headers)
+
+    async def failed(request: Request, exc: Exception) -> Response:
+        # (the error is still raised, and logged, after this answer)
+        if is_api(request.url.path):
+            return JSONResponse({"error": "internal error"}, 500)
+        return PlainTextResponse("Internal Server Error", 500)
+
     app = Starlette(
-        exception_handlers={404: no_route},
+        exception_handlers={404: no_route, HTTPException: refused, 500: failed},
         routes=[
             Route("/", index),
             Route("/favicon.ico", favicon),
