@@ -255,7 +255,7 @@ async def test_every_api_error_is_json_with_its_status(start_web: StartWeb) -> N
     ):
         status, told, body = await web.ask(method, path)
         assert (status, told["content-type"]) == (405, "application/json"), (method, path)
-        assert json.loads(body) == {"error": f"{method} is not allowed: {path} answers GET"}
+        assert json.loads(body) == {"error": f"{method} is not allowed: {path} answers GET, HEAD"}
         assert told["allow"] == "GET, HEAD"
     status, told, _ = await web.ask("POST", "/table/1")  # a page's: not JSON
     assert status == 405 and told["content-type"].startswith("text/plain")

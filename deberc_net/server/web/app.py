@@ -29,7 +29,7 @@ from ..house_games import house_bot_games, is_house_rating_name
 from ..lobby import Lobby
 from ..store import Store
 from . import ladders, views
-from .ends import END_WORDS
+from .ends import ends_for_script
 from .live import Viewers, watch_table
 from .replay import Replay, in_hand_order, replay_match, replay_without_deals
 
@@ -69,8 +69,8 @@ def make_app(lobby: Lobby) -> Starlette:
     templates.env.filters["points_told"] = report.points_told
     templates.env.filters["after_verdict"] = report.after_verdict
     templates.env.globals["by_name"] = report.BY_NAME
-    # why a match ended, in words, for the live table page's script (web/ends.py)
-    templates.env.globals["end_words_json"] = json.dumps(END_WORDS, ensure_ascii=False)
+    # how a match ended, in words, for the live table page's script (web/ends.py)
+    templates.env.globals["end_words_json"] = json.dumps(ends_for_script(), ensure_ascii=False)
     viewers = Viewers(lobby.config.max_web_viewers, lobby.config.web_viewers_per_address)
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> Response:
@@ -218,11 +218,11 @@ def make_app(lobby: Lobby) -> Starlette:
         path = request.url.path
         if not is_api(path):
             return PlainTextResponse(exc.detail, exc.status_code, headers=exc.headers)
-        why = exc.detail
-        if exc.status_code == 405:
-            allowed = (exc.headers or {}).get("Allow", "").split(", ")[0]
-            why = f"{request.method} is not allowed: {path} answers {allowed}"
-        return JSONResponse({"error": why}, exc.status_code, headers=exc.headers)
+        why, headers = exc.detail, dict(exc.headers or {})
+        if exc.status_code == 405:  # (Starlette's Allow comes from a set: in any order)
+            headers["Allow"] = ", ".join(sorted(headers.get("Allow", "").split(", ")))
+            why = f"{request.method} is not allowed: {path} answers {headers['Allow']}"
+        return JSONResponse({"error": why}, exc.status_code, headers=headers)
 
     async def failed(request: Request, exc: Exception) -> Response:
         # (the error is still raised, and logged, after this answer)
