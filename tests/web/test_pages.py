@@ -413,7 +413,10 @@ async def test_a_match_over_before_its_first_call_is_linked_and_shown_though_it_
     page = body.decode()
     assert status == 200, page
     assert "No deal was played: the match ended (left) before the first call." in page
-    assert "won by ann" in page and '<strong id="final-totals">0 : 0' in page
+    assert (
+        "Match over: ann wins (bob left the table: forfeit)." in page
+        and '<strong id="final-totals">0 : 0' in page
+    )
     status, body = await web.get(f"/api/games/{match}")
     assert status == 200
     assert json.loads(body) == {

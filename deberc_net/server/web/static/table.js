@@ -49,14 +49,21 @@
   window.debercSpoken = spoken;  // for the tests: checked against spoken_call
   // cards a seat showed ('pokazyvayu'): public at the table (docs/rules.md §3.5)
   const showsText = (cards) => "shows " + cards.map(spoken).join(" ");
-  // why a match ended, in words: the page holds them (web/ends.py), '{who}' the forfeit's
-  const ENDS = JSON.parse(board.dataset.ends || "{}");
+  // how a match ended, in words: the page holds them (web/ends.py's END_WORDS, '{who}'
+  // the forfeit's, and OVER_FORMS), said as match_over_words says them on the replay
+  const ENDS = JSON.parse(board.dataset.ends || '{"why": {}, "over": {}}');
+  function overText(winners, reason, who) {
+    const form = winners.length ? (winners.length > 1 ? "side" : "one")
+      : reason === "internal" ? "none" : "draw";
+    // (functions: a name's '$' is not a replacement pattern)
+    const why = (ENDS.why[reason] || reason).replace("{who}", () => who || "a player");
+    return ENDS.over[form].replace("{winners}", () => winners.join(" and "))
+      .replace("{why}", () => why);
+  }
+  window.debercOverText = overText;  // for the tests: checked against match_over_words
   function endText(f) {
-    const winners = list(f.name);
-    const who = f.forfeit !== undefined && f.forfeit !== "-" ? names[Number(f.forfeit)] : "a player";
-    const why = (ENDS[f.reason] || f.reason).replace("{who}", who);
-    if (!winners.length) return "Match over: " + (f.reason === "internal" ? "" : "a draw, ") + why + ". ";
-    return "Match over: " + winners.join(" and ") + (winners.length > 1 ? " win" : " wins") + " (" + why + "). ";
+    const who = f.forfeit !== undefined && f.forfeit !== "-" ? names[Number(f.forfeit)] : null;
+    return overText(list(f.name), f.reason, who);
   }
   const num = (v) => (v === undefined || v === "-") ? null : Number(v);
 
@@ -203,7 +210,7 @@
       case "match-end": {
         setText("score", list(f.totals).join(" : "));
         const over = document.getElementById("over");
-        over.replaceChildren(endText(f));
+        over.replaceChildren(endText(f) + " ");
         if (st.match) {
           const a = document.createElement("a");
           a.href = "/games/" + st.match; a.id = "replay-link"; a.textContent = "Replay it";
