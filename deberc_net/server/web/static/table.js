@@ -200,11 +200,7 @@
       case "trick": st.trickDone = true; break;  // the cards stay until the next lead
       case "deal-end": {
         setText("score", list(f.totals).join(" : "));
-        const tr = document.createElement("tr");
-        for (const v of [f.deal, f.outcome, list(f.written).join(" : "), list(f.totals).join(" : ")]) {
-          const td = document.createElement("td"); td.textContent = v; tr.append(td);
-        }
-        document.querySelector("#deals tbody").append(tr);
+        document.querySelector("#deals tbody").append(dealRow(f));
         break;
       }
       case "match-end": {
@@ -222,11 +218,23 @@
     }
     drawSeats(); drawTalk();
   }
+  // one row of the deals' list: a deal-end event's, or a sheet-deal line's
+  function dealRow(f) {
+    const tr = document.createElement("tr");
+    for (const v of [f.deal, f.outcome, list(f.written).join(" : "), list(f.totals).join(" : ")]) {
+      const td = document.createElement("td"); td.textContent = v; tr.append(td);
+    }
+    return tr;
+  }
   function onLine(line) {
     window.debercLines.push(line);
     const { tag, fields } = parse(line);
     if (tag === "state") onState(fields);
     else if (tag === "event") onEvent(fields);
+    // the socket's first message holds the score sheet, told with its state: the
+    // deals finished since the page was served, the list redrawn whole
+    else if (tag === "sheet") document.querySelector("#deals tbody").replaceChildren();
+    else if (tag === "sheet-deal") document.querySelector("#deals tbody").append(dealRow(fields));
   }
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const socket = new WebSocket(scheme + location.host + "/live/table/" + tableId);
