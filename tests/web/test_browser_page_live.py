@@ -120,3 +120,82 @@ async def test_a_deal_that_ends_before_the_socket_opens_is_listed(
         assert [row[0] for row in wanted] == ["1", "2"]
         assert await in_thread(deal_rows, browser) == wanted
         assert await in_thread(page_errors, browser) == []
+
+
+def gone_says(driver: webdriver.Chrome) -> str:
+    """What the page says once no longer live (waited for)."""
+    said: str = until(
+        driver,
+        lambda d: (
+            d.find_element(By.ID, "gone").is_displayed() and d.find_element(By.ID, "gone").text
+        ),
+    )
+    return said
+
+
+async def closed(web: WebServer, table: str) -> None:
+    while (await web.get(f"/api/tables/{table}"))[0] != 404:
+        await trio.sleep(0.05)
+
+
+async def test_a_match_that_ends_while_the_page_loads_is_said_to_be_over(
+    start_web: Callable[..., Any], browser: webdriver.Chrome, connect: Connector
+) -> None:
+    """The socket of a table gone is refused (403): the page stood at its served score
+    for ever, with no 'Match over' and no replay link."""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    bob = await connect.machine(web.port, "bob")
+    await ann.send("new 2 moscow")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    match = (await bob.expect("event", kind="start"))["match"]
+    with trio.fail_after(60):
+        await play_until_deal_ends([ann, bob], 1)
+        try:
+            await in_thread(blocking_table_js, browser, True)
+            await in_thread(browser.get, web.url(f"/table/{table}"))
+            await ann.send("leave")  # a forfeit: bob wins
+            await bob.expect("event", kind="match-end")
+            await closed(web, table)
+        finally:
+            await in_thread(blocking_table_js, browser, False)
+        await in_thread(browser.execute_script, RUN_TABLE_JS)
+        assert await in_thread(gone_says, browser) == "No longer live: the match is over."
+        over = await in_thread(lambda: browser.find_element(By.ID, "over").text)
+        assert over == "Match over: bob wins (ann left the table: forfeit). Replay it"
+        _, body = await web.get(f"/games/{match}")  # in the replay's words
+        assert f'<span id="over">{over.removesuffix(" Replay it")}</span>'.encode() in body
+        link = await in_thread(lambda: browser.find_element(By.ID, "replay-link"))
+        assert await in_thread(link.get_attribute, "href") == web.url(f"/games/{match}")
+        assert await in_thread(page_errors, browser) == []
+
+
+async def test_the_page_says_when_the_match_ends_and_when_its_table_closes(
+    start_web: Callable[..., Any], browser: webdriver.Chrome, connect: Connector
+) -> None:
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2 moscow")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    with trio.fail_after(30):
+        await in_thread(browser.get, web.url(f"/table/{table}"))
+        await in_thread(until, browser, lambda d: d.execute_script(LINES_READ) > 0)
+        await ann.send("leave")  # nobody left: the waiting table closes
+        said = await in_thread(gone_says, browser)
+        assert said == f"No longer live: table {table} has closed."
+
+        bob = await connect.machine(web.port, "bob")
+        await ann.send("new 2 moscow")
+        table = (await ann.expect("ok", cmd="sit"))["table"]
+        await in_thread(browser.get, web.url(f"/table/{table}"))
+        await in_thread(until, browser, lambda d: d.execute_script(LINES_READ) > 0)
+        assert not await in_thread(lambda: browser.find_element(By.ID, "gone").is_displayed())
+        await bob.send(f"sit {table}")
+        await bob.expect("event", kind="start")
+        await bob.send("leave")  # a forfeit: the match ends, the table closes
+        await ann.expect("event", kind="match-end")
+        assert await in_thread(gone_says, browser) == "No longer live: the match is over."
+        over = await in_thread(lambda: browser.find_element(By.ID, "over").text)
+        assert over == "Match over: ann wins (bob left the table: forfeit). Replay it"
+        assert await in_thread(page_errors, browser) == []

@@ -205,13 +205,7 @@
       }
       case "match-end": {
         setText("score", list(f.totals).join(" : "));
-        const over = document.getElementById("over");
-        over.replaceChildren(endText(f) + " ");
-        if (st.match) {
-          const a = document.createElement("a");
-          a.href = "/games/" + st.match; a.id = "replay-link"; a.textContent = "Replay it";
-          over.append(a);
-        }
+        showOver(endText(f));
         st.toAct = null;
         break;
       }
@@ -226,15 +220,67 @@
     }
     return tr;
   }
+  // the match's end in words, and its replay's link when the page knows the match
+  function showOver(text) {
+    st.over = true;
+    const over = document.getElementById("over");
+    over.replaceChildren(text + " ");
+    if (st.match) {
+      const a = document.createElement("a");
+      a.href = "/games/" + st.match; a.id = "replay-link"; a.textContent = "Replay it";
+      over.append(a);
+    }
+  }
   function onLine(line) {
     window.debercLines.push(line);
     const { tag, fields } = parse(line);
+    // the table tells its observers why it closes ('Table 3 closes: SIGTERM received.')
+    if (tag === "info" && /^Table \d+ closes: /.test(fields.text || "")) st.closes = fields.text;
     if (tag === "state") onState(fields);
     else if (tag === "event") onEvent(fields);
     // the socket's first message holds the score sheet, told with its state: the
     // deals finished since the page was served, the list redrawn whole
     else if (tag === "sheet") document.querySelector("#deals tbody").replaceChildren();
     else if (tag === "sheet-deal") document.querySelector("#deals tbody").append(dealRow(fields));
+  }
+  // Once the socket has closed (or was refused: the match may have ended while the page
+  // loaded), the page says so and why, as far as it knows: what the table told it, else
+  // what the server says of the table and its match, asked once (docs/web.md).
+  function sayGone(why) {
+    const gone = document.getElementById("gone");
+    gone.textContent = "No longer live: " + why;
+    gone.hidden = false;
+  }
+  const getJson = async (path) => {
+    const reply = await fetch(path);
+    return reply.ok ? reply.json() : null;
+  };
+  async function finished(match) {
+    // its result is stored as its table closes: asked again a moment later if not yet
+    const game = await getJson("/api/games/" + match);
+    if (game) return game;
+    await new Promise((done) => setTimeout(done, 1000));
+    return getJson("/api/games/" + match);
+  }
+  async function whyNotLive() {
+    if (st.over) return "the match is over.";
+    if (st.closes) return st.closes;
+    if (await getJson("/api/tables/" + tableId)) {
+      return "the live connection was refused or lost. Reload the page to watch again.";
+    }
+    const game = st.match ? await finished(st.match) : null;
+    if (!game) return "table " + tableId + " has closed.";
+    setText("score", game.totals.join(" : "));
+    if (game.stopped) {
+      const how = game.reason === "shutdown" ? "the server shut down" : "the server was lost";
+      showOver("Not finished: " + how + " while it ran.");
+      return "the match was not finished.";
+    }
+    // a forfeit lost by one player names him, as the replay does
+    const losers = game.players.filter((p) => !game.winners.includes(p));
+    const who = game.winners.length && losers.length === 1 ? losers[0] : null;
+    showOver(overText(game.winners, game.reason, who));
+    return "the match is over.";
   }
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const socket = new WebSocket(scheme + location.host + "/live/table/" + tableId);
@@ -244,6 +290,10 @@
     for (const l of parts) if (l) onLine(l);
     if (tail.startsWith("{")) onSizes(tail);
   };
-  socket.onclose = () => { document.body.dataset.live = "closed"; };
+  socket.onclose = () => {
+    document.body.dataset.live = "closed";
+    whyNotLive().then(sayGone, () => sayGone(
+      "the server cannot be reached: it has stopped, or the connection was lost."));
+  };
   socket.onopen = () => { document.body.dataset.live = "open"; };
 })();
