@@ -147,6 +147,9 @@ class TableCall:
 @attrs.frozen
 class Observe:
     session: Session
+    # a web page: the score sheet too, after the state in the same step, so that its
+    # deals' list is whole with no deal-end between (docs/web.md)
+    sheet: bool = False
 
 
 @attrs.frozen
@@ -612,7 +615,7 @@ class Table:
                 await self._leave(session, confirmed)
             case TableCall(session, text, seq):
                 await self._call(session, text, seq)
-            case Observe(session):
+            case Observe(session, sheet):
                 if not self._may_enter(session):
                     session.send(self._not_invited())
                     return
@@ -629,6 +632,8 @@ class Table:
                 if new:  # told first: the state then carries its seq
                     self._watching(session, True)
                 self._send_state(session, None, whole=True)
+                if sheet and self.match is not None:
+                    self._send_sheet(session)
             case Unobserve(session):
                 if self._stop_observing(session):
                     self._watching(session, False)

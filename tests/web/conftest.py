@@ -11,6 +11,7 @@ Screenshots go to tests/web/screenshots/ (ignored by git) for a person to look a
 from __future__ import annotations
 
 import functools
+import http.client
 import shutil
 import tempfile
 import urllib.request
@@ -45,6 +46,13 @@ QUIET_FLAGS = (
     "--window-size=1280,800",
 )
 
+# Every page keeps its uncaught script errors, for the tests to read (page_errors below)
+RECORD_ERRORS = """
+window.pageErrors = [];
+window.addEventListener("error", (e) => window.pageErrors.push(
+  e.message + " at " + e.filename + ":" + e.lineno + ":" + e.colno));
+"""
+
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[webdriver.Chrome]:
@@ -71,12 +79,19 @@ def browser() -> Iterator[webdriver.Chrome]:
             "Emulation.setDeviceMetricsOverride",
             {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False},
         )
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_ERRORS})
         yield driver
     finally:
         try:
             driver.quit()
         finally:
             watchdog.fire()  # its group is gone (or, if quit failed, killed): the profile removed
+
+
+def page_errors(driver: webdriver.Chrome) -> list[str]:
+    """The page's uncaught script errors so far (RECORD_ERRORS)."""
+    errors: list[str] = driver.execute_script("return window.pageErrors")
+    return errors
 
 
 def screenshot(driver: webdriver.Chrome, name: str) -> Path:
@@ -105,6 +120,24 @@ class WebServer:
                     return reply.status, reply.read()
             except urllib.error.HTTPError as error:
                 return error.code, error.read()
+
+        return await trio.to_thread.run_sync(fetch)
+
+    async def ask(
+        self, method: str, path: str, headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        """One request as sent, redirects not followed: status, headers (lower-case
+        names) and body."""
+
+        def fetch() -> tuple[int, dict[str, str], bytes]:
+            connection = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=5)
+            try:
+                connection.request(method, path, headers=headers or {})
+                reply = connection.getresponse()
+                told = {name.lower(): value for name, value in reply.getheaders()}
+                return reply.status, told, reply.read()
+            finally:
+                connection.close()
 
         return await trio.to_thread.run_sync(fetch)
 

@@ -15,6 +15,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from deberc_net.game.cards import parse_card
 from deberc_net.protocol.render import pretty_card
+from deberc_net.server.web.ends import END_WORDS, match_over_words
 from tests.server.client import LineClient, fields, is_event
 from tests.server.conftest import Connector
 
@@ -96,5 +97,30 @@ async def test_the_live_page_and_the_replay_show_shown_cards_and_name_the_winner
     status, body = await web.get(f"/games/{match}")
     page = body.decode()
     assert status == 200, page
-    assert 'won by bob (<span id="why">ann left the table: forfeit</span>)' in page
+    # the replay says it in the live page's words
+    assert '<span id="over">Match over: bob wins (ann left the table: forfeit).</span>' in page
     assert f"<span>{said}</span>" in page
+
+
+async def test_the_live_page_and_the_replay_word_every_end_alike(
+    start_web: Callable[..., Any], browser: webdriver.Chrome, connect: Connector
+) -> None:
+    """One wording (web/ends.py match_over_words): the replay said 'won by ann, cat
+    (…)' where the live page said 'Match over: ann and cat win (…)'."""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2 moscow")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await trio.to_thread.run_sync(browser.get, web.url(f"/table/{table}"))
+    cases = [
+        (winners, reason, who)
+        for reason in [*END_WORDS, "a-plugins-own"]
+        for winners in ([], ["ann"], ["ann", "cat"])
+        for who in (None, "bob")
+    ]
+    said = await trio.to_thread.run_sync(
+        browser.execute_script,
+        "return arguments[0].map(([w, r, who]) => window.debercOverText(w, r, who));",
+        cases,
+    )
+    assert said == [match_over_words(*case) for case in cases]

@@ -35,4 +35,4 @@ async def test_a_timeouts_forfeit_is_told_without_a_count_the_setting_may_not_ha
     page = body.decode()
     assert status == 200, page
     why = f"{loser} let the clock run out too many times in a row: forfeit"
-    assert f'won by {f["name"]} (<span id="why">{why}</span>)' in page, page
+    assert f'<span id="over">Match over: {f["name"]} wins ({why}).</span>' in page, page

@@ -161,7 +161,12 @@ async def test_pages_come_and_go_and_each_gets_an_observers_lines(
     for name, got in pages.items():
         lines = [line for line in got if line]
         assert lines[0] == "ok cmd=observe table=1 text=You observe table 1.", name
-        rest = lines[2:]  # after its own state (an 'info' while the table waited)
+        # after its own state (an 'info' while the table waited) and, once the match
+        # has begun, the score sheet the page is told with it (docs/web.md)
+        sheet = [line.split()[0] for line in lines[2:] if line.startswith("sheet")]
+        assert sheet == ([] if name == "a" else ["sheet", *["sheet-deal"] * (len(sheet) - 1)])
+        assert lines[2 : 2 + len(sheet)] == [x for x in lines if x.startswith("sheet")], name
+        rest = lines[2 + len(sheet) :]
         start = is_slice(rest, observed)
         assert start is not None and len(rest) > 10, name
         if name != "a":

@@ -6,10 +6,12 @@ import json
 import random
 import re
 import threading
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
 from clients.client import Bot
@@ -218,6 +220,63 @@ async def test_unknown_things_are_404_with_a_reason(start_web: StartWeb) -> None
     assert status == 404 and b"no page /nowhere" in body and b"<html" in body.lower()
 
 
+async def test_a_trailing_slash_is_404_never_a_redirect_built_from_the_host_header(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """Starlette redirected '/table/1/' to 'http://<Host>/table/1': a forged Host
+    steered it, and it was http behind a TLS proxy (docs/web.md)."""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    forged = {"Host": "evil.example"}
+    for path in ("/table/1/", "/ladders/", "/players/ann/", "/static/"):
+        status, told, body = await web.ask("GET", path, forged)
+        assert (status, "location" in told) == (404, False), path
+        assert f"no page {path}".encode() in body and b"<html" in body.lower(), path
+    for path in ("/api/tables/", "/api/tables/1/", "/api/ladders/"):
+        status, told, body = await web.ask("GET", path, forged)
+        assert (status, "location" in told) == (404, False), path
+        assert told["content-type"] == "application/json"
+        assert json.loads(body) == {"error": f"no page {path}"}
+
+
+async def test_every_api_error_is_json_with_its_status(start_web: StartWeb) -> None:
+    """'/api' itself was the HTML 404 page, and a method no endpoint takes plain text."""
+    web: WebServer = await start_web()
+    for path in ("/api", "/api/"):
+        status, told, body = await web.ask("GET", path)
+        assert (status, told["content-type"]) == (404, "application/json"), path
+        assert json.loads(body) == {"error": f"no page {path}"}
+    for method, path in (
+        ("POST", "/api/tables"),
+        ("DELETE", "/api/tables/1"),
+        ("PUT", "/api/games/m1"),
+    ):
+        status, told, body = await web.ask(method, path)
+        assert (status, told["content-type"]) == (405, "application/json"), (method, path)
+        assert json.loads(body) == {"error": f"{method} is not allowed: {path} answers GET, HEAD"}
+        assert told["allow"] == "GET, HEAD"
+    status, told, _ = await web.ask("POST", "/table/1")  # a page's: not JSON
+    assert status == 405 and told["content-type"].startswith("text/plain")
+
+
+async def test_an_api_endpoint_that_fails_answers_json_500(
+    start_web: StartWeb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    web: WebServer = await start_web()
+
+    def broken(lobby: Any) -> list[Any]:
+        raise RuntimeError("broken for the test")
+
+    monkeypatch.setattr("deberc_net.server.web.views.open_tables", broken)
+    status, told, body = await web.ask("GET", "/api/tables")
+    assert (status, told["content-type"]) == (500, "application/json")
+    assert json.loads(body) == {"error": "internal error"}
+    status, told, body = await web.ask("GET", "/")
+    assert (status, body) == (500, b"Internal Server Error")
+
+
 async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(
     start_web: StartWeb, db_path: Any
 ) -> None:
@@ -292,6 +351,40 @@ async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(
         assert status == 404 and b"no finished match of" in body
 
 
+async def test_a_players_page_knows_him_however_the_url_writes_his_name(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """The store folds full-width letters and case (docs/protocol.md §4.2): so do the
+    page's won and lost (tryout: /api/players/ＢＯＢ said lost for bob's win), and it
+    names him as he played, not as the URL spells him."""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    bob = await connect.machine(web.port, "bob")
+    await ann.send("new 2 private")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("invite bob")
+    await ann.expect("ok", cmd="invite")
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    await ann.expect("event", kind="start")
+    await ann.send("leave")  # a forfeit: bob wins
+    await bob.expect("event", kind="match-end")
+
+    for asked, name, tally in (("ＢＯＢ", "bob", (1, 0)), ("ANN", "ann", (0, 1))):
+        status, body = await web.get(f"/api/players/{urllib.parse.quote(asked)}")
+        assert status == 200, body
+        player = json.loads(body)
+        assert (player["name"], player["won"], player["lost"]) == (name, *tally)
+        assert player["games"][0]["result"] == ("won" if tally[0] else "lost")
+        status, body = await web.get(f"/players/{urllib.parse.quote(asked)}")
+        assert (
+            status == 200
+            and f"Won <strong>{tally[0]}</strong>, lost <strong>{tally[1]}</strong>".encode()
+            in body
+        )
+        assert asked.encode() not in body
+
+
 async def test_a_match_over_before_its_first_call_is_linked_and_shown_though_it_has_no_deal(
     start_web: StartWeb, connect: Connector
 ) -> None:
@@ -320,7 +413,10 @@ async def test_a_match_over_before_its_first_call_is_linked_and_shown_though_it_
     page = body.decode()
     assert status == 200, page
     assert "No deal was played: the match ended (left) before the first call." in page
-    assert "won by ann" in page and '<strong id="final-totals">0 : 0' in page
+    assert (
+        "Match over: ann wins (bob left the table: forfeit)." in page
+        and '<strong id="final-totals">0 : 0' in page
+    )
     status, body = await web.get(f"/api/games/{match}")
     assert status == 200
     assert json.loads(body) == {

@@ -391,8 +391,8 @@ class Node:
                 body |= {"m": "leave", "confirmed": confirmed}
             case TableCall(session, text, seq):
                 body |= {"m": "call", "text": text, "seq": seq}
-            case Observe(session):
-                body |= {"m": "observe"}
+            case Observe(session, sheet):
+                body |= {"m": "observe", "sheet": sheet}
             case Unobserve(session):
                 body |= {"m": "unobserve"}
             case Back(session):
@@ -1152,8 +1152,8 @@ def _message(kind: str, proxy: RemoteSession, body: dict[str, Any]) -> Message:
             return Leave(proxy, body["confirmed"])
         case "call":
             return TableCall(proxy, body["text"], body["seq"])
-        case "observe":
-            return Observe(proxy)
+        case "observe":  # (an older worker's has no "sheet")
+            return Observe(proxy, body.get("sheet", False))
         case "unobserve":
             return Unobserve(proxy)
         case "back":

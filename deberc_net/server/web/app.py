@@ -13,8 +13,9 @@ from typing import Any
 import attrs
 import trio
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -28,7 +29,7 @@ from ..house_games import house_bot_games, is_house_rating_name
 from ..lobby import Lobby
 from ..store import Store
 from . import ladders, views
-from .ends import END_WORDS
+from .ends import ends_for_script
 from .live import Viewers, watch_table
 from .replay import Replay, in_hand_order, replay_match, replay_without_deals
 
@@ -56,6 +57,11 @@ def finished_match_read(
     return stored_records(), row
 
 
+def is_api(path: str) -> bool:
+    """A JSON endpoint's path: its errors are JSON too (docs/web.md)."""
+    return path == "/api" or path.startswith("/api/")
+
+
 def make_app(lobby: Lobby) -> Starlette:
     templates = Jinja2Templates(directory=HERE / "templates")
     templates.env.filters["in_hand_order"] = in_hand_order
@@ -63,15 +69,15 @@ def make_app(lobby: Lobby) -> Starlette:
     templates.env.filters["points_told"] = report.points_told
     templates.env.filters["after_verdict"] = report.after_verdict
     templates.env.globals["by_name"] = report.BY_NAME
-    # why a match ended, in words, for the live table page's script (web/ends.py)
-    templates.env.globals["end_words_json"] = json.dumps(END_WORDS, ensure_ascii=False)
+    # how a match ended, in words, for the live table page's script (web/ends.py)
+    templates.env.globals["end_words_json"] = json.dumps(ends_for_script(), ensure_ascii=False)
     viewers = Viewers(lobby.config.max_web_viewers, lobby.config.web_viewers_per_address)
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> Response:
         return templates.TemplateResponse(request, name, context, status_code=status)
 
     def not_found(request: Request, text: str) -> Response:
-        if request.url.path.startswith("/api/"):
+        if is_api(request.url.path):
             return JSONResponse({"error": text}, status_code=404)
         return page(request, "missing.html", 404, text=text)
 
@@ -206,8 +212,26 @@ def make_app(lobby: Lobby) -> Starlette:
         # a path no route matches ('/api/tables/x') is told as the others are
         return not_found(request, f"no page {request.url.path}")
 
-    return Starlette(
-        exception_handlers={404: no_route},
+    async def refused(request: Request, exc: Exception) -> Response:
+        """Any other HTTP error (a method no route takes: 405): JSON under /api."""
+        assert isinstance(exc, HTTPException)
+        path = request.url.path
+        if not is_api(path):
+            return PlainTextResponse(exc.detail, exc.status_code, headers=exc.headers)
+        why, headers = exc.detail, dict(exc.headers or {})
+        if exc.status_code == 405:  # (Starlette's Allow comes from a set: in any order)
+            headers["Allow"] = ", ".join(sorted(headers.get("Allow", "").split(", ")))
+            why = f"{request.method} is not allowed: {path} answers {headers['Allow']}"
+        return JSONResponse({"error": why}, exc.status_code, headers=headers)
+
+    async def failed(request: Request, exc: Exception) -> Response:
+        # (the error is still raised, and logged, after this answer)
+        if is_api(request.url.path):
+            return JSONResponse({"error": "internal error"}, 500)
+        return PlainTextResponse("Internal Server Error", 500)
+
+    app = Starlette(
+        exception_handlers={404: no_route, HTTPException: refused, 500: failed},
         routes=[
             Route("/", index),
             Route("/favicon.ico", favicon),
@@ -226,6 +250,10 @@ def make_app(lobby: Lobby) -> Starlette:
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ],
     )
+    # Starlette would redirect '/table/1/' to an address built from the Host header
+    # (forged, or http behind a TLS proxy): a trailing slash is a page no route has
+    app.router.redirect_slashes = False
+    return app
 
 
 __all__ = ["make_app"]

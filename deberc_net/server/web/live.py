@@ -82,7 +82,9 @@ async def _watch(websocket: WebSocket, lobby: Lobby, table: Table, feeds: dict[i
             address=client.host if client else "?",
         )
         own.log = own.log.bind(web=own.id, peer=peer, table=table_id)
-        if not table.post(Observe(own)):
+        # its sheet too: the deals finished since the page was served (the state has
+        # no list of them), told in the table's step that tells the state
+        if not table.post(Observe(own, sheet=True)):
             await websocket.close(code=4404, reason=f"table {table_id} closed")
             return
         feed: Feed | None = None

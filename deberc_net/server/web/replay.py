@@ -37,7 +37,7 @@ from deberc_net.protocol.lang import spoken_call
 from deberc_net.protocol.render import pretty_card
 
 from ..store.base import SHUTDOWN, STOPPED
-from .ends import end_words
+from .ends import end_words, match_over_words
 
 
 @attrs.frozen
@@ -92,8 +92,17 @@ class Replay:
     def why(self) -> str:
         """Why it ended, in words ('bob was away too long: forfeit'): a forfeit lost by
         one player names him."""
+        return end_words(self.reason, self._forfeited())
+
+    @property
+    def over(self) -> str:
+        """How it ended, as the live page says it ('Match over: bob wins (…).')."""
+        return match_over_words(self.winners, self.reason, self._forfeited())
+
+    def _forfeited(self) -> str | None:
+        # a forfeit lost by one player names him (the records do not keep the seat)
         losers = [p for p in self.players if p not in self.winners]
-        return end_words(self.reason, losers[0] if self.winners and len(losers) == 1 else None)
+        return losers[0] if self.winners and len(losers) == 1 else None
 
     @property
     def stopped(self) -> bool:

@@ -16,7 +16,7 @@ from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import spoken_call
 
 from ..cluster.remote import MatchNow, RemoteTable
-from ..store.base import STOPPED, PlayerRating, RatingPoint
+from ..store.base import STOPPED, PlayerRating, RatingPoint, name_key
 from ..table import Table
 from .plot import Series, line_chart
 from .replay import shown_text, stored_winners
@@ -186,6 +186,17 @@ def rating_plot(page: PlayerPage) -> str | None:
     )
 
 
+def stored_spelling(name: str, rows: list[dict[str, Any]], ratings: Sequence[PlayerRating]) -> str:
+    """``name`` as his newest listed match spells it (the URL's ``ANN`` is ``ann``); a
+    house bot's rating name (its copies played under their own names) as rated."""
+    key = name_key(name)
+    for row in rows:
+        for player in row["players"]:
+            if name_key(player) == key:
+                return str(player)
+    return next((r.name for r in ratings if name_key(r.name) == key), name)
+
+
 def player_page(
     name: str,
     rows: list[dict[str, Any]],
@@ -198,9 +209,10 @@ def player_page(
     when not his own (a house bot's copy)."""
     games = []
     for row in rows:
-        key = (played_as or {}).get(row["match"], name).casefold()
+        # the store's fold (full-width letters too), not casefold() alone: ＢＯＢ is bob
+        key = name_key((played_as or {}).get(row["match"], name))
         winners = stored_winners(row["winner"])
-        won = key in (w.casefold() for w in winners)
+        won = key in (name_key(w) for w in winners)
         result = "drawn" if not winners else "won" if won else "lost"
         if row["reason"] in STOPPED:
             result = "stopped"
@@ -221,7 +233,7 @@ def player_page(
     results = ("won", "lost", "drawn", "stopped")
     count = {r: sum(1 for g in games if g.result == r) for r in results}
     return PlayerPage(
-        name=name,
+        name=stored_spelling(name, rows, ratings or []),
         won=count["won"],
         lost=count["lost"],
         drawn=count["drawn"],

@@ -12,8 +12,9 @@
   const DECK = 32;  // docs/rules.md §1
   // a game with a talon (Tertz: its state says talon=): the cards played this deal,
   // so that the talon is the deck less the hands and those (talon() below)
+  // deal: null until a state line or a deal event tells it (a waiting table tells neither)
   const st = { trick: [], talk: [], handSizes: [], match: board.dataset.match || null, toAct: null,
-               hasTalon: false, played: 0 };
+               hasTalon: false, played: 0, deal: null, turned: null };
   window.debercLines = [];  // every line received, for the tests (and the curious)
 
   function parse(line) {
@@ -48,14 +49,21 @@
   window.debercSpoken = spoken;  // for the tests: checked against spoken_call
   // cards a seat showed ('pokazyvayu'): public at the table (docs/rules.md §3.5)
   const showsText = (cards) => "shows " + cards.map(spoken).join(" ");
-  // why a match ended, in words: the page holds them (web/ends.py), '{who}' the forfeit's
-  const ENDS = JSON.parse(board.dataset.ends || "{}");
+  // how a match ended, in words: the page holds them (web/ends.py's END_WORDS, '{who}'
+  // the forfeit's, and OVER_FORMS), said as match_over_words says them on the replay
+  const ENDS = JSON.parse(board.dataset.ends || '{"why": {}, "over": {}}');
+  function overText(winners, reason, who) {
+    const form = winners.length ? (winners.length > 1 ? "side" : "one")
+      : reason === "internal" ? "none" : "draw";
+    // (functions: a name's '$' is not a replacement pattern)
+    const why = (ENDS.why[reason] || reason).replace("{who}", () => who || "a player");
+    return ENDS.over[form].replace("{winners}", () => winners.join(" and "))
+      .replace("{why}", () => why);
+  }
+  window.debercOverText = overText;  // for the tests: checked against match_over_words
   function endText(f) {
-    const winners = list(f.name);
-    const who = f.forfeit !== undefined && f.forfeit !== "-" ? names[Number(f.forfeit)] : "a player";
-    const why = (ENDS[f.reason] || f.reason).replace("{who}", who);
-    if (!winners.length) return "Match over: " + (f.reason === "internal" ? "" : "a draw, ") + why + ". ";
-    return "Match over: " + winners.join(" and ") + (winners.length > 1 ? " win" : " wins") + " (" + why + "). ";
+    const who = f.forfeit !== undefined && f.forfeit !== "-" ? names[Number(f.forfeit)] : null;
+    return overText(list(f.name), f.reason, who);
   }
   const num = (v) => (v === undefined || v === "-") ? null : Number(v);
 
@@ -112,6 +120,9 @@
   const talon = () => st.hasTalon
     ? DECK - st.handSizes.reduce((a, b) => a + b, 0) - st.played : null;
   function drawStatus() {
+    // no deal yet (a waiting table's first message has no state line): the served
+    // "Waiting for players" stands
+    if (st.deal === null || st.deal === undefined) return;
     const left = talon();
     // the turned card is the talon's last: once drawn it lies in a hand
     const shown = st.turned !== null && left !== 0;
@@ -189,33 +200,87 @@
       case "trick": st.trickDone = true; break;  // the cards stay until the next lead
       case "deal-end": {
         setText("score", list(f.totals).join(" : "));
-        const tr = document.createElement("tr");
-        for (const v of [f.deal, f.outcome, list(f.written).join(" : "), list(f.totals).join(" : ")]) {
-          const td = document.createElement("td"); td.textContent = v; tr.append(td);
-        }
-        document.querySelector("#deals tbody").append(tr);
+        document.querySelector("#deals tbody").append(dealRow(f));
         break;
       }
       case "match-end": {
         setText("score", list(f.totals).join(" : "));
-        const over = document.getElementById("over");
-        over.replaceChildren(endText(f));
-        if (st.match) {
-          const a = document.createElement("a");
-          a.href = "/games/" + st.match; a.id = "replay-link"; a.textContent = "Replay it";
-          over.append(a);
-        }
+        showOver(endText(f));
         st.toAct = null;
         break;
       }
     }
     drawSeats(); drawTalk();
   }
+  // one row of the deals' list: a deal-end event's, or a sheet-deal line's
+  function dealRow(f) {
+    const tr = document.createElement("tr");
+    for (const v of [f.deal, f.outcome, list(f.written).join(" : "), list(f.totals).join(" : ")]) {
+      const td = document.createElement("td"); td.textContent = v; tr.append(td);
+    }
+    return tr;
+  }
+  // the match's end in words, and its replay's link when the page knows the match
+  function showOver(text) {
+    st.over = true;
+    const over = document.getElementById("over");
+    over.replaceChildren(text + " ");
+    if (st.match) {
+      const a = document.createElement("a");
+      a.href = "/games/" + st.match; a.id = "replay-link"; a.textContent = "Replay it";
+      over.append(a);
+    }
+  }
   function onLine(line) {
     window.debercLines.push(line);
     const { tag, fields } = parse(line);
+    // the table tells its observers why it closes ('Table 3 closes: SIGTERM received.')
+    if (tag === "info" && /^Table \d+ closes: /.test(fields.text || "")) st.closes = fields.text;
     if (tag === "state") onState(fields);
     else if (tag === "event") onEvent(fields);
+    // the socket's first message holds the score sheet, told with its state: the
+    // deals finished since the page was served, the list redrawn whole
+    else if (tag === "sheet") document.querySelector("#deals tbody").replaceChildren();
+    else if (tag === "sheet-deal") document.querySelector("#deals tbody").append(dealRow(fields));
+  }
+  // Once the socket has closed (or was refused: the match may have ended while the page
+  // loaded), the page says so and why, as far as it knows: what the table told it, else
+  // what the server says of the table and its match, asked once (docs/web.md).
+  function sayGone(why) {
+    const gone = document.getElementById("gone");
+    gone.textContent = "No longer live: " + why;
+    gone.hidden = false;
+  }
+  const getJson = async (path) => {
+    const reply = await fetch(path);
+    return reply.ok ? reply.json() : null;
+  };
+  async function finished(match) {
+    // its result is stored as its table closes: asked again a moment later if not yet
+    const game = await getJson("/api/games/" + match);
+    if (game) return game;
+    await new Promise((done) => setTimeout(done, 1000));
+    return getJson("/api/games/" + match);
+  }
+  async function whyNotLive() {
+    if (st.over) return "the match is over.";
+    if (st.closes) return st.closes;
+    if (await getJson("/api/tables/" + tableId)) {
+      return "the live connection was refused or lost. Reload the page to watch again.";
+    }
+    const game = st.match ? await finished(st.match) : null;
+    if (!game) return "table " + tableId + " has closed.";
+    setText("score", game.totals.join(" : "));
+    if (game.stopped) {
+      const how = game.reason === "shutdown" ? "the server shut down" : "the server was lost";
+      showOver("Not finished: " + how + " while it ran.");
+      return "the match was not finished.";
+    }
+    // a forfeit lost by one player names him, as the replay does
+    const losers = game.players.filter((p) => !game.winners.includes(p));
+    const who = game.winners.length && losers.length === 1 ? losers[0] : null;
+    showOver(overText(game.winners, game.reason, who));
+    return "the match is over.";
   }
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const socket = new WebSocket(scheme + location.host + "/live/table/" + tableId);
@@ -225,6 +290,10 @@
     for (const l of parts) if (l) onLine(l);
     if (tail.startsWith("{")) onSizes(tail);
   };
-  socket.onclose = () => { document.body.dataset.live = "closed"; };
+  socket.onclose = () => {
+    document.body.dataset.live = "closed";
+    whyNotLive().then(sayGone, () => sayGone(
+      "the server cannot be reached: it has stopped, or the connection was lost."));
+  };
   socket.onopen = () => { document.body.dataset.live = "open"; };
 })();
