@@ -157,6 +157,11 @@ class Rematches:
         """``session`` goes elsewhere (or away): its match's offer is off."""
         name = session.name
         offer = self.offers.get(name_key(name)) if name is not None else None
+        if offer is not None and offer.refusal is not None:
+            # nothing to call off: kept so the others are told why until its time is out
+            # (a house bot quits once its match is over: its players were then told
+            # that no match of theirs had just ended)
+            return
         if offer is not None and offer.open:
             self._call_off(offer, why, name, without=session)
         elif self.lobby.node is not None:  # an offer kept by another worker is off too

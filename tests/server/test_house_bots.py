@@ -64,6 +64,9 @@ async def test_a_house_bot_sits_plays_the_match_and_leaves(
         while name in (await ann.expect("who"))["names"].split(","):
             await trio.sleep(0.1)
             await ann.send("who")
+    await ann.send("rematch")  # the bot gone, the reason still stands (the tryout's)
+    refused = await ann.expect("error")
+    assert refused["code"] == "not-allowed" and "house bot plays one match" in refused["text"]
 
 
 async def test_bot_errors_change_nothing(
