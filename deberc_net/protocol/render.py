@@ -1111,7 +1111,9 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
     """The match deal by deal, each trick as laid (cards in Latin letters: the Russian
     renderer turns them Cyrillic, as every line of its own)."""
     n = e.names
-    players = _say(lang, Msg.VERSUS).join(n)
+    # four players as their pairs ('anna+olga v vera+nina'), as the sheet heads them
+    sides = e.sides or tuple((seat,) for seat in range(len(n)))
+    players = _say(lang, Msg.VERSUS).join("+".join(n[s] for s in side) for side in sides)
     out = [_say(lang, Msg.HISTORY_TITLE, table=e.table, match=e.match, players=players)]
     if not e.deals:
         out.append(_say(lang, Msg.HISTORY_EMPTY))

@@ -125,6 +125,15 @@ def test_history_in_russian_names_the_outcome_and_cards_in_cyrillic() -> None:
     ]
 
 
+def test_a_four_player_history_names_the_pairs_in_its_title() -> None:
+    """The tryout's: 'four4 v house-heuristic-5 v house-heuristic-7 v …', four sides
+    where the start line said two pairs."""
+    names = ("anna", "boris", "olga", "vera")
+    history = ev.History(5, "m9", names, ((0, 2), (1, 3)), ())
+    assert render(history, HUMAN)[0] == "History of table 5 (m9): anna+olga v boris+vera"
+    assert render_ru(history)[0] == "История стола 5 (m9): anna+olga — boris+vera"
+
+
 def _refused(exc: IllegalCall, names: tuple[str, ...]) -> ev.Error:
     """The error the table sends for an engine refusal (server/table.py)."""
     said = refusal_phrase(exc.message, names)
