@@ -287,6 +287,7 @@ class Sheet:
     target: int | None
     rows: tuple[SheetRow, ...]
     deal_won_on_points: bool = False  # as in TableEvent: each row names its winner
+    over: bool = False  # a finished match's (no row: it ended before its first deal)
 
 
 @attrs.frozen
@@ -325,6 +326,7 @@ class History:
     sides: tuple[tuple[int, ...], ...]
     deals: tuple[HistoryDeal, ...]
     deal_won_on_points: bool = False  # as in TableEvent: each deal names its winner
+    over: bool = False  # a finished match's (no deal: it ended before its first call)
 
 
 @attrs.frozen

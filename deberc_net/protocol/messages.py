@@ -86,6 +86,7 @@ class Msg(StrEnum):
     SHEET_BIDES = "sheet-bides"
     SHEET_HANGING = "sheet-hanging"
     SHEET_EMPTY = "sheet-empty"
+    SHEET_NONE = "sheet-none"
     VERSUS = "versus"
     TOO_MANY_PASSWORDS = "too-many-passwords"
     LOGGED_IN_ELSEWHERE = "logged-in-elsewhere"
@@ -130,6 +131,7 @@ class Msg(StrEnum):
     REMATCH_HOUSE_BOT = "rematch-house-bot"
     HISTORY_TITLE = "history-title"
     HISTORY_EMPTY = "history-empty"
+    HISTORY_NONE = "history-none"
     HISTORY_DEAL = "history-deal"
     HISTORY_TRUMP = "history-trump"
     HISTORY_NO_TRUMP = "history-no-trump"
@@ -393,6 +395,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SHEET_BIDES: ("  bides {bides}", "  биты {bides}"),
     Msg.SHEET_HANGING: ("  hanging {hanging}", "  висит {hanging}"),
     Msg.SHEET_EMPTY: ("   - no deal finished yet", "   - ни одна раздача ещё не закончена"),
+    Msg.SHEET_NONE: (
+        "   - no deal: the match ended before anyone made a call",
+        "   - ни одной раздачи: игра кончилась раньше первого хода",
+    ),
     Msg.VERSUS: (" v ", " — "),
     Msg.TOO_MANY_PASSWORDS: ("Too many wrong passwords.", "Слишком много неверных паролей."),
     Msg.LOGGED_IN_ELSEWHERE: (
@@ -510,6 +516,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "История стола {table} ({match}): {players}",
     ),
     Msg.HISTORY_EMPTY: ("No card played yet.", "Ещё не сыграно ни одной карты."),
+    Msg.HISTORY_NONE: (
+        "No deal was played: the match ended before anyone made a call.",
+        "Ни одной раздачи: игра кончилась раньше первого хода.",
+    ),
     Msg.HISTORY_DEAL: (
         "Deal {deal}, {dealer} deals, {trump}: {end}",
         "Раздача {deal}, сдаёт {dealer}, {trump}: {end}",

@@ -1116,7 +1116,7 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
     players = _say(lang, Msg.VERSUS).join("+".join(n[s] for s in side) for side in sides)
     out = [_say(lang, Msg.HISTORY_TITLE, table=e.table, match=e.match, players=players)]
     if not e.deals:
-        out.append(_say(lang, Msg.HISTORY_EMPTY))
+        out.append(_say(lang, Msg.HISTORY_NONE if e.over else Msg.HISTORY_EMPTY))
     for d in e.deals:
         trump = _say(lang, Msg.HISTORY_NO_TRUMP)
         if d.trump is not None:
@@ -1197,7 +1197,7 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
         outcome = pad(word, first)
         out.append(_say(lang, Msg.SHEET_ROW, deal=r.deal, outcome=outcome, cells=cells, notes=note))
     if not e.rows:
-        out.append(_say(lang, Msg.SHEET_EMPTY))
+        out.append(_say(lang, Msg.SHEET_NONE if e.over else Msg.SHEET_EMPTY))
     return out
 
 

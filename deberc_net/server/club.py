@@ -53,6 +53,8 @@ class _LastMatch:
     names: tuple[str, ...]
     sides: tuple[tuple[int, ...], ...]
     records: list[dict[str, Any]]  # its deals, in order (docs/records.md)
+    variant: str
+    options: list[str]
 
 
 @attrs.define(eq=False)
@@ -186,33 +188,40 @@ class Club:
             return None
         game = games[0]
         records = [json.loads(body) for body in self.lobby.store.match_records(game["match"])]
-        if not records:
-            return None
-        names = tuple(records[0]["players"])
-        count = len(records[0].get("totals_before") or game["totals"])
+        if records:
+            first = records[0]
+            names = tuple(first["players"])
+            count = len(first.get("totals_before") or game["totals"])
+            variant, options = first["variant"], first["options"]
+        else:  # it ended before anyone made a call (a forfeit): no deal was stored
+            stored = self.lobby.store.finished_match(game["match"])
+            if stored is None:
+                return None
+            names, count = tuple(stored["players"]), len(stored["totals"])
+            variant, options = stored["variant"], stored["options"]
         sides = tuple(tuple(range(side, len(names), count)) for side in range(count))
-        return _LastMatch(game["table"], game["match"], names, sides, records)
+        return _LastMatch(game["table"], game["match"], names, sides, records, variant, options)
 
     def _last_history(self, name: str, watched: str | None) -> ev.History | None:
         last = self._last_match(name, watched)
         if last is None:
             return None
         deals = tuple(history_deal(r) for r in last.records)
-        first = last.records[0]
         try:  # its rules tell whether a deal is told by its winner (docs/rules.md §11)
-            rules = self.lobby.rules.ruleset(len(last.names), first["variant"], first["options"])
+            rules = self.lobby.rules.ruleset(len(last.names), last.variant, last.options)
             on_points = rules.settings.deal_won_on_points
         except RuleError:  # their plugin is gone since: its deals as they were recorded
             on_points = False
-        return ev.History(last.table, last.match, last.names, last.sides, deals, on_points)
+        return ev.History(
+            last.table, last.match, last.names, last.sides, deals, on_points, over=True
+        )
 
     def _last_sheet(self, name: str, watched: str | None) -> ev.Sheet | ev.Error | None:
         last = self._last_match(name, watched)
         if last is None:
             return None
-        first = last.records[0]
         try:  # the sheet's target is the rules': their plugin may be gone since
-            rules = self.lobby.rules.ruleset(len(last.names), first["variant"], first["options"])
+            rules = self.lobby.rules.ruleset(len(last.names), last.variant, last.options)
         except RuleError as exc:
             return ev.Error(
                 "bad-rules",
@@ -222,7 +231,13 @@ class Club:
         rows = tuple(record_row(r) for r in last.records)
         settings = rules.settings
         return ev.Sheet(
-            last.table, last.names, last.sides, settings.target, rows, settings.deal_won_on_points
+            last.table,
+            last.names,
+            last.sides,
+            settings.target,
+            rows,
+            settings.deal_won_on_points,
+            over=True,
         )
 
     def _send_page(

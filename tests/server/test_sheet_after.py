@@ -77,3 +77,35 @@ async def test_sheet_of_a_last_match_whose_rules_are_gone_is_a_clear_refusal(
         assert refused["text"].endswith("'history' still tells its deals")
         await ann.send("history")
         assert (await ann.expect("history"))["table"] == table
+
+
+async def test_a_match_left_before_any_call_still_has_its_history_and_sheet(
+    port: int, connect: Connector
+) -> None:
+    """The tryout's: anna left at once; boris's 'history' and 'sheet' said he had no
+    match, though 'games' listed it (no deal was stored). They name it, and say no
+    deal was played."""
+    anna = await connect.machine(port, "anna")
+    boris = await connect.human(port, "boris")
+    await anna.send("new 2 private")
+    table = (await anna.expect("ok", cmd="sit"))["table"]
+    await anna.send("invite boris")
+    await anna.expect("ok", cmd="invite")
+    await boris.send(f"sit {table}")
+    await anna.read_until(lambda x: is_event(x, "start"), 10)
+    await anna.send("leave!")
+    end = fields(await anna.read_until(lambda x: is_event(x, "match-end"), 10))[1]
+    await boris.read_until(lambda x: x.startswith("Game over"), 10)
+    await boris.send("history")
+    title = await boris.read_until(lambda x: x.startswith(("History", "Error")))
+    assert title == f"History of table {table} ({end['match']}): anna v boris"
+    told = "No deal was played: the match ended before anyone made a call."
+    assert await boris.read_until(lambda _: True) == told
+    await boris.send("sheet")
+    await boris.read_until(lambda x: x.startswith(("Score sheet", "Error")))
+    await boris.read_until(lambda x: x.startswith("deal outcome"))
+    said = await boris.read_until(lambda _: True)
+    assert said == "   - no deal: the match ended before anyone made a call"
+    await anna.send("sheet")  # the machine style: its head and no row
+    head = await anna.expect("sheet")
+    assert (head["table"], head["deals"]) == (table, "0")
