@@ -123,6 +123,7 @@ class Login:
         name holds comes back."""
         key = name_key(name)
         previous = self.lobby.online.get(key)
+        name = self._spelling(name, previous)
         if previous is not None:
             self.logged_in_elsewhere(previous)
         token = None
@@ -167,6 +168,18 @@ class Login:
             # its state answers the login, before the next line (docs/protocol.md §2.3;
             # at another worker's table it comes over the bus, waited for as well)
             table.post(Back(session), request=True)
+
+    def _spelling(self, name: str, previous: Session | None) -> str:
+        """The spelling a name logs in under: its seat's, or its connection's that it
+        takes over, whatever case or form was typed now ('Sasha' back at sasha's seat
+        stays sasha: one player, one spelling in 'who', the table and its lines)."""
+        table = self.lobby.table_of(name)
+        if table is not None:
+            key = name_key(name)
+            return next(s for s in table.seats if s is not None and name_key(s) == key)
+        if previous is not None and previous.name is not None:
+            return previous.name
+        return name
 
     def logged_in_elsewhere(self, previous: Session) -> None:
         """``previous`` held a name that has just logged in again: it closes, and no

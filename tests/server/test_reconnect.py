@@ -308,3 +308,28 @@ async def test_virtual_time_waits_for_worker_threads(
         await trio.to_thread.run_sync(time.sleep, 0.05)  # real time, virtual none
         assert not deadline_passed
     assert deadline_passed
+
+
+async def test_a_name_typed_in_another_case_takes_its_seats_spelling(
+    port: int, connect: Connector
+) -> None:
+    """The tryout's: 'login Sasha token=T' back at sasha's seat was greeted as Sasha and
+    listed so by 'who', while the table and its lines said sasha. One spelling."""
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.aclose()
+    again = await connect.raw(port, "ANN")
+    await again.send_raw(f"style machine\nlogin ANN token={ann.token}\n".encode())
+    assert (await again.expect("ok", cmd="login"))["name"] == "ann"
+    await again.send("who")
+    assert (await again.expect("who"))["names"] == "ann"
+    await again.send("tables")
+    await again.expect("tables")
+    assert (await again.expect("table", id=table))["seats"] == "ann,-"
+    # not seated: a connection taken over keeps the spelling it had
+    cat = await connect.machine(port, "cat")
+    moved = await connect.raw(port, "Cat")
+    await moved.send_raw(f"style machine\nlogin Cat token={cat.token}\nwho\n".encode())
+    assert (await moved.expect("ok", cmd="login"))["name"] == "cat"
+    assert (await moved.expect("who"))["names"].split(",") == ["ann", "cat"]
