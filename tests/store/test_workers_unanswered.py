@@ -46,13 +46,14 @@ async def _answered_before_the_pong(
 
 @asynccontextmanager
 async def _worker_and_owner(
-    postgres_url: str, heard: list[dict[str, Any]]
+    postgres_url: str, heard: list[dict[str, Any]], dead_ms: int = DEAD_MS
 ) -> AsyncIterator[tuple[int, Bus, trio.Nursery]]:
     """A worker in this process (its port) and the owner of table TABLE, which the test
-    plays on the bus (``heard``: what it hears), with a nursery for its beats."""
+    plays on the bus (``heard``: what it hears), with a nursery for its beats;
+    ``dead_ms``: the worker's server_dead_ms."""
     with trio.fail_after(60):
         async with (
-            worker_and_bus(postgres_url, heard, OTHER, dead_ms=DEAD_MS) as (port, owner),
+            worker_and_bus(postgres_url, heard, OTHER, dead_ms=dead_ms) as (port, owner),
             trio.open_nursery() as nursery,
         ):
             yield port, owner, nursery
@@ -170,7 +171,10 @@ async def test_an_owner_that_counts_its_answers_done_still_lets_the_next_line_go
     # (TypeError, the message's wait kept), so each line waited server_dead_ms for
     # its pong (failed before)
     heard: list[dict[str, Any]] = []
-    async with _worker_and_owner(postgres_url, heard) as (port, owner, nursery):
+    # a longer wait than the others' (nothing here waits it out when all is well): a
+    # loaded machine's bus round trip took longer than half of 2 s (failed once)
+    dead_ms = 3 * DEAD_MS
+    async with _worker_and_owner(postgres_url, heard, dead_ms) as (port, owner, nursery):
         nursery.start_soon(_beat, owner)
         bob = await log_in_machine(await LineClient.connect(port), "bob")
         await _listed(bob, "tables", f"id={TABLE} ")
@@ -183,6 +187,6 @@ async def test_an_owner_that_counts_its_answers_done_still_lets_the_next_line_go
             owner.publish(f"w{sit['w']}", counted)
             line = await bob.read_until(lambda x: "cmd=ping" in x or "table-full" in x)
             assert fields(line)[0] == "error", line  # (its answer first)
-            with trio.fail_after(DEAD_MS / 1000 / 2):  # not held till the wait ran out
+            with trio.fail_after(dead_ms / 1000 / 2):  # not held till the wait ran out
                 await bob.expect("ok", cmd="ping")
         await bob.aclose()
