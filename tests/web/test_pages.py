@@ -358,15 +358,7 @@ async def test_a_players_page_knows_him_however_the_url_writes_his_name(
     page's won and lost (tryout: /api/players/ＢＯＢ said lost for bob's win), and it
     names him as he played, not as the URL spells him."""
     web: WebServer = await start_web()
-    ann = await connect.machine(web.port, "ann")
-    bob = await connect.machine(web.port, "bob")
-    await ann.send("new 2 private")
-    table = (await ann.expect("ok", cmd="sit"))["table"]
-    await ann.send("invite bob")
-    await ann.expect("ok", cmd="invite")
-    await bob.send(f"sit {table}")
-    await bob.expect("ok", cmd="sit")
-    await ann.expect("event", kind="start")
+    ann, bob, _ = await _a_private_match_of_ann_and_bob(web, connect)
     await ann.send("leave")  # a forfeit: bob wins
     await bob.expect("event", kind="match-end")
 
@@ -392,15 +384,7 @@ async def test_a_match_over_before_its_first_call_is_linked_and_shown_though_it_
     (docs/protocol.md §11.3), yet it is over, listed on its players' pages and linked
     there: its replay page says so instead of 404."""
     web: WebServer = await start_web()
-    ann = await connect.machine(web.port, "ann")
-    bob = await connect.machine(web.port, "bob")
-    await ann.send("new 2 private")
-    table = (await ann.expect("ok", cmd="sit"))["table"]
-    await ann.send("invite bob")
-    await ann.expect("ok", cmd="invite")
-    await bob.send(f"sit {table}")
-    await bob.expect("ok", cmd="sit")
-    match = (await ann.expect("event", kind="start"))["match"]
+    ann, bob, match = await _a_private_match_of_ann_and_bob(web, connect)
     await bob.send("leave")  # before the first call
     end = await ann.expect("event", kind="match-end")
     assert (end["reason"], end["name"]) == ("left", "ann")
@@ -522,3 +506,18 @@ async def test_a_rated_house_bots_page_shows_its_standing_as_finger_does(
     status, body = await web.get("/players/ann")  # rated only against a house bot: said so
     assert status == 200 and b"with no house bot" not in body
     assert b"bot KIND rated" in body
+
+
+async def _a_private_match_of_ann_and_bob(
+    web: WebServer, connect: Connector
+) -> tuple[LineClient, LineClient, str]:
+    """ann and bob at ann's private table, their match started: both and its id."""
+    ann = await connect.machine(web.port, "ann")
+    bob = await connect.machine(web.port, "bob")
+    await ann.send("new 2 private")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("invite bob")
+    await ann.expect("ok", cmd="invite")
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    return ann, bob, (await ann.expect("event", kind="start"))["match"]
