@@ -5,7 +5,7 @@ said to people only."""
 
 from __future__ import annotations
 
-from .client import fields, next_ask, seat_pair
+from .client import LineClient, fields, next_ask, seat_pair
 from .conftest import Connector
 
 
@@ -54,11 +54,9 @@ async def test_people_are_asked_did_you_mean_in_their_language(
             await anna.drain(0.05)
             await boris.drain(0.05)
     await asked.send("пса")  # п-а-с with two letters swapped
-    refused = await asked.read_until(lambda x: x.startswith(("Error", "Ошибка")))
-    while not refused.endswith("?"):  # the human style wraps at 80 columns
-        refused += " " + await asked.read_until(lambda _: True)
+    refused = await _refusal(asked)
     said = "Может быть, «пас»?" if asked is anna else "Did you mean pas?"
-    assert " ".join(refused.split()).endswith(said), refused
+    assert refused.endswith(said), refused
 
 
 async def test_a_mistyped_command_is_named_to_people_at_a_table_or_not(
@@ -66,17 +64,11 @@ async def test_a_mistyped_command_is_named_to_people_at_a_table_or_not(
 ) -> None:
     anna = await connect.human(port, "anna")
     await anna.send("tabels")
-    refused = await anna.read_until(lambda x: x.startswith("Error"))
-    while not refused.endswith("?"):  # the human style wraps at 80 columns
-        refused += " " + await anna.read_until(lambda _: True)
-    assert " ".join(refused.split()).endswith("Did you mean 'tables'?"), refused
+    assert (await _refusal(anna)).endswith("Did you mean 'tables'?")
     await anna.send("lang ru")
     await anna.read_until(lambda x: x == "Язык: русский.")
     await anna.send("histroy")
-    refused = await anna.read_until(lambda x: x.startswith("Ошибка"))
-    while not refused.endswith("?"):
-        refused += " " + await anna.read_until(lambda _: True)
-    assert " ".join(refused.split()).endswith("Может быть, history?"), refused
+    assert (await _refusal(anna)).endswith("Может быть, history?")
     # seated, where a line that is no command is a table call: no call near, a command is
     ann = await connect.machine(port, "ann")
     bob = await connect.human(port, "bob")
@@ -84,11 +76,16 @@ async def test_a_mistyped_command_is_named_to_people_at_a_table_or_not(
     await bob.send("seek 2")
     await ann.read_until(lambda x: x.startswith("event ") and "kind=start" in x, 10)
     await bob.send("sheat")
-    refused = await bob.read_until(lambda x: x.startswith("Error"))
-    while not refused.endswith("?"):
-        refused += " " + await bob.read_until(lambda _: True)
-    said = " ".join(refused.split())
-    assert "not a table call" in said and said.endswith("Did you mean 'sheet'?"), refused
+    said = await _refusal(bob)
+    assert "not a table call" in said and said.endswith("Did you mean 'sheet'?"), said
     await ann.send("tabels")  # a program is told no name: its line stays as it was
     line = await ann.read_until(lambda x: x.startswith("error "))
     assert "tables" not in line and "hint" not in fields(line)[1], line
+
+
+async def _refusal(person: LineClient) -> str:
+    """A person's refusal with its question, its lines (wrapped at 80 columns) joined."""
+    refused = await person.read_until(lambda x: x.startswith(("Error", "Ошибка")))
+    while not refused.endswith("?"):
+        refused += " " + await person.read_until(lambda _: True)
+    return " ".join(refused.split())

@@ -19,10 +19,12 @@ from .process import read_until, start_server_process
 
 
 @contextlib.contextmanager
-def _serving(db: Path, grace_ms: int) -> Iterator[tuple[subprocess.Popen[str], int]]:
-    """``deberc-net serve`` as a process with ``shutdown_grace_ms``: it and its port;
-    killed at the end if it still runs."""
-    proc, port = start_server_process(db, f"shutdown_grace_ms = {grace_ms}")
+def _serving(
+    db: Path, grace_ms: int, nohup: bool = False
+) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """``deberc-net serve`` as a process with ``shutdown_grace_ms`` (``nohup``: SIGHUP
+    ignored, as under it): it and its port; killed at the end if it still runs."""
+    proc, port = start_server_process(db, f"shutdown_grace_ms = {grace_ms}", nohup)
     try:
         yield proc, port
     finally:
@@ -68,8 +70,7 @@ def test_signal_stops_cleanly_and_tells_everyone(tmp_path: Path, signum: int) ->
 def test_a_server_started_under_nohup_plays_on_through_a_hangup(tmp_path: Path) -> None:
     """SIGHUP ignored (``nohup``) stays ignored: the server was asked to outlive its
     terminal, and SIGTERM still stops it."""
-    proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 0", nohup=True)
-    try:
+    with _serving(tmp_path / "s.sqlite3", 0, nohup=True) as (proc, port):
         with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
             client.sendall(b"style machine\nlogin stayer\n")
             read_until(client, b"cmd=login")
@@ -80,10 +81,6 @@ def test_a_server_started_under_nohup_plays_on_through_a_hangup(tmp_path: Path) 
             assert proc.poll() is None
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=20) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert "shutdown" in _events(proc)
 
 
