@@ -160,6 +160,7 @@ def _serve(args: argparse.Namespace) -> int:
     # not pay the server's imports (a third of a second of CPU)
     import trio
 
+    from deberc_net.hangup import StopSignals
     from deberc_net.server.app import ListenError, serve, sole_exception
     from deberc_net.server.store import StoreError
 
@@ -167,8 +168,10 @@ def _serve(args: argparse.Namespace) -> int:
     if book is None:
         return 2
     configure_logging(config.log_level)
+    stops = StopSignals()  # a second SIGTERM or SIGHUP does not cut the stop short
+    stops.install()
     try:
-        trio.run(lambda: serve(config, handle_signals=True, rules=book))
+        trio.run(lambda: serve(config, handle_signals=True, rules=book, ready=stops.served))
     except KeyboardInterrupt:
         pass
     except (OSError, StoreError, ListenError, BaseExceptionGroup) as exc:

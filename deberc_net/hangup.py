@@ -7,7 +7,11 @@ its terminal."""
 
 from __future__ import annotations
 
+import os
 import signal
+import stat
+
+import attrs
 
 
 def hangup() -> tuple[signal.Signals, ...]:
@@ -16,3 +20,46 @@ def hangup() -> tuple[signal.Signals, ...]:
     signal) is no reason to leave it."""
     hup = getattr(signal, "SIGHUP", None)
     return () if hup is None or signal.getsignal(hup) is signal.SIG_IGN else (hup,)
+
+
+def leave_the_terminal() -> None:
+    """Standard output and error that are a terminal, now hung up, point at /dev/null:
+    the stop's own log lines (and the last words after it) would raise EIO there and
+    cut the stop short, nobody told (a closed terminal's SIGHUP)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for fd in (1, 2):
+            try:
+                # (a character device, not isatty(): a hung-up terminal answers no
+                # terminal query, and /dev/null itself is harmlessly replaced)
+                if stat.S_ISCHR(os.fstat(fd).st_mode):
+                    os.dup2(devnull, fd)
+            except OSError:  # closed already: nothing to write to
+                pass
+    finally:
+        os.close(devnull)
+
+
+@attrs.define
+class StopSignals:
+    """SIGTERM and SIGHUP (unless ignored) for a process whose server takes them while
+    it serves (server/running.py): before it serves, each ends the process as its
+    default would; once it has, one come during the stop, which trio hands back as the
+    server's receiver closes, is ignored (a server stops once, docs/protocol.md §11.4:
+    a second SIGHUP, as a shell sends its jobs beside the kernel's, killed it before
+    its last writes)."""
+
+    serving: bool = False
+
+    def install(self) -> None:
+        for signum in (signal.SIGTERM, *hangup()):
+            signal.signal(signum, self._arrived)
+
+    def served(self, _port: int) -> None:
+        """``serve``'s ``ready``: the server takes the signals from here."""
+        self.serving = True
+
+    def _arrived(self, signum: int, _frame: object) -> None:
+        if not self.serving:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)

@@ -39,7 +39,7 @@ from typing import Any
 import attrs
 import trio
 
-from deberc_net.hangup import hangup
+from deberc_net.hangup import hangup, leave_the_terminal
 from deberc_net.protocol.wire import LineBuffer, MatchEnd
 
 from .admin import AdminClient
@@ -234,7 +234,9 @@ async def _play_part(ladder: _Part, control: int) -> None:
             # its terminal's hangup, which its bots (groups of their own) do not get
             with trio.open_signal_receiver(signal.SIGTERM, *hangup()) as signals:
                 task_status.started()
-                async for _ in signals:
+                async for signum in signals:
+                    if signum == getattr(signal, "SIGHUP", None):
+                        leave_the_terminal()  # hung up: its lines would raise there
                     ladder.interrupt()
                     return
 
@@ -431,7 +433,9 @@ class _Counter:
         a second one, the handler given back, kills it."""
         with trio.open_signal_receiver(signal.SIGTERM, *hangup()) as signals:
             task_status.started()
-            async for _ in signals:
+            async for signum in signals:
+                if signum == getattr(signal, "SIGHUP", None):
+                    leave_the_terminal()  # hung up: its last line would raise there
                 self.interrupted = True
                 reading.cancel()
                 return

@@ -30,7 +30,7 @@ import structlog
 import trio
 
 from deberc_net.game.outcomes import MatchEndReason
-from deberc_net.hangup import hangup
+from deberc_net.hangup import hangup, leave_the_terminal
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol.wire import EventKind, Line, MatchEnd, Tag
 from deberc_net.server.config import Config
@@ -288,7 +288,9 @@ class Ladder:
         SIGHUP: the process)."""
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, *hangup()) as signals:
             task_status.started()
-            async for _ in signals:
+            async for signum in signals:
+                if signum == getattr(signal, "SIGHUP", None):
+                    leave_the_terminal()  # hung up: its last line would raise there
                 self.interrupt()
                 return
 

@@ -4,16 +4,23 @@ stored, exit 0."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
+import os
+import pty
+import select
 import signal
 import socket
 import subprocess
 import sys
+import termios
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.hangup import as_from_a_terminal
 
 from .process import read_until, start_server_process
 
@@ -82,6 +89,72 @@ def test_a_server_started_under_nohup_plays_on_through_a_hangup(tmp_path: Path) 
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=20) == 0
     assert "shutdown" in _events(proc)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_second_signal_during_the_stop_changes_nothing(tmp_path: Path, signum: int) -> None:
+    """A server stops once (docs/protocol.md §11.4): a second SIGHUP (a shell sends its
+    jobs one beside the kernel's) or SIGTERM during the grace, handed back by trio as
+    the stop ended, killed it before its last writes (status -1, no 'stopped')."""
+    with (
+        _serving(tmp_path / "s.sqlite3", 1000) as (proc, port),
+        socket.create_connection(("127.0.0.1", port), timeout=10) as client,
+    ):
+        client.sendall(b"style machine\nlogin waiter\n")
+        read_until(client, b"cmd=login")
+        proc.send_signal(signum)
+        read_until(client, b"shutting down")
+        proc.send_signal(signum)
+        assert proc.wait(timeout=20) == 0
+    events = _events(proc)
+    assert events.count("shutdown") == 1 and events[-1] == "stopped"
+
+
+def test_a_closed_terminal_stops_the_server_cleanly(tmp_path: Path) -> None:
+    """The server in a terminal of its own (a pty: its controlling terminal, its
+    standard streams), the terminal closed: the kernel's SIGHUP stops it as SIGTERM
+    does. Its log lines, written to the hung-up terminal, raised EIO and ended it with
+    status 1, nobody told (a review's)."""
+    with socket.socket() as probe:  # a free port (the log on a terminal is not JSON)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "deberc_net", "serve", "--port", str(port)]
+    command += ["--http-port", "0", "--db", str(tmp_path / "s.sqlite3")]
+    master, slave = pty.openpty()
+
+    def own_terminal() -> None:
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    proc = subprocess.Popen(
+        as_from_a_terminal(command),
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        preexec_fn=own_terminal,
+    )
+    os.close(slave)
+    try:
+        said = b""
+        deadline = time.monotonic() + 20
+        while b"listening" not in said and time.monotonic() < deadline:
+            if select.select([master], [], [], 0.5)[0]:
+                said += os.read(master, 65536)
+        assert b"listening" in said, said
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            client.sendall(b"style machine\nlogin ann\n")
+            read_until(client, b"cmd=login")
+            os.close(master)  # the terminal is gone
+            master = -1
+            told = read_until(client, b"\xff")  # until the server closes it
+            assert b"info text=The server is shutting down: SIGHUP received." in told, told
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if master >= 0:
+            os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 # A server whose 'listening' line is answered at once, in that very call, by SIGTERM: the

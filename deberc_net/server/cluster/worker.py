@@ -11,7 +11,7 @@ import threading
 from collections.abc import Iterator
 
 from deberc_net.cli import _structlog_without_rich
-from deberc_net.hangup import hangup
+from deberc_net.hangup import StopSignals
 
 STDIN = 0  # the pipe from the parent (launch.py)
 
@@ -38,24 +38,15 @@ def worker_main() -> int:
     configure_logging(config.log_level, worker=place.index)
     rules = RuleBook.load()
 
-    served = False  # the server takes SIGTERM (and SIGHUP) itself (from before it is ready)
-
-    def on_sigterm(signum: int, _frame: object) -> None:
-        # before the server takes it: the worker ends as SIGTERM's default would. After:
-        # one the server's stop left unread, handed back at its end by trio (Ctrl-C in a
-        # terminal reaches every worker, then the parent passes SIGTERM on): its default
-        # killed the worker before its stop was done (its writes, its bus's 'bye')
-        if not served:
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
-
-    for signum in (signal.SIGTERM, *hangup()):  # (SIGHUP unless ignored: nohup)
-        signal.signal(signum, on_sigterm)
+    # a SIGTERM the server's stop left unread (Ctrl-C in a terminal reaches every
+    # worker, then the parent passes SIGTERM on) killed the worker before its stop was
+    # done (its writes, its bus's 'bye'): StopSignals ignores it once the server serves
+    stops = StopSignals()
+    stops.install()
     _stop_with_the_parent()
 
-    def ready(_port: int) -> None:
-        nonlocal served
-        served = True
+    def ready(port: int) -> None:
+        stops.served(port)
         sys.stdout.write("ready\n")
         sys.stdout.flush()
 
