@@ -1185,8 +1185,9 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
     widest_notes = max((columns(n) for n in notes), default=0)
     if 5 + first + width * len(sides) + widest_notes > WIDTH:
         # long names (three players, two pairs) would wrap every row past the table's
-        # shape: the columns are numbered, the sides named once above them
-        out.append("  " + ", ".join(f"{i} = {side}" for i, side in enumerate(sides, 1)))
+        # shape: the columns are numbered, the sides named once above them, a line each
+        # (two pairs of long names are wider than one line)
+        out += [f"  {i} = {side}" for i, side in enumerate(sides, 1)]
         sides = [str(i) for i in range(1, len(sides) + 1)]
         width = 11
     out.append(pad(header, 5 + first) + "".join(pad(side, width, right=True) for side in sides))
