@@ -158,9 +158,12 @@ class Rematches:
         name = session.name
         offer = self.offers.get(name_key(name)) if name is not None else None
         if offer is not None and offer.refusal is not None:
-            # nothing to call off: kept so the others are told why until its time is out
-            # (a house bot quits once its match is over: its players were then told
-            # that no match of theirs had just ended)
+            # nothing to call off. A house bot quits once its match is over: the offer
+            # stays, so its players are told why until its time is out (they were told
+            # no match of theirs had just ended). A player going to another game takes
+            # its reason with him (a newer match's offer, another worker's, is his then)
+            if why is ev.RematchOff.ELSEWHERE:
+                self._close(offer)
             return
         if offer is not None and offer.open:
             self._call_off(offer, why, name, without=session)

@@ -67,6 +67,12 @@ async def test_a_house_bot_sits_plays_the_match_and_leaves(
     await ann.send("rematch")  # the bot gone, the reason still stands (the tryout's)
     refused = await ann.expect("error")
     assert refused["code"] == "not-allowed" and "house bot plays one match" in refused["text"]
+    await ann.send("new 2")  # gone to another game: the reason goes with her
+    await ann.expect("ok", cmd="sit")
+    await ann.send("leave")
+    await ann.expect("ok", cmd="leave")
+    await ann.send("rematch")
+    assert (await ann.expect("error"))["text"] == "no match of yours has just ended"
 
 
 async def test_bot_errors_change_nothing(
