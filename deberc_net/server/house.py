@@ -139,12 +139,24 @@ class HouseBots:
         return bot
 
     def _new_name(self, kind: HouseBotKind, level: int | None) -> str:
+        """A name no one holds. Under ``serve --workers`` each worker numbers its bots
+        in its own stride (worker 0 of 2: 1, 3, 5 …; worker 1: 2, 4, 6 …) and skips the
+        names online elsewhere (another host's workers): each counted from 1, two
+        workers gave two bots one name, and the second's login threw the first out of
+        its seat (a tryout's)."""
         label = f"{kind}{level}" if level is not None else str(kind)
+        node = self.lobby.node
+        stride, offset = (node.place.count, node.place.index) if node is not None else (1, 0)
+        elsewhere = {name_key(n) for n in node.names()} if node is not None else set()
         while True:
             self._numbers += 1
-            name = f"{PREFIX}{label}-{self._numbers}"
+            name = f"{PREFIX}{label}-{(self._numbers - 1) * stride + offset + 1}"
             key = name_key(name)
-            if key not in self.lobby.online and key not in self.lobby.guest_tokens:
+            if (
+                key not in self.lobby.online
+                and key not in self.lobby.guest_tokens
+                and key not in elsewhere
+            ):
                 return name
 
     def dismiss(self, bot: HouseBot) -> None:

@@ -197,8 +197,22 @@ async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
     await again.send("new 2")
     await again.expect("ok", cmd="sit")
     await again.send("bot random")
-    await again.expect("ok", cmd="bot")
+    theirs = (await again.expect("ok", cmd="bot"))["name"]
     await again.expect("ask", timeout=30)  # it sat: the match began
+    # and one at worker 0 gets a name of its own: each worker counted from 1, and the
+    # second house-random-1's login threw the first out of its seat (a tryout's)
+    yuki = await workers.connect(0, "yuki")
+    opened.append(yuki)
+    await yuki.send("new 2")
+    await yuki.expect("ok", cmd="sit")
+    await yuki.send("bot random")
+    mine = (await yuki.expect("ok", cmd="bot"))["name"]
+    assert mine != theirs, mine
+    await yuki.expect("ask", timeout=30)
+    await yuki.send("leave!")
+    await again.send("state")  # its bot is still seated: no one away at its table
+    await again.read_until(lambda x: x.startswith(("ask ", "state ")))
+    assert not [x for x in again.lines if is_event(x, "away")], again.lines
     await again.send("leave!")
 
 
