@@ -357,3 +357,7 @@ async def test_a_registered_name_logs_in_as_it_was_registered(
     assert (await back.expect("ok", cmd="login"))["name"] == "Vera"
     await back.expect("tables")
     assert (await back.expect("table", id=table))["seats"] == "Vera,-"
+    await back.aclose()
+    other = await connect.machine(port, "xeno")
+    await other.send("finger VERA")  # gone: named as registered, not as asked
+    assert (await other.expect("finger"))["name"] == "Vera"
