@@ -79,9 +79,12 @@ def _sheet_rows(lines: Sequence[Line]) -> tuple[SheetRow, ...]:
     )
 
 
-def sheet_text(lines: Sequence[Line], players: Sequence[str], on_points: bool = False) -> list[str]:
+def sheet_text(
+    lines: Sequence[Line], players: Sequence[str], on_points: bool = False, over: bool = False
+) -> list[str]:
     """The sheet as the server's human style writes it; ``on_points``: a short game
-    without a bide, each deal by its winner (docs/rules.md §11)."""
+    without a bide, each deal by its winner (docs/rules.md §11); ``over``: a finished
+    match's (with no row: it ended before anyone made a call)."""
     head, sheet_rows = lines[0], _sheet_rows(lines)
     if sheet_rows:  # the sides the rows write; the names we know if they fit them
         count = len(sheet_rows[0].written)
@@ -97,6 +100,7 @@ def sheet_text(lines: Sequence[Line], players: Sequence[str], on_points: bool = 
             head.get_int("target"),
             sheet_rows,
             on_points,
+            over,
         )
     )
 
@@ -109,10 +113,10 @@ def sheet_rows(
 
 
 def history_text(
-    lines: Sequence[Line], players: Sequence[str], on_points: bool = False
+    lines: Sequence[Line], players: Sequence[str], on_points: bool = False, over: bool = False
 ) -> list[str]:
-    """The history as the server's human style writes it; ``on_points`` as in
-    ``sheet_text``."""
+    """The history as the server's human style writes it; ``on_points`` and ``over``
+    as in ``sheet_text``."""
     head = lines[0]
     deals: list[ev.HistoryDeal] = []
     tricks: list[ev.HistoryTrick] = []
@@ -158,6 +162,7 @@ def history_text(
             _sides(seats, count),
             tuple(deals),
             on_points,
+            over,
         )
     )
 

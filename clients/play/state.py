@@ -321,11 +321,14 @@ def _gathered(state: TableState) -> TableState:
             rows = tuple(_won(state, DealScore(*row)) for row in replies.sheet_rows(lines))
             state = attrs.evolve(state, deals=rows, score=rows[-1].totals if rows else state.score)
         shown = replies.sheet_text(
-            lines, state.names_at(head.get_int("table")), _on_points(state, head)
+            lines,
+            state.names_at(head.get_int("table")),
+            _on_points(state, head),
+            _over(state, head),
         )
     elif head.tag == Tag.HISTORY:
         names = state.names_at(head.get_int("table"), head.get_str("match"))
-        shown = replies.history_text(lines, names, _on_points(state, head))
+        shown = replies.history_text(lines, names, _on_points(state, head), _over(state, head))
     elif head.tag == Tag.GAMES:
         shown = replies.games_text(lines)
     elif head.tag == Tag.TOP:
@@ -333,6 +336,13 @@ def _gathered(state: TableState) -> TableState:
     elif head.tag == Tag.FINGER:
         shown = replies.finger_text(lines)
     return state if quiet else _log(state, *shown)
+
+
+def _over(state: TableState, head: Line) -> bool:
+    """Whether a 'sheet' or 'history' reply is of a finished match: any but the one
+    running at our table (at no table they tell our last match, §5.17), so one with no
+    deal says it ended before anyone made a call, not that nothing is played yet."""
+    return head.get_int("table") != state.table or state.result is not None
 
 
 def _table_text(line: Line) -> str:

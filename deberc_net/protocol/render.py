@@ -565,7 +565,7 @@ def _winner(
     side = deal_winner(outcome, written) if on_points else None
     if side is None or written is None:
         return None
-    winner = "+".join(names[side :: len(written)])
+    winner = side_names(names, len(written))[side]
     return winner if outcome in _BY_THE_ORDER else f"{winner} ({_outcome_word(outcome, lang)})"
 
 
@@ -610,20 +610,27 @@ def games_lines(e: ev.Games, lang: Lang = Lang.EN) -> list[str]:
             Msg.GAME_LINE,
             finished=g.finished,
             table=g.table,
-            players=versus.join(g.players),
+            # by side, a total each: four players as their pairs ('anna+olga v boris+vera')
+            players=versus.join(side_names(g.players, len(g.totals) or len(g.players))),
             # a colon, as scores are written: a hyphen before a negative total read "1--1"
             totals=":".join(str(t) for t in g.totals),
-            winner=g.winner or "-",
+            winner="+".join(g.winner.split(",")) if g.winner else "-",
             reason=RU_MATCH_REASONS.get(g.reason, g.reason) if lang == Lang.RU else g.reason,
         )
         for g in e.games
     ]
 
 
+def side_names(names: Sequence[str], count: int) -> list[str]:
+    """The names of each of ``count`` sides by seat: 'anna', or a pair 'anna+olga'
+    (four players: partners sit opposite, seats 0+2 and 1+3)."""
+    return ["+".join(names[side::count]) for side in range(count)]
+
+
 def _by_side(names: tuple[str, ...], values: Any) -> str:
     """'anna 120, misha 80'; with pairs, 'anna+boris 120, misha+vera 80'."""
-    sides = len(values)
-    return ", ".join(f"{'+'.join(names[side::sides])} {value}" for side, value in enumerate(values))
+    sides = side_names(names, len(values))
+    return ", ".join(f"{side} {value}" for side, value in zip(sides, values, strict=True))
 
 
 def _name(names: tuple[str, ...], seat: int | None) -> str:

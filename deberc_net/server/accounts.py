@@ -100,6 +100,11 @@ class Accounts:
     async def is_registered(self, name: str) -> bool:
         return await trio.to_thread.run_sync(self.store.account, name) is not None
 
+    async def spelling(self, name: str) -> str:
+        """``name`` as its account spells it (``login VERA`` is Vera's), else as given."""
+        stored = await trio.to_thread.run_sync(self.store.account_name, name)
+        return name if stored is None else stored
+
     def _limited(self, name: str, address: str, now: float) -> ev.Error | None:
         c = self.config
         if (

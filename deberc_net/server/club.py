@@ -118,7 +118,7 @@ class Club:
         store = self.lobby.store
         house_bot = is_house_rating_name(name)
 
-        def look_up() -> tuple[bool, list[ev.Rated], list[str]]:
+        def look_up() -> tuple[str | None, list[ev.Rated], list[str]]:
             ratings = []
             for r in store.player_ratings(name):
                 keys = [name_key(s.name) for s in store.standings(r.variant, r.players)]
@@ -127,13 +127,15 @@ class Club:
                 last = [row["match"] for _, row in house_bot_games(store, name, 10)]
             else:
                 last = [g["match"] for g in store.recent_games(name)]
-            return store.account(name) is not None, ratings, last
+            return store.account_name(name), ratings, last
 
-        registered, ratings, last = await trio.to_thread.run_sync(look_up)
+        account, ratings, last = await trio.to_thread.run_sync(look_up)
+        registered = account is not None
         if not registered and online is None and not elsewhere and not last and not ratings:
             session.send(ev.error("unknown-player", phrase(Msg.NOBODY_PLAYED, name=name)))
             return
-        shown = online.name if online is not None and online.name else name
+        # as he is called (his connection's, else his account's spelling), not as asked
+        shown = online.name if online is not None and online.name else account or name
         if online is None and present is not None:
             shown = present.name
         here = online is not None or elsewhere

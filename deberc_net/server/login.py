@@ -73,7 +73,8 @@ class Login:
                 return
             if not await self._check_password(session, name, password):
                 return
-            guest = False
+            # one player, one spelling: the account's, whatever case was typed now
+            name, guest = await self.lobby.accounts.spelling(name), False
         elif not accounts.new_name(name):  # not taken before, and no longer to be taken
             session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
             return

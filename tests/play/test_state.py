@@ -1042,3 +1042,26 @@ def test_a_watched_table_takes_no_event_of_the_finished_table_we_still_sit_at() 
         ]
     )
     assert state.table == 9 and state.talk == ((1, "pas"),) and "b2 leaves seat 1" not in state.log
+
+
+def test_a_history_and_sheet_of_a_match_over_before_any_call_say_so() -> None:
+    """The tryout's: anna left before anyone called. Asked afterwards, at no table, the
+    server tells that match with no deal (docs/protocol.md §5.17): the client said 'No
+    card played yet', as of a match still to be played, where the server's human style
+    says it ended."""
+    state = fold_all(
+        [
+            *START[:5],
+            "event seq=4 table=3 kind=match-end name=b1 reason=left totals=0,0 seed=- match=m3",
+            "sheet table=3 deals=0 target=301",
+            "history table=3 match=m3 deals=0",
+        ]
+    )
+    assert list(state.log[-3:]) == [
+        "   - no deal: the match ended before anyone made a call",
+        "History of table 3 (m3): b1 v b2",
+        "No deal was played: the match ended before anyone made a call.",
+    ]
+    # the match running at our table has had none yet: nothing is played yet
+    running = fold_all([*START[:5], "history table=3 match=m3 deals=0"])
+    assert running.log[-1] == "No card played yet."

@@ -117,3 +117,13 @@ def test_finger_of_a_house_bot_says_what_it_is_in_both_languages() -> None:
     )
     assert "гость" not in render_ru(told)[0] and "бот сервера" in render_ru(told)[0]
     assert render(told, "machine")[0].endswith("last=m7 house_bot=1")
+
+
+def test_the_rematch_refusals_are_listed_in_the_protocol_in_both_languages() -> None:
+    """§5.16 named the house-bot refusal's case but not its words: a tryout read 'no
+    match of yours has just ended' and could not tell it was not the house bot's."""
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    section = " ".join(doc.split("### 5.16", 1)[1].split("### 5.17", 1)[0].split())
+    for said in (Msg.NO_REMATCH, Msg.REMATCH_BOARD, Msg.REMATCH_HOUSE_BOT):
+        assert f"`{phrase(said).text()}`" in section
+        assert f"`{phrase(said).text(Lang.RU)}`" in section

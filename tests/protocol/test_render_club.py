@@ -209,3 +209,18 @@ def test_a_stopped_match_in_games_says_why_in_both_languages() -> None:
     ]
     ru = render_ru(games)
     assert "сервер остановлен" in ru[-2] and "сервер потерян" in ru[-1]
+
+
+def test_a_four_player_game_in_games_names_the_pairs() -> None:
+    """The tryout's 'games' line read 'four4 v h1 v h2 v h3 … winner h1,h3': four
+    opponents, where the start line, history and sheet say two pairs."""
+    players = ("anna", "boris", "olga", "vera")  # by seat: 0+2 against 1+3
+    game = ev.Game("m4", 4, players, "moscow", "boris,vera", "left", (0, 0), "2026-12-04")
+    (text,) = render(ev.Games("anna", (game,)), HUMAN)
+    assert "  anna+olga v boris+vera  0:0  winner boris+vera (left)" in text
+    (ru,) = render_ru(ev.Games("anna", (game,)))
+    assert "  anna+olga — boris+vera  0:0  победа: boris+vera (" in ru
+    # three players stay three sides
+    three = ev.Game("m5", 5, ("anna", "boris", "olga"), "moscow", "olga", "target", (1, 2, 3), "t")
+    (text,) = render(ev.Games("anna", (three,)), HUMAN)
+    assert "  anna v boris v olga  1:2:3  winner olga (target)" in text

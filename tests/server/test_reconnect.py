@@ -333,3 +333,31 @@ async def test_a_name_typed_in_another_case_takes_its_seats_spelling(
     await moved.send_raw(f"style machine\nlogin Cat token={cat.token}\nwho\n".encode())
     assert (await moved.expect("ok", cmd="login"))["name"] == "cat"
     assert (await moved.expect("who"))["names"].split(",") == ["ann", "cat"]
+
+
+async def test_a_registered_name_logs_in_as_it_was_registered(
+    port: int, connect: Connector
+) -> None:
+    """One player, one spelling, for a registered name too: 'Vera' registered, 'login
+    VERA pw' later was VERA in 'who' and at the tables it opened, and so in 'games'
+    beside the matches it played as Vera. Its account's spelling wins; at a seat the
+    seat's, which it took under that spelling."""
+    vera = await connect.raw(port, "Vera")
+    await vera.send_raw(b"style machine\nlogin Vera secret1\n")
+    assert (await vera.expect("ok", cmd="login"))["name"] == "Vera"
+    await vera.aclose()
+    again = await connect.raw(port, "VERA")
+    await again.send_raw(b"style machine\nlogin VERA secret1\nwho\nnew 2\n")
+    assert (await again.expect("ok", cmd="login"))["name"] == "Vera"
+    assert (await again.expect("who"))["names"] == "Vera"
+    table = (await again.expect("ok", cmd="sit"))["table"]
+    await again.aclose()
+    back = await connect.raw(port, "vera")
+    await back.send_raw(b"style machine\nlogin vera secret1\ntables\n")
+    assert (await back.expect("ok", cmd="login"))["name"] == "Vera"
+    await back.expect("tables")
+    assert (await back.expect("table", id=table))["seats"] == "Vera,-"
+    await back.aclose()
+    other = await connect.machine(port, "xeno")
+    await other.send("finger VERA")  # gone: named as registered, not as asked
+    assert (await other.expect("finger"))["name"] == "Vera"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import trio
@@ -14,7 +15,7 @@ from deberc_net.plugins import RuleInfo, hookimpl
 from deberc_net.server.app import serve
 from deberc_net.testing import rule_book
 
-from .client import a_short_match_after_asking, a_whole_match, fields, is_event
+from .client import a_short_match_after_asking, a_whole_match, fields, is_event, seat_pair
 from .conftest import Connector, make_config, running_server
 
 
@@ -109,3 +110,22 @@ async def test_a_match_left_before_any_call_still_has_its_history_and_sheet(
     await anna.send("sheet")  # the machine style: its head and no row
     head = await anna.expect("sheet")
     assert (head["table"], head["deals"]) == (table, "0")
+
+
+async def test_a_match_its_clock_ended_before_any_call_still_has_its_history_and_sheet(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    """As a match left at once: one whose first caller let his clock run out (one
+    timeout forfeits here) stored no deal, and is told all the same (§5.17)."""
+    port = await start_server(bot_clock_ms=150, max_timeouts=1)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    table, _, _ = await seat_pair(ann, bob)
+    with trio.fail_after(5):
+        end = fields(await bob.read_until(lambda x: is_event(x, "match-end")))[1]
+    assert end["reason"] == "timeouts" and not any(x.startswith("record ") for x in bob.lines)
+    await bob.send("history")
+    head = await bob.expect("history")
+    assert (head["table"], head["match"], head["deals"]) == (str(table), end["match"], "0")
+    await bob.send("sheet")
+    assert (await bob.expect("sheet"))["deals"] == "0"

@@ -77,11 +77,13 @@ def test_one_account_per_name_however_written(store: Store) -> None:
     assert store.add_account("Аня", b"salt", b"hash")
     assert not store.add_account("АНЯ", b"other", b"other")  # taken: nothing changes
     assert store.account("аня") == (b"salt", b"hash")
+    assert store.account_name("аНЯ") == "Аня"  # as registered: its logins' spelling
     assert store.account("ＡＮＹＡ") is None  # another name
     store.forget_account("аня")
-    assert store.account("Аня") is None
+    assert store.account("Аня") is None and store.account_name("Аня") is None
     assert store.add_account("АНЯ", b"s2", b"h2")
     assert store.account("аня") == (b"s2", b"h2")
+    assert store.account_name("аня") == "АНЯ"
 
 
 def test_a_running_matchs_deals_are_withheld_and_seedless(store: Store) -> None:

@@ -118,6 +118,11 @@ class Store(Protocol):
         """(salt, scrypt hash) of ``name``'s account, None if it has none."""
         ...
 
+    def account_name(self, name: str) -> str | None:
+        """``name`` as its account was registered (``VERA`` is ``Vera``), None if it
+        has none: one spelling for one player (docs/protocol.md §4.2)."""
+        ...
+
     def add_account(self, name: str, salt: bytes, digest: bytes) -> bool:
         """Register ``name``; False if it is taken already (in any writing of it)."""
         ...

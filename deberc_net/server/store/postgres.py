@@ -216,6 +216,13 @@ class PostgresStore:
             ).fetchone()
         return (bytes(row[0]), bytes(row[1])) if row else None
 
+    def account_name(self, name: str) -> str | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT name FROM accounts WHERE key = %s", (name_key(name),)
+            ).fetchone()
+        return str(row[0]) if row else None
+
     def add_account(self, name: str, salt: bytes, digest: bytes) -> bool:
         with self._pool.connection() as conn:
             cur = conn.execute(

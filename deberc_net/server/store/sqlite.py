@@ -365,6 +365,13 @@ class SQLiteStore:
             ).fetchone()
         return (row[0], row[1]) if row else None
 
+    def account_name(self, name: str) -> str | None:
+        with self._reading():
+            row = self._db.execute(
+                "SELECT name FROM accounts WHERE key = ?", (name_key(name),)
+            ).fetchone()
+        return str(row[0]) if row else None
+
     def add_account(self, name: str, salt: bytes, digest: bytes) -> bool:
         with self._reading():
             try:
