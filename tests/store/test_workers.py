@@ -107,6 +107,30 @@ async def test_workers_whose_web_port_is_in_use_say_so_in_one_line(postgres_url:
     assert last.startswith(f"deberc-net serve: cannot listen on 127.0.0.1:{web} (web): "), last
 
 
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
+async def test_workers_refuse_a_port_another_serve_workers_listens_on(postgres_url: str) -> None:
+    """Another `serve --workers` holds the port with SO_REUSEPORT, which ours would
+    share: it started and the kernel handed it some of the other's connections, into
+    its own lobby (a tryout's). Refused in one line, status 2, as a single server is."""
+    held = socket.socket()
+    held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    held.bind(("127.0.0.1", 0))
+    held.listen()
+    port = held.getsockname()[1]
+    command = [sys.executable, "-m", "deberc_net", "serve", "--workers", "2"]
+    with trio.fail_after(60):
+        done = await trio.run_process(
+            [*command, "--port", str(port), "--db", postgres_url, "--http-port", "0"],
+            capture_stdout=True,
+            capture_stderr=True,
+            check=False,
+        )
+    held.close()
+    assert done.returncode == 2 and b"Traceback" not in done.stderr, done.stderr
+    last = done.stderr.decode().strip().splitlines()[-1]
+    assert last.startswith(f"deberc-net serve: cannot listen on 127.0.0.1:{port}: "), last
+
+
 async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
     ann = await workers.connect(0, "ann", "ann-secret-1")
     bob = await workers.connect(1, "bob", "bob-secret-1")

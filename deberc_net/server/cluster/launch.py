@@ -66,6 +66,19 @@ def workers_timing(config: Config, settings_file: str | None) -> Config:
     return attrs.evolve(config, heartbeat_ms=WORKERS_HEARTBEAT_MS, server_dead_ms=WORKERS_DEAD_MS)
 
 
+def refuse_a_port_in_use(host: str, port: int) -> None:
+    """OSError (EADDRINUSE) if another process listens on (host, port), even another
+    ``serve --workers`` (SO_REUSEPORT would let its workers and ours share the port,
+    the kernel handing our connections to its lobby and database: a tryout's). A
+    socket without SO_REUSEPORT cannot bind beside a listening one; port 0: none."""
+    if port == 0:
+        return
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (TIME_WAIT is no one's)
+        probe.bind((host or "0.0.0.0", port))
+
+
 def reuseport_socket(host: str, port: int) -> socket.socket:
     """A TCP socket bound to (host, port) with SO_REUSEPORT, not listening yet."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -107,6 +120,7 @@ def run_workers(config: Config, count: int) -> int:
     ``WorkersError`` if the port cannot be bound, or a worker could not start and said
     why (the web port in use, the database): the one line a single server says."""
     try:
+        refuse_a_port_in_use(config.host, config.port)
         held = reuseport_socket(config.host, config.port)
     except OSError as exc:  # in use, a host that does not resolve: as one server says it
         raise WorkersError(cannot_listen(config.host, config.port, exc)) from None
