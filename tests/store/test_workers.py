@@ -93,17 +93,10 @@ async def test_workers_whose_web_port_is_in_use_say_so_in_one_line(postgres_url:
     held.bind(("127.0.0.1", 0))
     held.listen()
     web = held.getsockname()[1]
-    command = [sys.executable, "-m", "deberc_net", "serve", "--workers", "2", "--port", "0"]
-    with trio.fail_after(60):
-        done = await trio.run_process(
-            [*command, "--db", postgres_url, "--http-port", str(web)],
-            capture_stdout=True,
-            capture_stderr=True,
-            check=False,
-        )
+    last = await _refused_in_one_line(
+        ["--port", "0", "--db", postgres_url, "--http-port", str(web)]
+    )
     held.close()
-    assert done.returncode == 2 and b"Traceback" not in done.stderr, done.stderr
-    last = done.stderr.decode().strip().splitlines()[-1]
     assert last.startswith(f"deberc-net serve: cannot listen on 127.0.0.1:{web} (web): "), last
 
 
@@ -117,18 +110,23 @@ async def test_workers_refuse_a_port_another_serve_workers_listens_on(postgres_u
     held.bind(("127.0.0.1", 0))
     held.listen()
     port = held.getsockname()[1]
-    command = [sys.executable, "-m", "deberc_net", "serve", "--workers", "2"]
+    last = await _refused_in_one_line(
+        ["--port", str(port), "--db", postgres_url, "--http-port", "0"]
+    )
+    held.close()
+    assert last.startswith(f"deberc-net serve: cannot listen on 127.0.0.1:{port}: "), last
+
+
+async def _refused_in_one_line(arguments: list[str]) -> str:
+    """`serve --workers 2 ARGUMENTS`, which cannot start: status 2 and no traceback;
+    its last line."""
+    command = [sys.executable, "-m", "deberc_net", "serve", "--workers", "2", *arguments]
     with trio.fail_after(60):
         done = await trio.run_process(
-            [*command, "--port", str(port), "--db", postgres_url, "--http-port", "0"],
-            capture_stdout=True,
-            capture_stderr=True,
-            check=False,
+            command, capture_stdout=True, capture_stderr=True, check=False
         )
-    held.close()
     assert done.returncode == 2 and b"Traceback" not in done.stderr, done.stderr
-    last = done.stderr.decode().strip().splitlines()[-1]
-    assert last.startswith(f"deberc-net serve: cannot listen on 127.0.0.1:{port}: "), last
+    return done.stderr.decode().strip().splitlines()[-1]
 
 
 async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
