@@ -116,7 +116,7 @@ def text(data: dict[str, Any]) -> str:
         f"{count(data['games'], 'game')} ({count(data['deals'], 'deal')}) in {data['seconds']} s: "
         f"{data['deals_per_second']} deals/s",
         "",
-        "Ratings (openskill, mu - 3 sigma; carried over from earlier runs, by name):",
+        "Ratings (openskill, mu - 3 sigma; kept from run to run, by name):",
     ]
     for row in data["ratings"]:
         lines.append(
