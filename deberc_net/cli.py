@@ -243,10 +243,12 @@ def _ladder_run(args: argparse.Namespace) -> int:
         stored = store.leaderboard()
         if args.distributed:  # the workers store the games
             from deberc_net.ladder.distributed import run_distributed
+            from deberc_net.ladder.held_signals import stops_as_ctrl_c
 
-            run_id, summary = run_distributed(
-                options, store, args.db, sys.argv[1:], _db_wait_s(args.db_wait)
-            )
+            with stops_as_ctrl_c():  # SIGTERM, SIGHUP: the one line, as Ctrl-C's
+                run_id, summary = run_distributed(
+                    options, store, args.db, sys.argv[1:], _db_wait_s(args.db_wait)
+                )
         else:
             try:  # Ctrl-C before the run's own handling (its run stored): the same line
                 _import_before_the_run(own_server=server is None, parts=args.processes > 1)
@@ -360,10 +362,13 @@ def _ladder_finish(args: argparse.Namespace) -> int:
     book = _rule_book("ladder")
     if book is None:
         return 2
+    from deberc_net.ladder.held_signals import stops_as_ctrl_c
+
     try:
-        summary = finish_distributed(
-            args.db, args.run, book, progress=not args.json, db_wait_s=_db_wait_s(args.db_wait)
-        )
+        with stops_as_ctrl_c():  # SIGTERM, SIGHUP: the one line, as Ctrl-C's
+            summary = finish_distributed(
+                args.db, args.run, book, progress=not args.json, db_wait_s=_db_wait_s(args.db_wait)
+            )
         data = summary.as_dict()
     except (ScheduleError, StoreError) as exc:
         print(f"deberc-net ladder finish: {exc}", file=sys.stderr)

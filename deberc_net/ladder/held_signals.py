@@ -10,7 +10,7 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
-from deberc_net.hangup import hangup
+from deberc_net.hangup import hangup, leave_the_terminal
 
 HELD = (signal.SIGINT, signal.SIGTERM)
 
@@ -33,6 +33,31 @@ def signals_held() -> Iterator[None]:
         got.append(signum)
 
     previous = {signum: signal.signal(signum, hold) for signum in (*HELD, *hangup())}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+@contextlib.contextmanager
+def stops_as_ctrl_c() -> Iterator[None]:
+    """SIGTERM and SIGHUP (unless ignored) raise KeyboardInterrupt in the block, as
+    Ctrl-C does: a distributed run's waiter, which has no trio loop to take them, ended
+    by their default with no line and no word of `ladder finish` (status 143). Its
+    count is one transaction: cut, it is rolled back, and the run can be finished
+    later. Only the main thread has signals: elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        if signum == getattr(signal, "SIGHUP", None):
+            leave_the_terminal()  # hung up: the line would raise there
+        raise KeyboardInterrupt
+
+    stops = (signal.SIGTERM, *hangup())
+    previous = {signum: signal.signal(signum, interrupt) for signum in stops}
     try:
         yield
     finally:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+import pytest
 
 from deberc_net.ladder.distributed import DISTRIBUTED_INTERRUPTED
 from tests.hangup import as_from_a_terminal
@@ -198,6 +199,33 @@ def test_a_worker_whose_bot_cannot_start_again_says_so_and_releases_nothing(
         withheld = "SELECT count(*) FROM running WHERE board IS NOT NULL AND result IS NOT NULL"
         assert _query(postgres_url, withheld)[0][0] == 1  # the first seating: kept
         run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=30)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert run.returncode == 2 and out == "", err
+    assert err.strip().startswith(f"deberc-net ladder: {DISTRIBUTED_INTERRUPTED}; "), err
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_waiting_run_stopped_by_sigterm_or_sighup_says_so_in_one_line(
+    postgres_url: str, signum: int
+) -> None:
+    """The waiter has no trio loop to take them: SIGTERM (a service manager's stop) or
+    SIGHUP (its terminal closed) ended it by their default, status 143 and no line
+    (the README tryout's), where Ctrl-C says the run can be finished later."""
+    args = ("--bot", HEUR, "--bot", RAND, "--deals", "2", "--concurrency", "1")
+    run = subprocess.Popen(
+        as_from_a_terminal(ladder_argv(postgres_url, *args, "--json", "--distributed")),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + TIME_LIMIT_S
+        _wait_for("the boards to be queued", lambda: _queued(postgres_url) == 2, deadline)
+        run.send_signal(signum)  # no worker plays them: it waits
         out, err = run.communicate(timeout=30)
     finally:
         if run.poll() is None:
