@@ -1119,8 +1119,7 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
     renderer turns them Cyrillic, as every line of its own)."""
     n = e.names
     # four players as their pairs ('anna+olga v vera+nina'), as the sheet heads them
-    sides = e.sides or tuple((seat,) for seat in range(len(n)))
-    players = _say(lang, Msg.VERSUS).join("+".join(n[s] for s in side) for side in sides)
+    players = _say(lang, Msg.VERSUS).join(_joined_sides(n, e.sides))
     out = [_say(lang, Msg.HISTORY_TITLE, table=e.table, match=e.match, players=players)]
     if not e.deals:
         out.append(_say(lang, Msg.HISTORY_NONE if e.over else Msg.HISTORY_EMPTY))
@@ -1173,7 +1172,7 @@ def _sheet(e: ev.Sheet, machine: bool) -> list[str]:
 
 def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
     """The pencil sheet: each deal's written points and the running total by side."""
-    sides = ["+".join(e.names[s] for s in side) for side in e.sides]
+    sides = _joined_sides(e.names, e.sides)
     goal = _say(lang, Msg.SHEET_TARGET, target=e.target) if e.target is not None else ""
     header = _say(lang, Msg.SHEET_HEADER_WON if e.deal_won_on_points else Msg.SHEET_HEADER)
     # (under 'won by' a deal's winner alone)
@@ -1207,6 +1206,11 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
     if not e.rows:
         out.append(_say(lang, Msg.SHEET_NONE if e.over else Msg.SHEET_EMPTY))
     return out
+
+
+def _joined_sides(names: Sequence[str], sides: Sequence[Sequence[int]]) -> list[str]:
+    """Each side's names by its seats: 'anna', or a pair 'anna+olga'."""
+    return ["+".join(names[seat] for seat in side) for side in sides]
 
 
 def _sheet_notes(row: SheetRow, deal_won_on_points: bool, lang: Lang) -> str:
