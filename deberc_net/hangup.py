@@ -22,10 +22,12 @@ def hangup() -> tuple[signal.Signals, ...]:
     return () if hup is None or signal.getsignal(hup) is signal.SIG_IGN else (hup,)
 
 
-def leave_the_terminal() -> None:
-    """Standard output and error that are a terminal, now hung up, point at /dev/null:
-    the stop's own log lines (and the last words after it) would raise EIO there and
-    cut the stop short, nobody told (a closed terminal's SIGHUP)."""
+def leave_the_terminal_on_hangup(signum: int) -> None:
+    """After SIGHUP (a closed terminal's), standard output and error that are a
+    terminal point at /dev/null: the stop's own log lines (and the last words after it)
+    would raise EIO there and cut the stop short, nobody told. Any other signal: none."""
+    if signum != getattr(signal, "SIGHUP", None):
+        return
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:
         for fd in (1, 2):

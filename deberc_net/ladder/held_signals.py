@@ -10,7 +10,7 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
-from deberc_net.hangup import hangup, leave_the_terminal
+from deberc_net.hangup import hangup, leave_the_terminal_on_hangup
 
 HELD = (signal.SIGINT, signal.SIGTERM)
 
@@ -52,8 +52,7 @@ def stops_as_ctrl_c() -> Iterator[None]:
         return
 
     def interrupt(signum: int, frame: FrameType | None) -> None:
-        if signum == getattr(signal, "SIGHUP", None):
-            leave_the_terminal()  # hung up: the line would raise there
+        leave_the_terminal_on_hangup(signum)
         raise KeyboardInterrupt
 
     stops = (signal.SIGTERM, *hangup())

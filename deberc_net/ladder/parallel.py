@@ -39,7 +39,7 @@ from typing import Any
 import attrs
 import trio
 
-from deberc_net.hangup import hangup, leave_the_terminal
+from deberc_net.hangup import hangup, leave_the_terminal_on_hangup
 from deberc_net.protocol.wire import LineBuffer, MatchEnd
 
 from .admin import AdminClient
@@ -235,8 +235,7 @@ async def _play_part(ladder: _Part, control: int) -> None:
             with trio.open_signal_receiver(signal.SIGTERM, *hangup()) as signals:
                 task_status.started()
                 async for signum in signals:
-                    if signum == getattr(signal, "SIGHUP", None):
-                        leave_the_terminal()  # hung up: its lines would raise there
+                    leave_the_terminal_on_hangup(signum)
                     ladder.interrupt()
                     return
 
@@ -434,8 +433,7 @@ class _Counter:
         with trio.open_signal_receiver(signal.SIGTERM, *hangup()) as signals:
             task_status.started()
             async for signum in signals:
-                if signum == getattr(signal, "SIGHUP", None):
-                    leave_the_terminal()  # hung up: its last line would raise there
+                leave_the_terminal_on_hangup(signum)
                 self.interrupted = True
                 reading.cancel()
                 return

@@ -30,7 +30,7 @@ import structlog
 import trio
 
 from deberc_net.game.outcomes import MatchEndReason
-from deberc_net.hangup import hangup, leave_the_terminal
+from deberc_net.hangup import hangup, leave_the_terminal_on_hangup
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol.wire import EventKind, Line, MatchEnd, Tag
 from deberc_net.server.config import Config
@@ -289,8 +289,7 @@ class Ladder:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, *hangup()) as signals:
             task_status.started()
             async for signum in signals:
-                if signum == getattr(signal, "SIGHUP", None):
-                    leave_the_terminal()  # hung up: its last line would raise there
+                leave_the_terminal_on_hangup(signum)
                 self.interrupt()
                 return
 

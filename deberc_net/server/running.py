@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import structlog
 import trio
 
-from deberc_net.hangup import hangup, leave_the_terminal
+from deberc_net.hangup import hangup, leave_the_terminal_on_hangup
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, TableCallText
@@ -247,8 +247,7 @@ async def _on_signal(
         task_status.started()  # the signals are ours from here
         async for signum in signals:
             name = signal.Signals(signum).name
-            if signum == getattr(signal, "SIGHUP", None):
-                leave_the_terminal()  # hung up: its log lines would raise there
+            leave_the_terminal_on_hangup(signum)
             log.info("shutdown", signal=name)
             # its last store calls (the tables' records, its own row) wait a moment for
             # a connection, not the pool's 30 s each: a database away does not hold it

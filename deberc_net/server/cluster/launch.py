@@ -25,7 +25,7 @@ from typing import Any
 import attrs
 import structlog
 
-from deberc_net.hangup import hangup, leave_the_terminal
+from deberc_net.hangup import hangup, leave_the_terminal_on_hangup
 from deberc_net.server.config import Config, cannot_listen
 from deberc_net.server.store import describe, is_postgres
 
@@ -129,8 +129,7 @@ def run_workers(config: Config, count: int) -> int:
     stopping: list[int] = []
 
     def stop(signum: int, _frame: Any) -> None:
-        if signum == getattr(signal, "SIGHUP", None):
-            leave_the_terminal()  # hung up: the stop's log lines would raise there
+        leave_the_terminal_on_hangup(signum)
         stopping.append(signum)
 
     # SIGHUP (the terminal closed) too, unless ignored (nohup): the workers stop cleanly
