@@ -73,11 +73,10 @@ def command_hint(typed: str, names: Iterable[str]) -> str | None:
     if not folded or len(folded) > _LONGEST:
         return None
     limit = _allowed(folded)
-    near = [name for name in names if _distance(folded, name, limit) <= limit]
-    if len(near) < 2:
-        return near[0] if near else None
-    distances = sorted((_distance(folded, name, limit), name) for name in near)
-    return distances[0][1] if distances[0][0] < distances[1][0] else None
+    near = sorted((d, name) for name in names if (d := _distance(folded, name, limit)) <= limit)
+    if not near or (len(near) > 1 and near[1][0] == near[0][0]):
+        return None
+    return near[0][1]
 
 
 def hint(typed: str, legal: Sequence[Call], aliases: Mapping[str, str]) -> Call | None:
