@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -181,16 +182,7 @@ def test_a_worker_whose_bot_cannot_start_again_says_so_and_releases_nothing(
     path = tmp_path / "gone"
     path.write_text(f"#!{sys.executable}\n{GONE}", encoding="utf-8")
     path.chmod(0o755)
-    args = ("--bot", HEUR, "--bot", f"gone={path}", "--deals", "2", "--concurrency", "1")
-    run = subprocess.Popen(
-        ladder_argv(postgres_url, *args, "--json", "--distributed"),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + TIME_LIMIT_S
-        _wait_for("the boards to be queued", lambda: _queued(postgres_url) == 2, deadline)
+    with _a_waiting_run(postgres_url, HEUR, f"gone={path}") as run:
         worker = run_cli(["ladder", "worker", "--db", postgres_url, "--exit-when-done"])
         assert worker.returncode == 2, worker.stderr
         said = worker.stderr.splitlines()  # its first line names the worker
@@ -198,14 +190,7 @@ def test_a_worker_whose_bot_cannot_start_again_says_so_and_releases_nothing(
         assert len(said) == 2, said
         withheld = "SELECT count(*) FROM running WHERE board IS NOT NULL AND result IS NOT NULL"
         assert _query(postgres_url, withheld)[0][0] == 1  # the first seating: kept
-        run.send_signal(signal.SIGINT)
-        out, err = run.communicate(timeout=30)
-    finally:
-        if run.poll() is None:
-            run.kill()
-            run.wait()
-    assert run.returncode == 2 and out == "", err
-    assert err.strip().startswith(f"deberc-net ladder: {DISTRIBUTED_INTERRUPTED}; "), err
+        _stopped_in_one_line(run, signal.SIGINT)
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
@@ -215,22 +200,36 @@ def test_a_waiting_run_stopped_by_sigterm_or_sighup_says_so_in_one_line(
     """The waiter has no trio loop to take them: SIGTERM (a service manager's stop) or
     SIGHUP (its terminal closed) ended it by their default, status 143 and no line
     (the README tryout's), where Ctrl-C says the run can be finished later."""
-    args = ("--bot", HEUR, "--bot", RAND, "--deals", "2", "--concurrency", "1")
+    with _a_waiting_run(postgres_url, HEUR, RAND) as run:
+        _stopped_in_one_line(run, signum)  # no worker plays its boards: it waits
+
+
+@contextlib.contextmanager
+def _a_waiting_run(url: str, *bots: str) -> Iterator[subprocess.Popen[str]]:
+    """`ladder run --distributed` of two deals between ``bots`` (SIGHUP at its default),
+    its boards queued: the process, killed at the end if it still runs."""
+    args = [arg for bot in bots for arg in ("--bot", bot)]
+    args += ["--deals", "2", "--concurrency", "1", "--json", "--distributed"]
     run = subprocess.Popen(
-        as_from_a_terminal(ladder_argv(postgres_url, *args, "--json", "--distributed")),
+        as_from_a_terminal(ladder_argv(url, *args)),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
         deadline = time.monotonic() + TIME_LIMIT_S
-        _wait_for("the boards to be queued", lambda: _queued(postgres_url) == 2, deadline)
-        run.send_signal(signum)  # no worker plays them: it waits
-        out, err = run.communicate(timeout=30)
+        _wait_for("the boards to be queued", lambda: _queued(url) == 2, deadline)
+        yield run
     finally:
         if run.poll() is None:
             run.kill()
             run.wait()
+
+
+def _stopped_in_one_line(run: subprocess.Popen[str], signum: int) -> None:
+    """``signum`` stops the waiting run with Ctrl-C's one line, status 2."""
+    run.send_signal(signum)
+    out, err = run.communicate(timeout=30)
     assert run.returncode == 2 and out == "", err
     assert err.strip().startswith(f"deberc-net ladder: {DISTRIBUTED_INTERRUPTED}; "), err
 
