@@ -41,9 +41,7 @@ async def test_a_waiting_tables_page_still_says_so_once_its_script_runs(
     await ann.send("new 4")
     table = (await ann.expect("ok", cmd="sit"))["table"]
     with trio.fail_after(30):
-        await in_thread(browser.get, web.url(f"/table/{table}"))
-        # a message is handled whole before a script of the test's runs: its sizes too
-        await in_thread(until, browser, lambda d: d.execute_script(LINES_READ) > 0)
+        await _watching(browser, web, table)
         status = await in_thread(lambda: browser.find_element(By.ID, "status").text)
         assert status == "Waiting for players"
         assert await in_thread(page_errors, browser) == []
@@ -179,8 +177,7 @@ async def test_the_page_says_when_the_match_ends_and_when_its_table_closes(
     await ann.send("new 2 moscow")
     table = (await ann.expect("ok", cmd="sit"))["table"]
     with trio.fail_after(30):
-        await in_thread(browser.get, web.url(f"/table/{table}"))
-        await in_thread(until, browser, lambda d: d.execute_script(LINES_READ) > 0)
+        await _watching(browser, web, table)
         await ann.send("leave")  # nobody left: the waiting table closes
         said = await in_thread(gone_says, browser)
         assert said == f"No longer live: table {table} has closed."
@@ -188,8 +185,7 @@ async def test_the_page_says_when_the_match_ends_and_when_its_table_closes(
         bob = await connect.machine(web.port, "bob")
         await ann.send("new 2 moscow")
         table = (await ann.expect("ok", cmd="sit"))["table"]
-        await in_thread(browser.get, web.url(f"/table/{table}"))
-        await in_thread(until, browser, lambda d: d.execute_script(LINES_READ) > 0)
+        await _watching(browser, web, table)
         assert not await in_thread(lambda: browser.find_element(By.ID, "gone").is_displayed())
         await bob.send(f"sit {table}")
         await bob.expect("event", kind="start")
@@ -199,3 +195,10 @@ async def test_the_page_says_when_the_match_ends_and_when_its_table_closes(
         over = await in_thread(lambda: browser.find_element(By.ID, "over").text)
         assert over == "Match over: ann wins (bob left the table: forfeit). Replay it"
         assert await in_thread(page_errors, browser) == []
+
+
+async def _watching(browser: webdriver.Chrome, web: WebServer, table: str) -> None:
+    """Table ``table``'s page open, its socket's first message read (a message is
+    handled whole before a script of the test's runs: its sizes too)."""
+    await in_thread(browser.get, web.url(f"/table/{table}"))
+    await in_thread(until, browser, lambda d: d.execute_script(LINES_READ) > 0)
