@@ -237,8 +237,10 @@ def _ladder_run(args: argparse.Namespace) -> int:
             raise ScheduleError("--sprt compares exactly two bots")
         if args.distributed and not is_postgres(args.db):
             raise ScheduleError("--distributed needs --db postgresql://… (the workers' queue)")
-        if args.processes < 1 or (args.processes > 1 and args.distributed):
-            raise ScheduleError("--processes takes a whole number from 1, not with --distributed")
+        if args.processes < 1:
+            raise ScheduleError("--processes takes a whole number from 1")
+        if args.processes > 1 and args.distributed:
+            raise ScheduleError("--processes is for a run on this machine, not --distributed")
         store = open_ladder_store(args.db)
         stored = store.leaderboard()
         if args.distributed:  # the workers store the games
@@ -646,12 +648,27 @@ def _db_from_config(args: argparse.Namespace) -> str | None:
     return None
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A command's parser: refuses the arguments it does not know with its own usage
+    (argparse leaves that to the top level, whose usage lists only the commands:
+    `serve --prot 7600` would be answered with no word of serve's options)."""
+
+    def parse_known_args(  # type: ignore[override]  # (typeshed's overloads)
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error("unrecognized arguments: " + " ".join(extras))
+        assert parsed is not None
+        return parsed, extras
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="deberc-net", description="Deberts for people and bots.")
     parser.add_argument(
         "--version", action=_PrintVersion, help="show program's version number and exit"
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_CommandParser)
 
     sp = sub.add_parser("selfplay", help="play games between random legal players in-process")
     sp.add_argument("--games", type=int, default=10, help="matches to play (default 10)")

@@ -129,6 +129,10 @@ def test_processes_refused_where_they_cannot_work(tmp_path: Path) -> None:
     for extra, said in (
         (("--processes", "0"), "--processes takes a whole number from 1"),
         (("--processes", "2", "--server", "127.0.0.1:9"), "not --server"),
+        (
+            ("--processes", "2", "--distributed", "--db", "postgresql://nobody@127.0.0.1:9/x"),
+            "--processes is for a run on this machine, not --distributed",
+        ),
     ):
         done = ladder(tmp_path, "--bot", HEUR, "--bot", RAND, *extra, "--json")
         assert done.returncode == 2 and said in done.stderr and done.stdout == ""

@@ -193,3 +193,23 @@ def test_ctrl_c_in_a_callers_own_main_call_is_the_callers(tmp_path: Path) -> Non
         [*command, *flags], capture_output=True, text=True, timeout=30, check=False
     )
     assert (done.returncode, done.stdout) == (5, "the caller's\n"), done.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "usage", "unknown"),
+    [
+        (["serve", "--prot", "7600"], "usage: deberc-net serve ", "--prot 7600"),
+        (["ladder", "run", "--bot", "a=x", "--prot"], "usage: deberc-net ladder run ", "--prot"),
+        (["records", "export", "--x"], "usage: deberc-net records export ", "--x"),
+    ],
+)
+def test_a_mistyped_flag_is_answered_with_its_commands_usage(
+    argv: list[str], usage: str, unknown: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # failed before: the top level's usage, which lists the commands and no flag of theirs
+    with pytest.raises(SystemExit) as ended:
+        main(argv)
+    said = capsys.readouterr().err
+    assert ended.value.code == 2
+    assert said.startswith(usage), said
+    assert said.rstrip().endswith(f"error: unrecognized arguments: {unknown}"), said
