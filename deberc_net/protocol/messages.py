@@ -207,6 +207,8 @@ class Msg(StrEnum):
     TERTZ_ROST_WHEN = "tertz-rost-when"
     TERTZ_ROST_HIGHER = "tertz-rost-higher"
     TERTZ_ROST_NONE = "tertz-rost-none"
+    TERTZ_NO_BIDDING = "tertz-no-bidding"
+    TERTZ_NO_PASS_Q = "tertz-no-pass-q"
     STALE_PAST = "stale-past"
     STALE_FUTURE = "stale-future"
     # the lobby's refusals of the club's commands (invite, bot, rematch, history, top, finger)
@@ -741,6 +743,14 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.TERTZ_ROST_NONE: (
         "you hold no undeclared combination of the declared one's class",
         "у вас нет необъявленной комбинации того же класса, что объявленная",
+    ),
+    Msg.TERTZ_NO_BIDDING: (
+        "Tertz has no bidding: the turned card's suit is trump",
+        "в терце не торгуются: козырь — масть открытой карты",
+    ),
+    Msg.TERTZ_NO_PASS_Q: (
+        "Tertz has no prokhodit?: ask a declaration with rost?",
+        "в терце нет «проходит?»: о комбинации спрашивают «рост?»",
     ),
     Msg.CALL_WORD: ("{call}", "{ru}"),
     Msg.USAGE: ("{usage}", "набирайте так: {usage}"),

@@ -104,13 +104,15 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
         r"you hold no undeclared combination of the declared one's class",
         Msg.TERTZ_ROST_NONE,
     ),
+    (r"Tertz has no bidding: the turned card's suit is trump", Msg.TERTZ_NO_BIDDING),
+    (r"Tertz has no prokhodit\?: ask a declaration with rost\?", Msg.TERTZ_NO_PASS_Q),
 )
 
 
 @functools.cache
 def _compiled() -> tuple[tuple[re.Pattern[str], Msg], ...]:
     """The forms, compiled at the first refusal: a process that refuses nothing (a bot,
-    a ladder's server, most of the tests' processes) does not pay for the 53 regexes."""
+    a ladder's server, most of the tests' processes) does not pay for the regexes."""
     return tuple((re.compile(pattern), key) for pattern, key in _FORMS)
 
 

@@ -597,3 +597,16 @@ def test_the_built_in_options_that_act_through_the_ordering_player_say_so(option
     if 2 in info.players:  # (bide-to-leader is for three: Tertz, for two, refuses it so)
         with pytest.raises(RuleError, match=f"'{option}' needs a player who orders"):
             build_ruleset(2, "tertz", [option])
+
+
+def test_deberts_bidding_and_prokhodit_are_refused_in_tertz_own_words() -> None:
+    """Tertz has no bidding and no prokhodit? (docs/rules.md §12.1, §12.5); a tryout's
+    refusals said "bidding is over" and Deberts's rule of prokhodit?."""
+    deal = deal_of(SEAT0, SEAT1, "Kh", TALON)
+    for call in ("pas", "igrayu", "igrayu-s"):
+        why = refused(deal, 0, call, E.NotAllowed)
+        assert str(why) == "Tertz has no bidding: the turned card's suit is trump"
+    why = refused(deal, 0, "prokhodit?", E.NotAllowed)
+    assert str(why) == "Tertz has no prokhodit?: ask a declaration with rost?"
+    why = refused(deal, 1, "pas", E.NotAllowed)  # out of turn too: no turn would allow it
+    assert str(why) == "Tertz has no bidding: the turned card's suit is trump"

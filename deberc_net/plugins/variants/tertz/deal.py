@@ -249,6 +249,12 @@ class TertzDeal(Deal):
             )
         if broken_by(call) is not None:
             return E.NotAllowed("the loser of the first trick breaks the deck, once, after it")
+        # Deberts' calls Tertz has no use for: said in its own words, not as if Deberts
+        # were played here with its moment gone (docs/rules.md §12.1, §12.5)
+        if call.name in (C.PAS, C.IGRAYU):
+            return E.NotAllowed("Tertz has no bidding: the turned card's suit is trump")
+        if call.name == C.PROKHODIT_Q:
+            return E.NotAllowed("Tertz has no prokhodit?: ask a declaration with rost?")
         if seat != self.turn:
             return super().why_not(seat, call)
         if call.name in (C.TERTS, C.PYATDESYAT, *CALLS.values()):
