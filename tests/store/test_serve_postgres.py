@@ -83,6 +83,7 @@ async def served_process(url: str, settings: Path) -> AsyncIterator[tuple[int, t
                 buffered += chunk
                 *lines, buffered = buffered.split(b"\n")
                 for line in lines:
+                    assert line.startswith(b"{"), f"not a log line: {line!r}"
                     entry = json.loads(line)
                     if entry.get("event") == "listening":
                         port = int(entry["port"])
