@@ -36,6 +36,7 @@ from .spawner import Spawner
 from .store import Store
 from .store_writer import StoreWriter
 from .table import Away, Stop, Table, TableCall, Unobserve
+from .table_numbers import TableNumbers
 from .table_requests import TableRequests
 
 if TYPE_CHECKING:
@@ -98,7 +99,6 @@ class Lobby:
     rules: RuleBook  # every rule plugin, loaded at start-up
     online: Online = attrs.Factory(Online)  # by lower-cased name
     tables: dict[int, Table] = attrs.Factory(dict)
-    next_table: int = 1
     accepting: bool = True
     accounts: Accounts = attrs.field(init=False)
     # a guest name's resume token, while the guest is connected or holds a seat
@@ -125,9 +125,12 @@ class Lobby:
     )
     # match numbers drawn from the store and not used yet, the next last
     _match_numbers: list[int] = attrs.Factory(list)
+    table_numbers: TableNumbers = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         self.accounts = Accounts(self.store, self.config)
+        # (shared from the moment a worker's node opens: cluster/node.py)
+        self.table_numbers = TableNumbers(self.store.new_table_numbers, self.spawner, shared=False)
         self.matchmaking = Matchmaking(self)
         self.rematches = Rematches(self)
         self.login = Login(self)
@@ -333,11 +336,7 @@ class Lobby:
     def open_table(self, settings: GameSettings, **board: Any) -> Table:
         rules = self.rules.ruleset(settings.players, settings.variant, settings.options)
         # match number 0: the table draws its own from the store as it starts
-        if self.node is not None:  # one of several workers: numbered by the store
-            number = self.node.next_table_number()
-        else:
-            number, self.next_table = self.next_table, self.next_table + 1
-        table = Table(number, rules, self, self.config, 0, **board)
+        table = Table(self.table_numbers.next(), rules, self, self.config, 0, **board)
         self.tables[table.id] = table
         self.spawner.start_soon(table.run)
         return table

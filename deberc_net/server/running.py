@@ -111,6 +111,8 @@ async def run(
             lobby = Lobby(config, store, nursery, rules)
             if worker is not None:
                 listeners = await _join_workers(lobby, store, worker, nursery)
+            else:  # (a worker's node draws them, shared with the other workers)
+                await trio.to_thread.run_sync(lobby.table_numbers.fill)
             port = listeners[0].socket.getsockname()[1]
             lobby.house.host, lobby.house.port = _local(config.host), port  # house bots dial it
             if worker is not None:  # a worker's: its own loopback port, not the shared one

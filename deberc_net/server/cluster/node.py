@@ -69,7 +69,6 @@ ENVELOPE = 64  # bytes the bus adds to a message (its serial and sender), at mos
 # a seek waits this long for a partner on its own worker before it goes to another
 # (a table of two workers' players costs the bus every call; one worker's costs none)
 SEEK_PATIENCE_S = 1.0
-TABLE_NUMBERS = 32  # drawn from the store at a time; more are drawn when half are used
 
 
 @attrs.frozen
@@ -152,10 +151,6 @@ class Node:
     # this worker's logins, by name key, which decide a race with another worker's
     # login of the name (``_in``)
     logins: dict[str, LoginMark] = attrs.Factory(dict)
-    # table numbers drawn from the store (unique among every worker of every host on
-    # the database), not yet used; refilled in the background
-    table_numbers: list[int] = attrs.Factory(list)
-    _drawing: bool = False
     # the connections open that have not logged in (the server's: running.py sets it),
     # told too when a lost bus stops this worker
     not_logged_in: Callable[[], list[Session]] = list
@@ -193,26 +188,9 @@ class Node:
         """Connect to the bus, draw table numbers (blocking: at start-up, before the
         server listens)."""
         self.bus.open()
-        self.table_numbers = self.lobby.store.new_table_numbers(TABLE_NUMBERS)
-
-    def next_table_number(self) -> int:
-        """A table id no other worker uses: drawn ahead from the store."""
-        if not self.table_numbers:  # a burst used them all: draw at once (rare)
-            self.table_numbers = self.lobby.store.new_table_numbers(TABLE_NUMBERS)
-        number = self.table_numbers.pop(0)
-        if len(self.table_numbers) < TABLE_NUMBERS // 2 and not self._drawing:
-            self._drawing = True
-            self.lobby.spawner.start_soon(self._draw_table_numbers)
-        return number
-
-    async def _draw_table_numbers(self) -> None:
-        try:
-            drawn = await trio.to_thread.run_sync(self.lobby.store.new_table_numbers, TABLE_NUMBERS)
-            self.table_numbers += drawn
-        except Exception:  # the database away for a moment: drawn at the next table
-            log.exception("table_numbers_failed")
-        finally:
-            self._drawing = False
+        # a table id no other worker uses (of every host on the database)
+        self.lobby.table_numbers.shared = True
+        self.lobby.table_numbers.fill()
 
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         try:

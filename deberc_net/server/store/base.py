@@ -210,8 +210,8 @@ class Store(Protocol):
 
     def new_table_numbers(self, count: int) -> list[int]:
         """``count`` table numbers, ascending, that no other call in any process on the
-        same database gets: the workers of ``serve --workers`` (on any host) number
-        their tables from them. A plain server counts its own from 1."""
+        same database gets: every server numbers its tables from them (drawn ahead,
+        server/table_numbers.py), the workers of ``serve --workers`` on any host too."""
         ...
 
     def heartbeat(self, dead_after_s: float) -> int:

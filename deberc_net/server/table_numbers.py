@@ -1,0 +1,61 @@
+"""Table ids drawn ahead from the store: never the same on one database, so a table's
+number (its web page /table/N, `join N`) is not another table's after a restart, and the
+workers of `serve --workers` (on any host) never share one (docs/protocol.md §5.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+import structlog
+import trio
+
+from .spawner import Spawner
+
+log = structlog.get_logger("deberc.tables")
+AHEAD = 32  # drawn from the store at a time; more are drawn when half are used
+
+
+@attrs.define
+class TableNumbers:
+    draw: Callable[[int], list[int]]  # the store's new_table_numbers
+    spawner: Spawner
+    # workers share the numbers: one no other worker drew is the only safe one; a lone
+    # server may go on from its own highest while its database is away
+    shared: bool
+    _ahead: list[int] = attrs.Factory(list)
+    _highest: int = 0
+    _drawing: bool = False
+
+    def fill(self) -> None:
+        """Draw the first block now (blocking: at start-up, before the server listens)."""
+        self._take(self.draw(AHEAD))
+
+    def next(self) -> int:
+        if not self._ahead:  # the first table, or a burst used them all: draw at once
+            try:
+                self._take(self.draw(AHEAD))
+            except Exception:
+                if self.shared:
+                    raise
+                # unique while this server runs, which is all its players can see now
+                log.exception("table_numbers_failed", then=self._highest + 1)
+                self._take([self._highest + 1])
+        number = self._ahead.pop(0)
+        if len(self._ahead) < AHEAD // 2 and not self._drawing:
+            self._drawing = True
+            self.spawner.start_soon(self._draw_more)
+        return number
+
+    def _take(self, drawn: list[int]) -> None:
+        # (a lone server that went on from its own highest skips what it used)
+        self._ahead += [n for n in drawn if n > self._highest]
+        self._highest = max([self._highest, *drawn])
+
+    async def _draw_more(self) -> None:
+        try:
+            self._take(await trio.to_thread.run_sync(self.draw, AHEAD))
+        except Exception:  # the database away for a moment: drawn at the next table
+            log.exception("table_numbers_failed")
+        finally:
+            self._drawing = False

@@ -1,0 +1,95 @@
+"""Table ids are never the same twice on one database: a restarted server goes on past
+the last one its predecessor drew, so an old /table/N link or `join N` does not land at
+another table (docs/protocol.md §5.2). They are drawn ahead from the store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+import trio.testing
+
+from deberc_net.server.table_numbers import AHEAD, TableNumbers
+
+from .client import seat_pair
+from .conftest import Connector, make_config, running_server
+
+
+async def test_a_restarted_server_numbers_its_tables_past_the_last_ones(
+    db_path: Path, connect: Connector
+) -> None:
+    # failed before: the second server's first table was table 1 again
+    config = make_config(db_path)
+    async with running_server(config) as port:
+        ann, bob = await connect.machine(port, "ann"), await connect.machine(port, "bob")
+        first, _, _ = await seat_pair(ann, bob)
+        carl, dan = await connect.machine(port, "carl"), await connect.machine(port, "dan")
+        second, _, _ = await seat_pair(carl, dan)
+    assert (first, second) == (1, 2)
+    await connect.aclose()
+    async with running_server(config) as port:
+        eve, fay = await connect.machine(port, "eve"), await connect.machine(port, "fay")
+        after, _, _ = await seat_pair(eve, fay)
+    assert after == AHEAD + 1  # past the block the first server drew (numbers may skip)
+
+
+class _Spawner:
+    def __init__(self) -> None:
+        self.started: list[object] = []
+
+    def start_soon(self, async_fn: object, *args: object, name: object = None) -> None:
+        self.started.append(async_fn)
+
+
+def _store_away(count: int) -> list[int]:
+    raise OSError("the database is away")
+
+
+def test_a_lone_server_whose_database_is_away_goes_on_from_its_own_highest() -> None:
+    drawn = iter([[1, 2], [5, 6]])
+    draws = [lambda count: next(drawn), _store_away, lambda count: next(drawn)]
+    numbers = TableNumbers(lambda count: draws.pop(0)(count), _Spawner(), shared=False)
+    assert [numbers.next(), numbers.next()] == [1, 2]
+    assert numbers.next() == 3  # unique while it runs, told in its log
+    assert numbers.next() == 5  # the store's again once it answers
+    assert numbers.next() == 6
+
+
+def test_workers_never_number_a_table_the_store_did_not_give_them() -> None:
+    numbers = TableNumbers(_store_away, _Spawner(), shared=True)
+    try:
+        numbers.next()
+    except OSError as exc:
+        assert "away" in str(exc)
+    else:
+        raise AssertionError("a worker numbered a table on its own")
+
+
+def test_numbers_a_lone_server_used_while_away_are_skipped_when_drawn() -> None:
+    blocks = iter([[1], [2, 3, 4]])
+    draws = [lambda count: next(blocks), _store_away, lambda count: next(blocks)]
+    numbers = TableNumbers(lambda count: draws.pop(0)(count), _Spawner(), shared=False)
+    assert [numbers.next(), numbers.next(), numbers.next(), numbers.next()] == [1, 2, 3, 4]
+    # (2, its own while away, is not handed out again from the store's block)
+
+
+async def test_more_are_drawn_in_the_background_when_half_are_used() -> None:
+    blocks = [list(range(1, AHEAD + 1)), list(range(AHEAD + 1, 2 * AHEAD + 1))]
+    asked: list[int] = []
+
+    def draw(count: int) -> list[int]:
+        asked.append(count)
+        return blocks[len(asked) - 1]
+
+    async with trio.open_nursery() as nursery:
+        numbers = TableNumbers(draw, nursery, shared=False)
+        numbers.fill()
+        used = [numbers.next() for _ in range(AHEAD // 2 + 1)]
+        with trio.fail_after(5):
+            while len(asked) < 2:  # (drawn in a thread)
+                await trio.sleep(0.01)
+        # down to half a block again: nothing more is drawn yet
+        used += [numbers.next() for _ in range(AHEAD - 1)]
+        await trio.testing.wait_all_tasks_blocked()
+    assert used == list(range(1, AHEAD + AHEAD // 2 + 1))
+    assert asked == [AHEAD, AHEAD]
