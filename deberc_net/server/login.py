@@ -172,15 +172,18 @@ class Login:
 
     def _spelling(self, name: str, previous: Session | None) -> str:
         """The spelling a name logs in under: its seat's, or its connection's that it
-        takes over, whatever case or form was typed now ('Sasha' back at sasha's seat
-        stays sasha: one player, one spelling in 'who', the table and its lines)."""
+        takes over (on this worker or another), whatever case or form was typed now
+        ('Sasha' back at sasha's seat stays sasha: one player, one spelling in 'who',
+        the table and its lines)."""
         table = self.lobby.table_of(name)
         if table is not None:
             key = name_key(name)
             return next(s for s in table.seats if s is not None and name_key(s) == key)
         if previous is not None and previous.name is not None:
             return previous.name
-        return name
+        # a connection (or a guest's held name) on another worker of serve --workers
+        present = self.lobby.node.elsewhere(name) if self.lobby.node is not None else None
+        return name if present is None else present.name
 
     def logged_in_elsewhere(self, previous: Session) -> None:
         """``previous`` held a name that has just logged in again: it closes, and no

@@ -247,3 +247,35 @@ async def test_a_claim_that_lost_the_race_takes_no_seat_with_a_sit_still_on_its_
     # all the same (failed before)
     lines = await _racing_claims_at_a_table_here(postgres_url, seated_first=False)
     assert not [x for x in lines if "name=racer" in x], lines
+
+
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
+async def test_a_login_taking_over_another_workers_connection_keeps_its_spelling(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # 'login sasha token=T' took over Sasha's connection on the other worker and was
+    # welcomed as 'sasha': two spellings of one player in 'who' and at the table
+    # (failed before; on one worker the connection's spelling was kept already)
+    heard: list[dict[str, Any]] = []
+    with trio.fail_after(60):
+        async with worker_and_bus(postgres_url, heard, OTHER) as (port, other):
+            watcher = await log_in_machine(await LineClient.connect(port), "watcher")
+            claim = {"k": "in", "name": "Sasha", "guest": True, "fresh": True}
+            other.publish(LOBBY, claim | {"token": "tokensasha", "at": time.time(), "s": 1})
+            with trio.fail_after(10):
+                while True:
+                    await watcher.send("who")
+                    if "Sasha" in (await watcher.expect("who"))["names"].split(","):
+                        break
+                    await trio.sleep(0.05)
+            back = await LineClient.connect(port)
+            await back.send("style machine")
+            await back.send("login sasha token=tokensasha")
+            welcome = await back.expect("ok", cmd="login")
+            assert welcome["name"] == "Sasha"
+            # and so the other workers are told it (the one that held it closes its own)
+            said = await _said_in(heard, "Sasha")
+            assert said["token"] == "tokensasha"
+            assert not [m for m in heard if m.get("k") == "in" and m.get("name") == "sasha"]
+            for client in (watcher, back):
+                await client.aclose()
