@@ -7,6 +7,10 @@ What a worker must know to play a run's boards is the run's spec, kept in its
 (drawn here when none is given, so every worker deals the same boards), the schedule,
 variant, options and clocks. Results are counted from the stored games in schedule
 order, so they equal those of a single-machine ladder with the same seed.
+
+A run that stops before its count (a worker could not run one of its bots, or
+``ladder cancel``: run_stop.py) is never counted: its waiter, and ``ladder finish``,
+end with its one line (status 2) as soon as they see the stop.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from .progress import LadderProgress
 from .queue import BoardQueue
 from .ratings import Ratings
 from .results import GameResult, Results, Summary
+from .run_stop import RunStop, RunStopped
 from .runner import LadderOptions, board_key
 from .schedule import Game, ScheduleError, schedule
 from .store import LadderStore, finish_run_postgres, games_postgres, lock_ratings
@@ -38,6 +43,7 @@ DISTRIBUTED_INTERRUPTED = (
     "interrupted: the workers play the run's boards on and store their games; the run "
     "gets no summary"
 )
+NOT_COUNTED = "; the ratings do not take it in"  # (the end of a stopped run's line)
 
 
 def spec_of(options: LadderOptions, seed: str) -> dict[str, Any]:
@@ -138,9 +144,11 @@ def finish_distributed(
         row = queue.run_row(run_id)
         if row is None:
             raise ScheduleError(f"there is no run {run_id}")
-        settings, finished = row
+        settings, finished, stop = row
         if finished:
             raise ScheduleError(f"run {run_id} is finished already")
+        if stop is not None:
+            raise RunStopped(run_id, stop, NOT_COUNTED)
         spec = settings.get("distributed")
         if spec is None:
             raise ScheduleError(
@@ -166,7 +174,7 @@ def _wait_and_finish(
     """Wait until every board of the run is played; count its games in schedule order
     and write its summary and the ratings. A database outage is waited out (up to the
     queue's limit, ``--db-wait``); past it, or on Ctrl-C, ScheduleError (the run can be finished
-    later)."""
+    later). The run stopped (failed, cancelled): RunStopped, nothing counted."""
     started = time.perf_counter()
     later = f"`deberc-net ladder finish {run_id}` counts the run once its boards are played"
     try:
@@ -196,13 +204,17 @@ def _count_and_finish(
     """One transaction: the run's games counted from the bots' ratings as they are now
     (read under the ratings' lock, so a run finished meanwhile is built on, not
     overwritten), its summary and the new ratings written; None if the run has its
-    summary from another process. ``tried``: this finish's earlier try, whose commit
-    may have landed with its answer lost: its summary stored means the run is ours."""
+    summary from another process; RunStopped if it stopped (nothing written). ``tried``:
+    this finish's earlier try, whose commit may have landed with its answer lost: its
+    summary stored means the run is ours."""
     row = db.execute(
-        "SELECT summary FROM ladder_runs WHERE id = %s FOR UPDATE", (run_id,)
+        "SELECT summary, stopped, stop_reason FROM ladder_runs WHERE id = %s FOR UPDATE",
+        (run_id,),
     ).fetchone()
     if row is not None and row[0] is not None:
         return next((summary for text, summary in tried if text == row[0]), None)
+    if row is not None and (stop := RunStop.from_row(row[1], row[2])) is not None:
+        raise RunStopped(run_id, stop, NOT_COUNTED)  # (cancelled as its last board was stored)
     bots = [b.name for b in options.bots]
     ratings = Ratings.carried_on(bots, lock_ratings(db, bots))
     summary = Summary(options, seed, ratings=ratings)
@@ -237,14 +249,17 @@ def _release_withheld(queue: BoardQueue, seed: str, boards: set[int]) -> None:
 
 
 def _wait(queue: BoardQueue, run_id: int, games: int, progress: bool) -> None:
-    """Until every board of the run is played (with the progress bar, if asked)."""
+    """Until every board of the run is played (with the progress bar, if asked);
+    RunStopped if the run stops first."""
     bar = LadderProgress(games) if progress else None
     try:
         while True:
-            done, total = queue.progress(run_id)
+            status = queue.status(run_id)
+            if status.stop is not None:
+                raise RunStopped(run_id, status.stop, NOT_COUNTED)
             if bar is not None:
-                bar.update(done * (games // total))
-            if done == total:
+                bar.update(status.done * (games // status.total))
+            if status.done == status.total:
                 return
             time.sleep(POLL_S)
     finally:

@@ -357,6 +357,20 @@ CREATE TABLE old_stops (match_id TEXT PRIMARY KEY);
 {_OLD_STOPS}
 """,
     ),
+    Migration(
+        9,
+        "distributed ladder runs stopped before their count: failed, or cancelled",
+        # 'stopped' is a RunStop's kind ('failed', 'cancelled'; NULL: not stopped), and
+        # 'stop_reason' what stopped it (deberc_net/ladder/run_stop.py)
+        sqlite="""
+ALTER TABLE ladder_runs ADD COLUMN stopped TEXT;
+ALTER TABLE ladder_runs ADD COLUMN stop_reason TEXT;
+""",
+        postgres="""
+ALTER TABLE ladder_runs ADD COLUMN stopped TEXT;
+ALTER TABLE ladder_runs ADD COLUMN stop_reason TEXT;
+""",
+    ),
 )
 
 
