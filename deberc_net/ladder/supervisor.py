@@ -34,6 +34,18 @@ LIVED_S = 2.0  # a copy that ran this long did start: its exits are crashes, not
 STOP_S = 2.0  # a bot process asked to stop (SIGTERM) is killed if still running after this
 
 
+class BotCannotRun(ScheduleError):
+    """A bot that cannot run at all (it cannot start, or keeps exiting or failing): a
+    distributed ladder's worker fails the run with it and goes on to other runs."""
+
+    def __init__(self, bot: str, error: str) -> None:
+        super().__init__(error)
+        self.bot = bot
+
+    def __reduce__(self) -> tuple[type[BotCannotRun], tuple[str, str]]:
+        return BotCannotRun, (self.bot, str(self))  # (its own arguments: pickled whole)
+
+
 def _signal_group(pgid: int, signum: signal.Signals) -> None:
     """Signal a bot process's group: the bot and whatever it started (none left: no-op;
     nor one gone whose number another user's group took since)."""
@@ -160,7 +172,7 @@ class Supervisor:
     def stop(self) -> None:
         self.stopping = True
 
-    def _give_up(self, error: ScheduleError) -> None:
+    def _give_up(self, error: BotCannotRun) -> None:
         if self.on_give_up is None:
             raise error
         self.on_give_up(error)
@@ -208,7 +220,7 @@ class Supervisor:
                     process_group=0,
                 )
             except OSError as exc:
-                self._give_up(ScheduleError(f"cannot start bot {bot.name!r}: {exc}"))
+                self._give_up(BotCannotRun(bot.name, f"cannot start bot {bot.name!r}: {exc}"))
                 return
             assert proc.stderr is not None
             output = BotOutput(instance, self.lines)  # its stderr, passed on to the ladder's
@@ -236,9 +248,10 @@ class Supervisor:
             if restarts > MAX_RESTARTS or (not started_once and restarts >= 3):
                 # it cannot run at all: a ladder without it would wait for it forever
                 self._give_up(
-                    ScheduleError(
+                    BotCannotRun(
+                        bot.name,
                         f"bot {bot.name!r} keeps exiting (code {proc.returncode}); "
-                        f"command: {shlex.join(argv)}; its last words: {tail or '(none)'}"
+                        f"command: {shlex.join(argv)}; its last words: {tail or '(none)'}",
                     )
                 )
                 return
@@ -278,7 +291,9 @@ class Supervisor:
             restarts += 1
             if restarts > MAX_RESTARTS:
                 self._give_up(
-                    ScheduleError(f"bot {spec.name!r} keeps failing; its last words: {last_words}")
+                    BotCannotRun(
+                        spec.name, f"bot {spec.name!r} keeps failing; its last words: {last_words}"
+                    )
                 )
                 return
             await trio.sleep(min(1.0, 0.05 * restarts))

@@ -12,6 +12,12 @@ logged in over the in-process link with no account in the database. A worker kil
 nothing: its lease runs out and another worker plays the board again (the dead
 attempt's deals end up stored seedless, like any match of a server that died;
 docs/bots.md "Distributed ladders").
+
+A worker that cannot run one of a run's bots fails the run (queue.py, ``fail``): the
+docs ask that a run's commands run on every worker machine, so the one failure is the
+run's, not the machine's, and a run queued behind it is not held up by workers dying
+on it. A worker whose run stopped (failed, or cancelled) drops its boards, releasing
+the ones it started (none will be played again), and goes on to other runs.
 """
 
 from __future__ import annotations
@@ -39,8 +45,10 @@ from .patience import WAIT_LIMIT_S
 from .queue import BoardQueue, Claim
 from .ratings import Ratings
 from .results import GameResult, Results, Summary
+from .run_stop import RunStop, RunStopped
 from .runner import Ladder, LadderOptions
 from .schedule import Game, ScheduleError
+from .supervisor import BotCannotRun
 
 log = structlog.get_logger("deberc.ladder.worker")
 
@@ -97,6 +105,9 @@ class WorkerLadder(Ladder):
         self.stored = 0  # boards played and stored
         self._next_claim = 0.0
         self.admin_name = f"ladder-{secrets.token_hex(4)}"
+        # why the run stopped (failed, cancelled): its boards are dropped and released
+        self.stopped: RunStop | None = None
+        self._fail_asked = False  # (a bot that cannot run: the run failed at most once)
         self._take_board(first.board)
 
     def _take_board(self, board: int) -> None:
@@ -108,8 +119,11 @@ class WorkerLadder(Ladder):
         while not (self.queue or self.running or self.awaiting):
             # idle, while boards of the run are leased to others: one may come free (its
             # worker died), and the server and bots are ready to play it
-            done, total = await _in_thread(self.boards.progress, self.run_id)
-            if done == total and not self.storing:  # (its own last releases asked)
+            status = await _in_thread(self.boards.status, self.run_id)
+            if status.stop is not None:
+                self._run_stopped(status.stop)
+                return
+            if status.done == status.total and not self.storing:  # (its last releases asked)
                 break
             await trio.sleep(self.retry_s)
             await self._claim_if_room()
@@ -158,10 +172,31 @@ class WorkerLadder(Ladder):
                     # the ladder stopped, or its server gone: done and withheld, the
                     # board is released by the run's count
                     log.warning("board_release_not_asked", run=self.run_id, board=board)
+            elif await self._stop_found():  # the run stopped: nothing stored for it
+                log.warning("board_dropped", run=self.run_id, board=board)
             else:  # its lease ran out and another worker took it: that one's results count
                 log.warning("board_lost", run=self.run_id, board=board)
         finally:
             self.storing.discard(board)
+
+    async def _stop_found(self) -> bool:
+        """Whether the run stopped (failed, cancelled); if so the ladder stops."""
+        try:
+            stop = (await _in_thread(self.boards.status, self.run_id)).stop
+        except ScheduleError as exc:  # the database gone for good: the worker stops
+            self._bot_gave_up(exc)
+            return False
+        if stop is not None:
+            self._run_stopped(stop)
+        return stop is not None
+
+    def _run_stopped(self, stop: RunStop) -> None:
+        """The run stopped: no more of its games, its bots stopped, the boards it
+        started released (_release_at_stop), nothing more stored."""
+        self.stopped = self.stopped or stop
+        self.failure = self.failure or RunStopped(self.run_id, stop)
+        self.queue.clear()
+        self.interrupt()
 
     async def renew_leases(self) -> None:
         while True:
@@ -174,13 +209,28 @@ class WorkerLadder(Ladder):
             except ScheduleError as exc:  # the database gone for good: the worker stops
                 self._bot_gave_up(exc)
                 return
-            if lost:
+            if lost and not await self._stop_found():
                 log.warning("leases_lost", run=self.run_id, boards=lost)
 
     async def _release_at_stop(self, admin: AdminClient) -> None:
-        """Stopped early (a bot that cannot run): nothing is released. Once their leases
+        """Stopped early. A bot that cannot run fails the run (queue.py, ``fail``),
+        unless every board of it is stored already. A run stopped (failed, cancelled)
+        is never played again: the boards it started are released, as a stopped
+        single-machine ladder's are, so their seatings played are listed. Stopped
+        otherwise (a signal, the database gone), nothing is released: once their leases
         run out another worker plays these boards again under the same keys, and a
         release now would show their decks first (docs/bots.md)."""
+        await self._fail_run()
+        if self.stopped is not None:
+            await super()._release_at_stop(admin)
+
+    async def _fail_run(self) -> None:
+        """A bot that cannot run: the run failed (once), unless it is whole."""
+        if self.stopped is None and not self._fail_asked and isinstance(self.failure, BotCannotRun):
+            self._fail_asked = True
+            self.stopped = await _in_thread(
+                self.boards.fail, self.worker, self.run_id, str(self.failure)
+            )
 
     async def play(self) -> int:
         """Play until every board of the run is played; the boards this worker stored."""
@@ -194,6 +244,7 @@ class WorkerLadder(Ladder):
                 failure = exc
             nursery.cancel_scope.cancel()
         if failure is not None:
+            await self._fail_run()  # (a bot given up before the admin was in: not yet)
             raise failure
         return self.stored
 
@@ -253,10 +304,17 @@ def work(
                 stored += trio.run(ladder.play)
                 if ladder.interrupted:  # a signal as its last boards ended: the run
                     break  # whole, the worker stops as told
-            except ScheduleError:
+            except ScheduleError as exc:
                 if ladder.interrupted and ladder.failure is None:  # a signal, not a bot
                     raise KeyboardInterrupt from None  # (the CLI's quiet end of a worker)
-                raise
+                if ladder.stopped is None and not isinstance(exc, BotCannotRun):
+                    raise
+                # the run stopped (or its boards are all stored, a bot's end aside):
+                # on to other runs, which may be fine
+                said = str(exc) if ladder.stopped is None else ladder.stopped.line(claim.run)
+                print(f"deberc-net ladder worker: {said}; on to other runs", file=sys.stderr)
+                if ladder.stopped is not None:
+                    queue.unlease(me, claim.run)  # (those of a cancelled run: its failure's did)
     finally:
         if main:
             signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)

@@ -172,25 +172,29 @@ def test_a_distributed_ladder_refuses_what_only_one_machine_can_do(
     assert _query(postgres_url, "SELECT count(*) FROM ladder_boards")[0][0] == 0
 
 
-def test_a_worker_whose_bot_cannot_start_again_says_so_and_releases_nothing(
+def test_a_worker_whose_bot_cannot_start_again_fails_the_run_and_releases_its_board(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    """A bot that ran, then cannot be started again: the worker exits with the bot's
-    error in one line (status 2) and releases nothing (another worker plays the board
-    again under its key, docs/bots.md); the waiting run, given Ctrl-C, says in one
-    line that the workers play on. Failed before: both printed a traceback."""
+    """A bot that ran, then cannot be started again: the worker fails the run with the
+    bot's error in one line and goes on (status 0, no run left); the board it started
+    is released, as a single-machine ladder's would be (the run is never played
+    again); the waiting run ends with the failure in one line. Failed before: both
+    printed a traceback; then the worker exited 2 and the run waited for ever."""
     path = tmp_path / "gone"
     path.write_text(f"#!{sys.executable}\n{GONE}", encoding="utf-8")
     path.chmod(0o755)
     with _a_waiting_run(postgres_url, HEUR, f"gone={path}") as run:
         worker = run_cli(["ladder", "worker", "--db", postgres_url, "--exit-when-done"])
-        assert worker.returncode == 2, worker.stderr
-        said = worker.stderr.splitlines()  # its first line names the worker
-        assert said[1].startswith("deberc-net ladder worker: cannot start bot 'gone'"), said
-        assert len(said) == 2, said
+        assert worker.returncode == 0, worker.stderr
+        said = worker.stderr.splitlines()  # its first line names the worker, its last counts
+        assert said[1].startswith("deberc-net ladder worker: run 1 failed: worker "), said
+        assert "cannot start bot 'gone'" in said[1] and said[1].endswith("; on to other runs")
+        assert len(said) == 3, said
         withheld = "SELECT count(*) FROM running WHERE board IS NOT NULL AND result IS NOT NULL"
-        assert _query(postgres_url, withheld)[0][0] == 1  # the first seating: kept
-        _stopped_in_one_line(run, signal.SIGINT)
+        assert _query(postgres_url, withheld)[0][0] == 0  # the first seating: released
+        out, err = run.communicate(timeout=30)
+        assert run.returncode == 2 and out == "", err
+        assert err.strip().startswith("deberc-net ladder: run 1 failed: worker "), err
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
