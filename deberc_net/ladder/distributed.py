@@ -33,7 +33,7 @@ from .run_stop import RunStop, RunStopped
 from .runner import LadderOptions, board_key
 from .schedule import Game, ScheduleError, schedule
 from .store import LadderStore, finish_run_postgres, games_postgres, lock_ratings
-from .supervisor import BotSpec
+from .supervisor import BotSpec, missing_program
 
 if TYPE_CHECKING:
     import psycopg
@@ -44,6 +44,8 @@ DISTRIBUTED_INTERRUPTED = (
     "gets no summary"
 )
 NOT_COUNTED = "; the ratings do not take it in"  # (the end of a stopped run's line)
+# the end of a distributed run's line on a bot command it cannot start here
+EVERY_WORKER = "; a distributed run's bot commands must run on every worker: nothing is queued"
 
 
 def spec_of(options: LadderOptions, seed: str) -> dict[str, Any]:
@@ -111,6 +113,9 @@ def run_distributed(
         raise ScheduleError("--sprt needs a single-machine ladder (not --distributed)")
     if options.server is not None:
         raise ScheduleError("--distributed plays on the workers' own servers, not --server")
+    for bot in options.bots:  # a worker could not start it either (docs/bots.md)
+        if (missing := missing_program(bot)) is not None:
+            raise ScheduleError(missing + EVERY_WORKER)
     seed = options.seed if options.seed is not None else secrets.token_hex(8)
     spec = spec_of(options, seed)
     games = games_of(spec)

@@ -123,6 +123,25 @@ class BotSpec:
 BrainFactory = Callable[[str], Brain]
 
 
+def missing_program(bot: BotSpec) -> str | None:
+    """Why ``bot``'s command cannot start on this machine (its program is not found on
+    PATH, nor an executable file; its words cannot be split), in the words of a ladder
+    whose bot cannot start; None if it can, or if it is in-process (its module was
+    imported by ``BotSpec.parse``)."""
+    if bot.in_process:
+        return None
+    try:
+        program = bot.argv("127.0.0.1", 1, f"{bot.name}-1")[0]
+    except (ValueError, KeyError, IndexError) as exc:  # quotes, or braces, unmatched
+        return f"cannot start bot {bot.name!r}: its command cannot be read: {exc}"
+    if shutil.which(program) is None:  # (a path: that file, if it may be run)
+        return (
+            f"cannot start bot {bot.name!r}: no program {program!r} on this machine "
+            "(not on PATH, or not an executable file)"
+        )
+    return None
+
+
 def _import_here_too(module_name: str) -> ModuleType:
     """The module: installed, or else in the current
     directory (``deberc-net`` is a script, so that directory is not on the path)."""
