@@ -379,6 +379,27 @@ def _ladder_finish(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ladder_cancel(args: argparse.Namespace) -> int:
+    from deberc_net.ladder.cancel import cancel_distributed
+    from deberc_net.ladder.schedule import ScheduleError
+    from deberc_net.server.store import StoreError, is_postgres
+
+    if not is_postgres(args.db):
+        print("deberc-net ladder cancel: --db takes a postgresql:// address (a distributed "
+              "run's)", file=sys.stderr)  # fmt: skip
+        return 2
+    if (refused := _db_wait_refused(args.db_wait)) is not None:
+        print(f"deberc-net ladder cancel: {refused}", file=sys.stderr)
+        return 2
+    try:
+        said = cancel_distributed(args.db, args.run, _db_wait_s(args.db_wait))
+    except (ScheduleError, StoreError) as exc:
+        print(f"deberc-net ladder cancel: {exc}", file=sys.stderr)
+        return 2
+    print(said)
+    return 0
+
+
 def _db_wait_refused(seconds: float | None) -> str | None:
     """Why ``--db-wait`` is refused (None: it is not)."""
     if seconds is not None and not 0 < seconds < math.inf:  # (nan too)
@@ -859,6 +880,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lf.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     lf.set_defaults(func=_ladder_finish)
+    lc = lad_sub.add_parser(
+        "cancel",
+        help="cancel a distributed run: its boards not played are dropped, it is never "
+        "counted (docs/bots.md)",
+    )
+    lc.add_argument("run", type=int, help="the run's number (ladder table, /ladders)")
+    lc.add_argument("--db", help="postgresql://USER@HOST[:PORT]/DB (default: --config's db)")
+    lc.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
+    lc.add_argument(
+        "--db-wait",
+        type=float,
+        metavar="SECONDS",
+        help="it waits this long for its database when it is away "
+        "(a restart, a failover) before it gives up (docs/bots.md; default 300)",
+    )
+    lc.set_defaults(func=_ladder_cancel)
     lt = lad_sub.add_parser("table", help="the leaderboard")
     lt.add_argument("--db", help=DB_HELP)
     lt.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
