@@ -444,22 +444,25 @@ def _ladder_table(args: argparse.Namespace) -> int:
     print(json.dumps(rows) if args.json else report.leaderboard(rows))
     # runs without boards: single-machine ones (or a distributed one not queued yet); a
     # stopped one stays so for good, so all of them are one line, however many
-    alone = [str(run) for run, _, total in runs if total == 0]
+    alone = [str(run.id) for run in runs if run.total == 0 and run.stop is None]
     if len(alone) == 1:
         print(f"run {alone[0]}: not counted (being played now, or stopped before its end: "
               "it gets no summary)")  # fmt: skip
     elif alone:
         print(f"runs {', '.join(alone)}: not counted (each being played now, or stopped "
               "before its end: it gets no summary)")  # fmt: skip
-    for run, done, total in runs:
-        if total == 0:
+    for run in runs:
+        if run.stop is not None:  # failed or cancelled: a line each, as it says why
+            print(f"{run.stop.line(run.id)}; not counted ({run.done} of {run.total} "
+                  "boards played, their games stored)")  # fmt: skip
+        elif run.total == 0:
             continue
-        if done < total:
-            print(f"run {run} (distributed): {done} of {total} boards played so "
+        elif run.done < run.total:
+            print(f"run {run.id} (distributed): {run.done} of {run.total} boards played so "
                   "far; the ratings above take it in when it ends")  # fmt: skip
         else:  # its `ladder run --distributed` counts it within a second, if alive
-            print(f"run {run} (distributed): every board played, not counted yet; "
-                  f"if its 'ladder run' is gone, 'deberc-net ladder finish {run}' "
+            print(f"run {run.id} (distributed): every board played, not counted yet; "
+                  f"if its 'ladder run' is gone, 'deberc-net ladder finish {run.id}' "
                   "counts it")  # fmt: skip
     for key, count in kept:  # (docs/bots.md "Killed outright")
         print(f"board {key}: {report.count(count, 'result')} withheld until its "

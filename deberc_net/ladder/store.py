@@ -13,6 +13,8 @@ import attrs
 
 from deberc_net.server.store import is_postgres
 
+from .run_stop import RunStop
+
 if TYPE_CHECKING:
     import psycopg
 
@@ -40,6 +42,18 @@ class RunRow:
     id: int
     started: str
     summary: dict[str, Any] | None
+
+
+@attrs.frozen
+class UncountedRun:
+    """A run without its summary: its boards done and queued (0 of 0: a single-machine
+    run, or a distributed one not queued yet), and its stop if it failed or was
+    cancelled (it is never counted then)."""
+
+    id: int
+    done: int
+    total: int
+    stop: RunStop | None
 
 
 class LadderStore(Protocol):
@@ -80,10 +94,10 @@ class LadderStore(Protocol):
         """One run (None: no such run)."""
         ...
 
-    def uncounted_runs(self) -> list[tuple[int, int, int]]:
-        """(run, boards done, boards queued) of every run without its summary yet: a
-        distributed one being played or waiting to be counted, or one without boards
-        (a single-machine run being played, or stopped before its end)."""
+    def uncounted_runs(self) -> list[UncountedRun]:
+        """Every run without its summary: a distributed one being played, waiting to be
+        counted, or stopped (failed, cancelled), or one without boards (a single-machine
+        run being played, or stopped before its end)."""
         ...
 
     def withheld_boards(self) -> list[tuple[str, int]]:
@@ -115,9 +129,10 @@ _UPSERT_RATING = (
 _SELECT_RUNS = "SELECT id, {started}, summary FROM ladder_runs"
 # the same in both dialects ('done' is SQLite's 0/1, PostgreSQL's boolean)
 _SELECT_UNCOUNTED = (
-    "SELECT r.id, coalesce(sum(CASE WHEN b.done THEN 1 ELSE 0 END), 0), count(b.board)"
+    "SELECT r.id, coalesce(sum(CASE WHEN b.done THEN 1 ELSE 0 END), 0), count(b.board),"
+    " r.stopped, r.stop_reason"
     " FROM ladder_runs r LEFT JOIN ladder_boards b ON b.run_id = r.id"
-    " WHERE r.summary IS NULL GROUP BY r.id ORDER BY r.id"
+    " WHERE r.summary IS NULL GROUP BY r.id, r.stopped, r.stop_reason ORDER BY r.id"
 )
 _SELECT_WITHHELD = (
     "SELECT board, count(*) FROM running WHERE board IS NOT NULL AND result IS NOT NULL"
@@ -125,8 +140,10 @@ _SELECT_WITHHELD = (
 )
 
 
-def _uncounted(rows: Sequence[Sequence[Any]]) -> list[tuple[int, int, int]]:
-    return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+def _uncounted(rows: Sequence[Sequence[Any]]) -> list[UncountedRun]:
+    return [
+        UncountedRun(int(r[0]), int(r[1]), int(r[2]), RunStop.from_row(r[3], r[4])) for r in rows
+    ]
 
 
 def _withheld(rows: Sequence[Sequence[Any]]) -> list[tuple[str, int]]:
@@ -295,7 +312,7 @@ class SQLiteLadderStore:
         row = self.db.execute(query, (run,)).fetchone()
         return None if row is None else _run(row)
 
-    def uncounted_runs(self) -> list[tuple[int, int, int]]:
+    def uncounted_runs(self) -> list[UncountedRun]:
         return _uncounted(self.db.execute(_SELECT_UNCOUNTED).fetchall())
 
     def withheld_boards(self) -> list[tuple[str, int]]:
@@ -365,7 +382,7 @@ class PostgresLadderStore:
             row = self.db.execute(query, (run,)).fetchone()
         return None if row is None else _run(tuple(row))
 
-    def uncounted_runs(self) -> list[tuple[int, int, int]]:
+    def uncounted_runs(self) -> list[UncountedRun]:
         with self.db.transaction():
             return _uncounted(self.db.execute(_SELECT_UNCOUNTED).fetchall())
 

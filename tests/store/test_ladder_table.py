@@ -85,6 +85,44 @@ def test_runs_stopped_before_their_end_are_one_line_however_many(store_db: str) 
     ], listed
 
 
+def test_failed_and_cancelled_runs_are_a_line_each_with_why_on_both_stores(
+    new_store_db: str,
+) -> None:
+    """A database made before runs could stop (migration 8) keeps its run, and lists
+    it as before; a run failed and one cancelled are listed as such, not as runs played
+    or waiting to be counted."""
+    from deberc_net.server.store.migrations import MIGRATIONS
+    from tests.store.test_store import opened
+
+    opened(new_store_db, migrations=MIGRATIONS[:8]).close()  # before runs could stop
+    _execute(new_store_db, "INSERT INTO ladder_runs (settings) VALUES ('{}')")  # (run 1)
+    store = open_ladder_store(new_store_db)  # migrated now
+    try:
+        failed = store.start_run({"argv": [], "distributed": {}})
+        cancelled = store.start_run({"argv": [], "distributed": {}})
+    finally:
+        store.close()
+    _execute(new_store_db, "UPDATE ladder_runs SET stopped = 'failed', stop_reason ="
+             " 'worker h/1/ab: cannot start bot ''x'': no' WHERE id = ?", failed)  # fmt: skip
+    _execute(new_store_db, "UPDATE ladder_runs SET stopped = 'cancelled', stop_reason ="
+             " 'by ''ladder cancel'' on h, process 9' WHERE id = ?", cancelled)  # fmt: skip
+    for board, done in ((1, True), (2, False)):
+        _execute(
+            new_store_db,
+            "INSERT INTO ladder_boards (run_id, board, spec, done) VALUES (?, ?, '{}', ?)",
+            cancelled, board, done,
+        )  # fmt: skip
+    table = run_cli(["ladder", "table", "--db", new_store_db])
+    assert table.returncode == 0, table.stderr
+    assert table.stdout.splitlines()[-3:] == [
+        "run 1: not counted (being played now, or stopped before its end: it gets no summary)",
+        f"run {failed} failed: worker h/1/ab: cannot start bot 'x': no; not counted (0 of 0 "
+        "boards played, their games stored)",
+        f"run {cancelled} was cancelled by 'ladder cancel' on h, process 9; not counted (1 of "
+        "2 boards played, their games stored)",
+    ], table.stdout
+
+
 # ``running`` read through a view that takes the database away at every read: every
 # connection to it terminated (the reader's own last), as in a restart
 AWAY_ON_READ = """
