@@ -40,6 +40,12 @@ class RunStop:
             return f"run {run} failed: {self.reason}"
         return f"run {run} was cancelled {self.reason}"
 
+    def told(self) -> str:
+        """The stop without the run's number (the web pages' column and paragraph)."""
+        if self.kind is StopKind.FAILED:
+            return f"failed: {self.reason}"
+        return f"cancelled {self.reason}"
+
     def already(self, run: int) -> str:
         """What a second stop of the run is told."""
         if self.kind is StopKind.FAILED:

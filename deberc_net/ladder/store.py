@@ -36,12 +36,13 @@ class StoredGame:
 
 @attrs.frozen
 class RunRow:
-    """A stored run: when it started (UTC, ``YYYY-MM-DD HH:MM:SS``) and its report (None
-    while it runs, or if it broke)."""
+    """A stored run: when it started (UTC, ``YYYY-MM-DD HH:MM:SS``), its report (None
+    while it runs, or if it broke or stopped) and its stop if it failed or was cancelled."""
 
     id: int
     started: str
     summary: dict[str, Any] | None
+    stop: RunStop | None = None
 
 
 @attrs.frozen
@@ -126,7 +127,7 @@ _UPSERT_RATING = (
     " rating = excluded.rating, games = ladder_ratings.games + excluded.games,"
     " updated = {now}"
 )
-_SELECT_RUNS = "SELECT id, {started}, summary FROM ladder_runs"
+_SELECT_RUNS = "SELECT id, {started}, summary, stopped, stop_reason FROM ladder_runs"
 # the same in both dialects ('done' is SQLite's 0/1, PostgreSQL's boolean)
 _SELECT_UNCOUNTED = (
     "SELECT r.id, coalesce(sum(CASE WHEN b.done THEN 1 ELSE 0 END), 0), count(b.board),"
@@ -161,8 +162,13 @@ _SELECT_GAMES = (
 
 
 def _run(row: tuple[Any, ...]) -> RunRow:
-    run, started, summary = row
-    return RunRow(int(run), str(started), json.loads(summary) if summary else None)
+    run, started, summary, stopped, reason = row
+    return RunRow(
+        int(run),
+        str(started),
+        json.loads(summary) if summary else None,
+        RunStop.from_row(stopped, reason),
+    )
 
 
 def _game(row: tuple[Any, ...]) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
@@ -179,5 +180,37 @@ async def test_the_sprt_line_says_the_pairs_finished_after_its_verdict(
     assert status == 200
     assert (
         "after 12 pairs: H1; 3 pairs finished after it, in the totals above only.</p>"
+        in body.decode()
+    )
+
+
+async def test_a_failed_or_cancelled_run_says_so_not_that_it_has_not_finished(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    # a distributed run stopped for good (docs/bots.md) was listed "not finished", and
+    # its page said it had not finished yet (failed before)
+    web: WebServer = await start_web()
+    failed = "worker h/1/ab: cannot start bot 'x': [Errno 2] No such file"
+    cancelled = "by 'ladder cancel' on h, process 7"
+    with sqlite3.connect(db_path) as db:
+        for kind, reason in (("failed", failed), ("cancelled", cancelled)):
+            db.execute(
+                "INSERT INTO ladder_runs (settings, stopped, stop_reason) VALUES (?, ?, ?)",
+                ('{"distributed": {}}', kind, reason),
+            )
+    db.close()
+    listed = json.loads((await web.get("/api/ladders"))[1])
+    assert [(r["id"], r["summary"], r["stopped"]) for r in listed["runs"]] == [
+        (2, None, f"cancelled {cancelled}"),
+        (1, None, f"failed: {failed}"),
+    ]
+    status, body = await web.get("/ladders")
+    page = body.decode()
+    assert status == 200 and "not finished" not in page
+    assert f"failed: {failed}: never counted".replace("'", "&#39;") in page
+    status, body = await web.get("/ladders/2")
+    assert status == 200
+    assert (
+        f"This run cancelled {cancelled}. It is never counted".replace("'", "&#39;")
         in body.decode()
     )

@@ -10,7 +10,7 @@ import attrs
 from deberc_net.ladder.results import count_pairs
 from deberc_net.ladder.schedule import set_size
 from deberc_net.ladder.stats import PairStats
-from deberc_net.ladder.store import open_ladder_store
+from deberc_net.ladder.store import RunRow, open_ladder_store
 
 from .plot import Rule, Series, line_chart
 
@@ -23,6 +23,8 @@ class LadderRun:
     started: str
     summary: dict[str, Any] | None  # the run's report (None while it runs or if it broke)
     games: list[dict[str, Any]]  # board, seating, match_id, written, reason, forfeit
+    # why a distributed run stopped before its report (failed, cancelled: never counted)
+    stopped: str | None = None
 
 
 @attrs.frozen
@@ -37,7 +39,7 @@ def ladders(db: str) -> Ladders:
         board, runs = store.leaderboard(), store.runs()
     finally:
         store.close()
-    return Ladders(board, [LadderRun(r.id, r.started, r.summary, []) for r in runs])
+    return Ladders(board, [_listed(r, []) for r in runs])
 
 
 def ladder_run(db: str, run: int) -> LadderRun | None:
@@ -47,7 +49,12 @@ def ladder_run(db: str, run: int) -> LadderRun | None:
         games = store.games(run) if found else []
     finally:
         store.close()
-    return None if found is None else LadderRun(found.id, found.started, found.summary, games)
+    return None if found is None else _listed(found, games)
+
+
+def _listed(run: RunRow, games: list[dict[str, Any]]) -> LadderRun:
+    stopped = None if run.stop is None else run.stop.told()
+    return LadderRun(run.id, run.started, run.summary, games, stopped)
 
 
 def elo_curves(run: LadderRun) -> dict[tuple[str, str], list[float]]:
