@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import tomllib
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -121,6 +124,16 @@ def test_the_engines_deal_is_what_plugins_are_promised() -> None:
     assert isinstance(deal, PluginDeal)  # every member of the Protocol is there
     promised = {n for n in [*dir(PluginDeal), *PluginDeal.__annotations__] if n[0] != "_"}
     assert {"pending", "extra", "end_deal", "continue_after_order", "hands"} <= promised
+
+
+def test_the_package_says_it_is_typed_so_a_plugins_type_checker_reads_it() -> None:
+    """PEP 561: without py.typed, mypy on a plugin package treats every deberc_net
+    import as untyped (a third party's mypy --strict refused them: failed before)."""
+    assert resources.files("deberc_net").joinpath("py.typed").is_file()
+    pyproject = tomllib.loads(
+        (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+    )
+    assert "py.typed" in pyproject["tool"]["setuptools"]["package-data"]["deberc_net"]
 
 
 # ------------------------------------------------------------- scoring hooks
