@@ -34,6 +34,7 @@ from deberc_net.game.deal import Deal
 from deberc_net.game.rules import DealScore, MatchSnapshot, RuleSet, Settings
 
 from .api import PluginDeal
+from .assigned import assignments
 from .hookspecs import PROJECT, RuleInfo, RuleKind, RuleSpecs
 
 ENTRY_POINT_GROUP = "deberc_net"
@@ -247,7 +248,8 @@ class RuleBook:
         """Configure the builtin, player-count rules and variant; then each option on a
         copy of that, once. Two options that set one setting to different values are
         refused (which one won would be an accident of their names), unless one requires
-        the other: then the one built on the other goes last and its values stand."""
+        the other: then the one built on the other goes last and its values stand. An
+        option sets what it assigns, even the value the setting had (``assigned``)."""
         everyone = [r.plugin for r in self._rules.values()]
         start = Settings()
         hook("deberc_configure", [p for p in everyone if p not in base])(
@@ -256,15 +258,8 @@ class RuleBook:
         options = [r for r in chosen if r.info.kind == RuleKind.OPTION]
         changes: dict[str, dict[str, Any]] = {}
         for rule in options:
-            alone = attrs.evolve(start)
-            hook("deberc_configure", [p for p in everyone if p is not rule.plugin])(
-                settings=alone, players=players
-            )
-            changes[rule.name] = {
-                f.name: getattr(alone, f.name)
-                for f in attrs.fields(Settings)
-                if getattr(alone, f.name) != getattr(start, f.name)
-            }
+            configure = hook("deberc_configure", [p for p in everyone if p is not rule.plugin])
+            changes[rule.name] = assignments(functools.partial(configure, players=players), start)
         requires = {r.name: r.info.requires for r in options}
         _refuse_disagreements(changes, requires)
         settings = attrs.evolve(start)

@@ -51,9 +51,10 @@ class Speaker:
 TO_777 = Setter("to-777", "target", 777)
 TO_888 = Setter("to-888", "target", 888)
 ALSO_777 = Setter("also-777", "target", 777)
+CLAIM_ON = Setter("claim-on", "auto_claim", True)  # Moscow's own value, said again
 # named to sort first: the order of names must not decide, ``requires`` does
 A_ON_777 = Setter("a-on-777", "target", 1, requires=("to-777",))
-SETTERS = (TO_777, TO_888, ALSO_777, A_ON_777)
+SETTERS = (TO_777, TO_888, ALSO_777, A_ON_777, CLAIM_ON)
 
 
 # ------------------------------------------------------------- settings conflicts
@@ -63,6 +64,17 @@ def test_two_options_setting_one_thing_differently_are_refused_naming_both() -> 
     text = str(info.value)
     assert "'to-777'" in text and "'to-888'" in text and "target" in text
     assert "777" in text and "888" in text
+
+
+def test_an_option_setting_a_setting_to_the_value_it_had_clashes_too() -> None:
+    """claim-on assigns auto_claim = True, Moscow's value: compared with the settings it
+    was handed it changed nothing, and manual-claim's False won quietly (failed before)."""
+    with pytest.raises(RuleError) as info:
+        build_ruleset(options=["claim-on", "manual-claim"], plugins=SETTERS)
+    text = str(info.value)
+    assert "'claim-on'" in text and "'manual-claim'" in text and "auto_claim" in text
+    assert "(True and False)" in text
+    assert build_ruleset(options=["claim-on"], plugins=SETTERS).settings.auto_claim is True
 
 
 def test_options_that_agree_or_build_on_each_other_are_accepted() -> None:
