@@ -29,10 +29,8 @@ def _rule_book(command: str) -> RuleBook | None:
         return RuleBook.load()
     except PluginError as exc:
         print(f"deberc-net {command}: {exc}", file=sys.stderr)
-        print(
-            f"deberc-net {command}: fix or uninstall distribution {exc.distribution!r}",
-            file=sys.stderr,
-        )
+        either = " or ".join(repr(name) for name in exc.distributions)
+        print(f"deberc-net {command}: fix or uninstall distribution {either}", file=sys.stderr)
         return None
 
 

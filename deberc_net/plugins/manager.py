@@ -38,6 +38,7 @@ from .assigned import assignments
 from .hookspecs import PROJECT, RuleInfo, RuleKind, RuleSpecs
 
 ENTRY_POINT_GROUP = "deberc_net"
+OWN_DISTRIBUTION = "deberc-net"  # ours: its rules' names are taken, never to blame
 BUILTIN_VARIANT = "moscow"
 IN_PROCESS = "(registered in-process)"  # the distribution of a plugin handed to load()
 CACHED_RULE_SETS = 256  # distinct (players, variant, options) kept; users choose them
@@ -48,12 +49,16 @@ class RuleError(ValueError):
 
 
 class PluginError(Exception):
-    """A rule plugin cannot be used; the message names its distribution."""
+    """A rule plugin cannot be used; the message names its distribution. ``also``: other
+    distributions whose fix would do as well (two third parties publishing one name)."""
 
-    def __init__(self, distribution: str, rule: str, problem: str) -> None:
+    def __init__(
+        self, distribution: str, rule: str, problem: str, also: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(f"rule plugin {rule!r} from distribution {distribution!r}: {problem}")
         self.distribution = distribution
         self.rule = rule
+        self.distributions = (distribution, *also)  # to fix or uninstall: any one of them
 
 
 class RuleManager(pluggy.PluginManager):
@@ -97,7 +102,7 @@ class RuleBook:
                 )
         if BUILTIN_VARIANT not in self._rules:
             raise PluginError(
-                "deberc-net",
+                OWN_DISTRIBUTION,
                 BUILTIN_VARIANT,
                 "the builtin rules are not "
                 "installed (reinstall deberc-net: its entry points are missing)",
@@ -552,13 +557,21 @@ def _distribution(point: metadata.EntryPoint, about: dict[int, tuple[str, str]])
 
 
 def _refuse_duplicates(points: Sequence[metadata.EntryPoint]) -> None:
-    for first, second in itertools.pairwise(points):
-        if first.name == second.name:
-            raise PluginError(
-                _dist_name(second),
-                second.name,
-                f"the same rule name is published by distribution {_dist_name(first)!r} too",
-            )
+    """One rule name published twice: a name of ours is taken, the third party is to
+    blame; between third parties neither came first, so both are named."""
+    for name, group in itertools.groupby(points, key=lambda point: point.name):
+        same = list(group)
+        if len(same) < 2:
+            continue  # the usual case: no distribution's metadata is read
+        publishers = sorted({_dist_name(point) for point in same})
+        theirs = [d for d in publishers if d != OWN_DISTRIBUTION]
+        if len(publishers) < 2 or not theirs:
+            continue  # one distribution twice: the book refuses the second rule
+        said = [f"distribution {d!r}" for d in theirs[1:]]
+        if OWN_DISTRIBUTION in publishers:
+            said.insert(0, f"distribution {OWN_DISTRIBUTION!r} (the server's own rules)")
+        problem = f"the same rule name is published by {' and '.join(said)} too"
+        raise PluginError(theirs[0], name, problem, also=tuple(theirs[1:]))
 
 
 def _dist_name(point: metadata.EntryPoint) -> str:

@@ -132,15 +132,37 @@ def test_the_entry_point_name_must_be_the_rules_own(
     assert "'to-666'" in text and "'to-999'" in text
 
 
-def test_a_rule_name_published_twice_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_third_party_taking_a_shipped_rules_name_is_blamed_not_the_server(
+    tmp_path: Path,
 ) -> None:
-    publish(tmp_path, "deberc-copycat", "to-301", GOOD_RULE)
+    """serve named deberc-net as the distribution to fix or uninstall (failed before)."""
+    root = tmp_path / "site"
+    root.mkdir()
+    publish(root, "deberc-copycat", "to-301", GOOD_RULE)
+    done = serve_with(root, tmp_path)
+    assert done.returncode == 2, done.stderr
+    first, fix = done.stderr.splitlines()
+    assert first.startswith("deberc-net serve: rule plugin 'to-301' from distribution ")
+    assert "'deberc-copycat'" in first and "'deberc-net'" in first
+    assert fix == "deberc-net serve: fix or uninstall distribution 'deberc-copycat'"
+
+
+def test_two_third_parties_publishing_one_rule_name_are_both_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    publish(tmp_path, "deberc-first", "to-777", GOOD_RULE)
+    publish(tmp_path, "deberc-second", "to-777", GOOD_RULE)
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(PluginError) as info:
         RuleBook.load()
-    text = str(info.value)
-    assert "'deberc-copycat'" in text and "'deberc-net'" in text and "'to-301'" in text
+    assert info.value.distributions == ("deberc-first", "deberc-second")
+    assert main(["selfplay", "--games", "1"]) == 2
+    first, fix = capsys.readouterr().err.splitlines()
+    assert "'to-777'" in first and "'deberc-first'" in first and "'deberc-second'" in first
+    assert (
+        fix
+        == "deberc-net selfplay: fix or uninstall distribution 'deberc-first' or 'deberc-second'"
+    )
 
 
 def test_a_working_third_party_rule_is_loaded_with_its_distributions_version(
