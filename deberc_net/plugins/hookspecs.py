@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .api import PluginDeal
 
 PROJECT = "deberc_net"
+HOOK_PREFIX = "deberc_"  # every hook's name begins so; a plugin's helpers' never does
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import functools
+import inspect
 import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -35,7 +36,7 @@ from deberc_net.game.rules import DealScore, MatchSnapshot, RuleSet, Settings
 
 from .api import PluginDeal
 from .assigned import assignments
-from .hookspecs import PROJECT, RuleInfo, RuleKind, RuleSpecs
+from .hookspecs import HOOK_PREFIX, PROJECT, RuleInfo, RuleKind, RuleSpecs
 
 ENTRY_POINT_GROUP = "deberc_net"
 OWN_DISTRIBUTION = "deberc-net"  # ours: its rules' names are taken, never to blame
@@ -64,12 +65,30 @@ class PluginError(Exception):
 class RuleManager(pluggy.PluginManager):
     """pluggy's manager, told that no hook is a dunder: registration looks at every name
     ``dir(plugin)`` gives, statically (``inspect.getattr_static``), and a plugin object's
-    ~26 dunders from ``object`` were three quarters of that work at every start-up."""
+    ~26 dunders from ``object`` were three quarters of that work at every start-up.
+
+    A function named like a hook (``deberc_…``) without the ``@hookimpl`` marker is
+    refused: pluggy would pass it over, and the rule would load and do nothing."""
 
     def parse_hookimpl_opts(self, plugin: object, name: str) -> pluggy.HookimplOpts | None:
         if name.startswith("__") and name.endswith("__"):
             return None
-        return super().parse_hookimpl_opts(plugin, name)
+        opts = super().parse_hookimpl_opts(plugin, name)
+        if opts is None and name.startswith(HOOK_PREFIX) and _is_function(plugin, name):
+            raise pluggy.PluginValidationError(
+                plugin,
+                f"{name} is named like a hook but not marked as one: decorate it with "
+                "@hookimpl (from deberc_net.plugins import hookimpl), or give it a name "
+                f"without the {HOOK_PREFIX} prefix",
+            )
+        return opts
+
+
+def _is_function(plugin: object, name: str) -> bool:
+    """Whether ``plugin.name`` is a function or method, looked up as pluggy does
+    (statically: a property is not run)."""
+    found = inspect.getattr_static(plugin, name, None)
+    return inspect.isroutine(found) or isinstance(found, (staticmethod, classmethod))
 
 
 @attrs.frozen

@@ -17,7 +17,7 @@ import pluggy
 import pytest
 
 from deberc_net.cli import main
-from deberc_net.plugins import PluginError, RuleBook, RuleInfo
+from deberc_net.plugins import PluginError, RuleBook, RuleInfo, hookimpl
 from deberc_net.plugins.hookspecs import PROJECT, RuleSpecs
 from deberc_net.plugins.manager import RuleManager
 from deberc_net.protocol.messages import MESSAGES, Msg
@@ -35,6 +35,13 @@ MISSPELLED = (
     + """
 @hookimpl
 def deberc_configur(settings, players):
+    settings.target = 777
+"""
+)
+UNMARKED = (  # a hook without @hookimpl: pluggy passes it over, the rule did nothing
+    GOOD_RULE
+    + """
+def deberc_configure(settings, players):
     settings.target = 777
 """
 )
@@ -94,6 +101,7 @@ def serve_with(root: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
         (RAISES, "this plugin is broken on purpose"),
         (MISSPELLED, "deberc_configur"),
         (WRONG_ARGUMENTS, "table_size"),
+        (UNMARKED, "deberc_configure is named like a hook but not marked as one: decorate"),
     ],
 )
 def test_serve_exits_2_naming_a_broken_distribution(tmp_path: Path, source: str, said: str) -> None:
@@ -117,6 +125,26 @@ def test_selfplay_and_ladder_refuse_to_start_too(
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert "distribution 'deberc-broken'" in err and "broken on purpose" in err, argv
+
+
+class _UnmarkedMethod:
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="unmarked", kind="option", summary="A test rule.")
+
+    def deberc_deal_points(self, score: object) -> None:
+        raise AssertionError("never called: not a hook without @hookimpl")
+
+    def helper(self) -> None:
+        """Any other name is the plugin's own business."""
+
+
+def test_a_method_named_like_a_hook_without_the_marker_is_refused_by_name() -> None:
+    with pytest.raises(PluginError) as info:
+        RuleBook.load(extra=[_UnmarkedMethod()])
+    assert info.value.rule == "unmarked"
+    assert "deberc_deal_points is named like a hook but not marked as one" in str(info.value)
+    assert "@hookimpl" in str(info.value)
 
 
 def test_the_entry_point_name_must_be_the_rules_own(
