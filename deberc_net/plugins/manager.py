@@ -36,6 +36,7 @@ from deberc_net.game.rules import DealScore, MatchSnapshot, RuleSet, Settings
 
 from .api import PluginDeal
 from .assigned import assignments
+from .failed_import import failed_at
 from .hookspecs import HOOK_PREFIX, PROJECT, RuleInfo, RuleKind, RuleSpecs
 
 ENTRY_POINT_GROUP = "deberc_net"
@@ -549,10 +550,12 @@ def _load(group: str, extra: Iterable[object]) -> list[LoadedRule]:
         try:
             plugin = point.load()
         except Exception as exc:
+            at = failed_at(exc, point.module)
             raise PluginError(
                 _dist_name(point),
                 point.name,
-                f"loading {point.value} failed: {type(exc).__name__}: {exc}",
+                f"loading {point.value} failed: {type(exc).__name__}: {exc}"
+                + (f" (at {at})" if at else ""),
             ) from exc
         dist, version = _distribution(point, about)
         first = published.setdefault(id(plugin), point.name)

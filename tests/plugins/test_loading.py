@@ -116,6 +116,52 @@ def test_serve_exits_2_naming_a_broken_distribution(tmp_path: Path, source: str,
     assert not (tmp_path / "serve.sqlite3").exists()  # refused before anything started
 
 
+NAME_ERROR = GOOD_RULE + "\nTARGET = helpr(777)\n"  # a typo run at import
+
+
+def test_an_import_error_names_the_plugins_file_and_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Said as 'NameError: name 'helpr' is not defined' and nothing more (failed before)."""
+    module = publish(tmp_path, "deberc-typo", "typo-rule", NAME_ERROR)
+    line = NAME_ERROR.format(name="typo-rule").splitlines().index("TARGET = helpr(777)") + 1
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginError) as info:
+        RuleBook.load()
+    assert str(info.value).endswith(
+        f"NameError: name 'helpr' is not defined (at {tmp_path / module}.py:{line})"
+    )
+
+
+def test_the_line_named_is_the_innermost_in_the_plugins_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not the package's __init__ importing the module, nor the json module that raised."""
+    module = publish(tmp_path, "deberc-deep", "deep-rule", GOOD_RULE)
+    (tmp_path / f"{module}.py").unlink()
+    package = tmp_path / module
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        GOOD_RULE.format(name="deep-rule") + "from . import table\n", encoding="utf-8"
+    )
+    (package / "table.py").write_text('import json\n\nTABLE = json.loads("{")\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginError) as info:
+        RuleBook.load()
+    assert "JSONDecodeError" in str(info.value)
+    assert str(info.value).endswith(f"(at {package / 'table.py'}:3)")
+
+
+def test_a_syntax_error_names_its_own_file_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = publish(tmp_path, "deberc-syntax", "syntax-rule", GOOD_RULE + "\ndef (:\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginError) as info:
+        RuleBook.load()
+    assert f"{module}.py" in str(info.value) and "(at " not in str(info.value)
+
+
 def test_selfplay_and_ladder_refuse_to_start_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
