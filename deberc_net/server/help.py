@@ -262,12 +262,18 @@ def _own_target(book: RuleBook, variant: RuleInfo) -> int | None:
 def _refused_by(variant: RuleInfo | None, book: RuleBook) -> list[Phrase]:
     """The options a variant refuses (docs/rules.md §12.8): a newcomer reads them here
     instead of finding them one error at a time. Read from the rules' own information:
-    the variant's conflicts, and without bidding every option that needs it
+    the variant's conflicts, the options whose conflicts name the variant (a third
+    party's bella-40 refusing tertz), and without bidding every option that needs it
     (``RuleInfo.needs_bidding``, a third party's too)."""
     if variant is None:
         return []
     lines = []
     refused = set(variant.conflicts)
+    refused |= {
+        r.name
+        for r in book.rules()
+        if r.info.kind == RuleKind.OPTION and variant.name in r.info.conflicts
+    }
     if not variant.bidding:
         refused |= {r.name for r in book.rules() if r.info.needs_bidding}
     if refused:

@@ -347,6 +347,37 @@ async def test_rules_name_the_options_a_variant_refuses(port: int, connect: Conn
     assert "instead of 501" not in target and "tertz 500" in target  # failed before
 
 
+class NotWithTertz:
+    """A third party's option refusing a variant from its own side (bella-40's way)."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(
+            name="bella-40", kind="option", summary="bella counts 40", conflicts=("tertz",)
+        )
+
+
+async def test_rules_name_an_option_that_refuses_the_variant_itself(
+    nursery: trio.Nursery, db_path: Path, connect: Connector
+) -> None:
+    """Only the variant's own conflicts were named: bella-40 (conflicts=("tertz",)) was
+    missing from tertz's line, in the list and at a Tertz table (failed before)."""
+    config = make_config(db_path)
+    port = await nursery.start(functools.partial(serve, config, rules=rule_book(NotWithTertz())))
+    ann = await connect.machine(port, "ann")
+    general = await _block(ann, "rules", "rules")
+    [refused] = [x for x in general if x.startswith("tertz is not played with the options: ")]
+    assert {"bella-40", "ski-penalty"} <= set(refused.removesuffix(".").split(": ")[1].split(", "))
+    await ann.send("new 2 tertz")
+    await ann.expect("ok", cmd="sit")
+    [at_table] = [
+        x
+        for x in await _block(ann, "rules", "rules")
+        if x.startswith("tertz is not played with the options: ")
+    ]
+    assert at_table == refused
+
+
 async def test_say(port: int, connect: Connector) -> None:
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
