@@ -45,7 +45,13 @@ class PluginDeal(Protocol):
 
     @property
     def turn(self) -> int:
-        """The seat whose turn it is (a pending question is answered first)."""
+        """The seat whose turn it is to bid or play. While a question is pending its
+        ``answerer`` acts first: the seat the deal waits for is ``to_act``."""
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat the deal waits for now: a pending question's ``answerer``, else
+        ``turn``; None once the deal is over."""
 
     @property
     def player(self) -> int | None:

@@ -11,7 +11,15 @@ from typing import Any
 import pytest
 
 from deberc_net.game.rules import DealScore, Settings
-from deberc_net.plugins import PluginDeal, PluginError, RuleBook, RuleError, RuleInfo, hookimpl
+from deberc_net.plugins import (
+    Pending,
+    PluginDeal,
+    PluginError,
+    RuleBook,
+    RuleError,
+    RuleInfo,
+    hookimpl,
+)
 from deberc_net.protocol.vocabulary import CallSyntaxError
 from deberc_net.testing import build_deck, build_ruleset, new_deal, spoken
 
@@ -136,6 +144,19 @@ def test_the_engines_deal_is_what_plugins_are_promised() -> None:
     assert isinstance(deal, PluginDeal)  # every member of the Protocol is there
     promised = {n for n in [*dir(PluginDeal), *PluginDeal.__annotations__] if n[0] != "_"}
     assert {"pending", "extra", "end_deal", "continue_after_order", "hands"} <= promised
+
+
+def test_the_deal_says_which_seat_it_waits_for_a_pending_answer_first() -> None:
+    """'turn' is whose turn to play; a plugin's question goes first: to_act (a plugin
+    author driving a deal by legal calls had to know that pending.answerer wins)."""
+    assert "to_act" in dir(PluginDeal)
+    deal: PluginDeal = new_deal(
+        build_ruleset(),
+        build_deck("Jc 9c Ac 10s As Ks 7h 8h 7d", "10c Kc Qs Js 9s Ah 10h Kh Qd", "8c"),
+    )
+    assert deal.to_act == deal.turn == 0
+    deal.pending = Pending("ask", 0, 1)
+    assert (deal.turn, deal.to_act) == (0, 1)
 
 
 def test_the_package_says_it_is_typed_so_a_plugins_type_checker_reads_it() -> None:
