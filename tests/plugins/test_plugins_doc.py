@@ -1,9 +1,10 @@
 """docs/plugins.md against the code a plugin author writes to: every type the hooks and
-``PluginDeal`` name can be imported from ``deberc_net.plugins``, and the page says where
-each comes from."""
+``PluginDeal`` name can be imported from ``deberc_net.plugins``, the page says where
+each comes from, and its ``Settings`` table lists every field."""
 
 from __future__ import annotations
 
+import ast
 import collections.abc
 import importlib
 import inspect
@@ -12,11 +13,13 @@ import typing
 from collections.abc import Callable
 from pathlib import Path
 
+import attrs
 import pytest
 
 import deberc_net.plugins
-from deberc_net.plugins import PluginDeal
+from deberc_net.plugins import PluginDeal, Settings
 from deberc_net.plugins.hookspecs import RuleSpecs
+from deberc_net.testing import build_ruleset
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "plugins.md"
 EXPORTS = {name: getattr(deberc_net.plugins, name) for name in deberc_net.plugins.__all__}
@@ -74,3 +77,27 @@ def test_the_page_says_where_each_export_comes_from() -> None:
     assert sorted(said) == sorted(EXPORTS)
     for name, module in said.items():
         assert vars(importlib.import_module(module)).get(name) is EXPORTS[name], name
+
+
+def _settings_rows() -> dict[str, object]:
+    """The page's ``Settings`` table: each field with its Moscow value (a row of two
+    fields gives two values, ``True, True``)."""
+    values: dict[str, object] = {}
+    for line in _section("### `Settings` (set in `deberc_configure`)").splitlines():
+        if not line.startswith("| `"):
+            continue
+        names_cell, moscow = line.split("|")[1:3]
+        names = re.findall(r"`(\w+)`", names_cell)
+        said = ast.literal_eval(moscow.strip())
+        for name, value in zip(names, said if len(names) > 1 else [said], strict=True):
+            assert name not in values, f"{name} listed twice"
+            values[name] = value
+    return values
+
+
+def test_the_settings_table_lists_every_field_with_its_moscow_value() -> None:
+    """A field added to Settings without its row fails here (five were missing)."""
+    rows = _settings_rows()
+    assert sorted(rows) == sorted(field.name for field in attrs.fields(Settings))
+    moscow = build_ruleset().settings
+    assert {name: getattr(moscow, name) for name in rows} == rows
