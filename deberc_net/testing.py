@@ -225,7 +225,9 @@ def new_match(
     seed: str = "scripted",
     names: Sequence[str] = (),
 ) -> Match:
-    """A match whose deals 1, 2, ... use ``decks`` in turn (then decks from ``seed``)."""
+    """A match whose deals 1, 2, ... use ``decks`` in turn. Once they run out, deal N
+    is dealt from a deck shuffled from ``seed`` and N, as a server deals: the same on
+    every run (records replay, tests repeat), but not cards a test chose."""
     return Match(
         rules,
         seed=seed,

@@ -47,7 +47,7 @@ class RuleInfo:
     kind: RuleKind = attrs.field(converter=RuleKind)  # "variant", "option" or "players"
     summary: str
     players: tuple[int, ...] = (2, 3, 4)
-    conflicts: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()  # the options, or a variant, it is not played with
     requires: tuple[str, ...] = ()  # options that must be chosen too; an option may
     # override a setting of an option it requires (to-9-stakes sets dave's target)
     # keyword-only from here: added after the first plugins, so that a plugin giving the

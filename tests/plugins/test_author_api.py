@@ -21,19 +21,31 @@ from deberc_net.plugins import (
     hookimpl,
 )
 from deberc_net.protocol.vocabulary import CallSyntaxError
-from deberc_net.testing import build_deck, build_ruleset, new_deal, spoken
+from deberc_net.testing import build_deck, build_ruleset, new_deal, new_match, say, spoken
 
 
 class Setter:
     """An option that sets one setting; ``requires`` other options."""
 
-    def __init__(self, name: str, setting: str, value: Any, requires: tuple[str, ...] = ()):
-        self.name, self.setting, self.value, self.requires = name, setting, value, requires
+    def __init__(
+        self,
+        name: str,
+        setting: str,
+        value: Any,
+        requires: tuple[str, ...] = (),
+        conflicts: tuple[str, ...] = (),
+    ):
+        self.name, self.setting, self.value = name, setting, value
+        self.requires, self.conflicts = requires, conflicts
 
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
         return RuleInfo(
-            name=self.name, kind="option", summary="sets one thing", requires=self.requires
+            name=self.name,
+            kind="option",
+            summary="sets one thing",
+            requires=self.requires,
+            conflicts=self.conflicts,
         )
 
     @hookimpl
@@ -167,6 +179,27 @@ def test_the_package_says_it_is_typed_so_a_plugins_type_checker_reads_it() -> No
         (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
     )
     assert "py.typed" in pyproject["tool"]["setuptools"]["package-data"]["deberc_net"]
+
+
+def test_an_options_conflicts_may_name_a_variant() -> None:
+    """docs/plugins.md: bella-40's conflicts=("tertz",) refuses it at Tertz tables."""
+    not_with_tertz = Setter("not-with-tertz", "target", 777, conflicts=("tertz",))
+    with pytest.raises(RuleError, match="'not-with-tertz' is not played with the variant 'tertz'"):
+        build_ruleset(2, "tertz", ["not-with-tertz"], plugins=[not_with_tertz])
+
+
+def test_a_match_deals_on_from_its_seed_once_the_scripted_decks_run_out() -> None:
+    """docs/plugins.md, new_match: deal 2 of a one-deck match comes from the seed's
+    deck 2, the same on every run; another seed deals other cards."""
+    deck = build_deck("Jc 9c Ac 10s As Ks 7h 8h 7d", "10c Kc Qs Js 9s Ah 10h Kh Qd", "8c")
+    seconds = []
+    for seed in ("scripted", "scripted", "another"):
+        match = new_match(build_ruleset(), deck, seed=seed)
+        for _ in range(4):  # everyone passes twice: a void deal, the next one deals
+            say(match, match.deal.to_act, "pas")
+        assert match.deal.deal_no == 2
+        seconds.append(match.deal.hands)
+    assert seconds[0] == seconds[1] != seconds[2]
 
 
 # ------------------------------------------------------------- scoring hooks
