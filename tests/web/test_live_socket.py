@@ -310,3 +310,23 @@ async def test_the_page_works_out_the_hand_sizes_the_table_holds(
                 checked.add(tuple(real))
     # deals, their extra cards or draws, and cards played were all on the way
     assert len(checked) >= 8 and len({sum(s) for s in checked}) >= 5, checked
+
+
+@pytest.mark.parametrize(("size", "code"), [(10, 1008), (64 * 1024, 1009)])
+async def test_a_socket_that_sends_is_closed_and_a_big_message_never_held(
+    start_web: StartWeb, connect: Connector, size: int, code: int
+) -> None:
+    # a live page sends nothing; hypercorn held up to 16 MiB of a message a socket,
+    # kept one byte short of its end, and the server read on (failed before: open)
+    web: WebServer = await start_web()
+    await seated_and_observing(web, connect)
+    with trio.fail_after(10):
+        async with open_websocket_url(live_url(web, 1)) as socket:
+            assert lines_of(await socket.get_message())  # watching
+            await socket.send_message("x" * size)
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    await socket.get_message()
+    assert closed.value.reason.code == code
+    async with open_websocket_url(live_url(web, 1)) as socket:  # another page watches on
+        assert lines_of(await socket.get_message())

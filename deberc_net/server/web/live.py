@@ -110,12 +110,13 @@ async def _watch(websocket: WebSocket, lobby: Lobby, table: Table, feeds: dict[i
 
 
 async def _until_gone(websocket: WebSocket, scope: trio.CancelScope) -> None:
-    """The page says nothing; when its socket closes, stop watching."""
+    """The page says nothing: when its socket closes, or says something (not our page),
+    stop watching (the socket is closed after, 1008 for a message)."""
     try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
+        message = await websocket.receive()
+        if message["type"] != "websocket.disconnect":
+            with trio.move_on_after(1), contextlib.suppress(RuntimeError, WebSocketDisconnect):
+                await websocket.close(code=1008, reason="a live page sends nothing")
     except (RuntimeError, WebSocketDisconnect):
         pass
     scope.cancel()

@@ -15,6 +15,9 @@ from ..lobby import Lobby
 from .app import make_app
 
 
+WEBSOCKET_MAX_MESSAGE = 1024  # bytes: more than a page would ever send (it sends none)
+
+
 async def serve_http(
     config: Config,
     lobby: Lobby,
@@ -29,6 +32,9 @@ async def serve_http(
     settings.accesslog = None
     settings.loglevel = "WARNING"  # our own log says where it listens
     settings.graceful_timeout = 1.0
+    # a live page sends nothing (live.py): hypercorn's default of 16 MiB a message let
+    # each socket hold that much memory, a frame kept one byte short of its end
+    settings.websocket_max_message_size = WEBSOCKET_MAX_MESSAGE
     # Starlette is an ASGI app; hypercorn's own type for one is narrower than Starlette's
     app: Any = make_app(lobby)
     async with trio.open_nursery() as nursery:
