@@ -214,3 +214,16 @@ async def test_a_failed_or_cancelled_run_says_so_not_that_it_has_not_finished(
         f"This run cancelled {cancelled}. It is never counted".replace("'", "&#39;")
         in body.decode()
     )
+
+
+async def test_a_run_number_no_database_can_hold_is_no_run_not_a_failure(
+    start_web: Callable[..., Any],
+) -> None:
+    # 2**63 gave 500 and an OverflowError's traceback in the log, every request
+    web: WebServer = await start_web()
+    for number in (2**63 - 1, 2**63, 10**40):
+        assert (await web.get(f"/ladders/{number}"))[0] == 404
+        status, body = await web.get(f"/api/ladders/{number}")
+        assert status == 404 and json.loads(body) == {"error": f"no ladder run {number}"}
+    for path in ("/games/m99999999999999999999999", "/table/99999999999999999999999"):
+        assert (await web.get(path))[0] == 404

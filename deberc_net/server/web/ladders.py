@@ -14,6 +14,7 @@ from deberc_net.ladder.store import RunRow, open_ladder_store
 
 from .plot import Rule, Series, line_chart
 
+LARGEST_ID = 2**63 - 1  # a run id is a 64-bit integer in either database
 ELO_LIMIT = 800.0  # a pair with no loss yet has infinite Elo: the plot stops at ±800
 
 
@@ -43,6 +44,8 @@ def ladders(db: str) -> Ladders:
 
 
 def ladder_run(db: str, run: int) -> LadderRun | None:
+    if not 0 < run <= LARGEST_ID:  # (a number the database cannot hold names no run)
+        return None
     store = open_ladder_store(db, migrate=False)  # the server migrated it
     try:
         found = store.run(run)
