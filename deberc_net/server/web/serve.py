@@ -14,7 +14,6 @@ from ..config import Config
 from ..lobby import Lobby
 from .app import make_app
 
-
 WEBSOCKET_MAX_MESSAGE = 1024  # bytes: more than a page would ever send (it sends none)
 
 
