@@ -38,6 +38,7 @@ from deberc_net.protocol.connection import (
     TimeoutCode,
 )
 
+from .addresses import limited_address
 from .app import ListenError, sole_exception
 from .config import Config, cannot_listen
 from .limits import AddressBuckets, Bucket, SharedBucket
@@ -641,7 +642,7 @@ def _peer(stream: trio.SocketStream) -> tuple[str, str]:
         host, port = stream.socket.getpeername()[:2]
     except OSError:
         return "?", "?"
-    return str(host), f"{host}:{port}"
+    return limited_address(str(host)), f"{host}:{port}"
 
 
 async def _refuse(stream: trio.abc.Stream, why: str) -> None:

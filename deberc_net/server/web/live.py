@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from deberc_net.protocol.connection import Connection
 from deberc_net.protocol.render import MACHINE
 
+from ..addresses import limited_address
 from ..lobby import Lobby
 from ..session import Outbox
 from ..table import Observe, Table, Unobserve
@@ -51,7 +52,7 @@ async def watch_table(websocket: WebSocket, lobby: Lobby, table_id: int, viewers
     if viewers.open >= viewers.limit:  # refused before the handshake: HTTP 403
         await websocket.close(code=1013, reason="too many live viewers")
         return
-    address = websocket.client.host if websocket.client else "?"
+    address = limited_address(websocket.client.host) if websocket.client else "?"
     if viewers.per_address and viewers.by_address[address] >= viewers.per_address:
         await websocket.close(code=1013, reason="too many live viewers from your address")
         return
@@ -79,7 +80,7 @@ async def _watch(websocket: WebSocket, lobby: Lobby, table: Table, feeds: dict[i
             scope,
             connection=Connection(trio.current_time(), style=MACHINE),
             peer=peer,
-            address=client.host if client else "?",
+            address=limited_address(client.host) if client else "?",
         )
         own.log = own.log.bind(web=own.id, peer=peer, table=table_id)
         # its sheet too: the deals finished since the page was served (the state has
