@@ -82,6 +82,17 @@ class Login:
             if not await self._register(session, name, password):
                 return
             guest = False
+        elif name_key(name) in self.lobby.accounts.admins:  # not registered yet
+            # a guest under it would speak as the admin to everyone (and hold the name
+            # from its owner's first login)
+            session.send(
+                ev.Error(
+                    "not-allowed",
+                    f"{name} is an admin's name: the server's owner registers it "
+                    "('deberc-net admin NAME'); a guest may not take it",
+                )
+            )
+            return
         else:
             held = self._guest_token(name)
             if name_key(name) in self.registering or (

@@ -560,6 +560,13 @@ async def test_an_admins_name_is_never_registered_by_a_login(
     port = await start_server(admins=["boss"])
     squat = await _login_reply(port, "login boss mine-now", connect)
     assert squat["code"] == "not-allowed"
+    # nor is it a guest's meanwhile: he spoke as 'boss' (failed before)
+    guest = await _login_reply(port, "login ＢＯＳＳ", connect)
+    assert guest == {
+        "code": "not-allowed",
+        "text": "ＢＯＳＳ is an admin's name: the server's owner registers it "
+        "('deberc-net admin NAME'); a guest may not take it",
+    }
     await register("boss", "owners")  # the owner's way: in the file
     boss = await connect.machine(port, "boss", "owners")
     await boss.send("reserve 2 seats=a1,b1")
