@@ -62,6 +62,20 @@ class Config:
     # the same, for all the connections of one address together
     say_per_address_per_s: float = 5.0
     say_per_address_burst: float = 20.0
+    # seats given up at waiting tables (each a 'seated' and a 'left' line on the other
+    # players' screens): a connection that has used these up is refused 'sit', 'seek'
+    # and 'new' (error slow-down) until it has one again
+    seat_churn_per_s: float = 0.2
+    seat_churn_burst: float = 5.0
+    # the same, for all the connections of one address together
+    seat_churn_per_address_per_s: float = 0.5
+    seat_churn_per_address_burst: float = 20.0
+    # watchers' comings and goings told to a table: a name's coming at most once in the
+    # window (and its going only if its coming was told), and at one table no more
+    # comings than the rate and burst, however many connections come and go
+    watch_news_window_ms: int = 60_000
+    watch_news_per_s: float = 0.2
+    watch_news_burst: float = 10.0
     lists_per_s: float = 5.0  # 'who'/'tables' pages, 'help'/'calls'/'rules' texts a second ...
     lists_burst: float = 30.0  # ... and at once; beyond that: error slow-down
     page_size: int = 100  # names in one 'who' page, tables in one 'tables' page

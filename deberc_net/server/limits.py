@@ -30,6 +30,16 @@ class Bucket:
         self.tokens -= 1
         return True
 
+    def ready(self, now: float) -> bool:
+        """Whether ``take`` would succeed at ``now`` (nothing spent: a check before an
+        act that is paid for later, once it has happened)."""
+        return self._tokens_at(now) >= 1
+
+    def _tokens_at(self, now: float) -> float:
+        if self.stamp is None:
+            return self.tokens
+        return min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+
     def full(self, now: float) -> bool:
         """Whether it has its whole burst again at ``now`` (forgetting it gives nothing)."""
         return self.stamp is None or self.tokens + (now - self.stamp) * self.rate >= self.burst
@@ -80,6 +90,9 @@ class SharedBucket(Bucket):
             self.shared.tokens += 1  # not spent after all
             return False
         return True
+
+    def ready(self, now: float) -> bool:
+        return self.shared.ready(now) and super().ready(now)
 
 
 @attrs.define

@@ -20,6 +20,7 @@ from deberc_net.protocol.hints import command_hint
 from deberc_net.protocol.messages import Msg, phrase
 
 from .accounts import Accounts, name_key
+from .allowance import may_sit
 from .chat import Chat
 from .club import Club
 from .config import Config
@@ -355,6 +356,8 @@ class Lobby:
             session.send(
                 ev.Error("already-seated", f"you sit at table {session.table.id}: 'leave' first")
             )
+            return False
+        if not may_sit(session):  # before the seek and rematch it would end
             return False
         self.matchmaking.forget(session)  # sitting somewhere ends the wait for a seek
         self.rematches.withdraw(session, ev.RematchOff.ELSEWHERE)

@@ -316,6 +316,12 @@ class Server:
         self.address_says = AddressBuckets(
             config.say_per_address_per_s, config.say_per_address_burst, ADDRESSES_KEPT
         )
+        # and its seats given up at waiting tables (docs/security.md §6)
+        self.address_churn = AddressBuckets(
+            config.seat_churn_per_address_per_s,
+            config.seat_churn_per_address_burst,
+            ADDRESSES_KEPT,
+        )
         self.pending = 0  # accepted, and not yet given a session
         self.limits = Limits(
             max_line=config.max_line,
@@ -427,6 +433,8 @@ class Server:
         shared = self.address_says.of(address, self._now(), self.per_address)
         session.says = SharedBucket(c.say_per_s, c.say_burst, shared=shared)
         session.lists = Bucket(self.config.lists_per_s, self.config.lists_burst)
+        churn = self.address_churn.of(address, self._now(), self.per_address)
+        session.seat_churn = SharedBucket(c.seat_churn_per_s, c.seat_churn_burst, shared=churn)
         # a writer task only while something waits to be written (most lines go out at
         # once: Outbox.direct)
         outbox.session, outbox.start_writer = session, self._start_writer

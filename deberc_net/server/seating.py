@@ -10,8 +10,10 @@ import attrs
 from deberc_net.plugins import RuleError
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
+from deberc_net.protocol.events import TableState
 from deberc_net.protocol.messages import Msg, phrase
 
+from .allowance import seat_given_up
 from .matchmaking import PRIVATE, game_settings
 from .session import Session
 from .table import Leave, Observe, Sit, Unobserve
@@ -59,6 +61,8 @@ class Seating:
 
     async def leave(self, session: Session, item: Command) -> None:
         if session.table is not None:
+            if session.table.state is TableState.WAITING:  # (a seat, or a 'new' promised)
+                seat_given_up(session)
             self.lobby.post_for(session, session.table, Leave(session, item.name == "leave!"))
             return
         if session.observing:

@@ -297,6 +297,8 @@ class Session:
     failed_logins: int = 0
     says: Bucket = attrs.Factory(lambda: Bucket(1.0, 5.0))
     lists: Bucket = attrs.Factory(lambda: Bucket(2.0, 10.0))
+    # seats given up at waiting tables (server/allowance.py)
+    seat_churn: Bucket = attrs.Factory(lambda: Bucket(0.2, 5.0))
     # a logger bound to more than the connection (a web feed's); None: ``log`` binds the
     # connection's id, peer and name when a line is logged (an idle one holds no logger)
     bound_log: Any = None

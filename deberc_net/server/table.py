@@ -54,9 +54,11 @@ from .allowance import may_talk
 from .ask_line import KeptTalk, ask_line
 from .config import Config
 from .inbox import Inbox
+from .limits import Bucket
 from .ratings import new_ratings
 from .session import Batch, Session, batched, flush_batch, send_to_each
 from .store.base import RatingResult, told, withheld
+from .watch_news import WatchNews
 
 if TYPE_CHECKING:
     from .house import HouseBotKind
@@ -311,6 +313,8 @@ class Table:
     # the batch ``call_here`` entered, while it handles a call in it (its events are put
     # in it without asking trio for the running task at each: every call)
     _batch: Batch | None = attrs.field(init=False, default=None)
+    # which watchers' comings and goings its players are told (server/watch_news.py)
+    _watch_news: WatchNews = attrs.field(init=False)
     # the seats that made a call of their own (not the clock's) in this match: one that
     # never did leaves the match unrated, an abort (docs/protocol.md §5.18)
     _spoke: set[int] = attrs.field(init=False, factory=set)
@@ -323,6 +327,10 @@ class Table:
         if self.private or self.board is not None:
             self.rated = False
         config = self.config
+        self._watch_news = WatchNews(
+            config.watch_news_window_ms / 1000,
+            Bucket(config.watch_news_per_s, config.watch_news_burst),
+        )
         self.clocks = Clocks(
             n,
             config.human_clock_ms + config.lag_ms,
@@ -705,6 +713,7 @@ class Table:
         if bot is not None:
             bot.seated = True
         self._stop_observing(session)  # a seat sees more than an observer
+        self._watch_news.seated(name_key(name))  # its 'seated' is the news, no going
         board = () if self.board is None else (("board", self.board),)
         session.send(
             ev.ok(
@@ -874,10 +883,14 @@ class Table:
         return sum(s.watchers for s in self.observers)
 
     def _watching(self, session: Session, watching: bool) -> None:
-        """Tell the table (players first of all) who starts or stops looking on."""
+        """Tell the table (players first of all) who starts or stops looking on, as far
+        as ``_watch_news`` lets it: not the same name again and again."""
         if session.name is None:  # a web page looks on anonymously: counted, not announced
             return
-        if self.state != ev.TableState.CLOSED:
+        if self.state == ev.TableState.CLOSED:
+            return
+        key, news = name_key(session.name), self._watch_news
+        if news.coming(key, trio.current_time()) if watching else news.going(key):
             self._event(ev.Watching(session.name, watching, self._watchers()))
 
     async def _leave(self, session: Session, confirmed: bool = False) -> None:
