@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from deberc_net.server.limits import AddressBuckets, Bucket, WindowCounter
+from deberc_net.server.limits import AddressBuckets, Bucket, SharedBucket, WindowCounter
 from deberc_net.server.session import Outbox
+from deberc_net.server.watch_news import WatchNews
 
 
 def test_a_bucket_allows_its_burst_then_its_rate() -> None:
@@ -25,6 +26,39 @@ def test_an_addresss_bucket_outlives_its_connections_until_it_is_full_again() ->
     buckets.of("e", 5.0, connected={"c"})  # refilled by now: dropped but c's
     assert buckets.of("a", 5.0, connected=set()) is not spent
     assert buckets.of("c", 5.0, connected={"c"}) is held
+
+
+def test_a_buckets_ready_spends_nothing_and_a_shared_one_needs_both() -> None:
+    shared = Bucket(rate=1.0, burst=1.0)
+    bucket = SharedBucket(rate=1.0, burst=2.0, shared=shared)
+    assert bucket.ready(0.0) and bucket.ready(0.0)  # asked twice: nothing spent
+    assert bucket.take(0.0)
+    assert not bucket.ready(0.5)  # its own has 1.5, the address's 0.5
+    assert bucket.ready(1.0) and bucket.take(1.0) and not bucket.ready(1.0)
+
+
+def test_a_tables_watch_news_tells_a_name_once_a_window_and_its_going_only_with_it() -> None:
+    news = WatchNews(60.0, Bucket(rate=0.0, burst=3.0))
+    assert news.coming("eve", 0.0) and news.going("eve")
+    assert not news.coming("eve", 1.0) and not news.going("eve")  # again: no news
+    assert not news.going("eve")  # a going never told coming is not told
+    assert news.coming("eve", 61.0) and news.going("eve")  # the window has passed
+    assert news.coming("ann", 62.0)  # the table's third and last coming ...
+    assert not news.coming("bob", 62.0) and not news.going("bob")  # ... none for bob
+    assert news.going("ann")
+    news.coming("cat", 63.0)  # (none left: not told)
+    news = WatchNews(60.0, Bucket(rate=0.0, burst=3.0))
+    assert news.coming("eve", 0.0)
+    news.seated("eve")  # her seat is told instead: no going after it
+    assert not news.going("eve")
+
+
+def test_a_tables_watch_news_forgets_names_older_than_its_window() -> None:
+    news = WatchNews(10.0, Bucket(rate=1000.0, burst=1000.0))
+    for i in range(1000):  # a name every 0.1 s, each coming and going
+        now = i / 10
+        assert news.coming(f"n{i}", now) and news.going(f"n{i}")
+    assert len(news) < 64 + 2 * 100  # the last window's names and some, not 1,000
 
 
 def test_a_window_counter_forgets_what_is_older_than_its_window() -> None:
