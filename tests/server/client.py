@@ -53,8 +53,19 @@ class LineClient:
         self._buffer = LineBuffer()  # the server only ever sends UTF-8
 
     @classmethod
-    async def connect(cls, port: int, label: str = "") -> LineClient:
-        return await cls.over(await trio.open_tcp_stream("127.0.0.1", port), label)
+    async def connect(cls, port: int, label: str = "", source: str | None = None) -> LineClient:
+        """``source``: the address to connect from (any 127.x.y.z is this machine's), to
+        stand for another player's address in the tests of limits per address."""
+        if source is None:
+            return await cls.over(await trio.open_tcp_stream("127.0.0.1", port), label)
+        sock = trio.socket.socket()
+        try:
+            await sock.bind((source, 0))
+            await sock.connect(("127.0.0.1", port))
+        except BaseException:
+            sock.close()
+            raise
+        return await cls.over(trio.SocketStream(sock), label)
 
     @classmethod
     async def over(cls, stream: trio.abc.Stream, label: str = "") -> LineClient:
@@ -160,10 +171,16 @@ async def close_all(clients: Iterable[LineClient]) -> None:
 
 
 async def machine_client(
-    port: int, name: str, password: str | None = None, token: str | None = None
+    port: int,
+    name: str,
+    password: str | None = None,
+    token: str | None = None,
+    source: str | None = None,
 ) -> LineClient:
-    """Logged in: with a password, a guest's resume ``token``, or as a new guest."""
-    return await log_in_machine(await LineClient.connect(port, name), name, password, token)
+    """Logged in: with a password, a guest's resume ``token``, or as a new guest
+    (``source``: the address it connects from, as ``LineClient.connect``)."""
+    client = await LineClient.connect(port, name, source)
+    return await log_in_machine(client, name, password, token)
 
 
 async def log_in_machine(

@@ -121,13 +121,18 @@ class Connector:
         self.clients.append(client)
         return client
 
-    async def raw(self, port: int, label: str = "") -> LineClient:
-        return self._keep(await LineClient.connect(port, label))
+    async def raw(self, port: int, label: str = "", source: str | None = None) -> LineClient:
+        return self._keep(await LineClient.connect(port, label, source))
 
     async def machine(
-        self, port: int, name: str, password: str | None = None, token: str | None = None
+        self,
+        port: int,
+        name: str,
+        password: str | None = None,
+        token: str | None = None,
+        source: str | None = None,
     ) -> LineClient:
-        return self._keep(await machine_client(port, name, password, token))
+        return self._keep(await machine_client(port, name, password, token, source))
 
     async def human(self, port: int, name: str) -> LineClient:
         return self._keep(await human_client(port, name))
