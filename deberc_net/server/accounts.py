@@ -1,6 +1,8 @@
 """Names and passwords: salted scrypt hashes, computed off the event loop, in bounded
 worker pools (registrations apart from logins, so a registration flood never slows the
-login of a registered name), with failed logins limited per name and per address."""
+login of a registered name), with failed logins limited per name and per address. A
+name's limit slows only addresses it has not logged in from (docs/security.md §1), so a
+guesser cannot lock its owner out."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import trio
 from deberc_net.protocol import events as ev
 
 from .config import Config
-from .limits import WindowCounter
+from .limits import Recent, WindowCounter
 from .local import LOCAL_ADDRESS
 from .store import Store, name_key
 
@@ -47,6 +49,11 @@ def _hash(password: str, salt: bytes) -> bytes:
     return hashlib.scrypt(password.encode("utf-8"), salt=salt, **SCRYPT)
 
 
+def _pair(name: str, address: str) -> str:
+    """One key for a name and an address (no name holds a space)."""
+    return f"{name_key(name)} {address}"
+
+
 def set_password(store: Store, name: str, password: str) -> None:
     """Register ``name`` (or change its password) outside the server: how an admin's name
     is made (``deberc-net admin NAME``, or a ladder on its own server)."""
@@ -70,9 +77,12 @@ class Accounts:
         window = config.failure_window_ms / 1000
         self._failed_names = WindowCounter(window)
         self._failed_addresses = WindowCounter(window)
-        # under --workers: a wrong password is told to the other workers, which count it
-        # too (cluster/node.py), so the limits per name and address hold across them
+        self._failed_pairs = WindowCounter(window)  # (name, address): see _limited
+        self._known = Recent(config.known_address_ms / 1000)  # (name, address) logged in
+        # under --workers: a wrong password (and a right one) is told to the other
+        # workers, which count it too (cluster/node.py), so the limits hold across them
         self.tell_failure: Callable[[str, str], None] | None = None
+        self.tell_success: Callable[[str, str], None] | None = None
         # names this process vouches for over its own in-memory link (``trust``)
         self._trusted: dict[str, str] = {}
 
@@ -106,10 +116,19 @@ class Accounts:
         return name if stored is None else stored
 
     def _limited(self, name: str, address: str, now: float) -> ev.Error | None:
+        """The refusal of a login over a limit, before anything is hashed. A name over
+        its limit (a guesser, maybe from many addresses) is refused only to addresses
+        it has not logged in from lately: its owner, back from where he plays, is let
+        in, unless that address has itself guessed wrong for it as often."""
         c = self.config
+        pair = _pair(name, address)
         if (
-            self._failed_names.count(name_key(name), now) >= c.failed_logins_per_name
-            or self._failed_addresses.count(address, now) >= c.failed_logins_per_address
+            self._failed_addresses.count(address, now) >= c.failed_logins_per_address
+            or self._failed_pairs.count(pair, now) >= c.failed_logins_per_name
+            or (
+                self._failed_names.count(name_key(name), now) >= c.failed_logins_per_name
+                and not self._known.seen(pair, now)
+            )
         ):
             return ev.Error(
                 "slow-down",
@@ -130,17 +149,24 @@ class Accounts:
             if refused is not None:
                 return refused
             if await self._register(name, password, address):
+                self._logged_in(name, address)
                 return None
             known = await trio.to_thread.run_sync(self.store.account, name)  # taken meanwhile
             assert known is not None
         salt, digest = known
         given = await trio.to_thread.run_sync(_hash, password, salt, limiter=self._logins)
         if hmac.compare_digest(given, digest):
+            self._logged_in(name, address)
             return None
         self.failed(name, address)
         if self.tell_failure is not None:
             self.tell_failure(name, address)
         return ev.Error("bad-password", "wrong password for that name")
+
+    def _logged_in(self, name: str, address: str) -> None:
+        self.succeeded(name, address)
+        if self.tell_success is not None:
+            self.tell_success(name, address)
 
     def failed(self, name: str, address: str) -> None:
         """Count a wrong password for ``name`` from ``address`` (here, or on another
@@ -148,6 +174,12 @@ class Accounts:
         now = trio.current_time()
         self._failed_names.add(name_key(name), now)
         self._failed_addresses.add(address, now)
+        self._failed_pairs.add(_pair(name, address), now)
+
+    def succeeded(self, name: str, address: str) -> None:
+        """Remember that ``name`` logged in from ``address`` with its password (here, or
+        on another worker): the name's limit does not slow that address."""
+        self._known.add(_pair(name, address), trio.current_time())
 
     def _registration_refused(self, name: str, address: str, now: float) -> ev.Error | None:
         c = self.config

@@ -103,6 +103,9 @@ class Config:
     failed_logins_per_address: int = 20  # wrong passwords from one address per window
     failure_window_ms: int = 300_000
     failed_logins_per_connection: int = 3  # then the connection is closed
+    # an address a name logged in from is known to it this long: the name's limit does
+    # not slow it (its own wrong passwords for the name still do): docs/security.md §1
+    known_address_ms: int = 30 * 24 * 3_600_000
     shutdown_grace_ms: int = 2000  # after SIGTERM: time to flush what is queued
     # Several servers on one database (docs/scaling.md): each says it is alive this often;
     # one silent for server_dead_ms is dead, and its running matches are over

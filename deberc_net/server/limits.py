@@ -129,3 +129,38 @@ class WindowCounter:
     def prune(self, now: float) -> None:
         for key in list(self._stamps):
             self._recent(key, now)
+
+
+@attrs.define
+class Recent:
+    """Keys seen in the last ``window`` seconds (the time each was last seen); the
+    forgotten ones are dropped once more than twice as many are held as after the last
+    look through (amortized), so memory follows the recent activity only."""
+
+    window: float
+    look_at: int = 1024
+    _seen: dict[str, float] = attrs.field(init=False, factory=dict)
+    _kept: int = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self._kept = self.look_at
+
+    def add(self, key: str, now: float) -> None:
+        self._seen.pop(key, None)  # re-inserted: the dict stays oldest first
+        self._seen[key] = now
+        if len(self._seen) > self.look_at:
+            self.prune(now)
+            self.look_at = max(self._kept, 2 * len(self._seen))
+
+    def seen(self, key: str, now: float) -> bool:
+        at = self._seen.get(key)
+        return at is not None and at > now - self.window
+
+    def __len__(self) -> int:
+        return len(self._seen)
+
+    def prune(self, now: float) -> None:
+        for key, at in list(self._seen.items()):
+            if at > now - self.window:
+                break  # oldest first: the rest are recent
+            del self._seen[key]

@@ -50,9 +50,12 @@ def _rss_bytes() -> int:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-async def _login_reply(port: int, line: str, connect: Connector) -> dict[str, str]:
-    """The reply to one ``login`` line on a fresh machine-style connection."""
-    client = await connect.raw(port, "login")
+async def _login_reply(
+    port: int, line: str, connect: Connector, source: str | None = None
+) -> dict[str, str]:
+    """The reply to one ``login`` line on a fresh machine-style connection (from the
+    address ``source``, if given)."""
+    client = await connect.raw(port, "login", source)
     await client.send("style machine")
     await client.expect("ok", cmd="style")
     await client.send(line)
@@ -702,6 +705,46 @@ async def test_wrong_passwords_are_limited_per_name_across_connections(
     assert (await _login_reply(port, "login vic right", connect))["code"] == "slow-down"
     await trio.sleep(61)
     assert (await _login_reply(port, "login vic right", connect)).get("cmd") == "login"
+
+
+async def test_guesses_for_a_name_do_not_lock_its_owner_out_of_his_seat(
+    port: int, connect: Connector, register: Register
+) -> None:
+    # tryout: 5 wrong passwords for vic from two addresses refused vic's own right one for
+    # the whole window, and his seat, dropped mid-match, forfeited (reason=away)
+    home = "127.0.0.9"
+    await register("vic", "right")
+    vic = await connect.machine(port, "vic", "right", source=home)
+    bob = await connect.machine(port, "bob")
+    await seat_pair(vic, bob)
+    await vic.aclose()
+    await bob.expect("event", kind="away", name="vic")
+    for guess, source in enumerate(["127.0.0.2"] * 3 + ["127.0.0.3"] * 2):
+        reply = await _login_reply(port, f"login vic wrong{guess}", connect, source)
+        assert reply["code"] == "bad-password"
+    for source in ("127.0.0.2", "127.0.0.3", "127.0.0.4"):  # over: even the right one
+        reply = await _login_reply(port, "login vic right", connect, source)
+        assert reply["code"] == "slow-down", source  # (no oracle for a guesser)
+    again = await connect.machine(port, "vic", "right", source=home)
+    await again.expect("event", kind="back", name="vic")
+    await again.read_until(lambda x: x.startswith(("ask ", "state ")))
+    for source in ("127.0.0.2", "127.0.0.5"):  # the guesses are still slowed
+        assert (await _login_reply(port, "login vic guess", connect, source))["code"] == (
+            "slow-down"
+        )
+
+
+async def test_an_address_a_name_logged_in_from_is_slowed_by_its_own_guesses(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    port = await start_server(failed_logins_per_name=2)
+    home = "127.0.0.9"
+    await register("vic", "right")
+    assert (await _login_reply(port, "login vic right", connect, home)).get("cmd") == "login"
+    for guess in range(2):
+        reply = await _login_reply(port, f"login vic wrong{guess}", connect, home)
+        assert reply["code"] == "bad-password"
+    assert (await _login_reply(port, "login vic right", connect, home))["code"] == "slow-down"
 
 
 async def test_wrong_passwords_are_limited_per_address(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deberc_net.server.limits import AddressBuckets, Bucket, SharedBucket, WindowCounter
+from deberc_net.server.limits import AddressBuckets, Bucket, Recent, SharedBucket, WindowCounter
 from deberc_net.server.session import Outbox
 from deberc_net.server.watch_news import WatchNews
 
@@ -81,3 +81,15 @@ def test_an_outbox_is_bounded_in_bytes_and_dropped_whole() -> None:
     assert not outbox.put(b"w" * 11)  # past the limit: the backlog goes, not waits
     assert outbox.closed and outbox.queued_bytes == 0 and not outbox.chunks
     assert not outbox.put(b"late")
+
+
+def test_recent_keys_are_forgotten_after_their_window() -> None:
+    recent = Recent(window=10.0, look_at=2)
+    recent.add("a", 0.0)
+    recent.add("b", 1.0)
+    recent.add("a", 5.0)  # seen again: its window starts again
+    assert recent.seen("a", 14.0) and not recent.seen("b", 11.0)
+    recent.add("c", 12.0)  # more than 'look_at': the forgotten ones go
+    assert len(recent) == 2 and not recent.seen("x", 12.0)
+    recent.prune(30.0)
+    assert len(recent) == 0

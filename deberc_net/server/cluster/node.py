@@ -178,10 +178,12 @@ class Node:
             "rematch": self._rematch_here,
             "unrematch": self._unrematch_here,
             "failed": lambda m: self.lobby.accounts.failed(m["name"], m["address"]),
+            "succeeded": lambda m: self.lobby.accounts.succeeded(m["name"], m["address"]),
             "mark": lambda m: self.bus.publish(channel(m["w"]), {"k": "marked", "s": m["s"]}),
             "marked": self._marked,
         }
         self.lobby.accounts.tell_failure = self._tell_failure
+        self.lobby.accounts.tell_success = self._tell_success
 
     # ------------------------------------------------------------ running
     def open(self) -> None:
@@ -304,6 +306,11 @@ class Node:
     def _tell_failure(self, name: str, address: str) -> None:
         """A wrong password here: the others count it too (docs/security.md §1)."""
         self.bus.publish(LOBBY, {"k": "failed", "name": name, "address": address})
+
+    def _tell_success(self, name: str, address: str) -> None:
+        """A right password here: the others know the address for the name too, so its
+        limit does not slow it there either (docs/security.md §1)."""
+        self.bus.publish(LOBBY, {"k": "succeeded", "name": name, "address": address})
 
     def logged_out(self, name: str, token: str | None) -> None:
         """``name`` left this worker; a guest still seated keeps his ``token``."""
