@@ -11,7 +11,8 @@ import hmac
 import os
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 
 import trio
 
@@ -79,6 +80,8 @@ class Accounts:
         self._failed_addresses = WindowCounter(window)
         self._failed_pairs = WindowCounter(window)  # (name, address): see _limited
         self._known = Recent(config.known_address_ms / 1000)  # (name, address) logged in
+        self._checks = WindowCounter(config.password_check_window_ms / 1000)  # by address
+        self._checking: dict[str, trio.CapacityLimiter] = {}  # by address: see _turn
         # under --workers: a wrong password (and a right one) is told to the other
         # workers, which count it too (cluster/node.py), so the limits hold across them
         self.tell_failure: Callable[[str, str], None] | None = None
@@ -154,7 +157,16 @@ class Accounts:
             known = await trio.to_thread.run_sync(self.store.account, name)  # taken meanwhile
             assert known is not None
         salt, digest = known
-        given = await trio.to_thread.run_sync(_hash, password, salt, limiter=self._logins)
+        now = trio.current_time()
+        if self._checks.count(address, now) >= self.config.password_checks_per_address:
+            # a right password costs a hash as a wrong one does: a loop of logins to
+            # one's own account must not fill the pool either
+            return ev.Error(
+                "slow-down", "too many password checks from your address: try again in a minute"
+            )
+        self._checks.add(address, now)
+        async with self._turn(address):
+            given = await trio.to_thread.run_sync(_hash, password, salt, limiter=self._logins)
         if hmac.compare_digest(given, digest):
             self._logged_in(name, address)
             return None
@@ -162,6 +174,23 @@ class Accounts:
         if self.tell_failure is not None:
             self.tell_failure(name, address)
         return ev.Error("bad-password", "wrong password for that name")
+
+    @asynccontextmanager
+    async def _turn(self, address: str) -> AsyncIterator[None]:
+        """An address's hashes wait their turn here before the pool's queue (first come,
+        first served): at most ``password_checks_at_once_per_address`` of one address
+        are in that queue, so a burst from it delays its own logins, not everyone's."""
+        gate = self._checking.get(address)
+        if gate is None:
+            limit = self.config.password_checks_at_once_per_address
+            gate = self._checking[address] = trio.CapacityLimiter(limit)
+        try:
+            async with gate:
+                yield
+        finally:
+            held = gate.statistics()
+            if not held.borrowed_tokens and not held.tasks_waiting:
+                self._checking.pop(address, None)  # nothing of it left: memory follows use
 
     def _logged_in(self, name: str, address: str) -> None:
         self.succeeded(name, address)

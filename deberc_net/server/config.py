@@ -33,6 +33,8 @@ _AT_LEAST_ONE = (
     "page_size",
     "hash_workers",
     "registration_workers",
+    "password_checks_per_address",
+    "password_checks_at_once_per_address",
     "heartbeat_ms",
 )
 
@@ -106,6 +108,12 @@ class Config:
     # an address a name logged in from is known to it this long: the name's limit does
     # not slow it (its own wrong passwords for the name still do): docs/security.md §1
     known_address_ms: int = 30 * 24 * 3_600_000
+    # passwords hashed for logins from one address, whatever the outcome (each costs a
+    # scrypt hash on one of the hash_workers): per check window, and at once (the rest
+    # from it wait their turn outside the pool's queue, so they hold up no one else)
+    password_checks_per_address: int = 20
+    password_check_window_ms: int = 60_000
+    password_checks_at_once_per_address: int = 1
     shutdown_grace_ms: int = 2000  # after SIGTERM: time to flush what is queued
     # Several servers on one database (docs/scaling.md): each says it is alive this often;
     # one silent for server_dead_ms is dead, and its running matches are over

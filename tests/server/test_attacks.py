@@ -13,6 +13,8 @@ import signal
 import socket
 import stat
 import sys
+import threading
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -20,6 +22,7 @@ import pytest
 import trio
 import trio.testing
 
+from deberc_net.server import accounts
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.session import Outbox, Session
 from deberc_net.server.store import open_store
@@ -758,6 +761,70 @@ async def test_wrong_passwords_are_limited_per_address(
             "bad-password"
         )
     assert (await _login_reply(port, "login vd wrong", connect))["code"] == "slow-down"
+
+
+async def test_password_checks_are_limited_per_address_whatever_their_outcome(
+    start_server: StartServer,
+    connect: Connector,
+    register: Register,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    # tryout: 450 right logins to one's own account, from 5 addresses, held the 2 hash
+    # threads so long that an honest login took 15 s
+    port = await start_server(password_checks_per_address=3, password_check_window_ms=60_000)
+    for name in ("own", "honest"):
+        await register(name, "pw")
+    for line in ("login own pw", "login own wrong", "login own pw"):
+        assert "slow-down" not in (await _login_reply(port, line, connect)).values()
+    assert (await _login_reply(port, "login own pw", connect))["code"] == "slow-down"
+    honest = await _login_reply(port, "login honest pw", connect, "127.0.0.2")
+    assert honest.get("cmd") == "login"  # another address's allowance
+    await trio.sleep(61)
+    assert (await _login_reply(port, "login own pw", connect)).get("cmd") == "login"
+
+
+async def test_one_addresss_queue_of_password_checks_holds_up_no_one_else(
+    start_server: StartServer,
+    connect: Connector,
+    register: Register,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    port = await start_server(hash_workers=4, password_checks_at_once_per_address=1)
+    names = [f"own{i}" for i in range(4)]
+    for name in [*names, "honest"]:
+        await register(name, "pw")
+    running: list[str] = []
+    most: dict[str, int] = {}
+    lock = threading.Lock()
+    slow_hash = accounts._hash
+
+    def timed(password: str, salt: bytes) -> bytes:  # each hash takes 0.3 s, in its thread
+        with lock:
+            running.append(password)
+            for who in set(running):
+                most[who] = max(most.get(who, 0), running.count(who))
+        time.sleep(0.3)
+        with lock:
+            running.remove(password)
+        return slow_hash(password, salt)
+
+    monkeypatch.setattr(accounts, "_hash", timed)
+    flood = [await connect.raw(port, name, "127.0.0.2") for name in names]
+    for client in flood:
+        await client.send("style machine")
+        await client.expect("ok", cmd="style")
+    for client, name in zip(flood, names, strict=True):  # at once, free threads or not
+        await client.send(f"login {name} flood")
+    await trio.sleep(0.05)
+    with trio.fail_after(1):  # not behind the 4 of them (1.2 s)
+        reply = await _login_reply(port, "login honest pw", connect, "127.0.0.3")
+    assert reply.get("cmd") == "login"
+    for client in flood:
+        assert fields(await client.read_until(lambda x: x.startswith("error ")))[1]["code"] == (
+            "bad-password"
+        )
+    assert most == {"flood": 1, "pw": 1}  # one at a time from the flood's address
 
 
 @pytest.mark.production_password_cost  # registrations queue while others are hashed
