@@ -66,6 +66,35 @@ async def _wrong_passwords_for_a_name_are_counted_across_workers(
     assert all(e["port"] != workers.port for e in ready)
 
 
+async def _a_guessed_names_owner_gets_in_on_the_other_worker(
+    workers: Workers, opened: list[LineClient]
+) -> None:
+    # a right password on one worker makes the address known to the name on the other
+    # too (told over the bus, as a wrong one is): the name's limit does not slow it there
+    askers = [await workers.connect(worker, f"owner-asker{worker}") for worker in (0, 1)]
+    opened += askers
+    home = "127.0.0.9"
+    opened.append(await workers.connect(0, "vic2", "goodpass2", source=home))
+    await _heard_by_the_other(askers, 0, "vic2")
+    guesser = await workers.reach(0, "guesser", source="127.0.0.2")
+    opened.append(guesser)
+    await guesser.send("style machine")
+    await guesser.expect("ok", cmd="style")
+    for attempt in range(3):
+        await guesser.send(f"login vic2 wrong{attempt}")
+        await guesser.expect("error", code="bad-password")
+    await guesser.send("login gmark")
+    await guesser.expect("ok", cmd="login")
+    await _heard_by_the_other(askers, 0, "gmark")
+    stranger = await workers.reach(1, "stranger", source="127.0.0.3")
+    opened.append(stranger)
+    await stranger.send("style machine")
+    await stranger.expect("ok", cmd="style")
+    await stranger.send("login vic2 goodpass2")
+    await stranger.expect("error", code="slow-down")  # the name's limit, told over
+    opened.append(await workers.connect(1, "vic2", "goodpass2", source=home))
+
+
 async def _race(workers: Workers, name: str, sockets: int) -> list[LineClient]:
     """``sockets`` connections, half on each worker, logging in as ``name`` at once."""
     clients = [await workers.reach(i % 2, f"{name}-{i}") for i in range(sockets)]
@@ -118,15 +147,17 @@ async def _one_name_is_one_login_across_workers(workers: Workers, opened: list[L
             assert names.count(name) == 1, (worker, names)
 
 
-# The two parts test independent things on one start of the workers (a start costs three
+# The three parts test independent things on one start of the workers (a start costs three
 # processes' imports and their connections to PostgreSQL: some 1.7 s of CPU): each logs
 # in names of its own; the wrong passwords first (the racers' logins count nothing).
 @pytest.mark.timeout(180)  # its fail_after(140), then its clean-up
+@pytest.mark.production_password_cost  # vic2 logs in: stored as the workers hash
 async def test_wrong_passwords_and_one_login_a_name_across_workers(
     postgres_url: str, tmp_path: Path
 ) -> None:
     store = open_store(postgres_url)
     set_password(store, "vic1", "goodpass1")
+    set_password(store, "vic2", "goodpass2")
     store.close()
     settings = tmp_path / "server.toml"
     settings.write_text(SETTINGS)
@@ -135,6 +166,7 @@ async def test_wrong_passwords_and_one_login_a_name_across_workers(
         async with served_workers(postgres_url, settings) as workers:
             try:
                 await _wrong_passwords_for_a_name_are_counted_across_workers(workers, opened)
+                await _a_guessed_names_owner_gets_in_on_the_other_worker(workers, opened)
                 await _one_name_is_one_login_across_workers(workers, opened)
             finally:
                 await close_all(opened)

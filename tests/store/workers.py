@@ -58,21 +58,27 @@ class Workers:
                     continue
         return None
 
-    async def reach(self, worker: int, label: str) -> LineClient:
+    async def reach(self, worker: int, label: str, source: str | None = None) -> LineClient:
         """A connection to worker ``worker`` (the kernel spreads connections: try until
-        one lands there)."""
+        one lands there), from the address ``source`` if given."""
         for _ in range(40):
-            client = await LineClient.connect(self.port, label)
+            client = await LineClient.connect(self.port, label, source)
             if self.holder(client) == worker:
                 return client
             await client.aclose()
         raise AssertionError(f"no connection landed on worker {worker}")
 
     async def connect(
-        self, worker: int, name: str, password: str | None = None, token: str | None = None
+        self,
+        worker: int,
+        name: str,
+        password: str | None = None,
+        token: str | None = None,
+        source: str | None = None,
     ) -> LineClient:
         """A machine-style client logged in as ``name`` on worker ``worker``."""
-        return await log_in_machine(await self.reach(worker, name), name, password, token)
+        client = await self.reach(worker, name, source)
+        return await log_in_machine(client, name, password, token)
 
 
 def _server_inode(port: int, peer_port: int) -> str | None:
