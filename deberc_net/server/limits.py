@@ -98,10 +98,17 @@ class SharedBucket(Bucket):
 @attrs.define
 class WindowCounter:
     """How many times each key was counted in the last ``window`` seconds; keys with no
-    recent count are forgotten, so memory follows the recent activity only."""
+    recent count are forgotten, so memory follows the recent activity only: a key is
+    looked at again when counted, and all of them once more than twice as many are held
+    as after the last look through (amortized), so keys never counted again go too."""
 
     window: float
+    kept: int = 1024
     _stamps: dict[str, deque[float]] = attrs.field(factory=dict)
+    _look_at: int = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self._look_at = self.kept
 
     def _recent(self, key: str, now: float) -> deque[float] | None:
         stamps = self._stamps.get(key)
@@ -121,6 +128,9 @@ class WindowCounter:
     def add(self, key: str, now: float) -> None:
         self._recent(key, now)
         self._stamps.setdefault(key, deque()).append(now)
+        if len(self._stamps) > self._look_at:  # else a key never counted again stays
+            self.prune(now)
+            self._look_at = max(self.kept, 2 * len(self._stamps))
 
     def __len__(self) -> int:
         """How many keys it still remembers (none once every stamp has left the window)."""
@@ -138,19 +148,19 @@ class Recent:
     look through (amortized), so memory follows the recent activity only."""
 
     window: float
-    look_at: int = 1024
+    kept: int = 1024
     _seen: dict[str, float] = attrs.field(init=False, factory=dict)
-    _kept: int = attrs.field(init=False)
+    _look_at: int = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
-        self._kept = self.look_at
+        self._look_at = self.kept
 
     def add(self, key: str, now: float) -> None:
         self._seen.pop(key, None)  # re-inserted: the dict stays oldest first
         self._seen[key] = now
-        if len(self._seen) > self.look_at:
+        if len(self._seen) > self._look_at:
             self.prune(now)
-            self.look_at = max(self._kept, 2 * len(self._seen))
+            self._look_at = max(self.kept, 2 * len(self._seen))
 
     def seen(self, key: str, now: float) -> bool:
         at = self._seen.get(key)

@@ -72,6 +72,14 @@ def test_a_window_counter_forgets_what_is_older_than_its_window() -> None:
     assert counter.count("a", 20.0) == 0 and len(counter) == 0  # nothing kept
 
 
+def test_a_window_counter_forgets_keys_never_counted_again() -> None:
+    counter = WindowCounter(window=10.0, kept=2)
+    counter.add("a", 0.0)
+    counter.add("b", 1.0)
+    counter.add("c", 12.0)  # more than 'kept': a look through drops a and b
+    assert len(counter) == 1 and counter.count("c", 12.0) == 1
+
+
 def test_an_outbox_is_bounded_in_bytes_and_dropped_whole() -> None:
     outbox = Outbox(limit=100)
     assert outbox.put(b"x" * 60) and outbox.put(b"y" * 40)
@@ -84,7 +92,7 @@ def test_an_outbox_is_bounded_in_bytes_and_dropped_whole() -> None:
 
 
 def test_recent_keys_are_forgotten_after_their_window() -> None:
-    recent = Recent(window=10.0, look_at=2)
+    recent = Recent(window=10.0, kept=2)
     recent.add("a", 0.0)
     recent.add("b", 1.0)
     recent.add("a", 5.0)  # seen again: its window starts again
