@@ -128,40 +128,39 @@ def pad(text: str, width: int, *, right: bool = False) -> str:
     return room + text if right else text + room
 
 
-def _fit(lines: Iterable[str]) -> list[str]:
-    """Human lines cut to the terminal's width; a continuation is indented."""
+def _fit(lines: Iterable[str], indent: str = "  ") -> list[str]:
+    """Human lines cut to the terminal's width; a continuation starts with ``indent``."""
     out: list[str] = []
     for text in lines:
         # a character takes at most two columns: a short line fits uncounted (most)
         if 2 * len(text) <= WIDTH or (len(text) <= WIDTH and columns(text) <= WIDTH):
             out.append(text)
         elif columns(text) == len(text):
-            out += textwrap.wrap(text, WIDTH, subsequent_indent="  ", break_on_hyphens=False) or [
-                ""
-            ]
+            wrapped = textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_on_hyphens=False)
+            out += wrapped or [""]
         else:
-            out += _wrap_wide(text)
+            out += _wrap_wide(text, indent)
     return out
 
 
-def _wrap_wide(text: str) -> list[str]:
+def _wrap_wide(text: str, indent: str) -> list[str]:
     """Word by word into lines of WIDTH columns, for a text with wide characters
     (textwrap counts characters, not columns); a word too wide alone is cut."""
     out: list[str] = []
     line = ""
     for word in text.split():
-        while columns(word) > WIDTH - 2:  # a word wider than any line: cut it
+        while columns(word) > WIDTH - len(indent):  # a word wider than any line: cut it
             cut = 1
-            while columns(word[: cut + 1]) <= WIDTH - 2:
+            while columns(word[: cut + 1]) <= WIDTH - len(indent):
                 cut += 1
             if line:
                 out.append(line)
-            out.append(("  " if out else "") + word[:cut])
+            out.append((indent if out else "") + word[:cut])
             line, word = "", word[cut:]
-        candidate = f"{line} {word}" if line else ("  " if out else "") + word
+        candidate = f"{line} {word}" if line else (indent if out else "") + word
         if line and columns(candidate) > WIDTH:
             out.append(line)
-            candidate = "  " + word
+            candidate = indent + word
         line = candidate
     if line:
         out.append(line)
@@ -365,12 +364,21 @@ def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
     return [*out, more.strip()] if more else out
 
 
+# a chat line's continuation starts with this, which no line of the server's does: a
+# 'say' padded to wrap cannot set a line of its own text where the server's would be
+# ('  Error (not-your-turn): … Your call [60 s]: pas | igrayu')
+CHAT_CONTINUED = "  | "
+
+
 def said_lines(e: ev.Said, lang: Lang = Lang.EN) -> list[str]:
+    """A chat line as people read it: its runs of spaces (and other blanks, which pad a
+    line out as well) one space, wrapped with CHAT_CONTINUED."""
     where = ""
     if e.table is not None:
         watchers = _say(lang, Msg.SAID_WATCHERS) if e.watchers else ""
         where = _say(lang, Msg.SAID_AT, table=e.table, watchers=watchers)
-    return [_say(lang, Msg.SAID, where=where, sender=e.sender, text=e.text)]
+    text = " ".join(e.text.split())
+    return _fit([_say(lang, Msg.SAID, where=where, sender=e.sender, text=text)], CHAT_CONTINUED)
 
 
 def invited_lines(e: ev.Invited, lang: Lang = Lang.EN) -> list[str]:
