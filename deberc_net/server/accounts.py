@@ -11,6 +11,7 @@ import hmac
 import os
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -50,6 +51,11 @@ def _hash(password: str, salt: bytes) -> bytes:
     return hashlib.scrypt(password.encode("utf-8"), salt=salt, **SCRYPT)
 
 
+# the pending checks' keys (Accounts._pending): an address's, a name's, and a pair's
+# (no name or address holds a NUL)
+_ADDRESS, _NAME = "\0address ", "\0name "
+
+
 def _pair(name: str, address: str) -> str:
     """One key for a name and an address (no name holds a space)."""
     return f"{name_key(name)} {address}"
@@ -82,6 +88,9 @@ class Accounts:
         self._known = Recent(config.known_address_ms / 1000)  # (name, address) logged in
         self._checks = WindowCounter(config.password_check_window_ms / 1000)  # by address
         self._checking: dict[str, trio.CapacityLimiter] = {}  # by address: see _turn
+        # checks asked and not answered yet, counted as wrong passwords by the limits
+        # until they are (else a burst sent at once would all pass before one counted)
+        self._pending: Counter[str] = Counter()
         # under --workers: a wrong password (and a right one) is told to the other
         # workers, which count it too (cluster/node.py), so the limits hold across them
         self.tell_failure: Callable[[str, str], None] | None = None
@@ -124,12 +133,14 @@ class Accounts:
         it has not logged in from lately: its owner, back from where he plays, is let
         in, unless that address has itself guessed wrong for it as often."""
         c = self.config
-        pair = _pair(name, address)
+        pair, key, pending = _pair(name, address), name_key(name), self._pending
         if (
-            self._failed_addresses.count(address, now) >= c.failed_logins_per_address
-            or self._failed_pairs.count(pair, now) >= c.failed_logins_per_name
+            self._failed_addresses.count(address, now) + pending[_ADDRESS + address]
+            >= c.failed_logins_per_address
+            or self._failed_pairs.count(pair, now) + pending[pair] >= c.failed_logins_per_name
             or (
-                self._failed_names.count(name_key(name), now) >= c.failed_logins_per_name
+                self._failed_names.count(key, now) + pending[_NAME + key]
+                >= c.failed_logins_per_name
                 and not self._known.seen(pair, now)
             )
         ):
@@ -164,9 +175,23 @@ class Accounts:
             return ev.Error(
                 "slow-down", "too many password checks from your address: try again in a minute"
             )
+        # again, with nothing awaited between this look and the count of it as pending
+        limited = self._limited(name, address, now)
+        if limited is not None:
+            return limited
         self._checks.add(address, now)
-        async with self._turn(address):
-            given = await trio.to_thread.run_sync(_hash, password, salt, limiter=self._logins)
+        pending = (_ADDRESS + address, _pair(name, address), _NAME + name_key(name))
+        self._pending.update(pending)
+        try:
+            async with self._turn(address):
+                given = await trio.to_thread.run_sync(
+                    _hash, password, salt, limiter=self._logins
+                )
+        finally:
+            self._pending.subtract(pending)
+            for key in pending:
+                if self._pending[key] <= 0:
+                    del self._pending[key]  # (memory follows use)
         if hmac.compare_digest(given, digest):
             self._logged_in(name, address)
             return None
