@@ -184,9 +184,7 @@ class Accounts:
         self._pending.update(pending)
         try:
             async with self._turn(address):
-                given = await trio.to_thread.run_sync(
-                    _hash, password, salt, limiter=self._logins
-                )
+                given = await trio.to_thread.run_sync(_hash, password, salt, limiter=self._logins)
         finally:
             self._pending.subtract(pending)
             for key in pending:
