@@ -28,18 +28,24 @@ class TableNumbers:
     _drawing: bool = False
 
     def fill(self) -> None:
-        """Draw the first block now (blocking: at start-up, before the server listens)."""
+        """Draw the first block now (blocking: at start-up, before the server listens;
+        a worker draws so again whenever a burst has used every number drawn)."""
         self._take(self.draw(AHEAD))
 
+    @property
+    def drawing(self) -> bool:
+        """Whether a draw is on its way in the background."""
+        return self._drawing
+
     def next(self) -> int:
-        if not self._ahead:  # the first table, or a burst used them all: draw at once
-            try:
+        if not self._ahead:  # a burst used them all (or the database is away)
+            if self.shared or not self._highest:  # (never filled: a lobby of a test's)
                 self._take(self.draw(AHEAD))
-            except Exception:
-                if self.shared:
-                    raise
-                # unique while this server runs, which is all its players can see now
-                log.exception("table_numbers_failed", then=self._highest + 1)
+            else:
+                # never a wait on the store here, in the server's loop (a database
+                # away would hold every connection for its timeout, table after
+                # table): unique while this server runs, and drawn again meanwhile
+                log.warning("table_numbers_ahead_used", then=self._highest + 1)
                 self._take([self._highest + 1])
         number = self._ahead.pop(0)
         if len(self._ahead) < AHEAD // 2 and not self._drawing:
