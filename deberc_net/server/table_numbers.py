@@ -39,9 +39,10 @@ class TableNumbers:
 
     def next(self) -> int:
         if not self._ahead:  # a burst used them all (or the database is away)
-            if self.shared or not self._highest:  # (never filled: a lobby of a test's)
+            if self.shared:  # (a worker opens no table on a number of its own)
                 self._take(self.draw(AHEAD))
-            else:
+            # (never filled: a lobby the server did not start, a test's, draws in place)
+            elif self._highest or not self._first_draw():
                 # never a wait on the store here, in the server's loop (a database
                 # away would hold every connection for its timeout, table after
                 # table): unique while this server runs, and drawn again meanwhile
@@ -52,6 +53,16 @@ class TableNumbers:
             self._drawing = True
             self.spawner.start_soon(self._draw_more)
         return number
+
+    def _first_draw(self) -> bool:
+        """The first block, drawn in place by a lobby the server did not fill as it
+        started (one made by a test, or a program of its own): whether it came."""
+        try:
+            self.fill()
+        except Exception:
+            log.exception("table_numbers_failed")
+            return False
+        return True
 
     def _take(self, drawn: list[int]) -> None:
         # (a lone server that went on from its own highest skips what it used)
