@@ -7,6 +7,7 @@ ladder's own server (over TCP to a ``--server``)."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib
 import os
 import shlex
@@ -31,6 +32,11 @@ IN_PROCESS = "py:"  # the prefix of an in-process bot's spec: py:MODULE [--seed 
 
 MAX_RESTARTS = 20
 LIVED_S = 2.0  # a copy that ran this long did start: its exits are crashes, not a bad command
+# a bot command that cannot start for these reasons never will, on any machine set up
+# as the docs ask: no such program, not allowed to run it, not a program
+_THE_COMMANDS_FAULT = frozenset(
+    (errno.ENOENT, errno.EACCES, errno.ENOEXEC, errno.ENOTDIR, errno.ELOOP, errno.ENAMETOOLONG)
+)
 STOP_S = 2.0  # a bot process asked to stop (SIGTERM) is killed if still running after this
 
 
@@ -44,6 +50,14 @@ class BotCannotRun(ScheduleError):
 
     def __reduce__(self) -> tuple[type[BotCannotRun], tuple[str, str]]:
         return BotCannotRun, (self.bot, str(self))  # (its own arguments: pickled whole)
+
+
+def start_refused(bot: str, exc: OSError) -> ScheduleError:
+    """Why a bot's process could not start: the command's own fault fails a distributed
+    run (BotCannotRun); this machine's passing want (memory, processes, descriptors)
+    stops only the worker that met it, and another plays its boards."""
+    said = f"cannot start bot {bot!r}: {exc}"
+    return BotCannotRun(bot, said) if exc.errno in _THE_COMMANDS_FAULT else ScheduleError(said)
 
 
 def _signal_group(pgid: int, signum: signal.Signals) -> None:
@@ -191,7 +205,7 @@ class Supervisor:
     def stop(self) -> None:
         self.stopping = True
 
-    def _give_up(self, error: BotCannotRun) -> None:
+    def _give_up(self, error: ScheduleError) -> None:
         if self.on_give_up is None:
             raise error
         self.on_give_up(error)
@@ -239,7 +253,7 @@ class Supervisor:
                     process_group=0,
                 )
             except OSError as exc:
-                self._give_up(BotCannotRun(bot.name, f"cannot start bot {bot.name!r}: {exc}"))
+                self._give_up(start_refused(bot.name, exc))
                 return
             assert proc.stderr is not None
             output = BotOutput(instance, self.lines)  # its stderr, passed on to the ladder's

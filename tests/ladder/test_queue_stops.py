@@ -5,7 +5,9 @@ patience.py) answers the same (docs/bots.md "Distributed ladders")."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -14,6 +16,7 @@ import pytest
 from deberc_net.ladder.distributed import _count_and_finish
 from deberc_net.ladder.queue import BoardQueue, CancelAnswer, Cancelling
 from deberc_net.ladder.run_stop import RunStop, RunStopped, StopKind
+from deberc_net.ladder.supervisor import BotCannotRun, start_refused
 from tests.ladder.test_queue_retries import _new_run, _played_run, _query, _results
 from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
@@ -126,3 +129,14 @@ def test_a_whole_run_is_not_failed_and_a_stopped_one_is_not_counted(
         assert queue.cancel(run, "by another").answer is CancelAnswer.STOPPED_ALREADY
     finally:
         queue.close()
+
+
+def test_only_a_commands_own_fault_fails_a_run_a_machines_passing_want_does_not() -> None:
+    # a review: ENOMEM, EAGAIN or EMFILE on one worker failed the whole run for good
+    for code in (errno.ENOENT, errno.EACCES, errno.ENOEXEC):
+        refused = start_refused("x", OSError(code, os.strerror(code)))
+        assert isinstance(refused, BotCannotRun) and refused.bot == "x"
+    for code in (errno.ENOMEM, errno.EAGAIN, errno.EMFILE):
+        refused = start_refused("x", OSError(code, os.strerror(code)))
+        assert not isinstance(refused, BotCannotRun)
+        assert str(refused) == f"cannot start bot 'x': [Errno {code}] {os.strerror(code)}"
