@@ -41,10 +41,11 @@ class RunStop:
         return f"run {run} was cancelled {self.reason}"
 
     def told(self) -> str:
-        """The stop without the run's number (the web pages' column and paragraph)."""
+        """The stop as the public web pages say it: not its reason, which names hosts,
+        command lines and a bot's last lines of output (`ladder table` says it)."""
         if self.kind is StopKind.FAILED:
-            return f"failed: {self.reason}"
-        return f"cancelled {self.reason}"
+            return "failed: a bot could not run"
+        return "cancelled"
 
     def already(self, run: int) -> str:
         """What a second stop of the run is told."""
