@@ -27,10 +27,12 @@ class _Noting(Settings):
     __slots__ = ("assigned",)
     assigned: set[str]
 
-    def __init__(self, start: Settings) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Settings' own arguments: a hook that copies what it is handed (attrs.evolve)
+        # makes one as it would make a Settings
         object.__setattr__(self, "assigned", set())
-        super().__init__(**attrs.asdict(start, recurse=False))
-        self.assigned.clear()  # copying ``start`` in is not the option's doing
+        super().__init__(*args, **kwargs)
+        self.assigned.clear()  # the fields set at the start are not the option's doing
 
     def __setattr__(self, name: str, value: Any) -> None:
         super().__setattr__(name, value)
@@ -42,6 +44,6 @@ def assignments(configure: Callable[..., object], start: Settings) -> dict[str, 
     """The settings ``configure(settings=...)`` (a ``deberc_configure`` hook caller)
     assigns on a copy of ``start``, each with the value it leaves (``start`` itself is
     not changed)."""
-    noting = _Noting(start)
+    noting = _Noting(**attrs.asdict(start, recurse=False))
     configure(settings=noting)
     return {name: getattr(noting, name) for name in sorted(noting.assigned)}

@@ -8,6 +8,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from deberc_net.game.rules import DealScore, Settings
@@ -236,3 +237,24 @@ def test_an_outcome_hook_may_write_by_side_into_a_zeroed_list() -> None:
     assert score.written == [0, 0]
     rules.score_deal(score)
     assert score.written == [0, 80] and score.outcome == "whistled"
+
+
+class _Copier:
+    """An option whose hook makes a copy of what it is handed (attrs.evolve)."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="copier", kind="option", summary="copies its settings")
+
+    @hookimpl
+    def deberc_configure(self, settings: Settings) -> None:
+        copy = attrs.evolve(settings, target=1001)
+        settings.target = copy.target
+
+
+def test_an_option_that_copies_the_settings_it_is_handed_is_checked_as_any() -> None:
+    # a review: the clash check handed the hook a Settings whose class took other
+    # arguments, and attrs.evolve of it raised TypeError there alone
+    assert build_ruleset(options=["copier"], plugins=[_Copier()]).settings.target == 1001
+    with pytest.raises(RuleError, match="target"):
+        build_ruleset(options=["copier", "to-777"], plugins=[_Copier(), *SETTERS])
