@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections.abc import Callable
@@ -330,3 +331,35 @@ async def test_a_socket_that_sends_is_closed_and_a_big_message_never_held(
     assert closed.value.reason.code == code
     async with open_websocket_url(live_url(web, 1)) as socket:  # another page watches on
         assert lines_of(await socket.get_message())
+
+
+async def test_a_socket_whose_message_passes_the_limit_is_cut_off_not_read_on(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    # hypercorn 0.18 answers a message over its limit with close 1009 and reads on: a
+    # frame that says it holds 2**40 bytes had the server keep all that came after
+    # (a tryout: 512 MiB held for one socket, failed before: the connection stayed open)
+    web: WebServer = await start_web()
+    await seated_and_observing(web, connect)
+    stream = await trio.open_tcp_stream("127.0.0.1", web.http_port)
+    async with stream:
+        await stream.send_all(
+            b"GET /live/table/1 HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n"
+        )
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += await stream.receive_some(4096)
+        assert answer.startswith(b"HTTP/1.1 101"), answer
+        # a masked binary frame that says it holds 2**40 bytes, then some of them
+        await stream.send_all(b"\x82\xff" + (2**40).to_bytes(8, "big") + b"\0\0\0\0")
+        ended = False
+        with trio.move_on_after(10):
+            with contextlib.suppress(trio.BrokenResourceError):
+                for _ in range(2000):  # up to 32 MiB
+                    await stream.send_all(b"\0" * 16384)
+            while await stream.receive_some(65536):
+                pass
+            ended = True
+        assert ended, "the server kept the socket open and read on"

@@ -13,6 +13,7 @@ from hypercorn.trio import serve
 from ..config import Config
 from ..lobby import Lobby
 from .app import make_app
+from .ws_limit import cut_off_too_big_messages
 
 WEBSOCKET_MAX_MESSAGE = 1024  # bytes: more than a page would ever send (it sends none)
 
@@ -34,6 +35,7 @@ async def serve_http(
     # a live page sends nothing (live.py): hypercorn's default of 16 MiB a message let
     # each socket hold that much memory, a frame kept one byte short of its end
     settings.websocket_max_message_size = WEBSOCKET_MAX_MESSAGE
+    cut_off_too_big_messages()  # (hypercorn 0.18 reads on past it: ws_limit.py)
     # Starlette is an ASGI app; hypercorn's own type for one is narrower than Starlette's
     app: Any = make_app(lobby)
     async with trio.open_nursery() as nursery:
