@@ -128,11 +128,15 @@ class Rematches:
         if offer is None or not offer.open:
             session.send(ev.error("not-allowed", phrase(Msg.NO_REMATCH)))
             return
-        if name_key(name) not in {name_key(n) for n in offer.asked}:
+        # asked again: answered again, but the others were told once (a loop of it put
+        # a line on their screens each time, till a slow reader's outbox overflowed)
+        again = name_key(name) in {name_key(n) for n in offer.asked}
+        if not again:
             offer.asked.append(name)
         waiting = offer.waiting()
         if waiting and not self.lobby.table_room(session, opening=False):
-            offer.asked.remove(name)  # refused: as if not asked
+            if not again:
+                offer.asked.remove(name)  # refused: as if not asked
             return
         told = self._event(offer)
         told_waiting = phrase(Msg.REMATCH_WAITING, names=waiting) if waiting else ""
@@ -148,7 +152,7 @@ class Rematches:
             )
         )
         for other in self._players(offer):
-            if other is not session:
+            if other is not session and not again:
                 other.send(told)
         if not waiting:
             self._start(offer)

@@ -135,3 +135,23 @@ async def test_offers_of_matches_ended_apart_are_off_each_at_its_own_time(
     assert first_end + REMATCH_S <= trio.current_time() < second_end + REMATCH_S
     await dan.send("rematch")  # cat's offer is still open: dan takes it up
     assert (await dan.expect("ok", cmd="rematch"))["waiting"] == ""  # nobody: it starts
+
+
+async def test_asking_again_is_answered_but_the_others_are_told_once(
+    port: int, connect: Connector
+) -> None:
+    # a tryout repeated 'rematch' 4,800 times in 25 s: each put a line on the other's
+    # screen, till his outbox overflowed and he was cut off (failed before)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    table = await _play_one(ann, bob)
+    for _ in range(20):
+        await ann.send("rematch")
+        assert (await ann.expect("ok", cmd="rematch"))["waiting"] == "bob"
+    await bob.send("ping")
+    await bob.expect("ok", cmd="ping")
+    told = [x for x in bob.lines if x.startswith("rematch ")]
+    assert len(told) == 1 and fields(told[0])[1]["table"] == table
+    await bob.send("rematch")  # and the rematch itself still starts
+    await bob.expect("ok", cmd="rematch", waiting="")
+    await ann.expect("ok", cmd="sit")
