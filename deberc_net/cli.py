@@ -685,6 +685,21 @@ class _CommandParser(argparse.ArgumentParser):
         return parsed, extras
 
 
+def _run_in_database(command: argparse.ArgumentParser) -> None:
+    """The arguments of a command on one distributed run (ladder finish, ladder cancel):
+    its number and the database that holds it."""
+    command.add_argument("run", type=int, help="the run's number (ladder table, /ladders)")
+    command.add_argument("--db", help="postgresql://USER@HOST[:PORT]/DB (default: --config's db)")
+    command.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
+    command.add_argument(
+        "--db-wait",
+        type=float,
+        metavar="SECONDS",
+        help="it waits this long for its database when it is away "
+        "(a restart, a failover) before it gives up (docs/bots.md; default 300)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="deberc-net", description="Deberts for people and bots.")
     parser.add_argument(
@@ -869,16 +884,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="count a distributed run whose 'ladder run --distributed' is gone, once "
         "its boards are played (docs/bots.md)",
     )
-    lf.add_argument("run", type=int, help="the run's number (ladder table, /ladders)")
-    lf.add_argument("--db", help="postgresql://USER@HOST[:PORT]/DB (default: --config's db)")
-    lf.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
-    lf.add_argument(
-        "--db-wait",
-        type=float,
-        metavar="SECONDS",
-        help="it waits this long for its database when it is away "
-        "(a restart, a failover) before it gives up (docs/bots.md; default 300)",
-    )
+    _run_in_database(lf)
     lf.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     lf.set_defaults(func=_ladder_finish)
     lc = lad_sub.add_parser(
@@ -886,16 +892,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="cancel a distributed run: its boards not played are dropped, it is never "
         "counted (docs/bots.md)",
     )
-    lc.add_argument("run", type=int, help="the run's number (ladder table, /ladders)")
-    lc.add_argument("--db", help="postgresql://USER@HOST[:PORT]/DB (default: --config's db)")
-    lc.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
-    lc.add_argument(
-        "--db-wait",
-        type=float,
-        metavar="SECONDS",
-        help="it waits this long for its database when it is away "
-        "(a restart, a failover) before it gives up (docs/bots.md; default 300)",
-    )
+    _run_in_database(lc)
     lc.set_defaults(func=_ladder_cancel)
     lt = lad_sub.add_parser("table", help="the leaderboard")
     lt.add_argument("--db", help=DB_HELP)

@@ -5,11 +5,14 @@ guesses from one address hashed against a limit of 5)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 import trio
 
 from deberc_net.server.accounts import Accounts, set_password
+from deberc_net.server.config import Config
 from deberc_net.server.store import open_store
 from tests.server.conftest import make_config
 
@@ -27,41 +30,41 @@ async def _burst(accounts: Accounts, addresses: list[str]) -> list[str]:
     return answers
 
 
-async def test_a_burst_from_one_address_is_hashed_no_more_than_the_limit(tmp_path: Path) -> None:
+@pytest.fixture
+def vera(tmp_path: Path) -> Iterator[tuple[Accounts, Config]]:
+    """The accounts of a store where vera is registered, and their settings."""
     config = make_config(tmp_path / "db.sqlite")
     store = open_store(config.db)
     try:
         set_password(store, "vera", "right-password")
-        accounts = Accounts(store, config)
-        answers = await _burst(accounts, ["203.0.113.9"] * 20)
+        yield Accounts(store, config), config
     finally:
         store.close()
+
+
+async def test_a_burst_from_one_address_is_hashed_no_more_than_the_limit(
+    vera: tuple[Accounts, Config],
+) -> None:
+    accounts, config = vera
+    answers = await _burst(accounts, ["203.0.113.9"] * 20)
     assert answers.count("bad-password") == config.failed_logins_per_name
     assert answers.count("slow-down") == 20 - config.failed_logins_per_name
 
 
-async def test_a_burst_from_many_addresses_is_held_to_the_names_limit(tmp_path: Path) -> None:
-    config = make_config(tmp_path / "db.sqlite")
-    store = open_store(config.db)
-    try:
-        set_password(store, "vera", "right-password")
-        accounts = Accounts(store, config)
-        answers = await _burst(accounts, [f"203.0.113.{n}" for n in range(20)])
-    finally:
-        store.close()
+async def test_a_burst_from_many_addresses_is_held_to_the_names_limit(
+    vera: tuple[Accounts, Config],
+) -> None:
+    accounts, config = vera
+    answers = await _burst(accounts, [f"203.0.113.{n}" for n in range(20)])
     assert answers.count("bad-password") == config.failed_logins_per_name
 
 
-async def test_the_owner_known_at_her_address_gets_in_past_a_burst(tmp_path: Path) -> None:
-    config = make_config(tmp_path / "db.sqlite")
-    store = open_store(config.db)
-    try:
-        set_password(store, "vera", "right-password")
-        accounts = Accounts(store, config)
-        assert await accounts.check_or_register("vera", "right-password", "198.51.100.1") is None
-        await _burst(accounts, [f"203.0.113.{n}" for n in range(20)])
-        assert await accounts.check_or_register("vera", "right-password", "198.51.100.1") is None
-        refused = await accounts.check_or_register("vera", "right-password", "198.51.100.2")
-    finally:
-        store.close()
+async def test_the_owner_known_at_her_address_gets_in_past_a_burst(
+    vera: tuple[Accounts, Config],
+) -> None:
+    accounts, _ = vera
+    assert await accounts.check_or_register("vera", "right-password", "198.51.100.1") is None
+    await _burst(accounts, [f"203.0.113.{n}" for n in range(20)])
+    assert await accounts.check_or_register("vera", "right-password", "198.51.100.1") is None
+    refused = await accounts.check_or_register("vera", "right-password", "198.51.100.2")
     assert refused is not None and refused.code == "slow-down"
