@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 import structlog
+import trio
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
@@ -19,6 +20,7 @@ from deberc_net.protocol.messages import Msg, count_phrase, phrase
 from . import accounts
 from .accounts import name_key
 from .house import PREFIX as HOUSE_PREFIX
+from .limits import AddressBuckets
 from .session import Session
 from .table import Back, Leave
 
@@ -27,6 +29,11 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("deberc.lobby")
 TOKEN = "token="  # 'login NAME token=T': a guest resumes with the token it was given
+# logins of a name that holds a seat: 10 at once, then one every 5 s (a dropped player
+# comes back at once; a loop of resumes is held to a line every few seconds)
+SEAT_LOGINS_PER_S = 0.2
+SEAT_LOGINS_BURST = 10.0
+SEAT_LOGINS_KEPT = 1000  # names' allowances kept (the refilled, offline ones go first)
 
 
 @attrs.define(eq=False)
@@ -34,6 +41,11 @@ class Login:
     lobby: Lobby
     # names being registered right now: no guest takes one while its hash is computed
     registering: set[str] = attrs.Factory(set)
+    # logins of a name that holds a seat, by name key: each one is 'away' and 'back' on
+    # its table's screens (docs/security.md §6)
+    seat_logins: AddressBuckets = attrs.Factory(
+        lambda: AddressBuckets(SEAT_LOGINS_PER_S, SEAT_LOGINS_BURST, SEAT_LOGINS_KEPT)
+    )
 
     async def login(self, session: Session, item: Command) -> None:
         asked = _lang_argument(item.args)
@@ -49,6 +61,14 @@ class Login:
             return
         if session.name is not None:
             session.send(ev.error("not-allowed", phrase(Msg.LOGGED_IN_AS, name=session.name)))
+            return
+        if self._seat_logins_spent(name):
+            session.send(
+                ev.Error(
+                    "slow-down",
+                    f"{name} holds a seat and has logged in too often: try again in a moment",
+                )
+            )
             return
         if name_key(name).startswith(HOUSE_PREFIX) and self.lobby.house.get(name) is None:
             session.send(
@@ -180,6 +200,15 @@ class Login:
             # its state answers the login, before the next line (docs/protocol.md §2.3;
             # at another worker's table it comes over the bus, waited for as well)
             table.post(Back(session), request=True)
+
+    def _seat_logins_spent(self, name: str) -> bool:
+        """Whether ``name`` holds a seat and has logged in too often: a guest's resumes
+        in a loop (a token, nothing to hash) put ~930 'away' and 'back' lines a second
+        on its table's screens, till a slow reader there was cut off."""
+        if self.lobby.table_of(name) is None:
+            return False
+        now = trio.current_time()
+        return not self.seat_logins.of(name_key(name), now, self.lobby.online).take(now)
 
     def _spelling(self, name: str, previous: Session | None) -> str:
         """The spelling a name logs in under: its seat's, or its connection's that it

@@ -361,3 +361,31 @@ async def test_a_registered_name_logs_in_as_it_was_registered(
     other = await connect.machine(port, "xeno")
     await other.send("finger VERA")  # gone: named as registered, not as asked
     assert (await other.expect("finger"))["name"] == "Vera"
+
+
+async def test_a_seated_names_logins_are_held_to_an_allowance(
+    port: int, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    # a second tryout looped a seated guest's resumes (a token: nothing to hash), ~930 a
+    # second: each put 'away' and 'back' on the table's screens till a slow reader
+    # there was cut off (failed before: every one was let in)
+    from deberc_net.server.login import SEAT_LOGINS_BURST, SEAT_LOGINS_PER_S
+
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    replies = []
+    for _ in range(int(SEAT_LOGINS_BURST) + 3):
+        again = await connect.raw(port, "bob again")
+        await again.send(f"style machine\nlogin bob token={bob.token}")
+        reply = await again.read_until(lambda x: x.startswith(("ok cmd=login", "error ")))
+        replies.append(fields(reply)[1].get("code", "ok"))
+    assert replies == ["ok"] * int(SEAT_LOGINS_BURST) + ["slow-down"] * 3
+    await trio.sleep(1 / SEAT_LOGINS_PER_S)  # one more in a while
+    back = await connect.machine(port, "bob", token=bob.token)
+    await back.send("ping")
+    await back.expect("ok", cmd="ping")
+    # a name at no table is not held to it: cat logs in as often as she likes
+    cat = await connect.machine(port, "cat")
+    for _ in range(int(SEAT_LOGINS_BURST) + 3):
+        cat = await connect.machine(port, "cat", token=cat.token)
