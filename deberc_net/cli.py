@@ -350,13 +350,9 @@ def _ladder_finish(args: argparse.Namespace) -> int:
     from deberc_net.ladder import report
     from deberc_net.ladder.distributed import finish_distributed
     from deberc_net.ladder.schedule import ScheduleError
-    from deberc_net.server.store import StoreError, is_postgres
+    from deberc_net.server.store import StoreError
 
-    if not is_postgres(args.db):
-        print("deberc-net ladder finish: --db takes a postgresql:// address (a distributed "
-              "run's)", file=sys.stderr)  # fmt: skip
-        return 2
-    if (refused := _db_wait_refused(args.db_wait)) is not None:
+    if (refused := _run_in_database_refused(args)) is not None:
         print(f"deberc-net ladder finish: {refused}", file=sys.stderr)
         return 2
     book = _rule_book("ladder")
@@ -380,13 +376,9 @@ def _ladder_finish(args: argparse.Namespace) -> int:
 def _ladder_cancel(args: argparse.Namespace) -> int:
     from deberc_net.ladder.cancel import cancel_distributed
     from deberc_net.ladder.schedule import ScheduleError
-    from deberc_net.server.store import StoreError, is_postgres
+    from deberc_net.server.store import StoreError
 
-    if not is_postgres(args.db):
-        print("deberc-net ladder cancel: --db takes a postgresql:// address (a distributed "
-              "run's)", file=sys.stderr)  # fmt: skip
-        return 2
-    if (refused := _db_wait_refused(args.db_wait)) is not None:
+    if (refused := _run_in_database_refused(args)) is not None:
         print(f"deberc-net ladder cancel: {refused}", file=sys.stderr)
         return 2
     try:
@@ -396,6 +388,16 @@ def _ladder_cancel(args: argparse.Namespace) -> int:
         return 2
     print(said)
     return 0
+
+
+def _run_in_database_refused(args: argparse.Namespace) -> str | None:
+    """Why a command on one distributed run (``_run_in_database``'s arguments) is
+    refused before it starts (None: it is not)."""
+    from deberc_net.server.store import is_postgres
+
+    if not is_postgres(args.db):
+        return "--db takes a postgresql:// address (a distributed run's)"
+    return _db_wait_refused(args.db_wait)
 
 
 def _db_wait_refused(seconds: float | None) -> str | None:
