@@ -632,7 +632,7 @@ def games_lines(e: ev.Games, lang: Lang = Lang.EN) -> list[str]:
 def side_names(names: Sequence[str], count: int) -> list[str]:
     """The names of each of ``count`` sides by seat: 'anna', or a pair 'anna+olga'
     (four players: partners sit opposite, seats 0+2 and 1+3)."""
-    return ["+".join(names[side::count]) for side in range(count)]
+    return _joined_sides(names, [range(side, len(names), count) for side in range(count)])
 
 
 def _by_side(names: tuple[str, ...], values: Any) -> str:
