@@ -13,33 +13,29 @@ from __future__ import annotations
 
 import attrs
 
-from .limits import Bucket
+from .limits import Bucket, Recent
 
 
 @attrs.define
 class WatchNews:
     window: float
     comings: Bucket
-    # name key: when its coming was last told here; only stamps within the window count
-    _told_at: dict[str, float] = attrs.field(init=False, factory=dict)
+    # name keys whose coming was told here within the window
+    _told: Recent = attrs.field(init=False)
     # name keys told as watching and not yet as gone
     _watching: set[str] = attrs.field(init=False, factory=set)
-    # ``_told_at`` is looked through for old stamps once it holds this many (amortized)
-    _prune_at: int = attrs.field(init=False, default=64)
+
+    def __attrs_post_init__(self) -> None:
+        self._told = Recent(self.window, kept=64)
 
     def coming(self, key: str, now: float) -> bool:
         """Whether to tell that ``key`` starts watching (remembered if so)."""
-        told = self._told_at.get(key)
-        if key in self._watching or (told is not None and now - told < self.window):
+        if key in self._watching or self._told.seen(key, now):
             return False  # told a moment ago: coming and going again is no news
         if not self.comings.take(now):
             return False  # the table has heard enough of comings for now
-        self._told_at[key] = now
+        self._told.add(key, now)
         self._watching.add(key)
-        if len(self._told_at) >= self._prune_at:
-            for old in [k for k, t in self._told_at.items() if now - t >= self.window]:
-                del self._told_at[old]
-            self._prune_at = max(64, 2 * len(self._told_at))
         return True
 
     def going(self, key: str) -> bool:
@@ -55,4 +51,4 @@ class WatchNews:
 
     def __len__(self) -> int:
         """How many names it remembers (for tests: bounded by the recent comings)."""
-        return len(self._told_at) + len(self._watching)
+        return len(self._told) + len(self._watching)
