@@ -16,8 +16,10 @@ docs/bots.md "Distributed ladders").
 A worker that cannot run one of a run's bots fails the run (queue.py, ``fail``): the
 docs ask that a run's commands run on every worker machine, so the one failure is the
 run's, not the machine's, and a run queued behind it is not held up by workers dying
-on it. A worker whose run stopped (failed, or cancelled) drops its boards, releasing
-the ones it started (none will be played again), and goes on to other runs.
+on it (a bot that cannot start for the machine's passing want, out of memory or
+processes, stops this worker alone: supervisor.py ``start_refused``). A worker whose
+run stopped (failed, or cancelled) drops its boards, releasing the ones it started
+(none will be played again), and goes on to other runs.
 """
 
 from __future__ import annotations
