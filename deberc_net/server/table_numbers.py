@@ -40,7 +40,7 @@ class TableNumbers:
     def next(self) -> int:
         if not self._ahead:  # a burst used them all (or the database is away)
             if self.shared:  # (a worker opens no table on a number of its own)
-                self._take(self.draw(AHEAD))
+                self.fill()
             # (never filled: a lobby the server did not start, a test's, draws in place)
             elif self._highest or not self._first_draw():
                 # never a wait on the store here, in the server's loop (a database
