@@ -20,6 +20,7 @@ import trio
 from deberc_net.protocol import events as ev
 
 from .config import Config
+from .fair_turns import FairTurns
 from .limits import Recent, WindowCounter
 from .local import LOCAL_ADDRESS
 from .store import Store, name_key
@@ -77,6 +78,10 @@ class Accounts:
         self.store = store
         self.config = config
         self.admins = {name_key(n) for n in config.admins}
+        # the hash threads' turns, fewest-first by the address's recent checks, so a
+        # loop of logins (to its own accounts, from many addresses) goes behind the
+        # logins of those who check little; the threads' own limiter is never waited on
+        self._hash_turns = FairTurns(config.hash_workers)
         self._logins = trio.CapacityLimiter(config.hash_workers)
         self._registrations = trio.CapacityLimiter(config.registration_workers)
         self._registering = 0
@@ -97,6 +102,11 @@ class Accounts:
         self.tell_success: Callable[[str, str], None] | None = None
         # names this process vouches for over its own in-memory link (``trust``)
         self._trusted: dict[str, str] = {}
+
+    @property
+    def checks_waiting(self) -> int:
+        """Password checks waiting for a hash thread (how far logins are behind)."""
+        return len(self._hash_turns)
 
     def trust(self, name: str, secret: str) -> None:
         """Let ``name`` log in with ``secret``, registered, over this process's own link
@@ -183,7 +193,10 @@ class Accounts:
         pending = (_ADDRESS + address, _pair(name, address), _NAME + name_key(name))
         self._pending.update(pending)
         try:
-            async with self._turn(address):
+            async with (
+                self._turn(address),
+                self._hash_turns.turn(self._checks.count(address, trio.current_time())),
+            ):
                 given = await trio.to_thread.run_sync(_hash, password, salt, limiter=self._logins)
         finally:
             self._pending.subtract(pending)
