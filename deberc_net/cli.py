@@ -159,8 +159,11 @@ def _serve(args: argparse.Namespace) -> int:
     import trio
 
     from deberc_net.hangup import StopSignals
+    from deberc_net.server.allocator import keep_big_blocks_returned
     from deberc_net.server.app import ListenError, serve, sole_exception
     from deberc_net.server.store import StoreError
+
+    keep_big_blocks_returned()  # before any thread starts (server/allocator.py)
 
     book = _rule_book("serve")
     if book is None:

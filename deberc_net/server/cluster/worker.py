@@ -24,6 +24,7 @@ def worker_main() -> int:
     import trio
 
     from deberc_net.plugins import RuleBook
+    from deberc_net.server.allocator import keep_big_blocks_returned
     from deberc_net.server.app import ListenError, serve, sole_exception
     from deberc_net.server.config import Config
     from deberc_net.server.logs import configure_logging
@@ -32,6 +33,7 @@ def worker_main() -> int:
     from . import WorkerPlace
     from .launch import ENV
 
+    keep_big_blocks_returned()  # before any thread starts (server/allocator.py)
     told = json.loads(os.environ[ENV])
     config = Config(**told["config"])
     place = WorkerPlace(int(told["index"]), int(told["count"]))
