@@ -147,6 +147,10 @@ class Clocks:
     def _away_deadline(self, seat: int) -> float:
         return self.away_since[seat] + self.away_limit_ms / 1000
 
+    def held_s(self, seat: int, now: float) -> int:
+        """The whole seconds an away ``seat`` is still held (0: its time is up)."""
+        return max(0, math.ceil(self._away_deadline(seat) - now))
+
     def left_ms(self, seat: int, now: float) -> int:
         """What is left of ``seat``'s time for the open request (all of it for another
         seat: its clock starts when it is asked)."""

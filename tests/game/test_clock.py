@@ -82,6 +82,14 @@ def test_a_waiting_table_holds_away_seats_lowest_first() -> None:
     assert c.away_too_long(1.5) == [0, 2]
 
 
+def test_an_away_seat_is_held_whole_seconds_more_never_fewer_than_none() -> None:
+    c = clocks(away_limit_ms=120_000)
+    c.away(1, now=10.0)
+    assert c.held_s(1, now=10.0) == 120
+    assert c.held_s(1, now=33.2) == 97  # 96.8 s: a second begun is told whole
+    assert c.held_s(1, now=130.0) == 0 and c.held_s(1, now=500.0) == 0
+
+
 def test_timeouts_in_a_row_lose_and_an_answer_resets_them() -> None:
     c = clocks(max_timeouts=3)
     assert not c.timed_out(0) and not c.timed_out(0)

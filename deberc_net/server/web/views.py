@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -73,11 +72,9 @@ def _match_now(table: Table) -> MatchNow | None:
 
 def _away_s(table: Table, seats: int) -> list[int | None]:
     """Each seat's whole seconds still held while its player is away (None: not away)."""
-    since, now = table.clocks.away_since, trio.current_time()
-    held_s = table.clocks.away_limit_ms / 1000
+    clocks, now = table.clocks, trio.current_time()
     return [
-        None if seat not in since else max(0, math.ceil(since[seat] + held_s - now))
-        for seat in range(seats)
+        None if seat not in clocks.away_since else clocks.held_s(seat, now) for seat in range(seats)
     ]
 
 
