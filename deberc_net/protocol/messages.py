@@ -53,6 +53,8 @@ class Msg(StrEnum):
     LEAVE_DECLINED = "leave-declined"
     LEAVE_CONFIRM = "leave-confirm"
     WAITS_FOR_PLAYERS = "waits-for-players"
+    WAITS_FOR_AWAY = "waits-for-away"
+    AWAY_HELD = "away-held"
     FREE_SEAT = "free-seat"
     CLOCK_WARNING = "clock-warning"
     TABLE_CLOSES = "table-closes"
@@ -337,6 +339,14 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Table {table} waits for players: {seats}",
         "Стол {table} ждёт игроков: {seats}",
     ),
+    # a full waiting table deals to no empty chair (docs/protocol.md §12)
+    Msg.WAITS_FOR_AWAY: (
+        "Table {table} is full and waits for {names} to come back, then the game starts;"
+        " a seat whose player is not back in time is freed for another player.",
+        "Стол {table} полон и ждёт возвращения: {names}. Тогда начнётся игра; место"
+        " того, кто не вернётся вовремя, освободится для другого игрока.",
+    ),
+    Msg.AWAY_HELD: ("{name} ({seconds} s left)", "{name} (осталось {seconds} с)"),
     Msg.FREE_SEAT: ("(free)", "(свободно)"),
     Msg.CLOCK_WARNING: ("{seconds} s left to answer.", "Осталось {seconds} с на ответ."),
     Msg.TABLE_CLOSES: ("Table {table} closes: {reason}.", "Стол {table} закрывается: {reason}."),

@@ -63,6 +63,12 @@ def test_a_phrase_is_said_in_each_language_and_nests() -> None:
     seats = phrase(Msg.WAITS_FOR_PLAYERS, table=3, seats=("anna", phrase(Msg.FREE_SEAT)))
     assert seats.text() == "Table 3 waits for players: anna, (free)"
     assert seats.text(Lang.RU) == "Стол 3 ждёт игроков: anna, (свободно)"
+    away = tuple(phrase(Msg.AWAY_HELD, name=n, seconds=s) for n, s in (("ann", 97), ("bo", 5)))
+    full = phrase(Msg.WAITS_FOR_AWAY, table=3, names=away)
+    assert full.text().startswith("Table 3 is full and waits for ann (97 s left), bo (5 s left)")
+    assert full.text(Lang.RU).startswith(
+        "Стол 3 полон и ждёт возвращения: ann (осталось 97 с), bo (осталось 5 с)."
+    )
 
 
 def test_the_english_line_is_the_protocols_text_and_russian_is_the_phrase() -> None:
