@@ -656,7 +656,10 @@ class Table:
                     session.table, session.seat = self, seat
                     self.clocks.back(seat)
                     self._event(ev.CameBack(session.name or "?", seat))
-                    self._send_state(session, seat, whole=True)
+                    if self._all_back():
+                        self._start()  # his cards are his view
+                    else:
+                        self._send_state(session, seat, whole=True)
                 elif session.table is self:  # it closed meanwhile: back in the lobby
                     session.table, session.seat = None, None
             case ShowState(session):
@@ -724,7 +727,7 @@ class Table:
         )
         self._event(ev.Seated(name, seat))
         if all(self.seats):
-            self._start()
+            self._full()
 
     def _why_not_sit(self, session: Session, name: str, seat: int | None) -> int | ev.Error:
         """The seat ``session`` gets, or the error that says why it gets none."""
@@ -958,6 +961,57 @@ class Table:
         else:  # a seeker waiting for this game sits at once (docs/protocol.md §5.5)
             self.lobby.matchmaking.fill(self)
 
+    # ------------------------------------------------- a full waiting table
+    def _full(self) -> None:
+        """The last seat is taken: the match starts, unless a player of an ordinary table
+        is away; then the table waits for him, telling everyone there whom it waits for
+        (a club deals to no empty chair, docs/protocol.md §12). A board starts all the
+        same: its away seat forfeits at the away limit, so a ladder never stalls (§5.5a)."""
+        awaited = [] if self.reserved is not None else self._awaited()
+        if not awaited:
+            self._start()
+            return
+        now = trio.current_time()
+        for seat in awaited:
+            if seat not in self.clocks.away_since:  # gone this moment: his Away is on its way
+                self.clocks.away(seat, now)
+            # told again: the one who just sat, and the watchers, learn it here
+            self._event(ev.WentAway(self.seats[seat] or "?", seat))
+        self._broadcast(self._audience(), ev.info(self._waits_for()))
+
+    def _awaited(self) -> list[int]:
+        """The taken seats whose players are away (or gone this moment, not told yet)."""
+        return [
+            seat
+            for seat, name in enumerate(self.seats)
+            if name is not None and (seat in self.clocks.away_since or self._session(seat) is None)
+        ]
+
+    def _all_back(self) -> bool:
+        """An ordinary table, full and waiting, whose last away player is back (§12)."""
+        full = self.match is None and self.reserved is None and all(self.seats)
+        return full and not self._awaited()
+
+    def _waits_for(self) -> Phrase:
+        """What a waiting table waits for: its free seats, or, full, its away players."""
+        awaited = self._awaited() if all(self.seats) and self.reserved is None else []
+        if not awaited:
+            seats = tuple(s or phrase(Msg.FREE_SEAT) for s in self.seats)
+            return phrase(Msg.WAITS_FOR_PLAYERS, table=self.id, seats=seats)
+        now = trio.current_time()
+        names = tuple(
+            phrase(Msg.AWAY_HELD, name=self.seats[seat] or "?", seconds=self._held_s(seat, now))
+            for seat in awaited
+        )
+        return phrase(Msg.WAITS_FOR_AWAY, table=self.id, names=names)
+
+    def _held_s(self, seat: int, now: float) -> int:
+        """How long ``seat`` is still held; all of the away limit for a seat whose Away is
+        on its way (its away time starts when it comes)."""
+        if seat not in self.clocks.away_since:
+            return self.config.away_limit_ms // 1000
+        return self.clocks.held_s(seat, now)
+
     # ----------------------------------------------------------------- play
     def _match_seed(self) -> str:
         """The next match's deck seed: the board's, the server's test seed, or fresh."""
@@ -994,7 +1048,9 @@ class Table:
         log.info("match_start", table=self.id, match=self.match.match_id, players=names)
         # not the seed: every deck follows from it (it is told at the match's end)
         self._event(g.MatchStarted(names, self.match.match_id))
-        for seat in range(self.players):  # seated, then disconnected before the start
+        # a board's seats seated, then disconnected before the start (an ordinary table
+        # waits for them: _full)
+        for seat in range(self.players):
             if self._session(seat) is None:
                 self.clocks.away(seat, trio.current_time())
                 self._event(ev.WentAway(self.seats[seat] or "?", seat))
@@ -1044,8 +1100,7 @@ class Table:
     def _send_state(self, session: Session, seat: int | None, *, whole: bool = False) -> None:
         match = self.match
         if match is None:
-            seats = tuple(s or phrase(Msg.FREE_SEAT) for s in self.seats)
-            session.send(ev.info(phrase(Msg.WAITS_FOR_PLAYERS, table=self.id, seats=seats)))
+            session.send(ev.info(self._waits_for()))
             return
         asked = seat is not None and seat == match.to_act and not match.over
         kind = ev.AskKind.ASK if asked else ev.AskKind.STATE
