@@ -133,3 +133,14 @@ def test_the_rematch_refusals_are_listed_in_the_protocol_in_both_languages() -> 
     for said in (Msg.NO_REMATCH, Msg.REMATCH_BOARD, Msg.REMATCH_HOUSE_BOT):
         assert f"`{phrase(said).text()}`" in section
         assert f"`{phrase(said).text(Lang.RU)}`" in section
+
+
+def test_a_full_tables_wait_is_shown_in_the_protocol_as_the_server_says_it() -> None:
+    """§12's transcript and notes hold the words the server says (a change to either
+    shows here)."""
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    section = doc.split("## 12. Disconnects", 1)[1].split("\n## 13.", 1)[0]
+    names = (phrase(Msg.AWAY_HELD, name="ann", seconds=97),)
+    waits = phrase(Msg.WAITS_FOR_AWAY, table=1, names=names)
+    assert f"info text={waits.text()}\n" in section
+    assert " ".join(waits.text(Lang.RU).split(". ")[0].split()) in " ".join(section.split())
