@@ -39,3 +39,30 @@ async def test_an_away_seat_is_shown_with_the_time_it_is_held(
     assert status == 200 and 'class="away"' in page and "away: the seat is held" in page
     status, body = await web.get("/")
     assert "ann, bob (away), (free)" in body.decode()
+
+
+async def test_a_full_table_waiting_for_an_away_player_says_whom_it_waits_for(
+    start_web: Callable[..., Any], connect: Connector
+) -> None:
+    """Filled while bob is away, the table waits for him (docs/protocol.md §12): listed
+    as waiting, its page says whom it waits for rather than 'Waiting for players'."""
+    web: WebServer = await start_web()
+    ann, bob, cat = [await connect.machine(web.port, n) for n in ("ann", "bob", "cat")]
+    await ann.send("new 3")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    await bob.aclose()
+    await ann.expect("event", kind="away", name="bob")
+    await cat.send(f"sit {table}")
+    await ann.expect("info")  # the table says whom it waits for: it is full
+    status, body = await web.get(f"/api/tables/{table}")
+    summary = json.loads(body)
+    assert status == 200
+    assert (summary["state"], summary["players"]) == ("waiting", ["ann", "bob", "cat"])
+    status, body = await web.get(f"/table/{table}")
+    page = body.decode()
+    assert status == 200 and "Waiting for bob to come back" in page
+    assert "Waiting for players" not in page
+    status, body = await web.get("/")
+    assert status == 200 and "ann, bob (away), cat" in body.decode()

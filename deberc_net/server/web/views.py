@@ -40,6 +40,14 @@ class TableSummary:
     # is forfeited, or at a waiting table the seat freed); None for a seat not away
     away_s: list[int | None]
 
+    def awaited(self) -> list[str]:
+        """A waiting table with every seat taken waits for its away players to come back
+        (docs/protocol.md §12): their names; none for any other table."""
+        if self.state is not TableState.WAITING or None in self.players:
+            return []
+        seats = zip(self.players, self.away_s, strict=True)
+        return [name for name, held in seats if name and held is not None]
+
 
 def table_summary(table: Table) -> TableSummary:
     info = table.info()
