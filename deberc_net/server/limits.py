@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Container
 
@@ -34,6 +35,13 @@ class Bucket:
         """Whether ``take`` would succeed at ``now`` (nothing spent: a check before an
         act that is paid for later, once it has happened)."""
         return self._tokens_at(now) >= 1
+
+    def wait(self, now: float) -> float:
+        """Seconds from ``now`` until ``take`` would succeed (0: it would now)."""
+        short = 1 - self._tokens_at(now)
+        if short <= 0:
+            return 0.0
+        return short / self.rate if self.rate else math.inf
 
     def _tokens_at(self, now: float) -> float:
         if self.stamp is None:
@@ -73,6 +81,10 @@ class AddressBuckets:
                 self._look_at = max(self.kept, 2 * len(self._buckets))
             bucket = self._buckets[address] = Bucket(self.rate, self.burst)
         return bucket
+
+    def __len__(self) -> int:
+        """How many buckets it holds now (the refilled ones not yet dropped among them)."""
+        return len(self._buckets)
 
 
 @attrs.define

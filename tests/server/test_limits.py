@@ -15,6 +15,15 @@ def test_a_bucket_allows_its_burst_then_its_rate() -> None:
     assert [bucket.take(100.0) for _ in range(4)] == [True, True, True, False]  # capped
 
 
+def test_a_bucket_says_how_long_until_its_next_token() -> None:
+    bucket = Bucket(rate=2.0, burst=2.0)
+    assert bucket.wait(0.0) == 0.0
+    assert bucket.take(0.0) and bucket.take(0.0) and not bucket.take(0.0)
+    assert bucket.wait(0.0) == 0.5 and bucket.wait(0.25) == 0.25 and bucket.wait(0.5) == 0.0
+    assert bucket.take(0.5)  # as said
+    assert Bucket(rate=0.0, burst=1.0).wait(0.0) == 0.0
+
+
 def test_an_addresss_bucket_outlives_its_connections_until_it_is_full_again() -> None:
     buckets = AddressBuckets(rate=1.0, burst=2.0, kept=1)
     spent = buckets.of("a", 0.0, connected=set())
