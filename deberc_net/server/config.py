@@ -46,6 +46,11 @@ class Config:
     http_port: int | None = None  # the web face (docs/web.md): None off, 0 any free port
     max_web_viewers: int = 500  # live table sockets of web pages open at once ...
     web_viewers_per_address: int = 20  # ... and from one address (0: no limit)
+    # requests to the web face from one address (pages, JSON, static files, live sockets'
+    # handshakes) a second on average ... and at once; beyond that: HTTP 429 (either 0:
+    # no limit). A page with its files and socket is 5 of them: docs/security.md §8
+    web_requests_per_address_per_s: float = 10.0
+    web_requests_per_address_burst: float = 60.0
     db: str = "deberc.sqlite3"
     human_clock_ms: int = 60_000  # per call, a person
     bot_clock_ms: int = 10_000  # per call, a connection in the machine style

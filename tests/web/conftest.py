@@ -124,13 +124,23 @@ class WebServer:
         return await trio.to_thread.run_sync(fetch)
 
     async def ask(
-        self, method: str, path: str, headers: dict[str, str] | None = None
+        self,
+        method: str,
+        path: str,
+        headers: dict[str, str] | None = None,
+        source: str | None = None,
     ) -> tuple[int, dict[str, str], bytes]:
         """One request as sent, redirects not followed: status, headers (lower-case
-        names) and body."""
+        names) and body; ``source``: the loopback address it comes from (127.0.0.2:
+        another client to the server's per-address limits)."""
 
         def fetch() -> tuple[int, dict[str, str], bytes]:
-            connection = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=5)
+            connection = http.client.HTTPConnection(
+                "127.0.0.1",
+                self.http_port,
+                timeout=5,
+                source_address=None if source is None else (source, 0),
+            )
             try:
                 connection.request(method, path, headers=headers or {})
                 reply = connection.getresponse()

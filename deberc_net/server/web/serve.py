@@ -13,6 +13,7 @@ from hypercorn.trio import serve
 from ..config import Config
 from ..lobby import Lobby
 from .app import make_app
+from .request_limit import RequestLimit, request_buckets
 from .ws_limit import cut_off_too_big_messages
 
 WEBSOCKET_MAX_MESSAGE = 1024  # bytes: more than a page would ever send (it sends none)
@@ -36,8 +37,9 @@ async def serve_http(
     # each socket hold that much memory, a frame kept one byte short of its end
     settings.websocket_max_message_size = WEBSOCKET_MAX_MESSAGE
     cut_off_too_big_messages()  # (hypercorn 0.18 reads on past it: ws_limit.py)
-    # Starlette is an ASGI app; hypercorn's own type for one is narrower than Starlette's
-    app: Any = make_app(lobby)
+    # Starlette is an ASGI app; hypercorn's own type for one is narrower than Starlette's.
+    # Each address's allowance of requests comes first: a refused one costs no page work
+    app: Any = RequestLimit(make_app(lobby), request_buckets(config))
     async with trio.open_nursery() as nursery:
         binds: list[str] = await nursery.start(functools.partial(serve, app, settings))
         task_status.started(int(binds[0].rsplit(":", 1)[1]))

@@ -1,0 +1,72 @@
+"""Each address's allowance of requests to the web face (docs/security.md §8).
+
+Every request spends one token of its address's bucket (addresses.py: an IPv6 /64 is
+one address) before the app sees it: a page, a JSON answer, a static file, a live
+socket's handshake alike. With none left it is answered here, 429 with Retry-After,
+so a loop of requests for a costly answer (``/api/tables`` lists every table: ~48 ms
+with 1,000 of them) holds the server's loop only as long as the allowance lasts.
+
+Static files count as any request: a page names three and a browser keeps them, and a
+share of their own would be one more allowance to spend. A live socket's handshake
+counts too: its watching is bounded apart (live.Viewers), but opening one again and
+again costs an observe and a state each time.
+"""
+
+from __future__ import annotations
+
+import math
+
+import attrs
+import trio
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ..addresses import limited_address
+from ..config import Config
+from ..limits import AddressBuckets
+from .app import is_api
+
+# addresses' allowances held before the refilled ones are looked for and dropped
+# (limits.AddressBuckets): a spray of addresses holds only those not yet refilled
+KEPT = 1000
+# a request holds no connection its allowance should outlive: a full bucket is dropped
+_NO_CONNECTIONS: frozenset[str] = frozenset()
+
+
+def request_buckets(config: Config) -> AddressBuckets | None:
+    """The addresses' allowances ``config`` asks for; None: no limit."""
+    rate, burst = config.web_requests_per_address_per_s, config.web_requests_per_address_burst
+    if not rate or not burst:
+        return None
+    return AddressBuckets(rate, burst, KEPT)
+
+
+@attrs.define
+class RequestLimit:
+    """ASGI middleware in front of the web app: a request past its address's allowance
+    never reaches it."""
+
+    app: ASGIApp
+    buckets: AddressBuckets | None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.buckets is not None and scope["type"] in ("http", "websocket"):
+            now = trio.current_time()
+            client = scope.get("client")
+            address = limited_address(client[0]) if client else "?"
+            bucket = self.buckets.of(address, now, _NO_CONNECTIONS)
+            if not bucket.take(now):
+                # (a live socket's too: hypercorn sends it as the handshake's answer)
+                await refusal(scope["path"], bucket.wait(now))(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def refusal(path: str, wait: float) -> Response:
+    """429, with the whole seconds until the address has a request again."""
+    seconds = max(1, math.ceil(wait))
+    why = f"too many requests from your address: try again in {seconds} s"
+    headers = {"Retry-After": str(seconds)}
+    if is_api(path):
+        return JSONResponse({"error": why}, 429, headers=headers)
+    return PlainTextResponse(why, 429, headers=headers)
