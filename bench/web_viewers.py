@@ -59,7 +59,8 @@ SEEK = f"seek 2 moscow to-{TARGET}"
 
 def start_server(db: str, task_cpu: str | None) -> tuple[subprocess.Popen[str], int, int]:
     """The server, its game and web ports; with ``task_cpu``, a file where it writes the
-    CPU of its web tasks and of all (bench/web_task_cpu.py)."""
+    CPU of its web tasks and of all (bench/web_task_cpu.py). Its viewers stand for as
+    many browsers but all come from 127.0.0.1: the per-address limits are off."""
     code = (
         "import sys, trio\n"
         f"sys.path.insert(0, {str(HERE)!r})\n"
@@ -75,7 +76,8 @@ def start_server(db: str, task_cpu: str | None) -> tuple[subprocess.Popen[str], 
         "    bound = []\n"
         "    async with trio.open_nursery() as n:\n"
         f"        port = await n.start(lambda task_status: serve(Config(port=0, db={db!r}, "
-        "http_port=0, max_connections=5000, max_connections_per_address=0), rules=rules, "
+        "http_port=0, max_connections=5000, max_connections_per_address=0, "
+        "web_viewers_per_address=0, web_requests_per_address_burst=0), rules=rules, "
         "http_bound=bound.append, task_status=task_status))\n"
         "        print(port, bound[0], flush=True)\n"
         + (f"        n.start_soon(report, {task_cpu!r})\n" if task_cpu else "")
