@@ -318,6 +318,9 @@ class Table:
     # the seats that made a call of their own (not the clock's) in this match: one that
     # never did leaves the match unrated, an abort (docs/protocol.md §5.18)
     _spoke: set[int] = attrs.field(init=False, factory=set)
+    # the match was forfeited while every player of the winning side was away too: both
+    # sides left it, and it is not rated (docs/protocol.md §5.18)
+    _deserted_by_winners: bool = attrs.field(init=False, default=False)
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
@@ -1021,6 +1024,7 @@ class Table:
         names = tuple(s for s in self.seats if s is not None)
         seed = self._match_seed()
         self._spoke = set()
+        self._deserted_by_winners = False
         self.match = Match(
             self.rules,
             seed=seed,
@@ -1405,6 +1409,8 @@ class Table:
             return finish  # (returns None)
         if len(self._spoke) < len(match.names):  # aborted: someone never made a call
             return finish  # (returns None)
+        if self._deserted_by_winners:  # abandoned by every side, not won
+            return finish  # (returns None)
         rate = functools.partial(
             new_ratings,
             self.lobby.store,
@@ -1457,7 +1463,12 @@ class Table:
         assert match is not None
         sides = match.rules.settings.sides()
         side = next(i for i, members in enumerate(sides) if seat in members)
-        await self._tell(match.forfeit(side, reason, seat=seat))
+        ended = match.forfeit(side, reason, seat=seat)
+        winner = match.result.winner if match.result is not None else None
+        self._deserted_by_winners = winner is not None and all(
+            s in self.clocks.away_since for s in sides[winner]
+        )
+        await self._tell(ended)
 
     def _send_record(self, record: dict[str, Any], text: str) -> None:
         """To everyone at the table; a ladder's board only to its admins, holding the

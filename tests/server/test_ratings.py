@@ -1,6 +1,6 @@
 """Ratings for people over real sockets: a rated match moves 'top' and 'finger'; guests
 and private tables are not rated, house bots only when asked for so, nor a match one
-player left before making a call (an abort)."""
+player left before making a call (an abort), nor one both players left (abandoned)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import random
 from collections.abc import Awaitable, Callable
 
 import trio
+from trio.testing import MockClock
 
 from .client import BOT_START_S, fields, is_event, next_ask, play_machine
 from .conftest import Connector
@@ -252,3 +253,50 @@ async def test_a_house_bot_game_is_rated_only_when_asked_and_rates_the_bot_too(
     assert (finger["registered"], finger["online"], finger["ratings"]) == ("0", "0", "1")
     # a house bot, and the rated match its copy played is its last game
     assert finger["house_bot"] == "1" and finger["last"] == rated_match
+
+
+async def test_a_match_both_players_left_is_not_rated(
+    port: int,
+    connect: Connector,
+    register: Register,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
+    """The tryout's rematch: both players dropped at once, and the one whose away limit
+    passed first lost a rated match to the other, who had gone too. Forfeited while the
+    winner is away too, a match is abandoned, not rated; with the winner still there,
+    it is rated as any forfeit."""
+    await register("ann", "pw-ann-1")
+    await register("bob", "pw-bob-1")
+    for winner_stays in (False, True):
+        ann = await connect.machine(port, "ann", "pw-ann-1")
+        bob = await connect.machine(port, "bob", "pw-bob-1")
+        await ann.send("new 2")
+        table = (await ann.expect("ok", cmd="sit"))["table"]
+        await bob.send(f"sit {table}")
+        await bob.expect("ok", cmd="sit")
+        for _ in range(2):  # both make a call of their own: not an abort
+            found = await next_ask(ann, bob)
+            assert found is not None
+            ask, who = found
+            await who.send(ask["legal"].split(",")[0])
+            await who.read_until(lambda x: is_event(x, "call") or is_event(x, "play"), 10)
+        eve = await connect.machine(port, "eve")
+        await eve.send(f"observe {table}")
+        await eve.expect("ok", cmd="observe")
+        if winner_stays:  # bob gives up, ann there
+            await bob.send("leave!")
+            reason = "left"
+        else:  # bob's connection ends, then ann's: his away limit passes first
+            await bob.aclose()
+            await eve.expect("event", kind="away", name="bob")
+            await trio.sleep(1)  # (virtual)
+            await ann.aclose()
+            await eve.expect("event", kind="away", name="ann")
+            reason = "away"
+        end = fields(await eve.read_until(lambda x: is_event(x, "match-end"), 300))[1]
+        assert (end["name"], end["reason"]) == ("ann", reason)  # the result stands
+        await eve.send("top")
+        assert (await eve.expect("top"))["total"] == ("2" if winner_stays else "0")
+        for client in (eve, ann, bob):
+            await client.aclose()
