@@ -24,6 +24,7 @@ from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import SeatView
 
 from . import events as ev
+from .ends import end_words
 from .event_lines import EVENT_LINES
 from .lang import RU_MATCH_REASONS, RU_OUTCOMES, Lang, ru_call, spoken_call, spoken_calls_in
 from .messages import Msg, phrase
@@ -868,7 +869,9 @@ def _human_match_end(e: g.MatchEnded, n: tuple[str, ...], sides: Sides) -> list[
     if not e.winners:
         return [f"Game over: a draw ({e.reason}). Totals: {tot}.{named}"]
     verb = "win" if len(e.winners) > 1 else "wins"
-    return [f"Game over: {' and '.join(e.winners)} {verb} ({e.reason}). Totals: {tot}.{named}"]
+    # a forfeit names who lost it: with three players the totals (0:0:0) do not say
+    why = e.reason if e.forfeit is None else end_words(e.reason, n[e.forfeit])
+    return [f"Game over: {' and '.join(e.winners)} {verb} ({why}). Totals: {tot}.{named}"]
 
 
 _human.register(ev.Seated, lambda e, n, sides: [f"{e.name} sits at seat {e.seat}."])

@@ -211,7 +211,17 @@ def _match_end(e: g.MatchEnded, n: Names, sides: Sides) -> list[str]:
     if not e.winners:
         return [f"Игра окончена: ничья ({reason}). Итого: {tot}.{named}"]
     verb = "выигрывают" if len(e.winners) > 1 else "выигрывает"
+    if e.forfeit is not None and e.reason in RU_FORFEITS:  # who lost it (render.py)
+        reason = RU_FORFEITS[e.reason].format(who=n[e.forfeit])
     return [f"Игра окончена: {' и '.join(e.winners)} {verb} ({reason}). Итого: {tot}.{named}"]
+
+
+# a forfeit's words naming who lost it, in forms that fit any player
+RU_FORFEITS = {
+    "left": "{who} покидает стол: поражение",
+    "timeouts": "у {who} вышло время: поражение",
+    "away": "{who} отсутствует слишком долго: поражение",
+}
 
 
 _human.register(ev.Seated, lambda e, n, sides: [f"{e.name} садится на место {e.seat}."])

@@ -112,7 +112,8 @@ GOLDEN: list[tuple[object, str, str]] = [
     (
         g.MatchEnded(1, ("boris",), "timeouts", (0, 0), "abc", forfeit=0),
         "kind=match-end winner=1 name=boris reason=timeouts totals=0,0 seed=abc forfeit=0",
-        "Game over: boris wins (timeouts). Totals: anna 0, boris 0.",
+        "Game over: boris wins (anna let the clock run out too many times in a row: forfeit)."
+        " Totals: anna 0, boris 0.",
     ),
     (ev.Seated("anna", 0), "kind=seated name=anna seat=0", "anna sits at seat 0."),
     (ev.Left("boris", 1), "kind=left name=boris seat=1", "boris leaves seat 1."),
@@ -287,12 +288,14 @@ def test_game_over_names_the_match_in_every_style() -> None:
     after a drop was never told the start's)."""
     end = g.MatchEnded(0, ("anna",), "away", (0, 201), "s1", forfeit=1, match="m17")
     told = ev.TableEvent(9, 1, TWO, end)
-    assert render(told, HUMAN) == [
-        "Game over: anna wins (away). Totals: anna 0, boris 201. Match m17."
-    ]
     # (a long line is wrapped, its next lines indented: docs/protocol.md)
+    assert render(told, HUMAN) == [
+        "Game over: anna wins (boris was away too long: forfeit). Totals: anna 0, boris",
+        "  201. Match m17.",
+    ]
     assert " ".join(x.strip() for x in render_ru(told)) == (
-        "Игра окончена: anna выигрывает (игрок пропал). Итого: anna 0, boris 201. Матч m17."
+        "Игра окончена: anna выигрывает (boris отсутствует слишком долго: поражение)."
+        " Итого: anna 0, boris 201. Матч m17."
     )
     assert render(told, MACHINE) == [
         "event seq=9 table=1 kind=match-end winner=0 name=anna reason=away totals=0,201 "
@@ -300,3 +303,21 @@ def test_game_over_names_the_match_in_every_style() -> None:
     ]
     unnamed = render(ev.TableEvent(9, 1, TWO, end._replace(match=None)), MACHINE)
     assert unnamed == [render(told, MACHINE)[0].removesuffix(" match=m17")]
+
+
+def test_game_over_by_forfeit_names_who_lost_it() -> None:
+    """A club tryout: three players at 0:0:0, one never answered, and the line said only
+    'anna wins (timeouts)', not who ran out of time (nor why anna rather than boris)."""
+    three = ("anna", "boris", "slowpoke")
+    end = g.MatchEnded(0, ("anna",), "timeouts", (0, 0, 0), "s1", forfeit=2, match="m3")
+    told = ev.TableEvent(9, 1, three, end)
+    assert " ".join(x.strip() for x in render(told, HUMAN)) == (
+        "Game over: anna wins (slowpoke let the clock run out too many times in a row:"
+        " forfeit). Totals: anna 0, boris 0, slowpoke 0. Match m3."
+    )
+    assert " ".join(x.strip() for x in render_ru(told)) == (
+        "Игра окончена: anna выигрывает (у slowpoke вышло время: поражение)."
+        " Итого: anna 0, boris 0, slowpoke 0. Матч m3."
+    )
+    left = ev.TableEvent(9, 1, three, end._replace(reason="left", forfeit=1))
+    assert "(boris покидает стол: поражение)" in " ".join(x.strip() for x in render_ru(left))

@@ -199,7 +199,7 @@ async def test_leave_in_a_running_game_asks_first(
         f"You leave table {table}."
     )
     assert (await bob.read_until(lambda x: x.startswith("Game over"))).startswith(
-        "Game over: bob wins (left)."
+        "Game over: bob wins (ann left the table: forfeit)."
     )
 
 
@@ -234,7 +234,9 @@ async def test_leave_bang_leaves_at_once_and_bots_are_not_asked(
     assert await ann.read_until(lambda x: x.startswith(("You leave", "Leaving"))) == (
         f"You leave table {table}."
     )
-    await bob.read_until(lambda x: x.startswith("Game over: bob wins (left)."))
+    await bob.read_until(
+        lambda x: x.startswith("Game over: bob wins (ann left the table: forfeit).")
+    )
     x1, x2 = await connect.machine(port, "x1"), await connect.machine(port, "x2")
     await seat_pair(x1, x2)
     await x1.send("leave")  # a program means what it sends: no question

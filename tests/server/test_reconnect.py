@@ -167,7 +167,7 @@ async def test_repeated_timeouts_make_automatic_calls_then_forfeit(
         nursery.start_soon(lambda: _collect(play_human(bob), results))
         end = fields(await quiet_ann())[1]
     assert end["reason"] == "timeouts" and end["winner"] == str(1 - seat)
-    assert results and results[0].startswith("Game over: bob wins (timeouts)")
+    assert results and results[0].startswith("Game over: bob wins (ann let the clock run out")
     events = [fields(x)[1] for x in ann.lines if x.startswith("event ")]
     mine = [e for e in events if e["kind"] in ("call", "play") and e["seat"] == str(seat)]
     assert [e["auto"] for e in mine] == ["1", "1", "0", "1", "1"]

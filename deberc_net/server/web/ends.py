@@ -1,36 +1,14 @@
-"""How and why a match ended, in words, for the pages: the live table page (its script
-reads them from the page, ``ends_for_script``) and the replay say it alike. The reasons
-are docs/protocol.md §9.7's; a reason not listed here (a rule plugin's own) is shown as
-it is."""
+"""How a match ended, in words, for the pages: the live table page (its script reads
+them from the page, ``ends_for_script``) and the replay say it alike, with the reasons'
+words of protocol/ends.py (the human style's too)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-# '{who}' is the player whose forfeit ended the match (a player, when not known)
-END_WORDS: dict[str, str] = {
-    "target": "a side reached the target",
-    "claim": "a side reached the target within the deal",
-    "deals": "the agreed deals were played",
-    "left": "{who} left the table: forfeit",
-    # (how many times is the setting max_timeouts, which a stored match does not keep)
-    "timeouts": "{who} let the clock run out too many times in a row: forfeit",
-    "away": "{who} was away too long: forfeit",
-    "false-claim": "a false claim",
-    "deberts": "deberts",
-    "short": "the short game was played",
-    "stakes": "the stakes were won",
-    "gap": "a lead of 250",
-    "internal": "the table failed: no result",
-    "shutdown": "the server shut down",
-    "server-lost": "the server was lost",
-}
+from deberc_net.protocol.ends import END_WORDS, end_words
 
-
-def end_words(reason: str, who: str | None = None) -> str:
-    """``reason`` in words ('bohdan was away too long: forfeit')."""
-    return END_WORDS.get(reason, reason).format(who=who or "a player")
-
+__all__ = ["END_WORDS", "end_words", "ends_for_script", "match_over_words"]
 
 # The sentence that ends a match, one form per kind of result: '{winners}' the winning
 # side's names joined by ' and ', '{why}' the reason's words (END_WORDS)

@@ -1,0 +1,30 @@
+"""Why a match ended, in words: the web pages' (server/web/ends.py) and the human
+style's, which names the player whose forfeit ended it. The reasons are
+docs/protocol.md §9.7's; a reason not listed here (a rule plugin's own) is shown as it
+is."""
+
+from __future__ import annotations
+
+# '{who}' is the player whose forfeit ended the match (a player, when not known)
+END_WORDS: dict[str, str] = {
+    "target": "a side reached the target",
+    "claim": "a side reached the target within the deal",
+    "deals": "the agreed deals were played",
+    "left": "{who} left the table: forfeit",
+    # (how many times is the setting max_timeouts, which a stored match does not keep)
+    "timeouts": "{who} let the clock run out too many times in a row: forfeit",
+    "away": "{who} was away too long: forfeit",
+    "false-claim": "a false claim",
+    "deberts": "deberts",
+    "short": "the short game was played",
+    "stakes": "the stakes were won",
+    "gap": "a lead of 250",
+    "internal": "the table failed: no result",
+    "shutdown": "the server shut down",
+    "server-lost": "the server was lost",
+}
+
+
+def end_words(reason: str, who: str | None = None) -> str:
+    """``reason`` in words ('bohdan was away too long: forfeit')."""
+    return END_WORDS.get(reason, reason).format(who=who or "a player")
