@@ -670,7 +670,11 @@ def _event(state: TableState, line: Line) -> TableState:
             verdict = "no result, the table failed"
         else:
             verdict = f"{' and '.join(winners)} {verb}" if winners else "a draw"
-        result = f"Game over: {verdict} ({line.get_str('reason')}), totals {_pair(totals)}"
+        why = line.get_str("reason")
+        forfeit = line.get_int("forfeit")  # who lost it (three at 0:0:0 would not say)
+        if forfeit is not None:
+            why = f"{why}: {state.who(forfeit)}"
+        result = f"Game over: {verdict} ({why}), totals {_pair(totals)}"
         # the log names its id, for 'history' and the records (a resumed client was
         # never told the start's); the table pane's few columns keep the result alone
         match = line.get_str("match") or state.match

@@ -346,14 +346,15 @@ def test_game_over_with_long_names_keeps_its_totals_in_the_table_pane() -> None:
             "event seq=8 table=3 kind=call seat=0 call=pas auto=1",
             "event seq=9 table=3 kind=call seat=1 call=pas auto=1",
             "event seq=10 table=3 kind=match-end winner=1 name=house-heuristic-3 "
-            "reason=timeouts totals=0,0 seed=ab",
+            "reason=timeouts totals=0,0 seed=ab forfeit=0",
         ]
     )
     lines = table_text(state).splitlines()
     assert sum(-(-len(line) // 51) for line in lines) <= 9, lines  # as the pane wraps them
     assert all(len(line) <= 51 for line in lines[-2:])
     assert " ".join(lines[-2:]) == state.result
-    assert state.result == "Game over: house-heuristic-3 wins (timeouts), totals 0 : 0"
+    # a forfeit names who lost it
+    assert state.result == "Game over: house-heuristic-3 wins (timeouts: anna), totals 0 : 0"
 
 
 def test_the_lookups_are_shown_in_words_as_the_human_style_writes_them() -> None:
