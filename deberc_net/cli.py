@@ -81,6 +81,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 
 
 DEFAULT_HTTP_PORT = 7580
+ADMIN_PASSWORD_ENV = "DEBERC_ADMIN_PASSWORD"  # ladder run --server's, if not given
 StoreT = TypeVar("StoreT")
 T = TypeVar("T")
 
@@ -192,6 +193,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
     from deberc_net.ladder.schedule import ScheduleError
     from deberc_net.ladder.stats import Sprt
     from deberc_net.ladder.store import open_ladder_store
+    from deberc_net.ladder.stored_argv import without_secrets
     from deberc_net.plugins import RuleError
     from deberc_net.server.logs import configure_logging
     from deberc_net.server.store import StoreError, is_postgres
@@ -215,7 +217,8 @@ def _ladder_run(args: argparse.Namespace) -> int:
             options=args.option,
             mode=args.schedule,
             server=server,
-            admin_password=args.admin_password,
+            # (from the environment: a command line is anyone's to read in 'ps')
+            admin_password=args.admin_password or os.environ.get(ADMIN_PASSWORD_ENV),
             db=args.db,
             concurrency=args.concurrency,
             clock_ms=args.clock_ms,
@@ -250,12 +253,12 @@ def _ladder_run(args: argparse.Namespace) -> int:
 
             with stops_as_ctrl_c():  # SIGTERM, SIGHUP: the one line, as Ctrl-C's
                 run_id, summary = run_distributed(
-                    options, store, args.db, sys.argv[1:], _db_wait_s(args.db_wait)
+                    options, store, args.db, without_secrets(sys.argv[1:]), _db_wait_s(args.db_wait)
                 )
         else:
             try:  # Ctrl-C before the run's own handling (its run stored): the same line
                 _import_before_the_run(own_server=server is None, parts=args.processes > 1)
-                run_id = store.start_run({"argv": sys.argv[1:]})
+                run_id = store.start_run({"argv": without_secrets(sys.argv[1:])})
                 if args.processes > 1:  # the boards shared out among forked copies
                     from deberc_net.ladder.parallel import run_parallel
 
@@ -811,7 +814,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="HOST:PORT",
         help="use this server instead of starting one (it must list ladder-admin in its admins)",
     )
-    lr.add_argument("--admin-password", help="ladder-admin's password on --server")
+    lr.add_argument(
+        "--admin-password",
+        help=f"ladder-admin's password on --server (or ${ADMIN_PASSWORD_ENV}, which 'ps' "
+        "does not show)",
+    )
     lr.add_argument(
         "--concurrency",
         type=int,

@@ -4,8 +4,11 @@ nonsense or cannot start at all."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
+import os
+import sqlite3
 import subprocess
 import sys
 from collections import Counter, defaultdict
@@ -438,19 +441,22 @@ async def one_board_on(
     *more: str,
     task_status: trio.TaskStatus[trio.Process] = trio.TASK_STATUS_IGNORED,
     wrapper: Sequence[str] = (),
+    password_from_env: bool = False,
 ) -> subprocess.CompletedProcess[bytes]:
     """A one-board ladder of HEUR and RAND run by the command on the server at ``port``,
-    as its admin ``ladder-admin`` (password pw-1); ``more`` arguments after those (a
-    later ``--deals`` wins); ``wrapper``: a command line it is run through. Started with
-    ``nursery.start``: the process, as it runs."""
+    as its admin ``ladder-admin`` (password pw-1, given with --admin-password or in
+    DEBERC_ADMIN_PASSWORD); ``more`` arguments after those (a later ``--deals`` wins);
+    ``wrapper``: a command line it is run through. Started with ``nursery.start``: the
+    process, as it runs."""
+    password = [] if password_from_env else ["--admin-password", "pw-1"]
+    env = {**os.environ, "DEBERC_ADMIN_PASSWORD": "pw-1"} if password_from_env else None
     argv = [
         *wrapper,
         *ladder_argv(
             tmp_path / "results.sqlite3",
             "--server",
             f"127.0.0.1:{port}",
-            "--admin-password",
-            "pw-1",
+            *password,
             "--bot",
             HEUR,
             "--bot",
@@ -463,7 +469,12 @@ async def one_board_on(
     ]
     with trio.fail_after(40):
         return await trio.run_process(
-            argv, capture_stdout=True, capture_stderr=True, check=False, task_status=task_status
+            argv,
+            capture_stdout=True,
+            capture_stderr=True,
+            check=False,
+            task_status=task_status,
+            env=env,
         )
 
 
@@ -477,6 +488,13 @@ async def test_a_ladder_on_a_given_server(
     done = await one_board_on(port, tmp_path)
     assert done.returncode == 0, done.stderr.decode()
     assert json.loads(done.stdout)["games"] == 2
+    # the run's row keeps its command line, not the password (an operator's tryout)
+    with contextlib.closing(sqlite3.connect(tmp_path / "results.sqlite3")) as db:
+        (settings,) = db.execute("SELECT settings FROM ladder_runs").fetchone()
+    assert "pw-1" not in settings and "--admin-password" in settings
+    # from the environment, where 'ps' does not show it
+    done = await one_board_on(port, tmp_path, password_from_env=True)
+    assert done.returncode == 0, done.stderr.decode()
 
 
 async def test_a_server_that_refuses_reserve_is_an_error_not_a_hang(

@@ -533,6 +533,29 @@ def test_migrations_must_be_numbered_in_order(new_store_db: str) -> None:
         opened(new_store_db, migrations=(*MIGRATIONS, gap))
 
 
+def test_ladder_runs_stored_before_keep_no_admin_password(new_store_db: str) -> None:
+    """An operator's tryout found 'ladder run --server … --admin-password P' in every
+    copy of the database (the run row's command line): migration 10 hides it in rows
+    stored before, each argument in its place, and leaves other rows as they were."""
+    opened(new_store_db, migrations=MIGRATIONS[:9]).close()
+    runs = {
+        "spaced": ["ladder", "run", "--admin-password", "s3cret", "--bot", "a=x"],
+        "joined": ["ladder", "run", "--admin-password=s3cret", "--deals", "2"],
+        "none": ["ladder", "run", "--bot", "b=y"],
+    }
+    for argv in runs.values():
+        settings = json.dumps({"argv": argv, "distributed": None})
+        raw_execute(new_store_db, f"INSERT INTO ladder_runs (settings) VALUES ('{settings}')")
+    opened(new_store_db).close()
+    stored = [json.loads(text) for text in raw_column(new_store_db, "ladder_runs", "settings")]
+    assert [s["argv"] for s in stored] == [
+        ["ladder", "run", "--admin-password", "***", "--bot", "a=x"],
+        ["ladder", "run", "--admin-password=***", "--deals", "2"],
+        ["ladder", "run", "--bot", "b=y"],
+    ]
+    assert all(s["distributed"] is None for s in stored)  # the rest of a row kept
+
+
 def test_an_sqlite_file_from_before_migrations_is_adopted(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     with sqlite3.connect(path) as db:  # the schema as it was, no schema_migrations
@@ -587,6 +610,20 @@ def raw_deals(db: str) -> list[str]:
             return [r[0] for r in conn.execute("SELECT record FROM deals")]
     with sqlite3.connect(db) as con:
         rows = [r[0] for r in con.execute("SELECT record FROM deals")]
+    con.close()
+    return rows
+
+
+def raw_column(db: str, table: str, column: str) -> list[str]:
+    """``column`` of every row of ``table``, in the order stored."""
+    query = f"SELECT {column} FROM {table} ORDER BY id"
+    if is_postgres(db):
+        import psycopg
+
+        with psycopg.connect(db) as conn:
+            return [r[0] for r in conn.execute(query.encode())]
+    with sqlite3.connect(db) as con:
+        rows = [r[0] for r in con.execute(query)]
     con.close()
     return rows
 

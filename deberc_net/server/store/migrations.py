@@ -371,6 +371,40 @@ ALTER TABLE ladder_runs ADD COLUMN stopped TEXT;
 ALTER TABLE ladder_runs ADD COLUMN stop_reason TEXT;
 """,
     ),
+    Migration(
+        10,
+        "ladder runs' stored command lines without the admin's password",
+        # what ladder/stored_argv.py now stores (written out here: a migration never
+        # changes): '--admin-password P' kept as '--admin-password ***', and
+        # '--admin-password=P' as '--admin-password=***'; each argument in its place
+        sqlite="""
+UPDATE ladder_runs SET settings = json_set(settings, '$.argv', json((
+    SELECT json_group_array(hidden) FROM (
+        SELECT CASE
+            WHEN before.value = '--admin-password' THEN '***'
+            WHEN arg.value LIKE '--admin-password=%' THEN '--admin-password=***'
+            ELSE arg.value END AS hidden
+        FROM json_each(ladder_runs.settings, '$.argv') AS arg
+        LEFT JOIN json_each(ladder_runs.settings, '$.argv') AS before
+            ON before.key = arg.key - 1
+        ORDER BY arg.key))))
+WHERE settings LIKE '%--admin-password%' AND json_type(settings, '$.argv') = 'array';
+""",
+        postgres="""
+UPDATE ladder_runs SET settings = jsonb_set(settings::jsonb, '{argv}', (
+    SELECT coalesce(jsonb_agg(CASE
+            WHEN before = '--admin-password' THEN '***'
+            WHEN arg LIKE '--admin-password=%' THEN '--admin-password=***'
+            ELSE arg END ORDER BY place), '[]'::jsonb)
+    FROM (
+        SELECT arg, place, lag(arg) OVER (ORDER BY place) AS before
+        FROM jsonb_array_elements_text(settings::jsonb -> 'argv') WITH ORDINALITY
+            AS args(arg, place)
+    ) AS placed))::text
+WHERE settings LIKE '%--admin-password%'
+    AND jsonb_typeof(settings::jsonb -> 'argv') = 'array';
+""",
+    ),
 )
 
 
