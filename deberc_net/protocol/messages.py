@@ -84,6 +84,9 @@ class Msg(StrEnum):
     SHEET_HEADER = "sheet-header"
     SHEET_HEADER_WON = "sheet-header-won"
     DEAL_WON_BY = "deal-won-by"
+    DEAL_VOID = "deal-void"
+    VOID_ALL_PASSED = "void-all-passed"
+    VOID_SEVENS = "void-sevens"
     SHEET_ROW = "sheet-row"
     SHEET_BIDES = "sheet-bides"
     SHEET_HANGING = "sheet-hanging"
@@ -404,6 +407,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SHEET_ROW: ("{deal:>4} {outcome}{cells}{notes}", "{deal:>4} {outcome}{cells}{notes}"),
     # a deal of a short game without a bide, by its winner (docs/rules.md §11)
     Msg.DEAL_WON_BY: ("won by {side}", "победитель — {side}"),
+    # a void deal is not played: nobody writes, hanging points keep hanging (rules.md §2, §5)
+    Msg.DEAL_VOID: (
+        "Deal {deal}: void{why}: nothing is written. Totals: {totals}.",
+        "Раздача {deal}: пересдача{why}: ничего не записано. Итого: {totals}.",
+    ),
+    Msg.VOID_ALL_PASSED: (" (all passed)", " (все спасовали)"),
+    Msg.VOID_SEVENS: (" (four sevens)", " (четыре семерки)"),
     Msg.SHEET_BIDES: ("  bides {bides}", "  биты {bides}"),
     Msg.SHEET_HANGING: ("  hanging {hanging}", "  висит {hanging}"),
     Msg.SHEET_EMPTY: ("   - no deal finished yet", "   - ни одна раздача ещё не закончена"),

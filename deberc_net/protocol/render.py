@@ -812,9 +812,22 @@ def _human_dealt(e: g.Dealt, n: tuple[str, ...], sides: Sides) -> list[str]:
 def _human_order(e: g.Ordered, n: tuple[str, ...], sides: Sides) -> list[str]:
     first = " (the turned suit)" if e.first else ""
     fresa = "" if e.fresa is None else f" Fresa: {pretty_card(e.fresa)}."
+    partners, others = order_sides(e.player, n, sides)
+    partner = f" with {' and '.join(partners)}" if partners else ""
+    whistle = "whistles" if len(others) == 1 else "whistle"
+    suit = SUIT_SYMBOLS[SUITS[e.trump]]
     return [
-        f"{n[e.player]} plays in {SUIT_SYMBOLS[SUITS[e.trump]]}{first}; the others whistle.{fresa}"
+        f"{n[e.player]} plays in {suit}{first}{partner}; {' and '.join(others)} {whistle}.{fresa}"
     ]
+
+
+def order_sides(player: int, names: Sequence[str], sides: Sides) -> tuple[list[str], list[str]]:
+    """Who plays with the one who ordered (four players: his partner) and who whistles:
+    the others, each for himself (two and three players), or the other pair (four,
+    docs/rules.md §8)."""
+    ours = next((side for side in sides if player in side), (player,))
+    partners = [names[seat] for seat in ours if seat != player]
+    return partners, [name for seat, name in enumerate(names) if seat not in ours]
 
 
 @_human.register
@@ -851,6 +864,8 @@ def _human_deal_end(e: g.DealEnded, n: tuple[str, ...], sides: Sides) -> list[st
 
 def deal_end_line(e: g.DealEnded, n: tuple[str, ...], how: str) -> str:
     """'Deal 1: made. Points: …': ``how`` says how it ended (``deal_word``)."""
+    if e.outcome == Outcome.VOID:
+        return void_line(e, n, Lang.EN)
     pts = _by_side(n, e.points or [])
     tot = _by_side(n, e.totals)
     if e.written is not None and e.points is not None and list(e.written) == list(e.points):
@@ -858,6 +873,18 @@ def deal_end_line(e: g.DealEnded, n: tuple[str, ...], how: str) -> str:
     else:
         written = f". Written: {_by_side(n, e.written or []) or '-'}"
     return f"Deal {e.deal}: {how}. Points: {pts or '-'}{written}. Totals: {tot}."
+
+
+# why a deal was void, its record's void_reason (docs/records.md)
+_VOID_REASONS = {"all passed": Msg.VOID_ALL_PASSED, "sevens": Msg.VOID_SEVENS}
+
+
+def void_line(e: g.DealEnded, n: tuple[str, ...], lang: Lang) -> str:
+    """A void deal's end: why, and that nobody writes (no points "written as played":
+    it was not played, docs/rules.md §2)."""
+    reason = _VOID_REASONS.get(e.record.get("void_reason") or "")
+    why = "" if reason is None else _say(lang, reason)
+    return _say(lang, Msg.DEAL_VOID, deal=e.deal, why=why, totals=_by_side(n, e.totals))
 
 
 @_human.register

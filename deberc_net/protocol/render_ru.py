@@ -15,7 +15,7 @@ from typing import Any
 from deberc_net.game import events as g
 from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, Card
 from deberc_net.game.deal import SWAP_Q
-from deberc_net.game.outcomes import MatchEndReason
+from deberc_net.game.outcomes import MatchEndReason, Outcome
 
 from . import events as ev
 from .lang import RU_MATCH_REASONS, RU_OUTCOMES, RU_RANKS, Lang, ru_call, ru_card, ru_card_text
@@ -33,6 +33,7 @@ from .render import (
     games_lines,
     history_lines,
     invited_lines,
+    order_sides,
     played_tricks,
     prompt_calls,
     rematch_lines,
@@ -40,6 +41,7 @@ from .render import (
     sheet_lines,
     tables_lines,
     top_lines,
+    void_line,
     who_lines,
 )
 
@@ -155,7 +157,11 @@ def _dealt(e: g.Dealt, n: Names, sides: Sides) -> list[str]:
 def _order(e: g.Ordered, n: Names, sides: Sides) -> list[str]:
     first = " (открытая масть)" if e.first else ""
     fresa = "" if e.fresa is None else f" Фреза: {ru_card(e.fresa)}."
-    return [f"{n[e.player]} играет в {_suit(e.trump)}{first}; остальные вистуют.{fresa}"]
+    partners, others = order_sides(e.player, n, sides)
+    partner = f" в паре с {' и '.join(partners)}" if partners else ""
+    # («boris вистует», «вистуют boris и vera»: the verb before a list, as said)
+    whistle = f"{others[0]} вистует" if len(others) == 1 else f"вистуют {' и '.join(others)}"
+    return [f"{n[e.player]} играет в {_suit(e.trump)}{first}{partner}; {whistle}.{fresa}"]
 
 
 @_human.register
@@ -192,6 +198,8 @@ def _deal_end(e: g.DealEnded, n: Names, sides: Sides) -> list[str]:
 
 def _deal_end_line(e: g.DealEnded, n: Names, how: str) -> str:
     """«Раздача 1: сыграна. Очки: …»: ``how`` says how it ended (render.deal_word)."""
+    if e.outcome == Outcome.VOID:
+        return void_line(e, n, Lang.RU)
     pts = _by_side(n, e.points or [])
     tot = _by_side(n, e.totals)
     if e.written is not None and e.points is not None and list(e.written) == list(e.points):

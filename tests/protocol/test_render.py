@@ -69,12 +69,12 @@ GOLDEN: list[tuple[object, str, str]] = [
     (
         g.Ordered(0, 3, True, card("Kd")),
         "kind=order player=0 trump=c first=1 fresa=Kd",
-        "anna plays in ♣ (the turned suit); the others whistle. Fresa: K♦.",
+        "anna plays in ♣ (the turned suit); boris whistles. Fresa: K♦.",
     ),
     (
         g.Ordered(1, 1, False, None),
         "kind=order player=1 trump=h first=0 fresa=-",
-        "boris plays in ♥; the others whistle.",
+        "boris plays in ♥; anna whistles.",
     ),
     (g.Dealt(card("Ac")), "kind=dealt fresa=Ac", "The last cards are dealt. Fresa: A♣."),
     (g.Dealt(None), "kind=dealt fresa=-", "The last cards are dealt."),
@@ -105,9 +105,9 @@ GOLDEN: list[tuple[object, str, str]] = [
         "Deal 1: made. Points: anna 92, boris 35 (written as played). Totals: anna 92, boris 35.",
     ),
     (
-        g.DealEnded(2, "void", (0, 0), (0, 0), (92, 35), 0, {}),
+        g.DealEnded(2, "void", (0, 0), (0, 0), (92, 35), 0, {"void_reason": "all passed"}),
         "kind=deal-end deal=2 outcome=void points=0,0 written=0,0 totals=92,35 hanging=0",
-        "Deal 2: void. Points: anna 0, boris 0 (written as played). Totals: anna 92, boris 35.",
+        "Deal 2: void (all passed): nothing is written. Totals: anna 92, boris 35.",
     ),
     (
         g.MatchEnded(1, ("boris",), "timeouts", (0, 0), "abc", forfeit=0),
@@ -303,6 +303,55 @@ def test_game_over_names_the_match_in_every_style() -> None:
     ]
     unnamed = render(ev.TableEvent(9, 1, TWO, end._replace(match=None)), MACHINE)
     assert unnamed == [render(told, MACHINE)[0].removesuffix(" match=m17")]
+
+
+THREE = ("anna", "boris", "vera")
+PAIRS = ((0, 2), (1, 3))
+
+
+def _order_lines(names: tuple[str, ...], sides: tuple[tuple[int, ...], ...]) -> list[str]:
+    told = ev.TableEvent(5, 1, names, g.Ordered(1, 2, True, None), sides)
+    return [" ".join(x.strip() for x in render(told, HUMAN)), " ".join(render_ru(told))]
+
+
+def test_the_order_names_who_whistles_for_two_three_and_four_players() -> None:
+    """'the others whistle' said with one other player, and with four of a pair whose
+    partner plays with him (docs/rules.md §8: the other pair whistles)."""
+    assert _order_lines(TWO, ((0,), (1,))) == [
+        "boris plays in ♦ (the turned suit); anna whistles.",
+        "boris играет в ♦ (открытая масть); anna вистует.",
+    ]
+    assert _order_lines(THREE, ((0,), (1,), (2,))) == [
+        "boris plays in ♦ (the turned suit); anna and vera whistle.",
+        "boris играет в ♦ (открытая масть); вистуют anna и vera.",
+    ]
+    assert _order_lines(FOUR, PAIRS) == [
+        "boris plays in ♦ (the turned suit) with gleb; anna and vera whistle.",
+        "boris играет в ♦ (открытая масть) в паре с gleb; вистуют anna и vera.",
+    ]
+
+
+def test_a_void_deal_says_why_and_that_nothing_is_written() -> None:
+    """'Deal 1: void. Points: anna 0, boris 0 (written as played).': a void deal is not
+    played (docs/rules.md §2); the record says why (all passed, four sevens)."""
+
+    def said(reason: str | None) -> list[str]:
+        record = {"void_reason": reason}
+        end = g.DealEnded(1, "void", (0, 0), (0, 0), (40, 20), 0, record)
+        told = ev.TableEvent(3, 1, TWO, end, ((0,), (1,)))
+        return [
+            " ".join(x.strip() for x in lines) for lines in (render(told, HUMAN), render_ru(told))
+        ]
+
+    assert said("all passed") == [
+        "Deal 1: void (all passed): nothing is written. Totals: anna 40, boris 20.",
+        "Раздача 1: пересдача (все спасовали): ничего не записано. Итого: anna 40, boris 20.",
+    ]
+    assert said("sevens") == [
+        "Deal 1: void (four sevens): nothing is written. Totals: anna 40, boris 20.",
+        "Раздача 1: пересдача (четыре семерки): ничего не записано. Итого: anna 40, boris 20.",
+    ]
+    assert said(None)[0] == "Deal 1: void: nothing is written. Totals: anna 40, boris 20."
 
 
 def test_game_over_by_forfeit_names_who_lost_it() -> None:
