@@ -301,6 +301,27 @@ class HistoryTrick:
 
 
 @attrs.frozen
+class Scored:
+    """A declaration that counted in a deal: its owner's seat, the combination as its
+    record names it ('terts to Qs', 'pyatdesyat to As', 'bella') and its points."""
+
+    seat: int
+    combo: str
+    points: int
+
+
+def scored_in(record: dict[str, Any]) -> tuple[Scored, ...]:
+    """The declarations that counted in a deal, by seat: its record's ``declared[]``
+    ``scored`` (docs/records.md), the engine's own count."""
+    counted = [
+        Scored(entry["seat"], item["combo"], item["points"])
+        for entry in record.get("declared") or ()
+        for item in entry.get("scored") or ()
+    ]
+    return tuple(sorted(counted, key=lambda s: s.seat))
+
+
+@attrs.frozen
 class HistoryDeal:
     """One deal of a match's history: who dealt, the trump and who ordered it, how it
     ended (None: still being played), and its tricks taken."""
@@ -314,6 +335,7 @@ class HistoryDeal:
     tricks: tuple[HistoryTrick, ...]
     talon: bool = False  # a game with a talon (Tertz), whose deck is broken (§12.2)
     broken: int | None = None  # N of its break, lomayu-N (None: not broken yet)
+    scored: tuple[Scored, ...] = ()  # the declarations that counted, once it is over
 
 
 @attrs.frozen

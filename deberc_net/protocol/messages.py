@@ -85,6 +85,7 @@ class Msg(StrEnum):
     SHEET_HEADER_WON = "sheet-header-won"
     DEAL_WON_BY = "deal-won-by"
     DEAL_VOID = "deal-void"
+    SCORED = "scored"
     VOID_ALL_PASSED = "void-all-passed"
     VOID_SEVENS = "void-sevens"
     SHEET_ROW = "sheet-row"
@@ -412,6 +413,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Deal {deal}: void{why}: nothing is written. Totals: {totals}.",
         "Раздача {deal}: пересдача{why}: ничего не записано. Итого: {totals}.",
     ),
+    # what each seat's declarations counted in a deal (its record's declared[].scored)
+    Msg.SCORED: ("Scored for combinations: {combos}.", "За комбинации: {combos}."),
     Msg.VOID_ALL_PASSED: (" (all passed)", " (все спасовали)"),
     Msg.VOID_SEVENS: (" (four sevens)", " (четыре семерки)"),
     Msg.SHEET_BIDES: ("  bides {bides}", "  биты {bides}"),

@@ -659,7 +659,8 @@ def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
     told = e.event  # (the kind's own function by its exact class: no dispatch's calls)
     if e.deal_won_on_points and type(told) is g.DealEnded:
         how = deal_word(told.outcome, told.written, e.names, True, Lang.EN)
-        return [deal_end_line(told, e.names, how)]
+        scored = scored_lines(ev.scored_in(told.record), e.names, Lang.EN)
+        return [deal_end_line(told, e.names, how), *scored]
     said = _HUMAN_BY_CLASS.get(type(told), _human)(told, e.names, e.sides)
     if said:  # (the machine fields only for a kind without words of its own)
         return said
@@ -859,7 +860,42 @@ def _human_deal(e: g.DealStarted, n: tuple[str, ...], sides: Sides) -> list[str]
 
 @_human.register
 def _human_deal_end(e: g.DealEnded, n: tuple[str, ...], sides: Sides) -> list[str]:
-    return [deal_end_line(e, n, e.outcome)]
+    return [deal_end_line(e, n, e.outcome), *scored_lines(ev.scored_in(e.record), n, Lang.EN)]
+
+
+# a combination as a record names it ('pyatdesyat to As'; Tertz's 'run of 5 to Ks',
+# 'four J'), said by its kind, in docs/rules.md's words
+_EN_COMBOS = {"pyatdesyat": "fifty"}
+_RU_COMBOS = {"terts": "терц", "pyatdesyat": "пятьдесят", "bella": "белла"}
+_RU_FOURS = {"J": "валета", "Q": "дамы", "K": "короля", "A": "туза"}  # четыре …
+_RUN_OF = re.compile(r"run of (\d+)")
+_FOUR_OF = re.compile(r"four (\w+)")
+
+
+def combo_word(combo: str, lang: Lang) -> str:
+    """'pyatdesyat to As' as 'fifty' («пятьдесят»); a kind without words as recorded."""
+    kind = combo.split(" to ", 1)[0]
+    if lang == Lang.EN:
+        return _EN_COMBOS.get(kind, kind)
+    if kind in _RU_COMBOS:
+        return _RU_COMBOS[kind]
+    if run := _RUN_OF.fullmatch(kind):
+        return f"{run.group(1)} подряд"
+    if four := _FOUR_OF.fullmatch(kind):
+        return f"четыре {_RU_FOURS.get(four.group(1), four.group(1))}"
+    return kind
+
+
+def scored_lines(scored: Sequence[ev.Scored], names: Sequence[str], lang: Lang) -> list[str]:
+    """What each seat's declarations counted in a deal, one line ('Scored for
+    combinations: anna fifty 50, bella 20; boris terts 20.'); none if nothing did."""
+    by_seat: dict[int, list[str]] = {}
+    for s in scored:
+        by_seat.setdefault(s.seat, []).append(f"{combo_word(s.combo, lang)} {s.points}")
+    if not by_seat:
+        return []
+    combos = "; ".join(f"{names[seat]} {', '.join(said)}" for seat, said in sorted(by_seat.items()))
+    return [_say(lang, Msg.SCORED, combos=combos)]
 
 
 def deal_end_line(e: g.DealEnded, n: tuple[str, ...], how: str) -> str:
@@ -1172,6 +1208,7 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
             end = outcome + (f", {_by_side(n, d.written)}" if d.written is not None else "")
         deal = _say(lang, Msg.HISTORY_DEAL, deal=d.deal, dealer=n[d.dealer], trump=trump, end=end)
         out.append(deal)
+        out += [f"    {said}" for said in scored_lines(d.scored, n, lang)]
         for i, t in enumerate(d.tricks, 1):
             laid = [f"{n[(t.leader + k) % len(n)]} {pretty_card(c)}" for k, c in enumerate(t.cards)]
             out.append(f"{i:>3} {' '.join(laid)} > {n[t.winner]}")

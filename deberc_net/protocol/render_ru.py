@@ -38,6 +38,7 @@ from .render import (
     prompt_calls,
     rematch_lines,
     said_lines,
+    scored_lines,
     sheet_lines,
     tables_lines,
     top_lines,
@@ -89,7 +90,8 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
             told = event.event
             if event.deal_won_on_points and type(told) is g.DealEnded:
                 how = deal_word(told.outcome, told.written, event.names, True, Lang.RU)
-                lines = [_deal_end_line(told, event.names, how)]
+                scored = scored_lines(ev.scored_in(told.record), event.names, Lang.RU)
+                lines = [_deal_end_line(told, event.names, how), *scored]
             else:
                 lines = _human(told, event.names, event.sides) or _render(event, False, order)
         case ev.Ask():
@@ -193,7 +195,8 @@ def _deal(e: g.DealStarted, n: Names, sides: Sides) -> list[str]:
 
 @_human.register
 def _deal_end(e: g.DealEnded, n: Names, sides: Sides) -> list[str]:
-    return [_deal_end_line(e, n, RU_OUTCOMES.get(e.outcome, e.outcome))]
+    scored = scored_lines(ev.scored_in(e.record), n, Lang.RU)
+    return [_deal_end_line(e, n, RU_OUTCOMES.get(e.outcome, e.outcome)), *scored]
 
 
 def _deal_end_line(e: g.DealEnded, n: Names, how: str) -> str:

@@ -112,6 +112,7 @@ def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.Histo
         tuple(tricks),
         talon,
         record.get("talon_broken"),
+        ev.scored_in(record),
     )
 
 

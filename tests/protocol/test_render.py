@@ -9,13 +9,15 @@ from deberc_net.game import calls as C
 from deberc_net.game import events as g
 from deberc_net.game.calls import Call, parse_token
 from deberc_net.game.cards import parse_card
+from deberc_net.game.match import Match
 from deberc_net.game.outcomes import MatchEndReason
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.render import HUMAN, MACHINE, for_people, render
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.render import HUMAN, MACHINE, for_people, render, scored_lines
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.testing import build_ruleset
-from tests.game.decks import match2, say
+from tests.game.decks import build_deck, match2, say
 
 FOUR = ("anna", "boris", "vera", "gleb")
 TWO = ("anna", "boris")
@@ -352,6 +354,57 @@ def test_a_void_deal_says_why_and_that_nothing_is_written() -> None:
         "Раздача 1: пересдача (четыре семерки): ничего не записано. Итого: anna 40, boris 20.",
     ]
     assert said(None)[0] == "Deal 1: void: nothing is written. Totals: anna 40, boris 20."
+
+
+def _talked_deal() -> Match:
+    """docs/records.md's talk: anna (seat 0) declares a terts and bella, boris's terts
+    wins the rost?; played out with the first legal card."""
+    deck = build_deck("7h 8h 9h 7s Js Qd Kh Qh 10c", "8s 9s 10s Jh Ad 9d Jc Qc Ac", "Ah")
+    match = Match(build_ruleset(2), seed="t", dealer=1, decks={1: deck}, names=TWO)
+    say(match, 0, "igrayu", "prokhodit?")
+    say(match, 1, "ne-prokhodit")
+    say(match, 0, "terts", "bella")
+    match.apply(0, parse_token("Qh"))
+    say(match, 1, "rost?")
+    say(match, 0, "ot-9-kozyrnogo")
+    say(match, 1, "ot-10", "Jh")
+    while not match.records:
+        seat = match.to_act
+        assert seat is not None
+        match.apply(seat, next(c for c in match.legal_calls(seat) if c.name == C.PLAY))
+    return match
+
+
+def test_the_deal_end_says_what_the_declarations_scored() -> None:
+    """'Deal 5: made. Points: anna 63, boris 70' where 50 of anna's 63 came from her
+    fifty: the line after it says what each seat's declarations counted (the record's
+    declared[].scored, docs/records.md)."""
+    record = _talked_deal().records[0]
+    points, written, totals = (tuple(record[k]) for k in ("points", "written", "totals"))
+    end = g.DealEnded(1, record["outcome"], points, written, totals, 0, record)
+    told = ev.TableEvent(40, 1, TWO, end, ((0,), (1,)))
+    assert render(told, HUMAN)[-1] == "Scored for combinations: anna bella 20; boris terts 20."
+    assert render_ru(told)[-1] == "За комбинации: anna белла 20; boris терц 20."
+    assert render(told, MACHINE)[0].startswith("event seq=40 table=1 kind=deal-end deal=1 ")
+    assert len(render(told, MACHINE)) == 1  # the machine line is as it was
+    nothing = g.DealEnded(1, "made", (92, 35), (92, 35), (92, 35), 0, {"declared": []})
+    said = render(ev.TableEvent(4, 1, TWO, nothing), HUMAN)
+    assert not any(line.startswith("Scored") for line in said)  # nothing counted
+
+
+def test_a_combination_is_said_by_its_kind_in_either_language() -> None:
+    scored = (
+        ev.Scored(1, "pyatdesyat to As", 50),
+        ev.Scored(0, "run of 5 to Ks", 100),
+        ev.Scored(1, "bella", 20),
+        ev.Scored(0, "four J", 200),
+    )
+    assert scored_lines(scored, TWO, Lang.EN) == [
+        "Scored for combinations: anna run of 5 100, four J 200; boris fifty 50, bella 20."
+    ]
+    assert scored_lines(scored, TWO, Lang.RU) == [
+        "За комбинации: anna 5 подряд 100, четыре валета 200; boris пятьдесят 50, белла 20."
+    ]
 
 
 def test_game_over_by_forfeit_names_who_lost_it() -> None:

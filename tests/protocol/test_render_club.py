@@ -14,6 +14,7 @@ from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import HUMAN, MACHINE, columns, for_people, render
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.protocol.wire import banner_protocol, parse_line
+from deberc_net.server.table import history_deal
 
 LATIN_WORD = re.compile(r"\b(?!mu\b|sigma\b|moscow\b|anna\b|boris\b|m7\b|m9\b)[A-Za-z]{2,}\b")
 LATIN_CARD = re.compile(r"(?<![\w-])(?:10|[789JQKA])[♠♥♦♣shdc](?!\w)")
@@ -123,6 +124,40 @@ def test_history_in_russian_names_the_outcome_and_cards_in_cyrillic() -> None:
         "  1 anna В♠ boris Т♠ > boris",
         "Раздача 2, сдаёт anna, козыря ещё нет: играется",
     ]
+
+
+def test_history_says_what_each_deals_declarations_scored() -> None:
+    """A finished deal's combinations that counted (its record's declared[].scored,
+    read by history_deal), under its line; a deal being played has none yet."""
+    record = {
+        "deal_no": 1,
+        "dealer": 1,
+        "trump": "s",
+        "player": 0,
+        "outcome": "made",
+        "written": [83, 20],
+        "tricks": [],
+        "declared": [
+            {"seat": 1, "calls": ["rost?"], "scored": []},
+            {
+                "seat": 0,
+                "calls": ["pyatdesyat"],
+                "scored": [{"combo": "pyatdesyat to As", "points": 50}],
+            },
+            {"seat": 0, "calls": ["bella"], "scored": [{"combo": "bella", "points": 20}]},
+        ],
+    }
+    playing = ev.HistoryDeal(2, 0, None, None, None, None, ())
+    history = ev.History(5, "m9", ("anna", "boris"), ((0,), (1,)), (history_deal(record), playing))
+    assert render(history, HUMAN)[1:3] == [
+        "Deal 1, boris deals, trump ♠ (anna): made, anna 83, boris 20",
+        "    Scored for combinations: anna fifty 50, bella 20.",
+    ]
+    assert render_ru(history)[2] == "    За комбинации: anna пятьдесят 50, белла 20."
+    assert len(render(history, HUMAN)) == 4  # and the deal being played: no such line
+    assert render(history, MACHINE)[1] == (  # the machine lines are as they were
+        "history-deal table=5 deal=1 dealer=1 trump=s player=0 outcome=made written=83,20 tricks=0"
+    )
 
 
 def test_a_four_player_history_names_the_pairs_in_its_title() -> None:

@@ -96,6 +96,11 @@ async def test_history_tells_every_deal_and_trick(port: int, connect: Connector)
     told = [x for x in told if x.startswith(("History", "Deal", "  "))]
     assert told[0] == f"History of table {table} ({head[1]['match']}): ann v bob"
     assert told[1].startswith("Deal 1, ") and f": {record['outcome']}, ann " in told[1]
+    # under a finished deal, what its declarations scored (its record's), if any did
+    counted = any(entry["scored"] for entry in record["declared"])
+    scored = [x for x in told if x.startswith("    Scored for combinations: ")]
+    assert (told[2:3] == scored) if counted else (scored == [])
+    told = [x for x in told if x not in scored]
     first = record["tricks"][0]
     names = ("ann", "bob")
     assert told[2].startswith(f"  1 {names[first['leader']]} ")
