@@ -86,6 +86,9 @@ class Msg(StrEnum):
     DEAL_WON_BY = "deal-won-by"
     DEAL_VOID = "deal-void"
     SCORED = "scored"
+    STATE_TALK = "state-talk"
+    STATE_SHOWN = "state-shown"
+    STATE_TRICKS = "state-tricks"
     VOID_ALL_PASSED = "void-all-passed"
     VOID_SEVENS = "void-sevens"
     SHEET_ROW = "sheet-row"
@@ -415,6 +418,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     # what each seat's declarations counted in a deal (its record's declared[].scored)
     Msg.SCORED: ("Scored for combinations: {combos}.", "За комбинации: {combos}."),
+    # the table's view again ('state', a resume): what the deal's events told
+    Msg.STATE_TALK: ("Talk: {talk}", "Разговор: {talk}"),
+    Msg.STATE_SHOWN: ("Shown: {shown}", "Показано: {shown}"),
+    Msg.STATE_TRICKS: ("Tricks taken: {tricks}.", "Взято взяток: {tricks}."),
     Msg.VOID_ALL_PASSED: (" (all passed)", " (все спасовали)"),
     Msg.VOID_SEVENS: (" (four sevens)", " (четыре семерки)"),
     Msg.SHEET_BIDES: ("  bides {bides}", "  биты {bides}"),

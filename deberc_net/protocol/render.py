@@ -1007,19 +1007,21 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
     if e.whole:  # the events told the rest as it happened: only asked for is it repeated
         out.append(
             f"Table {e.table}, deal {v.deal_no}. Dealer: {n[v.dealer]}. "
-            f"Score: {_by_side(n, v.totals)}."
+            f"Score: {_by_side(n, v.totals)}." + (f" Hanging: {v.hanging}." if v.hanging else "")
         )
         if v.trump is not None:
             out.append(
                 f"Trump: {SUIT_SYMBOLS[SUITS[v.trump]]}"
                 + ("." if v.player is None else f" ({_name(n, v.player)} plays).")  # Tertz: no bid
                 + (f" Turned: {pretty_card(v.turned)}." if v.turned is not None else "")
+                + (f" Fresa: {pretty_card(v.fresa)}." if v.fresa is not None else "")
             )
         elif v.turned is not None:
             out.append(
                 f"Turned card: {pretty_card(v.turned)} — first trump would be "
                 f"{SUIT_SYMBOLS[SUITS[v.turned >> 3]]}. Bidding round {v.bid_round}."
             )
+        out += said_so_far(v, Lang.EN)
         if v.trick:  # in play each card was told as it was laid
             out.append("Trick: " + ", ".join(f"{n[s]} {pretty_card(c)}" for s, c in v.trick))
     if v.hand:
@@ -1033,6 +1035,24 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
         out.append(f"Your call{clock}: {options}")
     elif v.to_act is not None and v.seat != v.to_act:
         out.append(f"Waiting for {n[v.to_act]}.")
+    return out
+
+
+def said_so_far(v: SeatView, lang: Lang) -> list[str]:
+    """The deal's talk, the cards shown and the tricks each side took, as the machine
+    view's ``talk``, ``shown`` and ``tricks`` carry them: what a player back after a
+    drop (or asking 'state') needs to go on, the events having told it once."""
+    n = v.names
+    say = ru_call if lang == Lang.RU else spoken_call
+    out = []
+    if v.talk:
+        talk = ", ".join(f"{n[seat]} {say(token)}" for seat, token in v.talk)
+        out.append(_say(lang, Msg.STATE_TALK, talk=talk))
+    if v.shown:
+        shown = "; ".join(f"{n[seat]} {pretty_cards(cs)}" for seat, cs in sorted(v.shown.items()))
+        out.append(_say(lang, Msg.STATE_SHOWN, shown=shown))
+    if any(v.tricks_taken):
+        out.append(_say(lang, Msg.STATE_TRICKS, tricks=_by_side(n, v.tricks_taken)))
     return out
 
 

@@ -38,6 +38,7 @@ from .render import (
     prompt_calls,
     rematch_lines,
     said_lines,
+    said_so_far,
     scored_lines,
     sheet_lines,
     tables_lines,
@@ -255,19 +256,21 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
     if e.whole:
         out.append(
             f"Стол {e.table}, раздача {v.deal_no}. Сдаёт: {n[v.dealer]}. "
-            f"Счёт: {_by_side(n, v.totals)}."
+            f"Счёт: {_by_side(n, v.totals)}." + (f" Висит: {v.hanging}." if v.hanging else "")
         )
         if v.trump is not None:
             out.append(
                 f"Козырь: {_suit(v.trump)}"
                 + ("." if v.player is None else f" (играет {_name(n, v.player)}).")  # Tertz: no bid
                 + (f" Открыта: {ru_card(v.turned)}." if v.turned is not None else "")
+                + (f" Фреза: {ru_card(v.fresa)}." if v.fresa is not None else "")
             )
         elif v.turned is not None:
             out.append(
                 f"Открытая карта: {ru_card(v.turned)}, козырь первого круга — "
                 f"{_suit(v.turned >> 3)}. Круг торговли {v.bid_round}."
             )
+        out += said_so_far(v, Lang.RU)
         if v.trick:
             out.append("Взятка: " + ", ".join(f"{n[s]} {ru_card(c)}" for s, c in v.trick))
     if v.hand:

@@ -407,6 +407,37 @@ def test_a_combination_is_said_by_its_kind_in_either_language() -> None:
     ]
 
 
+def test_the_whole_table_tells_the_talk_the_shown_cards_and_the_tricks() -> None:
+    """'state' (and a resume, docs/protocol.md §12) told deal, dealer, score, trump and
+    trick, not that a terts was declared, the fresa, or the tricks taken, which the
+    machine state carries (talk=, shown=, fresa=, tricks=)."""
+    deck = build_deck("7h 8h 9h 7s Js Qd Kh Qh 10c", "8s 9s 10s Jh Ad 9d Jc Qc Ac", "Ah")
+    match = Match(build_ruleset(2), seed="t", dealer=1, decks={1: deck}, names=TWO)
+    say(match, 0, "igrayu")
+    say(match, 0, "terts")
+    match.apply(0, parse_token("Qh"))
+    say(match, 1, "rost?")
+    say(match, 0, "ot-9-kozyrnogo")
+    say(match, 1, "ot-10", "Jh")  # boris's terts is higher; he takes the trick
+    say(match, 0, "pokazhi")
+    say(match, 1, "pokazyvayu")
+    whole = ev.Ask(30, 5, view(match, 0), None, kind=ev.AskKind.STATE, whole=True)
+    said = [x.strip() for x in render(whole, HUMAN)]
+    assert said[1] == "Trump: ♥ (anna plays). Turned: A♥. Fresa: K♣."
+    assert " ".join(said[2:4]) == (
+        "Talk: anna igrayu, anna terts, boris rost?, anna ot devyatki kozyrnogo,"
+        " boris ot desyatki, anna pokazhi, boris pokazyvayu"
+    )
+    assert said[4:6] == ["Shown: boris 8♠ 9♠ 10♠", "Tricks taken: anna 0, boris 1."]
+    ru = [x.strip() for x in render_ru(whole)]
+    assert ru[1] == "Козырь: ♥ (играет anna). Открыта: Т♥. Фреза: К♣."
+    assert ru[2].startswith("Разговор: anna играю, anna терц, boris рост?, ")
+    assert ru[4:6] == ["Показано: boris 8♠ 9♠ 10♠", "Взято взяток: anna 0, boris 1."]
+    # a request in play repeats none of it: the events told it as it happened
+    asked = render(ev.Ask(30, 5, view(match, 1), 60500), HUMAN)
+    assert not any(x.startswith(("Talk:", "Shown:", "Tricks taken:")) for x in asked)
+
+
 def test_game_over_by_forfeit_names_who_lost_it() -> None:
     """A club tryout: three players at 0:0:0, one never answered, and the line said only
     'anna wins (timeouts)', not who ran out of time (nor why anna rather than boris)."""

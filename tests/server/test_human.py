@@ -8,7 +8,7 @@ import re
 import pytest
 import trio
 
-from .client import LineClient, play_human
+from .client import LineClient, fields, is_event, play_human
 from .conftest import Connector
 
 NAMES = ("anna", "boris", "vera", "gleb")
@@ -151,3 +151,33 @@ async def test_a_refusal_names_the_player_whose_turn_it_is(port: int, connect: C
     await waiting.send("pas")
     error = await waiting.read_until(lambda x: x.startswith("Error"))
     assert error == f"Error (not-your-turn): it is {turn.label}'s turn to bid"
+
+
+async def test_a_player_back_after_a_drop_is_told_the_talk_so_far(
+    port: int, connect: Connector
+) -> None:
+    """The tryout's: back at the table (docs/protocol.md §12) a person was shown deal,
+    dealer, score, trump and trick, not who had said what in the deal."""
+    anna = await connect.raw(port, "anna")
+    await anna.send("login anna secret-1")
+    await anna.read_until(lambda line: line.startswith("Hello, anna"))
+    boris = await connect.machine(port, "boris")
+    for client in (anna, boris):
+        await client.send("seek 2")
+    await boris.read_until(lambda line: is_event(line, "deal"))
+    tag, asked = fields(await boris.read_until(lambda line: line.startswith(("ask", "state"))))
+    if tag == "ask":  # the first to bid orders the game
+        await boris.send(f"igrayu seq={asked['seq']}")
+    else:
+        await anna.read_until(lambda line: line.startswith("Your call"))
+        await anna.send("igrayu")
+    order = fields(await boris.read_until(lambda line: is_event(line, "order")))[1]
+    player = "boris" if tag == "ask" else "anna"
+    assert order["player"] == asked["to_act"]
+    await anna.aclose()
+    await boris.read_until(lambda line: is_event(line, "away"))
+    back = await connect.raw(port, "anna")
+    await back.send("login anna secret-1")
+    assert await back.read_until(lambda line: line.startswith("Talk: ")) == f"Talk: {player} igrayu"
+    trump = next(x for x in back.lines if x.startswith("Trump: "))
+    assert re.fullmatch(rf"Trump: [♠♥♦♣] \({player} plays\)\. Turned: \S+\. Fresa: \S+\.", trump)
