@@ -193,7 +193,12 @@ COMMANDS: dict[str, CommandSpec] = {
         "record (won, lost, drawn), and his last games.",
         "any",
     ),
-    "games": CommandSpec("games [NAME]", "Recent finished games of a player.", "any"),
+    "games": CommandSpec(
+        "games [NAME]",
+        "Recent finished games of a player, with their match ids. Match m12 is replayed at "
+        "/games/m12 on the server's web pages.",
+        "any",
+    ),
     "calls": CommandSpec("calls", "The table calls and how to type them.", "any"),
 }
 

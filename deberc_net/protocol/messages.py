@@ -397,8 +397,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.CLOSED: ("closed", "закрыт"),
     Msg.NO_GAMES: ("No finished games for {name}.", "У {name} нет законченных игр."),
     Msg.GAME_LINE: (
-        "{finished}  table {table}  {players}  {totals}  winner {winner} ({reason})",
-        "{finished}  стол {table}  {players}  {totals}  победа: {winner} ({reason})",
+        "{finished}  {match}  table {table}  {players}  {totals}  winner {winner} ({reason})",
+        "{finished}  {match}  стол {table}  {players}  {totals}  победа: {winner} ({reason})",
     ),
     Msg.SHEET_TITLE: (
         "Score sheet, table {table}{goal}: each side's written points, then its total.",
@@ -994,7 +994,8 @@ RU_COMMANDS: dict[str, str] = {
     "last": "Последняя взятка за столом: кто ходил первым, карты, кто взял.",
     "sheet": "Запись игры (вне стола — вашей последней): очки каждой раздачи, биты, "
     "висящие очки, итог.",
-    "games": "Последние законченные игры игрока.",
+    "games": "Последние законченные игры игрока, с номером матча. Запись матча m12 — "
+    "/games/m12 на веб-страницах сервера.",
     "calls": "Ходы и заявки за столом и как их набирать.",
 }
 

@@ -618,6 +618,7 @@ def games_lines(e: ev.Games, lang: Lang = Lang.EN) -> list[str]:
             lang,
             Msg.GAME_LINE,
             finished=g.finished,
+            match=g.match,  # the key of its replay and its history (docs/web.md)
             table=g.table,
             # by side, a total each: four players as their pairs ('anna+olga v boris+vera')
             players=versus.join(side_names(g.players, len(g.totals) or len(g.players))),
@@ -1276,7 +1277,7 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
         or _outcome_word(r.outcome, lang)
         for r in e.rows
     ]
-    notes = [_sheet_notes(r, e.deal_won_on_points, lang) for r in e.rows]
+    notes = [_sheet_notes(r, sides, e.deal_won_on_points, lang) for r in e.rows]
     # the deal's number (4) and a space, then how it ended: as wide as the widest
     first = max(9, columns(header) - 4, *(columns(word) + 1 for word in words))
     # every column padded by terminal columns, not characters (a CJK name takes two a
@@ -1291,6 +1292,8 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
         out += [f"  {i} = {side}" for i, side in enumerate(sides, 1)]
         sides = [str(i) for i in range(1, len(sides) + 1)]
         width = 11
+        numbered = [f"#{side}" for side in sides]  # the bides of side 1: '#1 1'
+        notes = [_sheet_notes(r, numbered, e.deal_won_on_points, lang) for r in e.rows]
     out.append(pad(header, 5 + first) + "".join(pad(side, width, right=True) for side in sides))
     for r, word, note in zip(e.rows, words, notes, strict=True):
         cells = "".join(
@@ -1308,11 +1311,13 @@ def _joined_sides(names: Sequence[str], sides: Sequence[Sequence[int]]) -> list[
     return ["+".join(names[seat] for seat in side) for side in sides]
 
 
-def _sheet_notes(row: SheetRow, deal_won_on_points: bool, lang: Lang) -> str:
-    """A sheet row's bides and hanging points, after its columns."""
+def _sheet_notes(row: SheetRow, labels: Sequence[str], deal_won_on_points: bool, lang: Lang) -> str:
+    """A sheet row's bides and hanging points, after its columns; each side's bides
+    by its name (``labels``): '1/0' after the last column read as that side's."""
     # (no bide where the most points win: the count says only who ordered and lost)
     told = any(row.bides) and not deal_won_on_points
-    notes = _say(lang, Msg.SHEET_BIDES, bides="/".join(map(str, row.bides))) if told else ""
+    bides = ", ".join(f"{side} {n}" for side, n in zip(labels, row.bides, strict=True))
+    notes = _say(lang, Msg.SHEET_BIDES, bides=bides) if told else ""
     return notes + (_say(lang, Msg.SHEET_HANGING, hanging=row.hanging) if row.hanging else "")
 
 

@@ -9,6 +9,8 @@ from deberc_net.game.cards import parse_card
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.play import illegal_card_error
 from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import help_text
+from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import HUMAN, MACHINE, columns, for_people, render
@@ -251,11 +253,24 @@ def test_a_four_player_game_in_games_names_the_pairs() -> None:
     opponents, where the start line, history and sheet say two pairs."""
     players = ("anna", "boris", "olga", "vera")  # by seat: 0+2 against 1+3
     game = ev.Game("m4", 4, players, "moscow", "boris,vera", "left", (0, 0), "2026-12-04")
-    (text,) = render(ev.Games("anna", (game,)), HUMAN)
+    text = " ".join(x.strip() for x in render(ev.Games("anna", (game,)), HUMAN))  # wrapped
     assert "  anna+olga v boris+vera  0:0  winner boris+vera (left)" in text
-    (ru,) = render_ru(ev.Games("anna", (game,)))
+    ru = " ".join(x.strip() for x in render_ru(ev.Games("anna", (game,))))
     assert "  anna+olga — boris+vera  0:0  победа: boris+vera (" in ru
     # three players stay three sides
     three = ev.Game("m5", 5, ("anna", "boris", "olga"), "moscow", "olga", "target", (1, 2, 3), "t")
     (text,) = render(ev.Games("anna", (three,)), HUMAN)
     assert "  anna v boris v olga  1:2:3  winner olga (target)" in text
+
+
+def test_games_names_each_match_by_its_id() -> None:
+    """'games' showed a match's table and players but not its id, which 'finger' lists
+    and its replay (/games/ID, docs/web.md) is found by."""
+    game = ev.Game("m1", 1, ("anna", "boris"), "moscow", "boris", "claim", (83, 301), "2026-12-04")
+    assert render(ev.Games("anna", (game,)), HUMAN) == [
+        "2026-12-04  m1  table 1  anna v boris  83:301  winner boris (claim)"
+    ]
+    assert render_ru(ev.Games("anna", (game,)))[0].startswith("2026-12-04  m1  стол 1  anna")
+    # and 'help games' says where a match is replayed
+    assert "/games/m12 on the server's web pages" in help_text("games")[0]
+    assert "/games/m12 на веб-страницах сервера" in " ".join(help_text("games", lang=Lang.RU))

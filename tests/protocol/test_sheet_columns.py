@@ -72,11 +72,18 @@ def test_long_names_number_the_columns_and_every_row_fits_80_columns(lang: Lang)
     assert lines[1:4] == ["  1 = tzman", "  2 = house-heuristic-15", "  3 = house-heuristic-17"]
     assert lines[4].split()[-3:] == ["1", "2", "3"]
     assert all(cells(line) <= 80 for line in lines), lines
-    assert lines[-1].split()[-4:] == [
+    # each side's bides by its column's number: '1/0/0' after the last column read as
+    # that side's
+    assert lines[-1].split()[-9:] == [
         "149",
         "203",
         "биты" if lang is Lang.RU else "bides",
-        "1/0/0",
+        "#1",
+        "1,",
+        "#2",
+        "0,",
+        "#3",
+        "0",
     ]
     pairs = ("four4", "house-heuristic-5", "house-heuristic-7", "house-heuristic-9")
     lines = sheet_lines(ev.Sheet(5, pairs, ((0, 2), (1, 3)), 301, ROWS), lang)
@@ -99,3 +106,15 @@ ROWS3 = (
     SheetRow(1, "made", (0, 71, 54), (0, 71, 54), 0, (0, 0, 0)),
     SheetRow(2, "bide", (0, 65, 149), (0, 136, 203), 0, (1, 0, 0)),
 )
+
+
+@pytest.mark.parametrize(("lang", "word"), [(Lang.EN, "bides"), (Lang.RU, "биты")])
+def test_the_bides_say_whose_they_are(lang: Lang, word: str) -> None:
+    """'2 bide  0 0  67 67  bides 1/0': after the last side's column, its count read as
+    that side's; each side's bides are named now."""
+    lines = sheet_lines(ev.Sheet(3, ("ann", "bob"), ((0,), (1,)), 301, ROWS), lang)
+    assert lines[-1].endswith(
+        f"  {word} ann 1, bob 0  {'висит' if lang is Lang.RU else 'hanging'} 81"
+    )
+    pairs = ev.Sheet(3, ("ann", "bob", "cat", "dan"), ((0, 2), (1, 3)), 301, ROWS)
+    assert sheet_lines(pairs, lang)[2].endswith(f"  {word} ann+cat 1, bob+dan 0")
