@@ -210,6 +210,9 @@ class WentAway:
 
     name: str
     seat: int
+    # the whole seconds the seat is still held (the table's away limit, or what is left
+    # of it), for people; the machine line leaves it out (a bot knows the rules)
+    held_s: int | None = None
 
 
 @attrs.frozen

@@ -940,10 +940,23 @@ def _human_match_end(e: g.MatchEnded, n: tuple[str, ...], sides: Sides) -> list[
 
 _human.register(ev.Seated, lambda e, n, sides: [f"{e.name} sits at seat {e.seat}."])
 _human.register(ev.Left, lambda e, n, sides: [f"{e.name} leaves seat {e.seat}."])
-_human.register(
-    ev.WentAway,
-    lambda e, n, sides: [f"{e.name} is disconnected; the seat waits and the clock runs."],
-)
+
+
+@_human.register
+def _human_away(e: ev.WentAway, n: tuple[str, ...], sides: Sides) -> list[str]:
+    if e.held_s is None:
+        return [f"{e.name} is disconnected; the seat waits and the clock runs."]
+    held = held_for(e.held_s, Lang.EN)
+    return [f"{e.name} is disconnected; the seat is held {held} and the clock runs."]
+
+
+def held_for(seconds: int, lang: Lang) -> str:
+    """How long a seat is held, as said: '2 min' (the away limit, whole minutes), '97 s'."""
+    if seconds >= 60 and seconds % 60 == 0:
+        return f"{seconds // 60} {'мин' if lang == Lang.RU else 'min'}"
+    return f"{seconds} {'с' if lang == Lang.RU else 's'}"
+
+
 _human.register(ev.CameBack, lambda e, n, sides: [f"{e.name} is back."])
 
 

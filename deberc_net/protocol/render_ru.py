@@ -31,6 +31,7 @@ from .render import (
     deal_word,
     finger_lines,
     games_lines,
+    held_for,
     history_lines,
     invited_lines,
     order_sides,
@@ -238,8 +239,13 @@ RU_FORFEITS = {
 
 _human.register(ev.Seated, lambda e, n, sides: [f"{e.name} садится на место {e.seat}."])
 _human.register(ev.Left, lambda e, n, sides: [f"{e.name} уходит с места {e.seat}."])
-_human.register(ev.WentAway, lambda e, n, sides: [f"{e.name} отключился; место ждёт, часы идут."])
+_human.register(ev.WentAway, lambda e, n, sides: [_went_away(e)])
 _human.register(ev.CameBack, lambda e, n, sides: [f"{e.name} вернулся."])
+
+
+def _went_away(e: ev.WentAway) -> str:
+    held = "" if e.held_s is None else f" {held_for(e.held_s, Lang.RU)}"  # «ждёт 2 мин»
+    return f"{e.name} отключился; место ждёт{held}, часы идут."
 
 
 @_human.register

@@ -652,8 +652,9 @@ class Table:
             case Away(name):
                 seat = self._seat_of(name)  # the seat is held for the away limit, waiting
                 if seat is not None and (self.match is None or not self.match.over):
-                    self.clocks.away(seat, trio.current_time())
-                    self._event(ev.WentAway(name, seat))
+                    now = trio.current_time()
+                    self.clocks.away(seat, now)
+                    self._event(ev.WentAway(name, seat, self._held_s(seat, now)))
             case Back(session):
                 seat = self._seat_of(session.name or "")
                 if seat is not None and self.state != ev.TableState.CLOSED:
@@ -980,7 +981,7 @@ class Table:
             if seat not in self.clocks.away_since:  # gone this moment: his Away is on its way
                 self.clocks.away(seat, now)
             # told again: the one who just sat, and the watchers, learn it here
-            self._event(ev.WentAway(self.seats[seat] or "?", seat))
+            self._event(ev.WentAway(self.seats[seat] or "?", seat, self._held_s(seat, now)))
         self._broadcast(self._audience(), ev.info(self._waits_for()))
 
     def _awaited(self) -> list[int]:
@@ -1057,8 +1058,9 @@ class Table:
         # waits for them: _full)
         for seat in range(self.players):
             if self._session(seat) is None:
-                self.clocks.away(seat, trio.current_time())
-                self._event(ev.WentAway(self.seats[seat] or "?", seat))
+                now = trio.current_time()
+                self.clocks.away(seat, now)
+                self._event(ev.WentAway(self.seats[seat] or "?", seat, self._held_s(seat, now)))
         self._deal_started(self.match.deal_started())
 
     def _deal_started(self, event: g.DealStarted) -> None:

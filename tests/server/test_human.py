@@ -4,12 +4,15 @@ by clients that read every line as a person would see it in an 80-column termina
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 
 import pytest
 import trio
 
 from .client import LineClient, fields, is_event, play_human
 from .conftest import Connector
+
+StartServer = Callable[..., Awaitable[int]]
 
 NAMES = ("anna", "boris", "vera", "gleb")
 LATIN_CARD = re.compile(r"(?<![\w-])(?:10|[789JQKA])[shdc](?![\w])")
@@ -181,3 +184,26 @@ async def test_a_player_back_after_a_drop_is_told_the_talk_so_far(
     assert await back.read_until(lambda line: line.startswith("Talk: ")) == f"Talk: {player} igrayu"
     trump = next(x for x in back.lines if x.startswith("Trump: "))
     assert re.fullmatch(rf"Trump: [♠♥♦♣] \({player} plays\)\. Turned: \S+\. Fresa: \S+\.", trump)
+
+
+async def test_the_away_notice_says_how_long_the_seat_is_held(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """'dan2 is disconnected; the seat waits and the clock runs.' said not for how long
+    (the web page says it): the table's own away limit (docs/protocol.md §12)."""
+    port = await start_server(away_limit_ms=90_000)
+    anna, boris = await seat_people(port, connect, 2, "")
+    vera = await connect.human(port, "vera")
+    await vera.send("lang ru")
+    await vera.read_until(lambda line: line == "Язык: русский.")
+    table = re.search(r"table (\d+)", next(x for x in anna.lines if x.startswith("You sit")))
+    assert table is not None
+    await vera.send(f"observe {table.group(1)}")
+    await vera.read_until(lambda line: line.startswith("Вы смотрите"))
+    await boris.aclose()
+    assert await anna.read_until(lambda line: line.startswith("boris is")) == (
+        "boris is disconnected; the seat is held 90 s and the clock runs."
+    )
+    assert await vera.read_until(lambda line: line.startswith("boris отключился")) == (
+        "boris отключился; место ждёт 90 с, часы идут."
+    )
