@@ -79,6 +79,10 @@ class TableInfo:
     state: TableState
     observers: int
     private: bool = False  # listed only to its own people (docs/protocol.md §5.2)
+    # a running match's deal and score by side, for people (the web index shows them);
+    # the machine line leaves them out
+    deal: int | None = None
+    score: tuple[int, ...] = ()
 
 
 @attrs.frozen

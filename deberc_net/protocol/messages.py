@@ -76,6 +76,7 @@ class Msg(StrEnum):
     TABLE_LINE = "table-line"
     WAITING = "waiting"
     PLAYING = "playing"
+    PLAYING_DEAL = "playing-deal"
     CLOSED = "closed"
     NO_GAMES = "no-games"
     GAME_LINE = "game-line"
@@ -394,6 +395,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.WAITING: ("waiting", "ждёт игроков"),
     Msg.PLAYING: ("playing", "играют"),
+    Msg.PLAYING_DEAL: ("playing deal {deal}", "играют, раздача {deal}"),
     Msg.CLOSED: ("closed", "закрыт"),
     Msg.NO_GAMES: ("No finished games for {name}.", "У {name} нет законченных игр."),
     Msg.GAME_LINE: (

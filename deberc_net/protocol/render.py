@@ -348,6 +348,11 @@ def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
     out = []
     free = _say(lang, Msg.FREE_SEAT)
     for t in e.tables:
+        state, seats = _say(lang, _TABLE_STATES[t.state]), ", ".join(s or free for s in t.seats)
+        if t.state == ev.TableState.PLAYING and t.deal is not None and all(t.seats):
+            # a running match: its deal and each side's score, as the web index shows
+            state = _say(lang, Msg.PLAYING_DEAL, deal=t.deal)
+            seats = _by_side(tuple(s or free for s in t.seats), t.score)
         out.append(
             _say(
                 lang,
@@ -357,8 +362,8 @@ def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
                 variant=t.variant,
                 options=f" {' '.join(t.options)}" if t.options else "",
                 players=t.players,
-                state=_say(lang, _TABLE_STATES[t.state]),
-                seats=", ".join(s or free for s in t.seats),
+                state=state,
+                seats=seats,
             )
         )
     more = _more("tables", e.page, e.pages, lang)

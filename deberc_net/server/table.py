@@ -367,6 +367,8 @@ class Table:
             state=self.state,
             observers=self._watchers(),
             private=self.private,
+            deal=None if self.match is None else self.match.deal.deal_no,
+            score=() if self.match is None else tuple(self.match.totals),
         )
 
     def post(self, message: Message, *, request: bool = False, capped: bool = True) -> bool:

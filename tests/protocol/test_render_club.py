@@ -274,3 +274,25 @@ def test_games_names_each_match_by_its_id() -> None:
     # and 'help games' says where a match is replayed
     assert "/games/m12 on the server's web pages" in help_text("games")[0]
     assert "/games/m12 на веб-страницах сервера" in " ".join(help_text("games", lang=Lang.RU))
+
+
+def test_tables_tells_a_running_matchs_deal_and_score_by_side() -> None:
+    """A running table's line names its deal and each side's score (the machine line is
+    as it was: docs/protocol.md §5.2)."""
+    seats = ("anna", "boris", "olga", "vera")
+    playing = ev.TableInfo(
+        38, 4, "moscow", (), seats, ev.TableState.PLAYING, 0, False, 3, (120, 85)
+    )
+    waiting = ev.TableInfo(39, 2, "moscow", (), ("gleb", None), ev.TableState.WAITING, 0)
+    tables = ev.Tables((playing, waiting), 2)
+    assert render(tables, HUMAN) == [
+        "Table 38: moscow, 4 players, playing deal 3: anna+olga 120, boris+vera 85",
+        "Table 39: moscow, 2 players, waiting: gleb, (free)",
+    ]
+    assert render_ru(tables)[0] == (
+        "Стол 38: moscow, игроков: 4, играют, раздача 3: anna+olga 120, boris+vera 85"
+    )
+    assert render(tables, MACHINE)[1] == (
+        "table id=38 players=4 variant=moscow options= seats=anna,boris,olga,vera"
+        " state=playing observers=0"
+    )

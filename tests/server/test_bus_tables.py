@@ -10,6 +10,7 @@ import trio
 import trio.testing
 
 from deberc_net.game.match import Match
+from deberc_net.protocol.events import TableState
 from deberc_net.server.cluster import WorkerPlace
 from deberc_net.server.cluster.bus import LOBBY, Bus
 from deberc_net.server.cluster.node import Node, _described, _for_bus, tables_messages
@@ -124,3 +125,27 @@ async def test_answers_to_one_session_merged_for_the_bus_still_fit_in_a_notifica
         bus.publish("w7", text, merge=True)
     sent = [json.loads(payload) for _, payload in Bus._payloads(bus._queued)]
     assert [request for message in sent for request in message["done"]] == answered
+
+
+async def test_another_workers_running_table_is_listed_with_its_deal_and_score(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """'tables' on any worker tells a running match's deal and score (the human line,
+    docs/protocol.md §5.2), from what its owner told of it for the web face."""
+    config = make_config(tmp_path / "listed.sqlite3")
+    store = open_store(config.db)
+    try:
+        lobby = Lobby(config, store, nursery, rule_book())
+        rules = build_ruleset(2, "moscow", ())
+        table = Table(7, rules, lobby, config, 7)
+        table.seats = ["ann", "bob"]
+        table.match = Match(rules, seed="s", names=("ann", "bob"), match_id="m7")
+        table.state = TableState.PLAYING
+        assert (table.info().deal, table.info().score) == (1, (0, 0))
+        told = tables_messages([_for_bus(_described(table), config.away_limit_ms)], [], [])
+        other = Lobby(config, store, nursery, rule_book())
+        node = Node(other, WorkerPlace(1, 2), 654321)
+        node._tables({**told[0], "w": 123456})
+        assert other.tables[7].info() == table.info()
+    finally:
+        store.close()

@@ -207,3 +207,23 @@ async def test_the_away_notice_says_how_long_the_seat_is_held(
     assert await vera.read_until(lambda line: line.startswith("boris отключился")) == (
         "boris отключился; место ждёт 90 с, часы идут."
     )
+
+
+async def test_tables_tells_a_running_matchs_deal_and_score(port: int, connect: Connector) -> None:
+    """'Table 38: moscow, 2 players, playing: anna, boris': no deal number nor score,
+    which the web index shows."""
+    anna, _boris = await seat_people(port, connect, 2, "to-301")
+    await anna.read_until(lambda line: line.startswith("Deal 1."))
+    vera = await connect.human(port, "vera")
+    await vera.send("tables")
+    listed = await vera.read_until(lambda line: line.startswith("Table "))
+    assert re.fullmatch(
+        r"Table \d+: moscow to-301, 2 players, playing deal 1: (anna 0, boris 0|boris 0, anna 0)",
+        listed,
+    )
+    await vera.send("lang ru")
+    await vera.send("tables")
+    listed = await vera.read_until(lambda line: line.startswith("Стол "))
+    assert re.fullmatch(
+        r"Стол \d+: moscow to-301, игроков: 2, играют, раздача 1: \w+ 0, \w+ 0", listed
+    )

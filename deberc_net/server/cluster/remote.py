@@ -78,7 +78,10 @@ class RemoteTable(Table):
 
     def info(self) -> ev.TableInfo:
         assert self.copy is not None
-        return self.copy
+        now = self.now  # its match as its owner last told it (at most once a trick)
+        if now is None:
+            return self.copy
+        return attrs.evolve(self.copy, deal=now.deal_no, score=now.totals)
 
     def post(self, message: Message, *, request: bool = False, capped: bool = True) -> bool:
         if self.state == TableState.CLOSED or self.node is None:
