@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import attrs
 
 from .lang import Lang
-from .messages import RU_COMMANDS, Msg, Phrase, phrase
+from .messages import RU_ADMIN_SUMMARIES, RU_COMMANDS, Msg, Phrase, phrase
 
 PROTOCOL_VERSION = "1"
 
@@ -38,6 +38,10 @@ class CommandSpec:
     phases: str  # where it makes sense: "any", "lobby", "table"
     admins: bool = False  # listed in 'help' to the server's admins only
     waiting: bool = False  # at a table: while it waits for players only
+    # a form told to the server's admins only (its usage after the command's, its
+    # sentence after the summary): ladders' 'seek reserved', of no use to a person
+    admin_usage: str = ""
+    admin_summary: str = ""
 
 
 COMMANDS: dict[str, CommandSpec] = {
@@ -84,7 +88,8 @@ COMMANDS: dict[str, CommandSpec] = {
     "new": CommandSpec(
         "new [PLAYERS] [VARIANT] [OPTION ...] [private]",
         "Open a table (default: 2 players, moscow) and sit at it. Example: new 2 moscow to-301. "
-        "A private table is listed to its own people only: only those you 'invite' sit or watch.",
+        "A private table is listed to its own people only: only those you 'invite' sit or watch. "
+        "'rules' in the lobby lists the variants and options.",
         "lobby",
     ),
     "invite": CommandSpec(
@@ -119,10 +124,12 @@ COMMANDS: dict[str, CommandSpec] = {
         "say TEXT", "Talk to your table (a watcher: to its watchers), or to the lobby.", "any"
     ),
     "seek": CommandSpec(
-        "seek [PLAYERS] [VARIANT] [OPTION ...] | seek reserved",
+        "seek [PLAYERS] [VARIANT] [OPTION ...]",
         "Wait for the next game with these settings; you are seated when enough players "
-        "seek the same. 'seek reserved' waits only for a table reserved for you.",
+        "seek the same.",
         "lobby",
+        admin_usage=" | seek reserved",
+        admin_summary=" 'seek reserved' waits only for a table reserved for you.",
     ),
     "reserve": CommandSpec(
         "reserve PLAYERS VARIANT [OPTION ...] seats=A,B[,..] [seed=S] [deals=N] [board=KEY] "
@@ -304,12 +311,20 @@ def help_text(
     ru = lang == Lang.RU
 
     def summary(name: str) -> str:
-        return RU_COMMANDS.get(name, COMMANDS[name].summary) if ru else COMMANDS[name].summary
+        spec = COMMANDS[name]
+        said = RU_COMMANDS.get(name, spec.summary) if ru else spec.summary
+        if admin and spec.admin_summary:
+            said += RU_ADMIN_SUMMARIES.get(name, spec.admin_summary) if ru else spec.admin_summary
+        return said
+
+    def usage(name: str) -> str:
+        spec = COMMANDS[name]
+        return spec.usage + (spec.admin_usage if admin else "")
 
     if topic:
         key = topic.lower()
         if key in COMMANDS:
-            text = f"{COMMANDS[key].usage}: {summary(key)}"
+            text = f"{usage(key)}: {summary(key)}"
             return textwrap.wrap(text, 80, subsequent_indent="  ") if ru else [text]
         if ru:
             return [f"нет команды «{topic}»; help перечисляет команды, calls — ходы"]
@@ -336,7 +351,7 @@ def help_text(
             or (spec.waiting and playing)
         ):
             continue
-        lines += _columns(spec.usage, _first_sentence(summary(name)), width)
+        lines += _columns(usage(name), _first_sentence(summary(name)), width)
     if phase == "table":
         if calls_now:
             lines.append(

@@ -230,6 +230,7 @@ class Msg(StrEnum):
     INVITE_SELF = "invite-self"
     NOBODY_HERE = "nobody-here"
     NOBODY_PLAYED = "nobody-played"
+    PLAYERS_A_NUMBER = "players-a-number"
     REMATCH_SEATED = "rematch-seated"
     RANDOM_NOT_RATED = "random-not-rated"
     BOT_WHICH = "bot-which"
@@ -808,6 +809,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "игрока {name} сейчас нет на сервере (кто есть — who)",
     ),
     Msg.NOBODY_PLAYED: ("nobody called {name} has played here", "игрок {name} здесь не играл"),
+    # 'new two': the first word is where the player count goes (docs/protocol.md §5.3)
+    Msg.PLAYERS_A_NUMBER: (
+        "unknown option '{word}': PLAYERS is a number, {head} or {last}"
+        " ({command} [PLAYERS] [VARIANT] [OPTION ...]); 'rules' lists the variants and options",
+        "«{word}» — не опция: число игроков пишется цифрой, {head} или {last}"
+        " ({command} [ИГРОКОВ] [ВАРИАНТ] [ОПЦИИ…]); варианты и опции перечисляет rules",
+    ),
     Msg.REMATCH_SEATED: (
         "you sit at table {table}: 'leave' first",
         "вы сидите за столом {table}: сначала leave",
@@ -962,7 +970,8 @@ RU_COMMANDS: dict[str, str] = {
     "ping": "Держать соединение: подойдёт любая строка, ping больше ничего не делает.",
     "new": "Открыть стол (по умолчанию на двоих, moscow) и сесть за него. "
     "Пример: new 2 moscow to-301. Закрытый стол (private) виден только своим: за него "
-    "садятся и смотрят только те, кого вы пригласили (invite).",
+    "садятся и смотрят только те, кого вы пригласили (invite). Варианты и опции "
+    "перечисляет rules в лобби.",
     "invite": "Пригласить игрока (человека или бота) за ваш ждущий стол или смотреть "
     "за ним; единственный путь за закрытый стол. Игроку скажут.",
     "bot": "Позвать за ваш ждущий стол бота сервера: эвристического, случайного или "
@@ -986,8 +995,7 @@ RU_COMMANDS: dict[str, str] = {
     "observe": "Смотреть за столом: видно то же, что видят игроки.",
     "unobserve": "Перестать смотреть за столом (без номера — за всеми).",
     "say": "Сказать своему столу (зрителю — зрителям стола) или всем в зале.",
-    "seek": "Ждать игру с этими правилами; вас посадят, когда наберутся игроки. "
-    "seek reserved ждёт только стол, оставленный для вас.",
+    "seek": "Ждать игру с этими правилами; вас посадят, когда наберутся игроки.",
     "reserve": "(для админов) Стол для названных игроков на заданных местах: доска турнира.",
     "release": "(для админов) Отдать игрокам доски записи её раздач.",
     "unseek": "Перестать ждать игру.",
@@ -999,6 +1007,11 @@ RU_COMMANDS: dict[str, str] = {
     "games": "Последние законченные игры игрока, с номером матча. Запись матча m12 — "
     "/games/m12 на веб-страницах сервера.",
     "calls": "Ходы и заявки за столом и как их набирать.",
+}
+
+# the sentences 'help' adds for the server's admins (CommandSpec.admin_summary)
+RU_ADMIN_SUMMARIES: dict[str, str] = {
+    "seek": " seek reserved ждёт только стол, оставленный для вас.",
 }
 
 # the answers to the table talk, the same in Deberts and Tertz

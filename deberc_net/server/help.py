@@ -83,11 +83,12 @@ class Help:
         session.send(ev.TextBlock("help", english, self._help(session, args, Lang.RU)))
 
     def _help(self, session: Session, args: Sequence[str], lang: Lang) -> tuple[str, ...]:
+        admin = self.lobby.is_admin(session)  # ('seek reserved' is told to admins only)
         if args:
-            return _help_text(args[0], "lobby", (), lang, False, False)
+            return _help_text(args[0], "lobby", (), lang, admin, False)
         if session.name is None:
             return _help_text(None, "login", (), lang, False, False)
-        table, admin = session.table, self.lobby.is_admin(session)
+        table = session.table
         if table is None:
             return _help_text(None, "lobby", (), lang, admin, False)
         calls: list[str] = []

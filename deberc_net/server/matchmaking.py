@@ -3,6 +3,7 @@ board records held from their players until the admin releases them."""
 
 from __future__ import annotations
 
+import difflib
 import enum
 import functools
 import re
@@ -73,6 +74,29 @@ def game_settings(args: Sequence[str], rules: RuleBook) -> GameSettings:
     return GameSettings(players, variant, options)
 
 
+def players_refused(command: str, args: Sequence[str], rules: RuleBook) -> ev.Error | None:
+    """'new two': a first word that is no number, no variant and no rule, nor near one
+    (a mistyped 'kharkof' is named by the rules' own refusal), where the player count
+    comes. Refused saying that PLAYERS is a number, not with every option's name."""
+    if not args or args[0].isdecimal() or variant_named(args[0], rules) is not None:
+        return None
+    word = args[0]
+    chosen = [r.name for r in rules.rules() if r.info.kind in (RuleKind.VARIANT, RuleKind.OPTION)]
+    if rules.kind_of(word) is not None or difflib.get_close_matches(word, chosen, n=1):
+        return None
+    counts = sorted(
+        {n for r in rules.rules() if r.info.kind == RuleKind.VARIANT for n in r.info.players}
+    )
+    said = phrase(
+        Msg.PLAYERS_A_NUMBER,
+        word=word,
+        head=", ".join(map(str, counts[:-1])),
+        last=counts[-1],
+        command=command,
+    )
+    return ev.error("bad-rules", said)
+
+
 def table_settings(table: Table) -> GameSettings:
     """The game a table plays, as 'seek' asks for it."""
     rules = table.rules
@@ -131,6 +155,10 @@ class Matchmaking:
                     " invitation; 'seek' finds a listed one",
                 )
             )
+            return
+        refused = players_refused("seek", item.args, lobby.rules)
+        if refused is not None:
+            session.send(refused)
             return
         settings = game_settings(item.args, lobby.rules)
         try:

@@ -14,7 +14,7 @@ from deberc_net.protocol.events import TableState
 from deberc_net.protocol.messages import Msg, phrase
 
 from .allowance import seat_given_up
-from .matchmaking import PRIVATE, game_settings
+from .matchmaking import PRIVATE, game_settings, players_refused
 from .session import Session
 from .table import Leave, Observe, Sit, Unobserve
 
@@ -32,6 +32,10 @@ class Seating:
         # 'private' anywhere after 'new' is no rule option: the table is listed to nobody
         args = [a for a in item.args if a.lower() != PRIVATE]
         private = len(args) < len(item.args)
+        refused = players_refused("new", args, self.lobby.rules)
+        if refused is not None:
+            session.send(refused)
+            return
         try:
             settings = game_settings(args, self.lobby.rules)
             table = self.lobby.open_table(settings, opened_from=session.address, private=private)

@@ -113,3 +113,30 @@ async def test_top_takes_the_spellings_that_name_a_variant(port: int, connect: C
         await ann.send(f"top {word} 2")
         top = await ann.expect("top")
         assert (top["variant"], top["players"]) == (variant, "2"), (word, top)
+
+
+async def test_a_player_count_in_words_is_told_to_be_a_number(
+    port: int, connect: Connector
+) -> None:
+    """'new two' was an unknown option with every option listed: the first word is where
+    the player count goes (docs/protocol.md §5.3)."""
+    ann = await connect.machine(port, "ann")
+    for command in ("new two", "seek три moscow", "new two private"):
+        await ann.send(command)
+        error = await ann.expect("error")
+        word, name = command.split()[1], command.split()[0]
+        assert (error["code"], error["text"]) == (
+            "bad-rules",
+            f"unknown option '{word}': PLAYERS is a number, 2, 3 or 4 ({name} [PLAYERS]"
+            " [VARIANT] [OPTION ...]); 'rules' lists the variants and options",
+        )
+    await ann.send("new kharkof")  # a mistyped variant is named as before
+    assert "(kharkov?)" in (await ann.expect("error"))["text"]
+    await ann.send("new short")  # an option first is no player count
+    assert (await ann.expect("ok"))["cmd"] == "sit"
+    vera = await connect.raw(port, "vera")
+    await vera.send("login vera lang=ru")
+    await vera.send("new two")
+    assert await vera.read_until(lambda x: x.startswith("Ошибка")) == (
+        "Ошибка (bad-rules): «two» — не опция: число игроков пишется цифрой, 2, 3 или 4"
+    )

@@ -100,6 +100,23 @@ async def test_help_lists_the_admins_commands_to_admins_and_invite_at_a_waiting_
     assert {"invite", "bot", "release"} <= listed
 
 
+async def test_seek_reserved_is_told_to_admins_only_and_new_points_to_rules(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, register: Register
+) -> None:
+    """'seek reserved' is a ladder's (a bot seated by an admin's 'reserve'): 'help' and
+    'help seek' showed it to everyone; 'help new' did not say where the variants and
+    options are listed."""
+    port = await start_server(admins=["boss"])
+    await register("boss", "owners")
+    ann = await connect.machine(port, "ann")
+    boss = await connect.machine(port, "boss", "owners")
+    for command in ("help", "help seek"):
+        assert not any("reserved" in x for x in await _block(ann, command, "help")), command
+        assert any("seek reserved" in x for x in await _block(boss, command, "help")), command
+    (new,) = await _block(ann, "help new", "help")
+    assert new.endswith("'rules' in the lobby lists the variants and options.")
+
+
 async def test_calls_keeps_its_column_when_an_explanation_wraps(
     port: int, connect: Connector
 ) -> None:
