@@ -112,6 +112,7 @@ class Msg(StrEnum):
     VARIANT = "variant"
     OPTION = "option"
     RULES_TABLE = "rules-table"
+    RULES_TABLE_OPTIONS = "rules-table-options"
     NO_OPTIONS = "no-options"
     TO_TARGET = "to-target"
     ONE_DEAL = "one-deal"
@@ -481,6 +482,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Table {table}: {variant}, {players} players, options: {options}, {goal}",
         "Стол {table}: {variant}, игроков: {players}, опции: {options}, {goal}",
     ),
+    # the target set by an option, whose own line says it (server/help.py)
+    Msg.RULES_TABLE_OPTIONS: (
+        "Table {table}: {variant}, {players} players, options: {options}.",
+        "Стол {table}: {variant}, игроков: {players}, опции: {options}.",
+    ),
     Msg.NO_OPTIONS: ("none", "нет"),
     Msg.TO_TARGET: ("to {target}.", "до {target}."),
     Msg.ONE_DEAL: ("one deal decides.", "всё решает одна раздача."),
@@ -805,10 +811,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.INVITE_SELF: ("you sit at the table already", "вы сами уже сидите за этим столом"),
     Msg.NOBODY_HERE: (
-        "nobody called {name} is here ('who')",
+        "no player called {name} is here ('who')",
         "игрока {name} сейчас нет на сервере (кто есть — who)",
     ),
-    Msg.NOBODY_PLAYED: ("nobody called {name} has played here", "игрок {name} здесь не играл"),
+    Msg.NOBODY_PLAYED: ("no player called {name} has played here", "игрок {name} здесь не играл"),
     # 'new two': the first word is where the player count goes (docs/protocol.md §5.3)
     Msg.PLAYERS_A_NUMBER: (
         "unknown option '{word}': PLAYERS is a number, {head} or {last}"

@@ -22,6 +22,7 @@ from deberc_net.protocol.messages import (
     RULES_BREAKS,
     Msg,
     Phrase,
+    Value,
     phrase,
 )
 from deberc_net.protocol.render import prompt_calls
@@ -198,20 +199,10 @@ class Help:
         return lines
 
     def _rules_lines(self, table: Table) -> list[Phrase]:
-        s = table.rules.settings
         c = self.lobby.config
-        opts = ", ".join(sorted(table.rules.options)) or phrase(Msg.NO_OPTIONS)
-        goal = phrase(Msg.ONE_DEAL) if s.target is None else phrase(Msg.TO_TARGET, target=s.target)
         variant = self.lobby.rules.get(table.rules.variant)
         return [
-            phrase(
-                Msg.RULES_TABLE,
-                table=table.id,
-                variant=table.rules.variant,
-                players=s.players,
-                options=opts,
-                goal=goal,
-            ),
+            self._table_line(table),
             *_rules_told(table),
             *_refused_by(None if variant is None else variant.info, self.lobby.rules),
             phrase(
@@ -224,6 +215,34 @@ class Help:
                 breaks=phrase(Msg.RULES_CLOCK_BREAK) if table.rules.variant in RULES_BREAKS else "",
             ),
         ]
+
+    def _table_line(self, table: Table) -> Phrase:
+        """'Table 2: moscow, 2 players, options: none, to 501.': the target said once,
+        here, unless an option set it, whose own line says it ('to-301: The match is
+        played to 301 points …'; 'options: to-301, to 301.' said it twice)."""
+        rules, s = table.rules, table.rules.settings
+        opts = ", ".join(sorted(rules.options)) or phrase(Msg.NO_OPTIONS)
+        values: dict[str, Value] = {
+            "table": table.id,
+            "variant": rules.variant,
+            "players": s.players,
+        }
+        if _target_by_option(self.lobby.rules, rules):
+            return phrase(Msg.RULES_TABLE_OPTIONS, options=opts, **values)
+        goal = phrase(Msg.ONE_DEAL) if s.target is None else phrase(Msg.TO_TARGET, target=s.target)
+        return phrase(Msg.RULES_TABLE, options=opts, goal=goal, **values)
+
+
+def _target_by_option(book: RuleBook, rules: RuleSet) -> bool:
+    """Whether an option changed the table's target from its variant's own (to 301, one
+    deal, 9 stakes): the option's own line then says it."""
+    if not rules.options:
+        return False
+    try:
+        own = book.ruleset(rules.settings.players, rules.variant, ()).settings.target
+    except RuleError:  # a variant played only with options: its own target is none
+        return False
+    return own != rules.settings.target
 
 
 def _rules_told(table: Table) -> list[Phrase]:

@@ -286,12 +286,35 @@ async def test_rules(port: int, connect: Connector) -> None:
     sit = await ann.expect("ok", cmd="sit")
     for command in ("rules", f"rules {sit['table']}"):
         lines = await _block(ann, command, "rules")
-        assert lines[0].startswith(
-            f"Table {sit['table']}: moscow, 2 players, options: to-301, to 301."
-        ), lines
+        # the target once: to-301's own line says it ('options: to-301, to 301.' twice)
+        assert lines[0] == f"Table {sit['table']}: moscow, 2 players, options: to-301.", lines
+        assert lines[1].startswith("to-301: The match is played to 301 points"), lines
         clock = lines[-1]
         assert "Clock: 60 s a call for people, 10 s for bots ('clock')" in clock
         assert "3 timeouts in a row" in clock and "120 s disconnected" in clock
+    await ann.send("leave")
+    await ann.expect("ok", cmd="leave")
+    for rules, said in [  # said on the table's line where no option's line says it
+        ("", "options: none, to 501."),
+        ("posled-20", "options: posled-20, to 501."),
+        ("short", "options: short."),  # short's line: 'One deal decides: …'
+        ("tertz tertz-501", "options: tertz-501."),
+    ]:
+        await ann.send(f"new 2 {rules}")
+        table = (await ann.expect("ok", cmd="sit"))["table"]
+        lines = await _block(ann, "rules", "rules")
+        assert lines[0].endswith(f"2 players, {said}"), lines
+        assert f"Table {table}: " in lines[0]
+        await ann.send("leave")
+        await ann.expect("ok", cmd="leave")
+    vera = await connect.raw(port, "vera")
+    await vera.send("login vera lang=ru")
+    await vera.send("new 2 to-301")
+    table = (await vera.read_until(lambda x: x.startswith("Вы за столом"))).split()[3]
+    await vera.send("rules")
+    assert await vera.read_until(lambda x: x.startswith("Стол ")) == (
+        f"Стол {table.rstrip(',')}: moscow, игроков: 2, опции: to-301."
+    )
     # what players read names no source of the rules ('(seed 004)')
     general += await _block(ann, "rules", "rules")
     assert not [x for x in general if "seed" in x]

@@ -227,3 +227,13 @@ async def test_tables_tells_a_running_matchs_deal_and_score(port: int, connect: 
     assert re.fullmatch(
         r"Стол \d+: moscow to-301, игроков: 2, играют, раздача 1: \w+ 0, \w+ 0", listed
     )
+
+
+async def test_finger_of_nobody_says_no_player_of_that_name(port: int, connect: Connector) -> None:
+    """'finger nobody' read 'nobody called nobody has played here' (and 'invite nobody'
+    'nobody called nobody is here')."""
+    anna = await connect.human(port, "anna")
+    await anna.send("finger nobody")
+    assert await anna.read_until(lambda x: x.startswith("Error")) == (
+        "Error (unknown-player): no player called nobody has played here"
+    )

@@ -86,7 +86,7 @@ async def test_invite_errors_change_nothing(port: int, connect: Connector) -> No
         ("invite bob cat", "bad-argument", "invite NAME"),
         ("invite x", "bad-argument", "a name is 2-20 letters, digits, '_' or '-'"),
         ("invite ANN", "bad-argument", "you sit at the table already"),
-        ("invite zed", "unknown-player", "nobody called zed is here ('who')"),
+        ("invite zed", "unknown-player", "no player called zed is here ('who')"),
     ]:
         await ann.send(line)
         assert await ann.expect("error") == {"code": code, "text": text}, line

@@ -175,16 +175,17 @@ async def _russian_block(client: LineClient, command: str, title: str) -> list[s
 async def test_rules_at_a_tertz_table_say_its_target_not_the_variants(
     port: int, connect: Connector
 ) -> None:
-    """At a to-301 table the table's line says 301 and the tertz line no target of its
-    own, in both languages (the tryout of session 13 was told 500, then 301)."""
+    """At a to-301 table to-301's line says 301 (the table's line names no target an
+    option's says: docs/protocol.md §5.9) and the tertz line no target of its own, in
+    both languages (the tryout of session 13 was told 500, then 301)."""
     anna = await connect.machine(port, "anna")
     await anna.send("new 2 tertz to-301")
     table = (await anna.expect("ok", cmd="sit"))["table"]
     await anna.send("rules")
     told = [(await anna.expect("rules"))["text"] for _ in range(3)]
-    assert told[0].endswith(", to 301."), told
+    assert told[0] == f"Table {table}: tertz, 2 players, options: to-301.", told
     assert told[1].startswith("tertz: ") and not re.search(r"\b(500|501)\b", told[1]), told
-    assert told[2].startswith("to-301: ")
+    assert told[2].startswith("to-301: The match is played to 301 points")
     boris = await connect.human(port, "boris")
     await boris.send("lang ru")
     await boris.send(f"rules {table}")
