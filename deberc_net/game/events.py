@@ -126,12 +126,14 @@ class Unveiled(NamedTuple):
 
 
 class MatchOver(NamedTuple):
-    """The match ended with this deal: ``winner`` a side (None: a draw), and with a
-    ``stake-N`` option the settlement, per side."""
+    """The match ended with this deal: ``winner`` a side (None: a draw), with a
+    ``stake-N`` option the settlement, per side, and on a forfeit the seat that lost it
+    (``MatchEnded.forfeit``: with three or four players the winner does not say who)."""
 
     winner: int | None
     reason: str
     stakes: tuple[int, ...] | None = None
+    forfeit: int | None = None
 
 
 class DealEnded(NamedTuple):

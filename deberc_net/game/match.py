@@ -173,7 +173,8 @@ class Match:
         if deal.phase != DONE and deal.log:  # the deal so far, with the calls that lost it
             zero = [0] * len(self.totals)
             deal.end_deal(reason, deal.deal_points(), zero)
-            totals, unveiled, over = tuple(self.totals), unveil(deal), self._match_over()
+            totals, unveiled = tuple(self.totals), unveil(deal)
+            over = self._match_over(forfeit=seat)
             record = self._record_later(deal, totals, unveiled, over)
             self.records.append(record)
             abandoned = DealAbandoned(
@@ -288,16 +289,17 @@ class Match:
             for s, seats in enumerate(sides)
         ]
 
-    def _match_over(self) -> MatchOver | None:
+    def _match_over(self, forfeit: int | None = None) -> MatchOver | None:
         """The match's result as the deal just ended leaves it (None: it goes on, or a
-        board stops after its deals, which is no deal's doing)."""
+        board stops after its deals, which is no deal's doing); ``forfeit``: the seat
+        whose forfeit ended it."""
         result = self.result
         if result is None:
             return None
         stake = self.rules.settings.stake
         # stake-N: the winner takes every other side's stake
         stakes = None if stake is None else tuple(self._settle_stakes(stake))
-        return MatchOver(result.winner, result.reason, stakes)
+        return MatchOver(result.winner, result.reason, stakes, forfeit)
 
     def _record_later(
         self,

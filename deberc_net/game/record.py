@@ -229,12 +229,20 @@ class RecordFold:
             "hanging_pending_before": list(started.pending),
             "totals": list(totals),
         }
-        over = self._match_over
-        if over is not None:
-            record["match_over"] = {"winner": over.winner, "reason": over.reason}
-            if over.stakes is not None:
-                record["match_over"]["stakes"] = list(over.stakes)
+        if self._match_over is not None:
+            record["match_over"] = _match_over_entry(self._match_over)
         return record
+
+
+def _match_over_entry(over: MatchOver) -> dict[str, Any]:
+    """A record's ``match_over`` (docs/records.md): its keys after ``reason`` only when
+    they apply, so a record of a match without them is the same bytes as before."""
+    entry: dict[str, Any] = {"winner": over.winner, "reason": over.reason}
+    if over.stakes is not None:
+        entry["stakes"] = list(over.stakes)
+    if over.forfeit is not None:  # the seat that lost it (a later key: appended)
+        entry["forfeit"] = over.forfeit
+    return entry
 
 
 _STEPS: dict[type, Callable[[RecordFold, Any], None]] = {

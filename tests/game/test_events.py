@@ -158,7 +158,7 @@ def test_forfeit_and_stop() -> None:
     apply(match, 0, "Jc")
     abandoned, end = match.forfeit(0, "timeouts", seat=0)
     assert abandoned == g.DealAbandoned(
-        1, match.records[0], (0, 0), (0, 0), match_over=g.MatchOver(1, "timeouts")
+        1, match.records[0], (0, 0), (0, 0), match_over=g.MatchOver(1, "timeouts", forfeit=0)
     )
     assert abandoned.record["outcome"] == "timeouts"
     assert end == g.MatchEnded(1, ("seat1",), "timeouts", (0, 0), "e", forfeit=0)

@@ -34,6 +34,9 @@ def test_a_forfeit_records_every_card_played_and_replays(players: int, cards: in
     side = next(i for i, s in enumerate(rules.settings.sides()) if leaver in s)
     match.forfeit(side, "left", seat=leaver)
     [record] = match.records
+    # who lost it: with three or four players the winner does not say (docs/records.md)
+    assert record["match_over"] == {"winner": record["match_over"]["winner"], "reason": "left",
+                                    "forfeit": leaver}  # fmt: skip
     taken = [c for trick in record["tricks"] for c in trick["cards"]]
     unfinished = record.get("unfinished_trick")
     assert taken + (unfinished["cards"] if unfinished else []) == played
@@ -42,15 +45,21 @@ def test_a_forfeit_records_every_card_played_and_replays(players: int, cards: in
     assert replay_deal(record, rules).phase == DONE  # ended by the forfeit, as recorded
 
 
+def _step(match: Match) -> None:
+    """The seat to act plays its first card, else orders the game, else says the first
+    call offered."""
+    seat = match.to_act
+    assert seat is not None
+    legal = match.legal_calls(seat)
+    plays = [c for c in legal if c.name == PLAY]
+    ordered = [c for c in legal if c.name == "igrayu"]
+    match.apply(seat, plays[0] if plays else ordered[0] if ordered else legal[0])
+
+
 def _up_to_the_first_card(match: Match) -> None:
     """Order the first game offered and play up to the deal's first card, led."""
     while not match.deal.trick.cards:
-        seat = match.to_act
-        assert seat is not None
-        legal = match.legal_calls(seat)
-        plays = [c for c in legal if c.name == PLAY]
-        ordered = [c for c in legal if c.name == "igrayu"]
-        match.apply(seat, plays[0] if plays else ordered[0] if ordered else legal[0])
+        _step(match)
 
 
 def test_a_forfeit_record_written_before_unfinished_trick_still_replays() -> None:
@@ -86,3 +95,18 @@ def test_a_penalty_mid_trick_records_the_trick_left_on_the_table() -> None:
     assert record["outcome"] == "penalty"
     assert record["unfinished_trick"] == {"leader": leader, "cards": [card_str(led)]}
     assert replay_matches(record, rules)
+
+
+def test_a_match_over_says_forfeit_only_when_a_seat_forfeited() -> None:
+    """``match_over.forfeit`` is appended on a forfeit only: a match won at the table,
+    or forfeited by no seat in particular, is recorded as before (self-play records
+    for a fixed seed stay the same bytes: tests/game/test_selfplay_digests.py)."""
+    rules = build_ruleset(3)
+    won = Match(rules, seed="won-at-the-table", dealer=0)
+    while not won.over:  # every game ordered, every first card played: it ends
+        _step(won)
+    assert "forfeit" not in won.records[-1]["match_over"]
+    nobody = Match(rules, seed="no-seat", dealer=0)
+    _up_to_the_first_card(nobody)
+    nobody.forfeit(1, "left")
+    assert nobody.records[-1]["match_over"] == {"winner": 0, "reason": "left"}
