@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import pytest
 
 from deberc_net.server.store import Store, StoreError, describe, is_postgres, open_store
+from deberc_net.server.store.base import board_finishes
 from deberc_net.server.store.migrations import MIGRATIONS, Migration
 from deberc_net.server.store.postgres import PostgresStore
 from deberc_net.server.store.sqlite import SQLiteStore
@@ -439,8 +440,10 @@ def test_recent_games_newest_first_for_any_writing_of_a_name(store: Store) -> No
         "reason",
         "totals",
         "finished",
+        "forfeit",
     }
     assert newest["players"] == ["carl", "ann"] and newest["winner"] == "carl"
+    assert newest["forfeit"] is None  # (not a forfeit)
     assert newest["table"] == 3 and newest["variant"] == "moscow"
     assert newest["reason"] == "score" and newest["totals"] == [301, 120]
     assert len(newest["finished"]) == 19 and newest["finished"][10] == " "  # UTC seconds
@@ -456,6 +459,48 @@ def test_a_finished_match_is_found_by_its_id_with_or_without_deals(store: Store)
     listed = store.recent_games("ann")[0]
     assert game == {**listed, "options": ["to-301"]}  # the listed row, and its options
     assert store.finished_match("m2") is None and store.finished_match("m9") is None
+
+
+def test_a_forfeits_seat_is_kept_with_its_match_a_boards_till_its_release(store: Store) -> None:
+    """The seat whose forfeit ended a match (migration 10): a match forfeited between
+    deals has no record to say it, and three players' winner does not (docs/web.md)."""
+    three = ["ann", "Бо", "cat"]
+    store.finish_match("m1", 3, three, "moscow", [], "cat", "timeouts", [0, 0, 0], forfeit=1)
+    store.add_deal(deal("m2", 1), board="k1")
+    store.finish_match(
+        "m2", 4, ["ann", "Бо"], "moscow", [], "Бо", "left", [0, 0], {1: "s/1"}, "k1", forfeit=0
+    )
+    assert store.finished_match("m2") is None  # kept for the board's release
+    assert store.release_board("k1") == 1
+    games = {g["match"]: g["forfeit"] for g in store.recent_games("ann")}
+    assert games == {"m1": 1, "m2": 0}
+    rows = [store.finished_match(m) for m in ("m1", "m2")]
+    assert [row and row["forfeit"] for row in rows] == [1, 0]
+
+
+def test_a_boards_result_kept_before_migration_10_is_released_with_no_forfeit() -> None:
+    """A seating that ended before its server's upgrade kept a row without the column."""
+    older = ["m1", 3, '["ann", "bob"]', "moscow", "[]", "ann", "left", "[0, 0]"]
+    kept = json.dumps({"row": older, "seeds": None, "kept": 1})
+    assert board_finishes([kept]) == [((*older, None), None)]
+
+
+def test_a_database_of_migration_9_gains_the_forfeit_seat_its_matches_keeping_none(
+    new_store_db: str,
+) -> None:
+    """A database made before matches kept the forfeit's seat (migration 9) keeps its
+    matches, with no seat (docs/web.md: their pages say who as before); a match
+    finished after the upgrade keeps it."""
+    opened(new_store_db, migrations=MIGRATIONS[:9]).close()
+    _raw(new_store_db, *_finished_before_forfeits(match="m1", winner="ann"))
+    store = opened(new_store_db)
+    try:
+        assert store.schema_version() == LATEST
+        assert [(g["match"], g["forfeit"]) for g in store.recent_games("бо")] == [("m1", None)]
+        store.finish_match("m2", 3, ["ann", "Бо"], "moscow", [], "ann", "away", [0, 0], forfeit=1)
+        assert store.finished_match("m2")["forfeit"] == 1  # type: ignore[index]
+    finally:
+        store.close()
 
 
 def test_match_numbers_go_on_after_the_highest_stored(store: Store) -> None:
@@ -756,15 +801,13 @@ def test_matches_an_old_clean_stop_left_unlisted_are_listed_once_in_their_place(
     Failed before: it stayed unlisted."""
     before = MIGRATIONS[:7]  # the schema such a database had
     store = opened(new_store_db, migrations=before)  # (closed, it lists nothing it ran)
-    store.add_deal(deal("m1", 1))
-    finish(store, "m1", ["ann", "Бо"], "ann")
-    store.add_deal(deal("m2", 1))
-    store.add_deal(deal("m2", 2))
-    store.add_deal(deal("m3", 1))
-    finish(store, "m3", ["ann", "Бо"], "Бо")
+    for match, deal_no in (("m1", 1), ("m2", 1), ("m2", 2), ("m3", 1)):
+        store.add_deal(deal(match, deal_no))
     store.close()
-    _raw(  # as 0.1.0's clean stop left m2; and when each listed match finished
+    _raw(  # m1 and m3 finished, as 0.1.0's clean stop left m2; when each listed one finished
         new_store_db,
+        *_finished_before_forfeits(match="m1", winner="ann"),
+        *_finished_before_forfeits(match="m3", winner="Бо"),
         "DELETE FROM running WHERE match_id = 'm2'",
         "UPDATE matches SET finished = '2026-01-01 10:00:00' WHERE id = 'm1'",
         "UPDATE matches SET finished = '2026-01-02 10:00:00' WHERE id = 'm3'",
@@ -797,10 +840,10 @@ def test_an_old_stop_numbered_before_every_listed_match_is_listed_before_the_nex
     store = opened(new_store_db, migrations=MIGRATIONS[:7])
     store.add_deal(deal("m1", 1))
     store.add_deal(deal("m2", 1))
-    finish(store, "m2", ["ann", "Бо"], "ann")
     store.close()
     _raw(
         new_store_db,
+        *_finished_before_forfeits(match="m2", winner="ann"),
         "DELETE FROM running WHERE match_id = 'm1'",
         "UPDATE matches SET finished = '2026-01-02 10:00:00' WHERE id = 'm2'",
     )
@@ -820,13 +863,12 @@ def test_old_stops_finished_at_one_time_are_listed_in_the_order_of_their_numbers
     was: tied, they are listed (and 'games' shows them, newest first) by their match
     numbers, m10 after m9. Failed before: by their ids' text, m10 before m9."""
     store = opened(new_store_db, migrations=MIGRATIONS[:7])
-    store.add_deal(deal("m8", 1))
-    finish(store, "m8", ["ann", "Бо"], "ann")
-    for match in ("m9", "m10", "m11"):
+    for match in ("m8", "m9", "m10", "m11"):
         store.add_deal(deal(match, 1))
     store.close()
     _raw(
         new_store_db,
+        *_finished_before_forfeits(match="m8", winner="ann"),
         "DELETE FROM running WHERE match_id IN ('m9', 'm10', 'm11')",
         "UPDATE matches SET finished = '2026-01-02 10:00:00' WHERE id = 'm8'",
     )
@@ -837,6 +879,21 @@ def test_old_stops_finished_at_one_time_are_listed_in_the_order_of_their_numbers
         assert len({g["finished"] for g in games}) == 1
     finally:
         store.close()
+
+
+def _finished_before_forfeits(match: str, winner: str) -> tuple[str, ...]:
+    """What ``finish`` of ann and Бо's ``match`` wrote before migration 10 (the code
+    writes its ``forfeit`` now, a column the older schemas of these tests lack): its
+    running row gone (its deals seedless, as ``finish`` gives no seeds), its row, its
+    players' rows."""
+    players = json.dumps(["ann", "Бо"], ensure_ascii=False)
+    return (
+        f"DELETE FROM running WHERE match_id = '{match}'",
+        "INSERT INTO matches (id, table_id, players, variant, options, winner, reason, totals)"
+        f" VALUES ('{match}', 3, '{players}', 'moscow', '[\"to-301\"]', '{winner}', 'score',"
+        " '[301, 120]')",
+        f"INSERT INTO match_players (match_id, key) VALUES ('{match}', 'ann'), ('{match}', 'бо')",
+    )
 
 
 def _raw(db: str, *statements: str) -> None:

@@ -154,12 +154,14 @@ class Store(Protocol):
         seeds: dict[int, str] | None = None,
         board: str | None = None,
         ratings: list[RatingResult] | None = None,
+        forfeit: int | None = None,
     ) -> None:
         """The match is over: its row, and its deals released with their seeds (by deal
         number) filled in. A ladder board's (``board``, its key): the result is kept,
         and the match withheld, until ``release_board``. ``ratings``: a rated match's
         new ratings, stored as ``save_ratings`` does, in the same transaction: the
-        result and the ratings together or not at all (a board is never rated)."""
+        result and the ratings together or not at all (a board is never rated).
+        ``forfeit``: the seat whose forfeit ended it (migration 10)."""
         ...
 
     def release_board(self, board: str) -> int:
@@ -179,7 +181,8 @@ class Store(Protocol):
 
     def recent_games(self, name: str, limit: int = 10) -> list[dict[str, Any]]:
         """``name``'s finished matches, newest first: match, table, players, variant,
-        winner, reason, totals, finished ('YYYY-MM-DD HH:MM:SS', UTC)."""
+        winner, reason, totals, finished ('YYYY-MM-DD HH:MM:SS', UTC), forfeit (the
+        seat that forfeited it; None: not a forfeit, or not kept then)."""
         ...
 
     def finished_match(self, match_id: str) -> dict[str, Any] | None:
@@ -304,9 +307,10 @@ def match_row(
     winner: str | None,
     reason: str,
     totals: list[int],
+    forfeit: int | None = None,
 ) -> tuple[Any, ...]:
-    """A finished match's ``matches`` row (id, table_id, players, variant, options,
-    winner, reason, totals), its lists as JSON: the same in both backends."""
+    """A finished match's ``matches`` row (MATCH_COLUMNS), its lists as JSON: the same
+    in both backends."""
     return (
         match_id,
         table_id,
@@ -316,7 +320,26 @@ def match_row(
         winner,
         reason,
         json.dumps(totals),
+        forfeit,
     )
+
+
+# A ``matches`` row's columns, as ``match_row`` gives them, and the statements' part
+# that writes one ({p}: the dialect's placeholder)
+MATCH_COLUMNS = (
+    "id",
+    "table_id",
+    "players",
+    "variant",
+    "options",
+    "winner",
+    "reason",
+    "totals",
+    "forfeit",
+)
+MATCH_INTO = (
+    f"INTO matches ({', '.join(MATCH_COLUMNS)}) VALUES ({', '.join(['{p}'] * len(MATCH_COLUMNS))})"
+)
 
 
 # Why a match that did not end is listed: its server died (silent past its time), or
@@ -330,8 +353,7 @@ STOPPED = frozenset({SERVER_LOST, SHUTDOWN})
 # the totals after its last deal; never over a finished match's row (an ending that
 # took the match as orphaned while its server finished it). ``now``: the dialect's.
 LIST_STOPPED = (
-    "INSERT INTO matches (id, table_id, players, variant, options, winner, reason, totals)"
-    " VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}) ON CONFLICT (id) DO UPDATE"
+    f"INSERT {MATCH_INTO} ON CONFLICT (id) DO UPDATE"
     " SET winner = excluded.winner, reason = excluded.reason, totals = excluded.totals,"
     " finished = {now} WHERE matches.reason IN ("
     + ", ".join(f"'{reason}'" for reason in sorted(STOPPED))
@@ -414,9 +436,15 @@ def board_finishes(results: Iterable[str]) -> list[tuple[tuple[Any, ...], dict[i
     finishes = []
     for kept in sorted((json.loads(r) for r in results), key=lambda k: int(k.get("kept", 0))):
         seeds = kept["seeds"]
-        row = tuple(kept["row"])
+        row = kept_row(kept["row"])
         finishes.append((row, None if seeds is None else {int(k): v for k, v in seeds.items()}))
     return finishes
+
+
+def kept_row(row: list[Any]) -> tuple[Any, ...]:
+    """A kept result's ``matches`` row: one kept before migration 10 (a board's seating
+    that ended before its server's upgrade) has no ``forfeit``, so none."""
+    return (*row, *[None] * (len(MATCH_COLUMNS) - len(row)))
 
 
 # the running matches no live server owns (the owner silent past its time, or a row
@@ -472,12 +500,22 @@ MATCH_RECORDS = (
 )
 MATCH_IDS = "SELECT match_id FROM deals UNION SELECT id FROM matches"
 
-GAME_FIELDS = ("match", "table", "players", "variant", "winner", "reason", "totals", "finished")
+GAME_FIELDS = (
+    "match",
+    "table",
+    "players",
+    "variant",
+    "winner",
+    "reason",
+    "totals",
+    "finished",
+    "forfeit",
+)
 
 
 def game_row(row: tuple[Any, ...]) -> dict[str, Any]:
     """A ``recent_games`` entry from (id, table_id, players, variant, winner, reason,
-    totals, finished)."""
+    totals, finished, forfeit)."""
     game = dict(zip(GAME_FIELDS, row, strict=True))
     game["players"], game["totals"] = json.loads(game["players"]), json.loads(game["totals"])
     return game

@@ -405,6 +405,19 @@ WHERE settings LIKE '%--admin-password%'
     AND jsonb_typeof(settings::jsonb -> 'argv') = 'array';
 """,
     ),
+    Migration(
+        11,
+        "the seat whose forfeit ended a match",
+        # 'forfeit' is MatchEnded.forfeit (NULL: not a forfeit, or finished before this
+        # migration): a match forfeited between deals has no record to keep it in
+        # (docs/records.md match_over), and three or four players' winners do not say
+        sqlite="""
+ALTER TABLE matches ADD COLUMN forfeit INTEGER;
+""",
+        postgres="""
+ALTER TABLE matches ADD COLUMN forfeit INTEGER;
+""",
+    ),
 )
 
 

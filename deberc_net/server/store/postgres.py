@@ -28,6 +28,7 @@ from .base import (
     LIST_STOPPED,
     LISTED,
     MATCH_IDS,
+    MATCH_INTO,
     MATCH_RECORDS,
     OLD_STOP_FINISHED,
     OLD_STOPS,
@@ -279,9 +280,12 @@ class PostgresStore:
         seeds: dict[int, str] | None = None,
         board: str | None = None,
         ratings: list[RatingResult] | None = None,
+        forfeit: int | None = None,
     ) -> None:
         with self._pool.connection() as conn:
-            row = match_row(match_id, table_id, players, variant, options, winner, reason, totals)
+            row = match_row(
+                match_id, table_id, players, variant, options, winner, reason, totals, forfeit
+            )
             if board is not None and _keeps_result(conn, match_id):  # till the release
                 conn.execute(
                     "INSERT INTO running (match_id, server, board, result)"
@@ -313,7 +317,7 @@ class PostgresStore:
         with self._pool.connection() as conn:
             rows = conn.execute(
                 "SELECT m.id, m.table_id, m.players, m.variant, m.winner, m.reason, m.totals,"
-                " to_char(m.finished AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
+                " to_char(m.finished AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), m.forfeit"
                 " FROM matches m JOIN match_players p ON p.match_id = m.id"
                 " WHERE p.key = %s ORDER BY m.finished DESC, m.seq DESC LIMIT %s",
                 (name_key(name), limit),
@@ -324,8 +328,8 @@ class PostgresStore:
         with self._pool.connection() as conn:
             row = conn.execute(
                 "SELECT id, table_id, players, variant, winner, reason, totals,"
-                " to_char(finished AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), options"
-                " FROM matches WHERE id = %s",
+                " to_char(finished AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), forfeit,"
+                " options FROM matches WHERE id = %s",
                 (match_id,),
             ).fetchone()
         return finished_match_row(None if row is None else tuple(row))
@@ -496,12 +500,11 @@ def _finish(
     # listed already (ended as stopped while it ran on, its server thought dead; a
     # board's seating its release listed): its players' rows are there, once
     written = conn.execute(
-        "INSERT INTO matches (id, table_id, players, variant, options, winner, reason,"
-        " totals) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE"
+        "INSERT " + MATCH_INTO.format(p="%s") + " ON CONFLICT (id) DO UPDATE"
         " SET table_id = excluded.table_id, players = excluded.players,"
         " variant = excluded.variant, options = excluded.options,"
         " winner = excluded.winner, reason = excluded.reason, totals = excluded.totals,"
-        " finished = now()" + FIRST_LISTED,
+        " forfeit = excluded.forfeit, finished = now()" + FIRST_LISTED,
         row,
     ).fetchone()
     if written is not None and written[0]:

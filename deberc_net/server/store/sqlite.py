@@ -31,6 +31,7 @@ from .base import (
     LIST_STOPPED,
     LISTED,
     MATCH_IDS,
+    MATCH_INTO,
     MATCH_RECORDS,
     OLD_STOP_FINISHED,
     OLD_STOPS,
@@ -423,12 +424,15 @@ class SQLiteStore:
         seeds: dict[int, str] | None = None,
         board: str | None = None,
         ratings: list[RatingResult] | None = None,
+        forfeit: int | None = None,
     ) -> None:
         # read, then write: a deferred transaction whose read another process's write
         # overtakes cannot become a writer ('database is locked' at once, busy timeout
         # or not): the servers of 'ladder run --processes' share a file (_begin)
         with self._writing():
-            row = match_row(match_id, table_id, players, variant, options, winner, reason, totals)
+            row = match_row(
+                match_id, table_id, players, variant, options, winner, reason, totals, forfeit
+            )
             if board is not None and self._keeps_result(match_id):  # till the release
                 self._db.execute(
                     "INSERT INTO running (match_id, server, board, result) VALUES (?, ?, ?, ?)"
@@ -469,8 +473,7 @@ class SQLiteStore:
         # a board's seating its release listed; its players' rows are there (once)
         listed = self._db.execute(LISTED.format(p="?"), (match_id,)).fetchone()
         self._db.execute(
-            "INSERT OR REPLACE INTO matches (id, table_id, players, variant, options, winner,"
-            " reason, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE " + MATCH_INTO.format(p="?"),
             row,
         )
         if listed is None:
@@ -499,7 +502,7 @@ class SQLiteStore:
         with self._reading():
             rows = self._db.execute(
                 "SELECT m.id, m.table_id, m.players, m.variant, m.winner, m.reason, m.totals,"
-                " m.finished FROM matches m JOIN match_players p ON p.match_id = m.id"
+                " m.finished, m.forfeit FROM matches m JOIN match_players p ON p.match_id = m.id"
                 " WHERE p.key = ? ORDER BY m.finished DESC, m.rowid DESC LIMIT ?",
                 (name_key(name), limit),
             ).fetchall()
@@ -509,7 +512,7 @@ class SQLiteStore:
         with self._reading():
             row = self._db.execute(
                 "SELECT id, table_id, players, variant, winner, reason, totals, finished,"
-                " options FROM matches WHERE id = ?",
+                " forfeit, options FROM matches WHERE id = ?",
                 (match_id,),
             ).fetchone()
         return finished_match_row(row)
