@@ -1396,6 +1396,8 @@ class Table:
             list(end.totals),
             seeds,
             self.board,
+            # who lost it: a forfeit between deals has no record to say (protocol.md §11.3)
+            forfeit=end.forfeit,
         )
 
     def _end_writes(self, end: g.MatchEnded) -> Callable[[], list[RatingResult] | None]:

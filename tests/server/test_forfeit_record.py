@@ -1,6 +1,7 @@
 """A forfeit mid-deal (tryout finding 7): the deal is recorded as it stood, the trick
-being laid included (docs/records.md ``unfinished_trick``), sent, stored in the real
-SQLite file, told in the human style, and it replays."""
+being laid included (docs/records.md ``unfinished_trick``), with the seat that left
+(``match_over.forfeit``, and the match's row), sent, stored in the real SQLite file,
+told in the human style, and it replays."""
 
 from __future__ import annotations
 
@@ -105,7 +106,11 @@ async def test_a_forfeit_mid_deal_records_the_cards_played_and_says_so(
         row = await seated[0].expect("sheet-deal")
         assert (row["outcome"], row["written"], row["totals"]) == ("left", zeros, zeros)
     # the server is stopped: read its file as it was left
-    stored = await trio.to_thread.run_sync(_stored, db_path, start["match"])
+    stored, row = await trio.to_thread.run_sync(_stored, db_path, start["match"])
+    # who lost it, as the match-end told it: in the record and the match's row
+    [end] = [x for x in seated[0].lines if x.startswith("event ") and "kind=match-end" in x]
+    leaver = int(fields(end)[1]["forfeit"])
+    assert sent["match_over"]["forfeit"] == leaver == row["forfeit"]
 
     for record in (sent, stored):
         assert record["outcome"] == "left" and record["written"] == [0] * players
@@ -142,10 +147,13 @@ async def test_a_forfeit_mid_deal_records_the_cards_played_and_says_so(
     assert told_tricks == expected
 
 
-def _stored(db: Path, match_id: str) -> dict[str, Any]:
+def _stored(db: Path, match_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The match's one record, and its row."""
     store = open_store(db)
     try:
         [record] = store.match_records(match_id)
+        row = store.finished_match(match_id)
     finally:
         store.close()
-    return json.loads(record)
+    assert row is not None
+    return json.loads(record), row
