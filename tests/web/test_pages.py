@@ -393,8 +393,9 @@ async def test_a_match_over_before_its_first_call_is_linked_and_shown_though_it_
     for name in ("ann", "bob"):
         status, body = await web.get(f"/players/{name}")
         assert status == 200 and f'<a href="/games/{match}">{match}</a>'.encode() in body
-        # why it ended in the replay's words, not the token (the tryout's 'left')
-        assert b"<td>a player left the table: forfeit</td>" in body
+        # why it ended in the replay's words, not the token (the tryout's 'left'),
+        # naming who left (the stored seat), not 'a player'
+        assert b"<td>bob left the table: forfeit</td>" in body
     status, body = await web.get(f"/games/{match}")
     page = body.decode()
     assert status == 200, page
@@ -416,6 +417,7 @@ async def test_a_match_over_before_its_first_call_is_linked_and_shown_though_it_
         "reason": "left",
         "stopped": False,
         "deals": [],
+        "forfeit": 1,
     }
     status, body = await web.get("/games/m999")  # an id never played: still 404
     assert status == 404 and b"no finished match m999" in body

@@ -29,7 +29,7 @@ from ..house_games import house_bot_games, is_house_rating_name
 from ..lobby import Lobby
 from ..store import Store
 from . import ladders, views
-from .ends import end_words, ends_for_script
+from .ends import ends_for_script
 from .live import Viewers, watch_table
 from .replay import Replay, in_hand_order, replay_match, replay_without_deals
 
@@ -69,7 +69,6 @@ def make_app(lobby: Lobby) -> Starlette:
     templates.env.filters["points_told"] = report.points_told
     templates.env.filters["after_verdict"] = report.after_verdict
     templates.env.globals["by_name"] = report.BY_NAME
-    templates.env.filters["end_words"] = end_words  # a player's matches: why each ended
     # how a match ended, in words, for the live table page's script (web/ends.py)
     templates.env.globals["end_words_json"] = json.dumps(ends_for_script(), ensure_ascii=False)
     viewers = Viewers(lobby.config.max_web_viewers, lobby.config.web_viewers_per_address)
@@ -142,6 +141,7 @@ def make_app(lobby: Lobby) -> Starlette:
                 "reason": replay.reason,
                 "stopped": replay.stopped,
                 "deals": [d.record for d in replay.deals],
+                "forfeit": replay.forfeit,  # (appended: who forfeited it, when known)
             }
         )
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from deberc_net.game.outcomes import FORFEITS
 from deberc_net.protocol.ends import END_WORDS, end_words
 
-__all__ = ["END_WORDS", "end_words", "ends_for_script", "match_over_words"]
+__all__ = ["END_WORDS", "end_words", "ends_for_script", "forfeit_seat", "match_over_words"]
 
 # The sentence that ends a match, one form per kind of result: '{winners}' the winning
 # side's names joined by ' and ', '{why}' the reason's words (END_WORDS)
@@ -37,3 +38,18 @@ def match_over_words(winners: Sequence[str], reason: str, who: str | None = None
 def ends_for_script() -> dict[str, dict[str, str]]:
     """What table.js needs to say a match's end as match_over_words does."""
     return {"why": END_WORDS, "over": OVER_FORMS}
+
+
+def forfeit_seat(
+    reason: str, players: Sequence[str], winners: Sequence[str], stored: int | None
+) -> int | None:
+    """The seat whose forfeit ended a match: the one ``stored`` (the match's row, or
+    its last record's ``match_over``); for a match stored before either kept it, the
+    one player not among the winners, if only one (two players: that is who). None:
+    not a forfeit, or not known (such a match of three or four players)."""
+    if reason not in FORFEITS:
+        return None
+    if stored is not None:
+        return stored
+    losers = [seat for seat, name in enumerate(players) if name not in winners]
+    return losers[0] if winners and len(losers) == 1 else None

@@ -37,7 +37,7 @@ from deberc_net.protocol.lang import spoken_call
 from deberc_net.protocol.render import pretty_card
 
 from ..store.base import SHUTDOWN, STOPPED
-from .ends import end_words, match_over_words
+from .ends import end_words, forfeit_seat, match_over_words
 
 
 @attrs.frozen
@@ -83,6 +83,7 @@ class Replay:
     # them by ', ' (None then), as old clients of /api/games read it
     winners: list[str]
     reason: str  # why the match ended (docs/records.md match_over), or why it stopped
+    forfeit: int | None = None  # the seat that forfeited it, if known (ends.forfeit_seat)
 
     @property
     def winner(self) -> str | None:
@@ -90,8 +91,8 @@ class Replay:
 
     @property
     def why(self) -> str:
-        """Why it ended, in words ('bob was away too long: forfeit'): a forfeit lost by
-        one player names him."""
+        """Why it ended, in words ('bob was away too long: forfeit'): a forfeit names
+        who lost it, when known."""
         return end_words(self.reason, self._forfeited())
 
     @property
@@ -100,9 +101,7 @@ class Replay:
         return match_over_words(self.winners, self.reason, self._forfeited())
 
     def _forfeited(self) -> str | None:
-        # a forfeit lost by one player names him (the records do not keep the seat)
-        losers = [p for p in self.players if p not in self.winners]
-        return losers[0] if self.winners and len(losers) == 1 else None
+        return None if self.forfeit is None else self.players[self.forfeit]
 
     @property
     def stopped(self) -> bool:
@@ -136,16 +135,28 @@ def replay_match(
         ended = replay_without_deals(row) if row is not None else None
         # (no row: a clean stop before stopped matches were listed left only its deals)
         winners, reason = ([], SHUTDOWN) if ended is None else (ended.winners, ended.reason)
+    players = list(first["players"])
     return Replay(
         match=first["match"],
-        players=list(first["players"]),
+        players=players,
         variant=first["variant"],
         options=list(first["options"]),
         deals=deals,
         totals=totals,
         winners=winners,
         reason=reason,
+        forfeit=forfeit_seat(reason, players, winners, _stored_forfeit(row, over)),
     )
+
+
+def _stored_forfeit(row: dict[str, Any] | None, over: dict[str, Any]) -> int | None:
+    """The seat whose forfeit ended the match, as stored: in its row (a forfeit between
+    deals has no record to say it), else in its last record's ``match_over``
+    (docs/records.md); None for a match stored before they kept it, or not forfeited."""
+    if row is not None and row.get("forfeit") is not None:
+        return int(row["forfeit"])
+    seat = over.get("forfeit")
+    return None if seat is None else int(seat)
 
 
 def stored_winners(joined: str | None) -> list[str]:
@@ -156,15 +167,17 @@ def stored_winners(joined: str | None) -> list[str]:
 def replay_without_deals(row: dict[str, Any]) -> Replay:
     """A match over before its first call (a forfeit leaves no deal then, docs/protocol.md
     §11.3), from its stored row (``Store.finished_match``)."""
+    players, winners = list(row["players"]), stored_winners(row["winner"])
     return Replay(
         match=row["match"],
-        players=list(row["players"]),
+        players=players,
         variant=row["variant"],
         options=list(row["options"]),
         deals=[],
         totals=list(row["totals"]),
-        winners=stored_winners(row["winner"]),
+        winners=winners,
         reason=row["reason"],
+        forfeit=forfeit_seat(row["reason"], players, winners, row.get("forfeit")),
     )
 
 

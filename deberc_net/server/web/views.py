@@ -17,6 +17,7 @@ from deberc_net.protocol.lang import spoken_call
 from ..cluster.remote import MatchNow, RemoteTable
 from ..store.base import STOPPED, PlayerRating, RatingPoint, name_key
 from ..table import Table
+from .ends import end_words, forfeit_seat
 from .plot import Series, line_chart
 from .replay import shown_text, stored_winners
 
@@ -157,6 +158,13 @@ class PlayedMatch:
     finished: str
     result: str  # for the player: won, lost, drawn, or stopped (store.base.STOPPED)
     winners: list[str] = attrs.Factory(list)  # as /api/games/ID gives them
+    forfeit: int | None = None  # the seat that forfeited it, if known (ends.forfeit_seat)
+
+    @property
+    def why(self) -> str:
+        """Why it ended, in the replay's words, naming who forfeited it when known."""
+        who = None if self.forfeit is None else self.players[self.forfeit]
+        return end_words(self.reason, who)
 
 
 @attrs.frozen
@@ -221,11 +229,12 @@ def player_page(
         result = "drawn" if not winners else "won" if won else "lost"
         if row["reason"] in STOPPED:
             result = "stopped"
+        players = list(row["players"])
         games.append(
             PlayedMatch(
                 match=row["match"],
                 table=str(row["table"]),
-                players=list(row["players"]),
+                players=players,
                 variant=row["variant"],
                 winner=row["winner"] or "",
                 reason=row["reason"],
@@ -233,6 +242,7 @@ def player_page(
                 finished=str(row["finished"]),
                 result=result,
                 winners=winners,
+                forfeit=forfeit_seat(row["reason"], players, winners, row.get("forfeit")),
             )
         )
     results = ("won", "lost", "drawn", "stopped")

@@ -276,9 +276,9 @@
       showOver("Not finished: " + how + " while it ran.");
       return "the match was not finished.";
     }
-    // a forfeit lost by one player names him, as the replay does
-    const losers = game.players.filter((p) => !game.winners.includes(p));
-    const who = game.winners.length && losers.length === 1 ? losers[0] : null;
+    // a forfeit names who lost it, when known, as the replay does (its seat)
+    const seat = game.forfeit;
+    const who = seat !== null && seat !== undefined ? game.players[seat] : null;
     showOver(overText(game.winners, game.reason, who));
     return "the match is over.";
   }
