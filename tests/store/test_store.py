@@ -462,7 +462,7 @@ def test_a_finished_match_is_found_by_its_id_with_or_without_deals(store: Store)
 
 
 def test_a_forfeits_seat_is_kept_with_its_match_a_boards_till_its_release(store: Store) -> None:
-    """The seat whose forfeit ended a match (migration 10): a match forfeited between
+    """The seat whose forfeit ended a match (migration 11): a match forfeited between
     deals has no record to say it, and three players' winner does not (docs/web.md)."""
     three = ["ann", "Бо", "cat"]
     store.finish_match("m1", 3, three, "moscow", [], "cat", "timeouts", [0, 0, 0], forfeit=1)
@@ -478,20 +478,20 @@ def test_a_forfeits_seat_is_kept_with_its_match_a_boards_till_its_release(store:
     assert [row and row["forfeit"] for row in rows] == [1, 0]
 
 
-def test_a_boards_result_kept_before_migration_10_is_released_with_no_forfeit() -> None:
+def test_a_boards_result_kept_before_migration_11_is_released_with_no_forfeit() -> None:
     """A seating that ended before its server's upgrade kept a row without the column."""
     older = ["m1", 3, '["ann", "bob"]', "moscow", "[]", "ann", "left", "[0, 0]"]
     kept = json.dumps({"row": older, "seeds": None, "kept": 1})
     assert board_finishes([kept]) == [((*older, None), None)]
 
 
-def test_a_database_of_migration_9_gains_the_forfeit_seat_its_matches_keeping_none(
+def test_a_database_of_migration_10_gains_the_forfeit_seat_its_matches_keeping_none(
     new_store_db: str,
 ) -> None:
-    """A database made before matches kept the forfeit's seat (migration 9) keeps its
+    """A database at migration 10, before matches kept the forfeit's seat, keeps its
     matches, with no seat (docs/web.md: their pages say who as before); a match
     finished after the upgrade keeps it."""
-    opened(new_store_db, migrations=MIGRATIONS[:9]).close()
+    opened(new_store_db, migrations=MIGRATIONS[:10]).close()
     _raw(new_store_db, *_finished_before_forfeits(match="m1", winner="ann"))
     store = opened(new_store_db)
     try:
@@ -882,7 +882,7 @@ def test_old_stops_finished_at_one_time_are_listed_in_the_order_of_their_numbers
 
 
 def _finished_before_forfeits(match: str, winner: str) -> tuple[str, ...]:
-    """What ``finish`` of ann and Бо's ``match`` wrote before migration 10 (the code
+    """What ``finish`` of ann and Бо's ``match`` wrote before migration 11 (the code
     writes its ``forfeit`` now, a column the older schemas of these tests lack): its
     running row gone (its deals seedless, as ``finish`` gives no seeds), its row, its
     players' rows."""

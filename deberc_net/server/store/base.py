@@ -161,7 +161,7 @@ class Store(Protocol):
         and the match withheld, until ``release_board``. ``ratings``: a rated match's
         new ratings, stored as ``save_ratings`` does, in the same transaction: the
         result and the ratings together or not at all (a board is never rated).
-        ``forfeit``: the seat whose forfeit ended it (migration 10)."""
+        ``forfeit``: the seat whose forfeit ended it (migration 11)."""
         ...
 
     def release_board(self, board: str) -> int:
@@ -442,7 +442,7 @@ def board_finishes(results: Iterable[str]) -> list[tuple[tuple[Any, ...], dict[i
 
 
 def kept_row(row: list[Any]) -> tuple[Any, ...]:
-    """A kept result's ``matches`` row: one kept before migration 10 (a board's seating
+    """A kept result's ``matches`` row: one kept before migration 11 (a board's seating
     that ended before its server's upgrade) has no ``forfeit``, so none."""
     return (*row, *[None] * (len(MATCH_COLUMNS) - len(row)))
 
