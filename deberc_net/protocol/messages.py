@@ -246,6 +246,22 @@ class Msg(StrEnum):
     LADDER_BOARD = "ladder-board"
     BOARD_NOT_WATCHED = "board-not-watched"
     UNRATED_TABLE = "unrated-table"
+    # a table's rules refused ('new', 'seek': bad-rules), read back by protocol.refusals
+    RULES_UNKNOWN_VARIANT = "rules-unknown-variant"
+    RULES_UNKNOWN_NEAR = "rules-unknown-near"
+    RULES_UNKNOWN = "rules-unknown"
+    RULES_VARIANT_AS_OPTION = "rules-variant-as-option"
+    RULES_WRONG_KIND = "rules-wrong-kind"
+    RULES_PLAYERS = "rules-players"
+    RULES_NEEDS_BIDDING = "rules-needs-bidding"
+    RULES_NOT_WITH_VARIANT = "rules-not-with-variant"
+    RULES_CONTRADICT = "rules-contradict"
+    RULES_NEEDS = "rules-needs"
+    RULES_SET_DIFFERENTLY = "rules-set-differently"
+    RULES_SAME_WORD = "rules-same-word"
+    RULES_DEAL_CLASS = "rules-deal-class"
+    SEEK_PRIVATE = "seek-private"
+    LAST_RULES_GONE = "last-rules-gone"
     # a call inside a refusal: its token (English) or as a Russian player says it
     CALL_WORD = "call-word"
 
@@ -872,6 +888,74 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.STALE_FUTURE: (
         "there is no request {seq} yet; the open request is {open}",
         "запроса {seq} ещё не было; открытый запрос — {open}",
+    ),
+    # the rule book's refusals (plugins/manager.py): a rule's name is quoted in each
+    # language's way ('tertz', «tertz»), a kind of rule in the case its sentence needs
+    Msg.RULES_UNKNOWN_VARIANT: (
+        "unknown {kind} {name}; known: {known}",
+        "{kind} {name} нет; есть: {known}",
+    ),
+    Msg.RULES_UNKNOWN_NEAR: (
+        "unknown {kind} {name} ({near}?); variants: {variants}",
+        "{kind} {name} нет (может быть, {near}?); варианты: {variants}",
+    ),
+    Msg.RULES_UNKNOWN: (
+        "unknown {kind} {name}; variants: {variants}; options: {known}",
+        "{kind} {name} нет; варианты: {variants}; опции: {known}",
+    ),
+    Msg.RULES_VARIANT_AS_OPTION: (
+        "{name} is a variant: name one, right after the player count"
+        " (PLAYERS [VARIANT] [OPTION ...])",
+        "{name} — вариант: вариант называют один, сразу после числа игроков"
+        " (ИГРОКОВ [ВАРИАНТ] [ОПЦИЯ ...])",
+    ),
+    Msg.RULES_WRONG_KIND: (
+        "{name} is a {kind} rule, not a {expected}",
+        "{name} — {kind}, а не {expected}",
+    ),
+    Msg.RULES_PLAYERS: (
+        "{name} is for {counts} players, not {players}",
+        "{name} — для {counts} игроков, а не для {players}",
+    ),
+    Msg.RULES_NEEDS_BIDDING: (
+        "{name} needs a player who orders; the variant {variant} has no bidding",
+        "{name}: нужен игрок, заказавший козырь, а в варианте {variant} торговли нет",
+    ),
+    Msg.RULES_NOT_WITH_VARIANT: (
+        "{name} is not played with the variant {variant}",
+        "{name} не играется в варианте {variant}",
+    ),
+    Msg.RULES_CONTRADICT: (
+        "options {first} and {second} contradict each other",
+        "опции {first} и {second} противоречат друг другу",
+    ),
+    Msg.RULES_NEEDS: (
+        "option {name} needs option {needed} too",
+        "опции {name} нужна и опция {needed}",
+    ),
+    Msg.RULES_SET_DIFFERENTLY: (
+        "options {first} and {second} set {setting} differently ({a} and {b}); choose one",
+        "опции {first} и {second} по-разному задают {setting} ({a} и {b}); выберите одну",
+    ),
+    Msg.RULES_SAME_WORD: (
+        "options {first} and {second} both use {word}, for {call_a} and {call_b}",
+        "опции {first} и {second} обе называют словом {word} разные заявки: {call_a} и {call_b}",
+    ),
+    Msg.RULES_DEAL_CLASS: (
+        "{variant}: deberc_deal_class gave {what}, not a Deal class",
+        "{variant}: плагин правил неисправен (deberc_deal_class дал {what}, а не класс Deal)",
+    ),
+    Msg.SEEK_PRIVATE: (
+        "a private table is opened with 'new ... private' and joined by invitation;"
+        " 'seek' finds a listed one",
+        "закрытый стол открывают командой new ... private, а садятся за него по"
+        " приглашению; seek ищет только открытые столы",
+    ),
+    Msg.LAST_RULES_GONE: (
+        "your last match (table {table}) was played by rules this server no longer has"
+        " ({reason}): 'history' still tells its deals",
+        "ваша последняя игра (стол {table}) шла по правилам, которых на этом сервере"
+        " больше нет ({reason}): history всё ещё показывает её раздачи",
     ),
 }
 

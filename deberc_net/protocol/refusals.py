@@ -10,12 +10,14 @@ code (messages.RU_ERRORS).
 
 from __future__ import annotations
 
+import ast
 import functools
 import re
 from collections.abc import Callable, Sequence
 
 from deberc_net.game.cards import SUIT_SYMBOLS
 
+from . import events as ev
 from .lang import ru_call
 from .messages import Msg, Phrase, Value, phrase
 from .render import for_people
@@ -158,3 +160,109 @@ def refusal_phrase(message: str, names: Sequence[str]) -> Phrase | None:
                     values[group] = _VALUES[group](text)
             return phrase(key, **values)
     return None
+
+
+# ------------------------------------------------------------ a table's rules refused
+# The rule book's sentences (plugins/manager.py, RuleError: 'bad-rules'), read back as
+# the engine's are (tests/protocol/test_rule_refusals.py walks their source and every
+# refusal the shipped rules give). A quoted value is a Python repr, and a typed word
+# may hold a quote ('new 2 it's': "it's").
+_QUOTED = r"'(?:[^'\\]|\\.)*'" + "|" + r'"(?:[^"\\]|\\.)*"'
+_KIND = r"variant|option|players"
+
+
+def _q(group: str) -> str:
+    return f"(?P<{group}>{_QUOTED})"
+
+
+_RULE_FORMS: tuple[tuple[str, Msg], ...] = (
+    (rf"unknown (?P<kind>{_KIND}) {_q('name')}; known: (?P<known>.*)", Msg.RULES_UNKNOWN_VARIANT),
+    (
+        rf"unknown (?P<kind>{_KIND}) {_q('name')} \((?P<near>[^()]*)\?\);"
+        r" variants: (?P<variants>.*)",
+        Msg.RULES_UNKNOWN_NEAR,
+    ),
+    (
+        rf"unknown (?P<kind>{_KIND}) {_q('name')}; variants: (?P<variants>.*);"
+        r" options: (?P<known>.*)",
+        Msg.RULES_UNKNOWN,
+    ),
+    (
+        rf"{_q('name')} is a variant: name one, right after the player count"
+        r" \(PLAYERS \[VARIANT\] \[OPTION \.\.\.\]\)",
+        Msg.RULES_VARIANT_AS_OPTION,
+    ),
+    (
+        rf"{_q('name')} is a (?P<kind>{_KIND}) rule, not a (?P<expected>{_KIND})",
+        Msg.RULES_WRONG_KIND,
+    ),
+    (rf"{_q('name')} is for (?P<counts>[\d, ]+) players, not (?P<players>\d+)", Msg.RULES_PLAYERS),
+    (
+        rf"{_q('name')} needs a player who orders; the variant {_q('variant')} has no bidding",
+        Msg.RULES_NEEDS_BIDDING,
+    ),
+    (rf"{_q('name')} is not played with the variant {_q('variant')}", Msg.RULES_NOT_WITH_VARIANT),
+    (rf"options {_q('first')} and {_q('second')} contradict each other", Msg.RULES_CONTRADICT),
+    (rf"option {_q('name')} needs option {_q('needed')} too", Msg.RULES_NEEDS),
+    (
+        rf"options {_q('first')} and {_q('second')} set (?P<setting>\w+) differently"
+        r" \((?P<a>.*) and (?P<b>.*)\); choose one",
+        Msg.RULES_SET_DIFFERENTLY,
+    ),
+    (
+        rf"options {_q('first')} and {_q('second')} both use {_q('word')},"
+        rf" for {_q('call_a')} and {_q('call_b')}",
+        Msg.RULES_SAME_WORD,
+    ),
+    (
+        rf"{_q('variant')}: deberc_deal_class gave (?P<what>.*), not a Deal class",
+        Msg.RULES_DEAL_CLASS,
+    ),
+)
+# values said as they are in both languages (a setting's values, a plugin's object)
+_PLAIN = frozenset(("a", "b", "what", "known", "variants", "near", "setting", "players"))
+# a kind of rule in Russian: the subject («— опция, а не вариант»), and the genitive
+# of «X нет» («опции «moskow» нет»)
+_RU_KINDS = {"variant": "вариант", "option": "опция", "players": "правило числа игроков"}
+_RU_KINDS_OF = {"variant": "варианта", "option": "опции", "players": "правила числа игроков"}
+_UNKNOWN = frozenset((Msg.RULES_UNKNOWN_VARIANT, Msg.RULES_UNKNOWN_NEAR, Msg.RULES_UNKNOWN))
+
+
+@functools.cache
+def _rules_compiled() -> tuple[tuple[re.Pattern[str], Msg], ...]:
+    return tuple((re.compile(pattern), key) for pattern, key in _RULE_FORMS)
+
+
+def _own(en: str, ru: str) -> Phrase:
+    return phrase(Msg.OWN_WORDS, en=en, ru=ru)
+
+
+def _rule_value(key: Msg, group: str, text: str) -> Value:
+    if group in _PLAIN:
+        return text
+    if group in ("kind", "expected"):
+        return _own(text, (_RU_KINDS_OF if key in _UNKNOWN else _RU_KINDS)[text])
+    if group == "counts":  # '2, 3, 4' players: «2, 3 или 4»
+        head, _, last = text.rpartition(", ")
+        return _own(text, f"{head} или {last}" if head else text)
+    try:  # a name: 'tertz', «tertz»
+        word = ast.literal_eval(text)
+    except (ValueError, SyntaxError):  # (a repr always reads back: never)
+        word = text[1:-1]
+    return _own(text, f"«{word}»")
+
+
+def rules_phrase(message: str) -> Phrase | None:
+    """The phrase for the rule book's refusal ``message`` (a RuleError's), or None when
+    its form is not one known here (a third-party's own: said by its code)."""
+    for pattern, key in _rules_compiled():
+        if m := pattern.fullmatch(message):
+            values = {g: _rule_value(key, g, text) for g, text in m.groupdict().items()}
+            return phrase(key, **values)
+    return None
+
+
+def rules_refused(message: str) -> ev.Error:
+    """'bad-rules' for the rules the rule book refused with ``message``, its reason said
+    in each language (docs/protocol.md §4.3c)."""
+    return ev.Error("bad-rules", message, said=rules_phrase(message))

@@ -17,7 +17,8 @@ from deberc_net.plugins import RuleError
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
 from deberc_net.protocol.events import ServerEvent
-from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.messages import Msg, Phrase, phrase
+from deberc_net.protocol.refusals import rules_phrase
 
 from . import accounts
 from .accounts import name_key
@@ -225,11 +226,8 @@ class Club:
         try:  # the sheet's target is the rules': their plugin may be gone since
             rules = self.lobby.rules.ruleset(len(last.names), last.variant, last.options)
         except RuleError as exc:
-            return ev.Error(
-                "bad-rules",
-                f"your last match (table {last.table}) was played by rules this server no"
-                f" longer has ({exc}): 'history' still tells its deals",
-            )
+            said = phrase(Msg.LAST_RULES_GONE, table=last.table, reason=_rules_reason(str(exc)))
+            return ev.Error("bad-rules", said.text(), said=said)
         rows = tuple(record_row(r) for r in last.records)
         settings = rules.settings
         return ev.Sheet(
@@ -287,3 +285,9 @@ def _game(row: dict[str, Any]) -> ev.Game:
         totals=tuple(row["totals"]),
         finished=row["finished"],
     )
+
+
+def _rules_reason(message: str) -> Phrase | str:
+    """Why rules are refused, said in each language when its form is known."""
+    said = rules_phrase(message)
+    return message if said is None else said

@@ -18,6 +18,7 @@ from deberc_net.protocol.commands import Command
 from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.refusals import rules_refused
 
 from .accounts import name_key
 from .table import Observe, Sit
@@ -148,13 +149,8 @@ class Matchmaking:
             self._seek_reserved(session)
             return
         if any(arg.lower() == PRIVATE for arg in item.args):  # a seek meets strangers
-            session.send(
-                ev.Error(
-                    "bad-rules",
-                    "a private table is opened with 'new ... private' and joined by"
-                    " invitation; 'seek' finds a listed one",
-                )
-            )
+            said = phrase(Msg.SEEK_PRIVATE)
+            session.send(ev.Error("bad-rules", said.text(), said=said))
             return
         refused = players_refused("seek", item.args, lobby.rules)
         if refused is not None:
@@ -164,7 +160,7 @@ class Matchmaking:
         try:
             lobby.rules.ruleset(settings.players, settings.variant, settings.options)
         except RuleError as exc:
-            session.send(ev.Error("bad-rules", str(exc)))
+            session.send(rules_refused(str(exc)))
             return
         open_table = self.open_table_for(settings)
         if open_table is None:
@@ -350,7 +346,7 @@ class Matchmaking:
                 rated=False,  # a ladder's: bots are rated by the ladder
             )
         except RuleError as exc:
-            session.send(ev.Error("bad-rules", str(exc)))
+            session.send(rules_refused(str(exc)))
             return
         session.send(
             ev.Ok(

@@ -12,6 +12,7 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.refusals import rules_refused
 
 from .allowance import seat_given_up
 from .matchmaking import PRIVATE, game_settings, players_refused
@@ -40,7 +41,7 @@ class Seating:
             settings = game_settings(args, self.lobby.rules)
             table = self.lobby.open_table(settings, opened_from=session.address, private=private)
         except RuleError as exc:
-            session.send(ev.Error("bad-rules", str(exc)))
+            session.send(rules_refused(str(exc)))
             return
         session.table = table  # at once: the next line must not open another table
         # no seeker takes his seat; answers 'new' before the next line is read

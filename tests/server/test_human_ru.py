@@ -148,3 +148,23 @@ async def test_a_refused_prokhodit_q_says_the_questions_rule(
     refusal = await ann.read_until(lambda x: x.startswith("Ошибка"))
     assert refusal.startswith("Ошибка (not-allowed): «проходит?» спрашивает тот, у кого"), refusal
     assert "меняют семерку" not in refusal
+
+
+async def test_refused_rules_say_their_reason_in_russian(port: int, connect: Connector) -> None:
+    """A tryout's every 'bad-rules' in Russian was «таких правил нет; rules их
+    перечисляет», whatever the reason: each says its own now (docs/protocol.md §4.3c)."""
+    maria = await connect.human(port, "maria")
+    await maria.send("lang ru")
+    await maria.read_until(lambda x: x == "Язык: русский.")
+    for command, said in [
+        ("new 5", "«moscow» — для 2, 3 или 4 игроков, а не для 5"),
+        ("new 3 tertz", "«tertz» — для 2 игроков, а не для 3"),
+        ("new 2 moscow short to-301", "опции «short» и «to-301» противоречат друг другу"),
+        ("new 2 pair-combinations", "«pair-combinations» — для 4 игроков, а не для 2"),
+        ("new 2 moskow", "опции «moskow» нет (может быть, moscow?); варианты: kharkov,"),
+        ("seek 2 foo", "опции «foo» нет; варианты: kharkov, moscow, tertz; опции:"),
+        ("seek 2 private", "закрытый стол открывают командой new ... private, а садятся"),
+    ]:
+        await maria.send(command)
+        refusal = await maria.read_until(lambda x: x.startswith("Ошибка"))
+        assert refusal.startswith(f"Ошибка (bad-rules): {said}"), (command, refusal)
