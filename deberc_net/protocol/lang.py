@@ -64,9 +64,9 @@ RU_OUTCOMES: dict[str, str] = {
     Outcome.GAVE_UP: "отказ",
     Outcome.OFFER: "по предложению",
     Outcome.SPLIT: "поделена",
-    Outcome.LEFT: "игрок ушёл",
+    Outcome.LEFT: "уход",  # (not «игрок ушёл»: a woman leaves too)
     Outcome.TIMEOUTS: "время вышло",
-    Outcome.AWAY: "игрок пропал",
+    Outcome.AWAY: "нет связи",
 }
 
 
@@ -77,9 +77,9 @@ RU_MATCH_REASONS = {
     # declared anything ('manual-claim': the one who said 'конец' was right)
     "claim": "набрано до конца раздачи",
     "deals": "раздачи сыграны",
-    "left": "игрок ушёл",
+    "left": "уход",
     "timeouts": "время вышло",
-    "away": "игрок пропал",
+    "away": "нет связи",
     "false-claim": "ложный конец",
     "deberts": "деберц",
     "short": "короткая игра",

@@ -298,7 +298,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.PLAYERS_HERE: ("{count} players here", "игроков здесь: {count}"),
     Msg.ONE_PLAYER_HERE: ("1 player here", "игроков здесь: 1"),
     Msg.GUEST: ("guest", "гость"),
-    Msg.REGISTERED: ("registered", "зарегистрирован"),
+    # said of anyone: «зарегистрирован» was a man's (the welcome, finger)
+    Msg.REGISTERED: ("registered", "имя зарегистрировано"),
     Msg.RESUME: (
         " Your resume token is {token}: 'login {name} token={token}' takes "
         "your seat back if this connection drops.",
@@ -531,7 +532,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.PRIVATE_TABLE: ("private ", "закрытый "),
     Msg.PRIVATE_MARK: (" (private)", " (закрытый)"),
     Msg.BOT_COMES: ("{name} comes to table {table}.", "{name} идёт за стол {table}."),
-    Msg.BOT_NOT_COME: ("{name} could not come.", "{name} не смог прийти."),
+    Msg.BOT_NOT_COME: ("{name} could not come.", "{name} не придёт."),
     Msg.BOT_GIVES_UP: (
         "{name} cannot go on and gives its seat up.",
         "{name} не может играть дальше и освобождает место.",
@@ -554,8 +555,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Реванша за столом {table} не будет: {why}.",
     ),
     Msg.REMATCH_TIMEOUT: ("not everyone asked in time", "не все попросили вовремя"),
-    Msg.REMATCH_LEFT: ("{name} left", "{name} ушёл"),
-    Msg.REMATCH_ELSEWHERE: ("{name} went to another game", "{name} ушёл в другую игру"),
+    Msg.REMATCH_LEFT: ("{name} left", "{name} уже нет на сервере"),
+    Msg.REMATCH_ELSEWHERE: ("{name} went to another game", "{name} уже в другой игре"),
     Msg.NO_REMATCH: (
         "no match of yours has just ended",
         "реванш можно просить только сразу после своей игры",
@@ -632,7 +633,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.DEAL_OVER: ("the deal is over", "раздача окончена"),
     Msg.WAIT_ANSWER: (
         "waiting for {name} to answer {kind}",
-        "сначала должен ответить {name}",
+        "сначала отвечает {name}",
     ),
     Msg.NOT_THE_TOP: (
         "that is not your combination's top: {calls}",
@@ -830,7 +831,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "no player called {name} is here ('who')",
         "игрока {name} сейчас нет на сервере (кто есть — who)",
     ),
-    Msg.NOBODY_PLAYED: ("no player called {name} has played here", "игрок {name} здесь не играл"),
+    Msg.NOBODY_PLAYED: (
+        "no player called {name} has played here",
+        "под именем {name} здесь не играли",
+    ),
     # 'new two': the first word is where the player count goes (docs/protocol.md §5.3)
     Msg.PLAYERS_A_NUMBER: (
         "unknown option '{word}': PLAYERS is a number, {head} or {last}"
@@ -867,7 +871,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.ALREADY_INVITED: (
         "{name} is invited to table {table} already: 'sit {table}' is all it takes",
-        "{name} уже приглашён за стол {table}: достаточно набрать sit {table}",
+        "у {name} уже есть приглашение за стол {table}: достаточно набрать sit {table}",
     ),
     Msg.NO_FREE_SEAT: ("table {table} has no free seat", "за столом {table} нет свободного места"),
     Msg.LADDER_BOARD: ("table {table} is a ladder's board", "стол {table} — доска турнира"),
@@ -1036,7 +1040,7 @@ RU_ERRORS: dict[str, str] = {
     "ambiguous-rank": "туз или десятка? напишите «туз» или «10»",
     "not-invited": "стол закрытый: сначала вас должен пригласить кто-то за ним (invite)",
     "unknown-player": "игрока с таким именем здесь нет",
-    "already-invited": "этот игрок уже приглашён за этот стол",
+    "already-invited": "этого игрока уже пригласили за этот стол",
 }
 
 
@@ -1069,14 +1073,14 @@ RU_COMMANDS: dict[str, str] = {
     "идёт в рейтинг, и бота тоже (кроме случайного).",
     "rematch": "После игры: сыграть ещё раз теми же игроками и по тем же правилам, "
     "каждый на место дальше. Просить должны все, в течение 60 с; другим скажут, кто "
-    "попросил.",
+    "просит.",
     "history": "Игра за вашим столом (или за которым смотрите; вне стола — ваша "
     "последняя) по раздачам: кто сдавал, козырь, чем кончилась, и каждая взятка.",
     "top": "Рейтинг игроков варианта и числа игроков (по умолчанию moscow на двоих), "
     "лучшие сначала (по страницам). В рейтинг идут открытые игры "
     "зарегистрированных игроков; с ботом сервера — только по bot … rated.",
-    "finger": "Кто игрок (по умолчанию вы): зарегистрирован ли, здесь ли, его рейтинги "
-    "с местом и итогом (выиграл, проиграл, ничьи) и последние игры.",
+    "finger": "Кто игрок (по умолчанию вы): зарегистрировано ли имя, здесь ли, его "
+    "рейтинги с местом и итогом (выигрыши, проигрыши, ничьи) и последние игры.",
     "sit": "Сесть за стол; игра начинается, когда все места заняты.",
     "leave": "Встать из-за стола, перестать смотреть или ждать игру. Идущая игра "
     "засчитывается проигранной: leave сначала спрашивает, второй leave за 10 с "
@@ -1091,7 +1095,7 @@ RU_COMMANDS: dict[str, str] = {
     "unseek": "Перестать ждать игру.",
     "rules": "Правила стола словами: вариант, опции, часы.",
     "state": "Снова показать стол: карты, козырь, взятку, счёт.",
-    "last": "Последняя взятка за столом: кто ходил первым, карты, кто взял.",
+    "last": "Последняя взятка за столом: чей первый ход, карты, у кого взятка.",
     "sheet": "Запись игры (вне стола — вашей последней): очки каждой раздачи, биты, "
     "висящие очки, итог.",
     "games": "Последние законченные игры игрока, с номером матча. Запись матча m12 — "

@@ -240,12 +240,13 @@ RU_FORFEITS = {
 _human.register(ev.Seated, lambda e, n, sides: [f"{e.name} садится на место {e.seat}."])
 _human.register(ev.Left, lambda e, n, sides: [f"{e.name} уходит с места {e.seat}."])
 _human.register(ev.WentAway, lambda e, n, sides: [_went_away(e)])
-_human.register(ev.CameBack, lambda e, n, sides: [f"{e.name} вернулся."])
+# said of anyone, man or woman («отключился», «вернулся» were a man's)
+_human.register(ev.CameBack, lambda e, n, sides: [f"{e.name} снова на связи."])
 
 
 def _went_away(e: ev.WentAway) -> str:
     held = "" if e.held_s is None else f" {held_for(e.held_s, Lang.RU)}"  # «ждёт 2 мин»
-    return f"{e.name} отключился; место ждёт{held}, часы идут."
+    return f"{e.name}: связь потеряна; место ждёт{held}, часы идут."
 
 
 @_human.register
@@ -320,7 +321,7 @@ def _question(kind: str, asker: int, answerer: int, n: Sequence[str], me: int | 
     if kind == "rost-reply":
         if you_ask:
             return "Вы услышали старшую карту: скажите «пишет» или назовите старше."
-        return f"{a} услышал старшую карту: {a} говорит «пишет» или называет старше."
+        return f"Старшая карта названа: {a} говорит «пишет» или называет старше."
     if kind == "show":
         if you_answer:
             return f"{a} просит вас показать комбинацию («покажи»): покажите её."
@@ -346,8 +347,8 @@ def _last(e: ev.LastTrick) -> list[str]:
         laid.append(f"{n[seat]} {ru_card(card)}")
         seat = (seat + 1) % len(n)
     return [
-        f"Последняя взятка (раздача {e.deal}): первым ходил {n[e.leader]}; "
-        f"{', '.join(laid)}; взял {n[e.winner]}."
+        f"Последняя взятка (раздача {e.deal}): первый ход — {n[e.leader]}; "
+        f"{', '.join(laid)}; взятка у {n[e.winner]}."
     ]
 
 

@@ -113,7 +113,7 @@ def test_a_refusal_in_russian_keeps_its_detail() -> None:
         "round one plays the turned suit: say igrayu or pas": "в первом круге",
         "no opponent's declaration is waiting to be shown": "соперник не объявлял",
         "only a seat holding all four sevens, before the first card": "четыре семерки",
-        "waiting for seat 2 to answer rost": "сначала должен ответить vera",
+        "waiting for seat 2 to answer rost": "сначала отвечает vera",
         "answer the question first: ot-A or pishet": "от туза, пишет",
         "you may not play Jd now": "В♦",
         "bidding is on: konets comes after the order": "идёт торговля",

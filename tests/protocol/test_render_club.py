@@ -54,7 +54,7 @@ def test_top_and_finger_with_ratings_in_both_languages() -> None:
         "    4 games: 3 won, 1 lost, 0 drawn",
     ]
     ru = render_ru(finger)
-    assert ru[0] == "anna: зарегистрирован, не на сервере. Последние игры: m7 m9."
+    assert ru[0] == "anna: имя зарегистрировано, не на сервере. Последние игры: m7 m9."
     assert ru[1] == "  moscow, игроков: 2: место 3, рейтинг 21.2 (mu 27.5, sigma 2.1)"
     _russian(ru)
     more = ev.Top("moscow", 2, (_rated(1, "anna", 1),), 30, 1, 2)
@@ -81,12 +81,12 @@ def test_rematch_lines_in_both_languages() -> None:
         (
             ev.Rematch(4, ("anna",), ("boris",), ev.RematchOff.LEFT, "boris"),
             "The rematch of table 4 is off: boris left.",
-            "Реванша за столом 4 не будет: boris ушёл.",
+            "Реванша за столом 4 не будет: boris уже нет на сервере.",
         ),
         (
             ev.Rematch(4, ("anna",), ("boris",), ev.RematchOff.ELSEWHERE, "boris"),
             "The rematch of table 4 is off: boris went to another game.",
-            "Реванша за столом 4 не будет: boris ушёл в другую игру.",
+            "Реванша за столом 4 не будет: boris уже в другой игре.",
         ),
     ]
     for event, english, russian in cases:

@@ -153,9 +153,9 @@ async def test_a_tertz_table_waits_too_told_in_russian(
     await bob.send(f"observe {table}")
     await bob.read_until(lambda x: x.startswith(f"Стол {table} ждёт игроков"))
     await ann.aclose()
-    await bob.read_until(lambda x: x.startswith("ann отключился"))
+    await bob.read_until(lambda x: x.startswith("ann: связь потеряна"))
     await bob.send(f"sit {table}")
-    await bob.read_until(lambda x: x.startswith("ann отключился"))  # told again, seated
+    await bob.read_until(lambda x: x.startswith("ann: связь потеряна"))  # told again, seated
     said = [await bob.read_until(lambda x: x.startswith(f"Стол {table}"))]
     while not said[-1].endswith("."):  # wrapped for the terminal
         said.append(await bob.read_until(lambda _: True))

@@ -204,8 +204,8 @@ async def test_the_away_notice_says_how_long_the_seat_is_held(
     assert await anna.read_until(lambda line: line.startswith("boris is")) == (
         "boris is disconnected; the seat is held 90 s and the clock runs."
     )
-    assert await vera.read_until(lambda line: line.startswith("boris отключился")) == (
-        "boris отключился; место ждёт 90 с, часы идут."
+    assert await vera.read_until(lambda line: line.startswith("boris: связь")) == (
+        "boris: связь потеряна; место ждёт 90 с, часы идут."
     )
 
 

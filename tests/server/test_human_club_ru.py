@@ -148,7 +148,7 @@ async def test_the_club_commands_refusals_say_their_reason_in_russian(
         "top moscow 7": "Ошибка (bad-argument): top [ВАРИАНТ] [ИГРОКОВ] [СТРАНИЦА]: игроков",
         "top 7": "Ошибка (bad-argument): top [ВАРИАНТ] [ИГРОКОВ] [СТРАНИЦА]: страницы от 1 до 1",
         "finger x": "Ошибка (bad-argument): имя — от 2 до 20 букв",
-        "finger nobody1": "Ошибка (unknown-player): игрок nobody1 здесь не играл",
+        "finger nobody1": "Ошибка (unknown-player): под именем nobody1 здесь не играли",
         "rematch now": "Ошибка (bad-argument): набирайте так: rematch",
     }
     for typed, said in expected.items():

@@ -1,0 +1,71 @@
+"""The Russian screens' words, from a tryout by Russian-speaking club players: what is
+said of a player fits a woman as well as a man («dina: связь потеряна», not «dina
+отключился»)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import deberc_net
+from deberc_net.protocol import events as ev
+from deberc_net.protocol import lang, messages
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.render_ru import render_ru
+
+PACKAGE = Path(deberc_net.__file__).parent
+CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+
+
+def _strings(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    ]
+
+
+def russian_texts() -> list[str]:
+    """Every Russian text of the screens: the catalogue, the codes' and the commands'
+    words, the calls' help, and the Russian renderer's own lines."""
+    texts = [ru for _, ru in messages.MESSAGES.values()]
+    texts += [*messages.RU_ERRORS.values(), *messages.RU_COMMANDS.values()]
+    texts += [messages.RU_CALLS_HELP, messages.RU_TERTZ_CALLS_HELP]
+    texts += [*lang.RU_OUTCOMES.values(), *lang.RU_MATCH_REASONS.values()]
+    texts += _strings(PACKAGE / "protocol" / "render_ru.py")
+    return [t for t in texts if CYRILLIC.search(t)]
+
+
+# a man's past tense or participle of what a player did or is
+MASCULINE = re.compile(
+    r"(?<![а-яё])(?:отключился|вернулся|ушёл|ушел|вошёл|вошел|пришёл|сел|смог|"
+    r"зарегистрирован|приглашён|услышал|ходил|попросил|выиграл|проиграл|должен ответить)"
+    r"(?![а-яё])",
+    re.IGNORECASE,
+)
+
+
+def test_nothing_said_of_a_player_is_a_mans_only() -> None:
+    found = [text for text in russian_texts() if MASCULINE.search(text)]
+    assert found == []
+
+
+def test_the_lines_a_tryout_heard_in_the_masculine() -> None:
+    names = ("dina", "boris")
+    said = [
+        render_ru(ev.TableEvent(1, 3, names, ev.WentAway("dina", 0))),
+        render_ru(ev.TableEvent(2, 3, names, ev.CameBack("dina", 0))),
+        [phrase(Msg.REGISTERED).text(Lang.RU)],
+        [phrase(Msg.BOT_NOT_COME, name="house-random-1").text(Lang.RU)],
+        [phrase(Msg.ALREADY_INVITED, name="dina", table=3).text(Lang.RU)],
+    ]
+    assert said == [
+        ["dina: связь потеряна; место ждёт, часы идут."],
+        ["dina снова на связи."],
+        ["имя зарегистрировано"],
+        ["house-random-1 не придёт."],
+        ["у dina уже есть приглашение за стол 3: достаточно набрать sit 3"],
+    ]
