@@ -69,3 +69,12 @@ def test_the_lines_a_tryout_heard_in_the_masculine() -> None:
         ["house-random-1 не придёт."],
         ["у dina уже есть приглашение за стол 3: достаточно набрать sit 3"],
     ]
+
+
+def test_quit_promises_a_seat_only_if_there_is_one() -> None:
+    """The English says "Your seat, if any, waits for you"; the Russian promised a seat
+    to everyone, seated or not."""
+    assert phrase(Msg.BYE).text(Lang.RU) == (
+        "До встречи. Если у вас есть место за столом, оно вас ждёт."
+    )
+    assert "если" in messages.RU_COMMANDS["quit"]
