@@ -54,7 +54,7 @@ _PRETTY_CARD = re.compile(r"(?<![\w-])(10|[789JQKA])([♠♥♦♣])")
 # every outcome of the engine and the shipped rules (a third-party rule's own: as it is)
 RU_OUTCOMES: dict[str, str] = {
     Outcome.MADE: "сыграна",
-    Outcome.BIDE: "бита",
+    Outcome.BIDE: "байд",  # the sources' word (docs/rules.md §5)
     Outcome.HANGING: "висит",
     Outcome.VOID: "пересдача",
     Outcome.CLAIM: "конец",

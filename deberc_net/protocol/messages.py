@@ -445,7 +445,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.STATE_TRICKS: ("Tricks taken: {tricks}.", "Взято взяток: {tricks}."),
     Msg.VOID_ALL_PASSED: (" (all passed)", " (все спасовали)"),
     Msg.VOID_SEVENS: (" (four sevens)", " (четыре семерки)"),
-    Msg.SHEET_BIDES: ("  bides {bides}", "  биты {bides}"),
+    Msg.SHEET_BIDES: ("  bides {bides}", "  байды {bides}"),
     Msg.SHEET_HANGING: ("  hanging {hanging}", "  висит {hanging}"),
     Msg.SHEET_EMPTY: ("   - no deal finished yet", "   - ни одна раздача ещё не закончена"),
     Msg.SHEET_NONE: (
@@ -1096,8 +1096,8 @@ RU_COMMANDS: dict[str, str] = {
     "rules": "Правила стола словами: вариант, опции, часы.",
     "state": "Снова показать стол: карты, козырь, взятку, счёт.",
     "last": "Последняя взятка за столом: чей первый ход, карты, у кого взятка.",
-    "sheet": "Запись игры (вне стола — вашей последней): очки каждой раздачи, биты, "
-    "висящие очки, итог.",
+    "sheet": "Запись игры (вне стола — вашей последней): очки каждой раздачи, байды, "
+    "висячие очки, итог.",
     "games": "Последние законченные игры игрока, с номером матча. Запись матча m12 — "
     "/games/m12 на веб-страницах сервера.",
     "calls": "Ходы и заявки за столом и как их набирать.",

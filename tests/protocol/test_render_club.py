@@ -122,7 +122,7 @@ def test_history_in_russian_names_the_outcome_and_cards_in_cyrillic() -> None:
     ]
     assert render_ru(history) == [
         "История стола 5 (m9): anna — boris",
-        "Раздача 1, сдаёт boris, козырь ♠ (anna): бита, anna 0, boris 2",
+        "Раздача 1, сдаёт boris, козырь ♠ (anna): байд, anna 0, boris 2",
         "  1 anna В♠ boris Т♠ > boris",
         "Раздача 2, сдаёт anna, козыря ещё нет: играется",
     ]

@@ -1,6 +1,6 @@
 """The Russian screens' words, from a tryout by Russian-speaking club players: what is
 said of a player fits a woman as well as a man («dina: связь потеряна», not «dina
-отключился»)."""
+отключился»); a bide is «байд», the sources' word (docs/rules.md §5)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import deberc_net
+from deberc_net.plugins.summaries_ru import SUMMARIES_RU, stake_ru, target_ru
 from deberc_net.protocol import events as ev
 from deberc_net.protocol import lang, messages
 from deberc_net.protocol.lang import Lang
@@ -36,6 +37,7 @@ def russian_texts() -> list[str]:
     texts += [messages.RU_CALLS_HELP, messages.RU_TERTZ_CALLS_HELP]
     texts += [*lang.RU_OUTCOMES.values(), *lang.RU_MATCH_REASONS.values()]
     texts += _strings(PACKAGE / "protocol" / "render_ru.py")
+    texts += [*SUMMARIES_RU.values(), stake_ru(5), target_ru(301)]  # 'rules'
     return [t for t in texts if CYRILLIC.search(t)]
 
 
@@ -78,3 +80,13 @@ def test_quit_promises_a_seat_only_if_there_is_one() -> None:
         "До встречи. Если у вас есть место за столом, оно вас ждёт."
     )
     assert "если" in messages.RU_COMMANDS["quit"]
+
+
+def test_a_bide_is_a_baid_everywhere() -> None:
+    """The sheet said «биты 0/1», a deal «бита», the rules «бит»: three words for one
+    thing, none the sources' («байд», «висячий байд»)."""
+    beaten = re.compile(r"(?<![а-яё])бит(?:а|ы|ом|у|ов)?(?![а-яё])", re.IGNORECASE)
+    assert [text for text in russian_texts() if beaten.search(text)] == []
+    assert lang.RU_OUTCOMES["bide"] == "байд"
+    assert phrase(Msg.SHEET_BIDES, bides="1/0").text(Lang.RU) == "  байды 1/0"
+    assert "байды" in messages.RU_COMMANDS["sheet"]
