@@ -57,7 +57,7 @@ RU_OUTCOMES: dict[str, str] = {
     Outcome.BIDE: "байд",  # the sources' word (docs/rules.md §5)
     Outcome.HANGING: "висит",
     Outcome.VOID: "пересдача",
-    Outcome.CLAIM: "конец",
+    Outcome.CLAIM: "досрочно",  # the match reached mid-deal (not «конец»: cryptic)
     Outcome.FALSE_CLAIM: "ложный конец",
     Outcome.PENALTY: "штраф",
     Outcome.DEBERTS: "деберц",
@@ -74,8 +74,9 @@ RU_OUTCOMES: dict[str, str] = {
 RU_MATCH_REASONS = {
     "target": "набраны очки",
     # the claim is the server's, as a side reaches the target (docs/rules.md §7): nobody
-    # declared anything ('manual-claim': the one who said 'конец' was right)
-    "claim": "набрано до конца раздачи",
+    # declared anything ('manual-claim': the one who said 'конец' was right); said as
+    # a club says it, of nobody in particular (not «набрал»)
+    "claim": "досрочно: набраны очки",
     "deals": "раздачи сыграны",
     "left": "уход",
     "timeouts": "время вышло",

@@ -279,12 +279,16 @@ def test_a_failed_tables_match_end_is_no_draw() -> None:
 def test_the_russian_end_lines_say_each_thing_once_and_no_claim_nobody_made() -> None:
     """«Игра окончена: vova выигрывает (объявлен конец)» after the automatic claim, which
     nobody declares (docs/rules.md §7); «сыграна … (записано как сыграно)» said it twice
-    (tryout s16, finding 9)."""
+    (tryout s16, finding 9). A later tryout: «(набрано до конца раздачи)» and a deal
+    ended «конец» are no club's words: «досрочно» is."""
     claimed = ev.TableEvent(5, 1, TWO, g.MatchEnded(0, ("anna",), "claim", (305, 120), "s"))
+    cut = ev.TableEvent(4, 1, TWO, g.DealEnded(5, "claim", (62, 20), (62, 20), (305, 120), 0, {}))
     made = ev.TableEvent(4, 1, TWO, g.DealEnded(3, "made", (82, 34), (82, 34), (82, 34), 0, {}))
-    said = [" ".join(x.strip() for x in render_ru(e)) for e in (claimed, made)]  # wrapped
+    said = [" ".join(x.strip() for x in render_ru(e)) for e in (claimed, cut, made)]  # wrapped
     assert said == [
-        "Игра окончена: anna выигрывает (набрано до конца раздачи). Итого: anna 305, boris 120.",
+        "Игра окончена: anna выигрывает (досрочно: набраны очки). Итого: anna 305, boris 120.",
+        "Раздача 5: досрочно. Очки: anna 62, boris 20 — так и записаны. Итого: anna 305,"
+        " boris 120.",
         "Раздача 3: сыграна. Очки: anna 82, boris 34 — так и записаны. Итого: anna 82, boris 34.",
     ]
 
