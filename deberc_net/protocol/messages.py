@@ -284,7 +284,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SORT_STRENGTH: ("Your hand is shown by strength.", "Карты в руке — по силе в игре."),
     Msg.CLOCK: (
         "Your clock: {seconds} s a call, from your next match's start.",
-        "Ваши часы: {seconds} с на ход, с начала следующей игры.",
+        "Ваши часы: {seconds} с на ход, с начала следующей партии.",
     ),
     Msg.WELCOME: (
         "Hello, {name} ({what}). {tables}, {players}. "
@@ -359,7 +359,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.LEAVE_CONFIRM: (
         "Leaving forfeits the game for your side. 'leave' again within "
         "{seconds} s, or 'leave!', to leave.",
-        "Если уйти, игра будет проиграна для вашей стороны. Чтобы уйти, наберите "
+        "Если уйти, партия будет проиграна для вашей стороны. Чтобы уйти, наберите "
         "leave ещё раз в течение {seconds} с (или сразу leave!).",
     ),
     Msg.WAITS_FOR_PLAYERS: (
@@ -370,26 +370,26 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.WAITS_FOR_AWAY: (
         "Table {table} is full and waits for {names} to come back, then the game starts;"
         " a seat whose player is not back in time is freed for another player.",
-        "Стол {table} полон и ждёт возвращения: {names}. Тогда начнётся игра; место"
+        "Стол {table} полон и ждёт возвращения: {names}. Тогда начнётся партия; место"
         " того, кто не вернётся вовремя, освободится для другого игрока.",
     ),
     Msg.AWAY_HELD: ("{name} ({seconds} s left)", "{name} (осталось {seconds} с)"),
     Msg.FREE_SEAT: ("(free)", "(свободно)"),
     Msg.CLOCK_WARNING: ("{seconds} s left to answer.", "Осталось {seconds} с на ответ."),
     Msg.TABLE_CLOSES: ("Table {table} closes: {reason}.", "Стол {table} закрывается: {reason}."),
-    Msg.NOT_STARTED: ("the game has not started", "игра ещё не началась"),
-    Msg.GAME_IS_OVER: ("the game is over", "игра окончена"),
+    Msg.NOT_STARTED: ("the game has not started", "партия ещё не началась"),
+    Msg.GAME_IS_OVER: ("the game is over", "партия окончена"),
     Msg.NO_TRICK_YET: ("no trick has been taken yet", "ещё не взято ни одной взятки"),
     Msg.PLAYERS_LEFT: ("its players left", "игроки ушли"),
     Msg.SEEK: (
         "Waiting for a {players}-player {variant} game{options}.",
-        "Ждём игру: {variant}{options}, игроков: {players}.",
+        "Ждём партию: {variant}{options}, игроков: {players}.",
     ),
     Msg.SEEK_RESERVED: (
         "Waiting for a table reserved for you.",
         "Ждём стол, оставленный для вас.",
     ),
-    Msg.UNSEEK: ("You no longer wait for a game.", "Вы больше не ждёте игру."),
+    Msg.UNSEEK: ("You no longer wait for a game.", "Вы больше не ждёте партию."),
     Msg.SHUTTING_DOWN: (
         "The server is shutting down: {reason}.",
         "Сервер останавливается: {reason}.",
@@ -406,7 +406,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.PAGE_NEXT: (" '{command} {page}' for more.", " Дальше: {command} {page}."),
     Msg.NO_TABLES: (
         "No tables. 'new' opens one, 'seek' waits for a game.",
-        "Столов нет. new открывает стол, seek ждёт игру.",
+        "Столов нет. new открывает стол, seek ждёт партию.",
     ),
     Msg.TABLE_LINE: (
         "Table {table}{private}: {variant}{options}, {players} players, {state}: {seats}",
@@ -416,7 +416,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.PLAYING: ("playing", "играют"),
     Msg.PLAYING_DEAL: ("playing deal {deal}", "играют, раздача {deal}"),
     Msg.CLOSED: ("closed", "закрыт"),
-    Msg.NO_GAMES: ("No finished games for {name}.", "У {name} нет законченных игр."),
+    Msg.NO_GAMES: ("No finished games for {name}.", "У {name} нет законченных партий."),
     Msg.GAME_LINE: (
         "{finished}  {match}  table {table}  {players}  {totals}  winner {winner} ({reason})",
         "{finished}  {match}  стол {table}  {players}  {totals}  победа: {winner} ({reason})",
@@ -450,7 +450,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SHEET_EMPTY: ("   - no deal finished yet", "   - ни одна раздача ещё не закончена"),
     Msg.SHEET_NONE: (
         "   - no deal: the match ended before anyone made a call",
-        "   - ни одной раздачи: игра кончилась раньше первого хода",
+        "   - ни одной раздачи: партия кончилась раньше первого хода",
     ),
     Msg.VERSUS: (" v ", " — "),
     Msg.TOO_MANY_PASSWORDS: ("Too many wrong passwords.", "Слишком много неверных паролей."),
@@ -556,10 +556,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.REMATCH_TIMEOUT: ("not everyone asked in time", "не все попросили вовремя"),
     Msg.REMATCH_LEFT: ("{name} left", "{name} уже нет на сервере"),
-    Msg.REMATCH_ELSEWHERE: ("{name} went to another game", "{name} уже в другой игре"),
+    Msg.REMATCH_ELSEWHERE: ("{name} went to another game", "{name} уже в другой партии"),
     Msg.NO_REMATCH: (
         "no match of yours has just ended",
-        "реванш можно просить только сразу после своей игры",
+        "реванш можно просить только сразу после своей партии",
     ),
     Msg.REMATCH_BOARD: (
         "a ladder's board is not played again",
@@ -567,7 +567,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.REMATCH_HOUSE_BOT: (
         "a house bot plays one match only: open a table and ask 'bot' again",
-        "бот сервера играет только одну игру: откройте стол и позовите bot снова",
+        "бот сервера играет только одну партию: откройте стол и позовите bot снова",
     ),
     Msg.HISTORY_TITLE: (
         "History of table {table} ({match}): {players}",
@@ -576,7 +576,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.HISTORY_EMPTY: ("No card played yet.", "Ещё не сыграно ни одной карты."),
     Msg.HISTORY_NONE: (
         "No deal was played: the match ended before anyone made a call.",
-        "Ни одной раздачи: игра кончилась раньше первого хода.",
+        "Ни одной раздачи: партия кончилась раньше первого хода.",
     ),
     Msg.HISTORY_DEAL: (
         "Deal {deal}, {dealer} deals, {trump}: {end}",
@@ -599,18 +599,18 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "{rank:>4}. {name:<20} {rating}  {record}",
         "{rank:>4}. {name:<20} {rating}  {record}",
     ),
-    Msg.ONE_GAME: ("1 game", "игр: 1"),
-    Msg.GAMES: ("{games} games", "игр: {games}"),
+    Msg.ONE_GAME: ("1 game", "партий: 1"),
+    Msg.GAMES: ("{games} games", "партий: {games}"),
     Msg.RECORD: (
         "{games}: {wins} won, {losses} lost, {draws} drawn",
-        "{games} — выиграно {wins}, проиграно {losses}, вничью {draws}",
+        "{games} — побед {wins}, поражений {losses}, ничьих {draws}",
     ),
     Msg.FINGER_TITLE: ("{name}: {who}, {where}.{last}", "{name}: {who}, {where}.{last}"),
     Msg.A_GUEST: ("a guest", "гость"),
     Msg.ONLINE: ("online", "на сервере"),
     Msg.NOT_HERE: ("not here", "не на сервере"),
-    Msg.LAST_GAMES: (" Last games: {games}.", " Последние игры: {games}."),
-    Msg.NO_FINISHED_GAME: (" No finished game.", " Законченных игр нет."),
+    Msg.LAST_GAMES: (" Last games: {games}.", " Последние партии: {games}."),
+    Msg.NO_FINISHED_GAME: (" No finished game.", " Законченных партий нет."),
     Msg.HOUSE_FINGER_TITLE: (
         "{name}: a house bot, rated under this name however many copies play ({name}-N).{last}",
         "{name}: бот сервера; рейтинг один на все его копии ({name}-N).{last}",
@@ -748,7 +748,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "you hold no combination of that length",
         "у вас нет комбинации такой длины",
     ),
-    Msg.MATCH_OVER: ("the match is over", "игра окончена"),
+    Msg.MATCH_OVER: ("the match is over", "партия окончена"),
     Msg.NO_SUCH_SEAT: ("there is no seat {number}", "места {number} нет"),
     Msg.BREAKS_FIRST: ("{name} breaks the deck first", "сначала {name} ломает колоду"),
     Msg.BREAK_FIRST: (
@@ -862,7 +862,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.NO_HISTORY: (
         "you sit at no table, observe none, and have no match",
-        "вы не сидите за столом, ни за каким не смотрите и ещё не сыграли ни одной игры",
+        "вы не сидите за столом, ни за каким не смотрите и ещё не сыграли ни одной партии",
     ),
     Msg.NOT_AT_TABLE: ("you do not sit at table {table}", "вы не сидите за столом {table}"),
     Msg.ALREADY_SITS: (
@@ -883,7 +883,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.UNRATED_TABLE: (
         "table {table}'s matches are not rated",
-        "игры за столом {table} не идут в рейтинг",
+        "партии за столом {table} не идут в рейтинг",
     ),
     Msg.STALE_PAST: (
         "that answers request {seq}; the open request is {open}",
@@ -958,7 +958,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.LAST_RULES_GONE: (
         "your last match (table {table}) was played by rules this server no longer has"
         " ({reason}): 'history' still tells its deals",
-        "ваша последняя игра (стол {table}) шла по правилам, которых на этом сервере"
+        "ваша последняя партия (стол {table}) шла по правилам, которых на этом сервере"
         " больше нет ({reason}): history всё ещё показывает её раздачи",
     ),
 }
@@ -1035,7 +1035,7 @@ RU_ERRORS: dict[str, str] = {
     "forbidden-rost": "«рост?» здесь нельзя",
     "false-declaration": "такой комбинации у вас нет",
     "not-allowed": "так сейчас нельзя",
-    "game-over": "игра окончена",
+    "game-over": "партия окончена",
     "illegal-call": "так сейчас нельзя",
     "ambiguous-rank": "туз или десятка? напишите «туз» или «10»",
     "not-invited": "стол закрытый: сначала вас должен пригласить кто-то за ним (invite)",
@@ -1055,7 +1055,7 @@ RU_COMMANDS: dict[str, str] = {
     "sort": "Порядок карт в руке: по порядку, 7 8 9 10 В Д К Т (так видны терцы и "
     "полтинники; так по умолчанию), или по силе в игре. В обоих случаях по мастям.",
     "clock": "Часы человека (60 с на ход) или бота (10 с). Без этой команды решает "
-    "стиль. Действует с начала каждой игры.",
+    "стиль. Действует с начала каждой партии.",
     "lang": "Язык: английский или русский (буквы В Д К Т, речь за столом как "
     "говорят: «от туза», «пишет»). Ходы понимаются на обоих языках.",
     "quit": "Уйти с сервера (место за столом, если оно у вас есть, ждёт вас).",
@@ -1069,36 +1069,36 @@ RU_COMMANDS: dict[str, str] = {
     "invite": "Пригласить игрока (человека или бота) за ваш ждущий стол или смотреть "
     "за ним; единственный путь за закрытый стол. Игроку скажут.",
     "bot": "Позвать за ваш ждущий стол бота сервера: эвристического, случайного или "
-    "поискового уровня 1-5 (по умолчанию 3). Он сыграет игру и уйдёт. «rated»: игра "
+    "поискового уровня 1-5 (по умолчанию 3). Он сыграет партию и уйдёт. «rated»: партия "
     "идёт в рейтинг, и бота тоже (кроме случайного).",
-    "rematch": "После игры: сыграть ещё раз теми же игроками и по тем же правилам, "
+    "rematch": "После партии: сыграть ещё раз теми же игроками и по тем же правилам, "
     "каждый на место дальше. Просить должны все, в течение 60 с; другим скажут, кто "
     "просит.",
-    "history": "Игра за вашим столом (или за которым смотрите; вне стола — ваша "
+    "history": "Партия за вашим столом (или за которым смотрите; вне стола — ваша "
     "последняя) по раздачам: кто сдавал, козырь, чем кончилась, и каждая взятка.",
     "top": "Рейтинг игроков варианта и числа игроков (по умолчанию moscow на двоих), "
-    "лучшие сначала (по страницам). В рейтинг идут открытые игры "
+    "лучшие сначала (по страницам). В рейтинг идут открытые партии "
     "зарегистрированных игроков; с ботом сервера — только по bot … rated.",
     "finger": "Кто игрок (по умолчанию вы): зарегистрировано ли имя, здесь ли, его "
-    "рейтинги с местом и итогом (выигрыши, проигрыши, ничьи) и последние игры.",
-    "sit": "Сесть за стол; игра начинается, когда все места заняты.",
-    "leave": "Встать из-за стола, перестать смотреть или ждать игру. Идущая игра "
+    "рейтинги с местом и итогом (выигрыши, проигрыши, ничьи) и последние партии.",
+    "sit": "Сесть за стол; партия начинается, когда все места заняты.",
+    "leave": "Встать из-за стола, перестать смотреть или ждать партию. Идущая партия "
     "засчитывается проигранной: leave сначала спрашивает, второй leave за 10 с "
     "подтверждает.",
-    "leave!": "Встать из-за стола сразу, без вопроса (идущая игра проиграна).",
+    "leave!": "Встать из-за стола сразу, без вопроса (идущая партия проиграна).",
     "observe": "Смотреть за столом: видно то же, что видят игроки.",
     "unobserve": "Перестать смотреть за столом (без номера — за всеми).",
     "say": "Сказать своему столу (зрителю — зрителям стола) или всем в зале.",
-    "seek": "Ждать игру с этими правилами; вас посадят, когда наберутся игроки.",
+    "seek": "Ждать партию с этими правилами; вас посадят, когда наберутся игроки.",
     "reserve": "(для админов) Стол для названных игроков на заданных местах: доска турнира.",
     "release": "(для админов) Отдать игрокам доски записи её раздач.",
-    "unseek": "Перестать ждать игру.",
+    "unseek": "Перестать ждать партию.",
     "rules": "Правила стола словами: вариант, опции, часы.",
     "state": "Снова показать стол: карты, козырь, взятку, счёт.",
     "last": "Последняя взятка за столом: чей первый ход, карты, у кого взятка.",
-    "sheet": "Запись игры (вне стола — вашей последней): очки каждой раздачи, байды, "
+    "sheet": "Запись партии (вне стола — вашей последней): очки каждой раздачи, байды, "
     "висячие очки, итог.",
-    "games": "Последние законченные игры игрока, с номером матча. Запись матча m12 — "
+    "games": "Последние законченные партии игрока, с номером партии. Запись партии m12 — "
     "/games/m12 на веб-страницах сервера.",
     "calls": "Ходы и заявки за столом и как их набирать.",
 }
@@ -1131,7 +1131,7 @@ RU_CALLS_HELP = f"""\
   КАРТА или ход КАРТА         сходить: ранг 7 8 9 10 В Д К Т и масть ♠ ♥ ♦ ♣
                               или п ч б к: 10ч, Вп, Д♠, туз пик, десятка ♥
   четыре семерки (sevens)     показать четыре семерки: пересдача
-  конец (konets, claim, 501)  manual-claim: объявить конец игры после своей
+  конец (konets, claim, 501)  manual-claim: объявить конец партии после своей
                               взятки
 Русская Т — туз, как показано (Т♠); латинская T на вид такая же, но это десятка:
 если можно сыграть и туз, и десятку этой масти, сервер переспросит; «туз ♠» и

@@ -182,8 +182,8 @@ def _shown(e: g.Shown, n: Names, sides: Sides) -> list[str]:
 def _start(e: g.MatchStarted, n: Names, sides: Sides) -> list[str]:
     if any(len(side) > 1 for side in sides):
         pairs = [" и ".join(n[s] for s in side) for side in sides]
-        return [f"Игра начинается: {' против '.join(pairs)} (партнёры сидят напротив)."]
-    return [f"Игра начинается: {' против '.join(n)}."]
+        return [f"Партия начинается: {' против '.join(pairs)} (партнёры сидят напротив)."]
+    return [f"Партия начинается: {' против '.join(n)}."]
 
 
 @_human.register
@@ -219,14 +219,15 @@ def _match_end(e: g.MatchEnded, n: Names, sides: Sides) -> list[str]:
     tot = _by_side(n, e.totals)
     reason = RU_MATCH_REASONS.get(e.reason, e.reason)
     if e.reason == MatchEndReason.INTERNAL:  # nobody wins, nor draws (docs/protocol.md §9.7)
-        return [f"Игра окончена без результата: {reason}. Итого: {tot}."]
-    named = "" if e.match is None else f" Матч {e.match}."  # its replay's id ('games')
+        return [f"Партия окончена без результата: {reason}. Итого: {tot}."]
+    # its replay's id ('games'), by the one word for a match, the card table's
+    named = "" if e.match is None else f" Партия {e.match}."
     if not e.winners:
-        return [f"Игра окончена: ничья ({reason}). Итого: {tot}.{named}"]
+        return [f"Партия окончена: ничья ({reason}). Итого: {tot}.{named}"]
     verb = "выигрывают" if len(e.winners) > 1 else "выигрывает"
     if e.forfeit is not None and e.reason in RU_FORFEITS:  # who lost it (render.py)
         reason = RU_FORFEITS[e.reason].format(who=n[e.forfeit])
-    return [f"Игра окончена: {' и '.join(e.winners)} {verb} ({reason}). Итого: {tot}.{named}"]
+    return [f"Партия окончена: {' и '.join(e.winners)} {verb} ({reason}). Итого: {tot}.{named}"]
 
 
 # a forfeit's words naming who lost it, in forms that fit any player

@@ -269,7 +269,7 @@ def test_a_failed_tables_match_end_is_no_draw() -> None:
         "Game over: no result, the table failed (internal). Totals: anna 120, boris 40."
     ]
     assert render_ru(failed) == [
-        "Игра окончена без результата: сбой стола. Итого: anna 120, boris 40."
+        "Партия окончена без результата: сбой стола. Итого: anna 120, boris 40."
     ]
     assert render(failed, MACHINE) == [
         "event seq=4 table=2 kind=match-end winner=- name=- reason=internal totals=120,40 seed=-"
@@ -277,7 +277,7 @@ def test_a_failed_tables_match_end_is_no_draw() -> None:
 
 
 def test_the_russian_end_lines_say_each_thing_once_and_no_claim_nobody_made() -> None:
-    """«Игра окончена: vova выигрывает (объявлен конец)» after the automatic claim, which
+    """«Партия окончена: vova выигрывает (объявлен конец)» after the automatic claim, which
     nobody declares (docs/rules.md §7); «сыграна … (записано как сыграно)» said it twice
     (tryout s16, finding 9). A later tryout: «(набрано до конца раздачи)» and a deal
     ended «конец» are no club's words: «досрочно» is."""
@@ -286,7 +286,7 @@ def test_the_russian_end_lines_say_each_thing_once_and_no_claim_nobody_made() ->
     made = ev.TableEvent(4, 1, TWO, g.DealEnded(3, "made", (82, 34), (82, 34), (82, 34), 0, {}))
     said = [" ".join(x.strip() for x in render_ru(e)) for e in (claimed, cut, made)]  # wrapped
     assert said == [
-        "Игра окончена: anna выигрывает (досрочно: набраны очки). Итого: anna 305, boris 120.",
+        "Партия окончена: anna выигрывает (досрочно: набраны очки). Итого: anna 305, boris 120.",
         "Раздача 5: досрочно. Очки: anna 62, boris 20 — так и записаны. Итого: anna 305,"
         " boris 120.",
         "Раздача 3: сыграна. Очки: anna 82, boris 34 — так и записаны. Итого: anna 82, boris 34.",
@@ -305,8 +305,8 @@ def test_game_over_names_the_match_in_every_style() -> None:
         "  201. Match m17.",
     ]
     assert " ".join(x.strip() for x in render_ru(told)) == (
-        "Игра окончена: anna выигрывает (boris отсутствует слишком долго: поражение)."
-        " Итого: anna 0, boris 201. Матч m17."
+        "Партия окончена: anna выигрывает (boris отсутствует слишком долго: поражение)."
+        " Итого: anna 0, boris 201. Партия m17."
     )
     assert render(told, MACHINE) == [
         "event seq=9 table=1 kind=match-end winner=0 name=anna reason=away totals=0,201 "
@@ -458,8 +458,8 @@ def test_game_over_by_forfeit_names_who_lost_it() -> None:
         " forfeit). Totals: anna 0, boris 0, slowpoke 0. Match m3."
     )
     assert " ".join(x.strip() for x in render_ru(told)) == (
-        "Игра окончена: anna выигрывает (у slowpoke вышло время: поражение)."
-        " Итого: anna 0, boris 0, slowpoke 0. Матч m3."
+        "Партия окончена: anna выигрывает (у slowpoke вышло время: поражение)."
+        " Итого: anna 0, boris 0, slowpoke 0. Партия m3."
     )
     left = ev.TableEvent(9, 1, three, end._replace(reason="left", forfeit=1))
     assert "(boris покидает стол: поражение)" in " ".join(x.strip() for x in render_ru(left))

@@ -43,8 +43,8 @@ def test_top_and_finger_with_ratings_in_both_languages() -> None:
     ru = render_ru(top)
     assert ru == [
         "Рейтинг: moscow, игроков: 2 (в рейтинге: 2).",
-        "   1. anna                    21.2  игр: 1 — выиграно 0, проиграно 1, вничью 0",
-        "   2. boris                   21.2  игр: 12 — выиграно 11, проиграно 1, вничью 0",
+        "   1. anna                    21.2  партий: 1 — побед 0, поражений 1, ничьих 0",
+        "   2. boris                   21.2  партий: 12 — побед 11, поражений 1, ничьих 0",
     ]
     _russian(ru)
     finger = ev.Finger("anna", True, False, (_rated(3, "anna", 4),), ("m7", "m9"))
@@ -54,7 +54,7 @@ def test_top_and_finger_with_ratings_in_both_languages() -> None:
         "    4 games: 3 won, 1 lost, 0 drawn",
     ]
     ru = render_ru(finger)
-    assert ru[0] == "anna: имя зарегистрировано, не на сервере. Последние игры: m7 m9."
+    assert ru[0] == "anna: имя зарегистрировано, не на сервере. Последние партии: m7 m9."
     assert ru[1] == "  moscow, игроков: 2: место 3, рейтинг 21.2 (mu 27.5, sigma 2.1)"
     _russian(ru)
     more = ev.Top("moscow", 2, (_rated(1, "anna", 1),), 30, 1, 2)
@@ -86,7 +86,7 @@ def test_rematch_lines_in_both_languages() -> None:
         (
             ev.Rematch(4, ("anna",), ("boris",), ev.RematchOff.ELSEWHERE, "boris"),
             "The rematch of table 4 is off: boris went to another game.",
-            "Реванша за столом 4 не будет: boris уже в другой игре.",
+            "Реванша за столом 4 не будет: boris уже в другой партии.",
         ),
     ]
     for event, english, russian in cases:

@@ -1,6 +1,7 @@
 """The Russian screens' words, from a tryout by Russian-speaking club players: what is
 said of a player fits a woman as well as a man («dina: связь потеряна», not «dina
-отключился»); a bide is «байд», the sources' word (docs/rules.md §5)."""
+отключился»); a bide is «байд», the sources' word (docs/rules.md §5); a match is
+«партия» (§7)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ import re
 from pathlib import Path
 
 import deberc_net
+from deberc_net.game import events as g
 from deberc_net.plugins.summaries_ru import SUMMARIES_RU, stake_ru, target_ru
 from deberc_net.protocol import events as ev
 from deberc_net.protocol import lang, messages
 from deberc_net.protocol.lang import Lang
-from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.messages import MESSAGES, Msg, phrase
 from deberc_net.protocol.render_ru import render_ru
 
 PACKAGE = Path(deberc_net.__file__).parent
@@ -90,3 +92,21 @@ def test_a_bide_is_a_baid_everywhere() -> None:
     assert lang.RU_OUTCOMES["bide"] == "байд"
     assert phrase(Msg.SHEET_BIDES, bides="1/0").text(Lang.RU) == "  байды 1/0"
     assert "байды" in messages.RU_COMMANDS["sheet"]
+
+
+def test_a_match_is_a_partiya_everywhere() -> None:
+    """«Игра окончена … Матч m23»: two words for one match in one line. The card table's
+    «партия» (docs/rules.md §7) is the one; «игра» stays where it is the play («по
+    силе в игре») or a kind of game («короткая игра»)."""
+    match = re.compile(r"(?<![а-яё])матч", re.IGNORECASE)
+    assert [text for text in russian_texts() if match.search(text)] == []
+    end = g.MatchEnded(0, ("anna",), "target", (512, 300), "s", match="m23")
+    said = render_ru(ev.TableEvent(9, 1, ("anna", "boris"), end))
+    assert " ".join(x.strip() for x in said) == (
+        "Партия окончена: anna выигрывает (набраны очки). Итого: anna 512, boris 300. Партия m23."
+    )
+    # the match's own words: none says «игра» of it any more
+    game = re.compile(r"(?<![а-яё])игр[аыуеой]?(?![а-яё])", re.IGNORECASE)
+    for key in (Msg.GAME_IS_OVER, Msg.MATCH_OVER, Msg.SEEK, Msg.UNSEEK, Msg.NO_GAMES):
+        russian = MESSAGES[key][1]
+        assert not game.search(russian) and "парти" in russian, key

@@ -17,7 +17,7 @@ PROMPTS = {
     "en": re.compile(r"^Your call(?: \[\d+ s\])?: (.+)$"),
     "ru": re.compile(r"^Ваш ход(?: \[\d+ с\])?: (.+)$"),
 }
-GAME_OVER = {"en": "Game over:", "ru": "Игра окончена:"}
+GAME_OVER = {"en": "Game over:", "ru": "Партия окончена:"}
 ERROR = {"en": "Error (", "ru": "Ошибка ("}
 SUITS = "♠♥♦♣"
 # a card with a Latin rank letter or a Latin suit letter ('A♠', 'Ts', '10h'), or a Latin

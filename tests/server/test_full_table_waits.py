@@ -161,7 +161,7 @@ async def test_a_tertz_table_waits_too_told_in_russian(
         said.append(await bob.read_until(lambda _: True))
     assert " ".join(x.strip() for x in said) == (
         f"Стол {table} полон и ждёт возвращения: ann (осталось 120 с). Тогда начнётся"
-        " игра; место того, кто не вернётся вовремя, освободится для другого игрока."
+        " партия; место того, кто не вернётся вовремя, освободится для другого игрока."
     )
     again = await connect.machine(port, "ann", token=ann.token)
     assert (await again.expect("event", kind="start"))["players"] == "ann,bob"

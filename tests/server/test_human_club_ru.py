@@ -48,7 +48,7 @@ async def test_a_private_table_invite_history_top_finger_and_rematch_in_russian(
         await person.read_until(lambda x: x.startswith("Здравствуйте, "))
     await anna.send("rematch")  # no match of hers has ended: refused in Russian
     assert await anna.read_until(lambda x: x.startswith("Ошибка (")) == (
-        "Ошибка (not-allowed): реванш можно просить только сразу после своей игры"
+        "Ошибка (not-allowed): реванш можно просить только сразу после своей партии"
     )
     await anna.send("new 2 short private")
     table = re.findall(r"\d+", await anna.read_until(lambda x: x.startswith("Вы за столом")))[0]
@@ -77,7 +77,7 @@ async def test_a_private_table_invite_history_top_finger_and_rematch_in_russian(
     await anna.send("top")
     await anna.read_until(lambda x: x.startswith("Рейтинг: moscow, игроков: 2"))
     await anna.send("finger")
-    await anna.read_until(lambda x: x.startswith("anna: гость, на сервере. Последние игры: "))
+    await anna.read_until(lambda x: x.startswith("anna: гость, на сервере. Последние партии: "))
     await anna.read_until(lambda x: x == "  Рейтинга пока нет.")  # a private table is unrated
     await anna.send("finger boris")
     await anna.read_until(lambda x: x.startswith("boris: гость, на сервере."))

@@ -35,7 +35,7 @@ async def play_in_russian(client: LineClient) -> str:
     while True:
         line = await client.read_until(lambda _: True, 20)
         assert not line.startswith("Ошибка"), f"{client.label}: {line}"
-        if line.startswith("Игра окончена:"):
+        if line.startswith("Партия окончена:"):
             return line
         if prompt := RU_PROMPT.match(line):
             await client.send(russian_choice(prompt.group(1)))
@@ -64,7 +64,7 @@ async def test_a_whole_two_player_match_in_russian(port: int, connect: Connector
         assert any(re.fullmatch(r"\w+ ходит " + RU_CARD.pattern, x) for x in lines)
         assert any(re.match(r"\w+ берёт взятку \(", x) for x in lines)
         assert any(re.match(r"\w+: играю", x) for x in lines)  # echoed in Cyrillic
-        assert any(re.match(r"Игра окончена: \w+ выигрывает \(", x) for x in lines)
+        assert any(re.match(r"Партия окончена: \w+ выигрывает \(", x) for x in lines)
 
 
 async def test_lang_is_checked_and_can_go_back_to_english(port: int, connect: Connector) -> None:
@@ -104,7 +104,7 @@ async def test_rules_in_russian_describe_the_shipped_rules_in_russian(
         listed.append(await anna.read_until(lambda _: True))
     text = "\n".join(listed)
     assert "moscow (вариант, игроков: 2/3/4, до 501): Московские правила:" in text
-    assert "to-301 (опция, игроков: 2/3/4): Матч играется до 301 очка, а не до цели" in text
+    assert "to-301 (опция, игроков: 2/3/4): Партия играется до 301 очка, а не до цели" in text
     assert "posled-20 (опция, игроков: 2/3/4): The last trick counts 20 points" in text
     await anna.send("new 3 to-301")
     await anna.read_until(lambda x: x.startswith("Вы за столом"))

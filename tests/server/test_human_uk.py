@@ -39,13 +39,13 @@ async def play_in_ukrainian(client: LineClient, sent: list[str], ask_to_leave: b
     while True:
         line = await client.read_until(lambda _: True, 20)
         assert not line.startswith("Ошибка"), f"{client.label}: {line} after {sent[-3:]}"
-        if line.startswith("Игра окончена:"):
+        if line.startswith("Партия окончена:"):
             return line
         if prompt := RU_PROMPT.match(line):
             if ask_to_leave:
                 ask_to_leave = False
                 await client.send("leave")
-                await client.read_until(lambda x: x.startswith("Если уйти, игра"), 10)
+                await client.read_until(lambda x: x.startswith("Если уйти, партия"), 10)
                 await client.send("ні")
                 stay = await client.read_until(lambda x: x.startswith("Вы остаётесь"), 10)
                 assert re.fullmatch(r"Вы остаётесь за столом \d+\.", stay), stay
@@ -73,5 +73,5 @@ async def test_a_whole_two_player_match_called_in_ukrainian(port: int, connect: 
     assert [x for x in said if x.startswith("хід ")], said
     for person in people:
         assert any(re.match(r"\w+: играю", x) for x in person.lines)  # heard as igrayu
-        assert any(re.match(r"Игра окончена: \w+ выигрывает \(", x) for x in person.lines)
+        assert any(re.match(r"Партия окончена: \w+ выигрывает \(", x) for x in person.lines)
         assert not [x for x in person.lines if x.startswith("Ошибка")]

@@ -131,7 +131,7 @@ async def test_russian_players_see_the_talon_and_break_the_deck_in_russian(
         while True:
             line = await client.read_until(lambda _: True, TIMEOUT)
             assert not line.startswith("Ошибка"), line
-            if line.startswith("Игра окончена"):
+            if line.startswith("Партия окончена"):
                 return
             if line.startswith("Ваш ход"):
                 options = line.split(": ", 1)[1]
