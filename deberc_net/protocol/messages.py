@@ -303,11 +303,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.RESUME: (
         " Your resume token is {token}: 'login {name} token={token}' takes "
         "your seat back if this connection drops.",
-        " Ваш жетон: {token}. Если связь прервётся, «login {name} token={token}» вернёт вам место.",
+        # «жетон» read as a coin to the club: the code that brings you back
+        " Ваш код возврата: {token}. Если связь прервётся, «login {name} token={token}»"
+        " вернёт вам место.",
     ),
     Msg.LOGIN_USAGE: (
         "login NAME [PASSWORD | token=TOKEN] [lang=en|ru]",
-        "login ИМЯ [ПАРОЛЬ | token=ЖЕТОН] [lang=en|ru]",
+        "login ИМЯ [ПАРОЛЬ | token=КОД] [lang=en|ru]",
     ),
     Msg.LOGIN_NAME: (
         "a name is 2-20 letters, digits, '_' or '-'",
@@ -321,8 +323,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NAME_IN_USE: (
         "{name} is in use: to resume that seat log in with its token "
         "(login NAME token=TOKEN); else choose another name",
-        "имя {name} занято: чтобы вернуться на своё место, войдите с жетоном "
-        "(login ИМЯ token=ЖЕТОН), иначе выберите другое имя",
+        "имя {name} занято: чтобы вернуться на своё место, войдите с кодом "
+        "возврата (login ИМЯ token=КОД), иначе выберите другое имя",
     ),
     Msg.NAME_IN_USE_BY_GUEST: (
         "{name} is in use by a guest: register another name",
@@ -398,7 +400,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Your seat at table {table} is kept on another server: log in again (a guest with"
         " his token) to take it back.",
         "Ваше место за столом {table} сохраняется на другом сервере: войдите снова (гость —"
-        " со своим токеном), чтобы вернуться за стол.",
+        " со своим кодом возврата), чтобы вернуться за стол.",
     ),
     Msg.WHO: ("{total} here: {names}{more}", "Игроков здесь — {total}: {names}{more}"),
     Msg.NOBODY: ("nobody", "никого"),
@@ -1049,8 +1051,8 @@ RU_ERRORS: dict[str, str] = {
 RU_COMMANDS: dict[str, str] = {
     "help": "Команды, или как пользоваться одной из них.",
     "login": "Войти. С паролем имя регистрируется при первом входе и проверяется потом; "
-    "без пароля вы гость и получаете жетон для возврата. Занятое имя не дают; пароль "
-    "или жетон гостя возвращают ваше место. lang=ru сразу включает русский.",
+    "без пароля вы гость и получаете код возврата. Занятое имя не дают; пароль "
+    "или код возврата гостя возвращают ваше место. lang=ru сразу включает русский.",
     "style": "Вывод: текст для людей или строки key=value для программ.",
     "sort": "Порядок карт в руке: по порядку, 7 8 9 10 В Д К Т (так видны терцы и "
     "полтинники; так по умолчанию), или по силе в игре. В обоих случаях по мастям.",

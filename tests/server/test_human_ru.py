@@ -168,3 +168,29 @@ async def test_refused_rules_say_their_reason_in_russian(port: int, connect: Con
         await maria.send(command)
         refusal = await maria.read_until(lambda x: x.startswith("Ошибка"))
         assert refusal.startswith(f"Ошибка (bad-rules): {said}"), (command, refusal)
+
+
+async def test_the_russian_welcome_fits_anyone_and_names_the_resume_code(
+    port: int, connect: Connector
+) -> None:
+    """A tryout: «Здравствуйте, Мария (зарегистрирован)» was a man's word, and «Ваш
+    жетон» no club's; the `login NAME token=…` to type stays exact."""
+
+    async def welcome(login: str) -> tuple[LineClient, str]:
+        client = await LineClient.connect(port, login.split()[1])
+        await client.send(login)
+        said = [await client.read_until(lambda x: x.startswith("Здравствуйте, "))]
+        while not said[-1].endswith(("help.", "место.")):  # wrapped for the terminal
+            said.append(await client.read_until(lambda _: True))
+        return client, " ".join(x.strip() for x in said)
+
+    maria, said = await welcome("login Мария secret1 lang=ru")
+    assert said.startswith("Здравствуйте, Мария (имя зарегистрировано). Столов: 0"), said
+    dina, said = await welcome("login dina lang=ru")
+    assert said.startswith("Здравствуйте, dina (гость). "), said
+    code = re.search(r"Ваш код возврата: (\S+)\. Если связь прервётся", said)
+    assert code is not None, said
+    # the instruction is typed as it is shown (its line may wrap at its space only)
+    assert f"«login dina token={code.group(1)}» вернёт вам место." in said, said
+    for client in (maria, dina):
+        await client.aclose()

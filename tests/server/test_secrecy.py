@@ -24,7 +24,7 @@ CARD_TOKEN = re.compile(r"(?<![\w])(?:10|[789JQKA])[shdc](?![\w])")
 PRETTY_TOKEN = re.compile(r"(10|[789JQKA])([♠♥♦♣])")
 SYMBOL_SUIT = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 # a resume token is random (url-safe base64): '7s-gMq…' read as the card 7s once
-RESUME_TOKEN = re.compile(r"(token=|token is |жетон: )\S+")
+RESUME_TOKEN = re.compile(r"(token=|token is |код возврата: )\S+")
 
 
 def dealt_hands(record: dict) -> list[set[str]]:
