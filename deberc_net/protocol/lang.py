@@ -132,7 +132,7 @@ def spoken_calls_in(text: str) -> str:
 # plugin gives a call (deberc_call_aliases) that is written in Cyrillic ('lomayu-6':
 # 'ломаю 6'); learnt as a server loads its plugins, so no word is written twice
 _PLUGIN_RU: dict[str, str] = {}
-_CYRILLIC = re.compile(r"[а-яёіїєґ]")
+CYRILLIC = re.compile(r"[а-яёіїєґ]")
 
 
 def learn_plugin_calls(aliases: Iterable[Mapping[str, str]]) -> None:
@@ -140,7 +140,7 @@ def learn_plugin_calls(aliases: Iterable[Mapping[str, str]]) -> None:
     ``{word: call}`` in the order it gives them (plugins.LoadedRule.aliases)."""
     for words in aliases:
         for word, call in words.items():
-            if _CYRILLIC.search(word):
+            if CYRILLIC.search(word):
                 _PLUGIN_RU.setdefault(call, word)
 
 

@@ -15,7 +15,7 @@ from deberc_net.plugins import RuleError, RuleInfo, RuleKind
 from deberc_net.plugins.manager import BUILTIN_VARIANT, LoadedRule, RuleBook, summary_for
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import CALLS_HELP, VARIANT_CALLS_HELP, Command, help_text
-from deberc_net.protocol.lang import Lang, ru_call, spoken_call
+from deberc_net.protocol.lang import CYRILLIC, Lang, ru_call, spoken_call
 from deberc_net.protocol.messages import (
     RU_CALLS_HELP,
     RU_VARIANT_CALLS_HELP,
@@ -138,11 +138,15 @@ class Help:
         if said:
             english += [
                 header.text(),
-                *(line for call, name in said for line in _column(call, f"option {name}")),
+                *(line for call, name in said for line in _column(call.text(), f"option {name}")),
             ]
             russian += [
                 header.text(Lang.RU),
-                *(line for call, name in said for line in _column(call, f"опция {name}")),
+                *(
+                    line
+                    for call, name in said
+                    for line in _column(call.text(Lang.RU), f"опция {name}")
+                ),
             ]
         return tuple(english), tuple(russian)
 
@@ -338,27 +342,37 @@ def _own_game(book: RuleBook, rule: LoadedRule) -> bool:
 
 def _own_game_block(rule: LoadedRule) -> tuple[str, str]:
     """A third-party game's own calls with its words, then where the others are."""
-    own = [line for call, _ in _option_calls([rule]) for line in _column(call, "")]
+    calls = [call for call, _ in _option_calls([rule])]
+    own = [line for call in calls for line in _column(call.text(), "")]
+    own_ru = [line for call in calls for line in _column(call.text(Lang.RU), "")]
     header, others = phrase(Msg.GAME_CALLS, variant=rule.name), phrase(Msg.GAME_OTHER_CALLS)
     english = [header.text(), *(line.rstrip() for line in own), others.text()]
-    russian = [header.text(Lang.RU), *(line.rstrip() for line in own), others.text(Lang.RU)]
+    russian = [header.text(Lang.RU), *(line.rstrip() for line in own_ru), others.text(Lang.RU)]
     return "\n".join(english), "\n".join(russian)
 
 
-def _option_calls(options: Sequence[LoadedRule]) -> list[tuple[str, str]]:
-    """Each option's own calls with the words people type for them: ``(text, option)``."""
-    said: list[tuple[str, str]] = []
+def _option_calls(options: Sequence[LoadedRule]) -> list[tuple[Phrase, str]]:
+    """Each option's own calls with the words people type for them: ``(text, option)``.
+    English leads with the token (`dave (даве, double)`); Russian with the call's first
+    Cyrillic word, as its main list does (`даве (dave, double)`)."""
+    said: list[tuple[Phrase, str]] = []
     for rule in options:
         words: dict[str, list[str]] = {}
         for word, call in rule.aliases.items():
             listed = words.setdefault(call, [])
             if word != call:
                 listed.append(word)
-        said += [
-            (f"{call} ({', '.join(others)})" if others else call, rule.name)
-            for call, others in words.items()
-        ]
+        for call, others in words.items():
+            en = [call, *others]
+            russian = next((w for w in others if CYRILLIC.search(w)), None)
+            ru = en if russian is None else [russian, call, *(w for w in others if w != russian)]
+            said.append((phrase(Msg.OWN_WORDS, en=_listed(en), ru=_listed(ru)), rule.name))
     return said
+
+
+def _listed(words: Sequence[str]) -> str:
+    """'dave (даве, double)': a call's word, then its others in brackets."""
+    return f"{words[0]} ({', '.join(words[1:])})" if len(words) > 1 else words[0]
 
 
 def _column(call: str, explained: str) -> list[str]:

@@ -194,3 +194,28 @@ async def test_the_russian_welcome_fits_anyone_and_names_the_resume_code(
     assert f"«login dina token={code.group(1)}» вернёт вам место." in said, said
     for client in (maria, dina):
         await client.aclose()
+
+
+async def test_calls_in_russian_say_the_options_calls_russian_first(
+    port: int, connect: Connector
+) -> None:
+    """A tryout: the options' calls led with the Latin token (`prinimayu (принимаю,
+    accept)`), the opposite of the main list (`пас (pas, pass)`); and `два полтинника,
+    две копы`, calls, wrapped into the explanations' column."""
+    vera = await connect.human(port, "vera")
+    await vera.send("lang ru")
+    await vera.read_until(lambda x: x == "Язык: русский.")
+    await vera.send("new 2 dave")
+    await vera.read_until(lambda x: x.startswith("Вы за столом"))
+    await vera.send("calls")
+    said = [await vera.read_until(lambda x: x.startswith("Ходы и заявки"))]
+    while not said[-1].startswith("Заявки опций этого стола"):
+        said.append(await vera.read_until(lambda _: True))
+    said += [await vera.read_until(lambda _: True) for _ in range(3)]
+    assert said[-3:] == [
+        "  даве (dave, double)                  опция dave",
+        "  принимаю (prinimayu, accept)         опция dave",
+        "  сдаюсь (sdayus, give up, resign)     опция dave",
+    ]
+    declare = said.index("  терц, два терца, пятьдесят  объявить лучшую комбинацию до своей первой")
+    assert said[declare + 1] == "  два полтинника (две копы)   карты"
