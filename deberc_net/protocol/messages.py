@@ -853,7 +853,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "which bot? {head} or {last}: bot KIND [LEVEL] [rated]",
         "какой бот? {head} или {last}: bot ВИД [УРОВЕНЬ] [rated]",
     ),
-    Msg.BOT_UNKNOWN: ("no bot '{kind}'{guess}: {which}", "бота '{kind}' нет{guess}: {which}"),
+    Msg.BOT_UNKNOWN: ("no bot '{kind}'{guess}: {which}", "бота «{kind}» нет{guess}: {which}"),
     Msg.NO_HOUSE_BOTS: (
         "this server runs no house bots (serve --house-bots)",
         "на этом сервере нет ботов сервера (serve --house-bots)",

@@ -335,6 +335,24 @@ def _question(kind: str, asker: int, answerer: int, n: Sequence[str], me: int | 
     if kind == "lomayu":  # терц: проигравший первую взятку ломает колоду
         breaks = "Вы ломаете" if you_answer else f"{b} ломает"
         return f"{breaks} колоду («ломаю N»): N карт сверху колоды уходят под низ."
+    # the shipped options' own questions (house/short.py, house/poltinniki.py): said as
+    # what they are, not «спрашивает «offer?»» (a tryout)
+    if kind == "dave":
+        said = "Вы сказали" if you_ask else f"{a} говорит"
+        if you_answer:
+            answer = "сдайтесь за эту ставку («сдаюсь») или играйте на следующую («принимаю»)"
+        else:
+            answer = f"{b} сдаётся («сдаюсь») или играет на следующую ставку («принимаю»)"
+        return f"{said} «даве»: {answer}."
+    if kind == "offer?":
+        to = "вам" if you_ask else a
+        may = "Вы можете" if you_answer else f"{b} может"
+        return f"{may} предложить {to} 50 очков без игры («предлагаю») или играть («играем»)."
+    if kind == "offer":
+        offers = "Вы предлагаете" if you_ask else f"{a} предлагает"
+        answers = "ответьте" if you_answer else f"{b} отвечает"
+        to = "вам" if you_answer else b
+        return f"{offers} {to} 50 очков без игры: {answers} «принимаю» или «играем»."
     asks = "Вы спрашиваете" if you_ask else f"{a} спрашивает"
     answers = "ответьте" if you_answer else f"{b} отвечает"
     return f"{asks} «{ru_call(kind)}»: {answers}."

@@ -336,7 +336,7 @@ def test_the_russian_summaries_use_the_catalogues_words() -> None:
     lomayu), not cut ('снимает'); in short-bide it is the player who ordered (играющий)
     who pays double when he scores less (docs/rules.md §10), not any player."""
     info = {r.name: r.info for r in rule_book().rules()}
-    assert "проигравший первую взятку ломает колоду: lomayu N" in info["tertz"].summary_ru
+    assert "проигравший первую взятку ломает колоду: «ломаю N»" in info["tertz"].summary_ru
     assert "ломает колоду" in MESSAGES[Msg.BREAKS_FIRST][1]
     assert "вдвоём играющий, набравший меньше, платит двойную" in info["short-bide"].summary_ru
 

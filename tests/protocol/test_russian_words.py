@@ -11,14 +11,19 @@ from pathlib import Path
 
 import deberc_net
 from deberc_net.game import events as g
+from deberc_net.game.match import Match
+from deberc_net.game.view import view
 from deberc_net.plugins.summaries_ru import SUMMARIES_RU, stake_ru, target_ru
 from deberc_net.protocol import events as ev
 from deberc_net.protocol import lang, messages
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import MESSAGES, Msg, phrase
 from deberc_net.protocol.render_ru import render_ru
+from deberc_net.testing import build_ruleset
+from tests.game.decks import SIMPLE, build_deck, say
 
 PACKAGE = Path(deberc_net.__file__).parent
+DECK = build_deck(*SIMPLE)
 CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 
 
@@ -110,3 +115,53 @@ def test_a_match_is_a_partiya_everywhere() -> None:
     for key in (Msg.GAME_IS_OVER, Msg.MATCH_OVER, Msg.SEEK, Msg.UNSEEK, Msg.NO_GAMES):
         russian = MESSAGES[key][1]
         assert not game.search(russian) and "парти" in russian, key
+
+
+def _question_lines(match: Match, seat: int | None) -> list[str]:
+    asked = ev.Ask(1, 1, view(match, seat), None, kind=ev.AskKind.STATE)
+    return [" ".join(x.strip() for x in render_ru(asked))]  # wrapped for the terminal
+
+
+def test_the_options_questions_are_said_as_what_they_are() -> None:
+    """A tryout read «anna спрашивает «offer?»: ответьте.» at a poltinniki table and
+    «anna спрашивает «даве»» at a dave one: the Latin kind, and a question that is an
+    offer."""
+    match = Match(build_ruleset(2, options=["poltinniki"]), seed="q", dealer=1, decks={1: DECK})
+    match.names = ("anna", "boris")
+    say(match, 0, "igrayu")
+    assert (
+        "boris может предложить anna 50 очков без игры («предлагаю») или играть («играем»)."
+        in (_question_lines(match, None)[0])
+    )
+    assert "Вы можете предложить anna 50 очков" in _question_lines(match, 1)[0]
+    say(match, 1, "predlagayu")
+    assert (
+        "boris предлагает вам 50 очков без игры: ответьте «принимаю» или «играем»."
+        in (_question_lines(match, 0)[0])
+    )
+    dave = Match(build_ruleset(2, options=["dave"]), seed="q", dealer=1, decks={1: DECK})
+    dave.names = ("anna", "boris")
+    say(dave, 0, "igrayu", "dave")
+    assert (
+        "anna говорит «даве»: сдайтесь за эту ставку («сдаюсь») или играйте на следующую"
+        " («принимаю»)." in _question_lines(dave, 1)[0]
+    )
+    assert (
+        "anna говорит «даве»: boris сдаётся («сдаюсь») или играет"
+        in (_question_lines(dave, None)[0])
+    )
+    for lines in (_question_lines(match, 0), _question_lines(dave, 0)):
+        assert not re.search(r"offer|dave", lines[0]), lines
+
+
+def test_the_rules_russian_summaries_say_the_calls_in_russian() -> None:
+    """`rules` in Russian said «скажите 'dave' … ('sdayus') … ('prinimayu')», «('konets')»,
+    «lomayu N»: the calls as they are said at a Russian table (the options' own names,
+    typed with `new`, stay as they are)."""
+    latin = re.compile(
+        r"'[a-z?-]+'|(?<![\w-])(?:sdayus|prinimayu|predlagayu|igraem|konets|pokazhi|"
+        r"menyayu|ne-menyayu|lomayu|rost\?)(?![\w-])"
+    )
+    texts = [*SUMMARIES_RU.values(), stake_ru(5), target_ru(301)]
+    assert [text for text in texts if latin.search(text)] == []
+    assert "скажите «даве»" in SUMMARIES_RU["dave"]

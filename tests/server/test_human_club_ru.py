@@ -143,7 +143,7 @@ async def test_the_club_commands_refusals_say_their_reason_in_russian(
         "bot random": "Ошибка (not-allowed): на этом сервере нет ботов сервера "
         "(serve --house-bots)",
         "bot": "Ошибка (bad-argument): какой бот? heuristic, random или search: bot ВИД",
-        "bot heuristik": "Ошибка (bad-argument): бота 'heuristik' нет (heuristic?): какой бот?",
+        "bot heuristik": "Ошибка (bad-argument): бота «heuristik» нет (heuristic?): какой бот?",
         "history": "Ошибка (not-seated): вы не сидите за столом, ни за каким не смотрите",
         "top moscow 7": "Ошибка (bad-argument): top [ВАРИАНТ] [ИГРОКОВ] [СТРАНИЦА]: игроков",
         "top 7": "Ошибка (bad-argument): top [ВАРИАНТ] [ИГРОКОВ] [СТРАНИЦА]: страницы от 1 до 1",
