@@ -89,6 +89,17 @@ class RatingPoint:
     rating: float
 
 
+@attrs.frozen
+class Ban:
+    """A name kept from logging in (docs/protocol.md §5.19): as it was banned, by which
+    admin, since when ('YYYY-MM-DD HH:MM:SS', UTC), and why ('' if no reason was given)."""
+
+    name: str
+    admin: str
+    since: str
+    reason: str
+
+
 class Store(Protocol):
     def close(self) -> None: ...
 
@@ -129,6 +140,24 @@ class Store(Protocol):
 
     def forget_account(self, name: str) -> None:
         """Drop an account (``set_password`` re-makes one)."""
+        ...
+
+    # bans (server/moderation.py)
+    def ban(self, name: str, admin: str, reason: str) -> None:
+        """Keep ``name`` (in any writing of it) from logging in; a name banned already
+        is banned anew, by ``admin``, for ``reason``, from now."""
+        ...
+
+    def unban(self, name: str) -> bool:
+        """Let ``name`` log in again; False if it was not banned."""
+        ...
+
+    def ban_of(self, name: str) -> Ban | None:
+        """``name``'s ban, None if it is not banned."""
+        ...
+
+    def bans(self) -> list[Ban]:
+        """Every ban, the oldest first."""
         ...
 
     # records
@@ -533,6 +562,21 @@ def finished_match_row(row: tuple[Any, ...] | None) -> dict[str, Any] | None:
 def highest_match_number(ids: list[str]) -> int:
     numbers = [int(i[1:]) for i in ids if i.startswith("m") and i[1:].isdigit()]
     return max(numbers, default=0)
+
+
+# Bans: the same SQL in both dialects ({p}: the placeholder; {now}: the dialect's now,
+# {since}: ``since`` as 'YYYY-MM-DD HH:MM:SS', UTC)
+BAN = (
+    "INSERT INTO bans (key, name, admin, reason) VALUES ({p}, {p}, {p}, {p})"
+    " ON CONFLICT (key) DO UPDATE SET name = excluded.name, admin = excluded.admin,"
+    " reason = excluded.reason, since = {now}"
+)
+BAN_OF = "SELECT name, admin, {since}, reason FROM bans WHERE key = {p}"
+BANS = "SELECT name, admin, {since}, reason FROM bans ORDER BY since, key"
+
+
+def ban_row(row: tuple[Any, ...]) -> Ban:
+    return Ban(str(row[0]), str(row[1]), str(row[2]), str(row[3]))
 
 
 # People's ratings: the same SQL in both dialects ({p}: the placeholder)

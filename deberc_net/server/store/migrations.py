@@ -418,6 +418,30 @@ ALTER TABLE matches ADD COLUMN forfeit INTEGER;
 ALTER TABLE matches ADD COLUMN forfeit INTEGER;
 """,
     ),
+    Migration(
+        12,
+        "names banned by an admin, kept from logging in",
+        # one row a name (its name_key), whoever wrote it how: the name as banned, the
+        # admin who banned it, his reason ('' if none) and when (docs/protocol.md §5.19)
+        sqlite="""
+CREATE TABLE bans (
+    key TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    admin TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    since TEXT NOT NULL DEFAULT (datetime('now'))
+);
+""",
+        postgres="""
+CREATE TABLE bans (
+    key TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    admin TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    since TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+""",
+    ),
 )
 
 

@@ -20,6 +20,9 @@ import psycopg
 import psycopg_pool
 
 from .base import (
+    BAN,
+    BAN_OF,
+    BANS,
     BOARD_RESULTS,
     BOARD_UNLESS_LISTED,
     DEAD_AFTER_S,
@@ -48,10 +51,12 @@ from .base import (
     SHUTDOWN,
     STANDINGS,
     UNBOARD_RUNNING,
+    Ban,
     PlayerRating,
     RatingPoint,
     RatingResult,
     StoreError,
+    ban_row,
     board_finishes,
     board_result,
     finished_match_row,
@@ -71,6 +76,9 @@ from .base import (
     withheld,
 )
 from .migrations import MIGRATIONS, POSTGRES_VERSIONS, Migration, pending
+
+# a ban's time as SQLite stores it ('YYYY-MM-DD HH:MM:SS', UTC)
+SINCE = "to_char(since AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
 
 MIGRATION_LOCK = 0x64656265  # 'debe': the advisory lock key migrations hold
 CONNECT_TIMEOUT_S = 10.0
@@ -236,6 +244,26 @@ class PostgresStore:
     def forget_account(self, name: str) -> None:
         with self._pool.connection() as conn:
             conn.execute("DELETE FROM accounts WHERE key = %s", (name_key(name),))
+
+    # bans
+    def ban(self, name: str, admin: str, reason: str) -> None:
+        with self._pool.connection() as conn:
+            conn.execute(BAN.format(p="%s", now="now()"), (name_key(name), name, admin, reason))
+
+    def unban(self, name: str) -> bool:
+        with self._pool.connection() as conn:
+            gone = conn.execute("DELETE FROM bans WHERE key = %s", (name_key(name),))
+            return gone.rowcount == 1
+
+    def ban_of(self, name: str) -> Ban | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(BAN_OF.format(p="%s", since=SINCE), (name_key(name),)).fetchone()
+        return None if row is None else ban_row(tuple(row))
+
+    def bans(self) -> list[Ban]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(BANS.format(since=SINCE)).fetchall()
+        return [ban_row(tuple(r)) for r in rows]
 
     # records
     def add_deal(

@@ -23,6 +23,9 @@ from typing import Any
 import structlog
 
 from .base import (
+    BAN,
+    BAN_OF,
+    BANS,
     BOARD_RESULTS,
     BOARD_UNLESS_LISTED,
     DEAD_AFTER_S,
@@ -51,10 +54,12 @@ from .base import (
     SQLITE_NUMBER,
     STANDINGS,
     UNBOARD_RUNNING,
+    Ban,
     PlayerRating,
     RatingPoint,
     RatingResult,
     StoreError,
+    ban_row,
     board_finishes,
     board_result,
     finished_match_row,
@@ -84,6 +89,8 @@ def make_private(path: str) -> None:
 
 
 log = structlog.get_logger("deberc.store")
+NOW = "datetime('now')"  # (a ban's time, as its column's default)
+SINCE = "since"  # (stored as 'YYYY-MM-DD HH:MM:SS', UTC, already)
 BUSY_TIMEOUT_S = 5.0  # how long a statement waits for another program's lock
 
 
@@ -387,6 +394,26 @@ class SQLiteStore:
     def forget_account(self, name: str) -> None:
         with self._reading():
             self._db.execute("DELETE FROM accounts WHERE key = ?", (name_key(name),))
+
+    # bans
+    def ban(self, name: str, admin: str, reason: str) -> None:
+        with self._writing():
+            self._db.execute(BAN.format(p="?", now=NOW), (name_key(name), name, admin, reason))
+
+    def unban(self, name: str) -> bool:
+        with self._writing():
+            gone = self._db.execute("DELETE FROM bans WHERE key = ?", (name_key(name),))
+        return gone.rowcount == 1
+
+    def ban_of(self, name: str) -> Ban | None:
+        with self._reading():
+            row = self._db.execute(BAN_OF.format(p="?", since=SINCE), (name_key(name),)).fetchone()
+        return None if row is None else ban_row(row)
+
+    def bans(self) -> list[Ban]:
+        with self._reading():
+            rows = self._db.execute(BANS.format(since=SINCE)).fetchall()
+        return [ban_row(r) for r in rows]
 
     # records
     def add_deal(
