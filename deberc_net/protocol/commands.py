@@ -121,7 +121,10 @@ COMMANDS: dict[str, CommandSpec] = {
         "unobserve [TABLE]", "Stop watching a table (all, without TABLE).", "any"
     ),
     "say": CommandSpec(
-        "say TEXT", "Talk to your table (a watcher: to its watchers), or to the lobby.", "any"
+        "say TEXT",
+        "Talk to your table (a watcher: to its watchers), or to the lobby. What is said "
+        "is kept in the server's log: its admins may read it.",
+        "any",
     ),
     "seek": CommandSpec(
         "seek [PLAYERS] [VARIANT] [OPTION ...]",

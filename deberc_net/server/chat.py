@@ -7,6 +7,7 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 import attrs
+import structlog
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
@@ -20,6 +21,8 @@ from .table import Invite, Say
 
 if TYPE_CHECKING:
     from .lobby import Lobby
+
+log = structlog.get_logger("deberc.lobby")
 
 # The embeddings and overrides (U+202A-U+202E) and isolates (U+2066-U+2069): an
 # unclosed one reverses what follows it on the reader's line
@@ -71,6 +74,9 @@ class Chat:
             if table is not None:
                 self.lobby.post_for(session, table, Say(session, text))
                 return
+        # logged, so that an admin can check a complaint (docs/security.md: the log's
+        # privacy); a table logs what is said at it (table.py)
+        log.info("said", name=session.name, table=None, text=text)
         for other in list(self.lobby.online.values()):
             if other.table is None:
                 other.send(ev.Said(session.name or "?", text, None))

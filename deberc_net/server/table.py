@@ -680,7 +680,10 @@ class Table:
             case ShowHistory(session):
                 self._send_history(session)
             case Say(session, text):
-                if session in self.observers:  # kibitzers talk among themselves
+                # logged, so that an admin can check a complaint (docs/security.md)
+                watchers = session in self.observers
+                log.info("said", name=session.name, table=self.id, watchers=watchers, text=text)
+                if watchers:  # kibitzers talk among themselves
                     said = ev.Said(session.name or "?", text, self.id, watchers=True)
                     self._broadcast(list(self.observers), said, asks_only_too=False)
                     return
