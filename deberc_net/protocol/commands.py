@@ -149,6 +149,43 @@ COMMANDS: dict[str, CommandSpec] = {
         "any",
         admins=True,
     ),
+    # the admins' moderation (docs/protocol.md §5.19)
+    "announce": CommandSpec(
+        "announce TEXT",
+        "(admins) Tell everyone logged in TEXT, marked as an admin's announcement.",
+        "any",
+        admins=True,
+    ),
+    "kick": CommandSpec(
+        "kick NAME [REASON]",
+        "(admins) Close a player's connection, telling him the reason. His seat is away, "
+        "as after any drop, and he may log in again.",
+        "any",
+        admins=True,
+    ),
+    "ban": CommandSpec(
+        "ban NAME [REASON]",
+        "(admins) Keep a name from logging in (stored: a restart keeps it), telling the "
+        "reason; a player online under it is disconnected.",
+        "any",
+        admins=True,
+    ),
+    "unban": CommandSpec(
+        "unban NAME", "(admins) Let a banned name log in again.", "any", admins=True
+    ),
+    "bans": CommandSpec(
+        "bans", "(admins) The banned names: by whom, since when, why.", "any", admins=True
+    ),
+    "mute": CommandSpec(
+        "mute NAME [MINUTES] [REASON]",
+        "(admins) Refuse a player's 'say' and 'invite' for MINUTES (default 60, at most a "
+        "week, 10080; till the server restarts at most).",
+        "any",
+        admins=True,
+    ),
+    "unmute": CommandSpec(
+        "unmute NAME", "(admins) Let a muted player talk again.", "any", admins=True
+    ),
     "unseek": CommandSpec("unseek", "Stop waiting for a game.", "lobby"),
     "rules": CommandSpec(
         "rules [TABLE]", "The table's variant, options and clocks in words.", "any"

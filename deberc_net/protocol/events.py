@@ -371,6 +371,30 @@ class DealRecord:
 class Bye:
     text: str
     said: Phrase | None = None
+    by: str | None = None  # the admin who closes the connection ('kick', 'ban': §5.19)
+
+
+@attrs.frozen
+class Announced:
+    """An admin's announcement to everyone logged in ('announce', docs/protocol.md §5.19)."""
+
+    sender: str
+    text: str
+
+
+@attrs.frozen
+class Banned:
+    """One banned name, as 'bans' lists it: by which admin, since when (UTC), why."""
+
+    name: str
+    admin: str
+    since: str
+    reason: str
+
+
+@attrs.frozen
+class Bans:
+    bans: tuple[Banned, ...]
 
 
 ServerEvent = (
@@ -394,6 +418,8 @@ ServerEvent = (
     | History
     | Top
     | Finger
+    | Announced
+    | Bans
 )
 
 

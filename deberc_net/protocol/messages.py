@@ -264,6 +264,30 @@ class Msg(StrEnum):
     LAST_RULES_GONE = "last-rules-gone"
     # a call inside a refusal: its token (English) or as a Russian player says it
     CALL_WORD = "call-word"
+    # the admins' moderation (server/moderation.py, docs/protocol.md §5.19)
+    ADMINS_ONLY = "admins-only"
+    WHY = "why"
+    ANNOUNCED = "announced"
+    ANNOUNCE_SENT = "announce-sent"
+    NOT_ON_ADMINS = "not-on-admins"
+    KICKED = "kicked"
+    KICK_DONE = "kick-done"
+    BANNED = "banned"
+    BAN_DONE = "ban-done"
+    BAN_DISCONNECTED = "ban-disconnected"
+    BAN_REFUSED = "ban-refused"
+    UNBAN_DONE = "unban-done"
+    NOT_BANNED = "not-banned"
+    BANS_NONE = "bans-none"
+    BANS_HEAD = "bans-head"
+    BAN_LINE = "ban-line"
+    MUTED = "muted"
+    MUTE_DONE = "mute-done"
+    MUTE_REFUSED = "mute-refused"
+    MUTE_MINUTES = "mute-minutes"
+    UNMUTED = "unmuted"
+    UNMUTE_DONE = "unmute-done"
+    NOT_MUTED = "not-muted"
 
 
 # key: (English, Russian). Only the English text is what the machine style says.
@@ -963,6 +987,84 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "ваша последняя партия (стол {table}) шла по правилам, которых на этом сервере"
         " больше нет ({reason}): history всё ещё показывает её раздачи",
     ),
+    # an admin's own words (a reason, an announcement) are told as he wrote them
+    Msg.ADMINS_ONLY: (
+        "{command} is for the server's admins",
+        "{command} — только для администраторов сервера",
+    ),
+    Msg.WHY: (": {reason}", ": {reason}"),
+    Msg.ANNOUNCED: (
+        "*** Announcement from {sender} (admin): {text}",
+        "*** Объявление администратора {sender}: {text}",
+    ),
+    Msg.ANNOUNCE_SENT: (
+        "Announced to everyone logged in.",
+        "Объявление отправлено всем, кто на сервере.",
+    ),
+    Msg.NOT_ON_ADMINS: (
+        "{name} is an admin: admins are not kicked, banned or muted (the server's owner"
+        " lists them in its admins setting)",
+        "{name} — администратор: администраторов не отключают, не блокируют и не лишают"
+        " слова (их перечисляет владелец сервера в настройке admins)",
+    ),
+    Msg.KICKED: (
+        "{admin} (an admin) disconnects you{why}. You may log in again; your seat, if any,"
+        " waits for you.",
+        "Администратор {admin} отключает вас{why}. Можно войти снова; ваше место за"
+        " столом, если оно есть, ждёт вас.",
+    ),
+    Msg.KICK_DONE: (
+        "{name} is disconnected; his seat, if any, is away, as after any drop.",
+        "Соединение {name} закрыто; место за столом, если оно есть, ждёт возвращения.",
+    ),
+    Msg.BANNED: (
+        "{admin} (an admin) bans your name from this server{why}.",
+        "Администратор {admin} закрывает вашему имени вход на этот сервер{why}.",
+    ),
+    Msg.BAN_DONE: (
+        "{name} is banned: it may not log in{disconnected}.",
+        "Имени {name} закрыт вход на сервер{disconnected}.",
+    ),
+    Msg.BAN_DISCONNECTED: (" (its connection is closed)", " (соединение закрыто)"),
+    Msg.BAN_REFUSED: (
+        "{name} is banned from this server{why}",
+        "имени {name} закрыт вход на этот сервер{why}",
+    ),
+    Msg.UNBAN_DONE: ("{name} may log in again.", "Имени {name} снова открыт вход."),
+    Msg.NOT_BANNED: (
+        "{name} is not banned ('bans' lists them)",
+        "имя {name} не заблокировано (список — bans)",
+    ),
+    Msg.BANS_NONE: ("No name is banned.", "Заблокированных имён нет."),
+    Msg.BANS_HEAD: ("Banned names: {count}.", "Заблокировано имён: {count}."),
+    Msg.BAN_LINE: (
+        "  {name}: by {admin}, {since} UTC{why}",
+        "  {name}: {admin}, {since} UTC{why}",
+    ),
+    Msg.MUTED: (
+        "{admin} (an admin) mutes you for {minutes} min{why}: your 'say' and 'invite' are"
+        " refused until then.",
+        "Администратор {admin} лишает вас слова на {minutes} мин.{why}: до тех пор say и"
+        " invite не проходят.",
+    ),
+    Msg.MUTE_DONE: (
+        "{name} is muted for {minutes} min.",
+        "{name} не может говорить {minutes} мин.",
+    ),
+    Msg.MUTE_REFUSED: (
+        "you are muted for {minutes} more min: 'say' and 'invite' are refused",
+        "вы лишены слова ещё на {minutes} мин.: say и invite не проходят",
+    ),
+    Msg.MUTE_MINUTES: (
+        "mute NAME [MINUTES] [REASON]: MINUTES from 1 to {most}",
+        "mute ИМЯ [МИНУТ] [ПРИЧИНА]: МИНУТ от 1 до {most}",
+    ),
+    Msg.UNMUTED: (
+        "{admin} (an admin) lets you talk again.",
+        "Администратор {admin} возвращает вам слово.",
+    ),
+    Msg.UNMUTE_DONE: ("{name} may talk again.", "{name} снова может говорить."),
+    Msg.NOT_MUTED: ("{name} is not muted", "{name} и так может говорить"),
 }
 
 
@@ -993,6 +1095,11 @@ def _told(value: Value, lang: Lang) -> str | int:
 
 def phrase(key: Msg, **values: Value) -> Phrase:
     return Phrase(key, tuple(values.items()))
+
+
+def why(reason: str) -> Phrase:
+    """': REASON' after an admin's sentence, or nothing if he gave none (§5.19)."""
+    return phrase(Msg.WHY, reason=reason) if reason else phrase(Msg.NOTHING)
 
 
 def count_phrase(count: int, one: Msg, many: Msg) -> Phrase:
@@ -1043,6 +1150,8 @@ RU_ERRORS: dict[str, str] = {
     "not-invited": "стол закрытый: сначала вас должен пригласить кто-то за ним (invite)",
     "unknown-player": "игрока с таким именем здесь нет",
     "already-invited": "этого игрока уже пригласили за этот стол",
+    "banned": "этому имени закрыт вход на сервер",
+    "muted": "вы пока лишены слова",
 }
 
 
@@ -1095,6 +1204,16 @@ RU_COMMANDS: dict[str, str] = {
     "seek": "Ждать партию с этими правилами; вас посадят, когда наберутся игроки.",
     "reserve": "(для админов) Стол для названных игроков на заданных местах: доска турнира.",
     "release": "(для админов) Отдать игрокам доски записи её раздач.",
+    "announce": "(для админов) Объявление всем, кто на сервере, с пометкой администратора.",
+    "kick": "(для админов) Закрыть соединение игрока, сказав ему причину; его место "
+    "ждёт его, как после любого обрыва, и он может войти снова.",
+    "ban": "(для админов) Закрыть имени вход на сервер (хранится и после перезапуска), "
+    "с причиной, которую ему скажут; соединение под этим именем закрывается.",
+    "unban": "(для админов) Снова открыть имени вход.",
+    "bans": "(для админов) Заблокированные имена: кто, когда и за что.",
+    "mute": "(для админов) Лишить игрока слова (say, invite) на МИНУТ (по умолчанию 60, "
+    "не больше недели; до перезапуска сервера).",
+    "unmute": "(для админов) Вернуть игроку слово.",
     "unseek": "Перестать ждать партию.",
     "rules": "Правила стола словами: вариант, опции, часы.",
     "state": "Снова показать стол: карты, козырь, взятку, счёт.",

@@ -27,7 +27,7 @@ from . import events as ev
 from .ends import end_words
 from .event_lines import EVENT_LINES
 from .lang import RU_MATCH_REASONS, RU_OUTCOMES, Lang, ru_call, spoken_call, spoken_calls_in
-from .messages import Msg, phrase
+from .messages import Msg, phrase, why
 from .wire import format_line as line
 from .wire import format_value as _value
 
@@ -227,7 +227,14 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
         case ev.Info():
             return [line("info", (), event.text) if machine else event.text]
         case ev.Bye():
-            return [line("bye", (), event.text) if machine else event.text]
+            by = () if event.by is None else (("by", event.by),)
+            return [line("bye", by, event.text) if machine else event.text]
+        case ev.Announced():
+            if machine:
+                return [line("announce", [("from", event.sender)], event.text)]
+            return announced_lines(event)
+        case ev.Bans():
+            return _bans(event) if machine else bans_lines(event)
         case ev.TextBlock():
             if machine:
                 return [line(event.tag, (), t) for t in event.lines]
@@ -385,6 +392,33 @@ def said_lines(e: ev.Said, lang: Lang = Lang.EN) -> list[str]:
         where = _say(lang, Msg.SAID_AT, table=e.table, watchers=watchers)
     text = " ".join(e.text.split())
     return _fit([_say(lang, Msg.SAID, where=where, sender=e.sender, text=text)], CHAT_CONTINUED)
+
+
+def announced_lines(e: ev.Announced, lang: Lang = Lang.EN) -> list[str]:
+    """An admin's announcement, marked as his (a player's line starts with his name, so
+    none reads like it), its blanks one space and wrapped as a chat line is."""
+    text = " ".join(e.text.split())
+    return _fit([_say(lang, Msg.ANNOUNCED, sender=e.sender, text=text)], CHAT_CONTINUED)
+
+
+def bans_lines(e: ev.Bans, lang: Lang = Lang.EN) -> list[str]:
+    if not e.bans:
+        return [_say(lang, Msg.BANS_NONE)]
+    out = [_say(lang, Msg.BANS_HEAD, count=len(e.bans))]
+    for b in e.bans:
+        said = _say(
+            lang, Msg.BAN_LINE, name=b.name, admin=b.admin, since=b.since, why=why(b.reason)
+        )
+        out += _fit([said], "    ")
+    return out
+
+
+def _bans(e: ev.Bans) -> list[str]:
+    out = [line("bans", [("count", len(e.bans))])]
+    for b in e.bans:
+        told = [("name", b.name), ("by", b.admin), ("since", b.since)]
+        out.append(line("ban", told, b.reason))
+    return out
 
 
 def invited_lines(e: ev.Invited, lang: Lang = Lang.EN) -> list[str]:

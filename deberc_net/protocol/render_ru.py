@@ -28,6 +28,8 @@ from .render import (
     _name,
     _ordered,
     _render,
+    announced_lines,
+    bans_lines,
     deal_word,
     finger_lines,
     games_lines,
@@ -74,6 +76,10 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
             lines = tables_lines(event, Lang.RU)
         case ev.Said():
             lines = said_lines(event, Lang.RU)
+        case ev.Announced():
+            lines = announced_lines(event, Lang.RU)
+        case ev.Bans():
+            lines = bans_lines(event, Lang.RU)
         case ev.Games():
             lines = games_lines(event, Lang.RU)
         case ev.Sheet():

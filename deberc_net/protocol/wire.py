@@ -62,6 +62,9 @@ class Tag(enum.StrEnum):
     TOP = "top"
     FINGER = "finger"
     RATED = "rated"
+    ANNOUNCE = "announce"
+    BANS = "bans"
+    BAN = "ban"
 
 
 class EventKind(enum.StrEnum):

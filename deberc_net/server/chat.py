@@ -41,11 +41,24 @@ INVISIBLE = re.compile(
 # the tags' one visible use: a flag of a region (England: U+1F3F4, tags, U+E007F)
 FLAG_TAGS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
 INVISIBLE_SAID = (
-    "say TEXT: no characters drawn as nothing (zero-width spaces, invisible marks and"
-    " tags, the Hangul fillers), and something to see"
+    "no characters drawn as nothing (zero-width spaces, invisible marks and tags, the"
+    " Hangul fillers), and something to see"
 )
 # what remains drawn as nothing once those are refused: a text of only these says nothing
 JOINERS = re.compile("[\\s\u180b-\u180d\u180f\u200c\u200d\ufe00-\ufe0f\U000e0100-\U000e01ef]*")
+
+
+def refused_text(text: str, usage: str) -> ev.Error | None:
+    """Why ``text`` may not go on others' screens ('say', an admin's 'announce' and
+    reasons: docs/protocol.md §5.8), said after the command's ``usage``; None if it may."""
+    if not text:
+        return ev.Error("bad-argument", usage)
+    if BIDI_CONTROLS.search(text):  # it would turn others' lines around, as in a name
+        return ev.Error("bad-argument", f"{usage}: no bidi controls ({BIDI_SAID})")
+    if INVISIBLE.search(FLAG_TAGS.sub("", text)) or JOINERS.fullmatch(text):
+        # hidden text, or a blank line, on others' screens: refused as in a name
+        return ev.Error("bad-argument", f"{usage}: {INVISIBLE_SAID}")
+    return None
 
 
 @attrs.define(eq=False)
@@ -54,15 +67,9 @@ class Chat:
 
     async def say(self, session: Session, item: Command) -> None:
         text = item.rest
-        if not text:
-            session.send(ev.Error("bad-argument", "say TEXT"))
-            return
-        if BIDI_CONTROLS.search(text):  # it would turn others' lines around, as in a name
-            session.send(ev.Error("bad-argument", f"say TEXT: no bidi controls ({BIDI_SAID})"))
-            return
-        if INVISIBLE.search(FLAG_TAGS.sub("", text)) or JOINERS.fullmatch(text):
-            # hidden text, or a blank line, on others' screens: refused as in a name
-            session.send(ev.Error("bad-argument", INVISIBLE_SAID))
+        refused = refused_text(text, "say TEXT") or self.lobby.moderation.mute_refusal(session)
+        if refused is not None:
+            session.send(refused)
             return
         if not may_talk(session):  # each line is copied to many
             return
@@ -97,6 +104,10 @@ class Chat:
             return
         if name_key(name) == name_key(session.name or ""):
             session.send(ev.error("bad-argument", phrase(Msg.INVITE_SELF)))
+            return
+        muted = self.lobby.moderation.mute_refusal(session)  # an invitation is a line he says
+        if muted is not None:
+            session.send(muted)
             return
         guest = self.lobby.online.get(name_key(name))
         invited = guest.name if guest is not None else None

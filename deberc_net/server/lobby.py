@@ -1,6 +1,6 @@
 """The lobby: who is here, which tables exist, and the one table that hands each command
 to its handler (the handlers live in modules by job: login.py, help.py, preferences.py,
-seating.py, table_requests.py, chat.py, club.py, matchmaking.py)."""
+seating.py, table_requests.py, chat.py, club.py, matchmaking.py, moderation.py)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from .help import Help
 from .house import HouseBots
 from .login import Login
 from .matchmaking import GameSettings, Matchmaking
+from .moderation import Moderation
 from .preferences import Preferences
 from .ratings import load_rating_model
 from .rematch import Rematches
@@ -115,6 +116,7 @@ class Lobby:
     table_requests: TableRequests = attrs.field(init=False)
     chat: Chat = attrs.field(init=False)
     club: Club = attrs.field(init=False)
+    moderation: Moderation = attrs.field(init=False)
     # every command's handler, by the command's name (protocol/commands.py: COMMANDS)
     handlers: dict[str, Handler] = attrs.field(init=False)
     # serve --workers: this worker's share of the one lobby (server/cluster/); None alone
@@ -141,6 +143,7 @@ class Lobby:
         self.table_requests = TableRequests(self)
         self.chat = Chat(self)
         self.club = Club(self)
+        self.moderation = Moderation(self)
         config = self.config
         self.house = HouseBots(
             self,
@@ -185,6 +188,13 @@ class Lobby:
             "unseek": mm.unseek,
             "reserve": mm.reserve,
             "release": mm.release,
+            "announce": self.moderation.announce,
+            "kick": self.moderation.kick,
+            "ban": self.moderation.ban,
+            "unban": self.moderation.unban,
+            "bans": self.moderation.bans,
+            "mute": self.moderation.mute,
+            "unmute": self.moderation.unmute,
         }
         if self.handlers.keys() != COMMANDS.keys():  # a command nobody handles, or a stray
             raise RuntimeError(

@@ -75,6 +75,10 @@ class Login:
                 ev.Error("bad-argument", f"names starting '{HOUSE_PREFIX}' are the server's bots")
             )
             return
+        banned = await self.lobby.moderation.ban_refusal(name)  # before any hash or claim
+        if banned is not None:
+            session.send(banned)
+            return
         secret = args[1] if len(args) == 2 else None
         token = secret[len(TOKEN) :] if secret and secret.startswith(TOKEN) else None
         password = secret if token is None else None

@@ -35,6 +35,7 @@ from ..accounts import name_key
 from ..hand_sizes import hand_sizes, sizes_message, sizes_to_tell
 from ..house import HouseBotKind
 from ..matchmaking import GameSettings, table_settings
+from ..moderation import Action
 from ..session import Session, stopped_watching
 from ..table import (
     Away,
@@ -181,6 +182,13 @@ class Node:
             "succeeded": lambda m: self.lobby.accounts.succeeded(m["name"], m["address"]),
             "mark": lambda m: self.bus.publish(channel(m["w"]), {"k": "marked", "s": m["s"]}),
             "marked": self._marked,
+            # the admins' moderation (server/moderation.py)
+            "announce": lambda m: self.lobby.moderation.announced(m["from"], m["text"]),
+            "kick": self._kicked,
+            "mute": lambda m: self.lobby.moderation.muted(
+                m["name"], m["left_s"], m["admin"], m["reason"], tell=m["tell"]
+            ),
+            "unmute": lambda m: self.lobby.moderation.unmuted(m["name"], m["admin"]),
         }
         self.lobby.accounts.tell_failure = self._tell_failure
         self.lobby.accounts.tell_success = self._tell_success
@@ -363,6 +371,31 @@ class Node:
 
     def lobby_say(self, name: str, text: str) -> None:
         self.bus.publish(LOBBY, {"k": "say", "name": name, "text": text})
+
+    # ------------------------------------------------------------ moderation
+    def announce(self, admin: str, text: str) -> None:
+        """An admin's announcement here: every other worker tells its players."""
+        self.bus.publish(LOBBY, {"k": "announce", "from": admin, "text": text})
+
+    def kick(self, worker: int, name: str, action: Action, admin: str, reason: str) -> None:
+        """An admin's kick (or ban) of ``name``, who is logged in on ``worker``."""
+        body = {"k": "kick", "name": name, "action": str(action), "admin": admin}
+        self.bus.publish(channel(worker), body | {"reason": reason})
+
+    def _kicked(self, message: dict[str, Any]) -> None:
+        action = Action(message["action"])
+        name, admin, reason = message["name"], message["admin"], message["reason"]
+        self.lobby.moderation.disconnect(name, action, admin, reason)
+
+    def mute(self, name: str, seconds: float, admin: str, reason: str, tell: bool = True) -> None:
+        """A mute of ``name`` for ``seconds`` from now (the time left, not a time of
+        this host's clock), told to every other worker: his 'say' is refused where he
+        is; ``tell``: the worker that holds him tells him."""
+        body = {"k": "mute", "name": name, "left_s": seconds, "admin": admin, "reason": reason}
+        self.bus.publish(LOBBY, body | {"tell": tell})
+
+    def unmute(self, name: str, admin: str) -> None:
+        self.bus.publish(LOBBY, {"k": "unmute", "name": name, "admin": admin})
 
     # ------------------------------------------------------------ forwarding (a session here)
     def forward(self, table: RemoteTable, message: Message, request: bool) -> bool:
@@ -781,9 +814,12 @@ class Node:
             handler(message)
 
     def _hello(self, message: dict[str, Any]) -> None:
-        """A worker started: it gets everything this one holds."""
+        """A worker started: it gets everything this one holds (the mutes running too,
+        which it would not know of: they are memory)."""
         self._tell_presence_all()
         self._publish_tables(force=True, everything=True)
+        for mute, left in self.lobby.moderation.live_mutes():
+            self.mute(mute.name, left, mute.admin, "", tell=False)
 
     def _in(self, message: dict[str, Any]) -> None:
         name, worker = message["name"], message["w"]

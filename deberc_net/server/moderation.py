@@ -1,0 +1,315 @@
+"""The admins keep the club civil (docs/protocol.md §5.19): 'announce', 'kick', 'ban',
+'unban', 'bans', 'mute' and 'unmute', for the server's admins only, each logged (who,
+what, whom, why) and answered 'ok'.
+
+A ban is the store's: it outlasts a restart, and every worker of serve --workers (and
+every server on one database) reads it at each login. A mute is memory, this server's,
+told to the other workers over their bus (cluster/node.py) and gone with a restart.
+Under serve --workers each command reaches a player on any worker: an announcement
+goes to every worker's players, a kick to the worker that holds him.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import math
+import unicodedata
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import structlog
+import trio
+
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import Command
+from deberc_net.protocol.messages import Msg, phrase, why
+
+from . import accounts
+from .accounts import name_key
+from .chat import refused_text
+from .session import Session
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+log = structlog.get_logger("deberc.admin")
+MUTE_MINUTES = 60  # a mute's length when the admin gives none
+MUTE_MOST_MINUTES = 7 * 24 * 60  # a week: a longer silence is a ban's business
+
+
+class Action(enum.StrEnum):
+    """What an admin did (the ``action`` of its log line)."""
+
+    ANNOUNCE = "announce"
+    KICK = "kick"
+    BAN = "ban"
+    UNBAN = "unban"
+    MUTE = "mute"
+    UNMUTE = "unmute"
+
+
+@attrs.frozen
+class Mute:
+    name: str
+    until: float  # trio time, this process's (another worker is told what is left)
+    admin: str
+
+
+@attrs.define(eq=False)
+class Moderation:
+    lobby: Lobby
+    mutes: dict[str, Mute] = attrs.Factory(dict)  # by name key
+
+    # ------------------------------------------------------------ commands
+    async def announce(self, session: Session, item: Command) -> None:
+        admin = self._admin(session, item)
+        if admin is None:
+            return
+        refused = refused_text(item.rest, "announce TEXT")
+        if refused is not None:
+            session.send(refused)
+            return
+        _logged(Action.ANNOUNCE, admin, text=item.rest)
+        self.announced(admin, item.rest)
+        if self.lobby.node is not None:
+            self.lobby.node.announce(admin, item.rest)
+        session.send(ev.ok("announce", phrase(Msg.ANNOUNCE_SENT)))
+
+    async def kick(self, session: Session, item: Command) -> None:
+        admin = self._admin(session, item)
+        target = None if admin is None else self._target(session, item, "kick NAME [REASON]")
+        if admin is None or target is None:
+            return
+        name, reason = target
+        shown = self._online_name(name)
+        if shown is None:
+            session.send(ev.error("unknown-player", phrase(Msg.NOBODY_HERE, name=name)))
+            return
+        _logged(Action.KICK, admin, shown, reason=reason)
+        self._disconnect_anywhere(shown, Action.KICK, admin, reason)
+        said = phrase(Msg.KICK_DONE, name=shown)
+        session.send(ev.ok("kick", said, (("name", shown),)))
+
+    async def ban(self, session: Session, item: Command) -> None:
+        admin = self._admin(session, item)
+        target = None if admin is None else self._target(session, item, "ban NAME [REASON]")
+        if admin is None or target is None:
+            return
+        name, reason = target
+        name = self._online_name(name) or name  # as he is called, if he is here
+        store = self.lobby.store
+        # in the store before he is cut off: a login from then on, on any worker, is refused
+        await self.lobby.writes.run(functools.partial(store.ban, name, admin, reason))
+        _logged(Action.BAN, admin, name, reason=reason)
+        closed = self._disconnect_anywhere(name, Action.BAN, admin, reason)
+        said = phrase(
+            Msg.BAN_DONE,
+            name=name,
+            disconnected=phrase(Msg.BAN_DISCONNECTED if closed else Msg.NOTHING),
+        )
+        fields = (("name", name), ("disconnected", "1" if closed else "0"))
+        session.send(ev.ok("ban", said, fields))
+
+    async def unban(self, session: Session, item: Command) -> None:
+        admin = self._admin(session, item)
+        target = (
+            None if admin is None else self._target(session, item, "unban NAME", admins_too=True)
+        )
+        if admin is None or target is None:
+            return
+        name, _ = target
+        store = self.lobby.store
+        if not await self.lobby.writes.run(functools.partial(store.unban, name)):
+            session.send(ev.error("not-allowed", phrase(Msg.NOT_BANNED, name=name)))
+            return
+        _logged(Action.UNBAN, admin, name)
+        session.send(ev.ok("unban", phrase(Msg.UNBAN_DONE, name=name), (("name", name),)))
+
+    async def bans(self, session: Session, item: Command) -> None:
+        if self._admin(session, item) is None:
+            return
+        rows = await trio.to_thread.run_sync(self.lobby.store.bans)
+        session.send(ev.Bans(tuple(ev.Banned(b.name, b.admin, b.since, b.reason) for b in rows)))
+
+    async def mute(self, session: Session, item: Command) -> None:
+        admin = self._admin(session, item)
+        usage = "mute NAME [MINUTES] [REASON]"
+        target = None if admin is None else self._target(session, item, usage)
+        if admin is None or target is None:
+            return
+        name, reason = target
+        minutes = MUTE_MINUTES
+        first, _, rest = reason.partition(" ")
+        if first.isascii() and first.isdecimal():  # MINUTES, then the reason
+            minutes, reason = int(first), rest
+            if not 1 <= minutes <= MUTE_MOST_MINUTES:
+                told = phrase(Msg.MUTE_MINUTES, most=MUTE_MOST_MINUTES)
+                session.send(ev.error("bad-argument", told))
+                return
+        name = self._online_name(name) or name
+        _logged(Action.MUTE, admin, name, reason=reason, minutes=minutes)
+        self.muted(name, minutes * 60, admin, reason)
+        if self.lobby.node is not None:
+            self.lobby.node.mute(name, minutes * 60, admin, reason)
+        said = phrase(Msg.MUTE_DONE, name=name, minutes=minutes)
+        session.send(ev.ok("mute", said, (("name", name), ("minutes", str(minutes)))))
+
+    async def unmute(self, session: Session, item: Command) -> None:
+        admin = self._admin(session, item)
+        target = (
+            None if admin is None else self._target(session, item, "unmute NAME", admins_too=True)
+        )
+        if admin is None or target is None:
+            return
+        name, _ = target
+        held = self._mute_of(name)
+        if held is None:
+            session.send(ev.error("not-allowed", phrase(Msg.NOT_MUTED, name=name)))
+            return
+        _logged(Action.UNMUTE, admin, held.name)
+        self.unmuted(held.name, admin)
+        if self.lobby.node is not None:
+            self.lobby.node.unmute(held.name, admin)
+        said = phrase(Msg.UNMUTE_DONE, name=held.name)
+        session.send(ev.ok("unmute", said, (("name", held.name),)))
+
+    # ------------------------------------------------------------ what others ask
+    async def ban_refusal(self, name: str) -> ev.Error | None:
+        """The refusal of a login of ``name`` if it is banned (read from the store: a
+        ban made on any worker, or server, holds); None if it may log in. An admin's
+        name is never banned (the settings' admins, not a ban, say who he is)."""
+        if name_key(name) in self.lobby.accounts.admins:
+            return None
+        ban = await trio.to_thread.run_sync(self.lobby.store.ban_of, name)
+        if ban is None:
+            return None
+        return ev.error("banned", phrase(Msg.BAN_REFUSED, name=name, why=why(ban.reason)))
+
+    def mute_refusal(self, session: Session) -> ev.Error | None:
+        """The refusal of a 'say' or an 'invite' of ``session`` while its name is muted;
+        None if it may talk."""
+        held = self._mute_of(session.name or "")
+        if held is None:
+            return None
+        left = math.ceil((held.until - trio.current_time()) / 60)
+        return ev.error("muted", phrase(Msg.MUTE_REFUSED, minutes=left))
+
+    # ------------------------------------------------------------ this worker's part
+    def announced(self, admin: str, text: str) -> None:
+        """``admin``'s announcement, to everyone logged in here (the other workers
+        tell theirs: cluster/node.py)."""
+        told = ev.Announced(admin, text)
+        for session in list(self.lobby.online.values()):
+            session.send(told)
+
+    def disconnect(self, name: str, action: Action, admin: str, reason: str) -> bool:
+        """Close ``name``'s connection here with a 'bye' that says why (his seat goes
+        away as after any drop: Lobby.disconnected); False if he is not here."""
+        session = self.lobby.online.get(name_key(name))
+        if session is None or session.closed:
+            return False
+        key = Msg.KICKED if action is Action.KICK else Msg.BANNED
+        said = phrase(key, admin=admin, why=why(reason))
+        session.send(ev.Bye(said.text(), said, by=admin))
+        session.close()
+        return True
+
+    def muted(
+        self, name: str, seconds: float, admin: str, reason: str, *, tell: bool = True
+    ) -> None:
+        """``name`` may not talk for ``seconds`` from now; he is told if he is here and
+        ``tell`` (not when a mute is told again to a worker that starts)."""
+        key = name_key(name)
+        self.mutes[key] = Mute(name, trio.current_time() + seconds, admin)
+        session = self.lobby.online.get(key)
+        if tell and session is not None:
+            minutes = math.ceil(seconds / 60)
+            said = phrase(Msg.MUTED, admin=admin, minutes=minutes, why=why(reason))
+            session.send(ev.info(said))
+
+    def unmuted(self, name: str, admin: str) -> None:
+        key = name_key(name)
+        if self.mutes.pop(key, None) is None:
+            return
+        session = self.lobby.online.get(key)
+        if session is not None:
+            session.send(ev.info(phrase(Msg.UNMUTED, admin=admin)))
+
+    def live_mutes(self) -> list[tuple[Mute, float]]:
+        """Each mute still running, with the seconds it has left (told to a worker that
+        starts: cluster/node.py)."""
+        now = trio.current_time()
+        return [(m, m.until - now) for m in list(self.mutes.values()) if m.until > now]
+
+    # ------------------------------------------------------------ helpers
+    def _admin(self, session: Session, item: Command) -> str | None:
+        """The admin's name; None, and ``session`` told, if it is no admin's (as for
+        'reserve': docs/protocol.md §5.5a)."""
+        if not self.lobby.is_admin(session) or session.name is None:
+            told = phrase(Msg.ADMINS_ONLY, command=item.name)
+            session.send(ev.error("not-allowed", told))
+            return None
+        return session.name
+
+    def _target(
+        self, session: Session, item: Command, usage: str, *, admins_too: bool = False
+    ) -> tuple[str, str] | None:
+        """The name a command is about and the words after it (its reason, its blanks
+        one space); None, and ``session`` told, if they are no name and no text to show
+        others, or (unless ``admins_too``) the name is an admin's."""
+        words = item.rest.split(maxsplit=1)
+        if not words:
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
+            return None
+        name = unicodedata.normalize("NFC", words[0])
+        if not accounts.valid_name(name):
+            session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
+            return None
+        if not admins_too and name_key(name) in self.lobby.accounts.admins:
+            session.send(ev.error("not-allowed", phrase(Msg.NOT_ON_ADMINS, name=name)))
+            return None
+        reason = " ".join(words[1].split()) if len(words) > 1 else ""
+        refused = refused_text(reason, usage) if reason else None
+        if refused is not None:
+            session.send(refused)
+            return None
+        return name, reason
+
+    def _online_name(self, name: str) -> str | None:
+        """``name`` as he is called while he is logged in, here or on another worker;
+        None if he is not."""
+        here = self.lobby.online.get(name_key(name))
+        if here is not None and here.name is not None:
+            return here.name
+        node = self.lobby.node
+        present = node.elsewhere(name) if node is not None else None
+        return present.name if present is not None and present.online else None
+
+    def _disconnect_anywhere(self, name: str, action: Action, admin: str, reason: str) -> bool:
+        """Close ``name``'s connection, here or on the worker that holds him; False if
+        he is logged in nowhere."""
+        if self.disconnect(name, action, admin, reason):
+            return True
+        node = self.lobby.node
+        present = node.elsewhere(name) if node is not None else None
+        if node is None or present is None or not present.online:
+            return False
+        node.kick(present.worker, present.name, action, admin, reason)
+        return True
+
+    def _mute_of(self, name: str) -> Mute | None:
+        """``name``'s mute while it runs (one that has run out is forgotten)."""
+        key = name_key(name)
+        held = self.mutes.get(key)
+        if held is not None and held.until <= trio.current_time():
+            del self.mutes[key]
+            held = None
+        return held
+
+
+def _logged(action: Action, admin: str, target: str | None = None, **fields: Any) -> None:
+    """An admin's action in the log: who, what, whom and why (docs/settings.md "Logs";
+    at warning, so that a server logging only its warnings keeps them: they are rare,
+    and what a complaint about an admin needs)."""
+    log.warning("moderation", action=str(action), admin=admin, target=target, **fields)

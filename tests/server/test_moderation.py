@@ -1,0 +1,268 @@
+"""An admin keeps the club civil (docs/protocol.md §5.19), over real TCP: 'announce',
+'kick', 'ban'/'unban'/'bans', 'mute'/'unmute', refused to everyone else and against
+another admin; a ban kept by the store through a restart."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import structlog
+import trio
+import trio.testing
+
+from .client import LineClient, fields, seat_pair
+from .conftest import Connector, make_config, running_server
+
+StartServer = Callable[..., Awaitable[int]]
+Register = Callable[[str, str], Awaitable[None]]
+ADMIN_COMMANDS = (
+    "announce hello",
+    "kick bob",
+    "ban bob",
+    "unban bob",
+    "bans",
+    "mute bob",
+    "unmute bob",
+)
+
+
+async def _boss(port: int, connect: Connector, register: Register) -> LineClient:
+    await register("boss", "owners")
+    return await connect.machine(port, "boss", "owners")
+
+
+async def _error(client: LineClient, line: str) -> dict[str, str]:
+    await client.send(line)
+    return await client.expect("error")
+
+
+async def test_the_moderation_commands_are_the_admins_own(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    port = await start_server(admins=["boss", "chief"])
+    await register("ann", "anns")
+    ann = await connect.machine(port, "ann", "anns")  # registered, but no admin
+    guest = await connect.machine(port, "bob")
+    for client in (ann, guest):
+        for line in ADMIN_COMMANDS:  # as 'reserve' is refused: not-allowed, saying why
+            word = line.split()[0]
+            assert await _error(client, line) == {
+                "code": "not-allowed",
+                "text": f"{word} is for the server's admins",
+            }, line
+    assert not [x for x in guest.lines if x.startswith(("announce ", "bye "))]
+    boss = await _boss(port, connect, register)
+    for line in ("kick chief spam", "ban CHIEF", "mute chief 5", "kick boss"):  # nor an admin
+        refused = await _error(boss, line)
+        assert refused["code"] == "not-allowed", line
+        assert "is an admin: admins are not kicked, banned or muted" in refused["text"]
+    for line, usage in (
+        ("kick", "kick NAME [REASON]"),
+        ("ban", "ban NAME [REASON]"),
+        ("mute", "mute NAME [MINUTES] [REASON]"),
+        ("announce", "announce TEXT"),
+    ):
+        assert await _error(boss, line) == {"code": "bad-argument", "text": usage}
+    assert (await _error(boss, "kick nobody-here"))["code"] == "unknown-player"
+    bidi = await _error(boss, "announce a\u202eb")  # what 'say' refuses, an admin's text too
+    assert bidi["text"].startswith("announce TEXT: no bidi controls")
+    assert (await _error(boss, "kick bob a\u200bb"))["code"] == "bad-argument"
+    assert not [x for x in guest.lines if x.startswith(("announce ", "bye "))]
+
+
+async def test_an_announcement_reaches_everyone_logged_in_marked_as_the_admins(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    port = await start_server(admins=["boss"])
+    boss = await _boss(port, connect, register)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)  # at a table too
+    human = await connect.human(port, "dora")
+    russian = await connect.human(port, "ivan")
+    await russian.send("lang ru")
+    await russian.read_until(lambda x: x.startswith("Язык"))
+    await boss.send("announce The server restarts at 22:00 UTC;  finish your matches")
+    said = "The server restarts at 22:00 UTC;  finish your matches"
+    for client in (boss, ann, bob):
+        assert await client.expect("announce") == {"from": "boss", "text": said}
+    assert await boss.expect("ok", cmd="announce") == {
+        "cmd": "announce",
+        "text": "Announced to everyone logged in.",
+    }
+    line = await human.read_until(lambda x: x.startswith("***"))
+    assert line == ("*** Announcement from boss (admin): The server restarts at 22:00 UTC; finish")
+    assert await human.read_until(lambda _: True) == "  | your matches"
+    line = await russian.read_until(lambda x: x.startswith("***"))
+    assert line.startswith("*** Объявление администратора boss: The server restarts")
+
+
+async def test_a_kicked_player_is_told_why_his_seat_goes_away_and_he_may_come_back(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    port = await start_server(admins=["boss"])
+    boss = await _boss(port, connect, register)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    await ann.read_until(lambda x: x.startswith(("ask ", "state ")))
+    with structlog.testing.capture_logs() as logs:
+        await boss.send("kick ANN  swearing at the table")
+        assert await boss.expect("ok", cmd="kick") == {
+            "cmd": "kick",
+            "name": "ann",
+            "text": "ann is disconnected; his seat, if any, is away, as after any drop.",
+        }
+        bye = await ann.read_until(lambda x: x.startswith("bye "))
+        assert fields(bye)[1] == {
+            "by": "boss",
+            "text": "boss (an admin) disconnects you: swearing at the table. You may log in "
+            "again; your seat, if any, waits for you.",
+        }
+        await ann.wait_closed()
+        assert (await bob.expect("event", kind="away"))["name"] == "ann"
+    [done] = [e for e in logs if e["event"] == "moderation"]
+    assert {k: done[k] for k in ("action", "admin", "target", "reason", "log_level")} == {
+        "action": "kick",
+        "admin": "boss",
+        "target": "ann",
+        "reason": "swearing at the table",
+        "log_level": "warning",
+    }
+    back = await connect.machine(port, "ann", token=ann.token)  # a kick is no ban
+    await back.read_until(lambda x: x.startswith(("ask ", "state ")))
+    assert (await bob.expect("event", kind="back"))["name"] == "ann"
+
+
+async def test_a_ban_keeps_a_name_out_through_a_restart_until_unban(
+    db_path: Path, connect: Connector, register: Register
+) -> None:
+    config = make_config(db_path, admins=["boss"])
+    await register("ann", "anns")
+    async with running_server(config) as port:
+        boss = await _boss(port, connect, register)
+        ann = await connect.machine(port, "ann", "anns")
+        await boss.send("ban ann cheating with a second connection")
+        assert await boss.expect("ok", cmd="ban") == {
+            "cmd": "ban",
+            "name": "ann",
+            "disconnected": "1",
+            "text": "ann is banned: it may not log in (its connection is closed).",
+        }
+        bye = fields(await ann.read_until(lambda x: x.startswith("bye ")))[1]
+        assert bye["text"] == (
+            "boss (an admin) bans your name from this server: cheating with a second connection."
+        )
+        await ann.wait_closed()
+        await boss.send("ban Гость-7")  # a guest's name, no one under it now, no reason
+        assert (await boss.expect("ok", cmd="ban"))["disconnected"] == "0"
+    async with running_server(config) as port:  # the same database, a new server
+        again = await connect.raw(port, "ann")
+        await again.send("style machine")
+        await again.send("login ANN anns")
+        assert await again.expect("error") == {
+            "code": "banned",
+            "text": "ANN is banned from this server: cheating with a second connection",
+        }
+        await again.send("login гость-7")  # a guest's name: no one may take it
+        assert await again.expect("error") == {
+            "code": "banned",
+            "text": "гость-7 is banned from this server",
+        }
+        await again.send("login ann wrong")  # refused before any password is tried
+        assert (await again.expect("error"))["code"] == "banned"
+        boss = await connect.machine(port, "boss", "owners")
+        await boss.send("bans")
+        head = await boss.expect("bans")
+        assert head["count"] == "2"
+        listed = [fields(await boss.read_until(lambda x: x.startswith("ban ")))[1] for _ in "ab"]
+        assert {(b["name"], b["by"], b["text"]) for b in listed} == {
+            ("ann", "boss", "cheating with a second connection"),
+            ("Гость-7", "boss", ""),
+        }
+        await boss.send("unban Ann")
+        assert (await boss.expect("ok", cmd="unban"))["name"] == "Ann"
+        assert (await _error(boss, "unban ann")) == {
+            "code": "not-allowed",
+            "text": "ann is not banned ('bans' lists them)",
+        }
+        await connect.machine(port, "ann", "anns")  # welcome back
+        russian = await connect.raw(port, "ru")
+        await russian.send("login гость-7 lang=ru")
+        refused = await russian.read_until(lambda x: x.startswith("Ошибка"))
+        assert refused == "Ошибка (banned): имени гость-7 закрыт вход на этот сервер"
+
+
+async def test_a_muted_player_may_not_say_or_invite_till_the_time_is_up_or_unmute(
+    start_server: StartServer,
+    connect: Connector,
+    register: Register,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    port = await start_server(admins=["boss"])
+    boss = await _boss(port, connect, register)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    assert (await _error(boss, "mute ann 0"))["text"] == (
+        "mute NAME [MINUTES] [REASON]: MINUTES from 1 to 10080"
+    )
+    await boss.send("mute ann 2 calling names")
+    assert await boss.expect("ok", cmd="mute") == {
+        "cmd": "mute",
+        "name": "ann",
+        "minutes": "2",
+        "text": "ann is muted for 2 min.",
+    }
+    told = await ann.expect("info")
+    assert told["text"] == (
+        "boss (an admin) mutes you for 2 min: calling names: your 'say' and 'invite' are "
+        "refused until then."
+    )
+    assert await _error(ann, "say hello") == {
+        "code": "muted",
+        "text": "you are muted for 2 more min: 'say' and 'invite' are refused",
+    }
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    assert (await _error(ann, "invite bob"))["code"] == "muted"
+    await bob.send("say bob talks")  # nobody else is muted
+    await bob.expect("say", text="bob talks")
+    await trio.sleep(121)  # the two minutes are up
+    await ann.send("say back again")
+    await ann.expect("say", text="back again")
+    await boss.send("mute ann")  # an hour by default
+    assert (await boss.expect("ok", cmd="mute"))["minutes"] == "60"
+    assert (await _error(ann, "say hi"))["text"].startswith("you are muted for 60 more min")
+    await boss.send("unmute ANN")
+    await boss.expect("ok", cmd="unmute", name="ann")
+    assert (await ann.expect("info"))["text"] == "boss (an admin) lets you talk again."
+    await ann.send("say thanks")
+    await ann.expect("say", text="thanks")
+    assert await _error(boss, "unmute ann") == {"code": "not-allowed", "text": "ann is not muted"}
+
+
+async def test_help_tells_an_admin_the_moderation_commands_and_everyone_that_chat_is_logged(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    port = await start_server(admins=["boss"])
+    boss = await _boss(port, connect, register)
+    ann = await connect.machine(port, "ann")
+
+    async def listed(client: LineClient) -> set[str]:
+        await client.send("help")
+        await client.send("ping")
+        out = set()
+        while True:
+            tag, f = fields(await client.read_until(lambda _: True))
+            if tag == "ok":
+                return out
+            if f.get("text", "").startswith("  "):
+                out.add(f["text"].split()[0])
+
+    moderation = {"announce", "kick", "ban", "unban", "bans", "mute", "unmute"}
+    assert moderation <= await listed(boss)
+    assert not moderation & await listed(ann)
+    await ann.send("help say")
+    assert "kept in the server's log" in (await ann.expect("help"))["text"]
