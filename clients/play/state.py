@@ -248,6 +248,13 @@ def _fold(state: TableState, line: Line) -> TableState:
     if tag == Tag.SAY:
         where = "" if line.get_str("table") is None else " (table)"
         return _log(state, f"{line.get_str('from')}{where}: {line.text or ''}")
+    if tag == Tag.ANNOUNCE:  # an admin's (docs/protocol.md §5.19): marked as his
+        return _log(state, f"*** {line.get_str('from')} (admin): {line.text or ''}")
+    if tag == Tag.BANS:  # an admin's 'bans', then a line a ban
+        return _log(state, f"banned names: {line.get_str('count')}")
+    if tag == Tag.BAN:
+        why = f": {line.text}" if line.text else ""
+        return _log(state, f"  {line.get_str('name')} by {line.get_str('by')}{why}")
     if tag == Tag.WHO:
         return _log(state, f"here: {', '.join(line.get_list('names')) or 'nobody'}")
     if tag in replies.HEADS:

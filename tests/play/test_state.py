@@ -192,6 +192,24 @@ def test_talk_errors_and_lobby_lines_go_to_the_log() -> None:
     assert state.log[4].startswith("(unreadable line:") and state.players == ()
 
 
+def test_an_admins_announcement_and_bans_go_to_the_log_marked_as_his() -> None:
+    # the tags are known to the wire module now: not shown raw, and not dropped either
+    state = fold_all(
+        [
+            "announce from=boss text=the server restarts at 22:00",
+            "bans count=2",
+            "ban name=troll by=boss since=2026-12-01_20:00:00 text=spam",
+            "ban name=other by=chief since=2026-12-02_08:00:00 text=",
+        ]
+    )
+    assert state.log[:4] == (
+        "*** boss (admin): the server restarts at 22:00",
+        "banned names: 2",
+        "  troll by boss: spam",
+        "  other by chief",
+    )
+
+
 def test_every_drawn_line_fits_an_80_column_terminal() -> None:
     state = fold_all(
         [
