@@ -211,6 +211,57 @@ def test_table_numbers_drawn_by_two_stores_never_repeat(store_db: str) -> None:
             store.close()
 
 
+def _a_match_at_table(db: str, match: str, table: int) -> None:
+    raw_execute(
+        db,
+        "INSERT INTO matches (id, table_id, players, variant, options, reason, totals)"
+        f" VALUES ('{match}', {table}, '[]', 'moscow', '[]', 'score', '[]')",
+    )
+
+
+def test_table_numbers_start_above_every_table_an_upgraded_database_holds(
+    new_store_db: str,
+) -> None:
+    """A database from before tables were numbered by the store (0.1.0's, tables up to
+    36): its first table after the upgrade was table 1 again, and `matches` held m1,
+    m11 and m47 all at table 1 (an operator's tryout). Numbers start above every table
+    stored, and above any that old code wrote after the upgrade; never go back.
+    Failed before: [1, 2, 3]."""
+    opened(new_store_db, migrations=MIGRATIONS[:5]).close()  # the schema before numbers
+    _a_match_at_table(new_store_db, "m1", 36)
+    _a_match_at_table(new_store_db, "m2", 7)
+    store = open_store(new_store_db, serving=True)
+    try:
+        assert store.new_table_numbers(3) == [37, 38, 39]
+    finally:
+        store.close()
+    _a_match_at_table(new_store_db, "m3", 50)  # 0.1.0's server, run on the new schema
+    store = open_store(new_store_db, serving=True)
+    try:
+        assert store.new_table_numbers(2) == [51, 52]
+    finally:
+        store.close()
+    store = open_store(new_store_db, serving=True)  # above them all already: as it is
+    try:
+        assert store.new_table_numbers(1) == [53]
+    finally:
+        store.close()
+
+
+def test_servers_starting_at_once_on_an_upgraded_database_draw_tables_apart(
+    new_store_db: str,
+) -> None:
+    """Two servers' first draws at once, each moving the counter past the tables stored:
+    every number once, above them (PostgreSQL's may skip: each may draw the numbers
+    between)."""
+    opened(new_store_db, migrations=MIGRATIONS[:5]).close()
+    _a_match_at_table(new_store_db, "m1", 36)
+    opened(new_store_db).close()
+    drawn = _drawn_at_once(new_store_db, lambda s: [s.new_table_numbers(8) for _ in range(3)])
+    every = [n for blocks in drawn for block in blocks for n in block]
+    assert len(set(every)) == 48 and min(every) > 36
+
+
 def test_match_numbers_go_on_after_those_stored_before_the_store_drew_them(
     new_store_db: str,
 ) -> None:

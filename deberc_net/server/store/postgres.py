@@ -116,6 +116,7 @@ class PostgresStore:
         """``url``: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB (any libpq conninfo).
         ``serving``, ``dead_after_s``: as for SQLiteStore."""
         self.server_id: int | None = None
+        self._tables_above_stored = False  # (TABLES_ABOVE_STORED: at the first draw)
         self._url = url
         # one plain connection first: a refusal is told at once, with its reason
         first = connect(url, connect_timeout_s)
@@ -202,6 +203,10 @@ class PostgresStore:
         return self._new_numbers("match_numbers", count)
 
     def new_table_numbers(self, count: int) -> list[int]:
+        if not self._tables_above_stored:
+            with self._pool.connection() as conn:
+                conn.execute(TABLES_ABOVE_STORED)
+            self._tables_above_stored = True
         return self._new_numbers("table_numbers", count)
 
     def _new_numbers(self, sequence: str, count: int) -> list[int]:
@@ -397,6 +402,18 @@ class PostgresStore:
         with self._pool.connection() as conn:
             rows = conn.execute(RATING_HISTORY.format(p="%s"), (name_key(name),)).fetchall()
         return [rating_point(tuple(r)) for r in rows]
+
+
+# The table sequence moved past the highest table id stored, if it is behind it: a
+# database of 0.1.0's (migration 6 started it at 1, whatever its matches' tables), or
+# one that old code wrote to after its upgrade (docs/protocol.md §5.2). By drawing the
+# numbers between, not setval: a setval could move it back below numbers another
+# server drew meanwhile; drawn numbers only ever go up.
+TABLES_ABOVE_STORED = """
+SELECT count(nextval('table_numbers')) FROM generate_series(1,
+    (SELECT coalesce(max(table_id), 0) FROM matches)
+    - (SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM table_numbers))
+"""
 
 
 # add_deal's statements. As a rule one: the deal stored if its match's running row is

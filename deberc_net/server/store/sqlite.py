@@ -164,6 +164,7 @@ class SQLiteStore:
         self._busy_timeout_s = busy_timeout_s
         self._busy_timeout_ms = int(busy_timeout_s * 1000)  # (as sqlite3.connect sets it)
         self.server_id: int | None = None
+        self._tables_above_stored = False  # (base.TABLES_ABOVE_STORED: at the first draw)
         step, start = READING, time.monotonic()
         try:
             with self._lock:
@@ -347,6 +348,10 @@ class SQLiteStore:
         return self._new_numbers("match_numbers", count)
 
     def new_table_numbers(self, count: int) -> list[int]:
+        if not self._tables_above_stored:
+            with self._writing():
+                self._db.execute(TABLES_ABOVE_STORED)
+            self._tables_above_stored = True
         return self._new_numbers("table_numbers", count)
 
     def _new_numbers(self, counter: str, count: int) -> list[int]:
@@ -587,6 +592,17 @@ class SQLiteStore:
         with self._reading():
             rows = self._db.execute(RATING_HISTORY.format(p="?"), (name_key(name),)).fetchall()
         return [rating_point(r) for r in rows]
+
+
+# The table counter moved past the highest table id stored, if it is behind it: a
+# database of 0.1.0's (migration 6 started the counter at 1, whatever its matches'
+# tables), or one that old code wrote to after its upgrade (docs/protocol.md §5.2).
+# An explicit number in an AUTOINCREMENT table raises its sqlite_sequence; never lowers.
+TABLES_ABOVE_STORED = (
+    "INSERT OR IGNORE INTO table_numbers (number)"
+    " SELECT t FROM (SELECT max(table_id) AS t FROM matches)"
+    " WHERE t > coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'table_numbers'), 0)"
+)
 
 
 # add_deal's statements: as a rule one, the deal stored if its match's running row is
