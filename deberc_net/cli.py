@@ -659,6 +659,20 @@ DB_HELP = (
 CONFIG_HELP = "the server's settings file: its db is this command's, unless --db is given"
 
 
+def _store_command_logs() -> None:
+    """A command that opens the store logs its warnings (a migration's ``migrated``) to
+    standard error, as the server does: structlog's default is standard output, where
+    ``records export`` writes its records. Unless the program calling it (a test) set
+    structlog up itself."""
+    _structlog_without_rich()  # before anything imports it
+    import structlog
+
+    from deberc_net.server.logs import configure_logging
+
+    if not structlog.is_configured():
+        configure_logging("warning")
+
+
 def _db_from_config(args: argparse.Namespace) -> str | None:
     """A store command's --db: given, or the settings file's db (the server's), or the
     default (and the file's admins, for 'admin'); what is wrong with the file if it
@@ -967,6 +981,7 @@ def _main(argv: Sequence[str] | None) -> int:
         print("deberc-net selfplay: --games must be at least 1", file=sys.stderr)
         return 2
     if args.command != "serve" and hasattr(args, "db"):  # serve reads its whole file
+        _store_command_logs()
         problem = _db_from_config(args)
         if problem is not None:
             command = " ".join(

@@ -26,7 +26,7 @@ from typing import Any
 import attrs
 import psycopg
 
-from deberc_net.server.store.postgres import migrate
+from deberc_net.server.store.postgres import migrate, redacted
 
 from .patience import WAIT_LIMIT_S, PatientConnection
 from .results import GameResult
@@ -72,7 +72,9 @@ class BoardQueue:
 
     def __init__(self, url: str, who: str = "ladder", limit_s: float = WAIT_LIMIT_S) -> None:
         self.db = PatientConnection(url, who, limit_s)
-        self.db.run(migrate)
+        migrated = self.db.run(migrate)
+        if migrated is not None:
+            migrated.tell(redacted(url))
 
     def close(self) -> None:
         self.db.close()

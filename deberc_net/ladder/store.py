@@ -255,15 +255,19 @@ class SQLiteLadderStore:
 
         try:  # one sentence for a file it cannot open, as the server's store says it
             sqlite.make_private(str(path))  # the server's file too: made as it makes it
+            if migrate:  # (not a web page's read, each request: the server's open did)
+                sqlite.keep_private(str(path))
             self.db = sqlite3.connect(str(path), isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
             raise sqlite.cannot_open(str(path), exc) from None
         if migrate:
             try:
-                sqlite.migrate(self.db)
+                migrated = sqlite.migrate(self.db)
             except sqlite3.DatabaseError as exc:
                 self.db.close()
                 raise sqlite.cannot_open(str(path), exc) from None
+            if migrated is not None:
+                migrated.tell(str(path))
 
     def close(self) -> None:
         self.db.close()
@@ -335,7 +339,9 @@ class PostgresLadderStore:
         self.db = postgres.connect(url)
         if migrate:
             with self.db.transaction():
-                postgres.migrate(self.db)
+                migrated = postgres.migrate(self.db)
+            if migrated is not None:
+                migrated.tell(postgres.redacted(url))
 
     def close(self) -> None:
         self.db.close()

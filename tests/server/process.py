@@ -8,17 +8,22 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from tests.hangup import as_from_a_terminal, as_under_nohup
 
 
 def start_server_process(
-    db: Path, settings: str | None = None, nohup: bool = False
+    db: Path,
+    settings: str | None = None,
+    nohup: bool = False,
+    said: list[dict[str, Any]] | None = None,
 ) -> tuple[subprocess.Popen[str], int]:
     """``deberc-net serve`` in its own process on a free port: the process and its port.
     ``settings``: the ``[server]`` table's lines of a --config file (beside ``db``).
     SIGHUP at its default, as from a terminal, even where this suite runs under nohup;
-    ``nohup``: ignored, as under it."""
+    ``nohup``: ignored, as under it. ``said``: gets the log's lines read up to its
+    ``listening`` (its start's: a migration's, say)."""
     # no web face: its default port is fixed (tests/web stops one by signal too)
     command = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--db", str(db)]
     command += ["--http-port", "0"]
@@ -39,6 +44,8 @@ def start_server_process(
         if not line:
             break
         entry = json.loads(line)
+        if said is not None:
+            said.append(entry)
         if entry.get("event") == "listening":
             return proc, int(entry["port"])
     proc.kill()

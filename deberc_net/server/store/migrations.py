@@ -16,8 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import attrs
+import structlog
 
 from .base import StoreError
+
+log = structlog.get_logger("deberc.store")
 
 
 @attrs.frozen
@@ -443,6 +446,23 @@ CREATE TABLE bans (
 """,
     ),
 )
+
+
+@attrs.frozen
+class Migrated:
+    """The schema versions a store's open took its database from and to; ``new``: the
+    database was empty (its schema made, nothing upgraded)."""
+
+    before: int
+    after: int
+    new: bool
+
+    def tell(self, db: str) -> None:
+        """The log's line for an upgrade: at warning, so that a server whose log_level is
+        "warning" says it too (it cannot be undone: docs/security.md, "Upgrading");
+        none for a new database. ``db``: fit for a log line (``describe``)."""
+        if not self.new:
+            log.warning("migrated", db=db, **{"from": self.before, "to": self.after})
 
 
 def pending(current: int, migrations: Sequence[Migration]) -> list[Migration]:

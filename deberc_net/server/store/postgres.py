@@ -75,7 +75,7 @@ from .base import (
     released,
     withheld,
 )
-from .migrations import MIGRATIONS, POSTGRES_VERSIONS, Migration, pending
+from .migrations import MIGRATIONS, POSTGRES_VERSIONS, Migrated, Migration, pending
 
 # a ban's time as SQLite stores it ('YYYY-MM-DD HH:MM:SS', UTC)
 SINCE = "to_char(since AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
@@ -121,7 +121,7 @@ class PostgresStore:
         # one plain connection first: a refusal is told at once, with its reason
         first = connect(url, connect_timeout_s)
         with first:  # commits at the end of the block, and closes it
-            migrate(first, migrations)
+            migrated = migrate(first, migrations)
             if serving:
                 row = first.execute(
                     "INSERT INTO servers (host, pid) VALUES (%s, %s) RETURNING id",
@@ -132,6 +132,8 @@ class PostgresStore:
                 _lock_servers(first, dead_after_s)
                 _end_the_dead(first, dead_after_s)
                 _list_old_stops(first)
+        if migrated is not None:  # (committed: told only once it is)
+            migrated.tell(redacted(url))
         self._pool = psycopg_pool.ConnectionPool(
             url,
             min_size=1,
@@ -610,18 +612,24 @@ def connect(url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> psycopg.Connectio
         raise StoreError(f"cannot connect to PostgreSQL at {redacted(url)}: {reason}") from None
 
 
-def migrate(conn: psycopg.Connection[Any], migrations: Sequence[Migration] = MIGRATIONS) -> None:
+def migrate(
+    conn: psycopg.Connection[Any], migrations: Sequence[Migration] = MIGRATIONS
+) -> Migrated | None:
     """Apply the migrations the database lacks, in the connection's transaction (the
-    caller commits): PostgreSQL's DDL is transactional. The advisory lock makes
-    processes starting at once take turns."""
+    caller commits, and tells what was applied: None, nothing): PostgreSQL's DDL is
+    transactional. The advisory lock makes processes starting at once take turns."""
     conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
     conn.execute(POSTGRES_VERSIONS)
-    for migration in pending(_version(conn), migrations):
+    before = _version(conn)
+    missing = pending(before, migrations)
+    for migration in missing:
         conn.execute(migration.postgres.encode())  # several statements: no parameters
         conn.execute(
             "INSERT INTO schema_migrations (number, description) VALUES (%s, %s)",
             (migration.number, migration.description),
         )
+    # (a PostgreSQL store was numbered from its first migration: at 0, it was empty)
+    return Migrated(before, missing[-1].number, new=before == 0) if missing else None
 
 
 def _version(conn: psycopg.Connection[Any]) -> int:

@@ -14,6 +14,7 @@ import json
 import os
 import socket
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -78,7 +79,7 @@ from .base import (
     released,
     withheld,
 )
-from .migrations import MIGRATIONS, SQLITE_VERSIONS, Migration, pending
+from .migrations import MIGRATIONS, SQLITE_VERSIONS, Migrated, Migration, pending
 
 
 def make_private(path: str) -> None:
@@ -86,6 +87,26 @@ def make_private(path: str) -> None:
     before SQLite makes it by the umask: it holds the accounts (docs/security.md)."""
     if path != ":memory:" and not os.path.exists(path):
         os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+
+
+def keep_private(path: str) -> None:
+    """An existing database file (and its -wal and -shm) that others may read, made so
+    by older code (0.1.0 left the umask's 0644), made its owner's only as a new one is
+    (docs/security.md §5); one another user owns, or a read-only disk's, left as it is:
+    not ours to change."""
+    if path == ":memory:":
+        return
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        try:
+            found = os.stat(name)
+        except OSError:  # (none: SQLite makes -wal and -shm with the file's mode)
+            continue
+        mode = stat.S_IMODE(found.st_mode)
+        if found.st_uid != os.geteuid() or not mode & 0o077:
+            continue
+        with contextlib.suppress(OSError):
+            os.chmod(name, mode & ~0o077)
+            log.warning("store_made_private", file=name, was=f"{mode:04o}")
 
 
 log = structlog.get_logger("deberc.store")
@@ -150,6 +171,7 @@ class SQLiteStore:
         self.path = str(path)
         try:
             make_private(self.path)
+            keep_private(self.path)
             self._db = sqlite3.connect(
                 self.path, timeout=busy_timeout_s, check_same_thread=False, isolation_level=None
             )
@@ -172,7 +194,9 @@ class SQLiteStore:
                 _use_wal(self._db, busy_timeout_s)
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 step = "bringing it up to date (its migrations)"
-                migrate(self._db, migrations)
+                migrated = migrate(self._db, migrations)
+            if migrated is not None:
+                migrated.tell(self.path)
             if serving:
                 step = "writing this server's row"
                 self._register(dead_after_s)
@@ -624,11 +648,18 @@ RUNNING_BOARD_ROW = (
 )
 
 
-def migrate(db: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS) -> None:
+def migrate(
+    db: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS
+) -> Migrated | None:
     """Apply the migrations ``db`` lacks, each in its own transaction with its row (on an
-    autocommit connection: ``isolation_level=None``)."""
+    autocommit connection: ``isolation_level=None``); what this call applied (None:
+    nothing, another process's doing included), each committed."""
+    # (a file from before migrations were numbered has tables, and no versions)
+    (tables,) = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()
     db.execute(SQLITE_VERSIONS)
-    for migration in pending(version(db), migrations):
+    before = version(db)
+    applied = None
+    for migration in pending(before, migrations):
         quoted = migration.description.replace("'", "''")
         script = (
             f"BEGIN IMMEDIATE;\n{migration.sqlite};\n"
@@ -642,6 +673,9 @@ def migrate(db: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS
                 db.execute("ROLLBACK")
             if version(db) < migration.number:  # not another process's doing
                 raise
+            continue
+        applied = migration.number
+    return None if applied is None else Migrated(before, applied, new=tables == 0)
 
 
 def version(db: sqlite3.Connection) -> int:
