@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from deberc_net.cli import main
+from deberc_net.cli import build_parser, main, serve_config
+from deberc_net.server.config import Config
 from deberc_net.server.store import open_store
 
 
@@ -97,3 +98,52 @@ def test_a_bad_settings_file_is_one_line_and_status_2(
     err = capsys.readouterr().err
     assert err.startswith(said) and "dbb (db?)" in err and err.count("\n") == 1
     assert not (tmp_path / "x.sqlite3").exists()
+
+
+def test_a_relative_db_in_the_file_is_beside_the_file_not_the_current_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A service started in another working directory (systemd's) with a file saying
+    `db = "club.sqlite3"` opened a new empty database there: the operator's tryout wrote
+    an account into another person's database so. The file's relative db is its own
+    folder's (docs/settings.md). Failed before: the current directory's."""
+    etc, elsewhere = tmp_path / "etc", tmp_path / "elsewhere"
+    etc.mkdir()
+    elsewhere.mkdir()
+    (etc / "club.toml").write_text('[server]\ndb = "club.sqlite3"\nadmins = ["boss"]\n')
+    monkeypatch.chdir(elsewhere)
+    settings = "../etc/club.toml"  # given relative to the current directory, as --db is
+    assert Config.from_toml(settings).db == str(etc / "club.sqlite3")
+    monkeypatch.setattr("sys.stdin", io.StringIO("bosspw1\n"))
+    assert main(["admin", "boss", "--config", settings]) == 0
+    assert f"registered in {etc / 'club.sqlite3'};" in capsys.readouterr().out
+    assert list(elsewhere.iterdir()) == []  # nothing made here
+    store = open_store(str(etc / "club.sqlite3"))
+    try:
+        assert store.account("boss") is not None
+    finally:
+        store.close()
+
+
+def test_a_relative_db_on_the_command_line_stays_the_current_directorys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "etc").mkdir()
+    settings = tmp_path / "etc" / "club.toml"
+    settings.write_text('[server]\ndb = "club.sqlite3"\n')
+    monkeypatch.chdir(tmp_path)
+    assert Config.from_toml(settings, db="here.sqlite3").db == "here.sqlite3"
+    args = build_parser().parse_args(["serve", "--config", str(settings), "--db", "here.sqlite3"])
+    assert serve_config(args).db == "here.sqlite3"
+    monkeypatch.setattr("sys.stdin", io.StringIO("annapw1\n"))
+    assert main(["admin", "anna", "--config", str(settings), "--db", "here.sqlite3"]) == 0
+    assert (tmp_path / "here.sqlite3").exists() and not (tmp_path / "etc" / "club.sqlite3").exists()
+
+
+@pytest.mark.parametrize("db", ["postgresql://u@h/d", "/srv/deberc/club.sqlite3", ":memory:"])
+def test_a_files_address_absolute_path_or_memory_db_stays_as_written(
+    tmp_path: Path, db: str
+) -> None:
+    settings = tmp_path / "club.toml"
+    settings.write_text(f'[server]\ndb = "{db}"\n')
+    assert Config.from_toml(settings).db == db

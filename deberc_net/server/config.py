@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import logging
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -180,6 +181,8 @@ class Config:
             problem = setting_problem(name, value)
             if problem is not None:
                 raise ValueError(f"{path}: setting {name} {problem}, not {value!r}")
+        if "db" in section:  # (the command line's --db stays the current directory's)
+            section["db"] = beside(path, section["db"])
         merged = {**section, **{k: v for k, v in overrides.items() if v is not None}}
         config = cls(**merged)
         if config.server_dead_ms <= config.heartbeat_ms:  # every other server dead at once
@@ -188,6 +191,18 @@ class Config:
                 f" ({config.heartbeat_ms}), not {config.server_dead_ms!r}"
             )
         return config
+
+
+def beside(settings_file: str | Path, db: str) -> str:
+    """A settings file's ``db``, an SQLite file's path relative to the file's own folder,
+    not to the current directory: a service started elsewhere (systemd's working
+    directory) opens the database the file names, not a new empty one (docs/settings.md).
+    A PostgreSQL address, an absolute path and ``:memory:`` stay as they are."""
+    from deberc_net.server.store import is_postgres
+
+    if is_postgres(db) or db == ":memory:" or os.path.isabs(db):
+        return db
+    return os.path.abspath(os.path.join(os.path.dirname(settings_file), db))
 
 
 def _with_guess(name: str, known: set[str]) -> str:

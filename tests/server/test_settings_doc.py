@@ -87,5 +87,6 @@ def test_the_flag_wins_over_the_file_and_the_file_over_the_default(tmp_path: Pat
     path.write_text('[server]\nport = 7600\ndb = "file.sqlite3"\nlag_ms = 900\n', "utf-8")
     parse = build_parser().parse_args
     config = serve_config(parse(["serve", "--config", str(path), "--port", "7700"]))
-    assert (config.port, config.db, config.lag_ms) == (7700, "file.sqlite3", 900)
+    # (the file's relative db: beside the file, docs/settings.md)
+    assert (config.port, config.db, config.lag_ms) == (7700, str(tmp_path / "file.sqlite3"), 900)
     assert config.host == Config().host  # neither gives it: the default
