@@ -539,6 +539,21 @@ def _records_export(args: argparse.Namespace) -> int:
     return 2 if _read_or_say("records export", args.db, store.close, write_all) is None else 0
 
 
+def _backup(args: argparse.Namespace) -> int:
+    """A consistent copy of the SQLite store, a server running on it or not (a
+    PostgreSQL one is pg_dump's): docs/security.md, "Backups and upgrades"."""
+    from deberc_net.server.store import StoreError, describe
+    from deberc_net.server.store.backup import back_up
+
+    try:
+        copied = back_up(args.db, args.out, replace=args.replace)
+    except StoreError as exc:
+        print(f"deberc-net backup: {exc}", file=sys.stderr)
+        return 2
+    print(copied.said(describe(args.db), args.out))
+    return 0
+
+
 def _admin(args: argparse.Namespace) -> int:
     """Register an admin's name (or, with --replace, change a registered name's
     password): the only way an admin's name is made."""
@@ -941,6 +956,19 @@ def build_parser() -> argparse.ArgumentParser:
     adm.add_argument("--db", help=DB_HELP)
     adm.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
     adm.set_defaults(func=_admin)
+
+    bk = sub.add_parser(
+        "backup",
+        help="copy the SQLite store consistently, while a server runs on it too "
+        "(a PostgreSQL store: pg_dump)",
+    )
+    bk.add_argument(
+        "out", metavar="OUT", help="the copy's file, made 0600: it holds the password hashes"
+    )
+    bk.add_argument("--db", help="the SQLite file (default: --config's db, or deberc.sqlite3)")
+    bk.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
+    bk.add_argument("--replace", action="store_true", help="OUT exists already: write over it")
+    bk.set_defaults(func=_backup)
 
     rec = sub.add_parser("records", help="stored deal records")
     rec_sub = rec.add_subparsers(dest="records_command", required=True)

@@ -1,0 +1,143 @@
+"""``deberc-net backup``: a consistent copy of a live SQLite store (docs/security.md,
+"Backups and upgrades").
+
+Copying the file with ``cp`` while a server runs gives a file without what is still in
+its ``-wal`` (an operator's copy had no match at all). SQLite's online backup API copies
+the database as one read transaction sees it, the ``-wal`` included, while the server
+goes on writing. The copy holds the password hashes: it is made readable by its owner
+only (0600), under a temporary name beside OUT, and named OUT only once whole.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import tempfile
+import urllib.parse
+
+import attrs
+
+from . import describe, is_postgres
+from .base import StoreError
+
+# the rows a backup counts, where the database has the table (a ladder's own file has
+# no ratings of people, 0.1.0's no ladder)
+COUNTED = (
+    ("accounts", "account", "accounts"),
+    ("matches", "match", "matches"),
+    ("deals", "deal", "deals"),
+    ("player_ratings", "rating", "ratings"),
+    ("ladder_runs", "ladder run", "ladder runs"),
+)
+
+
+@attrs.frozen
+class Copied:
+    """What a backup copied: the schema version and the rows of each COUNTED table."""
+
+    schema: int
+    rows: tuple[str, ...]  # each COUNTED table's, said: '47 matches'
+
+    def said(self, db: str, out: str) -> str:
+        counts = ", ".join(self.rows) or "no tables"
+        return (
+            f"copied {db} to {out} (schema {self.schema}): {counts}. It holds the password"
+            " hashes: keep it as private as the database (it is 0600)"
+        )
+
+
+def back_up(db: str, out: str, replace: bool = False) -> Copied:
+    """Copy the SQLite store ``db`` to ``out`` (0600); StoreError, one sentence saying
+    what to do, if it cannot: a PostgreSQL address (pg_dump's), no database at ``db``,
+    ``out`` there already (unless ``replace``), or in use, or ``db`` itself."""
+    _refused(db, out, replace)
+    part = _private_file_beside(out)
+    try:
+        copied = _copy(db, part)
+        _place(part, out, replace)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(part)
+        raise
+    return copied
+
+
+def _refused(db: str, out: str, replace: bool) -> None:
+    if is_postgres(db):
+        raise StoreError(
+            f"{describe(db)} is a PostgreSQL database: back it up with PostgreSQL's pg_dump"
+            " (pg_dump --format=custom --file OUT 'postgresql://…'), which copies it"
+            " consistently while servers run; this command copies an SQLite file"
+        )
+    if not os.path.isfile(db):
+        raise StoreError(f"no database at {db}")
+    if os.path.exists(out) and os.path.samefile(db, out):
+        raise StoreError(f"{out} is the database itself: give the copy another name")
+    if os.path.exists(out) and not replace:
+        raise StoreError(_EXISTS.format(out=out))
+    for name in (f"{out}-wal", f"{out}-shm"):  # a live database's: never written over
+        if os.path.exists(name):
+            raise StoreError(f"{out} is in use ({name} is there): give another name")
+
+
+_EXISTS = "{out} exists already: --replace writes over it, or give another name"
+
+
+def _private_file_beside(out: str) -> str:
+    """A new empty file in ``out``'s folder, 0600 (mkstemp's), for the copy to fill."""
+    folder = os.path.dirname(out) or "."
+    try:
+        handle, part = tempfile.mkstemp(prefix=".deberc-backup-", suffix=".part", dir=folder)
+    except OSError as exc:
+        raise StoreError(f"cannot write in {folder}: {exc.strerror or exc}") from None
+    os.close(handle)
+    return part
+
+
+def _copy(db: str, part: str) -> Copied:
+    """``db`` copied into ``part`` by SQLite's online backup (one read transaction: the
+    server's writes meanwhile are in the next backup), and what it holds."""
+    # mode=rw: never creates a database where there is none (a path gone meanwhile)
+    source_uri = f"file:{urllib.parse.quote(os.path.abspath(db))}?mode=rw"
+    try:
+        source = sqlite3.connect(source_uri, uri=True, timeout=5.0)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open the database {db}: {exc}") from None
+    try:
+        copy = sqlite3.connect(part)
+        try:
+            source.backup(copy)
+            return _what_it_holds(copy)
+        finally:
+            copy.close()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"cannot copy {db}: {exc}") from None
+    finally:
+        source.close()
+
+
+def _what_it_holds(copy: sqlite3.Connection) -> Copied:
+    tables = {name for (name,) in copy.execute("SELECT name FROM sqlite_master")}
+    rows = []
+    for table, one, many in COUNTED:
+        if table in tables:
+            (n,) = copy.execute(f"SELECT count(*) FROM {table}").fetchone()
+            rows.append(f"{n:,} {one if n == 1 else many}")
+    schema = 0  # 0.1.0's file: its schema before versions were numbered
+    if "schema_migrations" in tables:
+        (schema,) = copy.execute("SELECT max(number) FROM schema_migrations").fetchone()
+    return Copied(int(schema or 0), tuple(rows))
+
+
+def _place(part: str, out: str, replace: bool) -> None:
+    """Name the whole copy ``out``: over an older one if ``replace``, else only where
+    there is none still (a link fails on a file made meanwhile)."""
+    if replace:
+        os.replace(part, out)
+        return
+    try:
+        os.link(part, out)
+    except FileExistsError:
+        raise StoreError(_EXISTS.format(out=out)) from None
+    os.unlink(part)

@@ -1,0 +1,139 @@
+"""`deberc-net backup` (docs/security.md, "Backups and upgrades"): a consistent copy of a
+live SQLite store, 0600, never over a file unless told, and PostgreSQL sent to pg_dump.
+An operator's `cp` of a live file had no match at all: it was all in the -wal."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from deberc_net.cli import main
+from deberc_net.server.store import open_store
+from tests.server.process import read_until, start_server_process
+
+from .test_store import finish
+
+
+def _a_match_ended_by_a_forfeit(port: int) -> str:
+    """ann opens a table, bob sits, ann leaves: the match's id, ended (stored before its
+    end is told, docs/protocol.md §5.2)."""
+    with (
+        socket.create_connection(("127.0.0.1", port), timeout=10) as ann,
+        socket.create_connection(("127.0.0.1", port), timeout=10) as bob,
+    ):
+        ann.sendall(b"style machine\nlogin ann\nnew 2\n")
+        table = read_until(ann, b"cmd=sit").split(b"table=")[1].split()[0]
+        bob.sendall(b"style machine\nlogin bob\nsit " + table + b"\n")
+        read_until(bob, b"kind=start")
+        ann.sendall(b"leave\n")
+        told = read_until(bob, b"kind=match-end")
+        while b"\n" not in told.split(b"kind=match-end")[1]:  # the line whole
+            told += bob.recv(65536)
+    end = told.split(b"kind=match-end")[1].split(b"\n")[0]
+    return end.split(b"match=")[1].split()[0].decode()
+
+
+def _stop(proc: object) -> None:
+    import subprocess
+
+    assert isinstance(proc, subprocess.Popen)
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_a_backup_taken_while_a_server_runs_holds_its_match_and_serves_it_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Failed before: no such command (and `cp` of the live file, the operator's way,
+    gave a database without the match)."""
+    db, out = tmp_path / "live.sqlite3", tmp_path / "copy.sqlite3"
+    proc, port = start_server_process(db, "shutdown_grace_ms = 100")
+    try:
+        match = _a_match_ended_by_a_forfeit(port)
+        assert main(["backup", "--db", str(db), str(out)]) == 0  # the server still runs
+    finally:
+        _stop(proc)
+    said = capsys.readouterr().out
+    assert said.startswith(f"copied {db} to {out} (schema ") and "1 match, " in said
+    assert "password hashes" in said
+    assert out.stat().st_mode & 0o777 == 0o600
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".deberc-backup-")] == []
+    # restoring is pointing --db at the copy: a server on it lists the match
+    proc, port = start_server_process(out, "shutdown_grace_ms = 100")
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as carl:
+            carl.sendall(b"style machine\nlogin carl\ngames ann\n")
+            listed = read_until(carl, f"match={match} ".encode())
+        assert f"match={match} ".encode() in listed and b"reason=left" in listed
+    finally:
+        _stop(proc)
+
+
+def _a_store_with_a_match(path: Path) -> None:
+    store = open_store(path)
+    try:
+        store.add_account("ann", b"salt", b"hash")
+        finish(store, "m1", ["ann", "bob"], winner="ann")
+    finally:
+        store.close()
+
+
+def test_a_backup_never_writes_over_a_file_unless_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, out = tmp_path / "db.sqlite3", tmp_path / "copy.sqlite3"
+    _a_store_with_a_match(db)
+    out.write_text("last week's\n")
+    assert main(["backup", "--db", str(db), str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"deberc-net backup: {out} exists already: --replace writes over it, or give"
+        " another name\n"
+    )
+    assert out.read_text() == "last week's\n"
+    assert main(["backup", "--db", str(db), str(out), "--replace"]) == 0
+    assert "1 account, 1 match, 0 deals" in capsys.readouterr().out
+    with sqlite3.connect(out) as copy:
+        assert copy.execute("SELECT id FROM matches").fetchall() == [("m1",)]
+    copy.close()
+
+
+def test_a_backup_refuses_the_database_itself_and_a_file_in_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, live = tmp_path / "db.sqlite3", tmp_path / "live.sqlite3"
+    _a_store_with_a_match(db)
+    assert main(["backup", "--db", str(db), str(db), "--replace"]) == 2
+    assert "is the database itself" in capsys.readouterr().err
+    _a_store_with_a_match(live)
+    (tmp_path / "live.sqlite3-wal").write_bytes(b"")  # as a running server's
+    assert main(["backup", "--db", str(db), str(live), "--replace"]) == 2
+    assert f"{live} is in use" in capsys.readouterr().err
+
+
+def test_a_backup_of_no_database_makes_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "nothing.sqlite3"
+    assert main(["backup", "--db", str(db), str(tmp_path / "copy.sqlite3")]) == 2
+    assert capsys.readouterr().err == f"deberc-net backup: no database at {db}\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_postgresql_store_is_sent_to_pg_dump(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = "postgresql://deberc:secret@db.example/deberc"
+    assert main(["backup", "--db", url, str(tmp_path / "copy")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("deberc-net backup: postgresql://deberc:***@db.example/deberc is a")
+    assert "pg_dump" in err and "secret" not in err
+    assert list(tmp_path.iterdir()) == []
