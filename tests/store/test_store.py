@@ -248,6 +248,27 @@ def test_table_numbers_start_above_every_table_an_upgraded_database_holds(
         store.close()
 
 
+def test_match_numbers_start_above_those_old_code_wrote_after_the_upgrade(
+    new_store_db: str,
+) -> None:
+    """0.1.0's server run on an upgraded database (an operator's tryout did) numbers its
+    matches past the highest stored, as it always did, behind the store's counter: the
+    next server drew those numbers again, and its match would be written over the old
+    one's row and deals. Failed before: 3, the counter's next."""
+    store = open_store(new_store_db, serving=True)
+    try:
+        assert store.new_match_numbers(2) == [1, 2]
+    finally:
+        store.close()
+    _a_match_at_table(new_store_db, "m40", 1)  # 0.1.0's, after the upgrade
+    _a_match_at_table(new_store_db, "ladder-x", 1)  # (not a server's number)
+    store = open_store(new_store_db, serving=True)
+    try:
+        assert store.new_match_number() == 41
+    finally:
+        store.close()
+
+
 def test_servers_starting_at_once_on_an_upgraded_database_draw_tables_apart(
     new_store_db: str,
 ) -> None:

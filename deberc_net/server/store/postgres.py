@@ -116,7 +116,7 @@ class PostgresStore:
         """``url``: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB (any libpq conninfo).
         ``serving``, ``dead_after_s``: as for SQLiteStore."""
         self.server_id: int | None = None
-        self._tables_above_stored = False  # (TABLES_ABOVE_STORED: at the first draw)
+        self._above_stored: set[str] = set()  # the sequences moved (ABOVE_STORED) so far
         self._url = url
         # one plain connection first: a refusal is told at once, with its reason
         first = connect(url, connect_timeout_s)
@@ -205,15 +205,16 @@ class PostgresStore:
         return self._new_numbers("match_numbers", count)
 
     def new_table_numbers(self, count: int) -> list[int]:
-        if not self._tables_above_stored:
-            with self._pool.connection() as conn:
-                conn.execute(TABLES_ABOVE_STORED)
-            self._tables_above_stored = True
         return self._new_numbers("table_numbers", count)
 
     def _new_numbers(self, sequence: str, count: int) -> list[int]:
         """``count`` new numbers, ascending, of ``sequence`` (match_numbers or
-        table_numbers)."""
+        table_numbers); this store's first draw of it above every number stored
+        (ABOVE_STORED)."""
+        if sequence not in self._above_stored:
+            with self._pool.connection() as conn:
+                conn.execute(ABOVE_STORED[sequence])
+            self._above_stored.add(sequence)
         with self._pool.connection() as conn:
             rows = conn.execute(
                 "SELECT nextval(%s::regclass) FROM generate_series(1, %s)", (sequence, count)
@@ -406,16 +407,22 @@ class PostgresStore:
         return [rating_point(tuple(r)) for r in rows]
 
 
-# The table sequence moved past the highest table id stored, if it is behind it: a
-# database of 0.1.0's (migration 6 started it at 1, whatever its matches' tables), or
-# one that old code wrote to after its upgrade (docs/protocol.md §5.2). By drawing the
-# numbers between, not setval: a setval could move it back below numbers another
-# server drew meanwhile; drawn numbers only ever go up.
-TABLES_ABOVE_STORED = """
-SELECT count(nextval('table_numbers')) FROM generate_series(1,
-    (SELECT coalesce(max(table_id), 0) FROM matches)
-    - (SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM table_numbers))
-"""
+def _above(sequence: str, highest: str) -> str:
+    """The statement that moves ``sequence`` past ``highest`` (a query of one number,
+    NULL for none) if it is behind it, by drawing the numbers between; not setval, which
+    could move it back below numbers another server drew meanwhile: draws only go up."""
+    return (
+        f"SELECT count(nextval('{sequence}')) FROM generate_series(1, ({highest})"
+        f" - (SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM {sequence}))"
+    )
+
+
+# Each sequence moved past the highest number the matches hold at a store's first draw,
+# as sqlite.ABOVE_STORED (0.1.0's databases, and 0.1.0's code run on an upgraded one).
+ABOVE_STORED = {
+    "table_numbers": _above("table_numbers", "SELECT max(table_id) FROM matches"),
+    "match_numbers": _above("match_numbers", f"SELECT max({POSTGRES_NUMBER}) FROM matches e"),
+}
 
 
 # add_deal's statements. As a rule one: the deal stored if its match's running row is

@@ -186,7 +186,7 @@ class SQLiteStore:
         self._busy_timeout_s = busy_timeout_s
         self._busy_timeout_ms = int(busy_timeout_s * 1000)  # (as sqlite3.connect sets it)
         self.server_id: int | None = None
-        self._tables_above_stored = False  # (base.TABLES_ABOVE_STORED: at the first draw)
+        self._above_stored: set[str] = set()  # the counters moved (ABOVE_STORED) so far
         step, start = READING, time.monotonic()
         try:
             with self._lock:
@@ -372,15 +372,16 @@ class SQLiteStore:
         return self._new_numbers("match_numbers", count)
 
     def new_table_numbers(self, count: int) -> list[int]:
-        if not self._tables_above_stored:
-            with self._writing():
-                self._db.execute(TABLES_ABOVE_STORED)
-            self._tables_above_stored = True
         return self._new_numbers("table_numbers", count)
 
     def _new_numbers(self, counter: str, count: int) -> list[int]:
         """``count`` new numbers, ascending, of ``counter`` (match_numbers or
-        table_numbers: an AUTOINCREMENT table)."""
+        table_numbers: an AUTOINCREMENT table); this store's first draw of it above
+        every number stored (ABOVE_STORED)."""
+        if counter not in self._above_stored:
+            with self._writing():
+                self._db.execute(ABOVE_STORED[counter])
+            self._above_stored.add(counter)
         with self._writing():
             numbers = [
                 int(self._db.execute(f"INSERT INTO {counter} DEFAULT VALUES").lastrowid or 0)
@@ -618,15 +619,25 @@ class SQLiteStore:
         return [rating_point(r) for r in rows]
 
 
-# The table counter moved past the highest table id stored, if it is behind it: a
-# database of 0.1.0's (migration 6 started the counter at 1, whatever its matches'
-# tables), or one that old code wrote to after its upgrade (docs/protocol.md §5.2).
-# An explicit number in an AUTOINCREMENT table raises its sqlite_sequence; never lowers.
-TABLES_ABOVE_STORED = (
-    "INSERT OR IGNORE INTO table_numbers (number)"
-    " SELECT t FROM (SELECT max(table_id) AS t FROM matches)"
-    " WHERE t > coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'table_numbers'), 0)"
-)
+def _above(counter: str, highest: str) -> str:
+    """The statement that moves ``counter`` past ``highest`` (a query of one number ``n``,
+    NULL for none) if it is behind it: an explicit number in an AUTOINCREMENT table
+    raises its sqlite_sequence, and never lowers it."""
+    return (
+        f"INSERT OR IGNORE INTO {counter} (number) SELECT n FROM ({highest}) WHERE n >"
+        f" coalesce((SELECT seq FROM sqlite_sequence WHERE name = '{counter}'), 0)"
+    )
+
+
+# Each counter moved past the highest number the matches hold, if it is behind it, at a
+# store's first draw: a database of 0.1.0's (migration 6 started the table counter at
+# 1, whatever its matches' tables), or one that 0.1.0's code wrote to after its upgrade
+# (its own tables from 1 again, its match numbers past the highest stored, which the
+# next draw would give again: a match written over). docs/protocol.md §5.2.
+ABOVE_STORED = {
+    "table_numbers": _above("table_numbers", "SELECT max(table_id) AS n FROM matches"),
+    "match_numbers": _above("match_numbers", f"SELECT max({SQLITE_NUMBER}) AS n FROM matches e"),
+}
 
 
 # add_deal's statements: as a rule one, the deal stored if its match's running row is
