@@ -2,7 +2,9 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# installed: the package and its dependencies (all `make serve` needs) ...
 STAMP := $(VENV)/.installed
+# ... and the test extras and example plugins (`make test`, `make lint`)
 TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: serve test lint bench clean postgresql chromium
@@ -13,7 +15,7 @@ $(BIN)/python:
 $(STAMP): $(BIN)/python pyproject.toml
 	@echo "Installing deberc-net and its dependencies into $(VENV) (once; a minute or more)..."
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e .
 	touch $(STAMP)
 
 # ARGS: more of serve's flags, e.g. make serve ARGS="--port 7600 --http-port 7680"
@@ -21,10 +23,15 @@ ARGS ?=
 serve: $(STAMP)
 	$(BIN)/deberc-net serve --house-bots $(ARGS)
 
-# The tests also install the example third-party rule packages, to prove they plug in
-# (their own tests, examples/*/tests, run with ours).
+# The tests install the test extras (pytest, ruff, mypy, selenium, hypothesis: never
+# needed to serve) and the example third-party rule packages, to prove they plug in
+# (their own tests, examples/*/tests, run with ours). After $(STAMP): a new
+# pyproject.toml reinstalls the package, then these; a `make serve` first leaves
+# this stamp missing, so the next `make test` installs them.
 EXAMPLES := examples/posled20 examples/perezdacha
 $(TEST_STAMP): $(STAMP) $(addsuffix /pyproject.toml,$(EXAMPLES))
+	@echo "Installing the test tools into $(VENV) (once)..."
+	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/python -m pip install --quiet --no-deps $(addprefix -e ,$(EXAMPLES))
 	touch $(TEST_STAMP)
 
@@ -81,7 +88,7 @@ test: $(TEST_STAMP) postgresql chromium
 	status=$$?; if [ $$status -eq 0 ]; then rm -rf "$$run_tmp"; \
 	else echo "the failed run's files are kept in $$run_tmp"; fi; exit $$status
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy

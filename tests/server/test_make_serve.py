@@ -60,3 +60,52 @@ def test_make_serve_takes_serves_flags_in_args(tmp_path: Path) -> None:
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
+
+
+def _installs(
+    tmp_path: Path, target: str, made: tuple[str, ...], changed: tuple[str, ...] = ()
+) -> list[str]:
+    """The pip commands `make -n TARGET` would run in a clone where ``made`` (the venv's
+    interpreter, its stamps) exist already, newer than every pyproject.toml but those
+    ``changed`` since: the Makefile's own logic, in a copy of it, nothing installed."""
+    tmp_path.mkdir(exist_ok=True)
+    (tmp_path / "Makefile").write_text((ROOT / "Makefile").read_text())
+    for project in ("pyproject.toml", "examples/posled20/pyproject.toml",
+                    "examples/perezdacha/pyproject.toml"):  # fmt: skip
+        (tmp_path / project).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / project).write_text("")
+        os.utime(tmp_path / project, (1_000_000_000, 1_000_000_000))
+    for name in made:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    for name in changed:
+        os.utime(tmp_path / name, (2e9, 2e9))
+    dry = subprocess.run(
+        ["make", "-n", target], cwd=tmp_path, capture_output=True, text=True, timeout=30, check=True
+    )
+    return [line.split(" -m pip ")[1] for line in dry.stdout.splitlines() if " -m pip " in line]
+
+
+PACKAGE = "install --quiet -e ."
+TEST_EXTRAS = "install --quiet -e '.[test]'"
+VENV = (".venv/bin/python",)
+
+
+def test_make_serve_installs_the_package_without_the_test_tools(tmp_path: Path) -> None:
+    # failed before: `make serve` installed '.[test]' (ruff, mypy, selenium, hypothesis)
+    installs = _installs(tmp_path, "serve", VENV)
+    assert PACKAGE in installs and TEST_EXTRAS not in installs
+
+
+def test_make_test_after_make_serve_installs_the_test_tools(tmp_path: Path) -> None:
+    """Either order: `make test` on a clean clone installs both; after `make serve`, only
+    what serve left out; after both, nothing."""
+    fresh = _installs(tmp_path / "fresh", "test", ())
+    assert PACKAGE in fresh and TEST_EXTRAS in fresh
+    after_serve = _installs(tmp_path / "served", "test", (*VENV, ".venv/.installed"))
+    assert PACKAGE not in after_serve and TEST_EXTRAS in after_serve
+    both = (*VENV, ".venv/.installed", ".venv/.installed-test")
+    assert _installs(tmp_path / "both", "test", both) == []
+    assert _installs(tmp_path / "both", "serve", both) == []
+    changed = _installs(tmp_path / "changed", "test", both, changed=("pyproject.toml",))
+    assert PACKAGE in changed and TEST_EXTRAS in changed  # a new dependency: both again
