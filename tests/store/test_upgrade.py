@@ -9,6 +9,8 @@ import os
 import signal
 import socket
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -107,3 +109,23 @@ def test_a_server_on_a_0_1_0_database_says_it_migrated_it_and_numbers_tables_on(
     lines += [json.loads(line) for line in proc.stderr.read().splitlines() if line]
     [said] = [x for x in lines if x["event"] == "migrated"]
     assert (said["from"], said["to"], said["level"], said["db"]) == (0, LATEST, "warning", str(db))
+
+
+def test_records_export_says_its_upgrade_on_stderr_never_among_the_records(
+    tmp_path: Path,
+) -> None:
+    """Any command that opens the store migrates it; `records export` writes records on
+    standard output, so its `migrated` line goes to standard error (structlog's default
+    is standard output: an export of an old database began with a log line)."""
+    db = tmp_path / "old.sqlite3"
+    _old_file(db)
+    done = subprocess.run(
+        [sys.executable, "-m", "deberc_net", "records", "export", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout == ""  # (0.1.0's match has no deal)
+    events = [json.loads(line)["event"] for line in done.stderr.splitlines()]
+    assert events == ["store_made_private", "migrated"]
