@@ -95,8 +95,7 @@ def test_a_backup_never_writes_over_a_file_unless_told(
     out.write_text("last week's\n")
     assert main(["backup", "--db", str(db), str(out)]) == 2
     assert capsys.readouterr().err == (
-        f"deberc-net backup: {out} exists already: --replace writes over it, or give"
-        " another name\n"
+        f"deberc-net backup: {out} exists already: --replace writes over it, or give another name\n"
     )
     assert out.read_text() == "last week's\n"
     assert main(["backup", "--db", str(db), str(out), "--replace"]) == 0
