@@ -106,7 +106,8 @@ def keep_private(path: str) -> None:
             continue
         with contextlib.suppress(OSError):
             os.chmod(name, mode & ~0o077)
-            log.warning("store_made_private", file=name, was=f"{mode:04o}")
+            # (info: a fix made, nothing left to do; a server logs it, a one-shot command not)
+            log.info("store_made_private", file=name, was=f"{mode:04o}")
 
 
 log = structlog.get_logger("deberc.store")
