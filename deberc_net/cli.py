@@ -99,9 +99,9 @@ def _open_store(command: str, opener: Callable[[str], StoreT], db: str) -> Store
 
 def serve_config(args: argparse.Namespace) -> Config:
     """The server's Config from 'serve''s arguments (the file, then the flags over it)."""
-    from deberc_net.server.config import Config
+    from deberc_net.server.config import Config, setting_problem
 
-    overrides = {"host": args.host, "port": args.port, "db": args.db}
+    overrides = {"host": args.host, "port": args.port, "db": args.db, "http_host": args.http_host}
     if args.config:
         config = Config.from_toml(args.config, **overrides)
     else:
@@ -118,6 +118,10 @@ def serve_config(args: argparse.Namespace) -> Config:
     for flag, port in (("--port", config.port), ("--http-port", config.http_port)):
         if port is not None and not 0 <= port <= 65535:
             raise ValueError(f"{flag} expects a port number, 0 to 65535, not {port}")
+    if args.http_host is not None:  # (the file's was checked with the file)
+        problem = setting_problem("http_host", args.http_host)
+        if problem is not None:
+            raise ValueError(f"--http-host {problem}, not {args.http_host!r}")
     if args.workers > 1:  # one host: a dead worker is noticed in seconds
         from deberc_net.server.cluster.launch import workers_timing
 
@@ -779,8 +783,16 @@ def build_parser() -> argparse.ArgumentParser:
     pl.set_defaults(func=_play)
 
     sv = sub.add_parser("serve", help="run the server")
-    sv.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    sv.add_argument(
+        "--host",
+        help="address to listen on (default 127.0.0.1; the web face's too, unless --http-host)",
+    )
     sv.add_argument("--port", type=int, help="TCP port (default 7501; 0 picks a free one)")
+    sv.add_argument(
+        "--http-host",
+        help="address the web face listens on (default: --host's; 127.0.0.1 behind a "
+        "proxy on this machine: docs/web.md)",
+    )
     sv.add_argument("--db", help=DB_HELP)
     sv.add_argument(
         "--http-port",

@@ -79,10 +79,10 @@ async def serve(
                 raise ListenError(cannot_listen(config.host, config.port, exc)) from None
         if config.http_port is not None and (worker is None or worker.index == 0):
             try:
-                http_socket = bind_tcp(config.host, config.http_port)
+                http_socket = bind_tcp(config.web_host(), config.http_port)
             except OSError as exc:
                 raise ListenError(
-                    cannot_listen(config.host, config.http_port, exc, " (web)")
+                    cannot_listen(config.web_host(), config.http_port, exc, " (web)")
                 ) from None
         store = open_store(config.db, serving=True, dead_after_s=config.server_dead_ms / 1000)
     except BaseException:

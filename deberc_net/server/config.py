@@ -52,6 +52,8 @@ class Config:
     # no limit). A page with its files and socket is 5 of them: docs/security.md §8
     web_requests_per_address_per_s: float = 10.0
     web_requests_per_address_burst: float = 60.0
+    # Behind a reverse proxy (docs/web.md, "Behind a proxy")
+    http_host: str | None = None  # the web face's address (None: the game's host)
     db: str = "deberc.sqlite3"
     human_clock_ms: int = 60_000  # per call, a person
     bot_clock_ms: int = 10_000  # per call, a connection in the machine style
@@ -133,6 +135,10 @@ class Config:
     # every match's decks from this seed, for a test that plays a known match (None: a
     # fresh random seed a match, as a server must; a ladder's board has its own)
     match_seed: str | None = None
+
+    def web_host(self) -> str:
+        """The address the web face listens on: its own, else the game's."""
+        return self.host if self.http_host is None else self.http_host
 
     @classmethod
     def from_toml(cls, path: str | Path, **overrides: Any) -> Config:
@@ -235,6 +241,8 @@ def setting_problem(name: str, value: object) -> str | None:
         return "expects a port number, 0 to 65535"
     if name == "match_seed" and not value:  # '' would mean a fresh random seed a match
         return "expects a non-empty string (leave it out for a random seed a match)"
+    if name == "http_host" and not value:  # '' would be every address, not the game's
+        return "expects an address to listen on (leave it out for the game's host)"
     if name == "log_level" and str(value).upper() not in logging.getLevelNamesMapping():
         return "expects a log level (debug, info, warning, error)"
     return None

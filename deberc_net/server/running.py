@@ -131,9 +131,9 @@ async def run(
                     if not isinstance(bind, OSError):
                         raise
                     raise ListenError(
-                        cannot_listen(config.host, config.http_port, bind, " (web)")
+                        cannot_listen(config.web_host(), config.http_port, bind, " (web)")
                     ) from None
-                log.info("http_listening", host=config.host, port=http_port)
+                log.info("http_listening", host=config.web_host(), port=http_port)
                 if http_bound is not None:
                     http_bound(http_port)
             server = Server(config, lobby, nursery)
