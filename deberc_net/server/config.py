@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import ipaddress
 import logging
 import os
 import tomllib
@@ -54,6 +55,9 @@ class Config:
     web_requests_per_address_burst: float = 60.0
     # Behind a reverse proxy (docs/web.md, "Behind a proxy")
     http_host: str | None = None  # the web face's address (None: the game's host)
+    # the peers (addresses, CIDR networks) whose X-Forwarded-For names the web client
+    # its limits count (none: every peer is its own client; docs/security.md checklist)
+    trusted_proxies: list[str] = attrs.Factory(list)
     db: str = "deberc.sqlite3"
     human_clock_ms: int = 60_000  # per call, a person
     bot_clock_ms: int = 10_000  # per call, a connection in the machine style
@@ -243,9 +247,24 @@ def setting_problem(name: str, value: object) -> str | None:
         return "expects a non-empty string (leave it out for a random seed a match)"
     if name == "http_host" and not value:  # '' would be every address, not the game's
         return "expects an address to listen on (leave it out for the game's host)"
+    if name == "trusted_proxies" and isinstance(value, list):
+        wrong = next((item for item in value if not _is_network(item)), None)
+        if wrong is not None:
+            such = 'IP addresses or networks such as "10.0.0.0/8" or "::1"'
+            return f"expects {such} ({wrong!r} is neither)"
     if name == "log_level" and str(value).upper() not in logging.getLevelNamesMapping():
         return "expects a log level (debug, info, warning, error)"
     return None
+
+
+def _is_network(text: str) -> bool:
+    """An address or a network; one with host bits set ('10.0.0.1/8') is refused, not
+    widened: what it meant to trust is unclear."""
+    try:
+        ipaddress.ip_network(text)
+    except ValueError:
+        return False
+    return True
 
 
 def cannot_listen(host: str, port: int | None, exc: OSError, what: str = "") -> str:

@@ -1,6 +1,6 @@
 """The settings for a web face behind a reverse proxy (docs/web.md, "Behind a proxy"):
-``http_host`` (and ``serve --http-host``), checked as every setting is (a bad value
-stops ``serve`` with one line naming it)."""
+``http_host`` (and ``serve --http-host``) and ``trusted_proxies``, checked as every
+setting is (a bad value stops ``serve`` with one line naming it)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,15 @@ def _settings(tmp_path: Path, text: str) -> Path:
         ("http_host = 5", "setting http_host expects a string, not 5"),
         # '' binds every address: the opposite of what one leaving it empty may mean
         ('http_host = ""', "setting http_host expects an address to listen on (leave it out"),
+        ('trusted_proxies = "127.0.0.1"', "setting trusted_proxies expects a list of strings"),
+        ("trusted_proxies = [5]", "setting trusted_proxies expects a list of strings"),
+        (
+            'trusted_proxies = ["127.0.0.1", "nginx"]',
+            'setting trusted_proxies expects IP addresses or networks such as "10.0.0.0/8" or'
+            " \"::1\" ('nginx' is neither), not ['127.0.0.1', 'nginx']",
+        ),
+        # host bits set: what it meant to trust is unclear, so it is not widened
+        ('trusted_proxies = ["10.0.0.1/8"]', "('10.0.0.1/8' is neither)"),
     ],
 )
 def test_a_bad_proxy_setting_is_refused_naming_it(tmp_path: Path, line: str, said: str) -> None:
@@ -71,4 +80,22 @@ def test_serve_says_a_web_host_it_cannot_listen_on_in_one_line(
     assert main([*argv, "--config", str(path), "--db", str(db)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("deberc-net serve: cannot listen on 192.0.2.1:0 (web): "), err
+    assert err.count("\n") == 1 and not db.exists()
+
+
+def test_trusted_proxies_take_addresses_and_networks_of_both_versions(tmp_path: Path) -> None:
+    listed = ["127.0.0.1", "10.0.0.0/8", "::1", "fd00::/8"]
+    path = _settings(tmp_path, f"trusted_proxies = {listed!r}".replace("'", '"'))
+    assert Config.from_toml(path).trusted_proxies == listed
+    assert Config().trusted_proxies == []  # none by default: every peer is its client
+
+
+def test_serve_refuses_a_proxy_that_is_no_address_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _settings(tmp_path, 'trusted_proxies = ["proxy.example.org"]')
+    db = tmp_path / "s.sqlite3"
+    assert main(["serve", "--config", str(path), "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"deberc-net serve: {path}: setting trusted_proxies expects IP ")
     assert err.count("\n") == 1 and not db.exists()
