@@ -1448,7 +1448,7 @@ class Table:
         flush_batch()
         if not stored:  # on disk before anyone is told ('games' lists it, 'top' rates it)
             ratings = await self.lobby.writes.run(self._end_writes(end))
-        if ratings is not None:
+        if ratings:  # a match of guests (or unrated) changes no rating: no line
             log.info("rated", match=match.match_id, ratings={r.name: r.rating for r in ratings})
         # a ladder board's seed would tell the other seatings' decks
         told = end._replace(match=match.match_id)  # the human style names it
