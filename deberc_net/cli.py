@@ -205,7 +205,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
     book = _rule_book("ladder")
     if book is None:
         return 2
-    configure_logging("warning")  # the ladder's own server: its warnings only
+    configure_logging("warning", lifecycle=False)  # the ladder's own server: its warnings only
     try:
         book.ruleset(args.players, args.variant, args.option)
         server = None
@@ -335,7 +335,7 @@ def _ladder_worker(args: argparse.Namespace) -> int:
     book = _rule_book("ladder")
     if book is None:
         return 2
-    configure_logging("warning")
+    configure_logging("warning", lifecycle=False)  # its own servers: their warnings only
     try:
         stored = work(
             args.db,

@@ -4,16 +4,24 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import TextIO, cast
+from typing import Any, TextIO, cast
 
+import attrs
 import structlog
 
 
 def configure_logging(
-    level: str = "info", json_output: bool | None = None, worker: int | None = None
+    level: str = "info",
+    json_output: bool | None = None,
+    worker: int | None = None,
+    lifecycle: bool = True,
 ) -> None:
     """``worker``: a ``serve --workers`` worker's index, on each of its lines (the
-    workers share the parent's stderr, and each counts its connections from 1)."""
+    workers share the parent's stderr, and each counts its connections from 1).
+    ``lifecycle``: a server's lifecycle lines are written whatever ``level`` says
+    (``LifecycleLog``); False for a ladder's own server, whose output is the ladder's."""
+    global _lifecycle_passes
+    _lifecycle_passes = lifecycle
     if json_output is None:
         json_output = not sys.stderr.isatty()
     renderer: structlog.typing.Processor = (
@@ -41,6 +49,27 @@ def configure_logging(
         driver = logging.getLogger(name)
         driver.handlers = [_DriverLines()]
         driver.propagate = False
+
+
+# whether a server's lifecycle lines pass the level filter (configure_logging's word)
+_lifecycle_passes = True
+_UNFILTERED = structlog.make_filtering_bound_logger(logging.NOTSET)
+
+
+@attrs.frozen
+class LifecycleLog:
+    """A logger whose lines pass whatever ``log_level`` says, at ``info``: a server's
+    lifecycle (``listening``, ``shutdown``, ``stopped``), which an operator needs under
+    ``log_level = "warning"`` too (docs/security.md's checklist), as the ``--workers``
+    parent writes its own (docs/settings.md, "Logs"). A few lines a run: a logger
+    made at each is cheap enough, and follows ``configure_logging`` made at any time."""
+
+    name: str
+
+    def info(self, event: str, **fields: Any) -> None:
+        wrapper = _UNFILTERED if _lifecycle_passes else None  # None: the configured one
+        logger = structlog.wrap_logger(None, wrapper_class=wrapper, logger_factory_args=[self.name])
+        logger.info(event, **fields)
 
 
 def plain_unless_configured() -> None:

@@ -44,6 +44,7 @@ from .config import Config, cannot_listen
 from .limits import AddressBuckets, Bucket, SharedBucket
 from .lobby import Lobby
 from .local import LOCAL_ADDRESS, LocalStream, Receiver, local_stream_pair
+from .logs import LifecycleLog
 from .ports import close_all, listen_on
 from .run_order import restore, serve_in_arrival_order
 from .session import Outbox, Session
@@ -53,6 +54,8 @@ if TYPE_CHECKING:
     from .cluster import WorkerPlace
 
 log = structlog.get_logger("deberc.server")
+# listening, shutdown, stopped: written whatever log_level says (server/logs.py)
+lifecycle_log = LifecycleLog("deberc.server")
 _ids = itertools.count(1)
 READ_SIZE = 4096
 # chat allowances of addresses kept (the last connection gone, not yet refilled) before
@@ -133,7 +136,7 @@ async def run(
                     raise ListenError(
                         cannot_listen(config.web_host(), config.http_port, bind, " (web)")
                     ) from None
-                log.info("http_listening", host=config.web_host(), port=http_port)
+                lifecycle_log.info("http_listening", host=config.web_host(), port=http_port)
                 if http_bound is not None:
                     http_bound(http_port)
             server = Server(config, lobby, nursery)
@@ -159,11 +162,12 @@ async def run(
                 # made a busy server's slowest calls wait two rounds of every table's
                 coin = serve_in_arrival_order()
             if worker is None:
-                log.info("listening", host=config.host, port=port, db=describe(config.db))
+                lifecycle_log.info("listening", host=config.host, port=port, db=describe(config.db))
             else:
                 # its server id: what the others' worker_lost lines call it ('lost')
                 pid, server_id = os.getpid(), store.server_id
-                log.info(  # 'port': its own (its house bots'); 'shared_port': the players'
+                # 'port': its own (its house bots'); 'shared_port': the players'
+                lifecycle_log.info(
                     "worker_listening",
                     worker=worker.index,
                     pid=pid,
@@ -195,7 +199,7 @@ async def run(
             # (its database gone: a lost bus, cluster/bus_lost.py) the first cause stays
             # the reason the server ended, said by a worker's parent (worker_died)
             log.warning("store_close_failed", exc_info=True)
-        log.info("stopped")
+        lifecycle_log.info("stopped")
 
 
 async def _join_workers(
@@ -251,7 +255,7 @@ async def _on_signal(
         async for signum in signals:
             name = signal.Signals(signum).name
             leave_the_terminal_on_hangup(signum)
-            log.info("shutdown", signal=name)
+            lifecycle_log.info("shutdown", signal=name)
             # its last store calls (the tables' records, its own row) wait a moment for
             # a connection, not the pool's 30 s each: a database away does not hold it
             lobby.store.hurry(STOPPING_STORE_WAIT_S)

@@ -107,9 +107,12 @@ def _logging_restored() -> Iterator[None]:
     gets its own set-up back afterwards (other tests capture its logs)."""
     saved = structlog.get_config()
     configure = logs.configure_logging
+    lifecycle = logs._lifecycle_passes
 
-    def uncached(level: str = "info", json_output: bool | None = None) -> None:
-        configure(level, json_output)
+    def uncached(
+        level: str = "info", json_output: bool | None = None, lifecycle: bool = True
+    ) -> None:
+        configure(level, json_output, lifecycle=lifecycle)
         structlog.configure(cache_logger_on_first_use=False)
 
     logs.configure_logging = uncached
@@ -117,6 +120,7 @@ def _logging_restored() -> Iterator[None]:
         yield
     finally:
         logs.configure_logging = configure
+        logs._lifecycle_passes = lifecycle
         structlog.configure(**saved)
 
 

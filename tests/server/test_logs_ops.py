@@ -3,13 +3,18 @@ found missing or noisy, captured from in-process servers (``structlog.testing``)
 
 from __future__ import annotations
 
+import json
+import signal
+import socket
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import structlog
 
 from .client import a_whole_match
 from .conftest import Connector
+from .process import read_until, start_server_process
 
 Register = Callable[[str, str], Awaitable[None]]
 
@@ -45,3 +50,21 @@ async def test_a_rated_match_logs_its_ratings(
         await ann.expect("ok", cmd="ping")
     [rated] = _events(logs, "rated")
     assert set(rated["ratings"]) == {"ann", "bob"}
+
+
+def test_a_lone_server_logs_its_lifecycle_under_log_level_warning(tmp_path: Path) -> None:
+    """The checklist's log_level = "warning" (docs/security.md) left a lone server's log
+    empty: no listening (start_server_process waits for it), no shutdown, no stopped."""
+    proc, port = start_server_process(
+        tmp_path / "quiet.sqlite3", 'log_level = "warning"\nshutdown_grace_ms = 100'
+    )
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            read_until(sock, b"\n")
+            sock.sendall(b"login misha\nquit\n")
+            read_until(sock, b"bye")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    events = [json.loads(line)["event"] for line in err.splitlines()]
+    assert events == ["shutdown", "stopped"]  # (its 'listening' read by start_server_process)

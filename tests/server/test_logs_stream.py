@@ -9,9 +9,11 @@ import io
 import json
 import sys
 
+import pytest
 import structlog
 
-from deberc_net.server.logs import configure_logging
+from deberc_net.server import logs
+from deberc_net.server.logs import LifecycleLog, configure_logging
 
 
 def test_a_log_line_after_the_first_stderr_was_closed_goes_to_the_current_one() -> None:
@@ -31,3 +33,36 @@ def test_a_log_line_after_the_first_stderr_was_closed_goes_to_the_current_one() 
         structlog.configure(**saved_config)
     line = json.loads(second.getvalue())
     assert (line["event"], line["n"], line["level"]) == ("after", 1, "info")
+
+
+def test_lifecycle_lines_pass_any_log_level_and_the_rest_keep_theirs() -> None:
+    """docs/settings.md, "Logs": a server's listening, shutdown and stopped are written
+    under log_level = "warning" too (a worker's with its index, as its other lines)."""
+    saved_config = structlog.get_config()
+    saved_stderr = sys.stderr
+    sys.stderr = written = io.StringIO()
+    try:
+        configure_logging("error", json_output=True, worker=1)
+        structlog.get_logger("deberc.server").info("connect")
+        structlog.get_logger("deberc.server").warning("outbox_full")
+        LifecycleLog("deberc.server").info("listening", port=7501)
+    finally:
+        sys.stderr = saved_stderr
+        structlog.configure(**saved_config)
+    [line] = [json.loads(text) for text in written.getvalue().splitlines()]
+    assert (line["event"], line["level"], line["worker"]) == ("listening", "info", 1)
+
+
+def test_a_ladders_own_server_keeps_to_its_warnings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ladder run``'s server logs nothing of its lifecycle: its output is the ladder's."""
+    monkeypatch.setattr(logs, "_lifecycle_passes", True)  # (as it was, after the test)
+    saved_config = structlog.get_config()
+    saved_stderr = sys.stderr
+    sys.stderr = written = io.StringIO()
+    try:
+        configure_logging("warning", json_output=True, lifecycle=False)
+        LifecycleLog("deberc.server").info("listening", port=7501)
+    finally:
+        sys.stderr = saved_stderr
+        structlog.configure(**saved_config)
+    assert written.getvalue() == ""

@@ -168,7 +168,7 @@ from deberc_net.server.config import Config
 from deberc_net.server.logs import configure_logging
 
 configure_logging("info", json_output=True)
-said = running.log  # the running server's (server/running.py)
+said = running.lifecycle_log  # the running server's listening (server/running.py)
 
 class SignalledAtListening:
     def __getattr__(self, name):
@@ -179,7 +179,7 @@ class SignalledAtListening:
         if event == "listening":
             os.kill(os.getpid(), signal.SIGTERM)
 
-running.log = SignalledAtListening()
+running.lifecycle_log = SignalledAtListening()
 config = Config(port=0, db=sys.argv[1], shutdown_grace_ms=0)
 trio.run(lambda: app.serve(config, handle_signals=True))
 """
