@@ -10,6 +10,7 @@ bytes. A handler's failure is logged and ends only its own connection.
 
 from __future__ import annotations
 
+import enum
 import errno
 import gc
 import itertools
@@ -49,6 +50,7 @@ from .ports import close_all, listen_on
 from .run_order import restore, serve_in_arrival_order
 from .session import Outbox, Session
 from .store import Store, describe
+from .summaries import Summaries
 
 if TYPE_CHECKING:
     from .cluster import WorkerPlace
@@ -301,6 +303,26 @@ def _anyone_to_tell(lobby: Lobby) -> bool:
     return bool(lobby.online) or any(not table.remote for table in lobby.tables.values())
 
 
+class Refusal(enum.Enum):
+    """Why a new connection is refused: its ``refused`` log line's ``reason``."""
+
+    FULL = "full"  # max_connections, every one logged in
+    PER_ADDRESS = "per-address"  # max_connections_per_address
+    SHUTTING_DOWN = "shutting-down"
+
+
+# what the refused client is told (docs/protocol.md §2.1): error code=busy text=...
+REFUSAL_TEXT = {
+    Refusal.FULL: "the server is full",
+    Refusal.PER_ADDRESS: "too many connections from your address",
+    Refusal.SHUTTING_DOWN: "the server is shutting down",
+}
+
+
+def _log_refused(**fields: Any) -> None:
+    log.warning("refused", **fields)
+
+
 class Server:
     """Serves connections on any streams, for one lobby."""
 
@@ -327,6 +349,9 @@ class Server:
             ADDRESSES_KEPT,
         )
         self.pending = 0  # accepted, and not yet given a session
+        # refused connections: the first of a reason logged, then counted (a full server
+        # may refuse thousands a second)
+        self.refusals = Summaries(_log_refused, nursery)
         self.limits = Limits(
             max_line=config.max_line,
             flood_lines_per_s=config.flood_lines_per_s,
@@ -369,7 +394,8 @@ class Server:
             refusal = self._refusal(address)
             if refusal is not None:
                 self.pending -= 1
-                await _refuse(stream, refusal)
+                self.refusals.note(refusal.value, address, peer=peer)
+                await _refuse(stream, REFUSAL_TEXT[refusal])
                 return
             session = self._open(stream, address, peer)
             # said hello once `session` is set, so that the finally below always closes it
@@ -398,20 +424,20 @@ class Server:
             s for s in self.sessions if s.connection.state is State.AWAITING_LOGIN and not s.closed
         ]
 
-    def _refusal(self, address: str) -> str | None:
+    def _refusal(self, address: str) -> Refusal | None:
         """Why this new connection is refused, or None: a full server first closes the
         oldest connection that has not logged in, so idle sockets cannot keep players out."""
         if not self.lobby.accepting:
-            return "the server is full or shutting down"
+            return Refusal.SHUTTING_DOWN
         per_address = self.config.max_connections_per_address
         if per_address and self.per_address[address] > per_address:
-            return "too many connections from your address"
+            return Refusal.PER_ADDRESS
         if len(self.sessions) + self.pending > self.config.max_connections:
             idle = next(
                 (s for s in self.sessions if s.connection.state is State.AWAITING_LOGIN), None
             )
             if idle is None:
-                return "the server is full or shutting down"
+                return Refusal.FULL
             idle.send(
                 ev.Error(
                     "busy", "the server is full: connections that have not logged in make room"

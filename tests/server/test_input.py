@@ -446,7 +446,7 @@ async def test_a_full_server_refuses_politely(start_server, connect: Connector) 
     stream = await trio.open_tcp_stream("127.0.0.1", port)
     extra = LineClient(stream, "extra")
     await extra.wait_closed()
-    assert extra.lines == ["error code=busy text=the server is full or shutting down"]
+    assert extra.lines == ["error code=busy text=the server is full"]
     await extra.aclose()
     await _who_works(ann, "ann")
 

@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import structlog
+import trio
 
-from .client import a_whole_match
+from .client import LineClient, a_whole_match
 from .conftest import Connector
 from .process import read_until, start_server_process
 
@@ -68,3 +69,24 @@ def test_a_lone_server_logs_its_lifecycle_under_log_level_warning(tmp_path: Path
         _, err = proc.communicate(timeout=30)
     events = [json.loads(line)["event"] for line in err.splitlines()]
     assert events == ["shutdown", "stopped"]  # (its 'listening' read by start_server_process)
+
+
+async def test_a_full_server_logs_the_refusal_once_and_says_full(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    """Three logged in of max_connections = 3: the fourth was told 'full or shutting
+    down' and the log had no line. Now one line, ``refused``, with the peer and why;
+    the next refusals within the minute are counted for its summary, not logged."""
+    port = await start_server(max_connections=3)
+    for name in ("ann", "bob", "cat"):
+        await connect.machine(port, name)
+    with structlog.testing.capture_logs() as logs:
+        for _ in range(3):
+            extra = LineClient(await trio.open_tcp_stream("127.0.0.1", port), "extra")
+            await extra.wait_closed()
+            await extra.aclose()
+            assert extra.lines == ["error code=busy text=the server is full"]
+    [refused] = _events(logs, "refused")
+    assert refused["reason"] == "full" and refused["log_level"] == "warning"
+    assert refused["peer"].startswith("127.0.0.1:")
+    assert _events(logs, "connect") == []  # (a refused connection is no connection)

@@ -275,6 +275,10 @@ def test_a_connection_during_the_grace_is_told_why_in_one_line(tmp_path: Path) -
             with socket.create_connection(("127.0.0.1", port), timeout=10) as late:
                 said = read_until(late, b"\xff", 10)  # to the server's close
             # (docs/protocol.md §1: while the server shuts down, the newcomer's one line)
-            assert said == b"error code=busy text=the server is full or shutting down\r\n", said
+            assert said == b"error code=busy text=the server is shutting down\r\n", said
             client.sendall(b"quit\n")  # nobody left: the stop ends
         assert proc.wait(timeout=20) == 0
+        assert proc.stderr is not None
+        lines = [json.loads(line) for line in proc.stderr.read().splitlines() if line]
+        [refused] = [line for line in lines if line["event"] == "refused"]
+        assert refused["reason"] == "shutting-down" and refused["level"] == "warning"

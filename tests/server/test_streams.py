@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import structlog
 import trio
 import trio.testing
 from trio.testing import MockClock
@@ -579,3 +580,23 @@ async def test_leave_stops_observing_every_table_however_many_are_watched(
         replies = [x for x in eve.lines[start:] if x.startswith(("ok cmd=leave", "error "))]
         assert len(replies) == count and all(x.startswith("ok ") for x in replies), replies
         assert not any(eve.label in {s.name for s in t.observers} for t in tables)
+
+
+async def test_a_flood_of_refusals_is_one_line_then_a_summary_a_minute(
+    start_memory_server: Callable[..., Dial], virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """docs/settings.md, "Logs": ``refused`` once whole, then counted (server/summaries.py)."""
+    dial = start_memory_server(max_connections=1)
+    kept = await log_in_machine(await dial("kept"), "kept")
+    with structlog.testing.capture_logs() as logs:
+        for n in range(6):
+            refused = await dial(f"r{n}", address=f"10.0.0.{20 + n % 2}", banner=False)
+            assert (await refused.expect("error"))["text"] == "the server is full"
+            await refused.wait_closed()
+            await refused.aclose()
+        await trio.sleep(61)
+    lines = [line for line in logs if line["event"] == "refused"]
+    assert [line.get("peer", "").split(":")[0] for line in lines] == ["10.0.0.20", ""]
+    assert lines[1]["repeated"] == 5 and lines[1]["top"] == {"10.0.0.21": 3, "10.0.0.20": 2}
+    await kept.send("ping")
+    await kept.expect("ok", cmd="ping")

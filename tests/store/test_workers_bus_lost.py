@@ -20,7 +20,7 @@ SETTINGS = (
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 3000\nheartbeat_ms = 500\nserver_dead_ms = 3000\n"
 )
 LOST = "info text=The server is shutting down: its database connection was lost."
-BUSY = "error code=busy text=the server is full or shutting down"
+BUSY = "error code=busy text=the server is shutting down"
 
 
 def _shutting_down(line: str) -> bool:
