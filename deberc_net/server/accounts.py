@@ -6,6 +6,7 @@ guesser cannot lock its owner out."""
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import hmac
 import os
@@ -70,7 +71,14 @@ def set_password(store: Store, name: str, password: str) -> None:
     store.add_account(name, salt, _hash(password, salt))
 
 
-__all__ = ["Accounts", "name_key", "new_name", "set_password", "valid_name"]
+__all__ = ["Accounts", "Admitted", "name_key", "new_name", "set_password", "valid_name"]
+
+
+class Admitted(enum.Enum):
+    """How a login with a password was let in."""
+
+    PASSWORD = "password"  # the name's password was right
+    REGISTERED = "registered"  # the name was free: it is registered with it now
 
 
 class Accounts:
@@ -163,6 +171,12 @@ class Accounts:
     async def check_or_register(self, name: str, password: str, address: str) -> ev.Error | None:
         """None if the password is right (or the name was just registered), else the
         error to send. Nothing is hashed for a request over a limit."""
+        admitted = await self.admit(name, password, address)
+        return admitted if isinstance(admitted, ev.Error) else None
+
+    async def admit(self, name: str, password: str, address: str) -> ev.Error | Admitted:
+        """``check_or_register``, saying which it did (the log tells a registration
+        from a login: docs/settings.md, "Logs")."""
         now = trio.current_time()
         limited = self._limited(name, address, now)
         if limited is not None:
@@ -174,7 +188,7 @@ class Accounts:
                 return refused
             if await self._register(name, password, address):
                 self._logged_in(name, address)
-                return None
+                return Admitted.REGISTERED
             known = await trio.to_thread.run_sync(self.store.account, name)  # taken meanwhile
             assert known is not None
         salt, digest = known
@@ -205,7 +219,7 @@ class Accounts:
                     del self._pending[key]  # (memory follows use)
         if hmac.compare_digest(given, digest):
             self._logged_in(name, address)
-            return None
+            return Admitted.PASSWORD
         self.failed(name, address)
         if self.tell_failure is not None:
             self.tell_failure(name, address)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hmac
 import secrets
 import unicodedata
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import structlog
@@ -18,10 +18,11 @@ from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import Msg, count_phrase, phrase
 
 from . import accounts
-from .accounts import name_key
+from .accounts import Admitted, name_key
 from .house import PREFIX as HOUSE_PREFIX
 from .limits import AddressBuckets
-from .session import Session
+from .session import Ending, Session
+from .summaries import Summaries
 from .table import Back, Leave
 
 if TYPE_CHECKING:
@@ -36,6 +37,10 @@ SEAT_LOGINS_BURST = 10.0
 SEAT_LOGINS_KEPT = 1000  # names' allowances kept (the refilled, offline ones go first)
 
 
+def _log_login_failed(**fields: Any) -> None:
+    log.warning("login_failed", **fields)
+
+
 @attrs.define(eq=False)
 class Login:
     lobby: Lobby
@@ -45,6 +50,10 @@ class Login:
     # its table's screens (docs/security.md §6)
     seat_logins: AddressBuckets = attrs.Factory(
         lambda: AddressBuckets(SEAT_LOGINS_PER_S, SEAT_LOGINS_BURST, SEAT_LOGINS_KEPT)
+    )
+    # logins refused but for a wrong password checked: logged summarized (_refused)
+    failures: Summaries = attrs.Factory(
+        lambda self: Summaries(_log_login_failed, self.lobby.spawner), takes_self=True
     )
 
     async def login(self, session: Session, item: Command) -> None:
@@ -63,11 +72,13 @@ class Login:
             session.send(ev.error("not-allowed", phrase(Msg.LOGGED_IN_AS, name=session.name)))
             return
         if self._seat_logins_spent(name):
-            session.send(
+            self._refused(
+                session,
+                name,
                 ev.Error(
                     "slow-down",
                     f"{name} holds a seat and has logged in too often: try again in a moment",
-                )
+                ),
             )
             return
         if name_key(name).startswith(HOUSE_PREFIX) and self.lobby.house.get(name) is None:
@@ -90,10 +101,13 @@ class Login:
             await self.lobby.accounts.is_registered(name)
         ):
             if password is None:
-                session.send(ev.error("bad-password", phrase(Msg.NEED_PASSWORD, name=name)))
+                error = ev.error("bad-password", phrase(Msg.NEED_PASSWORD, name=name))
+                self._refused(session, name, error, "no-password")
                 return
             if vouched:
-                session.send(ev.Error("bad-password", "wrong password for that name"))
+                self._refused(
+                    session, name, ev.Error("bad-password", "wrong password for that name")
+                )
                 return
             if not await self._check_password(session, name, password):
                 return
@@ -109,12 +123,14 @@ class Login:
         elif name_key(name) in self.lobby.accounts.admins:  # not registered yet
             # a guest under it would speak as the admin to everyone (and hold the name
             # from its owner's first login)
-            session.send(
+            self._refused(
+                session,
+                name,
                 ev.Error(
                     "not-allowed",
                     f"{name} is an admin's name: the server's owner registers it "
                     "('deberc-net admin NAME'); a guest may not take it",
-                )
+                ),
             )
             return
         else:
@@ -122,7 +138,9 @@ class Login:
             if name_key(name) in self.registering or (
                 held is not None and (token is None or not hmac.compare_digest(token, held))
             ):
-                session.send(ev.error("name-in-use", phrase(Msg.NAME_IN_USE, name=name)))
+                self._refused(
+                    session, name, ev.error("name-in-use", phrase(Msg.NAME_IN_USE, name=name))
+                )
                 return
             guest, fresh = True, held is None
         if session.closed:
@@ -130,22 +148,42 @@ class Login:
         self._welcome(session, name, guest, fresh)
 
     async def _check_password(self, session: Session, name: str, password: str) -> bool:
-        problem = await self.lobby.accounts.check_or_register(name, password, session.address)
-        if problem is None:
+        admitted = await self.lobby.accounts.admit(name, password, session.address)
+        if admitted is Admitted.REGISTERED:
+            session.log.info("register", name=name)
+        if not isinstance(admitted, ev.Error):
             return True
-        session.send(problem)
-        if problem.code == "bad-password":
-            session.failed_logins += 1
-            if session.failed_logins >= self.lobby.config.failed_logins_per_connection:
-                session.send(ev.bye(phrase(Msg.TOO_MANY_PASSWORDS)))
-                session.close()
+        if admitted.code != "bad-password":  # a limit's or a registration's refusal
+            self._refused(session, name, admitted)
+            return False
+        session.send(admitted)
+        # a password hashed and wrong: a line each (for fail2ban), as many as the
+        # limits let be hashed (docs/security.md §1)
+        session.log.warning("login_failed", name=name, reason=admitted.code)
+        session.failed_logins += 1
+        if session.failed_logins >= self.lobby.config.failed_logins_per_connection:
+            session.send(ev.bye(phrase(Msg.TOO_MANY_PASSWORDS)))
+            session.close(Ending.TOO_MANY_PASSWORDS)
         return False
+
+    def _refused(
+        self, session: Session, name: str, error: ev.Error, reason: str | None = None
+    ) -> None:
+        """Tell ``session`` its login as ``name`` is refused (``error``), and log it as
+        ``reason`` (its code unless given), never its password or token: a refusal that
+        cost nothing to ask for can come in floods, so the first of each reason is
+        logged, and the rest counted (server/summaries.py)."""
+        session.send(error)
+        self.failures.note(
+            reason or error.code, session.address, name=name, peer=session.peer, conn=session.id
+        )
 
     async def _register(self, session: Session, name: str, password: str) -> bool:
         """Register a free name; refused while a guest holds it (connected or seated)."""
         key = name_key(name)
         if self._guest_token(name) is not None or key in self.registering:
-            session.send(ev.error("name-in-use", phrase(Msg.NAME_IN_USE_BY_GUEST, name=name)))
+            error = ev.error("name-in-use", phrase(Msg.NAME_IN_USE_BY_GUEST, name=name))
+            self._refused(session, name, error)
             return False
         self.registering.add(key)  # no guest takes it while the hash is computed
         try:
@@ -175,7 +213,7 @@ class Login:
         self.lobby.online[key] = session
         if self.lobby.node is not None:
             self.lobby.node.logged_in(session, token, fresh)
-        log.info("login", name=name, guest=guest, conn=session.id)
+        session.log.info("login", guest=guest)  # (its conn, peer and name)
         what = phrase(Msg.GUEST if guest else Msg.REGISTERED)
         fields: tuple[tuple[str, str], ...] = (("name", name), ("guest", "1" if guest else "0"))
         resume = phrase(Msg.NOTHING)
@@ -234,7 +272,7 @@ class Login:
         longer speaks for the name's seat."""
         previous.send(ev.bye(phrase(Msg.LOGGED_IN_ELSEWHERE)))
         previous.name = None
-        previous.close()
+        previous.close(Ending.LOGGED_IN_ELSEWHERE)
         self.lobby.matchmaking.forget(previous)
 
     def lost_race(self, session: Session) -> None:
@@ -247,7 +285,7 @@ class Login:
         if session.table is not None:  # (he keeps the name till the table has let him go)
             session.table.post(Leave(session, confirmed=True))
         session.send(ev.bye(phrase(Msg.LOGGED_IN_ELSEWHERE)))
-        session.close()
+        session.close(Ending.LOGGED_IN_ELSEWHERE)
         self.lobby.matchmaking.forget(session)
 
     def _guest_token(self, name: str) -> str | None:

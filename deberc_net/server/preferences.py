@@ -14,7 +14,7 @@ from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.protocol.render import HandOrder, Style
 
-from .session import Session
+from .session import Ending, Session
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -79,7 +79,7 @@ class Preferences:
 
     async def quit(self, session: Session, item: Command) -> None:
         session.send(ev.bye(phrase(Msg.BYE)))
-        session.close()
+        session.close(Ending.QUIT)
 
 
 TELL_USAGE = "style machine tell=all|asks"

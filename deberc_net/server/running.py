@@ -48,7 +48,7 @@ from .local import LOCAL_ADDRESS, LocalStream, Receiver, local_stream_pair
 from .logs import LifecycleLog
 from .ports import close_all, listen_on
 from .run_order import restore, serve_in_arrival_order
-from .session import Outbox, Session
+from .session import Ending, Outbox, Session
 from .store import Store, describe
 from .summaries import Summaries
 
@@ -289,7 +289,7 @@ async def _on_signal(
                 lobby.node.tell_seats_kept()
             if leaving := [*lobby.online.values(), *server.not_logged_in()]:
                 for session in leaving:
-                    session.close()
+                    session.close(Ending.SHUTDOWN)
                 await trio.sleep(0.2)
             nursery.cancel_scope.cancel()
             return
@@ -409,6 +409,8 @@ class Server:
                     await trio.sleep_forever()
         except Exception:  # a handler's failure ends its connection, never the server
             log.exception("connection_error")
+            if session is not None:
+                session.ending(Ending.INTERNAL)
         finally:
             if session is not None:
                 self._closed(session)
@@ -443,7 +445,7 @@ class Server:
                     "busy", "the server is full: connections that have not logged in make room"
                 )
             )
-            idle.close()
+            idle.close(Ending.MADE_ROOM)
             self.sessions.pop(idle, None)
         return None
 
@@ -481,7 +483,7 @@ class Server:
         outbox = session.outbox
         outbox.start_writer = None  # the connection is over: no writer starts again
         outbox.drop()
-        session.log.info("disconnect")
+        session.log.info("disconnect", reason=(session.ended or Ending.BY_SERVER).value)
 
     def _started_writer(self, session: Session) -> None:
         self.nursery.start_soon(self._writer, session)
@@ -501,10 +503,10 @@ class Server:
                     await stream.send_all(outbox.take())
                     outbox.writing = False
             except (trio.BrokenResourceError, trio.ClosedResourceError):
-                session.abort()  # the link is gone
+                session.abort(Ending.CONNECTION_LOST)  # the link is gone
             except Exception:  # a bug here ends this connection, never the server
                 session.log.exception("writer_error")
-                session.abort()
+                session.abort(Ending.INTERNAL)
             finally:
                 outbox.writing = False
                 outbox.writer_scope = None
@@ -557,16 +559,19 @@ class Server:
                         except BlockingIOError:  # woken, and nothing there after all
                             continue
                         except OSError:  # a reset is a disconnect, not a failure
+                            session.ending(Ending.CONNECTION_LOST)
                             return
                     else:
                         try:
                             data = await stream.receive_some(READ_SIZE)
                         except trio.BrokenResourceError:
+                            session.ending(Ending.CONNECTION_LOST)
                             return
                     now = self._now()
                     if set_to < now + DEADLINE_SLACK_S:
                         waited.deadline = set_to = math.inf  # handling a command is no silence
                     if not data:
+                        session.ending(Ending.CLOSED_BY_PEER)
                         return
                     if not await self._received(session, data, now):
                         return
@@ -583,6 +588,7 @@ class Server:
                     continue
                 session.send(goodbye.error)
                 session.log.info("timeout", code=goodbye.error.code)
+                session.ending(Ending(goodbye.error.code))
                 return
 
     async def _received(self, session: Session, data: bytes | bytearray, now: float) -> bool:
@@ -620,6 +626,7 @@ class Server:
                 session.send(item.error)
                 if item.hang_up:
                     session.log.warning(item.error.code)
+                    session.ending(Ending(item.error.code))
                     return False
                 item = None
                 continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import os
 from collections.abc import Callable
 from contextvars import ContextVar, Token
@@ -269,6 +270,26 @@ class Outbox:
 _conn_log = structlog.get_logger("deberc.conn")
 
 
+class Ending(enum.Enum):
+    """Why a connection ended: its ``disconnect`` line's ``reason`` (docs/settings.md,
+    "Logs"). A timeout's and a flood's are their error codes (docs/protocol.md §2)."""
+
+    QUIT = "quit"
+    CLOSED_BY_PEER = "closed-by-peer"  # the client closed its end
+    CONNECTION_LOST = "connection-lost"  # a reset, a write to a link gone
+    LOGIN_TIMEOUT = "login-timeout"
+    IDLE_TIMEOUT = "idle-timeout"
+    LINE_TIMEOUT = "line-timeout"
+    FLOOD = "flood"
+    NOT_READING = "not-reading"  # its outbox passed outbox_bytes (outbox_full)
+    LOGGED_IN_ELSEWHERE = "logged-in-elsewhere"
+    TOO_MANY_PASSWORDS = "too-many-passwords"  # failed_logins_per_connection
+    MADE_ROOM = "made-room"  # not logged in, closed by a full server for a newcomer
+    SHUTDOWN = "shutdown"  # the server stops (a signal, a lost bus)
+    INTERNAL = "internal"  # a bug (connection_error)
+    BY_SERVER = "closed-by-server"  # none of the above was said (another worker's word)
+
+
 @attrs.define(eq=False)
 class Session:
     """The server's side of a connection: who it is and where it sits. Its protocol
@@ -295,6 +316,7 @@ class Session:
     # set once none is (``request_handled``): its reader waits for it (``until_handled``)
     handled: trio.Event | None = None
     failed_logins: int = 0
+    ended: Ending | None = None  # why it ends, once known (the first reason given)
     says: Bucket = attrs.Factory(lambda: Bucket(1.0, 5.0))
     lists: Bucket = attrs.Factory(lambda: Bucket(2.0, 10.0))
     # seats given up at waiting tables (server/allowance.py)
@@ -401,16 +423,26 @@ class Session:
     def _full(self) -> None:
         """The outbox passed its limit (and dropped what it held): end the connection."""
         self.log.warning("outbox_full", limit=self.outbox.limit)
-        self.abort()
+        self.abort(Ending.NOT_READING)
 
-    def close(self) -> None:
+    def ending(self, why: Ending) -> None:
+        """Its ``disconnect`` line will say ``why``, unless a reason was given before
+        (a 'quit' ends the reader, which then sees the connection closed)."""
+        if self.ended is None:
+            self.ended = why
+
+    def close(self, why: Ending | None = None) -> None:
         """End after what is queued is written (the writer then ends the connection)."""
+        if why is not None:
+            self.ending(why)
         if not self.closed:
             self.connection.close()
             self.outbox.close()
 
-    def abort(self) -> None:
+    def abort(self, why: Ending | None = None) -> None:
         """End now, dropping what is queued."""
+        if why is not None:
+            self.ending(why)
         self.connection.close()
         self.outbox.drop()
         self.cancel_scope.cancel()

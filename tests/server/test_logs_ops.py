@@ -90,3 +90,112 @@ async def test_a_full_server_logs_the_refusal_once_and_says_full(
     assert refused["reason"] == "full" and refused["log_level"] == "warning"
     assert refused["peer"].startswith("127.0.0.1:")
     assert _events(logs, "connect") == []  # (a refused connection is no connection)
+
+
+async def _refused_login(client: LineClient, line: str) -> str:
+    """``line`` sent: the code of the error it was answered."""
+    await client.send(line)
+    return (await client.expect("error"))["code"]
+
+
+async def test_each_wrong_password_is_logged_never_the_password(
+    port: int, connect: Connector, register: Register
+) -> None:
+    """``login anna wrongpass`` ×3: the client told and closed, and the log had only
+    connect and disconnect. Now a ``login_failed`` line each (fail2ban's), and the
+    disconnect says why."""
+    await register("anna", "right-one")
+    with structlog.testing.capture_logs() as logs:
+        guesser = await connect.raw(port, "guesser")
+        await guesser.send("style machine")
+        for n in range(3):
+            assert await _refused_login(guesser, f"login anna wrongpass{n}") == "bad-password"
+        await guesser.wait_closed()
+        await connect.machine(port, "bob")  # (a round trip: the guesser is gone by now)
+    failed = _events(logs, "login_failed")
+    assert [(f["name"], f["reason"], f["log_level"]) for f in failed] == [
+        ("anna", "bad-password", "warning")
+    ] * 3
+    peer = _events(logs, "connect")[0]["peer"]
+    assert all(f["peer"] == peer and f["peer"].startswith("127.0.0.1:") for f in failed)
+    [gone] = [d for d in _events(logs, "disconnect") if d["peer"] == peer]
+    assert gone["reason"] == "too-many-passwords"
+    assert "wrongpass" not in repr(logs) and "right-one" not in repr(logs)
+
+
+async def test_free_refusals_are_logged_once_then_counted(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, register: Register
+) -> None:
+    """A slow-down or a name in use costs the asker nothing: a flood of them is one line
+    each reason, then a summary (server/summaries.py), not a line each."""
+    port = await start_server(failed_logins_per_name=1)
+    await register("anna", "right-one")
+    cat = await connect.machine(port, "cat")  # a guest holds the name
+    with structlog.testing.capture_logs() as logs:
+        client = await connect.raw(port, "client")
+        await client.send("style machine")
+        assert await _refused_login(client, "login anna wrong") == "bad-password"
+        for _ in range(4):
+            assert await _refused_login(client, "login anna wrong-again") == "slow-down"
+            assert await _refused_login(client, "login cat") == "name-in-use"
+        assert await _refused_login(client, "login anna") == "bad-password"  # no password
+    failed = [(f["reason"], f["name"]) for f in _events(logs, "login_failed")]
+    assert failed == [
+        ("bad-password", "anna"),
+        ("slow-down", "anna"),
+        ("name-in-use", "cat"),
+        ("no-password", "anna"),
+    ]
+    assert "token" not in repr(logs) and cat.token not in repr(logs)
+    assert "wrong" not in repr(logs)
+
+
+async def test_a_registration_is_logged_apart_and_a_login_names_its_peer(
+    port: int, connect: Connector
+) -> None:
+    with structlog.testing.capture_logs() as logs:
+        await connect.machine(port, "vera", "her-password")
+        await connect.machine(port, "guest")
+    [registered] = _events(logs, "register")
+    logins = _events(logs, "login")
+    assert [(line["name"], line["guest"]) for line in logins] == [("vera", False), ("guest", True)]
+    connects = _events(logs, "connect")
+    assert [line["peer"] for line in logins] == [line["peer"] for line in connects]
+    assert registered["name"] == "vera" and registered["peer"] == logins[0]["peer"]
+    assert logs.index(registered) < logs.index(logins[0])
+    assert "her-password" not in repr(logs)
+
+
+async def test_a_disconnect_says_why(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    port = await start_server(max_connections=2, partial_line_ms=200)
+    with structlog.testing.capture_logs() as logs:
+        quitter = await connect.machine(port, "quitter")
+        await quitter.send("quit")
+        await quitter.wait_closed()
+        first = await connect.machine(port, "twice")
+        # the same name again: the first closes
+        await connect.machine(port, "twice", token=first.token)
+        await first.wait_closed()
+        idle = await connect.raw(port, "idle")  # not logged in: closed to make room
+        newcomer = await connect.raw(port, "newcomer")
+        await idle.wait_closed()
+        await newcomer.aclose()  # its end closed first
+        slow = await connect.raw(port, "slow")  # half a line, for longer than 200 ms
+        await slow.send_raw(b"logi")
+        await slow.wait_closed()
+        for _ in range(100):  # the server notices the newcomer's close in a moment
+            if len(_events(logs, "disconnect")) == 5:
+                break
+            await trio.sleep(0.01)
+    reasons = {line["peer"]: line["reason"] for line in _events(logs, "disconnect")}
+    said = [reasons.get(line["peer"]) for line in _events(logs, "connect")]
+    assert said == [
+        "quit",
+        "logged-in-elsewhere",
+        None,  # (the second "twice" is still here)
+        "made-room",
+        "closed-by-peer",
+        "line-timeout",
+    ]

@@ -13,6 +13,7 @@ import structlog
 import trio
 
 from ..running import STOPPING_STORE_WAIT_S
+from ..session import Ending
 
 if TYPE_CHECKING:
     from ..lobby import Lobby
@@ -32,5 +33,5 @@ async def stop_for_a_lost_bus(lobby: Lobby, not_logged_in: Callable[[], list[Ses
     if lobby.online or any(not table.remote for table in lobby.tables.values()):
         await trio.sleep(lobby.config.shutdown_grace_ms / 1000)
     for session in [*lobby.online.values(), *not_logged_in()]:
-        session.close()
+        session.close(Ending.SHUTDOWN)
     await trio.sleep(FLUSH_S)

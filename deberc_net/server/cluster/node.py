@@ -36,7 +36,7 @@ from ..hand_sizes import hand_sizes, sizes_message, sizes_to_tell
 from ..house import HouseBotKind
 from ..matchmaking import GameSettings, table_settings
 from ..moderation import Action
-from ..session import Session, stopped_watching
+from ..session import Ending, Session, stopped_watching
 from ..table import (
     Away,
     Back,
@@ -571,7 +571,7 @@ class Node:
         text = message["text"]
         if text and not session.outbox.put(text.encode()):
             session.log.warning("outbox_full", limit=session.outbox.limit)
-            session.abort()
+            session.abort(Ending.NOT_READING)
         if isinstance(done, int):  # an owner of the version before request ids counts
             # them: its answers end the oldest waits for it (a rolling upgrade)
             done = self._oldest_waits(sid, message["w"])[:done]

@@ -22,7 +22,7 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.connection import Connection
 from deberc_net.protocol.events import ServerEvent, TableState
 
-from ..session import Outbox, Session
+from ..session import Ending, Outbox, Session
 from ..table import Message, Table
 
 if TYPE_CHECKING:
@@ -187,8 +187,9 @@ class RemoteSession(Session):
     def send_rendered(self, lines: list[str], data: bytes) -> None:
         self.send_lines(lines)
 
-    def close(self) -> None:
+    # (``why``: its own worker's disconnect line says its reason, as that worker knows it)
+    def close(self, why: Ending | None = None) -> None:
         self.node.close_remote(self)
 
-    def abort(self) -> None:
+    def abort(self, why: Ending | None = None) -> None:
         self.node.close_remote(self)
