@@ -127,11 +127,40 @@ def serve_config(args: argparse.Namespace) -> Config:
 
         config = workers_timing(config, args.config)
     if config.http_port == config.port != 0:
-        raise ValueError(
-            f"--http-port {config.port} is the game's --port too: give the web face another "
-            "(0: none)"
-        )
+        raise ValueError(_same_ports(args, config.port))
     return config
+
+
+def _same_ports(args: argparse.Namespace, port: int) -> str:
+    """What 'serve' says of a web face on the game's port, naming where the operator
+    set each: a flag, the settings file, or neither (a default)."""
+    given = _set_in_file(args.config) if args.config else set()
+    if args.http_port is not None:
+        web = "--http-port"
+    elif "http_port" in given:
+        web = f"http_port in {args.config}"
+    else:
+        web = "the web face's default"
+    if args.port is not None:
+        game = "--port"
+    elif "port" in given:
+        game = f"port in {args.config}"
+    else:
+        game = "the game's default"
+    return (
+        f"the web face's port {port} ({web}) is the game's port too ({game}): "
+        "give the web face another (--http-port 0: none)"
+    )
+
+
+def _set_in_file(path: str) -> set[str]:
+    """The settings the file at ``path`` gives (read again once ``Config.from_toml``
+    has checked it: only to say where a value came from)."""
+    import tomllib
+    from pathlib import Path
+
+    data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    return set(data.get("server", data))
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -797,7 +826,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument(
         "--http-port",
         type=int,
-        help=f"web pages and JSON (docs/web.md; default {DEFAULT_HTTP_PORT}; 0: off)",
+        help=f"web pages and JSON (docs/web.md; default {DEFAULT_HTTP_PORT}, but with --config "
+        "the file's http_port, none if it has none; 0: off)",
     )
     sv.add_argument("--config", metavar="FILE.toml", help="settings file ([server] table)")
     sv.add_argument(

@@ -26,10 +26,9 @@ _PORTS = ("port", "http_port")
 # and type a call, a program a network round trip
 _SHORTEST_CLOCKS = {"human_clock_ms": 5000, "bot_clock_ms": 100}
 SETTINGS_PAGE = "docs/settings.md"  # every setting, its default and what it does
-# 0 would make the server unusable: no line fits, every reader dropped, no call queued,
-# 'who' divided by zero, no login finished, a heartbeat without a pause
+# 0 would make the server unusable: every reader dropped, no call queued, 'who' divided
+# by zero, no login finished, a heartbeat without a pause, every connection refused
 _AT_LEAST_ONE = (
-    "max_line",
     "outbox_bytes",
     "table_requests_waiting",
     "page_size",
@@ -38,7 +37,11 @@ _AT_LEAST_ONE = (
     "password_checks_per_address",
     "password_checks_at_once_per_address",
     "heartbeat_ms",
+    "max_connections",
 )
+# the shortest max_line: a login fits, 'login NAME PASSWORD lang=ru' with a 20-letter
+# name (80 bytes in UTF-8 at most) and a password of up to 150 bytes (10 let in no one)
+SHORTEST_LINE = 256
 
 
 @attrs.define
@@ -238,6 +241,8 @@ def setting_problem(name: str, value: object) -> str | None:
         return f"expects {_EXPECTS[kind]}, 0 or more"
     if name in _AT_LEAST_ONE and isinstance(value, int) and value < 1:
         return f"expects {_EXPECTS[kind]}, 1 or more"
+    if name == "max_line" and isinstance(value, int) and value < SHORTEST_LINE:
+        return f"expects a whole number, {SHORTEST_LINE} or more (bytes: a login must fit)"
     least = _SHORTEST_CLOCKS.get(name)
     if least is not None and isinstance(value, int) and value < least:
         return f"expects a whole number, {least} or more (milliseconds a call)"

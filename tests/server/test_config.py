@@ -4,6 +4,7 @@ and a line naming it, before anything is opened."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import attrs
@@ -39,7 +40,10 @@ def _settings(tmp_path: Path, text: str) -> Path:
         ("hash_workers = 0", "setting hash_workers expects a whole number, 1 or more"),
         ("registration_workers = 0", "setting registration_workers expects a whole number, 1"),
         ("heartbeat_ms = 0", "setting heartbeat_ms expects a whole number, 1 or more"),
-        ("max_line = 0", "setting max_line expects a whole number, 1 or more, not 0"),
+        # a line shorter than a login lets nobody in; no connection at all, nobody
+        ("max_line = 0", "setting max_line expects a whole number, 256 or more (bytes: a login"),
+        ("max_line = 10", "setting max_line expects a whole number, 256 or more"),
+        ("max_connections = 0", "setting max_connections expects a whole number, 1 or more"),
         ("outbox_bytes = 0", "setting outbox_bytes expects a whole number, 1 or more"),
         ("table_requests_waiting = 0", "setting table_requests_waiting expects a whole"),
         ("server_dead_ms = 5000", "setting server_dead_ms expects more than heartbeat_ms"),
@@ -53,6 +57,68 @@ def test_a_bad_value_is_refused_naming_its_setting_and_what_it_expects(
     with pytest.raises(ValueError) as info:
         Config.from_toml(path)
     assert str(info.value).startswith(f"{path}: ") and said in str(info.value)
+
+
+def test_the_least_values_allowed_are_taken(tmp_path: Path) -> None:
+    config = Config.from_toml(_settings(tmp_path, "max_line = 256\nmax_connections = 1"))
+    assert (config.max_line, config.max_connections) == (256, 1)
+
+
+@pytest.mark.parametrize(
+    ("settings", "flags", "said"),
+    [
+        (
+            "port = 7611\nhttp_port = 7611",
+            [],
+            "the web face's port 7611 (http_port in {path}) is the game's port too "
+            "(port in {path}): give the web face another (--http-port 0: none)",
+        ),
+        (
+            "http_port = 7501",
+            [],
+            "port 7501 (http_port in {path}) is the game's port too (the game's default)",
+        ),
+        (
+            "http_port = 7611",
+            ["--port", "7611"],
+            "(http_port in {path}) is the game's port too (--port)",
+        ),
+        (
+            "port = 7611",
+            ["--http-port", "7611"],
+            "(--http-port) is the game's port too (port in {path})",
+        ),
+        (
+            None,
+            ["--port", "7580"],
+            "port 7580 (the web face's default) is the game's port too (--port)",
+        ),
+    ],
+)
+def test_the_web_face_on_the_games_port_names_where_each_was_set(
+    tmp_path: Path, settings: str | None, flags: list[str], said: str
+) -> None:
+    """A file's http_port equal to its port was refused in the words of the --http-port
+    and --port flags, which the operator had not given."""
+    argv = ["serve", "--db", str(tmp_path / "s.sqlite3"), *flags]
+    path = None
+    if settings is not None:
+        path = _settings(tmp_path, settings)
+        argv += ["--config", str(path)]
+    with pytest.raises(ValueError) as info:
+        serve_config(build_parser().parse_args(argv))
+    assert said.format(path=path) in str(info.value)
+
+
+def test_serve_help_says_a_settings_file_decides_the_web_face() -> None:
+    """``--help`` said 'default 7580', but with --config and no http_port there is none."""
+    serve = next(
+        action.choices["serve"]
+        for action in build_parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+    )
+    said = " ".join(serve.format_help().split())
+    assert "default 7580, but with --config the file's http_port, none if it has none" in said
 
 
 def test_good_values_are_taken_a_whole_number_for_a_number_too(tmp_path: Path) -> None:
@@ -185,5 +251,5 @@ def test_an_unknown_table_or_setting_is_said_for_what_it_is(
 
 def test_settings_without_a_server_table_are_still_read(tmp_path: Path) -> None:
     path = tmp_path / "server.toml"
-    path.write_text("max_line = 5\n", encoding="utf-8")
-    assert Config.from_toml(path).max_line == 5
+    path.write_text("max_line = 300\n", encoding="utf-8")
+    assert Config.from_toml(path).max_line == 300

@@ -79,7 +79,10 @@ def test_a_host_that_does_not_resolve_is_one_line(tmp_path: Path) -> None:
         (["--port", "70000"], "--port expects a port number, 0 to 65535, not 70000"),
         (["--port", "-5"], "--port expects a port number, 0 to 65535, not -5"),
         (["--http-port", "70001"], "--http-port expects a port number, 0 to 65535, not 70001"),
-        (["--port", "7611", "--http-port", "7611"], "--http-port 7611 is the game's --port too"),
+        (
+            ["--port", "7611", "--http-port", "7611"],
+            "the web face's port 7611 (--http-port) is the game's port too (--port)",
+        ),
     ],
 )
 def test_a_port_out_of_range_is_refused_before_anything_opens(
