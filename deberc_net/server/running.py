@@ -588,7 +588,7 @@ class Server:
                     continue
                 session.send(goodbye.error)
                 session.log.info("timeout", code=goodbye.error.code)
-                session.ending(Ending(goodbye.error.code))
+                session.ending(Ending.of_code(goodbye.error.code))
                 return
 
     async def _received(self, session: Session, data: bytes | bytearray, now: float) -> bool:
@@ -626,7 +626,7 @@ class Server:
                 session.send(item.error)
                 if item.hang_up:
                     session.log.warning(item.error.code)
-                    session.ending(Ending(item.error.code))
+                    session.ending(Ending.of_code(item.error.code))
                     return False
                 item = None
                 continue

@@ -289,6 +289,15 @@ class Ending(enum.Enum):
     INTERNAL = "internal"  # a bug (connection_error)
     BY_SERVER = "closed-by-server"  # none of the above was said (another worker's word)
 
+    @classmethod
+    def of_code(cls, code: str) -> Ending:
+        """The ending a hang-up's error code names (a timeout's, a flood's); one not
+        listed here yet is the server's close, not a failure of the reader."""
+        try:
+            return cls(code)
+        except ValueError:
+            return cls.BY_SERVER
+
 
 @attrs.define(eq=False)
 class Session:

@@ -199,3 +199,16 @@ async def test_a_disconnect_says_why(
         "closed-by-peer",
         "line-timeout",
     ]
+
+
+async def test_a_flooder_is_disconnected_for_flood(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    port = await start_server(flood_burst=5.0, flood_lines_per_s=0.1)
+    with structlog.testing.capture_logs() as logs:
+        flooder = await connect.raw(port, "flooder")
+        await flooder.send_raw(b"ping\n" * 20)
+        await flooder.wait_closed()
+        await connect.machine(port, "after")  # (a round trip: the flooder is gone by now)
+    [gone] = _events(logs, "disconnect")
+    assert gone["reason"] == "flood" and _events(logs, "flood")
