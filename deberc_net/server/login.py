@@ -88,7 +88,7 @@ class Login:
             return
         banned = await self.lobby.moderation.ban_refusal(name)  # before any hash or claim
         if banned is not None:
-            session.send(banned)
+            self._refused(session, name, banned)
             return
         secret = args[1] if len(args) == 2 else None
         token = secret[len(TOKEN) :] if secret and secret.startswith(TOKEN) else None

@@ -28,7 +28,7 @@ from deberc_net.protocol.messages import Msg, phrase, why
 from . import accounts
 from .accounts import name_key
 from .chat import refused_text
-from .session import Session
+from .session import Ending, Session
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -212,7 +212,7 @@ class Moderation:
         key = Msg.KICKED if action is Action.KICK else Msg.BANNED
         said = phrase(key, admin=admin, why=why(reason))
         session.send(ev.Bye(said.text(), said, by=admin))
-        session.close()
+        session.close(Ending.KICKED if action is Action.KICK else Ending.BANNED)
         return True
 
     def muted(

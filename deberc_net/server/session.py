@@ -286,6 +286,8 @@ class Ending(enum.Enum):
     TOO_MANY_PASSWORDS = "too-many-passwords"  # failed_logins_per_connection
     MADE_ROOM = "made-room"  # not logged in, closed by a full server for a newcomer
     SHUTDOWN = "shutdown"  # the server stops (a signal, a lost bus)
+    KICKED = "kicked"  # an admin's 'kick' (docs/protocol.md §5.19)
+    BANNED = "banned"  # an admin's 'ban' of a name logged in
     INTERNAL = "internal"  # a bug (connection_error)
     BY_SERVER = "closed-by-server"  # none of the above was said (another worker's word)
 

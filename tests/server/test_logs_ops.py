@@ -212,3 +212,27 @@ async def test_a_flooder_is_disconnected_for_flood(
         await connect.machine(port, "after")  # (a round trip: the flooder is gone by now)
     [gone] = _events(logs, "disconnect")
     assert gone["reason"] == "flood" and _events(logs, "flood")
+
+
+async def test_an_admins_kick_and_ban_say_so_in_the_disconnect_and_a_banned_login(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, register: Register
+) -> None:
+    port = await start_server(admins=["boss"])
+    await register("boss", "owners")
+    boss = await connect.machine(port, "boss", "owners")
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    with structlog.testing.capture_logs() as logs:
+        await boss.send("kick ann")
+        await boss.expect("ok", cmd="kick")
+        await ann.wait_closed()
+        await boss.send("ban bob")
+        await boss.expect("ok", cmd="ban")
+        await bob.wait_closed()
+        again = await connect.raw(port, "again")
+        await again.send("style machine")
+        assert await _refused_login(again, "login bob") == "banned"
+    reasons = {line["name"]: line["reason"] for line in _events(logs, "disconnect")}
+    assert reasons == {"ann": "kicked", "bob": "banned"}
+    [failed] = _events(logs, "login_failed")
+    assert (failed["name"], failed["reason"]) == ("bob", "banned")
