@@ -55,6 +55,10 @@ class Login:
     failures: Summaries = attrs.Factory(
         lambda self: Summaries(_log_login_failed, self.lobby.spawner), takes_self=True
     )
+    # the sessions logging in now, by the name key they ask for, from their ban check
+    # to their welcome: a ban made meanwhile closes them too (moderation.py), as the
+    # store said no ban when they asked
+    arriving: dict[str, set[Session]] = attrs.Factory(dict)
 
     async def login(self, session: Session, item: Command) -> None:
         asked = _lang_argument(item.args)
@@ -86,6 +90,18 @@ class Login:
                 ev.Error("bad-argument", f"names starting '{HOUSE_PREFIX}' are the server's bots")
             )
             return
+        key = name_key(name)
+        self.arriving.setdefault(key, set()).add(session)
+        try:
+            await self._login_unbanned(session, name, args)
+        finally:
+            waiting = self.arriving[key]
+            waiting.discard(session)
+            if not waiting:
+                del self.arriving[key]
+
+    async def _login_unbanned(self, session: Session, name: str, args: tuple[str, ...]) -> None:
+        """``login``'s part from the ban check to the welcome (``arriving`` meanwhile)."""
         banned = await self.lobby.moderation.ban_refusal(name)  # before any hash or claim
         if banned is not None:
             self._refused(session, name, banned)
@@ -109,7 +125,9 @@ class Login:
                     session, name, ev.Error("bad-password", "wrong password for that name")
                 )
                 return
-            if not await self._check_password(session, name, password):
+            if not await self._check_password(session, name, password) or not (
+                await self._still_unbanned(session, name)
+            ):
                 return
             # one player, one spelling: the account's, whatever case was typed now
             name, guest = await self.lobby.accounts.spelling(name), False
@@ -117,7 +135,9 @@ class Login:
             session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
             return
         elif password is not None:
-            if not await self._register(session, name, password):
+            if not await self._register(session, name, password) or not (
+                await self._still_unbanned(session, name)
+            ):
                 return
             guest = False
         elif name_key(name) in self.lobby.accounts.admins:  # not registered yet
@@ -146,6 +166,15 @@ class Login:
         if session.closed:
             return
         self._welcome(session, name, guest, fresh)
+
+    async def _still_unbanned(self, session: Session, name: str) -> bool:
+        """Whether ``name`` is still not banned after its password's hash (seconds, when
+        logins queue for the hash threads): a ban made meanwhile by another server on the
+        database (this one's, and its workers', close ``arriving``); refused if it is."""
+        banned = await self.lobby.moderation.ban_refusal(name)
+        if banned is not None:
+            self._refused(session, name, banned)
+        return banned is None
 
     async def _check_password(self, session: Session, name: str, password: str) -> bool:
         admitted = await self.lobby.accounts.admit(name, password, session.address)

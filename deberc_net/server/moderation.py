@@ -205,15 +205,22 @@ class Moderation:
 
     def disconnect(self, name: str, action: Action, admin: str, reason: str) -> bool:
         """Close ``name``'s connection here with a 'bye' that says why (his seat goes
-        away as after any drop: Lobby.disconnected); False if he is not here."""
-        session = self.lobby.online.get(name_key(name))
-        if session is None or session.closed:
-            return False
-        key = Msg.KICKED if action is Action.KICK else Msg.BANNED
-        said = phrase(key, admin=admin, why=why(reason))
-        session.send(ev.Bye(said.text(), said, by=admin))
-        session.close(Ending.KICKED if action is Action.KICK else Ending.BANNED)
-        return True
+        away as after any drop: Lobby.disconnected); False if he is not here. A ban
+        closes the connections logging in under the name too: their ban check read the
+        store before the ban was in it, and they would be welcomed after it."""
+        key = name_key(name)
+        session = self.lobby.online.get(key)
+        sessions = [] if session is None else [session]
+        if action is Action.BAN:
+            sessions += self.lobby.login.arriving.get(key, ())
+        closing = [s for s in sessions if not s.closed]
+        said = phrase(
+            Msg.KICKED if action is Action.KICK else Msg.BANNED, admin=admin, why=why(reason)
+        )
+        for session in closing:
+            session.send(ev.Bye(said.text(), said, by=admin))
+            session.close(Ending.KICKED if action is Action.KICK else Ending.BANNED)
+        return bool(closing)
 
     def muted(
         self, name: str, seconds: float, admin: str, reason: str, *, tell: bool = True
@@ -289,14 +296,17 @@ class Moderation:
     def _disconnect_anywhere(self, name: str, action: Action, admin: str, reason: str) -> bool:
         """Close ``name``'s connection, here or on the worker that holds him; False if
         he is logged in nowhere."""
-        if self.disconnect(name, action, admin, reason):
-            return True
+        closed = self.disconnect(name, action, admin, reason)
         node = self.lobby.node
-        present = node.elsewhere(name) if node is not None else None
-        if node is None or present is None or not present.online:
-            return False
-        node.kick(present.worker, present.name, action, admin, reason)
-        return True
+        if node is None:
+            return closed
+        present = node.elsewhere(name)
+        online = present is not None and present.online
+        if action is Action.BAN:  # to every worker: a login of the name may be on its way
+            node.kick(None, name, action, admin, reason)
+        elif not closed and present is not None and online:
+            node.kick(present.worker, present.name, action, admin, reason)
+        return closed or online
 
     def _mute_of(self, name: str) -> Mute | None:
         """``name``'s mute while it runs (one that has run out is forgotten)."""

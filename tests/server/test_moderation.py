@@ -4,12 +4,17 @@ another admin; a ban kept by the store through a restart."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 import structlog
 import trio
 import trio.testing
+
+from deberc_net.server import accounts
+from deberc_net.server.store import open_store
 
 from .client import LineClient, fields, seat_pair
 from .conftest import Connector, make_config, running_server
@@ -192,6 +197,68 @@ async def test_a_ban_keeps_a_name_out_through_a_restart_until_unban(
         await russian.send("login гость-7 lang=ru")
         refused = await russian.read_until(lambda x: x.startswith("Ошибка"))
         assert refused == "Ошибка (banned): имени гость-7 закрыт вход на этот сервер"
+
+
+def _slow_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each password hash takes a second more (as behind a queue of logins)."""
+    real = accounts._hash
+
+    def slow(password: str, salt: bytes) -> bytes:
+        time.sleep(1.0)  # (a hash thread's, not the loop's)
+        return real(password, salt)
+
+    monkeypatch.setattr(accounts, "_hash", slow)
+
+
+async def test_a_ban_made_while_the_name_logs_in_closes_that_login(
+    start_server: StartServer,
+    connect: Connector,
+    register: Register,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the login's ban check read the store before the ban; its password's hash then took
+    # long enough for the ban to find him nowhere: he was welcomed, banned, and stayed
+    port = await start_server(admins=["boss"])
+    boss = await _boss(port, connect, register)
+    await register("ann", "anns")
+    _slow_hashes(monkeypatch)
+    ann = await connect.raw(port, "ann")
+    await ann.send("style machine")
+    await ann.expect("ok", cmd="style")
+    await ann.send("login ann anns")
+    await trio.sleep(0.3)  # past the ban check, in the hash
+    await boss.send("ban ann cheating")
+    assert (await boss.expect("ok", cmd="ban"))["disconnected"] == "1"
+    told = await ann.read_until(lambda x: x.startswith(("ok cmd=login", "bye ")))
+    assert fields(told)[1]["text"] == "boss (an admin) bans your name from this server: cheating."
+    await ann.wait_closed()
+
+
+async def test_a_ban_another_server_makes_while_the_name_logs_in_refuses_that_login(
+    start_server: StartServer,
+    connect: Connector,
+    register: Register,
+    db_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    port = await start_server(admins=["boss"])
+    await register("ann", "anns")
+    _slow_hashes(monkeypatch)
+    ann = await connect.raw(port, "ann")
+    await ann.send("style machine")
+    await ann.expect("ok", cmd="style")
+    await ann.send("login ann anns")
+    await trio.sleep(0.3)  # past the ban check, in the hash
+    other = open_store(db_path)  # another server's admin, on the same database
+    try:
+        other.ban("ann", "chief", "cheating")
+    finally:
+        other.close()
+    told = await ann.read_until(lambda x: x.startswith(("ok cmd=login", "error ")))
+    assert fields(told)[1] == {
+        "code": "banned",
+        "text": "ann is banned from this server: cheating",
+    }
 
 
 async def test_a_muted_player_may_not_say_or_invite_till_the_time_is_up_or_unmute(

@@ -377,10 +377,11 @@ class Node:
         """An admin's announcement here: every other worker tells its players."""
         self.bus.publish(LOBBY, {"k": "announce", "from": admin, "text": text})
 
-    def kick(self, worker: int, name: str, action: Action, admin: str, reason: str) -> None:
-        """An admin's kick (or ban) of ``name``, who is logged in on ``worker``."""
+    def kick(self, worker: int | None, name: str, action: Action, admin: str, reason: str) -> None:
+        """An admin's kick (or ban) of ``name``, who is logged in on ``worker``; None:
+        on every other worker (a ban: a login of the name may be on its way there)."""
         body = {"k": "kick", "name": name, "action": str(action), "admin": admin}
-        self.bus.publish(channel(worker), body | {"reason": reason})
+        self.bus.publish(LOBBY if worker is None else channel(worker), body | {"reason": reason})
 
     def _kicked(self, message: dict[str, Any]) -> None:
         action = Action(message["action"])
