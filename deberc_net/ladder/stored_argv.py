@@ -7,17 +7,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 SECRET_FLAG = "--admin-password"
+# argparse takes any unambiguous start of a flag for it ('--admin-pass P', '--ad=P'):
+# '--ad' is the shortest ('--a' is '--away-ms' too, which argparse refuses)
+SHORTEST = "--ad"
 HIDDEN = "***"
 
 
 def without_secrets(argv: Sequence[str]) -> list[str]:
-    """``argv`` with the value of every ``--admin-password`` (``… P`` or ``…=P``) hidden."""
+    """``argv`` with the value of every ``--admin-password`` (``… P`` or ``…=P``, the flag
+    spelled out or abbreviated as argparse takes it) hidden."""
     kept: list[str] = []
     for i, arg in enumerate(argv):
-        if i > 0 and argv[i - 1] == SECRET_FLAG:
+        flag, equals, _ = arg.partition("=")
+        if i > 0 and _is_secret_flag(argv[i - 1]):
             kept.append(HIDDEN)
-        elif arg.startswith(SECRET_FLAG + "="):
-            kept.append(f"{SECRET_FLAG}={HIDDEN}")
+        elif equals and _is_secret_flag(flag):
+            kept.append(f"{flag}={HIDDEN}")
         else:
             kept.append(arg)
     return kept
+
+
+def _is_secret_flag(arg: str) -> bool:
+    return len(arg) >= len(SHORTEST) and SECRET_FLAG.startswith(arg)

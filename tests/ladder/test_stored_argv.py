@@ -21,3 +21,17 @@ def test_the_admins_password_is_hidden_in_either_spelling_and_nothing_else() -> 
         "2",
     ]
     assert without_secrets(["--seed", "--admin-password"]) == ["--seed", "--admin-password"]
+
+
+def test_an_abbreviated_flag_that_argparse_takes_for_it_is_hidden_too() -> None:
+    # argparse takes '--admin-pass P' and '--ad=P' for --admin-password: stored as typed,
+    # the password was in every copy of the database
+    from deberc_net.cli import build_parser
+
+    parser = build_parser()
+    for given in (["--admin-pass", "s3cret"], ["--ad=s3cret"], ["--admin-passwor", "s3cret"]):
+        argv = ["ladder", "run", "--bot", "x", *given, "--server", "h:1"]
+        assert parser.parse_args(argv).admin_password == "s3cret", given
+        hidden = without_secrets(argv)
+        assert "s3cret" not in " ".join(hidden), given
+        assert len(hidden) == len(argv)
