@@ -118,6 +118,22 @@ def test_a_backup_refuses_the_database_itself_and_a_file_in_use(
     assert f"{live} is in use" in capsys.readouterr().err
 
 
+def test_a_backup_refuses_the_databases_own_files_and_says_why_it_cannot_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # named as the database's -wal (a running server's log, --replace would write over
+    # it), it was written; a folder named OUT with --replace gave a traceback
+    db = tmp_path / "db.sqlite3"
+    _a_store_with_a_match(db)
+    for own in ("db.sqlite3-wal", "db.sqlite3-shm", "db.sqlite3-journal"):
+        assert main(["backup", "--db", str(db), str(tmp_path / own), "--replace"]) == 2, own
+        assert "is the database's own file" in capsys.readouterr().err
+    (tmp_path / "folder").mkdir()
+    assert main(["backup", "--db", str(db), str(tmp_path / "folder"), "--replace"]) == 2
+    assert f"cannot write {tmp_path / 'folder'}: " in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["db.sqlite3", "folder"]
+
+
 def test_a_backup_of_no_database_makes_none(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -74,6 +74,15 @@ def _refused(db: str, out: str, replace: bool) -> None:
         raise StoreError(f"no database at {db}")
     if os.path.exists(out) and os.path.samefile(db, out):
         raise StoreError(f"{out} is the database itself: give the copy another name")
+    # its -wal, which a running server writes to: a copy named so would replace the
+    # server's last writes (with --replace) or be taken for a log the next open resets
+    companions = {
+        f"{path}{suffix}"
+        for path in (os.path.abspath(db), os.path.realpath(db))
+        for suffix in ("-wal", "-shm", "-journal")
+    }
+    if {os.path.abspath(out), os.path.realpath(out)} & companions:
+        raise StoreError(f"{out} is the database's own file: give the copy another name")
     if os.path.exists(out) and not replace:
         raise StoreError(_EXISTS.format(out=out))
     for name in (f"{out}-wal", f"{out}-shm"):  # a live database's: never written over
@@ -133,11 +142,13 @@ def _what_it_holds(copy: sqlite3.Connection) -> Copied:
 def _place(part: str, out: str, replace: bool) -> None:
     """Name the whole copy ``out``: over an older one if ``replace``, else only where
     there is none still (a link fails on a file made meanwhile)."""
-    if replace:
-        os.replace(part, out)
-        return
     try:
+        if replace:
+            os.replace(part, out)
+            return
         os.link(part, out)
     except FileExistsError:
         raise StoreError(_EXISTS.format(out=out)) from None
+    except OSError as exc:  # a folder named OUT, a file system without links: a sentence
+        raise StoreError(f"cannot write {out}: {exc.strerror or exc}") from None
     os.unlink(part)
