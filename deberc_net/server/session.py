@@ -267,7 +267,12 @@ class Outbox:
             self.writer_scope.cancel()
 
 
-_conn_log = structlog.get_logger("deberc.conn")
+def _conn_log() -> Any:
+    """A connection's logger, made when a line is logged (a few a connection): a proxy
+    kept in the module is cached at its first use, with the logging set up then, and a
+    command run again in one process (a ladder's own server, whose lines are only its
+    warnings) logged its connections' lines at the level an earlier run had."""
+    return structlog.get_logger("deberc.conn")
 
 
 class Ending(enum.Enum):
@@ -343,8 +348,8 @@ class Session:
         if self.bound_log is not None:
             return self.bound_log
         if self.name is None:
-            return _conn_log.bind(conn=self.id, peer=self.peer)
-        return _conn_log.bind(conn=self.id, peer=self.peer, name=self.name)
+            return _conn_log().bind(conn=self.id, peer=self.peer)
+        return _conn_log().bind(conn=self.id, peer=self.peer, name=self.name)
 
     @log.setter
     def log(self, bound: Any) -> None:
