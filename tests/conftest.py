@@ -8,6 +8,7 @@ import importlib
 import os
 import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,7 @@ import structlog
 from hypothesis import settings
 
 import tests.properties  # noqa: F401  (registers the profiles)
+from deberc_net.server import logs
 from tests.cpu_report import (  # noqa: F401  (pytest --cpu-report: its hooks)
     pytest_addoption,
     pytest_runtest_logreport,
@@ -102,6 +104,32 @@ def pytest_configure(config: pytest.Config) -> None:
         "new_db_file: the test's db_path has no file at it: the server creates the store "
         "(tests/server/conftest.py; otherwise it is a new store's bytes, written)",
     )
+
+
+@pytest.fixture(autouse=True)
+def logging_per_test(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A command run in this process (``cli.main``, tests/ladder/helpers.py's
+    ``run_cli``) sets structlog up as for a process of its own: here the same, except
+    that no logger is cached, and the suite's own set-up comes back after each test. A
+    module's logger cached under one test's set-up kept it in every later test of that
+    worker: a serve refused in-process (JSON, info) made a later ladder worker's table
+    lines come out at info under its "warning" (a test failing by the order of tests)."""
+    saved = structlog.get_config()
+    configure = logs.configure_logging
+
+    def uncached(
+        level: str = "info",
+        json_output: bool | None = None,
+        worker: int | None = None,
+        lifecycle: bool = True,
+    ) -> None:
+        configure(level, json_output, worker=worker, lifecycle=lifecycle)
+        structlog.configure(cache_logger_on_first_use=False)
+
+    monkeypatch.setattr(logs, "configure_logging", uncached)
+    monkeypatch.setattr(logs, "_lifecycle_passes", logs._lifecycle_passes)
+    yield
+    structlog.configure(**saved)
 
 
 @pytest.fixture(autouse=True)

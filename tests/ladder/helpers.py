@@ -16,10 +16,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import structlog
-
 from deberc_net import cli
-from deberc_net.server import logs
 from deberc_net.server.store import open_store
 
 PY = shlex.quote(sys.executable)
@@ -63,11 +60,11 @@ def ladder(
 def run_cli(argv: Sequence[str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """``deberc-net ARGV`` in this process (from ``cwd`` if given): its exit status and
     what it wrote to standard output and error, as a process's would be. A trio test
-    calls it in a thread (``trio.to_thread.run_sync``): the command runs its own loop."""
+    calls it in a thread (``trio.to_thread.run_sync``): the command runs its own loop.
+    Its logging set-up lasts the test only (tests/conftest.py, ``logging_per_test``)."""
     out, err = io.StringIO(), io.StringIO()
     with (
         _cwd(cwd),
-        _logging_restored(),
         contextlib.redirect_stdout(out),
         contextlib.redirect_stderr(err),
     ):
@@ -98,30 +95,6 @@ def _cwd(path: Path | None) -> Iterator[None]:
         yield
     finally:
         os.chdir(before)
-
-
-@contextlib.contextmanager
-def _logging_restored() -> Iterator[None]:
-    """The command sets up structlog for a process (to its stderr, cached on first use):
-    here the set-up is the same, except that no logger is cached, and the tests' process
-    gets its own set-up back afterwards (other tests capture its logs)."""
-    saved = structlog.get_config()
-    configure = logs.configure_logging
-    lifecycle = logs._lifecycle_passes
-
-    def uncached(
-        level: str = "info", json_output: bool | None = None, lifecycle: bool = True
-    ) -> None:
-        configure(level, json_output, lifecycle=lifecycle)
-        structlog.configure(cache_logger_on_first_use=False)
-
-    logs.configure_logging = uncached
-    try:
-        yield
-    finally:
-        logs.configure_logging = configure
-        logs._lifecycle_passes = lifecycle
-        structlog.configure(**saved)
 
 
 def summary(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
