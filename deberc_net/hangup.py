@@ -42,6 +42,13 @@ def leave_the_terminal_on_hangup(signum: int) -> None:
         os.close(devnull)
 
 
+def drain() -> tuple[signal.Signals, ...]:
+    """SIGUSR1, a server's drain (docs/protocol.md §11.4a); none where there is none
+    (Windows)."""
+    usr1 = getattr(signal, "SIGUSR1", None)
+    return () if usr1 is None else (usr1,)
+
+
 @attrs.define
 class StopSignals:
     """SIGTERM and SIGHUP (unless ignored) for a process whose server takes them while
@@ -49,19 +56,30 @@ class StopSignals:
     default would; once it has, one come during the stop, which trio hands back as the
     server's receiver closes, is ignored (a server stops once, docs/protocol.md §11.4:
     a second SIGHUP, as a shell sends its jobs beside the kernel's, killed it before
-    its last writes)."""
+    its last writes). SIGUSR1 (a drain, §11.4a) before it serves is held for it, and
+    ignored during the stop."""
 
     serving: bool = False
+    drain_held: bool = False  # SIGUSR1 came before the server served
 
     def install(self) -> None:
-        for signum in (signal.SIGTERM, *hangup()):
+        for signum in (signal.SIGTERM, *hangup(), *drain()):
             signal.signal(signum, self._arrived)
 
     def served(self, _port: int) -> None:
-        """``serve``'s ``ready``: the server takes the signals from here."""
+        """``serve``'s ``ready``: the server takes the signals from here (a SIGUSR1
+        held till now is sent again, for it)."""
         self.serving = True
+        if self.drain_held:
+            self.drain_held = False
+            os.kill(os.getpid(), drain()[0])
 
     def _arrived(self, signum: int, _frame: object) -> None:
+        if signum in drain():
+            # a drain asked for as the server starts is its to begin once it serves (its
+            # default would end the process); during the stop there is nothing to drain
+            self.drain_held = not self.serving
+            return
         if not self.serving:
             signal.signal(signum, signal.SIG_DFL)
             os.kill(os.getpid(), signum)

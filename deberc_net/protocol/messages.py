@@ -66,6 +66,11 @@ class Msg(StrEnum):
     SEEK_RESERVED = "seek-reserved"
     UNSEEK = "unseek"
     SHUTTING_DOWN = "shutting-down"
+    # a drain: the server restarts once its running matches are over (§11.4a)
+    DRAINING = "draining"
+    DRAIN_REFUSED = "drain-refused"
+    DRAIN_TABLE = "drain-table"
+    DRAINED = "drained"
     SEAT_KEPT_ELSEWHERE = "seat-kept-elsewhere"
     # the lobby's lists and the score sheet (protocol.render)
     WHO = "who"
@@ -420,6 +425,22 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "The server is shutting down: {reason}.",
         "Сервер останавливается: {reason}.",
     ),
+    Msg.DRAINING: (
+        "The server restarts once the running matches are over: no new game starts until then.",
+        "Сервер перезапустится, когда закончатся идущие партии: до тех пор новые партии"
+        " не начинаются.",
+    ),
+    Msg.DRAIN_REFUSED: (
+        "the server restarts once the running matches are over: no new game starts now",
+        "сервер перезапустится, когда закончатся идущие партии: новые партии сейчас не начинаются",
+    ),
+    # a waiting table's reason to close (Msg.TABLE_CLOSES)
+    Msg.DRAIN_TABLE: (
+        "the server restarts once the running matches are over (its game had not started)",
+        "сервер перезапустится, когда закончатся идущие партии (партия за ним не начиналась)",
+    ),
+    # the stop's reason after a drain (Msg.SHUTTING_DOWN)
+    Msg.DRAINED: ("the running matches are over", "идущие партии закончились"),
     Msg.SEAT_KEPT_ELSEWHERE: (
         "Your seat at table {table} is kept on another server: log in again (a guest with"
         " his token) to take it back.",

@@ -17,13 +17,14 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import COMMANDS, PROTOCOL_VERSION, Command, TableCallText
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.hints import command_hint
-from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.messages import Msg, Phrase, phrase
 
 from .accounts import Accounts, name_key
 from .allowance import may_sit
 from .chat import Chat
 from .club import Club
 from .config import Config
+from .drain import Drain
 from .help import Help
 from .house import HouseBots
 from .login import Login
@@ -117,6 +118,8 @@ class Lobby:
     chat: Chat = attrs.field(init=False)
     club: Club = attrs.field(init=False)
     moderation: Moderation = attrs.field(init=False)
+    # SIGUSR1's: no new table, the running matches played out, then the stop (drain.py)
+    drain: Drain = attrs.field(init=False)
     # every command's handler, by the command's name (protocol/commands.py: COMMANDS)
     handlers: dict[str, Handler] = attrs.field(init=False)
     # serve --workers: this worker's share of the one lobby (server/cluster/); None alone
@@ -144,6 +147,7 @@ class Lobby:
         self.chat = Chat(self)
         self.club = Club(self)
         self.moderation = Moderation(self)
+        self.drain = Drain(self)
         config = self.config
         self.house = HouseBots(
             self,
@@ -367,6 +371,8 @@ class Lobby:
                 ev.Error("already-seated", f"you sit at table {session.table.id}: 'leave' first")
             )
             return False
+        if self.drain.refused(session):  # 'new', 'sit', 'seek': no new game during a drain
+            return False
         if not may_sit(session):  # before the seek and rematch it would end
             return False
         self.matchmaking.forget(session)  # sitting somewhere ends the wait for a seek
@@ -415,7 +421,7 @@ class Lobby:
         return table
 
     # ----------------------------------------------------------- shutdown
-    def shutdown(self, reason: str, newcomers: Iterable[Session] = ()) -> None:
+    def shutdown(self, reason: str | Phrase, newcomers: Iterable[Session] = ()) -> None:
         """Tell every session online, and ``newcomers`` (connections not logged in),
         that the server stops; close the tables. Once: a second stop (SIGTERM during a
         lost bus's, cluster/bus_lost.py) tells nobody again, posts no second Stop."""

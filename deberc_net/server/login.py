@@ -265,6 +265,7 @@ class Login:
             resume=resume,
         )
         session.send(ev.ok("login", said, fields))
+        self.lobby.drain.tell(session)  # a login during a drain is told it too
         table = self.lobby.table_of(name)
         if table is not None:
             session.table = table  # at once: 'new' or 'seek' right after must see the seat

@@ -199,6 +199,9 @@ class Matchmaking:
             self.forget(session)
             lobby.refused_for_shutdown(session)
             return
+        if lobby.drain.refused(session):  # a seek from another worker, or placed again
+            self.forget(session)
+            return
         open_table = self.open_table_for(settings)
         if open_table is not None:  # a table someone opened with 'new' waits for this game
             self.forget(session)
@@ -308,6 +311,8 @@ class Matchmaking:
             session.send(ev.Error("not-allowed", "reserve is for the server's admins"))
             return
         if lobby.refused_for_shutdown(session):  # as new, sit and seek: no new table now
+            return
+        if lobby.drain.refused(session):
             return
         keyed = dict(a.split("=", 1) for a in item.args if "=" in a)
         plain = [a for a in item.args if "=" not in a]

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import structlog
 import trio
 
-from deberc_net.hangup import hangup, leave_the_terminal_on_hangup
+from deberc_net.hangup import drain, hangup, leave_the_terminal_on_hangup
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, TableCallText
@@ -38,6 +38,7 @@ from deberc_net.protocol.connection import (
     State,
     TimeoutCode,
 )
+from deberc_net.protocol.messages import Msg, Phrase, phrase
 
 from .addresses import limited_address
 from .app import ListenError, sole_exception
@@ -82,6 +83,8 @@ DEADLINE_SLACK_S = 60.0
 YOUNG_COLLECTION_AFTER = 5000
 # how often a stopping server looks whether anyone is left to tell (_anyone_to_tell)
 SHUTDOWN_POLL_S = 0.01
+# how often a draining server looks whether any match is left to play (drain.py)
+DRAIN_POLL_S = 0.1
 # how long a stopping server's store calls wait for a connection (PostgreSQL's pool)
 STOPPING_STORE_WAIT_S = 1.0
 
@@ -251,48 +254,76 @@ async def _on_signal(
     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     lobby = server.lobby
-    # SIGHUP too (the terminal closed), unless ignored (nohup): a stop, not a crash
-    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, *hangup()) as signals:
+    # SIGHUP too (the terminal closed), unless ignored (nohup): a stop, not a crash;
+    # SIGUSR1: a drain, the stop once the running matches are over (§11.4a)
+    stops = (signal.SIGINT, signal.SIGTERM, *hangup())
+    with trio.open_signal_receiver(*stops, *drain()) as signals:
         task_status.started()  # the signals are ours from here
         async for signum in signals:
             name = signal.Signals(signum).name
+            if signum not in stops:
+                if lobby.drain.begin():
+                    lifecycle_log.info("drain", signal=name, matches=lobby.drain.playing())
+                    nursery.start_soon(_stop_when_drained, server, nursery, config)
+                else:  # begun already (or the server stops): one drain, one stop
+                    log.warning("drain_ignored", signal=name)
+                continue
             leave_the_terminal_on_hangup(signum)
-            lifecycle_log.info("shutdown", signal=name)
-            # its last store calls (the tables' records, its own row) wait a moment for
-            # a connection, not the pool's 30 s each: a database away does not hold it
-            lobby.store.hurry(STOPPING_STORE_WAIT_S)
-            # the matches this stop ends unfinished (stored with reason=shutdown)
-            playing = [
-                table.match.match_id
-                for table in lobby.tables.values()
-                if not table.remote
-                and table.match is not None
-                and table.state is ev.TableState.PLAYING
-            ]
-            if playing:
-                log.warning("matches_stopped", matches=playing)
-            # web pages watch as a table's observers, not online: their last lines are
-            # sent after their table closes, so a watched server waits its grace in full
-            # (a page here on another worker's table: those lines come over the bus)
-            watched = any(t.observers for t in lobby.tables.values() if not t.remote) or (
-                lobby.node is not None and lobby.node.watched_from_here()
-            )
-            # those not logged in are told too (they got only the close)
-            lobby.shutdown(f"{name} received", server.not_logged_in())
-            if watched:
-                await trio.sleep(config.shutdown_grace_ms / 1000)
-            else:  # the grace is for those told: with nobody left, the stop is at once
-                with trio.move_on_after(config.shutdown_grace_ms / 1000):
-                    while _anyone_to_tell(lobby):
-                        await trio.sleep(SHUTDOWN_POLL_S)
-            if lobby.node is not None:  # seats at other servers' tables that play on
-                lobby.node.tell_seats_kept()
-            if leaving := [*lobby.online.values(), *server.not_logged_in()]:
-                for session in leaving:
-                    session.close(Ending.SHUTDOWN)
-                await trio.sleep(0.2)
-            nursery.cancel_scope.cancel()
+            await _stop(server, nursery, config, f"{name} received", signal=name)
             return
+
+
+async def _stop_when_drained(server: Server, nursery: trio.Nursery, config: Config) -> None:
+    """A drain's end: once no match is left to play, the stop SIGTERM makes (a SIGTERM
+    meanwhile has made it already: nothing more to do)."""
+    drain = server.lobby.drain
+    while not drain.over():
+        await trio.sleep(DRAIN_POLL_S)
+    if server.stopping or not server.lobby.accepting:  # (a lost bus's stop: bus_lost.py)
+        return
+    lifecycle_log.info("drained")
+    await _stop(server, nursery, config, phrase(Msg.DRAINED), reason="drained")
+
+
+async def _stop(
+    server: Server, nursery: trio.Nursery, config: Config, told: str | Phrase, **logged: str
+) -> None:
+    """Stop the server (docs/protocol.md §11.4): everyone told why (``told``), the tables
+    closed, a grace to flush, the connections closed, the nursery cancelled. Once: a
+    second call (a SIGTERM as a drain's stop runs) does nothing."""
+    if server.stopping:
+        return
+    server.stopping = True
+    lobby = server.lobby
+    lifecycle_log.info("shutdown", **logged)
+    # its last store calls (the tables' records, its own row) wait a moment for
+    # a connection, not the pool's 30 s each: a database away does not hold it
+    lobby.store.hurry(STOPPING_STORE_WAIT_S)
+    # the matches this stop ends unfinished (stored with reason=shutdown)
+    playing = lobby.drain.playing()
+    if playing:
+        log.warning("matches_stopped", matches=playing)
+    # web pages watch as a table's observers, not online: their last lines are
+    # sent after their table closes, so a watched server waits its grace in full
+    # (a page here on another worker's table: those lines come over the bus)
+    watched = any(t.observers for t in lobby.tables.values() if not t.remote) or (
+        lobby.node is not None and lobby.node.watched_from_here()
+    )
+    # those not logged in are told too (they got only the close)
+    lobby.shutdown(told, server.not_logged_in())
+    if watched:
+        await trio.sleep(config.shutdown_grace_ms / 1000)
+    else:  # the grace is for those told: with nobody left, the stop is at once
+        with trio.move_on_after(config.shutdown_grace_ms / 1000):
+            while _anyone_to_tell(lobby):
+                await trio.sleep(SHUTDOWN_POLL_S)
+    if lobby.node is not None:  # seats at other servers' tables that play on
+        lobby.node.tell_seats_kept()
+    if leaving := [*lobby.online.values(), *server.not_logged_in()]:
+        for session in leaving:
+            session.close(Ending.SHUTDOWN)
+        await trio.sleep(0.2)
+    nursery.cancel_scope.cancel()
 
 
 def _anyone_to_tell(lobby: Lobby) -> bool:
@@ -349,6 +380,7 @@ class Server:
             ADDRESSES_KEPT,
         )
         self.pending = 0  # accepted, and not yet given a session
+        self.stopping = False  # its stop has begun (_stop): a server stops once
         # refused connections: the first of a reason logged, then counted (a full server
         # may refuse thousands a second)
         self.refusals = Summaries(_log_refused, nursery)

@@ -224,7 +224,10 @@ class Dismiss:
 
 @attrs.frozen
 class Stop:
-    reason: str
+    reason: str | Phrase
+    # a drain's (server/drain.py): only a table still waiting for players closes; one
+    # whose match started meanwhile plays on
+    unstarted: bool = False
 
 
 Message = (
@@ -695,8 +698,9 @@ class Table:
                 self._summon(session, kind, level, rated)
             case Dismiss(name):
                 await self._dismiss(name)
-            case Stop(reason):
-                await self._stop(reason)
+            case Stop(reason, unstarted):
+                if not unstarted or self.state is ev.TableState.WAITING:
+                    await self._stop(reason)
 
     # -------------------------------------------------------------- seating
     def _seat_of(self, name: str) -> int | None:
@@ -1550,7 +1554,7 @@ class Table:
         left = self.config.clock_warning_ms // 1000
         session.send(ev.info(phrase(Msg.CLOCK_WARNING, seconds=left)))
 
-    async def _stop(self, reason: str) -> None:
+    async def _stop(self, reason: str | Phrase) -> None:
         self._stop_now(reason)
 
     def _stop_now(self, reason: str | Phrase) -> None:

@@ -1,0 +1,188 @@
+"""A drain (docs/protocol.md §11.4a): SIGUSR1 to ``deberc-net serve`` closes the
+tables waiting for players, refuses new ones, lets the running matches play to their
+end, then stops as SIGTERM does; a SIGTERM meanwhile stops at once."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import signal
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from deberc_net.server.app import serve
+from deberc_net.server.running import LocalLink
+from deberc_net.testing import rule_book
+
+from .client import LineClient, close_all, is_event, log_in_machine, machine_client, play_machine
+from .conftest import make_config
+from .process import start_server_process
+
+RESTARTS = "the server restarts once the running matches are over"
+TOLD = f"info text={RESTARTS.capitalize()}: no new game starts until then."
+REFUSED = {"code": "shutting-down", "text": f"{RESTARTS}: no new game starts now"}
+
+
+def _log(proc: subprocess.Popen[str]) -> list[dict[str, Any]]:
+    """The lines the process logged (it has ended)."""
+    assert proc.stderr is not None
+    return [json.loads(line) for line in proc.stderr.read().splitlines() if line]
+
+
+async def _a_running_match(port: int) -> tuple[LineClient, LineClient, str]:
+    """ann and bob at a short match just started; its table."""
+    ann = await machine_client(port, "ann")
+    bob = await machine_client(port, "bob")
+    await ann.send("new 2 short")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    await ann.read_until(lambda line: is_event(line, "start"))
+    return ann, bob, table
+
+
+def test_sigusr1_lets_the_running_match_end_then_stops(tmp_path: Path) -> None:
+    proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 100")
+
+    async def main() -> None:
+        ann, bob, table = await _a_running_match(port)
+        carl = await machine_client(port, "carl")
+        await carl.send("new 2")  # a table waiting for players
+        waiting = (await carl.expect("ok", cmd="sit"))["table"]
+        dave = await machine_client(port, "dave")
+        try:
+            proc.send_signal(signal.SIGUSR1)
+            closes = f"info text=Table {waiting} closes: {RESTARTS} (its game had not started)."
+            await carl.read_until(lambda line: line == closes)
+            assert carl.lines.count(TOLD) == 1  # (before the table's line)
+            await dave.read_until(lambda line: line == TOLD)
+            proc.send_signal(signal.SIGUSR1)  # a second: ignored (logged)
+            for command in ("new 2", f"sit {waiting}", "seek 2"):
+                await dave.send(command)
+                assert await dave.expect("error") == REFUSED, command
+            await carl.send("tables")  # the waiting table is gone; the match plays on
+            assert (await carl.expect("tables"))["count"] == "1"
+            assert (await carl.expect("table"))["id"] == table
+            with trio.fail_after(60):
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(play_machine, ann, random.Random(1))
+                    nursery.start_soon(play_machine, bob, random.Random(2))
+            assert TOLD in ann.lines and TOLD in bob.lines  # told mid-match, once
+            assert ann.lines.count(TOLD) == 1
+            stop = "info text=The server is shutting down: the running matches are over."
+            for client in (ann, bob, carl, dave):
+                await client.read_until(lambda line: line == stop)
+        finally:
+            await close_all([ann, bob, carl, dave])
+
+    try:
+        trio.run(main)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    lines = _log(proc)
+    events = [line["event"] for line in lines]
+    [drain] = [line for line in lines if line["event"] == "drain"]
+    assert drain["signal"] == "SIGUSR1" and len(drain["matches"]) == 1
+    assert events.count("drain_ignored") == 1
+    assert events.index("match_end") < events.index("drained") < events.index("shutdown")
+    assert "matches_stopped" not in events and events[-1] == "stopped"
+
+
+def test_a_sigterm_during_a_drain_stops_at_once(tmp_path: Path) -> None:
+    proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 100")
+
+    async def main() -> None:
+        ann, bob, _ = await _a_running_match(port)
+        try:
+            proc.send_signal(signal.SIGUSR1)
+            await ann.read_until(lambda line: line == TOLD)
+            proc.send_signal(signal.SIGTERM)
+            stop = "info text=The server is shutting down: SIGTERM received."
+            await ann.read_until(lambda line: line == stop)
+        finally:
+            await close_all([ann, bob])
+
+    try:
+        trio.run(main)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    events = [line["event"] for line in _log(proc)]
+    assert events.index("drain") < events.index("shutdown") < events.index("matches_stopped")
+    assert "drained" not in events and events.count("shutdown") == 1
+    assert events[-1] == "stopped"
+
+
+async def _served(nursery: trio.Nursery, db: Path) -> tuple[int, LocalLink]:
+    links: list[LocalLink] = []
+    port = await nursery.start(
+        functools.partial(
+            serve, make_config(db, admins=["boss"]), rules=rule_book(), local_bound=links.append
+        )
+    )
+    return port, links[0]
+
+
+async def test_a_drain_refuses_every_way_to_a_new_table(
+    nursery: trio.Nursery, tmp_path: Path, jump_when_idle: None
+) -> None:
+    port, link = await _served(nursery, tmp_path / "d.sqlite3")
+    lobby = link._server.lobby
+    link.trust("boss", "s3cret")
+    boss = await log_in_machine(await LineClient.over(await link.connect()), "boss", "s3cret")
+    eve = await machine_client(port, "eve")
+    await eve.send("seek 3")  # waits for two more: its wait ends with the drain
+    await eve.expect("ok", cmd="seek")
+    assert lobby.drain.begin() and not lobby.drain.begin()  # once
+    await eve.read_until(lambda line: line == TOLD)
+    assert await eve.expect("error") == REFUSED
+    await boss.send("reserve 2 seats=pa,pb deals=1")
+    assert await boss.expect("error") == REFUSED
+    await eve.send("rematch")
+    assert await eve.expect("error") == REFUSED
+    late = await machine_client(port, "late")  # a login during the drain is told too
+    assert late.lines[-1] == TOLD
+    await late.send("new 2 private")
+    assert await late.expect("error") == REFUSED
+    assert not lobby.tables and lobby.drain.over()
+    await close_all([boss, eve, late])
+
+
+async def _told(client: LineClient, words: str) -> None:
+    """Until the human style's lines (wrapped to the terminal's width) have said ``words``."""
+
+    def said(_: str) -> bool:
+        return words in " ".join(line.strip() for line in client.lines)
+
+    await client.read_until(said)
+
+
+async def test_a_drain_in_russian(nursery: trio.Nursery, tmp_path: Path) -> None:
+    port, link = await _served(nursery, tmp_path / "d.sqlite3")
+    ivan = await LineClient.connect(port)
+    await ivan.send("login ivan lang=ru")
+    await ivan.send("new 2")
+    await _told(ivan, "Вы за столом 1")
+    assert link._server.lobby.drain.begin()
+    await _told(
+        ivan,
+        "Сервер перезапустится, когда закончатся идущие партии: до тех пор новые партии не"
+        " начинаются.",
+    )
+    await _told(
+        ivan,
+        "Стол 1 закрывается: сервер перезапустится, когда закончатся идущие партии (партия"
+        " за ним не начиналась).",
+    )
+    await ivan.send("new 2")
+    await _told(ivan, "новые партии сейчас не начинаются")
+    await ivan.aclose()
