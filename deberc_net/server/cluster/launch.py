@@ -25,7 +25,7 @@ from typing import Any
 import attrs
 import structlog
 
-from deberc_net.hangup import hangup, leave_the_terminal_on_hangup
+from deberc_net.hangup import drain, hangup, leave_the_terminal_on_hangup
 from deberc_net.server.config import Config, cannot_listen
 from deberc_net.server.store import describe, is_postgres
 
@@ -95,6 +95,7 @@ class Worker:
     process: subprocess.Popen[bytes]
     ready: bool = False
     failure: str | None = None  # why it could not start, in its own words
+    draining: bool = False  # passed the parent's SIGUSR1 (docs/scaling.md, "Restarts")
 
 
 def _heard(worker: Worker, line: bytes) -> None:
@@ -127,6 +128,7 @@ def run_workers(config: Config, count: int) -> int:
     port = held.getsockname()[1]
     settings = attrs.asdict(attrs.evolve(config, port=port))
     stopping: list[int] = []
+    draining: list[int] = []  # SIGUSR1s: each worker drains, none is started again
 
     def stop(signum: int, _frame: Any) -> None:
         leave_the_terminal_on_hangup(signum)
@@ -135,13 +137,28 @@ def run_workers(config: Config, count: int) -> int:
     # SIGHUP (the terminal closed) too, unless ignored (nohup): the workers stop cleanly
     for signum in (signal.SIGTERM, signal.SIGINT, *hangup()):
         signal.signal(signum, stop)
+    for signum in drain():
+        signal.signal(signum, lambda signum, _frame: draining.append(signum))
     workers = [_start(settings, i, count) for i in range(count)]
     announced = False
     failed = 0
     failure: str | None = None  # the reason a worker could not start, said by the CLI
     restart_at: dict[int, float] = {}  # a dead worker's index: when it starts again
+    drained: set[int] = set()  # the workers a drain has ended (not started again)
+    drains_seen = 0
     try:
         while not stopping:
+            if len(draining) > drains_seen:
+                if drains_seen:  # one drain: the workers were told already
+                    log.warning("drain_ignored", signal=signal.Signals(draining[-1]).name)
+                else:
+                    log.info("drain", signal=signal.Signals(draining[0]).name, workers=count)
+                drains_seen = len(draining)
+            if draining:
+                _pass_the_drain_on(workers, restart_at, drained)
+                if len(drained) + len(restart_at) == count:  # every worker has stopped
+                    log.info("drained", workers=count)
+                    break
             for i, worker in enumerate(workers):
                 if i in restart_at or worker.ready or worker.process.stdout is None:
                     continue
@@ -154,13 +171,20 @@ def run_workers(config: Config, count: int) -> int:
                 )
                 announced = True
             for i, worker in enumerate(workers):
+                if i in drained:
+                    continue
                 if i in restart_at:
-                    if time.monotonic() >= restart_at[i] and not stopping:
+                    if time.monotonic() >= restart_at[i] and not stopping and not draining:
                         del restart_at[i]
                         workers[i] = _start(settings, i, count)
                     continue
                 code = worker.process.poll()
                 if code is None or stopping:
+                    continue
+                if draining and announced:  # its matches over, it stopped: not started again
+                    _let_go(worker)
+                    log.info("worker_drained", worker=i, pid=worker.process.pid, status=code)
+                    drained.add(i)
                     continue
                 if not announced:  # it could not start, nor would it next time
                     _last_words(worker)
@@ -180,7 +204,7 @@ def run_workers(config: Config, count: int) -> int:
                 # workers at once, and the others' deaths are seen as they come
                 restart_at[i] = time.monotonic() + config.worker_restart_ms / 1000
             time.sleep(0.05)
-        if not failed:
+        if not failed and len(drained) + len(restart_at) < count:  # (drained: all stopped)
             log.info("shutdown", signal=signal.Signals(stopping[0]).name, workers=count)
         for worker in workers:
             if worker.process.poll() is None:
@@ -206,6 +230,20 @@ def run_workers(config: Config, count: int) -> int:
             _let_go(worker)
         held.close()
         log.info("stopped", workers=count)
+
+
+def _pass_the_drain_on(
+    workers: list[Worker], restart_at: dict[int, float], drained: set[int]
+) -> None:
+    """SIGUSR1 to each worker that serves and has not had it: it drains as a lone server
+    does (docs/protocol.md §11.4a), then stops. One still starting gets it once ready
+    (before that its default would end it)."""
+    for i, worker in enumerate(workers):
+        if worker.draining or not worker.ready or i in restart_at or i in drained:
+            continue
+        if worker.process.poll() is None:
+            worker.process.send_signal(drain()[0])
+        worker.draining = True
 
 
 def _start(settings: dict[str, Any], index: int, count: int) -> Worker:

@@ -1,0 +1,73 @@
+"""SIGUSR1 to the parent of ``serve --workers 2`` drains every worker (docs/scaling.md,
+docs/protocol.md §11.4a): a waiting table closes, no new one opens, the match played
+across the two workers goes on to its end, then each worker stops and the parent with
+them, none started again."""
+
+from __future__ import annotations
+
+import random
+import signal
+from pathlib import Path
+
+import pytest
+import trio
+
+from tests.server.client import LineClient, close_all, is_event, play_machine
+
+from .workers import served_workers
+
+SETTINGS = (
+    "[server]\nlag_ms = 0\nshutdown_grace_ms = 200\nheartbeat_ms = 500\n"
+    "server_dead_ms = 3000\nworker_restart_ms = 50\n"
+)
+TOLD = (
+    "info text=The server restarts once the running matches are over: no new game starts"
+    " until then."
+)
+
+
+@pytest.mark.timeout(150)  # its fail_after(110), then its clean-up
+async def test_sigusr1_to_the_parent_drains_every_worker(postgres_url: str, tmp_path: Path) -> None:
+    settings = tmp_path / "server.toml"
+    settings.write_text(SETTINGS)
+    opened: list[LineClient] = []
+    with trio.fail_after(110):
+        async with served_workers(postgres_url, settings) as workers:
+            try:
+                ann = await workers.connect(0, "ann")  # ann's table is worker 0's
+                bob = await workers.connect(1, "bob")  # bob sits at it from worker 1
+                carl = await workers.connect(1, "carl")
+                opened += [ann, bob, carl]
+                await ann.send("new 2 short")
+                table = (await ann.expect("ok", cmd="sit"))["table"]
+                with trio.fail_after(10):
+                    while True:  # till worker 1 has heard of the table
+                        await bob.send(f"sit {table}")
+                        said = await bob.read_until(lambda x: x.startswith(("ok ", "error ")))
+                        if said.startswith("ok "):
+                            break
+                        await trio.sleep(0.1)
+                await ann.read_until(lambda x: is_event(x, "start"), 10)
+                await carl.send("new 2")
+                waiting = (await carl.expect("ok", cmd="sit"))["table"]
+                workers.process.send_signal(signal.SIGUSR1)
+                await carl.read_until(
+                    lambda x: x.startswith(f"info text=Table {waiting} closes"), 10
+                )
+                await carl.send("new 2")
+                assert (await carl.expect("error", timeout=10))["code"] == "shutting-down"
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(play_machine, ann, random.Random(3), None, 60)
+                    nursery.start_soon(play_machine, bob, random.Random(4), None, 60)
+                assert TOLD in ann.lines and TOLD in bob.lines
+                for client in (ann, bob, carl):
+                    await client.wait_closed(20)
+                with trio.fail_after(30):
+                    await workers.process.wait()
+            finally:
+                await close_all(opened)
+    assert workers.process.returncode == 0
+    events = [e.get("event") for e in workers.events]
+    assert events.count("drain") == 3  # the parent's, each worker's
+    assert events.count("worker_drained") == 2 and "worker_started" not in events[-10:]
+    assert events[-1] == "stopped"
