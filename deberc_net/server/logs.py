@@ -25,7 +25,10 @@ def configure_logging(
     if json_output is None:
         json_output = not sys.stderr.isatty()
     renderer: structlog.typing.Processor = (
-        structlog.processors.JSONRenderer() if json_output else structlog.dev.ConsoleRenderer()
+        # Cyrillic as written (a 'said' line in Russian read with less or grep), not \u-escaped
+        structlog.processors.JSONRenderer(ensure_ascii=False)
+        if json_output
+        else structlog.dev.ConsoleRenderer()
     )
     structlog.configure(
         processors=[

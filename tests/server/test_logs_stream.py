@@ -66,3 +66,19 @@ def test_a_ladders_own_server_keeps_to_its_warnings(monkeypatch: pytest.MonkeyPa
         sys.stderr = saved_stderr
         structlog.configure(**saved_config)
     assert written.getvalue() == ""
+
+
+def test_a_json_line_keeps_cyrillic_as_written() -> None:
+    """A 'said' line in Russian reads as said (grep finds it), not as \\u escapes."""
+    saved_config = structlog.get_config()
+    saved_stderr = sys.stderr
+    sys.stderr = written = io.StringIO()
+    try:
+        configure_logging("info", json_output=True)
+        structlog.get_logger("deberc.lobby").info("said", name="иван", text="привет всем")
+    finally:
+        sys.stderr = saved_stderr
+        structlog.configure(**saved_config)
+    text = written.getvalue()
+    assert '"text": "привет всем"' in text and "\\u" not in text, text
+    assert json.loads(text)["name"] == "иван"
