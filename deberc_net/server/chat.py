@@ -83,7 +83,7 @@ class Chat:
                 return
         # logged, so that an admin can check a complaint (docs/security.md: the log's
         # privacy); a table logs what is said at it (table.py)
-        log.info("said", name=session.name, table=None, text=text)
+        session.log.info("said", table=None, text=text)  # (its conn, peer and name)
         for other in list(self.lobby.online.values()):
             if other.table is None:
                 other.send(ev.Said(session.name or "?", text, None))

@@ -70,7 +70,7 @@ class Moderation:
         if refused is not None:
             session.send(refused)
             return
-        _logged(Action.ANNOUNCE, admin, text=item.rest)
+        _logged(Action.ANNOUNCE, session, text=item.rest)
         self.announced(admin, item.rest)
         if self.lobby.node is not None:
             self.lobby.node.announce(admin, item.rest)
@@ -86,7 +86,7 @@ class Moderation:
         if shown is None:
             session.send(ev.error("unknown-player", phrase(Msg.NOBODY_HERE, name=name)))
             return
-        _logged(Action.KICK, admin, shown, reason=reason)
+        _logged(Action.KICK, session, shown, reason=reason)
         self._disconnect_anywhere(shown, Action.KICK, admin, reason)
         said = phrase(Msg.KICK_DONE, name=shown)
         session.send(ev.ok("kick", said, (("name", shown),)))
@@ -101,7 +101,7 @@ class Moderation:
         store = self.lobby.store
         # in the store before he is cut off: a login from then on, on any worker, is refused
         await self.lobby.writes.run(functools.partial(store.ban, name, admin, reason))
-        _logged(Action.BAN, admin, name, reason=reason)
+        _logged(Action.BAN, session, name, reason=reason)
         closed = self._disconnect_anywhere(name, Action.BAN, admin, reason)
         said = phrase(
             Msg.BAN_DONE,
@@ -123,7 +123,7 @@ class Moderation:
         if not await self.lobby.writes.run(functools.partial(store.unban, name)):
             session.send(ev.error("not-allowed", phrase(Msg.NOT_BANNED, name=name)))
             return
-        _logged(Action.UNBAN, admin, name)
+        _logged(Action.UNBAN, session, name)
         session.send(ev.ok("unban", phrase(Msg.UNBAN_DONE, name=name), (("name", name),)))
 
     async def bans(self, session: Session, item: Command) -> None:
@@ -148,7 +148,7 @@ class Moderation:
                 session.send(ev.error("bad-argument", told))
                 return
         name = self._online_name(name) or name
-        _logged(Action.MUTE, admin, name, reason=reason, minutes=minutes)
+        _logged(Action.MUTE, session, name, reason=reason, minutes=minutes)
         self.muted(name, minutes * 60, admin, reason)
         if self.lobby.node is not None:
             self.lobby.node.mute(name, minutes * 60, admin, reason)
@@ -167,7 +167,7 @@ class Moderation:
         if held is None:
             session.send(ev.error("not-allowed", phrase(Msg.NOT_MUTED, name=name)))
             return
-        _logged(Action.UNMUTE, admin, held.name)
+        _logged(Action.UNMUTE, session, held.name)
         self.unmuted(held.name, admin)
         if self.lobby.node is not None:
             self.lobby.node.unmute(held.name, admin)
@@ -318,8 +318,8 @@ class Moderation:
         return held
 
 
-def _logged(action: Action, admin: str, target: str | None = None, **fields: Any) -> None:
-    """An admin's action in the log: who, what, whom and why (docs/settings.md "Logs";
-    at warning, so that a server logging only its warnings keeps them: they are rare,
-    and what a complaint about an admin needs)."""
-    log.warning("moderation", action=str(action), admin=admin, target=target, **fields)
+def _logged(action: Action, admin: Session, target: str | None = None, **fields: Any) -> None:
+    """An admin's action in the log: who (his connection too), what, whom and why
+    (docs/settings.md "Logs"; at warning, so that a server logging only its warnings
+    keeps them: they are rare, and what a complaint about an admin needs)."""
+    admin.log.warning("moderation", action=str(action), admin=admin.name, target=target, **fields)

@@ -685,7 +685,7 @@ class Table:
             case Say(session, text):
                 # logged, so that an admin can check a complaint (docs/security.md)
                 watchers = session in self.observers
-                log.info("said", name=session.name, table=self.id, watchers=watchers, text=text)
+                session.log.info("said", table=self.id, watchers=watchers, text=text)
                 if watchers:  # kibitzers talk among themselves
                     said = ev.Said(session.name or "?", text, self.id, watchers=True)
                     self._broadcast(list(self.observers), said, asks_only_too=False)

@@ -35,3 +35,8 @@ async def test_what_is_said_is_logged_with_the_speaker_and_the_table(
         ("eve", table, True, "she will lose"),
     ]
     assert all(e["log_level"] == "info" for e in logs if e["event"] == "said")
+    # and the speaker's connection, as on his connect and login lines (a complaint's
+    # address; the name alone may be a guest's, taken since by another)
+    peers = {e["name"]: (e["conn"], e["peer"]) for e in logs if e["event"] == "said"}
+    assert peers["ann"] != peers["eve"]
+    assert all(peer.startswith("127.0.0.1:") for _, peer in peers.values()), peers

@@ -135,6 +135,8 @@ async def test_a_kicked_player_is_told_why_his_seat_goes_away_and_he_may_come_ba
         "reason": "swearing at the table",
         "log_level": "warning",
     }
+    assert done["name"] == "boss" and done["peer"].startswith("127.0.0.1:")  # his connection
+    assert isinstance(done["conn"], int)
     back = await connect.machine(port, "ann", token=ann.token)  # a kick is no ban
     await back.read_until(lambda x: x.startswith(("ask ", "state ")))
     assert (await bob.expect("event", kind="back"))["name"] == "ann"
