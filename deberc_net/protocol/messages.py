@@ -1043,10 +1043,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Администратор {admin} закрывает вашему имени вход на этот сервер{why}.",
     ),
     Msg.BAN_DONE: (
-        "{name} is banned: it may not log in{disconnected}.",
+        "{name} is banned: the name may not log in{disconnected}.",
         "Имени {name} закрыт вход на сервер{disconnected}.",
     ),
-    Msg.BAN_DISCONNECTED: (" (its connection is closed)", " (соединение закрыто)"),
+    Msg.BAN_DISCONNECTED: (" (his connection is closed)", " (соединение закрыто)"),
     Msg.BAN_REFUSED: (
         "{name} is banned from this server{why}",
         "имени {name} закрыт вход на этот сервер{why}",
@@ -1063,9 +1063,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "  {name}: {admin}, {since} UTC{why}",
     ),
     Msg.MUTED: (
-        "{admin} (an admin) mutes you for {minutes} min{why}: your 'say' and 'invite' are"
+        # a sentence after the reason (": REASON"), not a second colon
+        "{admin} (an admin) mutes you for {minutes} min{why}. Your 'say' and 'invite' are"
         " refused until then.",
-        "Администратор {admin} лишает вас слова на {minutes} мин.{why}: до тех пор say и"
+        "Администратор {admin} лишает вас слова на {minutes} мин{why}. До тех пор say и"
         " invite не проходят.",
     ),
     Msg.MUTE_DONE: (

@@ -155,7 +155,7 @@ async def test_a_ban_keeps_a_name_out_through_a_restart_until_unban(
             "cmd": "ban",
             "name": "ann",
             "disconnected": "1",
-            "text": "ann is banned: it may not log in (its connection is closed).",
+            "text": "ann is banned: the name may not log in (his connection is closed).",
         }
         bye = fields(await ann.read_until(lambda x: x.startswith("bye ")))[1]
         assert bye["text"] == (
@@ -286,7 +286,7 @@ async def test_a_muted_player_may_not_say_or_invite_till_the_time_is_up_or_unmut
     }
     told = await ann.expect("info")
     assert told["text"] == (
-        "boss (an admin) mutes you for 2 min: calling names: your 'say' and 'invite' are "
+        "boss (an admin) mutes you for 2 min: calling names. Your 'say' and 'invite' are "
         "refused until then."
     )
     assert await _error(ann, "say hello") == {
