@@ -83,6 +83,9 @@ class TableInfo:
     # the machine line leaves them out
     deal: int | None = None
     score: tuple[int, ...] = ()
+    # the seats whose players are away (disconnected): a full table waiting for one of
+    # them does not start till he is back (docs/protocol.md §12)
+    away: tuple[int, ...] = ()
 
 
 @attrs.frozen

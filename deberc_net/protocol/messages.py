@@ -131,6 +131,7 @@ class Msg(StrEnum):
     INVITED = "invited"
     PRIVATE_TABLE = "private-table"
     PRIVATE_MARK = "private-mark"
+    AWAY_MARK = "away-mark"
     BOT_COMES = "bot-comes"
     BOT_NOT_COME = "bot-not-come"
     BOT_GIVES_UP = "bot-gives-up"
@@ -578,6 +579,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.PRIVATE_TABLE: ("private ", "закрытый "),
     Msg.PRIVATE_MARK: (" (private)", " (закрытый)"),
+    Msg.AWAY_MARK: (" (away)", " (нет связи)"),  # a seat's player in 'tables'
     Msg.BOT_COMES: ("{name} comes to table {table}.", "{name} идёт за стол {table}."),
     Msg.BOT_NOT_COME: ("{name} could not come.", "{name} не придёт."),
     Msg.BOT_GIVES_UP: (

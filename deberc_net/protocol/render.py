@@ -323,6 +323,7 @@ def _tables(event: ev.Tables, machine: bool) -> list[str]:
                         ("state", t.state),
                         ("observers", t.observers),
                         *([("private", True)] if t.private else []),
+                        *([("away", [t.seats[s] for s in t.away])] if t.away else []),
                     ],
                 )
             )
@@ -353,13 +354,17 @@ def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
     if not e.tables:
         return [_say(lang, Msg.NO_TABLES)]
     out = []
-    free = _say(lang, Msg.FREE_SEAT)
+    free, away = _say(lang, Msg.FREE_SEAT), _say(lang, Msg.AWAY_MARK)
     for t in e.tables:
-        state, seats = _say(lang, _TABLE_STATES[t.state]), ", ".join(s or free for s in t.seats)
+        # a seat's player away is marked: a full table waiting for him is not stuck
+        named = tuple(
+            free if s is None else f"{s}{away}" if i in t.away else s for i, s in enumerate(t.seats)
+        )
+        state, seats = _say(lang, _TABLE_STATES[t.state]), ", ".join(named)
         if t.state == ev.TableState.PLAYING and t.deal is not None and all(t.seats):
             # a running match: its deal and each side's score, as the web index shows
             state = _say(lang, Msg.PLAYING_DEAL, deal=t.deal)
-            seats = _by_side(tuple(s or free for s in t.seats), t.score)
+            seats = _by_side(named, t.score)
         out.append(
             _say(
                 lang,

@@ -372,7 +372,13 @@ class Table:
             private=self.private,
             deal=None if self.match is None else self.match.deal.deal_no,
             score=() if self.match is None else tuple(self.match.totals),
+            away=self._away_seats(),
         )
+
+    def _away_seats(self) -> tuple[int, ...]:
+        """The seats taken whose players are away (a board's reserved seat not yet sat
+        in is away on the clocks, but no one's: not listed)."""
+        return tuple(s for s in sorted(self.clocks.away_since) if self.seats[s] is not None)
 
     def post(self, message: Message, *, request: bool = False, capped: bool = True) -> bool:
         """Hand a message to the table task; False (and nothing done) if the table has

@@ -296,3 +296,30 @@ def test_tables_tells_a_running_matchs_deal_and_score_by_side() -> None:
         "table id=38 players=4 variant=moscow options= seats=anna,boris,olga,vera"
         " state=playing observers=0"
     )
+
+
+def test_a_tables_line_marks_a_seat_whose_player_is_away() -> None:
+    """A full table waiting for an away player (docs/protocol.md §12) says whom; a
+    running one too. The machine line appends ``away`` only when someone is."""
+    full = ev.TableInfo(
+        5, 3, "moscow", (), ("bob", "ann", "carl"), ev.TableState.WAITING, 0, private=True,
+        away=(1,),
+    )  # fmt: skip
+    playing = ev.TableInfo(
+        6, 2, "moscow", (), ("gleb", "ira"), ev.TableState.PLAYING, 0, False, 2, (40, 12),
+        away=(0, 1),
+    )  # fmt: skip
+    tables = ev.Tables((full, playing), 2)
+    assert render(tables, HUMAN) == [
+        "Table 5 (private): moscow, 3 players, waiting: bob, ann (away), carl",
+        "Table 6: moscow, 2 players, playing deal 2: gleb (away) 40, ira (away) 12",
+    ]
+    assert render_ru(tables)[0] == (
+        "Стол 5 (закрытый): moscow, игроков: 3, ждёт игроков: bob, ann (нет связи), carl"
+    )
+    assert render(tables, MACHINE)[1:] == [
+        "table id=5 players=3 variant=moscow options= seats=bob,ann,carl state=waiting"
+        " observers=0 private=1 away=ann",
+        "table id=6 players=2 variant=moscow options= seats=gleb,ira state=playing"
+        " observers=0 away=gleb,ira",
+    ]

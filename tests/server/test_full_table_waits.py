@@ -73,7 +73,12 @@ async def test_a_table_filled_while_a_sitter_is_away_waits_and_deals_when_he_is_
     await carl.send("tables")
     await carl.expect("tables")
     listed = await carl.expect("table", id=table)
-    assert (listed["state"], listed["seats"]) == ("waiting", "bob,ann,carl")
+    assert (listed["state"], listed["seats"], listed["away"]) == ("waiting", "bob,ann,carl", "ann")
+    human = await connect.human(port, "dan")  # the list says why a full table waits
+    await human.send("tables")
+    await human.read_until(
+        lambda x: f"Table {table}: moscow, 3 players, waiting: bob, ann (away), carl" in x
+    )
     eve = await connect.machine(port, "eve")
     await eve.send(f"sit {table}")  # full, though waiting
     assert (await eve.expect("error"))["code"] == "seat-taken"

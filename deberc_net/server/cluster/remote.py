@@ -79,9 +79,10 @@ class RemoteTable(Table):
     def info(self) -> ev.TableInfo:
         assert self.copy is not None
         now = self.now  # its match as its owner last told it (at most once a trick)
+        away = self._away_seats()  # as its owner told them (update_match)
         if now is None:
-            return self.copy
-        return attrs.evolve(self.copy, deal=now.deal_no, score=now.totals)
+            return attrs.evolve(self.copy, away=away)
+        return attrs.evolve(self.copy, deal=now.deal_no, score=now.totals, away=away)
 
     def post(self, message: Message, *, request: bool = False, capped: bool = True) -> bool:
         if self.state == TableState.CLOSED or self.node is None:
