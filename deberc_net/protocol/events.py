@@ -209,6 +209,9 @@ class Left:
 
     name: str
     seat: int
+    # freed by the table: its player was away past the away limit before the match
+    # started (docs/protocol.md §12); said to people, the machine line is the same
+    away_too_long: bool = False
 
 
 @attrs.frozen

@@ -983,7 +983,13 @@ def _human_match_end(e: g.MatchEnded, n: tuple[str, ...], sides: Sides) -> list[
 
 
 _human.register(ev.Seated, lambda e, n, sides: [f"{e.name} sits at seat {e.seat}."])
-_human.register(ev.Left, lambda e, n, sides: [f"{e.name} leaves seat {e.seat}."])
+
+
+@_human.register
+def _human_left(e: ev.Left, n: tuple[str, ...], sides: Sides) -> list[str]:
+    if e.away_too_long:
+        return [f"{e.name} was away too long: seat {e.seat} is free for another player."]
+    return [f"{e.name} leaves seat {e.seat}."]
 
 
 @_human.register

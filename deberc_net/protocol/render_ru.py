@@ -245,7 +245,15 @@ RU_FORFEITS = {
 
 
 _human.register(ev.Seated, lambda e, n, sides: [f"{e.name} садится на место {e.seat}."])
-_human.register(ev.Left, lambda e, n, sides: [f"{e.name} уходит с места {e.seat}."])
+
+
+@_human.register
+def _left(e: ev.Left, n: Names, sides: Sides) -> list[str]:
+    if e.away_too_long:
+        return [f"{e.name}: слишком долго нет связи; место {e.seat} свободно для другого игрока."]
+    return [f"{e.name} уходит с места {e.seat}."]
+
+
 _human.register(ev.WentAway, lambda e, n, sides: [_went_away(e)])
 # said of anyone, man or woman («отключился», «вернулся» were a man's)
 _human.register(ev.CameBack, lambda e, n, sides: [f"{e.name} снова на связи."])

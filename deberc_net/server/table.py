@@ -970,10 +970,10 @@ class Table:
             return False
         return call in legal
 
-    def _free_seat(self, seat: int, name: str) -> None:
+    def _free_seat(self, seat: int, name: str, away_too_long: bool = False) -> None:
         self.seats[seat] = None
         self._seated_at = -1
-        self._event(ev.Left(name, seat))
+        self._event(ev.Left(name, seat, away_too_long))
         if self.reserved is not None:  # a board waits for its player, or its forfeit
             self.clocks.away(seat, trio.current_time())
         elif not any(s for s in self.seats if s is not None and not self.lobby.house.get(s)):
@@ -1532,7 +1532,7 @@ class Table:
                     await self._no_show(seat)
                     return
                 clocks.back(seat)  # (not back: no longer waited for)
-                self._free_seat(seat, self.seats[seat] or "?")
+                self._free_seat(seat, self.seats[seat] or "?", away_too_long=True)
             return
         if match.over:
             return

@@ -120,6 +120,11 @@ GOLDEN: list[tuple[object, str, str]] = [
     (ev.Seated("anna", 0), "kind=seated name=anna seat=0", "anna sits at seat 0."),
     (ev.Left("boris", 1), "kind=left name=boris seat=1", "boris leaves seat 1."),
     (
+        ev.Left("boris", 1, away_too_long=True),  # freed at the away limit (§12)
+        "kind=left name=boris seat=1",  # (the machine line is as it was)
+        "boris was away too long: seat 1 is free for another player.",
+    ),
+    (
         ev.WentAway("boris", 1),
         "kind=away name=boris seat=1",
         "boris is disconnected; the seat waits and the clock runs.",

@@ -67,6 +67,7 @@ def test_the_lines_a_tryout_heard_in_the_masculine() -> None:
     said = [
         render_ru(ev.TableEvent(1, 3, names, ev.WentAway("dina", 0))),
         render_ru(ev.TableEvent(2, 3, names, ev.CameBack("dina", 0))),
+        render_ru(ev.TableEvent(3, 3, names, ev.Left("dina", 0, away_too_long=True))),
         [phrase(Msg.REGISTERED).text(Lang.RU)],
         [phrase(Msg.BOT_NOT_COME, name="house-random-1").text(Lang.RU)],
         [phrase(Msg.ALREADY_INVITED, name="dina", table=3).text(Lang.RU)],
@@ -74,6 +75,7 @@ def test_the_lines_a_tryout_heard_in_the_masculine() -> None:
     assert said == [
         ["dina: связь потеряна; место ждёт, часы идут."],
         ["dina снова на связи."],
+        ["dina: слишком долго нет связи; место 0 свободно для другого игрока."],
         ["имя зарегистрировано"],
         ["house-random-1 не придёт."],
         ["у dina уже есть приглашение за стол 3: достаточно набрать sit 3"],

@@ -107,10 +107,13 @@ async def test_an_away_sitter_past_the_limit_frees_his_seat_and_the_next_to_sit_
 ) -> None:
     port = await start_server(away_limit_ms=3_000)  # within a client's 5 s wait
     table, bob, _, carl = await _full_with_ann_away(port, connect)
+    eve = await connect.human(port, "eve")  # a person watching is told why the seat is free
+    await eve.send(f"observe {table}")
     after = await _after_seated(bob, "carl")
     assert _waits_for(after) == "ann (3 s left)"
+    await eve.read_until(lambda x: x == "ann was away too long: seat 1 is free for another player.")
     left = await bob.expect("event", kind="left", name="ann")
-    assert left["seat"] == "1"
+    assert left == {"seq": left["seq"], "table": table, "kind": "left", "name": "ann", "seat": "1"}
     assert not any(is_event(x, "start") for x in bob.lines + carl.lines)  # no match
     await bob.send("tables")
     await bob.expect("tables")
