@@ -148,6 +148,7 @@ class Game:
     reason: str
     totals: tuple[int, ...]
     finished: str
+    forfeit: int | None = None  # the seat whose forfeit ended it (match-end's, §9.7)
 
 
 @attrs.frozen

@@ -646,6 +646,7 @@ def _games(event: ev.Games, machine: bool) -> list[str]:
                         ("reason", g.reason),
                         ("totals", g.totals),
                         ("finished", g.finished),
+                        *([("forfeit", g.forfeit)] if g.forfeit is not None else []),
                     ],
                 )
             )
@@ -669,10 +670,18 @@ def games_lines(e: ev.Games, lang: Lang = Lang.EN) -> list[str]:
             # a colon, as scores are written: a hyphen before a negative total read "1--1"
             totals=":".join(str(t) for t in g.totals),
             winner="+".join(g.winner.split(",")) if g.winner else "-",
-            reason=RU_MATCH_REASONS.get(g.reason, g.reason) if lang == Lang.RU else g.reason,
+            reason=_game_reason(g, lang),
         )
         for g in e.games
     ]
+
+
+def _game_reason(g: ev.Game, lang: Lang) -> str:
+    """Why a game ended, and who forfeited it if someone did ('away: bob')."""
+    reason = RU_MATCH_REASONS.get(g.reason, g.reason) if lang == Lang.RU else g.reason
+    if g.forfeit is None or not 0 <= g.forfeit < len(g.players):
+        return reason
+    return f"{reason}: {g.players[g.forfeit]}"
 
 
 def side_names(names: Sequence[str], count: int) -> list[str]:

@@ -284,6 +284,7 @@ def _game(row: dict[str, Any]) -> ev.Game:
         reason=row["reason"],
         totals=tuple(row["totals"]),
         finished=row["finished"],
+        forfeit=row["forfeit"],
     )
 
 

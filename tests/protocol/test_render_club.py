@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import attrs
+
 from deberc_net.game.cards import parse_card
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.play import illegal_card_error
@@ -261,6 +263,20 @@ def test_a_four_player_game_in_games_names_the_pairs() -> None:
     three = ev.Game("m5", 5, ("anna", "boris", "olga"), "moscow", "olga", "target", (1, 2, 3), "t")
     (text,) = render(ev.Games("anna", (three,)), HUMAN)
     assert "  anna v boris v olga  1:2:3  winner olga (target)" in text
+
+
+def test_games_names_who_forfeited() -> None:
+    """A forfeit's line read 'winner anna (away)', not saying who was away: the seat
+    that forfeited is kept (match-end's forfeit) and named after the reason."""
+    game = ev.Game("m7", 7, ("anna", "boris"), "moscow", "anna", "away", (12, 40), "t", 1)
+    assert render(ev.Games("anna", (game,)), HUMAN) == [
+        "t  m7  table 7  anna v boris  12:40  winner anna (away: boris)"
+    ]
+    assert render_ru(ev.Games("anna", (game,)))[0].endswith("(нет связи: boris)")
+    assert render(ev.Games("anna", (game,)), MACHINE)[1].endswith(" finished=t forfeit=1")
+    older = attrs.evolve(game, forfeit=None)  # stored before forfeits were kept
+    assert render(ev.Games("anna", (older,)), HUMAN)[0].endswith("winner anna (away)")
+    assert "forfeit" not in render(ev.Games("anna", (older,)), MACHINE)[1]
 
 
 def test_games_names_each_match_by_its_id() -> None:

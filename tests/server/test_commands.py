@@ -456,6 +456,10 @@ async def test_leave_forfeits_a_running_game(port: int, connect: Connector) -> N
         assert end["reason"] == "left" and end["winner"] == str(seat_bob)
         assert end["name"] == "bob"
     assert seat_ann != seat_bob
+    await bob.send("games")  # the match, and who forfeited it
+    await bob.expect("games", count="1")
+    game = await bob.expect("game")
+    assert (game["reason"], game["forfeit"]) == ("left", str(seat_ann)), game
     await eve.send("leave")  # the table closes: eve stops watching, or watched no more
     reply = await eve.read_until(lambda x: x.startswith(("ok ", "error ")))
     assert reply.startswith(("ok cmd=leave", "error code=not-seated")), reply
