@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import random
 from collections.abc import Callable
@@ -12,9 +13,12 @@ from typing import Any
 import pytest
 import trio
 from trio_websocket import ConnectionClosed, ConnectionRejected, open_websocket_url
+from wsproto import ConnectionType, WSConnection
+from wsproto.events import CloseConnection, Ping, Request
 
 from deberc_net.server.accounts import set_password
 from deberc_net.server.store import open_store
+from deberc_net.server.web.serve import WEBSOCKET_PING_S
 from tests.server.client import LineClient, fields, is_event, play_machine
 from tests.server.conftest import Connector
 
@@ -363,3 +367,32 @@ async def test_a_socket_whose_message_passes_the_limit_is_cut_off_not_read_on(
                 pass
             ended = True
         assert ended, "the server kept the socket open and read on"
+
+
+async def test_a_quiet_tables_socket_is_pinged_so_no_proxy_takes_it_for_dead(
+    start_web: StartWeb,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """A table with nothing to tell for minutes: its page's socket hears a ping every
+    25 s (docs/web.md, "Behind a proxy"), so a proxy's 60 s idle timeout never closes
+    it. Failed before: nothing came at all until the table's next event."""
+    web: WebServer = await start_web()
+    await seated_and_observing(web, connect)  # ann waits alone: nothing happens
+    client = WSConnection(ConnectionType.CLIENT)
+    stream = await trio.open_tcp_stream("127.0.0.1", web.http_port)
+    async with stream:
+        await stream.send_all(client.send(Request(host="x", target="/live/table/1")))
+        pinged: list[float] = []
+        with trio.fail_after(80):
+            while len(pinged) < 3:
+                client.receive_data(await stream.receive_some(65536))
+                for event in client.events():
+                    assert not isinstance(event, CloseConnection), event
+                    if isinstance(event, Ping):
+                        pinged.append(trio.current_time())
+                        await stream.send_all(client.send(event.response()))
+        gaps = [later - earlier for earlier, later in itertools.pairwise(pinged)]
+        assert gaps == [pytest.approx(WEBSOCKET_PING_S, abs=0.5)] * 2, pinged
+        assert WEBSOCKET_PING_S < 30  # under the idle timeouts proxies are set to

@@ -18,6 +18,11 @@ from .request_limit import RequestLimit, request_buckets
 from .ws_limit import cut_off_too_big_messages
 
 WEBSOCKET_MAX_MESSAGE = 1024  # bytes: more than a page would ever send (it sends none)
+# A live page's socket is pinged this often: a table can be quiet for minutes (a person
+# thinking, 'wait'), and a proxy in front (nginx's proxy_read_timeout, 60 s by default;
+# a cloud load balancer's idle timeout, 60 s) closed a socket that long silent, the page
+# then saying "No longer live" on a match still running (docs/web.md)
+WEBSOCKET_PING_S = 25.0
 
 
 async def serve_http(
@@ -37,6 +42,7 @@ async def serve_http(
     # a live page sends nothing (live.py): hypercorn's default of 16 MiB a message let
     # each socket hold that much memory, a frame kept one byte short of its end
     settings.websocket_max_message_size = WEBSOCKET_MAX_MESSAGE
+    settings.websocket_ping_interval = WEBSOCKET_PING_S
     cut_off_too_big_messages()  # (hypercorn 0.18 reads on past it: ws_limit.py)
     # Starlette is an ASGI app; hypercorn's own type for one is narrower than Starlette's.
     # Each address's allowance of requests comes first: a refused one costs no page work
