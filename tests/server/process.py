@@ -18,15 +18,20 @@ def start_server_process(
     settings: str | None = None,
     nohup: bool = False,
     said: list[dict[str, Any]] | None = None,
+    web: bool = False,
 ) -> tuple[subprocess.Popen[str], int]:
     """``deberc-net serve`` in its own process on a free port: the process and its port.
     ``settings``: the ``[server]`` table's lines of a --config file (beside ``db``).
     SIGHUP at its default, as from a terminal, even where this suite runs under nohup;
     ``nohup``: ignored, as under it. ``said``: gets the log's lines read up to its
-    ``listening`` (its start's: a migration's, say)."""
-    # no web face: its default port is fixed (tests/web stops one by signal too)
+    ``listening`` (its start's: a migration's, say; ``http_listening`` names the web
+    face's port). ``web``: with the web face, on a free port (else none: its default
+    port is fixed)."""
     command = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--db", str(db)]
-    command += ["--http-port", "0"]
+    if web:  # (a settings file's http_port = 0 is a free port; the flag's 0 is none)
+        settings = "http_port = 0" if settings is None else f"{settings}\nhttp_port = 0"
+    else:
+        command += ["--http-port", "0"]
     if settings is not None:
         config = db.with_suffix(".toml")
         config.write_text(f"[server]\n{settings}\n")

@@ -9,6 +9,8 @@ import json
 import random
 import signal
 import subprocess
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,22 @@ from .process import start_server_process
 RESTARTS = "the server restarts once the running matches are over"
 TOLD = f"info text={RESTARTS.capitalize()}: no new game starts until then."
 REFUSED = {"code": "shutting-down", "text": f"{RESTARTS}: no new game starts now"}
+
+
+async def _health(said: list[dict[str, Any]]) -> tuple[int, dict[str, Any]]:
+    """The web face's /api/health (docs/web.md, "Health"): its status and what it says."""
+    [web] = [line for line in said if line["event"] == "http_listening"]
+    url = f"http://127.0.0.1:{web['port']}/api/health"
+
+    def fetch() -> tuple[int, bytes]:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as reply:
+                return reply.status, reply.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()
+
+    status, body = await trio.to_thread.run_sync(fetch)
+    return status, json.loads(body)
 
 
 def _log(proc: subprocess.Popen[str]) -> list[dict[str, Any]]:
@@ -46,7 +64,10 @@ async def _a_running_match(port: int) -> tuple[LineClient, LineClient, str]:
 
 
 def test_sigusr1_lets_the_running_match_end_then_stops(tmp_path: Path) -> None:
-    proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 100")
+    said: list[dict[str, Any]] = []
+    proc, port = start_server_process(
+        tmp_path / "s.sqlite3", "shutdown_grace_ms = 100", said=said, web=True
+    )
 
     async def main() -> None:
         ann, bob, table = await _a_running_match(port)
@@ -55,11 +76,14 @@ def test_sigusr1_lets_the_running_match_end_then_stops(tmp_path: Path) -> None:
         waiting = (await carl.expect("ok", cmd="sit"))["table"]
         dave = await machine_client(port, "dave")
         try:
+            assert await _health(said) == (200, {"status": "serving", "players": 4, "playing": 1})
             proc.send_signal(signal.SIGUSR1)
             closes = f"info text=Table {waiting} closes: {RESTARTS} (its game had not started)."
             await carl.read_until(lambda line: line == closes)
             assert carl.lines.count(TOLD) == 1  # (before the table's line)
             await dave.read_until(lambda line: line == TOLD)
+            # a load balancer's check sends new players elsewhere; the match plays on
+            assert await _health(said) == (503, {"status": "draining", "players": 4, "playing": 1})
             proc.send_signal(signal.SIGUSR1)  # a second: ignored (logged)
             for command in ("new 2", f"sit {waiting}", "seek 2"):
                 await dave.send(command)
@@ -186,3 +210,28 @@ async def test_a_drain_in_russian(nursery: trio.Nursery, tmp_path: Path) -> None
     await ivan.send("new 2")
     await _told(ivan, "новые партии сейчас не начинаются")
     await ivan.aclose()
+
+
+def test_health_says_stopping_through_a_stops_grace(tmp_path: Path) -> None:
+    said: list[dict[str, Any]] = []
+    proc, port = start_server_process(
+        tmp_path / "s.sqlite3", "shutdown_grace_ms = 60000", said=said, web=True
+    )
+
+    async def main() -> None:
+        stayer = await machine_client(port, "stayer")  # the grace waits for him
+        try:
+            proc.send_signal(signal.SIGTERM)
+            await stayer.read_until(lambda line: "shutting down" in line)
+            assert await _health(said) == (503, {"status": "stopping", "players": 1, "playing": 0})
+            await stayer.send("quit")
+        finally:
+            await close_all([stayer])
+
+    try:
+        trio.run(main)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

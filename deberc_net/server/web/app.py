@@ -30,6 +30,7 @@ from ..lobby import Lobby
 from ..store import Store
 from . import ladders, views
 from .ends import ends_for_script
+from .health import health_of
 from .live import Viewers, watch_table
 from .replay import Replay, in_hand_order, replay_match, replay_without_deals
 
@@ -83,6 +84,11 @@ def make_app(lobby: Lobby) -> Starlette:
 
     async def index(request: Request) -> Response:
         return page(request, "index.html", tables=views.open_tables(lobby))
+
+    async def api_health(request: Request) -> Response:
+        health = health_of(lobby)
+        told = {"status": str(health.status), "players": health.players, "playing": health.playing}
+        return JSONResponse(told, status_code=health.http_status)
 
     async def api_tables(request: Request) -> Response:
         tables = views.open_tables(lobby)
@@ -238,6 +244,7 @@ def make_app(lobby: Lobby) -> Starlette:
             Route("/favicon.ico", favicon),
             Route("/table/{n:int}", table_page),
             Route("/games/{match}", game_page),
+            Route("/api/health", api_health),
             Route("/api/tables", api_tables),
             Route("/api/tables/{n:int}", api_table),
             Route("/api/games/{match}", api_game),

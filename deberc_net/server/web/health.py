@@ -1,0 +1,44 @@
+"""``/api/health``: whether this server takes new games, for a load balancer's or a
+supervisor's check (docs/web.md, "Health"). A draining server (SIGUSR1, docs/protocol.md
+§11.4a) still serves its running matches but starts none: it answers 503, so a load
+balancer sends new players elsewhere while it finishes; so does one stopping."""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from deberc_net.protocol.events import TableState
+
+from ..lobby import Lobby
+
+
+class Serving(enum.StrEnum):
+    SERVING = "serving"  # new games start here
+    DRAINING = "draining"  # its running matches play out; no new one starts
+    STOPPING = "stopping"  # it shuts down
+
+
+@attrs.frozen
+class Health:
+    status: Serving
+    players: int  # logged in (under --workers: at this worker, and the others' it knows)
+    playing: int  # this server's own tables with a match running
+
+    @property
+    def http_status(self) -> int:
+        return 200 if self.status is Serving.SERVING else 503
+
+
+def health_of(lobby: Lobby) -> Health:
+    if not lobby.accepting:
+        status = Serving.STOPPING
+    elif lobby.drain.begun:
+        status = Serving.DRAINING
+    else:
+        status = Serving.SERVING
+    playing = sum(
+        1 for t in lobby.tables.values() if not t.remote and t.state is TableState.PLAYING
+    )
+    return Health(status, len(lobby.online), playing)
