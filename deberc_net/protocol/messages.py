@@ -132,6 +132,10 @@ class Msg(StrEnum):
     PRIVATE_TABLE = "private-table"
     PRIVATE_MARK = "private-mark"
     AWAY_MARK = "away-mark"
+    # told at the next login of a player away when it happened (server/missed.py)
+    MISSED_SEAT = "missed-seat"
+    MISSED_FORFEIT = "missed-forfeit"
+    MISSED_END = "missed-end"
     BOT_COMES = "bot-comes"
     BOT_NOT_COME = "bot-not-come"
     BOT_GIVES_UP = "bot-gives-up"
@@ -580,6 +584,22 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.PRIVATE_TABLE: ("private ", "закрытый "),
     Msg.PRIVATE_MARK: (" (private)", " (закрытый)"),
     Msg.AWAY_MARK: (" (away)", " (нет связи)"),  # a seat's player in 'tables'
+    Msg.MISSED_SEAT: (
+        "While you were away, your seat at table {table} was freed: a seat is held {seconds} s"
+        " for a player away, then it is free for another.",
+        "Пока вас не было, ваше место за столом {table} освободилось: место держат {seconds} с,"
+        " потом его может занять другой игрок.",
+    ),
+    Msg.MISSED_FORFEIT: (
+        "While you were away, your match {match} at table {table} was lost by forfeit: you"
+        " were away longer than {seconds} s. 'games' lists it.",
+        "Пока вас не было, партия {match} за столом {table} проиграна по неявке: вас не было"
+        " дольше {seconds} с. Она есть в списке games.",
+    ),
+    Msg.MISSED_END: (
+        "While you were away, your match {match} at table {table} ended: 'games' says how.",
+        "Пока вас не было, партия {match} за столом {table} закончилась: итог покажет games.",
+    ),
     Msg.BOT_COMES: ("{name} comes to table {table}.", "{name} идёт за стол {table}."),
     Msg.BOT_NOT_COME: ("{name} could not come.", "{name} не придёт."),
     Msg.BOT_GIVES_UP: (

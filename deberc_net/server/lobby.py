@@ -29,6 +29,7 @@ from .help import Help
 from .house import HouseBots
 from .login import Login
 from .matchmaking import GameSettings, Matchmaking
+from .missed import Missed
 from .moderation import Moderation
 from .preferences import Preferences
 from .ratings import load_rating_model
@@ -118,6 +119,9 @@ class Lobby:
     chat: Chat = attrs.field(init=False)
     club: Club = attrs.field(init=False)
     moderation: Moderation = attrs.field(init=False)
+    # what a player missed while away (his seat freed, his match over), told at his
+    # next login (missed.py)
+    missed: Missed = attrs.Factory(Missed)
     # SIGUSR1's: no new table, the running matches played out, then the stop (drain.py)
     drain: Drain = attrs.field(init=False)
     # every command's handler, by the command's name (protocol/commands.py: COMMANDS)

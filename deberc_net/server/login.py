@@ -165,7 +165,7 @@ class Login:
             guest, fresh = True, held is None
         if session.closed:
             return
-        self._welcome(session, name, guest, fresh)
+        self._welcome(session, name, guest, fresh, token)
 
     async def _still_unbanned(self, session: Session, name: str) -> bool:
         """Whether ``name`` is still not banned after its password's hash (seconds, when
@@ -220,10 +220,17 @@ class Login:
         finally:
             self.registering.discard(key)
 
-    def _welcome(self, session: Session, name: str, guest: bool, fresh: bool = False) -> None:
+    def _welcome(
+        self,
+        session: Session,
+        name: str,
+        guest: bool,
+        fresh: bool = False,
+        presented: str | None = None,
+    ) -> None:
         """Log ``session`` in as ``name`` (its right to it checked; ``fresh``: a guest's
-        claim of a free name): a connection that held the name closes, and a seat the
-        name holds comes back."""
+        claim of a free name; ``presented``: the token it gave): a connection that held
+        the name closes, and a seat the name holds comes back."""
         key = name_key(name)
         previous = self.lobby.online.get(key)
         name = self._spelling(name, previous)
@@ -266,6 +273,9 @@ class Login:
         )
         session.send(ev.ok("login", said, fields))
         self.lobby.drain.tell(session)  # a login during a drain is told it too
+        missed = self.lobby.missed.take(name, guest, presented)
+        if missed is not None:  # his seat freed, or his match over, while he was away
+            session.send(ev.info(missed))
         table = self.lobby.table_of(name)
         if table is not None:
             session.table = table  # at once: 'new' or 'seek' right after must see the seat

@@ -1455,6 +1455,16 @@ class Table:
         match = self.match
         assert match is not None
         self.clocks.stop()
+        if self.board is None:  # (a ladder's players are programs)
+            for seat in self.clocks.away_since:  # told at his next login (missed.py)
+                lost = end.forfeit == seat and end.reason == Outcome.AWAY  # his absence
+                said = phrase(
+                    Msg.MISSED_FORFEIT if lost else Msg.MISSED_END,
+                    match=match.match_id,
+                    table=self.id,
+                    seconds=self.config.away_limit_ms // 1000,
+                )
+                self._missed(seat, said)
         flush_batch()
         if not stored:  # on disk before anyone is told ('games' lists it, 'top' rates it)
             ratings = await self.lobby.writes.run(self._end_writes(end))
@@ -1477,6 +1487,15 @@ class Table:
             session = self._session(seat)
             if session is not None and session.table is self:
                 session.table, session.seat = None, None
+
+    def _missed(self, seat: int, said: Phrase) -> None:
+        """Keep ``said`` for the next login of the player away at ``seat``: a guest's
+        token now, so that only he is told it (server/missed.py)."""
+        name = self.seats[seat]
+        if name is None or self.lobby.house.get(name) is not None:
+            return
+        token = self.lobby.guest_tokens.get(name_key(name))  # None: a registered name
+        self.lobby.missed.remember(name, said, token)
 
     async def _forfeit(self, seat: int, reason: Outcome) -> None:
         match = self.match
@@ -1532,6 +1551,8 @@ class Table:
                     await self._no_show(seat)
                     return
                 clocks.back(seat)  # (not back: no longer waited for)
+                seconds = self.config.away_limit_ms // 1000
+                self._missed(seat, phrase(Msg.MISSED_SEAT, table=self.id, seconds=seconds))
                 self._free_seat(seat, self.seats[seat] or "?", away_too_long=True)
             return
         if match.over:

@@ -1,0 +1,92 @@
+"""What a player missed while away is told at his next login (docs/protocol.md §12;
+server/missed.py): his seat at a waiting table freed at the away limit, his match lost
+by his absence, or ended otherwise. Only to the name's owner (a guest's token, a
+registered name's password), once."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from trio.testing import MockClock
+
+from .client import LineClient, fields
+from .conftest import Connector
+
+StartServer = Callable[..., Awaitable[int]]
+Register = Callable[[str, str], Awaitable[None]]
+
+SEAT = (
+    "While you were away, your seat at table {table} was freed: a seat is held 3 s for a"
+    " player away, then it is free for another."
+)
+
+
+async def _infos_after_login(client: LineClient) -> list[str]:
+    """The info lines from ``client``'s login to a round trip after it."""
+    await client.send("ping")
+    await client.expect("ok", cmd="ping")
+    return [fields(x)[1]["text"] for x in client.lines[: client.pos] if x.startswith("info ")]
+
+
+async def test_a_guest_back_after_his_seat_was_freed_is_told_once(
+    start_server: StartServer, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    port = await start_server(away_limit_ms=3_000)
+    bob = await connect.machine(port, "bob")
+    await bob.send("new 3")
+    table = (await bob.expect("ok", cmd="sit"))["table"]
+    ann = await connect.machine(port, "ann")
+    await ann.send(f"sit {table}")
+    await bob.expect("event", kind="seated", name="ann")
+    await ann.aclose()
+    await bob.expect("event", kind="left", name="ann")  # at the away limit
+    stranger = await connect.machine(port, "ann")  # the name is free: another guest's now
+    assert await _infos_after_login(stranger) == []  # not his to hear
+    await stranger.send("quit")
+    await stranger.wait_closed()
+    again = await connect.machine(port, "ann", token=ann.token)
+    assert await _infos_after_login(again) == [SEAT.format(table=table)]
+    await again.send("quit")
+    await again.wait_closed()
+    once = await connect.machine(port, "ann", token=again.token)
+    assert await _infos_after_login(once) == []
+
+
+async def test_a_match_lost_or_ended_while_away_is_told_at_the_next_login(
+    start_server: StartServer,
+    connect: Connector,
+    register: Register,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
+    port = await start_server(away_limit_ms=3_000)
+    await register("ann", "pw")
+    ann = await connect.machine(port, "ann", "pw")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    start = await bob.expect("event", kind="start")
+    await ann.aclose()
+    end = await bob.expect("event", kind="match-end")
+    assert end["reason"] == "away"
+    back = await connect.machine(port, "ann", "pw")
+    assert await _infos_after_login(back) == [
+        f"While you were away, your match {start['match']} at table {table} was lost by"
+        " forfeit: you were away longer than 3 s. 'games' lists it."
+    ]
+    # bob was there: nothing for him; and a match ended by the other side's leaving
+    await back.send("new 2")
+    table = (await back.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    start = await bob.expect("event", kind="start")
+    await bob.aclose()
+    await back.expect("event", kind="away", name="bob")
+    await back.send("leave")
+    await back.send("leave")  # (a running match's 'leave' asks again first)
+    assert (await back.expect("event", kind="match-end"))["reason"] == "left"
+    bob_again = await connect.machine(port, "bob", token=bob.token)
+    assert await _infos_after_login(bob_again) == [
+        f"While you were away, your match {start['match']} at table {table} ended: 'games'"
+        " says how."
+    ]
