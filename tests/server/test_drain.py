@@ -11,6 +11,7 @@ import signal
 import subprocess
 import urllib.error
 import urllib.request
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,20 @@ async def _health(said: list[dict[str, Any]]) -> tuple[int, dict[str, Any]]:
 
     status, body = await trio.to_thread.run_sync(fetch)
     return status, json.loads(body)
+
+
+def _run_then_exits_cleanly(
+    proc: subprocess.Popen[str], main: Callable[[], Awaitable[None]]
+) -> None:
+    """Run ``main`` against the server process, which must then exit with status 0
+    (killed at the end if it still runs)."""
+    try:
+        trio.run(main)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def _log(proc: subprocess.Popen[str]) -> list[dict[str, Any]]:
@@ -103,13 +118,7 @@ def test_sigusr1_lets_the_running_match_end_then_stops(tmp_path: Path) -> None:
         finally:
             await close_all([ann, bob, carl, dave])
 
-    try:
-        trio.run(main)
-        assert proc.wait(timeout=20) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    _run_then_exits_cleanly(proc, main)
     lines = _log(proc)
     events = [line["event"] for line in lines]
     [drain] = [line for line in lines if line["event"] == "drain"]
@@ -133,13 +142,7 @@ def test_a_sigterm_during_a_drain_stops_at_once(tmp_path: Path) -> None:
         finally:
             await close_all([ann, bob])
 
-    try:
-        trio.run(main)
-        assert proc.wait(timeout=20) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    _run_then_exits_cleanly(proc, main)
     events = [line["event"] for line in _log(proc)]
     assert events.index("drain") < events.index("shutdown") < events.index("matches_stopped")
     assert "drained" not in events and events.count("shutdown") == 1
@@ -228,10 +231,4 @@ def test_health_says_stopping_through_a_stops_grace(tmp_path: Path) -> None:
         finally:
             await close_all([stayer])
 
-    try:
-        trio.run(main)
-        assert proc.wait(timeout=20) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    _run_then_exits_cleanly(proc, main)
