@@ -181,7 +181,9 @@ def run_workers(config: Config, count: int) -> int:
                 code = worker.process.poll()
                 if code is None or stopping:
                     continue
-                if draining and announced:  # its matches over, it stopped: not started again
+                # its matches over, it stopped: not started again (one the drain reached
+                # as the others still started too: it had served, it did not fail to start)
+                if draining and (announced or worker.draining):
                     _let_go(worker)
                     log.info("worker_drained", worker=i, pid=worker.process.pid, status=code)
                     drained.add(i)

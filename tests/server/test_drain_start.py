@@ -1,0 +1,85 @@
+"""A drain asked for while the server starts (docs/protocol.md §11.4a: "A SIGUSR1 that
+arrives while the server starts is kept and begins the drain once it listens";
+docs/scaling.md: to the parent of ``serve --workers``, "one still starting gets it once
+it is up"). No PostgreSQL here: the workers are stand-ins that say ``ready`` when told
+and end on SIGUSR1 as a worker with no match to wait for does."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+# a stand-in worker: 'ready' after DELAY seconds; SIGUSR1 (its drain, nothing to play)
+# ends it at once with status 0, as it ends a worker with no match running
+_WORKER = """
+import signal, sys, time
+signal.signal(signal.SIGUSR1, lambda *_: sys.exit(0))
+time.sleep({delay})
+print("ready", flush=True)
+time.sleep(60)
+"""
+
+# the parent of serve --workers, its workers the stand-ins above (readied after DELAYS);
+# SIGNAL_AT: how it gets its SIGUSR1 ('timer:S' after S seconds, 'check': as it checks
+# its settings, before its own signal handlers are set)
+_PARENT = """
+import os, signal, subprocess, sys, threading
+from deberc_net import cli
+from deberc_net.server.cluster import launch
+
+WORKER = {worker!r}
+DELAYS = {delays!r}
+SIGNAL_AT = {signal_at!r}
+
+def start(settings, index, count):
+    code = WORKER.format(delay=DELAYS[index])
+    process = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stdin=subprocess.PIPE
+    )
+    return launch.Worker(index, process)
+
+def check(config, count):
+    if SIGNAL_AT == "check":
+        os.kill(os.getpid(), signal.SIGUSR1)
+
+launch._start = start
+launch.check_workers = check
+if SIGNAL_AT.startswith("timer:"):
+    delay = float(SIGNAL_AT.split(":")[1])
+    threading.Timer(delay, os.kill, (os.getpid(), signal.SIGUSR1)).start()
+sys.exit(cli.main(["serve", "--workers", str(len(DELAYS)), "--port", "0", "--http-port", "0",
+                   "--db", "postgresql://nobody@127.0.0.1:1/none"]))
+"""
+
+
+def _parent(delays: list[float], signal_at: str) -> tuple[int, list[dict[str, Any]]]:
+    """Run the stand-in parent to its end: its exit status and its log's lines."""
+    code = textwrap.dedent(_PARENT).format(worker=_WORKER, delays=delays, signal_at=signal_at)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=Path(__file__).parents[2],
+    )
+    lines = [json.loads(line) for line in done.stderr.splitlines() if line.startswith("{")]
+    assert all(line.startswith("{") for line in done.stderr.splitlines()), done.stderr
+    return done.returncode, lines
+
+
+def test_a_worker_drained_while_another_still_starts_did_not_fail_to_start() -> None:
+    # worker 0 serves at once and gets the drain; with nothing to play it stops at once,
+    # while worker 1 still starts: that stop is its drain's end, not a failed start
+    status, lines = _parent([0, 2], "timer:0.7")
+    events = [line["event"] for line in lines]
+    assert "worker_failed_to_start" not in events, lines
+    assert status == 0
+    drained = [line for line in lines if line["event"] == "worker_drained"]
+    assert sorted(line["worker"] for line in drained) == [0, 1]
+    assert [line["status"] for line in drained] == [0, 0]
+    assert events.index("drain") < events.index("drained") < events.index("stopped")
+    assert "shutdown" not in events and events[-1] == "stopped"
