@@ -163,7 +163,22 @@ def _set_in_file(path: str) -> set[str]:
     return set(data.get("server", data))
 
 
+def _hold_the_drain() -> list[int]:
+    """SIGUSR1 (a drain, docs/protocol.md §11.4a) from here on is kept, not the end of
+    the process its default would be: the list gets each one, until the server (or the
+    parent of --workers) takes the signal over and begins the drain once it serves."""
+    import signal
+
+    held: list[int] = []
+    usr1 = getattr(signal, "SIGUSR1", None)  # (none on Windows)
+    if usr1 is not None:
+        signal.signal(usr1, lambda signum, _frame: held.append(signum))
+    return held
+
+
 def _serve(args: argparse.Namespace) -> int:
+    # first: the settings, the imports and the rules take a good part of a second
+    drains = _hold_the_drain()
     if args.workers != 1:  # serve_config imports the workers' launcher, with structlog
         _structlog_without_rich()
     try:  # refused settings are said before the logs' and the server's imports
@@ -184,7 +199,7 @@ def _serve(args: argparse.Namespace) -> int:
             return 2
         configure_logging("info")  # the parent's few lines (its port); workers use log_level
         try:
-            return run_workers(config, args.workers)
+            return run_workers(config, args.workers, drains)
         except WorkersError as exc:  # the port (in use, a host unknown), or a worker's start-up
             print(f"deberc-net serve: {exc}", file=sys.stderr)
             return 2
@@ -205,6 +220,8 @@ def _serve(args: argparse.Namespace) -> int:
     configure_logging(config.log_level)
     stops = StopSignals()  # a second SIGTERM or SIGHUP does not cut the stop short
     stops.install()
+    if drains:  # one came as the server started: its drain begins once it serves
+        stops.drain_held = True
     try:
         trio.run(lambda: serve(config, handle_signals=True, rules=book, ready=stops.served))
     except KeyboardInterrupt:

@@ -83,3 +83,42 @@ def test_a_worker_drained_while_another_still_starts_did_not_fail_to_start() -> 
     assert [line["status"] for line in drained] == [0, 0]
     assert events.index("drain") < events.index("drained") < events.index("stopped")
     assert "shutdown" not in events and events[-1] == "stopped"
+
+
+def test_a_sigusr1_to_the_parent_as_it_starts_is_kept_for_its_workers() -> None:
+    # it comes before the parent has set its own handlers (as it checks its settings):
+    # kept, passed on to each worker once up, and the parent drained, status 0
+    status, lines = _parent([0.3, 0.3], "check")
+    events = [line["event"] for line in lines]
+    assert status == 0, lines
+    assert events.count("worker_drained") == 2
+    assert events.index("drain") < events.index("drained") < events.index("stopped")
+
+
+# serve itself, a SIGUSR1 sent to it as it loads its rules (before its own handlers)
+_SERVE = """
+import os, signal, sys
+from deberc_net import cli
+
+loaded = cli._rule_book
+
+def rule_book(command):
+    os.kill(os.getpid(), signal.SIGUSR1)
+    return loaded(command)
+
+cli._rule_book = rule_book
+sys.exit(cli.main(["serve", "--port", "0", "--http-port", "0", "--db", sys.argv[1]]))
+"""
+
+
+def test_a_sigusr1_as_serve_starts_is_kept_and_drains_once_it_listens(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _SERVE, str(tmp_path / "s.sqlite3")],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=Path(__file__).parents[2],
+    )
+    assert done.returncode == 0, done.stderr  # not ended by the signal (-10)
+    events = [json.loads(line)["event"] for line in done.stderr.splitlines()]
+    assert events == ["listening", "drain", "drained", "shutdown", "stopped"]

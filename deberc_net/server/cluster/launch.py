@@ -116,10 +116,12 @@ def _last_words(worker: Worker) -> str | None:
     return worker.failure
 
 
-def run_workers(config: Config, count: int) -> int:
+def run_workers(config: Config, count: int, drains: list[int] | None = None) -> int:
     """Run ``count`` workers on one port until SIGTERM, SIGINT or SIGHUP; the exit status.
     ``WorkersError`` if the port cannot be bound, or a worker could not start and said
-    why (the web port in use, the database): the one line a single server says."""
+    why (the web port in use, the database): the one line a single server says.
+    ``drains``: the SIGUSR1s that came as ``serve`` started (cli.py holds them from its
+    start), and the list the ones from here on are added to."""
     try:
         refuse_a_port_in_use(config.host, config.port)
         held = reuseport_socket(config.host, config.port)
@@ -128,7 +130,8 @@ def run_workers(config: Config, count: int) -> int:
     port = held.getsockname()[1]
     settings = attrs.asdict(attrs.evolve(config, port=port))
     stopping: list[int] = []
-    draining: list[int] = []  # SIGUSR1s: each worker drains, none is started again
+    # SIGUSR1s: each worker drains, none is started again
+    draining: list[int] = drains if drains is not None else []
 
     def stop(signum: int, _frame: Any) -> None:
         leave_the_terminal_on_hangup(signum)
