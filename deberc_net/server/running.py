@@ -257,20 +257,30 @@ async def _on_signal(
     # SIGHUP too (the terminal closed), unless ignored (nohup): a stop, not a crash;
     # SIGUSR1: a drain, the stop once the running matches are over (§11.4a)
     stops = (signal.SIGINT, signal.SIGTERM, *hangup())
+    stopped = False  # a stop signal came: the stop runs beside, this still listens
     with trio.open_signal_receiver(*stops, *drain()) as signals:
-        task_status.started()  # the signals are ours from here
+        task_status.started()  # the signals are ours from here (until the stop's end)
         async for signum in signals:
             name = signal.Signals(signum).name
             if signum not in stops:
-                if lobby.drain.begin():
+                if not stopped and lobby.drain.begin():
                     lifecycle_log.info("drain", signal=name, matches=lobby.drain.playing())
                     nursery.start_soon(_stop_when_drained, server, nursery, config)
-                else:  # begun already (or the server stops): one drain, one stop
+                else:  # begun already, or the server stops: one drain, one stop (logged)
                     log.warning("drain_ignored", signal=name)
                 continue
             leave_the_terminal_on_hangup(signum)
-            await _stop(server, nursery, config, f"{name} received", signal=name)
-            return
+            if stopped:  # a server stops once (§11.4)
+                continue
+            stopped = True
+            nursery.start_soon(_stop_on_signal, server, nursery, config, name)
+
+
+async def _stop_on_signal(server: Server, nursery: trio.Nursery, config: Config, name: str) -> None:
+    """The stop SIGTERM, SIGINT or SIGHUP makes (a drain's stop begun already: nothing
+    more), run beside the signals' task: a SIGUSR1 during it is logged ``drain_ignored``
+    (docs/settings.md, "Logs"), not handed back to the process as the receiver closed."""
+    await _stop(server, nursery, config, f"{name} received", signal=name)
 
 
 async def _stop_when_drained(server: Server, nursery: trio.Nursery, config: Config) -> None:

@@ -149,6 +149,30 @@ def test_a_sigterm_during_a_drain_stops_at_once(tmp_path: Path) -> None:
     assert events[-1] == "stopped"
 
 
+def test_a_sigusr1_during_a_stop_is_logged_and_changes_nothing(tmp_path: Path) -> None:
+    # docs/settings.md, "Logs": drain_ignored, SIGUSR1 "during a drain (or during a stop)"
+    proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 60000")
+
+    async def main() -> None:
+        stayer = await machine_client(port, "stayer")  # the grace waits for him
+        try:
+            proc.send_signal(signal.SIGTERM)
+            stop = "info text=The server is shutting down: SIGTERM received."
+            await stayer.read_until(lambda line: line == stop)
+            proc.send_signal(signal.SIGUSR1)
+            await trio.sleep(0.5)  # (the signal's way to the server)
+            assert TOLD not in stayer.lines
+            await stayer.send("quit")
+        finally:
+            await close_all([stayer])
+
+    _run_then_exits_cleanly(proc, main)
+    events = [line["event"] for line in _log(proc)]
+    assert "drain" not in events and events.count("shutdown") == 1
+    assert events.index("shutdown") < events.index("drain_ignored") < events.index("stopped")
+    assert events[-1] == "stopped"
+
+
 async def _served(nursery: trio.Nursery, db: Path) -> tuple[int, LocalLink]:
     links: list[LocalLink] = []
     port = await nursery.start(
