@@ -6,10 +6,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
+import trio
+
+from deberc_net.server.lobby import Lobby
+from deberc_net.server.store import open_store
+from deberc_net.server.web.health import Health, Serving, health_of
+from deberc_net.testing import rule_book
 from tests.server.client import seat_pair
-from tests.server.conftest import Connector
+from tests.server.conftest import Connector, make_config
 
 from .conftest import WebServer
 
@@ -26,3 +34,18 @@ async def test_health_says_serving_with_its_players_and_matches(
     await connect.machine(web.port, "eve")  # in the lobby
     status, body = await web.get("/api/health")
     assert (status, json.loads(body)) == (200, {"status": "serving", "players": 3, "playing": 1})
+
+
+async def test_health_counts_the_other_workers_players_too(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """docs/web.md: under serve --workers, ``players`` counts those at every worker this
+    one knows of (only worker 0 serves the web face). It counted worker 0's alone."""
+    config = make_config(tmp_path / "h.sqlite3")
+    store = open_store(config.db)
+    try:
+        lobby = Lobby(config, store, nursery, rule_book())
+        lobby.node = cast(Any, SimpleNamespace(names=lambda: ["ann", "bob"]))
+        assert health_of(lobby) == Health(Serving.SERVING, 2, 0)
+    finally:
+        store.close()

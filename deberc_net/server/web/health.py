@@ -41,4 +41,7 @@ def health_of(lobby: Lobby) -> Health:
     playing = sum(
         1 for t in lobby.tables.values() if not t.remote and t.state is TableState.PLAYING
     )
-    return Health(status, len(lobby.online), playing)
+    # lobby.online is this worker's own: the others' players come from its node (as
+    # login's count does)
+    elsewhere = len(lobby.node.names()) if lobby.node is not None else 0
+    return Health(status, len(lobby.online) + elsewhere, playing)
