@@ -1495,6 +1495,12 @@ class Table:
         if name is None or self.lobby.house.get(name) is not None:
             return
         token = self.lobby.guest_tokens.get(name_key(name))  # None: a registered name
+        node = self.lobby.node
+        present = node.elsewhere(name) if token is None and node is not None else None
+        if present is not None and present.guest:  # a guest of another worker's (his token
+            if present.token is None:  # is known there): not kept as a registered name's
+                return
+            token = present.token
         self.lobby.missed.remember(name, said, token)
 
     async def _forfeit(self, seat: int, reason: Outcome) -> None:

@@ -6,11 +6,22 @@ registered name's password), once."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
+import trio
 from trio.testing import MockClock
 
+from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.server.cluster.node import Present
+from deberc_net.server.lobby import Lobby
+from deberc_net.server.store import open_store
+from deberc_net.server.table import Table
+from deberc_net.testing import build_ruleset, rule_book
+
 from .client import LineClient, fields
-from .conftest import Connector
+from .conftest import Connector, make_config
 
 StartServer = Callable[..., Awaitable[int]]
 Register = Callable[[str, str], Awaitable[None]]
@@ -90,3 +101,29 @@ async def test_a_match_lost_or_ended_while_away_is_told_at_the_next_login(
         f"While you were away, your match {start['match']} at table {table} ended: 'games'"
         " says how."
     ]
+
+
+async def test_a_guest_of_another_worker_is_not_kept_as_a_registered_name(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """serve --workers: the table's worker holds no token of a guest whose connection was
+    another worker's (its node knows it). Kept with none, the notice went to whoever
+    logged the name in with a password (registered since: not the guest), and never to
+    the guest with his token."""
+    config = make_config(tmp_path / "m.sqlite3")
+    store = open_store(config.db)
+    try:
+        lobby = Lobby(config, store, nursery, rule_book())
+        guest = Present("bob", 1, True, "tok", online=False)
+        lobby.node = cast(Any, SimpleNamespace(elsewhere=lambda name: guest))
+        table = Table(7, build_ruleset(2, "moscow", ()), lobby, config, 7)
+        table.seats = ["ann", "bob"]
+        table._missed(1, phrase(Msg.MISSED_SEAT, table=7, seconds=3))
+        assert lobby.missed.take("bob", False, None) is None  # a password's login: not his
+        assert lobby.missed.take("bob", True, "other") is None
+        assert lobby.missed.take("bob", True, "tok") is not None
+        guest = Present("bob", 1, True, None, online=False)  # his token unknown: kept for none
+        table._missed(1, phrase(Msg.MISSED_SEAT, table=7, seconds=3))
+        assert lobby.missed.take("bob", False, None) is None
+    finally:
+        store.close()
