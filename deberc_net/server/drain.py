@@ -62,11 +62,15 @@ class Drain:
 
     def over(self) -> bool:
         """Whether nothing is left to play: no table of this server's own open (a
-        waiting one closes as the drain begins), nobody here seated at another
-        worker's (under serve --workers: his connection is this server's)."""
+        waiting one closes as the drain begins), nobody here playing at another
+        worker's (under serve --workers: his connection is this server's). A seat at
+        another worker's table still waiting for players is no match to wait for (that
+        worker, not draining, may wait for players for ever): the stop tells him it is
+        kept (Msg.SEAT_KEPT_ELSEWHERE)."""
         lobby = self.lobby
         return not any(not t.remote for t in lobby.tables.values()) and not any(
-            s.table is not None for s in lobby.online.values()
+            s.table is not None and s.table.state is not TableState.WAITING
+            for s in lobby.online.values()
         )
 
     def playing(self) -> list[str]:

@@ -13,13 +13,18 @@ import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import trio
 
+from deberc_net.protocol.events import TableState
 from deberc_net.server.app import serve
+from deberc_net.server.cluster.remote import RemoteTable
+from deberc_net.server.lobby import Lobby
 from deberc_net.server.running import LocalLink
-from deberc_net.testing import rule_book
+from deberc_net.server.store import open_store
+from deberc_net.testing import build_ruleset, rule_book
 
 from .client import LineClient, close_all, is_event, log_in_machine, machine_client, play_machine
 from .conftest import make_config
@@ -256,3 +261,25 @@ def test_health_says_stopping_through_a_stops_grace(tmp_path: Path) -> None:
             await close_all([stayer])
 
     _run_then_exits_cleanly(proc, main)
+
+
+async def test_a_seat_at_another_workers_waiting_table_does_not_hold_a_drain(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """A drain of one worker (its pid, docs/scaling.md): a player of its own seated at
+    another worker's table that still waits for players is no match to wait for; the
+    drain waited as long as that table did (for ever, if nobody else came)."""
+    config = make_config(tmp_path / "d.sqlite3")
+    store = open_store(config.db)
+    try:
+        lobby = Lobby(config, store, nursery, rule_book())
+        there = RemoteTable(9, build_ruleset(4, "moscow", ()), lobby, config, 0, owner=1)
+        there.state = TableState.WAITING
+        lobby.tables[9] = there
+        lobby.online["ann"] = cast(Any, SimpleNamespace(table=there, send=lambda _: None))
+        assert lobby.drain.begin()
+        assert lobby.drain.over()
+        there.state = TableState.PLAYING  # a match there: waited for
+        assert not lobby.drain.over()
+    finally:
+        store.close()
