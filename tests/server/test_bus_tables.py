@@ -90,8 +90,8 @@ async def test_the_match_is_told_for_the_web_face_only_of_a_table_it_shows(
     nursery: trio.Nursery, tmp_path: Path, virtual_clock: trio.testing.MockClock
 ) -> None:
     """docs/web.md: the web face shows neither a private table nor a ladder's board, so
-    their match and away seats do not cross the bus: a board at bot speed would be
-    told again every snapshot (SNAPSHOT_S) for nothing. (Virtual time stands still:
+    their match does not cross the bus, nor a board's away seats: a board at bot speed
+    would be told again every snapshot (SNAPSHOT_S) for nothing. (Virtual time stands still:
     the seat just went away, so all of the away limit is left.)"""
     config = make_config(tmp_path / "match.sqlite3")
     store = open_store(config.db)
@@ -109,7 +109,10 @@ async def test_the_match_is_told_for_the_web_face_only_of_a_table_it_shows(
         }
         assert told[1]["match"] == ["m1", [0, 0], 1, [6, 6]]
         assert told[1]["away"] == [[1, config.away_limit_ms]]
-        assert [(told[n]["match"], told[n]["away"]) for n in (2, 3)] == [(None, [])] * 2
+        assert (told[3]["match"], told[3]["away"]) == (None, [])
+        # a private table's away seats are told ('tables' names them to its own people
+        # on every worker, docs/protocol.md §5.2), its match not
+        assert (told[2]["match"], told[2]["away"]) == (None, [[1, config.away_limit_ms]])
     finally:
         store.close()
 
@@ -147,5 +150,24 @@ async def test_another_workers_running_table_is_listed_with_its_deal_and_score(
         node = Node(other, WorkerPlace(1, 2), 654321)
         node._tables({**told[0], "w": 123456})
         assert other.tables[7].info() == table.info()
+    finally:
+        store.close()
+
+
+async def test_a_private_tables_players_away_are_told_to_the_other_workers(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """'tables' names the players away (away=NAME, docs/protocol.md §5.2), a private
+    table's to its own people too: on another worker they were never named, the bus
+    told a private table with nobody away."""
+    config = make_config(tmp_path / "away.sqlite3")
+    store = open_store(config.db)
+    try:
+        lobby = Lobby(config, store, nursery, rule_book())
+        table = Table(5, build_ruleset(3, "moscow", ()), lobby, config, 5, private=True)
+        table.seats = ["bob", "ann", "carl"]
+        table.clocks.away(1, trio.current_time())
+        told = _for_bus(_described(table), config.away_limit_ms)
+        assert [seat for seat, _ in told["away"]] == [1]
     finally:
         store.close()

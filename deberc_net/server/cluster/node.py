@@ -1062,7 +1062,9 @@ def _described(table: Table) -> dict[str, Any]:
         # for the web face (docs/web.md): changes at most once a trick, not once a call;
         # not for a table it never shows (a board's, at bot speed, changes every snapshot)
         "match": None if hidden else _match_told(table),
-        "away": [] if hidden else sorted(table.clocks.away_since.items()),  # _for_bus tells
+        # _for_bus tells; a private table's too: 'tables' names its players away to its
+        # own people on every worker (docs/protocol.md §5.2)
+        "away": [] if table.board is not None else sorted(table.clocks.away_since.items()),
     }
 
 
