@@ -1097,7 +1097,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.MUTE_REFUSED: (
         "you are muted for {minutes} more min: 'say' and 'invite' are refused",
-        "вы лишены слова ещё на {minutes} мин.: say и invite не проходят",
+        "вы лишены слова ещё на {minutes} мин: say и invite не проходят",
     ),
     Msg.MUTE_MINUTES: (
         "mute NAME [MINUTES] [REASON]: MINUTES from 1 to {most}",

@@ -167,3 +167,9 @@ def test_the_rules_russian_summaries_say_the_calls_in_russian() -> None:
     texts = [*SUMMARIES_RU.values(), stake_ru(5), target_ru(301)]
     assert [text for text in texts if latin.search(text)] == []
     assert "скажите «даве»" in SUMMARIES_RU["dave"]
+
+
+def test_no_sentence_has_a_dot_before_a_colon() -> None:
+    """'мин.:' read as two stops (a mute's notice lost it, its refusal kept it): an
+    abbreviation before a colon goes without its dot."""
+    assert [m for m, texts in MESSAGES.items() if any(".:" in t for t in texts)] == []
