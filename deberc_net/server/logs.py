@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import logging
 import sys
 from typing import Any, TextIO, cast
@@ -25,8 +26,10 @@ def configure_logging(
     if json_output is None:
         json_output = not sys.stderr.isatty()
     renderer: structlog.typing.Processor = (
-        # Cyrillic as written (a 'said' line in Russian read with less or grep), not \u-escaped
-        structlog.processors.JSONRenderer(ensure_ascii=False)
+        # Cyrillic as written (a 'said' line in Russian read with less or grep), not
+        # \u-escaped, where standard error writes UTF-8; elsewhere (an ASCII locale) it
+        # would write 'é' as '\xe9', no JSON: escaped there
+        structlog.processors.JSONRenderer(ensure_ascii=not _writes_utf8(sys.stderr))
         if json_output
         else structlog.dev.ConsoleRenderer()
     )
@@ -52,6 +55,14 @@ def configure_logging(
         driver = logging.getLogger(name)
         driver.handlers = [_DriverLines()]
         driver.propagate = False
+
+
+def _writes_utf8(stream: object) -> bool:
+    encoding = getattr(stream, "encoding", None)
+    try:
+        return encoding is not None and codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
 
 
 # whether a server's lifecycle lines pass the level filter (configure_logging's word)

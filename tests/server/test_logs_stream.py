@@ -68,17 +68,22 @@ def test_a_ladders_own_server_keeps_to_its_warnings(monkeypatch: pytest.MonkeyPa
     assert written.getvalue() == ""
 
 
-def test_a_json_line_keeps_cyrillic_as_written() -> None:
-    """A 'said' line in Russian reads as said (grep finds it), not as \\u escapes."""
+@pytest.mark.parametrize("encoding", ["utf-8", "ascii"])
+def test_a_json_line_keeps_cyrillic_as_written_where_the_stream_takes_it(encoding: str) -> None:
+    """A 'said' line in Russian reads as said (grep finds it), not as \\u escapes; where
+    standard error is not UTF-8 (an ASCII locale) it is escaped, still JSON."""
     saved_config = structlog.get_config()
     saved_stderr = sys.stderr
-    sys.stderr = written = io.StringIO()
+    raw = io.BytesIO()
+    # (kept: a wrapper collected closes the bytes under it)
+    sys.stderr = stream = io.TextIOWrapper(raw, encoding=encoding, errors="backslashreplace")
     try:
         configure_logging("info", json_output=True)
         structlog.get_logger("deberc.lobby").info("said", name="иван", text="привет всем")
+        stream.flush()
     finally:
         sys.stderr = saved_stderr
         structlog.configure(**saved_config)
-    text = written.getvalue()
-    assert '"text": "привет всем"' in text and "\\u" not in text, text
-    assert json.loads(text)["name"] == "иван"
+    text = raw.getvalue().decode("utf-8")
+    assert json.loads(text)["text"] == "привет всем"
+    assert ('"text": "привет всем"' in text) == (encoding == "utf-8"), text
