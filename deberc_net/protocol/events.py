@@ -122,6 +122,7 @@ class RematchOff(StrEnum):
     TIMEOUT = "timeout"  # not everyone asked in time
     LEFT = "left"  # a player disconnected
     ELSEWHERE = "elsewhere"  # a player sat down (or seeks) elsewhere
+    DRAIN = "drain"  # the server drains: no new game starts (docs/protocol.md §11.4a)
 
 
 @attrs.frozen

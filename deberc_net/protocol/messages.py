@@ -147,6 +147,7 @@ class Msg(StrEnum):
     REMATCH_TIMEOUT = "rematch-timeout"
     REMATCH_LEFT = "rematch-left"
     REMATCH_ELSEWHERE = "rematch-elsewhere"
+    REMATCH_DRAIN = "rematch-drain"
     NO_REMATCH = "no-rematch"
     REMATCH_BOARD = "rematch-board"
     REMATCH_HOUSE_BOT = "rematch-house-bot"
@@ -626,6 +627,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.REMATCH_TIMEOUT: ("not everyone asked in time", "не все попросили вовремя"),
     Msg.REMATCH_LEFT: ("{name} left", "{name} уже нет на сервере"),
     Msg.REMATCH_ELSEWHERE: ("{name} went to another game", "{name} уже в другой партии"),
+    Msg.REMATCH_DRAIN: (
+        "the server restarts once the running matches are over",
+        "сервер перезапустится, когда закончатся идущие партии",
+    ),
     Msg.NO_REMATCH: (
         "no match of yours has just ended",
         "реванш можно просить только сразу после своей партии",

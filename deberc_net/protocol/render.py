@@ -460,6 +460,7 @@ _REMATCH_OFF = {
     ev.RematchOff.TIMEOUT: Msg.REMATCH_TIMEOUT,
     ev.RematchOff.LEFT: Msg.REMATCH_LEFT,
     ev.RematchOff.ELSEWHERE: Msg.REMATCH_ELSEWHERE,
+    ev.RematchOff.DRAIN: Msg.REMATCH_DRAIN,
 }
 
 

@@ -45,6 +45,7 @@ class Drain:
         for seeker in list(matchmaking.seekers):  # no table will come: their wait ends
             matchmaking.forget(seeker)
             self.refused(seeker)
+        lobby.rematches.drain()  # nor will a rematch's: those who asked are told
         return True
 
     def tell(self, session: Session) -> None:

@@ -157,6 +157,15 @@ class Rematches:
         if not waiting:
             self._start(offer)
 
+    def drain(self) -> None:
+        """The server drains (drain.py): every offer open is off, its askers told (a
+        'rematch' would be refused now)."""
+        for offer in {id(o): o for o in self.offers.values()}.values():
+            if offer.open and offer.refusal is None:
+                self._call_off(offer, ev.RematchOff.DRAIN)
+            else:
+                self._close(offer)
+
     def withdraw(self, session: Session, why: ev.RematchOff) -> None:
         """``session`` goes elsewhere (or away): its match's offer is off."""
         name = session.name

@@ -283,3 +283,23 @@ async def test_a_seat_at_another_workers_waiting_table_does_not_hold_a_drain(
         assert not lobby.drain.over()
     finally:
         store.close()
+
+
+async def test_a_drain_calls_off_a_rematch_asked_for(
+    nursery: trio.Nursery, tmp_path: Path, jump_when_idle: None
+) -> None:
+    """A rematch asked before the drain would be refused now: its askers are told it is
+    off (failed before: anna heard nothing till its 60 s ran out)."""
+    port, link = await _served(nursery, tmp_path / "d.sqlite3")
+    ann, bob, table = await _a_running_match(port)
+    async with trio.open_nursery() as players:
+        players.start_soon(play_machine, ann, random.Random(1))
+        players.start_soon(play_machine, bob, random.Random(2))
+    await ann.send("rematch")
+    await ann.expect("ok", cmd="rematch")
+    await bob.expect("rematch", asked="ann")
+    assert link._server.lobby.drain.begin()
+    for client in (ann, bob):
+        off = await client.expect("rematch", off="drain")
+        assert off["text"] == f"The rematch of table {table} is off: {RESTARTS}."
+    await close_all([ann, bob])
