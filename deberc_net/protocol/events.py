@@ -225,6 +225,8 @@ class WentAway:
     # the whole seconds the seat is still held (the table's away limit, or what is left
     # of it), for people; the machine line leaves it out (a bot knows the rules)
     held_s: int | None = None
+    # a match runs (its clock with it); at a waiting table there is no clock to speak of
+    clock_runs: bool = True
 
 
 @attrs.frozen

@@ -136,6 +136,7 @@ class Msg(StrEnum):
     MISSED_SEAT = "missed-seat"
     MISSED_FORFEIT = "missed-forfeit"
     MISSED_END = "missed-end"
+    MISSED_DESERTED = "missed-deserted"
     BOT_COMES = "bot-comes"
     BOT_NOT_COME = "bot-not-come"
     BOT_GIVES_UP = "bot-gives-up"
@@ -596,6 +597,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " were away longer than {seconds} s. 'games' lists it.",
         "Пока вас не было, партия {match} за столом {table} проиграна по неявке: вас не было"
         " дольше {seconds} с. Она есть в списке games.",
+    ),
+    Msg.MISSED_DESERTED: (
+        "While you were away, table {table} closed: nobody was left at it for {seconds} s.",
+        "Пока вас не было, стол {table} закрылся: за ним {seconds} с никого не было.",
     ),
     Msg.MISSED_END: (
         "While you were away, your match {match} at table {table} ended: 'games' says how.",

@@ -1004,10 +1004,11 @@ def _human_left(e: ev.Left, n: tuple[str, ...], sides: Sides) -> list[str]:
 
 @_human.register
 def _human_away(e: ev.WentAway, n: tuple[str, ...], sides: Sides) -> list[str]:
+    clock = " and the clock runs" if e.clock_runs else ""  # (a waiting table has none)
     if e.held_s is None:
-        return [f"{e.name} is disconnected; the seat waits and the clock runs."]
+        return [f"{e.name} is disconnected; the seat waits{clock}."]
     held = held_for(e.held_s, Lang.EN)
-    return [f"{e.name} is disconnected; the seat is held {held} and the clock runs."]
+    return [f"{e.name} is disconnected; the seat is held {held}{clock}."]
 
 
 def held_for(seconds: int, lang: Lang) -> str:

@@ -261,7 +261,8 @@ _human.register(ev.CameBack, lambda e, n, sides: [f"{e.name} снова на с�
 
 def _went_away(e: ev.WentAway) -> str:
     held = "" if e.held_s is None else f" {held_for(e.held_s, Lang.RU)}"  # «ждёт 2 мин»
-    return f"{e.name}: связь потеряна; место ждёт{held}, часы идут."
+    clock = ", часы идут" if e.clock_runs else ""  # (a waiting table has none)
+    return f"{e.name}: связь потеряна; место ждёт{held}{clock}."
 
 
 @_human.register

@@ -665,7 +665,8 @@ class Table:
                 if seat is not None and (self.match is None or not self.match.over):
                     now = trio.current_time()
                     self.clocks.away(seat, now)
-                    self._event(ev.WentAway(name, seat, self._held_s(seat, now)))
+                    held = self._held_s(seat, now)
+                    self._event(ev.WentAway(name, seat, held, clock_runs=self.match is not None))
             case Back(session):
                 seat = self._seat_of(session.name or "")
                 if seat is not None and self.state != ev.TableState.CLOSED:
@@ -996,7 +997,8 @@ class Table:
             if seat not in self.clocks.away_since:  # gone this moment: his Away is on its way
                 self.clocks.away(seat, now)
             # told again: the one who just sat, and the watchers, learn it here
-            self._event(ev.WentAway(self.seats[seat] or "?", seat, self._held_s(seat, now)))
+            held = self._held_s(seat, now)
+            self._event(ev.WentAway(self.seats[seat] or "?", seat, held, clock_runs=False))
         self._broadcast(self._audience(), ev.info(self._waits_for()))
 
     def _awaited(self) -> list[int]:
@@ -1549,6 +1551,12 @@ class Table:
         clocks = self.clocks
         if self._deserted():
             if now >= self._deserted_deadline():
+                seconds = self.config.empty_table_ms // 1000
+                for seat, name in enumerate(self.seats):  # each told at his next login
+                    if name is not None:
+                        self._missed(
+                            seat, phrase(Msg.MISSED_DESERTED, table=self.id, seconds=seconds)
+                        )
                 self._stop_now(phrase(Msg.PLAYERS_LEFT))
             return
         if match is None:  # a waiting table holds a seat for the away limit

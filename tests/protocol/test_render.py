@@ -134,6 +134,11 @@ GOLDEN: list[tuple[object, str, str]] = [
         "kind=away name=boris seat=1",  # (a program knows it: the machine line is as it was)
         "boris is disconnected; the seat is held 2 min and the clock runs.",
     ),
+    (
+        ev.WentAway("boris", 1, 120, clock_runs=False),  # a waiting table: no match, no clock
+        "kind=away name=boris seat=1",
+        "boris is disconnected; the seat is held 2 min.",
+    ),
     (ev.CameBack("boris", 1), "kind=back name=boris seat=1", "boris is back."),
     (
         ev.Watching("eve", True, 1),

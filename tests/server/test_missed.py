@@ -127,3 +127,23 @@ async def test_a_guest_of_another_worker_is_not_kept_as_a_registered_name(
         assert lobby.missed.take("bob", False, None) is None
     finally:
         store.close()
+
+
+async def test_a_lone_player_back_after_his_waiting_table_closed_is_told_why(
+    port: int, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """Alone at a waiting table, gleb drops: with nobody there it closes after
+    empty_table_ms (10 s), long before his away limit; back, he is told (a tryout: he
+    found no table and no word of it)."""
+    gleb = await connect.machine(port, "gleb")
+    await gleb.send("new 2")
+    table = (await gleb.expect("ok", cmd="sit"))["table"]
+    await gleb.aclose()
+    eve = await connect.machine(port, "eve")
+    await trio.sleep(11)  # (virtual)
+    await eve.send("tables")
+    assert (await eve.expect("tables"))["count"] == "0"
+    back = await connect.machine(port, "gleb", token=gleb.token)
+    assert await _infos_after_login(back) == [
+        f"While you were away, table {table} closed: nobody was left at it for 10 s."
+    ]
