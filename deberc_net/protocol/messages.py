@@ -158,6 +158,7 @@ class Msg(StrEnum):
     HISTORY_DEAL = "history-deal"
     HISTORY_TRUMP = "history-trump"
     HISTORY_NO_TRUMP = "history-no-trump"
+    HISTORY_NO_TRUMP_OVER = "history-no-trump-over"
     HISTORY_PLAYING = "history-playing"
     HISTORY_BREAK = "history-break"
     HISTORY_DRAWS = "history-draws"
@@ -663,6 +664,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.HISTORY_TRUMP: ("trump {suit}{player}", "козырь {suit}{player}"),
     Msg.HISTORY_NO_TRUMP: ("no trump yet", "козыря ещё нет"),
+    Msg.HISTORY_NO_TRUMP_OVER: ("no trump", "без козыря"),  # a deal over before one was set
     Msg.HISTORY_PLAYING: ("being played", "играется"),
     Msg.HISTORY_BREAK: ("      {seat} breaks the deck: {call}", "      {seat}: {call}"),
     Msg.HISTORY_DRAWS: ("      draw: {draws}", "      добор: {draws}"),

@@ -1293,7 +1293,8 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
     if not e.deals:
         out.append(_say(lang, Msg.HISTORY_NONE if e.over else Msg.HISTORY_EMPTY))
     for d in e.deals:
-        trump = _say(lang, Msg.HISTORY_NO_TRUMP)
+        # 'yet' only of a deal still played (a void deal never had one)
+        trump = _say(lang, Msg.HISTORY_NO_TRUMP if d.outcome is None else Msg.HISTORY_NO_TRUMP_OVER)
         if d.trump is not None:
             player = f" ({n[d.player]})" if d.player is not None else ""
             trump = _say(lang, Msg.HISTORY_TRUMP, suit=SUIT_SYMBOLS[SUITS[d.trump]], player=player)

@@ -53,8 +53,7 @@ def test_the_log_breaks_a_line_with_a_wide_name_between_words() -> None:
     """The history's deal line after a Chinese name was cut mid-word by columns,
     'house-he' / 'uristic-2 0' (textwrap counts characters, the terminal columns)."""
     entry = (
-        "Deal 1, 汉字汉字汉字名前 deals, no trump yet: void, 汉字汉字汉字名前 0, "
-        "house-heuristic-2 0"
+        "Deal 1, 汉字汉字汉字名前 deals, no trump: void, 汉字汉字汉字名前 0, house-heuristic-2 0"
     )
     lines = wrapped(entry, 78)
     assert lines[-1] == "house-heuristic-2 0" and " ".join(lines) == entry

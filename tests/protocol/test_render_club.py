@@ -114,19 +114,24 @@ def test_a_house_bots_words_and_a_private_invitation_in_russian() -> None:
 def test_history_in_russian_names_the_outcome_and_cards_in_cyrillic() -> None:
     trick = ev.HistoryTrick(0, (parse_card("Js"), parse_card("As")), 1)
     deal = ev.HistoryDeal(1, 1, 0, 0, "bide", (0, 2), (trick,))
-    playing = ev.HistoryDeal(2, 0, None, None, None, None, ())
-    history = ev.History(5, "m9", ("anna", "boris"), ((0,), (1,)), (deal, playing))
+    void = ev.HistoryDeal(2, 0, None, None, "void", (0, 0), ())  # over with no trump set
+    playing = ev.HistoryDeal(3, 1, None, None, None, None, ())
+    history = ev.History(5, "m9", ("anna", "boris"), ((0,), (1,)), (deal, void, playing))
     assert render(history, HUMAN) == [
         "History of table 5 (m9): anna v boris",
         "Deal 1, boris deals, trump ♠ (anna): bide, anna 0, boris 2",
         "  1 anna J♠ boris A♠ > boris",
-        "Deal 2, anna deals, no trump yet: being played",
+        "Deal 2, anna deals, no trump: void, anna 0, boris 0",
+        "Deal 3, boris deals, no trump yet: being played",
     ]
-    assert render_ru(history) == [
+    assert render_ru(history)[3:] == [
+        "Раздача 2, сдаёт anna, без козыря: пересдача, anna 0, boris 0",
+        "Раздача 3, сдаёт boris, козыря ещё нет: играется",
+    ]
+    assert render_ru(history)[:3] == [
         "История стола 5 (m9): anna — boris",
         "Раздача 1, сдаёт boris, козырь ♠ (anna): байд, anna 0, boris 2",
         "  1 anna В♠ boris Т♠ > boris",
-        "Раздача 2, сдаёт anna, козыря ещё нет: играется",
     ]
 
 
