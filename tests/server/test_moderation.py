@@ -4,7 +4,7 @@ another admin; a ban kept by the store through a restart."""
 
 from __future__ import annotations
 
-import time
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -201,15 +201,30 @@ async def test_a_ban_keeps_a_name_out_through_a_restart_until_unban(
         assert refused == "Ошибка (banned): имени гость-7 закрыт вход на этот сервер"
 
 
-def _slow_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each password hash takes a second more (as behind a queue of logins)."""
-    real = accounts._hash
+class _HeldHashes:
+    """Each password hash waits (as behind a queue of logins) till ``release``: the test
+    knows a login is in its hash, past its ban check, when ``in_hash`` says so (a fixed
+    sleep guessed it, and a loaded machine could still be at the ban check)."""
 
-    def slow(password: str, salt: bytes) -> bytes:
-        time.sleep(1.0)  # (a hash thread's, not the loop's)
-        return real(password, salt)
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self._started = threading.Event()
+        self._released = threading.Event()
+        real = accounts._hash
 
-    monkeypatch.setattr(accounts, "_hash", slow)
+        def held(password: str, salt: bytes) -> bytes:
+            self._started.set()
+            self._released.wait(30)  # (a hash thread's wait, not the loop's)
+            return real(password, salt)
+
+        monkeypatch.setattr(accounts, "_hash", held)
+
+    async def in_hash(self) -> None:
+        with trio.fail_after(30):
+            while not self._started.is_set():
+                await trio.sleep(0.01)
+
+    def release(self) -> None:
+        self._released.set()
 
 
 async def test_a_ban_made_while_the_name_logs_in_closes_that_login(
@@ -223,14 +238,15 @@ async def test_a_ban_made_while_the_name_logs_in_closes_that_login(
     port = await start_server(admins=["boss"])
     boss = await _boss(port, connect, register)
     await register("ann", "anns")
-    _slow_hashes(monkeypatch)
+    hashes = _HeldHashes(monkeypatch)
     ann = await connect.raw(port, "ann")
     await ann.send("style machine")
     await ann.expect("ok", cmd="style")
     await ann.send("login ann anns")
-    await trio.sleep(0.3)  # past the ban check, in the hash
+    await hashes.in_hash()  # past the ban check
     await boss.send("ban ann cheating")
     assert (await boss.expect("ok", cmd="ban"))["disconnected"] == "1"
+    hashes.release()
     told = await ann.read_until(lambda x: x.startswith(("ok cmd=login", "bye ")))
     assert fields(told)[1]["text"] == "boss (an admin) bans your name from this server: cheating."
     await ann.wait_closed()
@@ -245,17 +261,18 @@ async def test_a_ban_another_server_makes_while_the_name_logs_in_refuses_that_lo
 ) -> None:
     port = await start_server(admins=["boss"])
     await register("ann", "anns")
-    _slow_hashes(monkeypatch)
+    hashes = _HeldHashes(monkeypatch)
     ann = await connect.raw(port, "ann")
     await ann.send("style machine")
     await ann.expect("ok", cmd="style")
     await ann.send("login ann anns")
-    await trio.sleep(0.3)  # past the ban check, in the hash
+    await hashes.in_hash()  # past the ban check
     other = open_store(db_path)  # another server's admin, on the same database
     try:
         other.ban("ann", "chief", "cheating")
     finally:
         other.close()
+    hashes.release()
     told = await ann.read_until(lambda x: x.startswith(("ok cmd=login", "error ")))
     assert fields(told)[1] == {
         "code": "banned",
