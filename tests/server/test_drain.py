@@ -11,7 +11,7 @@ import signal
 import subprocess
 import urllib.error
 import urllib.request
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
@@ -65,10 +65,26 @@ def _run_then_exits_cleanly(
             proc.wait()
 
 
-def _log(proc: subprocess.Popen[str]) -> list[dict[str, Any]]:
-    """The lines the process logged (it has ended)."""
+def _log(proc: subprocess.Popen[str], read: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+    """The lines the process logged (it has ended): ``read`` (by ``_logged``), then the rest."""
     assert proc.stderr is not None
-    return [json.loads(line) for line in proc.stderr.read().splitlines() if line]
+    return [*read, *(json.loads(line) for line in proc.stderr.read().splitlines() if line)]
+
+
+async def _logged(proc: subprocess.Popen[str], event: str, read: list[dict[str, Any]]) -> None:
+    """Read the process's log (into ``read``) until it says ``event``."""
+    assert proc.stderr is not None
+    stderr = proc.stderr
+
+    def until() -> None:
+        while line := stderr.readline():
+            read.append(json.loads(line))
+            if read[-1]["event"] == event:
+                return
+        raise AssertionError(f"the log ended with no {event}: {read}")
+
+    with trio.fail_after(20):  # (a thread blocked in its read is left to the end of the pipe)
+        await trio.to_thread.run_sync(until, abandon_on_cancel=True)
 
 
 async def _a_running_match(port: int) -> tuple[LineClient, LineClient, str]:
@@ -157,6 +173,7 @@ def test_a_sigterm_during_a_drain_stops_at_once(tmp_path: Path) -> None:
 def test_a_sigusr1_during_a_stop_is_logged_and_changes_nothing(tmp_path: Path) -> None:
     # docs/settings.md, "Logs": drain_ignored, SIGUSR1 "during a drain (or during a stop)"
     proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 60000")
+    read: list[dict[str, Any]] = []
 
     async def main() -> None:
         stayer = await machine_client(port, "stayer")  # the grace waits for him
@@ -165,14 +182,16 @@ def test_a_sigusr1_during_a_stop_is_logged_and_changes_nothing(tmp_path: Path) -
             stop = "info text=The server is shutting down: SIGTERM received."
             await stayer.read_until(lambda line: line == stop)
             proc.send_signal(signal.SIGUSR1)
-            await trio.sleep(0.5)  # (the signal's way to the server)
+            await _logged(proc, "drain_ignored", read)  # the server has had it
+            await stayer.send("ping")  # (a round trip: a drain's word would come before)
+            await stayer.expect("ok", cmd="ping")
             assert TOLD not in stayer.lines
             await stayer.send("quit")
         finally:
             await close_all([stayer])
 
     _run_then_exits_cleanly(proc, main)
-    events = [line["event"] for line in _log(proc)]
+    events = [line["event"] for line in _log(proc, read)]
     assert "drain" not in events and events.count("shutdown") == 1
     assert events.index("shutdown") < events.index("drain_ignored") < events.index("stopped")
     assert events[-1] == "stopped"
