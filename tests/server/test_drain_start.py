@@ -14,13 +14,15 @@ from pathlib import Path
 from typing import Any
 
 # a stand-in worker: 'ready' after DELAY seconds; SIGUSR1 (its drain, nothing to play)
-# ends it at once with status 0, as it ends a worker with no match running
+# ends it at once with status 0, as it ends a worker with no match running. It waits on
+# its standard input, which ends with its parent: a parent killed (the test's time out)
+# leaves none running
 _WORKER = """
 import signal, sys, time
 signal.signal(signal.SIGUSR1, lambda *_: sys.exit(0))
 time.sleep({delay})
 print("ready", flush=True)
-time.sleep(60)
+sys.stdin.read()
 """
 
 # the parent of serve --workers, its workers the stand-ins above (readied after DELAYS);
