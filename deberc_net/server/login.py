@@ -276,6 +276,8 @@ class Login:
         missed = self.lobby.missed.take(name, guest, presented)
         if missed is not None:  # his seat freed, or his match over, while he was away
             session.send(ev.info(missed))
+            if self.lobby.node is not None:  # told once: the other workers forget it
+                self.lobby.node.missed_told(name)
         table = self.lobby.table_of(name)
         if table is not None:
             session.table = table  # at once: 'new' or 'seek' right after must see the seat

@@ -4,9 +4,10 @@ limit logged in again to the lobby with no word of the table he had sat at.
 
 Told only to the name's owner: a registered name's login (its password), or a guest's
 with the token he had then (``login NAME token=…``); a guest name taken since by
-someone else is told nothing. Kept by the server that held the table (under ``serve
---workers``, a login at another worker is not told), for a day at most, and for the
-newest ``KEPT`` names: this is a courtesy, not a record ('games' is the record)."""
+someone else is told nothing. Kept in memory for a day at most, and for the newest
+``KEPT`` names: this is a courtesy, not a record ('games' is the record). Under ``serve
+--workers`` every worker keeps it (the table's worker tells the others over the bus,
+and the one that tells it has the others forget it: told once); a restart forgets it."""
 
 from __future__ import annotations
 
@@ -33,6 +34,10 @@ class Notice:
 @attrs.define
 class Missed:
     notices: dict[str, Notice] = attrs.Factory(dict)  # by name key, oldest first
+
+    def forget(self, name: str) -> None:
+        """``name``'s notice was told (at another worker): not again here."""
+        self.notices.pop(name_key(name), None)
 
     def remember(self, name: str, said: Phrase, token: str | None) -> None:
         key = name_key(name)

@@ -1504,6 +1504,8 @@ class Table:
                 return
             token = present.token
         self.lobby.missed.remember(name, said, token)
+        if node is not None:  # a login at any worker tells it (missed.py)
+            node.missed(name, said, token)
 
     async def _forfeit(self, seat: int, reason: Outcome) -> None:
         match = self.match

@@ -28,7 +28,7 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.connection import MAX_ANSWER_CREDIT, ClockChoice, Tell
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import Lang
-from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.messages import Msg, Phrase, Value, phrase
 from deberc_net.protocol.render import HandOrder
 
 from ..accounts import name_key
@@ -189,6 +189,11 @@ class Node:
                 m["name"], m["left_s"], m["admin"], m["reason"], tell=m["tell"]
             ),
             "unmute": lambda m: self.lobby.moderation.unmuted(m["name"], m["admin"]),
+            # what a player away missed, told at his next login on any worker (missed.py)
+            "missed": lambda m: self.lobby.missed.remember(
+                m["name"], phrase_from_bus(m["said"]), m["token"]
+            ),
+            "missed_told": lambda m: self.lobby.missed.forget(m["name"]),
         }
         self.lobby.accounts.tell_failure = self._tell_failure
         self.lobby.accounts.tell_success = self._tell_success
@@ -368,6 +373,15 @@ class Node:
                     message["private"],
                 )
             )
+
+    def missed(self, name: str, said: Phrase, token: str | None) -> None:
+        """A notice for ``name``'s next login (server/missed.py): every other worker keeps
+        it too, his login may come there."""
+        body = {"k": "missed", "name": name, "said": phrase_for_bus(said), "token": token}
+        self.bus.publish(LOBBY, body)
+
+    def missed_told(self, name: str) -> None:
+        self.bus.publish(LOBBY, {"k": "missed_told", "name": name})
 
     def lobby_say(self, name: str, text: str) -> None:
         self.bus.publish(LOBBY, {"k": "say", "name": name, "text": text})
@@ -1198,3 +1212,29 @@ def _message(kind: str, proxy: RemoteSession, body: dict[str, Any]) -> Message:
             proxy.address = body["address"]  # the player's own, not his worker's
             return SummonBot(proxy, HouseBotKind(body["kind"]), body["level"], body["rated"])
     raise ValueError(f"no such table message: {kind}")
+
+
+def phrase_for_bus(said: Phrase) -> dict[str, Any]:
+    """A phrase as JSON for the bus: its key and values (a phrase among them nested)."""
+    return {"key": str(said.key.value), "values": [[k, _value_for_bus(v)] for k, v in said.values]}
+
+
+def _value_for_bus(value: Value) -> Any:
+    if isinstance(value, Phrase):
+        return {"phrase": phrase_for_bus(value)}
+    if isinstance(value, tuple):
+        return [_value_for_bus(v) for v in value]
+    return value
+
+
+def phrase_from_bus(told: dict[str, Any]) -> Phrase:
+    """``phrase_for_bus``'s phrase again."""
+    return Phrase(Msg(told["key"]), tuple((k, _value_from_bus(v)) for k, v in told["values"]))
+
+
+def _value_from_bus(told: Any) -> Any:
+    if isinstance(told, dict):
+        return phrase_from_bus(told["phrase"])
+    if isinstance(told, list):
+        return tuple(_value_from_bus(v) for v in told)
+    return told

@@ -1,0 +1,71 @@
+"""What a player away missed (docs/protocol.md §12, server/missed.py) under ``serve
+--workers 2``: kept by every worker, so his login at either is told, and told once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trio
+
+from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.server.cluster.node import phrase_for_bus, phrase_from_bus
+from tests.server.client import LineClient, close_all, fields
+
+from .workers import served_workers
+
+SETTINGS = (
+    "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 500\n"
+    "server_dead_ms = 60000\nworker_restart_ms = 50\nempty_table_ms = 1000\n"
+)
+
+
+def test_a_phrase_crosses_the_bus_whole() -> None:
+    said = phrase(
+        Msg.WAITS_FOR_AWAY,
+        table=7,
+        names=(phrase(Msg.AWAY_HELD, name="ann", seconds=97), "bob"),
+    )
+    assert phrase_from_bus(phrase_for_bus(said)) == said
+
+
+async def _infos_after_login(client: LineClient) -> list[str]:
+    await client.send("ping")
+    await client.expect("ok", cmd="ping")
+    return [fields(x)[1]["text"] for x in client.lines[: client.pos] if x.startswith("info ")]
+
+
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
+async def test_a_login_at_the_other_worker_is_told_what_was_missed_once(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    settings = tmp_path / "server.toml"
+    settings.write_text(SETTINGS)
+    opened: list[LineClient] = []
+    with trio.fail_after(60):
+        async with served_workers(postgres_url, settings) as workers:
+            try:
+                gleb = await workers.connect(0, "gleb")
+                eve = await workers.connect(1, "eve")
+                opened += [gleb, eve]
+                await gleb.send("new 2")
+                table = (await gleb.expect("ok", cmd="sit"))["table"]
+                await gleb.aclose()  # alone: the table closes 1 s later, at worker 0
+                listed = "1"
+                while listed != "0":  # until worker 1 hears it closed (its notice before)
+                    await trio.sleep(0.2)
+                    await eve.send("tables")
+                    listed = (await eve.expect("tables"))["count"]
+                back = await workers.connect(1, "gleb", token=gleb.token)
+                opened.append(back)
+                assert await _infos_after_login(back) == [
+                    f"While you were away, table {table} closed: nobody was left at it for 1 s."
+                ]
+                await back.send("quit")
+                await back.wait_closed()
+                await trio.sleep(0.5)  # (its 'told' crosses the bus)
+                again = await workers.connect(0, "gleb", token=gleb.token)
+                opened.append(again)
+                assert await _infos_after_login(again) == []  # told once, at either worker
+            finally:
+                await close_all(opened)
