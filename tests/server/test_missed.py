@@ -116,13 +116,18 @@ async def test_a_guest_of_another_worker_is_not_kept_as_a_registered_name(
     try:
         lobby = Lobby(config, store, nursery, rule_book())
         guest = Present("bob", 1, True, "tok", online=False)
-        lobby.node = cast(Any, SimpleNamespace(elsewhere=lambda name: guest))
+        published: list[tuple[Any, ...]] = []  # what the other workers are told
+        lobby.node = cast(
+            Any,
+            SimpleNamespace(elsewhere=lambda name: guest, missed=lambda *a: published.append(a)),
+        )
         table = Table(7, build_ruleset(2, "moscow", ()), lobby, config, 7)
         table.seats = ["ann", "bob"]
         table._missed(1, phrase(Msg.MISSED_SEAT, table=7, seconds=3))
         assert lobby.missed.take("bob", False, None) is None  # a password's login: not his
         assert lobby.missed.take("bob", True, "other") is None
         assert lobby.missed.take("bob", True, "tok") is not None
+        assert [(name, token) for name, _, token in published] == [("bob", "tok")]
         guest = Present("bob", 1, True, None, online=False)  # his token unknown: kept for none
         table._missed(1, phrase(Msg.MISSED_SEAT, table=7, seconds=3))
         assert lobby.missed.take("bob", False, None) is None
