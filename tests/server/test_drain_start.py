@@ -26,10 +26,10 @@ sys.stdin.read()
 """
 
 # the parent of serve --workers, its workers the stand-ins above (readied after DELAYS);
-# SIGNAL_AT: how it gets its SIGUSR1 ('timer:S' after S seconds, 'check': as it checks
-# its settings, before its own signal handlers are set)
+# SIGNAL_AT: how it gets its SIGUSR1 ('ready:N' as it hears worker N is ready, 'check':
+# as it checks its settings, before its own signal handlers are set)
 _PARENT = """
-import os, signal, subprocess, sys, threading
+import os, signal, subprocess, sys
 from deberc_net import cli
 from deberc_net.server.cluster import launch
 
@@ -48,11 +48,16 @@ def check(config, count):
     if SIGNAL_AT == "check":
         os.kill(os.getpid(), signal.SIGUSR1)
 
+heard = launch._heard
+
+def heard_then_drain(worker, line):
+    heard(worker, line)
+    if SIGNAL_AT == f"ready:{{worker.index}}" and worker.ready:
+        os.kill(os.getpid(), signal.SIGUSR1)
+
 launch._start = start
 launch.check_workers = check
-if SIGNAL_AT.startswith("timer:"):
-    delay = float(SIGNAL_AT.split(":")[1])
-    threading.Timer(delay, os.kill, (os.getpid(), signal.SIGUSR1)).start()
+launch._heard = heard_then_drain
 sys.exit(cli.main(["serve", "--workers", str(len(DELAYS)), "--port", "0", "--http-port", "0",
                    "--db", "postgresql://nobody@127.0.0.1:1/none"]))
 """
@@ -76,7 +81,7 @@ def _parent(delays: list[float], signal_at: str) -> tuple[int, list[dict[str, An
 def test_a_worker_drained_while_another_still_starts_did_not_fail_to_start() -> None:
     # worker 0 serves at once and gets the drain; with nothing to play it stops at once,
     # while worker 1 still starts: that stop is its drain's end, not a failed start
-    status, lines = _parent([0, 2], "timer:0.7")
+    status, lines = _parent([0, 2], "ready:0")
     events = [line["event"] for line in lines]
     assert "worker_failed_to_start" not in events, lines
     assert status == 0
