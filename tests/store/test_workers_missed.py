@@ -29,6 +29,15 @@ def test_a_phrase_crosses_the_bus_whole() -> None:
     assert phrase_from_bus(phrase_for_bus(said)) == said
 
 
+async def _listed_at(client: LineClient, count: str) -> None:
+    """Until ``client``'s worker lists ``count`` tables."""
+    while True:
+        await client.send("tables")
+        if (await client.expect("tables"))["count"] == count:
+            return
+        await trio.sleep(0.1)
+
+
 async def _infos_after_login(client: LineClient) -> list[str]:
     await client.send("ping")
     await client.expect("ok", cmd="ping")
@@ -50,12 +59,10 @@ async def test_a_login_at_the_other_worker_is_told_what_was_missed_once(
                 opened += [gleb, eve]
                 await gleb.send("new 2")
                 table = (await gleb.expect("ok", cmd="sit"))["table"]
+                # worker 1 lists the table first (its news crosses the bus), then not
+                await _listed_at(eve, "1")
                 await gleb.aclose()  # alone: the table closes 1 s later, at worker 0
-                listed = "1"
-                while listed != "0":  # until worker 1 hears it closed (its notice before)
-                    await trio.sleep(0.2)
-                    await eve.send("tables")
-                    listed = (await eve.expect("tables"))["count"]
+                await _listed_at(eve, "0")  # (its notice crossed the bus before)
                 back = await workers.connect(1, "gleb", token=gleb.token)
                 opened.append(back)
                 assert await _infos_after_login(back) == [
