@@ -169,10 +169,11 @@ def _hold_the_drain() -> list[int]:
     parent of --workers) takes the signal over and begins the drain once it serves."""
     import signal
 
+    from deberc_net.hangup import drain
+
     held: list[int] = []
-    usr1 = getattr(signal, "SIGUSR1", None)  # (none on Windows)
-    if usr1 is not None:
-        signal.signal(usr1, lambda signum, _frame: held.append(signum))
+    for signum in drain():  # (none on Windows)
+        signal.signal(signum, lambda signum, _frame: held.append(signum))
     return held
 
 

@@ -367,6 +367,16 @@ class Lobby:
         session.send(ev.Error("shutting-down", "the server is shutting down"))
         return True
 
+    def players_online(self) -> int:
+        """Those logged in: here, and under serve --workers at the other workers (their
+        names come over the bus)."""
+        return len(self.online) + (len(self.node.names()) if self.node is not None else 0)
+
+    def refused_new_game(self, session: Session) -> bool:
+        """True, and the session told, while no new table opens: the server stops, or
+        drains (drain.py)."""
+        return self.refused_for_shutdown(session) or self.drain.refused(session)
+
     def free_to_sit(self, session: Session) -> bool:
         if self.refused_for_shutdown(session):
             return False

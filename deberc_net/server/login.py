@@ -265,7 +265,7 @@ class Login:
                 len(self.lobby.listed_tables(session)), Msg.ONE_TABLE, Msg.TABLES_COUNT
             ),
             players=count_phrase(
-                len(self.lobby.online) + (len(self.lobby.node.names()) if self.lobby.node else 0),
+                self.lobby.players_online(),
                 Msg.ONE_PLAYER_HERE,
                 Msg.PLAYERS_HERE,
             ),

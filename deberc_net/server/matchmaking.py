@@ -195,11 +195,7 @@ class Matchmaking:
         new table, else it waits. Not while the server stops (a seek that comes from
         another worker, or a seat refused meanwhile): refused, as a 'seek' then is."""
         lobby = self.lobby
-        if not lobby.accepting:
-            self.forget(session)
-            lobby.refused_for_shutdown(session)
-            return
-        if lobby.drain.refused(session):  # a seek from another worker, or placed again
+        if lobby.refused_new_game(session):  # a seek from another worker, or placed again
             self.forget(session)
             return
         open_table = self.open_table_for(settings)
@@ -310,9 +306,7 @@ class Matchmaking:
         if not lobby.is_admin(session):
             session.send(ev.Error("not-allowed", "reserve is for the server's admins"))
             return
-        if lobby.refused_for_shutdown(session):  # as new, sit and seek: no new table now
-            return
-        if lobby.drain.refused(session):
+        if lobby.refused_new_game(session):  # as new, sit and seek: no new table now
             return
         keyed = dict(a.split("=", 1) for a in item.args if "=" in a)
         plain = [a for a in item.args if "=" not in a]

@@ -116,7 +116,7 @@ class Rematches:
         refused, as a 'rematch' here then is, so no table opens on a server going."""
         name = session.name
         assert name is not None
-        if self.lobby.refused_for_shutdown(session) or self.lobby.drain.refused(session):
+        if self.lobby.refused_new_game(session):
             return
         offer = self.offers.get(name_key(name))
         if offer is not None and offer.refusal is not None:  # its time out or not, the reason

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 import errno
+import functools
 import gc
 import itertools
 import math
@@ -273,14 +274,11 @@ async def _on_signal(
             if stopped:  # a server stops once (§11.4)
                 continue
             stopped = True
-            nursery.start_soon(_stop_on_signal, server, nursery, config, name)
-
-
-async def _stop_on_signal(server: Server, nursery: trio.Nursery, config: Config, name: str) -> None:
-    """The stop SIGTERM, SIGINT or SIGHUP makes (a drain's stop begun already: nothing
-    more), run beside the signals' task: a SIGUSR1 during it is logged ``drain_ignored``
-    (docs/settings.md, "Logs"), not handed back to the process as the receiver closed."""
-    await _stop(server, nursery, config, f"{name} received", signal=name)
+            # run beside this task, which goes on listening: a SIGUSR1 during the stop
+            # is logged drain_ignored (docs/settings.md, "Logs"), not handed back to the
+            # process as the receiver closed
+            told = f"{name} received"
+            nursery.start_soon(functools.partial(_stop, server, nursery, config, told, signal=name))
 
 
 async def _stop_when_drained(server: Server, nursery: trio.Nursery, config: Config) -> None:

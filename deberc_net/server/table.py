@@ -1554,11 +1554,9 @@ class Table:
         if self._deserted():
             if now >= self._deserted_deadline():
                 seconds = self.config.empty_table_ms // 1000
-                for seat, name in enumerate(self.seats):  # each told at his next login
-                    if name is not None:
-                        self._missed(
-                            seat, phrase(Msg.MISSED_DESERTED, table=self.id, seconds=seconds)
-                        )
+                deserted = phrase(Msg.MISSED_DESERTED, table=self.id, seconds=seconds)
+                for seat in range(self.players):  # each told at his next login
+                    self._missed(seat, deserted)
                 self._stop_now(phrase(Msg.PLAYERS_LEFT))
             return
         if match is None:  # a waiting table holds a seat for the away limit

@@ -87,8 +87,7 @@ def make_app(lobby: Lobby) -> Starlette:
 
     async def api_health(request: Request) -> Response:
         health = health_of(lobby)
-        told = {"status": str(health.status), "players": health.players, "playing": health.playing}
-        return JSONResponse(told, status_code=health.http_status)
+        return JSONResponse(attrs.asdict(health), status_code=health.http_status)
 
     async def api_tables(request: Request) -> Response:
         tables = views.open_tables(lobby)

@@ -9,8 +9,6 @@ import enum
 
 import attrs
 
-from deberc_net.protocol.events import TableState
-
 from ..lobby import Lobby
 
 
@@ -38,10 +36,4 @@ def health_of(lobby: Lobby) -> Health:
         status = Serving.DRAINING
     else:
         status = Serving.SERVING
-    playing = sum(
-        1 for t in lobby.tables.values() if not t.remote and t.state is TableState.PLAYING
-    )
-    # lobby.online is this worker's own: the others' players come from its node (as
-    # login's count does)
-    elsewhere = len(lobby.node.names()) if lobby.node is not None else 0
-    return Health(status, len(lobby.online) + elsewhere, playing)
+    return Health(status, lobby.players_online(), len(lobby.drain.playing()))
