@@ -202,6 +202,14 @@ async def human_client(port: int, name: str) -> LineClient:
     return client
 
 
+async def infos_so_far(client: LineClient) -> list[str]:
+    """The texts of every ``info`` line ``client`` got (its login's, say) up to a round
+    trip made now: none of them still on its way."""
+    await client.send("ping")
+    await client.expect("ok", cmd="ping")
+    return [fields(x)[1]["text"] for x in client.lines[: client.pos] if x.startswith("info ")]
+
+
 def random_legal(ask: dict[str, str], rng: random.Random) -> str:
     legal = ask["legal"].split(",")
     assert legal and legal != [""], ask

@@ -20,7 +20,7 @@ from deberc_net.server.store import open_store
 from deberc_net.server.table import Table
 from deberc_net.testing import build_ruleset, rule_book
 
-from .client import LineClient, fields
+from .client import infos_so_far
 from .conftest import Connector, make_config
 
 StartServer = Callable[..., Awaitable[int]]
@@ -30,13 +30,6 @@ SEAT = (
     "While you were away, your seat at table {table} was freed: a seat is held 3 s for a"
     " player away, then it is free for another."
 )
-
-
-async def _infos_after_login(client: LineClient) -> list[str]:
-    """The info lines from ``client``'s login to a round trip after it."""
-    await client.send("ping")
-    await client.expect("ok", cmd="ping")
-    return [fields(x)[1]["text"] for x in client.lines[: client.pos] if x.startswith("info ")]
 
 
 async def test_a_guest_back_after_his_seat_was_freed_is_told_once(
@@ -52,16 +45,16 @@ async def test_a_guest_back_after_his_seat_was_freed_is_told_once(
     await ann.aclose()
     await bob.expect("event", kind="left", name="ann")  # at the away limit
     stranger = await connect.machine(port, "ann")  # the name is free: another guest's now
-    assert await _infos_after_login(stranger) == []  # not his to hear
+    assert await infos_so_far(stranger) == []  # not his to hear
     await stranger.send("quit")
     await stranger.wait_closed()
     again = await connect.machine(port, "ann", token=ann.token)
-    assert await _infos_after_login(again) == [SEAT.format(table=table)]
+    assert await infos_so_far(again) == [SEAT.format(table=table)]
     await again.send("quit")
     await again.wait_closed()
     # his own token again (again's is a new one: it would be refused the notice anyway)
     once = await connect.machine(port, "ann", token=ann.token)
-    assert await _infos_after_login(once) == []  # told once: gone
+    assert await infos_so_far(once) == []  # told once: gone
 
 
 async def test_a_match_lost_or_ended_while_away_is_told_at_the_next_login(
@@ -83,7 +76,7 @@ async def test_a_match_lost_or_ended_while_away_is_told_at_the_next_login(
     end = await bob.expect("event", kind="match-end")
     assert end["reason"] == "away"
     back = await connect.machine(port, "ann", "pw")
-    assert await _infos_after_login(back) == [
+    assert await infos_so_far(back) == [
         f"While you were away, your match {start['match']} at table {table} was lost by"
         " forfeit: you were away longer than 3 s. 'games' lists it."
     ]
@@ -98,7 +91,7 @@ async def test_a_match_lost_or_ended_while_away_is_told_at_the_next_login(
     await back.send("leave")  # (a running match's 'leave' asks again first)
     assert (await back.expect("event", kind="match-end"))["reason"] == "left"
     bob_again = await connect.machine(port, "bob", token=bob.token)
-    assert await _infos_after_login(bob_again) == [
+    assert await infos_so_far(bob_again) == [
         f"While you were away, your match {start['match']} at table {table} ended: 'games'"
         " says how."
     ]
@@ -150,6 +143,6 @@ async def test_a_lone_player_back_after_his_waiting_table_closed_is_told_why(
     await eve.send("tables")
     assert (await eve.expect("tables"))["count"] == "0"
     back = await connect.machine(port, "gleb", token=gleb.token)
-    assert await _infos_after_login(back) == [
+    assert await infos_so_far(back) == [
         f"While you were away, table {table} closed: nobody was left at it for 10 s."
     ]

@@ -10,7 +10,7 @@ import trio
 
 from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.server.cluster.node import phrase_for_bus, phrase_from_bus
-from tests.server.client import LineClient, close_all, fields
+from tests.server.client import LineClient, close_all, infos_so_far
 
 from .workers import served_workers
 
@@ -38,12 +38,6 @@ async def _listed_at(client: LineClient, count: str) -> None:
         await trio.sleep(0.1)
 
 
-async def _infos_after_login(client: LineClient) -> list[str]:
-    await client.send("ping")
-    await client.expect("ok", cmd="ping")
-    return [fields(x)[1]["text"] for x in client.lines[: client.pos] if x.startswith("info ")]
-
-
 @pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
 async def test_a_login_at_the_other_worker_is_told_what_was_missed_once(
     postgres_url: str, tmp_path: Path
@@ -65,7 +59,7 @@ async def test_a_login_at_the_other_worker_is_told_what_was_missed_once(
                 await _listed_at(eve, "0")  # (its notice crossed the bus before)
                 back = await workers.connect(1, "gleb", token=gleb.token)
                 opened.append(back)
-                assert await _infos_after_login(back) == [
+                assert await infos_so_far(back) == [
                     f"While you were away, table {table} closed: nobody was left at it for 1 s."
                 ]
                 await back.send("quit")
@@ -73,6 +67,6 @@ async def test_a_login_at_the_other_worker_is_told_what_was_missed_once(
                 await trio.sleep(0.5)  # (its 'told' crosses the bus)
                 again = await workers.connect(0, "gleb", token=gleb.token)
                 opened.append(again)
-                assert await _infos_after_login(again) == []  # told once, at either worker
+                assert await infos_so_far(again) == []  # told once, at either worker
             finally:
                 await close_all(opened)
