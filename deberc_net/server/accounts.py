@@ -137,9 +137,6 @@ class Accounts:
             and hmac.compare_digest(held.encode(), secret.encode())
         )
 
-    async def is_registered(self, name: str) -> bool:
-        return await trio.to_thread.run_sync(self.store.account, name) is not None
-
     async def spelling(self, name: str) -> str:
         """``name`` as its account spells it (``login VERA`` is Vera's), else as given."""
         stored = await trio.to_thread.run_sync(self.store.account_name, name)

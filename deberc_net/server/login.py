@@ -102,7 +102,9 @@ class Login:
 
     async def _login_unbanned(self, session: Session, name: str, args: tuple[str, ...]) -> None:
         """``login``'s part from the ban check to the welcome (``arriving`` meanwhile)."""
-        banned = await self.lobby.moderation.ban_refusal(name)  # before any hash or claim
+        # before any hash or claim: its ban, and whether it has an account, in one read
+        arrival = await trio.to_thread.run_sync(self.lobby.store.arrival, name)
+        banned = self.lobby.moderation.refusal_for(name, arrival.ban)
         if banned is not None:
             self._refused(session, name, banned)
             return
@@ -113,9 +115,7 @@ class Login:
         if password is not None and self.lobby.accounts.trusted(name, password, session.address):
             guest = False  # this process vouches for it (a ladder's admin): nothing hashed
         # a name this process vouches for takes no other login (it has no account)
-        elif (vouched := self.lobby.accounts.vouches_for(name)) or (
-            await self.lobby.accounts.is_registered(name)
-        ):
+        elif (vouched := self.lobby.accounts.vouches_for(name)) or arrival.registered:
             if password is None:
                 error = ev.error("bad-password", phrase(Msg.NEED_PASSWORD, name=name))
                 self._refused(session, name, error, "no-password")

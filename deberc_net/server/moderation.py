@@ -32,6 +32,7 @@ from .session import Ending, Session
 
 if TYPE_CHECKING:
     from .lobby import Lobby
+    from .store.base import Ban
 
 log = structlog.get_logger("deberc.admin")
 MUTE_MINUTES = 60  # a mute's length when the admin gives none
@@ -181,8 +182,11 @@ class Moderation:
         name is never banned (the settings' admins, not a ban, say who he is)."""
         if name_key(name) in self.lobby.accounts.admins:
             return None
-        ban = await trio.to_thread.run_sync(self.lobby.store.ban_of, name)
-        if ban is None:
+        return self.refusal_for(name, await trio.to_thread.run_sync(self.lobby.store.ban_of, name))
+
+    def refusal_for(self, name: str, ban: Ban | None) -> ev.Error | None:
+        """``ban_refusal`` once ``name``'s ban is read (``ban``: None if none)."""
+        if ban is None or name_key(name) in self.lobby.accounts.admins:
             return None
         return ev.error("banned", phrase(Msg.BAN_REFUSED, name=name, why=why(ban.reason)))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from deberc_net.server.store import open_store
+from deberc_net.server.store.base import Arrival
 
 SINCE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
 
@@ -35,5 +36,26 @@ def test_a_ban_is_one_a_name_however_written_and_outlasts_a_reopening(store_db: 
         assert store.unban("troll") is False  # lifted once
         assert store.ban_of("troll") is None
         assert [b.name for b in store.bans()] == ["Гость-1"]
+    finally:
+        store.close()
+
+
+def test_a_logins_first_read_gives_the_ban_and_the_account_together(store_db: str) -> None:
+    store = open_store(store_db)
+    try:
+        assert store.arrival("vera") == Arrival(None, registered=False)
+        store.add_account("Vera", b"salt", b"hash")
+        assert store.arrival("VERA") == Arrival(None, registered=True)
+        store.ban("vera", "boss", "cheating")
+        arrival = store.arrival("Vera")
+        assert arrival.registered and arrival.ban is not None
+        assert (arrival.ban.name, arrival.ban.admin, arrival.ban.reason) == (
+            "vera",
+            "boss",
+            "cheating",
+        )
+        store.ban("Гость-1", "boss", "")  # a guest's name: banned, with no account
+        guest = store.arrival("гость-1")
+        assert not guest.registered and guest.ban is not None and guest.ban.name == "Гость-1"
     finally:
         store.close()

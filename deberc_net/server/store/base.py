@@ -100,6 +100,16 @@ class Ban:
     reason: str
 
 
+@attrs.frozen
+class Arrival:
+    """What a login reads first, in one read (one thread's turn, not two: a burst of
+    logins otherwise holds twice the memory in flight, docs/performance.md): the
+    name's ban, None if it has none, and whether it has an account."""
+
+    ban: Ban | None
+    registered: bool
+
+
 class Store(Protocol):
     def close(self) -> None: ...
 
@@ -154,6 +164,10 @@ class Store(Protocol):
 
     def ban_of(self, name: str) -> Ban | None:
         """``name``'s ban, None if it is not banned."""
+        ...
+
+    def arrival(self, name: str) -> Arrival:
+        """``name``'s ban and whether it is registered, read together."""
         ...
 
     def bans(self) -> list[Ban]:

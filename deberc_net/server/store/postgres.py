@@ -51,6 +51,7 @@ from .base import (
     SHUTDOWN,
     STANDINGS,
     UNBOARD_RUNNING,
+    Arrival,
     Ban,
     PlayerRating,
     RatingPoint,
@@ -267,6 +268,13 @@ class PostgresStore:
         with self._pool.connection() as conn:
             row = conn.execute(BAN_OF.format(p="%s", since=SINCE), (name_key(name),)).fetchone()
         return None if row is None else ban_row(tuple(row))
+
+    def arrival(self, name: str) -> Arrival:
+        key = (name_key(name),)
+        with self._pool.connection() as conn:
+            ban = conn.execute(BAN_OF.format(p="%s", since=SINCE), key).fetchone()
+            account = conn.execute("SELECT 1 FROM accounts WHERE key = %s", key).fetchone()
+        return Arrival(None if ban is None else ban_row(tuple(ban)), account is not None)
 
     def bans(self) -> list[Ban]:
         with self._pool.connection() as conn:

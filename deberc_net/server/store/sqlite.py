@@ -55,6 +55,7 @@ from .base import (
     SQLITE_NUMBER,
     STANDINGS,
     UNBOARD_RUNNING,
+    Arrival,
     Ban,
     PlayerRating,
     RatingPoint,
@@ -440,6 +441,13 @@ class SQLiteStore:
         with self._reading():
             row = self._db.execute(BAN_OF.format(p="?", since=SINCE), (name_key(name),)).fetchone()
         return None if row is None else ban_row(row)
+
+    def arrival(self, name: str) -> Arrival:
+        key = (name_key(name),)
+        with self._reading():
+            ban = self._db.execute(BAN_OF.format(p="?", since=SINCE), key).fetchone()
+            account = self._db.execute("SELECT 1 FROM accounts WHERE key = ?", key).fetchone()
+        return Arrival(None if ban is None else ban_row(ban), account is not None)
 
     def bans(self) -> list[Ban]:
         with self._reading():
