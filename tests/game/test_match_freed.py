@@ -18,7 +18,7 @@ from deberc_net.game.match import Match
 from deberc_net.plugins import RuleBook
 from deberc_net.selfplay import selfplay
 
-from .test_record_fold import told_match
+from .random_matches import told_match
 
 
 @pytest.fixture

@@ -16,6 +16,8 @@ from deberc_net.game.record import RecordFold, RecordHead, replay_deal, unveil
 from deberc_net.game.sheet import ScoreSheet
 from deberc_net.testing import build_ruleset
 
+from .random_matches import told_match
+
 RULE_SETS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (2, "moscow", ()),
     (3, "moscow", ()),
@@ -27,26 +29,6 @@ RULE_SETS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (2, "tertz", ()),
 )
 ID = [f"{p}/{v}/{','.join(o)}" for p, v, o in RULE_SETS]
-
-
-def told_match(
-    rules: object, seed: str, rng: random.Random, forfeit_after: int | None
-) -> tuple[Match, list[g.MatchEvent]]:
-    """A match of random calls (the clock's ``ms`` made up), and everything it told, the
-    first deal's start first; ``forfeit_after``: so many calls, then seat 0 leaves."""
-    match = Match(rules, seed=seed)  # type: ignore[arg-type]
-    told: list[g.MatchEvent] = [match.deal_started()]
-    calls = 0
-    while not match.over:
-        if calls == forfeit_after:
-            told += match.forfeit(0, "left", seat=0)
-            break
-        seat = match.to_act
-        assert seat is not None
-        call = rng.choice(match.legal_calls(seat))
-        told += match.apply(seat, call, ms=rng.randrange(5000), auto=rng.random() < 0.1)
-        calls += 1
-    return match, told
 
 
 def head_of(match: Match) -> RecordHead:

@@ -1,5 +1,7 @@
 """Running ladders from the tests: the reference bots' commands, the CLI (in the tests'
-own process, or as a process where that is what a test is about), and what it stored."""
+own process, or as a process where that is what a test is about), and what it stored;
+bots the tests write as scripts, a one-board ladder on a given server, and the
+processes a ladder's session leaves."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import io
 import json
 import os
 import shlex
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -15,6 +18,8 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+import trio
 
 from deberc_net import cli
 from deberc_net.server.store import open_store
@@ -201,3 +206,95 @@ def assert_stopped_early_for_the_stronger(data: dict[str, Any]) -> None:
     sprt = data["sprt"]
     assert sprt["verdict"] == "H1" and sprt["llr"] >= sprt["bounds"][1]
     assert data["games"] < 200 and 2 * sprt["pairs"] <= data["games"]
+
+
+# bots as scripts (``script``): one that orders every game, and the head of one that
+# talks the protocol itself over a raw socket
+EAGER = """\
+from clients.client import bot_arguments, run_bot
+run_bot(lambda view: view.legal[-1], bot_arguments("orders every game").parse_args())
+"""
+RAW_HEAD = """\
+import argparse, socket
+p = argparse.ArgumentParser()
+for flag in ("--host", "--port", "--name", "--seek"):
+    p.add_argument(flag)
+a = p.parse_args()
+sock = socket.create_connection((a.host, int(a.port)))
+sock.sendall(f"style machine\\nlogin {a.name}\\nseek reserved\\n".encode())
+"""
+# a bot that plays the first seating of a board, then at the second one (its key seen
+# again) exits for good: its command gone, it cannot be started again
+GONE = """\
+import os, random, sys
+from clients.client import Bot, bot_arguments, run_to_end
+args = bot_arguments("gone mid-board").parse_args()
+rng = random.Random(1)
+seen = []
+def on_board(key):
+    if key in seen:  # the board's first seating is played: kept withheld
+        os.remove(sys.argv[0])
+        os._exit(3)
+    seen.append(key)
+bot = Bot(lambda view: rng.choice(view.legal), args.name, args.host, args.port, seek=args.seek)
+bot.on_board = on_board
+run_to_end(bot)
+"""
+
+
+async def one_board_on(
+    port: int,
+    tmp_path: Path,
+    *more: str,
+    task_status: trio.TaskStatus[trio.Process] = trio.TASK_STATUS_IGNORED,
+    wrapper: Sequence[str] = (),
+    password_from_env: bool = False,
+) -> subprocess.CompletedProcess[bytes]:
+    """A one-board ladder of HEUR and RAND run by the command on the server at ``port``,
+    as its admin ``ladder-admin`` (password pw-1, given with --admin-password or in
+    DEBERC_ADMIN_PASSWORD); ``more`` arguments after those (a later ``--deals`` wins);
+    ``wrapper``: a command line it is run through. Started with ``nursery.start``: the
+    process, as it runs."""
+    password = [] if password_from_env else ["--admin-password", "pw-1"]
+    env = {**os.environ, "DEBERC_ADMIN_PASSWORD": "pw-1"} if password_from_env else None
+    argv = [
+        *wrapper,
+        *ladder_argv(
+            tmp_path / "results.sqlite3",
+            "--server",
+            f"127.0.0.1:{port}",
+            *password,
+            "--bot",
+            HEUR,
+            "--bot",
+            RAND,
+            "--deals",
+            "1",
+            "--json",
+            *more,
+        ),
+    ]
+    with trio.fail_after(40):
+        return await trio.run_process(
+            argv,
+            capture_stdout=True,
+            capture_stderr=True,
+            check=False,
+            task_status=task_status,
+            env=env,
+        )
+
+
+def session(sid: int) -> list[int]:
+    """The processes still running in session ``sid`` (not a zombie: it ended and no
+    one waited for it), the bots' included (each in a process group of its own, in the
+    ladder's session); each then killed."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(ProcessLookupError, FileNotFoundError):
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                if os.getsid(int(entry.name)) == sid and state != "Z":
+                    found.append(int(entry.name))
+                    os.kill(int(entry.name), signal.SIGKILL)
+    return found

@@ -16,8 +16,7 @@ import trio.testing
 
 from deberc_net.ladder.bot_output import LONGEST_LINE, BotOutput, ErrorLines
 
-from .helpers import ladder, script, summary
-from .test_ladder_run import EAGER, RAW_HEAD
+from .helpers import EAGER, RAW_HEAD, ladder, script, summary
 
 # answers every ask with nonsense, and says on stderr each error it is sent
 NONSENSE = (

@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import os
 import platform
 import signal
 import sqlite3
@@ -26,19 +25,21 @@ from tests.hangup import as_from_a_terminal
 from tests.server.conftest import Connector
 
 from .helpers import (
+    GONE,
     HEUR,
     PY,
     RAND,
     kept_seatings,
     ladder,
     ladder_argv,
+    one_board_on,
     played_matches,
     script,
+    session,
     unlisted,
     wait_for_kept_seatings,
     withheld,
 )
-from .test_ladder_run import one_board_on
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
@@ -183,21 +184,6 @@ def test_a_second_ctrl_c_ends_the_ladder_at_once_with_the_same_line(tmp_path: Pa
     assert out == ""
 
 
-def _session(sid: int) -> list[int]:
-    """The processes still running in session ``sid`` (not a zombie: it ended and no
-    one waited for it), the bots' included (each in a process group of its own, in the
-    ladder's session); each then killed."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(ProcessLookupError, FileNotFoundError):
-                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-                if os.getsid(int(entry.name)) == sid and state != "Z":
-                    found.append(int(entry.name))
-                    os.kill(int(entry.name), signal.SIGKILL)
-    return found
-
-
 def test_a_ladder_whose_terminal_hangs_up_stops_its_bot_processes(tmp_path: Path) -> None:
     """SIGHUP (its terminal gone) stops the ladder as SIGTERM does: its bot processes
     stopped, its boards released, status 2. Failed before: the ladder died of it, and
@@ -318,27 +304,8 @@ def _ctrl_c_once(
             if done.poll() is None:
                 done.kill()
     if group:
-        assert _session(done.pid) == []
+        assert session(done.pid) == []
     return done.returncode, out, err
-
-
-# a bot that plays the first seating of a board, then at the second one (its key seen
-# again) exits for good: its command gone, it cannot be started again
-GONE = """\
-import os, random, sys
-from clients.client import Bot, bot_arguments, run_to_end
-args = bot_arguments("gone mid-board").parse_args()
-rng = random.Random(1)
-seen = []
-def on_board(key):
-    if key in seen:  # the board's first seating is played: kept withheld
-        os.remove(sys.argv[0])
-        os._exit(3)
-    seen.append(key)
-bot = Bot(lambda view: rng.choice(view.legal), args.name, args.host, args.port, seek=args.seek)
-bot.on_board = on_board
-run_to_end(bot)
-"""
 
 
 def test_a_bot_that_cannot_start_again_mid_run_stops_the_ladder_its_boards_released(

@@ -7,29 +7,29 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import os
 import sqlite3
 import subprocess
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-import trio
 
 from deberc_net.cli import main
 
 from .helpers import (
+    EAGER,
     HEUR,
     PY,
     RAND,
     RAND2,
+    RAW_HEAD,
     SPRT_LADDER,
     assert_stopped_early_for_the_stronger,
     games_in,
     ladder,
-    ladder_argv,
+    one_board_on,
     pair_of,
     records_in,
     run_cli,
@@ -37,10 +37,6 @@ from .helpers import (
     summary,
 )
 
-EAGER = """\
-from clients.client import bot_arguments, run_bot
-run_bot(lambda view: view.legal[-1], bot_arguments("orders every game").parse_args())
-"""
 CRASH = """\
 import os, random, sys
 from pathlib import Path
@@ -56,15 +52,6 @@ def choose(view):
         os._exit(3)  # no goodbye: the connection just drops
     return rng.choice(view.legal)
 run_bot(choose, args)
-"""
-RAW_HEAD = """\
-import argparse, socket
-p = argparse.ArgumentParser()
-for flag in ("--host", "--port", "--name", "--seek"):
-    p.add_argument(flag)
-a = p.parse_args()
-sock = socket.create_connection((a.host, int(a.port)))
-sock.sendall(f"style machine\\nlogin {a.name}\\nseek reserved\\n".encode())
 """
 HANG = (
     RAW_HEAD
@@ -435,49 +422,6 @@ def test_a_bot_that_cannot_start_stops_the_ladder_with_status_2(tmp_path: Path) 
 
 
 # ------------------------------------------------------------ --server HOST:PORT
-async def one_board_on(
-    port: int,
-    tmp_path: Path,
-    *more: str,
-    task_status: trio.TaskStatus[trio.Process] = trio.TASK_STATUS_IGNORED,
-    wrapper: Sequence[str] = (),
-    password_from_env: bool = False,
-) -> subprocess.CompletedProcess[bytes]:
-    """A one-board ladder of HEUR and RAND run by the command on the server at ``port``,
-    as its admin ``ladder-admin`` (password pw-1, given with --admin-password or in
-    DEBERC_ADMIN_PASSWORD); ``more`` arguments after those (a later ``--deals`` wins);
-    ``wrapper``: a command line it is run through. Started with ``nursery.start``: the
-    process, as it runs."""
-    password = [] if password_from_env else ["--admin-password", "pw-1"]
-    env = {**os.environ, "DEBERC_ADMIN_PASSWORD": "pw-1"} if password_from_env else None
-    argv = [
-        *wrapper,
-        *ladder_argv(
-            tmp_path / "results.sqlite3",
-            "--server",
-            f"127.0.0.1:{port}",
-            *password,
-            "--bot",
-            HEUR,
-            "--bot",
-            RAND,
-            "--deals",
-            "1",
-            "--json",
-            *more,
-        ),
-    ]
-    with trio.fail_after(40):
-        return await trio.run_process(
-            argv,
-            capture_stdout=True,
-            capture_stderr=True,
-            check=False,
-            task_status=task_status,
-            env=env,
-        )
-
-
 async def test_a_ladder_on_a_given_server(
     tmp_path: Path,
     start_server: Callable[..., Awaitable[int]],

@@ -34,12 +34,12 @@ from .helpers import (
     ladder,
     ladder_argv,
     played_matches,
+    session,
     summary,
     unlisted,
     wait_for_kept_seatings,
     withheld,
 )
-from .test_interrupted import _session
 
 RAND_PROCESS = f"rand={PY} -m clients.random_bot --seed 1"
 
@@ -448,7 +448,7 @@ def test_a_ladder_of_processes_whose_terminal_hangs_up_stops_them_all(
         finally:
             if done.poll() is None:
                 done.kill()
-            left = _session(done.pid)  # every process of its session, killed if found
+            left = session(done.pid)  # every process of its session, killed if found
     assert left == [], left
     assert done.returncode == 2, err
     assert err.strip() == f"deberc-net ladder: {INTERRUPTED}"

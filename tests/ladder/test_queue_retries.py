@@ -11,30 +11,18 @@ from typing import Any
 import psycopg
 import pytest
 
-from deberc_net.ladder.distributed import _count_and_finish, games_of, options_from, spec_of
+from deberc_net.ladder.distributed import _count_and_finish, spec_of
 from deberc_net.ladder.queue import BoardQueue
 from deberc_net.ladder.ratings import Ratings
-from deberc_net.ladder.results import GameResult, Summary
+from deberc_net.ladder.results import Summary
 from deberc_net.ladder.runner import LadderOptions
-from deberc_net.ladder.schedule import Game, schedule
 from deberc_net.ladder.supervisor import BotSpec
 from deberc_net.server.store import StoreError
+from tests.ladder.board_queue import new_run, played_run, query, results
 from tests.ladder.helpers import run_cli
 from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
 WAITING = "waiting for the database at"
-
-
-def _query(url: str, sql: str, *params: object) -> list[tuple[Any, ...]]:
-    with psycopg.connect(url) as conn:
-        return [tuple(r) for r in conn.execute(sql.encode(), params).fetchall()]
-
-
-def _new_run(url: str, boards: int) -> tuple[BoardQueue, int]:
-    queue = BoardQueue(url, "ladder worker", limit_s=30.0)
-    ((run,),) = _query(url, "INSERT INTO ladder_runs (settings) VALUES ('{}') RETURNING id")
-    queue.enqueue(run, [(b, {"seed": f"s/{b}", "seatings": []}) for b in range(1, boards + 1)])
-    return queue, run
 
 
 def _raise(sqlstate: str) -> str:
@@ -60,7 +48,7 @@ def test_an_error_no_wait_mends_fails_at_once_with_its_own_message(
     """Failed before: an OperationalError of any SQLSTATE was waited out up to the limit
     (``did not answer for 30 s; gave up``), and any other error escaped as psycopg's
     own exception (the CLI's traceback)."""
-    queue, _ = _new_run(postgres_url, 1)
+    queue, _ = new_run(postgres_url, 1)
     try:
         with pytest.raises(StoreError) as caught:
             queue.db.run(lambda db: db.execute(sql.encode()))
@@ -81,7 +69,7 @@ def test_a_passing_state_of_the_server_is_waited_out(
 ) -> None:
     """A serialization failure, a deadlock, too many connections, a server starting,
     a connection failure: the transaction runs again (its first try only fails)."""
-    queue, _ = _new_run(postgres_url, 1)
+    queue, _ = new_run(postgres_url, 1)
     tries: list[int] = []
 
     def work(db: psycopg.Connection[Any]) -> int:
@@ -104,14 +92,14 @@ def test_a_claim_run_again_takes_up_the_board_its_lost_answer_leased(
 ) -> None:
     """Failed before: the second try leased board 2 too, and board 1 stayed leased to a
     worker that did not know it (played again only once that lease ran out)."""
-    queue, run = _new_run(postgres_url, 3)
+    queue, run = new_run(postgres_url, 3)
     try:
         first = queue.claim("w1", 60.0)
         again = queue.claim("w1", 60.0)  # the same call, its answer lost
         assert first is not None and again is not None
         assert (again.run, again.board) == (first.run, first.board) == (run, 1)
-        leased = _query(postgres_url, "SELECT board, claimed_by, claims FROM ladder_boards"
-                        " WHERE lease_until IS NOT NULL ORDER BY board")  # fmt: skip
+        leased = query(postgres_url, "SELECT board, claimed_by, claims FROM ladder_boards"
+                       " WHERE lease_until IS NOT NULL ORDER BY board")  # fmt: skip
         assert leased == [(1, "w1", 1)]
         # in the run's ladder, the boards it holds are said: the next is a new one
         nxt = queue.claim("w1", 60.0, run, holding=[1])
@@ -122,49 +110,30 @@ def test_a_claim_run_again_takes_up_the_board_its_lost_answer_leased(
         queue.close()
 
 
-def _results(board: int) -> list[GameResult]:
-    games = [g for g in schedule(["a", "b"], 4, 2, "lost") if g.board == board]
-    return [GameResult(g, [100, 62], "deals", f"m{board}{i}", None) for i, g in enumerate(games)]
-
-
 @pytest.mark.timeout(60)
 def test_a_board_completed_twice_is_stored_once_and_told_stored_both_times(
     postgres_url: str,  # noqa: F811 (the fixture)
 ) -> None:
     """Failed before: the second try said False (the worker logged ``board_lost`` and did
     not count the board it had stored)."""
-    queue, run = _new_run(postgres_url, 2)
+    queue, run = new_run(postgres_url, 2)
     try:
         claim = queue.claim("w1", 60.0)
         assert claim is not None and claim.board == 1
-        assert queue.complete("w1", run, 1, _results(1)) is True
-        assert queue.complete("w1", run, 1, _results(1)) is True
-        assert _query(postgres_url, "SELECT count(*) FROM ladder_games") == [(2,)]
+        assert queue.complete("w1", run, 1, results(1)) is True
+        assert queue.complete("w1", run, 1, results(1)) is True
+        assert query(postgres_url, "SELECT count(*) FROM ladder_games") == [(2,)]
         assert queue.progress(run) == (1, 2)
         # another worker's board, or one not held: nothing stored
-        assert queue.complete("w2", run, 1, _results(1)) is False
-        assert queue.complete("w1", run, 2, _results(2)) is False
-        assert _query(postgres_url, "SELECT count(*) FROM ladder_games") == [(2,)]
+        assert queue.complete("w2", run, 1, results(1)) is False
+        assert queue.complete("w1", run, 2, results(2)) is False
+        assert query(postgres_url, "SELECT count(*) FROM ladder_games") == [(2,)]
         # enqueue and renew, run again, change nothing either
         queue.enqueue(run, [(1, {"seed": "other", "seatings": []})])
-        assert _query(postgres_url, "SELECT count(*) FROM ladder_boards") == [(2,)]
+        assert query(postgres_url, "SELECT count(*) FROM ladder_boards") == [(2,)]
         assert queue.renew("w1", 60.0, run, [1]) == [1]  # done: held no more
     finally:
         queue.close()
-
-
-def _played_run(url: str, seed: str) -> tuple[BoardQueue, int, Any, list[Game]]:
-    """A distributed run of bots a and b, one board, played and stored by a worker."""
-    spec = spec_of(LadderOptions(bots=[BotSpec("a", "x"), BotSpec("b", "y")], deals=1), seed)
-    queue, run = _new_run(url, 1)
-    with psycopg.connect(url) as conn:
-        conn.execute(b"UPDATE ladder_runs SET settings = %s WHERE id = %s",
-                     (json.dumps({"distributed": spec}), run))  # fmt: skip
-    games = games_of(spec)
-    assert queue.claim("w1", 60.0) is not None
-    played = [GameResult(g, [100, 62 + i], "deals", None, None) for i, g in enumerate(games)]
-    assert queue.complete("w1", run, 1, played)
-    return queue, run, options_from(spec, url, None), games
 
 
 @pytest.mark.timeout(60)
@@ -174,22 +143,22 @@ def test_a_run_counted_twice_by_its_counter_counts_once_and_says_finished(
     """The count's transaction run again after its commit: its own summary found, the
     same summary returned, the ratings' games added once. Failed before: the second
     try said the run was "finished meanwhile (by another process)"."""
-    queue, run, options, games = _played_run(postgres_url, "twice")
+    queue, run, options, games = played_run(postgres_url, "twice")
     tried: list[tuple[str, Summary]] = []
     try:
         first = queue.db.run(lambda db: _count_and_finish(db, run, options, "twice", games,
                                                           0.0, tried))  # fmt: skip
-        ratings = _query(postgres_url, "SELECT bot, mu, sigma, games FROM ladder_ratings")
+        ratings = query(postgres_url, "SELECT bot, mu, sigma, games FROM ladder_ratings")
         again = queue.db.run(lambda db: _count_and_finish(db, run, options, "twice", games,
                                                           0.0, tried))  # fmt: skip
         assert first is not None and again is first
-        assert _query(postgres_url, "SELECT bot, mu, sigma, games FROM ladder_ratings") == ratings
+        assert query(postgres_url, "SELECT bot, mu, sigma, games FROM ladder_ratings") == ratings
         assert sorted((bot, n) for bot, _, _, n in ratings) == [("a", 2), ("b", 2)]
         # another process's count (not this one's tries): None, nothing written
         other = queue.db.run(lambda db: _count_and_finish(db, run, options, "twice", games,
                                                           0.0, []))  # fmt: skip
         assert other is None
-        assert _query(postgres_url, "SELECT bot, mu, sigma, games FROM ladder_ratings") == ratings
+        assert query(postgres_url, "SELECT bot, mu, sigma, games FROM ladder_ratings") == ratings
     finally:
         queue.close()
 
@@ -202,8 +171,8 @@ def test_a_run_counted_after_another_rated_its_bots_builds_on_that_rating(
     starts from the first's ratings (read in its own transaction), as if run after it.
     Failed before: the waiter counted from the leaderboard it read when it queued the
     run, and overwrote the first run's ratings."""
-    one, run1, options, games = _played_run(postgres_url, "same")
-    two, run2, _, _ = _played_run(postgres_url, "same")
+    one, run1, options, games = played_run(postgres_url, "same")
+    two, run2, _, _ = played_run(postgres_url, "same")
     try:
         count = _count_and_finish
         first = one.db.run(lambda db: count(db, run1, options, "same", games, 0.0, []))
@@ -215,7 +184,7 @@ def test_a_run_counted_after_another_rated_its_bots_builds_on_that_rating(
     expected = Ratings.carried_on(["a", "b"], first.as_dict()["ratings"])
     for game in games:  # the same games again, from the first run's ratings
         expected.update(game.seating, [100, 62 + games.index(game)])
-    stored = _query(postgres_url, "SELECT bot, mu, sigma, games FROM ladder_ratings ORDER BY bot")
+    stored = query(postgres_url, "SELECT bot, mu, sigma, games FROM ladder_ratings ORDER BY bot")
     by_bot = {r["bot"]: r for r in expected.table()}
     assert [(b, mu, sigma, n) for b, mu, sigma, n in stored] == [
         (b, by_bot[b]["mu"], by_bot[b]["sigma"], 4) for b in ("a", "b")
@@ -234,8 +203,8 @@ def test_finishing_a_run_with_no_boards_or_none_at_all_is_one_line(
     ZeroDivisionError (the progress bar) or a KeyError (``--json``), with a traceback."""
     spec = spec_of(LadderOptions(bots=[BotSpec("a", "x"), BotSpec("b", "y")], deals=1), "none")
     BoardQueue(postgres_url).close()  # the tables
-    ((run,),) = _query(postgres_url, "INSERT INTO ladder_runs (settings) VALUES (%s) RETURNING id",
-                       json.dumps({"distributed": spec}))  # fmt: skip
+    ((run,),) = query(postgres_url, "INSERT INTO ladder_runs (settings) VALUES (%s) RETURNING id",
+                      json.dumps({"distributed": spec}))  # fmt: skip
     more = ["--json"] if json_out else []
     empty = run_cli(["ladder", "finish", str(run), "--db", postgres_url, *more])
     assert (empty.returncode, empty.stdout) == (2, "")
@@ -245,8 +214,8 @@ def test_finishing_a_run_with_no_boards_or_none_at_all_is_one_line(
     missing = run_cli(["ladder", "finish", str(run + 1), "--db", postgres_url, *more])
     assert (missing.returncode, missing.stdout) == (2, "")
     assert missing.stderr.strip() == f"deberc-net ladder finish: there is no run {run + 1}"
-    assert _query(postgres_url, "SELECT summary FROM ladder_runs") == [(None,)]
-    assert _query(postgres_url, "SELECT count(*) FROM ladder_ratings") == [(0,)]
+    assert query(postgres_url, "SELECT summary FROM ladder_runs") == [(None,)]
+    assert query(postgres_url, "SELECT count(*) FROM ladder_ratings") == [(0,)]
 
 
 @pytest.mark.timeout(60)
@@ -257,7 +226,7 @@ def test_a_board_the_worker_holds_is_not_claimed_again_once_its_lease_ran_out(
     asks for another board: one it holds, its lease run out and taken by no one, is not
     handed back to it (it would play the board's seatings a second time); the renewal
     keeps it. Failed before: the claim returned the held board 1."""
-    queue, run = _new_run(postgres_url, 2)
+    queue, run = new_run(postgres_url, 2)
     try:
         first = queue.claim("w1", 60.0, run)
         assert first is not None and first.board == 1

@@ -17,7 +17,7 @@ from deberc_net.ladder.distributed import _count_and_finish
 from deberc_net.ladder.queue import BoardQueue, CancelAnswer, Cancelling
 from deberc_net.ladder.run_stop import RunStop, RunStopped, StopKind
 from deberc_net.ladder.supervisor import BotCannotRun, start_refused
-from tests.ladder.test_queue_retries import _new_run, _played_run, _query, _results
+from tests.ladder.board_queue import new_run, played_run, query, results
 from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
 T = TypeVar("T")
@@ -25,8 +25,8 @@ T = TypeVar("T")
 
 def _distributed(url: str, run: int) -> None:
     """The run's settings say it is distributed (what ``ladder cancel`` takes)."""
-    _query(url, "UPDATE ladder_runs SET settings = %s WHERE id = %s RETURNING id",
-           json.dumps({"distributed": {}}), run)  # fmt: skip
+    query(url, "UPDATE ladder_runs SET settings = %s WHERE id = %s RETURNING id",
+          json.dumps({"distributed": {}}), run)  # fmt: skip
 
 
 def _cancel_tried_twice(queue: BoardQueue, run: int) -> Cancelling:
@@ -52,8 +52,8 @@ def _cancel_tried_twice(queue: BoardQueue, run: int) -> Cancelling:
 def test_a_cancelled_run_is_out_of_the_queue(
     postgres_url: str,  # noqa: F811 (the fixture)
 ) -> None:
-    queue, run = _new_run(postgres_url, 3)
-    other, later = _new_run(postgres_url, 1)
+    queue, run = new_run(postgres_url, 3)
+    other, later = new_run(postgres_url, 1)
     other.close()
     _distributed(postgres_url, run)
     try:
@@ -71,15 +71,15 @@ def test_a_cancelled_run_is_out_of_the_queue(
         assert queue.status(run).stop == first.stop
         # its boards: not renewed, not stored, not claimed; the next run's are
         assert queue.renew("w1", 60.0, run, [1]) == [1]
-        assert queue.complete("w1", run, 1, _results(1)) is False
-        assert _query(postgres_url, "SELECT count(*) FROM ladder_games") == [(0,)]
+        assert queue.complete("w1", run, 1, results(1)) is False
+        assert query(postgres_url, "SELECT count(*) FROM ladder_games") == [(0,)]
         nxt = queue.claim("w2", 60.0)
         assert nxt is not None and nxt.run == later
         assert queue.claim("w2", 60.0, run) is None
         assert queue.unfinished() == 1  # (the next run's board)
         queue.unlease("w1", run)
-        assert _query(postgres_url, "SELECT count(*) FROM ladder_boards WHERE run_id = %s"
-                      " AND claimed_by IS NOT NULL", run) == [(0,)]  # fmt: skip
+        assert query(postgres_url, "SELECT count(*) FROM ladder_boards WHERE run_id = %s"
+                     " AND claimed_by IS NOT NULL", run) == [(0,)]  # fmt: skip
         # a failure after the cancel keeps the cancel
         assert queue.fail("w1", run, "cannot start bot 'x': no") == first.stop
         # what cannot be cancelled
@@ -93,7 +93,7 @@ def test_a_cancelled_run_is_out_of_the_queue(
 def test_a_failed_run_unleases_the_boards_of_its_worker_and_is_never_counted(
     postgres_url: str,  # noqa: F811 (the fixture)
 ) -> None:
-    queue, run = _new_run(postgres_url, 2)
+    queue, run = new_run(postgres_url, 2)
     try:
         assert queue.claim("w1", 60.0) is not None
         assert queue.claim("w2", 60.0) is not None
@@ -101,7 +101,7 @@ def test_a_failed_run_unleases_the_boards_of_its_worker_and_is_never_counted(
         assert failed == queue.fail("w1", run, "cannot start bot 'x': [Errno 2] no")  # again
         assert failed == RunStop(StopKind.FAILED, "worker w1: cannot start bot 'x': [Errno 2] no")
         assert failed.line(run) == f"run {run} failed: {failed.reason}"
-        leased = _query(postgres_url, "SELECT board, claimed_by FROM ladder_boards ORDER BY board")
+        leased = query(postgres_url, "SELECT board, claimed_by FROM ladder_boards ORDER BY board")
         assert leased == [(1, None), (2, "w2")]  # w2 lets its own go at its next renewal
         assert queue.renew("w2", 60.0, run, [2]) == [2]
         assert queue.claim("w3", 60.0) is None and queue.unfinished() == 0
@@ -115,7 +115,7 @@ def test_a_whole_run_is_not_failed_and_a_stopped_one_is_not_counted(
 ) -> None:
     """A bot that cannot run once every board of its run is stored does not undo the
     run; a run cancelled as its last board is stored is not counted."""
-    queue, run, options, games = _played_run(postgres_url, "whole")
+    queue, run, options, games = played_run(postgres_url, "whole")
     try:
         assert queue.fail("w1", run, "bot 'a' keeps exiting") is None
         assert queue.status(run).stop is None
@@ -124,8 +124,8 @@ def test_a_whole_run_is_not_failed_and_a_stopped_one_is_not_counted(
         with pytest.raises(RunStopped) as stopped:
             queue.db.run(lambda db: _count_and_finish(db, run, options, "whole", games, 0.0, []))
         assert str(stopped.value).startswith(f"run {run} was cancelled by test")
-        assert _query(postgres_url, "SELECT summary FROM ladder_runs") == [(None,)]
-        assert _query(postgres_url, "SELECT count(*) FROM ladder_ratings") == [(0,)]
+        assert query(postgres_url, "SELECT summary FROM ladder_runs") == [(None,)]
+        assert query(postgres_url, "SELECT count(*) FROM ladder_ratings") == [(0,)]
         assert queue.cancel(run, "by another").answer is CancelAnswer.STOPPED_ALREADY
     finally:
         queue.close()

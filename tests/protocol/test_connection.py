@@ -12,7 +12,6 @@ from deberc_net.protocol.commands import Command, TableCallText, stale_answer
 from deberc_net.protocol.connection import (
     NEED_DATA,
     Connection,
-    Input,
     Limits,
     ProtocolError,
     Reply,
@@ -23,17 +22,7 @@ from deberc_net.protocol.framing import BadLine, Line
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.render import MACHINE
 from deberc_net.testing import build_ruleset, new_match
-
-
-def inputs(connection: Connection, data: bytes, now: float = 0.0) -> list[Input]:
-    """Everything one chunk of bytes gives, up to NEED_DATA."""
-    connection.receive_data(data, now)
-    out: list[Input] = []
-    while (item := connection.next_input(now)) is not NEED_DATA:
-        out.append(item)
-        if isinstance(item, Reply) and item.hang_up:
-            break
-    return out
+from tests.protocol.connection_inputs import inputs
 
 
 def test_a_new_connection_awaits_a_login_and_answers_other_commands_itself() -> None:

@@ -17,7 +17,7 @@ from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.event_lines import EVENT_LINES
 from deberc_net.protocol.render import MACHINE, event_line, render
-from tests.protocol.test_render import GOLDEN
+from tests.protocol.golden_lines import GOLDEN
 
 TWO = ("anna", "boris")
 

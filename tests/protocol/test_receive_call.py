@@ -11,7 +11,7 @@ from deberc_net.protocol.commands import TableCallText
 from deberc_net.protocol.connection import Connection, Input, Limits
 from deberc_net.protocol.framing import LineDecoder
 from tests.properties import examples
-from tests.protocol.test_connection import inputs
+from tests.protocol.connection_inputs import inputs
 
 # what a bot sends in one read, and what others might: calls, commands, empty and
 # blank lines, tabs, a CR, a byte-order mark, bad UTF-8, a control character, telnet

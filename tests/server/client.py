@@ -210,6 +210,19 @@ async def infos_so_far(client: LineClient) -> list[str]:
     return [fields(x)[1]["text"] for x in client.lines[: client.pos] if x.startswith("info ")]
 
 
+async def block(client, command: str) -> list[str]:
+    """The lines that answer a command the table answers ('sheet', also the table's,
+    marks the end: the table answers in order)."""
+    await client.send(command)
+    await client.send("sheet")
+    lines = []
+    while True:
+        line = await client.read_until(lambda _: True)
+        if line.startswith(("sheet ", "Score sheet")):
+            return lines
+        lines.append(line)
+
+
 def random_legal(ask: dict[str, str], rng: random.Random) -> str:
     legal = ask["legal"].split(",")
     assert legal and legal != [""], ask
@@ -233,6 +246,18 @@ async def play_machine(
             return line
         if tag == "ask":
             await client.send(f"{random_legal(f, rng)} seq={f['seq']}")
+
+
+def second_deal_first_trick() -> object:
+    """A stop for play_machine: the first trick of deal 2 has been taken."""
+    seen = {"deal2": False}
+
+    def stop(line: str) -> bool:
+        if is_event(line, "deal") and fields(line)[1]["deal"] == "2":
+            seen["deal2"] = True
+        return seen["deal2"] and is_event(line, "trick")
+
+    return stop
 
 
 def human_choice(options: str) -> str:

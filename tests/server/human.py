@@ -1,6 +1,7 @@
 """What the human-style session tests share: a terminal's columns, the prompts and
-endings in each language, a Latin card letter, and a person who answers every prompt
-at random (tests/server/test_human_columns.py, test_human_club_ru.py)."""
+endings in each language, a Latin card letter, a Russian card, and a person who answers
+every prompt at random (tests/server/test_human_columns.py, test_human_club_ru.py,
+test_human_ru.py, test_human_uk.py)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,9 @@ LATIN_CARD = re.compile(
     rf"|[{SUITS}](?: (?:10|[2-9]|[ВДКТAKQJT]))* [AKQJT](?![\w])"
 )
 CYRILLIC = re.compile(r"[а-яА-ЯёЁ]")
+# a Russian prompt, and a card as the Russian human style shows it
+RU_PROMPT = re.compile(r"^Ваш ход(?: \[\d+ с\])?: (.+)$")
+RU_CARD = re.compile(r"(?:10|[789ВДКТ])[♠♥♦♣]")
 
 
 def columns(line: str) -> int:

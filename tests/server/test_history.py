@@ -7,33 +7,15 @@ import random
 
 import trio
 
-from .client import a_short_match_after_asking, fields, is_event, play_machine
+from .client import (
+    a_short_match_after_asking,
+    block,
+    fields,
+    is_event,
+    play_machine,
+    second_deal_first_trick,
+)
 from .conftest import Connector
-
-
-def _second_deal_first_trick() -> object:
-    """A stop for play_machine: the first trick of deal 2 has been taken."""
-    seen = {"deal2": False}
-
-    def stop(line: str) -> bool:
-        if is_event(line, "deal") and fields(line)[1]["deal"] == "2":
-            seen["deal2"] = True
-        return seen["deal2"] and is_event(line, "trick")
-
-    return stop
-
-
-async def _block(client, command: str) -> list[str]:
-    """The lines that answer a command the table answers ('sheet', also the table's,
-    marks the end: the table answers in order)."""
-    await client.send(command)
-    await client.send("sheet")
-    lines = []
-    while True:
-        line = await client.read_until(lambda _: True)
-        if line.startswith(("sheet ", "Score sheet")):
-            return lines
-        lines.append(line)
 
 
 async def test_history_tells_every_deal_and_trick(port: int, connect: Connector) -> None:
@@ -51,12 +33,12 @@ async def test_history_tells_every_deal_and_trick(port: int, connect: Connector)
     await bob.expect("ok", cmd="sit")
     await eve.send(f"observe {table}")
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(play_machine, ann, random.Random(4), _second_deal_first_trick())
-        nursery.start_soon(play_machine, bob, random.Random(5), _second_deal_first_trick())
+        nursery.start_soon(play_machine, ann, random.Random(4), second_deal_first_trick())
+        nursery.start_soon(play_machine, bob, random.Random(5), second_deal_first_trick())
     record = json.loads(fields(next(x for x in ann.lines if x.startswith("record ")))[1]["text"])
     deal2_trick = fields([x for x in ann.lines if is_event(x, "trick")][-1])[1]
 
-    lines = [x for x in await _block(ann, "history") if not x.startswith(("event", "ask", "state"))]
+    lines = [x for x in await block(ann, "history") if not x.startswith(("event", "ask", "state"))]
     head, deal1, *rest = [fields(x) for x in lines]
     assert head == ("history", {"table": table, "match": head[1]["match"], "deals": "2"})
     assert deal1[0] == "history-deal"
@@ -91,7 +73,7 @@ async def test_history_tells_every_deal_and_trick(port: int, connect: Connector)
     )
     assert (trick["cards"], trick["winner"]) == (deal2_trick["cards"], deal2_trick["winner"])
 
-    told = await _block(eve, "history")  # a watcher reads it too, in the human style
+    told = await block(eve, "history")  # a watcher reads it too, in the human style
     told = told[next(i for i, x in enumerate(told) if x.startswith("History of")) :]
     told = [x for x in told if x.startswith(("History", "Deal", "  "))]
     assert told[0] == f"History of table {table} ({head[1]['match']}): ann v bob"

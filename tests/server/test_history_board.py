@@ -10,9 +10,8 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
-from .client import fields, play_machine
+from .client import block, fields, play_machine, second_deal_first_trick
 from .conftest import Connector
-from .test_history import _block, _second_deal_first_trick
 
 StartServer = Callable[..., Awaitable[int]]
 Register = Callable[[str, str], Awaitable[None]]
@@ -31,10 +30,10 @@ async def test_a_boards_history_tells_no_draws_before_its_release(
     table = (await boss.expect("ok", cmd="reserve"))["table"]
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(play_machine, pa, random.Random(1), _second_deal_first_trick())
-            nursery.start_soon(play_machine, pb, random.Random(2), _second_deal_first_trick())
+            nursery.start_soon(play_machine, pa, random.Random(1), second_deal_first_trick())
+            nursery.start_soon(play_machine, pb, random.Random(2), second_deal_first_trick())
         assert not [x for x in pa.lines if x.startswith("record ")]  # held, as ever
-        told = [fields(x) for x in await _block(pa, "history") if x.startswith("history")]
+        told = [fields(x) for x in await block(pa, "history") if x.startswith("history")]
     deal1 = next(f for tag, f in told if tag == "history-deal" and f["deal"] == "1")
     assert deal1["broken"] != "-"  # the break was spoken to both: public
     tricks1 = [f for tag, f in told if tag == "history-trick" and f["deal"] == "1"]
@@ -44,6 +43,6 @@ async def test_a_boards_history_tells_no_draws_before_its_release(
     await boss.send(f"observe {table}")
     await boss.expect("ok", cmd="observe")
     with trio.fail_after(10):
-        watched = [fields(x) for x in await _block(boss, "history") if x.startswith("history")]
+        watched = [fields(x) for x in await block(boss, "history") if x.startswith("history")]
     seen1 = [f for tag, f in watched if tag == "history-trick" and f["deal"] == "1"]
     assert len(seen1) == len(tricks1) and all("draws" in f for f in seen1)

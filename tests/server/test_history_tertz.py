@@ -13,9 +13,8 @@ import trio
 from clients.play.replies import history_text
 from deberc_net.protocol.wire import parse_line
 
-from .client import fields, play_machine
+from .client import block, fields, play_machine, second_deal_first_trick
 from .conftest import Connector
-from .test_history import _block, _second_deal_first_trick
 
 
 async def test_a_tertz_history_tells_the_break_and_the_draws(port: int, connect: Connector) -> None:
@@ -29,13 +28,13 @@ async def test_a_tertz_history_tells_the_break_and_the_draws(port: int, connect:
     await eve.send(f"observe {table}")
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(play_machine, ann, random.Random(4), _second_deal_first_trick())
-            nursery.start_soon(play_machine, bob, random.Random(5), _second_deal_first_trick())
+            nursery.start_soon(play_machine, ann, random.Random(4), second_deal_first_trick())
+            nursery.start_soon(play_machine, bob, random.Random(5), second_deal_first_trick())
         record = json.loads(
             fields(next(x for x in ann.lines if x.startswith("record ")))[1]["text"]
         )
-        raw = [x for x in await _block(ann, "history") if x.startswith("history")]
-        told = await _block(eve, "history")
+        raw = [x for x in await block(ann, "history") if x.startswith("history")]
+        told = await block(eve, "history")
     lines = [fields(x) for x in raw]
     deal1 = lines[1][1]
     assert deal1["broken"] == str(record["talon_broken"])

@@ -10,9 +10,8 @@ import trio
 
 from .client import LineClient
 from .conftest import Connector
+from .human import RU_CARD, RU_PROMPT
 
-RU_PROMPT = re.compile(r"^Ваш ход(?: \[\d+ с\])?: (.+)$")
-RU_CARD = re.compile(r"(?:10|[789ВДКТ])[♠♥♦♣]")
 # a Latin rank letter where a card is shown: 'J♠', 'Qh', or a hand's '♠ 7 J'
 LATIN_RANK = re.compile(
     r"(?<![\w-])(?:(?:10|[789JQKA])[shdc]|[JQKA][♠♥♦♣])(?!\w)|[♠♥♦♣](?: \w+)* [JQKA]\b"

@@ -11,7 +11,7 @@ import trio
 
 from .client import LineClient
 from .conftest import Connector
-from .test_human_ru import RU_CARD, RU_PROMPT
+from .human import RU_CARD, RU_PROMPT
 
 UK_RANK = {"7": "7", "8": "8", "9": "9", "10": "десятка", "В": "валет", "Д": "дама"}
 UK_RANK |= {"К": "король", "Т": "туз"}

@@ -18,7 +18,7 @@ from deberc_net.testing import rule_book
 from tests.server.client import close_all, is_event, machine_client, seat_pair
 from tests.server.conftest import make_config
 
-from .test_stalled_server import waiting_for_locks
+from .locks import waiting_for_locks
 
 
 async def _until(condition: functools.partial[bool]) -> None:

@@ -15,7 +15,7 @@ from deberc_net.cli import main
 from deberc_net.server.store import open_store
 from tests.server.process import read_until, start_server_process
 
-from .test_store import finish
+from .records import finish
 
 
 def _a_match_ended_by_a_forfeit(port: int) -> str:

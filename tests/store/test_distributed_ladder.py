@@ -20,35 +20,10 @@ import pytest
 
 from deberc_net.ladder.distributed import DISTRIBUTED_INTERRUPTED
 from tests.hangup import as_from_a_terminal
-from tests.ladder.helpers import HEUR, PY, RAND, ladder, ladder_argv, run_cli, summary
-from tests.ladder.test_interrupted import GONE
+from tests.ladder.helpers import GONE, HEUR, PY, RAND, ladder, ladder_argv, run_cli, summary
+from tests.store.distributed import ladder_worker, query, queued, wait_for
 
-LEASE_S = "1.5"
 TIME_LIMIT_S = 45  # under pytest's own limit
-
-
-def _worker(url: str, log: Path) -> subprocess.Popen[str]:
-    """A ``ladder worker`` process; what it says goes to ``log``."""
-    argv = ["ladder", "worker", "--db", url, "--lease-s", LEASE_S, "--exit-when-done"]
-    with log.open("w") as out:  # the child keeps its own copy of the descriptor
-        return subprocess.Popen(
-            [sys.executable, "-m", "deberc_net", *argv],
-            stdout=subprocess.DEVNULL,
-            stderr=out,
-            text=True,
-        )
-
-
-def _query(url: str, sql: str, *params: object) -> list[tuple[Any, ...]]:
-    with psycopg.connect(url) as conn:
-        return [tuple(r) for r in conn.execute(sql.encode(), params).fetchall()]
-
-
-def _wait_for(what: str, check: object, deadline: float, poll_s: float = 0.05) -> None:
-    assert callable(check)
-    while not check():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(poll_s)
 
 
 def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
@@ -68,11 +43,11 @@ def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
     workers: list[subprocess.Popen[str]] = []
     watches: list[psycopg.Connection[Any]] = []
     try:
-        _wait_for(
+        wait_for(
             "the boards to be queued",
             lambda: (
-                _query(postgres_url, "SELECT count(*) FROM ladder_boards")[0][0] == 4
-                if _query(postgres_url, "SELECT to_regclass('ladder_boards')")[0][0]
+                query(postgres_url, "SELECT count(*) FROM ladder_boards")[0][0] == 4
+                if query(postgres_url, "SELECT to_regclass('ladder_boards')")[0][0]
                 else False
             ),
             deadline,
@@ -80,21 +55,21 @@ def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
         table = run_cli(["ladder", "table", "--db", postgres_url])
         assert table.returncode == 0, table.stderr
         assert "(distributed): 0 of 4 boards played so far" in table.stdout
-        doomed = _worker(postgres_url, tmp_path / "doomed.log")
+        doomed = ladder_worker(postgres_url, tmp_path / "doomed.log")
         workers.append(doomed)
-        _wait_for(
+        wait_for(
             "the first worker's first claim",
             lambda: bool(
-                _query(postgres_url, "SELECT 1 FROM ladder_boards WHERE claimed_by IS NOT NULL")
+                query(postgres_url, "SELECT 1 FROM ladder_boards WHERE claimed_by IS NOT NULL")
             ),
             deadline,
         )
-        survivor = _worker(postgres_url, tmp_path / "survivor.log")
+        survivor = ladder_worker(postgres_url, tmp_path / "survivor.log")
         workers.append(survivor)
 
         # one open connection and a short poll: the window in which the first worker
         # holds a board with deals played can be short, and a connection a check (as
-        # _query makes) let a loaded machine miss it
+        # query makes) let a loaded machine miss it
         watch = psycopg.connect(postgres_url, autocommit=True)
         watches.append(watch)
 
@@ -116,11 +91,11 @@ def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
             doomed.send_signal(signal.SIGCONT)
             return False
 
-        _wait_for("the first worker to hold a board while deals are played",
-                  doomed_is_mid_board, deadline, poll_s=0.005)  # fmt: skip
+        wait_for("the first worker to hold a board while deals are played",
+                 doomed_is_mid_board, deadline, poll_s=0.005)  # fmt: skip
         held = [
             int(board)
-            for (board,) in _query(
+            for (board,) in query(
                 postgres_url,
                 "SELECT board FROM ladder_boards WHERE NOT done AND claimed_by LIKE %s",
                 f"%/{doomed.pid}/%",
@@ -146,12 +121,12 @@ def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
         data.pop("seconds"), data.pop("deals_per_second")
     assert distributed == local  # pairs, ratings, forfeits: all alike
 
-    boards = _query(postgres_url, "SELECT board, done, claims FROM ladder_boards ORDER BY board")
+    boards = query(postgres_url, "SELECT board, done, claims FROM ladder_boards ORDER BY board")
     assert [(b, d) for b, d, _ in boards] == [(1, True), (2, True), (3, True), (4, True)]
     claims = {b: c for b, _, c in boards}
     assert held and all(claims[b] >= 2 for b in held)  # claimed again after the lease
     # each board's games stored once, by the worker that finished it
-    games = _query(postgres_url, "SELECT board, seating FROM ladder_games ORDER BY board, seating")
+    games = query(postgres_url, "SELECT board, seating FROM ladder_games ORDER BY board, seating")
     assert len(games) == 8 and len(set(games)) == 8
 
     table = run_cli(["ladder", "table", "--db", postgres_url, "--json"])
@@ -169,7 +144,7 @@ def test_a_distributed_ladder_refuses_what_only_one_machine_can_do(
     given = ladder(tmp_path, *bots, "--server", "127.0.0.1:1", "--admin-password", "x",
                    db=postgres_url, timeout=30)  # fmt: skip
     assert given.returncode == 2 and "not --server" in given.stderr
-    assert _query(postgres_url, "SELECT count(*) FROM ladder_boards")[0][0] == 0
+    assert query(postgres_url, "SELECT count(*) FROM ladder_boards")[0][0] == 0
 
 
 def test_a_worker_whose_bot_cannot_start_again_fails_the_run_and_releases_its_board(
@@ -191,7 +166,7 @@ def test_a_worker_whose_bot_cannot_start_again_fails_the_run_and_releases_its_bo
         assert "cannot start bot 'gone'" in said[1] and said[1].endswith("; on to other runs")
         assert len(said) == 3, said
         withheld = "SELECT count(*) FROM running WHERE board IS NOT NULL AND result IS NOT NULL"
-        assert _query(postgres_url, withheld)[0][0] == 0  # the first seating: released
+        assert query(postgres_url, withheld)[0][0] == 0  # the first seating: released
         out, err = run.communicate(timeout=30)
         assert run.returncode == 2 and out == "", err
         assert err.strip().startswith("deberc-net ladder: run 1 failed: worker "), err
@@ -222,7 +197,7 @@ def _a_waiting_run(url: str, *bots: str) -> Iterator[subprocess.Popen[str]]:
     )
     try:
         deadline = time.monotonic() + TIME_LIMIT_S
-        _wait_for("the boards to be queued", lambda: _queued(url) == 2, deadline)
+        wait_for("the boards to be queued", lambda: queued(url) == 2, deadline)
         yield run
     finally:
         if run.poll() is None:
@@ -236,12 +211,6 @@ def _stopped_in_one_line(run: subprocess.Popen[str], signum: int) -> None:
     out, err = run.communicate(timeout=30)
     assert run.returncode == 2 and out == "", err
     assert err.strip().startswith(f"deberc-net ladder: {DISTRIBUTED_INTERRUPTED}; "), err
-
-
-def _queued(url: str) -> int:
-    if not _query(url, "SELECT to_regclass('ladder_boards')")[0][0]:
-        return 0
-    return int(_query(url, "SELECT count(*) FROM ladder_boards")[0][0])
 
 
 def _in_session(sid: int) -> list[int]:
@@ -282,7 +251,7 @@ def test_a_worker_stopped_by_sigterm_or_a_hangup_stops_its_bot_processes(
     )
     workers: list[subprocess.Popen[str]] = []
     try:
-        _wait_for("the boards to be queued", lambda: _queued(postgres_url) > 0, deadline)
+        wait_for("the boards to be queued", lambda: queued(postgres_url) > 0, deadline)
         for signum in (signal.SIGTERM, signal.SIGHUP):
             argv = ["-m", "deberc_net", "ladder", "worker", "--db", postgres_url]
             worker = subprocess.Popen(  # SIGHUP at its default, even under nohup
@@ -296,10 +265,10 @@ def test_a_worker_stopped_by_sigterm_or_a_hangup_stops_its_bot_processes(
             # its bot process by its command: the first process of its session is not
             # always one (trio's import runs 'ldconfig -p' there, before the worker
             # handles signals: signalled then, it died of SIGTERM, status -15)
-            _wait_for("its bot process",
-                      lambda sid=worker.pid: any(_running(pid, "clients.random_bot")
-                                                 for pid in _in_session(sid)),
-                      deadline)  # fmt: skip
+            wait_for("its bot process",
+                     lambda sid=worker.pid: any(_running(pid, "clients.random_bot")
+                                                for pid in _in_session(sid)),
+                     deadline)  # fmt: skip
             worker.send_signal(signum)
             _, err = worker.communicate(timeout=30)
             assert worker.returncode == 0, err

@@ -16,7 +16,7 @@ import pytest
 
 from deberc_net.ladder.store import open_ladder_store
 from tests.ladder.helpers import HEUR, PY, RAND, ladder_argv, run_cli, script
-from tests.store.test_distributed_ladder import _query, _queued, _wait_for, _worker
+from tests.store.distributed import ladder_worker, query, queued, wait_for
 
 TIME_LIMIT_S = 45  # under pytest's own limit
 FAST = ("--deals", "1", "--concurrency", "1", "--json", "--distributed")
@@ -45,7 +45,7 @@ def _waiter(url: str, *bots: str, deals: str = "1") -> subprocess.Popen[str]:
 
 
 def _runs(url: str) -> list[int]:
-    return [int(r[0]) for r in _query(url, "SELECT id FROM ladder_runs ORDER BY id")]
+    return [int(r[0]) for r in query(url, "SELECT id FROM ladder_runs ORDER BY id")]
 
 
 def _ended(process: subprocess.Popen[str], deadline: float) -> tuple[int, str, str]:
@@ -80,12 +80,12 @@ def test_a_worker_that_cannot_run_a_bot_fails_the_run_and_plays_the_next(
     try:
         doomed = _waiter(postgres_url, HEUR, bad)
         processes.append(doomed)
-        _wait_for("the first run's boards", lambda: _queued(postgres_url) == 1, deadline)
+        wait_for("the first run's boards", lambda: queued(postgres_url) == 1, deadline)
         fine = _waiter(postgres_url, HEUR, RAND)
         processes.append(fine)
-        _wait_for("the second run's boards", lambda: _queued(postgres_url) == 2, deadline)
+        wait_for("the second run's boards", lambda: queued(postgres_url) == 2, deadline)
         first, second = _runs(postgres_url)
-        worker = _worker(postgres_url, tmp_path / "worker.log")
+        worker = ladder_worker(postgres_url, tmp_path / "worker.log")
         processes.append(worker)
 
         code, out, err = _ended(doomed, deadline)
@@ -106,14 +106,14 @@ def test_a_worker_that_cannot_run_a_bot_fails_the_run_and_plays_the_next(
     assert "; on to other runs" in log and "Traceback" not in log, log
 
     stopped = "SELECT id, stopped, summary IS NOT NULL FROM ladder_runs ORDER BY id"
-    assert _query(postgres_url, stopped) == [(first, "failed", False), (second, None, True)]
+    assert query(postgres_url, stopped) == [(first, "failed", False), (second, None, True)]
     # the failed run's board let go, its started seatings released (none withheld)
-    assert _query(postgres_url, "SELECT claimed_by, done FROM ladder_boards WHERE run_id = %s",
-                  first) == [(None, False)]  # fmt: skip
+    assert query(postgres_url, "SELECT claimed_by, done FROM ladder_boards WHERE run_id = %s",
+                 first) == [(None, False)]  # fmt: skip
     withheld = "SELECT count(*) FROM running WHERE board IS NOT NULL"
-    assert _query(postgres_url, withheld) == [(0,)]
+    assert query(postgres_url, withheld) == [(0,)]
     # the ratings: the second run's games alone (2 seatings of 1 board)
-    ratings = _query(postgres_url, "SELECT bot, games FROM ladder_ratings ORDER BY bot")
+    ratings = query(postgres_url, "SELECT bot, games FROM ladder_ratings ORDER BY bot")
     assert ratings == [("heur", 2), ("rand", 2)]
 
     table = run_cli(["ladder", "table", "--db", postgres_url])
@@ -135,7 +135,7 @@ def test_a_queued_run_cancelled_ends_its_waiter_and_the_workers_play_the_next(
     try:
         cancelled = _waiter(postgres_url, HEUR, RAND)
         processes.append(cancelled)
-        _wait_for("the first run's boards", lambda: _queued(postgres_url) == 1, deadline)
+        wait_for("the first run's boards", lambda: queued(postgres_url) == 1, deadline)
         (first,) = _runs(postgres_url)
         cancel = run_cli(["ladder", "cancel", str(first), "--db", postgres_url])
         assert (cancel.returncode, cancel.stderr) == (0, ""), cancel.stderr
@@ -158,8 +158,8 @@ def test_a_queued_run_cancelled_ends_its_waiter_and_the_workers_play_the_next(
 
         fine = _waiter(postgres_url, HEUR, RAND)
         processes.append(fine)
-        _wait_for("the second run's boards", lambda: _queued(postgres_url) == 2, deadline)
-        worker = _worker(postgres_url, tmp_path / "worker.log")
+        wait_for("the second run's boards", lambda: queued(postgres_url) == 2, deadline)
+        worker = ladder_worker(postgres_url, tmp_path / "worker.log")
         processes.append(worker)
         code, out, err = _ended(fine, deadline)
         assert code == 0, err[-2000:]
@@ -167,7 +167,7 @@ def test_a_queued_run_cancelled_ends_its_waiter_and_the_workers_play_the_next(
     finally:
         _killed(processes)
     _, second = _runs(postgres_url)
-    assert _query(postgres_url, "SELECT run_id, done FROM ladder_boards ORDER BY run_id") == [
+    assert query(postgres_url, "SELECT run_id, done FROM ladder_boards ORDER BY run_id") == [
         (first, False),
         (second, True),
     ]
@@ -204,14 +204,14 @@ def test_a_run_cancelled_while_a_worker_plays_its_board_is_dropped_uncounted(
     try:
         run = _waiter(postgres_url, HEUR, slow)
         processes.append(run)
-        _wait_for("the run's boards", lambda: _queued(postgres_url) == 1, deadline)
+        wait_for("the run's boards", lambda: queued(postgres_url) == 1, deadline)
         (first,) = _runs(postgres_url)
-        worker = _worker(postgres_url, tmp_path / "worker.log")
+        worker = ladder_worker(postgres_url, tmp_path / "worker.log")
         processes.append(worker)
-        _wait_for(
+        wait_for(
             "a seating of the board being played",
             lambda: (
-                _query(postgres_url, "SELECT count(*) FROM running WHERE board IS NOT NULL")
+                query(postgres_url, "SELECT count(*) FROM running WHERE board IS NOT NULL")
                 != [(0,)]
             ),
             deadline,
@@ -228,11 +228,11 @@ def test_a_run_cancelled_while_a_worker_plays_its_board_is_dropped_uncounted(
     assert f"deberc-net ladder worker: run {first} was cancelled by 'ladder cancel'" in log, log
     assert "Traceback" not in log, log
     # nothing stored for the run, nothing counted; its board let go, its seatings released
-    assert _query(postgres_url, "SELECT count(*) FROM ladder_games") == [(0,)]
-    assert _query(postgres_url, "SELECT count(*) FROM ladder_ratings") == [(0,)]
-    assert _query(postgres_url, "SELECT claimed_by, done FROM ladder_boards") == [(None, False)]
+    assert query(postgres_url, "SELECT count(*) FROM ladder_games") == [(0,)]
+    assert query(postgres_url, "SELECT count(*) FROM ladder_ratings") == [(0,)]
+    assert query(postgres_url, "SELECT claimed_by, done FROM ladder_boards") == [(None, False)]
     withheld = "SELECT count(*) FROM running WHERE board IS NOT NULL"
-    assert _query(postgres_url, withheld) == [(0,)]
+    assert query(postgres_url, withheld) == [(0,)]
 
 
 @pytest.mark.parametrize(
@@ -257,8 +257,8 @@ def test_a_bot_command_that_cannot_start_here_is_refused_before_queuing(
         f"deberc-net ladder: cannot start bot 'x': {said}; a distributed run's bot commands "
         "must run on every worker: nothing is queued"
     )
-    assert _query(postgres_url, "SELECT count(*) FROM ladder_runs") == [(0,)]
-    assert _query(postgres_url, "SELECT count(*) FROM ladder_boards") == [(0,)]
+    assert query(postgres_url, "SELECT count(*) FROM ladder_runs") == [(0,)]
+    assert query(postgres_url, "SELECT count(*) FROM ladder_boards") == [(0,)]
 
 
 def test_sys_executable_is_a_program_the_check_finds() -> None:

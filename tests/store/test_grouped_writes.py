@@ -21,8 +21,8 @@ from deberc_net.server.store.base import Outcome, RatingResult
 from deberc_net.server.store.sqlite import SQLiteStore
 from deberc_net.server.store_writer import StoreWriter
 
-from .test_sqlite_write_lock import started
-from .test_store import deal, exported, finish
+from .locks import started
+from .records import deal, exported, finish
 
 
 @pytest.fixture

@@ -92,7 +92,7 @@ def test_failed_and_cancelled_runs_are_a_line_each_with_why_on_both_stores(
     it as before; a run failed and one cancelled are listed as such, not as runs played
     or waiting to be counted."""
     from deberc_net.server.store.migrations import MIGRATIONS
-    from tests.store.test_store import opened
+    from tests.store.records import opened
 
     opened(new_store_db, migrations=MIGRATIONS[:8]).close()  # before runs could stop
     _execute(new_store_db, "INSERT INTO ladder_runs (settings) VALUES ('{}')")  # (run 1)

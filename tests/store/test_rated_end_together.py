@@ -13,7 +13,7 @@ from deberc_net.server.store import is_postgres, open_store
 from tests.server.client import LineClient, fields, is_event, random_legal, seat_pair
 from tests.server.conftest import Connector, make_config, running_server
 
-from .test_store import _raw
+from .records import raw
 
 TIME_LIMIT_S = 30
 REFUSED = "no room for the ratings"  # what the trigger says
@@ -51,7 +51,7 @@ async def test_a_rated_matchs_result_is_not_stored_without_its_ratings(store_db:
     for name in ("ann", "bob"):
         set_password(store, name, f"pw-{name}-1")
     store.close()
-    _raw(store_db, *(POSTGRES_REFUSAL if is_postgres(store_db) else SQLITE_REFUSAL))
+    raw(store_db, *(POSTGRES_REFUSAL if is_postgres(store_db) else SQLITE_REFUSAL))
     connect = Connector()
     with trio.fail_after(TIME_LIMIT_S):
         async with running_server(make_config(store_db)) as port:

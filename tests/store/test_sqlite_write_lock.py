@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from deberc_net.server.store.sqlite import SQLiteStore
 
-from .test_store import deal, exported, finish
+from .locks import started
+from .records import deal, exported, finish
 
 
 @pytest.fixture
@@ -32,20 +32,6 @@ def held(db: str) -> Iterator[sqlite3.Connection]:
     other = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
     yield other
     other.close()
-
-
-def started(job: Callable[[], object]) -> tuple[threading.Thread, list[BaseException]]:
-    failed: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            job()
-        except BaseException as exc:  # (said by the test, not lost in the thread)
-            failed.append(exc)
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    return thread, failed
 
 
 def test_writes_behind_another_programs_lock_go_on_once_it_is_let_go(

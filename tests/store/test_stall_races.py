@@ -10,8 +10,9 @@ from typing import Any
 import psycopg
 import pytest
 
-from .test_stalled_server import WAIT_S, a_stalled_server, wait_until, waiting_for_locks
-from .test_store import _raw, a_boards_seating_kept_after_a_stall, deal, silence
+from .locks import WAIT_S, wait_until, waiting_for_locks
+from .records import deal, raw
+from .stalls import a_boards_seating_kept_after_a_stall, a_stalled_server, silence
 
 LATE_COMMIT = 0x6C617465  # the advisory lock a running row's commit waits for, below
 
@@ -48,7 +49,7 @@ def commits_late(url: str, writes: str, blocker: psycopg.Connection[Any]) -> Non
     """A transaction that ``writes`` (say ``INSERT ON running``) waits at its commit, its
     statements done, until ``blocker``'s transaction ends (a deferred trigger waits for
     an advisory lock ``blocker`` takes now)."""
-    _raw(
+    raw(
         url,
         "CREATE FUNCTION commit_late() RETURNS trigger LANGUAGE plpgsql AS"
         f" $$ BEGIN PERFORM pg_advisory_xact_lock({LATE_COMMIT}); RETURN NULL; END $$",

@@ -3,19 +3,15 @@ ending of its matches and its own next deals leave in the store (docs/scaling.md
 
 from __future__ import annotations
 
-import contextlib
-import time
-from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import psycopg
 
 from deberc_net.server.store import Store, open_store
 
-from .test_store import _raw, deal, exported, finish, silence
-
-WAIT_S = 10.0  # the most a test waits for a backend to reach a lock
+from .locks import WAIT_S, wait_until, waiting_for_locks
+from .records import deal, exported, finish, raw
+from .stalls import a_stalled_server, silence
 
 
 def test_a_deal_stored_after_another_server_ended_its_match_withholds_it_again(
@@ -122,41 +118,6 @@ def a_match_ended_under_its_server(db: str) -> tuple[Store, Store]:
     return stalled, live
 
 
-@contextlib.contextmanager
-def a_stalled_server(url: str) -> Iterator[tuple[Store, Store, psycopg.Connection[Any]]]:
-    """A server that stored m1's first deal and then stalled (silent an hour), a live
-    one, and a third connection to hold a lock with."""
-    stalled = open_store(url, serving=True)
-    live = open_store(url, serving=True)
-    blocker = psycopg.connect(url)
-    try:
-        assert stalled.server_id is not None
-        stalled.add_deal(deal("m1", 1))
-        silence(url, stalled.server_id)
-        yield stalled, live, blocker
-    finally:
-        blocker.close()
-        stalled.close()
-        live.close()
-
-
-def waiting_for_locks(conn: psycopg.Connection[Any]) -> int:
-    """How many other backends of this database wait for a lock now."""
-    with psycopg.connect(conn.info.dsn, autocommit=True) as look:
-        row = look.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-            " AND wait_event_type = 'Lock'"
-        ).fetchone()
-    return int(row[0]) if row else 0
-
-
-def wait_until(condition: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while not condition():
-        assert time.monotonic() < deadline, f"waited {WAIT_S:g} s for {what}"
-        time.sleep(0.01)
-
-
 def test_a_match_ended_while_its_server_played_on_is_listed_once_at_its_end(
     store_db: str,
 ) -> None:
@@ -205,7 +166,7 @@ def test_an_ending_never_lists_a_finished_match_as_stopped(store_db: str) -> Non
         stalled.add_deal(deal("m1", 1))
         finish(stalled, "m1", ["ann", "Бо"], "ann", {1: "s/1"})
         silence(store_db, stalled.server_id)
-        _raw(store_db, f"INSERT INTO running (match_id, server) VALUES ('m1', {stalled.server_id})")
+        raw(store_db, f"INSERT INTO running (match_id, server) VALUES ('m1', {stalled.server_id})")
         assert live.heartbeat(30.0) == 1
         assert [(g["reason"], g["totals"]) for g in live.recent_games("ann")] == [
             ("score", [301, 120])

@@ -7,7 +7,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import pytest
 
@@ -17,15 +17,10 @@ from deberc_net.server.store.migrations import MIGRATIONS, Migration
 from deberc_net.server.store.postgres import PostgresStore
 from deberc_net.server.store.sqlite import SQLiteStore
 
+from .records import deal, exported, finish, opened, raw
+from .stalls import a_boards_seating_kept_after_a_stall, silence
+
 T = TypeVar("T")
-
-
-def opened(
-    db: str, *, serving: bool = False, migrations: tuple[Migration, ...] = MIGRATIONS
-) -> Store:
-    if is_postgres(db):
-        return PostgresStore(db, serving=serving, migrations=migrations)
-    return SQLiteStore(db, serving=serving, migrations=migrations)
 
 
 @pytest.fixture
@@ -33,35 +28,6 @@ def store(store_db: str) -> Iterator[Store]:
     store = open_store(store_db)
     yield store
     store.close()
-
-
-def deal(match: str, deal_no: int, **extra: Any) -> dict[str, Any]:
-    return {
-        "format": "deberc-deal/1",
-        "table": "3",
-        "match": match,
-        "deal_no": deal_no,
-        "seed": f"secret/{deal_no}",
-        "variant": "moscow",
-        "options": [],
-        "players": ["ann", "Бо"],
-        "totals": [10 * deal_no, 20 * deal_no],
-        **extra,
-    }
-
-
-def finish(
-    store: Store,
-    match: str,
-    players: list[str],
-    winner: str | None = None,
-    seeds: dict[int, str] | None = None,
-) -> None:
-    store.finish_match(match, 3, players, "moscow", ["to-301"], winner, "score", [301, 120], seeds)
-
-
-def exported(store: Store) -> list[dict[str, Any]]:
-    return [json.loads(body) for body in store.records()]
 
 
 LATEST = len(MIGRATIONS)
@@ -564,7 +530,7 @@ def test_a_database_of_migration_10_gains_the_forfeit_seat_its_matches_keeping_n
     matches, with no seat (docs/web.md: their pages say who as before); a match
     finished after the upgrade keeps it."""
     opened(new_store_db, migrations=MIGRATIONS[:10]).close()
-    _raw(new_store_db, *_finished_before_forfeits(match="m1", winner="ann"))
+    raw(new_store_db, *_finished_before_forfeits(match="m1", winner="ann"))
     store = opened(new_store_db)
     try:
         assert store.schema_version() == LATEST
@@ -757,24 +723,6 @@ def raw_execute(db: str, statement: str) -> None:
     con.close()
 
 
-def silence(db: str, server_id: int) -> None:
-    """The server's last heartbeat an hour ago, as if it had died then."""
-    if is_postgres(db):
-        import psycopg
-
-        with psycopg.connect(db) as conn:
-            conn.execute(
-                "UPDATE servers SET heartbeat = now() - interval '1 hour' WHERE id = %s",
-                (server_id,),
-            )
-        return
-    with sqlite3.connect(db) as con:
-        con.execute(
-            "UPDATE servers SET heartbeat = heartbeat - 1 / 24.0 WHERE id = ?", (server_id,)
-        )
-    con.close()
-
-
 def table_exists(db: str, name: str) -> bool:
     if is_postgres(db):
         import psycopg
@@ -876,7 +824,7 @@ def test_matches_an_old_clean_stop_left_unlisted_are_listed_once_in_their_place(
     for match, deal_no in (("m1", 1), ("m2", 1), ("m2", 2), ("m3", 1)):
         store.add_deal(deal(match, deal_no))
     store.close()
-    _raw(  # m1 and m3 finished, as 0.1.0's clean stop left m2; when each listed one finished
+    raw(  # m1 and m3 finished, as 0.1.0's clean stop left m2; when each listed one finished
         new_store_db,
         *_finished_before_forfeits(match="m1", winner="ann"),
         *_finished_before_forfeits(match="m3", winner="Бо"),
@@ -913,7 +861,7 @@ def test_an_old_stop_numbered_before_every_listed_match_is_listed_before_the_nex
     store.add_deal(deal("m1", 1))
     store.add_deal(deal("m2", 1))
     store.close()
-    _raw(
+    raw(
         new_store_db,
         *_finished_before_forfeits(match="m2", winner="ann"),
         "DELETE FROM running WHERE match_id = 'm1'",
@@ -938,7 +886,7 @@ def test_old_stops_finished_at_one_time_are_listed_in_the_order_of_their_numbers
     for match in ("m8", "m9", "m10", "m11"):
         store.add_deal(deal(match, 1))
     store.close()
-    _raw(
+    raw(
         new_store_db,
         *_finished_before_forfeits(match="m8", winner="ann"),
         "DELETE FROM running WHERE match_id IN ('m9', 'm10', 'm11')",
@@ -968,20 +916,6 @@ def _finished_before_forfeits(match: str, winner: str) -> tuple[str, ...]:
     )
 
 
-def _raw(db: str, *statements: str) -> None:
-    if is_postgres(db):
-        import psycopg
-
-        with psycopg.connect(db) as conn:
-            for statement in statements:
-                conn.execute(statement.encode())
-        return
-    with sqlite3.connect(db) as con:
-        for statement in statements:
-            con.execute(statement)
-    con.close()
-
-
 def test_migration_8_finds_old_stops_by_an_anti_join_on_a_large_postgresql_store(
     new_postgres_url: str,
 ) -> None:
@@ -1005,15 +939,3 @@ def test_migration_8_finds_old_stops_by_an_anti_join_on_a_large_postgresql_store
         conn.execute("SET work_mem = '64kB'")  # (its least) the ids outgrow it
         plan = [row[0] for row in conn.execute(("EXPLAIN " + query).encode()).fetchall()]
     assert not [line for line in plan if "SubPlan" in line and "hashed" not in line], plan
-
-
-def a_boards_seating_kept_after_a_stall(db: str) -> tuple[Store, Store]:
-    """A server (the first) that stored deal 1 of board k1's seating m1 and stalled, and
-    another (the second) that took it for dead: m1 kept for the release, lost."""
-    stalled = open_store(db, serving=True)
-    live = open_store(db, serving=True)
-    assert stalled.server_id is not None
-    stalled.add_deal(deal("m1", 1), board="k1")
-    silence(db, stalled.server_id)
-    assert live.heartbeat(30.0) == 0
-    return stalled, live

@@ -21,7 +21,7 @@ from deberc_net.server.store import open_store
 from deberc_net.server.store.migrations import MIGRATIONS
 from tests.server.process import read_until, start_server_process
 
-from .test_store import opened
+from .records import opened
 
 LATEST = len(MIGRATIONS)
 

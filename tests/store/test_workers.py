@@ -24,32 +24,7 @@ from tests.ladder.helpers import run_cli
 from tests.server.client import LineClient, close_all, fields, is_event, play_machine, random_legal
 from tests.web.live import follow_sizes
 
-from .workers import Workers, served_workers
-
-SETTINGS = (
-    "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 500\nserver_dead_ms = 3000\n"
-    "house_bots = true\nworker_restart_ms = 50\n"  # (a killed worker's restart: not 1 s)
-)
-
-
-def _settings(tmp_path: Path, settings: str = SETTINGS) -> Path:
-    path = tmp_path / "server.toml"
-    path.write_text(settings)
-    return path
-
-
-async def _listed(client: LineClient, command: str, want: str, present: bool = True) -> str:
-    """Ask ``command`` until its answer has (or, not ``present``, lacks) ``want``."""
-    with trio.fail_after(10):
-        while True:
-            await client.send(command)
-            line = await client.read_until(lambda x: fields(x)[0] in ("who", "tables"))
-            if fields(line)[0] == "tables":  # a line per table follows
-                for _ in range(int(fields(line)[1]["count"])):
-                    line += "\n" + await client.read_until(lambda x: fields(x)[0] == "table")
-            if (want in line) == present:
-                return line
-            await trio.sleep(0.1)
+from .workers import SETTINGS, Workers, served_workers, settings_file, until_listed
 
 
 async def test_workers_above_one_need_postgresql(tmp_path: Path) -> None:
@@ -135,7 +110,7 @@ async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
     carol = await workers.connect(1, "carol")
     opened += [ann, bob, carol]
     # one lobby: each worker lists everyone, and a lobby 'say' reaches the other worker
-    who = await _listed(bob, "who", "ann")
+    who = await until_listed(bob, "who", "ann")
     assert "bob" in who and "carol" in who
     await carol.send("say hello from worker 1")
     said = await ann.expect("say", **{"from": "carol"})
@@ -178,7 +153,7 @@ async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
     await ann.send("invite carol")  # carol, on worker 1, is told there
     await ann.expect("ok", cmd="invite")
     await carol.expect("invite", table=table, **{"from": "ann"})
-    await _listed(bob, "tables", f"id={table} ")
+    await until_listed(bob, "tables", f"id={table} ")
     await bob.send(f"sit {table}")
     assert (await bob.expect("ok", cmd="sit"))["table"] == table
     await carol.send(f"observe {table}")
@@ -213,7 +188,7 @@ async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
     seen = await carol.read_until(lambda x: is_event(x, "match-end"))
     assert fields(seen)[1]["seq"] == fields(ends[0])[1]["seq"]
     # the table closed: the lobby of either worker lists it no more
-    await _listed(again, "tables", f"id={table} ", present=False)
+    await until_listed(again, "tables", f"id={table} ", present=False)
     # a house bot comes to a table of worker 1 (through worker 1's own port: the shared
     # one could hand it to worker 0, which does not know its name)
     await again.send("new 2")
@@ -253,7 +228,7 @@ async def _kill_one(workers: Workers, opened: list[LineClient], url: str) -> Non
     lasting = (await mia.expect("ok", cmd="sit"))["table"]
     await ned.send(f"sit {lasting}")
     await ned.expect("ok", cmd="sit")
-    await _listed(ora, "tables", f"id={doomed} ")
+    await until_listed(ora, "tables", f"id={doomed} ")
     await ora.send(f"observe {doomed}")
     await ora.expect("ok", cmd="observe", table=doomed)
     # worker 0's table plays one deal (its record stored), then worker 0 is killed
@@ -277,7 +252,7 @@ async def _kill_one(workers: Workers, opened: list[LineClient], url: str) -> Non
         # within a few seconds the watcher is told, and the lobby forgets the table
         closes = await ora.expect("info", timeout=10)
         assert f"table {doomed}" in closes["text"].lower()
-        await _listed(ora, "tables", f"id={doomed} ", present=False)
+        await until_listed(ora, "tables", f"id={doomed} ", present=False)
     assert len(ends) == 2 and all(is_event(e, "match-end") for e in ends)
     # the dead worker's match is ended in the store: its stored deal is exported (the
     # command's main in a thread of this process: what it reads is the point, #8)
@@ -318,7 +293,7 @@ async def test_help_rematch_games_and_a_clean_stop_across_workers(
     patient += 'admins = ["boss"]\n'
     opened: list[LineClient] = []
     with trio.fail_after(90):
-        async with served_workers(postgres_url, _settings(tmp_path, patient)) as workers:
+        async with served_workers(postgres_url, settings_file(tmp_path, patient)) as workers:
             try:
                 await _a_board_hidden_across(workers, opened)
                 await _after_a_match_across(workers, opened)
@@ -337,7 +312,7 @@ async def _a_board_hidden_across(workers: Workers, opened: list[LineClient]) -> 
     board = (await boss.expect("ok", cmd="reserve"))["table"]
     await boss.send("reserve 2 seats=pc,pd seed=s deals=1")
     plain = (await boss.expect("ok", cmd="reserve"))["table"]
-    listed = await _listed(zed, "tables", f"id={plain} ")  # worker 1's tables, told here
+    listed = await until_listed(zed, "tables", f"id={plain} ")  # worker 1's tables, told here
     assert f"id={board} " not in listed
     refused = fields(await zed.reply(f"observe {board}", "error"))[1]
     assert refused["code"] == "not-allowed"
@@ -365,7 +340,7 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
     opened += [ann, bob]
     await ann.send("new 2")
     table = (await ann.expect("ok", cmd="sit"))["table"]
-    await _listed(bob, "tables", f"id={table} ")
+    await until_listed(bob, "tables", f"id={table} ")
     await bob.send(f"sit {table}")
     await bob.expect("ok", cmd="sit")
     ends: list[str] = []
@@ -415,7 +390,7 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
     off = await ann.expect("rematch", timeout=10)
     assert (off["off"], off["by"]) == ("elsewhere", "bob")
     # worker 0's web face watches bob's table on worker 1 live, to its close
-    await _listed(ann, "tables", f"id={bobs} ")
+    await until_listed(ann, "tables", f"id={bobs} ")
     http_port = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
     live = f"ws://127.0.0.1:{http_port}/live/table/{bobs}"
     async with open_websocket_url(live) as page, open_websocket_url(live) as second:
@@ -468,7 +443,7 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
     # worker 0 stops cleanly: worker 1 forgets it at once (its bye), not after a minute
     carol = await workers.connect(0, "carol")
     opened.append(carol)
-    await _listed(bob, "who", "carol")
+    await until_listed(bob, "who", "carol")
     stopped = workers.pids[0]
     os.kill(stopped, signal.SIGTERM)
     with trio.fail_after(10):
@@ -481,7 +456,7 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
         1,
         next(e["server"] for e in listening if e["worker"] == 0),
     )
-    await _listed(bob, "who", "carol", present=False)
+    await until_listed(bob, "who", "carol", present=False)
 
 
 async def _a_private_table_is_listed_to_one_invited_from_another_worker(
@@ -494,12 +469,12 @@ async def _a_private_table_is_listed_to_one_invited_from_another_worker(
     quin = await workers.connect(1, "quin")
     rex = await workers.connect(1, "rex")
     opened += [pam, quin, rex]
-    await _listed(pam, "who", "quin")
+    await until_listed(pam, "who", "quin")
     await pam.send("new 2 private")
     table = (await pam.expect("ok", cmd="sit"))["table"]
     await pam.send("invite quin")
     await quin.expect("invite", table=table, timeout=10)
-    listed = await _listed(quin, "tables", f"id={table} ")
+    listed = await until_listed(quin, "tables", f"id={table} ")
     assert "private=1" in listed
     await rex.send("tables")  # not invited: nothing listed
     assert (await rex.expect("tables"))["count"] == "0"
@@ -519,8 +494,8 @@ async def _invitations_at_another_workers_table_share_the_senders_chat_allowance
     opened += [dot, eve, fay, gus]
     await dot.send("new 4")
     table = (await dot.expect("ok", cmd="sit"))["table"]
-    await _listed(eve, "tables", f"id={table} ")
-    await _listed(eve, "who", "gus")
+    await until_listed(eve, "tables", f"id={table} ")
+    await until_listed(eve, "who", "gus")
     await eve.send(f"sit {table}")
     await eve.expect("ok", cmd="sit", timeout=10)
     await eve.send("invite fay")  # the first of two
@@ -612,7 +587,9 @@ async def test_two_workers_privacy_web_face_play_resume_and_a_worker_killed(
     worker's lines carry ``worker``, its index."""
     opened: list[LineClient] = []
     with trio.fail_after(200):
-        async with served_workers(postgres_url, _settings(tmp_path, SHARED_SETTINGS)) as workers:
+        async with served_workers(
+            postgres_url, settings_file(tmp_path, SHARED_SETTINGS)
+        ) as workers:
             try:
                 await _a_private_table_is_listed_to_one_invited_from_another_worker(workers, opened)
                 await _invitations_at_another_workers_table_share_the_senders_chat_allowance(
@@ -643,7 +620,7 @@ async def test_a_worker_whose_database_fails_after_it_listened_says_why_in_one_l
     bus fails; it says why in one line (no traceback), and the parent starts another
     (worker_died with that reason), which plays on; a clean stop then is status 0."""
     with trio.fail_after(90):
-        async with served_workers(postgres_url, _settings(tmp_path)) as workers:
+        async with served_workers(postgres_url, settings_file(tmp_path)) as workers:
             dropped = await trio.to_thread.run_sync(_drop_connections, postgres_url)
             assert dropped >= 2
             with trio.fail_after(30):

@@ -16,8 +16,7 @@ from deberc_net.server.cluster.bus import LOBBY, Bus
 from tests.server.client import LineClient, log_in_machine
 from tests.web.live import lines_of
 
-from .test_workers import _listed
-from .workers import OTHER, heard_one, told_table, worker_and_bus
+from .workers import OTHER, heard_one, told_table, until_listed, worker_and_bus
 
 TABLE = 5000
 OK = f"ok cmd=observe table={TABLE} text=watching\r\n"
@@ -55,7 +54,7 @@ async def test_pages_of_another_workers_table_get_each_line_whole_and_once(
             table = told_table(TABLE, ["amy", None])
             owner.publish(LOBBY, {"k": "tables", "open": [table], "gone": [], "seeks": []})
             watcher = await log_in_machine(await LineClient.connect(port), "watcher")
-            await _listed(watcher, "tables", f"id={TABLE} ")
+            await until_listed(watcher, "tables", f"id={TABLE} ")
             live = f"ws://127.0.0.1:{web[0]}/live/table/{TABLE}"
             async with open_websocket_url(live) as first:
                 asked = await _observed(heard, 1)
@@ -120,7 +119,7 @@ async def test_a_second_page_joins_without_the_mark_of_an_owner_that_never_marks
         ):
             nursery.start_soon(beat, owner)
             watcher = await log_in_machine(await LineClient.connect(port), "watcher")
-            await _listed(watcher, "tables", f"id={TABLE} ")
+            await until_listed(watcher, "tables", f"id={TABLE} ")
             live = f"ws://127.0.0.1:{web[0]}/live/table/{TABLE}"
             async with open_websocket_url(live) as first:
                 asked = await _observed(heard, 1)

@@ -15,8 +15,7 @@ import trio
 
 from tests.server.client import LineClient, close_all, fields, is_event, random_legal
 
-from .test_workers import SETTINGS, _listed, _settings
-from .workers import Workers, served_workers
+from .workers import SETTINGS, Workers, served_workers, settings_file, until_listed
 
 ORDER_SETTINGS = SETTINGS + "http_port = 0\n"
 DEAD_S = 3  # SETTINGS' server_dead_ms
@@ -66,7 +65,7 @@ async def _replies_in_order(workers: Workers, opened: list[LineClient]) -> None:
     opened += [ann, bob]
     await ann.send("new 2")
     table = (await ann.expect("ok", cmd="sit"))["table"]
-    await _listed(bob, "tables", f"id={table} ")
+    await until_listed(bob, "tables", f"id={table} ")
     await _before_pong(bob, f"sit {table}", lambda x: x.startswith("ok cmd=sit "))
     await _before_pong(bob, "help", lambda x: "'calls' explains every table call" in x)
     await _before_pong(bob, "state", lambda x: fields(x)[0] in ("ask", "state"))
@@ -120,8 +119,8 @@ async def _a_stall_forgets_nothing(workers: Workers, opened: list[LineClient]) -
     await gwen.send("new 2")
     table = (await gwen.expect("ok", cmd="sit"))["table"]
     await gwen.aclose()  # her seat is held, with her token
-    await _listed(dora, "who", "cal")
-    await _listed(dora, "tables", f"id={table} ")
+    await until_listed(dora, "who", "cal")
+    await until_listed(dora, "tables", f"id={table} ")
     await dora.send(f"observe {table}")
     await dora.expect("ok", cmd="observe")
     stopped = trio.current_time()
@@ -135,8 +134,8 @@ async def _a_stall_forgets_nothing(workers: Workers, opened: list[LineClient]) -
         os.kill(workers.pids[1], signal.SIGCONT)
     # the workers have heard each other again (worker 1's watcher, due at once, judged
     # before it answers dora: what worker 0 tells again comes in one notification)
-    await _listed(cal, "who", "dora")
-    await _listed(dora, "who", "cal")
+    await until_listed(cal, "who", "dora")
+    await until_listed(dora, "who", "cal")
     thief = await workers.reach(1, "thief")
     opened.append(thief)
     await thief.send("style machine")
@@ -155,7 +154,7 @@ async def _a_stall_forgets_nothing(workers: Workers, opened: list[LineClient]) -
 async def test_replies_in_order_across_workers(postgres_url: str, tmp_path: Path) -> None:
     opened: list[LineClient] = []
     with trio.fail_after(120):
-        async with served_workers(postgres_url, _settings(tmp_path, ORDER_SETTINGS)) as workers:
+        async with served_workers(postgres_url, settings_file(tmp_path, ORDER_SETTINGS)) as workers:
             try:
                 await _a_stall_forgets_nothing(workers, opened)
                 await _replies_in_order(workers, opened)

@@ -17,8 +17,7 @@ from trio_websocket import ConnectionClosed, WebSocketConnection, open_websocket
 from tests.server.client import Closed, LineClient, close_all, fields, is_event, play_machine
 from tests.web.live import follow_sizes, lines_of
 
-from .test_workers import SETTINGS, _listed, _settings
-from .workers import Workers, served_workers
+from .workers import SETTINGS, Workers, served_workers, settings_file, until_listed
 
 OBSERVERS_LINES = ("ok ", "info ", "state ", "event ", "sheet", "say ")  # how each starts
 
@@ -77,7 +76,7 @@ async def _follow(workers: Workers, new: str, name: str, opened: list[LineClient
     opened += [*players, zed]
     await players[0].send(new)
     table = (await players[0].expect("ok", cmd="sit"))["table"]
-    await _listed(zed, "tables", f"id={table} ")  # worker 0 knows it now
+    await until_listed(zed, "tables", f"id={table} ")  # worker 0 knows it now
     port = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
     async with open_websocket_url(f"ws://127.0.0.1:{port}/live/table/{table}") as page:
         message = await _message(page)
@@ -119,7 +118,7 @@ async def test_another_workers_page_follows_the_owners_hands_and_lines(
     # one seed for every match: the 2-player match ends with the lines its play stops at
     # (failed with it: the ended match's player was asked its state, 10 s, no answer)
     seeded = 'match_seed = "5067852fa9d817bd"\n'
-    settings = _settings(tmp_path, SETTINGS + "http_port = 0\n" + seeded)
+    settings = settings_file(tmp_path, SETTINGS + "http_port = 0\n" + seeded)
     with trio.fail_after(150):
         async with served_workers(postgres_url, settings) as workers:
             try:
@@ -141,7 +140,7 @@ async def test_a_stop_tells_everyone_and_waits_for_a_page_watching_another_worke
     the workers; each ends its stop cleanly."""
     # failed before: worker 0 counted only its own tables' watchers, stopped at once,
     # and the page's socket closed before the table's last line came over the bus
-    settings = _settings(tmp_path, SETTINGS.replace("= 100\n", "= 3000\n") + "http_port = 0\n")
+    settings = settings_file(tmp_path, SETTINGS.replace("= 100\n", "= 3000\n") + "http_port = 0\n")
     opened: list[LineClient] = []
     with trio.fail_after(90):
         async with served_workers(postgres_url, settings, own_group=True) as workers:
@@ -151,7 +150,7 @@ async def test_a_stop_tells_everyone_and_waits_for_a_page_watching_another_worke
                 opened += [*players, zed]
                 await players[0].send("new 2")
                 table = (await players[0].expect("ok", cmd="sit"))["table"]
-                await _listed(zed, "tables", f"id={table} ")  # worker 0 knows it now
+                await until_listed(zed, "tables", f"id={table} ")  # worker 0 knows it now
                 await zed.send("quit")  # nobody logged in on worker 0
                 with contextlib.suppress(Closed):
                     await zed.read_until(lambda _: False, 10)

@@ -14,8 +14,7 @@ import trio
 from deberc_net.server.cluster.bus import LOBBY, Bus
 from tests.server.client import LineClient, fields, log_in_machine
 
-from .test_workers import _listed
-from .workers import OTHER, heard_one, told_table, worker_and_bus
+from .workers import OTHER, heard_one, told_table, until_listed, worker_and_bus
 
 TABLE = 5000
 DEAD_MS = 2000
@@ -78,7 +77,7 @@ async def test_a_line_waits_no_longer_than_server_dead_ms_for_a_living_owners_an
     async with _worker_and_owner(postgres_url, heard) as (port, owner, nursery):
         nursery.start_soon(_beat, owner)
         bob = await log_in_machine(await LineClient.connect(port), "bob")
-        await _listed(bob, "tables", f"id={TABLE} ")
+        await until_listed(bob, "tables", f"id={TABLE} ")
         start = trio.current_time()
         await bob.send_raw(f"sit {TABLE}\nping\n".encode())
         await heard_one(heard, k="post", m="sit", table=TABLE)
@@ -120,8 +119,8 @@ async def test_a_worker_back_from_the_dead_is_asked_what_it_holds_when_it_says_h
         async with worker_and_bus(postgres_url, heard, OTHER, dead_ms=DEAD_MS) as (port, owner):
             bob = await log_in_machine(await LineClient.connect(port), "bob")
             _tell_table(owner)
-            await _listed(bob, "tables", f"id={TABLE} ")
-            await _listed(bob, "tables", f"id={TABLE} ", present=False)  # silent: dead
+            await until_listed(bob, "tables", f"id={TABLE} ")
+            await until_listed(bob, "tables", f"id={TABLE} ", present=False)  # silent: dead
             told = len(heard)
             owner.publish(LOBBY, {"k": "hello"})
             with trio.fail_after(10):
@@ -130,7 +129,7 @@ async def test_a_worker_back_from_the_dead_is_asked_what_it_holds_when_it_says_h
                 ]:
                     await trio.sleep(0.01)
             _tell_table(owner)  # (what the hello asks for)
-            await _listed(bob, "tables", f"id={TABLE} ")
+            await until_listed(bob, "tables", f"id={TABLE} ")
             await bob.aclose()
 
 
@@ -145,14 +144,14 @@ async def test_a_late_done_from_a_worker_taken_for_dead_does_not_release_a_newer
     async with _worker_and_owner(postgres_url, heard) as (port, owner, nursery):
         bob = await log_in_machine(await LineClient.connect(port), "bob")
         _tell_table(owner)
-        await _listed(bob, "tables", f"id={TABLE} ")
+        await until_listed(bob, "tables", f"id={TABLE} ")
         await bob.send_raw(f"sit {TABLE}\nping\n".encode())
         sit = await heard_one(heard, k="post", m="sit", table=TABLE)
         to, sid = f"w{sit['w']}", sit["s"]
         await bob.read_until(lambda x: fields(x)[0] == "ok" and "cmd=ping" in x, 10)
-        await _listed(bob, "tables", f"id={TABLE} ", present=False)  # silent: forgotten
+        await until_listed(bob, "tables", f"id={TABLE} ", present=False)  # silent: forgotten
         nursery.start_soon(_beat, owner)  # back
-        await _listed(bob, "tables", f"id={TABLE} ")
+        await until_listed(bob, "tables", f"id={TABLE} ")
         heard.clear()
         await bob.send_raw(f"sit {TABLE}\nping\n".encode())
         again = await heard_one(heard, k="post", m="sit", table=TABLE)
@@ -177,7 +176,7 @@ async def test_an_owner_that_counts_its_answers_done_still_lets_the_next_line_go
     async with _worker_and_owner(postgres_url, heard, dead_ms) as (port, owner, nursery):
         nursery.start_soon(_beat, owner)
         bob = await log_in_machine(await LineClient.connect(port), "bob")
-        await _listed(bob, "tables", f"id={TABLE} ")
+        await until_listed(bob, "tables", f"id={TABLE} ")
         for _ in range(2):
             heard.clear()
             await bob.send_raw(f"sit {TABLE}\nping\n".encode())

@@ -1,7 +1,9 @@
 """``deberc-net serve --workers N`` in processes of their own, for the tests: the
 parent's port, each worker's pid, and which worker holds a connection (read from
-/proc: the kernel, not the server, chooses the worker of a connection); and one worker
-in the test's process whose other worker the test plays on the real bus."""
+/proc: the kernel, not the server, chooses the worker of a connection); one worker
+in the test's process whose other worker the test plays on the real bus; and the
+settings most of their tests serve, and a client's wait until a table or a player is
+listed (or is no more)."""
 
 from __future__ import annotations
 
@@ -24,11 +26,16 @@ from deberc_net.server.app import serve
 from deberc_net.server.cluster import WorkerPlace
 from deberc_net.server.cluster.bus import Bus
 from tests.hangup import as_from_a_terminal
-from tests.server.client import LineClient, log_in_machine
+from tests.server.client import LineClient, fields, log_in_machine
 from tests.server.conftest import make_config
 
 START_LIMIT_S = 40  # two workers starting at once on a busy 2-core machine
 OTHER = 900001  # the bus id of a worker a test plays (worker_and_bus)
+# the server settings of tests/store/test_workers.py and of the tests split from it
+SETTINGS = (
+    "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 500\nserver_dead_ms = 3000\n"
+    "house_bots = true\nworker_restart_ms = 50\n"  # (a killed worker's restart: not 1 s)
+)
 
 
 @attrs.define
@@ -230,3 +237,23 @@ def database_away(url: str, away: bool) -> None:
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
                 (name,),
             )
+
+
+def settings_file(tmp_path: Path, settings: str = SETTINGS) -> Path:
+    path = tmp_path / "server.toml"
+    path.write_text(settings)
+    return path
+
+
+async def until_listed(client: LineClient, command: str, want: str, present: bool = True) -> str:
+    """Ask ``command`` until its answer has (or, not ``present``, lacks) ``want``."""
+    with trio.fail_after(10):
+        while True:
+            await client.send(command)
+            line = await client.read_until(lambda x: fields(x)[0] in ("who", "tables"))
+            if fields(line)[0] == "tables":  # a line per table follows
+                for _ in range(int(fields(line)[1]["count"])):
+                    line += "\n" + await client.read_until(lambda x: fields(x)[0] == "table")
+            if (want in line) == present:
+                return line
+            await trio.sleep(0.1)

@@ -27,6 +27,7 @@ from deberc_net.server.store import open_store
 from tests.server.client import LineClient, fields, seat_pair
 from tests.server.conftest import Connector
 
+from .browsing import in_thread, wait_for
 from .conftest import WebServer, screenshot
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[789JQKA])[shdc](?![0-9A-Za-z])")
@@ -86,16 +87,6 @@ def shown_sizes_become(driver: webdriver.Chrome, real: list[int]) -> list[int]:
         lambda d: (got := d.execute_script(SHOWN_SIZES)) == real and got
     )
     return shown
-
-
-async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
-    return await trio.to_thread.run_sync(fn, *args)
-
-
-def wait_for(driver: webdriver.Chrome, css: str, timeout: float = 10) -> Any:
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(
-        lambda d: d.find_elements(By.CSS_SELECTOR, css)
-    )
 
 
 async def test_live_pages_follow_a_match_and_replay_it(

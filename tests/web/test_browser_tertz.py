@@ -17,8 +17,8 @@ from deberc_net.protocol.lang import spoken_call
 from tests.server.client import LineClient, fields, seat_pair
 from tests.server.conftest import Connector
 
+from .browsing import in_thread, wait_for
 from .conftest import WebServer, screenshot
-from .test_browser import in_thread, wait_for
 
 SHOWN = """
 return [document.getElementById("talon").textContent,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from deberc_net.server.store.sqlite import SQLiteStore
 from deberc_net.server.web.app import finished_match_read
-from tests.store.test_store import deal
+from tests.store.records import deal
 
 
 class EndsAfterItsFirstRead(SQLiteStore):

@@ -17,7 +17,7 @@ from deberc_net.protocol.lang import spoken_call
 from tests.server.client import play_machine
 from tests.server.conftest import Connector
 
-from .test_stopped_match import web_server
+from .servers import web_server
 
 NAMES = ("ann", "bob", "cat", "dan")
 LINK = '<a href="/players/{}">{}</a>'

@@ -4,35 +4,17 @@ the trace a crash leaves (docs/scaling.md): listed with no winner and reason
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import trio
 
-from deberc_net.server.app import serve
-from deberc_net.testing import rule_book
 from tests.server.client import LineClient, fields, play_machine, seat_pair
-from tests.server.conftest import Connector, make_config
+from tests.server.conftest import Connector
 
-from .conftest import WebServer
-
-
-@asynccontextmanager
-async def web_server(db: Path) -> AsyncIterator[WebServer]:
-    """A server with its web face that stops (cleanly) when the block ends."""
-    bound: list[int] = []
-    async with trio.open_nursery() as nursery:
-        config = make_config(db, http_port=0)
-        port = await nursery.start(
-            functools.partial(serve, config, rules=rule_book(), http_bound=bound.append)
-        )
-        yield WebServer(port, bound[0])
-        nursery.cancel_scope.cancel()
+from .servers import web_server
 
 
 def _record_line(line: str) -> bool:
