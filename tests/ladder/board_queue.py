@@ -15,11 +15,7 @@ from deberc_net.ladder.results import GameResult
 from deberc_net.ladder.runner import LadderOptions
 from deberc_net.ladder.schedule import Game, schedule
 from deberc_net.ladder.supervisor import BotSpec
-
-
-def query(url: str, sql: str, *params: object) -> list[tuple[Any, ...]]:
-    with psycopg.connect(url) as conn:
-        return [tuple(r) for r in conn.execute(sql.encode(), params).fetchall()]
+from tests.store.distributed import query
 
 
 def new_run(url: str, boards: int) -> tuple[BoardQueue, int]:
