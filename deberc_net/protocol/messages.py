@@ -58,6 +58,8 @@ class Msg(StrEnum):
     FREE_SEAT = "free-seat"
     CLOCK_WARNING = "clock-warning"
     TABLE_CLOSES = "table-closes"
+    MATCH_STOPPED = "match-stopped"
+    SIGNAL_RECEIVED = "signal-received"
     NOT_STARTED = "not-started"
     GAME_IS_OVER = "game-is-over"
     NO_TRICK_YET = "no-trick-yet"
@@ -416,6 +418,15 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.FREE_SEAT: ("(free)", "(свободно)"),
     Msg.CLOCK_WARNING: ("{seconds} s left to answer.", "Осталось {seconds} с на ответ."),
     Msg.TABLE_CLOSES: ("Table {table} closes: {reason}.", "Стол {table} закрывается: {reason}."),
+    # a table whose match is cut off (the server stops): what becomes of the match
+    Msg.MATCH_STOPPED: (
+        "Table {table} closes: {reason}. Match {match} stops here: nobody wins or loses,"
+        " and it is not rated.",
+        "Стол {table} закрывается: {reason}. Партия {match} прервана: без победителя,"
+        " в рейтинг не идёт.",
+    ),
+    # the reason of a stop by a signal (Msg.SHUTTING_DOWN, Msg.TABLE_CLOSES)
+    Msg.SIGNAL_RECEIVED: ("{signal} received", "получен сигнал {signal}"),
     Msg.NOT_STARTED: ("the game has not started", "партия ещё не началась"),
     Msg.GAME_IS_OVER: ("the game is over", "партия окончена"),
     Msg.NO_TRICK_YET: ("no trick has been taken yet", "ещё не взято ни одной взятки"),

@@ -277,7 +277,7 @@ async def _on_signal(
             # run beside this task, which goes on listening: a SIGUSR1 during the stop
             # is logged drain_ignored (docs/settings.md, "Logs"), not handed back to the
             # process as the receiver closed
-            told = f"{name} received"
+            told = phrase(Msg.SIGNAL_RECEIVED, signal=name)
             nursery.start_soon(functools.partial(_stop, server, nursery, config, told, signal=name))
 
 

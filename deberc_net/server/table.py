@@ -1599,7 +1599,11 @@ class Table:
         self._stop_now(reason)
 
     def _stop_now(self, reason: str | Phrase) -> None:
-        said = phrase(Msg.TABLE_CLOSES, table=self.id, reason=reason)
+        match = self.match
+        if match is not None and not match.over:  # cut off: its players are told its fate
+            said = phrase(Msg.MATCH_STOPPED, table=self.id, reason=reason, match=match.match_id)
+        else:
+            said = phrase(Msg.TABLE_CLOSES, table=self.id, reason=reason)
         self._broadcast(self._audience(), ev.info(said))
         self.state = ev.TableState.CLOSED
         self._seated_to_lobby()

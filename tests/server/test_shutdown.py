@@ -226,6 +226,41 @@ def test_a_stop_names_the_matches_it_ends_in_the_log(tmp_path: Path) -> None:
     assert stopped["matches"] == [started] and stopped["level"] == "warning"
 
 
+def test_a_stop_tells_the_players_their_match_stops_unrated_in_their_language(
+    tmp_path: Path,
+) -> None:
+    # club tryout (s23): players were told only "Table 34 closes: SIGINT received.",
+    # half English on a Russian screen, and nothing of their match
+    proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 100")
+    try:
+        with (
+            socket.create_connection(("127.0.0.1", port), timeout=10) as ann,
+            socket.create_connection(("127.0.0.1", port), timeout=10) as гена,
+        ):
+            ann.sendall(b"style machine\nlogin ann\nnew 2\n")
+            table = read_until(ann, b"cmd=sit").split(b"table=")[1].split()[0].decode()
+            гена.sendall(f"login Гена lang=ru\nsit {table}\n".encode())
+            match = read_until(ann, b"kind=start").split(b"match=")[1].split()[0].decode()
+            proc.send_signal(signal.SIGTERM)
+            machine = read_until(ann, b"\xff").decode()
+            # (a person's long line goes on indented: one line again here)
+            russian = read_until(гена, b"\xff").decode().replace("\r\n  ", " ")
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert (
+        f"info text=Table {table} closes: SIGTERM received. Match {match} stops here: nobody"
+        " wins or loses, and it is not rated." in machine
+    ), machine
+    assert "Сервер останавливается: получен сигнал SIGTERM." in russian, russian
+    assert (
+        f"Стол {table} закрывается: получен сигнал SIGTERM. Партия {match} прервана: без"
+        " победителя, в рейтинг не идёт." in russian
+    ), russian
+
+
 def test_a_server_with_nobody_online_stops_at_once_whatever_its_grace(tmp_path: Path) -> None:
     # failed before: the grace (a minute here, 2 s by default) was waited in full, with
     # nobody to flush anything to
