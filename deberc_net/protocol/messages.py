@@ -152,6 +152,7 @@ class Msg(StrEnum):
     REMATCH_ELSEWHERE = "rematch-elsewhere"
     REMATCH_DRAIN = "rematch-drain"
     NO_REMATCH = "no-rematch"
+    REMATCH_OFFERED = "rematch-offered"
     REMATCH_BOARD = "rematch-board"
     REMATCH_HOUSE_BOT = "rematch-house-bot"
     HISTORY_TITLE = "history-title"
@@ -649,8 +650,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "сервер перезапустится, когда закончатся идущие партии",
     ),
     Msg.NO_REMATCH: (
-        "no match of yours has just ended",
-        "реванш можно просить только сразу после своей партии",
+        "no rematch is on offer for you: one is asked within {seconds} s of your match's end",
+        "реванш можно просить только в течение {seconds} с после конца своей партии",
+    ),
+    # to each person of a match just over that may be played again (not to programs)
+    Msg.REMATCH_OFFERED: (
+        "'rematch' within {seconds} s plays again with the same players.",
+        "Реванш: наберите rematch в течение {seconds} с — сыграете снова тем же составом.",
     ),
     Msg.REMATCH_BOARD: (
         "a ladder's board is not played again",

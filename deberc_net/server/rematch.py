@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .table import Table
 
 REMATCH_S = 60.0  # how long after a match's end its players may agree to play again
+_SECONDS = round(REMATCH_S)  # as people are told it
 
 
 class Refusal(enum.StrEnum):
@@ -94,6 +95,12 @@ class Rematches:
             if old is not None:
                 old.open = False
             self.offers[name_key(name)] = offer
+        if refusal is None:  # people are told it is on offer (a program knows §5.16)
+            offered = ev.info(phrase(Msg.REMATCH_OFFERED, seconds=_SECONDS))
+            for name in names:
+                session = self.lobby.online.get(name_key(name))
+                if session is not None and not session.machine:
+                    session.send(offered)
         self._expiring.append(offer)
         if not self._expirer:
             self._expirer = True
@@ -126,7 +133,7 @@ class Rematches:
         if (offer is None or not offer.open) and node is not None and node.ask_rematch(session):
             return  # the match was played on another worker, which keeps its offer
         if offer is None or not offer.open:
-            session.send(ev.error("not-allowed", phrase(Msg.NO_REMATCH)))
+            session.send(ev.error("not-allowed", phrase(Msg.NO_REMATCH, seconds=_SECONDS)))
             return
         # asked again: answered again, but the others were told once (a loop of it put
         # a line on their screens each time, till a slow reader's outbox overflowed)

@@ -72,7 +72,9 @@ async def test_a_house_bot_sits_plays_the_match_and_leaves(
     await ann.send("leave")
     await ann.expect("ok", cmd="leave")
     await ann.send("rematch")
-    assert (await ann.expect("error"))["text"] == "no match of yours has just ended"
+    assert (await ann.expect("error"))["text"] == (
+        "no rematch is on offer for you: one is asked within 60 s of your match's end"
+    )
 
 
 async def test_bot_errors_change_nothing(

@@ -47,8 +47,10 @@ async def test_a_private_table_invite_history_top_finger_and_rematch_in_russian(
         await person.send(f"login {person.label} lang=ru")
         await person.read_until(lambda x: x.startswith("Здравствуйте, "))
     await anna.send("rematch")  # no match of hers has ended: refused in Russian
-    assert await anna.read_until(lambda x: x.startswith("Ошибка (")) == (
-        "Ошибка (not-allowed): реванш можно просить только сразу после своей партии"
+    refused = await anna.read_until(lambda x: x.startswith("Ошибка ("))
+    refused += " " + (await anna.read_until(lambda x: True)).strip()  # (80 columns: the rest below)
+    assert refused == (
+        "Ошибка (not-allowed): реванш можно просить только в течение 60 с после конца своей партии"
     )
     await anna.send("new 2 short private")
     table = re.findall(r"\d+", await anna.read_until(lambda x: x.startswith("Вы за столом")))[0]
@@ -69,6 +71,11 @@ async def test_a_private_table_invite_history_top_finger_and_rematch_in_russian(
             nursery.start_soon(play_randomly, anna, "ru", random.Random(5))
             nursery.start_soon(play_randomly, boris, "ru", random.Random(7))
     await vera.read_until(lambda x: x.startswith(GAME_OVER["ru"]))
+    for player in (anna, boris):  # told after the game's end that a rematch is on offer
+        offered = await player.read_until(lambda x: x.startswith("Реванш: "))
+        assert offered == (
+            "Реванш: наберите rematch в течение 60 с — сыграете снова тем же составом."
+        )
 
     await anna.send("history")
     title = await anna.read_until(lambda x: x.startswith("История стола"))

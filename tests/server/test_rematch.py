@@ -35,7 +35,7 @@ async def test_a_rematch_when_both_ask_rotates_the_seats(port: int, connect: Con
     await ann.send("rematch")  # no match yet
     assert await ann.expect("error") == {
         "code": "not-allowed",
-        "text": "no match of yours has just ended",
+        "text": "no rematch is on offer for you: one is asked within 60 s of your match's end",
     }
     table = await _play_one(ann, bob, "2 private short")
     first = fields(next(x for x in ann.lines if is_event(x, "start")))[1]["match"]
@@ -49,6 +49,8 @@ async def test_a_rematch_when_both_ask_rotates_the_seats(port: int, connect: Con
     }
     told = await bob.expect("rematch")
     assert [told[k] for k in ("table", "asked", "waiting", "off")] == [table, "ann", "bob", "-"]
+    # (a person is told after the end that a rematch is on offer: a program, nothing new)
+    assert not [x for x in ann.lines + bob.lines if "'rematch' within" in x]
     await bob.send("rematch")
     await bob.expect("ok", cmd="rematch", waiting="")
     sit_a = await ann.expect("ok", cmd="sit")
