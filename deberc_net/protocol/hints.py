@@ -65,13 +65,36 @@ def _spellings(call: Call, aliases: Mapping[str, str]) -> Iterable[str]:
     yield from (_fold(word) for word, name in aliases.items() if name == call.token())
 
 
+# words people type for a command by what it does, not how it is spelt (a club's
+# tryout: 'score', 'счёт', 'реванш'), English and Russian: the command they mean
+_MEANT = {
+    _fold(word): command
+    for command, words in {
+        "sheet": ("score", "scores", "счёт", "счета", "запись"),
+        "history": ("история",),
+        "rematch": ("реванш",),
+        "help": ("помощь", "справка"),
+        "rules": ("правила",),
+        "tables": ("столы",),
+        "who": ("кто",),
+        "games": ("партии", "игры"),
+    }.items()
+    for word in words
+}
+
+
 def command_hint(typed: str, names: Iterable[str]) -> str | None:
     """The one command name the first word of ``typed`` is close to (``tabels``:
-    ``tables``), or None: when none is, or two are as close."""
+    ``tables``), or means (``score``: ``sheet``), or None: when none is, or two are as
+    close."""
     words = typed.split()
     folded = _fold(words[0]) if words else ""
     if not folded or len(folded) > _LONGEST:
         return None
+    names = tuple(names)
+    meant = _MEANT.get(folded)
+    if meant in names:
+        return meant
     limit = _allowed(folded)
     near = sorted((d, name) for name in names if (d := _distance(folded, name, limit)) <= limit)
     if not near or (len(near) > 1 and near[1][0] == near[0][0]):

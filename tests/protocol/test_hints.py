@@ -82,6 +82,28 @@ def test_a_mistyped_command_is_hinted(typed: str, name: str) -> None:
     assert command_hint(typed, COMMANDS) == name
 
 
+@pytest.mark.parametrize(
+    ("typed", "name"),
+    [
+        ("score", "sheet"),
+        ("Счёт", "sheet"),
+        ("счет", "sheet"),
+        ("запись", "sheet"),
+        ("история", "history"),
+        ("реванш", "rematch"),
+        ("помощь", "help"),
+        ("кто", "who"),
+    ],
+)
+def test_a_command_typed_by_what_it_does_is_named(typed: str, name: str) -> None:
+    # a club's tryout: 'score', 'счёт', 'реванш' got no pointer to sheet or rematch
+    assert command_hint(typed, COMMANDS) == name
+
+
+def test_a_meant_command_the_caller_does_not_offer_is_not_named() -> None:
+    assert command_hint("score", ["sit", "sort"]) is None
+
+
 @pytest.mark.parametrize("typed", ["xyzzy", "", "pas", "s" * 40])
 def test_no_command_is_hinted_when_none_is_near(typed: str) -> None:
     assert command_hint(typed, COMMANDS) is None

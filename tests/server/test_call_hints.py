@@ -69,6 +69,8 @@ async def test_a_mistyped_command_is_named_to_people_at_a_table_or_not(
     await anna.read_until(lambda x: x == "Язык: русский.")
     await anna.send("histroy")
     assert (await _refusal(anna)).endswith("Может быть, history?")
+    await anna.send("реванш")
+    assert (await _refusal(anna)).endswith("Может быть, rematch?")
     # seated, where a line that is no command is a table call: no call near, a command is
     ann = await connect.machine(port, "ann")
     bob = await connect.human(port, "bob")
@@ -76,6 +78,9 @@ async def test_a_mistyped_command_is_named_to_people_at_a_table_or_not(
     await bob.send("seek 2")
     await ann.read_until(lambda x: x.startswith("event ") and "kind=start" in x, 10)
     await bob.send("sheat")
+    said = await _refusal(bob)
+    assert "not a table call" in said and said.endswith("Did you mean 'sheet'?"), said
+    await bob.send("score")  # what it does, not how it is spelt
     said = await _refusal(bob)
     assert "not a table call" in said and said.endswith("Did you mean 'sheet'?"), said
     await ann.send("tabels")  # a program is told no name: its line stays as it was
