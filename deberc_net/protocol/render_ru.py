@@ -168,7 +168,10 @@ def _order(e: g.Ordered, n: Names, sides: Sides) -> list[str]:
     first = " (открытая масть)" if e.first else ""
     fresa = "" if e.fresa is None else f" Фреза: {ru_card(e.fresa)}."
     partners, others = order_sides(e.player, n, sides)
-    partner = f" в паре с {' и '.join(partners)}" if partners else ""
+    # («, партнёр — Гена», not «в паре с Гена»: a name is not declined, so never after a
+    # preposition that asks for another case)
+    word = "партнёр" if len(partners) == 1 else "партнёры"
+    partner = f", {word} — {' и '.join(partners)}" if partners else ""
     # («boris вистует», «вистуют boris и vera»: the verb before a list, as said)
     whistle = f"{others[0]} вистует" if len(others) == 1 else f"вистуют {' и '.join(others)}"
     return [f"{n[e.player]} играет в {_suit(e.trump)}{first}{partner}; {whistle}.{fresa}"]
@@ -306,7 +309,7 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
         clock = f" [{e.clock_ms // 1000} с]" if e.clock_ms is not None else ""
         out.append(f"Ваш ход{clock}: {options}")
     elif v.to_act is not None and v.seat != v.to_act:
-        out.append(f"Ждём {n[v.to_act]}.")
+        out.append(f"Ход игрока {n[v.to_act]}.")  # (not «Ждём Гена»: a name as written)
     return out
 
 
@@ -336,7 +339,7 @@ def _question(kind: str, asker: int, answerer: int, n: Sequence[str], me: int | 
         return f"{a} спрашивает {b}, от какой карты комбинация («рост?»): {b} называет старшую."
     if kind == "rost-reply":
         if you_ask:
-            return "Вы услышали старшую карту: скажите «пишет» или назовите старше."
+            return "Вы услышали старшую карту: скажите «пишет» или назовите свою, если она старше."
         return f"Старшая карта названа: {a} говорит «пишет» или называет старше."
     if kind == "show":
         if you_answer:

@@ -236,7 +236,7 @@ def test_the_order_names_who_whistles_for_two_three_and_four_players() -> None:
     ]
     assert _order_lines(FOUR, PAIRS) == [
         "boris plays in ♦ (the turned suit) with gleb; anna and vera whistle.",
-        "boris играет в ♦ (открытая масть) в паре с gleb; вистуют anna и vera.",
+        "boris играет в ♦ (открытая масть), партнёр — gleb; вистуют anna и vera.",
     ]
 
 

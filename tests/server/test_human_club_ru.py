@@ -100,8 +100,8 @@ async def test_a_private_table_invite_history_top_finger_and_rematch_in_russian(
     await boris.read_until(lambda x: x == f"Вы просите реванш за столом {table}.")
     await anna.read_until(lambda x: x == f"Все согласны: реванш за столом {table} начинается.")
     # the rematch's first request goes to one of them: the other is refused by name
-    first = await anna.read_until(lambda x: x.startswith(("Ваш ход", "Ждём ")))
-    idle, to_act = (anna, "boris") if first.startswith("Ждём ") else (boris, "anna")
+    first = await anna.read_until(lambda x: x.startswith(("Ваш ход", "Ход игрока ")))
+    idle, to_act = (anna, "boris") if first.startswith("Ход игрока ") else (boris, "anna")
     await idle.send("пас")
     refused = await idle.read_until(lambda x: x.startswith("Ошибка ("))
     assert refused == f"Ошибка (not-your-turn): сейчас торгуется {to_act}, а не вы"

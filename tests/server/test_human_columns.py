@@ -118,7 +118,7 @@ async def test_the_clock_warning_and_leaves_question_in_russian(
     await anna.send("new 2")
     sat = await anna.read_until(lambda x: x.startswith("Вы за столом"))
     await boris.send(f"sit {re.findall(r'[0-9]+', sat)[0]}")
-    first = await anna.read_until(lambda x: x.startswith(("Ваш ход", "Ждём")))
+    first = await anna.read_until(lambda x: x.startswith(("Ваш ход", "Ход игрока")))
     to_act = anna if first.startswith("Ваш ход") else boris
     await to_act.read_until(lambda x: x == "Осталось 10 с на ответ.", timeout=60)
     await to_act.send("leave")
