@@ -589,7 +589,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SAID: ("{where}{sender} says: {text}", "{where}{sender}: {text}"),
     Msg.SAID_AT: ("[table {table}{watchers}] ", "[стол {table}{watchers}] "),
     Msg.SAID_WATCHERS: (", watchers", ", зрители"),
-    Msg.INVITE: ("You invite {name} to table {table}.", "Вы пригласили {name} за стол {table}."),
+    Msg.INVITE: (
+        "You invite {name} to table {table}.",
+        "Вы пригласили игрока {name} за стол {table}.",
+    ),
     Msg.INVITED: (
         "{sender} invites you to {private}table {table} ({players} players, "
         "{variant}{options}): 'sit {table}' to play.",
@@ -969,7 +972,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.ALREADY_INVITED: (
         "{name} is invited to table {table} already: 'sit {table}' is all it takes",
-        "у {name} уже есть приглашение за стол {table}: достаточно набрать sit {table}",
+        "у игрока {name} уже есть приглашение за стол {table}: достаточно набрать sit {table}",
     ),
     Msg.NO_FREE_SEAT: ("table {table} has no free seat", "за столом {table} нет свободного места"),
     Msg.LADDER_BOARD: ("table {table} is a ladder's board", "стол {table} — доска турнира"),
@@ -1087,7 +1090,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.KICK_DONE: (
         "{name} is disconnected; his seat, if any, is away, as after any drop.",
-        "Соединение {name} закрыто; место за столом, если оно есть, ждёт возвращения.",
+        "Соединение игрока {name} закрыто; место за столом, если оно есть, ждёт возвращения.",
     ),
     Msg.BANNED: (
         "{admin} (an admin) bans your name from this server{why}.",

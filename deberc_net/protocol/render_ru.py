@@ -334,9 +334,8 @@ def _question(kind: str, asker: int, answerer: int, n: Sequence[str], me: int | 
     if kind == "rost":
         if you_answer:
             return f"{a} спрашивает вас, от какой карты комбинация («рост?»): назовите старшую."
-        if you_ask:
-            return f"Вы спрашиваете {b}, от какой карты комбинация («рост?»): {b} называет старшую."
-        return f"{a} спрашивает {b}, от какой карты комбинация («рост?»): {b} называет старшую."
+        asks = "Вы спрашиваете" if you_ask else f"{a} спрашивает"
+        return f"{asks} игрока {b}, от какой карты комбинация («рост?»): {b} называет старшую."
     if kind == "rost-reply":
         if you_ask:
             return "Вы услышали старшую карту: скажите «пишет» или назовите свою, если она старше."
@@ -345,7 +344,7 @@ def _question(kind: str, asker: int, answerer: int, n: Sequence[str], me: int | 
         if you_answer:
             return f"{a} просит вас показать комбинацию («покажи»): покажите её."
         asks = "Вы просите" if you_ask else f"{a} просит"
-        return f"{asks} {b} показать комбинацию («покажи»): {b} показывает."
+        return f"{asks} игрока {b} показать комбинацию («покажи»): {b} показывает."
     if kind == "prokhodit":
         asks = "Вы спрашиваете" if you_ask else f"{a} спрашивает"
         answers = "ответьте" if you_answer else f"{b} отвечает"
@@ -363,13 +362,13 @@ def _question(kind: str, asker: int, answerer: int, n: Sequence[str], me: int | 
             answer = f"{b} сдаётся («сдаюсь») или играет на следующую ставку («принимаю»)"
         return f"{said} «даве»: {answer}."
     if kind == "offer?":
-        to = "вам" if you_ask else a
+        to = "вам" if you_ask else f"игроку {a}"
         may = "Вы можете" if you_answer else f"{b} может"
         return f"{may} предложить {to} 50 очков без игры («предлагаю») или играть («играем»)."
     if kind == "offer":
         offers = "Вы предлагаете" if you_ask else f"{a} предлагает"
         answers = "ответьте" if you_answer else f"{b} отвечает"
-        to = "вам" if you_answer else b
+        to = "вам" if you_answer else f"игроку {b}"
         return f"{offers} {to} 50 очков без игры: {answers} «принимаю» или «играем»."
     asks = "Вы спрашиваете" if you_ask else f"{a} спрашивает"
     answers = "ответьте" if you_answer else f"{b} отвечает"
@@ -385,7 +384,7 @@ def _last(e: ev.LastTrick) -> list[str]:
         seat = (seat + 1) % len(n)
     return [
         f"Последняя взятка (раздача {e.deal}): первый ход — {n[e.leader]}; "
-        f"{', '.join(laid)}; взятка у {n[e.winner]}."
+        f"{', '.join(laid)}; взятку берёт {n[e.winner]}."
     ]
 
 

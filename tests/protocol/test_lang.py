@@ -124,7 +124,7 @@ def test_the_rost_exchange_and_the_prompt_in_russian() -> None:
         " ".join(x.strip() for x in lines)
     )  # anna about herself: on «вы» (tryout #12)
     watched = render_ru(ev.Ask(1, 1, view(match, None), None, kind=ev.AskKind.STATE))
-    assert "boris спрашивает anna, от какой карты комбинация («рост?»): anna называет " in (
+    assert "boris спрашивает игрока anna, от какой карты комбинация («рост?»): anna называет " in (
         " ".join(x.strip() for x in watched)
     )
     prompt = lines[-1]

@@ -80,7 +80,7 @@ def test_the_lines_a_tryout_heard_in_the_masculine() -> None:
         ["dina: связь потеряна; место ждёт 2 мин."],
         ["имя зарегистрировано"],
         ["house-random-1 не придёт."],
-        ["у dina уже есть приглашение за стол 3: достаточно набрать sit 3"],
+        ["у игрока dina уже есть приглашение за стол 3: достаточно набрать sit 3"],
     ]
 
 
@@ -134,10 +134,10 @@ def test_the_options_questions_are_said_as_what_they_are() -> None:
     match.names = ("anna", "boris")
     say(match, 0, "igrayu")
     assert (
-        "boris может предложить anna 50 очков без игры («предлагаю») или играть («играем»)."
+        "boris может предложить игроку anna 50 очков без игры («предлагаю») или играть («играем»)."
         in (_question_lines(match, None)[0])
     )
-    assert "Вы можете предложить anna 50 очков" in _question_lines(match, 1)[0]
+    assert "Вы можете предложить игроку anna 50 очков" in _question_lines(match, 1)[0]
     say(match, 1, "predlagayu")
     assert (
         "boris предлагает вам 50 очков без игры: ответьте «принимаю» или «играем»."

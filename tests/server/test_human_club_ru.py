@@ -56,7 +56,7 @@ async def test_a_private_table_invite_history_top_finger_and_rematch_in_russian(
     table = re.findall(r"\d+", await anna.read_until(lambda x: x.startswith("Вы за столом")))[0]
     await anna.send("invite boris")
     assert await anna.read_until(lambda x: x.startswith("Вы пригласили")) == (
-        f"Вы пригласили boris за стол {table}."
+        f"Вы пригласили игрока boris за стол {table}."
     )
     invited = await boris.read_until(lambda x: x.startswith("anna зовёт вас"))
     assert invited.startswith(f"anna зовёт вас за закрытый стол {table} (moscow")
