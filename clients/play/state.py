@@ -15,6 +15,7 @@ import attrs
 
 from deberc_net.game.calls import MENYAYU
 from deberc_net.game.outcomes import MatchEndReason, Outcome
+from deberc_net.protocol.ends import short_words
 from deberc_net.protocol.lang import spoken_call
 from deberc_net.protocol.render import for_people
 from deberc_net.protocol.wire import EventKind, Line, Tag, View, WireError, parse_line
@@ -677,7 +678,7 @@ def _event(state: TableState, line: Line) -> TableState:
             verdict = "no result, the table failed"
         else:
             verdict = f"{' and '.join(winners)} {verb}" if winners else "a draw"
-        why = line.get_str("reason")
+        why = short_words(line.get_str("reason") or "")
         forfeit = line.get_int("forfeit")  # who lost it (three at 0:0:0 would not say)
         if forfeit is not None:
             why = f"{why}: {state.who(forfeit)}"

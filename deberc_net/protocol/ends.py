@@ -28,3 +28,15 @@ END_WORDS: dict[str, str] = {
 def end_words(reason: str, who: str | None = None) -> str:
     """``reason`` in words ('bohdan was away too long: forfeit')."""
     return END_WORDS.get(reason, reason).format(who=who or "a player")
+
+
+# a reason as a person's line says it in brackets after the winners, where its token
+# misleads: 'claim' is the server's own claim as a side reaches the target mid-deal,
+# nobody claimed anything (docs/rules.md §7)
+SHORT_WORDS: dict[str, str] = {"claim": "target reached mid-deal"}
+
+
+def short_words(reason: str) -> str:
+    """``reason`` as a person's bracket says it ('target', 'target reached mid-deal'):
+    its token, where that says what happened."""
+    return SHORT_WORDS.get(reason, reason)

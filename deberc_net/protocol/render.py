@@ -24,7 +24,7 @@ from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import SeatView
 
 from . import events as ev
-from .ends import end_words
+from .ends import end_words, short_words
 from .event_lines import EVENT_LINES
 from .lang import RU_MATCH_REASONS, RU_OUTCOMES, Lang, ru_call, spoken_call, spoken_calls_in
 from .messages import Msg, phrase, why
@@ -679,7 +679,7 @@ def games_lines(e: ev.Games, lang: Lang = Lang.EN) -> list[str]:
 
 def _game_reason(g: ev.Game, lang: Lang) -> str:
     """Why a game ended, and who forfeited it if someone did ('away: bob')."""
-    reason = RU_MATCH_REASONS.get(g.reason, g.reason) if lang == Lang.RU else g.reason
+    reason = RU_MATCH_REASONS.get(g.reason, g.reason) if lang == Lang.RU else short_words(g.reason)
     if g.forfeit is None or not 0 <= g.forfeit < len(g.players):
         return reason
     return f"{reason}: {g.players[g.forfeit]}"
@@ -988,7 +988,7 @@ def _human_match_end(e: g.MatchEnded, n: tuple[str, ...], sides: Sides) -> list[
         return [f"Game over: a draw ({e.reason}). Totals: {tot}.{named}"]
     verb = "win" if len(e.winners) > 1 else "wins"
     # a forfeit names who lost it: with three players the totals (0:0:0) do not say
-    why = e.reason if e.forfeit is None else end_words(e.reason, n[e.forfeit])
+    why = short_words(e.reason) if e.forfeit is None else end_words(e.reason, n[e.forfeit])
     return [f"Game over: {' and '.join(e.winners)} {verb} ({why}). Totals: {tot}.{named}"]
 
 
