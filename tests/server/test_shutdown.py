@@ -261,6 +261,17 @@ def test_a_stop_tells_the_players_their_match_stops_unrated_in_their_language(
     ), russian
 
 
+def test_listening_says_when_there_is_no_web_face(tmp_path: Path) -> None:
+    # club tryout (s23): '--port 0 --http-port 0' lost the web face with no word of it
+    for web in (False, True):
+        said: list[dict[str, object]] = []
+        proc, _ = start_server_process(tmp_path / f"{web}.sqlite3", said=said, web=web)
+        proc.kill()
+        proc.wait()
+        [listening] = [x for x in said if x["event"] == "listening"]
+        assert listening.get("web") == (None if web else "off"), listening
+
+
 def test_a_server_with_nobody_online_stops_at_once_whatever_its_grace(tmp_path: Path) -> None:
     # failed before: the grace (a minute here, 2 s by default) was waited in full, with
     # nobody to flush anything to

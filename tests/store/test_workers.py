@@ -294,6 +294,8 @@ async def test_help_rematch_games_and_a_clean_stop_across_workers(
     opened: list[LineClient] = []
     with trio.fail_after(90):
         async with served_workers(postgres_url, settings_file(tmp_path, patient)) as workers:
+            [parent] = [e for e in workers.events if e.get("event") == "listening"]
+            assert "web" not in parent, parent  # (its web face is on: no 'web=off')
             try:
                 await _a_board_hidden_across(workers, opened)
                 await _after_a_match_across(workers, opened)
@@ -621,6 +623,8 @@ async def test_a_worker_whose_database_fails_after_it_listened_says_why_in_one_l
     (worker_died with that reason), which plays on; a clean stop then is status 0."""
     with trio.fail_after(90):
         async with served_workers(postgres_url, settings_file(tmp_path)) as workers:
+            [parent] = [e for e in workers.events if e.get("event") == "listening"]
+            assert parent["web"] == "off", parent  # --http-port 0: said, not silent
             dropped = await trio.to_thread.run_sync(_drop_connections, postgres_url)
             assert dropped >= 2
             with trio.fail_after(30):
