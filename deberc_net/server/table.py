@@ -676,6 +676,11 @@ class Table:
                     if self._all_back():
                         self._start()  # his cards are his view
                     else:
+                        last = self._last_taken_this_deal()
+                        # a person back at an empty trick sees what fell while he was
+                        # away (the view shows only a trick being laid); a program asks
+                        if last is not None and not session.machine and not last[1]:
+                            session.send(last[0])
                         self._send_state(session, seat, whole=True)
                 elif session.table is self:  # it closed meanwhile: back in the lobby
                     session.table, session.seat = None, None
@@ -1144,6 +1149,22 @@ class Table:
             return
         session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, kind=kind, whole=whole))
 
+    def _last_taken_this_deal(self) -> tuple[ev.LastTrick, bool] | None:
+        """The last trick this deal has taken, and whether a trick is being laid now;
+        None before the first (or once the match is over)."""
+        match = self.match
+        if match is None or match.over:
+            return None
+        deal = match.deal
+        taken = [t for t in deal.tricks if t.winner is not None]
+        if not taken:
+            return None
+        trick = taken[-1]
+        assert trick.winner is not None
+        cards = tuple(c for _, c in trick.cards)
+        last = ev.LastTrick(self.id, deal.deal_no, trick.leader, cards, trick.winner, match.names)
+        return last, bool(deal.trick.cards)
+
     def _send_last(self, session: Session) -> None:
         """The last trick taken: this deal's, else the last one of the deal before."""
         match = self.match
@@ -1151,20 +1172,9 @@ class Table:
             session.send(ev.error("wrong-phase", phrase(Msg.NOT_STARTED)))
             return
         names = match.names
-        taken = [t for t in match.deal.tricks if t.winner is not None]
-        if taken and not match.over:
-            trick = taken[-1]
-            assert trick.winner is not None
-            session.send(
-                ev.LastTrick(
-                    self.id,
-                    match.deal.deal_no,
-                    trick.leader,
-                    tuple(c for _, c in trick.cards),
-                    trick.winner,
-                    names,
-                )
-            )
+        last = self._last_taken_this_deal()
+        if last is not None:
+            session.send(last[0])
             return
         for record in reversed(match.records):  # a new deal: the last of an earlier one
             if record["tricks"]:

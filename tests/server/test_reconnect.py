@@ -389,3 +389,33 @@ async def test_a_seated_names_logins_are_held_to_an_allowance(
     cat = await connect.machine(port, "cat")
     for _ in range(int(SEAT_LOGINS_BURST) + 3):
         cat = await connect.machine(port, "cat", token=cat.token)
+
+
+async def test_a_person_back_at_an_empty_trick_is_shown_the_last_trick_taken(
+    port: int, connect: Connector
+) -> None:
+    # club tryout (s23): back after a drop, a player led again without being told which
+    # cards had fallen while he was away
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    async with trio.open_nursery() as nursery:  # till the first trick is taken
+        for client, seed in ((ann, 1), (bob, 2)):
+            stop = lambda x: is_event(x, "trick")  # noqa: E731
+            nursery.start_soon(play_machine, client, random.Random(seed), stop)
+    taken = fields(next(x for x in ann.lines if is_event(x, "trick")))[1]
+    deal = [fields(x)[1]["deal"] for x in ann.lines if is_event(x, "deal")][-1]
+    await bob.aclose()
+    await ann.read_until(lambda x: is_event(x, "away"))
+    person = await connect.raw(port, "bob")
+    await person.send(f"login bob token={bob.token}")
+    told = [await person.read_until(lambda x: x.startswith("Last trick"))]
+    told.append(await person.read_until(lambda x: x.startswith(("Your call", "Waiting for"))))
+    winner = ("ann", "bob")[int(taken["winner"])]
+    assert told[0].startswith(f"Last trick (deal {deal}): "), told
+    assert told[0].endswith(f"; {winner} took it."), told
+    # a program back gets no such line: it asks 'last' if it wants it
+    await ann.aclose()
+    again = await connect.machine(port, "ann", token=ann.token)
+    await again.read_until(lambda x: x.startswith(("ask ", "state ")))
+    assert not [x for x in again.lines if x.startswith("last ")], again.lines
