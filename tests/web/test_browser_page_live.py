@@ -45,6 +45,14 @@ async def test_a_waiting_tables_page_still_says_so_once_its_script_runs(
         status = await in_thread(lambda: browser.find_element(By.ID, "status").text)
         assert status == "Waiting for players"
         assert await in_thread(page_errors, browser) == []
+        # the match starts under its eyes: the score names its sides (pairs opposite)
+        for name in ("bob", "cat", "dan"):
+            player = await connect.machine(web.port, name)
+            await player.send(f"sit {table}")
+            await player.expect("ok", cmd="sit")
+        sides = lambda d: d.find_element(By.ID, "sides").text == "ann+cat : bob+dan"  # noqa: E731
+        await in_thread(until, browser, sides)
+        assert await in_thread(page_errors, browser) == []
 
 
 def deal_rows(driver: webdriver.Chrome) -> list[list[str]]:

@@ -11,13 +11,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 import trio
 
 from clients.client import Bot
 from deberc_net.cli import DEFAULT_HTTP_PORT, build_parser, serve_config
+from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import spoken_call
 from deberc_net.server.store import open_store
+from deberc_net.server.web.views import TableSummary
 from tests.server.client import BOT_START_S, LineClient, fields, play_machine, seat_pair
 from tests.server.conftest import Connector, make_config
 
@@ -201,6 +204,8 @@ async def test_a_running_tables_page_shows_the_deal_as_an_observer_sees_it_witho
         ]
         and len(rows) == 1
     )
+    # the score says whose it is (club tryout: '338 : 188' alone named no side)
+    assert f'<p id="sides">{by_seat[0]} : {by_seat[1]}</p>' in page
 
 
 async def test_unknown_things_are_404_with_a_reason(start_web: StartWeb) -> None:
@@ -523,3 +528,21 @@ async def _a_private_match_of_ann_and_bob(
     await bob.send(f"sit {table}")
     await bob.expect("ok", cmd="sit")
     return ann, bob, (await ann.expect("event", kind="start"))["match"]
+
+
+def test_a_tables_score_names_its_sides_pairs_with_four_players() -> None:
+    summary = TableSummary(
+        id=3,
+        players=["ann", "bob", "cat", None],
+        variant="kharkov",
+        options=[],
+        state=TableState.PLAYING,
+        observers=0,
+        score=[338, 188],
+        deal=4,
+        match="m7",
+        hand_sizes=[],
+        away_s=[None] * 4,
+    )
+    assert summary.sides() == ["ann+cat", "bob+-"]  # partners sit opposite
+    assert attrs.evolve(summary, score=None).sides() == []  # no match yet: no sides

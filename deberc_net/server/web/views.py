@@ -13,6 +13,7 @@ from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import view
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import spoken_call
+from deberc_net.protocol.render import side_names
 
 from ..cluster.remote import MatchNow, RemoteTable
 from ..store.base import STOPPED, PlayerRating, RatingPoint, name_key
@@ -40,6 +41,13 @@ class TableSummary:
     # by seat: the whole seconds an away player's seat is still held (then the match
     # is forfeited, or at a waiting table the seat freed); None for a seat not away
     away_s: list[int | None]
+
+    def sides(self) -> list[str]:
+        """Each side's names, in the score's order ('ann+cat', 'bob+dan' with four
+        players: a score alone said nothing of who had which); none before the match."""
+        if self.score is None:
+            return []
+        return side_names([p or "-" for p in self.players], len(self.score))
 
     def awaited(self) -> list[str]:
         """A waiting table with every seat taken waits for its away players to come back

@@ -165,10 +165,19 @@
     setText("score", list(f.score).join(" : "));
     drawTalk();
   }
+  // each side's names in the score's order: pairs sit opposite with four players
+  function setSides() {
+    const count = names.length === 4 ? 2 : names.length;
+    const sides = [];
+    for (let side = 0; side < count; side++) {
+      sides.push(names.filter((_, seat) => seat % count === side).join("+"));
+    }
+    setText("sides", sides.join(" : "));
+  }
   function onEvent(f) {
     switch (f.kind) {
       case "start":
-        names = list(f.players); st.match = f.match; break;
+        names = list(f.players); st.match = f.match; setSides(); break;
       case "seated": names[Number(f.seat)] = f.name; break;
       case "left": names[Number(f.seat)] = "-"; markAway(f.seat, false); break;
       case "away": case "back": markAway(f.seat, f.kind === "away"); break;
