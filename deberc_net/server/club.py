@@ -96,7 +96,19 @@ class Club:
             usage = "top [VARIANT] [PLAYERS] [PAGE]"
             session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
             return
-        rows = await trio.to_thread.run_sync(self.lobby.store.standings, variant, players)
+        store = self.lobby.store
+        if not item.args:  # the asker's own game: the one he has played rated most
+            name = session.name or ""
+
+            def own_standings() -> tuple[str, int, list[PlayerRating]]:
+                played = store.player_ratings(name)
+                most = max(played, key=lambda r: r.games, default=None)
+                own = (variant, players) if most is None else (most.variant, most.players)
+                return *own, store.standings(*own)
+
+            variant, players, rows = await trio.to_thread.run_sync(own_standings)
+        else:
+            rows = await trio.to_thread.run_sync(store.standings, variant, players)
 
         def top(p: Page[PlayerRating]) -> ev.Top:
             rated = tuple(_rated(p.first + i, r) for i, r in enumerate(p.items))

@@ -300,3 +300,21 @@ async def test_a_match_both_players_left_is_not_rated(
         assert (await eve.expect("top"))["total"] == ("2" if winner_stays else "0")
         for client in (eve, ann, bob):
             await client.aclose()
+
+
+async def test_top_alone_shows_the_game_its_asker_plays_rated_most(
+    port: int, connect: Connector, register: Register
+) -> None:
+    # club tryout (s23): a club playing Kharkov read 'top' as Moscow for two, nobody yet
+    await register("ann", "pw-ann-1")
+    await register("bob", "pw-bob-1")
+    ann = await connect.machine(port, "ann", "pw-ann-1")
+    bob = await connect.machine(port, "bob", "pw-bob-1")
+    await _play(ann, bob, "2 kharkov short")
+    await ann.send("top")
+    top = await ann.expect("top")
+    assert (top["variant"], top["players"], top["total"]) == ("kharkov", "2", "2"), top
+    guest = await connect.machine(port, "cat")  # rated nowhere: Moscow for two
+    await guest.send("top")
+    top = await guest.expect("top")
+    assert (top["variant"], top["players"], top["total"]) == ("moscow", "2", "0"), top
