@@ -59,6 +59,7 @@ class Msg(StrEnum):
     CLOCK_WARNING = "clock-warning"
     TABLE_CLOSES = "table-closes"
     MATCH_STOPPED = "match-stopped"
+    CUT_OFF = "cut-off"
     SIGNAL_RECEIVED = "signal-received"
     NOT_STARTED = "not-started"
     GAME_IS_OVER = "game-is-over"
@@ -425,6 +426,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " and it is not rated.",
         "Стол {table} закрывается: {reason}. Партия {match} прервана: без победителя,"
         " в рейтинг не идёт.",
+    ),
+    # at a registered player's login after a restart (server/cut_off.py)
+    Msg.CUT_OFF: (
+        "Your last match, {match} at table {table}, was cut off when the server stopped"
+        " ({when} UTC): nobody won or lost, and it was not rated. 'games' lists it.",
+        "Ваша последняя партия {match} за столом {table} прервана: сервер остановился"
+        " ({when} UTC). Без победителя, в рейтинг не идёт; она есть в списке games.",
     ),
     # the reason of a stop by a signal (Msg.SHUTTING_DOWN, Msg.TABLE_CLOSES)
     Msg.SIGNAL_RECEIVED: ("{signal} received", "получен сигнал {signal}"),

@@ -24,6 +24,7 @@ from .allowance import may_sit
 from .chat import Chat
 from .club import Club
 from .config import Config
+from .cut_off import CutOff
 from .drain import Drain
 from .help import Help
 from .house import HouseBots
@@ -122,6 +123,8 @@ class Lobby:
     # what a player missed while away (his seat freed, his match over), told at his
     # next login (missed.py)
     missed: Missed = attrs.Factory(Missed)
+    # a registered player's last match cut off by a stop: told after a restart
+    cut_off: CutOff = attrs.field(init=False)
     # SIGUSR1's: no new table, the running matches played out, then the stop (drain.py)
     drain: Drain = attrs.field(init=False)
     # every command's handler, by the command's name (protocol/commands.py: COMMANDS)
@@ -151,6 +154,7 @@ class Lobby:
         self.chat = Chat(self)
         self.club = Club(self)
         self.moderation = Moderation(self)
+        self.cut_off = CutOff(self.store)
         self.drain = Drain(self)
         config = self.config
         self.house = HouseBots(

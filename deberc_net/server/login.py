@@ -278,6 +278,8 @@ class Login:
             session.send(ev.info(missed))
             if self.lobby.node is not None:  # told once: the other workers forget it
                 self.lobby.node.missed_told(name)
+        elif not guest:  # his last match cut off by a stop (a restart forgot the above)
+            self.lobby.spawner.start_soon(self.lobby.cut_off.tell, session, name)
         table = self.lobby.table_of(name)
         if table is not None:
             session.table = table  # at once: 'new' or 'seek' right after must see the seat

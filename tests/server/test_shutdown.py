@@ -8,6 +8,8 @@ import fcntl
 import json
 import os
 import pty
+import random
+import re
 import select
 import signal
 import socket
@@ -19,9 +21,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import trio
 
 from tests.hangup import as_from_a_terminal
 
+from .client import fields, infos_so_far, is_event, play_machine, seat_pair
+from .conftest import Connector
 from .process import read_until, start_server_process
 
 
@@ -328,3 +333,44 @@ def test_a_connection_during_the_grace_is_told_why_in_one_line(tmp_path: Path) -
         lines = [json.loads(line) for line in proc.stderr.read().splitlines() if line]
         [refused] = [line for line in lines if line["event"] == "refused"]
         assert refused["reason"] == "shutting-down" and refused["level"] == "warning"
+
+
+async def test_after_a_restart_a_registered_player_is_told_his_match_was_cut_off(
+    tmp_path: Path, connect: Connector
+) -> None:
+    # club tryout (s23): back after a restart, nothing said the match had been cut off
+    db = tmp_path / "s.sqlite3"
+    proc, port = start_server_process(db, "shutdown_grace_ms = 100")
+    try:
+        ann = await connect.machine(port, "ann", "pw-ann-1")  # registered by this login
+        bob = await connect.machine(port, "bob", "pw-bob-1")
+        await seat_pair(ann, bob)
+        deal_over = lambda x: is_event(x, "deal-end")  # noqa: E731  (one deal stored)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(play_machine, ann, random.Random(1), deal_over)
+            nursery.start_soon(play_machine, bob, random.Random(2), deal_over)
+        match = fields(next(x for x in ann.lines if is_event(x, "start")))[1]["match"]
+        table = fields(next(x for x in ann.lines if is_event(x, "start")))[1]["table"]
+        proc.send_signal(signal.SIGTERM)
+        assert await trio.to_thread.run_sync(proc.wait, 20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    proc, port = start_server_process(db, "shutdown_grace_ms = 100")
+    try:
+        again = await connect.machine(port, "ann", "pw-ann-1")
+        said = (await again.expect("info"))["text"]
+        assert re.fullmatch(
+            rf"Your last match, {match} at table {table}, was cut off when the server stopped"
+            r" \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\): nobody won or lost, and it was not"
+            r" rated\. 'games' lists it\.",
+            said,
+        ), said
+        once_more = await connect.machine(port, "ann", "pw-ann-1")  # told once a run
+        assert not [x for x in await infos_so_far(once_more) if "cut off" in x]
+        guest = await connect.machine(port, "cat")  # a guest's name proves nothing
+        assert await infos_so_far(guest) == []
+    finally:
+        proc.kill()
+        proc.wait()
