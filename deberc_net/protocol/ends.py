@@ -33,10 +33,10 @@ def end_words(reason: str, who: str | None = None) -> str:
 # a reason as a person's line says it in brackets after the winners, where its token
 # misleads: 'claim' is the server's own claim as a side reaches the target mid-deal,
 # nobody claimed anything (docs/rules.md §7)
-SHORT_WORDS: dict[str, str] = {"claim": "target reached mid-deal"}
+SHORT_WORDS: dict[str, str] = {"claim": "target mid-deal"}
 
 
 def short_words(reason: str) -> str:
-    """``reason`` as a person's bracket says it ('target', 'target reached mid-deal'):
+    """``reason`` as a person's bracket says it ('target', 'target mid-deal'):
     its token, where that says what happened."""
     return SHORT_WORDS.get(reason, reason)

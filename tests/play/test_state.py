@@ -496,7 +496,7 @@ def test_four_players_are_shown_as_pairs_and_a_pair_wins_together() -> None:
     )
     assert table_text(state).splitlines()[0] == "Table 3, deal -: b1*+b3 v b2+b4"
     # (the server's claim as the target was reached: nobody claimed, so not "(claim)")
-    assert state.result == ("Game over: b1 and b3 win (target reached mid-deal), totals 321 : 293")
+    assert state.result == ("Game over: b1 and b3 win (target mid-deal), totals 321 : 293")
 
 
 def test_a_failed_tables_end_is_no_draw() -> None:
