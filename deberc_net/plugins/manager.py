@@ -30,9 +30,10 @@ from typing import Any
 import attrs
 import pluggy
 
-from deberc_net.game.calls import Call
+from deberc_net.game.calls import PLAY, Call
 from deberc_net.game.deal import Deal
 from deberc_net.game.rules import DealScore, MatchSnapshot, RuleSet, Settings
+from deberc_net.protocol.vocabulary import engine_call
 
 from .api import PluginDeal
 from .assigned import assignments
@@ -653,6 +654,7 @@ def _spoken(dist: str, rule: str, aliases: object) -> dict[str, str]:
                 f"deberc_call_aliases: {call!r}: {said!r} is not a call name with a list of words",
             )
         for word in (call, *said):  # the call's own name is heard too, legal or not
+            _refuse_engine_word(dist, rule, word, call)
             spoken = " ".join(word.lower().split())
             if words.get(spoken, call) != call:
                 raise PluginError(
@@ -662,3 +664,20 @@ def _spoken(dist: str, rule: str, aliases: object) -> dict[str, str]:
                 )
             words[spoken] = call
     return words
+
+
+def _refuse_engine_word(dist: str, rule: str, word: str, call: str) -> None:
+    """A word the engine reads as a call of its own is heard as that call before any
+    plugin's (``pas``), or taken from a card or a declaration it would otherwise be
+    (``Jc``, ``terts``): refused, unless it is that very call (a variant giving the
+    engine's ``bella`` more words, as Tertz does)."""
+    engine = engine_call(word)
+    if engine is None or engine == Call(call):
+        return
+    what = f"a card: {engine.token()}" if engine.name == PLAY else engine.token()
+    raise PluginError(
+        dist,
+        rule,
+        f"deberc_call_aliases: {word!r} is the game's own call ({what}); "
+        "a plugin's word may not take it",
+    )

@@ -352,6 +352,22 @@ def parse_call(
     raise CallSyntaxError(f"not a table call: {text.strip()!r}")
 
 
+def engine_call(word: str) -> Call | None:
+    """The call the engine reads in ``word`` on its own, at a table without plugins and
+    with no legal calls to settle it (``parse_call(word)``); None when it reads none.
+    A rank that may be the ten or the ace is the engine's word too (the ten's call
+    stands for it; with no legal calls it is never asked about). The rule book refuses a
+    plugin's word the engine reads as another call: the plugin would never hear it, or
+    would take it from a card or a declaration (plugins/manager.py, ``_spoken``)."""
+    try:
+        return parse_call(word)
+    except AmbiguousRank as ambiguous:
+        suit = ambiguous.suit
+        return C.play(make(_TEN, suit)) if suit is not None else Call(C.OT, rank=_TEN)
+    except CallSyntaxError:
+        return None
+
+
 def numbered_call_range(text: str, aliases: Mapping[str, str]) -> tuple[str, int, int] | None:
     """A numbered call of the table's plugins (``lomayu-N``, said ``break N``) typed
     with a number it does not have: (the call's word, its lowest N, its highest N), so

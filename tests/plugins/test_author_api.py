@@ -148,6 +148,50 @@ def test_bad_aliases_are_refused_at_loading(aliases: Any) -> None:
     assert info.value.rule == "house-bad"
 
 
+@pytest.mark.parametrize(
+    ("word", "engine"),
+    [
+        ("Jc", "a card: Jc"),
+        ("terts", "terts"),
+        ("pas", "pas"),
+        ("Ot K", "ot-K"),
+        ("brosayu", None),  # the call's own name is free: refused only if the engine's
+    ],
+)
+def test_a_word_the_engine_reads_as_its_own_call_is_refused_at_loading(
+    word: str, engine: str | None
+) -> None:
+    """Heard after the engine's own words, docs/plugins.md said: but 'Jc' and 'terts'
+    were heard as the plugin's call when not legal (the server said 'bidding is on:
+    brosayu comes after the order' to whoever typed terts): failed before."""
+    speaker = Speaker("house-brosayu", {"brosayu": ("брошу", word)})
+    if engine is None:
+        rules = build_ruleset(options=["house-brosayu"], plugins=[speaker])
+        assert spoken(rules, "брошу").token() == "brosayu"
+        return
+    with pytest.raises(PluginError) as info:
+        RuleBook.load(extra=[speaker])
+    assert info.value.rule == "house-brosayu"
+    assert str(info.value).endswith(
+        f"deberc_call_aliases: {word!r} is the game's own call ({engine}); "
+        "a plugin's word may not take it"
+    )
+
+
+def test_a_calls_own_name_the_engine_reads_otherwise_is_refused_too() -> None:
+    with pytest.raises(PluginError, match=r"'7h' is the game's own call \(a card: 7h\)"):
+        RuleBook.load(extra=[Speaker("house-card", {"7h": ("семь червей",)})])
+
+
+def test_more_words_for_the_engines_own_call_are_heard_as_that_call() -> None:
+    """Tertz gives the engine's bella its own words (mariazh): the word 'bella' is the
+    call it names, not another's; so is a plugin's own word for pas."""
+    speaker = Speaker("house-pas", {"pas": ("брошу",)})
+    rules = build_ruleset(options=["house-pas"], plugins=[speaker])
+    assert spoken(rules, "брошу").token() == "pas"
+    assert spoken(build_ruleset(2, "tertz"), "марьяж").token() == "bella"
+
+
 # ------------------------------------------------------------- the typed deal
 def test_the_engines_deal_is_what_plugins_are_promised() -> None:
     deal = new_deal(

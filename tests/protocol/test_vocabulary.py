@@ -12,7 +12,7 @@ from deberc_net.game.cards import card_str
 from deberc_net.game.match import Match
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol.lang import ru_call, spoken_call
-from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, parse_call
+from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, engine_call, parse_call
 from deberc_net.testing import build_ruleset
 
 
@@ -259,3 +259,22 @@ def test_the_russian_style_says_trump_in_the_ranks_gender() -> None:
     assert ru_call("ot-10-kozyrnogo") == "от десятки козырной"
     assert ru_call("ot-K-kozyrnogo") == "от короля козырного"
     assert ru_call("ot-J-kozyrnogo") == "от вальта козырного"
+
+
+@pytest.mark.parametrize(
+    ("word", "token"),
+    [
+        ("Jc", "Jc"),
+        ("валет треф", "Jc"),
+        ("terts", "terts"),
+        ("пас", "pas"),
+        ("prokhodit", "prokhodit"),
+        ("perezdacha", None),
+        ("play on", None),  # 'play' with no suit after it: not the engine's call
+        ("от чего?", None),
+    ],
+)
+def test_the_engines_own_reading_of_a_word(word: str, token: str | None) -> None:
+    """What a plugin's word may not take (the rule book refuses it at loading)."""
+    call = engine_call(word)
+    assert (call.token() if call is not None else None) == token
