@@ -1,14 +1,17 @@
-"""Where a plugin's import failed, in the plugin's own code.
+"""Where a plugin's code failed, in the plugin's own code.
 
 An exception's message alone (``NameError: name 'helpr' is not defined``) does not say
 which of the plugin's files and lines raised it, and the server refuses to start
 without a traceback. The line to name is the innermost one inside the plugin's package:
-past it the traceback is in the modules it called (the standard library, ours).
+past it the traceback is in the modules it called (the standard library, ours). When a
+table's rules are built from several plugins, the one to blame for an exception is the
+one whose code raised it (``raised_in``).
 """
 
 from __future__ import annotations
 
 import traceback
+from collections.abc import Sequence
 
 
 def failed_at(exc: BaseException, module: str) -> str | None:
@@ -23,4 +26,30 @@ def failed_at(exc: BaseException, module: str) -> str | None:
         name = frame.f_globals.get("__name__")
         if isinstance(name, str) and (name == package or name.startswith(package + ".")):
             found = f"{frame.f_code.co_filename}:{line}"
+    return found
+
+
+def raised_in(exc: BaseException, homes: Sequence[tuple[str, str]]) -> int | None:
+    """Which of ``homes`` (each plugin's module and the package holding it) raised
+    ``exc``: the innermost frame of its traceback that runs a plugin's own module, or
+    a module of exactly one plugin's package (the longest that holds it: a helper
+    beside the plugin); the last of several plugins in one module. None if none."""
+    found = None
+    for frame, _ in traceback.walk_tb(exc.__traceback__):
+        name = frame.f_globals.get("__name__")
+        if not isinstance(name, str):
+            continue
+        own = [i for i, (module, _) in enumerate(homes) if module == name]
+        if own:
+            found = own[-1]
+            continue
+        inside = [
+            (len(package), i)
+            for i, (_, package) in enumerate(homes)
+            if name == package or name.startswith(package + ".")
+        ]
+        longest = max((length for length, _ in inside), default=0)
+        holders = [i for length, i in inside if length == longest]
+        if len(holders) == 1:
+            found = holders[0]
     return found

@@ -23,7 +23,8 @@ import functools
 import inspect
 import itertools
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import types
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from importlib import metadata
 from typing import Any
 
@@ -37,7 +38,7 @@ from deberc_net.protocol.vocabulary import engine_call
 
 from .api import PluginDeal
 from .assigned import assignments
-from .failed_import import failed_at
+from .failed_import import failed_at, raised_in
 from .hookspecs import HOOK_PREFIX, PROJECT, RuleInfo, RuleKind, RuleSpecs
 
 ENTRY_POINT_GROUP = "deberc_net"
@@ -180,7 +181,9 @@ class RuleBook:
             return self._pm.subset_hook_caller(name, remove_plugins=without)
 
         settings = self._settings(hook, chosen, base, players)
-        deal_class = hook("deberc_deal_class")(settings=settings)
+        with _setting_up(chosen, self._rules[variant]):
+            deal_class = hook("deberc_deal_class")(settings=settings)
+            combo_key = hook("deberc_combo_key")(settings=settings)
         if deal_class is not None and not (
             isinstance(deal_class, type) and issubclass(deal_class, Deal)
         ):
@@ -190,7 +193,7 @@ class RuleBook:
             variant=variant,
             options=tuple(r.name for r in chosen if r.info.kind == RuleKind.OPTION),
             versions={r.name: r.version for r in chosen},
-            combo_key=hook("deberc_combo_key")(settings=settings),
+            combo_key=combo_key,
             combo_winners=_combo_winners(hook("deberc_combo_winners")),
             score_deal=_score_deal(hook),
             next_dealer=_on_snapshot(hook("deberc_next_dealer")),
@@ -278,14 +281,18 @@ class RuleBook:
         option sets what it assigns, even the value the setting had (``assigned``)."""
         everyone = [r.plugin for r in self._rules.values()]
         start = Settings()
-        hook("deberc_configure", [p for p in everyone if p not in base])(
-            settings=start, players=players
-        )
+        variant = next(r for r in reversed(chosen) if r.info.kind == RuleKind.VARIANT)
+        with _setting_up([r for r in chosen if r.plugin in base], variant):
+            hook("deberc_configure", [p for p in everyone if p not in base])(
+                settings=start, players=players
+            )
         options = [r for r in chosen if r.info.kind == RuleKind.OPTION]
         changes: dict[str, dict[str, Any]] = {}
         for rule in options:
             configure = hook("deberc_configure", [p for p in everyone if p is not rule.plugin])
-            changes[rule.name] = assignments(functools.partial(configure, players=players), start)
+            with _setting_up([rule], rule):
+                assigned = assignments(functools.partial(configure, players=players), start)
+            changes[rule.name] = assigned
         requires = {r.name: r.info.requires for r in options}
         _refuse_disagreements(changes, requires)
         settings = attrs.evolve(start)
@@ -320,6 +327,44 @@ def _table_rules_told(
         for r in chosen
         if not (deal_class is not None and r.name == BUILTIN_VARIANT != variant)
     )
+
+
+@contextlib.contextmanager
+def _setting_up(rules: Sequence[LoadedRule], otherwise: LoadedRule) -> Iterator[None]:
+    """A hook of ``rules`` raising while a table's rules are built (a bug in a plugin)
+    is a RuleError naming the rule whose code raised (``raised_in``: the innermost
+    frame in its module or package), else ``otherwise`` (the variant), chained to the
+    exception: the server logs its traceback and tells the player who asked."""
+    try:
+        yield
+    except RuleError:
+        raise  # a refusal, said as it is
+    except Exception as exc:
+        found = raised_in(exc, [_home(r.plugin) for r in rules])
+        rule = otherwise if found is None else rules[found]
+        raise RuleError(
+            f"rule {rule.name!r} (distribution {rule.distribution!r}) failed to set up "
+            f"the table: {type(exc).__name__}: {_one_line(exc)}"
+        ) from exc
+
+
+def _one_line(exc: Exception, longest: int = 300) -> str:
+    """An exception's message as one line of the protocol (a line break in it would end
+    the refusal's line), cut short: the log has the whole of it."""
+    said = " ".join(str(exc).split())
+    return said if len(said) <= longest else said[: longest - 1] + "…"
+
+
+def _home(plugin: object) -> tuple[str, str]:
+    """The module of ``plugin``'s code and the package holding it (a package plugin:
+    itself; a top-level module: itself)."""
+    if isinstance(plugin, types.ModuleType):
+        module = plugin.__name__
+        if hasattr(plugin, "__path__"):
+            return module, module
+    else:
+        module = getattr(plugin, "__module__", None) or type(plugin).__module__
+    return module, module.rpartition(".")[0] or module
 
 
 def _depth(

@@ -277,6 +277,7 @@ class Msg(StrEnum):
     RULES_SET_DIFFERENTLY = "rules-set-differently"
     RULES_SAME_WORD = "rules-same-word"
     RULES_DEAL_CLASS = "rules-deal-class"
+    RULES_SETUP_FAILED = "rules-setup-failed"
     SEEK_PRIVATE = "seek-private"
     LAST_RULES_GONE = "last-rules-gone"
     # a call inside a refusal: its token (English) or as a Russian player says it
@@ -1057,6 +1058,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.RULES_DEAL_CLASS: (
         "{variant}: deberc_deal_class gave {what}, not a Deal class",
         "{variant}: плагин правил неисправен (deberc_deal_class дал {what}, а не класс Deal)",
+    ),
+    Msg.RULES_SETUP_FAILED: (
+        "rule {name} (distribution {distribution}) failed to set up the table: {error}",
+        "правило {name} (дистрибутив {distribution}) не смогло подготовить стол: плагин"
+        " правил неисправен ({error})",
     ),
     Msg.SEEK_PRIVATE: (
         "a private table is opened with 'new ... private' and joined by invitation;"

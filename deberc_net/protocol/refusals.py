@@ -218,9 +218,26 @@ _RULE_FORMS: tuple[tuple[str, Msg], ...] = (
         rf"{_q('variant')}: deberc_deal_class gave (?P<what>.*), not a Deal class",
         Msg.RULES_DEAL_CLASS,
     ),
+    (
+        rf"rule {_q('name')} \(distribution {_q('distribution')}\) failed to set up the table:"
+        r" (?P<error>.*)",
+        Msg.RULES_SETUP_FAILED,
+    ),
 )
 # values said as they are in both languages (a setting's values, a plugin's object)
-_PLAIN = frozenset(("a", "b", "what", "known", "variants", "near", "setting", "players"))
+_PLAIN = frozenset(
+    (
+        "a",
+        "b",
+        "what",
+        "known",
+        "variants",
+        "near",
+        "setting",
+        "players",
+        "error",  # a plugin's exception, as Python says it
+    )
+)
 # a kind of rule in Russian: the subject («— опция, а не вариант»), and the genitive
 # of «X нет» («опции «moskow» нет»)
 _RU_KINDS = {"variant": "вариант", "option": "опция", "players": "правило числа игроков"}

@@ -98,6 +98,15 @@ def players_refused(command: str, args: Sequence[str], rules: RuleBook) -> ev.Er
     return ev.error("bad-rules", said)
 
 
+def rules_refusal(session: Session, exc: RuleError) -> ev.Error:
+    """'bad-rules' for the rules the book refused ('new', 'seek', 'reserve'). A rule's
+    hook that raised as they were built (the RuleError's cause) is a bug in a plugin:
+    logged with its traceback, at error level, while the player is told which rule."""
+    if exc.__cause__ is not None:
+        session.log.error("rule_setup_failed", reason=str(exc), exc_info=exc)
+    return rules_refused(str(exc))
+
+
 def table_settings(table: Table) -> GameSettings:
     """The game a table plays, as 'seek' asks for it."""
     rules = table.rules
@@ -160,7 +169,7 @@ class Matchmaking:
         try:
             lobby.rules.ruleset(settings.players, settings.variant, settings.options)
         except RuleError as exc:
-            session.send(rules_refused(str(exc)))
+            session.send(rules_refusal(session, exc))
             return
         open_table = self.open_table_for(settings)
         if open_table is None:
@@ -345,7 +354,7 @@ class Matchmaking:
                 rated=False,  # a ladder's: bots are rated by the ladder
             )
         except RuleError as exc:
-            session.send(rules_refused(str(exc)))
+            session.send(rules_refusal(session, exc))
             return
         session.send(
             ev.Ok(

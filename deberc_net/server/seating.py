@@ -12,10 +12,9 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.messages import Msg, phrase
-from deberc_net.protocol.refusals import rules_refused
 
 from .allowance import seat_given_up
-from .matchmaking import PRIVATE, game_settings, players_refused
+from .matchmaking import PRIVATE, game_settings, players_refused, rules_refusal
 from .session import Session
 from .table import Leave, Observe, Sit, Unobserve
 
@@ -41,7 +40,7 @@ class Seating:
             settings = game_settings(args, self.lobby.rules)
             table = self.lobby.open_table(settings, opened_from=session.address, private=private)
         except RuleError as exc:
-            session.send(rules_refused(str(exc)))
+            session.send(rules_refusal(session, exc))
             return
         session.table = table  # at once: the next line must not open another table
         # no seeker takes his seat; answers 'new' before the next line is read

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import tomllib
+import types
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -109,6 +110,102 @@ def test_options_that_agree_or_build_on_each_other_are_accepted() -> None:
 def test_an_option_configures_once_on_the_variants_settings() -> None:
     rules = build_ruleset(3, "kharkov", ["to-777"], plugins=SETTERS)
     assert rules.settings.target == 777 and rules.settings.players == 3
+
+
+# ------------------------------------------------------------- a rule failing to set up
+class Boom:
+    """A rule whose hook ``failing`` raises KeyError('x'): a bug in a plugin."""
+
+    def __init__(
+        self,
+        name: str,
+        failing: str,
+        kind: str = "option",
+        players: tuple[int, ...] = (2, 3, 4),
+    ) -> None:
+        self.name, self.failing, self.kind, self.players = name, failing, kind, players
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name=self.name, kind=self.kind, summary="fails", players=self.players)
+
+    def fail(self, hook: str) -> None:
+        if hook == self.failing:
+            {}["x"]  # the bug
+
+    @hookimpl
+    def deberc_configure(self, settings: Settings, players: int) -> None:
+        self.fail("deberc_configure")
+
+    @hookimpl
+    def deberc_combo_key(self, settings: Settings) -> None:
+        self.fail("deberc_combo_key")
+
+    @hookimpl
+    def deberc_deal_class(self, settings: Settings) -> None:
+        self.fail("deberc_deal_class")
+
+
+FAILED = "(distribution '(registered in-process)') failed to set up the table: KeyError: 'x'"
+
+
+def test_an_options_configure_that_raises_refuses_the_table_naming_the_rule() -> None:
+    """Was the KeyError itself: the server said 'error code=internal' and named no rule."""
+    with pytest.raises(RuleError) as info:
+        build_ruleset(options=["boom-config"], plugins=[Boom("boom-config", "deberc_configure")])
+    assert str(info.value) == f"rule 'boom-config' {FAILED}"
+    assert isinstance(info.value.__cause__, KeyError)
+
+
+@pytest.mark.parametrize(
+    ("boom", "players", "variant", "options"),
+    [
+        (Boom("boom-variant", "deberc_configure", kind="variant"), 2, "boom-variant", ()),
+        # named from the traceback: not the variant, whose configure ran too
+        (Boom("boom-three", "deberc_configure", "players", (3,)), 3, "kharkov", ()),
+        (Boom("boom-key", "deberc_combo_key"), 2, "moscow", ("boom-key",)),
+        (Boom("boom-class", "deberc_deal_class"), 4, "kharkov", ("boom-class",)),
+    ],
+)
+def test_a_hook_raising_as_the_rules_are_built_names_its_rule(
+    boom: Boom, players: int, variant: str, options: tuple[str, ...]
+) -> None:
+    with pytest.raises(RuleError) as info:
+        build_ruleset(players, variant, options, plugins=[boom])
+    assert str(info.value) == f"rule {boom.name!r} {FAILED}"
+    assert isinstance(info.value.__cause__, KeyError)
+
+
+class TwoLines(Boom):
+    """A rule whose configure raises an exception with a line break in its message."""
+
+    def fail(self, hook: str) -> None:
+        if hook == self.failing:
+            raise RuntimeError("first\n  second")
+
+
+def test_the_exceptions_message_is_told_on_one_line() -> None:
+    """A line break in it would end the 'error' line the player is sent."""
+    with pytest.raises(RuleError) as info:
+        build_ruleset(options=["two-lines"], plugins=[TwoLines("two-lines", "deberc_configure")])
+    assert str(info.value).endswith("the table: RuntimeError: first second")
+    assert str(info.value.__cause__) == "first\n  second"
+
+
+def test_a_failure_in_no_rules_own_code_names_the_variant() -> None:
+    """A hook whose code is in no chosen rule's module (nor package): the variant."""
+    elsewhere: dict[str, Any] = {"__name__": "somewhere_else"}
+    exec("def deberc_configure(settings, players):\n    {}['x']\n", elsewhere)
+    plugin = types.ModuleType("deberc_test_borrowed")
+    plugin.deberc_rule_info = hookimpl(  # type: ignore[attr-defined]
+        lambda: RuleInfo(name="borrowed-three", kind="players", summary="-", players=(3,))
+    )
+    plugin.deberc_configure = hookimpl(elsewhere["deberc_configure"])  # type: ignore[attr-defined]
+    with pytest.raises(RuleError) as info:
+        build_ruleset(3, "kharkov", plugins=[plugin])
+    assert str(info.value) == (
+        "rule 'kharkov' (distribution 'deberc-net') failed to set up the table: KeyError: 'x'"
+    )
 
 
 # ------------------------------------------------------------- spoken aliases

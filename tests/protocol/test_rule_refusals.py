@@ -49,6 +49,9 @@ SAMPLES: dict[str, list[object]] = {
     "words[word]": ["prinimayu"],
     "call": ["accept"],
     "deal_class": [42],
+    "rule.distribution": ["deberc-boom", "(registered in-process)"],
+    "type(exc).__name__": ["KeyError", "AttributeError"],
+    "_one_line(exc)": ["'x'", "Settings has no setting 'fresaa' (did you mean 'fresa'?)"],
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -439,3 +439,45 @@ async def test_a_table_failing_partway_through_telling_people_its_end_tells_no_s
                 assert len(ends) == 1, ends
             nursery.cancel_scope.cancel()
     assert [entry["event"] for entry in logs].count("table_error") == 1
+
+
+class _FailsToSetUp:
+    """An option whose deberc_configure raises: the table's rules cannot be built."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="boom-config", kind="option", summary="fails to set up")
+
+    @hookimpl
+    def deberc_configure(self, settings: Settings, players: int) -> None:
+        {}["x"]  # the bug
+
+
+async def test_a_rule_failing_to_set_up_a_table_is_named_to_the_player_and_logged(
+    db_path: Path, connect: Connector, register: Callable[[str, str], Awaitable[None]]
+) -> None:
+    """'new 2 boom-config' was told 'error code=internal text=the server could not do
+    that; sorry' (a command_error), naming no rule. Now each command that builds the
+    rules is refused naming the rule, and the server logs the plugin's traceback."""
+    refusal = (
+        "rule 'boom-config' (distribution '(registered in-process)') failed to set up the"
+        " table: KeyError: 'x'"
+    )
+    commands = ("new 2 boom-config", "seek 2 boom-config", "reserve 2 boom-config seats=a,b")
+    with trio.fail_after(20), structlog.testing.capture_logs() as logs:
+        async with trio.open_nursery() as nursery:
+            config = make_config(db_path, admins=["boss"])
+            rules = rule_book(_FailsToSetUp())
+            await register("boss", "pw")  # reserve is an admin's
+            port = await nursery.start(functools.partial(serve, config, rules=rules))
+            boss = await connect.machine(port, "boss", "pw")
+            for command in commands:
+                await boss.send(command)
+                refused = await boss.expect("error")
+                assert (refused["code"], refused["text"]) == ("bad-rules", refusal), command
+            nursery.cancel_scope.cancel()
+    failed = [entry for entry in logs if entry["event"] == "rule_setup_failed"]
+    assert len(failed) == len(commands)
+    assert {entry["log_level"] for entry in failed} == {"error"}
+    assert all(isinstance(entry["exc_info"].__cause__, KeyError) for entry in failed)
+    assert not [entry for entry in logs if entry["event"] == "command_error"]
