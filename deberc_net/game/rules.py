@@ -68,6 +68,26 @@ class Settings:
             return tuple(tuple(range(s, self.players, half)) for s in range(half))
         return tuple((s,) for s in range(self.players))
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """A setting a plugin misspells (``settings.last_trick_bonu = 0``) is named as
+        a setting, with the one it most likely meant: the slots' own refusal names the
+        class of the object (an option's copy is another class: plugins/assigned.py).
+        Only assignments pass here (a rule set's making): reading a setting does not."""
+        if name not in _SETTING_NAMES:
+            raise AttributeError(no_such_setting(name), name=name, obj=self)
+        object.__setattr__(self, name, value)
+
+
+def no_such_setting(name: str) -> str:
+    """``Settings has no setting 'x'``, with the setting ``name`` most likely means."""
+    import difflib  # only when a plugin misspells a setting
+
+    near = difflib.get_close_matches(name, sorted(_SETTING_NAMES), n=1)
+    return f"Settings has no setting {name!r}" + (f" (did you mean {near[0]!r}?)" if near else "")
+
+
+_SETTING_NAMES = frozenset(field.name for field in attrs.fields(Settings))
+
 
 @attrs.define
 class DealScore:

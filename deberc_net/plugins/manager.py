@@ -24,6 +24,7 @@ import inspect
 import itertools
 import re
 import types
+import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from importlib import metadata
 from typing import Any
@@ -292,6 +293,7 @@ class RuleBook:
             configure = hook("deberc_configure", [p for p in everyone if p is not rule.plugin])
             with _setting_up([rule], rule):
                 assigned = assignments(functools.partial(configure, players=players), start)
+            _refuse_wrong_types(rule, assigned)
             changes[rule.name] = assigned
         requires = {r.name: r.info.requires for r in options}
         _refuse_disagreements(changes, requires)
@@ -365,6 +367,58 @@ def _home(plugin: object) -> tuple[str, str]:
     else:
         module = getattr(plugin, "__module__", None) or type(plugin).__module__
     return module, module.rpartition(".")[0] or module
+
+
+# each setting's type, read once (the annotations are strings in game/rules.py)
+_SETTING_TYPES: dict[str, Any] = typing.get_type_hints(Settings)
+
+
+def _refuse_wrong_types(rule: LoadedRule, assigned: Mapping[str, Any]) -> None:
+    """A value of another type than its setting's (a ``"20"`` for ``last_trick_bonus``)
+    failed only when the deal read it, at its last trick: refused as the table's rules
+    are built. A bool is no int here (Python says it is), nor an int a bool."""
+    for setting, value in assigned.items():
+        expected = _SETTING_TYPES[setting]
+        if not _fits(value, expected):
+            given = _a(type(value).__name__)
+            raise RuleError(
+                f"rule {rule.name!r} (distribution {rule.distribution!r}) sets {setting} "
+                f"to {value!r} ({given}), not {_described(expected)}"
+            )
+
+
+def _fits(value: object, expected: Any) -> bool:
+    arms = typing.get_args(expected)
+    if typing.get_origin(expected) in (typing.Union, types.UnionType):
+        return any(_fits(value, arm) for arm in arms)
+    if expected is type(None):
+        return value is None
+    if expected is bool:
+        return isinstance(value, bool)
+    if expected is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if typing.get_origin(expected) is tuple:
+        if not isinstance(value, tuple):
+            return False
+        if len(arms) == 2 and arms[1] is Ellipsis:
+            return all(_fits(item, arms[0]) for item in value)
+        return len(arms) == len(value) and all(map(_fits, value, arms))
+    return not isinstance(expected, type) or isinstance(value, expected)
+
+
+def _described(expected: Any) -> str:
+    """``an int``, ``an int or None``, ``a tuple of ints``: a setting's type in words."""
+    if typing.get_origin(expected) in (typing.Union, types.UnionType):
+        arms = typing.get_args(expected)
+        return " or ".join("None" if a is type(None) else _described(a) for a in arms)
+    if typing.get_origin(expected) is tuple:
+        arms = typing.get_args(expected)
+        return f"a tuple of {arms[0].__name__}s" if arms else "a tuple"
+    return _a(getattr(expected, "__name__", str(expected)))
+
+
+def _a(name: str) -> str:
+    return f"{'an' if name[:1] in tuple('aeiou') else 'a'} {name}"
 
 
 def _depth(

@@ -278,6 +278,7 @@ class Msg(StrEnum):
     RULES_SAME_WORD = "rules-same-word"
     RULES_DEAL_CLASS = "rules-deal-class"
     RULES_SETUP_FAILED = "rules-setup-failed"
+    RULES_SETTING_TYPE = "rules-setting-type"
     SEEK_PRIVATE = "seek-private"
     LAST_RULES_GONE = "last-rules-gone"
     # a call inside a refusal: its token (English) or as a Russian player says it
@@ -1063,6 +1064,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "rule {name} (distribution {distribution}) failed to set up the table: {error}",
         "правило {name} (дистрибутив {distribution}) не смогло подготовить стол: плагин"
         " правил неисправен ({error})",
+    ),
+    Msg.RULES_SETTING_TYPE: (
+        "rule {name} (distribution {distribution}) sets {setting} to {value} ({given}),"
+        " not {wanted}",
+        "правило {name} (дистрибутив {distribution}): плагин правил неисправен (задаёт"
+        " {setting} = {value} ({given}), а не {wanted})",
     ),
     Msg.SEEK_PRIVATE: (
         "a private table is opened with 'new ... private' and joined by invitation;"

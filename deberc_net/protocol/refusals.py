@@ -223,6 +223,11 @@ _RULE_FORMS: tuple[tuple[str, Msg], ...] = (
         r" (?P<error>.*)",
         Msg.RULES_SETUP_FAILED,
     ),
+    (
+        rf"rule {_q('name')} \(distribution {_q('distribution')}\) sets (?P<setting>\w+) to"
+        r" (?P<value>.*) \((?P<given>an? [\w.]+)\), not (?P<wanted>.*)",
+        Msg.RULES_SETTING_TYPE,
+    ),
 )
 # values said as they are in both languages (a setting's values, a plugin's object)
 _PLAIN = frozenset(
@@ -236,6 +241,9 @@ _PLAIN = frozenset(
         "setting",
         "players",
         "error",  # a plugin's exception, as Python says it
+        "value",
+        "given",
+        "wanted",
     )
 )
 # a kind of rule in Russian: the subject («— опция, а не вариант»), and the genitive

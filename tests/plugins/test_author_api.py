@@ -208,6 +208,54 @@ def test_a_failure_in_no_rules_own_code_names_the_variant() -> None:
     )
 
 
+def test_a_misspelled_setting_is_named_with_the_one_meant() -> None:
+    """Was "AttributeError: '_Noting' object has no attribute 'last_trick_bonu'", the
+    name of a class of ours the plugin never saw."""
+    with pytest.raises(RuleError) as info:
+        build_ruleset(options=["bonu"], plugins=[Setter("bonu", "last_trick_bonu", 0)])
+    assert str(info.value) == (
+        "rule 'bonu' (distribution '(registered in-process)') failed to set up the table: "
+        "AttributeError: Settings has no setting 'last_trick_bonu' "
+        "(did you mean 'last_trick_bonus'?)"
+    )
+    settings = Settings()  # the variant's configure is handed the Settings itself
+    with pytest.raises(AttributeError) as plain:
+        settings.last_trick_bonu = 0  # type: ignore[attr-defined]
+    assert str(plain.value) == str(info.value.__cause__)
+    with pytest.raises(AttributeError, match=r"^Settings has no setting 'zzz'$"):
+        settings.zzz = 0  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "said"),
+    [
+        ("last_trick_bonus", "20", "sets last_trick_bonus to '20' (a str), not an int"),
+        ("last_trick_bonus", True, "sets last_trick_bonus to True (a bool), not an int"),
+        ("last_trick_bonus", None, "sets last_trick_bonus to None (a NoneType), not an int"),
+        ("fresa", 1, "sets fresa to 1 (an int), not a bool"),
+        ("target", "777", "sets target to '777' (a str), not an int or None"),
+        ("deal_before", [3, 3], "sets deal_before to [3, 3] (a list), not a tuple of ints"),
+        ("deal_after", (3, "3"), "sets deal_after to (3, '3') (a tuple), not a tuple of ints"),
+    ],
+)
+def test_an_option_setting_a_value_of_another_type_is_refused(
+    setting: str, value: object, said: str
+) -> None:
+    """An int setting given "20" failed only at the deal's last trick (a TypeError)."""
+    with pytest.raises(RuleError) as info:
+        build_ruleset(options=["typed"], plugins=[Setter("typed", setting, value)])
+    assert str(info.value) == f"rule 'typed' (distribution '(registered in-process)') {said}"
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [("target", None), ("stake", None), ("stake", 5), ("deal_before", (2, 2, 2)), ("fresa", False)],
+)
+def test_values_of_the_settings_type_are_taken(setting: str, value: object) -> None:
+    rules = build_ruleset(options=["typed"], plugins=[Setter("typed", setting, value)])
+    assert getattr(rules.settings, setting) == value
+
+
 # ------------------------------------------------------------- spoken aliases
 def test_shipped_calls_are_heard_in_russian_and_english_at_their_tables_only() -> None:
     dave = build_ruleset(options=["dave"])

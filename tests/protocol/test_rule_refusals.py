@@ -52,6 +52,9 @@ SAMPLES: dict[str, list[object]] = {
     "rule.distribution": ["deberc-boom", "(registered in-process)"],
     "type(exc).__name__": ["KeyError", "AttributeError"],
     "_one_line(exc)": ["'x'", "Settings has no setting 'fresaa' (did you mean 'fresa'?)"],
+    "value": ["'20'", "True"],
+    "given": ["a str", "an int"],
+    "_described(expected)": ["an int", "an int or None", "a tuple of ints"],
 }
 
 
