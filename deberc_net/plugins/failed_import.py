@@ -16,10 +16,10 @@ from collections.abc import Sequence
 
 def failed_at(exc: BaseException, module: str) -> str | None:
     """``file:line`` of the innermost frame of ``exc``'s traceback that runs code of
-    ``module``'s top-level package; None if none does, or for a SyntaxError, whose
-    message names its file and line already."""
+    ``module``'s top-level package; None if none does. A SyntaxError's own file and
+    line: the file that could not be compiled (its traceback is the importer's)."""
     if isinstance(exc, SyntaxError):
-        return None
+        return f"{exc.filename}:{exc.lineno}" if exc.filename else None
     package = module.partition(".")[0]
     found = None
     for frame, line in traceback.walk_tb(exc.__traceback__):
@@ -27,6 +27,15 @@ def failed_at(exc: BaseException, module: str) -> str | None:
         if isinstance(name, str) and (name == package or name.startswith(package + ".")):
             found = f"{frame.f_code.co_filename}:{line}"
     return found
+
+
+def told(exc: BaseException, module: str) -> str:
+    """``Type: message (at file:line)``, the line ``failed_at`` finds in ``module``'s
+    package; a SyntaxError's message without its own ``(file.py, line N)``, which
+    names the file by its base name only."""
+    text = exc.msg if isinstance(exc, SyntaxError) and exc.filename else str(exc)
+    at = failed_at(exc, module)
+    return f"{type(exc).__name__}: {text}" + (f" (at {at})" if at else "")
 
 
 def raised_in(exc: BaseException, homes: Sequence[tuple[str, str]]) -> int | None:

@@ -39,7 +39,7 @@ from deberc_net.protocol.vocabulary import engine_call
 
 from .api import PluginDeal
 from .assigned import assignments
-from .failed_import import failed_at, raised_in
+from .failed_import import raised_in, told
 from .hookspecs import HOOK_PREFIX, PROJECT, RuleInfo, RuleKind, RuleSpecs
 
 ENTRY_POINT_GROUP = "deberc_net"
@@ -650,12 +650,10 @@ def _load(group: str, extra: Iterable[object]) -> list[LoadedRule]:
         try:
             plugin = point.load()
         except Exception as exc:
-            at = failed_at(exc, point.module)
             raise PluginError(
                 _dist_name(point),
                 point.name,
-                f"loading {point.value} failed: {type(exc).__name__}: {exc}"
-                + (f" (at {at})" if at else ""),
+                f"loading {point.value} failed: {told(exc, point.module)}",
             ) from exc
         dist, version = _distribution(point, about)
         first = published.setdefault(id(plugin), point.name)

@@ -152,14 +152,25 @@ def test_the_line_named_is_the_innermost_in_the_plugins_package(
     assert str(info.value).endswith(f"(at {package / 'table.py'}:3)")
 
 
-def test_a_syntax_error_names_its_own_file_once(
+def test_a_syntax_error_names_its_files_whole_path_and_line_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    module = publish(tmp_path, "deberc-syntax", "syntax-rule", GOOD_RULE + "\ndef (:\n")
+    """Was 'SyntaxError: invalid syntax (inner.py, line 1)': the base name only, where
+    every other import error names the whole path."""
+    module = publish(tmp_path, "deberc-syntax", "syntax-rule", GOOD_RULE)
+    (tmp_path / f"{module}.py").unlink()
+    package = tmp_path / module
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        GOOD_RULE.format(name="syntax-rule") + "from . import inner\n", encoding="utf-8"
+    )
+    (package / "inner.py").write_text("X = 1\ndef (:\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(PluginError) as info:
         RuleBook.load()
-    assert f"{module}.py" in str(info.value) and "(at " not in str(info.value)
+    text = str(info.value)
+    assert text.endswith(f"failed: SyntaxError: invalid syntax (at {package / 'inner.py'}:2)")
+    assert text.count("inner.py") == 1
 
 
 def test_selfplay_and_ladder_refuse_to_start_too(
