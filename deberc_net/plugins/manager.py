@@ -716,8 +716,8 @@ def _describe(plugin: object, name: str, dist: str, version: str) -> LoadedRule:
     try:
         info = describe()
         aliases: object = getattr(plugin, "deberc_call_aliases", dict)()
-    except Exception as exc:
-        raise PluginError(dist, label, f"{type(exc).__name__}: {exc}") from exc
+    except Exception as exc:  # named with its line in the plugin's own code
+        raise PluginError(dist, label, told(exc, _home(plugin)[0])) from exc
     if not isinstance(info, RuleInfo):
         raise PluginError(dist, label, f"deberc_rule_info returned {info!r}, not a RuleInfo")
     if name and info.name != name:

@@ -173,6 +173,35 @@ def test_a_syntax_error_names_its_files_whole_path_and_line_once(
     assert text.count("inner.py") == 1
 
 
+SAYS_WRONGLY = (  # a hook that raises while the plugin is loaded
+    GOOD_RULE
+    + """
+WORDS = {{}}
+
+@hookimpl
+def deberc_call_aliases():
+    return {{"da": WORDS["da"]}}
+"""
+)
+
+
+def test_a_hook_raising_at_loading_names_the_plugins_file_and_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Was "rule plugin 'said-rule' from distribution 'deberc-said': KeyError: 'da'",
+    no file nor line."""
+    module = publish(tmp_path, "deberc-said", "said-rule", SAYS_WRONGLY)
+    source = SAYS_WRONGLY.format(name="said-rule").splitlines()
+    line = source.index('    return {"da": WORDS["da"]}') + 1
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginError) as info:
+        RuleBook.load()
+    assert str(info.value) == (
+        "rule plugin 'said-rule' from distribution 'deberc-said': "
+        f"KeyError: 'da' (at {tmp_path / module}.py:{line})"
+    )
+
+
 def test_selfplay_and_ladder_refuse_to_start_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
