@@ -333,10 +333,13 @@ def refused(
     return raised
 
 
-def spoken(rules: RuleSet, text: str, legal: Sequence[Call] = ()) -> Call:
+def spoken(rules: RuleSet, text: str, legal: Sequence[Call | str] = ()) -> Call:
     """What a person typing ``text`` at a table with ``rules`` says: the server's reading,
-    the words of the table's plugins (``deberc_call_aliases``) included."""
-    return parse_call(text, legal, rules.call_aliases)
+    the words of the table's plugins (``deberc_call_aliases``) included. ``legal``: the
+    calls the seat may make, as ``legal()`` gives them (tokens, read as ``say`` reads
+    them) or as ``Call`` values; they settle what a word means now."""
+    calls = [parse(call) if isinstance(call, str) else call for call in legal]
+    return parse_call(text, calls, rules.call_aliases)
 
 
 def assert_replays(match: Match) -> None:

@@ -22,8 +22,17 @@ from deberc_net.plugins import (
     RuleInfo,
     hookimpl,
 )
-from deberc_net.protocol.vocabulary import CallSyntaxError
-from deberc_net.testing import build_deck, build_ruleset, new_deal, new_match, say, spoken
+from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError
+from deberc_net.testing import (
+    build_deck,
+    build_ruleset,
+    legal,
+    new_deal,
+    new_match,
+    parse,
+    say,
+    spoken,
+)
 
 
 class Setter:
@@ -264,6 +273,23 @@ def test_shipped_calls_are_heard_in_russian_and_english_at_their_tables_only() -
     assert spoken(build_ruleset(options=["poltinniki"]), "играем").token() == "igraem"
     with pytest.raises(CallSyntaxError):
         spoken(build_ruleset(), "даве")
+
+
+def test_spoken_takes_the_legal_calls_as_legal_gives_them() -> None:
+    """docs/plugins.md shows spoken(rules, text, legal=()); tokens, as legal() returns
+    them, failed with an AttributeError (a str has no .card)."""
+    rules = build_ruleset()
+    assert spoken(rules, "terts", legal=("dva-tertsa", "Jc")).token() == "dva-tertsa"
+    assert spoken(rules, "prokhodit", legal=["pishet"]).token() == "pishet"
+    assert spoken(rules, "Jc", legal=("terts", "Jc")).token() == "Jc"
+    with pytest.raises(AmbiguousRank):  # the ten and the ace both legal: which?
+        spoken(rules, "Th", legal=("10h", "Ah"))
+    deal = new_deal(
+        rules, build_deck("Jc 9c Ac 10s As Ks 7h 8h 7d", "10c Kc Qs Js 9s Ah 10h Kh Qd", "8c")
+    )
+    say(deal, 0, "igrayu")
+    assert spoken(rules, "валет треф", legal(deal, 0)) == parse("Jc")
+    assert spoken(rules, "ход Jc", deal.legal_calls(0)).token() == "Jc"  # Calls as before
 
 
 def test_two_options_giving_one_word_to_different_calls_are_refused() -> None:
