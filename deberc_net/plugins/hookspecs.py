@@ -116,7 +116,9 @@ class RuleSpecs:
 
     @hookspec
     def deberc_extra_calls(self, deal: PluginDeal, seat: int) -> list[Call]:
-        """Calls a plugin adds to ``seat``'s legal calls now (doubling, offers, ...)."""
+        """Calls a plugin adds to ``seat``'s legal calls now (doubling, offers, ...).
+        Asked for every seat, not only the one to act: a call returned for another seat
+        is one it may make out of turn (return an in-turn call for ``deal.to_act``)."""
         raise NotImplementedError  # a specification: plugins implement it
 
     @hookspec

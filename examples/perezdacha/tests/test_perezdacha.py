@@ -32,6 +32,36 @@ def test_the_player_may_call_a_redeal_before_the_first_card() -> None:
     assert_replays(match)
 
 
+def test_the_dealer_who_ordered_may_call_it_while_the_leader_is_to_act() -> None:
+    """deberc_extra_calls is asked for every seat, not only the one to act: the dealer
+    (seat 1) orders after seat 0 passes; seat 0 leads, and seat 1 may call the redeal
+    out of turn until that first card (docs/plugins.md, docs/protocol.md §8.5)."""
+    match = new_match(build_ruleset(options=["perezdacha"]), build_deck(*HANDS))
+    say(match, 0, "pas")
+    say(match, 1, "igrayu")
+    assert (match.deal.player, match.deal.to_act) == (1, 0)
+    assert legal(match, 1) == ["perezdacha"]  # not his turn: only the out-of-turn call
+    assert "perezdacha" not in legal(match, 0)
+    say(match, 1, "perezdacha")
+    record = match.records[0]
+    assert record["outcome"] == "redeal"
+    assert [(c["seat"], c["call"]) for c in record["calls"]] == [
+        (0, "pas"),
+        (1, "igrayu"),
+        (1, "perezdacha"),
+    ]
+    assert_replays(match)
+
+
+def test_the_leaders_first_card_ends_the_dealers_chance() -> None:
+    match = new_match(build_ruleset(options=["perezdacha"]), build_deck(*HANDS))
+    say(match, 0, "pas")
+    say(match, 1, "igrayu")
+    play(match, "Jc")
+    assert "perezdacha" not in legal(match, 1)
+    refused(match.deal, 1, "perezdacha", code="not-allowed")
+
+
 def test_no_redeal_before_the_order_or_after_the_first_card() -> None:
     match = new_match(build_ruleset(options=["perezdacha"]), build_deck(*HANDS))
     assert "perezdacha" not in legal(match, 0)  # nobody has ordered yet
