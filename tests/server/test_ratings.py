@@ -10,10 +10,22 @@ from collections.abc import Awaitable, Callable
 import trio
 from trio.testing import MockClock
 
-from .client import BOT_START_S, fields, is_event, next_ask, play_machine
+from .client import BOT_START_S, LineClient, fields, is_event, next_ask, play_machine
 from .conftest import Connector
 
 Register = Callable[[str, str], Awaitable[None]]
+
+
+async def _registered_pair(
+    port: int, connect: Connector, register: Register
+) -> tuple[LineClient, LineClient]:
+    """ann and bob, registered and logged in with their passwords (a match of theirs at
+    a public table is rated)."""
+    await register("ann", "pw-ann-1")
+    await register("bob", "pw-bob-1")
+    ann = await connect.machine(port, "ann", "pw-ann-1")
+    bob = await connect.machine(port, "bob", "pw-bob-1")
+    return ann, bob
 
 
 async def _play(ann, bob, settings: str = "2 short") -> dict[str, str]:
@@ -42,10 +54,7 @@ async def test_top_numbers_each_page_from_where_it_starts(
     start_server: Callable[..., Awaitable[int]], connect: Connector, register: Register
 ) -> None:
     port = await start_server(page_size=1)
-    await register("ann", "pw-ann-1")
-    await register("bob", "pw-bob-1")
-    ann = await connect.machine(port, "ann", "pw-ann-1")
-    bob = await connect.machine(port, "bob", "pw-bob-1")
+    ann, bob = await _registered_pair(port, connect, register)
     winner = (await _play(ann, bob))["name"]
     loser = "bob" if winner == "ann" else "ann"
     for page, rank, name in (("1", "1", winner), ("2", "2", loser)):
@@ -59,10 +68,7 @@ async def test_top_numbers_each_page_from_where_it_starts(
 async def test_a_rated_match_moves_top_and_finger(
     port: int, connect: Connector, register: Register
 ) -> None:
-    await register("ann", "pw-ann-1")
-    await register("bob", "pw-bob-1")
-    ann = await connect.machine(port, "ann", "pw-ann-1")
-    bob = await connect.machine(port, "bob", "pw-bob-1")
+    ann, bob = await _registered_pair(port, connect, register)
     await ann.send("top")
     assert await ann.expect("top") == {
         "variant": "moscow",
@@ -132,10 +138,7 @@ async def test_a_rated_match_moves_top_and_finger(
 async def test_guests_and_private_tables_are_not_rated(
     port: int, connect: Connector, register: Register
 ) -> None:
-    await register("ann", "pw-ann-1")
-    await register("bob", "pw-bob-1")
-    ann = await connect.machine(port, "ann", "pw-ann-1")
-    bob = await connect.machine(port, "bob", "pw-bob-1")
+    ann, bob = await _registered_pair(port, connect, register)
     cat = await connect.machine(port, "cat")  # a guest
     await _play(ann, bob, "2 private short")
     await _play(ann, cat)
@@ -152,10 +155,7 @@ async def test_a_match_left_before_every_player_made_a_call_is_not_rated(
     """The tryout's farm: bob (registered) sits and leaves at once, and ann gained a
     rating, bob lost one. A player who never made a call leaves the match unrated;
     once both have made one, leaving loses a rated match."""
-    await register("ann", "pw-ann-1")
-    await register("bob", "pw-bob-1")
-    ann = await connect.machine(port, "ann", "pw-ann-1")
-    bob = await connect.machine(port, "bob", "pw-bob-1")
+    ann, bob = await _registered_pair(port, connect, register)
 
     async def seated() -> None:
         await ann.send("new 2")
@@ -191,10 +191,7 @@ async def test_a_match_left_before_every_player_made_a_call_is_not_rated(
 
 
 async def test_top_and_finger_for_people(port: int, connect: Connector, register: Register) -> None:
-    await register("ann", "pw-ann-1")
-    await register("bob", "pw-bob-1")
-    ann = await connect.machine(port, "ann", "pw-ann-1")
-    bob = await connect.machine(port, "bob", "pw-bob-1")
+    ann, bob = await _registered_pair(port, connect, register)
     end = await _play(ann, bob)
     eve = await connect.human(port, "eve")
     await eve.send("top")
@@ -306,10 +303,7 @@ async def test_top_alone_shows_the_game_its_asker_plays_rated_most(
     port: int, connect: Connector, register: Register
 ) -> None:
     # club tryout (s23): a club playing Kharkov read 'top' as Moscow for two, nobody yet
-    await register("ann", "pw-ann-1")
-    await register("bob", "pw-bob-1")
-    ann = await connect.machine(port, "ann", "pw-ann-1")
-    bob = await connect.machine(port, "bob", "pw-bob-1")
+    ann, bob = await _registered_pair(port, connect, register)
     await _play(ann, bob, "2 kharkov short")
     await ann.send("top")
     top = await ann.expect("top")
