@@ -729,7 +729,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NOT_RATED: ("  Not rated yet.", "  Рейтинга пока нет."),
     Msg.FINGER_RATED: (
         "  {variant}, {players} players: #{rank}, rating {rating} (mu {mu}, sigma {sigma})",
-        "  {variant}, игроков: {players}: место {rank}, рейтинг {rating} (mu {mu}, sigma {sigma})",
+        "  {variant}, игроков: {players}: место {rank}, рейтинг {rating} (μ {mu}, σ {sigma})",
     ),
     Msg.NOT_YOUR_TURN: ("it is {name}'s turn", "сейчас ход игрока {name}"),
     Msg.NOT_YOUR_TURN_TO_BID: (

@@ -57,7 +57,7 @@ def test_top_and_finger_with_ratings_in_both_languages() -> None:
     ]
     ru = render_ru(finger)
     assert ru[0] == "anna: имя зарегистрировано, не на сервере. Последние партии: m7 m9."
-    assert ru[1] == "  moscow, игроков: 2: место 3, рейтинг 21.2 (mu 27.5, sigma 2.1)"
+    assert ru[1] == "  moscow, игроков: 2: место 3, рейтинг 21.2 (μ 27.5, σ 2.1)"  # no Latin
     _russian(ru)
     more = ev.Top("moscow", 2, (_rated(1, "anna", 1),), 30, 1, 2)
     assert render_ru(more)[-1] == "(страница 1 из 2. Дальше: top 2.)"
