@@ -17,8 +17,6 @@ import attrs
 
 from deberc_net.game.rules import Settings
 
-_FIELDS = frozenset(field.name for field in attrs.fields(Settings))
-
 
 class _Noting(Settings):
     """``Settings`` that note the name of each field assigned (still a ``Settings``
@@ -35,9 +33,8 @@ class _Noting(Settings):
         self.assigned.clear()  # the fields set at the start are not the option's doing
 
     def __setattr__(self, name: str, value: Any) -> None:
-        super().__setattr__(name, value)
-        if name in _FIELDS:
-            self.assigned.add(name)
+        super().__setattr__(name, value)  # (refuses a name that is no setting)
+        self.assigned.add(name)
 
 
 def assignments(configure: Callable[..., object], start: Settings) -> dict[str, Any]:
