@@ -655,6 +655,12 @@ def _games(event: ev.Games, machine: bool) -> list[str]:
     return games_lines(event)
 
 
+def _utc(finished: str) -> str:
+    """A match's end as a person reads it: to the minute, saying its zone (a club
+    three hours east of UTC read the stored times as its own)."""
+    return f"{finished[:16]} UTC" if len(finished) > 10 else finished
+
+
 def games_lines(e: ev.Games, lang: Lang = Lang.EN) -> list[str]:
     if not e.games:
         return [_say(lang, Msg.NO_GAMES, name=e.name)]
@@ -663,7 +669,7 @@ def games_lines(e: ev.Games, lang: Lang = Lang.EN) -> list[str]:
         _say(
             lang,
             Msg.GAME_LINE,
-            finished=g.finished,
+            finished=_utc(g.finished),
             match=g.match,  # the key of its replay and its history (docs/web.md)
             table=g.table,
             # by side, a total each: four players as their pairs ('anna+olga v boris+vera')
