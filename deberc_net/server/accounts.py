@@ -58,6 +58,13 @@ def _hash(password: str, salt: bytes) -> bytes:
 _ADDRESS, _NAME = "\0address ", "\0name "
 
 
+def same_secret(given: str, held: str) -> bool:
+    """Whether a secret typed (a token, a vouched password) is the one held, compared in
+    constant time. As bytes: hmac refuses str with a letter outside ASCII (a token
+    copied with the Russian welcome's closing «»» raised TypeError: an internal error)."""
+    return hmac.compare_digest(given.encode(), held.encode())
+
+
 def _pair(name: str, address: str) -> str:
     """One key for a name and an address (no name holds a space)."""
     return f"{name_key(name)} {address}"
@@ -131,11 +138,7 @@ class Accounts:
         """A login this process vouches for: from its own link, with the secret given
         to ``trust``. A socket's peer is never ``LOCAL_ADDRESS``."""
         held = self._trusted.get(name_key(name))
-        return (
-            held is not None
-            and address == LOCAL_ADDRESS
-            and hmac.compare_digest(held.encode(), secret.encode())
-        )
+        return held is not None and address == LOCAL_ADDRESS and same_secret(secret, held)
 
     async def spelling(self, name: str) -> str:
         """``name`` as its account spells it (``login VERA`` is Vera's), else as given."""

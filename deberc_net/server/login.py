@@ -3,7 +3,6 @@ name, and the welcome; a name that logs in again closes its old connection."""
 
 from __future__ import annotations
 
-import hmac
 import secrets
 import unicodedata
 from typing import TYPE_CHECKING, Any
@@ -156,7 +155,7 @@ class Login:
         else:
             held = self._guest_token(name)
             if name_key(name) in self.registering or (
-                held is not None and (token is None or not hmac.compare_digest(token, held))
+                held is not None and (token is None or not accounts.same_secret(token, held))
             ):
                 self._refused(
                     session, name, ev.error("name-in-use", phrase(Msg.NAME_IN_USE, name=name))

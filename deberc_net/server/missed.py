@@ -11,14 +11,12 @@ and the one that tells it has the others forget it: told once); a restart forget
 
 from __future__ import annotations
 
-import hmac
-
 import attrs
 import trio
 
 from deberc_net.protocol.messages import Phrase
 
-from .accounts import name_key
+from .accounts import name_key, same_secret
 
 KEPT = 10_000
 HELD_S = 24 * 3600.0
@@ -59,7 +57,7 @@ class Missed:
         if notice.token is None:
             owner = not guest
         else:
-            owner = guest and presented is not None and hmac.compare_digest(presented, notice.token)
+            owner = guest and presented is not None and same_secret(presented, notice.token)
         if not owner:
             return None
         del self.notices[key]

@@ -419,3 +419,21 @@ async def test_a_person_back_at_an_empty_trick_is_shown_the_last_trick_taken(
     again = await connect.machine(port, "ann", token=ann.token)
     await again.read_until(lambda x: x.startswith(("ask ", "state ")))
     assert not [x for x in again.lines if x.startswith("last ")], again.lines
+
+
+async def test_a_token_with_a_letter_outside_ascii_is_refused_not_an_internal_error(
+    port: int, connect: Connector
+) -> None:
+    # a check of the club texts (s23): the Russian welcome quotes «login ann token=T»,
+    # and a token copied with its closing » made hmac raise TypeError: 'internal'
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    await ann.aclose()  # away: her guest name is held for her token
+    for typed in (f"{ann.token}»", "ЖЖЖЖ", f"{ann.token[:-1]}é"):
+        other = await connect.raw(port, "other")
+        await other.send(f"style machine\nlogin ann token={typed}")
+        refused = fields(await other.read_until(lambda x: x.startswith("error ")))[1]
+        assert refused["code"] == "name-in-use", (typed, refused)
+    back = await connect.machine(port, "ann", token=ann.token)  # hers still takes it
+    await back.expect("event", kind="back")
