@@ -147,6 +147,12 @@ class Config:
         """The address the web face listens on: its own, else the game's."""
         return self.host if self.http_host is None else self.http_host
 
+    def web_off(self) -> dict[str, str]:
+        """What the ``listening`` log line says of the web face: ``web=off`` when there
+        is none ('--http-port 0' is off, not a free port as 'http_port = 0' in a file
+        is: docs/settings.md), nothing when there is (its own line names its port)."""
+        return {"web": "off"} if self.http_port is None else {}
+
     @classmethod
     def from_toml(cls, path: str | Path, **overrides: Any) -> Config:
         try:

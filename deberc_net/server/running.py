@@ -168,11 +168,12 @@ async def run(
                 # made a busy server's slowest calls wait two rounds of every table's
                 coin = serve_in_arrival_order()
             if worker is None:
-                # (no web face said so: '--http-port 0' is off, not a free port as
-                # 'http_port = 0' in a file is: docs/settings.md)
-                off = {"web": "off"} if config.http_port is None else {}
                 lifecycle_log.info(
-                    "listening", host=config.host, port=port, db=describe(config.db), **off
+                    "listening",
+                    host=config.host,
+                    port=port,
+                    db=describe(config.db),
+                    **config.web_off(),
                 )
             else:
                 # its server id: what the others' worker_lost lines call it ('lost')

@@ -676,11 +676,13 @@ class Table:
                     if self._all_back():
                         self._start()  # his cards are his view
                     else:
-                        last = self._last_taken_this_deal()
                         # a person back at an empty trick sees what fell while he was
                         # away (the view shows only a trick being laid); a program asks
-                        if last is not None and not session.machine and not last[1]:
-                            session.send(last[0])
+                        match = self.match
+                        if match is not None and not session.machine and not match.deal.trick.cards:
+                            last = self._last_taken_this_deal()
+                            if last is not None:
+                                session.send(last)
                         self._send_state(session, seat, whole=True)
                 elif session.table is self:  # it closed meanwhile: back in the lobby
                     session.table, session.seat = None, None
@@ -1149,9 +1151,9 @@ class Table:
             return
         session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, kind=kind, whole=whole))
 
-    def _last_taken_this_deal(self) -> tuple[ev.LastTrick, bool] | None:
-        """The last trick this deal has taken, and whether a trick is being laid now;
-        None before the first (or once the match is over)."""
+    def _last_taken_this_deal(self) -> ev.LastTrick | None:
+        """The last trick this deal has taken; None before the first (or once the match
+        is over)."""
         match = self.match
         if match is None or match.over:
             return None
@@ -1162,8 +1164,7 @@ class Table:
         trick = taken[-1]
         assert trick.winner is not None
         cards = tuple(c for _, c in trick.cards)
-        last = ev.LastTrick(self.id, deal.deal_no, trick.leader, cards, trick.winner, match.names)
-        return last, bool(deal.trick.cards)
+        return ev.LastTrick(self.id, deal.deal_no, trick.leader, cards, trick.winner, match.names)
 
     def _send_last(self, session: Session) -> None:
         """The last trick taken: this deal's, else the last one of the deal before."""
@@ -1174,7 +1175,7 @@ class Table:
         names = match.names
         last = self._last_taken_this_deal()
         if last is not None:
-            session.send(last[0])
+            session.send(last)
             return
         for record in reversed(match.records):  # a new deal: the last of an earlier one
             if record["tricks"]:

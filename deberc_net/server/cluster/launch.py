@@ -169,14 +169,13 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                 if readable:
                     _heard(worker, worker.process.stdout.readline())
             if not announced and all(w.ready for w in workers):
-                off = {"web": "off"} if config.http_port is None else {}  # (as serve's)
                 log.info(
                     "listening",
                     host=config.host,
                     port=port,
                     db=describe(config.db),
                     workers=count,
-                    **off,
+                    **config.web_off(),
                 )
                 announced = True
             for i, worker in enumerate(workers):
