@@ -12,7 +12,7 @@ from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.server.cluster.node import phrase_for_bus, phrase_from_bus
 from tests.server.client import LineClient, close_all, infos_so_far
 
-from .workers import served_workers
+from .workers import served_workers, settings_file
 
 SETTINGS = (
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 500\n"
@@ -42,8 +42,7 @@ async def _listed_at(client: LineClient, count: str) -> None:
 async def test_a_login_at_the_other_worker_is_told_what_was_missed_once(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    settings = tmp_path / "server.toml"
-    settings.write_text(SETTINGS)
+    settings = settings_file(tmp_path, SETTINGS)
     opened: list[LineClient] = []
     with trio.fail_after(60):
         async with served_workers(postgres_url, settings) as workers:
