@@ -345,13 +345,9 @@ def _setting_up(rules: Sequence[LoadedRule], otherwise: LoadedRule) -> Iterator[
         found = raised_in(exc, [_home(r.plugin) for r in rules])
         rule = otherwise if found is None else rules[found]
         raise RuleError(
-            f"{_whose(rule)} failed to set up the table: {type(exc).__name__}: {_one_line(exc)}"
+            f"rule {rule.name!r} (distribution {rule.distribution!r}) failed to set up "
+            f"the table: {type(exc).__name__}: {_one_line(exc)}"
         ) from exc
-
-
-def _whose(rule: LoadedRule) -> str:
-    """``rule 'x' (distribution 'y')``: who a refusal of a rule's own doing blames."""
-    return f"rule {rule.name!r} (distribution {rule.distribution!r})"
 
 
 def _one_line(exc: Exception, longest: int = 300) -> str:
@@ -386,7 +382,8 @@ def _refuse_wrong_types(rule: LoadedRule, assigned: Mapping[str, Any]) -> None:
         if not _fits(value, expected):
             given = _a(type(value).__name__)
             raise RuleError(
-                f"{_whose(rule)} sets {setting} to {value!r} ({given}), not {_described(expected)}"
+                f"rule {rule.name!r} (distribution {rule.distribution!r}) sets {setting} "
+                f"to {value!r} ({given}), not {_described(expected)}"
             )
 
 
