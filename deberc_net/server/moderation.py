@@ -3,8 +3,9 @@
 what, whom, why) and answered 'ok'.
 
 A ban is the store's: it outlasts a restart, and every worker of serve --workers (and
-every server on one database) reads it at each login. A mute is memory, this server's,
-told to the other workers over their bus (cluster/node.py) and gone with a restart.
+every server on one database) reads it at each login. A mute is checked at each 'say', so
+it is held in memory, told to the other workers over their bus (cluster/node.py), and
+written to the store, whence a server started anew takes those still running.
 Under serve --workers each command reaches a player on any worker: an announcement
 goes to every worker's players, a kick to the worker that holds him.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 import enum
 import functools
 import math
+import time
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
@@ -149,6 +151,9 @@ class Moderation:
                 session.send(ev.error("bad-argument", told))
                 return
         name = self._online_name(name) or name
+        until_s = time.time() + minutes * 60
+        store = self.lobby.store
+        await self.lobby.writes.run(functools.partial(store.mute, name, admin, reason, until_s))
         _logged(Action.MUTE, session, name, reason=reason, minutes=minutes)
         self.muted(name, minutes * 60, admin, reason)
         if self.lobby.node is not None:
@@ -168,12 +173,21 @@ class Moderation:
         if held is None:
             session.send(ev.error("not-allowed", phrase(Msg.NOT_MUTED, name=name)))
             return
+        await self.lobby.writes.run(functools.partial(self.lobby.store.unmute, held.name))
         _logged(Action.UNMUTE, session, held.name)
         self.unmuted(held.name, admin)
         if self.lobby.node is not None:
             self.lobby.node.unmute(held.name, admin)
         said = phrase(Msg.UNMUTE_DONE, name=held.name)
         session.send(ev.ok("unmute", said, (("name", held.name),)))
+
+    async def recall(self) -> None:
+        """The mutes still running in the store, taken up by a server that starts (they
+        are not told again to the names muted)."""
+        stored = await trio.to_thread.run_sync(self.lobby.store.mutes, time.time())
+        now_s = time.time()
+        for mute in stored:
+            self.muted(mute.name, mute.until_s - now_s, mute.admin, mute.reason, tell=False)
 
     # ------------------------------------------------------------ what others ask
     async def ban_refusal(self, name: str) -> ev.Error | None:

@@ -119,6 +119,7 @@ async def run(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_heartbeat, store, config)
             lobby = Lobby(config, store, nursery, rules)
+            await lobby.moderation.recall()
             if worker is not None:
                 listeners = await _join_workers(lobby, store, worker, nursery)
             else:  # (a worker's node draws them, shared with the other workers)

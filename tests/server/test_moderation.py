@@ -1,10 +1,11 @@
 """An admin keeps the club civil (docs/protocol.md §5.19), over real TCP: 'announce',
 'kick', 'ban'/'unban'/'bans', 'mute'/'unmute', refused to everyone else and against
-another admin; a ban kept by the store through a restart."""
+another admin; a ban and a mute kept by the store through a restart."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -327,6 +328,43 @@ async def test_a_muted_player_may_not_say_or_invite_till_the_time_is_up_or_unmut
     await ann.send("say thanks")
     await ann.expect("say", text="thanks")
     assert await _error(boss, "unmute ann") == {"code": "not-allowed", "text": "ann is not muted"}
+
+
+async def test_a_mute_outlasts_a_restart_and_unmute_ends_it_in_the_store_too(
+    db_path: Path, connect: Connector, register: Register
+) -> None:
+    config = make_config(db_path, admins=["boss"])
+    async with running_server(config) as port:
+        boss = await _boss(port, connect, register)
+        await boss.send("mute ann 30 calling names")  # not here: muted whoever comes
+        await boss.expect("ok", cmd="mute", name="ann")
+        await boss.send("mute bob 5")
+        await boss.expect("ok", cmd="mute", name="bob")
+    other = open_store(db_path)  # a mute that ran out while the server was down
+    try:
+        other.mute("cid", "boss", "", time.time() - 1)
+    finally:
+        other.close()
+    async with running_server(config) as port:  # the same database, a new server
+        ann = await connect.machine(port, "ann")
+        refused = await _error(ann, "say hello again")
+        assert refused["code"] == "muted"
+        assert refused["text"] in {
+            f"you are muted for {m} more min: 'say' and 'invite' are refused" for m in (29, 30)
+        }
+        assert not [x for x in ann.lines if x.startswith("info ")]  # told when muted, not again
+        cid = await connect.machine(port, "cid")
+        await cid.send("say free")
+        await cid.expect("say", text="free")
+        boss = await connect.machine(port, "boss", "owners")
+        await boss.send("unmute ann")
+        await boss.expect("ok", cmd="unmute", name="ann")
+    async with running_server(config) as port:
+        ann = await connect.machine(port, "ann")
+        await ann.send("say thanks")
+        await ann.expect("say", text="thanks")
+        bob = await connect.machine(port, "bob")
+        assert (await _error(bob, "say hi"))["code"] == "muted"
 
 
 async def test_help_tells_an_admin_the_moderation_commands_and_everyone_that_chat_is_logged(

@@ -101,6 +101,17 @@ class Ban:
 
 
 @attrs.frozen
+class StoredMute:
+    """A name whose 'say' and 'invite' are refused (docs/protocol.md §5.19) till
+    ``until_s`` (seconds since the epoch), as it was muted, by which admin, and why."""
+
+    name: str
+    admin: str
+    reason: str
+    until_s: float
+
+
+@attrs.frozen
 class Arrival:
     """What a login reads first, in one read (one thread's turn, not two: a burst of
     logins otherwise holds twice the memory in flight, docs/performance.md): the
@@ -172,6 +183,20 @@ class Store(Protocol):
 
     def bans(self) -> list[Ban]:
         """Every ban, the oldest first."""
+        ...
+
+    # mutes (server/moderation.py)
+    def mute(self, name: str, admin: str, reason: str, until_s: float) -> None:
+        """Refuse ``name``'s talk till ``until_s`` (seconds since the epoch); a name
+        muted already is muted anew (and the mutes run out are forgotten)."""
+        ...
+
+    def unmute(self, name: str) -> bool:
+        """End ``name``'s mute; False if it had none."""
+        ...
+
+    def mutes(self, now_s: float) -> list[StoredMute]:
+        """The mutes still running at ``now_s`` (seconds since the epoch)."""
         ...
 
     # records
@@ -591,6 +616,21 @@ BANS = "SELECT name, admin, {since}, reason FROM bans ORDER BY since, key"
 
 def ban_row(row: tuple[Any, ...]) -> Ban:
     return Ban(str(row[0]), str(row[1]), str(row[2]), str(row[3]))
+
+
+# Mutes: the same SQL in both dialects ({p}: the placeholder)
+MUTE = (
+    "INSERT INTO mutes (key, name, admin, reason, until_s) VALUES ({p}, {p}, {p}, {p}, {p})"
+    " ON CONFLICT (key) DO UPDATE SET name = excluded.name, admin = excluded.admin,"
+    " reason = excluded.reason, until_s = excluded.until_s"
+)
+MUTES_RUN_OUT = "DELETE FROM mutes WHERE until_s <= {p}"
+UNMUTE = "DELETE FROM mutes WHERE key = {p}"
+MUTES = "SELECT name, admin, reason, until_s FROM mutes WHERE until_s > {p} ORDER BY until_s, key"
+
+
+def mute_row(row: tuple[Any, ...]) -> StoredMute:
+    return StoredMute(str(row[0]), str(row[1]), str(row[2]), float(row[3]))
 
 
 # People's ratings: the same SQL in both dialects ({p}: the placeholder)

@@ -445,6 +445,32 @@ CREATE TABLE bans (
 );
 """,
     ),
+    Migration(
+        13,
+        "names muted by an admin, till when",
+        # one row a name (its name_key), as bans: the name as muted, the admin, his
+        # reason ('' if none) and the mute's end in seconds since the epoch (a server
+        # started anew takes those still running: docs/protocol.md §5.19); a row whose
+        # end has passed means nothing and goes at the next mute
+        sqlite="""
+CREATE TABLE mutes (
+    key TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    admin TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    until_s REAL NOT NULL
+);
+""",
+        postgres="""
+CREATE TABLE mutes (
+    key TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    admin TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    until_s DOUBLE PRECISION NOT NULL
+);
+""",
+    ),
 )
 
 

@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import socket
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -33,6 +34,9 @@ from .base import (
     MATCH_IDS,
     MATCH_INTO,
     MATCH_RECORDS,
+    MUTE,
+    MUTES,
+    MUTES_RUN_OUT,
     OLD_STOP_FINISHED,
     OLD_STOPS,
     ORPHANED,
@@ -51,11 +55,13 @@ from .base import (
     SHUTDOWN,
     STANDINGS,
     UNBOARD_RUNNING,
+    UNMUTE,
     Arrival,
     Ban,
     PlayerRating,
     RatingPoint,
     RatingResult,
+    StoredMute,
     StoreError,
     ban_row,
     board_finishes,
@@ -67,6 +73,7 @@ from .base import (
     keeps_result,
     lost_match_row,
     match_row,
+    mute_row,
     name_key,
     old_stop_number,
     player_rating,
@@ -280,6 +287,22 @@ class PostgresStore:
         with self._pool.connection() as conn:
             rows = conn.execute(BANS.format(since=SINCE)).fetchall()
         return [ban_row(tuple(r)) for r in rows]
+
+    # mutes
+    def mute(self, name: str, admin: str, reason: str, until_s: float) -> None:
+        with self._pool.connection() as conn:
+            conn.execute(MUTES_RUN_OUT.format(p="%s"), (time.time(),))
+            conn.execute(MUTE.format(p="%s"), (name_key(name), name, admin, reason, until_s))
+
+    def unmute(self, name: str) -> bool:
+        with self._pool.connection() as conn:
+            gone = conn.execute(UNMUTE.format(p="%s"), (name_key(name),))
+            return gone.rowcount == 1
+
+    def mutes(self, now_s: float) -> list[StoredMute]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(MUTES.format(p="%s"), (now_s,)).fetchall()
+        return [mute_row(tuple(r)) for r in rows]
 
     # records
     def add_deal(

@@ -37,6 +37,9 @@ from .base import (
     MATCH_IDS,
     MATCH_INTO,
     MATCH_RECORDS,
+    MUTE,
+    MUTES,
+    MUTES_RUN_OUT,
     OLD_STOP_FINISHED,
     OLD_STOPS,
     ORPHANED,
@@ -55,11 +58,13 @@ from .base import (
     SQLITE_NUMBER,
     STANDINGS,
     UNBOARD_RUNNING,
+    UNMUTE,
     Arrival,
     Ban,
     PlayerRating,
     RatingPoint,
     RatingResult,
+    StoredMute,
     StoreError,
     ban_row,
     board_finishes,
@@ -71,6 +76,7 @@ from .base import (
     keeps_result,
     lost_match_row,
     match_row,
+    mute_row,
     name_key,
     old_stop_number,
     player_rating,
@@ -453,6 +459,22 @@ class SQLiteStore:
         with self._reading():
             rows = self._db.execute(BANS.format(since=SINCE)).fetchall()
         return [ban_row(r) for r in rows]
+
+    # mutes
+    def mute(self, name: str, admin: str, reason: str, until_s: float) -> None:
+        with self._writing():
+            self._db.execute(MUTES_RUN_OUT.format(p="?"), (time.time(),))
+            self._db.execute(MUTE.format(p="?"), (name_key(name), name, admin, reason, until_s))
+
+    def unmute(self, name: str) -> bool:
+        with self._writing():
+            gone = self._db.execute(UNMUTE.format(p="?"), (name_key(name),))
+        return gone.rowcount == 1
+
+    def mutes(self, now_s: float) -> list[StoredMute]:
+        with self._reading():
+            rows = self._db.execute(MUTES.format(p="?"), (now_s,)).fetchall()
+        return [mute_row(r) for r in rows]
 
     # records
     def add_deal(

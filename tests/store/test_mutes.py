@@ -1,0 +1,39 @@
+"""Mutes in the store (server/moderation.py, docs/protocol.md §5.19), kept alike by
+SQLite and PostgreSQL: one mute a name however it is written, muted anew in place, ended
+once, only those still running listed, and kept by a store opened again (a restart)."""
+
+from __future__ import annotations
+
+from deberc_net.server.store import open_store
+from deberc_net.server.store.base import StoredMute
+
+NOW_S = 2_000_000_000.0  # the tests' "now", seconds since the epoch
+
+
+def test_a_mute_is_one_a_name_and_only_those_running_are_listed(store_db: str) -> None:
+    store = open_store(store_db)
+    try:
+        assert store.mutes(NOW_S) == []
+        store.mute("Troll", "boss", "calling names", NOW_S + 600)
+        store.mute("Гость-1", "chief", "", NOW_S + 60)
+        store.mute("old", "boss", "", NOW_S - 1)  # run out already
+        assert store.mutes(NOW_S) == [
+            StoredMute("Гость-1", "chief", "", NOW_S + 60),
+            StoredMute("Troll", "boss", "calling names", NOW_S + 600),
+        ]
+        store.mute("TROLL", "chief", "again", NOW_S + 30)  # anew: the one row, shorter
+        assert [(m.name, m.admin, m.reason) for m in store.mutes(NOW_S)] == [
+            ("TROLL", "chief", "again"),
+            ("Гость-1", "chief", ""),
+        ]
+        assert store.mutes(NOW_S + 60) == []  # both run out by then
+    finally:
+        store.close()
+    store = open_store(store_db)  # as a server restarted on the same database
+    try:
+        assert {m.name for m in store.mutes(NOW_S)} == {"TROLL", "Гость-1"}
+        assert store.unmute("troll") is True
+        assert store.unmute("Troll") is False  # ended once
+        assert [m.name for m in store.mutes(NOW_S)] == ["Гость-1"]
+    finally:
+        store.close()
