@@ -73,8 +73,10 @@ async def test_a_ladder_run_on_the_servers_file_is_shown(
         assert f'<a href="/games/{game["match_id"]}">' in page
         assert (await web.get(f"/games/{game['match_id']}"))[0] == 200
     assert_elo_plot(page, run["games"], data)
+    assert f"<small>started {listed['runs'][0]['started']} UTC</small>" in page  # its zone
     status, body = await web.get("/ladders")
     assert status == 200 and b'<a href="/ladders/1">1</a>' in body and b"rand2" in body
+    assert b"<th>Started (UTC)</th>" in body
     # the ratings are by name, which both pages say (a bot changed under its old name
     # mixed its versions without a word)
     assert report.BY_NAME.replace("'", "&#39;").encode() in body

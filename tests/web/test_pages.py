@@ -351,6 +351,8 @@ async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(
         status, body = await web.get(f"/players/{name}")
         assert status == 200 and b'<a href="/games/m1">m1</a>' in body
         assert b"in the last match." in body  # one: no "last 1 ... matches"
+        finished = player["games"][0]["finished"]  # the store's UTC, which the page says
+        assert b"<th>Finished (UTC)</th>" in body and f"<td>{finished}</td>".encode() in body
     for missing in ("carl", "no%20such"):  # no match, or not a possible name
         status, body = await web.get(f"/api/players/{missing}")
         assert status == 404 and b"no finished match of" in body
