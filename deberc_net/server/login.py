@@ -231,6 +231,7 @@ class Login:
         claim of a free name; ``presented``: the token it gave): a connection that held
         the name closes, and a seat the name holds comes back."""
         key = name_key(name)
+        self._seat_login_spend(name)
         previous = self.lobby.online.get(key)
         name = self._spelling(name, previous)
         if previous is not None:
@@ -289,11 +290,19 @@ class Login:
     def _seat_logins_spent(self, name: str) -> bool:
         """Whether ``name`` holds a seat and has logged in too often: a guest's resumes
         in a loop (a token, nothing to hash) put ~930 'away' and 'back' lines a second
-        on its table's screens, till a slow reader there was cut off."""
+        on its table's screens, till a slow reader there was cut off. Only a login let
+        in spends the allowance (``_seat_login_spend``): refused ones, anyone's, would
+        let a stranger's wrong tokens keep the owner from his seat till it forfeits."""
         if self.lobby.table_of(name) is None:
             return False
         now = trio.current_time()
-        return not self.seat_logins.of(name_key(name), now, self.lobby.online).take(now)
+        return not self.seat_logins.of(name_key(name), now, self.lobby.online).ready(now)
+
+    def _seat_login_spend(self, name: str) -> None:
+        """A login of ``name`` let in: one of its seat's allowance, if it holds one."""
+        if self.lobby.table_of(name) is not None:
+            now = trio.current_time()
+            self.seat_logins.of(name_key(name), now, self.lobby.online).take(now)
 
     def _spelling(self, name: str, previous: Session | None) -> str:
         """The spelling a name logs in under: its seat's, or its connection's that it

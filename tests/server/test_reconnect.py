@@ -391,6 +391,29 @@ async def test_a_seated_names_logins_are_held_to_an_allowance(
         cat = await connect.machine(port, "cat", token=cat.token)
 
 
+async def test_strangers_refused_logins_do_not_spend_a_seated_names_allowance(
+    port: int, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    # hostile tryout (s24): wrong tokens for a seated guest's name, well under the flood
+    # limit and nothing to hash, spent its allowance, and the owner back from a drop got
+    # 'slow-down' at every try till his seat forfeited
+    from deberc_net.server.login import SEAT_LOGINS_BURST
+
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    stranger = await connect.raw(port, "stranger")
+    await stranger.send("style machine")
+    for _ in range(3 * int(SEAT_LOGINS_BURST)):
+        await stranger.send("login bob token=WRONGWRONGWRONG1")
+        assert (await stranger.expect("error"))["code"] == "name-in-use"
+    await bob.aclose()
+    await ann.expect("event", kind="away")
+    back = await connect.machine(port, "bob", token=bob.token)  # let in, seat and all
+    await back.read_until(lambda x: x.startswith(("ask ", "state ")))
+    assert (await ann.expect("event", kind="back"))["name"] == "bob"
+
+
 async def test_a_person_back_at_an_empty_trick_is_shown_the_last_trick_taken(
     port: int, connect: Connector
 ) -> None:
