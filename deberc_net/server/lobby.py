@@ -322,13 +322,13 @@ class Lobby:
         """The open tables anyone may see listed ('tables', the web): not the private,
         but to ``session`` those it sits at or is invited to, nor a ladder's boards
         (watched by admins only: docs/protocol.md §5.5a)."""
-        key = name_key(session.name) if session is not None and session.name else None
+        name = session.name if session is not None else None
         return [
             t
             for _, t in sorted(self.tables.items())
             if t.state != TableState.CLOSED
             and t.board is None
-            and (not t.private or (key is not None and _its_own(t, key)))
+            and (not t.private or (name is not None and _its_own(t, name)))
         ]
 
     def table_room(self, session: Session, opening: bool) -> bool:
@@ -452,7 +452,8 @@ class Lobby:
             table.post(Stop(reason))
 
 
-def _its_own(table: Table, key: str) -> bool:
-    """Whether the name ``key`` sits at ``table`` or is invited to it (another worker's
-    private table tells its invitations with its seats: cluster/node.py)."""
-    return key in table.invited or any(s is not None and name_key(s) == key for s in table.seats)
+def _its_own(table: Table, name: str) -> bool:
+    """Whether ``name`` sits at ``table`` or is invited to it (another worker's private
+    table tells its invitations with its seats: cluster/node.py)."""
+    key = name_key(name)
+    return table.invites(name) or any(s is not None and name_key(s) == key for s in table.seats)

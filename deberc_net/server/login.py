@@ -153,7 +153,7 @@ class Login:
             )
             return
         else:
-            held = self._guest_token(name)
+            held = self.guest_token(name)
             if name_key(name) in self.registering or (
                 held is not None and (token is None or not accounts.same_secret(token, held))
             ):
@@ -209,7 +209,7 @@ class Login:
     async def _register(self, session: Session, name: str, password: str) -> bool:
         """Register a free name; refused while a guest holds it (connected or seated)."""
         key = name_key(name)
-        if self._guest_token(name) is not None or key in self.registering:
+        if self.guest_token(name) is not None or key in self.registering:
             error = ev.error("name-in-use", phrase(Msg.NAME_IN_USE_BY_GUEST, name=name))
             self._refused(session, name, error)
             return False
@@ -340,7 +340,7 @@ class Login:
         session.close(Ending.LOGGED_IN_ELSEWHERE)
         self.lobby.matchmaking.forget(session)
 
-    def _guest_token(self, name: str) -> str | None:
+    def guest_token(self, name: str) -> str | None:
         """The token of the guest who holds ``name`` (connected, or seated at a table
         that is not closed); None if the name is free."""
         key = name_key(name)

@@ -295,6 +295,9 @@ class Table:
     deal_started: float = attrs.field(init=False, default=0.0)
     leave_asked: dict[int, float] = attrs.field(init=False, factory=dict)  # seat: when
     invited: set[str] = attrs.field(init=False, factory=set)  # name keys ('invite')
+    # a guest's invitation is his, not his name's: the token he held when invited (a
+    # guest's name is anyone's once he has gone, and his invitation goes with him)
+    guest_invites: dict[str, str] = attrs.field(init=False, factory=dict)
     # unbounded, but bounded in fact: see Posted
     inbox: Inbox[Posted] = attrs.field(init=False, factory=Inbox)
     # the scope the table's task waits for messages in, its deadline the clock's or
@@ -800,9 +803,16 @@ class Table:
         name = session.name
         if not self.private or not any(self.seats) or self.lobby.is_admin(session):
             return True
-        return name is not None and (
-            name_key(name) in self.invited or self._seat_of(name) is not None
-        )
+        return name is not None and (self.invites(name) or self._seat_of(name) is not None)
+
+    def invites(self, name: str) -> bool:
+        """Whether ``name`` is invited here: a guest only while the guest invited holds
+        the name (his token), not a newcomer who took it after he left."""
+        key = name_key(name)
+        if key not in self.invited:
+            return False
+        token = self.guest_invites.get(key)
+        return token is None or self.lobby.login.guest_token(name) == token
 
     def _not_invited(self) -> ev.Error:
         return ev.Error(
@@ -822,7 +832,7 @@ class Table:
         if self.state != ev.TableState.WAITING or all(self.seats):
             session.send(ev.error("table-full", phrase(Msg.NO_FREE_SEAT, table=self.id)))
             return
-        if name_key(name) in self.invited:  # it lasts as long as the table: once is enough
+        if self.invites(name):  # it lasts as long as the table: once is enough
             said = phrase(Msg.ALREADY_INVITED, name=name, table=self.id)
             session.send(ev.error("already-invited", said))
             return
@@ -831,6 +841,11 @@ class Table:
         if not session.remote and not may_talk(session):
             return
         self.invited.add(name_key(name))
+        token = self.lobby.login.guest_token(name)  # None: a registered name
+        if token is None:
+            self.guest_invites.pop(name_key(name), None)
+        else:
+            self.guest_invites[name_key(name)] = token
         table = str(self.id)
         said = phrase(Msg.INVITE, name=name, table=self.id)
         session.send(ev.ok("invite", said, (("table", table), ("name", name))))

@@ -59,6 +59,33 @@ async def test_a_private_table_is_listed_to_nobody_and_entered_only_by_invitatio
     assert (await eve.expect("tables"))["total"] == "0"
 
 
+async def test_a_guests_invitation_goes_with_him_not_to_the_next_guest_of_his_name(
+    port: int, connect: Connector
+) -> None:
+    # hostile tryout (s24): misha, a guest, was invited and quit; a newcomer logging in
+    # as misha saw, watched and sat at the private table (a guest's name is anyone's
+    # once he has gone, docs/protocol.md §4.2)
+    ann = await connect.machine(port, "ann")
+    misha = await connect.machine(port, "misha")
+    table = await _private_table(ann)
+    await ann.send("invite misha")
+    await ann.expect("ok", cmd="invite")
+    await misha.expect("invite")
+    await misha.send("quit")
+    await misha.wait_closed()
+    impostor = await connect.machine(port, "misha")
+    await impostor.send("tables")
+    assert (await impostor.expect("tables"))["total"] == "0"
+    for line in (f"observe {table}", f"sit {table}"):
+        await impostor.send(line)
+        assert (await impostor.expect("error"))["code"] == "not-invited", line
+    await ann.send("invite misha")  # invited anew: this misha now
+    await ann.expect("ok", cmd="invite")
+    await impostor.expect("invite")
+    await impostor.send(f"sit {table}")
+    assert (await impostor.expect("ok", cmd="sit"))["seat"] == "1"
+
+
 async def test_a_private_table_is_marked_in_its_players_human_list(
     port: int, connect: Connector
 ) -> None:
