@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import logging
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -226,6 +227,20 @@ async def test_one_address_cannot_take_every_live_socket(
             with pytest.raises(ConnectionRejected):  # a third from 127.0.0.1, with room left
                 async with open_websocket_url(live_url(web, 1)):
                     pass
+
+
+async def test_a_table_number_of_any_length_is_refused_as_no_table_and_logs_nothing(
+    start_web: StartWeb, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Past 4,300 digits the route's int() raised: hypercorn's traceback in the log
+    and a 500 (hostile tryout); now refused as a table that is not there (403)."""
+    web: WebServer = await start_web()
+    for number in ("9" * 30, "1" * 4400):
+        with trio.fail_after(10), pytest.raises(ConnectionRejected) as refused:
+            async with open_websocket_url(f"ws://127.0.0.1:{web.http_port}/live/table/{number}"):
+                pass
+        assert refused.value.status_code == 403, len(number)
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
 
 
 async def test_a_private_table_is_not_watched_live(start_web: StartWeb, connect: Connector) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import random
 import re
 import threading
@@ -223,6 +224,28 @@ async def test_unknown_things_are_404_with_a_reason(start_web: StartWeb) -> None
     assert (status, json.loads(body)) == (404, {"error": "no page /api/tables/x"})
     status, body = await web.get("/nowhere")
     assert status == 404 and b"no page /nowhere" in body and b"<html" in body.lower()
+
+
+async def test_a_path_number_of_any_length_is_a_404_and_logs_nothing(
+    start_web: StartWeb, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Past 4,300 digits (int()'s limit) Starlette's int convertor raised: a 500 (HTML
+    pages in plain text) and hypercorn's 35-line traceback in the log, each request
+    (hostile tryout). Now as any number no table or run has; leading zeros dropped."""
+    web: WebServer = await start_web()
+    long = "1" * 4301
+    for path, why in [
+        (f"/api/tables/{long}", f"no open table {long}"),
+        (f"/table/{long}", f"no open table {long}"),
+        (f"/api/ladders/{'9' * 5000}", f"no ladder run {'9' * 5000}"),
+        (f"/ladders/{long}", f"no ladder run {long}"),
+        (f"/api/tables/{'0' * 4400}7", "no open table 7"),
+    ]:
+        status, body = await web.get(path)
+        assert (status, why.encode() in body) == (404, True), path[:20]
+        if path.startswith("/api/"):
+            assert json.loads(body) == {"error": why}
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
 
 
 async def test_a_trailing_slash_is_404_never_a_redirect_built_from_the_host_header(

@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 import trio
 from starlette.applications import Starlette
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -35,7 +36,7 @@ from .live import Viewers, watch_table
 from .replay import Replay, in_hand_order, replay_match, replay_without_deals
 
 HERE = Path(__file__).parent
-MATCH_ID = re.compile(r"m\d{1,12}")  # the ids the server gives (Table._start)
+MATCH_ID = re.compile(r"m[0-9]{1,12}")  # the ids the server gives (Table._start)
 PLAYER_GAMES = 50  # the newest finished matches a player's page lists
 
 
@@ -56,6 +57,33 @@ def finished_match_read(
     # it may have ended between the two reads: its deals are stored before the match
     # is marked over, so a second read finds them if it had any
     return stored_records(), row
+
+
+class PathNumber(Convertor[str]):
+    """A table's or a ladder run's number in a path ('{n:digits}'): its ASCII digits,
+    as a number is told back (no leading zeros). Kept as text: Starlette's int convertor
+    ran int() on them, which raises past 4,300 digits (Python's limit), and each such
+    request was a 500 and a traceback in the log; ``path_number`` reads it."""
+
+    regex = "[0-9]+"
+
+    def convert(self, value: str) -> str:
+        return value.lstrip("0") or "0"
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("digits", PathNumber())
+
+
+def path_number(digits: str) -> int | None:
+    """The number a path's ``digits`` write, or None past any id the store gives (a
+    64-bit integer: ladders.LARGEST_ID), which no table or run has."""
+    if len(digits) > len(str(ladders.LARGEST_ID)):
+        return None
+    number = int(digits)
+    return number if number <= ladders.LARGEST_ID else None
 
 
 def is_api(path: str) -> bool:
@@ -94,7 +122,8 @@ def make_app(lobby: Lobby) -> Starlette:
         return JSONResponse({"tables": [attrs.asdict(t) for t in tables]})
 
     def _table(request: Request) -> views.TableSummary | None:
-        table = lobby.tables.get(request.path_params["n"])
+        number = path_number(request.path_params["n"])
+        table = None if number is None else lobby.tables.get(number)
         if table is None or table.state == TableState.CLOSED or table.private:  # private: not shown
             return None
         if table.board is not None:  # a ladder's board: watched by admins only
@@ -192,7 +221,9 @@ def make_app(lobby: Lobby) -> Starlette:
         return JSONResponse(attrs.asdict(found))
 
     async def _ladder_run(request: Request) -> ladders.LadderRun | None:
-        run = request.path_params["run"]
+        run = path_number(request.path_params["run"])
+        if run is None:
+            return None
         return await trio.to_thread.run_sync(ladders.ladder_run, lobby.config.db, run)
 
     async def ladder_page(request: Request) -> Response:
@@ -212,7 +243,11 @@ def make_app(lobby: Lobby) -> Starlette:
         return FileResponse(HERE / "static" / "favicon.ico", media_type="image/x-icon")
 
     async def live(websocket: WebSocket) -> None:
-        await watch_table(websocket, lobby, websocket.path_params["n"], viewers)
+        number = path_number(websocket.path_params["n"])
+        if number is None:  # no table has it (refused before the handshake: HTTP 403)
+            await websocket.close(code=4404, reason="no open table")
+            return
+        await watch_table(websocket, lobby, number, viewers)
 
     async def no_route(request: Request, exc: Exception) -> Response:
         # a path no route matches ('/api/tables/x') is told as the others are
@@ -241,19 +276,19 @@ def make_app(lobby: Lobby) -> Starlette:
         routes=[
             Route("/", index),
             Route("/favicon.ico", favicon),
-            Route("/table/{n:int}", table_page),
+            Route("/table/{n:digits}", table_page),
             Route("/games/{match}", game_page),
             Route("/api/health", api_health),
             Route("/api/tables", api_tables),
-            Route("/api/tables/{n:int}", api_table),
+            Route("/api/tables/{n:digits}", api_table),
             Route("/api/games/{match}", api_game),
             Route("/players/{name}", player_page),
             Route("/ladders", ladders_page),
-            Route("/ladders/{run:int}", ladder_page),
+            Route("/ladders/{run:digits}", ladder_page),
             Route("/api/ladders", api_ladders),
-            Route("/api/ladders/{run:int}", api_ladder),
+            Route("/api/ladders/{run:digits}", api_ladder),
             Route("/api/players/{name}", api_player),
-            WebSocketRoute("/live/table/{n:int}", live),
+            WebSocketRoute("/live/table/{n:digits}", live),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ],
     )
