@@ -249,9 +249,10 @@ COMMANDS: dict[str, CommandSpec] = {
     "calls": CommandSpec("calls", "The table calls and how to type them.", "any"),
 }
 
-# ASCII digits only (docs/protocol.md §7): 'seq=٤' is no request number
-_SEQ = re.compile(r"^(.*?)\s+seq=(\d+)$", re.ASCII)
-_SEQ_ARGUMENT = re.compile(r"seq=\d+", re.ASCII)
+# ASCII digits only (docs/protocol.md §7): 'seq=٤' is no request number; after any
+# space, as the words of a line are split (a no-break space too: parse_line)
+_SEQ = re.compile(r"^(.*?)\s+seq=([0-9]+)$")
+_SEQ_ARGUMENT = re.compile(r"seq=[0-9]+")
 
 
 def stale_answer(seq: int | None, open_request: int, last_event: int) -> Phrase | None:
@@ -268,7 +269,10 @@ def stale_answer(seq: int | None, open_request: int, last_event: int) -> Phrase 
 def parse_line(text: str) -> Command | TableCallText:
     """A command if the first word names one, else a table call (``seq=N`` may follow)."""
     stripped = text.strip()
-    word, _, rest = stripped.partition(" ")
+    # the words are split at any space, as str.split() does: a phone's or a copied
+    # line's no-break space (U+00A0) after 'say' made the whole 'say\xa0hi' one word
+    word, *more = stripped.split(maxsplit=1) or [""]
+    rest = more[0] if more else ""
     name = word.lower()
     if name in COMMANDS:
         # commands take no seq= (a bot may add it to every line): 'who seq=3' is 'who';

@@ -134,6 +134,33 @@ async def test_commands_before_login_and_bad_arguments(port: int, connect: Conne
         assert error["code"] in ("bad-argument", "bad-rules"), (line, error)
 
 
+async def test_a_command_s_words_are_split_at_any_space_a_no_break_one_too(
+    port: int, connect: Connector
+) -> None:
+    """A phone or a copied line puts a no-break space (U+00A0) after the command: 'say\xa0hi'
+    was one word, told 'not a command ... Did you mean say?', and 'login\xa0x' before
+    login 'not-logged-in' (hostile tryout). The words are split at any Unicode space,
+    as str.split() does; a say's text keeps the spaces inside it as typed."""
+    ann = await connect.raw(port, "ann")
+    await ann.send("style\u2003machine")
+    await ann.expect("ok", cmd="style")
+    await ann.send("login\u00a0ann")
+    await ann.expect("ok", cmd="login", name="ann")
+    bob = await connect.human(port, "bob")
+    await bob.send("say\u00a0hi")
+    assert "bob says: hi" in await bob.read_until(lambda line: "says" in line)
+    await ann.expect("say", **{"from": "bob", "text": "hi"})
+    await ann.send("say\u00a0a\u00a0b")  # the text as typed, its no-break space kept
+    await ann.expect("say", **{"from": "ann", "text": "a\u00a0b"})
+    await ann.send("who\u00a01")
+    assert (await ann.expect("who"))["page"] == "1"
+    await ann.send("ping\u2003x")
+    await ann.expect("ok", cmd="ping")
+    await ann.send("new\u30002")
+    await ann.expect("ok", cmd="sit", table="1")
+    assert not any("not a command" in line for line in ann.lines + bob.lines)
+
+
 # Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): code points a
 # terminal or a browser draws as nothing
 DEFAULT_IGNORABLE = [
