@@ -255,6 +255,14 @@ _SEQ = re.compile(r"^(.*?)\s+seq=([0-9]+)$")
 _SEQ_ARGUMENT = re.compile(r"seq=[0-9]+")
 
 
+def number_word(word: str) -> int | None:
+    """The whole number ``word`` writes in ASCII digits 0-9, or None: every number a
+    command takes is written so (docs/protocol.md §4), as a table call's seq= is (§7).
+    int() also reads other scripts' digits ('١', '𝟏') and str.isdigit() takes '²',
+    which int() refuses: a number read by one command was refused by another."""
+    return int(word) if word.isascii() and word.isdecimal() else None
+
+
 def stale_answer(seq: int | None, open_request: int, last_event: int) -> Phrase | None:
     """Why a table call answering request ``seq`` is stale, or None: it must answer the
     open request or come after it (events since, someone away or back, do not spoil

@@ -17,6 +17,8 @@ from deberc_net.game import calls as C
 from deberc_net.game.calls import Call
 from deberc_net.game.cards import card_str, make
 
+from .commands import number_word
+
 _RANK_WORDS = {
     "7": 0,
     "8": 1,
@@ -379,7 +381,7 @@ def numbered_call_range(text: str, aliases: Mapping[str, str]) -> tuple[str, int
     heads: dict[str, str] = {}  # a word people say for it -> the call's word
     for word, name in aliases.items():
         head, _, n = name.rpartition("-")
-        if not (head and _is_number(n)):
+        if not head or number_word(n) is None:
             continue
         numbers.setdefault(head, []).append(int(n))
         heads[normalize(head)] = head
@@ -387,14 +389,9 @@ def numbered_call_range(text: str, aliases: Mapping[str, str]) -> tuple[str, int
         if len(said) == 2 and said[1] == n:
             heads[said[0]] = head
     typed = heads.get(words[0])
-    if typed is None or (_is_number(words[1]) and int(words[1]) in numbers[typed]):
+    if typed is None or number_word(words[1]) in numbers[typed]:
         return None  # a number it has: refused as before (not legal now)
     return typed, min(numbers[typed]), max(numbers[typed])
-
-
-def _is_number(word: str) -> bool:
-    """Digits 0-9 only: str.isdigit() also takes '²' or '①', which int() refuses."""
-    return word.isascii() and word.isdigit()
 
 
 def _igrayu(rest: list[str], text: str) -> Call:

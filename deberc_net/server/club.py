@@ -15,7 +15,7 @@ import trio
 from deberc_net.game.sheet import record_row
 from deberc_net.plugins import RuleError
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import Command
+from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.events import ServerEvent
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.refusals import rules_phrase
@@ -88,11 +88,11 @@ class Club:
         players = 2
         if args and args[0] in ("2", "3", "4"):
             players = int(args.pop(0))
-        elif named and args and args[0].isdecimal():
+        elif named and args and number_word(args[0]) is not None:
             # a number after the variant is its player count (a page comes after that)
             session.send(ev.error("bad-argument", phrase(Msg.TOP_PLAYERS, players=args[0])))
             return
-        if len(args) > 1 or (args and not args[0].isdecimal()):
+        if len(args) > 1 or (args and number_word(args[0]) is None):
             usage = "top [VARIANT] [PLAYERS] [PAGE]"
             session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
             return
@@ -268,13 +268,13 @@ class Club:
         size = self.lobby.config.page_size
         pages = max(1, math.ceil(len(items) / size))
         args = item.args if args is None else args
-        if args and (not args[0].isdecimal() or not 1 <= int(args[0]) <= pages):
+        page = number_word(args[0]) if args else 1
+        if page is None or not 1 <= page <= pages:
             session.send(ev.error("bad-argument", phrase(bad_page, command=item.name, pages=pages)))
             return
         if not self.lobby.is_admin(session) and not session.lists.take(trio.current_time()):
             session.send(ev.Error("slow-down", f"too many '{item.name}' at once: wait a little"))
             return
-        page = int(args[0]) if args else 1
         first = (page - 1) * size
         session.send(told(Page(tuple(items[first : first + size]), page, pages, first + 1)))
 

@@ -14,7 +14,13 @@ from deberc_net.game.view import view
 from deberc_net.plugins import RuleError, RuleInfo, RuleKind
 from deberc_net.plugins.manager import BUILTIN_VARIANT, LoadedRule, RuleBook, summary_for
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import CALLS_HELP, VARIANT_CALLS_HELP, Command, help_text
+from deberc_net.protocol.commands import (
+    CALLS_HELP,
+    VARIANT_CALLS_HELP,
+    Command,
+    help_text,
+    number_word,
+)
 from deberc_net.protocol.lang import CYRILLIC, Lang, ru_call, spoken_call
 from deberc_net.protocol.messages import (
     RU_CALLS_HELP,
@@ -155,7 +161,7 @@ class Help:
         table = session.table
         if table is None and session.observing:  # as 'state', 'last', 'sheet' (§5.9)
             table = self.lobby.tables.get(min(session.observing))
-        if len(args) > 1 or (args and not args[0].isdecimal()):  # as observe and sit
+        if len(args) > 1 or (args and number_word(args[0]) is None):  # as observe and sit
             session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="rules [TABLE]")))
             return
         if args:

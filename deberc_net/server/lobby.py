@@ -14,7 +14,13 @@ import trio
 from deberc_net import __version__
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import COMMANDS, PROTOCOL_VERSION, Command, TableCallText
+from deberc_net.protocol.commands import (
+    COMMANDS,
+    PROTOCOL_VERSION,
+    Command,
+    TableCallText,
+    number_word,
+)
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.hints import command_hint
 from deberc_net.protocol.messages import Msg, Phrase, phrase
@@ -399,7 +405,8 @@ class Lobby:
 
     def table_named(self, session: Session, text: str) -> Table | None:
         """The open table with this number, or None after telling the session so."""
-        table = self.tables.get(int(text)) if text.isdecimal() else None
+        number = number_word(text)
+        table = None if number is None else self.tables.get(number)
         if table is None or table.state == TableState.CLOSED:
             session.send(ev.Error("unknown-table", f"there is no table {text}"))
             return None

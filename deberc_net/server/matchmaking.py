@@ -14,7 +14,7 @@ import attrs
 
 from deberc_net.plugins import RuleBook, RuleError, RuleKind
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import Command
+from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.messages import Msg, phrase
@@ -64,8 +64,10 @@ def game_settings(args: Sequence[str], rules: RuleBook) -> GameSettings:
     """``[PLAYERS] [VARIANT] [OPTION ...]`` (2 players and moscow unless given); the
     options sorted, so the same game asked two ways is one seek."""
     players, rest = 2, list(args)
-    if rest and rest[0].isdecimal():
-        players = int(rest.pop(0))
+    counted = number_word(rest[0]) if rest else None
+    if counted is not None:
+        players = counted
+        rest.pop(0)
     variant = "moscow"
     named = variant_named(rest[0], rules) if rest else None
     if named is not None:
@@ -79,7 +81,7 @@ def players_refused(command: str, args: Sequence[str], rules: RuleBook) -> ev.Er
     """'new two': a first word that is no number, no variant and no rule, nor near one
     (a mistyped 'kharkof' is named by the rules' own refusal), where the player count
     comes. Refused saying that PLAYERS is a number, not with every option's name."""
-    if not args or args[0].isdecimal() or variant_named(args[0], rules) is not None:
+    if not args or number_word(args[0]) is not None or variant_named(args[0], rules) is not None:
         return None
     word = args[0]
     chosen = [r.name for r in rules.rules() if r.info.kind in (RuleKind.VARIANT, RuleKind.OPTION)]
@@ -327,7 +329,8 @@ class Matchmaking:
             )
             return
         deals = keyed.get("deals")
-        if deals is not None and (not deals.isdecimal() or int(deals) < 1):
+        deal_limit = None if deals is None else number_word(deals)
+        if deals is not None and (deal_limit is None or deal_limit < 1):
             session.send(ev.Error("bad-argument", "deals=N takes a whole number from 1"))
             return
         board = keyed.get("board")
@@ -349,7 +352,7 @@ class Matchmaking:
                 settings,
                 seed=keyed.get("seed"),
                 reserved=seats,
-                deal_limit=int(deals) if deals else None,
+                deal_limit=deal_limit,
                 board=board,
                 rated=False,  # a ladder's: bots are rated by the ladder
             )

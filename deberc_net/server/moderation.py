@@ -24,7 +24,7 @@ import structlog
 import trio
 
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import Command
+from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.messages import Msg, phrase, why
 
 from . import accounts
@@ -144,8 +144,9 @@ class Moderation:
         name, reason = target
         minutes = MUTE_MINUTES
         first, _, rest = reason.partition(" ")
-        if first.isascii() and first.isdecimal():  # MINUTES, then the reason
-            minutes, reason = int(first), rest
+        told_minutes = number_word(first)
+        if told_minutes is not None:  # MINUTES, then the reason
+            minutes, reason = told_minutes, rest
             if not 1 <= minutes <= MUTE_MOST_MINUTES:
                 told = phrase(Msg.MUTE_MINUTES, most=MUTE_MOST_MINUTES)
                 session.send(ev.error("bad-argument", told))

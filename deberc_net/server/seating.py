@@ -9,7 +9,7 @@ import attrs
 
 from deberc_net.plugins import RuleError
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import Command
+from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.messages import Msg, phrase
 
@@ -51,13 +51,13 @@ class Seating:
         if not self.lobby.free_to_sit(session):
             return
         args = item.args
-        if not args or not args[0].isdecimal() or (len(args) > 1 and not args[1].isdecimal()):
+        seat = number_word(args[1]) if len(args) > 1 else None
+        if not args or number_word(args[0]) is None or (len(args) > 1 and seat is None):
             session.send(ev.Error("bad-argument", "sit TABLE [SEAT]"))
             return
         table = self.lobby.table_named(session, args[0])
         if table is None:
             return
-        seat = int(args[1]) if len(args) > 1 else None
         if seat is not None and not 0 <= seat < table.players:
             session.send(ev.Error("bad-argument", f"seats are 0 to {table.players - 1}"))
             return
@@ -82,7 +82,7 @@ class Seating:
 
     async def observe(self, session: Session, item: Command) -> None:
         args = item.args
-        if len(args) != 1 or not args[0].isdecimal():
+        if len(args) != 1 or number_word(args[0]) is None:
             session.send(ev.Error("bad-argument", "observe TABLE"))
             return
         table = self.lobby.table_named(session, args[0])

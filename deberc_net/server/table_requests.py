@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import Command
+from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 
 from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind
@@ -55,10 +55,10 @@ class TableRequests:
         if kind == HouseBotKind.SEARCH:
             level = DEFAULT_SEARCH_LEVEL
             if len(args) == 2:
-                if not args[1].isdecimal() or int(args[1]) not in SEARCH_LEVELS:
+                level = number_word(args[1])
+                if level not in SEARCH_LEVELS:
                     session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
                     return
-                level = int(args[1])
         elif len(args) == 2:
             session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
             return

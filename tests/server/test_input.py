@@ -248,6 +248,44 @@ async def test_unknown_table(port: int, connect: Connector) -> None:
     await _who_works(client, "ann")
 
 
+async def test_a_command_s_numbers_are_ascii_digits_only(port: int, connect: Connector) -> None:
+    """int() read 'sit ١' (Arabic-Indic one) and 'sit 𝟏' as table 1 and 'who ٢' as page
+    2, while 'sit ²' was bad-argument, and with no table 1 'sit ١' said 'there is no
+    table ١' (hostile tryout): every number a command takes is ASCII digits, as seq=
+    is (docs/protocol.md §7), each refused as the command refuses any other word."""
+    bob = await connect.machine(port, "bob")
+    await bob.send("new 2")
+    await bob.expect("ok", cmd="sit", table="1")
+    ann = await connect.machine(port, "ann")
+    other_ones = ("\u0661", "\U0001d7cf", "\u00b9", "\u2460", "\uff11")  # ١ 𝟏 ¹ ① １
+    for one in other_ones:
+        for line, usage in (
+            (f"sit {one}", "sit TABLE [SEAT]"),
+            (f"sit 1 {one}", "sit TABLE [SEAT]"),
+            (f"observe {one}", "observe TABLE"),
+            (f"rules {one}", "rules [TABLE]"),
+        ):
+            await ann.send(line)
+            assert await ann.expect("error") == {"code": "bad-argument", "text": usage}, ascii(line)
+        await ann.send(f"who {one}")
+        assert await ann.expect("error") == {
+            "code": "bad-argument",
+            "text": "who [PAGE]: pages 1 to 1",
+        }, ascii(one)
+        for line in (f"tables {one}", f"top moscow 2 {one}", f"top {one}"):
+            assert (await ann.reply(line, "error") or "").startswith("error code=bad-argument")
+        await ann.send(f"new {one}")  # no number: an option nobody has
+        refused = await ann.expect("error")
+        assert refused["code"] == "bad-rules" and "PLAYERS is a number" in refused["text"]
+    await bob.send("bot search \u0663")
+    assert await bob.expect("error") == {
+        "code": "bad-argument",
+        "text": "bot heuristic|random|search [LEVEL] [rated]: LEVEL (search only) 1 to 5",
+    }
+    await ann.send("sit 1")  # nothing changed: the seat is still free
+    await ann.expect("ok", cmd="sit", table="1")
+
+
 async def test_unfinished_line_is_disconnected(start_server, connect: Connector) -> None:
     port = await start_server(partial_line_ms=300)
     ann = await connect.machine(port, "ann")
