@@ -33,9 +33,11 @@ BIDI_SAID = "U+202A to U+202E, U+2066 to U+2069"
 # that real writing needs between visible letters: the zero-width non-joiner and joiner
 # (Persian, Indic scripts, emoji sequences) and the variation selectors (emoji, CJK,
 # and Mongolian's free ones, U+180B-U+180D and U+180F, that choose a letter's form)
+# — and the interlinear annotation characters (U+FFF9-U+FFFB: software that honours them
+# sets the text they mark above the line or hides it; others draw nothing or a box)
 INVISIBLE = re.compile(
     "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200e\u200f"
-    "\u2060-\u206f\u3164\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
+    "\u2060-\u206f\u3164\ufeff\uffa0\ufff0-\ufffb\U0001bca0-\U0001bca3"
     "\U0001d173-\U0001d17a\U000e0000-\U000e00ff\U000e01f0-\U000e0fff]"
 )
 # the tags' one visible use: a flag of a region (England: U+1F3F4, tags, U+E007F)
@@ -44,8 +46,36 @@ INVISIBLE_SAID = (
     "no characters drawn as nothing (zero-width spaces, invisible marks and tags, the"
     " Hangul fillers), and something to see"
 )
-# what remains drawn as nothing once those are refused: a text of only these says nothing
-JOINERS = re.compile("[\\s\u180b-\u180d\u180f\u200c\u200d\ufe00-\ufe0f\U000e0100-\U000e01ef]*")
+# What is drawn as nothing on its own, once those are refused: spaces (Z*), controls and
+# format characters (Cc, Cf: the joiners), combining marks (M*: an accent, a variation
+# selector, drawn on the character before it, if any) and the braille blank (U+2800, a
+# pattern of no dots: a blank drawn as a symbol). A text of only these says nothing.
+NOT_SEEN_ALONE = ("Z", "Cc", "Cf", "M")
+BRAILLE_BLANK = "\u2800"
+# Combining marks drawn on one character: a few are writing (decomposed Vietnamese 'ệ'
+# is e and 2; Hebrew with its points and an accent, 4: shin dot, dagesh, vowel, accent;
+# Tibetan stacks 3 to 4 under a letter), dozens are 'Zalgo' text, one column wide and
+# drawn over the lines above and below it. Counted after composing (NFC): an accented
+# Latin or Cyrillic letter is one character then. Nonspacing and enclosing marks (Mn,
+# Me) only: a spacing mark (Mc) takes its own column, beside, not over, the others.
+MOST_MARKS = 4
+MARKS_SAID = f"at most {MOST_MARKS} combining marks (accents) on one character"
+
+
+def seen(char: str) -> bool:
+    """Whether ``char`` is drawn as something on its own (NOT_SEEN_ALONE)."""
+    category = unicodedata.category(char)
+    return char != BRAILLE_BLANK and not category.startswith(NOT_SEEN_ALONE)
+
+
+def most_marks(text: str) -> int:
+    """The most nonspacing or enclosing combining marks in a row in ``text`` (composed):
+    those drawn on one character (MOST_MARKS)."""
+    most = run = 0
+    for char in unicodedata.normalize("NFC", text):
+        run = run + 1 if unicodedata.category(char) in ("Mn", "Me") else 0
+        most = max(most, run)
+    return most
 
 
 def refused_text(text: str, usage: str) -> ev.Error | None:
@@ -55,9 +85,11 @@ def refused_text(text: str, usage: str) -> ev.Error | None:
         return ev.Error("bad-argument", usage)
     if BIDI_CONTROLS.search(text):  # it would turn others' lines around, as in a name
         return ev.Error("bad-argument", f"{usage}: no bidi controls ({BIDI_SAID})")
-    if INVISIBLE.search(FLAG_TAGS.sub("", text)) or JOINERS.fullmatch(text):
+    if INVISIBLE.search(FLAG_TAGS.sub("", text)) or not any(seen(c) for c in text):
         # hidden text, or a blank line, on others' screens: refused as in a name
         return ev.Error("bad-argument", f"{usage}: {INVISIBLE_SAID}")
+    if most_marks(text) > MOST_MARKS:  # drawn over others' lines
+        return ev.Error("bad-argument", f"{usage}: {MARKS_SAID}")
     return None
 
 

@@ -593,6 +593,43 @@ async def test_a_say_with_characters_drawn_as_nothing_is_refused_and_costs_nothi
     )
 
 
+async def test_a_say_with_nothing_to_see_or_drawn_over_other_lines_is_refused(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """A braille blank (U+2800), combining marks alone, 'Zalgo' text (a letter and 400
+    accents: one column, drawn over the lines around it) and the interlinear annotation
+    characters (U+FFF9-U+FFFB) were said (hostile tryout); refused before the chat
+    allowance is spent. Accents as writing has them pass: Vietnamese decomposed, Hebrew
+    with its points and an accent, a Tibetan stack, a keycap emoji."""
+    port = await start_server(say_burst=4, say_per_s=0.001)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    nothing = (
+        "say TEXT: no characters drawn as nothing (zero-width spaces, invisible marks and"
+        " tags, the Hangul fillers), and something to see"
+    )
+    stacked = "say TEXT: at most 4 combining marks (accents) on one character"
+    for text, why in [
+        ("\u2800\u2800", nothing),
+        ("\u2800 \u3000\u00a0", nothing),
+        ("\u0301" * 50, nothing),
+        ("\u20dd", nothing),  # an enclosing mark alone
+        ("\ufff9x", nothing),
+        ("a\ufffab\ufffb", nothing),
+        ("a" + "\u0301" * 400, stacked),
+        ("ok x" + "\u0301" * 5, stacked),  # (x with an accent is no one character)
+    ]:
+        await ann.send(f"say {text}")
+        assert await ann.expect("error") == {"code": "bad-argument", "text": why}, ascii(text)
+    vietnamese = "Vie\u0323\u0302t Nam"
+    hebrew = "\u05e9\u05c1\u05bc\u05b8\u0591\u05dc\u05d5\u05b9\u05dd"
+    tibetan = "\u0f67\u0f71\u0f74\u0f83"
+    for said in (vietnamese, hebrew, tibetan, "a\u2800b #\ufe0f\u20e3"):
+        await ann.send(f"say {said}")  # the four the allowance holds: none was spent
+        await bob.expect("say", **{"from": "ann", "text": said})
+    assert not [line for line in bob.lines if "\u0301" in line or "\ufff9" in line]
+
+
 @pytest.mark.parametrize("name", ["\ufdfa\ufdfa", "x\ufdfa", "\u00bd0"])
 async def test_a_name_whose_compatibility_form_is_no_name_is_refused(
     port: int, connect: Connector, name: str

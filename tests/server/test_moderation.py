@@ -74,6 +74,13 @@ async def test_the_moderation_commands_are_the_admins_own(
     bidi = await _error(boss, "announce a\u202eb")  # what 'say' refuses, an admin's text too
     assert bidi["text"].startswith("announce TEXT: no bidi controls")
     assert (await _error(boss, "kick bob a\u200bb"))["code"] == "bad-argument"
+    # nothing to see, or drawn over others' lines: refused as a 'say' is (hostile tryout)
+    blank = await _error(boss, "announce \u2800\u2800")
+    assert blank["text"].startswith("announce TEXT: no characters drawn as nothing")
+    zalgo = await _error(boss, "kick bob spam" + "\u0301" * 20)
+    assert (
+        zalgo["text"] == "kick NAME [REASON]: at most 4 combining marks (accents) on one character"
+    )
     assert not [x for x in guest.lines if x.startswith(("announce ", "bye "))]
 
 
