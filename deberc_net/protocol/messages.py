@@ -42,6 +42,7 @@ class Msg(StrEnum):
     NAME_IN_USE = "name-in-use"
     NAME_IN_USE_BY_GUEST = "name-in-use-by-guest"
     NOT_A_COMMAND = "not-a-command"
+    NOT_A_COMMAND_OVER = "not-a-command-over"
     NOT_A_CALL = "not-a-call"
     CALL_RANGE = "call-range"
     AMBIGUOUS_CARD = "ambiguous-card"
@@ -376,6 +377,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NOT_A_COMMAND: (
         "{word!r} is not a command, and you sit at no table. Type 'help'.",
         "«{word}» — не команда, а за столом вы не сидите. Наберите help.",
+    ),
+    Msg.NOT_A_COMMAND_OVER: (
+        "your match at table {table} is over: {word!r} is not a command, and you sit at no"
+        " table. Type 'help'.",
+        "ваша партия за столом {table} окончена: «{word}» — не команда, а за столом вы не"
+        " сидите. Наберите help.",
     ),
     Msg.CALL_RANGE: ("{call} N: N from {low} to {high}", "{call} N: N от {low} до {high}"),
     Msg.NOT_A_CALL: (

@@ -155,8 +155,14 @@ class Club:
         session.send(ev.Finger(shown, registered, here, tuple(ratings), tuple(last), house_bot))
 
     async def games(self, session: Session, item: Command) -> None:
-        name = item.args[0] if item.args else session.name
+        if len(item.args) > 1:  # as 'finger'
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="games [NAME]")))
+            return
+        name = unicodedata.normalize("NFC", item.args[0]) if item.args else session.name
         assert name is not None
+        if not accounts.valid_name(name):  # no name: nothing to look up, nor to echo back
+            session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
+            return
         rows = await trio.to_thread.run_sync(self.lobby.store.recent_games, name)
         session.send(ev.Games(name, tuple(_game(r) for r in rows)))
 

@@ -290,7 +290,13 @@ class Lobby:
             return
         if table is None:
             word = item.text.split()[0] if item.text.split() else item.text
-            said = phrase(Msg.NOT_A_COMMAND, word=word)
+            # a table call just after his match ended (its rematch offer, kept for
+            # REMATCH_S, names its table): said so, not as if he never sat anywhere
+            over = self.rematches.offers.get(name_key(session.name or ""))
+            if over is not None:
+                said = phrase(Msg.NOT_A_COMMAND_OVER, table=over.table, word=word)
+            else:
+                said = phrase(Msg.NOT_A_COMMAND, word=word)
             near = command_hint(item.text, COMMANDS)
             session.send(ev.Error("unknown-command", said.text(), said=said, command=near))
             return

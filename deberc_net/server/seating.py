@@ -95,6 +95,9 @@ class Seating:
 
     async def unobserve(self, session: Session, item: Command) -> None:
         wanted = set(session.observing)
+        if item.args and number_word(item.args[0]) is None:  # as 'observe x'
+            session.send(ev.Error("bad-argument", "unobserve [TABLE]"))
+            return
         if item.args:
             table = self.lobby.table_named(session, item.args[0])
             if table is None:

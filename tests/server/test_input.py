@@ -239,10 +239,11 @@ async def test_a_say_with_bidi_controls_is_refused_and_reaches_nobody(
 
 async def test_unknown_table(port: int, connect: Connector) -> None:
     client = await connect.machine(port, "ann")
-    for command in ("sit 42", "observe 42", "rules 42"):
+    for command in ("sit 42", "observe 42", "rules 42", "unobserve 42"):
         await client.send(command)
         assert (await client.expect("error"))["code"] == "unknown-table", command
-    for command in ("sit x", "observe x", "rules x", "rules 1 2"):  # no table number at all
+    # no table number at all ('unobserve x' was unknown-table 'there is no table x')
+    for command in ("sit x", "observe x", "rules x", "rules 1 2", "unobserve x"):
         await client.send(command)
         assert (await client.expect("error"))["code"] == "bad-argument", command
     await _who_works(client, "ann")
@@ -284,6 +285,24 @@ async def test_a_command_s_numbers_are_ascii_digits_only(port: int, connect: Con
     }
     await ann.send("sit 1")  # nothing changed: the seat is still free
     await ann.expect("ok", cmd="sit", table="1")
+
+
+async def test_games_checks_the_name_as_finger_does(port: int, connect: Connector) -> None:
+    """'games x\u202ey' echoed the bidi override back ('No finished games for x‮y.') and
+    'games' with 300 letters answered 'games name=aaaa… count=0', where 'finger' says
+    no name is so (hostile tryout)."""
+    ann = await connect.machine(port, "ann")
+    no_name = {"code": "bad-argument", "text": "a name is 2-20 letters, digits, '_' or '-'"}
+    for line in ("games x\u202ey", "games " + "a" * 300, "games x", "games a\u200bb"):
+        await ann.send(line)
+        assert await ann.expect("error") == no_name, ascii(line)
+        await ann.send(line.replace("games", "finger", 1))
+        assert await ann.expect("error") == no_name, ascii(line)
+    await ann.send("games ann bob")
+    assert await ann.expect("error") == {"code": "bad-argument", "text": "games [NAME]"}
+    await ann.send("games bob")  # a name, nobody's yet
+    assert await ann.expect("games") == {"name": "bob", "count": "0"}
+    assert not [line for line in ann.lines if "\u202e" in line or "a" * 21 in line]
 
 
 async def test_unfinished_line_is_disconnected(start_server, connect: Connector) -> None:

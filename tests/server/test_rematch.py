@@ -91,6 +91,41 @@ async def test_a_rematch_is_off_when_a_player_leaves_or_goes_elsewhere(
     assert (off["table"], off["off"], off["by"]) == (table, "left", "ann")
 
 
+async def test_a_table_call_after_the_match_says_the_match_is_over(
+    port: int, connect: Connector
+) -> None:
+    """A 'pas' after the match ended got "'pas' is not a command, and you sit at no
+    table", as if he had sat nowhere (hostile tryout): while its rematch offer is kept,
+    the refusal names his match's table; once the offer is off, as before."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    table = await _play_one(ann, bob)
+    await ann.send("pas")
+    assert await ann.expect("error") == {
+        "code": "unknown-command",
+        "text": f"your match at table {table} is over: 'pas' is not a command, and you sit"
+        " at no table. Type 'help'.",
+    }
+    await ann.send("style human")
+    await ann.send("lang ru")  # and in Russian
+    await ann.send("Kc seq=3")
+    said = await ann.read_until(lambda x: x.startswith("Ошибка ("))
+    said += " " + (await ann.read_until(lambda x: True)).strip()  # (wrapped at 80 columns)
+    assert said == (
+        f"Ошибка (unknown-command): ваша партия за столом {table} окончена: «Kc» — не"
+        " команда, а за столом вы не сидите. Наберите help."
+    )
+    await bob.send("seek 3")  # the offer is off
+    await bob.expect("ok", cmd="seek")
+    await ann.send("pas")
+    said = await ann.read_until(lambda x: x.startswith("Ошибка ("))
+    said += " " + (await ann.read_until(lambda x: True)).strip()
+    assert (
+        said
+        == "Ошибка (unknown-command): «pas» — не команда, а за столом вы не сидите. Наберите help."
+    )
+
+
 async def test_a_rematch_not_agreed_in_time_is_off(
     virtual_clock: trio.testing.MockClock,
     jump_when_idle: None,
