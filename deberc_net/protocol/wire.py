@@ -249,7 +249,9 @@ def quick_ask(line: str) -> tuple[str, list[str]] | None:
         return None
     seq = first_value(line, " seq=")
     legal = first_value(line, " legal=")
-    if not seq or not seq.isdigit() or not legal or legal == "-":
+    # ASCII digits (isdigit() takes '²', which int() refuses): anything else is read
+    # the long way, which says what is wrong with it
+    if not (seq and seq.isascii() and seq.isdecimal()) or not legal or legal == "-":
         return None
     return seq, legal.split(",")
 

@@ -286,6 +286,8 @@ def test_the_quick_reading_of_an_ask_agrees_with_the_whole_reading(line: str) ->
         "ask seq=5 table=1 deal=1 legal=-",
         "ask table=1 deal=1 legal=pas,igrayu",  # no seq
         "ask seq=x5 table=1 legal=pas,igrayu",  # a seq that is no number
+        "ask seq=5² table=1 legal=pas,igrayu",  # nor digits int() refuses
+        "ask seq=٥ table=1 legal=pas,igrayu",  # nor another script's
         "ask seq=5 table=1 deal=1",  # no legal
         "ask seq=5 table=1 text=legal=pas",  # a text field: read whole
     ],

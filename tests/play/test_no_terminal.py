@@ -37,6 +37,21 @@ def test_play_without_a_terminal_exits_2_saying_it_needs_one() -> None:
     )
 
 
+@pytest.mark.parametrize("port", ["x", "0", "65536", "7501²", "٧٥٠١"])
+def test_an_address_with_no_port_number_is_refused_in_one_line(port: str) -> None:
+    # '²' passed str.isdigit() and int() raised: a traceback, not the usage line
+    done = subprocess.run(
+        [sys.executable, "-m", "deberc_net", "play", f"127.0.0.1:{port}", "--name", "x"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "deberc-net play: the address is HOST:PORT, e.g. 127.0.0.1:7501\n"
+
+
 def test_a_connection_never_made_is_retried_without_being_called_lost() -> None:
     said: list[str] = []
     tried_again = threading.Event()
