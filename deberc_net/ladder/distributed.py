@@ -186,8 +186,8 @@ def _wait_and_finish(
         _wait(queue, run_id, len(games), options.progress)
         _release_withheld(queue, seed, {game.board for game in games})
         tried: list[tuple[str, Summary]] = []  # (a try run again: patience.py)
-        summary = queue.db.run(lambda db: _count_and_finish(db, run_id, options, seed, games,
-                                                            started, tried))  # fmt: skip
+        summary = queue.db.run(lambda db: count_and_finish(db, run_id, options, seed, games,
+                                                           started, tried))  # fmt: skip
         if summary is None:
             raise ScheduleError(f"run {run_id} was finished meanwhile (by another process)")
     except KeyboardInterrupt:  # Ctrl-C: the one line, as a single-machine run's
@@ -197,7 +197,7 @@ def _wait_and_finish(
     return summary
 
 
-def _count_and_finish(
+def count_and_finish(
     db: psycopg.Connection[Any],
     run_id: int,
     options: LadderOptions,

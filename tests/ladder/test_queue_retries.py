@@ -11,7 +11,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from deberc_net.ladder.distributed import _count_and_finish, spec_of
+from deberc_net.ladder.distributed import count_and_finish, spec_of
 from deberc_net.ladder.queue import BoardQueue
 from deberc_net.ladder.ratings import Ratings
 from deberc_net.ladder.results import Summary
@@ -146,17 +146,17 @@ def test_a_run_counted_twice_by_its_counter_counts_once_and_says_finished(
     queue, run, options, games = played_run(postgres_url, "twice")
     tried: list[tuple[str, Summary]] = []
     try:
-        first = queue.db.run(lambda db: _count_and_finish(db, run, options, "twice", games,
-                                                          0.0, tried))  # fmt: skip
+        first = queue.db.run(lambda db: count_and_finish(db, run, options, "twice", games,
+                                                         0.0, tried))  # fmt: skip
         ratings = query(postgres_url, "SELECT bot, mu, sigma, games FROM ladder_ratings")
-        again = queue.db.run(lambda db: _count_and_finish(db, run, options, "twice", games,
-                                                          0.0, tried))  # fmt: skip
+        again = queue.db.run(lambda db: count_and_finish(db, run, options, "twice", games,
+                                                         0.0, tried))  # fmt: skip
         assert first is not None and again is first
         assert query(postgres_url, "SELECT bot, mu, sigma, games FROM ladder_ratings") == ratings
         assert sorted((bot, n) for bot, _, _, n in ratings) == [("a", 2), ("b", 2)]
         # another process's count (not this one's tries): None, nothing written
-        other = queue.db.run(lambda db: _count_and_finish(db, run, options, "twice", games,
-                                                          0.0, []))  # fmt: skip
+        other = queue.db.run(lambda db: count_and_finish(db, run, options, "twice", games,
+                                                         0.0, []))  # fmt: skip
         assert other is None
         assert query(postgres_url, "SELECT bot, mu, sigma, games FROM ladder_ratings") == ratings
     finally:
@@ -174,7 +174,7 @@ def test_a_run_counted_after_another_rated_its_bots_builds_on_that_rating(
     one, run1, options, games = played_run(postgres_url, "same")
     two, run2, _, _ = played_run(postgres_url, "same")
     try:
-        count = _count_and_finish
+        count = count_and_finish
         first = one.db.run(lambda db: count(db, run1, options, "same", games, 0.0, []))
         second = two.db.run(lambda db: count(db, run2, options, "same", games, 0.0, []))
     finally:

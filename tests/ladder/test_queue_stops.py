@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from deberc_net.ladder.distributed import _count_and_finish
+from deberc_net.ladder.distributed import count_and_finish
 from deberc_net.ladder.queue import BoardQueue, CancelAnswer, Cancelling
 from deberc_net.ladder.run_stop import RunStop, RunStopped, StopKind
 from deberc_net.ladder.supervisor import BotCannotRun, start_refused
@@ -122,7 +122,7 @@ def test_a_whole_run_is_not_failed_and_a_stopped_one_is_not_counted(
         _distributed(postgres_url, run)
         assert queue.cancel(run, "by test").answer is CancelAnswer.CANCELLED
         with pytest.raises(RunStopped) as stopped:
-            queue.db.run(lambda db: _count_and_finish(db, run, options, "whole", games, 0.0, []))
+            queue.db.run(lambda db: count_and_finish(db, run, options, "whole", games, 0.0, []))
         assert str(stopped.value).startswith(f"run {run} was cancelled by test")
         assert query(postgres_url, "SELECT summary FROM ladder_runs") == [(None,)]
         assert query(postgres_url, "SELECT count(*) FROM ladder_ratings") == [(0,)]
