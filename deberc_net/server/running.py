@@ -426,7 +426,7 @@ class Server:
                 log.error("accept_failed", error=os.strerror(exc.errno or 0))
                 await trio.sleep(0.1)
                 continue
-            address, peer = _peer(stream)
+            address, peer = socket_peer(stream)
             self.nursery.start_soon(self.handle, stream, address, peer)
 
     async def handle(self, stream: trio.abc.Stream, address: str = "?", peer: str = "?") -> None:
@@ -729,7 +729,10 @@ class LocalLink:
         return client
 
 
-def _peer(stream: trio.SocketStream) -> tuple[str, str]:
+def socket_peer(stream: trio.SocketStream) -> tuple[str, str]:
+    """A socket's client as the server takes it: the address its per-address limits
+    count (an IPv6 host by its /64: ``limited_address``) and the peer its log shows
+    (host and port); ``("?", "?")`` for a socket already gone."""
     try:
         host, port = stream.socket.getpeername()[:2]
     except OSError:

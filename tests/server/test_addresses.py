@@ -8,7 +8,7 @@ import trio
 
 from deberc_net.server.addresses import limited_address
 from deberc_net.server.local import LOCAL_ADDRESS
-from deberc_net.server.running import _peer
+from deberc_net.server.running import socket_peer
 
 
 @pytest.mark.parametrize(
@@ -38,7 +38,7 @@ async def test_a_connection_over_ipv6_is_counted_by_its_network_and_logged_by_it
     async with listener, await trio.open_tcp_stream("::1", port) as client:
         served = await listener.accept()
         async with served:
-            address, peer = _peer(served)
+            address, peer = socket_peer(served)
         client_port = client.socket.getsockname()[1]
     assert address == "::/64"
     assert peer == f"::1:{client_port}"
