@@ -13,7 +13,7 @@ from deberc_net.game.match import Match
 from deberc_net.protocol.events import TableState
 from deberc_net.server.cluster import WorkerPlace
 from deberc_net.server.cluster.bus import LOBBY, Bus
-from deberc_net.server.cluster.node import Node, _described, _for_bus, tables_messages
+from deberc_net.server.cluster.node import Node, table_for_bus, tables_messages
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.store import open_store
 from deberc_net.server.table import Table
@@ -40,7 +40,7 @@ async def test_twenty_full_tables_of_long_cyrillic_names_are_all_told(
             names = [("Жданович" * 3)[:19] + str(seat) for seat in range(4)]  # 20 letters
             table.seats = list(names)
             table.reserved = tuple(names)
-            told.append(_for_bus(_described(table), config.away_limit_ms))
+            told.append(table_for_bus(table, config.away_limit_ms))
         gone = list(range(2000, 2030))
         messages = tables_messages(told, gone, [])
         assert [t for m in messages for t in m["open"]] == told
@@ -48,8 +48,8 @@ async def test_twenty_full_tables_of_long_cyrillic_names_are_all_told(
         bus = Bus(config.db, 123456, lambda _: None)  # not opened: publish only queues
         for message in messages:
             bus.publish(LOBBY, message)
-        queued = bus._queued
-        assert len(Bus._payloads(queued)) == len(messages) == len(queued)
+        queued = bus.waiting()
+        assert len(Bus.payloads(queued)) == len(messages) == len(queued)
     finally:
         store.close()
 
@@ -68,19 +68,19 @@ async def test_a_private_table_with_a_long_invitation_list_is_told_in_parts(
         table = Table(1000, build_ruleset(2), lobby, config, 1000, private=True)
         table.seats = ["Жданович", None]
         table.invited = {f"{('жданович' * 3)[:16]}{n:04}" for n in range(400)}
-        told = [_for_bus(_described(table), config.away_limit_ms)]
+        told = [table_for_bus(table, config.away_limit_ms)]
         messages = tables_messages(told, [2000], [])
         assert len(messages) > 1
         bus = Bus(config.db, 123456, lambda _: None)  # not opened: publish only queues
         for message in messages:
             bus.publish(LOBBY, message)
-        assert len(Bus._payloads(bus._queued)) == len(messages)  # none dropped
+        assert len(Bus.payloads(bus.waiting())) == len(messages)  # none dropped
         other = Lobby(config, store, nursery, rule_book())
         node = Node(other, WorkerPlace(1, 2), 654321)
         for message in messages:
-            node._tables({**message, "w": 123456})
+            node.hear({**message, "w": 123456})
         assert other.tables[1000].invited == table.invited
-        node._tables({**tables_messages([{**told[0], "invited": []}], [], [])[0], "w": 123456})
+        node.hear({**tables_messages([{**told[0], "invited": []}], [], [])[0], "w": 123456})
         assert other.tables[1000].invited == set()  # told again whole: replaced
     finally:
         store.close()
@@ -105,7 +105,7 @@ async def test_the_match_is_told_for_the_web_face_only_of_a_table_it_shows(
             table.match = Match(rules, seed="s", names=("ann", "bob"), match_id=f"m{table.id}")
             table.clocks.away_since = {1: trio.current_time()}
         told = {
-            t.id: _for_bus(_described(t), config.away_limit_ms) for t in (shown, private, board)
+            t.id: table_for_bus(t, config.away_limit_ms) for t in (shown, private, board)
         }
         assert told[1]["match"] == ["m1", [0, 0], 1, [6, 6]]
         assert told[1]["away"] == [[1, config.away_limit_ms]]
@@ -126,7 +126,7 @@ async def test_answers_to_one_session_merged_for_the_bus_still_fit_in_a_notifica
     for request in answered:
         text = {"k": "text", "s": 5, "text": "", "asks": 0, "done": [request]}
         bus.publish("w7", text, merge=True)
-    sent = [json.loads(payload) for _, payload in Bus._payloads(bus._queued)]
+    sent = [json.loads(payload) for _, payload in Bus.payloads(bus.waiting())]
     assert [request for message in sent for request in message["done"]] == answered
 
 
@@ -145,10 +145,10 @@ async def test_another_workers_running_table_is_listed_with_its_deal_and_score(
         table.match = Match(rules, seed="s", names=("ann", "bob"), match_id="m7")
         table.state = TableState.PLAYING
         assert (table.info().deal, table.info().score) == (1, (0, 0))
-        told = tables_messages([_for_bus(_described(table), config.away_limit_ms)], [], [])
+        told = tables_messages([table_for_bus(table, config.away_limit_ms)], [], [])
         other = Lobby(config, store, nursery, rule_book())
         node = Node(other, WorkerPlace(1, 2), 654321)
-        node._tables({**told[0], "w": 123456})
+        node.hear({**told[0], "w": 123456})
         assert other.tables[7].info() == table.info()
     finally:
         store.close()
@@ -167,7 +167,7 @@ async def test_a_private_tables_players_away_are_told_to_the_other_workers(
         table = Table(5, build_ruleset(3, "moscow", ()), lobby, config, 5, private=True)
         table.seats = ["bob", "ann", "carl"]
         table.clocks.away(1, trio.current_time())
-        told = _for_bus(_described(table), config.away_limit_ms)
+        told = table_for_bus(table, config.away_limit_ms)
         assert [seat for seat, _ in told["away"]] == [1]
     finally:
         store.close()

@@ -158,7 +158,7 @@ class Node:
     _handlers: dict[str, Callable[[dict[str, Any]], None]] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
-        self.bus = Bus(self.lobby.config.db, self.worker, self._heard)
+        self.bus = Bus(self.lobby.config.db, self.worker, self.hear)
         self._handlers = {
             "hello": self._hello,
             "in": self._in,
@@ -761,7 +761,7 @@ class Node:
         body: dict[str, Any] = {"k": "placed", "s": proxy.remote_id, "seat": proxy.seat}
         body |= {"table": None if table is None else table.id}
         if table is not None:
-            body["info"] = _for_bus(_described(table), self.lobby.config.away_limit_ms)
+            body["info"] = table_for_bus(table, self.lobby.config.away_limit_ms)
         self.bus.publish(channel(proxy.worker), body)
 
     def watching(
@@ -774,7 +774,7 @@ class Node:
             body["ended"] = ended
         table = self.lobby.tables.get(table_id)
         if on and table is not None:
-            body["info"] = _for_bus(_described(table), self.lobby.config.away_limit_ms)
+            body["info"] = table_for_bus(table, self.lobby.config.away_limit_ms)
         elif on:
             return
         self.bus.publish(channel(proxy.worker), body)
@@ -812,7 +812,9 @@ class Node:
         proxy.connection.close()
 
     # ------------------------------------------------------------ the copy
-    def _heard(self, message: dict[str, Any]) -> None:
+    def hear(self, message: dict[str, Any]) -> None:
+        """A message the bus brought from a worker (this one's own dropped): handled by
+        its kind (``k``); a worker not heard from before is told everything again."""
         sender = message["w"]
         if sender == self.worker:
             return
@@ -1085,7 +1087,7 @@ def _described(table: Table) -> dict[str, Any]:
 def tables_messages(
     told: list[dict[str, Any]], gone: list[int], seeks: list[list[Any]]
 ) -> list[dict[str, Any]]:
-    """The 'tables' messages that tell ``told`` (tables as ``_for_bus`` gives them) and
+    """The 'tables' messages that tell ``told`` (tables as ``table_for_bus`` gives them) and
     ``gone`` (in the last): as many tables to one as fit in a notification
     (bus.MAX_PAYLOAD, counted as the bus encodes), at most TABLES_A_MESSAGE. Twenty
     four-seat tables of long Cyrillic names, told at once, were too long for one, and
@@ -1145,6 +1147,11 @@ def _match_told(table: Table) -> list[Any] | None:
         for seat, _ in deal.trick.cards:
             sizes[seat] += 1
     return [match.match_id, list(match.totals), deal.deal_no, sizes]
+
+
+def table_for_bus(table: Table, held_ms: int) -> dict[str, Any]:
+    """``table`` as a worker tells the others of it (``tables_messages``)."""
+    return _for_bus(_described(table), held_ms)
 
 
 def _for_bus(described: dict[str, Any], held_ms: int) -> dict[str, Any]:
