@@ -125,13 +125,13 @@ def board_now(table: Table) -> BoardNow | None:
         player=seen.player,
         to_act=seen.to_act,
         trick=[(seat, card_str(card)) for seat, card in seen.trick],
-        talk=_talk_with_shown(seen.talk, seen.shown),
+        talk=talk_with_shown(seen.talk, seen.shown),
         deals=list(table.sheet.rows),
         talon=talon,
     )
 
 
-def _talk_with_shown(
+def talk_with_shown(
     talk: Sequence[tuple[int, str]], shown: Mapping[int, Sequence[Card]]
 ) -> list[tuple[int, str]]:
     """The deal's talk as spoken, each seat's shown cards (public: docs/rules.md §3.5)
