@@ -711,21 +711,23 @@ class LocalLink:
     one address, ``in-process`` (``LOCAL_ADDRESS``)."""
 
     def __init__(self, server: Server, nursery: trio.Nursery) -> None:
-        self._server = server
+        # the server it connects to: what the process that runs it does to it besides
+        # (a test's drain, as SIGUSR1 would begin it)
+        self.server = server
         self._nursery = nursery
         self._ids = itertools.count(1)
 
     def trust(self, name: str, secret: str) -> None:
         """``login NAME SECRET`` over this link logs in as the registered ``NAME`` (an
         admin if listed), without an account or a password hash (``Accounts.trust``)."""
-        self._server.lobby.accounts.trust(name, secret)
+        self.server.lobby.accounts.trust(name, secret)
 
     async def connect(self, receiver: Receiver | None = None) -> LocalStream:
         """A new connection: the client's end (the server serves the other end); what it
         is sent goes to ``receiver`` if given (server/local.py)."""
         client, served = local_stream_pair(receiver)
         peer = f"{LOCAL_ADDRESS}:{next(self._ids)}"
-        self._nursery.start_soon(self._server.handle, served, LOCAL_ADDRESS, peer)
+        self._nursery.start_soon(self.server.handle, served, LOCAL_ADDRESS, peer)
         return client
 
 

@@ -211,7 +211,7 @@ async def test_a_drain_refuses_every_way_to_a_new_table(
     nursery: trio.Nursery, tmp_path: Path, jump_when_idle: None
 ) -> None:
     port, link = await _served(nursery, tmp_path / "d.sqlite3")
-    lobby = link._server.lobby
+    lobby = link.server.lobby
     link.trust("boss", "s3cret")
     boss = await log_in_machine(await LineClient.over(await link.connect()), "boss", "s3cret")
     eve = await machine_client(port, "eve")
@@ -247,7 +247,7 @@ async def test_a_drain_in_russian(nursery: trio.Nursery, tmp_path: Path) -> None
     await ivan.send("login ivan lang=ru")
     await ivan.send("new 2")
     await _told(ivan, "Вы за столом 1")
-    assert link._server.lobby.drain.begin()
+    assert link.server.lobby.drain.begin()
     await _told(
         ivan,
         "Сервер перезапустится, когда закончатся идущие партии: до тех пор новые партии не"
@@ -317,7 +317,7 @@ async def test_a_drain_calls_off_a_rematch_asked_for(
     await ann.send("rematch")
     await ann.expect("ok", cmd="rematch")
     await bob.expect("rematch", asked="ann")
-    assert link._server.lobby.drain.begin()
+    assert link.server.lobby.drain.begin()
     for client in (ann, bob):
         off = await client.expect("rematch", off="drain")
         assert off["text"] == f"The rematch of table {table} is off: {RESTARTS}."
