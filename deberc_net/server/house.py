@@ -226,9 +226,9 @@ class HouseBots:
                 break
             await trio.sleep(min(1.0, 0.1 * restarts))
         if not bot.dismissed:
-            self._give_up(bot)
+            self.give_up(bot)
 
-    def _give_up(self, bot: HouseBot) -> None:
+    def give_up(self, bot: HouseBot) -> None:
         """A bot that keeps failing: its seat is given up (a running match forfeited)."""
         self._forget(bot)
         bot.table.post(Dismiss(bot.name))

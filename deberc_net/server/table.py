@@ -1492,7 +1492,7 @@ class Table:
                     table=self.id,
                     seconds=self.config.away_limit_ms // 1000,
                 )
-                self._missed(seat, said)
+                self.keep_missed(seat, said)
         flush_batch()
         if not stored:  # on disk before anyone is told ('games' lists it, 'top' rates it)
             ratings = await self.lobby.writes.run(self._end_writes(end))
@@ -1516,7 +1516,7 @@ class Table:
             if session is not None and session.table is self:
                 session.table, session.seat = None, None
 
-    def _missed(self, seat: int, said: Phrase) -> None:
+    def keep_missed(self, seat: int, said: Phrase) -> None:
         """Keep ``said`` for the next login of the player away at ``seat``: a guest's
         token now, so that only he is told it (server/missed.py)."""
         name = self.seats[seat]
@@ -1582,7 +1582,7 @@ class Table:
                 seconds = self.config.empty_table_ms // 1000
                 deserted = phrase(Msg.MISSED_DESERTED, table=self.id, seconds=seconds)
                 for seat in range(self.players):  # each told at his next login
-                    self._missed(seat, deserted)
+                    self.keep_missed(seat, deserted)
                 self._stop_now(phrase(Msg.PLAYERS_LEFT))
             return
         if match is None:  # a waiting table holds a seat for the away limit
@@ -1592,7 +1592,7 @@ class Table:
                     return
                 clocks.back(seat)  # (not back: no longer waited for)
                 seconds = self.config.away_limit_ms // 1000
-                self._missed(seat, phrase(Msg.MISSED_SEAT, table=self.id, seconds=seconds))
+                self.keep_missed(seat, phrase(Msg.MISSED_SEAT, table=self.id, seconds=seconds))
                 self._free_seat(seat, self.seats[seat] or "?", away_too_long=True)
             return
         if match.over:

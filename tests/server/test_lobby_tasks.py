@@ -187,7 +187,7 @@ async def test_a_seat_left_at_a_waiting_table_goes_to_a_seeker_waiting_for_its_g
                 await _say(lobby, p1, "leave")
             else:  # its process kept failing before it logged in: the house gives up
                 (bot,) = lobby.house.at(table)
-                lobby.house._give_up(bot)
+                lobby.house.give_up(bot)
             told = await until(p2, "ok cmd=sit")
             nursery.cancel_scope.cancel()
         seat, left = (1, None) if freed == "leave" else (2, table)

@@ -116,13 +116,13 @@ async def test_a_guest_of_another_worker_is_not_kept_as_a_registered_name(
         )
         table = Table(7, build_ruleset(2, "moscow", ()), lobby, config, 7)
         table.seats = ["ann", "bob"]
-        table._missed(1, phrase(Msg.MISSED_SEAT, table=7, seconds=3))
+        table.keep_missed(1, phrase(Msg.MISSED_SEAT, table=7, seconds=3))
         assert lobby.missed.take("bob", False, None) is None  # a password's login: not his
         assert lobby.missed.take("bob", True, "other") is None
         assert lobby.missed.take("bob", True, "tok") is not None
         assert [(name, token) for name, _, token in published] == [("bob", "tok")]
         guest = Present("bob", 1, True, None, online=False)  # his token unknown: kept for none
-        table._missed(1, phrase(Msg.MISSED_SEAT, table=7, seconds=3))
+        table.keep_missed(1, phrase(Msg.MISSED_SEAT, table=7, seconds=3))
         assert lobby.missed.take("bob", False, None) is None
     finally:
         store.close()
