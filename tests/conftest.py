@@ -127,7 +127,7 @@ def logging_per_test(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         structlog.configure(cache_logger_on_first_use=False)
 
     monkeypatch.setattr(logs, "configure_logging", uncached)
-    monkeypatch.setattr(logs, "_lifecycle_passes", logs._lifecycle_passes)
+    monkeypatch.setattr(logs, "lifecycle_passes", logs.lifecycle_passes)
     yield
     structlog.configure(**saved)
 

@@ -49,7 +49,8 @@ def new_name(name: str) -> bool:
     return valid_name(name) and bool(NAME_RULE.match(unicodedata.normalize("NFKC", name)))
 
 
-def _hash(password: str, salt: bytes) -> bytes:
+def password_hash(password: str, salt: bytes) -> bytes:
+    """A password's hash as accounts are stored with it (scrypt at the cost SCRYPT)."""
     return hashlib.scrypt(password.encode("utf-8"), salt=salt, **SCRYPT)
 
 
@@ -75,7 +76,7 @@ def set_password(store: Store, name: str, password: str) -> None:
     is made (``deberc-net admin NAME``, or a ladder on its own server)."""
     salt = os.urandom(16)
     store.forget_account(name)
-    store.add_account(name, salt, _hash(password, salt))
+    store.add_account(name, salt, password_hash(password, salt))
 
 
 __all__ = ["Accounts", "Admitted", "name_key", "new_name", "set_password", "valid_name"]
@@ -211,7 +212,9 @@ class Accounts:
                 self._turn(address),
                 self._hash_turns.turn(self._checks.count(address, trio.current_time())),
             ):
-                given = await trio.to_thread.run_sync(_hash, password, salt, limiter=self._logins)
+                given = await trio.to_thread.run_sync(
+                    password_hash, password, salt, limiter=self._logins
+                )
         finally:
             self._pending.subtract(pending)
             for key in pending:
@@ -283,7 +286,7 @@ class Accounts:
         try:
             salt = os.urandom(16)
             digest = await trio.to_thread.run_sync(
-                _hash, password, salt, limiter=self._registrations
+                password_hash, password, salt, limiter=self._registrations
             )
         finally:
             self._registering -= 1

@@ -21,8 +21,8 @@ def configure_logging(
     workers share the parent's stderr, and each counts its connections from 1).
     ``lifecycle``: a server's lifecycle lines are written whatever ``level`` says
     (``LifecycleLog``); False for a ladder's own server, whose output is the ladder's."""
-    global _lifecycle_passes
-    _lifecycle_passes = lifecycle
+    global lifecycle_passes
+    lifecycle_passes = lifecycle
     if json_output is None:
         json_output = not sys.stderr.isatty()
     renderer: structlog.typing.Processor = (
@@ -66,7 +66,7 @@ def _writes_utf8(stream: object) -> bool:
 
 
 # whether a server's lifecycle lines pass the level filter (configure_logging's word)
-_lifecycle_passes = True
+lifecycle_passes = True
 _UNFILTERED = structlog.make_filtering_bound_logger(logging.NOTSET)
 
 
@@ -81,7 +81,7 @@ class LifecycleLog:
     name: str
 
     def info(self, event: str, **fields: Any) -> None:
-        wrapper = _UNFILTERED if _lifecycle_passes else None  # None: the configured one
+        wrapper = _UNFILTERED if lifecycle_passes else None  # None: the configured one
         logger = structlog.wrap_logger(None, wrapper_class=wrapper, logger_factory_args=[self.name])
         logger.info(event, **fields)
 

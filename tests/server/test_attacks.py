@@ -797,7 +797,7 @@ async def test_one_addresss_queue_of_password_checks_holds_up_no_one_else(
     running: list[str] = []
     most: dict[str, int] = {}
     lock = threading.Lock()
-    slow_hash = accounts._hash
+    slow_hash = accounts.password_hash
 
     def timed(password: str, salt: bytes) -> bytes:  # each hash takes 0.3 s, in its thread
         with lock:
@@ -809,7 +809,7 @@ async def test_one_addresss_queue_of_password_checks_holds_up_no_one_else(
             running.remove(password)
         return slow_hash(password, salt)
 
-    monkeypatch.setattr(accounts, "_hash", timed)
+    monkeypatch.setattr(accounts, "password_hash", timed)
     flood = [await connect.raw(port, name, "127.0.0.2") for name in names]
     for client in flood:
         await client.send("style machine")

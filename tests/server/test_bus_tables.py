@@ -104,9 +104,7 @@ async def test_the_match_is_told_for_the_web_face_only_of_a_table_it_shows(
             table.seats = ["ann", "bob"]
             table.match = Match(rules, seed="s", names=("ann", "bob"), match_id=f"m{table.id}")
             table.clocks.away_since = {1: trio.current_time()}
-        told = {
-            t.id: table_for_bus(t, config.away_limit_ms) for t in (shown, private, board)
-        }
+        told = {t.id: table_for_bus(t, config.away_limit_ms) for t in (shown, private, board)}
         assert told[1]["match"] == ["m1", [0, 0], 1, [6, 6]]
         assert told[1]["away"] == [[1, config.away_limit_ms]]
         assert (told[3]["match"], told[3]["away"]) == (None, [])

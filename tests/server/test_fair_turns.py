@@ -94,7 +94,7 @@ async def test_a_login_from_an_address_that_checks_little_goes_ahead_of_the_loop
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     held = _HeldHash()
-    monkeypatch.setattr(accounts, "_hash", held)
+    monkeypatch.setattr(accounts, "password_hash", held)
     config = make_config(tmp_path / "db.sqlite", hash_workers=1)
     store = open_store(config.db)
     try:

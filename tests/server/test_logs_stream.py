@@ -55,7 +55,7 @@ def test_lifecycle_lines_pass_any_log_level_and_the_rest_keep_theirs() -> None:
 
 def test_a_ladders_own_server_keeps_to_its_warnings(monkeypatch: pytest.MonkeyPatch) -> None:
     """``ladder run``'s server logs nothing of its lifecycle: its output is the ladder's."""
-    monkeypatch.setattr(logs, "_lifecycle_passes", True)  # (as it was, after the test)
+    monkeypatch.setattr(logs, "lifecycle_passes", True)  # (as it was, after the test)
     saved_config = structlog.get_config()
     saved_stderr = sys.stderr
     sys.stderr = written = io.StringIO()

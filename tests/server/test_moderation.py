@@ -217,14 +217,14 @@ class _HeldHashes:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self._started = threading.Event()
         self._released = threading.Event()
-        real = accounts._hash
+        real = accounts.password_hash
 
         def held(password: str, salt: bytes) -> bytes:
             self._started.set()
             self._released.wait(30)  # (a hash thread's wait, not the loop's)
             return real(password, salt)
 
-        monkeypatch.setattr(accounts, "_hash", held)
+        monkeypatch.setattr(accounts, "password_hash", held)
 
     async def in_hash(self) -> None:
         with trio.fail_after(30):
