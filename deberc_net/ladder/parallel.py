@@ -9,7 +9,7 @@ gets less of the machine plays fewer boards rather than keeping the others waiti
 the end (with ``--sprt``, none is dealt too far past the first board not played yet:
 the boards played past a verdict are bounded). Each part plays its boards as a ladder
 does (runner.py: its own server on the same database, its own copies of the bots) and
-sends their results up a pipe, a board's together as it ends (``_Sent``). This process
+sends their results up a pipe, a board's together as it ends (``SentResults``). This process
 counts them in schedule order (results.py), as a ladder in one process does, so a
 seeded ladder gives the same summary either way.
 
@@ -127,7 +127,7 @@ class Dealer:
         return board
 
 
-class _Sent(Results):
+class SentResults(Results):
     """A part's results, up the pipe (not counted here): held until ``send``, so a
     board's go together as its last game ends (one write, one wake-up of the ladder)."""
 
@@ -160,7 +160,7 @@ class _Sent(Results):
             self.parent_gone()  # stop as when the pipe down closes: the boards released
 
 
-class _Part(Ladder):
+class Part(Ladder):
     """The games of one part, under their schedule indices: its first ones, then those
     the ladder deals it as it plays (``told``)."""
 
@@ -170,7 +170,7 @@ class _Part(Ladder):
         super().__init__(options, Ratings([b.name for b in options.bots]), games)
         self.queue.clear()
         self.queue.extend((i, self.games[i]) for i in indices)
-        self.sent = _Sent(options, self.summary, fd, parent_gone=self.interrupt)
+        self.sent = SentResults(options, self.summary, fd, parent_gone=self.interrupt)
         self.results = self.sent
         self.more = more
         self._dealt = trio.Event()  # set when told something
@@ -214,7 +214,7 @@ def _write_lines(fd: int, items: list[dict[str, Any]]) -> None:
         data = data[os.write(fd, data) :]
 
 
-async def _play_part(ladder: _Part, control: int) -> None:
+async def _play_part(ladder: Part, control: int) -> None:
     async with trio.open_nursery() as nursery:
 
         async def watch() -> None:
@@ -254,7 +254,7 @@ def _part_main(
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held back by the fork
     status = 0
     try:
-        ladder = _Part(options, games, indices, up, more)
+        ladder = Part(options, games, indices, up, more)
         trio.run(_play_part, ladder, control)
         ladder.sent.send()  # a board's games played before a stop (the SPRT's)
         # its crashes, and its in-process copies' faults
@@ -281,7 +281,9 @@ def _schedule_error(exc: BaseException) -> str | None:
 
 
 @attrs.define
-class _Child:
+class Child:
+    """A part's process as the ladder holds it: its pid and its two pipes."""
+
     pid: int
     up: int  # its results, read here
     control: int  # boards dealt, 'end', 'stop', or closed to end it (-1 once closed)
@@ -304,8 +306,8 @@ def _fork(
     games: list[Game],
     indices: list[int],
     more: bool,
-    earlier: list[_Child],
-) -> _Child:
+    earlier: list[Child],
+) -> Child:
     up_read, up_write = os.pipe()
     control_read, control_write = os.pipe()
     sys.stdout.flush()
@@ -328,10 +330,10 @@ def _fork(
             os._exit(status)
     os.close(up_write)
     os.close(control_read)
-    return _Child(pid, up_read, control_write)
+    return Child(pid, up_read, control_write)
 
 
-class _Counter:
+class PartsCounter:
     """The parent: reads every part's results and counts them in schedule order."""
 
     def __init__(self, dealer: Dealer, summary: Summary, progress: LadderProgress | None) -> None:
@@ -344,7 +346,7 @@ class _Counter:
             on_counted=progress.update if progress else None,
             on_verdict=self.stop_all,
         )
-        self.children: list[_Child] = []
+        self.children: list[Child] = []
         self.error: str | None = None
         self.interrupted = False  # SIGTERM, SIGHUP (Ctrl-C is trio's KeyboardInterrupt)
 
@@ -353,7 +355,7 @@ class _Counter:
         for child in self.children:
             child.tell(STOP)
 
-    async def read(self, part: int, child: _Child) -> None:
+    async def read(self, part: int, child: Child) -> None:
         buffer = LineBuffer()
         said_how_it_ended = False  # a part's last line: its crashes, or what stopped it
         async with trio.lowlevel.FdStream(child.up) as stream:  # closes it at the end
@@ -363,11 +365,11 @@ class _Counter:
                     self._take(item)
                     said_how_it_ended = "index" not in item
                     if not said_how_it_ended:
-                        self._deal(part, child, item["index"])
+                        self.on_played(part, child, item["index"])
         if not said_how_it_ended:  # killed outright (SIGKILL, the OOM killer)
             self._fail(f"a ladder process (pid {child.pid}) ended before its games were played")
 
-    def _deal(self, part: int, child: _Child, played: int) -> None:
+    def on_played(self, part: int, child: Child, played: int) -> None:
         """Another board for a part that has played one (or ``end``: there is none); and
         for any other part the SPRT's ``lead`` left short, now that one more is played."""
         if child.told_end:
@@ -379,7 +381,7 @@ class _Counter:
                 if other != part and not waiting.told_end:
                     self._deal_to(other, waiting)
 
-    def _deal_to(self, part: int, child: _Child) -> None:
+    def _deal_to(self, part: int, child: Child) -> None:
         indices = self.dealer.deal(part)
         if indices:
             child.tell(f"play {' '.join(map(str, indices))}\n".encode())
@@ -439,7 +441,7 @@ class _Counter:
                 return
 
 
-def _reap(children: list[_Child]) -> None:
+def _reap(children: list[Child]) -> None:
     """Wait for every part to exit (closed pipes end them); kill one that hangs."""
     deadline = time.monotonic() + KILL_AFTER_S
     for child in children:  # all at once: each releases its boards meanwhile
@@ -484,7 +486,7 @@ def run_parallel(
     # idle behind a slow board (a tenth to a fifth of its time, measured by rv51); twice
     # costs ~1 % and still bounds the games played past a verdict
     dealer = Dealer(games, ahead, lead=2 * processes * ahead if options.sprt else None)
-    counter = _Counter(dealer, summary, progress)
+    counter = PartsCounter(dealer, summary, progress)
     started = time.perf_counter()
     # Ctrl-C waits until trio runs: one pressed as the ladder forks lands in Python's
     # at-fork callbacks (logging's), which print and drop it, and the parts played on

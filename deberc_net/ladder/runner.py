@@ -137,7 +137,7 @@ class Ladder:
         # our own server: the releases go on a connection of their own (``_releases``),
         # as the server writes a board's results before it answers its release, and a
         # reserve sent after it on the same connection would wait for that write
-        self._releases: _Releases | None = None
+        self._releases: Releases | None = None
         # our own server's idle limit (set as it starts): the releases' connection pings
         # within it
         self._idle_s = 0.0
@@ -220,7 +220,7 @@ class Ladder:
                             releaser = await AdminClient.connect(
                                 host, port, password, connect, name=self._releaser_name
                             )
-                            self._releases = _Releases(releaser, self.release_retry_s)
+                            self._releases = Releases(releaser, self.release_retry_s)
                             nursery.start_soon(self._releases.read, self)
                             nursery.start_soon(self._releases.ask_again, self)
                             nursery.start_soon(releaser.keep_open, keep_open_s)
@@ -477,7 +477,7 @@ class Ladder:
         return f"{self.admin_name}-rel"
 
 
-class _Releases:
+class Releases:
     """The boards' releases on a connection of their own, and the server's answers,
     read by a task of their own (``read``): answered in order, as on any connection.
     Like the admin's, the connection says ``ping`` when nothing was sent for a while

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from deberc_net.ladder.parallel import Dealer, _Child, _Counter, _Sent
+from deberc_net.ladder.parallel import Child, Dealer, PartsCounter, SentResults
 from deberc_net.ladder.results import GameResult, Results, Summary
 from deberc_net.ladder.runner import INTERRUPTED, LadderOptions
 from deberc_net.ladder.schedule import schedule
@@ -182,7 +182,7 @@ def test_a_parts_results_go_up_together_when_sent() -> None:
     gone: list[bool] = []
     try:
         os.set_blocking(read, False)
-        sent = _Sent(
+        sent = SentResults(
             options, Summary(options, "seed"), write, parent_gone=lambda: gone.append(True)
         )
         for index, (written, forfeit) in enumerate([([81, 81], None), ([0, 162], 1)]):
@@ -246,7 +246,7 @@ def test_with_a_lead_no_board_is_dealt_that_far_past_the_first_unplayed_one() ->
 
 
 def test_a_part_the_lead_left_without_boards_is_dealt_as_another_plays_the_first() -> None:
-    """The ladder's side of the lead (``_Counter``): a part left with no board (it
+    """The ladder's side of the lead (``PartsCounter``): a part left with no board (it
     played its own, the first unplayed board held by another) has nothing of its own
     to report, so it is dealt, and at the end told ``end``, as the other part plays:
     it never waits for good (without an SPRT verdict nothing else would end it). Each
@@ -255,12 +255,12 @@ def test_a_part_the_lead_left_without_boards_is_dealt_as_another_plays_the_first
     games = list(schedule(["a", "b"], 2, 6, "seed", "round-robin"))  # 6 boards of 2
     options = LadderOptions(bots=[BotSpec.parse("a=x"), BotSpec.parse("b=y")], seed="seed")
     dealer = Dealer(games, ahead=1, lead=2)
-    counter = _Counter(dealer, Summary(options, "seed"), None)
+    counter = PartsCounter(dealer, Summary(options, "seed"), None)
     pipes = [os.pipe() for _ in range(2)]
     try:
         for read, _ in pipes:
             os.set_blocking(read, False)
-        counter.children = [_Child(0, -1, write) for _, write in pipes]
+        counter.children = [Child(0, -1, write) for _, write in pipes]
         held = dealer.first(2)  # board 1 to part 0, board 2 to part 1
         dealt: list[set[int]] = [set(), set()]  # the boards dealt to each since
         ended = [False, False]
@@ -269,7 +269,7 @@ def test_a_part_the_lead_left_without_boards_is_dealt_as_another_plays_the_first
             """``part`` plays every game it holds; what each part is told is read."""
             playing, held[part] = held[part], []
             for index in playing:
-                counter._deal(part, counter.children[part], index)
+                counter.on_played(part, counter.children[part], index)
             for other in (0, 1):
                 with contextlib.suppress(BlockingIOError):
                     for line in LineBuffer().feed(os.read(pipes[other][0], 65536)):

@@ -1,4 +1,4 @@
-"""The releases' connection of a ladder on its own server (runner.py ``_Releases``):
+"""The releases' connection of a ladder on its own server (runner.py ``Releases``):
 silent between boards, which may take longer than the server's idle limit, it stays
 open (docs/bots.md)."""
 
@@ -13,14 +13,14 @@ import trio
 from trio.testing import MockClock
 
 from deberc_net.ladder.admin import AdminClient
-from deberc_net.ladder.parallel import _Part
+from deberc_net.ladder.parallel import Part
 from deberc_net.ladder.ratings import Ratings
 from deberc_net.ladder.runner import (
     INTERRUPTED,
     RELEASE_AT_STOP_S,
     Ladder,
     LadderOptions,
-    _Releases,
+    Releases,
 )
 from deberc_net.ladder.schedule import ScheduleError, schedule
 from deberc_net.ladder.supervisor import BotSpec
@@ -51,7 +51,7 @@ async def test_the_releases_connection_outlives_the_servers_idle_limit(
         LadderOptions(bots=[BotSpec.parse(RAND), BotSpec.parse(RAND2)], db=str(db), progress=False),
         Ratings(["rand", "rand2"]),
     )
-    releases = _Releases(admin)
+    releases = Releases(admin)
     nursery.start_soon(releases.read, ladder)
     nursery.start_soon(admin.keep_open, config.idle_timeout_ms / 1000 / 3)
     await trio.sleep(5 * 60)
@@ -77,7 +77,7 @@ async def test_a_stop_as_a_reserve_is_sent_waits_for_no_answer_to_it(
     games = list(schedule(["rand", "rand2"], 2, 3, "c1", options.mode))
     gone, up = os.pipe()
     os.close(gone)
-    part = _Part(options, games, list(range(len(games))), up, more=False)
+    part = Part(options, games, list(range(len(games))), up, more=False)
     began = trio.current_time()
     try:
         with pytest.raises(ScheduleError, match=INTERRUPTED):
