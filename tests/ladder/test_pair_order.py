@@ -32,8 +32,22 @@ def test_three_bots_pair_in_the_order_given(tmp_path: Path) -> None:
     assert pairs == [("zed", "ann"), ("zed", "mid"), ("ann", "mid")]
 
 
+def _sprt_line(verdict: str | None) -> str:
+    """The text report's SPRT line of a run of zed v ann that came to ``verdict``."""
+    sprt = {
+        "first": "zed", "second": "ann", "elo0": 0.0, "elo1": 20.0, "alpha": 0.05,
+        "beta": 0.05, "llr": 1.5, "bounds": [-2.94, 2.94], "pairs": 12, "verdict": verdict,
+    }  # fmt: skip
+    data = {
+        "bots": ["zed", "ann"], "players": 2, "variant": "moscow", "options": [],
+        "boards": 12, "seed": "s1", "schedule": "round-robin", "games": 24, "deals": 24,
+        "seconds": 0.1, "deals_per_second": 10, "ratings": [], "pairs": [], "sprt": sprt,
+        "crashes": {}, "forfeits": {},
+    }  # fmt: skip
+    return next(line for line in report.text(data).splitlines() if line.startswith("SPRT "))
+
+
 def test_the_sprt_verdict_names_its_bots() -> None:
-    sprt = {"first": "zed", "second": "ann", "elo0": 0.0, "elo1": 20.0}
-    assert report._verdict({**sprt, "verdict": "H1"}) == "H1 (zed at least +20 Elo over ann)"
-    assert report._verdict({**sprt, "verdict": "H0"}) == "H0 (zed at most +0 Elo over ann)"
-    assert report._verdict({**sprt, "verdict": None}) == "no decision"
+    assert _sprt_line("H1").endswith(": H1 (zed at least +20 Elo over ann)")
+    assert _sprt_line("H0").endswith(": H0 (zed at most +0 Elo over ann)")
+    assert _sprt_line(None).endswith(" after 12 pairs: no decision")
