@@ -192,6 +192,12 @@ class Connection:
             return self.machine
         return self.clock is ClockChoice.BOT
 
+    @property
+    def flood_tokens(self) -> float:
+        """The lines it may still send at once before the flood limit, as of its last
+        line counted (the flood bucket's tokens, refilled when the next one comes)."""
+        return self._flood.tokens
+
     # ------------------------------------------------------------- input
     def receive_data(self, data: bytes | bytearray, now: float) -> None:
         """Bytes from the client (b"" is not an end: the caller closes)."""

@@ -52,7 +52,7 @@ def state(connection: Connection) -> tuple[object, ...]:
         connection.has_input,
         connection.deadline(),
         connection.closed,
-        connection._flood.tokens,
+        connection.flood_tokens,
     )
 
 
