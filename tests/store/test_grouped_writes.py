@@ -170,8 +170,8 @@ async def test_a_store_call_from_another_thread_waits_for_the_group(
 def a_full_disk(store: SQLiteStore) -> dict[str, object]:
     """``store``'s file allowed to grow by a few pages only (SQLite's max_page_count:
     a full disk, for real): the deal returned is too big for it."""
-    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
-    store._db.execute(f"PRAGMA max_page_count = {pages + 20}")
+    pages = store.connection.execute("PRAGMA page_count").fetchone()[0]
+    store.connection.execute(f"PRAGMA max_page_count = {pages + 20}")
     return deal("m2", 1, pad="x" * 300_000)
 
 
@@ -189,7 +189,7 @@ def test_a_write_that_rolls_the_whole_group_back_fails_it_and_the_writes_after_i
         store.add_deal(deal("m1", 1))
         with pytest.raises(sqlite3.OperationalError, match="disk is full"):
             store.add_deal(too_big)
-        assert not store._db.in_transaction  # (SQLite rolled it all back)
+        assert not store.connection.in_transaction  # (SQLite rolled it all back)
         with pytest.raises(sqlite3.OperationalError, match="rolled the group's transaction"):
             store.save_ratings("m1", "moscow", 2, RATED)
     assert deals_seen(other) == 0

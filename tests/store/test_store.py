@@ -801,9 +801,9 @@ def test_a_match_ends_while_another_server_writes_the_same_sqlite_file(tmp_path:
 
     try:
         mine.add_deal(deal("m1", 1))
-        mine._db.set_trace_callback(another_server_writes)
+        mine.connection.set_trace_callback(another_server_writes)
         finish(mine, "m1", ["ann", "Бо"], winner="ann", seeds={1: "secret/1"})
-        mine._db.set_trace_callback(None)
+        mine.connection.set_trace_callback(None)
         assert tried == ["database is locked"]
         assert [r["seed"] for r in exported(mine)] == ["secret/1"]  # stored, released
     finally:

@@ -58,4 +58,4 @@ def test_an_sqlite_close_that_fails_still_closes_the_file(tmp_path: Path) -> Non
         other.execute("ROLLBACK")
         other.close()
     with pytest.raises(sqlite3.ProgrammingError, match="closed"):
-        store._db.execute("SELECT 1")
+        store.connection.execute("SELECT 1")

@@ -215,6 +215,13 @@ class SQLiteStore:
             self._db.close()
             raise
 
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The store's own SQLite connection, for what a caller sets on it besides (a
+        PRAGMA, a trace callback: the tests' full disk is ``max_page_count``); used
+        outside the store's lock, at the caller's risk."""
+        return self._db
+
     def _begin(self) -> None:
         """Begin a write transaction holding the write lock (``BEGIN IMMEDIATE``). While
         another process holds it (the other part of 'ladder run --processes' writing a
