@@ -48,16 +48,16 @@ def check(config, count):
     if SIGNAL_AT == "check":
         os.kill(os.getpid(), signal.SIGUSR1)
 
-heard = launch._heard
+heard = launch.heard_from
 
 def heard_then_drain(worker, line):
     heard(worker, line)
     if SIGNAL_AT == f"ready:{{worker.index}}" and worker.ready:
         os.kill(os.getpid(), signal.SIGUSR1)
 
-launch._start = start
+launch.start_worker = start
 launch.check_workers = check
-launch._heard = heard_then_drain
+launch.heard_from = heard_then_drain
 sys.exit(cli.main(["serve", "--workers", str(len(DELAYS)), "--port", "0", "--http-port", "0",
                    "--db", "postgresql://nobody@127.0.0.1:1/none"]))
 """
@@ -106,14 +106,15 @@ def test_a_sigusr1_to_the_parent_as_it_starts_is_kept_for_its_workers() -> None:
 _SERVE = """
 import os, signal, sys
 from deberc_net import cli
+from deberc_net.plugins import RuleBook
 
-loaded = cli._rule_book
+loaded = RuleBook.load
 
-def rule_book(command):
+def load(*args, **kwargs):
     os.kill(os.getpid(), signal.SIGUSR1)
-    return loaded(command)
+    return loaded(*args, **kwargs)
 
-cli._rule_book = rule_book
+RuleBook.load = load
 sys.exit(cli.main(["serve", "--port", "0", "--http-port", "0", "--db", sys.argv[1]]))
 """
 

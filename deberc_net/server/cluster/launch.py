@@ -98,7 +98,7 @@ class Worker:
     draining: bool = False  # passed the parent's SIGUSR1 (docs/scaling.md, "Restarts")
 
 
-def _heard(worker: Worker, line: bytes) -> None:
+def heard_from(worker: Worker, line: bytes) -> None:
     """A line of a worker's start-up: 'ready', or 'failed REASON'."""
     line = line.strip()
     if line == b"ready":
@@ -112,7 +112,7 @@ def _last_words(worker: Worker) -> str | None:
     stdout), if it said."""
     if worker.process.stdout is not None and worker.failure is None:
         for line in worker.process.stdout.read().splitlines():
-            _heard(worker, line)
+            heard_from(worker, line)
     return worker.failure
 
 
@@ -142,7 +142,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
         signal.signal(signum, stop)
     for signum in drain():
         signal.signal(signum, lambda signum, _frame: draining.append(signum))
-    workers = [_start(settings, i, count) for i in range(count)]
+    workers = [start_worker(settings, i, count) for i in range(count)]
     announced = False
     failed = 0
     failure: str | None = None  # the reason a worker could not start, said by the CLI
@@ -167,7 +167,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                     continue
                 readable, _, _ = select.select([worker.process.stdout], [], [], 0)
                 if readable:
-                    _heard(worker, worker.process.stdout.readline())
+                    heard_from(worker, worker.process.stdout.readline())
             if not announced and all(w.ready for w in workers):
                 log.info(
                     "listening",
@@ -184,7 +184,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                 if i in restart_at:
                     if time.monotonic() >= restart_at[i] and not stopping and not draining:
                         del restart_at[i]
-                        workers[i] = _start(settings, i, count)
+                        workers[i] = start_worker(settings, i, count)
                     continue
                 code = worker.process.poll()
                 if code is None or stopping:
@@ -256,7 +256,9 @@ def _pass_the_drain_on(
         worker.draining = True
 
 
-def _start(settings: dict[str, Any], index: int, count: int) -> Worker:
+def start_worker(settings: dict[str, Any], index: int, count: int) -> Worker:
+    """Worker ``index`` of ``count`` started, a process of its own serving ``settings``
+    (it says 'ready' on its stdout once it serves)."""
     env = {**os.environ, ENV: json.dumps({"config": settings, "index": index, "count": count})}
     process = subprocess.Popen(
         [sys.executable, "-m", "deberc_net.server.cluster.worker"],
