@@ -373,7 +373,7 @@ class SearchPlayer:
         written: dict[int, float] = {}  # cards of equal card value write alike
         for v in raw.values():
             if v not in written:
-                written[v] = self._worth(deal, seat, written_points(deal, seat, v))
+                written[v] = self.worth(deal, seat, written_points(deal, seat, v))
         values = {card_str(c): written[v] for c, v in raw.items()}
         own = self._own_share(deal, seat, solver, trick)
         if own is not None:
@@ -400,7 +400,7 @@ class SearchPlayer:
                 for x, p in enumerate(final):
                     by_side[side_of[x]] = p
                 written = score_points(deal, by_side, combos, bella)
-                value = scored[final] = self._worth(deal, seat, written)
+                value = scored[final] = self.worth(deal, seat, written)
             return value
 
         other = next(x for x in range(3) if x not in (seat, deal.player))
@@ -513,7 +513,7 @@ class SearchPlayer:
             return self._three_playout(world, seat)
         solver, hands, _, turn, _ = self._solver(world, seat)
         written = written_points(world, seat, solver.rollout(hands, turn))
-        return self._worth(world, seat, written)
+        return self.worth(world, seat, written)
 
     def _three_playout(self, world: Deal, seat: int) -> float:
         """Three players: the ordered game played out with the other two seats playing
@@ -536,9 +536,9 @@ class SearchPlayer:
         for x in range(3):
             side = world.side_of(x)
             points[side] = world.tally.card_points[side] + combos[side] + bella[side] + got[x]
-        return self._worth(world, seat, score_points(world, points, combos, bella))
+        return self.worth(world, seat, score_points(world, points, combos, bella))
 
-    def _worth(self, deal: Deal, seat: int, written: Sequence[float]) -> float:
+    def worth(self, deal: Deal, seat: int, written: Sequence[float]) -> float:
         """What a deal that writes ``written`` (by side) is worth to ``seat``: what its
         side writes less the others' mean and, on a ladder board (a match of one deal),
         the match's result too, so a sure small win beats a gamble on a big one. With

@@ -364,20 +364,17 @@ def test_an_in_process_search_bot_hears_every_line_of_its_connection() -> None:
 def test_a_ladder_board_is_a_match_of_one_deal_and_a_win_counts_beyond_its_points() -> None:
     bot = SearchPlayer(level=1, ms=15)
     deal = Match(build_ruleset(2, "moscow", ()), seed="w").deal
-    assert bot._worth(deal, 0, [12, 0]) == 12  # a table outside a ladder: points alone
+    assert bot.worth(deal, 0, [12, 0]) == 12  # a table outside a ladder: points alone
     bot.tracker(parse("ok cmd=sit table=4 seat=1 board=b7 text=You sit at table 4, seat 1."))
     assert bot.tracker.one_deal
     assert (
-        bot._worth(deal, 0, [12, 0])
-        > bot._worth(deal, 0, [0, 0])
-        == 0
-        > bot._worth(deal, 0, [0, 12])
+        bot.worth(deal, 0, [12, 0]) > bot.worth(deal, 0, [0, 0]) == 0 > bot.worth(deal, 0, [0, 12])
     )
     assert (
-        bot._worth(deal, 0, [12, 0]) - bot._worth(deal, 0, [0, 12]) > 2 * 12
+        bot.worth(deal, 0, [12, 0]) - bot.worth(deal, 0, [0, 12]) > 2 * 12
     )  # the win itself counts
     bot.tracker(parse("ok cmd=sit table=5 seat=0 text=You sit at table 5, seat 0."))
-    assert not bot.tracker.one_deal and bot._worth(deal, 0, [0, 12]) == -12
+    assert not bot.tracker.one_deal and bot.worth(deal, 0, [0, 12]) == -12
 
 
 def test_with_three_players_a_one_deal_board_counts_the_result_against_each_other_seat() -> None:
@@ -385,12 +382,12 @@ def test_with_three_players_a_one_deal_board_counts_the_result_against_each_othe
     deal = Match(build_ruleset(3, "moscow", ()), seed="w").deal
     bot.tracker(parse("ok cmd=sit table=4 seat=1 board=b7 text=You sit at table 4, seat 1."))
     # the same lead over the others' mean: ahead of both beats ahead of one only
-    both = bot._worth(deal, 0, [30, 0, 0])
-    one = bot._worth(deal, 0, [30, 60, -60])
+    both = bot.worth(deal, 0, [30, 0, 0])
+    one = bot.worth(deal, 0, [30, 60, -60])
     assert both - one == pytest.approx(bot.win_bonus_three)
     assert one == 30  # one seat beaten, one beating it: even
-    assert bot._worth(deal, 0, [0, 0, 0]) == 0
-    assert bot._worth(deal, 0, [0, 30, 30]) == -30 - bot.win_bonus_three
+    assert bot.worth(deal, 0, [0, 0, 0]) == 0
+    assert bot.worth(deal, 0, [0, 30, 30]) == -30 - bot.win_bonus_three
 
 
 def test_the_search_clock_is_the_threads_cpu_time_when_asked(
