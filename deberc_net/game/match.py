@@ -48,6 +48,9 @@ class Match:
     dealer: int | None = None  # the first dealer; by lot from the seed when not given
     decks: dict[int, tuple[int, ...]] = attrs.Factory(dict)  # scripted decks by deal_no
     deal_limit: int | None = None  # stop after so many deals (a ladder board: 1)
+    # the server's bound on any match's deals: deals that all void (both pass, each
+    # time) never end a match, and its records, memory and replay grew without end
+    most_deals: int | None = None
 
     deal: Deal = attrs.field(init=False)
     _started: DealStarted = attrs.field(init=False)  # the current deal's start
@@ -233,11 +236,10 @@ class Match:
         match_over = self._match_over() if over else None
         record = self._record_later(deal, totals, unveiled, match_over)
         self.records.append(record)
-        limit_reached = (
-            self.result is None
-            and self.deal_limit is not None
-            and (len(self.records) >= self.deal_limit)
-        )  # the last deal's record carries the seed (docs/protocol.md §14)
+        # a board's deals played, or the server's most (the last deal's record carries
+        # the seed then too: docs/protocol.md §14)
+        stop = self._stop_after(len(self.records)) if self.result is None else None
+        limit_reached = stop is not None
         # every field in order, built as the engine builds its card events (deal.py);
         # the outcome is the score's (DealResult.outcome, without the property)
         ended = _deal_ended(
@@ -256,14 +258,25 @@ class Match:
             )
         )
         events: list[MatchEvent] = [ended]
-        if limit_reached:  # after the record: it is the deal's, and the deal did not end the match
-            events += self.stop(MatchEndReason.DEALS)
+        if (
+            stop is not None
+        ):  # after the record: it is the deal's, and the deal did not end the match
+            events += self.stop(stop)
         elif self.result is not None:
             events.append(self._ended())
         else:
             self.deal = self._new_deal(deal.deal_no + 1, self._next_dealer(deal, snapshot))
             events.append(self.deal_started())
         return events
+
+    def _stop_after(self, deals: int) -> MatchEndReason | None:
+        """Why a match not over after ``deals`` deals stops there: a ladder board's
+        deals played, or the server's most a match; None if it plays on."""
+        if self.deal_limit is not None and deals >= self.deal_limit:
+            return MatchEndReason.DEALS
+        if self.most_deals is not None and deals >= self.most_deals:
+            return MatchEndReason.MOST_DEALS
+        return None
 
     def _next_dealer(self, deal: Deal, snapshot: MatchSnapshot) -> int:
         deal_result = deal.result

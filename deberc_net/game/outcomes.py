@@ -41,6 +41,7 @@ class MatchEndReason(StrEnum):
     SHORT = "short"  # option short: the short game's deals are played
     STAKES = "stakes"  # option short: a side won the stakes
     GAP = "gap"  # option poltinniki: a lead of 250
+    MOST_DEALS = "most-deals"  # the server's most deals a match (max_match_deals)
     INTERNAL = "internal"  # the table failed: nobody wins (docs/protocol.md §9.7)
 
 

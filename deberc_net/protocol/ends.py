@@ -19,6 +19,7 @@ END_WORDS: dict[str, str] = {
     "short": "the short game was played",
     "stakes": "the stakes were won",
     "gap": "a lead of 250",
+    "most-deals": "the most deals a match may have were played",
     "internal": "the table failed: no result",
     "shutdown": "the server shut down",
     "server-lost": "the server was lost",

@@ -86,6 +86,7 @@ RU_MATCH_REASONS = {
     "short": "короткая игра",
     "stakes": "ставки",
     "gap": "отрыв 250",
+    "most-deals": "сыграно наибольшее число раздач",
     "server-lost": "сервер потерян",  # not finished (store.base.STOPPED)
     "shutdown": "сервер остановлен",
     "internal": "сбой стола",

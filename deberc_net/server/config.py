@@ -67,6 +67,9 @@ class Config:
     lag_ms: int = 500  # allowance added to every clock
     clock_warning_ms: int = 10_000  # a person is told when this is left of a call (0: never)
     max_timeouts: int = 3  # consecutive clock timeouts that forfeit the game
+    # a match ends after so many deals, the side ahead winning (a tie: a draw): two
+    # players passing every deal never end one (a match to 301 is some 8 deals)
+    max_match_deals: int = 200
     away_limit_ms: int = 120_000  # disconnected this long: the game is forfeited
     max_line: int = 1024  # bytes per input line
     partial_line_ms: int = 30_000  # an unfinished line older than this disconnects

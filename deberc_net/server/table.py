@@ -1073,6 +1073,7 @@ class Table:
             table=str(self.id),
             match_id=f"m{self.match_number}",
             deal_limit=self.deal_limit,
+            most_deals=self.config.max_match_deals,
         )
         self.state = ev.TableState.PLAYING
         # a seat's clock is a bot's if it asked for one ('clock bot'), or played in the

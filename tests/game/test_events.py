@@ -152,6 +152,28 @@ def test_a_deal_limit_ends_the_match_after_the_deal() -> None:
     assert match.over and match.deal.deal_no == 1
 
 
+def test_the_servers_most_deals_end_a_match_whose_deals_all_void() -> None:
+    # hostile tryout (s24): two players passing every deal played 18,000 void deals in
+    # 20 s, one match, its records, memory and replay growing without end
+    match = Match(R, seed="v", most_deals=3)
+    events: list[g.MatchEvent] = []
+    while not match.over:
+        seat = match.to_act
+        assert seat is not None
+        events = apply(match, seat, "pas")
+    assert len(match.records) == 3 and all(r["outcome"] == "void" for r in match.records)
+    *_, ended, end = events
+    assert isinstance(ended, g.DealEnded) and ended.seed_told
+    assert end == g.MatchEnded(None, (), "most-deals", (0, 0), "v")  # level: a draw
+    ahead = Match(R, seed="e", dealer=1, decks={1: build_deck(*SIMPLE)}, most_deals=1)
+    apply(ahead, 0, "igrayu")
+    for token in SIMPLE_PLAY.split():
+        seat = ahead.to_act
+        assert seat is not None
+        events = apply(ahead, seat, token)
+    assert events[-1] == g.MatchEnded(0, ("seat0",), "most-deals", (92, 35), "e")  # ahead wins
+
+
 def test_forfeit_and_stop() -> None:
     match = Match(R, seed="e", dealer=1, decks={1: build_deck(*SIMPLE)})
     apply(match, 0, "igrayu")
