@@ -13,6 +13,7 @@ which starts the trying again (docs/play.md).
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 from collections.abc import Callable
 
@@ -26,6 +27,17 @@ from deberc_net.protocol.wire import Tag, format_line, parse_line
 RETRY_FOR_S = 120.0
 FIRST_PAUSE_S = 0.5  # the pause before the second try; it doubles up to LONGEST_PAUSE_S
 LONGEST_PAUSE_S = 10.0
+# what a line may not bring to the screen: the controls (C0, DEL, C1: ESC above all,
+# which begins a terminal's escape sequences). The server never sends them; a line with
+# one is a hostile server's or a meddler's on the wire (no TLS), which could clear the
+# screen, set the title, the clipboard or mouse reporting, or make the terminal type
+CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def shown(line: str) -> str:
+    """``line`` with each control character as U+FFFD (seen as something odd, not
+    obeyed by the terminal)."""
+    return CONTROLS.sub("\ufffd", line)
 
 
 def pause_before(attempt: int) -> float:
@@ -230,7 +242,8 @@ class Link:
                     await conn.send(login)
                 nursery.start_soon(self._write, conn, inbox)
                 nursery.start_soon(conn.keep_alive)
-                async for line in conn.lines():
+                async for told in conn.lines():
+                    line = shown(told)
                     if login is None and not line.startswith("error"):
                         self._refused = False  # the banner: taken, nothing to log in with
                     self._learn(line)

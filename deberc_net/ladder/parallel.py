@@ -56,6 +56,10 @@ KILL_AFTER_S = 5.0  # a part that has not exited this long after its pipe closed
 # least every SEND_AFTER games (a board of many seatings: the progress bar moves on)
 SEND_AFTER = 8
 
+# the pipes between this process and its parts carry our own lines (a board's results,
+# records and all, in one, however many deals it has): no peer's, so not bounded
+OWN_PIPE_LINES = sys.maxsize
+
 
 class Dealer:
     """Which boards each part plays: every game of a board to the same part (its release
@@ -219,7 +223,7 @@ async def _play_part(ladder: Part, control: int) -> None:
 
         async def watch() -> None:
             stream = trio.lowlevel.FdStream(control)
-            buffer = LineBuffer()
+            buffer = LineBuffer(most=OWN_PIPE_LINES)
             while True:
                 data = await stream.receive_some(65536)
                 if not data:  # the parent is gone: stop now, its boards released
@@ -356,7 +360,7 @@ class PartsCounter:
             child.tell(STOP)
 
     async def read(self, part: int, child: Child) -> None:
-        buffer = LineBuffer()
+        buffer = LineBuffer(most=OWN_PIPE_LINES)
         said_how_it_ended = False  # a part's last line: its crashes, or what stopped it
         async with trio.lowlevel.FdStream(child.up) as stream:  # closes it at the end
             while data := await stream.receive_some(65536):

@@ -275,19 +275,41 @@ def banner_protocol(line: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+# a line from a peer is at most this long: the server's longest are a small part of it
+# (a 'who' of every name), and a peer sending one line without end held a client's
+# memory growing without bound (a hostile tryout's, 150 MB in 20 s)
+MOST_LINE_BYTES = 1 << 20
+
+
+class LineTooLong(ConnectionError):
+    """A peer sent a line longer than ``MOST_LINE_BYTES``: no speaker of the protocol;
+    the connection is as good as lost."""
+
+
 class LineBuffer:
     """Bytes from the server in, text lines out: a line ends with LF, a CR before it is
     dropped (§2.3). Sans-IO, so every reader frames the same way."""
 
-    def __init__(self, errors: str = "strict") -> None:
+    def __init__(self, errors: str = "strict", most: int = MOST_LINE_BYTES) -> None:
         self._pending = bytearray()
         self._errors = errors
+        self._most = most
 
     def feed(self, data: bytes | bytearray) -> list[str]:
+        """The lines ``data`` completes; LineTooLong once a line outgrows the bound."""
         self._pending += data
+        if b"\n" not in data:  # nothing ends: not split again (a long line came in parts)
+            self._refuse_beyond(len(self._pending))
+            return []
         *complete, rest = self._pending.split(b"\n")
         self._pending = bytearray(rest)
+        self._refuse_beyond(max(len(rest), *(len(raw) for raw in complete)))
         return [raw.rstrip(b"\r").decode("utf-8", self._errors) for raw in complete]
+
+    def _refuse_beyond(self, longest: int) -> None:
+        if longest > self._most:
+            self._pending.clear()
+            raise LineTooLong(f"the peer sent a line longer than {self._most} bytes")
 
     @property
     def unfinished(self) -> bool:

@@ -52,6 +52,47 @@ def test_an_address_with_no_port_number_is_refused_in_one_line(port: str) -> Non
     assert done.stderr == "deberc-net play: the address is HOST:PORT, e.g. 127.0.0.1:7501\n"
 
 
+def test_the_link_hands_on_no_control_a_hostile_server_sends() -> None:
+    # hostile tryout (s24): a server's (or a meddler's: no TLS) escape sequences reached
+    # the terminal whole: clear the screen, set the title and the clipboard, mouse
+    # reporting on, a query the terminal answers into the client's input
+    hostile = (
+        "say from=ev\x1b[5mil text=\x1b]52;c;cHduZWQ=\x07 \x1b[2J\x1b[H \x9b2J \x1bP+q544e\x1b\\"
+    )
+    said: list[str] = []
+    got_bye = threading.Event()
+
+    def deliver(line: str) -> None:
+        said.append(line)
+        if line.startswith("bye"):
+            got_bye.set()
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+
+        def serve() -> None:
+            conn, _ = listener.accept()
+            with conn:
+                conn.sendall((hostile + "\nbye text=done\n").encode())
+                time.sleep(1)  # (the link reads before the close)
+
+        server = threading.Thread(target=serve, daemon=True)
+        server.start()
+        link = Link("127.0.0.1", listener.getsockname()[1], deliver, name="x")
+        link.start()
+        try:
+            assert got_bye.wait(10), said
+        finally:
+            link.stop()
+        server.join(10)
+    told = next(line for line in said if line.startswith("say "))
+    assert not any(ch < " " or "\x7f" <= ch <= "\x9f" for ch in told), repr(told)
+    assert told == hostile.replace("\x1b", "\ufffd").replace("\x07", "\ufffd").replace(
+        "\x9b", "\ufffd"
+    )
+
+
 def test_a_connection_never_made_is_retried_without_being_called_lost() -> None:
     said: list[str] = []
     tried_again = threading.Event()

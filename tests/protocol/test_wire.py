@@ -25,9 +25,11 @@ from deberc_net.game.view import SeatView, view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.render import BANNER_RU, MACHINE, render
 from deberc_net.protocol.wire import (
+    MOST_LINE_BYTES,
     EventKind,
     Line,
     LineBuffer,
+    LineTooLong,
     MatchEnd,
     Record,
     Tag,
@@ -109,6 +111,20 @@ def test_a_line_buffer_frames_crlf_and_lf_across_reads() -> None:
     ]
     assert buffer.unfinished
     assert buffer.feed(b"\xb4\r\n") == ["say text=д"] and not buffer.unfinished
+
+
+def test_a_line_buffer_refuses_a_line_beyond_its_bound_whole_or_in_parts() -> None:
+    # hostile tryout (s24): a server's line without end grew a client by 150 MB in 20 s
+    buffer = LineBuffer(most=10)
+    assert buffer.feed(b"0123456789\nab") == ["0123456789"]  # at the bound: a line
+    assert buffer.feed(b"cdefgh") == []
+    with pytest.raises(LineTooLong, match="longer than 10 bytes"):
+        buffer.feed(b"ijk")  # its parts together outgrow it
+    assert not buffer.unfinished  # what it held is dropped
+    with pytest.raises(LineTooLong):
+        LineBuffer(most=10).feed(b"ok\n" + b"x" * 11 + b"\nok\n")  # one of several
+    assert isinstance(LineTooLong("x"), ConnectionError)  # to a bot: a connection lost
+    assert LineBuffer().feed(b"w" * MOST_LINE_BYTES + b"\n") == ["w" * MOST_LINE_BYTES]
 
 
 # ------------------------------------------------- render -> parse -> equal
