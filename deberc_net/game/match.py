@@ -239,7 +239,6 @@ class Match:
         # a board's deals played, or the server's most (the last deal's record carries
         # the seed then too: docs/protocol.md §14)
         stop = self._stop_after(len(self.records)) if self.result is None else None
-        limit_reached = stop is not None
         # every field in order, built as the engine builds its card events (deal.py);
         # the outcome is the score's (DealResult.outcome, without the property)
         ended = _deal_ended(
@@ -251,16 +250,15 @@ class Match:
                 totals,
                 score.hanging_out,
                 record,
-                over or limit_reached,  # seed_told
+                over or stop is not None,  # seed_told
                 tuple(self.bides),
                 unveiled,
                 match_over,
             )
         )
         events: list[MatchEvent] = [ended]
-        if (
-            stop is not None
-        ):  # after the record: it is the deal's, and the deal did not end the match
+        if stop is not None:
+            # after the record: it is the deal's, and the deal did not end the match
             events += self.stop(stop)
         elif self.result is not None:
             events.append(self._ended())
