@@ -101,6 +101,7 @@ class Accounts:
         self._logins = trio.CapacityLimiter(config.hash_workers)
         self._registrations = trio.CapacityLimiter(config.registration_workers)
         self._registering = 0
+        self._registering_from: Counter[str] = Counter()  # by address
         self._registered_from = WindowCounter(config.registration_window_ms / 1000)
         window = config.failure_window_ms / 1000
         self._failed_names = WindowCounter(window)
@@ -275,6 +276,12 @@ class Accounts:
             return ev.Error(
                 "slow-down", "too many names registered from your address: try again later"
             )
+        # an address's share of the queue first: one address's burst filled it, and a
+        # newcomer from elsewhere was told 'busy' (a hostile tryout's 20 at once)
+        if self._registering_from[address] >= c.registrations_waiting_per_address:
+            return ev.Error(
+                "slow-down", "your address has registrations waiting: try again once they are done"
+            )
         if self._registering >= c.registrations_waiting:
             return ev.Error("busy", "too many registrations at once: try again")
         return None
@@ -283,6 +290,7 @@ class Accounts:
         """Hash in the registration pool and store; False if someone registered the
         name meanwhile."""
         self._registering += 1
+        self._registering_from[address] += 1
         try:
             salt = os.urandom(16)
             digest = await trio.to_thread.run_sync(
@@ -290,5 +298,8 @@ class Accounts:
             )
         finally:
             self._registering -= 1
+            self._registering_from[address] -= 1
+            if not self._registering_from[address]:
+                del self._registering_from[address]  # memory follows use
         self._registered_from.add(address, trio.current_time())
         return bool(await trio.to_thread.run_sync(self.store.add_account, name, salt, digest))

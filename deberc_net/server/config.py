@@ -117,6 +117,8 @@ class Config:
     hash_workers: int = 2  # threads checking passwords of registered names
     registration_workers: int = 1  # threads hashing new registrations (apart from logins)
     registrations_waiting: int = 8  # registrations queued at once; beyond that: busy
+    # ... of them from one address; beyond that: slow-down to it (others still come in)
+    registrations_waiting_per_address: int = 2
     registrations_per_address: int = 20  # per registration window, from one address
     registration_window_ms: int = 3_600_000
     failed_logins_per_name: int = 5  # wrong passwords for one name per failure window

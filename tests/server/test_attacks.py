@@ -710,6 +710,48 @@ async def test_wrong_passwords_are_limited_per_name_across_connections(
     assert (await _login_reply(port, "login vic right", connect)).get("cmd") == "login"
 
 
+async def test_one_addresss_registrations_do_not_fill_everyones_queue(
+    start_server: StartServer, connect: Connector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # hostile tryout (s24): 20 registrations at once from one address filled the queue,
+    # and a newcomer from elsewhere was told 'busy'
+    released = threading.Event()
+    hashing = threading.Semaphore(0)
+    real = accounts.password_hash
+
+    def held(password: str, salt: bytes) -> bytes:
+        hashing.release()
+        released.wait(30)  # (a hash thread's wait, not the loop's)
+        return real(password, salt)
+
+    monkeypatch.setattr(accounts, "password_hash", held)
+    port = await start_server(
+        registrations_waiting=3, registrations_waiting_per_address=2, registration_workers=2
+    )
+    waiting = []
+    for n in (1, 2):  # the address's share, in their hashes
+        client = await connect.raw(port, f"reg{n}", "127.0.0.2")
+        await client.send(f"style machine\nlogin reg{n} secret{n}")
+        waiting.append(client)
+        with trio.fail_after(30):
+            while not hashing.acquire(blocking=False):
+                await trio.sleep(0.01)
+    third = await _login_reply(port, "login reg3 secret3", connect, "127.0.0.2")
+    assert third == {
+        "code": "slow-down",
+        "text": "your address has registrations waiting: try again once they are done",
+    }
+    newcomer = await connect.raw(port, "newcomer", "127.0.0.9")
+    await newcomer.send("style machine\nlogin newbie secret9")
+    await newcomer.expect("ok", cmd="style")
+    released.set()
+    assert (await newcomer.read_until(lambda x: x.startswith(("ok ", "error ")))).startswith(
+        "ok cmd=login name=newbie guest=0"
+    )
+    for client in waiting:
+        await client.expect("ok", cmd="login")
+
+
 async def test_guesses_for_a_name_do_not_lock_its_owner_out_of_his_seat(
     port: int, connect: Connector, register: Register
 ) -> None:
@@ -831,7 +873,9 @@ async def test_one_addresss_queue_of_password_checks_holds_up_no_one_else(
 async def test_registrations_are_limited_and_do_not_hold_up_logins(
     start_server: StartServer, connect: Connector, register: Register
 ) -> None:
-    port = await start_server(registrations_per_address=6, registrations_waiting=2)
+    port = await start_server(
+        registrations_per_address=6, registrations_waiting=2, registrations_waiting_per_address=6
+    )
     await register("regular", "pw")
     spammers = [await connect.raw(port, f"r{i}") for i in range(6)]
     for spammer in spammers:
