@@ -175,6 +175,7 @@ class PlayApp(App[None]):
         self.post_message(WireLine(line))  # thread-safe: runs on_wire_line in the app
 
     def on_wire_line(self, message: WireLine) -> None:
+        self.link.shown_one()
         was_asking, seq = self.state.asking, self.state.seq
         had_talon = self.state.talon is not None
         logged = self.state.logged

@@ -32,6 +32,10 @@ LONGEST_PAUSE_S = 10.0
 # one is a hostile server's or a meddler's on the wire (no TLS), which could clear the
 # screen, set the title, the clipboard or mouse reporting, or make the terminal type
 CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
+# lines handed to the screen and not shown yet: a server sending faster than the screen
+# can draw (a hostile one's flood grew the client by 135 MB in 20 s) is dropped, as a
+# lost connection is (a person's server sends a few lines a second)
+MOST_UNSHOWN = 5000
 
 
 def shown(line: str) -> str:
@@ -56,6 +60,9 @@ class Link:
         self.token: str | None = None
         self.password: str | None = None
         self.closed = threading.Event()
+        self.most_unshown = MOST_UNSHOWN
+        self._unshown = 0  # lines delivered and not yet ``shown_one``
+        self._unshown_lock = threading.Lock()
         self._started = threading.Event()
         self._trio_token: trio.lowlevel.TrioToken | None = None
         self._outbox: trio.MemorySendChannel[str] | None = None
@@ -125,6 +132,20 @@ class Link:
         elif self._wake is not None:
             self._wake.set()
 
+    def shown_one(self) -> None:
+        """The screen has handled one line ``deliver`` gave it (the app's thread)."""
+        with self._unshown_lock:
+            self._unshown -= 1
+
+    def _hand_on(self, line: str) -> bool:
+        """``deliver`` ``line``; False once more lines wait to be shown than the screen
+        may hold (``most_unshown``)."""
+        with self._unshown_lock:
+            self._unshown += 1
+            over = self._unshown > self.most_unshown
+        self.deliver(line)
+        return not over
+
     def _poke(self) -> None:
         if self._trio_token is None:
             return
@@ -144,7 +165,7 @@ class Link:
 
     # --------------------------------------------------------- in the link's thread
     def _notice(self, text: str) -> None:
-        self.deliver(format_line(Tag.INFO, (), text))
+        self._hand_on(format_line(Tag.INFO, (), text))  # (counted: the screen shows it too)
 
     def _login_line(self) -> str | None:
         if self.name is None:
@@ -247,7 +268,12 @@ class Link:
                     if login is None and not line.startswith("error"):
                         self._refused = False  # the banner: taken, nothing to log in with
                     self._learn(line)
-                    self.deliver(line)
+                    if not self._hand_on(line):
+                        self._notice(
+                            "the server sends more lines than the screen can show: "
+                            "the connection is dropped"
+                        )
+                        break
                     if parse_line(line).tag == Tag.BYE:
                         ended = True
                         break
