@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,34 @@ def test_an_address_with_no_port_number_is_refused_in_one_line(port: str) -> Non
     assert done.stderr == "deberc-net play: the address is HOST:PORT, e.g. 127.0.0.1:7501\n"
 
 
+def _link_to_a_server_sending(
+    data: bytes, done: threading.Event, deliver: Callable[[str], None], most_unshown: int = 0
+) -> None:
+    """A link (``most_unshown``, if given) to a server of one connection that sends
+    ``data`` and stays open till ``done`` (a close with the link's lines unread there is
+    a reset, which may lose what the link has not read yet), run till ``done`` is set."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+
+        def serve() -> None:
+            conn, _ = listener.accept()
+            with conn, contextlib.suppress(OSError):
+                conn.sendall(data)
+                done.wait(10)
+
+        server = threading.Thread(target=serve, daemon=True)
+        server.start()
+        link = Link("127.0.0.1", listener.getsockname()[1], deliver, name="x")
+        link.most_unshown = most_unshown or link.most_unshown
+        link.start()
+        try:
+            assert done.wait(10)
+        finally:
+            link.stop()
+        server.join(10)
+
+
 def test_the_link_hands_on_no_control_a_hostile_server_sends() -> None:
     # hostile tryout (s24): a server's (or a meddler's: no TLS) escape sequences reached
     # the terminal whole: clear the screen, set the title and the clipboard, mouse
@@ -68,25 +97,7 @@ def test_the_link_hands_on_no_control_a_hostile_server_sends() -> None:
         if line.startswith("bye"):
             got_bye.set()
 
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(1)
-
-        def serve() -> None:
-            conn, _ = listener.accept()
-            with conn:
-                conn.sendall((hostile + "\nbye text=done\n").encode())
-                got_bye.wait(10)  # (a close first, its lines unread here, is a reset)
-
-        server = threading.Thread(target=serve, daemon=True)
-        server.start()
-        link = Link("127.0.0.1", listener.getsockname()[1], deliver, name="x")
-        link.start()
-        try:
-            assert got_bye.wait(10), said
-        finally:
-            link.stop()
-        server.join(10)
+    _link_to_a_server_sending((hostile + "\nbye text=done\n").encode(), got_bye, deliver)
     told = next(line for line in said if line.startswith("say "))
     assert not any(ch < " " or "\x7f" <= ch <= "\x9f" for ch in told), repr(told)
     assert told == hostile.replace("\x1b", "\ufffd").replace("\x07", "\ufffd").replace(
@@ -105,29 +116,8 @@ def test_the_link_drops_a_server_that_sends_more_than_the_screen_can_show() -> N
         if "more lines than the screen can show" in line:
             dropped.set()
 
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(1)
-
-        def serve() -> None:
-            conn, _ = listener.accept()
-            with conn, contextlib.suppress(OSError):
-                for n in range(2_000):
-                    conn.sendall(f"say from=x table=- text=flood {n}\n".encode())
-                # open till the link has read: a close with its lines unread here is a
-                # reset, which may lose what the link has not read yet
-                dropped.wait(10)
-
-        server = threading.Thread(target=serve, daemon=True)
-        server.start()
-        link = Link("127.0.0.1", listener.getsockname()[1], deliver, name="x")
-        link.most_unshown = 50
-        link.start()
-        try:
-            assert dropped.wait(10), said[-3:]
-        finally:
-            link.stop()
-        server.join(10)
+    flood = "".join(f"say from=x table=- text=flood {n}\n" for n in range(2_000))
+    _link_to_a_server_sending(flood.encode(), dropped, deliver, most_unshown=50)
     floods = [line for line in said if "text=flood" in line]
     assert 50 <= len(floods) <= 51, len(floods)  # none handed on after the drop
 
