@@ -133,18 +133,27 @@ def test_an_import_error_names_the_plugins_file_and_line(
     )
 
 
+def _published_package(root: Path, rule: str, inner: str, inner_source: str) -> Path:
+    """A rule published as a package (``deberc-`` and the rule's first word) whose
+    ``__init__`` imports its module ``inner`` of ``inner_source``; the package's path."""
+    module = publish(root, f"deberc-{rule.split('-')[0]}", rule, GOOD_RULE)
+    (root / f"{module}.py").unlink()
+    package = root / module
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        GOOD_RULE.format(name=rule) + f"from . import {inner}\n", encoding="utf-8"
+    )
+    (package / f"{inner}.py").write_text(inner_source, encoding="utf-8")
+    return package
+
+
 def test_the_line_named_is_the_innermost_in_the_plugins_package(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Not the package's __init__ importing the module, nor the json module that raised."""
-    module = publish(tmp_path, "deberc-deep", "deep-rule", GOOD_RULE)
-    (tmp_path / f"{module}.py").unlink()
-    package = tmp_path / module
-    package.mkdir()
-    (package / "__init__.py").write_text(
-        GOOD_RULE.format(name="deep-rule") + "from . import table\n", encoding="utf-8"
+    package = _published_package(
+        tmp_path, "deep-rule", "table", 'import json\n\nTABLE = json.loads("{")\n'
     )
-    (package / "table.py").write_text('import json\n\nTABLE = json.loads("{")\n')
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(PluginError) as info:
         RuleBook.load()
@@ -157,14 +166,7 @@ def test_a_syntax_error_names_its_files_whole_path_and_line_once(
 ) -> None:
     """Was 'SyntaxError: invalid syntax (inner.py, line 1)': the base name only, where
     every other import error names the whole path."""
-    module = publish(tmp_path, "deberc-syntax", "syntax-rule", GOOD_RULE)
-    (tmp_path / f"{module}.py").unlink()
-    package = tmp_path / module
-    package.mkdir()
-    (package / "__init__.py").write_text(
-        GOOD_RULE.format(name="syntax-rule") + "from . import inner\n", encoding="utf-8"
-    )
-    (package / "inner.py").write_text("X = 1\ndef (:\n", encoding="utf-8")
+    package = _published_package(tmp_path, "syntax-rule", "inner", "X = 1\ndef (:\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(PluginError) as info:
         RuleBook.load()
