@@ -48,6 +48,8 @@ class Msg(StrEnum):
     AMBIGUOUS_CARD = "ambiguous-card"
     AMBIGUOUS_OT = "ambiguous-ot"
     SIT = "sit"
+    SIT_OTHERS = "sit-others"
+    SEAT_OF = "seat-of"
     OBSERVE = "observe"
     UNOBSERVE = "unobserve"
     LEAVE = "leave"
@@ -400,7 +402,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "the ace: type ot 10 or ot A.",
         "от {letter} — от туза или от десятки? Напишите «от туза» или «от десятки».",
     ),
-    Msg.SIT: ("You sit at table {table}, seat {seat}.", "Вы за столом {table}, место {seat}."),
+    Msg.SIT: (
+        "You sit at table {table}, seat {seat}.{others}",
+        "Вы за столом {table}, место {seat}.{others}",
+    ),
+    Msg.SIT_OTHERS: (" At the table: {names}.", " За столом: {names}."),
+    Msg.SEAT_OF: ("{name} (seat {seat})", "{name} (место {seat})"),
     Msg.OBSERVE: ("You observe table {table}.", "Вы смотрите за столом {table}."),
     Msg.UNOBSERVE: (
         "You stop observing table {table}.",

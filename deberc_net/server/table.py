@@ -752,13 +752,27 @@ class Table:
         session.send(
             ev.ok(
                 "sit",
-                phrase(Msg.SIT, table=self.id, seat=seat),
-                (("table", str(self.id)), ("seat", str(seat)), *board),
+                phrase(Msg.SIT, table=self.id, seat=seat, others=self._others_seated(seat)),
+                (("table", str(self.id)), ("seat", str(seat)), *board, self._seats_field()),
             )
         )
         self._event(ev.Seated(name, seat))
         if all(self.seats):
             self._full()
+
+    def _others_seated(self, seat: int) -> Phrase:
+        """Who else sits here, for the newcomer's reply: the earlier ``seated`` lines
+        went out before he was at the table (docs/protocol.md §5.4)."""
+        others = tuple(
+            phrase(Msg.SEAT_OF, name=name, seat=other)
+            for other, name in enumerate(self.seats)
+            if name is not None and other != seat
+        )
+        return phrase(Msg.SIT_OTHERS, names=others) if others else phrase(Msg.NOTHING)
+
+    def _seats_field(self) -> tuple[str, str]:
+        """``seats=anna,-``: the names by seat, ``-`` for a free one (as ``tables``)."""
+        return ("seats", ",".join(name or "-" for name in self.seats))
 
     def _why_not_sit(self, session: Session, name: str, seat: int | None) -> int | ev.Error:
         """The seat ``session`` gets, or the error that says why it gets none."""

@@ -271,3 +271,20 @@ async def test_no_answering_prokhodit_after_leave_is_the_call_not_a_stay(
     assert not said.startswith("You stay"), said
     answered = await bob.expect("event", kind="call", seat="0")
     assert answered["call"] == "ne-prokhodit", answered
+
+
+async def test_a_newcomer_is_told_who_sits_at_the_table_already(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 4")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    bob = await connect.machine(port, "bob")
+    await bob.send(f"sit {table} 2")
+    assert (await bob.expect("ok", cmd="sit"))["seats"] == "ann,-,bob,-"
+    vera = await connect.human(port, "vera")
+    await vera.send("lang ru")
+    await vera.read_until(lambda line: line.startswith("Язык"))
+    await vera.send(f"sit {table}")
+    told = await vera.read_until(lambda line: line.startswith("Вы за столом"))
+    assert told == f"Вы за столом {table}, место 1. За столом: ann (место 0), bob (место 2)."

@@ -192,3 +192,27 @@ async def test_asking_again_is_answered_but_the_others_are_told_once(
     await bob.send("rematch")  # and the rematch itself still starts
     await bob.expect("ok", cmd="rematch", waiting="")
     await ann.expect("ok", cmd="sit")
+
+
+async def test_the_second_seated_of_a_rematch_is_told_who_sits_already(
+    port: int, connect: Connector
+) -> None:
+    # the rematch seats bob first, then ann: the 'seated' of bob went out before ann
+    # was at the table, so her sit's reply names him
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await _play_one(ann, bob)
+    await ann.send("rematch")
+    await ann.expect("ok", cmd="rematch")
+    await bob.send("rematch")
+    await bob.expect("ok", cmd="rematch", waiting="")
+    first = await bob.expect("ok", cmd="sit")
+    second = await ann.expect("ok", cmd="sit")
+    assert (first["seats"], first["text"]) == (
+        "bob,-",
+        f"You sit at table {first['table']}, seat 0.",
+    )
+    assert second["seats"] == "bob,ann"
+    assert (
+        second["text"] == f"You sit at table {second['table']}, seat 1. At the table: bob (seat 0)."
+    )
