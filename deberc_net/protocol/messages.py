@@ -48,6 +48,10 @@ class Msg(StrEnum):
     AMBIGUOUS_CARD = "ambiguous-card"
     AMBIGUOUS_OT = "ambiguous-ot"
     SIT = "sit"
+    TEXT_NONE = "text-none"
+    TEXT_BIDI = "text-bidi"
+    TEXT_INVISIBLE = "text-invisible"
+    TEXT_MARKS = "text-marks"
     SIT_OTHERS = "sit-others"
     SEAT_OF = "seat-of"
     OBSERVE = "observe"
@@ -405,6 +409,21 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SIT: (
         "You sit at table {table}, seat {seat}.{others}",
         "Вы за столом {table}, место {seat}.{others}",
+    ),
+    Msg.TEXT_NONE: ("{usage}", "{usage}: нужен текст"),
+    Msg.TEXT_BIDI: (
+        "{usage}: no bidi controls ({controls})",
+        "{usage}: без знаков смены направления письма ({controls})",
+    ),
+    Msg.TEXT_INVISIBLE: (
+        "{usage}: no characters drawn as nothing (zero-width spaces, invisible marks and"
+        " tags, the Hangul fillers), and something to see",
+        "{usage}: без невидимых символов (пробелов нулевой ширины, невидимых знаков и"
+        " тегов, корейских заполнителей), и чтобы было что прочесть",
+    ),
+    Msg.TEXT_MARKS: (
+        "{usage}: at most {most} combining marks (accents) on one character",
+        "{usage}: не больше {most} надстрочных знаков (ударений) на одной букве",
     ),
     Msg.SIT_OTHERS: (" At the table: {names}.", " За столом: {names}."),
     Msg.SEAT_OF: ("{name} (seat {seat})", "{name} (место {seat})"),

@@ -42,10 +42,6 @@ INVISIBLE = re.compile(
 )
 # the tags' one visible use: a flag of a region (England: U+1F3F4, tags, U+E007F)
 FLAG_TAGS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
-INVISIBLE_SAID = (
-    "no characters drawn as nothing (zero-width spaces, invisible marks and tags, the"
-    " Hangul fillers), and something to see"
-)
 # What is drawn as nothing on its own, once those are refused: spaces (Z*), controls and
 # format characters (Cc, Cf: the joiners), combining marks (M*: an accent, a variation
 # selector, drawn on the character before it, if any) and the braille blank (U+2800, a
@@ -59,7 +55,6 @@ BRAILLE_BLANK = "\u2800"
 # Latin or Cyrillic letter is one character then. Nonspacing and enclosing marks (Mn,
 # Me) only: a spacing mark (Mc) takes its own column, beside, not over, the others.
 MOST_MARKS = 4
-MARKS_SAID = f"at most {MOST_MARKS} combining marks (accents) on one character"
 
 
 def seen(char: str) -> bool:
@@ -82,14 +77,14 @@ def refused_text(text: str, usage: str) -> ev.Error | None:
     """Why ``text`` may not go on others' screens ('say', an admin's 'announce' and
     reasons: docs/protocol.md §5.8), said after the command's ``usage``; None if it may."""
     if not text:
-        return ev.Error("bad-argument", usage)
+        return ev.error("bad-argument", phrase(Msg.TEXT_NONE, usage=usage))
     if BIDI_CONTROLS.search(text):  # it would turn others' lines around, as in a name
-        return ev.Error("bad-argument", f"{usage}: no bidi controls ({BIDI_SAID})")
+        return ev.error("bad-argument", phrase(Msg.TEXT_BIDI, usage=usage, controls=BIDI_SAID))
     if INVISIBLE.search(FLAG_TAGS.sub("", text)) or not any(seen(c) for c in text):
         # hidden text, or a blank line, on others' screens: refused as in a name
-        return ev.Error("bad-argument", f"{usage}: {INVISIBLE_SAID}")
+        return ev.error("bad-argument", phrase(Msg.TEXT_INVISIBLE, usage=usage))
     if most_marks(text) > MOST_MARKS:  # drawn over others' lines
-        return ev.Error("bad-argument", f"{usage}: {MARKS_SAID}")
+        return ev.error("bad-argument", phrase(Msg.TEXT_MARKS, usage=usage, most=MOST_MARKS))
     return None
 
 

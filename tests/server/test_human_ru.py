@@ -169,6 +169,24 @@ async def test_refused_rules_say_their_reason_in_russian(port: int, connect: Con
         assert refusal.startswith(f"Ошибка (bad-rules): {said}"), (command, refusal)
 
 
+async def test_a_refused_say_says_why_in_russian(port: int, connect: Connector) -> None:
+    """Each refusal of a text others would see says its reason in Russian (a tryout's
+    were the generic «неверные параметры команды» for every one)."""
+    maria = await connect.human(port, "maria")
+    await maria.send("lang ru")
+    await maria.read_until(lambda x: x == "Язык: русский.")
+    for command, said in [
+        ("say", "say TEXT: нужен текст"),
+        ("say \u202eпривет", "say TEXT: без знаков смены направления письма (U+202A"),
+        ("say \u200b\u200b", "say TEXT: без невидимых символов"),
+        ("say \u2800", "say TEXT: без невидимых символов"),
+        ("say e" + "\u0301" * 6, "say TEXT: не больше 4 надстрочных знаков"),
+    ]:
+        await maria.send(command)
+        refusal = await maria.read_until(lambda x: x.startswith("Ошибка"))
+        assert refusal.startswith(f"Ошибка (bad-argument): {said}"), (command, refusal)
+
+
 async def test_the_russian_welcome_fits_anyone_and_names_the_resume_code(
     port: int, connect: Connector
 ) -> None:
