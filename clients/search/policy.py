@@ -271,7 +271,7 @@ class SearchPlayer:
             share = (deadline - now) / max(1, wanted - samples)
             self._deadline = min(deadline, now + 2 * share)
             self._timed_out = False
-            values = self._values_in(deal, seat, talk, deadline)
+            values = self.values_in(deal, seat, talk, deadline)
             now = clock.now()
             if self._timed_out and now < deadline and self._shallower < MAX_SHALLOWER:
                 self._shallower += 1
@@ -302,10 +302,17 @@ class SearchPlayer:
             )
         return max(totals, key=lambda t: totals[t] / counts[t])
 
-    def _values_in(
+    def values_in(
         self, deal: Deal, seat: int, talk: list[str], deadline: float
     ) -> dict[str, float]:
-        """The value of each choice open to ``seat`` in one world."""
+        """The value of each choice open to ``seat`` in one world (``deal``, in play,
+        every hand known, ``seat`` to play a card: no question pending), as ``worth``
+        counts what the deal writes: each legal card's (the world solved from here;
+        three players, a whistler's with each seat's points apart, ``whistler_search``),
+        and each call of ``talk`` the seat may say before its card (a declaration,
+        ``menyayu``, four sevens). A decision's card play takes the best average of these
+        over its worlds. ``deadline`` is not read: the solvers stop at the bot's own for
+        the world (none before its first decision)."""
         del deadline
         out: dict[str, float] = {}
         best_card, card_values = self._card_values(deal, seat)
@@ -510,16 +517,18 @@ class SearchPlayer:
             return 0.0  # a void deal: nobody writes
         # a quick playout, not a search: bidding needs many worlds more than deep ones
         if world.players == 3 and self.bid_model_playout:
-            return self._three_playout(world, seat)
+            return self.three_playout_value(world, seat)
         solver, hands, _, turn, _ = self._solver(world, seat)
         written = written_points(world, seat, solver.rollout(hands, turn))
         return self.worth(world, seat, written)
 
-    def _three_playout(self, world: Deal, seat: int) -> float:
-        """Three players: the ordered game played out with the other two seats playing
-        the heuristic bot's cards (as they bid, in ``_model_bid``), ours by the
-        playout's quick habits (or by the heuristic bot's too, ``bid_own_policy``), each
-        seat's points apart, scored as the deal writes them."""
+    def three_playout_value(self, world: Deal, seat: int) -> float:
+        """Three players: what a bid is worth to ``seat`` in one world (``world``, the
+        game ordered, every hand known), as ``worth`` counts it: the game played out
+        from here with the other two seats playing the heuristic bot's cards (as they
+        bid, in ``_model_bid``), ours by the playout's quick habits (or by the heuristic
+        bot's too, ``bid_own_policy``), each seat's points apart, scored as the deal
+        writes them. A bid's value with ``bid_model_playout``."""
         assert world.trump is not None and world.to_act is not None
         modelled = [x for x in range(3) if x != seat or self.bid_own_policy]
         playout = Playout(

@@ -27,7 +27,7 @@ from clients.search.world import (
     worlds,
 )
 from deberc_net.game import calls as C
-from deberc_net.game.cards import card_points, parse_card
+from deberc_net.game.cards import card_points, card_str, parse_card
 from deberc_net.game.deal import BIDDING, PLAY
 from deberc_net.game.match import Match
 from deberc_net.game.play import legal_cards, trick_winner
@@ -258,8 +258,13 @@ def test_search_player_plays_whole_deals_legally(
 
 
 def test_a_whistler_completing_a_trick_values_his_own_points_above_his_partners() -> None:
+    """Three players, the whistlers searched as one side (no ``whistler_search``): a
+    whistler's value of a card that completes the trick is the shared one plus
+    ``own_share`` (3/4) of the trick's points if he takes it, less as much if the other
+    whistler does, the same if the player does; the player's values are the shared ones."""
     rules = build_ruleset(3, "moscow", ())
-    bot = SearchPlayer(level=1, seed="own", strict=True)
+    own = SearchPlayer(level=1, seed="own", strict=True, whistler_search=False)
+    shared = SearchPlayer(level=1, seed="own", strict=True, whistler_search=False, own_share=0)
     checked = set()
     for game in range(6):
         match = Match(rules, seed=f"own{game}")
@@ -267,19 +272,24 @@ def test_a_whistler_completing_a_trick_values_his_own_points_above_his_partners(
             deal = match.deal
             if deal.phase != PLAY or deal.player is None or len(deal.trick.cards) != 2:
                 continue
-            solver, _, trick, turn, _ = bot._solver(deal, seat)
-            own = bot._own_share(deal, seat, solver, trick)
+            if deal.pending is not None:
+                continue  # a question to answer, no card to play
+            values = own.values_in(deal, seat, [], 0.0)
+            base = shared.values_in(deal, seat, [], 0.0)
+            assert values.keys() == base.keys() and values
             if seat == deal.player:
-                assert own is None
+                assert values == base
                 continue
             trump = deal.trump
-            assert own is not None and turn == seat and trump is not None
+            assert deal.turn == seat and trump is not None
             for card in deal.hands[seat]:
-                done = [*trick, (seat, card)]
+                if card_str(card) not in values:
+                    continue  # not legal
+                done = [*deal.trick.cards, (seat, card)]
                 winner = trick_winner(done, trump)
                 got = sum(card_points(c, trump) for _, c in done)
                 expected = {seat: 0.75 * got, deal.player: 0.0}.get(winner, -0.75 * got)
-                assert own(card) == pytest.approx(expected)
+                assert values[card_str(card)] - base[card_str(card)] == pytest.approx(expected)
                 checked.add(
                     "mine" if winner == seat else "player" if winner == deal.player else "his"
                 )
@@ -420,7 +430,7 @@ def test_four_sevens_in_play_are_valued_as_a_redeal_against_the_cards() -> None:
     assert match.deal.to_act == 1 and C.SEVENS in view.legal
     bot = SearchPlayer(level=1, ms=10**6, seed="s7", strict=True)
     bot.tracker.deals[view.table] = history_of(match)
-    values = bot._values_in(match.deal, 1, [C.SEVENS], 0.0)
+    values = bot.values_in(match.deal, 1, [C.SEVENS], 0.0)
     assert values[C.SEVENS] == 0  # a redeal: nobody writes
     cards = {t: v for t, v in values.items() if t != C.SEVENS}
     assert set(cards) == {t for t in view.legal if t != C.SEVENS}
