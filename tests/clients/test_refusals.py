@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 import trio
+import trio.testing
 
-from clients.client import Bot, LoginPutOff, SeekPutOff, SeekRefused, Step
+from clients.client import Bot, Connection, LoginPutOff, SeekPutOff, SeekRefused
+from deberc_net.server.local import local_stream_pair
 from tests.server.conftest import Connector, make_config, running_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -317,25 +319,46 @@ async def test_a_bot_waiting_to_seek_again_notices_the_server_gone_at_once(
         nursery.cancel_scope.cancel()
 
 
-def test_a_busy_answering_a_call_sent_before_the_seek_is_no_put_off() -> None:
+async def test_a_busy_answering_a_call_sent_before_the_seek_is_no_put_off() -> None:
     """After a match a bot says 'ping' before its 'seek' (answers come in the order of
     the lines): a 'busy' read before that pong answers a table call sent earlier, not
-    the seek, and says no "seek put off"; one read after it is the seek's."""
-    bot = Bot(lambda view: view.legal[0], "bob")
-    bot._greeting()
-    out: list[str] = []
+    the seek, and says no "seek put off"; one read after it is the seek's. The server is
+    the test's, over an in-process link (``Bot.connect``)."""
+    mine, theirs = local_stream_pair()
+    server = Connection(theirs)
+    said: list[str] = []  # by the bot
+    told: list[str] = []
 
-    def read(line: str) -> object:
-        out.clear()
-        return bot._react(line, out)
+    async def connect() -> trio.abc.Stream:
+        return mine
 
-    read("ok cmd=style text=Machine style.")
-    read("ok cmd=login name=bob text=Hello, bob.")
-    assert out == ["seek 2"]  # no call can be waiting yet: no fence
-    read("ok cmd=seek players=2 variant=moscow options= text=Waiting.")
-    assert read("event seq=90 table=1 kind=match-end winner=0 totals=510,20") is Step.ON
-    assert out == ["ping", "seek 2"]
-    calls_busy = "error code=busy text=your earlier lines at tables are still being handled"
-    assert read(calls_busy) is Step.ON
-    assert read("ok cmd=ping text=pong") is Step.ON
-    assert read(f"error code=busy text={FULL}") is Step.SEEK_LATER
+    async def hear() -> None:
+        async for line in server.lines():
+            said.append(line)
+
+    async def answer(line: str) -> list[str]:
+        """What the bot says to ``line``, once it waits for more."""
+        before = len(said)
+        await server.send(line)
+        await trio.testing.wait_all_tasks_blocked()
+        return said[before:]
+
+    bot = Bot(lambda view: view.legal[0], "bob", connect=connect, tell=told.append)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(hear)
+        nursery.start_soon(bot.run)
+        await trio.testing.wait_all_tasks_blocked()
+        assert said == ["style machine", "login bob"]
+        assert await answer("ok cmd=style text=Machine style.") == []
+        # no call can be waiting yet: no fence
+        assert await answer("ok cmd=login name=bob text=Hello, bob.") == ["seek 2"]
+        assert await answer("ok cmd=seek players=2 variant=moscow options= text=Waiting.") == []
+        ended = "event seq=90 table=1 kind=match-end winner=0 totals=510,20"
+        assert await answer(ended) == ["ping", "seek 2"]
+        calls_busy = "error code=busy text=your earlier lines at tables are still being handled"
+        assert await answer(calls_busy) == []
+        assert await answer("ok cmd=ping text=pong") == []
+        assert told == []  # the busy before the pong put nothing off
+        assert await answer(f"error code=busy text={FULL}") == []
+        assert told == [f"seek put off: {FULL}; seeking again in 1 s"]
+        nursery.cancel_scope.cancel()

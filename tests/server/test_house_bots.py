@@ -18,23 +18,26 @@ from .conftest import Connector
 
 PYTHON = (sys.executable, "-c")
 SLEEPER = "import time; time.sleep(60)"
-# the real bot, which crashes at its fourth answer, each time it is started (the random
-# bot answers through _pick, from the legal calls alone; others through _answer)
+# the real bot, which crashes at its fourth answer, each time it is started: its
+# decisions (``Bot.choose``, and ``Bot.pick``, from the legal calls alone: the random
+# bot's) wrapped as ``run_to_end`` starts it
 CRASHER = """
 import os, runpy, sys
 import clients.client as c
-real, real_pick, answers = c.Bot._answer, c.Bot._pick, []
-def crash_at_the_fourth(asked):
-    answers.append(asked)
-    if len(answers) > 3:
-        os._exit(1)
-async def answer(self, view):
-    crash_at_the_fourth(view)
-    return await real(self, view)
-def pick(self, chooser, legal):
-    crash_at_the_fourth(legal)
-    return real_pick(self, chooser, legal)
-c.Bot._answer, c.Bot._pick = answer, pick
+real_run, answers = c.run_to_end, []
+def crashing_at_the_fourth(decide):
+    def decided(asked):
+        answers.append(asked)
+        if len(answers) > 3:
+            os._exit(1)
+        return decide(asked)
+    return decided
+def run_to_end(bot):
+    bot.choose = crashing_at_the_fourth(bot.choose)
+    if bot.pick is not None:
+        bot.pick = crashing_at_the_fourth(bot.pick)
+    return real_run(bot)
+c.run_to_end = run_to_end
 module, sys.argv = sys.argv[1], ["bot", *sys.argv[2:]]
 runpy.run_module(module, run_name="__main__")
 """
