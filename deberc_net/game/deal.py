@@ -779,7 +779,8 @@ class Deal:
         scoring.bide_on_cards(self, seat, error.code)
 
     def _do_play(self, seat: int, call: Call) -> None:
-        """A card (``apply`` carries most cards out itself, the same way)."""
+        """A card (``apply`` carries most cards out itself, the same way; a subclass's
+        own plays every card: a hook of docs/plugins.md)."""
         card = call.card
         assert card is not None
         hand = self.hands[seat]
