@@ -3,17 +3,36 @@ helper module beside them, never named ``test_*.py`` (tests/store/records.py,
 tests/ladder/helpers.py, tests/web/live.py, ...). A test module then runs only as itself:
 importing one imports none of the others' tests, fixtures or set-up.
 
-Nor does a test reach into deberc_net's private names (issue #8): a test of a seam worth
-testing alone uses its public name, anything else the public API; a private name may
-change with no test of behaviour having to."""
+Nor does a test reach into the private names of deberc_net or clients (issue #8): a test
+of a seam worth testing alone uses its public name, anything else the public API; a
+private name may change with no test of behaviour having to."""
 
 from __future__ import annotations
 
 import ast
+import importlib
+import re
+from collections.abc import Iterator
 from pathlib import Path
 
+from deberc_net.game.deal import Deal
+
 ROOT = Path(__file__).resolve().parent.parent
-OURS = "deberc_net"  # the package whose private names the tests leave alone
+# the packages whose private names the tests leave alone: the server and the client
+# library (its bots and the terminal client)
+OURS = ("deberc_net", "clients")
+# a named tuple's own methods and fields: public (the standard library's documentation),
+# the underscore only keeps them apart from the fields' names
+NAMED_TUPLE_API = frozenset({"_asdict", "_field_defaults", "_fields", "_make", "_replace"})
+# the private members of a class of ours that docs/plugins.md ("What the subclass
+# overrides") has a game's own deal class define: extension points, underscored as the
+# engine's own methods are. A test's subclass may define them (and call them through
+# super()) as a plugin author would; no other private name of the class
+DOCUMENTED_HOOKS = {
+    "deberc_net.game.deal.Deal": frozenset(
+        {"_compute_legal", "_do_play", "_finish_trick", "_show", "_trick_points"}
+    ),
+}
 
 
 def _is_test_module(name: str) -> bool:
@@ -83,12 +102,14 @@ def test_no_test_module_imports_another() -> None:
 
 
 def _private(name: str) -> bool:
-    """A private name: a leading underscore (a dunder such as ``__version__`` is not)."""
-    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+    """A private name: a leading underscore (a dunder such as ``__version__`` is not, nor
+    a named tuple's ``_replace`` and the like)."""
+    dunder = name.startswith("__") and name.endswith("__")
+    return name.startswith("_") and not dunder and name not in NAMED_TUPLE_API
 
 
 def _ours(dotted: str) -> bool:
-    return dotted.split(".")[0] == OURS
+    return dotted.split(".")[0] in OURS
 
 
 def _dotted(node: ast.expr) -> str | None:
@@ -100,12 +121,13 @@ def _dotted(node: ast.expr) -> str | None:
     return None
 
 
-def _imported_from_ours(tree: ast.AST) -> tuple[dict[str, str], list[tuple[int, str]]]:
-    """The local names ``tree`` binds to deberc_net's modules and objects (each to its
-    dotted name), and each private name among those imports (its line, its name)."""
+def _imported_from_ours(nodes: list[ast.AST]) -> tuple[dict[str, str], list[tuple[int, str]]]:
+    """The local names a module (``nodes``, all of its tree) binds to our modules and
+    objects (each to its dotted name), and each private name among those imports (its
+    line, its name)."""
     bound: dict[str, str] = {}
     private: list[tuple[int, str]] = []
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in (a for a in node.names if _ours(a.name)):
                 if any(map(_private, alias.name.split("."))):
@@ -151,22 +173,129 @@ def _attribute_by_name(node: ast.Call, bound: dict[str, str]) -> str | None:
     return f"{owner}.{attr}" if isinstance(attr, str) and _private(attr) else None
 
 
+def _made_by_ours(nodes: list[ast.AST], bound: dict[str, str]) -> dict[str, str]:
+    """The local names a module (``nodes``) binds to what a name of ours makes or
+    returns (``bot = SearchPlayer(...)``, ``deal = match.deal_copy()``), each to the
+    call's dotted name and ``()``. By name through the module: bound so in one
+    function, it counts in all."""
+    calls: list[tuple[list[ast.expr], ast.Call]] = []
+    for node in nodes:
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.NamedExpr) and isinstance(
+            node.value, ast.Call
+        ):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            calls.append((targets, node.value))
+    made: dict[str, str] = {}
+    grew = True
+    while grew:  # what a made object's call returns is made too, in any order
+        grew = False
+        for targets, call in calls:
+            owner = _ours_named(call.func, {**bound, **made})
+            for target in targets if owner is not None else ():
+                name = target.id if isinstance(target, ast.Name) else None
+                if name is not None and name not in bound and name not in made:
+                    made[name] = f"{owner}()"
+                    grew = True
+    return made
+
+
+def _object_of(dotted: str) -> object | None:
+    """The module or object of ours ``dotted`` names, or None (not found, or made by a
+    call: ``Match()``)."""
+    parts = dotted.split(".")
+    for end in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:end]))
+        except ImportError:
+            continue
+        for part in parts[end:]:
+            if not hasattr(found, part):
+                return None
+            found = getattr(found, part)
+        return found
+    return None
+
+
+def _subclassed_privately(nodes: list[ast.AST], names: dict[str, str]) -> list[tuple[int, str]]:
+    """Each private member of a class of ours that a class of the module (``nodes``)
+    derived from it defines over it (a method or attribute the base has; of a base not
+    found, any) or reaches through ``super()``: its line, the first base of ours (dotted)
+    and the member. Not the hooks the docs give such a subclass (DOCUMENTED_HOOKS)."""
+    found: list[tuple[int, str]] = []
+    for cls in (node for node in nodes if isinstance(node, ast.ClassDef)):
+        bases = [b for b in (_ours_named(base, names) for base in cls.bases) if b is not None]
+        if not bases:
+            continue
+        allowed = frozenset().union(*(DOCUMENTED_HOOKS.get(b, frozenset()) for b in bases))
+        known = [_object_of(b) for b in bases]
+
+        def theirs(name: str, known: list[object | None] = known) -> bool:
+            return None in known or any(hasattr(base, name) for base in known)
+
+        for item in cls.body:
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                defined = [item.name]
+            elif isinstance(item, ast.Assign | ast.AnnAssign):
+                targets = item.targets if isinstance(item, ast.Assign) else [item.target]
+                defined = [t.id for t in targets if isinstance(t, ast.Name)]
+            else:
+                continue
+            found += [
+                (item.lineno, f"{bases[0]}.{name}")
+                for name in defined
+                if _private(name) and name not in allowed and theirs(name)
+            ]
+        for node in ast.walk(cls):
+            if (
+                isinstance(node, ast.Attribute)
+                and _private(node.attr)
+                and node.attr not in allowed
+                and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name)
+                and node.value.func.id == "super"
+            ):
+                found.append((node.lineno, f"{bases[0]}.{node.attr}"))
+    return found
+
+
+def _scripts(nodes: list[ast.AST]) -> Iterator[tuple[int, str]]:
+    """Each string of a module (``nodes``) that names a package of ours and is Python (a
+    script a test runs in a process of its own, ``python -c``): its first line and its
+    text. A script an f-string builds is not seen here."""
+    for node in nodes:
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            continue
+        if any(package in node.value for package in OURS):
+            try:
+                ast.parse(node.value)
+            except (SyntaxError, ValueError):
+                continue
+            yield node.lineno, node.value
+
+
 def private_names_used(source: str) -> list[tuple[int, str]]:
-    """Each private name of deberc_net ``source`` reaches, in line order: its line and
-    the name, dotted from the package. Reached: imported (``from deberc_net.x import
-    _y``, a private module in the path), or read, set or patched as the attribute of a
-    name imported from deberc_net (``accounts._hash``, ``Bus._payloads``,
-    ``monkeypatch.setattr(accounts, "_hash", ...)``). An attribute of an object the test
-    made (``store._db``) is not seen here."""
-    tree = ast.parse(source)
-    bound, found = _imported_from_ours(tree)
-    for node in ast.walk(tree):
+    """Each private name of ours (deberc_net's, clients') ``source`` reaches, in line
+    order: its line and the name, dotted from the package. Reached: imported (``from
+    deberc_net.x import _y``, a private module in the path); read, set or patched as the
+    attribute of a name imported from ours (``accounts._hash``, ``Bus._payloads``,
+    ``monkeypatch.setattr(accounts, "_hash", ...)``) or of an object one of those made
+    (``bot = Bot(...)``, ``bot._react``: ``clients.client.Bot()._react``); defined over
+    by a subclass of a class of ours, or reached through its ``super()`` (bar
+    DOCUMENTED_HOOKS); or so in a script the source holds as a string. An attribute of
+    an object the test got otherwise (``store._db``, a fixture's) is not seen here."""
+    nodes = list(ast.walk(ast.parse(source)))
+    bound, found = _imported_from_ours(nodes)
+    names = {**bound, **_made_by_ours(nodes, bound)}
+    for node in nodes:
         if isinstance(node, ast.Attribute) and _private(node.attr):
-            owner = _ours_named(node.value, bound)
+            owner = _ours_named(node.value, names)
             if owner is not None:
                 found.append((node.lineno, f"{owner}.{node.attr}"))
-        elif isinstance(node, ast.Call) and (named := _attribute_by_name(node, bound)):
+        elif isinstance(node, ast.Call) and (named := _attribute_by_name(node, names)):
             found.append((node.lineno, named))
+    found += _subclassed_privately(nodes, names)
+    for first, script in _scripts(nodes):
+        found += [(first + line - 1, name) for line, name in private_names_used(script)]
     return sorted(set(found))  # (a patch's name is an attribute read too: once)
 
 
@@ -189,6 +318,31 @@ def test_private_names_of_ours_are_found_in_each_form() -> None:
         "    from deberc_net.testing import _x\n"
         "    getattr(accounts, '_hash')\n"
         "from tests.server.client import _helper\n"  # 20: the tests' own
+        "from clients import search_bot\n"
+        "from clients.client import Bot, _lines\n"  # 22
+        "from clients.search.policy import SearchPlayer\n"
+        "from deberc_net.game.deal import Deal\n"
+        "from deberc_net.game.events import DealEnded\n"  # 25
+        "def g(monkeypatch):\n"
+        "    search_bot._main()\n"
+        "    bot = Bot(print, 'bob')\n"
+        "    bot._react('bye', [])\n"  # 29: an object of ours made
+        "    player = SearchPlayer(level=1)\n"
+        "    player.values_in, player.tracker, player._solver\n"
+        "    monkeypatch.setattr(bot, '_pick', None)\n"
+        "    end = DealEnded(1, 'made', None, None, (0, 0), 0, {})\n"
+        "    end._replace(deal=2), end._fields\n"  # 34: a named tuple's own, none
+        "class Mine(Deal):\n"
+        "    def _do_play(self, seat, call):\n"  # 36: a documented hook, none
+        "        super()._do_play(seat, call)\n"
+        "    def _legal_cards(self, seat):\n"  # 38: defined over Deal's own
+        "        return super()._changed()\n"
+        "    def _mine(self):\n"  # 40: the subclass's own, none
+        "        return 0\n"
+        "SCRIPT = '''\n"  # 42: a script a test runs
+        "import clients.client as c\n"
+        "c.Bot._answer = None\n"
+        "'''\n"
     )
     assert private_names_used(source) == [
         (2, "deberc_net.ladder.distributed._count_and_finish"),
@@ -201,13 +355,40 @@ def test_private_names_of_ours_are_found_in_each_form() -> None:
         (16, "deberc_net.server.accounts._hash"),
         (18, "deberc_net.testing._x"),
         (19, "deberc_net.server.accounts._hash"),
+        (22, "clients.client._lines"),
+        (27, "clients.search_bot._main"),
+        (29, "clients.client.Bot()._react"),
+        (31, "clients.search.policy.SearchPlayer()._solver"),
+        (32, "clients.client.Bot()._pick"),
+        (38, "deberc_net.game.deal.Deal._legal_cards"),
+        (39, "deberc_net.game.deal.Deal._changed"),
+        (44, "clients.client.Bot._answer"),
     ]
 
 
+def test_the_hooks_a_subclass_may_define_are_the_ones_docs_plugins_md_lists() -> None:
+    """DOCUMENTED_HOOKS: the private members of the page's "What the subclass overrides"
+    table (its first column), each a member of the engine's Deal."""
+    text = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
+    start = text.index("\n### What the subclass overrides\n")
+    table = text[start : text.index("\n#", start + 1)]
+    listed = {
+        name
+        for line in table.splitlines()
+        if line.startswith("| `")
+        for name in re.findall(r"`(\w+)", line.split("|")[1])
+        if _private(name)
+    }
+    assert listed == DOCUMENTED_HOOKS["deberc_net.game.deal.Deal"]
+    assert all(hasattr(Deal, name) for name in listed)
+
+
 def test_no_test_reaches_a_private_name_of_ours() -> None:
+    here = Path(__file__).resolve()  # (its samples above reach private names on purpose)
     found = [
         f"{path.relative_to(ROOT)}:{line}: {name}"
         for path in _test_sources()
+        if path != here
         for line, name in private_names_used(path.read_text(encoding="utf-8"))
     ]
     assert found == [], "test through the public API (or make the seam public):\n" + "\n".join(
