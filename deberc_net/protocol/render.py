@@ -928,23 +928,40 @@ def _human_deal_end(e: g.DealEnded, n: tuple[str, ...], sides: Sides) -> list[st
 # 'four J'), said by its kind, in docs/rules.md's words
 _EN_COMBOS = {"pyatdesyat": "fifty"}
 _RU_COMBOS = {"terts": "терц", "pyatdesyat": "пятьдесят", "bella": "белла"}
-_RU_FOURS = {"J": "валета", "Q": "дамы", "K": "короля", "A": "туза"}  # четыре …
 _RUN_OF = re.compile(r"run of (\d+)")
 _FOUR_OF = re.compile(r"four (\w+)")
+# Tertz's runs and fours (recorded as 'run of 5 to Ks', 'four J': docs/records.md), as
+# its players call them (the calls' spoken words: docs/protocol.md, Tertz's calls);
+# a length or rank without a name of its own is said as recorded
+_RUNS = {
+    3: ("terts", "терц"),
+    4: ("fifty", "пятьдесят"),
+    5: ("hundred five", "сто пять"),
+    6: ("hundred six", "сто шесть"),
+    7: ("hundred seven", "сто семь"),
+    8: ("hundred eight", "сто восемь"),
+}
+_FOURS = {
+    "J": ("two hundred", "двести"),
+    "A": ("hundred aces", "сто тузов"),
+    "K": ("hundred kings", "сто королей"),
+    "Q": ("hundred queens", "сто дам"),
+}
 
 
 def combo_word(combo: str, lang: Lang) -> str:
-    """'pyatdesyat to As' as 'fifty' («пятьдесят»); a kind without words as recorded."""
+    """'pyatdesyat to As' as 'fifty' («пятьдесят»), Tertz's 'run of 5 to Ks' as
+    'hundred five' («сто пять»); a kind without words as recorded."""
     kind = combo.split(" to ", 1)[0]
-    if lang == Lang.EN:
-        return _EN_COMBOS.get(kind, kind)
-    if kind in _RU_COMBOS:
-        return _RU_COMBOS[kind]
+    english = lang == Lang.EN
+    named = None
     if run := _RUN_OF.fullmatch(kind):
-        return f"{run.group(1)} подряд"
-    if four := _FOUR_OF.fullmatch(kind):
-        return f"четыре {_RU_FOURS.get(four.group(1), four.group(1))}"
-    return kind
+        named = _RUNS.get(int(run.group(1)))
+    elif four := _FOUR_OF.fullmatch(kind):
+        named = _FOURS.get(four.group(1))
+    if named is not None:
+        return named[0] if english else named[1]
+    return _EN_COMBOS.get(kind, kind) if english else _RU_COMBOS.get(kind, kind)
 
 
 def scored_lines(scored: Sequence[ev.Scored], names: Sequence[str], lang: Lang) -> list[str]:

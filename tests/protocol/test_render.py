@@ -13,7 +13,7 @@ from deberc_net.game.outcomes import MatchEndReason
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.lang import Lang
-from deberc_net.protocol.render import HUMAN, MACHINE, for_people, render, scored_lines
+from deberc_net.protocol.render import HUMAN, MACHINE, combo_word, for_people, render, scored_lines
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.testing import build_ruleset
 from tests.game.decks import build_deck, match2, say
@@ -307,11 +307,32 @@ def test_a_combination_is_said_by_its_kind_in_either_language() -> None:
         ev.Scored(0, "four J", 200),
     )
     assert scored_lines(scored, TWO, Lang.EN) == [
-        "Scored for combinations: anna run of 5 100, four J 200; boris fifty 50, bella 20."
+        "Scored for combinations: anna hundred five 100, two hundred 200; boris fifty 50, bella 20."
     ]
     assert scored_lines(scored, TWO, Lang.RU) == [
-        "За комбинации: anna 5 подряд 100, четыре валета 200; boris пятьдесят 50, белла 20."
+        "За комбинации: anna сто пять 100, двести 200; boris пятьдесят 50, белла 20."
     ]
+
+
+def test_tertz_combinations_are_said_as_its_players_call_them() -> None:
+    """Tertz records its runs and fours by shape ('run of 3 to 9c'); a player says
+    «терц», «сто тузов» (a review: «3 подряд 20» is nobody's word)."""
+    recorded = ["run of 3 to 9c", "run of 4 to Kh", "run of 8 to As", "four A", "four Q"]
+    assert [combo_word(c, Lang.EN) for c in recorded] == [
+        "terts",
+        "fifty",
+        "hundred eight",
+        "hundred aces",
+        "hundred queens",
+    ]
+    assert [combo_word(c, Lang.RU) for c in recorded] == [
+        "терц",
+        "пятьдесят",
+        "сто восемь",
+        "сто тузов",
+        "сто дам",
+    ]
+    assert combo_word("run of 9 to As", Lang.RU) == "run of 9"  # no name: as recorded
 
 
 def test_the_whole_table_tells_the_talk_the_shown_cards_and_the_tricks() -> None:
