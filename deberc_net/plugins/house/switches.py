@@ -119,8 +119,9 @@ PAIR_COMBINATIONS = Switch(
 )
 SHOW_COMBINATION = Switch(
     "show-combination",
-    "The owner of the best declaration shows it with his first card, without anyone "
-    "asking 'pokazhi' (seed 004).",
+    "The owner of the best declaration shows it with the first card he plays after "
+    "declaring it (Deberts: his first card; Tertz: at whichever trick he declared), "
+    "without anyone asking 'pokazhi' (seed 004).",
     set_settings(show_combination=True),
 )
 SWAP_BEFORE_EXTRA = Switch(
