@@ -1,11 +1,15 @@
 """A registered player's last match, cut off by a server's stop: told at his login after
 the restart (docs/protocol.md §12). What a player missed is kept in memory (missed.py),
 which a restart empties: a club stopped mid-match found nothing said when it came back.
-The store knows the match stopped; this says it, once a server run, within a day."""
+The store knows the match stopped; this says it once, within a day. That it was said is
+kept in the store too: a memory of it told him again after each restart that day, and
+under ``--workers`` at each worker his logins reached."""
 
 from __future__ import annotations
 
 import datetime
+import functools
+import time
 from typing import TYPE_CHECKING
 
 import attrs
@@ -14,12 +18,12 @@ import trio
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.messages import Msg, phrase
 
-from .accounts import name_key
 from .store.base import STOPPED
 
 if TYPE_CHECKING:
     from .session import Session
     from .store.base import Store
+    from .store_writer import StoreWriter
 
 TOLD_WITHIN = datetime.timedelta(days=1)  # a match cut off longer ago is old news
 
@@ -27,21 +31,21 @@ TOLD_WITHIN = datetime.timedelta(days=1)  # a match cut off longer ago is old ne
 @attrs.define
 class CutOff:
     store: Store
-    # (name key, match) told since this server started: once each
-    told: set[tuple[str, str]] = attrs.Factory(set)
+    writes: StoreWriter  # the store's writes, in order (the lobby's)
 
     async def tell(self, session: Session, name: str) -> None:
         """Tell ``name`` (a registered login) if his last match was cut off by a stop
-        within a day and he has not been told since this server started."""
+        within a day and he has not been told of it yet (by any server)."""
         games = await trio.to_thread.run_sync(self.store.recent_games, name, 1)
         if not games or games[0]["reason"] not in STOPPED or session.closed:
             return
         game = games[0]
         finished = datetime.datetime.fromisoformat(game["finished"]).replace(tzinfo=datetime.UTC)
-        told = (name_key(name), game["match"])
-        if datetime.datetime.now(datetime.UTC) - finished > TOLD_WITHIN or told in self.told:
+        if datetime.datetime.now(datetime.UTC) - finished > TOLD_WITHIN:
             return
-        self.told.add(told)
+        once = functools.partial(self.store.tell_cut_off_once, name, game["match"], time.time())
+        if not await self.writes.run(once) or session.closed:
+            return
         when = game["finished"][:16]  # to the minute
         said = phrase(Msg.CUT_OFF, match=game["match"], table=game["table"], when=when)
         session.send(ev.info(said))

@@ -160,7 +160,7 @@ class Lobby:
         self.chat = Chat(self)
         self.club = Club(self)
         self.moderation = Moderation(self)
-        self.cut_off = CutOff(self.store)
+        self.cut_off = CutOff(self.store, self.writes)
         self.drain = Drain(self)
         config = self.config
         self.house = HouseBots(

@@ -367,10 +367,22 @@ async def test_after_a_restart_a_registered_player_is_told_his_match_was_cut_off
             r" rated\. 'games' lists it\.",
             said,
         ), said
-        once_more = await connect.machine(port, "ann", "pw-ann-1")  # told once a run
+        once_more = await connect.machine(port, "ann", "pw-ann-1")  # told once
         assert not [x for x in await infos_so_far(once_more) if "cut off" in x]
         guest = await connect.machine(port, "cat")  # a guest's name proves nothing
         assert await infos_so_far(guest) == []
+    finally:
+        proc.kill()
+        proc.wait()
+    # once for good: a restart again that day does not tell it again (it did, told
+    # once a server run), while bob, not told yet, is told after it
+    proc, port = start_server_process(db, "shutdown_grace_ms = 100")
+    try:
+        third = await connect.machine(port, "ann", "pw-ann-1")
+        # bob's notice, asked after hers, is the barrier: hers would have come by then
+        bob = await connect.machine(port, "bob", "pw-bob-1")
+        assert f"Your last match, {match} at table {table}" in (await bob.expect("info"))["text"]
+        assert not [x for x in await infos_so_far(third) if "cut off" in x]
     finally:
         proc.kill()
         proc.wait()

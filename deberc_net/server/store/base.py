@@ -199,6 +199,13 @@ class Store(Protocol):
         """The mutes still running at ``now_s`` (seconds since the epoch)."""
         ...
 
+    def tell_cut_off_once(self, name: str, match: str, now_s: float) -> bool:
+        """Whether ``name`` is to be told now that ``match`` was cut off: True the first
+        time it is asked for that name and match, on any server of the database (the
+        ask is kept, ``now_s`` seconds since the epoch), False ever after. Asks kept
+        longer than CUT_OFF_TOLD_KEPT_S are forgotten meanwhile."""
+        ...
+
     # records
     def add_deal(
         self, record: dict[str, Any], board: str | None = None, *, text: str | None = None
@@ -625,6 +632,14 @@ MUTE = (
     " reason = excluded.reason, until_s = excluded.until_s"
 )
 MUTES_RUN_OUT = "DELETE FROM mutes WHERE until_s <= {p}"
+# a cut-off match is news for a day (server/cut_off.py); its 'told' is kept two, so a
+# match at the day's edge is not told again after its row went
+CUT_OFF_TOLD_KEPT_S = 2 * 24 * 3600.0
+CUT_OFFS_TOLD_OLD = "DELETE FROM cut_offs_told WHERE told_s < {p}"
+CUT_OFF_TOLD = (
+    "INSERT INTO cut_offs_told (key, match, told_s) VALUES ({p}, {p}, {p})"
+    " ON CONFLICT (key, match) DO NOTHING"
+)
 UNMUTE = "DELETE FROM mutes WHERE key = {p}"
 MUTES = "SELECT name, admin, reason, until_s FROM mutes WHERE until_s > {p} ORDER BY until_s, key"
 

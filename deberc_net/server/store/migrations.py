@@ -471,6 +471,29 @@ CREATE TABLE mutes (
 );
 """,
     ),
+    Migration(
+        14,
+        "cut-off matches their players were told of",
+        # one row a (name_key, match) told (server/cut_off.py): once, whichever server
+        # or worker his login reaches, after any number of restarts; when (seconds since
+        # the epoch): rows older than the notice's day go at the next one told
+        sqlite="""
+CREATE TABLE cut_offs_told (
+    key TEXT NOT NULL,
+    match TEXT NOT NULL,
+    told_s REAL NOT NULL,
+    PRIMARY KEY (key, match)
+);
+""",
+        postgres="""
+CREATE TABLE cut_offs_told (
+    key TEXT NOT NULL,
+    match TEXT NOT NULL,
+    told_s DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (key, match)
+);
+""",
+    ),
 )
 
 

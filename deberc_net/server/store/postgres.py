@@ -26,6 +26,9 @@ from .base import (
     BANS,
     BOARD_RESULTS,
     BOARD_UNLESS_LISTED,
+    CUT_OFF_TOLD,
+    CUT_OFF_TOLD_KEPT_S,
+    CUT_OFFS_TOLD_OLD,
     DEAD_AFTER_S,
     KEPT_BOARD,
     LAST_DEAL,
@@ -303,6 +306,12 @@ class PostgresStore:
         with self._pool.connection() as conn:
             rows = conn.execute(MUTES.format(p="%s"), (now_s,)).fetchall()
         return [mute_row(tuple(r)) for r in rows]
+
+    def tell_cut_off_once(self, name: str, match: str, now_s: float) -> bool:
+        with self._pool.connection() as conn:
+            conn.execute(CUT_OFFS_TOLD_OLD.format(p="%s"), (now_s - CUT_OFF_TOLD_KEPT_S,))
+            told = conn.execute(CUT_OFF_TOLD.format(p="%s"), (name_key(name), match, now_s))
+            return told.rowcount == 1
 
     # records
     def add_deal(

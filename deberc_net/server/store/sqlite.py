@@ -29,6 +29,9 @@ from .base import (
     BANS,
     BOARD_RESULTS,
     BOARD_UNLESS_LISTED,
+    CUT_OFF_TOLD,
+    CUT_OFF_TOLD_KEPT_S,
+    CUT_OFFS_TOLD_OLD,
     DEAD_AFTER_S,
     KEPT_BOARD,
     LAST_DEAL,
@@ -482,6 +485,12 @@ class SQLiteStore:
         with self._reading():
             rows = self._db.execute(MUTES.format(p="?"), (now_s,)).fetchall()
         return [mute_row(r) for r in rows]
+
+    def tell_cut_off_once(self, name: str, match: str, now_s: float) -> bool:
+        with self._writing():
+            self._db.execute(CUT_OFFS_TOLD_OLD.format(p="?"), (now_s - CUT_OFF_TOLD_KEPT_S,))
+            told = self._db.execute(CUT_OFF_TOLD.format(p="?"), (name_key(name), match, now_s))
+            return told.rowcount == 1
 
     # records
     def add_deal(
