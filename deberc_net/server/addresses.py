@@ -7,6 +7,7 @@ would be void against it."""
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Iterable
 
 IPV6_PREFIX = 64  # a subscriber's usual share; the smallest a provider hands out
 
@@ -24,3 +25,29 @@ def limited_address(host: str) -> str:
             return str(ip.ipv4_mapped)
         return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
     return str(ip)
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def networks(values: Iterable[str]) -> tuple[Network, ...]:
+    """A proxies setting's addresses and networks (``trusted_proxies``,
+    ``game_proxies``: checked with the settings, config.py)."""
+    return tuple(ipaddress.ip_network(value) for value in values)
+
+
+def plain_ip(text: str) -> Address | None:
+    """``text`` as an address (an IPv4 one in IPv6's form as the IPv4 one: a dual-stack
+    socket's peer), or None."""
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
+def listed(ip: Address, among: tuple[Network, ...]) -> bool:
+    return any(ip in network for network in among)  # (another version's: never in)

@@ -22,6 +22,7 @@ _EXPECTS = {
     "list[str]": "a list of strings",
 }
 _PORTS = ("port", "http_port")
+_PROXY_LISTS = ("trusted_proxies", "game_proxies")  # addresses or networks, both versions
 # a clock shorter than this forfeits every seat on time: a person needs seconds to read
 # and type a call, a program a network round trip
 _SHORTEST_CLOCKS = {"human_clock_ms": 5000, "bot_clock_ms": 100}
@@ -61,6 +62,10 @@ class Config:
     # the peers (addresses, CIDR networks) whose X-Forwarded-For names the web client
     # its limits count (none: every peer is its own client; docs/security.md checklist)
     trusted_proxies: list[str] = attrs.Factory(list)
+    # Behind a TCP or TLS proxy (docs/security.md): the peers (addresses, CIDR networks)
+    # that begin each game connection with a PROXY v1 header naming the client its
+    # limits count (none: no header read, every peer is its own client)
+    game_proxies: list[str] = attrs.Factory(list)
     db: str = "deberc.sqlite3"
     human_clock_ms: int = 60_000  # per call, a person
     bot_clock_ms: int = 10_000  # per call, a connection in the machine style
@@ -263,7 +268,7 @@ def setting_problem(name: str, value: object) -> str | None:
         return "expects a non-empty string (leave it out for a random seed a match)"
     if name == "http_host" and not value:  # '' would be every address, not the game's
         return "expects an address to listen on (leave it out for the game's host)"
-    if name == "trusted_proxies" and isinstance(value, list):
+    if name in _PROXY_LISTS and isinstance(value, list):
         wrong = next((item for item in value if not _is_network(item)), None)
         if wrong is not None:
             such = 'IP addresses or networks such as "10.0.0.0/8" or "::1"'

@@ -41,7 +41,7 @@ from deberc_net.protocol.connection import (
 )
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 
-from .addresses import limited_address
+from .addresses import Network, limited_address, listed, networks, plain_ip
 from .app import ListenError, sole_exception
 from .config import Config, cannot_listen
 from .limits import AddressBuckets, Bucket, SharedBucket
@@ -49,6 +49,7 @@ from .lobby import Lobby
 from .local import LOCAL_ADDRESS, LocalStream, Receiver, local_stream_pair
 from .logs import LifecycleLog
 from .ports import close_all, listen_on
+from .proxy_header import ERROR_CODE, TEXT, BadHeader, Problem, read_header
 from .run_order import restore, serve_in_arrival_order
 from .session import Ending, Outbox, Session
 from .store import Store, describe
@@ -108,6 +109,7 @@ async def run(
     ``http_socket``, with ``store`` open (``serve`` in server/app.py: the arguments are
     its own); closes them when it ends."""
     listeners: list[trio.SocketListener] = []
+    own: trio.SocketListener | None = None  # the house bots' port, when they have their own
     lobby: Lobby | None = None
     coin: random.Random | None = None  # trio's, while this server serves in arrival order
     failed = False  # the server ends by an exception: that is its reason, not a later one
@@ -121,16 +123,17 @@ async def run(
             lobby = Lobby(config, store, nursery, rules)
             await lobby.moderation.recall()
             if worker is not None:
-                listeners = await _join_workers(lobby, store, worker, nursery)
+                shared, own = await _join_workers(lobby, store, worker, nursery)
+                listeners = [shared]
             else:  # (a worker's node draws them, shared with the other workers)
                 await trio.to_thread.run_sync(lobby.table_numbers.fill)
+                if config.game_proxies:  # this machine's address may be a listed proxy's,
+                    # whose connections must begin with a header: the house bots send none
+                    [own] = await trio.open_tcp_listeners(0, host="127.0.0.1")
             port = listeners[0].socket.getsockname()[1]
             lobby.house.host, lobby.house.port = _local(config.host), port  # house bots dial it
-            if worker is not None:  # a worker's: its own loopback port, not the shared one
-                lobby.house.host, lobby.house.port = (
-                    "127.0.0.1",
-                    listeners[-1].socket.getsockname()[1],
-                )
+            if own is not None:  # (a worker's: its own loopback port, not the shared one)
+                lobby.house.host, lobby.house.port = "127.0.0.1", own.socket.getsockname()[1]
             if http_socket is not None:
                 from .web import serve_http  # its libraries load only when served
 
@@ -151,7 +154,7 @@ async def run(
                 lobby.node.not_logged_in = server.not_logged_in
             # accepting to the end, a stop's grace too: a newcomer then is refused in one
             # line (Server._refusal), not left unanswered in the kernel's queue
-            nursery.start_soon(server.accept, listeners)
+            nursery.start_soon(server.accept, listeners, own)
             if local_bound is not None:
                 local_bound(LocalLink(server, nursery))
             if handle_signals:  # before 'listening': a signal right after it is handled
@@ -198,7 +201,7 @@ async def run(
         restore(coin)
         # closed here, not left to the collector (a failure's traceback keeps them)
         close_all(game_sockets)
-        for listener in listeners:  # a worker's own
+        for listener in [*listeners, *([own] if own else [])]:  # a worker's own
             listener.socket.close()
         if http_socket is not None:  # hypercorn's once served (detached: no-op)
             http_socket.close()
@@ -217,11 +220,12 @@ async def run(
 
 async def _join_workers(
     lobby: Lobby, store: Store, worker: WorkerPlace, nursery: trio.Nursery
-) -> list[trio.SocketListener]:
+) -> tuple[trio.SocketListener, trio.SocketListener]:
     """One of ``serve --workers``: the bus and the lobby's copy first, then the shared
-    port (SO_REUSEPORT: the kernel spreads new connections over the workers), and a
-    loopback port of its own, last, for the house bots it starts (a house bot's name
-    is known only to the worker that started it)."""
+    port (SO_REUSEPORT: the kernel spreads new connections over the workers; each worker
+    reads its own connections' PROXY headers), and a loopback port of its own for the
+    house bots it starts (a house bot's name is known only to the worker that started
+    it)."""
     from .cluster.launch import reuseport_socket
     from .cluster.node import Node
 
@@ -233,8 +237,8 @@ async def _join_workers(
     sock = reuseport_socket(lobby.config.host, lobby.config.port)
     sock.listen(1024)
     shared = trio.SocketListener(trio.socket.from_stdlib_socket(sock))
-    own = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    return [shared, *own]
+    [own] = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    return shared, own
 
 
 def _local(host: str) -> str:
@@ -395,6 +399,8 @@ class Server:
             ADDRESSES_KEPT,
         )
         self.pending = 0  # accepted, and not yet given a session
+        # the peers whose connections begin with a PROXY header (proxy_header.py)
+        self.game_proxies = networks(config.game_proxies)
         self.stopping = False  # its stop has begun (_stop): a server stops once
         # refused connections: the first of a reason logged, then counted (a full server
         # may refuse thousands a second)
@@ -408,15 +414,19 @@ class Server:
             idle_timeout_s=config.idle_timeout_ms / 1000,
         )
 
-    async def accept(self, listeners: list[trio.SocketListener]) -> None:
+    async def accept(
+        self, listeners: list[trio.SocketListener], own: trio.SocketListener | None = None
+    ) -> None:
         """Serve what the listeners accept, each connection a task of the server's
         nursery (its handler is the task's only coroutine: an idle connection holds
-        little)."""
+        little). ``own``: the house bots' loopback port, where no PROXY header is read."""
         async with trio.open_nursery() as accepting:
             for listener in listeners:
-                accepting.start_soon(self._accept, listener)
+                accepting.start_soon(self._accept, listener, self.game_proxies)
+            if own is not None:
+                accepting.start_soon(self._accept, own, ())
 
-    async def _accept(self, listener: trio.SocketListener) -> None:
+    async def _accept(self, listener: trio.SocketListener, proxies: tuple[Network, ...]) -> None:
         while True:
             try:
                 stream = await listener.accept()
@@ -427,13 +437,49 @@ class Server:
                 await trio.sleep(0.1)
                 continue
             address, peer = socket_peer(stream)
-            self.nursery.start_soon(self.handle, stream, address, peer)
+            if proxies and _from_proxy(peer, proxies):
+                self.nursery.start_soon(self._handle_proxied, stream, address, peer)
+            else:
+                self.nursery.start_soon(self.handle, stream, address, peer)
 
-    async def handle(self, stream: trio.abc.Stream, address: str = "?", peer: str = "?") -> None:
+    async def _handle_proxied(self, stream: trio.SocketStream, address: str, peer: str) -> None:
+        """A connection from a listed proxy (``game_proxies``): its PROXY header first,
+        within the login's time, then served as the client the header names (``PROXY
+        UNKNOWN``: as the proxy). A header missing, late or wrong is told in one line and
+        the connection closed, before it is counted against any address."""
+        opened = self._now()  # (the login's time counts from here, not from the header)
+        try:
+            with trio.fail_after(self.limits.login_timeout_s):
+                client = await read_header(stream.socket)
+        except (BadHeader, trio.TooSlowError) as exc:
+            problem = exc.problem if isinstance(exc, BadHeader) else Problem.TOO_SLOW
+            log.warning("bad_proxy_header", peer=peer, reason=problem.value)
+            await _refuse(stream, TEXT[problem], ERROR_CODE)
+        except OSError:  # gone before its header: nothing to tell, nobody to count
+            pass
+        except Exception:  # a failure here ends this connection, never the server
+            log.exception("connection_error")
+        else:
+            if client is not None:
+                address, peer = limited_address(client.host), client.peer()
+            await self.handle(stream, address, peer, opened=opened)  # (it closes the stream)
+            return
+        with trio.move_on_after(1):
+            await stream.aclose()
+
+    async def handle(
+        self,
+        stream: trio.abc.Stream,
+        address: str = "?",
+        peer: str = "?",
+        *,
+        opened: float | None = None,
+    ) -> None:
         """Serve one connection until it ends; ``address`` is what the per-address
-        limits count (a socket's peer host), ``peer`` what the log shows. The reader is
-        this coroutine itself; the writer a task started only while something waits to
-        be written (``_writer``)."""
+        limits count (a socket's peer host, or the client a PROXY header named), ``peer``
+        what the log shows, ``opened`` when it was accepted (now if not given). The
+        reader is this coroutine itself; the writer a task started only while something
+        waits to be written (``_writer``)."""
         self.per_address[address] += 1
         self.pending += 1
         session: Session | None = None
@@ -444,7 +490,7 @@ class Server:
                 self.refusals.note(refusal.value, address, peer=peer)
                 await _refuse(stream, REFUSAL_TEXT[refusal])
                 return
-            session = self._open(stream, address, peer)
+            session = self._open(stream, address, peer, opened)
             # said hello once `session` is set, so that the finally below always closes it
             self.lobby.hello(session)
             await self._read(stream, session)
@@ -496,14 +542,16 @@ class Server:
             self.sessions.pop(idle, None)
         return None
 
-    def _open(self, stream: trio.abc.Stream, address: str, peer: str) -> Session:
+    def _open(
+        self, stream: trio.abc.Stream, address: str, peer: str, opened: float | None
+    ) -> Session:
         """A new connection's session, listed in ``sessions``."""
         outbox = Outbox(self.config.outbox_bytes)
         if isinstance(stream, trio.SocketStream):
             outbox.fd = stream.socket.fileno()
         elif isinstance(stream, LocalStream):
             outbox.direct = stream.write_nowait
-        connection = Connection(trio.current_time(), self.limits)
+        connection = Connection(trio.current_time() if opened is None else opened, self.limits)
         # the scope 'abort' cancels: the reader's, once it reads (_read)
         scope = trio.CancelScope()
         session = Session(next(_ids), outbox, scope, connection, peer=peer, address=address)
@@ -731,6 +779,12 @@ class LocalLink:
         return client
 
 
+def _from_proxy(peer: str, proxies: tuple[Network, ...]) -> bool:
+    """Whether ``peer`` (host and port, as ``socket_peer`` gives it) is a listed proxy."""
+    ip = plain_ip(peer.rsplit(":", 1)[0].split("%", 1)[0])
+    return ip is not None and listed(ip, proxies)
+
+
 def socket_peer(stream: trio.SocketStream) -> tuple[str, str]:
     """A socket's client as the server takes it: the address its per-address limits
     count (an IPv6 host by its /64: ``limited_address``) and the peer its log shows
@@ -742,16 +796,19 @@ def socket_peer(stream: trio.SocketStream) -> tuple[str, str]:
     return limited_address(str(host)), f"{host}:{port}"
 
 
-async def _refuse(stream: trio.abc.Stream, why: str) -> None:
-    """Say ``busy`` and end the connection so that the client reads it: a close with
-    the client's first line still unread sends a reset, which may destroy the refusal
-    unread in the client's buffer (a tryout's terminal client saw only "connection
-    lost"). So: the line, our end's EOF, then the client's lines read and dropped
-    until it closes, a moment and a few KiB at most."""
-    with trio.move_on_after(1):
-        await stream.send_all(f"error code=busy text={why}\r\n".encode())
-        if isinstance(stream, trio.abc.HalfCloseableStream):
-            await stream.send_eof()
+async def _refuse(stream: trio.abc.Stream, why: str, code: str = "busy") -> None:
+    """Say ``busy`` (or ``code``) and end the connection so that the client reads it: a
+    close with the client's first line still unread sends a reset, which may destroy
+    the refusal unread in the client's buffer (a tryout's terminal client saw only
+    "connection lost"). So: the line, our end's EOF, then the client's lines read and
+    dropped until it closes, a moment and a few KiB at most."""
+    try:
+        with trio.move_on_after(1):
+            await stream.send_all(f"error code={code} text={why}\r\n".encode())
+            if isinstance(stream, trio.abc.HalfCloseableStream):
+                await stream.send_eof()
+    except (trio.BrokenResourceError, trio.ClosedResourceError):
+        return  # the client has gone: nobody to tell
     dropped = 0
     with trio.move_on_after(REFUSED_LINGER_S):
         try:

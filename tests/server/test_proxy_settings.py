@@ -1,5 +1,6 @@
 """The settings for a web face behind a reverse proxy (docs/web.md, "Behind a proxy"):
-``http_host`` (and ``serve --http-host``) and ``trusted_proxies``, checked as every
+``http_host`` (and ``serve --http-host``) and ``trusted_proxies``; and for the game port
+behind a TCP or TLS proxy (docs/security.md), ``game_proxies``; checked as every
 setting is (a bad value stops ``serve`` with one line naming it)."""
 
 from __future__ import annotations
@@ -33,6 +34,15 @@ def _settings(tmp_path: Path, text: str) -> Path:
         ),
         # host bits set: what it meant to trust is unclear, so it is not widened
         ('trusted_proxies = ["10.0.0.1/8"]', "('10.0.0.1/8' is neither)"),
+        ('game_proxies = "127.0.0.1"', "setting game_proxies expects a list of strings"),
+        ("game_proxies = [true]", "setting game_proxies expects a list of strings"),
+        (
+            'game_proxies = ["127.0.0.1", "stunnel"]',
+            'setting game_proxies expects IP addresses or networks such as "10.0.0.0/8" or'
+            " \"::1\" ('stunnel' is neither), not ['127.0.0.1', 'stunnel']",
+        ),
+        ('game_proxies = ["127.0.0.1:7502"]', "('127.0.0.1:7502' is neither)"),
+        ('game_proxies = ["fd00::1/8"]', "('fd00::1/8' is neither)"),
     ],
 )
 def test_a_bad_proxy_setting_is_refused_naming_it(tmp_path: Path, line: str, said: str) -> None:
@@ -98,4 +108,22 @@ def test_serve_refuses_a_proxy_that_is_no_address_in_one_line(
     assert main(["serve", "--config", str(path), "--db", str(db)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"deberc-net serve: {path}: setting trusted_proxies expects IP ")
+    assert err.count("\n") == 1 and not db.exists()
+
+
+def test_game_proxies_take_addresses_and_networks_of_both_versions(tmp_path: Path) -> None:
+    listed = ["127.0.0.1", "10.0.0.0/8", "::1", "fd00::/8"]
+    path = _settings(tmp_path, f"game_proxies = {listed!r}".replace("'", '"'))
+    assert Config.from_toml(path).game_proxies == listed
+    assert Config().game_proxies == []  # none by default: no header is read from anyone
+
+
+def test_serve_refuses_a_game_proxy_that_is_no_address_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _settings(tmp_path, 'game_proxies = ["haproxy.internal"]')
+    db = tmp_path / "s.sqlite3"
+    assert main(["serve", "--config", str(path), "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"deberc-net serve: {path}: setting game_proxies expects IP ")
     assert err.count("\n") == 1 and not db.exists()

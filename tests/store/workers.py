@@ -175,16 +175,18 @@ async def worker_and_bus(
     sender: int,
     web: list[int] | None = None,
     dead_ms: int = 600_000,
+    **settings: Any,
 ) -> AsyncIterator[tuple[int, Bus]]:
     """One worker of ``serve --workers`` in this process (its port) and a bus (its id
     ``sender``, every message it hears in ``heard``) on which the test plays the
     other worker. ``web``: the web face is served too, its port appended there.
-    ``dead_ms``: the worker's server_dead_ms."""
+    ``dead_ms``: the worker's server_dead_ms; ``settings``: its others."""
     config = make_config(
         postgres_url,
         server_dead_ms=dead_ms,
         shutdown_grace_ms=0,
         http_port=None if web is None else 0,
+        **settings,
     )
     bus = Bus(postgres_url, sender, heard.append)
     bus.open()

@@ -16,7 +16,8 @@ import trio
 from starlette.types import Message, Receive, Scope, Send
 from trio_websocket import ConnectionRejected, open_websocket_url
 
-from deberc_net.server.web.forwarded import ForwardedFor, forwarded_client, proxy_networks
+from deberc_net.server.addresses import networks
+from deberc_net.server.web.forwarded import ForwardedFor, forwarded_client
 from tests.server.conftest import Connector
 
 from .conftest import WebServer
@@ -154,7 +155,7 @@ async def test_the_live_sockets_per_address_limit_counts_the_forwarded_address(
 def test_the_client_is_the_right_most_address_not_a_trusted_proxy(
     peer: str, sent: list[bytes], limited_as: str
 ) -> None:
-    proxies = proxy_networks(["127.0.0.1", "::1", "fd00::/8"])
+    proxies = networks(["127.0.0.1", "::1", "fd00::/8"])
     headers = [(b"host", b"example.org"), *((b"x-forwarded-for", value) for value in sent)]
     assert forwarded_client(peer, headers, proxies) == limited_as
 
@@ -171,7 +172,7 @@ async def test_the_middleware_rewrites_only_a_trusted_proxys_requests() -> None:
     async def send(message: Message) -> None:
         raise AssertionError("nothing is sent")
 
-    middleware = ForwardedFor(app, proxy_networks(["127.0.0.1"]))
+    middleware = ForwardedFor(app, networks(["127.0.0.1"]))
     forwarded = [(b"x-forwarded-for", b"203.0.113.5")]
     for kind in ("http", "websocket"):
         scope = {"type": kind, "client": ("127.0.0.1", 40000), "headers": forwarded}

@@ -18,37 +18,14 @@ of hops from any peer, with no check of who sent the header.
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Iterable
 
 import attrs
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+from ..addresses import Network, listed, plain_ip
+
 HEADER = b"x-forwarded-for"
-
-
-def proxy_networks(values: Iterable[str]) -> tuple[Network, ...]:
-    """The ``trusted_proxies`` setting's addresses and networks (checked with the
-    settings: config.py)."""
-    return tuple(ipaddress.ip_network(value) for value in values)
-
-
-def _ip(text: str) -> Address | None:
-    """``text`` as an address (an IPv4 one in IPv6's form as the IPv4 one: a dual-stack
-    socket's peer), or None."""
-    try:
-        ip = ipaddress.ip_address(text)
-    except ValueError:
-        return None
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        return ip.ipv4_mapped
-    return ip
-
-
-def _trusted(ip: Address, proxies: tuple[Network, ...]) -> bool:
-    return any(ip in network for network in proxies)  # (another version's: never in)
 
 
 def forwarded_client(
@@ -59,19 +36,19 @@ def forwarded_client(
     address that is not one (the left-most if all are). An entry that is no address
     ends the walk at the trusted one before it: a trusted proxy writes the address it
     was reached from, so only a broken one writes anything else there."""
-    ip = _ip(peer)
-    if ip is None or not _trusted(ip, proxies):
+    ip = plain_ip(peer)
+    if ip is None or not listed(ip, proxies):
         return peer
     client = peer
     # every header of the name, in order, is one list (haproxy adds a header of its own)
     values = [value for name, value in headers if name.lower() == HEADER]
     entries = [entry.strip() for value in values for entry in value.decode("latin-1").split(",")]
     for entry in reversed([entry for entry in entries if entry]):
-        ip = _ip(entry)
+        ip = plain_ip(entry)
         if ip is None:
             break
         client = str(ip)
-        if not _trusted(ip, proxies):
+        if not listed(ip, proxies):
             break
     return client
 

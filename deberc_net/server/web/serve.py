@@ -10,10 +10,11 @@ import trio
 from hypercorn.config import Config as HypercornConfig
 from hypercorn.trio import serve
 
+from ..addresses import networks
 from ..config import Config
 from ..lobby import Lobby
 from .app import make_app
-from .forwarded import ForwardedFor, proxy_networks
+from .forwarded import ForwardedFor
 from .request_limit import RequestLimit, request_buckets
 from .ws_limit import cut_off_too_big_messages
 
@@ -48,7 +49,7 @@ async def serve_http(
     # Each address's allowance of requests comes first: a refused one costs no page work
     app: Any = RequestLimit(make_app(lobby), request_buckets(config))
     if config.trusted_proxies:  # and before it, behind a proxy, the client's address
-        app = ForwardedFor(app, proxy_networks(config.trusted_proxies))
+        app = ForwardedFor(app, networks(config.trusted_proxies))
     async with trio.open_nursery() as nursery:
         binds: list[str] = await nursery.start(functools.partial(serve, app, settings))
         task_status.started(int(binds[0].rsplit(":", 1)[1]))
