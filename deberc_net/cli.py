@@ -373,8 +373,12 @@ def _ladder_worker(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.lease_s <= 0:
-        print("deberc-net ladder worker: --lease-s must be positive", file=sys.stderr)
+    if not 0 < args.lease_s <= MOST_LEASE_S:  # (nan too: the database refused it, and inf)
+        print(
+            f"deberc-net ladder worker: --lease-s takes seconds above 0, at most {MOST_LEASE_S:.0f}"
+            " (a day: a dead worker's boards wait that long to be played again)",
+            file=sys.stderr,
+        )
         return 2
     if (refused := _db_wait_refused(args.db_wait)) is not None:
         print(f"deberc-net ladder worker: {refused}", file=sys.stderr)
@@ -455,6 +459,9 @@ def _run_in_database_refused(args: argparse.Namespace) -> str | None:
     if not is_postgres(args.db):
         return "--db takes a postgresql:// address (a distributed run's)"
     return _db_wait_refused(args.db_wait)
+
+
+MOST_LEASE_S = 86400.0  # a board's lease at most: a day
 
 
 def _db_wait_refused(seconds: float | None) -> str | None:

@@ -330,8 +330,9 @@ def test_a_distributed_ladder_and_its_workers_need_postgres(
     assert main(["ladder", "worker", "--db", str(db)]) == 2
     assert "--db takes a postgresql:// address" in capsys.readouterr().err
     url = "postgresql://nobody@127.0.0.1:1/none"
-    assert main(["ladder", "worker", "--db", url, "--lease-s", "0"]) == 2
-    assert "--lease-s must be positive" in capsys.readouterr().err
+    for lease in ("0", "-5", "nan", "inf", "1e308", "86401"):  # the database refused nan, inf
+        assert main(["ladder", "worker", "--db", url, "--lease-s", lease]) == 2
+        assert "--lease-s takes seconds above 0, at most 86400" in capsys.readouterr().err
     assert not db.exists()  # refused before anything was opened
 
 
