@@ -279,3 +279,43 @@ async def test_a_login_taking_over_another_workers_connection_keeps_its_spelling
             assert not [m for m in heard if m.get("k") == "in" and m.get("name") == "sasha"]
             for client in (watcher, back):
                 await client.aclose()
+
+
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
+async def test_a_login_that_takes_a_name_from_another_worker_leaves_no_copy_of_it(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # a tryout: a guest's claim on one worker raced a registration of the name on
+    # another, which went on as it heard the claim and won; the guest was told 'bye'
+    # there (which tells the others nothing), but this worker kept its copy of the
+    # guest: 'who' listed the name twice, and after the winner left, 'finger' said
+    # online=1 for good. A login here with the guest's token takes the name over the
+    # same way (a login that knew of the other and took it)
+    heard: list[dict[str, Any]] = []
+    with trio.fail_after(60):
+        async with worker_and_bus(postgres_url, heard, OTHER) as (port, other):
+            watcher = await log_in_machine(await LineClient.connect(port), "watcher")
+            claim = {"k": "in", "name": "Vera", "guest": True, "fresh": True, "token": "tokenvera"}
+            other.publish(LOBBY, claim | {"at": time.time(), "s": 1})
+            with trio.fail_after(10):
+                while True:
+                    await watcher.send("who")
+                    if "Vera" in (await watcher.expect("who"))["names"].split(","):
+                        break
+                    await trio.sleep(0.05)
+            vera = await LineClient.connect(port)
+            await vera.send("style machine")
+            await vera.send("login vera token=tokenvera")  # the name is held here now
+            await vera.expect("ok", cmd="login")
+            await watcher.send("who")
+            names = (await watcher.expect("who"))["names"].split(",")
+            assert sorted(n.casefold() for n in names) == ["vera", "watcher"]
+            await vera.aclose()
+            with trio.fail_after(10):  # her 'left' is the only word of her leaving
+                while [m for m in heard if m.get("k") == "left"] == []:
+                    await trio.sleep(0.05)
+            await watcher.send("who")
+            assert (await watcher.expect("who"))["names"].split(",") == ["watcher"]
+            await watcher.send("finger vera")  # a guest gone, who never played: unknown
+            assert (await watcher.expect("error"))["code"] == "unknown-player"
+            await watcher.aclose()

@@ -302,6 +302,10 @@ class Node:
             over = None if held is None else (held.worker, _session_of(held.login))
             login = LoginMark(self.worker, session.id, fresh, time.time(), over)
             self.logins[key] = login
+        # the name is held here now: the login it took over (``over``) closes on its
+        # worker without a word to the others ('bye' there, no 'left'), so a copy kept of
+        # it stayed in 'who' and 'finger' for good (a tryout's lost guest claims)
+        self.present.pop(key, None)
         self.bus.publish(
             LOBBY,
             {
