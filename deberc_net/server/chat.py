@@ -17,7 +17,7 @@ from . import accounts
 from .accounts import name_key
 from .allowance import may_talk
 from .session import Session
-from .table import Invite, Say
+from .table_messages import Invite, Say
 
 if TYPE_CHECKING:
     from .lobby import Lobby

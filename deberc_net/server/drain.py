@@ -15,7 +15,7 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.messages import Msg, phrase
 
-from .table import Stop
+from .table_messages import Stop
 
 if TYPE_CHECKING:
     from .lobby import Lobby

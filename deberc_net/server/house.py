@@ -26,7 +26,8 @@ import structlog
 import trio
 
 from .accounts import name_key
-from .table import Dismiss, Table
+from .table import Table
+from .table_messages import Dismiss
 
 if TYPE_CHECKING:
     from .lobby import Lobby

@@ -46,7 +46,8 @@ from .session import Session, stopped_watching
 from .spawner import Spawner
 from .store import Store
 from .store_writer import StoreWriter
-from .table import Away, Stop, Table, TableCall, Unobserve
+from .table import Table
+from .table_messages import Away, Stop, TableCall, Unobserve
 from .table_numbers import TableNumbers
 from .table_requests import TableRequests
 

@@ -22,7 +22,7 @@ from .house import PREFIX as HOUSE_PREFIX
 from .limits import AddressBuckets
 from .session import Ending, Session
 from .summaries import Summaries
-from .table import Back, Leave
+from .table_messages import Back, Leave
 
 if TYPE_CHECKING:
     from .lobby import Lobby

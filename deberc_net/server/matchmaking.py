@@ -21,7 +21,7 @@ from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.protocol.refusals import rules_refused
 
 from .accounts import name_key
-from .table import Observe, Sit
+from .table_messages import Observe, Sit
 
 PRIVATE = "private"  # 'new ... private': no rule option, a table listed to nobody
 

@@ -22,7 +22,7 @@ from deberc_net.protocol.messages import Msg, phrase
 
 from .accounts import name_key
 from .matchmaking import GameSettings, table_settings
-from .table import Sit
+from .table_messages import Sit
 
 if TYPE_CHECKING:
     from .lobby import Lobby

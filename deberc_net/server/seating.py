@@ -16,7 +16,7 @@ from deberc_net.protocol.messages import Msg, phrase
 from .allowance import seat_given_up
 from .matchmaking import PRIVATE, game_settings, players_refused, rules_refusal
 from .session import Session
-from .table import Leave, Observe, Sit, Unobserve
+from .table_messages import Leave, Observe, Sit, Unobserve
 
 if TYPE_CHECKING:
     from .lobby import Lobby

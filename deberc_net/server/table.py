@@ -1,11 +1,11 @@
 """One table: its seats, observers, match and clock, owned by one trio task.
 
-Everything that changes a table arrives as a message on its inbox and is handled by
-``Table.run``, or a call by the reader that got it while the table's task waited idle
-(``call_here``, the task kept parked meanwhile): one at a time, so there are no locks
-and no two calls can interleave. The table sends public events to everyone at the
-table, private state only to its own seat, and stores each finished deal before it
-starts the next one.
+Everything that changes a table arrives as a message on its inbox (server/
+table_messages.py) and is handled by ``Table.run``, or a call by the reader that got it
+while the table's task waited idle (``call_here``, the task kept parked meanwhile): one
+at a time, so there are no locks and no two calls can interleave. The table sends
+public events to everyone at the table, private state only to its own seat, and stores
+each finished deal before it starts the next one.
 """
 
 from __future__ import annotations
@@ -58,6 +58,27 @@ from .limits import Bucket
 from .ratings import new_ratings
 from .session import Batch, Session, batched, flush_batch, send_to_each
 from .store.base import RatingResult, told, withheld
+from .table_messages import (
+    Away,
+    Back,
+    Dismiss,
+    Invite,
+    Leave,
+    Message,
+    Observe,
+    Posted,
+    Say,
+    ShowHistory,
+    ShowLast,
+    ShowSheet,
+    ShowState,
+    Sit,
+    Stop,
+    SummonBot,
+    TableCall,
+    Unobserve,
+    requester_of,
+)
 from .watch_news import WatchNews
 
 if TYPE_CHECKING:
@@ -116,147 +137,10 @@ def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.Histo
     )
 
 
-@attrs.frozen
-class Sit:
-    session: Session
-    seat: int | None
-    # matchmaking seats a seeker at a waiting table: refused (the seat went to someone
-    # posted just before), the seeker waits again for this game instead of an error
-    seeking: GameSettings | None = None
-    # posted by matchmaking: the table counts it as a seat taken until it is handled
-    # (Table.promised)
-    promised: bool = False
-
-
-@attrs.frozen
-class Leave:
-    session: Session
-    confirmed: bool = False  # 'leave!': no question asked
-
-
 LEAVE_CONFIRM_S = 10.0  # a person's second 'leave' within this confirms the first
 # an answer to that question within the time: the seat is kept, and it is no call ('no'
 # is an alias of ne-prokhodit otherwise; when that is a legal call now, it is the call)
 LEAVE_DECLINED = frozenset({"no", "n", "net", "нет", "ні"})  # ні: Ukrainian
-
-
-@attrs.frozen
-class TableCall:
-    session: Session
-    text: str
-    seq: int | None
-
-
-@attrs.frozen
-class Observe:
-    session: Session
-    # a web page: the score sheet too, after the state in the same step, so that its
-    # deals' list is whole with no deal-end between (docs/web.md)
-    sheet: bool = False
-
-
-@attrs.frozen
-class Unobserve:
-    session: Session
-
-
-@attrs.frozen
-class Away:
-    name: str
-
-
-@attrs.frozen
-class Back:
-    session: Session
-
-
-@attrs.frozen
-class ShowState:
-    session: Session
-
-
-@attrs.frozen
-class ShowLast:
-    session: Session
-
-
-@attrs.frozen
-class ShowSheet:
-    session: Session
-
-
-@attrs.frozen
-class ShowHistory:
-    session: Session
-
-
-@attrs.frozen
-class Say:
-    session: Session
-    text: str
-
-
-@attrs.frozen
-class Invite:
-    """A seated player lets ``name`` sit at (and watch) the table: a private table's
-    only way in."""
-
-    session: Session
-    name: str
-
-
-@attrs.frozen
-class SummonBot:
-    """'bot KIND [LEVEL]': a seated player asks for a house bot (server/house.py)."""
-
-    session: Session
-    kind: HouseBotKind
-    level: int | None
-    rated: bool = False  # 'bot KIND rated': the match is rated, the bot too
-
-
-@attrs.frozen
-class Dismiss:
-    """A house bot that cannot go on gives its seat up (a running match is forfeited)."""
-
-    name: str
-
-
-@attrs.frozen
-class Stop:
-    reason: str | Phrase
-    # a drain's (server/drain.py): only a table still waiting for players closes; one
-    # whose match started meanwhile plays on
-    unstarted: bool = False
-
-
-Message = (
-    Sit
-    | Leave
-    | TableCall
-    | Observe
-    | Unobserve
-    | Away
-    | Back
-    | ShowState
-    | ShowLast
-    | ShowSheet
-    | ShowHistory
-    | Say
-    | Invite
-    | SummonBot
-    | Dismiss
-    | Stop
-)
-# What a client asks for itself (a call, 'state', 'say', 'sit', 'leave', 'observe', ...)
-# is a request: each session may have only a few waiting. What the server posts on its
-# own (a seek's seating, away and back, stop) is control, and never refused. So the
-# inbox holds at most a few messages per connection, and nobody can crowd out another.
-Posted = tuple[Message, bool]  # the message, and whether it counts as its session's request
-
-
-def _requester(message: Message) -> Session | None:
-    return None if isinstance(message, Away | Stop | Dismiss) else message.session
 
 
 @attrs.define(eq=False)
@@ -388,7 +272,7 @@ class Table:
         closed, or if it is a ``request`` of a session that already has its share
         waiting (unless not ``capped``: one of a line's requests to several tables, at
         most one to each). Control messages (the default) are never refused."""
-        session = _requester(message) if request else None
+        session = requester_of(message) if request else None
         quota = self.config.table_requests_waiting
         if session is not None and capped and session.requests_waiting >= quota:
             return False
@@ -427,7 +311,7 @@ class Table:
             self.inbox.close()
             while (posted := self.inbox.take()) is not None:  # left by a failure: let go
                 message, request = posted
-                requester = _requester(message) if request else None
+                requester = requester_of(message) if request else None
                 if requester is not None:  # no reader waits for it for ever
                     requester.request_handled(self.id)
             self.lobby.table_closed(self)
@@ -622,7 +506,7 @@ class Table:
     async def _handle(self, message: Message, request: bool = False) -> None:
         # a session's request waits until handled (its reader waits for that: its reply
         # comes before the next line's, docs/protocol.md §2.3), failed or not
-        requester = _requester(message) if request else None
+        requester = requester_of(message) if request else None
         try:
             await self._handle_message(message)
         finally:

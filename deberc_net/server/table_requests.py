@@ -15,7 +15,7 @@ from deberc_net.protocol.messages import Msg, Phrase, phrase
 
 from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind
 from .session import Session
-from .table import ShowLast, ShowState, SummonBot
+from .table_messages import ShowLast, ShowState, SummonBot
 
 if TYPE_CHECKING:
     from .lobby import Lobby

@@ -26,7 +26,8 @@ from deberc_net.server import accounts
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.session import Outbox, Session
 from deberc_net.server.store import open_store
-from deberc_net.server.table import (
+from deberc_net.server.table import Table
+from deberc_net.server.table_messages import (
     Away,
     Back,
     Leave,
@@ -35,7 +36,6 @@ from deberc_net.server.table import (
     ShowState,
     Sit,
     Stop,
-    Table,
     TableCall,
 )
 from deberc_net.testing import build_ruleset, rule_book

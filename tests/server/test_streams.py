@@ -27,7 +27,8 @@ from deberc_net.server.local import local_stream_pair
 from deberc_net.server.matchmaking import game_settings
 from deberc_net.server.running import Server
 from deberc_net.server.store import Store, open_store
-from deberc_net.server.table import Stop, Table
+from deberc_net.server.table import Table
+from deberc_net.server.table_messages import Stop
 from deberc_net.testing import rule_book
 
 from .client import LineClient, fields, is_event, log_in_machine, play_machine, seat_pair

@@ -37,7 +37,8 @@ from ..house import HouseBotKind
 from ..matchmaking import GameSettings, table_settings
 from ..moderation import Action
 from ..session import Ending, Session, stopped_watching
-from ..table import (
+from ..table import Table
+from ..table_messages import (
     Away,
     Back,
     Invite,
@@ -51,7 +52,6 @@ from ..table import (
     ShowState,
     Sit,
     SummonBot,
-    Table,
     TableCall,
     Unobserve,
 )

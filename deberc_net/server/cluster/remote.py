@@ -23,7 +23,8 @@ from deberc_net.protocol.connection import Connection
 from deberc_net.protocol.events import ServerEvent, TableState
 
 from ..session import Ending, Outbox, Session
-from ..table import Message, Table
+from ..table import Table
+from ..table_messages import Message
 
 if TYPE_CHECKING:
     from .node import Node

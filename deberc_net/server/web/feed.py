@@ -38,7 +38,8 @@ from deberc_net.protocol.events import ServerEvent
 from ..hand_sizes import hand_sizes, sizes_message, sizes_to_tell, told_among
 from ..lobby import Lobby
 from ..session import Session
-from ..table import Table, Unobserve
+from ..table import Table
+from ..table_messages import Unobserve
 
 CLOSED_CHECK_S = 1.0  # how often a quiet feed checks whether its table closed
 # A page is sent at most one message every COALESCE_S (the first line after a quiet

@@ -25,7 +25,8 @@ from deberc_net.protocol.render import MACHINE
 from ..addresses import limited_address
 from ..lobby import Lobby
 from ..session import Outbox
-from ..table import Observe, Table, Unobserve
+from ..table import Table
+from ..table_messages import Observe, Unobserve
 from .feed import Feed, Page, PageSession, join
 
 _ids = itertools.count(1_000_000_000)  # apart from the game connections' ids
