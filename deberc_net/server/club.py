@@ -26,8 +26,8 @@ from .house_games import house_bot_games, is_house_rating_name
 from .matchmaking import variant_named
 from .session import Session
 from .store.base import PlayerRating
-from .table import history_deal
 from .table_messages import ShowHistory, ShowSheet
+from .table_views import history_deal
 
 if TYPE_CHECKING:
     from .lobby import Lobby

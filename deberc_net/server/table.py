@@ -22,13 +22,12 @@ import trio
 
 from deberc_net.game import events as g
 from deberc_net.game.calls import KONETS, Call
-from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, parse_card
+from deberc_net.game.cards import SUIT_SYMBOLS, SUITS
 from deberc_net.game.clock import Clocks, automatic_call
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.game.phases import PLAY
-from deberc_net.game.record import draws_per_trick
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.sheet import ScoreSheet
 from deberc_net.game.view import view
@@ -79,6 +78,7 @@ from .table_messages import (
     Unobserve,
     requester_of,
 )
+from .table_views import last_taken_this_deal, send_history, send_last, send_sheet, send_state
 from .watch_news import WatchNews
 
 if TYPE_CHECKING:
@@ -100,41 +100,6 @@ _TOLD_WITH_WAITS = (g.DealEnded, g.DealAbandoned, g.MatchEnded)
 # the events after which the last cards are in every hand (a tuple: ``A | B`` makes a
 # union object at every test, and this is tested for every event)
 _DEALING = (g.Ordered, g.Dealt)
-
-
-def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.HistoryDeal:
-    """A finished (or void) deal of the history, from its record; a Tertz record's
-    break and draws (docs/records.md: public once the deal is over) with it, the draws
-    only if ``draws_told`` (not to a ladder board's players, whose records are held)."""
-    trump = record.get("trump")
-    written = record.get("written")
-    talon = "draws" in record
-    taken = record.get("tricks") or ()
-    draws = draws_per_trick(
-        [(seat, parse_card(c)) for seat, c in record.get("draws") or ()],
-        (len(t["cards"]) for t in taken),
-    )
-    tricks = [
-        ev.HistoryTrick(
-            t["leader"],
-            tuple(parse_card(c) for c in t["cards"]),
-            t["winner"],
-            tuple(drawn) if talon and draws_told else None,
-        )
-        for t, drawn in zip(taken, draws, strict=True)
-    ]
-    return ev.HistoryDeal(
-        record["deal_no"],
-        record["dealer"],
-        SUITS.index(trump) if trump else None,
-        record.get("player"),
-        record.get("outcome"),
-        tuple(written) if written is not None else None,
-        tuple(tricks),
-        talon,
-        record.get("talon_broken"),
-        ev.scored_in(record),
-    )
 
 
 LEAVE_CONFIRM_S = 10.0  # a person's second 'leave' within this confirms the first
@@ -261,6 +226,21 @@ class Table:
             score=() if self.match is None else tuple(self.match.totals),
             away=self._away_seats(),
         )
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each side (the rules' partnerships), told with every event."""
+        return self._sides
+
+    @property
+    def deal_won_on_points(self) -> bool:
+        """The rules' ``deal_won_on_points``, told with every event."""
+        return self._on_points
+
+    @property
+    def kept_talk(self) -> KeptTalk:
+        """The asks' talk field, kept from one ask to the next (server/ask_line.py)."""
+        return self._talk
 
     def _away_seats(self) -> tuple[int, ...]:
         """The seats taken whose players are away (a board's reserved seat not yet sat
@@ -541,21 +521,21 @@ class Table:
                 session.send(ev.ok("observe", watching, (("table", str(self.id)),)))
                 if new:  # told first: the state then carries its seq
                     self._watching(session, True)
-                self._send_state(session, None, whole=True)
+                send_state(self, session, None, whole=True)
                 if sheet and self.match is not None:
-                    self._send_sheet(session)
+                    send_sheet(self, session)
             case Unobserve(session):
                 if self._stop_observing(session):
                     self._watching(session, False)
             case Away(name):
-                seat = self._seat_of(name)  # the seat is held for the away limit, waiting
+                seat = self.seat_of(name)  # the seat is held for the away limit, waiting
                 if seat is not None and (self.match is None or not self.match.over):
                     now = trio.current_time()
                     self.clocks.away(seat, now)
                     held = self._held_s(seat, now)
                     self._event(ev.WentAway(name, seat, held, clock_runs=self.match is not None))
             case Back(session):
-                seat = self._seat_of(session.name or "")
+                seat = self.seat_of(session.name or "")
                 if seat is not None and self.state != ev.TableState.CLOSED:
                     session.table, session.seat = self, seat
                     self.clocks.back(seat)
@@ -567,22 +547,22 @@ class Table:
                         # away (the view shows only a trick being laid); a program asks
                         match = self.match
                         if match is not None and not session.machine and not match.deal.trick.cards:
-                            last = self._last_taken_this_deal()
+                            last = last_taken_this_deal(self)
                             if last is not None:
                                 session.send(last)
-                        self._send_state(session, seat, whole=True)
+                        send_state(self, session, seat, whole=True)
                 elif session.table is self:  # it closed meanwhile: back in the lobby
                     session.table, session.seat = None, None
             case ShowState(session):
-                self._send_state(
-                    session, session.seat if session.table is self else None, whole=True
+                send_state(
+                    self, session, session.seat if session.table is self else None, whole=True
                 )
             case ShowLast(session):
-                self._send_last(session)
+                send_last(self, session)
             case ShowSheet(session):
-                self._send_sheet(session)
+                send_sheet(self, session)
             case ShowHistory(session):
-                self._send_history(session)
+                send_history(self, session)
             case Say(session, text):
                 # logged, so that an admin can check a complaint (docs/security.md)
                 watchers = session in self.observers
@@ -604,7 +584,8 @@ class Table:
                     await self._stop(reason)
 
     # -------------------------------------------------------------- seating
-    def _seat_of(self, name: str) -> int | None:
+    def seat_of(self, name: str) -> int | None:
+        """The seat ``name`` holds here (told apart by its name key), if any."""
         for seat, who in enumerate(self.seats):
             if who is not None and name_key(who) == name_key(name):
                 return seat
@@ -664,7 +645,7 @@ class Table:
             return ev.Error("table-full", f"table {self.id} is already playing")
         if session.table is not None and session.table is not self:
             return ev.Error("already-seated", f"you sit at table {session.table.id}: 'leave' first")
-        if self._seat_of(name) is not None:
+        if self.seat_of(name) is not None:
             return ev.Error("already-seated", f"you already sit at table {self.id}")
         free = [s for s, who in enumerate(self.seats) if who is None]
         if not self._may_enter(session):
@@ -701,7 +682,7 @@ class Table:
         name = session.name
         if not self.private or not any(self.seats) or self.lobby.is_admin(session):
             return True
-        return name is not None and (self.invites(name) or self._seat_of(name) is not None)
+        return name is not None and (self.invites(name) or self.seat_of(name) is not None)
 
     def invites(self, name: str) -> bool:
         """Whether ``name`` is invited here: a guest only while the guest invited holds
@@ -720,10 +701,10 @@ class Table:
 
     def _invite(self, session: Session, name: str) -> None:
         """'invite NAME' (the lobby has checked that NAME is someone else, online)."""
-        if self._seat_of(session.name or "") is None:
+        if self.seat_of(session.name or "") is None:
             session.send(ev.error("not-seated", phrase(Msg.NOT_AT_TABLE, table=self.id)))
             return
-        if self._seat_of(name) is not None:
+        if self.seat_of(name) is not None:
             said = phrase(Msg.ALREADY_SITS, name=name, table=self.id)
             session.send(ev.error("already-seated", said))
             return
@@ -764,7 +745,7 @@ class Table:
     def _summon(self, session: Session, kind: HouseBotKind, level: int | None, rated: bool) -> None:
         """'bot KIND [LEVEL] [rated]': a house bot comes to sit here (server/house.py)."""
         house = self.lobby.house
-        if self._seat_of(session.name or "") is None:
+        if self.seat_of(session.name or "") is None:
             session.send(ev.error("not-seated", phrase(Msg.NOT_AT_TABLE, table=self.id)))
             return
         if self.reserved is not None:
@@ -793,7 +774,7 @@ class Table:
         session.send(ev.ok("bot", phrase(Msg.BOT_COMES, name=bot.name, table=self.id), fields))
 
     async def _dismiss(self, name: str) -> None:
-        seat = self._seat_of(name)
+        seat = self.seat_of(name)
         if self.state == ev.TableState.CLOSED:
             return
         if seat is None:  # it never came: its seat is free for anyone again
@@ -842,7 +823,7 @@ class Table:
             session.send(ev.ok("leave", phrase(Msg.UNOBSERVE, table=self.id)))
             self._watching(session, False)
             return
-        seat = self._seat_of(session.name or "")
+        seat = self.seat_of(session.name or "")
         if seat is None:
             session.send(ev.Error("not-seated", f"you do not sit at table {self.id}"))
             return
@@ -919,7 +900,7 @@ class Table:
             # told again: the one who just sat, and the watchers, learn it here
             held = self._held_s(seat, now)
             self._event(ev.WentAway(self.seats[seat] or "?", seat, held, clock_runs=False))
-        self._broadcast(self._audience(), ev.info(self._waits_for()))
+        self._broadcast(self._audience(), ev.info(self.waits_for()))
 
     def _awaited(self) -> list[int]:
         """The taken seats whose players are away (or gone this moment, not told yet)."""
@@ -934,7 +915,7 @@ class Table:
         full = self.match is None and self.reserved is None and all(self.seats)
         return full and not self._awaited()
 
-    def _waits_for(self) -> Phrase:
+    def waits_for(self) -> Phrase:
         """What a waiting table waits for: its free seats, or, full, its away players."""
         awaited = self._awaited() if all(self.seats) and self.reserved is None else []
         if not awaited:
@@ -1013,7 +994,7 @@ class Table:
         self._seated_sessions()
         for seat, session in enumerate(self._seated):
             if session is not None and seat != match.to_act and session.connection.tell is Tell.ALL:
-                self._send_state(session, seat)
+                send_state(self, session, seat)
         self._ask()
 
     def _ask(self, now: float | None = None) -> None:
@@ -1042,130 +1023,6 @@ class Table:
             else:
                 session.send(ev.Ask(self.seq, self.id, view(match, seat), clock))
 
-    def _send_state(self, session: Session, seat: int | None, *, whole: bool = False) -> None:
-        match = self.match
-        if match is None:
-            session.send(ev.info(self._waits_for()))
-            return
-        asked = seat is not None and seat == match.to_act and not match.over
-        kind = ev.AskKind.ASK if asked else ev.AskKind.STATE
-        clock = None
-        if seat is not None:  # an open request: the clock left on it
-            clock = (
-                self.clocks.left_ms(seat, trio.current_time())
-                if asked
-                else self.clocks.per_seat_ms[seat]
-            )
-        if seat is not None and session.machine:  # the line straight from the state
-            line = ask_line(kind, self.seq, self.id, match, seat, clock, self._talk)
-            if asked:
-                session.send_asked(line)
-            else:
-                session.send_lines([line])
-            return
-        session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, kind=kind, whole=whole))
-
-    def _last_taken_this_deal(self) -> ev.LastTrick | None:
-        """The last trick this deal has taken; None before the first (or once the match
-        is over)."""
-        match = self.match
-        if match is None or match.over:
-            return None
-        deal = match.deal
-        taken = [t for t in deal.tricks if t.winner is not None]
-        if not taken:
-            return None
-        trick = taken[-1]
-        assert trick.winner is not None
-        cards = tuple(c for _, c in trick.cards)
-        return ev.LastTrick(self.id, deal.deal_no, trick.leader, cards, trick.winner, match.names)
-
-    def _send_last(self, session: Session) -> None:
-        """The last trick taken: this deal's, else the last one of the deal before."""
-        match = self.match
-        if match is None:
-            session.send(ev.error("wrong-phase", phrase(Msg.NOT_STARTED)))
-            return
-        names = match.names
-        last = self._last_taken_this_deal()
-        if last is not None:
-            session.send(last)
-            return
-        for record in reversed(match.records):  # a new deal: the last of an earlier one
-            if record["tricks"]:
-                told = record["tricks"][-1]
-                session.send(
-                    ev.LastTrick(
-                        self.id,
-                        record["deal_no"],
-                        told["leader"],
-                        tuple(parse_card(c) for c in told["cards"]),
-                        told["winner"],
-                        names,
-                    )
-                )
-                return
-        session.send(ev.error("wrong-phase", phrase(Msg.NO_TRICK_YET)))
-
-    def _send_sheet(self, session: Session) -> None:
-        """The score sheet: every finished deal's written points, bides and totals, as
-        the deal ends told fold them (game/sheet.py)."""
-        match = self.match
-        if match is None:
-            session.send(ev.error("wrong-phase", phrase(Msg.NOT_STARTED)))
-            return
-        session.send(
-            ev.Sheet(
-                self.id,
-                match.names,
-                self._sides,
-                self.rules.settings.target,
-                tuple(self.sheet.rows),
-                self._on_points,
-            )
-        )
-
-    def _send_history(self, session: Session) -> None:
-        """The match so far, deal by deal and trick by trick (public: every card of a
-        trick taken was shown to the whole table)."""
-        match = self.match
-        if match is None:
-            session.send(ev.Error("wrong-phase", "the game has not started"))
-            return
-        # a ladder board's records are held from its players until the board's release
-        # (docs/protocol.md §5.5a): the draws they alone tell are held with them (an
-        # admin watching is sent the records; one seated there is a player like any)
-        watcher = self.lobby.is_admin(session) and self._seat_of(session.name or "") is None
-        told = self.board is None or watcher
-        deals = [history_deal(r, draws_told=told) for r in match.records]
-        deal = match.deal
-        if not match.over and (not deals or deal.deal_no > deals[-1].deal):
-            taken = tuple(
-                ev.HistoryTrick(t.leader, tuple(c for _, c in t.cards), t.winner)
-                for t in deal.tricks
-                if t.winner is not None
-            )
-            # a Tertz deal's break is public, its draws not yet (each seat sees its own)
-            extra = deal.record_extra()
-            deals.append(
-                ev.HistoryDeal(
-                    deal.deal_no,
-                    deal.dealer,
-                    deal.trump,
-                    deal.player,
-                    None,
-                    None,
-                    taken,
-                    "talon_broken" in extra,
-                    extra.get("talon_broken"),
-                )
-            )
-        sides = self._sides
-        history = ev.History(
-            self.id, match.match_id, match.names, sides, tuple(deals), self._on_points
-        )
-        session.send(history)
-
     async def _call(
         self, session: Session, text: str, seq: int | None, now: float | None = None
     ) -> None:
@@ -1174,7 +1031,7 @@ class Table:
         match = self.match
         seat = session.seat
         if session.table is not self or seat is None or self.seats[seat] != session.name:
-            seat = self._seat_of(session.name or "")  # (the seat it holds, most calls)
+            seat = self.seat_of(session.name or "")  # (the seat it holds, most calls)
         if seat is None:
             session.send(ev.Error("not-seated", "sit at a table to make table calls"))
             return

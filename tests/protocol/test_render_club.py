@@ -18,7 +18,7 @@ from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import HUMAN, MACHINE, columns, for_people, render
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.protocol.wire import banner_protocol, parse_line
-from deberc_net.server.table import history_deal
+from deberc_net.server.table_views import history_deal
 
 LATIN_WORD = re.compile(r"\b(?!mu\b|sigma\b|moscow\b|anna\b|boris\b|m7\b|m9\b)[A-Za-z]{2,}\b")
 LATIN_CARD = re.compile(r"(?<![\w-])(?:10|[789JQKA])[♠♥♦♣shdc](?!\w)")

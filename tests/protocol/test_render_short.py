@@ -14,7 +14,7 @@ from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.render import HUMAN, MACHINE, history_lines, render, sheet_lines
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.selfplay import selfplay
-from deberc_net.server.table import history_deal
+from deberc_net.server.table_views import history_deal
 from deberc_net.testing import build_ruleset
 
 NAMES = ("anna", "boris", "vera")

@@ -1,0 +1,187 @@
+"""What a seat or an observer asks to see of a table, read-only: its state (an ask, or
+the view), the last trick, the score sheet and the history, each sent to the session
+that asked (the table's task calls them: server/table.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from deberc_net.game.cards import SUITS, parse_card
+from deberc_net.game.record import draws_per_trick
+from deberc_net.game.view import view
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.messages import Msg, phrase
+
+from .ask_line import ask_line
+
+if TYPE_CHECKING:
+    from .session import Session
+    from .table import Table
+
+
+def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.HistoryDeal:
+    """A finished (or void) deal of the history, from its record; a Tertz record's
+    break and draws (docs/records.md: public once the deal is over) with it, the draws
+    only if ``draws_told`` (not to a ladder board's players, whose records are held)."""
+    trump = record.get("trump")
+    written = record.get("written")
+    talon = "draws" in record
+    taken = record.get("tricks") or ()
+    draws = draws_per_trick(
+        [(seat, parse_card(c)) for seat, c in record.get("draws") or ()],
+        (len(t["cards"]) for t in taken),
+    )
+    tricks = [
+        ev.HistoryTrick(
+            t["leader"],
+            tuple(parse_card(c) for c in t["cards"]),
+            t["winner"],
+            tuple(drawn) if talon and draws_told else None,
+        )
+        for t, drawn in zip(taken, draws, strict=True)
+    ]
+    return ev.HistoryDeal(
+        record["deal_no"],
+        record["dealer"],
+        SUITS.index(trump) if trump else None,
+        record.get("player"),
+        record.get("outcome"),
+        tuple(written) if written is not None else None,
+        tuple(tricks),
+        talon,
+        record.get("talon_broken"),
+        ev.scored_in(record),
+    )
+
+
+def send_state(table: Table, session: Session, seat: int | None, *, whole: bool = False) -> None:
+    """``session``'s view of the table: ``seat``'s (None: an observer's), its ask if
+    the seat is to act; at a table still waiting, what it waits for."""
+    match = table.match
+    if match is None:
+        session.send(ev.info(table.waits_for()))
+        return
+    asked = seat is not None and seat == match.to_act and not match.over
+    kind = ev.AskKind.ASK if asked else ev.AskKind.STATE
+    clock = None
+    if seat is not None:  # an open request: the clock left on it
+        clock = (
+            table.clocks.left_ms(seat, trio.current_time())
+            if asked
+            else table.clocks.per_seat_ms[seat]
+        )
+    if seat is not None and session.machine:  # the line straight from the state
+        line = ask_line(kind, table.seq, table.id, match, seat, clock, table.kept_talk)
+        if asked:
+            session.send_asked(line)
+        else:
+            session.send_lines([line])
+        return
+    session.send(ev.Ask(table.seq, table.id, view(match, seat), clock, kind=kind, whole=whole))
+
+
+def last_taken_this_deal(table: Table) -> ev.LastTrick | None:
+    """The last trick this deal has taken; None before the first (or once the match
+    is over)."""
+    match = table.match
+    if match is None or match.over:
+        return None
+    deal = match.deal
+    taken = [t for t in deal.tricks if t.winner is not None]
+    if not taken:
+        return None
+    trick = taken[-1]
+    assert trick.winner is not None
+    cards = tuple(c for _, c in trick.cards)
+    return ev.LastTrick(table.id, deal.deal_no, trick.leader, cards, trick.winner, match.names)
+
+
+def send_last(table: Table, session: Session) -> None:
+    """The last trick taken: this deal's, else the last one of the deal before."""
+    match = table.match
+    if match is None:
+        session.send(ev.error("wrong-phase", phrase(Msg.NOT_STARTED)))
+        return
+    names = match.names
+    last = last_taken_this_deal(table)
+    if last is not None:
+        session.send(last)
+        return
+    for record in reversed(match.records):  # a new deal: the last of an earlier one
+        if record["tricks"]:
+            told = record["tricks"][-1]
+            session.send(
+                ev.LastTrick(
+                    table.id,
+                    record["deal_no"],
+                    told["leader"],
+                    tuple(parse_card(c) for c in told["cards"]),
+                    told["winner"],
+                    names,
+                )
+            )
+            return
+    session.send(ev.error("wrong-phase", phrase(Msg.NO_TRICK_YET)))
+
+
+def send_sheet(table: Table, session: Session) -> None:
+    """The score sheet: every finished deal's written points, bides and totals, as
+    the deal ends told fold them (game/sheet.py)."""
+    match = table.match
+    if match is None:
+        session.send(ev.error("wrong-phase", phrase(Msg.NOT_STARTED)))
+        return
+    session.send(
+        ev.Sheet(
+            table.id,
+            match.names,
+            table.sides,
+            table.rules.settings.target,
+            tuple(table.sheet.rows),
+            table.deal_won_on_points,
+        )
+    )
+
+
+def send_history(table: Table, session: Session) -> None:
+    """The match so far, deal by deal and trick by trick (public: every card of a
+    trick taken was shown to the whole table)."""
+    match = table.match
+    if match is None:
+        session.send(ev.Error("wrong-phase", "the game has not started"))
+        return
+    # a ladder board's records are held from its players until the board's release
+    # (docs/protocol.md §5.5a): the draws they alone tell are held with them (an
+    # admin watching is sent the records; one seated there is a player like any)
+    watcher = table.lobby.is_admin(session) and table.seat_of(session.name or "") is None
+    told = table.board is None or watcher
+    deals = [history_deal(r, draws_told=told) for r in match.records]
+    deal = match.deal
+    if not match.over and (not deals or deal.deal_no > deals[-1].deal):
+        taken = tuple(
+            ev.HistoryTrick(t.leader, tuple(c for _, c in t.cards), t.winner)
+            for t in deal.tricks
+            if t.winner is not None
+        )
+        # a Tertz deal's break is public, its draws not yet (each seat sees its own)
+        extra = deal.record_extra()
+        deals.append(
+            ev.HistoryDeal(
+                deal.deal_no,
+                deal.dealer,
+                deal.trump,
+                deal.player,
+                None,
+                None,
+                taken,
+                "talon_broken" in extra,
+                extra.get("talon_broken"),
+            )
+        )
+    sides = table.sides
+    history = ev.History(
+        table.id, match.match_id, match.names, sides, tuple(deals), table.deal_won_on_points
+    )
+    session.send(history)
