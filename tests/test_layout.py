@@ -303,7 +303,7 @@ def test_private_names_of_ours_are_found_in_each_form() -> None:
     source = (
         "import os\n"  # 1
         "from deberc_net.ladder.distributed import _count_and_finish, spec_of\n"
-        "from deberc_net.server.cluster.node import (\n    Node,\n    _described,\n)\n"
+        "from deberc_net.server.cluster.payloads import (\n    table_for_bus,\n    _in_parts,\n)\n"
         "from deberc_net.server import accounts, logs\n"  # 7
         "import deberc_net.server.running\n"
         "import deberc_net.server._hidden as hidden\n"  # 9
@@ -346,7 +346,7 @@ def test_private_names_of_ours_are_found_in_each_form() -> None:
     )
     assert private_names_used(source) == [
         (2, "deberc_net.ladder.distributed._count_and_finish"),
-        (3, "deberc_net.server.cluster.node._described"),
+        (3, "deberc_net.server.cluster.payloads._in_parts"),
         (9, "deberc_net.server._hidden"),
         (12, "deberc_net.server.accounts._hash"),
         (13, "deberc_net.server.logs._lifecycle_passes"),

@@ -468,6 +468,6 @@ class Lobby:
 
 def _its_own(table: Table, name: str) -> bool:
     """Whether ``name`` sits at ``table`` or is invited to it (another worker's private
-    table tells its invitations with its seats: cluster/node.py)."""
+    table tells its invitations with its seats: cluster/payloads.py)."""
     key = name_key(name)
     return table.invites(name) or any(s is not None and name_key(s) == key for s in table.seats)

@@ -13,7 +13,8 @@ from deberc_net.game.match import Match
 from deberc_net.protocol.events import TableState
 from deberc_net.server.cluster import WorkerPlace
 from deberc_net.server.cluster.bus import LOBBY, Bus
-from deberc_net.server.cluster.node import Node, table_for_bus, tables_messages
+from deberc_net.server.cluster.node import Node
+from deberc_net.server.cluster.payloads import table_for_bus, tables_messages
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.store import open_store
 from deberc_net.server.table import Table

@@ -8,8 +8,6 @@ from pathlib import Path
 import pytest
 import trio
 
-from deberc_net.protocol.messages import Msg, phrase
-from deberc_net.server.cluster.node import phrase_for_bus, phrase_from_bus
 from tests.server.client import LineClient, close_all, infos_so_far
 
 from .workers import served_workers, settings_file
@@ -18,15 +16,6 @@ SETTINGS = (
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 500\n"
     "server_dead_ms = 60000\nworker_restart_ms = 50\nempty_table_ms = 1000\n"
 )
-
-
-def test_a_phrase_crosses_the_bus_whole() -> None:
-    said = phrase(
-        Msg.WAITS_FOR_AWAY,
-        table=7,
-        names=(phrase(Msg.AWAY_HELD, name="ann", seconds=97), "bob"),
-    )
-    assert phrase_from_bus(phrase_for_bus(said)) == said
 
 
 async def _listed_at(client: LineClient, count: str) -> None:

@@ -12,7 +12,6 @@ its players held elsewhere go away (their clocks run, as after a disconnect).
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import time
 from collections import deque
@@ -28,36 +27,34 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.connection import MAX_ANSWER_CREDIT, ClockChoice, Tell
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import Lang
-from deberc_net.protocol.messages import Msg, Phrase, Value, phrase
+from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.render import HandOrder
 
 from ..accounts import name_key
 from ..hand_sizes import hand_sizes, sizes_message, sizes_to_tell
-from ..house import HouseBotKind
 from ..matchmaking import GameSettings, table_settings
 from ..moderation import Action
 from ..session import Ending, Session, stopped_watching
 from ..table import Table
-from ..table_messages import (
-    Away,
-    Back,
-    Invite,
-    Leave,
-    Message,
-    Observe,
-    Say,
-    ShowHistory,
-    ShowLast,
-    ShowSheet,
-    ShowState,
-    Sit,
-    SummonBot,
-    TableCall,
-    Unobserve,
-)
+from ..table_messages import Away, Leave, Message, Observe, Unobserve, requester_of
 from . import WorkerPlace
-from .bus import LOBBY, MAX_PAYLOAD, Bus, channel
+from .bus import LOBBY, Bus, channel
 from .bus_lost import stop_for_a_lost_bus
+from .payloads import (
+    described_for_bus,
+    invited_for_bus,
+    invited_from_bus,
+    message_for_bus,
+    message_from_bus,
+    phrase_for_bus,
+    phrase_from_bus,
+    settings_for_bus,
+    settings_from_bus,
+    table_described,
+    table_for_bus,
+    tables_messages,
+    who_for_bus,
+)
 from .remote import MatchNow, RemoteSession, RemoteTable
 
 if TYPE_CHECKING:
@@ -65,8 +62,6 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("deberc.node")
 SNAPSHOT_S = 0.25  # a changed table is told to the others within this
-TABLES_A_MESSAGE = 20  # at most, in one 'tables' message (fewer if they do not fit)
-ENVELOPE = 64  # bytes the bus adds to a message (its serial and sender), at most
 # a seek waits this long for a partner on its own worker before it goes to another
 # (a table of two workers' players costs the bus every call; one worker's costs none)
 SEEK_PATIENCE_S = 1.0
@@ -248,7 +243,7 @@ class Node:
         for table in list(self.lobby.tables.values()):
             if isinstance(table, RemoteTable) or table.state == TableState.CLOSED:
                 continue
-            now[table.id] = _described(table)
+            now[table.id] = table_described(table)
         changed = [d for i, d in now.items() if everything or self.told.get(i) != d]
         gone = [i for i in self.told if i not in now]
         self.told = now
@@ -257,12 +252,12 @@ class Node:
         tables = {  # a public table opened with 'new' waits for this game here
             table_settings(t) for t in self.lobby.tables.values() if matchmaking.open_to_seekers(t)
         }
-        told_seeks = [[*_told(g), g in tables] for g in games | tables]
+        told_seeks = [[*settings_for_bus(g), g in tables] for g in games | tables]
         told_seeks.sort()
         if not (changed or gone or force or told_seeks != self.told_seeks):
             return False
         self.told_seeks = told_seeks
-        told = [_for_bus(d, self.lobby.config.away_limit_ms) for d in changed]
+        told = [described_for_bus(d, self.lobby.config.away_limit_ms) for d in changed]
         for body in tables_messages(told, gone, told_seeks):
             self.bus.publish(LOBBY, body)
         return True
@@ -360,23 +355,13 @@ class Node:
         present = self.elsewhere(name)
         if present is None or not present.online:
             return
-        body = attrs.asdict(invited, recurse=False) | {"k": "invited", "to": name}
-        body["options"] = list(invited.options)
+        body = invited_for_bus(invited) | {"k": "invited", "to": name}
         self.bus.publish(channel(present.worker), body)
 
     def _invited(self, message: dict[str, Any]) -> None:
         session = self.lobby.online.get(name_key(message["to"]))
         if session is not None:
-            session.send(
-                ev.Invited(
-                    message["sender"],
-                    message["table"],
-                    message["players"],
-                    message["variant"],
-                    tuple(message["options"]),
-                    message["private"],
-                )
-            )
+            session.send(invited_from_bus(message))
 
     def missed(self, name: str, said: Phrase, token: str | None) -> None:
         """A notice for ``name``'s next login (server/missed.py): every other worker keeps
@@ -419,47 +404,20 @@ class Node:
     # ------------------------------------------------------------ forwarding (a session here)
     def forward(self, table: RemoteTable, message: Message, request: bool) -> bool:
         """A message of a session here for ``table``, which ``table.owner`` holds."""
-        body: dict[str, Any] = {"k": "post", "table": table.id, "req": request}
-        match message:
-            case Sit(session, seat, seeking):
-                told = None if seeking is None else _told(seeking)
-                body |= {"m": "sit", "seat": seat, "seeking": told}
-            case Leave(session, confirmed):
-                body |= {"m": "leave", "confirmed": confirmed}
-            case TableCall(session, text, seq):
-                body |= {"m": "call", "text": text, "seq": seq}
-            case Observe(session, sheet):
-                body |= {"m": "observe", "sheet": sheet}
-            case Unobserve(session):
-                body |= {"m": "unobserve"}
-            case Back(session):
-                body |= {"m": "back"}
-            case ShowState(session):
-                body |= {"m": "state"}
-            case ShowLast(session):
-                body |= {"m": "last"}
-            case ShowSheet(session):
-                body |= {"m": "sheet"}
-            case ShowHistory(session):
-                body |= {"m": "history"}
-            case Say(session, text):
-                body |= {"m": "say", "text": text}
-            case Invite(session, name):
-                body |= {"m": "invite", "name": name}
-            case SummonBot(session, kind, level, rated):
-                body |= {"m": "bot", "kind": str(kind), "level": level, "rated": rated}
-                body["address"] = session.address  # the house bots' cap per address
-            case Away(name):
-                self.bus.publish(channel(table.owner), body | {"m": "away", "name": name})
-                return True
-            case _:  # Stop, Dismiss: the owner's own business
-                return True
+        told = message_for_bus(message)
+        if told is None:  # Stop, Dismiss: the owner's own business
+            return True
+        body: dict[str, Any] = {"k": "post", "table": table.id, "req": request} | told
+        session = requester_of(message)
+        if session is None:  # Away: a name's, no session waits for it
+            self.bus.publish(channel(table.owner), body)
+            return True
         if session.remote:
             return False  # a stand-in goes one hop, no further
         if session.name is None and not isinstance(message, Observe | Unobserve):
             return False  # a web page (nameless) only watches
         self.forwarded[session.id] = session
-        body |= {"s": session.id, "who": _who(session)}
+        body |= {"s": session.id, "who": who_for_bus(session)}
         if request:
             body["r"] = self._awaits(session, table.owner)
         self.bus.publish(channel(table.owner), body)
@@ -512,7 +470,7 @@ class Node:
         self, owner: int, session: Session, body: dict[str, Any], request: bool = False
     ) -> None:
         self.forwarded[session.id] = session  # its answer comes back as text
-        body = body | {"s": session.id, "who": _who(session)}
+        body = body | {"s": session.id, "who": who_for_bus(session)}
         if request:
             body["r"] = self._awaits(session, owner)
         self.bus.publish(channel(owner), body)
@@ -679,8 +637,8 @@ class Node:
             matchmaking.forget(session)
             self.seeking_at[session.id] = (there[0], wanted)
             self.forwarded[session.id] = session
-            body = {"k": "seek", "s": session.id, "who": _who(session)}
-            self.bus.publish(channel(there[0]), body | {"settings": _told(wanted)})
+            body = {"k": "seek", "s": session.id, "who": who_for_bus(session)}
+            self.bus.publish(channel(there[0]), body | {"settings": settings_for_bus(wanted)})
             for waiting in (self.tables_wait, self.seeks):  # one seeker for one waiting there
                 waiting.get(there[0], set()).discard(wanted)
 
@@ -696,7 +654,7 @@ class Node:
     def _seek_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy(message["w"], message["s"], message["who"])
         if not self._not_his(proxy):  # (a claim that lost its name seeks no seat)
-            self.lobby.matchmaking.place(proxy, _heard_settings(message["settings"]))
+            self.lobby.matchmaking.place(proxy, settings_from_bus(message["settings"]))
 
     def _unseek_here(self, message: dict[str, Any]) -> None:
         proxy = self.remote.get((message["w"], message["s"]))
@@ -746,7 +704,7 @@ class Node:
             if request:
                 self.answered(proxy, asked)
             return
-        built = _message(kind, proxy, message)
+        built = message_from_bus(kind, proxy, message)
         if not request:
             table.post(built)
             return
@@ -940,9 +898,10 @@ class Node:
 
     def _tables(self, message: dict[str, Any]) -> None:
         owner = message["w"]
-        seeks = message["seeks"]  # each a game as _told tells it, and whether a table waits
-        self.seeks[owner] = {_heard_settings(told[:3]) for told in seeks}
-        self.tables_wait[owner] = {_heard_settings(told[:3]) for told in seeks if told[3]}
+        # each a game as settings_for_bus tells it, and whether a table waits
+        seeks = message["seeks"]
+        self.seeks[owner] = {settings_from_bus(told[:3]) for told in seeks}
+        self.tables_wait[owner] = {settings_from_bus(told[:3]) for told in seeks if told[3]}
         for described in message["open"]:
             self._table_copy(owner, described)
         for table_id in message["gone"]:
@@ -1061,191 +1020,3 @@ def _keeps(login: LoginMark, other: LoginMark) -> bool:
     if here[0]:
         return here[1:] < there[1:]
     return here[1:] > there[1:]
-
-
-def _described(table: Table) -> dict[str, Any]:
-    info = table.info()
-    hidden = table.private or table.board is not None  # from the web face (app.py)
-    return {
-        "id": info.id,
-        "players": info.players,
-        "variant": info.variant,
-        "options": list(info.options),
-        "seats": list(info.seats),
-        "state": str(info.state.value),
-        "observers": info.observers,
-        "private": table.private,
-        # a private table is listed to those invited to it on any worker (lobby.py)
-        "invited": sorted(table.invited) if table.private else [],
-        "reserved": None if table.reserved is None else list(table.reserved),
-        "board": table.board,  # a ladder's board: listed and shown nowhere, here or there
-        # for the web face (docs/web.md): changes at most once a trick, not once a call;
-        # not for a table it never shows (a board's, at bot speed, changes every snapshot)
-        "match": None if hidden else _match_told(table),
-        # _for_bus tells; a private table's too: 'tables' names its players away to its
-        # own people on every worker (docs/protocol.md §5.2)
-        "away": [] if table.board is not None else sorted(table.clocks.away_since.items()),
-    }
-
-
-def tables_messages(
-    told: list[dict[str, Any]], gone: list[int], seeks: list[list[Any]]
-) -> list[dict[str, Any]]:
-    """The 'tables' messages that tell ``told`` (tables as ``table_for_bus`` gives them) and
-    ``gone`` (in the last): as many tables to one as fit in a notification
-    (bus.MAX_PAYLOAD, counted as the bus encodes), at most TABLES_A_MESSAGE. Twenty
-    four-seat tables of long Cyrillic names, told at once, were too long for one, and
-    the bus dropped it whole, ``gone`` with it: the others kept those tables."""
-    head = {"k": "tables", "open": [], "gone": gone, "seeks": seeks}
-    room = MAX_PAYLOAD - ENVELOPE - _encoded_size(head)
-    messages: list[dict[str, Any]] = []
-    batch: list[dict[str, Any]] = []
-    used = 0
-    for table in (part for whole in told for part in _in_parts(whole, room)):
-        size = _encoded_size(table) + 1  # and its comma
-        if batch and (used + size > room or len(batch) == TABLES_A_MESSAGE):
-            messages.append({"k": "tables", "open": batch, "gone": [], "seeks": seeks})
-            batch, used = [], 0
-        batch.append(table)
-        used += size
-    messages.append({"k": "tables", "open": batch, "gone": gone, "seeks": seeks})
-    return messages
-
-
-def _in_parts(table: dict[str, Any], room: int) -> list[dict[str, Any]]:
-    """A table's description as copies that each fit in ``room``: a private table's
-    invitations, too many for one notification (each 'invite' adds one, for as long
-    as the table lasts), spread over them, the later ones adding to the list
-    (``more``). Told whole, it was dropped by the bus, and the others never listed the
-    table to those invited."""
-    if _encoded_size(table) + 1 <= room:
-        return [table]
-    bare = table | {"invited": [], "more": True}
-    free = room - _encoded_size(bare) - 1
-    lists: list[list[str]] = [[]]
-    used = 0
-    for name in table["invited"]:
-        size = _encoded_size(name) + 1  # and its comma
-        if lists[-1] and used + size > free:
-            lists.append([])
-            used = 0
-        lists[-1].append(name)
-        used += size
-    first = table | {"invited": lists[0]}
-    return [first, *(bare | {"invited": names} for names in lists[1:])]
-
-
-def _encoded_size(value: Any) -> int:
-    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
-
-
-def _match_told(table: Table) -> list[Any] | None:
-    """The match's id, totals, deal number, and the hand sizes at the start of the trick
-    being laid (the cards laid to it counted back: the sizes change once a trick)."""
-    match = table.match
-    if match is None:
-        return None
-    deal = match.deal
-    sizes = [len(hand) for hand in deal.hands]
-    if deal.trick.winner is None:
-        for seat, _ in deal.trick.cards:
-            sizes[seat] += 1
-    return [match.match_id, list(match.totals), deal.deal_no, sizes]
-
-
-def table_for_bus(table: Table, held_ms: int) -> dict[str, Any]:
-    """``table`` as a worker tells the others of it (``tables_messages``)."""
-    return _for_bus(_described(table), held_ms)
-
-
-def _for_bus(described: dict[str, Any], held_ms: int) -> dict[str, Any]:
-    """A table's description as sent: each away seat with the milliseconds it is still
-    held (``held_ms``: the away limit). A process's clock means nothing to another, so
-    not the time since which it is away."""
-    now = trio.current_time()
-    away = [[seat, round((since - now) * 1000) + held_ms] for seat, since in described["away"]]
-    return described | {"away": away}
-
-
-def _who(session: Session) -> list[Any]:
-    """What the owner needs to speak to ``session`` as its own worker would."""
-    connection = session.connection
-    clock = None if connection.clock is None else str(connection.clock)
-    return [
-        session.name,
-        session.guest,
-        connection.style,
-        str(connection.lang),
-        str(connection.hand_order),
-        clock,
-        str(connection.tell),
-    ]
-
-
-def _told(settings: GameSettings) -> list[Any]:
-    """A game as the bus tells it (``_heard_settings`` reads it back)."""
-    return [settings.players, settings.variant, list(settings.options)]
-
-
-def _heard_settings(told: list[Any]) -> GameSettings:
-    players, variant, options = told
-    return GameSettings(players, variant, tuple(options))
-
-
-def _message(kind: str, proxy: RemoteSession, body: dict[str, Any]) -> Message:
-    match kind:
-        case "sit":
-            told = body["seeking"]
-            return Sit(proxy, body["seat"], None if told is None else _heard_settings(told))
-        case "leave":
-            return Leave(proxy, body["confirmed"])
-        case "call":
-            return TableCall(proxy, body["text"], body["seq"])
-        case "observe":  # (an older worker's has no "sheet")
-            return Observe(proxy, body.get("sheet", False))
-        case "unobserve":
-            return Unobserve(proxy)
-        case "back":
-            return Back(proxy)
-        case "state":
-            return ShowState(proxy)
-        case "last":
-            return ShowLast(proxy)
-        case "sheet":
-            return ShowSheet(proxy)
-        case "history":
-            return ShowHistory(proxy)
-        case "say":
-            return Say(proxy, body["text"])
-        case "invite":
-            return Invite(proxy, body["name"])
-        case "bot":
-            proxy.address = body["address"]  # the player's own, not his worker's
-            return SummonBot(proxy, HouseBotKind(body["kind"]), body["level"], body["rated"])
-    raise ValueError(f"no such table message: {kind}")
-
-
-def phrase_for_bus(said: Phrase) -> dict[str, Any]:
-    """A phrase as JSON for the bus: its key and values (a phrase among them nested)."""
-    return {"key": str(said.key.value), "values": [[k, _value_for_bus(v)] for k, v in said.values]}
-
-
-def _value_for_bus(value: Value) -> Any:
-    if isinstance(value, Phrase):
-        return {"phrase": phrase_for_bus(value)}
-    if isinstance(value, tuple):
-        return [_value_for_bus(v) for v in value]
-    return value
-
-
-def phrase_from_bus(told: dict[str, Any]) -> Phrase:
-    """``phrase_for_bus``'s phrase again."""
-    return Phrase(Msg(told["key"]), tuple((k, _value_from_bus(v)) for k, v in told["values"]))
-
-
-def _value_from_bus(told: Any) -> Any:
-    if isinstance(told, dict):
-        return phrase_from_bus(told["phrase"])
-    if isinstance(told, list):
-        return tuple(_value_from_bus(v) for v in told)
-    return told
