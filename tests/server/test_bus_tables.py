@@ -14,8 +14,14 @@ from deberc_net.protocol.events import TableState
 from deberc_net.server.cluster import WorkerPlace
 from deberc_net.server.cluster.bus import LOBBY, Bus
 from deberc_net.server.cluster.node import Node
-from deberc_net.server.cluster.payloads import table_for_bus, tables_messages
+from deberc_net.server.cluster.payloads import (
+    seeks_messages,
+    settings_for_bus,
+    table_for_bus,
+    tables_messages,
+)
 from deberc_net.server.lobby import Lobby
+from deberc_net.server.matchmaking import GameSettings
 from deberc_net.server.store import open_store
 from deberc_net.server.table import Table
 from deberc_net.testing import build_ruleset, rule_book
@@ -43,7 +49,7 @@ async def test_twenty_full_tables_of_long_cyrillic_names_are_all_told(
             table.reserved = tuple(names)
             told.append(table_for_bus(table, config.away_limit_ms))
         gone = list(range(2000, 2030))
-        messages = tables_messages(told, gone, [])
+        messages = tables_messages(told, gone)
         assert [t for m in messages for t in m["open"]] == told
         assert [m["gone"] for m in messages] == [[]] * (len(messages) - 1) + [gone]
         bus = Bus(config.db, 123456, lambda _: None)  # not opened: publish only queues
@@ -70,7 +76,7 @@ async def test_a_private_table_with_a_long_invitation_list_is_told_in_parts(
         table.seats = ["Жданович", None]
         table.invited = {f"{('жданович' * 3)[:16]}{n:04}" for n in range(400)}
         told = [table_for_bus(table, config.away_limit_ms)]
-        messages = tables_messages(told, [2000], [])
+        messages = tables_messages(told, [2000])
         assert len(messages) > 1
         bus = Bus(config.db, 123456, lambda _: None)  # not opened: publish only queues
         for message in messages:
@@ -81,8 +87,50 @@ async def test_a_private_table_with_a_long_invitation_list_is_told_in_parts(
         for message in messages:
             node.hear({**message, "w": 123456})
         assert other.tables[1000].invited == table.invited
-        node.hear({**tables_messages([{**told[0], "invited": []}], [], [])[0], "w": 123456})
+        node.hear({**tables_messages([{**told[0], "invited": []}], [])[0], "w": 123456})
         assert other.tables[1000].invited == set()  # told again whole: replaced
+    finally:
+        store.close()
+
+
+OPTIONS_4 = (  # 4-player options that go together: a seek may name any of them
+    "bella-after-trick", "bide-penalty", "combos-need-trick", "commitment",
+    "dealer-clockwise", "deberts", "hanging-separate", "manual-claim", "pair-combinations",
+    "partner-exemption", "perezdacha", "player-leads", "sequence-by-strength",
+    "show-combination", "ski-penalty", "table-penalties",
+)  # fmt: skip
+
+
+async def test_many_seeks_of_different_games_are_told_in_parts_that_each_fit(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """A tryout's one address: 40 connections, each seeking a 4-player game with 15 of
+    these options. Told whole in every 'tables' message, the list passed PostgreSQL's
+    8000 bytes: the bus dropped every one, the heartbeat's too, and the other worker
+    took this one for dead. In parts, each fits; the other worker holds them all, and
+    a new list (its part 0) replaces the old."""
+    games = [
+        GameSettings(4, "moscow", tuple(o for o in OPTIONS_4 if o != left)) for left in OPTIONS_4
+    ] * 3  # (repeated: the list is as long as 42 seekers' would be)
+    told = sorted([*settings_for_bus(g), n % 2 == 0] for n, g in enumerate(games))
+    messages = seeks_messages(told)
+    assert len(messages) > 1 and [m["part"] for m in messages] == list(range(len(messages)))
+    assert [g for m in messages for g in m["seeks"]] == told
+    config = make_config(tmp_path / "seeks.sqlite3")
+    bus = Bus(config.db, 123456, lambda _: None)  # not opened: publish only queues
+    for message in messages:
+        bus.publish(LOBBY, message)
+    assert len(Bus.payloads(bus.waiting())) == len(messages)  # none dropped
+    store = open_store(config.db)
+    try:
+        node = Node(Lobby(config, store, nursery, rule_book()), WorkerPlace(1, 2), 654321)
+        for message in messages:
+            node.hear({**message, "w": 123456})
+        assert node.seeks[123456] == set(games)
+        assert node.tables_wait[123456] == {g for n, g in enumerate(games) if n % 2 == 0}
+        node.hear({**seeks_messages([[2, "moscow", [], False]])[0], "w": 123456})
+        assert node.seeks[123456] == {GameSettings(2, "moscow", ())}
+        assert node.tables_wait[123456] == set()
     finally:
         store.close()
 
@@ -144,7 +192,7 @@ async def test_another_workers_running_table_is_listed_with_its_deal_and_score(
         table.match = Match(rules, seed="s", names=("ann", "bob"), match_id="m7")
         table.state = TableState.PLAYING
         assert (table.info().deal, table.info().score) == (1, (0, 0))
-        told = tables_messages([table_for_bus(table, config.away_limit_ms)], [], [])
+        told = tables_messages([table_for_bus(table, config.away_limit_ms)], [])
         other = Lobby(config, store, nursery, rule_book())
         node = Node(other, WorkerPlace(1, 2), 654321)
         node.hear({**told[0], "w": 123456})

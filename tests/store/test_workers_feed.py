@@ -52,7 +52,7 @@ async def test_pages_of_another_workers_table_get_each_line_whole_and_once(
     with trio.fail_after(60):
         async with worker_and_bus(postgres_url, heard, OTHER, web) as (port, owner):
             table = told_table(TABLE, ["amy", None])
-            owner.publish(LOBBY, {"k": "tables", "open": [table], "gone": [], "seeks": []})
+            owner.publish(LOBBY, {"k": "tables", "open": [table], "gone": []})
             watcher = await log_in_machine(await LineClient.connect(port), "watcher")
             await until_listed(watcher, "tables", f"id={TABLE} ")
             live = f"ws://127.0.0.1:{web[0]}/live/table/{TABLE}"
@@ -109,7 +109,7 @@ async def test_a_second_page_joins_without_the_mark_of_an_owner_that_never_marks
     async def beat(owner: Bus) -> None:
         table = told_table(TABLE, ["amy", None])
         while True:  # the owner lives
-            owner.publish(LOBBY, {"k": "tables", "open": [table], "gone": [], "seeks": []})
+            owner.publish(LOBBY, {"k": "tables", "open": [table], "gone": []})
             await trio.sleep(0.25)
 
     with trio.fail_after(60):

@@ -162,7 +162,7 @@ async def test_a_claim_that_lost_the_race_leaves_its_seat_at_another_workers_tab
     table = told_table(5000, ["amy", None])
     with trio.fail_after(60):
         async with worker_and_bus(postgres_url, heard, OTHER) as (port, other):
-            other.publish(LOBBY, {"k": "tables", "open": [table], "gone": [], "seeks": []})
+            other.publish(LOBBY, {"k": "tables", "open": [table], "gone": []})
             loser = await log_in_machine(await LineClient.connect(port), "racer")
             mark = await _said_in(heard, "racer")
             # the worker knows of the table before he sits: the 'say' after it heard

@@ -58,7 +58,7 @@ async def test_a_stand_ins_answer_names_its_own_request_when_another_table_lags(
             amy, first = await _opened(port, "amy")
             bob, second = await _opened(port, "bob")
             owner = channel((await heard_one(heard, k="in", name="bob"))["w"])
-            bus.publish(LOBBY, {"k": "tables", "open": [], "gone": [], "seeks": []})
+            bus.publish(LOBBY, {"k": "tables", "open": [], "gone": []})
             bus.publish(owner, _post(first, 100, "sit", seat=None, seeking=None))
             await heard_one(heard, k="text", done=[100])
             await amy.read_until(lambda x: is_event(x, "deal"))  # the match runs

@@ -23,7 +23,7 @@ REFUSED = f"error code=table-full text=table {TABLE} is full\r\n"
 
 def _tell_table(owner: Bus) -> None:
     table = told_table(TABLE, ["amy", None])
-    owner.publish(LOBBY, {"k": "tables", "open": [table], "gone": [], "seeks": []})
+    owner.publish(LOBBY, {"k": "tables", "open": [table], "gone": []})
 
 
 def _text(sid: int, text: str, answering: dict[str, Any]) -> dict[str, Any]:

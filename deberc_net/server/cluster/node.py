@@ -48,6 +48,7 @@ from .payloads import (
     message_from_bus,
     phrase_for_bus,
     phrase_from_bus,
+    seeks_messages,
     settings_for_bus,
     settings_from_bus,
     table_described,
@@ -160,6 +161,7 @@ class Node:
             "left": self._out_of_lobby,
             "say": self._said,
             "tables": self._tables,
+            "seeks": self._seeks,
             "gone": lambda m: self._gone(m["w"], m["s"]),
             "post": self._posted,
             "text": self._out,
@@ -254,12 +256,16 @@ class Node:
         }
         told_seeks = [[*settings_for_bus(g), g in tables] for g in games | tables]
         told_seeks.sort()
-        if not (changed or gone or force or told_seeks != self.told_seeks):
+        seeks_changed = told_seeks != self.told_seeks
+        if not (changed or gone or force or seeks_changed):
             return False
         self.told_seeks = told_seeks
         told = [described_for_bus(d, self.lobby.config.away_limit_ms) for d in changed]
-        for body in tables_messages(told, gone, told_seeks):
+        for body in tables_messages(told, gone):
             self.bus.publish(LOBBY, body)
+        if seeks_changed or force:  # (a worker that missed a part has it whole again)
+            for body in seeks_messages(told_seeks):
+                self.bus.publish(LOBBY, body)
         return True
 
     async def _watch_the_living(self) -> None:
@@ -896,12 +902,21 @@ class Node:
             if session.table is None:
                 session.send(said)
 
+    def _seeks(self, message: dict[str, Any]) -> None:
+        """A part of another worker's games waited for (payloads.seeks_messages): the
+        first replaces what was held of them, each later one adds to it."""
+        owner = message["w"]
+        if message["part"] == 0:
+            self.seeks[owner], self.tables_wait[owner] = set(), set()
+        # each a game as settings_for_bus tells it, and whether a table waits
+        for told in message["seeks"]:
+            game = settings_from_bus(told[:3])
+            self.seeks.setdefault(owner, set()).add(game)
+            if told[3]:
+                self.tables_wait.setdefault(owner, set()).add(game)
+
     def _tables(self, message: dict[str, Any]) -> None:
         owner = message["w"]
-        # each a game as settings_for_bus tells it, and whether a table waits
-        seeks = message["seeks"]
-        self.seeks[owner] = {settings_from_bus(told[:3]) for told in seeks}
-        self.tables_wait[owner] = {settings_from_bus(told[:3]) for told in seeks if told[3]}
         for described in message["open"]:
             self._table_copy(owner, described)
         for table_id in message["gone"]:

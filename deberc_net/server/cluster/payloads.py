@@ -73,15 +73,13 @@ def table_described(table: Table) -> dict[str, Any]:
     }
 
 
-def tables_messages(
-    told: list[dict[str, Any]], gone: list[int], seeks: list[list[Any]]
-) -> list[dict[str, Any]]:
+def tables_messages(told: list[dict[str, Any]], gone: list[int]) -> list[dict[str, Any]]:
     """The 'tables' messages that tell ``told`` (tables as ``table_for_bus`` gives them) and
     ``gone`` (in the last): as many tables to one as fit in a notification
     (bus.MAX_PAYLOAD, counted as the bus encodes), at most TABLES_A_MESSAGE. Twenty
     four-seat tables of long Cyrillic names, told at once, were too long for one, and
     the bus dropped it whole, ``gone`` with it: the others kept those tables."""
-    head = {"k": "tables", "open": [], "gone": gone, "seeks": seeks}
+    head = {"k": "tables", "open": [], "gone": gone}
     room = MAX_PAYLOAD - ENVELOPE - _encoded_size(head)
     messages: list[dict[str, Any]] = []
     batch: list[dict[str, Any]] = []
@@ -89,12 +87,33 @@ def tables_messages(
     for table in (part for whole in told for part in _in_parts(whole, room)):
         size = _encoded_size(table) + 1  # and its comma
         if batch and (used + size > room or len(batch) == TABLES_A_MESSAGE):
-            messages.append({"k": "tables", "open": batch, "gone": [], "seeks": seeks})
+            messages.append({"k": "tables", "open": batch, "gone": []})
             batch, used = [], 0
         batch.append(table)
         used += size
-    messages.append({"k": "tables", "open": batch, "gone": gone, "seeks": seeks})
+    messages.append({"k": "tables", "open": batch, "gone": gone})
     return messages
+
+
+def seeks_messages(seeks: list[list[Any]]) -> list[dict[str, Any]]:
+    """The 'seeks' messages that tell a worker's games waited for (``seeks``: each a game
+    as ``settings_for_bus`` tells it, and whether a table of it waits), in order, as many
+    to one as fit in a notification: the first (``part`` 0) replaces what the others
+    hold of the worker's, each later one adds to it. Told whole in every 'tables'
+    message, some 30 seeks of different options (a tryout's, from one address) were
+    past the bus's limit: every 'tables' message was dropped, the heartbeat with them,
+    and the others took the worker for dead and closed its tables."""
+    room = MAX_PAYLOAD - ENVELOPE - _encoded_size({"k": "seeks", "part": 10**6, "seeks": []})
+    parts: list[list[list[Any]]] = [[]]
+    used = 0
+    for game in seeks:
+        size = _encoded_size(game) + 1  # and its comma
+        if parts[-1] and used + size > room:
+            parts.append([])
+            used = 0
+        parts[-1].append(game)
+        used += size
+    return [{"k": "seeks", "part": n, "seeks": part} for n, part in enumerate(parts)]
 
 
 def _in_parts(table: dict[str, Any], room: int) -> list[dict[str, Any]]:
