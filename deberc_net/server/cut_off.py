@@ -43,9 +43,13 @@ class CutOff:
         finished = datetime.datetime.fromisoformat(game["finished"]).replace(tzinfo=datetime.UTC)
         if datetime.datetime.now(datetime.UTC) - finished > TOLD_WITHIN:
             return
-        once = functools.partial(self.store.tell_cut_off_once, name, game["match"], time.time())
-        if not await self.writes.run(once) or session.closed:
+        match = game["match"]
+        once = functools.partial(self.store.tell_cut_off_once, name, match, time.time())
+        if not await self.writes.run(once):
+            return
+        if session.closed:  # gone while the write waited its turn: his next login tells
+            self.writes.write(functools.partial(self.store.untell_cut_off, name, match))
             return
         when = game["finished"][:16]  # to the minute
-        said = phrase(Msg.CUT_OFF, match=game["match"], table=game["table"], when=when)
+        said = phrase(Msg.CUT_OFF, match=match, table=game["table"], when=when)
         session.send(ev.info(said))

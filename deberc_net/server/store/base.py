@@ -206,6 +206,11 @@ class Store(Protocol):
         longer than CUT_OFF_TOLD_KEPT_S are forgotten meanwhile."""
         ...
 
+    def untell_cut_off(self, name: str, match: str) -> None:
+        """Forget that ``name`` was to be told of ``match`` (``tell_cut_off_once``): his
+        connection closed before he could be, so his next login tells him."""
+        ...
+
     # records
     def add_deal(
         self, record: dict[str, Any], board: str | None = None, *, text: str | None = None
@@ -636,6 +641,7 @@ MUTES_RUN_OUT = "DELETE FROM mutes WHERE until_s <= {p}"
 # match at the day's edge is not told again after its row went
 CUT_OFF_TOLD_KEPT_S = 2 * 24 * 3600.0
 CUT_OFFS_TOLD_OLD = "DELETE FROM cut_offs_told WHERE told_s < {p}"
+CUT_OFF_UNTOLD = "DELETE FROM cut_offs_told WHERE key = {p} AND match = {p}"
 CUT_OFF_TOLD = (
     "INSERT INTO cut_offs_told (key, match, told_s) VALUES ({p}, {p}, {p})"
     " ON CONFLICT (key, match) DO NOTHING"

@@ -28,6 +28,7 @@ from .base import (
     BOARD_UNLESS_LISTED,
     CUT_OFF_TOLD,
     CUT_OFF_TOLD_KEPT_S,
+    CUT_OFF_UNTOLD,
     CUT_OFFS_TOLD_OLD,
     DEAD_AFTER_S,
     KEPT_BOARD,
@@ -312,6 +313,10 @@ class PostgresStore:
             conn.execute(CUT_OFFS_TOLD_OLD.format(p="%s"), (now_s - CUT_OFF_TOLD_KEPT_S,))
             told = conn.execute(CUT_OFF_TOLD.format(p="%s"), (name_key(name), match, now_s))
             return told.rowcount == 1
+
+    def untell_cut_off(self, name: str, match: str) -> None:
+        with self._pool.connection() as conn:
+            conn.execute(CUT_OFF_UNTOLD.format(p="%s"), (name_key(name), match))
 
     # records
     def add_deal(

@@ -31,6 +31,7 @@ from .base import (
     BOARD_UNLESS_LISTED,
     CUT_OFF_TOLD,
     CUT_OFF_TOLD_KEPT_S,
+    CUT_OFF_UNTOLD,
     CUT_OFFS_TOLD_OLD,
     DEAD_AFTER_S,
     KEPT_BOARD,
@@ -491,6 +492,10 @@ class SQLiteStore:
             self._db.execute(CUT_OFFS_TOLD_OLD.format(p="?"), (now_s - CUT_OFF_TOLD_KEPT_S,))
             told = self._db.execute(CUT_OFF_TOLD.format(p="?"), (name_key(name), match, now_s))
             return told.rowcount == 1
+
+    def untell_cut_off(self, name: str, match: str) -> None:
+        with self._writing():
+            self._db.execute(CUT_OFF_UNTOLD.format(p="?"), (name_key(name), match))
 
     # records
     def add_deal(
