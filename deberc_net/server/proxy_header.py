@@ -34,6 +34,7 @@ class Problem(enum.Enum):
     """What was wrong with a header: its ``bad_proxy_header`` log line's ``reason``."""
 
     MISSING = "missing"  # the connection began with something else
+    CUT_SHORT = "cut-short"  # it ended inside its header
     VERSION_2 = "version-2"
     TOO_LONG = "too-long"
     NO_CRLF = "no-crlf"  # a bare LF ends it
@@ -45,6 +46,7 @@ class Problem(enum.Enum):
 
 TEXT = {
     Problem.MISSING: "a PROXY protocol header (version 1) must come first from this address",
+    Problem.CUT_SHORT: "the connection ended inside its PROXY header",
     Problem.VERSION_2: "a PROXY protocol version 2 header: send version 1, the text one",
     Problem.TOO_LONG: f"a PROXY header is at most {LONGEST} bytes, its CRLF included",
     Problem.NO_CRLF: "a PROXY header ends with CRLF",
@@ -126,13 +128,16 @@ def early_problem(start: bytes) -> Problem | None:
 async def read_header(sock: trio.socket.SocketType) -> Client | None:
     """Read a connection's header from ``sock``, not a byte more (the caller bounds the
     time): the client it names, or None (``PROXY UNKNOWN``). Raises ``BadHeader``, or
-    ``OSError`` for a socket gone; an end of stream before it is ``MISSING``."""
+    ``OSError`` for a socket gone, ``EOFError`` for one closed before its first byte (a
+    health check that connects and closes: nothing to tell or log)."""
     read = b""
     while True:
         # peeked first, so that the client's own bytes after the LF stay in the socket
         seen = await sock.recv(LONGEST - len(read), socket.MSG_PEEK)
         if not seen:
-            raise BadHeader(Problem.MISSING)
+            if not read:
+                raise EOFError
+            raise BadHeader(Problem.CUT_SHORT)
         end = seen.find(b"\n")
         header = seen if end < 0 else seen[: end + 1]
         problem = early_problem(read + header)

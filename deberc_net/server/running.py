@@ -455,7 +455,7 @@ class Server:
             problem = exc.problem if isinstance(exc, BadHeader) else Problem.TOO_SLOW
             log.warning("bad_proxy_header", peer=peer, reason=problem.value)
             await _refuse(stream, TEXT[problem], ERROR_CODE)
-        except OSError:  # gone before its header: nothing to tell, nobody to count
+        except (OSError, EOFError):  # gone before its header: nothing to tell, nobody to count
             pass
         except Exception:  # a failure here ends this connection, never the server
             log.exception("connection_error")

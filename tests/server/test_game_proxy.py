@@ -164,6 +164,27 @@ async def test_a_bad_header_is_one_line_and_a_close_and_counts_against_no_one(
     await proxied(connect, port, b"PROXY UNKNOWN\r\n", "check")
 
 
+async def test_a_health_check_that_connects_and_closes_is_not_logged(
+    start_server: StartServer,
+) -> None:
+    # a review: each TCP check of a listed proxy (connect, then close) was a warning
+    # 'bad_proxy_header reason=missing', and a refusal written to a closed socket
+    port = await start_server(game_proxies=[PROXY])
+    with structlog.testing.capture_logs() as logs:
+        for _ in range(3):
+            stream = await _dial(port)
+            await stream.aclose()
+        cut = await _dial(port)  # a header cut short by the close is one, named so
+        await cut.send_all(header("203.0.113.7")[:20])
+        await cut.send_eof()
+        with trio.fail_after(5):
+            while not [e for e in logs if e["event"] == "bad_proxy_header"]:
+                await trio.sleep(0.01)
+        await cut.aclose()
+    assert [e["reason"] for e in logs if e["event"] == "bad_proxy_header"] == ["cut-short"]
+    assert not [e for e in logs if e["event"] in ("connect", "refused", "connection_error")]
+
+
 async def test_a_header_not_whole_within_the_login_time_is_refused(
     start_server: StartServer,
     connect: Connector,
