@@ -140,6 +140,7 @@ class Node:
     seeks: dict[int, set[GameSettings]] = attrs.Factory(dict)
     tables_wait: dict[int, set[GameSettings]] = attrs.Factory(dict)  # ... a table waits
     told_seeks: list[list[Any]] = attrs.Factory(list)
+    seeks_told_at: float = -math.inf  # when they were last told whole (trio's clock)
     # sessions here whose seek waits on another worker: (that worker, the game)
     seeking_at: dict[int, tuple[int, GameSettings]] = attrs.Factory(dict)
     waiting_since: dict[int, float] = attrs.Factory(dict)  # seekers here: since when
@@ -263,7 +264,11 @@ class Node:
         told = [described_for_bus(d, self.lobby.config.away_limit_ms) for d in changed]
         for body in tables_messages(told, gone):
             self.bus.publish(LOBBY, body)
-        if seeks_changed or force:  # (a worker that missed a part has it whole again)
+        # whole again at least every beat, busy or not: a worker that missed a part (or
+        # heard one that failed) holds it whole again
+        beat = self.lobby.config.heartbeat_ms / 1000
+        if seeks_changed or force or trio.current_time() - self.seeks_told_at >= beat:
+            self.seeks_told_at = trio.current_time()
             for body in seeks_messages(told_seeks):
                 self.bus.publish(LOBBY, body)
         return True
