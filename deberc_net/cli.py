@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from deberc_net.server.config import Config
 
 
+MOST_LEASE_S = 86400.0  # a ladder board's lease at most (ladder worker --lease-s): a day
+
+
 def _rule_book(command: str) -> RuleBook | None:
     """Load every rule plugin once, at start-up; None (after saying why) if one is broken."""
     from deberc_net.plugins import PluginError, RuleBook
@@ -459,9 +462,6 @@ def _run_in_database_refused(args: argparse.Namespace) -> str | None:
     if not is_postgres(args.db):
         return "--db takes a postgresql:// address (a distributed run's)"
     return _db_wait_refused(args.db_wait)
-
-
-MOST_LEASE_S = 86400.0  # a board's lease at most: a day
 
 
 def _db_wait_refused(seconds: float | None) -> str | None:
@@ -972,7 +972,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=60.0,
         help="a claimed board's lease, renewed while played; a dead worker's boards are "
-        "played again after it (default 60)",
+        "played again after it (default 60, at most 86400: a day)",
     )
     lw.add_argument(
         "--exit-when-done",

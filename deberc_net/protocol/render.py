@@ -961,7 +961,13 @@ def combo_word(combo: str, lang: Lang) -> str:
         named = _FOURS.get(four.group(1))
     if named is not None:
         return named[0] if english else named[1]
-    return _EN_COMBOS.get(kind, kind) if english else _RU_COMBOS.get(kind, kind)
+    if english:
+        return _EN_COMBOS.get(kind, kind)
+    if run:  # (another game's run with no name: its length, as a Russian player says it)
+        return f"{run.group(1)} подряд"
+    if four:
+        return f"четыре {four.group(1)}"
+    return _RU_COMBOS.get(kind, kind)
 
 
 def scored_lines(scored: Sequence[ev.Scored], names: Sequence[str], lang: Lang) -> list[str]:

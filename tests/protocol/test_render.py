@@ -332,7 +332,9 @@ def test_tertz_combinations_are_said_as_its_players_call_them() -> None:
         "сто тузов",
         "сто дам",
     ]
-    assert combo_word("run of 9 to As", Lang.RU) == "run of 9"  # no name: as recorded
+    # another game's, without a name of its own: its shape
+    assert combo_word("run of 9 to As", Lang.RU) == "9 подряд"
+    assert combo_word("four 10", Lang.RU) == "четыре 10"
 
 
 def test_the_whole_table_tells_the_talk_the_shown_cards_and_the_tricks() -> None:
