@@ -185,6 +185,12 @@ def _made_by_ours(nodes: list[ast.AST], bound: dict[str, str]) -> dict[str, str]
         ):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             calls.append((targets, node.value))
+        elif (  # with open_store(...) as store:
+            isinstance(node, ast.withitem)
+            and isinstance(node.context_expr, ast.Call)
+            and node.optional_vars is not None
+        ):
+            calls.append(([node.optional_vars], node.context_expr))
     made: dict[str, str] = {}
     grew = True
     while grew:  # what a made object's call returns is made too, in any order
@@ -279,7 +285,9 @@ def private_names_used(source: str) -> list[tuple[int, str]]:
     deberc_net.x import _y``, a private module in the path); read, set or patched as the
     attribute of a name imported from ours (``accounts._hash``, ``Bus._payloads``,
     ``monkeypatch.setattr(accounts, "_hash", ...)``) or of an object one of those made
-    (``bot = Bot(...)``, ``bot._react``: ``clients.client.Bot()._react``); defined over
+    (``bot = Bot(...)``, ``bot._react``: ``clients.client.Bot()._react``; ``with
+    open_store(...) as store``; a class of ours made and read at once,
+    ``Bot(...)._react``); defined over
     by a subclass of a class of ours, or reached through its ``super()`` (bar
     DOCUMENTED_HOOKS); or so in a script the source holds as a string. An attribute of
     an object the test got otherwise (``store._db``, a fixture's) is not seen here."""
@@ -288,7 +296,13 @@ def private_names_used(source: str) -> list[tuple[int, str]]:
     names = {**bound, **_made_by_ours(nodes, bound)}
     for node in nodes:
         if isinstance(node, ast.Attribute) and _private(node.attr):
-            owner = _ours_named(node.value, names)
+            value = node.value
+            if isinstance(value, ast.Call):  # made and read at once: Bot(...)._react
+                made = _ours_named(value.func, names)
+                # (a class of ours only: build_parser()._actions is argparse's own)
+                owner = f"{made}()" if made and isinstance(_object_of(made), type) else None
+            else:
+                owner = _ours_named(value, names)
             if owner is not None:
                 found.append((node.lineno, f"{owner}.{node.attr}"))
         elif isinstance(node, ast.Call) and (named := _attribute_by_name(node, names)):
@@ -343,6 +357,12 @@ def test_private_names_of_ours_are_found_in_each_form() -> None:
         "import clients.client as c\n"
         "c.Bot._answer = None\n"
         "'''\n"
+        "def h():\n"  # 46
+        "    Bot(print, 'bob')._greeting()\n"  # 47: made and read at once
+        "    with SearchPlayer(level=1) as held:\n"
+        "        held._solver\n"  # 49: made by a with
+        "    Deal(rules)._settings._private\n"  # 50: only the first step is seen
+        "    spec_of(1)._private\n"  # 51: what a function of ours returns, none
     )
     assert private_names_used(source) == [
         (2, "deberc_net.ladder.distributed._count_and_finish"),
@@ -363,6 +383,9 @@ def test_private_names_of_ours_are_found_in_each_form() -> None:
         (38, "deberc_net.game.deal.Deal._legal_cards"),
         (39, "deberc_net.game.deal.Deal._changed"),
         (44, "clients.client.Bot._answer"),
+        (47, "clients.client.Bot()._greeting"),
+        (49, "clients.search.policy.SearchPlayer()._solver"),
+        (50, "deberc_net.game.deal.Deal()._settings"),
     ]
 
 
