@@ -66,6 +66,7 @@ READ_SIZE = 4096
 # chat allowances of addresses kept (the last connection gone, not yet refilled) before
 # they are looked through for refilled ones
 ADDRESSES_KEPT = 1000
+GONE = "?"  # the address and peer of a socket gone before it was looked at
 # accept's errors that mean "no room now" (as trio's serve_listeners): wait and go on
 _ACCEPT_CAPACITY_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
 # how long an ended connection's last lines wait for a client that does not read them
@@ -437,6 +438,10 @@ class Server:
                 await trio.sleep(0.1)
                 continue
             address, peer = socket_peer(stream)
+            if peer == GONE:  # reset while it waited to be accepted (a proxy's health
+                # check): nobody to serve, count or log (it was a session of address '?')
+                stream.socket.close()
+                continue
             if proxies and _from_proxy(peer, proxies):
                 self.nursery.start_soon(self._handle_proxied, stream, address, peer)
             else:
@@ -470,8 +475,8 @@ class Server:
     async def handle(
         self,
         stream: trio.abc.Stream,
-        address: str = "?",
-        peer: str = "?",
+        address: str = GONE,
+        peer: str = GONE,
         *,
         opened: float | None = None,
     ) -> None:
@@ -792,7 +797,7 @@ def socket_peer(stream: trio.SocketStream) -> tuple[str, str]:
     try:
         host, port = stream.socket.getpeername()[:2]
     except OSError:
-        return "?", "?"
+        return GONE, GONE
     return limited_address(str(host)), f"{host}:{port}"
 
 

@@ -6,6 +6,8 @@ else's PROXY line is no header (server/proxy_header.py)."""
 
 from __future__ import annotations
 
+import socket
+import struct
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -183,6 +185,26 @@ async def test_a_health_check_that_connects_and_closes_is_not_logged(
         await cut.aclose()
     assert [e["reason"] for e in logs if e["event"] == "bad_proxy_header"] == ["cut-short"]
     assert not [e for e in logs if e["event"] in ("connect", "refused", "connection_error")]
+
+
+async def test_a_connection_reset_before_it_was_accepted_is_nobodys(
+    start_server: StartServer, connect: Connector
+) -> None:
+    # the proxy tryout: a haproxy check (its header, then a reset) often came to the
+    # server already gone: getpeername failed, and it was served as a session of
+    # address '?', header or not (a connect and a disconnect logged at each check)
+    port = await start_server(game_proxies=[PROXY], max_connections_per_address=1)
+    with structlog.testing.capture_logs() as logs:
+        for _ in range(3):  # connected and reset before the server's loop runs again
+            sock = socket.socket()
+            sock.bind((PROXY, 0))
+            sock.connect(("127.0.0.1", port))
+            sock.sendall(header("203.0.113.7"))
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.close()
+        ann = await proxied(connect, port, header("203.0.113.7"), "ann")
+        await log_in_machine(ann, "ann")  # its address was not taken by the resets
+    assert [e["peer"] for e in logs if e["event"] == "connect"] == ["203.0.113.7:5555"]
 
 
 async def test_a_header_not_whole_within_the_login_time_is_refused(
