@@ -75,6 +75,9 @@ class Link:
         # this attempt's connection was refused by the server (busy: full, too many from
         # the address), or it sent a login that was never answered ok: it was never up
         self._refused = False
+        # the server refuses every connection from here, whatever we send (its port
+        # wants a proxy's PROXY header from this address): trying again changes nothing
+        self._refused_for_good = False
         self.retry_for_s = RETRY_FOR_S
         self._waiting = False  # given up (or told goodbye): Ctrl+R starts trying again
         self._wake: trio.Event | None = None  # set by Ctrl+R or quit: a pause ends at once
@@ -206,6 +209,13 @@ class Link:
             if told_bye:
                 self._notice("Ctrl+R connects again; F10 or 'quit' leaves")
                 return False
+            if self._refused_for_good:
+                self._refused_for_good = False
+                self._notice(
+                    "the server refuses connections from this address (it expects them "
+                    "through its proxy): Ctrl+R tries again, F10 or 'quit' leaves"
+                )
+                return False
             if self._logins > logins:  # logged in: a fresh drop, pauses short again
                 attempt = 0
             # it was up (logged in; or, with no login to send, not refused): the time to
@@ -294,6 +304,8 @@ class Link:
             self._refused = False
         elif parsed.tag == Tag.ERROR and parsed.get_str("code") == "busy":
             self._refused = True
+        elif parsed.tag == Tag.ERROR and parsed.get_str("code") == "bad-proxy-header":
+            self._refused_for_good = True
         elif parsed.tag == Tag.ERROR and parsed.get_str("code") == "bad-password":
             # never sent again by itself: each wrong one counts, and 5 in 5 min lock
             # the name for everyone (docs/protocol.md §4.2)

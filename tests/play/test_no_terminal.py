@@ -180,6 +180,31 @@ def test_a_server_that_refuses_each_connection_is_not_tried_forever(tmp_path: Pa
 
 
 @pytest.mark.timeout(60)
+def test_a_port_that_wants_a_proxy_header_from_us_is_not_tried_again(tmp_path: Path) -> None:
+    """The proxy tryout: a server whose game_proxies lists our address refuses each
+    connection of ours without a PROXY header (`bad-proxy-header`); the client tried
+    again and again, each try a warning in the server's log. It gives up at once."""
+    said: list[str] = []
+    gave_up = threading.Event()
+
+    def deliver(line: str) -> None:
+        said.append(line)
+        if "refuses connections from this address" in line:
+            gave_up.set()
+
+    with ServerThread(tmp_path / "db.sqlite3", game_proxies=["127.0.0.1"]) as server:
+        link = Link("127.0.0.1", server.port, deliver, name="x")
+        link.start()
+        try:
+            assert gave_up.wait(20), said
+        finally:
+            link.stop()
+        assert not server.errors, server.errors
+    assert any("code=bad-proxy-header" in line for line in said), said
+    assert not [line for line in said if "trying again" in line], said
+
+
+@pytest.mark.timeout(60)
 def test_a_wrong_password_is_not_sent_again_after_a_drop(tmp_path: Path) -> None:
     """The link kept a password typed with 'login' to log in again after a drop, even
     one the server had called wrong: each reconnection sent it again, and 5 wrong ones
