@@ -48,6 +48,7 @@ class Msg(StrEnum):
     AMBIGUOUS_CARD = "ambiguous-card"
     AMBIGUOUS_OT = "ambiguous-ot"
     SIT = "sit"
+    SEAT_KEPT_AFTER_STALL = "seat-kept-after-stall"
     TEXT_NONE = "text-none"
     TEXT_BIDI = "text-bidi"
     TEXT_INVISIBLE = "text-invisible"
@@ -424,6 +425,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.TEXT_MARKS: (
         "{usage}: at most {most} combining marks (accents) on one character",
         "{usage}: не больше {most} надстрочных знаков (ударений) на одной букве",
+    ),
+    Msg.SEAT_KEPT_AFTER_STALL: (
+        "Table {table} plays on after all: its server answers again, and your seat is still yours.",
+        "Стол {table} всё же играет: его сервер снова отвечает, и ваше место за вами.",
     ),
     Msg.SIT_OTHERS: (" At the table: {names}.", " За столом: {names}."),
     Msg.SEAT_OF: ("{name} (seat {seat})", "{name} (место {seat})"),

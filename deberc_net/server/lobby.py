@@ -287,6 +287,8 @@ class Lobby:
 
     def _table_call(self, session: Session, item: TableCallText) -> None:
         table = session.table
+        if table is None and self.node is not None:  # a table told closed, playing on
+            table = self.node.seat_kept(session)
         if table is None and self.refused_for_shutdown(session):  # closed by the shutdown
             return
         if table is None:

@@ -141,6 +141,9 @@ class Node:
     tables_wait: dict[int, set[GameSettings]] = attrs.Factory(dict)  # ... a table waits
     told_seeks: list[list[Any]] = attrs.Factory(list)
     seeks_told_at: float = -math.inf  # when they were last told whole (trio's clock)
+    # sessions here told their table closed when its owner was taken for dead: (owner,
+    # table), the seat their stand-in there may still hold (``seat_kept``)
+    held_elsewhere: dict[int, tuple[int, int]] = attrs.Factory(dict)
     # sessions here whose seek waits on another worker: (that worker, the game)
     seeking_at: dict[int, tuple[int, GameSettings]] = attrs.Factory(dict)
     waiting_since: dict[int, float] = attrs.Factory(dict)  # seekers here: since when
@@ -538,6 +541,7 @@ class Node:
         """A session here ended: the owners it spoke to forget their stand-in."""
         self.seeking_at.pop(session.id, None)
         self.rematch_at.pop(session.id, None)
+        self.held_elsewhere.pop(session.id, None)
         for request in [r for r, waiting in self.awaited.items() if waiting.session == session.id]:
             del self.awaited[request]
         if self.forwarded.pop(session.id, None) is not None:
@@ -973,6 +977,8 @@ class Node:
             if session.table is table:
                 session.table, session.seat = None, None
                 touched = True
+                if why is not None:  # its owner lost: it may be alive and still seat him
+                    self.held_elsewhere[session.id] = (table.owner, table.id)
             if table.id in session.observing and self.lobby.tables.get(table.id) is None:
                 session.observing.discard(table.id)
                 ended = table.now.match_id if table.now is not None and why is None else None
@@ -980,6 +986,31 @@ class Node:
                 touched = True
             if touched and why is not None:
                 session.send(ev.info(phrase(Msg.TABLE_CLOSES, table=table.id, reason=why)))
+
+    def seat_kept(self, session: Session) -> RemoteTable | None:
+        """The table ``session`` sits at again, or None. He was told it closed when its
+        owner was taken for dead (a stall past server_dead_ms), but the owner lived: heard
+        again, it told the table anew, its match playing on with his stand-in seated, his
+        clock running there (a tryout's player lost such a match by timeouts, each call
+        of his refused here as 'not seated'). His table call takes the seat back."""
+        spot = self.held_elsewhere.get(session.id)
+        if spot is None or session.name is None:
+            return None
+        owner, table_id = spot
+        table = self.lobby.tables.get(table_id)
+        if not isinstance(table, RemoteTable) or table.owner != owner:
+            return None  # not told again (yet): the owner may still be dead
+        del self.held_elsewhere[session.id]
+        key = name_key(session.name)
+        seat = next(
+            (s for s, held in enumerate(table.seats) if held is not None and name_key(held) == key),
+            None,
+        )
+        if seat is None or seat in table.clocks.away_since or table.state == TableState.CLOSED:
+            return None  # his seat went meanwhile (forfeited, or held for a login)
+        session.table, session.seat = table, seat
+        session.send(ev.info(phrase(Msg.SEAT_KEPT_AFTER_STALL, table=table_id)))
+        return table
 
     def _forget_worker(self, worker: int, why: str = "its server was lost") -> None:
         """``worker`` is silent past server_dead_ms (dead), or said it stops. Its tables
