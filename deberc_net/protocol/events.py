@@ -318,6 +318,15 @@ class HistoryTrick:
 
 
 @attrs.frozen
+class UnfinishedTrick:
+    """The cards of a deal's last trick, on the table but not taken (a forfeit
+    mid-trick, a penalty: docs/records.md ``unfinished_trick``)."""
+
+    leader: int
+    cards: tuple[int, ...]  # in the order laid from the leader
+
+
+@attrs.frozen
 class Scored:
     """A declaration that counted in a deal: its owner's seat, the combination as its
     record names it ('terts to Qs', 'pyatdesyat to As', 'bella') and its points."""
@@ -353,6 +362,7 @@ class HistoryDeal:
     talon: bool = False  # a game with a talon (Tertz), whose deck is broken (§12.2)
     broken: int | None = None  # N of its break, lomayu-N (None: not broken yet)
     scored: tuple[Scored, ...] = ()  # the declarations that counted, once it is over
+    unfinished: UnfinishedTrick | None = None  # a finished deal's trick not taken
 
 
 @attrs.frozen

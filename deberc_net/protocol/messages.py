@@ -174,6 +174,7 @@ class Msg(StrEnum):
     HISTORY_PLAYING = "history-playing"
     HISTORY_BREAK = "history-break"
     HISTORY_DRAWS = "history-draws"
+    HISTORY_UNFINISHED = "history-unfinished"
     TOP_TITLE = "top-title"
     TOP_NOBODY = "top-nobody"
     TOP_LINE = "top-line"
@@ -736,6 +737,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.HISTORY_PLAYING: ("being played", "играется"),
     Msg.HISTORY_BREAK: ("      {seat} breaks the deck: {call}", "      {seat}: {call}"),
     Msg.HISTORY_DRAWS: ("      draw: {draws}", "      добор: {draws}"),
+    Msg.HISTORY_UNFINISHED: (
+        "    {laid}: not taken, the deal ended there",
+        "    {laid}: не взята, на этом раздача кончилась",
+    ),
     Msg.TOP_TITLE: (
         "Standings: {variant}, {players} players ({total} rated).",
         "Рейтинг: {variant}, игроков: {players} (в рейтинге: {total}).",

@@ -1298,6 +1298,15 @@ def _history(e: ev.History, machine: bool) -> list[str]:
                         ("tricks", len(d.tricks)),
                         # a game with a talon (Tertz) only: Deberts' lines are unchanged
                         *([("broken", d.broken)] if d.talon else []),
+                        # a deal that ended with cards on the table only
+                        *(
+                            [
+                                ("unfinished_leader", d.unfinished.leader),
+                                ("unfinished", _cards(d.unfinished.cards)),
+                            ]
+                            if d.unfinished is not None
+                            else []
+                        ),
                     ],
                 )
             )
@@ -1345,6 +1354,12 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
             if t.draws:
                 drawn = ", ".join(f"{n[s]} {pretty_card(c)}" for s, c in t.draws)
                 out.append(_say(lang, Msg.HISTORY_DRAWS, draws=drawn))
+        if (left := d.unfinished) is not None:  # the deal ended with these on the table
+            laid = [
+                f"{n[(left.leader + k) % len(n)]} {pretty_card(c)}"
+                for k, c in enumerate(left.cards)
+            ]
+            out.append(_say(lang, Msg.HISTORY_UNFINISHED, laid=" ".join(laid)))
     return out
 
 

@@ -42,6 +42,12 @@ def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.Histo
         )
         for t, drawn in zip(taken, draws, strict=True)
     ]
+    left = record.get("unfinished_trick")
+    unfinished = (
+        None
+        if left is None
+        else ev.UnfinishedTrick(left["leader"], tuple(parse_card(c) for c in left["cards"]))
+    )
     return ev.HistoryDeal(
         record["deal_no"],
         record["dealer"],
@@ -53,6 +59,7 @@ def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.Histo
         talon,
         record.get("talon_broken"),
         ev.scored_in(record),
+        unfinished,
     )
 
 

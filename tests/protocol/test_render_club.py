@@ -169,6 +169,33 @@ def test_history_says_what_each_deals_declarations_scored() -> None:
     )
 
 
+def test_history_shows_the_trick_a_deal_ended_on_untaken() -> None:
+    """A tryout: the end of a match forfeited mid-trick and its web replay showed the
+    cards left on the table, 'history' only the tricks taken (docs/protocol.md §5.17)."""
+    record = {
+        "deal_no": 1,
+        "dealer": 0,
+        "trump": "h",
+        "player": 1,
+        "outcome": "left",
+        "written": [0, 0],
+        "tricks": [{"leader": 1, "cards": ["Kh", "7h"], "winner": 1}],
+        "unfinished_trick": {"leader": 1, "cards": ["As"]},
+    }
+    history = ev.History(5, "m9", ("anna", "boris"), ((0,), (1,)), (history_deal(record),))
+    human = render(history, HUMAN)
+    assert human[-2:] == [
+        "  1 boris K♥ anna 7♥ > boris",
+        "    boris A♠: not taken, the deal ended there",
+    ]
+    assert render_ru(history)[-1] == "    boris Т♠: не взята, на этом раздача кончилась"
+    assert render(history, MACHINE)[1].endswith(" tricks=1 unfinished_leader=1 unfinished=As")
+    del record["unfinished_trick"]  # every trick taken: the line is as it was
+    whole = ev.History(5, "m9", ("anna", "boris"), ((0,), (1,)), (history_deal(record),))
+    assert render(whole, MACHINE)[1].endswith(" tricks=1")
+    assert render(whole, HUMAN) == human[:-1]
+
+
 def test_a_four_player_history_names_the_pairs_in_its_title() -> None:
     """The tryout's: 'four4 v house-heuristic-5 v house-heuristic-7 v …', four sides
     where the start line said two pairs."""
