@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 
 Handler = Callable[[Session, Command], Awaitable[None]]
 MATCH_NUMBER_BLOCK = 16  # match numbers drawn from the store at once
+TABLE_NUMBER_SAID = 12  # characters of an unknown table's number said back, at most
 
 
 class Online(dict[str, Session]):
@@ -417,7 +418,9 @@ class Lobby:
         number = number_word(text)
         table = None if number is None else self.tables.get(number)
         if table is None or table.state == TableState.CLOSED:
-            session.send(ev.Error("unknown-table", f"there is no table {text}"))
+            # (a number of 900 digits was said back whole: a few are enough to know it)
+            told = text if len(text) <= TABLE_NUMBER_SAID else text[:TABLE_NUMBER_SAID] + "…"
+            session.send(ev.Error("unknown-table", f"there is no table {told}"))
             return None
         return table
 

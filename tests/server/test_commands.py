@@ -533,6 +533,9 @@ async def test_style_switching(port: int, connect: Connector) -> None:
     assert await client.read_until(lambda _: True) == "Style human."
     await client.send("sit 7")
     assert await client.read_until(lambda _: True) == "Error (unknown-table): there is no table 7"
+    await client.send("observe " + "9" * 900)  # said back in part
+    said = await client.read_until(lambda _: True)
+    assert said == "Error (unknown-table): there is no table 999999999999…"
     await client.send("style robot")
     assert (await client.read_until(lambda _: True)).startswith("Error (bad-argument)")
     # a seated client switches in the middle of a game and gets its state rendered anew
