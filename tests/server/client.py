@@ -38,6 +38,19 @@ def is_event(line: str, kind: EventKind | str) -> bool:
     return parsed.tag == "event" and parsed.kind == kind
 
 
+async def dial_from(source: str, port: int) -> trio.SocketStream:
+    """A connection to the server on loopback ``port`` from the address ``source`` (any
+    127.x.y.z is this machine's: another player's address, or a listed proxy's)."""
+    sock = trio.socket.socket()
+    try:
+        await sock.bind((source, 0))
+        await sock.connect(("127.0.0.1", port))
+    except BaseException:
+        sock.close()
+        raise
+    return trio.SocketStream(sock)
+
+
 class LineClient:
     """One connection (TCP, or any stream): send lines, read lines until a predicate
     holds."""
@@ -58,14 +71,7 @@ class LineClient:
         stand for another player's address in the tests of limits per address."""
         if source is None:
             return await cls.over(await trio.open_tcp_stream("127.0.0.1", port), label)
-        sock = trio.socket.socket()
-        try:
-            await sock.bind((source, 0))
-            await sock.connect(("127.0.0.1", port))
-        except BaseException:
-            sock.close()
-            raise
-        return await cls.over(trio.SocketStream(sock), label)
+        return await cls.over(await dial_from(source, port), label)
 
     @classmethod
     async def over(cls, stream: trio.abc.Stream, label: str = "") -> LineClient:

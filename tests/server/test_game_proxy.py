@@ -15,7 +15,7 @@ import structlog
 import trio
 import trio.testing
 
-from .client import BOT_START_S, LineClient, fields, is_event, log_in_machine
+from .client import BOT_START_S, LineClient, dial_from, fields, is_event, log_in_machine
 from .conftest import Connector
 
 StartServer = Callable[..., Awaitable[int]]
@@ -29,14 +29,7 @@ def header(source: str, source_port: int = 5555, version: int = 4) -> bytes:
 
 
 async def _dial(port: int, source: str = PROXY) -> trio.SocketStream:
-    sock = trio.socket.socket()
-    try:
-        await sock.bind((source, 0))
-        await sock.connect(("127.0.0.1", port))
-    except BaseException:
-        sock.close()
-        raise
-    return trio.SocketStream(sock)
+    return await dial_from(source, port)
 
 
 async def proxied(connect: Connector, port: int, sent: bytes, label: str) -> LineClient:

@@ -38,6 +38,19 @@ async def third_worker(postgres_url: str) -> AsyncIterator[Bus]:
         third.close()
 
 
+async def _claimed_elsewhere(other: Bus, watcher: LineClient, name: str, token: str) -> None:
+    """A guest's claim of ``name`` (his ``token``) on the worker the test plays, heard
+    here: ``watcher``'s 'who' lists him."""
+    claim = {"k": "in", "name": name, "guest": True, "fresh": True, "token": token}
+    other.publish(LOBBY, claim | {"at": time.time(), "s": 1})
+    with trio.fail_after(10):
+        while True:
+            await watcher.send("who")
+            if name in (await watcher.expect("who"))["names"].split(","):
+                return
+            await trio.sleep(0.05)
+
+
 async def _said_in(heard: list[dict[str, Any]], name: str) -> dict[str, Any]:
     while True:
         for message in heard:
@@ -260,14 +273,7 @@ async def test_a_login_taking_over_another_workers_connection_keeps_its_spelling
     with trio.fail_after(60):
         async with worker_and_bus(postgres_url, heard, OTHER) as (port, other):
             watcher = await log_in_machine(await LineClient.connect(port), "watcher")
-            claim = {"k": "in", "name": "Sasha", "guest": True, "fresh": True}
-            other.publish(LOBBY, claim | {"token": "tokensasha", "at": time.time(), "s": 1})
-            with trio.fail_after(10):
-                while True:
-                    await watcher.send("who")
-                    if "Sasha" in (await watcher.expect("who"))["names"].split(","):
-                        break
-                    await trio.sleep(0.05)
+            await _claimed_elsewhere(other, watcher, "Sasha", "tokensasha")
             back = await LineClient.connect(port)
             await back.send("style machine")
             await back.send("login sasha token=tokensasha")
@@ -295,14 +301,7 @@ async def test_a_login_that_takes_a_name_from_another_worker_leaves_no_copy_of_i
     with trio.fail_after(60):
         async with worker_and_bus(postgres_url, heard, OTHER) as (port, other):
             watcher = await log_in_machine(await LineClient.connect(port), "watcher")
-            claim = {"k": "in", "name": "Vera", "guest": True, "fresh": True, "token": "tokenvera"}
-            other.publish(LOBBY, claim | {"at": time.time(), "s": 1})
-            with trio.fail_after(10):
-                while True:
-                    await watcher.send("who")
-                    if "Vera" in (await watcher.expect("who"))["names"].split(","):
-                        break
-                    await trio.sleep(0.05)
+            await _claimed_elsewhere(other, watcher, "Vera", "tokenvera")
             vera = await LineClient.connect(port)
             await vera.send("style machine")
             await vera.send("login vera token=tokenvera")  # the name is held here now
