@@ -449,6 +449,8 @@ class Lobby:
         """The table a session sits at, else the first it observes; None after telling
         it that there is none."""
         table = session.table
+        if table is None and self.node is not None:  # a table told closed, playing on
+            table = self.node.seat_kept(session)
         if table is None and session.observing:
             table = self.tables.get(min(session.observing))
         if table is None and self.refused_for_shutdown(session):
