@@ -47,12 +47,15 @@ async def test_a_player_told_his_table_closed_by_a_stall_takes_his_seat_back(
                 finally:
                     os.kill(workers.pids[1], signal.SIGCONT)
                 await until_listed(cal, "tables", f"id={table} ")  # told again: it lives
-                await cal.send("pas")  # his turn or not, the table answers it now
+                await cal.send("state")  # what he asks first, told his table closed
                 back = await cal.read_until(lambda x: x.startswith(("info ", "error ")), 10)
                 assert fields(back)[1]["text"] == (
                     f"Table {table} plays on after all: its server answers again, and your"
                     " seat is still yours."
                 ), back
+                state = await cal.read_until(lambda x: x.startswith(("state ", "ask ")), 10)
+                assert fields(state)[1]["table"] == table
+                await cal.send("pas")  # his turn or not, the table answers it now
                 answer = await cal.read_until(
                     lambda x: x.startswith("error ") or is_event(x, "call"), 10
                 )
