@@ -1029,6 +1029,17 @@ class Node:
         for key, present in list(self.present.items()):
             if present.worker == worker:
                 del self.present[key]
+                if (
+                    present.guest
+                    and present.token is not None
+                    and self.lobby.table_of(present.name)
+                ):
+                    # his seat at a table here waits for his token, as a guest's gone
+                    # here does: forgotten, the name was anyone's, and the seat with it;
+                    # and the others (the dead one started again knows nobody) are told
+                    self.lobby.guest_tokens[key] = present.token
+                    gone = {"k": "left", "name": present.name, "token": present.token}
+                    self.bus.publish(LOBBY, gone)
         self.seeks.pop(worker, None)
         self.tables_wait.pop(worker, None)
         for sid, (at, settings) in list(self.seeking_at.items()):
