@@ -14,3 +14,4 @@ class WorkerPlace:
 
     index: int  # 0 .. count-1 (worker 0 serves the web face, if any)
     count: int
+    parent: str = ""  # the parent's run (launch.py): the same for a worker started again

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import select
 import signal
 import socket
@@ -142,7 +143,10 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
         signal.signal(signum, stop)
     for signum in drain():
         signal.signal(signum, lambda signum, _frame: draining.append(signum))
-    workers = [start_worker(settings, i, count) for i in range(count)]
+    # this parent's run, which each worker's identity names (Node.identity): the one
+    # started again after a death is then known for the dead one's successor
+    parent = secrets.token_hex(8)
+    workers = [start_worker(settings, i, count, parent) for i in range(count)]
     announced = False
     failed = 0
     failure: str | None = None  # the reason a worker could not start, said by the CLI
@@ -184,7 +188,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                 if i in restart_at:
                     if time.monotonic() >= restart_at[i] and not stopping and not draining:
                         del restart_at[i]
-                        workers[i] = start_worker(settings, i, count)
+                        workers[i] = start_worker(settings, i, count, parent)
                     continue
                 code = worker.process.poll()
                 if code is None or stopping:
@@ -256,10 +260,11 @@ def _pass_the_drain_on(
         worker.draining = True
 
 
-def start_worker(settings: dict[str, Any], index: int, count: int) -> Worker:
+def start_worker(settings: dict[str, Any], index: int, count: int, parent: str = "") -> Worker:
     """Worker ``index`` of ``count`` started, a process of its own serving ``settings``
-    (it says 'ready' on its stdout once it serves)."""
-    env = {**os.environ, ENV: json.dumps({"config": settings, "index": index, "count": count})}
+    (it says 'ready' on its stdout once it serves); ``parent``: the parent's run."""
+    told = {"config": settings, "index": index, "count": count, "parent": parent}
+    env = {**os.environ, ENV: json.dumps(told)}
     process = subprocess.Popen(
         [sys.executable, "-m", "deberc_net.server.cluster.worker"],
         env=env,

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
+import socket
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -112,6 +114,10 @@ class Node:
     present: dict[str, Present] = attrs.Factory(dict)  # others' players, by name key
     heard: dict[int, float] = attrs.Factory(dict)  # each other worker: last heard (trio time)
     lost: set[int] = attrs.Factory(set)  # the workers forgotten (``_forget_worker``)
+    # which worker of which parent this is, the same for the one its parent starts
+    # again after a death (told in 'hello' and 'tables': "as"), and each other worker's
+    identity: str = attrs.field(init=False)
+    identities: dict[int, str] = attrs.Factory(dict)
     # what this worker told of its tables, by id (what changed is told again)
     told: dict[int, dict[str, Any]] = attrs.Factory(dict)
     # sessions here with a seat or a watch at a remote table, by session id
@@ -158,6 +164,10 @@ class Node:
     _handlers: dict[str, Callable[[dict[str, Any]], None]] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
+        # (a worker started alone, as a test does: nobody starts it again, and no other
+        # process is it)
+        run = self.place.parent or f"{socket.gethostname()}/{os.getpid()}"
+        self.identity = f"{run}/{self.place.index}"
         self.bus = Bus(self.lobby.config.db, self.worker, self.hear)
         self._handlers = {
             "hello": self._hello,
@@ -212,7 +222,7 @@ class Node:
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._run_bus)
-                self.bus.publish(LOBBY, {"k": "hello"})
+                self.bus.publish(LOBBY, {"k": "hello", "as": self.identity})
                 self._tell_presence_all()
                 nursery.start_soon(self._tell_tables)
                 nursery.start_soon(self._watch_the_living)
@@ -265,7 +275,7 @@ class Node:
             return False
         self.told_seeks = told_seeks
         told = [described_for_bus(d, self.lobby.config.away_limit_ms) for d in changed]
-        for body in tables_messages(told, gone):
+        for body in tables_messages(told, gone, self.identity):
             self.bus.publish(LOBBY, body)
         # whole again at least every beat, busy or not: a worker that missed a part (or
         # heard one that failed) holds it whole again
@@ -798,14 +808,28 @@ class Node:
         if sender not in self.heard:
             if message["k"] != "hello":
                 # a worker not heard from (or thought dead): everyone tells everything again
-                self.bus.publish(LOBBY, {"k": "hello"})
+                self.bus.publish(LOBBY, {"k": "hello", "as": self.identity})
             elif sender in self.lost:  # back, and it says hello first (it had taken this
                 # one for dead too): it is told everything, and tells what it holds
-                self.bus.publish(channel(sender), {"k": "hello"})
+                self.bus.publish(channel(sender), {"k": "hello", "as": self.identity})
+        if (claimed := message.get("as")) is not None:
+            self._replaced_by(sender, claimed)
         self.heard[sender] = trio.current_time()
         handler = self._handlers.get(message["k"])
         if handler is not None:
             handler(message)
+
+    def _replaced_by(self, sender: int, identity: str) -> None:
+        """``sender`` is the worker ``identity`` names: another server heard as that
+        worker died, and its parent started this one in its place. It is forgotten now,
+        not after server_dead_ms of silence: meanwhile this one knew nobody of it (its
+        guests' seats elsewhere, held for their tokens, were anyone's name here)."""
+        for other, known in list(self.identities.items()):
+            if known == identity and other != sender:
+                del self.identities[other]
+                if other in self.heard:
+                    self._forget_worker(other)
+        self.identities[sender] = identity
 
     def _hello(self, message: dict[str, Any]) -> None:
         """A worker started: it gets everything this one holds (the mutes running too,

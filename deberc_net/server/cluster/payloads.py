@@ -73,13 +73,17 @@ def table_described(table: Table) -> dict[str, Any]:
     }
 
 
-def tables_messages(told: list[dict[str, Any]], gone: list[int]) -> list[dict[str, Any]]:
+def tables_messages(
+    told: list[dict[str, Any]], gone: list[int], sender: str = ""
+) -> list[dict[str, Any]]:
     """The 'tables' messages that tell ``told`` (tables as ``table_for_bus`` gives them) and
     ``gone`` (in the last): as many tables to one as fit in a notification
     (bus.MAX_PAYLOAD, counted as the bus encodes), at most TABLES_A_MESSAGE. Twenty
     four-seat tables of long Cyrillic names, told at once, were too long for one, and
-    the bus dropped it whole, ``gone`` with it: the others kept those tables."""
-    head = {"k": "tables", "open": [], "gone": gone}
+    the bus dropped it whole, ``gone`` with it: the others kept those tables. Each
+    names its ``sender`` (``as``: which worker of which parent, Node.identity)."""
+    named = {"as": sender} if sender else {}
+    head = {"k": "tables", "open": [], "gone": gone, **named}
     room = MAX_PAYLOAD - ENVELOPE - _encoded_size(head)
     messages: list[dict[str, Any]] = []
     batch: list[dict[str, Any]] = []
@@ -87,11 +91,11 @@ def tables_messages(told: list[dict[str, Any]], gone: list[int]) -> list[dict[st
     for table in (part for whole in told for part in _in_parts(whole, room)):
         size = _encoded_size(table) + 1  # and its comma
         if batch and (used + size > room or len(batch) == TABLES_A_MESSAGE):
-            messages.append({"k": "tables", "open": batch, "gone": []})
+            messages.append({"k": "tables", "open": batch, "gone": [], **named})
             batch, used = [], 0
         batch.append(table)
         used += size
-    messages.append({"k": "tables", "open": batch, "gone": gone})
+    messages.append({"k": "tables", "open": batch, "gone": gone, **named})
     return messages
 
 
