@@ -38,6 +38,16 @@ def is_event(line: str, kind: EventKind | str) -> bool:
     return parsed.tag == "event" and parsed.kind == kind
 
 
+# 4-player options that go together: a seek or a table may name any of them (a list of
+# different games, as a flood of seeks does)
+FOUR_PLAYER_OPTIONS = (
+    "bella-after-trick", "bide-penalty", "combos-need-trick", "commitment",
+    "dealer-clockwise", "deberts", "hanging-separate", "manual-claim", "pair-combinations",
+    "partner-exemption", "perezdacha", "player-leads", "sequence-by-strength",
+    "show-combination", "ski-penalty", "table-penalties",
+)  # fmt: skip
+
+
 async def dial_from(source: str, port: int) -> trio.SocketStream:
     """A connection to the server on loopback ``port`` from the address ``source`` (any
     127.x.y.z is this machine's: another player's address, or a listed proxy's)."""

@@ -26,6 +26,7 @@ from deberc_net.server.store import open_store
 from deberc_net.server.table import Table
 from deberc_net.testing import build_ruleset, rule_book
 
+from .client import FOUR_PLAYER_OPTIONS
 from .conftest import make_config
 
 
@@ -93,14 +94,6 @@ async def test_a_private_table_with_a_long_invitation_list_is_told_in_parts(
         store.close()
 
 
-OPTIONS_4 = (  # 4-player options that go together: a seek may name any of them
-    "bella-after-trick", "bide-penalty", "combos-need-trick", "commitment",
-    "dealer-clockwise", "deberts", "hanging-separate", "manual-claim", "pair-combinations",
-    "partner-exemption", "perezdacha", "player-leads", "sequence-by-strength",
-    "show-combination", "ski-penalty", "table-penalties",
-)  # fmt: skip
-
-
 async def test_many_seeks_of_different_games_are_told_in_parts_that_each_fit(
     nursery: trio.Nursery, tmp_path: Path
 ) -> None:
@@ -110,7 +103,8 @@ async def test_many_seeks_of_different_games_are_told_in_parts_that_each_fit(
     took this one for dead. In parts, each fits; the other worker holds them all, and
     a new list (its part 0) replaces the old."""
     games = [
-        GameSettings(4, "moscow", tuple(o for o in OPTIONS_4 if o != left)) for left in OPTIONS_4
+        GameSettings(4, "moscow", tuple(o for o in FOUR_PLAYER_OPTIONS if o != left))
+        for left in FOUR_PLAYER_OPTIONS
     ] * 3  # (repeated: the list is as long as 42 seekers' would be)
     told = sorted([*settings_for_bus(g), n % 2 == 0] for n, g in enumerate(games))
     messages = seeks_messages(told)

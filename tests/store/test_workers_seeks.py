@@ -9,16 +9,10 @@ from typing import Any
 import pytest
 import trio
 
-from tests.server.client import LineClient, log_in_machine
+from tests.server.client import FOUR_PLAYER_OPTIONS, LineClient, log_in_machine
 
 from .workers import OTHER, worker_and_bus
 
-OPTIONS_4 = (  # 4-player options that go together: a seek may name any of them
-    "bella-after-trick", "bide-penalty", "combos-need-trick", "commitment",
-    "dealer-clockwise", "deberts", "hanging-separate", "manual-claim", "pair-combinations",
-    "partner-exemption", "perezdacha", "player-leads", "sequence-by-strength",
-    "show-combination", "ski-penalty", "table-penalties",
-)  # fmt: skip
 SEEKERS = 40
 
 
@@ -39,7 +33,7 @@ async def test_forty_seeks_of_different_games_leave_the_worker_heard(postgres_ur
     # bytes, the bus dropped them all (the heartbeat's too), and 6 s later the other
     # worker took this one for dead and closed its tables, a match of its players lost
     heard: list[dict[str, Any]] = []
-    wanted = list(itertools.islice(itertools.combinations(OPTIONS_4, 14), SEEKERS))
+    wanted = list(itertools.islice(itertools.combinations(FOUR_PLAYER_OPTIONS, 14), SEEKERS))
     with trio.fail_after(60):
         async with worker_and_bus(postgres_url, heard, OTHER, heartbeat_ms=200) as (port, _):
             seekers = []
