@@ -37,7 +37,7 @@ WORKER = {worker!r}
 DELAYS = {delays!r}
 SIGNAL_AT = {signal_at!r}
 
-def start(settings, index, count):
+def start(settings, index, count, parent=""):
     code = WORKER.format(delay=DELAYS[index])
     process = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stdin=subprocess.PIPE
