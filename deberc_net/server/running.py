@@ -475,8 +475,8 @@ class Server:
     async def handle(
         self,
         stream: trio.abc.Stream,
-        address: str = GONE,
-        peer: str = GONE,
+        address: str = "?",
+        peer: str = "?",
         *,
         opened: float | None = None,
     ) -> None:
