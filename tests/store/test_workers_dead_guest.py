@@ -13,7 +13,7 @@ import trio
 
 from tests.server.client import LineClient, close_all, is_event
 
-from .workers import SETTINGS, served_workers, settings_file, until_listed
+from .workers import SETTINGS, playing_across, served_workers, settings_file
 
 # a minute of silence before a worker is taken for dead: within the test, only its
 # replacement's hello makes the other forget it
@@ -35,11 +35,7 @@ async def test_a_dead_workers_guest_keeps_his_seat_elsewhere_for_his_token(
                 gus = await workers.connect(1, "gus")
                 opened += [dora, gus]
                 token = gus.token
-                await dora.send("new 2")
-                table = (await dora.expect("ok", cmd="sit"))["table"]
-                await until_listed(gus, "tables", f"id={table} ")
-                await gus.send(f"sit {table}")
-                await gus.read_until(lambda x: is_event(x, "start"))
+                await playing_across(dora, gus)
                 killed = workers.pids[1]
                 os.kill(killed, signal.SIGKILL)
                 # started again by the parent, the new worker 1 says hello as worker 1:

@@ -14,7 +14,7 @@ import trio
 
 from tests.server.client import LineClient, close_all, fields, is_event
 
-from .workers import served_workers, settings_file, until_listed
+from .workers import playing_across, served_workers, settings_file, until_listed
 
 DEAD_S = 3  # SETTINGS' server_dead_ms
 
@@ -33,11 +33,7 @@ async def test_a_player_told_his_table_closed_by_a_stall_takes_his_seat_back(
                 dora = await workers.connect(1, "dora")  # at the table's owner
                 cal = await workers.connect(0, "cal")
                 opened += [dora, cal]
-                await dora.send("new 2")
-                table = (await dora.expect("ok", cmd="sit"))["table"]
-                await until_listed(cal, "tables", f"id={table} ")
-                await cal.send(f"sit {table}")
-                await cal.read_until(lambda x: is_event(x, "start"))
+                table = await playing_across(dora, cal)
                 stopped = trio.current_time()
                 os.kill(workers.pids[1], signal.SIGSTOP)
                 try:

@@ -26,7 +26,7 @@ from deberc_net.server.app import serve
 from deberc_net.server.cluster import WorkerPlace
 from deberc_net.server.cluster.bus import Bus
 from tests.hangup import as_from_a_terminal
-from tests.server.client import LineClient, fields, log_in_machine
+from tests.server.client import LineClient, fields, is_event, log_in_machine
 from tests.server.conftest import make_config
 
 START_LIMIT_S = 40  # two workers starting at once on a busy 2-core machine
@@ -259,3 +259,14 @@ async def until_listed(client: LineClient, command: str, want: str, present: boo
             if (want in line) == present:
                 return line
             await trio.sleep(0.1)
+
+
+async def playing_across(opener: LineClient, joiner: LineClient) -> str:
+    """A two-player match of ``opener``'s table (``new 2``) that ``joiner``, on another
+    worker, sits at once its copy is listed there: started. Its table id."""
+    await opener.send("new 2")
+    table: str = (await opener.expect("ok", cmd="sit"))["table"]
+    await until_listed(joiner, "tables", f"id={table} ")
+    await joiner.send(f"sit {table}")
+    await joiner.read_until(lambda x: is_event(x, "start"))
+    return table
