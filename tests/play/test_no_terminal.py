@@ -14,10 +14,26 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import attrs
 import pytest
 
 from clients.play.link import Link
 from tests.play.server import ServerThread
+
+
+@attrs.define
+class Shown:
+    """What the link hands a screen: every line (``lines``), and ``seen`` set once a
+    line ``wanted`` marks has come."""
+
+    wanted: Callable[[str], bool]
+    lines: list[str] = attrs.Factory(list)
+    seen: threading.Event = attrs.Factory(threading.Event)
+
+    def deliver(self, line: str) -> None:
+        self.lines.append(line)
+        if self.wanted(line):
+            self.seen.set()
 
 
 def test_play_without_a_terminal_exits_2_saying_it_needs_one() -> None:
@@ -89,13 +105,8 @@ def test_the_link_hands_on_no_control_a_hostile_server_sends() -> None:
     hostile = (
         "say from=ev\x1b[5mil text=\x1b]52;c;cHduZWQ=\x07 \x1b[2J\x1b[H \x9b2J \x1bP+q544e\x1b\\"
     )
-    said: list[str] = []
-    got_bye = threading.Event()
-
-    def deliver(line: str) -> None:
-        said.append(line)
-        if line.startswith("bye"):
-            got_bye.set()
+    shown = Shown(lambda line: line.startswith("bye"))
+    said, got_bye, deliver = shown.lines, shown.seen, shown.deliver
 
     _link_to_a_server_sending((hostile + "\nbye text=done\n").encode(), got_bye, deliver)
     told = next(line for line in said if line.startswith("say "))
@@ -108,13 +119,9 @@ def test_the_link_hands_on_no_control_a_hostile_server_sends() -> None:
 def test_the_link_drops_a_server_that_sends_more_than_the_screen_can_show() -> None:
     # hostile tryout (s24): a flood of short lines grew the client by 135 MB in 20 s, the
     # screen drawing a few hundred of them
-    said: list[str] = []
-    dropped = threading.Event()
-
-    def deliver(line: str) -> None:  # a screen that shows nothing: every line waits
-        said.append(line)
-        if "more lines than the screen can show" in line:
-            dropped.set()
+    # a screen that shows nothing: every line waits
+    shown = Shown(lambda line: "more lines than the screen can show" in line)
+    said, dropped, deliver = shown.lines, shown.seen, shown.deliver
 
     flood = "".join(f"say from=x table=- text=flood {n}\n" for n in range(2_000))
     _link_to_a_server_sending(flood.encode(), dropped, deliver, most_unshown=50)
@@ -123,13 +130,8 @@ def test_the_link_drops_a_server_that_sends_more_than_the_screen_can_show() -> N
 
 
 def test_a_connection_never_made_is_retried_without_being_called_lost() -> None:
-    said: list[str] = []
-    tried_again = threading.Event()
-
-    def deliver(line: str) -> None:
-        said.append(line)
-        if "(try 3)" in line:
-            tried_again.set()
+    shown = Shown(lambda line: "(try 3)" in line)
+    said, tried_again, deliver = shown.lines, shown.seen, shown.deliver
 
     with socket.socket() as held:  # bound, never listening: every connect is refused
         held.bind(("127.0.0.1", 0))
@@ -152,13 +154,8 @@ def test_a_server_that_refuses_each_connection_is_not_tried_forever(tmp_path: Pa
     """A real server full for our address (`error code=busy`, then closed): each
     connection was made, so the 2 minutes (here 1.5 s) started again at each, and the
     link tried every 10 s for ever; a refusal is no connection that was up."""
-    said: list[str] = []
-    gave_up = threading.Event()
-
-    def deliver(line: str) -> None:
-        said.append(line)
-        if "the server cannot be reached" in line:
-            gave_up.set()
+    shown = Shown(lambda line: "the server cannot be reached" in line)
+    said, gave_up, deliver = shown.lines, shown.seen, shown.deliver
 
     with ServerThread(tmp_path / "db.sqlite3", max_connections_per_address=1) as server:
         with socket.create_connection(("127.0.0.1", server.port), timeout=10) as held:
@@ -184,13 +181,8 @@ def test_a_port_that_wants_a_proxy_header_from_us_is_not_tried_again(tmp_path: P
     """The proxy tryout: a server whose game_proxies lists our address refuses each
     connection of ours without a PROXY header (`bad-proxy-header`); the client tried
     again and again, each try a warning in the server's log. It gives up at once."""
-    said: list[str] = []
-    gave_up = threading.Event()
-
-    def deliver(line: str) -> None:
-        said.append(line)
-        if "refuses connections from this address" in line:
-            gave_up.set()
+    shown = Shown(lambda line: "refuses connections from this address" in line)
+    said, gave_up, deliver = shown.lines, shown.seen, shown.deliver
 
     with ServerThread(tmp_path / "db.sqlite3", game_proxies=["127.0.0.1"]) as server:
         link = Link("127.0.0.1", server.port, deliver, name="x")
