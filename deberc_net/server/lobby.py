@@ -286,15 +286,8 @@ class Lobby:
                 return table
         return None
 
-    def seated_at(self, session: Session) -> Table | None:
-        """The table ``session`` sits at: its own, or under serve --workers one told
-        closed by a stall that plays on with him (Node.seat_kept, which seats him)."""
-        if session.table is None and self.node is not None:
-            return self.node.seat_kept(session)
-        return session.table
-
     def _table_call(self, session: Session, item: TableCallText) -> None:
-        table = self.seated_at(session)
+        table = session.table
         if table is None and self.refused_for_shutdown(session):  # closed by the shutdown
             return
         if table is None:
@@ -453,7 +446,7 @@ class Lobby:
     def watched(self, session: Session) -> Table | None:
         """The table a session sits at, else the first it observes; None after telling
         it that there is none."""
-        table = self.seated_at(session)
+        table = session.table
         if table is None and session.observing:
             table = self.tables.get(min(session.observing))
         if table is None and self.refused_for_shutdown(session):

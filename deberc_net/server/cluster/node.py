@@ -38,7 +38,16 @@ from ..matchmaking import GameSettings, table_settings
 from ..moderation import Action
 from ..session import Ending, Session, stopped_watching
 from ..table import Table
-from ..table_messages import Away, Leave, Message, Observe, Unobserve, requester_of
+from ..table_messages import (
+    Away,
+    Back,
+    Leave,
+    Message,
+    Observe,
+    ShowState,
+    Unobserve,
+    requester_of,
+)
 from . import WorkerPlace
 from .bus import LOBBY, Bus, channel
 from .bus_lost import stop_for_a_lost_bus
@@ -148,7 +157,7 @@ class Node:
     told_seeks: list[list[Any]] = attrs.Factory(list)
     seeks_told_at: float = -math.inf  # when they were last told whole (trio's clock)
     # sessions here told their table closed when its owner was taken for dead: (owner,
-    # table), the seat their stand-in there may still hold (``seat_kept``)
+    # table), the seat their stand-in there may still hold (``_seat_again``)
     held_elsewhere: dict[int, tuple[int, int]] = attrs.Factory(dict)
     # sessions here whose seek waits on another worker: (that worker, the game)
     seeking_at: dict[int, tuple[int, GameSettings]] = attrs.Factory(dict)
@@ -951,7 +960,9 @@ class Node:
     def _tables(self, message: dict[str, Any]) -> None:
         owner = message["w"]
         for described in message["open"]:
-            self._table_copy(owner, described)
+            copy = self._table_copy(owner, described)
+            if self.held_elsewhere:
+                self._seat_again(copy)
         for table_id in message["gone"]:
             table = self.lobby.tables.get(table_id)
             if isinstance(table, RemoteTable) and table.owner == owner:
@@ -1011,30 +1022,34 @@ class Node:
             if touched and why is not None:
                 session.send(ev.info(phrase(Msg.TABLE_CLOSES, table=table.id, reason=why)))
 
-    def seat_kept(self, session: Session) -> RemoteTable | None:
-        """The table ``session`` sits at again, or None. He was told it closed when its
-        owner was taken for dead (a stall past server_dead_ms), but the owner lived: heard
-        again, it told the table anew, its match playing on with his stand-in seated, his
-        clock running there (a tryout's player lost such a match by timeouts, each call
-        of his refused here as 'not seated'). His table call takes the seat back."""
-        spot = self.held_elsewhere.get(session.id)
-        if spot is None or session.name is None:
-            return None
-        owner, table_id = spot
-        table = self.lobby.tables.get(table_id)
-        if not isinstance(table, RemoteTable) or table.owner != owner:
-            return None  # not told again (yet): the owner may still be dead
-        del self.held_elsewhere[session.id]
-        key = name_key(session.name)
-        seat = next(
-            (s for s, held in enumerate(table.seats) if held is not None and name_key(held) == key),
-            None,
-        )
-        if seat is None or seat in table.clocks.away_since or table.state == TableState.CLOSED:
-            return None  # his seat went meanwhile (forfeited, or held for a login)
-        session.table, session.seat = table, seat
-        session.send(ev.info(phrase(Msg.SEAT_KEPT_AFTER_STALL, table=table_id)))
-        return table
+    def _seat_again(self, table: RemoteTable) -> None:
+        """Players here told ``table`` closed when its owner was taken for dead (a stall
+        past server_dead_ms), now told it again: the owner lived, its match playing on
+        with their stand-ins seated, their clocks running there (a tryout's player lost
+        so by timeouts, each call of his refused here as 'not seated'). Each is seated
+        again at once, told so and shown the table; a seat the owner held for him as
+        away (it took this worker for dead too) is his again as after a login; a seek
+        or rematch offer made meanwhile is withdrawn, as sitting down withdraws it."""
+        for sid, spot in list(self.held_elsewhere.items()):
+            if spot != (table.owner, table.id):
+                continue
+            del self.held_elsewhere[sid]
+            session = self.forwarded.get(sid)
+            if session is None or session.name is None or session.table is not None:
+                continue  # sat down elsewhere meanwhile: the stand-in's clock plays there
+            key = name_key(session.name)
+            seat = next(
+                (s for s, held in enumerate(table.seats) if held and name_key(held) == key),
+                None,
+            )
+            if seat is None or table.state == TableState.CLOSED:
+                continue  # his seat went meanwhile (forfeited)
+            session.table, session.seat = table, seat
+            self.lobby.matchmaking.forget(session)
+            self.lobby.rematches.withdraw(session, ev.RematchOff.ELSEWHERE)
+            session.send(ev.info(phrase(Msg.SEAT_KEPT_AFTER_STALL, table=table.id)))
+            away = seat in table.clocks.away_since
+            table.post(Back(session) if away else ShowState(session), request=True)
 
     def _forget_worker(self, worker: int, why: str = "its server was lost") -> None:
         """``worker`` is silent past server_dead_ms (dead), or said it stops. Its tables
