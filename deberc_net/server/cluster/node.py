@@ -127,6 +127,7 @@ class Node:
     # again after a death (told in 'hello' and 'tables': "as"), and each other worker's
     identity: str = attrs.field(init=False)
     identities: dict[int, str] = attrs.Factory(dict)
+    replaced: set[int] = attrs.Factory(set)  # workers another said hello in place of
     # what this worker told of its tables, by id (what changed is told again)
     told: dict[int, dict[str, Any]] = attrs.Factory(dict)
     # sessions here with a seat or a watch at a remote table, by session id
@@ -193,7 +194,7 @@ class Node:
             "close": self._closing,
             "seek": self._seek_here,
             "unseek": self._unseek_here,
-            "bye": lambda m: self._forget_worker(m["w"], "its server stopped"),
+            "bye": self._bye,
             "invited": self._invited,
             "help": self._help_here,
             "rematch": self._rematch_here,
@@ -812,8 +813,8 @@ class Node:
         """A message the bus brought from a worker (this one's own dropped): handled by
         its kind (``k``); a worker not heard from before is told everything again."""
         sender = message["w"]
-        if sender == self.worker:
-            return
+        if sender == self.worker or sender in self.replaced:
+            return  # (a replaced one's late word would make it the living one again)
         if sender not in self.heard:
             if message["k"] != "hello":
                 # a worker not heard from (or thought dead): everyone tells everything again
@@ -836,9 +837,15 @@ class Node:
         for other, known in list(self.identities.items()):
             if known == identity and other != sender:
                 del self.identities[other]
+                self.replaced.add(other)
                 if other in self.heard:
                     self._forget_worker(other)
         self.identities[sender] = identity
+
+    def _bye(self, message: dict[str, Any]) -> None:
+        """A worker stops (its last word): forgotten at once, its name with it."""
+        self.identities.pop(message["w"], None)
+        self._forget_worker(message["w"], "its server stopped")
 
     def _hello(self, message: dict[str, Any]) -> None:
         """A worker started: it gets everything this one holds (the mutes running too,
@@ -1073,8 +1080,9 @@ class Node:
                     and present.token is not None
                     and self.lobby.table_of(present.name)
                 ):
-                    # his seat at a table here waits for his token, as a guest's gone
-                    # here does: forgotten, the name was anyone's, and the seat with it;
+                    # his seat (at a table of this worker's, or of another's told here)
+                    # waits for his token, as a guest's gone here does: forgotten, the
+                    # name was anyone's, and the seat with it;
                     # and the others (the dead one started again knows nobody) are told
                     self.lobby.guest_tokens[key] = present.token
                     gone = {"k": "left", "name": present.name, "token": present.token}

@@ -1,0 +1,53 @@
+"""``serve --workers``: each worker names itself in 'hello' by its parent's run and its
+index ("as"); a worker that says hello under the name of one heard before has replaced
+it (its parent started it after the other died), docs/scaling.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+
+from deberc_net.server.cluster import WorkerPlace
+from deberc_net.server.cluster.node import Node
+from deberc_net.server.lobby import Lobby
+from deberc_net.server.store import open_store
+from deberc_net.testing import rule_book
+
+from .conftest import make_config
+
+DEAD, NEW = 301, 302  # the died worker's server id, and its replacement's
+NAMED = "run-a1b2:1"  # both: worker 1 of the same parent's run
+
+
+async def test_a_replaced_workers_late_word_does_not_forget_its_replacement(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    config = make_config(tmp_path / "here.sqlite3")
+    store = open_store(config.db)
+    try:
+        node = Node(Lobby(config, store, nursery, rule_book()), WorkerPlace(0, 2), 111)
+        node.hear({"k": "hello", "w": DEAD, "as": NAMED})
+        node.hear({"k": "hello", "w": NEW, "as": NAMED})
+        assert set(node.heard) == {NEW}  # the dead one forgotten at once
+        # a word of the dead one's heard after (it named itself as in every 'tables')
+        node.hear({"k": "tables", "w": DEAD, "as": NAMED, "open": [], "gone": []})
+        assert set(node.heard) == {NEW}, "the replacement was taken for replaced"
+        assert node.identities == {NEW: NAMED}
+    finally:
+        store.close()
+
+
+async def test_a_worker_that_says_bye_is_forgotten_with_its_name(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    config = make_config(tmp_path / "here.sqlite3")
+    store = open_store(config.db)
+    try:
+        node = Node(Lobby(config, store, nursery, rule_book()), WorkerPlace(0, 2), 111)
+        for server in range(400, 410):  # ten workers started and stopped, one by one
+            node.hear({"k": "hello", "w": server, "as": f"run-{server}:1"})
+            node.hear({"k": "bye", "w": server})
+        assert node.heard == {} and node.identities == {}
+    finally:
+        store.close()
