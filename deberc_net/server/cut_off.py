@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import functools
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import attrs
@@ -18,6 +19,7 @@ import trio
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.messages import Msg, phrase
 
+from .accounts import name_key
 from .store.base import STOPPED
 
 if TYPE_CHECKING:
@@ -32,6 +34,7 @@ TOLD_WITHIN = datetime.timedelta(days=1)  # a match cut off longer ago is old ne
 class CutOff:
     store: Store
     writes: StoreWriter  # the store's writes, in order (the lobby's)
+    online: Mapping[str, Session]  # the sessions logged in here by name key (the lobby's)
 
     async def tell(self, session: Session, name: str) -> None:
         """Tell ``name`` (a registered login) if his last match was cut off by a stop
@@ -47,9 +50,12 @@ class CutOff:
         once = functools.partial(self.store.tell_cut_off_once, name, match, time.time())
         if not await self.writes.run(once):
             return
-        if session.closed:  # gone while the write waited its turn: his next login tells
-            self.writes.write(functools.partial(self.store.untell_cut_off, name, match))
-            return
+        if session.closed:  # gone while the write waited its turn:
+            now_here = self.online.get(name_key(name))
+            if now_here is None or now_here.closed:  # his next login tells
+                self.writes.write(functools.partial(self.store.untell_cut_off, name, match))
+                return
+            session = now_here  # back already on a new connection, whose ask found it told
         when = game["finished"][:16]  # to the minute
         said = phrase(Msg.CUT_OFF, match=match, table=game["table"], when=when)
         session.send(ev.info(said))

@@ -162,7 +162,7 @@ class Lobby:
         self.chat = Chat(self)
         self.club = Club(self)
         self.moderation = Moderation(self)
-        self.cut_off = CutOff(self.store, self.writes)
+        self.cut_off = CutOff(self.store, self.writes, self.online)
         self.drain = Drain(self)
         config = self.config
         self.house = HouseBots(

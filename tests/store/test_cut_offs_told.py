@@ -96,12 +96,49 @@ async def test_a_notice_whose_player_left_while_it_was_written_is_told_at_his_ne
     writes = StoreWriter()
     try:
         gone = Player()
-        await CutOff(LeavesWhileWritten(store, gone), writes).tell(gone, "ann")  # type: ignore[arg-type]
+        await CutOff(LeavesWhileWritten(store, gone), writes, {}).tell(gone, "ann")  # type: ignore[arg-type]
         assert gone.told == []
         back = Player()
-        await CutOff(store, writes).tell(back, "ann")  # type: ignore[arg-type]
+        await CutOff(store, writes, {}).tell(back, "ann")  # type: ignore[arg-type]
         [said] = back.told
         assert isinstance(said, ev.Info) and "m1 at table 3, was cut off" in said.text
+    finally:
+        writes.close()
+        store.close()
+
+
+@attrs.define
+class ReturnsWhileWritten(LeavesWhileWritten):
+    """... and his new connection's login asking, just after this one's 'told' was
+    written: it finds the notice told."""
+
+    def tell_cut_off_once(self, name: str, match: str, now_s: float) -> bool:
+        told = super().tell_cut_off_once(name, match, now_s)
+        assert not self.store.tell_cut_off_once(name, match, now_s)  # the new one's ask
+        return told
+
+
+async def test_a_notice_whose_player_came_back_while_it_was_written_is_told_there(
+    store_db: str,
+) -> None:
+    # a review: a quick reconnect's own ask found the notice told (to the closing
+    # connection, which then gave it back for a next login), and the new connection
+    # was told nothing
+    stopped = opened(store_db, serving=True)
+    stopped.add_deal(deal("m1", 1))
+    stopped.close()
+    store = open_store(store_db)
+    writes = StoreWriter()
+    try:
+        gone, back = Player(), Player()
+        online = {"ann": back}  # his new connection, logged in meanwhile
+        cut_off = CutOff(ReturnsWhileWritten(store, gone), writes, online)  # type: ignore[arg-type]
+        await cut_off.tell(gone, "Ann")  # type: ignore[arg-type]
+        assert gone.told == []
+        [said] = back.told
+        assert isinstance(said, ev.Info) and "m1 at table 3, was cut off" in said.text
+        await CutOff(store, writes, online).tell(back, "ann")  # type: ignore[arg-type]
+        assert len(back.told) == 1  # once
     finally:
         writes.close()
         store.close()
