@@ -4,6 +4,8 @@ it (its parent started it after the other died), docs/scaling.md."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import trio
@@ -20,13 +22,21 @@ DEAD, NEW = 301, 302  # the died worker's server id, and its replacement's
 NAMED = "run-a1b2:1"  # both: worker 1 of the same parent's run
 
 
-async def test_a_replaced_workers_late_word_does_not_forget_its_replacement(
-    nursery: trio.Nursery, tmp_path: Path
-) -> None:
+@asynccontextmanager
+async def a_node(nursery: trio.Nursery, tmp_path: Path) -> AsyncIterator[Node]:
+    """Worker 0's node, in-process: its bus not opened, what it hears handed to it."""
     config = make_config(tmp_path / "here.sqlite3")
     store = open_store(config.db)
     try:
-        node = Node(Lobby(config, store, nursery, rule_book()), WorkerPlace(0, 2), 111)
+        yield Node(Lobby(config, store, nursery, rule_book()), WorkerPlace(0, 2), 111)
+    finally:
+        store.close()
+
+
+async def test_a_replaced_workers_late_word_does_not_forget_its_replacement(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    async with a_node(nursery, tmp_path) as node:
         node.hear({"k": "hello", "w": DEAD, "as": NAMED})
         node.hear({"k": "hello", "w": NEW, "as": NAMED})
         assert set(node.heard) == {NEW}  # the dead one forgotten at once
@@ -34,20 +44,13 @@ async def test_a_replaced_workers_late_word_does_not_forget_its_replacement(
         node.hear({"k": "tables", "w": DEAD, "as": NAMED, "open": [], "gone": []})
         assert set(node.heard) == {NEW}, "the replacement was taken for replaced"
         assert node.identities == {NEW: NAMED}
-    finally:
-        store.close()
 
 
 async def test_a_worker_that_says_bye_is_forgotten_with_its_name(
     nursery: trio.Nursery, tmp_path: Path
 ) -> None:
-    config = make_config(tmp_path / "here.sqlite3")
-    store = open_store(config.db)
-    try:
-        node = Node(Lobby(config, store, nursery, rule_book()), WorkerPlace(0, 2), 111)
+    async with a_node(nursery, tmp_path) as node:
         for server in range(400, 410):  # ten workers started and stopped, one by one
             node.hear({"k": "hello", "w": server, "as": f"run-{server}:1"})
             node.hear({"k": "bye", "w": server})
         assert node.heard == {} and node.identities == {}
-    finally:
-        store.close()
