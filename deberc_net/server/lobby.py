@@ -237,7 +237,7 @@ class Lobby:
             del self.online[name_key(name)]
             if session.table is not None:
                 session.table.post(Away(name))
-            elif self.table_of(name) is None:  # nothing to come back to: the name is free
+            elif not self.may_seat(name):  # nothing to come back to: the name is free
                 self.guest_tokens.pop(name_key(name), None)
             if self.node is not None:  # a guest's token goes on while he holds a seat
                 self.node.logged_out(name, self.guest_tokens.get(name_key(name)))
@@ -277,6 +277,13 @@ class Lobby:
             )
             self._match_numbers.extend(reversed(drawn))  # (another table may have drawn too)
         return self._match_numbers.pop()
+
+    def may_seat(self, name: str) -> bool:
+        """Whether a table may hold a seat for ``name``: one here, or under serve
+        --workers one told closed by a stall (its owner may live and tell it again)."""
+        return self.table_of(name) is not None or (
+            self.node is not None and self.node.seat_held_elsewhere(name)
+        )
 
     def table_of(self, name: str) -> Table | None:
         for table in self.tables.values():

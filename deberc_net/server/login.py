@@ -348,7 +348,7 @@ class Login:
         if (
             token is not None
             and key not in self.lobby.online
-            and self.lobby.table_of(name) is None
+            and not self.lobby.may_seat(name)
             and self.lobby.house.get(name) is None  # a house bot's, held while the bot runs
         ):
             del self.lobby.guest_tokens[key]  # a claim left behind: free here (and elsewhere?)

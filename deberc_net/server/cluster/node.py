@@ -44,7 +44,6 @@ from ..table_messages import (
     Leave,
     Message,
     Observe,
-    ShowState,
     Unobserve,
     requester_of,
 )
@@ -157,9 +156,10 @@ class Node:
     tables_wait: dict[int, set[GameSettings]] = attrs.Factory(dict)  # ... a table waits
     told_seeks: list[list[Any]] = attrs.Factory(list)
     seeks_told_at: float = -math.inf  # when they were last told whole (trio's clock)
-    # sessions here told their table closed when its owner was taken for dead: (owner,
-    # table), the seat their stand-in there may still hold (``_seat_again``)
-    held_elsewhere: dict[int, tuple[int, int]] = attrs.Factory(dict)
+    # players here told their table closed when its owner was taken for dead, by name
+    # key (his next connection's too): (owner, table), the seat it may still hold for
+    # him (``_seat_again``)
+    held_elsewhere: dict[str, tuple[int, int]] = attrs.Factory(dict)
     # sessions here whose seek waits on another worker: (that worker, the game)
     seeking_at: dict[int, tuple[int, GameSettings]] = attrs.Factory(dict)
     waiting_since: dict[int, float] = attrs.Factory(dict)  # seekers here: since when
@@ -306,10 +306,16 @@ class Node:
                 # others' beats waiting unread (it forgot the living, their tables and
                 # players, and told its players their tables closed)
                 self.bus.take_in()
-            for worker, last in list(self.heard.items()):
-                if now - last > dead_after:
-                    self._forget_worker(worker)
-            self._release_late(now - dead_after)
+            self.forget_the_silent(now)
+
+    def forget_the_silent(self, now: float) -> None:
+        """Take each worker not heard from for server_dead_ms before ``now`` for dead
+        (it may only have stalled), and let go the lines waiting for their answers."""
+        dead_after = self.lobby.config.server_dead_ms / 1000
+        for worker, last in list(self.heard.items()):
+            if now - last > dead_after:
+                self._forget_worker(worker)
+        self._release_late(now - dead_after)
 
     def _release_late(self, before: float) -> None:
         """Let the lines go on whose requests another worker has not answered since
@@ -561,7 +567,6 @@ class Node:
         """A session here ended: the owners it spoke to forget their stand-in."""
         self.seeking_at.pop(session.id, None)
         self.rematch_at.pop(session.id, None)
-        self.held_elsewhere.pop(session.id, None)
         for request in [r for r, waiting in self.awaited.items() if waiting.session == session.id]:
             del self.awaited[request]
         if self.forwarded.pop(session.id, None) is not None:
@@ -840,12 +845,26 @@ class Node:
                 self.replaced.add(other)
                 if other in self.heard:
                     self._forget_worker(other)
+                self._give_up_seats_at(other)
         self.identities[sender] = identity
 
     def _bye(self, message: dict[str, Any]) -> None:
-        """A worker stops (its last word): forgotten at once, its name with it."""
-        self.identities.pop(message["w"], None)
-        self._forget_worker(message["w"], "its server stopped")
+        """A worker stops (its last word): forgotten at once, its name with it, and no
+        seat of its is waited for."""
+        worker = message["w"]
+        self.identities.pop(worker, None)
+        self._forget_worker(worker, "its server stopped")
+        self._give_up_seats_at(worker)
+
+    def _give_up_seats_at(self, worker: int) -> None:
+        """``worker`` is gone for good: its tables are never told again (a guest gone
+        from here, whose token was kept for such a seat, leaves his name free)."""
+        lobby = self.lobby
+        for key, (owner, _) in list(self.held_elsewhere.items()):
+            if owner == worker:
+                del self.held_elsewhere[key]
+                if key not in lobby.online and not lobby.may_seat(key):
+                    lobby.guest_tokens.pop(key, None)
 
     def _hello(self, message: dict[str, Any]) -> None:
         """A worker started: it gets everything this one holds (the mutes running too,
@@ -1019,8 +1038,9 @@ class Node:
             if session.table is table:
                 session.table, session.seat = None, None
                 touched = True
-                if why is not None:  # its owner lost: it may be alive and still seat him
-                    self.held_elsewhere[session.id] = (table.owner, table.id)
+                if why is not None and session.name is not None:  # its owner lost: it
+                    # may be alive and still seat him
+                    self.held_elsewhere[name_key(session.name)] = (table.owner, table.id)
             if table.id in session.observing and self.lobby.tables.get(table.id) is None:
                 session.observing.discard(table.id)
                 ended = table.now.match_id if table.now is not None and why is None else None
@@ -1032,31 +1052,41 @@ class Node:
     def _seat_again(self, table: RemoteTable) -> None:
         """Players here told ``table`` closed when its owner was taken for dead (a stall
         past server_dead_ms), now told it again: the owner lived, its match playing on
-        with their stand-ins seated, their clocks running there (a tryout's player lost
-        so by timeouts, each call of his refused here as 'not seated'). Each is seated
-        again at once, told so and shown the table; a seat the owner held for him as
-        away (it took this worker for dead too) is his again as after a login; a seek
-        or rematch offer made meanwhile is withdrawn, as sitting down withdraws it."""
-        for sid, spot in list(self.held_elsewhere.items()):
+        with their seats, their clocks running there (a tryout's player lost so by
+        timeouts, each call of his refused here as 'not seated'). Each, on the
+        connection he has here now, is seated again at once, told so and shown the
+        table, his seat back from away if the owner held it so (it took this worker for
+        dead too), as after a login; a seek or rematch offer made meanwhile is
+        withdrawn, as sitting down withdraws it. One gone meanwhile is away there, his
+        seat held for his login as after any disconnect."""
+        for key, spot in list(self.held_elsewhere.items()):
             if spot != (table.owner, table.id):
                 continue
-            del self.held_elsewhere[sid]
-            session = self.forwarded.get(sid)
-            if session is None or session.name is None or session.table is not None:
-                continue  # sat down elsewhere meanwhile: the stand-in's clock plays there
-            key = name_key(session.name)
+            del self.held_elsewhere[key]
             seat = next(
                 (s for s, held in enumerate(table.seats) if held and name_key(held) == key),
                 None,
             )
             if seat is None or table.state == TableState.CLOSED:
                 continue  # his seat went meanwhile (forfeited)
+            session = self.lobby.online.get(key)
+            if session is None or session.closed:
+                if key not in self.present:  # (online at another worker: his to tell)
+                    table.post(Away(table.seats[seat] or key))
+                continue
+            if session.table is not None:
+                continue  # sat down elsewhere meanwhile: his clock plays on there
             session.table, session.seat = table, seat
             self.lobby.matchmaking.forget(session)
             self.lobby.rematches.withdraw(session, ev.RematchOff.ELSEWHERE)
             session.send(ev.info(phrase(Msg.SEAT_KEPT_AFTER_STALL, table=table.id)))
-            away = seat in table.clocks.away_since
-            table.post(Back(session) if away else ShowState(session), request=True)
+            # (a Back whether or not the owner holds him away: its copy here may be
+            # older than its Away, and only a Back takes a seat back from away)
+            table.post(Back(session), request=True)
+
+    def seat_held_elsewhere(self, name: str) -> bool:
+        """Whether ``name`` was told his table closed by a stall (its owner may live)."""
+        return name_key(name) in self.held_elsewhere
 
     def _forget_worker(self, worker: int, why: str = "its server was lost") -> None:
         """``worker`` is silent past server_dead_ms (dead), or said it stops. Its tables
