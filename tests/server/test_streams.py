@@ -51,6 +51,7 @@ async def start_memory_server(db_path: Path) -> AsyncIterator[Callable[..., Dial
             store = open_store(config.db, serving=True)
             stores.append(store)
             lobby = Lobby(config, store, nursery, rule_book())
+            lobby.table_numbers.fill()  # as serve does before it listens
             lobbies.append(lobby)
             server = Server(config, lobby, nursery)
 
