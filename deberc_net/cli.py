@@ -74,7 +74,14 @@ def _selfplay(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         out = None
         if args.records:
-            out = stack.enter_context(open(args.records, "w", encoding="utf-8"))
+            try:
+                out = stack.enter_context(open(args.records, "w", encoding="utf-8"))
+            except OSError as exc:  # (a missing folder, a read-only one: before any deal)
+                print(
+                    f"deberc-net selfplay: cannot write {args.records}: {exc.strerror}",
+                    file=sys.stderr,
+                )
+                return 2
         summary = run(rules, args.games, args.seed, out)
     if args.json:
         print(json.dumps(summary.as_dict(), sort_keys=True))

@@ -385,3 +385,15 @@ def test_a_reader_gone_ends_quietly() -> None:
         err = done.stderr.read()
         assert done.wait(timeout=60) == 1
     assert err == ""
+
+
+@pytest.mark.parametrize("where", ["missing/x.jsonl", "."], ids=["no-folder", "a-folder"])
+def test_records_that_cannot_be_written_are_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, where: str
+) -> None:
+    # a tryout: a traceback (FileNotFoundError), and no deal played was the only sign
+    path = tmp_path / where
+    code, out, err = run(capsys, "--games", "1", "--records", str(path))
+    assert code == 2 and out == "", (code, out)
+    assert err.count("\n") == 1 and err.startswith(f"deberc-net selfplay: cannot write {path}: ")
+    assert "Traceback" not in err
