@@ -46,6 +46,8 @@ class Drain:
             matchmaking.forget(seeker)
             self.refused(seeker)
         lobby.rematches.drain()  # nor will a rematch's: those who asked are told
+        if lobby.node is not None:  # the others hear it (worker 0's web face waits)
+            lobby.node.tell_tables_now()
         return True
 
     def tell(self, session: Session) -> None:

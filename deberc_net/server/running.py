@@ -151,6 +151,7 @@ async def run(
                 if http_bound is not None:
                     http_bound(http_port)
             server = Server(config, lobby, nursery)
+            server.serves_web = http_socket is not None
             if lobby.node is not None:  # a lost bus tells them too (cluster/bus_lost.py)
                 lobby.node.not_logged_in = server.not_logged_in
             # accepting to the end, a stop's grace too: a newcomer then is refused in one
@@ -297,7 +298,13 @@ async def _stop_when_drained(server: Server, nursery: trio.Nursery, config: Conf
     """A drain's end: once no match is left to play, the stop SIGTERM makes (a SIGTERM
     meanwhile has made it already: nothing more to do)."""
     drain = server.lobby.drain
-    while not drain.over():
+    node = server.lobby.node
+    began = trio.current_time()
+    # under serve --workers the web face (worker 0's) answers 503 'draining' until every
+    # worker that drains with it has stopped, not only till its own matches are over
+    while not drain.over() or (
+        server.serves_web and node is not None and node.others_may_drain(began)
+    ):
         await trio.sleep(DRAIN_POLL_S)
     if server.stopping or not server.lobby.accepting:  # (a lost bus's stop: bus_lost.py)
         return
@@ -400,6 +407,7 @@ class Server:
             ADDRESSES_KEPT,
         )
         self.pending = 0  # accepted, and not yet given a session
+        self.serves_web = False  # this server's web face is on (a drain's end waits)
         # the peers whose connections begin with a PROXY header (proxy_header.py)
         self.game_proxies = networks(config.game_proxies)
         self.stopping = False  # its stop has begun (_stop): a server stops once

@@ -5,8 +5,12 @@ them, none started again."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import signal
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -71,3 +75,90 @@ async def test_sigusr1_to_the_parent_drains_every_worker(postgres_url: str, tmp_
     assert events.count("drain") == 3  # the parent's, each worker's
     assert events.count("worker_drained") == 2 and "worker_started" not in events[-10:]
     assert events[-1] == "stopped"
+
+
+async def _health(http_port: int) -> tuple[int, str] | None:
+    """/api/health's status and body; None while nothing answers on the port."""
+
+    def fetch() -> tuple[int, str] | None:
+        try:
+            with urllib.request.urlopen(
+                f"http://127.0.0.1:{http_port}/api/health", timeout=5
+            ) as reply:
+                return reply.status, reply.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+        except (urllib.error.URLError, ConnectionError):
+            return None
+
+    return await trio.to_thread.run_sync(fetch)
+
+
+@pytest.mark.timeout(150)  # its fail_after(110), then its clean-up
+async def test_the_web_face_says_draining_till_the_last_worker_has_drained(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # a README tryout: worker 0, which serves the web face, had no match of its own and
+    # stopped at once, so /api/health was refused while worker 1's match played on (a
+    # load balancer's check then saw a dead host, not a draining one)
+    settings = tmp_path / "server.toml"
+    settings.write_text(SETTINGS + "http_port = 0\n")
+    opened: list[LineClient] = []
+    with trio.fail_after(110):
+        async with served_workers(postgres_url, settings) as workers:
+            try:
+                ann = await workers.connect(1, "ann")
+                bob = await workers.connect(1, "bob")
+                opened += [ann, bob]
+                await ann.send("new 2 short")
+                table = (await ann.expect("ok", cmd="sit"))["table"]
+                await bob.send(f"sit {table}")
+                await ann.read_until(lambda x: is_event(x, "start"), 10)
+                web = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
+                assert isinstance(web, int)
+                workers.process.send_signal(signal.SIGUSR1)
+                await ann.read_until(lambda x: x == TOLD, 10)
+                for _ in range(3 * 5):  # three beats and more of worker 1's match
+                    await trio.sleep(0.2)
+                    answer = await _health(web)
+                    assert answer is not None, "the web face stopped while worker 1 drains"
+                    status, body = answer
+                    assert (status, json.loads(body)["status"]) == (503, "draining"), answer
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(play_machine, ann, random.Random(3), None, 60)
+                    nursery.start_soon(play_machine, bob, random.Random(4), None, 60)
+                with trio.fail_after(30):
+                    await workers.process.wait()
+                assert await _health(web) is None  # all stopped at the end
+            finally:
+                await close_all(opened)
+    assert workers.process.returncode == 0
+    assert [e.get("event") for e in workers.events][-1] == "stopped"
+
+
+@pytest.mark.timeout(90)
+async def test_worker_0_drained_alone_stops_though_the_others_play_on(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """A drain of worker 0 by its pid: the web face waits for the workers that drain with
+    it, and worker 1 does not (its match plays on), so worker 0 stops within a beat."""
+    settings = tmp_path / "server.toml"
+    settings.write_text(SETTINGS + "http_port = 0\n")
+    opened: list[LineClient] = []
+    with trio.fail_after(60):
+        async with served_workers(postgres_url, settings) as workers:
+            try:
+                ann = await workers.connect(1, "ann")
+                bob = await workers.connect(1, "bob")
+                opened += [ann, bob]
+                await ann.send("new 2")
+                table = (await ann.expect("ok", cmd="sit"))["table"]
+                await bob.send(f"sit {table}")
+                await ann.read_until(lambda x: is_event(x, "start"), 10)
+                os.kill(workers.pids[0], signal.SIGUSR1)
+                with trio.fail_after(5):  # a beat is 0.5 s here
+                    while not any(e.get("event") == "drained" for e in workers.events):
+                        await trio.sleep(0.05)
+                assert TOLD not in ann.lines  # worker 1 takes new games still
+            finally:
+                await close_all(opened)

@@ -127,6 +127,8 @@ class Node:
     identity: str = attrs.field(init=False)
     identities: dict[int, str] = attrs.Factory(dict)
     replaced: set[int] = attrs.Factory(set)  # workers another said hello in place of
+    # each other worker: when its last 'tables' came (trio time), and whether it drains
+    tables_heard: dict[int, tuple[float, bool]] = attrs.Factory(dict)
     # what this worker told of its tables, by id (what changed is told again)
     told: dict[int, dict[str, Any]] = attrs.Factory(dict)
     # sessions here with a seat or a watch at a remote table, by session id
@@ -285,7 +287,7 @@ class Node:
             return False
         self.told_seeks = told_seeks
         told = [described_for_bus(d, self.lobby.config.away_limit_ms) for d in changed]
-        for body in tables_messages(told, gone, self.identity):
+        for body in tables_messages(told, gone, self.identity, self.lobby.drain.begun):
             self.bus.publish(LOBBY, body)
         # whole again at least every beat, busy or not: a worker that missed a part (or
         # heard one that failed) holds it whole again
@@ -307,6 +309,20 @@ class Node:
                 # players, and told its players their tables closed)
                 self.bus.take_in()
             self.forget_the_silent(now)
+
+    def tell_tables_now(self) -> None:
+        """Tell the others this worker's tables at once (a drain begins: they hear it)."""
+        self._publish_tables(force=True)
+
+    def others_may_drain(self, since: float) -> bool:
+        """Whether another living worker drains, as its last 'tables' said, or has told
+        none since ``since`` (this worker's drain began: a drain of the whole server
+        reaches every worker at once, and their word is on its way)."""
+        for worker in self.heard:
+            at, draining = self.tables_heard.get(worker, (-math.inf, False))
+            if draining or at < since:
+                return True
+        return False
 
     def forget_the_silent(self, now: float) -> None:
         """Take each worker not heard from for server_dead_ms before ``now`` for dead
@@ -985,6 +1001,7 @@ class Node:
 
     def _tables(self, message: dict[str, Any]) -> None:
         owner = message["w"]
+        self.tables_heard[owner] = (trio.current_time(), bool(message.get("drain")))
         for described in message["open"]:
             copy = self._table_copy(owner, described)
             if self.held_elsewhere:
@@ -1093,6 +1110,7 @@ class Node:
         leave the lobby, its players the list, and the seats they held here go away."""
         log.warning("worker_lost", lost=worker)
         self.heard.pop(worker, None)
+        self.tables_heard.pop(worker, None)
         self.lost.add(worker)
         self.unanswering.discard(worker)
         for request in [r for r, waiting in self.awaited.items() if waiting.owner == worker]:

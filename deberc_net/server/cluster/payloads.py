@@ -74,15 +74,18 @@ def table_described(table: Table) -> dict[str, Any]:
 
 
 def tables_messages(
-    told: list[dict[str, Any]], gone: list[int], sender: str = ""
+    told: list[dict[str, Any]], gone: list[int], sender: str = "", draining: bool = False
 ) -> list[dict[str, Any]]:
     """The 'tables' messages that tell ``told`` (tables as ``table_for_bus`` gives them) and
     ``gone`` (in the last): as many tables to one as fit in a notification
     (bus.MAX_PAYLOAD, counted as the bus encodes), at most TABLES_A_MESSAGE. Twenty
     four-seat tables of long Cyrillic names, told at once, were too long for one, and
     the bus dropped it whole, ``gone`` with it: the others kept those tables. Each
-    names its ``sender`` (``as``: which worker of which parent, Node.identity)."""
-    named = {"as": sender} if sender else {}
+    names its ``sender`` (``as``: which worker of which parent, Node.identity) and
+    says whether it drains (``drain``)."""
+    named: dict[str, Any] = {"as": sender} if sender else {}
+    if draining:  # (worker 0's web face waits for the workers that drain: running.py)
+        named["drain"] = True
     head = {"k": "tables", "open": [], "gone": gone, **named}
     room = MAX_PAYLOAD - ENVELOPE - _encoded_size(head)
     messages: list[dict[str, Any]] = []
