@@ -15,17 +15,23 @@ from typing import Any
 import attrs
 import pytest
 import trio
+from starlette.routing import Route
 
 from clients.client import Bot
 from deberc_net.cli import DEFAULT_HTTP_PORT, build_parser, serve_config
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import spoken_call
+from deberc_net.server.lobby import Lobby
 from deberc_net.server.store import open_store
+from deberc_net.server.web.app import make_app
 from deberc_net.server.web.views import TableSummary
+from deberc_net.testing import rule_book
 from tests.server.client import BOT_START_S, LineClient, fields, play_machine, seat_pair
 from tests.server.conftest import Connector, make_config
 
 from .conftest import WebServer
+
+ROUTE_WORDS = {"n": "N", "run": "N", "match": "ID", "name": "NAME"}  # as docs/web.md
 
 StartWeb = Callable[..., Any]
 
@@ -269,13 +275,38 @@ async def test_a_trailing_slash_is_404_never_a_redirect_built_from_the_host_head
         assert json.loads(body) == {"error": f"no page {path}"}
 
 
-async def test_every_api_error_is_json_with_its_status(start_web: StartWeb) -> None:
-    """'/api' itself was the HTML 404 page, and a method no endpoint takes plain text."""
+async def test_api_lists_every_endpoint_and_each_answers(
+    start_web: StartWeb, nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """A README tryout: '/api' was a 404, the endpoints found only in docs/web.md."""
     web: WebServer = await start_web()
     for path in ("/api", "/api/"):
         status, told, body = await web.ask("GET", path)
-        assert (status, told["content-type"]) == (404, "application/json"), path
-        assert json.loads(body) == {"error": f"no page {path}"}
+        assert (status, told["content-type"]) == (200, "application/json"), path
+        listed = [e["path"] for e in json.loads(body)["endpoints"]]
+        assert listed[0] == "/api/health" and len(listed) == len(set(listed)), listed
+    for path in listed:  # each is there: an answer of its own, not 'no page'
+        asked = path.replace("/N", "/1").replace("/ID", "/m1").replace("/NAME", "/ann")
+        status, _, body = await web.ask("GET", asked)
+        assert status in (200, 404) and b"no page" not in body, (asked, status, body)
+    store = open_store(tmp_path / "routes.sqlite3")
+    try:
+        lobby = Lobby(make_config(tmp_path / "routes.sqlite3"), store, nursery, rule_book())
+        routes = {
+            re.sub(r"\{(\w+)(:digits)?\}", lambda m: ROUTE_WORDS[m.group(1)], route.path)
+            for route in make_app(lobby).routes
+            if isinstance(route, Route) and route.path.startswith("/api/")
+        }
+    finally:
+        store.close()
+    assert set(listed) == routes - {"/api/"}  # none left out
+    docs = (Path(__file__).parents[2] / "docs" / "web.md").read_text(encoding="utf-8")
+    assert all(f"`GET {path}`" in docs for path in listed), "each documented"
+
+
+async def test_every_api_error_is_json_with_its_status(start_web: StartWeb) -> None:
+    """A method no endpoint takes was plain text."""
+    web: WebServer = await start_web()
     for method, path in (
         ("POST", "/api/tables"),
         ("DELETE", "/api/tables/1"),

@@ -38,6 +38,16 @@ from .replay import Replay, in_hand_order, replay_match, replay_without_deals
 HERE = Path(__file__).parent
 MATCH_ID = re.compile(r"m[0-9]{1,12}")  # the ids the server gives (Table._start)
 PLAYER_GAMES = 50  # the newest finished matches a player's page lists
+# what GET /api lists (docs/web.md, "JSON"): every endpoint under /api/, in its words
+API_ENDPOINTS = (
+    ("/api/health", "whether the server takes new games: serving, draining, stopping"),
+    ("/api/tables", "the open tables"),
+    ("/api/tables/N", "one open table"),
+    ("/api/games/ID", "a finished match, its deals' records"),
+    ("/api/players/NAME", "a player's finished matches"),
+    ("/api/ladders", "the ladder's leaderboard and its runs"),
+    ("/api/ladders/N", "one ladder run, its games"),
+)
 
 
 def finished_match_read(
@@ -112,6 +122,10 @@ def make_app(lobby: Lobby) -> Starlette:
 
     async def index(request: Request) -> Response:
         return page(request, "index.html", tables=views.open_tables(lobby))
+
+    async def api_index(request: Request) -> Response:
+        listed = [{"path": path, "what": what} for path, what in API_ENDPOINTS]
+        return JSONResponse({"endpoints": listed, "docs": "docs/web.md"})
 
     async def api_health(request: Request) -> Response:
         health = health_of(lobby)
@@ -278,6 +292,8 @@ def make_app(lobby: Lobby) -> Starlette:
             Route("/favicon.ico", favicon),
             Route("/table/{n:digits}", table_page),
             Route("/games/{match}", game_page),
+            Route("/api", api_index),
+            Route("/api/", api_index),
             Route("/api/health", api_health),
             Route("/api/tables", api_tables),
             Route("/api/tables/{n:digits}", api_table),
