@@ -212,8 +212,9 @@ class Link:
             if self._refused_for_good:
                 self._refused_for_good = False
                 self._notice(
-                    "the server refuses connections from this address (it expects them "
-                    "through its proxy): Ctrl+R tries again, F10 or 'quit' leaves"
+                    "the server refuses connections from this address without a proxy's "
+                    "header (you dialed the port behind its proxy, or the proxy sends "
+                    "none): Ctrl+R tries again, F10 or 'quit' leaves"
                 )
                 return False
             if self._logins > logins:  # logged in: a fresh drop, pauses short again

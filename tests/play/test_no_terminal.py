@@ -181,7 +181,9 @@ def test_a_port_that_wants_a_proxy_header_from_us_is_not_tried_again(tmp_path: P
     """The proxy tryout: a server whose game_proxies lists our address refuses each
     connection of ours without a PROXY header (`bad-proxy-header`); the client tried
     again and again, each try a warning in the server's log. It gives up at once."""
-    shown = Shown(lambda line: "refuses connections from this address" in line)
+    shown = Shown(
+        lambda line: "refuses connections from this address without a proxy's header" in line
+    )
     said, gave_up, deliver = shown.lines, shown.seen, shown.deliver
 
     with ServerThread(tmp_path / "db.sqlite3", game_proxies=["127.0.0.1"]) as server:
