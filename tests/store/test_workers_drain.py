@@ -136,7 +136,7 @@ async def test_the_web_face_says_draining_till_the_last_worker_has_drained(
     assert [e.get("event") for e in workers.events][-1] == "stopped"
 
 
-@pytest.mark.timeout(90)
+@pytest.mark.timeout(110)  # its fail_after(60), then its clean-up
 async def test_worker_0_drained_alone_stops_though_the_others_play_on(
     postgres_url: str, tmp_path: Path
 ) -> None:
