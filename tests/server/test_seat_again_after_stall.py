@@ -61,6 +61,11 @@ class Here:
         await self.say("style machine", session)
         return session, await self.say(login, session)
 
+    def after_s(self, setting: str) -> float:
+        """Just past a setting of milliseconds, in seconds."""
+        milliseconds: int = getattr(self.lobby.config, setting)
+        return milliseconds / 1000 + 1
+
     def quit(self) -> None:
         """cal's connection closes."""
         self.cal.close()
@@ -87,7 +92,7 @@ class Here:
     def owner_silent(self) -> None:
         """The owner is taken for dead (silent past server_dead_ms): cal is told table 7
         closed."""
-        self.node.forget_the_silent(trio.current_time() + 3600)
+        self.node.forget_the_silent(trio.current_time() + self.after_s("server_dead_ms"))
         told = self.cal.outbox.take().decode()
         assert "Table 7 closes" in told and self.cal.table is None, told
 
@@ -209,3 +214,20 @@ async def test_a_guest_gone_meanwhile_keeps_his_name_and_his_seat_waits_for_him(
         back, welcome = await here.connect(7, f"login cal token={here.token}")
         assert "name=cal" in welcome, welcome
         assert back.table is here.lobby.tables[TABLE]  # as after any disconnect
+
+
+async def test_a_seat_never_told_again_is_given_up_after_an_away_limit(
+    tmp_path: Path,
+) -> None:
+    # its owner dead for good (a host gone, no worker started in its place): the guest's
+    # name was held for that seat for ever
+    async with seated_across(tmp_path) as here:
+        here.owner_silent()
+        here.quit()
+        here.node.forget_the_silent(trio.current_time() + here.after_s("server_dead_ms"))
+        _, refused = await here.connect(6, "login cal")
+        assert refused.startswith("error "), refused  # held still
+        here.node.forget_the_silent(trio.current_time() + here.after_s("away_limit_ms"))
+        _, welcome = await here.connect(7, "login cal")
+        assert "name=cal" in welcome, welcome  # anyone's again
+        assert not here.node.seat_held_elsewhere("cal")

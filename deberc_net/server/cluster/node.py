@@ -113,6 +113,16 @@ class Present:
     login: LoginMark | None = None  # how it logged in there (None: told by an older worker)
 
 
+@attrs.frozen
+class HeldSeat:
+    """A seat at another worker's table that may still be a player's here: he was told
+    the table closed when its owner was taken for dead, at ``since`` (trio's clock)."""
+
+    owner: int
+    table: int
+    since: float
+
+
 @attrs.define(eq=False)
 class Node:
     lobby: Lobby
@@ -159,9 +169,9 @@ class Node:
     told_seeks: list[list[Any]] = attrs.Factory(list)
     seeks_told_at: float = -math.inf  # when they were last told whole (trio's clock)
     # players here told their table closed when its owner was taken for dead, by name
-    # key (his next connection's too): (owner, table), the seat it may still hold for
-    # him (``_seat_again``)
-    held_elsewhere: dict[str, tuple[int, int]] = attrs.Factory(dict)
+    # key (his next connection's too): the seat it may still hold for him
+    # (``_seat_again``), for an away limit at most (``forget_the_silent``)
+    held_elsewhere: dict[str, HeldSeat] = attrs.Factory(dict)
     # sessions here whose seek waits on another worker: (that worker, the game)
     seeking_at: dict[int, tuple[int, GameSettings]] = attrs.Factory(dict)
     waiting_since: dict[int, float] = attrs.Factory(dict)  # seekers here: since when
@@ -332,6 +342,12 @@ class Node:
             if now - last > dead_after:
                 self._forget_worker(worker)
         self._release_late(now - dead_after)
+        # a seat its owner never told again: forfeited there by now, if it lives (its
+        # player away that long, or his clock out), and no guest's name held for it
+        away_limit = self.lobby.config.away_limit_ms / 1000
+        for key, held in list(self.held_elsewhere.items()):
+            if now - held.since > away_limit:
+                self._give_up_seat(key)
 
     def _release_late(self, before: float) -> None:
         """Let the lines go on whose requests another worker has not answered since
@@ -873,14 +889,18 @@ class Node:
         self._give_up_seats_at(worker)
 
     def _give_up_seats_at(self, worker: int) -> None:
-        """``worker`` is gone for good: its tables are never told again (a guest gone
-        from here, whose token was kept for such a seat, leaves his name free)."""
+        """``worker`` is gone for good: its tables are never told again."""
+        for key, held in list(self.held_elsewhere.items()):
+            if held.owner == worker:
+                self._give_up_seat(key)
+
+    def _give_up_seat(self, key: str) -> None:
+        """The seat held elsewhere for ``key`` is his no more (a guest gone from here,
+        whose token was kept for it, leaves his name free)."""
+        del self.held_elsewhere[key]
         lobby = self.lobby
-        for key, (owner, _) in list(self.held_elsewhere.items()):
-            if owner == worker:
-                del self.held_elsewhere[key]
-                if key not in lobby.online and not lobby.may_seat(key):
-                    lobby.guest_tokens.pop(key, None)
+        if key not in lobby.online and not lobby.may_seat(key):
+            lobby.guest_tokens.pop(key, None)
 
     def _hello(self, message: dict[str, Any]) -> None:
         """A worker started: it gets everything this one holds (the mutes running too,
@@ -1057,7 +1077,8 @@ class Node:
                 touched = True
                 if why is not None and session.name is not None:  # its owner lost: it
                     # may be alive and still seat him
-                    self.held_elsewhere[name_key(session.name)] = (table.owner, table.id)
+                    held = HeldSeat(table.owner, table.id, trio.current_time())
+                    self.held_elsewhere[name_key(session.name)] = held
             if table.id in session.observing and self.lobby.tables.get(table.id) is None:
                 session.observing.discard(table.id)
                 ended = table.now.match_id if table.now is not None and why is None else None
@@ -1076,8 +1097,8 @@ class Node:
         dead too), as after a login; a seek or rematch offer made meanwhile is
         withdrawn, as sitting down withdraws it. One gone meanwhile is away there, his
         seat held for his login as after any disconnect."""
-        for key, spot in list(self.held_elsewhere.items()):
-            if spot != (table.owner, table.id):
+        for key, held in list(self.held_elsewhere.items()):
+            if (held.owner, held.table) != (table.owner, table.id):
                 continue
             del self.held_elsewhere[key]
             seat = next(
