@@ -18,7 +18,7 @@ import trio
 
 from tests.server.client import LineClient, close_all, is_event, play_machine
 
-from .workers import served_workers
+from .workers import Workers, served_workers
 
 SETTINGS = (
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 200\nheartbeat_ms = 500\n"
@@ -77,6 +77,27 @@ async def test_sigusr1_to_the_parent_drains_every_worker(postgres_url: str, tmp_
     assert events[-1] == "stopped"
 
 
+def _with_web(tmp_path: Path) -> Path:
+    """The settings, the web face on (worker 0's) on a free port."""
+    settings = tmp_path / "server.toml"
+    settings.write_text(SETTINGS + "http_port = 0\n")
+    return settings
+
+
+async def _playing_at_worker_1(
+    workers: Workers, opened: list[LineClient], new: str
+) -> tuple[LineClient, LineClient]:
+    """ann and bob, both on worker 1, playing a match of ann's ``new``: started."""
+    ann = await workers.connect(1, "ann")
+    bob = await workers.connect(1, "bob")
+    opened += [ann, bob]
+    await ann.send(new)
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await ann.read_until(lambda x: is_event(x, "start"), 10)
+    return ann, bob
+
+
 async def _health(http_port: int) -> tuple[int, str] | None:
     """/api/health's status and body; None while nothing answers on the port."""
 
@@ -101,19 +122,11 @@ async def test_the_web_face_says_draining_till_the_last_worker_has_drained(
     # a README tryout: worker 0, which serves the web face, had no match of its own and
     # stopped at once, so /api/health was refused while worker 1's match played on (a
     # load balancer's check then saw a dead host, not a draining one)
-    settings = tmp_path / "server.toml"
-    settings.write_text(SETTINGS + "http_port = 0\n")
     opened: list[LineClient] = []
     with trio.fail_after(110):
-        async with served_workers(postgres_url, settings) as workers:
+        async with served_workers(postgres_url, _with_web(tmp_path)) as workers:
             try:
-                ann = await workers.connect(1, "ann")
-                bob = await workers.connect(1, "bob")
-                opened += [ann, bob]
-                await ann.send("new 2 short")
-                table = (await ann.expect("ok", cmd="sit"))["table"]
-                await bob.send(f"sit {table}")
-                await ann.read_until(lambda x: is_event(x, "start"), 10)
+                ann, bob = await _playing_at_worker_1(workers, opened, "new 2 short")
                 web = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
                 assert isinstance(web, int)
                 workers.process.send_signal(signal.SIGUSR1)
@@ -142,19 +155,11 @@ async def test_worker_0_drained_alone_stops_though_the_others_play_on(
 ) -> None:
     """A drain of worker 0 by its pid: the web face waits for the workers that drain with
     it, and worker 1 does not (its match plays on), so worker 0 stops within a beat."""
-    settings = tmp_path / "server.toml"
-    settings.write_text(SETTINGS + "http_port = 0\n")
     opened: list[LineClient] = []
     with trio.fail_after(60):
-        async with served_workers(postgres_url, settings) as workers:
+        async with served_workers(postgres_url, _with_web(tmp_path)) as workers:
             try:
-                ann = await workers.connect(1, "ann")
-                bob = await workers.connect(1, "bob")
-                opened += [ann, bob]
-                await ann.send("new 2")
-                table = (await ann.expect("ok", cmd="sit"))["table"]
-                await bob.send(f"sit {table}")
-                await ann.read_until(lambda x: is_event(x, "start"), 10)
+                ann, _ = await _playing_at_worker_1(workers, opened, "new 2")
                 os.kill(workers.pids[0], signal.SIGUSR1)
                 with trio.fail_after(5):  # a beat is 0.5 s here
                     while not any(e.get("event") == "drained" for e in workers.events):
