@@ -1102,7 +1102,7 @@ class Node:
                 continue
             del self.held_elsewhere[key]
             seat = next(
-                (s for s, held in enumerate(table.seats) if held and name_key(held) == key),
+                (s for s, name in enumerate(table.seats) if name and name_key(name) == key),
                 None,
             )
             if seat is None or table.state == TableState.CLOSED:
