@@ -358,7 +358,11 @@ class Login:
             if (
                 present is not None
                 and present.guest
-                and (present.online or self.lobby.table_of(name) is not None)
+                and (
+                    present.online
+                    or self.lobby.table_of(name) is not None
+                    or present.held_until > trio.current_time()  # (a seat told closed)
+                )
             ):
                 return present.token
         return token

@@ -529,7 +529,11 @@ class Table:
                     self._watching(session, False)
             case Away(name):
                 seat = self.seat_of(name)  # the seat is held for the away limit, waiting
-                if seat is not None and (self.match is None or not self.match.over):
+                if (
+                    seat is not None
+                    and seat not in self.clocks.away_since  # (told twice: its limit runs on)
+                    and (self.match is None or not self.match.over)
+                ):
                     now = trio.current_time()
                     self.clocks.away(seat, now)
                     held = self._held_s(seat, now)

@@ -20,15 +20,17 @@ from .conftest import make_config
 
 DEAD, NEW = 301, 302  # the died worker's server id, and its replacement's
 NAMED = "run-a1b2:1"  # both: worker 1 of the same parent's run
+RUN = "host-a/4242"  # this node's parent's run
 
 
 @asynccontextmanager
 async def a_node(nursery: trio.Nursery, tmp_path: Path) -> AsyncIterator[Node]:
-    """Worker 0's node, in-process: its bus not opened, what it hears handed to it."""
+    """Worker 0 of the parent's run RUN: its node, in-process, its bus not opened, what
+    it hears handed to it."""
     config = make_config(tmp_path / "here.sqlite3")
     store = open_store(config.db)
     try:
-        yield Node(Lobby(config, store, nursery, rule_book()), WorkerPlace(0, 2), 111)
+        yield Node(Lobby(config, store, nursery, rule_book()), WorkerPlace(0, 2, RUN), 111)
     finally:
         store.close()
 
@@ -54,3 +56,22 @@ async def test_a_worker_that_says_bye_is_forgotten_with_its_name(
             node.hear({"k": "hello", "w": server, "as": f"run-{server}:1"})
             node.hear({"k": "bye", "w": server})
         assert node.heard == {} and node.identities == {}
+
+
+async def test_the_web_face_waits_for_its_own_servers_drain_not_another_hosts(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    # a review: two hosts drained at once each waited for the other's worker 0, which
+    # drained too: neither stopped
+    async with a_node(nursery, tmp_path) as node:
+        node.hear({"k": "hello", "w": 501, "as": f"{RUN}/1"})  # this server's worker 1
+        node.hear({"k": "hello", "w": 601, "as": "host-b/77/0"})  # another host's
+        began = trio.current_time()
+        await trio.sleep(0.01)
+        drain = {"k": "tables", "open": [], "gone": [], "drain": True}
+        node.hear(drain | {"w": 601, "as": "host-b/77/0"})
+        assert node.others_may_drain(began)  # worker 1 has said nothing since
+        node.hear({"k": "tables", "w": 501, "as": f"{RUN}/1", "open": [], "gone": []})
+        assert not node.others_may_drain(began)  # host-b's drain is its own
+        node.hear(drain | {"w": 501, "as": f"{RUN}/1"})
+        assert node.others_may_drain(began)

@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 import trio
+import trio.testing
 
 from deberc_net.game.match import Match
 from deberc_net.protocol.commands import parse_line
@@ -205,7 +206,7 @@ async def test_a_guest_gone_meanwhile_keeps_his_name_and_his_seat_waits_for_him(
         here.owner_silent()
         here.quit()
         [left] = [m for _, m in here.node.bus.waiting() if m["k"] == "left"]
-        assert left["token"] == here.token  # the others keep it too
+        assert (left["token"], left.get("held")) == (here.token, True)  # the others keep it
         _, refused = await here.connect(6, "login cal")
         assert refused.startswith("error "), refused
         here.node.hear(here.told())
@@ -231,3 +232,21 @@ async def test_a_seat_never_told_again_is_given_up_after_an_away_limit(
         _, welcome = await here.connect(7, "login cal")
         assert "name=cal" in welcome, welcome  # anyone's again
         assert not here.node.seat_held_elsewhere("cal")
+
+
+async def test_a_guest_gone_at_another_worker_meanwhile_keeps_his_name_here_too(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    # a review: his worker kept his token, but a third worker, whose copy of the table
+    # was dropped too, let anyone's 'login dan' in, and the table told again seated him
+    async with seated_across(tmp_path) as here:
+        gone = {"k": "left", "w": 333, "name": "dan", "token": "dans-token", "held": True}
+        here.node.hear(gone)
+        _, refused = await here.connect(6, "login dan")
+        assert refused.startswith("error "), refused
+        _, welcome = await here.connect(7, "login dan token=dans-token")
+        assert "name=dan" in welcome, welcome
+        here.node.hear(gone | {"name": "eve", "token": "eves-token"})
+        await trio.sleep(here.after_s("away_limit_ms"))  # his seat given up there by then
+        _, welcome = await here.connect(8, "login eve")
+        assert "name=eve" in welcome, welcome

@@ -110,6 +110,9 @@ class Present:
     guest: bool
     token: str | None  # a guest's resume token
     online: bool = True  # False: gone, but a guest's seat (and token) is still held
+    # a guest gone whose seat his worker holds through a stall (its table told closed
+    # here too): his name is his, for his token, till then (trio's clock)
+    held_until: float = -math.inf
     login: LoginMark | None = None  # how it logged in there (None: told by an older worker)
 
 
@@ -325,10 +328,14 @@ class Node:
         self._publish_tables(force=True)
 
     def others_may_drain(self, since: float) -> bool:
-        """Whether another living worker drains, as its last 'tables' said, or has told
-        none since ``since`` (this worker's drain began: a drain of the whole server
-        reaches every worker at once, and their word is on its way)."""
+        """Whether another living worker of this server (this parent's: another host's
+        drains on its own) drains, as its last 'tables' said, or has told none since
+        ``since`` (this worker's drain began: a drain of the whole server reaches every
+        worker at once, and their word is on its way)."""
+        run = self.identity.rpartition("/")[0]
         for worker in self.heard:
+            if self.identities.get(worker, "").rpartition("/")[0] != run:
+                continue  # (another host's; or an older worker's, which names no run)
             at, draining = self.tables_heard.get(worker, (-math.inf, False))
             if draining or at < since:
                 return True
@@ -399,7 +406,13 @@ class Node:
     def logged_out(self, name: str, token: str | None) -> None:
         """``name`` left this worker; a guest still seated keeps his ``token``."""
         self.logins.pop(name_key(name), None)
-        self.bus.publish(LOBBY, {"k": "left", "name": name, "token": token})
+        self.bus.publish(LOBBY, self._left(name, token))
+
+    def _left(self, name: str, token: str | None) -> dict[str, Any]:
+        """The 'left' message of ``name``: ``held`` if his seat is one told closed by a
+        stall, which the others no longer list either (their copy dropped too)."""
+        held = token is not None and name_key(name) in self.held_elsewhere
+        return {"k": "left", "name": name, "token": token} | ({"held": True} if held else {})
 
     def _tell_presence_all(self) -> None:
         lobby = self.lobby
@@ -413,7 +426,7 @@ class Node:
         seated = {name_key(n): n for t in lobby.tables.values() for n in t.seats if n is not None}
         for key, token in list(lobby.guest_tokens.items()):
             if key not in lobby.online:
-                self.bus.publish(LOBBY, {"k": "left", "name": seated.get(key, key), "token": token})
+                self.bus.publish(LOBBY, self._left(seated.get(key, key), token))
 
     def names(self) -> list[str]:
         """Everyone online on the other workers."""
@@ -899,8 +912,9 @@ class Node:
         whose token was kept for it, leaves his name free)."""
         del self.held_elsewhere[key]
         lobby = self.lobby
-        if key not in lobby.online and not lobby.may_seat(key):
-            lobby.guest_tokens.pop(key, None)
+        free = key not in lobby.online and not lobby.may_seat(key)
+        if free and lobby.guest_tokens.pop(key, None) is not None:  # the others free it too
+            self.bus.publish(LOBBY, self._left(key, None))
 
     def _hello(self, message: dict[str, Any]) -> None:
         """A worker started: it gets everything this one holds (the mutes running too,
@@ -989,16 +1003,20 @@ class Node:
         key = name_key(message["name"])
         present = self.present.get(key)
         token = message["token"]
+        held_s = self.lobby.config.away_limit_ms / 1000 if message.get("held") else -math.inf
         if present is None and token is not None and key not in self.lobby.online:
             # a guest gone, his seat held: told again to a worker that forgot him
             # (``_tell_presence_all``)
-            self.present[key] = Present(message["name"], message["w"], True, token, False)
+            present = Present(message["name"], message["w"], True, token, False)
+            present.held_until = trio.current_time() + held_s
+            self.present[key] = present
             return
         if present is not None and present.worker == message["w"]:
             if message["token"] is None:
                 del self.present[key]
             else:  # a guest's seat waits for him: only his token takes it back
                 present.online, present.token = False, message["token"]
+                present.held_until = trio.current_time() + held_s
 
     def _said(self, message: dict[str, Any]) -> None:
         said = ev.Said(message["name"], message["text"], None)
