@@ -71,18 +71,20 @@ def _selfplay(args: argparse.Namespace) -> int:
     except RuleError as exc:
         print(f"deberc-net selfplay: {exc}", file=sys.stderr)
         return 2
-    with contextlib.ExitStack() as stack:
-        out = None
-        if args.records:
-            try:
+    try:
+        with contextlib.ExitStack() as stack:
+            out = None
+            if args.records:
                 out = stack.enter_context(open(args.records, "w", encoding="utf-8"))
-            except OSError as exc:  # (a missing folder, a read-only one: before any deal)
-                print(
-                    f"deberc-net selfplay: cannot write {args.records}: {exc.strerror}",
-                    file=sys.stderr,
-                )
-                return 2
-        summary = run(rules, args.games, args.seed, out)
+            summary = run(rules, args.games, args.seed, out)
+    except OSError as exc:
+        # the records file's (the engine does no I/O): a missing or read-only folder,
+        # before any deal, or a disk that fills mid-way, at a write or at the close's
+        # last flush; a reader gone (--records /dev/stdout | head) is _main's, quiet
+        if not args.records or isinstance(exc, BrokenPipeError):
+            raise
+        print(f"deberc-net selfplay: cannot write {args.records}: {exc.strerror}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(summary.as_dict(), sort_keys=True))
     else:

@@ -397,3 +397,14 @@ def test_records_that_cannot_be_written_are_one_line_and_status_2(
     assert code == 2 and out == "", (code, out)
     assert err.count("\n") == 1 and err.startswith(f"deberc-net selfplay: cannot write {path}: ")
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("games", [1, 200], ids=["at-the-close", "mid-way"])
+def test_records_on_a_full_disk_are_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], games: int
+) -> None:
+    # a traceback (OSError: No space left on device), from a write once the records
+    # outgrew the file's buffer, or from the close's flush for a few of them
+    code, out, err = run(capsys, "--games", str(games), "--records", "/dev/full")
+    assert code == 2 and out == "", (code, out)
+    assert err == "deberc-net selfplay: cannot write /dev/full: No space left on device\n"
