@@ -83,6 +83,40 @@ def test_a_store_file_another_user_owns_is_left_as_it_is(tmp_path: Path) -> None
     assert path.stat().st_mode & 0o777 == 0o644
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["serve", "--port", "0", "--http-port", "0"],
+        ["admin", "boss"],
+        ["records", "export"],
+        ["ladder", "table"],
+        ["ladder", "run", "--bot", "a=py:clients.random_bot", "--bot", "b=py:clients.random_bot"],
+    ],
+    ids=lambda c: " ".join(c[:2]),
+)
+def test_a_folder_given_as_the_database_is_refused_and_its_mode_left_as_it_was(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """A tryout of the file options: every command refused --db FOLDER in one line, but
+    made the folder 0700 first (and serve logged store_made_private for it). Failed
+    before: 0o700."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    folder.chmod(0o755)
+    done = subprocess.run(
+        [sys.executable, "-m", "deberc_net", *command, "--db", str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.endswith(f"{folder} is a folder, not a database file: give a file's path\n")
+    assert done.stderr.count("\n") == 1, done.stderr  # that line alone: no log line
+    assert folder.stat().st_mode & 0o777 == 0o755
+
+
 def test_a_server_on_a_0_1_0_database_says_it_migrated_it_and_numbers_tables_on(
     tmp_path: Path,
 ) -> None:

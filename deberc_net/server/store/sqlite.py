@@ -104,7 +104,8 @@ def keep_private(path: str) -> None:
     """An existing database file (and its -wal and -shm) that others may read, made so
     by older code (0.1.0 left the umask's 0644), made its owner's only as a new one is
     (docs/security.md §5); one another user owns, or a read-only disk's, left as it is:
-    not ours to change."""
+    not ours to change. Nor anything but a file: ``--db`` given a folder by mistake is
+    refused (cannot_open), its mode as it was."""
     if path == ":memory:":
         return
     for name in (path, f"{path}-wal", f"{path}-shm"):
@@ -113,7 +114,7 @@ def keep_private(path: str) -> None:
         except OSError:  # (none: SQLite makes -wal and -shm with the file's mode)
             continue
         mode = stat.S_IMODE(found.st_mode)
-        if found.st_uid != os.geteuid() or not mode & 0o077:
+        if not stat.S_ISREG(found.st_mode) or found.st_uid != os.geteuid() or not mode & 0o077:
             continue
         with contextlib.suppress(OSError):
             os.chmod(name, mode & ~0o077)
