@@ -8,6 +8,7 @@ from typing import Any
 import attrs
 
 from deberc_net.game.events import MatchEvent
+from deberc_net.game.outcomes import FORFEITS
 from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import SeatView
 
@@ -338,7 +339,11 @@ class Scored:
 
 def scored_in(record: dict[str, Any]) -> tuple[Scored, ...]:
     """The declarations that counted in a deal, by seat: its record's ``declared[]``
-    ``scored`` (docs/records.md), the engine's own count."""
+    ``scored`` (docs/records.md), the engine's own count; none in a deal a forfeit ended
+    (its record keeps the count as it stood, but nothing was written: a tryout's
+    `history` said 'Scored for combinations: … bella 20' under a deal written 0, 0)."""
+    if record.get("outcome") in FORFEITS:
+        return ()
     counted = [
         Scored(entry["seat"], item["combo"], item["points"])
         for entry in record.get("declared") or ()

@@ -384,3 +384,13 @@ def test_game_over_by_forfeit_names_who_lost_it() -> None:
     )
     left = ev.TableEvent(9, 1, three, end._replace(reason="left", forfeit=1))
     assert "(boris покидает стол: поражение)" in " ".join(x.strip() for x in render_ru(left))
+
+
+def test_a_deal_a_forfeit_ended_tells_no_combinations_as_scored() -> None:
+    """A tryout: 'history' showed a deal ended by 'leave!' as written 0, 0, then 'Scored
+    for combinations: vanya bella 20' (its record keeps the count as it stood)."""
+    declared = [{"seat": 0, "calls": ["bella"], "scored": [{"combo": "bella", "points": 20}]}]
+    for outcome in ("left", "timeouts", "away"):
+        assert ev.scored_in({"outcome": outcome, "declared": declared}) == (), outcome
+    [counted] = ev.scored_in({"outcome": "made", "declared": declared})
+    assert (counted.seat, counted.combo, counted.points) == (0, "bella", 20)
