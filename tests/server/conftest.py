@@ -22,6 +22,7 @@ import trio.testing
 from deberc_net.server.accounts import set_password
 from deberc_net.server.app import serve
 from deberc_net.server.config import Config
+from deberc_net.server.session import Session
 from deberc_net.server.store import open_store
 from deberc_net.server.store_writer import StoreWriter
 from deberc_net.testing import rule_book
@@ -41,6 +42,16 @@ def make_config(db: str | Path, **overrides: Any) -> Config:
     }
     settings.update(overrides)
     return Config(**settings)
+
+
+async def told_until(session: Session, text: str, limit_s: float = 10) -> str:
+    """What an in-process ``session`` was told, up to and with ``text``."""
+    told = ""
+    with trio.fail_after(limit_s):
+        while text not in told:
+            await trio.sleep(0.01)
+            told += session.outbox.take().decode()
+    return told
 
 
 @asynccontextmanager

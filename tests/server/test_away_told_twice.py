@@ -15,17 +15,7 @@ from deberc_net.server.store import open_store
 from deberc_net.server.table_messages import Away
 from deberc_net.testing import rule_book
 
-from .conftest import make_config
-
-
-async def _told(session: Session, until: str) -> str:
-    """What ``session`` was told, up to and with a line holding ``until`` (5 s at most)."""
-    told = ""
-    with trio.fail_after(5):
-        while until not in told:
-            await trio.sleep(0.01)
-            told += session.outbox.take().decode()
-    return told
+from .conftest import make_config, told_until
 
 
 async def test_a_second_away_neither_restarts_the_limit_nor_is_told_again(
@@ -46,12 +36,12 @@ async def test_a_second_away_neither_restarts_the_limit_nor_is_told_again(
                 (ann, "new 2"),
             ):
                 await lobby.handle(session, parse_line(line))
-            await _told(ann, "ok cmd=sit")
+            await told_until(ann, "ok cmd=sit")
             [table] = lobby.tables.values()
             await lobby.handle(bob, parse_line(f"sit {table.id}"))
-            await _told(bob, "kind=start")
+            await told_until(bob, "kind=start")
             table.post(Away("ann"))
-            await _told(bob, "kind=away")
+            await told_until(bob, "kind=away")
             since = dict(table.clocks.away_since)
             await trio.sleep(0.5)
             table.post(Away("ann"))  # the second word of it

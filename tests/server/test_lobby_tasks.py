@@ -17,7 +17,7 @@ from deberc_net.server.store import open_store
 from deberc_net.server.table import Table
 from deberc_net.testing import rule_book
 
-from .conftest import make_config
+from .conftest import make_config, told_until
 
 
 @attrs.define
@@ -166,17 +166,9 @@ async def test_a_seat_left_at_a_waiting_table_goes_to_a_seeker_waiting_for_its_g
         async with trio.open_nursery() as nursery:
             nursery.start_soon(table.run)
 
-            async def until(session: Session, text: str) -> str:
-                told = ""
-                with trio.fail_after(10):
-                    while text not in told:
-                        await trio.sleep(0.01)
-                        told += session.outbox.take().decode()
-                return told
-
-            await until(p0, "ok cmd=sit table=1 seat=0")
+            await told_until(p0, "ok cmd=sit table=1 seat=0")
             await _say(lobby, p1, "sit 1")
-            await until(p1, "ok cmd=sit table=1 seat=1")
+            await told_until(p1, "ok cmd=sit table=1 seat=1")
             await _say(lobby, p0, "bot random")
             with trio.fail_after(10):  # the bot is on its way: seat 2 is kept for it
                 while lobby.house.pending(table) != 1:
@@ -188,7 +180,7 @@ async def test_a_seat_left_at_a_waiting_table_goes_to_a_seeker_waiting_for_its_g
             else:  # its process kept failing before it logged in: the house gives up
                 (bot,) = lobby.house.at(table)
                 lobby.house.give_up(bot)
-            told = await until(p2, "ok cmd=sit")
+            told = await told_until(p2, "ok cmd=sit")
             nursery.cancel_scope.cancel()
         seat, left = (1, None) if freed == "leave" else (2, table)
         assert f"ok cmd=sit table=1 seat={seat}" in told
