@@ -48,6 +48,7 @@ VARIANT_SPELLINGS = {
     "харків": "kharkov",
     "moskva": "moscow",
     "москва": "moscow",
+    "терц": "tertz",  # (a word of 'new', never a call there: not the combination)
 }
 
 

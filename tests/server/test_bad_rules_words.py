@@ -66,6 +66,10 @@ async def test_the_spellings_a_club_types_name_the_variant(port: int, connect: C
         assert (ok["variant"], ok["options"]) == (variant, "short"), (word, ok)
         await ann.send("unseek")
         await ann.expect("ok", cmd="unseek")
+    await ann.send("seek 2 Терц")  # a black-box tryout: the game's own name was refused
+    assert (await ann.expect("ok", cmd="seek"))["variant"] == "tertz"
+    await ann.send("unseek")
+    await ann.expect("ok", cmd="unseek")
     await ann.send("new 3 kharkiv")
     await ann.expect("ok", cmd="sit")
     await ann.send("tables")
