@@ -372,10 +372,11 @@ def engine_call(word: str) -> Call | None:
 
 def numbered_call_range(text: str, aliases: Mapping[str, str]) -> tuple[str, int, int] | None:
     """A numbered call of the table's plugins (``lomayu-N``, said ``break N``) typed
-    with a number it does not have: (the call's word, its lowest N, its highest N), so
-    the refusal names the range; None for anything else (docs/protocol.md §10)."""
+    with a number it does not have, or with none: (its word as typed, its lowest N, its
+    highest N), so the refusal names the range in the player's words (``ломаю N: N от
+    1 до 12``); None for anything else (docs/protocol.md §10)."""
     words = normalize(text).split()
-    if len(words) != 2:
+    if len(words) not in (1, 2):
         return None
     numbers: dict[str, list[int]] = {}  # the call's word -> its numbers
     heads: dict[str, str] = {}  # a word people say for it -> the call's word
@@ -389,9 +390,9 @@ def numbered_call_range(text: str, aliases: Mapping[str, str]) -> tuple[str, int
         if len(said) == 2 and said[1] == n:
             heads[said[0]] = head
     typed = heads.get(words[0])
-    if typed is None or number_word(words[1]) in numbers[typed]:
+    if typed is None or (len(words) == 2 and number_word(words[1]) in numbers[typed]):
         return None  # a number it has: refused as before (not legal now)
-    return typed, min(numbers[typed]), max(numbers[typed])
+    return words[0], min(numbers[typed]), max(numbers[typed])
 
 
 def _igrayu(rest: list[str], text: str) -> Call:
