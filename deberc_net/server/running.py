@@ -49,7 +49,7 @@ from .lobby import Lobby
 from .local import LOCAL_ADDRESS, LocalStream, Receiver, local_stream_pair
 from .logs import LifecycleLog
 from .ports import close_all, listen_on
-from .proxy_header import ERROR_CODE, TEXT, BadHeader, Problem, read_header
+from .proxy_header import ERROR_CODE, TEXT, BadHeader, Client, Problem, read_header
 from .run_order import restore, serve_in_arrival_order
 from .session import Ending, Outbox, Session
 from .store import Store, describe
@@ -377,6 +377,10 @@ REFUSAL_TEXT = {
 }
 
 
+# what a connection not logged in is told when it is closed for a newcomer
+MADE_ROOM_TEXT = "the server is full: connections that have not logged in make room"
+
+
 def _log_refused(**fields: Any) -> None:
     log.warning("refused", **fields)
 
@@ -407,6 +411,10 @@ class Server:
             ADDRESSES_KEPT,
         )
         self.pending = 0  # accepted, and not yet given a session
+        # connections from a listed proxy still waiting for their PROXY header, oldest
+        # first, each with the scope that ends its wait (to make room) and when it came:
+        # counted in max_connections, as a connection not logged in is
+        self.awaiting_header: dict[trio.CancelScope, float] = {}
         self.serves_web = False  # this server's web face is on (a drain's end waits)
         # the peers whose connections begin with a PROXY header (proxy_header.py)
         self.game_proxies = networks(config.game_proxies)
@@ -461,9 +469,29 @@ class Server:
         UNKNOWN``: as the proxy). A header missing, late or wrong is told in one line and
         the connection closed, before it is counted against any address."""
         opened = self._now()  # (the login's time counts from here, not from the header)
+        waiting = trio.CancelScope()
+        self.awaiting_header[waiting] = opened
+        client: Client | None = None
         try:
-            with trio.fail_after(self.limits.login_timeout_s):
-                client = await read_header(stream.socket)
+            refusal = Refusal.SHUTTING_DOWN if not self.lobby.accepting else None
+            if refusal is None and not self._room(newcomer=waiting):
+                refusal = Refusal.FULL
+            if refusal is not None:
+                self.refusals.note(refusal.value, address, peer=peer)
+                del self.awaiting_header[waiting]
+                await _refuse(stream, REFUSAL_TEXT[refusal])
+            else:
+                with waiting, trio.fail_after(self.limits.login_timeout_s):
+                    client = await read_header(stream.socket)
+                if waiting.cancelled_caught:  # closed to make room for a newcomer (_room)
+                    log.info("disconnect", peer=peer, reason=Ending.MADE_ROOM.value)
+                    await _refuse(stream, MADE_ROOM_TEXT)
+                else:
+                    del self.awaiting_header[waiting]  # counted from here as a session
+                    if client is not None:
+                        address, peer = limited_address(client.host), client.peer()
+                    await self.handle(stream, address, peer, opened=opened)  # (closes it)
+                    return
         except (BadHeader, trio.TooSlowError) as exc:
             problem = exc.problem if isinstance(exc, BadHeader) else Problem.TOO_SLOW
             log.warning("bad_proxy_header", peer=peer, reason=problem.value)
@@ -472,11 +500,8 @@ class Server:
             pass
         except Exception:  # a failure here ends this connection, never the server
             log.exception("connection_error")
-        else:
-            if client is not None:
-                address, peer = limited_address(client.host), client.peer()
-            await self.handle(stream, address, peer, opened=opened)  # (it closes the stream)
-            return
+        finally:
+            self.awaiting_header.pop(waiting, None)
         with trio.move_on_after(1):
             await stream.aclose()
 
@@ -540,20 +565,34 @@ class Server:
         per_address = self.config.max_connections_per_address
         if per_address and self.per_address[address] > per_address:
             return Refusal.PER_ADDRESS
-        if len(self.sessions) + self.pending > self.config.max_connections:
-            idle = next(
-                (s for s in self.sessions if s.connection.state is State.AWAITING_LOGIN), None
-            )
-            if idle is None:
-                return Refusal.FULL
-            idle.send(
-                ev.Error(
-                    "busy", "the server is full: connections that have not logged in make room"
-                )
-            )
-            idle.close(Ending.MADE_ROOM)
-            self.sessions.pop(idle, None)
+        if not self._room():
+            return Refusal.FULL
         return None
+
+    def _room(self, newcomer: trio.CancelScope | None = None) -> bool:
+        """Whether the connection just counted (in ``pending`` or ``awaiting_header``)
+        fits in ``max_connections``: if not, the oldest connection not logged in (a
+        session, or one still waiting for its PROXY header other than ``newcomer``) is
+        closed to make room; False when there is none."""
+        if len(self.sessions) + self.pending + len(self.awaiting_header) <= (
+            self.config.max_connections
+        ):
+            return True
+        idle = next((s for s in self.sessions if s.connection.state is State.AWAITING_LOGIN), None)
+        waiting = [
+            (scope, at) for scope, at in self.awaiting_header.items() if scope is not newcomer
+        ]
+        if waiting and (idle is None or waiting[0][1] < idle.connection.connected_at):
+            scope = waiting[0][0]
+            scope.cancel()
+            del self.awaiting_header[scope]
+            return True
+        if idle is None:
+            return False
+        idle.send(ev.Error("busy", MADE_ROOM_TEXT))
+        idle.close(Ending.MADE_ROOM)
+        self.sessions.pop(idle, None)
+        return True
 
     def _open(
         self, stream: trio.abc.Stream, address: str, peer: str, opened: float | None

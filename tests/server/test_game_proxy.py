@@ -15,12 +15,13 @@ import structlog
 import trio
 import trio.testing
 
-from .client import BOT_START_S, LineClient, dial_from, fields, is_event, log_in_machine
+from .client import BANNER_RU, BOT_START_S, LineClient, dial_from, fields, is_event, log_in_machine
 from .conftest import Connector
 
 StartServer = Callable[..., Awaitable[int]]
 PROXY = "127.0.0.2"  # the listed proxy's address (any 127.x.y.z is this machine's)
 BUSY = "error code=busy text=too many connections from your address"
+MADE_ROOM = "the server is full: connections that have not logged in make room"
 
 
 def header(source: str, source_port: int = 5555, version: int = 4) -> bytes:
@@ -281,3 +282,37 @@ async def test_house_bots_need_no_header_where_this_machine_is_a_listed_proxy(
     name = (await ann.expect("ok", cmd="bot"))["name"]
     seated = await ann.read_until(lambda x: is_event(x, "seated"), BOT_START_S)
     assert fields(seated)[1]["name"] == name
+
+
+async def test_connections_waiting_for_their_header_count_and_the_oldest_makes_room(
+    start_server: StartServer, connect: Connector
+) -> None:
+    # a review: a proxy's connections waiting for their header were in no count, so a
+    # listed proxy (or a network listed too widely) could hold any number of sockets
+    port = await start_server(game_proxies=[PROXY], max_connections=3)
+    with structlog.testing.capture_logs() as logs:
+        silent = [LineClient(await _dial(port), f"silent{i}") for i in range(3)]
+        connect.clients.extend(silent)
+        player = await connect.machine(port, "player")  # the fourth: the oldest made room
+        await player.send("who")
+        assert (await player.expect("who"))["names"] == "player"
+        await silent[0].wait_closed()
+        assert silent[0].lines == [f"error code=busy text={MADE_ROOM}"]
+        # the others still wait, and their header lets them in
+        await silent[1].send_raw(header("203.0.113.7"))
+        await silent[1].read_until(lambda line: line == BANNER_RU)
+        await log_in_machine(silent[1], "ann")
+    [made_room] = [e for e in logs if e.get("reason") == "made-room"]
+    assert made_room["event"] == "disconnect" and made_room["peer"].startswith(f"{PROXY}:")
+
+
+async def test_a_full_server_refuses_a_proxied_connection_before_its_header(
+    start_server: StartServer, connect: Connector
+) -> None:
+    port = await start_server(game_proxies=[PROXY], max_connections=2)
+    for name in ("ann", "bob"):
+        await connect.machine(port, name)  # logged in: nobody to make room
+    with structlog.testing.capture_logs() as logs:
+        assert await refused(port, b"", timeout=5) == ["error code=busy text=the server is full"]
+    [refusal] = [e for e in logs if e["event"] == "refused"]
+    assert refusal["reason"] == "full" and refusal["peer"].startswith(f"{PROXY}:")
