@@ -70,6 +70,7 @@ class Admits:
 BEFORE_LOGIN = frozenset(
     {"help", "calls", "quit", "style", "sort", "clock", "lang", "login", "ping"}
 )
+PROXY_HEADER = "PROXY "  # how a PROXY protocol (version 1) header begins
 NOT_LOGGED_IN = ev.Error("not-logged-in", "log in first: login NAME [PASSWORD]")
 # A state missing here (CLOSED) reads nothing at all.
 ADMITS: dict[State, Admits] = {
@@ -101,6 +102,9 @@ class Reply:
 
     error: ev.Error
     hang_up: bool = False
+    # a PROXY protocol header before login (read here as a line: the peer is not a
+    # listed proxy): the server logs it, the misconfiguration's sign for its operator
+    proxy_header: bool = False
 
 
 class NeedData(enum.Enum):
@@ -264,7 +268,9 @@ class Connection:
                 return Reply(ev.Error(item.code, item.text))
             if type(command) is TableCallText:  # (_admit's test, written out: every call)
                 rule = ADMITS[self.state]
-                return command if rule.table_calls else Reply(rule.refusal)
+                if rule.table_calls:
+                    return command
+                return Reply(rule.refusal, proxy_header=command.text.startswith(PROXY_HEADER))
             if command is not None:
                 return self._admit(command)
         return NEED_DATA

@@ -385,6 +385,10 @@ def _log_refused(**fields: Any) -> None:
     log.warning("refused", **fields)
 
 
+def _log_unlisted_proxy(**fields: Any) -> None:
+    log.warning("proxy_header_not_listed", **fields)
+
+
 class Server:
     """Serves connections on any streams, for one lobby."""
 
@@ -422,6 +426,8 @@ class Server:
         # refused connections: the first of a reason logged, then counted (a full server
         # may refuse thousands a second)
         self.refusals = Summaries(_log_refused, nursery)
+        # PROXY headers from peers not in game_proxies (read as lines): likewise
+        self.unlisted_proxies = Summaries(_log_unlisted_proxy, nursery)
         self.limits = Limits(
             max_line=config.max_line,
             flood_lines_per_s=config.flood_lines_per_s,
@@ -770,6 +776,8 @@ class Server:
                     now = self._now()
                 item, more = taken, True
             if isinstance(item, Reply):
+                if item.proxy_header:
+                    self.unlisted_proxies.note("unlisted", session.address, peer=session.peer)
                 session.send(item.error)
                 if item.hang_up:
                     session.log.warning(item.error.code)

@@ -255,6 +255,10 @@ async def test_an_unlisted_peers_proxy_line_is_just_an_unknown_command(
         await proxied(connect, port, header("203.0.113.7"), "named")  # that one is free
     [connected, _] = [line["peer"] for line in logs if line["event"] == "connect"]
     assert connected.startswith("127.0.0.1:")
+    # the header before login is the misconfiguration's sign: logged for the operator
+    # (after login, a line like any other: not logged)
+    [unlisted] = [line for line in logs if line["event"] == "proxy_header_not_listed"]
+    assert unlisted["peer"] == connected and unlisted["log_level"] == "warning"
 
 
 async def test_without_game_proxies_a_proxy_line_is_read_as_a_line(
@@ -262,10 +266,15 @@ async def test_without_game_proxies_a_proxy_line_is_read_as_a_line(
 ) -> None:
     """The default: no header is read from anyone (the listed proxy of the other tests
     included)."""
-    client = await connect.raw(port, "client", source=PROXY)
-    await client.send("style machine")
-    await client.send_raw(header("203.0.113.7"))
-    assert (await client.expect("error"))["code"] == "not-logged-in"
+    with structlog.testing.capture_logs() as logs:
+        client = await connect.raw(port, "client", source=PROXY)
+        await client.send("style machine")
+        await client.send_raw(header("203.0.113.7"))
+        assert (await client.expect("error"))["code"] == "not-logged-in"
+        await client.send("login PROXY")  # a line of its own, not a header: not logged
+        await client.expect("ok", cmd="login")
+    [unlisted] = [line for line in logs if line["event"] == "proxy_header_not_listed"]
+    assert unlisted["peer"].startswith(f"{PROXY}:")
 
 
 async def test_house_bots_need_no_header_where_this_machine_is_a_listed_proxy(
