@@ -16,6 +16,7 @@ from typing import Any
 
 from rich.cells import cell_len
 
+from deberc_net.game import calls as C
 from deberc_net.game import events as g
 from deberc_net.game.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, card_str
 from deberc_net.game.deal import SWAP_Q
@@ -849,7 +850,10 @@ def _human(event: object, names: tuple[str, ...], sides: Sides) -> list[str]:
 
 @_human.register
 def _human_call(e: g.CallMade, n: tuple[str, ...], sides: Sides) -> list[str]:
-    return [f"{n[e.seat]}: {_pretty_call(e.call.token())}{_clock(e.auto)}"]
+    said = f"{n[e.seat]}: {_pretty_call(e.call.token())}{_clock(e.auto)}"
+    if e.call.name == C.MENYAYU:  # what lies face up now (a person's screen shows no state)
+        said += " — takes the turned card; the trump 7 now lies face up."
+    return [said]
 
 
 @_human.register

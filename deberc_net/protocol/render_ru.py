@@ -12,6 +12,7 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from deberc_net.game import calls as C
 from deberc_net.game import events as g
 from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, Card
 from deberc_net.game.deal import SWAP_Q
@@ -143,7 +144,10 @@ def _human(event: object, n: Names, sides: Sides) -> list[str]:
 
 @_human.register
 def _call(e: g.CallMade, n: Names, sides: Sides) -> list[str]:
-    return [f"{n[e.seat]}: {ru_call(e.call.token())}{_clock(e.auto)}"]
+    said = f"{n[e.seat]}: {ru_call(e.call.token())}{_clock(e.auto)}"
+    if e.call.name == C.MENYAYU:  # as in English: what lies face up now
+        said += " — берёт открытую карту, теперь открыта козырная семёрка."
+    return [said]
 
 
 @_human.register

@@ -28,6 +28,12 @@ GOLDEN: list[tuple[object, str, str]] = [
         "kind=call seat=1 call=ot-K-kozyrnogo auto=1",
         "boris: ot korolya kozyrnogo (clock)",  # spoken, not the token (tryout #12)
     ),
+    (
+        g.CallMade(1, Call(C.MENYAYU)),
+        "kind=call seat=1 call=menyayu auto=0",
+        # a person's screen shows no state: what lies face up now (a Tertz tryout)
+        "boris: menyayu — takes the turned card; the trump 7 now lies face up.",
+    ),
     (g.CardPlayed(1, card("10h")), "kind=play seat=1 card=10h auto=0", "boris plays 10♥"),
     (
         g.CardPlayed(0, card("7s"), auto=True),

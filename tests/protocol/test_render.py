@@ -394,3 +394,10 @@ def test_a_deal_a_forfeit_ended_tells_no_combinations_as_scored() -> None:
         assert ev.scored_in({"outcome": outcome, "declared": declared}) == (), outcome
     [counted] = ev.scored_in({"outcome": "made", "declared": declared})
     assert (counted.seat, counted.combo, counted.points) == (0, "bella", 20)
+
+
+def test_a_swap_says_in_russian_what_lies_face_up_now() -> None:
+    swap = ev.TableEvent(7, 4, TWO, g.CallMade(1, C.Call(C.MENYAYU)))
+    assert render_ru(swap) == [
+        "boris: меняю — берёт открытую карту, теперь открыта козырная семёрка."
+    ]
