@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -12,6 +13,7 @@ from deberc_net.game.outcomes import FORFEITS
 from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import SeatView
 
+from .lang import NO_WORDS
 from .messages import Phrase
 
 
@@ -45,6 +47,7 @@ class Error:
     # a mistyped command's likely name (hints.py): told to people only, a program's
     # lines being no slips of the keys (the machine line stays as it was)
     command: str | None = None
+    words: Mapping[str, str] = NO_WORDS  # the hint's table's, as in TableEvent
 
 
 @attrs.frozen
@@ -262,6 +265,8 @@ class TableEvent:
     # the rules' Settings.deal_won_on_points: people are told a deal's winner, not
     # how the one who ordered fared (docs/rules.md §11)
     deal_won_on_points: bool = False
+    # the table's own Russian words for calls (lang.table_words: Tertz's «марьяж»)
+    words: Mapping[str, str] = NO_WORDS
 
 
 class AskKind(StrEnum):
@@ -281,6 +286,7 @@ class Ask:
     # people are shown the whole table (deal, dealer, score, trump) only when they ask
     # for it ('state', observe, back): a request in play repeats none of it
     whole: bool = False
+    words: Mapping[str, str] = NO_WORDS  # as in TableEvent
 
 
 @attrs.frozen
@@ -381,6 +387,7 @@ class History:
     deals: tuple[HistoryDeal, ...]
     deal_won_on_points: bool = False  # as in TableEvent: each deal names its winner
     over: bool = False  # a finished match's (no deal: it ended before its first call)
+    words: Mapping[str, str] = NO_WORDS  # as in TableEvent
 
 
 @attrs.frozen

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
+from types import MappingProxyType
 
 from deberc_net.game import calls as C
 from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, Card
@@ -145,11 +146,34 @@ def learn_plugin_calls(aliases: Iterable[Mapping[str, str]]) -> None:
                 _PLUGIN_RU.setdefault(call, word)
 
 
-def ru_call(token: str) -> str:
+# a table whose plugins give no call Russian words of their own
+NO_WORDS: Mapping[str, str] = MappingProxyType({})
+
+
+def table_words(aliases: Mapping[str, str]) -> Mapping[str, str]:
+    """The Russian words of a table's calls where its plugins give one: ``aliases``
+    (``RuleSet.call_aliases``, ``{word: call}`` in each plugin's order) to ``{call:
+    its first Cyrillic word}``. So a plugin may re-word a call of the game's own for
+    its tables alone: Tertz's 'bella' is «марьяж», its 'rost?' «от чего?», while a
+    Deberts table says «белла», «рост?». Worked out once a table (``ru_call``'s
+    ``words``)."""
+    words: dict[str, str] = {}
+    for word, call in aliases.items():
+        if CYRILLIC.search(word):
+            words.setdefault(call, word)
+    return MappingProxyType(words) if words else NO_WORDS
+
+
+def ru_call(token: str, words: Mapping[str, str] = NO_WORDS) -> str:
     """A call's token as a Russian player says it: 'ot-A' is 'от туза', 'Js' is 'В♠',
     a plugin's call in its plugin's first Cyrillic word ('lomayu-6' is 'ломаю 6').
-    Each one reads back as the same call (protocol.vocabulary); a call without Russian
-    words is shown as its token."""
+    ``words``: the table's own (``table_words``), which come first. Each one reads back
+    as the same call (protocol.vocabulary); a call without Russian words is shown as
+    its token."""
+    if words:
+        said = words.get(token)
+        if said is not None:
+            return said
     if m := _CARD_TOKEN.fullmatch(token):
         return _LATIN_RANK.get(m.group(1), m.group(1)) + SUIT_SYMBOLS[m.group(2)]
     if m := _OT.fullmatch(token):

@@ -10,7 +10,7 @@ import functools
 import json
 import re
 import textwrap
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -27,7 +27,15 @@ from deberc_net.game.view import SeatView
 from . import events as ev
 from .ends import end_words, short_words
 from .event_lines import EVENT_LINES
-from .lang import RU_MATCH_REASONS, RU_OUTCOMES, Lang, ru_call, spoken_call, spoken_calls_in
+from .lang import (
+    NO_WORDS,
+    RU_MATCH_REASONS,
+    RU_OUTCOMES,
+    Lang,
+    ru_call,
+    spoken_call,
+    spoken_calls_in,
+)
 from .messages import Msg, phrase, why
 from .wire import format_line as line
 from .wire import format_value as _value
@@ -953,11 +961,17 @@ _FOURS = {
 }
 
 
-def combo_word(combo: str, lang: Lang) -> str:
+def combo_word(combo: str, lang: Lang, words: Mapping[str, str] = NO_WORDS) -> str:
     """'pyatdesyat to As' as 'fifty' («пятьдесят»), Tertz's 'run of 5 to Ks' as
-    'hundred five' («сто пять»); a kind without words as recorded."""
+    'hundred five' («сто пять»); a kind without words as recorded. ``words``: the
+    table's Russian words for calls (lang.table_words), bella's among them (Tertz's
+    «марьяж»)."""
     kind = combo.split(" to ", 1)[0]
     english = lang == Lang.EN
+    if not english and words:
+        said = words.get(kind)
+        if said is not None:
+            return said
     named = None
     if run := _RUN_OF.fullmatch(kind):
         named = _RUNS.get(int(run.group(1)))
@@ -974,12 +988,18 @@ def combo_word(combo: str, lang: Lang) -> str:
     return _RU_COMBOS.get(kind, kind)
 
 
-def scored_lines(scored: Sequence[ev.Scored], names: Sequence[str], lang: Lang) -> list[str]:
+def scored_lines(
+    scored: Sequence[ev.Scored],
+    names: Sequence[str],
+    lang: Lang,
+    words: Mapping[str, str] = NO_WORDS,
+) -> list[str]:
     """What each seat's declarations counted in a deal, one line ('Scored for
-    combinations: anna fifty 50, bella 20; boris terts 20.'); none if nothing did."""
+    combinations: anna fifty 50, bella 20; boris terts 20.'); none if nothing did.
+    ``words``: as ``combo_word``'s."""
     by_seat: dict[int, list[str]] = {}
     for s in scored:
-        by_seat.setdefault(s.seat, []).append(f"{combo_word(s.combo, lang)} {s.points}")
+        by_seat.setdefault(s.seat, []).append(f"{combo_word(s.combo, lang, words)} {s.points}")
     if not by_seat:
         return []
     combos = "; ".join(f"{names[seat]} {', '.join(said)}" for seat, said in sorted(by_seat.items()))
@@ -1146,15 +1166,18 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
     return out
 
 
-def said_so_far(v: SeatView, lang: Lang) -> list[str]:
+def said_so_far(v: SeatView, lang: Lang, words: Mapping[str, str] = NO_WORDS) -> list[str]:
     """The deal's talk, the cards shown and the tricks each side took, as the machine
     view's ``talk``, ``shown`` and ``tricks`` carry them: what a player back after a
-    drop (or asking 'state') needs to go on, the events having told it once."""
+    drop (or asking 'state') needs to go on, the events having told it once. ``words``:
+    the table's Russian words for calls (lang.table_words)."""
     n = v.names
-    say = ru_call if lang == Lang.RU else spoken_call
     out = []
     if v.talk:
-        talk = ", ".join(f"{n[seat]} {say(token)}" for seat, token in v.talk)
+        if lang == Lang.RU:
+            talk = ", ".join(f"{n[seat]} {ru_call(token, words)}" for seat, token in v.talk)
+        else:
+            talk = ", ".join(f"{n[seat]} {spoken_call(token)}" for seat, token in v.talk)
         out.append(_say(lang, Msg.STATE_TALK, talk=talk))
     if v.shown:
         shown = "; ".join(f"{n[seat]} {pretty_cards(cs)}" for seat, cs in sorted(v.shown.items()))
@@ -1346,7 +1369,7 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
             end = outcome + (f", {_by_side(n, d.written)}" if d.written is not None else "")
         deal = _say(lang, Msg.HISTORY_DEAL, deal=d.deal, dealer=n[d.dealer], trump=trump, end=end)
         out.append(deal)
-        out += [f"    {said}" for said in scored_lines(d.scored, n, lang)]
+        out += [f"    {said}" for said in scored_lines(d.scored, n, lang, e.words)]
         for i, t in enumerate(d.tricks, 1):
             laid = [f"{n[(t.leader + k) % len(n)]} {pretty_card(c)}" for k, c in enumerate(t.cards)]
             out.append(f"{i:>3} {' '.join(laid)} > {n[t.winner]}")

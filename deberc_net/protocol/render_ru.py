@@ -9,7 +9,8 @@ machine style has no language and never comes here.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from deberc_net.game import calls as C
@@ -19,7 +20,16 @@ from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 
 from . import events as ev
-from .lang import RU_MATCH_REASONS, RU_OUTCOMES, RU_RANKS, Lang, ru_call, ru_card, ru_card_text
+from .lang import (
+    NO_WORDS,
+    RU_MATCH_REASONS,
+    RU_OUTCOMES,
+    RU_RANKS,
+    Lang,
+    ru_call,
+    ru_card,
+    ru_card_text,
+)
 from .messages import RU_ERRORS, Phrase
 from .render import (
     HandOrder,
@@ -63,7 +73,7 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
             text = RU_ERRORS.get(event.code, event.human or event.text)
             refused = f"Ошибка ({event.code}): {_said(event.said, text)}"
             if event.hint is not None:
-                refused += f" Может быть, «{ru_call(event.hint)}»?"
+                refused += f" Может быть, «{ru_call(event.hint, event.words)}»?"
             elif event.command is not None:
                 refused += f" Может быть, {event.command}?"
             lines = [refused]
@@ -99,8 +109,10 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
             told = event.event
             if event.deal_won_on_points and type(told) is g.DealEnded:
                 how = deal_word(told.outcome, told.written, event.names, True, Lang.RU)
-                scored = scored_lines(ev.scored_in(told.record), event.names, Lang.RU)
+                scored = scored_lines(ev.scored_in(told.record), event.names, Lang.RU, event.words)
                 lines = [_deal_end_line(told, event.names, how), *scored]
+            elif event.words and type(told) in _SPOKEN:  # said in the table's own words
+                lines = _SPOKEN[type(told)](told, event.names, event.words)
             else:
                 lines = _human(told, event.names, event.sides) or _render(event, False, order)
         case ev.Ask():
@@ -144,7 +156,11 @@ def _human(event: object, n: Names, sides: Sides) -> list[str]:
 
 @_human.register
 def _call(e: g.CallMade, n: Names, sides: Sides) -> list[str]:
-    said = f"{n[e.seat]}: {ru_call(e.call.token())}{_clock(e.auto)}"
+    return _call_in(e, n)
+
+
+def _call_in(e: g.CallMade, n: Names, words: Mapping[str, str] = NO_WORDS) -> list[str]:
+    said = f"{n[e.seat]}: {ru_call(e.call.token(), words)}{_clock(e.auto)}"
     if e.call.name == C.MENYAYU:  # as in English: what lies face up now
         said += " — берёт открытую карту, теперь открыта козырная семёрка."
     return [said]
@@ -157,8 +173,12 @@ def _card(e: g.CardPlayed, n: Names, sides: Sides) -> list[str]:
 
 @_human.register
 def _penalty(e: g.Penalized, n: Names, sides: Sides) -> list[str]:
+    return _penalty_in(e, n)
+
+
+def _penalty_in(e: g.Penalized, n: Names, words: Mapping[str, str] = NO_WORDS) -> list[str]:
     why = RU_ERRORS.get(e.code, e.code)
-    return [f"{n[e.seat]} штрафуется за «{ru_call(e.call.token())}» ({why})."]
+    return [f"{n[e.seat]} штрафуется за «{ru_call(e.call.token(), words)}» ({why})."]
 
 
 @_human.register
@@ -210,8 +230,21 @@ def _deal(e: g.DealStarted, n: Names, sides: Sides) -> list[str]:
 
 @_human.register
 def _deal_end(e: g.DealEnded, n: Names, sides: Sides) -> list[str]:
-    scored = scored_lines(ev.scored_in(e.record), n, Lang.RU)
+    return _deal_end_in(e, n)
+
+
+def _deal_end_in(e: g.DealEnded, n: Names, words: Mapping[str, str] = NO_WORDS) -> list[str]:
+    scored = scored_lines(ev.scored_in(e.record), n, Lang.RU, words)
     return [_deal_end_line(e, n, RU_OUTCOMES.get(e.outcome, e.outcome)), *scored]
+
+
+# the events that say a call (or a combination named as one), told in a table's own
+# words (TableEvent.words) when it has any: the rest say none
+_SPOKEN: dict[type, Callable[[Any, Names, Mapping[str, str]], list[str]]] = {
+    g.CallMade: _call_in,
+    g.Penalized: _penalty_in,
+    g.DealEnded: _deal_end_in,
+}
 
 
 def _deal_end_line(e: g.DealEnded, n: Names, how: str) -> str:
@@ -300,16 +333,18 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
                 f"Открытая карта: {ru_card(v.turned)}, козырь первого круга — "
                 f"{_suit(v.turned >> 3)}. Круг торговли {v.bid_round}."
             )
-        out += said_so_far(v, Lang.RU)
+        out += said_so_far(v, Lang.RU, e.words)
         if v.trick:
             out.append("Взятка: " + ", ".join(f"{n[s]} {ru_card(c)}" for s, c in v.trick))
     if v.hand:
         out.append(f"Ваши карты: {ru_hand(v.hand, order)}")
     out.extend(_game_line(name, value) for name, value in v.game if value is not None)
     if v.pending is not None:
-        out.append(_question(*v.pending, n, v.seat))
+        out.append(_question(*v.pending, n, v.seat, e.words))
     if e.kind == ev.AskKind.ASK and v.legal:
-        options = " | ".join(prompt_calls(v.legal, v.hand, order, ru_call))
+        words = e.words
+        say = ru_call if not words else partial(ru_call, words=words)
+        options = " | ".join(prompt_calls(v.legal, v.hand, order, say))
         clock = f" [{e.clock_ms // 1000} с]" if e.clock_ms is not None else ""
         out.append(f"Ваш ход{clock}: {options}")
     elif v.to_act is not None and v.seat != v.to_act:
@@ -327,7 +362,14 @@ def _game_line(name: str, value: Any) -> str:
     return f"{_GAME_FIELDS.get(name, name)}: {value}"
 
 
-def _question(kind: str, asker: int, answerer: int, n: Sequence[str], me: int | None = None) -> str:
+def _question(
+    kind: str,
+    asker: int,
+    answerer: int,
+    n: Sequence[str],
+    me: int | None = None,
+    words: Mapping[str, str] = NO_WORDS,
+) -> str:
     """The open question of the table talk, as a Russian player would say it; to ``me``
     (the seat it is told to) about himself on «вы»."""
     a, b = n[asker], n[answerer]
@@ -376,7 +418,7 @@ def _question(kind: str, asker: int, answerer: int, n: Sequence[str], me: int | 
         return f"{offers} {to} 50 очков без игры: {answers} «принимаю» или «играем»."
     asks = "Вы спрашиваете" if you_ask else f"{a} спрашивает"
     answers = "ответьте" if you_answer else f"{b} отвечает"
-    return f"{asks} «{ru_call(kind)}»: {answers}."
+    return f"{asks} «{ru_call(kind, words)}»: {answers}."
 
 
 def _last(e: ev.LastTrick) -> list[str]:

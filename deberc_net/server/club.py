@@ -17,6 +17,7 @@ from deberc_net.plugins import RuleError
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.events import ServerEvent
+from deberc_net.protocol.lang import NO_WORDS, table_words
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.refusals import rules_phrase
 
@@ -229,13 +230,15 @@ class Club:
         if last is None:
             return None
         deals = tuple(history_deal(r) for r in last.records)
+        words = NO_WORDS
         try:  # its rules tell whether a deal is told by its winner (docs/rules.md §11)
             rules = self.lobby.rules.ruleset(len(last.names), last.variant, last.options)
             on_points = rules.settings.deal_won_on_points
+            words = table_words(rules.call_aliases)  # (Tertz's «марьяж»)
         except RuleError:  # their plugin is gone since: its deals as they were recorded
             on_points = False
         return ev.History(
-            last.table, last.match, last.names, last.sides, deals, on_points, over=True
+            last.table, last.match, last.names, last.sides, deals, on_points, True, words
         )
 
     def _last_sheet(self, name: str, watched: str | None) -> ev.Sheet | ev.Error | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 import attrs
@@ -105,7 +106,7 @@ class Help:
             if lang == Lang.RU or not session.connection.machine:
                 # a person's: as his prompt offers them (the cards grouped, in the
                 # order his hand is shown), each as it is said and may be typed
-                say = ru_call if lang == Lang.RU else spoken_call
+                say = partial(ru_call, words=table.ru_words) if lang == Lang.RU else spoken_call
                 hand = view(match, seat).hand
                 calls = prompt_calls(calls, hand, session.connection.hand_order, say)
         playing = table.state != ev.TableState.WAITING

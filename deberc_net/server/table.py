@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import math
 import secrets
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
@@ -37,7 +37,7 @@ from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.event_lines import EVENT_LINES
 from deberc_net.protocol.framing import encode_lines
 from deberc_net.protocol.hints import command_hint, hint
-from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.lang import Lang, table_words
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import HUMAN, MACHINE, for_people
@@ -157,6 +157,8 @@ class Table:
     remote = False  # (a class attribute) another worker's table: server/cluster/
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)  # told with every event
     _on_points: bool = attrs.field(init=False)  # the rules' deal_won_on_points, told so too
+    # its plugins' Russian words for calls (Tertz's «марьяж»), told with every event
+    ru_words: Mapping[str, str] = attrs.field(init=False)
     # the name key of each name seated here (the names a table ever seats are few)
     _keys: dict[str, str] = attrs.field(init=False, factory=dict)
     _talk: KeptTalk = attrs.field(init=False, factory=KeptTalk)  # the asks' talk field, kept
@@ -182,6 +184,7 @@ class Table:
         n = self.rules.settings.players
         self._sides = self.rules.settings.sides()
         self._on_points = self.rules.settings.deal_won_on_points
+        self.ru_words = table_words(self.rules.call_aliases)
         self.seats = [None] * n
         if self.private or self.board is not None:
             self.rated = False
@@ -1025,7 +1028,9 @@ class Table:
                 else:
                     session.send_asked(line)
             else:
-                session.send(ev.Ask(self.seq, self.id, view(match, seat), clock))
+                session.send(
+                    ev.Ask(self.seq, self.id, view(match, seat), clock, words=self.ru_words)
+                )
 
     async def _call(
         self, session: Session, text: str, seq: int | None, now: float | None = None
@@ -1078,7 +1083,14 @@ class Table:
             token = None if near is None else near.token()
             # no call near it: a command mistyped at the table ('tabels')?
             command = command_hint(text, COMMANDS) if near is None else None
-            error = ev.Error("unknown-command", said.text(), said=said, hint=token, command=command)
+            error = ev.Error(
+                "unknown-command",
+                said.text(),
+                said=said,
+                hint=token,
+                command=command,
+                words=self.ru_words,
+            )
             session.send(error)
             return
         try:
@@ -1487,7 +1499,15 @@ class Table:
         """``event`` as told at this table, for a renderer that needs the names."""
         seats = self.seats  # a match's seats are all taken: most events
         names = tuple(seats) if all(seats) else tuple([s or "-" for s in seats])
-        return ev.TableEvent(self.seq, self.id, names, event, self._sides, self._on_points)  # type: ignore[arg-type]
+        return ev.TableEvent(
+            self.seq,
+            self.id,
+            names,  # type: ignore[arg-type]
+            event,
+            self._sides,
+            self._on_points,
+            self.ru_words,
+        )
 
     @staticmethod
     def _broadcast(

@@ -86,7 +86,8 @@ def send_state(table: Table, session: Session, seat: int | None, *, whole: bool 
         else:
             session.send_lines([line])
         return
-    session.send(ev.Ask(table.seq, table.id, view(match, seat), clock, kind=kind, whole=whole))
+    ask = ev.Ask(table.seq, table.id, view(match, seat), clock, kind, whole, table.ru_words)
+    session.send(ask)
 
 
 def last_taken_this_deal(table: Table) -> ev.LastTrick | None:
@@ -189,6 +190,12 @@ def send_history(table: Table, session: Session) -> None:
         )
     sides = table.sides
     history = ev.History(
-        table.id, match.match_id, match.names, sides, tuple(deals), table.deal_won_on_points
+        table.id,
+        match.match_id,
+        match.names,
+        sides,
+        tuple(deals),
+        table.deal_won_on_points,
+        words=table.ru_words,
     )
     session.send(history)

@@ -22,7 +22,7 @@ def tertz_choice(options: str) -> str:
     breaks = [m for t in tokens if (m := BREAKS.fullmatch(t))]
     if breaks:
         return "ломаю " + breaks[0].group(2)  # the most cards it may move
-    if "bella" in tokens:
+    if "bella" in tokens or "марьяж" in tokens:  # (a Russian table offers «марьяж»)
         return "марьяж"
     return human_choice(options)
 
@@ -170,6 +170,7 @@ async def test_russian_players_see_the_talon_and_break_the_deck_in_russian(
     assert re.search(r"^Раздача 1, сдаёт \w+, козырь [♠♥♦♣]: поделена, ", history[1]), history
     assert re.fullmatch(r" +(anna|boris): ломаю \d+", history[3]), history
     assert [x for x in lines if TOKENS.search(x)] == []
+    assert [x for x in lines if "белла" in x] == []  # Deberts's word: «марьяж» here
 
 
 async def _russian_block(client: LineClient, command: str, title: str) -> list[str]:
