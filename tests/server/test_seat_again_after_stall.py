@@ -18,6 +18,7 @@ from deberc_net.game.match import Match
 from deberc_net.protocol.commands import parse_line
 from deberc_net.protocol.events import TableState
 from deberc_net.server.cluster import WorkerPlace
+from deberc_net.server.cluster.bus import channel
 from deberc_net.server.cluster.node import Node
 from deberc_net.server.cluster.payloads import table_for_bus, tables_messages
 from deberc_net.server.lobby import Lobby
@@ -250,3 +251,59 @@ async def test_a_guest_gone_at_another_worker_meanwhile_keeps_his_name_here_too(
         await trio.sleep(here.after_s("away_limit_ms"))  # his seat given up there by then
         _, welcome = await here.connect(8, "login eve")
         assert "name=eve" in welcome, welcome
+
+
+async def test_one_who_logged_in_at_a_third_worker_meanwhile_is_seated_there(
+    tmp_path: Path,
+) -> None:
+    # left out before (docs/scaling.md): the seat was this worker's memory, so the
+    # third worker, which he logged in at, never seated him and his match was lost by
+    # timeouts; now this worker hands the held seat over and posts no Away
+    async with seated_across(tmp_path) as here:
+        here.owner_silent()
+        here.quit()
+        here.node.hear(
+            {"k": "in", "w": 333, "name": "cal", "guest": True, "token": here.token, "s": 9}
+        )
+        [handed] = [(to, m) for to, m in here.node.bus.waiting() if m["k"] == "held"]
+        assert handed[0] == channel(333)
+        assert (handed[1]["name"], handed[1]["owner"], handed[1]["table"]) == ("cal", OWNER, 7)
+        assert 0 <= handed[1]["age"] < 5
+        assert not here.node.seat_held_elsewhere("cal")
+        here.posted()
+        here.node.hear(here.told())
+        assert [m for m in here.posted() if m["m"] == "away"] == []  # the third worker's
+
+
+async def test_a_seat_handed_over_by_another_worker_is_taken_when_told_again(
+    tmp_path: Path,
+) -> None:
+    # the third worker's side: dora logged in here while her seat at table 7 was held
+    # at worker 333 (its owner taken for dead there and here)
+    async with seated_across(tmp_path) as here:
+        here.owner_silent()
+        dora, welcome = await here.connect(6, "login dora")
+        assert "name=dora" in welcome, welcome
+        held = {"k": "held", "w": 333, "name": "dora", "owner": OWNER, "table": TABLE}
+        here.node.hear(held | {"age": 0.5})
+        assert here.node.seat_held_elsewhere("dora") and dora.table is None
+        here.node.hear(here.told())
+        assert KEPT in dora.outbox.take().decode()
+        assert dora.table is here.lobby.tables[TABLE] and dora.seat == 1
+        assert [(m["m"], m["s"]) for m in here.posted() if m["s"] == dora.id][-1:] == [
+            ("back", dora.id)
+        ]
+
+
+async def test_a_seat_handed_over_after_its_table_was_told_again_is_taken_at_once(
+    tmp_path: Path,
+) -> None:
+    async with seated_across(tmp_path) as here:
+        here.owner_silent()
+        dora, _ = await here.connect(6, "login dora")
+        here.node.hear(here.told())  # nothing held here for her yet
+        assert dora.table is None
+        held = {"k": "held", "w": 333, "name": "dora", "owner": OWNER, "table": TABLE}
+        here.node.hear(held | {"age": 0.5})
+        assert KEPT in dora.outbox.take().decode()
+        assert dora.table is here.lobby.tables[TABLE] and dora.seat == 1

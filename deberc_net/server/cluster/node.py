@@ -210,6 +210,7 @@ class Node:
             "seek": self._seek_here,
             "unseek": self._unseek_here,
             "bye": self._bye,
+            "held": self._held_here,
             "invited": self._invited,
             "help": self._help_here,
             "rematch": self._rematch_here,
@@ -962,6 +963,8 @@ class Node:
         if rival is not None and _keeps(rival, there):
             return
         self.present[key] = Present(name, worker, message["guest"], message["token"], login=there)
+        if key in self.held_elsewhere:  # his seat told closed by a stall: that worker's now
+            self._hand_held_seat(key, name, worker)
         if rival is not None and rival.fresh:  # a guest's claim there lost the race to
             self._claim_lost(rival.worker, key)  # this login: its seat here goes too
         if local is not None:  # the name logged in there: this connection no longer holds it
@@ -1127,7 +1130,12 @@ class Node:
                 continue  # his seat went meanwhile (forfeited)
             session = self.lobby.online.get(key)
             if session is None or session.closed:
-                if key not in self.present:  # (online at another worker: his to tell)
+                elsewhere = self.present.get(key)
+                if elsewhere is not None and elsewhere.online:  # logged in at another
+                    # worker meanwhile: seated there (it never knew of the seat)
+                    self.held_elsewhere[key] = held
+                    self._hand_held_seat(key, table.seats[seat] or key, elsewhere.worker)
+                elif elsewhere is None:
                     table.post(Away(table.seats[seat] or key))
                 continue
             if session.table is not None:
@@ -1139,6 +1147,29 @@ class Node:
             # (a Back whether or not the owner holds him away: its copy here may be
             # older than its Away, and only a Back takes a seat back from away)
             table.post(Back(session), request=True)
+
+    def _hand_held_seat(self, key: str, name: str, worker: int) -> None:
+        """``name`` logged in at ``worker`` while his seat was held here (told closed by
+        a stall): that worker holds it now, and seats him when the table is told again
+        (its age sent, not the moment: each process has a clock of its own)."""
+        held = self.held_elsewhere.pop(key)
+        age = trio.current_time() - held.since
+        message = {"k": "held", "name": name, "owner": held.owner, "table": held.table}
+        self.bus.publish(channel(worker), message | {"age": age})
+
+    def _held_here(self, message: dict[str, Any]) -> None:
+        """A seat another worker held for a player of this one (``_hand_held_seat``):
+        held here, and taken at once if its table is told again already."""
+        key = name_key(message["name"])
+        session = self.lobby.online.get(key)
+        if session is None or session.closed or session.table is not None:
+            return  # gone again, or seated meanwhile: his seat there is away as any
+        since = trio.current_time() - float(message["age"])
+        held = HeldSeat(int(message["owner"]), int(message["table"]), since)
+        self.held_elsewhere[key] = held
+        table = self.lobby.tables.get(held.table)
+        if isinstance(table, RemoteTable) and table.owner == held.owner:
+            self._seat_again(table)
 
     def seat_held_elsewhere(self, name: str) -> bool:
         """Whether ``name`` was told his table closed by a stall (its owner may live)."""
