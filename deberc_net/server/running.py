@@ -489,11 +489,13 @@ class Server:
             else:
                 with waiting, trio.fail_after(self.limits.login_timeout_s):
                     client = await read_header(stream.socket)
-                if waiting.cancelled_caught:  # closed to make room for a newcomer (_room)
+                # closed to make room for a newcomer (_room): cancelled, or told so
+                # just as its header came in (then not raised)
+                if waiting.cancel_called:
                     log.info("disconnect", peer=peer, reason=Ending.MADE_ROOM.value)
                     await _refuse(stream, MADE_ROOM_TEXT)
                 else:
-                    del self.awaiting_header[waiting]  # counted from here as a session
+                    self.awaiting_header.pop(waiting)  # counted from here as a session
                     if client is not None:
                         address, peer = limited_address(client.host), client.peer()
                     await self.handle(stream, address, peer, opened=opened)  # (closes it)
