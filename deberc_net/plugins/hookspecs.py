@@ -59,6 +59,9 @@ class RuleInfo:
     # third-party ones alike
     summary_ru: str = attrs.field(default="", kw_only=True)  # the summary in Russian,
     # for 'lang ru'; empty: the English one
+    # the Russian words of the deal outcomes the plugin writes as words of its own
+    # (perezdacha's 'redeal'), for 'lang ru'; one not given is shown as written
+    outcomes_ru: Mapping[str, str] = attrs.field(factory=dict, kw_only=True, hash=False)
 
 
 class RuleSpecs:

@@ -34,6 +34,7 @@ import pluggy
 
 from deberc_net.game.calls import PLAY, Call
 from deberc_net.game.deal import Deal
+from deberc_net.game.outcomes import Outcome
 from deberc_net.game.rules import DealScore, MatchSnapshot, RuleSet, Settings
 from deberc_net.protocol.vocabulary import engine_call
 
@@ -727,7 +728,27 @@ def _describe(plugin: object, name: str, dist: str, version: str) -> LoadedRule:
             f"its entry point is named {name!r} but the rule "
             f"calls itself {info.name!r}; the two must be the same",
         )
+    _check_outcome_words(dist, info)
     return LoadedRule(plugin, info, dist, version, _spoken(dist, info.name, aliases))
+
+
+def _check_outcome_words(dist: str, info: RuleInfo) -> None:
+    """A plugin's Russian outcome words (``RuleInfo.outcomes_ru``): words for words of
+    its own, never a new word for one of the engine's outcomes (told at every table)."""
+    words: object = info.outcomes_ru
+    if not isinstance(words, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) and k and v.strip() for k, v in words.items()
+    ):
+        raise PluginError(
+            dist, info.name, f"outcomes_ru is {words!r}, not a mapping of outcomes to words"
+        )
+    engine = sorted(set(words) & {o.value for o in Outcome})
+    if engine:
+        raise PluginError(
+            dist,
+            info.name,
+            f"outcomes_ru: {engine[0]!r} is the engine's own outcome; a plugin words only its own",
+        )
 
 
 def _spoken(dist: str, rule: str, aliases: object) -> dict[str, str]:

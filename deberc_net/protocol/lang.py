@@ -137,6 +137,14 @@ _PLUGIN_RU: dict[str, str] = {}
 CYRILLIC = re.compile(r"[а-яёіїєґ]")
 
 
+def learn_plugin_outcomes(words: Iterable[Mapping[str, str]]) -> None:
+    """Learn the Russian of the plugins' own deal outcomes: each of ``words`` is one
+    plugin's ``RuleInfo.outcomes_ru`` (never one of the engine's: checked at loading)."""
+    for said in words:
+        for outcome, word in said.items():
+            RU_OUTCOMES.setdefault(outcome, word)
+
+
 def learn_plugin_calls(aliases: Iterable[Mapping[str, str]]) -> None:
     """Learn the Russian of the plugins' calls: each of ``aliases`` is one plugin's
     ``{word: call}`` in the order it gives them (plugins.LoadedRule.aliases)."""

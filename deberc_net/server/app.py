@@ -63,9 +63,10 @@ async def serve(
         from deberc_net.plugins import RuleBook
 
         rules = RuleBook.load()
-    from deberc_net.protocol.lang import learn_plugin_calls
+    from deberc_net.protocol.lang import learn_plugin_calls, learn_plugin_outcomes
 
     learn_plugin_calls(rule.aliases for rule in rules.rules())  # 'lang ru' says their calls
+    learn_plugin_outcomes(rule.info.outcomes_ru for rule in rules.rules())  # and outcomes
     # the ports are bound before the store opens: a port in use leaves no new database
     # file behind (nor a server's row in a shared one); they listen once it is open, so
     # a connection during a slow open is refused, not left waiting (server/ports.py)

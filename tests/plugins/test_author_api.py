@@ -473,3 +473,33 @@ def test_an_option_that_copies_the_settings_it_is_handed_is_checked_as_any() -> 
     assert build_ruleset(options=["copier"], plugins=[_Copier()]).settings.target == 1001
     with pytest.raises(RuleError, match="target"):
         build_ruleset(options=["copier", "to-777"], plugins=[_Copier(), *SETTERS])
+
+
+class Outcomes:
+    """An option that gives Russian words for outcomes."""
+
+    def __init__(self, name: str, words: Any) -> None:
+        self.name, self.words = name, words
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name=self.name, kind="option", summary="ends", outcomes_ru=self.words)
+
+
+@pytest.mark.parametrize(
+    ("words", "refusal"),
+    [
+        ({"made": "сыграна иначе"}, "outcomes_ru: 'made' is the engine's own outcome"),
+        (["redeal"], "not a mapping of outcomes to words"),
+        ({"redeal": " "}, "not a mapping of outcomes to words"),
+    ],
+)
+def test_russian_outcome_words_for_the_engines_outcomes_or_not_words_are_refused(
+    words: Any, refusal: str
+) -> None:
+    """A plugin words only its own outcomes: the engine's are said at every table."""
+    with pytest.raises(PluginError, match=refusal) as info:
+        RuleBook.load(extra=[Outcomes("house-ends", words)])
+    assert info.value.rule == "house-ends"
+    rules = RuleBook.load(extra=[Outcomes("house-ends", {"ends": "кончено"})])
+    assert "house-ends" in {rule.info.name for rule in rules.rules()}

@@ -50,6 +50,25 @@ async def test_a_plugins_call_is_heard_in_its_words(port: int, connect: Connecto
     assert any(is_event(line, "call") and "perezdacha" in line for line in ann.lines)
 
 
+async def test_its_outcome_is_said_in_its_russian_words(port: int, connect: Connector) -> None:
+    """A plugin's own outcome ('redeal') in the Russian it gives (``RuleInfo.outcomes_ru``):
+    a Russian kibitzer was told «Раздача 1: redeal.»."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    table, _, _ = await seat_pair(ann, bob, "2 perezdacha")
+    kibitzer = await connect.human(port, "vera")
+    await kibitzer.send("lang ru")
+    await kibitzer.send(f"observe {table}")
+    await kibitzer.read_until(lambda line: line.startswith("Вы смотрите"))
+
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(answer_until_redeal, ann, "perezdacha")
+            nursery.start_soon(answer_until_redeal, bob, "perezdacha")
+    said = await kibitzer.read_until(lambda line: line.startswith("Раздача 1: "))
+    assert said.startswith("Раздача 1: пересдача по просьбе."), said
+
+
 async def test_its_words_are_no_call_at_other_tables(port: int, connect: Connector) -> None:
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")

@@ -31,6 +31,7 @@ def deberc_rule_info() -> RuleInfo:
             "the deal ends, nobody writes anything, and the next deal is dealt."
         ),
         needs_bidding=True,  # a variant without bidding (tertz) refuses it
+        outcomes_ru={OUTCOME: "пересдача по просьбе"},  # 'lang ru': its deal's end
     )
 
 
