@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+import pytest
 import trio
 import trio.testing
 
@@ -275,35 +276,27 @@ async def test_one_who_logged_in_at_a_third_worker_meanwhile_is_seated_there(
         assert [m for m in here.posted() if m["m"] == "away"] == []  # the third worker's
 
 
-async def test_a_seat_handed_over_by_another_worker_is_taken_when_told_again(
-    tmp_path: Path,
+@pytest.mark.parametrize("told_first", [False, True], ids=["held-then-told", "told-then-held"])
+async def test_a_seat_handed_over_by_another_worker_is_taken_when_its_table_is_told(
+    tmp_path: Path, told_first: bool
 ) -> None:
     # the third worker's side: dora logged in here while her seat at table 7 was held
-    # at worker 333 (its owner taken for dead there and here)
+    # at worker 333 (its owner taken for dead there and here); handed over once the
+    # table is told again already, it is taken at once
     async with seated_across(tmp_path) as here:
         here.owner_silent()
         dora, welcome = await here.connect(6, "login dora")
         assert "name=dora" in welcome, welcome
+        if told_first:
+            here.node.hear(here.told())
+            assert dora.table is None  # nothing held here for her yet
         held = {"k": "held", "w": 333, "name": "dora", "owner": OWNER, "table": TABLE}
         here.node.hear(held | {"age": 0.5})
-        assert here.node.seat_held_elsewhere("dora") and dora.table is None
-        here.node.hear(here.told())
+        if not told_first:
+            assert here.node.seat_held_elsewhere("dora") and dora.table is None
+            here.node.hear(here.told())
         assert KEPT in dora.outbox.take().decode()
         assert dora.table is here.lobby.tables[TABLE] and dora.seat == 1
         assert [(m["m"], m["s"]) for m in here.posted() if m["s"] == dora.id][-1:] == [
             ("back", dora.id)
         ]
-
-
-async def test_a_seat_handed_over_after_its_table_was_told_again_is_taken_at_once(
-    tmp_path: Path,
-) -> None:
-    async with seated_across(tmp_path) as here:
-        here.owner_silent()
-        dora, _ = await here.connect(6, "login dora")
-        here.node.hear(here.told())  # nothing held here for her yet
-        assert dora.table is None
-        held = {"k": "held", "w": 333, "name": "dora", "owner": OWNER, "table": TABLE}
-        here.node.hear(held | {"age": 0.5})
-        assert KEPT in dora.outbox.take().decode()
-        assert dora.table is here.lobby.tables[TABLE] and dora.seat == 1
