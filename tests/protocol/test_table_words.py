@@ -11,6 +11,7 @@ from deberc_net.game.match import Match
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.lang import NO_WORDS, Lang, ru_call, table_words
+from deberc_net.protocol.messages import RU_TERTZ_CALLS_HELP
 from deberc_net.protocol.render import combo_word, scored_lines
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.testing import build_ruleset, build_talon_deck, legal, say
@@ -53,3 +54,10 @@ def test_a_tertz_deals_scored_mariage_is_said_so() -> None:
     assert combo_word("bella", Lang.RU) == "белла" and combo_word("bella", Lang.EN) == "bella"
     scored = [ev.Scored(1, "bella", 20)]
     assert scored_lines(scored, NAMES, Lang.RU, TERTZ_WORDS) == ["За комбинации: boris марьяж 20."]
+
+
+def test_a_tertz_tables_russian_calls_list_names_its_words_first() -> None:
+    lines = RU_TERTZ_CALLS_HELP.splitlines()
+    assert any(x.strip().startswith("от чего? (rost?, рост?)") for x in lines), lines
+    assert any("ответ на «от чего?»" in x for x in lines) and "«рост?»" not in RU_TERTZ_CALLS_HELP
+    assert any(x.strip().startswith("марьяж (bella, белла)") for x in lines), lines
