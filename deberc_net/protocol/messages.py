@@ -933,7 +933,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.AS_HIGH_DECLARED: (
         "a combination as high or higher is declared: rost? or nothing",
-        "уже объявлена такая же или старшая комбинация: только «рост?»",
+        "уже объявлена такая же или старшая комбинация: только «от чего?»",
     ),
     Msg.MUST_BEAT: (
         "the talon is gone: beat {card} if you can",
@@ -943,7 +943,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.TERTZ_ROST_WHEN: (
         "rost? asks the opponent's best declaration, on your turn before your card, at "
         "any trick while you hold nine cards",
-        "«рост?» спрашивают о лучшей комбинации соперника в свой ход, до карты, на любой "
+        "«от чего?» спрашивают о лучшей комбинации соперника в свой ход, до карты, на любой "
         "взятке, пока на руках девять карт",
     ),
     Msg.TERTZ_ROST_HIGHER: (
@@ -960,7 +960,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.TERTZ_NO_PASS_Q: (
         "Tertz has no prokhodit?: ask a declaration with rost?",
-        "в терце нет «проходит?»: о комбинации спрашивают «рост?»",
+        "в терце нет «проходит?»: о комбинации спрашивают «от чего?»",
     ),
     Msg.CALL_WORD: ("{call}", "{ru}"),
     Msg.USAGE: ("{usage}", "набирайте так: {usage}"),

@@ -241,6 +241,7 @@ async def test_a_refused_rost_says_tertz_rule_in_english_and_russian(
         "before your card, at any trick while you hold nine cards"
     ), told
     assert told["boris"] == (
-        "Ошибка (not-allowed): «рост?» спрашивают о лучшей комбинации соперника в свой "
-        "ход, до карты, на любой взятке, пока на руках девять карт"
+        # (in Tertz's own words: «от чего?», as its table says the call)
+        "Ошибка (not-allowed): «от чего?» спрашивают о лучшей комбинации соперника в "
+        "свой ход, до карты, на любой взятке, пока на руках девять карт"
     ), told
