@@ -61,3 +61,17 @@ def test_a_tertz_tables_russian_calls_list_names_its_words_first() -> None:
     assert any(x.strip().startswith("от чего? (rost?, рост?)") for x in lines), lines
     assert any("ответ на «от чего?»" in x for x in lines) and "«рост?»" not in RU_TERTZ_CALLS_HELP
     assert any(x.strip().startswith("марьяж (bella, белла)") for x in lines), lines
+
+
+def test_the_open_question_of_a_tertz_table_is_asked_in_its_word() -> None:
+    # a soak of Russian tables: «… от какой карты комбинация («рост?»)» at Tertz
+    deck = build_talon_deck("7d 8d 9d Ks Qh Ac 10s Jh As", "7c 8c 9c Kd Qs 10h Jd 8s 9s", "Ah", "")
+    match = Match(TERTZ, seed="t", dealer=1, decks={1: deck}, names=NAMES)
+    for seat, call in ((0, C.TERTS), (0, "As"), (1, C.ROST)):
+        say(match, seat, call)
+    lines = render_ru(ev.Ask(5, 1, view(match, 0), 60500, words=TERTZ_WORDS))
+    asked = "boris спрашивает вас, от какой карты комбинация («от чего?»): назовите старшую."
+    assert asked in lines, lines
+    watched = render_ru(ev.Ask(5, 1, view(match, None), None, ev.AskKind.STATE, words=TERTZ_WORDS))
+    told = " ".join(x.strip() for x in watched)  # (a long line is cut to the width)
+    assert "комбинация («от чего?»): anna называет старшую." in told, watched
