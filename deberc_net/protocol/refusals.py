@@ -13,12 +13,12 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from deberc_net.game.cards import SUIT_SYMBOLS
 
 from . import events as ev
-from .lang import ru_call
+from .lang import NO_WORDS, ru_call
 from .messages import Msg, Phrase, Value, phrase
 from .render import for_people
 
@@ -118,12 +118,12 @@ def _compiled() -> tuple[tuple[re.Pattern[str], Msg], ...]:
     return tuple((re.compile(pattern), key) for pattern, key in _FORMS)
 
 
-def _call(token: str) -> Phrase:
-    return phrase(Msg.CALL_WORD, call=for_people(token, ()), ru=ru_call(token))
+def _call(token: str, words: Mapping[str, str] = NO_WORDS) -> Phrase:
+    return phrase(Msg.CALL_WORD, call=for_people(token, ()), ru=ru_call(token, words))
 
 
-def _calls(text: str) -> Value:
-    return tuple(_call(token) for token in text.split(" or "))
+def _calls(text: str, words: Mapping[str, str] = NO_WORDS) -> Value:
+    return tuple(_call(token, words) for token in text.split(" or "))
 
 
 def _card(text: str) -> str:
@@ -134,20 +134,26 @@ def _card(text: str) -> str:
 _VALUES: dict[str, Callable[[str], Value]] = {
     "suit": SUIT_SYMBOLS.__getitem__,
     "card": _card,
+    "kind": str,
+    "category": str,
+    "number": str,
+}
+# the groups that name calls: said in the table's words (lang.table_words)
+_CALLS: dict[str, Callable[[str, Mapping[str, str]], Value]] = {
     "call": _call,
     "best": _call,
     "first": _call,
     "last": _call,
     "calls": _calls,
-    "kind": str,
-    "category": str,
-    "number": str,
 }
 
 
-def refusal_phrase(message: str, names: Sequence[str]) -> Phrase | None:
-    """The phrase for an engine refusal's ``message`` (seats named by ``names``), or
-    None when its form is not one known here."""
+def refusal_phrase(
+    message: str, names: Sequence[str], words: Mapping[str, str] = NO_WORDS
+) -> Phrase | None:
+    """The phrase for an engine refusal's ``message`` (seats named by ``names``, calls
+    in ``words``, the table's Russian words: Tertz's «марьяж»), or None when its form
+    is not one known here."""
     for pattern, key in _compiled():
         if m := pattern.fullmatch(message):
             values: dict[str, Value] = {}
@@ -156,6 +162,8 @@ def refusal_phrase(message: str, names: Sequence[str]) -> Phrase | None:
                     if int(text) >= len(names):
                         return None
                     values["name"] = names[int(text)]
+                elif group in _CALLS:
+                    values[group] = _CALLS[group](text, words)
                 else:
                     values[group] = _VALUES[group](text)
             return phrase(key, **values)

@@ -1376,7 +1376,7 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
             if i == 1 and d.broken is not None:  # Tertz: the loser breaks the deck (§12.2)
                 loser = n[(t.winner + 1) % len(n)]
                 broke = f"{BREAK_CALL}-{d.broken}"
-                said = phrase(Msg.CALL_WORD, call=spoken_call(broke), ru=ru_call(broke))
+                said = phrase(Msg.CALL_WORD, call=spoken_call(broke), ru=ru_call(broke, e.words))
                 out.append(_say(lang, Msg.HISTORY_BREAK, seat=loser, call=said))
             if t.draws:
                 drawn = ", ".join(f"{n[s]} {pretty_card(c)}" for s, c in t.draws)

@@ -1097,7 +1097,7 @@ class Table:
             await self._apply(seat, call, auto=False, now=now)
         except IllegalCall as exc:
             human = for_people(exc.message, match.names)
-            detail = refusal_phrase(exc.message, match.names)
+            detail = refusal_phrase(exc.message, match.names, self.ru_words)
             session.send(ev.Error(exc.code, exc.message, human, detail))
             return
         clocks = self.clocks

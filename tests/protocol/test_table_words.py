@@ -12,6 +12,7 @@ from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.lang import NO_WORDS, Lang, ru_call, table_words
 from deberc_net.protocol.messages import RU_TERTZ_CALLS_HELP
+from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import combo_word, scored_lines
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.testing import build_ruleset, build_talon_deck, legal, say
@@ -75,3 +76,17 @@ def test_the_open_question_of_a_tertz_table_is_asked_in_its_word() -> None:
     watched = render_ru(ev.Ask(5, 1, view(match, None), None, ev.AskKind.STATE, words=TERTZ_WORDS))
     told = " ".join(x.strip() for x in watched)  # (a long line is cut to the width)
     assert "комбинация («от чего?»): anna называет старшую." in told, watched
+
+
+def test_a_refusal_names_a_call_in_the_tables_words() -> None:
+    # the engine's sentence names calls by their tokens; a Russian player is told them
+    # as his table says them (no shipped refusal of Tertz's names bella or rost?: a
+    # plugin's word for an answer would be told so, as here Tertz's for bella)
+    for sentence, said in (
+        ("bella is not a call you may make now", "«марьяж» сейчас сказать нельзя"),
+        ("answer the question first: ot-A or rost?", "на вопрос: от туза, от чего?"),
+    ):
+        told = refusal_phrase(sentence, NAMES, TERTZ_WORDS)
+        assert told is not None and said in told.text(Lang.RU), told
+    deberts = refusal_phrase("bella is not a call you may make now", NAMES)
+    assert deberts is not None and deberts.text(Lang.RU) == "«белла» сейчас сказать нельзя"
