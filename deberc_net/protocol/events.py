@@ -8,6 +8,7 @@ from typing import Any
 
 import attrs
 
+from deberc_net.game.cards import Card
 from deberc_net.game.events import MatchEvent
 from deberc_net.game.outcomes import FORFEITS
 from deberc_net.game.sheet import SheetRow
@@ -267,6 +268,9 @@ class TableEvent:
     deal_won_on_points: bool = False
     # the table's own Russian words for calls (lang.table_words: Tertz's «марьяж»)
     words: Mapping[str, str] = NO_WORDS
+    # after a swap of the trump seven, the card face up now (the call's event names
+    # none): a person's line says it
+    face_up: Card | None = None
 
 
 class AskKind(StrEnum):

@@ -731,6 +731,8 @@ def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
         how = deal_word(told.outcome, told.written, e.names, True, Lang.EN)
         scored = scored_lines(ev.scored_in(told.record), e.names, Lang.EN)
         return [deal_end_line(told, e.names, how), *scored]
+    if e.face_up is not None and type(told) is g.CallMade:  # a swap: the card named
+        return [call_line(told, e.names, e.face_up)]
     said = _HUMAN_BY_CLASS.get(type(told), _human)(told, e.names, e.sides)
     if said:  # (the machine fields only for a kind without words of its own)
         return said
@@ -858,10 +860,17 @@ def _human(event: object, names: tuple[str, ...], sides: Sides) -> list[str]:
 
 @_human.register
 def _human_call(e: g.CallMade, n: tuple[str, ...], sides: Sides) -> list[str]:
+    return [call_line(e, n)]
+
+
+def call_line(e: g.CallMade, n: Sequence[str], face_up: Card | None = None) -> str:
+    """'boris: rost?'; a swap says what lies face up now, ``face_up`` when the table
+    told it (a person's screen shows no state)."""
     said = f"{n[e.seat]}: {_pretty_call(e.call.token())}{_clock(e.auto)}"
-    if e.call.name == C.MENYAYU:  # what lies face up now (a person's screen shows no state)
-        said += " — takes the turned card; the trump 7 now lies face up."
-    return [said]
+    if e.call.name == C.MENYAYU:
+        seven = "the trump 7" if face_up is None else pretty_card(face_up)
+        said += f" — takes the turned card; {seven} now lies face up."
+    return said
 
 
 @_human.register

@@ -111,6 +111,8 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
                 how = deal_word(told.outcome, told.written, event.names, True, Lang.RU)
                 scored = scored_lines(ev.scored_in(told.record), event.names, Lang.RU, event.words)
                 lines = [_deal_end_line(told, event.names, how), *scored]
+            elif event.face_up is not None and type(told) is g.CallMade:  # a swap
+                lines = _call_in(told, event.names, event.words, event.face_up)
             elif event.words and type(told) in _SPOKEN:  # said in the table's own words
                 lines = _SPOKEN[type(told)](told, event.names, event.words)
             else:
@@ -159,10 +161,13 @@ def _call(e: g.CallMade, n: Names, sides: Sides) -> list[str]:
     return _call_in(e, n)
 
 
-def _call_in(e: g.CallMade, n: Names, words: Mapping[str, str] = NO_WORDS) -> list[str]:
+def _call_in(
+    e: g.CallMade, n: Names, words: Mapping[str, str] = NO_WORDS, face_up: Card | None = None
+) -> list[str]:
     said = f"{n[e.seat]}: {ru_call(e.call.token(), words)}{_clock(e.auto)}"
     if e.call.name == C.MENYAYU:  # as in English: what lies face up now
-        said += " — берёт открытую карту, теперь открыта козырная семёрка."
+        seven = "козырная семёрка" if face_up is None else ru_card(face_up)
+        said += f" — берёт открытую карту, теперь открыта {seven}."
     return [said]
 
 

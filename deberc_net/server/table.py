@@ -21,7 +21,7 @@ import structlog
 import trio
 
 from deberc_net.game import events as g
-from deberc_net.game.calls import KONETS, Call
+from deberc_net.game.calls import KONETS, MENYAYU, Call
 from deberc_net.game.cards import SUIT_SYMBOLS, SUITS
 from deberc_net.game.clock import Clocks, automatic_call
 from deberc_net.game.errors import IllegalCall
@@ -1499,6 +1499,9 @@ class Table:
         """``event`` as told at this table, for a renderer that needs the names."""
         seats = self.seats  # a match's seats are all taken: most events
         names = tuple(seats) if all(seats) else tuple([s or "-" for s in seats])
+        face_up = None
+        if type(event) is g.CallMade and event.call.name == MENYAYU and self.match is not None:
+            face_up = self.match.deal.turned  # the seven, told as the swap is
         return ev.TableEvent(
             self.seq,
             self.id,
@@ -1507,6 +1510,7 @@ class Table:
             self._sides,
             self._on_points,
             self.ru_words,
+            face_up,
         )
 
     @staticmethod

@@ -8,11 +8,12 @@ import pytest
 from deberc_net.game import calls as C
 from deberc_net.game import events as g
 from deberc_net.game.calls import parse_token
+from deberc_net.game.cards import parse_card
 from deberc_net.game.match import Match
 from deberc_net.game.outcomes import MatchEndReason
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.lang import NO_WORDS, Lang, table_words
 from deberc_net.protocol.render import HUMAN, MACHINE, combo_word, for_people, render, scored_lines
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.testing import build_ruleset
@@ -401,3 +402,16 @@ def test_a_swap_says_in_russian_what_lies_face_up_now() -> None:
     assert render_ru(swap) == [
         "boris: меняю — берёт открытую карту, теперь открыта козырная семёрка."
     ]
+
+
+def test_a_swap_the_table_told_names_the_card_face_up_and_the_machine_line_is_as_it_was() -> None:
+    # a Deberts table and a Tertz one (its own words) say it alike
+    tertz_words = table_words(build_ruleset(2, "tertz").call_aliases)
+    swap = g.CallMade(1, C.Call(C.MENYAYU))
+    for words in (NO_WORDS, tertz_words):
+        told = ev.TableEvent(7, 4, TWO, swap, words=words, face_up=parse_card("7h"))
+        assert render(told, HUMAN) == [
+            "boris: menyayu — takes the turned card; 7♥ now lies face up."
+        ]
+        assert render_ru(told) == ["boris: меняю — берёт открытую карту, теперь открыта 7♥."]
+        assert render(told, MACHINE) == ["event seq=7 table=4 kind=call seat=1 call=menyayu auto=0"]
