@@ -984,6 +984,12 @@ class Deal:
         say only what that seat may see."""
         return ()
 
+    def declares(self, seat: int) -> tuple[str, tuple[str, ...]] | None:
+        """When the seat's declaration open now (or its ``rost?``) declares more than
+        its name says: that call, and each class it declares as its own call, the
+        highest first; else None. A person's prompt says it (a game of its own may)."""
+        return None
+
     def started(self) -> DealStarted:
         """The deal's start, as told: the standing it comes in with. A trump nobody
         orders (``player`` None: Tertz turns its trump) is known from the start."""

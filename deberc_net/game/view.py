@@ -48,6 +48,9 @@ class SeatView:
     last_record: dict[str, Any] | None  # the previous deal in full, once it is over
     winner: int | None
     game: tuple[tuple[str, Any], ...] = ()  # a whole new game's own fields (Deal.view_fields)
+    # the seat's own: what its declaration open now declares with it (Deal.declares);
+    # for a person's prompt, not a machine field
+    declares: tuple[str, tuple[str, ...]] | None = None
 
 
 def view(match: Match, seat: int | None) -> SeatView:
@@ -89,4 +92,5 @@ def view(match: Match, seat: int | None) -> SeatView:
         last_record=match.records[-1] if match.records else None,
         winner=match.result.winner if match.result else None,
         game=deal.view_fields(seat),
+        declares=deal.declares(seat) if seat is not None else None,
     )

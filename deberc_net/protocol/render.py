@@ -1167,6 +1167,12 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
     if v.pending is not None:
         out.append(_question(*v.pending, n, v.seat))
     if e.kind == ev.AskKind.ASK and v.legal:
+        if v.declares is not None:  # (Tertz) a call's name tells only its highest class
+            call, classes = v.declares
+            out.append(
+                f"{spoken_call(call)} declares all your undeclared combinations: "
+                f"{', '.join(spoken_call(c) for c in classes)}."
+            )
         options = " | ".join(prompt_calls(v.legal, v.hand, order, spoken_call))
         clock = f" [{e.clock_ms // 1000} s]" if e.clock_ms is not None else ""
         out.append(f"Your call{clock}: {options}")

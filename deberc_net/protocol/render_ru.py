@@ -349,6 +349,12 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
     if e.kind == ev.AskKind.ASK and v.legal:
         words = e.words
         say = ru_call if not words else partial(ru_call, words=words)
+        if v.declares is not None:  # as in English
+            call, classes = v.declares
+            out.append(
+                f"{say(call)} объявит все ваши необъявленные комбинации: "
+                f"{', '.join(say(c) for c in classes)}."
+            )
         options = " | ".join(prompt_calls(v.legal, v.hand, order, say))
         clock = f" [{e.clock_ms // 1000} с]" if e.clock_ms is not None else ""
         out.append(f"Ваш ход{clock}: {options}")

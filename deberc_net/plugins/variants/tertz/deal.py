@@ -189,6 +189,19 @@ class TertzDeal(Deal):
             return [Call(C.ROST)]
         return []
 
+    def declares(self, seat: int) -> tuple[str, tuple[str, ...]] | None:
+        """The declaration (or ``rost?``) open to the seat declares every fresh
+        combination, named by the highest class alone (docs/rules.md §12.5): with more
+        than one class among them, which (``sto-shest`` with ``terts``)."""
+        said = self._declarations(seat)
+        if not said:
+            return None
+        fresh = self.fresh_combos(seat)
+        classes = sorted({c.category for c in fresh}, reverse=True)
+        if len(classes) < 2:
+            return None  # its name says it all (dva-tertsa: two terts)
+        return said[0].token(), tuple(self.declaration(c, fresh).token() for c in classes)
+
     def declaration(self, category: int, fresh: list[Combo]) -> Call:
         """The call that declares ``fresh``, named by its highest class (terts and
         pyatdesyat with their count: dva-tertsa)."""
