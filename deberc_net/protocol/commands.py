@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import attrs
 
 from .lang import Lang
-from .messages import RU_ADMIN_SUMMARIES, RU_COMMANDS, Msg, Phrase, phrase
+from .messages import RU_ADMIN_SUMMARIES, RU_COMMANDS, Msg, Phrase, Usage, phrase
 
 PROTOCOL_VERSION = "1"
 
@@ -371,7 +371,7 @@ def help_text(
 
     def usage(name: str) -> str:
         spec = COMMANDS[name]
-        return spec.usage + (spec.admin_usage if admin else "")
+        return Usage(spec.usage + (spec.admin_usage if admin else "")).text(lang)
 
     if topic:
         key = topic.lower()

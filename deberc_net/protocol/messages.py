@@ -10,6 +10,7 @@ the codes are stable, their English sentences are not.
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 
 import attrs
@@ -120,6 +121,7 @@ class Msg(StrEnum):
     RULES_ENTRY = "rules-entry"
     RULES_VARIANT_ENTRY = "rules-variant-entry"
     OPTION_CALLS = "option-calls"
+    CALLS_ABOUT = "calls-about"
     TABLE_OPTION_CALLS = "table-option-calls"
     GAME_CALLS = "game-calls"
     GAME_OTHER_CALLS = "game-other-calls"
@@ -560,7 +562,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.STATE_SHOWN: ("Shown: {shown}", "Показано: {shown}"),
     Msg.STATE_TRICKS: ("Tricks taken: {tricks}.", "Взято взяток: {tricks}."),
     Msg.VOID_ALL_PASSED: (" (all passed)", " (все спасовали)"),
-    Msg.VOID_SEVENS: (" (four sevens)", " (четыре семерки)"),
+    Msg.VOID_SEVENS: (" (four sevens)", " (четыре семёрки)"),
     Msg.SHEET_BIDES: ("  bides {bides}", "  байды {bides}"),
     Msg.SHEET_HANGING: ("  hanging {hanging}", "  висит {hanging}"),
     Msg.SHEET_EMPTY: ("   - no deal finished yet", "   - ни одна раздача ещё не закончена"),
@@ -585,6 +587,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.RULES_VARIANT_ENTRY: (
         "{name} ({kind}, {counts} players, to {target}): {summary}",
         "{name} ({kind}, игроков: {counts}, до {target}): {summary}",
+    ),
+    Msg.CALLS_ABOUT: (
+        "{topic} is no command. The table calls that say it ('calls' lists them all):",
+        "«{topic}» — не команда. Ходы за столом с этим словом (все ходы — в calls):",
     ),
     Msg.OPTION_CALLS: (
         "Calls of options, at the tables that play them:",
@@ -796,7 +802,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.ANSWER_FIRST: ("answer the question first: {calls}", "сначала ответьте на вопрос: {calls}"),
     Msg.SEVENS_ONLY: (
         "only a seat holding all four sevens, before the first card",
-        "четыре семерки показывает только тот, у кого они все, и до первой карты",
+        "четыре семёрки показывает только тот, у кого они все, и до первой карты",
     ),
     Msg.NOTHING_TO_SHOW: (
         "no opponent's declaration is waiting to be shown",
@@ -822,14 +828,14 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SWAP_WHEN: (
         "the seven may be swapped only in the first trump, by the holder of the trump 7, "
         "before his first card and before he declares",
-        "меняют семерку только в первом козыре: тот, у кого козырная семерка, до своей "
+        "меняют семёрку только в первом козыре: тот, у кого козырная семёрка, до своей "
         "первой карты и до объявления",
     ),
     # prokhodit? (docs/rules.md §2): its own rule, not the swap's
     Msg.PASS_Q_WHEN: (
         "prokhodit? is asked by the holder of the trump 7 while he may swap it: in the "
         "first trump, before his first card and before he declares",
-        "«проходит?» спрашивает тот, у кого козырная семерка, пока он может её поменять: "
+        "«проходит?» спрашивает тот, у кого козырная семёрка, пока он может её поменять: "
         "в первом козыре, до своей первой карты и до объявления",
     ),
     Msg.PASS_Q_ONCE: ("prokhodit? is asked once", "«проходит?» спрашивают один раз"),
@@ -916,7 +922,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.TERTZ_SWAP_WHEN: (
         "the trump 7 takes the turned card on its holder's turn, while the talon holds "
         "two cards or more",
-        "козырная семерка берёт открытую карту в ход своего хозяина, пока в прикупе "
+        "козырная семёрка берёт открытую карту в ход своего хозяина, пока в прикупе "
         "две карты или больше",
     ),
     Msg.MARIAGE_WHEN: (
@@ -1221,12 +1227,48 @@ class Phrase:
         return template.format(**{k: _told(v, lang) for k, v in self.values})
 
 
-# a value: said as it is, a phrase in the same language, or a list of them ("a, b")
-Value = str | int | Phrase | tuple[str | Phrase, ...]
+@attrs.frozen
+class Usage:
+    """A command's form, as 'help' shows it: its words typed as they are, in Latin; its
+    placeholders (NAME, [PAGE]) in the reader's language (docs/play.ru.md: ``sit СТОЛ``)."""
+
+    form: str
+
+    def text(self, lang: Lang = Lang.EN) -> str:
+        if lang != Lang.RU:
+            return self.form
+        return _PLACEHOLDER.sub(lambda m: RU_PLACEHOLDERS.get(m[0], m[0]), self.form)
+
+
+# the placeholders of the commands' forms in Russian (an unlisted one stays as it is)
+RU_PLACEHOLDERS: dict[str, str] = {
+    "COMMAND": "КОМАНДА",
+    "NAME": "ИМЯ",
+    "PASSWORD": "ПАРОЛЬ",
+    "TOKEN": "КОД",
+    "PAGE": "СТРАНИЦА",
+    "PLAYERS": "ИГРОКОВ",
+    "VARIANT": "ВАРИАНТ",
+    "OPTION ...": "ОПЦИИ…",
+    "TABLE": "СТОЛ",
+    "SEAT": "МЕСТО",
+    "TEXT": "ТЕКСТ",
+    "LEVEL": "УРОВЕНЬ",
+    "REASON": "ПРИЧИНА",
+    "MINUTES": "МИНУТ",
+    "BOARD": "ДОСКА",
+    "KEY": "КЛЮЧ",
+}
+_PLACEHOLDER = re.compile(r"\b[A-Z]{2,}\b(?: \.\.\.)?")
+
+
+# a value: said as it is, a phrase or a command's form in the same language, or a list
+# of them ("a, b")
+Value = str | int | Phrase | Usage | tuple[str | Phrase, ...]
 
 
 def _told(value: Value, lang: Lang) -> str | int:
-    if isinstance(value, Phrase):
+    if isinstance(value, Phrase | Usage):
         return value.text(lang)
     if isinstance(value, tuple):
         return ", ".join(_told(v, lang) for v in value)  # type: ignore[misc]
@@ -1296,7 +1338,8 @@ RU_ERRORS: dict[str, str] = {
 }
 
 
-# 'help' in Russian: each command's summary (its usage is typed as it is, in Latin);
+# 'help' in Russian: each command's summary (its words are typed as they are, in Latin;
+# its placeholders are Russian: Usage);
 # a command not here yet is explained in English.
 RU_COMMANDS: dict[str, str] = {
     "help": "Команды, или как пользоваться одной из них.",
@@ -1384,7 +1427,7 @@ RU_CALLS_HELP = f"""\
   пас (pas, pass)             пас в торговле
   играю (igrayu, play)        играть в открытую масть
   играю МАСТЬ (играю черви)   второй круг: назвать другую масть
-  меняю (menyayu, swap)       поменять козырную семерку на открытую карту
+  меняю (menyayu, swap)       поменять козырную семёрку на открытую карту
   не меняю (ne menyayu)       не меняться до прикупа (swap-before-extra)
   проходит? (prokhodit?)      спросить, проходит ли ваша козырная комбинация
   терц, два терца, пятьдесят  объявить лучшую комбинацию до своей первой
@@ -1394,7 +1437,7 @@ RU_CALLS_HELP = f"""\
   белла (bella)               козырные К и Д: объявить до хода одной из них
   КАРТА или ход КАРТА         сходить: ранг 7 8 9 10 В Д К Т и масть ♠ ♥ ♦ ♣
                               или п ч б к: 10ч, Вп, Д♠, туз пик, десятка ♥
-  четыре семерки (sevens)     показать четыре семерки: пересдача
+  четыре семёрки (sevens)     показать четыре семёрки: пересдача
   конец (konets, claim, 501)  manual-claim: объявить конец партии после своей
                               взятки
 Русская Т — туз, как показано (Т♠); латинская T на вид такая же, но это десятка:
@@ -1408,7 +1451,7 @@ RU_TERTZ_CALLS_HELP = f"""\
 Ходы и заявки в терце (торговли нет; русскими или латинскими буквами):
   ломаю N (lomayu N, break N) проигравший первую взятку ломает колоду:
                               N от 1 до 12
-  меняю (menyayu, swap)       поменять козырную семерку на открытую карту
+  меняю (menyayu, swap)       поменять козырную семёрку на открытую карту
   терц, пятьдесят             объявить терц (20) или пятьдесят (50) на любой
                               взятке, пока у вас девять карт
   сто пять … сто восемь       объявить пять, шесть, семь, восемь подряд (100)

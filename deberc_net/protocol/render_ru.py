@@ -387,7 +387,7 @@ def _question(
     you_ask, you_answer = asker == me, answerer == me
     if kind == SWAP_Q:
         who = "вы" if you_answer else b
-        return f"Каждый по очереди может обменять козырную семерку на открытую карту: {who}."
+        return f"Каждый по очереди может обменять козырную семёрку на открытую карту: {who}."
     if kind == "rost":
         said = ru_call(C.ROST, words)  # (Tertz's «от чего?»)
         if you_answer:

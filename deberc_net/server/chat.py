@@ -11,7 +11,7 @@ import structlog
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
-from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.messages import Msg, Usage, phrase
 
 from . import accounts
 from .accounts import name_key
@@ -76,15 +76,16 @@ def most_marks(text: str) -> int:
 def refused_text(text: str, usage: str) -> ev.Error | None:
     """Why ``text`` may not go on others' screens ('say', an admin's 'announce' and
     reasons: docs/protocol.md §5.8), said after the command's ``usage``; None if it may."""
+    form = Usage(usage)
     if not text:
-        return ev.error("bad-argument", phrase(Msg.TEXT_NONE, usage=usage))
+        return ev.error("bad-argument", phrase(Msg.TEXT_NONE, usage=form))
     if BIDI_CONTROLS.search(text):  # it would turn others' lines around, as in a name
-        return ev.error("bad-argument", phrase(Msg.TEXT_BIDI, usage=usage, controls=BIDI_SAID))
+        return ev.error("bad-argument", phrase(Msg.TEXT_BIDI, usage=form, controls=BIDI_SAID))
     if INVISIBLE.search(FLAG_TAGS.sub("", text)) or not any(seen(c) for c in text):
         # hidden text, or a blank line, on others' screens: refused as in a name
-        return ev.error("bad-argument", phrase(Msg.TEXT_INVISIBLE, usage=usage))
+        return ev.error("bad-argument", phrase(Msg.TEXT_INVISIBLE, usage=form))
     if most_marks(text) > MOST_MARKS:  # drawn over others' lines
-        return ev.error("bad-argument", phrase(Msg.TEXT_MARKS, usage=usage, most=MOST_MARKS))
+        return ev.error("bad-argument", phrase(Msg.TEXT_MARKS, usage=form, most=MOST_MARKS))
     return None
 
 
@@ -120,7 +121,7 @@ class Chat:
     async def invite(self, session: Session, item: Command) -> None:
         args = item.args
         if len(args) != 1:
-            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="invite NAME")))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=Usage("invite NAME"))))
             return
         name = unicodedata.normalize("NFC", args[0])
         if not accounts.valid_name(name):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING
@@ -17,6 +18,7 @@ from deberc_net.plugins.manager import BUILTIN_VARIANT, LoadedRule, RuleBook, su
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import (
     CALLS_HELP,
+    COMMANDS,
     VARIANT_CALLS_HELP,
     Command,
     help_text,
@@ -29,6 +31,7 @@ from deberc_net.protocol.messages import (
     RULES_BREAKS,
     Msg,
     Phrase,
+    Usage,
     Value,
     phrase,
 )
@@ -69,6 +72,44 @@ def _may_ask(session: Session, item: Command, admin: bool) -> bool:
     return False
 
 
+def calls_about(
+    topic: str, texts: tuple[tuple[str, ...], tuple[str, ...]], lang: Lang
+) -> tuple[str, ...]:
+    """The entries of 'calls' (``texts``: English, Russian) that name ``topic`` as a
+    word ('help рост?' tells «рост?» and the answers to it), each once, under a line
+    saying what they are; none if none does ('help' then says it is no command)."""
+    folded = _folded(topic.strip())
+    if not folded:
+        return ()
+    named = re.compile(rf"(?<!\w){re.escape(folded)}(?!\w)")
+    found: list[tuple[str, ...]] = []
+    for entry in _entries(texts[0] if lang == Lang.EN else texts[1]):
+        if entry not in found and any(named.search(_folded(x)) for x in entry):
+            found.append(entry)
+    if not found:
+        return ()
+    return (phrase(Msg.CALLS_ABOUT, topic=topic.strip()).text(lang), *sum(found, ()))
+
+
+def _folded(text: str) -> str:
+    return text.casefold().replace("ё", "е")  # as the calls are read (vocabulary)
+
+
+def _entries(lines: Sequence[str]) -> list[tuple[str, ...]]:
+    """'calls' cut into its entries: a call's line with the lines its explanation
+    wraps onto (indented deeper); a sentence of prose (lines not indented; a heading
+    ends with a colon)."""
+    entries: list[list[str]] = []
+    for line in lines:
+        last = entries[-1][-1] if entries else ""
+        prose_on = not line.startswith(" ") and not line.endswith(":")
+        if last and (line.startswith("   ") or (prose_on and last[0] != " " and last[-1] != ".")):
+            entries[-1].append(line)
+        else:
+            entries.append([line])
+    return [tuple(e) for e in entries]
+
+
 @attrs.define(eq=False)
 class Help:
     lobby: Lobby
@@ -92,6 +133,10 @@ class Help:
 
     def _help(self, session: Session, args: Sequence[str], lang: Lang) -> tuple[str, ...]:
         admin = self.lobby.is_admin(session)  # ('seek reserved' is told to admins only)
+        if args and args[0].lower() not in COMMANDS:  # 'help рост?': a table call, maybe
+            about = calls_about(" ".join(args), self._calls_texts(session.table), lang)
+            if about:
+                return about
         if args:
             return _help_text(args[0], "lobby", (), lang, admin, False)
         if session.name is None:
@@ -117,7 +162,10 @@ class Help:
         option (docs/protocol.md §4.4)."""
         if not _may_ask(session, item, self.lobby.is_admin(session)):
             return
-        table = session.table
+        session.send(ev.TextBlock("help", *self._calls_texts(session.table)))
+
+    def _calls_texts(self, table: Table | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """'calls' at ``table`` (None: in the lobby) in English and Russian, built once."""
         rules = None if table is None else table.rules
         key = None if rules is None else (rules.settings.players, rules.variant, rules.options)
         told = self._calls.get(key)
@@ -125,7 +173,7 @@ class Help:
             if len(self._calls) >= CALLS_TEXTS:
                 self._calls.clear()
             told = self._calls[key] = self._calls_text(table)
-        session.send(ev.TextBlock("help", *told))
+        return told
 
     def _calls_text(self, table: Table | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """'calls' in English and in Russian: at ``table``, or in the lobby (None)."""
@@ -163,7 +211,7 @@ class Help:
         if table is None and session.observing:  # as 'state', 'last', 'sheet' (§5.9)
             table = self.lobby.tables.get(min(session.observing))
         if len(args) > 1 or (args and number_word(args[0]) is None):  # as observe and sit
-            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="rules [TABLE]")))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=Usage("rules [TABLE]"))))
             return
         if args:
             table = self.lobby.table_named(session, args[0])

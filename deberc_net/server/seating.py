@@ -11,7 +11,7 @@ from deberc_net.plugins import RuleError
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.events import TableState
-from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.messages import Msg, Usage, phrase
 
 from .allowance import seat_given_up
 from .matchmaking import PRIVATE, game_settings, players_refused, rules_refusal
@@ -117,7 +117,7 @@ class Seating:
 
     async def rematch(self, session: Session, item: Command) -> None:
         if item.args:
-            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage="rematch")))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=Usage("rematch"))))
             return
         if self.lobby.refused_for_shutdown(session):
             return

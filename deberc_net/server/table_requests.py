@@ -11,7 +11,7 @@ import attrs
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
-from deberc_net.protocol.messages import Msg, Phrase, phrase
+from deberc_net.protocol.messages import Msg, Phrase, Usage, phrase
 
 from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind
 from .session import Session
@@ -48,7 +48,7 @@ class TableRequests:
             session.send(ev.error("bad-argument", _no_such_bot(args[0] if args else None)))
             return
         if len(args) > 2:
-            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=Usage(usage))))
             return
         kind = HouseBotKind(args[0])
         level = None
@@ -57,10 +57,10 @@ class TableRequests:
             if len(args) == 2:
                 level = number_word(args[1])
                 if level not in SEARCH_LEVELS:
-                    session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
+                    session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=Usage(usage))))
                     return
         elif len(args) == 2:
-            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=Usage(usage))))
             return
         if rated and kind == HouseBotKind.RANDOM:
             session.send(ev.error("bad-argument", phrase(Msg.RANDOM_NOT_RATED)))

@@ -170,7 +170,7 @@ def test_prokhodit_refused_after_the_swap() -> None:
 
 def test_a_refused_prokhodit_q_says_the_questions_rule_not_the_swaps() -> None:
     """A tryout's `проходит?` from a seat without the trump 7 was told the swap's rule
-    («меняют семерку только в первом козыре…»): the refusal explains the call typed."""
+    («меняют семёрку только в первом козыре…»): the refusal explains the call typed."""
     swap_rule = "the seven may be swapped only"
     deal = ordered(SWAP_SECOND)  # seat 0, to lead, has no trump 7
     why = refused(deal, 0, "prokhodit?", E.NotAllowed, "not-allowed")

@@ -34,7 +34,7 @@ TWO = ("anna", "boris")
         ("ot-Q", "от дамы"),
         ("ot-K-kozyrnogo", "от короля козырного"),
         ("ot-10", "от десятки"),
-        ("ot-7", "от семерки"),
+        ("ot-7", "от семёрки"),
         ("pishet", "пишет"),
         ("prokhodit", "проходит"),
         ("ne-prokhodit", "не проходит"),
@@ -50,7 +50,7 @@ TWO = ("anna", "boris")
         ("dva-tertsa", "два терца"),
         ("pyatdesyat", "пятьдесят"),
         ("dva-pyatdesyat", "два полтинника"),  # not 'два пятьдесят' (tryout s16)
-        ("chetyre-semerki", "четыре семерки"),
+        ("chetyre-semerki", "четыре семёрки"),
         ("bella", "белла"),
         ("konets", "конец"),
         ("Js", "В♠"),

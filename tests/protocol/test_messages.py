@@ -15,7 +15,9 @@ from deberc_net.protocol.messages import (
     RU_CALLS_HELP,
     RU_COMMANDS,
     RU_ERRORS,
+    RU_PLACEHOLDERS,
     Msg,
+    Usage,
     count_phrase,
     phrase,
 )
@@ -112,6 +114,27 @@ def test_the_russian_help_fits_80_columns_and_is_russian() -> None:
     assert [x for x in lines if len(x) > 80] == []
     assert all(re.search("[а-я]", x) for x in RU_CALLS_HELP.splitlines())
     assert help_text("nonsense", lang=Lang.RU)[0].startswith("нет команды «nonsense»")
+
+
+def test_russian_help_and_usage_refusals_name_the_placeholders_in_russian() -> None:
+    """A Russian club player read 'help [COMMAND]', 'sit TABLE [SEAT]' and 'say TEXT'
+    amid Russian words (tryout s27); docs/play.ru.md writes 'sit СТОЛ [МЕСТО]'. The
+    command's own words stay as they are typed."""
+    shown = "\n".join(help_text(phase="lobby", lang=Lang.RU))
+    assert "help [КОМАНДА]" in shown and "sit СТОЛ [МЕСТО]" in shown
+    assert "new [ИГРОКОВ] [ВАРИАНТ] [ОПЦИИ…] [private]" in shown
+    assert help_text("finger", lang=Lang.RU)[0].startswith("finger [ИМЯ]: ")
+    assert help_text("finger")[0].startswith("finger [NAME]: ")
+    every_form = " ".join(spec.usage + spec.admin_usage for spec in COMMANDS.values())
+    placeholders = set(re.findall(r"\b[A-Z]{2,}\b(?: \.\.\.)?", every_form))
+    assert placeholders <= set(RU_PLACEHOLDERS), placeholders - set(RU_PLACEHOLDERS)
+    for spec in COMMANDS.values():  # nothing Latin in capitals is left in Russian
+        assert not re.search(r"\b[A-Z]{2,}\b", Usage(spec.usage).text(Lang.RU)), spec.usage
+    refusal = phrase(Msg.USAGE, usage=Usage("rules [TABLE]"))
+    assert (refusal.text(), refusal.text(Lang.RU)) == (
+        "rules [TABLE]",
+        "набирайте так: rules [СТОЛ]",
+    )
 
 
 def test_finger_of_a_house_bot_says_what_it_is_in_both_languages() -> None:

@@ -112,7 +112,7 @@ def test_a_refusal_in_russian_keeps_its_detail() -> None:
         "bidding is on: ot-Q comes after the order": "«от дамы»",
         "round one plays the turned suit: say igrayu or pas": "в первом круге",
         "no opponent's declaration is waiting to be shown": "соперник не объявлял",
-        "only a seat holding all four sevens, before the first card": "четыре семерки",
+        "only a seat holding all four sevens, before the first card": "четыре семёрки",
         "waiting for seat 2 to answer rost": "сначала отвечает vera",
         "answer the question first: ot-A or pishet": "от туза, пишет",
         "you may not play Jd now": "В♦",

@@ -259,7 +259,7 @@ def test_a_void_deal_says_why_and_that_nothing_is_written() -> None:
     ]
     assert said("sevens") == [
         "Deal 1: void (four sevens): nothing is written. Totals: anna 40, boris 20.",
-        "Раздача 1: пересдача (четыре семерки): ничего не записано. Итого: anna 40, boris 20.",
+        "Раздача 1: пересдача (четыре семёрки): ничего не записано. Итого: anna 40, boris 20.",
     ]
     assert said(None)[0] == "Deal 1: void: nothing is written. Totals: anna 40, boris 20."
 

@@ -125,7 +125,7 @@ async def test_a_refused_prokhodit_q_says_the_questions_rule(
     start_server: Callable[..., Awaitable[int]], connect: Connector
 ) -> None:
     """A tryout's `проходит?` from a seat without the trump 7 was answered with the
-    swap's rule («меняют семерку только в первом козыре…»): it is told the question's.
+    swap's rule («меняют семёрку только в первом козыре…»): it is told the question's.
     The seed deals bob (seat 1, first to bid) the trump 7; ann, in her window after
     bob's card, has none."""
     port = await start_server(match_seed="s105")
@@ -146,7 +146,7 @@ async def test_a_refused_prokhodit_q_says_the_questions_rule(
     await ann.send("проходит?")
     refusal = await ann.read_until(lambda x: x.startswith("Ошибка"))
     assert refusal.startswith("Ошибка (not-allowed): «проходит?» спрашивает тот, у кого"), refusal
-    assert "меняют семерку" not in refusal
+    assert "меняют семёрку" not in refusal
 
 
 async def test_refused_rules_say_their_reason_in_russian(port: int, connect: Connector) -> None:
@@ -176,11 +176,11 @@ async def test_a_refused_say_says_why_in_russian(port: int, connect: Connector) 
     await maria.send("lang ru")
     await maria.read_until(lambda x: x == "Язык: русский.")
     for command, said in [
-        ("say", "say TEXT: нужен текст"),
-        ("say \u202eпривет", "say TEXT: без знаков смены направления письма (U+202A"),
-        ("say \u200b\u200b", "say TEXT: без невидимых символов"),
-        ("say \u2800", "say TEXT: без невидимых символов"),
-        ("say e" + "\u0301" * 6, "say TEXT: не больше 4 надстрочных знаков"),
+        ("say", "say ТЕКСТ: нужен текст"),
+        ("say \u202eпривет", "say ТЕКСТ: без знаков смены направления письма (U+202A"),
+        ("say \u200b\u200b", "say ТЕКСТ: без невидимых символов"),
+        ("say \u2800", "say ТЕКСТ: без невидимых символов"),
+        ("say e" + "\u0301" * 6, "say ТЕКСТ: не больше 4 надстрочных знаков"),
     ]:
         await maria.send(command)
         refusal = await maria.read_until(lambda x: x.startswith("Ошибка"))
@@ -236,3 +236,44 @@ async def test_calls_in_russian_say_the_options_calls_russian_first(
     ]
     declare = said.index("  терц, два терца, пятьдесят  объявить лучшую комбинацию до своей первой")
     assert said[declare + 1] == "  два полтинника (две копы)   карты"
+
+
+async def _told_before(person: LineClient, command: str, marker: str) -> list[str]:
+    """The lines ``command`` gets, read up to the answer of a later 'help MARKER'."""
+    await person.send(command)
+    start = person.pos
+    await person.send(f"help {marker}")
+    await person.read_until(lambda x: marker in x)
+    return person.lines[start : person.pos - 1]
+
+
+async def test_help_on_a_table_call_tells_the_lines_of_calls_naming_it(
+    port: int, connect: Connector
+) -> None:
+    """A Russian club player typed 'help рост?' and read only «нет команды» (tryout
+    s27): a table call is no command, but 'calls' explains it, and 'help' says so now,
+    with its entries of 'calls' (an explanation wrapped onto a second line too)."""
+    vera = await connect.human(port, "vera")
+    await vera.send("lang ru")
+    await vera.read_until(lambda x: x == "Язык: русский.")
+    told = await _told_before(vera, "help рост?", "фыва")
+    assert told[0] == "«рост?» — не команда. Ходы за столом с этим словом (все ходы — в calls):"
+    assert told[1].startswith("  рост? (rost?) ") and "высоту комбинации" in told[1]
+    assert any(x.startswith("  от КАРТЫ") and "ответ на «рост?»" in x for x in told[2:])
+    assert not any("пишет" in x for x in told)
+    assert vera.lines[vera.pos - 1] == (
+        "нет команды «фыва»; help перечисляет команды, calls — ходы"
+    )
+    told = await _told_before(vera, "help ломаю", "фыва")  # (Tertz's, in the lobby)
+    assert told[1:] == [
+        "  ломаю N (lomayu N, break N) проигравший первую взятку ломает колоду:",
+        "                              N от 1 до 12",
+    ]
+    await vera.send("lang en")
+    await vera.read_until(lambda x: x.startswith("Language"))
+    told = await _told_before(vera, "help pishet", "qwerty")
+    assert told[:3] == [
+        "pishet is no command. The table calls that say it ('calls' lists them all):",
+        "  pishet (пишет, goditsya)             concede: the other's combination is",
+        "                                       better",
+    ]
