@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from . import calls as C
 from . import errors as E
 from .calls import Call
-from .cards import suit_of
+from .cards import SEVEN, card_str, make, suit_of
 from .combos import CATEGORY_NAMES
 from .phases import BIDDING, DONE, ORDERED
 from .play import illegal_card_error
@@ -35,6 +35,8 @@ def why_not(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
             return E.FalseDeclaration(f"that is not your combination's top: {legal}")
         return E.AnswerRequired(f"answer the question first: {legal}")
     name = call.name
+    if name in _ANSWERS:  # nothing is pending here: an answer with no question
+        return E.NotAllowed(f"{call.token()} answers a question, and none is asked of you now")
     if name == C.SEVENS:
         return E.NotAllowed("only a seat holding all four sevens, before the first card")
     if name == C.POKAZHI:
@@ -57,13 +59,40 @@ def why_not(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
     if name == C.PROKHODIT_Q:
         return E.NotAllowed(_why_not_prokhodit_q(deal, seat))
     if name == C.MENYAYU:
-        return E.NotAllowed(
-            "the seven may be swapped only in the first trump, by the holder of the "
-            "trump 7, before his first card and before he declares"
-        )
+        return E.NotAllowed(_why_not_swap(deal, seat))
     if name == C.BELLA:
         return E.NotAllowed(_why_not_bella(deal, seat))
     return E.NotAllowed(f"{call.token()} is not a call you may make now")
+
+
+# the calls that answer a question (docs/rules.md §2): rost? gets ot …, which gets
+# pishet or a higher ot …; pokazhi gets pokazyvayu or skin; prokhodit? its answer
+_ANSWERS = frozenset((C.OT, C.PISHET, C.POKAZYVAYU, C.SKIN, C.PROKHODIT, C.NE_PROKHODIT))
+
+
+def _why_not_swap(deal: Deal, seat: int) -> str:
+    """What stops this seat's swap of the seven (docs/rules.md §2), its own case first:
+    a tryout was told the whole rule when he only lacked the seven."""
+    settings, trump = deal.rules.settings, deal.trump
+    if not settings.seven_swap or settings.swap_before_extra or trump is None:
+        return "this table has no swap of the seven now"  # (swap-before-extra: done)
+    seven = make(SEVEN, trump)
+    if not deal.first_trump:
+        return "a game in a second trump has no swap of the seven"
+    if deal.talk.swapped_by is not None:
+        return "the seven is swapped already"
+    if deal.original_turned == seven:
+        return "the turned card is the trump 7 itself: there is nothing to swap"
+    if seven not in deal.hands[seat]:
+        return f"you do not hold the trump 7 ({card_str(seven)})"
+    if seat in deal.talk.window_hands or deal.tricks:
+        return "the seven is swapped before your first card"
+    if seat in deal.talk.talked:
+        return "the seven is swapped before you declare (what you declared must stay true)"
+    return (
+        "the seven may be swapped only in the first trump, by the holder of the "
+        "trump 7, before his first card and before he declares"
+    )
 
 
 def _why_not_bid(deal: Deal, seat: int, call: Call) -> E.IllegalCall:

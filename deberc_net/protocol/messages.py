@@ -209,6 +209,14 @@ class Msg(StrEnum):
     BEAT_THE_TRUMP = "beat-the-trump"
     MAY_NOT_PLAY = "may-not-play"
     SWAP_WHEN = "swap-when"
+    SWAP_NONE = "swap-none"
+    SWAP_SECOND_TRUMP = "swap-second-trump"
+    SWAP_SEVEN_TURNED = "swap-seven-turned"
+    SWAP_DONE = "swap-done"
+    SWAP_NO_SEVEN = "swap-no-seven"
+    SWAP_BEFORE_CARD = "swap-before-card"
+    SWAP_BEFORE_DECLARING = "swap-before-declaring"
+    ANSWER_UNASKED = "answer-unasked"
     PASS_Q_WHEN = "pass-q-when"
     PASS_Q_ONCE = "pass-q-once"
     PASS_Q_NONE = "pass-q-none"
@@ -830,6 +838,35 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "before his first card and before he declares",
         "меняют семёрку только в первом козыре: тот, у кого козырная семёрка, до своей "
         "первой карты и до объявления",
+    ),
+    Msg.SWAP_NONE: (
+        "this table has no swap of the seven now",
+        "за этим столом сейчас семёрку не меняют",
+    ),
+    Msg.SWAP_SECOND_TRUMP: (
+        "a game in a second trump has no swap of the seven",
+        "во втором козыре семёрку не меняют",
+    ),
+    Msg.SWAP_DONE: ("the seven is swapped already", "семёрку уже поменяли"),
+    Msg.SWAP_SEVEN_TURNED: (
+        "the turned card is the trump 7 itself: there is nothing to swap",
+        "открыта сама козырная семёрка: менять нечего",
+    ),
+    Msg.SWAP_NO_SEVEN: (
+        "you do not hold the trump 7 ({card})",
+        "у вас нет козырной семёрки ({card})",
+    ),
+    Msg.SWAP_BEFORE_CARD: (
+        "the seven is swapped before your first card",
+        "семёрку меняют до своей первой карты",
+    ),
+    Msg.SWAP_BEFORE_DECLARING: (
+        "the seven is swapped before you declare (what you declared must stay true)",
+        "семёрку меняют до объявления (объявленное должно остаться верным)",
+    ),
+    Msg.ANSWER_UNASKED: (
+        "{call} answers a question, and none is asked of you now",
+        "«{call}» — это ответ, а вас сейчас ни о чём не спрашивали",
     ),
     # prokhodit? (docs/rules.md §2): its own rule, not the swap's
     Msg.PASS_Q_WHEN: (

@@ -47,6 +47,20 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
         r"before his first card and before he declares",
         Msg.SWAP_WHEN,
     ),
+    (r"this table has no swap of the seven now", Msg.SWAP_NONE),
+    (r"a game in a second trump has no swap of the seven", Msg.SWAP_SECOND_TRUMP),
+    (r"the seven is swapped already", Msg.SWAP_DONE),
+    (r"the turned card is the trump 7 itself: there is nothing to swap", Msg.SWAP_SEVEN_TURNED),
+    (rf"you do not hold the trump 7 \((?P<card>{_CARD})\)", Msg.SWAP_NO_SEVEN),
+    (r"the seven is swapped before your first card", Msg.SWAP_BEFORE_CARD),
+    (
+        r"the seven is swapped before you declare \(what you declared must stay true\)",
+        Msg.SWAP_BEFORE_DECLARING,
+    ),
+    (
+        rf"(?P<call>{_TOKEN}) answers a question, and none is asked of you now",
+        Msg.ANSWER_UNASKED,
+    ),
     (
         r"prokhodit\? is asked by the holder of the trump 7 while he may swap it: in the "
         r"first trump, before his first card and before he declares",

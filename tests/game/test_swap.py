@@ -171,11 +171,11 @@ def test_prokhodit_refused_after_the_swap() -> None:
 def test_a_refused_prokhodit_q_says_the_questions_rule_not_the_swaps() -> None:
     """A tryout's `проходит?` from a seat without the trump 7 was told the swap's rule
     («меняют семёрку только в первом козыре…»): the refusal explains the call typed."""
-    swap_rule = "the seven may be swapped only"
+    swap_rule = "the seven"
     deal = ordered(SWAP_SECOND)  # seat 0, to lead, has no trump 7
     why = refused(deal, 0, "prokhodit?", E.NotAllowed, "not-allowed")
     assert str(why).startswith("prokhodit? is asked by the holder of the trump 7"), why
-    assert swap_rule in str(refused(deal, 0, "menyayu", E.NotAllowed, "not-allowed"))
+    assert swap_rule not in str(refused(deal, 0, "menyayu", E.NotAllowed, "not-allowed"))
     deal = ordered(SWAP)  # seat 0 holds 7h but no trump sequence
     why = refused(deal, 0, "prokhodit?", E.NotAllowed, "not-allowed")
     assert str(why) == "you hold no trump sequence: prokhodit? asks whether yours passes"
@@ -184,6 +184,58 @@ def test_a_refused_prokhodit_q_says_the_questions_rule_not_the_swaps() -> None:
     say(deal, 1, "ne-prokhodit")
     why = refused(deal, 0, "prokhodit?", E.NotAllowed, "not-allowed")
     assert str(why) == "prokhodit? is asked once"
+
+
+def _swap_refused(deal: Deal, seat: int) -> str:
+    return str(refused(deal, seat, "menyayu", E.NotAllowed, "not-allowed"))
+
+
+def test_a_refused_swap_says_its_own_case_not_the_whole_rule() -> None:
+    """A Russian tryout typed `меняю` without the trump seven, and when the turned card
+    was the seven itself, and was told the whole rule each time («меняют семёрку
+    только в первом козыре: тот, у кого…»): each case says what stops it."""
+    assert _swap_refused(ordered(SWAP_SECOND), 0) == "you do not hold the trump 7 (7h)"
+    deal = ordered(SWAP)
+    say(deal, 0, "menyayu")
+    assert _swap_refused(deal, 0) == "the seven is swapped already"
+    deal = ordered(SWAP)
+    play(deal, "Ac 7c")  # seat 0 takes the first trick holding 7h
+    assert _swap_refused(deal, 0) == "the seven is swapped before your first card"
+    deal = ordered(PASS_LOW)  # seat 0 holds 7h 8h 9h, hearts trump
+    say(deal, 0, "terts")
+    assert _swap_refused(deal, 0) == (
+        "the seven is swapped before you declare (what you declared must stay true)"
+    )
+    seven_turned = ("Jh 9s Qs 8d Kd 9c Ac 10c 8h", SWAP[1], "7h")
+    assert _swap_refused(ordered(seven_turned), 0) == (
+        "the turned card is the trump 7 itself: there is nothing to swap"
+    )
+    deal = new_deal(SWAP)
+    say(deal, 0, "pas")
+    say(deal, 1, "pas")
+    say(deal, 0, "igrayu-s")  # spades named in round two; seat 1 holds 7s
+    play(deal, "9s")
+    assert _swap_refused(deal, 1) == "a game in a second trump has no swap of the seven"
+    off = Deal(
+        rules=build_ruleset(options=["seven-swap-off"]),
+        deal_no=1,
+        dealer=1,
+        deck=build_deck(*SWAP),
+        seed="t",
+        totals_before=(0, 0),
+    )
+    say(off, 0, "igrayu")
+    assert _swap_refused(off, 0) == "this table has no swap of the seven now"
+
+
+def test_an_answer_with_no_question_says_so() -> None:
+    """`от туза` and `пишет` with nothing asked were told only «сейчас сказать нельзя»
+    (a Russian tryout): they are answers, and nobody asked."""
+    deal = ordered(SWAP)
+    for seat, call in [(0, "ot-A"), (0, "pishet"), (1, "pishet"), (0, "pokazyvayu"), (1, "skin")]:
+        why = refused(deal, seat, call, E.NotAllowed, "not-allowed")
+        assert str(why) == f"{call} answers a question, and none is asked of you now"
+    refused(deal, 0, "prokhodit", E.NotAllowed, "not-allowed")
 
 
 # ------------------------------------------------------------- four sevens

@@ -34,6 +34,7 @@ SAMPLES = {
     "text": "Ks",
     "card_str(card)": "10h",
     "card_str(led)": "Js",
+    "card_str(seven)": "7c",
     "'shdc'[led]": "d",
     "'shdc'[led >> 3]": "c",
     "len(self.talon) - 1": "5",
