@@ -143,7 +143,7 @@ class Checker:
                 revealed |= set(_human_cards(m.group(1)))
             if m := re.search(r"plays in (.)", line):
                 trump = SYMBOL_SUIT[m.group(1)]
-            if line.endswith(": menyayu"):
+            if re.search(r": menyayu( —|$)", line):  # (the line names the seven now)
                 revealed.add("7" + trump)  # the trump seven becomes the turned card
             seen.append((line, frozenset(revealed)))
 
