@@ -239,15 +239,15 @@ DealEvent = CallMade | CardPlayed | Penalized | Ordered | Dealt | TrickTaken | S
 MatchEvent = DealEvent | MatchStarted | DealStarted | DealEnded | DealAbandoned | MatchEnded
 """What ``Match.apply``, ``Match.forfeit`` and ``Match.stop`` return."""
 
-# The order a call's consequences are told in: the calls made (the engine's own show
-# after 'skin' included), then the order, the last cards, the tricks, the shown cards.
-_TOLD_AFTER = {Ordered: 1, Dealt: 2, TrickTaken: 3, Shown: 4}
+# The order a call's consequences are told in: the calls made, each show with its
+# pokazyvayu (the engine's own after 'skin' too: the cards go face up before the trick
+# they complete is taken, as at a table), then the order, the last cards, the tricks.
+_TOLD_AFTER = {Ordered: 1, Dealt: 2, TrickTaken: 3}
 
 
 def in_telling_order(events: list[DealEvent]) -> list[DealEvent]:
     """``events`` as they are told: each kind in the order it happened, the kinds in a
-    fixed order (a card that completes a trick and a shown combination: the trick first),
-    shown cards by seat."""
+    fixed order (a card that completes a trick and the show it brings: the show first)."""
     if len(events) < 2:
         return events  # one call, one event: most calls
     if len(events) == 2 and _TOLD_AFTER.get(type(events[0]), 0) < _TOLD_AFTER.get(
@@ -258,7 +258,7 @@ def in_telling_order(events: list[DealEvent]) -> list[DealEvent]:
     if all(map(operator.lt, ranks, ranks[1:])):
         return events  # the usual case (a card, then its trick): already in order
 
-    def key(event: DealEvent) -> tuple[int, int]:
-        return (_TOLD_AFTER.get(type(event), 0), event.seat if isinstance(event, Shown) else 0)
+    def key(event: DealEvent) -> int:
+        return _TOLD_AFTER.get(type(event), 0)
 
-    return sorted(events, key=key)
+    return sorted(events, key=key)  # (stable: a show stays after its pokazyvayu)

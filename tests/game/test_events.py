@@ -78,7 +78,9 @@ def test_a_declaration_shown_on_demand() -> None:
     ]
 
 
-def test_skin_the_engine_shows_after_the_card_and_the_trick_is_told_first() -> None:
+def test_skin_the_engine_shows_after_the_card_before_the_trick_is_taken() -> None:
+    """The cards go face up when the demander has played, before the trick his card
+    completes is taken: a tryout read «показываю», the trick, then the cards (s27)."""
     deal = deal2(TERTS_K, NOTHING)
     apply(deal, 0, "igrayu")
     apply(deal, 0, "terts")
@@ -89,8 +91,8 @@ def test_skin_the_engine_shows_after_the_card_and_the_trick_is_told_first() -> N
     assert apply(deal, 1, "8h") == [
         g.CardPlayed(1, cards("8h")[0]),
         g.CallMade(0, Call(C.POKAZYVAYU), engine=True),
-        g.TrickTaken(1, tuple(cards("7h 8h"))),
         g.Shown(0, tuple(cards("Js Qs Ks"))),
+        g.TrickTaken(1, tuple(cards("7h 8h"))),
     ]
 
 
