@@ -271,6 +271,9 @@ class TableEvent:
     # after a swap of the trump seven, the card face up now (the call's event names
     # none): a person's line says it
     face_up: Card | None = None
+    # the pas that opened the bidding's second round: the turned suit, which it may
+    # not name (the call's event says only 'pas'): a person's lines say the round
+    round_two: int | None = None
 
 
 class AskKind(StrEnum):

@@ -228,6 +228,7 @@ class Msg(StrEnum):
     BIDDING_OVER = "bidding-over"
     ROUND_ONE = "round-one"
     ROUND_TWO = "round-two"
+    ROUND_TWO_OPENS = "round-two-opens"
     DEALER_MUST_NAME = "dealer-must-name"
     DECLARE_BEFORE_CARD = "declare-before-card"
     ALREADY_DECLARED = "already-declared"
@@ -898,6 +899,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.ROUND_ONE: (
         "round one plays the turned suit: say igrayu or pas",
         "в первом круге играют открытую масть: скажите «играю» или «пас»",
+    ),
+    Msg.ROUND_TWO_OPENS: (
+        "All passed: round two of the bidding. A suit other than {suit} may be named.",
+        "Все спасовали: второй круг торговли. Можно назвать масть, кроме {suit}.",
     ),
     Msg.ROUND_TWO: (
         "round two: name another suit than the turned one",

@@ -733,6 +733,8 @@ def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
         return [deal_end_line(told, e.names, how), *scored]
     if e.face_up is not None and type(told) is g.CallMade:  # a swap: the card named
         return [call_line(told, e.names, e.face_up)]
+    if e.round_two is not None and type(told) is g.CallMade:  # its pas opened round two
+        return [call_line(told, e.names), round_two_line(e.round_two, Lang.EN)]
     said = _HUMAN_BY_CLASS.get(type(told), _human)(told, e.names, e.sides)
     if said:  # (the machine fields only for a kind without words of its own)
         return said
@@ -861,6 +863,11 @@ def _human(event: object, names: tuple[str, ...], sides: Sides) -> list[str]:
 @_human.register
 def _human_call(e: g.CallMade, n: tuple[str, ...], sides: Sides) -> list[str]:
     return [call_line(e, n)]
+
+
+def round_two_line(turned_suit: int, lang: Lang) -> str:
+    """The bidding's second round opens: what may be said in it (docs/rules.md §1)."""
+    return _say(lang, Msg.ROUND_TWO_OPENS, suit=SUIT_SYMBOLS[SUITS[turned_suit]])
 
 
 def call_line(e: g.CallMade, n: Sequence[str], face_up: Card | None = None) -> str:

@@ -51,6 +51,7 @@ from .render import (
     played_tricks,
     prompt_calls,
     rematch_lines,
+    round_two_line,
     said_lines,
     said_so_far,
     scored_lines,
@@ -113,6 +114,9 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
                 lines = [_deal_end_line(told, event.names, how), *scored]
             elif event.face_up is not None and type(told) is g.CallMade:  # a swap
                 lines = _call_in(told, event.names, event.words, event.face_up)
+            elif event.round_two is not None and type(told) is g.CallMade:  # as in English
+                said = _call_in(told, event.names, event.words)
+                lines = [*said, round_two_line(event.round_two, Lang.RU)]
             elif event.words and type(told) in _SPOKEN:  # said in the table's own words
                 lines = _SPOKEN[type(told)](told, event.names, event.words)
             else:

@@ -21,13 +21,13 @@ import structlog
 import trio
 
 from deberc_net.game import events as g
-from deberc_net.game.calls import KONETS, MENYAYU, Call
-from deberc_net.game.cards import SUIT_SYMBOLS, SUITS
+from deberc_net.game.calls import KONETS, MENYAYU, PAS, Call
+from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, suit_of
 from deberc_net.game.clock import Clocks, automatic_call
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
 from deberc_net.game.outcomes import MatchEndReason, Outcome
-from deberc_net.game.phases import PLAY
+from deberc_net.game.phases import BIDDING, PLAY
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.sheet import ScoreSheet
 from deberc_net.game.view import view
@@ -1499,9 +1499,14 @@ class Table:
         """``event`` as told at this table, for a renderer that needs the names."""
         seats = self.seats  # a match's seats are all taken: most events
         names = tuple(seats) if all(seats) else tuple([s or "-" for s in seats])
-        face_up = None
-        if type(event) is g.CallMade and event.call.name == MENYAYU and self.match is not None:
-            face_up = self.match.deal.turned  # the seven, told as the swap is
+        face_up = round_two = None
+        if type(event) is g.CallMade and self.match is not None:
+            deal = self.match.deal
+            if event.call.name == MENYAYU:
+                face_up = deal.turned  # the seven, told as the swap is
+            elif event.call.name == PAS and deal.phase == BIDDING and deal.bid_round == 2:
+                # told as it is made: with no pas of round two yet, this one opened it
+                round_two = suit_of(deal.original_turned) if deal.passes == 0 else None
         return ev.TableEvent(
             self.seq,
             self.id,
@@ -1511,6 +1516,7 @@ class Table:
             self._on_points,
             self.ru_words,
             face_up,
+            round_two,
         )
 
     @staticmethod
