@@ -336,7 +336,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.OWN_WORDS: ("{en}", "{ru}"),
     Msg.RULES_BASE: (
         "{name}, where the lines above do not change it: {summary}",
-        "{name}, где строки выше не меняют его: {summary}",
+        "{name} — во всём, чего не меняют строки выше: {summary}",
     ),
     Msg.BYE: (
         "Bye. Your seat, if any, waits for you.",

@@ -935,6 +935,8 @@ def _human_start(e: g.MatchStarted, n: tuple[str, ...], sides: Sides) -> list[st
     if any(len(side) > 1 for side in sides):
         pairs = [" and ".join(n[s] for s in side) for side in sides]
         return [f"The game starts: {' against '.join(pairs)} (partners sit opposite)."]
+    if len(n) > 2:  # three, each on his own: not 'anna v boris v vera'
+        return [f"The game starts: {', '.join(n[:-1])} and {n[-1]}, each for himself."]
     return [f"The game starts: {' v '.join(n)}."]
 
 

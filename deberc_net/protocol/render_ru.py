@@ -225,6 +225,8 @@ def _start(e: g.MatchStarted, n: Names, sides: Sides) -> list[str]:
     if any(len(side) > 1 for side in sides):
         pairs = [" и ".join(n[s] for s in side) for side in sides]
         return [f"Партия начинается: {' против '.join(pairs)} (партнёры сидят напротив)."]
+    if len(n) > 2:  # as in English
+        return [f"Партия начинается: {', '.join(n[:-1])} и {n[-1]}, каждый сам за себя."]
     return [f"Партия начинается: {' против '.join(n)}."]
 
 

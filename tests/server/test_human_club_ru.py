@@ -135,6 +135,9 @@ async def test_three_and_four_player_matches_in_russian_fit_80_columns(
         await person.send("history")
         await person.read_until(lambda x: x.startswith("История стола"))
     assert any(PROMPTS["ru"].match(x) for x in people[0].lines)
+    if players == 3:  # each for himself, not «anna против boris против vera» (tryout s27)
+        starts = re.compile(r"Партия начинается: \w+, \w+ и \w+, каждый сам за себя\.")
+        assert any(starts.fullmatch(x) for x in people[0].lines)
     check_russian(people)
 
 

@@ -114,7 +114,7 @@ async def test_rules_in_russian_describe_the_shipped_rules_in_russian(
     assert [x.split(":")[0] for x in table[1:-1] if not x.startswith(" ")] == [
         "three-players",
         "to-301",
-        "moscow, где строки выше не меняют его",  # what they leave of it (§5.9)
+        "moscow — во всём, чего не меняют строки выше",  # what they leave of it (§5.9)
     ]
     said = "\n".join(table)
     assert "Трое игроков: играющий должен набрать больше" in said

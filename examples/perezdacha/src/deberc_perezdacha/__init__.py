@@ -30,6 +30,10 @@ def deberc_rule_info() -> RuleInfo:
             "Before the first card the player who ordered may call 'perezdacha' (a redeal): "
             "the deal ends, nobody writes anything, and the next deal is dealt."
         ),
+        summary_ru=(
+            "До первой карты заказавший может сказать «пересдача»: раздача кончается, "
+            "никто ничего не записывает, сдают следующую."
+        ),  # 'rules' at a 'lang ru' connection
         needs_bidding=True,  # a variant without bidding (tertz) refuses it
         outcomes_ru={OUTCOME: "пересдача по просьбе"},  # 'lang ru': its deal's end
     )
