@@ -83,6 +83,7 @@ class Msg(StrEnum):
     DRAIN_REFUSED = "drain-refused"
     DRAIN_TABLE = "drain-table"
     DRAINED = "drained"
+    DRAIN_LIMIT = "drain-limit"
     SEAT_KEPT_ELSEWHERE = "seat-kept-elsewhere"
     # the lobby's lists and the score sheet (protocol.render)
     WHO = "who"
@@ -521,6 +522,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     # the stop's reason after a drain (Msg.SHUTTING_DOWN)
     Msg.DRAINED: ("the running matches are over", "идущие партии закончились"),
+    Msg.DRAIN_LIMIT: (
+        "the wait for the running matches is over",
+        "время ожидания идущих партий вышло",
+    ),
     Msg.SEAT_KEPT_ELSEWHERE: (
         "Your seat at table {table} is kept on another server: log in again (a guest with"
         " his token) to take it back.",

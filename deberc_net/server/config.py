@@ -140,6 +140,9 @@ class Config:
     password_check_window_ms: int = 60_000
     password_checks_at_once_per_address: int = 1
     shutdown_grace_ms: int = 2000  # after SIGTERM: time to flush what is queued
+    # a drain (SIGUSR1) waits this long at most for the running matches, then stops as
+    # SIGTERM does (those matches cut, stored 'shutdown'); 0: as long as they last
+    drain_limit_ms: int = 0
     # Several servers on one database (docs/scaling.md): each says it is alive this often;
     # one silent for server_dead_ms is dead, and its running matches are over
     heartbeat_ms: int = 5_000

@@ -296,17 +296,25 @@ async def _on_signal(
 
 async def _stop_when_drained(server: Server, nursery: trio.Nursery, config: Config) -> None:
     """A drain's end: once no match is left to play, the stop SIGTERM makes (a SIGTERM
-    meanwhile has made it already: nothing more to do)."""
+    meanwhile has made it already: nothing more to do); at ``drain_limit_ms``, that stop
+    whatever still plays."""
     drain = server.lobby.drain
     node = server.lobby.node
     began = trio.current_time()
+    limit = began + config.drain_limit_ms / 1000 if config.drain_limit_ms else math.inf
     # under serve --workers the web face (worker 0's) answers 503 'draining' until every
     # worker that drains with it has stopped, not only till its own matches are over
     while not drain.over() or (
         server.serves_web and node is not None and node.others_may_drain(began)
     ):
-        await trio.sleep(DRAIN_POLL_S)
+        if trio.current_time() >= limit:
+            break
+        await trio.sleep(min(DRAIN_POLL_S, max(0.0, limit - trio.current_time())))
     if server.stopping or not server.lobby.accepting:  # (a lost bus's stop: bus_lost.py)
+        return
+    if not drain.over():  # the limit: those still playing are cut, as by SIGTERM
+        lifecycle_log.info("drain_limit", matches=drain.playing())
+        await _stop(server, nursery, config, phrase(Msg.DRAIN_LIMIT), reason="drain-limit")
         return
     lifecycle_log.info("drained")
     await _stop(server, nursery, config, phrase(Msg.DRAINED), reason="drained")

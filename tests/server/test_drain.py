@@ -170,6 +170,40 @@ def test_a_sigterm_during_a_drain_stops_at_once(tmp_path: Path) -> None:
     assert events[-1] == "stopped"
 
 
+def test_a_drain_stops_at_its_limit_cutting_what_still_plays(tmp_path: Path) -> None:
+    """drain_limit_ms (docs/settings.md): a drain waits so long at most, then stops as
+    SIGTERM does; before it, a drain had no end but its longest match's."""
+    proc, port = start_server_process(
+        tmp_path / "s.sqlite3", "shutdown_grace_ms = 100\ndrain_limit_ms = 800"
+    )
+
+    async def main() -> None:
+        ann, bob, table = await _a_running_match(port)
+        try:
+            proc.send_signal(signal.SIGUSR1)
+            await ann.read_until(lambda line: line == TOLD)
+            why = "the wait for the running matches is over"
+            with trio.fail_after(10):  # nobody plays: the limit ends it
+                await ann.read_until(
+                    lambda line: line == f"info text=The server is shutting down: {why}."
+                )
+                closes = await bob.read_until(lambda line: f"Table {table} closes: {why}." in line)
+            assert "stops here: nobody wins or loses" in closes
+            assert not any(is_event(line, "trick") for line in ann.lines)  # (nothing played)
+        finally:
+            await close_all([ann, bob])
+
+    _run_then_exits_cleanly(proc, main)
+    lines = _log(proc)
+    events = [line["event"] for line in lines]
+    assert events.index("drain") < events.index("drain_limit") < events.index("shutdown")
+    [limit] = [line for line in lines if line["event"] == "drain_limit"]
+    [shutdown] = [line for line in lines if line["event"] == "shutdown"]
+    assert len(limit["matches"]) == 1 and shutdown["reason"] == "drain-limit"
+    assert events.index("shutdown") < events.index("matches_stopped")
+    assert "drained" not in events and events[-1] == "stopped"
+
+
 def test_a_sigusr1_during_a_stop_is_logged_and_changes_nothing(tmp_path: Path) -> None:
     # docs/settings.md, "Logs": drain_ignored, SIGUSR1 "during a drain (or during a stop)"
     proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 60000")
