@@ -13,7 +13,7 @@ from itertools import zip_longest
 
 import attrs
 
-from deberc_net.game.calls import MENYAYU
+from deberc_net.game.calls import MENYAYU, PAS
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.protocol.ends import short_words
 from deberc_net.protocol.lang import spoken_call
@@ -151,6 +151,18 @@ class TableState:
 RESYNC = ("tables", "sheet", "last")
 TO_TARGET = re.compile(r"to-(\d+)")  # the option that sets a match's target
 BREAK = "lomayu-"  # a talon game's break of the deck, lomayu-N (docs/protocol.md §8.2)
+
+
+def _round_two_opens(state: TableState) -> bool:
+    """The call just told was the last pas of the bidding's first round: every seat has
+    spoken once this deal, each a pas."""
+    talk = state.talk
+    return (
+        state.phase == "bidding"
+        and state.seats > 0
+        and len(talk) == state.seats
+        and all(call == PAS for _, call in talk)
+    )
 
 
 def _log(state: TableState, *lines: str) -> TableState:
@@ -600,7 +612,11 @@ def _event(state: TableState, line: Line) -> TableState:
         state = attrs.evolve(state, talk=(*state.talk, (seat, call)), to_act=nxt, turned=turned)
         if broken and nxt != state.seat:  # both drew; only the winner is asked
             state = _view_again(state)
-        return _log(state, f"{state.who(seat)}: {spoken_call(call)}")  # as people say it
+        said = f"{state.who(seat)}: {spoken_call(call)}"  # as people say it
+        if _round_two_opens(state):  # as the human style says it (docs/play.md)
+            other = f"a suit other than {suit(turned[-1:])}" if turned else "another suit"
+            return _log(state, said, f"all passed: round two of the bidding ({other})")
+        return _log(state, said)
     if kind == EventKind.PLAY:
         seat = line.require_int("seat")
         card = line.require("card")

@@ -1085,3 +1085,18 @@ def test_a_history_and_sheet_of_a_match_over_before_any_call_say_so() -> None:
     # the match running at our table has had none yet: nothing is played yet
     running = fold_all([*START[:5], "history table=3 match=m3 deals=0"])
     assert running.log[-1] == "No card played yet."
+
+
+def test_the_last_pas_of_round_one_says_round_two_opens() -> None:
+    """As the human style says it (docs/play.md): a Russian tryout saw the prompt
+    change after everyone passed with no word of a second round."""
+    bidding = START[:6]  # the deal told, nobody has spoken: turned Ad
+    state = fold(fold_all(bidding), "event seq=5 table=3 kind=call seat=1 call=pas auto=0")
+    assert state.log[-1] == "b2: pas"
+    state = fold(state, "event seq=6 table=3 kind=call seat=0 call=pas auto=0")
+    assert state.log[-2:] == (
+        "b1: pas",
+        "all passed: round two of the bidding (a suit other than ♦)",
+    )
+    state = fold(state, "event seq=7 table=3 kind=call seat=1 call=pas auto=0")
+    assert state.log[-1] == "b2: pas"  # round two's own pas: nothing more
