@@ -40,7 +40,8 @@ async def _seated(web: WebServer, connect: Connector, players: int) -> list[Line
 
 
 async def _one_call_made(seated: list[LineClient]) -> None:
-    """The first seat asked makes a call (the first it may), and every seat is told."""
+    """The first seat asked makes a call (the first it may but four sevens), and every
+    seat is told."""
     asked: list[tuple[LineClient, dict[str, str]]] = []
 
     async def wait_for_ask(client: LineClient, cancel: trio.CancelScope) -> None:
@@ -51,7 +52,10 @@ async def _one_call_made(seated: list[LineClient]) -> None:
         for client in seated:
             nursery.start_soon(wait_for_ask, client, nursery.cancel_scope)
     client, ask = asked[0]
-    await client.send(f"{ask['legal'].split(',')[0]} seq={ask['seq']}")
+    # not four sevens (a seat may hold them, offered first): that call ends the deal,
+    # and the deal a leave then cuts would be a new one with no call made
+    call = next(c for c in ask["legal"].split(",") if c != "chetyre-semerki")
+    await client.send(f"{call} seq={ask['seq']}")
     for client in seated:
         await client.expect("event", kind="call")
 
