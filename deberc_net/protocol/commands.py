@@ -31,6 +31,18 @@ class TableCallText:
     seq: int | None = None  # the ask it answers, when the client says so
 
 
+# the commands whose arguments hold a secret (a password, a resume token)
+SECRET_COMMANDS = frozenset({"login", "password"})
+
+
+def for_log(item: Command | TableCallText) -> str:
+    """``item`` as a log may say it (a bug's line): a secret's command without its
+    arguments, anything else cut to 100 characters."""
+    if isinstance(item, Command) and item.name in SECRET_COMMANDS:
+        return repr(Command(item.name, ("…",) * len(item.args)))
+    return repr(item)[:100]
+
+
 @attrs.frozen
 class CommandSpec:
     usage: str
@@ -51,6 +63,12 @@ COMMANDS: dict[str, CommandSpec] = {
         "Log in. With a password the name is registered on first use and checked after; "
         "without one you are a guest, given a resume token. A name in use is refused; "
         "your password, or a guest's token, resumes your seat. lang=ru: as 'lang ru'.",
+        "any",
+    ),
+    "password": CommandSpec(
+        "password OLD NEW",
+        "Change your registered name's password: the old one, then the new. A guest has "
+        "none ('login NAME PASSWORD' registers a free name).",
         "any",
     ),
     "style": CommandSpec(

@@ -84,6 +84,10 @@ class Msg(StrEnum):
     DRAIN_TABLE = "drain-table"
     DRAINED = "drained"
     DRAIN_LIMIT = "drain-limit"
+    PASSWORD_NONE = "password-none"
+    PASSWORD_SAME = "password-same"
+    PASSWORD_RESERVED = "password-reserved"
+    PASSWORD_CHANGED = "password-changed"
     SEAT_KEPT_ELSEWHERE = "seat-kept-elsewhere"
     # the lobby's lists and the score sheet (protocol.render)
     WHO = "who"
@@ -522,6 +526,19 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     # the stop's reason after a drain (Msg.SHUTTING_DOWN)
     Msg.DRAINED: ("the running matches are over", "идущие партии закончились"),
+    Msg.PASSWORD_NONE: (
+        "a guest has no password: 'login NAME PASSWORD' registers a free name",
+        "у гостя нет пароля: login ИМЯ ПАРОЛЬ регистрирует свободное имя",
+    ),
+    Msg.PASSWORD_SAME: ("the new password is the old one", "новый пароль совпадает со старым"),
+    Msg.PASSWORD_RESERVED: (
+        "a password may not begin with 'token=' or 'lang=': 'login' reads those otherwise",
+        "пароль не может начинаться с token= или lang=: login читает их иначе",
+    ),
+    Msg.PASSWORD_CHANGED: (
+        "Your password is changed: log in with the new one from now on.",
+        "Пароль изменён: теперь входите с новым.",
+    ),
     Msg.DRAIN_LIMIT: (
         "the wait for the running matches is over",
         "время ожидания идущих партий вышло",
@@ -1293,6 +1310,8 @@ RU_PLACEHOLDERS: dict[str, str] = {
     "NAME": "ИМЯ",
     "PASSWORD": "ПАРОЛЬ",
     "TOKEN": "КОД",
+    "OLD": "СТАРЫЙ",
+    "NEW": "НОВЫЙ",
     "PAGE": "СТРАНИЦА",
     "PLAYERS": "ИГРОКОВ",
     "VARIANT": "ВАРИАНТ",
@@ -1455,6 +1474,8 @@ RU_COMMANDS: dict[str, str] = {
     "games": "Последние законченные партии игрока, с номером партии. Запись партии m12 — "
     "/games/m12 на веб-страницах сервера.",
     "calls": "Ходы и заявки за столом и как их набирать.",
+    "password": "Сменить пароль своего зарегистрированного имени: сначала старый, потом "
+    "новый. У гостя пароля нет (login ИМЯ ПАРОЛЬ регистрирует свободное имя).",
 }
 
 # the sentences 'help' adds for the server's admins (CommandSpec.admin_summary)

@@ -193,6 +193,37 @@ class Accounts:
                 return Admitted.REGISTERED
             known = await trio.to_thread.run_sync(self.store.account, name)  # taken meanwhile
             assert known is not None
+        return await self._verify(name, known, password, address)
+
+    async def check(self, name: str, password: str, address: str) -> ev.Error | None:
+        """None if ``password`` is a registered name's own (never registers one: a
+        change of password checks the old so), else the error to send; counted by the
+        limits as a login's check is."""
+        limited = self._limited(name, address, trio.current_time())
+        if limited is not None:
+            return limited
+        known = await trio.to_thread.run_sync(self.store.account, name)
+        if known is None:  # (dropped meanwhile by the owner: 'deberc-net admin' re-makes it)
+            return ev.Error("not-allowed", f"{name} has no password on this server")
+        checked = await self._verify(name, known, password, address)
+        return checked if isinstance(checked, ev.Error) else None
+
+    async def change_password(self, name: str, password: str) -> bool:
+        """Hash ``password`` (in the registration pool: a login's check never waits for
+        it) and make it ``name``'s; False if the name has no account."""
+        salt = os.urandom(16)
+        digest = await trio.to_thread.run_sync(
+            password_hash, password, salt, limiter=self._registrations
+        )
+        return bool(
+            await trio.to_thread.run_sync(self.store.set_account_secret, name, salt, digest)
+        )
+
+    async def _verify(
+        self, name: str, known: tuple[bytes, bytes], password: str, address: str
+    ) -> ev.Error | Admitted:
+        """``password`` hashed with the account's salt (``known``) and compared, under
+        the checks' limits."""
         salt, digest = known
         now = trio.current_time()
         if self._checks.count(address, now) >= self.config.password_checks_per_address:

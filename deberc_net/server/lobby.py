@@ -38,6 +38,7 @@ from .login import Login
 from .matchmaking import GameSettings, Matchmaking
 from .missed import Missed
 from .moderation import Moderation
+from .password_change import PasswordChange
 from .preferences import Preferences
 from .ratings import load_rating_model
 from .rematch import Rematches
@@ -121,6 +122,7 @@ class Lobby:
     rematches: Rematches = attrs.field(init=False)
     # the commands, by the job they do (each module's docstring says which)
     login: Login = attrs.field(init=False)
+    passwords: PasswordChange = attrs.field(init=False)
     help: Help = attrs.field(init=False)
     preferences: Preferences = attrs.field(init=False)
     seating: Seating = attrs.field(init=False)
@@ -155,6 +157,7 @@ class Lobby:
         self.matchmaking = Matchmaking(self)
         self.rematches = Rematches(self)
         self.login = Login(self)
+        self.passwords = PasswordChange(self)
         self.help = Help(self)
         self.preferences = Preferences(self)
         self.seating = Seating(self)
@@ -183,6 +186,7 @@ class Lobby:
             "clock": self.preferences.clock,
             "lang": self.preferences.lang,
             "login": self.login.login,
+            "password": self.passwords.password,
             "ping": self.preferences.ping,
             "who": self.club.who,
             "tables": self.club.tables,

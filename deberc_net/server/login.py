@@ -184,15 +184,19 @@ class Login:
         if admitted.code != "bad-password":  # a limit's or a registration's refusal
             self._refused(session, name, admitted)
             return False
-        session.send(admitted)
-        # a password hashed and wrong: a line each (for fail2ban), as many as the
-        # limits let be hashed (docs/security.md §1)
-        session.log.warning("login_failed", name=name, reason=admitted.code)
+        self.wrong_password(session, name, admitted)
+        return False
+
+    def wrong_password(self, session: Session, name: str, error: ev.Error, **logged: str) -> None:
+        """A password hashed and wrong (a login's, or the old one of a 'password'): told,
+        logged a line each (for fail2ban), as many as the limits let be hashed
+        (docs/security.md §1), and counted against the connection."""
+        session.send(error)
+        session.log.warning("login_failed", name=name, reason=error.code, **logged)
         session.failed_logins += 1
         if session.failed_logins >= self.lobby.config.failed_logins_per_connection:
             session.send(ev.bye(phrase(Msg.TOO_MANY_PASSWORDS)))
             session.close(Ending.TOO_MANY_PASSWORDS)
-        return False
 
     def _refused(
         self, session: Session, name: str, error: ev.Error, reason: str | None = None

@@ -30,7 +30,7 @@ import trio
 from deberc_net.hangup import drain, hangup, leave_the_terminal_on_hangup
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import Command, TableCallText
+from deberc_net.protocol.commands import Command, TableCallText, for_log
 from deberc_net.protocol.connection import (
     NEED_DATA,
     Connection,
@@ -682,7 +682,7 @@ class Server:
         try:
             await self.lobby.handle(session, item)
         except Exception:
-            session.log.exception("command_error", item=repr(item)[:100])
+            session.log.exception("command_error", item=for_log(item))
             session.send(ev.Error("internal", "the server could not do that; sorry"))
 
     async def _read(self, stream: trio.abc.Stream, session: Session) -> None:

@@ -42,6 +42,11 @@ async def test_the_process_vouches_for_its_admin_over_its_own_link_only(
     assert boss.lines[-1].split()[:4] == ["ok", "cmd=login", "name=boss", "guest=0"]
     await boss.send("reserve 2 seats=pa,pb deals=1")  # an admin's command: it is one
     assert int((await boss.expect("ok", cmd="reserve"))["table"]) >= 1
+    await boss.send("password s3cret other")  # no account: nothing to change (§5.20)
+    assert await boss.expect("error") == {
+        "code": "not-allowed",
+        "text": "boss has no password on this server",
+    }
 
     # the same name and secret over TCP: only the link logs the name in
     tcp = await LineClient.connect(port)

@@ -53,6 +53,17 @@ def test_one_account_per_name_however_written(store: Store) -> None:
     assert store.account_name("аня") == "АНЯ"
 
 
+def test_an_accounts_secret_changes_in_place_keeping_its_name(store: Store) -> None:
+    """'password OLD NEW' (docs/protocol.md §5.20): one statement, the name as it was
+    registered; no account, no change."""
+    assert not store.set_account_secret("Вера", b"s", b"h")
+    assert store.account("вера") is None
+    assert store.add_account("Вера", b"salt", b"hash")
+    assert store.set_account_secret("ВЕРА", b"s2", b"h2")
+    assert store.account("вера") == (b"s2", b"h2")
+    assert store.account_name("вера") == "Вера"
+
+
 def test_a_running_matchs_deals_are_withheld_and_seedless(store: Store) -> None:
     store.add_deal(deal("m1", 1))
     store.add_deal(deal("m1", 2))

@@ -163,6 +163,11 @@ class Store(Protocol):
         """Drop an account (``set_password`` re-makes one)."""
         ...
 
+    def set_account_secret(self, name: str, salt: bytes, digest: bytes) -> bool:
+        """Give ``name``'s account a new password's salt and hash, at once (a player's
+        'password'); False if it has no account."""
+        ...
+
     # bans (server/moderation.py)
     def ban(self, name: str, admin: str, reason: str) -> None:
         """Keep ``name`` (in any writing of it) from logging in; a name banned already

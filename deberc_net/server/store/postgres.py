@@ -265,6 +265,14 @@ class PostgresStore:
         with self._pool.connection() as conn:
             conn.execute("DELETE FROM accounts WHERE key = %s", (name_key(name),))
 
+    def set_account_secret(self, name: str, salt: bytes, digest: bytes) -> bool:
+        with self._pool.connection() as conn:
+            changed = conn.execute(
+                "UPDATE accounts SET salt = %s, hash = %s WHERE key = %s",
+                (salt, digest, name_key(name)),
+            )
+            return changed.rowcount == 1
+
     # bans
     def ban(self, name: str, admin: str, reason: str) -> None:
         with self._pool.connection() as conn:

@@ -445,6 +445,14 @@ class SQLiteStore:
         with self._reading():
             self._db.execute("DELETE FROM accounts WHERE key = ?", (name_key(name),))
 
+    def set_account_secret(self, name: str, salt: bytes, digest: bytes) -> bool:
+        with self._reading():
+            changed = self._db.execute(
+                "UPDATE accounts SET salt = ?, hash = ? WHERE key = ?",
+                (salt, digest, name_key(name)),
+            )
+        return changed.rowcount == 1
+
     # bans
     def ban(self, name: str, admin: str, reason: str) -> None:
         with self._writing():

@@ -1,0 +1,61 @@
+"""'password OLD NEW': a registered name's owner changes its password (docs/protocol.md
+§5.20). The old one is checked as a login's is (the same limits, a wrong one logged
+and counted against the connection), the new one hashed in the registration pool."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import Command
+from deberc_net.protocol.messages import Msg, Usage, phrase
+
+from .login import TOKEN
+from .session import Session
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+# what 'login NAME SECRET' reads as no password: a resume token, a language
+NOT_A_PASSWORD = (TOKEN, "lang=")
+
+
+@attrs.define(eq=False)
+class PasswordChange:
+    lobby: Lobby
+
+    async def password(self, session: Session, item: Command) -> None:
+        name = session.name
+        assert name is not None  # (a command of the logged in: protocol/connection.py)
+        if len(item.args) != 2:
+            usage = Usage("password OLD NEW")
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
+            return
+        old, new = item.args
+        accounts = self.lobby.accounts
+        if session.guest:
+            session.send(ev.error("not-allowed", phrase(Msg.PASSWORD_NONE)))
+            return
+        if accounts.vouches_for(name):  # (a ladder's admin, over the process's own link)
+            session.send(ev.Error("not-allowed", f"{name} has no password on this server"))
+            return
+        if new == old:
+            session.send(ev.error("bad-argument", phrase(Msg.PASSWORD_SAME)))
+            return
+        if new.lower().startswith(NOT_A_PASSWORD):  # it could never log in
+            session.send(ev.error("bad-argument", phrase(Msg.PASSWORD_RESERVED)))
+            return
+        refused = await accounts.check(name, old, session.address)
+        if refused is not None:
+            if refused.code == "bad-password":
+                self.lobby.login.wrong_password(session, name, refused, command="password")
+            else:
+                session.send(refused)
+            return
+        if not await accounts.change_password(name, new):
+            session.send(ev.Error("not-allowed", f"{name} has no password on this server"))
+            return
+        session.log.info("password_changed", name=name)
+        session.send(ev.ok("password", phrase(Msg.PASSWORD_CHANGED)))

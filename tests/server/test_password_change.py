@@ -1,0 +1,94 @@
+"""'password OLD NEW' over real sockets (docs/protocol.md §5.20): a registered name's
+owner changes its password; the old one is checked as a login's is (a wrong one told,
+counted against the connection and logged), the new one is what logs in after."""
+
+from __future__ import annotations
+
+from .client import LineClient, machine_client
+from .conftest import Connector
+
+CHANGED = "Your password is changed: log in with the new one from now on."
+
+
+async def _login_refused(port: int, name: str, password: str) -> dict[str, str]:
+    client = await LineClient.connect(port, name)
+    try:
+        await client.send("style machine")
+        await client.expect("ok", cmd="style")
+        await client.send(f"login {name} {password}")
+        return await client.expect("error")
+    finally:
+        await client.aclose()
+
+
+async def test_the_new_password_logs_in_and_the_old_one_no_longer(
+    port: int, connect: Connector
+) -> None:
+    vera = await connect.machine(port, "Vera", password="first1")
+    await vera.send("password first1 second2")
+    assert await vera.expect("ok", cmd="password") == {"cmd": "password", "text": CHANGED}
+    await vera.send("quit")
+    await vera.wait_closed()
+    refused = await _login_refused(port, "vera", "first1")
+    assert refused == {"code": "bad-password", "text": "wrong password for that name"}
+    again = await LineClient.connect(port, "again")
+    await again.send("style machine")
+    await again.send("login VERA second2")
+    login = await again.expect("ok", cmd="login")
+    assert (login["name"], login["guest"]) == ("Vera", "0")  # the account's spelling
+    await again.aclose()
+
+
+async def test_a_wrong_old_password_changes_nothing_and_counts_as_a_wrong_login(
+    port: int, connect: Connector
+) -> None:
+    vera = await connect.machine(port, "vera", password="first1")
+    for _ in range(2):
+        await vera.send("password guess new1")
+        assert await vera.expect("error") == {
+            "code": "bad-password",
+            "text": "wrong password for that name",
+        }
+    await vera.send("password guess new1")  # the third (failed_logins_per_connection)
+    await vera.expect("error", code="bad-password")
+    await vera.expect("bye")
+    await vera.wait_closed()
+    again = await machine_client(port, "vera", "first1")  # unchanged
+    await again.aclose()
+
+
+async def test_what_cannot_be_a_password_is_refused_before_any_check(
+    port: int, connect: Connector
+) -> None:
+    vera = await connect.machine(port, "vera", password="first1")
+    for typed, code, text in [
+        ("password", "bad-argument", "password OLD NEW"),
+        ("password first1", "bad-argument", "password OLD NEW"),
+        ("password first1 a b", "bad-argument", "password OLD NEW"),
+        ("password first1 first1", "bad-argument", "the new password is the old one"),
+        (
+            "password first1 token=abc",
+            "bad-argument",
+            "a password may not begin with 'token=' or 'lang=': 'login' reads those otherwise",
+        ),
+        (
+            "password first1 LANG=ru",
+            "bad-argument",
+            "a password may not begin with 'token=' or 'lang=': 'login' reads those otherwise",
+        ),
+    ]:
+        await vera.send(typed)
+        assert await vera.expect("error") == {"code": code, "text": text}, typed
+    await vera.send("ping")  # none counted as a wrong password: still connected
+    await vera.expect("ok", cmd="ping")
+    guest = await connect.machine(port, "gleb")
+    await guest.send("password a b")
+    assert await guest.expect("error") == {
+        "code": "not-allowed",
+        "text": "a guest has no password: 'login NAME PASSWORD' registers a free name",
+    }
+    anon = await connect.raw(port, "anon")
+    await anon.send("password a b")  # not logged in: nobody's password
+    assert (await anon.read_until(lambda x: x.startswith("Error"))).startswith(
+        "Error (not-logged-in)"
+    )
