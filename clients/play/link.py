@@ -59,6 +59,8 @@ class Link:
         self.name = name  # to log in as on connect (None: the person types 'login')
         self.token: str | None = None
         self.password: str | None = None
+        # a 'password OLD NEW' sent and not answered yet: NEW, kept once it is ok
+        self._new_password: str | None = None
         self.closed = threading.Event()
         self.most_unshown = MOST_UNSHOWN
         self._unshown = 0  # lines delivered and not yet ``shown_one``
@@ -107,6 +109,8 @@ class Link:
             self._poke()  # a pause between tries ends: the link stops
         if len(words) == 3 and words[0].lower() == "login" and "=" not in words[2]:
             self.password = words[2]  # kept in memory only, to resume after a drop
+        if len(words) == 3 and words[0].lower() == "password":
+            self._new_password = words[2]  # the login's from its 'ok' on (_learn)
         if (
             self._outbox is None
             or self._trio_token is None
@@ -307,10 +311,19 @@ class Link:
             self._refused = True
         elif parsed.tag == Tag.ERROR and parsed.get_str("code") == "bad-proxy-header":
             self._refused_for_good = True
+        elif parsed.tag == Tag.OK and parsed.get_str("cmd") == "password":
+            if self._new_password is not None and self.password is not None:
+                self.password = self._new_password  # a resume logs in with the new one
+            self._new_password = None
         elif parsed.tag == Tag.ERROR and parsed.get_str("code") == "bad-password":
+            if self._new_password is not None:  # the old one of a 'password' was wrong:
+                self._new_password = None  # the login's stays (it logged in)
+                return
             # never sent again by itself: each wrong one counts, and 5 in 5 min lock
             # the name for everyone (docs/protocol.md §4.2)
             self.password = None
+        if parsed.tag == Tag.ERROR:  # (a 'password' refused for another reason)
+            self._new_password = None
 
     async def _write(self, conn: Connection, inbox: trio.MemoryReceiveChannel[str]) -> None:
         async for line in inbox:

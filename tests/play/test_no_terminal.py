@@ -235,3 +235,35 @@ def test_a_wrong_password_is_not_sent_again_after_a_drop(tmp_path: Path) -> None
             link.stop()
         assert not server.errors, server.errors
     assert "give the password" in again, said  # not the wrong one again
+
+
+@pytest.mark.timeout(60)
+def test_after_a_password_change_a_drop_logs_in_with_the_new_one(tmp_path: Path) -> None:
+    """The link keeps the password typed with 'login' to log in again after a drop:
+    after 'password OLD NEW' (docs/protocol.md §5.20) that was the old one, refused,
+    and the seat's owner had to type it again. A wrong OLD keeps the login's."""
+    lines: queue.Queue[str] = queue.Queue()
+
+    def next_reply(cmd: str) -> str:
+        """The next error, or the next ok of ``cmd`` (the link sends its own too)."""
+        while True:
+            line = lines.get(timeout=20)
+            if line.startswith(("error ", f"ok cmd={cmd} ")):
+                return line
+
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        link = Link("127.0.0.1", server.port, lines.put)
+        link.start()
+        try:
+            assert link.send("login reg secret1")  # registered
+            assert next_reply("login").startswith("ok cmd=login name=reg guest=0")
+            assert link.send("password wrong1 secret2")
+            assert next_reply("password").startswith("error code=bad-password")
+            assert link.send("password secret1 secret2")
+            assert next_reply("password").startswith("ok cmd=password")
+            link.drop()  # as a network failure would
+            again = next_reply("login")  # sent by the link itself, with secret2
+            assert again.startswith("ok cmd=login name=reg guest=0"), again
+        finally:
+            link.stop()
+        assert not server.errors, server.errors
