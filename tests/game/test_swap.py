@@ -6,6 +6,7 @@ from deberc_net.game import errors as E
 from deberc_net.game.cards import cards_str, parse_card
 from deberc_net.game.deal import Deal
 from deberc_net.game.match import Match
+from deberc_net.game.rules import RuleSet
 from deberc_net.testing import build_ruleset
 
 from .decks import SIMPLE, build_deck, cards, legal, play, refused, say
@@ -23,9 +24,9 @@ PASS_EQUAL = ("7h 8h 9h 10s Js Qd 8d 10c Kc", "7s 8s 9s 10d Jh Ad 9d Jc Ac", "Ah
 PASS_FIFTY = ("7h 8h 9h Js Qs Qd 8d 10c Kc", "7s 8s 9s 10s Jh Ad 9d Jc Ac", "Ah")  # 7s-10s
 
 
-def new_deal(spec: tuple[str, str, str], dealer: int = 1) -> Deal:
+def new_deal(spec: tuple[str, str, str], dealer: int = 1, rules: RuleSet = R) -> Deal:
     deck = build_deck(*spec)
-    return Deal(rules=R, deal_no=1, dealer=dealer, deck=deck, seed="t", totals_before=(0, 0))
+    return Deal(rules=rules, deal_no=1, dealer=dealer, deck=deck, seed="t", totals_before=(0, 0))
 
 
 def ordered(spec: tuple[str, str, str], first: str = "igrayu") -> Deal:
@@ -216,14 +217,7 @@ def test_a_refused_swap_says_its_own_case_not_the_whole_rule() -> None:
     say(deal, 0, "igrayu-s")  # spades named in round two; seat 1 holds 7s
     play(deal, "9s")
     assert _swap_refused(deal, 1) == "a game in a second trump has no swap of the seven"
-    off = Deal(
-        rules=build_ruleset(options=["seven-swap-off"]),
-        deal_no=1,
-        dealer=1,
-        deck=build_deck(*SWAP),
-        seed="t",
-        totals_before=(0, 0),
-    )
+    off = new_deal(SWAP, rules=build_ruleset(options=["seven-swap-off"]))
     say(off, 0, "igrayu")
     assert _swap_refused(off, 0) == "this table has no swap of the seven now"
 
