@@ -77,18 +77,28 @@ def calls_about(
 ) -> tuple[str, ...]:
     """The entries of 'calls' (``texts``: English, Russian) that name ``topic`` as a
     word ('help рост?' tells «рост?» and the answers to it), each once, under a line
-    saying what they are; none if none does ('help' then says it is no command)."""
+    saying what they are; none unless a call's own column names it (a word of the
+    explanations alone, 'help a', is no call: 'help' then says it is no command)."""
     folded = _folded(topic.strip())
     if not folded:
         return ()
     named = re.compile(rf"(?<!\w){re.escape(folded)}(?!\w)")
+    entries = _entries(texts[0] if lang == Lang.EN else texts[1])
+    if not any(named.search(_folded(_call_column(entry[0]))) for entry in entries):
+        return ()
     found: list[tuple[str, ...]] = []
-    for entry in _entries(texts[0] if lang == Lang.EN else texts[1]):
+    for entry in entries:
         if entry not in found and any(named.search(_folded(x)) for x in entry):
             found.append(entry)
-    if not found:
-        return ()
     return (phrase(Msg.CALLS_ABOUT, topic=topic.strip()).text(lang), *sum(found, ()))
+
+
+def _call_column(line: str) -> str:
+    """A call's line of 'calls' to its call column ('  rost? (рост?)   ask the …':
+    'rost? (рост?)'); prose and headings have none."""
+    if not line.startswith("  ") or line.startswith("   "):
+        return ""
+    return re.split(r"\s{2,}", line.strip(), maxsplit=1)[0]
 
 
 def _folded(text: str) -> str:
@@ -118,14 +128,26 @@ class Help:
     _calls: dict[CallsKey | None, tuple[tuple[str, ...], tuple[str, ...]]] = attrs.Factory(dict)
 
     async def help(self, session: Session, item: Command) -> None:
-        # one command's usage is a line or two; only the whole list is a long text
-        if not item.args and not _may_ask(session, item, self.lobby.is_admin(session)):
+        # one command's usage is a line or two; the whole list, or the entries of
+        # 'calls' a word names ('help rost?'), a long text
+        if self._long_help(session, item.args) and not _may_ask(
+            session, item, self.lobby.is_admin(session)
+        ):
             return
         table = session.table
         if not item.args and table is not None and table.remote and self.lobby.node is not None:
             self.lobby.node.ask_help(session, table)  # the legal calls are known where it plays
             return
         self.send_help(session, item.args)
+
+    def _long_help(self, session: Session, args: Sequence[str]) -> bool:
+        """Whether 'help ARGS' answers with a long text: the list, or entries of 'calls'."""
+        if not args:
+            return True
+        if args[0].lower() in COMMANDS:
+            return False
+        texts, topic = self._calls_texts(session.table), " ".join(args)
+        return any(calls_about(topic, texts, lang) for lang in Lang)
 
     def send_help(self, session: Session, args: Sequence[str]) -> None:
         english = self._help(session, args, Lang.EN)

@@ -241,6 +241,25 @@ async def test_long_texts_are_rate_limited_and_a_help_flood_stalls_no_one(
     assert fields(await honest.reply("help"))[0] == "help"  # per connection: others unaffected
 
 
+async def test_help_on_a_call_spends_the_lists_allowance_and_a_command_none(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """'help rost?' answers with the entries of 'calls' that name it (many lines in two
+    languages): a long text, as 'help' is; 'help sit' (a usage) and 'help a' (a word
+    of no call, one line) stay free."""
+    port = await start_server(lists_burst=2, lists_per_s=0.001)
+    ann = await connect.machine(port, "ann")
+    await ann.send_raw(b"help rost?\n" * 3 + b"help sit\n" * 5)
+    await ann.send("ping")
+    mark = ann.pos
+    await ann.expect("ok", cmd="ping")
+    replies = ann.lines[mark : ann.pos]
+    refused = [line for line in replies if line.startswith("error ")]
+    assert [fields(x)[1]["code"] for x in refused] == ["slow-down"]  # the third 'help rost?'
+    assert sum(1 for x in replies if x.startswith("help text=sit TABLE")) == 5
+    assert fields(await ann.reply("help a"))[1]["text"].startswith("no command 'a'")
+
+
 async def test_a_refused_rules_costs_no_long_text(
     start_server: StartServer, connect: Connector
 ) -> None:
