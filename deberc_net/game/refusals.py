@@ -74,8 +74,10 @@ def _why_not_swap(deal: Deal, seat: int) -> str:
     """What stops this seat's swap of the seven (docs/rules.md §2), its own case first:
     a tryout was told the whole rule when he only lacked the seven."""
     settings, trump = deal.rules.settings, deal.trump
-    if not settings.seven_swap or settings.swap_before_extra or trump is None:
-        return "this table has no swap of the seven now"  # (swap-before-extra: done)
+    if not settings.seven_swap or trump is None:  # (four players, seven-swap-off)
+        return "this table has no swap of the seven"
+    if settings.swap_before_extra:  # asked then, as a question (talk.answers)
+        return "the seven is swapped before the last cards are dealt (swap-before-extra)"
     seven = make(SEVEN, trump)
     if not deal.first_trump:
         return "a game in a second trump has no swap of the seven"

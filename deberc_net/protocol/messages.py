@@ -215,6 +215,7 @@ class Msg(StrEnum):
     MAY_NOT_PLAY = "may-not-play"
     SWAP_WHEN = "swap-when"
     SWAP_NONE = "swap-none"
+    SWAP_BEFORE_EXTRA = "swap-before-extra"
     SWAP_SECOND_TRUMP = "swap-second-trump"
     SWAP_SEVEN_TURNED = "swap-seven-turned"
     SWAP_DONE = "swap-done"
@@ -862,9 +863,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "меняют семёрку только в первом козыре: тот, у кого козырная семёрка, до своей "
         "первой карты и до объявления",
     ),
-    Msg.SWAP_NONE: (
-        "this table has no swap of the seven now",
-        "за этим столом сейчас семёрку не меняют",
+    Msg.SWAP_NONE: ("this table has no swap of the seven", "за этим столом семёрку не меняют"),
+    Msg.SWAP_BEFORE_EXTRA: (
+        "the seven is swapped before the last cards are dealt (swap-before-extra)",
+        "за этим столом семёрку меняют только до прикупа",
     ),
     Msg.SWAP_SECOND_TRUMP: (
         "a game in a second trump has no swap of the seven",

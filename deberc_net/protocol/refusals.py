@@ -47,7 +47,11 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
         r"before his first card and before he declares",
         Msg.SWAP_WHEN,
     ),
-    (r"this table has no swap of the seven now", Msg.SWAP_NONE),
+    (r"this table has no swap of the seven", Msg.SWAP_NONE),
+    (
+        r"the seven is swapped before the last cards are dealt \(swap-before-extra\)",
+        Msg.SWAP_BEFORE_EXTRA,
+    ),
     (r"a game in a second trump has no swap of the seven", Msg.SWAP_SECOND_TRUMP),
     (r"the seven is swapped already", Msg.SWAP_DONE),
     (r"the turned card is the trump 7 itself: there is nothing to swap", Msg.SWAP_SEVEN_TURNED),

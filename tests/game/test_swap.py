@@ -219,7 +219,14 @@ def test_a_refused_swap_says_its_own_case_not_the_whole_rule() -> None:
     assert _swap_refused(deal, 1) == "a game in a second trump has no swap of the seven"
     off = new_deal(SWAP, rules=build_ruleset(options=["seven-swap-off"]))
     say(off, 0, "igrayu")
-    assert _swap_refused(off, 0) == "this table has no swap of the seven now"
+    assert _swap_refused(off, 0) == "this table has no swap of the seven"
+    before = new_deal(SWAP, rules=build_ruleset(options=["swap-before-extra"]))
+    say(before, 0, "igrayu")
+    while before.pending is not None:  # the swap's question, before the last cards
+        say(before, before.pending.answerer, "ne-menyayu")
+    assert _swap_refused(before, 0) == (
+        "the seven is swapped before the last cards are dealt (swap-before-extra)"
+    )
 
 
 def test_an_answer_with_no_question_says_so() -> None:
