@@ -30,6 +30,12 @@ def why_not(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
         who = deal.pending.answerer
         return E.AnswerRequired(f"waiting for seat {who} to answer {deal.pending.kind}")
     if deal.pending is not None:
+        if call.name == C.MENYAYU and deal.pending.kind == Question.SWAP and deal.trump is not None:
+            # swap-before-extra asks every seat: one without the seven may only keep
+            seven = make(SEVEN, deal.trump)
+            return E.AnswerRequired(
+                f"you do not hold the trump 7 ({card_str(seven)}): answer ne-menyayu"
+            )
         legal = " or ".join(c.token() for c in answers(deal, deal.pending))
         if call.name == C.OT and deal.pending.kind in (Question.ROST, Question.ROST_REPLY):
             return E.FalseDeclaration(f"that is not your combination's top: {legal}")
@@ -76,8 +82,6 @@ def _why_not_swap(deal: Deal, seat: int) -> str:
     settings, trump = deal.rules.settings, deal.trump
     if not settings.seven_swap or trump is None:  # (four players, seven-swap-off)
         return "this table has no swap of the seven"
-    if settings.swap_before_extra:  # asked then, as a question (talk.answers)
-        return "the seven is swapped before the last cards are dealt (swap-before-extra)"
     seven = make(SEVEN, trump)
     if not deal.first_trump:
         return "a game in a second trump has no swap of the seven"
@@ -85,6 +89,9 @@ def _why_not_swap(deal: Deal, seat: int) -> str:
         return "the seven is swapped already"
     if deal.original_turned == seven:
         return "the turned card is the trump 7 itself: there is nothing to swap"
+    # (after those: swap-before-extra asks only in the first trump, a seven to take)
+    if settings.swap_before_extra:  # asked then, as a question (talk.answers)
+        return "the seven is swapped before the last cards are dealt (swap-before-extra)"
     if seven not in deal.hands[seat]:
         return f"you do not hold the trump 7 ({card_str(seven)})"
     if seat in deal.talk.window_hands or deal.tricks:

@@ -220,6 +220,7 @@ class Msg(StrEnum):
     SWAP_SEVEN_TURNED = "swap-seven-turned"
     SWAP_DONE = "swap-done"
     SWAP_NO_SEVEN = "swap-no-seven"
+    SWAP_NO_SEVEN_ASKED = "swap-no-seven-asked"
     SWAP_BEFORE_CARD = "swap-before-card"
     SWAP_BEFORE_DECLARING = "swap-before-declaring"
     ANSWER_UNASKED = "answer-unasked"
@@ -880,6 +881,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SWAP_NO_SEVEN: (
         "you do not hold the trump 7 ({card})",
         "у вас нет козырной семёрки ({card})",
+    ),
+    Msg.SWAP_NO_SEVEN_ASKED: (
+        "you do not hold the trump 7 ({card}): answer ne-menyayu",
+        "у вас нет козырной семёрки ({card}): ответьте «не меняю»",
     ),
     Msg.SWAP_BEFORE_CARD: (
         "the seven is swapped before your first card",

@@ -56,6 +56,10 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     (r"the seven is swapped already", Msg.SWAP_DONE),
     (r"the turned card is the trump 7 itself: there is nothing to swap", Msg.SWAP_SEVEN_TURNED),
     (rf"you do not hold the trump 7 \((?P<card>{_CARD})\)", Msg.SWAP_NO_SEVEN),
+    (
+        rf"you do not hold the trump 7 \((?P<card>{_CARD})\): answer ne-menyayu",
+        Msg.SWAP_NO_SEVEN_ASKED,
+    ),
     (r"the seven is swapped before your first card", Msg.SWAP_BEFORE_CARD),
     (
         r"the seven is swapped before you declare \(what you declared must stay true\)",

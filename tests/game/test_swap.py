@@ -229,6 +229,32 @@ def test_a_refused_swap_says_its_own_case_not_the_whole_rule() -> None:
     )
 
 
+def test_swap_before_extra_gives_the_case_a_refused_swap_meets() -> None:
+    """swap-before-extra asks the swap only in the first trump and when the turned card
+    is not the seven itself: with no question put, «семёрку меняют только до прикупа»
+    told a seat of a chance he never had; and a seat asked without the seven was told
+    «сначала ответьте на вопрос: не меняю» as he answered it."""
+    rules = build_ruleset(options=["swap-before-extra"])
+    second = new_deal(SWAP, rules=rules)
+    say(second, 0, "pas")
+    say(second, 1, "pas")
+    say(second, 0, "igrayu-s")  # a second trump: nobody was asked
+    play(second, "9s")
+    assert _swap_refused(second, 1) == "a game in a second trump has no swap of the seven"
+    seven_turned = ("Jh 9s Qs 8d Kd 9c Ac 10c 8h", SWAP[1], "7h")
+    turned = new_deal(seven_turned, rules=rules)
+    say(turned, 0, "igrayu")  # nothing to swap: nobody was asked
+    assert turned.pending is None
+    assert _swap_refused(turned, 0) == (
+        "the turned card is the trump 7 itself: there is nothing to swap"
+    )
+    asked = new_deal(SWAP_SECOND, rules=rules)  # the dealer, seat 1, holds 7h
+    say(asked, 0, "igrayu")
+    assert asked.pending is not None and asked.pending.answerer == 0
+    why = refused(asked, 0, "menyayu", E.AnswerRequired, "answer-required")
+    assert str(why) == "you do not hold the trump 7 (7h): answer ne-menyayu"
+
+
 def test_an_answer_with_no_question_says_so() -> None:
     """`от туза` and `пишет` with nothing asked were told only «сейчас сказать нельзя»
     (a Russian tryout): they are answers, and nobody asked."""
