@@ -72,25 +72,48 @@ def _may_ask(session: Session, item: Command, admin: bool) -> bool:
     return False
 
 
+# the longest word 'help' looks for in 'calls' ('от короля козырного': 19): a longer
+# topic names no call, and is not looked for (a flood of long topics costs nothing)
+TOPIC_MOST = 40
+
+
 def calls_about(
     topic: str, texts: tuple[tuple[str, ...], tuple[str, ...]], lang: Lang
 ) -> tuple[str, ...]:
     """The entries of 'calls' (``texts``: English, Russian) that name ``topic`` as a
     word ('help рост?' tells «рост?» and the answers to it), each once, under a line
     saying what they are; none unless a call's own column names it (a word of the
-    explanations alone, 'help a', is no call: 'help' then says it is no command)."""
-    folded = _folded(topic.strip())
-    if not folded:
+    explanations alone, 'help a', is no call: 'help' then says it is no command).
+    The texts are cut and folded once (``_index``): a topic costs its own fold and
+    one search of the calls' columns."""
+    topic = topic.strip()
+    if not topic or len(topic) > TOPIC_MOST:
         return ()
-    named = re.compile(rf"(?<!\w){re.escape(folded)}(?!\w)")
-    entries = _entries(texts[0] if lang == Lang.EN else texts[1])
-    if not any(named.search(_folded(_call_column(entry[0]))) for entry in entries):
+    index = _index(texts[0] if lang == Lang.EN else texts[1])
+    named = re.compile(rf"(?<!\w){re.escape(_folded(topic))}(?!\w)")
+    if not named.search(index.columns):
         return ()
-    found: list[tuple[str, ...]] = []
-    for entry in entries:
-        if entry not in found and any(named.search(_folded(x)) for x in entry):
-            found.append(entry)
-    return (phrase(Msg.CALLS_ABOUT, topic=topic.strip()).text(lang), *sum(found, ()))
+    pairs = zip(index.entries, index.texts, strict=True)
+    found = [entry for entry, text in pairs if named.search(text)]
+    return (phrase(Msg.CALLS_ABOUT, topic=topic).text(lang), *sum(found, ()))
+
+
+@attrs.frozen
+class _Index:
+    """'calls' in one language as 'help WORD' searches it: its entries, each once, and
+    each one's folded text; the calls' own columns folded, one a line."""
+
+    entries: tuple[tuple[str, ...], ...]
+    texts: tuple[str, ...]
+    columns: str
+
+
+@functools.lru_cache(maxsize=2 * CALLS_TEXTS)  # (English and Russian per 'calls')
+def _index(lines: tuple[str, ...]) -> _Index:
+    entries = tuple(dict.fromkeys(_entries(lines)))  # each once, in order
+    texts = tuple("\n".join(map(_folded, entry)) for entry in entries)
+    columns = "\n".join(_folded(_call_column(entry[0])) for entry in entries)
+    return _Index(entries, texts, columns)
 
 
 def _call_column(line: str) -> str:

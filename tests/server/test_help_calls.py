@@ -1,0 +1,47 @@
+"""'help WORD' for a table call (server/help.py calls_about): what it finds, and that a
+flood of such lines costs the server no more than its answers (docs/security.md §2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from deberc_net.protocol.commands import CALLS_HELP
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.messages import RU_CALLS_HELP
+from deberc_net.server import help as H
+
+TEXTS = (tuple(CALLS_HELP.rstrip().splitlines()), tuple(RU_CALLS_HELP.rstrip().splitlines()))
+
+
+def test_a_call_word_gets_the_entries_of_calls_naming_it() -> None:
+    told = H.calls_about("рост?", TEXTS, Lang.RU)
+    assert told[0].startswith("«рост?» — не команда.")
+    assert told[1].startswith("  рост? (rost?) ")
+    assert any(x.startswith("  от КАРТЫ") for x in told[2:])
+    assert H.calls_about("a", TEXTS, Lang.EN) == ()  # a word of the explanations alone
+    assert H.calls_about("   ", TEXTS, Lang.EN) == ()
+
+
+def test_a_help_word_folds_calls_once_not_on_every_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 'help WORD' line is not metered unless it names a call: it cut and folded every
+    line of 'calls' (four times a line: twice to meter it, twice to answer), some 2 ms
+    a line of 1,000 letters, a third of the server's time at the flood limit."""
+    folds: list[str] = []
+    fold = H._folded
+
+    def counted(text: str) -> str:
+        folds.append(text)
+        return fold(text)
+
+    monkeypatch.setattr(H, "_folded", counted)
+    for lang in Lang:  # calls' index built (once per text)
+        H.calls_about("pishet", TEXTS, lang)
+    folds.clear()
+    for topic in ("rost?", "qwerty", "nonsense words here"):
+        for lang in Lang:
+            H.calls_about(topic, TEXTS, lang)
+    assert len(folds) <= 6, len(folds)  # each topic's own fold, no line of 'calls'
+    folds.clear()
+    assert H.calls_about("x" * 1000, TEXTS, Lang.EN) == ()
+    assert H.calls_about(" ".join(["abc"] * 250), TEXTS, Lang.RU) == ()
+    assert folds == []  # longer than any call's word: not looked for
