@@ -279,6 +279,7 @@ class Msg(StrEnum):
     REMATCH_SEATED = "rematch-seated"
     RANDOM_NOT_RATED = "random-not-rated"
     BOT_WHICH = "bot-which"
+    BOT_USAGE = "bot-usage"
     BOT_UNKNOWN = "bot-unknown"
     NO_HOUSE_BOTS = "no-house-bots"
     BOT_NOT_SEATED = "bot-not-seated"
@@ -1081,6 +1082,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.BOT_WHICH: (
         "which bot? {head} or {last}: bot KIND [LEVEL] [rated]",
         "какой бот? {head} или {last}: bot ВИД [УРОВЕНЬ] [rated]",
+    ),
+    Msg.BOT_USAGE: (
+        "bot {kinds} [LEVEL] [rated]: LEVEL (search only) {first} to {last}",
+        "bot {kinds} [УРОВЕНЬ] [rated]: УРОВЕНЬ (только для search) от {first} до {last}",
     ),
     Msg.BOT_UNKNOWN: ("no bot '{kind}'{guess}: {which}", "бота «{kind}» нет{guess}: {which}"),
     Msg.NO_HOUSE_BOTS: (

@@ -11,7 +11,7 @@ import attrs
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
-from deberc_net.protocol.messages import Msg, Phrase, Usage, phrase
+from deberc_net.protocol.messages import Msg, Phrase, phrase
 
 from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind
 from .session import Session
@@ -38,8 +38,8 @@ class TableRequests:
     async def bot(self, session: Session, item: Command) -> None:
         args = [a.lower() for a in item.args]
         kinds = "|".join(HouseBotKind)
-        levels = f"{SEARCH_LEVELS[0]} to {SEARCH_LEVELS[-1]}"
-        usage = f"bot {kinds} [LEVEL] [rated]: LEVEL (search only) {levels}"
+        # (Usage alone left 'LEVEL (search only) 1 to 5' English in a Russian line)
+        usage = phrase(Msg.BOT_USAGE, kinds=kinds, first=SEARCH_LEVELS[0], last=SEARCH_LEVELS[-1])
         rated = bool(args) and args[-1] == "rated"
         if rated:
             args.pop()
@@ -48,7 +48,7 @@ class TableRequests:
             session.send(ev.error("bad-argument", _no_such_bot(args[0] if args else None)))
             return
         if len(args) > 2:
-            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=Usage(usage))))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
             return
         kind = HouseBotKind(args[0])
         level = None
@@ -57,10 +57,10 @@ class TableRequests:
             if len(args) == 2:
                 level = number_word(args[1])
                 if level not in SEARCH_LEVELS:
-                    session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=Usage(usage))))
+                    session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
                     return
         elif len(args) == 2:
-            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=Usage(usage))))
+            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
             return
         if rated and kind == HouseBotKind.RANDOM:
             session.send(ev.error("bad-argument", phrase(Msg.RANDOM_NOT_RATED)))

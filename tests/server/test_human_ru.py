@@ -277,3 +277,19 @@ async def test_help_on_a_table_call_tells_the_lines_of_calls_naming_it(
         "  pishet (пишет, goditsya)             concede: the other's combination is",
         "                                       better",
     ]
+
+
+async def test_a_refused_bot_says_its_usage_in_russian(port: int, connect: Connector) -> None:
+    """'bot search 9' told a Russian player «УРОВЕНЬ (search only) 1 to 5»: the usage's
+    placeholders were Russian, its explanation English."""
+    nina = await connect.human(port, "nina")
+    await nina.send("lang ru")
+    await nina.read_until(lambda x: x == "Язык: русский.")
+    for line in ("bot search 9", "bot heuristic 3"):
+        await nina.send(line)
+        first = await nina.read_until(lambda x: x.startswith("Ошибка"))
+        assert first == (
+            "Ошибка (bad-argument): набирайте так: bot heuristic|random|search [УРОВЕНЬ]"
+        )
+        wrapped = await nina.read_until(lambda _: True)  # (80 columns)
+        assert wrapped == "  [rated]: УРОВЕНЬ (только для search) от 1 до 5", wrapped
