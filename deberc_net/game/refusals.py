@@ -97,7 +97,7 @@ def _why_not_swap(deal: Deal, seat: int) -> str:
     if seat in deal.talk.window_hands or deal.tricks:
         return "the seven is swapped before your first card"
     if seat in deal.talk.talked:
-        return "the seven is swapped before you declare (what you declared must stay true)"
+        return "the seven is swapped before you declare or ask rost? (what you said must stay true)"
     return (
         "the seven may be swapped only in the first trump, by the holder of the "
         "trump 7, before his first card and before he declares"

@@ -15,7 +15,7 @@ from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import SeatView
 
 from .lang import NO_WORDS
-from .messages import Phrase
+from .messages import Msg, Phrase, Usage, phrase
 
 
 class TableState(StrEnum):
@@ -469,6 +469,12 @@ def ok(cmd: str, said: Phrase, fields: tuple[tuple[str, str], ...] = ()) -> Ok:
 
 def error(code: str, said: Phrase) -> Error:
     return Error(code, said.text(), said=said)
+
+
+def usage_error(form: str) -> Error:
+    """A command typed wrong: its form (``sit TABLE [SEAT]``), placeholders in the
+    reader's language (messages.Usage)."""
+    return error("bad-argument", phrase(Msg.USAGE, usage=Usage(form)))
 
 
 def info(said: Phrase) -> Info:

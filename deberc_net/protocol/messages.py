@@ -254,6 +254,7 @@ class Msg(StrEnum):
     BREAK_FIRST = "break-first"
     BREAK_ONCE = "break-once"
     TERTZ_SWAP_WHEN = "tertz-swap-when"
+    TERTZ_SWAP_UNTIL_TWO = "tertz-swap-until-two"
     MARIAGE_WHEN = "mariage-when"
     NINE_CARDS = "nine-cards"
     ALL_DECLARED = "all-declared"
@@ -892,8 +893,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "семёрку меняют до своей первой карты",
     ),
     Msg.SWAP_BEFORE_DECLARING: (
-        "the seven is swapped before you declare (what you declared must stay true)",
-        "семёрку меняют до объявления (объявленное должно остаться верным)",
+        "the seven is swapped before you declare or ask rost? (what you said must stay true)",
+        "семёрку меняют до объявления и до «рост?» (сказанное должно остаться верным)",
     ),
     Msg.ANSWER_UNASKED: (
         "{call} answers a question, and none is asked of you now",
@@ -990,6 +991,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.BREAK_ONCE: (
         "the loser of the first trick breaks the deck, once, after it",
         "колоду ломает проигравший первую взятку, один раз, сразу после неё",
+    ),
+    Msg.TERTZ_SWAP_UNTIL_TWO: (
+        "the trump 7 takes the turned card while the talon holds more than two cards",
+        "козырная семёрка берёт открытую карту, пока в прикупе больше двух карт",
     ),
     Msg.TERTZ_SWAP_WHEN: (
         "the trump 7 takes the turned card on its holder's turn, while the talon holds "
@@ -1147,7 +1152,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "{name} is a variant: name one, right after the player count"
         " (PLAYERS [VARIANT] [OPTION ...])",
         "{name} — вариант: вариант называют один, сразу после числа игроков"
-        " (ИГРОКОВ [ВАРИАНТ] [ОПЦИЯ ...])",
+        " (ИГРОКОВ [ВАРИАНТ] [ОПЦИИ…])",
     ),
     Msg.RULES_WRONG_KIND: (
         "{name} is a {kind} rule, not a {expected}",

@@ -62,7 +62,7 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     ),
     (r"the seven is swapped before your first card", Msg.SWAP_BEFORE_CARD),
     (
-        r"the seven is swapped before you declare \(what you declared must stay true\)",
+        r"the seven is swapped before you declare or ask rost\? \(what you said must stay true\)",
         Msg.SWAP_BEFORE_DECLARING,
     ),
     (
@@ -112,6 +112,10 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
         r"the trump 7 takes the turned card on its holder's turn, while the talon holds "
         r"two cards or more",
         Msg.TERTZ_SWAP_WHEN,
+    ),
+    (
+        r"the trump 7 takes the turned card while the talon holds more than two cards",
+        Msg.TERTZ_SWAP_UNTIL_TWO,
     ),
     (r"mariage: the trump K and Q in your hand, on your turn, once", Msg.MARIAGE_WHEN),
     (r"combinations are declared before your move, with nine cards", Msg.NINE_CARDS),

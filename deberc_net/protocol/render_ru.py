@@ -358,7 +358,7 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
         if v.declares is not None:  # as in English
             call, classes = v.declares
             out.append(
-                f"{say(call)} объявит все ваши необъявленные комбинации: "
+                f"«{say(call)}» объявит все ваши необъявленные комбинации: "
                 f"{', '.join(say(c) for c in classes)}."
             )
         options = " | ".join(prompt_calls(v.legal, v.hand, order, say))

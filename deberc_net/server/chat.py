@@ -121,7 +121,7 @@ class Chat:
     async def invite(self, session: Session, item: Command) -> None:
         args = item.args
         if len(args) != 1:
-            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=Usage("invite NAME"))))
+            session.send(ev.usage_error("invite NAME"))
             return
         name = unicodedata.normalize("NFC", args[0])
         if not accounts.valid_name(name):

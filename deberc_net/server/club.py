@@ -18,7 +18,7 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.events import ServerEvent
 from deberc_net.protocol.lang import NO_WORDS, table_words
-from deberc_net.protocol.messages import Msg, Phrase, Usage, phrase
+from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.refusals import rules_phrase
 
 from . import accounts
@@ -96,7 +96,7 @@ class Club:
             return
         if len(args) > 1 or (args and number_word(args[0]) is None):
             usage = "top [VARIANT] [PLAYERS] [PAGE]"
-            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=Usage(usage))))
+            session.send(ev.usage_error(usage))
             return
         store = self.lobby.store
         if not item.args:  # the asker's own game: the one he has played rated most
@@ -120,7 +120,7 @@ class Club:
 
     async def finger(self, session: Session, item: Command) -> None:
         if len(item.args) > 1:
-            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=Usage("finger [NAME]"))))
+            session.send(ev.usage_error("finger [NAME]"))
             return
         name = unicodedata.normalize("NFC", item.args[0]) if item.args else session.name
         assert name is not None
@@ -158,7 +158,7 @@ class Club:
 
     async def games(self, session: Session, item: Command) -> None:
         if len(item.args) > 1:  # as 'finger'
-            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=Usage("games [NAME]"))))
+            session.send(ev.usage_error("games [NAME]"))
             return
         name = unicodedata.normalize("NFC", item.args[0]) if item.args else session.name
         assert name is not None

@@ -31,7 +31,6 @@ from deberc_net.protocol.messages import (
     RULES_BREAKS,
     Msg,
     Phrase,
-    Usage,
     Value,
     phrase,
 )
@@ -90,9 +89,13 @@ def calls_about(
     if not topic or len(topic) > TOPIC_MOST:
         return ()
     index = _index(texts[0] if lang == Lang.EN else texts[1])
-    named = re.compile(rf"(?<!\w){re.escape(_folded(topic))}(?!\w)")
+    named = re.compile(rf"(?<!\w){re.escape(folded(topic))}(?!\w)")
     if not named.search(index.columns):
-        return ()
+        # a call as it is said ('от туза', 'igrayu h'): its first word is the column's
+        first = topic.split()[0]
+        named = re.compile(rf"(?<!\w){re.escape(folded(first))}(?!\w)")
+        if first == topic or not named.search(index.columns):
+            return ()
     pairs = zip(index.entries, index.texts, strict=True)
     found = [entry for entry, text in pairs if named.search(text)]
     return (phrase(Msg.CALLS_ABOUT, topic=topic).text(lang), *sum(found, ()))
@@ -111,8 +114,8 @@ class _Index:
 @functools.lru_cache(maxsize=2 * CALLS_TEXTS)  # (English and Russian per 'calls')
 def _index(lines: tuple[str, ...]) -> _Index:
     entries = tuple(dict.fromkeys(_entries(lines)))  # each once, in order
-    texts = tuple("\n".join(map(_folded, entry)) for entry in entries)
-    columns = "\n".join(_folded(_call_column(entry[0])) for entry in entries)
+    texts = tuple("\n".join(map(folded, entry)) for entry in entries)
+    columns = "\n".join(folded(_call_column(entry[0])) for entry in entries)
     return _Index(entries, texts, columns)
 
 
@@ -124,8 +127,10 @@ def _call_column(line: str) -> str:
     return re.split(r"\s{2,}", line.strip(), maxsplit=1)[0]
 
 
-def _folded(text: str) -> str:
-    return text.casefold().replace("ё", "е")  # as the calls are read (vocabulary)
+def folded(text: str) -> str:
+    """``text`` as 'help WORD' compares it: as the calls are read (vocabulary), case
+    and ё aside; each topic and each line of 'calls' once (tests count the calls)."""
+    return text.casefold().replace("ё", "е")
 
 
 def _entries(lines: Sequence[str]) -> list[tuple[str, ...]]:
@@ -256,7 +261,7 @@ class Help:
         if table is None and session.observing:  # as 'state', 'last', 'sheet' (§5.9)
             table = self.lobby.tables.get(min(session.observing))
         if len(args) > 1 or (args and number_word(args[0]) is None):  # as observe and sit
-            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=Usage("rules [TABLE]"))))
+            session.send(ev.usage_error("rules [TABLE]"))
             return
         if args:
             table = self.lobby.table_named(session, args[0])

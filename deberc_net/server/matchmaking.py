@@ -390,7 +390,7 @@ class Matchmaking:
             session.send(ev.Error("not-allowed", "release is for the server's admins"))
             return
         if len(item.args) != 1:
-            session.send(ev.Error("bad-argument", "release BOARD"))
+            session.send(ev.usage_error("release BOARD"))
             return
         board = item.args[0]
         for table in lobby.tables.values():

@@ -25,7 +25,7 @@ import trio
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
-from deberc_net.protocol.messages import Msg, Usage, phrase, why
+from deberc_net.protocol.messages import Msg, phrase, why
 
 from . import accounts
 from .accounts import name_key
@@ -286,7 +286,7 @@ class Moderation:
         others, or (unless ``admins_too``) the name is an admin's."""
         words = item.rest.split(maxsplit=1)
         if not words:
-            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=Usage(usage))))
+            session.send(ev.usage_error(usage))
             return None
         name = unicodedata.normalize("NFC", words[0])
         if not accounts.valid_name(name):

@@ -10,7 +10,7 @@ import attrs
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
-from deberc_net.protocol.messages import Msg, Usage, phrase
+from deberc_net.protocol.messages import Msg, phrase
 
 from .login import TOKEN
 from .session import Session
@@ -30,8 +30,7 @@ class PasswordChange:
         name = session.name
         assert name is not None  # (a command of the logged in: protocol/connection.py)
         if len(item.args) != 2:
-            usage = Usage("password OLD NEW")
-            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=usage)))
+            session.send(ev.usage_error("password OLD NEW"))
             return
         old, new = item.args
         accounts = self.lobby.accounts

@@ -11,7 +11,7 @@ from deberc_net.plugins import RuleError
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.events import TableState
-from deberc_net.protocol.messages import Msg, Usage, phrase
+from deberc_net.protocol.messages import Msg, phrase
 
 from .allowance import seat_given_up
 from .matchmaking import PRIVATE, game_settings, players_refused, rules_refusal
@@ -53,7 +53,7 @@ class Seating:
         args = item.args
         seat = number_word(args[1]) if len(args) > 1 else None
         if not args or number_word(args[0]) is None or (len(args) > 1 and seat is None):
-            session.send(ev.Error("bad-argument", "sit TABLE [SEAT]"))
+            session.send(ev.usage_error("sit TABLE [SEAT]"))
             return
         table = self.lobby.table_named(session, args[0])
         if table is None:
@@ -83,7 +83,7 @@ class Seating:
     async def observe(self, session: Session, item: Command) -> None:
         args = item.args
         if len(args) != 1 or number_word(args[0]) is None:
-            session.send(ev.Error("bad-argument", "observe TABLE"))
+            session.send(ev.usage_error("observe TABLE"))
             return
         table = self.lobby.table_named(session, args[0])
         if table is None:
@@ -96,7 +96,7 @@ class Seating:
     async def unobserve(self, session: Session, item: Command) -> None:
         wanted = set(session.observing)
         if item.args and number_word(item.args[0]) is None:  # as 'observe x'
-            session.send(ev.Error("bad-argument", "unobserve [TABLE]"))
+            session.send(ev.usage_error("unobserve [TABLE]"))
             return
         if item.args:
             table = self.lobby.table_named(session, item.args[0])
@@ -117,7 +117,7 @@ class Seating:
 
     async def rematch(self, session: Session, item: Command) -> None:
         if item.args:
-            session.send(ev.error("bad-argument", phrase(Msg.USAGE, usage=Usage("rematch"))))
+            session.send(ev.usage_error("rematch"))
             return
         if self.lobby.refused_for_shutdown(session):
             return

@@ -205,7 +205,7 @@ def test_a_refused_swap_says_its_own_case_not_the_whole_rule() -> None:
     deal = ordered(PASS_LOW)  # seat 0 holds 7h 8h 9h, hearts trump
     say(deal, 0, "terts")
     assert _swap_refused(deal, 0) == (
-        "the seven is swapped before you declare (what you declared must stay true)"
+        "the seven is swapped before you declare or ask rost? (what you said must stay true)"
     )
     seven_turned = ("Jh 9s Qs 8d Kd 9c Ac 10c 8h", SWAP[1], "7h")
     assert _swap_refused(ordered(seven_turned), 0) == (

@@ -56,8 +56,11 @@ def _sentence(node: ast.expr, functions: dict[str, ast.FunctionDef]) -> list[str
                 assert source in SAMPLES, f"add a sample for {source!r}"
                 parts.append(SAMPLES[source])
         return ["".join(parts)]
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        helper = functions[node.func.id]  # a helper of the module that returns the sentence
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name | ast.Attribute):
+        # a helper of the module that returns the sentence (a function, or a method of
+        # the class: self._why_not_swap(seat))
+        func = node.func
+        helper = functions[func.id if isinstance(func, ast.Name) else func.attr]
         return [
             text
             for ret in ast.walk(helper)

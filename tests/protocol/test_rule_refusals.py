@@ -168,7 +168,7 @@ def test_every_refusal_of_the_shipped_rules_has_a_russian_reason() -> None:
             (2, "moscow", ("tertz",)),
             "'tertz' is a variant: name one, right after the player count",
             "«tertz» — вариант: вариант называют один, сразу после числа игроков"
-            " (ИГРОКОВ [ВАРИАНТ] [ОПЦИЯ ...])",
+            " (ИГРОКОВ [ВАРИАНТ] [ОПЦИИ…])",
         ),
         (
             (2, "to-301", ()),

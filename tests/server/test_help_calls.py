@@ -19,6 +19,11 @@ def test_a_call_word_gets_the_entries_of_calls_naming_it() -> None:
     assert told[1].startswith("  рост? (rost?) ")
     assert any(x.startswith("  от КАРТЫ") for x in told[2:])
     assert H.calls_about("a", TEXTS, Lang.EN) == ()  # a word of the explanations alone
+    # a call as it is said: its first word names its entry ('от КАРТЫ [козырного]')
+    said = H.calls_about("от туза", TEXTS, Lang.RU)
+    assert said[0].startswith("«от туза» — не команда.")
+    assert any(x.startswith("  от КАРТЫ") for x in said[1:])
+    assert H.calls_about("a pas", TEXTS, Lang.EN) == ()  # (its first word no call's)
     assert H.calls_about("   ", TEXTS, Lang.EN) == ()
 
 
@@ -27,20 +32,21 @@ def test_a_help_word_folds_calls_once_not_on_every_line(monkeypatch: pytest.Monk
     line of 'calls' (four times a line: twice to meter it, twice to answer), some 2 ms
     a line of 1,000 letters, a third of the server's time at the flood limit."""
     folds: list[str] = []
-    fold = H._folded
+    fold = H.folded
 
     def counted(text: str) -> str:
         folds.append(text)
         return fold(text)
 
-    monkeypatch.setattr(H, "_folded", counted)
+    monkeypatch.setattr(H, "folded", counted)
     for lang in Lang:  # calls' index built (once per text)
         H.calls_about("pishet", TEXTS, lang)
     folds.clear()
     for topic in ("rost?", "qwerty", "nonsense words here"):
         for lang in Lang:
             H.calls_about(topic, TEXTS, lang)
-    assert len(folds) <= 6, len(folds)  # each topic's own fold, no line of 'calls'
+    # each topic's own folds (its first word's too), no line of 'calls'
+    assert len(folds) <= 12, len(folds)
     folds.clear()
     assert H.calls_about("x" * 1000, TEXTS, Lang.EN) == ()
     assert H.calls_about(" ".join(["abc"] * 250), TEXTS, Lang.RU) == ()

@@ -181,6 +181,11 @@ async def test_a_refused_say_says_why_in_russian(port: int, connect: Connector) 
         ("say \u200b\u200b", "say ТЕКСТ: без невидимых символов"),
         ("say \u2800", "say ТЕКСТ: без невидимых символов"),
         ("say e" + "\u0301" * 6, "say ТЕКСТ: не больше 4 надстрочных знаков"),
+        # a command typed wrong says its form, as 'help' shows it (a review, s28: these
+        # said only «неверные параметры команды»)
+        ("sit x", "набирайте так: sit СТОЛ [МЕСТО]"),
+        ("observe", "набирайте так: observe СТОЛ"),
+        ("unobserve x", "набирайте так: unobserve [СТОЛ]"),
     ]:
         await maria.send(command)
         refusal = await maria.read_until(lambda x: x.startswith("Ошибка"))

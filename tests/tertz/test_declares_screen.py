@@ -20,7 +20,7 @@ NAMES = ("anna", "boris")
 # anna leads with a run of six (7♠ … Q♠) and a terts (7♥ 8♥ 9♥)
 RUN_AND_TERTS = "7s 8s 9s 10s Js Qs 7h 8h 9h"
 EN_SIX = "sto shest declares all your undeclared combinations: sto shest, terts."
-RU_SIX = "сто шесть объявит все ваши необъявленные комбинации: сто шесть, терц."
+RU_SIX = "«сто шесть» объявит все ваши необъявленные комбинации: сто шесть, терц."
 
 
 def match_of(other: str, dealer: str, turned: str = "Qd") -> Match:
@@ -75,6 +75,6 @@ def test_rost_declares_the_askers_terts_too_and_says_so() -> None:
     assert "rost?" in legal(match, 1)
     english, russian = asked(match, 1)
     assert "rost? declares all your undeclared combinations: sto shest, terts." in english
-    assert "от чего? объявит все ваши необъявленные комбинации: сто шесть, терц." in russian
+    assert "«от чего?» объявит все ваши необъявленные комбинации: сто шесть, терц." in russian
     say(match, 1, "rost?")
     assert [c.category for c in match.deal.talk.declared_combos[1]] == [6, 3]

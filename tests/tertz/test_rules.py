@@ -224,6 +224,9 @@ def test_the_trump_seven_takes_the_turned_card() -> None:
     say(deal, 1, "menyayu")
     assert parse_card("Kh") in deal.hands[1] and parse_card("7h") not in deal.hands[1]
     assert deal.turned == parse_card("7h") and "menyayu" not in legal(deal, 1)
+    # its own case, not the whole rule (a Deberts tryout's complaint, s27)
+    why = refused(deal, 1, "menyayu", E.NotAllowed)
+    assert why.message == "the turned card is the trump 7 itself: there is nothing to swap"
     assert view(new_match(RULES), 0).turned is not None
     finish(deal)
     assert deal.record()["draws"][-1][1] == "7h"  # the seven is now the last card
@@ -252,6 +255,14 @@ def test_the_exchange_lasts_while_two_cards_are_left(
     while deal.to_act != holder:
         step(deal)
     assert ("menyayu" in legal(deal, holder)) is allowed
+    if not allowed:  # the talon's count is the case: said as the table's rule has it
+        why = refused(deal, holder, "menyayu", E.NotAllowed).message
+        assert why == (
+            "the trump 7 takes the turned card while the talon holds more than two cards"
+            if options
+            else "the trump 7 takes the turned card on its holder's turn, while the talon "
+            "holds two cards or more"
+        )
 
 
 def test_the_opponents_tricks_are_open_while_the_talon_holds_four() -> None:
@@ -361,7 +372,9 @@ def test_refusals_name_tertz_rules() -> None:
     deal = deal_of("Js Jh Jd Jc As Ah Ad Ac 7s", "Ks Kh Kd Kc Qs Qh Qd Qc 8s", "8d", "7h 8h 9h")
     error = refused(deal, 0, "terts", E.FalseDeclaration)
     assert "dvesti" in error.message
-    refused(deal, 0, "menyayu", E.NotAllowed)  # no trump 7
+    assert refused(deal, 0, "menyayu", E.NotAllowed).message == (
+        "you do not hold the trump 7 (7d)"  # (8d turned: diamonds)
+    )
     refused(deal, 0, "bella", E.NotAllowed)
     refused(deal, 0, "lomayu-3", E.NotAllowed)
     deal = deal_of(SEAT0, SEAT1, "Kh", TALON)

@@ -275,15 +275,28 @@ class TertzDeal(Deal):
         if call.name == C.ROST:
             return self._why_not_rost(seat)
         if call.name == C.MENYAYU:
-            return E.NotAllowed(
-                "the trump 7 takes the turned card on its holder's turn, while the talon "
-                "holds two cards or more"
-            )
+            return E.NotAllowed(self._why_not_swap(seat))
         if call.name == C.BELLA:
             return E.NotAllowed("mariage: the trump K and Q in your hand, on your turn, once")
         if call.name == C.PLAY and call.card is not None:
             return self._why_not_card(seat, call.card)
         return super().why_not(seat, call)
+
+    def _why_not_swap(self, seat: int) -> str:
+        """What stops this seat's exchange of the trump 7 (docs/rules.md §12), its own
+        case first, in the engine's words where they are the same."""
+        assert self.trump is not None
+        seven = make(SEVEN, self.trump)
+        if self.turned == seven:  # turned so, or exchanged already
+            return "the turned card is the trump 7 itself: there is nothing to swap"
+        if seven not in self.hands[seat]:
+            return f"you do not hold the trump 7 ({card_str(seven)})"
+        if SWAP_UNTIL_TWO in self.rules.options:
+            return "the trump 7 takes the turned card while the talon holds more than two cards"
+        return (
+            "the trump 7 takes the turned card on its holder's turn, while the talon "
+            "holds two cards or more"
+        )
 
     def _why_not_declare(self, seat: int, call: Call) -> E.IllegalCall:
         if len(self.hands[seat]) != HAND:
