@@ -65,12 +65,6 @@ COMMANDS: dict[str, CommandSpec] = {
         "your password, or a guest's token, resumes your seat. lang=ru: as 'lang ru'.",
         "any",
     ),
-    "password": CommandSpec(
-        "password OLD NEW",
-        "Change your registered name's password: the old one, then the new. A guest has "
-        "none ('login NAME PASSWORD' registers a free name).",
-        "any",
-    ),
     "style": CommandSpec(
         "style human|machine [tell=all|asks]",
         "Choose the output: readable text, or tagged key=value lines for programs. "
@@ -262,6 +256,12 @@ COMMANDS: dict[str, CommandSpec] = {
         "games [NAME]",
         "Recent finished games of a player, with their match ids. Match m12 is replayed at "
         "/games/m12 on the server's web pages.",
+        "any",
+    ),
+    "password": CommandSpec(
+        "password OLD NEW",
+        "Change your registered name's password: the old one, then the new. A guest has "
+        "none ('login NAME PASSWORD' registers a free name).",
         "any",
     ),
     "calls": CommandSpec("calls", "The table calls and how to type them.", "any"),
