@@ -73,11 +73,14 @@ _MEANT = {
         "sheet": ("score", "scores", "счёт", "счета", "запись"),
         "history": ("история",),
         "rematch": ("реванш",),
-        "help": ("помощь", "справка"),
+        # (and the Latin commands as a Russian keyboard spells them: 'хелп')
+        "help": ("помощь", "справка", "хелп", "хэлп"),
         "rules": ("правила",),
         "tables": ("столы",),
         "who": ("кто",),
         "games": ("партии", "игры"),
+        "quit": ("выход", "выйти", "квит"),
+        "password": ("пароль",),
     }.items()
     for word in words
 }
