@@ -255,6 +255,7 @@ class Msg(StrEnum):
     BREAK_ONCE = "break-once"
     TERTZ_SWAP_WHEN = "tertz-swap-when"
     TERTZ_SWAP_UNTIL_TWO = "tertz-swap-until-two"
+    TERTZ_SEVEN_DECLARED = "tertz-seven-declared"
     MARIAGE_WHEN = "mariage-when"
     NINE_CARDS = "nine-cards"
     ALL_DECLARED = "all-declared"
@@ -995,6 +996,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.TERTZ_SWAP_UNTIL_TWO: (
         "the trump 7 takes the turned card while the talon holds more than two cards",
         "козырная семёрка берёт открытую карту, пока в прикупе больше двух карт",
+    ),
+    Msg.TERTZ_SEVEN_DECLARED: (
+        "the trump 7 is in a combination you declared: it stays in your hand",
+        "козырная семёрка — в объявленной вами комбинации: она остаётся у вас",
     ),
     Msg.TERTZ_SWAP_WHEN: (
         "the trump 7 takes the turned card on its holder's turn, while the talon holds "

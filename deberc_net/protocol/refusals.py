@@ -117,6 +117,10 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
         r"the trump 7 takes the turned card while the talon holds more than two cards",
         Msg.TERTZ_SWAP_UNTIL_TWO,
     ),
+    (
+        r"the trump 7 is in a combination you declared: it stays in your hand",
+        Msg.TERTZ_SEVEN_DECLARED,
+    ),
     (r"mariage: the trump K and Q in your hand, on your turn, once", Msg.MARIAGE_WHEN),
     (r"combinations are declared before your move, with nine cards", Msg.NINE_CARDS),
     (r"you have declared every combination you hold", Msg.ALL_DECLARED),

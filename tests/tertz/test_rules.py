@@ -232,6 +232,26 @@ def test_the_trump_seven_takes_the_turned_card() -> None:
     assert deal.record()["draws"][-1][1] == "7h"  # the seven is now the last card
 
 
+def test_a_seven_in_a_declared_combination_is_not_exchanged() -> None:
+    """A tryout (s28) declared 7-8-9♥ (hearts trump), swapped the 7♥ away and still
+    wrote the terts, the seven drawn by the opponent: what was declared stays true
+    (docs/rules.md §12.3, as §2 has it for Deberts), so the seven stays in the hand."""
+    deal = deal_of(
+        "7h 8h 9h As Jd 7c Qs 9d Kc",
+        "10s 8d Ad Qh Js 10c 8s Jc 7s",
+        "Kh",
+        "Kd 9s Ks 10d Qd 8c 9c Ac 7d Qc 10h Ah Jh",
+    )
+    assert "menyayu" in legal(deal, 0) and "terts" in legal(deal, 0)
+    say(deal, 0, "terts")
+    assert "menyayu" not in legal(deal, 0)
+    why = refused(deal, 0, "menyayu", E.NotAllowed)
+    assert why.message == "the trump 7 is in a combination you declared: it stays in your hand"
+    finish(deal)
+    assert deal.result is not None and deal.result.score.combo_points == [20, 0]
+    assert all(card != "7h" for _, card in deal.record()["draws"])  # kept, never drawn
+
+
 @pytest.mark.parametrize(
     ("index", "options", "allowed"),
     [(10, (), True), (12, (), True), (12, ("tertz-swap-until-two",), False), (0, (), False)],

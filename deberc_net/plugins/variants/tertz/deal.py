@@ -146,7 +146,17 @@ class TertzDeal(Deal):
         seven = make(SEVEN, self.trump)
         left = self.talon_left()
         open_ = left > SWAP_WHILE if SWAP_UNTIL_TWO in self.rules.options else left >= SWAP_WHILE
-        return open_ and self.turned != seven and seven in self.hands[seat]
+        return (
+            open_
+            and self.turned != seven
+            and seven in self.hands[seat]
+            and not self._seven_declared(seat, seven)
+        )
+
+    def _seven_declared(self, seat: int, seven: Card) -> bool:
+        """Whether the seven is in a combination the seat has declared: it stays in his
+        hand (docs/rules.md §12.3, as §2 has it: what was declared must stay true)."""
+        return any(seven in combo.cards for combo in self.standing(seat))
 
     def _may_mariage(self, seat: int) -> bool:
         return (
@@ -291,6 +301,8 @@ class TertzDeal(Deal):
             return "the turned card is the trump 7 itself: there is nothing to swap"
         if seven not in self.hands[seat]:
             return f"you do not hold the trump 7 ({card_str(seven)})"
+        if self._seven_declared(seat, seven):
+            return "the trump 7 is in a combination you declared: it stays in your hand"
         if SWAP_UNTIL_TWO in self.rules.options:
             return "the trump 7 takes the turned card while the talon holds more than two cards"
         return (
