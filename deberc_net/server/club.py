@@ -23,7 +23,7 @@ from deberc_net.protocol.refusals import rules_phrase
 
 from . import accounts
 from .accounts import name_key
-from .house_games import house_bot_games, is_house_rating_name
+from .house_games import house_bot_games, house_rating_name, is_house_rating_name
 from .matchmaking import variant_named
 from .session import Session
 from .store.base import PlayerRating
@@ -127,6 +127,9 @@ class Club:
         if not accounts.valid_name(name):
             session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
             return
+        # a house bot's copy (house-heuristic-3) is told as the bot it is a copy of: it
+        # was called a guest, not here, once its match was over (a tryout, s28)
+        name = house_rating_name(name) or name
         online = self.lobby.online.get(name_key(name))
         present = self.lobby.node.elsewhere(name) if self.lobby.node is not None else None
         elsewhere = present is not None and present.online  # on another worker

@@ -24,6 +24,16 @@ def is_house_rating_name(name: str) -> bool:
     return name_key(name) in _RATING_NAMES
 
 
+def house_rating_name(name: str) -> str | None:
+    """The rating name of a house bot's copy (``house-heuristic-3``: its
+    ``house-heuristic``; a rating name: itself), None for any other name."""
+    key = name_key(name)
+    if key in _RATING_NAMES:
+        return key
+    rating, dash, number = key.rpartition("-")
+    return rating if dash and number.isdigit() and rating in _RATING_NAMES else None
+
+
 def house_bot_games(store: Store, name: str, limit: int) -> list[tuple[str, dict[str, Any]]]:
     """The rated matches of house bot ``name`` (a rating name), newest first: the name
     its copy played under and the store's row of the match."""

@@ -250,6 +250,12 @@ async def test_a_house_bot_game_is_rated_only_when_asked_and_rates_the_bot_too(
     assert (finger["registered"], finger["online"], finger["ratings"]) == ("0", "0", "1")
     # a house bot, and the rated match its copy played is its last game
     assert finger["house_bot"] == "1" and finger["last"] == rated_match
+    # a copy's own name (as the table showed it) is told as its bot: it was called a
+    # guest, not here, once its match was over (a tryout, s28)
+    start = fields(next(x for x in reversed(ann.lines) if is_event(x, "start")))[1]
+    [copy] = [n for n in start["players"].split(",") if n.startswith("house-heuristic-")]
+    await ann.send(f"finger {copy.upper()}")
+    assert await ann.expect("finger") == finger
 
 
 async def test_a_match_both_players_left_is_not_rated(
