@@ -78,7 +78,9 @@ def _check_before(match: Match, seat: int, swap_until_two: bool) -> None:
         assert cards == _legal_cards(deal.hands[seat], led, trump, left > 0)
         seven = any(card_str(c) == "7" + trump for c in deal.hands[seat])
         window = left > 2 if swap_until_two else left >= 2
-        assert ("menyayu" in tokens) == (seven and window)
+        # (§12.3, a Choice: a seven in a combination its holder declared stays)
+        declared = any(card_str(c) == "7" + trump for d in deal.standing(seat) for c in d.cards)
+        assert ("menyayu" in tokens) == (seven and window and not declared)
         if "bella" in tokens:
             held = {card_str(c) for c in deal.hands[seat]}
             assert {"K" + trump, "Q" + trump} <= held
