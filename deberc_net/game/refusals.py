@@ -138,7 +138,9 @@ def _why_not_declare(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
 
 def _why_not_rost(deal: Deal, seat: int) -> E.IllegalCall:
     best = deal.best
-    if best is None or not in_window(deal, seat) or seat in deal.talked:
+    if best is None:  # its own case, Tertz's too: the rule's other conditions may be met
+        return E.NotAllowed("nothing is declared: rost? asks about a declaration")
+    if not in_window(deal, seat) or seat in deal.talked:
         return E.NotAllowed("rost? answers a declaration, before your first card, once")
     if deal.side_of(best.seat) == deal.side_of(seat):
         # no question to one's partner: not a forbidden rost?, so never a penalty

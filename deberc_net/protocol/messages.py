@@ -245,6 +245,8 @@ class Msg(StrEnum):
     ASK_ROST = "ask-rost"
     LONGER_DECLARED = "longer-declared"
     ROST_WHEN = "rost-when"
+    ROST_NOTHING = "rost-nothing"
+    ROST_OWN = "rost-own"
     ROST_PARTNER = "rost-partner"
     ROST_LONGER = "rost-longer"
     ROST_NONE = "rost-none"
@@ -965,6 +967,14 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.LONGER_DECLARED: (
         "a longer combination is already declared",
         "уже объявлена более длинная комбинация",
+    ),
+    Msg.ROST_NOTHING: (
+        "nothing is declared: {call} asks about a declaration",
+        "никто ничего не объявлял: «{call}» спрашивают об объявленной комбинации",
+    ),
+    Msg.ROST_OWN: (
+        "the best declaration is your own: {call} asks the opponent's",
+        "лучшая объявленная комбинация — ваша: «{call}» спрашивают о комбинации соперника",
     ),
     Msg.ROST_WHEN: (
         "rost? answers a declaration, before your first card, once",

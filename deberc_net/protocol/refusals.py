@@ -99,6 +99,8 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     (r"a (?P<category>\w+) is declared: ask rost\?", Msg.ASK_ROST),
     (r"a longer combination is already declared", Msg.LONGER_DECLARED),
     (r"rost\? answers a declaration, before your first card, once", Msg.ROST_WHEN),
+    (r"nothing is declared: (?P<call>rost\?) asks about a declaration", Msg.ROST_NOTHING),
+    (r"the best declaration is your own: (?P<call>rost\?) asks the opponent's", Msg.ROST_OWN),
     (r"the best declaration is your partner's: no rost\? against him", Msg.ROST_PARTNER),
     (r"you hold a longer combination: declare it instead", Msg.ROST_LONGER),
     (r"you hold no combination of that length", Msg.ROST_NONE),

@@ -523,11 +523,8 @@ def test_a_refused_rost_says_tertz_rule_not_deberts() -> None:
     §12.5); a tryout's refusal said Deberts's "before your first card, once"."""
     deberts = "before your first card"
     deal = deal_of(LATE0, LATE1, "Kh", LATE_TALON)
-    why = refused(deal, 0, "rost?", E.NotAllowed)  # nothing declared yet
-    assert str(why) == (
-        "rost? asks the opponent's best declaration, on your turn before your card, at "
-        "any trick while you hold nine cards"
-    )
+    why = refused(deal, 0, "rost?", E.NotAllowed)  # nothing declared yet: its own case
+    assert str(why) == "nothing is declared: rost? asks about a declaration"
     to_trick_three(deal, seat1_declares=True)  # seat 0's terts 7-8-9c at trick three
     say(deal, 0, "rost?")
     say(deal, 1, "ot-Q")
@@ -537,6 +534,8 @@ def test_a_refused_rost_says_tertz_rule_not_deberts() -> None:
     why = refused(deal, 0, "rost?", E.ForbiddenRost)
     assert str(why) == "you hold a higher combination: declare it instead"
     say(deal, 0, "pyatdesyat")
+    why = refused(deal, 0, "rost?", E.NotAllowed)  # the best is his own now
+    assert str(why) == "the best declaration is your own: rost? asks the opponent's"
     play(deal, "7d")
     while deal.to_act != 1 or deal.pending is not None or len(deal.hands[1]) != 9:
         step(deal)

@@ -329,7 +329,11 @@ class TertzDeal(Deal):
         """Tertz's rost? is open at every trick while the seat holds nine cards, not
         only before its first card as in Deberts (docs/rules.md §12.5)."""
         best = self.talk.best
-        if best is None or best.seat == seat or not self.may_declare_now(seat):
+        if best is None:  # the engine's case (a tryout at nine cards, on his turn, was
+            return super().why_not(seat, Call(C.ROST))  # told the conditions he met)
+        if best.seat == seat:
+            return E.NotAllowed("the best declaration is your own: rost? asks the opponent's")
+        if not self.may_declare_now(seat):
             return E.NotAllowed(
                 "rost? asks the opponent's best declaration, on your turn before your card, "
                 "at any trick while you hold nine cards"
