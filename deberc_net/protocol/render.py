@@ -138,6 +138,14 @@ def pad(text: str, width: int, *, right: bool = False) -> str:
     return room + text if right else text + room
 
 
+# a login to copy and type ('login anna token=…', «login anna token=…»): kept on one
+# line when a line is wrapped (a tryout copied half of it from two lines, s28)
+_UNBROKEN = re.compile(r"['«]login [^'»\n]{1,60}['»]")
+# stands for a space within it while the line is wrapped: one column wide, as the space
+# (a control character counts none), and no space to str.split or textwrap
+_JOINED = "\u2423"
+
+
 def _fit(lines: Iterable[str], indent: str = "  ") -> list[str]:
     """Human lines cut to the terminal's width; a continuation starts with ``indent``."""
     out: list[str] = []
@@ -145,11 +153,13 @@ def _fit(lines: Iterable[str], indent: str = "  ") -> list[str]:
         # a character takes at most two columns: a short line fits uncounted (most)
         if 2 * len(text) <= WIDTH or (len(text) <= WIDTH and columns(text) <= WIDTH):
             out.append(text)
-        elif columns(text) == len(text):
-            wrapped = textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_on_hyphens=False)
-            out += wrapped or [""]
+            continue
+        kept = _UNBROKEN.sub(lambda m: m[0].replace(" ", _JOINED), text)
+        if columns(kept) == len(kept):
+            wrapped = textwrap.wrap(kept, WIDTH, subsequent_indent=indent, break_on_hyphens=False)
         else:
-            out += _wrap_wide(text, indent)
+            wrapped = _wrap_wide(kept, indent)
+        out += [x.replace(_JOINED, " ") for x in wrapped] or [""]
     return out
 
 

@@ -238,3 +238,17 @@ async def test_finger_of_nobody_says_no_player_of_that_name(port: int, connect: 
     assert await anna.read_until(lambda x: x.startswith("Error")) == (
         "Error (unknown-player): no player called nobody has played here"
     )
+
+
+async def test_the_resume_login_to_copy_is_never_cut_across_lines(
+    port: int, connect: Connector
+) -> None:
+    """'login eve token=…' was wrapped onto two lines (a tryout, s28): copied, half a
+    command. Whatever the name's length, it stays on one line, every line in 80."""
+    for name in ("ev", "eve", "evelina", "evangelina_long", "e" * 20, "евангелина"):
+        person = await connect.raw(port, name)
+        await person.send(f"login {name}")
+        await person.read_until(lambda x: "drops." in x)
+        told = [x for x in person.lines if "token=" in x]
+        assert len(told) == 1 and re.search(rf"'login {name} token=[\w-]+'", told[0]), told
+        assert all(len(x) <= 80 for x in person.lines)
