@@ -146,11 +146,18 @@ class Rematches:
                 offer.asked.remove(name)  # refused: as if not asked
             return
         told = self._event(offer)
-        told_waiting = phrase(Msg.REMATCH_WAITING, names=waiting) if waiting else ""
+        if waiting:
+            said = phrase(
+                Msg.REMATCH_ASK,
+                table=offer.table,
+                waiting=phrase(Msg.REMATCH_WAITING, names=waiting),
+            )
+        else:  # the last to agree is told it starts, as the others are
+            said = phrase(Msg.REMATCH_STARTS, table=offer.table)
         session.send(
             ev.ok(
                 "rematch",
-                phrase(Msg.REMATCH_ASK, table=offer.table, waiting=told_waiting),
+                said,
                 (
                     ("table", str(offer.table)),
                     ("asked", ",".join(offer.asked)),

@@ -97,8 +97,10 @@ async def test_a_private_table_invite_history_top_finger_and_rematch_in_russian(
         told == f"Реванш за столом {table} просят: anna; ждём: boris. Согласны — наберите rematch."
     )
     await boris.send("rematch")
-    await boris.read_until(lambda x: x == f"Вы просите реванш за столом {table}.")
-    await anna.read_until(lambda x: x == f"Все согласны: реванш за столом {table} начинается.")
+    # the last to agree is told it starts too (he read only «Вы просите реванш»: s28)
+    starts = f"Все согласны: реванш за столом {table} начинается."
+    await boris.read_until(lambda x: x == starts)
+    await anna.read_until(lambda x: x == starts)
     # the rematch's first request goes to one of them: the other is refused by name
     first = await anna.read_until(lambda x: x.startswith(("Ваш ход", "Ход игрока ")))
     idle, to_act = (anna, "boris") if first.startswith("Ход игрока ") else (boris, "anna")
