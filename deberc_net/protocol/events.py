@@ -274,6 +274,9 @@ class TableEvent:
     # the pas that opened the bidding's second round: the turned suit, which it may
     # not name (the call's event says only 'pas'): a person's lines say the round
     round_two: int | None = None
+    # a show that adds to what the seat showed before (Tertz shows each card once):
+    # every card it has face up now, for a person's line (a fifty read as one card)
+    shown_now: tuple[Card, ...] | None = None
 
 
 class AskKind(StrEnum):

@@ -745,6 +745,9 @@ def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
         return [call_line(told, e.names, e.face_up)]
     if e.round_two is not None and type(told) is g.CallMade:  # its pas opened round two
         return [call_line(told, e.names), round_two_line(e.round_two, Lang.EN)]
+    if e.shown_now is not None and type(told) is g.Shown:  # added to a show before
+        now = pretty_cards(e.shown_now)
+        return [f"{e.names[told.seat]} shows: {pretty_cards(told.cards)} (face up now: {now})"]
     said = _HUMAN_BY_CLASS.get(type(told), _human)(told, e.names, e.sides)
     if said:  # (the machine fields only for a kind without words of its own)
         return said

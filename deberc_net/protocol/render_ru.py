@@ -114,6 +114,9 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
                 lines = [_deal_end_line(told, event.names, how), *scored]
             elif event.face_up is not None and type(told) is g.CallMade:  # a swap
                 lines = _call_in(told, event.names, event.words, event.face_up)
+            elif event.shown_now is not None and type(told) is g.Shown:  # as in English
+                now, added = ru_cards(event.shown_now), ru_cards(told.cards)
+                lines = [f"{event.names[told.seat]} показывает: {added} (теперь открыты: {now})"]
             elif event.round_two is not None and type(told) is g.CallMade:  # as in English
                 said = _call_in(told, event.names, event.words)
                 lines = [*said, round_two_line(event.round_two, Lang.RU)]

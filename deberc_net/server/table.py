@@ -1499,8 +1499,11 @@ class Table:
         """``event`` as told at this table, for a renderer that needs the names."""
         seats = self.seats  # a match's seats are all taken: most events
         names = tuple(seats) if all(seats) else tuple([s or "-" for s in seats])
-        face_up = round_two = None
-        if type(event) is g.CallMade and self.match is not None:
+        face_up = round_two = shown_now = None
+        if type(event) is g.Shown and self.match is not None:
+            now = self.match.deal.shown.get(event.seat, ())
+            shown_now = tuple(now) if len(now) > len(event.cards) else None
+        elif type(event) is g.CallMade and self.match is not None:
             deal = self.match.deal
             if event.call.name == MENYAYU:
                 face_up = deal.turned  # the seven, told as the swap is
@@ -1517,6 +1520,7 @@ class Table:
             self.ru_words,
             face_up,
             round_two,
+            shown_now,
         )
 
     @staticmethod

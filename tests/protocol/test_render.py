@@ -415,3 +415,17 @@ def test_a_swap_the_table_told_names_the_card_face_up_and_the_machine_line_is_as
         ]
         assert render_ru(told) == ["boris: меняю — берёт открытую карту, теперь открыта 7♥."]
         assert render(told, MACHINE) == ["event seq=7 table=4 kind=call seat=1 call=menyayu auto=0"]
+
+
+def test_a_show_that_adds_to_one_before_says_every_card_face_up_now() -> None:
+    """Tertz shows each card once: a fifty grown from a terts shown before was told
+    as «показывает: 10♠», one card (a tryout, s28). With the table's ``shown_now``
+    the line says what lies face up now; the machine line is the event's alone."""
+    added = g.Shown(1, tuple(map(parse_card, ["10s"])))
+    now = tuple(map(parse_card, ["10s", "Js", "Qs", "Ks"]))
+    told = ev.TableEvent(9, 1, TWO, added, shown_now=now)
+    assert render(told, HUMAN) == ["boris shows: 10♠ (face up now: 10♠ J♠ Q♠ K♠)"]
+    assert render_ru(told) == ["boris показывает: 10♠ (теперь открыты: 10♠ В♠ Д♠ К♠)"]
+    assert render(told, MACHINE) == ["event seq=9 table=1 kind=shown seat=1 cards=10s"]
+    plain = ev.TableEvent(9, 1, TWO, added)
+    assert render(plain, HUMAN) == ["boris shows: 10♠"]
