@@ -964,7 +964,18 @@ def _human_deal(e: g.DealStarted, n: tuple[str, ...], sides: Sides) -> list[str]
 
 @_human.register
 def _human_deal_end(e: g.DealEnded, n: tuple[str, ...], sides: Sides) -> list[str]:
-    return [deal_end_line(e, n, e.outcome), *scored_lines(ev.scored_in(e.record), n, Lang.EN)]
+    bide = bide_side(e, n)
+    how = e.outcome if bide is None else f"bide for {bide}"
+    return [deal_end_line(e, n, how), *scored_lines(ev.scored_in(e.record), n, Lang.EN)]
+
+
+def bide_side(e: g.DealEnded, n: Sequence[str]) -> str | None:
+    """Whose bide a deal is (the side that ordered: 'anna', 'anna+olga'), None for any
+    other end: at three players the line's points did not say who (a tryout, s28)."""
+    player = e.record.get("player") if e.outcome == Outcome.BIDE else None
+    if not isinstance(player, int) or not e.totals:
+        return None
+    return side_names(n, len(e.totals))[player % len(e.totals)]
 
 
 # a combination as a record names it ('pyatdesyat to As'; Tertz's 'run of 5 to Ks',

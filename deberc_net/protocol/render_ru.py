@@ -41,6 +41,7 @@ from .render import (
     _render,
     announced_lines,
     bans_lines,
+    bide_side,
     deal_word,
     finger_lines,
     games_lines,
@@ -249,7 +250,9 @@ def _deal_end(e: g.DealEnded, n: Names, sides: Sides) -> list[str]:
 
 def _deal_end_in(e: g.DealEnded, n: Names, words: Mapping[str, str] = NO_WORDS) -> list[str]:
     scored = scored_lines(ev.scored_in(e.record), n, Lang.RU, words)
-    return [_deal_end_line(e, n, RU_OUTCOMES.get(e.outcome, e.outcome)), *scored]
+    bide = bide_side(e, n)  # «байд у anna», as a club says it
+    how = RU_OUTCOMES.get(e.outcome, e.outcome) if bide is None else f"байд у {bide}"
+    return [_deal_end_line(e, n, how), *scored]
 
 
 # the events that say a call (or a combination named as one), told in a table's own

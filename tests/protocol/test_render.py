@@ -429,3 +429,20 @@ def test_a_show_that_adds_to_one_before_says_every_card_face_up_now() -> None:
     assert render(told, MACHINE) == ["event seq=9 table=1 kind=shown seat=1 cards=10s"]
     plain = ev.TableEvent(9, 1, TWO, added)
     assert render(plain, HUMAN) == ["boris shows: 10♠"]
+
+
+def test_a_bide_says_whose_it_is() -> None:
+    """Three players' bide line gave three players' points and not who ordered (a
+    tryout, s28): «байд у anna», 'bide for anna'; four players, his pair."""
+    three = ("anna", "boris", "vera")
+    bide = g.DealEnded(2, "bide", (36, 50, 46), (0, 66, 66), (0, 66, 66), 0, {"player": 0})
+    told = ev.TableEvent(9, 1, three, bide)
+    assert render(told, HUMAN)[0].startswith("Deal 2: bide for anna. Points: anna 36,")
+    assert render_ru(told)[0].startswith("Раздача 2: байд у anna. Очки: anna 36,")
+    four = ("anna", "boris", "vera", "gleb")
+    pairs = g.DealEnded(1, "bide", (60, 102), (0, 162), (0, 162), 0, {"player": 3})
+    assert render(ev.TableEvent(9, 1, four, pairs), HUMAN)[0].startswith(
+        "Deal 1: bide for boris+gleb."
+    )
+    made = g.DealEnded(1, "made", (100, 62), (100, 62), (100, 62), 0, {"player": 0})
+    assert render(ev.TableEvent(9, 1, TWO, made), HUMAN)[0].startswith("Deal 1: made.")
