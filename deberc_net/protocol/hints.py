@@ -8,9 +8,12 @@ are near."""
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable, Mapping, Sequence
 
+from deberc_net.game import calls as C
 from deberc_net.game.calls import Call
+from deberc_net.game.cards import ACE, TEN, card_str, make, suit_of
 
 from .lang import ru_call, spoken_call
 from .vocabulary import normalize, words_for
@@ -121,3 +124,18 @@ def hint(typed: str, legal: Sequence[Call], aliases: Mapping[str, str]) -> Call 
         elif distance == best_distance and distance <= limit and best != call:
             best = None  # a tie: two calls as near, neither is hinted
     return best
+
+
+# the Cyrillic letter Т alone (the ace, as the Russian style writes it), not in a word
+_CYRILLIC_T = re.compile(r"(?<![а-яё])[Тт](?![а-яё])")
+
+
+def ten_meant(call: Call, typed: str, legal: Sequence[Call]) -> str | None:
+    """The ten a Russian player meant by a Cyrillic 'Т♠' he does not hold, when the ten
+    of that suit is his to play: its token, the refusal's hint («Может быть, «10♠»?»).
+    The ace is Т in Russian lines; a player reading 'T' as the ten typed it (a tryout)."""
+    card = call.card
+    if call.name != C.PLAY or card is None or card & 7 != ACE or not _CYRILLIC_T.search(typed):
+        return None
+    ten = make(TEN, suit_of(card))
+    return card_str(ten) if C.play(ten) in legal else None

@@ -122,6 +122,11 @@ def for_people(text: str, names: Sequence[str]) -> str:
     )
 
 
+def sentence(text: str) -> str:
+    """``text`` ended as a sentence, for one more to follow it (a refusal's hint)."""
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
 def columns(text: str) -> int:
     """The columns a line takes on a terminal: a wide character (a name written in CJK,
     an emoji) two, a combining mark none, any other one (♠♥♦♣ too). Measured as the
@@ -239,9 +244,9 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
                 return [line("error", [("code", event.code), *hinted], event.text)]
             told = f"Error ({event.code}): {event.human or event.text}"
             if event.hint is not None:
-                told += f" Did you mean {spoken_call(event.hint)}?"
+                told = f"{sentence(told)} Did you mean {spoken_call(event.hint)}?"
             elif event.command is not None:
-                told += f" Did you mean '{event.command}'?"
+                told = f"{sentence(told)} Did you mean '{event.command}'?"
             return [told]
         case ev.Info():
             return [line("info", (), event.text) if machine else event.text]

@@ -56,6 +56,7 @@ from .render import (
     said_lines,
     said_so_far,
     scored_lines,
+    sentence,
     sheet_lines,
     tables_lines,
     top_lines,
@@ -75,9 +76,9 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
             text = RU_ERRORS.get(event.code, event.human or event.text)
             refused = f"Ошибка ({event.code}): {_said(event.said, text)}"
             if event.hint is not None:
-                refused += f" Может быть, «{ru_call(event.hint, event.words)}»?"
+                refused = f"{sentence(refused)} Может быть, «{ru_call(event.hint, event.words)}»?"
             elif event.command is not None:
-                refused += f" Может быть, {event.command}?"
+                refused = f"{sentence(refused)} Может быть, {event.command}?"
             lines = [refused]
         case ev.Ok() | ev.Info() | ev.Bye():
             lines = [_said(event.said, event.text)]

@@ -36,7 +36,7 @@ from deberc_net.protocol.commands import COMMANDS, stale_answer
 from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.event_lines import EVENT_LINES
 from deberc_net.protocol.framing import encode_lines
-from deberc_net.protocol.hints import command_hint, hint
+from deberc_net.protocol.hints import command_hint, hint, ten_meant
 from deberc_net.protocol.lang import Lang, table_words
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.refusals import refusal_phrase
@@ -1098,7 +1098,8 @@ class Table:
         except IllegalCall as exc:
             human = for_people(exc.message, match.names)
             detail = refusal_phrase(exc.message, match.names, self.ru_words)
-            session.send(ev.Error(exc.code, exc.message, human, detail))
+            ten = ten_meant(call, text, legal) if cyrillic_ace else None
+            session.send(ev.Error(exc.code, exc.message, human, detail, hint=ten))
             return
         clocks = self.clocks
         if clocks.timeouts[seat]:  # (mostly none to reset: no call, every call)

@@ -10,7 +10,8 @@ from deberc_net.game.calls import Call
 from deberc_net.game.cards import parse_card
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import COMMANDS
-from deberc_net.protocol.hints import command_hint, hint
+from deberc_net.protocol.hints import command_hint, hint, ten_meant
+from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import HUMAN, MACHINE, render
 from deberc_net.protocol.render_ru import render_ru
 
@@ -67,7 +68,7 @@ def test_the_hint_goes_before_text_in_the_machine_style_and_is_said_for_people()
         "error code=unknown-command hint=igrayu text=not a table call: 'igrau'"
     ]
     assert render(refused, HUMAN) == [
-        "Error (unknown-command): not a table call: 'igrau' Did you mean igrayu?"
+        "Error (unknown-command): not a table call: 'igrau'. Did you mean igrayu?"
     ]
     assert render_ru(refused)[0].endswith(" Может быть, «играю»?")
     plain = ev.Error("unknown-command", "not a table call: 'hello'")
@@ -121,6 +122,21 @@ def test_a_command_hint_is_said_to_people_only() -> None:
     refused = ev.Error("unknown-command", "'tabels' is not a command", command="tables")
     assert render(refused, MACHINE) == ["error code=unknown-command text='tabels' is not a command"]
     assert render(refused, HUMAN) == [
-        "Error (unknown-command): 'tabels' is not a command Did you mean 'tables'?"
+        "Error (unknown-command): 'tabels' is not a command. Did you mean 'tables'?"
     ]
     assert render_ru(refused)[0].endswith(" Может быть, tables?")
+
+
+def test_a_cyrillic_ace_not_held_hints_the_ten_of_its_suit_when_that_is_legal() -> None:
+    """A Russian player typed 'Т♠' for the ten (Latin T is the ten elsewhere) and read
+    only «карты Т♠ у вас нет» (a tryout, s28): the refusal asks «Может быть, «10♠»?»."""
+    ace, ten = C.play(parse_card("As")), C.play(parse_card("10s"))
+    legal = [ten, C.play(parse_card("Kh"))]
+    assert ten_meant(ace, "Т♠", legal) == "10s"
+    assert ten_meant(ace, "т п", legal) == "10s"
+    assert ten_meant(ace, "туз пик", legal) is None  # the word says the ace
+    assert ten_meant(ace, "A♠", legal) is None  # a Latin A is no slip for T
+    assert ten_meant(ace, "Т♠", legal[1:]) is None  # the ten is not his to play
+    detail = refusal_phrase("As is not in your hand", ("anna", "boris"))
+    refused = ev.Error("illegal-card", "As is not in your hand", said=detail, hint="10s")
+    assert render_ru(refused)[0] == "Ошибка (illegal-card): карты Т♠ у вас нет. Может быть, «10♠»?"
