@@ -59,8 +59,12 @@ class Link:
         self.name = name  # to log in as on connect (None: the person types 'login')
         self.token: str | None = None
         self.password: str | None = None
-        # a 'password OLD NEW' sent and not answered yet: NEW, kept once it is ok
+        # a 'password OLD NEW' sent on this connection and not answered yet: NEW, kept
+        # once it is ok
         self._new_password: str | None = None
+        # the link's own login sent on this connection and not answered yet: a
+        # bad-password now is its (the password it holds is wrong), not a change's
+        self._login_unanswered = False
         self.closed = threading.Event()
         self.most_unshown = MOST_UNSHOWN
         self._unshown = 0  # lines delivered and not yet ``shown_one``
@@ -109,8 +113,6 @@ class Link:
             self._poke()  # a pause between tries ends: the link stops
         if len(words) == 3 and words[0].lower() == "login" and "=" not in words[2]:
             self.password = words[2]  # kept in memory only, to resume after a drop
-        if len(words) == 3 and words[0].lower() == "password":
-            self._new_password = words[2]  # the login's from its 'ok' on (_learn)
         if (
             self._outbox is None
             or self._trio_token is None
@@ -274,6 +276,9 @@ class Link:
                 await conn.send("style machine")
                 await conn.send("clock human")  # a person at the keys: not a bot's 10 s
                 login = self._login_line()
+                # a change sent on a connection gone is not answered on this one
+                self._new_password = None
+                self._login_unanswered = login is not None
                 if login is not None:
                     await conn.send(login)
                 nursery.start_soon(self._write, conn, inbox)
@@ -302,6 +307,9 @@ class Link:
 
     def _learn(self, line: str) -> None:
         parsed = parse_line(line)
+        own_login = self._login_unanswered  # (its answer comes before any typed line's)
+        if parsed.tag == Tag.ERROR or (parsed.tag == Tag.OK and parsed.get_str("cmd") == "login"):
+            self._login_unanswered = False
         if parsed.tag == Tag.OK and parsed.get_str("cmd") == "login":
             self._logins += 1
             self.name = parsed.get_str("name") or self.name
@@ -316,7 +324,7 @@ class Link:
                 self.password = self._new_password  # a resume logs in with the new one
             self._new_password = None
         elif parsed.tag == Tag.ERROR and parsed.get_str("code") == "bad-password":
-            if self._new_password is not None:  # the old one of a 'password' was wrong:
+            if self._new_password is not None and not own_login:  # a change's OLD wrong:
                 self._new_password = None  # the login's stays (it logged in)
                 return
             # never sent again by itself: each wrong one counts, and 5 in 5 min lock
@@ -327,6 +335,9 @@ class Link:
 
     async def _write(self, conn: Connection, inbox: trio.MemoryReceiveChannel[str]) -> None:
         async for line in inbox:
+            words = line.split()
+            if len(words) == 3 and words[0].lower() == "password":
+                self._new_password = words[2]  # the login's from its 'ok' on (_learn)
             try:
                 await conn.send(line)
             except (OSError, trio.BrokenResourceError, trio.ClosedResourceError):

@@ -267,3 +267,75 @@ def test_after_a_password_change_a_drop_logs_in_with_the_new_one(tmp_path: Path)
         finally:
             link.stop()
         assert not server.errors, server.errors
+
+
+class _Relay:
+    """A relay between the link and the server (each connection its own), which drops
+    a connection instead of passing on a line ``cut`` marks: a drop at that moment."""
+
+    def __init__(self, port: int, cut: Callable[[bytes], bool]) -> None:
+        self.port, self.cut = port, cut
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.address = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                near, _ = self.listener.accept()
+                far = socket.create_connection(("127.0.0.1", self.port))
+                threading.Thread(target=self._up, args=(near, far), daemon=True).start()
+                threading.Thread(target=self._down, args=(far, near), daemon=True).start()
+
+    @staticmethod
+    def _up(near: socket.socket, far: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := near.recv(4096):
+                far.sendall(data)
+        far.close()
+
+    def _down(self, far: socket.socket, near: socket.socket) -> None:
+        with contextlib.suppress(OSError), far.makefile("rb") as lines:
+            for line in lines:
+                if self.cut(line):
+                    break
+                near.sendall(line)
+        for end in (near, far):  # (shut down: a close alone wakes no recv of _up's)
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+            end.close()
+
+
+@pytest.mark.timeout(60)
+def test_a_password_change_unanswered_before_a_drop_is_not_taken_for_a_wrong_old(
+    tmp_path: Path,
+) -> None:
+    """A 'password OLD NEW' the server did but whose 'ok' a drop lost: the resume's
+    login with OLD is refused bad-password, and that is the login's (not the change's
+    wrong OLD): the link forgets OLD, never sends it again by itself (each wrong one
+    counts: docs/play.md)."""
+    lines: queue.Queue[str] = queue.Queue()
+
+    def next_error() -> str:
+        while True:
+            line = lines.get(timeout=20)
+            if line.startswith("error"):
+                return line
+
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        relay = _Relay(server.port, lambda line: line.startswith(b"ok cmd=password"))
+        link = Link("127.0.0.1", relay.address, lines.put)
+        link.start()
+        try:
+            assert link.send("login reg secret1")  # registered
+            while not lines.get(timeout=20).startswith("ok cmd=login"):
+                pass
+            assert link.send("password secret1 secret2")  # done; its 'ok' lost in a drop
+            assert "wrong password" in next_error()  # the resume's, with secret1
+            link.drop()
+            again = next_error()
+        finally:
+            link.stop()
+            relay.listener.close()
+        assert not server.errors, server.errors
+    assert "give the password" in again, again  # not secret1 again
