@@ -208,16 +208,33 @@ class Accounts:
         checked = await self._verify(name, known, password, address)
         return checked if isinstance(checked, ev.Error) else None
 
-    async def change_password(self, name: str, password: str) -> bool:
+    def change_refused(self, address: str) -> ev.Error | None:
+        """The refusal of a new password from ``address`` over the registrations' limits
+        (it is hashed in their pool and counts as one: a loop of changes fills the pool
+        no more than a loop of registrations may), else None."""
+        c = self.config
+        if self._registered_from.count(address, trio.current_time()) >= c.registrations_per_address:
+            return ev.Error(
+                "slow-down",
+                "too many names registered or passwords changed from your address: try again later",
+            )
+        return self._pool_refused(address)
+
+    async def change_password(self, name: str, password: str, address: str) -> ev.Error | None:
         """Hash ``password`` (in the registration pool: a login's check never waits for
-        it) and make it ``name``'s; False if the name has no account."""
-        salt = os.urandom(16)
-        digest = await trio.to_thread.run_sync(
-            password_hash, password, salt, limiter=self._registrations
-        )
-        return bool(
-            await trio.to_thread.run_sync(self.store.set_account_secret, name, salt, digest)
-        )
+        it) and make it ``name``'s, counted as a registration from ``address``; None, or
+        the refusal (the limits', or the name has no account)."""
+        refused = self.change_refused(address)
+        if refused is not None:
+            return refused
+        async with self._in_the_pool(address):
+            salt = os.urandom(16)
+            digest = await trio.to_thread.run_sync(
+                password_hash, password, salt, limiter=self._registrations
+            )
+        if not await trio.to_thread.run_sync(self.store.set_account_secret, name, salt, digest):
+            return ev.Error("not-allowed", f"{name} has no password on this server")
+        return None
 
     async def _verify(
         self, name: str, known: tuple[bytes, bytes], password: str, address: str
@@ -307,6 +324,12 @@ class Accounts:
             return ev.Error(
                 "slow-down", "too many names registered from your address: try again later"
             )
+        return self._pool_refused(address)
+
+    def _pool_refused(self, address: str) -> ev.Error | None:
+        """The refusal of a hash for the registration pool (a registration's, a new
+        password's) over its queue's limits, else None."""
+        c = self.config
         # an address's share of the queue first: one address's burst filled it, and a
         # newcomer from elsewhere was told 'busy' (a hostile tryout's 20 at once)
         if self._registering_from[address] >= c.registrations_waiting_per_address:
@@ -317,20 +340,27 @@ class Accounts:
             return ev.Error("busy", "too many registrations at once: try again")
         return None
 
-    async def _register(self, name: str, password: str, address: str) -> bool:
-        """Hash in the registration pool and store; False if someone registered the
-        name meanwhile."""
+    @asynccontextmanager
+    async def _in_the_pool(self, address: str) -> AsyncIterator[None]:
+        """A hash of the registration pool's, counted in its queue while it waits and
+        runs, then as a registration from ``address``."""
         self._registering += 1
         self._registering_from[address] += 1
         try:
-            salt = os.urandom(16)
-            digest = await trio.to_thread.run_sync(
-                password_hash, password, salt, limiter=self._registrations
-            )
+            yield
         finally:
             self._registering -= 1
             self._registering_from[address] -= 1
             if not self._registering_from[address]:
                 del self._registering_from[address]  # memory follows use
         self._registered_from.add(address, trio.current_time())
+
+    async def _register(self, name: str, password: str, address: str) -> bool:
+        """Hash in the registration pool and store; False if someone registered the
+        name meanwhile."""
+        async with self._in_the_pool(address):
+            salt = os.urandom(16)
+            digest = await trio.to_thread.run_sync(
+                password_hash, password, salt, limiter=self._registrations
+            )
         return bool(await trio.to_thread.run_sync(self.store.add_account, name, salt, digest))

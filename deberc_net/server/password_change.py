@@ -1,6 +1,7 @@
 """'password OLD NEW': a registered name's owner changes its password (docs/protocol.md
 §5.20). The old one is checked as a login's is (the same limits, a wrong one logged
-and counted against the connection), the new one hashed in the registration pool."""
+and counted against the connection), the new one hashed in the registration pool,
+under its limits (it counts as a registration from the address)."""
 
 from __future__ import annotations
 
@@ -46,15 +47,19 @@ class PasswordChange:
         if new.lower().startswith(NOT_A_PASSWORD):  # it could never log in
             session.send(ev.error("bad-argument", phrase(Msg.PASSWORD_RESERVED)))
             return
-        refused = await accounts.check(name, old, session.address)
+        # the new one's limits first: nothing hashed for a change refused anyway
+        refused = accounts.change_refused(session.address) or await accounts.check(
+            name, old, session.address
+        )
         if refused is not None:
             if refused.code == "bad-password":
                 self.lobby.login.wrong_password(session, name, refused, command="password")
             else:
                 session.send(refused)
             return
-        if not await accounts.change_password(name, new):
-            session.send(ev.Error("not-allowed", f"{name} has no password on this server"))
+        refused = await accounts.change_password(name, new, session.address)
+        if refused is not None:
+            session.send(refused)
             return
         session.log.info("password_changed", name=name)
         session.send(ev.ok("password", phrase(Msg.PASSWORD_CHANGED)))

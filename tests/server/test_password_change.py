@@ -4,8 +4,12 @@ counted against the connection and logged), the new one is what logs in after.""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from .client import LineClient, machine_client
 from .conftest import Connector
+
+StartServer = Callable[..., Awaitable[int]]
 
 CHANGED = "Your password is changed: log in with the new one from now on."
 
@@ -92,3 +96,23 @@ async def test_what_cannot_be_a_password_is_refused_before_any_check(
     assert (await anon.read_until(lambda x: x.startswith("Error"))).startswith(
         "Error (not-logged-in)"
     )
+
+
+async def test_new_passwords_are_limited_as_registrations_are(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """A new password is hashed in the registrations' pool (one thread): it counts as a
+    registration from its address (registrations_per_address), or a loop of changes,
+    20 a minute an address (the checks' limit), would fill that pool as no loop of
+    registrations may (docs/security.md §1)."""
+    port = await start_server(registrations_per_address=2)
+    vera = await connect.machine(port, "vera", password="first1")  # registered: one
+    await vera.send("password first1 second2")  # two
+    await vera.expect("ok", cmd="password")
+    await vera.send("password second2 third3")
+    assert await vera.expect("error") == {
+        "code": "slow-down",
+        "text": "too many names registered or passwords changed from your address: try again later",
+    }
+    again = await machine_client(port, "vera", "second2")  # unchanged
+    await again.aclose()
