@@ -5,6 +5,12 @@ counted against the connection and logged), the new one is what logs in after.""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import NoReturn
+
+import pytest
+import structlog
+
+from deberc_net.server.accounts import Accounts
 
 from .client import LineClient, machine_client
 from .conftest import Connector
@@ -116,3 +122,42 @@ async def test_new_passwords_are_limited_as_registrations_are(
     }
     again = await machine_client(port, "vera", "second2")  # unchanged
     await again.aclose()
+
+
+async def test_a_bug_in_a_change_logs_neither_password(
+    start_server: StartServer, connect: Connector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug's command_error line said the line as typed, its first 100 characters:
+    'password OLD NEW' (or a 'login') in the server's log (commands.for_log)."""
+
+    async def broken(*args: object) -> NoReturn:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(Accounts, "change_password", broken)
+    with structlog.testing.capture_logs() as logs:
+        port = await start_server()
+        vera = await connect.machine(port, "vera", password="first1")
+        await vera.send("password first1 n3wsecret")
+        assert (await vera.expect("error"))["code"] == "internal"
+    [logged] = [entry for entry in logs if entry["event"] == "command_error"]
+    assert "password" in logged["item"], logged
+    assert "first1" not in repr(logged) and "n3wsecret" not in repr(logged), logged
+
+
+async def test_a_wrong_old_password_is_logged_for_a_ban_tool(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """docs/settings.md, "Logs": login_failed reason=bad-password command=password, a
+    line each (fail2ban reads them), neither password in it."""
+    with structlog.testing.capture_logs() as logs:
+        port = await start_server()
+        vera = await connect.machine(port, "vera", password="first1")
+        await vera.send("password gue55 n3wsecret")
+        await vera.expect("error", code="bad-password")
+    [failed] = [entry for entry in logs if entry["event"] == "login_failed"]
+    assert (failed["name"], failed["reason"], failed["command"]) == (
+        "vera",
+        "bad-password",
+        "password",
+    )
+    assert not [entry for entry in logs if "gue55" in repr(entry) or "n3wsecret" in repr(entry)]
