@@ -303,9 +303,13 @@ async def _stop_when_drained(server: Server, nursery: trio.Nursery, config: Conf
     began = trio.current_time()
     limit = began + config.drain_limit_ms / 1000 if config.drain_limit_ms else math.inf
     # under serve --workers the web face (worker 0's) answers 503 'draining' until every
-    # worker that drains with it has stopped, not only till its own matches are over
-    while not drain.over() or (
-        server.serves_web and node is not None and node.others_may_drain(began)
+    # worker that drains with it has stopped, not only till its own matches are over;
+    # and each trusts its players' seats at the others' tables once it has heard those
+    # tables since the drain began (a match started there a moment ago looked waiting)
+    while (
+        not drain.over()
+        or (node is not None and not node.others_told_tables_since(began))
+        or (server.serves_web and node is not None and node.others_may_drain(began))
     ):
         if trio.current_time() >= limit:
             break

@@ -167,3 +167,45 @@ async def test_worker_0_drained_alone_stops_though_the_others_play_on(
                 assert TOLD not in ann.lines  # worker 1 takes new games still
             finally:
                 await close_all(opened)
+
+
+@pytest.mark.timeout(110)  # its fail_after(60), then its clean-up
+async def test_a_seat_at_a_match_just_started_elsewhere_is_one_its_worker_waits_for(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """bob's worker looked at his seat as the drain began, before worker 0 had told it
+    the match started (within SNAPSHOT_S): the seat looked waiting, so the drain was
+    over, and bob's worker stopped at once, telling him 'the running matches are over'
+    and his seat kept elsewhere while his match played on. drain_limit_ms ends it."""
+    settings = tmp_path / "server.toml"
+    settings.write_text(SETTINGS + "drain_limit_ms = 1500\n")
+    opened: list[LineClient] = []
+    with trio.fail_after(60):
+        async with served_workers(postgres_url, settings) as workers:
+            try:
+                ann = await workers.connect(0, "ann")  # ann's table is worker 0's
+                bob = await workers.connect(1, "bob")
+                opened += [ann, bob]
+                await ann.send("new 2")
+                table = (await ann.expect("ok", cmd="sit"))["table"]
+                with trio.fail_after(10):
+                    while True:  # till worker 1 has heard of the table
+                        await bob.send(f"sit {table}")
+                        said = await bob.read_until(lambda x: x.startswith(("ok ", "error ")))
+                        if said.startswith("ok "):
+                            break
+                        await trio.sleep(0.1)
+                await ann.read_until(lambda x: is_event(x, "start"), 10)
+                workers.process.send_signal(signal.SIGUSR1)  # at once
+                for client in (ann, bob):
+                    await client.wait_closed(20)
+                with trio.fail_after(30):
+                    await workers.process.wait()
+            finally:
+                await close_all(opened)
+    why = "the wait for the running matches is over"
+    for client in (ann, bob):
+        assert f"info text=The server is shutting down: {why}." in client.lines, client.lines
+        assert any(f"Table {table} closes: {why}." in line for line in client.lines)
+    assert not any("kept on another server" in line for line in bob.lines), bob.lines
+    assert workers.process.returncode == 0

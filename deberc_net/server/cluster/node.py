@@ -342,6 +342,18 @@ class Node:
                 return True
         return False
 
+    def others_told_tables_since(self, since: float) -> bool:
+        """Whether every other living worker of this server (this parent's) has told its
+        tables since ``since`` (this worker's drain began: each tells them as its own
+        drain begins). Till then a seat here at a match just started there may still
+        look waiting (its start told within SNAPSHOT_S), and the drain over."""
+        run = self.identity.rpartition("/")[0]
+        return all(
+            self.tables_heard.get(worker, (-math.inf, False))[0] >= since
+            for worker in self.heard
+            if self.identities.get(worker, "").rpartition("/")[0] == run
+        )
+
     def forget_the_silent(self, now: float) -> None:
         """Take each worker not heard from for server_dead_ms before ``now`` for dead
         (it may only have stalled), and let go the lines waiting for their answers."""
