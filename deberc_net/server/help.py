@@ -90,13 +90,17 @@ def calls_about(
         return ()
     index = _index(texts[0] if lang == Lang.EN else texts[1])
     named = re.compile(rf"(?<!\w){re.escape(folded(topic))}(?!\w)")
+    searched = index.texts
     if not named.search(index.columns):
-        # a call as it is said ('от туза', 'igrayu h'): its first word is the column's
+        # a call as it is said ('от туза', 'igrayu h'): its first word is the column's,
+        # and only the entries whose column says it are told ('ломаю N … N от 1 до 12'
+        # is no answer to 'от туза')
         first = topic.split()[0]
         named = re.compile(rf"(?<!\w){re.escape(folded(first))}(?!\w)")
         if first == topic or not named.search(index.columns):
             return ()
-    pairs = zip(index.entries, index.texts, strict=True)
+        searched = tuple(index.columns.split("\n"))
+    pairs = zip(index.entries, searched, strict=True)
     found = [entry for entry, text in pairs if named.search(text)]
     return (phrase(Msg.CALLS_ABOUT, topic=topic).text(lang), *sum(found, ()))
 

@@ -19,8 +19,7 @@ from .session import Session
 if TYPE_CHECKING:
     from .lobby import Lobby
 
-# what 'login NAME SECRET' reads as no password: a resume token, a language
-NOT_A_PASSWORD = (TOKEN, "lang=")
+LANG = "lang="  # 'login NAME lang=ru': a language, not a password
 
 
 @attrs.define(eq=False)
@@ -44,7 +43,8 @@ class PasswordChange:
         if new == old:
             session.send(ev.error("bad-argument", phrase(Msg.PASSWORD_SAME)))
             return
-        if new.lower().startswith(NOT_A_PASSWORD):  # it could never log in
+        # as 'login NAME SECRET' reads them: 'token=' as it is, 'lang=' in any case
+        if new.startswith(TOKEN) or new.lower().startswith(LANG):  # it could never log in
             session.send(ev.error("bad-argument", phrase(Msg.PASSWORD_RESERVED)))
             return
         # the new one's limits first: nothing hashed for a change refused anyway

@@ -32,7 +32,7 @@ from deberc_net.game.rules import RuleSet
 from deberc_net.game.sheet import ScoreSheet
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import COMMANDS, stale_answer
+from deberc_net.protocol.commands import COMMANDS, SECRET_COMMANDS, stale_answer
 from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.event_lines import EVENT_LINES
 from deberc_net.protocol.framing import encode_lines
@@ -1078,11 +1078,15 @@ class Table:
                 said = phrase(Msg.CALL_RANGE, call=call_word, low=low, high=high)
                 session.send(ev.error("bad-argument", said))
                 return
-            said = phrase(Msg.NOT_A_CALL, reason=str(exc), typed=text.strip())
             near = hint(text, legal, self.rules.call_aliases)
             token = None if near is None else near.token()
             # no call near it: a command mistyped at the table ('tabels')?
             command = command_hint(text, COMMANDS) if near is None else None
+            typed, reason = text.strip(), str(exc)
+            if command in SECRET_COMMANDS:  # 'пароль OLD NEW', 'logn NAME PASSWORD':
+                typed = f"{typed.split()[0]} …"  # not read back (nor logged) whole
+                reason = f"not a table call: {typed!r}"
+            said = phrase(Msg.NOT_A_CALL, reason=reason, typed=typed)
             error = ev.Error(
                 "unknown-command",
                 said.text(),

@@ -86,6 +86,12 @@ async def test_a_mistyped_command_is_named_to_people_at_a_table_or_not(
     await ann.send("tabels")  # a program is told no name: its line stays as it was
     line = await ann.read_until(lambda x: x.startswith("error "))
     assert "tables" not in line and "hint" not in fields(line)[1], line
+    # a password command mistyped at the table is not read back whole (a review, s28:
+    # 'пароль OLD NEW' came back in full, to stay in a client's log)
+    await bob.send("pasword s3cret n3wpass")
+    said = await _refusal(bob)
+    assert "s3cret" not in said and "n3wpass" not in said, said
+    assert said.endswith("Did you mean 'password'?"), said
 
 
 async def _refusal(person: LineClient) -> str:

@@ -7,7 +7,7 @@ import pytest
 
 from deberc_net.protocol.commands import CALLS_HELP
 from deberc_net.protocol.lang import Lang
-from deberc_net.protocol.messages import RU_CALLS_HELP
+from deberc_net.protocol.messages import RU_CALLS_HELP, RU_VARIANT_CALLS_HELP
 from deberc_net.server import help as H
 
 TEXTS = (tuple(CALLS_HELP.rstrip().splitlines()), tuple(RU_CALLS_HELP.rstrip().splitlines()))
@@ -23,6 +23,12 @@ def test_a_call_word_gets_the_entries_of_calls_naming_it() -> None:
     said = H.calls_about("от туза", TEXTS, Lang.RU)
     assert said[0].startswith("«от туза» — не команда.")
     assert any(x.startswith("  от КАРТЫ") for x in said[1:])
+    # only the entries whose call says it: not Tertz's break, whose explanation has «от»
+    tertz = tuple(RU_VARIANT_CALLS_HELP["tertz"].rstrip().splitlines())
+    assert any("N от 1" in x for x in tertz)
+    said = H.calls_about("от туза", (TEXTS[0], TEXTS[1] + tertz), Lang.RU)
+    assert any(x.startswith("  от КАРТЫ") for x in said[1:])
+    assert not any("ломаю" in x or "N от 1" in x for x in said), said
     assert H.calls_about("a pas", TEXTS, Lang.EN) == ()  # (its first word no call's)
     assert H.calls_about("   ", TEXTS, Lang.EN) == ()
 

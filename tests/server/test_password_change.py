@@ -91,6 +91,15 @@ async def test_what_cannot_be_a_password_is_refused_before_any_check(
         assert await vera.expect("error") == {"code": code, "text": text}, typed
     await vera.send("ping")  # none counted as a wrong password: still connected
     await vera.expect("ok", cmd="ping")
+    # 'login' reads 'token=' as it is typed (and 'lang=' in any case): 'Token=…' is a
+    # password it takes, so it is one a change may set (a review, s28)
+    await vera.send("password first1 Token=Abc9")
+    await vera.expect("ok", cmd="password")
+    back = await LineClient.connect(port, "back")
+    await back.send("style machine")
+    await back.send("login vera Token=Abc9")
+    assert (await back.expect("ok", cmd="login"))["guest"] == "0"
+    await back.aclose()
     guest = await connect.machine(port, "gleb")
     await guest.send("password a b")
     assert await guest.expect("error") == {
