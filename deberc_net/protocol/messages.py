@@ -548,7 +548,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.DRAIN_LIMIT: (
         "the wait for the running matches is over",
-        "время ожидания идущих партий вышло",
+        "время ожидания идущих партий истекло",
     ),
     Msg.SEAT_KEPT_ELSEWHERE: (
         "Your seat at table {table} is kept on another server: log in again (a guest with"
