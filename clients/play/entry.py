@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import attrs
 
+from deberc_net.protocol.commands import SECRET_COMMANDS
+
 # the commands a person types in the lobby and at the table (docs/protocol.md §4–5)
 COMMANDS = (
     "help",
@@ -48,6 +50,10 @@ class History:
     _at: int = 0
 
     def add(self, line: str) -> None:
+        words = line.split()
+        if len(words) > 2 and words[0].lower() in SECRET_COMMANDS:
+            self._at = len(self.lines)  # a password is not kept to be walked back to
+            return
         if line and (not self.lines or self.lines[-1] != line):
             self.lines.append(line)
             del self.lines[: -self.limit]

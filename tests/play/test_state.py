@@ -246,6 +246,11 @@ def test_history_walks_back_and_forward() -> None:
         "seek 2",
     ]
     assert [history.forward(), history.forward(), history.forward()] == ["pas", "Kc", ""]
+    # a line with a password is not kept to be walked back to (a review, s28)
+    for line in ("login anna s3cret", "password s3cret n3w", "login anna", "who"):
+        history.add(line)
+    assert history.lines[-2:] == ["login anna", "who"] and history.back() == "who"
+    assert not any("s3cret" in x for x in history.lines)
 
 
 def test_invitations_rematches_and_the_lists_go_to_the_log() -> None:
