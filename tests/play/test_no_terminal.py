@@ -211,10 +211,7 @@ def test_a_wrong_password_is_not_sent_again_after_a_drop(tmp_path: Path) -> None
         lines.put(line)
 
     def next_error() -> str:
-        while True:
-            line = lines.get(timeout=20)
-            if line.startswith("error"):
-                return line
+        return _next_error(lines)
 
     with ServerThread(tmp_path / "db.sqlite3") as server:
         with socket.create_connection(("127.0.0.1", server.port), timeout=10) as owner:
@@ -317,10 +314,7 @@ def test_a_password_change_unanswered_before_a_drop_is_not_taken_for_a_wrong_old
     lines: queue.Queue[str] = queue.Queue()
 
     def next_error() -> str:
-        while True:
-            line = lines.get(timeout=20)
-            if line.startswith("error"):
-                return line
+        return _next_error(lines)
 
     with ServerThread(tmp_path / "db.sqlite3") as server:
         relay = _Relay(server.port, lambda line: line.startswith(b"ok cmd=password"))
@@ -339,3 +333,11 @@ def test_a_password_change_unanswered_before_a_drop_is_not_taken_for_a_wrong_old
             relay.listener.close()
         assert not server.errors, server.errors
     assert "give the password" in again, again  # not secret1 again
+
+
+def _next_error(lines: queue.Queue[str]) -> str:
+    """The next error line the link delivered (20 s at most)."""
+    while True:
+        line = lines.get(timeout=20)
+        if line.startswith("error"):
+            return line

@@ -30,6 +30,17 @@ TOLD = (
 )
 
 
+async def _sit_once_heard(client: LineClient, table: str) -> None:
+    """``client`` (at worker 1) sits at worker 0's ``table`` once worker 1 has heard of it."""
+    with trio.fail_after(10):
+        while True:
+            await client.send(f"sit {table}")
+            said = await client.read_until(lambda x: x.startswith(("ok ", "error ")))
+            if said.startswith("ok "):
+                return
+            await trio.sleep(0.1)
+
+
 @pytest.mark.timeout(150)  # its fail_after(110), then its clean-up
 async def test_sigusr1_to_the_parent_drains_every_worker(postgres_url: str, tmp_path: Path) -> None:
     settings = tmp_path / "server.toml"
@@ -44,13 +55,7 @@ async def test_sigusr1_to_the_parent_drains_every_worker(postgres_url: str, tmp_
                 opened += [ann, bob, carl]
                 await ann.send("new 2 short")
                 table = (await ann.expect("ok", cmd="sit"))["table"]
-                with trio.fail_after(10):
-                    while True:  # till worker 1 has heard of the table
-                        await bob.send(f"sit {table}")
-                        said = await bob.read_until(lambda x: x.startswith(("ok ", "error ")))
-                        if said.startswith("ok "):
-                            break
-                        await trio.sleep(0.1)
+                await _sit_once_heard(bob, table)
                 await ann.read_until(lambda x: is_event(x, "start"), 10)
                 await carl.send("new 2")
                 waiting = (await carl.expect("ok", cmd="sit"))["table"]
@@ -188,13 +193,7 @@ async def test_a_seat_at_a_match_just_started_elsewhere_is_one_its_worker_waits_
                 opened += [ann, bob]
                 await ann.send("new 2")
                 table = (await ann.expect("ok", cmd="sit"))["table"]
-                with trio.fail_after(10):
-                    while True:  # till worker 1 has heard of the table
-                        await bob.send(f"sit {table}")
-                        said = await bob.read_until(lambda x: x.startswith(("ok ", "error ")))
-                        if said.startswith("ok "):
-                            break
-                        await trio.sleep(0.1)
+                await _sit_once_heard(bob, table)
                 await ann.read_until(lambda x: is_event(x, "start"), 10)
                 workers.process.send_signal(signal.SIGUSR1)  # at once
                 for client in (ann, bob):
