@@ -127,7 +127,7 @@ def hint(typed: str, legal: Sequence[Call], aliases: Mapping[str, str]) -> Call 
 
 
 # the Cyrillic letter Т alone (the ace, as the Russian style writes it), not in a word
-_CYRILLIC_T = re.compile(r"(?<![а-яё])[Тт](?![а-яё])")
+_CYRILLIC_T = re.compile(r"(?<![а-яёА-ЯЁ])[Тт](?![а-яёА-ЯЁ])")
 
 
 def ten_meant(call: Call, typed: str, legal: Sequence[Call]) -> str | None:

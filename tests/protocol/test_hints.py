@@ -135,6 +135,7 @@ def test_a_cyrillic_ace_not_held_hints_the_ten_of_its_suit_when_that_is_legal() 
     assert ten_meant(ace, "Т♠", legal) == "10s"
     assert ten_meant(ace, "т п", legal) == "10s"
     assert ten_meant(ace, "туз пик", legal) is None  # the word says the ace
+    assert ten_meant(ace, "ТУЗ ПИК", legal) is None
     assert ten_meant(ace, "A♠", legal) is None  # a Latin A is no slip for T
     assert ten_meant(ace, "Т♠", legal[1:]) is None  # the ten is not his to play
     detail = refusal_phrase("As is not in your hand", ("anna", "boris"))
