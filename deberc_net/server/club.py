@@ -122,14 +122,14 @@ class Club:
         if len(item.args) > 1:
             session.send(ev.usage_error("finger [NAME]"))
             return
-        name = unicodedata.normalize("NFC", item.args[0]) if item.args else session.name
-        assert name is not None
-        if not accounts.valid_name(name):
+        asked = unicodedata.normalize("NFC", item.args[0]) if item.args else session.name
+        assert asked is not None
+        if not accounts.valid_name(asked):
             session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
             return
         # a house bot's copy (house-heuristic-3) is told as the bot it is a copy of: it
         # was called a guest, not here, once its match was over (a tryout, s28)
-        name = house_rating_name(name) or name
+        name = house_rating_name(asked) or asked
         online = self.lobby.online.get(name_key(name))
         present = self.lobby.node.elsewhere(name) if self.lobby.node is not None else None
         elsewhere = present is not None and present.online  # on another worker
@@ -149,8 +149,11 @@ class Club:
 
         account, ratings, last = await trio.to_thread.run_sync(look_up)
         registered = account is not None
-        if not registered and online is None and not elsewhere and not last and not ratings:
-            session.send(ev.error("unknown-player", phrase(Msg.NOBODY_PLAYED, name=name)))
+        # a house bot the server seats is known before its first match (a tryout, s28)
+        known_bot = house_bot and self.lobby.house.enabled
+        played = bool(last or ratings)
+        if not (registered or online is not None or elsewhere or played or known_bot):
+            session.send(ev.error("unknown-player", phrase(Msg.NOBODY_PLAYED, name=asked)))
             return
         # as he is called (his connection's, else his account's spelling), not as asked
         shown = online.name if online is not None and online.name else account or name

@@ -125,6 +125,10 @@ async def test_a_rated_match_moves_top_and_finger(
     ]:
         await ann.send(line)
         assert (await ann.expect("error"))["code"] == code, line
+    # no house bots here: a bot's name is nobody, told as it was typed
+    await ann.send("finger House-Heuristic-2")
+    error = await ann.expect("error")
+    assert error["code"] == "unknown-player" and "House-Heuristic-2" in error["text"]
     # a page past the last says top's own usage (tryout s9, finding 18), as 'who' its
     for line, said in [
         ("top moscow 2 99999999999999999999", "top [VARIANT] [PLAYERS] [PAGE]: pages 1 to 1"),
@@ -222,6 +226,17 @@ async def test_a_house_bot_game_is_rated_only_when_asked_and_rates_the_bot_too(
     }
     await ann.send("leave")
     await ann.expect("ok", cmd="leave")
+    # a bot the server seats is known before its first match (a tryout, s28)
+    for name in ("house-heuristic", "house-heuristic-1"):
+        await ann.send(f"finger {name}")
+        assert await ann.expect("finger") == {
+            "name": "house-heuristic",
+            "registered": "0",
+            "online": "0",
+            "ratings": "0",
+            "last": "",
+            "house_bot": "1",
+        }
 
     async def match_with(line: str) -> str:
         await ann.send("new 2 short")
