@@ -537,7 +537,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "a guest has no password: 'login NAME PASSWORD' registers a free name",
         "у гостя нет пароля: login ИМЯ ПАРОЛЬ регистрирует свободное имя",
     ),
-    Msg.PASSWORD_SAME: ("the new password is the old one", "новый пароль совпадает со старым"),
+    Msg.PASSWORD_SAME: (
+        "OLD and NEW are the same: a new password must differ",
+        "СТАРЫЙ и НОВЫЙ совпадают: новый пароль должен быть другим",
+    ),
     Msg.PASSWORD_RESERVED: (
         "a password may not begin with 'token=' or 'lang=': 'login' reads those otherwise",
         "пароль не может начинаться с token= или lang=: login читает их иначе",
@@ -609,7 +612,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "   - ни одной раздачи: партия кончилась раньше первого хода",
     ),
     Msg.VERSUS: (" v ", " — "),
-    Msg.TOO_MANY_PASSWORDS: ("Too many wrong passwords.", "Слишком много неверных паролей."),
+    Msg.TOO_MANY_PASSWORDS: (
+        "Too many wrong passwords: the connection closes.",
+        "Слишком много неверных паролей: соединение закрывается.",
+    ),
     Msg.LOGGED_IN_ELSEWHERE: (
         "You logged in from another connection; this one closes.",
         "Вы вошли с другого соединения; это закрывается.",
@@ -1401,7 +1407,7 @@ RU_ERRORS: dict[str, str] = {
     "busy": "сервер занят: подождите ответов или попробуйте позже",
     "slow-down": "слишком часто: подождите немного",
     "name-in-use": "это имя занято",
-    "not-logged-in": "сначала войдите: login ИМЯ",
+    "not-logged-in": "сначала войдите: login ИМЯ [ПАРОЛЬ]",
     "unknown-command": "нет такой команды; наберите help",
     "bad-argument": "неверные параметры команды; help КОМАНДА подскажет",
     "bad-password": "неверный пароль",

@@ -298,3 +298,22 @@ async def test_a_refused_bot_says_its_usage_in_russian(port: int, connect: Conne
         )
         wrapped = await nina.read_until(lambda _: True)  # (80 columns)
         assert wrapped == "  [rated]: УРОВЕНЬ (только для search) от 1 до 5", wrapped
+
+
+async def test_before_login_and_at_the_last_wrong_password_russian_says_all_english_does(
+    port: int, connect: Connector, register: Callable[[str, str], Awaitable[None]]
+) -> None:
+    """A tryout (s28): the Russian refusal before a login lacked the password's
+    placeholder, and the third wrong password did not say the connection closes."""
+    await register("vera", "right-1")
+    vera = await connect.raw(port, "vera")
+    for line in ("style human", "lang ru", "who"):
+        await vera.send(line)
+    refused = await vera.read_until(lambda x: x.startswith("Ошибка ("))
+    assert refused == "Ошибка (not-logged-in): сначала войдите: login ИМЯ [ПАРОЛЬ]"
+    for _ in range(3):
+        await vera.send("login vera wrong-1")
+        await vera.read_until(lambda x: x.startswith("Ошибка (bad-password)"))
+    bye = await vera.read_until(lambda x: x.startswith("Слишком"))
+    assert bye == "Слишком много неверных паролей: соединение закрывается."
+    await vera.wait_closed()
