@@ -100,9 +100,19 @@ def calls_about(
         if first == topic or not named.search(index.columns):
             return ()
         searched = tuple(index.columns.split("\n"))
-    pairs = zip(index.entries, searched, strict=True)
-    found = [entry for entry, text in pairs if named.search(text)]
-    return (phrase(Msg.CALLS_ABOUT, topic=topic).text(lang), *sum(found, ()))
+    rows = zip(index.entries, index.sections, searched, strict=True)
+    found = [(entry, section) for entry, section, text in rows if named.search(text)]
+    told = [phrase(Msg.CALLS_ABOUT, topic=topic).text(lang)]
+    # the lobby's 'calls' tells every game's: say whose each entry is when they differ
+    # ('help от туза' told Deberts' and Tertz's answers unlabelled: a tryout, s28)
+    labelled = len({section for _, section in found}) > 1
+    last = None
+    for entry, section in found:
+        if labelled and section != last:
+            told.append(section)
+            last = section
+        told += entry
+    return tuple(told)
 
 
 @attrs.frozen
@@ -111,16 +121,30 @@ class _Index:
     each one's folded text; the calls' own columns folded, one a line."""
 
     entries: tuple[tuple[str, ...], ...]
+    sections: tuple[str, ...]  # each entry's heading, shortened ('Tertz table calls:')
     texts: tuple[str, ...]
     columns: str
 
 
 @functools.lru_cache(maxsize=2 * CALLS_TEXTS)  # (English and Russian per 'calls')
 def _index(lines: tuple[str, ...]) -> _Index:
-    entries = tuple(dict.fromkeys(_entries(lines)))  # each once, in order
+    placed: dict[tuple[tuple[str, ...], str], None] = {}  # each once a section, in order
+    section = ""
+    for entry in _entries(lines):
+        if len(entry) == 1 and _is_heading(entry[0]):
+            section = entry[0].split(" (")[0].removesuffix(":") + ":"
+        placed[entry, section] = None
+    entries = tuple(entry for entry, _ in placed)
+    sections = tuple(section for _, section in placed)
     texts = tuple("\n".join(map(folded, entry)) for entry in entries)
     columns = "\n".join(folded(_call_column(entry[0])) for entry in entries)
-    return _Index(entries, texts, columns)
+    return _Index(entries, sections, texts, columns)
+
+
+def _is_heading(line: str) -> bool:
+    """A heading of 'calls' ('Tertz table calls (no bidding; …):'): a line of its own,
+    not indented, ending with a colon."""
+    return not line.startswith(" ") and line.endswith(":")
 
 
 def _call_column(line: str) -> str:

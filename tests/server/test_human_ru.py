@@ -263,7 +263,9 @@ async def test_help_on_a_table_call_tells_the_lines_of_calls_naming_it(
     await vera.read_until(lambda x: x == "Язык: русский.")
     told = await _told_before(vera, "help рост?", "фыва")
     assert told[0] == "«рост?» — не команда. Ходы за столом с этим словом (все ходы — в calls):"
-    assert told[1].startswith("  рост? (rost?) ") and "высоту комбинации" in told[1]
+    assert told[1] == "Ходы и заявки:"  # (Deberts'; Tertz's «от чего?» below its own)
+    assert told[2].startswith("  рост? (rost?) ") and "высоту комбинации" in told[2]
+    assert "Ходы и заявки в терце:" in told
     assert any(x.startswith("  от КАРТЫ") and "ответ на «рост?»" in x for x in told[2:])
     assert not any("пишет" in x for x in told)
     assert vera.lines[vera.pos - 1] == (
@@ -274,11 +276,27 @@ async def test_help_on_a_table_call_tells_the_lines_of_calls_naming_it(
         "  ломаю N (lomayu N, break N) проигравший первую взятку ломает колоду:",
         "                              N от 1 до 12",
     ]
+    # the lobby's entries of Deberts and of Tertz each under its game's heading
+    told = await _told_before(vera, "help пишет", "фыва")  # (a tryout, s28)
+    assert told[1:] == [
+        "Ходы и заявки:",
+        "  пишет (pishet, годится)     уступить: комбинация соперника лучше",
+        "Ходы и заявки в терце:",
+        "  пишет (pishet, годится)     уступить: комбинация соперника лучше",
+    ]
     await vera.send("lang en")
     await vera.read_until(lambda x: x.startswith("Language"))
+    told = await _told_before(vera, "help ot", "qwerty")
+    assert told[0] == "ot is no command. The table calls that say it ('calls' lists them all):"
+    assert [x for x in told if not x.startswith("  ")] == [
+        told[0],
+        "Table calls:",
+        "Tertz table calls:",
+    ]
     told = await _told_before(vera, "help pishet", "qwerty")
-    assert told[:3] == [
+    assert told[:4] == [
         "pishet is no command. The table calls that say it ('calls' lists them all):",
+        "Table calls:",
         "  pishet (пишет, goditsya)             concede: the other's combination is",
         "                                       better",
     ]
