@@ -127,6 +127,7 @@ class Msg(StrEnum):
     RULES_VARIANT_ENTRY = "rules-variant-entry"
     OPTION_CALLS = "option-calls"
     CALLS_ABOUT = "calls-about"
+    HELP_MEANT = "help-meant"
     TABLE_OPTION_CALLS = "table-option-calls"
     GAME_CALLS = "game-calls"
     GAME_OTHER_CALLS = "game-other-calls"
@@ -631,6 +632,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.RULES_VARIANT_ENTRY: (
         "{name} ({kind}, {counts} players, to {target}): {summary}",
         "{name} ({kind}, игроков: {counts}, до {target}): {summary}",
+    ),
+    Msg.HELP_MEANT: (
+        "no command '{topic}': did you mean 'help {command}'?",
+        "нет команды «{topic}»; может быть, help {command}?",
     ),
     Msg.CALLS_ABOUT: (
         "{topic} is no command. The table calls that say it ('calls' lists them all):",

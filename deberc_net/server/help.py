@@ -24,6 +24,7 @@ from deberc_net.protocol.commands import (
     help_text,
     number_word,
 )
+from deberc_net.protocol.hints import command_hint
 from deberc_net.protocol.lang import CYRILLIC, Lang, ru_call, spoken_call
 from deberc_net.protocol.messages import (
     RU_CALLS_HELP,
@@ -216,6 +217,10 @@ class Help:
             if about:
                 return about
         if args:
+            # a command said by what it does ('help пароль') or mistyped: which one
+            near = None if args[0].lower() in COMMANDS else command_hint(args[0], COMMANDS)
+            if near is not None:  # (a tryout, s28: bare 'пароль' was hinted, this not)
+                return (phrase(Msg.HELP_MEANT, topic=args[0], command=near).text(lang),)
             return _help_text(args[0], "lobby", (), lang, admin, False)
         if session.name is None:
             return _help_text(None, "login", (), lang, False, False)

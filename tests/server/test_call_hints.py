@@ -100,3 +100,22 @@ async def _refusal(person: LineClient) -> str:
     while not refused.endswith("?"):
         refused += " " + await person.read_until(lambda _: True)
     return " ".join(refused.split())
+
+
+async def test_help_of_a_command_said_by_its_meaning_or_mistyped_names_it(
+    port: int, connect: Connector
+) -> None:
+    """A tryout (s28): a bare 'пароль' was hinted 'password', but 'help пароль' said
+    only that there is no such command."""
+    vera = await connect.human(port, "vera")
+    await vera.send("lang ru")
+    await vera.read_until(lambda x: x == "Язык: русский.")
+    await vera.send("help пароль")
+    said = await vera.read_until(lambda x: x.startswith("нет команды"))
+    assert said == "нет команды «пароль»; может быть, help password?"
+    await vera.send("help фыва")  # near nothing: no guess
+    said = await vera.read_until(lambda x: x.startswith("нет команды"))
+    assert said == "нет команды «фыва»; help перечисляет команды, calls — ходы"
+    bot = await connect.machine(port, "bot")
+    await bot.send("help tabels")
+    assert await bot.expect("help") == {"text": "no command 'tabels': did you mean 'help tables'?"}
