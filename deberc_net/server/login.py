@@ -50,7 +50,8 @@ class Login:
     seat_logins: AddressBuckets = attrs.Factory(
         lambda: AddressBuckets(SEAT_LOGINS_PER_S, SEAT_LOGINS_BURST, SEAT_LOGINS_KEPT)
     )
-    # logins refused but for a wrong password checked: logged summarized (_refused)
+    # logins (and password changes) refused but for a wrong password checked: logged
+    # summarized (refused)
     failures: Summaries = attrs.Factory(
         lambda self: Summaries(_log_login_failed, self.lobby.spawner), takes_self=True
     )
@@ -75,7 +76,7 @@ class Login:
             session.send(ev.error("not-allowed", phrase(Msg.LOGGED_IN_AS, name=session.name)))
             return
         if self._seat_logins_spent(name):
-            self._refused(
+            self.refused(
                 session,
                 name,
                 ev.Error(
@@ -105,7 +106,7 @@ class Login:
         arrival = await trio.to_thread.run_sync(self.lobby.store.arrival, name)
         banned = self.lobby.moderation.refusal_for(name, arrival.ban)
         if banned is not None:
-            self._refused(session, name, banned)
+            self.refused(session, name, banned)
             return
         secret = args[1] if len(args) == 2 else None
         token = secret[len(TOKEN) :] if secret and secret.startswith(TOKEN) else None
@@ -117,10 +118,10 @@ class Login:
         elif (vouched := self.lobby.accounts.vouches_for(name)) or arrival.registered:
             if password is None:
                 error = ev.error("bad-password", phrase(Msg.NEED_PASSWORD, name=name))
-                self._refused(session, name, error, "no-password")
+                self.refused(session, name, error, "no-password")
                 return
             if vouched:
-                self._refused(
+                self.refused(
                     session, name, ev.Error("bad-password", "wrong password for that name")
                 )
                 return
@@ -142,7 +143,7 @@ class Login:
         elif name_key(name) in self.lobby.accounts.admins:  # not registered yet
             # a guest under it would speak as the admin to everyone (and hold the name
             # from its owner's first login)
-            self._refused(
+            self.refused(
                 session,
                 name,
                 ev.Error(
@@ -157,7 +158,7 @@ class Login:
             if name_key(name) in self.registering or (
                 held is not None and (token is None or not accounts.same_secret(token, held))
             ):
-                self._refused(
+                self.refused(
                     session, name, ev.error("name-in-use", phrase(Msg.NAME_IN_USE, name=name))
                 )
                 return
@@ -172,7 +173,7 @@ class Login:
         database (this one's, and its workers', close ``arriving``); refused if it is."""
         banned = await self.lobby.moderation.ban_refusal(name)
         if banned is not None:
-            self._refused(session, name, banned)
+            self.refused(session, name, banned)
         return banned is None
 
     async def _check_password(self, session: Session, name: str, password: str) -> bool:
@@ -182,7 +183,7 @@ class Login:
         if not isinstance(admitted, ev.Error):
             return True
         if admitted.code != "bad-password":  # a limit's or a registration's refusal
-            self._refused(session, name, admitted)
+            self.refused(session, name, admitted)
             return False
         self.wrong_password(session, name, admitted)
         return False
@@ -198,24 +199,31 @@ class Login:
             session.send(ev.bye(phrase(Msg.TOO_MANY_PASSWORDS)))
             session.close(Ending.TOO_MANY_PASSWORDS)
 
-    def _refused(
-        self, session: Session, name: str, error: ev.Error, reason: str | None = None
+    def refused(
+        self,
+        session: Session,
+        name: str,
+        error: ev.Error,
+        reason: str | None = None,
+        command: str = "login",
     ) -> None:
-        """Tell ``session`` its login as ``name`` is refused (``error``), and log it as
-        ``reason`` (its code unless given), never its password or token: a refusal that
-        cost nothing to ask for can come in floods, so the first of each reason is
-        logged, and the rest counted (server/summaries.py)."""
+        """Tell ``session`` its ``command`` ('login', or a 'password' change) as
+        ``name`` is refused (``error``), and log it as ``reason`` (its code unless
+        given), never a password or token: a refusal that cost nothing to ask for can
+        come in floods, so the first of each reason is logged, and the rest counted
+        (server/summaries.py)."""
         session.send(error)
-        self.failures.note(
-            reason or error.code, session.address, name=name, peer=session.peer, conn=session.id
-        )
+        fields = {"name": name, "peer": session.peer, "conn": session.id}
+        if command != "login":  # (a login's line as it always was)
+            fields["command"] = command
+        self.failures.note(reason or error.code, session.address, **fields)
 
     async def _register(self, session: Session, name: str, password: str) -> bool:
         """Register a free name; refused while a guest holds it (connected or seated)."""
         key = name_key(name)
         if self.guest_token(name) is not None or key in self.registering:
             error = ev.error("name-in-use", phrase(Msg.NAME_IN_USE_BY_GUEST, name=name))
-            self._refused(session, name, error)
+            self.refused(session, name, error)
             return False
         self.registering.add(key)  # no guest takes it while the hash is computed
         try:

@@ -54,12 +54,12 @@ class PasswordChange:
         if refused is not None:
             if refused.code == "bad-password":
                 self.lobby.login.wrong_password(session, name, refused, command="password")
-            else:
-                session.send(refused)
+            else:  # over a limit: logged as a login's is (a review, s28)
+                self.lobby.login.refused(session, name, refused, command="password")
             return
         refused = await accounts.change_password(name, new, session.address)
         if refused is not None:
-            session.send(refused)
+            self.lobby.login.refused(session, name, refused, command="password")
             return
         session.log.info("password_changed", name=name)
         session.send(ev.ok("password", phrase(Msg.PASSWORD_CHANGED)))
