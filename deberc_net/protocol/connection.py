@@ -22,6 +22,7 @@ from . import events as ev
 from .commands import Command, TableCallText, parse_line
 from .framing import MAX_LINE, BadLine, Line, LineDecoder, encode_lines
 from .lang import Lang
+from .messages import Msg, phrase
 from .render import HUMAN, HandOrder, render
 from .render_ru import render_ru
 
@@ -263,7 +264,7 @@ class Connection:
             elif not self._flood.take(now):
                 self._pending.clear()
                 self._taken = 0
-                return Reply(ev.Error("flood", "too many lines too fast: goodbye"), hang_up=True)
+                return Reply(ev.error("flood", phrase(Msg.FLOOD)), hang_up=True)
             if isinstance(item, BadLine):
                 return Reply(ev.Error(item.code, item.text))
             if type(command) is TableCallText:  # (_admit's test, written out: every call)

@@ -340,6 +340,47 @@ class Msg(StrEnum):
     UNMUTED = "unmuted"
     UNMUTE_DONE = "unmute-done"
     NOT_MUTED = "not-muted"
+    # the lobby's, the tables' and the accounts' refusals that had no Russian of their
+    # own: a limit, a seat, a table (RU_ERRORS only says a code's gist)
+    WRONG_PASSWORD = "wrong-password"
+    NO_PASSWORD_HERE = "no-password-here"
+    ADMIN_NAME_LOGIN = "admin-name-login"
+    ADMIN_NAME_GUEST = "admin-name-guest"
+    HOUSE_NAMES = "house-names"
+    SLOW_WRONG_PASSWORDS = "slow-wrong-passwords"
+    SLOW_PASSWORD_CHECKS = "slow-password-checks"
+    SLOW_REGISTRATIONS = "slow-registrations"
+    SLOW_PASSWORD_CHANGES = "slow-password-changes"
+    REGISTRATIONS_WAITING = "registrations-waiting"
+    BUSY_REGISTRATIONS = "busy-registrations"
+    SLOW_SEAT_LOGINS = "slow-seat-logins"
+    SLOW_SEATS = "slow-seats"
+    SLOW_TALK = "slow-talk"
+    SLOW_LISTS = "slow-lists"
+    MADE_ROOM = "made-room"
+    LINES_WAITING = "lines-waiting"
+    TOO_MANY_TABLES = "too-many-tables"
+    ADDRESS_TABLES = "address-tables"
+    HOUSE_BOTS_AT_TABLE = "house-bots-at-table"
+    HOUSE_BOTS_OF_ADDRESS = "house-bots-of-address"
+    HOUSE_BOTS_ON_SERVER = "house-bots-on-server"
+    NOT_SEEKING = "not-seeking"
+    SEATS_RANGE = "seats-range"
+    SIT_AT_THAT_TABLE = "sit-at-that-table"
+    NOT_OBSERVING = "not-observing"
+    TABLE_FAILED = "table-failed"
+    TABLE_PLAYING = "table-playing"
+    ALREADY_AT_TABLE = "already-at-table"
+    SEATS_FOR_HOUSE_BOTS = "seats-for-house-bots"
+    SEAT_FOR_HOUSE_BOT = "seat-for-house-bot"
+    TABLE_RESERVED = "table-reserved"
+    SEAT_NOT_FREE = "seat-not-free"
+    NO_FREE_SEAT_AT = "no-free-seat-at"
+    TABLE_PRIVATE = "table-private"
+    SIT_TO_CALL = "sit-to-call"
+    TABLE_HAS_CLOSED = "table-has-closed"
+    NO_TABLE = "no-table"
+    FLOOD = "flood"
 
 
 # key: (English, Russian). Only the English text is what the machine style says.
@@ -1318,6 +1359,135 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.UNMUTE_DONE: ("{name} may talk again.", "{name} снова может говорить."),
     Msg.NOT_MUTED: ("{name} is not muted", "{name} и так может говорить"),
+    # the accounts' refusals (server/accounts.py, login.py): a limit names what it counts
+    Msg.WRONG_PASSWORD: ("wrong password for that name", "неверный пароль для этого имени"),
+    Msg.NO_PASSWORD_HERE: (
+        "{name} has no password on this server",
+        "у имени {name} нет пароля на этом сервере",
+    ),
+    Msg.ADMIN_NAME_LOGIN: (
+        "{name} is an admin's name: the server's owner registers it ('deberc-net admin"
+        " NAME'), not a login",
+        "{name} — имя администратора: его регистрирует владелец сервера (deberc-net admin"
+        " ИМЯ), а не login",
+    ),
+    Msg.ADMIN_NAME_GUEST: (
+        "{name} is an admin's name: the server's owner registers it ('deberc-net admin"
+        " NAME'); a guest may not take it",
+        "{name} — имя администратора: его регистрирует владелец сервера (deberc-net admin"
+        " ИМЯ); гостю оно не достаётся",
+    ),
+    Msg.HOUSE_NAMES: (
+        "names starting '{prefix}' are the server's bots",
+        "имена на «{prefix}» — у ботов сервера",
+    ),
+    Msg.SLOW_WRONG_PASSWORDS: (
+        "too many wrong passwords for this name or from your address: try again later",
+        "много неверных паролей к имени или с адреса: попробуйте позже",
+    ),
+    Msg.SLOW_PASSWORD_CHECKS: (
+        "too many password checks from your address: try again in a minute",
+        "много проверок пароля с адреса: попробуйте через минуту",
+    ),
+    Msg.SLOW_REGISTRATIONS: (
+        "too many names registered from your address: try again later",
+        "с вашего адреса много регистраций: попробуйте позже",
+    ),
+    Msg.SLOW_PASSWORD_CHANGES: (
+        "too many names registered or passwords changed from your address: try again later",
+        "много регистраций и смен пароля с адреса: попробуйте позже",
+    ),
+    Msg.REGISTRATIONS_WAITING: (
+        "your address has registrations waiting: try again once they are done",
+        "регистрации с вашего адреса ещё идут: попробуйте после них",
+    ),
+    Msg.BUSY_REGISTRATIONS: (
+        "too many registrations at once: try again",
+        "слишком много регистраций сразу: попробуйте ещё раз",
+    ),
+    Msg.SLOW_SEAT_LOGINS: (
+        "{name} holds a seat and has logged in too often: try again in a moment",
+        "{name} за столом и входит слишком часто: попробуйте чуть позже",
+    ),
+    # the rate limits (server/allowance.py, help.py, club.py: docs/security.md)
+    Msg.SLOW_SEATS: (
+        "too many seats taken and left at once: wait a little",
+        "вы слишком часто садитесь и встаёте: подождите немного",
+    ),
+    Msg.SLOW_TALK: (
+        "too many 'say' and 'invite' at once: wait a little",
+        "слишком много say и invite подряд: подождите немного",
+    ),
+    Msg.SLOW_LISTS: (
+        "too many '{command}' at once: wait a little",
+        "слишком много {command} подряд: подождите немного",
+    ),
+    # the server's caps (server/running.py, lobby.py, house.py)
+    Msg.MADE_ROOM: (
+        "the server is full: connections that have not logged in make room",
+        "сервер полон: соединения без входа (login) уступают место",
+    ),
+    Msg.LINES_WAITING: (
+        "your earlier lines at tables are still being handled: wait for their answers",
+        "ваши прежние строки столам ещё не обработаны: дождитесь ответов",
+    ),
+    Msg.TOO_MANY_TABLES: (
+        "too many tables are open; sit at one or try again later",
+        "открыто слишком много столов: сядьте за один или попробуйте позже",
+    ),
+    Msg.ADDRESS_TABLES: (
+        "your address has {count} waiting tables open; sit at one or wait",
+        "ждущих столов с вашего адреса: {count}; сядьте за один или подождите",
+    ),
+    Msg.HOUSE_BOTS_AT_TABLE: (
+        "table {table} has its {count} house bots already",
+        "ботов сервера за столом {table} уже {count}: больше нельзя",
+    ),
+    Msg.HOUSE_BOTS_OF_ADDRESS: (
+        "your address has its {count} house bots already; try later",
+        "ботов сервера с вашего адреса уже {count}: попробуйте позже",
+    ),
+    Msg.HOUSE_BOTS_ON_SERVER: (
+        "the server runs its {count} house bots already; try later",
+        "сервер уже запустил всех своих ботов ({count}): попробуйте позже",
+    ),
+    # seats and tables (server/matchmaking.py, seating.py, table.py, lobby.py)
+    Msg.NOT_SEEKING: ("you are not waiting for a game", "вы не ждёте партию"),
+    Msg.SEATS_RANGE: ("seats are 0 to {last}", "места — от 0 до {last}"),
+    Msg.SIT_AT_THAT_TABLE: ("you sit at that table", "вы сидите за этим столом"),
+    Msg.NOT_OBSERVING: ("you observe no such table", "вы не смотрите за таким столом"),
+    Msg.TABLE_FAILED: (
+        "table {table} failed and closes; sorry",
+        "сбой стола {table}: стол закрывается, извините",
+    ),
+    Msg.TABLE_PLAYING: ("table {table} is already playing", "за столом {table} уже играют"),
+    Msg.ALREADY_AT_TABLE: ("you already sit at table {table}", "вы уже сидите за столом {table}"),
+    Msg.SEATS_FOR_HOUSE_BOTS: (
+        "the free seats at table {table} wait for house bots",
+        "свободные места за столом {table} ждут ботов сервера",
+    ),
+    Msg.SEAT_FOR_HOUSE_BOT: (
+        "seat {seat} at table {table} waits for a house bot",
+        "место {seat} за столом {table} ждёт бота сервера",
+    ),
+    Msg.TABLE_RESERVED: ("table {table} is reserved", "стол {table} оставлен для других игроков"),
+    Msg.SEAT_NOT_FREE: (
+        "seat {seat} is not free at table {table}",
+        "место {seat} за столом {table} занято",
+    ),
+    Msg.NO_FREE_SEAT_AT: (
+        "no free seat at table {table}",
+        "за столом {table} нет свободного места",
+    ),
+    Msg.TABLE_PRIVATE: (
+        "table {table} is private: a player there must 'invite' you first",
+        "стол {table} закрытый: сначала вас должны пригласить (invite)",
+    ),
+    Msg.SIT_TO_CALL: ("sit at a table to make table calls", "сядьте за стол, чтобы делать ходы"),
+    Msg.TABLE_HAS_CLOSED: ("table {table} has closed", "стол {table} закрылся"),
+    Msg.NO_TABLE: ("there is no table {table}", "стола {table} нет"),
+    # a connection's input (protocol/connection.py): it is then closed
+    Msg.FLOOD: ("too many lines too fast: goodbye", "слишком много строк подряд: до свидания"),
 }
 
 

@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 import trio
 
 from deberc_net.protocol import events as ev
+from deberc_net.protocol.messages import Msg, phrase
 
 from .config import Config
 from .fair_turns import FairTurns
@@ -164,10 +165,7 @@ class Accounts:
                 and not self._known.seen(pair, now)
             )
         ):
-            return ev.Error(
-                "slow-down",
-                "too many wrong passwords for this name or from your address: try again later",
-            )
+            return ev.error("slow-down", phrase(Msg.SLOW_WRONG_PASSWORDS))
         return None
 
     async def check_or_register(self, name: str, password: str, address: str) -> ev.Error | None:
@@ -204,7 +202,7 @@ class Accounts:
             return limited
         known = await trio.to_thread.run_sync(self.store.account, name)
         if known is None:  # (dropped meanwhile by the owner: 'deberc-net admin' re-makes it)
-            return ev.Error("not-allowed", f"{name} has no password on this server")
+            return ev.error("not-allowed", phrase(Msg.NO_PASSWORD_HERE, name=name))
         checked = await self._verify(name, known, password, address)
         return checked if isinstance(checked, ev.Error) else None
 
@@ -214,10 +212,7 @@ class Accounts:
         no more than a loop of registrations may), else None."""
         c = self.config
         if self._registered_from.count(address, trio.current_time()) >= c.registrations_per_address:
-            return ev.Error(
-                "slow-down",
-                "too many names registered or passwords changed from your address: try again later",
-            )
+            return ev.error("slow-down", phrase(Msg.SLOW_PASSWORD_CHANGES))
         return self._pool_refused(address)
 
     async def change_password(self, name: str, password: str, address: str) -> ev.Error | None:
@@ -233,7 +228,7 @@ class Accounts:
                 password_hash, password, salt, limiter=self._registrations
             )
         if not await trio.to_thread.run_sync(self.store.set_account_secret, name, salt, digest):
-            return ev.Error("not-allowed", f"{name} has no password on this server")
+            return ev.error("not-allowed", phrase(Msg.NO_PASSWORD_HERE, name=name))
         return None
 
     async def _verify(
@@ -246,9 +241,7 @@ class Accounts:
         if self._checks.count(address, now) >= self.config.password_checks_per_address:
             # a right password costs a hash as a wrong one does: a loop of logins to
             # one's own account must not fill the pool either
-            return ev.Error(
-                "slow-down", "too many password checks from your address: try again in a minute"
-            )
+            return ev.error("slow-down", phrase(Msg.SLOW_PASSWORD_CHECKS))
         # again, with nothing awaited between this look and the count of it as pending
         limited = self._limited(name, address, now)
         if limited is not None:
@@ -275,7 +268,7 @@ class Accounts:
         self.failed(name, address)
         if self.tell_failure is not None:
             self.tell_failure(name, address)
-        return ev.Error("bad-password", "wrong password for that name")
+        return ev.error("bad-password", phrase(Msg.WRONG_PASSWORD))
 
     @asynccontextmanager
     async def _turn(self, address: str) -> AsyncIterator[None]:
@@ -315,15 +308,9 @@ class Accounts:
     def _registration_refused(self, name: str, address: str, now: float) -> ev.Error | None:
         c = self.config
         if name_key(name) in self.admins:
-            return ev.Error(
-                "not-allowed",
-                f"{name} is an admin's name: the server's owner "
-                "registers it ('deberc-net admin NAME'), not a login",
-            )
+            return ev.error("not-allowed", phrase(Msg.ADMIN_NAME_LOGIN, name=name))
         if self._registered_from.count(address, now) >= c.registrations_per_address:
-            return ev.Error(
-                "slow-down", "too many names registered from your address: try again later"
-            )
+            return ev.error("slow-down", phrase(Msg.SLOW_REGISTRATIONS))
         return self._pool_refused(address)
 
     def _pool_refused(self, address: str) -> ev.Error | None:
@@ -333,11 +320,9 @@ class Accounts:
         # an address's share of the queue first: one address's burst filled it, and a
         # newcomer from elsewhere was told 'busy' (a hostile tryout's 20 at once)
         if self._registering_from[address] >= c.registrations_waiting_per_address:
-            return ev.Error(
-                "slow-down", "your address has registrations waiting: try again once they are done"
-            )
+            return ev.error("slow-down", phrase(Msg.REGISTRATIONS_WAITING))
         if self._registering >= c.registrations_waiting:
-            return ev.Error("busy", "too many registrations at once: try again")
+            return ev.error("busy", phrase(Msg.BUSY_REGISTRATIONS))
         return None
 
     @asynccontextmanager

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import trio
 
 from deberc_net.protocol import events as ev
+from deberc_net.protocol.messages import Msg, phrase
 
 if TYPE_CHECKING:
     from .session import Session
@@ -28,7 +29,7 @@ def may_sit(session: Session) -> bool:
     (``seat_given_up``), so a bot that seeks after every match never pays at all."""
     if session.seat_churn.ready(trio.current_time()):
         return True
-    session.send(ev.Error("slow-down", "too many seats taken and left at once: wait a little"))
+    session.send(ev.error("slow-down", phrase(Msg.SLOW_SEATS)))
     return False
 
 
@@ -42,5 +43,5 @@ def may_talk(session: Session) -> bool:
     """Spend one of ``session``'s lines to others; if none is left, say so and refuse."""
     if session.says.take(trio.current_time()):
         return True
-    session.send(ev.Error("slow-down", "too many 'say' and 'invite' at once: wait a little"))
+    session.send(ev.error("slow-down", phrase(Msg.SLOW_TALK)))
     return False

@@ -289,7 +289,7 @@ class Club:
             session.send(ev.error("bad-argument", phrase(bad_page, command=item.name, pages=pages)))
             return
         if not self.lobby.is_admin(session) and not session.lists.take(trio.current_time()):
-            session.send(ev.Error("slow-down", f"too many '{item.name}' at once: wait a little"))
+            session.send(ev.error("slow-down", phrase(Msg.SLOW_LISTS, command=item.name)))
             return
         first = (page - 1) * size
         session.send(told(Page(tuple(items[first : first + size]), page, pages, first + 1)))

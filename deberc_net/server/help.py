@@ -68,7 +68,7 @@ def _may_ask(session: Session, item: Command, admin: bool) -> bool:
     none is left, say so and refuse (docs/security.md §2). Admins are not counted."""
     if admin or session.lists.take(trio.current_time()):
         return True
-    session.send(ev.Error("slow-down", f"too many '{item.name}' at once: wait a little"))
+    session.send(ev.error("slow-down", phrase(Msg.SLOW_LISTS, command=item.name)))
     return False
 
 

@@ -25,6 +25,8 @@ import attrs
 import structlog
 import trio
 
+from deberc_net.protocol.messages import Msg, Phrase, phrase
+
 from .accounts import name_key
 from .table import Table
 from .table_messages import Dismiss
@@ -102,16 +104,16 @@ class HouseBots:
     def get(self, name: str) -> HouseBot | None:
         return self.bots.get(name_key(name))
 
-    def refusal(self, table: Table, address: str) -> str | None:
+    def refusal(self, table: Table, address: str) -> Phrase | None:
         """Why no more house bots may come to ``table`` at the word of a player from
         ``address`` (the caps), or None."""
         if len(self.at(table)) >= self.per_table:
-            return f"table {table.id} has its {self.per_table} house bots already"
+            return phrase(Msg.HOUSE_BOTS_AT_TABLE, table=table.id, count=self.per_table)
         cap = self.per_address
         if cap and sum(1 for b in self.bots.values() if b.address == address) >= cap:
-            return f"your address has its {cap} house bots already; try later"
+            return phrase(Msg.HOUSE_BOTS_OF_ADDRESS, count=cap)
         if len(self.bots) >= self.per_server:
-            return f"the server runs its {self.per_server} house bots already; try later"
+            return phrase(Msg.HOUSE_BOTS_ON_SERVER, count=self.per_server)
         return None
 
     def start(

@@ -334,14 +334,11 @@ class Lobby:
             if session.table is table:
                 session.table, session.seat = None, None
             if not self.refused_for_shutdown(session):
-                session.send(ev.Error("unknown-table", f"table {table.id} has closed"))
+                said = phrase(Msg.TABLE_HAS_CLOSED, table=table.id)
+                session.send(ev.error("unknown-table", said))
             return
-        session.send(  # the share counts every table's waiting requests, not one's
-            ev.Error(
-                "busy",
-                "your earlier lines at tables are still being handled: wait for their answers",
-            )
-        )
+        # the share counts every table's waiting requests, not one's
+        session.send(ev.error("busy", phrase(Msg.LINES_WAITING)))
 
     def listed_tables(self, session: Session | None = None) -> list[Table]:
         """The open tables anyone may see listed ('tables', the web): not the private,
@@ -360,9 +357,7 @@ class Lobby:
         """Whether a new table may open (the server's cap; with ``opening``, a 'new',
         the cap per address too); if not, the session is told."""
         if len(self.tables) >= self.config.max_tables:
-            session.send(
-                ev.Error("busy", "too many tables are open; sit at one or try again later")
-            )
+            session.send(ev.error("busy", phrase(Msg.TOO_MANY_TABLES)))
             return False
         cap = self.config.max_tables_per_address
         if (
@@ -375,9 +370,7 @@ class Lobby:
             )
             >= cap
         ):
-            session.send(
-                ev.Error("busy", f"your address has {cap} waiting tables open; sit at one or wait")
-            )
+            session.send(ev.error("busy", phrase(Msg.ADDRESS_TABLES, count=cap)))
             return False
         return True
 
@@ -410,9 +403,8 @@ class Lobby:
         if self.refused_for_shutdown(session):
             return False
         if session.table is not None:
-            session.send(
-                ev.Error("already-seated", f"you sit at table {session.table.id}: 'leave' first")
-            )
+            said = phrase(Msg.REMATCH_SEATED, table=session.table.id)
+            session.send(ev.error("already-seated", said))
             return False
         if self.drain.refused(session):  # 'new', 'sit', 'seek': no new game during a drain
             return False
@@ -429,7 +421,7 @@ class Lobby:
         if table is None or table.state == TableState.CLOSED:
             # (a number of 900 digits was said back whole: a few are enough to know it)
             told = text if len(text) <= TABLE_NUMBER_SAID else text[:TABLE_NUMBER_SAID] + "…"
-            session.send(ev.Error("unknown-table", f"there is no table {told}"))
+            session.send(ev.error("unknown-table", phrase(Msg.NO_TABLE, table=told)))
             return None
         return table
 

@@ -79,16 +79,11 @@ class Login:
             self.refused(
                 session,
                 name,
-                ev.Error(
-                    "slow-down",
-                    f"{name} holds a seat and has logged in too often: try again in a moment",
-                ),
+                ev.error("slow-down", phrase(Msg.SLOW_SEAT_LOGINS, name=name)),
             )
             return
         if name_key(name).startswith(HOUSE_PREFIX) and self.lobby.house.get(name) is None:
-            session.send(
-                ev.Error("bad-argument", f"names starting '{HOUSE_PREFIX}' are the server's bots")
-            )
+            session.send(ev.error("bad-argument", phrase(Msg.HOUSE_NAMES, prefix=HOUSE_PREFIX)))
             return
         key = name_key(name)
         self.arriving.setdefault(key, set()).add(session)
@@ -121,9 +116,7 @@ class Login:
                 self.refused(session, name, error, "no-password")
                 return
             if vouched:
-                self.refused(
-                    session, name, ev.Error("bad-password", "wrong password for that name")
-                )
+                self.refused(session, name, ev.error("bad-password", phrase(Msg.WRONG_PASSWORD)))
                 return
             if not await self._check_password(session, name, password) or not (
                 await self._still_unbanned(session, name)
@@ -146,11 +139,7 @@ class Login:
             self.refused(
                 session,
                 name,
-                ev.Error(
-                    "not-allowed",
-                    f"{name} is an admin's name: the server's owner registers it "
-                    "('deberc-net admin NAME'); a guest may not take it",
-                ),
+                ev.error("not-allowed", phrase(Msg.ADMIN_NAME_GUEST, name=name)),
             )
             return
         else:

@@ -310,13 +310,13 @@ class Matchmaking:
             self.forget(session)
             session.send(ev.ok("unseek", phrase(Msg.UNSEEK)))
         else:
-            session.send(ev.Error("not-allowed", "you are not waiting for a game"))
+            session.send(ev.error("not-allowed", phrase(Msg.NOT_SEEKING)))
 
     async def reserve(self, session: Session, item: Command) -> None:
         """A ladder's board: a table for given players in given seats, seed, deal limit."""
         lobby = self.lobby
         if not lobby.is_admin(session):
-            session.send(ev.Error("not-allowed", "reserve is for the server's admins"))
+            session.send(ev.error("not-allowed", phrase(Msg.ADMINS_ONLY, command="reserve")))
             return
         if lobby.refused_new_game(session):  # as new, sit and seek: no new table now
             return
@@ -387,7 +387,7 @@ class Matchmaking:
         """A ladder's board is played in every seating: its players get its records."""
         lobby = self.lobby
         if not lobby.is_admin(session):
-            session.send(ev.Error("not-allowed", "release is for the server's admins"))
+            session.send(ev.error("not-allowed", phrase(Msg.ADMINS_ONLY, command="release")))
             return
         if len(item.args) != 1:
             session.send(ev.usage_error("release BOARD"))

@@ -38,7 +38,7 @@ class PasswordChange:
             session.send(ev.error("not-allowed", phrase(Msg.PASSWORD_NONE)))
             return
         if accounts.vouches_for(name):  # (a ladder's admin, over the process's own link)
-            session.send(ev.Error("not-allowed", f"{name} has no password on this server"))
+            session.send(ev.error("not-allowed", phrase(Msg.NO_PASSWORD_HERE, name=name)))
             return
         if new == old:
             session.send(ev.error("bad-argument", phrase(Msg.PASSWORD_SAME)))

@@ -34,7 +34,7 @@ class Preferences:
         if tells:
             tell = _tell(tells, item)
             if tell is None:
-                session.send(ev.Error("bad-argument", TELL_USAGE))
+                session.send(ev.usage_error(TELL_USAGE))
                 return
             item = attrs.evolve(item, args=tuple(a for a in item.args if a not in tells))
         else:
@@ -103,6 +103,6 @@ def _one_choice(
     names = [str(c) for c in choices]
     args = item.args
     if len(args) != 1 or args[0].lower() not in names:
-        session.send(ev.Error("bad-argument", f"{command} " + "|".join(names)))
+        session.send(ev.usage_error(f"{command} " + "|".join(names)))
         return None
     return choices(args[0].lower())

@@ -390,7 +390,7 @@ REFUSAL_TEXT = {
 
 
 # what a connection not logged in is told when it is closed for a newcomer
-MADE_ROOM_TEXT = "the server is full: connections that have not logged in make room"
+MADE_ROOM_TEXT = phrase(Msg.MADE_ROOM).text()  # (said before any session: English)
 
 
 def _log_refused(**fields: Any) -> None:
@@ -609,7 +609,7 @@ class Server:
             return True
         if idle is None:
             return False
-        idle.send(ev.Error("busy", MADE_ROOM_TEXT))
+        idle.send(ev.error("busy", phrase(Msg.MADE_ROOM)))
         idle.close(Ending.MADE_ROOM)
         self.sessions.pop(idle, None)
         return True

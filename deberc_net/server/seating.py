@@ -59,7 +59,7 @@ class Seating:
         if table is None:
             return
         if seat is not None and not 0 <= seat < table.players:
-            session.send(ev.Error("bad-argument", f"seats are 0 to {table.players - 1}"))
+            session.send(ev.error("bad-argument", phrase(Msg.SEATS_RANGE, last=table.players - 1)))
             return
         self.lobby.post_for(session, table, Sit(session, seat))
 
@@ -89,7 +89,7 @@ class Seating:
         if table is None:
             return
         if table is session.table:
-            session.send(ev.Error("already-seated", "you sit at that table"))
+            session.send(ev.error("already-seated", phrase(Msg.SIT_AT_THAT_TABLE)))
             return
         self.lobby.post_for(session, table, Observe(session))
 
@@ -104,7 +104,7 @@ class Seating:
                 return
             wanted &= {table.id}
         if not wanted:
-            session.send(ev.Error("not-allowed", "you observe no such table"))
+            session.send(ev.error("not-allowed", phrase(Msg.NOT_OBSERVING)))
             return
         for table_id in sorted(wanted):
             table = self.lobby.tables.get(table_id)

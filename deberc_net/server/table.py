@@ -426,7 +426,7 @@ class Table:
 
     def _tell_failed(self) -> None:
         """The apology, and the match's end to those told it."""
-        failed = ev.Error("internal", f"table {self.id} failed and closes; sorry")
+        failed = ev.error("internal", phrase(Msg.TABLE_FAILED, table=self.id))
         self._broadcast(self._audience(), failed)
         # failed after (or while) its match-end was told
         ended = self.end_told or self.state == ev.TableState.CLOSED
@@ -649,11 +649,12 @@ class Table:
     def _why_not_sit(self, session: Session, name: str, seat: int | None) -> int | ev.Error:
         """The seat ``session`` gets, or the error that says why it gets none."""
         if self.state != ev.TableState.WAITING:
-            return ev.Error("table-full", f"table {self.id} is already playing")
+            return ev.error("table-full", phrase(Msg.TABLE_PLAYING, table=self.id))
         if session.table is not None and session.table is not self:
-            return ev.Error("already-seated", f"you sit at table {session.table.id}: 'leave' first")
+            said = phrase(Msg.REMATCH_SEATED, table=session.table.id)
+            return ev.error("already-seated", said)
         if self.seat_of(name) is not None:
-            return ev.Error("already-seated", f"you already sit at table {self.id}")
+            return ev.error("already-seated", phrase(Msg.ALREADY_AT_TABLE, table=self.id))
         free = [s for s, who in enumerate(self.seats) if who is None]
         if not self._may_enter(session):
             return self._not_invited()
@@ -662,24 +663,26 @@ class Table:
         if bot is not None and bot.table is not self:
             return ev.Error("seat-reserved", f"table {self.id} did not ask for {name}")
         if bot is None and len(free) <= house.pending(self):
-            return ev.Error("seat-taken", f"the free seats at table {self.id} wait for house bots")
+            return ev.error("seat-taken", phrase(Msg.SEATS_FOR_HOUSE_BOTS, table=self.id))
         kept = house.kept_seats(self)  # house bots sit in the order they were asked for
         if bot is not None and bot.seat in free:
             seat = bot.seat
         elif seat is None:
             seat = next((s for s in free if s not in kept), None)
         elif bot is None and seat in kept:
-            return ev.Error("seat-taken", f"seat {seat} at table {self.id} waits for a house bot")
+            said = phrase(Msg.SEAT_FOR_HOUSE_BOT, seat=seat, table=self.id)
+            return ev.error("seat-taken", said)
         if self.reserved is not None:  # a board: only its players, each in its seat
             keys = [name_key(n) for n in self.reserved]
             if name_key(name) not in keys:
-                return ev.Error("seat-reserved", f"table {self.id} is reserved")
+                return ev.error("seat-reserved", phrase(Msg.TABLE_RESERVED, table=self.id))
             seat = keys.index(name_key(name))
         if seat is None:
             seat = free[0] if free else None
         if seat is None or seat not in free:
-            text = f"seat {seat} is not free" if seat is not None else "no free seat"
-            return ev.Error("seat-taken", f"{text} at table {self.id}")
+            if seat is None:
+                return ev.error("seat-taken", phrase(Msg.NO_FREE_SEAT_AT, table=self.id))
+            return ev.error("seat-taken", phrase(Msg.SEAT_NOT_FREE, seat=seat, table=self.id))
         return seat
 
     def _may_enter(self, session: Session) -> bool:
@@ -701,10 +704,7 @@ class Table:
         return token is None or self.lobby.login.guest_token(name) == token
 
     def _not_invited(self) -> ev.Error:
-        return ev.Error(
-            "not-invited",
-            f"table {self.id} is private: a player there must 'invite' you first",
-        )
+        return ev.error("not-invited", phrase(Msg.TABLE_PRIVATE, table=self.id))
 
     def _invite(self, session: Session, name: str) -> None:
         """'invite NAME' (the lobby has checked that NAME is someone else, online)."""
@@ -767,7 +767,7 @@ class Table:
             return
         refusal = house.refusal(self, session.address)
         if refusal is not None:
-            session.send(ev.Error("busy", refusal))
+            session.send(ev.error("busy", refusal))
             return
         bot = house.start(self, kind, level, rated, session.address)
         self.invited.add(name_key(bot.name))
@@ -832,7 +832,7 @@ class Table:
             return
         seat = self.seat_of(session.name or "")
         if seat is None:
-            session.send(ev.Error("not-seated", f"you do not sit at table {self.id}"))
+            session.send(ev.error("not-seated", phrase(Msg.NOT_AT_TABLE, table=self.id)))
             return
         running = self.match is not None and not self.match.over
         if running and not confirmed and not session.machine and not self._confirms(seat):
@@ -1042,7 +1042,7 @@ class Table:
         if session.table is not self or seat is None or self.seats[seat] != session.name:
             seat = self.seat_of(session.name or "")  # (the seat it holds, most calls)
         if seat is None:
-            session.send(ev.Error("not-seated", "sit at a table to make table calls"))
+            session.send(ev.error("not-seated", phrase(Msg.SIT_TO_CALL)))
             return
         if seat in self.leave_asked and self._declines_leaving(seat, text):
             session.send(ev.info(phrase(Msg.LEAVE_DECLINED, table=self.id)))

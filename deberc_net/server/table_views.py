@@ -158,7 +158,7 @@ def send_history(table: Table, session: Session) -> None:
     trick taken was shown to the whole table)."""
     match = table.match
     if match is None:
-        session.send(ev.Error("wrong-phase", "the game has not started"))
+        session.send(ev.error("wrong-phase", phrase(Msg.NOT_STARTED)))
         return
     # a ladder board's records are held from its players until the board's release
     # (docs/protocol.md §5.5a): the draws they alone tell are held with them (an

@@ -20,6 +20,7 @@ from deberc_net.protocol.connection import (
 )
 from deberc_net.protocol.framing import BadLine, Line
 from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.protocol.render import MACHINE
 from deberc_net.testing import build_ruleset, new_match
 from tests.protocol.connection_inputs import inputs
@@ -83,13 +84,18 @@ def test_bad_framing_is_answered_and_the_next_line_still_passes() -> None:
     ]
 
 
+# the goodbye, said in each language (the machine line's text as it always was)
+FLOOD = ev.error("flood", phrase(Msg.FLOOD))
+
+
 def test_a_flood_is_answered_with_goodbye_and_nothing_after_it_passes() -> None:
+    assert FLOOD.text == "too many lines too fast: goodbye"
     connection = Connection(0.0, Limits(flood_lines_per_s=1.0, flood_burst=3.0))
     got = inputs(connection, b"ping\n\nping\nping\nping\n")
     assert got == [
         Command("ping"),
         Command("ping"),
-        Reply(ev.Error("flood", "too many lines too fast: goodbye"), hang_up=True),
+        Reply(FLOOD, hang_up=True),
     ]
     assert connection.next_input(0.0) is NEED_DATA
 
@@ -107,7 +113,7 @@ def test_answers_to_requests_to_act_do_not_count_as_a_flood() -> None:
         TableCallText("pas"),
         TableCallText("pas"),
         Command("ping"),
-        Reply(ev.Error("flood", "too many lines too fast: goodbye"), hang_up=True),
+        Reply(FLOOD, hang_up=True),
     ]
 
 

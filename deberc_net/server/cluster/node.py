@@ -796,7 +796,8 @@ class Node:
             return
         if table is None or isinstance(table, RemoteTable) or table.state == TableState.CLOSED:
             if request and kind != "back":  # (a login finds its seat gone: nothing said)
-                proxy.send(ev.Error("unknown-table", f"there is no table {message['table']}"))
+                said = phrase(Msg.NO_TABLE, table=message["table"])
+                proxy.send(ev.error("unknown-table", said))
             if kind == "back" and proxy.table is None:
                 self.placed(proxy)  # its worker thought it sat here: back in the lobby
             if request:
