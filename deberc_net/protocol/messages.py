@@ -1375,7 +1375,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "{name} is an admin's name: the server's owner registers it ('deberc-net admin"
         " NAME'); a guest may not take it",
         "{name} — имя администратора: его регистрирует владелец сервера (deberc-net admin"
-        " ИМЯ); гостю оно не достаётся",
+        " ИМЯ); гостю его не взять",
     ),
     Msg.HOUSE_NAMES: (
         "names starting '{prefix}' are the server's bots",
@@ -1383,7 +1383,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.SLOW_WRONG_PASSWORDS: (
         "too many wrong passwords for this name or from your address: try again later",
-        "много неверных паролей к имени или с адреса: попробуйте позже",
+        "много неверных паролей к имени или с адреса: повторите позже",
     ),
     Msg.SLOW_PASSWORD_CHECKS: (
         "too many password checks from your address: try again in a minute",
@@ -1429,7 +1429,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.LINES_WAITING: (
         "your earlier lines at tables are still being handled: wait for their answers",
-        "ваши прежние строки столам ещё не обработаны: дождитесь ответов",
+        "ваши прежние строки к столам ещё обрабатываются: ждите ответов",
     ),
     Msg.TOO_MANY_TABLES: (
         "too many tables are open; sit at one or try again later",
