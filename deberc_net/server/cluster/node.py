@@ -823,7 +823,15 @@ class Node:
         body |= {"table": None if table is None else table.id}
         if table is not None:
             body["info"] = table_for_bus(table, self.lobby.config.away_limit_ms)
+            self._copied_elsewhere(table)
         self.bus.publish(channel(proxy.worker), body)
+
+    def _copied_elsewhere(self, table: Table) -> None:
+        """``table`` was told to another worker, which keeps a copy: the next look at
+        the tables tells it again, or its end. One opened and over between two looks
+        was never told gone, and its copy listed there ever after (a tryout, s29)."""
+        if not isinstance(table, RemoteTable):
+            self.told.setdefault(table.id, {})  # (told as it is, whatever it is then)
 
     def watching(
         self, proxy: RemoteSession, table_id: int, on: bool, ended: str | None = None
@@ -836,6 +844,7 @@ class Node:
         table = self.lobby.tables.get(table_id)
         if on and table is not None:
             body["info"] = table_for_bus(table, self.lobby.config.away_limit_ms)
+            self._copied_elsewhere(table)
         elif on:
             return
         self.bus.publish(channel(proxy.worker), body)
