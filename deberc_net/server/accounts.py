@@ -262,7 +262,12 @@ class Accounts:
             for key in pending:
                 if self._pending[key] <= 0:
                     del self._pending[key]  # (memory follows use)
-        if hmac.compare_digest(given, digest):
+        # the password read before the hash (and a queue's wait) may have been changed
+        # meanwhile ('password', §5.20): the old one no longer logs in
+        if (
+            hmac.compare_digest(given, digest)
+            and await trio.to_thread.run_sync(self.store.account, name) == known
+        ):
             self._logged_in(name, address)
             return Admitted.PASSWORD
         self.failed(name, address)
