@@ -11,7 +11,7 @@ import trio
 
 from deberc_net.protocol.wire import Line, LineBuffer, Tag, parse_line
 
-from .schedule import ScheduleError
+from .schedule import BotsCannotPlay, ScheduleError
 
 ADMIN = "ladder-admin"
 LOGIN_S = 10.0
@@ -146,7 +146,7 @@ class AdminClient:
                     pause = min(WHO_PAUSE_S, pause * 2)
             return
         missing = ", ".join(sorted(wanted - online))
-        raise ScheduleError(f"bot instances did not log in within {within:.0f} s: {missing}")
+        raise BotsCannotPlay(f"bot instances did not log in within {within:.0f} s: {missing}")
 
     async def reserve(
         self,

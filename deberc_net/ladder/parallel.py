@@ -47,7 +47,7 @@ from .progress import LadderProgress
 from .ratings import Ratings
 from .results import GameResult, Results, Summary
 from .runner import INTERRUPTED, Ladder, LadderOptions
-from .schedule import Game, ScheduleError, schedule
+from .schedule import BotsCannotPlay, Game, ScheduleError, schedule
 
 STOP = b"stop\n"
 END = b"end\n"
@@ -266,17 +266,17 @@ def _part_main(
     except BaseException as exc:  # a part reports whatever stopped it
         reason = _schedule_error(exc)
         if reason is not None:  # the ladder's error (a bot that cannot run): said as is
-            _write_line(up, {"error": reason})
+            _write_line(up, {"error": str(reason), "bots": isinstance(reason, BotsCannotPlay)})
             return 2
         _write_line(up, {"failed": repr(exc)})
         status = 1
     return status
 
 
-def _schedule_error(exc: BaseException) -> str | None:
+def _schedule_error(exc: BaseException) -> ScheduleError | None:
     """The first ScheduleError in what stopped a part (trio groups what tasks raise)."""
     if isinstance(exc, ScheduleError):
-        return str(exc)
+        return exc
     if isinstance(exc, BaseExceptionGroup):
         for inner in exc.exceptions:
             if (found := _schedule_error(inner)) is not None:
@@ -352,6 +352,7 @@ class PartsCounter:
         )
         self.children: list[Child] = []
         self.error: str | None = None
+        self.bots_failed = False
         self.interrupted = False  # SIGTERM, SIGHUP (Ctrl-C is trio's KeyboardInterrupt)
 
     def stop_all(self) -> None:
@@ -412,11 +413,13 @@ class PartsCounter:
                 item.get("fallbacks", {}), item.get("bot_errors", {}), item.get("first_faults", {})
             )
         else:
-            self._fail(item.get("error") or f"a ladder process failed: {item.get('failed')}")
+            error = item.get("error") or f"a ladder process failed: {item.get('failed')}"
+            self._fail(error, bots=bool(item.get("bots")))
 
-    def _fail(self, reason: str) -> None:
+    def _fail(self, reason: str, bots: bool = False) -> None:
         if self.error is None:  # the first part's failure is the ladder's
             self.error = reason
+            self.bots_failed = bots  # its bots could not play (BotsCannotPlay)
             for child in self.children:  # the others stop at once
                 child.end()
 
@@ -519,7 +522,7 @@ def run_parallel(
         if progress is not None:
             progress.close()
     if counter.error is not None:
-        raise ScheduleError(counter.error)
+        raise (BotsCannotPlay if counter.bots_failed else ScheduleError)(counter.error)
     counter.results.count_the_rest()  # (none wait unless the SPRT stopped the parts)
     if summary.sprt_verdict is None and summary.games < len(games):
         raise ScheduleError("a ladder process ended before its games were played")

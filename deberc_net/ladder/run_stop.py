@@ -1,5 +1,6 @@
 """Why a distributed run stopped before its count: a worker could not run one of its
-bots (failed), or ``ladder cancel`` (cancelled). Kept in ``ladder_runs.stopped`` and
+bots (failed), or ``ladder cancel`` (cancelled); a single-machine run whose bots could
+not play is stored as failed too (LadderStore.fail_run). Kept in ``ladder_runs.stopped`` and
 ``stop_reason`` (migration 9). A stopped run's boards are never claimed again, no
 worker stores results for it, and it is never counted: the games stored for it before
 the stop stay stored, uncounted (docs/bots.md "Distributed ladders")."""

@@ -31,6 +31,29 @@ class ScheduleError(ValueError):
     pass
 
 
+class BotsCannotPlay(ScheduleError):
+    """The ladder's bots could not play: one cannot run (supervisor.BotCannotRun), or
+    copies did not log in in time. A single-machine run that ends so is stored as failed
+    (docs/bots.md), not as one being played."""
+
+
+MAX_SEED = 100  # characters of a --seed: its reserve line well within max_line (1024 bytes)
+
+
+def seed_refused(seed: str) -> str | None:
+    """Why ``seed`` cannot be a ladder's seed (None: it can). The admin's ``reserve``
+    line carries it as one word, ``seed=S/boardN`` (docs/protocol.md §5.5a): the server
+    splits a command's words at any space (``str.split``) and refuses a line with a
+    control character, so a seed with either would become other words (``cup deals=3``
+    a deal limit, the same seed for every board) or no table at all; a format character
+    (a zero-width space) is not printable either and would pass unseen. ``=`` is safe:
+    the server splits a word at its first ``=`` only. Quoting cannot help, as the
+    protocol has none; an empty seed has no boards to tell apart."""
+    if 0 < len(seed) <= MAX_SEED and seed.isprintable() and not any(map(str.isspace, seed)):
+        return None
+    return f"--seed takes 1-{MAX_SEED} printable characters and no space, got {seed!r}"
+
+
 def groups(bots: Sequence[str], players: int, mode: str) -> list[tuple[str, ...]]:
     """The sets of bots that meet. Four players: two bots, each playing a pair."""
     if len(bots) < 2:

@@ -13,7 +13,7 @@ import attrs
 
 from deberc_net.server.store import is_postgres
 
-from .run_stop import RunStop
+from .run_stop import RunStop, StopKind
 
 if TYPE_CHECKING:
     import psycopg
@@ -78,6 +78,12 @@ class LadderStore(Protocol):
         """The run's summary, and each bot's new rating with its games added."""
         ...
 
+    def fail_run(self, run: int, reason: str) -> None:
+        """A single-machine run whose bots could not play (schedule.BotsCannotPlay): it
+        is stopped for good (``failed``, ``reason`` its error), never counted, not listed
+        as one being played (docs/bots.md)."""
+        ...
+
     def games(self, run: int) -> list[dict[str, Any]]:
         """The run's games in the order stored (board, seating, match_id, written,
         reason, forfeit)."""
@@ -126,6 +132,11 @@ _UPSERT_RATING = (
     " ON CONFLICT (bot) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
     " rating = excluded.rating, games = ladder_ratings.games + excluded.games,"
     " updated = {now}"
+)
+# (a run with its summary, or stopped already, keeps what it has)
+_FAIL_RUN = (
+    "UPDATE ladder_runs SET stopped = {p}, stop_reason = {p}"
+    " WHERE id = {p} AND summary IS NULL AND stopped IS NULL"
 )
 _SELECT_RUNS = "SELECT id, {started}, summary, stopped, stop_reason FROM ladder_runs"
 # the same in both dialects ('done' is SQLite's 0/1, PostgreSQL's boolean)
@@ -303,6 +314,9 @@ class SQLiteLadderStore:
                     _rating_params(row, games),
                 )
 
+    def fail_run(self, run: int, reason: str) -> None:
+        self.db.execute(_FAIL_RUN.format(p="?"), (StopKind.FAILED.value, reason, run))
+
     def games(self, run: int) -> list[dict[str, Any]]:
         rows = self.db.execute(_SELECT_GAMES.format(p="?", order="rowid"), (run,)).fetchall()
         return [_game(r) for r in rows]
@@ -368,6 +382,10 @@ class PostgresLadderStore:
     ) -> None:
         with self.db.transaction():
             finish_run_postgres(self.db, run, summary, ratings, games)
+
+    def fail_run(self, run: int, reason: str) -> None:
+        with self.db.transaction():
+            self.db.execute(_FAIL_RUN.format(p="%s"), (StopKind.FAILED.value, reason, run))
 
     def games(self, run: int) -> list[dict[str, Any]]:
         with self.db.transaction():

@@ -26,7 +26,7 @@ import trio
 from clients.client import FAULT_COUNTS_ENV, Attach, Bot, Brain, Connect
 
 from .bot_output import BotOutput, ErrorLines
-from .schedule import ScheduleError
+from .schedule import BotsCannotPlay, ScheduleError
 
 IN_PROCESS = "py:"  # the prefix of an in-process bot's spec: py:MODULE [--seed S]
 
@@ -40,7 +40,7 @@ _THE_COMMANDS_FAULT = frozenset(
 STOP_S = 2.0  # a bot process asked to stop (SIGTERM) is killed if still running after this
 
 
-class BotCannotRun(ScheduleError):
+class BotCannotRun(BotsCannotPlay):
     """A bot that cannot run at all (it cannot start, or keeps exiting or failing): a
     distributed ladder's worker fails the run with it and goes on to other runs."""
 
