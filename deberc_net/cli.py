@@ -17,6 +17,8 @@ from deberc_net.process_exit import freeze_heap_at_exit
 # Each command imports what it uses, when it runs: --help, --version and the store
 # commands do not import the engine, the plugins or trio (a process's start-up).
 if TYPE_CHECKING:
+    from deberc_net.ladder.runner import LadderOptions
+    from deberc_net.ladder.store import LadderStore
     from deberc_net.plugins import RuleBook
     from deberc_net.server.config import Config
 
@@ -253,13 +255,13 @@ def _ladder_run(args: argparse.Namespace) -> int:
     _structlog_without_rich()  # before anything imports it
     from deberc_net.ladder import report
     from deberc_net.ladder.runner import BotSpec, LadderOptions, run
-    from deberc_net.ladder.schedule import ScheduleError
+    from deberc_net.ladder.schedule import BotsCannotPlay, ScheduleError
     from deberc_net.ladder.stats import Sprt
     from deberc_net.ladder.store import open_ladder_store
     from deberc_net.ladder.stored_argv import without_secrets
     from deberc_net.plugins import RuleError
     from deberc_net.server.logs import configure_logging
-    from deberc_net.server.store import StoreError, is_postgres
+    from deberc_net.server.store import StoreError
 
     book = _rule_book("ladder")
     if book is None:
@@ -292,22 +294,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
             asks_only=not args.tell_all,
             freeze_heap=True,  # this process is the ladder's (and so is each copy's)
         )
-        if args.deals < 1:
-            raise ScheduleError("--deals must be at least 1")
-        if args.away_ms < 1:
-            raise ScheduleError("--away-ms must be at least 1")
-        if (refused := _db_wait_refused(args.db_wait)) is not None:
-            raise ScheduleError(refused)
-        if args.db_wait is not None and not args.distributed:
-            raise ScheduleError("--db-wait is for --distributed (its wait for the database)")
-        if options.sprt is not None and len(options.bots) != 2:
-            raise ScheduleError("--sprt compares exactly two bots")
-        if args.distributed and not is_postgres(args.db):
-            raise ScheduleError("--distributed needs --db postgresql://… (the workers' queue)")
-        if args.processes < 1:
-            raise ScheduleError("--processes takes a whole number from 1")
-        if args.processes > 1 and args.distributed:
-            raise ScheduleError("--processes is for a run on this machine, not --distributed")
+        _ladder_run_refused(args, options)  # before anything is started or stored
         store = open_ladder_store(args.db)
         stored = store.leaderboard()
         if args.distributed:  # the workers store the games
@@ -322,12 +309,16 @@ def _ladder_run(args: argparse.Namespace) -> int:
             try:  # Ctrl-C before the run's own handling (its run stored): the same line
                 _import_before_the_run(own_server=server is None, parts=args.processes > 1)
                 run_id = store.start_run({"argv": without_secrets(sys.argv[1:])})
-                if args.processes > 1:  # the boards shared out among forked copies
-                    from deberc_net.ladder.parallel import run_parallel
+                try:
+                    if args.processes > 1:  # the boards shared out among forked copies
+                        from deberc_net.ladder.parallel import run_parallel
 
-                    summary = run_parallel(options, args.processes, stored)
-                else:
-                    summary = run(options, stored, handle_signals=True)
+                        summary = run_parallel(options, args.processes, stored)
+                    else:
+                        summary = run(options, stored, handle_signals=True)
+                except BotsCannotPlay as exc:  # stored as failed, not as being played
+                    _fail_run(store, run_id, exc)
+                    raise
             except KeyboardInterrupt:
                 from deberc_net.ladder.runner import INTERRUPTED
 
@@ -351,6 +342,65 @@ def _ladder_run(args: argparse.Namespace) -> int:
         print(f"deberc-net ladder: {INTERRUPTED}", file=sys.stderr)
         return 2
     return 0
+
+
+def _fail_run(store: LadderStore, run_id: int, error: Exception) -> None:
+    """Store the run as failed with ``error`` (docs/bots.md): a database that fails this
+    write leaves it as it was, the run's own error said all the same."""
+    try:
+        store.fail_run(run_id, str(error))
+    except Exception as exc:
+        if not _database_error(exc):
+            raise
+
+
+def _ladder_run_refused(args: argparse.Namespace, options: LadderOptions) -> None:
+    """A ScheduleError (its one line, status 2) for a ``ladder run`` that cannot play as
+    asked, said before its server and bots start and before its run is stored: a run
+    refused for its input leaves nothing in the store (docs/bots.md)."""
+    from deberc_net.ladder.admin import ADMIN
+    from deberc_net.ladder.schedule import ScheduleError, groups, seed_refused
+    from deberc_net.ladder.supervisor import missing_program
+    from deberc_net.server.store import is_postgres
+
+    if args.seed is not None and (refused := seed_refused(args.seed)) is not None:
+        raise ScheduleError(refused)
+    for flag, value in (
+        ("--deals", args.deals),
+        ("--away-ms", args.away_ms),
+        ("--clock-ms", args.clock_ms),
+        ("--concurrency", args.concurrency),
+    ):
+        if value < 1:
+            raise ScheduleError(f"{flag} must be at least 1")
+    repeated = sorted({o for o in args.option if args.option.count(o) > 1})
+    if repeated:  # refused, not silently dropped (docs/bots.md)
+        raise ScheduleError(f"--option {repeated[0]} is given more than once")
+    groups([b.name for b in options.bots], options.players, options.mode)  # two, named apart
+    if (refused := _db_wait_refused(args.db_wait)) is not None:
+        raise ScheduleError(refused)
+    if args.db_wait is not None and not args.distributed:
+        raise ScheduleError("--db-wait is for --distributed (its wait for the database)")
+    if options.sprt is not None and len(options.bots) != 2:
+        raise ScheduleError("--sprt compares exactly two bots")
+    if args.distributed and not is_postgres(args.db):
+        raise ScheduleError("--distributed needs --db postgresql://… (the workers' queue)")
+    if args.processes < 1:
+        raise ScheduleError("--processes takes a whole number from 1")
+    if args.processes > 1 and args.distributed:
+        raise ScheduleError("--processes is for a run on this machine, not --distributed")
+    if args.processes > 1 and options.server is not None:  # (as run_parallel says it)
+        raise ScheduleError("--processes plays on the ladder's own servers, not --server")
+    if options.server is not None and args.distributed:
+        return  # refused by run_distributed, before it stores anything
+    if options.server is not None and options.admin_password is None:
+        raise ScheduleError(
+            f"--server needs --admin-password for {ADMIN!r}, listed in that server's admins"
+        )
+    if not args.distributed:  # (--distributed says it for every worker)
+        for bot in options.bots:
+            if (missing := missing_program(bot)) is not None:
+                raise ScheduleError(missing)
 
 
 def _import_before_the_run(own_server: bool, parts: bool) -> None:
@@ -525,7 +575,9 @@ def _ladder_table(args: argparse.Namespace) -> int:
         print(f"runs {', '.join(alone)}: not counted (each being played now, or stopped "
               "before its end: it gets no summary)")  # fmt: skip
     for run in runs:
-        if run.stop is not None:  # failed or cancelled: a line each, as it says why
+        if run.stop is not None and run.total == 0:  # a single-machine run's bots failed
+            print(f"{run.stop.line(run.id)}; not counted")
+        elif run.stop is not None:  # failed or cancelled: a line each, as it says why
             print(f"{run.stop.line(run.id)}; not counted ({run.done} of {run.total} "
                   "boards played, their games stored)")  # fmt: skip
         elif run.total == 0:
@@ -898,7 +950,8 @@ def build_parser() -> argparse.ArgumentParser:
     lr.add_argument("--deals", type=int, default=10, help="boards (each played in every seating)")
     lr.add_argument(
         "--seed",
-        help="the boards' seed, to replay a ladder (default: a random one, told at the end)",
+        help="the boards' seed, to replay a ladder: 1-100 printable characters, no space "
+        "(default: a random one, told at the end)",
     )
     lr.add_argument("--variant", default="moscow")
     lr.add_argument("--option", action="append", default=[], metavar="NAME")

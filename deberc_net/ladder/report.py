@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 
@@ -159,10 +160,9 @@ def text(data: dict[str, Any]) -> str:
                 + ("" if first is None else f"; first: {first}")
             )
     drawn = " (drawn at random for this run)" if data.get("random_seed") else ""
-    lines += [
-        "",
-        f"Seed: {data['seed']}{drawn}; --seed {data['seed']} plays the same boards again.",
-    ]
+    # a seed has no space (schedule.seed_refused) but may hold what a shell reads ($ ; ')
+    again = shlex.quote(data["seed"])
+    lines += ["", f"Seed: {data['seed']}{drawn}; --seed {again} plays the same boards again."]
     return "\n".join(lines)
 
 
