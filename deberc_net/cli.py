@@ -575,7 +575,7 @@ def _ladder_table(args: argparse.Namespace) -> int:
         print(f"runs {', '.join(alone)}: not counted (each being played now, or stopped "
               "before its end: it gets no summary)")  # fmt: skip
     for run in runs:
-        if run.stop is not None and run.total == 0:  # a single-machine run's bots failed
+        if run.stop is not None and run.total == 0:  # no boards to count (single-machine)
             print(f"{run.stop.line(run.id)}; not counted")
         elif run.stop is not None:  # failed or cancelled: a line each, as it says why
             print(f"{run.stop.line(run.id)}; not counted ({run.done} of {run.total} "
