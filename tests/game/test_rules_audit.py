@@ -20,7 +20,7 @@ from deberc_net.testing import (
     say,
 )
 
-from .decks import D3, D3_PLAY, SKI
+from .decks import D3, D3_PLAY, EVEN, EVEN_PLAY, SKI
 
 R = build_ruleset()
 R3 = build_ruleset(3)
@@ -327,3 +327,56 @@ def test_ski_penalty_is_not_written_in_a_claimed_deal() -> None:
     rec = match.records[-1]
     assert (rec["outcome"], rec["points"], rec["written"]) == ("claim", [24, 40], [24, 40])
     assert match.result is not None and match.result.winner == 0
+
+
+# Trump hearts (turned Ah). Seat 1 (the dealer) holds the trump 7 and the trump terts
+# 7h-9h; seat 0 the plain terts 7c-9c: equal in Kharkov.
+EQUAL_TERTS = ("7c 8c 9c Jh Ad 9d Jd Ac 10s", "7h 8h 9h 7s Js Qd Kd Qc 10c", "Ah")
+
+
+@pytest.mark.parametrize("variant", ["moscow", "kharkov"])
+def test_player_leads_the_dealer_who_ordered_declares_first(variant: str) -> None:
+    """§9: `prokhodit?` is answered `prokhodit` when the asker's trump sequence is "equal
+    and the asker is the seat that declares first (the leader)", with §10 `player-leads`
+    ("the player who ordered leads the first trick"): the dealer who ordered leads, so
+    his equal trump terts passes in Kharkov too, and the other's equal terts concedes."""
+    rules = build_ruleset(2, variant, options=["player-leads"])
+    deal = new_deal(rules, build_deck(*EQUAL_TERTS))
+    say(deal, 0, "pas")
+    say(deal, 1, "igrayu")
+    assert deal.to_act == 1
+    say(deal, 1, "prokhodit?")
+    assert legal(deal, 0) == ["prokhodit"]
+    say(deal, 0, "prokhodit")
+    say(deal, 1, "terts")
+    play(deal, "10c")
+    say(deal, 0, "rost?")
+    say(deal, 1, "ot-9-kozyrnogo")
+    assert legal(deal, 0) == ["pishet"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="an accepted poltinniki offer leaves the hanging points hanging, though one "
+    "side writes more in that deal (docs/rules.md §5 says they go to it)",
+)
+def test_hanging_points_go_to_the_player_who_accepts_an_offer() -> None:
+    """§5: "the player's points hang and go to whoever **writes** more in the next played
+    deal (a void deal leaves them hanging)" with §11 `poltinniki`: "to an offer the player
+    says `prinimayu` (he writes 50, the whistler nothing, the deal ends, outcome
+    `offer`)". The offer deal is not void and its player writes more: the 35 hanging
+    points are his."""
+    rules = build_ruleset(options=["poltinniki"])
+    decks = {1: build_deck(*EVEN), 2: build_deck(*SKI)}
+    match = Match(rules, seed="audit", dealer=1, decks=decks)
+    say(match, 0, "pas")
+    say(match, 1, "igrayu")
+    say(match, 0, "igraem")
+    play(match, EVEN_PLAY)
+    assert (match.records[0]["outcome"], match.hanging) == ("hanging", 35)
+    say(match, 1, "igrayu")  # seat 1 leads deal 2 (the whistler, seat 0, deals)
+    say(match, 0, "predlagayu")
+    say(match, 1, "prinimayu")
+    rec = match.records[1]
+    assert rec["outcome"] == "offer"
+    assert rec["written"] == [0, 50 + 35] and match.hanging == 0
