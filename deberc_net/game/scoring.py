@@ -233,11 +233,23 @@ def _hanging_after_penalty(score: DealScore, offender: int) -> None:
         for i, side in enumerate(others):
             written[side] += share + (odd if i == 0 else 0)
         score.notes.append(f"hanging {hanging} to the whistlers")
+        score.hanging_out = score.hanging_pending.pop(0) if score.hanging_pending else 0
     else:
-        top = max(written)
-        leaders = [s for s, w in enumerate(written) if w == top]
-        if len(leaders) > 1:
-            return  # nobody wrote more: they keep hanging
-        written[leaders[0]] += hanging
-        score.notes.append(f"hanging {hanging} to side {leaders[0]}")
+        hanging_to_who_writes_more(score)
+
+
+def hanging_to_who_writes_more(score: DealScore) -> None:
+    """A deal ended early that counts as played (a bide on cards, an accepted
+    poltinniki offer): the points hanging into it go to the side that writes more in it
+    (docs/rules.md §5); equal writers: they keep hanging."""
+    hanging = score.hanging_in
+    if not hanging:
+        return
+    written = score.written
+    top = max(written)
+    leaders = [s for s, w in enumerate(written) if w == top]
+    if len(leaders) > 1:
+        return  # nobody wrote more: they keep hanging
+    written[leaders[0]] += hanging
+    score.notes.append(f"hanging {hanging} to side {leaders[0]}")
     score.hanging_out = score.hanging_pending.pop(0) if score.hanging_pending else 0

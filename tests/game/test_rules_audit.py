@@ -355,11 +355,6 @@ def test_player_leads_the_dealer_who_ordered_declares_first(variant: str) -> Non
     assert legal(deal, 0) == ["pishet"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an accepted poltinniki offer leaves the hanging points hanging, though one "
-    "side writes more in that deal (docs/rules.md §5 says they go to it)",
-)
 def test_hanging_points_go_to_the_player_who_accepts_an_offer() -> None:
     """§5: "the player's points hang and go to whoever **writes** more in the next played
     deal (a void deal leaves them hanging)" with §11 `poltinniki`: "to an offer the player
