@@ -594,3 +594,45 @@ def test_bide_penalty_four_players_counts_the_players_own_bides() -> None:
     assert [r["player"] for r in match.records] == [0, 2, 0]
     assert [r["outcome"] for r in match.records] == ["bide"] * 3
     assert match.records[2]["written"] == [0, 162]  # seat 0's second bide: no -100
+
+
+# Dealer 2, trump spades (the Ks turned). With player-leads seat 1 orders and leads;
+# seat 2 plays second, seat 0 last. Seat 1 takes 7, seat 0 nothing, seat 2 141.
+LEADS3 = (
+    "9c 8d 10h 7d 8h 10d Jh Jd Ad",
+    "9h Jc 8s Kc Qh Kd Kh Ah 10s",
+    "Qs Js As 7s Qd Qc Ac 9s 7c",
+)
+LEADS3_PLAY = "9h Qs Jh Js Jd 8s Qc 9c Jc Ac 8h Kc Qd 7d Kd 10s 9s 8d 7s Ad Ah As 10h Kh 7c 10d Qh"
+
+
+def test_player_leads_three_players_the_odd_point_follows_the_play_order() -> None:
+    """§8: "A bide: each whistler writes his own points and half the player's, the odd
+    point to the whistler who plays earlier in the deal" with §10 `player-leads` ("the
+    player who ordered leads the first trick"): seat 1 orders and leads, so seat 2
+    plays before seat 0 in this deal and takes the odd point of the player's 7."""
+    deck = build_deck_n(LEADS3, 2, "Ks")
+    match = Match(rules("player-leads", players=3), seed="audit2", dealer=2, decks={1: deck})
+    say(match, 0, "pas")
+    say(match, 1, "igrayu")
+    assert match.deal.to_act == 1
+    play(match, LEADS3_PLAY)
+    rec = match.records[0]
+    assert (rec["outcome"], rec["points"]) == ("bide", [0, 7, 141])
+    assert rec["written"] == [0 + 3, 0, 141 + 4]
+
+
+def test_table_penalties_declaring_fewer_than_held_is_a_false_declaration() -> None:
+    """§10 `table-penalties`: "a false declaration (a category or count the seat does
+    not hold ...)" is a bide on cards; §3: a seat declares "its **best category** and
+    how many it holds of it": holding two terts (Js-Ks, 7h-9h), `terts` is a count he
+    does not hold. Seat 1 writes every card in play (74) and the last trick."""
+    spec = ("Js Qs Ks 7h 8h 9h 8d 10d 8c", "Qd Kd Ad 7s 9s Ah Jh 10h 9c", "Kc")
+    default = new_deal(build_ruleset(), build_deck(*spec))
+    say(default, 0, "igrayu")
+    refused(default, 0, "terts", E.FalseDeclaration, "false-declaration")
+    deal = new_deal(rules("table-penalties"), build_deck(*spec))
+    say(deal, 0, "igrayu", "terts")
+    assert deal.result is not None
+    assert (deal.result.outcome, deal.result.score.written) == ("penalty", [0, 74 + 10])
+    assert deal.result.score.notes == ["bide on cards: seat 0, false-declaration"]
