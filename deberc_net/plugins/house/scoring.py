@@ -42,7 +42,8 @@ class BidePenalty:
         return RuleInfo(
             self.name,
             "option",
-            "From a player's third bide on, each bide also costs him 100 points (seed 004).",
+            "From a side's third bide on (four players: a pair's), each bide also costs it "
+            "100 points (seed 004).",
             needs_bidding=True,  # its bides are the ordering player's
             summary_ru=SUMMARIES_RU[self.name],
         )
