@@ -214,11 +214,7 @@ def test_equal_top_card_the_trump_terts_wins() -> None:
     deal = deal_of("10d Jd Qd 7s 8s As 9c 7c Ac", "10h Jh Qh 9s 10s Ks 8c 9d Ad", "Kh")
     say(deal, 0, "terts")
     play(deal, "As")
-    say(
-        deal,
-        1,
-        "rost?",
-    )
+    say(deal, 1, "rost?")
     say(deal, 0, "ot-Q")
     assert legal(deal, 1) == ["ot-Q-kozyrnogo", "pishet"]
     say(deal, 1, "ot-Q-kozyrnogo")
