@@ -8,7 +8,10 @@ before it goes (a refusal of that table's then costs one too).
 The seat allowance: 'sit' and 'leave' at a table that waits for players put a
 'seated' and a 'left' line on its players' screens, so taking a seat ('sit', 'seek',
 'new') is refused once a connection, or its address, has given up too many seats at
-waiting tables lately (docs/security.md §6)."""
+waiting tables lately (docs/security.md §6).
+
+The lists allowance: a long text for a short line ('who', 'help', 'rules',
+'history', …) spends one of the connection's lists (docs/security.md §2)."""
 
 from __future__ import annotations
 
@@ -44,4 +47,13 @@ def may_talk(session: Session) -> bool:
     if session.says.take(trio.current_time()):
         return True
     session.send(ev.error("slow-down", phrase(Msg.SLOW_TALK)))
+    return False
+
+
+def may_list(session: Session, command: str, admin: bool) -> bool:
+    """Spend one of ``session``'s lists for ``command`` (a long text for a short line);
+    if none is left, say so and refuse. Admins are not counted."""
+    if admin or session.lists.take(trio.current_time()):
+        return True
+    session.send(ev.error("slow-down", phrase(Msg.SLOW_LISTS, command=command)))
     return False

@@ -23,6 +23,7 @@ from deberc_net.protocol.refusals import rules_phrase
 
 from . import accounts
 from .accounts import name_key
+from .allowance import may_list
 from .house_games import house_bot_games, house_rating_name, is_house_rating_name
 from .matchmaking import variant_named
 from .session import Session
@@ -174,11 +175,15 @@ class Club:
         rows = await trio.to_thread.run_sync(self.lobby.store.recent_games, name)
         session.send(ev.Games(name, tuple(_game(r) for r in rows)))
 
+    # a match's whole history or sheet is a long text for a short line: each spends a
+    # list (a hostile tryout, s29: 40 observers asking 'history' 150 times a second)
     async def history(self, session: Session, item: Command) -> None:
-        await self._table_or_last(session, self._last_history, ShowHistory(session))
+        if may_list(session, item.name, self.lobby.is_admin(session)):
+            await self._table_or_last(session, self._last_history, ShowHistory(session))
 
     async def sheet(self, session: Session, item: Command) -> None:
-        await self._table_or_last(session, self._last_sheet, ShowSheet(session))
+        if may_list(session, item.name, self.lobby.is_admin(session)):
+            await self._table_or_last(session, self._last_sheet, ShowSheet(session))
 
     async def _table_or_last(
         self,
@@ -288,8 +293,7 @@ class Club:
         if page is None or not 1 <= page <= pages:
             session.send(ev.error("bad-argument", phrase(bad_page, command=item.name, pages=pages)))
             return
-        if not self.lobby.is_admin(session) and not session.lists.take(trio.current_time()):
-            session.send(ev.error("slow-down", phrase(Msg.SLOW_LISTS, command=item.name)))
+        if not may_list(session, item.name, self.lobby.is_admin(session)):
             return
         first = (page - 1) * size
         session.send(told(Page(tuple(items[first : first + size]), page, pages, first + 1)))

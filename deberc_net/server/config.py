@@ -101,7 +101,7 @@ class Config:
     watch_news_window_ms: int = 60_000
     watch_news_per_s: float = 0.2
     watch_news_burst: float = 10.0
-    lists_per_s: float = 5.0  # 'who'/'tables' pages, 'help'/'calls'/'rules' texts a second ...
+    lists_per_s: float = 5.0  # who/tables pages, help/calls/rules/history/sheet texts a second ...
     lists_burst: float = 30.0  # ... and at once; beyond that: error slow-down
     page_size: int = 100  # names in one 'who' page, tables in one 'tables' page
     # Slots

@@ -9,7 +9,6 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 import attrs
-import trio
 
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
@@ -37,6 +36,7 @@ from deberc_net.protocol.messages import (
 )
 from deberc_net.protocol.render import prompt_calls
 
+from .allowance import may_list
 from .session import Session
 from .table import Table
 
@@ -61,15 +61,6 @@ def _help_text(
     playing: bool,
 ) -> tuple[str, ...]:
     return tuple(help_text(topic, phase, calls_now, lang, admin=admin, playing=playing))
-
-
-def _may_ask(session: Session, item: Command, admin: bool) -> bool:
-    """Spend one of ``session``'s lists (a long text for a short line, like 'who'); if
-    none is left, say so and refuse (docs/security.md §2). Admins are not counted."""
-    if admin or session.lists.take(trio.current_time()):
-        return True
-    session.send(ev.error("slow-down", phrase(Msg.SLOW_LISTS, command=item.name)))
-    return False
 
 
 # the longest word 'help' looks for in 'calls' ('от короля козырного': 19): a longer
@@ -183,12 +174,14 @@ class Help:
     # the 'calls' texts built, by the table's rule set: its player count, variant and
     # options (a plugin's game may be one for some counts only); None: the lobby's
     _calls: dict[CallsKey | None, tuple[tuple[str, ...], tuple[str, ...]]] = attrs.Factory(dict)
+    # the 'rules' texts built likewise, a table's without its first line (its number)
+    _rules: dict[CallsKey | None, tuple[tuple[str, ...], tuple[str, ...]]] = attrs.Factory(dict)
 
     async def help(self, session: Session, item: Command) -> None:
         # one command's usage is a line or two; the whole list, or the entries of
         # 'calls' a word names ('help rost?'), a long text
-        if self._long_help(session, item.args) and not _may_ask(
-            session, item, self.lobby.is_admin(session)
+        if self._long_help(session, item.args) and not may_list(
+            session, item.name, self.lobby.is_admin(session)
         ):
             return
         table = session.table
@@ -243,14 +236,13 @@ class Help:
     async def calls(self, session: Session, item: Command) -> None:
         """The calls of the table's game and options; in the lobby, of every game and
         option (docs/protocol.md §4.4)."""
-        if not _may_ask(session, item, self.lobby.is_admin(session)):
+        if not may_list(session, item.name, self.lobby.is_admin(session)):
             return
         session.send(ev.TextBlock("help", *self._calls_texts(session.table)))
 
     def _calls_texts(self, table: Table | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """'calls' at ``table`` (None: in the lobby) in English and Russian, built once."""
-        rules = None if table is None else table.rules
-        key = None if rules is None else (rules.settings.players, rules.variant, rules.options)
+        key = None if table is None else table_rules_key(table)
         told = self._calls.get(key)
         if told is None:
             if len(self._calls) >= CALLS_TEXTS:
@@ -300,11 +292,29 @@ class Help:
             table = self.lobby.table_named(session, args[0])
             if table is None:
                 return
-        if not _may_ask(session, item, self.lobby.is_admin(session)):  # refusals cost none
+        if not may_list(session, item.name, self.lobby.is_admin(session)):  # refusals cost none
             return
-        said = self._rules_list() if table is None else self._rules_lines(table)
-        english = tuple(p.text() for p in said)
-        session.send(ev.TextBlock("rules", english, tuple(p.text(Lang.RU) for p in said)))
+        english, russian = self._rules_texts(table)
+        session.send(ev.TextBlock("rules", english, russian))
+
+    def _rules_texts(self, table: Table | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """'rules' (of ``table``, None: the lobby's list) in English and Russian: built
+        once a rule set and kept, but for a table's own first line (a flood of 'rules'
+        from many connections rebuilt the list each time: a hostile tryout, s29)."""
+        key = None if table is None else table_rules_key(table)
+        told = self._rules.get(key)
+        if told is None:
+            if len(self._rules) >= CALLS_TEXTS:
+                self._rules.clear()
+            said = self._rules_list() if table is None else self._rules_lines(table)[1:]
+            told = self._rules[key] = (
+                tuple(p.text() for p in said),
+                tuple(p.text(Lang.RU) for p in said),
+            )
+        if table is None:
+            return told
+        first = self._table_line(table)
+        return (first.text(), *told[0]), (first.text(Lang.RU), *told[1])
 
     def _rules_list(self) -> list[Phrase]:
         """Every variant and option (a plugin's summary is in its own words)."""
@@ -373,6 +383,13 @@ class Help:
             return phrase(Msg.RULES_TABLE_OPTIONS, options=opts, **values)
         goal = phrase(Msg.ONE_DEAL) if s.target is None else phrase(Msg.TO_TARGET, target=s.target)
         return phrase(Msg.RULES_TABLE, options=opts, goal=goal, **values)
+
+
+def table_rules_key(table: Table) -> CallsKey:
+    """What a table's 'calls' and 'rules' texts depend on: its rule set's player count,
+    variant and options."""
+    rules = table.rules
+    return rules.settings.players, rules.variant, rules.options
 
 
 def _target_by_option(book: RuleBook, rules: RuleSet) -> bool:

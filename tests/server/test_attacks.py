@@ -260,6 +260,33 @@ async def test_help_on_a_call_spends_the_lists_allowance_and_a_command_none(
     assert fields(await ann.reply("help a"))[1]["text"].startswith("no command 'a'")
 
 
+async def test_history_and_sheet_spend_the_lists_allowance(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """A hostile tryout (s29): 40 observers of a long match asked 'history' (a hundred
+    lines) 150 times a second each, unmetered: 61 MB in 8 s, every table slowed."""
+    port = await start_server(lists_burst=3, lists_per_s=0.001)
+    ann, bob = await connect.machine(port, "ann"), await connect.machine(port, "bob")
+    await ann.send("seek 2")
+    await bob.send("seek 2")
+    await ann.read_until(lambda x: is_event(x, "start"))
+    await ann.send_raw(b"history\nsheet\n" * 3)
+    await ann.send("ping")
+    mark = ann.pos
+    await ann.expect("ok", cmd="ping")
+    replies = ann.lines[mark:]
+    heads = [fields(x)[0] for x in replies if x.startswith(("history ", "sheet "))]
+    assert heads == ["history", "sheet", "history"], replies
+    refused = [fields(x)[1] for x in replies if x.startswith("error ")]
+    assert refused == [
+        {"code": "slow-down", "text": "too many 'sheet' at once: wait a little"},
+        {"code": "slow-down", "text": "too many 'history' at once: wait a little"},
+        {"code": "slow-down", "text": "too many 'sheet' at once: wait a little"},
+    ]
+    await bob.send("sheet")  # per connection: the other player's is his own
+    await bob.expect("sheet")
+
+
 async def test_a_refused_rules_costs_no_long_text(
     start_server: StartServer, connect: Connector
 ) -> None:
