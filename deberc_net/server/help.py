@@ -292,10 +292,23 @@ class Help:
             table = self.lobby.table_named(session, args[0])
             if table is None:
                 return
+            if not self._may_read_rules(session, table):  # as for no table (a tryout, s29)
+                session.send(ev.error("unknown-table", phrase(Msg.NO_TABLE, table=table.id)))
+                return
         if not may_list(session, item.name, self.lobby.is_admin(session)):  # refusals cost none
             return
         english, russian = self._rules_texts(table)
         session.send(ev.TextBlock("rules", english, russian))
+
+    def _may_read_rules(self, session: Session, table: Table) -> bool:
+        """Whether ``session`` may read ``table``'s rules: a table listed to it, its own
+        or one it watches; a private table or a board is no one else's business."""
+        return (
+            self.lobby.listed_to(table, session)
+            or table is session.table
+            or table.id in session.observing
+            or self.lobby.is_admin(session)
+        )
 
     def _rules_texts(self, table: Table | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """'rules' (of ``table``, None: the lobby's list) in English and Russian: built

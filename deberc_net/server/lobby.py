@@ -344,14 +344,19 @@ class Lobby:
         """The open tables anyone may see listed ('tables', the web): not the private,
         but to ``session`` those it sits at or is invited to, nor a ladder's boards
         (watched by admins only: docs/protocol.md §5.5a)."""
+        return [t for _, t in sorted(self.tables.items()) if self.listed_to(t, session)]
+
+    @staticmethod
+    def listed_to(table: Table, session: Session | None) -> bool:
+        """Whether ``table`` is listed to ``session`` (None: anyone, the web): an open
+        table but a ladder's board, and a private one only to those it seats or
+        invited."""
         name = session.name if session is not None else None
-        return [
-            t
-            for _, t in sorted(self.tables.items())
-            if t.state != TableState.CLOSED
-            and t.board is None
-            and (not t.private or (name is not None and _its_own(t, name)))
-        ]
+        return (
+            table.state != TableState.CLOSED
+            and table.board is None
+            and (not table.private or (name is not None and _its_own(table, name)))
+        )
 
     def table_room(self, session: Session, opening: bool) -> bool:
         """Whether a new table may open (the server's cap; with ``opening``, a 'new',

@@ -27,6 +27,13 @@ async def test_a_private_table_is_listed_to_nobody_and_entered_only_by_invitatio
     await bob.send(f"sit {table}")
     error = await bob.expect("error")
     assert error["code"] == "not-invited" and f"table {table} is private" in error["text"]
+    await bob.send(f"rules {table}")  # nor its rules, as of no table (a tryout, s29)
+    assert await bob.expect("error") == {
+        "code": "unknown-table",
+        "text": f"there is no table {table}",
+    }
+    await ann.send(f"rules {table}")  # its own people read them
+    assert (await ann.expect("rules"))["text"].startswith(f"Table {table}: moscow")
     await bob.send(f"observe {table}")
     assert (await bob.expect("error"))["code"] == "not-invited"
 
@@ -47,6 +54,8 @@ async def test_a_private_table_is_listed_to_nobody_and_entered_only_by_invitatio
         "to-301",
         "1",
     )
+    await bob.send(f"rules {table}")  # or an invited one
+    assert (await bob.expect("rules"))["text"].startswith(f"Table {table}: moscow")
     await bob.send(f"observe {table}")  # an invitation lets one watch, too
     await bob.expect("ok", cmd="observe")
     await bob.send(f"sit {table}")
