@@ -620,7 +620,7 @@ async def test_a_say_with_nothing_to_see_or_drawn_over_other_lines_is_refused(
     characters (U+FFF9-U+FFFB) were said (hostile tryout); refused before the chat
     allowance is spent. Accents as writing has them pass: Vietnamese decomposed, Hebrew
     with its points and an accent, a Tibetan stack, a keycap emoji."""
-    port = await start_server(say_burst=4, say_per_s=0.001)
+    port = await start_server(say_burst=5, say_per_s=0.001)
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
     nothing = (
@@ -637,14 +637,19 @@ async def test_a_say_with_nothing_to_see_or_drawn_over_other_lines_is_refused(
         ("a\ufffab\ufffb", nothing),
         ("a" + "\u0301" * 400, stacked),
         ("ok x" + "\u0301" * 5, stacked),  # (x with an accent is no one character)
+        # a joiner between accents does not end their row (a hostile tryout, s29)
+        ("a" + ("\u0301" * 4 + "\u200d") * 40, stacked),
+        ("a" + ("\u0301" * 4 + "\u200c") * 2, stacked),
     ]:
         await ann.send(f"say {text}")
         assert await ann.expect("error") == {"code": "bad-argument", "text": why}, ascii(text)
     vietnamese = "Vie\u0323\u0302t Nam"
     hebrew = "\u05e9\u05c1\u05bc\u05b8\u0591\u05dc\u05d5\u05b9\u05dd"
     tibetan = "\u0f67\u0f71\u0f74\u0f83"
-    for said in (vietnamese, hebrew, tibetan, "a\u2800b #\ufe0f\u20e3"):
-        await ann.send(f"say {said}")  # the four the allowance holds: none was spent
+    # a virama, a joiner, a consonant (Devanagari's half form): writing, not a row
+    devanagari = "\u0915\u094d\u200d\u0937"
+    for said in (vietnamese, hebrew, tibetan, "a\u2800b #\ufe0f\u20e3", devanagari):
+        await ann.send(f"say {said}")  # the five the allowance holds: none was spent
         await bob.expect("say", **{"from": "ann", "text": said})
     assert not [line for line in bob.lines if "\u0301" in line or "\ufff9" in line]
 
