@@ -364,6 +364,7 @@ class Msg(StrEnum):
     HOUSE_BOTS_AT_TABLE = "house-bots-at-table"
     HOUSE_BOTS_OF_ADDRESS = "house-bots-of-address"
     HOUSE_BOTS_ON_SERVER = "house-bots-on-server"
+    HOUSE_BOTS_TOO_OFTEN = "house-bots-too-often"
     NOT_SEEKING = "not-seeking"
     SEATS_RANGE = "seats-range"
     SIT_AT_THAT_TABLE = "sit-at-that-table"
@@ -1446,6 +1447,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.HOUSE_BOTS_OF_ADDRESS: (
         "your address has its {count} house bots already; try later",
         "ботов сервера с вашего адреса уже {count}: попробуйте позже",
+    ),
+    Msg.HOUSE_BOTS_TOO_OFTEN: (
+        "house bots asked for too often from your address: wait {seconds} s",
+        "с вашего адреса слишком часто зовут ботов сервера: подождите {seconds} с",
     ),
     Msg.HOUSE_BOTS_ON_SERVER: (
         "the server runs its {count} house bots already; try later",

@@ -118,6 +118,11 @@ class Config:
     house_bots_per_table: int = 3  # at one table, at once
     max_house_bots: int = 20  # processes at once on the whole server
     house_bots_per_address: int = 6  # asked for from one address, at once (0: no limit)
+    # house bots started at the word of one address, a second on average ... and at
+    # once; beyond that: error slow-down (a burst of 0: no limit). A bot given up once
+    # its match began frees its place in the cap above at once: this bounds the starts
+    house_bot_starts_per_address_per_s: float = 0.1
+    house_bot_starts_per_address_burst: float = 6.0
     # Accounts
     hash_workers: int = 2  # threads checking passwords of registered names
     registration_workers: int = 1  # threads hashing new registrations (apart from logins)

@@ -13,6 +13,7 @@ few times, and after that gives its seat up (a running match is forfeited by its
 from __future__ import annotations
 
 import enum
+import math
 import os
 import secrets
 import shutil
@@ -28,6 +29,7 @@ import trio
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 
 from .accounts import name_key
+from .limits import AddressBuckets
 from .table import Table
 from .table_messages import Dismiss
 
@@ -41,6 +43,7 @@ MAX_RESTARTS = 3  # a house bot that exits unasked more often than this gives it
 SEARCH_LEVELS = range(1, 6)  # the search bot's --level (clients/search/policy.py: LEVELS)
 DEFAULT_SEARCH_LEVEL = 3
 PREFIX = "house-"  # every house bot's name starts so: people can tell who is a program
+STARTS_KEPT = 1000  # addresses' allowances of starts kept (the refilled ones go first)
 
 
 class HouseBotKind(enum.StrEnum):
@@ -84,11 +87,21 @@ class HouseBots:
     per_table: int
     per_server: int
     per_address: int = 0  # 0: no limit
+    # bots started at the word of one address: a rate and a burst (a burst of 0: no
+    # limit). The cap above counts the bots running; a bot whose seat is given up once
+    # its match began is gone at once, so without this a 'new'/'bot'/'leave!' loop
+    # started processes without end (a tryout: 129 in 10 s from one address)
+    starts_per_s: float = 0.0
+    starts_burst: float = 0.0
     host: str = "127.0.0.1"
     port: int = 0  # the server's bound port, set once it listens
     bots: dict[str, HouseBot] = attrs.Factory(dict)  # by name key
     token_dir: str = attrs.field(init=False, default="")
+    starts: AddressBuckets = attrs.field(init=False)
     _numbers: int = 0
+
+    def __attrs_post_init__(self) -> None:
+        self.starts = AddressBuckets(self.starts_per_s, self.starts_burst, STARTS_KEPT)
 
     def at(self, table: Table) -> list[HouseBot]:
         return [b for b in self.bots.values() if b.table is table]
@@ -116,6 +129,19 @@ class HouseBots:
             return phrase(Msg.HOUSE_BOTS_ON_SERVER, count=self.per_server)
         return None
 
+    def too_often(self, address: str) -> Phrase | None:
+        """Why no house bot may start now at the word of a player from ``address``: it
+        has started its burst of them lately (then one every 1/starts_per_s seconds), or
+        None. Checked after the caps, spent by ``start``."""
+        if not self.starts_burst:
+            return None
+        now = trio.current_time()
+        wait = self.starts.of(address, now, ()).wait(now)
+        if wait <= 0:
+            return None
+        seconds = "?" if math.isinf(wait) else str(math.ceil(wait))
+        return phrase(Msg.HOUSE_BOTS_TOO_OFTEN, seconds=seconds)
+
     def start(
         self,
         table: Table,
@@ -125,7 +151,11 @@ class HouseBots:
         address: str = "",
     ) -> HouseBot:
         """A new house bot for ``table``, asked for from ``address`` (the caller checked
-        the caps): its process starts."""
+        the caps and ``too_often``): its process starts, one of the address's starts
+        spent."""
+        if self.starts_burst:
+            now = trio.current_time()
+            self.starts.of(address, now, ()).take(now)
         if not self.token_dir:
             self.token_dir = tempfile.mkdtemp(prefix="deberc-house-")
         name = self._new_name(kind, level)

@@ -175,6 +175,8 @@ class Lobby:
             config.house_bots_per_table,
             config.max_house_bots,
             config.house_bots_per_address,
+            starts_per_s=config.house_bot_starts_per_address_per_s,
+            starts_burst=config.house_bot_starts_per_address_burst,
         )
         mm = self.matchmaking
         self.handlers = {

@@ -769,6 +769,10 @@ class Table:
         if refusal is not None:
             session.send(ev.error("busy", refusal))
             return
+        refusal = house.too_often(session.address)
+        if refusal is not None:
+            session.send(ev.error("slow-down", refusal))
+            return
         bot = house.start(self, kind, level, rated, session.address)
         self.invited.add(name_key(bot.name))
         fields = (

@@ -160,6 +160,47 @@ async def test_one_address_cannot_take_every_house_bot(
     assert (await bob.expect("ok", cmd="bot"))["kind"] == "random"
 
 
+async def test_one_address_cannot_start_house_bots_without_end(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    monkeypatch: MonkeyPatch,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """The cap per address counts the bots running; a seat given up frees its bot at
+    once, so a 'new 2'/'bot'/'leave' loop started a process each time (a tryout: 129
+    in 10 s from one address, the machine 91% busy). Their starts have an allowance of
+    their own, which the address's connections share. (Bots that never come.)"""
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: [*PYTHON, SLEEPER])
+    port = await start_server(
+        house_bots=True,
+        house_bots_per_address=1,
+        house_bot_starts_per_address_burst=3,
+        house_bot_starts_per_address_per_s=0.01,
+        seat_churn_burst=100,
+        seat_churn_per_address_burst=100,
+    )
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")  # the same address: 127.0.0.1
+    answers = []
+    for client in (ann, bob, ann, bob):
+        await client.send("new 2")
+        await client.expect("ok", cmd="sit")
+        await client.send("bot random")
+        answers.append(await client.read_until(lambda x: x.startswith(("ok cmd=bot", "error"))))
+        await client.send("leave")  # the table closes, and its bot goes with it
+        await client.expect("ok", cmd="leave")
+    assert [x.split()[0] for x in answers] == ["ok", "ok", "ok", "error"], answers
+    refused = fields(answers[-1])[1]
+    assert refused["code"] == "slow-down", refused
+    assert refused["text"].startswith("house bots asked for too often from your address")
+    await trio.sleep(100)  # one start back (0.01 a second)
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    await ann.send("bot random")
+    await ann.expect("ok", cmd="bot")
+
+
 async def test_house_bots_sit_in_the_order_they_were_asked_for(
     start_server: Callable[..., Awaitable[int]], connect: Connector, monkeypatch: MonkeyPatch
 ) -> None:
