@@ -7,8 +7,12 @@ before it goes (a refusal of that table's then costs one too).
 
 The seat allowance: 'sit' and 'leave' at a table that waits for players put a
 'seated' and a 'left' line on its players' screens, so taking a seat ('sit', 'seek',
-'new') is refused once a connection, or its address, has given up too many seats at
-waiting tables lately (docs/security.md §6).
+'new') is refused once a connection, its name or its address has given up too many
+seats at waiting tables lately (docs/security.md §6). Leaving a running match of one's
+own choosing ('leave', 'leave!': a forfeit) costs a seat too: it spoils the others'
+match (a tryout's 'seek'/'leave!' loop aborted 50 of one player's matches in 10 s).
+The name's part is kept after its connections close, as the address's is, so logging
+in again gives none back.
 
 The lists allowance: a long text for a short line ('who', 'help', 'rules',
 'history', …) spends one of the connection's lists (docs/security.md §2)."""
@@ -22,24 +26,49 @@ import trio
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.messages import Msg, phrase
 
+from .accounts import name_key
+from .limits import Bucket
+
 if TYPE_CHECKING:
+    from .lobby import Lobby
     from .session import Session
 
 
-def may_sit(session: Session) -> bool:
+def may_sit(lobby: Lobby, session: Session) -> bool:
     """Whether ``session`` may take a seat ('sit', 'seek', 'new'); if not, say so. Only
     checked here: a seat is paid for when it is given up at a waiting table
-    (``seat_given_up``), so a bot that seeks after every match never pays at all."""
-    if session.seat_churn.ready(trio.current_time()):
+    (``seat_given_up``) or a running match is left (``match_left``), so a bot that
+    seeks after every match it plays to its end never pays at all."""
+    now = trio.current_time()
+    name = _name_churn(lobby, session, now)
+    if session.seat_churn.ready(now) and (name is None or name.ready(now)):
         return True
     session.send(ev.error("slow-down", phrase(Msg.SLOW_SEATS)))
     return False
 
 
-def seat_given_up(session: Session) -> None:
+def seat_given_up(lobby: Lobby, session: Session) -> None:
     """``session`` leaves a seat at a table that waits for players: its 'seated' and
     its 'left' went to the others there, so it spends one of its seats."""
-    session.seat_churn.take(trio.current_time())
+    now = trio.current_time()
+    session.seat_churn.take(now)
+    name = _name_churn(lobby, session, now)
+    if name is not None:
+        name.take(now)
+
+
+def match_left(lobby: Lobby, session: Session) -> None:
+    """``session`` forfeits a running match by its own 'leave' (or 'leave!'): the
+    others' match is over, so it spends a seat as a seat given up at a waiting table
+    does. (A forfeit of a seat away too long, or on time, is nobody's choice: free.)"""
+    seat_given_up(lobby, session)
+
+
+def _name_churn(lobby: Lobby, session: Session, now: float) -> Bucket | None:
+    """The seat allowance of ``session``'s name (None before it has one)."""
+    if session.name is None:
+        return None
+    return lobby.name_churn.of(name_key(session.name), now, lobby.online)
 
 
 def may_talk(session: Session) -> bool:

@@ -34,6 +34,7 @@ from .cut_off import CutOff
 from .drain import Drain
 from .help import Help
 from .house import HouseBots
+from .limits import AddressBuckets
 from .login import Login
 from .matchmaking import GameSettings, Matchmaking
 from .missed import Missed
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
     from .cluster.node import Node
 
 Handler = Callable[[Session, Command], Awaitable[None]]
+NAMES_KEPT = 1000  # names' seat allowances kept (the refilled, offline ones go first)
 MATCH_NUMBER_BLOCK = 16  # match numbers drawn from the store at once
 TABLE_NUMBER_SAID = 12  # characters of an unknown table's number said back, at most
 
@@ -130,6 +132,10 @@ class Lobby:
     chat: Chat = attrs.field(init=False)
     club: Club = attrs.field(init=False)
     moderation: Moderation = attrs.field(init=False)
+    # each name's seats given up (at waiting tables, or a running match left): the
+    # connection's seat allowance kept with the name, so logging in again gives none
+    # back (allowance.py; docs/security.md §6)
+    name_churn: AddressBuckets = attrs.field(init=False)
     # what a player missed while away (his seat freed, his match over), told at his
     # next login (missed.py)
     missed: Missed = attrs.Factory(Missed)
@@ -152,6 +158,8 @@ class Lobby:
 
     def __attrs_post_init__(self) -> None:
         self.accounts = Accounts(self.store, self.config)
+        c = self.config
+        self.name_churn = AddressBuckets(c.seat_churn_per_s, c.seat_churn_burst, NAMES_KEPT)
         # (shared from the moment a worker's node opens: cluster/node.py)
         self.table_numbers = TableNumbers(self.store.new_table_numbers, self.spawner, shared=False)
         self.matchmaking = Matchmaking(self)
@@ -415,7 +423,7 @@ class Lobby:
             return False
         if self.drain.refused(session):  # 'new', 'sit', 'seek': no new game during a drain
             return False
-        if not may_sit(session):  # before the seek and rematch it would end
+        if not may_sit(self, session):  # before the seek and rematch it would end
             return False
         self.matchmaking.forget(session)  # sitting somewhere ends the wait for a seek
         self.rematches.withdraw(session, ev.RematchOff.ELSEWHERE)

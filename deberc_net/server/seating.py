@@ -66,7 +66,7 @@ class Seating:
     async def leave(self, session: Session, item: Command) -> None:
         if session.table is not None:
             if session.table.state is TableState.WAITING:  # (a seat, or a 'new' promised)
-                seat_given_up(session)
+                seat_given_up(self.lobby, session)
             self.lobby.post_for(session, session.table, Leave(session, item.name == "leave!"))
             return
         if session.observing:

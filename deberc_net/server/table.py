@@ -49,7 +49,7 @@ from deberc_net.protocol.vocabulary import (
 )
 
 from .accounts import name_key
-from .allowance import may_talk
+from .allowance import match_left, may_talk
 from .ask_line import KeptTalk, ask_line
 from .config import Config
 from .inbox import Inbox
@@ -847,6 +847,8 @@ class Table:
         session.table, session.seat = None, None
         session.send(ev.ok("leave", phrase(Msg.LEAVE, table=self.id)))
         if self.match is not None and not self.match.over:
+            if session.ended is None:  # his choice, not a lost race for his name (login.py)
+                match_left(self.lobby, session)
             await self._forfeit(seat, Outcome.LEFT)
             return
         self._free_seat(seat, session.name or "?")

@@ -126,16 +126,46 @@ async def test_a_seat_given_up_at_a_waiting_table_comes_back_in_time(
     await eve.expect("ok", cmd="sit")
 
 
-async def test_seats_left_after_play_began_cost_nothing(
+async def test_a_match_played_or_lost_to_a_leaver_costs_nothing(
     start_server: StartServer, connect: Connector
 ) -> None:
-    # a bot seeks after every match: only a seat given up before the play counts
+    # a bot seeks after every match: the match another leaves costs it nothing
     port = await start_server(seat_churn_burst=1, seat_churn_per_s=0.0001)
     ann = await connect.machine(port, "ann")
     for round_ in range(3):
         bob = await connect.machine(port, f"bob{round_}")
         await seat_pair(ann, bob)
-        await ann.send("leave!")  # a running match: forfeited, not churned
-        await ann.expect("ok", cmd="leave")
+        await bob.send("leave!")  # bob forfeits the running match, not ann
+        await bob.expect("ok", cmd="leave")
         await _pinged(ann)
     assert not any(x.startswith("error code=slow-down") for x in ann.lines)
+
+
+async def test_leaving_running_matches_again_and_again_is_refused_before_long(
+    start_server: StartServer, connect: Connector
+) -> None:
+    # tryout: a 'seek 2'/'leave!' loop aborted 50 of one player's matches in 10 s
+    port = await start_server(seat_churn_burst=2, seat_churn_per_s=0.0001)
+    grief = await connect.machine(port, "grief")
+    victims = []
+    for leave in ("leave", "leave!"):  # a machine's 'leave' forfeits at once, as 'leave!'
+        victim = await connect.machine(port, f"victim{len(victims)}")
+        victims.append(victim)
+        await seat_pair(grief, victim)
+        await grief.send(leave)
+        await grief.expect("ok", cmd="leave")
+        await victim.read_until(lambda x: is_event(x, "match-end"))
+    for line in ("seek 2", "new 2", "sit 1"):  # his 2 seats are spent
+        await grief.send(line)
+        refused = await grief.expect("error")
+        assert refused == {
+            "code": "slow-down",
+            "text": "too many seats taken and left at once: wait a little",
+        }
+    # logging in again (a guest's resume: a new connection) gives none back
+    again = await connect.machine(port, "grief", token=grief.token)
+    await again.send("seek 2")
+    assert (await again.expect("error"))["code"] == "slow-down"
+    for victim in victims:  # who was left may seek again at once
+        await victim.send("seek 2")
+        await victim.expect("ok", cmd="seek")
