@@ -1,12 +1,15 @@
 """Bytes in, lines out: bounded, telnet-aware, UTF-8 line framing (sans-IO).
 
 A client may send LF or CRLF. Telnet option negotiation (IAC sequences) is removed
-before anything else sees the bytes. A line longer than the limit is dropped whole and
-reported once; invalid UTF-8 and control characters are reported, never executed.
+before anything else sees the bytes, and NUL bytes are dropped; how many bytes were
+dropped so is counted (``dropped``: the connection counts them toward its flood limit).
+A line longer than the limit is dropped whole and reported once; invalid UTF-8 and
+control characters are reported, never executed.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 
@@ -14,6 +17,10 @@ import attrs
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
 MAX_LINE = 1024
+# a run of what is dropped whole, found at C speed: two-byte telnet commands (NOP, GA,
+# a stray SE, ...), three-byte negotiation (WILL/WONT/DO/DONT and its option), NULs;
+# not IAC IAC (a data byte) nor IAC SB (a subnegotiation: the state machine's)
+_DROPPED_RUN = re.compile(rb"(?:\xff[\x00-\xf9]|\x00|\xff[\xfb-\xfe][\x00-\xff])++")
 
 
 @attrs.frozen
@@ -39,6 +46,9 @@ class LineDecoder:
     _iac: int = 0  # 0 none, 1 after IAC, 2 after IAC+verb, 3 in subnegotiation, 4 IAC in SB
     _overflow: bool = False
     _sb_bytes: int = 0  # length of the telnet subnegotiation being skipped
+    # bytes dropped (telnet commands and negotiation, NULs) and not yet taken
+    # (``take_dropped``); a read without IAC or NUL never touches it
+    dropped: int = 0
 
     @property
     def pending_bytes(self) -> int:
@@ -67,7 +77,17 @@ class LineDecoder:
             ):  # one whole line, nothing before it: a bot's call (most reads)
                 return [self._decoded(data[:-1])]
             return self._feed_plain(data)
-        return self._feed_bytes(self._strip_telnet(data))
+        kept = self._strip_telnet(data)
+        if 0 in kept:  # telnet sends CR NUL for a bare CR
+            kept = kept.translate(None, b"\x00")  # (C speed: replace is not)
+        self.dropped += len(data) - len(kept)
+        return self._feed_plain(kept)
+
+    def take_dropped(self, unit: int) -> int:
+        """How many whole ``unit``s of bytes were dropped since the last take (the rest
+        is kept for the next)."""
+        units, self.dropped = divmod(self.dropped, unit)
+        return units
 
     def whole_line(self, data: bytes | bytearray) -> str | None:
         """The text of ``data`` if it is one whole good line with nothing held before it
@@ -119,23 +139,6 @@ class LineDecoder:
             start = newline + 1
         return out
 
-    def _feed_bytes(self, data: bytes | bytearray) -> list[Event]:
-        out: list[Event] = []
-        for byte in data:
-            if byte == 0:  # telnet sends CR NUL for a bare CR
-                continue
-            if byte == 10:  # LF ends a line; a CR before it is dropped
-                out.extend(self._end_line())
-                continue
-            if self._overflow:
-                continue
-            self._buf.append(byte)
-            if len(self._buf) > self.max_line:
-                self._overflow = True
-                self._buf.clear()
-                out.append(BadLine("line-too-long", f"lines are limited to {self.max_line} bytes"))
-        return out
-
     def _end_line(self) -> list[Event]:
         if self._overflow:
             self._overflow = False
@@ -159,15 +162,41 @@ class LineDecoder:
         return Line(text.replace("\t", " ").strip())
 
     def _strip_telnet(self, data: bytes | bytearray) -> bytearray:
+        """``data`` without its telnet commands (IAC IAC kept as one 255): runs of data
+        bytes and of dropped commands (and NULs) are each passed over at C speed; only
+        IAC IAC, a subnegotiation's start and a sequence cut by the read's end go
+        through the state machine, byte by byte."""
         kept = bytearray()
-        for byte in data:
+        pos, end = 0, len(data)
+        while pos < end:
             state = self._iac
             if state == 0:
-                if byte == IAC:
-                    self._iac = 1
-                else:
-                    kept.append(byte)
-            elif state == 1:
+                iac = data.find(IAC, pos)
+                if iac < 0:
+                    kept += data[pos:]
+                    break
+                kept += data[pos:iac]
+                run = _DROPPED_RUN.match(data, iac)
+                if run is not None:
+                    pos = run.end()
+                    continue
+                self._iac, pos = 1, iac + 1  # IAC IAC, IAC SB, or cut off by the end
+                continue
+            if state == 3:  # in a subnegotiation: on to its next IAC, within the limit
+                iac = data.find(IAC, pos)
+                stop = end if iac < 0 else iac
+                room = max(self.max_line - self._sb_bytes, 0)
+                if stop - pos > room:  # nobody negotiates that much: stop
+                    self._iac, self._sb_bytes, pos = 0, 0, pos + room + 1
+                    continue
+                self._sb_bytes += stop - pos
+                if iac < 0:
+                    break
+                self._iac, self._sb_bytes, pos = 4, self._sb_bytes + 1, iac + 1
+                continue
+            byte = data[pos]
+            pos += 1
+            if state == 1:
                 if byte == IAC:  # an escaped 255 data byte
                     kept.append(byte)
                     self._iac = 0
@@ -179,12 +208,6 @@ class LineDecoder:
                     self._iac = 0  # a two-byte command (NOP, GA, ...)
             elif state == 2:
                 self._iac = 0  # the option byte
-            elif state == 3:
-                self._sb_bytes += 1
-                if byte == IAC:
-                    self._iac = 4
-                elif self._sb_bytes > self.max_line:  # nobody negotiates that much: stop
-                    self._iac, self._sb_bytes = 0, 0
             else:  # IAC inside subnegotiation
                 self._iac = 0 if byte == SE else 3
         return kept

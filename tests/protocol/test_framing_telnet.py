@@ -1,0 +1,141 @@
+"""Telnet commands and NULs in the line decoder: dropped as the byte-by-byte state
+machine of docs/protocol.md §2.2 drops them, however the reads cut them, and counted
+(``dropped``: the connection counts them toward its flood limit)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from deberc_net.protocol.framing import MAX_LINE, BadLine, Event, Line, LineDecoder
+from tests.properties import examples
+
+IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
+
+
+class Reference:
+    """The decoder as docs/protocol.md §2.2 says it, one byte at a time: telnet
+    commands, then NULs, dropped; then lines split on LF (what the decoder must give)."""
+
+    def __init__(self, max_line: int) -> None:
+        self.max_line = max_line
+        self.iac = 0
+        self.sb_bytes = 0
+        self.line = bytearray()
+        self.overflow = False
+        self.dropped = 0
+        self.ref = LineDecoder(max_line=max_line)  # for a whole line's decoding only
+
+    def feed(self, data: bytes) -> list[Event]:
+        out: list[Event] = []
+        for byte in data:
+            if self.telnet(byte) or byte == 0:
+                self.dropped += 1
+            elif byte == 10:
+                if not self.overflow:
+                    escaped = bytes(self.line).replace(b"\xff", b"\xff\xff")  # data: kept
+                    out.extend(self.ref.feed(escaped + b"\n"))
+                self.line.clear()
+                self.overflow = False
+            elif not self.overflow:
+                self.line.append(byte)
+                if len(self.line) > self.max_line:
+                    self.line.clear()
+                    self.overflow = True
+                    out.append(
+                        BadLine("line-too-long", f"lines are limited to {self.max_line} bytes")
+                    )
+        return out
+
+    def telnet(self, byte: int) -> bool:
+        """Whether ``byte`` is telnet's (dropped); an escaped 255 is a data byte."""
+        state = self.iac
+        if state == 0:
+            if byte != IAC:
+                return False
+            self.iac = 1
+        elif state == 1:
+            if byte == IAC:
+                self.iac = 0  # the escape: its first IAC was dropped, this is data
+                return False
+            if byte in (DO, DONT, WILL, WONT):
+                self.iac = 2
+            elif byte == SB:
+                self.iac, self.sb_bytes = 3, 0
+            else:
+                self.iac = 0
+        elif state == 2:
+            self.iac = 0
+        elif state == 3:
+            self.sb_bytes += 1
+            if byte == IAC:
+                self.iac = 4
+            elif self.sb_bytes > self.max_line:
+                self.iac, self.sb_bytes = 0, 0
+        else:
+            self.iac = 0 if byte == SE else 3
+        return True
+
+
+# telnet-heavy input: commands, negotiation, subnegotiations (some never ended), IAC IAC,
+# NULs, CR NUL, among text and LFs
+TELNET = st.lists(
+    st.sampled_from(
+        [
+            b"\xff",
+            b"\xff\xf1",
+            b"\xff\xff",
+            b"\xff\xfb\x01",
+            b"\xff\xfd",
+            b"\xff\xfa\x18\x01",
+            b"\xff\xf0",
+            b"\xff\xfa" + b"z" * 20,
+            b"\x00",
+            b"\r\x00",
+            b"\n",
+            b"ok",
+            b"who\n",
+            b"y" * 30,
+            b"\xc3\x28",
+        ]
+    ),
+    max_size=40,
+).map(b"".join)
+
+
+@examples(300)
+@given(TELNET, st.lists(st.integers(min_value=1, max_value=40), max_size=10), st.integers(4, 64))
+def test_telnet_and_nuls_are_dropped_as_the_byte_by_byte_rules_say(
+    data: bytes, cuts: list[int], max_line: int
+) -> None:
+    decoder, reference = LineDecoder(max_line=max_line), Reference(max_line)
+    want = reference.feed(data)
+    got: list[Event] = []
+    start = 0
+    for cut in [*cuts, len(data)]:  # the same bytes, cut into reads anywhere
+        got += decoder.feed(data[start : start + cut])
+        start += cut
+    got += decoder.feed(data[start:])
+    assert got == want
+    assert decoder.dropped == reference.dropped
+    assert decoder.holds_partial == bool(
+        reference.line or reference.overflow or (reference.iac >= 3 and reference.sb_bytes)
+    )
+
+
+def test_a_long_run_of_telnet_commands_and_nuls_is_dropped_and_counted() -> None:
+    decoder = LineDecoder()
+    flood = b"\xff\xf1" * 5000 + b"\x00" * 5000 + b"\xff\xf1\x00" * 2000
+    assert decoder.feed(flood) == []
+    assert decoder.dropped == len(flood)
+    assert not decoder.holds_partial  # nothing waits as a line: the line timeout never runs
+    assert decoder.take_dropped(64) == len(flood) // 64
+    assert decoder.dropped == len(flood) % 64
+    assert decoder.feed(b"\xff\xfb\x01who\r\x00\n") == [Line("who")]
+
+
+def test_an_endless_subnegotiation_is_given_up_at_the_line_limit() -> None:
+    decoder = LineDecoder(max_line=MAX_LINE)
+    assert decoder.feed(b"\xff\xfa" + b"z" * MAX_LINE) == []
+    assert decoder.pending_bytes == MAX_LINE  # held as a subnegotiation: it may time out
+    assert decoder.feed(b"zok\n") == [Line("ok")]  # past the limit: text again
