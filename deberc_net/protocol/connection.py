@@ -27,6 +27,11 @@ from .render import HUMAN, HandOrder, render
 from .render_ru import render_ru
 
 MAX_ANSWER_CREDIT = 4  # requests to act a client may answer without counting as a flood
+# bytes the framing drops (telnet commands and negotiation, NULs) that count as one line
+# toward the flood limit (docs/protocol.md §2.2): they make no line, and would otherwise
+# be free however many came; a telnet's negotiation is a few dozen bytes
+DROPPED_BYTES_PER_LINE = 64
+EMPTY_LINE = Line("")  # what each DROPPED_BYTES_PER_LINE of them count as
 
 
 class State(enum.Enum):
@@ -209,8 +214,11 @@ class Connection:
         if self._taken:
             del self._pending[: self._taken]
             self._taken = 0
-        self._pending.extend(self._decoder.feed(data))
-        if not self._decoder.holds_partial:
+        decoder = self._decoder
+        self._pending.extend(decoder.feed(data))
+        if decoder.dropped >= DROPPED_BYTES_PER_LINE:  # as many empty lines (flood)
+            self._pending.extend([EMPTY_LINE] * decoder.take_dropped(DROPPED_BYTES_PER_LINE))
+        if not decoder.holds_partial:
             self._partial_since = None
         elif self._partial_since is None:
             self._partial_since = now

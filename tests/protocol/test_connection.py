@@ -117,6 +117,46 @@ def test_answers_to_requests_to_act_do_not_count_as_a_flood() -> None:
     ]
 
 
+@pytest.mark.parametrize("dropped", [b"\xff\xf1", b"\x00", b"\xff\xf1\x00"])
+def test_a_stream_of_telnet_commands_or_nuls_is_a_flood(dropped: bytes) -> None:
+    # hostile tryout: IAC NOP (or NUL) sent without end made no line, so neither the
+    # flood limit nor the line timeout ever ended it; each 64 dropped bytes are a line
+    connection = Connection(0.0, Limits(flood_lines_per_s=10.0, flood_burst=20.0))
+    connection.logged_in()
+    now, got = 0.0, []
+    while not got and now < 100:  # 4 KiB reads, as the server's, 40 a second
+        got = inputs(connection, dropped * (4096 // len(dropped)), now)
+        now += 0.025
+    assert got == [Reply(FLOOD, hang_up=True)]
+    assert now < 1  # the burst (20 lines: 1280 bytes) and a little more
+
+
+def test_dropped_bytes_at_the_flood_rate_pass_and_the_lines_among_them_too() -> None:
+    # 64 dropped bytes a line: 10 lines a second are 640 bytes a second; 320 pass
+    connection = Connection(0.0, Limits(flood_lines_per_s=10.0, flood_burst=20.0))
+    connection.logged_in()
+    for tick in range(600):  # a minute: half the rate in NULs, a ping a second
+        data = b"\x00" * 32 + (b"ping\n" if tick % 10 == 0 else b"")
+        got = inputs(connection, data, tick / 10)
+        assert got == ([Command("ping")] if tick % 10 == 0 else [])
+        assert connection.deadline()[1] is TimeoutCode.IDLE  # no line waits
+
+
+def test_a_telnet_s_negotiation_is_never_refused() -> None:
+    # what a telnet client sends at the start and with some keys (CR NUL for Enter, a
+    # window's size), however low the flood limit
+    connection = Connection(0.0, Limits(flood_lines_per_s=0.001, flood_burst=3.0))
+    start = (
+        b"\xff\xfd\x03\xff\xfb\x18\xff\xfb\x1f\xff\xfb\x20\xff\xfb\x21\xff\xfb\x22"
+        b"\xff\xfb\x27\xff\xfd\x05\xff\xfa\x1f\x00\x50\x00\x18\xff\xf0"
+        b"\xff\xfa\x18\x00XTERM-256COLOR\xff\xf0"
+    )
+    assert inputs(connection, start) == []
+    assert inputs(connection, b"login ann\r\x00\n") == [Command("login", ("ann",), "ann")]
+    connection.logged_in()
+    assert inputs(connection, b"\xff\xfa\x1f\x00\x78\x00\x30\xff\xf0who\r\n") == [Command("who")]
+
+
 def test_silence_deadlines_follow_the_state_and_the_last_line() -> None:
     limits = Limits(login_timeout_s=15, idle_timeout_s=900, partial_line_s=30)
     connection = Connection(100.0, limits)

@@ -4,6 +4,7 @@ for telnet negotiation), the connection stays usable, and nobody else notices.""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Awaitable, Callable
 
@@ -548,6 +549,40 @@ async def test_a_flooding_client_is_cut_off_and_nobody_else_notices(
     await ann.wait_closed()
     pongs = [line for line in ann.lines if line.startswith("ok cmd=ping")]
     assert 90 <= len(pongs) <= 110  # the burst was served, the rest was not
+    await _who_works(bob, "bob")
+
+
+@pytest.mark.parametrize("dropped", [b"\xff\xf1", b"\x00"], ids=["iac-nop", "nul"])
+async def test_a_stream_of_dropped_bytes_is_cut_off_as_a_flood_and_nobody_else_notices(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+    dropped: bytes,
+) -> None:
+    # hostile tryout: telnet IAC NOP (or NUL) sent without end made no line, so neither
+    # the flood limit nor the line timeout ended it, and 20 such peers held a core; every
+    # 64 dropped bytes now count as a line (docs/protocol.md §2.2), at the default limits
+    port = await start_server()
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    began = trio.current_time()
+    async with trio.open_nursery() as nursery:
+
+        async def stream() -> None:  # 4 KiB every 10 ms: 6,400 dropped "lines" a second
+            chunk = dropped * (4096 // len(dropped))
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                while True:
+                    await ann.send_raw(chunk)
+                    await trio.sleep(0.01)
+
+        nursery.start_soon(stream)
+        await _who_works(bob, "ann", "bob")  # meanwhile, as ever
+        await ann.expect("error", code="flood", timeout=60)
+        await ann.wait_closed(timeout=60)
+        nursery.cancel_scope.cancel()
+    assert trio.current_time() - began < 1  # the burst (1,000 lines: 64 KB) and a little
+    assert not [line for line in ann.lines if line.startswith("error ") and "flood" not in line]
     await _who_works(bob, "bob")
 
 
