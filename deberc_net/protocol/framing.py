@@ -115,8 +115,8 @@ class LineDecoder:
         return text.strip()
 
     def _feed_plain(self, data: bytes | bytearray) -> list[Event]:
-        """No telnet and no NUL in ``data`` (what every bot sends): split it on LF at C
-        speed, with the same result as the byte-by-byte loop."""
+        """No telnet and no NUL in ``data`` (what every bot sends, and what is left of a
+        read once they are dropped): split it on LF at C speed."""
         out: list[Event] = []
         start = 0
         end = len(data)

@@ -1,5 +1,6 @@
 """The line decoder's fast path (a read without telnet bytes or NUL, split with
-bytes.find) gives exactly what its byte-by-byte loop gives, whatever the chunking."""
+bytes.find) gives exactly what its telnet path (the telnet commands and NULs dropped
+first) gives, whatever the chunking."""
 
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ PIECES = st.lists(st.one_of(PLAIN, WHOLE, PLAIN.map(lambda b: b + b"\n")), max_s
 
 
 def slow(decoder: LineDecoder, data: bytes) -> list[Event]:
-    """``data`` through the byte-by-byte loop: a read with a NUL in it takes that path,
-    and the loop drops the NUL (telnet's CR NUL)."""
+    """``data`` through the telnet path: a read with a NUL in it takes that path, which
+    drops the NUL (telnet's CR NUL)."""
     return decoder.feed(data + b"\x00")
 
 
