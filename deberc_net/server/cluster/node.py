@@ -33,6 +33,7 @@ from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.render import HandOrder
 
 from ..accounts import name_key
+from ..allowance import seat_given_up
 from ..hand_sizes import hand_sizes, sizes_message, sizes_to_tell
 from ..matchmaking import GameSettings, table_settings
 from ..moderation import Action
@@ -205,6 +206,7 @@ class Node:
             "post": self._posted,
             "text": self._out,
             "placed": self._placed,
+            "seat_spent": self._seat_spent,
             "watch": self._watched,
             "close": self._closing,
             "seek": self._seek_here,
@@ -676,6 +678,16 @@ class Node:
         table = self._table_copy(message["w"], message["info"])
         self.seeking_at.pop(session.id, None)  # seated: its seek there is over
         session.table, session.seat = table, message["seat"]
+
+    def tell_seat_spent(self, proxy: RemoteSession) -> None:
+        """``proxy``'s player left a running match here of his own choice: his worker,
+        where his next seat is asked for, charges his seat allowance (allowance.py)."""
+        self.bus.publish(channel(proxy.worker), {"k": "seat_spent", "s": proxy.remote_id})
+
+    def _seat_spent(self, message: dict[str, Any]) -> None:
+        session = self.forwarded.get(message["s"])
+        if session is not None:  # (gone meanwhile: his name's part is not charged)
+            seat_given_up(self.lobby, session)
 
     def _watched(self, message: dict[str, Any]) -> None:
         session = self.forwarded.get(message["s"])
