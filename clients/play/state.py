@@ -17,6 +17,7 @@ from deberc_net.game.calls import MENYAYU, PAS
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.protocol.ends import short_words
 from deberc_net.protocol.lang import spoken_call
+from deberc_net.protocol.messages import MESSAGES, Msg
 from deberc_net.protocol.render import for_people
 from deberc_net.protocol.wire import EventKind, Line, Tag, View, WireError, parse_line
 
@@ -108,6 +109,9 @@ class TableState:
     # the names at the tables we left (newest last): a 'sheet' or 'history' of a match
     # played there, asked afterwards, names its seats (the machine lines carry seats)
     former: tuple[Former, ...] = ()
+    # the table we sat at when the connection was logged in again: taken back if the
+    # server says we are back at it (kind=back), else gone (a restarted server)
+    before: TableState | None = None
 
     def who(self, seat: int | None) -> str:
         if seat is None:
@@ -151,6 +155,14 @@ class TableState:
 RESYNC = ("tables", "sheet", "last")
 TO_TARGET = re.compile(r"to-(\d+)")  # the option that sets a match's target
 BREAK = "lomayu-"  # a talon game's break of the deck, lomayu-N (docs/protocol.md §8.2)
+# the server's notice that a table closes (its match, if running, stopped with it), in
+# either language: "Table 5 closes: SIGTERM received. Match m5 stops here: …"
+CLOSES = tuple(
+    re.compile(re.escape(text.split("{reason}")[0]).replace(re.escape("{table}"), r"(\d+)"))
+    for text in MESSAGES[Msg.TABLE_CLOSES]
+)
+# the server's word that we sit at no table and watch none (docs/protocol.md)
+NOWHERE = "you sit at no table and observe none"
 
 
 def _round_two_opens(state: TableState) -> bool:
@@ -163,6 +175,17 @@ def _round_two_opens(state: TableState) -> bool:
         and len(talk) == state.seats
         and all(call == PAS for _, call in talk)
     )
+
+
+def playing(state: TableState) -> bool:
+    """Whether our own match runs: seated, dealt, and not over (a 'leave' forfeits it)."""
+    running = state.result is None and (state.deal > 0 or bool(state.phase))
+    return state.seat is not None and state.table is not None and running
+
+
+def noted(state: TableState, text: str) -> TableState:
+    """The state with the client's own notice ``text`` in the log."""
+    return _log(state, text)
 
 
 def _log(state: TableState, *lines: str) -> TableState:
@@ -252,6 +275,9 @@ def _fold(state: TableState, line: Line) -> TableState:
         for asked in ("last", "sheet"):  # no trick taken yet, no match yet: nothing to mend
             if asked in state.quiet and line.get_str("code") in ("wrong-phase", "not-seated"):
                 return _unquiet(state, asked)
+        nowhere = state.seat is not None or line.text == NOWHERE  # our table is gone
+        if line.get_str("code") == "not-seated" and state.table is not None and nowhere:
+            state = _lobby(state)
         # said as the human style says it: suit signs, spoken calls, names for seats
         refused = for_people(line.text or line.get_str("code") or "", state.players)
         near = line.get_str("hint")  # a mistyped call's likely meaning (protocol §8)
@@ -277,6 +303,8 @@ def _fold(state: TableState, line: Line) -> TableState:
         return _gathered(attrs.evolve(state, reply=(*state.reply, line), reply_left=left))
     if tag == Tag.LAST:
         return _last(state, line)
+    if tag == Tag.INFO and _closes(state, line.text or ""):
+        return _log(_lobby(state), line.text or "")  # the table pane goes; the log keeps it
     if tag in (Tag.INFO, Tag.BYE, Tag.HELP, Tag.RULES, Tag.INVITE, Tag.REMATCH):
         return _log(state, line.text or "")
     if tag == Tag.TABLE:  # a table's line with no head before it
@@ -288,6 +316,15 @@ def _fold(state: TableState, line: Line) -> TableState:
     if isinstance(tag, Tag):
         return state
     return _log(state, line.line) if line.line.strip() else state  # the banner
+
+
+def _closes(state: TableState, text: str) -> bool:
+    """Whether ``text`` says the table on screen closes."""
+    for pattern in CLOSES:
+        found = pattern.match(text)
+        if found is not None:
+            return state.table is not None and int(found[1]) == state.table
+    return False
 
 
 def resync_requests(state: TableState) -> tuple[TableState, tuple[str, ...]]:
@@ -415,13 +452,17 @@ def _ok(state: TableState, line: Line) -> TableState:
         # a login is a connection's first reply (docs/protocol.md §4.2: once a
         # connection): what was asked on a dropped one is never answered, nor the rest
         # of a reply it was sending; waited for, they would swallow the next replies
+        # the table on screen goes with the connection that showed it: the server tells
+        # a seat that is still ours (kind=back, then the view), and it is taken back then
+        before = state if state.table is not None else None
         state = attrs.evolve(
-            state,
+            _lobby(state),
             name=line.get_str("name"),
             token=line.get_str("token") or state.token,
             quiet=(),
             reply=(),
             reply_left=0,
+            before=before,
         )
     elif cmd == "sit":
         state = attrs.evolve(
@@ -475,6 +516,34 @@ def _lobby(state: TableState) -> TableState:
         logged=state.logged,
         quiet=state.quiet,
         former=state.left(),
+    )
+
+
+BY_THE_CLOCK = " (by the clock)"  # a call or card the clock made for a seat out of time
+
+
+def _by_the_clock(line: Line) -> str:
+    """What follows a call the clock made (``auto=1``, docs/protocol.md §11.2)."""
+    return BY_THE_CLOCK if line.get_str("auto") == "1" else ""
+
+
+def _back(state: TableState, table: int | None) -> TableState:
+    """Back at our seat after logging in again: the table we sat at taken back (its
+    names, score, match), with the session as it is now."""
+    before = state.before
+    if before is None or before.table != table or state.table is not None:
+        return state
+    return attrs.evolve(
+        before,
+        name=state.name,
+        token=state.token,
+        log=state.log,
+        logged=state.logged,
+        reply=state.reply,
+        reply_left=state.reply_left,
+        quiet=state.quiet,
+        resync=state.resync,
+        before=None,
     )
 
 
@@ -612,7 +681,7 @@ def _event(state: TableState, line: Line) -> TableState:
         state = attrs.evolve(state, talk=(*state.talk, (seat, call)), to_act=nxt, turned=turned)
         if broken and nxt != state.seat:  # both drew; only the winner is asked
             state = _view_again(state)
-        said = f"{state.who(seat)}: {spoken_call(call)}"  # as people say it
+        said = f"{state.who(seat)}: {spoken_call(call)}{_by_the_clock(line)}"  # as said
         if _round_two_opens(state):  # as the human style says it (docs/play.md)
             other = f"a suit other than {suit(turned[-1:])}" if turned else "another suit"
             return _log(state, said, f"all passed: round two of the bidding ({other})")
@@ -621,12 +690,15 @@ def _event(state: TableState, line: Line) -> TableState:
         seat = line.require_int("seat")
         card = line.require("card")
         hand = tuple(c for c in state.hand if c != card) if seat == state.seat else state.hand
-        return attrs.evolve(
+        state = attrs.evolve(
             state,
             trick=(*state.trick, (seat, card)),
             hand=hand,
             to_act=(seat + 1) % max(state.seats, 1),
         )
+        if line.get_str("auto") == "1":  # a card the clock played: said, as its calls are
+            return _log(state, f"{state.who(seat)} plays {cards([card])}{_by_the_clock(line)}")
+        return state
     if kind == EventKind.TRICK:
         winner = line.require_int("winner")
         done = state.trick
@@ -686,6 +758,10 @@ def _event(state: TableState, line: Line) -> TableState:
             f"deal {row.deal} {how}: written {_pair(row.written)}, totals {_pair(row.totals)}",
         )
     if kind == EventKind.MATCH_END:
+        table = line.get_int("table")
+        if state.table is None and table is not None:  # ours, just left ('leave'): its
+            kept = state.names_at(table, line.get_str("match"))  # names kept on leaving
+            state = attrs.evolve(state, players=kept or state.players)
         winners = line.get_list("name")
         totals = tuple(line.get_ints("totals"))
         # a pair wins together, as the human style says it: "vika and nika win"
@@ -708,6 +784,8 @@ def _event(state: TableState, line: Line) -> TableState:
         former = state.left() if line.get_int("table") == state.table else state.former
         state = attrs.evolve(state, result=result, to_act=None, score=totals, former=former)
         return _log(state, told)
+    if kind == EventKind.BACK and line.get_str("name") == state.name:
+        state = _back(state, line.get_int("table"))
     if kind == EventKind.AWAY or kind == EventKind.BACK:
         word = "is away" if kind == EventKind.AWAY else "is back"
         if kind == EventKind.BACK and line.get_str("name") == state.name:

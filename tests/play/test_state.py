@@ -1105,3 +1105,80 @@ def test_the_last_pas_of_round_one_says_round_two_opens() -> None:
     )
     state = fold(state, "event seq=7 table=3 kind=call seat=1 call=pas auto=0")
     assert state.log[-1] == "b2: pas"  # round two's own pas: nothing more
+
+
+LOGIN_AGAIN = "ok cmd=login name=b1 guest=1 token=Tok999 text=Hello, b1 (guest). 0 tables"
+
+
+def test_a_login_with_no_seat_after_a_restart_clears_the_dead_table() -> None:
+    """A restarted server has no seat for us: the login answers with no 'back', and the
+    old deal (its clock, its calls) is gone from the screen; the log stays."""
+    state = fold_all([*START, LOGIN_AGAIN])
+    assert state.table is None and not state.asking and not state.legal and not state.hand
+    assert "Turn" not in table_text(state) and legal_text(state) == ""
+    assert "b2: igrayu" in state.log
+    # its names are kept for a 'sheet' or 'history' of the match asked afterwards
+    assert state.names_at(3, "m3") == ("b1", "b2")
+
+
+def test_a_login_that_is_back_at_the_seat_keeps_the_table() -> None:
+    """After a drop the server says we are back (kind=back, then the view): the names,
+    the score and the match id of the table are taken back."""
+    state = fold_all(
+        [*START, LOGIN_AGAIN, "event seq=8 table=3 kind=back name=b1 seat=0", START[-1]]
+    )
+    assert (state.table, state.seat, state.match) == (3, 0, "m3")
+    assert state.players == ("b1", "b2") and state.asking and state.legal
+
+
+def test_a_table_closing_with_its_match_clears_the_table_pane() -> None:
+    """'Table 3 closes: … Match m3 stops here': the table pane goes, the notice stays."""
+    stopped = (
+        "info text=Table 3 closes: SIGTERM received. Match m3 stops here: nobody wins or"
+        " loses, and it is not rated."
+    )
+    state = fold_all([*START, stopped])
+    assert state.table is None and not state.legal and "Turn" not in table_text(state)
+    assert state.log[-1].startswith("Table 3 closes")
+    # another table's closing is not ours
+    other = fold_all([*START, stopped.replace("Table 3", "Table 4")])
+    assert other.table == 3 and other.legal
+
+
+def test_the_server_saying_we_sit_nowhere_clears_a_table_left_on_screen() -> None:
+    """A call refused with 'you sit at no table': the table shown is gone."""
+    refused = "error code=not-seated text=you sit at no table and observe none"
+    state = fold_all([*START, refused])
+    assert state.table is None and state.log[-1] == f"! {refused.split('text=')[1]}"
+    # a watched table's final screen stays until the server says we watch nothing
+    watched = fold_all(
+        [
+            "ok cmd=observe table=3 text=You observe table 3.",
+            "event seq=9 table=3 kind=match-end name=b1 reason=target totals=301,120",
+        ]
+    )
+    assert watched.result is not None and watched.table == 3
+    assert fold(watched, refused).table is None
+
+
+def test_a_call_made_by_the_clock_is_said_so() -> None:
+    state = fold_all([*START[:-3], "event seq=5 table=3 kind=call seat=0 call=pas auto=1"])
+    assert state.log[-1] == "b1: pas (by the clock)"
+    state = fold_all([*START, "event seq=8 table=3 kind=play seat=0 card=Kc auto=1"])
+    assert state.log[-1] == "b1 plays K♣ (by the clock)"
+    mine = fold_all([*START, "event seq=8 table=3 kind=play seat=0 card=Kc auto=0"])
+    assert not mine.log[-1].endswith("(by the clock)")
+
+
+def test_the_result_after_leaving_names_the_players() -> None:
+    """'leave' forfeits: the match's end comes after 'ok leave', at no table; it names
+    the players of the table left, not its seats."""
+    state = fold_all(
+        [
+            *START,
+            "ok cmd=leave text=You leave table 3.",
+            "event seq=8 table=3 kind=match-end match=m3 name=b2 reason=left forfeit=0 totals=0,0",
+        ]
+    )
+    assert state.result == "Game over: b2 wins (left: b1), totals 0 : 0"
+    assert "seat0" not in score_text(state) and "b1" in score_text(state)
