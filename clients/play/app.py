@@ -18,10 +18,12 @@ from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Footer, Input, Static
 
+from deberc_net.protocol.messages import LEAVE_CONFIRM_S, Msg, phrase
+
 from . import draw
 from .entry import History, candidates
 from .link import Link
-from .state import TableState, fold, resync_requests
+from .state import TableState, fold, noted, playing, resync_requests
 
 TICK_S = 0.25  # how often the clock redraws
 
@@ -116,6 +118,7 @@ class PlayApp(App[None]):
         self.link.token = token  # a guest's token from an earlier run: resumes the seat
         self._cycle: list[str] = []
         self.log_back = 0  # the log pane scrolled back this many lines (0: the newest)
+        self.leave_asked: float | None = None  # when 'leave' asked to be confirmed
 
     # ------------------------------------------------------------------ screen
     def compose(self) -> ComposeResult:
@@ -215,12 +218,28 @@ class PlayApp(App[None]):
             self.link.send(line)  # (the link, waiting for Ctrl+R, ends too)
             self.exit()
             return
+        if line.strip().lower() == "leave" and self.leave_unconfirmed():
+            return
         if not self.link.send(line):
             self.state = fold(
                 self.state,
                 "info text=not connected: Ctrl+R connects again, F10 or 'quit' leaves",
             )
             self.redraw()
+
+    def leave_unconfirmed(self) -> bool:
+        """'leave' while our match runs forfeits it: the machine style never asks, so
+        the client asks as the human style does, and a second 'leave' within the time
+        sends it ('leave!' goes at once); whether this one was held back to ask."""
+        now = time.monotonic()
+        asked, self.leave_asked = self.leave_asked, None
+        if not playing(self.state) or (asked is not None and now - asked <= LEAVE_CONFIRM_S):
+            return False
+        self.leave_asked = now
+        seconds = f"{LEAVE_CONFIRM_S:.0f}"
+        self.state = noted(self.state, phrase(Msg.LEAVE_CONFIRM, seconds=seconds).text())
+        self.redraw()
+        return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # a game with a talon (Tertz) has no bidding: F2/F3 neither shown nor sent

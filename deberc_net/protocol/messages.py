@@ -384,6 +384,10 @@ class Msg(StrEnum):
     FLOOD = "flood"
 
 
+# a person's second 'leave' within this confirms the first (Msg.LEAVE_CONFIRM asks it;
+# the server's human style, and the terminal client for the machine style's, docs/play.md)
+LEAVE_CONFIRM_S = 10.0
+
 # key: (English, Russian). Only the English text is what the machine style says.
 MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NOTHING: ("", ""),

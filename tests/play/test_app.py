@@ -777,3 +777,30 @@ async def _observes_mid_match(server: ServerThread) -> None:
         assert "Last:   -" not in watcher.pane("table").text
         assert not any(x.startswith("! ") for x in watcher.state.log), watcher.state.log
         assert not any(x.startswith("Score sheet") for x in watcher.state.log)  # asked quietly
+
+
+@pytest.mark.timeout(60)
+def test_leave_in_a_running_match_asks_first_and_the_result_names_the_players(
+    tmp_path: Path,
+) -> None:
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        server.opponent("rival", "seek 2 moscow short", seed=5)
+        asyncio.run(asyncio.wait_for(_leave_twice(server), 45))
+        assert not server.errors, server.errors
+
+
+async def _leave_twice(server: ServerThread) -> None:
+    """'leave' asks (the machine style would forfeit at once), a second one leaves."""
+    app = PlayApp("127.0.0.1", server.port, name="tuiplayer")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.state.token is not None, "login")
+        await type_line(pilot, "seek 2 moscow short", by_key=False)
+        await until(pilot, lambda: bool(app.state.hand), "a hand")
+        await type_line(pilot, "leave", by_key=False)
+        await pilot.pause(0.3)
+        assert "'leave' again within 10 s" in app.state.log[-1], app.state.log[-3:]
+        assert app.state.table is not None and app.state.result is None
+        await type_line(pilot, "leave", by_key=False)
+        await until(pilot, lambda: app.state.result is not None, "the forfeit")
+        assert app.state.result is not None and "left: tuiplayer" in app.state.result
+        assert "seat0" not in app.pane("score").text and "rival" in app.pane("score").text
