@@ -20,6 +20,7 @@ from collections.abc import Callable
 import trio
 
 from clients.client import Connection, why_not_connected
+from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.wire import Tag, format_line, parse_line
 
 # how long the link keeps trying after a drop before it waits for Ctrl+R: as long as
@@ -44,6 +45,27 @@ def shown(line: str) -> str:
     return CONTROLS.sub("\ufffd", line)
 
 
+def login_secrets(words: list[str]) -> tuple[str | None, str | None] | None:
+    """The password and the language (each None if not given) of a typed ``login NAME
+    [PASSWORD | token=TOKEN] [lang=en|ru]``, read as the server reads it
+    (docs/protocol.md §4.2): ``lang=`` in any case and anywhere after NAME, ``token=``
+    as it is; None if the server refuses the line (a wrong count, a second or an
+    unknown language)."""
+    args = words[1:]
+    asked = [a for a in args if a.lower().startswith("lang=")]
+    if len(asked) > 1:
+        return None
+    lang = asked[0][len("lang=") :].lower() if asked else None
+    if lang is not None and lang not in [str(c) for c in Lang]:
+        return None
+    rest = [a for a in args if a not in asked]
+    if len(rest) not in (1, 2):
+        return None
+    secret = rest[1] if len(rest) == 2 else None
+    password = None if secret is None or secret.startswith("token=") else secret
+    return password, lang
+
+
 def pause_before(attempt: int) -> float:
     """The pause before try ``attempt + 1`` (``attempt`` counts from 1)."""
     return min(LONGEST_PAUSE_S, FIRST_PAUSE_S * 2.0 ** (attempt - 1))
@@ -59,6 +81,7 @@ class Link:
         self.name = name  # to log in as on connect (None: the person types 'login')
         self.token: str | None = None
         self.password: str | None = None
+        self.lang: str | None = None  # a 'lang=' the typed login gave: the resume's too
         # a 'password OLD NEW' sent on this connection and not answered yet: NEW, kept
         # once it is ok
         self._new_password: str | None = None
@@ -111,8 +134,10 @@ class Link:
         if words and words[0].lower() == "quit":
             self._quitting = True
             self._poke()  # a pause between tries ends: the link stops
-        if len(words) == 3 and words[0].lower() == "login" and "=" not in words[2]:
-            self.password = words[2]  # kept in memory only, to resume after a drop
+        if words and words[0].lower() == "login" and (read := login_secrets(words)):
+            # kept in memory only, to resume after a drop; a login without one (a
+            # guest's, a token's) is not to register its name with an earlier one
+            self.password, self.lang = read[0], read[1] or self.lang
         if (
             self._outbox is None
             or self._trio_token is None
@@ -179,9 +204,10 @@ class Link:
     def _login_line(self) -> str | None:
         if self.name is None:
             return None
+        lang = f" lang={self.lang}" if self.lang else ""
         if self.password:
-            return f"login {self.name} {self.password}"
-        return f"login {self.name}" + (f" token={self.token}" if self.token else "")
+            return f"login {self.name} {self.password}{lang}"
+        return f"login {self.name}" + (f" token={self.token}" if self.token else "") + lang
 
     async def _main(self) -> None:
         self._trio_token = trio.lowlevel.current_trio_token()

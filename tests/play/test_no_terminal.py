@@ -341,3 +341,39 @@ def _next_error(lines: queue.Queue[str]) -> str:
         line = lines.get(timeout=20)
         if line.startswith("error"):
             return line
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    "login",
+    ["login masha pwone1 lang=ru", "login петя секрет123 lang=ru", "login masha LANG=RU pwone1"],
+)
+def test_a_password_typed_with_lang_logs_in_again_after_a_drop(tmp_path: Path, login: str) -> None:
+    """docs/play.ru.md's 'login NAME PASSWORD lang=ru': the link kept the password only
+    from a line of three words, so after a drop (Ctrl+R, a server restarted) it logged
+    in with the name alone, was asked for the password, and everything after was 'log
+    in first'. It reads the line as the server does (docs/protocol.md §4.2), the
+    language kept for the resume too."""
+    lines: queue.Queue[str] = queue.Queue()
+
+    def next_login() -> str:
+        while True:
+            line = lines.get(timeout=20)
+            if line.startswith(("error ", "ok cmd=login ")):
+                return line
+
+    name = login.split()[1]
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        link = Link("127.0.0.1", server.port, lines.put)
+        link.start()
+        try:
+            assert link.send(login)  # registered
+            first = next_login()
+            assert first.startswith(f"ok cmd=login name={name} guest=0"), first
+            link.drop()  # as a network failure would
+            again = next_login()  # sent by the link itself
+        finally:
+            link.stop()
+        assert not server.errors, server.errors
+    assert again.startswith(f"ok cmd=login name={name} guest=0"), again
+    assert link.lang == "ru"  # sent with the resume's login too
