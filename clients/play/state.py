@@ -14,6 +14,7 @@ from itertools import zip_longest
 import attrs
 
 from deberc_net.game.calls import MENYAYU, PAS
+from deberc_net.game.errors import IllegalCall
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.protocol.ends import short_words
 from deberc_net.protocol.lang import spoken_call
@@ -278,8 +279,11 @@ def _fold(state: TableState, line: Line) -> TableState:
         nowhere = state.seat is not None or line.text == NOWHERE  # our table is gone
         if line.get_str("code") == "not-seated" and state.table is not None and nowhere:
             state = _lobby(state)
-        # said as the human style says it: suit signs, spoken calls, names for seats
-        refused = for_people(line.text or line.get_str("code") or "", state.players)
+        refused = line.text or line.get_str("code") or ""
+        if line.get_str("code") in CALL_REFUSAL_CODES:
+            # a call refused, said as the human style says it: suit signs, spoken calls,
+            # names for seats (another refusal as it came: its 'to-301' is to be typed so)
+            refused = for_people(refused, state.players)
         near = line.get_str("hint")  # a mistyped call's likely meaning (protocol §8)
         if near is not None:
             refused += f" Did you mean {spoken_call(near)}?"
@@ -325,6 +329,11 @@ def _closes(state: TableState, text: str) -> bool:
         if found is not None:
             return state.table is not None and int(found[1]) == state.table
     return False
+
+
+# the codes of a table call the rules refused (the engine's, whose texts the server's
+# human style says for people: deberc_net/server/table.py)
+CALL_REFUSAL_CODES = frozenset({IllegalCall.code} | {c.code for c in IllegalCall.__subclasses__()})
 
 
 def resync_requests(state: TableState) -> tuple[TableState, tuple[str, ...]]:

@@ -1182,3 +1182,23 @@ def test_the_result_after_leaving_names_the_players() -> None:
     )
     assert state.result == "Game over: b2 wins (left: b1), totals 0 : 0"
     assert "seat0" not in score_text(state) and "b1" in score_text(state)
+
+
+def test_a_refusal_not_of_a_call_keeps_the_option_names_as_the_server_wrote_them() -> None:
+    # a new player's tryout: every hyphen of a refusal was spoken as a space, so
+    # 'to-301' became 'to 301', and typing that was refused again
+    state = fold_all(
+        [
+            *START,
+            "error code=bad-rules text=unknown option 'to-9999'; variants: kharkov, moscow, "
+            "tertz; options: stake-1, to-1001, to-301, to-9-stakes",
+            "error code=bad-rules text=unknown option '301' (to-301?); variants: kharkov",
+            "error code=wrong-phase seq=7 text=ot-K is not a call you may make now",
+        ]
+    )
+    assert state.log[-3:] == (
+        "! unknown option 'to-9999'; variants: kharkov, moscow, tertz; options: stake-1, "
+        "to-1001, to-301, to-9-stakes",
+        "! unknown option '301' (to-301?); variants: kharkov",
+        "! ot korolya is not a call you may make now",  # a call's refusal: spoken still
+    )
