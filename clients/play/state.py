@@ -16,7 +16,9 @@ import attrs
 from deberc_net.game.calls import MENYAYU, PAS
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.outcomes import MatchEndReason, Outcome
+from deberc_net.protocol.commands import COMMANDS
 from deberc_net.protocol.ends import short_words
+from deberc_net.protocol.hints import command_hint
 from deberc_net.protocol.lang import spoken_call
 from deberc_net.protocol.messages import MESSAGES, Msg
 from deberc_net.protocol.render import for_people
@@ -287,6 +289,8 @@ def _fold(state: TableState, line: Line) -> TableState:
         near = line.get_str("hint")  # a mistyped call's likely meaning (protocol §8)
         if near is not None:
             refused += f" Did you mean {spoken_call(near)}?"
+        elif (meant := _command_meant(line)) is not None:
+            refused += f" Did you mean '{meant}'?"
         return _log(state, f"! {refused}")
     if tag == Tag.SAY:
         where = "" if line.get_str("table") is None else " (table)"
@@ -334,6 +338,18 @@ def _closes(state: TableState, text: str) -> bool:
 # the codes of a table call the rules refused (the engine's, whose texts the server's
 # human style says for people: deberc_net/server/table.py)
 CALL_REFUSAL_CODES = frozenset({IllegalCall.code} | {c.code for c in IllegalCall.__subclasses__()})
+# the machine style's refusal of a line that is no command (docs/protocol.md §8): away
+# from a table, and at one (where it is no call either)
+_NO_COMMAND = re.compile(r"'([^'\s]+)' is not a command|not a table call(?: here)?: '([^']+)'")
+
+
+def _command_meant(line: Line) -> str | None:
+    """The command a refused word is close to ('tabels': 'tables'), as the human style
+    tells it: the machine style tells a program no name (docs/protocol.md §8)."""
+    if line.get_str("code") != "unknown-command":
+        return None
+    typed = _NO_COMMAND.match(line.text or "")
+    return None if typed is None else command_hint(typed.group(1) or typed.group(2), COMMANDS)
 
 
 def resync_requests(state: TableState) -> tuple[TableState, tuple[str, ...]]:

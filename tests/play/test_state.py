@@ -1202,3 +1202,25 @@ def test_a_refusal_not_of_a_call_keeps_the_option_names_as_the_server_wrote_them
         "! unknown option '301' (to-301?); variants: kharkov",
         "! ot korolya is not a call you may make now",  # a call's refusal: spoken still
     )
+
+
+def test_a_misspelled_command_is_told_the_one_it_is_close_to() -> None:
+    # the human style says "Did you mean 'help'?"; the machine style tells a program
+    # no name (docs/protocol.md §8), and the client said nothing
+    state = fold_all(
+        [
+            START[0],
+            "error code=unknown-command text='hepl' is not a command, and you sit at no "
+            "table. Type 'help'.",
+            "error code=unknown-command text='xyzzy' is not a command, and you sit at no "
+            "table. Type 'help'.",
+            *START[1:],
+            "error code=unknown-command text=not a table call: 'tabels'. Type 'help' or 'calls'.",
+        ]
+    )
+    refusals = [line for line in state.log if line.startswith("!")]
+    assert refusals == [
+        "! 'hepl' is not a command, and you sit at no table. Type 'help'. Did you mean 'help'?",
+        "! 'xyzzy' is not a command, and you sit at no table. Type 'help'.",
+        "! not a table call: 'tabels'. Type 'help' or 'calls'. Did you mean 'tables'?",
+    ]
