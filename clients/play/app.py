@@ -214,7 +214,7 @@ class PlayApp(App[None]):
         if self.log_back:  # typed or by a key: back to the newest lines, where answers come
             self.log_back = 0
             self.redraw()
-        if line.split()[0].lower() == "quit" and (self.link.closed.is_set() or self.link.waiting):
+        if line.split()[0].lower() == "quit" and self.link.down:
             self.link.send(line)  # (the link, waiting for Ctrl+R, ends too)
             self.exit()
             return

@@ -109,12 +109,20 @@ class Link:
         self._refused_for_good = False
         self.retry_for_s = RETRY_FOR_S
         self._waiting = False  # given up (or told goodbye): Ctrl+R starts trying again
+        # no connection since a try failed or a connection was lost: a typed line is
+        # refused, not kept to go out once the situation may have changed (a card)
+        self._down = False
         self._wake: trio.Event | None = None  # set by Ctrl+R or quit: a pause ends at once
 
     # ------------------------------------------------------------ from the app
     @property
     def quitting(self) -> bool:
         return self._quitting
+
+    @property
+    def down(self) -> bool:
+        """Not connected (between tries, or given up): ``send`` refuses a line."""
+        return self._down or self._waiting or self.closed.is_set()
 
     @property
     def waiting(self) -> bool:
@@ -129,7 +137,8 @@ class Link:
         self._started.wait(5)
 
     def send(self, line: str) -> bool:
-        """Queue a line for the server; False once the link is gone."""
+        """Queue a line for the server; False while it is not connected (between tries,
+        given up) or once the link is gone: the line is not sent later."""
         words = line.split()
         if words and words[0].lower() == "quit":
             self._quitting = True
@@ -138,17 +147,19 @@ class Link:
             # kept in memory only, to resume after a drop; a login without one (a
             # guest's, a token's) is not to register its name with an earlier one
             self.password, self.lang = read[0], read[1] or self.lang
-        if (
-            self._outbox is None
-            or self._trio_token is None
-            or self.closed.is_set()
-            or self._waiting
-        ):
+        if self._outbox is None or self._trio_token is None or self.closed.is_set() or self.down:
             return False
         try:
-            trio.from_thread.run_sync(self._outbox.send_nowait, line, trio_token=self._trio_token)
+            return trio.from_thread.run_sync(self._queue, line, trio_token=self._trio_token)
         except (trio.RunFinishedError, trio.WouldBlock, trio.ClosedResourceError):
             return False
+
+    def _queue(self, line: str) -> bool:
+        # (in the link's thread: the connection's end cannot come between the check and
+        # the queueing, which would keep the line for the next connection)
+        if self._down or self._outbox is None:
+            return False
+        self._outbox.send_nowait(line)
         return True
 
     def drop(self) -> None:
@@ -290,8 +301,10 @@ class Link:
             conn = await Connection.open(self.host, self.port)
         except OSError as exc:
             self._notice(f"cannot connect to {self.host}:{self.port}: {why_not_connected(exc)}")
+            self._went_down(inbox)
             return False
         self._opened = True
+        self._down = False
         # not up until the login is answered ok or, with none to send, the server greets
         # it: a refusal ('busy', then closed) may come before anything is sent
         self._refused = True
@@ -328,8 +341,24 @@ class Link:
             pass  # a dropped connection: the caller tries again
         finally:
             self._conn = None
+            self._went_down(inbox)
             await conn.aclose()
         return ended
+
+    def _went_down(self, inbox: trio.MemoryReceiveChannel[str]) -> None:
+        """No connection from now on till one is made: lines typed are refused (``send``),
+        and those queued and not sent (typed as it went) are dropped, said in the log."""
+        self._down = True
+        dropped = 0
+        while True:
+            try:
+                inbox.receive_nowait()
+            except trio.WouldBlock:
+                break
+            dropped += 1
+        if dropped:
+            lines = "a line" if dropped == 1 else f"{dropped} lines"
+            self._notice(f"not connected: {lines} typed not sent")
 
     def _learn(self, line: str) -> None:
         parsed = parse_line(line)

@@ -377,3 +377,40 @@ def test_a_password_typed_with_lang_logs_in_again_after_a_drop(tmp_path: Path, l
         assert not server.errors, server.errors
     assert again.startswith(f"ok cmd=login name={name} guest=0"), again
     assert link.lang == "ru"  # sent with the resume's login too
+
+
+@pytest.mark.timeout(60)
+def test_a_line_typed_while_trying_again_is_refused_not_sent_later(tmp_path: Path) -> None:
+    """A new player's tryout: 'tables' typed while the client tried again ('no
+    connection yet: trying again in 10 s') got no answer, and went out once the server
+    was back; a card typed so would be played after the situation changed. It is
+    refused at once, as once the client has given up."""
+    lines: queue.Queue[str] = queue.Queue()
+
+    def until(wanted: Callable[[str], bool]) -> list[str]:
+        came: list[str] = []
+        while not came or not wanted(came[-1]):
+            came.append(lines.get(timeout=20))
+        return came
+
+    db = tmp_path / "db.sqlite3"
+    first = ServerThread(db).__enter__()
+    port = first.port
+    link = Link("127.0.0.1", port, lines.put, name="roman")
+    link.start()
+    try:
+        until(lambda line: line.startswith("ok cmd=login"))
+        assert not link.down
+        first.__exit__()
+        until(lambda line: "trying again in" in line)
+        assert link.down
+        assert not link.send("tables")  # the app says 'not connected' (test_app.py)
+        with ServerThread(db, port=port) as back:
+            until(lambda line: line.startswith("ok cmd=login"))
+            assert link.send("who")
+            came = until(lambda line: line.startswith("who "))
+        assert not back.errors, back.errors
+    finally:
+        link.stop()
+    assert not first.errors, first.errors
+    assert not any(line.startswith("tables ") for line in came), came
