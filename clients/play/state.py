@@ -397,7 +397,8 @@ def _gathered(state: TableState) -> TableState:
         if quiet and not ours and state.table is not None and page < pages:
             # a busy server lists ours on a later page (100 to a page: docs/protocol.md §5.2)
             state = attrs.evolve(state, resync=(*state.resync, f"tables {page + 1}"))
-        shown = [f"{head.get_int('total') or 0} open tables", *map(_table_text, lines[1:])]
+        total = head.get_int("total") or 0
+        shown = [f"{total} open table{'' if total == 1 else 's'}", *map(_table_text, lines[1:])]
     elif head.tag == Tag.SHEET:
         if head.get_int("table") == state.table and state.table is not None:
             rows = tuple(_won(state, DealScore(*row)) for row in replies.sheet_rows(lines))

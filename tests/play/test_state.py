@@ -1224,3 +1224,10 @@ def test_a_misspelled_command_is_told_the_one_it_is_close_to() -> None:
         "! 'xyzzy' is not a command, and you sit at no table. Type 'help'.",
         "! not a table call: 'tabels'. Type 'help' or 'calls'. Did you mean 'tables'?",
     ]
+
+
+def test_one_open_table_is_said_in_the_singular() -> None:
+    state = fold_all([START[0], "tables count=1 total=1 page=1 pages=1", OUR_TABLE])
+    assert state.log[-2] == "1 open table"
+    state = fold_all(["tables count=0 total=0 page=1 pages=1"], state)
+    assert state.log[-1] == "0 open tables"
