@@ -242,8 +242,10 @@ class PlayApp(App[None]):
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # a game with a talon (Tertz) has no bidding: F2/F3 neither shown nor sent
-        return not (action == "bid" and self.state.talon is not None)
+        # a game with a talon (Tertz) has no bidding: F2/F3 neither shown nor sent; and
+        # only it breaks the deck: F8 elsewhere neither
+        tertz = self.state.talon is not None
+        return not ((action == "bid" and tertz) or (action == "break_deck" and not tertz))
 
     def action_scroll_log(self, pages: int) -> None:
         """PgUp/PgDn: the log pane a page back or forward (never past its ends)."""

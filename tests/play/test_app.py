@@ -480,10 +480,12 @@ async def _learns_again(server: ServerThread) -> None:
 
 async def _no_bidding_keys_at_a_tertz_table() -> None:
     """F2/F3 (pas, igrayu) are Deberts' bidding: at a Tertz table they are neither in
-    the footer nor sent (the server would refuse them: 'bidding is over')."""
+    the footer nor sent (the server would refuse them: 'bidding is over'). F8 (the
+    break) is Tertz's alone: shown nowhere else (it was, at a Moscow table 100 wide)."""
     app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
     async with app.run_test(size=SIZE) as pilot:
         assert {"f2", "f3"} <= set(app.screen.active_bindings)
+        assert "f8" not in app.screen.active_bindings
         tertz = ASK.format(seq=3, phase="play", legal="Js,Qs") + " players=2 talon=14"
         app.post_message(WireLine(tertz))
         await until(pilot, lambda: app.state.talon == 14, "the Tertz view")
