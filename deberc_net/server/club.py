@@ -173,7 +173,11 @@ class Club:
             session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
             return
         rows = await trio.to_thread.run_sync(self.lobby.store.recent_games, name)
-        session.send(ev.Games(name, tuple(_game(r) for r in rows)))
+        # as he is called in his games, not as asked ('games ＰＲＯＢＥ１' said it back so:
+        # a hostile tryout, s29); no game: as asked
+        key = name_key(name)
+        called = (p for r in rows for p in r["players"] if name_key(p) == key)
+        session.send(ev.Games(next(called, name), tuple(_game(r) for r in rows)))
 
     # a match's whole history or sheet is a long text for a short line: each spends a
     # list (a hostile tryout, s29: 40 observers asking 'history' 150 times a second)

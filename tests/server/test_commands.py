@@ -460,6 +460,12 @@ async def test_leave_forfeits_a_running_game(port: int, connect: Connector) -> N
     await bob.expect("games", count="1")
     game = await bob.expect("game")
     assert (game["reason"], game["forfeit"]) == ("left", str(seat_ann)), game
+    # asked in another spelling (full width, capitals): told as he is called in his
+    # games, not as asked (a hostile tryout, s29); nobody's name as asked
+    await eve.send("games \uff21\uff2e\uff2e")
+    assert (await eve.expect("games"))["name"] == "ann"
+    await eve.send("games Zed")
+    assert await eve.expect("games") == {"name": "Zed", "count": "0"}
     await eve.send("leave")  # the table closes: eve stops watching, or watched no more
     reply = await eve.read_until(lambda x: x.startswith(("ok ", "error ")))
     assert reply.startswith(("ok cmd=leave", "error code=not-seated")), reply
