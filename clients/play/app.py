@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -61,6 +62,33 @@ class Entry(Input):
         Binding("up", "app.history(-1)", "history", show=False),
         Binding("down", "app.history(1)", "history", show=False),
     ]
+
+    # Enter ends the line as the key comes, not when its binding runs: the keys read
+    # with it ('bella', Enter, 'Jc', Enter from one read) were typed on first, and
+    # 'bellaJc' went out twice (a tryout, s29). textual calls these before Input's own
+    # handlers of the same name, which prevent_default() keeps from running.
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            self.submit_line("")
+
+    def _on_paste(self, event: events.Paste) -> None:
+        """A paste of several lines sends each whole one and keeps the last, unended,
+        on the line (Input took the first alone; the others were lost)."""
+        *whole, rest = event.text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        if whole:  # (one line: Input's own handler inserts it)
+            event.stop()
+            event.prevent_default()
+            self.submit_line(whole[0], *whole[1:])
+            self.value, self.cursor_position = rest, len(rest)
+
+    def submit_line(self, end: str, *more: str) -> None:
+        """The line typed so far with ``end`` after it, then each of ``more``, sent as
+        Enter sends one; the line left empty."""
+        line, self.value = self.value + end, ""
+        for each in (line, *more):
+            self.post_message(self.Submitted(self, each))
 
 
 class Pane(Static):
@@ -202,8 +230,7 @@ class PlayApp(App[None]):
 
     # ------------------------------------------------------------------ typing
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        line = event.value.strip()
-        event.input.value = ""
+        line = event.value.strip()  # (the line emptied as it was sent: Entry)
         self._cycle = []
         self.log_back = 0  # back to the newest lines (Enter alone too)
         if line:

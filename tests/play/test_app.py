@@ -806,3 +806,23 @@ async def _leave_twice(server: ServerThread) -> None:
         await until(pilot, lambda: app.state.result is not None, "the forfeit")
         assert app.state.result is not None and "left: tuiplayer" in app.state.result
         assert "seat0" not in app.pane("score").text and "rival" in app.pane("score").text
+
+
+async def _lines_in_one_burst_or_pasted() -> None:
+    """Two lines in one read ('bella', Enter, 'Jc', Enter: a terminal without bracketed
+    paste) went out as 'bellaJc' twice; pasted with it, the second line was lost (a
+    tryout, s29). Each line is its own, as typed."""
+    app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
+    async with app.run_test(size=SIZE) as pilot:
+        box = app.query_one("#input", Input)
+        for key in ("b", "e", "l", "l", "a", "enter", "J", "c", "enter"):
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await until(pilot, lambda: len(app.history.lines) == 2, "two lines")
+        assert app.history.lines == ["bella", "Jc"] and box.value == ""
+        box.post_message(events.Paste("pas\nseek 2\nsa"))
+        await until(pilot, lambda: len(app.history.lines) == 4, "two more")
+        assert app.history.lines[2:] == ["pas", "seek 2"] and box.value == "sa"
+
+
+def test_lines_in_one_burst_or_pasted_are_each_their_own() -> None:
+    asyncio.run(_lines_in_one_burst_or_pasted())
