@@ -9,6 +9,7 @@ from __future__ import annotations
 import attrs
 
 from deberc_net.protocol.commands import SECRET_COMMANDS
+from deberc_net.protocol.lang import CYRILLIC, ru_call
 
 # the commands a person types in the lobby and at the table (docs/protocol.md §4–5)
 COMMANDS = (
@@ -33,8 +34,13 @@ COMMANDS = (
 
 
 def candidates(prefix: str, legal: tuple[str, ...] | list[str]) -> list[str]:
-    """The legal calls, then the commands, that start with ``prefix`` (any case)."""
+    """The legal calls, then the commands, that start with ``prefix`` (any case); typed
+    in Cyrillic, the calls as a Russian player says them ('Т' completes to 'Т♠', 'пи'
+    to 'пишет': the server reads them so), which no command is."""
     folded = prefix.casefold()
+    if CYRILLIC.search(folded):  # (Tab completed none: a tryout, s29)
+        said = [ru_call(call) for call in legal]
+        return [s for s in said if s.casefold().startswith(folded)]
     found = [call for call in legal if call.casefold().startswith(folded)]
     if " " not in prefix:
         found += sorted(c for c in COMMANDS if c.startswith(folded) and c not in found)

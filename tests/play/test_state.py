@@ -232,6 +232,12 @@ def test_completion_offers_the_legal_calls_then_the_commands() -> None:
     assert candidates("s", legal) == ["say", "seek", "sit", "state"]
     assert candidates("m", legal) == ["menyayu"]
     assert candidates("say h", legal) == []  # past the first word: no command names
+    # typed in Cyrillic: the calls as a Russian player says them (a tryout, s29)
+    russian = ("pishet", "As", "Ah", "10s", "ot-K")
+    assert candidates("Т", russian) == ["Т♠", "Т♥"]
+    assert candidates("пи", russian) == ["пишет"]
+    assert candidates("от", russian) == ["от короля"]
+    assert candidates("фыв", russian) == []
 
 
 def test_history_walks_back_and_forward() -> None:
