@@ -327,12 +327,18 @@ def wrapped(entry: str, width: int) -> list[str]:
     each within ``width`` columns of the terminal; indents and empty lines kept."""
     out: list[str] = []
     for line in entry.split("\n"):
+        # a score ('totals 1 : -1 : 2') is not cut across lines (a tryout, s29): its
+        # spaces are no-break ones while the line is cut
+        line = SCORE_SPACES.sub(NO_BREAK_COLON, line)
         pieces = textwrap.wrap(line, width, break_on_hyphens=False) or [""]
-        if all(map(_column_a_character, pieces)):  # textwrap counted them right
-            out += pieces
-        else:  # a wide character (汉字, an emoji) takes two columns, a combining mark none
-            out += _wrapped_in_cells(line, width)
+        if not all(map(_column_a_character, pieces)):  # a wide character (汉字, an
+            pieces = _wrapped_in_cells(line, width)  # emoji) takes two columns, a mark none
+        out += [piece.replace(NO_BREAK_COLON, " : ") for piece in pieces]
     return out
+
+
+SCORE_SPACES = re.compile(r"(?<=\d) : (?=-?\d)")  # between a score's numbers
+NO_BREAK_COLON = "\u00a0:\u00a0"
 
 
 def _column_a_character(piece: str) -> bool:
@@ -349,17 +355,18 @@ def _wrapped_in_cells(line: str, width: int) -> list[str]:
     name, and a piece too wide the pane would wrap again, pushing the newest line out)."""
     out: list[str] = []
     piece = ""
-    for word in re.findall(r"\s*\S+", line):  # each word with the spaces before it
+    # each word with the spaces before it (plain spaces: a no-break one holds a score)
+    for word in re.findall(r" *[^ ]+", line):
         if cell_len(piece + word) <= width:
             piece += word
             continue
-        if cell_len(word.lstrip()) > width:  # wider than a line: cut, this line filled
+        if cell_len(word.lstrip(" ")) > width:  # wider than a line: cut, this line filled
             *whole, piece = chop_cells(piece + word, width)
             out += whole
             continue
         if piece:
             out.append(piece)
-        piece = word.lstrip()
+        piece = word.lstrip(" ")
     return [*out, piece]
 
 

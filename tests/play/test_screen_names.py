@@ -196,3 +196,14 @@ def test_a_deal_that_ended_before_the_tables_options_came_is_named_by_its_winner
     )
     assert state.options == ("short",)
     assert score_text(state).splitlines()[2] == "  1        1     -1"
+
+
+def test_a_score_is_not_cut_across_lines() -> None:
+    """A tryout (s29): the Game over line wrapped in the middle of the score ('totals -1'
+    / ': -1 : 2')."""
+    entry = "Game over: house-heuristic-4 and house-heuristic-5 win (target), totals -1 : -1 : 2"
+    for width in (40, 70, 78):
+        lines = wrapped(entry, width)
+        assert " ".join(lines) == entry and all(len(line) <= width for line in lines)
+        assert any(line.endswith("-1 : -1 : 2") for line in lines), lines
+    assert wrapped("汉字汉字 totals 12 : 34", 12) == ["汉字汉字", "totals", "12 : 34"]
