@@ -191,13 +191,10 @@ class Help:
         self.send_help(session, item.args)
 
     def _long_help(self, session: Session, args: Sequence[str]) -> bool:
-        """Whether 'help ARGS' answers with a long text: the list, or entries of 'calls'."""
-        if not args:
-            return True
-        if args[0].lower() in COMMANDS:
-            return False
-        texts, topic = self._calls_texts(session.table), " ".join(args)
-        return any(calls_about(topic, texts, lang) for lang in Lang)
+        """Whether 'help ARGS' is metered: the list, and any word that is no command
+        (entries of 'calls', or a search of them and of the commands for a hint: some
+        0.5 ms a line, unmetered, until a hostile tryout's flood held a core, s29)."""
+        return not args or args[0].lower() not in COMMANDS
 
     def send_help(self, session: Session, args: Sequence[str]) -> None:
         english = self._help(session, args, Lang.EN)
