@@ -218,6 +218,10 @@ class Connection:
         self._pending.extend(decoder.feed(data))
         if decoder.dropped >= DROPPED_BYTES_PER_LINE:  # as many empty lines (flood)
             self._pending.extend([EMPTY_LINE] * decoder.take_dropped(DROPPED_BYTES_PER_LINE))
+        if decoder.overlong >= decoder.max_line:  # a line's worth of an overlong line's
+            # bytes as an empty line: an endless line (of CRs, of anything) was read at a
+            # core's speed until its line timeout, 30 s (a hostile tryout, s29)
+            self._pending.extend([EMPTY_LINE] * decoder.take_overlong())
         if not decoder.holds_partial:
             self._partial_since = None
         elif self._partial_since is None:

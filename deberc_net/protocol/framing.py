@@ -3,8 +3,9 @@
 A client may send LF or CRLF. Telnet option negotiation (IAC sequences) is removed
 before anything else sees the bytes, and NUL bytes are dropped; how many bytes were
 dropped so is counted (``dropped``: the connection counts them toward its flood limit).
-A line longer than the limit is dropped whole and reported once; invalid UTF-8 and
-control characters are reported, never executed.
+A line longer than the limit is dropped whole, reported once and its bytes counted
+(``overlong``: the connection counts a line's worth of them as a line); invalid UTF-8
+and control characters are reported, never executed.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ class LineDecoder:
     # bytes dropped (telnet commands and negotiation, NULs) and not yet taken
     # (``take_dropped``); a read without IAC or NUL never touches it
     dropped: int = 0
+    # bytes of lines past the limit, dropped, not yet taken (``take_overlong``)
+    overlong: int = 0
 
     @property
     def pending_bytes(self) -> int:
@@ -89,6 +92,12 @@ class LineDecoder:
         units, self.dropped = divmod(self.dropped, unit)
         return units
 
+    def take_overlong(self) -> int:
+        """How many lines' worth (``max_line`` bytes) of overlong lines were dropped since
+        the last take (the rest is kept for the next)."""
+        lines, self.overlong = divmod(self.overlong, self.max_line)
+        return lines
+
     def whole_line(self, data: bytes | bytearray) -> str | None:
         """The text of ``data`` if it is one whole good line with nothing held before it
         (a bot's call: most reads), as ``feed`` would give it in a ``Line``; else None,
@@ -123,9 +132,14 @@ class LineDecoder:
         while start < end:
             newline = data.find(b"\n", start)
             stop = end if newline < 0 else newline
-            if not self._overflow:
+            if self._overflow:  # an overlong line's rest, dropped: counted (flood)
+                self.overlong += stop - start
+            else:
                 room = self.max_line - len(self._buf)
                 if stop - start > room:  # the line passes the limit within this piece
+                    # (dropped whole, and counted: an endless line, of CRs or of any
+                    # byte, was read at a core's speed for its 30 s: a hostile tryout)
+                    self.overlong += len(self._buf) + stop - start
                     self._buf.clear()
                     self._overflow = True
                     out.append(

@@ -131,6 +131,30 @@ def test_a_stream_of_telnet_commands_or_nuls_is_a_flood(dropped: bytes) -> None:
     assert now < 1  # the burst (20 lines: 1280 bytes) and a little more
 
 
+@pytest.mark.parametrize("byte", [b"x", b"\r"])
+def test_an_endless_line_is_a_flood(byte: bytes) -> None:
+    # a second hostile pass (s29): one line without end, of any byte or of CRs, was read
+    # at a core's speed until its line timeout (30 s); each 1 KiB of it is a line now
+    connection = Connection(0.0, Limits(flood_lines_per_s=10.0, flood_burst=20.0))
+    connection.logged_in()
+    got = inputs(connection, byte * 4096, 0.0)
+    assert [(x.error.code, x.hang_up) for x in got] == [("line-too-long", False)]  # once
+    now = 0.0
+    while got[-1:] != [Reply(FLOOD, hang_up=True)] and now < 100:
+        now += 0.025
+        got = inputs(connection, byte * 4096, now)
+    assert now < 1  # the burst (20 lines: 20 KiB) and a little more
+
+
+def test_a_long_line_now_and_then_is_no_flood() -> None:
+    # a line of 100 KiB (a paste gone wrong) is refused as too long, nothing more
+    connection = Connection(0.0, Limits(flood_lines_per_s=10.0, flood_burst=200.0))
+    connection.logged_in()
+    for minute in range(3):
+        got = inputs(connection, b"x" * (100 * 1024) + b"\nping\n", minute * 60.0)
+        assert got[1:] == [Command("ping")] and got[0].error.code == "line-too-long", got
+
+
 def test_dropped_bytes_at_the_flood_rate_pass_and_the_lines_among_them_too() -> None:
     # 64 dropped bytes a line: 10 lines a second are 640 bytes a second; 320 pass
     connection = Connection(0.0, Limits(flood_lines_per_s=10.0, flood_burst=20.0))
