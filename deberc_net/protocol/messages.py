@@ -365,6 +365,7 @@ class Msg(StrEnum):
     HOUSE_BOTS_OF_ADDRESS = "house-bots-of-address"
     HOUSE_BOTS_ON_SERVER = "house-bots-on-server"
     HOUSE_BOTS_TOO_OFTEN = "house-bots-too-often"
+    HOUSE_BOTS_SERVER_TOO_OFTEN = "house-bots-server-too-often"
     NOT_SEEKING = "not-seeking"
     SEATS_RANGE = "seats-range"
     SIT_AT_THAT_TABLE = "sit-at-that-table"
@@ -1451,6 +1452,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.HOUSE_BOTS_OF_ADDRESS: (
         "your address has its {count} house bots already; try later",
         "ботов сервера с вашего адреса уже {count}: попробуйте позже",
+    ),
+    Msg.HOUSE_BOTS_SERVER_TOO_OFTEN: (
+        "house bots are asked for too often on this server: wait {seconds} s",
+        "ботов сервера зовут слишком часто: подождите {seconds} с",
     ),
     Msg.HOUSE_BOTS_TOO_OFTEN: (
         "house bots asked for too often from your address: wait {seconds} s",

@@ -123,6 +123,8 @@ class Config:
     # its match began frees its place in the cap above at once: this bounds the starts
     house_bot_starts_per_address_per_s: float = 0.1
     house_bot_starts_per_address_burst: float = 6.0
+    house_bot_starts_per_s: float = 1.0  # on the whole server, from every address
+    house_bot_starts_burst: float = 20.0  # ... and at once (0: no limit)
     # Accounts
     hash_workers: int = 2  # threads checking passwords of registered names
     registration_workers: int = 1  # threads hashing new registrations (apart from logins)

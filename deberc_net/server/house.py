@@ -29,7 +29,7 @@ import trio
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 
 from .accounts import name_key
-from .limits import AddressBuckets
+from .limits import AddressBuckets, Bucket
 from .table import Table
 from .table_messages import Dismiss
 
@@ -93,15 +93,21 @@ class HouseBots:
     # started processes without end (a tryout: 129 in 10 s from one address)
     starts_per_s: float = 0.0
     starts_burst: float = 0.0
+    # and on the whole server: twenty addresses' bursts started 120 processes in 10 s
+    # (a second hostile pass, s29)
+    server_starts_per_s: float = 0.0
+    server_starts_burst: float = 0.0
     host: str = "127.0.0.1"
     port: int = 0  # the server's bound port, set once it listens
     bots: dict[str, HouseBot] = attrs.Factory(dict)  # by name key
     token_dir: str = attrs.field(init=False, default="")
     starts: AddressBuckets = attrs.field(init=False)
+    server_starts: Bucket = attrs.field(init=False)
     _numbers: int = 0
 
     def __attrs_post_init__(self) -> None:
         self.starts = AddressBuckets(self.starts_per_s, self.starts_burst, STARTS_KEPT)
+        self.server_starts = Bucket(self.server_starts_per_s, self.server_starts_burst)
 
     def at(self, table: Table) -> list[HouseBot]:
         return [b for b in self.bots.values() if b.table is table]
@@ -133,14 +139,15 @@ class HouseBots:
         """Why no house bot may start now at the word of a player from ``address``: it
         has started its burst of them lately (then one every 1/starts_per_s seconds), or
         None. Checked after the caps, spent by ``start``."""
+        now = trio.current_time()
+        if self.server_starts_burst and (wait := self.server_starts.wait(now)) > 0:
+            return phrase(Msg.HOUSE_BOTS_SERVER_TOO_OFTEN, seconds=_seconds(wait))
         if not self.starts_burst:
             return None
-        now = trio.current_time()
         wait = self.starts.of(address, now, ()).wait(now)
         if wait <= 0:
             return None
-        seconds = "?" if math.isinf(wait) else str(math.ceil(wait))
-        return phrase(Msg.HOUSE_BOTS_TOO_OFTEN, seconds=seconds)
+        return phrase(Msg.HOUSE_BOTS_TOO_OFTEN, seconds=_seconds(wait))
 
     def start(
         self,
@@ -153,9 +160,11 @@ class HouseBots:
         """A new house bot for ``table``, asked for from ``address`` (the caller checked
         the caps and ``too_often``): its process starts, one of the address's starts
         spent."""
+        now = trio.current_time()
         if self.starts_burst:
-            now = trio.current_time()
             self.starts.of(address, now, ()).take(now)
+        if self.server_starts_burst:
+            self.server_starts.take(now)
         if not self.token_dir:
             self.token_dir = tempfile.mkdtemp(prefix="deberc-house-")
         name = self._new_name(kind, level)
@@ -276,3 +285,8 @@ async def _end(process: trio.Process) -> None:
         await process.wait()
     if process.returncode is None:
         process.kill()
+
+
+def _seconds(wait: float) -> str:
+    """A wait as a refusal says it: whole seconds, rounded up ('?' for never)."""
+    return "?" if math.isinf(wait) else str(math.ceil(wait))

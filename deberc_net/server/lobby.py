@@ -185,6 +185,8 @@ class Lobby:
             config.house_bots_per_address,
             starts_per_s=config.house_bot_starts_per_address_per_s,
             starts_burst=config.house_bot_starts_per_address_burst,
+            server_starts_per_s=config.house_bot_starts_per_s,
+            server_starts_burst=config.house_bot_starts_burst,
         )
         mm = self.matchmaking
         self.handlers = {

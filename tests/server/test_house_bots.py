@@ -201,6 +201,39 @@ async def test_one_address_cannot_start_house_bots_without_end(
     await ann.expect("ok", cmd="bot")
 
 
+async def test_many_addresses_cannot_start_house_bots_without_end(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    monkeypatch: MonkeyPatch,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """A second hostile pass (s29): 20 addresses, each within its own allowance of
+    starts, started 120 bot processes in 10 s. The whole server's starts have one too."""
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: [*PYTHON, SLEEPER])
+    port = await start_server(
+        house_bots=True,
+        house_bot_starts_per_address_burst=0,  # (no limit an address: the server's)
+        house_bot_starts_burst=3,
+        house_bot_starts_per_s=0.01,
+    )
+    answers = []
+    for n in range(4):
+        client = await connect.machine(port, f"p{n}", source=f"127.0.0.{n + 2}")
+        await client.send("new 2")
+        await client.expect("ok", cmd="sit")
+        await client.send("bot random")
+        answers.append(await client.read_until(lambda x: x.startswith(("ok cmd=bot", "error"))))
+    assert [x.split()[0] for x in answers] == ["ok", "ok", "ok", "error"], answers
+    assert fields(answers[-1])[1] == {
+        "code": "slow-down",
+        "text": "house bots are asked for too often on this server: wait 100 s",
+    }
+    await trio.sleep(100)  # one start back (0.01 a second)
+    await client.send("bot random")
+    await client.expect("ok", cmd="bot")
+
+
 async def test_house_bots_sit_in_the_order_they_were_asked_for(
     start_server: Callable[..., Awaitable[int]], connect: Connector, monkeypatch: MonkeyPatch
 ) -> None:
