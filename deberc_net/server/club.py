@@ -128,6 +128,9 @@ class Club:
         if not accounts.valid_name(asked):
             session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
             return
+        # a look in the store each (a second hostile pass, s29: unmetered, 0.3 ms a line)
+        if not may_list(session, item.name, self.lobby.is_admin(session)):
+            return
         # a house bot's copy (house-heuristic-3) is told as the bot it is a copy of: it
         # was called a guest, not here, once its match was over (a tryout, s28)
         name = house_rating_name(asked) or asked
@@ -171,6 +174,8 @@ class Club:
         assert name is not None
         if not accounts.valid_name(name):  # no name: nothing to look up, nor to echo back
             session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
+            return
+        if not may_list(session, item.name, self.lobby.is_admin(session)):  # (as finger)
             return
         rows = await trio.to_thread.run_sync(self.lobby.store.recent_games, name)
         # as he is called in his games, not as asked ('games ＰＲＯＢＥ１' said it back so:

@@ -289,6 +289,27 @@ async def test_history_and_sheet_spend_the_lists_allowance(
     await bob.expect("sheet")
 
 
+async def test_finger_and_games_spend_the_lists_allowance(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """A second hostile pass (s29): each looks in the store (0.2-0.4 ms a line on an
+    empty one, more on a full one), unmetered; a name no name could be costs nothing."""
+    port = await start_server(lists_burst=2, lists_per_s=0.001)
+    ann = await connect.machine(port, "ann")
+    await ann.send_raw(b"finger x\nfinger ann\ngames ann\ngames\nfinger\n")
+    await ann.send("ping")
+    mark = ann.pos
+    await ann.expect("ok", cmd="ping")
+    said = [fields(x) for x in ann.lines[mark:] if not x.startswith("ok ")]
+    assert [(tag, f.get("code")) for tag, f in said] == [
+        ("error", "bad-argument"),  # 'x': refused before the allowance
+        ("finger", None),
+        ("games", None),
+        ("error", "slow-down"),
+        ("error", "slow-down"),
+    ], said
+
+
 async def test_a_refused_rules_costs_no_long_text(
     start_server: StartServer, connect: Connector
 ) -> None:
