@@ -278,6 +278,12 @@ def _fold(state: TableState, line: Line) -> TableState:
         for asked in ("last", "sheet"):  # no trick taken yet, no match yet: nothing to mend
             if asked in state.quiet and line.get_str("code") in ("wrong-phase", "not-seated"):
                 return _unquiet(state, asked)
+        # one the client asked for itself, refused past the lists allowance: no reply is
+        # to come, and the player typed nothing (it stayed awaited and swallowed the
+        # reply to the next one he typed: a review, s29)
+        metered = LISTS_REFUSED.match(line.text or "")
+        if line.get_str("code") == "slow-down" and metered and metered[1] in state.quiet:
+            return _unquiet(state, metered[1])
         nowhere = state.seat is not None or line.text == NOWHERE  # our table is gone
         if line.get_str("code") == "not-seated" and state.table is not None and nowhere:
             state = _lobby(state)
@@ -370,6 +376,10 @@ def _view_again(state: TableState) -> TableState:
     if "state" in state.resync:
         return state
     return attrs.evolve(state, resync=(*state.resync, "state"))
+
+
+# the refusal of a list past the allowance (messages.Msg.SLOW_LISTS, machine style)
+LISTS_REFUSED = re.compile(r"too many '(\w+)' at once")
 
 
 def _unquiet(state: TableState, command: str) -> TableState:

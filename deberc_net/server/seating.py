@@ -65,9 +65,11 @@ class Seating:
 
     async def leave(self, session: Session, item: Command) -> None:
         if session.table is not None:
-            if session.table.state is TableState.WAITING:  # (a seat, or a 'new' promised)
+            paid = session.table.state is TableState.WAITING  # (a seat, or a 'new' promised)
+            if paid:
                 seat_given_up(self.lobby, session)
-            self.lobby.post_for(session, session.table, Leave(session, item.name == "leave!"))
+            leave = Leave(session, item.name == "leave!", paid)
+            self.lobby.post_for(session, session.table, leave)
             return
         if session.observing:
             for table_id in list(session.observing):

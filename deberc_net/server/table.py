@@ -505,8 +505,8 @@ class Table:
                 self._sit(session, seat, seeking)
                 if promised and session.table is not self:  # the seat promised him came free
                     self.lobby.matchmaking.fill(self)  # (fill takes only a waiting table)
-            case Leave(session, confirmed):
-                await self._leave(session, confirmed)
+            case Leave(session, confirmed, paid):
+                await self._leave(session, confirmed, paid)
             case TableCall(session, text, seq):
                 await self._call(session, text, seq)
             case Observe(session, sheet):
@@ -830,7 +830,7 @@ class Table:
         if news.coming(key, trio.current_time()) if watching else news.going(key):
             self._event(ev.Watching(session.name, watching, self._watchers()))
 
-    async def _leave(self, session: Session, confirmed: bool = False) -> None:
+    async def _leave(self, session: Session, confirmed: bool = False, paid: bool = False) -> None:
         if self._stop_observing(session):
             session.send(ev.ok("leave", phrase(Msg.UNOBSERVE, table=self.id)))
             self._watching(session, False)
@@ -848,7 +848,9 @@ class Table:
         session.table, session.seat = None, None
         session.send(ev.ok("leave", phrase(Msg.LEAVE, table=self.id)))
         if self.match is not None and not self.match.over:
-            if session.ended is None:  # his choice, not a lost race for his name (login.py)
+            # his choice, not a lost race for his name (login.py, node.py), and not paid
+            # for as a waiting table's seat already
+            if session.ended is None and not paid:
                 match_left(self.lobby, session)
             await self._forfeit(seat, Outcome.LEFT)
             return

@@ -36,6 +36,9 @@ class Sit:
 class Leave:
     session: Session
     confirmed: bool = False  # 'leave!': no question asked
+    # a seat of the seat allowance spent for it already: the lobby saw the table waiting
+    # (its match may start before the table reads this: not charged twice, a review s29)
+    paid: bool = False
 
 
 @attrs.frozen

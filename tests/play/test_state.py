@@ -1237,3 +1237,31 @@ def test_one_open_table_is_said_in_the_singular() -> None:
     assert state.log[-2] == "1 open table"
     state = fold_all(["tables count=0 total=0 page=1 pages=1"], state)
     assert state.log[-1] == "0 open tables"
+
+
+def test_a_quiet_resync_request_refused_slow_down_is_no_longer_awaited() -> None:
+    """'sheet' spends the lists allowance now (ea9153f4): a resync's quiet 'sheet'
+    refused with slow-down has no reply to come, so it must not stay quiet and swallow
+    the reply to the 'sheet' the player types next (review 321)."""
+    state = fold_all(
+        [
+            "ok cmd=login name=b1 guest=1 token=Tok123 text=Hello, b1 (guest).",
+            "event seq=9 table=3 kind=back name=b1 seat=0",
+            START[-1].replace("seq=7", "seq=9"),
+        ]
+    )
+    state, asked = resync_requests(state)
+    assert asked == ("tables", "sheet", "last")
+    state = fold_all(
+        [
+            QUIET_REPLIES[0],
+            QUIET_REPLIES[1],
+            "error code=slow-down text=too many 'sheet' at once: wait a little",
+            QUIET_REPLIES[3],
+        ],
+        state,
+    )
+    assert "sheet" not in state.quiet
+    logged = len(state.log)
+    state = fold(state, "sheet table=3 deals=0 target=301")  # the one typed by hand
+    assert len(state.log) > logged

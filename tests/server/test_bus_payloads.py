@@ -62,6 +62,7 @@ async def test_each_table_message_a_worker_forwards_is_read_back_as_posted() -> 
         Sit(session, 2, GameSettings(4, "moscow", ("to-301",))),
         Sit(session, None),
         Leave(session, confirmed=True),
+        Leave(session, paid=True),  # (a seat paid for at a waiting table: not again)
         TableCall(session, "pas", 17),
         Observe(session, sheet=True),
         Unobserve(session),

@@ -686,7 +686,7 @@ class Node:
 
     def _seat_spent(self, message: dict[str, Any]) -> None:
         session = self.forwarded.get(message["s"])
-        if session is not None:  # (gone meanwhile: his name's part is not charged)
+        if session is not None and session.ended is None:  # (gone meanwhile: not charged)
             seat_given_up(self.lobby, session)
 
     def _watched(self, message: dict[str, Any]) -> None:
@@ -1023,6 +1023,7 @@ class Node:
         if proxy is None or proxy.worker != worker:
             return
         table = proxy.table
+        proxy.ending(Ending.LOGGED_IN_ELSEWHERE)  # (no leave of his choice: none charged)
         if table is not None and not table.remote:
             table.post(Leave(proxy, confirmed=True))
         proxy.connection.close()  # (Table._sit seats no closed session)

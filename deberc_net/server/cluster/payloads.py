@@ -212,8 +212,8 @@ def message_for_bus(message: Message) -> dict[str, Any] | None:
         case Sit(_, seat, seeking):
             told = None if seeking is None else settings_for_bus(seeking)
             return {"m": "sit", "seat": seat, "seeking": told}
-        case Leave(_, confirmed):
-            return {"m": "leave", "confirmed": confirmed}
+        case Leave(_, confirmed, paid):
+            return {"m": "leave", "confirmed": confirmed, "paid": paid}
         case TableCall(_, text, seq):
             return {"m": "call", "text": text, "seq": seq}
         case Observe(_, sheet):
@@ -251,7 +251,7 @@ def message_from_bus(kind: str, proxy: RemoteSession, body: dict[str, Any]) -> M
             told = body["seeking"]
             return Sit(proxy, body["seat"], None if told is None else settings_from_bus(told))
         case "leave":
-            return Leave(proxy, body["confirmed"])
+            return Leave(proxy, body["confirmed"], body.get("paid", False))
         case "call":
             return TableCall(proxy, body["text"], body["seq"])
         case "observe":  # (an older worker's has no "sheet")
