@@ -500,6 +500,11 @@ def _ok(state: TableState, line: Line) -> TableState:
             reply_left=0,
             before=before,
         )
+        if before is not None and before.seat is None and before.table is not None:
+            # a table we watched: the server gives back a seat only, so say it went (a
+            # pty tryout, s29: the screen turned to the lobby without a word)
+            table = before.table
+            state = _log(state, f"No longer watching table {table} ('observe {table}').")
     elif cmd == "sit":
         state = attrs.evolve(
             _lobby(state),

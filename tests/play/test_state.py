@@ -1265,3 +1265,20 @@ def test_a_quiet_resync_request_refused_slow_down_is_no_longer_awaited() -> None
     logged = len(state.log)
     state = fold(state, "sheet table=3 deals=0 target=301")  # the one typed by hand
     assert len(state.log) > logged
+
+
+def test_a_table_watched_before_a_drop_is_said_to_be_left() -> None:
+    """A login again gives back a seat, not a table one watched (docs/play.md): the
+    screen turned to the lobby without a word (a pty tryout, s29)."""
+    state = fold_all(
+        [
+            "ok cmd=login name=zed guest=1 token=T1 text=Hello, zed (guest).",
+            "ok cmd=observe table=7 text=You observe table 7.",
+            "state seq=5 table=7 deal=1 phase=bidding seat=- dealer=0 to_act=1 hand= "
+            "turned=Ah fresa=- trump=- player=- round=1 leader=1 trick= tricks=0,0 score=0,0 "
+            "hanging=0 target=501 pending=- shown= talk= clock=- legal= players=2",
+            "ok cmd=login name=zed guest=1 token=T1 text=Hello, zed (guest).",
+        ]
+    )
+    assert state.table is None
+    assert "No longer watching table 7 ('observe 7')." in state.log
