@@ -957,15 +957,20 @@ class Deal:
         *,
         winner: int | None = None,
         reason: str = "",
+        played: bool = False,
     ) -> None:
         """End the deal now (a claim, a penalty, a plugin's rule); ``winner`` (a side)
-        also ends the match."""
+        also ends the match. ``played``: a deal that counts as played, not void (an
+        accepted poltinniki offer): points hanging into it go to the side that writes
+        more (docs/rules.md §5)."""
         self.phase = DONE
         self._changed()
         self.talk.pending = None
         score = scoring.deal_score(self, list(points))
         score.written = list(written)
         score.outcome = outcome
+        if played:
+            scoring.hanging_to_who_writes_more(score)
         match_end = None if winner is None else (winner, reason or outcome)
         self.result = DealResult(score, match_end=match_end)
 

@@ -107,6 +107,8 @@ class PluginDeal(Protocol):
         *,
         winner: int | None = None,
         reason: str = "",
+        played: bool = False,
     ) -> None:
         """End the deal now; each side writes ``written``. ``winner`` (a side) ends the
-        match too, for ``reason``."""
+        match too, for ``reason``; ``played``: not a void deal, so the points hanging
+        into it go to the side that writes more (docs/rules.md §5)."""

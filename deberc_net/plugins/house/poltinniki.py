@@ -8,7 +8,6 @@ from deberc_net.game.calls import Call
 from deberc_net.game.deal import ORDERED, Deal, Pending
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.game.rules import MatchEnd, MatchSnapshot, Settings
-from deberc_net.game.scoring import hanging_to_who_writes_more
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
 from deberc_net.plugins.summaries_ru import SUMMARIES_RU
 
@@ -81,11 +80,9 @@ def deberc_apply_extra_call(deal: Deal, seat: int, call: Call) -> bool | None:
     if call.name == ACCEPT:
         written = [0] * len(deal.sides)
         written[deal.side_of(seat)] = OFFER_POINTS
-        deal.end_deal(Outcome.OFFER, [0] * len(deal.sides), written)
-        assert deal.result is not None  # (end_deal set it)
         # a deal played (not void): hanging points are the player's, who writes more
         # (docs/rules.md §11, a Choice; a review of the rules, s29)
-        hanging_to_who_writes_more(deal.result.score)
+        deal.end_deal(Outcome.OFFER, [0] * len(deal.sides), written, played=True)
         return True
     return None
 
