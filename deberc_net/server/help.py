@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 HELP_TEXTS = 512  # kept at most; a topic is the client's word, so the cache is bounded
 CALLS_TEXTS = 64  # 'calls' blocks kept at most (one for the lobby, one a table's rules)
 CallsKey = tuple[int, str, tuple[str, ...]]  # a rule set's: players, variant, options
+Texts = tuple[tuple[str, ...], tuple[str, ...]]  # a text in English and in Russian
 
 
 @functools.lru_cache(maxsize=HELP_TEXTS)
@@ -68,9 +69,7 @@ def _help_text(
 TOPIC_MOST = 40
 
 
-def calls_about(
-    topic: str, texts: tuple[tuple[str, ...], tuple[str, ...]], lang: Lang
-) -> tuple[str, ...]:
+def calls_about(topic: str, texts: Texts, lang: Lang) -> tuple[str, ...]:
     """The entries of 'calls' (``texts``: English, Russian) that name ``topic`` as a
     word ('help рост?' tells «рост?» and the answers to it), each once, under a line
     saying what they are; none unless a call's own column names it (a word of the
@@ -173,9 +172,9 @@ class Help:
     lobby: Lobby
     # the 'calls' texts built, by the table's rule set: its player count, variant and
     # options (a plugin's game may be one for some counts only); None: the lobby's
-    _calls: dict[CallsKey | None, tuple[tuple[str, ...], tuple[str, ...]]] = attrs.Factory(dict)
+    _calls: dict[CallsKey | None, Texts] = attrs.Factory(dict)
     # the 'rules' texts built likewise, a table's without its first line (its number)
-    _rules: dict[CallsKey | None, tuple[tuple[str, ...], tuple[str, ...]]] = attrs.Factory(dict)
+    _rules: dict[CallsKey | None, Texts] = attrs.Factory(dict)
 
     async def help(self, session: Session, item: Command) -> None:
         # one command's usage is a line or two; the whole list, or the entries of
@@ -237,17 +236,11 @@ class Help:
             return
         session.send(ev.TextBlock("help", *self._calls_texts(session.table)))
 
-    def _calls_texts(self, table: Table | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def _calls_texts(self, table: Table | None) -> Texts:
         """'calls' at ``table`` (None: in the lobby) in English and Russian, built once."""
-        key = None if table is None else table_rules_key(table)
-        told = self._calls.get(key)
-        if told is None:
-            if len(self._calls) >= CALLS_TEXTS:
-                self._calls.clear()
-            told = self._calls[key] = self._calls_text(table)
-        return told
+        return _kept(self._calls, table, lambda: self._calls_text(table))
 
-    def _calls_text(self, table: Table | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def _calls_text(self, table: Table | None) -> Texts:
         """'calls' in English and in Russian: at ``table``, or in the lobby (None)."""
         book = self.lobby.rules
         if table is None:
@@ -307,20 +300,16 @@ class Help:
             or self.lobby.is_admin(session)
         )
 
-    def _rules_texts(self, table: Table | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def _rules_texts(self, table: Table | None) -> Texts:
         """'rules' (of ``table``, None: the lobby's list) in English and Russian: built
         once a rule set and kept, but for a table's own first line (a flood of 'rules'
         from many connections rebuilt the list each time: a hostile tryout, s29)."""
-        key = None if table is None else table_rules_key(table)
-        told = self._rules.get(key)
-        if told is None:
-            if len(self._rules) >= CALLS_TEXTS:
-                self._rules.clear()
+
+        def build() -> Texts:
             said = self._rules_list() if table is None else self._rules_lines(table)[1:]
-            told = self._rules[key] = (
-                tuple(p.text() for p in said),
-                tuple(p.text(Lang.RU) for p in said),
-            )
+            return tuple(p.text() for p in said), tuple(p.text(Lang.RU) for p in said)
+
+        told = _kept(self._rules, table, build)
         if table is None:
             return told
         first = self._table_line(table)
@@ -395,11 +384,20 @@ class Help:
         return phrase(Msg.RULES_TABLE, options=opts, goal=goal, **values)
 
 
-def table_rules_key(table: Table) -> CallsKey:
-    """What a table's 'calls' and 'rules' texts depend on: its rule set's player count,
-    variant and options."""
-    rules = table.rules
-    return rules.settings.players, rules.variant, rules.options
+def _kept(
+    cache: dict[CallsKey | None, Texts], table: Table | None, build: Callable[[], Texts]
+) -> Texts:
+    """A text of ``table``'s rule set (None: the lobby's) from ``cache``, built once
+    (``build``) and kept; at most CALLS_TEXTS of them (a plugin's game may be one for
+    some player counts only: one a rule set)."""
+    rules = None if table is None else table.rules
+    key = None if rules is None else (rules.settings.players, rules.variant, rules.options)
+    told = cache.get(key)
+    if told is None:
+        if len(cache) >= CALLS_TEXTS:
+            cache.clear()
+        told = cache[key] = build()
+    return told
 
 
 def _target_by_option(book: RuleBook, rules: RuleSet) -> bool:

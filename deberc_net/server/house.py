@@ -136,9 +136,10 @@ class HouseBots:
         return None
 
     def too_often(self, address: str) -> Phrase | None:
-        """Why no house bot may start now at the word of a player from ``address``: it
-        has started its burst of them lately (then one every 1/starts_per_s seconds), or
-        None. Checked after the caps, spent by ``start``."""
+        """Why no house bot may start now at the word of a player from ``address``: the
+        whole server, or that address, has started its burst of them lately (then one
+        every 1/server_starts_per_s, 1/starts_per_s seconds), or None. Checked after the
+        caps, spent by ``start``."""
         now = trio.current_time()
         if self.server_starts_burst and (wait := self.server_starts.wait(now)) > 0:
             return phrase(Msg.HOUSE_BOTS_SERVER_TOO_OFTEN, seconds=_seconds(wait))
@@ -159,7 +160,7 @@ class HouseBots:
     ) -> HouseBot:
         """A new house bot for ``table``, asked for from ``address`` (the caller checked
         the caps and ``too_often``): its process starts, one of the address's starts
-        spent."""
+        and one of the server's spent."""
         now = trio.current_time()
         if self.starts_burst:
             self.starts.of(address, now, ()).take(now)
