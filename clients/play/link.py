@@ -147,7 +147,7 @@ class Link:
             # kept in memory only, to resume after a drop; a login without one (a
             # guest's, a token's) is not to register its name with an earlier one
             self.password, self.lang = read[0], read[1] or self.lang
-        if self._outbox is None or self._trio_token is None or self.closed.is_set() or self.down:
+        if self._outbox is None or self._trio_token is None or self.down:  # (closed: down)
             return False
         try:
             return trio.from_thread.run_sync(self._queue, line, trio_token=self._trio_token)

@@ -378,8 +378,11 @@ def _view_again(state: TableState) -> TableState:
     return attrs.evolve(state, resync=(*state.resync, "state"))
 
 
-# the refusal of a list past the allowance (messages.Msg.SLOW_LISTS, machine style)
-LISTS_REFUSED = re.compile(r"too many '(\w+)' at once")
+# the refusal of a list past the allowance, as the machine style words it (its text
+# from the server's own message, as CLOSES), the command named in it
+LISTS_REFUSED = re.compile(
+    re.escape(MESSAGES[Msg.SLOW_LISTS][0]).replace(re.escape("{command}"), r"(\w+)")
+)
 
 
 def _unquiet(state: TableState, command: str) -> TableState:
