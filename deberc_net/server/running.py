@@ -267,7 +267,6 @@ async def _on_signal(
     config: Config,
     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    lobby = server.lobby
     # SIGHUP too (the terminal closed), unless ignored (nohup): a stop, not a crash;
     # SIGUSR1: a drain, the stop once the running matches are over (§11.4a)
     stops = (signal.SIGINT, signal.SIGTERM, *hangup())
@@ -277,10 +276,8 @@ async def _on_signal(
         async for signum in signals:
             name = signal.Signals(signum).name
             if signum not in stops:
-                if not stopped and lobby.drain.begin():
-                    lifecycle_log.info("drain", signal=name, matches=lobby.drain.playing())
-                    nursery.start_soon(_stop_when_drained, server, nursery, config)
-                else:  # begun already, or the server stops: one drain, one stop (logged)
+                # begun already, or the server stops: one drain, one stop (logged)
+                if stopped or not _begin_drain(server, nursery, config, signal=name):
                     log.warning("drain_ignored", signal=name)
                 continue
             leave_the_terminal_on_hangup(signum)
@@ -292,6 +289,17 @@ async def _on_signal(
             # process as the receiver closed
             told = phrase(Msg.SIGNAL_RECEIVED, signal=name)
             nursery.start_soon(functools.partial(_stop, server, nursery, config, told, signal=name))
+
+
+def _begin_drain(server: Server, nursery: trio.Nursery, config: Config, **why: str) -> bool:
+    """Begin the drain (§11.4a), logged with ``why`` (its signal), and the stop once it
+    is over; False, nothing done, if it has begun already or the server stops."""
+    lobby = server.lobby
+    if server.stopping or not lobby.drain.begin():
+        return False
+    lifecycle_log.info("drain", **why, matches=lobby.drain.playing())
+    nursery.start_soon(_stop_when_drained, server, nursery, config)
+    return True
 
 
 async def _stop_when_drained(server: Server, nursery: trio.Nursery, config: Config) -> None:

@@ -330,15 +330,20 @@ class Node:
         """Tell the others this worker's tables at once (a drain begins: they hear it)."""
         self._publish_tables(force=True)
 
+    def same_parent(self, worker: int) -> bool:
+        """Whether ``worker`` is another worker of this server (this parent's), not
+        another host's (nor an older worker's, which names no run)."""
+        run = self.identity.rpartition("/")[0]
+        return self.identities.get(worker, "").rpartition("/")[0] == run
+
     def others_may_drain(self, since: float) -> bool:
         """Whether another living worker of this server (this parent's: another host's
         drains on its own) drains, as its last 'tables' said, or has told none since
         ``since`` (this worker's drain began: a drain of the whole server reaches every
         worker at once, and their word is on its way)."""
-        run = self.identity.rpartition("/")[0]
         for worker in self.heard:
-            if self.identities.get(worker, "").rpartition("/")[0] != run:
-                continue  # (another host's; or an older worker's, which names no run)
+            if not self.same_parent(worker):
+                continue
             at, draining = self.tables_heard.get(worker, (-math.inf, False))
             if draining or at < since:
                 return True
@@ -349,11 +354,10 @@ class Node:
         tables since ``since`` (this worker's drain began: each tells them as its own
         drain begins). Till then a seat here at a match just started there may still
         look waiting (its start told within SNAPSHOT_S), and the drain over."""
-        run = self.identity.rpartition("/")[0]
         return all(
             self.tables_heard.get(worker, (-math.inf, False))[0] >= since
             for worker in self.heard
-            if self.identities.get(worker, "").rpartition("/")[0] == run
+            if self.same_parent(worker)
         )
 
     def forget_the_silent(self, now: float) -> None:
