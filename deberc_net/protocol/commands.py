@@ -198,6 +198,13 @@ COMMANDS: dict[str, CommandSpec] = {
     "unmute": CommandSpec(
         "unmute NAME", "(admins) Let a muted player talk again.", "any", admins=True
     ),
+    "drain": CommandSpec(
+        "drain",
+        "(admins) Restart the server once its running matches are over, as SIGUSR1 does: "
+        "no new game starts meanwhile, and the tables waiting for players close.",
+        "any",
+        admins=True,
+    ),
     "unseek": CommandSpec("unseek", "Stop waiting for a game.", "lobby"),
     "rules": CommandSpec(
         "rules [TABLE]", "The table's variant, options and clocks in words.", "any"

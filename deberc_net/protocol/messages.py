@@ -84,6 +84,10 @@ class Msg(StrEnum):
     DRAIN_TABLE = "drain-table"
     DRAINED = "drained"
     DRAIN_LIMIT = "drain-limit"
+    # an admin's 'drain' (§11.4a)
+    DRAIN_BEGUN = "drain-begun"
+    DRAIN_ALREADY = "drain-already"
+    DRAIN_STOPPING = "drain-stopping"
     PASSWORD_NONE = "password-none"
     PASSWORD_SAME = "password-same"
     PASSWORD_RESERVED = "password-reserved"
@@ -600,6 +604,20 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.DRAIN_LIMIT: (
         "the wait for the running matches is over",
         "время ожидания идущих партий истекло",
+    ),
+    Msg.DRAIN_BEGUN: (
+        "Draining: the server stops once its running matches are over (playing now:"
+        " {matches}); no new game starts meanwhile.",
+        "Сервер остановится, когда закончатся идущие партии (сейчас идёт: {matches});"
+        " до тех пор новые партии не начинаются.",
+    ),
+    Msg.DRAIN_ALREADY: (
+        "The server drains already (playing now: {matches}): nothing changes.",
+        "Сервер уже ждёт конца идущих партий (сейчас идёт: {matches}): ничего не меняется.",
+    ),
+    Msg.DRAIN_STOPPING: (
+        "the server is shutting down already: there is nothing to drain",
+        "сервер уже останавливается: ждать нечего",
     ),
     Msg.SEAT_KEPT_ELSEWHERE: (
         "Your seat at table {table} is kept on another server: log in again (a guest with"
@@ -1692,6 +1710,9 @@ RU_COMMANDS: dict[str, str] = {
     "mute": "(для админов) Лишить игрока слова (say, invite) на МИНУТ (по умолчанию 60, "
     "не больше недели; до перезапуска сервера).",
     "unmute": "(для админов) Вернуть игроку слово.",
+    "drain": "(для админов) Перезапустить сервер, когда закончатся идущие партии, как по"
+    " сигналу SIGUSR1: до тех пор новые партии не начинаются, а ждущие игроков столы"
+    " закрываются.",
     "unseek": "Перестать ждать партию.",
     "rules": "Правила стола словами: вариант, опции, часы.",
     "state": "Снова показать стол: карты, козырь, взятку, счёт.",

@@ -1,12 +1,14 @@
 """A drain: the server restarts once its running matches are over (docs/protocol.md
-§11.4a). SIGUSR1 begins it (server/running.py); from then no new table opens ('new',
-'sit', 'seek', 'rematch', 'reserve' are refused with ``shutting-down``), the tables
-still waiting for players close (their match never started), everyone logged in is
-told once, and the running matches play on. When none is left the server stops as on
-SIGTERM."""
+§11.4a). SIGUSR1 begins it (server/running.py), or an admin's 'drain' (``ask``); from
+then no new table opens ('new', 'sit', 'seek', 'rematch', 'reserve' are refused with
+``shutting-down``), the tables still waiting for players close (their match never
+started), everyone logged in is told once, and the running matches play on. When none
+is left the server stops as on SIGTERM."""
 
 from __future__ import annotations
 
+import enum
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import attrs
@@ -22,10 +24,53 @@ if TYPE_CHECKING:
     from .session import Session
 
 
+class Asked(enum.Enum):
+    """What an admin's 'drain' did."""
+
+    BEGUN = "begun"  # the drain begins (under serve --workers: the parent was asked)
+    ALREADY = "already"  # it was on already: nothing changes
+    STOPPING = "stopping"  # the server stops already: nothing to drain
+
+
 @attrs.define(eq=False)
 class Drain:
     lobby: Lobby
     begun: bool = False
+    # the server's drain as SIGUSR1 begins it, its log line saying which admin asked
+    # (server/running.py sets it: the stop once drained); False if the server stops.
+    # None (a lobby without its server): this lobby's drain alone
+    whole: Callable[[str], bool] | None = None
+    # under serve --workers: an admin's 'drain' here has signalled the parent
+    asked_parent: bool = False
+
+    def ask(self, admin: str) -> Asked:
+        """``admin``'s 'drain': the server's drain begins as SIGUSR1 begins it; under
+        serve --workers the parent is signalled, which drains every worker, this one too
+        (docs/scaling.md, "Processes"). Nothing changes if it is on already, or the
+        server stops."""
+        lobby = self.lobby
+        if not lobby.accepting:
+            return Asked.STOPPING
+        node = lobby.node
+        if node is None or not node.place.parent_pid:  # a whole server of its own
+            if self.begun:
+                return Asked.ALREADY
+            begun = self.begin() if self.whole is None else self.whole(admin)
+            return Asked.BEGUN if begun else Asked.STOPPING
+        # a worker of serve --workers: its drain alone (SIGUSR1 to its pid) is no
+        # drain of the server, whose every other worker then drains too
+        if self.asked_parent or (self.begun and node.others_drain()):
+            return Asked.ALREADY
+        if not node.place.drain_the_parent():  # gone: this worker stops (worker.py)
+            return Asked.STOPPING
+        self.asked_parent = True
+        return Asked.BEGUN
+
+    def running(self) -> int:
+        """How many matches of this server are being played: its own, and under serve
+        --workers those of its parent's other workers."""
+        node = self.lobby.node
+        return len(self.playing()) + (node.others_playing() if node is not None else 0)
 
     def begin(self) -> bool:
         """Begin the drain: False (and nothing done) if it has begun already, or the

@@ -141,7 +141,8 @@ class Lobby:
     missed: Missed = attrs.Factory(Missed)
     # a registered player's last match cut off by a stop: told after a restart
     cut_off: CutOff = attrs.field(init=False)
-    # SIGUSR1's: no new table, the running matches played out, then the stop (drain.py)
+    # SIGUSR1's (or an admin's 'drain'): no new table, the running matches played out,
+    # then the stop (drain.py)
     drain: Drain = attrs.field(init=False)
     # every command's handler, by the command's name (protocol/commands.py: COMMANDS)
     handlers: dict[str, Handler] = attrs.field(init=False)
@@ -231,6 +232,7 @@ class Lobby:
             "bans": self.moderation.bans,
             "mute": self.moderation.mute,
             "unmute": self.moderation.unmute,
+            "drain": self.moderation.drain,
         }
         if self.handlers.keys() != COMMANDS.keys():  # a command nobody handles, or a stray
             raise RuntimeError(

@@ -1,6 +1,7 @@
 """The admins keep the club civil (docs/protocol.md §5.19): 'announce', 'kick', 'ban',
 'unban', 'bans', 'mute' and 'unmute', for the server's admins only, each logged (who,
-what, whom, why) and answered 'ok'.
+what, whom, why) and answered 'ok'; and 'drain' restarts the server once its running
+matches are over, as SIGUSR1 does (§11.4a: server/drain.py).
 
 A ban is the store's: it outlasts a restart, and every worker of serve --workers (and
 every server on one database) reads it at each login. A mute is checked at each 'say', so
@@ -30,6 +31,7 @@ from deberc_net.protocol.messages import Msg, phrase, why
 from . import accounts
 from .accounts import name_key
 from .chat import refused_text
+from .drain import Asked
 from .session import Ending, Session
 
 if TYPE_CHECKING:
@@ -50,6 +52,7 @@ class Action(enum.StrEnum):
     UNBAN = "unban"
     MUTE = "mute"
     UNMUTE = "unmute"
+    DRAIN = "drain"
 
 
 @attrs.frozen
@@ -181,6 +184,29 @@ class Moderation:
             self.lobby.node.unmute(held.name, admin)
         said = phrase(Msg.UNMUTE_DONE, name=held.name)
         session.send(ev.ok("unmute", said, (("name", held.name),)))
+
+    async def drain(self, session: Session, item: Command) -> None:
+        admin = self._admin(session, item)
+        if admin is None:
+            return
+        if item.rest.strip():  # ('drain 10' is no drain in ten minutes: it would be now)
+            session.send(ev.usage_error("drain"))
+            return
+        drain = self.lobby.drain
+        asked = drain.ask(admin)
+        if asked is Asked.STOPPING:
+            session.log.warning("drain_ignored", admin=admin)
+            session.send(ev.error("shutting-down", phrase(Msg.DRAIN_STOPPING)))
+            return
+        already = asked is Asked.ALREADY
+        if already:
+            session.log.warning("drain_ignored", admin=admin)
+        else:
+            _logged(Action.DRAIN, session)
+        matches = drain.running()
+        said = phrase(Msg.DRAIN_ALREADY if already else Msg.DRAIN_BEGUN, matches=matches)
+        fields = (("matches", str(matches)), ("already", "1" if already else "0"))
+        session.send(ev.ok("drain", said, fields))
 
     async def recall(self) -> None:
         """The mutes still running in the store, taken up by a server that starts (they

@@ -152,6 +152,8 @@ async def run(
                     http_bound(http_port)
             server = Server(config, lobby, nursery)
             server.serves_web = http_socket is not None
+            # an admin's 'drain' begins the drain SIGUSR1 begins (server/drain.py)
+            lobby.drain.whole = functools.partial(_drain_for_an_admin, server, nursery, config)
             if lobby.node is not None:  # a lost bus tells them too (cluster/bus_lost.py)
                 lobby.node.not_logged_in = server.not_logged_in
             # accepting to the end, a stop's grace too: a newcomer then is refused in one
@@ -292,14 +294,19 @@ async def _on_signal(
 
 
 def _begin_drain(server: Server, nursery: trio.Nursery, config: Config, **why: str) -> bool:
-    """Begin the drain (§11.4a), logged with ``why`` (its signal), and the stop once it
-    is over; False, nothing done, if it has begun already or the server stops."""
+    """Begin the drain (§11.4a), logged with ``why`` (its signal, or the admin who
+    asked), and the stop once it is over; False, nothing done, if it has begun already
+    or the server stops."""
     lobby = server.lobby
     if server.stopping or not lobby.drain.begin():
         return False
     lifecycle_log.info("drain", **why, matches=lobby.drain.playing())
     nursery.start_soon(_stop_when_drained, server, nursery, config)
     return True
+
+
+def _drain_for_an_admin(server: Server, nursery: trio.Nursery, config: Config, admin: str) -> bool:
+    return _begin_drain(server, nursery, config, admin=admin)
 
 
 async def _stop_when_drained(server: Server, nursery: trio.Nursery, config: Config) -> None:

@@ -1,7 +1,8 @@
 """SIGUSR1 to the parent of ``serve --workers 2`` drains every worker (docs/scaling.md,
 docs/protocol.md §11.4a): a waiting table closes, no new one opens, the match played
 across the two workers goes on to its end, then each worker stops and the parent with
-them, none started again."""
+them, none started again. An admin's 'drain' on one worker does the same: his worker
+signals the parent."""
 
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ from pathlib import Path
 import pytest
 import trio
 
+from deberc_net.server.accounts import set_password
+from deberc_net.server.store import open_store
 from tests.server.client import LineClient, close_all, is_event, play_machine
 
-from .workers import Workers, served_workers
+from .workers import Workers, served_workers, until_listed
 
 SETTINGS = (
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 200\nheartbeat_ms = 500\n"
@@ -78,6 +81,73 @@ async def test_sigusr1_to_the_parent_drains_every_worker(postgres_url: str, tmp_
     assert workers.process.returncode == 0
     events = [e.get("event") for e in workers.events]
     assert events.count("drain") == 3  # the parent's, each worker's
+    assert events.count("worker_drained") == 2 and "worker_started" not in events[-10:]
+    assert events[-1] == "stopped"
+
+
+@pytest.mark.timeout(150)  # its fail_after(110), then its clean-up
+@pytest.mark.production_password_cost  # the workers check the admin's password at it
+async def test_an_admins_drain_on_one_worker_drains_every_worker(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """boss, on worker 1, says 'drain': worker 0 drains too (its waiting table closes,
+    its match plays on to its end), as by SIGUSR1 to the parent, which his worker sent."""
+    store = open_store(postgres_url)
+    set_password(store, "boss", "boss-secret-1")
+    store.close()
+    settings = tmp_path / "server.toml"
+    settings.write_text(SETTINGS + 'admins = ["boss"]\n')
+    opened: list[LineClient] = []
+    with trio.fail_after(110):
+        async with served_workers(postgres_url, settings) as workers:
+            try:
+                ann = await workers.connect(0, "ann")  # ann's table is worker 0's
+                bob = await workers.connect(1, "bob")  # bob sits at it from worker 1
+                carl = await workers.connect(0, "carl")
+                boss = await workers.connect(1, "boss", "boss-secret-1")
+                opened += [ann, bob, carl, boss]
+                await ann.send("new 2 short")
+                table = (await ann.expect("ok", cmd="sit"))["table"]
+                await _sit_once_heard(bob, table)
+                await ann.read_until(lambda x: is_event(x, "start"), 10)
+                await carl.send("new 2")
+                waiting = (await carl.expect("ok", cmd="sit"))["table"]
+                await until_listed(boss, "tables", f"id={waiting} ")  # (worker 1 heard both)
+                await until_listed(boss, "tables", "state=playing")
+                await boss.send("drain")
+                assert await boss.expect("ok", cmd="drain", timeout=10) == {
+                    "cmd": "drain",
+                    "matches": "1",  # worker 0's, where his worker has none
+                    "already": "0",
+                    "text": "Draining: the server stops once its running matches are over"
+                    " (playing now: 1); no new game starts meanwhile.",
+                }
+                # worker 0, not his, closes its waiting table: the whole server drains
+                await carl.read_until(
+                    lambda x: x.startswith(f"info text=Table {waiting} closes"), 10
+                )
+                await carl.send("new 2")
+                assert (await carl.expect("error", timeout=10))["code"] == "shutting-down"
+                await boss.read_until(lambda x: x == TOLD, 10)  # his own worker drains too
+                await boss.send("drain")  # a second: nothing changes
+                again = await boss.expect("ok", cmd="drain", timeout=10)
+                assert again["already"] == "1", again
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(play_machine, ann, random.Random(3), None, 60)
+                    nursery.start_soon(play_machine, bob, random.Random(4), None, 60)
+                assert TOLD in ann.lines and TOLD in bob.lines
+                for client in (ann, bob, carl, boss):
+                    await client.wait_closed(20)
+                with trio.fail_after(30):
+                    await workers.process.wait()
+            finally:
+                await close_all(opened)
+    assert workers.process.returncode == 0
+    events = [e.get("event") for e in workers.events]
+    [asked] = [e for e in workers.events if e.get("event") == "moderation"]
+    assert (asked["action"], asked["admin"], asked["worker"]) == ("drain", "boss", 1)
+    assert events.count("drain") == 3  # the parent's (its signal: boss's worker's), each worker's
+    assert events.count("drain_ignored") == 1  # boss's second, on his worker
     assert events.count("worker_drained") == 2 and "worker_started" not in events[-10:]
     assert events[-1] == "stopped"
 

@@ -5,7 +5,11 @@ the stand-ins for a table or a player that another worker holds."""
 
 from __future__ import annotations
 
+import os
+
 import attrs
+
+from deberc_net.hangup import drain
 
 
 @attrs.frozen
@@ -15,3 +19,16 @@ class WorkerPlace:
     index: int  # 0 .. count-1 (worker 0 serves the web face, if any)
     count: int
     parent: str = ""  # the parent's run (launch.py): the same for a worker started again
+    # the parent's process id (launch.py); 0: a worker started alone (a test's), which
+    # is a whole server of its own
+    parent_pid: int = 0
+
+    def drain_the_parent(self) -> bool:
+        """SIGUSR1 to the ``serve --workers`` parent, which drains every worker (an
+        admin's ``drain``, docs/protocol.md §11.4a); False, nothing sent, if this
+        process's parent is no longer that parent (it is gone: this worker stops)."""
+        signals = drain()
+        if not self.parent_pid or os.getppid() != self.parent_pid or not signals:
+            return False
+        os.kill(self.parent_pid, signals[0])
+        return True

@@ -96,7 +96,7 @@ class Worker:
     process: subprocess.Popen[bytes]
     ready: bool = False
     failure: str | None = None  # why it could not start, in its own words
-    draining: bool = False  # passed the parent's SIGUSR1 (docs/scaling.md, "Restarts")
+    draining: bool = False  # passed the parent's SIGUSR1 (docs/scaling.md, "Processes")
 
 
 def heard_from(worker: Worker, line: bytes) -> None:
@@ -263,7 +263,13 @@ def _pass_the_drain_on(
 def start_worker(settings: dict[str, Any], index: int, count: int, parent: str = "") -> Worker:
     """Worker ``index`` of ``count`` started, a process of its own serving ``settings``
     (it says 'ready' on its stdout once it serves); ``parent``: the parent's run."""
-    told = {"config": settings, "index": index, "count": count, "parent": parent}
+    told = {
+        "config": settings,
+        "index": index,
+        "count": count,
+        "parent": parent,
+        "parent_pid": os.getpid(),  # an admin's 'drain' signals it (cluster/__init__.py)
+    }
     env = {**os.environ, ENV: json.dumps(told)}
     process = subprocess.Popen(
         [sys.executable, "-m", "deberc_net.server.cluster.worker"],

@@ -349,6 +349,24 @@ class Node:
                 return True
         return False
 
+    def others_drain(self) -> bool:
+        """Whether every other worker of this server lives and drains, as its last
+        'tables' said (then so does the whole server, its own drain begun too)."""
+        ours = [worker for worker in self.heard if self.same_parent(worker)]
+        return len(ours) >= self.place.count - 1 and all(
+            self.tables_heard.get(worker, (-math.inf, False))[1] for worker in ours
+        )
+
+    def others_playing(self) -> int:
+        """The matches being played at the other workers of this server, as told."""
+        return sum(
+            1
+            for table in list(self.lobby.tables.values())
+            if isinstance(table, RemoteTable)
+            and table.state is TableState.PLAYING
+            and self.same_parent(table.owner)
+        )
+
     def others_told_tables_since(self, since: float) -> bool:
         """Whether every other living worker of this server (this parent's) has told its
         tables since ``since`` (this worker's drain began: each tells them as its own

@@ -36,7 +36,12 @@ def worker_main() -> int:
     keep_big_blocks_returned()  # before any thread starts (server/allocator.py)
     told = json.loads(os.environ[ENV])
     config = Config(**told["config"])
-    place = WorkerPlace(int(told["index"]), int(told["count"]), str(told.get("parent", "")))
+    place = WorkerPlace(
+        int(told["index"]),
+        int(told["count"]),
+        str(told.get("parent", "")),
+        int(told.get("parent_pid", 0)),
+    )
     configure_logging(config.log_level, worker=place.index)
     rules = RuleBook.load()
 

@@ -1,0 +1,221 @@
+"""An admin's 'drain' (docs/protocol.md §11.4a): the drain SIGUSR1 begins, for an
+operator who can send the server no signal; refused to anyone else, and a second one,
+or one during a stop, changes nothing. (Under serve --workers:
+tests/store/test_workers_drain.py.)"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import structlog
+import trio
+
+from deberc_net.server.app import serve
+from deberc_net.testing import rule_book
+
+from .client import LineClient, fields, is_event, play_machine
+from .conftest import Connector, make_config
+
+Register = Callable[[str, str], Awaitable[None]]
+RESTARTS = "the server restarts once the running matches are over"
+TOLD = f"info text={RESTARTS.capitalize()}: no new game starts until then."
+REFUSED = {"code": "shutting-down", "text": f"{RESTARTS}: no new game starts now"}
+BEGUN = (
+    "Draining: the server stops once its running matches are over (playing now: {n}); no new"
+    " game starts meanwhile."
+)
+
+
+async def _serving(nursery: trio.Nursery, db: Path, stopped: trio.Event, **settings: Any) -> int:
+    """A server with the admin boss in ``nursery``, ``stopped`` set once it has stopped
+    by itself; its port."""
+    config = make_config(db, admins=["boss"], **settings)
+
+    async def run(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        await serve(config, rules=rule_book(), task_status=task_status)
+        stopped.set()
+
+    port: int = await nursery.start(run)
+    return port
+
+
+async def _told(client: LineClient, words: str) -> None:
+    """Until the human style's lines (wrapped to the terminal's width) have said ``words``."""
+
+    def said(_: str) -> bool:
+        return words in " ".join(line.strip() for line in client.lines)
+
+    await client.read_until(said)
+
+
+async def test_an_admins_drain_lets_the_running_match_end_then_stops(
+    nursery: trio.Nursery,
+    db_path: Path,
+    connect: Connector,
+    register: Register,
+    jump_when_idle: None,
+) -> None:
+    await register("boss", "owners")
+    stopped = trio.Event()
+    port = await _serving(nursery, db_path, stopped, shutdown_grace_ms=100)
+    boss = await connect.machine(port, "boss", "owners")
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    carl = await connect.machine(port, "carl")
+    await ann.send("new 2 short")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await ann.read_until(lambda line: is_event(line, "start"))
+    await carl.send("new 2")  # a table waiting for players
+    waiting = (await carl.expect("ok", cmd="sit"))["table"]
+    with structlog.testing.capture_logs() as logs:
+        await boss.send("drain")
+        assert await boss.expect("ok", cmd="drain") == {
+            "cmd": "drain",
+            "matches": "1",
+            "already": "0",
+            "text": BEGUN.format(n=1),
+        }
+        assert TOLD in boss.lines  # (told as everyone, before his answer)
+        closes = f"info text=Table {waiting} closes: {RESTARTS} (its game had not started)."
+        await carl.read_until(lambda line: line == closes)
+        await carl.send("new 2")
+        assert await carl.expect("error") == REFUSED
+        await boss.send("drain")  # a second: nothing changes
+        assert await boss.expect("ok", cmd="drain") == {
+            "cmd": "drain",
+            "matches": "1",
+            "already": "1",
+            "text": "The server drains already (playing now: 1): nothing changes.",
+        }
+        with trio.fail_after(60):  # the match plays on to its end
+            async with trio.open_nursery() as players:
+                players.start_soon(play_machine, ann, random.Random(1))
+                players.start_soon(play_machine, bob, random.Random(2))
+        stop = "info text=The server is shutting down: the running matches are over."
+        for client in (ann, bob, boss, carl):
+            await client.read_until(lambda line: line == stop)
+        with trio.fail_after(10):
+            await stopped.wait()
+    for client in (ann, bob, boss, carl):
+        assert client.lines.count(TOLD) == 1, client.label  # told mid-match, once
+    events = [line["event"] for line in logs]
+    [drain] = [line for line in logs if line["event"] == "drain"]
+    assert drain["admin"] == "boss" and "signal" not in drain and len(drain["matches"]) == 1
+    [done] = [line for line in logs if line["event"] == "moderation"]
+    assert (done["action"], done["admin"], done["log_level"]) == ("drain", "boss", "warning")
+    [ignored] = [line for line in logs if line["event"] == "drain_ignored"]
+    assert ignored["admin"] == "boss"
+    assert events.index("drain") < events.index("match_end") < events.index("drained")
+    assert events.index("drained") < events.index("shutdown") < events.index("stopped")
+    assert "matches_stopped" not in events
+
+
+async def test_drain_is_the_admins_own(
+    nursery: trio.Nursery, db_path: Path, connect: Connector, register: Register
+) -> None:
+    await register("ann", "anns")
+    stopped = trio.Event()
+    port = await _serving(nursery, db_path, stopped)
+    ann = await connect.machine(port, "ann", "anns")  # registered, but no admin
+    guest = await connect.machine(port, "bob")
+    for client in (ann, guest):
+        await client.send("drain")
+        assert await client.expect("error") == {
+            "code": "not-allowed",
+            "text": "drain is for the server's admins",
+        }
+    await ann.send("new 2")  # nothing changed: tables open, nobody was told
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await guest.send(f"sit {table}")
+    await guest.expect("ok", cmd="sit")
+    assert not any(TOLD in client.lines for client in (ann, guest))
+    assert not stopped.is_set()
+
+
+async def test_a_drain_with_nothing_playing_stops_and_one_during_the_stop_is_refused(
+    nursery: trio.Nursery, db_path: Path, connect: Connector, register: Register
+) -> None:
+    await register("boss", "owners")
+    stopped = trio.Event()
+    port = await _serving(nursery, db_path, stopped, shutdown_grace_ms=60_000)
+    boss = await connect.machine(port, "boss", "owners")
+    await boss.send("drain in ten minutes")  # no such thing: refused, not a drain now
+    assert await boss.expect("error") == {"code": "bad-argument", "text": "drain"}
+    assert TOLD not in boss.lines
+    with structlog.testing.capture_logs() as logs:
+        await boss.send("drain")
+        assert (await boss.expect("ok", cmd="drain"))["matches"] == "0"
+        # nothing to wait for: the stop at once, its grace waiting for him to read it
+        await boss.read_until(lambda line: "The server is shutting down" in line)
+        await boss.send("drain")
+        assert await boss.expect("error") == {
+            "code": "shutting-down",
+            "text": "the server is shutting down already: there is nothing to drain",
+        }
+        await boss.send("quit")
+        with trio.fail_after(10):
+            await stopped.wait()
+    events = [line["event"] for line in logs]
+    assert events.count("drain") == 1 and events.count("shutdown") == 1
+    assert events.index("shutdown") < events.index("drain_ignored") < events.index("stopped")
+
+
+async def test_a_drain_in_russian(
+    nursery: trio.Nursery, db_path: Path, connect: Connector, register: Register
+) -> None:
+    await register("boss", "owners")
+    stopped = trio.Event()
+    port = await _serving(nursery, db_path, stopped)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2")  # a match that plays on (nobody answers its asks: 10 s)
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await ann.read_until(lambda line: is_event(line, "start"))
+    boss = await LineClient.connect(port, "boss")
+    try:
+        await boss.send("login boss owners lang=ru")
+        await boss.send("drain")
+        await _told(
+            boss,
+            "Сервер остановится, когда закончатся идущие партии (сейчас идёт: 1); до тех пор"
+            " новые партии не начинаются.",
+        )
+        await boss.send("drain")
+        await _told(
+            boss, "Сервер уже ждёт конца идущих партий (сейчас идёт: 1): ничего не меняется."
+        )
+        assert not stopped.is_set()
+    finally:
+        await boss.aclose()
+
+
+async def test_help_lists_drain_to_the_admins(
+    nursery: trio.Nursery, db_path: Path, connect: Connector, register: Register
+) -> None:
+    await register("boss", "owners")
+    port = await _serving(nursery, db_path, trio.Event())
+    boss = await connect.machine(port, "boss", "owners")
+    ann = await connect.machine(port, "ann")
+
+    async def listed(client: LineClient) -> set[str]:
+        await client.send("help")
+        await client.send("ping")
+        out = set()
+        while True:
+            tag, said = fields(await client.read_until(lambda _: True))
+            if tag == "ok":
+                return out
+            if said.get("text", "").startswith("  "):
+                out.add(said["text"].split()[0])
+
+    assert "drain" in await listed(boss)
+    assert "drain" not in await listed(ann)
+    await boss.send("help drain")
+    assert (await boss.expect("help"))["text"].startswith(
+        "drain: (admins) Restart the server once its running matches are over, as SIGUSR1"
+    )
