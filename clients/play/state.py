@@ -795,10 +795,13 @@ def _event(state: TableState, line: Line) -> TableState:
         # a short game without a bide names the deal's winner: 'bide' there meant only
         # that another than the one who ordered won (docs/rules.md §11)
         how = row.outcome if row.winner is None else f"won by {state.who(row.winner)}"
+        # the deal is over: a hand a claim (or a penalty) cut short is not held any
+        # more, as after the last trick (docs/protocol.md §9.6)
+        ended = attrs.evolve(
+            state, deals=(*state.deals, row), score=row.totals, to_act=None, phase="done", hand=()
+        )
         return _log(
-            attrs.evolve(
-                state, deals=(*state.deals, row), score=row.totals, to_act=None, phase="done"
-            ),
+            ended,
             f"deal {row.deal} {how}: written {_pair(row.written)}, totals {_pair(row.totals)}",
         )
     if kind == EventKind.MATCH_END:

@@ -1282,3 +1282,23 @@ def test_a_table_watched_before_a_drop_is_said_to_be_left() -> None:
     )
     assert state.table is None
     assert "No longer watching table 7 ('observe 7')." in state.log
+
+
+def test_a_claimed_deal_leaves_no_cards_in_the_hand() -> None:
+    """A claim ends the deal after a trick, cards still in the hands (docs/protocol.md
+    §9.6, outcome 'claim'): the deal is over, and the hand pane is empty, as after the
+    last trick (it showed the cards left till the table was left)."""
+    state = fold_all(
+        [
+            *START,
+            "event seq=8 table=3 kind=play seat=0 card=Kc auto=0",
+            "event seq=9 table=3 kind=trick winner=0 cards=7c,Kc",
+            "event seq=10 table=3 kind=deal-end deal=1 outcome=claim points=33,0 "
+            "written=33,0 totals=301,226 hanging=0",
+            'record table=3 deal=1 text={"format":"deberc-deal/1"}',
+            "event seq=11 table=3 kind=match-end winner=0 name=b1 reason=claim "
+            "totals=301,226 seed=ab match=m3",
+        ]
+    )
+    assert state.hand == () and hand_text(state) == "Hand:   -"
+    assert state.last_trick == ((1, "7c"), (0, "Kc"))  # the last trick stays to be seen
