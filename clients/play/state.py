@@ -806,29 +806,13 @@ def _event(state: TableState, line: Line) -> TableState:
         )
     if kind == EventKind.MATCH_END:
         table = line.get_int("table")
-        if state.table is None and table is not None:  # ours, just left ('leave'): its
-            kept = state.names_at(table, line.get_str("match"))  # names kept on leaving
-            state = attrs.evolve(state, players=kept or state.players)
-        winners = line.get_list("name")
-        totals = tuple(line.get_ints("totals"))
-        # a pair wins together, as the human style says it: "vika and nika win"
-        verb = "win" if len(winners) > 1 else "wins"
-        if line.get_str("reason") == MatchEndReason.INTERNAL:  # failed: no result at all
-            verdict = "no result, the table failed"
-        else:
-            verdict = f"{' and '.join(winners)} {verb}" if winners else "a draw"
-        why = short_words(line.get_str("reason") or "")
-        forfeit = line.get_int("forfeit")  # who lost it (three at 0:0:0 would not say)
-        if forfeit is not None:
-            why = f"{why}: {state.who(forfeit)}"
-        result = f"Game over: {verdict} ({why}), totals {_pair(totals)}"
-        # the log names its id, for 'history' and the records (a resumed client was
-        # never told the start's); the table pane's few columns keep the result alone
-        match = line.get_str("match") or state.match
-        told = result if match is None else f"{result}, match {match}"
+        if state.table is None and table is not None:  # ours, just left ('leave'): said
+            return _left_match_ended(state, line)  # with its names, no score shown
+        result, told = _game_over(state, line)
         # its names kept now: a table watched next takes the screen (and its names) in
         # place, and 'history' of this match, our last, still names its players
         former = state.left() if line.get_int("table") == state.table else state.former
+        totals = tuple(line.get_ints("totals"))
         state = attrs.evolve(state, result=result, to_act=None, score=totals, former=former)
         return _log(state, told)
     if kind == EventKind.BACK and line.get_str("name") == state.name:
@@ -839,3 +823,33 @@ def _event(state: TableState, line: Line) -> TableState:
             state = attrs.evolve(state, resync=RESYNC)  # what we missed is not replayed
         return _log(state, f"{line.get_str('name')} {word}")
     return state
+
+
+def _game_over(state: TableState, line: Line) -> tuple[str, str]:
+    """A match end in words: the result (the table pane's) and the log's line, which
+    names the match too."""
+    winners = line.get_list("name")
+    # a pair wins together, as the human style says it: "vika and nika win"
+    verb = "win" if len(winners) > 1 else "wins"
+    if line.get_str("reason") == MatchEndReason.INTERNAL:  # failed: no result at all
+        verdict = "no result, the table failed"
+    else:
+        verdict = f"{' and '.join(winners)} {verb}" if winners else "a draw"
+    why = short_words(line.get_str("reason") or "")
+    forfeit = line.get_int("forfeit")  # who lost it (three at 0:0:0 would not say)
+    if forfeit is not None:
+        why = f"{why}: {state.who(forfeit)}"
+    result = f"Game over: {verdict} ({why}), totals {_pair(tuple(line.get_ints('totals')))}"
+    # the log names its id, for 'history' and the records (a resumed client was
+    # never told the start's); the table pane's few columns keep the result alone
+    match = line.get_str("match") or state.match
+    return result, result if match is None else f"{result}, match {match}"
+
+
+def _left_match_ended(state: TableState, line: Line) -> TableState:
+    """The end of the match at the table we just left ('leave' forfeits it; the end comes
+    after 'ok leave'): said with the names kept on leaving, its seats' names; the score
+    pane stays empty, as in the lobby (it showed the old match's till the next)."""
+    names = state.names_at(line.get_int("table"), line.get_str("match"))
+    result, told = _game_over(attrs.evolve(state, players=names or state.players), line)
+    return _log(attrs.evolve(state, result=result), told)

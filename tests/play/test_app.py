@@ -805,7 +805,8 @@ async def _leave_twice(server: ServerThread) -> None:
         await type_line(pilot, "leave", by_key=False)
         await until(pilot, lambda: app.state.result is not None, "the forfeit")
         assert app.state.result is not None and "left: tuiplayer" in app.state.result
-        assert "seat0" not in app.pane("score").text and "rival" in app.pane("score").text
+        assert "Game over: rival wins (left: tuiplayer)" in app.state.log[-1]
+        assert app.pane("score").text == "Score\n-"  # the lobby's: no match
 
 
 async def _lines_in_one_burst_or_pasted() -> None:

@@ -1178,7 +1178,7 @@ def test_a_call_made_by_the_clock_is_said_so() -> None:
 
 def test_the_result_after_leaving_names_the_players() -> None:
     """'leave' forfeits: the match's end comes after 'ok leave', at no table; it names
-    the players of the table left, not its seats."""
+    the players of the table left, not its seats (and shows no score: we left)."""
     state = fold_all(
         [
             *START,
@@ -1187,7 +1187,7 @@ def test_the_result_after_leaving_names_the_players() -> None:
         ]
     )
     assert state.result == "Game over: b2 wins (left: b1), totals 0 : 0"
-    assert "seat0" not in score_text(state) and "b1" in score_text(state)
+    assert state.log[-1].endswith("totals 0 : 0, match m3") and score_text(state) == "Score\n-"
 
 
 def test_a_refusal_not_of_a_call_keeps_the_option_names_as_the_server_wrote_them() -> None:
@@ -1302,3 +1302,31 @@ def test_a_claimed_deal_leaves_no_cards_in_the_hand() -> None:
     )
     assert state.hand == () and hand_text(state) == "Hand:   -"
     assert state.last_trick == ((1, "7c"), (0, "Kc"))  # the last trick stays to be seen
+
+
+def test_leaving_a_running_match_clears_the_score_until_the_next_one() -> None:
+    """'leave' forfeits; the match's end comes after 'ok leave', at no table: its result
+    is said in the log with the players' names, and the score pane is no longer the old
+    match's (it was, in the lobby, till the next table); the next match's score shows."""
+    state = fold_all(
+        [
+            *START,
+            "event seq=8 table=3 kind=deal-end deal=1 outcome=made points=90,72 "
+            "written=90,72 totals=90,72 hanging=0",
+            "ok cmd=leave text=You leave table 3.",
+            "event seq=9 table=3 kind=match-end match=m3 name=b2 reason=left forfeit=0 "
+            "totals=90,72",
+        ]
+    )
+    assert state.table is None and state.log[-1].startswith("Game over: b2 wins (left: b1)")
+    assert score_text(state) == "Score\n-"
+    state = fold_all(
+        [
+            "ok cmd=sit table=4 seat=1 text=You sit at table 4, seat 1.",
+            "event seq=1 table=4 kind=seated name=b3 seat=0",
+            "event seq=2 table=4 kind=seated name=b1 seat=1",
+            "event seq=3 table=4 kind=start players=b3,b1 match=m4",
+        ],
+        state,
+    )
+    assert score_text(state).splitlines() == ["Score", "Deal      b3     b1", "Tot        0      0"]
