@@ -83,8 +83,14 @@ class Link:
         self.password: str | None = None
         self.lang: str | None = None  # a 'lang=' the typed login gave: the resume's too
         # a 'password OLD NEW' sent on this connection and not answered yet: NEW, kept
-        # once it is ok
+        # once it is ok. Its answer is told from another line's error by a 'ping' sent
+        # just before it (the fence, as the bot library's seek: clients/client.py):
+        # answers come in the order of the lines (docs/protocol.md §2.3), so the first
+        # error after the fence's pong is the password's
         self._new_password: str | None = None
+        self._pings = 0  # pings sent on this connection (typed, kept alive, fences)
+        self._pongs = 0  # their answers read
+        self._fence = 0  # the number of the ping just before the 'password'
         # the link's own login sent on this connection and not answered yet: a
         # bad-password now is its (the password it holds is wrong), not a change's
         self._login_unanswered = False
@@ -317,11 +323,12 @@ class Link:
                 login = self._login_line()
                 # a change sent on a connection gone is not answered on this one
                 self._new_password = None
+                self._pings = self._pongs = self._fence = 0
                 self._login_unanswered = login is not None
                 if login is not None:
                     await conn.send(login)
                 nursery.start_soon(self._write, conn, inbox)
-                nursery.start_soon(conn.keep_alive)
+                nursery.start_soon(conn.keep_alive, self._pinged)
                 async for told in conn.lines():
                     line = shown(told)
                     if login is None and not line.startswith("error"):
@@ -374,6 +381,8 @@ class Link:
             self._refused = True
         elif parsed.tag == Tag.ERROR and parsed.get_str("code") == "bad-proxy-header":
             self._refused_for_good = True
+        elif parsed.tag == Tag.OK and parsed.get_str("cmd") == "ping":
+            self._pongs += 1
         elif parsed.tag == Tag.OK and parsed.get_str("cmd") == "password":
             if self._new_password is not None and self.password is not None:
                 self.password = self._new_password  # a resume logs in with the new one
@@ -385,15 +394,24 @@ class Link:
             # never sent again by itself: each wrong one counts, and 5 in 5 min lock
             # the name for everyone (docs/protocol.md §4.2)
             self.password = None
-        if parsed.tag == Tag.ERROR:  # (a 'password' refused for another reason)
-            self._new_password = None
+        if parsed.tag == Tag.ERROR and self._pongs >= self._fence:
+            self._new_password = None  # the password's answer: refused for another reason
+
+    def _pinged(self) -> None:
+        """A 'ping' goes out on this connection (typed, kept alive, or a fence)."""
+        self._pings += 1
 
     async def _write(self, conn: Connection, inbox: trio.MemoryReceiveChannel[str]) -> None:
         async for line in inbox:
             words = line.split()
-            if len(words) == 3 and words[0].lower() == "password":
-                self._new_password = words[2]  # the login's from its 'ok' on (_learn)
+            if words and words[0].lower() == "ping":
+                self._pinged()
             try:
+                if len(words) == 3 and words[0].lower() == "password":
+                    self._pinged()  # the fence: an error after its pong is the password's
+                    self._fence = self._pings
+                    await conn.send("ping")
+                    self._new_password = words[2]  # the login's from its 'ok' on (_learn)
                 await conn.send(line)
             except (OSError, trio.BrokenResourceError, trio.ClosedResourceError):
                 return  # the reader sees the end too

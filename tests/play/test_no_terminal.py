@@ -268,10 +268,16 @@ def test_after_a_password_change_a_drop_logs_in_with_the_new_one(tmp_path: Path)
 
 class _Relay:
     """A relay between the link and the server (each connection its own), which drops
-    a connection instead of passing on a line ``cut`` marks: a drop at that moment."""
+    a connection instead of passing on a line ``cut`` marks: a drop at that moment.
+    ``hold``: the link's lines are held back until one it marks comes, then sent on
+    together (once, for every connection after too): lines the server answers only
+    once that one is sent."""
 
-    def __init__(self, port: int, cut: Callable[[bytes], bool]) -> None:
-        self.port, self.cut = port, cut
+    def __init__(
+        self, port: int, cut: Callable[[bytes], bool], hold: Callable[[bytes], bool] | None = None
+    ) -> None:
+        self.port, self.cut, self.hold = port, cut, hold
+        self.held = b""
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.address = self.listener.getsockname()[1]
         threading.Thread(target=self._accept, daemon=True).start()
@@ -284,10 +290,14 @@ class _Relay:
                 threading.Thread(target=self._up, args=(near, far), daemon=True).start()
                 threading.Thread(target=self._down, args=(far, near), daemon=True).start()
 
-    @staticmethod
-    def _up(near: socket.socket, far: socket.socket) -> None:
+    def _up(self, near: socket.socket, far: socket.socket) -> None:
         with contextlib.suppress(OSError):
             while data := near.recv(4096):
+                if self.hold is not None:
+                    self.held += data
+                    if not any(map(self.hold, self.held.splitlines())):
+                        continue
+                    data, self.held, self.hold = self.held, b"", None
                 far.sendall(data)
         far.close()
 
@@ -333,6 +343,42 @@ def test_a_password_change_unanswered_before_a_drop_is_not_taken_for_a_wrong_old
             relay.listener.close()
         assert not server.errors, server.errors
     assert "give the password" in again, again  # not secret1 again
+
+
+@pytest.mark.timeout(60)
+def test_an_error_of_another_line_leaves_a_password_change_pending(tmp_path: Path) -> None:
+    """A line's refusal that comes while 'password OLD NEW' waits for its answer (a
+    refused 'sit' typed before it) is not the password's: the change's 'ok' still makes
+    NEW the resume's password. Any error forgot NEW, and the resume after a drop sent
+    OLD, refused as a wrong password."""
+    lines: queue.Queue[str] = queue.Queue()
+
+    def next_reply(cmd: str) -> str:
+        while True:
+            line = lines.get(timeout=20)
+            if line.startswith(("error ", f"ok cmd={cmd} ")):
+                return line
+
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        # the server reads the lines only once the 'password' is sent too: the sit's
+        # refusal comes while the change is pending
+        relay = _Relay(server.port, lambda _: False, hold=lambda line: line.startswith(b"password"))
+        link = Link("127.0.0.1", relay.address, lines.put)
+        link.start()
+        try:
+            assert link.send("login reg secret1")  # registered
+            assert link.send("sit 999")
+            assert link.send("password secret1 secret2")
+            assert next_reply("login").startswith("ok cmd=login name=reg guest=0")
+            assert next_reply("password").startswith("error code=unknown-table")  # the sit's
+            assert next_reply("password").startswith("ok cmd=password")
+            link.drop()  # as a network failure would
+            again = next_reply("login")  # sent by the link itself, with secret2
+        finally:
+            link.stop()
+            relay.listener.close()
+        assert not server.errors, server.errors
+    assert again.startswith("ok cmd=login name=reg guest=0"), again
 
 
 def _next_error(lines: queue.Queue[str]) -> str:
