@@ -813,7 +813,10 @@ def _event(state: TableState, line: Line) -> TableState:
         # place, and 'history' of this match, our last, still names its players
         former = state.left() if line.get_int("table") == state.table else state.former
         totals = tuple(line.get_ints("totals"))
-        state = attrs.evolve(state, result=result, to_act=None, score=totals, former=former)
+        # no hand is held any more: a forfeit ends the match mid-deal, with no deal-end
+        state = attrs.evolve(
+            state, result=result, to_act=None, score=totals, former=former, hand=()
+        )
         return _log(state, told)
     if kind == EventKind.BACK and line.get_str("name") == state.name:
         state = _back(state, line.get_int("table"))

@@ -1330,3 +1330,18 @@ def test_leaving_a_running_match_clears_the_score_until_the_next_one() -> None:
         state,
     )
     assert score_text(state).splitlines() == ["Score", "Deal      b3     b1", "Tot        0      0"]
+
+
+def test_a_match_ended_mid_deal_by_a_forfeit_leaves_no_cards_in_the_hand() -> None:
+    """The other side leaves mid-deal: the match ends with no deal-end (docs/protocol.md
+    §11.3), and the hand is no longer held (a pty tryout: it stayed on screen under the
+    result)."""
+    state = fold_all(
+        [
+            *START,
+            "event seq=8 table=3 kind=match-end winner=0 name=b1 reason=left forfeit=1 "
+            "totals=0,0 seed=ab match=m3",
+        ]
+    )
+    assert state.hand == () and hand_text(state) == "Hand:   -"
+    assert state.result == "Game over: b1 wins (left: b2), totals 0 : 0"
