@@ -284,6 +284,11 @@ def _fold(state: TableState, line: Line) -> TableState:
         metered = LISTS_REFUSED.match(line.text or "")
         if line.get_str("code") == "slow-down" and metered and metered[1] in state.quiet:
             return _unquiet(state, metered[1])
+        if line.text == NOWHERE and state.table is not None and state.result is not None:
+            # the finished match on screen: its table closed with it (docs/protocol.md
+            # §9.7), so 'leave' (or 'state') there is answered so; said as where we are
+            over = f"The match at table {state.table} is over: you are in the lobby."
+            return _log(_lobby(state), over)
         nowhere = state.seat is not None or line.text == NOWHERE  # our table is gone
         if line.get_str("code") == "not-seated" and state.table is not None and nowhere:
             state = _lobby(state)

@@ -1345,3 +1345,16 @@ def test_a_match_ended_mid_deal_by_a_forfeit_leaves_no_cards_in_the_hand() -> No
     )
     assert state.hand == () and hand_text(state) == "Hand:   -"
     assert state.result == "Game over: b1 wins (left: b2), totals 0 : 0"
+
+
+def test_leaving_a_finished_match_is_no_error() -> None:
+    """A finished match stays on screen till 'leave' (docs/play.md), but its table has
+    closed (docs/protocol.md §9.7): the server answers 'leave' that we sit nowhere. That
+    is said as where we are now, not as an error (a pty tryout: '! you sit at no table
+    and observe none' for doing what the guide says)."""
+    over = "event seq=9 table=3 kind=match-end winner=0 name=b1 reason=target totals=301,120"
+    refused = "error code=not-seated text=you sit at no table and observe none"
+    for start in (START, ["ok cmd=observe table=3 text=You observe table 3."]):
+        state = fold_all([*start, over, refused])
+        assert state.table is None and score_text(state) == "Score\n-"
+        assert state.log[-1] == "The match at table 3 is over: you are in the lobby."
