@@ -19,7 +19,8 @@ from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Footer, Input, Static
 
-from deberc_net.protocol.messages import LEAVE_CONFIRM_S, Msg, phrase
+from deberc_net.game.calls import NE_PROKHODIT
+from deberc_net.protocol.messages import LEAVE_CONFIRM_S, LEAVE_DECLINED, Msg, phrase
 
 from . import draw
 from .entry import History, candidates
@@ -247,6 +248,8 @@ class PlayApp(App[None]):
             return
         if line.strip().lower() == "leave" and self.leave_unconfirmed():
             return
+        if self.leave_declined(line):
+            return
         if not self.link.send(line):
             self.state = fold(
                 self.state,
@@ -265,6 +268,21 @@ class PlayApp(App[None]):
         self.leave_asked = now
         seconds = f"{LEAVE_CONFIRM_S:.0f}"
         self.state = noted(self.state, phrase(Msg.LEAVE_CONFIRM, seconds=seconds).text())
+        self.redraw()
+        return True
+
+    def leave_declined(self, line: str) -> bool:
+        """'no' answering that question within its time keeps the seat, as in the human
+        style (docs/protocol.md §5.6): said, and not sent (the call 'no', ne-prokhodit,
+        was refused); unless ne-prokhodit is a call to make now, which it then is."""
+        asked, table = self.leave_asked, self.state.table
+        if asked is None or table is None or time.monotonic() - asked > LEAVE_CONFIRM_S:
+            return False
+        if line.strip().casefold() not in LEAVE_DECLINED or NE_PROKHODIT in self.state.legal:
+            return False
+        self.leave_asked = None
+        stay = phrase(Msg.LEAVE_DECLINED, table=table).text()
+        self.state = noted(self.state, stay)
         self.redraw()
         return True
 

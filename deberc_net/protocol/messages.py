@@ -392,6 +392,9 @@ class Msg(StrEnum):
 # a person's second 'leave' within this confirms the first (Msg.LEAVE_CONFIRM asks it;
 # the server's human style, and the terminal client for the machine style's, docs/play.md)
 LEAVE_CONFIRM_S = 10.0
+# an answer to that question within the time: the seat is kept, and it is no call ('no'
+# is an alias of ne-prokhodit otherwise; when that is a legal call now, it is the call)
+LEAVE_DECLINED = frozenset({"no", "n", "net", "нет", "ні"})  # ні: Ukrainian
 
 # key: (English, Russian). Only the English text is what the machine style says.
 MESSAGES: dict[Msg, tuple[str, str]] = {

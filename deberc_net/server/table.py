@@ -38,7 +38,7 @@ from deberc_net.protocol.event_lines import EVENT_LINES
 from deberc_net.protocol.framing import encode_lines
 from deberc_net.protocol.hints import command_hint, hint, ten_meant
 from deberc_net.protocol.lang import Lang, table_words
-from deberc_net.protocol.messages import LEAVE_CONFIRM_S, Msg, Phrase, phrase
+from deberc_net.protocol.messages import LEAVE_CONFIRM_S, LEAVE_DECLINED, Msg, Phrase, phrase
 from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import HUMAN, MACHINE, for_people
 from deberc_net.protocol.vocabulary import (
@@ -102,11 +102,9 @@ _TOLD_WITH_WAITS = (g.DealEnded, g.DealAbandoned, g.MatchEnded)
 _DEALING = (g.Ordered, g.Dealt)
 
 
-# (LEAVE_CONFIRM_S: a person's second 'leave' within it confirms the first; in
-# protocol.messages, with the question, for the terminal client to ask it the same way)
-# an answer to that question within the time: the seat is kept, and it is no call ('no'
-# is an alias of ne-prokhodit otherwise; when that is a legal call now, it is the call)
-LEAVE_DECLINED = frozenset({"no", "n", "net", "нет", "ні"})  # ні: Ukrainian
+# (LEAVE_CONFIRM_S: a person's second 'leave' within it confirms the first; and
+# LEAVE_DECLINED, the answers that keep the seat: in protocol.messages, with the
+# question, for the terminal client to ask it the same way)
 
 
 @attrs.define(eq=False)

@@ -827,3 +827,33 @@ async def _lines_in_one_burst_or_pasted() -> None:
 
 def test_lines_in_one_burst_or_pasted_are_each_their_own() -> None:
     asyncio.run(_lines_in_one_burst_or_pasted())
+
+
+@pytest.mark.timeout(60)
+def test_no_after_the_leave_question_keeps_the_seat(tmp_path: Path) -> None:
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        server.opponent("rival", "seek 2 moscow short", seed=5)
+        asyncio.run(asyncio.wait_for(_leave_then_no(server), 45))
+        assert not server.errors, server.errors
+
+
+async def _leave_then_no(server: ServerThread) -> None:
+    """The client asks before 'leave' forfeits, as the human style does; 'no' answers it
+    there (docs/protocol.md §5.6). Here it went to the server as the call 'no'
+    (ne-prokhodit), refused: '! ne prokhodit answers a question …' (a pty tryout)."""
+    app = PlayApp("127.0.0.1", server.port, name="tuiplayer")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.state.token is not None, "login")
+        await type_line(pilot, "seek 2 moscow short", by_key=False)
+        await until(pilot, lambda: bool(app.state.hand), "a hand")
+        await type_line(pilot, "leave", by_key=False)
+        await type_line(pilot, "no", by_key=False)
+        table = app.state.table
+        await until(pilot, lambda: app.state.log[-1] == f"You stay at table {table}.", "a stay")
+        await type_line(pilot, "ping", by_key=False)  # (anything the server got is answered)
+        await pilot.pause(0.3)
+        assert not any(x.startswith("! ") for x in app.state.log), app.state.log[-4:]
+        await type_line(pilot, "leave", by_key=False)  # asked again, not left
+        await pilot.pause(0.3)
+        assert "'leave' again within 10 s" in app.state.log[-1], app.state.log[-3:]
+        assert app.state.table == table and app.state.result is None
