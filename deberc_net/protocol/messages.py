@@ -382,7 +382,6 @@ class Msg(StrEnum):
     TABLE_RESERVED = "table-reserved"
     SEAT_NOT_FREE = "seat-not-free"
     NO_FREE_SEAT_AT = "no-free-seat-at"
-    TABLE_PRIVATE = "table-private"
     SIT_TO_CALL = "sit-to-call"
     TABLE_HAS_CLOSED = "table-has-closed"
     NO_TABLE = "no-table"
@@ -1513,10 +1512,6 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NO_FREE_SEAT_AT: (
         "no free seat at table {table}",
         "за столом {table} нет свободного места",
-    ),
-    Msg.TABLE_PRIVATE: (
-        "table {table} is private: a player there must 'invite' you first",
-        "стол {table} закрытый: сначала вас должны пригласить (invite)",
     ),
     Msg.SIT_TO_CALL: ("sit at a table to make table calls", "сядьте за стол, чтобы делать ходы"),
     Msg.TABLE_HAS_CLOSED: ("table {table} has closed", "стол {table} закрылся"),

@@ -283,7 +283,7 @@ class Help:
             if table is None:
                 return
             if not self._may_read_rules(session, table):  # as for no table (a tryout, s29)
-                session.send(ev.error("unknown-table", phrase(Msg.NO_TABLE, table=table.id)))
+                self.lobby.no_table(session, args[0])
                 return
         if not may_list(session, item.name, self.lobby.is_admin(session)):  # refusals cost none
             return

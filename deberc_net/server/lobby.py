@@ -434,15 +434,34 @@ class Lobby:
         return True
 
     def table_named(self, session: Session, text: str) -> Table | None:
-        """The open table with this number, or None after telling the session so."""
+        """The open table with this number that ``session`` may know of, or None after
+        telling the session that there is none (``hidden_from``: another's private
+        table is answered as a number no table has)."""
         number = number_word(text)
         table = None if number is None else self.tables.get(number)
-        if table is None or table.state == TableState.CLOSED:
-            # (a number of 900 digits was said back whole: a few are enough to know it)
-            told = text if len(text) <= TABLE_NUMBER_SAID else text[:TABLE_NUMBER_SAID] + "…"
-            session.send(ev.error("unknown-table", phrase(Msg.NO_TABLE, table=told)))
+        if table is None or table.state == TableState.CLOSED or self.hidden_from(table, session):
+            self.no_table(session, text)
             return None
         return table
+
+    @staticmethod
+    def no_table(session: Session, text: str) -> None:
+        """Tell ``session`` there is no table ``text`` (the number as typed): one answer,
+        byte for byte, whether none has that number or one is not his to know of."""
+        # (a number of 900 digits was said back whole: a few are enough to know it)
+        told = text if len(text) <= TABLE_NUMBER_SAID else text[:TABLE_NUMBER_SAID] + "…"
+        session.send(ev.error("unknown-table", phrase(Msg.NO_TABLE, table=told)))
+
+    def hidden_from(self, table: Table, session: Session) -> bool:
+        """Whether ``table`` is none of ``session``'s business: a private table it does
+        not sit at, is not invited to and does not watch (nor is he an admin). To him it
+        does not exist: 'sit', 'observe', 'unobserve' and 'rules' of its number answer
+        as for a number no table has, so that nobody learns it is there
+        (docs/protocol.md §5.3), as 'tables' and the web face do not list it."""
+        if not table.private or table is session.table or table.id in session.observing:
+            return False
+        name = session.name
+        return not (self.is_admin(session) or (name is not None and _its_own(table, name)))
 
     def is_admin(self, session: Session) -> bool:
         """A registered name in the admins setting (a ladder polls 'who' as it waits)."""

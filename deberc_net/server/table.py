@@ -509,7 +509,7 @@ class Table:
                 await self._call(session, text, seq)
             case Observe(session, sheet):
                 if not self._may_enter(session):
-                    session.send(self._not_invited())
+                    session.send(self._unseen())
                     return
                 if self.board is not None and not self.lobby.is_admin(session):
                     # a board's deck is played again in other seatings: no one watches
@@ -647,6 +647,8 @@ class Table:
 
     def _why_not_sit(self, session: Session, name: str, seat: int | None) -> int | ev.Error:
         """The seat ``session`` gets, or the error that says why it gets none."""
+        if not self._may_enter(session):  # first: nothing else of it is his to know
+            return self._unseen()
         if self.state != ev.TableState.WAITING:
             return ev.error("table-full", phrase(Msg.TABLE_PLAYING, table=self.id))
         if session.table is not None and session.table is not self:
@@ -655,8 +657,6 @@ class Table:
         if self.seat_of(name) is not None:
             return ev.error("already-seated", phrase(Msg.ALREADY_AT_TABLE, table=self.id))
         free = [s for s, who in enumerate(self.seats) if who is None]
-        if not self._may_enter(session):
-            return self._not_invited()
         house = self.lobby.house
         bot = house.get(name)
         if bot is not None and bot.table is not self:
@@ -702,8 +702,13 @@ class Table:
         token = self.guest_invites.get(key)
         return token is None or self.lobby.login.guest_token(name) == token
 
-    def _not_invited(self) -> ev.Error:
-        return ev.error("not-invited", phrase(Msg.TABLE_PRIVATE, table=self.id))
+    def _unseen(self) -> ev.Error:
+        """To one who may not enter this private table: what a number no table has gets
+        (Lobby.no_table), so that nobody learns it is there (docs/protocol.md §5.3). The
+        lobby answers so before it posts; a table answers so itself only when it was
+        posted to by one who could see it and no longer may (a guest's invitation gone
+        with him meanwhile)."""
+        return ev.error("unknown-table", phrase(Msg.NO_TABLE, table=self.id))
 
     def _invite(self, session: Session, name: str) -> None:
         """'invite NAME' (the lobby has checked that NAME is someone else, online)."""

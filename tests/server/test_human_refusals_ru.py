@@ -123,13 +123,13 @@ async def test_unseek_and_the_seats_of_a_table_are_refused_in_russian(
     assert await refusal(vera, "sit 99") == "Ошибка (unknown-table): стола 99 нет"
 
 
-async def test_a_private_table_refuses_the_uninvited_in_russian(
+async def test_a_private_table_is_no_table_to_the_uninvited_in_russian(
     port: int, connect: Connector
 ) -> None:
     anna, boris = [await russian(connect, port, n) for n in ("anna", "boris")]
     table = await new_table(anna, "new 2 private")
-    assert await refusal(boris, f"sit {table}") == (
-        f"Ошибка (not-invited): стол {table} закрытый: сначала вас должны пригласить (invite)"
+    assert await refusal(boris, f"sit {table}") == (  # as of no table (a tryout, s30)
+        f"Ошибка (unknown-table): стола {table} нет"
     )
     assert await refusal(boris, "style machine tell=nothing") == (
         "Ошибка (bad-argument): набирайте так: style machine tell=all|asks"

@@ -465,8 +465,8 @@ async def _a_private_table_is_listed_to_one_invited_from_another_worker(
     workers: Workers, opened: list[LineClient]
 ) -> None:
     """docs/protocol.md §5.2: a private table is listed to those invited to it, on
-    whichever worker they are (its invitations travel with its copy). The first part:
-    no other table is listed yet."""
+    whichever worker they are (its invitations travel with its copy), and is no table
+    to the others there (§5.3). The first part: no other table is listed yet."""
     pam = await workers.connect(0, "pam")
     quin = await workers.connect(1, "quin")
     rex = await workers.connect(1, "rex")
@@ -480,6 +480,12 @@ async def _a_private_table_is_listed_to_one_invited_from_another_worker(
     assert "private=1" in listed
     await rex.send("tables")  # not invited: nothing listed
     assert (await rex.expect("tables"))["count"] == "0"
+    for line in (f"sit {table}", f"observe {table}"):  # nor there (§5.3): as of no table
+        await rex.send(line)
+        assert await rex.expect("error") == {
+            "code": "unknown-table",
+            "text": f"there is no table {table}",
+        }, line
 
 
 async def _invitations_at_another_workers_table_share_the_senders_chat_allowance(
