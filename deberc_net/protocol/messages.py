@@ -370,6 +370,8 @@ class Msg(StrEnum):
     HOUSE_BOTS_ON_SERVER = "house-bots-on-server"
     HOUSE_BOTS_TOO_OFTEN = "house-bots-too-often"
     HOUSE_BOTS_SERVER_TOO_OFTEN = "house-bots-server-too-often"
+    HOUSE_SEARCH_TABLES_OF_ADDRESS = "house-search-tables-of-address"
+    HOUSE_SEARCH_TABLES_ON_SERVER = "house-search-tables-on-server"
     NOT_SEEKING = "not-seeking"
     SEATS_RANGE = "seats-range"
     SIT_AT_THAT_TABLE = "sit-at-that-table"
@@ -1484,6 +1486,18 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.HOUSE_BOTS_ON_SERVER: (
         "the server runs its {count} house bots already; try later",
         "сервер уже запустил всех своих ботов ({count}): попробуйте позже",
+    ),
+    # a table with search bots keeps about a core thinking (server/house.py)
+    Msg.HOUSE_SEARCH_TABLES_OF_ADDRESS: (
+        "search bots from your address already play at {count} table(s), as many as one"
+        " address may: ask for one there, or try later",
+        "поисковые боты с вашего адреса уже играют за столами ({count}), больше одному"
+        " адресу нельзя: зовите их туда или попробуйте позже",
+    ),
+    Msg.HOUSE_SEARCH_TABLES_ON_SERVER: (
+        "search bots already play at {count} tables, as many as this server allows; try later",
+        "поисковые боты уже играют за столами ({count}), больше сервер не позволяет:"
+        " попробуйте позже",
     ),
     # seats and tables (server/matchmaking.py, seating.py, table.py, lobby.py)
     Msg.NOT_SEEKING: ("you are not waiting for a game", "вы не ждёте партию"),

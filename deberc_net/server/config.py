@@ -125,6 +125,12 @@ class Config:
     house_bot_starts_per_address_burst: float = 6.0
     house_bot_starts_per_s: float = 1.0  # on the whole server, from every address
     house_bot_starts_burst: float = 20.0  # ... and at once (0: no limit)
+    # tables where search bots play at once: asked for from one address (0: no limit),
+    # and on the whole server (0: no search bot). A search bot thinks on its turn for
+    # its level's time, and at a table one seat has the turn: against an opponent who
+    # answers at once, about a core per table, whatever their number or level there
+    house_search_tables_per_address: int = 1
+    max_house_search_tables: int = 4
     # Accounts
     hash_workers: int = 2  # threads checking passwords of registered names
     registration_workers: int = 1  # threads hashing new registrations (apart from logins)

@@ -97,6 +97,13 @@ class HouseBots:
     # (a second hostile pass, s29)
     server_starts_per_s: float = 0.0
     server_starts_burst: float = 0.0
+    # the tables where search bots play, asked for from one address (0: no limit) and
+    # on the whole server. Six 'bot search 5' from one address at six tables, each
+    # against a client answering at once, kept six processes thinking (a hostile
+    # tryout, s30): a search bot thinks on its turn, one seat at a table has the turn,
+    # so what search bots take of the machine is about a core per table they play at
+    search_tables_per_address: int = 0
+    search_tables: int = 1_000_000
     host: str = "127.0.0.1"
     port: int = 0  # the server's bound port, set once it listens
     bots: dict[str, HouseBot] = attrs.Factory(dict)  # by name key
@@ -123,9 +130,11 @@ class HouseBots:
     def get(self, name: str) -> HouseBot | None:
         return self.bots.get(name_key(name))
 
-    def refusal(self, table: Table, address: str) -> Phrase | None:
-        """Why no more house bots may come to ``table`` at the word of a player from
-        ``address`` (the caps), or None."""
+    def refusal(
+        self, table: Table, address: str, kind: HouseBotKind = HouseBotKind.HEURISTIC
+    ) -> Phrase | None:
+        """Why no more house bots (of ``kind``) may come to ``table`` at the word of a
+        player from ``address`` (the caps), or None."""
         if len(self.at(table)) >= self.per_table:
             return phrase(Msg.HOUSE_BOTS_AT_TABLE, table=table.id, count=self.per_table)
         cap = self.per_address
@@ -133,6 +142,22 @@ class HouseBots:
             return phrase(Msg.HOUSE_BOTS_OF_ADDRESS, count=cap)
         if len(self.bots) >= self.per_server:
             return phrase(Msg.HOUSE_BOTS_ON_SERVER, count=self.per_server)
+        return self._search_refusal(table, address) if kind is HouseBotKind.SEARCH else None
+
+    def _search_refusal(self, table: Table, address: str) -> Phrase | None:
+        """Why no search bot may come to ``table`` at the word of ``address``: search
+        bots asked for from it play at ``search_tables_per_address`` other tables
+        already, or on the server at ``search_tables`` others; or None. A table that
+        has one may take more: at a four-player table one person with three search bots
+        keeps one of them thinking at a time."""
+        searching = [b for b in self.bots.values() if b.kind is HouseBotKind.SEARCH]
+        own = {b.table.id for b in searching if b.address == address}
+        cap = self.search_tables_per_address
+        if cap and table.id not in own and len(own) >= cap:
+            return phrase(Msg.HOUSE_SEARCH_TABLES_OF_ADDRESS, count=cap)
+        anywhere = {b.table.id for b in searching}
+        if table.id not in anywhere and len(anywhere) >= self.search_tables:
+            return phrase(Msg.HOUSE_SEARCH_TABLES_ON_SERVER, count=self.search_tables)
         return None
 
     def too_often(self, address: str) -> Phrase | None:

@@ -188,6 +188,8 @@ class Lobby:
             starts_burst=config.house_bot_starts_per_address_burst,
             server_starts_per_s=config.house_bot_starts_per_s,
             server_starts_burst=config.house_bot_starts_burst,
+            search_tables_per_address=config.house_search_tables_per_address,
+            search_tables=config.max_house_search_tables,
         )
         mm = self.matchmaking
         self.handlers = {

@@ -769,7 +769,7 @@ class Table:
         if rated and not self.rated:
             session.send(ev.error("not-allowed", phrase(Msg.UNRATED_TABLE, table=self.id)))
             return
-        refusal = house.refusal(self, session.address)
+        refusal = house.refusal(self, session.address, kind)
         if refusal is not None:
             session.send(ev.error("busy", refusal))
             return

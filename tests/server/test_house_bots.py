@@ -365,3 +365,58 @@ async def test_a_house_bot_that_keeps_crashing_forfeits_the_match(
     assert f"info text={name} cannot go on and gives its seat up." in told
     away = [line for line in ann.lines if is_event(line, "away")]
     assert away  # it crashed (and came back) before it gave up
+
+
+async def test_one_address_cannot_keep_the_server_thinking_with_search_bots(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, monkeypatch: MonkeyPatch
+) -> None:
+    """A hostile tryout (s30): one address asked for 'bot search 5' at six tables, each
+    a process thinking a second a call against a client that answers at once, so one
+    client kept six cores busy. A search bot thinks on its turn, and one seat at a table
+    has the turn: the tables where search bots play are capped, per address and on the
+    server; a refusal changes nothing. (Bots that never come.)"""
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: [*PYTHON, SLEEPER])
+    port = await start_server(house_bots=True, max_house_search_tables=2)  # 1 an address
+    tryout = [await connect.machine(port, f"t{n}") for n in range(6)]  # one address
+    answers = []
+    for client in tryout:
+        await client.send("new 2")
+        await client.expect("ok", cmd="sit")
+        await client.send("bot search 5")
+        answers.append(await client.read_until(lambda x: x.startswith(("ok cmd=bot", "error"))))
+    assert [x.split()[0] for x in answers] == ["ok"] + ["error"] * 5, answers
+    assert fields(answers[1])[1] == {
+        "code": "busy",
+        "text": "search bots from your address already play at 1 table(s), as many as one"
+        " address may: ask for one there, or try later",
+    }
+    await tryout[1].send("tables")  # nothing changed: its seat free, no bot on its way
+    await tryout[1].expect("tables")
+    listed = [await tryout[1].expect("table") for _ in range(6)]
+    assert [t["seats"] for t in listed] == ["t0,-"] + [f"t{n},-" for n in range(1, 6)]
+    await tryout[1].send("bot heuristic")  # another bot still comes there
+    await tryout[1].expect("ok", cmd="bot")
+    await tryout[0].send("bot search 1")  # ... as a search bot to its one table
+    assert (await tryout[0].expect("error"))["code"] == "table-full"  # (2 players: full)
+
+    # a person at a four-player table with three search bots: one thinks at a time
+    olga = await connect.machine(port, "olga", source="127.0.0.2")
+    await olga.send("new 4")
+    await olga.expect("ok", cmd="sit")
+    for level in (3, 4, 5):
+        await olga.send(f"bot search {level}")
+        await olga.expect("ok", cmd="bot")
+    vera = await connect.raw(port, "vera", source="127.0.0.3")  # the server's 2 are taken
+    await vera.send("login vera lang=ru")
+    await vera.send("new 2")
+    await vera.send("bot search")
+    refused = await vera.read_until(lambda x: x.startswith("Ошибка ("))
+    refused += " " + (await vera.read_until(lambda _: True)).strip()  # (80 columns)
+    assert refused == (
+        "Ошибка (busy): поисковые боты уже играют за столами (2), больше сервер не"
+        " позволяет: попробуйте позже"
+    )
+    await tryout[0].send("leave")  # its table closes, and its bot goes with it
+    await tryout[0].expect("ok", cmd="leave")
+    await vera.send("bot search")
+    await vera.read_until(lambda x: "house-search3-" in x)
