@@ -76,6 +76,8 @@ class Msg(StrEnum):
     PLAYERS_LEFT = "players-left"
     SEEK = "seek"
     SEEK_RESERVED = "seek-reserved"
+    SEEK_KEPT = "seek-kept"
+    SEEK_APART = "seek-apart"
     UNSEEK = "unseek"
     SHUTTING_DOWN = "shutting-down"
     # a drain: the server restarts once its running matches are over (§11.4a)
@@ -563,6 +565,17 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SEEK: (
         "Waiting for a {players}-player {variant} game{options}.",
         "Ждём партию: {variant}{options}, игроков: {players}.",
+    ),
+    # a match its seeker came by, left by another before its first deal ended
+    Msg.SEEK_KEPT: (
+        "{name} left before the first deal ended: you still wait for a {players}-player"
+        " {variant} game{options}, first in line{apart}.",
+        "{name} ушёл до конца первой раздачи: вы снова ждёте партию ({variant}{options},"
+        " игроков: {players}), первым в очереди{apart}.",
+    ),
+    Msg.SEEK_APART: (
+        ", and are not matched with {name} again for {minutes} min",
+        ", и с {name} вас {minutes} мин не сведут",
     ),
     Msg.SEEK_RESERVED: (
         "Waiting for a table reserved for you.",

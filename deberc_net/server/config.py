@@ -95,6 +95,10 @@ class Config:
     # the same, for all the connections of one address together
     seat_churn_per_address_per_s: float = 0.5
     seat_churn_per_address_burst: float = 20.0
+    # a player whose running match another left by his own 'leave' is not matched by
+    # 'seek' with that name, nor with an address two such leavers came from, this long
+    # (0: never kept apart); one aborted before its first deal ended keeps his seek
+    seek_apart_ms: int = 600_000
     # watchers' comings and goings told to a table: a name's coming at most once in the
     # window (and its going only if its coming was told), and at one table no more
     # comings than the rate and burst, however many connections come and go

@@ -6,11 +6,13 @@ from __future__ import annotations
 import difflib
 import enum
 import functools
+import math
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import attrs
+import trio
 
 from deberc_net.plugins import RuleBook, RuleError, RuleKind
 from deberc_net.protocol import events as ev
@@ -21,6 +23,7 @@ from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.protocol.refusals import rules_refused
 
 from .accounts import name_key
+from .kept_apart import Left, address_of, apart, apart_from_names, earliest_end, noted
 from .table_messages import Observe, Sit
 
 PRIVATE = "private"  # 'new ... private': no rule option, a table listed to nobody
@@ -139,6 +142,9 @@ class Matchmaking:
     # a ladder's boards: deal records kept from their players until the admin releases
     # them, once every seating of the board is played (docs/protocol.md §5.5a)
     held: dict[str, list[HeldRecord]] = attrs.Factory(dict)
+    # when a look at the queue is due, for seekers kept apart (kept_apart.py) who may be
+    # matched once that ends (inf: none due)
+    recheck_due: float = math.inf
 
     def is_seeking(self, session: Session) -> bool:
         node = self.lobby.node  # serve --workers: its seek may wait on another worker
@@ -155,6 +161,9 @@ class Matchmaking:
     # ----------------------------------------------------------- commands
     async def seek(self, session: Session, item: Command) -> None:
         lobby = self.lobby
+        # a seek of the game he waits for already keeps its place (a seek kept for him
+        # first in line, kept_seek: a bot seeks again after every match)
+        held = (self.seekers.index(session), session.seeking) if session in self.seekers else None
         if not lobby.free_to_sit(session):
             return
         if item.args == ("reserved",):
@@ -174,14 +183,17 @@ class Matchmaking:
         except RuleError as exc:
             session.send(rules_refusal(session, exc))
             return
-        open_table = self.open_table_for(settings)
+        open_table = self.open_table_for(settings, session)
         if open_table is None:
             waiting = [s for s in self.seekers if s.seeking == settings and s is not session]
             if len(waiting) + 1 >= settings.players and not lobby.table_room(session, False):
                 return  # it would open a table: refused, and nothing changes
         self.forget(session)
         session.seeking = settings
-        self.seekers.append(session)
+        if held is not None and held[1] == settings:
+            self.seekers.insert(held[0], session)
+        else:
+            self.seekers.append(session)
         session.send(
             ev.ok(
                 "seek",
@@ -210,33 +222,100 @@ class Matchmaking:
         if lobby.refused_new_game(session):  # a seek from another worker, or placed again
             self.forget(session)
             return
-        open_table = self.open_table_for(settings)
+        tables = self._waiting_tables(settings)
+        open_table = next((t for t in tables if not self._kept_from(t, session)), None)
         if open_table is not None:  # a table someone opened with 'new' waits for this game
             self.forget(session)
-            self.promise(open_table, session, settings)
+            self.promise(open_table, session, settings, sought=settings)
             return
         if session not in self.seekers:
             session.seeking = settings
             self.seekers.append(session)
         same = [s for s in self.seekers if s.seeking == settings]
         if len(same) >= settings.players and len(lobby.tables) < lobby.config.max_tables:
-            group = same[: settings.players]
-            for s in group:
-                self.forget(s)
-            table = lobby.open_table(settings)
-            for s in group:
-                self.promise(table, s, None)
+            group = self._group(session, same, settings.players)
+            if group is not None:
+                for s in group:
+                    self.forget(s)
+                table = lobby.open_table(settings)
+                for s in group:
+                    self.promise(table, s, None, sought=settings)
+                return
+        self._look_again_for(same, tables)
 
-    def open_table_for(self, settings: GameSettings) -> Table | None:
+    def _group(self, session: Session, same: list[Session], players: int) -> list[Session] | None:
+        """Those of ``same`` (the seekers of one game, oldest first) who sit together
+        with ``session`` (placed now, among them), in the order they sought; None if
+        too few are left once those kept apart (kept_apart.py) are passed over. Before
+        ``session`` came no group could form, so any group now holds him."""
+        if not any(s.left_by for s in same):  # (nobody left anyone: the first come)
+            return same[:players]
+        now = trio.current_time()
+        group = [session]
+        for seeker in same:
+            if seeker is not session and not any(apart(seeker, g, now) for g in group):
+                group.append(seeker)
+                if len(group) == players:
+                    return sorted(group, key=same.index)
+        return None
+
+    def _look_again_for(self, same: list[Session], tables: list[Table]) -> None:
+        """Seekers wait, beside ``tables`` of their game (all kept from one of them): if
+        it is because some are kept apart, look at the queue again when the first of
+        that ends (a seek that comes meanwhile looks itself)."""
+        people = [p for t in tables for p in self._people(t)]
+        due = earliest_end([*same, *people], trio.current_time())
+        if due is None or due >= self.recheck_due:
+            return
+        self.recheck_due = due
+        self.lobby.spawner.start_soon(self._look_again, due)
+
+    async def _look_again(self, due: float) -> None:
+        """At ``due``, place every seeker again (those no longer kept apart meet)."""
+        await trio.sleep_until(due)
+        if self.recheck_due == due:
+            self.recheck_due = math.inf
+        for seeker in list(self.seekers):
+            wanted = seeker.seeking
+            if seeker in self.seekers and isinstance(wanted, GameSettings):
+                self.place(seeker, wanted)
+
+    def open_table_for(
+        self, settings: GameSettings, session: Session | None = None
+    ) -> Table | None:
         """The oldest waiting public table of exactly this game with a seat anyone may
-        take: a seeker sits there rather than wait beside it. Not another worker's
-        (serve --workers): its copy here may be late; a seek goes there otherwise."""
-        # the waiting ones first (a seek on a busy server passes many playing tables)
-        waiting = [t for t in self.lobby.tables.values() if t.state is TableState.WAITING]
-        for table in sorted(waiting, key=_table_id):
-            if self.open_to_seekers(table) and table_settings(table) == settings:
+        take (and, for ``session``, none there kept apart from him: kept_apart.py): a
+        seeker sits there rather than wait beside it. Not another worker's (serve
+        --workers): its copy here may be late; a seek goes there otherwise."""
+        for table in self._waiting_tables(settings):
+            if session is None or not self._kept_from(table, session):
                 return table
         return None
+
+    def _waiting_tables(self, settings: GameSettings) -> list[Table]:
+        """The waiting public tables of this worker of exactly this game with a seat
+        anyone may take, oldest first."""
+        # the waiting ones first (a seek on a busy server passes many playing tables)
+        waiting = [t for t in self.lobby.tables.values() if t.state is TableState.WAITING]
+        return [
+            t
+            for t in sorted(waiting, key=_table_id)
+            if self.open_to_seekers(t) and table_settings(t) == settings
+        ]
+
+    def _people(self, table: Table) -> list[Session]:
+        """Those at ``table`` (seated, and online) or on their way to a seat there."""
+        seated = [self.lobby.session_named(n) for n in table.seats if n is not None]
+        return [s for s in seated if s is not None] + table.coming
+
+    def _kept_from(self, table: Table, session: Session) -> bool:
+        """Whether ``session`` is kept apart from someone at ``table`` (kept_apart.py): a
+        player there, online or away (then by his name), or one on his way."""
+        now = trio.current_time()
+        if any(apart(session, p, now) for p in self._people(table)):
+            return True
+        names = [name_key(n) for n in table.seats if n is not None]
+        return bool(session.left_by) and apart_from_names(session, names, now)
 
     def promise(
         self,
@@ -245,15 +324,18 @@ class Matchmaking:
         settings: GameSettings | None,
         *,
         answers: bool = False,
+        sought: GameSettings | None = None,
     ) -> None:
         """Post a seeker's Sit (or a 'new' opener's); its seat counts as taken until the
         table handles it, so other seekers do not pile onto a table that only looks free
         (each of them refused there and placed again: at a burst of seeks, a storm of
         refusals). ``answers``: it is the reply to the line being handled (the opener's
         'new'), which the reader waits for before the next line (docs/protocol.md §2.3);
-        a seeker's seat comes whenever others come, as an event does."""
-        if table.post(Sit(session, None, settings, promised=True), request=answers):
-            table.promised += 1
+        a seeker's seat comes whenever others come, as an event does. ``sought``: the
+        game a seeker sought, kept with his seat (Table.sought)."""
+        sit = Sit(session, None, settings, promised=True, sought=sought)
+        if table.post(sit, request=answers):
+            table.coming.append(session)
 
     def open_to_seekers(self, table: Table) -> bool:
         """A waiting public table of this worker with a seat anyone may take (one no
@@ -277,10 +359,78 @@ class Matchmaking:
             return
         settings = table_settings(table)
         for seeker in [s for s in self.seekers if s.seeking == settings]:
+            if self._kept_from(table, seeker):  # (kept_apart.py: he waits on, till then)
+                self._look_again_for([seeker], [table])
+                continue
             self.forget(seeker)
-            self.promise(table, seeker, settings)
+            self.promise(table, seeker, settings, sought=settings)
             if not self.open_to_seekers(table):
                 return
+
+    # ---------------------------------------------- who left whose match
+    def left_by(self, leaver: Session, left: list[tuple[Session, GameSettings | None]]) -> None:
+        """``leaver`` left a running match by his own 'leave': each player ``left`` there
+        is kept apart from him, and has the seek he came by (if any: the first deal had
+        not ended) again, first in line (``kept_apart``; a player of another worker's
+        there, docs/scaling.md)."""
+        name = name_key(leaver.name or "")
+        address = address_of(leaver)
+        node = self.lobby.node
+        for session, settings in left:
+            if session.remote and node is not None:  # (his stand-in here keeps it too)
+                self.kept_apart(session, leaver.name or "", name, address, None)
+                node.tell_left_by(session, leaver.name or "", name, address, settings)
+            else:
+                self.kept_apart(session, leaver.name or "", name, address, settings)
+
+    def kept_apart(
+        self,
+        session: Session,
+        shown: str,
+        name: str,
+        address: str | None,
+        settings: GameSettings | None,
+    ) -> None:
+        """``session``'s match was left by ``shown`` (name key ``name``) from ``address``:
+        'seek' keeps him apart from that name, and from an address two leavers came
+        from, for ``seek_apart_ms``; with ``settings``, his seek is kept (``kept_seek``)."""
+        apart_ms = self.lobby.config.seek_apart_ms
+        now = trio.current_time()
+        if apart_ms > 0:
+            session.left_by = noted(
+                session.left_by, Left(name, address, now + apart_ms / 1000), now
+            )
+        if settings is not None:
+            self.kept_seek(session, settings, shown)
+
+    def kept_seek(self, session: Session, settings: GameSettings, leaver: str) -> None:
+        """``session``'s match was aborted by ``leaver`` before its first deal ended, and
+        he had sought it: he waits for the same game again, first in line, told so
+        (docs/protocol.md §5.5). Not if he has gone, sits or seeks already, nor while no
+        new game starts (a stop, a drain)."""
+        lobby = self.lobby
+        if session.ended is not None or session.table is not None or self.is_seeking(session):
+            return
+        if not lobby.accepting or lobby.drain.begun:
+            return
+        lobby.rematches.withdraw(session, ev.RematchOff.ELSEWHERE)  # he seeks, as 'seek'
+        minutes = math.ceil(lobby.config.seek_apart_ms / 60_000)
+        apart_for = (
+            phrase(Msg.SEEK_APART, name=leaver, minutes=minutes) if minutes else phrase(Msg.NOTHING)
+        )
+        options = f" ({', '.join(settings.options)})" if settings.options else ""
+        said = phrase(
+            Msg.SEEK_KEPT,
+            name=leaver,
+            players=settings.players,
+            variant=settings.variant,
+            options=options,
+            apart=apart_for,
+        )
+        session.send(ev.info(said))
+        session.seeking = settings
+        self.seekers.insert(0, session)
+        self.place(session, settings)
 
     def _seek_reserved(self, session: Session) -> None:
         assert session.name is not None

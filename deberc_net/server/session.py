@@ -19,6 +19,7 @@ from deberc_net.protocol.render import Style
 from .limits import Bucket
 
 if TYPE_CHECKING:
+    from .kept_apart import Left
     from .matchmaking import Wanted
     from .table import Table
 
@@ -326,6 +327,9 @@ class Session:
     # the last match it watched to its end: 'sheet' and 'history' at no table tell it
     watched_match: str | None = None
     seeking: Wanted | None = None  # the game it waits for (server/matchmaking.py)
+    # the last few who left a running match of his: matchmaking keeps him apart from
+    # them for a while (server/kept_apart.py)
+    left_by: tuple[Left, ...] = ()
     # the people looking on through it: a web table feed's session stands for its pages
     watchers: int = 1
     requests_waiting: int = 0  # table calls, 'state's and 'say's posted, not yet handled
@@ -340,6 +344,9 @@ class Session:
     # a logger bound to more than the connection (a web feed's); None: ``log`` binds the
     # connection's id, peer and name when a line is logged (an idle one holds no logger)
     bound_log: Any = None
+    # whether ``address`` is the player's own: a stand-in for another worker's player
+    # learns it from what his messages tell (kept_apart.py)
+    address_told: bool = True
     remote = False  # (a class attribute) a player of another worker: server/cluster/
 
     @property

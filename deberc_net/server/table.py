@@ -136,8 +136,11 @@ class Table:
     sheet: ScoreSheet = attrs.field(init=False, factory=ScoreSheet)  # folded in _tell
     seq: int = attrs.field(init=False, default=0)
     state: ev.TableState = attrs.field(init=False, default=ev.TableState.WAITING)
-    # seeks' Sits posted here and not yet handled: seats a seeker is on its way to
-    promised: int = attrs.field(init=False, default=0)
+    # those whose Sits matchmaking posted here, not yet handled: on their way to a seat
+    # (a seeker, or the opener of 'new')
+    coming: list[Session] = attrs.field(init=False, factory=list)
+    # the game each seat's player sought, where matchmaking seated a seeker
+    sought: dict[int, GameSettings] = attrs.field(init=False, factory=dict)
     asked_seq: int = attrs.field(init=False, default=0)  # the seq of the open request
     clocks: Clocks = attrs.field(init=False)
     deal_started: float = attrs.field(init=False, default=0.0)
@@ -213,6 +216,11 @@ class Table:
     @property
     def players(self) -> int:
         return self.rules.settings.players
+
+    @property
+    def promised(self) -> int:
+        """Seats promised to those on their way (``coming``): taken for matchmaking."""
+        return len(self.coming)
 
     def info(self) -> ev.TableInfo:
         return ev.TableInfo(
@@ -497,10 +505,10 @@ class Table:
 
     async def _handle_message(self, message: Message) -> None:
         match message:
-            case Sit(session, seat, seeking, promised):
-                if promised:
-                    self.promised -= 1
-                self._sit(session, seat, seeking)
+            case Sit(session, seat, seeking, promised, sought):
+                if promised and session in self.coming:
+                    self.coming.remove(session)
+                self._sit(session, seat, seeking, sought)
                 if promised and session.table is not self:  # the seat promised him came free
                     self.lobby.matchmaking.fill(self)  # (fill takes only a waiting table)
             case Leave(session, confirmed, paid):
@@ -597,7 +605,13 @@ class Table:
                 return seat
         return None
 
-    def _sit(self, session: Session, seat: int | None, seeking: GameSettings | None = None) -> None:
+    def _sit(
+        self,
+        session: Session,
+        seat: int | None,
+        seeking: GameSettings | None = None,
+        sought: GameSettings | None = None,
+    ) -> None:
         name = session.name
         if name is None or session.closed:  # logged in elsewhere meanwhile, or gone
             self._refuse_sit(session, None)
@@ -611,6 +625,8 @@ class Table:
             return
         seat = problem
         self.seats[seat] = name
+        if sought is not None:
+            self.sought[seat] = sought
         self._seated_at = -1
         self.clocks.back(seat)
         session.table, session.seat = self, seat
@@ -855,9 +871,27 @@ class Table:
             # for as a waiting table's seat already
             if session.ended is None and not paid:
                 match_left(self.lobby, session)
+            chose = session.ended is None and self.board is None
+            left_behind = self._left_behind(seat) if chose else []
             await self._forfeit(seat, Outcome.LEFT)
+            if left_behind:  # kept apart from him by 'seek' for a while (kept_apart.py)
+                self.lobby.matchmaking.left_by(session, left_behind)
             return
         self._free_seat(seat, session.name or "?")
+
+    def _left_behind(self, seat: int) -> list[tuple[Session, GameSettings | None]]:
+        """The players a leave of ``seat`` ends the match of (its house bots aside),
+        each with the game he had sought if matchmaking seated him and the first deal
+        has not ended: that seek is his again."""
+        match = self.match
+        first_deal = match is not None and match.deal.deal_no == 1
+        left = []
+        for other in range(self.players):
+            session = self._session(other) if other != seat else None
+            if session is None or self.lobby.house.get(session.name or "") is not None:
+                continue
+            left.append((session, self.sought.get(other) if first_deal else None))
+        return left
 
     def _confirms(self, seat: int) -> bool:
         """Whether this 'leave' confirms one asked a moment ago; if not, it is asked now."""
@@ -893,6 +927,7 @@ class Table:
 
     def _free_seat(self, seat: int, name: str, away_too_long: bool = False) -> None:
         self.seats[seat] = None
+        self.sought.pop(seat, None)
         self._seated_at = -1
         self._event(ev.Left(name, seat, away_too_long))
         if self.reserved is not None:  # a board waits for its player, or its forfeit

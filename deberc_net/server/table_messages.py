@@ -30,6 +30,9 @@ class Sit:
     # posted by matchmaking: the table counts it as a seat taken until it is handled
     # (Table.promised)
     promised: bool = False
+    # the game the seeker sought, posted by matchmaking: kept with his seat, his seek is
+    # his again if another leaves the match before its first deal ended (kept_apart.py)
+    sought: GameSettings | None = None
 
 
 @attrs.frozen

@@ -84,6 +84,24 @@ async def test_each_table_message_a_worker_forwards_is_read_back_as_posted() -> 
     assert message_for_bus(Dismiss("bot")) is None
 
 
+async def test_a_leave_and_a_bot_tell_the_owner_the_players_own_address() -> None:
+    """The stand-in of another worker's player has his worker's address until a message
+    tells his own: a 'leave' (those whose match he leaves are kept apart from it,
+    docs/protocol.md §5.5) and a 'bot' (the house bots' cap per address)."""
+    ann = Session(1, Outbox(1 << 16), trio.CancelScope(), name="ann", address="10.0.0.7")
+    for message in (Leave(ann, confirmed=True), SummonBot(ann, HouseBotKind.RANDOM, None)):
+        stand_in = Session(9, Outbox(1 << 16), trio.CancelScope(), name="ann", address="w1")
+        stand_in.address_told = False
+        told = _carried(message_for_bus(message))
+        message_from_bus(told["m"], stand_in, told)
+        assert (stand_in.address, stand_in.address_told) == ("10.0.0.7", True), message
+    # a worker of an older version tells none: the stand-in's stays its worker's
+    stand_in = Session(9, Outbox(1 << 16), trio.CancelScope(), name="ann", address="w1")
+    stand_in.address_told = False
+    message_from_bus("leave", stand_in, {"m": "leave", "confirmed": True})
+    assert (stand_in.address, stand_in.address_told) == ("w1", False)
+
+
 def test_an_invitation_crosses_the_bus_whole() -> None:
     invited = ev.Invited("ann", 12, 4, "moscow", ("to-301", "bolt"), True)
     assert invited_from_bus(_carried(invited_for_bus(invited))) == invited

@@ -35,6 +35,7 @@ from deberc_net.protocol.render import HandOrder
 from ..accounts import name_key
 from ..allowance import seat_given_up
 from ..hand_sizes import hand_sizes, sizes_message, sizes_to_tell
+from ..kept_apart import Left
 from ..matchmaking import GameSettings, table_settings
 from ..moderation import Action
 from ..session import Ending, Session, stopped_watching
@@ -65,6 +66,7 @@ from .payloads import (
     table_described,
     table_for_bus,
     tables_messages,
+    told_address,
     who_for_bus,
 )
 from .remote import MatchNow, RemoteSession, RemoteTable
@@ -207,6 +209,7 @@ class Node:
             "text": self._out,
             "placed": self._placed,
             "seat_spent": self._seat_spent,
+            "left_by": self._left_by,
             "watch": self._watched,
             "close": self._closing,
             "seek": self._seek_here,
@@ -711,6 +714,34 @@ class Node:
         if session is not None and session.ended is None:  # (gone meanwhile: not charged)
             seat_given_up(self.lobby, session)
 
+    def tell_left_by(
+        self,
+        proxy: Session,
+        shown: str,
+        name: str,
+        address: str | None,
+        settings: GameSettings | None,
+    ) -> None:
+        """``shown`` (name key ``name``, from ``address``) left a running match here of
+        ``proxy``'s player: his worker, where his next seek is, keeps him apart from the
+        leaver, and gives him back the seek he came by (``settings``: the first deal had
+        not ended). After the match's end and his placing, on the same channel."""
+        if not isinstance(proxy, RemoteSession):
+            return
+        told = None if settings is None else settings_for_bus(settings)
+        body = {"k": "left_by", "s": proxy.remote_id, "shown": shown, "name": name}
+        self.bus.publish(channel(proxy.worker), body | {"address": address, "seek": told})
+
+    def _left_by(self, message: dict[str, Any]) -> None:
+        session = self.forwarded.get(message["s"])
+        if session is None or session.ended is not None:  # (gone meanwhile)
+            return
+        told = message["seek"]
+        settings = None if told is None else settings_from_bus(told)
+        self.lobby.matchmaking.kept_apart(
+            session, message["shown"], message["name"], message["address"], settings
+        )
+
     def _watched(self, message: dict[str, Any]) -> None:
         session = self.forwarded.get(message["s"])
         if session is None:
@@ -770,7 +801,10 @@ class Node:
             self.seeking_at[session.id] = (there[0], wanted)
             self.forwarded[session.id] = session
             body = {"k": "seek", "s": session.id, "who": who_for_bus(session)}
-            self.bus.publish(channel(there[0]), body | {"settings": settings_for_bus(wanted)})
+            body |= {"settings": settings_for_bus(wanted), "address": session.address}
+            # whom he is kept apart from, each for how much longer (kept_apart.py)
+            body["apart"] = [[k.name, k.address, k.until - now] for k in session.left_by]
+            self.bus.publish(channel(there[0]), body)
             for waiting in (self.tables_wait, self.seeks):  # one seeker for one waiting there
                 waiting.get(there[0], set()).discard(wanted)
 
@@ -785,6 +819,10 @@ class Node:
 
     def _seek_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy(message["w"], message["s"], message["who"])
+        told_address(proxy, message)
+        now = trio.current_time()  # (an older worker's seek tells no one kept apart)
+        kept = [Left(name, address, now + left) for name, address, left in message.get("apart", [])]
+        proxy.left_by = tuple(k for k in kept if k.until > now)
         if not self._not_his(proxy):  # (a claim that lost its name seeks no seat)
             self.lobby.matchmaking.place(proxy, settings_from_bus(message["settings"]))
 

@@ -212,8 +212,9 @@ def message_for_bus(message: Message) -> dict[str, Any] | None:
         case Sit(_, seat, seeking):
             told = None if seeking is None else settings_for_bus(seeking)
             return {"m": "sit", "seat": seat, "seeking": told}
-        case Leave(_, confirmed, paid):
-            return {"m": "leave", "confirmed": confirmed, "paid": paid}
+        case Leave(session, confirmed, paid):
+            # the leaver's address: those whose match he leaves are kept apart from it
+            return {"m": "leave", "confirmed": confirmed, "paid": paid, "address": session.address}
         case TableCall(_, text, seq):
             return {"m": "call", "text": text, "seq": seq}
         case Observe(_, sheet):
@@ -251,6 +252,7 @@ def message_from_bus(kind: str, proxy: RemoteSession, body: dict[str, Any]) -> M
             told = body["seeking"]
             return Sit(proxy, body["seat"], None if told is None else settings_from_bus(told))
         case "leave":
+            told_address(proxy, body)
             return Leave(proxy, body["confirmed"], body.get("paid", False))
         case "call":
             return TableCall(proxy, body["text"], body["seq"])
@@ -273,9 +275,18 @@ def message_from_bus(kind: str, proxy: RemoteSession, body: dict[str, Any]) -> M
         case "invite":
             return Invite(proxy, body["name"])
         case "bot":
-            proxy.address = body["address"]  # the player's own, not his worker's
+            told_address(proxy, body)
             return SummonBot(proxy, HouseBotKind(body["kind"]), body["level"], body["rated"])
     raise ValueError(f"no such table message: {kind}")
+
+
+def told_address(proxy: RemoteSession, body: dict[str, Any]) -> None:
+    """The address a message of ``proxy``'s player tells (his own, not his worker's),
+    if it tells one (a worker of an older version's 'leave' does not): the house bots'
+    cap per address, and whom matchmaking keeps apart (kept_apart.py), count it."""
+    address = body.get("address")
+    if isinstance(address, str):
+        proxy.address, proxy.address_told = address, True
 
 
 def invited_for_bus(invited: ev.Invited) -> dict[str, Any]:

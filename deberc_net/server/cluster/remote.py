@@ -145,6 +145,9 @@ class RemoteSession(Session):
         watched = WatchedSet()
         watched.session = self
         self.observing = watched
+        # its address is its worker's until a message of its player tells his own
+        # (payloads.told_address)
+        self.address_told = False
         self.ready = True
 
     @property
