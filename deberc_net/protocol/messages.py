@@ -570,8 +570,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SEEK_KEPT: (
         "{name} left before the first deal ended: you still wait for a {players}-player"
         " {variant} game{options}, first in line{apart}.",
-        "{name} ушёл до конца первой раздачи: вы снова ждёте партию ({variant}{options},"
-        " игроков: {players}), первым в очереди{apart}.",
+        "{name} покидает стол до конца первой раздачи: вы снова ждёте партию"
+        " ({variant}{options}, игроков: {players}), первым в очереди{apart}.",
     ),
     Msg.SEEK_APART: (
         ", and are not matched with {name} again for {minutes} min",
