@@ -135,6 +135,9 @@ class Config:
     # answers at once, about a core per table, whatever their number or level there
     house_search_tables_per_address: int = 1
     max_house_search_tables: int = 4
+    # the house bots run this much nicer than the server (os.nice): on a busy machine
+    # the kernel serves the server's players before the bots' thinking (0: as the server)
+    house_bot_nice: int = 10
     # Accounts
     hash_workers: int = 2  # threads checking passwords of registered names
     registration_workers: int = 1  # threads hashing new registrations (apart from logins)

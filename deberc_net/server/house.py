@@ -104,6 +104,9 @@ class HouseBots:
     # so what search bots take of the machine is about a core per table they play at
     search_tables_per_address: int = 0
     search_tables: int = 1_000_000
+    # how much nicer than the server a bot process runs (os.nice, in the child before
+    # it runs the bot): a bot's thinking never slows the server's answers to people
+    nice: int = 0
     host: str = "127.0.0.1"
     port: int = 0  # the server's bound port, set once it listens
     bots: dict[str, HouseBot] = attrs.Factory(dict)  # by name key
@@ -273,6 +276,7 @@ class HouseBots:
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
                     env=env,
+                    preexec_fn=self._nicer if self.nice > 0 else None,
                 )
             except OSError:
                 log.exception("house_bot_cannot_start", name=bot.name)
@@ -295,6 +299,10 @@ class HouseBots:
             await trio.sleep(min(1.0, 0.1 * restarts))
         if not bot.dismissed:
             self.give_up(bot)
+
+    def _nicer(self) -> None:
+        # (in the forked child, before exec: a plain system call, no lock taken)
+        os.nice(self.nice)
 
     def give_up(self, bot: HouseBot) -> None:
         """A bot that keeps failing: its seat is given up (a running match forfeited)."""

@@ -190,6 +190,7 @@ class Lobby:
             server_starts_burst=config.house_bot_starts_burst,
             search_tables_per_address=config.house_search_tables_per_address,
             search_tables=config.max_house_search_tables,
+            nice=config.house_bot_nice,
         )
         mm = self.matchmaking
         self.handlers = {

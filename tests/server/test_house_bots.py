@@ -3,9 +3,11 @@ that sits at the table, plays the match and leaves; the caps, the errors, a cras
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import structlog
 import trio
@@ -420,3 +422,33 @@ async def test_one_address_cannot_keep_the_server_thinking_with_search_bots(
     await tryout[0].expect("ok", cmd="leave")
     await vera.send("bot search")
     await vera.read_until(lambda x: "house-search3-" in x)
+
+
+async def test_house_bots_run_nicer_than_the_server(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    monkeypatch: MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """A house bot's thinking must not slow the server's answers to people on a busy
+    machine: its process runs ``house_bot_nice`` (10) nicer than the server; 0 keeps
+    it as nice as the server. (A stand-in bot that writes its niceness down.)"""
+    told = tmp_path / "nice"
+    says = f"import os, time; open({str(told)!r}, 'w').write(str(os.nice(0))); time.sleep(60)"
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: [*PYTHON, says])
+    own = os.nice(0)  # the server's (it runs in this process)
+    for nice, expected in ((None, min(own + 10, 19)), (0, own)):
+        settings = {} if nice is None else {"house_bot_nice": nice}
+        port = await start_server(house_bots=True, **settings)
+        ann = await connect.machine(port, f"ann{expected}")
+        await ann.send("new 2")
+        await ann.expect("ok", cmd="sit")
+        await ann.send("bot random")
+        await ann.expect("ok", cmd="bot")
+        with trio.fail_after(10):
+            while not told.exists() or not told.read_text():
+                await trio.sleep(0.05)
+        assert int(told.read_text()) == expected
+        told.unlink()
+        await ann.send("leave")
+        await ann.expect("ok", cmd="leave")
