@@ -99,7 +99,7 @@
     if (!away) return;
     const note = document.createElement("div");
     note.className = "away"; note.textContent = "away: the seat is held a while";
-    el.append(note);
+    el.querySelector(".name").after(note);  // where the served page has it
   }
   function drawTalk() {
     const ol = document.getElementById("talk");
@@ -130,8 +130,15 @@
     if (shown) document.getElementById("status").append(cardEl(st.turned));
     setText("talon", left === null ? "" : "Talon " + left);
   }
+  // the trump suit in its colour, as the served page writes it (macros.html suit)
   function setTrump(s, who) {
-    setText("trump", s && s !== "-" ? "Trump " + SUITS[s] + (who !== null ? " · " + names[who] + " plays" : "") : "");
+    setText("trump", "");
+    if (!s || s === "-") return;
+    const suit = document.createElement("span");
+    suit.className = "suit-" + s;
+    suit.textContent = SUITS[s];
+    document.getElementById("trump").append("Trump ", suit,
+      who !== null ? " · " + names[who] + " plays" : "");
   }
   // Hand sizes are public counts, not in an observer's lines: each card played takes
   // one from its seat, and the server tells them (JSON, {"hand_sizes": [...]}, after a

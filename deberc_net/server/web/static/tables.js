@@ -8,6 +8,17 @@
     else td.textContent = text;
     return td;
   };
+  // the players by seat, each a whole name (a phone breaks the line between names only)
+  const players = (t) => {
+    const td = document.createElement("td");
+    t.players.forEach((p, i) => {
+      const who = document.createElement("span"); who.className = "who";
+      who.textContent = (p || "(free)") + (t.away_s[i] === null ? "" : " (away)");
+      if (i) td.append(", ");
+      td.append(who);
+    });
+    return td;
+  };
   async function refresh() {
     try {
       const reply = await fetch("/api/tables", { cache: "no-store" });
@@ -16,8 +27,7 @@
       const rows = tables.map((t) => {
         const tr = document.createElement("tr");
         tr.append(cell(String(t.id), "/table/" + t.id),
-          cell(t.players.map((p, i) => (p || "(free)") + (t.away_s[i] === null ? "" : " (away)"))
-            .join(", ")), cell(t.variant),
+          players(t), cell(t.variant),
           cell(t.options.join(", ") || "–"), cell(t.state), cell(t.deal ? String(t.deal) : "–"),
           cell(t.score ? t.score.join(" : ") : "–"), cell(String(t.observers)));
         return tr;

@@ -1,0 +1,195 @@
+"""The pages on a phone, and the words on the felt (headless Chromium, tests/web/conftest.py).
+
+Every page is laid out at a phone's width (base.html's viewport; without it a phone lays
+a page out 980 pixels wide and shrinks it to a third) and nothing spills sideways (a
+wide table scrolls in its own box); a name is never broken at its hyphens on `/`; the
+board fits the phone with no seat over another or over the centre; the bottom seat's
+card lies towards the centre, as the top seat's does; and the trump and an away seat's
+note read on the green felt (WCAG's 4.5:1 contrast at least), served and live alike.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import trio
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from tests.server.client import LineClient, a_whole_match, fields, is_event, play_machine
+from tests.server.conftest import Connector
+
+from .browsing import in_thread, wait_for
+from .conftest import WebServer, screenshot
+
+PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+DESKTOP = {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}  # conftest's
+# long names with hyphens, as the house bots' (house-heuristic-12)
+NAMES = ("ann-marie-k", "bob-the-second", "cat-o-nine", "dan-van-dam")
+
+FITS = """
+const page = document.documentElement;
+return [window.innerWidth, page.scrollWidth - page.clientWidth];
+"""
+BROKEN_NAMES = """
+return [...document.querySelectorAll("#tables .who")]
+  .filter((e) => e.getClientRects().length !== 1).map((e) => e.textContent);
+"""
+BOXES = """
+const box = (css) => { const e = document.querySelector(css);
+  if (!e) return null; const r = e.getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom]; };
+const seats = [...document.querySelectorAll("#board .seat")].map((e) => "#" + e.id);
+return { board: box("#board"), centre: box("#board .centre"),
+         seats: Object.fromEntries(seats.map((s) => [s, box(s)])),
+         hand0: box("#seat-0 .hand"), laid0: box("#seat-0 .laid .card"),
+         hand2: box("#seat-2 .hand"), laid2: box("#seat-2 .laid .card") };
+"""
+# an element's text colour and the colours behind it: its own background, or the
+# nearest one under it (a gradient's every colour)
+COLOURS = """
+const el = arguments[0];
+const text = getComputedStyle(el).color;
+for (let node = el; node; node = node.parentElement) {
+  const style = getComputedStyle(node);
+  if (!/rgba\\(.*, 0\\)$/.test(style.backgroundColor)) return [text, [style.backgroundColor]];
+  if (style.backgroundImage !== "none")
+    return [text, style.backgroundImage.match(/rgba?\\([^)]*\\)/g)];
+}
+return [text, ["rgb(255, 255, 255)"]];
+"""
+RGB = re.compile(r"rgba?\((\d+), (\d+), (\d+)")
+
+
+def _luminance(colour: str) -> float:
+    match = RGB.match(colour)
+    assert match, colour
+
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(int(v)) for v in match.groups())
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(driver: webdriver.Chrome, css: str) -> float:
+    """The least contrast ratio (WCAG) of the element's text against what lies under it."""
+    element = driver.find_element(By.CSS_SELECTOR, css)
+    text, behind = driver.execute_script(COLOURS, element)
+    ratios = []
+    for back in behind:
+        light, dark = sorted((_luminance(text), _luminance(back)), reverse=True)
+        ratios.append((light + 0.05) / (dark + 0.05))
+    return min(ratios)
+
+
+@contextmanager
+def sized(driver: webdriver.Chrome, metrics: dict[str, Any]) -> Iterator[None]:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    try:
+        yield
+    finally:  # the session's one browser goes on at its own size
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", DESKTOP)
+
+
+def _overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def until_seat_0_lays() -> Callable[[str], bool]:
+    """A stop for play_machine: seat 0 has laid a card that did not close its trick."""
+    laid = [0]  # cards in the trick being laid
+
+    def stop(line: str) -> bool:
+        if is_event(line, "trick") or is_event(line, "deal"):
+            laid[0] = 0
+        elif is_event(line, "play"):
+            laid[0] += 1
+            return fields(line)[1]["seat"] == "0" and laid[0] < 4
+        return False
+
+    return stop
+
+
+def check_pages(
+    driver: webdriver.Chrome, web: WebServer, width: int, table: int, match: str
+) -> None:
+    for path in ("/", f"/table/{table}", f"/games/{match}", f"/players/{NAMES[0]}", "/ladders"):
+        driver.get(web.url(path))
+        # laid out at the window's width, and nothing past it (a scroll bar aside)
+        assert driver.execute_script(FITS) == [width, 0], path
+        screenshot(driver, f"fits-{width}{path.replace('/', '-')}")
+    driver.get(web.url("/"))
+    assert driver.execute_script(BROKEN_NAMES) == []
+    time.sleep(1.3)  # the list redrawn by its script (every second)
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#tables .who")) == 4
+    assert driver.execute_script(BROKEN_NAMES) == []
+
+    driver.get(web.url(f"/table/{table}"))
+    wait_for(driver, 'body[data-live="open"] #seat-0 .laid .card')
+    WebDriverWait(driver, 10, poll_frequency=0.05).until(
+        lambda d: any(x.startswith("state ") for x in d.execute_script("return debercLines"))
+    )
+    boxes = driver.execute_script(BOXES)
+    assert boxes["board"][0] >= 0 and boxes["board"][2] <= width, boxes
+    placed = [boxes["centre"], *boxes["seats"].values()]
+    for i, a in enumerate(placed):
+        for b in placed[i + 1 :]:
+            assert not _overlap(a, b), (width, boxes)
+    # the trick lies between the hands: the bottom seat's card above its hand
+    assert boxes["laid0"][3] <= boxes["hand0"][1], (width, boxes)
+    if boxes["laid2"]:
+        assert boxes["laid2"][1] >= boxes["hand2"][3], (width, boxes)
+    # the trump, in its suit's colour (live, as served), reads on the felt
+    assert contrast(driver, "#trump .suit-s, #trump .suit-h, #trump .suit-d, #trump .suit-c") >= 4.5
+    screenshot(driver, f"felt-{width}")
+
+
+async def test_the_pages_fit_a_phone_and_the_felts_words_read(
+    start_web: Callable[..., Any], browser: webdriver.Chrome, connect: Connector
+) -> None:
+    web: WebServer = await start_web(bot_clock_ms=120_000)  # no auto call while it waits
+    ann = await connect.machine(web.port, NAMES[0])
+    bob = await connect.machine(web.port, NAMES[1])
+    await a_whole_match(ann, bob, "2 short")  # a finished match for /games and /players
+    players = [ann, bob] + [await connect.machine(web.port, name) for name in NAMES[2:]]
+    for player in players:
+        await player.send("seek 4")
+    by_seat: dict[int, LineClient] = {}
+    for player in players:
+        sit = await player.expect("ok", cmd="sit")
+        by_seat[int(sit["seat"])] = player
+    table = int(sit["table"])
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            for seat, player in by_seat.items():
+                nursery.start_soon(
+                    functools.partial(
+                        play_machine, player, random.Random(seat), until_seat_0_lays()
+                    )
+                )
+    status, body = await web.get(f"/api/players/{NAMES[0]}")
+    assert status == 200
+    match = re.search(rb'"match":"(m\d+)"', body)
+    assert match
+    with trio.fail_after(90):
+        played = match.group(1).decode()
+        await in_thread(check_pages, browser, web, DESKTOP["width"], table, played)
+        with sized(browser, PHONE):
+            await in_thread(check_pages, browser, web, PHONE["width"], table, played)
+            await by_seat[1].aclose()  # away: the live page notes it on the felt
+            await by_seat[0].expect("event", kind="away")
+            await in_thread(wait_for, browser, "#seat-1 .away")
+            assert await in_thread(contrast, browser, "#seat-1 .away") >= 4.5
+            await in_thread(browser.refresh)  # as served: how long the seat is held
+            await in_thread(wait_for, browser, "#seat-1 .away")
+            assert await in_thread(contrast, browser, "#seat-1 .away") >= 4.5
+            await in_thread(screenshot, browser, "felt-away-390")
