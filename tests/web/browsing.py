@@ -1,10 +1,12 @@
 """What the tests in a real browser share (tests/web/test_browser.py,
-test_browser_tertz.py): a blocking call (selenium's) run in a thread, and a wait for
-elements on the page."""
+test_browser_tertz.py, test_browser_phone.py, test_ladders.py): a blocking call
+(selenium's) run in a thread, a wait for elements on the page, and a phone's size with
+the check that a page fits it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import trio
@@ -21,3 +23,42 @@ def wait_for(driver: webdriver.Chrome, css: str, timeout: float = 10) -> Any:
     return WebDriverWait(driver, timeout, poll_frequency=0.05).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, css)
     )
+
+
+PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+DESKTOP = {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}  # conftest's
+
+# the window's width as laid out, and how far the page runs past it (a scroll bar aside)
+FITS = """
+const page = document.documentElement;
+return [window.innerWidth, page.scrollWidth - page.clientWidth];
+"""
+# names, dates, tallies and links broken over two lines (house-/heuristic-3, 51-/2-/19):
+# an element whose text lies in rects one above another
+BROKEN = """
+const whole = ".who, .when, table.list td:not(.players), table.list a, h1 a, .hands th";
+return [...document.querySelectorAll(whole)].filter((e) => {
+  if (e.closest("tr.empty")) return false;
+  const range = document.createRange();
+  range.selectNodeContents(e);
+  const rects = [...range.getClientRects()].filter((r) => r.height > 0);
+  return rects.some((a) => rects.some((b) => b.top >= a.bottom - 1));
+}).map((e) => e.textContent);
+"""
+
+
+@contextmanager
+def sized(driver: webdriver.Chrome, metrics: dict[str, Any]) -> Iterator[None]:
+    """The browser at ``metrics`` (PHONE) for the block, then at the session's size."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    try:
+        yield
+    finally:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", DESKTOP)
+
+
+def assert_fits(driver: webdriver.Chrome, width: int, where: str) -> None:
+    """The page is laid out at ``width`` (a phone's, by its viewport), nothing runs
+    past it sideways, and no name, date or tally is broken over two lines."""
+    assert driver.execute_script(FITS) == [width, 0], where
+    assert driver.execute_script(BROKEN) == [], where

@@ -14,8 +14,7 @@ import functools
 import random
 import re
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import trio
@@ -26,22 +25,12 @@ from selenium.webdriver.support.ui import WebDriverWait
 from tests.server.client import LineClient, a_whole_match, fields, is_event, play_machine
 from tests.server.conftest import Connector
 
-from .browsing import in_thread, wait_for
+from .browsing import DESKTOP, PHONE, assert_fits, in_thread, sized, wait_for
 from .conftest import WebServer, screenshot
 
-PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
-DESKTOP = {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}  # conftest's
 # long names with hyphens, as the house bots' (house-heuristic-12)
 NAMES = ("ann-marie-k", "bob-the-second", "cat-o-nine", "dan-van-dam")
 
-FITS = """
-const page = document.documentElement;
-return [window.innerWidth, page.scrollWidth - page.clientWidth];
-"""
-BROKEN_NAMES = """
-return [...document.querySelectorAll("#tables .who")]
-  .filter((e) => e.getClientRects().length !== 1).map((e) => e.textContent);
-"""
 BOXES = """
 const box = (css) => { const e = document.querySelector(css);
   if (!e) return null; const r = e.getBoundingClientRect();
@@ -91,15 +80,6 @@ def contrast(driver: webdriver.Chrome, css: str) -> float:
     return min(ratios)
 
 
-@contextmanager
-def sized(driver: webdriver.Chrome, metrics: dict[str, Any]) -> Iterator[None]:
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
-    try:
-        yield
-    finally:  # the session's one browser goes on at its own size
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", DESKTOP)
-
-
 def _overlap(a: list[float], b: list[float]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
@@ -124,14 +104,12 @@ def check_pages(
 ) -> None:
     for path in ("/", f"/table/{table}", f"/games/{match}", f"/players/{NAMES[0]}", "/ladders"):
         driver.get(web.url(path))
-        # laid out at the window's width, and nothing past it (a scroll bar aside)
-        assert driver.execute_script(FITS) == [width, 0], path
+        assert_fits(driver, width, path)
         screenshot(driver, f"fits-{width}{path.replace('/', '-')}")
     driver.get(web.url("/"))
-    assert driver.execute_script(BROKEN_NAMES) == []
-    time.sleep(1.3)  # the list redrawn by its script (every second)
+    time.sleep(1.3)  # the list redrawn by its script (every second): names whole still
     assert len(driver.find_elements(By.CSS_SELECTOR, "#tables .who")) == 4
-    assert driver.execute_script(BROKEN_NAMES) == []
+    assert_fits(driver, width, "/ redrawn")
 
     driver.get(web.url(f"/table/{table}"))
     wait_for(driver, 'body[data-live="open"] #seat-0 .laid .card')

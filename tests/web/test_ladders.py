@@ -19,6 +19,7 @@ from deberc_net.ladder.store import open_ladder_store
 from deberc_net.server.web.plot import Scale
 from tests.ladder.helpers import RAND, RAND2, ladder, summary
 
+from .browsing import PHONE, assert_fits, sized
 from .conftest import WebServer, screenshot
 
 
@@ -73,7 +74,8 @@ async def test_a_ladder_run_on_the_servers_file_is_shown(
         assert f'<a href="/games/{game["match_id"]}">' in page
         assert (await web.get(f"/games/{game['match_id']}"))[0] == 200
     assert_elo_plot(page, run["games"], data)
-    assert f"<small>started {listed['runs'][0]['started']} UTC</small>" in page  # its zone
+    started = listed["runs"][0]["started"]  # its zone said
+    assert f'<small>started <span class="when">{started} UTC</span></small>' in page
     status, body = await web.get("/ladders")
     assert status == 200 and b'<a href="/ladders/1">1</a>' in body and b"rand2" in body
     assert b"<th>Started (UTC)</th>" in body
@@ -91,6 +93,11 @@ async def test_a_ladder_run_on_the_servers_file_is_shown(
         plot = browser.find_element(By.CSS_SELECTOR, "#elo-plot svg")
         assert plot.size["width"] > 300 and plot.size["height"] > 200  # drawn, not empty
         screenshot(browser, "ladder")
+        with sized(browser, PHONE):  # both read on a phone: nothing broken, nothing past it
+            for path in ("/ladders", "/ladders/1"):
+                browser.get(web.url(path))
+                assert_fits(browser, PHONE["width"], path)
+            screenshot(browser, "ladder-phone")
         return rows
 
     rows = await trio.to_thread.run_sync(look)

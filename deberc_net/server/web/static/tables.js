@@ -10,7 +10,7 @@
   };
   // the players by seat, each a whole name (a phone breaks the line between names only)
   const players = (t) => {
-    const td = document.createElement("td");
+    const td = document.createElement("td"); td.className = "players";
     t.players.forEach((p, i) => {
       const who = document.createElement("span"); who.className = "who";
       who.textContent = (p || "(free)") + (t.away_s[i] === null ? "" : " (away)");
