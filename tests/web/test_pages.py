@@ -305,6 +305,18 @@ async def test_api_lists_every_endpoint_and_each_answers(
     assert all(f"`GET {path}`" in docs for path in listed), "each documented"
 
 
+async def test_every_pages_api_link_leads_to_the_list_of_endpoints(start_web: StartWeb) -> None:
+    """A tryout: the header's 'API' led to /api/tables, raw JSON of the open tables, where
+    a visitor asking what the API is wants /api, its endpoints and what each tells."""
+    web: WebServer = await start_web()
+    for path in ("/", "/ladders", "/nowhere"):
+        _, body = await web.get(path)
+        header = body.decode().split("<header>", 1)[1].split("</header>", 1)[0]
+        assert '<a href="/api">API</a>' in header, path
+    status, body = await web.get("/api")
+    assert status == 200 and json.loads(body)["endpoints"]
+
+
 async def test_every_api_error_is_json_with_its_status(start_web: StartWeb) -> None:
     """A method no endpoint takes was plain text."""
     web: WebServer = await start_web()
