@@ -1327,6 +1327,22 @@ def _question(kind: str, asker: int, answerer: int, n: Sequence[str], me: int | 
             f"{does(answerer, 'break')} the deck (lomayu N): N cards from the talon's top"
             " go under it."
         )
+    # the shipped options' own questions (house/short.py, house/poltinniki.py): said as
+    # what they are, as render_ru says them, not "anna asks offer?" (a tryout, s30)
+    if kind == "dave":
+        if answerer == me:
+            answer = "give up at this stake (sdayus) or play on for the next (prinimayu)"
+        else:
+            answer = f"{b} gives up (sdayus) or plays on for the next stake (prinimayu)"
+        return _capital(f"{does(asker, 'say')} dave: {answer}.")
+    if kind == "offer?":  # the whistler may offer the player 50 points
+        may = "You may" if answerer == me else f"{b} may"
+        return f"{may} offer {a} 50 points without play (predlagayu) or play on (igraem)."
+    if kind == "offer":
+        answer = "answer" if answerer == me else f"{b} answers"
+        return _capital(
+            f"{does(asker, 'offer')} {b} 50 points without play: {answer} prinimayu or igraem."
+        )
     return _capital(f"{does(asker, 'ask')} {kind}: {does(answerer, 'answer')}.")
 
 

@@ -3,6 +3,8 @@ both styles (machine fields are only ever appended: docs/protocol.md §1)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from deberc_net.game import calls as C
@@ -17,7 +19,7 @@ from deberc_net.protocol.lang import NO_WORDS, Lang, table_words
 from deberc_net.protocol.render import HUMAN, MACHINE, combo_word, for_people, render, scored_lines
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.testing import build_ruleset
-from tests.game.decks import build_deck, match2, say
+from tests.game.decks import SIMPLE, build_deck, match2, say
 from tests.protocol.golden_lines import GOLDEN, TWO
 
 FOUR = ("anna", "boris", "vera", "gleb")
@@ -446,3 +448,44 @@ def test_a_bide_says_whose_it_is() -> None:
     )
     made = g.DealEnded(1, "made", (100, 62), (100, 62), (100, 62), 0, {"player": 0})
     assert render(ev.TableEvent(9, 1, TWO, made), HUMAN)[0].startswith("Deal 1: made.")
+
+
+def test_the_options_questions_are_said_as_what_they_are_in_english() -> None:
+    """A tryout (s30) read "house-heuristic-18 asks offer?: you answer." at a poltinniki
+    table: the pending kind's token where the Russian screens say the offer and its
+    answers. The English says them too: who may offer what, and how to answer."""
+    deck = build_deck(*SIMPLE)
+    match = Match(build_ruleset(2, options=["poltinniki"]), seed="q", dealer=1, decks={1: deck})
+    match.names = TWO
+    say(match, 0, "igrayu")
+
+    def told(m: Match, seat: int | None) -> str:
+        asked = ev.Ask(1, 1, view(m, seat), None, kind=ev.AskKind.STATE)
+        return " ".join(x.strip() for x in render(asked, HUMAN))  # wrapped for 80 columns
+
+    assert "boris may offer anna 50 points without play (predlagayu) or play on (igraem)." in (
+        told(match, None)
+    )
+    assert "You may offer anna 50 points without play (predlagayu)" in told(match, 1)
+    assert "boris may offer you 50 points without play" in told(match, 0)
+    say(match, 1, "predlagayu")
+    assert "boris offers you 50 points without play: answer prinimayu or igraem." in (
+        told(match, 0)
+    )
+    assert "boris offers anna 50 points without play: anna answers prinimayu or igraem." in (
+        told(match, None)
+    )
+    assert "You offer anna 50 points without play: anna answers" in told(match, 1)
+    dave = Match(build_ruleset(2, options=["dave"]), seed="q", dealer=1, decks={1: deck})
+    dave.names = TWO
+    say(dave, 0, "igrayu", "dave")
+    assert (
+        "anna says dave: give up at this stake (sdayus) or play on for the next (prinimayu)."
+        in told(dave, 1)
+    )
+    assert "anna says dave: boris gives up (sdayus) or plays on for the next stake" in (
+        told(dave, None)
+    )
+    assert "You say dave: boris gives up (sdayus) or plays on" in told(dave, 0)
+    for said in (told(match, 0), told(match, 1), told(dave, 0), told(dave, 1)):
+        assert not re.search(r"asks (offer|dave)", said), said
