@@ -77,8 +77,18 @@ def game_settings(args: Sequence[str], rules: RuleBook) -> GameSettings:
     if named is not None:
         variant = named
         rest.pop(0)
-    options = tuple(sorted(set(rest)))
+    options = tuple(sorted({rule_named(word, rules) for word in rest}))
     return GameSettings(players, variant, options)
+
+
+def rule_named(word: str, rules: RuleBook) -> str:
+    """An option (or a variant out of its place) typed in any case, as a variant is
+    read ('To-301' is 'to-301'); a word no rule has in any case stays as typed, for
+    the rule book's refusal to name."""
+    if rules.kind_of(word) is not None:
+        return word
+    folded = word.casefold()
+    return folded if rules.kind_of(folded) is not None else word
 
 
 def players_refused(command: str, args: Sequence[str], rules: RuleBook) -> ev.Error | None:
@@ -89,7 +99,9 @@ def players_refused(command: str, args: Sequence[str], rules: RuleBook) -> ev.Er
         return None
     word = args[0]
     chosen = [r.name for r in rules.rules() if r.info.kind in (RuleKind.VARIANT, RuleKind.OPTION)]
-    if rules.kind_of(word) is not None or difflib.get_close_matches(word, chosen, n=1):
+    if rules.kind_of(rule_named(word, rules)) is not None or difflib.get_close_matches(
+        word, chosen, n=1
+    ):
         return None
     counts = sorted(
         {n for r in rules.rules() if r.info.kind == RuleKind.VARIANT for n in r.info.players}

@@ -144,3 +144,27 @@ async def test_a_player_count_in_words_is_told_to_be_a_number(
     assert await vera.read_until(lambda x: x.startswith("Ошибка")) == (
         "Ошибка (bad-rules): «two» — не опция: число игроков пишется цифрой, 2, 3 или 4"
     )
+
+
+async def test_an_option_is_read_in_any_case_as_the_variant_is(
+    port: int, connect: Connector
+) -> None:
+    """A tryout (s30) typed 'new 2 MOSCOW To-301': the variant and 'PRIVATE' were read
+    in any case, the option refused ("unknown option 'To-301' (to-301?)")."""
+    ann = await connect.machine(port, "ann")
+    for command, variant in [("seek 2 Kharkov SHORT", "kharkov"), ("seek Short", "moscow")]:
+        await ann.send(command)
+        ok = await ann.expect("ok", cmd="seek")
+        assert (ok["variant"], ok["options"]) == (variant, "short"), ok
+        await ann.send("unseek")
+        await ann.expect("ok", cmd="unseek")
+    await ann.send("new 2 MOSCOW To-301 stake-5 to-301 Private")  # one to-301, sorted
+    await ann.expect("ok", cmd="sit")
+    await ann.send("tables")
+    await ann.expect("tables")
+    table = await ann.expect("table")
+    assert (table["variant"], table["options"], table["private"]) == (
+        "moscow",
+        "stake-5,to-301",
+        "1",
+    ), table
