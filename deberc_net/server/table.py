@@ -21,14 +21,14 @@ import structlog
 import trio
 
 from deberc_net.game import events as g
-from deberc_net.game.calls import KONETS, MENYAYU, PAS, Call
+from deberc_net.game.calls import KONETS, MENYAYU, NE_MENYAYU, PAS, Call
 from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, suit_of
 from deberc_net.game.clock import Clocks, automatic_call
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.game.phases import BIDDING, PLAY
-from deberc_net.game.rules import RuleSet
+from deberc_net.game.rules import RuleSet, Settings
 from deberc_net.game.sheet import ScoreSheet
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
@@ -1112,8 +1112,8 @@ class Table:
             # the Russian human style writes the ace Т♥: typed so, it is that card
             cyrillic_ace = not session.machine and session.connection.lang == Lang.RU
             call = parse_call(text, legal, self.rules.call_aliases, cyrillic_ace)
-            if call.name == KONETS and not self.rules.settings.manual_claim:
-                # a call only where 'manual-claim' makes it one, like any option's words
+            if _option_off(call.name, self.rules.settings):
+                # a call only where its option makes it one, like any option's words
                 raise CallSyntaxError(f"not a table call here: {text.strip()!r}")
         except AmbiguousRank as exc:
             session.send(ev.error("ambiguous-rank", _ambiguity(exc)))
@@ -1610,6 +1610,14 @@ def _rated_finish(
     ratings = rate()
     finish(ratings=ratings)
     return ratings
+
+
+def _option_off(name: str, settings: Settings) -> bool:
+    """The engine's calls that belong to an option (konets: 'manual-claim'; ne-menyayu:
+    'swap-before-extra'), typed where it is off: no table call (docs/protocol.md §8.2)."""
+    if name == KONETS:
+        return not settings.manual_claim
+    return name == NE_MENYAYU and not settings.swap_before_extra
 
 
 def _ambiguity(exc: AmbiguousRank) -> Phrase:

@@ -595,6 +595,29 @@ async def test_konets_is_a_call_only_at_a_manual_claim_table(port: int, connect:
         assert (await client.expect("error"))["code"] in {"wrong-phase", "not-your-turn"}
 
 
+async def test_ne_menyayu_is_a_call_only_at_a_swap_before_extra_table(
+    port: int, connect: Connector
+) -> None:
+    """A tryout (s30) typed 'keep' at a plain table and was told 'ne menyayu is not a
+    call you may make now': the option's words are no call where it is off (§8.2), as
+    konets is none without manual-claim."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob, "2")
+    cat = await connect.machine(port, "cat")
+    dan = await connect.machine(port, "dan")
+    await seat_pair(cat, dan, "2 swap-before-extra")
+    for word in ("ne-menyayu", "keep", "не меняю"):
+        for client in (ann, bob):
+            await client.send(word)
+            error = await client.expect("error")
+            assert error["code"] == "unknown-command", (word, error)
+            assert error["text"].startswith("not a table call here: "), error
+        for client in (cat, dan):  # a call here, refused for the phase or turn
+            await client.send(word)
+            assert (await client.expect("error"))["code"] != "unknown-command", word
+
+
 # the default-ignorable code points 'say' lets through: the bidi controls (refused with
 # their own text), the joiners and the variation selectors real writing needs
 SAY_NEEDS = {
