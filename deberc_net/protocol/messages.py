@@ -658,7 +658,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.PLAYING: ("playing", "играют"),
     Msg.PLAYING_DEAL: ("playing deal {deal}", "играют, раздача {deal}"),
     Msg.CLOSED: ("closed", "закрыт"),
-    Msg.NO_GAMES: ("No finished games for {name}.", "У {name} нет законченных партий."),
+    Msg.NO_GAMES: ("No finished games for {name}.", "У игрока {name} нет законченных партий."),
     Msg.GAME_LINE: (
         "{finished}  {match}  table {table}  {players}  {totals}  winner {winner} ({reason})",
         "{finished}  {match}  стол {table}  {players}  {totals}  победа: {winner} ({reason})",

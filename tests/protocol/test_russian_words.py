@@ -175,3 +175,10 @@ def test_no_sentence_has_a_dot_before_a_colon() -> None:
     """'мин.:' read as two stops (a mute's notice lost it, its refusal kept it): an
     abbreviation before a colon goes without its dot."""
     assert [m for m, texts in MESSAGES.items() if any(".:" in t for t in texts)] == []
+
+
+def test_no_games_of_a_cyrillic_name_reads_without_declining_it() -> None:
+    """«У Зритель нет законченных партий.» (a tryout, s30): a name cannot be declined,
+    so it is said after «игрока», as «у игрока NAME уже есть приглашение» is."""
+    said = phrase(Msg.NO_GAMES, name="Зритель").text(Lang.RU)
+    assert said == "У игрока Зритель нет законченных партий.", said
