@@ -51,8 +51,15 @@ _RANK_WORDS = {
     "дев'ятка": 2,
     "tuz": 7,
     "desyatka": 3,
-    "ace": 7,
+    # English, every rank (as 'ot king' takes them): "king hearts", "ace of spades"
+    "seven": 0,
+    "eight": 1,
+    "nine": 2,
     "ten": 3,
+    "jack": 4,
+    "queen": 5,
+    "king": 6,
+    "ace": 7,
 }
 # Latin T (the ten) and Cyrillic Т (the ace, туз) look the same: either one typed alone
 # as a rank is a question unless the legal calls settle it (ambiguous_ranks)
@@ -342,6 +349,8 @@ def parse_call(
     declared = _declaration(words, legal)
     if declared is not None:
         return declared
+    if "of" in words[1:-1]:  # "king of hearts": a card as English names it
+        words = [w for w in words if w != "of"]
     if words[0] in _PLAY_PREFIX and len(words) in (2, 3):
         return _play(" ".join(words[1:]), legal, cyrillic_ace)
     if len(words) <= 2:

@@ -108,6 +108,27 @@ def test_words_and_look_alike_letters_that_mean_one_card(typed: str, token: str)
     assert parse_call(typed, [TEN_S, ACE_S]).token() == token
 
 
+@pytest.mark.parametrize(
+    ("typed", "token"),
+    [
+        # a tryout (s30): 'king hearts' was no call ("Did you mean 'ping'?") while
+        # 'ace hearts' and 'ot king' were: every rank in English, as ot-RANK takes it
+        ("king hearts", "Kh"),
+        ("King of Hearts", "Kh"),
+        ("queen ♠", "Qs"),
+        ("jack of clubs", "Jc"),
+        ("seven d", "7d"),
+        ("eight of spades", "8s"),
+        ("nine ♥", "9h"),
+        ("ace of spades", "As"),
+        ("ten of hearts", "10h"),
+        ("card queen of diamonds", "Qd"),
+    ],
+)
+def test_every_rank_said_in_english(typed: str, token: str) -> None:
+    assert parse_call(typed).token() == token
+
+
 def test_a_look_alike_t_in_an_answer_to_rost() -> None:
     both = [Call("ot", rank=3), Call("ot", rank=7)]
     with pytest.raises(AmbiguousRank) as asked:
