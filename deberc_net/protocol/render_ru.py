@@ -251,8 +251,8 @@ def _deal_end(e: g.DealEnded, n: Names, sides: Sides) -> list[str]:
 
 def _deal_end_in(e: g.DealEnded, n: Names, words: Mapping[str, str] = NO_WORDS) -> list[str]:
     scored = scored_lines(ev.scored_in(e.record), n, Lang.RU, words)
-    bide = bide_side(e, n)  # «байд у anna», as a club says it
-    how = RU_OUTCOMES.get(e.outcome, e.outcome) if bide is None else f"байд у {bide}"
+    bide = bide_side(e, n)  # «байд у игрока anna», as a club says it
+    how = RU_OUTCOMES.get(e.outcome, e.outcome) if bide is None else f"байд {_at(bide)}"
     return [_deal_end_line(e, n, how), *scored]
 
 
@@ -294,10 +294,17 @@ def _match_end(e: g.MatchEnded, n: Names, sides: Sides) -> list[str]:
     return [f"Партия окончена: {' и '.join(e.winners)} {verb} ({reason}). Итого: {tot}.{named}"]
 
 
-# a forfeit's words naming who lost it, in forms that fit any player
+def _at(side: str) -> str:
+    """«у игрока anna», «у пары anna+olga»: a name after «у» is not declined («у Вася»
+    is wrong Russian, «у Васи» cannot be made of any name), so it follows a noun that is."""
+    return f"у пары {side}" if "+" in side else f"у игрока {side}"
+
+
+# a forfeit's words naming who lost it, in forms that fit any player («у игрока NAME»:
+# a name is not declined, _at)
 RU_FORFEITS = {
     "left": "{who} покидает стол: поражение",
-    "timeouts": "у {who} вышло время: поражение",
+    "timeouts": "у игрока {who} вышло время: поражение",
     "away": "{who} отсутствует слишком долго: поражение",
 }
 

@@ -382,7 +382,7 @@ def test_game_over_by_forfeit_names_who_lost_it() -> None:
         " forfeit). Totals: anna 0, boris 0, slowpoke 0. Match m3."
     )
     assert " ".join(x.strip() for x in render_ru(told)) == (
-        "Партия окончена: anna выигрывает (у slowpoke вышло время: поражение)."
+        "Партия окончена: anna выигрывает (у игрока slowpoke вышло время: поражение)."
         " Итого: anna 0, boris 0, slowpoke 0. Партия m3."
     )
     left = ev.TableEvent(9, 1, three, end._replace(reason="left", forfeit=1))
@@ -435,16 +435,25 @@ def test_a_show_that_adds_to_one_before_says_every_card_face_up_now() -> None:
 
 def test_a_bide_says_whose_it_is() -> None:
     """Three players' bide line gave three players' points and not who ordered (a
-    tryout, s28): «байд у anna», 'bide for anna'; four players, his pair."""
+    tryout, s28): «байд у игрока anna», 'bide for anna'; four players, his pair."""
     three = ("anna", "boris", "vera")
     bide = g.DealEnded(2, "bide", (36, 50, 46), (0, 66, 66), (0, 66, 66), 0, {"player": 0})
     told = ev.TableEvent(9, 1, three, bide)
     assert render(told, HUMAN)[0].startswith("Deal 2: bide for anna. Points: anna 36,")
-    assert render_ru(told)[0].startswith("Раздача 2: байд у anna. Очки: anna 36,")
+    assert render_ru(told)[0].startswith("Раздача 2: байд у игрока anna. Очки: anna 36,")
     four = ("anna", "boris", "vera", "gleb")
     pairs = g.DealEnded(1, "bide", (60, 102), (0, 162), (0, 162), 0, {"player": 3})
     assert render(ev.TableEvent(9, 1, four, pairs), HUMAN)[0].startswith(
         "Deal 1: bide for boris+gleb."
+    )
+    assert render_ru(ev.TableEvent(9, 1, four, pairs))[0].startswith(
+        "Раздача 1: байд у пары boris+gleb."
+    )
+    # a name is not declined: «у Вася» is wrong Russian, «у игрока Вася» is not
+    cyrillic = ("Вася", "boris")
+    bide_2 = g.DealEnded(2, "bide", (36, 50), (0, 86), (0, 86), 0, {"player": 0})
+    assert render_ru(ev.TableEvent(9, 1, cyrillic, bide_2))[0].startswith(
+        "Раздача 2: байд у игрока Вася."
     )
     made = g.DealEnded(1, "made", (100, 62), (100, 62), (100, 62), 0, {"player": 0})
     assert render(ev.TableEvent(9, 1, TWO, made), HUMAN)[0].startswith("Deal 1: made.")
