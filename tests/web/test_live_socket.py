@@ -269,7 +269,8 @@ async def test_a_ladder_board_is_not_shown_nor_watched_from_the_web(
     assert (status, json.loads(body)) == (200, {"tables": []})
     for path in (f"/api/tables/{table}", f"/table/{table}"):
         status, body = await web.get(path)
-        assert (status, f"no open table {table}".encode() in body) == (404, True), path
+        said = f"no open table {table}" if path.startswith("/api/") else f"No open table {table}."
+        assert (status, said.encode() in body) == (404, True), path
     with trio.fail_after(10), pytest.raises(ConnectionRejected):
         async with open_websocket_url(live_url(web, int(table))):
             pass

@@ -217,20 +217,27 @@ async def test_a_running_tables_page_shows_the_deal_as_an_observer_sees_it_witho
 
 
 async def test_unknown_things_are_404_with_a_reason(start_web: StartWeb) -> None:
+    """A page says it as a sentence ('No page /nope.', a tryout read 'no page /nope.');
+    the JSON error keeps its documented words (docs/web.md)."""
     web: WebServer = await start_web()
     for path, why in [
-        ("/api/tables/7", b"no open table 7"),
-        ("/table/7", b"no open table 7"),
-        ("/api/games/m9", b"no finished match m9"),
-        ("/games/m9", b"no finished match m9"),
-        ("/api/games/m1x", b"no finished match m1x"),
+        ("/api/tables/7", "no open table 7"),
+        ("/table/7", "No open table 7."),
+        ("/api/games/m9", "no finished match m9"),
+        ("/games/m9", "No finished match m9."),
+        ("/api/games/m1x", "no finished match m1x"),
+        ("/players/carl", "No finished match of carl."),
+        ("/ladders/9", "No ladder run 9."),
+        ("/nope", "No page /nope."),
     ]:
         status, body = await web.get(path)
-        assert (status, why in body) == (404, True), path
+        if path.startswith("/api/"):
+            assert (status, json.loads(body)) == (404, {"error": why}), path
+        else:
+            assert (status, f"<p>{why}</p>" in body.decode()) == (404, True), path
+            assert b"<html" in body.lower()
     status, body = await web.get("/api/tables/x")  # not a number: no such route
     assert (status, json.loads(body)) == (404, {"error": "no page /api/tables/x"})
-    status, body = await web.get("/nowhere")
-    assert status == 404 and b"no page /nowhere" in body and b"<html" in body.lower()
 
 
 async def test_a_path_number_of_any_length_is_a_404_and_logs_nothing(
@@ -243,9 +250,9 @@ async def test_a_path_number_of_any_length_is_a_404_and_logs_nothing(
     long = "1" * 4301
     for path, why in [
         (f"/api/tables/{long}", f"no open table {long}"),
-        (f"/table/{long}", f"no open table {long}"),
+        (f"/table/{long}", f"No open table {long}"),
         (f"/api/ladders/{'9' * 5000}", f"no ladder run {'9' * 5000}"),
-        (f"/ladders/{long}", f"no ladder run {long}"),
+        (f"/ladders/{long}", f"No ladder run {long}"),
         (f"/api/tables/{'0' * 4400}7", "no open table 7"),
     ]:
         status, body = await web.get(path)
@@ -268,7 +275,7 @@ async def test_a_trailing_slash_is_404_never_a_redirect_built_from_the_host_head
     for path in ("/table/1/", "/ladders/", "/players/ann/", "/static/"):
         status, told, body = await web.ask("GET", path, forged)
         assert (status, "location" in told) == (404, False), path
-        assert f"no page {path}".encode() in body and b"<html" in body.lower(), path
+        assert f"No page {path}.".encode() in body and b"<html" in body.lower(), path
     for path in ("/api/tables/", "/api/tables/1/", "/api/ladders/"):
         status, told, body = await web.ask("GET", path, forged)
         assert (status, "location" in told) == (404, False), path
@@ -494,7 +501,7 @@ async def test_a_match_over_before_its_first_call_is_linked_and_shown_though_it_
         "forfeit": 1,
     }
     status, body = await web.get("/games/m999")  # an id never played: still 404
-    assert status == 404 and b"no finished match m999" in body
+    assert status == 404 and b"No finished match m999." in body
 
 
 async def test_a_private_table_is_not_shown_nor_watched_from_the_web(
@@ -510,7 +517,8 @@ async def test_a_private_table_is_not_shown_nor_watched_from_the_web(
     assert status == 200 and b"ann" not in body
     for path in (f"/api/tables/{table}", f"/table/{table}"):
         status, body = await web.get(path)
-        assert (status, f"no open table {table}".encode() in body) == (404, True), path
+        said = f"no open table {table}" if path.startswith("/api/") else f"No open table {table}."
+        assert (status, said.encode() in body) == (404, True), path
 
 
 def test_house_bots_are_off_unless_the_command_line_or_make_serve_says_so() -> None:
