@@ -58,3 +58,26 @@ def test_a_chart_has_a_polyline_point_per_value_and_escapes_its_labels() -> None
     rule = root.find(f"{SVG}line[@class='rule']")
     assert rule is not None and float(rule.get("y1", "")) == round(y(20.0), 1)
     assert "script" not in svg and not re.search(r"https?://(?!www\.w3\.org/2000/svg)", svg)
+
+
+def test_a_single_point_sits_inside_the_plot_over_its_one_tick() -> None:
+    """A player's first rated match: the x axis ran from 1 to 2, its dot on the left
+    edge (a tryout). One point: in the middle, over the axis's one tick, 1."""
+    svg = line_chart(
+        [Series("moscow, 2 players", [12.5])], x_label="x", y_label="y", title="t", markers=True
+    )
+    root = ET.fromstring(svg)
+    frame = root.find(f"{SVG}rect")
+    assert frame is not None
+    left = float(frame.get("x", ""))
+    right = left + float(frame.get("width", ""))
+    bottom = float(frame.get("y", "")) + float(frame.get("height", ""))
+    [dot] = root.findall(f"{SVG}circle")
+    assert float(dot.get("cx", "")) == round((left + right) / 2, 1)
+    # the x axis's labels: under the frame, each a count of matches
+    labels = [t for t in root.findall(f"{SVG}text") if float(t.get("y", "")) == bottom + 16]
+    assert [(t.text, float(t.get("x", ""))) for t in labels] == [("1", float(dot.get("cx", "")))]
+    lo, hi = (
+        float(v) for v in root.findall(f"{SVG}polyline")[0].get("data-y-domain", "").split(",")
+    )
+    assert lo < 12.5 < hi

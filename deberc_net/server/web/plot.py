@@ -93,7 +93,10 @@ def line_chart(
     """One polyline per series (a point per value), dashed rules, axes with ticks;
     with ``markers`` a dot on every point too (a series of one point shows)."""
     longest = max((len(s.values) for s in series), default=0)
-    x = Scale(1, max(longest, 2), MARGIN_LEFT, width - MARGIN_RIGHT)
+    # x counts points from 1, the first and last on the edges; a single point sits in
+    # the middle over its one tick (from 1 to 2 it lay on the left edge)
+    x_lo, x_hi = (1.0, float(longest)) if longest > 1 else (0.5, 1.5)
+    x = Scale(x_lo, x_hi, MARGIN_LEFT, width - MARGIN_RIGHT)
     everything = [v for s in series for v in s.values] + [r.value for r in rules]
     lo, hi = y_domain(everything, limit)
     y = Scale(lo, hi, height - MARGIN_BOTTOM, MARGIN_TOP)
@@ -112,7 +115,7 @@ def line_chart(
             f'<line x1="{left - 4}" y1="{py:.1f}" x2="{right}" y2="{py:.1f}" stroke="#eee"/>'
             f'<text x="{left - 6}" y="{py + 4:.1f}" text-anchor="end">{value:g}</text>'
         )
-    for value in ticks(1, max(longest, 2)):
+    for value in ticks(x_lo, x_hi):
         if value != int(value):
             continue  # x counts games: whole numbers only
         px = x(value)
