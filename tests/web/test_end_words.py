@@ -3,13 +3,16 @@ server's settings (a real server, its store)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 import trio
 
-from tests.server.client import fields
+from deberc_net.protocol.ends import end_words
+from deberc_net.server.web.ends import match_over_words
+from tests.server.client import a_whole_match, fields, is_event
 from tests.server.conftest import Connector
 
 from .conftest import WebServer
@@ -43,3 +46,35 @@ async def test_a_timeouts_forfeit_is_told_without_a_count_the_setting_may_not_ha
     assert status == 200, page
     why = f"{loser} let the clock run out too many times in a row: forfeit"
     assert f'<span id="over">Match over: {f["name"]} wins ({why}).</span>' in page, page
+
+
+async def test_a_claims_end_names_the_side_that_reached_the_target(
+    start_web: Callable[..., Any], connect: Connector
+) -> None:
+    """An automatic claim said 'a side reached the target within the deal' (a tryout):
+    which side? The pages name the winners'; the wire's reason stays ``claim``."""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    bob = await connect.machine(web.port, "bob")
+    for _ in range(12):  # fresh decks: two matches in three end by a claim
+        await a_whole_match(ann, bob, "2")
+        end = fields([x for x in ann.lines if is_event(x, "match-end")][-1])[1]
+        if end["reason"] == "claim":
+            break
+    assert end["reason"] == "claim"
+    winner = end["name"]
+    why = f"{winner} reached the target within the deal"
+    status, body = await web.get("/api/players/ann")
+    game = json.loads(body)["games"][0]
+    assert (status, game["reason"], game["winners"]) == (200, "claim", [winner])
+    match = game["match"]
+    page = (await web.get(f"/games/{match}"))[1].decode()
+    assert f'<span id="over">Match over: {winner} wins ({why}).</span>' in page, page
+    page = (await web.get("/players/bob"))[1].decode()
+    assert f"<td>{why}</td>" in page, page
+
+
+def test_a_claim_names_each_winner_of_a_side_and_a_side_when_there_is_none() -> None:
+    over = match_over_words(["ann", "cat"], "claim")
+    assert over == "Match over: ann and cat win (ann and cat reached the target within the deal)."
+    assert end_words("claim") == "a side reached the target within the deal"  # the wire's

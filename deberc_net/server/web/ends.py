@@ -9,7 +9,19 @@ from collections.abc import Sequence
 from deberc_net.game.outcomes import FORFEITS
 from deberc_net.protocol.ends import END_WORDS, end_words
 
-__all__ = ["END_WORDS", "end_words", "ends_for_script", "forfeit_seat", "match_over_words"]
+__all__ = [
+    "END_WORDS",
+    "end_words",
+    "ends_for_script",
+    "forfeit_seat",
+    "match_over_words",
+    "page_end_words",
+]
+
+# A reason whose words name the winning side on a page ('{winners}' their names joined
+# by ' and '), where the protocol's words (END_WORDS, the human style's) say 'a side';
+# without winners (not known) END_WORDS says it
+SIDE_WORDS: dict[str, str] = {"claim": "{winners} reached the target within the deal"}
 
 # The sentence that ends a match, one form per kind of result: '{winners}' the winning
 # side's names joined by ' and ', '{why}' the reason's words (END_WORDS)
@@ -28,16 +40,25 @@ def over_form(winners: int, reason: str) -> str:
     return "none" if reason == "internal" else "draw"
 
 
+def page_end_words(reason: str, winners: Sequence[str], who: str | None = None) -> str:
+    """Why a match ended, as a page says it: END_WORDS, naming ``who`` forfeited it,
+    or the winners where SIDE_WORDS has the reason ('ann reached the target within
+    the deal')."""
+    if winners and reason in SIDE_WORDS:
+        return SIDE_WORDS[reason].format(winners=" and ".join(winners))
+    return end_words(reason, who)
+
+
 def match_over_words(winners: Sequence[str], reason: str, who: str | None = None) -> str:
     """'Match over: bob wins (ann left the table: forfeit).' (table.js's endText says
-    the same from OVER_FORMS and END_WORDS, which the page hands it)."""
+    the same from OVER_FORMS, END_WORDS and SIDE_WORDS, which the page hands it)."""
     form = OVER_FORMS[over_form(len(winners), reason)]
-    return form.format(winners=" and ".join(winners), why=end_words(reason, who))
+    return form.format(winners=" and ".join(winners), why=page_end_words(reason, winners, who))
 
 
 def ends_for_script() -> dict[str, dict[str, str]]:
     """What table.js needs to say a match's end as match_over_words does."""
-    return {"why": END_WORDS, "over": OVER_FORMS}
+    return {"why": END_WORDS, "side": SIDE_WORDS, "over": OVER_FORMS}
 
 
 def forfeit_seat(

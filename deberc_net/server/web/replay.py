@@ -37,7 +37,7 @@ from deberc_net.protocol.lang import spoken_call
 from deberc_net.protocol.render import pretty_card
 
 from ..store.base import SHUTDOWN, STOPPED
-from .ends import end_words, forfeit_seat, match_over_words
+from .ends import forfeit_seat, match_over_words, page_end_words
 
 
 @attrs.frozen
@@ -92,8 +92,8 @@ class Replay:
     @property
     def why(self) -> str:
         """Why it ended, in words ('bob was away too long: forfeit'): a forfeit names
-        who lost it, when known."""
-        return end_words(self.reason, self._forfeited())
+        who lost it, when known; an automatic claim its winners."""
+        return page_end_words(self.reason, self.winners, self._forfeited())
 
     @property
     def over(self) -> str:

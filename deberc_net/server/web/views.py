@@ -18,7 +18,7 @@ from deberc_net.protocol.render import side_names
 from ..cluster.remote import MatchNow, RemoteTable
 from ..store.base import STOPPED, PlayerRating, RatingPoint, name_key
 from ..table import Table
-from .ends import end_words, forfeit_seat
+from .ends import forfeit_seat, page_end_words
 from .plot import Series, line_chart
 from .replay import shown_text, stored_winners
 
@@ -170,9 +170,10 @@ class PlayedMatch:
 
     @property
     def why(self) -> str:
-        """Why it ended, in the replay's words, naming who forfeited it when known."""
+        """Why it ended, in the replay's words, naming who forfeited it when known (or
+        the winners, where those words do)."""
         who = None if self.forfeit is None else self.players[self.forfeit]
-        return end_words(self.reason, who)
+        return page_end_words(self.reason, self.winners, who)
 
 
 @attrs.frozen

@@ -50,15 +50,18 @@
   // cards a seat showed ('pokazyvayu'): public at the table (docs/rules.md §3.5)
   const showsText = (cards) => "shows " + cards.map(spoken).join(" ");
   // how a match ended, in words: the page holds them (web/ends.py's END_WORDS, '{who}'
-  // the forfeit's, and OVER_FORMS), said as match_over_words says them on the replay
-  const ENDS = JSON.parse(board.dataset.ends || '{"why": {}, "over": {}}');
+  // the forfeit's, SIDE_WORDS, '{winners}' the winners', and OVER_FORMS), said as
+  // match_over_words says them on the replay
+  const ENDS = JSON.parse(board.dataset.ends || '{"why": {}, "side": {}, "over": {}}');
   function overText(winners, reason, who) {
     const form = winners.length ? (winners.length > 1 ? "side" : "one")
       : reason === "internal" ? "none" : "draw";
     // (functions: a name's '$' is not a replacement pattern)
-    const why = (ENDS.why[reason] || reason).replace("{who}", () => who || "a player");
-    return ENDS.over[form].replace("{winners}", () => winners.join(" and "))
-      .replace("{why}", () => why);
+    const named = () => winners.join(" and ");
+    const why = winners.length && ENDS.side[reason]
+      ? ENDS.side[reason].replace("{winners}", named)
+      : (ENDS.why[reason] || reason).replace("{who}", () => who || "a player");
+    return ENDS.over[form].replace("{winners}", named).replace("{why}", () => why);
   }
   window.debercOverText = overText;  // for the tests: checked against match_over_words
   function endText(f) {
