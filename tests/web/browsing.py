@@ -33,10 +33,12 @@ FITS = """
 const page = document.documentElement;
 return [window.innerWidth, page.scrollWidth - page.clientWidth];
 """
-# names, dates, tallies and links broken over two lines (house-/heuristic-3, 51-/2-/19):
-# an element whose text lies in rects one above another
+# names, dates, tallies and links broken over two lines (house-/heuristic-3, 51-/2-/19),
+# and a replay's play (a name and its card): an element whose text lies in rects one
+# above another
 BROKEN = """
-const whole = ".who, .when, table.list td:not(.players), table.list a, h1 a, .hands th";
+const whole = ".who, .when, table.list td:not(.players), table.list a, h1 a, .hands th, "
+  + ".tricks .play";
 return [...document.querySelectorAll(whole)].filter((e) => {
   if (e.closest("tr.empty")) return false;
   const range = document.createRange();

@@ -4,13 +4,15 @@ Every page is laid out at a phone's width (base.html's viewport; without it a ph
 a page out 980 pixels wide and shrinks it to a third) and nothing spills sideways (a
 wide table scrolls in its own box); a name is never broken at its hyphens on `/`; the
 board fits the phone with no seat over another or over the centre; the bottom seat's
-card lies towards the centre, as the top seat's does; and the trump and an away seat's
-note read on the green felt (WCAG's 4.5:1 contrast at least), served and live alike.
+card lies towards the centre, as the top seat's does; the trump and an away seat's
+note read on the green felt (WCAG's 4.5:1 contrast at least), served and live alike; and
+the replay's tricks say who played each card, in text.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import random
 import re
 import time
@@ -27,6 +29,7 @@ from tests.server.conftest import Connector
 
 from .browsing import DESKTOP, PHONE, assert_fits, in_thread, sized, wait_for
 from .conftest import WebServer, screenshot
+from .tricks import deal_tricks
 
 # long names with hyphens, as the house bots' (house-heuristic-12)
 NAMES = ("ann-marie-k", "bob-the-second", "cat-o-nine", "dan-van-dam")
@@ -99,13 +102,20 @@ def until_seat_0_lays() -> Callable[[str], bool]:
     return stop
 
 
+TRICKS_READ = """
+return [...document.querySelectorAll("#deal-1 .tricks li")].map((li) => li.innerText);
+"""
+
+
 def check_pages(
-    driver: webdriver.Chrome, web: WebServer, width: int, table: int, match: str
+    driver: webdriver.Chrome, web: WebServer, width: int, table: int, match: str, tricks: list[str]
 ) -> None:
     for path in ("/", f"/table/{table}", f"/games/{match}", f"/players/{NAMES[0]}", "/ladders"):
         driver.get(web.url(path))
         assert_fits(driver, width, path)
         screenshot(driver, f"fits-{width}{path.replace('/', '-')}")
+        if path.startswith("/games/"):  # who played each card, read without hovering
+            assert driver.execute_script(TRICKS_READ) == tricks, width
     driver.get(web.url("/"))
     time.sleep(1.3)  # the list redrawn by its script (every second): names whole still
     assert len(driver.find_elements(By.CSS_SELECTOR, "#tables .who")) == 4
@@ -158,11 +168,13 @@ async def test_the_pages_fit_a_phone_and_the_felts_words_read(
     assert status == 200
     match = re.search(rb'"match":"(m\d+)"', body)
     assert match
+    played = match.group(1).decode()
+    game = json.loads((await web.get(f"/api/games/{played}"))[1])
+    tricks = deal_tricks(game["players"], game["deals"][0])
     with trio.fail_after(90):
-        played = match.group(1).decode()
-        await in_thread(check_pages, browser, web, DESKTOP["width"], table, played)
+        await in_thread(check_pages, browser, web, DESKTOP["width"], table, played, tricks)
         with sized(browser, PHONE):
-            await in_thread(check_pages, browser, web, PHONE["width"], table, played)
+            await in_thread(check_pages, browser, web, PHONE["width"], table, played, tricks)
             await by_seat[1].aclose()  # away: the live page notes it on the felt
             await by_seat[0].expect("event", kind="away")
             await in_thread(wait_for, browser, "#seat-1 .away")

@@ -1,12 +1,13 @@
 """The replay page as a person reads it (docs/web.md, /games/ID): four players headed
 as their pairs (on /players/NAME too), each hand sorted as the human style sorts it, the
-talk spoken as the human style writes it."""
+talk spoken as the human style writes it, each trick as its history writes one."""
 
 from __future__ import annotations
 
 import json
 import random
 import re
+from html import unescape
 from pathlib import Path
 
 import trio
@@ -18,6 +19,7 @@ from tests.server.client import play_machine
 from tests.server.conftest import Connector
 
 from .servers import web_server
+from .tricks import deal_tricks
 
 NAMES = ("ann", "bob", "cat", "dan")
 LINK = '<a href="/players/{}">{}</a>'
@@ -73,8 +75,18 @@ async def test_a_four_player_replay_reads_as_the_human_style_writes(
                         if text.startswith("shows ")
                     )
                     assert [t for t in talk if not t.startswith("shows ")] == said
+            # each trick as a card player reads it: who played each card, who took it
+            tricks = TRICKS.findall(page)
+            for shown, record in zip(tricks, game["deals"], strict=True):
+                said = [words(li) for li in re.findall(r"<li>(.*?)</li>", shown, re.S)]
+                assert said == deal_tricks(players, record)
             status, body = await web.get(f"/players/{players[0]}")
             assert status == 200 and pairs in body.decode()
+
+
+def words(html: str) -> str:
+    """What a reader reads of a bit of the page: its text, tags left out."""
+    return unescape(re.sub(r"<[^>]+>", "", html)).strip()
 
 
 TRICKS = re.compile(r'<ol class="tricks">(.*?)</ol>', re.S)
