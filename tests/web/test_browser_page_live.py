@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -13,10 +14,11 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.server.client import LineClient, fields, is_event, play_machine
+from tests.server.client import LineClient, fields, is_event, play_machine, seat_pair
 from tests.server.conftest import Connector
 
 from .conftest import WebServer, page_errors
+from .servers import web_server
 
 LINES_READ = "return (window.debercLines || []).length"  # none before table.js runs
 
@@ -166,14 +168,38 @@ async def test_a_match_that_ends_while_the_page_loads_is_said_to_be_over(
             await closed(web, table)
         finally:
             await in_thread(blocking_table_js, browser, False)
+        assert await in_thread(browser.execute_script, TO_ACT)  # as served: deal 2's
         await in_thread(browser.execute_script, RUN_TABLE_JS)
         assert await in_thread(gone_says, browser) == "No longer live: the match is over."
+        assert await in_thread(browser.execute_script, TO_ACT) == []  # nobody acts now
         over = await in_thread(lambda: browser.find_element(By.ID, "over").text)
         assert over == "Match over: bob wins (ann left the table: forfeit). Replay it"
         _, body = await web.get(f"/games/{match}")  # in the replay's words
         assert f'<span id="over">{over.removesuffix(" Replay it")}</span>'.encode() in body
         link = await in_thread(lambda: browser.find_element(By.ID, "replay-link"))
         assert await in_thread(link.get_attribute, "href") == web.url(f"/games/{match}")
+        assert await in_thread(page_errors, browser) == []
+
+
+TO_ACT = 'return [...document.querySelectorAll(".seat.to-act")].map((e) => e.id);'
+
+
+async def test_once_no_longer_live_no_seat_is_marked_to_act(
+    db_path: Path, browser: webdriver.Chrome, connect: Connector
+) -> None:
+    """The server gone mid-deal: the page said it was no longer live, its last seat to
+    act still marked (a tryout); nobody is to act any more."""
+    with trio.fail_after(30):
+        async with web_server(db_path) as web:
+            ann = await connect.machine(web.port, "ann")
+            bob = await connect.machine(web.port, "bob")
+            table, _, _ = await seat_pair(ann, bob, "2 moscow")
+            await ann.expect("event", kind="deal")  # nobody answers: a seat is to act
+            await _watching(browser, web, str(table))
+            await in_thread(until, browser, lambda d: d.execute_script(TO_ACT))
+        said = await in_thread(gone_says, browser)  # the server stopped: its socket lost
+        assert said.startswith("No longer live: the server cannot be reached"), said
+        assert await in_thread(browser.execute_script, TO_ACT) == []
         assert await in_thread(page_errors, browser) == []
 
 

@@ -311,6 +311,9 @@
   };
   socket.onclose = () => {
     document.body.dataset.live = "closed";
+    // nobody is to act any more (the mark may be the served page's: no state came)
+    st.toAct = null;
+    for (const seat of document.querySelectorAll(".seat.to-act")) seat.classList.remove("to-act");
     whyNotLive().then(sayGone, () => sayGone(
       "the server cannot be reached: it has stopped, or the connection was lost."));
   };
