@@ -2,7 +2,8 @@
 
 Every page is laid out at a phone's width (base.html's viewport; without it a phone lays
 a page out 980 pixels wide and shrinks it to a third) and nothing spills sideways (a
-wide table scrolls in its own box); a name is never broken at its hyphens on `/`; the
+wide table scrolls in its own box); a name is never broken at its hyphens (on `/`, on
+the board, above the score), a side seat's long name running on towards the middle; the
 board fits the phone with no seat over another or over the centre; the bottom seat's
 card lies towards the centre, as the top seat's does; the trump and an away seat's
 note read on the green felt (WCAG's 4.5:1 contrast at least), served and live alike; and
@@ -31,8 +32,9 @@ from .browsing import DESKTOP, PHONE, assert_fits, in_thread, sized, wait_for
 from .conftest import WebServer, screenshot
 from .tricks import deal_tricks
 
-# long names with hyphens, as the house bots' (house-heuristic-12)
-NAMES = ("ann-marie-k", "bob-the-second", "cat-o-nine", "dan-van-dam")
+# long names with hyphens, as the house bots' (house-heuristic-12); the side seats'
+# (1 and 3, as they seek) longer than a phone's side seat is wide
+NAMES = ("ann-marie-k", "bob-the-second-42", "cat-o-nine", "dan-van-der-berg-7")
 
 BOXES = """
 const box = (css) => { const e = document.querySelector(css);
@@ -42,7 +44,8 @@ const seats = [...document.querySelectorAll("#board .seat")].map((e) => "#" + e.
 return { board: box("#board"), centre: box("#board .centre"),
          seats: Object.fromEntries(seats.map((s) => [s, box(s)])),
          hand0: box("#seat-0 .hand"), laid0: box("#seat-0 .laid .card"),
-         hand2: box("#seat-2 .hand"), laid2: box("#seat-2 .laid .card") };
+         hand2: box("#seat-2 .hand"), laid2: box("#seat-2 .laid .card"),
+         names: seats.map((s) => box(s + " .name > span")) };
 """
 # an element's text colour and the colours behind it: its own background, or the
 # nearest one under it (a gradient's every colour)
@@ -102,6 +105,13 @@ def until_seat_0_lays() -> Callable[[str], bool]:
     return stop
 
 
+# each seat's name on the board: as written, as its title says it, its font size, and
+# whether it is cut short ('…')
+SEAT_NAMES = """
+return [...document.querySelectorAll("#board .seat .name")].map((e) =>
+  [e.textContent, e.title, parseFloat(getComputedStyle(e).fontSize),
+   e.firstElementChild.scrollWidth > e.firstElementChild.clientWidth]);
+"""
 TRICKS_READ = """
 return [...document.querySelectorAll("#deal-1 .tricks li")].map((li) => li.innerText);
 """
@@ -126,11 +136,24 @@ def check_pages(
     WebDriverWait(driver, 10, poll_frequency=0.05).until(
         lambda d: any(x.startswith("state ") for x in d.execute_script("return debercLines"))
     )
+    # redrawn live, no name is broken at its hyphens (house-/heuristic-42): one cut
+    # short for its seat ends in '…' and its title says it whole; readable
+    assert_fits(driver, width, "the live table")
+    seat_names = driver.execute_script(SEAT_NAMES)
+    assert sorted(name for name, _, _, _ in seat_names) == sorted(NAMES), seat_names
+    assert all(title == name and size >= 11 for name, title, size, _ in seat_names), seat_names
+    assert not [name for name, _, _, cut in seat_names if cut], (width, seat_names)  # 18 letters
     boxes = driver.execute_script(BOXES)
     assert boxes["board"][0] >= 0 and boxes["board"][2] <= width, boxes
     placed = [boxes["centre"], *boxes["seats"].values()]
     for i, a in enumerate(placed):
         for b in placed[i + 1 :]:
+            assert not _overlap(a, b), (width, boxes)
+    # a side seat's long name runs on towards the middle: over no other, nor the centre
+    names = boxes["names"]
+    for i, a in enumerate(names):
+        assert boxes["board"][0] <= a[0] and a[2] <= boxes["board"][2], (width, boxes)
+        for b in [boxes["centre"], *names[i + 1 :]]:
             assert not _overlap(a, b), (width, boxes)
     # the trick lies between the hands: the bottom seat's card above its hand
     assert boxes["laid0"][3] <= boxes["hand0"][1], (width, boxes)

@@ -186,7 +186,8 @@ async def test_a_running_tables_page_shows_the_deal_as_an_observer_sees_it_witho
     trump = state["trump"]
     player = by_seat[int(state["player"])]
     shown_trump = f'<span class="suit-{trump}">{SYMBOL[trump]}</span>'
-    assert f'<div id="trump">Trump {shown_trump} · {player} plays</div>' in page
+    who = f'<span class="who">{player}</span>'  # whole on a phone
+    assert f'<div id="trump">Trump {shown_trump} · {who} plays</div>' in page
     talk = [item.split(":") for item in state["talk"].split(",")]
     said = "".join(f"<li>{by_seat[int(s)]}: {spoken_call(c)}</li>" for s, c in talk)
     assert talk and f'<ol id="talk">{said}</ol>' in page  # as spoken: 'igrayu ♠'
@@ -213,7 +214,9 @@ async def test_a_running_tables_page_shows_the_deal_as_an_observer_sees_it_witho
         and len(rows) == 1
     )
     # the score says whose it is (club tryout: '338 : 188' alone named no side)
-    assert f'<p id="sides">{by_seat[0]} : {by_seat[1]}</p>' in page
+    # (each name whole on a phone: a span of its own)
+    sides = f'<span class="who">{by_seat[0]}</span> : <span class="who">{by_seat[1]}</span>'
+    assert f'<p id="sides">{sides}</p>' in page
 
 
 async def test_unknown_things_are_404_with_a_reason(start_web: StartWeb) -> None:
@@ -622,4 +625,5 @@ def test_a_tables_score_names_its_sides_pairs_with_four_players() -> None:
         away_s=[None] * 4,
     )
     assert summary.sides() == ["ann+cat", "bob+-"]  # partners sit opposite
+    assert summary.side_players() == [["ann", "cat"], ["bob", "-"]]
     assert attrs.evolve(summary, score=None).sides() == []  # no match yet: no sides

@@ -49,6 +49,11 @@ class TableSummary:
             return []
         return side_names([p or "-" for p in self.players], len(self.score))
 
+    def side_players(self) -> list[list[str]]:
+        """Each side's names one by one, for the page to keep each whole (no name
+        holds a '+': accounts.valid_name)."""
+        return [side.split("+") for side in self.sides()]
+
     def awaited(self) -> list[str]:
         """A waiting table with every seat taken waits for its away players to come back
         (docs/protocol.md §12): their names; none for any other table."""

@@ -82,7 +82,9 @@
     for (let seat = 0; seat < n; seat++) {
       const el = document.getElementById("seat-" + seat);
       if (!el) continue;
-      el.querySelector(".name").textContent = names[seat] === "-" ? "(free)" : names[seat];
+      const name = el.querySelector(".name");
+      name.title = names[seat] === "-" ? "(free)" : names[seat];
+      name.firstElementChild.textContent = name.title;  // its span (style.css)
       el.classList.toggle("to-act", st.toAct === seat);
       const hand = el.querySelector(".hand");
       const backs = [];
@@ -140,8 +142,14 @@
     const suit = document.createElement("span");
     suit.className = "suit-" + s;
     suit.textContent = SUITS[s];
-    document.getElementById("trump").append("Trump ", suit,
-      who !== null ? " · " + names[who] + " plays" : "");
+    document.getElementById("trump").append("Trump ", suit);
+    if (who !== null) document.getElementById("trump").append(" · ", whoEl(names[who]), " plays");
+  }
+  // a name kept whole, never broken at its hyphens (style.css .who)
+  function whoEl(name) {
+    const s = document.createElement("span");
+    s.className = "who"; s.textContent = name;
+    return s;
   }
   // Hand sizes are public counts, not in an observer's lines: each card played takes
   // one from its seat, and the server tells them (JSON, {"hand_sizes": [...]}, after a
@@ -175,14 +183,19 @@
     setText("score", list(f.score).join(" : "));
     drawTalk();
   }
-  // each side's names in the score's order: pairs sit opposite with four players
+  // each side's names in the score's order: pairs sit opposite with four players; each
+  // name whole, a line broken after a '+' or at ' : ' (as the served page writes them)
   function setSides() {
     const count = names.length === 4 ? 2 : names.length;
-    const sides = [];
+    const parts = [];
     for (let side = 0; side < count; side++) {
-      sides.push(names.filter((_, seat) => seat % count === side).join("+"));
+      if (side) parts.push(" : ");
+      names.filter((_, seat) => seat % count === side).forEach((name, i) => {
+        if (i) parts.push("+", document.createElement("wbr"));
+        parts.push(whoEl(name));
+      });
     }
-    setText("sides", sides.join(" : "));
+    document.getElementById("sides").replaceChildren(...parts);
   }
   function onEvent(f) {
     switch (f.kind) {
