@@ -54,6 +54,8 @@ async def test_a_waiting_tables_page_still_says_so_once_its_script_runs(
             await player.expect("ok", cmd="sit")
         sides = lambda d: d.find_element(By.ID, "sides").text == "ann+cat : bob+dan"  # noqa: E731
         await in_thread(until, browser, sides)
+        whole = await in_thread(browser.find_elements, By.CSS_SELECTOR, "#sides .who")
+        assert [e.text for e in whole] == ["ann", "cat", "bob", "dan"]  # each kept whole
         assert await in_thread(page_errors, browser) == []
 
 
