@@ -332,8 +332,6 @@ Table calls (Latin, Cyrillic or English; case does not matter):
   igrayu (играю, play)                 order the game in the turned suit
   igrayu SUIT (igrayu h, играю черви)  round two: name another suit
   menyayu (меняю, swap)                swap the trump 7 for the turned card
-  ne menyayu (не меняю, keep)          swap-before-extra: no swap before the
-                                       last cards
   prokhodit? (проходит?)               ask whether your trump sequence passes
   terts, dva tertsa, pyatdesyat (50)   declare your best combination (before
                                        your first card)
@@ -346,8 +344,6 @@ Table calls (Latin, Cyrillic or English; case does not matter):
                                        В Д К Т) + s h d c (♠ ♥ ♦ ♣, п ч б к):
                                        10h, Js, Д♠, Кп
   chetyre semerki (sevens)             show four sevens: redeal
-  konets (конец, claim, 501)           manual-claim: claim the match after a
-                                       trick you took
 Ukrainian too: граю, пасую, пише, від туза, туз пік (docs/protocol.md §8.2).
 A call mistyped by a letter or two is answered "Did you mean ...?".
 """
@@ -370,6 +366,17 @@ Tertz table calls (no bidding; Latin, Cyrillic or English):
                                        В Д К Т) + s h d c (♠ ♥ ♦ ♣, п ч б к)
 """
 VARIANT_CALLS_HELP = {"tertz": TERTZ_CALLS_HELP}  # a game of its own; others: CALLS_HELP
+# the engine's own calls that an option makes (docs/protocol.md §8.2), by that option:
+# 'calls' lists them with the options' (at a table only where the option is on: a plain
+# table listed konets among its game's calls, and refused it as no table call there)
+OPTION_CALLS_HELP = {
+    "swap-before-extra": """\
+  ne menyayu (не меняю, keep)          option swap-before-extra: no swap before
+                                       the last cards""",
+    "manual-claim": """\
+  konets (конец, claim, 501)           option manual-claim: claim the match
+                                       after a trick you took""",
+}
 
 
 def help_text(

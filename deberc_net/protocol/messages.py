@@ -133,6 +133,7 @@ class Msg(StrEnum):
     RULES_VARIANT_ENTRY = "rules-variant-entry"
     OPTION_CALLS = "option-calls"
     CALLS_ABOUT = "calls-about"
+    CALLS_ELSEWHERE = "calls-elsewhere"
     HELP_MEANT = "help-meant"
     TABLE_OPTION_CALLS = "table-option-calls"
     GAME_CALLS = "game-calls"
@@ -722,6 +723,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.CALLS_ABOUT: (
         "{topic} is no command. The table calls that say it ('calls' lists them all):",
         "«{topic}» — не команда. Ходы за столом с этим словом (все ходы — в calls):",
+    ),
+    Msg.CALLS_ELSEWHERE: (
+        "{topic} is no call at this table. The calls that say it at other tables:",
+        "«{topic}» — не ход за этим столом. Ходы с этим словом за другими столами:",
     ),
     Msg.OPTION_CALLS: (
         "Calls of options, at the tables that play them:",
@@ -1769,7 +1774,6 @@ RU_CALLS_HELP = f"""\
   играю (igrayu, play)        играть в открытую масть
   играю МАСТЬ (играю черви)   второй круг: назвать другую масть
   меняю (menyayu, swap)       поменять козырную семёрку на открытую карту
-  не меняю (ne menyayu)       не меняться до прикупа (swap-before-extra)
   проходит? (prokhodit?)      спросить, проходит ли ваша козырная комбинация
   терц, два терца, пятьдесят  объявить лучшую комбинацию до своей первой
   два полтинника (две копы)   карты
@@ -1779,8 +1783,6 @@ RU_CALLS_HELP = f"""\
   КАРТА или ход КАРТА         сходить: ранг 7 8 9 10 В Д К Т и масть ♠ ♥ ♦ ♣
                               или п ч б к: 10ч, Вп, Д♠, туз пик, десятка ♥
   четыре семёрки (sevens)     показать четыре семёрки: пересдача
-  конец (konets, claim, 501)  manual-claim: объявить конец партии после своей
-                              взятки
 Русская Т — туз, как показано (Т♠); латинская T на вид такая же, но это десятка:
 если можно сыграть и туз, и десятку этой масти, сервер переспросит; «туз ♠» и
 «10♠» не спутать.
@@ -1805,6 +1807,16 @@ RU_TERTZ_CALLS_HELP = f"""\
                               или п ч б к
 """
 RU_VARIANT_CALLS_HELP = {"tertz": RU_TERTZ_CALLS_HELP}
+# the engine's calls an option makes, as commands.OPTION_CALLS_HELP (in the options'
+# column of 'calls', as «даве (dave, double)   опция dave»)
+RU_OPTION_CALLS_HELP = {
+    "swap-before-extra": """\
+  не меняю (ne menyayu, keep)          опция swap-before-extra: не меняться
+                                       до прикупа""",
+    "manual-claim": """\
+  конец (konets, claim, 501)           опция manual-claim: объявить конец
+                                       партии после своей взятки""",
+}
 # the variants whose clock, out of time, breaks the deck (Tertz: lomayu-1, the first of
 # legal=, docs/protocol.md §11.2): their 'rules' clock line says so, no other's
 RULES_BREAKS = frozenset({"tertz"})

@@ -18,6 +18,7 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import (
     CALLS_HELP,
     COMMANDS,
+    OPTION_CALLS_HELP,
     VARIANT_CALLS_HELP,
     Command,
     help_text,
@@ -27,6 +28,7 @@ from deberc_net.protocol.hints import command_hint
 from deberc_net.protocol.lang import CYRILLIC, Lang, ru_call, spoken_call
 from deberc_net.protocol.messages import (
     RU_CALLS_HELP,
+    RU_OPTION_CALLS_HELP,
     RU_VARIANT_CALLS_HELP,
     RULES_BREAKS,
     Msg,
@@ -69,11 +71,15 @@ def _help_text(
 TOPIC_MOST = 40
 
 
-def calls_about(topic: str, texts: Texts, lang: Lang) -> tuple[str, ...]:
+def calls_about(
+    topic: str, texts: Texts, lang: Lang, *, elsewhere: bool = False
+) -> tuple[str, ...]:
     """The entries of 'calls' (``texts``: English, Russian) that name ``topic`` as a
     word ('help рост?' tells «рост?» and the answers to it), each once, under a line
     saying what they are; none unless a call's own column names it (a word of the
     explanations alone, 'help a', is no call: 'help' then says it is no command).
+    ``elsewhere``: ``texts`` are the lobby's, asked at a table that has no such call
+    ('help konets' at a table without manual-claim), and the line says so.
     The texts are cut and folded once (``_index``): a topic costs its own fold and
     one search of the calls' columns."""
     topic = topic.strip()
@@ -93,10 +99,13 @@ def calls_about(topic: str, texts: Texts, lang: Lang) -> tuple[str, ...]:
         searched = tuple(index.columns.split("\n"))
     rows = zip(index.entries, index.sections, searched, strict=True)
     found = [(entry, section) for entry, section, text in rows if named.search(text)]
-    told = [phrase(Msg.CALLS_ABOUT, topic=topic).text(lang)]
+    said = Msg.CALLS_ELSEWHERE if elsewhere else Msg.CALLS_ABOUT
+    told = [phrase(said, topic=topic).text(lang)]
     # the lobby's 'calls' tells every game's: say whose each entry is when they differ
-    # ('help от туза' told Deberts' and Tertz's answers unlabelled: a tryout, s28)
-    labelled = len({section for _, section in found}) > 1
+    # ('help от туза' told Deberts' and Tertz's answers unlabelled: a tryout, s28), and
+    # an option's call as one ('help dave' in the lobby read as every table's call)
+    sections = {section for _, section in found}
+    labelled = elsewhere or len(sections) > 1 or not sections.isdisjoint(_option_headings())
     last = None
     for entry, section in found:
         if labelled and section != last:
@@ -104,6 +113,13 @@ def calls_about(topic: str, texts: Texts, lang: Lang) -> tuple[str, ...]:
             last = section
         told += entry
     return tuple(told)
+
+
+@functools.cache
+def _option_headings() -> frozenset[str]:
+    """The headings of the options' calls in 'calls', in both languages."""
+    keys = (Msg.OPTION_CALLS, Msg.TABLE_OPTION_CALLS)
+    return frozenset(phrase(key).text(lang) for key in keys for lang in Lang)
 
 
 @attrs.frozen
@@ -202,7 +218,10 @@ class Help:
     def _help(self, session: Session, args: Sequence[str], lang: Lang) -> tuple[str, ...]:
         admin = self.lobby.is_admin(session)  # ('seek reserved' is told to admins only)
         if args and args[0].lower() not in COMMANDS:  # 'help рост?': a table call, maybe
-            about = calls_about(" ".join(args), self._calls_texts(session.table), lang)
+            topic = " ".join(args)
+            about = calls_about(topic, self._calls_texts(session.table), lang)
+            if not about and session.table is not None:  # another table's ('help konets')
+                about = calls_about(topic, self._calls_texts(None), lang, elsewhere=True)
             if about:
                 return about
         if args:
@@ -254,20 +273,10 @@ class Help:
             header = phrase(Msg.TABLE_OPTION_CALLS)
         english = [line for en, _ in games for line in en.rstrip().splitlines()]
         russian = [line for _, ru in games for line in ru.rstrip().splitlines()]
-        said = _option_calls(options)
-        if said:
-            english += [
-                header.text(),
-                *(line for call, name in said for line in _column(call.text(), f"option {name}")),
-            ]
-            russian += [
-                header.text(Lang.RU),
-                *(
-                    line
-                    for call, name in said
-                    for line in _column(call.text(Lang.RU), f"опция {name}")
-                ),
-            ]
+        own_en, own_ru = _options_block(options)
+        if own_en:
+            english += [header.text(), *own_en]
+            russian += [header.text(Lang.RU), *own_ru]
         return tuple(english), tuple(russian)
 
     async def rules(self, session: Session, item: Command) -> None:
@@ -512,6 +521,22 @@ def _own_game_block(rule: LoadedRule) -> tuple[str, str]:
     english = [header.text(), *(line.rstrip() for line in own), others.text()]
     russian = [header.text(Lang.RU), *(line.rstrip() for line in own_ru), others.text(Lang.RU)]
     return "\n".join(english), "\n".join(russian)
+
+
+def _options_block(options: Sequence[LoadedRule]) -> tuple[list[str], list[str]]:
+    """The calls ``options`` make, in English and in Russian, each option's in turn:
+    the engine's own that an option turns on (konets: manual-claim), then a plugin's
+    own with their words (docs/protocol.md §4.4)."""
+    english: list[str] = []
+    russian: list[str] = []
+    for rule in options:
+        if rule.name in OPTION_CALLS_HELP:
+            english += OPTION_CALLS_HELP[rule.name].splitlines()
+            russian += RU_OPTION_CALLS_HELP[rule.name].splitlines()
+        for call, name in _option_calls([rule]):
+            english += _column(call.text(), f"option {name}")
+            russian += _column(call.text(Lang.RU), f"опция {name}")
+    return english, russian
 
 
 def _option_calls(options: Sequence[LoadedRule]) -> list[tuple[Phrase, str]]:
