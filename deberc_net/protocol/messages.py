@@ -134,6 +134,8 @@ class Msg(StrEnum):
     OPTION_CALLS = "option-calls"
     CALLS_ABOUT = "calls-about"
     CALLS_ELSEWHERE = "calls-elsewhere"
+    HELP_CARD = "help-card"
+    HELP_CALL = "help-call"
     HELP_MEANT = "help-meant"
     TABLE_OPTION_CALLS = "table-option-calls"
     GAME_CALLS = "game-calls"
@@ -727,6 +729,18 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.CALLS_ELSEWHERE: (
         "{topic} is no call at this table. The calls that say it at other tables:",
         "«{topic}» — не ход за этим столом. Ходы с этим словом за другими столами:",
+    ),
+    Msg.HELP_CARD: (
+        "{topic} is a card, not a command: at a table, type it on your turn to play it. "
+        "'calls' lists what may be said at a table.",
+        "«{topic}» — карта, а не команда: чтобы сыграть её, наберите её за столом в свой "
+        "ход. Что можно сказать за столом, перечисляет calls.",
+    ),
+    Msg.HELP_CALL: (
+        "{topic} is no command but a table call: {call}. 'calls' lists what may be said "
+        "at a table.",
+        "«{topic}» — не команда, а ход за столом: «{call}». Что можно сказать за столом, "
+        "перечисляет calls.",
     ),
     Msg.OPTION_CALLS: (
         "Calls of options, at the tables that play them:",

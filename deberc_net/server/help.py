@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import functools
 import re
+import textwrap
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
 import attrs
 
+from deberc_net.game import calls as C
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
 from deberc_net.plugins import RuleError, RuleInfo, RuleKind
@@ -37,6 +39,7 @@ from deberc_net.protocol.messages import (
     phrase,
 )
 from deberc_net.protocol.render import prompt_calls
+from deberc_net.protocol.vocabulary import engine_call
 
 from .allowance import may_list
 from .session import Session
@@ -113,6 +116,28 @@ def calls_about(
             last = section
         told += entry
     return tuple(told)
+
+
+def call_pointer(topic: str, lang: Lang, texts: Texts | None) -> tuple[str, ...]:
+    """What a 'help' word that is no command and names no entry of 'calls' is, when it
+    is a table call as typed at a table: a card in any of its spellings ('9h', 'Т♠',
+    'king hearts': played by typing it), or another word for a call ('concede':
+    pishet). A call other than a card only where 'calls' (``texts``: the table's;
+    None: the lobby's, every game's) has it ('help pass' at a Tertz table: none)."""
+    if len(topic) > TOPIC_MOST:
+        return ()
+    call = engine_call(topic)
+    if call is None:
+        return ()
+    if call.name == C.PLAY:
+        said = phrase(Msg.HELP_CARD, topic=topic)
+    else:
+        token = call.token()
+        if texts is not None and not calls_about(spoken_call(token), texts, Lang.EN):
+            return ()
+        name = phrase(Msg.CALL_WORD, call=spoken_call(token), ru=ru_call(token))
+        said = phrase(Msg.HELP_CALL, topic=topic, call=name)
+    return tuple(textwrap.wrap(said.text(lang), 80, subsequent_indent="  "))
 
 
 @functools.cache
@@ -224,6 +249,10 @@ class Help:
                 about = calls_about(topic, self._calls_texts(None), lang, elsewhere=True)
             if about:
                 return about
+            texts = None if session.table is None else self._calls_texts(session.table)
+            pointer = call_pointer(topic, lang, texts)
+            if pointer:  # 'help 9h': a card ('no command' told nothing of what it is)
+                return pointer
         if args:
             # a command said by what it does ('help пароль') or mistyped: which one
             near = None if args[0].lower() in COMMANDS else command_hint(args[0], COMMANDS)

@@ -1,0 +1,90 @@
+"""'help WORD' for a word that is no command but is said at a table: a card in any of
+its spellings, another word for a call (docs/protocol.md §4.4). A new player's tryout
+typed 'help 9h' and was told only "no command '9h'"; 'help king hearts' was asked
+whether it meant 'help ping'."""
+
+from __future__ import annotations
+
+import pytest
+
+from .client import LineClient, fields
+from .conftest import Connector
+
+CARD = "is a card, not a command: at a table, type it on your turn to play it."
+
+
+async def _block(client: LineClient, command: str) -> list[str]:
+    """The texts of the ``help`` lines answering ``command`` (a ping marks the end)."""
+    await client.send(command)
+    await client.send("ping")
+    out = []
+    while True:
+        tag, f = fields(await client.read_until(lambda _: True))
+        if tag == "ok" and f.get("cmd") == "ping":
+            return out
+        if tag == "help":
+            out.append(f["text"])
+
+
+async def _said(person: LineClient, command: str) -> list[str]:
+    """The lines a person (the human style) is told in answer to ``command``."""
+    await person.send(command)
+    await person.send("ping")
+    out = []
+    while (line := await person.read_until(lambda _: True)) != "pong":
+        out.append(line)
+    return out
+
+
+def _joined(lines: list[str]) -> str:
+    """A text wrapped onto lines, as one."""
+    return " ".join(x.strip() for x in lines)
+
+
+@pytest.mark.parametrize("card", ["9h", "9♥", "Т♠", "T♠", "king hearts", "ace of spades", "Кп"])
+async def test_a_card_as_a_help_word_is_said_to_be_a_card(
+    port: int, connect: Connector, card: str
+) -> None:
+    ann = await connect.machine(port, "ann")
+    told = await _block(ann, f"help {card}")
+    assert all(len(x) <= 80 for x in told), told
+    assert _joined(told) == f"{card} {CARD} 'calls' lists what may be said at a table."
+
+
+async def test_a_card_is_pointed_to_at_a_table_and_in_russian(
+    port: int, connect: Connector
+) -> None:
+    vera = await connect.human(port, "vera")
+    await vera.send("new 2")
+    await vera.read_until(lambda x: x.startswith("vera sits at seat"))
+    told = await _said(vera, "help 9h")
+    assert _joined(told).startswith(f"9h {CARD}"), told
+    await vera.send("lang ru")
+    await vera.read_until(lambda x: x.startswith("Язык"))
+    told = await _said(vera, "help туз пик")
+    assert _joined(told) == (
+        "«туз пик» — карта, а не команда: чтобы сыграть её, наберите её за столом в свой "
+        "ход. Что можно сказать за столом, перечисляет calls."
+    )
+
+
+async def test_another_word_for_a_call_is_pointed_to_the_call(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    told = await _block(ann, "help concede")
+    assert _joined(told) == (
+        "concede is no command but a table call: pishet. 'calls' lists what may be said at a table."
+    )
+    # a word 'calls' says is answered with its entries, as before ('help bella')
+    bella = await _block(ann, "help bella")
+    assert bella[0].startswith("bella is no command. The table calls that say it")
+    assert any(x.startswith("  bella (белла)") for x in bella[1:])
+    # at a Tertz table, a word of Deberts's bidding is no call of this table
+    await ann.send("new 2 tertz")
+    await ann.expect("ok", cmd="sit")
+    (told,) = await _block(ann, "help пасую")
+    assert told.startswith("no command 'пасую'"), told
+    # and a word that is none at all is still no command
+    (told,) = await _block(ann, "help frobnicate")
+    assert told.startswith("no command 'frobnicate'"), told
