@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+import unicodedata
 from collections.abc import Sequence
 
 import attrs
@@ -299,6 +300,13 @@ def stale_answer(seq: int | None, open_request: int, last_event: int) -> Phrase 
     return phrase(key, seq=seq, open=open_request)
 
 
+def command_word(word: str) -> str:
+    """``word`` as a command's name is looked up: case aside, and in the compatibility
+    form names are compared in (docs/protocol.md §4): full-width ``ｗｈｏ``, which an
+    input method's full-width mode types, is ``who``. The arguments are left as typed."""
+    return (word if word.isascii() else unicodedata.normalize("NFKC", word)).lower()
+
+
 def parse_line(text: str) -> Command | TableCallText:
     """A command if the first word names one, else a table call (``seq=N`` may follow)."""
     stripped = text.strip()
@@ -306,7 +314,7 @@ def parse_line(text: str) -> Command | TableCallText:
     # line's no-break space (U+00A0) after 'say' made the whole 'say\xa0hi' one word
     word, *more = stripped.split(maxsplit=1) or [""]
     rest = more[0] if more else ""
-    name = word.lower()
+    name = command_word(word)
     if name in COMMANDS:
         # commands take no seq= (a bot may add it to every line): 'who seq=3' is 'who';
         # 'say' speaks ``rest``, as typed
@@ -406,7 +414,7 @@ def help_text(
         return Usage(spec.usage + (spec.admin_usage if admin else "")).text(lang)
 
     if topic:
-        key = topic.lower()
+        key = command_word(topic)
         if key in COMMANDS:
             text = f"{usage(key)}: {summary(key)}"
             return textwrap.wrap(text, 80, subsequent_indent="  ") if ru else [text]

@@ -23,6 +23,7 @@ from deberc_net.protocol.commands import (
     OPTION_CALLS_HELP,
     VARIANT_CALLS_HELP,
     Command,
+    command_word,
     help_text,
     number_word,
 )
@@ -234,7 +235,7 @@ class Help:
         """Whether 'help ARGS' is metered: the list, and any word that is no command
         (entries of 'calls', or a search of them and of the commands for a hint: some
         0.5 ms a line, unmetered, until a hostile tryout's flood held a core, s29)."""
-        return not args or args[0].lower() not in COMMANDS
+        return not args or command_word(args[0]) not in COMMANDS
 
     def send_help(self, session: Session, args: Sequence[str]) -> None:
         english = self._help(session, args, Lang.EN)
@@ -242,7 +243,7 @@ class Help:
 
     def _help(self, session: Session, args: Sequence[str], lang: Lang) -> tuple[str, ...]:
         admin = self.lobby.is_admin(session)  # ('seek reserved' is told to admins only)
-        if args and args[0].lower() not in COMMANDS:  # 'help рост?': a table call, maybe
+        if args and command_word(args[0]) not in COMMANDS:  # 'help рост?': a table call, maybe
             topic = " ".join(args)
             about = calls_about(topic, self._calls_texts(session.table), lang)
             if not about and session.table is not None:  # another table's ('help konets')
@@ -255,7 +256,7 @@ class Help:
                 return pointer
         if args:
             # a command said by what it does ('help пароль') or mistyped: which one
-            near = None if args[0].lower() in COMMANDS else command_hint(args[0], COMMANDS)
+            near = None if command_word(args[0]) in COMMANDS else command_hint(args[0], COMMANDS)
             if near is not None:  # (a tryout, s28: bare 'пароль' was hinted, this not)
                 return (phrase(Msg.HELP_MEANT, topic=args[0], command=near).text(lang),)
             return _help_text(args[0], "lobby", (), lang, admin, False)
