@@ -1,7 +1,8 @@
 """A hint for a mistyped table call (docs/protocol.md §8, `hint=`): the one legal call
 one letter or two from what was typed (a letter left out, added, changed, or two
 swapped), counting the letters that look alike in the Latin and Cyrillic alphabets
-(`пac` typed with a Latin a and c) as one. Only on the refusal's path, and bounded: a
+(`пaсс` typed with a Latin a) as one (a word that only mixes them is read as the
+word it shows: vocabulary.unmixed). Only on the refusal's path, and bounded: a
 few dozen legal calls, each with its few spellings, compared only when their lengths
 are near."""
 

@@ -11,6 +11,7 @@ plugin's call is heard in Cyrillic or English only at a table that uses it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from deberc_net.game import calls as C
@@ -222,6 +223,30 @@ _PLAY_PREFIX = {"hod", "ход", "card", "хід"}
 _OT_PREFIX = {"ot", "от", "from", "від"}
 
 _WORDS = {word: name for name, words in _SIMPLE.items() for word in words}
+# Latin and Cyrillic letters that look the same (Ukrainian і too): a keyboard layout
+# switched in the middle of a word types them unseen ('чeрви' with a Latin e)
+_TO_CYRILLIC = str.maketrans("abekmhopctyxi", "авекмнорстухі")
+_TO_LATIN = str.maketrans("авекмнорстухі", "abekmhopctyxi")
+_LATIN_LETTER = re.compile("[a-z]")
+_CYRILLIC_LETTER = re.compile("[а-яёіїєґ]")
+# every word the engine reads in a call, a word of a phrase too ('semerki' of
+# 'chetyre semerki'): what a word mixing the two alphabets may be read as
+_KNOWN_WORDS = frozenset(
+    {
+        *_RANK_WORDS,
+        *_SUIT_WORDS,
+        *_RANK_GENITIVE,
+        *_TRUMP_WORDS,
+        *_PROKHODIT,
+        *_IGRAYU,
+        *_TERTS,
+        *_FIFTY,
+        *_COUNT,
+        *_PLAY_PREFIX,
+        *_OT_PREFIX,
+        *(part for word in _WORDS for part in word.split()),
+    }
+)
 # each card's token as a typed call is compared with it (a card is an int): a legal
 # card's token read from here, not built by Call.token (most calls are cards)
 _CARD_TOKEN = tuple(card_str(c).lower() for c in range(32))
@@ -265,6 +290,39 @@ def normalize(text: str) -> str:
     t = text.strip().lower().replace("ё", "е").replace("-", " ")
     t = t.replace("’", "'").replace("ʼ", "'")  # the Ukrainian apostrophe, typed either way
     return " ".join(t.split())
+
+
+def unmixed(text: str, aliases: Mapping[str, str] | None = None) -> str:
+    """``text`` (normalized) with each word that mixes Latin and Cyrillic letters read
+    as the one word of the calls (the engine's, or the table's plugins' ``aliases``) it
+    spells when its look-alike letters are read in the other alphabet: 'чeрви' (a Latin
+    e) is 'черви', 'pаs' (a Cyrillic а) 'pas'. No word of either language mixes them,
+    and on the screen it shows as that word: it is what was meant (docs/protocol.md
+    §8). A word that reads as no word of the calls is left as typed (a card as 'Kп',
+    its rank and suit read apart; or no call, refused as before)."""
+    if text.isascii():
+        return text
+    words = text.split()
+    if not any(_mixed(word) for word in words):
+        return text
+    known = _KNOWN_WORDS
+    if aliases:
+        known = known | {part for word in aliases for part in normalize(word).split()}
+    return " ".join(_read_mixed(word, known) if _mixed(word) else word for word in words)
+
+
+def _mixed(word: str) -> bool:
+    return bool(_LATIN_LETTER.search(word) and _CYRILLIC_LETTER.search(word))
+
+
+def _read_mixed(word: str, known: frozenset[str]) -> str:
+    latin, cyrillic = word.translate(_TO_LATIN), word.translate(_TO_CYRILLIC)
+    # both only where a word is spelt alike in the two alphabets, and means one thing
+    # there ('ot', 'от'): either reading is that word
+    for reading in (latin, cyrillic):
+        if reading in known:
+            return reading
+    return word
 
 
 def _card_words(text: str) -> tuple[str, int, int]:
@@ -322,7 +380,7 @@ def parse_call(
         for call in legal:
             if call is asked:
                 return call
-    t = normalize(text)
+    t = unmixed(normalize(text), aliases)
     if not t:
         raise CallSyntaxError("empty call")
     token = t.replace(" ", "-")

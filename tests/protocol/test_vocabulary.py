@@ -299,3 +299,32 @@ def test_the_engines_own_reading_of_a_word(word: str, token: str | None) -> None
     """What a plugin's word may not take (the rule book refuses it at loading)."""
     call = engine_call(word)
     assert (call.token() if call is not None else None) == token
+
+
+@pytest.mark.parametrize(
+    ("typed", "token"),
+    [
+        # a keyboard layout switched mid-word: the word it shows (a tryout, s30)
+        ("играю чeрви", "igrayu-h"),  # a Latin e
+        ("igrаyu h", "igrayu-h"),  # a Cyrillic а
+        ("пac", "pas"),  # Latin a and c
+        ("туз пiк", "As"),  # a Latin i in Ukrainian пік
+        ("десятка кpecтей", "10c"),
+        ("оt kоrоlya", "ot-K"),  # 'ot' and 'от' are one word
+        # a card's rank and suit are read apart, as before
+        ("Kп", "Ks"),
+        ("Bч", "Jh"),
+    ],
+)
+def test_a_word_in_two_alphabets_is_the_word_it_shows(typed: str, token: str) -> None:
+    assert parse_call(typed).token() == token
+
+
+def test_a_word_in_two_alphabets_that_shows_no_word_is_no_call() -> None:
+    with pytest.raises(CallSyntaxError, match="name a suit"):
+        parse_call("играю чeрвu")  # a Latin u is no look-alike of и
+
+
+def test_a_plugins_word_in_two_alphabets_is_read_too() -> None:
+    aliases = {"сдаюсь": "sdayus", "give up": "sdayus"}
+    assert parse_call("сдaюсь", [Call("sdayus")], aliases).token() == "sdayus"
