@@ -16,7 +16,7 @@ from .cards import SEVEN, card_str, make, suit_of
 from .combos import CATEGORY_NAMES
 from .phases import BIDDING, DONE, ORDERED
 from .play import illegal_card_error
-from .talk import Question, answers, declaration, in_window, may_swap_in_window
+from .talk import Question, answers, declaration, in_window, may_swap_in_window, question_said
 
 if TYPE_CHECKING:
     from .deal import Deal
@@ -28,7 +28,7 @@ def why_not(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
         return E.WrongPhase("the deal is over")
     if deal.pending is not None and seat != deal.pending.answerer:
         who = deal.pending.answerer
-        return E.AnswerRequired(f"waiting for seat {who} to answer {deal.pending.kind}")
+        return E.AnswerRequired(f"waiting for seat {who} to answer {question_said(deal.talk)}")
     if deal.pending is not None:
         if call.name == C.MENYAYU and deal.pending.kind == Question.SWAP and deal.trump is not None:
             # swap-before-extra asks every seat: one without the seven may only keep

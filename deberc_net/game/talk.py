@@ -40,6 +40,15 @@ class Question(StrEnum):
 
 SWAP_Q = Question.SWAP  # the name callers already use
 
+# the engine's questions as the call that asks them is spoken ('rost?', not 'rost'): a
+# refusal names the question so ('waiting for anna to answer rost?'); the seven swap's
+# is asked by no call, and a plugin's question is named as its plugin named it
+_ASKED_BY: dict[str, str] = {
+    Question.ROST: C.ROST,
+    Question.SHOW: C.POKAZHI,
+    Question.PROKHODIT: C.PROKHODIT_Q,
+}
+
 
 @attrs.define
 class Declaration:
@@ -59,6 +68,17 @@ class Pending:
     asker: int
     answerer: int
     queue: tuple[int, ...] = ()  # who answers after this one (prokhodit? with 3 players)
+
+
+def question_said(talk: Talk) -> str:
+    """The pending question of ``talk`` as it was spoken: the call that asked it; the
+    answer to 'rost?' awaiting the asker's reply, as that answer was said ('ot-K')."""
+    pending = talk.pending
+    assert pending is not None
+    if pending.kind == Question.ROST_REPLY and talk.best is not None:
+        told = talk.declared_calls.get(talk.best.seat)
+        return told[-1] if told else C.ROST
+    return _ASKED_BY.get(pending.kind, pending.kind)
 
 
 @attrs.define

@@ -942,7 +942,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NOT_IN_HAND: ("{card} is not in your hand", "карты {card} у вас нет"),
     Msg.DEAL_OVER: ("the deal is over", "раздача окончена"),
     Msg.WAIT_ANSWER: (
-        "waiting for {name} to answer {kind}",
+        "waiting for {name} to answer {asked}",
         "сначала отвечает {name}",
     ),
     Msg.NOT_THE_TOP: (

@@ -32,7 +32,7 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     (r"you hold (?P<suit>[shdc]): follow suit", Msg.MUST_FOLLOW_SUIT),
     (rf"(?P<card>{_CARD}) is not in your hand", Msg.NOT_IN_HAND),
     (r"the deal is over", Msg.DEAL_OVER),
-    (r"waiting for seat (?P<seat>\d+) to answer (?P<kind>\S+)", Msg.WAIT_ANSWER),
+    (r"waiting for seat (?P<seat>\d+) to answer (?P<asked>\S+)", Msg.WAIT_ANSWER),
     (r"that is not your combination's top: (?P<calls>.+)", Msg.NOT_THE_TOP),
     (r"answer the question first: (?P<calls>.+)", Msg.ANSWER_FIRST),
     (r"only a seat holding all four sevens, before the first card", Msg.SEVENS_ONLY),
@@ -177,6 +177,7 @@ _CALLS: dict[str, Callable[[str, Mapping[str, str]], Value]] = {
     "first": _call,
     "last": _call,
     "calls": _calls,
+    "asked": _call,  # the question as its call is spoken: 'rost?', 'ot korolya'
 }
 
 
