@@ -599,10 +599,11 @@ def _back(state: TableState, table: int | None) -> TableState:
 def _view(state: TableState, view: View) -> TableState:
     seats = view.players or max(len(state.players), len(view.score), 2)
     trick_seats = [(view.leader + i) % seats for i in range(len(view.trick))]
-    talk = []
+    said = []
     for item in view.talk:
         seat, _, token = item.partition(":")
-        talk.append((int(seat) if seat.isdigit() else -1, token))
+        said.append((int(seat) if seat.isdigit() else -1, token))
+    talk = _talk_after(state, view, tuple(said))
     # (names of the table shown until now only if this is that table: not at one
     # newly watched, until its seats come)
     same_table = view.table == state.table
@@ -642,7 +643,7 @@ def _view(state: TableState, view: View) -> TableState:
         trick=tuple(zip(trick_seats, view.trick, strict=True)),
         tricks=tuple(view.tricks),
         to_act=view.to_act,
-        talk=tuple(talk),
+        talk=talk,
         asking=asking,
         seq=view.seq,
         legal=tuple(view.legal),
@@ -650,6 +651,24 @@ def _view(state: TableState, view: View) -> TableState:
         target=view.target,
         score=tuple(view.score),
     )
+
+
+def _is_card(token: str) -> bool:
+    return card(token) != token  # (card() leaves what is no card as it is)
+
+
+def _talk_after(
+    state: TableState, view: View, said: tuple[tuple[int, str], ...]
+) -> tuple[tuple[int, str], ...]:
+    """The deal's talk once ``view`` came: its ``talk=`` (``said``) if that holds every
+    call shown (it may hold more: calls made while the connection was down), else the
+    talk shown. A view is the table at its ``seq`` (docs/protocol.md §6.3, §7), the
+    events as they happen: one that has not caught up with them takes no call back
+    (within a deal the talk only grows; the deal's ``deal`` event starts it afresh)."""
+    same_deal = (view.table, view.deal) == (state.table, state.deal)
+    if same_deal and said[: len(state.talk)] != state.talk:
+        return state.talk
+    return said
 
 
 # the events after which an earlier request no longer stands (away/back do not spoil it)
@@ -788,7 +807,10 @@ def _event(state: TableState, line: Line) -> TableState:
             state, f"{state.who(line.get_int('seat'))} shows {cards(line.get_list('cards'))}"
         )
     if kind == EventKind.PENALTY:
-        return _log(state, f"{state.who(line.get_int('seat'))}: penalty ({line.get_str('code')})")
+        offender, punished = line.get_int("seat"), line.get_str("call")
+        if offender is not None and punished and not _is_card(punished):  # in talk= too
+            state = attrs.evolve(state, talk=(*state.talk, (offender, punished)))
+        return _log(state, f"{state.who(offender)}: penalty ({line.get_str('code')})")
     if kind == EventKind.DEAL_END:
         row = DealScore(
             line.require_int("deal"),

@@ -1358,3 +1358,32 @@ def test_leaving_a_finished_match_is_no_error() -> None:
         state = fold_all([*start, over, refused])
         assert state.table is None and score_text(state) == "Score\n-"
         assert state.log[-1] == "The match at table 3 is over: you are in the lobby."
+
+
+def test_the_talk_of_a_deal_only_grows_whatever_a_view_says() -> None:
+    """The Talk line was each view's ``talk=`` taken whole (a pty tryout: 'igrayu' and
+    'menyayu' gone after a card): a view that had not caught up with the events shown
+    (its seq older than theirs) took calls back. Within a deal the talk only grows; a
+    view adds what it knows more (calls missed in a drop), and a new deal starts it
+    afresh."""
+    swap = "event seq=8 table=3 kind=call seat=0 call=menyayu auto=0"
+    state = fold_all([*START[:-1], swap, START[-1]])  # the ask of seq 7 after seq 8's swap
+    assert state.talk == ((1, "igrayu"), (0, "menyayu"))
+    assert "Talk:   b2 igrayu, b1 menyayu" in table_text(state)
+    more = START[-1].replace("ask seq=7", "ask seq=10")
+    state = fold(state, more.replace("talk=1:igrayu", "talk=1:igrayu,0:menyayu,1:terts"))
+    assert state.talk == ((1, "igrayu"), (0, "menyayu"), (1, "terts"))
+    state = fold(state, "event seq=11 table=3 kind=deal deal=2 dealer=1 turned=7s score=0,0")
+    assert state.talk == ()
+
+
+def test_a_punished_call_is_in_the_talk_as_the_views_count_it() -> None:
+    """A call punished instead of refused (table-penalties, docs/rules.md §10: a 'rost?'
+    while holding a longer combination, and the deal goes on) is in the views' talk=
+    (docs/protocol.md §6.3: every call but cards); the events left it out, so the talk
+    shown and the next view's disagreed. A card punished is no talk."""
+    punished = "event seq=8 table=3 kind=penalty seat=0 call=rost? code=forbidden-rost"
+    state = fold_all([*START, punished])
+    assert state.talk == ((1, "igrayu"), (0, "rost?"))
+    card = "event seq=9 table=3 kind=penalty seat=0 call=8h code=must-follow-suit"
+    assert fold(state, card).talk == state.talk
