@@ -107,6 +107,7 @@ class Link:
         self._conn: Connection | None = None
         self._logins = 0  # logins answered, so a drop after one is a fresh failure count
         self._opened = False  # this attempt's connection was made (then it may be lost)
+        self._been_up = False  # a connection was up once: each later try is after a loss
         # this attempt's connection was refused by the server (busy: full, too many from
         # the address), or it sent a login that was never answered ok: it was never up
         self._refused = False
@@ -273,6 +274,7 @@ class Link:
             # (busy) or a login refused is not retried beyond it
             if self._logins > logins or (self._opened and not self._refused):
                 since = trio.current_time()
+                self._been_up = True
             attempt += 1
             if trio.current_time() - since >= self.retry_for_s:
                 self._notice(
@@ -282,9 +284,11 @@ class Link:
                 )
                 return False
             pause = pause_before(attempt)
-            # a connection that was never made was not lost
-            what = "connection lost" if self._opened else "no connection yet"
-            self._notice(f"{what}: trying again in {pause:g} s (try {attempt + 1})")
+            # a connection that was never made was not lost; once one was, every try
+            # until the next is made is after that loss (a try refused says so above)
+            lost = self._opened or self._been_up
+            what = "connection lost" if lost else "no connection yet"
+            self._notice(f"{what}: trying again in {pause:g} s (attempt {attempt + 1})")
             await self._pause(pause)
             if self._quitting:
                 return True

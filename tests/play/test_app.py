@@ -716,7 +716,7 @@ async def _gave_up_then_ctrl_r(db: Path) -> None:
         await until(pilot, lambda: app.state.token is not None, "login")
         # down a little while: the link, pausing longer each time, gets in by itself
         first.__exit__()
-        await until(pilot, lambda: any("(try 3)" in x for x in app.state.log), "a third try")
+        await until(pilot, lambda: any("(attempt 3)" in x for x in app.state.log), "a third try")
         with ServerThread(db, port=port) as back:
             await until(pilot, lambda: hello() == 2, "the login by itself")
             app.link.retry_for_s = 1.0  # gives up soon (the default is 120 s: the seat hold)

@@ -130,7 +130,7 @@ def test_the_link_drops_a_server_that_sends_more_than_the_screen_can_show() -> N
 
 
 def test_a_connection_never_made_is_retried_without_being_called_lost() -> None:
-    shown = Shown(lambda line: "(try 3)" in line)
+    shown = Shown(lambda line: "(attempt 3)" in line)
     said, tried_again, deliver = shown.lines, shown.seen, shown.deliver
 
     with socket.socket() as held:  # bound, never listening: every connect is refused
@@ -145,8 +145,39 @@ def test_a_connection_never_made_is_retried_without_being_called_lost() -> None:
             link.stop()
     assert time.monotonic() - started < 10
     assert said[0] == f"info text=cannot connect to 127.0.0.1:{port}: Connection refused", said
-    assert said[1] == "info text=no connection yet: trying again in 0.5 s (try 2)", said
+    assert said[1] == "info text=no connection yet: trying again in 0.5 s (attempt 2)", said
     assert not any("connection lost" in line for line in said), said
+
+
+@pytest.mark.timeout(60)
+def test_a_connection_lost_is_said_lost_at_each_try_until_one_is_made(tmp_path: Path) -> None:
+    """A pty tryout: after a lost connection the second try, refused, said 'no connection
+    yet: trying again in 1 s (try 3)', as if none had ever been made."""
+    logged_in = Shown(lambda line: line.startswith("ok cmd=login name=roman"))
+    shown = Shown(lambda line: "(attempt 3)" in line)
+    said, tried_again = shown.lines, shown.seen
+
+    def deliver(line: str) -> None:
+        logged_in.deliver(line)
+        shown.deliver(line)
+
+    link: Link | None = None
+    try:
+        with ServerThread(tmp_path / "db.sqlite3") as server:
+            link = Link("127.0.0.1", server.port, deliver, name="roman")
+            link.start()
+            assert logged_in.seen.wait(20), said
+        # the server stopped, its port closed: each try is refused
+        assert tried_again.wait(20), said
+    finally:
+        if link is not None:
+            link.stop()
+    assert not server.errors, server.errors
+    tries = [line for line in said if "trying again" in line]
+    assert tries == [
+        "info text=connection lost: trying again in 0.5 s (attempt 2)",
+        "info text=connection lost: trying again in 1 s (attempt 3)",
+    ], said
 
 
 @pytest.mark.timeout(60)

@@ -558,7 +558,7 @@ def test_quiet_requests_of_a_dropped_connection_swallow_no_later_reply() -> None
     ]
     state, _ = resync_requests(fold_all(back))
     state = fold(state, "sheet table=3 deals=2 target=301")  # the drop: one line of three
-    state = fold(state, "info text=connection lost: trying again in 0.5 s (try 2)")
+    state = fold(state, "info text=connection lost: trying again in 0.5 s (attempt 2)")
     state, asked = resync_requests(fold_all(back, state))
     assert asked == ("tables", "sheet", "last")
     state = fold_all(
