@@ -12,6 +12,7 @@ which starts the trying again (docs/play.md).
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import re
 import threading
@@ -82,15 +83,15 @@ class Link:
         self.token: str | None = None
         self.password: str | None = None
         self.lang: str | None = None  # a 'lang=' the typed login gave: the resume's too
-        # a 'password OLD NEW' sent on this connection and not answered yet: NEW, kept
-        # once it is ok. Its answer is told from another line's error by a 'ping' sent
-        # just before it (the fence, as the bot library's seek: clients/client.py):
-        # answers come in the order of the lines (docs/protocol.md §2.3), so the first
-        # error after the fence's pong is the password's
-        self._new_password: str | None = None
+        # each 'password OLD NEW' sent on this connection and not answered yet, in the
+        # order sent: the number of the 'ping' sent just before it (its fence, as the
+        # bot library's seek: clients/client.py) and NEW, kept once it is ok. Answers
+        # come in the order of the lines (docs/protocol.md §2.3): the first answer to a
+        # change is the oldest's, and an error is its only once its fence's pong came
+        # (before, another line's: a refused 'sit' typed before it)
+        self._changes: collections.deque[tuple[int, str]] = collections.deque()
         self._pings = 0  # pings sent on this connection (typed, kept alive, fences)
         self._pongs = 0  # their answers read
-        self._fence = 0  # the number of the ping just before the 'password'
         # the link's own login sent on this connection and not answered yet: a
         # bad-password now is its (the password it holds is wrong), not a change's
         self._login_unanswered = False
@@ -326,8 +327,8 @@ class Link:
                 await conn.send("clock human")  # a person at the keys: not a bot's 10 s
                 login = self._login_line()
                 # a change sent on a connection gone is not answered on this one
-                self._new_password = None
-                self._pings = self._pongs = self._fence = 0
+                self._changes.clear()
+                self._pings = self._pongs = 0
                 self._login_unanswered = login is not None
                 if login is not None:
                     await conn.send(login)
@@ -388,18 +389,19 @@ class Link:
         elif parsed.tag == Tag.OK and parsed.get_str("cmd") == "ping":
             self._pongs += 1
         elif parsed.tag == Tag.OK and parsed.get_str("cmd") == "password":
-            if self._new_password is not None and self.password is not None:
-                self.password = self._new_password  # a resume logs in with the new one
-            self._new_password = None
+            if self._changes:  # the oldest change's: a resume logs in with its NEW
+                _, new = self._changes.popleft()
+                if self.password is not None:
+                    self.password = new
         elif parsed.tag == Tag.ERROR and parsed.get_str("code") == "bad-password":
-            if self._new_password is not None and not own_login:  # a change's OLD wrong:
-                self._new_password = None  # the login's stays (it logged in)
+            if self._changes and not own_login:  # the oldest change's OLD was wrong:
+                self._changes.popleft()  # the login's stays (it logged in)
                 return
             # never sent again by itself: each wrong one counts, and 5 in 5 min lock
             # the name for everyone (docs/protocol.md §4.2)
             self.password = None
-        if parsed.tag == Tag.ERROR and self._pongs >= self._fence:
-            self._new_password = None  # the password's answer: refused for another reason
+        if parsed.tag == Tag.ERROR and self._changes and self._pongs >= self._changes[0][0]:
+            self._changes.popleft()  # the oldest change's answer: refused for another reason
 
     def _pinged(self) -> None:
         """A 'ping' goes out on this connection (typed, kept alive, or a fence)."""
@@ -413,9 +415,8 @@ class Link:
             try:
                 if len(words) == 3 and words[0].lower() == "password":
                     self._pinged()  # the fence: an error after its pong is the password's
-                    self._fence = self._pings
+                    self._changes.append((self._pings, words[2]))  # the login's once ok
                     await conn.send("ping")
-                    self._new_password = words[2]  # the login's from its 'ok' on (_learn)
                 await conn.send(line)
             except (OSError, trio.BrokenResourceError, trio.ClosedResourceError):
                 return  # the reader sees the end too

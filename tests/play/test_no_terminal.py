@@ -412,6 +412,52 @@ def test_an_error_of_another_line_leaves_a_password_change_pending(tmp_path: Pat
     assert again.startswith("ok cmd=login name=reg guest=0"), again
 
 
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("first", "answers", "kept"),
+    [
+        ("password secret1 secret2", ("ok cmd=password", "error code=bad-password"), "secret2"),
+        ("password wrong1 secret2", ("error code=bad-password", "ok cmd=password"), "secret3"),
+    ],
+)
+def test_two_password_changes_sent_at_once_keep_the_one_the_server_did(
+    tmp_path: Path, first: str, answers: tuple[str, str], kept: str
+) -> None:
+    """Two 'password OLD NEW' sent before either is answered: the link kept only the
+    later NEW, so the first's 'ok' made it the resume's password (or the first's
+    refusal forgot it, and the second's 'ok' found none); each answer is its own
+    change's, paired by the 'ping' sent before each (docs/protocol.md §2.3)."""
+    lines: queue.Queue[str] = queue.Queue()
+
+    def next_reply(cmd: str) -> str:
+        while True:
+            line = lines.get(timeout=20)
+            if line.startswith(("error ", f"ok cmd={cmd} ")):
+                return line
+
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        # the server reads the lines only once the second 'password' is sent too
+        second = b"password secret1 secret3"
+        relay = _Relay(server.port, lambda _: False, hold=lambda line: line.startswith(second))
+        link = Link("127.0.0.1", relay.address, lines.put)
+        link.start()
+        try:
+            assert link.send("login reg secret1")  # registered
+            assert link.send(first)
+            assert link.send(second.decode())
+            assert next_reply("login").startswith("ok cmd=login name=reg guest=0")
+            got = (next_reply("password"), next_reply("password"))
+            assert [g.startswith(a) for g, a in zip(got, answers, strict=True)] == [True, True]
+            link.drop()  # as a network failure would
+            again = next_reply("login")  # sent by the link itself, with ``kept``
+        finally:
+            link.stop()
+            relay.listener.close()
+        assert not server.errors, server.errors
+    assert again.startswith("ok cmd=login name=reg guest=0"), (kept, again)
+    assert link.password == kept
+
+
 def _next_error(lines: queue.Queue[str]) -> str:
     """The next error line the link delivered (20 s at most)."""
     while True:
