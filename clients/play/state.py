@@ -22,7 +22,15 @@ from deberc_net.protocol.hints import command_hint
 from deberc_net.protocol.lang import spoken_call
 from deberc_net.protocol.messages import MESSAGES, Msg
 from deberc_net.protocol.render import for_people
-from deberc_net.protocol.wire import EventKind, Line, Tag, View, WireError, parse_line
+from deberc_net.protocol.wire import (
+    EventKind,
+    Line,
+    Tag,
+    View,
+    WireError,
+    banner_protocol,
+    parse_line,
+)
 
 from . import replies
 from .cards import card, cards, suit
@@ -115,6 +123,9 @@ class TableState:
     # the table we sat at when the connection was logged in again: taken back if the
     # server says we are back at it (kind=back), else gone (a restarted server)
     before: TableState | None = None
+    # the server's banners read (docs/protocol.md §4.1): a second one is a connection
+    # made again, said in one line, not greeted again
+    banners: int = 0
 
     def who(self, seat: int | None) -> str:
         if seat is None:
@@ -166,6 +177,9 @@ CLOSES = tuple(
 )
 # the server's word that we sit at no table and watch none (docs/protocol.md)
 NOWHERE = "you sit at no table and observe none"
+# a connection made again (its banner), and with our seat taken back (kind=back)
+CONNECTED_AGAIN = "Connected again."
+SEAT_BACK = "Connected again: your seat at table {table} is back."
 
 
 def _round_two_opens(state: TableState) -> bool:
@@ -334,6 +348,12 @@ def _fold(state: TableState, line: Line) -> TableState:
         return state  # the deal in full: the score already came with deal-end
     if isinstance(tag, Tag):
         return state
+    if banner_protocol(line.line) is not None:
+        state = attrs.evolve(state, banners=state.banners + 1)
+        if state.banners > 1 and state.name is None:  # made again, with no login to
+            return _log(state, CONNECTED_AGAIN)  # answer: said now (once greeted is enough)
+    if state.banners > 1:  # (the banner's second line)
+        return state
     return _log(state, line.line) if line.line.strip() else state  # the banner
 
 
@@ -492,6 +512,9 @@ def _last(state: TableState, line: Line) -> TableState:
 
 def _ok(state: TableState, line: Line) -> TableState:
     cmd = line.get_str("cmd")
+    # a login on a connection made again (the link's own): said in one line, not the
+    # greeting again (one connection logs in once: a name known is a later connection's)
+    again = cmd == "login" and state.name is not None
     if cmd == "login":
         # a login is a connection's first reply (docs/protocol.md §4.2: once a
         # connection): what was asked on a dropped one is never answered, nor the rest
@@ -508,6 +531,8 @@ def _ok(state: TableState, line: Line) -> TableState:
             reply_left=0,
             before=before,
         )
+        if again:
+            state = _log(state, CONNECTED_AGAIN)
         if before is not None and before.seat is None and before.table is not None:
             # a table we watched: the server gives back a seat only, so say it went (a
             # pty tryout, s29: the screen turned to the lobby without a word)
@@ -530,7 +555,7 @@ def _ok(state: TableState, line: Line) -> TableState:
         state = attrs.evolve(_lobby(state), table=line.get_int("table"), resync=RESYNC)
     elif cmd == "leave":
         state = _lobby(state)
-    if cmd in ("style", "clock", "ping"):
+    if cmd in ("style", "clock", "ping") or again:
         return state
     return _log(state, line.text or f"ok {cmd}")
 
@@ -565,6 +590,7 @@ def _lobby(state: TableState) -> TableState:
         logged=state.logged,
         quiet=state.quiet,
         former=state.left(),
+        banners=state.banners,
     )
 
 
@@ -593,6 +619,7 @@ def _back(state: TableState, table: int | None) -> TableState:
         quiet=state.quiet,
         resync=state.resync,
         before=None,
+        banners=state.banners,
     )
 
 
@@ -851,6 +878,9 @@ def _event(state: TableState, line: Line) -> TableState:
         word = "is away" if kind == EventKind.AWAY else "is back"
         if kind == EventKind.BACK and line.get_str("name") == state.name:
             state = attrs.evolve(state, resync=RESYNC)  # what we missed is not replayed
+            if state.log[-1:] == (CONNECTED_AGAIN,):  # said with the seat, in one line
+                seat_back = SEAT_BACK.format(table=line.get_int("table"))
+                return attrs.evolve(state, log=(*state.log[:-1], seat_back))
         return _log(state, f"{line.get_str('name')} {word}")
     return state
 

@@ -144,13 +144,17 @@ async def _resume(pilot: Pilot[None], app: PlayApp) -> None:
     token, hand, legal = app.state.token, app.state.hand, app.state.legal
     full = app.state.clock_ms or 0
     await pilot.press("ctrl+r")
-    await until(pilot, lambda: "tuiplayer is back" in app.state.log, "back")
+    back = f"Connected again: your seat at table {app.state.table} is back."
+    await until(pilot, lambda: back in app.state.log, "back")
     # the request again, with the clock left on it (a fresh one would have it all)
     await until(
         pilot, lambda: app.state.asking and (app.state.clock_ms or full) < full, "the request again"
     )
     assert any(line.startswith("connection lost") for line in app.state.log)
     assert (app.state.token, app.state.hand, app.state.legal) == (token, hand, legal)
+    # greeted once: the banner and 'Hello' are not logged again (a pty tryout)
+    assert sum(line.startswith("deberc-net") for line in app.state.log) == 1
+    assert sum(line.startswith("Hello, tuiplayer") for line in app.state.log) == 1
 
 
 async def _lobby(pilot: Pilot[None], app: PlayApp, by_key: bool) -> None:
@@ -709,8 +713,8 @@ async def _gave_up_then_ctrl_r(db: Path) -> None:
     port = first.port
     app = PlayApp("127.0.0.1", port, name="roman")
 
-    def hello() -> int:  # logins answered so far
-        return sum(x.startswith("Hello, roman") for x in app.state.log)
+    def hello() -> int:  # logins answered so far (a later one is said in one line)
+        return sum(x.startswith(("Hello, roman", "Connected again.")) for x in app.state.log)
 
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.state.token is not None, "login")

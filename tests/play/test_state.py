@@ -1387,3 +1387,36 @@ def test_a_punished_call_is_in_the_talk_as_the_views_count_it() -> None:
     assert state.talk == ((1, "igrayu"), (0, "rost?"))
     card = "event seq=9 table=3 kind=penalty seat=0 call=8h code=must-follow-suit"
     assert fold(state, card).talk == state.talk
+
+
+BANNER = [
+    "deberc-net 0.1.0 (protocol 1) — Deberts for people and bots. Type 'help'.",
+    "Деберц для людей и ботов. По-русски: наберите lang ru, потом help.",
+]
+# what a connection made again brings before the table's lines: the link's notice, the
+# banner, the replies to its own 'style', 'clock' and login
+AGAIN = [
+    "info text=connection lost: trying again in 0.5 s (attempt 2)",
+    *BANNER,
+    "ok cmd=style style=machine text=Style machine.",
+    "ok cmd=clock clock=human ms=60000 text=Your clock: 60 s a call.",
+    LOGIN_AGAIN,
+]
+
+
+def test_a_connection_made_again_is_said_in_one_line_not_greeted_again() -> None:
+    """A pty tryout: each resume logged the server's banner and its 'Hello …' again
+    (some five lines a drop). The first connection's greeting is shown; after that a
+    connection made again says so once, with the seat it took back."""
+    state = fold_all([*BANNER, *START])
+    assert state.log[:3] == (*BANNER, "Hello, b1 (guest).")
+    logged = state.logged
+    state = fold_all([*AGAIN, "event seq=8 table=3 kind=back name=b1 seat=0", START[-1]], state)
+    assert state.log[logged:] == (
+        "connection lost: trying again in 0.5 s (attempt 2)",
+        "Connected again: your seat at table 3 is back.",
+    )
+    assert state.logged - logged == 2 and state.table == 3
+    # with no seat to take back (the lobby; a restarted server): said as plainly
+    lobby = fold_all([*BANNER, START[0], *AGAIN])
+    assert lobby.log[-2:] == (state.log[logged], "Connected again.")
