@@ -239,6 +239,32 @@ async def block(client, command: str) -> list[str]:
         lines.append(line)
 
 
+async def help_texts(client: LineClient, command: str) -> list[str]:
+    """The texts of the ``help`` lines answering ``command`` (a ping marks the end)."""
+    await client.send(command)
+    await client.send("ping")
+    out = []
+    while True:
+        tag, f = fields(await client.read_until(lambda _: True))
+        if tag == "ok" and f.get("cmd") == "ping":
+            return out
+        if tag == "help":
+            out.append(f["text"])
+
+
+async def help_commands(client: LineClient) -> set[str]:
+    """The commands ``help`` lists to ``client`` (a ping marks the end)."""
+    await client.send("help")
+    await client.send("ping")
+    out = set()
+    while True:
+        tag, said = fields(await client.read_until(lambda _: True))
+        if tag == "ok":
+            return out
+        if said.get("text", "").startswith("  "):
+            out.add(said["text"].split()[0])
+
+
 def random_legal(ask: dict[str, str], rng: random.Random) -> str:
     legal = ask["legal"].split(",")
     assert legal and legal != [""], ask

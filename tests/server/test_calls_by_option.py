@@ -5,24 +5,11 @@ labelled 'swap-before-extra:' and 'manual-claim:', and was refused them there.""
 
 from __future__ import annotations
 
-from .client import LineClient, fields
+from .client import LineClient, help_texts
 from .conftest import Connector
 
 LOBBY_OPTIONS = "Calls of options, at the tables that play them:"
 TABLE_OPTIONS = "Calls of this table's options:"
-
-
-async def _block(client: LineClient, command: str) -> list[str]:
-    """The texts of the ``help`` lines answering ``command`` (a ping marks the end)."""
-    await client.send(command)
-    await client.send("ping")
-    out = []
-    while True:
-        tag, f = fields(await client.read_until(lambda _: True))
-        if tag == "ok" and f.get("cmd") == "ping":
-            return out
-        if tag == "help":
-            out.append(f["text"])
 
 
 def _calls(lines: list[str]) -> list[str]:
@@ -36,12 +23,12 @@ async def test_a_plain_table_lists_no_calls_of_options_it_does_not_play(
     ann = await connect.machine(port, "ann")
     await ann.send("new 2")
     await ann.expect("ok", cmd="sit")
-    plain = await _block(ann, "calls")
+    plain = await help_texts(ann, "calls")
     assert "konets" not in _calls(plain) and "ne" not in _calls(plain), plain
     assert not any("manual-claim" in x or "swap-before-extra" in x for x in plain), plain
     assert TABLE_OPTIONS not in plain
     # asked by name there: no call of this table, and where it is one
-    told = await _block(ann, "help konets")
+    told = await help_texts(ann, "help konets")
     assert told[0] == "konets is no call at this table. The calls that say it at other tables:"
     assert told[1:] == [
         LOBBY_OPTIONS,
@@ -52,11 +39,11 @@ async def test_a_plain_table_lists_no_calls_of_options_it_does_not_play(
     await ann.expect("ok", cmd="leave")
     await ann.send("new 2 swap-before-extra manual-claim")
     await ann.expect("ok", cmd="sit")
-    both = await _block(ann, "calls")
+    both = await help_texts(ann, "calls")
     at = both.index(TABLE_OPTIONS)
     assert _calls(both[at:]) == ["konets", "ne"], both
     assert "konets" not in _calls(both[:at]) and "ne" not in _calls(both[:at])
-    told = await _block(ann, "help keep")
+    told = await help_texts(ann, "help keep")
     assert told[1:] == [
         TABLE_OPTIONS,
         "  ne menyayu (не меняю, keep)          option swap-before-extra: no swap before",
@@ -68,12 +55,12 @@ async def test_in_the_lobby_an_options_calls_are_under_the_options_heading(
     port: int, connect: Connector
 ) -> None:
     ann = await connect.machine(port, "ann")
-    lobby = await _block(ann, "calls")
+    lobby = await help_texts(ann, "calls")
     at = lobby.index(LOBBY_OPTIONS)
     for word in ("konets", "ne", "dave"):
         assert word in _calls(lobby[at:]) and word not in _calls(lobby[:at]), word
     for topic in ("dave", "konets"):
-        told = await _block(ann, f"help {topic}")
+        told = await help_texts(ann, f"help {topic}")
         assert told[1] == LOBBY_OPTIONS, told  # said to be an option's, not every table's
         assert told[2].startswith(f"  {topic} ("), told
     vera = await connect.human(port, "vera")

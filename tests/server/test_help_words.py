@@ -7,23 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from .client import LineClient, fields
+from .client import LineClient, help_texts
 from .conftest import Connector
 
 CARD = "is a card, not a command: at a table, type it on your turn to play it."
-
-
-async def _block(client: LineClient, command: str) -> list[str]:
-    """The texts of the ``help`` lines answering ``command`` (a ping marks the end)."""
-    await client.send(command)
-    await client.send("ping")
-    out = []
-    while True:
-        tag, f = fields(await client.read_until(lambda _: True))
-        if tag == "ok" and f.get("cmd") == "ping":
-            return out
-        if tag == "help":
-            out.append(f["text"])
 
 
 async def _said(person: LineClient, command: str) -> list[str]:
@@ -46,7 +33,7 @@ async def test_a_card_as_a_help_word_is_said_to_be_a_card(
     port: int, connect: Connector, card: str
 ) -> None:
     ann = await connect.machine(port, "ann")
-    told = await _block(ann, f"help {card}")
+    told = await help_texts(ann, f"help {card}")
     assert all(len(x) <= 80 for x in told), told
     assert _joined(told) == f"{card} {CARD} 'calls' lists what may be said at a table."
 
@@ -72,19 +59,19 @@ async def test_another_word_for_a_call_is_pointed_to_the_call(
     port: int, connect: Connector
 ) -> None:
     ann = await connect.machine(port, "ann")
-    told = await _block(ann, "help concede")
+    told = await help_texts(ann, "help concede")
     assert _joined(told) == (
         "concede is no command but a table call: pishet. 'calls' lists what may be said at a table."
     )
     # a word 'calls' says is answered with its entries, as before ('help bella')
-    bella = await _block(ann, "help bella")
+    bella = await help_texts(ann, "help bella")
     assert bella[0].startswith("bella is no command. The table calls that say it")
     assert any(x.startswith("  bella (белла)") for x in bella[1:])
     # at a Tertz table, a word of Deberts's bidding is no call of this table
     await ann.send("new 2 tertz")
     await ann.expect("ok", cmd="sit")
-    (told,) = await _block(ann, "help пасую")
+    (told,) = await help_texts(ann, "help пасую")
     assert told.startswith("no command 'пасую'"), told
     # and a word that is none at all is still no command
-    (told,) = await _block(ann, "help frobnicate")
+    (told,) = await help_texts(ann, "help frobnicate")
     assert told.startswith("no command 'frobnicate'"), told

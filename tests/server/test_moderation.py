@@ -17,7 +17,7 @@ import trio.testing
 from deberc_net.server import accounts
 from deberc_net.server.store import open_store
 
-from .client import LineClient, fields, seat_pair
+from .client import LineClient, fields, help_commands, seat_pair
 from .conftest import Connector, make_config, running_server
 
 StartServer = Callable[..., Awaitable[int]]
@@ -381,19 +381,8 @@ async def test_help_tells_an_admin_the_moderation_commands_and_everyone_that_cha
     boss = await _boss(port, connect, register)
     ann = await connect.machine(port, "ann")
 
-    async def listed(client: LineClient) -> set[str]:
-        await client.send("help")
-        await client.send("ping")
-        out = set()
-        while True:
-            tag, f = fields(await client.read_until(lambda _: True))
-            if tag == "ok":
-                return out
-            if f.get("text", "").startswith("  "):
-                out.add(f["text"].split()[0])
-
     moderation = {"announce", "kick", "ban", "unban", "bans", "mute", "unmute"}
-    assert moderation <= await listed(boss)
-    assert not moderation & await listed(ann)
+    assert moderation <= await help_commands(boss)
+    assert not moderation & await help_commands(ann)
     await ann.send("help say")
     assert "kept in the server's log" in (await ann.expect("help"))["text"]
