@@ -24,16 +24,19 @@ from starlette.websockets import WebSocket
 
 from deberc_net.ladder import report
 from deberc_net.protocol.events import TableState
+from deberc_net.protocol.lang import Lang, table_words
 
 from ..accounts import valid_name
 from ..house_games import house_bot_games, is_house_rating_name
 from ..lobby import Lobby
 from ..store import Store
 from . import ladders, views
+from .choice import COOKIE, COOKIE_MAX_AGE_S, page_lang, switch_href
 from .ends import ends_for_script
 from .health import health_of
 from .live import Viewers, watch_table
 from .replay import Replay, in_hand_order, replay_match, replay_without_deals
+from .words import PageWords, W, said, table_script_words, tables_script_words
 
 HERE = Path(__file__).parent
 MATCH_ID = re.compile(r"m[0-9]{1,12}")  # the ids the server gives (Table._start)
@@ -101,6 +104,22 @@ def is_api(path: str) -> bool:
     return path == "/api" or path.startswith("/api/")
 
 
+def choice_of(request: Request) -> tuple[Lang, bool]:
+    """The page's language, and whether the link chose it now (web/choice.py)."""
+    accept = request.headers.get("accept-language", "")
+    return page_lang(request.query_params, request.cookies, accept)
+
+
+def lang_of(request: Request) -> Lang:
+    return choice_of(request)[0]
+
+
+def script_json(words: dict[str, Any] | None) -> str:
+    """A page script's words, for its data-words (none on an English page: its
+    script's own English)."""
+    return "" if words is None else json.dumps(words, ensure_ascii=False)
+
+
 def make_app(lobby: Lobby) -> Starlette:
     templates = Jinja2Templates(directory=HERE / "templates")
     templates.env.filters["in_hand_order"] = in_hand_order
@@ -109,19 +128,40 @@ def make_app(lobby: Lobby) -> Starlette:
     templates.env.filters["after_verdict"] = report.after_verdict
     templates.env.globals["by_name"] = report.BY_NAME
     # how a match ended, in words, for the live table page's script (web/ends.py)
-    templates.env.globals["end_words_json"] = json.dumps(ends_for_script(), ensure_ascii=False)
+    ends_json = {lang: json.dumps(ends_for_script(lang), ensure_ascii=False) for lang in Lang}
     viewers = Viewers(lobby.config.max_web_viewers, lobby.config.web_viewers_per_address)
 
-    def page(request: Request, name: str, status: int = 200, **context: Any) -> Response:
-        return templates.TemplateResponse(request, name, context, status_code=status)
+    def page(
+        request: Request, name: str, status: int = 200, path: str | None = None, **context: Any
+    ) -> Response:
+        """A page in its language (web/choice.py), with the switch to the other (to
+        ``path``, the page's own: the request's unless given); a choice made by the
+        link is remembered by a cookie (docs/web.md, "Languages")."""
+        lang, chosen = choice_of(request)
+        words = PageWords(lang)
+        context.update(
+            w=words,
+            switch=switch_href(path or request.url.path, words.other),
+            end_words_json=ends_json[lang],
+        )
+        response = templates.TemplateResponse(request, name, context, status_code=status)
+        response.headers["Vary"] = "Accept-Language, Cookie"
+        if chosen:
+            response.set_cookie(
+                COOKIE, lang, max_age=COOKIE_MAX_AGE_S, path="/", samesite="lax", httponly=True
+            )
+        return response
 
-    def not_found(request: Request, text: str) -> Response:
+    def not_found(request: Request, key: W, what: str) -> Response:
+        """404: in English under /api (its words are read by programs), else in the
+        page's language."""
         if is_api(request.url.path):
-            return JSONResponse({"error": text}, status_code=404)
-        return page(request, "missing.html", 404, text=text)
+            return JSONResponse({"error": said(key, Lang.EN, n=what)}, status_code=404)
+        return page(request, "missing.html", 404, text=said(key, lang_of(request), n=what))
 
     async def index(request: Request) -> Response:
-        return page(request, "index.html", tables=views.open_tables(lobby))
+        listing = script_json(tables_script_words(lang_of(request)))
+        return page(request, "index.html", tables=views.open_tables(lobby), tables_words=listing)
 
     async def api_index(request: Request) -> Response:
         listed = [{"path": path, "what": what} for path, what in API_ENDPOINTS]
@@ -147,14 +187,16 @@ def make_app(lobby: Lobby) -> Starlette:
     async def table_page(request: Request) -> Response:
         summary = _table(request)
         if summary is None:
-            return not_found(request, f"no open table {request.path_params['n']}")
-        board = views.board_now(lobby.tables[summary.id])
-        return page(request, "table.html", table=summary, board=board)
+            return not_found(request, W.NO_OPEN_TABLE, request.path_params["n"])
+        table, lang = lobby.tables[summary.id], lang_of(request)
+        board = views.board_now(table, lang)
+        said_live = script_json(table_script_words(lang, table.ru_words))
+        return page(request, "table.html", table=summary, board=board, table_words=said_live)
 
     async def api_table(request: Request) -> Response:
         summary = _table(request)
         if summary is None:
-            return not_found(request, f"no open table {request.path_params['n']}")
+            return not_found(request, W.NO_OPEN_TABLE, request.path_params["n"])
         return JSONResponse(attrs.asdict(summary))
 
     async def _replay(request: Request) -> Replay | None:
@@ -170,13 +212,14 @@ def make_app(lobby: Lobby) -> Starlette:
     async def game_page(request: Request) -> Response:
         replay = await _replay(request)
         if replay is None:
-            return not_found(request, f"no finished match {request.path_params['match']}")
-        return page(request, "game.html", game=replay)
+            return not_found(request, W.NO_FINISHED_MATCH, request.path_params["match"])
+        rules = lobby.rules.ruleset(len(replay.players), replay.variant, replay.options)
+        return page(request, "game.html", game=replay, words=table_words(rules.call_aliases))
 
     async def api_game(request: Request) -> Response:
         replay = await _replay(request)
         if replay is None:
-            return not_found(request, f"no finished match {request.path_params['match']}")
+            return not_found(request, W.NO_FINISHED_MATCH, request.path_params["match"])
         return JSONResponse(
             {
                 "match": replay.match,
@@ -217,13 +260,15 @@ def make_app(lobby: Lobby) -> Starlette:
     async def player_page(request: Request) -> Response:
         player = await _player(request)
         if player is None:
-            return not_found(request, f"no finished match of {request.path_params['name']}")
-        return page(request, "player.html", player=player, plot=views.rating_plot(player))
+            return not_found(request, W.NO_MATCH_OF, request.path_params["name"])
+        # (the switch to his name as stored: the page never echoes the URL's 'ANN')
+        at = f"/players/{player.name}"
+        return page(request, "player.html", path=at, player=player, plot=views.rating_plot(player))
 
     async def api_player(request: Request) -> Response:
         player = await _player(request)
         if player is None:
-            return not_found(request, f"no finished match of {request.path_params['name']}")
+            return not_found(request, W.NO_MATCH_OF, request.path_params["name"])
         return JSONResponse(attrs.asdict(player))
 
     async def ladders_page(request: Request) -> Response:
@@ -243,13 +288,13 @@ def make_app(lobby: Lobby) -> Starlette:
     async def ladder_page(request: Request) -> Response:
         run = await _ladder_run(request)
         if run is None:
-            return not_found(request, f"no ladder run {request.path_params['run']}")
+            return not_found(request, W.NO_LADDER_RUN, request.path_params["run"])
         return page(request, "ladder.html", run=run, elo_plot=ladders.elo_plot(run))
 
     async def api_ladder(request: Request) -> Response:
         run = await _ladder_run(request)
         if run is None:
-            return not_found(request, f"no ladder run {request.path_params['run']}")
+            return not_found(request, W.NO_LADDER_RUN, request.path_params["run"])
         return JSONResponse(attrs.asdict(run))
 
     async def favicon(request: Request) -> Response:
@@ -265,7 +310,7 @@ def make_app(lobby: Lobby) -> Starlette:
 
     async def no_route(request: Request, exc: Exception) -> Response:
         # a path no route matches ('/api/tables/x') is told as the others are
-        return not_found(request, f"no page {request.url.path}")
+        return not_found(request, W.NO_PAGE, request.url.path)
 
     async def refused(request: Request, exc: Exception) -> Response:
         """Any other HTTP error (a method no route takes: 405): JSON under /api."""

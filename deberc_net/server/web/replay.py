@@ -11,7 +11,7 @@ says why it is not worked out from the events.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -33,11 +33,14 @@ from deberc_net.game.events import (
 from deberc_net.game.record import draws_per_trick, replay_calls, unveil
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
-from deberc_net.protocol.lang import spoken_call
+from deberc_net.protocol.lang import NO_WORDS, Lang, ru_call, ru_card, spoken_call, table_words
+from deberc_net.protocol.messages import RU_ERRORS
 from deberc_net.protocol.render import pretty_card
 
 from ..store.base import SHUTDOWN, STOPPED
+from . import words
 from .ends import forfeit_seat, match_over_words, page_end_words
+from .words import W
 
 
 @attrs.frozen
@@ -69,6 +72,7 @@ class ReplayedDeal:
     written: list[int]
     totals: list[int]  # after the deal, as the replay gives them
     record: dict[str, Any]
+    talk_ru: list[tuple[int, str]] = attrs.Factory(list)  # the talk as a Russian page says it
 
 
 @attrs.frozen
@@ -99,6 +103,14 @@ class Replay:
     def over(self) -> str:
         """How it ended, as the live page says it ('Match over: bob wins (…).')."""
         return match_over_words(self.winners, self.reason, self._forfeited())
+
+    def why_in(self, lang: Lang) -> str:
+        """``why`` in ``lang``."""
+        return page_end_words(self.reason, self.winners, self._forfeited(), lang)
+
+    def over_in(self, lang: Lang) -> str:
+        """``over`` in ``lang`` ('Партия окончена: bob выигрывает (…).')."""
+        return match_over_words(self.winners, self.reason, self._forfeited(), lang)
 
     def _forfeited(self) -> str | None:
         return None if self.forfeit is None else self.players[self.forfeit]
@@ -187,13 +199,20 @@ class ReplayFold:
     order, every call of the talk (what the record lists, a penalty's code included),
     every card and trick, and a trick left unfinished (a forfeit, a penalty) last."""
 
-    def __init__(self) -> None:
+    def __init__(self, words: Mapping[str, str] = NO_WORDS) -> None:
         self.started: DealStarted | None = None
         self.ordered: Ordered | None = None
         self.talk: list[tuple[int, str]] = []
+        self.talk_ru: list[tuple[int, str]] = []  # the same, said in Russian
         self.tricks: list[Trick] = []
+        self._words = words  # the table's own Russian words for calls (lang.table_words)
         self._plays: list[tuple[int, str]] = []  # the trick in play
-        self._shown: dict[int, str] = {}  # cards shown, by seat, their 'pokazyvayu' to come
+        # cards shown, by seat, their 'pokazyvayu' to come: in English and in Russian
+        self._shown: dict[int, tuple[str, str]] = {}
+
+    def _say(self, seat: int, english: str, russian: str) -> None:
+        self.talk.append((seat, english))
+        self.talk_ru.append((seat, russian))
 
     def feed_all(self, events: Iterable[MatchEvent]) -> ReplayFold:
         for event in events:
@@ -203,18 +222,22 @@ class ReplayFold:
                 plays, self._plays = self._plays, []
                 self.tricks.append(Trick(plays[0][0], plays, event.winner))
             elif isinstance(event, CallMade):
-                self.talk.append((event.seat, _call_text(event.call)))
+                self._say(
+                    event.seat, _call_text(event.call), _ru_call_text(event.call, self._words)
+                )
                 if event.seat in self._shown and event.call.token() == "pokazyvayu":
-                    self.talk.append((event.seat, self._shown.pop(event.seat)))
+                    self._say(event.seat, *self._shown.pop(event.seat))
             elif isinstance(event, Penalized) and event.call.name != PLAY:
-                self.talk.append((event.seat, _call_text(event.call, event.code)))
+                penalized = _ru_call_text(event.call, self._words, event.code)
+                self._say(event.seat, _call_text(event.call, event.code), penalized)
             elif isinstance(event, Shown):  # public at the table: docs/rules.md §3.5
                 # listed after its 'pokazyvayu', which the engine's show after 'skin'
                 # logs after it
+                shown = (shown_text(event.cards), shown_text(event.cards, Lang.RU))
                 if self.talk and self.talk[-1] == (event.seat, "pokazyvayu"):
-                    self.talk.append((event.seat, shown_text(event.cards)))
+                    self._say(event.seat, *shown)
                 else:
-                    self._shown[event.seat] = shown_text(event.cards)
+                    self._shown[event.seat] = shown
             elif isinstance(event, Ordered):
                 self.ordered = event
             elif isinstance(event, DealStarted):
@@ -251,7 +274,8 @@ class ReplayFold:
             turned=card_str(started.turned),
             trump=None if trump is None else "shdc"[trump],
             player=None if ordered is None else ordered.player,
-            talk=self.talk + list(self._shown.items()),
+            talk=self.talk + [(seat, said[0]) for seat, said in self._shown.items()],
+            talk_ru=self.talk_ru + [(seat, said[1]) for seat, said in self._shown.items()],
             tricks=tricks,
             outcome=outcome,
             talon=talon,
@@ -264,7 +288,7 @@ class ReplayFold:
 
 def _replay_deal(record: dict[str, Any], rules: RuleSet) -> ReplayedDeal:
     deal = replay_calls(record, rules)
-    fold = ReplayFold().feed_all([deal.started(), *deal.history])
+    fold = ReplayFold(table_words(rules.call_aliases)).feed_all([deal.started(), *deal.history])
     # a game's own keys (the draws, the break) as the rebuilt deal gives them, not as
     # stored: a replay that disagreed with its record would show
     return fold.deal(_hands_at_first_card(deal), unveil(deal), record, deal.record_extra())
@@ -307,12 +331,24 @@ def _call_text(call: Call, penalty: str | None = None) -> str:
     ('igrayu ♠', 'ot korolya', 'dva tertsa': docs/protocol.md §3), a penalty's code
     after it in words."""
     said = spoken_call(call.token())
-    return said if penalty is None else f"{said} (penalty: {penalty.replace('-', ' ')})"
+    if penalty is None:
+        return said
+    return f"{said} ({words.said(W.PENALTY, Lang.EN, why=penalty.replace('-', ' '))})"
 
 
-def shown_text(cards: Iterable[Card]) -> str:
-    """Cards a seat showed (``pokazyvayu``), as the talk lists them: 'shows 7♠ 8♠ 9♠'."""
-    return "shows " + " ".join(pretty_card(c) for c in cards)
+def _ru_call_text(call: Call, table: Mapping[str, str], penalty: str | None = None) -> str:
+    """``_call_text`` as a Russian page says it: «играю ♠ (штраф: …)», as the table does."""
+    said = ru_call(call.token(), table)
+    if penalty is None:
+        return said
+    return f"{said} ({words.said(W.PENALTY, Lang.RU, why=RU_ERRORS.get(penalty, penalty))})"
+
+
+def shown_text(cards: Iterable[Card], lang: Lang = Lang.EN) -> str:
+    """Cards a seat showed (``pokazyvayu``), as the talk lists them: 'shows 7♠ 8♠ 9♠'
+    («показывает 7♠ В♠» in Russian)."""
+    card = ru_card if lang == Lang.RU else pretty_card
+    return words.said(W.SHOWS, lang) + " ".join(card(c) for c in cards)
 
 
 def in_hand_order(hand: Iterable[str]) -> list[str]:

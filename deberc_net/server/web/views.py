@@ -12,7 +12,7 @@ from deberc_net.game.cards import SUITS, Card, card_str
 from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import view
 from deberc_net.protocol.events import TableState
-from deberc_net.protocol.lang import spoken_call
+from deberc_net.protocol.lang import NO_WORDS, Lang, ru_call, spoken_call
 from deberc_net.protocol.render import side_names
 
 from ..cluster.remote import MatchNow, RemoteTable
@@ -115,8 +115,8 @@ class BoardNow:
     talon: int | None = None  # a game with a talon (Tertz): the cards left to draw
 
 
-def board_now(table: Table) -> BoardNow | None:
-    """None before the match starts."""
+def board_now(table: Table, lang: Lang = Lang.EN) -> BoardNow | None:
+    """None before the match starts; the talk in ``lang``."""
     match = table.match
     if match is None:
         return None
@@ -130,28 +130,32 @@ def board_now(table: Table) -> BoardNow | None:
         player=seen.player,
         to_act=seen.to_act,
         trick=[(seat, card_str(card)) for seat, card in seen.trick],
-        talk=talk_with_shown(seen.talk, seen.shown),
+        talk=talk_with_shown(seen.talk, seen.shown, lang, table.ru_words),
         deals=list(table.sheet.rows),
         talon=talon,
     )
 
 
 def talk_with_shown(
-    talk: Sequence[tuple[int, str]], shown: Mapping[int, Sequence[Card]]
+    talk: Sequence[tuple[int, str]],
+    shown: Mapping[int, Sequence[Card]],
+    lang: Lang = Lang.EN,
+    words: Mapping[str, str] = NO_WORDS,
 ) -> list[tuple[int, str]]:
     """The deal's talk as spoken, each seat's shown cards (public: docs/rules.md §3.5)
     right after its last 'pokazyvayu', as the live page lists them. A Tertz seat may
     show at several tricks, and the view holds all its shown cards as one list: after
     the first show they would claim cards shown only later (the replay, told each
-    show, lists each after its own)."""
+    show, lists each after its own). In Russian as the table says it (``words``: the
+    table's own, lang.table_words)."""
     last = {seat: i for i, (seat, token) in enumerate(talk) if token == "pokazyvayu"}
     out: list[tuple[int, str]] = []
     left = dict(shown)
     for i, (seat, token) in enumerate(talk):
-        out.append((seat, spoken_call(token)))
+        out.append((seat, ru_call(token, words) if lang == Lang.RU else spoken_call(token)))
         if last.get(seat) == i and seat in left:
-            out.append((seat, shown_text(left.pop(seat))))
-    return out + [(seat, shown_text(cards)) for seat, cards in left.items()]
+            out.append((seat, shown_text(left.pop(seat), lang)))
+    return out + [(seat, shown_text(cards, lang)) for seat, cards in left.items()]
 
 
 def open_tables(lobby: Lobby) -> list[TableSummary]:

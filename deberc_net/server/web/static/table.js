@@ -10,6 +10,21 @@
   const n = names.length;
   const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
   const DECK = 32;  // docs/rules.md §1
+  // A Russian page hands its words (web/words.py table_script_words: docs/web.md,
+  // "Languages"); an English page none, and these are its words
+  const SAID = JSON.parse(board.dataset.words || "null");
+  const WORDS = Object.assign({
+    away: "away: the seat is held a while", deal: "Deal {deal}", turned: " · turned ",
+    talon: "Talon {talon}", trump: "Trump ", plays: " plays", and: " and ", shows: "shows ",
+    replay: "Replay it", gone: "No longer live: ", over: "the match is over.",
+    refused: "the live connection was refused or lost. Reload the page to watch again.",
+    closed: "table {table} has closed.",
+    unreachable: "the server cannot be reached: it has stopped, or the connection was lost.",
+    notFinished: "the match was not finished.", stopped: "Not finished: {why} while it ran.",
+  }, SAID ? SAID.words : {});
+  const FREE = SAID ? SAID.free : "(free)";
+  const rankOf = (r) => (SAID && SAID.ranks[r]) || r;  // 'A', or «Т»
+  const outcomeOf = (o) => (SAID && SAID.outcomes[o]) || o;
   // a game with a talon (Tertz: its state says talon=): the cards played this deal,
   // so that the talon is the deck less the hands and those (talon() below)
   // deal: null until a state line or a deal event tells it (a waiting table tells neither)
@@ -38,6 +53,7 @@
   const RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"];
   const GENITIVE = ["semerki", "vosmerki", "devyatki", "desyatki", "valta", "damy", "korolya", "tuza"];
   function spoken(token) {
+    if (SAID) return SAID.calls[token] || token.replace(/-/g, " ");  // as the table says it
     let m = /^(10|[789JQKA])([shdc])$/.exec(token);
     if (m) return m[1] + SUITS[m[2]];
     m = /^ot-(10|[789JQKA])(-kozyrnogo)?$/.exec(token);
@@ -48,7 +64,7 @@
   }
   window.debercSpoken = spoken;  // for the tests: checked against spoken_call
   // cards a seat showed ('pokazyvayu'): public at the table (docs/rules.md §3.5)
-  const showsText = (cards) => "shows " + cards.map(spoken).join(" ");
+  const showsText = (cards) => WORDS.shows + cards.map(spoken).join(" ");
   // how a match ended, in words: the page holds them (web/ends.py's END_WORDS, '{who}'
   // the forfeit's, SIDE_WORDS, '{winners}' the winners', and OVER_FORMS), said as
   // match_over_words says them on the replay
@@ -57,10 +73,12 @@
     const form = winners.length ? (winners.length > 1 ? "side" : "one")
       : reason === "internal" ? "none" : "draw";
     // (functions: a name's '$' is not a replacement pattern)
-    const named = () => winners.join(" and ");
+    const named = () => winners.join(WORDS.and);
+    // (a Russian page's 'anon': a forfeit's words when who lost it is not known)
+    const anon = !who && ENDS.anon && ENDS.anon[reason];
     const why = winners.length && ENDS.side[reason]
       ? ENDS.side[reason].replace("{winners}", named)
-      : (ENDS.why[reason] || reason).replace("{who}", () => who || "a player");
+      : anon || (ENDS.why[reason] || reason).replace("{who}", () => who || "a player");
     return ENDS.over[form].replace("{winners}", named).replace("{why}", () => why);
   }
   window.debercOverText = overText;  // for the tests: checked against match_over_words
@@ -75,7 +93,7 @@
     const suit = text.slice(-1);
     s.className = "card suit-" + suit;
     s.dataset.card = text;
-    s.textContent = text.slice(0, -1) + SUITS[suit];
+    s.textContent = rankOf(text.slice(0, -1)) + SUITS[suit];
     return s;
   }
   function drawSeats() {
@@ -83,7 +101,7 @@
       const el = document.getElementById("seat-" + seat);
       if (!el) continue;
       const name = el.querySelector(".name");
-      name.title = names[seat] === "-" ? "(free)" : names[seat];
+      name.title = names[seat] === "-" ? FREE : names[seat];
       name.firstElementChild.textContent = name.title;  // its span (style.css)
       el.classList.toggle("to-act", st.toAct === seat);
       const hand = el.querySelector(".hand");
@@ -103,7 +121,7 @@
     el.querySelector(".away")?.remove();
     if (!away) return;
     const note = document.createElement("div");
-    note.className = "away"; note.textContent = "away: the seat is held a while";
+    note.className = "away"; note.textContent = WORDS.away;
     el.querySelector(".name").after(note);  // where the served page has it
   }
   function drawTalk() {
@@ -131,9 +149,9 @@
     const left = talon();
     // the turned card is the talon's last: once drawn it lies in a hand
     const shown = st.turned !== null && left !== 0;
-    setText("status", "Deal " + st.deal + (shown ? " · turned " : ""));
+    setText("status", WORDS.deal.replace("{deal}", st.deal) + (shown ? WORDS.turned : ""));
     if (shown) document.getElementById("status").append(cardEl(st.turned));
-    setText("talon", left === null ? "" : "Talon " + left);
+    setText("talon", left === null ? "" : WORDS.talon.replace("{talon}", left));
   }
   // the trump suit in its colour, as the served page writes it (macros.html suit)
   function setTrump(s, who) {
@@ -142,8 +160,8 @@
     const suit = document.createElement("span");
     suit.className = "suit-" + s;
     suit.textContent = SUITS[s];
-    document.getElementById("trump").append("Trump ", suit);
-    if (who !== null) document.getElementById("trump").append(" · ", whoEl(names[who]), " plays");
+    document.getElementById("trump").append(WORDS.trump, suit);
+    if (who !== null) document.getElementById("trump").append(" · ", whoEl(names[who]), WORDS.plays);
   }
   // a name kept whole, never broken at its hyphens (style.css .who)
   function whoEl(name) {
@@ -247,7 +265,7 @@
   // one row of the deals' list: a deal-end event's, or a sheet-deal line's
   function dealRow(f) {
     const tr = document.createElement("tr");
-    for (const v of [f.deal, f.outcome, list(f.written).join(" : "), list(f.totals).join(" : ")]) {
+    for (const v of [f.deal, outcomeOf(f.outcome), list(f.written).join(" : "), list(f.totals).join(" : ")]) {
       const td = document.createElement("td"); td.textContent = v; tr.append(td);
     }
     return tr;
@@ -259,7 +277,7 @@
     over.replaceChildren(text + " ");
     if (st.match) {
       const a = document.createElement("a");
-      a.href = "/games/" + st.match; a.id = "replay-link"; a.textContent = "Replay it";
+      a.href = "/games/" + st.match; a.id = "replay-link"; a.textContent = WORDS.replay;
       over.append(a);
     }
   }
@@ -280,7 +298,7 @@
   // what the server says of the table and its match, asked once (docs/web.md).
   function sayGone(why) {
     const gone = document.getElementById("gone");
-    gone.textContent = "No longer live: " + why;
+    gone.textContent = WORDS.gone + why;
     gone.hidden = false;
   }
   const getJson = async (path) => {
@@ -295,24 +313,24 @@
     return getJson("/api/games/" + match);
   }
   async function whyNotLive() {
-    if (st.over) return "the match is over.";
+    if (st.over) return WORDS.over;
     if (st.closes) return st.closes;
     if (await getJson("/api/tables/" + tableId)) {
-      return "the live connection was refused or lost. Reload the page to watch again.";
+      return WORDS.refused;
     }
     const game = st.match ? await finished(st.match) : null;
-    if (!game) return "table " + tableId + " has closed.";
+    if (!game) return WORDS.closed.replace("{table}", tableId);
     setText("score", game.totals.join(" : "));
     if (game.stopped) {
-      const how = game.reason === "shutdown" ? "the server shut down" : "the server was lost";
-      showOver("Not finished: " + how + " while it ran.");
-      return "the match was not finished.";
+      const how = ENDS.why[game.reason === "shutdown" ? "shutdown" : "server-lost"];
+      showOver(WORDS.stopped.replace("{why}", () => how));
+      return WORDS.notFinished;
     }
     // a forfeit names who lost it, when known, as the replay does (its seat)
     const seat = game.forfeit;
     const who = seat !== null && seat !== undefined ? game.players[seat] : null;
     showOver(overText(game.winners, game.reason, who));
-    return "the match is over.";
+    return WORDS.over;
   }
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const socket = new WebSocket(scheme + location.host + "/live/table/" + tableId);
@@ -327,8 +345,7 @@
     // nobody is to act any more (the mark may be the served page's: no state came)
     st.toAct = null;
     for (const seat of document.querySelectorAll(".seat.to-act")) seat.classList.remove("to-act");
-    whyNotLive().then(sayGone, () => sayGone(
-      "the server cannot be reached: it has stopped, or the connection was lost."));
+    whyNotLive().then(sayGone, () => sayGone(WORDS.unreachable));
   };
   socket.onopen = () => { document.body.dataset.live = "open"; };
 })();

@@ -2,6 +2,12 @@
 "use strict";
 (function () {
   const body = document.querySelector("#tables tbody");
+  // a Russian page hands its words (web/words.py tables_script_words); English: these
+  const SAID = JSON.parse(document.getElementById("tables").dataset.words || "null");
+  const FREE = SAID ? SAID.free : "(free)";
+  const AWAY = SAID ? SAID.away : " (away)";
+  const EMPTY = SAID ? SAID.empty : "No table is open. Connect a client and type new.";
+  const stateOf = (s) => (SAID && SAID.states[s]) || s;
   const cell = (text, href) => {
     const td = document.createElement("td");
     if (href) { const a = document.createElement("a"); a.href = href; a.textContent = text; td.append(a); }
@@ -13,7 +19,7 @@
     const td = document.createElement("td"); td.className = "players";
     t.players.forEach((p, i) => {
       const who = document.createElement("span"); who.className = "who";
-      who.textContent = (p || "(free)") + (t.away_s[i] === null ? "" : " (away)");
+      who.textContent = (p || FREE) + (t.away_s[i] === null ? "" : AWAY);
       if (i) td.append(", ");
       td.append(who);
     });
@@ -28,13 +34,13 @@
         const tr = document.createElement("tr");
         tr.append(cell(String(t.id), "/table/" + t.id),
           players(t), cell(t.variant),
-          cell(t.options.join(", ") || "–"), cell(t.state), cell(t.deal ? String(t.deal) : "–"),
+          cell(t.options.join(", ") || "–"), cell(stateOf(t.state)), cell(t.deal ? String(t.deal) : "–"),
           cell(t.score ? t.score.join(" : ") : "–"), cell(String(t.observers)));
         return tr;
       });
       if (!rows.length) {
         const tr = document.createElement("tr"); tr.className = "empty";
-        const td = cell("No table is open. Connect a client and type new."); td.colSpan = 8;
+        const td = cell(EMPTY); td.colSpan = 8;
         tr.append(td); rows.push(tr);
       }
       body.replaceChildren(...rows);

@@ -1,0 +1,62 @@
+"""Which language a page speaks (docs/web.md, "Languages"): the visitor's choice by the
+switch link (``?lang=ru``), remembered by a cookie, else his browser's Accept-Language."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from urllib.parse import quote
+
+from deberc_net.protocol.lang import Lang
+
+COOKIE = "lang"
+COOKIE_MAX_AGE_S = 365 * 24 * 3600  # a year: the choice of a visitor who comes back
+# the languages a browser may prefer that read the pages in Russian (a Ukrainian or
+# Belarusian club reads the Russian the table speaks sooner than English)
+RUSSIAN_READERS = frozenset({"ru", "uk", "be"})
+
+
+def _named(value: str | None) -> Lang | None:
+    return {"en": Lang.EN, "ru": Lang.RU}.get((value or "").strip().lower())
+
+
+def from_accept_language(header: str) -> Lang:
+    """The browser's first language that the pages have (ru, uk, be: Russian; en:
+    English), by its weights (q); none of them: English."""
+    ranked: list[tuple[float, int, str]] = []
+    for at, part in enumerate(header.split(",")[:32]):  # (a header of thousands: enough)
+        tag, _, params = part.strip().partition(";")
+        weight = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        primary = tag.strip().split("-")[0].lower()
+        if weight > 0 and primary in RUSSIAN_READERS | {"en"}:
+            ranked.append((-weight, at, primary))
+    if not ranked:
+        return Lang.EN
+    return Lang.RU if min(ranked)[2] in RUSSIAN_READERS else Lang.EN
+
+
+def page_lang(
+    query: Mapping[str, str], cookies: Mapping[str, str], accept: str
+) -> tuple[Lang, bool]:
+    """The page's language, and whether it was chosen now by the link (``?lang=``:
+    the cookie is then set); a ``lang`` the pages do not have is not a choice."""
+    chosen = _named(query.get("lang"))
+    if chosen is not None:
+        return chosen, True
+    kept = _named(cookies.get(COOKIE))
+    return (kept if kept is not None else from_accept_language(accept)), False
+
+
+def switch_href(path: str, lang: Lang) -> str:
+    """The switch link's address: this page's path, in ``lang``. One leading slash, so
+    that a path like '//elsewhere' cannot make it another site's address."""
+    return quote("/" + path.lstrip("/")) + f"?lang={lang}"
+
+
+__all__ = ["COOKIE", "COOKIE_MAX_AGE_S", "from_accept_language", "page_lang", "switch_href"]

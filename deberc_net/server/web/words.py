@@ -1,0 +1,376 @@
+"""The pages' words in English and Russian (docs/web.md, "Languages"): one catalogue,
+a page word to its two texts, as protocol/messages.py is the human style's.
+
+What the pages say as the table says it is not written here again: the reasons a
+match ended (protocol/ends.py, lang.RU_MATCH_REASONS, render_ru.RU_FORFEITS), the deals'
+outcomes (lang.RU_OUTCOMES), a table's state and a seat's marks (messages.MESSAGES),
+the calls as spoken (lang.spoken_call, lang.ru_call) and the cards' ranks (lang.RU_RANKS).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
+import attrs
+
+from deberc_net.game.calls import DECLARATIONS, IGRAYU, OT
+from deberc_net.game.cards import RANKS, SUITS
+from deberc_net.protocol.ends import END_WORDS
+from deberc_net.protocol.events import TableState
+from deberc_net.protocol.lang import (
+    NO_WORDS,
+    RU_CALLS,
+    RU_MATCH_REASONS,
+    RU_OUTCOMES,
+    RU_RANKS,
+    Lang,
+    ru_call,
+    spoken_call,
+)
+from deberc_net.protocol.messages import MESSAGES, Msg
+from deberc_net.protocol.render_ru import RU_FORFEITS
+
+
+class W(StrEnum):
+    """A page word; its value is how a template names it (``w("open-tables")``)."""
+
+    LANG_NAME = "lang-name"  # the switch link's words: the other language's own name
+    TABLES = "tables"
+    LADDERS = "ladders"
+    OPEN_TABLES = "open-tables"
+    TABLE = "table"
+    PLAYERS = "players"
+    VARIANT = "variant"
+    OPTIONS = "options"
+    STATE = "state"
+    DEAL = "deal"
+    SCORE = "score"
+    WATCHING = "watching"
+    NO_TABLE_OPEN = "no-table-open"  # then ' <code>new</code>.'
+    TABLE_N = "table-n"
+    AWAY_HELD = "away-held"
+    THEN_FORFEITED = "then-forfeited"
+    DEAL_N = "deal-n"
+    TURNED_AFTER = "turned-after"  # ' · turned ' before the card
+    WAITING_FOR = "waiting-for"
+    WAITING_FOR_PLAYERS = "waiting-for-players"
+    TALON_N = "talon-n"
+    TRUMP = "trump"  # 'Trump ' before the suit
+    PLAYS = "plays"  # ' plays' after the name
+    TALK = "talk"
+    DEALS = "deals"
+    OUTCOME = "outcome"
+    WRITTEN = "written"
+    TOTALS = "totals"
+    NOSCRIPT = "noscript"
+    MATCH_N = "match-n"
+    AND = "and"
+    FINAL_SCORE = "final-score"
+    NOT_FINISHED = "not-finished"
+    NO_DEALS = "no-deals"
+    DEALER = "dealer"
+    TURNED = "turned"
+    ORDERED_BY = "ordered-by"
+    OUTCOME_IS = "outcome-is"
+    WRITTEN_IS = "written-is"
+    TOTALS_IS = "totals-is"
+    TALK_IS = "talk-is"
+    UNFINISHED = "unfinished"
+    BREAKS = "breaks"
+    DRAWS = "draws"
+    TALON_LEFT = "talon-left"
+    TALON = "talon"
+    SHOWS = "shows"
+    PENALTY = "penalty"
+    NOT_FOUND = "not-found"
+    NO_OPEN_TABLE = "no-open-table"
+    NO_FINISHED_MATCH = "no-finished-match"
+    NO_MATCH_OF = "no-match-of"
+    NO_LADDER_RUN = "no-ladder-run"
+    NO_PAGE = "no-page"
+    OVER_ONE = "over-one"
+    OVER_SIDE = "over-side"
+    OVER_DRAW = "over-draw"
+    OVER_NONE = "over-none"
+    # the live page's script (table.js, its English written there too: ``SCRIPT``)
+    AWAY_A_WHILE = "away-a-while"
+    REPLAY_IT = "replay-it"
+    NO_LONGER_LIVE = "no-longer-live"
+    GONE_OVER = "gone-over"
+    GONE_REFUSED = "gone-refused"
+    GONE_CLOSED = "gone-closed"
+    GONE_UNREACHABLE = "gone-unreachable"
+    GONE_NOT_FINISHED = "gone-not-finished"
+    STOPPED_WHILE = "stopped-while"
+    A_PLAYER = "a-player"
+
+
+WORDS: dict[W, tuple[str, str]] = {
+    W.LANG_NAME: ("English", "Русский"),
+    W.TABLES: ("Tables", "Столы"),
+    W.LADDERS: ("Ladders", "Лесенки"),
+    W.OPEN_TABLES: ("Open tables", "Открытые столы"),
+    W.TABLE: ("Table", "Стол"),
+    W.PLAYERS: ("Players", "Игроки"),
+    W.VARIANT: ("Variant", "Вариант"),
+    W.OPTIONS: ("Options", "Опции"),
+    W.STATE: ("State", "Состояние"),
+    W.DEAL: ("Deal", "Раздача"),
+    W.SCORE: ("Score", "Счёт"),
+    W.WATCHING: ("Watching", "Зрители"),
+    W.NO_TABLE_OPEN: (
+        "No table is open. Connect a client and type",
+        "Открытых столов нет. Подключитесь клиентом и наберите",
+    ),
+    W.TABLE_N: ("Table {table}", "Стол {table}"),
+    W.AWAY_HELD: (
+        "away: the seat is held {seconds} s more",
+        "нет связи: место ждёт ещё {seconds} с",
+    ),
+    W.THEN_FORFEITED: (", then the match is forfeited", ", потом партия проиграна"),
+    W.DEAL_N: ("Deal {deal}", "Раздача {deal}"),
+    W.TURNED_AFTER: (" · turned ", " · открыта "),
+    W.WAITING_FOR: ("Waiting for {names} to come back", "Ждём возвращения: {names}"),
+    W.WAITING_FOR_PLAYERS: ("Waiting for players", "Ждём игроков"),
+    W.TALON_N: ("Talon {talon}", "В колоде {talon}"),
+    W.TRUMP: ("Trump ", "Козырь "),
+    W.PLAYS: (" plays", " играет"),
+    W.TALK: ("Talk", "Разговор"),
+    W.DEALS: ("Deals", "Раздачи"),
+    W.OUTCOME: ("Outcome", "Исход"),
+    W.WRITTEN: ("Written", "Записано"),
+    W.TOTALS: ("Totals", "Итого"),
+    W.NOSCRIPT: (
+        "Reload the page to see the table now: live updates need JavaScript.",
+        "Обновите страницу, чтобы увидеть стол сейчас: живой показ требует JavaScript.",
+    ),
+    W.MATCH_N: ("Match {match}", "Партия {match}"),
+    W.AND: (" and ", " и "),
+    W.FINAL_SCORE: ("Final score", "Итоговый счёт"),
+    W.NOT_FINISHED: (
+        "not finished: {why} while it ran, after its last stored deal.",
+        "не окончена: {why} во время партии, после её последней сохранённой раздачи.",
+    ),
+    W.NO_DEALS: (
+        "No deal was played: the match ended ({why}) before the first call.",
+        "Ни одной раздачи: партия кончилась ({why}) раньше первого хода.",
+    ),
+    W.DEALER: ("Dealer {name}.", "Сдаёт {name}."),
+    W.TURNED: ("Turned", "Открыта"),
+    W.ORDERED_BY: (", ordered by {name}", ", играет {name}"),
+    W.OUTCOME_IS: ("Outcome: {outcome}.", "Исход: {outcome}."),
+    W.WRITTEN_IS: ("Written", "Записано"),
+    W.TOTALS_IS: ("totals", "итого"),
+    W.TALK_IS: ("Talk: ", "Разговор: "),
+    W.UNFINISHED: ("unfinished", "не взята"),
+    W.BREAKS: ("{name} breaks the deck: {call}", "{name}: {call}"),
+    W.DRAWS: ("{name} draws", "{name} добирает"),
+    W.TALON_LEFT: ("talon", "в колоде"),
+    W.TALON: ("Talon", "В колоде"),
+    W.SHOWS: ("shows ", "показывает "),
+    W.PENALTY: ("penalty: {why}", "штраф: {why}"),
+    W.NOT_FOUND: ("Not found", "Не найдено"),
+    W.NO_OPEN_TABLE: ("no open table {n}", "нет открытого стола {n}"),
+    W.NO_FINISHED_MATCH: ("no finished match {n}", "нет законченной партии {n}"),
+    W.NO_MATCH_OF: ("no finished match of {n}", "нет законченных партий игрока {n}"),
+    W.NO_LADDER_RUN: ("no ladder run {n}", "нет забега лесенки {n}"),
+    W.NO_PAGE: ("no page {n}", "нет страницы {n}"),
+    # the sentence that ends a match: as the Russian human style says it (render_ru)
+    W.OVER_ONE: (
+        "Match over: {winners} wins ({why}).",
+        "Партия окончена: {winners} выигрывает ({why}).",
+    ),
+    W.OVER_SIDE: (
+        "Match over: {winners} win ({why}).",
+        "Партия окончена: {winners} выигрывают ({why}).",
+    ),
+    W.OVER_DRAW: ("Match over: a draw, {why}.", "Партия окончена: ничья ({why})."),
+    W.OVER_NONE: ("Match over: {why}.", "Партия окончена без результата: {why}."),
+    W.AWAY_A_WHILE: ("away: the seat is held a while", "нет связи: место пока ждёт"),
+    W.REPLAY_IT: ("Replay it", "Смотреть запись"),
+    W.NO_LONGER_LIVE: ("No longer live: ", "Показ окончен: "),
+    W.GONE_OVER: ("the match is over.", "партия окончена."),
+    W.GONE_REFUSED: (
+        "the live connection was refused or lost. Reload the page to watch again.",
+        "соединение отклонено или потеряно. Обновите страницу, чтобы смотреть снова.",
+    ),
+    W.GONE_CLOSED: ("table {table} has closed.", "стол {table} закрылся."),
+    W.GONE_UNREACHABLE: (
+        "the server cannot be reached: it has stopped, or the connection was lost.",
+        "сервер недоступен: он остановлен, или соединение потеряно.",
+    ),
+    W.GONE_NOT_FINISHED: ("the match was not finished.", "партия не окончена."),
+    W.STOPPED_WHILE: ("Not finished: {why} while it ran.", "Не окончена: {why} во время партии."),
+    W.A_PLAYER: ("a player", "игрок"),
+}
+
+# the forms of the sentence that ends a match (web/ends.py over_form says which)
+OVER_WORDS: dict[str, W] = {
+    "one": W.OVER_ONE,
+    "side": W.OVER_SIDE,
+    "draw": W.OVER_DRAW,
+    "none": W.OVER_NONE,
+}
+
+# the live page's script's words, its name for each (table.js ``WORDS``, whose English
+# defaults are these English texts: a test checks they agree)
+SCRIPT: dict[str, W] = {
+    "away": W.AWAY_A_WHILE,
+    "deal": W.DEAL_N,
+    "turned": W.TURNED_AFTER,
+    "talon": W.TALON_N,
+    "trump": W.TRUMP,
+    "plays": W.PLAYS,
+    "and": W.AND,
+    "shows": W.SHOWS,
+    "replay": W.REPLAY_IT,
+    "gone": W.NO_LONGER_LIVE,
+    "over": W.GONE_OVER,
+    "refused": W.GONE_REFUSED,
+    "closed": W.GONE_CLOSED,
+    "unreachable": W.GONE_UNREACHABLE,
+    "notFinished": W.GONE_NOT_FINISHED,
+    "stopped": W.STOPPED_WHILE,
+}
+
+# a table's state and a seat's marks, as the lobby's lists say them (Msg)
+STATE_WORDS: dict[TableState, Msg] = {
+    TableState.WAITING: Msg.WAITING,
+    TableState.PLAYING: Msg.PLAYING,
+    TableState.CLOSED: Msg.CLOSED,
+}
+
+
+def template(key: W, lang: Lang) -> str:
+    """A page word in ``lang`` with its '{placeholders}' unfilled."""
+    english, russian = WORDS[key]
+    return russian if lang == Lang.RU else english
+
+
+def said(key: W, lang: Lang, **values: Any) -> str:
+    return template(key, lang).format(**values)
+
+
+def end_words_in(reason: str, who: str | None, lang: Lang) -> str:
+    """Why a match ended (``reason``) in ``lang``: a forfeit naming ``who`` lost it
+    when known, in Russian as the table's end line says it (render_ru)."""
+    if lang != Lang.RU:
+        return END_WORDS.get(reason, reason).format(who=who or "a player")
+    if who is not None and reason in RU_FORFEITS:
+        return RU_FORFEITS[reason].format(who=who)
+    return RU_MATCH_REASONS.get(reason, reason)
+
+
+def outcome_word(outcome: str, lang: Lang) -> str:
+    """A deal's outcome as the score sheet's token ('made'), or its Russian ('сыграна')."""
+    return RU_OUTCOMES.get(outcome, outcome) if lang == Lang.RU else outcome
+
+
+def call_words(lang: Lang, words: Mapping[str, str] = NO_WORDS) -> dict[str, str]:
+    """Every call's token a table may tell, as spoken in ``lang`` (a table's own
+    ``words`` first: Tertz's «марьяж»), for the live page's script in Russian."""
+    ranks = [*RANKS]
+    tokens = [*RU_CALLS, *words]
+    # (two or three tertsy are 'dva-tertsa': game/calls.py)
+    tokens += [*DECLARATIONS, "dva-tertsa", "tri-tertsa", "dva-pyatdesyat", "tri-pyatdesyat"]
+    tokens += [f"{OT}-{r}{trump}" for r in ranks for trump in ("", "-kozyrnogo")]
+    tokens += [f"{IGRAYU}-{s}" for s in SUITS]
+    tokens += [f"{r}{s}" for r in ranks for s in SUITS]
+    say = (lambda t: ru_call(t, words)) if lang == Lang.RU else spoken_call
+    return {token: say(token) for token in tokens}
+
+
+def table_script_words(lang: Lang, words: Mapping[str, str] = NO_WORDS) -> dict[str, Any] | None:
+    """What the live table page's script (table.js) says in ``lang``: its sentences'
+    words (``SCRIPT``), every call as spoken at the table (``words``: its own), the
+    cards' ranks, the deals' outcomes and a free seat's mark. None in English: the
+    script's own words are those (and the English page stays as it was)."""
+    if lang == Lang.EN:
+        return None
+    return {
+        "words": {name: template(key, lang) for name, key in SCRIPT.items()},
+        "calls": call_words(lang, words),
+        "ranks": dict(zip(RANKS, RU_RANKS, strict=True)),
+        "outcomes": dict(RU_OUTCOMES),
+        "free": MESSAGES[Msg.FREE_SEAT][1],
+    }
+
+
+def tables_script_words(lang: Lang) -> dict[str, Any] | None:
+    """What the open tables' script (tables.js) says in ``lang``; None in English."""
+    if lang == Lang.EN:
+        return None
+    page = PageWords(lang)
+    return {
+        "free": page.msg(Msg.FREE_SEAT),
+        "away": page.msg(Msg.AWAY_MARK),
+        "states": {state.value: page.state(state) for state in TableState},
+        "empty": said(W.NO_TABLE_OPEN, lang) + " new.",
+    }
+
+
+@attrs.frozen
+class PageWords:
+    """The words of one page, in its language: a template calls it (``w("table-n",
+    table=3)``); ``w.lang`` is the page's language, ``w.other`` the switch's."""
+
+    lang: Lang
+
+    def __call__(self, key: str, **values: Any) -> str:
+        return said(W(key), self.lang, **values)
+
+    @property
+    def other(self) -> Lang:
+        return Lang.EN if self.lang == Lang.RU else Lang.RU
+
+    @property
+    def russian(self) -> bool:
+        return self.lang == Lang.RU
+
+    def msg(self, key: str, **values: Any) -> str:
+        """A catalogue phrase of the table's (messages.MESSAGES) in the page's language."""
+        english, russian = MESSAGES[Msg(key)]
+        return (russian if self.russian else english).format(**values)
+
+    def state(self, state: TableState) -> str:
+        """A table's state: the wire's word in English (as before), the lobby's list's
+        in Russian («ждёт игроков»)."""
+        return self.msg(STATE_WORDS[state]) if self.russian else str(state)
+
+    def rank(self, rank: str) -> str:
+        """A card's rank as the page's players write it: 'A', or «Т» in Russian."""
+        return RU_RANKS[RANKS.index(rank)] if self.russian else rank
+
+    def outcome(self, outcome: str) -> str:
+        return outcome_word(outcome, self.lang)
+
+    def why(self, reason: str, who: str | None = None) -> str:
+        return end_words_in(reason, who, self.lang)
+
+    def call(self, token: str, words: Mapping[str, str] = NO_WORDS) -> str:
+        """A call as spoken at the table: 'lomayu 6', «ломаю 6» (``words``: the table's)."""
+        return ru_call(token, words) if self.russian else spoken_call(token)
+
+    @property
+    def switch_name(self) -> str:
+        """The switch link's words: the other language's own name."""
+        return said(W.LANG_NAME, self.other)
+
+
+__all__ = [
+    "OVER_WORDS",
+    "SCRIPT",
+    "STATE_WORDS",
+    "WORDS",
+    "PageWords",
+    "W",
+    "call_words",
+    "end_words_in",
+    "outcome_word",
+    "said",
+    "table_script_words",
+    "tables_script_words",
+    "template",
+]
