@@ -104,7 +104,6 @@ class W(StrEnum):
     GONE_UNREACHABLE = "gone-unreachable"
     GONE_NOT_FINISHED = "gone-not-finished"
     STOPPED_WHILE = "stopped-while"
-    A_PLAYER = "a-player"
 
 
 WORDS: dict[W, tuple[str, str]] = {
@@ -203,7 +202,6 @@ WORDS: dict[W, tuple[str, str]] = {
     ),
     W.GONE_NOT_FINISHED: ("the match was not finished.", "партия не окончена."),
     W.STOPPED_WHILE: ("Not finished: {why} while it ran.", "Не окончена: {why} во время партии."),
-    W.A_PLAYER: ("a player", "игрок"),
 }
 
 # the forms of the sentence that ends a match (web/ends.py over_form says which)
