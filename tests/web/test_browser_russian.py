@@ -40,44 +40,48 @@ async def test_a_russian_live_page_tells_the_deal_and_the_end_in_russian(
     await ann.send("new 2 short")  # one deal, then the match is over
     table = (await ann.expect("ok", cmd="sit"))["table"]
     wait = WebDriverWait(browser, 20, poll_frequency=0.05)
-    with trio.fail_after(90):
-        await trio.to_thread.run_sync(browser.get, web.url(f"/table/{table}?lang=ru"))
-        await trio.to_thread.run_sync(
-            wait.until, lambda d: d.execute_script("return window.debercLines.length") > 0
-        )
-        # its ends' words are the replay's, in Russian (every reason, known or not)
-        cases = [
-            (winners, reason, who)
-            for reason in [*END_WORDS, "a-plugins-own"]
-            for winners in ([], ["ann"], ["ann", "cat"])
-            for who in (None, "bob")
-        ]
-        said = await trio.to_thread.run_sync(
-            browser.execute_script,
-            "return arguments[0].map(([w, r, who]) => window.debercOverText(w, r, who));",
-            cases,
-        )
-        assert said == [match_over_words(w, r, who, Lang.RU) for w, r, who in cases]
+    try:
+        with trio.fail_after(90):
+            await trio.to_thread.run_sync(browser.get, web.url(f"/table/{table}?lang=ru"))
+            await trio.to_thread.run_sync(
+                wait.until, lambda d: d.execute_script("return window.debercLines.length") > 0
+            )
+            # its ends' words are the replay's, in Russian (every reason, known or not)
+            cases = [
+                (winners, reason, who)
+                for reason in [*END_WORDS, "a-plugins-own"]
+                for winners in ([], ["ann"], ["ann", "cat"])
+                for who in (None, "bob")
+            ]
+            said = await trio.to_thread.run_sync(
+                browser.execute_script,
+                "return arguments[0].map(([w, r, who]) => window.debercOverText(w, r, who));",
+                cases,
+            )
+            assert said == [match_over_words(w, r, who, Lang.RU) for w, r, who in cases]
 
-        await bob.send(f"sit {table}")
-        await bob.expect("ok", cmd="sit")
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(play_machine, ann, random.Random(1))
-            nursery.start_soon(play_machine, bob, random.Random(2))
-        end = [line for line in ann.lines if " kind=match-end " in line][-1]
-        dealt = [line for line in ann.lines if " kind=deal-end " in line]
-        outcomes = [line.split(" outcome=")[1].split(" ")[0] for line in dealt]
-        winner = end.split(" name=")[1].split(" ")[0]
-        over = await trio.to_thread.run_sync(
-            wait.until,
-            lambda d: d.find_elements(By.ID, "replay-link") and d.find_element(By.ID, "over"),
-        )
-        text = await trio.to_thread.run_sync(lambda: over.text)
-        assert text == f"{match_over_words([winner], 'short', None, Lang.RU)} Смотреть запись"
-        await trio.to_thread.run_sync(
-            wait.until, lambda d: d.find_element(By.ID, "gone").text.startswith("Показ окончен")
-        )
-        seen = await trio.to_thread.run_sync(browser.execute_script, SEEN)
+            await bob.send(f"sit {table}")
+            await bob.expect("ok", cmd="sit")
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(play_machine, ann, random.Random(1))
+                nursery.start_soon(play_machine, bob, random.Random(2))
+            end = [line for line in ann.lines if " kind=match-end " in line][-1]
+            dealt = [line for line in ann.lines if " kind=deal-end " in line]
+            outcomes = [line.split(" outcome=")[1].split(" ")[0] for line in dealt]
+            winner = end.split(" name=")[1].split(" ")[0]
+            over = await trio.to_thread.run_sync(
+                wait.until,
+                lambda d: d.find_elements(By.ID, "replay-link") and d.find_element(By.ID, "over"),
+            )
+            text = await trio.to_thread.run_sync(lambda: over.text)
+            assert text == f"{match_over_words([winner], 'short', None, Lang.RU)} Смотреть запись"
+            await trio.to_thread.run_sync(
+                wait.until, lambda d: d.find_element(By.ID, "gone").text.startswith("Показ окончен")
+            )
+            seen = await trio.to_thread.run_sync(browser.execute_script, SEEN)
+    finally:
+        # the choice's cookie would make the session's next pages Russian (one browser)
+        await trio.to_thread.run_sync(browser.delete_all_cookies)
 
     assert seen["gone"] == "Показ окончен: партия окончена."
     assert seen["status"].startswith(f"Раздача {len(dealt)}"), seen
