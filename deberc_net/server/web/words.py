@@ -109,7 +109,7 @@ class W(StrEnum):
 WORDS: dict[W, tuple[str, str]] = {
     W.LANG_NAME: ("English", "Русский"),
     W.TABLES: ("Tables", "Столы"),
-    W.LADDERS: ("Ladders", "Лесенки"),
+    W.LADDERS: ("Ladders", "Турниры ботов"),
     W.OPEN_TABLES: ("Open tables", "Открытые столы"),
     W.TABLE: ("Table", "Стол"),
     W.PLAYERS: ("Players", "Игроки"),
@@ -174,7 +174,7 @@ WORDS: dict[W, tuple[str, str]] = {
     W.NO_OPEN_TABLE: ("no open table {n}", "нет открытого стола {n}"),
     W.NO_FINISHED_MATCH: ("no finished match {n}", "нет законченной партии {n}"),
     W.NO_MATCH_OF: ("no finished match of {n}", "нет законченных партий игрока {n}"),
-    W.NO_LADDER_RUN: ("no ladder run {n}", "нет забега лесенки {n}"),
+    W.NO_LADDER_RUN: ("no ladder run {n}", "нет турнира {n}"),
     W.NO_PAGE: ("no page {n}", "нет страницы {n}"),
     # the sentence that ends a match: as the Russian human style says it (render_ru)
     W.OVER_ONE: (
