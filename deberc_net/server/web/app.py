@@ -263,7 +263,8 @@ def make_app(lobby: Lobby) -> Starlette:
             return not_found(request, W.NO_MATCH_OF, request.path_params["name"])
         # (the switch to his name as stored: the page never echoes the URL's 'ANN')
         at = f"/players/{player.name}"
-        return page(request, "player.html", path=at, player=player, plot=views.rating_plot(player))
+        plot = views.rating_plot(player, lang_of(request))
+        return page(request, "player.html", path=at, player=player, plot=plot)
 
     async def api_player(request: Request) -> Response:
         player = await _player(request)

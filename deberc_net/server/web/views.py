@@ -21,6 +21,7 @@ from ..table import Table
 from .ends import forfeit_seat, page_end_words
 from .plot import Series, line_chart
 from .replay import shown_text, stored_winners
+from .words import W, said
 
 if TYPE_CHECKING:
     from ..lobby import Lobby
@@ -181,8 +182,12 @@ class PlayedMatch:
     def why(self) -> str:
         """Why it ended, in the replay's words, naming who forfeited it when known (or
         the winners, where those words do)."""
+        return self.why_in(Lang.EN)
+
+    def why_in(self, lang: Lang) -> str:
+        """``why`` in ``lang``: in Russian as the replay and the table's end line say it."""
         who = None if self.forfeit is None else self.players[self.forfeit]
-        return page_end_words(self.reason, self.winners, who)
+        return page_end_words(self.reason, self.winners, who, lang)
 
 
 @attrs.frozen
@@ -199,20 +204,23 @@ class PlayerPage:
     rating_history: list[RatingPoint] = attrs.Factory(list)
 
 
-def rating_plot(page: PlayerPage) -> str | None:
+def rating_plot(page: PlayerPage, lang: Lang = Lang.EN) -> str | None:
     """The player's rating over his rated matches, a line per variant and player count
-    (None before his first rated match)."""
+    (None before his first rated match); its labels in ``lang``."""
     if not page.rating_history:
         return None
     lines: dict[tuple[str, int], list[float]] = {}
     for point in page.rating_history:
         lines.setdefault((point.variant, point.players), []).append(point.rating)
-    series = [Series(f"{v}, {n} players", values) for (v, n), values in lines.items()]
+    series = [
+        Series(said(W.PLOT_LINE, lang, variant=v, players=n), values)
+        for (v, n), values in lines.items()
+    ]
     return line_chart(
         series,
-        x_label="rated matches",
-        y_label="rating (mu - 3 sigma)",
-        title=f"{page.name}'s rating",
+        x_label=said(W.PLOT_RATED_MATCHES, lang),
+        y_label=said(W.PLOT_RATING, lang),
+        title=said(W.PLOT_RATING_TITLE, lang, name=page.name),
         markers=True,
     )
 

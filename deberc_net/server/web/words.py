@@ -104,6 +104,34 @@ class W(StrEnum):
     GONE_UNREACHABLE = "gone-unreachable"
     GONE_NOT_FINISHED = "gone-not-finished"
     STOPPED_WHILE = "stopped-while"
+    # a player's page (/players/NAME)
+    TALLY_WON = "tally-won"
+    TALLY_LOST = "tally-lost"
+    TALLY_DRAWN = "tally-drawn"
+    TALLY_STOPPED = "tally-stopped"
+    IN_LAST_MATCH = "in-last-match"
+    IN_LAST_MATCHES = "in-last-matches"
+    RATINGS = "ratings"
+    RATING = "rating"
+    PLAYER_COUNT = "player-count"  # the column of how many play a variant
+    GAMES = "games"
+    WON = "won"
+    LOST = "lost"
+    DRAWN = "drawn"
+    RATING_CAPTION = "rating-caption"
+    MATCHES = "matches"
+    MATCH = "match"
+    FINISHED_UTC = "finished-utc"
+    RESULT = "result"
+    WHY = "why"
+    RESULT_WON = "result-won"
+    RESULT_LOST = "result-lost"
+    RESULT_DRAWN = "result-drawn"
+    RESULT_STOPPED = "result-stopped"
+    PLOT_RATED_MATCHES = "plot-rated-matches"
+    PLOT_RATING = "plot-rating"
+    PLOT_RATING_TITLE = "plot-rating-title"
+    PLOT_LINE = "plot-line"
 
 
 WORDS: dict[W, tuple[str, str]] = {
@@ -202,6 +230,42 @@ WORDS: dict[W, tuple[str, str]] = {
     ),
     W.GONE_NOT_FINISHED: ("the match was not finished.", "партия не окончена."),
     W.STOPPED_WHILE: ("Not finished: {why} while it ran.", "Не окончена: {why} во время партии."),
+    # a player's page: his tally and ratings as 'finger' and 'top' say them (побед,
+    # поражений, ничьих; a match cut off is «прервана», as Msg.MATCH_STOPPED says)
+    W.TALLY_WON: ("Won", "Побед"),
+    W.TALLY_LOST: ("lost", "поражений"),
+    W.TALLY_DRAWN: ("drawn", "ничьих"),
+    W.TALLY_STOPPED: ("stopped", "прервано"),
+    W.IN_LAST_MATCH: ("in the last match", "в последней партии"),
+    W.IN_LAST_MATCHES: ("in the last {count} matches", "в последних {count} партиях"),
+    W.RATINGS: ("Ratings", "Рейтинги"),
+    W.RATING: ("Rating", "Рейтинг"),
+    W.PLAYER_COUNT: ("Players", "Игроков"),
+    W.GAMES: ("Games", "Партий"),
+    W.WON: ("Won", "Побед"),
+    W.LOST: ("Lost", "Поражений"),
+    W.DRAWN: ("Drawn", "Ничьих"),
+    W.RATING_CAPTION: (
+        "The rating (openskill μ − 3σ) after each rated match, one line per variant and"
+        " player count. Rated: public matches of registered players, with a house bot only"
+        " when asked for with 'bot KIND rated'.",
+        "Рейтинг (openskill μ − 3σ) после каждой партии в рейтинг, по линии на вариант и"
+        " число игроков. В рейтинг идут партии зарегистрированных игроков за открытым"
+        " столом, с ботом сервера — только если попросить: bot ВИД rated.",
+    ),
+    W.MATCHES: ("Matches", "Партии"),
+    W.MATCH: ("Match", "Партия"),
+    W.FINISHED_UTC: ("Finished (UTC)", "Окончена (UTC)"),
+    W.RESULT: ("Result", "Итог"),
+    W.WHY: ("Why", "Почему"),
+    W.RESULT_WON: ("won", "победа"),
+    W.RESULT_LOST: ("lost", "поражение"),
+    W.RESULT_DRAWN: ("drawn", "ничья"),
+    W.RESULT_STOPPED: ("stopped", "прервана"),
+    W.PLOT_RATED_MATCHES: ("rated matches", "партии в рейтинг"),
+    W.PLOT_RATING: ("rating (mu - 3 sigma)", "рейтинг (μ − 3σ)"),
+    W.PLOT_RATING_TITLE: ("{name}'s rating", "Рейтинг: {name}"),
+    W.PLOT_LINE: ("{variant}, {players} players", "{variant}, игроков: {players}"),
 }
 
 # the forms of the sentence that ends a match (web/ends.py over_form says which)
@@ -231,6 +295,14 @@ SCRIPT: dict[str, W] = {
     "unreachable": W.GONE_UNREACHABLE,
     "notFinished": W.GONE_NOT_FINISHED,
     "stopped": W.STOPPED_WHILE,
+}
+
+# a match's result for the player whose page it is (views.PlayedMatch.result)
+RESULT_WORDS: dict[str, W] = {
+    "won": W.RESULT_WON,
+    "lost": W.RESULT_LOST,
+    "drawn": W.RESULT_DRAWN,
+    "stopped": W.RESULT_STOPPED,
 }
 
 # a table's state and a seat's marks, as the lobby's lists say them (Msg)
@@ -344,6 +416,10 @@ class PageWords:
     def outcome(self, outcome: str) -> str:
         return outcome_word(outcome, self.lang)
 
+    def result(self, result: str) -> str:
+        """A match's result for the player: 'won', or «победа» (RESULT_WORDS)."""
+        return said(RESULT_WORDS[result], self.lang)
+
     def why(self, reason: str, who: str | None = None) -> str:
         return end_words_in(reason, who, self.lang)
 
@@ -359,6 +435,7 @@ class PageWords:
 
 __all__ = [
     "OVER_WORDS",
+    "RESULT_WORDS",
     "SCRIPT",
     "STATE_WORDS",
     "WORDS",
