@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -19,10 +20,23 @@ def count(n: int, thing: str) -> str:
     return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
-def _margin(x: float | None, unit: str) -> str:
+# the words the figures are said with (the web's Russian ladder pages hand their own,
+# server/web/words.py; the text report and the English pages say these)
+FIGURE_WORDS: dict[str, str] = {
+    "every-won": "+∞ (every deal won)",
+    "every-lost": "-∞ (every deal lost)",
+    "few-deals": "(margin: too few deals)",
+    "few-sets": "(margin: too few duplicate sets)",
+    "no-points": "none",
+    "after-one": "; {after} pair finished after it, in the totals above only",
+    "after-many": "; {after} pairs finished after it, in the totals above only",
+}
+
+
+def _margin(x: float | None, few: str) -> str:
     """'± M'; a margin the results cannot give yet (JSON's null: no finite interval, as
     when every deal went one way or one duplicate set was played) is said in words."""
-    return f"(margin: too few {unit})" if x is None else f"± {x:.1f}"
+    return few if x is None else f"± {x:.1f}"
 
 
 # the ratings are kept by name (docs/bots.md): said wherever they are shown, since a
@@ -53,21 +67,21 @@ def _boards(data: dict[str, Any]) -> str:
     return f"{played} of {count(data['boards'], 'board')}"
 
 
-def elo_told(p: dict[str, Any]) -> str:
+def elo_told(p: dict[str, Any], words: Mapping[str, str] = FIGURE_WORDS) -> str:
     """The Elo difference and its margin, as the text and the run's web page say them;
     every deal one way has no finite one (the figure, ±2400 in the JSON, is a clamp)."""
     if p["deals"] and p["deals"] in (p["wins"], p["losses"]):  # (the score is rounded)
-        return "+∞ (every deal won)" if p["wins"] else "-∞ (every deal lost)"
-    return f"{_num(p['elo'])} {_margin(p['elo_margin'], 'deals')}"
+        return words["every-won"] if p["wins"] else words["every-lost"]
+    return f"{_num(p['elo'])} {_margin(p['elo_margin'], words['few-deals'])}"
 
 
-def points_told(p: dict[str, Any]) -> str:
+def points_told(p: dict[str, Any], words: Mapping[str, str] = FIGURE_WORDS) -> str:
     """Points/deal and its margin, as the text and the run's web page say them; 'none'
     without a complete duplicate set (a seating forfeited on every board: the
     one-seating sets' luck did not cancel)."""
     if p["points_per_deal"] is None:
-        return "none"
-    return f"{_num(p['points_per_deal'])} {_margin(p['points_per_deal_margin'], 'duplicate sets')}"
+        return words["no-points"]
+    return f"{_num(p['points_per_deal'])} {_margin(p['points_per_deal_margin'], words['few-sets'])}"
 
 
 def _elo(p: dict[str, Any]) -> str:
@@ -89,14 +103,14 @@ def _points(p: dict[str, Any]) -> str:
     return f"points/deal {points_told(p)} over {count(p['duplicate_sets'], 'duplicate set')}"
 
 
-def after_verdict(s: dict[str, Any]) -> str:
+def after_verdict(s: dict[str, Any], words: Mapping[str, str] = FIGURE_WORDS) -> str:
     """The pairs the games running at the verdict finished: counted in the totals, not
     in the LLR, which is the one that decided (the text report's SPRT line and the
     web's /ladders/N end with it)."""
     after = s.get("pairs_after_verdict") or 0  # (a run stored before it was told)
     if not after:
         return ""
-    return f"; {after} pair{'s' if after != 1 else ''} finished after it, in the totals above only"
+    return words["after-one" if after == 1 else "after-many"].format(after=after)
 
 
 def _verdict(s: dict[str, Any]) -> str:

@@ -7,13 +7,16 @@ import html
 import random
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import trio
 
 from clients.client import Bot
+from deberc_net.ladder import report
 from deberc_net.protocol.lang import RU_MATCH_REASONS, Lang
 from deberc_net.server.web.words import end_words_in
+from tests.ladder.helpers import RAND, RAND2, ladder, summary
 
 from .conftest import WebServer
 
@@ -69,3 +72,47 @@ async def test_a_players_page_in_russian(start_web: StartWeb) -> None:
     _, _, body = await web.ask("GET", "/players/ann")
     assert "Won <strong>" in body.decode() and 'data-name="moscow, 2 players"' in body.decode()
     assert not re.search(r"[а-яё]", body.decode().replace("Русский", ""), re.IGNORECASE)
+
+
+async def test_the_ladders_pages_in_russian(start_web: StartWeb, db_path: Path) -> None:
+    web: WebServer = await start_web()
+    _, _, body = await web.ask("GET", "/ladders", RUSSIAN)
+    page = body.decode()
+    assert "<h1>Турниры ботов</h1>" in page and "На базе этого сервера ещё не было турниров" in page
+    assert latin_words(page) - {"deberc", "ladder", "run", "db"} == set()
+
+    done = await trio.to_thread.run_sync(
+        lambda: ladder(
+            db_path.parent,
+            *("--bot", RAND, "--bot", RAND2, "--deals", "2", "--seed", "w1"),
+            *("--sprt", "0,20,0.05,0.05", "--json"),
+            db=db_path,
+        )
+    )
+    data = summary(done)
+    bots = set(data["bots"])
+    _, _, body = await web.ask("GET", "/ladders", RUSSIAN)
+    page = body.decode()
+    assert "<th>Бот</th><th>Рейтинг</th>" in page and "<h2>Турниры</h2>" in page
+    assert f"<td>игроков: 2, {data['variant']}</td>" in page
+    assert "Рейтинги ведутся по имени бота" in page
+    verdict = {data["sprt"]["verdict"] or "нет решения"}
+    assert latin_words(page) - bots - {data["variant"], "SPRT"} - verdict == set()
+
+    _, _, body = await web.ask("GET", "/ladders/1", RUSSIAN)
+    page = body.decode()
+    assert "<h1>Турнир 1 <small>начат " in page and "<h2>Пары (первый против второго)</h2>" in page
+    for pair in data["pairs"]:  # the figures as the text report says them, its words Russian
+        told = report.elo_told(pair).replace(
+            "(margin: too few deals)", "(погрешность: слишком мало раздач)"
+        )
+        assert (
+            f"<td>{pair['a']} — {pair['b']}</td>" in page and f'<td class="elo">{told}</td>' in page
+        )
+    assert "<title>Турнир 1: Elo по сыгранным партиям</title>" in page
+    assert 'id="sprt">SPRT elo0=0.0 elo1=20.0 α=0.05 β=0.05: LLR ' in page and ", пар: " in page
+    # what is left in Latin letters: the bots, the variant, the schedule, the figures'
+    # names, the SPRT's verdict (H0, H1) and its lines, the match ids
+    kept = {"SPRT", "LLR", "LOS", "Elo", "elo0", "elo1", "H0", "H1", "round", "robin"}
+    left = latin_words(page) - bots - {data["variant"], data["seed"]} - kept
+    assert {w for w in left if not re.fullmatch(r"m[0-9]+", w)} == set(), left

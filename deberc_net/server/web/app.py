@@ -126,7 +126,6 @@ def make_app(lobby: Lobby) -> Starlette:
     templates.env.filters["elo_told"] = report.elo_told  # as the ladder's text says them
     templates.env.filters["points_told"] = report.points_told
     templates.env.filters["after_verdict"] = report.after_verdict
-    templates.env.globals["by_name"] = report.BY_NAME
     # how a match ended, in words, for the live table page's script (web/ends.py)
     ends_json = {lang: json.dumps(ends_for_script(lang), ensure_ascii=False) for lang in Lang}
     viewers = Viewers(lobby.config.max_web_viewers, lobby.config.web_viewers_per_address)
@@ -290,7 +289,8 @@ def make_app(lobby: Lobby) -> Starlette:
         run = await _ladder_run(request)
         if run is None:
             return not_found(request, W.NO_LADDER_RUN, request.path_params["run"])
-        return page(request, "ladder.html", run=run, elo_plot=ladders.elo_plot(run))
+        plot = ladders.elo_plot(run, lang_of(request))
+        return page(request, "ladder.html", run=run, elo_plot=plot)
 
     async def api_ladder(request: Request) -> Response:
         run = await _ladder_run(request)

@@ -11,8 +11,11 @@ from deberc_net.ladder.results import count_pairs
 from deberc_net.ladder.schedule import set_size
 from deberc_net.ladder.stats import PairStats
 from deberc_net.ladder.store import RunRow, open_ladder_store
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.messages import MESSAGES, Msg
 
 from .plot import Rule, Series, line_chart
+from .words import W, said
 
 LARGEST_ID = 2**63 - 1  # a run id is a 64-bit integer in either database
 ELO_LIMIT = 800.0  # a pair with no loss yet has infinite Elo: the plot stops at ±800
@@ -102,16 +105,18 @@ def _pair_order(summary: dict[str, Any] | None) -> list[str]:
     return sorted(bots)
 
 
-def elo_plot(run: LadderRun) -> str | None:
-    """The SVG of Elo against games counted, one line per pair (None: no game yet)."""
+def elo_plot(run: LadderRun, lang: Lang = Lang.EN) -> str | None:
+    """The SVG of Elo against games counted, one line per pair (None: no game yet);
+    its labels in ``lang`` (the bots' names and the SPRT's lines as they are)."""
     curves = elo_curves(run)
     if not curves:
         return None
+    versus = MESSAGES[Msg.VERSUS][lang == Lang.RU]  # ' v ', as the pairs' table says it
     return line_chart(
-        [Series(f"{a} v {b}", values) for (a, b), values in curves.items()],
+        [Series(f"{a}{versus}{b}", values) for (a, b), values in curves.items()],
         rules=sprt_rules(run),
-        x_label="games counted for the pair (each board once per seating)",
-        y_label="Elo (first v second)",
-        title=f"Ladder run {run.id}: Elo against games played",
+        x_label=said(W.PLOT_ELO_X, lang),
+        y_label=said(W.PLOT_ELO_Y, lang),
+        title=said(W.PLOT_ELO_TITLE, lang, run=run.id),
         limit=ELO_LIMIT,
     )

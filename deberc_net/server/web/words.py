@@ -17,6 +17,8 @@ import attrs
 
 from deberc_net.game.calls import DECLARATIONS, IGRAYU, OT
 from deberc_net.game.cards import RANKS, SUITS
+from deberc_net.ladder.report import BY_NAME, FIGURE_WORDS
+from deberc_net.ladder.run_stop import RunStop, StopKind
 from deberc_net.protocol.ends import END_WORDS
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import (
@@ -132,6 +134,58 @@ class W(StrEnum):
     PLOT_RATING = "plot-rating"
     PLOT_RATING_TITLE = "plot-rating-title"
     PLOT_LINE = "plot-line"
+    # the ladders' pages (/ladders, /ladders/N): a ladder run is «турнир»
+    NO_LADDERS = "no-ladders"
+    WITH_SERVERS_FILE = "with-servers-file"
+    LADDER_RATINGS = "ladder-ratings"
+    BOT = "bot"
+    BY_NAME = "by-name"
+    RUNS = "runs"
+    RUN = "run"
+    STARTED_UTC = "started-utc"
+    BOTS = "bots"
+    BOARDS = "boards"
+    N_PLAYERS = "n-players"
+    NO_DECISION = "no-decision"
+    NEVER_COUNTED = "never-counted"
+    RUN_NOT_FINISHED = "run-not-finished"
+    STOP_FAILED = "stop-failed"
+    STOP_CANCELLED = "stop-cancelled"
+    LADDER_RUN_N = "ladder-run-n"
+    STARTED = "started"
+    RUN_STOPPED = "run-stopped"
+    RUN_UNFINISHED = "run-unfinished"
+    N_BOARDS = "n-boards"
+    SEED = "seed"
+    N_GAMES = "n-games"
+    PAIRS = "pairs"
+    PAIR = "pair"
+    W_D_L = "w-d-l"
+    ELO_MARGIN = "elo-margin"
+    POINTS_MARGIN = "points-margin"
+    DUPLICATE_SETS = "duplicate-sets"
+    N_VOID = "n-void"
+    ELO_PLOT = "elo-plot"
+    ELO_CAPTION = "elo-caption"
+    ELO_CAPTION_SPRT = "elo-caption-sprt"
+    ELO_CAPTION_EDGE = "elo-caption-edge"
+    RUN_RATINGS = "run-ratings"
+    CARRIED_OVER = "carried-over"
+    SPRT_LINE = "sprt-line"
+    GAMES_LIST = "games-list"
+    BOARD = "board"
+    SEATING = "seating"
+    WHY_ENDED = "why-ended"
+    EVERY_WON = "every-won"
+    EVERY_LOST = "every-lost"
+    FEW_DEALS = "few-deals"
+    FEW_SETS = "few-sets"
+    NO_POINTS = "no-points"
+    AFTER_ONE = "after-one"
+    AFTER_MANY = "after-many"
+    PLOT_ELO_X = "plot-elo-x"
+    PLOT_ELO_Y = "plot-elo-y"
+    PLOT_ELO_TITLE = "plot-elo-title"
 
 
 WORDS: dict[W, tuple[str, str]] = {
@@ -266,6 +320,103 @@ WORDS: dict[W, tuple[str, str]] = {
     W.PLOT_RATING: ("rating (mu - 3 sigma)", "рейтинг (μ − 3σ)"),
     W.PLOT_RATING_TITLE: ("{name}'s rating", "Рейтинг: {name}"),
     W.PLOT_LINE: ("{variant}, {players} players", "{variant}, игроков: {players}"),
+    # the ladders' pages: the run is «турнир» (the table's «доска турнира»), the figures
+    # as the text report says them (ladder/report.py; docs/bots.md), names and numbers kept
+    W.NO_LADDERS: (
+        "No ladder has been run on this server's store",
+        "На базе этого сервера ещё не было турниров",
+    ),
+    W.WITH_SERVERS_FILE: ("with the server's file", "с файлом сервера"),
+    W.LADDER_RATINGS: ("Ratings (openskill, μ − 3σ)", "Рейтинги (openskill, μ − 3σ)"),
+    W.BOT: ("Bot", "Бот"),
+    W.BY_NAME: (
+        BY_NAME,
+        "Рейтинги ведутся по имени бота: бот, изменённый и запущенный снова под старым"
+        " именем, продолжает рейтинг прежнего (дайте новой версии новое имя).",
+    ),
+    W.RUNS: ("Runs", "Турниры"),
+    W.RUN: ("Run", "Турнир"),
+    W.STARTED_UTC: ("Started (UTC)", "Начат (UTC)"),
+    W.BOTS: ("Bots", "Боты"),
+    W.BOARDS: ("Boards", "Досок"),
+    W.N_PLAYERS: ("{players} players", "игроков: {players}"),
+    W.NO_DECISION: ("no decision", "нет решения"),
+    W.NEVER_COUNTED: ("never counted", "не засчитан"),
+    W.RUN_NOT_FINISHED: ("not finished", "не окончен"),
+    W.STOP_FAILED: (RunStop(StopKind.FAILED, "").told(), "сорван: бот не смог играть"),
+    W.STOP_CANCELLED: (RunStop(StopKind.CANCELLED, "").told(), "отменён"),
+    W.LADDER_RUN_N: ("Ladder run {run}", "Турнир {run}"),
+    W.STARTED: ("started", "начат"),
+    W.RUN_STOPPED: (
+        "This run {stopped}. It is never counted: the games stored for it before it stopped"
+        " are below.",
+        "Этот турнир {stopped}. Он не засчитывается: ниже — его партии, сохранённые до остановки.",
+    ),
+    W.RUN_UNFINISHED: (
+        "This run has not finished (or stopped before its report): its games so far are below.",
+        "Этот турнир не окончен (или остановлен до отчёта): ниже — его партии на сейчас.",
+    ),
+    W.N_BOARDS: ("{boards} boards", "досок: {boards}"),
+    W.SEED: ("seed", "зерно"),
+    W.N_GAMES: ("{games} games ({deals} deals).", "Партий: {games} (раздач: {deals})."),
+    W.PAIRS: ("Pairs (first against second)", "Пары (первый против второго)"),
+    W.PAIR: ("Pair", "Пара"),
+    W.W_D_L: ("W-D-L", "В-Н-П"),
+    W.ELO_MARGIN: ("Elo ± margin", "Elo ± погрешность"),
+    W.POINTS_MARGIN: ("Points/deal ± margin", "Очков за раздачу ± погрешность"),
+    W.DUPLICATE_SETS: ("Duplicate sets", "Наборов рассадок"),
+    W.N_VOID: ("({void} void)", "(пустых: {void})"),
+    W.ELO_PLOT: ("Elo against games played", "Elo по сыгранным партиям"),
+    W.ELO_CAPTION: (
+        "Each pair's Elo after each game counted for it",
+        "Elo каждой пары после каждой засчитанной ей партии",
+    ),
+    W.ELO_CAPTION_SPRT: (
+        "; dashed: the SPRT's elo0 and elo1 from the pair's side",
+        "; пунктир — elo0 и elo1 теста SPRT со стороны пары",
+    ),
+    W.ELO_CAPTION_EDGE: (
+        ". A pair without a loss (or a win) yet has no finite Elo: its line sits on the edge"
+        " (±800).",
+        ". У пары ещё без поражения (или без победы) Elo бесконечно: её линия идёт по краю (±800).",
+    ),
+    W.RUN_RATINGS: (
+        "Ratings of this run (openskill, μ − 3σ)",
+        "Рейтинги этого турнира (openskill, μ − 3σ)",
+    ),
+    W.CARRIED_OVER: ("Carried over from earlier runs.", "Перенесены из прежних турниров."),
+    W.SPRT_LINE: (
+        "SPRT elo0={elo0} elo1={elo1} α={alpha} β={beta}: LLR {llr} in {bounds} after {pairs}"
+        " pairs: {verdict}{after}.",
+        "SPRT elo0={elo0} elo1={elo1} α={alpha} β={beta}: LLR {llr} в границах {bounds},"
+        " пар: {pairs}: {verdict}{after}.",
+    ),
+    W.GAMES_LIST: ("Games", "Партии"),
+    W.BOARD: ("Board", "Доска"),
+    W.SEATING: ("Seating", "Рассадка"),
+    W.WHY_ENDED: ("Why it ended", "Почему окончена"),
+    W.EVERY_WON: (FIGURE_WORDS["every-won"], "+∞ (все раздачи выиграны)"),
+    W.EVERY_LOST: (FIGURE_WORDS["every-lost"], "-∞ (все раздачи проиграны)"),
+    W.FEW_DEALS: (FIGURE_WORDS["few-deals"], "(погрешность: слишком мало раздач)"),
+    W.FEW_SETS: (FIGURE_WORDS["few-sets"], "(погрешность: слишком мало наборов рассадок)"),
+    W.NO_POINTS: (FIGURE_WORDS["no-points"], "нет"),
+    W.AFTER_ONE: (
+        FIGURE_WORDS["after-one"],
+        "; после него закончено пар: {after}, они только в итогах выше",
+    ),
+    W.AFTER_MANY: (
+        FIGURE_WORDS["after-many"],
+        "; после него закончено пар: {after}, они только в итогах выше",
+    ),
+    W.PLOT_ELO_X: (
+        "games counted for the pair (each board once per seating)",
+        "партии, засчитанные паре (каждая доска по разу на рассадку)",
+    ),
+    W.PLOT_ELO_Y: ("Elo (first v second)", "Elo (первый против второго)"),
+    W.PLOT_ELO_TITLE: (
+        "Ladder run {run}: Elo against games played",
+        "Турнир {run}: Elo по сыгранным партиям",
+    ),
 }
 
 # the forms of the sentence that ends a match (web/ends.py over_form says which)
@@ -304,6 +455,20 @@ RESULT_WORDS: dict[str, W] = {
     "drawn": W.RESULT_DRAWN,
     "stopped": W.RESULT_STOPPED,
 }
+
+# the figures' words of the ladder's report (report.FIGURE_WORDS), by their names there
+FIGURES: dict[str, W] = {
+    "every-won": W.EVERY_WON,
+    "every-lost": W.EVERY_LOST,
+    "few-deals": W.FEW_DEALS,
+    "few-sets": W.FEW_SETS,
+    "no-points": W.NO_POINTS,
+    "after-one": W.AFTER_ONE,
+    "after-many": W.AFTER_MANY,
+}
+
+# why a ladder run stopped before its report, as its page says it (RunStop.told)
+STOP_WORDS: dict[str, W] = {WORDS[key][0]: key for key in (W.STOP_FAILED, W.STOP_CANCELLED)}
 
 # a table's state and a seat's marks, as the lobby's lists say them (Msg)
 STATE_WORDS: dict[TableState, Msg] = {
@@ -420,6 +585,21 @@ class PageWords:
         """A match's result for the player: 'won', or «победа» (RESULT_WORDS)."""
         return said(RESULT_WORDS[result], self.lang)
 
+    @property
+    def figures(self) -> dict[str, str]:
+        """The ladder report's figures' words (report.FIGURE_WORDS) in the page's language."""
+        return {name: template(key, self.lang) for name, key in FIGURES.items()}
+
+    def stop(self, told: str) -> str:
+        """Why a ladder run stopped (RunStop.told: 'cancelled'), or «отменён»."""
+        key = STOP_WORDS.get(told)
+        return told if key is None else said(key, self.lang)
+
+    def reason(self, reason: str) -> str:
+        """A ladder game's reason as stored ('target'), or as the table says it in
+        Russian («набраны очки»)."""
+        return RU_MATCH_REASONS.get(reason, reason) if self.russian else reason
+
     def why(self, reason: str, who: str | None = None) -> str:
         return end_words_in(reason, who, self.lang)
 
@@ -434,10 +614,12 @@ class PageWords:
 
 
 __all__ = [
+    "FIGURES",
     "OVER_WORDS",
     "RESULT_WORDS",
     "SCRIPT",
     "STATE_WORDS",
+    "STOP_WORDS",
     "WORDS",
     "PageWords",
     "W",
