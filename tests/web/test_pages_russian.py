@@ -4,12 +4,14 @@ pages leave no English word but the names, the numbers and what is typed as it i
 from __future__ import annotations
 
 import html
+import json
 import random
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
 from clients.client import Bot
@@ -116,3 +118,25 @@ async def test_the_ladders_pages_in_russian(start_web: StartWeb, db_path: Path) 
     kept = {"SPRT", "LLR", "LOS", "Elo", "elo0", "elo1", "H0", "H1", "round", "robin"}
     left = latin_words(page) - bots - {data["variant"], data["seed"]} - kept
     assert {w for w in left if not re.fullmatch(r"m[0-9]+", w)} == set(), left
+
+
+async def test_a_pages_plain_text_errors_in_russian(
+    start_web: StartWeb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """405 and 500 on a page's path are plain text in the page's language; the JSON's
+    under /api are as documented (docs/web.md)."""
+    web: WebServer = await start_web()
+    status, told, body = await web.ask("POST", "/table/1", RUSSIAN)
+    assert (status, body.decode()) == (405, "Этот метод здесь не принимается")
+    assert told["content-type"].startswith("text/plain") and told["allow"]
+    assert (await web.ask("POST", "/table/1"))[2] == b"Method Not Allowed"
+
+    def broken(lobby: Any) -> list[Any]:
+        raise RuntimeError("broken for the test")
+
+    monkeypatch.setattr("deberc_net.server.web.views.open_tables", broken)
+    status, _, body = await web.ask("GET", "/?lang=ru")
+    assert (status, body.decode()) == (500, "Внутренняя ошибка сервера")
+    assert (await web.ask("GET", "/"))[2] == b"Internal Server Error"
+    status, _, body = await web.ask("GET", "/api/tables", RUSSIAN)
+    assert (status, json.loads(body)) == (500, {"error": "internal error"})

@@ -40,6 +40,7 @@ from .words import PageWords, W, said, table_script_words, tables_script_words
 
 HERE = Path(__file__).parent
 MATCH_ID = re.compile(r"m[0-9]{1,12}")  # the ids the server gives (Table._start)
+VARY = "Accept-Language, Cookie"  # what a page's language comes from (web/choice.py)
 PLAYER_GAMES = 50  # the newest finished matches a player's page lists
 # what GET /api lists (docs/web.md, "JSON"): every endpoint under /api/, in its words
 API_ENDPOINTS = (
@@ -144,7 +145,7 @@ def make_app(lobby: Lobby) -> Starlette:
             end_words_json=ends_json[lang],
         )
         response = templates.TemplateResponse(request, name, context, status_code=status)
-        response.headers["Vary"] = "Accept-Language, Cookie"
+        response.headers["Vary"] = VARY
         if chosen:
             response.set_cookie(
                 COOKIE, lang, max_age=COOKIE_MAX_AGE_S, path="/", samesite="lax", httponly=True
@@ -317,8 +318,10 @@ def make_app(lobby: Lobby) -> Starlette:
         """Any other HTTP error (a method no route takes: 405): JSON under /api."""
         assert isinstance(exc, HTTPException)
         path = request.url.path
-        if not is_api(path):
-            return PlainTextResponse(exc.detail, exc.status_code, headers=exc.headers)
+        if not is_api(path):  # (405: a person's browser sends only GETs, but may show it)
+            told = said(W.NOT_ALLOWED, lang_of(request)) if exc.status_code == 405 else exc.detail
+            headers = {**(exc.headers or {}), "Vary": VARY}
+            return PlainTextResponse(told, exc.status_code, headers=headers)
         why, headers = exc.detail, dict(exc.headers or {})
         if exc.status_code == 405:  # (Starlette's Allow comes from a set: in any order)
             headers["Allow"] = ", ".join(sorted(headers.get("Allow", "").split(", ")))
@@ -329,7 +332,8 @@ def make_app(lobby: Lobby) -> Starlette:
         # (the error is still raised, and logged, after this answer)
         if is_api(request.url.path):
             return JSONResponse({"error": "internal error"}, 500)
-        return PlainTextResponse("Internal Server Error", 500)
+        told = said(W.INTERNAL_ERROR, lang_of(request))
+        return PlainTextResponse(told, 500, headers={"Vary": VARY})
 
     app = Starlette(
         exception_handlers={404: no_route, HTTPException: refused, 500: failed},

@@ -92,6 +92,8 @@ class W(StrEnum):
     NO_MATCH_OF = "no-match-of"
     NO_LADDER_RUN = "no-ladder-run"
     NO_PAGE = "no-page"
+    NOT_ALLOWED = "not-allowed"  # a plain-text 405 (HTTP's reason phrase in English)
+    INTERNAL_ERROR = "internal-error"  # a plain-text 500
     OVER_ONE = "over-one"
     OVER_SIDE = "over-side"
     OVER_DRAW = "over-draw"
@@ -258,6 +260,8 @@ WORDS: dict[W, tuple[str, str]] = {
     W.NO_MATCH_OF: ("no finished match of {n}", "нет законченных партий игрока {n}"),
     W.NO_LADDER_RUN: ("no ladder run {n}", "нет турнира {n}"),
     W.NO_PAGE: ("no page {n}", "нет страницы {n}"),
+    W.NOT_ALLOWED: ("Method Not Allowed", "Этот метод здесь не принимается"),
+    W.INTERNAL_ERROR: ("Internal Server Error", "Внутренняя ошибка сервера"),
     # the sentence that ends a match: as the Russian human style says it (render_ru)
     W.OVER_ONE: (
         "Match over: {winners} wins ({why}).",
