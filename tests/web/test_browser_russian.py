@@ -15,8 +15,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from deberc_net.protocol.ends import END_WORDS
 from deberc_net.protocol.lang import RU_OUTCOMES, Lang
+from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.server.web.ends import match_over_words
-from deberc_net.server.web.words import call_words
+from deberc_net.server.web.words import CLOSE_REASONS, call_words
 from tests.server.client import play_machine
 from tests.server.conftest import Connector
 
@@ -93,3 +94,45 @@ async def test_a_russian_live_page_tells_the_deal_and_the_end_in_russian(
         name in ("ann", "bob") and said in spoken
         for name, said in (item.split(": ", 1) for item in seen["talk"])
     )
+
+
+async def test_a_russian_live_page_says_its_tables_closing_words_in_russian(
+    start_web: Callable[..., Any], browser: webdriver.Chrome, connect: Connector
+) -> None:
+    """The table's closing words come as the wire's English info line; a Russian page
+    says them as the server's Russian does (messages.py), a free-text reason as it came."""
+    web: WebServer = await start_web(empty_table_ms=1000)
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2 moscow")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    wait = WebDriverWait(browser, 20, poll_frequency=0.05)
+    reasons: list[str | Phrase] = [phrase(key) for key in CLOSE_REASONS[1:]]
+    reasons += [phrase(Msg.SIGNAL_RECEIVED, signal="SIGTERM"), "its server was lost"]
+    said = [phrase(Msg.TABLE_CLOSES, table=3, reason=r) for r in reasons] + [
+        phrase(Msg.MATCH_STOPPED, table=12, reason=r, match="m7") for r in reasons
+    ]
+    try:
+        with trio.fail_after(60):
+            await trio.to_thread.run_sync(browser.get, web.url(f"/table/{table}?lang=ru"))
+            await trio.to_thread.run_sync(
+                wait.until, lambda d: d.execute_script("return window.debercLines.length") > 0
+            )
+            told = await trio.to_thread.run_sync(
+                browser.execute_script,
+                "return arguments[0].map((t) => window.debercClosesText(t));",
+                [p.text() for p in said],
+            )
+            assert told == [p.text(Lang.RU) for p in said]
+            # ann's connection lost: the deserted table closes, its page told why
+            await ann.aclose()
+            gone = await trio.to_thread.run_sync(
+                wait.until,
+                lambda d: (
+                    d.find_element(By.ID, "gone").text.startswith("Показ окончен")
+                    and d.find_element(By.ID, "gone").text
+                ),
+            )
+    finally:
+        await trio.to_thread.run_sync(browser.delete_all_cookies)
+    closes = phrase(Msg.TABLE_CLOSES, table=int(table), reason=phrase(Msg.PLAYERS_LEFT))
+    assert gone == "Показ окончен: " + closes.text(Lang.RU)

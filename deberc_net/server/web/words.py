@@ -474,6 +474,18 @@ FIGURES: dict[str, W] = {
 # why a ladder run stopped before its report, as its page says it (RunStop.told)
 STOP_WORDS: dict[str, W] = {WORDS[key][0]: key for key in (W.STOP_FAILED, W.STOP_CANCELLED)}
 
+# a table's closing words, as its observers are told them (docs/protocol.md §11.4): the
+# sentence, its match's fate first (its English holds the other's), and the reasons a
+# table is closed for that the catalogue has (others are a free text, kept as they come)
+CLOSES: tuple[Msg, ...] = (Msg.MATCH_STOPPED, Msg.TABLE_CLOSES)
+CLOSE_REASONS: tuple[Msg, ...] = (
+    Msg.SIGNAL_RECEIVED,
+    Msg.DRAIN_TABLE,
+    Msg.DRAIN_LIMIT,
+    Msg.DRAINED,
+    Msg.PLAYERS_LEFT,
+)
+
 # a table's state and a seat's marks, as the lobby's lists say them (Msg)
 STATE_WORDS: dict[TableState, Msg] = {
     TableState.WAITING: Msg.WAITING,
@@ -534,6 +546,10 @@ def table_script_words(lang: Lang, words: Mapping[str, str] = NO_WORDS) -> dict[
         "ranks": dict(zip(RANKS, RU_RANKS, strict=True)),
         "outcomes": dict(RU_OUTCOMES),
         "free": MESSAGES[Msg.FREE_SEAT][1],
+        "closes": {
+            "forms": [MESSAGES[key] for key in CLOSES],
+            "reasons": [MESSAGES[key] for key in CLOSE_REASONS],
+        },
     }
 
 
@@ -618,6 +634,8 @@ class PageWords:
 
 
 __all__ = [
+    "CLOSES",
+    "CLOSE_REASONS",
     "FIGURES",
     "OVER_WORDS",
     "RESULT_WORDS",

@@ -82,6 +82,33 @@
     return ENDS.over[form].replace("{winners}", named).replace("{why}", () => why);
   }
   window.debercOverText = overText;  // for the tests: checked against match_over_words
+  // A table's closing words come as the wire's English info line ('Table 3 closes:
+  // SIGTERM received.'); a Russian page says them as the server's Russian does, read
+  // back by the catalogue's sentences its words hand (SAID.closes: web/words.py); a
+  // reason not among them (a free text) is kept as it came, as the server's Russian does.
+  const QUOTED = /[.*+?^${}()|[\]\\]/g;
+  function readBy(english, text) {  // the values of an English template's {names}, or null
+    const parts = english.split(/\{(\w+)\}/);
+    const keys = parts.filter((_, i) => i % 2);
+    const pattern = parts.map((p, i) => (i % 2 ? "(.+?)" : p.replace(QUOTED, "\\$&"))).join("");
+    const found = new RegExp("^" + pattern + "$").exec(text);
+    return found && Object.fromEntries(keys.map((k, i) => [k, found[i + 1]]));
+  }
+  const filled = (template, values) => template.replace(/\{(\w+)\}/g, (_, k) => values[k]);
+  function closesText(text) {
+    if (!SAID) return text;
+    for (const [english, russian] of SAID.closes.forms) {
+      const values = readBy(english, text);
+      if (!values) continue;
+      for (const [en, ru] of SAID.closes.reasons) {
+        const why = readBy(en, values.reason);
+        if (why) { values.reason = filled(ru, why); break; }
+      }
+      return filled(russian, values);
+    }
+    return text;
+  }
+  window.debercClosesText = closesText;  // for the tests: checked against the catalogue
   function endText(f) {
     const who = f.forfeit !== undefined && f.forfeit !== "-" ? names[Number(f.forfeit)] : null;
     return overText(list(f.name), f.reason, who);
@@ -285,7 +312,9 @@
     window.debercLines.push(line);
     const { tag, fields } = parse(line);
     // the table tells its observers why it closes ('Table 3 closes: SIGTERM received.')
-    if (tag === "info" && /^Table \d+ closes: /.test(fields.text || "")) st.closes = fields.text;
+    if (tag === "info" && /^Table \d+ closes: /.test(fields.text || "")) {
+      st.closes = closesText(fields.text);
+    }
     if (tag === "state") onState(fields);
     else if (tag === "event") onEvent(fields);
     // the socket's first message holds the score sheet, told with its state: the
