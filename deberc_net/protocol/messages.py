@@ -70,6 +70,9 @@ class Msg(StrEnum):
     MATCH_STOPPED = "match-stopped"
     CUT_OFF = "cut-off"
     SIGNAL_RECEIVED = "signal-received"
+    BUS_LOST = "bus-lost"
+    SERVER_LOST = "server-lost"
+    SERVER_STOPPED = "server-stopped"
     NOT_STARTED = "not-started"
     GAME_IS_OVER = "game-is-over"
     NO_TRICK_YET = "no-trick-yet"
@@ -561,6 +564,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     # the reason of a stop by a signal (Msg.SHUTTING_DOWN, Msg.TABLE_CLOSES)
     Msg.SIGNAL_RECEIVED: ("{signal} received", "получен сигнал {signal}"),
+    # a worker of serve --workers stops as its bus is lost (cluster/bus_lost.py), and
+    # the other workers' word of a table whose worker died or stopped (cluster/node.py)
+    Msg.BUS_LOST: ("its database connection was lost", "у сервера пропала связь с базой данных"),
+    Msg.SERVER_LOST: ("its server was lost", "его сервер не отвечает"),
+    Msg.SERVER_STOPPED: ("its server stopped", "его сервер остановился"),
     Msg.NOT_STARTED: ("the game has not started", "партия ещё не началась"),
     Msg.GAME_IS_OVER: ("the game is over", "партия окончена"),
     Msg.NO_TRICK_YET: ("no trick has been taken yet", "ещё не взято ни одной взятки"),

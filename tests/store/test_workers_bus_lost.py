@@ -20,6 +20,7 @@ SETTINGS = (
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 3000\nheartbeat_ms = 500\nserver_dead_ms = 3000\n"
 )
 LOST = "info text=The server is shutting down: its database connection was lost."
+RU_LOST = "Сервер останавливается: у сервера пропала связь с базой данных."
 BUSY = "error code=busy text=the server is shutting down"
 
 
@@ -37,12 +38,16 @@ async def test_a_worker_whose_bus_is_lost_then_sigterm_tells_each_connection_onc
         async with served_workers(postgres_url, settings) as workers:
             ann = await workers.connect(0, "ann")
             newcomer = await workers.reach(0, "newcomer")  # not logged in
+            vera = await workers.reach(0, "vera")  # the people's style, in Russian
+            await vera.send("login vera lang=ru")
+            await vera.read_until(lambda x: "vera" in x)
             await newcomer.send("style machine")
             await newcomer.read_until(lambda x: fields(x)[0] == "ok")
             pid = workers.pids[0]
             try:
                 await trio.to_thread.run_sync(database_away, postgres_url, True)
                 assert await ann.read_until(_shutting_down, 15) == LOST
+                assert RU_LOST in await vera.read_until(lambda x: RU_LOST in x, 15)
                 # a connection in the grace (either worker: both lost their bus) is
                 # refused in one line (docs/protocol.md §1), as in a SIGTERM's grace;
                 # the shared port may hand it to the other worker, so wait until that
@@ -75,6 +80,7 @@ async def test_a_worker_whose_bus_is_lost_then_sigterm_tells_each_connection_onc
             assert "couldn't get a connection" not in reason, died
             await ann.aclose()
             await newcomer.aclose()
+            await vera.aclose()
 
 
 def _bus_lost(events: list[dict[str, object]]) -> set[object]:

@@ -107,7 +107,7 @@ async def test_a_russian_live_page_says_its_tables_closing_words_in_russian(
     table = (await ann.expect("ok", cmd="sit"))["table"]
     wait = WebDriverWait(browser, 20, poll_frequency=0.05)
     reasons: list[str | Phrase] = [phrase(key) for key in CLOSE_REASONS[1:]]
-    reasons += [phrase(Msg.SIGNAL_RECEIVED, signal="SIGTERM"), "its server was lost"]
+    reasons += [phrase(Msg.SIGNAL_RECEIVED, signal="SIGTERM"), "a reason of its own"]
     said = [phrase(Msg.TABLE_CLOSES, table=3, reason=r) for r in reasons] + [
         phrase(Msg.MATCH_STOPPED, table=12, reason=r, match="m7") for r in reasons
     ]

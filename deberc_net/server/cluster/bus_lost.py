@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 import structlog
 import trio
 
+from deberc_net.protocol.messages import Msg, phrase
+
 from ..running import STOPPING_STORE_WAIT_S
 from ..session import Ending
 
@@ -20,7 +22,6 @@ if TYPE_CHECKING:
     from ..session import Session
 
 log = structlog.get_logger("deberc.node")
-BUS_LOST = "its database connection was lost"
 FLUSH_S = 0.2  # the closed sessions' last lines leave meanwhile
 
 
@@ -29,7 +30,7 @@ async def stop_for_a_lost_bus(lobby: Lobby, not_logged_in: Callable[[], list[Ses
     that have not logged in: they are told and closed too."""
     log.error("bus_lost")
     lobby.store.hurry(STOPPING_STORE_WAIT_S)
-    lobby.shutdown(BUS_LOST, not_logged_in())
+    lobby.shutdown(phrase(Msg.BUS_LOST), not_logged_in())
     if lobby.online or any(not table.remote for table in lobby.tables.values()):
         await trio.sleep(lobby.config.shutdown_grace_ms / 1000)
     for session in [*lobby.online.values(), *not_logged_in()]:

@@ -993,7 +993,7 @@ class Node:
         seat of its is waited for."""
         worker = message["w"]
         self.identities.pop(worker, None)
-        self._forget_worker(worker, "its server stopped")
+        self._forget_worker(worker, phrase(Msg.SERVER_STOPPED))
         self._give_up_seats_at(worker)
 
     def _give_up_seats_at(self, worker: int) -> None:
@@ -1180,7 +1180,7 @@ class Node:
         table.invited = table.invited | invited if described.get("more") else invited
         return table
 
-    def _drop_copy(self, table: RemoteTable, why: str | None) -> None:
+    def _drop_copy(self, table: RemoteTable, why: Phrase | None) -> None:
         """A remote table is gone: the sessions here that sat at it or watched it are
         back in the lobby (told ``why``, if its worker died)."""
         if self.lobby.tables.get(table.id) is table:
@@ -1270,9 +1270,11 @@ class Node:
         """Whether ``name`` was told his table closed by a stall (its owner may live)."""
         return name_key(name) in self.held_elsewhere
 
-    def _forget_worker(self, worker: int, why: str = "its server was lost") -> None:
+    def _forget_worker(self, worker: int, why: Phrase | None = None) -> None:
         """``worker`` is silent past server_dead_ms (dead), or said it stops. Its tables
-        leave the lobby, its players the list, and the seats they held here go away."""
+        leave the lobby, its players the list, and the seats they held here go away
+        (their players told ``why``: by default, its server was lost)."""
+        why = phrase(Msg.SERVER_LOST) if why is None else why
         log.warning("worker_lost", lost=worker)
         self.heard.pop(worker, None)
         self.tables_heard.pop(worker, None)

@@ -484,6 +484,9 @@ CLOSE_REASONS: tuple[Msg, ...] = (
     Msg.DRAIN_LIMIT,
     Msg.DRAINED,
     Msg.PLAYERS_LEFT,
+    Msg.BUS_LOST,
+    Msg.SERVER_LOST,
+    Msg.SERVER_STOPPED,
 )
 
 # a table's state and a seat's marks, as the lobby's lists say them (Msg)
