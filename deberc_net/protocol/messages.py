@@ -93,6 +93,7 @@ class Msg(StrEnum):
     DRAIN_BEGUN = "drain-begun"
     DRAIN_ALREADY = "drain-already"
     DRAIN_STOPPING = "drain-stopping"
+    DRAIN_NO_ARGUMENT = "drain-no-argument"
     PASSWORD_NONE = "password-none"
     PASSWORD_SAME = "password-same"
     PASSWORD_RESERVED = "password-reserved"
@@ -642,6 +643,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.DRAIN_ALREADY: (
         "The server drains already (playing now: {matches}): nothing changes.",
         "Сервер уже ждёт конца идущих партий (сейчас идёт: {matches}): ничего не меняется.",
+    ),
+    Msg.DRAIN_NO_ARGUMENT: (
+        "drain takes no argument: it begins the drain now, and there is no delayed one",
+        "drain набирают без аргументов: ожидание конца партий начинается сразу, отложенного нет",
     ),
     Msg.DRAIN_STOPPING: (
         "the server is shutting down already: there is nothing to drain",

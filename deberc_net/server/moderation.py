@@ -190,7 +190,7 @@ class Moderation:
         if admin is None:
             return
         if item.rest.strip():  # ('drain 10' is no drain in ten minutes: it would be now)
-            session.send(ev.usage_error("drain"))
+            session.send(ev.error("bad-argument", phrase(Msg.DRAIN_NO_ARGUMENT)))
             return
         drain = self.lobby.drain
         asked = drain.ask(admin)

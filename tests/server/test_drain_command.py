@@ -144,7 +144,10 @@ async def test_a_drain_with_nothing_playing_stops_and_one_during_the_stop_is_ref
     port = await _serving(nursery, db_path, stopped, shutdown_grace_ms=60_000)
     boss = await connect.machine(port, "boss", "owners")
     await boss.send("drain in ten minutes")  # no such thing: refused, not a drain now
-    assert await boss.expect("error") == {"code": "bad-argument", "text": "drain"}
+    assert await boss.expect("error") == {
+        "code": "bad-argument",
+        "text": "drain takes no argument: it begins the drain now, and there is no delayed one",
+    }
     assert TOLD not in boss.lines
     with structlog.testing.capture_logs() as logs:
         await boss.send("drain")
