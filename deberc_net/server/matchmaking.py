@@ -157,6 +157,10 @@ class Matchmaking:
     # when a look at the queue is due, for seekers kept apart (kept_apart.py) who may be
     # matched once that ends (inf: none due)
     recheck_due: float = math.inf
+    # the wait of the one task that looks (``_look_again``), its deadline ``recheck_due``;
+    # None: no such task. One task, moved to an earlier end as one comes: a task for
+    # each end met, each look meeting the later ends again, grew with their square
+    looking: trio.CancelScope | None = None
 
     def is_seeking(self, session: Session) -> bool:
         node = self.lobby.node  # serve --workers: its seek may wait on another worker
@@ -280,17 +284,43 @@ class Matchmaking:
         if due is None or due >= self.recheck_due:
             return
         self.recheck_due = due
-        self.lobby.spawner.start_soon(self._look_again, due)
+        if self.looking is not None:  # the task that looks: sooner
+            self.looking.deadline = due
+            return
+        self.looking = trio.CancelScope(deadline=due)
+        self.lobby.spawner.start_soon(self._look_again, self.looking)
 
-    async def _look_again(self, due: float) -> None:
-        """At ``due``, place every seeker again (those no longer kept apart meet)."""
-        await trio.sleep_until(due)
-        if self.recheck_due == due:
-            self.recheck_due = math.inf
-        for seeker in list(self.seekers):
-            wanted = seeker.seeking
-            if seeker in self.seekers and isinstance(wanted, GameSettings):
-                self.place(seeker, wanted)
+    async def _look_again(self, wait: trio.CancelScope) -> None:
+        """At ``recheck_due``, place again the seekers whom someone's leavers may keep
+        apart (those no longer kept apart meet); then wait for the next end, if one is
+        due. The one task that looks, till none is due."""
+        try:
+            while True:
+                with wait:
+                    await trio.sleep_forever()
+                self.recheck_due = math.inf
+                wait = self.looking = trio.CancelScope()  # placing them sets its deadline
+                games = self._kept_games()
+                for seeker in list(self.seekers):
+                    wanted = seeker.seeking
+                    if seeker in self.seekers and wanted in games:
+                        assert isinstance(wanted, GameSettings)
+                        self.place(seeker, wanted)
+                if self.recheck_due == math.inf:
+                    return
+        finally:
+            if self.looking is wait:
+                self.looking = None
+
+    def _kept_games(self) -> set[GameSettings]:
+        """The games whose seekers a memory of leavers (kept_apart.py) may keep apart: a
+        seeker's of that game, or a player's at one of its waiting tables. The others'
+        seekers wait for what no end changes: they are not placed again."""
+        games = {s.seeking for s in self.seekers if s.left_by}
+        for table in self.lobby.tables.values():
+            if table.state is TableState.WAITING and any(p.left_by for p in self._people(table)):
+                games.add(table_settings(table))
+        return {g for g in games if isinstance(g, GameSettings)}
 
     def open_table_for(
         self, settings: GameSettings, session: Session | None = None

@@ -1,0 +1,146 @@
+"""Seekers kept apart (docs/protocol.md §5.5, server/kept_apart.py) are looked at again
+when what keeps them apart ends: once at each end, by one task at a time, however the
+ends come (a kept seek goes first in line, so the newest leaver's, latest end stands
+before the older ones), and only those it may concern are placed again. Before, each
+look spawned another waiting task for every later end it met in the queue: eight
+seekers kept apart, waiting for their games, cost 36 looks at every seeker, and the
+tasks and looks grew with the square of them. Driven in-process: the lobby's spawner
+counts the tasks it is given (tables are not run: a pair that meets is promised a
+table's seats), and every placing of a seeker is noted with its time."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+import trio
+import trio.testing
+
+from deberc_net.protocol.commands import parse_line
+from deberc_net.server.kept_apart import Left
+from deberc_net.server.lobby import Lobby
+from deberc_net.server.matchmaking import GameSettings, Matchmaking
+from deberc_net.server.session import Outbox, Session
+from deberc_net.server.store import open_store
+from deberc_net.server.table import Table
+from deberc_net.testing import rule_book
+
+from .conftest import make_config
+
+VICTIMS = 8  # seekers kept apart, each waiting for a game of his own
+OTHERS = 12  # seekers nobody left, each waiting for a game of his own
+APART_S = 600.0
+OPTIONS = ("commitment", "table-penalties", "to-301", "to-1001", "perezdacha", "posled-20")
+GAMES = [f"seek 2 {v} {o}" for v, o in itertools.product(("kharkov", "moscow"), OPTIONS)]
+GAMES += [f"seek 2 kharkov {o} bide-penalty" for o in OPTIONS]
+GAMES += [f"seek 2 kharkov {o} ski-penalty" for o in OPTIONS]
+PAIR_GAME = "seek 2 moscow"
+
+
+@attrs.define
+class CountedTasks:
+    """A spawner that runs in ``nursery`` the tasks that are no table's, counting them
+    (those alive at once too); a table's task is not run."""
+
+    nursery: trio.Nursery
+    started: int = 0
+    alive: int = 0
+    most_alive: int = 0
+
+    def start_soon(
+        self, async_fn: Callable[..., Awaitable[object]], *args: object, name: object = None
+    ) -> None:
+        if isinstance(getattr(async_fn, "__self__", None), Table):
+            return
+
+        async def counted() -> None:
+            self.alive += 1
+            self.most_alive = max(self.most_alive, self.alive)
+            try:
+                await async_fn(*args)
+            finally:
+                self.alive -= 1
+
+        self.started += 1
+        self.nursery.start_soon(counted)
+
+
+async def _logged_in(lobby: Lobby, number: int, name: str) -> Session:
+    session = Session(number, Outbox(1 << 16), trio.CancelScope(), address=f"10.0.0.{number}")
+    for line in ("style machine", f"login {name}"):
+        await lobby.handle(session, parse_line(line))
+    session.outbox.take()
+    return session
+
+
+async def _seeks(lobby: Lobby, session: Session, line: str) -> None:
+    await lobby.handle(session, parse_line(line))
+    assert "ok cmd=seek" in session.outbox.take().decode(), line
+
+
+@pytest.mark.timeout(60)
+async def test_seekers_kept_apart_are_looked_at_once_at_each_end(
+    db_path: Path,
+    nursery: trio.Nursery,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    placed: list[tuple[float, str]] = []  # (when, whom) each placing of a seeker
+    place = Matchmaking.place
+
+    def noted(self: Matchmaking, session: Session, settings: GameSettings) -> Any:
+        placed.append((trio.current_time(), session.name or "?"))
+        return place(self, session, settings)
+
+    monkeypatch.setattr(Matchmaking, "place", noted)
+    store = open_store(str(db_path), serving=True)
+    try:
+        tasks = CountedTasks(nursery)
+        lobby = Lobby(make_config(db_path), store, tasks, rule_book())
+        start = trio.current_time()
+        ends = []
+        # each left a while after the one before: his end is later, and his kept seek
+        # stood before theirs in the queue
+        for i in range(VICTIMS):
+            victim = await _logged_in(lobby, i + 1, f"victim{i}")
+            end = start + APART_S - 10 * i
+            victim.left_by = (Left(f"grief{i}", "10.9.9.9", end),)
+            ends.append(end)
+            await _seeks(lobby, victim, GAMES[i])
+        for i in range(OTHERS):
+            other = await _logged_in(lobby, 100 + i, f"other{i}")
+            await _seeks(lobby, other, GAMES[VICTIMS + i])
+        # and two who may not meet for a shorter while, come after: an earlier end
+        ann = await _logged_in(lobby, 200, "ann")
+        bob = await _logged_in(lobby, 201, "bob")
+        meet = start + APART_S / 2
+        ann.left_by = (Left("bob", "10.0.0.201", meet),)
+        await _seeks(lobby, ann, PAIR_GAME)
+        await _seeks(lobby, bob, PAIR_GAME)
+        assert not lobby.tables and len(lobby.matchmaking.seekers) == VICTIMS + OTHERS + 2
+        assert trio.current_time() == start
+        placed.clear()
+
+        with trio.fail_after(2 * APART_S):  # (virtual time)
+            await trio.sleep(APART_S + 60)
+
+        # ann and bob met at their end, not later: a table's seats promised to them
+        [table] = lobby.tables.values()
+        assert [s.name for s in table.coming] == ["ann", "bob"]
+        # one look at each end: each seeker it may concern placed once, no one else
+        looks: dict[float, list[str]] = {}
+        for at, name in placed:
+            looks.setdefault(at, []).append(name)
+        victims = [f"victim{i}" for i in range(VICTIMS)]
+        assert sorted(looks) == [meet, *sorted(ends)], sorted(looks)
+        assert looks[meet] == [*victims, "ann", "bob"] or looks[meet] == [*victims, "ann"]
+        for end in ends:
+            assert looks[end] == victims, (end, looks[end])
+        assert tasks.most_alive == 1 and tasks.started <= 2, (tasks.started, tasks.most_alive)
+    finally:
+        store.close()
