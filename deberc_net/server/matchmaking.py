@@ -199,6 +199,11 @@ class Matchmaking:
         except RuleError as exc:
             session.send(rules_refusal(session, exc))
             return
+        if self._on_the_way(session, settings):
+            # his seat at a table of this game is on its way (a kept seek met someone at
+            # once, before he read his match's end): it stays his, as his place would
+            self._seeking_now(session, settings)
+            return
         open_table = self.open_table_for(settings, session)
         if open_table is None:
             waiting = [s for s in self.seekers if s.seeking == settings and s is not session]
@@ -210,24 +215,33 @@ class Matchmaking:
             self.seekers.insert(held[0], session)
         else:
             self.seekers.append(session)
-        session.send(
-            ev.ok(
-                "seek",
-                phrase(
-                    Msg.SEEK,
-                    players=settings.players,
-                    variant=settings.variant,
-                    # a seeker hears the game he waits for whole: 'short' is not 501
-                    options=f" ({', '.join(settings.options)})" if settings.options else "",
-                ),
-                (
-                    ("players", str(settings.players)),
-                    ("variant", settings.variant),
-                    ("options", ",".join(settings.options)),
-                ),
-            )
-        )
+        self._seeking_now(session, settings)
         self.place(session, settings)
+
+    def _seeking_now(self, session: Session, settings: GameSettings) -> None:
+        """A seek's answer: ``session`` waits for ``settings``'s game."""
+        said = phrase(
+            Msg.SEEK,
+            players=settings.players,
+            variant=settings.variant,
+            # a seeker hears the game he waits for whole: 'short' is not 501
+            options=f" ({', '.join(settings.options)})" if settings.options else "",
+        )
+        fields = (
+            ("players", str(settings.players)),
+            ("variant", settings.variant),
+            ("options", ",".join(settings.options)),
+        )
+        session.send(ev.ok("seek", said, fields))
+
+    def _on_the_way(self, session: Session, settings: GameSettings) -> bool:
+        """Whether a seat at a waiting table of ``settings``'s game was promised to
+        ``session``, its Sit not handled yet (``promise``)."""
+        return any(
+            session in table.coming and table_settings(table) == settings
+            for table in self.lobby.tables.values()
+            if table.coming and table.state is TableState.WAITING
+        )
 
     def place(self, session: Session, settings: GameSettings) -> None:
         """Seat a seeker (already in the queue, or back from a refused seat): at a

@@ -1,0 +1,89 @@
+"""A player whose match another left before its first deal ended keeps his seek, first
+in line (docs/protocol.md §5.5), and may be matched again at once, before he has read
+the match's end. A bot seeks after every match it plays: its 'seek' of that game while
+a seat at a new table of it is promised to him keeps that seat, as a 'seek' of the game
+he waits for keeps his place. Before, he was put in the queue again with his seat on
+its way: seated there and waiting too, the next seeker was paired with him and his
+seat there refused. Driven in-process: the new table's task runs only when the test
+says, so the seek comes before the seat, as on a busy server."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import attrs
+import trio
+
+from deberc_net.protocol.commands import parse_line
+from deberc_net.server.lobby import Lobby
+from deberc_net.server.session import Outbox, Session
+from deberc_net.server.store import open_store
+from deberc_net.testing import rule_book
+
+from .conftest import make_config, told_until
+
+
+@attrs.define
+class FirstTableRuns:
+    """A spawner that runs the first table's task (and any other task) in ``nursery``
+    and keeps the later tables' tasks for the test to start."""
+
+    nursery: trio.Nursery
+    tables: int = 0
+    kept: list[Callable[[], Awaitable[object]]] = attrs.Factory(list)
+
+    def start_soon(
+        self, async_fn: Callable[..., Awaitable[object]], *args: object, name: object = None
+    ) -> None:
+        if getattr(async_fn, "__name__", "") == "run" and not args:
+            self.tables += 1
+            if self.tables > 1:
+                self.kept.append(async_fn)
+                return
+        self.nursery.start_soon(async_fn, *args)
+
+
+async def _say(lobby: Lobby, session: Session, line: str) -> str:
+    await lobby.handle(session, parse_line(line))
+    return session.outbox.take().decode()
+
+
+async def test_a_seek_on_the_way_to_a_seat_of_that_game_keeps_the_seat(
+    db_path: Path, nursery: trio.Nursery
+) -> None:
+    store = open_store(str(db_path), serving=True)
+    try:
+        tasks = FirstTableRuns(nursery)
+        lobby = Lobby(make_config(db_path), store, tasks, rule_book())
+        names = ("victim", "grief", "honest", "third")
+        victim, grief, honest, third = [
+            Session(i, Outbox(1 << 16), trio.CancelScope(), address=f"10.0.0.{i + 1}")
+            for i in range(len(names))
+        ]
+        for session, name in zip((victim, grief, honest, third), names, strict=True):
+            await _say(lobby, session, "style machine")
+            assert f"name={name}" in await _say(lobby, session, f"login {name}")
+        assert "ok cmd=seek" in await _say(lobby, victim, "seek 2")
+        await _say(lobby, grief, "seek 2")
+        await told_until(grief, "kind=start")
+        assert "ok cmd=seek" in await _say(lobby, honest, "seek 2")  # he waits
+        await _say(lobby, grief, "leave!")
+        # the match is over: the victim's kept seek pairs him with honest at once
+        told = await told_until(victim, "info text=grief left before the first deal ended")
+        assert "kind=match-end" in told
+        [kept] = tasks.kept  # the new table's task, not run yet: his seat is on its way
+        assert lobby.matchmaking.seekers == []
+        # the bot seeks after every match: his seat stays his, he is not queued again
+        answer = await _say(lobby, victim, "seek 2")
+        assert answer.startswith("ok cmd=seek players=2 variant=moscow options= "), answer
+        assert lobby.matchmaking.seekers == []
+        nursery.start_soon(kept)
+        await told_until(victim, "ok cmd=sit table=2 seat=0")
+        await told_until(honest, "ok cmd=sit table=2 seat=1")
+        # the next seeker waits for someone else: the victim is nobody's to pair now
+        assert "ok cmd=seek" in await _say(lobby, third, "seek 2")
+        assert lobby.matchmaking.seekers == [third]
+        assert len(tasks.kept) == 1 and "error" not in victim.outbox.take().decode()
+    finally:
+        store.close()
