@@ -80,6 +80,7 @@ class Msg(StrEnum):
     SEEK = "seek"
     SEEK_RESERVED = "seek-reserved"
     SEEK_KEPT = "seek-kept"
+    SEEK_KEPT_PLACE = "seek-kept-place"
     SEEK_APART = "seek-apart"
     UNSEEK = "unseek"
     SHUTTING_DOWN = "shutting-down"
@@ -584,6 +585,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " {variant} game{options}, first in line{apart}.",
         "{name} покидает стол до конца первой раздачи: вы снова ждёте партию"
         " ({variant}{options}, игроков: {players}), первым в очереди{apart}.",
+    ),
+    # the same, told to a program (the machine style), which seeks itself
+    Msg.SEEK_KEPT_PLACE: (
+        "{name} left before the first deal ended: seek a {players}-player {variant}"
+        " game{options} again and you are first in line{apart}.",
+        "{name} покидает стол до конца первой раздачи: наберите seek этой партии снова"
+        " ({variant}{options}, игроков: {players}) — и встанете первым в очереди{apart}.",
     ),
     Msg.SEEK_APART: (
         ", and are not matched with {name} again for {minutes} min",

@@ -170,7 +170,7 @@ class Matchmaking:
         """``session`` waits no more (it sat down, left, or logged in elsewhere)."""
         if session in self.seekers:
             self.seekers.remove(session)
-        session.seeking = None
+        session.seeking = session.kept_place = None
         if self.lobby.node is not None:
             self.lobby.node.forget_seek(session)
 
@@ -180,6 +180,7 @@ class Matchmaking:
         # a seek of the game he waits for already keeps its place (a seek kept for him
         # first in line, kept_seek: a bot seeks again after every match)
         held = (self.seekers.index(session), session.seeking) if session in self.seekers else None
+        kept = session.kept_place  # (a program's: its seek goes first, kept_seek)
         if not lobby.free_to_sit(session):
             return
         if item.args == ("reserved",):
@@ -213,6 +214,8 @@ class Matchmaking:
         session.seeking = settings
         if held is not None and held[1] == settings:
             self.seekers.insert(held[0], session)
+        elif kept == settings:
+            self.seekers.insert(0, session)
         else:
             self.seekers.append(session)
         self._seeking_now(session, settings)
@@ -463,20 +466,22 @@ class Matchmaking:
         """``session``'s match was aborted by ``leaver`` before its first deal ended, and
         he had sought it: he waits for the same game again, first in line, told so
         (docs/protocol.md §5.5). Not if he has gone, sits or seeks already, nor while no
-        new game starts (a stop, a drain)."""
+        new game starts (a stop, a drain). A program (the machine style) seeks itself:
+        it is told that its next 'seek' of the game goes first in line, and is seated
+        nowhere unasked (one that quits after its last match was seated with the next
+        seeker, who then played against an empty seat)."""
         lobby = self.lobby
         if session.ended is not None or session.table is not None or self.is_seeking(session):
             return
         if not lobby.accepting or lobby.drain.begun:
             return
-        lobby.rematches.withdraw(session, ev.RematchOff.ELSEWHERE)  # he seeks, as 'seek'
         minutes = math.ceil(lobby.config.seek_apart_ms / 60_000)
         apart_for = (
             phrase(Msg.SEEK_APART, name=leaver, minutes=minutes) if minutes else phrase(Msg.NOTHING)
         )
         options = f" ({', '.join(settings.options)})" if settings.options else ""
         said = phrase(
-            Msg.SEEK_KEPT,
+            Msg.SEEK_KEPT_PLACE if session.machine else Msg.SEEK_KEPT,
             name=leaver,
             players=settings.players,
             variant=settings.variant,
@@ -484,6 +489,10 @@ class Matchmaking:
             apart=apart_for,
         )
         session.send(ev.info(said))
+        if session.machine:
+            session.kept_place = settings
+            return
+        lobby.rematches.withdraw(session, ev.RematchOff.ELSEWHERE)  # he seeks, as 'seek'
         session.seeking = settings
         self.seekers.insert(0, session)
         self.place(session, settings)

@@ -20,7 +20,7 @@ from .limits import Bucket
 
 if TYPE_CHECKING:
     from .kept_apart import Left
-    from .matchmaking import Wanted
+    from .matchmaking import GameSettings, Wanted
     from .table import Table
 
 
@@ -327,6 +327,9 @@ class Session:
     # the last match it watched to its end: 'sheet' and 'history' at no table tell it
     watched_match: str | None = None
     seeking: Wanted | None = None  # the game it waits for (server/matchmaking.py)
+    # a program's match left before its first deal ended: its next 'seek' of this game
+    # goes first in line (matchmaking.py, kept_seek; a person's seek is kept instead)
+    kept_place: GameSettings | None = None
     # the last few who left a running match of his: matchmaking keeps him apart from
     # them for a while (server/kept_apart.py)
     left_by: tuple[Left, ...] = ()

@@ -155,8 +155,6 @@ async def test_leaving_running_matches_again_and_again_is_refused_before_long(
         await grief.send(leave)
         await grief.expect("ok", cmd="leave")
         await victim.read_until(lambda x: is_event(x, "match-end"))
-        await victim.send("unseek")  # the seek he keeps (§5.5) would meet the next one
-        await victim.expect("ok", cmd="unseek")
     for line in ("seek 2", "new 2", "sit 1"):  # his 2 seats are spent
         await grief.send(line)
         refused = await grief.expect("error")

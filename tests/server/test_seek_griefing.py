@@ -75,9 +75,9 @@ async def test_a_griefer_from_three_addresses_aborts_few_of_a_seekers_matches(
     # names of each address, then the address is kept apart
     assert aborted == 2 * ADDRESSES, (aborted, window)
     assert window <= ROUNDS * WAIT_S + 1, window
-    assert told[0] == (
-        "grief0 left before the first deal ended: you still wait for a 2-player moscow"
-        " game, first in line, and are not matched with grief0 again for 10 min."
+    assert told[0] == (  # (a program: it seeks itself, first in line)
+        "grief0 left before the first deal ended: seek a 2-player moscow game again and"
+        " you are first in line, and are not matched with grief0 again for 10 min."
     ), told
     # he is no one's to grief now, but an honest player from elsewhere meets him at once
     honest = await connect.machine(port, "honest", source="127.0.0.9")
@@ -162,3 +162,47 @@ async def test_a_table_opened_by_a_leaver_does_not_take_the_seeker_he_left(
     await honest.send("new 2")  # anyone else's takes him at once
     other = (await honest.expect("ok", cmd="sit"))["table"]
     assert (await victim.expect("ok", cmd="sit"))["table"] == other
+
+
+async def test_a_program_whose_match_was_left_is_not_seated_unasked(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """A program (the machine style) decides its own seeks: its match left before the
+    first deal ended, it is told that its next 'seek' of that game goes first in line,
+    and is seated nowhere meanwhile. Before, the server sought for it at once: a bot
+    whose last match that was ('--games N', or docs/bots.md's example, which quits at
+    its match's end) was seated with the next honest seeker, then quit, and his match
+    was played out on the clock against an empty seat (50 s on virtual time)."""
+    port = await start_server()
+    victim = await connect.machine(port, "victim")
+    await victim.send("seek 2")
+    await victim.expect("ok", cmd="seek")
+    grief = await connect.machine(port, "grief", source="127.0.0.2")
+    await grief.send("seek 2")
+    await grief.read_until(lambda x: is_event(x, "start"))
+    honest = await connect.machine(port, "honest", source="127.0.0.3")
+    await honest.send("seek 2")  # he waits: the two are at their match
+    await honest.expect("ok", cmd="seek")
+    await grief.send("leave!")
+    await grief.expect("ok", cmd="leave")
+    await victim.read_until(lambda x: is_event(x, "match-end") and "reason=left" in x)
+    kept = fields(await victim.read_until(lambda x: x.startswith("info ")))[1]["text"]
+    assert kept == (
+        "grief left before the first deal ended: seek a 2-player moscow game again and you"
+        " are first in line, and are not matched with grief again for 10 min."
+    )
+    await victim.send("leave")  # he waits for nothing: there is nothing to leave
+    assert (await victim.expect("error"))["code"] == "not-seated"
+    await victim.send("quit")  # his last game
+    await victim.wait_closed()
+    await honest.send("ping")
+    await honest.expect("ok", cmd="ping")
+    assert not [x for x in honest.lines if x.startswith("ok cmd=sit")]
+    # the next seeker meets the honest one, who waited on
+    other = await connect.machine(port, "other", source="127.0.0.4")
+    await other.send("seek 2")
+    table = (await other.expect("ok", cmd="sit"))["table"]
+    assert (await honest.expect("ok", cmd="sit"))["table"] == table

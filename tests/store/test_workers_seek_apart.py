@@ -3,7 +3,7 @@
 workers (docs/scaling.md): a seek that goes to another worker tells whom its player is
 kept apart from, and his address; a 'leave' told to the table's worker tells the
 leaver's address; the table's worker tells a player of another worker who left him,
-and gives him his seek back there."""
+and his worker keeps him his place there (a program's next 'seek' first in line)."""
 
 from __future__ import annotations
 
@@ -53,8 +53,8 @@ async def _a_griefer_at_the_other_worker(
     workers: Workers, victim_at: int, game: str, label: str, opened: list[LineClient]
 ) -> None:
     """A victim at ``victim_at``, a griefer from one address at the other worker: two
-    of his names abort the victim's match (each time the victim is given his seek
-    back), the third is kept apart; an honest seeker from elsewhere meets the victim."""
+    of his names abort the victim's match (each time the victim seeks again, first in
+    line), the third is kept apart; an honest seeker from elsewhere meets the victim."""
     victim = await workers.connect(victim_at, f"{label}victim")
     opened.append(victim)
     await victim.send(f"seek {game}")
@@ -65,6 +65,8 @@ async def _a_griefer_at_the_other_worker(
         await victim.read_until(lambda x: is_event(x, "match-end"), 10)
         kept = fields(await victim.read_until(lambda x: x.startswith("info "), 10))[1]
         assert kept["text"].startswith(f"{label}grief{n} left before the first deal ended: "), kept
+        await victim.send(f"seek {game}")  # a program seeks itself, first in line (§5.5)
+        await victim.expect("ok", cmd="seek")
     await _is_kept_apart(workers, other, f"{label}grief2", game, "127.0.0.2")
     honest = await workers.connect(other, f"{label}honest", source="127.0.0.9")
     opened.append(honest)
