@@ -21,6 +21,7 @@ import trio
 import trio.testing
 
 from deberc_net.protocol.commands import parse_line
+from deberc_net.server import matchmaking
 from deberc_net.server.kept_apart import Left
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.matchmaking import GameSettings, Matchmaking
@@ -67,6 +68,18 @@ class CountedTasks:
 
         self.started += 1
         self.nursery.start_soon(counted)
+
+
+@attrs.define
+class KeptTasks:
+    """A spawner that starts nothing (the tables' tasks are not run)."""
+
+    kept: list[object] = attrs.Factory(list)
+
+    def start_soon(
+        self, async_fn: Callable[..., Awaitable[object]], *args: object, name: object = None
+    ) -> None:
+        self.kept.append(async_fn)
 
 
 async def _logged_in(lobby: Lobby, number: int, name: str) -> Session:
@@ -142,5 +155,38 @@ async def test_seekers_kept_apart_are_looked_at_once_at_each_end(
         for end in ends:
             assert looks[end] == victims, (end, looks[end])
         assert tasks.most_alive == 1 and tasks.started <= 2, (tasks.started, tasks.most_alive)
+    finally:
+        store.close()
+
+
+async def test_a_seek_looks_at_the_waiting_tables_up_to_the_one_it_takes(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seek takes the oldest waiting table of its game that keeps nobody apart from
+    him, and looks no further: 'seek' (and the placing after it) read every waiting
+    table's game, all of them, at each seek, once tables were checked for those kept
+    apart (500 waiting tables: 3.3 ms a seek, against 0.4 ms before and after)."""
+    looked: list[int] = []  # each waiting table whose game a seek read
+    settings_of = matchmaking.table_settings
+
+    def noted(table: Table) -> GameSettings:
+        looked.append(table.id)
+        return settings_of(table)
+
+    store = open_store(str(db_path), serving=True)
+    try:
+        lobby = Lobby(make_config(db_path), store, KeptTasks(), rule_book())
+        openers = [await _logged_in(lobby, 10 + i, f"opener{i}") for i in range(20)]
+        for opener in openers:
+            await lobby.handle(opener, parse_line("new 2"))
+        victim = await _logged_in(lobby, 1, "victim")
+        now = trio.current_time()  # the first two tables' openers left him before
+        victim.left_by = (Left("opener0", None, now + APART_S), Left("opener1", None, now + 60))
+        monkeypatch.setattr(matchmaking, "table_settings", noted)
+        await _seeks(lobby, victim, "seek 2")
+        first = min(lobby.tables)
+        taken = [t.id for t in lobby.tables.values() if victim in t.coming]
+        assert taken == [first + 2]  # the third: the oldest he may take
+        assert len(looked) <= 6 and set(looked) <= {first, first + 1, first + 2}, looked
     finally:
         store.close()
