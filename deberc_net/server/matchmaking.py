@@ -483,6 +483,8 @@ class Matchmaking:
             return
         if not lobby.accepting or lobby.drain.begun:
             return
+        if not session.machine:  # he seeks, as 'seek' (a program's own 'seek' will)
+            lobby.rematches.withdraw(session, ev.RematchOff.ELSEWHERE)
         minutes = math.ceil(lobby.config.seek_apart_ms / 60_000)
         apart_for = (
             phrase(Msg.SEEK_APART, name=leaver, minutes=minutes) if minutes else phrase(Msg.NOTHING)
@@ -500,7 +502,6 @@ class Matchmaking:
         if session.machine:
             session.kept_place = settings
             return
-        lobby.rematches.withdraw(session, ev.RematchOff.ELSEWHERE)  # he seeks, as 'seek'
         session.seeking = settings
         self.seekers.insert(0, session)
         self.place(session, settings)
