@@ -30,5 +30,8 @@ class WorkerPlace:
         signals = drain()
         if not self.parent_pid or os.getppid() != self.parent_pid or not signals:
             return False
-        os.kill(self.parent_pid, signals[0])
+        try:
+            os.kill(self.parent_pid, signals[0])
+        except ProcessLookupError:  # gone since the look: as above
+            return False
         return True
