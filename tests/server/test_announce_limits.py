@@ -137,6 +137,9 @@ async def test_a_match_played_or_lost_to_a_leaver_costs_nothing(
         await seat_pair(ann, bob)
         await bob.send("leave!")  # bob forfeits the running match, not ann
         await bob.expect("ok", cmd="leave")
+        # (the match's end comes from the table, after bob's 'ok': a 'ping' of ann's
+        # could be answered first, and her next 'seek' find her still seated)
+        await ann.read_until(lambda x: is_event(x, "match-end"))
         await _pinged(ann)
     assert not any(x.startswith("error code=slow-down") for x in ann.lines)
 
