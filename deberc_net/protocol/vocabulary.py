@@ -408,7 +408,8 @@ def parse_call(
     if declared is not None:
         return declared
     if "of" in words[1:-1]:  # "king of hearts": a card as English names it
-        words = [w for w in words if w != "of"]
+        # only between its first and last word: 'of of of' left no word at all
+        words = [words[0], *(w for w in words[1:-1] if w != "of"), words[-1]]
     if words[0] in _PLAY_PREFIX and len(words) in (2, 3):
         return _play(" ".join(words[1:]), legal, cyrillic_ace)
     if len(words) <= 2:

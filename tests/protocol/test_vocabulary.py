@@ -129,6 +129,15 @@ def test_every_rank_said_in_english(typed: str, token: str) -> None:
     assert parse_call(typed).token() == token
 
 
+@pytest.mark.parametrize("typed", ["of of of", "OF of Of of", "of-of-of"])
+def test_nothing_but_of_is_no_call(typed: str) -> None:
+    # a hostile tryout: 'of of of' at a table closed it with code=internal for every
+    # seat ('of' was dropped from the middle, and the call read from no words)
+    with pytest.raises(CallSyntaxError):
+        parse_call(typed, [TEN_S, ACE_S])
+    assert engine_call(typed) is None
+
+
 def test_a_look_alike_t_in_an_answer_to_rost() -> None:
     both = [Call("ot", rank=3), Call("ot", rank=7)]
     with pytest.raises(AmbiguousRank) as asked:
