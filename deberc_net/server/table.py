@@ -864,7 +864,11 @@ class Table:
             session.send(ev.info(phrase(Msg.LEAVE_CONFIRM, seconds=seconds)))
             return
         self.leave_asked.pop(seat, None)
-        session.table, session.seat = None, None
+        # not here: his 'leave' was sent while he sat here, and the match's end (another
+        # player's leave just before) has unseated him since
+        here = session.table is self
+        if here:
+            session.table, session.seat = None, None
         session.send(ev.ok("leave", phrase(Msg.LEAVE, table=self.id)))
         if self.match is not None and not self.match.over:
             # his choice, not a lost race for his name (login.py, node.py), and not paid
@@ -878,6 +882,8 @@ class Table:
                 self.lobby.matchmaking.left_by(session, left_behind)
             return
         self._free_seat(seat, session.name or "?")
+        if not here:  # he leaves: the seek that end gave him back is not kept (§5.5)
+            self.lobby.matchmaking.forget(session)
 
     def _left_behind(self, seat: int) -> list[tuple[Session, GameSettings | None]]:
         """The players a leave of ``seat`` ends the match of (its house bots aside),
