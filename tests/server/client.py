@@ -265,6 +265,16 @@ async def help_commands(client: LineClient) -> set[str]:
             out.add(said["text"].split()[0])
 
 
+async def person_told(person: LineClient, command: str) -> list[str]:
+    """The lines a person (the human style) is told in answer to ``command``."""
+    await person.send(command)
+    await person.send("ping")
+    out = []
+    while (line := await person.read_until(lambda _: True)) != "pong":
+        out.append(line)
+    return out
+
+
 def random_legal(ask: dict[str, str], rng: random.Random) -> str:
     legal = ask["legal"].split(",")
     assert legal and legal != [""], ask

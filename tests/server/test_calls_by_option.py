@@ -5,7 +5,7 @@ labelled 'swap-before-extra:' and 'manual-claim:', and was refused them there.""
 
 from __future__ import annotations
 
-from .client import LineClient, help_texts
+from .client import help_texts, person_told
 from .conftest import Connector
 
 LOBBY_OPTIONS = "Calls of options, at the tables that play them:"
@@ -66,16 +66,6 @@ async def test_in_the_lobby_an_options_calls_are_under_the_options_heading(
     vera = await connect.human(port, "vera")
     await vera.send("lang ru")
     await vera.read_until(lambda x: x.startswith("Язык"))
-    told = await _said(vera, "help конец")
+    told = await person_told(vera, "help конец")
     assert told[1] == "Заявки опций, за столами, где они играют:", told
     assert told[2].startswith("  конец (konets, claim, 501)           опция manual-claim:")
-
-
-async def _said(person: LineClient, command: str) -> list[str]:
-    """The lines a person (the human style) is told in answer to ``command``."""
-    await person.send(command)
-    await person.send("ping")
-    out = []
-    while (line := await person.read_until(lambda _: True)) != "pong":
-        out.append(line)
-    return out

@@ -7,20 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from .client import LineClient, help_texts
+from .client import help_texts, person_told
 from .conftest import Connector
 
 CARD = "is a card, not a command: at a table, type it on your turn to play it."
-
-
-async def _said(person: LineClient, command: str) -> list[str]:
-    """The lines a person (the human style) is told in answer to ``command``."""
-    await person.send(command)
-    await person.send("ping")
-    out = []
-    while (line := await person.read_until(lambda _: True)) != "pong":
-        out.append(line)
-    return out
 
 
 def _joined(lines: list[str]) -> str:
@@ -44,11 +34,11 @@ async def test_a_card_is_pointed_to_at_a_table_and_in_russian(
     vera = await connect.human(port, "vera")
     await vera.send("new 2")
     await vera.read_until(lambda x: x.startswith("vera sits at seat"))
-    told = await _said(vera, "help 9h")
+    told = await person_told(vera, "help 9h")
     assert _joined(told).startswith(f"9h {CARD}"), told
     await vera.send("lang ru")
     await vera.read_until(lambda x: x.startswith("Язык"))
-    told = await _said(vera, "help туз пик")
+    told = await person_told(vera, "help туз пик")
     assert _joined(told) == (
         "«туз пик» — карта, а не команда: чтобы сыграть её, наберите её за столом в свой "
         "ход. Что можно сказать за столом, перечисляет calls."
