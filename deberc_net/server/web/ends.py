@@ -49,7 +49,7 @@ def page_end_words(
     the deal'); in Russian as the table's end line says it."""
     if lang == Lang.EN and winners and reason in SIDE_WORDS:
         return SIDE_WORDS[reason].format(winners=" and ".join(winners))
-    return end_words(reason, who) if lang == Lang.EN else end_words_in(reason, who, lang)
+    return end_words_in(reason, who, lang)
 
 
 def match_over_words(

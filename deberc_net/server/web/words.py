@@ -19,7 +19,7 @@ from deberc_net.game.calls import DECLARATIONS, IGRAYU, OT
 from deberc_net.game.cards import RANKS, SUITS
 from deberc_net.ladder.report import BY_NAME, FIGURE_WORDS
 from deberc_net.ladder.run_stop import RunStop, StopKind
-from deberc_net.protocol.ends import END_WORDS
+from deberc_net.protocol.ends import end_words
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import (
     NO_WORDS,
@@ -31,7 +31,7 @@ from deberc_net.protocol.lang import (
     ru_call,
     spoken_call,
 )
-from deberc_net.protocol.messages import MESSAGES, Msg
+from deberc_net.protocol.messages import MESSAGES, Msg, phrase
 from deberc_net.protocol.render_ru import RU_FORFEITS
 
 
@@ -511,7 +511,7 @@ def end_words_in(reason: str, who: str | None, lang: Lang) -> str:
     """Why a match ended (``reason``) in ``lang``: a forfeit naming ``who`` lost it
     when known, in Russian as the table's end line says it (render_ru)."""
     if lang != Lang.RU:
-        return END_WORDS.get(reason, reason).format(who=who or "a player")
+        return end_words(reason, who)
     if who is not None and reason in RU_FORFEITS:
         return RU_FORFEITS[reason].format(who=who)
     return RU_MATCH_REASONS.get(reason, reason)
@@ -589,8 +589,7 @@ class PageWords:
 
     def msg(self, key: str, **values: Any) -> str:
         """A catalogue phrase of the table's (messages.MESSAGES) in the page's language."""
-        english, russian = MESSAGES[Msg(key)]
-        return (russian if self.russian else english).format(**values)
+        return phrase(Msg(key), **values).text(self.lang)
 
     def state(self, state: TableState) -> str:
         """A table's state: the wire's word in English (as before), the lobby's list's
