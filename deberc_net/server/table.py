@@ -927,7 +927,7 @@ class Table:
         legal = match.deal.shared_legal_calls(seat)
         try:
             call = parse_call(text, legal, self.rules.call_aliases)
-        except CallSyntaxError:
+        except Exception:  # no call (a flaw in reading it too: the call's own path says so)
             return False
         return call in legal
 
@@ -1125,6 +1125,29 @@ class Table:
             session.send(ev.error("ambiguous-rank", _ambiguity(exc)))
             return
         except CallSyntaxError as exc:
+            self._refuse_unread(session, text, legal, str(exc))
+            return
+        except Exception:  # the reading is pure: a flaw in it costs this line, not the table
+            self._unreadable(session, text)
+            return
+        try:
+            await self._apply(seat, call, auto=False, now=now)
+        except IllegalCall as exc:
+            human = for_people(exc.message, match.names)
+            detail = refusal_phrase(exc.message, match.names, self.ru_words)
+            ten = ten_meant(call, text, legal) if cyrillic_ace else None
+            session.send(ev.Error(exc.code, exc.message, human, detail, hint=ten))
+            return
+        clocks = self.clocks
+        if clocks.timeouts[seat]:  # (mostly none to reset: no call, every call)
+            clocks.answered(seat)
+
+    def _refuse_unread(
+        self, session: Session, text: str, legal: Sequence[Call], reason: str
+    ) -> None:
+        """``text`` reads as no call (``reason``): say so, with the call or command it
+        is nearest (docs/protocol.md §8.1)."""
+        try:
             numbered = numbered_call_range(text, self.rules.call_aliases)
             if numbered is not None:  # the call's word, a number it does not have
                 call_word, low, high = numbered
@@ -1135,7 +1158,7 @@ class Table:
             token = None if near is None else near.token()
             # no call near it: a command mistyped at the table ('tabels')?
             command = command_hint(text, COMMANDS) if near is None else None
-            typed, reason = text.strip(), str(exc)
+            typed = text.strip()
             if command in SECRET_COMMANDS:  # 'пароль OLD NEW', 'logn NAME PASSWORD':
                 typed = f"{typed.split()[0]} …"  # not read back (nor logged) whole
                 reason = f"not a table call: {typed!r}"
@@ -1149,18 +1172,18 @@ class Table:
                 words=self.ru_words,
             )
             session.send(error)
-            return
-        try:
-            await self._apply(seat, call, auto=False, now=now)
-        except IllegalCall as exc:
-            human = for_people(exc.message, match.names)
-            detail = refusal_phrase(exc.message, match.names, self.ru_words)
-            ten = ten_meant(call, text, legal) if cyrillic_ace else None
-            session.send(ev.Error(exc.code, exc.message, human, detail, hint=ten))
-            return
-        clocks = self.clocks
-        if clocks.timeouts[seat]:  # (mostly none to reset: no call, every call)
-            clocks.answered(seat)
+        except Exception:
+            self._unreadable(session, text)
+
+    def _unreadable(self, session: Session, text: str) -> None:
+        """Reading ``text`` raised where it should have said yes or no (a bug: logged,
+        without the line, which may hold a password): the player is told it is no call,
+        and the table plays on; nothing was changed."""
+        log.exception("call_unreadable", table=self.id, player=session.name, length=len(text))
+        word = text.split()[0] if text.split() else ""
+        typed = f"{word} …" if len(text.split()) > 1 else word
+        said = phrase(Msg.NOT_A_CALL, reason=f"not a table call: {typed!r}", typed=typed)
+        session.send(ev.Error("unknown-command", said.text(), said=said, words=self.ru_words))
 
     async def _apply(self, seat: int, call: Call, *, auto: bool, now: float | None = None) -> None:
         match = self.match

@@ -4,10 +4,14 @@ error for itself, nothing for anybody else, and a server that stays up."""
 from __future__ import annotations
 
 import sys
+from typing import Any
 
+import pytest
 import trio
 
-from .client import LineClient, fields, seat_pair
+import deberc_net.server.table as table_module
+
+from .client import LineClient, fields, is_event, next_ask, seat_pair
 from .conftest import Connector
 
 
@@ -151,3 +155,34 @@ async def test_full_width_names_are_the_same_person(port: int, connect: Connecto
     await other.expect("error", code="bad-password")
     await anna.send("who")
     assert (await anna.expect("who"))["names"] == "anna"
+
+
+@pytest.mark.parametrize("flawed", ["parse_call", "hint"])
+async def test_a_flaw_in_reading_a_call_costs_the_line_not_the_table(
+    port: int, connect: Connector, monkeypatch: pytest.MonkeyPatch, flawed: str
+) -> None:
+    # 'of of of' (s30) raised inside the call parser and closed the table for every
+    # seat: a reading that raises now refuses that line alone, and play goes on
+    real = getattr(table_module, flawed)
+
+    def with_a_flaw(text: str, *args: Any, **kwargs: Any) -> Any:
+        if text.startswith("flaw"):
+            raise IndexError("a reader's bug")
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(table_module, flawed, with_a_flaw)
+    ann, bob = await connect.machine(port, "ann"), await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    turn = await next_ask(ann, bob)
+    assert turn is not None
+    ask, player = turn
+    other = bob if player is ann else ann
+    await player.send(f"flaw {ask['seq']}")
+    refusal = await player.expect("error")
+    assert refusal["code"] == "unknown-command"
+    assert refusal["text"].startswith("not a table call: 'flaw …'")
+    await player.send(ask["legal"].split(",")[0])  # the same seat's call is still taken
+    await player.read_until(lambda x: is_event(x, "call") or is_event(x, "trump"))
+    assert not [x for x in [*ann.lines, *bob.lines] if "internal" in x]
+    await other.send("tables")
+    assert (await other.expect("tables"))["count"] == "1"
