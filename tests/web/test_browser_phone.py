@@ -7,7 +7,8 @@ the board, above the score), a side seat's long name running on towards the midd
 board fits the phone with no seat over another or over the centre; the bottom seat's
 card lies towards the centre, as the top seat's does; the trump and an away seat's
 note read on the green felt (WCAG's 4.5:1 contrast at least), served and live alike; and
-the replay's tricks say who played each card, in text.
+the replay's tricks say who played each card, in text, and its talk keeps each
+name with its call.
 """
 
 from __future__ import annotations
@@ -112,6 +113,11 @@ return [...document.querySelectorAll("#board .seat .name")].map((e) =>
   [e.textContent, e.title, parseFloat(getComputedStyle(e).fontSize),
    e.firstElementChild.scrollWidth > e.firstElementChild.clientWidth]);
 """
+# the replay's talk entries ('bob-the-second-42: igrayu') each broken over lines
+TALK_BROKEN = """
+return [...document.querySelectorAll(".talk span")]
+  .filter((e) => e.getClientRects().length > 1).map((e) => e.textContent);
+"""
 TRICKS_READ = """
 return [...document.querySelectorAll("#deal-1 .tricks li")].map((li) => li.innerText);
 """
@@ -126,6 +132,8 @@ def check_pages(
         screenshot(driver, f"fits-{width}{path.replace('/', '-')}")
         if path.startswith("/games/"):  # who played each card, read without hovering
             assert driver.execute_script(TRICKS_READ) == tricks, width
+            assert driver.find_elements(By.CSS_SELECTOR, ".talk span"), path
+            assert driver.execute_script(TALK_BROKEN) == [], width
     driver.get(web.url("/"))
     time.sleep(1.3)  # the list redrawn by its script (every second): names whole still
     assert len(driver.find_elements(By.CSS_SELECTOR, "#tables .who")) == 4
