@@ -9,8 +9,17 @@ matchmaking never pairs him with one of those names, nor with an address two of 
 came from (a shared address is not blamed for one leaver, nor is his own address, his
 neighbours' behind one NAT: docs/protocol.md §5.5).
 
-The memory is the victim's, never the leaver's: ``KEPT`` entries on his session, gone
-with it, so no map grows with the names or addresses an attacker chooses.
+The memory is the victim's, never the leaver's: on his session, gone with it, so no
+map grows with the names or addresses an attacker chooses. It is bounded by
+addresses, not by entries: at most ``KEPT_ADDRESSES`` addresses, each with its last
+``ADDRESS_NAMES`` names (that is what keeps an address apart: a third name from it
+refreshes the address rather than adding to it), and ``KEPT_UNKNOWN`` names whose
+address is not known; one name from one address again is that entry refreshed. A
+fresh name is free and an address is not, so what is forgotten first is what the
+griefer can least use: what is over, then an address one name came from, then one
+kept apart, the longest ago first. A griefer with a few addresses and names without
+end once pushed his own oldest entries out of a plain list of the last 8 and met the
+player again (five addresses were enough); now he needs more addresses than are kept.
 """
 
 from __future__ import annotations
@@ -25,8 +34,9 @@ from .accounts import name_key
 if TYPE_CHECKING:
     from .session import Session
 
-KEPT = 8  # the leavers a player keeps: the oldest goes when a ninth leaves him
+KEPT_ADDRESSES = 16  # the addresses of leavers a player keeps
 ADDRESS_NAMES = 2  # names that left him from one address: the address is kept apart too
+KEPT_UNKNOWN = 8  # names whose address is not known (an older worker's stand-in's)
 
 
 @attrs.frozen
@@ -39,8 +49,27 @@ class Left:
 
 
 def noted(kept: tuple[Left, ...], left: Left, now: float) -> tuple[Left, ...]:
-    """``kept`` with ``left`` added, those over by ``now`` dropped, at most ``KEPT``."""
-    return (*(k for k in kept if k.until > now), left)[-KEPT:]
+    """``kept`` with ``left`` added (the same name from the same address: refreshed,
+    not twice), those over by ``now`` dropped, oldest first: at most ``ADDRESS_NAMES``
+    names an address, ``KEPT_ADDRESSES`` addresses and ``KEPT_UNKNOWN`` names of no
+    known address. Past that an address one name came from is forgotten before one
+    kept apart (two names), the longest ago first; never for the number of entries
+    alone (a griefer's fresh names are free: they must not push out his addresses)."""
+    live = [k for k in kept if k.until > now and (k.name, k.address) != (left.name, left.address)]
+    live.append(left)
+    by_address: dict[str | None, list[Left]] = {}
+    for k in live:
+        by_address.setdefault(k.address, []).append(k)
+    for address, names in by_address.items():  # (each oldest first)
+        del names[: -(KEPT_UNKNOWN if address is None else ADDRESS_NAMES)]
+    known = [a for a in by_address if a is not None]
+    if len(known) > KEPT_ADDRESSES:
+        # the weakest first: one name (not kept apart), then the longest ago
+        known.sort(key=lambda a: (len(by_address[a]), max(k.until for k in by_address[a])))
+        for address in known[: len(known) - KEPT_ADDRESSES]:
+            del by_address[address]
+    still = {id(k) for names in by_address.values() for k in names}
+    return tuple(k for k in live if id(k) in still)
 
 
 def address_of(session: Session) -> str | None:

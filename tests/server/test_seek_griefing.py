@@ -23,10 +23,10 @@ ADDRESSES = 3  # the griefer's addresses: 127.0.0.2 to 127.0.0.4
 WAIT_S = 1.0  # how long a griefer waits for a match before he gives up (virtual)
 
 
-async def _griefer_round(port: int, connect: Connector, n: int) -> bool:
+async def _griefer_round(port: int, connect: Connector, n: int, addresses: int = ADDRESSES) -> bool:
     """One griefer seeks from his address under a fresh name; matched within WAIT_S,
     he leaves the match at once ('leave!'). Whether he was matched; he quits either way."""
-    grief = await connect.machine(port, f"grief{n}", source=f"127.0.0.{2 + n % ADDRESSES}")
+    grief = await connect.machine(port, f"grief{n}", source=f"127.0.0.{2 + n % addresses}")
     await grief.send("seek 2")
     await grief.expect("ok", cmd="seek")
     matched = False
@@ -83,6 +83,32 @@ async def test_a_griefer_from_three_addresses_aborts_few_of_a_seekers_matches(
     honest = await connect.machine(port, "honest", source="127.0.0.9")
     await honest.send("seek 2")
     await honest.expect("ok", cmd="seek")
+    await honest.expect("ok", cmd="sit")
+    await victim.expect("ok", cmd="sit")
+
+
+async def test_a_griefer_from_five_addresses_does_not_push_his_own_out(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """Before, the victim kept the last 8 who left him: from a fifth address the
+    griefer's ninth leave pushed out his first, its address was one name's again, and
+    he went round the five for ever (all 40 seeks matched and left). Now an address
+    kept apart stays so for its time, whatever fresh names come (kept_apart.py)."""
+    port = await start_server()
+    victim = await connect.machine(port, "victim")
+    await victim.send("seek 2")
+    await victim.expect("ok", cmd="seek")
+    aborted = 0
+    for n in range(40):
+        if await _griefer_round(port, connect, n, addresses=5):
+            aborted += 1
+            await _victim_after(victim)
+    assert aborted == 2 * 5, aborted
+    honest = await connect.machine(port, "honest", source="127.0.0.9")
+    await honest.send("seek 2")
     await honest.expect("ok", cmd="sit")
     await victim.expect("ok", cmd="sit")
 
