@@ -211,6 +211,9 @@ class Matchmaking:
             if len(waiting) + 1 >= settings.players and not lobby.table_room(session, False):
                 return  # it would open a table: refused, and nothing changes
         self.forget(session)
+        # a seat of another game on its way to him is given up: this seek replaces
+        # that one (docs/protocol.md §5.5), he is not seated there and queued here too
+        given_up = self._give_up_coming(session)
         session.seeking = settings
         if held is not None and held[1] == settings:
             self.seekers.insert(held[0], session)
@@ -220,6 +223,16 @@ class Matchmaking:
             self.seekers.append(session)
         self._seeking_now(session, settings)
         self.place(session, settings)
+        for table in given_up:  # its seat goes to one waiting for that game
+            self.fill(table)
+
+    def _give_up_coming(self, session: Session) -> list[Table]:
+        """The seats promised to ``session`` at waiting tables, their Sits not handled
+        yet, given up (the table drops such a Sit when it comes): the tables."""
+        tables = [t for t in self.lobby.tables.values() if session in t.coming]
+        for table in tables:
+            table.coming.remove(session)
+        return tables
 
     def _seeking_now(self, session: Session, settings: GameSettings) -> None:
         """A seek's answer: ``session`` waits for ``settings``'s game."""

@@ -506,7 +506,12 @@ class Table:
     async def _handle_message(self, message: Message) -> None:
         match message:
             case Sit(session, seat, seeking, promised, sought):
-                if promised and session in self.coming:
+                if promised and session not in self.coming:
+                    # given up on its way: he sought another game (docs/protocol.md §5.5)
+                    self._refuse_sit(session, None)
+                    self.lobby.matchmaking.fill(self)
+                    return
+                if promised:
                     self.coming.remove(session)
                 self._sit(session, seat, seeking, sought)
                 if promised and session.table is not self:  # the seat promised him came free

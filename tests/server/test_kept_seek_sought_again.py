@@ -87,3 +87,52 @@ async def test_a_seek_on_the_way_to_a_seat_of_that_game_keeps_the_seat(
         assert len(tasks.kept) == 1 and "Error" not in victim.outbox.take().decode()
     finally:
         store.close()
+
+
+async def test_a_seek_of_another_game_gives_up_the_seat_on_its_way(
+    db_path: Path, nursery: trio.Nursery
+) -> None:
+    """A second 'seek' replaces the first (docs/protocol.md §5.5), a seat on its way
+    included: his kept seek met someone at once, and before its seat came he sought
+    another game. Before, he was queued for that game and seated at the first table
+    too; now that seat is given up (the other there waits for another player) and he
+    waits only for the game he sought last."""
+    store = open_store(str(db_path), serving=True)
+    try:
+        tasks = FirstTableRuns(nursery)
+        lobby = Lobby(make_config(db_path), store, tasks, rule_book())
+        names = ("victim", "grief", "honest", "third", "fourth")
+        victim, grief, honest, third, fourth = [
+            Session(i, Outbox(1 << 16), trio.CancelScope(), address=f"10.0.0.{i + 1}")
+            for i in range(len(names))
+        ]
+        for session, name in zip((victim, grief, honest, third, fourth), names, strict=True):
+            if session is not victim:
+                await _say(lobby, session, "style machine")
+            assert name in await _say(lobby, session, f"login {name}")
+        await _say(lobby, victim, "seek 2")
+        await _say(lobby, grief, "seek 2")
+        await told_until(grief, "kind=start")
+        assert "ok cmd=seek" in await _say(lobby, honest, "seek 2")
+        await _say(lobby, grief, "leave!")
+        await told_until(victim, "grief left before the first deal ended: you still wait")
+        [kept] = tasks.kept  # table 2: his seat there is on its way
+        answer = await _say(lobby, victim, "seek 2 to-301")
+        assert answer.strip() == "Waiting for a 2-player moscow game (to-301).", answer
+        assert lobby.matchmaking.seekers == [victim]
+        nursery.start_soon(kept)  # the seat on its way comes to nothing: honest waits
+        await told_until(honest, "ok cmd=sit table=2")
+        await trio.sleep(0.1)
+        assert "table 2" not in victim.outbox.take().decode()
+        # the game he sought last pairs him (table 3), and honest's table takes the next
+        assert "ok cmd=seek" in await _say(lobby, third, "seek 2 to-301")
+        [_, later] = tasks.kept
+        nursery.start_soon(later)
+        assert "You sit at table 3, seat 0." in await told_until(victim, "You sit at table 3")
+        await told_until(third, "ok cmd=sit table=3 seat=1")
+        assert "ok cmd=seek" in await _say(lobby, fourth, "seek 2")
+        await told_until(fourth, "ok cmd=sit table=2 seat=")
+        assert lobby.matchmaking.seekers == []
+        assert "error" not in victim.outbox.take().decode()
+    finally:
+        store.close()
