@@ -60,7 +60,9 @@ def seat_given_up(lobby: Lobby, session: Session) -> None:
 def match_left(lobby: Lobby, session: Session) -> None:
     """``session`` forfeits a running match by its own 'leave' (or 'leave!'): the
     others' match is over, so it spends a seat as a seat given up at a waiting table
-    does. (A forfeit of a seat away too long, or on time, is nobody's choice: free.)
+    does. (A forfeit of a seat away too long, or on time, is free: the connection
+    whose allowance it would be is gone; matchmaking counts a seat dropped so,
+    kept_apart.py.)
     A player of another worker is charged there, where his next seat is asked for."""
     from .cluster.remote import RemoteSession  # (it imports the table, which imports this)
 

@@ -4,7 +4,9 @@ A griefer seeks, is matched, and leaves the match at once, under a fresh guest n
 each time and from several addresses (a hostile tryout, s30: three addresses aborted 49
 of one player's matches in 10 s; the seat allowance, allowance.py, counts names and
 addresses, and a fresh name has its own). So each player keeps the last few who left a
-running match of his (their name key and address, ``Left``) for ``seek_apart_ms``, and
+running match of his (their name key and address, ``Left``; a seat whose connection
+dropped and was not taken again before the away limit is left too: Table._abandoned)
+for ``seek_apart_ms``, and
 matchmaking never pairs him with one of those names, nor with an address two of them
 came from (a shared address is not blamed for one leaver, nor is his own address, his
 neighbours' behind one NAT: docs/protocol.md §5.5).

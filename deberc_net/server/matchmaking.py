@@ -23,7 +23,7 @@ from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.protocol.refusals import rules_refused
 
 from .accounts import name_key
-from .kept_apart import Left, address_of, apart, apart_from_names, earliest_end, noted
+from .kept_apart import Left, apart, apart_from_names, earliest_end, noted
 from .table_messages import Observe, Sit
 
 PRIVATE = "private"  # 'new ... private': no rule option, a table listed to nobody
@@ -448,20 +448,22 @@ class Matchmaking:
                 return
 
     # ---------------------------------------------- who left whose match
-    def left_by(self, leaver: Session, left: list[tuple[Session, GameSettings | None]]) -> None:
-        """``leaver`` left a running match by his own 'leave': each player ``left`` there
-        is kept apart from him, and has the seek he came by (if any: the first deal had
-        not ended) again, first in line (``kept_apart``; a player of another worker's
-        there, docs/scaling.md)."""
-        name = name_key(leaver.name or "")
-        address = address_of(leaver)
+    def left_by(
+        self, leaver: str, address: str | None, left: list[tuple[Session, GameSettings | None]]
+    ) -> None:
+        """``leaver`` (from ``address``) left a running match by his own 'leave', or by
+        a dropped connection he never came back on (Table._abandoned): each player
+        ``left`` there is kept apart from him, and has the seek he came by (if any: the
+        first deal had not ended) again, first in line (``kept_apart``; a player of
+        another worker's there, docs/scaling.md)."""
+        name = name_key(leaver)
         node = self.lobby.node
         for session, settings in left:
             if session.remote and node is not None:  # (his stand-in here keeps it too)
-                self.kept_apart(session, leaver.name or "", name, address, None)
-                node.tell_left_by(session, leaver.name or "", name, address, settings)
+                self.kept_apart(session, leaver, name, address, None)
+                node.tell_left_by(session, leaver, name, address, settings)
             else:
-                self.kept_apart(session, leaver.name or "", name, address, settings)
+                self.kept_apart(session, leaver, name, address, settings)
 
     def kept_apart(
         self,

@@ -53,6 +53,7 @@ from .allowance import match_left, may_talk
 from .ask_line import KeptTalk, ask_line
 from .config import Config
 from .inbox import Inbox
+from .kept_apart import address_of
 from .limits import Bucket
 from .ratings import new_ratings
 from .session import Batch, Session, batched, flush_batch, send_to_each
@@ -141,6 +142,12 @@ class Table:
     coming: list[Session] = attrs.field(init=False, factory=list)
     # the game each seat's player sought, where matchmaking seated a seeker
     sought: dict[int, GameSettings] = attrs.field(init=False, factory=dict)
+    # the address each seat's player came from (kept_apart.address_of): one whose
+    # connection dropped and who never came back is kept apart by it as a leaver is
+    seat_addresses: dict[int, str | None] = attrs.field(init=False, factory=dict)
+    # the deal each away seat's player went away in (its connection dropped) during a
+    # match: one gone in the first deal and never back aborted it as a 'leave!' then
+    away_in: dict[int, int] = attrs.field(init=False, factory=dict)
     asked_seq: int = attrs.field(init=False, default=0)  # the seq of the open request
     clocks: Clocks = attrs.field(init=False)
     deal_started: float = attrs.field(init=False, default=0.0)
@@ -551,6 +558,8 @@ class Table:
                 ):
                     now = trio.current_time()
                     self.clocks.away(seat, now)
+                    if self.match is not None:
+                        self.away_in[seat] = self.match.deal.deal_no
                     held = self._held_s(seat, now)
                     self._event(ev.WentAway(name, seat, held, clock_runs=self.match is not None))
             case Back(session):
@@ -558,6 +567,8 @@ class Table:
                 if seat is not None and self.state != ev.TableState.CLOSED:
                     session.table, session.seat = self, seat
                     self.clocks.back(seat)
+                    self.away_in.pop(seat, None)
+                    self.seat_addresses[seat] = address_of(session)
                     self._event(ev.CameBack(session.name or "?", seat))
                     if self._all_back():
                         self._start()  # his cards are his view
@@ -632,6 +643,7 @@ class Table:
         self.seats[seat] = name
         if sought is not None:
             self.sought[seat] = sought
+        self.seat_addresses[seat] = address_of(session)
         self._seated_at = -1
         self.clocks.back(seat)
         session.table, session.seat = self, seat
@@ -884,18 +896,23 @@ class Table:
             left_behind = self._left_behind(seat) if chose else []
             await self._forfeit(seat, Outcome.LEFT)
             if left_behind:  # kept apart from him by 'seek' for a while (kept_apart.py)
-                self.lobby.matchmaking.left_by(session, left_behind)
+                self.lobby.matchmaking.left_by(session.name or "", address_of(session), left_behind)
             return
         self._free_seat(seat, session.name or "?")
         if not here:  # he leaves: the seek that end gave him back is not kept (§5.5)
             self.lobby.matchmaking.forget(session)
 
-    def _left_behind(self, seat: int) -> list[tuple[Session, GameSettings | None]]:
+    def _left_behind(
+        self, seat: int, deal_no: int | None = None
+    ) -> list[tuple[Session, GameSettings | None]]:
         """The players a leave of ``seat`` ends the match of (its house bots aside),
         each with the game he had sought if matchmaking seated him and the first deal
-        has not ended: that seek is his again."""
+        had not ended (when he left, or ``deal_no``: when he went away): that seek is
+        his again."""
         match = self.match
-        first_deal = match is not None and match.deal.deal_no == 1
+        if deal_no is None:
+            deal_no = match.deal.deal_no if match is not None else 0
+        first_deal = deal_no == 1
         left = []
         for other in range(self.players):
             session = self._session(other) if other != seat else None
@@ -939,6 +956,8 @@ class Table:
     def _free_seat(self, seat: int, name: str, away_too_long: bool = False) -> None:
         self.seats[seat] = None
         self.sought.pop(seat, None)
+        self.seat_addresses.pop(seat, None)
+        self.away_in.pop(seat, None)
         self._seated_at = -1
         self._event(ev.Left(name, seat, away_too_long))
         if self.reserved is not None:  # a board waits for its player, or its forfeit
@@ -1417,6 +1436,22 @@ class Table:
                 target.send(deal)
         self.lobby.hold(self.board, tuple(s for s in self.seats if s is not None), deal)
 
+    async def _abandoned(self, seat: int) -> None:
+        """A running match's seat away past the away limit (its connection dropped and
+        its player did not come back to it): forfeited, and, as if he had left it, those
+        left behind are kept apart from him and, if he went in the first deal (played
+        out for him meanwhile), have their seek again (docs/protocol.md §5.5). A griefer
+        who dropped his connection instead of 'leave!' was counted for nothing; one who
+        came back in time is no leaver (Back forgets when he went)."""
+        name = self.seats[seat] or ""
+        bot = self.lobby.house.get(name) is not None  # (a house bot's is no one's choice)
+        gone_in = self.away_in.get(seat)  # (the deal he dropped in, not the one now)
+        left_behind = [] if bot or self.board is not None else self._left_behind(seat, gone_in)
+        address = self.seat_addresses.get(seat)
+        await self._forfeit(seat, Outcome.AWAY)
+        if left_behind:
+            self.lobby.matchmaking.left_by(name, address, left_behind)
+
     async def _no_show(self, seat: int) -> None:
         """A reserved seat stayed empty (or away) past the away limit: the board is lost
         by that seat, as if the match had started with the seat away."""
@@ -1457,7 +1492,7 @@ class Table:
             return
         away = clocks.away_too_long(now)
         if away:
-            await self._forfeit(away[0], Outcome.AWAY)
+            await self._abandoned(away[0])
             return
         warned = clocks.take_warning(now)
         if warned is not None:
