@@ -366,10 +366,10 @@ Tertz table calls (no bidding; Latin, Cyrillic or English):
   sto-pyat … sto-vosem (сто пять …)    declare a run of 5, 6, 7, 8 (100)
   sto-dam, sto-korolei, sto-tuzov      declare four queens, kings, aces (100)
   dvesti (двести, two hundred)         declare four jacks (200)
-  rost? (рост?, ot chego?)             ask the height of a combination of the
+  rost? (от чего?, ot chego?)          ask the height of a combination of the
                                        same class
 {_TALK_ANSWERS}
-  bella (mariage, марьяж)              declare trump K+Q, on your turn, once
+  mariage (bella, марьяж)              declare trump K+Q, on your turn, once
   CARD or hod CARD                     play a card: 7 8 9 10 J Q K A (T=10,
                                        В Д К Т) + s h d c (♠ ♥ ♦ ♣, п ч б к)
 """

@@ -6,9 +6,11 @@ Only the human style has a language: the machine style's words are the protocol'
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from enum import StrEnum
 from types import MappingProxyType
+
+import attrs
 
 from deberc_net.game import calls as C
 from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, Card
@@ -109,11 +111,14 @@ EN_GENITIVE = ("semerki", "vosmerki", "devyatki", "desyatki", "valta", "damy", "
 _EN_CALL_TOKEN = re.compile(r"(?<![\w?-])([\w?]+(?:-[\w?]+)+)(?![\w?-])")
 
 
-def spoken_call(token: str) -> str:
+def spoken_call(token: str, words: Mapping[str, str] | None = None) -> str:
     """A call's token as a player says (and may type) it in the Latin-script human
     style: 'ot-K' is 'ot korolya', 'ne-prokhodit' 'ne prokhodit', 'igrayu-h' 'igrayu ♥',
     'Js' 'J♠'. Each one reads back as the same call (protocol.vocabulary: words are
-    its token's parts, a hyphen typed as a space)."""
+    its token's parts, a hyphen typed as a space). ``words``: the table's own
+    (``table_words``), whose English word comes first: Tertz's 'bella' is 'mariage'."""
+    if isinstance(words, TableWords) and (said := words.en.get(token)) is not None:
+        return said
     if m := _CARD_TOKEN.fullmatch(token):
         return m.group(1) + SUIT_SYMBOLS[m.group(2)]
     if m := _OT.fullmatch(token):
@@ -154,22 +159,52 @@ def learn_plugin_calls(aliases: Iterable[Mapping[str, str]]) -> None:
                 _PLUGIN_RU.setdefault(call, word)
 
 
-# a table whose plugins give no call Russian words of their own
-NO_WORDS: Mapping[str, str] = MappingProxyType({})
+@attrs.frozen
+class TableWords(Mapping[str, str]):
+    """A table's own words for calls: read as a mapping, the Russian ones (``{call:
+    word}``, what ``ru_call`` takes); ``en``, the English ones of the game's own calls
+    that a plugin re-words (``spoken_call``'s)."""
+
+    ru: Mapping[str, str]
+    en: Mapping[str, str]
+
+    def __getitem__(self, call: str) -> str:
+        return self.ru[call]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.ru)
+
+    def __len__(self) -> int:
+        return len(self.ru)
 
 
-def table_words(aliases: Mapping[str, str]) -> Mapping[str, str]:
-    """The Russian words of a table's calls where its plugins give one: ``aliases``
+# a table whose plugins give no call words of their own
+NO_WORDS = TableWords(MappingProxyType({}), MappingProxyType({}))
+
+
+def table_words(aliases: Mapping[str, str]) -> TableWords:
+    """The words of a table's calls where its plugins give one: ``aliases``
     (``RuleSet.call_aliases``, ``{word: call}`` in each plugin's order) to ``{call:
-    its first Cyrillic word}``. So a plugin may re-word a call of the game's own for
-    its tables alone: Tertz's 'bella' is «марьяж», its 'rost?' «от чего?», while a
-    Deberts table says «белла», «рост?». Worked out once a table (``ru_call``'s
-    ``words``)."""
-    words: dict[str, str] = {}
+    its first Cyrillic word}``, and for a call of the game's own (one the engine words
+    itself, ``RU_CALLS``) whose plugin's first word is Latin, that word in English. So
+    a plugin may re-word a call of the game's own for its tables alone: Tertz's
+    'bella' is «марьяж» and 'mariage', its 'rost?' «от чего?», while a Deberts table
+    says «белла», 'bella', «рост?». Worked out once a table (``ru_call``'s and
+    ``spoken_call``'s ``words``)."""
+    ru: dict[str, str] = {}
+    en: dict[str, str] = {}
+    first: set[str] = set()
     for word, call in aliases.items():
         if CYRILLIC.search(word):
-            words.setdefault(call, word)
-    return MappingProxyType(words) if words else NO_WORDS
+            ru.setdefault(call, word)
+        elif word == call or call in first or call not in RU_CALLS:
+            continue  # (the token itself is among its words: not a re-wording)
+        else:
+            en[call] = word
+        first.add(call)
+    if not ru and not en:
+        return NO_WORDS
+    return TableWords(MappingProxyType(ru), MappingProxyType(en))
 
 
 def ru_call(token: str, words: Mapping[str, str] = NO_WORDS) -> str:

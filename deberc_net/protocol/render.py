@@ -32,6 +32,7 @@ from .lang import (
     RU_MATCH_REASONS,
     RU_OUTCOMES,
     Lang,
+    TableWords,
     ru_call,
     spoken_call,
     spoken_calls_in,
@@ -244,7 +245,7 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
                 return [line("error", [("code", event.code), *hinted], event.text)]
             told = f"Error ({event.code}): {event.human or event.text}"
             if event.hint is not None:
-                told = f"{sentence(told)} Did you mean {spoken_call(event.hint)}?"
+                told = f"{sentence(told)} Did you mean {spoken_call(event.hint, event.words)}?"
             elif event.command is not None:
                 told = f"{sentence(told)} Did you mean '{event.command}'?"
             return [told]
@@ -744,12 +745,15 @@ def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
     told = e.event  # (the kind's own function by its exact class: no dispatch's calls)
     if e.deal_won_on_points and type(told) is g.DealEnded:
         how = deal_word(told.outcome, told.written, e.names, True, Lang.EN)
-        scored = scored_lines(ev.scored_in(told.record), e.names, Lang.EN)
+        scored = scored_lines(ev.scored_in(told.record), e.names, Lang.EN, e.words)
         return [deal_end_line(told, e.names, how), *scored]
-    if e.face_up is not None and type(told) is g.CallMade:  # a swap: the card named
-        return [call_line(told, e.names, e.face_up)]
-    if e.round_two is not None and type(told) is g.CallMade:  # its pas opened round two
-        return [call_line(told, e.names), round_two_line(e.round_two, Lang.EN)]
+    if type(told) is g.CallMade:  # in the table's words (Tertz's 'mariage')
+        said = [call_line(told, e.names, e.face_up, e.words)]
+        if e.round_two is not None:  # its pas opened round two
+            said.append(round_two_line(e.round_two, Lang.EN))
+        return said
+    if type(told) is g.DealEnded and e.words:  # its scored combinations in the table's words
+        return _human_deal_end(told, e.names, e.sides, e.words)
     if e.shown_now is not None and type(told) is g.Shown:  # added to a show before
         now = pretty_cards(e.shown_now)
         return [f"{e.names[told.seat]} shows: {pretty_cards(told.cards)} (face up now: {now})"]
@@ -888,10 +892,16 @@ def round_two_line(turned_suit: int, lang: Lang) -> str:
     return _say(lang, Msg.ROUND_TWO_OPENS, suit=SUIT_SYMBOLS[SUITS[turned_suit]])
 
 
-def call_line(e: g.CallMade, n: Sequence[str], face_up: Card | None = None) -> str:
+def call_line(
+    e: g.CallMade,
+    n: Sequence[str],
+    face_up: Card | None = None,
+    words: Mapping[str, str] = NO_WORDS,
+) -> str:
     """'boris: rost?'; a swap says what lies face up now, ``face_up`` when the table
-    told it (a person's screen shows no state)."""
-    said = f"{n[e.seat]}: {_pretty_call(e.call.token())}{_clock(e.auto)}"
+    told it (a person's screen shows no state). ``words``: the table's own
+    (lang.table_words: Tertz's 'mariage')."""
+    said = f"{n[e.seat]}: {spoken_call(e.call.token(), words)}{_clock(e.auto)}"
     if e.call.name == C.MENYAYU:
         seven = "the trump 7" if face_up is None else pretty_card(face_up)
         said += f" — takes the turned card; {seven} now lies face up."
@@ -968,10 +978,12 @@ def _human_deal(e: g.DealStarted, n: tuple[str, ...], sides: Sides) -> list[str]
 
 
 @_human.register
-def _human_deal_end(e: g.DealEnded, n: tuple[str, ...], sides: Sides) -> list[str]:
+def _human_deal_end(
+    e: g.DealEnded, n: tuple[str, ...], sides: Sides, words: Mapping[str, str] = NO_WORDS
+) -> list[str]:
     bide = bide_side(e, n)
     how = e.outcome if bide is None else f"bide for {bide}"
-    return [deal_end_line(e, n, how), *scored_lines(ev.scored_in(e.record), n, Lang.EN)]
+    return [deal_end_line(e, n, how), *scored_lines(ev.scored_in(e.record), n, Lang.EN, words)]
 
 
 def bide_side(e: g.DealEnded, n: Sequence[str]) -> str | None:
@@ -1011,14 +1023,16 @@ _FOURS = {
 def combo_word(combo: str, lang: Lang, words: Mapping[str, str] = NO_WORDS) -> str:
     """'pyatdesyat to As' as 'fifty' («пятьдесят»), Tertz's 'run of 5 to Ks' as
     'hundred five' («сто пять»); a kind without words as recorded. ``words``: the
-    table's Russian words for calls (lang.table_words), bella's among them (Tertz's
-    «марьяж»)."""
+    table's words for calls (lang.table_words), bella's among them (Tertz's «марьяж»,
+    'mariage')."""
     kind = combo.split(" to ", 1)[0]
     english = lang == Lang.EN
-    if not english and words:
+    if english:
+        said = words.en.get(kind) if isinstance(words, TableWords) else None
+    else:
         said = words.get(kind)
-        if said is not None:
-            return said
+    if said is not None:
+        return said
     named = None
     if run := _RUN_OF.fullmatch(kind):
         named = _RUNS.get(int(run.group(1)))
@@ -1196,7 +1210,7 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
                 f"Turned card: {pretty_card(v.turned)} — first trump would be "
                 f"{SUIT_SYMBOLS[SUITS[v.turned >> 3]]}. Bidding round {v.bid_round}."
             )
-        out += said_so_far(v, Lang.EN)
+        out += said_so_far(v, Lang.EN, e.words)
         if v.trick:  # in play each card was told as it was laid
             out.append("Trick: " + ", ".join(f"{n[s]} {pretty_card(c)}" for s, c in v.trick))
     if v.hand:
@@ -1208,10 +1222,11 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
         if v.declares is not None:  # (Tertz) a call's name tells only its highest class
             call, classes = v.declares
             out.append(
-                f"{spoken_call(call)} declares all your undeclared combinations: "
-                f"{', '.join(spoken_call(c) for c in classes)}."
+                f"{spoken_call(call, e.words)} declares all your undeclared combinations: "
+                f"{', '.join(spoken_call(c, e.words) for c in classes)}."
             )
-        options = " | ".join(prompt_calls(v.legal, v.hand, order, spoken_call))
+        say = functools.partial(spoken_call, words=e.words)  # (Tertz's 'mariage')
+        options = " | ".join(prompt_calls(v.legal, v.hand, order, say))
         clock = f" [{e.clock_ms // 1000} s]" if e.clock_ms is not None else ""
         out.append(f"Your call{clock}: {options}")
     elif v.to_act is not None and v.seat != v.to_act:
@@ -1223,14 +1238,14 @@ def said_so_far(v: SeatView, lang: Lang, words: Mapping[str, str] = NO_WORDS) ->
     """The deal's talk, the cards shown and the tricks each side took, as the machine
     view's ``talk``, ``shown`` and ``tricks`` carry them: what a player back after a
     drop (or asking 'state') needs to go on, the events having told it once. ``words``:
-    the table's Russian words for calls (lang.table_words)."""
+    the table's words for calls (lang.table_words)."""
     n = v.names
     out = []
     if v.talk:
         if lang == Lang.RU:
             talk = ", ".join(f"{n[seat]} {ru_call(token, words)}" for seat, token in v.talk)
         else:
-            talk = ", ".join(f"{n[seat]} {spoken_call(token)}" for seat, token in v.talk)
+            talk = ", ".join(f"{n[seat]} {spoken_call(token, words)}" for seat, token in v.talk)
         out.append(_say(lang, Msg.STATE_TALK, talk=talk))
     if v.shown:
         shown = "; ".join(f"{n[seat]} {pretty_cards(cs)}" for seat, cs in sorted(v.shown.items()))

@@ -272,7 +272,8 @@ class Help:
             if lang == Lang.RU or not session.connection.machine:
                 # a person's: as his prompt offers them (the cards grouped, in the
                 # order his hand is shown), each as it is said and may be typed
-                say = partial(ru_call, words=table.ru_words) if lang == Lang.RU else spoken_call
+                said = ru_call if lang == Lang.RU else spoken_call  # (Tertz's 'mariage')
+                say = partial(said, words=table.ru_words)
                 hand = view(match, seat).hand
                 calls = prompt_calls(calls, hand, session.connection.hand_order, say)
         playing = table.state != ev.TableState.WAITING

@@ -13,7 +13,7 @@ from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
 from deberc_net.game.record import replay_calls
 from deberc_net.game.rules import RuleSet
-from deberc_net.protocol.lang import spoken_call
+from deberc_net.protocol.lang import spoken_call, table_words
 from deberc_net.protocol.render import pretty_cards
 from deberc_net.server.web.replay import replay_match
 from deberc_net.testing import build_ruleset, rule_book
@@ -88,15 +88,17 @@ def test_the_replay_folded_from_the_events_says_what_the_record_says(
     rule_set: tuple[int, str, tuple[str, ...]],
 ) -> None:
     rules = build_ruleset(*rule_set)
+    words = table_words(rules.call_aliases)
     book = rule_book()
     penalties = forfeited = showed = 0
     for game in range(6):
         match = _match_with_penalties_and_forfeits(rules, game)
         shown = replay_match(list(match.records), book)
         for record, deal in zip(match.records, shown.deals, strict=True):
-            # each call as spoken (docs/web.md), a punished one with its penalty in words
+            # each call as spoken (docs/web.md), in the table's own words (Tertz's
+            # 'mariage'), a punished one with its penalty in words
             said = [
-                (e["seat"], spoken_call(from_record(e).token()))
+                (e["seat"], spoken_call(from_record(e).token(), words))
                 for e in record["calls"]
                 if e["call"] != PLAY
             ]

@@ -223,13 +223,15 @@ class ReplayFold:
                 self.tricks.append(Trick(plays[0][0], plays, event.winner))
             elif isinstance(event, CallMade):
                 self._say(
-                    event.seat, _call_text(event.call), _ru_call_text(event.call, self._words)
+                    event.seat,
+                    _call_text(event.call, self._words),
+                    _ru_call_text(event.call, self._words),
                 )
                 if event.seat in self._shown and event.call.token() == "pokazyvayu":
                     self._say(event.seat, *self._shown.pop(event.seat))
             elif isinstance(event, Penalized) and event.call.name != PLAY:
                 penalized = _ru_call_text(event.call, self._words, event.code)
-                self._say(event.seat, _call_text(event.call, event.code), penalized)
+                self._say(event.seat, _call_text(event.call, self._words, event.code), penalized)
             elif isinstance(event, Shown):  # public at the table: docs/rules.md §3.5
                 # listed after its 'pokazyvayu', which the engine's show after 'skin'
                 # logs after it
@@ -326,11 +328,11 @@ def _hands_at_first_card(deal: Deal) -> list[list[str]]:
     return [[card_str(c) for c in at_first.get(seat, hand)] for seat, hand in enumerate(deal.hands)]
 
 
-def _call_text(call: Call, penalty: str | None = None) -> str:
+def _call_text(call: Call, table: Mapping[str, str], penalty: str | None = None) -> str:
     """A call as the page lists it: as spoken, as the human style writes the talk
-    ('igrayu ♠', 'ot korolya', 'dva tertsa': docs/protocol.md §3), a penalty's code
-    after it in words."""
-    said = spoken_call(call.token())
+    ('igrayu ♠', 'ot korolya', 'dva tertsa': docs/protocol.md §3; ``table``'s own words,
+    Tertz's 'mariage'), a penalty's code after it in words."""
+    said = spoken_call(call.token(), table)
     if penalty is None:
         return said
     return f"{said} ({words.said(W.PENALTY, Lang.EN, why=penalty.replace('-', ' '))})"

@@ -153,7 +153,7 @@ def talk_with_shown(
     out: list[tuple[int, str]] = []
     left = dict(shown)
     for i, (seat, token) in enumerate(talk):
-        out.append((seat, ru_call(token, words) if lang == Lang.RU else spoken_call(token)))
+        out.append((seat, ru_call(token, words) if lang == Lang.RU else spoken_call(token, words)))
         if last.get(seat) == i and seat in left:
             out.append((seat, shown_text(left.pop(seat), lang)))
     return out + [(seat, shown_text(cards, lang)) for seat, cards in left.items()]

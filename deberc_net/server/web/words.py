@@ -532,8 +532,8 @@ def call_words(lang: Lang, words: Mapping[str, str] = NO_WORDS) -> dict[str, str
     tokens += [f"{OT}-{r}{trump}" for r in ranks for trump in ("", "-kozyrnogo")]
     tokens += [f"{IGRAYU}-{s}" for s in SUITS]
     tokens += [f"{r}{s}" for r in ranks for s in SUITS]
-    say = (lambda t: ru_call(t, words)) if lang == Lang.RU else spoken_call
-    return {token: say(token) for token in tokens}
+    say = ru_call if lang == Lang.RU else spoken_call
+    return {token: say(token, words) for token in tokens}
 
 
 def table_script_words(lang: Lang, words: Mapping[str, str] = NO_WORDS) -> dict[str, Any] | None:
@@ -627,7 +627,7 @@ class PageWords:
 
     def call(self, token: str, words: Mapping[str, str] = NO_WORDS) -> str:
         """A call as spoken at the table: 'lomayu 6', «ломаю 6» (``words``: the table's)."""
-        return ru_call(token, words) if self.russian else spoken_call(token)
+        return ru_call(token, words) if self.russian else spoken_call(token, words)
 
     @property
     def switch_name(self) -> str:

@@ -70,7 +70,8 @@ def deberc_call_aliases() -> dict[str, tuple[str, ...]]:
     return {
         **breaks,
         **WORDS,
-        "bella": ("mariazh", "марьяж", "mariage", "marriage"),
+        # its first word is the one people are told (docs/rules.md §12.5: mariage)
+        "bella": ("mariage", "марьяж", "mariazh", "marriage"),
         "rost?": ("от чего?", "ot chego?", "from what?"),  # seed 004: "From what?"
     }
 
