@@ -155,6 +155,7 @@ class Msg(StrEnum):
     TO_TARGET = "to-target"
     ONE_DEAL = "one-deal"
     RULES_CLOCK = "rules-clock"
+    RULES_CLOCK_OUT = "rules-clock-out"
     RULES_CLOCK_BREAK = "rules-clock-break"
     SAID = "said"
     SAID_AT = "said-at"
@@ -802,16 +803,23 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.ONE_DEAL: ("one deal decides.", "всё решает одна раздача."),
     Msg.RULES_CLOCK: (
         "Clock: {human} s a call for people, {bot} s for bots ('clock'), plus {lag} ms lag "
-        "allowance. Out of time: pass in bidding, the forced answer in the table talk, the "
-        "lowest legal card in play{breaks}. {timeouts} timeouts in a row, or {away} s "
+        "allowance. Out of time: {out}. {timeouts} timeouts in a row, or {away} s "
         "disconnected, forfeit the game.",
         "Часы: {human} с на ход людям, {bot} с ботам (команда clock), и ещё {lag} мс на "
-        "задержку связи. Время вышло — за вас ходят часы: пас в торговле, вынужденный "
-        "ответ в разговоре, младшая разрешённая карта в игре{breaks}. Проигрыш: {timeouts} "
+        "задержку связи. Время вышло — за вас ходят часы: {out}. Проигрыш: {timeouts} "
         "раза подряд по часам или {away} с без связи.",
     ),
-    # said in the clock line only at a table whose game breaks a deck (RULES_BREAKS)
-    Msg.RULES_CLOCK_BREAK: (", in Tertz the break lomayu 1", ", в терце «ломаю 1»"),
+    # what the clock calls for a seat out of time (the clock line's {out})
+    Msg.RULES_CLOCK_OUT: (
+        "pass in bidding, the forced answer in the table talk, the lowest legal card in play",
+        "пас в торговле, вынужденный ответ в разговоре, младшая разрешённая карта в игре",
+    ),
+    # at a table whose game breaks a deck and has no bidding (RULES_BREAKS: Tertz)
+    Msg.RULES_CLOCK_BREAK: (
+        "in Tertz the break lomayu 1, the forced answer in the table talk, the lowest "
+        "legal card in play",
+        "в терце «ломаю 1», вынужденный ответ в разговоре, младшая разрешённая карта в игре",
+    ),
     Msg.SAID: ("{where}{sender} says: {text}", "{where}{sender}: {text}"),
     Msg.SAID_AT: ("[table {table}{watchers}] ", "[стол {table}{watchers}] "),
     Msg.SAID_WATCHERS: (", watchers", ", зрители"),
@@ -1853,5 +1861,6 @@ RU_OPTION_CALLS_HELP = {
                                        партии после своей взятки""",
 }
 # the variants whose clock, out of time, breaks the deck (Tertz: lomayu-1, the first of
-# legal=, docs/protocol.md §11.2): their 'rules' clock line says so, no other's
+# legal=, docs/protocol.md §11.2) and which have no bidding: their 'rules' clock line
+# says so, no other's
 RULES_BREAKS = frozenset({"tertz"})

@@ -403,7 +403,11 @@ class Help:
                 lag=c.lag_ms,
                 timeouts=c.max_timeouts,
                 away=c.away_limit_ms // 1000,
-                breaks=phrase(Msg.RULES_CLOCK_BREAK) if table.rules.variant in RULES_BREAKS else "",
+                out=phrase(
+                    Msg.RULES_CLOCK_BREAK
+                    if table.rules.variant in RULES_BREAKS
+                    else Msg.RULES_CLOCK_OUT
+                ),
             ),
         ]
 

@@ -15,14 +15,21 @@ async def test_the_rules_clock_line_names_the_automatic_break(
     table = (await anna.expect("ok", cmd="sit"))["table"]
     await anna.send("rules")
     clock = await anna.read_until(lambda x: x.startswith("rules ") and "Clock:" in x)
-    assert "lowest legal card in play, in Tertz the break lomayu 1." in clock
+    # Tertz has no bidding: no 'pass in bidding' (a tryout, s31)
+    assert (
+        "Out of time: in Tertz the break lomayu 1, the forced answer in the table talk, "
+        "the lowest legal card in play. 3 timeouts" in clock
+    ), clock
+    assert "bidding" not in clock
     olga = await connect.human(port, "olga")
     await olga.send("lang ru")
     await olga.send(f"sit {table}")
     await olga.send("rules")
     said = [await olga.read_until(lambda x: x.startswith("Часы:"))]
     said += [await olga.read_until(lambda _: True) for _ in range(3)]  # wrapped at 80
-    assert "в терце «ломаю 1»." in " ".join(x.strip() for x in said)
+    told = " ".join(x.strip() for x in said)
+    assert "за вас ходят часы: в терце «ломаю 1», вынужденный ответ" in told, told
+    assert "торговл" not in told
 
 
 async def test_a_deberts_tables_clock_line_says_nothing_of_a_break(
@@ -34,7 +41,10 @@ async def test_a_deberts_tables_clock_line_says_nothing_of_a_break(
     await anna.expect("ok", cmd="sit")
     await anna.send("rules")
     clock = await anna.read_until(lambda x: x.startswith("rules ") and "Clock:" in x)
-    assert "the lowest legal card in play. 3 timeouts in a row" in clock, clock
+    assert (
+        "Out of time: pass in bidding, the forced answer in the table talk, the lowest "
+        "legal card in play. 3 timeouts in a row" in clock
+    ), clock
     assert "Tertz" not in clock and "lomayu" not in clock
     olga = await connect.human(port, "olga")
     await olga.send("lang ru")
