@@ -643,3 +643,30 @@ def test_deberts_bidding_and_prokhodit_are_refused_in_tertz_own_words() -> None:
     assert str(why) == "Tertz has no prokhodit?: ask a declaration with rost?"
     why = refused(deal, 1, "pas", E.NotAllowed)  # out of turn too: no turn would allow it
     assert str(why) == "Tertz has no bidding: the turned card's suit is trump"
+
+
+def test_a_combination_given_way_on_is_written_once_its_owner_holds_the_best() -> None:
+    """docs/rules.md §12.5's choice: 'pishet' says the terts is not the best now, not that
+    it is thrown away; the four kings drawn later make seat 0's the best declaration,
+    and he writes all his standing combinations, the terts among them."""
+    deal = deal_of(
+        "7c 8c 9c Ad Kd Ks Kc 7s 9d",
+        "10d Jd Qd 7h 9h Js As Jh Qc",
+        "Ah",
+        "8h 10s Ac 8d Kh 9s Qs Qh 10h Jc 10c 8s",  # lomayu-1: 8h under; Kh to seat 0
+    )
+    play(deal, "Ad")
+    say(deal, 1, "terts")  # to the Qd
+    play(deal, "10d")
+    say(deal, 1, "lomayu-1")
+    say(deal, 0, "rost?")  # his terts to the 9c
+    say(deal, 1, "ot-Q")
+    assert legal(deal, 0) == ["pishet"]
+    say(deal, 0, "pishet")
+    play(deal, "7s Js 7h")  # seat 1 takes the trick; seat 0 draws the Kh
+    assert "sto-korolei" in legal(deal, 0)
+    say(deal, 0, "sto-korolei")
+    finish(deal)
+    assert deal.result is not None and deal.result.score.combo_points == [120, 0]
+    scored = {d["seat"]: [s["points"] for s in d["scored"]] for d in deal.record()["declared"]}
+    assert scored == {0: [20, 100], 1: []}
