@@ -22,6 +22,7 @@ NAME_WIDTH = 7  # a side's column in the score pane; four names on one table lin
 PAIR_WIDTH = 10  # four players: a pair's column ('kost+hous')
 BREAK = "lomayu"  # Tertz: breaking the deck, lomayu-N (docs/rules.md §12.2)
 DEAL_ROWS = 5  # deals listed in the score pane (the totals cover the rest)
+CUT = "… "  # before the Talk line's calls when the deal's earlier ones did not fit
 # the table pane's width inside its padding at 80 columns (app.py: 80 - 27 - 2); its
 # height is 9 lines, so a line that wrapped pushed the last one (the result) off
 TABLE_COLUMNS = 51
@@ -212,11 +213,17 @@ def _turned_text(state: TableState, name: Namer) -> str:
 
 
 def _talk_text(state: TableState, name: Namer) -> str:
-    """This deal's latest calls that fit on one line (long names: fewer), as spoken."""
+    """This deal's latest calls that fit on one line (long names: fewer), as spoken;
+    a leading ``…`` says earlier calls of the deal were left out (``state`` has them)."""
     said = [f"{name(s)} {spoken_call(t)}" for s, t in state.talk[-4:]]
-    while len(said) > 1 and cell_len("Talk:   " + ", ".join(said)) > TABLE_COLUMNS:
+
+    def line() -> str:
+        cut = CUT if len(said) < len(state.talk) else ""
+        return "Talk:   " + cut + (", ".join(said) or "-")
+
+    while len(said) > 1 and cell_len(line()) > TABLE_COLUMNS:
         del said[0]
-    return "Talk:   " + (", ".join(said) or "-")
+    return line()
 
 
 def numbered_runs(legal: tuple[str, ...]) -> list[str]:

@@ -1012,6 +1012,22 @@ def test_the_talk_is_shown_as_spoken_on_the_talk_line_and_in_the_log() -> None:
     assert talk.endswith("ot korolya kozyrnogo") and "ot-K" not in talk
 
 
+def test_the_talk_line_marks_earlier_calls_left_out() -> None:
+    """The Talk line shows the deal's last calls that fit (docs/play.md); a leading '…'
+    says earlier ones were left out, so a line of two calls is not taken for the
+    deal's whole talk."""
+
+    def talk(state: TableState) -> str:
+        return next(x for x in table_text(state).splitlines() if x.startswith("Talk:"))
+
+    long = fold_all(FOUR_LONG)  # six calls; one fits beside the long name
+    assert talk(long) == "Talk:   … house-heuristic-1 ot korolya kozyrnogo"
+    assert talk(fold_all(FOUR_LONG[:8])) == "Talk:   … house-heuristic-1 igrayu, sasha bella"
+    # all of the deal's talk shown: nothing marked
+    assert talk(fold_all(FOUR_LONG[:6])) == "Talk:   sasha pas, house-heuristic-1 igrayu"
+    assert talk(fold_all(START)) == "Talk:   b2 igrayu"
+
+
 def test_the_score_pane_heads_name_pairs_and_free_seats_readably() -> None:
     """Four players' heads read 'kos~ou sas~ol' (two names squeezed into six cells), a
     free seat of a waiting table 'se~ 1' (tryout s16, finding 9)."""
