@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import secrets
+import sys
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -127,9 +128,20 @@ def run_distributed(
     try:
         run_id = store.start_run({"argv": argv, "distributed": spec})
         queue.enqueue(run_id, sorted(boards.items()))
+        if options.progress:  # (not with --json: its standard error is its stops' one line)
+            print(queued_line(run_id, len(boards)), file=sys.stderr, flush=True)
         return run_id, _wait_and_finish(queue, run_id, options, seed, games)
     finally:
         queue.close()
+
+
+def queued_line(run_id: int, boards: int) -> str:
+    """The waiter's first line: the run's number, which 'ladder cancel' and 'ladder
+    finish' take (docs/bots.md), said before its progress."""
+    return (
+        f"ladder: run {run_id} (distributed): {boards} boards queued for the workers "
+        f"('deberc-net ladder cancel {run_id}' drops it)"
+    )
 
 
 def finish_distributed(

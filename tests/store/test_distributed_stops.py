@@ -127,6 +127,34 @@ def test_a_worker_that_cannot_run_a_bot_fails_the_run_and_plays_the_next(
 
 
 @pytest.mark.timeout(90)
+def test_the_waiter_says_its_run_number_first(postgres_url: str) -> None:
+    """The waiter said no run number: the operator could not 'ladder cancel N' without
+    'ladder table' first. Its first line names it (its progress follows as before);
+    cancelled by that number, it ends with the one line of a cancelled run."""
+    deadline = time.monotonic() + TIME_LIMIT_S
+    args = ("--bot", HEUR, "--bot", RAND, "--deals", "2", "--concurrency", "1", "--distributed")
+    waiter = subprocess.Popen(
+        ladder_argv(postgres_url, *args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        wait_for("the run's boards", lambda: queued(postgres_url) == 2, deadline)
+        (run,) = _runs(postgres_url)
+        cancel = run_cli(["ladder", "cancel", str(run), "--db", postgres_url])
+        assert cancel.returncode == 0, cancel.stderr
+        code, out, err = _ended(waiter, deadline)
+        lines = err.strip().splitlines()
+        assert (code, out) == (2, "") and lines[0] == (
+            f"ladder: run {run} (distributed): 2 boards queued for the workers "
+            f"('deberc-net ladder cancel {run}' drops it)"
+        ), err
+        # the progress as before (if it was shown before the cancel), then the stop
+        assert all(x.startswith("ladder: 0/4 games (") for x in lines[1:-1]), err
+        assert lines[-1].startswith(f"deberc-net ladder: run {run} was cancelled by "), err
+    finally:
+        _killed([waiter])
+
+
+@pytest.mark.timeout(90)
 def test_a_queued_run_cancelled_ends_its_waiter_and_the_workers_play_the_next(
     postgres_url: str, tmp_path: Path
 ) -> None:
