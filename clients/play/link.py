@@ -332,6 +332,11 @@ class Link:
                 self._login_unanswered = login is not None
                 if login is not None:
                     await conn.send(login)
+                    # the fence: its pong comes after all the login's answer (a seat's
+                    # 'back' and view, what was missed: docs/protocol.md §2.3), so the
+                    # screen knows then that a seat it showed was not given back
+                    self._pinged()
+                    await conn.send("ping")
                 nursery.start_soon(self._write, conn, inbox)
                 nursery.start_soon(conn.keep_alive, self._pinged)
                 async for told in conn.lines():

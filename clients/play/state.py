@@ -180,6 +180,13 @@ NOWHERE = "you sit at no table and observe none"
 # a connection made again (its banner), and with our seat taken back (kind=back)
 CONNECTED_AGAIN = "Connected again."
 SEAT_BACK = "Connected again: your seat at table {table} is back."
+# ... and with none: the server's reason (a seat freed, a match lost or cut off) logged
+# after it, or none given (a restarted server keeps no seat, and a guest's token is new)
+NOT_KEPT = "Connected again, but your seat at table {table} was not kept"
+NOT_KEPT_WHY = NOT_KEPT + " (the server says why below)."
+NOT_KEPT_UNSAID = (
+    NOT_KEPT + ": the server holds none of yours now (a restarted server keeps no seats)."
+)
 
 
 def _round_two_opens(state: TableState) -> bool:
@@ -555,6 +562,8 @@ def _ok(state: TableState, line: Line) -> TableState:
         state = attrs.evolve(_lobby(state), table=line.get_int("table"), resync=RESYNC)
     elif cmd == "leave":
         state = _lobby(state)
+    elif cmd == "ping" and state.before is not None:
+        state = _not_kept(state)
     if cmd in ("style", "clock", "ping") or again:
         return state
     return _log(state, line.text or f"ok {cmd}")
@@ -600,6 +609,26 @@ BY_THE_CLOCK = " (by the clock)"  # a call or card the clock made for a seat out
 def _by_the_clock(line: Line) -> str:
     """What follows a call the clock made (``auto=1``, docs/protocol.md §11.2)."""
     return BY_THE_CLOCK if line.get_str("auto") == "1" else ""
+
+
+def _not_kept(state: TableState) -> TableState:
+    """A pong after logging in again with our seat not taken back: the seat is gone, said
+    in place of the bare 'Connected again.' (the link pings right after its login, and
+    the answer to a login, a seat's 'back' and view included, comes before the next
+    line's: docs/protocol.md §2.3). A table only watched was said at the login."""
+    before = state.before
+    state = attrs.evolve(state, before=None)
+    if before is None or before.seat is None or before.table is None:
+        return state
+    log = list(state.log)
+    at = next((i for i in reversed(range(len(log))) if log[i] == CONNECTED_AGAIN), None)
+    if at is None:  # (gone from the log kept: said now)
+        return _log(state, NOT_KEPT_UNSAID.format(table=before.table))
+    # what the server logged since the login is its word on it (a seat freed, a match
+    # lost or ended while away; a registered name's match cut off by a restart)
+    said = NOT_KEPT_WHY if at < len(log) - 1 else NOT_KEPT_UNSAID
+    log[at] = said.format(table=before.table)
+    return attrs.evolve(state, log=tuple(log))
 
 
 def _back(state: TableState, table: int | None) -> TableState:

@@ -751,6 +751,38 @@ async def _gave_up_then_ctrl_r(db: Path) -> None:
 
 
 @pytest.mark.timeout(120)
+def test_a_seat_a_restarted_server_lost_is_said_after_the_login_again(tmp_path: Path) -> None:
+    """Seated, then the server restarts (a real server stopped and started on its port):
+    the link logs in again by itself and the server has no seat for it. The log said
+    only 'Connected again.' and the table went with no word why."""
+    asyncio.run(asyncio.wait_for(_seat_lost_in_a_restart(tmp_path / "db.sqlite3"), 100))
+
+
+async def _seat_lost_in_a_restart(db: Path) -> None:
+    first = ServerThread(db).__enter__()
+    port = first.port
+    app = PlayApp("127.0.0.1", port, name="roman")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.state.token is not None, "login")
+        await type_line(pilot, "new 2", by_key=False)
+        await until(pilot, lambda: app.state.table is not None, "a seat")
+        table = app.state.table
+        first.__exit__()
+        with ServerThread(db, port=port) as again:
+            said = (
+                f"Connected again, but your seat at table {table} was not kept: the server"
+                " holds none of yours now (a restarted server keeps no seats)."
+            )
+            await until(pilot, lambda: said in app.state.log, "the seat said lost")
+            assert app.state.table is None and "Connected again." not in app.state.log
+            assert app.pane("table").text.startswith("In the lobby.")
+            await pilot.press("f10")
+            await until(pilot, lambda: not app.is_running, "exit")
+        assert not again.errors, again.errors
+    assert not first.errors, first.errors
+
+
+@pytest.mark.timeout(120)
 def test_an_observer_joining_mid_match_is_shown_the_deals_and_the_last_trick(
     tmp_path: Path,
 ) -> None:

@@ -1143,6 +1143,38 @@ def test_a_login_with_no_seat_after_a_restart_clears_the_dead_table() -> None:
     assert state.names_at(3, "m3") == ("b1", "b2")
 
 
+PONG = "ok cmd=ping text=pong"  # the link's fence after its login: all its answer came
+
+
+def test_a_seat_not_given_back_is_said_plainly() -> None:
+    """Logged in again and no 'back' before the fence's pong: the log said only
+    'Connected again.' and the table went from the screen with no word why. It says the
+    seat was not kept, in that line's place, and points at the server's reason when one
+    came (a seat freed, a match lost while away), else that none was given."""
+    freed = (
+        "info text=While you were away, your seat at table 3 was freed: a seat is held 120 s"
+        " for a player away, then it is free for another."
+    )
+    told = fold_all([*BANNER, *START, *AGAIN, freed, PONG])
+    assert told.table is None and told.before is None
+    assert told.log[-2:] == (
+        "Connected again, but your seat at table 3 was not kept (the server says why below).",
+        freed[len("info text=") :],
+    )
+    restarted = fold_all([*BANNER, *START, *AGAIN, PONG])
+    assert restarted.log[-1] == (
+        "Connected again, but your seat at table 3 was not kept: the server holds none of"
+        " yours now (a restarted server keeps no seats)."
+    )
+    assert restarted.logged == fold_all([*BANNER, *START, *AGAIN]).logged  # in its place
+    # given back: the pong changes nothing; in the lobby there was no seat to say
+    back = [*AGAIN, "event seq=8 table=3 kind=back name=b1 seat=0", START[-1], PONG]
+    assert fold_all(back, fold_all([*BANNER, *START])).log[-1] == (
+        "Connected again: your seat at table 3 is back."
+    )
+    assert fold_all([*BANNER, START[0], *AGAIN, PONG]).log[-1] == "Connected again."
+
+
 def test_a_login_that_is_back_at_the_seat_keeps_the_table() -> None:
     """After a drop the server says we are back (kind=back, then the view): the names,
     the score and the match id of the table are taken back."""
