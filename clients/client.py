@@ -25,7 +25,8 @@ import attrs
 import trio
 
 from deberc_net.process_exit import freeze_heap_at_exit
-from deberc_net.protocol.wire import LineBuffer, first_value, quick_ask
+from deberc_net.protocol.ends import end_words
+from deberc_net.protocol.wire import LineBuffer, first_value, parse_line, quick_ask
 
 from .protocol import Event, EventKind, Record, Tag, View, banner_protocol, parse
 
@@ -215,6 +216,10 @@ class Stats:
 
 
 RECONNECTS = 5  # drops in a row a bot survives, by default
+RESERVED = "reserved"  # the seek of a ladder's bot: it sits where the ladder reserved
+# the match ends that were no game played out (docs/protocol.md §9.7): told (``tell``).
+# As strings: the engine's enums (game.outcomes) cost a bot's start-up 3 ms more
+NOT_PLAYED_OUT = frozenset({"left", "away", "timeouts", "internal", "shutdown", "server-lost"})
 
 
 @attrs.define
@@ -262,6 +267,7 @@ class Bot:
     # for a ladder (FAULT_COUNTS_ENV), which counts a process bot's faults from them
     on_fallback: Callable[[Stats], None] | None = None
     _seeking: bool = attrs.field(default=False, init=False)  # a 'seek' not yet seated
+    _table: str | None = attrs.field(default=None, init=False)  # where 'ok cmd=sit' sat it
     _logged_in: bool = attrs.field(default=False, init=False)  # this session's login is ok
     # the session's first lines not yet answered ('ok' or 'error', in order): the
     # error that answers 'login' is a refusal
@@ -401,7 +407,7 @@ class Bot:
                 if " kind=match-end" not in line:
                     return Step.ON
                 if first_value(line, " kind=") == "match-end":
-                    return self._match_ended(out)
+                    return self._match_ended(out, line)
             if line.startswith("state "):
                 self._seeking = False
                 return Step.ON
@@ -428,6 +434,10 @@ class Bot:
                 if f.get("code") in _LOGIN_PUT_OFF:
                     raise LoginPutOff(f.get("text", "try again"))
                 raise LoginRefused(f.get("text", "refused"))
+        if tag == Tag.OK and f.get("cmd") == "sit":
+            self._table = f.get("table")
+        elif tag == Tag.INFO and self._closes(f.get("text", "")):
+            return self._table_closed(out, f.get("text", ""))
         board = f.get("board") if tag == Tag.OK and f.get("cmd") == "sit" else None
         if board is not None and self.on_board is not None:
             self.on_board(board)
@@ -444,7 +454,7 @@ class Bot:
             out.append(f"seek {self.seek}")
             self._seeking = self._seek_due = True
         elif tag == Tag.EVENT and item.kind == EventKind.MATCH_END:
-            return self._match_ended(out)
+            return self._match_ended(out, line)
         elif tag == Tag.ERROR:
             self.stats.errors.append(line)
             code = f.get("code")
@@ -459,6 +469,7 @@ class Bot:
             if self._seek_due and code == "busy" and self._pongs >= self._fence:
                 return self._seek_put_off(f.get("text", "busy"))
         elif tag == Tag.BYE:
+            self._told(f"the server said goodbye: {f.get('text', 'bye')}")
             return Step.OVER
         return Step.ON
 
@@ -487,18 +498,51 @@ class Bot:
         self._seek_due = True
         await send(f"seek {self.seek}")
 
-    def _match_ended(self, out: list[str]) -> Step:
-        """A match of the bot's is over: seek the next, or say 'quit' after the last."""
+    def _closes(self, text: str) -> bool:
+        """Whether an ``info`` says the bot's table closes with no match end to come (a
+        server stopping, a lost worker's table: docs/protocol.md §11.4; the machine
+        style's texts are the English ones)."""
+        return self._table is not None and text.startswith(f"Table {self._table} closes: ")
+
+    def _table_closed(self, out: list[str], text: str) -> Step:
+        """The bot's table closed under it: said, and a game sought again (a server
+        stopping refuses it, then closes the connection: the bot ends as after a loss)."""
+        self._table = None
+        self._told(f"{text.rstrip('.')}; seeking again ('seek {self.seek}')")
+        self._seek_again(out)
+        return Step.ON
+
+    def _match_ended(self, out: list[str], line: str) -> Step:
+        """A match of the bot's is over: seek the next, or say 'quit' after the last. One
+        not played out (given up, the server stopping) is told, with what comes next: a
+        bot's silent wait for a seek nobody answers looked like a hang."""
         self.stats.games += 1
-        if self.games is not None and self.stats.games >= self.games:
+        last = self.games is not None and self.stats.games >= self.games
+        end = parse_line(line)
+        reason = end.get_str("reason") or ""
+        if reason in NOT_PLAYED_OUT:
+            what = f"match {end.get_str('match') or '?'} at table {end.get_str('table')}"
+            then = "its last game: quitting" if last else f"seeking again ('seek {self.seek}')"
+            self._told(f"{what} ended: {end_words(reason)}; {then}")
+        self._table = None
+        if last:
             out.append("quit")
             return Step.OVER
+        self._seek_again(out)
+        return Step.ON
+
+    def _seek_again(self, out: list[str]) -> None:
         self._pinged()  # the fence: an answer after its pong is the seek's
         self._fence = self._pings
         out.append("ping")
         out.append(f"seek {self.seek}")
         self._seeking = self._seek_due = True
-        return Step.ON
+
+    def _told(self, text: str) -> None:
+        """``tell`` what the bot does unasked; not a ladder's bot ('seek reserved'),
+        whose ladder reports its matches itself."""
+        if self.tell is not None and self.seek != RESERVED:
+            self.tell(text)
 
     def _pinged(self) -> None:
         """A 'ping' is sent (by the bot, or to keep the connection alive)."""

@@ -1,10 +1,12 @@
 """docs/bots.md's library bot, the example a bot author copies, run as it stands
 against a real server that then stops: it ends with one line on standard error and
 status 2 (tryout 18, finding 8: a 30-line traceback; only the reference bots' entry
-point said it in one line)."""
+point said it in one line). And against an opponent who gives the match up: it says so
+in one line and seeks again (it waited in silence, as if hung)."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -63,3 +65,48 @@ async def test_the_docs_library_bot_ends_in_one_line_when_the_server_goes(
     assert done[0].returncode == 2 and err.count("\n") == 1, err
     assert err.startswith(f"mybot: connection to 127.0.0.1:{port} lost: "), err
     assert "Traceback" not in err and done[0].stdout == b""
+
+
+@pytest.mark.timeout(90)
+async def test_the_docs_library_bot_says_a_match_given_up_and_seeks_again(
+    db_path: Path, connect: Connector, tmp_path: Path
+) -> None:
+    async with running_server(make_config(db_path)) as port:
+        script = tmp_path / "mybot.py"
+        script.write_text(library_example().replace("port=7501", f"port={port}"), "utf-8")
+        bot = await trio.lowlevel.open_process(
+            [sys.executable, str(script)],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            said = bytearray()
+
+            async def next_line() -> str:
+                assert bot.stderr is not None
+                with trio.fail_after(30):
+                    while b"\n" not in said:
+                        said.extend(await bot.stderr.receive_some(4096))
+                line, _, rest = bytes(said).partition(b"\n")
+                said[:] = rest
+                return line.decode()
+
+            quitter = await connect.machine(port, "quitter")
+            await quitter.send("seek 2")
+            sat = await quitter.expect("ok", cmd="sit", timeout=30)
+            start = await quitter.expect("event", kind="start")
+            await quitter.send("leave!")  # the first deal not over: a match given up
+            table, match = sat["table"], start["match"]
+            assert await next_line() == (
+                f"mybot: match {match} at table {table} ended: a player left the table: "
+                "forfeit; seeking again ('seek 2')"
+            )
+            # it did seek again: the next seeker sits with it
+            other = await connect.machine(port, "other")
+            await other.send("seek 2")
+            seated = await other.expect("ok", cmd="sit", timeout=30)
+            assert "mybot" in seated["seats"].split(","), seated
+        finally:
+            bot.kill()
+            await bot.wait()
