@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from rich.cells import cell_len, chop_cells
 
-from deberc_net.protocol.lang import spoken_call
+from deberc_net.protocol.lang import NO_WORDS, spoken_call
 
 from .cards import RANKS, SUITS, SYMBOL, card, suit
 from .state import TableState, versus
+from .words import words_for
 
 NAME_WIDTH = 7  # a side's column in the score pane; four names on one table line
 PAIR_WIDTH = 10  # four players: a pair's column ('kost+hous')
@@ -215,7 +216,8 @@ def _turned_text(state: TableState, name: Namer) -> str:
 def _talk_text(state: TableState, name: Namer) -> str:
     """This deal's latest calls that fit on one line (long names: fewer), as spoken;
     a leading ``…`` says earlier calls of the deal were left out (``state`` has them)."""
-    said = [f"{name(s)} {spoken_call(t)}" for s, t in state.talk[-4:]]
+    words = words_for(state.talon)  # (Tertz's 'mariage')
+    said = [f"{name(s)} {spoken_call(t, words)}" for s, t in state.talk[-4:]]
 
     def line() -> str:
         cut = CUT if len(said) < len(state.talk) else ""
@@ -255,20 +257,21 @@ def default_break(legal: tuple[str, ...]) -> str | None:
     return breaks[(len(breaks) - 1) // 2] if breaks else None
 
 
-def spoken_calls(legal: tuple[str, ...]) -> list[str]:
+def spoken_calls(legal: tuple[str, ...], words: Mapping[str, str] = NO_WORDS) -> list[str]:
     """The legal calls as a person says (and may type) them, as the human style writes
     them (``igrayu ♠``, ``ot korolya``, ``J♠``: docs/protocol.md §3): the calls first, as
     the server lists them, then the cards in the hand's order."""
     held = [t for t in legal if t[-1:] in SUITS and t[:-1] in RANKS]
     calls = [t for t in legal if t not in held]
     ordered = [c for group in rank_order(held) for c in group]
-    return [spoken_call(t) for t in numbered_runs(tuple(calls))] + [card(c) for c in ordered]
+    spoken = [spoken_call(t, words) for t in numbered_runs(tuple(calls))]
+    return spoken + [card(c) for c in ordered]
 
 
 def legal_text(state: TableState) -> str:
     if not state.asking:
         return ""
-    text = "Your call: " + " | ".join(spoken_calls(state.legal))
+    text = "Your call: " + " | ".join(spoken_calls(state.legal, words_for(state.talon)))
     chosen = default_break(state.legal)
     if chosen is not None:
         text += f"  (F8: {chosen.replace('-', ' ')})"

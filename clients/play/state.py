@@ -34,6 +34,7 @@ from deberc_net.protocol.wire import (
 
 from . import replies
 from .cards import card, cards, suit
+from .words import words_for
 
 LOG_KEEP = 200  # lines of talk and notices kept for the log pane
 FORMER_KEEP = 8  # tables left whose names are kept (TableState.former)
@@ -320,7 +321,7 @@ def _fold(state: TableState, line: Line) -> TableState:
             refused = for_people(refused, state.players)
         near = line.get_str("hint")  # a mistyped call's likely meaning (protocol §8)
         if near is not None:
-            refused += f" Did you mean {spoken_call(near)}?"
+            refused += f" Did you mean {spoken_call(near, words_for(state.talon))}?"
         elif (meant := _command_meant(line)) is not None:
             refused += f" Did you mean '{meant}'?"
         return _log(state, f"! {refused}")
@@ -805,7 +806,8 @@ def _event(state: TableState, line: Line) -> TableState:
         state = attrs.evolve(state, talk=(*state.talk, (seat, call)), to_act=nxt, turned=turned)
         if broken and nxt != state.seat:  # both drew; only the winner is asked
             state = _view_again(state)
-        said = f"{state.who(seat)}: {spoken_call(call)}{_by_the_clock(line)}"  # as said
+        spoken = spoken_call(call, words_for(state.talon))  # as said (Tertz's 'mariage')
+        said = f"{state.who(seat)}: {spoken}{_by_the_clock(line)}"
         if _round_two_opens(state):  # as the human style says it (docs/play.md)
             other = f"a suit other than {suit(turned[-1:])}" if turned else "another suit"
             return _log(state, said, f"all passed: round two of the bidding ({other})")

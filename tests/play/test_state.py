@@ -1468,3 +1468,21 @@ def test_a_connection_made_again_is_said_in_one_line_not_greeted_again() -> None
     # with no seat to take back (the lobby; a restarted server): said as plainly
     lobby = fold_all([*BANNER, START[0], *AGAIN])
     assert lobby.log[-2:] == (state.log[logged], "Connected again.")
+
+
+def test_a_tertz_table_says_mariage_as_the_server_does() -> None:
+    """Tertz's mariage is 'mariage' in the server's English lines (docs/rules.md §12.5);
+    the client, reading the machine style's 'bella', said Deberts's word there."""
+    line = TERTZ[-1].replace("legal=terts,", "legal=bella,terts,")
+    state = fold_all([*TERTZ[:-1], line])
+    assert legal_text(state).startswith("Your call: mariage | terts | ")
+    said = fold(state, "event seq=3 table=4 kind=call seat=1 call=bella auto=0")
+    assert said.log[-1] == "b2: mariage"
+    assert "Talk:   b2 mariage" in table_text(said)
+    refused = fold(
+        said, "error code=unknown-command hint=bella text=not a table call: 'marage'."
+    )
+    assert refused.log[-1].endswith("Did you mean mariage?")
+    # a Deberts table's bella is 'bella'
+    deberts = fold(fold_all(START), "event seq=8 table=3 kind=call seat=0 call=bella auto=0")
+    assert deberts.log[-1] == "b1: bella"
