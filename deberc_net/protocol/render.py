@@ -1217,7 +1217,7 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
         out.append(f"Your hand: {pretty_hand(v.hand, order)}")
     out.extend(_game_line(name, value) for name, value in v.game if value is not None)
     if v.pending is not None:
-        out.append(_question(*v.pending, n, v.seat))
+        out.append(_question(*v.pending, n, v.seat, rost_owner(v)))
     if e.kind == ev.AskKind.ASK and v.legal:
         if v.declares is not None:  # (Tertz) a call's name tells only its highest class
             call, classes = v.declares
@@ -1305,9 +1305,34 @@ def _pretty_call(token: str) -> str:
     return spoken_call(token)
 
 
-def _question(kind: str, asker: int, answerer: int, n: Sequence[str], me: int | None = None) -> str:
+# a call that makes its seat's combination its side's declaration: a category, or the
+# top card named in a rost? exchange
+_DECLARING = re.compile(r"(?:dva-|tri-)?(?:terts|tertsa|pyatdesyat)|ot-.+")
+
+
+def rost_owner(v: SeatView) -> int | None:
+    """Four players: the partner whose declaration a pending ``rost?`` asks about, when
+    the answerer answers for the pair with his own (docs/rules.md §8), so that nobody
+    reads "anna asks boris" of a boris who never spoke; None otherwise. The owner is
+    the last seat of the answerer's side to declare or name a top this deal."""
+    if v.pending is None or v.pending[0] != "rost" or len(v.names) != 4:
+        return None
+    answerer = v.pending[2]
+    side = [s for s, token in v.talk if s % 2 == answerer % 2 and _DECLARING.fullmatch(token)]
+    return side[-1] if side and side[-1] != answerer else None
+
+
+def _question(
+    kind: str,
+    asker: int,
+    answerer: int,
+    n: Sequence[str],
+    me: int | None = None,
+    owner: int | None = None,
+) -> str:
     """The open question of the table talk, as a player would say it; to ``me`` (the
-    seat it is told to) about himself in the second person."""
+    seat it is told to) about himself in the second person. ``owner``: the partner whose
+    declaration a rost? asks about, the answerer answering for the pair (rost_owner)."""
 
     def who(seat: int) -> str:
         return "you" if seat == me else n[seat]
@@ -1318,6 +1343,13 @@ def _question(kind: str, asker: int, answerer: int, n: Sequence[str], me: int | 
     a, b = who(asker), who(answerer)
     if kind == SWAP_Q:  # the table asks every seat in turn, nobody asked it
         return f"Each seat in turn may swap the trump 7 for the turned card: {b} now."
+    if kind == "rost" and owner is not None:  # the partner answers for the pair
+        own = "your" if answerer == me else "his"
+        return _capital(
+            f"{does(asker, 'ask')} {who(owner)} how high the combination goes (rost?): "
+            f"{does(answerer, 'answer')} for the pair with {own} own and "
+            f"{'name' if answerer == me else 'names'} its top."
+        )
     if kind == "rost":
         return _capital(
             f"{does(asker, 'ask')} {b} how high the combination goes (rost?): "

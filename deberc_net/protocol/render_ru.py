@@ -52,6 +52,7 @@ from .render import (
     played_tricks,
     prompt_calls,
     rematch_lines,
+    rost_owner,
     round_two_line,
     said_lines,
     said_so_far,
@@ -365,7 +366,7 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
         out.append(f"Ваши карты: {ru_hand(v.hand, order)}")
     out.extend(_game_line(name, value) for name, value in v.game if value is not None)
     if v.pending is not None:
-        out.append(_question(*v.pending, n, v.seat, e.words))
+        out.append(_question(*v.pending, n, v.seat, e.words, rost_owner(v)))
     if e.kind == ev.AskKind.ASK and v.legal:
         words = e.words
         say = ru_call if not words else partial(ru_call, words=words)
@@ -400,11 +401,22 @@ def _question(
     n: Sequence[str],
     me: int | None = None,
     words: Mapping[str, str] = NO_WORDS,
+    owner: int | None = None,
 ) -> str:
     """The open question of the table talk, as a Russian player would say it; to ``me``
-    (the seat it is told to) about himself on «вы»."""
+    (the seat it is told to) about himself on «вы». ``owner``: as in English, the
+    partner whose declaration a rost? asks about when the answerer answers for the pair."""
     a, b = n[asker], n[answerer]
     you_ask, you_answer = asker == me, answerer == me
+    if kind == "rost" and owner is not None:  # the partner answers for the pair
+        said = ru_call(C.ROST, words)
+        asks = "Вы спрашиваете" if you_ask else f"{a} спрашивает"
+        whom = "вас" if owner == me else f"игрока {n[owner]}"
+        if you_answer:
+            answer = "вы отвечаете за пару своей комбинацией: назовите её старшую карту"
+        else:
+            answer = f"за пару отвечает {b} своей комбинацией и называет её старшую карту"
+        return f"{asks} {whom}, от какой карты комбинация («{said}»): {answer}."
     if kind == SWAP_Q:
         who = "вы" if you_answer else b
         return f"Каждый по очереди может обменять козырную семёрку на открытую карту: {who}."
